@@ -1,0 +1,16 @@
+"""petheory: executable theory of positional encodings in Transformers.
+
+The theory modules (numpy/scipy, float64) never import torch; ``petheory.nn``,
+``petheory.experiments`` and ``petheory.sweep`` do.
+"""
+
+from importlib import metadata as _metadata
+
+try:
+    __version__ = _metadata.version("petheory")
+except _metadata.PackageNotFoundError:  # running from a source tree without install
+    __version__ = "0.1.0"
+
+from petheory import encodings  # noqa: E402
+
+__all__ = ["encodings", "__version__"]

@@ -1,0 +1,80 @@
+"""The ``petheory`` command. Thin: it parses arguments and calls the library.
+
+Every module in this package not starting with ``_`` is a subcommand: it defines
+``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``. Heavy imports
+(torch, matplotlib) happen inside ``run`` so ``petheory --help`` stays fast.
+Errors from bad input (``ValueError``, ``TypeError``, missing files) become one line on
+stderr and exit code 2; a crashing claim checker exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2 (argparse prints usage too by default)
+        raise _UsageError(f"{self.prog}: {message}")
+
+
+class _UsageError(Exception):
+    pass
+
+
+def _subcommands():
+    import petheory.cli as pkg
+
+    mods = []
+    for m in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
+        if not m.name.startswith("_"):
+            mods.append(importlib.import_module(f"{pkg.__name__}.{m.name}"))
+    return mods
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from petheory import __version__
+
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--plugin", action="append", default=[], metavar="MODULE",
+                        help="import MODULE (dotted name or .py path) first, to register your own encodings/claims; repeatable")
+    common.add_argument("--quiet", "-q", action="store_true", help="no progress output")
+    parser = _Parser(prog="petheory", description="Executable theory of positional encodings in Transformers.")
+    parser.add_argument("--version", action="version", version=f"petheory {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for mod in _subcommands():
+        p = sub.add_parser(mod.NAME, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP), parents=[common])
+        mod.add_arguments(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "command", None):
+            parser.print_help()
+            return 2
+        from petheory.plugins import load_module
+
+        for spec in args.plugin:
+            load_module(spec)
+        return int(args._run(args) or 0)
+    except _UsageError as exc:
+        print(f"{exc} (see --help)", file=sys.stderr)
+        return 2
+    except (ValueError, TypeError, FileNotFoundError, PermissionError, IsADirectoryError, KeyError) as exc:
+        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        print(f"petheory: error: {msg}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("petheory: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,555 @@
+r"""Positional encodings of the four source papers, as pure numpy functions in a registry.
+
+Three kinds, each with one calling convention:
+
+``absolute``
+    ``f(n, d, **params) -> ndarray (n, d)``: one vector per position, added to the token
+    embedding (sinusoidal, learned, random, NoPE, wavelet, Legendre).
+``bias``
+    ``f(n, **params) -> ndarray (n, n)``: a logit bias ``B[i, j]`` for query ``i`` and key ``j``
+    of one head (ALiBi, T5 buckets, learned per-offset scalars). Causal masking is *not*
+    folded in: it is applied by the attention that uses the bias.
+``rotary``
+    ``f(n, d, **params) -> RotaryTable``: rotation angles ``(n, r/2)`` for ``r`` rotary
+    dimensions plus the pairing convention; ``table.apply(x)`` rotates ``(n, d)`` vectors.
+
+Positions are ``0, 1, ..., n-1`` throughout. Look-up is by name::
+
+    >>> from petheory import encodings
+    >>> encodings.get("sinusoidal")(4, 8).shape
+    (4, 8)
+
+Users add their own encodings with :func:`register` (from a plugin module or an entry point in
+the ``petheory.encodings`` group; see :mod:`petheory.plugins`).
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from petheory import _validate as v
+
+KINDS = ("absolute", "bias", "rotary")
+
+
+@dataclass(frozen=True)
+class EncodingInfo:
+    """What the registry knows about one encoding."""
+
+    name: str
+    kind: str
+    fn: Callable
+    summary: str
+    conventions: str
+    source: str
+    params: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "summary": self.summary,
+            "conventions": self.conventions,
+            "source": self.source,
+            "params": {k: _jsonable(p) for k, p in self.params.items()},
+        }
+
+
+def _jsonable(x):
+    if x is inspect.Parameter.empty:
+        return "<required>"
+    if isinstance(x, (bool, int, float, str)) or x is None:
+        return x
+    return repr(x)
+
+
+_REGISTRY: dict[str, EncodingInfo] = {}
+
+
+def register(name: str, kind: str, *, conventions: str = "", source: str = "", overwrite: bool = False):
+    """Decorator adding an encoding function to the registry under ``name``.
+
+    The function's first docstring line becomes its summary; its keyword parameters (those
+    after ``n`` and, for absolute and rotary kinds, ``d``) are listed by ``petheory encodings``.
+    """
+    v.choice("kind", kind, KINDS)
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"encoding name must be a non-empty string, got {name!r}")
+
+    def deco(fn: Callable) -> Callable:
+        if name in _REGISTRY and not overwrite and _REGISTRY[name].fn is not fn:
+            raise ValueError(f"encoding {name!r} is already registered; pass overwrite=True to replace it")
+        sig = inspect.signature(fn)
+        positional = 1 if kind == "bias" else 2
+        params = {p.name: p.default for p in list(sig.parameters.values())[positional:]}
+        summary = (inspect.getdoc(fn) or "").split("\n", 1)[0]
+        _REGISTRY[name] = EncodingInfo(name, kind, fn, summary, conventions, source, params)
+        return fn
+
+    return deco
+
+
+def get(name: str) -> Callable:
+    """The encoding function registered under ``name``."""
+    return info(name).fn
+
+
+def info(name: str) -> EncodingInfo:
+    _load_plugins()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise ValueError(f"unknown encoding {name!r}; registered: {', '.join(sorted(_REGISTRY))}") from None
+
+
+def available(kind: str | None = None) -> list[str]:
+    """Registered names, optionally of one kind, sorted."""
+    if kind is not None:
+        v.choice("kind", kind, KINDS)
+    _load_plugins()
+    return sorted(k for k, i in _REGISTRY.items() if kind is None or i.kind == kind)
+
+
+def _load_plugins() -> None:
+    from petheory.plugins import load_entry_points
+
+    load_entry_points("petheory.encodings")
+
+
+def _positions(n: int, start) -> np.ndarray:
+    start = v.integer("start", start, minimum=0)
+    return start + np.arange(n, dtype=np.float64)
+
+
+def _nd(n, d, *, even: bool = False) -> tuple[int, int]:
+    n = v.integer("n", n, minimum=1)
+    d = v.even("d", d) if even else v.integer("d", d, minimum=1)
+    return n, d
+
+
+# --------------------------------------------------------------------------- absolute
+
+
+@register(
+    "sinusoidal",
+    "absolute",
+    conventions="PE[p,2i]=sin(p/base^(2i/d)), PE[p,2i+1]=cos(...) (layout='interleaved', Vaswani et al.); "
+    "layout='concatenated' puts all sines first, then all cosines. ||PE[p]||_2 = sqrt(d/2).",
+    source="vaswani2017; li2025 Table 2; gu2025 Remark 3.2",
+)
+def sinusoidal(n: int, d: int, *, base: float = 10000.0, layout: str = "interleaved", start: int = 0) -> np.ndarray:
+    """Sine-cosine absolute encoding, shape (n, d).
+
+    Parameters
+    ----------
+    n, d : int
+        Number of positions and (even) model dimension.
+    base : float
+        Wavelength base (10000 in Vaswani et al.); frequencies ``base**(-2i/d)``.
+    layout : {'interleaved', 'concatenated'}
+        Where the cosine of frequency ``i`` goes: column ``2i+1`` or column ``d/2 + i``.
+    start : int
+        First position (rows are positions ``start .. start+n-1``).
+
+    Returns
+    -------
+    ndarray, shape (n, d)
+    """
+    n, d = _nd(n, d, even=True)
+    base = v.real("base", base, positive=True)
+    v.choice("layout", layout, ("interleaved", "concatenated"))
+    freqs = base ** (-np.arange(0, d, 2, dtype=np.float64) / d)  # (d/2,)
+    ang = _positions(n, start)[:, None] * freqs[None, :]  # (n, d/2)
+    out = np.empty((n, d))
+    if layout == "interleaved":
+        out[:, 0::2], out[:, 1::2] = np.sin(ang), np.cos(ang)
+    else:
+        out[:, : d // 2], out[:, d // 2 :] = np.sin(ang), np.cos(ang)
+    return out
+
+
+@register(
+    "learned",
+    "absolute",
+    conventions="A table of n_max trainable vectors, initialised N(0, std^2) from `seed` (std=0.02 as BERT). "
+    "Positions >= n_max have no vector: beyond='error' raises, beyond='clamp' reuses row n_max-1 (li2025 §6).",
+    source="li2025 Table 2, §6; gu2025 'random' (a trainable table)",
+)
+def learned(
+    n: int, d: int, *, n_max: int | None = None, seed: int = 0, std: float = 0.02, beyond: str = "error"
+) -> np.ndarray:
+    """Learned absolute table at initialisation, shape (n, d).
+
+    ``n_max`` is the table size (default ``n``). Asking for ``n > n_max`` positions raises
+    unless ``beyond='clamp'``, which reuses the last row, as li2025 describes.
+    """
+    n, d = _nd(n, d)
+    n_max = n if n_max is None else v.integer("n_max", n_max, minimum=1)
+    std = v.real("std", std, positive=True)
+    v.choice("beyond", beyond, ("error", "clamp"))
+    table = v.generator(seed).normal(0.0, std, size=(n_max, d))
+    if n > n_max:
+        if beyond == "error":
+            raise ValueError(
+                f"learned table has n_max={n_max} positions but n={n} were asked for; "
+                "pass beyond='clamp' to reuse the last row explicitly"
+            )
+        return table[np.minimum(np.arange(n), n_max - 1)]
+    return table[:n]
+
+
+@register(
+    "random",
+    "absolute",
+    conventions="Fixed (not trained) i.i.d. N(0, scale^2) vectors from `seed`; scale=1/sqrt(d) gives E||PE||^2=1.",
+    source="gu2025 §4.1 ('random, fixed embeddings')",
+)
+def random_fixed(n: int, d: int, *, seed: int = 0, scale: float | None = None) -> np.ndarray:
+    """Random fixed absolute encoding, shape (n, d)."""
+    n, d = _nd(n, d)
+    scale = 1.0 / math.sqrt(d) if scale is None else v.real("scale", scale, positive=True)
+    return v.generator(seed).normal(0.0, scale, size=(n, d))
+
+
+@register("nope", "absolute", conventions="All zeros: no positional signal.", source="gu2025 §3.1 (NoPE)")
+def nope(n: int, d: int) -> np.ndarray:
+    """No positional encoding: zeros of shape (n, d)."""
+    n, d = _nd(n, d)
+    return np.zeros((n, d))
+
+
+@lru_cache(maxsize=32)
+def _wavefun(wavelet: str, resolution: int) -> tuple[np.ndarray, np.ndarray, int]:
+    import pywt
+
+    if wavelet not in pywt.wavelist(kind="discrete"):
+        raise ValueError(
+            f"wavelet must be a discrete PyWavelets family name such as 'db2' (4 taps) or 'db4' (8 taps); got {wavelet!r}"
+        )
+    w = pywt.Wavelet(wavelet)
+    if not w.orthogonal:
+        raise ValueError(f"wavelet {wavelet!r} is not orthogonal; use an orthogonal family (db*, sym*, coif*, haar)")
+    _phi, psi, x = w.wavefun(level=resolution)
+    return np.asarray(x, dtype=np.float64), np.asarray(psi, dtype=np.float64), w.dec_len
+
+
+def wavelet_atoms(d: int, support: int) -> list[tuple[int, int]]:
+    """The (scale j, shift k) pairs that fill ``d`` features, coarse to fine.
+
+    At scale ``j`` the shifts ``k = -(support-1), ..., 2**j - 1`` are every shift whose atom
+    ``psi(2**j t - k)`` meets ``t`` in ``[0, 1)``; scales are taken in order until ``d`` atoms.
+    """
+    atoms: list[tuple[int, int]] = []
+    j = 0
+    while len(atoms) < d:
+        for k in range(-(support - 1), 2**j):
+            atoms.append((j, k))
+            if len(atoms) == d:
+                break
+        j += 1
+    return atoms
+
+
+@register(
+    "wavelet",
+    "absolute",
+    conventions="Reconstruction of li2025 §6.1.4 (the paper gives no construction): t = p/n_max; feature a is "
+    "c_j psi(2^j t - k) for the a-th (j,k) pair, scales coarse to fine, all shifts whose support meets [0,1); "
+    "psi sampled from PyWavelets (db2 = 4-tap Daubechies, db4 = 8-tap). normalisation: 'l2' c_j=2^(j/2) "
+    "(orthonormal atoms), 'paper' c_j=2^(-j/2) (the amplitude in the paper's decay bound), 'none' c_j=1.",
+    source="li2025 §6.1.4 (reconstruction)",
+)
+def wavelet(
+    n: int,
+    d: int,
+    *,
+    wavelet: str = "db2",
+    n_max: int | None = None,
+    normalisation: str = "l2",
+    resolution: int = 10,
+    start: int = 0,
+) -> np.ndarray:
+    """Wavelet absolute encoding (reconstruction), shape (n, d).
+
+    Parameters
+    ----------
+    wavelet : str
+        Orthogonal PyWavelets family; ``'db2'`` is the 4-tap Daubechies wavelet, ``'db4'`` the 8-tap.
+    n_max : int
+        Training length: positions ``0..n_max-1`` map to ``t in [0, 1)`` (default ``n``).
+    normalisation : {'l2', 'paper', 'none'}
+        Amplitude ``c_j`` of scale ``j`` (see module conventions).
+    resolution : int
+        Cascade iterations used by PyWavelets to sample psi (grid step ``2**-resolution``).
+    start : int
+        First position (rows are positions ``start .. start+n-1``).
+
+    Notes
+    -----
+    Atoms have compact support, so past ``t = support`` every feature is exactly zero.
+    """
+    n, d = _nd(n, d)
+    n_max = n if n_max is None else v.integer("n_max", n_max, minimum=1)
+    v.choice("normalisation", normalisation, ("l2", "paper", "none"))
+    resolution = v.integer("resolution", resolution, minimum=4, maximum=16)
+    x, psi, taps = _wavefun(wavelet, resolution)
+    support = taps - 1
+    t = _positions(n, start) / n_max
+    out = np.empty((n, d))
+    for a, (j, k) in enumerate(wavelet_atoms(d, support)):
+        c = {"l2": 2.0 ** (j / 2), "paper": 2.0 ** (-j / 2), "none": 1.0}[normalisation]
+        out[:, a] = c * np.interp(2.0**j * t - k, x, psi, left=0.0, right=0.0)
+    return out
+
+
+@register(
+    "legendre",
+    "absolute",
+    conventions="Reconstruction of li2025 §6: PE[p,k] = P_k(x(p)), k=0..d-1, Legendre polynomials P_k "
+    "(numpy.polynomial); x(p) = 2p/(n_max-1) - 1 maps training positions onto [-1,1]. Past n_max: "
+    "beyond='clip' holds x at 1 (saturation to P_k(1)=1), 'extrapolate' evaluates P_k at x > 1.",
+    source="li2025 §6 (reconstruction)",
+)
+def legendre(
+    n: int, d: int, *, n_max: int | None = None, beyond: str = "clip", orthonormal: bool = False, start: int = 0
+) -> np.ndarray:
+    """Legendre-polynomial absolute encoding (reconstruction), shape (n, d).
+
+    ``orthonormal=True`` scales column ``k`` by ``sqrt((2k+1)/2)`` (unit L2 norm on [-1, 1]).
+    Rows are positions ``start .. start+n-1``; ``n_max`` defaults to ``start + n``.
+    """
+    n, d = _nd(n, d)
+    pos = _positions(n, start)
+    n_max = int(pos[-1]) + 1 if n_max is None else v.integer("n_max", n_max)
+    if n_max < 2:
+        raise ValueError(f"legendre needs n_max >= 2 to map positions onto [-1, 1], got {n_max}")
+    v.choice("beyond", beyond, ("clip", "extrapolate"))
+    x = 2.0 * pos / (n_max - 1) - 1.0
+    if beyond == "clip":
+        x = np.minimum(x, 1.0)
+    out = np.polynomial.legendre.legvander(x, d - 1)
+    if orthonormal:
+        out = out * np.sqrt((2.0 * np.arange(d) + 1.0) / 2.0)
+    return out
+
+
+# --------------------------------------------------------------------------- bias
+
+
+def alibi_slopes(num_heads: int, schedule: str = "press") -> np.ndarray:
+    r"""ALiBi slopes for ``num_heads`` heads, shape (H,).
+
+    ``'press'``: the geometric sequence :math:`2^{-8h/H}`, h=1..H (Press et al. 2022); when H is
+    not a power of two, the slopes of the closest lower power of two followed by every other
+    slope of twice that power, as in the reference implementation.
+    ``'gu2025'``: :math:`\exp(-h/H)`, h=1..H, read from gu2025's code (CLAIMS.md).
+    """
+    H = v.integer("num_heads", num_heads, minimum=1)
+    v.choice("schedule", schedule, ("press", "gu2025"))
+    if schedule == "gu2025":
+        return np.exp(-np.arange(1, H + 1) / H)
+
+    def pow2(m: int) -> np.ndarray:
+        start = 2.0 ** (-8.0 / m)
+        return start ** np.arange(1, m + 1)
+
+    if H & (H - 1) == 0:
+        return pow2(H)
+    closest = 2 ** int(math.floor(math.log2(H)))
+    return np.concatenate([pow2(closest), pow2(2 * closest)[0::2][: H - closest]])
+
+
+@register(
+    "alibi",
+    "bias",
+    conventions="form='symmetric': B[i,j] = -slope*|i-j| (li2025 §5.3, gu2025); form='causal': B[i,j] = -slope*(i-j), "
+    "meaningful on causal rows j<=i; form='key_index': B[i,j] = slope*j (Press et al.'s implementation), equal to "
+    "'causal' up to a per-row constant, so identical after row softmax. Slopes: see alibi_slopes.",
+    source="press2022; li2025 §5.3; gu2025",
+)
+def alibi(n: int, *, slope: float = 1.0, form: str = "symmetric") -> np.ndarray:
+    """ALiBi logit bias of one head, shape (n, n)."""
+    n = v.integer("n", n, minimum=1)
+    slope = v.real("slope", slope, nonnegative=True)
+    v.choice("form", form, ("symmetric", "causal", "key_index"))
+    i = np.arange(n, dtype=np.float64)[:, None]
+    j = np.arange(n, dtype=np.float64)[None, :]
+    if form == "symmetric":
+        return -slope * np.abs(i - j)
+    if form == "causal":
+        return -slope * (i - j)
+    return slope * np.broadcast_to(j, (n, n)).copy()
+
+
+def t5_bucket(offsets, *, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128) -> np.ndarray:
+    """T5 relative-position bucket of each offset ``j - i`` (Raffel et al. 2020; HF transformers).
+
+    Half the buckets (``max_exact``) hold exact offsets; the rest grow logarithmically up to
+    ``max_distance``, past which all offsets share the last bucket. ``bidirectional`` splits the
+    buckets between negative and positive offsets; causal mode maps positive offsets to 0.
+    """
+    nb = v.integer("num_buckets", num_buckets, minimum=2)
+    md = v.integer("max_distance", max_distance, minimum=1)
+    rel = np.asarray(offsets)
+    if not np.issubdtype(rel.dtype, np.integer):
+        raise TypeError(f"offsets must be integers, got dtype {rel.dtype}")
+    rel = rel.astype(np.int64)
+    buckets = np.zeros_like(rel)
+    if bidirectional:
+        nb //= 2
+        buckets += (rel > 0).astype(np.int64) * nb
+        rel = np.abs(rel)
+    else:
+        rel = -np.minimum(rel, 0)
+    max_exact = nb // 2
+    if max_exact < 1:
+        raise ValueError(f"num_buckets={num_buckets} leaves no exact bucket; use at least {4 if bidirectional else 2}")
+    if md <= max_exact:
+        raise ValueError(f"max_distance must exceed max_exact={max_exact}, got {md}")
+    with np.errstate(divide="ignore"):
+        large = max_exact + (
+            np.log(np.maximum(rel, 1) / max_exact) / math.log(md / max_exact) * (nb - max_exact)
+        ).astype(np.int64)
+    large = np.minimum(large, nb - 1)
+    return buckets + np.where(rel < max_exact, rel, large)
+
+
+@register(
+    "t5",
+    "bias",
+    conventions="B[i,j] = values[bucket(j-i)] with T5 buckets (see t5_bucket); values default to seeded N(0, std^2) "
+    "scalars, standing in for the learned per-bucket table of one head.",
+    source="raffel2020; gu2025 §3.1",
+)
+def t5(
+    n: int,
+    *,
+    bidirectional: bool = True,
+    num_buckets: int = 32,
+    max_distance: int = 128,
+    values=None,
+    seed: int = 0,
+    std: float = 1.0,
+) -> np.ndarray:
+    """T5 bucketed relative bias of one head, shape (n, n)."""
+    n = v.integer("n", n, minimum=1)
+    nb = v.integer("num_buckets", num_buckets, minimum=2)
+    if values is None:
+        values = v.generator(seed).normal(0.0, v.real("std", std, positive=True), size=nb)
+    values = v.array("values", values, ndim=1)
+    if values.shape[0] != nb:
+        raise ValueError(f"values must have num_buckets={nb} entries, got {values.shape[0]}")
+    idx = np.arange(n)
+    return values[t5_bucket(idx[None, :] - idx[:, None], bidirectional=bidirectional, num_buckets=nb, max_distance=max_distance)]
+
+
+@register(
+    "relative",
+    "bias",
+    conventions="B[i,j] = w[clip(j-i, -max_offset, max_offset)]: one learned scalar per offset (gu2025's 'relative', "
+    "no buckets; offsets clipped as in Shaw et al.). w defaults to seeded N(0, std^2).",
+    source="shaw2018; gu2025 code (CLAIMS.md)",
+)
+def relative(n: int, *, max_offset: int | None = None, values=None, seed: int = 0, std: float = 1.0) -> np.ndarray:
+    """Learned per-offset scalar bias of one head, shape (n, n)."""
+    n = v.integer("n", n, minimum=1)
+    K = n - 1 if max_offset is None else v.integer("max_offset", max_offset, minimum=0)
+    if values is None:
+        values = v.generator(seed).normal(0.0, v.real("std", std, positive=True), size=2 * K + 1)
+    values = v.array("values", values, ndim=1)
+    if values.shape[0] != 2 * K + 1:
+        raise ValueError(f"values must have 2*max_offset+1 = {2 * K + 1} entries, got {values.shape[0]}")
+    idx = np.arange(n)
+    return values[np.clip(idx[None, :] - idx[:, None], -K, K) + K]
+
+
+# --------------------------------------------------------------------------- rotary
+
+
+def rope_frequencies(d: int, *, base: float = 10000.0, rotary_dim: int | None = None) -> np.ndarray:
+    """RoPE frequencies ``base**(-2t/r)``, t = 0..r/2-1, shape (r/2,), r = rotary_dim (default d)."""
+    d = v.even("d", d)
+    r = d if rotary_dim is None else v.even("rotary_dim", rotary_dim)
+    if r > d:
+        raise ValueError(f"rotary_dim must be <= d={d}, got {r}")
+    base = v.real("base", base, positive=True)
+    return base ** (-np.arange(0, r, 2, dtype=np.float64) / r)
+
+
+@dataclass(frozen=True)
+class RotaryTable:
+    """Rotation angles of RoPE for positions 0..n-1.
+
+    Attributes
+    ----------
+    angles : ndarray, shape (n, r/2)
+        ``angles[p, t] = p * freq[t]``.
+    d : int
+        Full vector dimension; only the first ``r`` coordinates (by pairing) rotate.
+    pairing : {'interleaved', 'half'}
+        Pair ``t`` is coordinates ``(2t, 2t+1)`` (RoFormer) or ``(t, t + r/2)`` (GPT-NeoX/Llama).
+    """
+
+    angles: np.ndarray
+    d: int
+    pairing: str
+
+    @property
+    def rotary_dim(self) -> int:
+        return 2 * self.angles.shape[1]
+
+    def pairs(self) -> tuple[np.ndarray, np.ndarray]:
+        """Indices (first, second) of each rotated coordinate pair, shape (r/2,) each."""
+        h = self.angles.shape[1]
+        if self.pairing == "interleaved":
+            return np.arange(0, 2 * h, 2), np.arange(1, 2 * h, 2)
+        return np.arange(h), np.arange(h, 2 * h)
+
+    def apply(self, x) -> np.ndarray:
+        """Rotate ``x`` of shape (n, d): row p by R_p. Returns a new array."""
+        x = v.array("x", x, ndim=2)
+        if x.shape != (self.angles.shape[0], self.d):
+            raise ValueError(f"x must have shape {(self.angles.shape[0], self.d)}, got {x.shape}")
+        a, b = self.pairs()
+        cos, sin = np.cos(self.angles), np.sin(self.angles)
+        out = x.copy()
+        out[:, a] = x[:, a] * cos - x[:, b] * sin
+        out[:, b] = x[:, a] * sin + x[:, b] * cos
+        return out
+
+    def matrix(self, p: int) -> np.ndarray:
+        """The (d, d) rotation R_p of position ``p`` (identity on non-rotary coordinates)."""
+        p = v.integer("p", p, minimum=0, maximum=self.angles.shape[0] - 1)
+        return self.apply_at(np.eye(self.d), p).T  # rows of the result are R_p e_i
+
+    def apply_at(self, x, p: int) -> np.ndarray:
+        """Rotate every row of ``x`` (m, d) by R_p, as if it sat at position ``p``."""
+        a, b = self.pairs()
+        cos, sin = np.cos(self.angles[p]), np.sin(self.angles[p])
+        x = np.asarray(x, dtype=np.float64)
+        out = x.copy()
+        out[..., a] = x[..., a] * cos - x[..., b] * sin
+        out[..., b] = x[..., a] * sin + x[..., b] * cos
+        return out
+
+
+@register(
+    "rope",
+    "rotary",
+    conventions="Rotary angles p*base^(-2t/r), t=0..r/2-1; r=rotary_dim (partial RoPE rotates the first r coordinates "
+    "by pairing). pairing='interleaved' rotates (2t,2t+1) (RoFormer, gu2025 Eq. 4); 'half' rotates (t, t+r/2) "
+    "(GPT-NeoX/Llama). The two agree up to a fixed permutation of coordinates.",
+    source="su2024 (RoFormer); gu2025 Eq. 4",
+)
+def rope(n: int, d: int, *, base: float = 10000.0, pairing: str = "interleaved", rotary_dim: int | None = None) -> RotaryTable:
+    """Rotary position table for n positions of d-dimensional vectors."""
+    n, d = _nd(n, d, even=True)
+    v.choice("pairing", pairing, ("interleaved", "half"))
+    freqs = rope_frequencies(d, base=base, rotary_dim=rotary_dim)
+    return RotaryTable(np.arange(n, dtype=np.float64)[:, None] * freqs[None, :], d, pairing)

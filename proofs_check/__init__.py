@@ -1,0 +1,15 @@
+"""The claim catalogue of petheory and its runner (``python -m proofs_check`` == ``petheory check``).
+
+Public surface: :func:`claim` and :func:`skipped` to declare claims, :class:`Evidence` and
+:class:`Context` for asymptotic/empirical checkers, :func:`tolerance` for derived tolerances,
+:func:`all_claims`, :func:`select`, :func:`get`, :func:`check_claim`, :func:`run`.
+"""
+
+from proofs_check.engine import Claim, Context, Evidence, all_claims, claim, get, register, select, skipped
+from proofs_check.runner import PROFILES, CheckerCrash, check_claim, replay, run
+from proofs_check.tolerance import gamma, tolerance, unit_roundoff
+
+__all__ = [
+    "Claim", "Context", "Evidence", "claim", "skipped", "register", "get", "select", "all_claims",
+    "PROFILES", "CheckerCrash", "check_claim", "replay", "run", "tolerance", "gamma", "unit_roundoff",
+]

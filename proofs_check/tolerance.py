@@ -1,0 +1,49 @@
+r"""Tolerances derived from the size, scale and conditioning of a case.
+
+A checker never compares against a magic epsilon. It states how many rounding steps feed the
+quantity it compares, how large the numbers involved are, and (for solves and eigenproblems)
+how ill-conditioned the problem is; the tolerance follows from the classical bounds of
+floating-point error analysis (Higham, *Accuracy and Stability of Numerical Algorithms*, 2002).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def unit_roundoff(dtype=np.float64) -> float:
+    """u = eps/2 for ``dtype`` (1.1e-16 for float64)."""
+    return float(np.finfo(dtype).eps) / 2.0
+
+
+def gamma(n_ops: int, dtype=np.float64) -> float:
+    r"""Higham's :math:`\gamma_n = n u / (1 - n u)`: the relative error bound of an n-step
+    recursive sum or inner product (Higham 2002, Lemma 3.1)."""
+    u = unit_roundoff(dtype)
+    n_ops = max(int(n_ops), 1)
+    if n_ops * u >= 1:
+        raise ValueError(f"n_ops={n_ops} is too large for a meaningful rounding bound in {np.dtype(dtype).name}")
+    return n_ops * u / (1.0 - n_ops * u)
+
+
+def tolerance(*, n_ops: int, scale: float, cond: float = 1.0, dtype=np.float64) -> float:
+    r"""Absolute tolerance :math:`\kappa\,\gamma_{n}\,s` for a computed quantity.
+
+    Parameters
+    ----------
+    n_ops : int
+        Length of the longest chain of roundings feeding the quantity (``d`` for a
+        d-term inner product, ``n`` for an n x n matrix-vector product, ``n`` for a
+        backward-stable eigensolver on an n x n matrix, whose eigenvalue error is about
+        ``n u ||A||_2``).
+    scale : float
+        Size of the operands in the quantity's units: the sum of absolute values of the
+        terms, or a norm of the matrix.
+    cond : float
+        Condition number that amplifies backward into forward error (1 for sums,
+        eigenvalues of Hermitian matrices, and norms).
+    """
+    scale = float(abs(scale))
+    if not np.isfinite(scale) or not np.isfinite(cond) or cond < 0:
+        raise ValueError(f"scale and cond must be finite and cond >= 0, got scale={scale}, cond={cond}")
+    return float(cond) * gamma(n_ops, dtype) * scale
