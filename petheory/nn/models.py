@@ -1,0 +1,277 @@
+r"""Small pre-LN Transformers with a pluggable position mechanism.
+
+One model class, three heads (``ModelConfig.head``):
+
+``'regression'``  encoder for sequence regression: inputs (B, T, input_dim) floats, outputs (B, T, out_dim)
+``'classifier'``  gu2025's pooled classifier: tokens (B, T) -> mean over *all* positions -> (B, n_classes)
+``'lm'``          causal language model: tokens (B, T) -> next-token logits (B, T, vocab)
+
+Attention is :func:`torch.nn.functional.scaled_dot_product_attention`; a logit bias (ALiBi,
+T5, relative) goes in as a float ``attn_mask`` with the causal ``-inf`` folded in. Head
+ablation zeroes chosen heads' outputs before the output projection (the same as gu2025's
+zeroing of a head's value rows, since a head's output is ``softmax(.) V_h``)::
+
+    model = build_model(ModelConfig(head="classifier", vocab_size=574, out_dim=72, pe="rope"))
+    with model.ablated({(0, 3)}):        # layer 0, head 3
+        logits = model(tokens)
+    probs = model.attention_probs(tokens)  # list over layers of (B, H, T, T)
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import asdict, dataclass, field
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from petheory.nn.position import AbsolutePE, BiasPE, PEConfig, Rotary, attention_scale, mla_sizes, parse_pe
+
+HEADS = ("regression", "classifier", "lm")
+
+
+@dataclass
+class ModelConfig:
+    """Shape of a model. ``pe`` is a spec string or :class:`PEConfig` (see :mod:`petheory.nn.position`).
+
+    ``vocab_size > 0`` means token inputs (an embedding); 0 means continuous inputs of
+    ``input_dim`` features. ``out_dim``: regression outputs per position or classes (an
+    LM always predicts ``vocab_size`` tokens). ``train_len`` pins length-normalised encodings (wavelet,
+    legendre) to the training length; ``max_len`` is the longest sequence the tables cover.
+    """
+
+    head: str = "lm"
+    pe: str | PEConfig = "nope"
+    vocab_size: int = 0
+    input_dim: int = 1
+    out_dim: int = 1
+    n_layer: int = 2
+    n_head: int = 4
+    d_model: int = 64
+    d_ff: int = 128
+    dropout: float = 0.0
+    max_len: int = 128
+    train_len: int | None = None
+    causal: bool = False
+    activation: str = "relu"
+    bias: bool = True
+
+    def as_dict(self) -> dict:
+        d = asdict(self)
+        d["pe"] = parse_pe(self.pe).spec()
+        return d
+
+    def validate(self) -> "ModelConfig":
+        if self.head not in HEADS:
+            raise ValueError(f"head must be one of {HEADS}, got {self.head!r}")
+        for name in ("n_layer", "n_head", "d_model", "d_ff", "max_len"):
+            if not isinstance(getattr(self, name), int) or getattr(self, name) < 1:
+                raise ValueError(f"{name} must be a positive integer, got {getattr(self, name)!r}")
+        if self.d_model % self.n_head:
+            raise ValueError(f"d_model={self.d_model} must be divisible by n_head={self.n_head}")
+        if not 0.0 <= self.dropout < 1.0:
+            raise ValueError(f"dropout must be in [0, 1), got {self.dropout}")
+        if self.activation not in ("relu", "gelu"):
+            raise ValueError(f"activation must be 'relu' or 'gelu', got {self.activation!r}")
+        if self.head in ("classifier", "lm") and self.vocab_size < 1:
+            raise ValueError(f"a {self.head} model needs token inputs: vocab_size >= 1, got {self.vocab_size}")
+        if self.head == "lm" and not self.causal:
+            raise ValueError("an 'lm' model must be causal (causal=True)")
+        return self
+
+
+class Attention(nn.Module):
+    """Multi-head self-attention with an absolute-free position mechanism (bias, rotary or none)."""
+
+    def __init__(self, cfg: ModelConfig, pe: PEConfig):
+        super().__init__()
+        self.H, self.hd = cfg.n_head, cfg.d_model // cfg.n_head
+        self.causal, self.dropout = cfg.causal, cfg.dropout
+        self.c_attn = nn.Linear(cfg.d_model, 3 * cfg.d_model, bias=cfg.bias)
+        self.c_proj = nn.Linear(cfg.d_model, cfg.d_model, bias=cfg.bias)
+        kind = pe.kind
+        self.rotary = Rotary(self.hd, pe.params, pe.heads, cfg.n_head, cfg.max_len) if kind == "rotary" else None
+        self.bias = BiasPE(pe.name, pe.params, cfg.n_head, cfg.max_len, cfg.causal, pe.slopes) if kind == "bias" else None
+        self.register_buffer("head_mask", torch.ones(self.H), persistent=False)  # 0 = ablated head
+
+    def qkv(self, x):
+        B, T, C = x.shape
+        q, k, v = self.c_attn(x).split(C, dim=2)
+        q, k, v = (t.view(B, T, self.H, self.hd).transpose(1, 2) for t in (q, k, v))  # (B, H, T, hd)
+        if self.rotary is not None:
+            q, k = self.rotary(q, k)
+        return q, k, v, None
+
+    def mask(self, T: int, device, dtype) -> torch.Tensor | None:
+        """Float attention mask (1, H or 1, T, T): the logit bias plus the causal -inf, or None.
+
+        The leading batch axis matters: SDPA's CPU kernel is ~4x slower with a 3-D mask."""
+        m = self.bias(T, device).to(dtype) if self.bias is not None else None
+        if self.causal and m is not None:
+            future = torch.ones(T, T, dtype=torch.bool, device=device).triu(1)
+            m = m.masked_fill(future, float("-inf"))
+        return None if m is None else m[None]
+
+    def forward(self, x: torch.Tensor, return_probs: bool = False):
+        B, T, C = x.shape
+        q, k, v, scale = self.qkv(x)
+        m = self.mask(T, x.device, q.dtype)
+        if return_probs:  # explicit softmax, for inspection (no dropout)
+            s = (q @ k.transpose(-2, -1)) * (scale or q.shape[-1] ** -0.5)  # (B, H, T, T)
+            if m is not None:
+                s = s + m
+            elif self.causal:
+                s = s.masked_fill(torch.ones(T, T, dtype=torch.bool, device=x.device).triu(1), float("-inf"))
+            p = s.softmax(-1)
+            y = p @ v
+        else:
+            p = None
+            y = F.scaled_dot_product_attention(
+                q, k, v, attn_mask=m, dropout_p=self.dropout if self.training else 0.0,
+                is_causal=self.causal and m is None, scale=scale,
+            )  # (B, H, T, hd_v)
+        y = y * self.head_mask[None, :, None, None]
+        y = self.c_proj(y.transpose(1, 2).reshape(B, T, -1))
+        return (y, p) if return_probs else y
+
+
+class LatentAttention(Attention):
+    r"""MLA-style attention: keys and values from a shared latent, decoupled RoPE (gu2025 §4.1).
+
+    ``c = W_dkv x`` (latent), ``k_c = W_uk c``, ``v = W_uv c`` per head; ``q_c = W_q x`` per head;
+    one RoPE query and key of ``rope_dim`` shared across heads, ``q_r = R(W_qr x)``,
+    ``k_r = R(W_kr x)``; score :math:`[q_c; q_r]\cdot[k_c; k_r] / \sqrt{hd + d_r}` (``/sqrt(32)``
+    at gu2025's size: d=256, H=16, latent 128, d_r 16).
+    """
+
+    def __init__(self, cfg: ModelConfig, pe: PEConfig):
+        nn.Module.__init__(self)
+        self.H, self.hd = cfg.n_head, cfg.d_model // cfg.n_head
+        self.causal, self.dropout = cfg.causal, cfg.dropout
+        latent, self.dr = mla_sizes(pe, cfg.d_model, cfg.n_head)
+        d = cfg.d_model
+        self.w_q = nn.Linear(d, d, bias=cfg.bias)
+        self.w_dkv = nn.Linear(d, latent, bias=cfg.bias)
+        self.w_ukv = nn.Linear(latent, 2 * d, bias=cfg.bias)
+        self.w_qr = nn.Linear(d, self.dr, bias=cfg.bias)
+        self.w_kr = nn.Linear(d, self.dr, bias=cfg.bias)
+        self.c_proj = nn.Linear(d, d, bias=cfg.bias)
+        self.rope = Rotary(self.dr, {}, None, 1, cfg.max_len)
+        self.rotary, self.bias = None, None
+        self.register_buffer("head_mask", torch.ones(self.H), persistent=False)
+
+    def qkv(self, x):
+        B, T, C = x.shape
+        kc, v = self.w_ukv(self.w_dkv(x)).split(C, dim=2)
+        q, kc, v = (t.view(B, T, self.H, self.hd).transpose(1, 2) for t in (self.w_q(x), kc, v))  # (B, H, T, hd)
+        qr = self.rope.rotate(self.w_qr(x))[:, None].expand(B, self.H, T, self.dr)  # (B, H, T, dr) shared
+        kr = self.rope.rotate(self.w_kr(x))[:, None].expand(B, self.H, T, self.dr)
+        return torch.cat([q, qr], -1), torch.cat([kc, kr], -1), v, attention_scale(self.hd, self.dr)
+
+
+class Block(nn.Module):
+    """Pre-LN block: x + attn(ln(x)), then x + ffn(ln(x))."""
+
+    def __init__(self, cfg: ModelConfig, pe: PEConfig):
+        super().__init__()
+        self.ln_1 = nn.LayerNorm(cfg.d_model)
+        self.attn = LatentAttention(cfg, pe) if pe.kind == "mla" else Attention(cfg, pe)
+        self.ln_2 = nn.LayerNorm(cfg.d_model)
+        act = nn.ReLU() if cfg.activation == "relu" else nn.GELU()
+        self.mlp = nn.Sequential(nn.Linear(cfg.d_model, cfg.d_ff, bias=cfg.bias), act,
+                                 nn.Linear(cfg.d_ff, cfg.d_model, bias=cfg.bias), nn.Dropout(cfg.dropout))
+        self.drop = nn.Dropout(cfg.dropout)
+
+    def forward(self, x, return_probs: bool = False):
+        if return_probs:
+            a, p = self.attn(self.ln_1(x), return_probs=True)
+            x = x + a
+            return x + self.mlp(self.ln_2(x)), p
+        x = x + self.drop(self.attn(self.ln_1(x)))
+        return x + self.mlp(self.ln_2(x))
+
+
+class Transformer(nn.Module):
+    """Embedding (+ absolute PE) -> blocks -> final LayerNorm -> head. See the module docstring."""
+
+    def __init__(self, cfg: ModelConfig):
+        super().__init__()
+        self.cfg = cfg.validate()
+        pe = self.pe = parse_pe(cfg.pe)
+        d, train_len = cfg.d_model, cfg.train_len or cfg.max_len
+        self.embed = nn.Embedding(cfg.vocab_size, d) if cfg.vocab_size else nn.Linear(cfg.input_dim, d)
+        absolute, aparams, trainable = None, {}, False
+        if pe.kind == "absolute":
+            absolute, aparams = pe.name, pe.params
+            trainable = pe.name == "learned" if pe.trainable is None else bool(pe.trainable)
+        elif pe.absolute:
+            absolute, aparams = pe.absolute, pe.absolute_params
+        self.abs_pe = None if absolute in (None, "nope") else AbsolutePE(absolute, aparams, d, cfg.max_len, train_len, trainable)
+        self.drop = nn.Dropout(cfg.dropout)
+        self.blocks = nn.ModuleList(Block(cfg, pe) for _ in range(cfg.n_layer))
+        self.ln_f = nn.LayerNorm(d)
+        out = cfg.vocab_size if cfg.head == "lm" else cfg.out_dim  # (an LM predicts its own vocabulary)
+        self.head = nn.Linear(d, out, bias=cfg.head != "lm")
+
+    def n_params(self) -> int:
+        return sum(p.numel() for p in self.parameters())
+
+    def _embed(self, x: torch.Tensor) -> torch.Tensor:
+        if self.cfg.vocab_size:
+            if x.dtype not in (torch.int64, torch.int32):
+                raise TypeError(f"token inputs must be an integer tensor (B, T), got {x.dtype}")
+            if x.dim() != 2:
+                raise ValueError(f"token inputs must have shape (B, T), got {tuple(x.shape)}")
+        elif x.dim() != 3 or x.shape[-1] != self.cfg.input_dim:
+            raise ValueError(f"inputs must have shape (B, T, {self.cfg.input_dim}), got {tuple(x.shape)}")
+        h = self.embed(x)  # (B, T, d)
+        if self.abs_pe is not None:
+            h = h + self.abs_pe(x.shape[1]).to(h.dtype)
+        return self.drop(h)
+
+    def _head(self, h: torch.Tensor) -> torch.Tensor:
+        h = self.ln_f(h)
+        if self.cfg.head == "classifier":
+            h = h.mean(dim=1)  # gu2025: mean over all positions, pads included (no attention mask)
+        return self.head(h)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = self._embed(x)
+        for block in self.blocks:
+            h = block(h)
+        return self._head(h)  # (B, T, out) or (B, n_classes)
+
+    @torch.no_grad()
+    def attention_probs(self, x: torch.Tensor) -> list[torch.Tensor]:
+        """Attention probabilities of every layer, a list of (B, H, T, T) (eval mode, no dropout)."""
+        was = self.training
+        self.eval()
+        h, probs = self._embed(x), []
+        for block in self.blocks:
+            h, p = block(h, return_probs=True)
+            probs.append(p)
+        self.train(was)
+        return probs
+
+    @contextlib.contextmanager
+    def ablated(self, heads):
+        """Zero the outputs of ``heads``, an iterable of (layer, head) pairs, inside the block."""
+        heads = [(int(l), int(h)) for l, h in heads]
+        for l, h in heads:
+            if not (0 <= l < self.cfg.n_layer and 0 <= h < self.cfg.n_head):
+                raise ValueError(f"no head ({l}, {h}): layers 0..{self.cfg.n_layer - 1}, heads 0..{self.cfg.n_head - 1}")
+        try:
+            for l, h in heads:
+                self.blocks[l].attn.head_mask[h] = 0.0
+            yield self
+        finally:
+            for block in self.blocks:
+                block.attn.head_mask.fill_(1.0)
+
+
+def build_model(cfg: ModelConfig | dict) -> Transformer:
+    """A :class:`Transformer` from a config (or its dict); raises ``ValueError`` on a bad shape or PE."""
+    if isinstance(cfg, dict):
+        cfg = ModelConfig(**cfg)
+    return Transformer(cfg)

@@ -1,0 +1,387 @@
+r"""Position mechanisms as torch modules, built from the numpy registry in :mod:`petheory.encodings`.
+
+Every formula comes from the registry (converted to tensors once per length and cached); this
+module only decides *where* a position signal enters attention:
+
+``absolute`` (sinusoidal, learned, random, nope, wavelet, legendre, ... any absolute encoding)
+    a (T, d) table added to the token embeddings; fixed (a buffer) or trainable (a parameter).
+``bias`` (alibi, t5, relative)
+    a (H, T, T) logit bias added inside softmax: ALiBi ``-m_h |i-j|`` with Press or gu2025
+    slopes (fixed), T5 buckets or per-offset scalars with one learned value per head and
+    bucket/offset (initialised at zero, so training starts from NoPE).
+``rotary`` (rope)
+    q and k of the first ``k`` heads rotated by ``R_p`` (``k = H``: RoPE; ``k < H``: partial
+    RoPE), interleaved or half-split pairing, optionally plus an additive absolute PE on the
+    inputs (gu2025's "rope" run adds sinusoidal; write ``rope+sinusoidal``).
+``mla``
+    DeepSeek-style decoupled RoPE with a latent KV projection; handled by
+    :class:`petheory.nn.models.LatentAttention`, configured here.
+
+A position is named by a *spec string*::
+
+    name[:key=value,...][+absolute[:key=value,...]]
+
+    "alibi"                      ALiBi, Press et al. slopes 2^(-8h/H)
+    "alibi:slopes=gu2025"        ALiBi with gu2025's exp(-h/H) slopes
+    "rope:heads=4,pairing=half"  partial RoPE on the first 4 heads, GPT-NeoX pairing
+    "rope+sinusoidal"            gu2025's "rope": RoPE on all heads + sinusoidal inputs
+    "random:trainable=true"      gu2025's "random": a trainable table initialised N(0, 1/d)
+    "learned:n_max=50,beyond=clamp"  li2025's learned PE reusing p_{N_max} past the table
+    "mla:latent=128,rope_dim=16" MLA with paper sizes
+
+Keys ``heads`` (rotary heads k), ``slopes`` (ALiBi schedule), ``trainable`` (absolute) and, for
+MLA, ``latent`` and ``rope_dim`` configure the mechanism; every other key is passed to the
+registry function (``base``, ``pairing``, ``layout``, ``num_buckets``, ``max_offset``, ...).
+
+Lengths: fixed absolute tables that are pure functions of position are extended on demand past
+``max_len``; a trainable table has exactly ``table`` rows, and a longer input raises (or, with
+``beyond=clamp`` given explicitly, reuses the last row as li2025 describes). Nothing is clamped
+silently.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+from petheory import encodings as enc
+
+#: Keys of a spec that configure the mechanism instead of the registry function.
+_MECHANISM_KEYS = {"heads", "slopes", "trainable", "latent", "rope_dim"}
+
+
+@dataclass
+class PEConfig:
+    """Which position mechanism a model uses (see the module docstring for the spec syntax).
+
+    Attributes
+    ----------
+    name : str
+        A registry encoding (``petheory.encodings.available()``) or ``'mla'``.
+    params : dict
+        Keyword arguments of the registry function (JSON-able).
+    trainable : bool or None
+        Absolute tables: train them (default: True for ``learned``, False otherwise).
+    heads : int or None
+        Rotary: rotate only the first ``heads`` heads (partial RoPE); None = all.
+    slopes : str
+        ALiBi slope schedule, ``'press'`` or ``'gu2025'`` (:func:`petheory.encodings.alibi_slopes`).
+    latent, rope_dim : int or None
+        MLA latent width (default ``d_model // 2``) and shared RoPE dim (default head dim).
+    absolute : str or None
+        An absolute encoding added to the inputs on top of a rotary/bias/MLA mechanism.
+    absolute_params : dict
+        Registry keyword arguments of ``absolute``.
+    """
+
+    name: str = "nope"
+    params: dict = field(default_factory=dict)
+    trainable: bool | None = None
+    heads: int | None = None
+    slopes: str = "press"
+    latent: int | None = None
+    rope_dim: int | None = None
+    absolute: str | None = None
+    absolute_params: dict = field(default_factory=dict)
+
+    @property
+    def kind(self) -> str:
+        return "mla" if self.name == "mla" else enc.info(self.name).kind
+
+    def spec(self) -> str:
+        """The spec string that :func:`parse_pe` turns back into this config."""
+        keys = {k: getattr(self, k) for k in ("heads", "latent", "rope_dim") if getattr(self, k) is not None}
+        if self.trainable is not None:
+            keys["trainable"] = self.trainable
+        if self.slopes != "press":
+            keys["slopes"] = self.slopes
+        keys.update(self.params)
+        s = self.name + (":" + ",".join(f"{k}={_fmt(v)}" for k, v in keys.items()) if keys else "")
+        if self.absolute:
+            ap = self.absolute_params
+            s += "+" + self.absolute + (":" + ",".join(f"{k}={_fmt(v)}" for k, v in ap.items()) if ap else "")
+        return s
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def _fmt(x) -> str:
+    return str(x).lower() if isinstance(x, bool) else str(x)
+
+
+def _value(text: str):
+    t = text.strip()
+    low = t.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low in ("none", "null"):
+        return None
+    for cast in (int, float):
+        try:
+            return cast(t)
+        except ValueError:
+            pass
+    return t
+
+
+def _parse_part(part: str) -> tuple[str, dict]:
+    name, _, rest = part.partition(":")
+    name = name.strip()
+    params = {}
+    for item in filter(None, (s.strip() for s in rest.split(","))):
+        k, eq, val = item.partition("=")
+        if not eq or not k.strip():
+            raise ValueError(f"PE option {item!r} must look like key=value")
+        params[k.strip()] = _value(val)
+    return name, params
+
+
+def pe_names() -> list[str]:
+    """Every mechanism name a spec can start with: the registry's encodings and ``'mla'``."""
+    return enc.available() + ["mla"]
+
+
+def parse_pe(spec) -> PEConfig:
+    """A :class:`PEConfig` from a spec string (or a dict / PEConfig, returned validated).
+
+    Raises ``ValueError`` for an unknown encoding or an option the encoding does not take.
+    """
+    if isinstance(spec, PEConfig):
+        cfg = spec
+    elif isinstance(spec, dict):
+        cfg = PEConfig(**spec)
+    elif isinstance(spec, str) and spec.strip():
+        main, plus, extra = spec.partition("+")
+        name, params = _parse_part(main)
+        mech = {k: params.pop(k) for k in list(params) if k in _MECHANISM_KEYS}
+        cfg = PEConfig(name=name, params=params, **mech)
+        if plus:
+            aname, aparams = _parse_part(extra)
+            cfg.absolute, cfg.absolute_params = aname, aparams
+    else:
+        raise TypeError(f"a PE must be a spec string such as 'rope' or 'alibi:slopes=gu2025', got {spec!r}")
+    _check(cfg)
+    return cfg
+
+
+def _check(cfg: PEConfig) -> None:
+    if cfg.name not in pe_names():
+        raise ValueError(f"unknown PE {cfg.name!r}; known: {', '.join(pe_names())}")
+    kind = cfg.kind
+    if cfg.name != "mla":
+        _check_params(cfg.name, cfg.params)
+    elif cfg.params:
+        raise ValueError(f"mla takes only latent= and rope_dim=, got {sorted(cfg.params)}")
+    if cfg.heads is not None and kind != "rotary":
+        raise ValueError(f"heads= (partial RoPE) applies to rotary encodings, not {cfg.name!r}")
+    if cfg.trainable is not None and kind != "absolute":
+        raise ValueError(f"trainable= applies to absolute encodings, not {cfg.name!r}")
+    if cfg.slopes != "press" and cfg.name != "alibi":
+        raise ValueError(f"slopes= applies to alibi, not {cfg.name!r}")
+    if cfg.slopes not in ("press", "gu2025"):
+        raise ValueError(f"slopes must be 'press' or 'gu2025', got {cfg.slopes!r}")
+    if (cfg.latent is not None or cfg.rope_dim is not None) and cfg.name != "mla":
+        raise ValueError(f"latent= and rope_dim= apply to mla, not {cfg.name!r}")
+    if cfg.absolute is not None:
+        if kind == "absolute":
+            raise ValueError(f"{cfg.name!r} is already absolute; '+{cfg.absolute}' adds a second absolute PE")
+        if cfg.absolute not in enc.available("absolute"):
+            raise ValueError(f"'+{cfg.absolute}': not an absolute encoding; absolute ones: {', '.join(enc.available('absolute'))}")
+        _check_params(cfg.absolute, cfg.absolute_params)
+
+
+def _check_params(name: str, params: dict) -> None:
+    allowed = set(enc.info(name).params)
+    bad = sorted(set(params) - allowed - {"values"})
+    if bad or "values" in params:
+        raise ValueError(f"{name} takes {', '.join(sorted(allowed)) or 'no options'}; got {', '.join(bad or ['values'])}")
+
+
+# --------------------------------------------------------------------------- absolute
+
+
+def _registry_kwargs(name: str, params: dict, n_max: int) -> dict:
+    """Registry kwargs with ``n_max`` pinned to the training length where the encoding maps
+    positions through it (wavelet, legendre), so extending the table never rescales it."""
+    kw = dict(params)
+    if "n_max" in inspect.signature(enc.get(name)).parameters and name != "learned":
+        kw.setdefault("n_max", n_max)
+    return kw
+
+
+class AbsolutePE(nn.Module):
+    """An absolute encoding as a (T, d) table added to the inputs.
+
+    Parameters
+    ----------
+    name, params : registry encoding and its keyword arguments.
+    d : int
+        Model width.
+    max_len : int
+        Rows precomputed (fixed) or owned (trainable; ``params['n_max']`` overrides for ``learned``).
+    train_len : int
+        Positions 0..train_len-1 map onto the encoding's training range (wavelet, legendre).
+    trainable : bool
+    """
+
+    def __init__(self, name: str, params: dict, d: int, max_len: int, train_len: int, trainable: bool):
+        super().__init__()
+        self.name, self.trainable = name, trainable
+        self.kw = _registry_kwargs(name, params, train_len)
+        self.beyond = self.kw.pop("beyond", "error") if name == "learned" else None
+        if name == "learned":
+            self.kw.pop("n_max", None)
+            rows = int(params.get("n_max") or max_len)
+            table = enc.get(name)(rows, d, n_max=rows, **self.kw)
+        else:
+            table = enc.get(name)(max_len, d, **self.kw)
+        t = torch.tensor(table, dtype=torch.float32)  # (max_len, d)
+        if trainable:
+            self.table = nn.Parameter(t)
+        else:
+            self.register_buffer("table", t, persistent=False)
+        self.d = d
+
+    def forward(self, T: int) -> torch.Tensor:
+        """The encoding of positions 0..T-1, shape (T, d)."""
+        rows = self.table.shape[0]
+        if T <= rows:
+            return self.table[:T]
+        if not self.trainable and self.name != "learned":
+            # A pure function of position: evaluate the registry formula at the longer length.
+            ext = enc.get(self.name)(T, self.d, **self.kw)
+            return torch.tensor(ext, dtype=self.table.dtype, device=self.table.device)
+        if self.beyond == "clamp":
+            idx = torch.clamp(torch.arange(T, device=self.table.device), max=rows - 1)
+            return self.table[idx]
+        raise ValueError(
+            f"sequence length {T} exceeds the {rows}-row table of the {'trainable ' if self.trainable else ''}"
+            f"{self.name!r} PE; build the model with a larger max_len, or pass beyond=clamp to reuse the last row"
+        )
+
+
+# --------------------------------------------------------------------------- bias
+
+
+class BiasPE(nn.Module):
+    """A per-head logit bias, shape (H, T, T), from the registry's index or distance matrices."""
+
+    def __init__(self, name: str, params: dict, n_head: int, max_len: int, causal: bool, slopes: str):
+        super().__init__()
+        self.name, self.params, self.causal = name, dict(params), causal
+        if name == "alibi":
+            self.register_buffer("slopes", torch.tensor(enc.alibi_slopes(n_head, slopes), dtype=torch.float32), persistent=False)
+        elif name == "t5":
+            nb = int(self.params.get("num_buckets", 32))
+            self.params.setdefault("bidirectional", not causal)
+            self.values = nn.Parameter(torch.zeros(n_head, nb))  # one learned scalar per head and bucket
+        elif name == "relative":
+            K = self.params.setdefault("max_offset", max_len - 1)
+            self.values = nn.Parameter(torch.zeros(n_head, 2 * int(K) + 1))  # per head and offset
+        else:
+            # A user-registered bias: its (T, T) formula, fixed, shared by every head.
+            self.values = None
+        self.params.pop("seed", None)
+        self.params.pop("std", None)
+        self._cache: dict = {}
+
+    def _matrix(self, T: int, device) -> torch.Tensor:
+        key = (T, str(device))
+        if key not in self._cache:
+            fn = enc.get(self.name)
+            if self.name == "alibi":
+                m = fn(T, slope=1.0, **self.params)  # distance term, scaled per head below
+                t = torch.tensor(m, dtype=torch.float32, device=device)
+            elif self.name == "t5":
+                nb = int(self.params.get("num_buckets", 32))
+                t = torch.tensor(fn(T, values=np.arange(nb, dtype=np.float64), **self.params), device=device).long()
+            elif self.name == "relative":
+                K = int(self.params["max_offset"])
+                t = torch.tensor(fn(T, values=np.arange(2 * K + 1, dtype=np.float64), **self.params), device=device).long()
+            else:
+                t = torch.tensor(fn(T, **self.params), dtype=torch.float32, device=device)
+            self._cache = {key: t}  # keep one length: eval lengths change rarely
+        return self._cache[key]
+
+    def forward(self, T: int, device) -> torch.Tensor:
+        m = self._matrix(T, device)
+        if self.name == "alibi":
+            return self.slopes[:, None, None] * m  # (H, T, T)
+        if self.name in ("t5", "relative"):
+            return self.values[:, m]  # (H, T, T): gather each head's scalar per bucket/offset
+        return m[None]  # (1, T, T)
+
+
+# --------------------------------------------------------------------------- rotary
+
+
+class Rotary(nn.Module):
+    """RoPE applied to the first ``heads`` heads of (B, H, T, hd) queries and keys.
+
+    Angles and pairing come from :func:`petheory.encodings.rope`; rotation is written as a
+    gather + concatenation + inverse permutation so that it is differentiable and vmap-safe.
+    """
+
+    def __init__(self, head_dim: int, params: dict, heads: int | None, n_head: int, max_len: int):
+        super().__init__()
+        if head_dim % 2:
+            raise ValueError(f"rotary PE needs an even head dimension; d_model/n_head = {head_dim}")
+        self.heads = n_head if heads is None else int(heads)
+        if not 1 <= self.heads <= n_head:
+            raise ValueError(f"partial RoPE rotates the first k of H={n_head} heads; k must be in 1..{n_head}, got {self.heads}")
+        self.params, self.head_dim = dict(params), head_dim
+        table = enc.rope(1, head_dim, **self.params)  # validates pairing / rotary_dim / base
+        a, b = table.pairs()
+        r = table.rotary_dim
+        rest = np.setdiff1d(np.arange(head_dim), np.concatenate([a, b]))
+        order = np.concatenate([a, b, rest])  # coordinates as laid out after rotation
+        self.register_buffer("idx_a", torch.tensor(a), persistent=False)
+        self.register_buffer("idx_b", torch.tensor(b), persistent=False)
+        self.register_buffer("idx_rest", torch.tensor(rest, dtype=torch.long), persistent=False)
+        self.register_buffer("inverse", torch.tensor(np.argsort(order)), persistent=False)
+        self.r = r
+        self._cache: dict = {}
+
+    def cos_sin(self, T: int, device, dtype=torch.float32):
+        key = (T, str(device), dtype)
+        if key not in self._cache:
+            ang = torch.tensor(enc.rope(T, self.head_dim, **self.params).angles, device=device)  # (T, r/2) float64
+            self._cache = {key: (ang.cos().to(dtype), ang.sin().to(dtype))}
+        return self._cache[key]
+
+    def rotate(self, x: torch.Tensor) -> torch.Tensor:
+        """Rotate the last dim of ``x`` (..., T, hd): row p by R_p."""
+        T = x.shape[-2]
+        cos, sin = self.cos_sin(T, x.device, x.dtype)  # (T, r/2)
+        xa, xb = x[..., self.idx_a], x[..., self.idx_b]
+        out = torch.cat([xa * cos - xb * sin, xa * sin + xb * cos, x[..., self.idx_rest]], dim=-1)
+        return out[..., self.inverse]
+
+    def forward(self, q: torch.Tensor, k: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        # q, k: (B, H, T, hd); partial RoPE leaves heads k..H-1 position-free
+        if self.heads == q.shape[1]:
+            return self.rotate(q), self.rotate(k)
+        h = self.heads
+        return (torch.cat([self.rotate(q[:, :h]), q[:, h:]], dim=1), torch.cat([self.rotate(k[:, :h]), k[:, h:]], dim=1))
+
+
+def mla_sizes(cfg: PEConfig, d_model: int, n_head: int) -> tuple[int, int]:
+    """(latent, rope_dim) of an MLA config: defaults d_model/2 and the head dim (128, 16 at gu2025's size)."""
+    latent = int(cfg.latent or d_model // 2)
+    rope_dim = int(cfg.rope_dim or d_model // n_head)
+    if latent < 1:
+        raise ValueError(f"mla latent must be >= 1, got {latent}")
+    if rope_dim % 2:
+        raise ValueError(f"mla rope_dim must be even (rotation pairs), got {rope_dim}")
+    return latent, rope_dim
+
+
+def attention_scale(head_dim: int, extra: int = 0) -> float:
+    """Softmax temperature 1/sqrt(dim of the score's dot product) (MLA: head dim + rope dim)."""
+    return 1.0 / math.sqrt(head_dim + extra)

@@ -1,0 +1,467 @@
+r"""Training with checkpoints, resume, per-length evaluation and head ablation, as JSON records.
+
+::
+
+    from petheory.nn import preset, train
+    cfg = preset("running_sum", "smoke", pe="alibi", seed=0)     # a TrainConfig
+    rec = train(cfg, out_dir="runs/rs-alibi")                     # -> dict (also runs/rs-alibi/record.json)
+    rec["final"]["test"]["200"]["mse"], rec["history"][-1]["train_loss"]
+
+``train`` is deterministic in ``config`` on a given device: the task data come from
+``config.task.seed``, the model initialisation, batch order and dropout from ``config.seed``.
+Optimiser: AdamW, linear warm-up over ``warmup`` (a fraction of all steps) then cosine decay
+to zero (``schedule='cosine'``). On CUDA the forward pass runs under bf16 autocast
+(``amp=True``); weights and optimiser state stay float32.
+
+Checkpoints: after every epoch ``out_dir/checkpoint.pt`` is replaced atomically (temp file +
+``os.replace``) with the model, optimiser, scheduler, the torch RNG states (global, CUDA,
+batch-order generator), the epoch and the history so far. A rerun with the same config and
+``out_dir`` resumes from it, so a run killed at any moment loses at most the epoch in progress
+and ends with the same records as an uninterrupted run (timings aside, which live under
+``record["timing"]``). A finished run (``record.json`` with the same config hash) is returned
+without training. Checkpoints load with ``torch.load(weights_only=True)``: no pickled code.
+
+The record (a JSON object)::
+
+    {"petheory", "config", "config_hash", "task", "pe", "seed", "kind", "n_params",
+     "initial": {"train": metrics},                    # before the first step
+     "history": [{"epoch", "train_loss", "lr", "test": metrics at train_len}, ...],
+     "final": {"train": metrics, "test": {"<length>": metrics, ...}},
+     "ablation": {"metric", "split", "baseline", "heads": [{"layer", "head", "value", "drop"}, ...]},
+     "chance": {...}, "timing": {"seconds", "tokens", "tokens_per_s", "device"}}
+
+Metrics per task kind: regression ``mse``; classification ``loss``, ``acc``; LM ``loss``,
+``token_acc``, ``seq_acc`` (see :mod:`petheory.nn.tasks`).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import math
+import os
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+from petheory.io import atomic_write_json, read_json
+from petheory.nn import tasks as _tasks
+from petheory.nn.models import ModelConfig, Transformer, build_model
+from petheory.nn.position import parse_pe
+
+CHECKPOINT, RECORD, CONFIG = "checkpoint.pt", "record.json", "config.json"
+_FORMAT = "petheory-checkpoint-1"
+#: The metric that head ablation reports, per task kind (higher is better except mse).
+PRIMARY = {"regression": "mse", "classification": "acc", "lm": "token_acc"}
+
+
+@dataclass
+class TrainConfig:
+    """Everything that defines a run. ``model`` fields left at 0/None are filled from the task
+    (vocabulary, outputs, head, lengths, causality)."""
+
+    task: _tasks.TaskConfig = field(default_factory=_tasks.TaskConfig)
+    model: ModelConfig = field(default_factory=ModelConfig)
+    epochs: int = 10
+    batch_size: int = 64
+    lr: float = 1e-3
+    betas: tuple = (0.9, 0.999)
+    weight_decay: float = 0.0
+    warmup: float = 0.06
+    schedule: str = "cosine"
+    grad_clip: float | None = None
+    seed: int = 0
+    device: str = "cpu"
+    amp: bool = True
+    eval_batch_size: int = 256
+    ablate: bool = True
+    ablation_split: str = "test"
+
+    def as_dict(self) -> dict:
+        d = asdict(self)
+        d["model"] = self.model.as_dict()
+        d["betas"] = list(self.betas)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "TrainConfig":
+        d = copy.deepcopy(dict(d))
+        unknown = sorted(set(d) - {f for f in cls.__dataclass_fields__})
+        if unknown:
+            raise ValueError(f"unknown TrainConfig field(s): {', '.join(unknown)}")
+        task, model = d.pop("task", {}), d.pop("model", {})
+        task = task if isinstance(task, _tasks.TaskConfig) else _tasks.TaskConfig(**task)
+        model = model if isinstance(model, ModelConfig) else ModelConfig(**model)
+        if "betas" in d:
+            d["betas"] = tuple(d["betas"])
+        return cls(task=task, model=model, **d)
+
+    def hash(self) -> str:
+        """Stable hash of the config (the identity of a run in sweeps and checkpoints)."""
+        blob = json.dumps(self.as_dict(), sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+    def validate(self) -> "TrainConfig":
+        for k in ("epochs", "batch_size", "eval_batch_size"):
+            if not isinstance(getattr(self, k), int) or getattr(self, k) < 1:
+                raise ValueError(f"{k} must be a positive integer, got {getattr(self, k)!r}")
+        if not (isinstance(self.lr, (int, float)) and self.lr > 0):
+            raise ValueError(f"lr must be > 0, got {self.lr!r}")
+        if not 0.0 <= self.warmup < 1.0:
+            raise ValueError(f"warmup is a fraction of all steps in [0, 1), got {self.warmup}")
+        if self.schedule not in ("cosine", "constant"):
+            raise ValueError(f"schedule must be 'cosine' or 'constant', got {self.schedule!r}")
+        if self.ablation_split not in ("test", "train+test"):
+            raise ValueError(f"ablation_split must be 'test' or 'train+test', got {self.ablation_split!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
+        parse_pe(self.model.pe)
+        _tasks.resolve_params(self.task.name, self.task.params)
+        return self
+
+
+def resolve_device(name: str) -> torch.device:
+    """``'cpu'``, ``'cuda'``, ``'cuda:N'``, ``'mps'`` or ``'auto'``; an absent device is a ``ValueError``."""
+    if not isinstance(name, str):
+        raise TypeError(f"device must be a string such as 'cpu' or 'cuda', got {name!r}")
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    try:
+        dev = torch.device(name)
+    except RuntimeError:
+        raise ValueError(f"unknown device {name!r}; use cpu, cuda, cuda:N, mps or auto") from None
+    if dev.type == "cuda":
+        if not torch.cuda.is_available():
+            raise ValueError(f"device {name!r} requested but CUDA is not available on this machine (torch {torch.__version__})")
+        if dev.index is not None and dev.index >= torch.cuda.device_count():
+            raise ValueError(f"device {name!r} requested but only {torch.cuda.device_count()} CUDA device(s) exist")
+    elif dev.type == "mps" and not (getattr(torch.backends, "mps", None) and torch.backends.mps.is_available()):
+        raise ValueError(f"device {name!r} requested but MPS is not available on this machine")
+    elif dev.type not in ("cpu", "cuda", "mps"):
+        raise ValueError(f"unsupported device {name!r}; use cpu, cuda, cuda:N, mps or auto")
+    return dev
+
+
+def complete_model_config(cfg: ModelConfig, data: _tasks.TaskData) -> ModelConfig:
+    """The model config with the task's vocabulary, output size, head and lengths filled in."""
+    head = {"regression": "regression", "classification": "classifier", "lm": "lm"}[data.kind]
+    return ModelConfig(**{
+        **asdict(cfg), "head": head, "vocab_size": data.vocab_size, "input_dim": data.input_dim,
+        "out_dim": data.n_outputs, "max_len": max(cfg.max_len, data.max_len) if cfg.max_len else data.max_len,
+        "train_len": cfg.train_len or data.train_len, "causal": True if data.kind == "lm" else cfg.causal,
+        "pe": parse_pe(cfg.pe).spec(),
+    })
+
+
+# --------------------------------------------------------------------------- loss and metrics
+
+
+def _trim(split: _tasks.Split) -> _tasks.Split:
+    """Drop trailing all-padding columns of an LM batch (causal: they cannot affect the rest)."""
+    if split.mask is None:
+        return split
+    cols = torch.nonzero(split.mask.any(0)).flatten()
+    last = int(cols[-1]) + 1 if len(cols) else 1
+    return _tasks.Split(split.x[:, :last], split.y[:, :last], split.mask[:, :last])
+
+
+def loss_fn(kind: str, out: torch.Tensor, b: _tasks.Split) -> torch.Tensor:
+    """Training loss of one batch: MSE (regression), cross-entropy (classes, LM answer tokens)."""
+    out = out.float()
+    if kind == "regression":
+        return F.mse_loss(out[..., 0], b.y)
+    if kind == "classification":
+        return F.cross_entropy(out, b.y)
+    ce = F.cross_entropy(out.transpose(1, 2), b.y, reduction="none")  # (B, T)
+    return (ce * b.mask).sum() / b.mask.sum().clamp_min(1.0)
+
+
+@torch.no_grad()
+def evaluate(model: Transformer, split: _tasks.Split, kind: str, *, batch_size: int = 256,
+             device=None, amp: bool = False) -> dict:
+    """Metrics of ``model`` on ``split`` (eval mode; sums over batches, then one division)."""
+    device = device or next(model.parameters()).device
+    was = model.training
+    model.eval()
+    tot = {"n": 0, "sq": 0.0, "loss": 0.0, "right": 0.0, "tok": 0.0, "tok_right": 0.0, "seq_right": 0.0}
+    for a in range(0, len(split), batch_size):
+        b = _to(_trim(split.batch(slice(a, a + batch_size))), device)
+        with _autocast(device, amp):
+            out = model(b.x)
+        out = out.float()
+        n = b.x.shape[0]
+        tot["n"] += n
+        if kind == "regression":
+            tot["sq"] += float(((out[..., 0] - b.y) ** 2).mean(1).sum())
+        elif kind == "classification":
+            tot["loss"] += float(F.cross_entropy(out, b.y, reduction="sum"))
+            tot["right"] += float((out.argmax(-1) == b.y).sum())
+        else:
+            ce = F.cross_entropy(out.transpose(1, 2), b.y, reduction="none")
+            ok = (out.argmax(-1) == b.y).float() * b.mask
+            tot["loss"] += float((ce * b.mask).sum())
+            tot["tok"] += float(b.mask.sum())
+            tot["tok_right"] += float(ok.sum())
+            tot["seq_right"] += float((ok.sum(1) == b.mask.sum(1)).sum())
+    model.train(was)
+    n = max(tot["n"], 1)
+    if kind == "regression":
+        return {"mse": tot["sq"] / n}
+    if kind == "classification":
+        return {"loss": tot["loss"] / n, "acc": tot["right"] / n}
+    t = max(tot["tok"], 1.0)
+    return {"loss": tot["loss"] / t, "token_acc": tot["tok_right"] / t, "seq_acc": tot["seq_right"] / n}
+
+
+def head_ablation(model: Transformer, split: _tasks.Split, kind: str, *, batch_size: int = 256, amp: bool = False) -> dict:
+    """Primary metric with each single head zeroed (gu2025 §5.1), and its drop from the baseline.
+
+    ``drop`` is signed so that a positive drop always means the ablation hurt (for ``mse``,
+    ``value - baseline``; otherwise ``baseline - value``).
+    """
+    metric = PRIMARY[kind]
+    base = evaluate(model, split, kind, batch_size=batch_size, amp=amp)[metric]
+    sign = 1.0 if metric == "mse" else -1.0
+    heads = []
+    for layer in range(model.cfg.n_layer):
+        for h in range(model.cfg.n_head):
+            with model.ablated([(layer, h)]):
+                val = evaluate(model, split, kind, batch_size=batch_size, amp=amp)[metric]
+            heads.append({"layer": layer, "head": h, "value": val, "drop": sign * (val - base)})
+    return {"metric": metric, "baseline": base, "heads": heads}
+
+
+def _to(b: _tasks.Split, device) -> _tasks.Split:
+    return _tasks.Split(b.x.to(device), b.y.to(device), None if b.mask is None else b.mask.to(device))
+
+
+def _autocast(device, amp: bool):
+    device = torch.device(device)
+    return torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bool(amp) and device.type == "cuda")
+
+
+def lr_lambda(step: int, total: int, warmup: float, schedule: str) -> float:
+    """Multiplier of the base learning rate: linear warm-up, then cosine to 0 (or constant)."""
+    w = int(round(warmup * total))
+    if step < w:
+        return (step + 1) / w
+    if schedule == "constant":
+        return 1.0
+    return 0.5 * (1.0 + math.cos(math.pi * min(1.0, (step - w) / max(1, total - w))))
+
+
+class _Schedule:
+    """Picklable-free LR multiplier (LambdaLR keeps only its state, not this object)."""
+
+    def __init__(self, total, warmup, schedule):
+        self.total, self.warmup, self.schedule = total, warmup, schedule
+
+    def __call__(self, step):
+        return lr_lambda(step, self.total, self.warmup, self.schedule)
+
+
+# --------------------------------------------------------------------------- checkpoints
+
+
+def save_checkpoint(path, state: dict) -> Path:
+    """``torch.save`` to a temporary file beside ``path``, then rename: never a half-written file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            torch.save(state, fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def load_checkpoint(path) -> dict:
+    """Load a checkpoint safely (``weights_only=True``); missing -> FileNotFoundError, corrupt -> ValueError."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no checkpoint at {path}")
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as exc:  # truncated zip, wrong magic, disallowed global, ...
+        msg = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
+        raise ValueError(f"checkpoint {path} is corrupt or not a petheory checkpoint ({msg})") from None
+    if not isinstance(state, dict) or state.get("format") != _FORMAT:
+        raise ValueError(f"checkpoint {path} is not a petheory checkpoint (format {_FORMAT!r} expected)")
+    return state
+
+
+def load_model(out_dir, *, device: str = "cpu") -> tuple[Transformer, TrainConfig]:
+    """The trained model of a run directory (its config.json and checkpoint.pt), in eval mode."""
+    out_dir = Path(out_dir)
+    saved = read_json(out_dir / CONFIG)
+    saved.pop("hash", None)
+    cfg = TrainConfig.from_dict(saved)
+    state = load_checkpoint(out_dir / CHECKPOINT)
+    model = build_model(ModelConfig(**state["model_config"]))
+    model.load_state_dict(state["model"])
+    return model.to(resolve_device(device)).eval(), cfg
+
+
+# --------------------------------------------------------------------------- the loop
+
+
+def _rng_state(gen: torch.Generator, device) -> dict:
+    s = {"torch": torch.get_rng_state(), "shuffle": gen.get_state()}
+    if device.type == "cuda":
+        s["cuda"] = torch.cuda.get_rng_state(device)
+    return s
+
+
+def _set_rng_state(s: dict, gen: torch.Generator, device) -> None:
+    torch.set_rng_state(s["torch"])
+    gen.set_state(s["shuffle"])
+    if device.type == "cuda" and "cuda" in s:
+        torch.cuda.set_rng_state(s["cuda"], device)
+
+
+def _jsonable(x):
+    return json.loads(json.dumps(x))
+
+
+def setup(config: TrainConfig):
+    """Data, model, optimiser and scheduler of a run, exactly as :func:`train` builds them."""
+    device = resolve_device(config.device)
+    data = _tasks.load(config.task)
+    mcfg = complete_model_config(config.model, data)
+    torch.manual_seed(config.seed)
+    model = build_model(mcfg).to(device)
+    opt = torch.optim.AdamW(model.parameters(), lr=config.lr, betas=tuple(config.betas), weight_decay=config.weight_decay)
+    steps_per_epoch = math.ceil(len(data.train) / config.batch_size)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, _Schedule(steps_per_epoch * config.epochs, config.warmup, config.schedule))
+    gen = torch.Generator().manual_seed(config.seed + 1)
+    return device, data, mcfg, model, opt, sched, gen, steps_per_epoch
+
+
+def train(config: TrainConfig | dict, out_dir=None, *, progress=None, on_epoch=None) -> dict:
+    """Train one model and return its record (see the module docstring).
+
+    Parameters
+    ----------
+    config : TrainConfig or dict
+    out_dir : path, optional
+        Where ``config.json``, ``checkpoint.pt`` (every epoch) and ``record.json`` go. With a
+        checkpoint of the same config there, training resumes from it; with one of another
+        config, ``ValueError``.
+    progress : callable, optional
+        Called with ``{"event": "step"|"epoch", "epoch", "step", "steps", "epochs", "loss"}``.
+    on_epoch : callable, optional
+        ``on_epoch(epoch, history_entry)`` after each epoch's checkpoint is written (tests use
+        it to simulate a kill).
+    """
+    config = (config if isinstance(config, TrainConfig) else TrainConfig.from_dict(config)).validate()
+    chash = config.hash()
+    out = Path(out_dir) if out_dir is not None else None
+    if out is not None:
+        if (out / RECORD).is_file():
+            rec = read_json(out / RECORD)
+            if rec.get("config_hash") == chash:
+                return rec
+        if (out / CONFIG).is_file() and read_json(out / CONFIG).get("hash", chash) != chash:
+            raise ValueError(f"{out} holds a run of a different config; use another --out directory")
+    t_start = time.perf_counter()
+    device, data, mcfg, model, opt, sched, gen, steps = setup(config)
+    amp = config.amp and device.type == "cuda"
+    kind = data.kind
+    history, start_epoch, tokens, t_prev = [], 0, 0, 0.0
+    initial = {"train": evaluate(model, data.train, kind, batch_size=config.eval_batch_size, amp=amp)}
+    if out is not None:
+        atomic_write_json(out / CONFIG, {**config.as_dict(), "hash": chash})
+        if (out / CHECKPOINT).is_file():
+            st = load_checkpoint(out / CHECKPOINT)
+            if st["config_hash"] != chash:
+                raise ValueError(f"checkpoint {out / CHECKPOINT} was written by a different config ({st['config_hash']} != {chash})")
+            model.load_state_dict(st["model"])
+            opt.load_state_dict(st["optimizer"])
+            sched.load_state_dict(st["scheduler"])
+            _set_rng_state(st["rng"], gen, device)
+            start_epoch, history, initial = st["epoch"], list(st["history"]), st["initial"]
+            tokens, t_prev = st["tokens"], st["seconds"]
+    test_id = data.test[data.train_len] if data.train_len in data.test else next(iter(data.test.values()))
+    model.train()
+    for epoch in range(start_epoch, config.epochs):
+        perm = torch.randperm(len(data.train), generator=gen)
+        run_loss = 0.0
+        for s in range(steps):
+            b = _to(_trim(data.train.batch(perm[s * config.batch_size:(s + 1) * config.batch_size])), device)
+            with _autocast(device, amp):
+                out_t = model(b.x)
+            loss = loss_fn(kind, out_t, b)
+            if not torch.isfinite(loss):
+                raise FloatingPointError(f"loss became {float(loss)} at epoch {epoch + 1}, step {s + 1}; lower lr")
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            if config.grad_clip:
+                torch.nn.utils.clip_grad_norm_(model.parameters(), config.grad_clip)
+            opt.step()
+            sched.step()
+            run_loss += float(loss.detach())
+            tokens += b.x.numel() if b.x.dim() == 2 else b.x.shape[0] * b.x.shape[1]
+            if progress:
+                progress({"event": "step", "epoch": epoch + 1, "epochs": config.epochs, "step": s + 1, "steps": steps, "loss": float(loss)})
+        entry = {"epoch": epoch + 1, "train_loss": run_loss / steps, "lr": sched.get_last_lr()[0],
+                 "test": evaluate(model, test_id, kind, batch_size=config.eval_batch_size, amp=amp)}
+        history.append(entry)
+        if out is not None:
+            save_checkpoint(out / CHECKPOINT, {
+                "format": _FORMAT, "config_hash": chash, "epoch": epoch + 1, "model": model.state_dict(),
+                "model_config": asdict(mcfg), "optimizer": opt.state_dict(), "scheduler": sched.state_dict(),
+                "rng": _rng_state(gen, device), "history": history, "initial": initial, "tokens": tokens,
+                "seconds": t_prev + time.perf_counter() - t_start,
+            })
+        if progress:
+            progress({"event": "epoch", "epoch": epoch + 1, "epochs": config.epochs, "step": steps, "steps": steps, "loss": entry["train_loss"]})
+        if on_epoch:
+            on_epoch(epoch + 1, entry)
+    ev = dict(batch_size=config.eval_batch_size, amp=amp)
+    final = {"train": evaluate(model, data.train, kind, **ev),
+             "test": {str(L): evaluate(model, sp, kind, **ev) for L, sp in data.test.items()}}
+    ablation = None
+    if config.ablate:
+        split = test_id if config.ablation_split == "test" else _concat(data.train, test_id)
+        ablation = {"split": config.ablation_split, **head_ablation(model, split, kind, **ev)}
+    seconds = t_prev + time.perf_counter() - t_start
+    from petheory import __version__
+
+    record = _jsonable({
+        "petheory": __version__, "config": config.as_dict(), "config_hash": chash, "task": config.task.name,
+        "pe": parse_pe(config.model.pe).spec(), "seed": config.seed, "kind": kind, "model": asdict(mcfg),
+        "n_params": model.n_params(), "train_len": data.train_len, "initial": initial, "history": history,
+        "final": final, "ablation": ablation, "chance": data.chance,
+        "timing": {"seconds": seconds, "tokens": tokens, "tokens_per_s": tokens / max(seconds, 1e-9), "device": _device_name(device)},
+    })
+    if out is not None:
+        atomic_write_json(out / RECORD, record)
+    return record
+
+
+def _concat(a: _tasks.Split, b: _tasks.Split) -> _tasks.Split:
+    if a.x.shape[1:] != b.x.shape[1:]:
+        return b  # different lengths (LM tasks): evaluate on the test split alone
+    cat = lambda u, v: None if u is None else torch.cat([u, v])  # noqa: E731
+    return _tasks.Split(torch.cat([a.x, b.x]), torch.cat([a.y, b.y]), cat(a.mask, b.mask))
+
+
+def _device_name(device) -> str:
+    if device.type == "cuda":
+        return torch.cuda.get_device_name(device)
+    return device.type
+
+
+def without_timing(record: dict) -> dict:
+    """A record minus its wall-clock fields: what an interrupted and resumed run must reproduce."""
+    return {k: v for k, v in record.items() if k != "timing"}

@@ -1,0 +1,234 @@
+r"""A grid of training configs -> records, on an engine: in-process, a local process pool, or SLURM.
+
+A grid is data (a dict, or a JSON/TOML file)::
+
+    task = "running_sum"          # or a list: every key below may be a list (an axis)
+    preset = "smoke"
+    pe = ["alibi", "rope", "sinusoidal"]
+    seed = [0, 1, 2]
+    device = "cpu"
+    [set]                         # overrides for every run (see petheory.nn.presets)
+    epochs = 3
+    [grid]                        # more axes, over any override key
+    "task.n_train" = [100, 1000]
+
+``expand(spec) -> [TrainConfig]`` is the Cartesian product, in a stable order.
+``run(configs, out_dir, engine=...) -> [record]`` trains each config in
+``out_dir/<task>__<pe>__s<seed>__<hash>/`` and returns the records in config order. It is
+idempotent: a run whose ``record.json`` carries the config's hash is read back, not retrained;
+a run killed half-way resumes from its last epoch checkpoint (:func:`petheory.nn.train.train`).
+
+Engines
+-------
+``'local'`` (default)
+    one after another in this process.
+``'process'``
+    a ``concurrent.futures`` pool of ``workers`` spawned processes (each gets
+    ``cpu_count // workers`` torch threads).
+``'slurm'``
+    a SLURM job array through submitit (``pip install petheory[cluster]``): one array task per
+    pending run, ``slurm`` options such as ``{"partition": "gpu", "timeout_min": 60,
+    "gpus_per_node": 1, "array_parallelism": 32}``. Pass ``executor=`` (any submitit executor,
+    e.g. ``submitit.LocalExecutor`` or ``DebugExecutor``) to run the same code path without a
+    cluster; the tests do.
+
+``ensemble=True`` groups runs that differ only in ``seed`` and trains each group at once with
+:func:`petheory.nn.ensemble.train_ensemble` (in this process; worth it on a GPU).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+from pathlib import Path
+
+from petheory.io import read_json
+
+ENGINES = ("local", "process", "slurm")
+_AXES = ("task", "preset", "pe", "seed", "device")
+
+
+def load_grid(path) -> dict:
+    """A grid spec from a ``.json`` or ``.toml`` file."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no such grid file: {path}")
+    if path.suffix == ".toml":
+        import tomllib
+
+        try:
+            return tomllib.loads(path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise ValueError(f"{path} is not valid TOML ({exc})") from None
+    if path.suffix == ".json":
+        spec = read_json(path)
+        if not isinstance(spec, dict):
+            raise ValueError(f"{path} must hold a JSON object (a grid spec), got {type(spec).__name__}")
+        return spec
+    raise ValueError(f"grid file must end in .json or .toml, got {path.name}")
+
+
+def expand(spec: dict) -> list:
+    """Every :class:`~petheory.nn.train.TrainConfig` of a grid spec (Cartesian product, stable order)."""
+    from petheory.nn.presets import preset
+
+    if not isinstance(spec, dict):
+        raise TypeError(f"a grid spec must be a dict, got {type(spec).__name__}")
+    known = set(_AXES) | {"set", "grid"}
+    bad = sorted(set(spec) - known)
+    if bad:
+        raise ValueError(f"unknown grid key(s) {', '.join(bad)}; use {', '.join(sorted(known))}")
+    if "task" not in spec:
+        raise ValueError("a grid spec needs 'task' (a name or a list of names)")
+    axes = {k: spec[k] if isinstance(spec[k], list) else [spec[k]] for k in _AXES if k in spec}
+    axes.setdefault("preset", ["smoke"])
+    extra = dict(spec.get("grid", {}))
+    for k, vals in extra.items():
+        axes[k] = vals if isinstance(vals, list) else [vals]
+    fixed = dict(spec.get("set", {}))
+    for k, vals in axes.items():
+        if not vals:
+            raise ValueError(f"grid axis {k!r} is empty")
+    names = list(axes)
+    out = []
+    for combo in itertools.product(*(axes[k] for k in names)):
+        c = dict(zip(names, combo))
+        over = {**fixed, **{k: v for k, v in c.items() if k not in _AXES}}
+        kw = {k: c[k] for k in ("pe", "seed", "device") if k in c}
+        out.append(preset(c["task"], c["preset"], **kw, **over))
+    return out
+
+
+def run_dir(out_dir, cfg) -> Path:
+    """Where a config's run lives: readable prefix + config hash."""
+    from petheory.nn.position import parse_pe
+
+    pe = re.sub(r"[^A-Za-z0-9_.=-]+", "-", parse_pe(cfg.model.pe).spec())
+    return Path(out_dir) / f"{cfg.task.name}__{pe}__s{cfg.seed}__{cfg.hash()}"
+
+
+def is_done(out_dir, cfg) -> bool:
+    rec = run_dir(out_dir, cfg) / "record.json"
+    if not rec.is_file():
+        return False
+    try:
+        return read_json(rec).get("config_hash") == cfg.hash()
+    except ValueError:  # a corrupt record (cannot happen with atomic writes, but be safe): redo
+        return False
+
+
+def _train_one(cfg_dict: dict, directory: str, threads: int | None = None) -> dict:
+    """Worker entry point (importable, picklable): train one config into ``directory``."""
+    import torch
+
+    from petheory.nn.train import TrainConfig, train
+
+    if threads:
+        torch.set_num_threads(threads)
+    return train(TrainConfig.from_dict(cfg_dict), directory)
+
+
+def run(configs, out_dir, *, engine: str = "local", workers: int | None = None, slurm: dict | None = None,
+        executor=None, ensemble: bool = False, progress=None) -> list[dict]:
+    """Train every config not yet done under ``out_dir``; return all records in config order.
+
+    ``progress(done, total, record)`` is called as runs finish (done ones first).
+    """
+    from petheory.nn.train import TrainConfig
+
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    configs = [c if isinstance(c, TrainConfig) else TrainConfig.from_dict(c) for c in configs]
+    for c in configs:
+        c.validate()
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    records: dict[int, dict] = {}
+    pending = []
+    for i, c in enumerate(configs):
+        if is_done(out_dir, c):
+            records[i] = read_json(run_dir(out_dir, c) / "record.json")
+            if progress:
+                progress(len(records), len(configs), records[i])
+        else:
+            pending.append(i)
+    seen: dict[str, int] = {}
+    for i in pending:  # identical configs in one grid train once
+        seen.setdefault(configs[i].hash(), i)
+    todo = sorted(set(seen.values()))
+
+    def done(i, rec):
+        records[i] = rec
+        if progress:
+            progress(len(records), len(configs), rec)
+
+    if ensemble and todo:
+        from petheory.nn.ensemble import train_ensemble
+
+        groups: dict[str, list[int]] = {}
+        for i in todo:
+            d = configs[i].as_dict()
+            d.pop("seed")
+            groups.setdefault(json.dumps(d, sort_keys=True, default=str), []).append(i)
+        for idx in groups.values():
+            recs = train_ensemble(configs[idx[0]], [configs[i].seed for i in idx], [run_dir(out_dir, configs[i]) for i in idx])
+            for i, r in zip(idx, recs):
+                done(i, r)
+    elif engine == "local":
+        for i in todo:
+            done(i, _train_one(configs[i].as_dict(), str(run_dir(out_dir, configs[i]))))
+    elif engine == "process":
+        _run_pool(configs, todo, out_dir, workers, done)
+    else:
+        _run_slurm(configs, todo, out_dir, slurm or {}, executor, done)
+    for i in pending:  # duplicates of a config trained above
+        if i not in records:
+            records[i] = records[seen[configs[i].hash()]]
+    return [records[i] for i in range(len(configs))]
+
+
+def _run_pool(configs, todo, out_dir, workers, done) -> None:
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    workers = int(workers or min(len(todo), os.cpu_count() or 1)) or 1
+    threads = max(1, (os.cpu_count() or 1) // workers)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as pool:
+        futs = {pool.submit(_train_one, configs[i].as_dict(), str(run_dir(out_dir, configs[i])), threads): i for i in todo}
+        for f in as_completed(futs):
+            done(futs[f], f.result())
+
+
+def _run_slurm(configs, todo, out_dir, slurm: dict, executor, done) -> None:
+    if not todo:
+        return
+    if executor is None:
+        try:
+            import submitit
+        except ImportError:
+            raise ValueError("engine 'slurm' needs submitit: pip install 'petheory[cluster]'") from None
+        executor = submitit.AutoExecutor(folder=str(out_dir / "_submitit"), cluster=slurm.pop("cluster", None))
+        opts = {"timeout_min": 60, **slurm}
+        if "array_parallelism" in opts:
+            opts["slurm_array_parallelism"] = opts.pop("array_parallelism")
+        for k in ("partition", "account", "qos", "constraint"):
+            if k in opts:
+                opts[f"slurm_{k}"] = opts.pop(k)
+        executor.update_parameters(**opts)
+    jobs = executor.map_array(_train_one, [configs[i].as_dict() for i in todo], [str(run_dir(out_dir, configs[i])) for i in todo])
+    for i, job in zip(todo, jobs):
+        done(i, job.result())
+
+
+def summary(records: list[dict]) -> list[dict]:
+    """One flat row per record: task, pe, seed, and the primary metric per test length."""
+    from petheory.nn.train import PRIMARY
+
+    rows = []
+    for r in records:
+        m = PRIMARY[r["kind"]]
+        rows.append({"task": r["task"], "pe": r["pe"], "seed": r["seed"], "metric": m,
+                     "train": r["final"]["train"][m], **{f"test@{L}": v[m] for L, v in r["final"]["test"].items()}})
+    return rows
