@@ -94,6 +94,7 @@ class Attention(nn.Module):
         self.rotary = Rotary(self.hd, pe.params, pe.heads, cfg.n_head, cfg.max_len) if kind == "rotary" else None
         self.bias = BiasPE(pe.name, pe.params, cfg.n_head, cfg.max_len, cfg.causal, pe.slopes) if kind == "bias" else None
         self.register_buffer("head_mask", torch.ones(self.H), persistent=False)  # 0 = ablated head
+        self.sdpa = True  # False: explicit softmax(QK^T) V (set by seed ensembles)
 
     def qkv(self, x):
         B, T, C = x.shape
@@ -117,14 +118,16 @@ class Attention(nn.Module):
         B, T, C = x.shape
         q, k, v, scale = self.qkv(x)
         m = self.mask(T, x.device, q.dtype)
-        if return_probs:  # explicit softmax, for inspection (no dropout)
+        # SDPA where it can: not for inspection, not under vmap (seed ensembles: CPU SDPA has no
+        # batching rule), and not with a learned bias (CPU SDPA kernels refuse a mask gradient).
+        if return_probs or not self.sdpa or (m is not None and m.requires_grad):
             s = (q @ k.transpose(-2, -1)) * (scale or q.shape[-1] ** -0.5)  # (B, H, T, T)
             if m is not None:
                 s = s + m
             elif self.causal:
                 s = s.masked_fill(torch.ones(T, T, dtype=torch.bool, device=x.device).triu(1), float("-inf"))
             p = s.softmax(-1)
-            y = p @ v
+            y = F.dropout(p, self.dropout, self.training and not return_probs) @ v
         else:
             p = None
             y = F.scaled_dot_product_attention(
@@ -160,6 +163,7 @@ class LatentAttention(Attention):
         self.rope = Rotary(self.dr, {}, None, 1, cfg.max_len)
         self.rotary, self.bias = None, None
         self.register_buffer("head_mask", torch.ones(self.H), persistent=False)
+        self.sdpa = True
 
     def qkv(self, x):
         B, T, C = x.shape
