@@ -228,7 +228,7 @@ def nope(n: int, d: int) -> np.ndarray:
 def _wavefun(wavelet: str, resolution: int) -> tuple[np.ndarray, np.ndarray, int]:
     import pywt
 
-    if wavelet not in pywt.wavelist(kind="discrete"):
+    if not isinstance(wavelet, str) or wavelet not in pywt.wavelist(kind="discrete"):
         raise ValueError(
             f"wavelet must be a discrete PyWavelets family name such as 'db2' (4 taps) or 'db4' (8 taps); got {wavelet!r}"
         )
@@ -239,30 +239,98 @@ def _wavefun(wavelet: str, resolution: int) -> tuple[np.ndarray, np.ndarray, int
     return np.asarray(x, dtype=np.float64), np.asarray(psi, dtype=np.float64), w.dec_len
 
 
-def wavelet_atoms(d: int, support: int) -> list[tuple[int, int]]:
+WAVELET_DILATIONS = ("unit", "position")
+WAVELET_NORMALISATIONS = ("l2", "paper", "none")
+
+
+def wavelet_amplitude(j: int, normalisation: str) -> float:
+    """Amplitude ``c_j`` of the atoms of scale ``j``: 'l2' ``2^(j/2)``, 'paper' ``2^(-j/2)``, 'none' 1."""
+    v.choice("normalisation", normalisation, WAVELET_NORMALISATIONS)
+    return {"l2": 2.0 ** (j / 2), "paper": 2.0 ** (-j / 2), "none": 1.0}[normalisation]
+
+
+def _coarsest_scale(dilation: str, n_max: int) -> int:
+    # 'position': the coarsest atom is at least as wide as the training range, 2^J >= n_max.
+    return 0 if dilation == "unit" else -int(math.ceil(math.log2(n_max))) if n_max > 1 else 0
+
+
+def _shift_range(j: int, support: int, dilation: str, n_max: int) -> tuple[int, int]:
+    """First and last shift k at scale j whose atom [k 2^-j, (k+S) 2^-j] meets the training range."""
+    if dilation == "unit":  # range [0, 1)
+        return -(support - 1), 2**j - 1
+    # range [0, n_max) in positions: last k = ceil(n_max 2^j) - 1, in exact integer arithmetic
+    last = n_max * 2**j if j >= 0 else -(-n_max // 2 ** (-j))
+    return -(support - 1), last - 1
+
+
+def wavelet_atoms(d: int, support: int, *, dilation: str = "unit", n_max: int | None = None) -> list[tuple[int, int]]:
     """The (scale j, shift k) pairs that fill ``d`` features, coarse to fine.
 
-    At scale ``j`` the shifts ``k = -(support-1), ..., 2**j - 1`` are every shift whose atom
-    ``psi(2**j t - k)`` meets ``t`` in ``[0, 1)``; scales are taken in order until ``d`` atoms.
+    ``dilation='unit'``: scales ``j = 0, 1, ...`` of atoms ``psi(2^j t - k)`` on ``t = p/n_max``;
+    at scale ``j`` the shifts ``k = -(support-1), ..., 2**j - 1`` are every shift whose atom meets
+    ``t`` in ``[0, 1)``. ``dilation='position'``: atoms ``psi(2^j p - k)`` on raw positions ``p``,
+    scales from ``j = -ceil(log2 n_max)`` (one atom as wide as the training range) upwards, shifts
+    meeting ``[0, n_max)``. Scales are taken in order until ``d`` atoms.
     """
+    v.choice("dilation", dilation, WAVELET_DILATIONS)
+    if dilation == "position" and n_max is None:
+        raise ValueError("dilation='position' needs n_max (the training length) to choose the coarsest scale")
+    n_max = 1 if n_max is None else n_max
     atoms: list[tuple[int, int]] = []
-    j = 0
+    j = _coarsest_scale(dilation, n_max)
     while len(atoms) < d:
-        for k in range(-(support - 1), 2**j):
-            atoms.append((j, k))
-            if len(atoms) == d:
-                break
+        k0, k1 = _shift_range(j, support, dilation, n_max)
+        atoms.extend((j, k) for k in range(k0, min(k1, k0 + d - len(atoms) - 1) + 1))
         j += 1
     return atoms
+
+
+def wavelet_terms(
+    positions,
+    d: int,
+    *,
+    wavelet: str = "db2",
+    n_max: int,
+    normalisation: str = "l2",
+    dilation: str = "unit",
+    resolution: int = 10,
+):
+    r"""The non-zero entries of the wavelet encoding, one scale at a time.
+
+    Yields ``(j, cols, vals)`` per scale ``j``: ``cols`` (n, S+1) int, the feature index of each
+    atom of scale ``j`` that can be non-zero at each position (``-1`` where none), and ``vals``
+    (n, S+1) the feature values ``c_j psi(2^j u - k)``. At most ``S + 1`` atoms of one scale
+    meet a point (``S = taps - 1`` is the support length of ``psi``), so the cost is
+    O(n S x scales) instead of O(n d): :func:`wavelet` scatters these into a dense table,
+    :func:`petheory.bounds.wavelet_norms` sums their squares for long ranges.
+    """
+    x, psi, taps = _wavefun(wavelet, resolution)
+    S = taps - 1
+    u = np.asarray(positions, dtype=np.float64) / (n_max if dilation == "unit" else 1)  # (n,)
+    atoms = wavelet_atoms(d, S, dilation=dilation, n_max=n_max)
+    col = 0
+    for j in sorted({a[0] for a in atoms}):
+        k0, k1 = _shift_range(j, S, dilation, n_max)
+        k1 = min(k1, k0 + (d - col) - 1)  # the finest scale may be cut at d features
+        uj = 2.0**j * u  # (n,) exact power-of-two scaling
+        ks = np.floor(uj)[:, None] - np.arange(S + 1)[None, :]  # (n, S+1) shifts with u_j - k in [0, S]
+        ok = (ks >= k0) & (ks <= k1)
+        cols = np.where(ok, col + (ks - k0), -1).astype(np.int64)
+        vals = np.where(ok, wavelet_amplitude(j, normalisation) * np.interp(uj[:, None] - ks, x, psi, left=0.0, right=0.0), 0.0)
+        yield j, cols, vals
+        col += k1 - k0 + 1
 
 
 @register(
     "wavelet",
     "absolute",
-    conventions="Reconstruction of li2025 §6.1.4 (the paper gives no construction): t = p/n_max; feature a is "
-    "c_j psi(2^j t - k) for the a-th (j,k) pair, scales coarse to fine, all shifts whose support meets [0,1); "
-    "psi sampled from PyWavelets (db2 = 4-tap Daubechies, db4 = 8-tap). normalisation: 'l2' c_j=2^(j/2) "
-    "(orthonormal atoms), 'paper' c_j=2^(-j/2) (the amplitude in the paper's decay bound), 'none' c_j=1.",
+    conventions="Reconstruction of li2025 §6.1.4 (the paper gives no construction). dilation='unit' (default): "
+    "t = p/n_max, feature a is c_j psi(2^j t - k) for the a-th (j,k) pair, scales j = 0, 1, ... coarse to fine, all "
+    "shifts whose support meets [0,1). dilation='position': the paper's formula read in raw positions, c_j psi(2^j p - k), "
+    "scales from j = -ceil(log2 n_max) (width >= n_max) upwards, shifts meeting [0, n_max). psi sampled from "
+    "PyWavelets (db2 = 4-tap Daubechies, db4 = 8-tap). normalisation: 'l2' c_j=2^(j/2) (orthonormal atoms), "
+    "'paper' c_j=2^(-j/2) (the amplitude in the paper's decay bound), 'none' c_j=1. Compact support: every "
+    "feature is exactly 0 past the last atom's support (t >= S for 'unit', p >= S 2^J for 'position').",
     source="li2025 §6.1.4 (reconstruction)",
 )
 def wavelet(
@@ -274,6 +342,7 @@ def wavelet(
     normalisation: str = "l2",
     resolution: int = 10,
     start: int = 0,
+    dilation: str = "unit",
 ) -> np.ndarray:
     """Wavelet absolute encoding (reconstruction), shape (n, d).
 
@@ -289,50 +358,86 @@ def wavelet(
         Cascade iterations used by PyWavelets to sample psi (grid step ``2**-resolution``).
     start : int
         First position (rows are positions ``start .. start+n-1``).
+    dilation : {'unit', 'position'}
+        Whether atoms dilate the length-normalised position ``t = p/n_max`` (scales ``j >= 0``)
+        or the raw position ``p`` (scales ``j >= -ceil(log2 n_max)``); see :func:`wavelet_atoms`.
 
     Notes
     -----
-    Atoms have compact support, so past ``t = support`` every feature is exactly zero.
+    Atoms have compact support, so past the support of the coarsest atom every feature is
+    exactly zero: the encoding of far positions is the zero vector (li2025's extrapolation
+    statement is checked against this in ``li2025.wavelet_extrapolation``). Evaluation is
+    sparse (:func:`wavelet_terms`): at most ``taps`` atoms per scale are non-zero at a position.
     """
     n, d = _nd(n, d)
     n_max = n if n_max is None else v.integer("n_max", n_max, minimum=1)
-    v.choice("normalisation", normalisation, ("l2", "paper", "none"))
+    v.choice("normalisation", normalisation, WAVELET_NORMALISATIONS)
+    v.choice("dilation", dilation, WAVELET_DILATIONS)
     resolution = v.integer("resolution", resolution, minimum=4, maximum=16)
-    x, psi, taps = _wavefun(wavelet, resolution)
-    support = taps - 1
-    t = _positions(n, start) / n_max
-    out = np.empty((n, d))
-    for a, (j, k) in enumerate(wavelet_atoms(d, support)):
-        c = {"l2": 2.0 ** (j / 2), "paper": 2.0 ** (-j / 2), "none": 1.0}[normalisation]
-        out[:, a] = c * np.interp(2.0**j * t - k, x, psi, left=0.0, right=0.0)
+    out = np.zeros((n, d))
+    rows = np.arange(n)[:, None]
+    for _j, cols, vals in wavelet_terms(_positions(n, start), d, wavelet=wavelet, n_max=n_max,
+                                        normalisation=normalisation, dilation=dilation, resolution=resolution):
+        ok = cols >= 0
+        out[np.broadcast_to(rows, cols.shape)[ok], cols[ok]] = vals[ok]
     return out
+
+
+LEGENDRE_MAPS = ("linear", "exp")
+#: 'exp' map: x(p) = 1 - 2 exp(-rate p / (n_max-1)) with rate ln 20, so x(n_max-1) = 0.9.
+LEGENDRE_EXP_RATE = math.log(20.0)
+
+
+def legendre_positions(pos, n_max: int, *, position_map: str = "linear", beyond: str = "clip") -> np.ndarray:
+    """The points ``x(p)`` at which the Legendre encoding evaluates ``P_k``, shape like ``pos``.
+
+    'linear': ``x = 2p/(n_max-1) - 1`` (training positions fill [-1, 1]; past ``n_max`` the value
+    exceeds 1 and ``beyond='clip'`` holds it at 1). 'exp': ``x = 1 - 2 exp(-ln(20) p/(n_max-1))``
+    (training positions fill [-1, 0.9]; x < 1 always and x -> 1 as p -> infinity, so the encoding
+    saturates asymptotically, never exactly).
+    """
+    v.choice("position_map", position_map, LEGENDRE_MAPS)
+    v.choice("beyond", beyond, ("clip", "extrapolate"))
+    pos = np.asarray(pos, dtype=np.float64)
+    if position_map == "linear":
+        x = 2.0 * pos / (n_max - 1) - 1.0
+    else:
+        x = 1.0 - 2.0 * np.exp(-LEGENDRE_EXP_RATE * pos / (n_max - 1))
+    return np.minimum(x, 1.0) if beyond == "clip" else x
 
 
 @register(
     "legendre",
     "absolute",
-    conventions="Reconstruction of li2025 §6: PE[p,k] = P_k(x(p)), k=0..d-1, Legendre polynomials P_k "
-    "(numpy.polynomial); x(p) = 2p/(n_max-1) - 1 maps training positions onto [-1,1]. Past n_max: "
-    "beyond='clip' holds x at 1 (saturation to P_k(1)=1), 'extrapolate' evaluates P_k at x > 1.",
+    conventions="Reconstruction of li2025 §6: PE[p,k] = c_k P_k(x(p)), k=0..d-1, Legendre polynomials P_k "
+    "(numpy.polynomial), c_k = 1 or sqrt((2k+1)/2) (orthonormal=True). position_map='linear': x(p) = 2p/(n_max-1) - 1 "
+    "maps training positions onto [-1,1]; past n_max beyond='clip' holds x at 1 (saturation to P_k(1)=1), "
+    "'extrapolate' evaluates P_k at x > 1 (unbounded). position_map='exp': x(p) = 1 - 2exp(-ln(20) p/(n_max-1)), "
+    "training positions onto [-1, 0.9], x -> 1 as p -> infinity (asymptotic saturation).",
     source="li2025 §6 (reconstruction)",
 )
 def legendre(
-    n: int, d: int, *, n_max: int | None = None, beyond: str = "clip", orthonormal: bool = False, start: int = 0
+    n: int,
+    d: int,
+    *,
+    n_max: int | None = None,
+    beyond: str = "clip",
+    orthonormal: bool = False,
+    start: int = 0,
+    position_map: str = "linear",
 ) -> np.ndarray:
     """Legendre-polynomial absolute encoding (reconstruction), shape (n, d).
 
     ``orthonormal=True`` scales column ``k`` by ``sqrt((2k+1)/2)`` (unit L2 norm on [-1, 1]).
     Rows are positions ``start .. start+n-1``; ``n_max`` defaults to ``start + n``.
+    ``position_map`` and ``beyond`` choose ``x(p)``: see :func:`legendre_positions`.
     """
     n, d = _nd(n, d)
     pos = _positions(n, start)
     n_max = int(pos[-1]) + 1 if n_max is None else v.integer("n_max", n_max)
     if n_max < 2:
         raise ValueError(f"legendre needs n_max >= 2 to map positions onto [-1, 1], got {n_max}")
-    v.choice("beyond", beyond, ("clip", "extrapolate"))
-    x = 2.0 * pos / (n_max - 1) - 1.0
-    if beyond == "clip":
-        x = np.minimum(x, 1.0)
+    x = legendre_positions(pos, n_max, position_map=position_map, beyond=beyond)
     out = np.polynomial.legendre.legvander(x, d - 1)
     if orthonormal:
         out = out * np.sqrt((2.0 * np.arange(d) + 1.0) / 2.0)
