@@ -1,0 +1,402 @@
+"""petheory.geometry: distributions, Hellinger, classical MDS, stress, rank, induced geometry.
+
+Every fast path is compared with a dense reference; every bad input has a test.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy.spatial.distance import cdist
+
+from petheory import encodings as enc
+from petheory import geometry as g
+
+RNG = np.random.default_rng(1234)
+
+
+def dirichlet(n, V, seed=0, alpha=0.5):
+    return np.random.default_rng(seed).dirichlet(np.full(V, alpha), size=n)
+
+
+def hellinger_reference(P):
+    S = np.sqrt(P)
+    return np.sqrt(0.5 * ((S[:, None, :] - S[None, :, :]) ** 2).sum(axis=2))
+
+
+def stress1_reference(E, D):
+    iu = np.triu_indices(D.shape[0], 1)
+    e, t = E[iu], D[iu]
+    s = (t @ e) / (e @ e)
+    return math.sqrt(np.sum((t - s * e) ** 2) / np.sum(t**2))
+
+
+# ----------------------------------------------------------------------------- distributions
+
+
+def test_positional_distributions_counts_each_position():
+    P = g.positional_distributions(["a b c", "a c", "b b b"], n=2)
+    assert P.n == 2 and P.vocab[0] == "b"  # most frequent type first
+    C = P.counts.toarray()
+    col = {t: k for k, t in enumerate(P.vocab)}
+    assert C[0, col["a"]] == 2 and C[0, col["b"]] == 1
+    assert C[1, col["b"]] == 2 and C[1, col["c"]] == 1
+    np.testing.assert_array_equal(P.observations, [3, 3])
+
+
+def test_positional_distributions_reads_a_file_and_counts_blank_lines(tmp_path):
+    f = tmp_path / "c.txt"
+    f.write_text("x y\n\n  \nx z\n", encoding="utf-8")
+    P = g.positional_distributions(f)
+    assert P.n_sequences == 2 and P.n_empty == 2 and P.n == 2 and P.source == str(f)
+
+
+def test_token_id_input_uses_the_ids_as_columns():
+    P = g.positional_distributions([np.array([3, 1]), np.array([3, 0, 2])], vocab_size=5)
+    assert P.V == 5 and P.counts[0, 3] == 2 and P.n == 3 and P.tokenizer == "token ids"
+
+
+def test_default_n_reports_positions_it_leaves_out():
+    P = g.positional_distributions(["a b c d", "a b", "a b c"], min_count=2)
+    assert P.n == 3
+    assert P.excluded_from == 3 and P.excluded_observations == (1,)
+
+
+def test_n_beyond_the_longest_sequence_is_an_error_naming_what_is_supported():
+    with pytest.raises(ValueError, match=r"longest sequence .* has 3 tokens; the corpus supports n <= 3"):
+        g.positional_distributions(["a b c", "a"], n=5)
+
+
+def test_sparse_positions_raise_or_are_kept_and_listed():
+    with pytest.raises(ValueError, match=r"position 2 has 1\); the corpus supports n <= 2"):
+        g.positional_distributions(["a b c", "a b", "b a"], n=3, min_count=2)
+    P = g.positional_distributions(["a b c", "a b", "b a"], n=3, min_count=2, on_sparse="keep")
+    assert P.sparse_positions == (2,)
+
+
+def test_empty_corpus_is_an_error(tmp_path):
+    f = tmp_path / "empty.txt"
+    f.write_text("\n \n", encoding="utf-8")
+    with pytest.raises(ValueError, match="corpus is empty"):
+        g.positional_distributions(f)
+    with pytest.raises(ValueError, match="corpus is empty"):
+        g.positional_distributions([])
+
+
+def test_missing_corpus_file_is_file_not_found(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        g.positional_distributions(tmp_path / "nope.txt")
+
+
+def test_bad_corpus_types_and_ids():
+    with pytest.raises(TypeError):
+        g.positional_distributions(42)
+    with pytest.raises(ValueError, match=">= 0"):
+        g.positional_distributions([np.array([1, -1])])
+    with pytest.raises(ValueError, match="out of range"):
+        g.positional_distributions([np.array([1, 7])], vocab_size=3)
+
+
+def test_max_vocab_pools_rare_types_into_other():
+    P = g.positional_distributions(["a a b c d"], max_vocab=1)
+    assert P.vocab == ("a", "<other>") and P.pooled == 3
+    assert P.counts.toarray().sum() == 5
+
+
+def test_smoothed_rows_are_distributions_and_match_the_dense_hellinger():
+    P = g.positional_distributions(["a b", "b c", "c a"], smoothing=0.5)
+    dense = P.probabilities()
+    np.testing.assert_allclose(dense.sum(axis=1), 1.0, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(g.hellinger_distances(P), hellinger_reference(dense), atol=1e-12)
+
+
+def test_builtin_target_is_documented_size():
+    P = g.builtin_target()
+    assert P.n == 15 and P.V == 49 and P.source.startswith("builtin:")
+    assert P.observations.min() >= g.BUILTIN_MIN_COUNT
+
+
+# ----------------------------------------------------------------------------- Hellinger
+
+
+@given(st.integers(2, 9), st.integers(1, 12), st.integers(0, 2**16))
+def test_hellinger_matches_the_direct_formula(n, V, seed):
+    P = dirichlet(n, V, seed)
+    D = g.hellinger_distances(P)
+    # distances of nearly equal rows lose half their digits (documented): compare squares
+    np.testing.assert_allclose(D**2, hellinger_reference(P) ** 2, rtol=0, atol=4 * V * 2.2e-16)
+    assert np.array_equal(D, D.T) and np.all(np.diag(D) == 0) and D.max() <= 1 + 1e-12
+
+
+def test_hellinger_sparse_and_blocked_equal_dense(monkeypatch):
+    P = dirichlet(37, 20, 3, alpha=0.1)
+    P[P < 0.02] = 0
+    P /= P.sum(axis=1, keepdims=True)
+    ref = g.hellinger_distances(P)
+    monkeypatch.setattr(g, "_BLOCK_BYTES", 8 * 37 * 3 * 5)  # force blocks of 5 rows
+    np.testing.assert_allclose(g.hellinger_distances(sp.csr_matrix(P)), ref, atol=1e-12)
+    np.testing.assert_allclose(g.hellinger_distances(P), ref, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "P, match",
+    [
+        (np.array([[0.5, 0.6], [0.5, 0.5]]), "sum to 1"),
+        (np.array([[1.2, -0.2], [0.5, 0.5]]), "negative"),
+        (np.array([[np.nan, 1.0], [0.5, 0.5]]), "finite"),
+        (np.ones(3) / 3, "2-D"),
+        (sp.csr_matrix(np.array([[0.5, 0.4], [0.5, 0.5]])), "sum to 1"),
+        (sp.csr_matrix(np.array([[1.5, -0.5], [0.5, 0.5]])), "negative"),
+    ],
+)
+def test_hellinger_rejects_bad_distributions(P, match):
+    with pytest.raises(ValueError, match=match):
+        g.hellinger_distances(P)
+
+
+def test_row_sum_tolerance_follows_the_dtype():
+    P32 = dirichlet(4, 300, 1).astype(np.float32)  # float32 rows: sums off by ~1e-7
+    g.hellinger_distances(P32)  # accepted: tolerance gamma_(V+1) in float32
+    off = dirichlet(4, 300, 1) * (1 + 1e-9)
+    with pytest.raises(ValueError, match="sum to 1"):
+        g.hellinger_distances(off)  # float64 rows 1e-9 off are not distributions
+
+
+# ----------------------------------------------------------------------------- distance matrices
+
+
+@pytest.mark.parametrize(
+    "D, match",
+    [
+        (np.zeros((2, 3)), "square"),
+        (np.array([[0, 1], [2, 0.0]]), "symmetric"),
+        (np.array([[0, -1], [-1, 0.0]]), "negative"),
+        (np.array([[0, np.nan], [np.nan, 0.0]]), "finite"),
+        (np.array([[1, 1], [1, 0.0]]), "zero diagonal"),
+        (np.zeros((1, 1)), "at least 2"),
+    ],
+)
+def test_bad_distance_matrices_are_rejected(D, match):
+    with pytest.raises(ValueError, match=match):
+        g.check_distance_matrix(D)
+    with pytest.raises(ValueError, match=match):
+        g.classical_mds(D)
+
+
+# ----------------------------------------------------------------------------- classical MDS
+
+
+@given(st.integers(3, 12), st.integers(1, 4), st.integers(0, 2**16))
+def test_mds_reproduces_euclidean_points_exactly(n, k, seed):
+    X = np.random.default_rng(seed).normal(size=(n, k))
+    D = cdist(X, X)
+    m = g.classical_mds(D)
+    assert m.rank == min(k, n - 1)
+    assert m.negative.size == 0
+    np.testing.assert_allclose(cdist(m.embedding, m.embedding), D, atol=1e-9 * (1 + D.max()))
+
+
+def test_mds_strain_is_the_discarded_eigenvalues():
+    D = g.hellinger_distances(dirichlet(20, 8, 5))
+    m = g.classical_mds(D, rank=3)
+    B = g.gram_from_distances(D)
+    X = m.embedding
+    assert m.strain == pytest.approx(np.linalg.norm(B - X @ X.T), rel=1e-10)
+    assert m.truncated.size == m.eigenvalues.size - 3 - np.sum(m.eigenvalues <= m.tol * m.eigenvalues[0])
+
+
+def test_non_euclidean_distances_report_negative_eigenvalues():
+    D = np.array([[0, 1, 1, 3], [1, 0, 1, 1], [1, 1, 0, 1], [3, 1, 1, 0.0]])  # triangle inequality fails
+    m = g.classical_mds(D)
+    assert m.negative.size >= 1 and m.summary()["negative_mass"] > 0
+    assert np.all(m.eigenvalues[: m.rank] > 0)
+
+
+def test_lanczos_matches_dense_eigh_top_eigenvalues():
+    D = g.hellinger_distances(dirichlet(300, 30, 7, alpha=0.3))
+    exact = g.classical_mds(D, method="eigh")
+    top = g.classical_mds(D, rank=6, method="lanczos")
+    np.testing.assert_allclose(top.eigenvalues, exact.eigenvalues[:6], rtol=0, atol=1e-12 * exact.eigenvalues[0])
+    np.testing.assert_allclose(np.abs(top.embedding), np.abs(exact.embedding[:, :6]), atol=1e-8)
+    assert top.strain == pytest.approx(np.sqrt(np.sum(exact.eigenvalues[6:] ** 2)), rel=1e-6)
+    assert top.trace == pytest.approx(exact.trace, rel=1e-12)
+
+
+def test_hellinger_mds_equals_mds_of_hellinger_distances():
+    P = dirichlet(200, 40, 9, alpha=0.2)
+    exact = g.classical_mds(g.hellinger_distances(P))
+    for src in (P, sp.csr_matrix(P)):
+        top = g.hellinger_mds(src, 5)
+        np.testing.assert_allclose(top.eigenvalues, exact.eigenvalues[:5], atol=1e-12)
+        assert top.frobenius == pytest.approx(np.linalg.norm(exact.eigenvalues), rel=1e-10)
+    C = g.positional_distributions([RNG.integers(0, 30, size=12) for _ in range(400)], vocab_size=30, smoothing=0.3)
+    exact = g.classical_mds(g.hellinger_distances(C))
+    np.testing.assert_allclose(g.hellinger_mds(C, 4).eigenvalues, exact.eigenvalues[:4], atol=1e-12)
+
+
+def test_bad_ranks_and_methods():
+    D = g.euclidean_distances(RNG.normal(size=(10, 2)))
+    with pytest.raises(ValueError, match="rank"):
+        g.classical_mds(D, rank=0)
+    with pytest.raises(ValueError, match="lanczos"):
+        g.classical_mds(D, method="lanczos")
+    with pytest.raises(ValueError, match="method"):
+        g.classical_mds(D, method="svd")
+
+
+# ----------------------------------------------------------------------------- stress
+
+
+@given(st.integers(3, 10), st.integers(0, 2**16), st.floats(0.01, 100))
+def test_stress1_is_the_optimal_scale_residual_and_scale_free(n, seed, c):
+    r = np.random.default_rng(seed)
+    D = g.euclidean_distances(r.normal(size=(n, 3)))
+    X = r.normal(size=(n, 2))
+    s = g.stress(X, D)
+    assert s == pytest.approx(stress1_reference(cdist(X, X), D), abs=1e-12)
+    assert g.stress(c * X, D) == pytest.approx(s, abs=1e-12)
+    assert g.stress_between(D, cdist(X, X)) == pytest.approx(s, abs=1e-12)  # sine of the angle: symmetric
+    assert 0 <= s <= 1
+
+
+def test_stress_is_zero_for_an_exact_embedding_and_one_for_a_point():
+    X = RNG.normal(size=(9, 3))
+    D = g.euclidean_distances(X)
+    assert g.stress(2.5 * X, D) < 1e-12  # the near-zero branch recomputes the residual
+    assert g.stress(np.zeros((9, 2)), D) == 1.0
+    with pytest.raises(ValueError, match="all zero"):
+        g.stress(X, np.zeros((9, 9)))
+
+
+def test_raw_stress_and_strain_match_their_formulas():
+    X, Y = RNG.normal(size=(8, 2)), RNG.normal(size=(8, 3))
+    D = g.euclidean_distances(Y)
+    E = cdist(X, X)
+    iu = np.triu_indices(8, 1)
+    assert g.stress(X, D, kind="raw") == pytest.approx(np.sum((D[iu] - E[iu]) ** 2), rel=1e-12)
+    J = np.eye(8) - 1 / 8
+    Xc = J @ X
+    assert g.stress(X, D, kind="strain") == pytest.approx(np.linalg.norm(g.gram_from_distances(D) - Xc @ Xc.T), rel=1e-10)
+
+
+def test_stress_against_distributions_is_blocked_and_equals_dense(monkeypatch):
+    P = g.positional_distributions([RNG.integers(0, 12, size=20) for _ in range(300)], vocab_size=12)
+    X = RNG.normal(size=(20, 2))
+    dense = {k: g.stress(X, g.hellinger_distances(P), kind=k) for k in g.STRESS_KINDS}
+    monkeypatch.setattr(g, "_BLOCK_BYTES", 8 * 20 * 6 * 3)
+    for k in g.STRESS_KINDS:
+        assert g.stress(X, P, kind=k) == pytest.approx(dense[k], rel=1e-10)
+
+
+def test_stress_shape_mismatch_and_bad_kind():
+    D = g.euclidean_distances(RNG.normal(size=(6, 2)))
+    with pytest.raises(ValueError, match="6"):
+        g.stress(RNG.normal(size=(5, 2)), D)
+    with pytest.raises(ValueError, match="kind"):
+        g.stress(RNG.normal(size=(6, 2)), D, kind="sammon")
+
+
+# ----------------------------------------------------------------------------- rank, factorisation, SMACOF
+
+
+def test_effective_rank_counts_eigenvalues_above_tolerance():
+    X = RNG.normal(size=(10, 3))
+    B = g.gram_from_distances(g.euclidean_distances(X))
+    assert g.effective_rank(B) == 3
+    assert g.effective_rank(np.array([1.0, 0.5, 1e-4, -0.2]), tol=1e-3) == 3
+    assert g.effective_rank(np.array([1.0, 0.5, 1e-4, -0.2]), tol=1e-3, positive=True) == 2
+    assert g.effective_rank(np.zeros(3)) == 0
+    with pytest.raises(ValueError, match="symmetric"):
+        g.effective_rank(np.array([[1.0, 2.0], [0.0, 1.0]]))
+
+
+@given(st.integers(2, 12), st.integers(1, 12), st.integers(0, 2**16))
+def test_minimal_parametrisation_is_exact_at_the_rank_and_eckart_young_below(n, d, seed):
+    r = np.random.default_rng(seed)
+    k = min(n, d, 3)
+    P = r.normal(size=(n, k)) @ r.normal(size=(k, d))
+    f = g.minimal_parametrisation(P)
+    assert f.rank == k and f.params_min == k * (n + d) and f.params_full == n * d
+    assert f.measured_error <= 1e-12 * max(1.0, np.linalg.norm(P)) * max(n, d)
+    if k > 1:
+        h = g.minimal_parametrisation(P, rank=k - 1)
+        assert h.measured_error == pytest.approx(h.error, rel=1e-8)
+    assert f.saves == (k * (n + d) < n * d)
+
+
+def test_smacof_lowers_stress_of_classical_mds():
+    D = g.hellinger_distances(dirichlet(12, 5, 2))
+    X0 = g.classical_mds(D, rank=1).embedding
+    X = g.smacof(D, X0)
+    assert g.stress(X, D, kind="raw") <= g.stress(X0, D, kind="raw")
+
+
+# ----------------------------------------------------------------------------- induced geometry
+
+
+def test_rope_geometry_is_sqrt2_times_sinusoidal_with_the_same_frequencies():
+    n, d = 40, 16
+    Dr = g.rotary_distances(enc.rope(n, d))
+    Ds = g.euclidean_distances(enc.sinusoidal(n, d))
+    np.testing.assert_allclose(Dr, math.sqrt(2) * Ds, atol=1e-12)
+    # and it is the Frobenius distance of the rotation matrices
+    t = enc.rope(n, d)
+    assert Dr[3, 11] == pytest.approx(np.linalg.norm(t.matrix(3) - t.matrix(11)), rel=1e-12)
+
+
+def test_rotary_distances_large_n_path_matches_small():
+    t = enc.rope(1100, 8)
+    D = g.rotary_distances(t)
+    small = g.rotary_distances(enc.rope(50, 8))
+    np.testing.assert_allclose(D[:50, :50], small, atol=1e-12)
+
+
+def test_alibi_gap_geometry_is_the_scaled_line():
+    D = g.bias_distances(enc.alibi(7, slope=0.25))
+    i = np.arange(7)
+    np.testing.assert_allclose(D, 0.25 * np.abs(i[:, None] - i[None, :]), atol=0)
+    Dc = g.bias_distances(enc.alibi(7, slope=0.25, form="key_index") - 0.25 * np.arange(7)[:, None])
+    assert Dc.shape == (7, 7)
+
+
+def test_learned_bias_needs_the_hellinger_map():
+    B = enc.t5(20, seed=0)
+    with pytest.raises(ValueError, match="hellinger"):
+        g.bias_distances(B, "gap")
+    D = g.bias_distances(B, "hellinger")
+    assert np.all(D >= 0) and np.allclose(D, D.T)
+    De, geo = g.induced_distances("t5", 20)
+    assert "Hellinger" in geo and De.shape == (20, 20)
+
+
+def test_induced_distances_of_tables_and_errors():
+    T = RNG.normal(size=(10, 4))
+    D, geo = g.induced_distances(T, 6)
+    np.testing.assert_allclose(D, cdist(T[:6], T[:6]), atol=1e-12)
+    with pytest.raises(ValueError, match="10 positions"):
+        g.induced_distances(T, 11)
+    with pytest.raises(ValueError, match="d=4"):
+        g.induced_distances(T, 5, d=3)
+    with pytest.raises(ValueError, match="d is required"):
+        g.induced_distances("sinusoidal", 5)
+    with pytest.raises(ValueError, match="unknown encoding"):
+        g.induced_distances("nonesuch", 5, 4)
+
+
+def test_encoding_stress_report_and_errors():
+    P = g.builtin_target()
+    r = g.encoding_stress("sinusoidal", P, d=32)
+    assert 0 < r.stress < 1 and r.n == 15 and r.params_full == 15 * 32 and r.params_min == r.rank * (15 + 32)
+    assert r.mds_stress < 1e-6
+    d = r.as_dict()
+    assert {"stress", "stress_formula", "n", "d", "rank", "params_full", "params_min", "target"} <= set(d)
+    assert g.encoding_stress("rope", P, d=32).stress == pytest.approx(r.stress, abs=1e-12)
+    with pytest.raises(ValueError, match="n=30 asks for more"):
+        g.encoding_stress("sinusoidal", P, d=32, n=30)
+    with pytest.raises(ValueError, match="positions"):
+        g.encoding_stress(RNG.normal(size=(10, 4)), P)
