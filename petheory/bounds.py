@@ -1,0 +1,958 @@
+r"""Norm and Rademacher bounds per PE, ALiBi extrapolation (Eq. 9), wavelet and Legendre analysis.
+
+Everything here is li2025 (Yin Li, arXiv 2506.06398; the paper is available as a structured
+summary, so formulas the paper leaves implicit are stated as reconstructions where they live).
+numpy/scipy only; the two functions that read a torch model (:func:`transformer_lipschitz`,
+:func:`alibi_drift`) import torch lazily.
+
+Sections
+--------
+norm bounds
+    :func:`norm_bound` -- the computed :math:`\sup_{pos<N'}\lVert PE(pos)\rVert_2` of any registered
+    encoding next to the paper's Table 2 value; what the number means for bias and rotary kinds.
+Rademacher complexity
+    closed forms for norm-bounded linear classes, a Monte Carlo estimator (with standard error)
+    for linear and kernel classes, the Lipschitz-product bound on a torch Transformer.
+ALiBi (§5.3, Eq. 9)
+    :math:`A(\mu, b)`, its Lipschitz constant in the bias, the inequality, measured drift.
+wavelet / Legendre (§6)
+    sparse row norms, support end, envelope decay fits, scale constants, norm growth, saturation.
+sinusoidal ambiguity
+    distance between encodings as a function of the offset, onset of near-collisions.
+fits
+    :func:`fit_power_law` / :func:`fit_line`: OLS with t-based confidence intervals.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from petheory import _validate as v
+from petheory import encodings as enc
+
+#: Largest length at which a bias matrix is built densely to measure its magnitude.
+DENSE_BIAS_MAX = 4096
+
+# =============================================================================== fits
+
+
+@dataclass(frozen=True)
+class LineFit:
+    """OLS fit ``y = intercept + slope * x`` with a two-sided ``level`` t-interval on the slope."""
+
+    slope: float
+    intercept: float
+    slope_ci: tuple[float, float]
+    slope_se: float
+    n: int
+    level: float = 0.95
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def fit_line(x, y, *, level: float = 0.95, weights=None) -> LineFit:
+    """Weighted least-squares line through ``(x, y)``, shape (n,) each, n >= 3.
+
+    Notes
+    -----
+    The interval is the classical t-interval of the slope (n-2 degrees of freedom). When the
+    points are a deterministic function sampled on a grid (an envelope, a sup norm), the
+    interval measures how well one line describes them, not sampling noise; callers say which.
+    """
+    x = v.array("x", x, ndim=1)
+    y = v.array("y", y, ndim=1)
+    if x.shape != y.shape or x.size < 3:
+        raise ValueError(f"fit_line needs x and y of equal length >= 3, got {x.shape} and {y.shape}")
+    w = np.ones_like(x) if weights is None else v.array("weights", weights, ndim=1)
+    if w.shape != x.shape or np.any(w <= 0):
+        raise ValueError("weights must be positive and match x")
+    W = w / w.sum()
+    xm, ym = W @ x, W @ y
+    sxx = W @ (x - xm) ** 2
+    if sxx <= 0:
+        raise ValueError("fit_line needs at least two distinct x values")
+    slope = float(W @ ((x - xm) * (y - ym)) / sxx)
+    intercept = float(ym - slope * xm)
+    resid = y - intercept - slope * x
+    n = x.size
+    # effective residual variance for normalised weights (Kish-free: weights are relative precisions)
+    s2 = float((w * resid**2).sum() / (n - 2))
+    se = math.sqrt(s2 / float((w * (x - xm) ** 2).sum()))
+    from scipy import stats
+
+    t = float(stats.t.ppf(0.5 + level / 2, n - 2))
+    return LineFit(slope, intercept, (slope - t * se, slope + t * se), se, n, level)
+
+
+def fit_power_law(x, y, *, level: float = 0.95, weights=None) -> LineFit:
+    """Fit ``y = C x^slope`` by OLS on ``(log x, log y)``; ``intercept`` is ``log C``."""
+    x = v.array("x", x, ndim=1)
+    y = v.array("y", y, ndim=1)
+    if np.any(x <= 0) or np.any(y <= 0):
+        raise ValueError("fit_power_law needs positive x and y")
+    return fit_line(np.log(x), np.log(y), level=level, weights=weights)
+
+
+# =============================================================================== norm bounds
+
+
+@dataclass(frozen=True)
+class NormBound:
+    """The norm bound of one encoding at one inference length. See :func:`norm_bound`."""
+
+    name: str
+    kind: str
+    length: int
+    d: int | None
+    stated: float | None  # the paper's value (None: order-only or not in Table 2)
+    stated_formula: str
+    computed: float | None  # sup over positions 0..length-1 (absolute), max |bias| (bias), added norm (rotary)
+    meaning: str
+    explicit: float | None = None  # petheory's own derived bound where the paper gives only an order
+    params: dict = field(default_factory=dict)
+
+    def input_norm(self, token_norm: float = 0.0) -> float | None:
+        """:math:`B_0 = B_x + ` computed (absolute), :math:`B_x` (bias, rotary: no vector is added)."""
+        token_norm = v.real("token_norm", token_norm, nonnegative=True)
+        if self.kind == "absolute":
+            return None if self.computed is None else token_norm + self.computed
+        return token_norm
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def pe_norms(name: str, n: int, d: int, **params) -> np.ndarray:
+    """:math:`\\lVert PE(pos)\\rVert_2` for positions ``0..n-1`` of an absolute encoding, shape (n,).
+
+    The wavelet encoding is evaluated sparsely (:func:`wavelet_norms`), so long ranges are cheap.
+    """
+    info = enc.info(name)
+    if info.kind != "absolute":
+        raise ValueError(f"pe_norms needs an absolute encoding; {name!r} is {info.kind} (see norm_bound)")
+    n = v.integer("n", n, minimum=1)
+    if name == "wavelet":
+        return wavelet_norms(n, d, **params)
+    return np.linalg.norm(info.fn(n, d, **params), axis=1)
+
+
+def alibi_bias_magnitude(length: int, slope: float) -> float:
+    r"""li2025 Table 2: ALiBi adds a logit bias of magnitude up to :math:`\alpha(N'-1)` at length N'."""
+    length = v.integer("length", length, minimum=1)
+    slope = v.real("slope", slope, nonnegative=True)
+    return slope * (length - 1)
+
+
+def _wavelet_explicit_bound(d: int, **params) -> float:
+    """sup_p ||PE(p)|| <= max|psi| sqrt(sum_j min(S+1, n_j) c_j^2): at most S+1 atoms of scale j meet a point."""
+    x, psi, taps = enc._wavefun(params.get("wavelet", "db2"), params.get("resolution", 10))
+    S = taps - 1
+    n_max = params.get("n_max") or 1
+    atoms = enc.wavelet_atoms(d, S, dilation=params.get("dilation", "unit"), n_max=n_max)
+    scales, counts = np.unique([a[0] for a in atoms], return_counts=True)
+    c2 = [enc.wavelet_amplitude(int(j), params.get("normalisation", "l2")) ** 2 for j in scales]
+    return float(np.max(np.abs(psi)) * math.sqrt(float(np.dot(np.minimum(counts, S + 1), c2))))
+
+
+def norm_bound(name: str, length: int, d: int = 64, *, n_max: int | None = None, **params) -> NormBound:
+    r"""The paper's norm bound for encoding ``name`` at inference length ``length`` (N'), and the computed one.
+
+    Parameters
+    ----------
+    name : str
+        Any registered encoding.
+    length : int
+        Inference length N': positions ``0..N'-1``.
+    d : int
+        Model dimension (absolute and rotary kinds).
+    n_max : int, optional
+        Training length N_max (default ``length``) for encodings that use it (learned table size,
+        wavelet and Legendre position maps).
+    **params
+        The encoding's own keyword arguments (``slope`` for ALiBi, ``normalisation`` for wavelet, ...).
+
+    Returns
+    -------
+    NormBound
+        ``computed`` means, per kind:
+
+        * absolute: :math:`\sup_{pos<N'}\lVert PE(pos)\rVert_2`, the PE's contribution to
+          :math:`B_0 = B_x + B_p` (``NormBound.input_norm(B_x)``).
+        * bias: :math:`\max_{i,j<N'}\lvert b(i,j)\rvert`, the logit-bias magnitude (nothing is added
+          to the input norm). Built densely up to :data:`DENSE_BIAS_MAX` positions; ``None`` beyond.
+        * rotary: the largest change of a vector's norm under :math:`R_p`, :math:`p<N'` (0 up to
+          rounding: rotations add nothing to :math:`B_0`).
+
+    Notes
+    -----
+    Stated values (li2025 Table 2): sinusoidal :math:`\sqrt{d}`; learned :math:`B_p` (the table's
+    own largest row norm: Table 2 gives no number; positions past the table reuse its last row,
+    ``beyond='clamp'``, as the paper describes); ALiBi :math:`\alpha(N'-1)`; wavelet only the
+    order :math:`O(N_{max}\sqrt{\log N_{max}})` (``stated=None``; ``explicit`` is petheory's
+    bound :math:`\max\lvert\psi\rvert\,(\sum_j \min(S+1,n_j)c_j^2)^{1/2}`); Legendre "bounded":
+    :math:`(\sum_k c_k^2)^{1/2}`, attained at :math:`x=1`, when the position map never exceeds 1
+    (``None`` for ``position_map='linear', beyond='extrapolate'``, which is unbounded).
+    """
+    info = enc.info(name)
+    length = v.integer("length", length, minimum=1)
+    d = v.integer("d", d, minimum=1)
+    if n_max is not None:
+        n_max = v.integer("n_max", n_max, minimum=1)
+    kind = info.kind
+    p = dict(params)
+    if kind == "absolute":
+        if "n_max" in info.params:
+            p.setdefault("n_max", n_max or length)
+        if name == "learned":
+            p.setdefault("beyond", "clamp")
+        computed = float(np.max(pe_norms(name, length, d, **p)))
+        stated, formula, explicit = None, "not in li2025 Table 2", None
+        if name == "sinusoidal":
+            stated, formula = math.sqrt(d), "sqrt(d_model) (Table 2: B_0 = B_x + sqrt(d_model))"
+        elif name == "nope":
+            stated, formula = 0.0, "0 (no positional vector)"
+        elif name == "learned":
+            table = enc.learned(p["n_max"], d, **{k: x for k, x in p.items() if k not in ("beyond", "n_max")}, n_max=p["n_max"])
+            stated = float(np.max(np.linalg.norm(table, axis=1)))
+            formula = "B_p = max row norm of the table (Table 2: B_0 = B_x + B_p; last row reused past N_max)"
+        elif name == "wavelet":
+            formula = "O(N_max sqrt(log N_max)) when unnormalised (order only, no constant)"
+            explicit = _wavelet_explicit_bound(d, **p)
+        elif name == "legendre":
+            ortho = bool(p.get("orthonormal", False))
+            unbounded = p.get("position_map", "linear") == "linear" and p.get("beyond", "clip") == "extrapolate"
+            formula = "bounded: sqrt(sum_k c_k^2), attained at x=1" + (" -- not for beyond='extrapolate' (unbounded)" if unbounded else "")
+            stated = None if unbounded else legendre_norm_bound(d, ortho)
+        meaning = f"sup over positions 0..{length - 1} of ||PE(pos)||_2 (adds to the token norm B_x in B_0)"
+        return NormBound(name, kind, length, d, stated, formula, computed, meaning, explicit, p)
+    if kind == "bias":
+        stated, formula = None, "not in li2025 Table 2 (bounded by max |table value|, independent of N')"
+        if name == "alibi":
+            stated = alibi_bias_magnitude(length, p.get("slope", 1.0))
+            formula = "alpha (N'-1) (Table 2: ALiBi adds no vector, a logit bias up to alpha(N'-1))"
+        computed = float(np.max(np.abs(info.fn(length, **p)))) if length <= DENSE_BIAS_MAX else None
+        meaning = f"max |b(i,j)| over i, j < {length}: logit-bias magnitude (no vector is added; B_0 = B_x)"
+        return NormBound(name, kind, length, None, stated, formula, computed, meaning, None, p)
+    # rotary: R_p is orthogonal, so ||R_p x|| = ||x||; measure the departure on a basis + a random vector
+    table = info.fn(length, d, **p)
+    probe = np.vstack([np.eye(d), v.generator(0).normal(size=(1, d))])  # (d+1, d)
+    norms = np.linalg.norm(probe, axis=1)
+    worst = 0.0
+    for pos in range(0, length, max(1, length // 256)):  # 256 positions suffice: angles are p * freq
+        worst = max(worst, float(np.max(np.abs(np.linalg.norm(table.apply_at(probe, pos), axis=1) - norms) / norms)))
+    meaning = "max relative change of ||x|| under R_p: rotations add no vector, B_0 = B_x"
+    return NormBound(name, kind, length, d, 0.0, "0: ||R_p x|| = ||x|| (norm-preserving)", worst, meaning, None, p)
+
+
+# =============================================================================== Rademacher
+
+
+@dataclass(frozen=True)
+class RademacherEstimate:
+    """Monte Carlo estimate of an empirical Rademacher complexity: ``mean`` +- ``se`` over ``n_draws``."""
+
+    mean: float
+    se: float
+    n_draws: int
+    m: int
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def _sigma(m: int, n_draws: int, seed) -> np.ndarray:
+    return v.generator(seed).choice(np.array([-1.0, 1.0]), size=(n_draws, m))  # (n_draws, m)
+
+
+def rademacher_linear_sup(X, sigma, weight_norm: float = 1.0) -> np.ndarray:
+    r"""Exact :math:`\sup_{\lVert w\rVert_2\le B}\frac1m\sum_i\sigma_i\langle w,x_i\rangle = \frac Bm\lVert\sum_i\sigma_ix_i\rVert_2`.
+
+    ``X`` (m, d), ``sigma`` (m,) or (n_draws, m) of +-1; returns a float or (n_draws,).
+    The supremum is attained at :math:`w = B\,v/\lVert v\rVert`, :math:`v=\sum_i\sigma_ix_i` (Cauchy-Schwarz).
+    """
+    X = v.array("X", X, ndim=2)
+    B = v.real("weight_norm", weight_norm, nonnegative=True)
+    s = v.array("sigma", sigma, ndim=(1, 2))
+    if s.shape[-1] != X.shape[0]:
+        raise ValueError(f"sigma must have m={X.shape[0]} entries per draw, got shape {s.shape}")
+    return B * np.linalg.norm(s @ X, axis=-1) / X.shape[0]
+
+
+def rademacher_kernel_sup(K, sigma, weight_norm: float = 1.0) -> np.ndarray:
+    r"""Exact :math:`\sup_{\lVert f\rVert_{\mathcal H}\le B}\frac1m\sum_i\sigma_if(x_i) = \frac Bm\sqrt{\sigma^\top K\sigma}`.
+
+    ``K`` (m, m) the Gram matrix of a positive semi-definite kernel; ``sigma`` (m,) or (n_draws, m).
+    """
+    K = v.square("K", K)
+    B = v.real("weight_norm", weight_norm, nonnegative=True)
+    s = v.array("sigma", sigma, ndim=(1, 2))
+    if s.shape[-1] != K.shape[0]:
+        raise ValueError(f"sigma must have m={K.shape[0]} entries per draw, got shape {s.shape}")
+    quad = np.einsum("...i,ij,...j->...", s, K, s)
+    return B * np.sqrt(np.maximum(quad, 0.0)) / K.shape[0]  # clip tiny negative rounding of a PSD form
+
+
+def empirical_rademacher(
+    X=None, *, gram=None, weight_norm: float = 1.0, n_draws: int = 200, seed=0
+) -> RademacherEstimate:
+    r"""Monte Carlo estimate of :math:`\hat R_S(\mathcal F)=E_\sigma\sup_{f\in\mathcal F}\frac1m\sum_i\sigma_if(x_i)`.
+
+    Give ``X`` (m, d) for the linear class :math:`\{x\mapsto\langle w,x\rangle:\lVert w\rVert_2\le B\}`
+    or ``gram`` (m, m) for the RKHS ball :math:`\{\lVert f\rVert_{\mathcal H}\le B\}`. The supremum is
+    exact for every draw (:func:`rademacher_linear_sup`, :func:`rademacher_kernel_sup`); only the
+    expectation over :math:`\sigma` is sampled, so ``se`` (sample std / sqrt(n_draws)) is the only error.
+    """
+    if (X is None) == (gram is None):
+        raise ValueError("give exactly one of X (linear class) or gram (kernel class)")
+    n_draws = v.integer("n_draws", n_draws, minimum=2)
+    if X is not None:
+        X = v.array("X", X, ndim=2)
+        m = X.shape[0]
+        vals = rademacher_linear_sup(X, _sigma(m, n_draws, seed), weight_norm)
+    else:
+        K = v.square("gram", gram)
+        m = K.shape[0]
+        vals = rademacher_kernel_sup(K, _sigma(m, n_draws, seed), weight_norm)
+    return RademacherEstimate(float(vals.mean()), float(vals.std(ddof=1) / math.sqrt(n_draws)), n_draws, m)
+
+
+def rademacher_linear_bound(m: int, weight_norm: float, input_norm: float) -> float:
+    r"""Closed form :math:`R_m\le B\,B_0/\sqrt m` for :math:`\lVert w\rVert\le B` on inputs with :math:`\lVert x\rVert\le B_0`.
+
+    From :math:`E\lVert\sum\sigma_ix_i\rVert\le(\sum\lVert x_i\rVert^2)^{1/2}` (Jensen; Bartlett &
+    Mendelson 2002, Lemma 22) and :math:`\lVert x_i\rVert\le B_0`. With :math:`B_0=B_x+B_p` (Table 2)
+    this is li2025 §4.2's :math:`O(L_{trans}B_0/\sqrt m)` for the linear class (:math:`L_{trans}=B`).
+    """
+    m = v.integer("m", m, minimum=1)
+    B = v.real("weight_norm", weight_norm, nonnegative=True)
+    B0 = v.real("input_norm", input_norm, nonnegative=True)
+    return B * B0 / math.sqrt(m)
+
+
+def rademacher_linear_data_bound(X, weight_norm: float = 1.0) -> float:
+    r"""The data-dependent form :math:`\frac Bm(\sum_i\lVert x_i\rVert^2)^{1/2}\ge\hat R_S` (Jensen), ``X`` (m, d)."""
+    X = v.array("X", X, ndim=2)
+    B = v.real("weight_norm", weight_norm, nonnegative=True)
+    return B * float(np.linalg.norm(X)) / X.shape[0]
+
+
+def gram_matrix(X, kernel: str = "linear", *, gamma: float | None = None, degree: int = 2) -> np.ndarray:
+    r"""Gram matrix (m, m) of ``X`` (m, d): 'linear' :math:`x^\top y`, 'rbf' :math:`e^{-\gamma\lVert x-y\rVert^2}`
+    (default :math:`\gamma=1/d`), 'poly' :math:`(1+x^\top y)^{degree}`."""
+    X = v.array("X", X, ndim=2)
+    v.choice("kernel", kernel, ("linear", "rbf", "poly"))
+    G = X @ X.T
+    if kernel == "linear":
+        return G
+    if kernel == "poly":
+        return (1.0 + G) ** v.integer("degree", degree, minimum=1)
+    g = 1.0 / X.shape[1] if gamma is None else v.real("gamma", gamma, positive=True)
+    sq = np.diag(G)
+    return np.exp(-g * np.maximum(sq[:, None] + sq[None, :] - 2 * G, 0.0))
+
+
+def pe_augmented_inputs(name: str, m: int, d: int, *, length: int, token_norm: float = 1.0, seed=0, **params):
+    r"""``m`` inputs :math:`z_i = x_i + PE(pos_i)`, shape (m, d), and their positions (m,).
+
+    Tokens :math:`x_i` are uniform on the sphere of radius ``token_norm`` (so :math:`B_x` is exact);
+    positions are uniform on ``0..length-1``. ``params`` go to the encoding (absolute kinds only).
+    """
+    m = v.integer("m", m, minimum=1)
+    length = v.integer("length", length, minimum=1)
+    Bx = v.real("token_norm", token_norm, nonnegative=True)
+    rng = v.generator(seed)
+    x = rng.normal(size=(m, d))
+    x *= Bx / np.linalg.norm(x, axis=1, keepdims=True)
+    pos = rng.integers(0, length, size=m)
+    if enc.info(name).kind != "absolute":
+        raise ValueError(f"pe_augmented_inputs needs an absolute encoding, {name!r} is {enc.info(name).kind}")
+    P = enc.get(name)(length, d, **params)
+    return x + P[pos], pos
+
+
+# ------------------------------------------------------------------------------- Lipschitz product
+
+GELU_LIPSCHITZ = 1.1289  # max_x d/dx [x Phi(x)], attained near x = 0.75 (rounded up)
+
+
+def attention_lipschitz(w_q, w_k, w_v, w_o, *, n_head: int, radius: float) -> float:
+    r"""Lipschitz constant of multi-head softmax self-attention on tokens with :math:`\lVert x_t\rVert\le R`.
+
+    In the per-token norm :math:`\lVert X\rVert_{2,\infty}=\max_t\lVert x_t\rVert_2`, for heads
+    :math:`h` with blocks :math:`W_Q^h,W_K^h,W_V^h` (rows of ``w_q`` etc., shape (d, d), torch's
+    ``(out, in)`` layout) and head dimension :math:`d_h`:
+
+    .. math:: L_{attn}\le\lVert W_O\rVert_2\Big(\sum_h\big[\lVert W_V^h\rVert_2
+              (1+2R^2\lVert W_Q^h\rVert_2\lVert W_K^h\rVert_2/\sqrt{d_h})\big]^2\Big)^{1/2}.
+
+    Derivation (a reconstruction in the style of Edelman et al. 2022 and Kim et al. 2021, who show
+    dot-product attention is Lipschitz only on bounded inputs): for one head
+    :math:`o_i=\sum_jp_{ij}W_Vx_j`, a perturbation changes :math:`o_i` by
+    :math:`\sum_jp_{ij}W_V\Delta_j` (at most :math:`\lVert W_V\rVert\delta`) plus
+    :math:`\mathrm{Cov}_{p_i}(\Delta s_i, W_Vx)` (at most :math:`\max_j\lvert\Delta s_{ij}\rvert\cdot\lVert W_V\rVert R`,
+    Cauchy-Schwarz), and :math:`\lvert\Delta s_{ij}\rvert\le2R\lVert W_Q\rVert\lVert W_K\rVert\delta/\sqrt{d_h}`.
+    Logit biases (ALiBi, T5), causal masks and RoPE's rotations (orthogonal) leave it unchanged.
+    """
+    H = v.integer("n_head", n_head, minimum=1)
+    R = v.real("radius", radius, nonnegative=True)
+    mats = [v.array(nm, w, ndim=2) for nm, w in (("w_q", w_q), ("w_k", w_k), ("w_v", w_v))]
+    wo = v.array("w_o", w_o, ndim=2)
+    d_out = mats[0].shape[0]
+    if d_out % H:
+        raise ValueError(f"the query width {d_out} must be divisible by n_head={H}")
+    hd = d_out // H
+    per_head = []
+    for h in range(H):
+        q, k, val = (np.linalg.norm(w[h * hd:(h + 1) * hd], 2) for w in mats)
+        per_head.append(val * (1.0 + 2.0 * R**2 * q * k / math.sqrt(hd)))
+    return float(np.linalg.norm(wo, 2) * math.sqrt(sum(x**2 for x in per_head)))
+
+
+def layernorm_lipschitz(gamma, *, eps: float, variance_floor: float = 0.0) -> float:
+    r"""Lipschitz constant of LayerNorm on inputs whose per-token variance is at least ``variance_floor``.
+
+    :math:`\mathrm{LN}(x)=\gamma\odot(x-\bar x)/\sqrt{\mathrm{var}(x)+\epsilon}+\beta` has Jacobian
+    :math:`\mathrm{diag}(\gamma)\,\Pi/\sqrt{\mathrm{var}+\epsilon}` with :math:`\Pi` a projection, so
+    :math:`L\le\max\lvert\gamma\rvert/\sqrt{v_{min}+\epsilon}`. With ``variance_floor=0`` this is the
+    global (certified, very large) constant :math:`\max\lvert\gamma\rvert/\sqrt\epsilon`.
+    """
+    g = v.array("gamma", gamma, ndim=1)
+    eps = v.real("eps", eps, positive=True)
+    vf = v.real("variance_floor", variance_floor, nonnegative=True)
+    return float(np.max(np.abs(g)) / math.sqrt(vf + eps))
+
+
+@dataclass(frozen=True)
+class LipschitzReport:
+    r"""Per-factor Lipschitz constants of a Transformer and their product :math:`L_{trans}`."""
+
+    total: float
+    factors: list  # [(name, value, formula)]
+    variance_floors: str
+    formula: str
+
+    def as_dict(self) -> dict:
+        return {"total": self.total, "factors": [list(f) for f in self.factors],
+                "variance_floors": self.variance_floors, "formula": self.formula}
+
+
+def transformer_lipschitz(model, *, inputs=None) -> LipschitzReport:
+    r"""Lipschitz-product bound :math:`L_{trans}` of a :class:`petheory.nn.models.Transformer` from its weights.
+
+    The map is from :math:`z^{(0)}` (token embedding + absolute PE, whose norm :math:`B_0` bounds)
+    to the output, in the per-token norm :math:`\lVert\cdot\rVert_{2,\infty}`. For the pre-LN block
+    :math:`x\mapsto x+\mathrm{Attn}(\mathrm{LN}_1x)`, then :math:`x\mapsto x+\mathrm{FFN}(\mathrm{LN}_2x)`:
+
+    .. math:: L_{trans}=\lVert W_{head}\rVert_2\,L_{LN_f}\prod_{\ell}(1+L_{attn,\ell}L_{LN_1,\ell})
+              (1+\lVert W_2\rVert_2L_{act}\lVert W_1\rVert_2L_{LN_2,\ell}),
+
+    residuals contributing the 1, attention from :func:`attention_lipschitz` with radius
+    :math:`R=\sqrt d\max\lvert\gamma_1\rvert+\lVert\beta_1\rVert` (a LayerNorm output is never
+    longer), LayerNorm from :func:`layernorm_lipschitz`. This is the product-of-spectral-norms
+    bound of Bartlett et al. 2017 adapted to Transformer blocks (a reconstruction; li2025 §4.2
+    states only :math:`O(L_{trans}B_0/\sqrt m)`).
+
+    ``inputs``: a batch the model accepts. Without it, LayerNorm factors use the certified global
+    constant (variance floor 0, so :math:`1/\sqrt\epsilon`). With it, each LayerNorm's smallest
+    per-token input variance on that batch is used: a data-dependent, *not certified* constant.
+    """
+    import torch
+
+    for attr in ("blocks", "ln_f", "head"):
+        if not hasattr(model, attr):
+            raise TypeError(f"transformer_lipschitz needs a petheory.nn Transformer (missing .{attr})")
+    floors: dict = {}
+    if inputs is not None:
+        hooks = []
+
+        def grab(name):
+            def hook(_mod, args):
+                x = args[0].detach().double()
+                floors[name] = float(x.var(dim=-1, unbiased=False).min())
+            return hook
+
+        lns = {"ln_f": model.ln_f} | {f"blocks.{i}.{n}": getattr(b, n) for i, b in enumerate(model.blocks) for n in ("ln_1", "ln_2")}
+        hooks = [m.register_forward_pre_hook(grab(n)) for n, m in lns.items()]
+        try:
+            with torch.no_grad():
+                model.eval()
+                model(inputs)
+        finally:
+            for h in hooks:
+                h.remove()
+
+    def np_(t):
+        return t.detach().double().cpu().numpy()
+
+    def ln_factor(name, ln):
+        return layernorm_lipschitz(np_(ln.weight), eps=float(ln.eps), variance_floor=floors.get(name, 0.0))
+
+    factors = []
+    total = 1.0
+    H = model.cfg.n_head
+    act = 1.0 if model.cfg.activation == "relu" else GELU_LIPSCHITZ
+    for i, b in enumerate(model.blocks):
+        a = b.attn
+        if not hasattr(a, "c_attn"):
+            raise TypeError("transformer_lipschitz covers standard attention (c_attn/c_proj), not MLA")
+        d = a.c_attn.weight.shape[1]
+        wq, wk, wv = np_(a.c_attn.weight).reshape(3, d, d)
+        g1, b1 = np_(b.ln_1.weight), (np_(b.ln_1.bias) if b.ln_1.bias is not None else np.zeros(d))
+        R = math.sqrt(d) * float(np.max(np.abs(g1))) + float(np.linalg.norm(b1))
+        la = attention_lipschitz(wq, wk, wv, np_(a.c_proj.weight), n_head=H, radius=R)
+        l1, l2 = ln_factor(f"blocks.{i}.ln_1", b.ln_1), ln_factor(f"blocks.{i}.ln_2", b.ln_2)
+        ffn = float(np.linalg.norm(np_(b.mlp[2].weight), 2) * act * np.linalg.norm(np_(b.mlp[0].weight), 2))
+        fa, ff = 1.0 + la * l1, 1.0 + ffn * l2
+        factors += [(f"block{i}.attn_residual", fa, f"1 + L_attn({la:.3g}, R={R:.3g}) * L_ln1({l1:.3g})"),
+                    (f"block{i}.ffn_residual", ff, f"1 + ||W2|| L_act ||W1|| ({ffn:.3g}) * L_ln2({l2:.3g})")]
+        total *= fa * ff
+    lf = ln_factor("ln_f", model.ln_f)
+    wh = float(np.linalg.norm(np_(model.head.weight), 2))
+    factors += [("ln_f", lf, "max|gamma|/sqrt(var_floor+eps)"), ("head", wh, "||W_head||_2")]
+    total *= lf * wh
+    return LipschitzReport(
+        float(total), factors,
+        "measured on the given inputs (not certified)" if inputs is not None else "global: 1/sqrt(eps) (certified)",
+        "||W_head|| L_lnf prod_l (1 + L_attn L_ln1)(1 + ||W2|| L_act ||W1|| L_ln2)",
+    )
+
+
+def rademacher_lipschitz_bound(lipschitz: float, input_norm: float, m: int, *, output_norm: float = 1.0) -> float:
+    r"""li2025 §4.2's expression :math:`B_{out}L_{trans}B_0/\sqrt m`, constant 1, log factors dropped.
+
+    Rigorous as stated only for linear readouts (:func:`rademacher_linear_bound`); for a whole
+    Transformer class it is the paper's scaling law evaluated on given constants, not a certified
+    bound (Bartlett et al. 2017 add a :math:`(\sum_i(\lVert A_i\rVert_{2,1}/\lVert A_i\rVert_2)^{2/3})^{3/2}`
+    factor and logs). Used as the bound line of the bound-vs-empirical figure.
+    """
+    L = v.real("lipschitz", lipschitz, nonnegative=True)
+    B0 = v.real("input_norm", input_norm, nonnegative=True)
+    m = v.integer("m", m, minimum=1)
+    Bo = v.real("output_norm", output_norm, nonnegative=True)
+    return Bo * L * B0 / math.sqrt(m)
+
+
+# =============================================================================== ALiBi, Eq. 9
+
+ALIBI_READINGS = ("weight", "output")
+
+
+def attention_weight(mu, b) -> np.ndarray:
+    r""":math:`A(\mu,b)=e^b/(e^b+\sum_je^{\mu_j})`: the softmax weight of a key with logit ``b`` among keys with logits ``mu``.
+
+    li2025 Eq. 9's "attention function" read as a softmax weight: ``mu`` (n-1,) are the other
+    logits of the query's row (content plus their own biases), ``b`` the moving key's bias (its
+    content logit folded into ``mu``'s reference, i.e. ``b`` is its whole logit). ``b`` may be an
+    array; the result has its shape. Computed in log space (no overflow).
+    """
+    mu = v.array("mu", mu, ndim=1, nonempty=False)
+    b = np.asarray(b, dtype=np.float64)
+    lse = np.logaddexp.reduce(mu) if mu.size else -np.inf
+    return np.exp(b - np.logaddexp(b, lse))
+
+
+def attention_output(mu, b, values, value_b) -> np.ndarray:
+    r""":math:`A(\mu,b)=\sum_jp_jv_j` with the moving key's value ``value_b`` (d,), other keys' ``values`` (n-1, d).
+
+    The output reading of Eq. 9. Returns (d,) for scalar ``b``, (len(b), d) for an array.
+    """
+    vals = v.array("values", values, ndim=2)
+    vb = v.array("value_b", value_b, ndim=1)
+    mu = v.array("mu", mu, ndim=1)
+    if vals.shape != (mu.size, vb.size):
+        raise ValueError(f"values must have shape ({mu.size}, {vb.size}), got {vals.shape}")
+    scalar = np.ndim(b) == 0
+    pb = attention_weight(mu, np.atleast_1d(np.asarray(b, dtype=np.float64)))  # (nb,)
+    w = np.exp(mu - np.logaddexp.reduce(mu))  # (n-1,) the others' weights among themselves
+    out = pb[:, None] * vb[None, :] + (1 - pb)[:, None] * (w @ vals)[None, :]
+    return out[0] if scalar else out
+
+
+def alibi_lipschitz(reading: str = "weight", *, values=None, value_b=None) -> float:
+    r"""Analytic :math:`L_A=\sup_b\lvert\partial A/\partial b\rvert`.
+
+    'weight': :math:`\partial A/\partial b=A(1-A)\le1/4`, attained where :math:`A=1/2` (reached for
+    some ``b`` whatever :math:`\mu`), so :math:`L_A=1/4` exactly. 'output':
+    :math:`\partial o/\partial b=A(1-A)(v_b-\bar v_{-b})`, so
+    :math:`L_A=\tfrac14\lVert v_b-\bar v_{-b}\rVert\le\tfrac14\operatorname{diam}\{v_j\}` with
+    :math:`\bar v_{-b}` the others' weighted mean; returned as :math:`\tfrac14\max_j\lVert v_b-v_j\rVert`
+    (valid for every :math:`\mu`).
+    """
+    v.choice("reading", reading, ALIBI_READINGS)
+    if reading == "weight":
+        return 0.25
+    vals = v.array("values", values, ndim=2)
+    vb = v.array("value_b", value_b, ndim=1)
+    return 0.25 * float(np.max(np.linalg.norm(vals - vb[None, :], axis=1)))
+
+
+def alibi_lipschitz_numeric(mu, *, b_range: tuple[float, float] | None = None, n_grid: int = 4001) -> float:
+    r"""Numerical :math:`\max_b\lvert\partial A/\partial b\rvert` by central differences on a grid of ``b``.
+
+    Default range: :math:`\mathrm{lse}(\mu)\pm 40` (covers :math:`A` from :math:`e^{-40}` to
+    :math:`1-e^{-40}`). Converges to 1/4 as the grid refines: a check of :func:`alibi_lipschitz`.
+    """
+    mu = v.array("mu", mu, ndim=1)
+    lse = float(np.logaddexp.reduce(mu))
+    lo, hi = (lse - 40.0, lse + 40.0) if b_range is None else map(float, b_range)
+    b = np.linspace(lo, hi, v.integer("n_grid", n_grid, minimum=3))
+    h = (hi - lo) / (b.size - 1)
+    A = attention_weight(mu, b)
+    return float(np.max(np.abs(A[2:] - A[:-2]) / (2 * h)))
+
+
+def alibi_extrapolation_terms(mu, *, slope: float, distance: int, n_max: int, reading: str = "weight",
+                              values=None, value_b=None) -> dict:
+    r"""Both sides of li2025 Eq. 9 for one row: :math:`\lvert A(\mu,-\alpha d)-A(\mu,-\alpha N_{max})\rvert\le L_A\alpha(d-N_{max})`.
+
+    Returns ``lhs``, ``rhs`` (with the analytic :math:`L_A`), and ``sharp``: the mean-value bound
+    :math:`\max_{b\in[-\alpha d,-\alpha N_{max}]}A(1-A)\,\alpha(d-N_{max})` (times the value spread
+    for the output reading), never larger than ``rhs``. Needs ``distance > n_max``.
+    """
+    alpha = v.real("slope", slope, nonnegative=True)
+    n_max = v.integer("n_max", n_max, minimum=1)
+    dist = v.integer("distance", distance, minimum=0)
+    if dist <= n_max:
+        raise ValueError(f"Eq. 9 is about keys beyond the training length: distance must be > n_max={n_max}, got {dist}")
+    b1, b0 = -alpha * dist, -alpha * n_max
+    grid = np.linspace(b1, b0, 257)
+    A = attention_weight(mu, grid)
+    if reading == "weight":
+        lhs = float(abs(attention_weight(mu, b1) - attention_weight(mu, b0)))
+        LA, spread = alibi_lipschitz("weight"), 1.0
+    else:
+        o = attention_output(mu, np.array([b1, b0]), values, value_b)
+        lhs = float(np.linalg.norm(o[0] - o[1]))
+        LA = alibi_lipschitz("output", values=values, value_b=value_b)
+        mu_ = v.array("mu", mu, ndim=1)
+        w = np.exp(mu_ - np.logaddexp.reduce(mu_))
+        spread = float(np.linalg.norm(np.asarray(value_b, dtype=np.float64) - w @ np.asarray(values, dtype=np.float64)))
+    # A(1-A) is unimodal in b, so its max over the interval is at the grid max or at A = 1/2 if inside
+    lse = float(np.logaddexp.reduce(v.array("mu", mu, ndim=1)))
+    peak = 0.25 if b1 <= lse <= b0 else float(np.max(A * (1 - A)))
+    return {"lhs": lhs, "rhs": LA * alpha * (dist - n_max), "sharp": peak * spread * alpha * (dist - n_max), "L_A": LA}
+
+
+def alibi_drift(model, inputs, *, n_max: int, layers=None) -> list[dict]:
+    r"""Measured Eq. 9 drift of a trained ALiBi :class:`petheory.nn.models.Transformer` on ``inputs`` (B, T[, F]).
+
+    For every layer, head (slope :math:`\alpha_h`), query :math:`i` and key :math:`j` at distance
+    :math:`d=\lvert i-j\rvert>N_{max}`, the model's own logits give :math:`\mu` (the rest of row
+    :math:`i`) and the weight :math:`p_{ij}=A(\mu,-\alpha d)`; the counterfactual weight with the key's
+    bias held at the training maximum is
+    :math:`A(\mu,-\alpha N_{max})=p\,e^{\Delta}/(p\,e^{\Delta}+1-p)`, :math:`\Delta=\alpha(d-N_{max})`.
+    Returns one record per (layer, head, distance): max and mean drift over queries and batch,
+    the Eq. 9 right side :math:`\alpha(d-N_{max})/4`, and the sharp bound
+    :math:`\max A(1-A)\,\alpha(d-N_{max})` over the rows seen. Logits are recomputed in float64 from
+    the block's ``ln_1`` and ``attn.qkv`` (no softmax underflow).
+    """
+    import torch
+
+    n_max = v.integer("n_max", n_max, minimum=1)
+    if model.pe.name != "alibi":
+        raise ValueError(f"alibi_drift needs an ALiBi model, this one uses {model.pe.name!r}")
+    recs = []
+    blocks = list(model.blocks)
+    captured: dict = {}
+    hooks = [b.register_forward_pre_hook(lambda _m, args, i=i: captured.__setitem__(i, args[0].detach()))
+             for i, b in enumerate(blocks)]
+    was = model.training
+    model.eval()
+    try:
+        with torch.no_grad():
+            model(inputs)
+    finally:
+        for hk in hooks:
+            hk.remove()
+        model.train(was)
+    T = captured[0].shape[1]
+    if T <= n_max + 1:
+        raise ValueError(f"inputs of length {T} have no key beyond n_max={n_max}; use length > n_max + 1")
+    idx = torch.arange(T)
+    dist = (idx[:, None] - idx[None, :]).abs()  # (T, T)
+    with torch.no_grad():
+        for li, block in enumerate(blocks):
+            if layers is not None and li not in layers:
+                continue
+            a, h = block.attn, captured[li]
+            q, k, _v, scale = a.qkv(block.ln_1(h))
+            s = (q.double() @ k.double().transpose(-2, -1)) * (scale or q.shape[-1] ** -0.5)  # (B, H, T, T)
+            logits = s + a.mask(T, h.device, torch.float64)  # + ALiBi bias (and causal -inf)
+            logp = (logits - torch.logsumexp(logits, dim=-1, keepdim=True)).cpu()
+            for hd in range(logits.shape[1]):
+                alpha = float(a.bias.slopes[hd])
+                lp = logp[:, hd]  # (B, T, T)
+                for dd in range(n_max + 1, T):
+                    sel = (dist == dd) & torch.isfinite(lp[0])
+                    if not bool(sel.any()):
+                        continue
+                    lpd = lp[:, sel]  # (B, pairs) log A(mu, -alpha d)
+                    delta = alpha * (dd - n_max)
+                    p = lpd.exp()
+                    # log A(mu, -alpha N_max) = log p + delta - log(p e^delta + 1 - p)
+                    cf = (lpd + delta - torch.logaddexp(lpd + delta, torch.log1p(-p.clamp(max=1 - 1e-16)))).exp()
+                    drift = (cf - p).abs()
+                    # A(1-A) is unimodal in b (peak 1/4 at A = 1/2): its max over [b, b + delta]
+                    straddle = (torch.minimum(p, cf) <= 0.5) & (torch.maximum(p, cf) >= 0.5)
+                    peak = torch.where(straddle, torch.full_like(p, 0.25), torch.maximum(p * (1 - p), cf * (1 - cf)))
+                    recs.append({
+                        "layer": li, "head": hd, "slope": alpha, "distance": dd, "excess": dd - n_max,
+                        "drift_max": float(drift.max()), "drift_mean": float(drift.mean()),
+                        "eq9_rhs": 0.25 * delta, "sharp_bound": float((peak * delta).max()),
+                        "pairs": int(drift.numel()),
+                    })
+    return recs
+
+
+# =============================================================================== wavelet
+
+
+def wavelet_norms(n: int, d: int, *, start: int = 0, wavelet: str = "db2", n_max: int | None = None,
+                  normalisation: str = "l2", resolution: int = 10, dilation: str = "unit") -> np.ndarray:
+    r""":math:`\lVert PE_{wav}(pos)\rVert_2` for positions ``start..start+n-1``, shape (n,), without the (n, d) table.
+
+    Sums squares of :func:`petheory.encodings.wavelet_terms` (at most S+1 atoms per scale per
+    position), so ``d`` may be in the tens of thousands. Same parameters as the encoding.
+    """
+    n = v.integer("n", n, minimum=1)
+    d = v.integer("d", d, minimum=1)
+    n_max = n if n_max is None else v.integer("n_max", n_max, minimum=1)
+    v.choice("normalisation", normalisation, enc.WAVELET_NORMALISATIONS)
+    v.choice("dilation", dilation, enc.WAVELET_DILATIONS)
+    pos = v.integer("start", start, minimum=0) + np.arange(n, dtype=np.float64)
+    sq = np.zeros(n)
+    for _j, _cols, vals in enc.wavelet_terms(pos, d, wavelet=wavelet, n_max=n_max, normalisation=normalisation,
+                                             dilation=dilation, resolution=resolution):
+        sq += np.sum(vals**2, axis=1)
+    return np.sqrt(sq)
+
+
+def wavelet_support_length(wavelet: str = "db2") -> int:
+    """Support length ``S = taps - 1`` of the mother wavelet (db2: 3, db4: 7)."""
+    return enc._wavefun(wavelet, 4)[2] - 1
+
+
+def wavelet_support_end(d: int, n_max: int, *, wavelet: str = "db2", dilation: str = "unit", resolution: int = 10) -> int:
+    r"""First position from which every feature of the wavelet encoding is exactly 0.
+
+    The largest right end :math:`(k+x_{end})2^{-j}` of the atoms used, in positions, where
+    :math:`x_{end}` is the right end of PyWavelets' sampled :math:`\psi` (the support length S for
+    Daubechies, symlets and coiflets; :math:`1+2^{-resolution}` for Haar, whose sampled
+    :math:`\psi(1)=-1`). At most about :math:`S\,N_{max}` for 'unit' (the scale-0 atom with k=0)
+    and :math:`S\,2^J` for 'position'.
+    """
+    d = v.integer("d", d, minimum=1)
+    n_max = v.integer("n_max", n_max, minimum=1)
+    x, psi, taps = enc._wavefun(wavelet, resolution)
+    atoms = enc.wavelet_atoms(d, taps - 1, dilation=dilation, n_max=n_max)
+    end = max((k + float(x[-1])) * 2.0 ** (-j) for j, k in atoms) * (n_max if dilation == "unit" else 1)
+    # np.interp returns psi[-1] at exactly x_end and 0 beyond: include the end point only if psi vanishes there
+    return int(math.ceil(end)) if psi[-1] == 0 and end == math.ceil(end) else int(math.floor(end)) + 1
+
+
+@dataclass(frozen=True)
+class DecayFit:
+    r"""Exponential envelope :math:`\lvert\psi(u)\rvert\le C e^{-\beta u}` of a mother wavelet (u from its left support end)."""
+
+    wavelet: str
+    beta: float
+    beta_ci: tuple[float, float]
+    C: float  # smallest C valid for beta, over the whole support: max_u |psi(u)| e^{beta u}
+    support: int
+    points: int
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def wavelet_decay_fit(wavelet: str = "db2", *, resolution: int = 10, floor: float = 1e-3, level: float = 0.95) -> DecayFit:
+    r"""Fit the decay rate :math:`\beta` of the envelope of :math:`\lvert\psi\rvert` away from its peak.
+
+    The envelope :math:`e(u)=\max_{u'\ge u}\lvert\psi(u')\rvert` is monotone; :math:`\log e` is
+    regressed on :math:`u` from the peak to where :math:`e` falls below ``floor`` times its maximum
+    (the compact support sends it to exactly 0 at :math:`u=S`, where no exponential fits).
+    :math:`\beta=-\text{slope}`; the interval is the OLS t-interval (it measures how well one
+    exponential describes a deterministic envelope, not noise). ``C`` is the smallest constant
+    making :math:`\lvert\psi(u)\rvert\le Ce^{-\beta u}` hold on the whole support.
+    """
+    x, psi, taps = enc._wavefun(wavelet, resolution)
+    a = np.abs(psi)
+    env = np.maximum.accumulate(a[::-1])[::-1]
+    i0 = int(np.argmax(a))
+    keep = np.arange(i0, x.size)
+    keep = keep[env[keep] > floor * env[i0]]
+    fit = fit_line(x[keep], np.log(env[keep]), level=level)
+    beta = -fit.slope
+    C = float(np.max(a * np.exp(beta * x)))
+    return DecayFit(wavelet, float(beta), (-fit.slope_ci[1], -fit.slope_ci[0]), C, taps - 1, int(keep.size))
+
+
+def wavelet_scale_ratios(d: int, *, wavelet: str = "db2", n_max: int, normalisation: str = "l2",
+                         dilation: str = "unit", beta: float | None = None, samples_per_unit: int = 64,
+                         resolution: int = 10) -> dict:
+    r"""Per scale j: the smallest :math:`C_j` with :math:`\lvert\psi_{j,k}(pos)\rvert\le C_j2^{-j/2}e^{-\beta\lvert2^ju-k\rvert}`.
+
+    li2025 §6.1.4's bound with the paper's amplitude :math:`2^{-j/2}`, centre :math:`k2^{-j}`,
+    width :math:`2^{-j}` (u = pos/n_max for 'unit', pos for 'position'). The atoms are read from
+    the encoding itself (:func:`petheory.encodings.wavelet` at positions sampled
+    ``samples_per_unit`` per unit of the finest atom's width, ``start`` shifted so the sampling
+    grid is dense for every scale), not from a formula. ``beta`` defaults to the fitted
+    :func:`wavelet_decay_fit` rate. Returns ``{"scales": [...], "C": [...], "beta": beta}``.
+    A uniform constant C exists iff ``C`` stays bounded as scales are added.
+    """
+    d = v.integer("d", d, minimum=1)
+    n_max = v.integer("n_max", n_max, minimum=1)
+    spu = v.integer("samples_per_unit", samples_per_unit, minimum=1)
+    S = wavelet_support_length(wavelet)
+    beta = wavelet_decay_fit(wavelet, resolution=resolution).beta if beta is None else v.real("beta", beta, nonnegative=True)
+    atoms = enc.wavelet_atoms(d, S, dilation=dilation, n_max=n_max)
+    if dilation == "unit":
+        # t = p / M with M = spu 2^jmax: every atom, down to the finest, gets >= spu samples per unit width
+        M = spu * 2 ** max(j for j, _ in atoms)
+        n = wavelet_support_end(d, M, wavelet=wavelet, dilation="unit")
+        P = enc.wavelet(n, d, wavelet=wavelet, n_max=M, normalisation=normalisation, dilation="unit", resolution=resolution)
+        u = np.arange(n) / M
+    else:
+        # raw positions are integers: the encoding exists only there, so sample exactly there
+        n = wavelet_support_end(d, n_max, wavelet=wavelet, dilation="position")
+        P = enc.wavelet(n, d, wavelet=wavelet, n_max=n_max, normalisation=normalisation, dilation="position",
+                        resolution=resolution)
+        u = np.arange(n, dtype=np.float64)
+    out_j, out_C = [], []
+    for j in sorted({a[0] for a in atoms}):
+        cols = [i for i, (jj, _k) in enumerate(atoms) if jj == j]
+        ks = np.array([atoms[i][1] for i in cols], dtype=np.float64)
+        dist = np.abs(2.0**j * u[:, None] - ks[None, :])  # (n, K)
+        a = np.abs(P[:, cols])
+        nz = a > 0  # outside its support an atom is exactly 0 and bounds nothing
+        # |psi_jk| / (2^(-j/2) e^(-beta dist)), in log space (e^(-beta dist) underflows far from the atom)
+        logr = np.log(a[nz]) + (j / 2) * math.log(2.0) + beta * dist[nz]
+        out_j.append(int(j))
+        out_C.append(float(np.exp(np.max(logr))) if logr.size else 0.0)
+    return {"scales": out_j, "C": out_C, "beta": beta}
+
+
+def wavelet_norm_growth(sizes, *, wavelet: str = "db2", normalisation: str = "none", dilation: str = "unit",
+                        d: int | str = "full") -> dict:
+    r""":math:`\sup_{pos<N_{max}}\lVert PE_{wav}(pos)\rVert_2` for each :math:`N_{max}` in ``sizes``, and fits.
+
+    ``d='full'``: as many atoms as reach the finest scale that resolves one position (the
+    reading under which the norm can depend on :math:`N_{max}`: :math:`2^{j}\ge N_{max}` for
+    'unit', :math:`j=0` for 'position'); an int: fixed width. Returns the sizes, the sup norms,
+    the power-law fit of the norm (exponent with CI) and of the ratio to
+    :math:`N_{max}\sqrt{\log N_{max}}` (li2025's unnormalised growth; an exponent <= 0 means the
+    norm grows no faster).
+    """
+    sizes = [v.integer("size", s, minimum=4) for s in sizes]
+    S = wavelet_support_length(wavelet)
+    norms, widths = [], []
+    for N in sizes:
+        if d == "full":
+            if dilation == "unit":
+                jf = int(math.ceil(math.log2(N)))
+                width = sum(2**j + S - 1 for j in range(jf + 1))
+            else:
+                J = int(math.ceil(math.log2(N)))
+                width = sum((-(-N // 2 ** (-j)) + S - 1) for j in range(-J, 1))
+        else:
+            width = v.integer("d", d, minimum=1)
+        widths.append(width)
+        norms.append(float(np.max(wavelet_norms(N, width, wavelet=wavelet, n_max=N, normalisation=normalisation,
+                                                dilation=dilation))))
+    N = np.array(sizes, dtype=np.float64)
+    fit = fit_power_law(N, norms)
+    ratio = np.array(norms) / (N * np.sqrt(np.log(N)))
+    rfit = fit_power_law(N, ratio)
+    return {"sizes": sizes, "d": widths, "sup_norm": norms, "fit": fit.as_dict(), "ratio_fit": rfit.as_dict(),
+            "wavelet": wavelet, "normalisation": normalisation, "dilation": dilation, "d_policy": d}
+
+
+# =============================================================================== Legendre
+
+
+def legendre_norm_bound(d: int, orthonormal: bool = False) -> float:
+    r""":math:`\sup_{x\in[-1,1]}\lVert(c_kP_k(x))_k\rVert_2=(\sum_kc_k^2)^{1/2}`, attained at x=1 where :math:`P_k(1)=1`."""
+    d = v.integer("d", d, minimum=1)
+    c2 = (2.0 * np.arange(d) + 1.0) / 2.0 if orthonormal else np.ones(d)
+    return float(math.sqrt(c2.sum()))
+
+
+def legendre_limit(d: int, orthonormal: bool = False) -> np.ndarray:
+    r"""The saturation vector :math:`PE_\infty=(c_kP_k(1))_k=(c_k)_k`, shape (d,)."""
+    d = v.integer("d", d, minimum=1)
+    return np.sqrt((2.0 * np.arange(d) + 1.0) / 2.0) if orthonormal else np.ones(d)
+
+
+def legendre_saturation_bound(pos, n_max: int, d: int, *, orthonormal: bool = False, position_map: str = "linear",
+                              beyond: str = "clip") -> np.ndarray:
+    r"""Upper bound on :math:`\lVert PE(pos)-PE_\infty\rVert_2`, shape like ``pos``.
+
+    :math:`\lvert P_k(x)-P_k(1)\rvert\le P_k'(1)(1-x)=\tfrac{k(k+1)}2(1-x)` for :math:`x\in[-1,1]`
+    (:math:`\lvert P_k'\rvert` is largest at the end points), so the bound is
+    :math:`(1-x(pos))\,(\sum_k(c_kk(k+1)/2)^2)^{1/2}`: exactly 0 from :math:`N_{max}-1` on for the
+    clipped linear map, :math:`2e^{-\ln(20)\,pos/(N_{max}-1)}(\cdots)` for the 'exp' map. ``inf``
+    where :math:`x>1` (``beyond='extrapolate'``: no saturation).
+    """
+    x = enc.legendre_positions(pos, v.integer("n_max", n_max, minimum=2), position_map=position_map, beyond=beyond)
+    k = np.arange(v.integer("d", d, minimum=1), dtype=np.float64)
+    c = legendre_limit(d, orthonormal)
+    lip = float(np.linalg.norm(c * k * (k + 1) / 2))
+    return np.where(x > 1.0, np.inf, (1.0 - x) * lip)
+
+
+# =============================================================================== sinusoidal ambiguity
+
+
+def sinusoidal_offset_distance(offsets, d: int, *, base: float = 10000.0) -> np.ndarray:
+    r""":math:`D(\Delta)=\lVert PE(p+\Delta)-PE(p)\rVert_2=(\sum_i2(1-\cos\omega_i\Delta))^{1/2}`, same shape as ``offsets``.
+
+    Independent of :math:`p` and of the layout (each frequency :math:`\omega_i=base^{-2i/d}`
+    contributes a sine and a cosine). Computed from :math:`\Delta` directly, so it carries no
+    rounding of large absolute positions.
+    """
+    d = v.even("d", d)
+    base = v.real("base", base, positive=True)
+    delta = np.asarray(offsets, dtype=np.float64)
+    w = base ** (-np.arange(0, d, 2, dtype=np.float64) / d)
+    out = np.zeros(delta.shape)
+    for wi in w:
+        out += 4.0 * np.sin(wi * delta / 2.0) ** 2  # = 2(1 - cos), without cancellation at small angles
+    return np.sqrt(out)
+
+
+def sinusoidal_ambiguity_onset(d: int, *, base: float = 10000.0, max_offset: int = 10**6, chunk: int = 1 << 16) -> int | None:
+    r"""Smallest offset :math:`\Delta\ge2` with :math:`D(\Delta)<D(1)`: two positions :math:`\Delta` apart closer than neighbours.
+
+    ``None`` when no such offset is :math:`\le` ``max_offset``. Since :math:`D` depends only on the
+    offset, this is the first length at which the encoding has an ambiguous pair under that
+    criterion. Pruned search: frequencies from fastest to slowest, dropping offsets whose partial
+    sum already exceeds :math:`D(1)^2` (every term is non-negative).
+    """
+    d = v.even("d", d)
+    base = v.real("base", base, positive=True)
+    max_offset = v.integer("max_offset", max_offset, minimum=2)
+    w = base ** (-np.arange(0, d, 2, dtype=np.float64) / d)  # fastest first
+    target = float(sinusoidal_offset_distance(1.0, d, base=base)) ** 2
+    for lo in range(2, max_offset + 1, chunk):
+        delta = np.arange(lo, min(lo + chunk, max_offset + 1), dtype=np.float64)
+        part = np.zeros(delta.size)
+        for wi in w:
+            part += 4.0 * np.sin(wi * delta / 2.0) ** 2
+            keep = part < target
+            if not keep.any():
+                break
+            delta, part = delta[keep], part[keep]
+        else:
+            return int(delta[0])
+    return None
+
+
+def sinusoidal_slowest_period(d: int, *, base: float = 10000.0) -> float:
+    r"""Period :math:`2\pi\,base^{(d-2)/d}` of the slowest sine-cosine pair, in positions."""
+    d = v.even("d", d)
+    base = v.real("base", base, positive=True)
+    return 2.0 * math.pi * base ** ((d - 2) / d)

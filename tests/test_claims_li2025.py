@@ -1,0 +1,201 @@
+"""li2025 claims: each checker gives the expected verdict on the real implementation, and catches a planted
+violation (the function it calls is monkeypatched to break the statement, or, for a refuted claim, to satisfy it)."""
+
+import numpy as np
+import pytest
+
+from petheory import bounds
+from petheory import encodings as enc
+from proofs_check.claims import li2025
+from proofs_check.engine import get
+from proofs_check.runner import check_claim
+
+
+def verdict(claim_id, **kw):
+    return check_claim(get(claim_id), profile="quick", seed=0, **kw)
+
+
+# ----------------------------------------------------------------------------- real implementation
+
+EXPECTED = {
+    "li2025.sinusoidal_norm_bound": "holds",
+    "li2025.input_norm_bounds": "holds",
+    "li2025.rademacher_bound": "inconclusive",
+    "li2025.alibi_extrapolation": "holds",
+    "li2025.alibi_monotone_bias": "holds",
+    "li2025.wavelet_atom_decay": "refuted",
+    "li2025.wavelet_atom_decay__corrected": "holds",
+    "li2025.wavelet_extrapolation": "refuted",
+    "li2025.wavelet_extrapolation__corrected": "holds",
+    "li2025.wavelet_unnormalised_norm": "holds",
+    "li2025.legendre_bounded": "holds",
+    "li2025.learned_no_extrapolation": "holds",
+    "li2025.sinusoidal_periodic_ambiguity": "refuted",
+    "li2025.sinusoidal_periodic_ambiguity__corrected": "holds",
+}
+
+
+@pytest.mark.parametrize("claim_id", sorted(EXPECTED))
+def test_real_implementation_verdict(claim_id):
+    rec = verdict(claim_id)
+    assert rec["verdict"] == EXPECTED[claim_id], rec["summary"]
+    if rec["verdict"] == "refuted":
+        assert rec["counterexample"] is not None
+
+
+def test_corrected_variants_point_at_their_claims():
+    for cid in EXPECTED:
+        if cid.endswith("__corrected"):
+            assert get(cid).corrected_of == cid.removesuffix("__corrected")
+
+
+def test_wavelet_extrapolation_minimal_counterexample_is_the_last_training_position():
+    rec = verdict("li2025.wavelet_extrapolation")
+    ce = rec["counterexample"]
+    assert ce["d"] == 1 and ce["wavelet"] == "db2"
+    anchor = enc.wavelet(1, 1, start=ce["n_max"] - 1, **li2025._wav_params(ce))[0]
+    assert rec["margin"] == pytest.approx(-np.linalg.norm(anchor), rel=1e-12)
+
+
+def test_sinusoidal_ambiguity_counterexample_is_the_papers_d_model():
+    assert verdict("li2025.sinusoidal_periodic_ambiguity")["counterexample"] == {"d": 64, "base": 10000.0}
+
+
+def test_atom_decay_counterexample_doubles_the_constant_at_scale_one():
+    ce = verdict("li2025.wavelet_atom_decay")["counterexample"]
+    assert ce["ratio"] == pytest.approx(2.0, rel=1e-9)
+
+
+# ----------------------------------------------------------------------------- planted violations
+
+
+def test_planted_sinusoidal_norm_violation(monkeypatch):
+    real = enc.sinusoidal
+    monkeypatch.setattr(enc, "sinusoidal", lambda *a, **k: 2.0 * real(*a, **k))
+    assert verdict("li2025.sinusoidal_norm_bound")["verdict"] == "refuted"
+
+
+def test_planted_input_norm_violation(monkeypatch):
+    real = bounds.pe_norms
+    monkeypatch.setattr(bounds, "pe_norms", lambda *a, **k: 1.5 * real(*a, **k) + 1e-3)
+    assert verdict("li2025.input_norm_bounds")["verdict"] == "refuted"
+
+
+def test_planted_alibi_bias_magnitude_violation(monkeypatch):
+    # norm_bound reads the registry entry: replace it by a bias that exceeds alpha(N'-1) by 1 on the diagonal
+    info = enc.info("alibi")
+    broken = lambda n, **k: info.fn(n, **k) - 1.0  # noqa: E731
+    monkeypatch.setitem(enc._REGISTRY, "alibi", enc.EncodingInfo(info.name, info.kind, broken, info.summary,
+                                                                  info.conventions, info.source, info.params))
+    assert verdict("li2025.input_norm_bounds")["verdict"] == "refuted"
+
+
+def test_planted_rademacher_violation(monkeypatch):
+    monkeypatch.setattr(bounds, "empirical_rademacher", lambda X, **k: bounds.RademacherEstimate(5.0, 0.01, 10, len(X)))
+    rec = verdict("li2025.rademacher_bound")
+    assert rec["verdict"] == "refuted" and rec["counterexample"]["estimate"] == 5.0
+
+
+def test_planted_alibi_extrapolation_violation(monkeypatch):
+    real = bounds.attention_weight
+    monkeypatch.setattr(bounds, "attention_weight", lambda mu, b: real(mu, 8.0 * np.asarray(b)))  # slope 8x: L_A = 2
+    assert verdict("li2025.alibi_extrapolation")["verdict"] == "refuted"
+
+
+def test_planted_alibi_monotone_violation(monkeypatch):
+    real = enc.alibi
+    monkeypatch.setattr(enc, "alibi", lambda n, **k: real(n, **k) + 0.01 * np.subtract.outer(np.arange(n), np.arange(n)) ** 2
+                        * k.get("slope", 1.0) * 1e3)
+    assert verdict("li2025.alibi_monotone_bias")["verdict"] == "refuted"
+
+
+def test_atom_decay_checker_says_holds_when_atoms_carry_the_stated_amplitude(monkeypatch):
+    # planted "fix": L2 atoms with amplitude 2^(-j/2), as the statement has it -> one C for every scale
+    real = enc.wavelet_amplitude
+    monkeypatch.setattr(enc, "wavelet_amplitude", lambda j, nm: real(j, "paper") if nm in ("l2", "none") else real(j, nm))
+    assert verdict("li2025.wavelet_atom_decay")["verdict"] == "holds"
+
+
+def test_planted_atom_decay_corrected_violation(monkeypatch):
+    real = enc.wavelet
+    monkeypatch.setattr(enc, "wavelet", lambda *a, **k: 3.0 * real(*a, **k) + 1e-6)
+    assert verdict("li2025.wavelet_atom_decay__corrected")["verdict"] == "refuted"
+
+
+def test_wavelet_extrapolation_checker_says_holds_for_an_encoding_that_vanishes_at_n_max(monkeypatch):
+    monkeypatch.setattr(enc, "wavelet", lambda n, d, **k: np.zeros((n, d)))
+    assert verdict("li2025.wavelet_extrapolation")["verdict"] == "holds"
+
+
+def test_planted_wavelet_extrapolation_corrected_violation(monkeypatch):
+    real = enc.wavelet
+    monkeypatch.setattr(enc, "wavelet", lambda n, d, **k: real(n, d, **k) + 1e-9)  # never exactly zero
+    assert verdict("li2025.wavelet_extrapolation__corrected")["verdict"] == "refuted"
+
+
+def test_planted_unnormalised_norm_violation(monkeypatch):
+    monkeypatch.setattr(bounds, "wavelet_norms", lambda n, d, **k: np.full(n, float(n) ** 2))
+    rec = verdict("li2025.wavelet_unnormalised_norm")
+    assert rec["verdict"] == "refuted" and rec["margin"] < 0
+
+
+@pytest.mark.filterwarnings("ignore:overflow encountered")
+def test_planted_legendre_violation(monkeypatch):
+    real = enc.legendre
+    monkeypatch.setattr(enc, "legendre", lambda *a, **k: real(*a, **{**k, "beyond": "extrapolate"}))
+    assert verdict("li2025.legendre_bounded")["verdict"] == "refuted"
+
+
+def test_planted_learned_extrapolation(monkeypatch):
+    real = enc.learned
+
+    def leaky(n, d, *, n_max=None, beyond="error", **k):
+        out = real(n, d, n_max=n_max, beyond="clamp", **k)
+        return out + 1e-3 * (np.arange(n)[:, None] >= (n_max or n))  # rows past the table differ
+
+    monkeypatch.setattr(enc, "learned", leaky)
+    assert verdict("li2025.learned_no_extrapolation")["verdict"] == "refuted"
+
+
+@pytest.fixture
+def fresh_onsets():
+    li2025._onset.cache_clear()
+    yield
+    li2025._onset.cache_clear()
+
+
+def test_ambiguity_checker_says_holds_for_onsets_near_ten_thousand(monkeypatch, fresh_onsets):
+    monkeypatch.setattr(bounds, "sinusoidal_ambiguity_onset", lambda d, **k: 12000)
+    assert verdict("li2025.sinusoidal_periodic_ambiguity")["verdict"] == "holds"
+
+
+def test_planted_ambiguity_corrected_violation(monkeypatch, fresh_onsets):
+    monkeypatch.setattr(bounds, "sinusoidal_ambiguity_onset", lambda d, **k: 7)
+    assert verdict("li2025.sinusoidal_periodic_ambiguity__corrected")["verdict"] == "refuted"
+
+
+# ----------------------------------------------------------------------------- Table 5 (empirical)
+
+
+def _rec(pe, mse200, *, d_model=64, n_head=1, seed=0):
+    return {"task": "running_sum", "pe": pe, "train_len": 50, "seed": seed,
+            "model": {"d_model": d_model, "n_layer": 2, "n_head": n_head},
+            "final": {"test": {"50": {"mse": 0.01}, "100": {"mse": 0.02}, "200": {"mse": mse200}}}}
+
+
+def test_table5_without_records_is_inconclusive_and_never_trains(tmp_path):
+    from proofs_check.engine import Context
+
+    ev = li2025.table5_running_sum(Context("quick", 1, np.random.default_rng(0), 0, workdir=str(tmp_path)))
+    assert ev.verdict == "inconclusive" and "no running-sum records" in ev.summary
+
+
+def test_table5_verdicts_from_records():
+    wav = [_rec("wavelet", 0.010 + 1e-4 * s, seed=s) for s in range(3)]
+    sin = [_rec("sinusoidal", 0.040 + 1e-4 * s, seed=s) for s in range(3)]
+    assert li2025.table5_evidence(wav + sin).verdict == "holds"
+    sin_better = [_rec("sinusoidal", 0.002 + 1e-4 * s, seed=s) for s in range(3)]
+    ev = li2025.table5_evidence(wav + sin_better)
+    assert ev.verdict == "refuted" and ev.counterexample["lower_than_wavelet"] == "sinusoidal"
+    small = [_rec("wavelet", 0.01, d_model=16, seed=s) for s in range(2)] + [_rec("sinusoidal", 0.04, d_model=16, seed=s) for s in range(2)]
+    assert li2025.table5_evidence(small).verdict == "inconclusive"
