@@ -956,3 +956,42 @@ def sinusoidal_slowest_period(d: int, *, base: float = 10000.0) -> float:
     d = v.even("d", d)
     base = v.real("base", base, positive=True)
     return 2.0 * math.pi * base ** ((d - 2) / d)
+
+
+# =============================================================================== one report row (CLI)
+
+
+def bound_report(name: str, length: int, d: int = 64, *, n_max: int | None = None, m: int = 1000,
+                 weight_norm: float = 1.0, lipschitz: float = 1.0, token_norm: float = 1.0,
+                 distance: int | None = None, **params) -> dict:
+    r"""Everything ``petheory bounds`` prints for one encoding and length, as a JSON-able dict.
+
+    ``norm``: :func:`norm_bound`; ``B0`` = ``token_norm`` + computed (absolute kinds) or
+    ``token_norm`` (bias, rotary); ``rademacher``: li2025 §4.2's
+    :math:`B\,L_{trans}B_0/\sqrt m` (:func:`rademacher_lipschitz_bound`; exact as a bound for the
+    linear class, ``lipschitz=1``). For ALiBi also ``eq9``: the Eq. 9 drift bound
+    :math:`L_A\alpha(d-N_{max})`, :math:`L_A=1/4`, at ``distance`` (default the farthest key,
+    ``length-1``, when it lies beyond ``n_max``); an explicit ``distance`` must exceed ``n_max``.
+    """
+    m = v.integer("m", m, minimum=1)
+    weight_norm = v.real("weight_norm", weight_norm, nonnegative=True)
+    lipschitz = v.real("lipschitz", lipschitz, nonnegative=True)
+    token_norm = v.real("token_norm", token_norm, nonnegative=True)
+    nb = norm_bound(name, length, d, n_max=n_max, **params)
+    B0 = nb.input_norm(token_norm)
+    out = {"pe": name, "kind": nb.kind, "length": nb.length, "d": d, "n_max": n_max, "params": nb.params,
+           "norm": nb.as_dict(), "token_norm": token_norm, "B0": B0, "m": m, "weight_norm": weight_norm,
+           "lipschitz": lipschitz,
+           "rademacher": rademacher_lipschitz_bound(lipschitz, B0, m, output_norm=weight_norm) if B0 is not None else None,
+           "rademacher_formula": "weight_norm * lipschitz * B0 / sqrt(m) (li2025 §4.2, constant 1, logs dropped)"}
+    if name == "alibi":
+        nm = length if n_max is None else n_max
+        if distance is not None or length - 1 > nm:
+            dist = length - 1 if distance is None else distance
+            slope = nb.params.get("slope", 1.0)
+            t = alibi_extrapolation_terms(np.zeros(1), slope=slope, distance=dist, n_max=nm)
+            out["eq9"] = {"distance": dist, "n_max": nm, "slope": slope, "L_A": t["L_A"], "bound": t["rhs"],
+                          "reading": "softmax weight of the key at distance d vs at N_max, other logits fixed"}
+    elif distance is not None:
+        raise ValueError(f"distance (Eq. 9) applies to alibi only, not {name!r}")
+    return out
