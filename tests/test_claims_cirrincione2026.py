@@ -1,0 +1,274 @@
+"""The cirrincione2026 claims: each checker on the real implementation, and each checker
+catching a planted violation (or, for a refuted claim, not refuting a planted world where the
+statement is true), so a verdict never comes from a checker that always says the same thing."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from petheory import geometry as geo
+from proofs_check import engine, runner
+from proofs_check.claims import cirrincione2026 as C
+
+P = "cirrincione2026."
+
+
+def check(claim_id: str, budget: int = 15) -> dict:
+    c = engine.get(P + claim_id)
+    if c.kind in ("exact", "symbolic"):
+        c = dataclasses.replace(c, examples={"quick": budget})
+    return runner.check_claim(c, profile="quick", seed=0)
+
+
+def test_every_claim_id_of_the_issue_is_registered():
+    ids = {c.id for c in engine.all_claims() if c.id.startswith(P)}
+    for name in ("hellinger_mds_optimal", "exact_reproduction_impossible", "rank_bound", "minimal_parametrisation",
+                 "alibi_rank1", "alibi_lowest_stress", "necessity", "positional_separation"):
+        assert P + name in ids
+    for c in engine.all_claims():
+        if c.id.startswith(P) and c.id.endswith("__corrected"):
+            assert c.corrected_of == c.id.removesuffix("__corrected")
+
+
+# ----------------------------------------------------------------------------- MDS optimality
+
+
+def test_mds_is_not_stress_optimal():
+    rec = check("hellinger_mds_optimal", 40)
+    assert rec["verdict"] == "refuted" and rec["counterexample"]["d"] in (1, 2)
+
+
+def test_stress_checker_does_not_refute_when_nothing_beats_mds(monkeypatch):
+    monkeypatch.setattr(geo, "smacof", lambda D, X0, **kw: X0)
+    assert check("hellinger_mds_optimal")["verdict"] == "holds"
+
+
+def test_the_stress_counterexample_replays():
+    case = {"counts": [[1, 0], [1, 0], [0, 1], [1, 1]], "d": 1, "eps": 0.001, "perturbation": [0.0] * 4}
+    assert C.hellinger_mds_optimal(case) > 0
+
+
+def test_mds_is_strain_optimal():
+    assert check("hellinger_mds_optimal__corrected")["verdict"] == "holds"
+
+
+def test_strain_checker_catches_a_suboptimal_mds(monkeypatch):
+    real = geo.classical_mds
+
+    def shrunk(D, rank=None, **kw):
+        m = real(D, rank=rank, **kw)
+        return dataclasses.replace(m, embedding=0.7 * m.embedding)
+
+    monkeypatch.setattr(geo, "classical_mds", shrunk)
+    assert check("hellinger_mds_optimal__corrected")["verdict"] == "refuted"
+
+
+# ----------------------------------------------------------------------------- exact reproduction, rank
+
+
+def test_hellinger_geometry_is_reproduced_exactly():
+    rec = check("exact_reproduction_impossible", 60)
+    assert rec["verdict"] == "refuted"
+    assert len(rec["counterexample"]["counts"]) >= 3
+
+
+def test_reproduction_checker_holds_when_no_encoding_reproduces(monkeypatch):
+    real = geo.classical_mds
+
+    def inexact(D, rank=None, **kw):
+        m = real(D, rank=rank, **kw)
+        return dataclasses.replace(m, embedding=1.01 * m.embedding)
+
+    monkeypatch.setattr(geo, "classical_mds", inexact)
+    assert check("exact_reproduction_impossible")["verdict"] == "holds"
+
+
+def test_hellinger_is_euclidean_and_reproduced_at_its_rank():
+    assert check("exact_reproduction_impossible__corrected")["verdict"] == "holds"
+
+
+def test_euclidean_checker_catches_a_non_euclidean_target(monkeypatch):
+    real = geo.hellinger_distances
+    monkeypatch.setattr(geo, "hellinger_distances", lambda P: real(P) ** 2)
+    assert check("exact_reproduction_impossible__corrected", 40)["verdict"] == "refuted"
+
+
+def test_fisher_rao_geodesic_distance_is_curved():
+    """Where 'curved' applies: the Fisher-Rao distance 2 arccos(BC) between three point masses and their pairwise
+    mixtures is not Euclidean (the mixtures sit on geodesics, so a flat embedding would put them at the edge
+    midpoints, half an edge apart; on the sphere they are 2pi/3 apart, not pi/2)."""
+    Pm = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [0.5, 0.5, 0], [0.5, 0, 0.5], [0, 0.5, 0.5]])
+    BC = np.clip(np.sqrt(Pm) @ np.sqrt(Pm).T, -1, 1)
+    FR = 2 * np.arccos(BC)
+    np.fill_diagonal(FR, 0)
+    assert geo.classical_mds(FR).negative.size >= 1
+    assert geo.classical_mds(geo.hellinger_distances(Pm)).negative.size == 0
+
+
+def test_rank_bound_holds():
+    assert check("rank_bound")["verdict"] == "holds"
+
+
+def test_rank_bound_checker_catches_a_wrong_rank(monkeypatch):
+    monkeypatch.setattr(geo, "effective_rank", lambda lam, *a, **k: len(lam))
+    assert check("rank_bound")["verdict"] == "refuted"
+
+
+def test_rank_bound_second_part_fails_off_hellinger():
+    D = np.array([[0, 1, 1, 3], [1, 0, 1, 1], [1, 1, 0, 1], [3, 1, 1, 0.0]])
+    m = geo.classical_mds(D)
+    assert m.rank < geo.effective_rank(geo.gram_from_distances(D))
+
+
+# ----------------------------------------------------------------------------- minimal parametrisation
+
+
+def test_minimal_parametrisation_does_not_always_save():
+    rec = check("minimal_parametrisation", 40)
+    assert rec["verdict"] == "refuted"
+    ce = rec["counterexample"]
+    assert ce["d"] >= 1
+
+
+def test_parametrisation_checker_holds_when_rank_is_small(monkeypatch):
+    X = np.outer(np.arange(10.0), np.ones(30))
+    monkeypatch.setattr(C, "_optimal_encoding", lambda case: (X, 1))
+    assert check("minimal_parametrisation")["verdict"] == "holds"
+
+
+def test_builtin_target_needs_more_parameters_at_numerical_rank():
+    T = geo.builtin_target()
+    m = geo.classical_mds(geo.hellinger_distances(T))
+    assert m.rank == T.n - 1 and m.rank * (T.n + 64) > T.n * 64
+
+
+def test_minimal_parametrisation_corrected_holds():
+    assert check("minimal_parametrisation__corrected")["verdict"] == "holds"
+
+
+def test_parametrisation_checker_catches_a_wrong_error(monkeypatch):
+    real = geo.minimal_parametrisation
+
+    def wrong(X, rank=None, **kw):
+        f = real(X, rank=rank, **kw)
+        return dataclasses.replace(f, error=f.error * 1.5 + 1e-3)
+
+    monkeypatch.setattr(geo, "minimal_parametrisation", wrong)
+    assert check("minimal_parametrisation__corrected")["verdict"] == "refuted"
+
+
+# ----------------------------------------------------------------------------- ALiBi rank 1
+
+
+def test_shift_equivariance_does_not_give_rank_one():
+    rec = check("alibi_rank1", 30)
+    assert rec["verdict"] == "refuted" and rec["counterexample"]["kind"] == "any"
+
+
+def test_rank1_checker_holds_on_lines(monkeypatch):
+    monkeypatch.setattr(C, "_toeplitz", lambda f: geo.bias_distances(geo_alibi(len(f) + 1)))
+    assert check("alibi_rank1")["verdict"] == "holds"
+
+
+def geo_alibi(n):
+    from petheory import encodings as enc
+
+    return enc.alibi(n, slope=0.3)
+
+
+def test_rank1_iff_linear_holds():
+    assert check("alibi_rank1__corrected", 40)["verdict"] == "holds"
+
+
+def test_rank1_iff_checker_catches_a_bent_alibi(monkeypatch):
+    real = geo.bias_distances
+    monkeypatch.setattr(geo, "bias_distances", lambda B, m="gap": np.sqrt(real(B, m)))
+    assert check("alibi_rank1__corrected", 40)["verdict"] == "refuted"
+
+
+# ----------------------------------------------------------------------------- ALiBi lowest stress
+
+
+def test_alibi_is_not_lowest_on_the_builtin_corpus(monkeypatch):
+    monkeypatch.delenv("PETHEORY_CORPUS", raising=False)
+    rec = check("alibi_lowest_stress")
+    assert rec["verdict"] == "refuted"
+    s = rec["details"]["stress1"]
+    assert s["alibi"] > min(s["sinusoidal"], s["rope"]) and "built-in" in rec["details"]["target"]
+
+
+def _fake_stress(values):
+    real = geo.encoding_stress
+
+    def fake(enc, P, **kw):
+        r = real(enc, P, **kw)
+        return dataclasses.replace(r, stress=values[enc])
+
+    return fake
+
+
+@pytest.mark.parametrize("alibi, verdict", [(0.1, "holds"), (0.3, "inconclusive"), (0.5, "refuted")])
+def test_lowest_stress_checker_reads_the_ratio(monkeypatch, alibi, verdict):
+    monkeypatch.setattr(geo, "encoding_stress", _fake_stress({"alibi": alibi, "sinusoidal": 0.4, "rope": 0.45}))
+    assert check("alibi_lowest_stress")["verdict"] == verdict
+
+
+def test_lowest_stress_reads_a_user_corpus(monkeypatch, tmp_path):
+    f = tmp_path / "c.txt"
+    f.write_text("\n".join(" ".join(f"w{(i * k) % 7}" for i in range(8)) for k in range(40)))
+    monkeypatch.setenv("PETHEORY_CORPUS", str(f))
+    monkeypatch.setenv("PETHEORY_MIN_COUNT", "10")
+    rec = check("alibi_lowest_stress")
+    assert rec["details"]["target"] == f"PETHEORY_CORPUS={f}" and rec["details"]["n"] == 8
+
+
+# ----------------------------------------------------------------------------- necessity (torch)
+
+
+def test_causal_transformers_without_pe_are_order_sensitive():
+    pytest.importorskip("torch")
+    rec = check("necessity", 30)
+    assert rec["verdict"] == "refuted" and rec["counterexample"]["attention"] == "causal"
+
+
+def test_necessity_checker_holds_when_every_variant_is_bidirectional(monkeypatch):
+    pytest.importorskip("torch")
+    monkeypatch.setattr(C, "_mask", lambda case: None)
+    assert check("necessity", 20)["verdict"] == "holds"
+
+
+def test_bidirectional_transformers_without_pe_are_equivariant_and_pooled_invariant():
+    pytest.importorskip("torch")
+    assert check("necessity__corrected", 20)["verdict"] == "holds"
+
+
+def test_necessity_checker_catches_a_positional_signal(monkeypatch):
+    torch = pytest.importorskip("torch")
+    monkeypatch.setattr(
+        C, "_mask", lambda case: torch.nn.Transformer.generate_square_subsequent_mask(case["n"], dtype=torch.float64)
+    )
+    assert check("necessity__corrected", 20)["verdict"] == "refuted"
+
+
+def test_per_token_outputs_are_not_invariant_only_equivariant():
+    torch = pytest.importorskip("torch")
+    case = {"attention": "bidirectional", "output": "per_token", "model": "encoder_layer", "norm_first": False,
+            "n": 4, "d_model": 8, "nhead": 2, "seed": 1, "perm": [3, 1, 0, 2]}
+    gap, tol = C.permutation_gap(case)
+    assert gap <= tol  # equivariant
+    torch.manual_seed(0)
+    net = torch.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True).double().eval()
+    X = torch.randn(1, 4, 8, dtype=torch.float64)
+    Y, Yp = net(X)[0].detach(), net(X[:, [3, 1, 0, 2]])[0].detach()
+    assert (Yp - Y).abs().max() > 1e-3  # but not invariant
+
+
+# ----------------------------------------------------------------------------- positional separation
+
+
+def test_positional_separation_is_skipped_with_a_reason():
+    rec = check("positional_separation")
+    assert rec["verdict"] == "skipped" and "not stated" in rec["summary"]
