@@ -1,0 +1,207 @@
+r"""Geometry figures of cirrincione2026: MDS of positions, stress per PE, the spectrum of B.
+
+Every number comes from :mod:`petheory.geometry`. The target is the built-in corpus
+(:func:`petheory.geometry.builtin_target`), or ``$PETHEORY_CORPUS`` (whitespace, lowercased,
+``$PETHEORY_MAX_VOCAB`` default 48, ``$PETHEORY_MIN_COUNT`` default 100) so the same figures can
+be drawn for SST-2/IMDB text. Presets only change which encodings are drawn (``full`` adds
+every registered encoding and MiniLM when installed); the whole set takes seconds.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from petheory import geometry as geo
+from petheory.plots import figure, save
+
+D_MODEL = 64  # dimension of the named absolute/rotary encodings drawn
+CORE = {
+    "sinusoidal": {"d": D_MODEL},
+    "rope": {"d": D_MODEL},
+    "alibi": {},
+    "t5": {},
+    "relative": {},
+    "learned (init)": {"d": D_MODEL},
+    "legendre": {"d": D_MODEL},
+    "wavelet": {"d": D_MODEL},
+}
+FAMILY = {"sinusoidal": "C0", "rope": "C3", "alibi": "C2", "t5": "C4", "relative": "C5", "learned (init)": "C1",
+          "legendre": "C8", "wavelet": "C9", "random": "C7", "nope": "k", "MiniLM (learned)": "C6"}
+
+
+def target() -> tuple[geo.PositionalDistributions, str]:
+    path = os.environ.get("PETHEORY_CORPUS")
+    if not path:
+        return geo.builtin_target(), "built-in corpus (305 reviews, top-48 words + <other>)"
+    P = geo.positional_distributions(
+        path, lowercase=True, max_vocab=int(os.environ.get("PETHEORY_MAX_VOCAB", "48")),
+        min_count=int(os.environ.get("PETHEORY_MIN_COUNT", "100")),
+    )
+    return P, f"{path} (top-{P.V - 1} words + <other>)"
+
+
+def _minilm_table():
+    try:
+        from petheory.loaders import load_position_embeddings
+
+        return load_position_embeddings("hf:minilm").table
+    except (FileNotFoundError, ValueError):
+        return None
+
+
+def _encoding_distances(label: str, n: int):
+    if label == "learned (init)":
+        return geo.induced_distances("learned", n, D_MODEL)[0]
+    if label == "MiniLM (learned)":
+        return geo.induced_distances(_minilm_table(), n)[0]
+    return geo.induced_distances(label, n, CORE.get(label, {}).get("d", D_MODEL))[0]
+
+
+def _labels(preset: str) -> list[str]:
+    labels = list(CORE)
+    if preset == "full":
+        labels += ["random", "nope"]
+    if _minilm_table() is not None:
+        labels.append("MiniLM (learned)")
+    return labels
+
+
+def _procrustes(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
+    """X rotated/reflected and scaled onto Y (both centred), for side-by-side comparison."""
+    Xc, Yc = X - X.mean(0), Y - Y.mean(0)
+    U, s, Vt = np.linalg.svd(Xc.T @ Yc)
+    R = U @ Vt
+    scale = s.sum() / max(np.sum(Xc**2), 1e-300)
+    return scale * Xc @ R
+
+
+@figure("geometry.mds_positions", "cirrincione2026 Alg. 1: 2-D classical MDS of positions, corpus target vs PEs")
+def mds_positions(outdir, *, preset="quick", seed=0):
+    import matplotlib.pyplot as plt
+
+    P, desc = target()
+    n = P.n
+    Dt = geo.hellinger_distances(P)
+    mt = geo.classical_mds(Dt)
+    Yt = mt.embedding[:, :2]
+    panels = [("target: Hellinger", Dt)] + [(lab, _encoding_distances(lab, n)) for lab in ("sinusoidal", "alibi", "t5")]
+    if _minilm_table() is not None:
+        panels.append(("MiniLM (learned)", _encoding_distances("MiniLM (learned)", n)))
+    fig, axes = plt.subplots(1, len(panels), figsize=(3.7 * len(panels), 4.4), squeeze=False, constrained_layout=True)
+    data = {"target": desc, "n": n, "panels": {}}
+    for ax, (lab, D) in zip(axes[0], panels):
+        m = geo.classical_mds(D)
+        X = m.embedding[:, :2] if m.rank >= 2 else np.c_[m.embedding[:, :1], np.zeros(n)]
+        X = Yt if lab.startswith("target") else _procrustes(X, Yt)
+        share = float(np.sum(m.eigenvalues[: min(2, m.rank)]) / np.sum(m.eigenvalues[m.eigenvalues > 0]))
+        s1 = 0.0 if lab.startswith("target") else geo.stress_between(D, Dt)
+        ax.plot(X[:, 0], X[:, 1], "-", color="0.75", lw=1, zorder=1)
+        sc = ax.scatter(X[:, 0], X[:, 1], c=np.arange(n), cmap="viridis", s=40, zorder=2, edgecolor="k", lw=0.4)
+        for i in (0, 1, n // 2, n - 1):
+            ax.annotate(str(i), X[i], textcoords="offset points", xytext=(4, 4), fontsize=8)
+        dim = {"sinusoidal": f" (d={D_MODEL})", "alibi": ": the line |i-j|", "t5": " (Hellinger of softmax rows)"}.get(lab, "")
+        title = f"{lab}\n(corpus positional distributions)" if lab.startswith("target") else f"{lab}{dim}\nstress-1 vs target = {s1:.3f}"
+        ax.set_title(title, fontsize=10)
+        ax.set_xlabel(f"MDS 1  (2 axes = {share:.0%} of its spectrum)", fontsize=8)
+        ax.set_aspect("equal", adjustable="datalim")
+        ax.tick_params(labelsize=7)
+        ax.locator_params(nbins=5)
+        data["panels"][lab] = {"coords": X.tolist(), "stress1_vs_target": s1, "top2_share": share}
+    fig.colorbar(sc, ax=axes[0].tolist(), shrink=0.8, label="position")
+    fig.suptitle(f"Positions 0..{n - 1} in 2-D classical MDS, each PE rotated and scaled onto the target (Procrustes)\n"
+                 f"target: {desc}", fontsize=10)
+    return save(fig, data, outdir, "geometry.mds_positions")
+
+
+@figure("geometry.stress_per_pe", "cirrincione2026: Kruskal stress-1 of each PE against the corpus's Hellinger geometry")
+def stress_per_pe(outdir, *, preset="quick", seed=0):
+    import matplotlib.pyplot as plt
+
+    P, desc = target()
+    n = P.n
+    Dt = geo.hellinger_distances(P)
+    rows = []
+    for lab in _labels(preset):
+        rows.append((lab, geo.stress_between(_encoding_distances(lab, n), Dt)))
+    m = geo.classical_mds(Dt)
+    for r in (1, 2, 4):
+        rows.append((f"MDS rank {r} (optimal by strain)", geo.stress(m.embedding[:, :r], Dt)))
+    for r in (1, 2):  # classical MDS is not stress-optimal: SMACOF from it does better at the same rank
+        rows.append((f"SMACOF rank {r} (from MDS)", geo.stress(geo.smacof(Dt, m.embedding[:, :r]), Dt)))
+    rows.sort(key=lambda t: t[1])
+    fig, ax = plt.subplots(figsize=(8.5, 0.42 * len(rows) + 1.4))
+    y = np.arange(len(rows))
+    colors = [FAMILY.get(lab, "0.8" if lab.startswith("SMACOF") else "0.55") for lab, _ in rows]
+    ax.barh(y, [v for _, v in rows], color=colors, edgecolor="k", lw=0.4)
+    for k, (_lab, val) in enumerate(rows):
+        ax.text(val + 0.005, k, f"{val:.3f}", va="center", fontsize=8)
+    ax.set_yticks(y, [lab for lab, _ in rows], fontsize=9)
+    ax.invert_yaxis()
+    ax.set_xlim(0, max(v for _, v in rows) * 1.15)
+    ax.set_xlabel("Kruskal stress-1 with optimal scale (0 = the target's geometry up to scale)")
+    ax.set_title(f"Stress of each PE's geometry on positions 0..{n - 1}\ntarget: Hellinger distances, {desc}", fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    note = ("RoPE = ||R_i - R_j||_F (sqrt 2 x sinusoidal with the same frequencies: equal stress); ALiBi = the line "
+            "|i-j|; T5/relative: Hellinger between softmax rows; d=64")
+    fig.text(0.01, -0.02, note, fontsize=7, color="0.3")
+    data = {"target": desc, "n": n, "formula": geo.STRESS_FORMULAS["stress1"], "stress1": dict(rows), "d": D_MODEL}
+    return save(fig, data, outdir, "geometry.stress_per_pe")
+
+
+def _shuffled_null(P: geo.PositionalDistributions, seed: int) -> np.ndarray:
+    """Eigenvalues of B for the built-in corpus with the words of each line shuffled: same lengths and counts,
+    no positional signal, so what remains is the sampling noise of the distributions. Empty for other targets."""
+    if not P.source.startswith("builtin:"):
+        return np.empty(0)
+    from petheory.data import corpus
+
+    rng = np.random.default_rng(seed)
+    lines = [" ".join(rng.permutation(s.split())) for s in corpus.SENTENCES]
+    Q = geo.positional_distributions(lines, lowercase=True, max_vocab=geo.BUILTIN_MAX_VOCAB, n=P.n,
+                                     min_count=1)
+    return geo.classical_mds(geo.hellinger_distances(Q)).eigenvalues
+
+
+@figure("geometry.eigenvalues", "cirrincione2026: eigenvalues of B = -1/2 J H^2 J with the effective rank marked")
+def eigenvalues(outdir, *, preset="quick", seed=0):
+    import matplotlib.pyplot as plt
+
+    P, desc = target()
+    Dt = geo.hellinger_distances(P)
+    m = geo.classical_mds(Dt)
+    lam = m.eigenvalues
+    n = lam.size
+    r_num = geo.effective_rank(lam)
+    null = _shuffled_null(P, seed)
+    cut = 5e-2
+    r_cut = geo.effective_rank(lam, tol=cut)
+    energy = np.cumsum(np.clip(lam, 0, None)) / np.sum(np.clip(lam, 0, None))
+    r90 = int(np.searchsorted(energy, 0.9) + 1)
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4))
+    k = np.arange(1, n + 1)
+    pos = lam > 0
+    a1.semilogy(k[pos], lam[pos], "o-", color="C0", label="eigenvalue λ_k of B")
+    floor = m.tol * abs(lam).max()
+    a1.semilogy(k[: null.size][null > 0], null[null > 0], "x--", color="0.55", lw=1,
+                label="null: words shuffled within each line (sampling noise)")
+    a1.axhline(floor, color="0.5", ls=":", label=f"zero threshold γ·λmax = {floor:.1e}")
+    a1.axvline(r_num + 0.5, color="C3", ls="--", label=f"numerical rank r = rank(B) = {r_num}  (n-1 = {n - 1})")
+    a1.axvline(r_cut + 0.5, color="C2", ls="-.", label=f"effective rank at λ > {cut:g}·λmax: {r_cut}")
+    a1.set_xlabel("k")
+    a1.set_ylabel("λ_k (log)")
+    a1.set_title("Spectrum of the double-centred Hellinger matrix", fontsize=10)
+    a1.legend(fontsize=8)
+    a2.plot(k, energy, "s-", color="C1")
+    a2.axhline(0.9, color="0.5", ls=":")
+    a2.axvline(r90, color="C1", ls="--", label=f"90% of tr B in the top {r90}")
+    a2.set_ylim(0, 1.02)
+    a2.set_xlabel("k")
+    a2.set_ylabel(r"$(\lambda_1+\dots+\lambda_k)\,/\,\mathrm{tr}\,B$")
+    a2.set_title(f"Cumulative share; B ⪰ 0 (no negative eigenvalue: Hellinger is Euclidean)", fontsize=10)
+    a2.legend(fontsize=8)
+    fig.suptitle(f"Target: {desc}, n = {n} positions", fontsize=10)
+    data = {"target": desc, "n": n, "eigenvalues": lam.tolist(), "numerical_rank": r_num, "tol": m.tol,
+            "effective_rank_cut": cut, "effective_rank_at_cut": r_cut, "null_eigenvalues": null.tolist(), "rank_90pct": r90, "negative": m.negative.tolist()}
+    return save(fig, data, outdir, "geometry.eigenvalues")

@@ -1,0 +1,40 @@
+"""The geometry figures render, and their JSON holds the numbers drawn."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from petheory import plots
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    plots.use_agg()
+    out = tmp_path_factory.mktemp("figs")
+    paths = []
+    for f in plots.select("geometry.*"):
+        paths += f.fn(out, preset="quick", seed=0)
+    return out, paths
+
+
+def test_three_geometry_figures_with_png_and_json(rendered):
+    out, paths = rendered
+    names = sorted(p.name for p in paths)
+    assert names == sorted(f"geometry.{k}.{ext}" for k in ("eigenvalues", "mds_positions", "stress_per_pe")
+                           for ext in ("png", "json"))
+    assert all(p.stat().st_size > 0 for p in paths)
+
+
+def test_stress_figure_data_shows_mds_is_not_stress_optimal(rendered):
+    out, _ = rendered
+    s = json.loads((out / "geometry.stress_per_pe.json").read_text())["stress1"]
+    assert s["SMACOF rank 2 (from MDS)"] < s["MDS rank 2 (optimal by strain)"]
+    assert s["rope"] == pytest.approx(s["sinusoidal"], abs=1e-12)
+
+
+def test_eigenvalue_figure_marks_the_rank(rendered):
+    out, _ = rendered
+    e = json.loads((out / "geometry.eigenvalues.json").read_text())
+    assert e["numerical_rank"] == e["n"] - 1 and e["negative"] == [] and len(e["null_eigenvalues"]) == e["n"]
