@@ -409,10 +409,11 @@ def train(config: TrainConfig | dict, out_dir=None, *, progress=None, on_epoch=N
                 torch.nn.utils.clip_grad_norm_(model.parameters(), config.grad_clip)
             opt.step()
             sched.step()
-            run_loss += float(loss.detach())
+            lv = float(loss.detach())
+            run_loss += lv
             tokens += b.x.numel() if b.x.dim() == 2 else b.x.shape[0] * b.x.shape[1]
             if progress:
-                progress({"event": "step", "epoch": epoch + 1, "epochs": config.epochs, "step": s + 1, "steps": steps, "loss": float(loss)})
+                progress({"event": "step", "epoch": epoch + 1, "epochs": config.epochs, "step": s + 1, "steps": steps, "loss": lv})
         entry = {"epoch": epoch + 1, "train_loss": run_loss / steps, "lr": sched.get_last_lr()[0],
                  "test": evaluate(model, test_id, kind, batch_size=config.eval_batch_size, amp=amp)}
         history.append(entry)

@@ -1,0 +1,126 @@
+"""``petheory train``: train one small model on a paper's task with a chosen position mechanism."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+NAME = "train"
+HELP = "train one model (task, PE, size preset) with checkpoints; resumes when --out holds a checkpoint"
+DESCRIPTION = (
+    "Train a pluggable-position Transformer on TASK and write a JSON record (per-length evaluation, per-head "
+    "ablation). A checkpoint is written to --out every epoch; rerunning the same command resumes from it, and a "
+    "finished run is read back instead of retrained."
+)
+
+
+def parse_sets(items) -> dict:
+    """``key=value`` pairs; values are JSON when they parse (numbers, true, lists), else strings."""
+    out = {}
+    for item in items or []:
+        key, eq, val = item.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"--set {item!r} must look like key=value (e.g. epochs=3, model.d_model=32, task.n_train=100)")
+        try:
+            out[key.strip()] = json.loads(val)
+        except json.JSONDecodeError:
+            out[key.strip()] = val
+    return out
+
+
+def add_arguments(p) -> None:
+    p.add_argument("task", help="running_sum, gu2025_task1, gu2025_task2, parity, copy, reverse, addition")
+    p.add_argument("--pe", default="nope", metavar="SPEC",
+                   help="position mechanism: a registry encoding or mla, e.g. alibi, rope+sinusoidal, 'rope:heads=4', "
+                        "'alibi:slopes=gu2025' (default: nope)")
+    p.add_argument("--preset", default="smoke", choices=("smoke", "small", "paper"), help="size (default: smoke)")
+    p.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N, mps or auto (default: cpu)")
+    p.add_argument("--seed", type=int, default=0, help="model/batch-order seed (default: 0)")
+    p.add_argument("--epochs", type=int, help="override the preset's number of epochs")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="override a setting: a TrainConfig field, model.<field> or task.<param>; repeatable")
+    p.add_argument("--out", metavar="DIR", help="run directory (default: runs/<task>__<pe>__s<seed>__<hash>)")
+    p.add_argument("--resume", action="store_true", help="require a checkpoint in --out (error if there is none)")
+    p.add_argument("--json", metavar="FILE", help="also write the record to FILE ('-' for stdout)")
+    p.add_argument("--threads", type=int, help="torch CPU threads")
+
+
+def run(args) -> int:
+    import torch
+
+    from petheory import sweep
+    from petheory.io import atomic_write_json
+    from petheory.nn import preset, train
+    from petheory.nn.train import CHECKPOINT, RECORD, load_checkpoint
+
+    from petheory.cli._console import console as make_console
+
+    if args.seed < 0:
+        raise ValueError(f"--seed must be >= 0, got {args.seed}")
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    over = parse_sets(args.set)
+    if args.epochs is not None:
+        over["epochs"] = args.epochs
+    cfg = preset(args.task, args.preset, pe=args.pe, seed=args.seed, device=args.device, **over)
+    from petheory.nn.train import resolve_device
+
+    resolve_device(cfg.device)  # fail before any work when the device is absent
+    from pathlib import Path
+
+    out = Path(args.out) if args.out else sweep.run_dir("runs", cfg)
+    err = make_console(stderr=True, quiet=args.quiet)
+    ckpt = out / CHECKPOINT
+    if args.resume and not ckpt.is_file():
+        raise FileNotFoundError(f"--resume: no checkpoint at {ckpt}")
+    if ckpt.is_file() and not (out / RECORD).is_file():
+        st = load_checkpoint(ckpt)  # corrupt -> ValueError, one line
+        err.print(f"resuming {out} from epoch {st['epoch']}/{cfg.epochs}")
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("loss {task.fields[loss]}"),
+                  TimeElapsedColumn(), console=err, transient=True) as bar:
+        task = bar.add_task(f"{args.task} {cfg.model.pe}", total=None, loss="-")
+
+        def progress(ev):
+            if ev["event"] == "step":
+                bar.update(task, total=ev["steps"] * ev["epochs"], completed=(ev["epoch"] - 1) * ev["steps"] + ev["step"],
+                           description=f"{args.task} {cfg.model.pe} epoch {ev['epoch']}/{ev['epochs']}", loss=f"{ev['loss']:.4g}")
+
+        rec = train(cfg, out, progress=None if args.quiet else progress)
+    if args.json == "-":
+        print(json.dumps(rec, indent=2))
+    elif args.json:
+        atomic_write_json(args.json, rec)
+    if not args.quiet:
+        print_record(rec, make_console())
+        make_console().print(f"record: {out / RECORD}")
+    return 0
+
+
+def print_record(rec: dict, console) -> None:
+    from rich.table import Table
+
+    from petheory.nn.train import PRIMARY
+
+    metric = PRIMARY[rec["kind"]]
+    first, last = rec["initial"]["train"], rec["final"]["train"]
+    console.print(f"{rec['task']} · pe={rec['pe']} · seed {rec['seed']} · {rec['n_params']} params · "
+                  f"{rec['timing']['seconds']:.1f}s on {rec['timing']['device']}", markup=False)
+    t = Table()
+    t.add_column("split")
+    cols = list(last)
+    for c in cols:
+        t.add_column(c, justify="right")
+    t.add_row("train (init)", *(f"{first[c]:.4g}" for c in cols))
+    t.add_row("train", *(f"{last[c]:.4g}" for c in cols))
+    for L, m in rec["final"]["test"].items():
+        t.add_row(f"test @ {L}" + (" (train len)" if str(rec["train_len"]) == L else ""), *(f"{m[c]:.4g}" for c in cols))
+    console.print(t)
+    if rec.get("ablation"):
+        worst = max(rec["ablation"]["heads"], key=lambda h: h["drop"])
+        console.print(f"head ablation ({rec['ablation']['split']}, {metric}): baseline {rec['ablation']['baseline']:.4g}; "
+                      f"largest drop {worst['drop']:.4g} at layer {worst['layer']} head {worst['head']}")
+    if rec.get("chance"):
+        console.print(f"chance: {json.dumps(rec['chance'])}", markup=False)
+    sys.stdout.flush()
