@@ -224,8 +224,17 @@ def nope(n: int, d: int) -> np.ndarray:
     return np.zeros((n, d))
 
 
-@lru_cache(maxsize=32)
 def _wavefun(wavelet: str, resolution: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """Samples ``(x, psi)`` of the mother wavelet on ``[0, taps-1]``, step ``2**-resolution``, and ``taps``.
+
+    The arrays are cached and read-only."""
+    if not isinstance(wavelet, str):  # checked before the cache, which would fail on unhashable values
+        raise ValueError(f"wavelet must be a PyWavelets family name such as 'db2', got {type(wavelet).__name__} {wavelet!r}")
+    return _wavefun_cached(wavelet, resolution)
+
+
+@lru_cache(maxsize=32)
+def _wavefun_cached(wavelet: str, resolution: int) -> tuple[np.ndarray, np.ndarray, int]:
     import pywt
 
     if not isinstance(wavelet, str) or wavelet not in pywt.wavelist(kind="discrete"):
@@ -236,7 +245,15 @@ def _wavefun(wavelet: str, resolution: int) -> tuple[np.ndarray, np.ndarray, int
     if not w.orthogonal:
         raise ValueError(f"wavelet {wavelet!r} is not orthogonal; use an orthogonal family (db*, sym*, coif*, haar)")
     _phi, psi, x = w.wavefun(level=resolution)
-    return np.asarray(x, dtype=np.float64), np.asarray(psi, dtype=np.float64), w.dec_len
+    x, psi = np.array(x, dtype=np.float64), np.array(psi, dtype=np.float64)
+    if len(x) == (w.dec_len - 1) * 2**resolution + 2:
+        # PyWavelets samples Haar (db1) one grid step late: psi[i] = psi_true((i-1) 2^-res), so
+        # psi(0) came out 0 (position 0 got an all-zero Haar encoding) and psi(1) came out -1.
+        # Dropping the first sample gives the standard right-continuous Haar wavelet on [0, 1].
+        x, psi = x[:-1], psi[1:]
+    x.setflags(write=False)
+    psi.setflags(write=False)
+    return x, psi, w.dec_len
 
 
 WAVELET_DILATIONS = ("unit", "position")
@@ -517,10 +534,14 @@ def t5_bucket(offsets, *, bidirectional: bool = True, num_buckets: int = 32, max
         raise ValueError(f"num_buckets={num_buckets} leaves no exact bucket; use at least {4 if bidirectional else 2}")
     if md <= max_exact:
         raise ValueError(f"max_distance must exceed max_exact={max_exact}, got {md}")
-    with np.errstate(divide="ignore"):
-        large = max_exact + (
-            np.log(np.maximum(rel, 1) / max_exact) / math.log(md / max_exact) * (nb - max_exact)
-        ).astype(np.int64)
+    # Mesh TensorFlow's T5 and HF transformers compute the log bucket in float32; so do we, so that
+    # bucket edges match trained checkpoints. In float64, offsets where the log ratio is an exact
+    # integer can land one bucket lower (num_buckets=9, causal, max_distance=128: offset -8 has
+    # log(8/4)/log(128/4)*5 = 1 exactly, bucket 5, but float64 gives 0.99999... and bucket 4).
+    # The float32 log is taken as the correctly rounded float64 log, as torch's is to within an ulp.
+    ratio = np.maximum(rel, 1).astype(np.float32) / np.float32(max_exact)
+    log_ratio = np.log(ratio.astype(np.float64)).astype(np.float32)
+    large = max_exact + (log_ratio / np.float32(math.log(md / max_exact)) * np.float32(nb - max_exact)).astype(np.int64)
     large = np.minimum(large, nb - 1)
     return buckets + np.where(rel < max_exact, rel, large)
 
@@ -635,9 +656,12 @@ class RotaryTable:
 
     def apply_at(self, x, p: int) -> np.ndarray:
         """Rotate every row of ``x`` (m, d) by R_p, as if it sat at position ``p``."""
+        p = v.integer("p", p, minimum=0, maximum=self.angles.shape[0] - 1)
+        x = v.array("x", x, ndim=(1, 2))
+        if x.shape[-1] != self.d:
+            raise ValueError(f"x must have d={self.d} columns, got shape {x.shape}")
         a, b = self.pairs()
         cos, sin = np.cos(self.angles[p]), np.sin(self.angles[p])
-        x = np.asarray(x, dtype=np.float64)
         out = x.copy()
         out[..., a] = x[..., a] * cos - x[..., b] * sin
         out[..., b] = x[..., a] * sin + x[..., b] * cos
