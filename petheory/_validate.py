@@ -45,6 +45,13 @@ def real(name: str, value, *, positive: bool = False, nonnegative: bool = False)
     return value
 
 
+def boolean(name: str, value) -> bool:
+    """Return ``value`` as a bool; only ``True``/``False`` (or numpy bools) are accepted, not truthy values."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
+    return bool(value)
+
+
 def choice(name: str, value, choices: Iterable[str]) -> str:
     choices = tuple(choices)
     if value not in choices:

@@ -289,10 +289,12 @@ def wavelet_atoms(d: int, support: int, *, dilation: str = "unit", n_max: int | 
     scales from ``j = -ceil(log2 n_max)`` (one atom as wide as the training range) upwards, shifts
     meeting ``[0, n_max)``. Scales are taken in order until ``d`` atoms.
     """
+    d = v.integer("d", d, minimum=1)
+    support = v.integer("support", support, minimum=1)
     v.choice("dilation", dilation, WAVELET_DILATIONS)
     if dilation == "position" and n_max is None:
         raise ValueError("dilation='position' needs n_max (the training length) to choose the coarsest scale")
-    n_max = 1 if n_max is None else n_max
+    n_max = 1 if n_max is None else v.integer("n_max", n_max, minimum=1)
     atoms: list[tuple[int, int]] = []
     j = _coarsest_scale(dilation, n_max)
     while len(atoms) < d:
@@ -413,9 +415,10 @@ def legendre_positions(pos, n_max: int, *, position_map: str = "linear", beyond:
     (training positions fill [-1, 0.9]; x < 1 always and x -> 1 as p -> infinity, so the encoding
     saturates asymptotically, never exactly).
     """
+    n_max = v.integer("n_max", n_max, minimum=2)
     v.choice("position_map", position_map, LEGENDRE_MAPS)
     v.choice("beyond", beyond, ("clip", "extrapolate"))
-    pos = np.asarray(pos, dtype=np.float64)
+    pos = v.array("pos", pos, nonempty=False)
     if position_map == "linear":
         x = 2.0 * pos / (n_max - 1) - 1.0
     else:
@@ -454,6 +457,7 @@ def legendre(
     n_max = int(pos[-1]) + 1 if n_max is None else v.integer("n_max", n_max)
     if n_max < 2:
         raise ValueError(f"legendre needs n_max >= 2 to map positions onto [-1, 1], got {n_max}")
+    orthonormal = v.boolean("orthonormal", orthonormal)
     x = legendre_positions(pos, n_max, position_map=position_map, beyond=beyond)
     out = np.polynomial.legendre.legvander(x, d - 1)
     if orthonormal:
@@ -518,6 +522,7 @@ def t5_bucket(offsets, *, bidirectional: bool = True, num_buckets: int = 32, max
     """
     nb = v.integer("num_buckets", num_buckets, minimum=2)
     md = v.integer("max_distance", max_distance, minimum=1)
+    bidirectional = v.boolean("bidirectional", bidirectional)
     rel = np.asarray(offsets)
     if not np.issubdtype(rel.dtype, np.integer):
         raise TypeError(f"offsets must be integers, got dtype {rel.dtype}")
