@@ -210,30 +210,30 @@ def norm_bound(name: str, length: int, d: int = 64, *, n_max: int | None = None,
         if name == "learned":
             p.setdefault("beyond", "clamp")
         computed = float(np.max(pe_norms(name, length, d, **p)))
-        stated, formula, explicit = None, "not in li2025 Table 2", None
+        stated, formula, explicit = None, "not in Table 2", None
         if name == "sinusoidal":
-            stated, formula = math.sqrt(d), "sqrt(d_model) (Table 2: B_0 = B_x + sqrt(d_model))"
+            stated, formula = math.sqrt(d), "sqrt(d_model)"
         elif name == "nope":
-            stated, formula = 0.0, "0 (no positional vector)"
+            stated, formula = 0.0, "0"
         elif name == "learned":
             table = enc.learned(p["n_max"], d, **{k: x for k, x in p.items() if k not in ("beyond", "n_max")}, n_max=p["n_max"])
             stated = float(np.max(np.linalg.norm(table, axis=1)))
-            formula = "B_p = max row norm of the table (Table 2: B_0 = B_x + B_p; last row reused past N_max)"
+            formula = "B_p (table max row norm)"
         elif name == "wavelet":
-            formula = "O(N_max sqrt(log N_max)) when unnormalised (order only, no constant)"
+            formula = "O(N_max sqrt(log N_max)), no constant"
             explicit = _wavelet_explicit_bound(d, **p)
         elif name == "legendre":
             ortho = bool(p.get("orthonormal", False))
             unbounded = p.get("position_map", "linear") == "linear" and p.get("beyond", "clip") == "extrapolate"
-            formula = "bounded: sqrt(sum_k c_k^2), attained at x=1" + (" -- not for beyond='extrapolate' (unbounded)" if unbounded else "")
+            formula = "unbounded (beyond='extrapolate')" if unbounded else "bounded: sqrt(sum_k c_k^2)"
             stated = None if unbounded else legendre_norm_bound(d, ortho)
         meaning = f"sup over positions 0..{length - 1} of ||PE(pos)||_2 (adds to the token norm B_x in B_0)"
         return NormBound(name, kind, length, d, stated, formula, computed, meaning, explicit, p)
     if kind == "bias":
-        stated, formula = None, "not in li2025 Table 2 (bounded by max |table value|, independent of N')"
+        stated, formula = None, "not in Table 2"
         if name == "alibi":
             stated = alibi_bias_magnitude(length, p.get("slope", 1.0))
-            formula = "alpha (N'-1) (Table 2: ALiBi adds no vector, a logit bias up to alpha(N'-1))"
+            formula = "alpha (N'-1)"
         computed = float(np.max(np.abs(info.fn(length, **p)))) if length <= DENSE_BIAS_MAX else None
         meaning = f"max |b(i,j)| over i, j < {length}: logit-bias magnitude (no vector is added; B_0 = B_x)"
         return NormBound(name, kind, length, None, stated, formula, computed, meaning, None, p)
@@ -245,7 +245,7 @@ def norm_bound(name: str, length: int, d: int = 64, *, n_max: int | None = None,
     for pos in range(0, length, max(1, length // 256)):  # 256 positions suffice: angles are p * freq
         worst = max(worst, float(np.max(np.abs(np.linalg.norm(table.apply_at(probe, pos), axis=1) - norms) / norms)))
     meaning = "max relative change of ||x|| under R_p: rotations add no vector, B_0 = B_x"
-    return NormBound(name, kind, length, d, 0.0, "0: ||R_p x|| = ||x|| (norm-preserving)", worst, meaning, None, p)
+    return NormBound(name, kind, length, d, 0.0, "0 (||R_p x|| = ||x||)", worst, meaning, None, p)
 
 
 # =============================================================================== Rademacher
@@ -521,6 +521,24 @@ def transformer_lipschitz(model, *, inputs=None) -> LipschitzReport:
     )
 
 
+def transformer_input_norm(model, inputs) -> float:
+    r"""Empirical :math:`B_0=\max_{i,t}\lVert z^{(0)}_{i,t}\rVert_2` of a Transformer on ``inputs``: the largest
+    per-token norm of what enters the first block (token embedding + absolute PE)."""
+    import torch
+
+    got = {}
+    hook = model.blocks[0].register_forward_pre_hook(lambda _m, a: got.__setitem__("z0", a[0].detach()))
+    was = model.training
+    model.eval()
+    try:
+        with torch.no_grad():
+            model(inputs)
+    finally:
+        hook.remove()
+        model.train(was)
+    return float(got["z0"].double().norm(dim=-1).max())
+
+
 def rademacher_lipschitz_bound(lipschitz: float, input_norm: float, m: int, *, output_norm: float = 1.0) -> float:
     r"""li2025 §4.2's expression :math:`B_{out}L_{trans}B_0/\sqrt m`, constant 1, log factors dropped.
 
@@ -764,6 +782,8 @@ class DecayFit:
     C: float  # smallest C valid for beta, over the whole support: max_u |psi(u)| e^{beta u}
     support: int
     points: int
+    log_amplitude: float = 0.0  # OLS intercept: the envelope is ~ exp(log_amplitude - beta u) on the fit range
+    fit_range: tuple[float, float] = (0.0, 0.0)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -788,7 +808,8 @@ def wavelet_decay_fit(wavelet: str = "db2", *, resolution: int = 10, floor: floa
     fit = fit_line(x[keep], np.log(env[keep]), level=level)
     beta = -fit.slope
     C = float(np.max(a * np.exp(beta * x)))
-    return DecayFit(wavelet, float(beta), (-fit.slope_ci[1], -fit.slope_ci[0]), C, taps - 1, int(keep.size))
+    return DecayFit(wavelet, float(beta), (-fit.slope_ci[1], -fit.slope_ci[0]), C, taps - 1, int(keep.size),
+                    float(fit.intercept), (float(x[keep[0]]), float(x[keep[-1]])))
 
 
 def wavelet_scale_ratios(d: int, *, wavelet: str = "db2", n_max: int, normalisation: str = "l2",

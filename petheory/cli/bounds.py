@@ -121,25 +121,27 @@ def _table(rows, lip, lip_report) -> None:
     from petheory.cli._console import console
 
     t = Table(title="petheory bounds (li2025 Table 2, §4.2, Eq. 9)")
-    for col, kw in (("PE", {"style": "bold"}), ("kind", {}), ("N'", {"justify": "right"}),
-                    ("stated (paper)", {"overflow": "fold", "max_width": 44}), ("computed", {"justify": "right"}),
-                    ("B0", {"justify": "right"}), ("R_m bound", {"justify": "right"}), ("note", {"overflow": "fold", "max_width": 40})):
+    for col, kw in (("PE", {"style": "bold"}), ("kind", {}), ("N'", {"justify": "right"}), ("stated (paper)", {}),
+                    ("computed", {"justify": "right"}), ("B0", {"justify": "right"}), ("R_m bound", {"justify": "right"}),
+                    ("note", {"overflow": "fold", "max_width": 34})):
         t.add_column(col, **kw)
     for r in rows:
         nb = r["norm"]
-        stated = (_fmt(nb["stated"]) + " = " if nb["stated"] is not None else "") + nb["stated_formula"]
-        note = {"absolute": "sup_pos ||PE(pos)||", "bias": "max |b(i,j)| (logit)", "rotary": "max | ||R_p x||/||x|| - 1 |"}[r["kind"]]
+        stated = nb["stated_formula"] + (f" = {_fmt(nb['stated'])}" if nb["stated"] is not None and not nb["stated_formula"].startswith("0") else "")
+        note = []
         if nb.get("explicit") is not None:
-            note += f"; explicit bound {_fmt(nb['explicit'])}"
+            note.append(f"explicit bound {_fmt(nb['explicit'])}")
         if "eq9" in r:
             e = r["eq9"]
-            note += f"; Eq. 9: drift <= {_fmt(e['bound'])} at d={e['distance']} (L_A=1/4)"
+            note.append(f"Eq. 9 drift <= {_fmt(e['bound'])} at d={e['distance']}")
         params = ",".join(f"{k}={v}" for k, v in r["params"].items() if k != "n_max")
         t.add_row(escape(r["pe"] + (f":{params}" if params else "")), r["kind"], str(r["length"]), escape(stated),
-                  _fmt(nb["computed"]), _fmt(r["B0"]), _fmt(r["rademacher"]), escape(note))
+                  _fmt(nb["computed"]), _fmt(r["B0"]), _fmt(r["rademacher"]), escape("; ".join(note)))
     con = console()
     con.print(t)
-    src = "from the checkpoint's weights (certified product)" if lip_report else ("given" if lip != 1.0 else "1: linear class")
+    src = "from the checkpoint's weights" if lip_report else ("given" if lip != 1.0 else "linear class")
     r0 = rows[0]
-    con.print(f"R_m bound = B * L_trans * B0 / sqrt(m) with B={_fmt(r0['weight_norm'])}, L_trans={_fmt(lip)} ({src}), "
-              f"m={r0['m']}, B_x={_fmt(r0['token_norm'])}; constant 1, log factors dropped (li2025 §4.2).")
+    con.print("computed: sup_pos ||PE(pos)|| (absolute), max |b(i,j)| logit bias (bias), max relative change of ||x|| "
+              "under R_p (rotary); B0 = B_x + computed (absolute) or B_x.")
+    con.print(f"R_m bound = B L_trans B0 / sqrt(m): B={_fmt(r0['weight_norm'])}, L_trans={_fmt(lip)} ({src}), m={r0['m']}, "
+              f"B_x={_fmt(r0['token_norm'])}; constant 1, logs dropped (li2025 §4.2).")
