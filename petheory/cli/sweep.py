@@ -48,7 +48,7 @@ def run(args) -> int:
         from petheory.nn.train import resolve_device
 
         resolve_device(args.device)
-    console = make_console(quiet=args.quiet)
+    console = make_console(quiet=args.quiet, stderr=args.json == "-")
     if args.dry_run:
         for c in configs:
             state = "done" if sweep.is_done(args.out, c) else "todo"

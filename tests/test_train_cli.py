@@ -1,0 +1,104 @@
+"""`petheory train` and `petheory sweep`: they train, resume after kill -9, and turn bad input into one line, exit 2."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import torch
+
+from petheory.cli import main
+from petheory.nn import preset, train
+from petheory.nn.train import CHECKPOINT, RECORD, without_timing
+
+torch.set_num_threads(1)
+
+
+def run_cli(capsys, *argv):
+    rc = main(list(argv))
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def test_train_writes_a_record_and_reads_it_back(tmp_path, capsys):
+    out = tmp_path / "run"
+    rc, _, err = run_cli(capsys, "train", "copy", "--pe", "alibi", "--out", str(out), "--json", str(tmp_path / "r.json"), "--quiet")
+    assert rc == 0, err
+    rec = json.loads((tmp_path / "r.json").read_text())
+    assert rec == json.loads((out / RECORD).read_text())
+    assert rec["pe"] == "alibi" and rec["task"] == "copy"
+    rc, stdout, _ = run_cli(capsys, "train", "copy", "--pe", "alibi", "--out", str(out), "--json", "-")
+    assert rc == 0 and json.loads(stdout) == rec
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="this machine has CUDA")
+@pytest.mark.parametrize(
+    "argv, match",
+    [
+        (["train", "sorting"], "unknown task 'sorting'"),
+        (["train", "copy", "--pe", "fourier"], "unknown PE 'fourier'"),
+        (["train", "copy", "--pe", "rope", "--set", "model.d_model=6", "--set", "model.n_head=2"], "even head dimension"),
+        (["train", "copy", "--pe", "rope:heads=3"], "k must be in 1..2"),
+        (["train", "running_sum", "--pe", "learned:n_max=20"], "exceeds the 20-row table"),
+        (["train", "copy", "--device", "cuda"], "CUDA is not available"),
+        (["train", "copy", "--set", "epochs"], "must look like key=value"),
+        (["train", "copy", "--preset", "huge"], "invalid choice"),
+        (["sweep", "--task", "copy", "--pe", "nope", "--engine", "mpi", "--out", "x"], "invalid choice"),
+        (["sweep", "missing.toml", "--out", "x"], "no such grid file"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, argv, match):
+    rc, _, err = run_cli(capsys, *argv, *(["--out", str(tmp_path / "o")] if argv[0] == "train" else []))
+    assert rc == 2
+    lines = [l for l in err.strip().splitlines() if l.strip()]
+    assert len(lines) == 1 and match in lines[0], err
+
+
+def test_missing_and_corrupt_checkpoints_are_one_line_errors(tmp_path, capsys):
+    rc, _, err = run_cli(capsys, "train", "copy", "--out", str(tmp_path / "none"), "--resume")
+    assert rc == 2 and "no checkpoint" in err and len(err.strip().splitlines()) == 1
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / CHECKPOINT).write_bytes(b"\x00garbage")
+    rc, _, err = run_cli(capsys, "train", "copy", "--out", str(tmp_path / "bad"))
+    assert rc == 2 and "corrupt" in err and len(err.strip().splitlines()) == 1
+
+
+def test_train_resumes_after_kill_minus_9(tmp_path):
+    """A real SIGKILL mid-run: the rerun resumes from the last checkpoint and ends with the
+    records of an uninterrupted run."""
+    out = tmp_path / "run"
+    args = ["train", "copy", "--pe", "rope", "--epochs", "150", "--out", str(out), "--threads", "1", "--quiet"]
+    cmd = [sys.executable, "-c", "import sys; from petheory.cli import main; sys.exit(main(sys.argv[1:]))", *args]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    t0 = time.time()
+    while not (out / CHECKPOINT).exists() and proc.poll() is None and time.time() - t0 < 120:
+        time.sleep(0.02)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL, "the run finished before it could be killed"
+    assert (out / CHECKPOINT).exists() and not (out / RECORD).exists()
+    done = subprocess.run(cmd[:3] + [a for a in args if a != "--quiet"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "resuming" in done.stderr
+    resumed = json.loads((out / RECORD).read_text())
+    full = train(preset("copy", "smoke", pe="rope", epochs=150))
+    assert without_timing(resumed) == without_timing(full)
+
+
+def test_sweep_cli_trains_then_skips(tmp_path, capsys):
+    argv = ["sweep", "--task", "copy", "--pe", "nope", "--pe", "rope:heads=1", "--seeds", "0", "1",
+            "--set", "epochs=1", "--set", "ablate=false", "--out", str(tmp_path)]
+    rc, _, err = run_cli(capsys, *argv, "--json", str(tmp_path / "all.json"), "--quiet")
+    assert rc == 0, err
+    recs = json.loads((tmp_path / "all.json").read_text())
+    assert [(r["pe"], r["seed"]) for r in recs] == [("nope", 0), ("nope", 1), ("rope:heads=1", 0), ("rope:heads=1", 1)]
+    rc, out, _ = run_cli(capsys, *argv, "--dry-run")
+    assert rc == 0 and out.count("done\t") == 4
+    grid = tmp_path / "g.json"
+    grid.write_text(json.dumps({"task": "copy", "pe": ["nope", "alibi"], "seed": [0], "set": {"epochs": 1, "ablate": False}}))
+    rc, out, _ = run_cli(capsys, "sweep", str(grid), "--out", str(tmp_path), "--dry-run")
+    assert rc == 0 and out.count("done\t") == 1 and out.count("todo\t") == 1
