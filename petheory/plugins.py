@@ -29,6 +29,9 @@ def load_module(spec: str):
         if not path.is_file():
             raise FileNotFoundError(f"plugin file not found: {spec}")
         name = f"petheory_plugin_{path.stem}"
+        loaded = sys.modules.get(name)
+        if loaded is not None and Path(getattr(loaded, "__file__", "")).resolve() == path.resolve():
+            return loaded  # imported once, as `import` does: a second load would re-register its names
         mod_spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(mod_spec)
         sys.modules[name] = module

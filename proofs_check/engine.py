@@ -204,10 +204,9 @@ _LOADED = False
 def load_builtin() -> None:
     """Import the built-in claim modules and the ``petheory.claims`` entry points once."""
     global _LOADED
-    if _LOADED:
-        return
-    _LOADED = True
-    import proofs_check.claims  # noqa: F401  (registers on import)
+    if not _LOADED:
+        _LOADED = True
+        import proofs_check.claims  # noqa: F401  (registers on import)
     from petheory.plugins import load_entry_points
 
-    load_entry_points("petheory.claims")
+    load_entry_points("petheory.claims")  # once per group; a no-op after the first call

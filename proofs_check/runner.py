@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import shlex
 import time
 import traceback
 import zlib
@@ -23,7 +24,7 @@ from proofs_check.engine import Claim, Context, Evidence
 PROFILES = {"quick": 60, "thorough": 2000}
 
 
-@dataclass
+@dataclass(eq=False)  # eq=False keeps exceptions hashable (a dataclass with eq sets __hash__ = None)
 class CheckerCrash(Exception):
     """A checker raised: the claim has no verdict, and ``petheory check`` exits 1."""
 
@@ -46,7 +47,8 @@ def budget_for(c: Claim, profile: str) -> int:
 
 def reproduce_command(c: Claim, *, profile: str, seed: int, case=None) -> str:
     if case is not None:
-        return f"petheory check --claims {c.id} --case '{json.dumps(case, allow_nan=False)}'"
+        # shlex.quote: a case holding an apostrophe must still paste into a shell intact
+        return f"petheory check --claims {c.id} --case {shlex.quote(json.dumps(case, allow_nan=False))}"
     return f"petheory check --claims {c.id} --profile {profile} --seed {seed}"
 
 
@@ -57,6 +59,7 @@ def _search(c: Claim, budget: int, seed: int) -> dict:
     stats = {"cases": 0, "max_violation": -np.inf}
 
     def condition(case) -> bool:
+        stats["case"] = case  # the case being evaluated, for the message if the checker raises
         val = c.violation(case)
         stats["cases"] += 1
         stats["max_violation"] = max(stats["max_violation"], val)
@@ -75,6 +78,8 @@ def _search(c: Claim, budget: int, seed: int) -> dict:
     except NoSuchExample:
         mv = stats["max_violation"]
         return {"verdict": "holds", "cases": stats["cases"], "margin": None if not np.isfinite(mv) else 0.0 - mv}
+    except Exception as exc:  # hypothesis has shrunk the crashing case and re-run it last
+        raise CheckerCrash(c.id, f"{_describe(exc)} on case {_short(stats.get('case'))}") from exc
     violation = c.violation(case)
     return {"verdict": "refuted", "cases": stats["cases"], "margin": -violation, "counterexample": case, "violation": violation}
 
@@ -140,10 +145,24 @@ def check_claim(c: Claim, *, profile: str = "quick", seed: int = 0, quiet: bool 
     except CheckerCrash:
         raise
     except Exception as exc:  # a broken checker must not pass for a verdict
-        tb = traceback.format_exception_only(type(exc), exc)[-1].strip()
-        raise CheckerCrash(c.id, tb) from exc
+        raise CheckerCrash(c.id, _describe(exc)) from exc
     rec["seconds"] = round(time.perf_counter() - t0, 4)
     return _finite(rec)
+
+
+def _describe(exc: BaseException) -> str:
+    """``Type: message`` (first line). Not traceback.format_exception_only, whose last line is an
+    exception note when there is one (hypothesis adds a ``@reproduce_failure`` note under print_blob)."""
+    msg = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {msg[0]}" if msg else type(exc).__name__
+
+
+def _short(case, limit: int = 300) -> str:
+    try:
+        text = json.dumps(case, allow_nan=False)
+    except (TypeError, ValueError):
+        text = repr(case)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def replay(c: Claim, case) -> dict:
