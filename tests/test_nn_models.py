@@ -212,3 +212,15 @@ def test_ablation_rejects_heads_that_do_not_exist():
     with pytest.raises(ValueError, match="no head"):
         with tiny().ablated([(0, 4)]):
             pass
+
+
+@pytest.mark.parametrize("pe", ["alibi", "rope", "t5", "mla", "sinusoidal"])
+def test_bf16_autocast_path_runs_and_stays_close_to_float32(pe):
+    # The GPU path (bf16 autocast) exercised on CPU: biases and rotations are kept in float32.
+    model = tiny(pe)
+    x = torch.randint(1, 11, (2, 10))
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        y = model(x)
+    y.float().sum().backward()
+    assert y.dtype == torch.bfloat16
+    assert (y.float() - model(x)).abs().max() < 0.05

@@ -117,6 +117,10 @@ class Attention(nn.Module):
     def forward(self, x: torch.Tensor, return_probs: bool = False):
         B, T, C = x.shape
         q, k, v, scale = self.qkv(x)
+        if self.bias is not None and q.dtype in (torch.bfloat16, torch.float16):
+            # A logit bias in bf16 has a spacing of 0.5 at |b| ~ 100: ALiBi's neighbouring keys
+            # would tie. Attention with a bias therefore runs in float32 under autocast.
+            q, k, v = q.float(), k.float(), v.float()
         m = self.mask(T, x.device, q.dtype)
         # SDPA where it can: not for inspection, not under vmap (seed ensembles: CPU SDPA has no
         # batching rule), and not with a learned bias (CPU SDPA kernels refuse a mask gradient).
@@ -134,7 +138,7 @@ class Attention(nn.Module):
                 q, k, v, attn_mask=m, dropout_p=self.dropout if self.training else 0.0,
                 is_causal=self.causal and m is None, scale=scale,
             )  # (B, H, T, hd_v)
-        y = y * self.head_mask[None, :, None, None]
+        y = y.to(x.dtype) * self.head_mask[None, :, None, None]
         y = self.c_proj(y.transpose(1, 2).reshape(B, T, -1))
         return (y, p) if return_probs else y
 

@@ -300,10 +300,10 @@ class BiasPE(nn.Module):
                 t = torch.tensor(m, dtype=torch.float32, device=device)
             elif self.name == "t5":
                 nb = int(self.params.get("num_buckets", 32))
-                t = torch.tensor(fn(T, values=np.arange(nb, dtype=np.float64), **self.params), device=device).long()
+                t = torch.tensor(fn(T, values=np.arange(nb, dtype=np.float64), **self.params).astype(np.int64), device=device)
             elif self.name == "relative":
                 K = int(self.params["max_offset"])
-                t = torch.tensor(fn(T, values=np.arange(2 * K + 1, dtype=np.float64), **self.params), device=device).long()
+                t = torch.tensor(fn(T, values=np.arange(2 * K + 1, dtype=np.float64), **self.params).astype(np.int64), device=device)
             else:
                 t = torch.tensor(fn(T, **self.params), dtype=torch.float32, device=device)
             self._cache = {key: t}  # keep one length: eval lengths change rarely
@@ -351,17 +351,24 @@ class Rotary(nn.Module):
     def cos_sin(self, T: int, device, dtype=torch.float32):
         key = (T, str(device), dtype)
         if key not in self._cache:
-            ang = torch.tensor(enc.rope(T, self.head_dim, **self.params).angles, device=device)  # (T, r/2) float64
-            self._cache = {key: (ang.cos().to(dtype), ang.sin().to(dtype))}
+            ang = enc.rope(T, self.head_dim, **self.params).angles  # (T, r/2), float64 in numpy
+            self._cache = {key: (torch.tensor(np.cos(ang), dtype=dtype, device=device),
+                                 torch.tensor(np.sin(ang), dtype=dtype, device=device))}
         return self._cache[key]
 
     def rotate(self, x: torch.Tensor) -> torch.Tensor:
-        """Rotate the last dim of ``x`` (..., T, hd): row p by R_p."""
-        T = x.shape[-2]
+        """Rotate the last dim of ``x`` (..., T, hd): row p by R_p.
+
+        Half-precision inputs are rotated in float32 (bf16 under autocast would round the
+        rotation to ~3 significant digits) and cast back.
+        """
+        T, dt = x.shape[-2], x.dtype
+        if dt in (torch.bfloat16, torch.float16):
+            x = x.float()
         cos, sin = self.cos_sin(T, x.device, x.dtype)  # (T, r/2)
         xa, xb = x[..., self.idx_a], x[..., self.idx_b]
         out = torch.cat([xa * cos - xb * sin, xa * sin + xb * cos, x[..., self.idx_rest]], dim=-1)
-        return out[..., self.inverse]
+        return out[..., self.inverse].to(dt)
 
     def forward(self, q: torch.Tensor, k: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         # q, k: (B, H, T, hd); partial RoPE leaves heads k..H-1 position-free

@@ -38,7 +38,7 @@ _MODEL = {
 
 # (task params, model overrides, train overrides) per task and size
 _TABLE = {
-    ("running_sum", "smoke"): ({"n_train": 256, "n_test": 64}, {"n_layer": 2, "causal": True}, {"epochs": 6, "batch_size": 32, "lr": 1e-2}),
+    ("running_sum", "smoke"): ({"n_train": 256, "n_test": 64}, {"n_layer": 2, "causal": True}, {"epochs": 6, "batch_size": 16, "lr": 1e-2}),
     ("running_sum", "small"): ({"n_train": 2000, "n_test": 256}, {"n_head": 1, "d_ff": 256, "causal": True},
                                {"epochs": 20, "batch_size": 64, "lr": 3e-3}),
     ("running_sum", "paper"): ({"n_train": 10000, "n_test": 1000}, {"n_layer": 2, "n_head": 1, "d_model": 64, "d_ff": 256,

@@ -378,7 +378,7 @@ def train(config: TrainConfig | dict, out_dir=None, *, progress=None, on_epoch=N
     amp = config.amp and device.type == "cuda"
     kind = data.kind
     history, start_epoch, tokens, t_prev = [], 0, 0, 0.0
-    initial = {"train": evaluate(model, data.train, kind, batch_size=config.eval_batch_size, amp=amp)}
+    initial = None
     if out is not None:
         atomic_write_json(out / CONFIG, {**config.as_dict(), "hash": chash})
         if (out / CHECKPOINT).is_file():
@@ -391,6 +391,8 @@ def train(config: TrainConfig | dict, out_dir=None, *, progress=None, on_epoch=N
             _set_rng_state(st["rng"], gen, device)
             start_epoch, history, initial = st["epoch"], list(st["history"]), st["initial"]
             tokens, t_prev = st["tokens"], st["seconds"]
+    if initial is None:  # evaluation draws no random numbers, so it cannot shift the RNG streams
+        initial = {"train": evaluate(model, data.train, kind, batch_size=config.eval_batch_size, amp=amp)}
     test_id = data.test[data.train_len] if data.train_len in data.test else next(iter(data.test.values()))
     model.train()
     for epoch in range(start_epoch, config.epochs):
