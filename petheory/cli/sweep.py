@@ -74,7 +74,8 @@ def run(args) -> int:
 
         rows = sweep.summary(records)
         t = Table(title=f"sweep {args.out}: {len(records)} runs")
-        cols = sorted({k for r in rows for k in r}, key=lambda k: (k.startswith("test@"), int(k[5:]) if k.startswith("test@") else 0, k))
+        tests = sorted({k for r in rows for k in r if k.startswith("test@")}, key=lambda k: int(k[5:]))
+        cols = ["task", "pe", "seed", "metric", "train", *tests]
         for c in cols:
             t.add_column(c)
         for r in rows:
