@@ -52,17 +52,38 @@ def reproduce_command(c: Claim, *, profile: str, seed: int, case=None) -> str:
     return f"petheory check --claims {c.id} --profile {profile} --seed {seed}"
 
 
-def _search(c: Claim, budget: int, seed: int) -> dict:
+#: Checker evaluations allowed while shrinking, after the first counterexample, per profile. Hypothesis
+#: can spend minutes shrinking a large case (vectors of floats drawn at a drawn size); past the cap the
+#: search stops with the last, smallest-so-far counterexample. A count, not a time, so the same seed
+#: gives the same counterexample on any machine.
+SHRINK_STEPS = {"quick": 100, "thorough": 2000}
+
+
+class _ShrinkBudgetSpent(BaseException):
+    """Raised inside hypothesis to stop shrinking (a BaseException: hypothesis lets it through)."""
+
+
+def _search(c: Claim, budget: int, seed: int, shrink_steps: int = SHRINK_STEPS["quick"]) -> dict:
     from hypothesis import HealthCheck, Phase, Verbosity, find, settings
     from hypothesis.errors import NoSuchExample
 
-    stats = {"cases": 0, "max_violation": -np.inf}
+    stats = {"cases": 0, "max_violation": -np.inf, "shrinks": 0, "best": None}
 
     def condition(case) -> bool:
+        if stats["best"] is not None:
+            if stats["shrinks"] >= shrink_steps:
+                raise _ShrinkBudgetSpent
+            stats["shrinks"] += 1
         stats["case"] = case  # the case being evaluated, for the message if the checker raises
-        val = c.violation(case)
+        try:
+            val = c.violation(case)
+        except Exception as exc:
+            stats.setdefault("crash", (case, exc))
+            raise
         stats["cases"] += 1
         stats["max_violation"] = max(stats["max_violation"], val)
+        if val > 0:
+            stats["best"] = case  # hypothesis only moves on to smaller failing cases
         return val > 0
 
     cfg = settings(
@@ -73,15 +94,22 @@ def _search(c: Claim, budget: int, seed: int) -> dict:
         suppress_health_check=list(HealthCheck),
         verbosity=Verbosity.quiet,
     )
+    truncated = False
     try:
         case = find(c.cases(), condition, settings=cfg, random=random.Random(seed))
+    except _ShrinkBudgetSpent:
+        if "crash" in stats:  # a crash met while shrinking outranks the counterexample
+            bad, exc = stats["crash"]
+            raise CheckerCrash(c.id, f"{_describe(exc)} on case {_short(bad)}") from exc
+        case, truncated = stats["best"], True
     except NoSuchExample:
         mv = stats["max_violation"]
         return {"verdict": "holds", "cases": stats["cases"], "margin": None if not np.isfinite(mv) else 0.0 - mv}
     except Exception as exc:  # hypothesis has shrunk the crashing case and re-run it last
         raise CheckerCrash(c.id, f"{_describe(exc)} on case {_short(stats.get('case'))}") from exc
     violation = c.violation(case)
-    return {"verdict": "refuted", "cases": stats["cases"], "margin": -violation, "counterexample": case, "violation": violation}
+    return {"verdict": "refuted", "cases": stats["cases"], "margin": -violation, "counterexample": case,
+            "violation": violation, "shrink_truncated": truncated}
 
 
 def check_claim(c: Claim, *, profile: str = "quick", seed: int = 0, quiet: bool = True) -> dict:
@@ -114,7 +142,7 @@ def check_claim(c: Claim, *, profile: str = "quick", seed: int = 0, quiet: bool 
             rec.update(verdict="skipped", summary=c.skip_reason)
         elif c.kind in ("exact", "symbolic"):
             proved = bool(c.proof()) if c.kind == "symbolic" else False
-            res = _search(c, budget, s)
+            res = _search(c, budget, s, shrink_steps=SHRINK_STEPS[profile])
             if proved and res["verdict"] == "refuted":
                 raise RuntimeError(
                     f"sympy proved the identity but the numeric search refuted it on {res['counterexample']!r}: "
@@ -125,6 +153,8 @@ def check_claim(c: Claim, *, profile: str = "quick", seed: int = 0, quiet: bool 
                 rec["counterexample"] = res["counterexample"]
                 rec["reproduce"] = reproduce_command(c, profile=profile, seed=seed, case=res["counterexample"])
                 rec["summary"] = f"violation {res['violation']:.3g} on the shrunk case"
+                if res["shrink_truncated"]:
+                    rec["summary"] += f" (shrinking stopped after {SHRINK_STEPS[profile]} steps: it may shrink further)"
             elif proved:
                 rec["summary"] = "proved symbolically (sympy); numeric search agrees"
             else:

@@ -340,3 +340,25 @@ def test_non_finite_numbers_never_reach_the_json(scratch):
     rec = runner.check_claim(engine.get("testpaper2099.inf"))
     json.dumps(rec, allow_nan=False)
     assert rec["margin"] == "inf" and rec["details"] == {"slope": "nan"}
+
+
+def test_shrinking_stops_after_the_profile_budget_with_a_real_counterexample(scratch, monkeypatch):
+    monkeypatch.setitem(runner.SHRINK_STEPS, "quick", 3)
+    c = add_refuted()
+    rec = runner.check_claim(c)
+    assert rec["verdict"] == "refuted" and "shrinking stopped after 3 steps" in rec["summary"]
+    assert runner.replay(c, rec["counterexample"])["violation"] > 0
+    assert rec == {**runner.check_claim(c), "seconds": rec["seconds"]}  # a step count, not a time: deterministic
+
+
+def test_a_crash_met_while_shrinking_is_still_a_crash(scratch, monkeypatch):
+    monkeypatch.setitem(runner.SHRINK_STEPS, "quick", 5)
+
+    @claim(id="testpaper2099.crash_small", source="t", statement="s", kind="exact", cases=_xs)
+    def check(case):
+        if case["x"] < 20:
+            raise RuntimeError("small x breaks the checker")
+        return float(case["x"] - 50)
+
+    with pytest.raises(runner.CheckerCrash, match="small x breaks the checker"):
+        runner.check_claim(engine.get("testpaper2099.crash_small"))
