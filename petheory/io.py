@@ -32,9 +32,14 @@ def atomic_write_text(path, text: str) -> Path:
     return path
 
 
+def json_text(obj, *, indent: int = 2) -> str:
+    """``obj`` as JSON text; numpy scalars/arrays and paths are converted, NaN/inf refused (not JSON)."""
+    return json.dumps(obj, indent=indent, allow_nan=False, default=_default)
+
+
 def atomic_write_json(path, obj, *, indent: int = 2) -> Path:
     """Serialise ``obj`` as JSON (NaN/inf refused: they are not JSON) and write it atomically."""
-    return atomic_write_text(path, json.dumps(obj, indent=indent, allow_nan=False, default=_default) + "\n")
+    return atomic_write_text(path, json_text(obj, indent=indent) + "\n")
 
 
 def read_json(path):

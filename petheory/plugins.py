@@ -20,6 +20,13 @@ from pathlib import Path
 _LOADED_GROUPS: set[str] = set()
 
 
+class PluginError(RuntimeError):
+    """A plugin (``--plugin`` module or entry point) failed while importing or registering.
+
+    The message names the plugin and the original error; the original exception is chained
+    (``__cause__``) for its traceback. The CLI prints it as one line and exits 2."""
+
+
 def load_module(spec: str):
     """Import a plugin given as a dotted module name or a path to a ``.py`` file."""
     if not isinstance(spec, str) or not spec.strip():
@@ -35,14 +42,20 @@ def load_module(spec: str):
         mod_spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(mod_spec)
         sys.modules[name] = module
-        mod_spec.loader.exec_module(module)
+        try:
+            mod_spec.loader.exec_module(module)
+        except Exception as exc:
+            del sys.modules[name]
+            raise PluginError(f"plugin {spec} failed to import: {_describe(exc)}") from exc
         return module
     try:
         return importlib.import_module(spec)
     except ModuleNotFoundError as exc:
-        if exc.name and spec.startswith(exc.name):
+        if exc.name and (spec == exc.name or spec.startswith(exc.name + ".")):
             raise ValueError(f"plugin module {spec!r} not found (is it installed or on PYTHONPATH?)") from None
-        raise
+        raise PluginError(f"plugin {spec} failed to import: {_describe(exc)}") from exc
+    except Exception as exc:
+        raise PluginError(f"plugin {spec} failed to import: {_describe(exc)}") from exc
 
 
 def load_entry_points(group: str) -> list[str]:
@@ -52,8 +65,17 @@ def load_entry_points(group: str) -> list[str]:
     _LOADED_GROUPS.add(group)
     names = []
     for ep in metadata.entry_points(group=group):
-        obj = ep.load()
-        if callable(obj) and not isinstance(obj, type(sys)):
-            obj()
+        try:
+            obj = ep.load()
+            if callable(obj) and not isinstance(obj, type(sys)):
+                obj()
+        except Exception as exc:
+            _LOADED_GROUPS.discard(group)  # report it again next time rather than silently skip it
+            raise PluginError(f"entry point {ep.name!r} ({ep.value}) of group {group!r} failed: {_describe(exc)}") from exc
         names.append(ep.name)
     return names
+
+
+def _describe(exc: BaseException) -> str:
+    msg = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {msg[0]}" if msg else type(exc).__name__

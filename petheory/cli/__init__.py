@@ -14,6 +14,8 @@ import importlib
 import pkgutil
 import sys
 
+from petheory.plugins import PluginError
+
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2 (argparse prints usage too by default)
@@ -67,7 +69,7 @@ def main(argv=None) -> int:
     except _UsageError as exc:
         print(f"{exc} (see --help)", file=sys.stderr)
         return 2
-    except (ValueError, TypeError, FileNotFoundError, PermissionError, IsADirectoryError, KeyError) as exc:
+    except (ValueError, TypeError, FileNotFoundError, PermissionError, IsADirectoryError, KeyError, PluginError) as exc:
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(f"petheory: error: {msg}", file=sys.stderr)
         return 2

@@ -17,14 +17,14 @@ def add_arguments(p) -> None:
     p.add_argument("--claims", metavar="GLOBS", help="comma-separated glob patterns of claim ids, e.g. 'gu2025.*,li2025.sinusoidal_norm_bound'")
     p.add_argument("--profile", default="quick", choices=("quick", "thorough"), help="search budget (default: quick)")
     p.add_argument("--seed", type=int, default=0, help="run seed; each claim derives its own (default: 0)")
-    p.add_argument("--json", metavar="FILE", help="write the results as JSON (DESIGN.md contract)")
+    p.add_argument("--json", metavar="FILE", help="write the results as JSON (DESIGN.md contract); '-' prints it instead of the table")
     p.add_argument("--report", metavar="FILE.md", help="write a Markdown report")
     p.add_argument("--case", metavar="JSON", help="evaluate one case (JSON) of a single exact/symbolic claim and print its violation")
     p.add_argument("--list", action="store_true", help="list the selected claims and exit")
 
 
 def run(args) -> int:
-    from petheory.io import atomic_write_json, atomic_write_text
+    from petheory.io import atomic_write_json, atomic_write_text, json_text
     from proofs_check import report
     from proofs_check.engine import select
     from proofs_check.runner import check_claim, replay
@@ -66,8 +66,12 @@ def run(args) -> int:
                 crashes.append(crash)
             bar.advance(task)
 
-    report.print_table(records, console)
-    if args.json:
+    if args.json == "-":  # the JSON document alone on stdout, so it can be piped
+        print(json_text(report.document(records, profile=args.profile, seed=args.seed)))
+        console = make_console(stderr=True, quiet=args.quiet)
+    else:
+        report.print_table(records, console)
+    if args.json and args.json != "-":
         atomic_write_json(args.json, report.document(records, profile=args.profile, seed=args.seed))
         console.print(f"wrote {args.json}")
     if args.report:

@@ -1,0 +1,139 @@
+"""The ``petheory`` command: help everywhere, the encodings listing, one-line errors with exit 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from petheory import encodings as enc
+from petheory.cli import _subcommands, main
+
+ROOT = Path(__file__).resolve().parents[1]
+PETHEORY = Path(sys.executable).with_name("petheory")
+SUBCOMMANDS = [m.NAME for m in _subcommands()]
+
+
+def _help(argv, capsys) -> str:
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 0
+    return capsys.readouterr().out
+
+
+def test_top_level_help_lists_every_subcommand(capsys):
+    out = _help(["--help"], capsys)
+    assert out.startswith("usage: petheory")
+    for name in SUBCOMMANDS:
+        assert name in out
+
+
+def test_the_foundation_subcommands_exist():
+    assert {"check", "encodings"} <= set(SUBCOMMANDS)
+
+
+@pytest.mark.parametrize("name", SUBCOMMANDS)
+def test_every_subcommand_has_help_with_the_common_options(name, capsys):
+    out = _help([name, "--help"], capsys)
+    assert out.startswith(f"usage: petheory {name}")
+    assert "--plugin" in out and "--quiet" in out
+
+
+def test_subcommand_modules_follow_the_protocol():
+    for mod in _subcommands():
+        assert isinstance(mod.NAME, str) and isinstance(mod.HELP, str)
+        assert callable(mod.add_arguments) and callable(mod.run)
+
+
+def test_version(capsys):
+    from petheory import __version__
+
+    assert _help(["--version"], capsys).strip() == f"petheory {__version__}"
+
+
+def test_no_subcommand_prints_help_and_exits_2(capsys):
+    assert main([]) == 2
+    assert "usage: petheory" in capsys.readouterr().out
+
+
+# ----------------------------------------------------------------------------- encodings
+
+
+def test_encodings_json_lists_every_encoding_with_kind_params_conventions(capsys):
+    assert main(["encodings", "--json", "-"]) == 0
+    items = json.loads(capsys.readouterr().out)
+    assert [i["name"] for i in items] == enc.available()
+    for it in items:
+        assert it["kind"] in enc.KINDS
+        assert isinstance(it["params"], dict) and isinstance(it["conventions"], str)
+    by_name = {i["name"]: i for i in items}
+    assert by_name["rope"]["params"] == {"base": 10000.0, "pairing": "interleaved", "rotary_dim": None}
+    assert "half" in by_name["rope"]["conventions"] and "key_index" in by_name["alibi"]["conventions"]
+
+
+def test_encodings_json_file_and_kind_filter(tmp_path, capsys):
+    path = tmp_path / "encs.json"
+    assert main(["encodings", "--kind", "bias", "--json", str(path), "--quiet"]) == 0
+    assert capsys.readouterr().out == ""
+    assert [i["name"] for i in json.loads(path.read_text())] == enc.available("bias")
+
+
+def test_encodings_table_shows_names_and_kinds(capsys):
+    assert main(["encodings"]) == 0
+    out = capsys.readouterr().out
+    for name in ("sinusoidal", "alibi", "t5", "rope", "wavelet", "legendre"):
+        assert name in out
+
+
+# ----------------------------------------------------------------------------- bad arguments
+
+
+BAD_ARGS = [
+    (["nosuchcommand"], "invalid choice"),
+    (["check", "--nosuchflag"], "unrecognized arguments: --nosuchflag"),
+    (["check", "--profile", "nightly"], "invalid choice: 'nightly'"),
+    (["check", "--seed", "abc"], "invalid int value: 'abc'"),
+    (["check", "--seed", "-1"], "--seed must be >= 0"),
+    (["check", "--claims", "nosuchpaper1999.*"], "matches no registered claim"),
+    (["check", "--claims", ","], "--claims is empty"),
+    (["check", "--claims", "li2025.*", "--case", "{}"], "exactly one claim"),
+    (["check", "--claims", "li2025.sinusoidal_norm_bound", "--case", "[1"], "--case is not valid JSON"),
+    (["check", "--claims", "li2025.sinusoidal_norm_bound", "--case", '{"d": 3}'], "does not fit claim"),
+    (["encodings", "--kind", "vector"], "invalid choice: 'vector'"),
+    (["encodings", "--plugin", "no_such_pkg2099"], "plugin module 'no_such_pkg2099' not found"),
+]
+
+
+@pytest.mark.parametrize("argv,msg", BAD_ARGS, ids=[" ".join(a) for a, _ in BAD_ARGS])
+def test_bad_arguments_give_one_line_on_stderr_and_exit_2(argv, msg, capsys):
+    assert main(argv) == 2
+    cap = capsys.readouterr()
+    assert cap.err.count("\n") == 1, cap.err
+    assert msg in cap.err and "Traceback" not in cap.err
+    assert cap.err.startswith("petheory")
+
+
+def test_writing_into_a_directory_is_a_one_line_error(tmp_path, capsys):
+    assert main(["encodings", "--json", str(tmp_path), "--quiet"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+@pytest.mark.skipif(not PETHEORY.exists(), reason="console script not installed next to this interpreter")
+def test_console_script_bad_argument_has_no_traceback():
+    r = subprocess.run([str(PETHEORY), "check", "--profile", "nightly"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+
+
+def test_python_m_proofs_check_lists_the_claims():
+    r = subprocess.run([sys.executable, "-m", "proofs_check", "--list", "--claims", "gu2025.rope_relative,li2025.*"],
+                       capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    ids = [line.split("\t")[0] for line in r.stdout.splitlines()]
+    assert ids[0] == "gu2025.rope_relative"
+    for cid in ("li2025.sinusoidal_norm_bound", "li2025.alibi_monotone_bias", "li2025.learned_no_extrapolation",
+                "li2025.legendre_bounded"):
+        assert cid in ids

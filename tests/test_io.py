@@ -1,0 +1,65 @@
+"""petheory.io: atomic writes never leave a partial file; JSON is strict (no NaN) and numpy-aware."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from petheory import io
+
+
+def test_atomic_write_text_creates_parents_and_leaves_no_temp_file(tmp_path):
+    path = io.atomic_write_text(tmp_path / "a" / "b" / "out.txt", "hello")
+    assert path.read_text() == "hello"
+    assert os.listdir(path.parent) == ["out.txt"]
+
+
+def test_atomic_write_replaces_the_old_content_whole(tmp_path):
+    path = tmp_path / "out.txt"
+    io.atomic_write_text(path, "old " * 1000)
+    io.atomic_write_text(path, "new")
+    assert path.read_text() == "new"
+
+
+def test_an_interrupted_write_keeps_the_old_file_and_cleans_up(tmp_path, monkeypatch):
+    path = tmp_path / "out.json"
+    io.atomic_write_json(path, {"done": 1})
+
+    def crash(src, dst):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", crash)
+    with pytest.raises(KeyboardInterrupt):
+        io.atomic_write_json(path, {"done": 2})
+    assert json.loads(path.read_text()) == {"done": 1}
+    assert os.listdir(tmp_path) == ["out.json"]
+
+
+def test_unserialisable_objects_fail_before_touching_the_file(tmp_path):
+    path = tmp_path / "out.json"
+    io.atomic_write_json(path, [1])
+    with pytest.raises(TypeError, match="object is not JSON serialisable"):
+        io.atomic_write_json(path, {"x": object()})
+    with pytest.raises(ValueError):
+        io.atomic_write_json(path, {"x": float("nan")})  # NaN is not JSON
+    assert json.loads(path.read_text()) == [1]
+
+
+def test_json_converts_numpy_and_paths(tmp_path):
+    obj = {"i": np.int64(3), "f": np.float32(0.5), "a": np.arange(3), "p": Path("x/y")}
+    path = io.atomic_write_json(tmp_path / "o.json", obj)
+    assert io.read_json(path) == {"i": 3, "f": 0.5, "a": [0, 1, 2], "p": "x/y"}
+    assert json.loads(io.json_text(obj)) == io.read_json(path)
+
+
+def test_read_json_errors_name_the_file(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no such file"):
+        io.read_json(tmp_path / "missing.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"a": ')
+    with pytest.raises(ValueError, match=r"bad\.json is not valid JSON"):
+        io.read_json(bad)
