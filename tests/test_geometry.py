@@ -400,3 +400,20 @@ def test_encoding_stress_report_and_errors():
         g.encoding_stress("sinusoidal", P, d=32, n=30)
     with pytest.raises(ValueError, match="positions"):
         g.encoding_stress(RNG.normal(size=(10, 4)), P)
+
+
+def test_from_counts_wraps_tallied_counts_and_validates():
+    C = np.array([[2, 0, 1], [0, 3, 0]])
+    P = g.PositionalDistributions.from_counts(C)
+    np.testing.assert_allclose(P.probabilities().toarray(), C / C.sum(1, keepdims=True))
+    with pytest.raises(ValueError, match="no observation"):
+        g.PositionalDistributions.from_counts(np.array([[1, 0], [0, 0]]))
+    with pytest.raises(ValueError, match="integers"):
+        g.PositionalDistributions.from_counts(np.array([[1.5, 0], [1, 0]]))
+    assert g.PositionalDistributions.from_counts(np.array([[1, 0], [0, 0]]), smoothing=1.0).n == 2
+
+
+def test_gram_distances_repair_cancellation_far_from_the_origin():
+    X = 1e6 + RNG.normal(size=(50, 3)) * 1e-3  # far from the origin, tightly clustered
+    E = g._CoordRows(X).rows(0, 50)
+    np.testing.assert_allclose(E, cdist(X, X), rtol=1e-10, atol=0)
