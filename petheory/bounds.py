@@ -690,8 +690,6 @@ def alibi_drift(model, inputs, *, n_max: int, layers=None) -> list[dict]:
     T = captured[0].shape[1]
     if T <= n_max + 1:
         raise ValueError(f"inputs of length {T} have no key beyond n_max={n_max}; use length > n_max + 1")
-    idx = torch.arange(T)
-    dist = (idx[:, None] - idx[None, :]).abs()  # (T, T)
     with torch.no_grad():
         for li, block in enumerate(blocks):
             if layers is not None and li not in layers:
@@ -705,10 +703,11 @@ def alibi_drift(model, inputs, *, n_max: int, layers=None) -> list[dict]:
                 alpha = float(a.bias.slopes[hd])
                 lp = logp[:, hd]  # (B, T, T)
                 for dd in range(n_max + 1, T):
-                    sel = (dist == dd) & torch.isfinite(lp[0])
-                    if not bool(sel.any()):
+                    # keys at distance dd: the two diagonals j = i -+ dd, (B, T - dd) each; masked ones are -inf
+                    lpd = torch.cat([torch.diagonal(lp, -dd, -2, -1), torch.diagonal(lp, dd, -2, -1)], dim=-1)
+                    lpd = lpd[:, torch.isfinite(lpd[0])]  # (B, pairs) log A(mu, -alpha d)
+                    if lpd.numel() == 0:
                         continue
-                    lpd = lp[:, sel]  # (B, pairs) log A(mu, -alpha d)
                     delta = alpha * (dd - n_max)
                     p = lpd.exp()
                     # log A(mu, -alpha N_max) = log p + delta - log(p e^delta + 1 - p)

@@ -1,0 +1,41 @@
+"""The bounds figures render (PNG + JSON); the trained ones run end to end on tiny real nn models."""
+
+import json
+
+import pytest
+
+from petheory import plots
+
+
+@pytest.fixture(autouse=True)
+def _agg():
+    plots.use_agg()
+
+
+def test_norm_figure_renders_with_its_data(tmp_path):
+    paths = plots.registry()["bounds_pe_norms"].fn(tmp_path, preset="quick", seed=0)
+    assert {p.suffix for p in paths} == {".png", ".json"}
+    data = json.loads((tmp_path / "bounds_pe_norms.json").read_text())
+    sin = data["curves"]["sinusoidal"]
+    assert sin["stated"] == 8.0 and max(sin["norm"]) < 8.0
+    assert data["curves"]["wavelet db2 unit/l2"]["support_end"] == 150
+
+
+def test_trained_figures_run_end_to_end_on_tiny_models(tmp_path, monkeypatch):
+    pytest.importorskip("torch")
+    from petheory.plots import bounds as fb
+
+    monkeypatch.setenv("PETHEORY_RUNS", str(tmp_path / "runs"))
+    monkeypatch.setattr(fb, "RUN_PES", ["alibi"])
+    monkeypatch.setitem(fb.M_GRID, "quick", [16, 32, 64])
+    monkeypatch.setattr(fb, "TRAIN_SET", {"ablate": False, "epochs": 1, "task.n_test": 8})
+    monkeypatch.setattr(fb, "N_TEST", 32)
+    fb.rademacher_gap_figure(tmp_path, preset="quick", seed=0)
+    rows = json.loads((tmp_path / "bounds_rademacher_gap.json").read_text())["rows"]
+    assert {r["pe"] for r in rows} == {"alibi"} and {r["m"] for r in rows} == {16, 32, 64}
+    for r in rows:
+        assert r["L_certified"] >= r["L_on_data"] > 0 and r["bound_on_data"] > 0
+    fb.alibi_drift_figure(tmp_path, preset="quick", seed=0)
+    recs = json.loads((tmp_path / "bounds_alibi_drift.json").read_text())["records"]
+    assert recs and all(q["drift_max"] <= q["eq9_rhs"] for q in recs)
+    assert (tmp_path / "bounds_alibi_drift.png").stat().st_size > 0
