@@ -89,7 +89,9 @@ class Split:
 @dataclass
 class TaskData:
     """What :func:`load` returns. ``test[length]`` is a split per evaluation length;
-    ``train_len`` is the in-distribution key; ``chance`` the score of a trivial predictor."""
+    ``train_len`` is the in-distribution key (a sequence length, or an LM task's problem size);
+    ``train_seq_len`` the longest training sequence in tokens; ``chance`` the score of a trivial
+    predictor."""
 
     name: str
     kind: str  # 'regression' | 'classification' | 'lm'
@@ -102,6 +104,7 @@ class TaskData:
     max_len: int
     chance: dict
     params: dict
+    train_seq_len: int = 0  # longest training sequence (tokens); length-normalised PEs map onto it
 
 
 def _running_sum(p, seed):
@@ -305,4 +308,4 @@ def load(cfg: TaskConfig | dict) -> TaskData:
         cfg = TaskConfig(**cfg)
     p = resolve_params(cfg.name, cfg.params)
     kind, train, test, train_len, vocab, input_dim, n_out, max_len, chance = TASKS[cfg.name][0](p, int(cfg.seed))
-    return TaskData(cfg.name, kind, train, test, train_len, vocab, input_dim, n_out, max_len, chance, p)
+    return TaskData(cfg.name, kind, train, test, train_len, vocab, input_dim, n_out, max_len, chance, p, train.x.shape[1])

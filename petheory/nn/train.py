@@ -153,7 +153,7 @@ def complete_model_config(cfg: ModelConfig, data: _tasks.TaskData) -> ModelConfi
     return ModelConfig(**{
         **asdict(cfg), "head": head, "vocab_size": data.vocab_size, "input_dim": data.input_dim,
         "out_dim": data.n_outputs, "max_len": max(cfg.max_len, data.max_len) if cfg.max_len else data.max_len,
-        "train_len": cfg.train_len or data.train_len, "causal": True if data.kind == "lm" else cfg.causal,
+        "train_len": cfg.train_len or data.train_seq_len, "causal": True if data.kind == "lm" else cfg.causal,
         "pe": parse_pe(cfg.pe).spec(),
     })
 
