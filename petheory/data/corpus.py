@@ -325,3 +325,7 @@ SENTENCES: tuple[str, ...] = tuple(line for line in _TEXT.splitlines() if line.s
 
 #: Identifier recorded in results that use this corpus.
 NAME = "petheory-builtin-reviews-v1"
+
+
+if __name__ == "__main__":  # python -m petheory.data.corpus > reviews.txt
+    print("\n".join(SENTENCES))
