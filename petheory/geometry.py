@@ -1279,16 +1279,14 @@ def rotary_distances(table) -> np.ndarray:
     and :math:`\sqrt2` times the Euclidean distance of sinusoidal features with the same
     frequencies. The half-angle sine form avoids the cancellation of :math:`1-\cos`.
     """
-    ang = np.asarray(table.angles, dtype=np.float64)
-    diff = ang[:, None, :] - ang[None, :, :] if ang.shape[0] <= 1024 else None
-    if diff is None:  # large n: Toeplitz when angles are p * omega, else row blocks
-        n = ang.shape[0]
-        D = np.empty((n, n))
-        for i0 in range(0, n, 256):
-            d = ang[i0 : i0 + 256, None, :] - ang[None, :, :]
-            D[i0 : i0 + 256] = np.sqrt(8.0 * np.sum(np.sin(0.5 * d) ** 2, axis=2))
-        return D
-    return np.sqrt(8.0 * np.sum(np.sin(0.5 * diff) ** 2, axis=2))
+    ang = np.asarray(table.angles, dtype=np.float64)  # (n, r/2)
+    n, h = ang.shape
+    D = np.empty((n, n))
+    b = _block_rows(n, n * max(h, 1), copies=2)
+    for i0 in range(0, n, b):  # row blocks: (b, n, r/2) temporaries of about 64 MiB
+        half = 0.5 * (ang[i0 : i0 + b, None, :] - ang[None, :, :])
+        D[i0 : i0 + b] = np.sqrt(8.0 * np.sum(np.sin(half) ** 2, axis=2))
+    return D
 
 
 BIAS_MAPS = ("gap", "hellinger")
@@ -1395,6 +1393,12 @@ def induced_distances(encoding, n: int | None = None, d: int | None = None, *, b
     return euclidean_distances(X[:n]), f"absolute table ({N}, {dd}): Euclidean distance of the first {n} rows"
 
 
+#: encoding_stress computes the full spectrum of the target (numerical rank) up to this n ...
+FULL_SPECTRUM_MAX_N = 2048
+#: ... and beyond it the top min(rank or LARGE_N_RANK, d) eigenpairs by Lanczos.
+LARGE_N_RANK = 32
+
+
 @dataclass(frozen=True)
 class StressReport:
     """The stress of one encoding against one target, and the optimal encoding's numbers.
@@ -1491,7 +1495,9 @@ def encoding_stress(
         See :func:`stress`.
     rank : int, optional
         Rank of the optimal (MDS) encoding; default its numerical rank (positive
-        eigenvalues above :math:`\gamma_{17n}\lambda_{max}`), capped at d.
+        eigenvalues above :math:`\gamma_{17n}\lambda_{max}`), capped at d. Beyond
+        ``FULL_SPECTRUM_MAX_N = 2048`` positions only the top ``rank`` (default 32) eigenpairs are
+        computed (Lanczos), so the default rank is then at most 32.
     bias_map : {'gap', 'hellinger'}, optional
         See :func:`bias_distances`.
     name : str, optional
@@ -1515,8 +1521,13 @@ def encoding_stress(
         d = encoding.d
     De, geometry = induced_distances(encoding, n, d, bias_map=bias_map, **params)
     value = stress_between(De, Dt, kind=kind)
-    mds = classical_mds(Dt)
-    r_opt = mds.rank if rank is None else min(v.integer("rank", rank, minimum=1), mds.rank)
+    if rank is not None:
+        rank = v.integer("rank", rank, minimum=1)
+    if n <= FULL_SPECTRUM_MAX_N:
+        mds = classical_mds(Dt)
+    else:  # the numerical rank needs all n eigenvalues: O(n^3); keep the top ones instead
+        mds = classical_mds(Dt, rank=min(rank or LARGE_N_RANK, d, n - 2))
+    r_opt = mds.rank if rank is None else min(rank, mds.rank)
     r_opt = min(r_opt, d)
     X = mds.embedding[:, :r_opt]
     mds_value = stress(X, Dt, kind=kind)

@@ -417,3 +417,14 @@ def test_gram_distances_repair_cancellation_far_from_the_origin():
     X = 1e6 + RNG.normal(size=(50, 3)) * 1e-3  # far from the origin, tightly clustered
     E = g._CoordRows(X).rows(0, 50)
     np.testing.assert_allclose(E, cdist(X, X), rtol=1e-10, atol=0)
+
+
+def test_encoding_stress_large_n_uses_the_top_eigenpairs(monkeypatch):
+    T = RNG.normal(size=(40, 6))
+    D = g.euclidean_distances(RNG.normal(size=(40, 3)))
+    full = g.encoding_stress(T, D)
+    monkeypatch.setattr(g, "FULL_SPECTRUM_MAX_N", 10)
+    monkeypatch.setattr(g, "LARGE_N_RANK", 5)
+    top = g.encoding_stress(T, D)
+    assert top.stress == full.stress and top.rank == full.rank == 3 and top.mds["requested_rank"] == 5
+    assert top.mds_stress == pytest.approx(full.mds_stress, abs=1e-7)
