@@ -119,7 +119,7 @@ def pe_norms_figure(outdir, *, preset="quick", seed=0):
     curve(a, "learned (init std 1/sqrt(d); clamp past N_max)", "learned", {"std": 1 / math.sqrt(d), "seed": seed}, COLORS["learned"])
     curve(a, "legendre (orthonormal=False)", "legendre", {}, COLORS["legendre"])
     curve(a, "nope", "nope", {}, COLORS["nope"])
-    a.set_title("absolute PEs, d=64 (dotted: Table 2 bound; sinusoidal sqrt(d) = Legendre sqrt(d) = 8)")
+    a.set_title("absolute PEs, d=64 (dotted: Table 2 bounds; both sqrt(d) = 8)")
     a.set_ylim(-0.3, 9)
 
     a = ax[0, 1]
