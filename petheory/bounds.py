@@ -379,23 +379,27 @@ def pe_augmented_inputs(name: str, m: int, d: int, *, length: int, token_norm: f
 GELU_LIPSCHITZ = 1.1289  # max_x d/dx [x Phi(x)], attained near x = 0.75 (rounded up)
 
 
-def attention_lipschitz(w_q, w_k, w_v, w_o, *, n_head: int, radius: float) -> float:
+def attention_lipschitz(w_q, w_k, w_v, w_o, *, n_head: int, radius: float, b_q=None, b_k=None) -> float:
     r"""Lipschitz constant of multi-head softmax self-attention on tokens with :math:`\lVert x_t\rVert\le R`.
 
     In the per-token norm :math:`\lVert X\rVert_{2,\infty}=\max_t\lVert x_t\rVert_2`, for heads
     :math:`h` with blocks :math:`W_Q^h,W_K^h,W_V^h` (rows of ``w_q`` etc., shape (d, d), torch's
-    ``(out, in)`` layout) and head dimension :math:`d_h`:
+    ``(out, in)`` layout), query/key biases :math:`b_Q^h,b_K^h` (default 0) and head dimension :math:`d_h`:
 
-    .. math:: L_{attn}\le\lVert W_O\rVert_2\Big(\sum_h\big[\lVert W_V^h\rVert_2
-              (1+2R^2\lVert W_Q^h\rVert_2\lVert W_K^h\rVert_2/\sqrt{d_h})\big]^2\Big)^{1/2}.
+    .. math:: L_{attn}\le\lVert W_O\rVert_2\Big(\sum_h\big[\lVert W_V^h\rVert_2\big(1+R\,
+              (2R\lVert W_Q^h\rVert\lVert W_K^h\rVert+\lVert W_K^h\rVert\lVert b_Q^h\rVert
+              +\lVert W_Q^h\rVert\lVert b_K^h\rVert)/\sqrt{d_h}\big)\big]^2\Big)^{1/2}.
 
     Derivation (a reconstruction in the style of Edelman et al. 2022 and Kim et al. 2021, who show
     dot-product attention is Lipschitz only on bounded inputs): for one head
-    :math:`o_i=\sum_jp_{ij}W_Vx_j`, a perturbation changes :math:`o_i` by
+    :math:`o_i=\sum_jp_{ij}v_j`, a perturbation of size :math:`\delta` changes :math:`o_i` by
     :math:`\sum_jp_{ij}W_V\Delta_j` (at most :math:`\lVert W_V\rVert\delta`) plus
-    :math:`\mathrm{Cov}_{p_i}(\Delta s_i, W_Vx)` (at most :math:`\max_j\lvert\Delta s_{ij}\rvert\cdot\lVert W_V\rVert R`,
-    Cauchy-Schwarz), and :math:`\lvert\Delta s_{ij}\rvert\le2R\lVert W_Q\rVert\lVert W_K\rVert\delta/\sqrt{d_h}`.
-    Logit biases (ALiBi, T5), causal masks and RoPE's rotations (orthogonal) leave it unchanged.
+    :math:`\mathrm{Cov}_{p_i}(\Delta s_i,W_Vx)` (at most :math:`\max_j\lvert\Delta s_{ij}-c_i\rvert\,\lVert W_V\rVert R`
+    by Cauchy-Schwarz; the value bias cancels in the covariance, and terms of :math:`s_{ij}` that do not
+    depend on j cancel in the softmax), with :math:`\lvert\Delta s_{ij}-c_i\rvert` at most the bracket above
+    times :math:`\delta/\sqrt{d_h}`. ALiBi/T5 biases and causal masks are constant in the input; RoPE's
+    rotations are orthogonal (the :math:`\lVert W_Q\rVert\lVert b_K\rVert` term covers the key bias it
+    makes position-dependent). Valid on the convex set of inputs with row norms :math:`\le R`.
     """
     H = v.integer("n_head", n_head, minimum=1)
     R = v.real("radius", radius, nonnegative=True)
@@ -404,11 +408,15 @@ def attention_lipschitz(w_q, w_k, w_v, w_o, *, n_head: int, radius: float) -> fl
     d_out = mats[0].shape[0]
     if d_out % H:
         raise ValueError(f"the query width {d_out} must be divisible by n_head={H}")
+    bq = np.zeros(d_out) if b_q is None else v.array("b_q", b_q, ndim=1)
+    bk = np.zeros(d_out) if b_k is None else v.array("b_k", b_k, ndim=1)
     hd = d_out // H
     per_head = []
     for h in range(H):
-        q, k, val = (np.linalg.norm(w[h * hd:(h + 1) * hd], 2) for w in mats)
-        per_head.append(val * (1.0 + 2.0 * R**2 * q * k / math.sqrt(hd)))
+        sl = slice(h * hd, (h + 1) * hd)
+        q, k, val = (np.linalg.norm(w[sl], 2) for w in mats)
+        score = 2.0 * R * q * k + k * np.linalg.norm(bq[sl]) + q * np.linalg.norm(bk[sl])
+        per_head.append(val * (1.0 + R * score / math.sqrt(hd)))
     return float(np.linalg.norm(wo, 2) * math.sqrt(sum(x**2 for x in per_head)))
 
 
@@ -503,7 +511,8 @@ def transformer_lipschitz(model, *, inputs=None) -> LipschitzReport:
         wq, wk, wv = np_(a.c_attn.weight).reshape(3, d, d)
         g1, b1 = np_(b.ln_1.weight), (np_(b.ln_1.bias) if b.ln_1.bias is not None else np.zeros(d))
         R = math.sqrt(d) * float(np.max(np.abs(g1))) + float(np.linalg.norm(b1))
-        la = attention_lipschitz(wq, wk, wv, np_(a.c_proj.weight), n_head=H, radius=R)
+        bq, bk = (np_(a.c_attn.bias).reshape(3, d)[:2] if a.c_attn.bias is not None else (None, None))
+        la = attention_lipschitz(wq, wk, wv, np_(a.c_proj.weight), n_head=H, radius=R, b_q=bq, b_k=bk)
         l1, l2 = ln_factor(f"blocks.{i}.ln_1", b.ln_1), ln_factor(f"blocks.{i}.ln_2", b.ln_2)
         ffn = float(np.linalg.norm(np_(b.mlp[2].weight), 2) * act * np.linalg.norm(np_(b.mlp[0].weight), 2))
         fa, ff = 1.0 + la * l1, 1.0 + ffn * l2

@@ -151,11 +151,11 @@ def test_rademacher_bad_input():
 # ----------------------------------------------------------------------------- Lipschitz
 
 
-def _mha(X, wq, wk, wv, wo, H):
-    """Reference multi-head softmax attention on (T, d) rows, torch (out, in) weight layout."""
+def _mha(X, wq, wk, wv, wo, H, bq=0.0, bk=0.0, bv=0.0):
+    """Reference multi-head softmax attention on (T, d) rows, torch (out, in) weight layout, with biases."""
     T, d = X.shape
     hd = d // H
-    q, k, v = X @ wq.T, X @ wk.T, X @ wv.T
+    q, k, v = X @ wq.T + bq, X @ wk.T + bk, X @ wv.T + bv
     outs = []
     for h in range(H):
         sl = slice(h * hd, (h + 1) * hd)
@@ -172,7 +172,8 @@ def test_attention_lipschitz_bounds_observed_ratios_on_the_ball(seed):
     rng = np.random.default_rng(seed)
     d, H, T, R = 8, 2, 6, 1.5
     W = [rng.normal(0, 0.6, (d, d)) for _ in range(4)]
-    L = bounds.attention_lipschitz(*W, n_head=H, radius=R)
+    bq, bk, bv = (rng.normal(0, 1.0, d) for _ in range(3))
+    L = bounds.attention_lipschitz(*W, n_head=H, radius=R, b_q=bq, b_k=bk)
 
     def ball(X):
         n = np.linalg.norm(X, axis=1, keepdims=True)
@@ -180,7 +181,8 @@ def test_attention_lipschitz_bounds_observed_ratios_on_the_ball(seed):
 
     X = ball(rng.normal(size=(T, d)))
     Y = ball(X + rng.normal(0, 0.3, (T, d)))
-    ratio = np.max(np.linalg.norm(_mha(X, *W, H) - _mha(Y, *W, H), axis=1)) / np.max(np.linalg.norm(X - Y, axis=1))
+    ratio = np.max(np.linalg.norm(_mha(X, *W, H, bq, bk, bv) - _mha(Y, *W, H, bq, bk, bv), axis=1)) / np.max(
+        np.linalg.norm(X - Y, axis=1))
     assert ratio <= L
 
 
