@@ -264,12 +264,12 @@ def _make_tokenizer(tokenizer, lowercase: bool, add_special_tokens: bool) -> tup
     if isinstance(tokenizer, str) and tokenizer.startswith("hf:"):
         from petheory.loaders import load_hf_tokenizer
 
-        tok, path = load_hf_tokenizer(tokenizer[3:])
+        tok, _path = load_hf_tokenizer(tokenizer[3:])
 
         def fn(s):
             return tok.encode(s, add_special_tokens=add_special_tokens).ids
 
-        return fn, int(tok.get_vocab_size()), f"hf:{path}"
+        return fn, int(tok.get_vocab_size()), tokenizer
     raise ValueError(f"tokenizer must be 'whitespace', 'hf:DIR' or a callable, got {tokenizer!r}")
 
 

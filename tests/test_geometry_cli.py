@@ -147,3 +147,15 @@ def test_every_bad_input_is_one_line_exit_2(capsys, tmp_path, corpus):
         assert rc == 2, (argv, out, err)
         assert match in err, (argv, err)
         assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, (argv, err)
+
+
+def test_human_output_shows_tensor_names_verbatim(capsys, tmp_path):
+    from safetensors.numpy import save_file
+
+    d = tmp_path / "bert"
+    d.mkdir()
+    save_file({"embeddings.position_embeddings.weight": np.random.default_rng(2).normal(size=(20, 8))},
+              str(d / "model.safetensors"))
+    rc, out, err = run(capsys, "--encoding", f"hf:{d}")
+    assert rc == 0, err
+    assert "[embeddings.position_embeddings.weight]" in out  # not eaten as console markup

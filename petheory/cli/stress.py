@@ -73,7 +73,8 @@ def _encoding(args):
         loaded = loaders.load_position_embeddings(spec, key=args.key)
         if args.d is not None and args.d != loaded.table.shape[1]:
             raise ValueError(f"--d {args.d} does not match the loaded table's d={loaded.table.shape[1]} ({loaded.describe()})")
-        return loaded.table, loaded.describe(), loaded.table.shape[0]
+        label = f"{spec}" + (f"[{loaded.key}]" if loaded.key and not spec.endswith(".safetensors") else "")
+        return loaded.table, f"{label} {loaded.table.shape} {loaded.dtype}", loaded.table.shape[0]
     encodings.info(spec)  # unknown names fail here, listing the registered ones
     if args.key:
         raise ValueError("--key applies to loaded files only")
@@ -157,15 +158,24 @@ def run(args) -> int:
     return 0
 
 
+SHORT = {
+    "stress1": "Kruskal stress-1 with optimal scale, sqrt(sum (D - s*E)^2 / sum D^2)",
+    "raw": "raw stress, sum_{i<j} (D - E)^2",
+    "strain": "strain, ||B_D - B_E||_F",
+}
+
+
 def _print(out: dict, *, quiet: bool) -> None:
     from petheory.cli._console import console
 
+    from rich.markup import escape
+
     con = console(quiet=quiet)
     td = out["target_details"]
-    con.print(f"encoding  {out['encoding']}  [dim]({out['geometry']})[/dim]")
-    tgt = out["target"]
+    con.print(f"encoding  {escape(out['encoding'])}  [dim]({escape(out['geometry'])})[/dim]")
+    tgt = escape(out["target"])
     if td:
-        tgt += f"  (n={td['n']}, V={td['V']}, tokenizer {td['tokenizer']}, >= {td['min_observations']} observations/position)"
+        tgt += f"  (n={td['n']}, V={td['V']}, tokenizer {escape(td['tokenizer'])}, >= {td['min_observations']} observations/position)"
     con.print(f"target    {tgt}")
     if td and td.get("excluded_from") is not None:
         ex = td["excluded_observations"]
@@ -175,8 +185,7 @@ def _print(out: dict, *, quiet: bool) -> None:
         )
     if td and td.get("sparse_positions"):
         con.print(f"[yellow]note[/yellow]      sparse positions kept: {td['sparse_positions']}")
-    con.print(f"[bold]stress    {out['stress']:.4f}[/bold]  ({out['kind']}, n={out['n']}, d={out['d']})")
-    con.print(f"          [dim]{out['stress_formula']}[/dim]")
+    con.print(f"[bold]stress    {out['stress']:.4f}[/bold]  [dim]{escape(SHORT[out['kind']])}; n={out['n']}, d={out['d']}[/dim]")
     con.print(
         f"optimal   rank-{out['rank']} MDS encoding: stress {out['mds_stress']:.4f}; "
         f"params {out['params_full']} (n*d) -> {out['params_min']} (r(n+d))"
