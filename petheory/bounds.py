@@ -827,9 +827,11 @@ def wavelet_scale_ratios(d: int, *, wavelet: str = "db2", n_max: int, normalisat
 
     li2025 §6.1.4's bound with the paper's amplitude :math:`2^{-j/2}`, centre :math:`k2^{-j}`,
     width :math:`2^{-j}` (u = pos/n_max for 'unit', pos for 'position'). The atoms are read from
-    the encoding itself (:func:`petheory.encodings.wavelet` at positions sampled
-    ``samples_per_unit`` per unit of the finest atom's width, ``start`` shifted so the sampling
-    grid is dense for every scale), not from a formula. ``beta`` defaults to the fitted
+    the encoding itself (:func:`petheory.encodings.wavelet`), not from a formula: for 'unit' with
+    its training length set to ``samples_per_unit * 2^jmax`` so that even the finest atom gets
+    ``samples_per_unit`` samples per width (the atoms do not depend on ``n_max`` in this
+    dilation); for 'position' at the integer positions where the encoding exists (``n_max`` sets
+    the coarsest scale; the finest atoms are sampled once per position). ``beta`` defaults to the fitted
     :func:`wavelet_decay_fit` rate. Returns ``{"scales": [...], "C": [...], "beta": beta}``.
     A uniform constant C exists iff ``C`` stays bounded as scales are added.
     """

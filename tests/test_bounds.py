@@ -330,3 +330,11 @@ def test_ambiguity_onset_pruned_search_matches_brute_force():
 
 def test_slowest_period():
     assert math.isclose(bounds.sinusoidal_slowest_period(64), 2 * math.pi * 10000 ** (62 / 64))
+
+
+def test_theory_modules_do_not_import_torch():
+    import subprocess
+    import sys
+
+    code = "import sys, petheory.bounds, proofs_check.claims.li2025, petheory.cli.bounds; print('torch' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
