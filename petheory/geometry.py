@@ -1476,6 +1476,7 @@ def encoding_stress(
     rank: int | None = None,
     bias_map: str | None = None,
     name: str | None = None,
+    target_name: str | None = None,
     **params,
 ) -> StressReport:
     r"""Stress of an encoding against a target geometry.
@@ -1500,8 +1501,8 @@ def encoding_stress(
         computed (Lanczos), so the default rank is then at most 32.
     bias_map : {'gap', 'hellinger'}, optional
         See :func:`bias_distances`.
-    name : str, optional
-        How to call the encoding in the report.
+    name, target_name : str, optional
+        How to call the encoding and the target in the report.
 
     Returns
     -------
@@ -1545,7 +1546,7 @@ def encoding_stress(
         params_min=int(r_opt * (n + d)),
         encoding=str(label),
         geometry=geometry,
-        target=tdesc,
+        target=target_name or tdesc,
         mds_stress=mds_value,
         mds=summary,
         target_details=tdetails,

@@ -91,6 +91,27 @@ def _bad_target(tmp_path, name, arr):
     return str(f)
 
 
+BAD_DISTRIBUTIONS = {
+    "unnormalised": (np.array([[0.5, 0.6], [0.5, 0.5]]), "sum to 1"),
+    "negative": (np.array([[1.2, -0.2], [0.5, 0.5]]), "negative"),
+    "nan": (np.array([[np.nan, 1.0], [0.5, 0.5]]), "finite"),
+    "vector": (np.array([0.5, 0.5]), "2-D"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_DISTRIBUTIONS))
+def test_bad_distributions_are_one_line_errors(capsys, tmp_path, name):
+    arr, match = BAD_DISTRIBUTIONS[name]
+    rc, out, err = run(capsys, "--encoding", "alibi", "--distributions", _bad_target(tmp_path, name, arr))
+    assert rc == 2 and match in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_distributions_target(capsys, tmp_path):
+    P = np.random.default_rng(3).dirichlet(np.ones(6), size=9)
+    res = as_json(capsys, "--encoding", "alibi", "--distributions", _bad_target(tmp_path, "ok", P))
+    assert res["n"] == 9 and res["target"].startswith("hellinger:")
+
+
 BAD_TARGETS = {
     "nonsquare": (np.zeros((3, 4)), "square"),
     "asymmetric": (np.array([[0, 1, 2], [1, 0, 1], [5, 1, 0.0]]), "symmetric"),

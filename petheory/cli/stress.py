@@ -31,6 +31,8 @@ def add_arguments(p) -> None:
     src = p.add_mutually_exclusive_group()
     src.add_argument("--corpus", metavar="FILE", help="UTF-8 text, one sequence per line")
     src.add_argument("--target", metavar="D.npy", help="(n, n) target distance matrix")
+    src.add_argument("--distributions", metavar="P.npy",
+                     help="(n, V) positional distributions (rows non-negative, summing to 1); target = their Hellinger distances")
     p.add_argument("--tokenizer", default=None, metavar="whitespace|hf:DIR",
                    help="tokenizer of --corpus (default whitespace; hf:minilm = MiniLM's WordPiece)")
     p.add_argument("--lowercase", action="store_true", help="lowercase before whitespace tokenisation")
@@ -88,17 +90,19 @@ def _target(args, rows):
 
     if args.tokenizer is not None and args.corpus is None:
         raise ValueError("--tokenizer needs --corpus (the built-in target is whitespace-tokenised)")
-    if args.target is not None:
+    if args.target is not None or args.distributions is not None:
         from pathlib import Path
 
-        path = Path(args.target)
+        path = Path(args.target or args.distributions)
         if not path.is_file():
             raise FileNotFoundError(f"no such file: {path}")
         try:
-            D = np.load(path, allow_pickle=False)
+            A = np.load(path, allow_pickle=False)
         except ValueError as exc:
             raise ValueError(f"could not read {path} as a numeric .npy array: {exc}") from None
-        return geometry.check_distance_matrix(D, "target"), str(path)
+        if args.target is not None:
+            return geometry.check_distance_matrix(A, "target"), str(path)
+        return geometry.hellinger_distances(A), f"hellinger:{path}"
     if args.corpus is None:
         if args.max_vocab is not None or args.lowercase or args.smoothing or args.min_count != 1 or args.keep_sparse:
             raise ValueError(
@@ -138,12 +142,13 @@ def run(args) -> int:
     if args.rank is not None and args.rank < 1:
         raise ValueError(f"--rank must be >= 1, got {args.rank}")
     encoding, label, rows = _encoding(args)
-    target, _ = _target(args, rows)
+    target, target_name = _target(args, rows)
     d = args.d
     if isinstance(encoding, str) and d is None:
         d = 64
     report = geometry.encoding_stress(
         encoding, target, n=args.n, d=d, kind=args.kind, rank=args.rank, bias_map=args.bias_map, name=label,
+        target_name=None if isinstance(target, geometry.PositionalDistributions) else target_name,
         **_params(args.param),
     )
     out = {"petheory": __version__, **report.as_dict()}
