@@ -331,7 +331,16 @@ def positional_distributions(
     ------
     ValueError
         Empty corpus; ``n`` beyond the longest sequence; sparse positions with
-        ``on_sparse='error'``; a position with no observation and no smoothing.
+        ``on_sparse='error'``.
+
+    Notes
+    -----
+    One pass over the tokens: (position, type) pairs are tallied into a sparse (n, V) matrix,
+    so memory is O(tokens + nnz), never O(nV). Estimates are noisy: with :math:`N_i`
+    observations over V types, even identical true distributions have an expected squared
+    Hellinger distance of order :math:`V/N_i`; pool rare types (``max_vocab``) or raise
+    ``min_count`` until that floor is small (``figures/geometry.eigenvalues.png`` shows it as a
+    shuffled-words null).
     """
     smoothing = v.real("smoothing", smoothing, nonnegative=True)
     min_count = v.integer("min_count", min_count, minimum=1)
@@ -1099,6 +1108,13 @@ def effective_rank(B, tol: float | None = None, *, positive: bool = False) -> in
     Returns
     -------
     int
+
+    Notes
+    -----
+    ``numpy.linalg.eigvalsh`` on the symmetrised matrix (O(n^3)); pass eigenvalues already
+    computed (e.g. ``classical_mds(D).eigenvalues``) to skip it. Eigenvalues within the
+    threshold of zero are not resolved: the count near the threshold is not stable under
+    rounding, so use a threshold well above it when the spectrum decays smoothly.
     """
     arr = v.array("B", B, ndim=(1, 2))
     if arr.ndim == 2:
@@ -1317,6 +1333,13 @@ def bias_distances(B, bias_map: str = "gap") -> np.ndarray:
     ------
     ValueError
         ``'gap'`` on a bias that rates some other key above the query's own position.
+
+    Notes
+    -----
+    The gap map need not satisfy the triangle inequality for an arbitrary bias (then B of
+    :func:`classical_mds` has negative eigenvalues, which are reported). The softmax rows are
+    shifted by their maximum before exponentiation, so large biases do not overflow; a row
+    whose bias spans more than ~745 underflows to exact zeros, which Hellinger handles.
     """
     B = v.square("B", B)
     v.choice("bias_map", bias_map, BIAS_MAPS)
@@ -1507,6 +1530,14 @@ def encoding_stress(
     Returns
     -------
     StressReport
+
+    Notes
+    -----
+    The target's Hellinger distances are formed densely (n x n), then the encoding's
+    geometry (:func:`induced_distances`) is compared by :func:`stress_between`; the optimal
+    encoding is the classical MDS of the target (full ``eigh`` up to 2048 positions). For
+    larger n use :func:`hellinger_mds` and :func:`stress` with a PositionalDistributions
+    target, which never store n x n.
     """
     from petheory import encodings as enc
 
