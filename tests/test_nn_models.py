@@ -224,3 +224,23 @@ def test_bf16_autocast_path_runs_and_stays_close_to_float32(pe):
     y.float().sum().backward()
     assert y.dtype == torch.bfloat16
     assert (y.float() - model(x)).abs().max() < 0.05
+
+
+def test_user_registered_encodings_of_every_kind_plug_in():
+    """A plugin's encoding works in a model by its registry kind alone (removed again afterwards)."""
+    names = {"test_nn_ramp": "absolute", "test_nn_halfalibi": "bias", "test_nn_slowrope": "rotary"}
+    try:
+        enc.register("test_nn_ramp", "absolute")(lambda n, d, *, scale=0.01: scale * np.arange(n)[:, None] * np.ones((1, d)))
+        enc.register("test_nn_halfalibi", "bias")(lambda n: 0.5 * enc.alibi(n))
+        enc.register("test_nn_slowrope", "rotary")(lambda n, d, *, pairing="half": enc.rope(n, d, base=100.0, pairing=pairing))
+        for name in names:
+            model = tiny(name)
+            y = model(torch.randint(1, 11, (2, 9)))
+            assert torch.isfinite(y).all()
+        rot = tiny("test_nn_slowrope").blocks[0].attn.rotary
+        x = torch.randn(9, 4, dtype=torch.float64)
+        np.testing.assert_allclose(rot.rotate(x[None, None])[0, 0].numpy(), enc.rope(9, 4, base=100.0, pairing="half").apply(x.numpy()),
+                                   atol=1e-12)
+    finally:
+        for name in names:
+            enc._REGISTRY.pop(name, None)

@@ -91,7 +91,7 @@ class Attention(nn.Module):
         self.c_attn = nn.Linear(cfg.d_model, 3 * cfg.d_model, bias=cfg.bias)
         self.c_proj = nn.Linear(cfg.d_model, cfg.d_model, bias=cfg.bias)
         kind = pe.kind
-        self.rotary = Rotary(self.hd, pe.params, pe.heads, cfg.n_head, cfg.max_len) if kind == "rotary" else None
+        self.rotary = Rotary(self.hd, pe.params, pe.heads, cfg.n_head, cfg.max_len, pe.name) if kind == "rotary" else None
         self.bias = BiasPE(pe.name, pe.params, cfg.n_head, cfg.max_len, cfg.causal, pe.slopes) if kind == "bias" else None
         self.register_buffer("head_mask", torch.ones(self.H), persistent=False)  # 0 = ablated head
         self.sdpa = True  # False: explicit softmax(QK^T) V (set by seed ensembles)

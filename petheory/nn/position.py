@@ -324,19 +324,21 @@ class BiasPE(nn.Module):
 class Rotary(nn.Module):
     """RoPE applied to the first ``heads`` heads of (B, H, T, hd) queries and keys.
 
-    Angles and pairing come from :func:`petheory.encodings.rope`; rotation is written as a
+    Angles and pairing come from the registry (:func:`petheory.encodings.rope`, or any rotary
+    encoding registered under ``name``); rotation is written as a
     gather + concatenation + inverse permutation so that it is differentiable and vmap-safe.
     """
 
-    def __init__(self, head_dim: int, params: dict, heads: int | None, n_head: int, max_len: int):
+    def __init__(self, head_dim: int, params: dict, heads: int | None, n_head: int, max_len: int, name: str = "rope"):
         super().__init__()
+        self.fn = enc.get(name)  # any registered rotary encoding: it returns a RotaryTable
         if head_dim % 2:
             raise ValueError(f"rotary PE needs an even head dimension; d_model/n_head = {head_dim}")
         self.heads = n_head if heads is None else int(heads)
         if not 1 <= self.heads <= n_head:
             raise ValueError(f"partial RoPE rotates the first k of H={n_head} heads; k must be in 1..{n_head}, got {self.heads}")
         self.params, self.head_dim = dict(params), head_dim
-        table = enc.rope(1, head_dim, **self.params)  # validates pairing / rotary_dim / base
+        table = self.fn(1, head_dim, **self.params)  # validates pairing / rotary_dim / base
         a, b = table.pairs()
         r = table.rotary_dim
         rest = np.setdiff1d(np.arange(head_dim), np.concatenate([a, b]))
@@ -351,7 +353,7 @@ class Rotary(nn.Module):
     def cos_sin(self, T: int, device, dtype=torch.float32):
         key = (T, str(device), dtype)
         if key not in self._cache:
-            ang = enc.rope(T, self.head_dim, **self.params).angles  # (T, r/2), float64 in numpy
+            ang = self.fn(T, self.head_dim, **self.params).angles  # (T, r/2), float64 in numpy
             self._cache = {key: (torch.tensor(np.cos(ang), dtype=dtype, device=device),
                                  torch.tensor(np.sin(ang), dtype=dtype, device=device))}
         return self._cache[key]
