@@ -117,6 +117,7 @@ def test_learned_table_refuses_lengths_beyond_it_unless_clamp_is_explicit():
         ({"pe": "rope+alibi"}, "not an absolute encoding"),
         ({"d_model": 10, "n_head": 4}, "divisible"),
         ({"pe": "mla:rope_dim=3"}, "rope_dim must be even"),
+        ({"pe": "alibi:slope=0.5"}, "one slope per head"),
     ],
 )
 def test_bad_model_configs_raise_clear_errors(kw, match):

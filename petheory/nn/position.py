@@ -184,6 +184,8 @@ def _check(cfg: PEConfig) -> None:
         raise ValueError(f"trainable= applies to absolute encodings, not {cfg.name!r}")
     if cfg.slopes != "press" and cfg.name != "alibi":
         raise ValueError(f"slopes= applies to alibi, not {cfg.name!r}")
+    if cfg.name == "alibi" and "slope" in cfg.params:
+        raise ValueError("alibi in a model takes one slope per head from slopes=press|gu2025, not slope=")
     if cfg.slopes not in ("press", "gu2025"):
         raise ValueError(f"slopes must be 'press' or 'gu2025', got {cfg.slopes!r}")
     if (cfg.latent is not None or cfg.rope_dim is not None) and cfg.name != "mla":
