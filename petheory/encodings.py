@@ -167,10 +167,9 @@ def sinusoidal(n: int, d: int, *, base: float = 10000.0, layout: str = "interlea
     freqs = base ** (-np.arange(0, d, 2, dtype=np.float64) / d)  # (d/2,)
     ang = _positions(n, start)[:, None] * freqs[None, :]  # (n, d/2)
     out = np.empty((n, d))
-    if layout == "interleaved":
-        out[:, 0::2], out[:, 1::2] = np.sin(ang), np.cos(ang)
-    else:
-        out[:, : d // 2], out[:, d // 2 :] = np.sin(ang), np.cos(ang)
+    sin_cols, cos_cols = (slice(0, d, 2), slice(1, d, 2)) if layout == "interleaved" else (slice(0, d // 2), slice(d // 2, d))
+    np.sin(ang, out=out[:, sin_cols])  # straight into the table: no (n, d/2) temporaries (benchmarks/)
+    np.cos(ang, out=out[:, cos_cols])
     return out
 
 
@@ -647,11 +646,23 @@ class RotaryTable:
         x = v.array("x", x, ndim=2)
         if x.shape != (self.angles.shape[0], self.d):
             raise ValueError(f"x must have shape {(self.angles.shape[0], self.d)}, got {x.shape}")
-        a, b = self.pairs()
-        cos, sin = np.cos(self.angles), np.sin(self.angles)
-        out = x.copy()
-        out[:, a] = x[:, a] * cos - x[:, b] * sin
-        out[:, b] = x[:, a] * sin + x[:, b] * cos
+        return self._rotate(x, self.angles)
+
+    def _rotate(self, x: np.ndarray, angles: np.ndarray) -> np.ndarray:
+        # Pairs as slices, not index arrays: views instead of gathers, and products written into
+        # the output in place (benchmarks/bench_encodings.py). Same operations in the same order
+        # as a*cos - b*sin, a*sin + b*cos, so the result is bit-identical to the plain formula.
+        h = self.angles.shape[1]
+        a, b = (slice(0, 2 * h, 2), slice(1, 2 * h, 2)) if self.pairing == "interleaved" else (slice(0, h), slice(h, 2 * h))
+        cos, sin = np.cos(angles), np.sin(angles)
+        xa, xb = x[..., a], x[..., b]
+        out = np.empty_like(x)
+        out[..., 2 * h :] = x[..., 2 * h :]
+        oa, ob = out[..., a], out[..., b]
+        np.multiply(xa, cos, out=oa)
+        oa -= xb * sin
+        np.multiply(xa, sin, out=ob)
+        ob += xb * cos
         return out
 
     def matrix(self, p: int) -> np.ndarray:
@@ -665,12 +676,7 @@ class RotaryTable:
         x = v.array("x", x, ndim=(1, 2))
         if x.shape[-1] != self.d:
             raise ValueError(f"x must have d={self.d} columns, got shape {x.shape}")
-        a, b = self.pairs()
-        cos, sin = np.cos(self.angles[p]), np.sin(self.angles[p])
-        out = x.copy()
-        out[..., a] = x[..., a] * cos - x[..., b] * sin
-        out[..., b] = x[..., a] * sin + x[..., b] * cos
-        return out
+        return self._rotate(x, self.angles[p])
 
 
 @register(

@@ -173,6 +173,20 @@ def test_rope_angles_are_position_times_frequency():
     assert t.rotary_dim == 8 and t.d == 8
 
 
+@given(rope_setups())
+def test_rope_apply_is_exactly_the_plain_rotation_formula(s):
+    # apply works on slices in place for speed; it must compute a*cos - b*sin, a*sin + b*cos exactly.
+    t = _table(s)
+    x = np.random.default_rng(s["seed"]).normal(size=(s["n"], s["d"]))
+    a, b = t.pairs()
+    cos, sin = np.cos(t.angles), np.sin(t.angles)
+    expected = x.copy()
+    expected[:, a], expected[:, b] = x[:, a] * cos - x[:, b] * sin, x[:, a] * sin + x[:, b] * cos
+    np.testing.assert_array_equal(t.apply(x), expected)
+    last = s["n"] - 1
+    np.testing.assert_array_equal(t.apply_at(x[last], last), expected[last])  # one vector (d,) at one position
+
+
 def test_rope_apply_at_matches_apply_row():
     t = enc.rope(6, 8)
     x = np.random.default_rng(0).normal(size=(6, 8))
