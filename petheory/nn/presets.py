@@ -84,6 +84,8 @@ def preset(task: str, size: str = "smoke", *, pe="nope", seed: int = 0, device: 
     train = dict(tover)
     if task.startswith("gu2025") and size == "paper" and parse_pe(pe).name == "mla":
         train["batch_size"] = 1024  # the authors' MLA runs
+    if task.startswith("gu2025"):
+        train.setdefault("ablation_split", "train+test")  # gu2025 §5.1 evaluates ablations on train+test
     cfg = {"task": {"name": task, "seed": _DATA_SEED.get(task, 0), "params": dict(tparams)}, "model": model,
            "seed": seed, "device": device, **train}
     for key, val in overrides.items():
