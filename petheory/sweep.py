@@ -30,7 +30,8 @@ Engines
     pending run, ``slurm`` options such as ``{"partition": "gpu", "timeout_min": 60,
     "gpus_per_node": 1, "array_parallelism": 32}``. Pass ``executor=`` (any submitit executor,
     e.g. ``submitit.LocalExecutor`` or ``DebugExecutor``) to run the same code path without a
-    cluster; the tests do.
+    cluster; the tests do. On a machine without ``sbatch`` submitit's ``AutoExecutor`` runs the
+    array as local processes, so ``--engine slurm`` also works (slowly) on a laptop.
 
 ``ensemble=True`` groups runs that differ only in ``seed`` and trains each group at once with
 :func:`petheory.nn.ensemble.train_ensemble` (in this process; worth it on a GPU).
