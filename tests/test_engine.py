@@ -362,3 +362,12 @@ def test_a_crash_met_while_shrinking_is_still_a_crash(scratch, monkeypatch):
 
     with pytest.raises(runner.CheckerCrash, match="small x breaks the checker"):
         runner.check_claim(engine.get("testpaper2099.crash_small"))
+
+
+def test_json_dash_prints_only_the_document_on_stdout(scratch, capsys, tmp_path, monkeypatch):
+    add_holds()
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--claims", "testpaper2099.holds", "--json", "-"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [r["id"] for r in doc["claims"]] == ["testpaper2099.holds"]
+    assert not (tmp_path / "-").exists()  # '-' is stdout, not a file name

@@ -1,0 +1,99 @@
+"""The benchmark harness writes correct, idempotent RESULTS.md sections (no timing is asserted)."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+@pytest.fixture
+def harness(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCH))
+    return importlib.import_module("harness")
+
+
+def test_a_new_section_is_appended_between_its_markers(harness):
+    text = harness.replace_section("# title\n", "alpha", "body A")
+    assert text == "# title\n\n<!-- bench:alpha -->\nbody A\n<!-- /bench:alpha -->\n"
+
+
+def test_replacing_a_section_leaves_the_others_untouched_and_is_idempotent(harness):
+    text = harness.replace_section(harness.replace_section("# t\n", "a", "A1"), "b", "B1")
+    once = harness.replace_section(text, "a", "A2")
+    assert "A1" not in once and "A2" in once and "B1" in once
+    assert harness.replace_section(once, "a", "A2") == once
+    assert once.index("bench:a ") < once.index("bench:b ")  # stays where it was
+
+
+def test_sections_with_regex_characters_in_the_body_are_kept_verbatim(harness):
+    body = r"| x | 1.0 \1 $& |"
+    assert body in harness.replace_section(harness.replace_section("", "a", "old"), "a", body)
+
+
+@pytest.mark.parametrize("text", ["<!-- bench:a -->\nno end\n", "x <!-- bench:a -->1<!-- /bench:a --> <!-- bench:a -->2<!-- /bench:a -->"])
+def test_broken_markers_are_refused_rather_than_clobbered(harness, text):
+    with pytest.raises(ValueError, match="'a'"):
+        harness.replace_section(text, "a", "new")
+
+
+def test_section_names_are_restricted(harness):
+    with pytest.raises(ValueError, match="section name"):
+        harness.replace_section("", "a -->", "x")
+
+
+def test_write_section_creates_the_file_with_a_header_and_updates_in_place(harness, tmp_path):
+    path = tmp_path / "RESULTS.md"
+    harness.write_section("one", "first", path)
+    harness.write_section("two", "second", path)
+    harness.write_section("one", "first again", path)
+    text = path.read_text()
+    assert text.startswith(harness.HEADER)
+    assert text.count("<!-- bench:one -->") == 1 and "first again" in text and "second" in text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["RESULTS.md"]  # no temp files left
+
+
+def test_compare_checks_agreement_before_timing(harness):
+    calls = []
+
+    def ours():
+        calls.append("ours")
+        return np.ones(3)
+
+    case = harness.Case("tiny", ours, lambda: np.ones(3) + 1e-17, lambda a, b: (float(np.max(np.abs(a - b))), 1e-15))
+    r = harness.compare(case, warmup=1, repeats=3)
+    assert len(r.ours_s) == len(r.reference_s) == 3 and len(calls) == 1 + 1 + 3
+    assert r.ratio > 0 and r.discrepancy <= r.tolerance
+    bad = harness.Case("wrong", lambda: np.ones(3), lambda: np.zeros(3), lambda a, b: (1.0, 1e-15))
+    with pytest.raises(AssertionError, match="disagree"):
+        harness.compare(bad)
+
+
+def test_machine_info_names_what_the_numbers_depend_on(harness):
+    m = harness.machine_info()
+    assert {"cpu", "logical_cores", "usable_cores", "numpy", "scipy", "torch", "blas", "load_average"} <= set(m)
+    assert m["numpy"] == np.__version__
+
+
+def test_bench_encodings_quick_writes_its_section(harness, tmp_path, capsys):
+    bench = importlib.import_module("bench_encodings")
+    path = tmp_path / "RESULTS.md"
+    path.write_text("# mine\n\n<!-- bench:other -->\nkeep me\n<!-- /bench:other -->\n")
+    assert bench.main(["--quick", "--repeats", "1", "--warmup", "0", "--results", str(path)]) == 0
+    text = path.read_text()
+    assert "keep me" in text and text.startswith("# mine")
+    section = text.split("<!-- bench:encodings -->")[1].split("<!-- /bench:encodings -->")[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and "---" not in line][1:]
+    assert len(rows) == len(bench.make_cases(True)) == 4
+    assert "Machine:" in section and "numpy" in section
+
+
+def test_run_py_lists_the_benchmarks():
+    r = subprocess.run([sys.executable, str(BENCH / "run.py"), "--list"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.startswith("encodings\t")
