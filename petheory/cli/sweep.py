@@ -28,6 +28,8 @@ def add_arguments(p) -> None:
                    help="submitit/SLURM option, e.g. partition=gpu, timeout_min=60, gpus_per_node=1; repeatable")
     p.add_argument("--dry-run", action="store_true", help="list the runs and whether they are done, train nothing")
     p.add_argument("--json", metavar="FILE", help="write all records as a JSON list ('-' for stdout)")
+    p.add_argument("--threads", type=int, help="torch CPU threads in this process (default: 1 when every run is a "
+                                               "smoke preset, else torch's default)")
 
 
 def run(args) -> int:
@@ -44,6 +46,13 @@ def run(args) -> int:
     if args.workers is not None and args.workers < 1:
         raise ValueError(f"--workers must be >= 1, got {args.workers}")
     configs = sweep.expand(spec)
+    if args.threads is not None and args.threads < 1:
+        raise ValueError(f"--threads must be >= 1, got {args.threads}")
+    presets = spec.get("preset", "smoke")
+    if args.threads or set(presets if isinstance(presets, list) else [presets]) == {"smoke"}:
+        import torch
+
+        torch.set_num_threads(args.threads or 1)
     if args.device:
         from petheory.nn.train import resolve_device
 
