@@ -29,6 +29,13 @@ def counts(records: list[dict]) -> dict:
     return out
 
 
+def tally(records: list[dict]) -> str:
+    """'34 claims: 17 holds, 9 refuted, 2 inconclusive, 6 skipped' (singular for one claim)."""
+    c = counts(records)
+    noun = "claim" if len(records) == 1 else "claims"
+    return f"{len(records)} {noun}: {c['holds']} holds, {c['refuted']} refuted, {c['inconclusive']} inconclusive, {c['skipped']} skipped"
+
+
 def _verdict_text(r: dict) -> str:
     return "holds (proved symbolically)" if r.get("proved") else r["verdict"]
 
@@ -42,12 +49,10 @@ def _fmt(x) -> str:
 
 
 def markdown(records: list[dict], *, profile: str, seed: int) -> str:
-    c = counts(records)
     lines = [
         f"# petheory check — profile `{profile}`, seed {seed}",
         "",
-        f"{len(records)} claims: {c['holds']} holds, {c['refuted']} refuted, "
-        f"{c['inconclusive']} inconclusive, {c['skipped']} skipped.",
+        f"{tally(records)}.",
         "",
         "`margin` is the smallest slack seen over the cases, in the statement's units "
         "(negative: the counterexample's violation).",
@@ -87,5 +92,4 @@ def print_table(records: list[dict], console) -> None:
         style = VERDICT_STYLE.get(r["verdict"], "")
         t.add_row(r["id"], r["kind"], f"[{style}]{_verdict_text(r)}[/{style}]", str(r["cases"]), _fmt(r["margin"]), f"{r['seconds']:.2f}", escape(r.get("summary", "")))
     console.print(t)
-    c = counts(records)
-    console.print(f"{len(records)} claims: {c['holds']} holds, {c['refuted']} refuted, {c['inconclusive']} inconclusive, {c['skipped']} skipped")
+    console.print(tally(records))
