@@ -228,7 +228,10 @@ def main(argv=None) -> int:
             f"({big['tracemalloc_peak_stress_mb']:.0f} MB traced)."
         )
     lines += ["", f"Times are single calls on a shared 2-core machine (load average {machine['load_average']} at start); "
-              "ratios come from the same run, petheory and the reference alternating."]
+              "ratios come from the same run, petheory and the reference alternating. The n=4096 ratio moves with the "
+              "machine's load: petheory's side is memory-bandwidth bound (about 100 symmetric products with the "
+              "134 MB matrix D^2), the reference compute bound, and contention from other processes hits bandwidth "
+              "harder (a run at load average 9.7 measured 21.7x)."]
     command = f"python benchmarks/run.py {NAME}" + (" --quick" if args.quick else "")
     body = render_section(NAME, TITLE, results, machine, notes="\n".join(lines), warmup=args.warmup,
                           repeats=args.repeats, command=command)
