@@ -833,9 +833,14 @@ def classical_mds(D, rank: int | None = None, *, method: str = "auto", seed=0, t
     reproduced by any real encoding and are reported, not kept.
     The Lanczos path applies :math:`Bx = -\tfrac12(D^{\circ2}x - r\,\mathbf 1^\top x -
     \mathbf 1\,r^\top x + \bar r\,\mathbf 1\mathbf 1^\top x)` with the row means r of
-    :math:`D^{\circ2}`; it converges to full precision (``tol=0``) but slowly when
-    :math:`\lambda_r \approx \lambda_{r+1}`. An eigenvalue is treated as zero below
-    :math:`\gamma_{17n}\max|\lambda|` (forming B plus the eigensolver's backward error).
+    :math:`D^{\circ2}` (a symmetric ``dsymv`` that reads one triangle of the stored
+    :math:`D^{\circ2}`, so each product streams n^2/2 numbers; memory 2 n^2 floats: D and its
+    square). It needs more products (slower) when :math:`\lambda_r \approx \lambda_{r+1}`, as
+    in a flat sampling-noise floor. The ``lambda_{r+1}..`` not computed are summarised by
+    ``trace`` and ``frobenius`` (closed form :math:`\lVert JAJ\rVert_F^2 = \lVert A\rVert_F^2
+    - 2n\lVert r\rVert^2 + n^2\bar r^2`); the strain derived from them cancels when the kept
+    eigenvalues carry almost all of :math:`\lVert B\rVert_F`. An eigenvalue is treated as zero
+    below :math:`\gamma_{17n}\max|\lambda|` (forming B plus the eigensolver's backward error).
     """
     D = check_distance_matrix(D)
     n = D.shape[0]
