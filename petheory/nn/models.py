@@ -20,7 +20,7 @@ zeroing of a head's value rows, since a head's output is ``softmax(.) V_h``)::
 from __future__ import annotations
 
 import contextlib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 
 import torch
 import torch.nn as nn
