@@ -1,0 +1,375 @@
+r"""Claims of gu2025 §3.1-3.2 and Prop. B.1 about content-position coupling (Eq. 8, Eq. 9).
+
+Cases carry sizes, encoding names and seeds; the arrays are drawn from the seed inside the
+checker, so every case is a small JSON dict that replays exactly and shrinks towards small sizes
+and seed 0. The checkers call :mod:`petheory.coupling` through the module attribute, so tests can
+plant a wrong implementation with monkeypatch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+
+from petheory import coupling
+from petheory import encodings as enc
+from petheory import toeplitz as tp
+from proofs_check.claims._strategies import even_dims
+from proofs_check.engine import claim
+from proofs_check.tolerance import gamma, tolerance, unit_roundoff
+
+ABSOLUTE = ("sinusoidal", "learned", "random", "wavelet", "legendre", "nope")  # enc.available("absolute")
+BIASES = (None, "alibi", "t5", "relative")
+
+
+def _absolute(pe: str, n: int, d: int) -> np.ndarray:
+    """Registered absolute PE ``pe`` at n positions; Legendre maps positions onto [-1, 1] and needs n_max >= 2."""
+    return enc.get(pe)(n, d, n_max=max(n, 2)) if pe == "legendre" else enc.get(pe)(n, d)
+
+
+def _toeplitz_violation(A: np.ndarray, entry_tol: np.ndarray) -> float:
+    """``||A - T(A)||_F`` minus what rounding alone can produce.
+
+    If ``A = A_exact + E`` with ``A_exact`` Toeplitz and ``|E| <= entry_tol`` entrywise, then
+    ``||A - T(A)||_F = ||(I - T) E||_F <= ||E||_F`` (``T`` is an orthogonal projection), so a defect
+    above ``||entry_tol||_F`` (plus ``gamma_n`` for the diagonal averages) proves A is not Toeplitz.
+    """
+    defect = tp.toeplitz_defect(A, relative=False)
+    n = A.shape[0]
+    return defect - float(np.linalg.norm(entry_tol)) - gamma(n + 2) * float(np.linalg.norm(A))
+
+
+# ---------------------------------------------------------------------------- Eq. 8
+
+
+@st.composite
+def _decomposition_cases(draw):
+    return {
+        "n": draw(st.integers(1, 12)),
+        "d": draw(even_dims(2, 16)),
+        "d_head": draw(st.integers(1, 8)),
+        "pe": draw(st.sampled_from(ABSOLUTE)),
+        "bias": draw(st.sampled_from(BIASES)),
+        "proj_bias": draw(st.booleans()),
+        "scale": draw(st.sampled_from([1.0, 0.125]) | st.floats(1e-3, 1e3)),
+        "content_scale": draw(st.sampled_from([1.0, 1e-3, 1e3])),
+        "seed": draw(st.integers(0, 2**32 - 1)),
+    }
+
+
+def _content(case, n, d, rng):
+    return case.get("content_scale", 1.0) * rng.normal(size=(n, d))
+
+
+@claim(
+    id="gu2025.logit_decomposition",
+    source="gu2025 §3.2, Eq. 8",
+    statement=r"$L = G_{q^c,k^c}+G_{q^c,k^p}+G_{q^p,k^c}+G_{q^p,k^p}+\mathbf{B}$ for $x_i = c_i + p_i$, "
+    r"$q = xW_Q$, $k = xW_K$ (any absolute PE, any projections, any explicit bias $B$).",
+    kind="exact",
+    cases=_decomposition_cases,
+    reconstruction="Projection biases b_Q, b_K (as in BERT) are position-independent, so they go with the content "
+    "component (Assumption 3.1); the logit scale multiplies the Gram terms, B is added unscaled.",
+)
+def logit_decomposition(case) -> float:
+    n, d, dh = case["n"], case["d"], case["d_head"]
+    rng = np.random.default_rng(case["seed"])
+    C = _content(case, n, d, rng)
+    P = _absolute(case["pe"], n, d)
+    W_Q, W_K = coupling.random_projections(d, dh, seed=rng)
+    bQ, bK = (rng.normal(size=dh), rng.normal(size=dh)) if case["proj_bias"] else (np.zeros(dh), np.zeros(dh))
+    B = np.zeros((n, n)) if case["bias"] is None else np.asarray(enc.get(case["bias"])(n), dtype=float)
+    s = case["scale"]
+    terms = coupling.logit_terms(C, P, W_Q, W_K, B, b_Q=bQ, b_K=bK, scale=s)
+    X = C + P
+    direct = s * ((X @ W_Q + bQ) @ (X @ W_K + bK).T) + B  # the logits as an attention layer computes them
+    # Error model (Higham §3.1): both sides are d-term then d_head-term inner products (the sum C+P and
+    # the bias add one rounding each) and the split side sums five terms, so each side is within
+    # gamma_{d+d_head+8} S of the exact value, S = s (|C|+|P|+|b_Q|)|W_Q| ((|C|+|P|+|b_K|)|W_K|)^T + |B|.
+    A = np.abs(C) + np.abs(P)
+    S = s * ((A @ np.abs(W_Q) + np.abs(bQ)) @ (A @ np.abs(W_K) + np.abs(bK)).T) + np.abs(B)
+    tol = 2 * tolerance(n_ops=d + dh + 8, scale=1.0) * S
+    return float((np.abs(terms.total - direct) - tol).max())
+
+
+# ---------------------------------------------------------------------------- Assumption 3.2 / Remark 3.2
+
+
+@st.composite
+def _gpp_cases(draw):
+    return {
+        "n": draw(st.integers(1, 12)),
+        "d": draw(even_dims(2, 16)),
+        "d_head": draw(st.integers(1, 8)),
+        "pe": draw(st.sampled_from(ABSOLUTE)),
+        "projections": draw(st.sampled_from(["identity", "shared", "independent"])),
+        "seed": draw(st.integers(0, 2**32 - 1)),
+    }
+
+
+def _projections(kind: str, d: int, dh: int, rng) -> tuple[np.ndarray, np.ndarray]:
+    if kind == "identity":
+        return np.eye(d), np.eye(d)
+    return coupling.random_projections(d, dh, seed=rng, shared=kind == "shared")
+
+
+def _gpp_violation(P, W_Q, W_K, extra_ops: int = 0) -> float:
+    n, d = P.shape
+    dh = W_Q.shape[1]
+    pp = coupling.logit_terms(np.zeros_like(P), P, W_Q, W_K).pp
+    # Entry (i, j) is a d-term then a d_head-term inner product: error <= gamma_{d+d_head} S_ij with
+    # S = |P||W_Q| (|P||W_K|)^T; extra_ops adds the rounding of the PE's own entries (sin of p*omega).
+    S = (np.abs(P) @ np.abs(W_Q)) @ (np.abs(P) @ np.abs(W_K)).T
+    return _toeplitz_violation(pp, tolerance(n_ops=d + dh + 2 + extra_ops, scale=1.0) * S)
+
+
+@claim(
+    id="gu2025.gpp_toeplitz",
+    source="gu2025 §3.2, Assumption 3.2",
+    statement=r"The position-position term $G_{q^p,k^p} = (PW_Q)(PW_K)^\top$ of Eq. 8 is Toeplitz, "
+    r"$[a_{i-j}]$ (for absolute PEs with real projections).",
+    kind="exact",
+    cases=_gpp_cases,
+    reconstruction="Quantified over every registered absolute PE (sinusoidal, learned, random, wavelet, legendre, "
+    "nope), sizes, and projections W_Q = W_K = I, tied W_Q = W_K, or independent Gaussian W_Q, W_K.",
+)
+def gpp_toeplitz(case) -> float:
+    n, d, dh = case["n"], case["d"], case["d_head"]
+    rng = np.random.default_rng(case["seed"])
+    P = _absolute(case["pe"], n, d)
+    W_Q, W_K = _projections(case["projections"], d, dh, rng)
+    return _gpp_violation(P, W_Q, W_K, extra_ops=2 * n)
+
+
+def _pair_columns(d: int, layout: str) -> tuple[np.ndarray, np.ndarray]:
+    """Columns of (sin, cos) of each frequency in ``enc.sinusoidal``'s layout."""
+    if layout == "interleaved":
+        return np.arange(0, d, 2), np.arange(1, d, 2)
+    return np.arange(d // 2), np.arange(d // 2, d)
+
+
+@st.composite
+def _commuting_cases(draw):
+    d = draw(even_dims(2, 16))
+    return {
+        "n": draw(st.integers(1, 12)),
+        "d": d,
+        "base": draw(st.sampled_from([10000.0, 100.0]) | st.floats(1.5, 1e6)),
+        "layout": draw(st.sampled_from(["interleaved", "concatenated"])),
+        "a": draw(st.lists(st.floats(-3, 3), min_size=d // 2, max_size=d // 2)),
+        "b": draw(st.lists(st.floats(-3, 3), min_size=d // 2, max_size=d // 2)),
+        "seed": draw(st.integers(0, 2**32 - 1)),
+    }
+
+
+@claim(
+    id="gu2025.gpp_toeplitz__corrected",
+    source="gu2025 §3.2, Assumption 3.2 (corrected)",
+    statement=r"For the sinusoidal PE (any base, layout) $G_{q^p,k^p}$ is Toeplitz whenever $W_QW_K^\top$ is "
+    r"block-diagonal over the sine-cosine pairs with rotation-commuting blocks $a_tI + b_tJ$ "
+    r"(e.g. $W_Q = W_K$ orthogonal, or $W_Q=W_K=I$). Learned, random, wavelet and Legendre PEs and "
+    r"generic projections give no Toeplitz structure.",
+    kind="exact",
+    cases=_commuting_cases,
+    corrected_of="gu2025.gpp_toeplitz",
+)
+def gpp_toeplitz_corrected(case) -> float:
+    n, d = case["n"], case["d"]
+    P = enc.sinusoidal(n, d, base=case["base"], layout=case["layout"])
+    s_cols, c_cols = _pair_columns(d, case["layout"])
+    M = np.zeros((d, d))
+    for t, (a, b) in enumerate(zip(case["a"], case["b"])):
+        i, j = s_cols[t], c_cols[t]
+        M[i, i] = M[j, j] = a  # a I + b J on the (sin, cos) pair of frequency t: commutes with its rotations
+        M[i, j], M[j, i] = b, -b
+    U, _ = np.linalg.qr(np.random.default_rng(case["seed"]).normal(size=(d, d)))
+    W_Q, W_K = M @ U, U  # W_Q W_K^T = M U U^T = M (U orthogonal to rounding)
+    # The angles p*omega (p < n) are rounded with absolute error <= u p, moving each entry by about
+    # 2 u n |a|; the orthogonal factor U adds a d-term product (inside gamma_{2d + 2n + 2}).
+    return _gpp_violation(P, W_Q, W_K, extra_ops=d + 2 * n)
+
+
+@st.composite
+def _sinusoid_cases(draw):
+    return {
+        "n": draw(st.integers(1, 12)),
+        "d": draw(even_dims(2, 16)),
+        "d_head": draw(st.integers(1, 8)),
+        "base": draw(st.sampled_from([10000.0, 100.0]) | st.floats(1.5, 1e6)),
+        "layout": draw(st.sampled_from(["interleaved", "concatenated"])),
+        "start": draw(st.integers(0, 1000)),
+        "projections": draw(st.sampled_from(["identity", "shared", "independent"])),
+        "seed": draw(st.integers(0, 2**32 - 1)),
+    }
+
+
+def _sinusoid(case) -> np.ndarray:
+    return enc.sinusoidal(case["n"], case["d"], base=case["base"], layout=case["layout"], start=case["start"])
+
+
+@claim(
+    id="gu2025.sinusoidal_scores_toeplitz",
+    source="gu2025 §3.1, Remark 3.2",
+    statement=r"Every sine-cosine absolute PE satisfies Assumption 3.2: the attention scores induced by the "
+    r"positions alone, $(PW_Q)(PW_K)^\top$, form a Toeplitz matrix.",
+    kind="exact",
+    cases=_sinusoid_cases,
+    reconstruction="'Attention scores induced by the positions' read as the attention layer computes them, with "
+    "its query/key projections (identity, tied or independent Gaussian), for every base, layout, start offset and "
+    "size. Without projections (W_Q = W_K = I) the statement holds: see the __corrected claim.",
+)
+def sinusoidal_scores_toeplitz(case) -> float:
+    P = _sinusoid(case)
+    rng = np.random.default_rng(case["seed"])
+    W_Q, W_K = coupling.random_projections(case["d"], case["d_head"], seed=rng, shared=case["projections"] == "shared")
+    if case["projections"] == "identity":
+        W_Q = W_K = np.eye(case["d"])
+    # start + n positions: angles rounded with error <= u (start + n) per entry, hence the extra ops.
+    return _gpp_violation(P, W_Q, W_K, extra_ops=2 * (case["start"] + case["n"]))
+
+
+@claim(
+    id="gu2025.sinusoidal_scores_toeplitz__corrected",
+    source="gu2025 §3.1, Remark 3.2 (corrected)",
+    statement=r"For every sine-cosine absolute PE (any base, layout, start offset) the position-only score "
+    r"$PP^\top$, $(PP^\top)_{ij} = \sum_t \cos((i-j)\omega_t)$, is Toeplitz; with projections only when "
+    r"$W_QW_K^\top$ commutes with the sinusoid rotations (gu2025.gpp_toeplitz__corrected).",
+    kind="exact",
+    cases=_sinusoid_cases,
+    corrected_of="gu2025.sinusoidal_scores_toeplitz",
+)
+def sinusoidal_scores_toeplitz_corrected(case) -> float:
+    P = _sinusoid(case)
+    d = case["d"]
+    return _gpp_violation(P, np.eye(d), np.eye(d), extra_ops=2 * (case["start"] + case["n"]))
+
+
+# ---------------------------------------------------------------------------- Remark 3.1
+
+
+@st.composite
+def _softmax_cases(draw):
+    n = draw(st.integers(1, 10))
+    sym = draw(st.booleans())
+    c = draw(st.lists(st.floats(-8, 8), min_size=n, max_size=n))
+    r = c if sym else [c[0]] + draw(st.lists(st.floats(-8, 8), min_size=n - 1, max_size=n - 1))
+    return {"n": n, "c": c, "r": r}
+
+
+def _softmax_violation(T: np.ndarray) -> float:
+    S = coupling.row_softmax(T)
+    n = T.shape[0]
+    # exp has relative error <= u (after max subtraction, exact), the row sum gamma_n, the division u:
+    # each softmax entry within gamma_{n+4} of exact relative to itself.
+    return _toeplitz_violation(S, tolerance(n_ops=n + 4, scale=1.0) * S)
+
+
+@claim(
+    id="gu2025.normalisation_keeps_toeplitz",
+    source="gu2025 §3.1, Remark 3.1",
+    statement=r"The (row-softmax) normalisation does not change the Toeplitz property: if $T=[a_{i-j}]$ then "
+    r"$\operatorname{softmax}_{\text{row}}(T)$ is Toeplitz.",
+    kind="exact",
+    cases=_softmax_cases,
+    reconstruction="All real N x N Toeplitz matrices (symmetric and not), N = 1..10, entries in [-8, 8].",
+)
+def normalisation_keeps_toeplitz(case) -> float:
+    from scipy.linalg import toeplitz
+
+    return _softmax_violation(toeplitz(np.asarray(case["c"], float), np.asarray(case["r"], float)))
+
+
+@st.composite
+def _circulant_cases(draw):
+    n = draw(st.integers(1, 10))
+    return {"n": n, "c": draw(st.lists(st.floats(-8, 8), min_size=n, max_size=n))}
+
+
+@claim(
+    id="gu2025.normalisation_keeps_toeplitz__corrected",
+    source="gu2025 §3.1, Remark 3.1 (corrected)",
+    statement=r"Row softmax keeps the Toeplitz property for circulant $T$ ($a_{i-j}$ depending on $(i-j)\bmod N$; "
+    r"every row has the same normaliser). For general Toeplitz $T$ only the unnormalised $\exp(T)$ is Toeplitz: the "
+    r"rows near the edges see different windows of $a_k$ and so different normalisers.",
+    kind="exact",
+    cases=_circulant_cases,
+    corrected_of="gu2025.normalisation_keeps_toeplitz",
+)
+def normalisation_keeps_toeplitz_corrected(case) -> float:
+    from scipy.linalg import circulant
+
+    return _softmax_violation(circulant(np.asarray(case["c"], float)))
+
+
+# ---------------------------------------------------------------------------- Eq. 9 / Prop. B.1
+
+
+@st.composite
+def _rope_cases(draw):
+    d = draw(even_dims(2, 16))
+    return {
+        "n": draw(st.integers(1, 8)),
+        "d": d,
+        "rotary_dim": draw(st.none() | even_dims(2, d)),
+        "base": draw(st.sampled_from([10000.0, 100.0]) | st.floats(2.0, 1e6)),
+        "pairing": draw(st.sampled_from(["interleaved", "half"])),
+        "pe": draw(st.sampled_from(("nope",) + tuple(p for p in ABSOLUTE if p != "nope"))),
+        "seed": draw(st.integers(0, 2**32 - 1)),
+    }
+
+
+def _rope_setup(case):
+    n, d = case["n"], case["d"]
+    rng = np.random.default_rng(case["seed"])
+    C = rng.normal(size=(n, d))
+    P = _absolute(case["pe"], n, d)
+    W_Q, W_K = coupling.random_projections(d, d, seed=rng)
+    freqs = enc.rope_frequencies(d, base=case["base"], rotary_dim=case["rotary_dim"])
+    table = enc.RotaryTable(np.arange(n, dtype=float)[:, None] * freqs[None, :], d, case["pairing"])
+    return C, P, W_Q, W_K, table
+
+
+@claim(
+    id="gu2025.rope_logit_form",
+    source="gu2025 §3.2, Eq. 9; App. B, Prop. B.1",
+    statement=r"$L_{RoPE} = \operatorname{Re}\{(G_{q,k}+G_{q,p}+G_{p,k}+G_p)\circ G_e\}$ with $G_e$ a Toeplitz "
+    r"matrix of unit-modulus entries, $(G_e)_{ij} = e^{i(i-j)\theta_{t_{i-j}}}$, independent of content.",
+    kind="exact",
+    cases=_rope_cases,
+    reconstruction="Gram terms are the complex (Hermitian) Grams of the paired query/key components, summed over "
+    "bands; partial RoPE's non-rotary coordinates are subtracted from L first. Checked is the weaker necessary "
+    "condition: for the given content, does ANY Toeplitz unit-modulus G_e exist (coupling.single_phase_defect, a "
+    "certified lower bound). A positive defect refutes the statement even for content-dependent G_e.",
+)
+def rope_logit_form(case) -> float:
+    C, P, W_Q, W_K, table = _rope_setup(case)
+    terms = coupling.rope_logit_terms(C, P, W_Q, W_K, table)
+    S = terms.gram_sum.sum(axis=0)  # Σ Gram over bands, (n, n)
+    L = terms.logits - terms.passthrough
+    # The defect is a lower bound already; rounding of S and L is <= gamma_{2d+4} Σ_t |z_q||z_k| per entry.
+    zq, zk = (np.abs(coupling.complex_pairs(x, table)) for x in ((C + P) @ W_Q, (C + P) @ W_K))
+    tol = tolerance(n_ops=2 * case["d"] + 4, scale=float((zq @ zk.T).max()) if zq.size else 0.0)
+    return coupling.single_phase_defect(S, L) - 2 * tol
+
+
+@claim(
+    id="gu2025.rope_logit_form__corrected",
+    source="gu2025 §3.2, Eq. 9; App. B, Prop. B.1 (corrected)",
+    statement=r"$L_{RoPE} = \sum_t \operatorname{Re}\{(G^{(t)}_{q,k}+G^{(t)}_{q,p}+G^{(t)}_{p,k}+G^{(t)}_{p})\circ "
+    r"E^{(t)}\}$ with $G^{(t)}_{ij} = q_i^{(t)}\overline{k_j^{(t)}}$ and one Toeplitz unit-modulus "
+    r"$E^{(t)}_{ij} = e^{i(i-j)\theta_t}$ per frequency band (plus the real logits of non-rotary coordinates).",
+    kind="exact",
+    cases=_rope_cases,
+    corrected_of="gu2025.rope_logit_form",
+)
+def rope_logit_form_corrected(case) -> float:
+    C, P, W_Q, W_K, table = _rope_setup(case)
+    terms = coupling.rope_logit_terms(C, P, W_Q, W_K, table)
+    X = C + P
+    q, k = X @ W_Q, X @ W_K
+    direct = table.apply(q) @ table.apply(k).T
+    # Angles p*theta (p < n) are rounded with error <= u n, moving rotated vectors by <= u n |x|; the
+    # d-term products and the 4-term Gram sums add gamma_{2d+8}: tolerance per entry scales with |q_i||k_j|.
+    S = np.outer(np.linalg.norm(q, axis=1), np.linalg.norm(k, axis=1)) + np.abs(q) @ np.abs(k).T
+    tol = (2 * gamma(2 * case["d"] + 8) + 8 * unit_roundoff() * case["n"]) * S
+    return float((np.abs(terms.logits - direct) - tol).max())
