@@ -1,0 +1,117 @@
+r"""Figures of gu2025's content-position coupling: additive vs Hadamard spectra, MiniLM's Eq. 8 terms.
+
+Every number comes from :mod:`petheory.coupling` (and :mod:`petheory.toeplitz` for the factors).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from petheory import coupling
+from petheory import encodings as enc
+from petheory import toeplitz as tp
+from petheory.plots import figure, save
+
+N_SPEC = {"quick": 64, "full": 256}
+N_MINILM = {"quick": 64, "full": 128}
+KERNEL_LENGTH = 4.0  # W = [exp(-|i-j|/ℓ)]: positive definite (symbol (1-r^2)/|1-re^{iθ}|^2 > 0)
+ALIBI_SLOPE = 0.25
+ROPE_THETA = 0.5  # one RoPE band: E = [exp(i(i-j)θ)]
+
+
+def factors(n: int) -> dict[str, np.ndarray]:
+    """The Toeplitz factors of the figure: ``W`` (PD kernel), ALiBi ``B``, RoPE band ``E``; each (n, n)."""
+    W = tp.dense(np.exp(-np.arange(n) / KERNEL_LENGTH))
+    B = enc.alibi(n, slope=ALIBI_SLOPE)
+    E = np.exp(1j * ROPE_THETA * np.subtract.outer(np.arange(n), np.arange(n)))
+    return {"W": W, "B": B, "E": E}
+
+
+@figure("coupling.additive_vs_hadamard", "gu2025 App. B: spectra of W+B (ALiBi) vs W∘E (one RoPE band) for a PD Toeplitz W, ranges marked")
+def additive_vs_hadamard_figure(outdir, *, preset="quick", seed=0):
+    import matplotlib.pyplot as plt
+
+    n = N_SPEC[preset]
+    f = factors(n)
+    mats = {
+        "W (PD Toeplitz)": f["W"],
+        "W + B (additive, ALiBi)": coupling.compose(f["W"], f["B"], "additive"),
+        "W ∘ E (Hadamard, RoPE band)": coupling.compose(f["W"], f["E"], "hadamard"),
+        "Re(W ∘ E) = W ∘ cos": np.real(coupling.compose(f["W"], f["E"], "hadamard")),
+    }
+    summ = {k: coupling.spectral_summary(M) for k, M in mats.items()}
+    colors = dict(zip(mats, ["k", "C1", "C0", "C2"]))
+    fig, (ax, axr, axs) = plt.subplots(1, 3, figsize=(16, 4.8), gridspec_kw={"width_ratios": [1.3, 1, 1]})
+    for k, s in summ.items():
+        ev = np.sort(np.real(s["eigenvalues"]))
+        ax.plot(np.arange(1, n + 1), ev, marker=".", ms=3, lw=1.6 if "∘ E (" in k else 1, color=colors[k], label=k,
+                ls="--" if "∘ E (" in k else "-")
+        ax.axhspan(s["min"], s["max"], color=colors[k], alpha=0.07)
+    ax.set_yscale("symlog", linthresh=1.0)
+    ax.set(xlabel="eigenvalue index (ascending)", ylabel="eigenvalue (symlog)",
+           title=f"spectra, N={n} (shaded: range)\nW∘E = D W D*, D = diag(exp(ipθ)): same spectrum as W")
+    ax.axhline(0, color="grey", lw=0.5)
+    ax.legend(fontsize=8)
+    for y, (k, s) in enumerate(summ.items()):
+        axr.plot([s["min"], s["max"]], [y, y], lw=8, color=colors[k], solid_capstyle="butt")
+        axr.text(s["max"], y + 0.22, f" range {s['range']:.3g}\n ρ={s['spectral_radius']:.3g}, κ={s['condition']:.3g}",
+                 fontsize=8, va="bottom", ha="right")
+    axr.set_xscale("symlog", linthresh=1.0)
+    axr.set(yticks=range(len(summ)), yticklabels=[k.split(" (")[0].split(" =")[0] for k in summ], ylim=(-0.6, len(summ) - 0.1),
+            xlabel="eigenvalue (symlog)", title="eigenvalue ranges [λmin, λmax]")
+    axr.axvline(0, color="grey", lw=0.5)
+    mid = n // 2
+    for k, M in mats.items():
+        axs.plot(np.arange(n) - mid, coupling.row_softmax(np.real(M))[mid], color=colors[k],
+                 label=f"{k.split(' (')[0].split(' =')[0]}: softmax Toeplitz defect {summ[k]['softmax_toeplitz_defect']:.2g}")
+    axs.set(xlabel="j - i (row i = N/2)", ylabel="row softmax of Re M", title="attention of the middle query")
+    axs.legend(fontsize=7)
+    fig.suptitle(f"Additive vs Hadamard coupling: W=[exp(-|i-j|/{KERNEL_LENGTH:g})], "
+                 f"B=-{ALIBI_SLOPE:g}|i-j|, E=[exp(i(i-j)·{ROPE_THETA:g})]", fontsize=10)
+    fig.tight_layout()
+    data = {"n": n, "kernel_length": KERNEL_LENGTH, "alibi_slope": ALIBI_SLOPE, "rope_theta": ROPE_THETA,
+            "summaries": {k: {kk: vv for kk, vv in s.items() if kk != "eigenvalues"} | {"eigenvalues": np.sort(np.real(s["eigenvalues"])).tolist()}
+                          for k, s in summ.items()}}
+    return save(fig, data, outdir, "coupling.additive_vs_hadamard")
+
+
+@figure("coupling.minilm_terms", "gu2025 Eq. 8 on all-MiniLM-L6-v2 layer 0: the five logit terms as heat maps with their Toeplitz defects")
+def minilm_terms_figure(outdir, *, preset="quick", seed=0):
+    import matplotlib.pyplot as plt
+
+    try:
+        layer = coupling.load_bert_first_layer("hf:minilm")
+    except FileNotFoundError as exc:
+        print(f"coupling.minilm_terms skipped: {exc}", file=sys.stderr)
+        return []
+    n, head = N_MINILM[preset], 0
+    rules = {"split": "post-LayerNorm split (what MiniLM computes)", "none": "pre-LayerNorm sum (no LN)"}
+    shown = ("cc", "cp", "pc", "pp", "total")
+    fig, axes = plt.subplots(len(rules), len(shown), figsize=(17, 7.2))
+    data = {"n": n, "seed": seed, "head_shown": head, "source": layer.source, "defects": {}}
+    for r, (rule, label) in enumerate(rules.items()):
+        terms = coupling.minilm_terms(n, layer=layer, head=head, layernorm=rule, seed=seed)
+        rep = coupling.toeplitz_report(terms)
+        mats = {**terms.as_dict(), "total": terms.total}
+        for c, k in enumerate(shown):
+            ax = axes[r, c]
+            A = mats[k]
+            lim = float(np.abs(A).max()) or 1.0
+            im = ax.imshow(A, cmap="RdBu_r", vmin=-lim, vmax=lim)
+            name = "L (B = 0)" if k == "total" else coupling.TERM_LABELS[k]
+            ax.set_title(f"${name}$\nToeplitz defect {rep[k]['defect']:.2f}, share {rep[k]['share']:.2f}", fontsize=9)
+            ax.set_xticks([]), ax.set_yticks([])
+            fig.colorbar(im, ax=ax, fraction=0.046, pad=0.03)
+        axes[r, 0].set_ylabel(label, fontsize=9)
+        # every head, for the JSON: the figure shows head 0
+        data["defects"][rule] = {
+            h: {k: v["defect"] for k, v in coupling.toeplitz_report(
+                coupling.minilm_terms(n, layer=layer, head=h, layernorm=rule, seed=seed)).items()}
+            for h in range(layer.num_heads)
+        }
+    fig.suptitle(f"all-MiniLM-L6-v2, layer 0, head {head}: Eq. 8 terms on {n} random word tokens at positions 0..{n - 1} "
+                 "(defect = ||A - diag-avg(A)||_F / ||A||_F; 0 = Toeplitz)", fontsize=10)
+    fig.tight_layout()
+    return save(fig, data, outdir, "coupling.minilm_terms")
