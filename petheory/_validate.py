@@ -119,3 +119,23 @@ def generator(seed) -> np.random.Generator:
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise TypeError(f"seed must be a non-negative integer or numpy.random.Generator, got {seed!r}")
     return np.random.default_rng(int(seed))
+
+
+def scalar(text: str):
+    """Parse a command-line value: true/false -> bool, null -> None, then int, float, else str.
+
+    Shared by every ``name:key=value`` spec on the command line (``--pe``), so the same text
+    means the same value everywhere. ``none`` stays a string: it is a value of some
+    parameters (``wavelet:normalisation=none``); ``null`` is the way to say None."""
+    t = text.strip()
+    low = t.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low == "null":
+        return None
+    for cast in (int, float):
+        try:
+            return cast(t)
+        except ValueError:
+            pass
+    return t

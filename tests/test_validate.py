@@ -210,3 +210,14 @@ def test_generator_is_reproducible_and_validates_seed():
     for bad in (-1, 1.0, True, "1"):
         with pytest.raises(TypeError, match="seed"):
             v.generator(bad)
+
+
+def test_scalar_parses_command_line_values_the_same_everywhere():
+    from petheory._validate import scalar
+
+    assert scalar("true") is True and scalar("False") is False
+    assert scalar("null") is None
+    assert scalar("none") == "none"  # a value of wavelet's normalisation, not None
+    assert scalar("3") == 3 and isinstance(scalar("3"), int)
+    assert scalar("0.5") == 0.5
+    assert scalar(" gu2025 ") == "gu2025"

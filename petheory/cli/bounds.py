@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from petheory._validate import scalar as _scalar
 
 NAME = "bounds"
 HELP = "norm bound (li2025 Table 2 vs computed) and Rademacher bound per PE and inference length"
@@ -31,18 +32,6 @@ def add_arguments(p) -> None:
     p.add_argument("--json", metavar="FILE", help="write the rows as JSON to FILE ('-' for stdout)")
 
 
-def _value(text: str):
-    t = text.strip()
-    if t.lower() in ("true", "false"):
-        return t.lower() == "true"
-    for cast in (int, float):
-        try:
-            return cast(t)
-        except ValueError:
-            pass
-    return t
-
-
 def parse_specs(values) -> list[tuple[str, dict]]:
     """``--pe`` values -> [(name, params)]: 'a,b' is several names, 'name:k=v,k=v' one PE with parameters."""
     from petheory import encodings as enc
@@ -60,7 +49,7 @@ def parse_specs(values) -> list[tuple[str, dict]]:
             k, eq, x = item.partition("=")
             if not eq or not k.strip():
                 raise ValueError(f"--pe option {item!r} must look like key=value")
-            params[k.strip()] = _value(x)
+            params[k.strip()] = _scalar(x)
         out.append((name.strip(), params))
     for name, params in out:
         allowed = set(enc.info(name).params)  # unknown name -> ValueError listing the registry

@@ -50,6 +50,7 @@ import torch
 import torch.nn as nn
 
 from petheory import encodings as enc
+from petheory._validate import scalar as _scalar
 
 #: Keys of a spec that configure the mechanism instead of the registry function.
 _MECHANISM_KEYS = {"heads", "slopes", "trainable", "latent", "rope_dim"}
@@ -115,21 +116,6 @@ def _fmt(x) -> str:
     return str(x).lower() if isinstance(x, bool) else str(x)
 
 
-def _value(text: str):
-    t = text.strip()
-    low = t.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    if low in ("none", "null"):
-        return None
-    for cast in (int, float):
-        try:
-            return cast(t)
-        except ValueError:
-            pass
-    return t
-
-
 def _parse_part(part: str) -> tuple[str, dict]:
     name, _, rest = part.partition(":")
     name = name.strip()
@@ -138,7 +124,7 @@ def _parse_part(part: str) -> tuple[str, dict]:
         k, eq, val = item.partition("=")
         if not eq or not k.strip():
             raise ValueError(f"PE option {item!r} must look like key=value")
-        params[k.strip()] = _value(val)
+        params[k.strip()] = _scalar(val)
     return name, params
 
 
