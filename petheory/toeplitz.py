@@ -68,6 +68,7 @@ __all__ = [
 ]
 
 _U = np.finfo(np.float64).eps / 2  # unit roundoff
+_TINY = float(np.finfo(np.float64).smallest_subnormal)  # absolute rounding unit below the normal range
 
 
 def _single_thread_blas():
@@ -401,8 +402,9 @@ def _extrema_from_grid(c: np.ndarray, grid: np.ndarray, sign: float, *, max_cand
     idx = np.flatnonzero(is_peak)
     idx = idx[np.argsort(g[idx])[::-1]]
     best_t, best = float(h * idx[0]), gmax
-    # rounding in the direct evaluation of the symbol (n-term sums of |c_k|)
-    err = 2 * (n + 2) * _U * (2.0 * float(np.sum(np.abs(c))))
+    # rounding in the direct evaluation of the symbol (n-term sums of |c_k|), plus the absolute
+    # error of gradual underflow: the FFT scales by 1/m, which for tiny data lands in subnormals
+    err = 2 * (n + 2) * _U * (2.0 * float(np.sum(np.abs(c)))) + 4.0 * m * _TINY
     # each evaluation is O(N): cap the total work at about 2^25 flops-worth of exponentials
     budget = max(24, (1 << 25) // n)
     refined = 0
