@@ -839,8 +839,9 @@ def extreme_eigenvalues(
        ``sigma = U``), which approximates shift-and-invert about the extreme: ``T - S`` is
        small plus low rank for decaying coefficients, so the iteration count hardly grows with
        ``N``. Each step costs one FFT matvec, one circulant solve and an ``O(N m)`` Rayleigh–Ritz
-       update (``m <= 10``). A Krylov direction is added when progress stalls (slowly decaying
-       or low-rank data, where the preconditioner is poor).
+       update (``m <= 10``). When progress stalls (slowly decaying or low-rank data, where the
+       preconditioner is poor) the residual itself is added too and the subspace grows to 40,
+       which turns the iteration into a thick-restarted Lanczos.
     4. *Certificate.* ``residual = ||T v - rho v||`` (some eigenvalue lies within it of ``rho``)
        and the rigorous bracket ``[rho, U]``; ``error_bound`` is the smaller.
 
@@ -903,8 +904,8 @@ def _davidson_top(T: ToeplitzOperator, c, grid, strang, sign: float, rtol: float
     else:
         X = (np.exp(1j * j * theta_star) * box)[None, :]
     dtype = np.float64 if real else np.complex128
-    maxdim, keep = 10, 3
-    V = np.empty((maxdim + 4, n), dtype=dtype)  # rows: orthonormal basis
+    maxdim, keep = 10, 3  # grown to 40, 8 when progress stalls (see below)
+    V = np.empty((40 + 4, n), dtype=dtype)  # rows: orthonormal basis
     W = np.empty_like(V)  # rows: sign * T @ basis
     m = 0
     matvecs = 0
@@ -953,9 +954,10 @@ def _davidson_top(T: ToeplitzOperator, c, grid, strang, sign: float, rtol: float
         Tn = sfft.ifft(sfft.fft(R, axis=-1) / d, axis=-1)
         if real:
             Tn = Tn.real
-        stalled = len(history) >= 4 and history[-1] > 0.5 * history[-4]  # preconditioner not helping
-        if stalled:
+        stalled = len(history) >= 4 and history[-1] > 0.5 * history[-4]
+        if stalled:  # the preconditioner is not helping: add the Krylov direction, keep a longer memory
             Tn = np.concatenate([Tn, res_vec[None, :]])
+            maxdim, keep = 40, 8
         if m + Tn.shape[0] > maxdim:  # thick restart on the best Ritz vectors
             k = min(keep, m)
             Vk, Wk = Y[:, :k].T @ V[:m], Y[:, :k].T @ W[:m]

@@ -1,0 +1,296 @@
+"""``petheory spectrum``: symbol range, eigenvalue range and Szegő distance of a Hermitian Toeplitz matrix.
+
+The matrix comes from coefficients (inline or a file), from a positional encoding (the
+position-only Gram ``P P^T`` of an absolute PE, the bias ``B`` of a bias PE, the unit-content
+kernel ``Re sum_t e^{ik theta_t}`` of RoPE) or from a relative-position kernel.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import warnings
+
+NAME = "spectrum"
+HELP = "symbol range, eigenvalue range at N and Szegő distance of a Toeplitz matrix (coefficients, a PE or a kernel)"
+DESCRIPTION = (
+    "Spectral summary of a Hermitian Toeplitz matrix T_N[i,j] = a_{i-j} (gu2025 §3.3): the range of its symbol "
+    "a(theta) = sum_k a_k e^{ik theta}, the extreme eigenvalues (certified: FFT-based, any N), and the Kolmogorov and "
+    "Wasserstein distances between the eigenvalue distribution and the symbol's value distribution (Szegő). "
+    "Sources: --coeffs/--file (first column a_0..a_{N-1}; --row for the first row), --encoding NAME "
+    "(absolute: P P^T; bias: B; rotary: the unit-content kernel), --kernel NAME (exponential, gaussian, power)."
+)
+
+
+def add_arguments(p) -> None:
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--coeffs", metavar="LIST", help="first column a_0,a_1,... inline, comma-separated (complex as 1+2j)")
+    src.add_argument("--file", metavar="PATH", help="first column from a .npy or .txt file (1-D)")
+    src.add_argument("--encoding", metavar="NAME", help="a registered PE (see `petheory encodings`), a table file "
+                     "(.npy, .safetensors) or hf:DIR (hf:minilm) of absolute position vectors")
+    src.add_argument("--kernel", metavar="NAME", help="relative-position kernel: exponential, gaussian or power")
+    p.add_argument("--row", metavar="LIST", help="first row a_0,a_{-1},... (default conj of the column: Hermitian)")
+    p.add_argument("--n", type=int, metavar="N", help="matrix size (default: the number of coefficients; 1024 for a PE or kernel). "
+                   "Shorter coefficient lists are zero-padded (banded), longer ones cut to the N x N section")
+    p.add_argument("--d", type=int, default=64, metavar="D", help="model dimension of an absolute or rotary PE (default 64)")
+    p.add_argument("--slope", type=float, metavar="M", help="ALiBi slope (shorthand for --param slope=M)")
+    p.add_argument("--base", type=float, metavar="B", help="sinusoidal/RoPE base (shorthand for --param base=B)")
+    p.add_argument("--length", type=float, default=4.0, metavar="L", help="kernel length scale (default 4)")
+    p.add_argument("--param", action="append", default=[], metavar="K=V", help="encoding parameter, e.g. layout=concatenated; repeatable")
+    p.add_argument("--key", metavar="TENSOR", help="tensor name in a table file with several tensors")
+    p.add_argument("--project", action="store_true",
+                   help="use the Toeplitz projection (diagonal averages) of a matrix that is not Toeplitz, e.g. a learned PE's Gram")
+    p.add_argument("--hermitian-part", action="store_true", help="use (T + T^H)/2 when the data is not Hermitian")
+    p.add_argument("--rtol", type=float, default=1e-8, help="relative accuracy of the extreme eigenvalues (default 1e-8)")
+    p.add_argument("--method", choices=("auto", "exact", "slq"), default="auto",
+                   help="Szegő distance: dense eigenvalues (exact), stochastic Lanczos quadrature (slq), or exact up to N=4096 (auto)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the SLQ probes")
+    p.add_argument("--json", metavar="FILE", help="write the record as JSON to FILE ('-' for stdout)")
+
+
+def _parse_list(name: str, text: str):
+    import numpy as np
+
+    items = [t.strip() for t in str(text).replace(";", ",").split(",")]
+    if not any(items):
+        raise ValueError(f"{name} is empty; give comma-separated numbers such as 1,0.5,0.25")
+    vals = []
+    for t in items:
+        if not t:
+            raise ValueError(f"{name} has an empty entry: {text!r}")
+        try:
+            vals.append(complex(t.replace(" ", "")) if "j" in t.lower() else float(t))
+        except ValueError:
+            raise ValueError(f"{name} entry {t!r} is not a number") from None
+    return np.asarray(vals)
+
+
+def _read_file(path: str):
+    from pathlib import Path
+
+    import numpy as np
+
+    p = Path(path)
+    if not p.is_file():
+        raise FileNotFoundError(f"no such file: {p}")
+    if p.suffix.lower() == ".npy":
+        try:
+            arr = np.load(p, allow_pickle=False)
+        except ValueError as exc:
+            raise ValueError(f"could not read {p} as a numeric .npy array: {exc}") from None
+    else:
+        try:
+            arr = np.loadtxt(p, dtype=complex if "j" in p.read_text().lower() else float, ndmin=1)
+        except ValueError as exc:
+            raise ValueError(f"could not read {p} as numbers: {exc}") from None
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number)):
+        raise TypeError(f"{p} must hold numbers, got dtype {arr.dtype}")
+    if arr.ndim != 1:
+        raise ValueError(f"{p} must hold a 1-D array of coefficients a_0..a_{{N-1}}, got shape {arr.shape}")
+    return arr
+
+
+def _section(c, n):
+    """First column of the N x N section: cut, or zero-pad a banded sequence."""
+    import numpy as np
+
+    if n is None or n == c.shape[0]:
+        return c
+    if n < c.shape[0]:
+        return c[:n]
+    out = np.zeros(n, dtype=c.dtype)
+    out[: c.shape[0]] = c
+    return out
+
+
+def _params(args) -> dict:
+    from petheory._validate import scalar
+
+    params = {}
+    for item in args.param:
+        k, eq, val = item.partition("=")
+        if not eq or not k.strip():
+            raise ValueError(f"--param {item!r} must look like key=value")
+        params[k.strip()] = scalar(val)
+    if args.slope is not None:
+        params["slope"] = args.slope
+    if args.base is not None:
+        params["base"] = args.base
+    return params
+
+
+_DENSE_MAX = 4096  # above this the n x n source matrix is never formed
+
+
+def _gram_column(P, project: bool, what: str):
+    """First column of the Gram ``P P^T`` (or of its Toeplitz projection) and its Toeplitz defect.
+
+    Up to ``_DENSE_MAX`` rows the Gram is formed and measured exactly. Beyond, the defect is
+    estimated on 64 seeded random rows, and the projection's diagonal means
+    ``a_k = mean_i p_{i+k} . p_i`` come from FFT autocorrelations of the d columns, O(d n log n).
+    """
+    import numpy as np
+    import scipy.fft as sfft
+
+    from petheory import toeplitz as tp
+
+    n = P.shape[0]
+    if n <= _DENSE_MAX:
+        M = P @ P.T
+        defect, exact = tp.toeplitz_defect(M), True
+        col = M[:, 0].copy()
+    else:
+        col = P @ P[0]
+        rows = np.random.default_rng(0).choice(n, size=64, replace=False)
+        G = P[rows] @ P.T  # (64, n)
+        pred = col[np.abs(rows[:, None] - np.arange(n)[None, :])]
+        defect, exact = float(np.linalg.norm(G - pred) / max(np.linalg.norm(G), 1e-300)), False
+    # an exactly Toeplitz Gram computed in float64 has a defect of rounding size only
+    if defect <= 1e-10:
+        return col, defect, exact, what
+    if not project:
+        raise ValueError(
+            f"{what} is not Toeplitz (relative defect {defect:.3g}{'' if exact else ', estimated on 64 rows'}); "
+            "pass --project to analyse its Toeplitz projection"
+        )
+    if n <= _DENSE_MAX:
+        col = tp.toeplitz_projection(M)[:, 0].copy()
+    else:
+        L = sfft.next_fast_len(2 * n, real=True)
+        F = sfft.rfft(P, n=L, axis=0)
+        auto = sfft.irfft(np.sum(np.abs(F) ** 2, axis=1), n=L)[:n]  # sum_i p_{i+k} . p_i
+        col = auto / (n - np.arange(n))
+    return col, defect, exact, what + " -> Toeplitz projection"
+
+
+def _from_encoding(args, n: int) -> tuple:
+    """(c, r, description, symbol callable or None, extra record fields)."""
+    import numpy as np
+
+    from petheory import encodings as enc
+    from petheory import toeplitz as tp
+
+    name = args.encoding
+    if name in enc.available():
+        info = enc.info(name)
+        params = _params(args)
+        bad = sorted(set(params) - set(info.params))
+        if bad:
+            raise ValueError(f"{name} takes {', '.join(sorted(info.params)) or 'no parameters'}; got {', '.join(bad)}")
+        if info.kind == "bias":
+            if n > 2 * _DENSE_MAX:
+                raise ValueError(f"bias encodings are built as dense n x n matrices; --n {n} is too large "
+                                 f"(at most {2 * _DENSE_MAX}); give its coefficients with --coeffs/--file instead")
+            M = info.fn(n, **params)
+            what = f"{name} logit bias B ({', '.join(f'{k}={v}' for k, v in params.items()) or 'defaults'})"
+            defect = tp.toeplitz_defect(M)
+            if defect > 1e-10:
+                if not args.project:
+                    raise ValueError(f"{what} is not Toeplitz (relative defect {defect:.3g}); pass --project")
+                M, what = tp.toeplitz_projection(M), what + " -> Toeplitz projection"
+            return M[:, 0].copy(), M[0, :].copy(), what, None, {"toeplitz_defect": defect}
+        if info.kind == "absolute":
+            P = info.fn(n, args.d, **params)
+            what = f"{name} position Gram P P^T (d={args.d})"
+        else:  # rotary: q = k = unit content in every band -> a_k = sum_t cos(k theta_t)
+            table = info.fn(n, args.d, **params)
+            c = np.cos(table.angles - table.angles[0]).sum(axis=1)
+            what = f"{name} unit-content kernel Re sum_t e^(ik theta_t) (d={args.d})"
+            return c, None, what, None, {"toeplitz_defect": 0.0}
+    else:
+        from petheory import loaders
+
+        loaded = loaders.load_position_embeddings(name, key=args.key)
+        P = loaded.table[:n]
+        if P.shape[0] < n:
+            raise ValueError(f"{loaded.source} has {P.shape[0]} positions, fewer than --n {n}")
+        what = f"position Gram P P^T of {loaded.source}" + (f" [{loaded.key}]" if loaded.key else "")
+    c, defect, exact, what = _gram_column(P, args.project, what)
+    return c, None, what, None, {"toeplitz_defect": defect, "toeplitz_defect_exact": exact}
+
+
+def run(args) -> int:
+    import numpy as np
+
+    from petheory import toeplitz as tp
+
+    if args.n is not None and args.n < 1:
+        raise ValueError(f"--n must be >= 1, got {args.n}")
+    if not (args.rtol > 0):
+        raise ValueError(f"--rtol must be > 0, got {args.rtol}")
+    symbol_fn, extra = None, {}
+    if args.coeffs is not None or args.file is not None:
+        c = _parse_list("--coeffs", args.coeffs) if args.coeffs is not None else _read_file(args.file)
+        c = _section(c, args.n)
+        r = None if args.row is None else _section(_parse_list("--row", args.row), c.shape[0])
+        what = f"coefficients from {'--coeffs' if args.coeffs is not None else args.file}"
+    elif args.encoding is not None:
+        if args.row is not None:
+            raise ValueError("--row goes with --coeffs or --file, not --encoding")
+        n = args.n or 1024
+        c, r, what, symbol_fn, extra = _from_encoding(args, n)
+    else:
+        if args.row is not None:
+            raise ValueError("--row goes with --coeffs or --file, not --kernel")
+        K = tp.kernel(args.kernel)
+        n = args.n or 1024
+        c, r = K.column(n, args.length), None
+        what = f"{K.name} kernel, length {args.length}: {K.formula}"
+        if K.symbol is not None:
+            symbol_fn = lambda t: K.symbol_values(t, args.length)  # noqa: E731
+    c, r = tp.coefficients(c, r)
+    if args.hermitian_part:  # (T + T^H)/2 is Toeplitz with first column (c + conj(r))/2
+        c, r = (c + np.conj(r)) / 2, None
+        c[0] = c[0].real
+        what += " (Hermitian part)"
+    try:  # the spectral theory needs a Hermitian T: a clear one-line error otherwise
+        c, r = tp.coefficients(c, r, hermitian=True)
+    except ValueError as exc:
+        raise ValueError(f"{exc}; --hermitian-part analyses (T + T^H)/2 instead") from None
+    n = c.shape[0]
+    t0 = time.perf_counter()
+    ex = tp.symbol_extrema(c)
+    # relative accuracy rtol for eigenvalues down to 1e-4 ||T||; below that (e.g. the zero eigenvalues
+    # of a rank-deficient Gram) an absolute accuracy of rtol * 1e-4 * max|a| is accepted
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", RuntimeWarning)
+        eig = tp.extreme_eigenvalues(c, rtol=args.rtol, atol=args.rtol * 1e-4 * max(abs(ex.min), abs(ex.max)))
+    t_eig = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    sd = tp.spectral_distribution(c, symbol=symbol_fn, method=args.method, seed=args.seed)
+    t_sd = time.perf_counter() - t0
+    rec = {
+        "source": what,
+        "n": n,
+        "real": not np.iscomplexobj(c),
+        "symbol": {
+            "min": ex.min, "max": ex.max, "argmin": ex.argmin, "argmax": ex.argmax, "error": ex.error,
+            "certified": ex.certified, "which": "closed form (N -> infinity)" if symbol_fn else "finite section a_N",
+        },
+        "eigenvalues": {**eig.as_dict(), "seconds": round(t_eig, 4), "warnings": [str(w.message) for w in caught]},
+        "szego": {**sd.as_dict(), "seconds": round(t_sd, 4)},
+        **extra,
+    }
+    if symbol_fn is not None:
+        rec["symbol"]["closed_form_range"] = [float(sd.symbol_values[0]), float(sd.symbol_values[-1])]
+    if args.json == "-":
+        print(json.dumps(rec, indent=2, default=float))
+        return 0
+    if args.json:
+        from petheory.io import atomic_write_json
+
+        atomic_write_json(args.json, rec)
+    if not args.quiet:
+        lo, hi = eig.min, eig.max
+        srange = rec["symbol"].get("closed_form_range", [ex.min, ex.max])
+        print(f"T_N: {what}; N = {n}, Hermitian {'real symmetric' if rec['real'] else 'complex'}")
+        if "toeplitz_defect" in extra:
+            print(f"  Toeplitz defect of the source matrix: {extra['toeplitz_defect']:.3g}")
+        print(f"  symbol range      [{srange[0]:.10g}, {srange[1]:.10g}]  ({rec['symbol']['which']})")
+        print(f"  eigenvalue range  [{lo.value:.10g}, {hi.value:.10g}]  (error <= {lo.error_bound:.2g}, {hi.error_bound:.2g}; "
+              f"{lo.certificate}/{hi.certificate} certificate; {t_eig:.2f} s)")
+        for end in (e for e in (lo, hi) if not e.converged):
+            print(f"  note: lambda = {end.value:.6g} did not reach --rtol {args.rtol:g}; its error bound is {end.error_bound:.2g}")
+        note = "" if sd.method == "exact" else f", estimate +- {sd.error_estimate:.2g} ({sd.probes} probes x {sd.steps} steps)"
+        print(f"  Szegő distance    Kolmogorov {sd.kolmogorov:.4g}, Wasserstein {sd.wasserstein:.4g}  ({sd.method}{note}; {t_sd:.2f} s)")
+    return 0
