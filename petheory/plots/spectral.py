@@ -1,0 +1,174 @@
+r"""Figures of gu2025's spectral argument: Szegő's theorem, Lemma B.1's ``f`` and ``g``, Prop. B.3.
+
+Every number comes from :mod:`petheory.toeplitz` (and :func:`petheory.coupling.spectral_summary`);
+the additive-vs-Hadamard spectra of a fixed Toeplitz triple are ``coupling.additive_vs_hadamard``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from petheory import coupling
+from petheory import toeplitz as tp
+from petheory.plots import figure, save
+
+SZEGO_SIZES = {"quick": [16, 64, 256, 1024], "full": [16, 64, 256, 1024, 4096]}
+SZEGO_TRACE = {"quick": [8, 16, 32, 64, 128, 256, 512, 1024], "full": [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]}
+# a real symbol with interior critical points, so its value density has inner singularities too:
+# a(theta) = 1 + 2 (0.9 cos(theta) + 0.6 cos(2 theta) - 0.3 cos(3 theta))
+SZEGO_COEFFS = np.array([1.0, 0.9, 0.6, -0.3])
+
+
+def _szego_symbol(theta):
+    k = np.arange(1, SZEGO_COEFFS.shape[0])
+    return SZEGO_COEFFS[0] + 2 * np.cos(np.outer(theta, k)) @ SZEGO_COEFFS[1:]
+
+
+def _column(n: int) -> np.ndarray:
+    c = np.zeros(n)
+    m = min(n, SZEGO_COEFFS.shape[0])
+    c[:m] = SZEGO_COEFFS[:m]
+    return c
+
+
+@figure("spectral.szego", "gu2025 Thm 3.1 (Szegő): eigenvalue histograms of T_N(a) against the value density of a, growing N")
+def szego_figure(outdir, *, preset="quick", seed=0):
+    import matplotlib.pyplot as plt
+
+    sizes, trace = SZEGO_SIZES[preset], SZEGO_TRACE[preset]
+    dists = {n: tp.spectral_distribution(_column(n), symbol=_szego_symbol, method="exact") for n in sorted(set(sizes) | set(trace))}
+    sym = dists[sizes[0]].symbol_values
+    lo, hi = float(sym[0]), float(sym[-1])
+    bins = np.linspace(lo, hi, 41)
+    fig, axes = plt.subplots(1, len(sizes) + 1, figsize=(3.3 * (len(sizes) + 1), 3.6))
+    sym_density, _ = np.histogram(sym, bins=bins, density=True)
+    for ax, n in zip(axes, sizes):
+        sd = dists[n]
+        ax.hist(sd.support, bins=bins, density=True, color="C0", alpha=0.55, label="eigenvalues of $T_N$")
+        ax.stairs(sym_density, bins, color="k", lw=1.3, label="values of the symbol $a$")
+        ax.set(title=f"N = {n}:  $d_K$ = {sd.kolmogorov:.3f}", xlabel="value", xlim=(lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo)))
+    axes[0].set_ylabel("density")
+    axes[0].legend(fontsize=7, loc="upper right")
+    ax = axes[-1]
+    ns = np.array(trace, dtype=float)
+    ks = np.array([dists[n].kolmogorov for n in trace])
+    ws = np.array([dists[n].wasserstein for n in trace])
+    slope_k = np.polyfit(np.log(ns), np.log(ks), 1)[0]
+    slope_w = np.polyfit(np.log(ns), np.log(ws), 1)[0]
+    ax.loglog(ns, ks, "o-", label=f"Kolmogorov $d_K$ ~ $N^{{{slope_k:.2f}}}$")
+    ax.loglog(ns, ws, "s-", label=f"Wasserstein $W_1$ ~ $N^{{{slope_w:.2f}}}$")
+    ax.set(xlabel="N", ylabel="distance ($d_K$ unitless; $W_1$ in value units)", title="eigenvalues vs symbol values")
+    ax.legend(fontsize=7)
+    coef = ", ".join(f"{x:g}" for x in SZEGO_COEFFS)
+    fig.suptitle(f"Szegő: eigenvalues of the Hermitian $T_N(a)$ are distributed like the values of $a$; "
+                 f"$a_k$ = ({coef}) for k = 0..3, $a_{{-k}} = a_k$", fontsize=10)
+    fig.tight_layout()
+    data = {
+        "coefficients": SZEGO_COEFFS.tolist(),
+        "symbol_range": [lo, hi],
+        "bins": bins.tolist(),
+        "symbol_density": sym_density.tolist(),
+        "per_n": {str(n): {"eigenvalues": dists[n].support.tolist(), **dists[n].as_dict()} for n in sizes},
+        "trace": {"n": trace, "kolmogorov": ks.tolist(), "wasserstein": ws.tolist(),
+                  "fitted_exponent_kolmogorov": slope_k, "fitted_exponent_wasserstein": slope_w},
+    }
+    return save(fig, data, outdir, "spectral.szego")
+
+
+# the three situations of Lemma B.1 worth seeing: (weights, phases, reading, title)
+LEMMA_EXAMPLES = [
+    ([0.5, 1.0, 0.7, 0.4], [0.0, 0.9, -2.0, 2.6], "statement",
+     "amplitude bound holds: max|f| < max|g| = 2Σw\n(and here, too, ptp f > ptp g)"),
+    ([0.0, 1.0, 1.0], [0.0, 0.0, math.pi / 2], "proof",
+     "range claim fails:\nptp f > ptp g"),
+    ([1.0, 1.0, 1.0], [0.0, math.pi / 2, math.pi], "proof",
+     "equality without equal phases:\nθ_i = iπ/2 (a shift of θ)"),
+]
+
+
+@figure("spectral.lemma_b1", "gu2025 Lemma B.1: f and g over theta for three cases (bound holds; range claim fails; equality with unequal phases)")
+def lemma_b1_figure(outdir, *, preset="quick", seed=0):
+    import matplotlib.pyplot as plt
+
+    theta = np.linspace(-math.pi, math.pi, 2001)
+    fig, axes = plt.subplots(1, len(LEMMA_EXAMPLES), figsize=(5.2 * len(LEMMA_EXAMPLES), 4.0), sharey=False)
+    data = {"theta": theta.tolist(), "examples": []}
+    for ax, (w, ph, reading, title) in zip(axes, LEMMA_EXAMPLES):
+        r = tp.lemma_b1(w, ph, reading=reading)
+        f = tp.symbol(tp.phase_modulated_column(w, ph, reading=reading), theta=theta)[1]
+        g = tp.symbol(tp.phase_modulated_column(w, None), theta=theta)[1]
+        ax.plot(theta, g, color="k", lw=1.6, label=f"g: max|g| {r.max_abs_g:.2f}, ptp {r.ptp_g:.2f}")
+        ax.plot(theta, f, color="C3", lw=1.6, label=f"f: max|f| {r.max_abs_f:.2f}, ptp {r.ptp_f:.2f}")
+        ax.axhline(r.bound, color="grey", ls="--", lw=0.9)
+        ax.axhline(-r.bound, color="grey", ls="--", lw=0.9, label=f"±2Σw = ±{r.bound:.2f}")
+        phase_word = "θ_i" if reading == "proof" else "iθ_i"
+        ax.set(xlabel="θ (radians)", title=f"{title}\nw = {w}, phase of term i = {phase_word}", xlim=(-math.pi, math.pi))
+        ax.set_title(ax.get_title(), fontsize=9)
+        ax.set_ylim(-1.25 * r.bound, 1.6 * r.bound)
+        ax.legend(fontsize=7, loc="upper right", ncol=1, framealpha=0.9)
+        data["examples"].append({"weights": w, "phases": ph, "reading": reading, "f": f.tolist(), "g": g.tolist(),
+                                 "max_abs_f": r.max_abs_f, "max_abs_g": r.max_abs_g, "ptp_f": r.ptp_f, "ptp_g": r.ptp_g,
+                                 "bound": r.bound})
+    axes[0].set_ylabel("value")
+    fig.suptitle("Lemma B.1: f(θ) = Σ 2 w_i cos(ψ_i + iθ), g(θ) = Σ 2 w_i cos(iθ)   "
+                 "(ψ_i = θ_i in the proof's reading, iθ_i in the statement's)", fontsize=10)
+    fig.tight_layout()
+    return save(fig, data, outdir, "spectral.lemma_b1")
+
+
+CONTRACTION_N = {"quick": 48, "full": 128}
+
+
+@figure("spectral.hadamard_contraction", "gu2025 Prop. B.3: spectrum of W∘E vs W for unit-modulus E (refuted) and band-averaged RoPE E (corrected)")
+def contraction_figure(outdir, *, preset="quick", seed=0):
+    import matplotlib.pyplot as plt
+
+    n = CONTRACTION_N[preset]
+    rng = np.random.default_rng(seed)
+    k = np.arange(n)
+    # W: positive definite Toeplitz with sign changes, a_k = 0.85^k cos(0.9 k), a_0 lifted to min(symbol) = 0.2
+    c = 0.85**k * np.cos(0.9 * k)
+    c[0] = 0.0
+    c[0] = 0.2 - tp.symbol_extrema(c).min
+    W = tp.dense(c)
+    # Prop. B.3's hypotheses minus the impossible E > 0: Hermitian Toeplitz, |e_k| = 1, e_0 = 1.
+    # E0 = the sign pattern of W (W∘E0 = |W|, the Wielandt extreme); E1 = random phases.
+    e0 = np.where(c >= 0, 1.0, -1.0)
+    e1 = np.exp(1j * rng.uniform(-np.pi, np.pi, n))
+    e1[0] = 1.0
+    # E2: RoPE's band average (1/B) sum_t exp(i(i-j) theta_t): positive semidefinite, unit diagonal
+    thetas = 10000.0 ** (-np.arange(8) / 8)
+    e2 = np.exp(1j * np.outer(k, thetas)).mean(axis=1)
+    mats = {
+        "W": W,
+        "W∘E, E = sign pattern of W (unit modulus)": coupling.compose(W, tp.dense(e0), "hadamard"),
+        "W∘E, E unit-modulus (random phases)": coupling.compose(W, tp.dense(e1), "hadamard"),
+        "W∘E, E = RoPE band average (PSD)": coupling.compose(W, tp.dense(e2), "hadamard"),
+    }
+    summ = {name: coupling.spectral_summary(M) for name, M in mats.items()}
+    colors = dict(zip(mats, ["k", "C3", "C1", "C0"]))
+    fig, (ax, axr) = plt.subplots(1, 2, figsize=(13, 4.6), gridspec_kw={"width_ratios": [1.3, 1]})
+    for name, s in summ.items():
+        ax.plot(np.arange(1, n + 1), np.sort(np.real(s["eigenvalues"])), ".-", ms=3, color=colors[name], label=name)
+    sw = summ["W"]
+    ax.axhspan(sw["min"], sw["max"], color="k", alpha=0.06, label="[λmin(W), λmax(W)]")
+    ax.set(xlabel="eigenvalue index (ascending)", ylabel="eigenvalue", title=f"spectra, N = {n}")
+    ax.legend(fontsize=8)
+    for y, (name, s) in enumerate(summ.items()):
+        axr.plot([s["min"], s["max"]], [y, y], lw=9, color=colors[name], solid_capstyle="butt")
+        axr.text(s["max"], y + 0.2, f"range {s['range']:.3g}", fontsize=8, ha="right", va="bottom")
+    axr.axvline(sw["min"], color="k", lw=0.6, ls=":")
+    axr.axvline(sw["max"], color="k", lw=0.6, ls=":")
+    axr.set(yticks=range(len(summ)), yticklabels=["W", "W∘E, E = sign(W)", "W∘E, random phases", "W∘E, band average"],
+            ylim=(-0.6, len(summ) - 0.2), xlabel="eigenvalue",
+            title="ranges: unit-modulus E can widen it or leave [λmin(W), λmax(W)] (Prop. B.3 refuted);\n"
+                  "a PSD E with unit diagonal keeps it inside (Schur product theorem)")
+    axr.title.set_fontsize(9)
+    fig.suptitle("Prop. B.3 'W∘E is more compact than W': W = T(0.85^k cos 0.9k) lifted to be positive definite", fontsize=10)
+    fig.tight_layout()
+    data = {"n": n, "w_column": c.tolist(), "rope_thetas": thetas.tolist(), "random_phases": np.angle(e1).tolist(),
+            "summaries": {name: {kk: vv for kk, vv in s.items() if kk != "eigenvalues"} | {"eigenvalues": np.sort(np.real(s["eigenvalues"])).tolist()}
+                          for name, s in summ.items()}}
+    return save(fig, data, outdir, "spectral.hadamard_contraction")
