@@ -14,7 +14,7 @@ every eigenvalue lies in ``[min a, max a]`` for every ``N``.
 What is here:
 
 * :func:`dense`, :func:`operator` — the matrix, and a :class:`ToeplitzOperator` with an
-  ``O(N log N)`` FFT matvec (circulant embedding with a cached transform; 3–30× faster than
+  ``O(N log N)`` FFT matvec (circulant embedding with a cached transform; 4–14× faster than
   ``scipy.linalg.matmul_toeplitz`` for repeated products, which re-embeds on every call).
 * :func:`symbol`, :func:`symbol_extrema` and closed forms (:func:`alibi_symbol`,
   :func:`sinusoidal_gram_symbol`, :data:`KERNELS`).
@@ -23,6 +23,8 @@ What is here:
 * :func:`spectral_distribution` — empirical eigenvalue distribution vs the symbol's value
   distribution (Kolmogorov and Wasserstein distances), exact or by stochastic Lanczos quadrature.
 * :func:`toeplitz_projection`, :func:`toeplitz_defect` — how far any matrix is from Toeplitz.
+* :func:`phase_modulated_column`, :func:`lemma_b1` — gu2025 Lemma B.1's ``f`` (the symbol of
+  ``W ∘ E``) and ``g`` (that of ``W``), with certified extremes.
 """
 
 from __future__ import annotations
@@ -244,9 +246,9 @@ def operator(c, r=None) -> ToeplitzOperator:
     Notes
     -----
     Circulant embedding of order ``L = next_fast_len(2N-1)`` with the transform of the embedding
-    cached; see :class:`ToeplitzOperator` for the error model. Measured here against
-    ``scipy.linalg.matmul_toeplitz`` (which re-embeds on every call): 37x faster at N=4096, 8x at
-    N=65536, 3x at N=2^20 for repeated products (``benchmarks/bench_toeplitz.py``).
+    cached; see :class:`ToeplitzOperator` for the error model. Measured against
+    ``scipy.linalg.matmul_toeplitz`` (which re-embeds on every call): 4.5x faster at N=4096, 14x at
+    N=65536, 3.9x at N=2^20 per product (``benchmarks/RESULTS.md``, section toeplitz).
     """
     c, r = coefficients(c, r)
     return ToeplitzOperator(c, r)
