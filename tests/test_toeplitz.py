@@ -7,7 +7,6 @@ import time
 
 import numpy as np
 import pytest
-import scipy.linalg as sla
 import scipy.stats
 from hypothesis import given
 from hypothesis import strategies as st
