@@ -27,7 +27,12 @@ def gamma(n_ops: int, dtype=np.float64) -> float:
 
 
 def tolerance(*, n_ops: int, scale: float, cond: float = 1.0, dtype=np.float64) -> float:
-    r"""Absolute tolerance :math:`\kappa\,\gamma_{n}\,s` for a computed quantity.
+    r"""Absolute tolerance :math:`\kappa\,(\gamma_{n}\,s + n\,\eta)` for a computed quantity.
+
+    :math:`\eta` is the smallest subnormal number: with gradual underflow each operation is
+    :math:`fl(x \circ y) = (x \circ y)(1 + \delta) + \eta_i`, :math:`|\eta_i| \le \eta`
+    (Higham 2002, eq. 2.8), so when the operands are tiny (``scale`` near the underflow
+    threshold) the relative model alone would give a tolerance below what rounding can achieve.
 
     Parameters
     ----------
@@ -46,4 +51,5 @@ def tolerance(*, n_ops: int, scale: float, cond: float = 1.0, dtype=np.float64) 
     scale = float(abs(scale))
     if not np.isfinite(scale) or not np.isfinite(cond) or cond < 0:
         raise ValueError(f"scale and cond must be finite and cond >= 0, got scale={scale}, cond={cond}")
-    return float(cond) * gamma(n_ops, dtype) * scale
+    eta = float(np.finfo(dtype).smallest_subnormal)
+    return float(cond) * (gamma(n_ops, dtype) * scale + max(int(n_ops), 1) * eta)

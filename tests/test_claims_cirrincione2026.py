@@ -192,10 +192,11 @@ def test_rank1_iff_checker_catches_a_bent_alibi(monkeypatch):
 # ----------------------------------------------------------------------------- ALiBi lowest stress
 
 
-def test_alibi_is_not_lowest_on_the_builtin_corpus(monkeypatch):
+def test_alibi_is_not_lowest_on_the_builtin_corpus_but_that_decides_nothing(monkeypatch):
+    # The built-in corpus is not the paper's SST-2/IMDB: the record shows the numbers, the verdict stays open.
     monkeypatch.delenv("PETHEORY_CORPUS", raising=False)
     rec = check("alibi_lowest_stress")
-    assert rec["verdict"] == "refuted"
+    assert rec["verdict"] == "inconclusive" and rec["details"]["verdict_on_this_corpus"] == "refuted"
     s = rec["details"]["stress1"]
     assert s["alibi"] > min(s["sinusoidal"], s["rope"]) and "built-in" in rec["details"]["target"]
 
@@ -211,7 +212,11 @@ def _fake_stress(values):
 
 
 @pytest.mark.parametrize("alibi, verdict", [(0.1, "holds"), (0.3, "inconclusive"), (0.5, "refuted")])
-def test_lowest_stress_checker_reads_the_ratio(monkeypatch, alibi, verdict):
+def test_lowest_stress_checker_reads_the_ratio(monkeypatch, tmp_path, alibi, verdict):
+    f = tmp_path / "c.txt"
+    f.write_text("\n".join(" ".join(f"w{(i * k) % 7}" for i in range(8)) for k in range(40)))
+    monkeypatch.setenv("PETHEORY_CORPUS", str(f))
+    monkeypatch.setenv("PETHEORY_MIN_COUNT", "10")
     monkeypatch.setattr(geo, "encoding_stress", _fake_stress({"alibi": alibi, "sinusoidal": 0.4, "rope": 0.45}))
     assert check("alibi_lowest_stress")["verdict"] == verdict
 
