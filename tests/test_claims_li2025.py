@@ -199,3 +199,13 @@ def test_table5_verdicts_from_records():
     assert ev.verdict == "refuted" and ev.counterexample["lower_than_wavelet"] == "sinusoidal"
     small = [_rec("wavelet", 0.01, d_model=16, seed=s) for s in range(2)] + [_rec("sinusoidal", 0.04, d_model=16, seed=s) for s in range(2)]
     assert li2025.table5_evidence(small).verdict == "inconclusive"
+
+
+def test_table5_two_standard_errors_from_three_seeds_decide_nothing():
+    # The records this repo's own runs gave: wavelet 0.03/0.09/0.09, legendre tight at 0.0255.
+    # z = 2.2 > 2 but Welch's t with ~2 degrees of freedom needs 4.3: inconclusive, not refuted.
+    wav = [_rec("wavelet", m, seed=s) for s, m in enumerate((0.030, 0.092, 0.092))]
+    leg = [_rec("legendre", m, seed=s) for s, m in enumerate((0.02540, 0.02555))]
+    ev = li2025.table5_evidence(wav + leg + [_rec("sinusoidal", 0.08, seed=s) for s in range(3)])
+    assert ev.verdict == "inconclusive"
+    assert ev.details["welch"]["t_crit_95"] > 4 and ev.details["welch"]["t"] > 2
