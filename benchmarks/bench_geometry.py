@@ -37,7 +37,7 @@ import numpy as np
 import scipy.sparse as sp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import RESULTS, Case, machine_info, render_section, run_cases, write_section  # noqa: E402
+from harness import RESULTS, Case, machine_info, publish, run_cases  # noqa: E402
 
 from petheory import geometry as geo  # noqa: E402
 
@@ -232,14 +232,7 @@ def main(argv=None) -> int:
               "machine's load: petheory's side is memory-bandwidth bound (about 100 symmetric products with the "
               "134 MB matrix D^2), the reference compute bound, and contention from other processes hits bandwidth "
               "harder (a run at load average 9.7 measured 21.7x)."]
-    command = f"python benchmarks/run.py {NAME}" + (" --quick" if args.quick else "")
-    body = render_section(NAME, TITLE, results, machine, notes="\n".join(lines), warmup=args.warmup,
-                          repeats=args.repeats, command=command)
-    if args.no_write:
-        print(body)
-    else:
-        print(f"wrote section {NAME!r} of {write_section(NAME, body, args.results)}")
-    return 0
+    return publish(NAME, TITLE, results, machine, args, notes="\n".join(lines))
 
 
 if __name__ == "__main__":

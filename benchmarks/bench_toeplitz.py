@@ -29,7 +29,7 @@ import numpy as np
 import scipy.linalg as sla
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import RESULTS, Case, machine_info, render_section, run_cases, write_section  # noqa: E402
+from harness import RESULTS, Case, machine_info, publish, run_cases  # noqa: E402
 
 from petheory import toeplitz as tp  # noqa: E402
 
@@ -179,14 +179,7 @@ def main(argv=None) -> int:
         "BLAS thread (threadpoolctl), the dense reference with the default. Ratios come from the same run, "
         "petheory and the reference alternating.",
     ]
-    command = f"python benchmarks/run.py {NAME}" + (" --quick" if args.quick else "")
-    body = render_section(NAME, TITLE, results, machine, notes="\n".join(lines), warmup=args.warmup,
-                          repeats=args.repeats, command=command)
-    if args.no_write:
-        print(body)
-    else:
-        print(f"wrote section {NAME!r} of {write_section(NAME, body, args.results)}")
-    return 0
+    return publish(NAME, TITLE, results, machine, args, notes="\n".join(lines))
 
 
 if __name__ == "__main__":

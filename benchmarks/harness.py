@@ -265,6 +265,14 @@ def cli(name: str, title: str, make_cases: Callable[[bool], list[Case]], *, note
     machine = machine_info()
     print(f"{name}: {title}", flush=True)
     results = run_cases(make_cases(args.quick), warmup=args.warmup, repeats=args.repeats)
+    return publish(name, title, results, machine, args, notes=notes)
+
+
+def publish(name: str, title: str, results: list[Result], machine: dict, args, *, notes: str = "") -> int:
+    """Render a benchmark's section and write it into RESULTS.md (or print it with ``--no-write``).
+
+    ``args`` carries ``quick``, ``warmup``, ``repeats``, ``results`` and ``no_write`` as parsed by :func:`cli`
+    or by a script with its own argument parser."""
     command = f"python benchmarks/run.py {name}" + (" --quick" if args.quick else "")
     body = render_section(name, title, results, machine, notes=notes, warmup=args.warmup, repeats=args.repeats,
                           command=command)
