@@ -214,7 +214,10 @@ def test_corrected_schur_modulus_holds_and_catches_a_scaled_product(monkeypatch)
 
 def test_spectral_contraction_is_refuted_at_n_3():
     rec = check("spectral_contraction", 60)
-    assert rec["verdict"] == "refuted" and rec["counterexample"]["n"] <= 4
+    # How far shrinking gets within the quick profile's step cap is not bit-stable across processes
+    # (threaded eigensolvers near a zero margin); a fresh clone once stopped at n=5. What must hold:
+    # the shrunk case replays as a violation, and the hand-made n=3 case below is one.
+    assert rec["verdict"] == "refuted" and G.spectral_contraction(rec["counterexample"]) > 0
     case = {**N3, "w": [0.0, 1.0, 1.0], "e_phases": [0.0, 0.0, 1.0]}
     assert G.spectral_contraction(case) > 0
 
