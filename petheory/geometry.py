@@ -84,6 +84,7 @@ __all__ = [
 #: Below this many positions :func:`classical_mds` uses the dense eigensolver by default.
 EXACT_MAX_N = 512
 _BLOCK_BYTES = 64 * 2**20  # temporaries per row block in the blocked loops
+_CACHE_BYTES = 2**19  # per temporary in the blocked stress of dense/coordinate sources (L2-resident)
 
 
 def _gamma(k: int, dtype=np.float64) -> float:
@@ -634,31 +635,36 @@ def check_distance_matrix(D, name: str = "D", *, atol: float | None = None) -> n
     -------
     ndarray, shape (n, n)
     """
-    D = v.square(name, D)
+    D = v.square(name, D, finite=False)
+    lo, scale = float(D.min()), float(D.max())
+    if not (math.isfinite(lo) and math.isfinite(scale)):  # min/max propagate NaN and reach +-inf: one pass, no mask
+        v.square(name, D)  # raises the finiteness error
     n = D.shape[0]
     if n < 2:
         raise ValueError(f"{name} must have at least 2 positions, got shape {D.shape}")
-    if D.min() < 0:
+    if lo < 0:
         i, j = np.unravel_index(int(np.argmin(D)), D.shape)
         raise ValueError(f"{name} has a negative distance {name}[{i},{j}] = {D[i, j]:.3g}; distances must be >= 0")
-    scale = float(D.max())
     tol = math.sqrt(_gamma(n + 1)) * scale if atol is None else v.real("atol", atol, nonnegative=True)
     if np.abs(np.diag(D)).max() > tol:
         i = int(np.argmax(np.abs(np.diag(D))))
         raise ValueError(f"{name} must have a zero diagonal, got {name}[{i},{i}] = {D[i, i]:.3g}")
-    exact, t = True, 256
-    for i0 in range(0, n, t):  # upper tiles against their mirror tiles: cache-friendly, no n x n temporary
-        for j0 in range(i0, n, t):
-            blk = np.abs(D[i0 : i0 + t, j0 : j0 + t] - D[j0 : j0 + t, i0 : i0 + t].T)
-            m = float(blk.max())
-            exact &= m == 0.0
-            if m > tol:
-                i, j = np.unravel_index(int(np.argmax(blk)), blk.shape)
-                i, j = i + i0, j + j0
-                raise ValueError(
-                    f"{name} must be symmetric: {name}[{i},{j}] = {D[i, j]:.6g} but {name}[{j},{i}] = {D[j, i]:.6g} "
-                    f"(tolerance {tol:.2g})"
-                )
+    exact, t = True, 16
+    buf = np.empty((n, min(t, n)))  # reused: no allocation (and page faults) per block
+    for i0 in range(0, n, t):  # row strip i0:i0+t right of the diagonal against its mirror column strip
+        up = D[i0 : i0 + t, i0:]
+        blk = buf[: n - i0, : up.shape[0]]
+        np.copyto(blk, up.T)  # (n - i0, t): the transposed strip, contiguous, cache-resident
+        blk -= D[i0:, i0 : i0 + t]
+        m = float(np.abs(blk, out=blk).max())
+        exact &= m == 0.0
+        if m > tol:
+            jj, ii = np.unravel_index(int(np.argmax(blk)), blk.shape)
+            i, j = i0 + ii, i0 + jj
+            raise ValueError(
+                f"{name} must be symmetric: {name}[{i},{j}] = {D[i, j]:.6g} but {name}[{j},{i}] = {D[j, i]:.6g} "
+                f"(tolerance {tol:.2g})"
+            )
     if exact and not np.any(np.diag(D)):
         return D  # already exactly symmetric with a zero diagonal: no copy
     D = 0.5 * (D + D.T)
@@ -774,11 +780,13 @@ def _result_from_eigh(w, U, rank, tol_rel, trace, frob) -> MDSResult:
     return MDSResult(X, w, r, rank, "eigh", tol_rel, w[w < -thr], w[r:npos], trace, frob, True)
 
 
-def _top_eigs(matmat, n: int, k: int, seed, tol: float = 1e-10) -> tuple[np.ndarray, np.ndarray]:
+def _top_eigs(matmat, n: int, k: int, seed, tol: float = 1e-10, matvec=None) -> tuple[np.ndarray, np.ndarray]:
     from scipy.sparse.linalg import LinearOperator, eigsh
 
     tol = v.real("tol", tol, nonnegative=True)
-    op = LinearOperator((n, n), matvec=lambda x: matmat(x.reshape(n, 1)).ravel(), matmat=matmat, dtype=np.float64)
+    if matvec is None:
+        matvec = lambda x: matmat(x.reshape(n, 1)).ravel()  # noqa: E731
+    op = LinearOperator((n, n), matvec=matvec, matmat=matmat, dtype=np.float64)
     v0 = v.generator(seed).standard_normal(n)
     w, U = eigsh(op, k=k, which="LA", v0=v0, tol=tol, ncv=min(n, max(2 * k + 1, 20)))
     return w, U
@@ -867,16 +875,22 @@ def classical_mds(D, rank: int | None = None, *, method: str = "auto", seed=0, t
 
     def matmat(X):
         s = X.sum(axis=0)
-        if X.shape[1] == 1:  # symmetric matrix-vector product reads one triangle: half the memory traffic
-            Y = blas.dsymv(1.0, D2T, X[:, 0])[:, None]
-        else:
-            Y = D2 @ X
-        return -0.5 * (Y - np.outer(r, s) - (r @ X)[None, :] + rbar * s[None, :])
+        if X.shape[1] == 1:
+            return matvec(X[:, 0])[:, None]
+        return -0.5 * (D2 @ X - np.outer(r, s) - (r @ X)[None, :] + rbar * s[None, :])
+
+    def matvec(x):  # symmetric matrix-vector product reads one triangle: half the memory traffic
+        x = np.ascontiguousarray(x.ravel())
+        s = float(x.sum())
+        y = blas.dsymv(-0.5, D2T, x)
+        y += (0.5 * s) * r
+        y += 0.5 * (float(r @ x) - rbar * s)
+        return y
 
     # ||J A J||_F^2 = ||A||_F^2 - 2n||r||^2 + n^2 rbar^2 for symmetric A = D^2 with row means r
     flat = D2.ravel()
     frob2 = max(0.25 * (float(flat @ flat) - 2 * n * float(r @ r) + n * n * rbar * rbar), 0.0)
-    w, U = _top_eigs(matmat, n, rank, seed, tol)
+    w, U = _top_eigs(matmat, n, rank, seed, tol, matvec)
     return _result_from_top(w, U, rank, tol_rel, n * rbar / 2.0, math.sqrt(frob2))
 
 
@@ -960,26 +974,41 @@ class _CoordRows:
     :math:`\le 2\gamma_{k+2}(|x_i|^2+|x_j|^2)`; where the result is below ``_CANCEL`` times that
     scale (close points, the diagonal) it is recomputed from differences, so every squared distance
     has relative error at most :math:`2\gamma_{k+2}/10^{-3}` (about 2e-12 for k = 8).
+    A block is one GEMM of the augmented rows :math:`[x_i, |x_i|^2, 1]` against
+    :math:`[-2x_j, 1, |x_j|^2]` (same error bound); rows are screened for repair by their smallest
+    off-diagonal entry, so the elementwise test runs only on rows that may need it.
     """
 
     def __init__(self, X):
         self.X = X - X.mean(axis=0)
         self.n = X.shape[0]
         self.sq = np.einsum("ij,ij->i", self.X, self.X)
+        one = np.ones((self.n, 1))
+        # |x_i - x_j|^2 = [x_i, |x_i|^2, 1] . [-2 x_j, 1, |x_j|^2]: one GEMM per block, no n-wide temporaries
+        self._L = np.hstack([self.X, self.sq[:, None], one])
+        self._R = np.ascontiguousarray(np.hstack([-2.0 * self.X, one, self.sq[:, None]]).T)
+        self._sqmax = float(self.sq.max()) if self.n else 0.0
+        self._buf = None
 
     def rows(self, i0, i1):
-        Xb, sq = self.X[i0:i1], self.sq
-        S = np.add(sq[i0:i1, None], sq[None, :])
-        D2 = Xb @ self.X.T
-        D2 *= -2.0
-        D2 += S
-        S *= _CANCEL
-        bi, bj = np.nonzero(D2 <= S)
-        for c in range(0, bi.size, 1 << 20):  # bounded temporaries
-            I, J = bi[c : c + (1 << 20)], bj[c : c + (1 << 20)]
-            diff = Xb[I] - self.X[J]
-            D2[I, J] = np.einsum("ij,ij->i", diff, diff)
-        return np.sqrt(D2, out=D2)
+        """Distances of rows i0:i1 to all rows; the block is a reused buffer, overwritten by the next call."""
+        Xb, sq, b = self.X[i0:i1], self.sq, i1 - i0
+        if self._buf is None or self._buf.shape[0] < b:
+            self._buf = np.empty((b, self.n))  # reused: a fresh large block per call costs page faults
+        D2 = np.matmul(self._L[i0:i1], self._R, out=self._buf[:b])
+        diag = (np.arange(b), np.arange(i0, i1))
+        D2[diag] = np.inf  # screen rows by their smallest off-diagonal entry (one cheap reduction)
+        # D2_ij <= _CANCEL (|x_i|^2 + |x_j|^2) implies D2_ij <= _CANCEL (|x_i|^2 + max_j |x_j|^2)
+        r = np.flatnonzero(D2.min(axis=1) <= _CANCEL * (sq[i0:i1] + self._sqmax))
+        D2[diag] = 0.0
+        if r.size:
+            ci, bj = np.nonzero(D2[r] <= _CANCEL * (sq[i0 + r][:, None] + sq[None, :]))
+            bi = r[ci]
+            for c in range(0, bi.size, 1 << 20):  # bounded temporaries
+                I, J = bi[c : c + (1 << 20)], bj[c : c + (1 << 20)]
+                diff = Xb[I] - self.X[J]
+                D2[I, J] = np.einsum("ij,ij->i", diff, diff)
+        return np.sqrt(D2, out=D2)  # every D2 <= 0 was recomputed from differences above
 
 
 class _RootRows:
@@ -1013,6 +1042,8 @@ def _stress(E, T, kind: str) -> float:
         raise ValueError(f"the encoding has {E.n} positions but the target has {T.n}; they must match")
     n = E.n
     b = _block_rows(n, max(getattr(E, "width", n), getattr(T, "width", n)), copies=6)
+    if not isinstance(E, _RootRows) and not isinstance(T, _RootRows):
+        b = min(b, max(8, _CACHE_BYTES // (8 * n)))  # cache-resident row blocks: every pass stays in L2
     blocks = [(i0, min(n, i0 + b)) for i0 in range(0, n, b)]
     if kind == "strain":
         rE, rT = np.empty(n), np.empty(n)
@@ -1074,7 +1105,9 @@ def stress(X, D, *, kind: str = "stress1") -> float:
 
     Notes
     -----
-    Sums run over row blocks (about 64 MiB of temporaries). Stress-1 uses
+    Sums run over row blocks: cache-sized ones (about 512 KiB per temporary, reused, so no
+    allocation per block) when both sides are in memory, about 64 MiB when the target is
+    computed from distributions. Stress-1 uses
     :math:`1-\cos^2`, which cancels for near-perfect fits; below :math:`\sigma_1^2 = 10^{-6}`
     the residual is recomputed directly in a second pass. Encoding distances come from BLAS Gram
     blocks of the centred coordinates, with every squared distance below 1e-3 of its scale

@@ -428,3 +428,34 @@ def test_encoding_stress_large_n_uses_the_top_eigenpairs(monkeypatch):
     top = g.encoding_stress(T, D)
     assert top.stress == full.stress and top.rank == full.rank == 3 and top.mds["requested_rank"] == 5
     assert top.mds_stress == pytest.approx(full.mds_stress, abs=1e-7)
+
+
+def test_check_distance_matrix_reports_asymmetry_and_non_finite_in_large_matrices():
+    D = g.euclidean_distances(RNG.normal(size=(70, 3)))
+    for i, j in [(3, 61), (61, 3), (40, 41), (69, 0)]:
+        bad = D.copy()
+        bad[i, j] += 0.5
+        with pytest.raises(ValueError, match=rf"symmetric: D\[({i},{j}|{j},{i})\]"):
+            g.check_distance_matrix(bad)
+    for x in (np.nan, np.inf, -np.inf):
+        bad = D.copy()
+        bad[5, 60] = x
+        with pytest.raises(ValueError, match="finite"):
+            g.check_distance_matrix(bad)
+    assert g.check_distance_matrix(D) is D
+
+
+def test_blocked_coordinate_stress_equals_pdist(monkeypatch):
+    X = RNG.normal(size=(150, 4))
+    X[7] = X[90] + 1e-9  # a near-duplicate pair: repaired from differences
+    D = g.euclidean_distances(RNG.normal(size=(150, 3)))
+    E = cdist(X, X)
+    iu = np.triu_indices(150, 1)
+    d, e = D[iu], E[iu]
+    s = (d @ e) / (e @ e)
+    ref = np.sqrt(np.sum((d - s * e) ** 2) / (d @ d))
+    assert g.stress(X, D) == pytest.approx(ref, rel=1e-12)
+    monkeypatch.setattr(g, "_CACHE_BYTES", 8 * 150 * 3)  # blocks of 8 rows, buffer reused across blocks
+    assert g.stress(X, D) == pytest.approx(ref, rel=1e-12)
+    assert g.stress(X, D, kind="raw") == pytest.approx(np.sum((d - e) ** 2), rel=1e-12)
+    np.testing.assert_allclose(g._CoordRows(X).rows(0, 150), E, rtol=1e-10, atol=0)
