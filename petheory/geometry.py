@@ -1346,13 +1346,6 @@ def rotary_distances(table) -> np.ndarray:
 BIAS_MAPS = ("gap", "hellinger")
 
 
-def _softmax_rows(B: np.ndarray) -> np.ndarray:
-    Z = B - B.max(axis=1, keepdims=True)
-    np.exp(Z, out=Z)
-    Z /= Z.sum(axis=1, keepdims=True)
-    return Z
-
-
 def bias_distances(B, bias_map: str = "gap") -> np.ndarray:
     r"""Distance between positions induced by an attention logit bias, shape (n, n).
 
@@ -1382,7 +1375,9 @@ def bias_distances(B, bias_map: str = "gap") -> np.ndarray:
     B = v.square("B", B)
     v.choice("bias_map", bias_map, BIAS_MAPS)
     if bias_map == "hellinger":
-        return hellinger_distances(_softmax_rows(B.copy()))
+        from petheory.coupling import row_softmax  # the one softmax of the package
+
+        return hellinger_distances(row_softmax(B))
     dg = np.diag(B)
     G = 0.5 * (dg[:, None] + dg[None, :] - B - B.T)
     tol = _gamma(4) * float(np.abs(B).max())  # four operands, one rounding each
