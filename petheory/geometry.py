@@ -980,6 +980,10 @@ class _CoordRows:
     """
 
     def __init__(self, X):
+        # The Gram blocks use centred rows (smaller |x|^2, smaller cancellation); the exact repair of
+        # close pairs uses the original rows: centring rounds each coordinate by ~u|x|, which would cost
+        # a relative error of u|x|/|x_i - x_j| on exactly the pairs the repair is for.
+        self.X0 = X
         self.X = X - X.mean(axis=0)
         self.n = X.shape[0]
         self.sq = np.einsum("ij,ij->i", self.X, self.X)
@@ -992,7 +996,7 @@ class _CoordRows:
 
     def rows(self, i0, i1):
         """Distances of rows i0:i1 to all rows; the block is a reused buffer, overwritten by the next call."""
-        Xb, sq, b = self.X[i0:i1], self.sq, i1 - i0
+        Xb, sq, b = self.X0[i0:i1], self.sq, i1 - i0
         if self._buf is None or self._buf.shape[0] < b:
             self._buf = np.empty((b, self.n))  # reused: a fresh large block per call costs page faults
         D2 = np.matmul(self._L[i0:i1], self._R, out=self._buf[:b])
@@ -1006,7 +1010,7 @@ class _CoordRows:
             bi = r[ci]
             for c in range(0, bi.size, 1 << 20):  # bounded temporaries
                 I, J = bi[c : c + (1 << 20)], bj[c : c + (1 << 20)]
-                diff = Xb[I] - self.X[J]
+                diff = Xb[I] - self.X0[J]
                 D2[I, J] = np.einsum("ij,ij->i", diff, diff)
         return np.sqrt(D2, out=D2)  # every D2 <= 0 was recomputed from differences above
 
