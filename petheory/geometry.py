@@ -55,6 +55,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from petheory import _validate as v
+from petheory._rounding import gamma as _gamma
 
 __all__ = [
     "PositionalDistributions",
@@ -85,13 +86,6 @@ __all__ = [
 EXACT_MAX_N = 512
 _BLOCK_BYTES = 64 * 2**20  # temporaries per row block in the blocked loops
 _CACHE_BYTES = 2**19  # per temporary in the blocked stress of dense/coordinate sources (L2-resident)
-
-
-def _gamma(k: int, dtype=np.float64) -> float:
-    r"""Higham's :math:`\gamma_k = ku/(1-ku)` (same as :func:`proofs_check.tolerance.gamma`)."""
-    u = float(np.finfo(dtype).eps) / 2.0
-    k = max(int(k), 1)
-    return math.inf if k * u >= 1 else k * u / (1.0 - k * u)
 
 
 def _rank_tol(n: int) -> float:

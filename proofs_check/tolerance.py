@@ -11,19 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 
-def unit_roundoff(dtype=np.float64) -> float:
-    """u = eps/2 for ``dtype`` (1.1e-16 for float64)."""
-    return float(np.finfo(dtype).eps) / 2.0
-
-
-def gamma(n_ops: int, dtype=np.float64) -> float:
-    r"""Higham's :math:`\gamma_n = n u / (1 - n u)`: the relative error bound of an n-step
-    recursive sum or inner product (Higham 2002, Lemma 3.1)."""
-    u = unit_roundoff(dtype)
-    n_ops = max(int(n_ops), 1)
-    if n_ops * u >= 1:
-        raise ValueError(f"n_ops={n_ops} is too large for a meaningful rounding bound in {np.dtype(dtype).name}")
-    return n_ops * u / (1.0 - n_ops * u)
+from petheory._rounding import gamma, unit_roundoff  # noqa: F401  (re-exported: the catalogue's public names)
 
 
 def tolerance(*, n_ops: int, scale: float, cond: float = 1.0, dtype=np.float64) -> float:
