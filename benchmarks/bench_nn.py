@@ -39,7 +39,8 @@ import torch  # noqa: E402
 from petheory import experiments, sweep  # noqa: E402
 from petheory.nn import preset, train  # noqa: E402
 from petheory.nn.ensemble import train_ensemble  # noqa: E402
-from petheory.nn.train import _autocast, _to, _trim, loss_fn, resolve_device, setup  # noqa: E402
+from petheory.nn.grid import step_time, train_grid  # noqa: E402
+from petheory.nn.train import autocast, loss_fn, resolve_device, setup, split_to  # noqa: E402
 
 #: bf16 dense peak FLOP/s by GPU name fragment (vendor data sheets; SXM unless named).
 PEAK_BF16 = {"H100 PCIe": 756e12, "H100": 989e12, "H200": 989e12, "A100": 312e12, "L40S": 362e12, "L4": 121e12,
@@ -57,31 +58,42 @@ def peak_flops(device: torch.device) -> float | None:
 
 
 def ensemble_cases(device: str, quick: bool) -> list[Case]:
+    """Seed ensembles and a PE x seed grid against the per-run loop on the same work.
+
+    Agreement is checked with autocast off (``amp=False``, float32 on both sides): under bf16
+    autocast the two sides round differently at every step (unit roundoff 2^-8), so they agree
+    only to bf16 accuracy, compounded over the steps, which is no test of the grid's correctness.
+    Timings of these tiny models do not depend on the dtype (they are launch-bound)."""
     S = 4 if quick else 8
-    specs = [("running_sum", "alibi", {"task.n_train": 64 if quick else 256}), ("copy", "rope", {})]
-    if device.startswith("cuda"):  # the sizes the GPU target is about: li2025's running-sum model
-        specs = [("running_sum", "alibi", {"task.n_train": 2000}), ("running_sum", "rope", {"task.n_train": 2000})]
-    size = "small" if device.startswith("cuda") else "smoke"
+    gpu = device.startswith("cuda")
+    specs = [("running_sum", ["alibi"], {"task.n_train": 64 if quick else 256}), ("copy", ["rope"], {})]
+    if gpu:  # the sizes the GPU targets are about: li2025's running-sum model
+        n = 512 if quick else 2000
+        specs = [("running_sum", ["alibi"], {"task.n_train": n}), ("running_sum", ["rope"], {"task.n_train": n}),
+                 ("running_sum", experiments.LI2025_PES, {"task.n_train": n})]
+    size = "small" if gpu else "smoke"
     cases = []
-    for task, pe, over in specs:
-        cfg = preset(task, size, pe=pe, device=device, epochs=1 if quick else 2, ablate=False, **over)
-        seeds = list(range(S))
+    for task, pes, over in specs:
+        seeds = list(range(S)) if len(pes) == 1 else list(range(5 if not quick else 2))
+        cfgs = [preset(task, size, pe=pe, seed=s, device=device, epochs=1 if quick or len(pes) > 1 else 2, ablate=False,
+                       amp=False, **over) for pe in pes for s in seeds]
+        cfg = cfgs[0]
 
-        def ours(cfg=cfg, seeds=seeds):
-            return [r["final"]["train"] for r in train_ensemble(cfg, seeds)]
+        def ours(cfgs=cfgs):
+            return [r["final"]["train"] for r in train_grid(cfgs)]
 
-        def reference(cfg=cfg, seeds=seeds):
-            return [train(dataclasses.replace(cfg, seed=s))["final"]["train"] for s in seeds]
+        def reference(cfgs=cfgs):
+            return [train(c)["final"]["train"] for c in cfgs]
 
-        def agree(a, b):
+        def agree(a, b, cfg=cfg):
             key = "mse" if "mse" in a[0] else "loss"
             diff = max(abs(x[key] - y[key]) for x, y in zip(a, b))
             steps = 2 * math.ceil(len_train(cfg) / cfg.batch_size) * cfg.epochs
             # float32 round-off, compounded over the optimisation steps (batched vs single matmuls)
             return diff, 1e-6 * steps * max(abs(x[key]) for x in b) + 1e-6
 
-        cases.append(Case(f"{task} {pe}, {S} seeds x {cfg.epochs} epochs ({size})", ours, reference, agree,
-                          {"seeds": S, "task": task, "pe": pe}))
+        label = f"{task} {pes[0] if len(pes) == 1 else f'{len(pes)} PEs'}, {len(cfgs)} runs x {cfg.epochs} epochs ({size})"
+        cases.append(Case(label, ours, reference, agree, {"runs": len(cfgs), "task": task, "pes": len(pes)}))
     return cases
 
 
@@ -103,8 +115,8 @@ def throughput(cfg, steps: int, warmup: int = 5) -> dict:
             sync()
             t0, tokens = time.perf_counter(), 0
         idx = torch.randint(0, n, (cfg.batch_size,), generator=gen)
-        b = _to(_trim(data.train.batch(idx)), device)
-        with _autocast(device, amp):
+        b = split_to(data.train.batch(idx), device)
+        with autocast(device, amp):
             out = model(b.x)
         loss = loss_fn(data.kind, out, b)
         opt.zero_grad(set_to_none=True)
@@ -124,39 +136,44 @@ def throughput(cfg, steps: int, warmup: int = 5) -> dict:
             "step_ms": 1e3 * dt / steps}
 
 
-def table5_grid(device: str, size: str, ensemble: bool) -> dict:
+def table5_grid(device: str, size: str, ensemble: bool, export: str | None = None) -> dict:
+    """Wall time of li2025 Table 5's grid at ``size`` (every PE x 5 seeds, exactly the preset), and
+    the records (exported to ``export/li2025_table5`` when given: the same runs the records ship)."""
+    from petheory import records
+
     cfgs = sweep.expand({"task": "running_sum", "preset": size, "pe": experiments.LI2025_PES, "seed": [0, 1, 2, 3, 4],
-                         "device": device, "set": {"ablate": False}})
+                         "device": device})
     with tempfile.TemporaryDirectory(prefix="bench-table5-") as tmp:
         t0 = time.perf_counter()
-        sweep.run(cfgs, tmp, ensemble=ensemble)
-        return {"runs": len(cfgs), "seconds": time.perf_counter() - t0}
+        recs = sweep.run(cfgs, tmp, ensemble=ensemble)
+        dt = time.perf_counter() - t0
+    if export:
+        records.export(recs, export, experiment="li2025_table5")
+    return {"runs": len(cfgs), "seconds": dt, "gpu_util": recs[0]["timing"].get("gpu_util")}
 
 
-def task1_paper(device: str, pe: str, full: bool, epochs: int = 1) -> dict:
-    cfg = preset("gu2025_task1", "paper", pe=pe, device=device)
-    if full:
-        t0 = time.perf_counter()
-        with tempfile.TemporaryDirectory(prefix="bench-task1-") as tmp:
-            rec = train(cfg, tmp)
-        return {"seconds": time.perf_counter() - t0, "extrapolated": False, "test_acc": rec["final"]["test"]["128"]["acc"]}
-    short = dataclasses.replace(cfg, epochs=epochs, ablate=False)
-    t0 = time.perf_counter()
-    train(short)
-    dt = time.perf_counter() - t0
-    return {"seconds": dt * cfg.epochs / epochs, "extrapolated": True, "measured_epochs": epochs}
+def gu2025_paper_steps(device: str, task: str, steps: int) -> dict:
+    """Per PE: the median training-step time at gu2025's paper preset (CUDA graph), and the whole
+    run's training time it implies (steps per epoch x epochs; evaluation and ablation excluded)."""
+    out = {}
+    for name, spec in experiments.GU2025_PES.items():
+        cfg = preset(task, "paper", pe=spec, device=device)
+        st = step_time([cfg], steps=steps)
+        total = math.ceil(len_train(cfg) / cfg.batch_size) * cfg.epochs
+        out[name] = {**st, "steps": total, "train_minutes": st["step_ms"] * total / 6e4}
+    return out
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description="benchmark nn: seed ensembles, throughput, li2025/gu2025 grids")
     p.add_argument("--device", default="cpu", help="cpu or cuda (default: cpu)")
     p.add_argument("--quick", action="store_true", help="tiny sizes: checks the benchmark runs, numbers mean little")
-    p.add_argument("--full", action="store_true", help="cuda: train gu2025 Task 1 for all its epochs (else 1 epoch x 100)")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--warmup", type=int, default=1)
     p.add_argument("--threads", type=int, help="torch CPU threads (default: torch's)")
     p.add_argument("--results", default=str(RESULTS))
     p.add_argument("--no-write", action="store_true")
+    p.add_argument("--export-records", metavar="DIR", help="also export the Table 5 grid's records to DIR/li2025_table5")
     args = p.parse_args(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -177,14 +194,16 @@ def main(argv=None) -> int:
         print(f"  throughput {task} {size} {pe}: {tp['tokens_per_s']:.0f} tokens/s", flush=True)
 
     t5_size = "paper" if gpu else "smoke"
-    t5 = None if args.quick else table5_grid(args.device, t5_size, ensemble=gpu)
+    t5 = None if args.quick else table5_grid(args.device, t5_size, ensemble=gpu, export=args.export_records)
     if t5:
-        print(f"  table5 grid ({t5_size}): {t5['runs']} runs in {t5['seconds']:.1f} s", flush=True)
+        util = "" if t5["gpu_util"] is None else f", GPU utilisation {t5['gpu_util']:.0f}%"
+        print(f"  table5 grid ({t5_size}): {t5['runs']} runs in {t5['seconds']:.1f} s{util}", flush=True)
     t1 = {}
-    if gpu and not args.quick:
-        for name, spec in experiments.GU2025_PES.items():
-            t1[name] = task1_paper(args.device, spec, args.full)
-            print(f"  task1 paper {name}: {t1[name]['seconds'] / 60:.1f} min", flush=True)
+    if gpu:
+        for task in ("gu2025_task1", "gu2025_task2"):
+            t1[task] = gu2025_paper_steps(args.device, task, 5 if args.quick else 20)
+            for name, r in t1[task].items():
+                print(f"  {task} paper {name}: step {r['step_ms']:.1f} ms -> {r['train_minutes']:.1f} min of training", flush=True)
 
     lines = [
         f"Device: **{dev_name}**. Ensemble `ratio` = per-seed loop time / ensemble time (same total work; > 1: the "
@@ -200,13 +219,18 @@ def main(argv=None) -> int:
     lines.append("")
     if t5:
         lines.append(f"li2025 Table 5 grid ({t5_size} preset, {len(experiments.LI2025_PES)} PEs x 5 seeds, 3 test lengths, "
-                     f"{'ensembles' if gpu else 'per-seed loop'}): **{t5['runs']} runs in {t5['seconds']:.1f} s**"
+                     f"{'one grid, CUDA graph' if gpu else 'per-seed loop'}): **{t5['runs']} runs in {t5['seconds']:.1f} s**"
+                     + ("" if t5["gpu_util"] is None else f", mean GPU utilisation {t5['gpu_util']:.0f}% while training")
                      + ("" if gpu else " (CPU, smoke sizes: not the 5-minute GPU target, which is about the paper preset)."))
     if t1:
-        lines += ["", "| gu2025 Task 1, paper preset | minutes | how |", "|---|---:|---|"]
-        for name, r in t1.items():
-            how = f"{r['measured_epochs']} epoch x {preset('gu2025_task1', 'paper').epochs}" if r["extrapolated"] else "full run"
-            lines.append(f"| {name} | {r['seconds'] / 60:.1f} | {how} |")
+        lines += ["", "gu2025 at the paper preset, one run per PE, CUDA-graph step: median step time and the training "
+                  "time it implies (steps x step; evaluation and head ablation not included; whole-run wall times are "
+                  "in the records' `timing.seconds`).", "",
+                  "| task | PE | step (ms) | tokens/s | steps | training (min) |", "|---|---|---:|---:|---:|---:|"]
+        for task, rows_ in t1.items():
+            for name, r in rows_.items():
+                lines.append(f"| {task} | {name} | {r['step_ms']:.1f} | {r['tokens_per_step'] / r['step_ms'] * 1e3:,.0f} | "
+                             f"{r['steps']} | {r['train_minutes']:.1f} |")
     if not gpu:
         lines += ["", "**GPU targets not measured here**: this session had no GPU. The seed-ensemble >= 4x on one H100, "
                   "the li2025 Table 5 grid <= 5 min and gu2025 Task 1 <= 15 min per PE (paper preset), tokens/s and MFU "

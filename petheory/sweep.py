@@ -33,14 +33,16 @@ Engines
     cluster; the tests do. On a machine without ``sbatch`` submitit's ``AutoExecutor`` runs the
     array as local processes, so ``--engine slurm`` also works (slowly) on a laptop.
 
-``ensemble=True`` groups runs that differ only in ``seed`` and trains each group at once with
-:func:`petheory.nn.ensemble.train_ensemble` (in this process; worth it on a GPU).
+``ensemble=True`` (the ``grid`` engine) trains, in this process, every set of runs that share
+a task, schedule and optimiser at once with :func:`petheory.nn.grid.train_grid`: seeds and
+position mechanisms of one grid become one program per step (a CUDA graph on a GPU), so li2025's
+whole Table 5 grid is one launch per step. On a GPU this is the fast way; on a CPU it also saves
+the per-run Python overhead.
 """
 
 from __future__ import annotations
 
 import itertools
-import json
 import os
 import re
 from pathlib import Path
@@ -166,15 +168,13 @@ def run(configs, out_dir, *, engine: str = "local", workers: int | None = None, 
             progress(len(records), len(configs), rec)
 
     if ensemble and todo:
-        from petheory.nn.ensemble import train_ensemble
+        from petheory.nn.grid import shared_key, train_grid
 
         groups: dict[str, list[int]] = {}
         for i in todo:
-            d = configs[i].as_dict()
-            d.pop("seed")
-            groups.setdefault(json.dumps(d, sort_keys=True, default=str), []).append(i)
+            groups.setdefault(shared_key(configs[i]), []).append(i)
         for idx in groups.values():
-            recs = train_ensemble(configs[idx[0]], [configs[i].seed for i in idx], [run_dir(out_dir, configs[i]) for i in idx])
+            recs = train_grid([configs[i] for i in idx], [run_dir(out_dir, configs[i]) for i in idx])
             for i, r in zip(idx, recs):
                 done(i, r)
     elif engine == "local":

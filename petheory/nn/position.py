@@ -294,7 +294,9 @@ class BiasPE(nn.Module):
                 t = torch.tensor(fn(T, values=np.arange(2 * K + 1, dtype=np.float64), **self.params).astype(np.int64), device=device)
             else:
                 t = torch.tensor(fn(T, **self.params), dtype=torch.float32, device=device)
-            self._cache = {key: t}  # keep one length: eval lengths change rarely
+            # Every length is kept (a handful: train and test lengths): a CUDA graph captured at
+            # one length holds this tensor's address, so it must outlive evaluation at another.
+            self._cache[key] = t
         return self._cache[key]
 
     def forward(self, T: int, device) -> torch.Tensor:
@@ -336,14 +338,16 @@ class Rotary(nn.Module):
         self.register_buffer("idx_rest", torch.tensor(rest, dtype=torch.long), persistent=False)
         self.register_buffer("inverse", torch.tensor(np.argsort(order)), persistent=False)
         self.r = r
+        self.pairing = table.pairing if len(rest) == head_dim - r and np.array_equal(rest, np.arange(r, head_dim)) else None
         self._cache: dict = {}
 
     def cos_sin(self, T: int, device, dtype=torch.float32):
         key = (T, str(device), dtype)
         if key not in self._cache:
             ang = self.fn(T, self.head_dim, **self.params).angles  # (T, r/2), float64 in numpy
-            self._cache = {key: (torch.tensor(np.cos(ang), dtype=dtype, device=device),
-                                 torch.tensor(np.sin(ang), dtype=dtype, device=device))}
+            # every length kept: see BiasPE._matrix (CUDA graphs hold these addresses)
+            self._cache[key] = (torch.tensor(np.cos(ang), dtype=dtype, device=device),
+                                torch.tensor(np.sin(ang), dtype=dtype, device=device))
         return self._cache[key]
 
     def rotate(self, x: torch.Tensor) -> torch.Tensor:
@@ -356,6 +360,15 @@ class Rotary(nn.Module):
         if dt in (torch.bfloat16, torch.float16):
             x = x.float()
         cos, sin = self.cos_sin(T, x.device, x.dtype)  # (T, r/2)
+        r = self.r
+        if self.pairing == "half":  # pairs (t, t + r/2): slices, no gathers (same products as below)
+            xa, xb = x[..., : r // 2], x[..., r // 2: r]
+            return torch.cat([xa * cos - xb * sin, xa * sin + xb * cos, x[..., r:]], dim=-1).to(dt)
+        if self.pairing == "interleaved":  # pairs (2t, 2t + 1): a reshape, no gathers
+            xp = x[..., :r].unflatten(-1, (r // 2, 2))
+            xa, xb = xp[..., 0], xp[..., 1]
+            rot = torch.stack([xa * cos - xb * sin, xa * sin + xb * cos], dim=-1).flatten(-2)
+            return torch.cat([rot, x[..., r:]], dim=-1).to(dt)
         xa, xb = x[..., self.idx_a], x[..., self.idx_b]
         out = torch.cat([xa * cos - xb * sin, xa * sin + xb * cos, x[..., self.idx_rest]], dim=-1)
         return out[..., self.inverse].to(dt)

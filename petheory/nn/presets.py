@@ -113,3 +113,18 @@ def _set(cfg: dict, key: str, val) -> None:
             cfg["task"]["params"][rest] = val
     else:
         raise ValueError(f"unknown setting {key!r}: use a TrainConfig field, model.<field> or task.<param>")
+
+
+def identify(config: TrainConfig) -> str:
+    """``'paper'``, ``'small'`` or ``'smoke'`` when ``config`` is that preset of its task (any seed,
+    PE and device), else ``'custom'``. Claims use it: only paper-preset records decide them."""
+    for size in SIZES:
+        if (config.task.name, size) not in _TABLE:
+            continue
+        try:
+            want = preset(config.task.name, size, pe=config.model.pe, seed=config.seed, device=config.device)
+        except ValueError:
+            continue
+        if want.hash() == config.hash():
+            return size
+    return "custom"

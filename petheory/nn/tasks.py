@@ -303,9 +303,21 @@ def resolve_params(name: str, params: dict | None = None) -> dict:
 
 
 def load(cfg: TaskConfig | dict) -> TaskData:
-    """Generate the splits of a task (deterministic in ``cfg.seed`` and ``cfg.params``)."""
+    """Generate the splits of a task (deterministic in ``cfg.seed`` and ``cfg.params``).
+
+    The last few tasks generated are kept (a grid or a benchmark loads the same task once per run;
+    gu2025's paper data take seconds to draw). Callers must not modify the returned tensors."""
     if isinstance(cfg, dict):
         cfg = TaskConfig(**cfg)
     p = resolve_params(cfg.name, cfg.params)
-    kind, train, test, train_len, vocab, input_dim, n_out, max_len, chance = TASKS[cfg.name][0](p, int(cfg.seed))
-    return TaskData(cfg.name, kind, train, test, train_len, vocab, input_dim, n_out, max_len, chance, p, train.x.shape[1])
+    key = (cfg.name, int(cfg.seed), repr(sorted(p.items())))
+    if key not in _LOADED:
+        kind, train, test, train_len, vocab, input_dim, n_out, max_len, chance = TASKS[cfg.name][0](p, int(cfg.seed))
+        if len(_LOADED) >= 4:
+            _LOADED.pop(next(iter(_LOADED)))
+        _LOADED[key] = TaskData(cfg.name, kind, train, test, train_len, vocab, input_dim, n_out, max_len, chance, p,
+                                train.x.shape[1])
+    return _LOADED[key]
+
+
+_LOADED: dict = {}

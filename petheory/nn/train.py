@@ -181,6 +181,35 @@ def loss_fn(kind: str, out: torch.Tensor, b: _tasks.Split) -> torch.Tensor:
     return (ce * b.mask).sum() / b.mask.sum().clamp_min(1.0)
 
 
+def batch_sums(kind: str, out: torch.Tensor, b: _tasks.Split) -> dict:
+    """Per-model metric sums over one batch: ``out`` (S, B, ...) for S models, ``b`` (B, ...) shared.
+
+    Returns tensors of shape (S,); :func:`finish_sums` turns the sums over a split into metrics.
+    """
+    if kind == "regression":
+        return {"sq": ((out[..., 0] - b.y) ** 2).mean(-1).sum(-1)}
+    if kind == "classification":
+        S, B = out.shape[:2]
+        ce = F.cross_entropy(out.flatten(0, 1), b.y.repeat(S), reduction="none").view(S, B)
+        return {"loss": ce.sum(1), "right": (out.argmax(-1) == b.y).sum(1).float()}
+    S = out.shape[0]
+    ce = F.cross_entropy(out.flatten(0, 1).transpose(1, 2), b.y.repeat(S, 1), reduction="none").view(S, *b.y.shape)
+    ok = (out.argmax(-1) == b.y).float() * b.mask
+    return {"loss": (ce * b.mask).flatten(1).sum(1), "tok": b.mask.sum().expand(S), "tok_right": ok.flatten(1).sum(1),
+            "seq_right": (ok.sum(-1) == b.mask.sum(-1)).float().sum(-1)}
+
+
+def finish_sums(kind: str, sums: dict, n: int) -> dict:
+    """Metrics of one model from its :func:`batch_sums` totals (floats) over ``n`` samples."""
+    n = max(n, 1)
+    if kind == "regression":
+        return {"mse": float(sums["sq"]) / n}
+    if kind == "classification":
+        return {"loss": float(sums["loss"]) / n, "acc": float(sums["right"]) / n}
+    t = max(float(sums["tok"]), 1.0)
+    return {"loss": float(sums["loss"]) / t, "token_acc": float(sums["tok_right"]) / t, "seq_acc": float(sums["seq_right"]) / n}
+
+
 @torch.no_grad()
 def evaluate(model: Transformer, split: _tasks.Split, kind: str, *, batch_size: int = 256,
              device=None, amp: bool = False) -> dict:
@@ -188,34 +217,16 @@ def evaluate(model: Transformer, split: _tasks.Split, kind: str, *, batch_size: 
     device = device or next(model.parameters()).device
     was = model.training
     model.eval()
-    tot = {"n": 0, "sq": 0.0, "loss": 0.0, "right": 0.0, "tok": 0.0, "tok_right": 0.0, "seq_right": 0.0}
+    tot = None
     for a in range(0, len(split), batch_size):
-        b = _to(_trim(split.batch(slice(a, a + batch_size))), device)
-        with _autocast(device, amp):
+        b = split_to(_trim(split.batch(slice(a, a + batch_size))), device)
+        with autocast(device, amp):
             out = model(b.x)
-        out = out.float()
-        n = b.x.shape[0]
-        tot["n"] += n
-        if kind == "regression":
-            tot["sq"] += float(((out[..., 0] - b.y) ** 2).mean(1).sum())
-        elif kind == "classification":
-            tot["loss"] += float(F.cross_entropy(out, b.y, reduction="sum"))
-            tot["right"] += float((out.argmax(-1) == b.y).sum())
-        else:
-            ce = F.cross_entropy(out.transpose(1, 2), b.y, reduction="none")
-            ok = (out.argmax(-1) == b.y).float() * b.mask
-            tot["loss"] += float((ce * b.mask).sum())
-            tot["tok"] += float(b.mask.sum())
-            tot["tok_right"] += float(ok.sum())
-            tot["seq_right"] += float((ok.sum(1) == b.mask.sum(1)).sum())
+        s = {k: v.double() for k, v in batch_sums(kind, out.float()[None], b).items()}  # float64 totals
+        tot = s if tot is None else {k: tot[k] + s[k] for k in tot}
     model.train(was)
-    n = max(tot["n"], 1)
-    if kind == "regression":
-        return {"mse": tot["sq"] / n}
-    if kind == "classification":
-        return {"loss": tot["loss"] / n, "acc": tot["right"] / n}
-    t = max(tot["tok"], 1.0)
-    return {"loss": tot["loss"] / t, "token_acc": tot["tok_right"] / t, "seq_acc": tot["seq_right"] / n}
+    return finish_sums(kind, {k: v[0] for k, v in (tot or {}).items()}, len(split)) if tot else finish_sums(
+        kind, {"sq": 0.0, "loss": 0.0, "right": 0.0, "tok": 0.0, "tok_right": 0.0, "seq_right": 0.0}, 0)
 
 
 def head_ablation(model: Transformer, split: _tasks.Split, kind: str, *, batch_size: int = 256, amp: bool = False) -> dict:
@@ -236,13 +247,21 @@ def head_ablation(model: Transformer, split: _tasks.Split, kind: str, *, batch_s
     return {"metric": metric, "baseline": base, "heads": heads}
 
 
-def _to(b: _tasks.Split, device) -> _tasks.Split:
+def split_to(b: _tasks.Split, device) -> _tasks.Split:
+    """The split with its tensors on ``device``."""
     return _tasks.Split(b.x.to(device), b.y.to(device), None if b.mask is None else b.mask.to(device))
 
 
-def _autocast(device, amp: bool):
+def autocast(device, amp: bool, cache: bool = True):
+    """bf16 autocast on CUDA when ``amp`` (a no-op elsewhere); ``cache=False`` inside CUDA graph capture."""
     device = torch.device(device)
-    return torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bool(amp) and device.type == "cuda")
+    return torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bool(amp) and device.type == "cuda",
+                          cache_enabled=cache)
+
+
+def test_split(data: _tasks.TaskData) -> _tasks.Split:
+    """The test split at the training length (the one the history and ablation use)."""
+    return data.test[data.train_len] if data.train_len in data.test else next(iter(data.test.values()))
 
 
 def lr_lambda(step: int, total: int, warmup: float, schedule: str) -> float:
@@ -263,6 +282,48 @@ class _Schedule:
 
     def __call__(self, step):
         return lr_lambda(step, self.total, self.warmup, self.schedule)
+
+
+def schedule(opt, total_steps: int, config: "TrainConfig"):
+    """The run's learning-rate schedule on ``opt`` (LambdaLR over :func:`lr_lambda`)."""
+    return torch.optim.lr_scheduler.LambdaLR(opt, _Schedule(total_steps, config.warmup, config.schedule))
+
+
+def checkpoint_state(config_hash, epoch, model, mcfg, optimizer: dict, scheduler: dict, rng: dict, history, initial,
+                     tokens, seconds) -> dict:
+    """What ``checkpoint.pt`` holds after ``epoch`` epochs (one layout for every trainer)."""
+    return {"format": _FORMAT, "config_hash": config_hash, "epoch": epoch, "model": model.state_dict(),
+            "model_config": asdict(mcfg), "optimizer": optimizer, "scheduler": scheduler, "rng": rng,
+            "history": history, "initial": initial, "tokens": tokens, "seconds": seconds}
+
+
+def make_record(config: "TrainConfig", chash: str, data, mcfg, model, initial, history, final, ablation, timing: dict,
+                device) -> dict:
+    """The JSON record of a finished run (see the module docstring); one builder for every trainer."""
+    from petheory import __version__
+    from petheory.nn.presets import identify
+
+    return _jsonable({
+        "petheory": __version__, "commit": _commit(), "preset": identify(config), "config": config.as_dict(),
+        "config_hash": chash, "task": config.task.name, "pe": parse_pe(config.model.pe).spec(), "seed": config.seed,
+        "kind": data.kind, "model": asdict(mcfg), "n_params": model.n_params(), "train_len": data.train_len,
+        "initial": initial, "history": history, "final": final, "ablation": ablation, "chance": data.chance,
+        "timing": {**timing, "device": _device_name(device)},
+    })
+
+
+def _commit() -> str | None:
+    """The git commit of the petheory source tree, when it is a checkout (else None)."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[2]
+    if not (root / ".git").exists():
+        return None
+    try:
+        out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
 
 
 # --------------------------------------------------------------------------- checkpoints
@@ -342,7 +403,7 @@ def setup(config: TrainConfig):
     model = build_model(mcfg).to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=config.lr, betas=tuple(config.betas), weight_decay=config.weight_decay)
     steps_per_epoch = math.ceil(len(data.train) / config.batch_size)
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, _Schedule(steps_per_epoch * config.epochs, config.warmup, config.schedule))
+    sched = schedule(opt, steps_per_epoch * config.epochs, config)
     gen = torch.Generator().manual_seed(config.seed + 1)
     return device, data, mcfg, model, opt, sched, gen, steps_per_epoch
 
@@ -393,14 +454,14 @@ def train(config: TrainConfig | dict, out_dir=None, *, progress=None, on_epoch=N
             tokens, t_prev = st["tokens"], st["seconds"]
     if initial is None:  # evaluation draws no random numbers, so it cannot shift the RNG streams
         initial = {"train": evaluate(model, data.train, kind, batch_size=config.eval_batch_size, amp=amp)}
-    test_id = data.test[data.train_len] if data.train_len in data.test else next(iter(data.test.values()))
+    test_id = test_split(data)
     model.train()
     for epoch in range(start_epoch, config.epochs):
         perm = torch.randperm(len(data.train), generator=gen)
         run_loss = 0.0
         for s in range(steps):
-            b = _to(_trim(data.train.batch(perm[s * config.batch_size:(s + 1) * config.batch_size])), device)
-            with _autocast(device, amp):
+            b = split_to(_trim(data.train.batch(perm[s * config.batch_size:(s + 1) * config.batch_size])), device)
+            with autocast(device, amp):
                 out_t = model(b.x)
             loss = loss_fn(kind, out_t, b)
             if not torch.isfinite(loss):
@@ -420,12 +481,9 @@ def train(config: TrainConfig | dict, out_dir=None, *, progress=None, on_epoch=N
                  "test": evaluate(model, test_id, kind, batch_size=config.eval_batch_size, amp=amp)}
         history.append(entry)
         if out is not None:
-            save_checkpoint(out / CHECKPOINT, {
-                "format": _FORMAT, "config_hash": chash, "epoch": epoch + 1, "model": model.state_dict(),
-                "model_config": asdict(mcfg), "optimizer": opt.state_dict(), "scheduler": sched.state_dict(),
-                "rng": _rng_state(gen, device), "history": history, "initial": initial, "tokens": tokens,
-                "seconds": t_prev + time.perf_counter() - t_start,
-            })
+            save_checkpoint(out / CHECKPOINT, checkpoint_state(
+                chash, epoch + 1, model, mcfg, opt.state_dict(), sched.state_dict(), _rng_state(gen, device), history,
+                initial, tokens, t_prev + time.perf_counter() - t_start))
         if progress:
             progress({"event": "epoch", "epoch": epoch + 1, "epochs": config.epochs, "step": steps, "steps": steps, "loss": entry["train_loss"]})
         if on_epoch:
@@ -438,15 +496,8 @@ def train(config: TrainConfig | dict, out_dir=None, *, progress=None, on_epoch=N
         split = test_id if config.ablation_split == "test" else _concat(data.train, test_id)
         ablation = {"split": config.ablation_split, **head_ablation(model, split, kind, **ev)}
     seconds = t_prev + time.perf_counter() - t_start
-    from petheory import __version__
-
-    record = _jsonable({
-        "petheory": __version__, "config": config.as_dict(), "config_hash": chash, "task": config.task.name,
-        "pe": parse_pe(config.model.pe).spec(), "seed": config.seed, "kind": kind, "model": asdict(mcfg),
-        "n_params": model.n_params(), "train_len": data.train_len, "initial": initial, "history": history,
-        "final": final, "ablation": ablation, "chance": data.chance,
-        "timing": {"seconds": seconds, "tokens": tokens, "tokens_per_s": tokens / max(seconds, 1e-9), "device": _device_name(device)},
-    })
+    timing = {"seconds": seconds, "tokens": tokens, "tokens_per_s": tokens / max(seconds, 1e-9), "engine": "loop"}
+    record = make_record(config, chash, data, mcfg, model, initial, history, final, ablation, timing, device)
     if out is not None:
         atomic_write_json(out / RECORD, record)
     return record

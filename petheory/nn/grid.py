@@ -1,0 +1,552 @@
+r"""Grid training: many runs of one task at once, one program per step, data resident on the device.
+
+``train_grid(configs, out_dirs=None) -> [record]`` gives, run by run, the records of
+``train(config, out_dir)`` for runs that share a task and a training schedule and differ in
+``seed`` and in the model (another position mechanism, another width, ...)::
+
+    cfgs = sweep.expand({"task": "running_sum", "preset": "paper", "pe": LI2025_PES, "seed": [0, 1, 2, 3, 4],
+                         "device": "cuda"})
+    recs = train_grid(cfgs, [sweep.run_dir("runs/t5", c) for c in cfgs])   # li2025 Table 5: 35 runs at once
+
+How one step works
+------------------
+* Runs with the same model config form a *group*. A group of S > 1 members is one ``vmap``-ed
+  forward/backward over stacked parameters (``torch.func``; as in :mod:`petheory.nn.ensemble`);
+  a group of one calls its module directly (SDPA attention).
+* The task's tensors are copied to the device once. Each epoch every member's batch order is
+  drawn from its own CPU generator (seeded ``seed + 1``, the same permutation
+  :func:`~petheory.nn.train.train` draws) and copied to the device in one transfer; a step
+  gathers its batches by index on the device. No per-step host work but one small copy.
+* One AdamW over every group's parameters (AdamW is elementwise, so over stacked parameters it is
+  S independent optimisers), one learning-rate schedule.
+* On CUDA the whole step (every group's forward and backward, gradient clipping, the optimiser)
+  is captured once in a CUDA graph and replayed (``graphs='auto'``): a step is then one launch
+  instead of hundreds, which is what makes small models fast on a large GPU. Warm-up steps for
+  the capture run on a copy of the state that is restored, so they leave no trace. The last,
+  shorter batch of an epoch gets its own graph. Everywhere else (CPU, ``graphs=False``) the same
+  step runs eagerly: that is the plain path for debugging and CI.
+
+Numerics: equal to the per-run loop up to round-off (batched matmuls sum in another order; the
+captured AdamW computes its bias corrections in float32 on the device). With dropout each member
+draws its own masks, not the masks the per-run loop would draw, so records then agree only in
+distribution. LM batches are not trimmed of trailing padding (static shapes); under the causal
+mask that changes nothing but round-off. A non-finite loss is reported at the end of the epoch
+in which it happened (the loop stops at the step).
+
+Checkpoints and records: each member's directory gets the same ``config.json``,
+``checkpoint.pt`` and ``record.json`` as a :func:`~petheory.nn.train.train` run, so any member
+can be resumed alone. Checkpoints are written at the end of an epoch once ``checkpoint_seconds``
+have passed since the last (and after the last epoch): a kill loses at most that much training
+and a rerun resumes to the same final record. Records add ``timing.engine = 'grid'``,
+``timing.members``, ``timing.cuda_graphs`` and ``timing.gpu_util`` (mean GPU utilisation while
+training, from NVML, when available).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import threading
+import time
+from pathlib import Path
+
+import torch
+from torch.func import functional_call, stack_module_state, vmap
+
+from petheory.io import atomic_write_json, read_json
+from petheory.nn import tasks as _tasks
+from petheory.nn.models import build_model
+from petheory.nn.train import (
+    CHECKPOINT, CONFIG, RECORD, TrainConfig, autocast, batch_sums, checkpoint_state, complete_model_config,
+    finish_sums, head_ablation, load_checkpoint, make_record, resolve_device, save_checkpoint, schedule, split_to,
+    test_split, train,
+)
+
+#: TrainConfig fields every run of one grid must share (the data, the schedule, the optimiser).
+SHARED = ("task", "epochs", "batch_size", "lr", "betas", "weight_decay", "warmup", "schedule", "grad_clip", "device",
+          "amp", "eval_batch_size", "ablate", "ablation_split")
+
+
+def shared_key(config: TrainConfig) -> str:
+    """Configs with equal keys can train in one grid (:data:`SHARED` fields)."""
+    d = config.as_dict()
+    return json.dumps({k: d[k] for k in SHARED}, sort_keys=True, default=str)
+
+
+def train_grid(configs, out_dirs=None, *, graphs="auto", checkpoint_seconds: float = 60.0, progress=None) -> list[dict]:
+    """Train every config at once; returns their records in ``configs`` order.
+
+    Parameters
+    ----------
+    configs : list of TrainConfig or dict
+        Same :data:`SHARED` fields (task, schedule, optimiser, device); seeds and models may differ.
+    out_dirs : list of paths, optional
+        One directory per config. Finished runs there are read back; runs with checkpoints
+        resume (together when they stopped at the same epoch, else one by one).
+    graphs : 'auto', True or False
+        Capture the step in a CUDA graph ('auto': on CUDA). ``True`` off CUDA is a ``ValueError``.
+    checkpoint_seconds : float
+        Least time between checkpoints (0: after every epoch).
+    progress : callable, optional
+        Called with ``{"event": "epoch", "epoch", "epochs", "loss"}`` (mean over members) after each epoch.
+    """
+    cfgs = [(c if isinstance(c, TrainConfig) else TrainConfig.from_dict(c)).validate() for c in configs]
+    if not cfgs:
+        raise ValueError("train_grid needs at least one config")
+    keys = {shared_key(c) for c in cfgs}
+    if len(keys) > 1:
+        raise ValueError("a grid's runs must share task, schedule, optimiser and device (only seed and model may "
+                         "differ); group them with petheory.nn.grid.shared_key")
+    hashes = [c.hash() for c in cfgs]
+    if len(set(hashes)) != len(hashes):
+        raise ValueError("a grid holds the same config twice; give each run its own seed or model")
+    dirs = [None] * len(cfgs) if out_dirs is None else [None if d is None else Path(d) for d in out_dirs]
+    if len(dirs) != len(cfgs):
+        raise ValueError(f"need one out_dir per config: {len(cfgs)} configs, {len(dirs)} dirs")
+    if graphs not in ("auto", True, False):
+        raise ValueError(f"graphs must be 'auto', True or False, got {graphs!r}")
+    device = resolve_device(cfgs[0].device)
+    if graphs is True and device.type != "cuda":
+        raise ValueError(f"CUDA graphs need a CUDA device, not {device}")
+    use_graphs = device.type == "cuda" and graphs in ("auto", True)
+
+    records: dict[int, dict] = {}
+    by_epoch: dict[int, list[int]] = {}
+    for k, d in enumerate(dirs):
+        if d is not None and (d / RECORD).is_file() and read_json(d / RECORD).get("config_hash") == hashes[k]:
+            records[k] = read_json(d / RECORD)
+            continue
+        epoch = load_checkpoint(d / CHECKPOINT)["epoch"] if d is not None and (d / CHECKPOINT).is_file() else 0
+        by_epoch.setdefault(epoch, []).append(k)
+    if len(by_epoch) > 1:  # members stopped at different epochs: the common epoch trains together
+        main = max(by_epoch, key=lambda e: len(by_epoch[e]))
+        for e, ks in by_epoch.items():
+            if e != main:
+                for k in ks:
+                    records[k] = train(cfgs[k], dirs[k])
+        by_epoch = {main: by_epoch[main]}
+    for ks in by_epoch.values():
+        recs = _Grid([cfgs[k] for k in ks], [hashes[k] for k in ks], [dirs[k] for k in ks], device, use_graphs).run(
+            checkpoint_seconds, progress)
+        records.update(zip(ks, recs))
+    return [records[k] for k in range(len(cfgs))]
+
+
+class _Group:
+    """Members with one model config: real modules (for init, evaluation, ablation) and the
+    parameters training updates (stacked ``(S, ...)`` when S > 1, the module's own when S = 1)."""
+
+    def __init__(self, members, cfgs, mcfg, device):
+        self.members, self.S = members, len(members)
+        self.models = []
+        for k in members:
+            torch.manual_seed(cfgs[k].seed)  # the initialisation train() gives this seed
+            self.models.append(build_model(mcfg).to(device))
+        self.names = [n for n, _ in self.models[0].named_parameters()]
+        if self.S == 1:
+            self.params = dict(self.models[0].named_parameters())
+            self.module = self.models[0]
+        else:
+            self.params, self.buffers = stack_module_state(self.models)  # name -> (S, ...)
+            self.module = _template(self.models[0])
+        self.randomness = "different" if mcfg.dropout > 0 else "error"
+
+    def tensors(self) -> list[torch.Tensor]:
+        return [self.params[n] for n in self.names]
+
+    def forward(self, x: torch.Tensor, shared_x: bool) -> torch.Tensor:
+        """Outputs (S, B, ...) for inputs (S, B, ...) per member, or (B, ...) shared by all."""
+        if self.S == 1:
+            return self.module(x if shared_x else x[0])[None]
+
+        def one(p, b, xi):
+            return functional_call(self.module, (p, b), (xi,))
+
+        return vmap(one, in_dims=(0, 0, None if shared_x else 0), randomness=self.randomness)(self.params, self.buffers, x)
+
+    def sync_models(self) -> list:
+        """The real modules, with the trained parameters copied in (evaluation, ablation, checkpoints)."""
+        if self.S > 1:
+            with torch.no_grad():
+                for k, m in enumerate(self.models):
+                    for n, p in m.named_parameters():
+                        p.copy_(self.params[n][k])
+        return self.models
+
+
+def _template(model):
+    import copy
+
+    t = copy.deepcopy(model).to("meta")
+    for block in t.blocks:
+        block.attn.sdpa = False  # explicit softmax(QK^T)V under vmap: SDPA has no batching rule on CPU
+    return t
+
+
+class _GpuUtil:
+    """Mean GPU utilisation (NVML, through torch.cuda.utilization) sampled in a thread while training."""
+
+    def __init__(self, device, every: float = 0.5):
+        self.device, self.every, self.samples = device, every, []
+        self._stop = threading.Event()
+        self._thread = None
+
+    def __enter__(self):
+        if self.device.type == "cuda":
+            try:
+                torch.cuda.utilization(self.device)
+            except Exception:  # no NVML: report None
+                return self
+            self._thread = threading.Thread(target=self._loop, daemon=True)
+            self._thread.start()
+        return self
+
+    def _loop(self):
+        while not self._stop.wait(self.every):
+            try:
+                self.samples.append(float(torch.cuda.utilization(self.device)))
+            except Exception:
+                return
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    @property
+    def mean(self):
+        return sum(self.samples) / len(self.samples) if self.samples else None
+
+
+class _Grid:
+    def __init__(self, cfgs, hashes, dirs, device, use_graphs):
+        self.cfgs, self.hashes, self.dirs, self.device = cfgs, hashes, dirs, device
+        self.c = cfgs[0]
+        self.amp = self.c.amp and device.type == "cuda"
+        self.use_graphs = use_graphs
+        data = _tasks.load(self.c.task)
+        self.kind, self.data = data.kind, data
+        self.train_split = split_to(data.train, device)
+        self.test_id = test_split(data)
+        self.mcfgs, groups = {}, {}
+        for k, c in enumerate(cfgs):
+            mcfg = complete_model_config(c.model, data)
+            key = json.dumps(dataclasses.asdict(mcfg), sort_keys=True, default=str)
+            self.mcfgs[k] = mcfg
+            groups.setdefault(key, []).append(k)
+        self.groups = [_Group(ks, cfgs, self.mcfgs[ks[0]], device) for ks in groups.values()]
+        self.M = len(cfgs)
+        # Rows of the step's index tensor and loss vector are members in group order, so each
+        # group reads a contiguous slice (no gather with a host-made index inside a graph).
+        self.flat = [k for g in self.groups for k in g.members]
+        lo = 0
+        for g in self.groups:
+            g.lo, g.hi = lo, lo + g.S
+            lo = g.hi
+
+    # ------------------------------------------------------------------ evaluation
+
+    @torch.no_grad()
+    def evaluate(self, split) -> list[dict]:
+        """Metrics of every member on ``split`` (one batched forward per group and batch)."""
+        out = [None] * self.M
+        bs = self.c.eval_batch_size
+        for g in self.groups:
+            g.module.eval()
+            tot = None
+            for a in range(0, len(split), bs):
+                b = split_to(split.batch(slice(a, a + bs)), self.device)
+                with autocast(self.device, self.amp):
+                    o = g.forward(b.x, shared_x=True)  # (S, B, ...)
+                s = {k: v.double() for k, v in batch_sums(self.kind, o.float(), b).items()}  # float64 totals
+                tot = s if tot is None else {k: tot[k] + s[k] for k in tot}
+            g.module.train()
+            tot = {k: v.tolist() for k, v in tot.items()}
+            for i, k in enumerate(g.members):
+                out[k] = finish_sums(self.kind, {n: v[i] for n, v in tot.items()}, len(split))
+        return out
+
+    # ------------------------------------------------------------------ the step
+
+    def _build(self):
+        c = self.c
+        params = [t for g in self.groups for t in g.tensors()]
+        if self.use_graphs:
+            self.lr = torch.tensor(c.lr, dtype=torch.float32, device=self.device)
+            self.opt = torch.optim.AdamW(params, lr=self.lr, betas=tuple(c.betas), weight_decay=c.weight_decay,
+                                         foreach=True, capturable=True)
+        else:
+            self.opt = torch.optim.AdamW(params, lr=c.lr, betas=tuple(c.betas), weight_decay=c.weight_decay)
+        # The schedule lives on a shadow optimiser: its state_dict is the one train() saves, and
+        # the captured AdamW reads the rate from a device tensor that the host refills each step.
+        self.steps = math.ceil(len(self.data.train) / c.batch_size)
+        self.shadow = torch.optim.SGD([torch.zeros(1)], lr=c.lr)
+        self.sched = schedule(self.shadow, self.steps * c.epochs, c)
+        self.shadow.step()  # a no-op (no gradients) that tells LambdaLR the optimiser has stepped
+        self.loss_acc = torch.zeros(self.M, device=self.device)
+        self.gens = [torch.Generator().manual_seed(cfg.seed + 1) for cfg in self.cfgs]
+
+    def _step(self, idx: torch.Tensor) -> None:
+        """One optimisation step of every member on batches ``idx`` (M, B) of the training split."""
+        losses = []
+        for g in self.groups:
+            b = self.train_split.batch(idx[g.lo:g.hi])  # (S, B, ...)
+            with autocast(self.device, self.amp):
+                out = g.forward(b.x, shared_x=False)
+            losses.append(_member_losses(self.kind, out, b))
+        losses = torch.cat(losses)  # (M,) in group order (self.flat)
+        losses.sum().backward()  # members share no parameters: each gets its own gradient
+        if self.c.grad_clip:
+            for g in self.groups:
+                _clip(g.tensors(), self.c.grad_clip, stacked=g.S > 1)
+        self.opt.step()
+        with torch.no_grad():
+            self.loss_acc += losses.detach().float()
+
+    def _capture(self, B: int):
+        """A CUDA graph of one step at batch size B, its static index buffer, and no trace left behind."""
+        idx = torch.zeros(self.M, B, dtype=torch.long, device=self.device)
+        snap_p = [p.detach().clone() for p in self.opt.param_groups[0]["params"]]
+        snap_s = {id(p): {k: v.clone() for k, v in s.items()} for p, s in self.opt.state.items()}
+        side = torch.cuda.Stream(self.device)
+        side.wait_stream(torch.cuda.current_stream(self.device))
+        with torch.cuda.stream(side):
+            for _ in range(3):
+                self.opt.zero_grad(set_to_none=True)
+                self._step(idx)
+        torch.cuda.current_stream(self.device).wait_stream(side)
+        graph = torch.cuda.CUDAGraph()
+        self.opt.zero_grad(set_to_none=True)
+        with torch.cuda.graph(graph, pool=getattr(self, "_pool", None)):
+            self._step(idx)
+        self._pool = graph.pool()
+        with torch.no_grad():  # undo the warm-up steps
+            for p, s in zip(self.opt.param_groups[0]["params"], snap_p):
+                p.copy_(s)
+            for p, st in self.opt.state.items():
+                old = snap_s.get(id(p))
+                for k, v in st.items():
+                    v.copy_(old[k]) if old is not None else v.zero_()
+            self.loss_acc.zero_()
+        return graph, idx
+
+    # ------------------------------------------------------------------ the loop
+
+    def run(self, checkpoint_seconds, progress) -> list[dict]:
+        c, dev = self.c, self.device
+        t_start = time.perf_counter()
+        self._build()
+        histories = [[] for _ in range(self.M)]
+        start_epoch, tokens, t_prev, initial = 0, 0, 0.0, None
+        if all(d is not None and (d / CHECKPOINT).is_file() for d in self.dirs):
+            start_epoch, histories, initial, tokens, t_prev = self._resume()
+        if initial is None:
+            initial = [{"train": m} for m in self.evaluate(self.data.train)]
+        N, B = len(self.data.train), c.batch_size
+        graphs = {}
+        if self.use_graphs:
+            graphs[B] = self._capture(B)
+            if N % B:
+                graphs[N % B] = self._capture(N % B)
+        t_ckpt = time.perf_counter()
+        with _GpuUtil(dev) as util:
+            for epoch in range(start_epoch, c.epochs):
+                perms = torch.stack([torch.randperm(N, generator=self.gens[k]) for k in self.flat]).to(dev)
+                self.loss_acc.zero_()
+                for s in range(self.steps):
+                    sl = perms[:, s * B:(s + 1) * B]
+                    lr = self.shadow.param_groups[0]["lr"]
+                    if self.use_graphs:
+                        graph, idx = graphs[sl.shape[1]]
+                        idx.copy_(sl)
+                        self.lr.fill_(lr)
+                        graph.replay()
+                    else:
+                        self.opt.param_groups[0]["lr"] = lr
+                        self.opt.zero_grad(set_to_none=True)
+                        self._step(sl)
+                    self.sched.step()
+                    tokens += sl.shape[1] * self.data.train.x.shape[1]
+                acc = (self.loss_acc / self.steps).tolist()
+                run_loss = [0.0] * self.M
+                for pos, k in enumerate(self.flat):
+                    run_loss[k] = acc[pos]
+                bad = [k for k, v in enumerate(run_loss) if not math.isfinite(v)]
+                if bad:
+                    raise FloatingPointError(f"loss became non-finite in epoch {epoch + 1} for run(s) "
+                                             f"{', '.join(self.cfgs[k].model.pe + ' seed ' + str(self.cfgs[k].seed) for k in bad)}; lower lr")
+                lr = self.sched.get_last_lr()[0]
+                for k, m in enumerate(self.evaluate(self.test_id)):
+                    histories[k].append({"epoch": epoch + 1, "train_loss": run_loss[k], "lr": lr, "test": m})
+                last = epoch + 1 == c.epochs
+                if last or time.perf_counter() - t_ckpt >= checkpoint_seconds:
+                    self._checkpoint(epoch + 1, histories, initial, tokens, t_prev + time.perf_counter() - t_start)
+                    t_ckpt = time.perf_counter()
+                if progress:
+                    progress({"event": "epoch", "epoch": epoch + 1, "epochs": c.epochs, "step": self.steps,
+                              "steps": self.steps, "loss": sum(run_loss) / self.M})
+        return self._records(histories, initial, tokens, t_prev + time.perf_counter() - t_start, util.mean)
+
+    def _members(self):
+        """(k, model) for every member, parameters synced from training."""
+        out = []
+        for g in self.groups:
+            out += list(zip(g.members, g.sync_models()))
+        return sorted(out, key=lambda t: t[0])
+
+    def _member_opt(self, k) -> dict:
+        """Member k's AdamW state in the layout a single model's optimiser saves (train() resumes it)."""
+        g = next(g for g in self.groups if k in g.members)
+        pos = g.members.index(k)
+        st = {}
+        for i, t in enumerate(g.tensors()):
+            s = self.opt.state.get(t)
+            if not s:
+                continue
+            st[i] = {}
+            for key, v in s.items():
+                if key == "step":  # one step count per stacked tensor, shared by its members
+                    st[i][key] = v.detach().to("cpu", torch.float32, copy=True).reshape(())
+                else:
+                    st[i][key] = (v[pos] if g.S > 1 else v).detach().to("cpu", copy=True)
+        group = {key: v for key, v in self.opt.param_groups[0].items() if key != "params"}
+        group.update(lr=float(self.shadow.param_groups[0]["lr"]), initial_lr=float(self.c.lr), capturable=False,
+                     foreach=None, params=list(range(len(g.names))))
+        return {"state": st, "param_groups": [group]}
+
+    def _checkpoint(self, epoch, histories, initial, tokens, seconds) -> None:
+        for k, m in self._members():
+            d = self.dirs[k]
+            if d is None:
+                continue
+            atomic_write_json(d / CONFIG, {**self.cfgs[k].as_dict(), "hash": self.hashes[k]})
+            save_checkpoint(d / CHECKPOINT, checkpoint_state(
+                self.hashes[k], epoch, m, self.mcfgs[k], self._member_opt(k), self.sched.state_dict(),
+                {"torch": torch.get_rng_state(), "shuffle": self.gens[k].get_state()}, histories[k], initial[k],
+                tokens, seconds))
+
+    def _resume(self):
+        states = [load_checkpoint(d / CHECKPOINT) for d in self.dirs]
+        for st, h in zip(states, self.hashes):
+            if st["config_hash"] != h:
+                raise ValueError(f"a checkpoint in the grid's directories was written by a different config ({st['config_hash']} != {h})")
+        with torch.no_grad():
+            for g in self.groups:
+                for n in g.names:
+                    g.params[n].copy_(torch.stack([states[k]["model"][n] for k in g.members]).to(self.device).reshape_as(g.params[n]))
+        # AdamW state: member slices stacked back in the order of the optimiser's parameters
+        flat = [t for g in self.groups for t in g.tensors()]
+        i_of = {}
+        for g in self.groups:
+            for j, t in enumerate(g.tensors()):
+                i_of[t] = (g, j)
+        for t in flat:
+            g, j = i_of[t]
+            ss = [states[k]["optimizer"]["state"].get(j) or states[k]["optimizer"]["state"].get(str(j)) for k in g.members]
+            if ss[0] is None:
+                continue
+            st = {}
+            for key in ss[0]:
+                if key == "step":
+                    v = ss[0][key].reshape(()).float()
+                    st[key] = v.to(self.device) if self.use_graphs else v
+                else:
+                    v = torch.stack([s[key] for s in ss]) if g.S > 1 else ss[0][key]
+                    st[key] = v.to(self.device).reshape_as(t)
+            self.opt.state[t] = st
+        self.sched.load_state_dict(states[0]["scheduler"])
+        self.shadow.param_groups[0]["lr"] = self.sched.get_last_lr()[0]
+        for gen, st in zip(self.gens, states):
+            gen.set_state(st["rng"]["shuffle"])
+        torch.set_rng_state(states[0]["rng"]["torch"])
+        return (states[0]["epoch"], [list(st["history"]) for st in states], [st["initial"] for st in states],
+                states[0]["tokens"], states[0]["seconds"])
+
+    def _records(self, histories, initial, tokens, seconds, gpu_util) -> list[dict]:
+        c = self.c
+        split = None
+        if c.ablate:
+            from petheory.nn.train import _concat
+
+            split = self.test_id if c.ablation_split == "test" else _concat(self.data.train, self.test_id)
+        ev = dict(batch_size=c.eval_batch_size, amp=self.amp)
+        final_train = self.evaluate(self.data.train)
+        final_test = {L: self.evaluate(sp) for L, sp in self.data.test.items()}
+        out = []
+        for k, m in self._members():
+            ablation = None
+            if c.ablate:
+                ablation = {"split": c.ablation_split, **head_ablation(m, split, self.kind, **ev)}
+            timing = {"seconds": seconds, "tokens": tokens, "tokens_per_s": tokens * self.M / max(seconds, 1e-9),
+                      "engine": "grid", "members": self.M, "cuda_graphs": self.use_graphs, "gpu_util": gpu_util}
+            rec = make_record(self.cfgs[k], self.hashes[k], self.data, self.mcfgs[k], m, initial[k], histories[k],
+                              {"train": final_train[k], "test": {str(L): v[k] for L, v in final_test.items()}},
+                              ablation, timing, self.device)
+            if self.dirs[k] is not None:
+                atomic_write_json(self.dirs[k] / RECORD, rec)
+            out.append(rec)
+        return out
+
+
+def _member_losses(kind: str, out: torch.Tensor, b: _tasks.Split) -> torch.Tensor:
+    """Per-member training loss (S,) of outputs (S, B, ...), as :func:`~petheory.nn.train.loss_fn` per member."""
+    import torch.nn.functional as F
+
+    out = out.float()
+    if kind == "regression":
+        return ((out[..., 0] - b.y) ** 2).flatten(1).mean(1)
+    if kind == "classification":
+        S, Bn = b.y.shape
+        return F.cross_entropy(out.flatten(0, 1), b.y.flatten(), reduction="none").view(S, Bn).mean(1)
+    ce = F.cross_entropy(out.flatten(0, 1).transpose(1, 2), b.y.flatten(0, 1), reduction="none").view(b.y.shape)
+    return (ce * b.mask).flatten(1).sum(1) / b.mask.flatten(1).sum(1).clamp_min(1.0)
+
+
+def _clip(params, max_norm: float, stacked: bool) -> None:
+    """clip_grad_norm_ per member (over member k's slice of every gradient when stacked)."""
+    grads = [p.grad for p in params if p.grad is not None]
+    if stacked:
+        norms = torch.sqrt(sum((g.flatten(1) ** 2).sum(1) for g in grads))  # (S,)
+    else:
+        norms = torch.sqrt(sum((g ** 2).sum() for g in grads))[None]
+    scale = (max_norm / (norms + 1e-6)).clamp(max=1.0)
+    for g in grads:
+        g.mul_(scale.view(-1, *([1] * (g.dim() - 1))) if stacked else scale[0])
+
+
+def step_time(configs, *, steps: int = 20, graphs="auto") -> dict:
+    """Median wall time of one grid training step (every member, forward + backward + AdamW) in ms.
+
+    Builds the grid of ``configs`` as :func:`train_grid` would (no evaluation, no checkpoints),
+    warms up, then times ``steps`` steps one by one (synchronising the device around each).
+    Returns ``{"step_ms", "tokens_per_step", "members", "cuda_graphs"}``; for benchmarks.
+    """
+    import statistics
+
+    cfgs = [(c if isinstance(c, TrainConfig) else TrainConfig.from_dict(c)).validate() for c in configs]
+    device = resolve_device(cfgs[0].device)
+    g = _Grid(cfgs, [c.hash() for c in cfgs], [None] * len(cfgs), device, device.type == "cuda" and graphs in ("auto", True))
+    g._build()
+    B = cfgs[0].batch_size
+    N = len(g.data.train)
+    sync = torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
+    gen = torch.Generator().manual_seed(0)
+    if g.use_graphs:
+        graph, idx = g._capture(B)
+    times = []
+    for i in range(steps + 3):
+        sl = torch.randint(0, N, (g.M, B), generator=gen).to(device)
+        sync()
+        t0 = time.perf_counter()
+        if g.use_graphs:
+            idx.copy_(sl)
+            graph.replay()
+        else:
+            g.opt.zero_grad(set_to_none=True)
+            g._step(sl)
+        sync()
+        if i >= 3:
+            times.append(time.perf_counter() - t0)
+    return {"step_ms": 1e3 * statistics.median(times), "tokens_per_step": g.M * B * g.data.train.x.shape[1],
+            "members": g.M, "cuda_graphs": g.use_graphs}

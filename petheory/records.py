@@ -1,0 +1,143 @@
+r"""Training records on disk: where they live, reading them back defensively, shipping them.
+
+Two places hold records (JSON objects written by :func:`petheory.nn.train.train` and
+:func:`petheory.nn.grid.train_grid`):
+
+``runs/``
+    what this machine trained: one directory per run with ``record.json`` (and a checkpoint).
+    ``$PETHEORY_RUNS`` moves it.
+``records/``
+    the records that ship with petheory: paper-preset runs made on a GPU, JSON only, one file per
+    run under ``records/<experiment>/``. They let a clone on a CPU decide the empirical claims
+    without training. The committed folder changes only through :func:`export` (or
+    ``petheory records export``), never as a side effect of another command.
+
+``find(task=None, workdir=".")`` reads both (the working directory's ``records/`` and
+``runs/``, and the ``records/`` folder of the petheory source tree when it is a checkout), skips
+duplicates (same ``config_hash``, first found wins: ``runs/`` before ``records/``) and files that
+are not records: a truncated or hand-edited file is skipped and named in
+``Found.skipped`` as ``(path, reason)``, never a crash.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from petheory.io import atomic_write_json
+
+#: Fields every record has (``petheory.nn.train``'s record); a file without them is not a record.
+REQUIRED = ("task", "pe", "seed", "config", "config_hash", "final", "train_len", "kind")
+_MAX_FILES = 20000
+_MAX_BYTES = 16 * 2**20  # a record is a few KB; a huge file is not one
+
+
+@dataclass
+class Found:
+    """What :func:`find` read: ``records`` (dicts, each with ``_path``) and ``skipped`` (path, reason)."""
+
+    records: list = field(default_factory=list)
+    skipped: list = field(default_factory=list)
+
+    def by_task(self, task: str) -> list[dict]:
+        return [r for r in self.records if r.get("task") == task]
+
+
+def runs_dir(workdir=".") -> Path:
+    """The runs directory: ``$PETHEORY_RUNS`` if set, else ``<workdir>/runs``."""
+    env = os.environ.get("PETHEORY_RUNS")
+    return Path(env) if env else Path(workdir) / "runs"
+
+
+def shipped_dir() -> Path | None:
+    """``records/`` of the petheory source tree (a clone or an editable install), if there is one."""
+    d = Path(__file__).resolve().parents[1] / "records"
+    return d if d.is_dir() else None
+
+
+def roots(workdir=".") -> list[Path]:
+    """Where :func:`find` looks, in order: runs, then the working directory's and the source tree's records."""
+    out = [runs_dir(workdir), Path(workdir) / "records"]
+    s = shipped_dir()
+    if s is not None:
+        out.append(s)
+    seen, uniq = set(), []
+    for r in out:
+        key = r.resolve() if r.exists() else r
+        if key not in seen:
+            seen.add(key)
+            uniq.append(r)
+    return uniq
+
+
+def read(path) -> dict:
+    """One record file; ``ValueError`` naming the path and what is wrong when it is not a record."""
+    path = Path(path)
+    try:
+        if path.stat().st_size > _MAX_BYTES:
+            raise ValueError(f"{path}: {path.stat().st_size} bytes is too large for a record")
+        rec = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}); truncated or hand-edited?") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: cannot be read ({exc})") from None
+    if not isinstance(rec, dict):
+        raise ValueError(f"{path}: a record is a JSON object, got {type(rec).__name__}")
+    missing = [k for k in REQUIRED if k not in rec]
+    if missing:
+        raise ValueError(f"{path}: not a training record (missing {', '.join(missing)})")
+    if not isinstance(rec["final"], dict) or not isinstance(rec["final"].get("test"), dict):
+        raise ValueError(f"{path}: record has no final test metrics")
+    rec["_path"] = str(path)
+    return rec
+
+
+def find(task: str | None = None, workdir=".", *, where=None) -> Found:
+    """Every record of ``task`` (or all) under :func:`roots` (or the folders ``where``); see the module docstring."""
+    found, hashes, n = Found(), set(), 0
+    for root in (roots(workdir) if where is None else [Path(w) for w in where]):
+        if not root.is_dir():
+            continue
+        files = sorted(root.rglob("record.json")) + sorted(p for p in root.rglob("*.json") if p.name != "record.json"
+                                                          and p.name != "config.json" and not p.name.startswith("."))
+        for p in files:
+            n += 1
+            if n > _MAX_FILES:
+                found.skipped.append((str(root), f"more than {_MAX_FILES} files; the rest were not read"))
+                return found
+            try:
+                rec = read(p)
+            except ValueError as exc:
+                found.skipped.append((str(p), str(exc)))
+                continue
+            if task is not None and rec["task"] != task:
+                continue
+            if rec["config_hash"] in hashes:
+                continue
+            hashes.add(rec["config_hash"])
+            found.records.append(rec)
+    return found
+
+
+def export(records, dest, *, experiment: str) -> list[Path]:
+    """Write ``records`` (dicts) as ``dest/<experiment>/<task>__<pe>__s<seed>__<hash>.json`` (atomic)."""
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", experiment):
+        raise ValueError(f"experiment name must be letters, digits, '_', '.', '-', got {experiment!r}")
+    out = []
+    for r in records:
+        r = {k: v for k, v in r.items() if not k.startswith("_")}
+        pe = re.sub(r"[^A-Za-z0-9_.=-]+", "-", r["pe"])
+        out.append(atomic_write_json(Path(dest) / experiment / f"{r['task']}__{pe}__s{r['seed']}__{r['config_hash']}.json", r))
+    return out
+
+
+def skipped_note(found: Found) -> str:
+    """One line naming skipped files (for a claim's details), or ''."""
+    if not found.skipped:
+        return ""
+    first = found.skipped[0]
+    more = f" and {len(found.skipped) - 1} more" if len(found.skipped) > 1 else ""
+    return f"skipped {first[0]} ({first[1]}){more}"
