@@ -63,7 +63,15 @@ def ensemble_cases(device: str, quick: bool) -> list[Case]:
     Agreement is checked with autocast off (``amp=False``, float32 on both sides): under bf16
     autocast the two sides round differently at every step (unit roundoff 2^-8), so they agree
     only to bf16 accuracy, compounded over the steps, which is no test of the grid's correctness.
-    Timings of these tiny models do not depend on the dtype (they are launch-bound)."""
+    Timings of these tiny models do not depend on the dtype (they are launch-bound).
+
+    Tolerance: training amplifies round-off (each step's update feeds the next), by a factor that
+    depends on the run, so no a-priori float32 bound holds over hundreds of steps. The benchmark
+    therefore *measures* the round-off floor in the same run: the first run of the case trained
+    twice by the per-run loop, once with SDPA's fused attention and once with explicit
+    softmax(QK^T)V (:func:`petheory.nn.models.explicit_attention`): the same function in another
+    summation order. The grid must agree with the loop within 8x that spread (runs differ in how
+    much they amplify) plus the float32 model ``1e-6 x steps x |loss|``."""
     S = 4 if quick else 8
     gpu = device.startswith("cuda")
     specs = [("running_sum", ["alibi"], {"task.n_train": 64 if quick else 256}), ("copy", ["rope"], {})]
@@ -86,11 +94,14 @@ def ensemble_cases(device: str, quick: bool) -> list[Case]:
             return [train(c)["final"]["train"] for c in cfgs]
 
         def agree(a, b, cfg=cfg):
+            from petheory.nn.models import explicit_attention
+
             key = "mse" if "mse" in a[0] else "loss"
             diff = max(abs(x[key] - y[key]) for x, y in zip(a, b))
             steps = 2 * math.ceil(len_train(cfg) / cfg.batch_size) * cfg.epochs
-            # float32 round-off, compounded over the optimisation steps (batched vs single matmuls)
-            return diff, 1e-6 * steps * max(abs(x[key]) for x in b) + 1e-6
+            with explicit_attention():
+                floor = abs(train(cfg)["final"]["train"][key] - b[0][key])
+            return diff, 1e-6 * steps * max(abs(x[key]) for x in b) + 1e-6 + 8 * floor
 
         label = f"{task} {pes[0] if len(pes) == 1 else f'{len(pes)} PEs'}, {len(cfgs)} runs x {cfg.epochs} epochs ({size})"
         cases.append(Case(label, ours, reference, agree, {"runs": len(cfgs), "task": task, "pes": len(pes)}))
@@ -136,12 +147,12 @@ def throughput(cfg, steps: int, warmup: int = 5) -> dict:
             "step_ms": 1e3 * dt / steps}
 
 
-def table5_grid(device: str, size: str, ensemble: bool, export: str | None = None) -> dict:
+def table5_grid(device: str, size: str, ensemble: bool, export: str | None = None, seeds=(0, 1, 2, 3, 4)) -> dict:
     """Wall time of li2025 Table 5's grid at ``size`` (every PE x 5 seeds, exactly the preset), and
     the records (exported to ``export/li2025_table5`` when given: the same runs the records ship)."""
     from petheory import records
 
-    cfgs = sweep.expand({"task": "running_sum", "preset": size, "pe": experiments.LI2025_PES, "seed": [0, 1, 2, 3, 4],
+    cfgs = sweep.expand({"task": "running_sum", "preset": size, "pe": experiments.LI2025_PES, "seed": list(seeds),
                          "device": device})
     with tempfile.TemporaryDirectory(prefix="bench-table5-") as tmp:
         t0 = time.perf_counter()
@@ -174,6 +185,7 @@ def main(argv=None) -> int:
     p.add_argument("--results", default=str(RESULTS))
     p.add_argument("--no-write", action="store_true")
     p.add_argument("--export-records", metavar="DIR", help="also export the Table 5 grid's records to DIR/li2025_table5")
+    p.add_argument("--table5-seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4], help="seeds of the Table 5 grid (5 of them)")
     args = p.parse_args(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -194,7 +206,8 @@ def main(argv=None) -> int:
         print(f"  throughput {task} {size} {pe}: {tp['tokens_per_s']:.0f} tokens/s", flush=True)
 
     t5_size = "paper" if gpu else "smoke"
-    t5 = None if args.quick else table5_grid(args.device, t5_size, ensemble=gpu, export=args.export_records)
+    t5 = None if args.quick else table5_grid(args.device, t5_size, ensemble=gpu, export=args.export_records,
+                                                 seeds=args.table5_seeds)
     if t5:
         util = "" if t5["gpu_util"] is None else f", GPU utilisation {t5['gpu_util']:.0f}%"
         print(f"  table5 grid ({t5_size}): {t5['runs']} runs in {t5['seconds']:.1f} s{util}", flush=True)

@@ -29,6 +29,19 @@ import torch.nn.functional as F
 from petheory.nn.position import AbsolutePE, BiasPE, PEConfig, Rotary, attention_scale, mla_sizes, parse_pe
 
 HEADS = ("regression", "classifier", "lm")
+_SDPA = [True]  # models built while explicit_attention() is active use softmax(QK^T)V instead of SDPA
+
+
+@contextlib.contextmanager
+def explicit_attention():
+    """Build models that compute attention explicitly (``softmax(QK^T/sqrt(hd) + bias) V``) instead of
+    with SDPA's fused kernels: the same function in another summation order. Benchmarks use it to
+    measure the round-off spread between two exact-arithmetic-equal implementations."""
+    _SDPA[0] = False
+    try:
+        yield
+    finally:
+        _SDPA[0] = True
 
 
 @dataclass
@@ -94,7 +107,7 @@ class Attention(nn.Module):
         self.rotary = Rotary(self.hd, pe.params, pe.heads, cfg.n_head, cfg.max_len, pe.name) if kind == "rotary" else None
         self.bias = BiasPE(pe.name, pe.params, cfg.n_head, cfg.max_len, cfg.causal, pe.slopes) if kind == "bias" else None
         self.register_buffer("head_mask", torch.ones(self.H), persistent=False)  # 0 = ablated head
-        self.sdpa = True  # False: explicit softmax(QK^T) V (set by seed ensembles)
+        self.sdpa = _SDPA[0]  # False: explicit softmax(QK^T) V (seed ensembles, explicit_attention())
 
     def qkv(self, x):
         B, T, C = x.shape
@@ -167,7 +180,7 @@ class LatentAttention(Attention):
         self.rope = Rotary(self.dr, {}, None, 1, cfg.max_len)
         self.rotary, self.bias = None, None
         self.register_buffer("head_mask", torch.ones(self.H), persistent=False)
-        self.sdpa = True
+        self.sdpa = _SDPA[0]
 
     def qkv(self, x):
         B, T, C = x.shape

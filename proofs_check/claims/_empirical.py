@@ -1,0 +1,111 @@
+"""Shared pieces of the empirical claims: reading records, and one pre-registered comparison rule.
+
+Records come from :func:`petheory.records.find` (``runs/`` first, then ``records/``: the working
+directory's and the source tree's, so a fresh clone decides the claims from the shipped ones).
+
+The comparison rule (stated in every empirical claim that uses it):
+
+* "A beats B" on a metric is tested with **Welch's one-sided t-test** (H1: A better than B;
+  unequal variances, since the spread across seeds differs up to ~100x between encodings),
+  at **alpha = 0.05**, **Holm-corrected** over the comparisons one verdict rests on. One-sided,
+  because every statement is directional ("lowest", "exceeds").
+* With fewer than 2 seeds on a side no test exists: the difference then counts only when it
+  exceeds a fixed margin stated by the claim, and the evidence says "1 seed".
+"""
+
+from __future__ import annotations
+
+import math
+
+ALPHA = 0.05
+
+
+def find(task: str, workdir=".") -> tuple[list[dict], str]:
+    """Records of ``task`` and a note on skipped (corrupt) files."""
+    from petheory import records
+
+    found = records.find(task, workdir or ".")
+    return found.records, records.skipped_note(found)
+
+
+def preset_of(record: dict) -> str:
+    """The record's preset ('paper', 'small', 'smoke' or 'custom'); older records lack the field."""
+    if record.get("preset"):
+        return record["preset"]
+    from petheory.nn.presets import identify
+    from petheory.nn.train import TrainConfig
+
+    try:
+        return identify(TrainConfig.from_dict(record["config"]))
+    except (ValueError, TypeError, KeyError):
+        return "custom"
+
+
+def mean_se(values) -> tuple[float, float | None]:
+    v = [float(x) for x in values]
+    m = sum(v) / len(v)
+    if len(v) < 2:
+        return m, None
+    return m, math.sqrt(sum((x - m) ** 2 for x in v) / (len(v) - 1) / len(v))
+
+
+def welch_less(a, b) -> dict:
+    """One-sided Welch test of H1: mean(a) < mean(b). ``p`` is None with fewer than 2 values a side."""
+    from scipy import stats
+
+    a, b = [float(x) for x in a], [float(x) for x in b]
+    out = {"mean_a": sum(a) / len(a), "mean_b": sum(b) / len(b), "n_a": len(a), "n_b": len(b), "t": None, "p": None}
+    if len(a) < 2 or len(b) < 2:
+        return out
+    if len(set(a)) == 1 and len(set(b)) == 1:  # no spread at all: the sign of the difference is certain
+        out["p"] = 0.0 if out["mean_a"] < out["mean_b"] else 1.0
+        return out
+    r = stats.ttest_ind(a, b, equal_var=False, alternative="less")
+    out["t"], out["p"] = float(r.statistic), float(r.pvalue)
+    return out
+
+
+def holm(pvalues: dict, alpha: float = ALPHA) -> dict:
+    """Holm's step-down procedure: name -> rejected (bool). ``None`` p-values are never rejected."""
+    named = sorted(((p, k) for k, p in pvalues.items() if p is not None))
+    m = len(pvalues)
+    out = {k: False for k in pvalues}
+    for i, (p, k) in enumerate(named):
+        if p <= alpha / (m - i):
+            out[k] = True
+        else:
+            break
+    return out
+
+
+def decide_lowest(groups: dict, target: str, *, lower_is_better: bool = True, margin: float = 0.0) -> dict:
+    """Is ``target`` the best of ``groups`` (name -> values over seeds)?
+
+    ``holds``: target beats every other (Holm over the others); ``refuted``: some other beats the
+    target (Holm over the others); else ``inconclusive``. With one seed on a side, a difference
+    larger than ``margin`` decides that comparison instead of a test.
+    """
+    sign = 1.0 if lower_is_better else -1.0
+    t = [sign * x for x in groups[target]]
+    better, worse, tests = {}, {}, {}
+    for k, vals in groups.items():
+        if k == target:
+            continue
+        o = [sign * x for x in vals]
+        w1, w2 = welch_less(t, o), welch_less(o, t)  # target better / other better
+        tests[k] = {"target_better_p": w1["p"], "other_better_p": w2["p"], "t": w1["t"],
+                    "mean_target": sign * w1["mean_a"], "mean_other": sign * w1["mean_b"], "seeds": [w1["n_a"], w1["n_b"]]}
+        if w1["p"] is None:  # one seed: fixed margin
+            diff = w1["mean_b"] - w1["mean_a"]
+            better[k], worse[k] = (0.0 if diff > margin else 1.0), (0.0 if -diff > margin else 1.0)
+        else:
+            better[k], worse[k] = w1["p"], w2["p"]
+    beats, beaten = holm(better), holm(worse)
+    if any(beaten.values()):
+        verdict = "refuted"
+    elif beats and all(beats.values()):
+        verdict = "holds"
+    else:
+        verdict = "inconclusive"
+    return {"verdict": verdict, "beaten_by": sorted(k for k, v in beaten.items() if v),
+            "not_yet_beaten": sorted(k for k, v in beats.items() if not v), "tests": tests}
