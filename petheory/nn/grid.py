@@ -550,3 +550,34 @@ def step_time(configs, *, steps: int = 20, graphs="auto") -> dict:
             times.append(time.perf_counter() - t0)
     return {"step_ms": 1e3 * statistics.median(times), "tokens_per_step": g.M * B * g.data.train.x.shape[1],
             "members": g.M, "cuda_graphs": g.use_graphs}
+
+
+def first_gradients(configs) -> list[dict]:
+    """Every member's loss and parameter gradients at initialisation on its first batch (no update).
+
+    What the grid changes against the per-run loop is the forward and backward pass (batched
+    kernels over members, batches gathered on the device); AdamW is elementwise, so equal
+    gradients mean equal training up to round-off. Returns, per config, ``{"loss": float,
+    "grads": {name: tensor on the CPU}}``; compare with :func:`petheory.nn.train.setup`'s model
+    on the same batch (benchmarks do).
+    """
+    cfgs = [(c if isinstance(c, TrainConfig) else TrainConfig.from_dict(c)).validate() for c in configs]
+    device = resolve_device(cfgs[0].device)
+    g = _Grid(cfgs, [c.hash() for c in cfgs], [None] * len(cfgs), device, False)
+    g._build()
+    B = cfgs[0].batch_size
+    idx = torch.stack([torch.randperm(len(g.data.train), generator=g.gens[k])[:B] for k in g.flat]).to(device)
+    losses = []
+    for grp in g.groups:
+        b = g.train_split.batch(idx[grp.lo:grp.hi])
+        with autocast(device, g.amp):
+            out = grp.forward(b.x, shared_x=False)
+        losses.append(_member_losses(g.kind, out, b))
+    losses = torch.cat(losses)
+    losses.sum().backward()
+    out = [None] * len(cfgs)
+    for grp in g.groups:
+        for i, k in enumerate(grp.members):
+            grads = {n: (grp.params[n].grad[i] if grp.S > 1 else grp.params[n].grad).detach().cpu() for n in grp.names}
+            out[k] = {"loss": float(losses[grp.lo + i].detach()), "grads": grads}
+    return out
