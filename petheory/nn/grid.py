@@ -59,7 +59,7 @@ from petheory.nn import tasks as _tasks
 from petheory.nn.models import build_model
 from petheory.nn.train import (
     CHECKPOINT, CONFIG, RECORD, TrainConfig, autocast, batch_sums, checkpoint_state, complete_model_config,
-    finish_sums, head_ablation, load_checkpoint, make_record, resolve_device, save_checkpoint, schedule, split_to,
+    finish_sums, head_ablation, load_checkpoint, make_record, probe, resolve_device, save_checkpoint, schedule, split_to,
     test_split, train,
 )
 
@@ -482,7 +482,7 @@ class _Grid:
                       "engine": "grid", "members": self.M, "cuda_graphs": self.use_graphs, "gpu_util": gpu_util}
             rec = make_record(self.cfgs[k], self.hashes[k], self.data, self.mcfgs[k], m, initial[k], histories[k],
                               {"train": final_train[k], "test": {str(L): v[k] for L, v in final_test.items()}},
-                              ablation, timing, self.device)
+                              ablation, timing, self.device, probe(m, self.data))
             if self.dirs[k] is not None:
                 atomic_write_json(self.dirs[k] / RECORD, rec)
             out.append(rec)

@@ -264,6 +264,19 @@ class Transformer(nn.Module):
         return self._head(h)  # (B, T, out) or (B, n_classes)
 
     @torch.no_grad()
+    def hidden_states(self, x: torch.Tensor) -> list[torch.Tensor]:
+        """The residual stream after the embedding and after every block: a list of (B, T, d), eval mode."""
+        was = self.training
+        self.eval()
+        h = self._embed(x)
+        out = [h]
+        for block in self.blocks:
+            h = block(h)
+            out.append(h)
+        self.train(was)
+        return out
+
+    @torch.no_grad()
     def attention_probs(self, x: torch.Tensor) -> list[torch.Tensor]:
         """Attention probabilities of every layer, a list of (B, H, T, T) (eval mode, no dropout)."""
         was = self.training

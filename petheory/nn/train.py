@@ -298,7 +298,7 @@ def checkpoint_state(config_hash, epoch, model, mcfg, optimizer: dict, scheduler
 
 
 def make_record(config: "TrainConfig", chash: str, data, mcfg, model, initial, history, final, ablation, timing: dict,
-                device) -> dict:
+                device, probe=None) -> dict:
     """The JSON record of a finished run (see the module docstring); one builder for every trainer."""
     from petheory import __version__
     from petheory.nn.presets import identify
@@ -308,8 +308,18 @@ def make_record(config: "TrainConfig", chash: str, data, mcfg, model, initial, h
         "config_hash": chash, "task": config.task.name, "pe": parse_pe(config.model.pe).spec(), "seed": config.seed,
         "kind": data.kind, "model": asdict(mcfg), "n_params": model.n_params(), "train_len": data.train_len,
         "initial": initial, "history": history, "final": final, "ablation": ablation, "chance": data.chance,
-        "timing": {**timing, "device": _device_name(device)},
+        "probe": probe, "timing": {**timing, "device": _device_name(device)},
     })
+
+
+def probe(model, data) -> dict | None:
+    """The record's position probe (:func:`petheory.nn.probes.position_probe` on the test split at
+    the training length); None for LM tasks, whose sequences have no common length."""
+    if data.kind == "lm":
+        return None
+    from petheory.nn.probes import position_probe
+
+    return position_probe(model, test_split(data))
 
 
 def _commit() -> str | None:
@@ -497,7 +507,8 @@ def train(config: TrainConfig | dict, out_dir=None, *, progress=None, on_epoch=N
         ablation = {"split": config.ablation_split, **head_ablation(model, split, kind, **ev)}
     seconds = t_prev + time.perf_counter() - t_start
     timing = {"seconds": seconds, "tokens": tokens, "tokens_per_s": tokens / max(seconds, 1e-9), "engine": "loop"}
-    record = make_record(config, chash, data, mcfg, model, initial, history, final, ablation, timing, device)
+    record = make_record(config, chash, data, mcfg, model, initial, history, final, ablation, timing, device,
+                         probe(model, data))
     if out is not None:
         atomic_write_json(out / RECORD, record)
     return record
