@@ -263,12 +263,14 @@ def xpos(n: int, d: int, *, scale_base: float = 512.0, gamma: float = 0.4, base:
     "mla_rope",
     "rotary",
     conventions="MLA's decoupled RoPE: of the d coordinates of a score vector [q_rope; q_content], the first "
-    "rope_dim (default the largest even <= d/2) rotate with RoPE (pairing 'half' as DeepSeek), the content part "
-    "none; DeepSeek-V2 writes [content; rope], a fixed permutation. The rope key is shared by all heads and comes "
+    "rope_dim (default the largest even <= d/2) rotate with RoPE (interleaved pairing, as petheory.nn's MLA and "
+    "DeepSeek-V2's checkpoints, which HF permutes to half-split), the content part none; DeepSeek-V2 writes "
+    "[content; rope], a fixed permutation. The rope key is shared by all heads and comes "
     "from the input, not the latent (petheory.nn's 'mla' mechanism; --pe mla_rope in petheory.nn is that mechanism).",
     source="deepseek2024 (DeepSeek-V2 §2.1.3, Eqs. 14-19); gu2025 §4.1 (MLA)",
 )
-def mla_rope(n: int, d: int, *, rope_dim: int | None = None, base: float = 10000.0, pairing: str = "half") -> RotaryTable:
+def mla_rope(n: int, d: int, *, rope_dim: int | None = None, base: float = 10000.0,
+             pairing: str = "interleaved") -> RotaryTable:
     """MLA's decoupled RoPE: only the rope part of the score vector rotates."""
     n, d = _nd(n, d, even=True)
     r = 2 * (d // 4) if rope_dim is None else v.even("rope_dim", rope_dim)

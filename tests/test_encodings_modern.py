@@ -172,7 +172,7 @@ def test_mla_rope_rotates_only_the_rope_part():
     x = np.random.default_rng(3).normal(size=(12, 16))
     y = t.apply(x)
     assert np.array_equal(y[:, 4:], x[:, 4:])  # content coordinates untouched
-    ref = enc.rope(12, 4, pairing="half").apply(x[:, :4])  # the rope part is RoPE of dimension rope_dim
+    ref = enc.rope(12, 4).apply(x[:, :4])  # the rope part is RoPE of dimension rope_dim
     assert np.allclose(y[:, :4], ref, rtol=0, atol=tolerance(n_ops=4, scale=float(np.abs(x).max())) + ang_tol(12))
 
 
