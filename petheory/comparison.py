@@ -10,7 +10,9 @@ commands use, so a number here is the number ``petheory spectrum``/``stress``/``
     Toeplitz matrices (diagonal means) where it is not Toeplitz. Non-Hermitian kernels (xPos,
     random T5/relative tables) are replaced by their Hermitian part ``(T + T^H)/2``. Symbol range
     of the finite section (:func:`petheory.toeplitz.symbol_extrema`) and certified extreme
-    eigenvalues (:func:`petheory.toeplitz.extreme_eigenvalues`); ``spread = lambda_max - lambda_min``.
+    eigenvalues (:func:`petheory.toeplitz.extreme_eigenvalues`); ``spread = lambda_max - lambda_min``;
+    for biases ``cpd`` (:func:`petheory.toeplitz.conditional_definiteness`: KERPLE, ALiBi and
+    Sandwich are conditionally positive definite, with exactly one negative eigenvalue).
 ``stress``
     Kruskal stress-1 of the encoding's induced geometry against the Hellinger geometry of the
     built-in corpus (:func:`petheory.geometry.encoding_stress`), with a null reference: mean and
@@ -87,7 +89,10 @@ def spectral_summary(name: str, n: int = 256, d: int = 64, **params) -> dict:
     with warnings.catch_warnings(record=True):
         warnings.simplefilter("always", RuntimeWarning)
         eig = tp.extreme_eigenvalues(c, rtol=1e-8, atol=1e-12 * scale)
-    return {"matrix": what, "n": n, "symbol_min": ex.min, "symbol_max": ex.max, "symbol_certified": bool(ex.certified),
+    cpd = None
+    if enc.info(name).kind == "bias" and n <= 4096:  # relative biases: conditionally positive definite?
+        cpd = tp.conditional_definiteness(c)
+    return {"matrix": what, "n": n, "cpd": cpd, "symbol_min": ex.min, "symbol_max": ex.max, "symbol_certified": bool(ex.certified),
             "lambda_min": eig.min.value, "lambda_max": eig.max.value, "spread": eig.max.value - eig.min.value,
             "eig_error": max(eig.min.error_bound, eig.max.error_bound),
             "eig_converged": bool(eig.min.converged and eig.max.converged)}

@@ -93,3 +93,11 @@ def test_every_registered_encoding_gets_a_full_row():
         for key in ("spectrum", "stress", "norms"):
             assert "error" not in r[key], (r["pe"], key, r[key])
         assert np.isfinite(r["spectrum"]["spread"]) and r["spectrum"]["spread"] >= -1e-9
+
+
+def test_biases_report_conditional_positive_definiteness():
+    rows = {r["pe"]: r for r in comparison.compare(["kerple_log", "sandwich", "t5", "rope"], n=64, lengths=(8, 64), n_max=8,
+                                                     null_draws=3)}
+    assert rows["kerple_log"]["spectrum"]["cpd"]["cpd"] and rows["sandwich"]["spectrum"]["cpd"]["cpd"]
+    assert not rows["t5"]["spectrum"]["cpd"]["cpd"]  # a random bucket table is not CPD
+    assert rows["rope"]["spectrum"]["cpd"] is None

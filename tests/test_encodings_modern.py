@@ -332,3 +332,43 @@ def test_nn_named_combinations_resolve_to_their_mechanisms():
     assert parse_pe("mla_rope:rope_dim=8").spec() == "mla:rope_dim=8"
     with pytest.raises(ValueError, match="mla_rope"):
         parse_pe("mla_rope:base=500")
+
+
+# ----------------------------------------------------------------------------- symbols: closed forms, CPD
+
+
+@pytest.mark.parametrize("name,params", [("rope", {}), ("rope_pi", {"scale": 4.0}), ("rope_ntk", {"scale": 8.0}),
+                                         ("rope_yarn", {"scale": 4.0, "n_max": 64})])
+def test_rotary_family_symbol_has_the_dirichlet_closed_form(name, params):
+    n, d = 97, 16
+    t = enc.get(name)(n, d, **params)
+    c, r = rotary_kernel(t)
+    theta = np.linspace(-math.pi, math.pi, 301)
+    _, num = toeplitz.symbol(c, theta=theta)
+    w = np.mean(t.factors(), axis=0)[0] ** 2 if isinstance(t, ScaledRotaryTable) else 1.0  # YaRN: mscale^2
+    closed = toeplitz.rotary_kernel_symbol(theta, n, t.angles[1], weight=w)
+    assert np.allclose(num, closed, rtol=0, atol=tolerance(n_ops=2 * n, scale=2 * n * d * w) * 64)
+
+
+def test_sandwich_symbol_closed_form():
+    n = 80
+    B = enc.get("sandwich")(n, d_bar=32, scale=0.5)
+    theta = np.linspace(-math.pi, math.pi, 257)
+    _, num = toeplitz.symbol(B[:, 0], theta=theta)
+    closed = toeplitz.sandwich_symbol(theta, n, d_bar=32, scale=0.5)
+    assert np.allclose(num, closed, rtol=0, atol=tolerance(n_ops=2 * n, scale=2 * n * 32) * 64)
+
+
+@pytest.mark.parametrize("name,params", [("kerple_log", {"r1": 1.3, "r2": 0.4}), ("kerple_power", {"r2": 1.9}),
+                                         ("alibi", {"slope": 0.5}), ("sandwich", {"d_bar": 16})])
+def test_cpd_biases_have_a_nonnegative_fejer_symbol_off_zero_and_one_negative_eigenvalue(name, params):
+    rep = toeplitz.conditional_definiteness(enc.get(name)(120, **params)[:, 0])
+    assert rep["cpd"] and rep["negative_eigenvalues"] == 1
+    assert rep["fejer_min_nonzero"] >= -rep["tol"] and rep["fejer_at_zero"] < 0
+
+
+def test_conditional_definiteness_catches_a_planted_non_cpd_power():
+    k = np.arange(60.0)
+    rep = toeplitz.conditional_definiteness(-(k**2.5))  # -|k|^p is CPD only for p <= 2
+    assert not rep["cpd"] and rep["negative_eigenvalues"] > 1
+    assert rep["fejer_min_nonzero"] > 0  # the Fejér test alone would have missed it (necessary, not sufficient)

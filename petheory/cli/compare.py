@@ -107,6 +107,7 @@ def _table(payload) -> None:
     t.add_column("kind")
     t.add_column("symbol range", justify="right")
     t.add_column("spread λmax-λmin", justify="right")
+    t.add_column("CPD", justify="right")
     t.add_column("stress (null μ±σ; z)", justify="right")
     t.add_column("norm @ " + "/".join(map(str, lengths)), justify="right")
     t.add_column("angles out @" + str(lengths[-1]), justify="right")
@@ -122,13 +123,18 @@ def _table(payload) -> None:
         ang = f"{a['out_of_range']}/{a['bands']} (from {a['onset']})" if a and a["onset"] is not None else ("0" if a else "")
         lg = "; ".join(f"{task} {v['metric']} {_g(v['at_train'])}→{_g(v['at_longest'])}@{v['longest']} ({v['runs']} run"
                        f"{'s' if v['runs'] > 1 else ''})" for task, v in r["lengthgen"].items()) or "no records"
-        t.add_row(r["pe"], r["kind"], sym, spread, stress, norms, ang, escape(lg))
+        cp = sp.get("cpd") if "error" not in sp else None
+        cpd = "" if not cp else f"{'yes' if cp['cpd'] else 'no'} ({cp['negative_eigenvalues']} neg.)"
+        t.add_row(r["pe"], r["kind"], sym, spread, cpd, stress, norms, ang, escape(lg))
     con = console()
     con.print(t)
     rc = payload["records"]
     where = ", ".join(rc["searched"]) if rc["searched"] else "none of records/, runs/ exists here"
     con.print(f"length generalisation: {rc['count']} training records found ({escape(where)}); running_sum mse (lower is "
               "better), chen2025 tasks seq_acc, at the training length → the longest test length, averaged over runs.")
+    con.print("CPD: a bias B is conditionally positive definite (x^T B x >= 0 when sum x = 0): then it has exactly one "
+              "negative eigenvalue and its Fejér symbol is >= 0 at every non-zero Fourier frequency (petheory.toeplitz."
+              "conditional_definiteness).")
     con.print("matrix: bias B; rotary unit-content kernel (YaRN/xPos scales included); absolute Gram P P^T (Toeplitz "
               "projection where not Toeplitz); Hermitian part where not Hermitian. stress: Kruskal stress-1 against the "
               f"built-in corpus (n=15); null: {st['null_draws']} seeded random encodings of the same kind and shape; "
