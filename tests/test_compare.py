@@ -101,3 +101,16 @@ def test_biases_report_conditional_positive_definiteness():
     assert rows["kerple_log"]["spectrum"]["cpd"]["cpd"] and rows["sandwich"]["spectrum"]["cpd"]["cpd"]
     assert not rows["t5"]["spectrum"]["cpd"]["cpd"]  # a random bucket table is not CPD
     assert rows["rope"]["spectrum"]["cpd"] is None
+
+
+def test_compare_figure_renders_png_and_json(tmp_path, monkeypatch):
+    from petheory import plots
+
+    plots.use_agg()
+    full = comparison.compare
+    some = ["alibi", "kerple_log", "mds_optimal", "nope", "rope", "xpos"]  # one of each kind and case (zero norms, CPD)
+    monkeypatch.setattr(comparison, "compare", lambda names=None, **kw: full(some, **{**kw, "n": 64}))
+    paths = plots.registry()["compare.encodings"].fn(tmp_path, preset="quick", seed=0)
+    assert sorted(p.suffix for p in paths) == [".json", ".png"] and all(p.stat().st_size > 0 for p in paths)
+    data = json.loads((tmp_path / "compare.encodings.json").read_text())
+    assert [r["pe"] for r in data["rows"]] == some
