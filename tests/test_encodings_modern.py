@@ -185,6 +185,12 @@ def test_rope_sinusoidal_position_only_logit_is_constant():
     assert np.ptp(G) <= 1e-10 * 8
 
 
+def test_rope_learned_is_rope_plus_the_learned_table():
+    t = enc.get("rope_learned")(20, 8, seed=3, std=0.5)
+    assert np.array_equal(t.angles, enc.rope(20, 8).angles)
+    assert np.array_equal(t.additive, enc.learned(20, 8, seed=3, std=0.5))
+
+
 # ----------------------------------------------------------------------------- KERPLE, Sandwich
 
 

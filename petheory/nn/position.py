@@ -17,6 +17,13 @@ module only decides *where* a position signal enters attention:
     DeepSeek-style decoupled RoPE with a latent KV projection; handled by
     :class:`petheory.nn.models.LatentAttention`, configured here.
 
+Long-context entries (:mod:`petheory.encodings_modern`): ``rope_pi``, ``rope_ntk``, ``rope_yarn``
+and ``xpos`` go through :class:`Rotary` (YaRN's attention factor and xPos's per-band query/key
+scales folded into cos/sin); ``kerple_log``/``kerple_power`` learn (r1, r2) per head (the
+reference code's initialisation; ``kerple_log:r1=1,r2=0.5`` starts every head there);
+``sandwich`` is a fixed bias; the named combinations ``rope_sinusoidal``, ``rope_learned`` and
+``mla_rope`` become ``rope+sinusoidal``, ``rope+learned`` and ``mla`` (:data:`ALIASES`).
+
 A position is named by a *spec string*::
 
     name[:key=value,...][+absolute[:key=value,...]]
