@@ -378,3 +378,34 @@ def test_conditional_definiteness_catches_a_planted_non_cpd_power():
     rep = toeplitz.conditional_definiteness(-(k**2.5))  # -|k|^p is CPD only for p <= 2
     assert not rep["cpd"] and rep["negative_eigenvalues"] > 1
     assert rep["fejer_min_nonzero"] > 0  # the Fejér test alone would have missed it (necessary, not sufficient)
+
+
+# ----------------------------------------------------------------------------- properties over parameters
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+even_d = st.integers(2, 32).map(lambda h: 2 * h)
+scales = st.floats(1.0, 64.0)
+
+
+@given(d=even_d, s=st.integers(1, 16), base=st.floats(10.0, 1e6))
+def test_pi_at_sp_equals_rope_at_p_for_any_parameters(d, s, base):
+    pi = enc.get("rope_pi")(8 * s, d, scale=float(s), base=base).angles[::s]
+    assert np.allclose(pi, enc.rope(8, d, base=base).angles, rtol=0, atol=ang_tol(8 * s))
+
+
+@given(d=even_d, s=scales, L=st.integers(2, 1 << 16), ramp=st.sampled_from(["paper", "code"]))
+def test_yarn_frequencies_lie_between_pi_and_rope(d, s, L, ramp):
+    w = enc.get("rope_yarn")(2, d, scale=s, n_max=L, ramp=ramp).angles[1]
+    w0 = rope_reference(2, d)[1]
+    assert np.all(w <= w0 * (1 + 4 * U)) and np.all(w >= w0 / s * (1 - 4 * U))
+    assert np.all(np.diff(w) < 0)  # still ordered fast to slow
+
+
+@settings(max_examples=25, deadline=None)
+@given(r1=st.floats(0.01, 4.0), r2=st.floats(0.01, 2.0), n=st.integers(2, 80), log=st.booleans())
+def test_kerple_is_cpd_for_every_valid_parameter(r1, r2, n, log):
+    B = enc.get("kerple_log" if log else "kerple_power")(n, r1=r1, r2=r2)
+    rep = toeplitz.conditional_definiteness(B[:, 0])
+    assert rep["cpd"] and rep["negative_eigenvalues"] == 1, rep
