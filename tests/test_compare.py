@@ -114,3 +114,16 @@ def test_compare_figure_renders_png_and_json(tmp_path, monkeypatch):
     assert sorted(p.suffix for p in paths) == [".json", ".png"] and all(p.stat().st_size > 0 for p in paths)
     data = json.loads((tmp_path / "compare.encodings.json").read_text())
     assert [r["pe"] for r in data["rows"]] == some
+
+
+def test_a_bias_without_a_logit_gap_metric_falls_back_to_hellinger(monkeypatch):
+    @enc.register("user_modern_bump", "bias", conventions="test only", source="test", overwrite=True)
+    def bump(n):
+        """A bias that rates every other key above the query's own position."""
+        return -5.0 * np.eye(n) + 0.1 * np.abs(np.subtract.outer(np.arange(n), np.arange(n)))
+
+    try:
+        s = comparison.stress_summary("user_modern_bump", geometry.builtin_target(), null_draws=3)
+        assert "Hellinger" in s["geometry"] and 0 <= s["stress"] <= 1
+    finally:
+        enc._REGISTRY.pop("user_modern_bump", None)
