@@ -42,20 +42,21 @@ def test_lengthgen_reads_records_by_registry_name():
          "final": {"test": {"50": {"mse": 0.1}, "100": {"mse": 0.3}, "200": {"mse": 0.5}}}},
         {"task": "running_sum", "pe": "kerple_log:r1=0.5", "train_len": 50,
          "final": {"test": {"50": {"mse": 0.3}, "200": {"mse": 0.7}}}},
-        {"task": "parity", "pe": "rope+sinusoidal", "train_len": 4, "final": {"test": {"4": {"seq_acc": 1.0}, "8": {"seq_acc": 0.25}}}},
+        {"task": "parity", "pe": "rope+sinusoidal", "train_len": 4,
+         "final": {"test": {"4": {"seq_acc": 1.0, "token_acc": 1.0}, "8": {"seq_acc": 0.25, "token_acc": 0.5}}}},
     ]
     lg = comparison.lengthgen_summary(recs, "kerple_log")
-    assert lg["running_sum"]["runs"] == 2 and math.isclose(lg["running_sum"]["at_longest"], 0.6)
-    assert math.isclose(lg["running_sum"]["at_train"], 0.2) and lg["running_sum"]["longest"] == 200
-    assert comparison.lengthgen_summary(recs, "rope")["parity"]["at_longest"] == 0.25
+    assert lg["running_sum"]["runs"] == 2 and math.isclose(lg["running_sum"]["metrics"]["mse"]["at_longest"], 0.6)
+    assert math.isclose(lg["running_sum"]["metrics"]["mse"]["at_train"], 0.2) and lg["running_sum"]["longest"] == 200
+    assert comparison.lengthgen_summary(recs, "rope")["parity"]["metrics"]["seq_acc"]["at_longest"] == 0.25
     assert comparison.lengthgen_summary(recs, "alibi") == {}
 
 
 def test_cli_compare_json_and_records(tmp_path, capsys, monkeypatch):
     run = tmp_path / "runs" / "a"
     run.mkdir(parents=True)
-    (run / "record.json").write_text(json.dumps({"task": "copy", "pe": "xpos", "train_len": 4,
-                                                 "final": {"test": {"4": {"seq_acc": 0.9}, "8": {"seq_acc": 0.1}}}}))
+    (run / "record.json").write_text(json.dumps({"task": "copy", "pe": "xpos", "train_len": 4, "final": {"test": {
+        "4": {"seq_acc": 0.9, "token_acc": 0.95}, "8": {"seq_acc": 0.1, "token_acc": 0.6}}}}))
     (tmp_path / "runs" / "b").mkdir()
     (tmp_path / "runs" / "b" / "record.json").write_text("{not json")  # skipped, not fatal
     monkeypatch.chdir(tmp_path)
@@ -63,7 +64,8 @@ def test_cli_compare_json_and_records(tmp_path, capsys, monkeypatch):
                  "--null-draws", "3", "--json", "-"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [r["pe"] for r in out["rows"]] == ["xpos", "kerple_log"] and out["records"]["count"] == 1
-    assert out["rows"][0]["lengthgen"]["copy"]["at_longest"] == 0.1
+    assert out["rows"][0]["lengthgen"]["copy"]["metrics"] == {"seq_acc": {"at_train": 0.9, "at_longest": 0.1},
+                                                              "token_acc": {"at_train": 0.95, "at_longest": 0.6}}
     assert out["rows"][0]["norms"]["angles"]["bands"] == 32
 
 
@@ -127,3 +129,13 @@ def test_a_bias_without_a_logit_gap_metric_falls_back_to_hellinger(monkeypatch):
         assert "Hellinger" in s["geometry"] and 0 <= s["stress"] <= 1
     finally:
         enc._REGISTRY.pop("user_modern_bump", None)
+
+
+def test_cli_compare_markdown(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["compare", "--pe", "alibi,rope", "--n", "16", "--lengths", "8,16", "--n-max", "8", "--null-draws", "3",
+                 "--markdown"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = [ln for ln in lines if ln.startswith("| ")]
+    assert len(rows) == 3 and rows[0].startswith("| PE | kind |") and rows[1].startswith("| alibi | bias |")
+    assert all(ln.count(" | ") == rows[0].count(" | ") for ln in rows)

@@ -26,6 +26,7 @@ def add_arguments(p) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the null draws")
     p.add_argument("--records", action="append", metavar="DIR", help="folder searched for record.json (repeatable; default records/ and runs/)")
     p.add_argument("--json", metavar="FILE", help="write the rows as JSON to FILE ('-' for stdout)")
+    p.add_argument("--markdown", action="store_true", help="print the table as GitHub Markdown (for a README)")
 
 
 def read_records(dirs) -> tuple[list[dict], list[str]]:
@@ -81,9 +82,14 @@ def run(args) -> int:
         return 0
     if args.json:
         atomic_write_json(args.json, payload)
-    if not args.quiet:
+    if args.markdown:
+        _markdown(payload)
+    elif not args.quiet:
         _table(payload)
     return 0
+
+
+SHORT = {"seq_acc": "seq", "token_acc": "tok"}
 
 
 def _g(x, nd=3) -> str:
@@ -94,6 +100,67 @@ def _g(x, nd=3) -> str:
     return f"{x:.{nd}g}"
 
 
+HEADERS = ("PE", "kind", "symbol range", "λmax-λmin", "CPD", "stress", "null μ±σ (z)", "norm @{lengths}", "angles out",
+           "length generalisation (train→longest)")
+
+
+def _cells(r: dict, lengths) -> list[str]:
+    sp, s, nm = r["spectrum"], r["stress"], r["norms"]
+    sym = f"[{_g(sp['symbol_min'], 2)}, {_g(sp['symbol_max'], 2)}]" if "error" not in sp else sp["error"][:40]
+    spread = (_g(sp["spread"], 2) + ("" if sp["eig_converged"] else f"±{_g(sp['eig_error'], 1)}")) if "error" not in sp else "-"
+    cp = sp.get("cpd") if "error" not in sp else None
+    cpd = "" if not cp else f"{'yes' if cp['cpd'] else 'no'} ({cp['negative_eigenvalues']})"
+    if "error" in s:
+        stress, null = s["error"][:40], ""
+    else:
+        stress, null = f"{s['stress']:.3f}", f"{s['null_mean']:.3f}±{s['null_sd']:.3f} ({_g(s['z'], 2)})"
+    norms = "/".join(_g(nm["values"][str(L)], 2) for L in lengths) if "error" not in nm else nm["error"][:40]
+    a = nm.get("angles") if "error" not in nm else None
+    ang = f"{a['out_of_range']}/{a['bands']} ≥{a['onset']}" if a and a["onset"] is not None else ("0" if a else "")
+    lg = "; ".join(f"{task} " + ", ".join(f"{SHORT.get(m, m)} {_g(x['at_train'], 2)}→{_g(x['at_longest'], 2)}"
+                                          for m, x in v["metrics"].items())
+                   + f" @{v['longest']}" + (f" ({v['runs']} runs)" if v["runs"] > 1 else "")
+                   for task, v in r["lengthgen"].items()) or "no records"
+    return [r["pe"], r["kind"], sym, spread, cpd, stress, null, norms, ang, lg]
+
+
+def _notes(payload) -> list[str]:
+    st, rc = payload["settings"], payload["records"]
+    lengths = st["lengths"]
+    where = ", ".join(rc["searched"]) if rc["searched"] else "none of records/, runs/ exists here"
+    return [
+        f"angles out: rotary bands whose angles at N={lengths[-1]} leave the range seen on 0..{st['n_max'] - 1} "
+        "(≥ the first length where one does).",
+        f"length generalisation: {rc['count']} training records found ({where}); running_sum mse (lower is better); "
+        "chen2025 tasks seq = exact match, tok = per-token accuracy; at the training length → the longest test length (@), "
+        "averaged over runs.",
+        "CPD (negative eigenvalues): a bias B is conditionally positive definite when x^T B x >= 0 for sum x = 0; then it has "
+        "exactly one negative eigenvalue and its Fejér symbol is >= 0 at every non-zero Fourier frequency "
+        "(petheory.toeplitz.conditional_definiteness).",
+        "matrix: bias B; rotary unit-content kernel (YaRN/xPos scales included); absolute Gram P P^T (Toeplitz projection "
+        "where not Toeplitz); Hermitian part where not Hermitian. stress: Kruskal stress-1 against the built-in corpus "
+        f"(n=15); null: {st['null_draws']} seeded random encodings of the same kind and shape; z = (stress - μ)/σ "
+        "(negative: closer to the corpus geometry than chance).",
+    ]
+
+
+def _title(st) -> str:
+    return f"petheory compare (d={st['d']}; spectrum at N={st['n']}; norms past n_max={st['n_max']})"
+
+
+def _markdown(payload) -> None:
+    st = payload["settings"]
+    heads = [h.format(lengths="/".join(map(str, st["lengths"]))) for h in HEADERS]
+    print(f"**{_title(st)}**\n")
+    print("| " + " | ".join(heads) + " |")
+    print("|" + "|".join("---" for _ in heads) + "|")
+    for r in payload["rows"]:
+        print("| " + " | ".join(c.replace("|", "\\|") for c in _cells(r, st["lengths"])) + " |")
+    print()
+    for line in _notes(payload):
+        print(line + "\n")
+
+
 def _table(payload) -> None:
     from rich.markup import escape
     from rich.table import Table
@@ -101,41 +168,13 @@ def _table(payload) -> None:
     from petheory.cli._console import console
 
     st = payload["settings"]
-    lengths = st["lengths"]
-    t = Table(title=f"petheory compare (d={st['d']}; spectrum at N={st['n']}; norms past n_max={st['n_max']})")
-    t.add_column("PE", style="bold")
-    t.add_column("kind")
-    t.add_column("symbol range", justify="right")
-    t.add_column("spread λmax-λmin", justify="right")
-    t.add_column("CPD", justify="right")
-    t.add_column("stress (null μ±σ; z)", justify="right")
-    t.add_column("norm @ " + "/".join(map(str, lengths)), justify="right")
-    t.add_column("angles out @" + str(lengths[-1]), justify="right")
-    t.add_column("length gen. (train→longest)", overflow="fold")
+    t = Table(title=_title(st))
+    for k, h in enumerate(HEADERS):
+        t.add_column(h.format(lengths="/".join(map(str, st["lengths"]))), style="bold" if k == 0 else None,
+                     justify="left" if k in (0, 1, 9) else "right", overflow="fold")
     for r in payload["rows"]:
-        sp, s, nm = r["spectrum"], r["stress"], r["norms"]
-        sym = escape(f"[{_g(sp['symbol_min'])}, {_g(sp['symbol_max'])}]") if "error" not in sp else escape(sp["error"][:40])
-        spread = (_g(sp["spread"]) + ("" if sp["eig_converged"] else f" ±{_g(sp['eig_error'], 2)}")) if "error" not in sp else "-"
-        stress = (f"{s['stress']:.3f} ({s['null_mean']:.3f}±{s['null_sd']:.3f}; {_g(s['z'], 2)})" if "error" not in s
-                  else escape(s["error"][:40]))
-        norms = "/".join(_g(nm["values"][str(L)]) for L in lengths) if "error" not in nm else escape(nm["error"][:40])
-        a = nm.get("angles") if "error" not in nm else None
-        ang = f"{a['out_of_range']}/{a['bands']} (from {a['onset']})" if a and a["onset"] is not None else ("0" if a else "")
-        lg = "; ".join(f"{task} {v['metric']} {_g(v['at_train'])}→{_g(v['at_longest'])}@{v['longest']} ({v['runs']} run"
-                       f"{'s' if v['runs'] > 1 else ''})" for task, v in r["lengthgen"].items()) or "no records"
-        cp = sp.get("cpd") if "error" not in sp else None
-        cpd = "" if not cp else f"{'yes' if cp['cpd'] else 'no'} ({cp['negative_eigenvalues']} neg.)"
-        t.add_row(r["pe"], r["kind"], sym, spread, cpd, stress, norms, ang, escape(lg))
+        t.add_row(*(escape(c) for c in _cells(r, st["lengths"])))
     con = console()
     con.print(t)
-    rc = payload["records"]
-    where = ", ".join(rc["searched"]) if rc["searched"] else "none of records/, runs/ exists here"
-    con.print(f"length generalisation: {rc['count']} training records found ({escape(where)}); running_sum mse (lower is "
-              "better), chen2025 tasks seq_acc, at the training length → the longest test length, averaged over runs.")
-    con.print("CPD: a bias B is conditionally positive definite (x^T B x >= 0 when sum x = 0): then it has exactly one "
-              "negative eigenvalue and its Fejér symbol is >= 0 at every non-zero Fourier frequency (petheory.toeplitz."
-              "conditional_definiteness).")
-    con.print("matrix: bias B; rotary unit-content kernel (YaRN/xPos scales included); absolute Gram P P^T (Toeplitz "
-              "projection where not Toeplitz); Hermitian part where not Hermitian. stress: Kruskal stress-1 against the "
-              f"built-in corpus (n=15); null: {st['null_draws']} seeded random encodings of the same kind and shape; "
-              "z = (stress - μ)/σ (negative: closer to the corpus geometry than chance).")
+    for line in _notes(payload):
+        con.print(escape(line))
