@@ -1053,11 +1053,10 @@ def scaled_rotary_norm_bound(name: str, table, length: int, d: int, params: dict
     computed = float(max(np.max(np.abs(fq - 1.0)), np.max(np.abs(fk - 1.0))))
     additive = None if table.additive is None else float(np.max(np.linalg.norm(table.additive, axis=1)))
     if table.log_scale is not None:
-        zeta0 = float(np.exp(table.log_scale[1, 0])) ** float(params.get("scale_base", 512.0)) if length > 1 else 1.0
+        # band 0 has the smallest zeta, so the key at N'-1 grows most: zeta_0^(-(N'-1)/B)
         stated = float(table.mscale * np.exp(-table.log_scale[-1, 0]) - 1.0)
         formula = "zeta_0^(-(N'-1)/B) - 1 (keys grow; causal logit factor <= 1)"
-        meaning = (f"max relative change of a band's norm under xPos's scale at positions < {length} (zeta_0 = {zeta0:.4g}); "
-                   "B_0 = B_x")
+        meaning = f"max relative change of a band's norm under xPos's query/key scales at positions < {length}; B_0 = B_x"
     elif table.mscale != 1.0:
         stated, formula = table.mscale - 1.0, "mscale - 1 = 0.1 ln s (logits x mscale^2)"
         meaning = "relative change of a rotated band's norm: YaRN's attention factor on q and k; B_0 = B_x"

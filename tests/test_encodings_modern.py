@@ -14,7 +14,7 @@ import torch
 
 from petheory import bounds, geometry, toeplitz
 from petheory import encodings as enc
-from petheory.encodings_modern import ScaledRotaryTable, ntk_base, rotary_kernel, yarn_mscale, yarn_ramp
+from petheory.encodings_modern import ScaledRotaryTable, ntk_base, rotary_kernel, yarn_mscale
 from proofs_check.tolerance import tolerance, unit_roundoff
 
 U = unit_roundoff()
@@ -409,3 +409,15 @@ def test_kerple_is_cpd_for_every_valid_parameter(r1, r2, n, log):
     B = enc.get("kerple_log" if log else "kerple_power")(n, r1=r1, r2=r2)
     rep = toeplitz.conditional_definiteness(B[:, 0])
     assert rep["cpd"] and rep["negative_eigenvalues"] == 1, rep
+
+
+def test_norm_bounds_of_the_scaled_rotary_tables():
+    yarn = bounds.norm_bound("rope_yarn", 100, 16, scale=8.0)
+    assert math.isclose(yarn.stated, 0.1 * math.log(8.0), rel_tol=1e-12) and math.isclose(yarn.computed, yarn.stated, rel_tol=1e-12)
+    xp = bounds.norm_bound("xpos", 257, 16, scale_base=64.0)
+    zeta0 = 0.4 / 1.4  # the slowest-decaying key band is t = 0
+    assert math.isclose(xp.stated, zeta0 ** (-256 / 64.0) - 1, rel_tol=1e-12) and math.isclose(xp.computed, xp.stated, rel_tol=1e-12)
+    rs = bounds.norm_bound("rope_sinusoidal", 50, 16)
+    assert rs.computed == 0.0 and math.isclose(rs.input_norm(1.0), 1.0 + math.sqrt(8), rel_tol=1e-12)  # + sqrt(d/2)
+    kl = bounds.norm_bound("kerple_log", 300, r1=0.5, r2=2.0)
+    assert kl.stated == kl.computed == 0.5 * math.log1p(2.0 * 299)

@@ -359,7 +359,6 @@ class BiasPE(nn.Module):
             return self.values[:, m]  # (H, T, T): gather each head's scalar per bucket/offset
         return m[None]  # (1, T, T)
 
-
     def kerple_params(self) -> tuple[torch.Tensor, torch.Tensor]:
         """(r1, r2) per head as used: clamped to >= 0.01 (and r2 <= 2 for the power variant), as the reference code."""
         r1 = self.r1.clamp(min=KERPLE_EPS)
