@@ -114,13 +114,15 @@ class NormBound:
     meaning: str
     explicit: float | None = None  # petheory's own derived bound where the paper gives only an order
     params: dict = field(default_factory=dict)
+    additive: float | None = None  # rotary + absolute (rope_sinusoidal): sup ||PE(pos)|| of the added vectors
 
     def input_norm(self, token_norm: float = 0.0) -> float | None:
-        """:math:`B_0 = B_x + ` computed (absolute), :math:`B_x` (bias, rotary: no vector is added)."""
+        """:math:`B_0 = B_x + ` computed (absolute), :math:`B_x` (bias, rotary: no vector is added;
+        RoPE + absolute adds its absolute part's sup norm)."""
         token_norm = v.real("token_norm", token_norm, nonnegative=True)
         if self.kind == "absolute":
             return None if self.computed is None else token_norm + self.computed
-        return token_norm
+        return token_norm + (self.additive or 0.0)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -234,11 +236,15 @@ def norm_bound(name: str, length: int, d: int = 64, *, n_max: int | None = None,
         if name == "alibi":
             stated = alibi_bias_magnitude(length, p.get("slope", 1.0))
             formula = "alpha (N'-1)"
+        elif name in LONG_CONTEXT_BIAS_BOUNDS:
+            stated, formula = LONG_CONTEXT_BIAS_BOUNDS[name](length, p)
         computed = float(np.max(np.abs(info.fn(length, **p)))) if length <= DENSE_BIAS_MAX else None
         meaning = f"max |b(i,j)| over i, j < {length}: logit-bias magnitude (no vector is added; B_0 = B_x)"
         return NormBound(name, kind, length, None, stated, formula, computed, meaning, None, p)
     # rotary: R_p is orthogonal, so ||R_p x|| = ||x||; measure the departure on a basis + a random vector
     table = info.fn(length, d, **p)
+    if hasattr(table, "factors"):  # encodings_modern.ScaledRotaryTable: YaRN, xPos, RoPE + absolute
+        return scaled_rotary_norm_bound(name, table, length, d, p)
     probe = np.vstack([np.eye(d), v.generator(0).normal(size=(1, d))])  # (d+1, d)
     norms = np.linalg.norm(probe, axis=1)
     worst = 0.0
@@ -1025,4 +1031,105 @@ def bound_report(name: str, length: int, d: int = 64, *, n_max: int | None = Non
                           "reading": "softmax weight of the key at distance d vs at N_max, other logits fixed"}
     elif distance is not None:
         raise ValueError(f"distance (Eq. 9) applies to alibi only, not {name!r}")
+    if nb.kind == "rotary" and n_max is not None and n_max >= 2:
+        out["angles"] = rotary_angle_coverage(name, length, d, n_max=n_max, **params)
     return out
+
+
+# =============================================================================== long-context rotary encodings
+
+
+def scaled_rotary_norm_bound(name: str, table, length: int, d: int, params: dict) -> NormBound:
+    r"""Norm bound of a rotary table that also scales (``encodings_modern.ScaledRotaryTable``).
+
+    ``computed`` is the largest relative change of a rotated band's norm over positions
+    ``0..N'-1``, queries and keys: :math:`\max_{p,t}|f_{p,t}-1|`. Stated: YaRN's
+    ``mscale - 1`` (:math:`0.1\ln s`, the same at every position: logits grow by
+    :math:`\mathrm{mscale}^2`); xPos's key factor :math:`\zeta_0^{-(N'-1)/B}-1`, which grows
+    exponentially in N' while the logit factor :math:`\zeta_t^{(i-j)/B}\le 1` for causal
+    :math:`i\ge j`; RoPE + absolute rotates by 0 and adds ``sup ||PE(pos)||`` to :math:`B_0`.
+    """
+    fq, fk = table.factors(), table.factors(key=True)  # (N', r/2)
+    computed = float(max(np.max(np.abs(fq - 1.0)), np.max(np.abs(fk - 1.0))))
+    additive = None if table.additive is None else float(np.max(np.linalg.norm(table.additive, axis=1)))
+    if table.log_scale is not None:
+        # band 0 has the smallest zeta, so the key at N'-1 grows most: zeta_0^(-(N'-1)/B)
+        stated = float(table.mscale * np.exp(-table.log_scale[-1, 0]) - 1.0)
+        formula = "zeta_0^(-(N'-1)/B) - 1 (keys grow; causal logit factor <= 1)"
+        meaning = f"max relative change of a band's norm under xPos's query/key scales at positions < {length}; B_0 = B_x"
+    elif table.mscale != 1.0:
+        stated, formula = table.mscale - 1.0, "mscale - 1 = 0.1 ln s (logits x mscale^2)"
+        meaning = "relative change of a rotated band's norm: YaRN's attention factor on q and k; B_0 = B_x"
+    else:
+        stated, formula = 0.0, "0 (||R_p x|| = ||x||) + sup ||PE|| added to B_0"
+        meaning = "rotation adds nothing; the additive absolute part adds its sup norm to B_0"
+    return NormBound(name, "rotary", length, d, stated, formula, computed, meaning, None, params, additive)
+
+
+def rotary_angle_coverage(name: str, length: int, d: int = 64, *, n_max: int, **params) -> dict:
+    r"""Which rotary bands leave the angles a model saw in training, at inference length ``length``.
+
+    The training angles are those of the reference table at positions ``0..n_max-1``: for a
+    context-extension entry (a ``scale`` parameter: ``rope_pi``, ``rope_ntk``, ``rope_yarn``) the
+    same entry at ``scale=1`` (plain RoPE, the pre-trained model, context :math:`L` = ``n_max``);
+    otherwise the table itself. Band ``t`` has seen every angle when
+    :math:`(L-1)\omega_t \ge 2\pi`; else it saw :math:`[0, (L-1)\omega_t]` and goes out of
+    range at the first length :math:`N` with :math:`(N-1)\omega'_t > (L-1)\omega_t`.
+
+    Returns
+    -------
+    dict
+        ``bands`` (r/2), ``full_turn`` (bands that completed a turn in training),
+        ``out_of_range`` (bands past their seen range at ``length``), ``onset`` (the first
+        length at which some band leaves its range; None if none ever does), ``max_ratio``
+        (largest :math:`(N-1)\omega'_t / ((L-1)\omega_t)` over the partial bands).
+
+    Notes
+    -----
+    PI: every frequency is divided by s, so the onset is the first N with
+    :math:`N-1 > s(L-1)`. NTK: band t is divided by :math:`s^{2t/(r-2)} < s`, so middle bands
+    leave their range before :math:`s(L-1)`. YaRN: interpolated bands (few turns) behave as PI,
+    kept bands (many turns) had full turns.
+    """
+    info = enc.info(name)
+    if info.kind != "rotary":
+        raise ValueError(f"rotary_angle_coverage needs a rotary encoding; {name!r} is {info.kind}")
+    length = v.integer("length", length, minimum=1)
+    n_max = v.integer("n_max", n_max, minimum=2)
+    if "n_max" in info.params:
+        params = {**params, "n_max": params.get("n_max", n_max)}
+    ref = info.fn(2, d, **({**params, "scale": 1.0} if "scale" in info.params else params))
+    w0 = ref.angles[1] - ref.angles[0]  # (r/2,) training frequencies
+    w1 = np.diff(info.fn(2, d, **params).angles, axis=0)[0]  # (r/2,) inference frequencies
+    seen = (n_max - 1) * w0
+    full = seen >= 2 * math.pi
+    partial = ~full & (w1 > 0)
+    reach = (length - 1) * w1
+    out = partial & (reach > seen * (1 + 4 * np.finfo(float).eps))
+    # first N with (N-1) w1 > seen: N - 1 = floor(seen / w1) + 1; seen / w1 is an integer for RoPE and PI
+    # (511 w / w), which rounding can put just below it: snap ratios within 8 ulps of an integer
+    ratio = seen[partial] / w1[partial]
+    near = np.abs(ratio - np.round(ratio)) <= 8 * np.finfo(float).eps * np.maximum(ratio, 1.0)
+    onsets = np.where(near, np.round(ratio), np.floor(ratio)) + 2
+    return {
+        "pe": name, "length": length, "n_max": n_max, "bands": int(w0.size), "full_turn": int(full.sum()),
+        "out_of_range": int(out.sum()), "onset": int(onsets.min()) if onsets.size else None,
+        "max_ratio": float(np.max(reach[partial] / seen[partial])) if partial.any() else None,
+    }
+
+
+def _kerple_log_bound(length: int, p: dict) -> tuple[float, str]:
+    return p.get("r1", 1.0) * math.log1p(p.get("r2", 1.0) * (length - 1)), "r1 log(1 + r2 (N'-1))"
+
+
+def _kerple_power_bound(length: int, p: dict) -> tuple[float, str]:
+    return p.get("r1", 1.0) * float(length - 1) ** p.get("r2", 1.0), "r1 (N'-1)^r2"
+
+
+def _sandwich_bound(length: int, p: dict) -> tuple[float, str]:
+    # each of the d_bar/2 terms cos(.) - 1 lies in [-2, 0]
+    return p.get("scale", 1.0) * float(p.get("d_bar", 128)), "scale * d_bar (each cos - 1 in [-2, 0]), any N'"
+
+
+#: max |b(i,j)| at length N' of the long-context biases (encodings_modern), (length, params) -> (value, formula).
+LONG_CONTEXT_BIAS_BOUNDS = {"kerple_log": _kerple_log_bound, "kerple_power": _kerple_power_bound, "sandwich": _sandwich_bound}

@@ -693,3 +693,10 @@ def rope(n: int, d: int, *, base: float = 10000.0, pairing: str = "interleaved",
     v.choice("pairing", pairing, ("interleaved", "half"))
     freqs = rope_frequencies(d, base=base, rotary_dim=rotary_dim)
     return RotaryTable(np.arange(n, dtype=np.float64)[:, None] * freqs[None, :], d, pairing)
+
+
+# --------------------------------------------------------------------------- long-context encodings
+
+# RoPE-PI/NTK/YaRN, xPos, KERPLE, Sandwich, MLA's decoupled RoPE, RoPE + absolute, mds_optimal:
+# registered by their own module (imported last: it builds on the functions above).
+from petheory import encodings_modern as _modern  # noqa: E402,F401

@@ -1330,6 +1330,9 @@ def rotary_distances(table) -> np.ndarray:
     the isotropic average :math:`\sqrt{r\,\mathbb E_q\lVert R_iq - R_jq\rVert^2}` over unit q,
     and :math:`\sqrt2` times the Euclidean distance of sinusoidal features with the same
     frequencies. The half-angle sine form avoids the cancellation of :math:`1-\cos`.
+    A table with an additive absolute part (RoPE + absolute, ``table.additive``) is the pair
+    :math:`(R_p, PE_p)`: :math:`\sqrt{\lVert R_i-R_j\rVert_F^2 + \lVert PE_i-PE_j\rVert^2}`.
+    xPos's and YaRN's scales are not part of this geometry (it is the rotations').
     """
     ang = np.asarray(table.angles, dtype=np.float64)  # (n, r/2)
     n, h = ang.shape
@@ -1338,6 +1341,9 @@ def rotary_distances(table) -> np.ndarray:
     for i0 in range(0, n, b):  # row blocks: (b, n, r/2) temporaries of about 64 MiB
         half = 0.5 * (ang[i0 : i0 + b, None, :] - ang[None, :, :])
         D[i0 : i0 + b] = np.sqrt(8.0 * np.sum(np.sin(half) ** 2, axis=2))
+    additive = getattr(table, "additive", None)  # RoPE + absolute (encodings_modern): the pair (R_p, PE_p)
+    if additive is not None:
+        D = np.sqrt(D**2 + euclidean_distances(additive) ** 2)
     return D
 
 

@@ -1289,3 +1289,96 @@ def toeplitz_defect(A, *, relative: bool = True) -> float:
         return d
     nrm = float(np.linalg.norm(A))
     return 0.0 if nrm == 0 else d / nrm
+
+
+# ----------------------------------------------------------------------------- long-context encodings
+
+
+def rotary_kernel_symbol(theta, n: int, freqs, *, weight: float = 1.0) -> np.ndarray:
+    r"""Closed-form symbol of the ``n x n`` Toeplitz kernel :math:`a_k = w\sum_t\cos(k\omega_t)`, shape of ``theta``.
+
+    .. math:: a_n(\theta) = \tfrac w2\sum_t\big[D_{n-1}(\theta-\omega_t) + D_{n-1}(\theta+\omega_t)\big]
+
+    (:func:`sinusoidal_gram_symbol` for arbitrary frequencies): the unit-content kernel of RoPE
+    and of its context extensions, PI, NTK and YaRN (``freqs`` their scaled frequencies,
+    ``weight`` YaRN's ``mscale**2``). xPos's kernel is not of this form (its terms carry
+    :math:`\zeta_t^{k/B}`).
+    """
+    theta = v.array("theta", theta, dtype="real", nonempty=False)
+    n = v.integer("n", n, minimum=1)
+    freqs = v.array("freqs", freqs, ndim=1)
+    weight = v.real("weight", weight)
+    out = np.zeros_like(theta, dtype=np.float64)
+    for om in freqs:
+        out += 0.5 * (_dirichlet(theta - om, n - 1) + _dirichlet(theta + om, n - 1))
+    return weight * out
+
+
+def sandwich_symbol(theta, n: int, *, d_bar: int = 128, base: float = 10000.0, scale: float = 1.0) -> np.ndarray:
+    r"""Closed-form symbol of the ``n x n`` Sandwich bias (``encodings_modern.sandwich``), shape of ``theta``.
+
+    With :math:`a_k = s\sum_{i=1}^{\bar d/2}(\cos(k w_i) - 1)`, :math:`w_i = b^{-2i/\bar d}`:
+
+    .. math:: a_n(\theta) = s\Big(\tfrac12\sum_i\big[D_{n-1}(\theta-w_i)+D_{n-1}(\theta+w_i)\big]
+              - \tfrac{\bar d}{2}D_{n-1}(\theta)\Big).
+
+    The first term is the symbol of a Gram matrix (positive semidefinite); the shift by the
+    diagonal subtracts :math:`\tfrac{\bar d}2 D_{n-1}`, a spike of height
+    :math:`\tfrac{\bar d}{2}(2n-1)` at :math:`\theta=0` that changes no row softmax.
+    """
+    theta = v.array("theta", theta, dtype="real", nonempty=False)
+    n = v.integer("n", n, minimum=1)
+    d_bar = v.even("d_bar", d_bar)
+    w = v.real("base", base, positive=True) ** (-2.0 * np.arange(1, d_bar // 2 + 1) / d_bar)
+    return v.real("scale", scale) * (rotary_kernel_symbol(theta, n, w) - (d_bar / 2) * _dirichlet(np.asarray(theta, float), n - 1))
+
+
+def fejer_symbol(c, theta) -> np.ndarray:
+    r"""Fejér (Cesàro) symbol :math:`\sigma_n(\theta) = \sum_{|k|<n}(1-|k|/n)a_k e^{ik\theta}` of a Hermitian Toeplitz column.
+
+    :math:`\sigma_n(\theta) = \tfrac1n e_\theta^* T_n e_\theta` with :math:`e_\theta = (e^{ij\theta})_j`:
+    the Rayleigh quotient of a Fourier vector, shape of ``theta``.
+    """
+    c, _ = coefficients(c, hermitian=True)
+    theta = v.array("theta", theta, dtype="real", nonempty=False)
+    n = c.shape[0]
+    k = np.arange(1, n)
+    wk = (1.0 - k / n) * c[1:]  # (n-1,)
+    return np.real(c[0]) + 2.0 * np.real(np.exp(1j * np.outer(theta, k)) @ wk)
+
+
+def conditional_definiteness(c) -> dict:
+    r"""Is the symmetric Toeplitz matrix of first column ``c`` conditionally positive definite (CPD)?
+
+    CPD (order 1): :math:`x^\top T x \ge 0` whenever :math:`\sum_i x_i = 0`. Then ``T`` is positive
+    semidefinite on the hyperplane :math:`\mathbf 1^\perp`, so by interlacing it has **at most one**
+    negative eigenvalue; in symbol terms, the Fejér symbol is non-negative at every non-zero
+    Fourier frequency, :math:`\sigma_n(2\pi m/n) \ge 0` for :math:`m = 1..n-1` (those Fourier
+    vectors sum to zero), while :math:`\sigma_n(0) = \sum_{|k|<n}(1-|k|/n)a_k` may be negative: the
+    negative part of the symbol sits at :math:`\theta = 0`, where the generalised Fourier transform
+    of a CPD kernel such as :math:`-|k|^p` (:math:`0<p\le 2`) or :math:`-\log(1+r|k|)` is singular.
+    The Fejér condition is necessary, not sufficient (:math:`-|k|^3` meets it and is not CPD):
+    ``cpd`` is decided by the compressed matrix.
+
+    Returns a dict: ``min_compressed`` (smallest eigenvalue of ``J T J``, J the centring
+    projection: >= 0 up to ``tol`` iff CPD), ``negative_eigenvalues`` (count of eigenvalues of T
+    below ``-tol``), ``fejer_min_nonzero`` (min of :math:`\sigma_n` over the non-zero Fourier
+    frequencies), ``fejer_at_zero``, ``tol`` (:math:`\gamma_{n}\,n\max|a_k|`, a backward-stable
+    eigensolver's error) and ``cpd``. Dense: ``n`` <= 4096.
+    """
+    c, _ = coefficients(c, hermitian=True)
+    if np.iscomplexobj(c):
+        raise ValueError("conditional_definiteness needs a real symmetric Toeplitz matrix (real coefficients)")
+    n = c.shape[0]
+    if n > 4096:
+        raise ValueError(f"conditional_definiteness is dense; n must be <= 4096, got {n}")
+    T = dense(c)
+    J = np.eye(n) - 1.0 / n
+    tol = 2 * n * _U * n * float(np.abs(c).max()) / max(1 - n * _U, 0.5)
+    w_c = np.linalg.eigvalsh(J @ T @ J)
+    w = np.linalg.eigvalsh(T)
+    sig = fejer_symbol(c, 2 * np.pi * np.arange(1, n) / n) if n > 1 else np.array([np.inf])
+    # J T J has the eigenvalue 0 on the vector 1: the smallest of the others decides
+    mc = float(np.sort(w_c)[1]) if n > 1 else 0.0
+    return {"min_compressed": mc, "negative_eigenvalues": int(np.sum(w < -tol)), "fejer_min_nonzero": float(sig.min()),
+            "fejer_at_zero": float(fejer_symbol(c, [0.0])[0]), "tol": tol, "cpd": bool(mc >= -tol)}

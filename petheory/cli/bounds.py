@@ -123,6 +123,10 @@ def _table(rows, lip, lip_report) -> None:
         if "eq9" in r:
             e = r["eq9"]
             note.append(f"Eq. 9 drift <= {_fmt(e['bound'])} at d={e['distance']}")
+        if "angles" in r and r["angles"]["onset"] is not None:
+            a = r["angles"]
+            note.append(f"angles: {a['out_of_range']}/{a['bands']} bands past the range seen on 0..{a['n_max'] - 1} "
+                        f"(first at N'={a['onset']})")
         params = ",".join(f"{k}={v}" for k, v in r["params"].items() if k != "n_max")
         t.add_row(escape(r["pe"] + (f":{params}" if params else "")), r["kind"], str(r["length"]), escape(stated),
                   _fmt(nb["computed"]), _fmt(r["B0"]), _fmt(r["rademacher"]), escape("; ".join(note)))

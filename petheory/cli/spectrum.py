@@ -192,11 +192,13 @@ def _from_encoding(args, n: int) -> tuple:
         if info.kind == "absolute":
             P = info.fn(n, args.d, **params)
             what = f"{name} position Gram P P^T (d={args.d})"
-        else:  # rotary: q = k = unit content in every band -> a_k = sum_t cos(k theta_t)
+        else:  # rotary: q = k = unit content in every band -> a_k = sum_t f_t cos(k theta_t)
+            from petheory.encodings_modern import rotary_kernel
+
             table = info.fn(n, args.d, **params)
-            c = np.cos(table.angles - table.angles[0]).sum(axis=1)
-            what = f"{name} unit-content kernel Re sum_t e^(ik theta_t) (d={args.d})"
-            return c, None, what, None, {"toeplitz_defect": 0.0}
+            c, r = rotary_kernel(table)  # xPos: a_{-k} != a_k (not Hermitian); YaRN: times mscale^2
+            what = f"{name} unit-content kernel Re sum_t f_t e^(ik theta_t) (d={args.d})"
+            return c, (None if np.array_equal(c, r) else r), what, None, {"toeplitz_defect": 0.0}
     else:
         from petheory import loaders
 

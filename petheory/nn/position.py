@@ -17,6 +17,13 @@ module only decides *where* a position signal enters attention:
     DeepSeek-style decoupled RoPE with a latent KV projection; handled by
     :class:`petheory.nn.models.LatentAttention`, configured here.
 
+Long-context entries (:mod:`petheory.encodings_modern`): ``rope_pi``, ``rope_ntk``, ``rope_yarn``
+and ``xpos`` go through :class:`Rotary` (YaRN's attention factor and xPos's per-band query/key
+scales folded into cos/sin); ``kerple_log``/``kerple_power`` learn (r1, r2) per head (the
+reference code's initialisation; ``kerple_log:r1=1,r2=0.5`` starts every head there);
+``sandwich`` is a fixed bias; the named combinations ``rope_sinusoidal``, ``rope_learned`` and
+``mla_rope`` become ``rope+sinusoidal``, ``rope+learned`` and ``mla`` (:data:`ALIASES`).
+
 A position is named by a *spec string*::
 
     name[:key=value,...][+absolute[:key=value,...]]
@@ -133,10 +140,44 @@ def pe_names() -> list[str]:
     return enc.available() + ["mla"]
 
 
+#: Registry entries that name a combination petheory.nn builds from parts: name -> (mechanism, absolute).
+#: Their options go to the part that takes them (``base`` to both; MLA's ``rope_dim`` to the mechanism).
+ALIASES = {"rope_sinusoidal": ("rope", "sinusoidal"), "rope_learned": ("rope", "learned"), "mla_rope": ("mla", None)}
+
+
+def _resolve_alias(cfg: PEConfig) -> PEConfig:
+    if cfg.name not in ALIASES:
+        return cfg
+    mech, absolute = ALIASES[cfg.name]
+    if absolute is not None and cfg.absolute is not None:
+        raise ValueError(f"{cfg.name!r} already adds {absolute!r}; write 'rope+{cfg.absolute}' for another absolute PE")
+    params, aparams = {}, {}
+    if mech == "mla":
+        extra = dict(cfg.params)
+        if "rope_dim" in extra:
+            cfg.rope_dim = int(extra.pop("rope_dim"))
+        if extra:
+            raise ValueError(f"mla_rope in a model takes rope_dim= and latent=, got {sorted(extra)}")
+    else:
+        rope_keys, abs_keys = set(enc.info(mech).params), set(enc.info(absolute).params)
+        for k, x in cfg.params.items():
+            if k not in rope_keys | abs_keys:
+                raise ValueError(f"{cfg.name} takes {', '.join(sorted(rope_keys | abs_keys))}; got {k}")
+            if k in rope_keys:
+                params[k] = x
+            if k in abs_keys:
+                aparams[k] = x
+        cfg.absolute, cfg.absolute_params = absolute, aparams
+    cfg.name, cfg.params = mech, params
+    return cfg
+
+
 def parse_pe(spec) -> PEConfig:
     """A :class:`PEConfig` from a spec string (or a dict / PEConfig, returned validated).
 
     Raises ``ValueError`` for an unknown encoding or an option the encoding does not take.
+    Named combinations (:data:`ALIASES`: ``rope_sinusoidal``, ``rope_learned``, ``mla_rope``)
+    become the mechanism that implements them (``rope+sinusoidal``, ``rope+learned``, ``mla``).
     """
     if isinstance(spec, PEConfig):
         cfg = spec
@@ -152,6 +193,7 @@ def parse_pe(spec) -> PEConfig:
             cfg.absolute, cfg.absolute_params = aname, aparams
     else:
         raise TypeError(f"a PE must be a spec string such as 'rope' or 'alibi:slopes=gu2025', got {spec!r}")
+    cfg = _resolve_alias(cfg)
     _check(cfg)
     return cfg
 
@@ -272,6 +314,16 @@ class BiasPE(nn.Module):
         elif name == "relative":
             K = self.params.setdefault("max_offset", max_len - 1)
             self.values = nn.Parameter(torch.zeros(n_head, 2 * int(K) + 1))  # per head and offset
+        elif name in KERPLE:
+            # KERPLE's (r1, r2) per head, learned; the reference code's init unless the spec gives values
+            lo1, hi1, lo2, hi2 = KERPLE[name]
+            r1, r2 = torch.empty(n_head).uniform_(lo1, hi1), torch.empty(n_head).uniform_(lo2, hi2)
+            if "r1" in self.params:
+                r1 = torch.full((n_head,), float(self.params.pop("r1")))
+            if "r2" in self.params:
+                r2 = torch.full((n_head,), float(self.params.pop("r2")))
+            self.r1, self.r2 = nn.Parameter(r1), nn.Parameter(r2)
+            self.values = None
         else:
             # A user-registered bias: its (T, T) formula, fixed, shared by every head.
             self.values = None
@@ -300,12 +352,36 @@ class BiasPE(nn.Module):
         return self._cache[key]
 
     def forward(self, T: int, device) -> torch.Tensor:
+        if self.name in KERPLE:
+            return self._kerple(T, device)
         m = self._matrix(T, device)
         if self.name == "alibi":
             return self.slopes[:, None, None] * m  # (H, T, T)
         if self.name in ("t5", "relative"):
             return self.values[:, m]  # (H, T, T): gather each head's scalar per bucket/offset
         return m[None]  # (1, T, T)
+
+    def kerple_params(self) -> tuple[torch.Tensor, torch.Tensor]:
+        """(r1, r2) per head as used: clamped to >= 0.01 (and r2 <= 2 for the power variant), as the reference code."""
+        r1 = self.r1.clamp(min=KERPLE_EPS)
+        r2 = self.r2.clamp(min=KERPLE_EPS, max=2.0) if self.name == "kerple_power" else self.r2.clamp(min=KERPLE_EPS)
+        return r1, r2
+
+    def _kerple(self, T: int, device) -> torch.Tensor:
+        # the registry's formula (encodings_modern.kerple_log / kerple_power) in torch, per head
+        idx = torch.arange(T, device=device, dtype=torch.float32)
+        dist = (idx[:, None] - idx[None, :]).abs()  # (T, T)
+        r1, r2 = (p[:, None, None] for p in self.kerple_params())  # (H, 1, 1)
+        if self.name == "kerple_log":
+            return -r1 * torch.log1p(r2 * dist)  # (H, T, T)
+        # |0|^r2 = 0, but its gradient in r2 is log(0) * 0 = nan: take the power on dist >= 1 only
+        return -r1 * torch.where(dist > 0, dist.clamp(min=1.0) ** r2, torch.zeros_like(dist))
+
+
+#: KERPLE in a model: learned (r1, r2) per head, initialised U(lo1, hi1) x U(lo2, hi2) as the reference
+#: code (log: bias_p ~ U(0,2) is r1, bias_a ~ U(0,1) is r2; power: bias_a ~ U(0,1) is r1, bias_p ~ U(0,2) is r2).
+KERPLE = {"kerple_log": (0.0, 2.0, 0.0, 1.0), "kerple_power": (0.0, 1.0, 0.0, 2.0)}
+KERPLE_EPS = 1e-2
 
 
 # --------------------------------------------------------------------------- rotary
@@ -341,17 +417,27 @@ class Rotary(nn.Module):
         self.pairing = table.pairing if len(rest) == head_dim - r and np.array_equal(rest, np.arange(r, head_dim)) else None
         self._cache: dict = {}
 
-    def cos_sin(self, T: int, device, dtype=torch.float32):
-        key = (T, str(device), dtype)
-        if key not in self._cache:
-            ang = self.fn(T, self.head_dim, **self.params).angles  # (T, r/2), float64 in numpy
+    def cos_sin(self, T: int, device, dtype=torch.float32, key: bool = False):
+        """cos and sin of the angles, (T, r/2); for a ScaledRotaryTable (YaRN, xPos) times the
+        query (or, ``key=True``, key) factor of each band, as HF folds YaRN's mscale into cos/sin."""
+        ck = (T, str(device), dtype)
+        if ck not in self._cache:
+            table = self.fn(T, self.head_dim, **self.params)
+            ang = table.angles  # (T, r/2), float64 in numpy
+            fq = fk = None
+            if hasattr(table, "factors"):  # encodings_modern.ScaledRotaryTable
+                fq, fk = table.factors(), table.factors(key=True)
+            entry = {}
+            for name, f in (("q", fq), ("k", fk)):
+                c, s = (np.cos(ang), np.sin(ang)) if f is None else (np.cos(ang) * f, np.sin(ang) * f)
+                entry[name] = (torch.tensor(c, dtype=dtype, device=device), torch.tensor(s, dtype=dtype, device=device))
             # every length kept: see BiasPE._matrix (CUDA graphs hold these addresses)
-            self._cache[key] = (torch.tensor(np.cos(ang), dtype=dtype, device=device),
-                                torch.tensor(np.sin(ang), dtype=dtype, device=device))
-        return self._cache[key]
+            self._cache[ck] = entry
+        return self._cache[ck]["k" if key else "q"]
 
-    def rotate(self, x: torch.Tensor) -> torch.Tensor:
-        """Rotate the last dim of ``x`` (..., T, hd): row p by R_p.
+    def rotate(self, x: torch.Tensor, key: bool = False) -> torch.Tensor:
+        """Rotate the last dim of ``x`` (..., T, hd): row p by R_p (and scale it as a query, or
+        ``key=True`` as a key, for xPos/YaRN; plain RoPE rotates both alike).
 
         Half-precision inputs are rotated in float32 (bf16 under autocast would round the
         rotation to ~3 significant digits) and cast back.
@@ -359,7 +445,7 @@ class Rotary(nn.Module):
         T, dt = x.shape[-2], x.dtype
         if dt in (torch.bfloat16, torch.float16):
             x = x.float()
-        cos, sin = self.cos_sin(T, x.device, x.dtype)  # (T, r/2)
+        cos, sin = self.cos_sin(T, x.device, x.dtype, key=key)  # (T, r/2)
         r = self.r
         if self.pairing == "half":  # pairs (t, t + r/2): slices, no gathers (same products as below)
             xa, xb = x[..., : r // 2], x[..., r // 2: r]
@@ -376,9 +462,10 @@ class Rotary(nn.Module):
     def forward(self, q: torch.Tensor, k: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         # q, k: (B, H, T, hd); partial RoPE leaves heads k..H-1 position-free
         if self.heads == q.shape[1]:
-            return self.rotate(q), self.rotate(k)
+            return self.rotate(q), self.rotate(k, key=True)
         h = self.heads
-        return (torch.cat([self.rotate(q[:, :h]), q[:, h:]], dim=1), torch.cat([self.rotate(k[:, :h]), k[:, h:]], dim=1))
+        return (torch.cat([self.rotate(q[:, :h]), q[:, h:]], dim=1),
+                torch.cat([self.rotate(k[:, :h], key=True), k[:, h:]], dim=1))
 
 
 def mla_sizes(cfg: PEConfig, d_model: int, n_head: int) -> tuple[int, int]:

@@ -1,0 +1,141 @@
+"""petheory.comparison and `petheory compare`: every registered PE side by side."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from petheory import comparison, geometry
+from petheory import encodings as enc
+from petheory.cli import main
+
+
+def test_rows_reuse_the_single_pe_functions():
+    target = geometry.builtin_target()
+    row = comparison.compare_encoding("alibi", target, n=64, lengths=(8, 64), n_max=8, null_draws=5)
+    # ALiBi's symbol at N=64 is the finite-section Fejér-like sum: its minimum is a_N(0) = -sum |k|
+    assert math.isclose(row["spectrum"]["symbol_min"], -2 * sum(range(64)), rel_tol=1e-12)
+    assert row["stress"]["stress"] == geometry.encoding_stress("alibi", target, d=64).stress
+    assert row["norms"]["values"] == {"8": 7.0, "64": 63.0} and math.isclose(row["norms"]["growth"], math.log(9) / math.log(8))
+
+
+def test_mds_optimal_sits_far_below_its_null_and_nope_far_above():
+    rows = {r["pe"]: r for r in comparison.compare(["mds_optimal", "nope"], n=32, lengths=(8, 32), n_max=8, null_draws=8)}
+    assert rows["mds_optimal"]["stress"]["stress"] < 1e-7 and rows["mds_optimal"]["stress"]["z"] < -10
+    assert rows["nope"]["stress"]["stress"] == 1.0 and rows["nope"]["stress"]["z"] > 10
+
+
+def test_null_reference_is_seeded():
+    t = geometry.builtin_target()
+    a = comparison.stress_summary("rope", t, null_draws=4, seed=3)
+    b = comparison.stress_summary("rope", t, null_draws=4, seed=3)
+    c = comparison.stress_summary("rope", t, null_draws=4, seed=4)
+    assert a == b and a["null_mean"] != c["null_mean"]
+
+
+def test_lengthgen_reads_records_by_registry_name():
+    recs = [
+        {"task": "running_sum", "pe": "kerple_log", "train_len": 50,
+         "final": {"test": {"50": {"mse": 0.1}, "100": {"mse": 0.3}, "200": {"mse": 0.5}}}},
+        {"task": "running_sum", "pe": "kerple_log:r1=0.5", "train_len": 50,
+         "final": {"test": {"50": {"mse": 0.3}, "200": {"mse": 0.7}}}},
+        {"task": "parity", "pe": "rope+sinusoidal", "train_len": 4,
+         "final": {"test": {"4": {"seq_acc": 1.0, "token_acc": 1.0}, "8": {"seq_acc": 0.25, "token_acc": 0.5}}}},
+    ]
+    lg = comparison.lengthgen_summary(recs, "kerple_log")
+    assert lg["running_sum"]["runs"] == 2 and math.isclose(lg["running_sum"]["metrics"]["mse"]["at_longest"], 0.6)
+    assert math.isclose(lg["running_sum"]["metrics"]["mse"]["at_train"], 0.2) and lg["running_sum"]["longest"] == 200
+    assert comparison.lengthgen_summary(recs, "rope")["parity"]["metrics"]["seq_acc"]["at_longest"] == 0.25
+    assert comparison.lengthgen_summary(recs, "alibi") == {}
+
+
+def test_cli_compare_json_and_records(tmp_path, capsys, monkeypatch):
+    run = tmp_path / "runs" / "a"
+    run.mkdir(parents=True)
+    (run / "record.json").write_text(json.dumps({"task": "copy", "pe": "xpos", "train_len": 4, "final": {"test": {
+        "4": {"seq_acc": 0.9, "token_acc": 0.95}, "8": {"seq_acc": 0.1, "token_acc": 0.6}}}}))
+    (tmp_path / "runs" / "b").mkdir()
+    (tmp_path / "runs" / "b" / "record.json").write_text("{not json")  # skipped, not fatal
+    monkeypatch.chdir(tmp_path)
+    assert main(["compare", "--pe", "xpos,kerple_log", "--n", "32", "--lengths", "8,32", "--n-max", "8",
+                 "--null-draws", "3", "--json", "-"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [r["pe"] for r in out["rows"]] == ["xpos", "kerple_log"] and out["records"]["count"] == 1
+    assert out["rows"][0]["lengthgen"]["copy"]["metrics"] == {"seq_acc": {"at_train": 0.9, "at_longest": 0.1},
+                                                              "token_acc": {"at_train": 0.95, "at_longest": 0.6}}
+    assert out["rows"][0]["norms"]["angles"]["bands"] == 32
+
+
+def test_cli_compare_table_says_when_there_are_no_records(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["compare", "--pe", "rope_yarn", "--n", "16", "--lengths", "8,16", "--n-max", "8", "--null-draws", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "rope_yarn" in out and "no records" in out and "0 training records" in out
+
+
+@pytest.mark.parametrize("argv,match", [
+    (["compare", "--pe", "nosuch"], "unknown encoding"),
+    (["compare", "--lengths", "8,x"], "--lengths"),
+    (["compare", "--d-model", "7"], "even"),
+    (["compare", "--null-draws", "1"], "--null-draws"),
+])
+def test_cli_compare_bad_input_is_one_line_exit_2(argv, match, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert match in err and len(err.strip().splitlines()) == 1
+
+
+def test_every_registered_encoding_gets_a_full_row():
+    rows = comparison.compare(n=32, lengths=(8, 32), n_max=8, null_draws=3)
+    assert [r["pe"] for r in rows] == enc.available()
+    for r in rows:
+        for key in ("spectrum", "stress", "norms"):
+            assert "error" not in r[key], (r["pe"], key, r[key])
+        assert np.isfinite(r["spectrum"]["spread"]) and r["spectrum"]["spread"] >= -1e-9
+
+
+def test_biases_report_conditional_positive_definiteness():
+    rows = {r["pe"]: r for r in comparison.compare(["kerple_log", "sandwich", "t5", "rope"], n=64, lengths=(8, 64), n_max=8,
+                                                     null_draws=3)}
+    assert rows["kerple_log"]["spectrum"]["cpd"]["cpd"] and rows["sandwich"]["spectrum"]["cpd"]["cpd"]
+    assert not rows["t5"]["spectrum"]["cpd"]["cpd"]  # a random bucket table is not CPD
+    assert rows["rope"]["spectrum"]["cpd"] is None
+
+
+def test_compare_figure_renders_png_and_json(tmp_path, monkeypatch):
+    from petheory import plots
+
+    plots.use_agg()
+    full = comparison.compare
+    some = ["alibi", "kerple_log", "mds_optimal", "nope", "rope", "xpos"]  # one of each kind and case (zero norms, CPD)
+    monkeypatch.setattr(comparison, "compare", lambda names=None, **kw: full(some, **{**kw, "n": 64}))
+    paths = plots.registry()["compare.encodings"].fn(tmp_path, preset="quick", seed=0)
+    assert sorted(p.suffix for p in paths) == [".json", ".png"] and all(p.stat().st_size > 0 for p in paths)
+    data = json.loads((tmp_path / "compare.encodings.json").read_text())
+    assert [r["pe"] for r in data["rows"]] == some
+
+
+def test_a_bias_without_a_logit_gap_metric_falls_back_to_hellinger(monkeypatch):
+    @enc.register("user_modern_bump", "bias", conventions="test only", source="test", overwrite=True)
+    def bump(n):
+        """A bias that rates every other key above the query's own position."""
+        return -5.0 * np.eye(n) + 0.1 * np.abs(np.subtract.outer(np.arange(n), np.arange(n)))
+
+    try:
+        s = comparison.stress_summary("user_modern_bump", geometry.builtin_target(), null_draws=3)
+        assert "Hellinger" in s["geometry"] and 0 <= s["stress"] <= 1
+    finally:
+        enc._REGISTRY.pop("user_modern_bump", None)
+
+
+def test_cli_compare_markdown(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["compare", "--pe", "alibi,rope", "--n", "16", "--lengths", "8,16", "--n-max", "8", "--null-draws", "3",
+                 "--markdown"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = [ln for ln in lines if ln.startswith("| ")]
+    assert len(rows) == 3 and rows[0].startswith("| PE | kind |") and rows[1].startswith("| alibi | bias |")
+    assert all(ln.count(" | ") == rows[0].count(" | ") for ln in rows)
