@@ -403,7 +403,7 @@ claim_with_readings(
 
 @claim(
     id="cirrincione2026.alibi_rank1__corrected",
-    paper_status="interpretation",
+    paper_status="proposition",
     source=f"{SRC}; experiments (ALiBi), corrected",
     statement=r"A shift-equivariant distance $D_{ij}=f(\lvert i-j\rvert)$, $f>0$, has a rank-1 MDS encoding if and only "
     r"if $f(k)=c\,k$: ALiBi's line $m\lvert i-j\rvert$, reproduced exactly by the 1-D encoding $x_i=m\,i$. "

@@ -231,7 +231,7 @@ def _commuting_cases(draw):
 
 @claim(
     id="gu2025.gpp_toeplitz__corrected",
-    paper_status="assumption",
+    paper_status="proposition",
     source="gu2025 §3.2, Assumption 3.2 (corrected)",
     statement=r"For the sinusoidal PE (any base, layout) $G_{q^p,k^p}$ is Toeplitz whenever $W_QW_K^\top$ is "
     r"block-diagonal over the sine-cosine pairs with rotation-commuting blocks $a_tI + b_tJ$ "
