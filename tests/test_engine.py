@@ -300,7 +300,7 @@ def test_markdown_report_is_written(scratch, tmp_path):
     assert main(["check", "--claims", "testpaper2099.*", "--report", str(path), "--quiet"]) == 0
     md = path.read_text()
     assert md.startswith("# petheory check — profile `quick`, seed 0")
-    assert "| `testpaper2099.refuted` | exact | **refuted** |" in md
+    assert "| `testpaper2099.refuted` | unspecified | exact | **refuted** | searched |" in md
     assert "*Counterexample (shrunk):*" in md and '"x": 51' in md
     assert "petheory check --claims testpaper2099.refuted --case" in md
 
