@@ -753,7 +753,7 @@ def learned_no_extrapolation_gap(case) -> tuple[float, float]:
     r"their outputs: the model cannot tell those positions apart.",
     kind="exact",
     cases=_learned_model_cases,
-    examples={"quick": 20},
+    examples={"quick": 20, "thorough": 300},
     reconstruction="The paper's policy past the table is beyond='clamp' (reuse the last row), in the registry and in "
     "petheory.nn's AbsolutePE (their default refuses longer inputs). Trained weights are any weights: the collapse "
     "holds for every value of them, so a few steps of a random regression task stand for training. Bidirectional "
