@@ -5,11 +5,13 @@ Public surface: :func:`claim` and :func:`skipped` to declare claims, :class:`Evi
 :func:`all_claims`, :func:`select`, :func:`get`, :func:`check_claim`, :func:`run`.
 """
 
-from proofs_check.engine import Claim, Context, Evidence, all_claims, claim, get, register, select, skipped
+from proofs_check.engine import (
+    Claim, Context, Evidence, Premise, Reading, all_claims, claim, claim_with_readings, get, register, select, skipped,
+)
 from proofs_check.runner import PROFILES, CheckerCrash, check_claim, replay, run
 from proofs_check.tolerance import gamma, tolerance, unit_roundoff
 
 __all__ = [
-    "Claim", "Context", "Evidence", "claim", "skipped", "register", "get", "select", "all_claims",
+    "Claim", "Context", "Evidence", "Premise", "Reading", "claim", "claim_with_readings", "skipped", "register", "get", "select", "all_claims",
     "PROFILES", "CheckerCrash", "check_claim", "replay", "run", "tolerance", "gamma", "unit_roundoff",
 ]

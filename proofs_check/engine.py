@@ -27,6 +27,28 @@ The decorated function is the checker. Its meaning depends on ``kind``:
 
 Cases are JSON-serialisable dicts, so a counterexample can be printed, stored and replayed with
 ``petheory check --claims ID --case '<json>'``.
+
+What a verdict rests on is part of the claim (DESIGN.md's contract):
+
+``paper_status``
+    what the paper calls the sentence (:data:`PAPER_STATUSES`). An ``assumption`` or an
+    ``interpretation`` is never reported as a refuted result: the runner says whether it holds
+    for the objects tested (``depends`` over readings that name the objects, ``inconclusive``
+    when it holds for none).
+``readings``
+    where a statement is ambiguous, each reasonable reading is a :class:`Reading`, a sub-claim
+    with its own statement, checker and verdict (id ``<claim id>#<name>``, selectable and
+    replayable like a claim). The claim's verdict is the readings' common verdict, else
+    ``depends``.
+``premise``
+    a :class:`Premise` that the paper states but no object satisfies: the verdict is
+    ``vacuous`` (with the proof or the search), and the readings check the nearest satisfiable
+    premises.
+``evidence``
+    how strong the verdict is (:data:`EVIDENCE`): by default ``proved`` for a symbolic proof,
+    ``searched`` for exact claims, ``statistical`` for asymptotic and empirical ones. A claim
+    that is true by the library's own construction says ``definitional`` and why
+    (``evidence_note``).
 """
 
 from __future__ import annotations
@@ -40,8 +62,51 @@ from typing import Any
 import numpy as np
 
 KINDS = ("exact", "symbolic", "asymptotic", "empirical")
-VERDICTS = ("holds", "refuted", "inconclusive", "skipped")
+VERDICTS = ("holds", "refuted", "depends", "vacuous", "inconclusive", "skipped")
+#: What the paper calls the sentence. ``None`` (reported as "unspecified") only for plugin claims that do not say.
+PAPER_STATUSES = ("theorem", "lemma", "proposition", "corollary", "remark", "assumption", "interpretation",
+                  "conjecture", "empirical")
+#: How strong a verdict is, strongest first.
+EVIDENCE = ("proved", "exhaustive", "searched", "statistical", "definitional")
+#: Statuses whose failure on an object is a statement of scope, not a refuted result.
+NOT_RESULTS = ("assumption", "interpretation")
 _ID = re.compile(r"^[a-z][a-z0-9]*\d{4}\.[a-z0-9_]+$")
+_READING = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One reading of an ambiguous statement: a named sub-claim with its own statement and checker.
+
+    ``check``, ``cases``, ``proof`` and ``kind`` mean what they mean for a :class:`Claim`.
+    """
+
+    name: str
+    statement: str
+    check: Callable[..., Any] | None = None
+    cases: Callable[[], Any] | None = None
+    kind: str = "exact"
+    proof: Callable[[], bool] | None = None
+    examples: dict = field(default_factory=dict)
+    evidence: str | None = None
+    evidence_note: str | None = None
+    reconstruction: str | None = None
+
+
+@dataclass(frozen=True)
+class Premise:
+    """A premise of the statement that no object satisfies.
+
+    ``argument`` is the proof in words; ``proof() -> bool`` checks it (e.g. with sympy) and may be
+    None. ``witness(case) -> float`` is > 0 when a generated case satisfies the premise: the runner
+    searches ``cases()`` for one, so a wrong impossibility argument is caught as a crash.
+    """
+
+    statement: str
+    argument: str
+    cases: Callable[[], Any]
+    witness: Callable[[Any], float]
+    proof: Callable[[], bool] | None = None
 
 
 @dataclass(frozen=True)
@@ -59,6 +124,25 @@ class Claim:
     reconstruction: str | None = None
     corrected_of: str | None = None
     examples: dict = field(default_factory=dict)  # per-profile override of the case budget
+    paper_status: str | None = None
+    evidence: str | None = None
+    evidence_note: str | None = None
+    readings: tuple = ()
+    premise: Premise | None = None
+    reading_of: str | None = None
+
+    def reading(self, name: str) -> "Claim":
+        """Reading ``name`` as a claim of its own (id ``<id>#<name>``), for the runner and ``--case``."""
+        for r in self.readings:
+            if r.name == name:
+                return Claim(
+                    id=f"{self.id}#{r.name}", source=self.source, statement=r.statement, kind=r.kind, check=r.check,
+                    cases=r.cases, proof=r.proof, reconstruction=r.reconstruction, examples=dict(r.examples),
+                    paper_status=self.paper_status, evidence=r.evidence, evidence_note=r.evidence_note,
+                    reading_of=self.id,
+                )
+        names = ", ".join(r.name for r in self.readings) or "none"
+        raise ValueError(f"claim {self.id} has no reading {name!r}; its readings: {names}")
 
     def violation(self, case) -> float:
         """Evaluate the checker on one case (exact and symbolic kinds)."""
@@ -97,10 +181,13 @@ class Evidence:
     details: dict = field(default_factory=dict)
     counterexample: Any = None
     summary: str = ""
+    strength: str | None = None  # one of EVIDENCE; None: the claim's (default 'statistical')
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        if self.strength is not None and self.strength not in EVIDENCE:
+            raise ValueError(f"strength must be one of {EVIDENCE}, got {self.strength!r}")
 
 
 _CLAIMS: dict[str, Claim] = {}
@@ -118,6 +205,11 @@ def claim(
     corrected_of: str | None = None,
     examples: dict | None = None,
     overwrite: bool = False,
+    paper_status: str | None = None,
+    evidence: str | None = None,
+    evidence_note: str | None = None,
+    readings=(),
+    premise: Premise | None = None,
 ):
     """Decorator registering the decorated checker as claim ``id``. See the module docstring."""
 
@@ -134,6 +226,11 @@ def claim(
                 reconstruction=reconstruction,
                 corrected_of=corrected_of,
                 examples=dict(examples or {}),
+                paper_status=paper_status,
+                evidence=evidence,
+                evidence_note=evidence_note,
+                readings=tuple(readings),
+                premise=premise,
             ),
             overwrite=overwrite,
         )
@@ -142,9 +239,41 @@ def claim(
     return deco
 
 
-def skipped(*, id: str, source: str, statement: str, kind: str, reason: str) -> Claim:
+def claim_with_readings(
+    *,
+    id: str,
+    source: str,
+    statement: str,
+    kind: str,
+    paper_status: str | None,
+    readings,
+    premise: Premise | None = None,
+    reconstruction: str | None = None,
+    corrected_of: str | None = None,
+    overwrite: bool = False,
+) -> Claim:
+    """Register a claim whose verdict comes from its readings (and premise) alone."""
+    return register(
+        Claim(id=id, source=source, statement=statement, kind=kind, paper_status=paper_status, readings=tuple(readings),
+              premise=premise, reconstruction=reconstruction, corrected_of=corrected_of),
+        overwrite=overwrite,
+    )
+
+
+def skipped(*, id: str, source: str, statement: str, kind: str, reason: str, paper_status: str | None = None) -> Claim:
     """Register a claim that cannot be checked, with the reason."""
-    return register(Claim(id=id, source=source, statement=statement, kind=kind, skip_reason=reason))
+    return register(Claim(id=id, source=source, statement=statement, kind=kind, skip_reason=reason, paper_status=paper_status))
+
+
+def _validate_checkable(owner: str, kind: str, check, cases, proof) -> None:
+    if kind not in KINDS:
+        raise ValueError(f"claim {owner}: kind must be one of {KINDS}, got {kind!r}")
+    if check is None:
+        raise ValueError(f"claim {owner}: a checker is required unless the claim is skipped")
+    if kind in ("exact", "symbolic") and cases is None:
+        raise ValueError(f"claim {owner}: {kind} claims need a `cases` strategy")
+    if kind == "symbolic" and proof is None:
+        raise ValueError(f"claim {owner}: symbolic claims need a `proof`")
 
 
 def register(c: Claim, *, overwrite: bool = False) -> Claim:
@@ -152,13 +281,22 @@ def register(c: Claim, *, overwrite: bool = False) -> Claim:
         raise ValueError(f"claim id must look like '<firstauthor><year>.<short_name>', got {c.id!r}")
     if c.kind not in KINDS:
         raise ValueError(f"claim {c.id}: kind must be one of {KINDS}, got {c.kind!r}")
-    if c.skip_reason is None:
-        if c.check is None:
-            raise ValueError(f"claim {c.id}: a checker is required unless the claim is skipped")
-        if c.kind in ("exact", "symbolic") and c.cases is None:
-            raise ValueError(f"claim {c.id}: {c.kind} claims need a `cases` strategy")
-        if c.kind == "symbolic" and c.proof is None:
-            raise ValueError(f"claim {c.id}: symbolic claims need a `proof`")
+    if c.paper_status is not None and c.paper_status not in PAPER_STATUSES:
+        raise ValueError(f"claim {c.id}: paper_status must be one of {PAPER_STATUSES}, got {c.paper_status!r}")
+    for ev in [c.evidence] + [r.evidence for r in c.readings]:
+        if ev is not None and ev not in EVIDENCE:
+            raise ValueError(f"claim {c.id}: evidence must be one of {EVIDENCE}, got {ev!r}")
+    if c.evidence == "definitional" and not c.evidence_note:
+        raise ValueError(f"claim {c.id}: 'definitional' evidence needs an evidence_note saying why")
+    names = [r.name for r in c.readings]
+    if len(set(names)) != len(names) or not all(_READING.match(n) for n in names):
+        raise ValueError(f"claim {c.id}: reading names must be distinct snake_case words, got {names}")
+    for r in c.readings:
+        _validate_checkable(f"{c.id}#{r.name}", r.kind, r.check, r.cases, r.proof)
+    if c.premise is not None and not c.readings:
+        raise ValueError(f"claim {c.id}: a premise no object satisfies needs a reading with the nearest satisfiable one")
+    if c.skip_reason is None and not c.readings:
+        _validate_checkable(c.id, c.kind, c.check, c.cases, c.proof)
     if c.id in _CLAIMS and not overwrite and _CLAIMS[c.id].check is not c.check:
         raise ValueError(f"claim {c.id!r} is already registered")
     _CLAIMS[c.id] = c
@@ -166,7 +304,11 @@ def register(c: Claim, *, overwrite: bool = False) -> Claim:
 
 
 def get(claim_id: str) -> Claim:
+    """Claim ``claim_id``, or one reading of it as a claim when the id is ``<claim id>#<reading>``."""
     load_builtin()
+    if "#" in claim_id:
+        base, name = claim_id.split("#", 1)
+        return get(base).reading(name)
     try:
         return _CLAIMS[claim_id]
     except KeyError:
@@ -191,6 +333,14 @@ def select(patterns: str | None) -> list[Claim]:
         raise ValueError("--claims is empty; give glob patterns such as 'gu2025.*'")
     chosen = []
     for p in pats:
+        if "#" in p:  # readings: '<claim glob>#<reading glob>'
+            cp, rp = p.split("#", 1)
+            hit = [c.reading(r.name) for c in claims if fnmatch.fnmatchcase(c.id, cp)
+                   for r in c.readings if fnmatch.fnmatchcase(r.name, rp)]
+            if not hit:
+                raise ValueError(f"--claims pattern {p!r} matches no reading of a registered claim")
+            chosen.extend(h for h in hit if h.id not in {x.id for x in chosen})
+            continue
         hit = [c for c in claims if fnmatch.fnmatchcase(c.id, p)]
         if not hit:
             raise ValueError(f"--claims pattern {p!r} matches no registered claim")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import platform
 
-VERDICT_STYLE = {"holds": "green", "refuted": "red", "inconclusive": "yellow", "skipped": "dim"}
+VERDICT_STYLE = {"holds": "green", "refuted": "red", "depends": "magenta", "vacuous": "cyan", "inconclusive": "yellow",
+                 "skipped": "dim"}
 
 
 def document(records: list[dict], *, profile: str, seed: int) -> dict:
@@ -23,21 +24,29 @@ def document(records: list[dict], *, profile: str, seed: int) -> dict:
 
 
 def counts(records: list[dict]) -> dict:
-    out = {"holds": 0, "refuted": 0, "inconclusive": 0, "skipped": 0}
+    from proofs_check.engine import VERDICTS
+
+    out = dict.fromkeys(VERDICTS, 0)
     for r in records:
         out[r["verdict"]] += 1
     return out
 
 
 def tally(records: list[dict]) -> str:
-    """'34 claims: 17 holds, 9 refuted, 2 inconclusive, 6 skipped' (singular for one claim)."""
+    """'34 claims: 17 holds, 9 refuted, 2 depends, 1 vacuous, 2 inconclusive, 6 skipped' (singular for one
+    claim; depends and vacuous only when present)."""
     c = counts(records)
     noun = "claim" if len(records) == 1 else "claims"
-    return f"{len(records)} {noun}: {c['holds']} holds, {c['refuted']} refuted, {c['inconclusive']} inconclusive, {c['skipped']} skipped"
+    parts = [f"{c[v]} {v}" for v in c if c[v] or v not in ("depends", "vacuous")]
+    return f"{len(records)} {noun}: " + ", ".join(parts)
 
 
 def _verdict_text(r: dict) -> str:
-    return "holds (proved symbolically)" if r.get("proved") else r["verdict"]
+    if r.get("proved"):
+        return "holds (proved symbolically)"
+    if r.get("readings") and r["verdict"] in ("depends", "vacuous"):
+        return f"{r['verdict']} (" + "; ".join(f"{x['name']}: {x['verdict']}" for x in r["readings"]) + ")"
+    return r["verdict"]
 
 
 def _fmt(x) -> str:
@@ -57,22 +66,42 @@ def markdown(records: list[dict], *, profile: str, seed: int) -> str:
         "`margin` is the smallest slack seen over the cases, in the statement's units "
         "(negative: the counterexample's violation).",
         "",
-        "| claim | kind | verdict | cases | margin | seconds |",
-        "|---|---|---|---:|---:|---:|",
+        "`paper status` is what the paper calls the sentence (an assumption or interpretation is never reported "
+        "as refuted); `evidence` is how strong the verdict is: proved, exhaustive, searched, statistical, or "
+        "definitional (true by the library's construction).",
+        "",
+        "| claim | paper status | kind | verdict | evidence | cases | margin | seconds |",
+        "|---|---|---|---|---|---:|---:|---:|",
     ]
     for r in records:
         lines.append(
-            f"| `{r['id']}` | {r['kind']} | **{_verdict_text(r)}** | {r['cases']} | {_fmt(r['margin'])} | {r['seconds']:.2f} |"
+            f"| `{r['id']}` | {r.get('paper_status') or 'unspecified'} | {r['kind']} | **{_verdict_text(r)}** | "
+            f"{r.get('evidence') or ''} | {r['cases']} | {_fmt(r['margin'])} | {r['seconds']:.2f} |"
         )
     lines.append("")
     for r in records:
-        lines += [f"## `{r['id']}` — {_verdict_text(r)}", "", f"*Source:* {r['source']}", "", f"*Statement:* {r['statement']}", ""]
+        lines += [f"## `{r['id']}` — {_verdict_text(r)}", "", f"*Source:* {r['source']}", "",
+                  f"*Paper status:* {r.get('paper_status') or 'unspecified'}", "", f"*Statement:* {r['statement']}", ""]
         if r.get("reconstruction"):
             lines += [f"*Reconstruction:* {r['reconstruction']}", ""]
         if r.get("corrected_of"):
             lines += [f"*Corrected variant of* `{r['corrected_of']}`.", ""]
+        if r.get("evidence"):
+            note = f" ({r['evidence_note']})" if r.get("evidence_note") else ""
+            lines += [f"*Evidence:* {r['evidence']}{note}", ""]
         if r.get("summary"):
-            lines += [f"*Evidence:* {r['summary']}", ""]
+            lines += [f"*Summary:* {r['summary']}", ""]
+        if r.get("premise"):
+            p = r["premise"]
+            lines += [f"*Premise as stated:* {p['statement']} — "
+                      + ("satisfiable (witness below)" if p["satisfiable"] else f"no object satisfies it ({p['evidence']}): {p['argument']}"), ""]
+        for x in r.get("readings") or []:
+            note = f" ({x['evidence_note']})" if x.get("evidence_note") else ""
+            lines += [f"*Reading `{x['name']}`* — **{x['verdict']}**, {x.get('evidence') or ''}{note}, {x['cases']} cases, "
+                      f"margin {_fmt(x['margin'])}: {x['statement']}", "", f"  {x['summary']}", ""]
+            if x.get("counterexample") is not None:
+                lines += ["```json", json.dumps(x["counterexample"], indent=1)[:4000], "```", ""]
+            lines += [f"  *Reproduce:* `{x['reproduce']}`", ""]
         if r.get("counterexample") is not None:
             lines += ["*Counterexample (shrunk):*", "", "```json", json.dumps(r["counterexample"], indent=1)[:4000], "```", ""]
         if r.get("details"):
@@ -90,6 +119,7 @@ def print_table(records: list[dict], console) -> None:
         t.add_column(col, **kw)
     for r in records:
         style = VERDICT_STYLE.get(r["verdict"], "")
-        t.add_row(r["id"], r["kind"], f"[{style}]{_verdict_text(r)}[/{style}]", str(r["cases"]), _fmt(r["margin"]), f"{r['seconds']:.2f}", escape(r.get("summary", "")))
+        strength = f"{r['evidence']}: " if r.get("evidence") else ""
+        t.add_row(r["id"], r["kind"], f"[{style}]{_verdict_text(r)}[/{style}]", str(r["cases"]), _fmt(r["margin"]), f"{r['seconds']:.2f}", escape(strength + r.get("summary", "")))
     console.print(t)
     console.print(tally(records))

@@ -3,11 +3,20 @@
 Exact and symbolic claims are searched with :func:`hypothesis.find`, which returns the
 *shrunk* (minimal) case with violation > 0, or raises when none is found in the budget.
 Every claim gets its own seed derived from the run seed and its id, so selecting a subset of
-claims never changes what is found for the others.
+claims never changes what is found for the others. The search depends on nothing else: it runs
+under hypothesis's default settings (not the loaded test profile), without an example database,
+and without the constants hypothesis would otherwise collect from the source of every local
+module imported so far (which made a claim's cases depend on which claims ran before it).
+
+A claim with readings gets one verdict per reading (each searched with its own seed, from
+``<id>#<reading>``) and the common verdict or ``depends``; a claim with a :class:`Premise` that no
+object satisfies is ``vacuous``. After shrinking, fields of the counterexample that the checker
+never read are dropped (when the smaller case replays with the same violation).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import shlex
@@ -18,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from proofs_check.engine import Claim, Context, Evidence
+from proofs_check.engine import EVIDENCE, NOT_RESULTS, Claim, Context, Evidence
 
 #: Number of generated cases per exact/symbolic claim, per profile (a claim may override).
 PROFILES = {"quick": 60, "thorough": 2000}
@@ -48,8 +57,8 @@ def budget_for(c: Claim, profile: str) -> int:
 def reproduce_command(c: Claim, *, profile: str, seed: int, case=None) -> str:
     if case is not None:
         # shlex.quote: a case holding an apostrophe must still paste into a shell intact
-        return f"petheory check --claims {c.id} --case {shlex.quote(json.dumps(case, allow_nan=False))}"
-    return f"petheory check --claims {c.id} --profile {profile} --seed {seed}"
+        return f"petheory check --claims {shlex.quote(c.id)} --case {shlex.quote(json.dumps(case, allow_nan=False))}"
+    return f"petheory check --claims {shlex.quote(c.id)} --profile {profile} --seed {seed}"
 
 
 #: Checker evaluations allowed while shrinking, after the first counterexample, per profile. Hypothesis
@@ -61,6 +70,36 @@ SHRINK_STEPS = {"quick": 100, "thorough": 2000}
 
 class _ShrinkBudgetSpent(BaseException):
     """Raised inside hypothesis to stop shrinking (a BaseException: hypothesis lets it through)."""
+
+
+@contextlib.contextmanager
+def _no_local_constants():
+    """Run hypothesis without the literals it harvests from local modules' source code.
+
+    Hypothesis (>= 6.131) mixes into generation constants found in every imported module that is
+    not installed (this repository's), and the pool grows as modules are imported: the cases of a
+    claim then depend on which claims (and modules) ran before it. Private API, so a hypothesis
+    without it is left alone.
+    """
+    try:
+        from hypothesis.internal.conjecture import providers
+        from hypothesis.internal.constants_ast import Constants
+    except ImportError:  # pragma: no cover
+        yield
+        return
+    saved = getattr(providers, "_get_local_constants", None)
+    cache = getattr(providers, "CONSTANTS_CACHE", None)
+    if saved is None or cache is None:  # pragma: no cover
+        yield
+        return
+    empty = Constants()
+    providers._get_local_constants = lambda: empty
+    cache.cache.clear()  # cached choices may hold local constants
+    try:
+        yield
+    finally:
+        providers._get_local_constants = saved
+        cache.cache.clear()
 
 
 def _search(c: Claim, budget: int, seed: int, shrink_steps: int = SHRINK_STEPS["quick"]) -> dict:
@@ -87,6 +126,7 @@ def _search(c: Claim, budget: int, seed: int, shrink_steps: int = SHRINK_STEPS["
         return val > 0
 
     cfg = settings(
+        parent=settings.get_profile("default"),  # not the loaded (test) profile: same search everywhere
         max_examples=budget,
         database=None,
         deadline=None,
@@ -96,7 +136,8 @@ def _search(c: Claim, budget: int, seed: int, shrink_steps: int = SHRINK_STEPS["
     )
     truncated = False
     try:
-        case = find(c.cases(), condition, settings=cfg, random=random.Random(seed))
+        with _no_local_constants():
+            case = find(c.cases(), condition, settings=cfg, random=random.Random(seed))
     except _ShrinkBudgetSpent:
         if "crash" in stats:  # a crash met while shrinking outranks the counterexample
             bad, exc = stats["crash"]
@@ -112,22 +153,42 @@ def _search(c: Claim, budget: int, seed: int, shrink_steps: int = SHRINK_STEPS["
             "violation": violation, "shrink_truncated": truncated}
 
 
-def check_claim(c: Claim, *, profile: str = "quick", seed: int = 0, quiet: bool = True) -> dict:
+def check_claim(c: Claim, *, profile: str = "quick", seed: int = 0, quiet: bool = True, workdir: str | None = None) -> dict:
     """Check one claim; returns its record in the ``petheory check --json`` contract.
 
+    ``workdir`` is where empirical checkers look for ``runs/`` (default: the current directory).
     Raises :class:`CheckerCrash` when the checker itself fails.
     """
-    budget = budget_for(c, profile)
-    s = claim_seed(seed, c.id)
-    rec = {
+    t0 = time.perf_counter()
+    if c.readings and c.skip_reason is None:
+        rec = _check_readings(c, profile=profile, seed=seed, quiet=quiet, workdir=workdir)
+    else:
+        rec = _check_single(c, profile=profile, seed=seed, quiet=quiet, workdir=workdir)
+    if c.paper_status in NOT_RESULTS and c.reading_of is None and rec["verdict"] == "refuted":
+        # An assumption or interpretation is a premise or a gloss, not a result: a failing object says
+        # where it does not apply. Readings that name the objects give 'depends' instead.
+        rec["verdict"] = "inconclusive"
+        rec["summary"] = (f"an {c.paper_status} is not a result, so it is not refuted: it does not hold for the objects "
+                          f"tested ({rec['summary']})")
+    rec["seconds"] = round(time.perf_counter() - t0, 4)
+    return _finite(rec)
+
+
+def _base_record(c: Claim, *, profile: str, seed: int) -> dict:
+    return {
         "id": c.id,
         "source": c.source,
         "statement": c.statement,
+        "paper_status": c.paper_status or "unspecified",
         "kind": c.kind,
         "verdict": None,
+        "evidence": None,
+        "evidence_note": c.evidence_note,
         "cases": 0,
         "margin": None,
         "counterexample": None,
+        "readings": [],
+        "premise": None,
         "reproduce": reproduce_command(c, profile=profile, seed=seed),
         "seconds": 0.0,
         "proved": False,
@@ -136,7 +197,12 @@ def check_claim(c: Claim, *, profile: str = "quick", seed: int = 0, quiet: bool 
         "summary": "",
         "details": {},
     }
-    t0 = time.perf_counter()
+
+
+def _check_single(c: Claim, *, profile: str, seed: int, quiet: bool, workdir: str | None) -> dict:
+    budget = budget_for(c, profile)
+    s = claim_seed(seed, c.id)
+    rec = _base_record(c, profile=profile, seed=seed)
     try:
         if c.skip_reason is not None:
             rec.update(verdict="skipped", summary=c.skip_reason)
@@ -148,10 +214,12 @@ def check_claim(c: Claim, *, profile: str = "quick", seed: int = 0, quiet: bool 
                     f"sympy proved the identity but the numeric search refuted it on {res['counterexample']!r}: "
                     "the proof or the checker transcribes the statement wrongly"
                 )
-            rec.update(verdict=res["verdict"], cases=res["cases"], margin=res["margin"], proved=proved)
+            rec.update(verdict=res["verdict"], cases=res["cases"], margin=_tidy(res["margin"]), proved=proved)
+            rec["evidence"] = "proved" if proved else (c.evidence or "searched")
             if res["verdict"] == "refuted":
-                rec["counterexample"] = res["counterexample"]
-                rec["reproduce"] = reproduce_command(c, profile=profile, seed=seed, case=res["counterexample"])
+                case = _prune(c, res["counterexample"], res["violation"])
+                rec["counterexample"] = case
+                rec["reproduce"] = reproduce_command(c, profile=profile, seed=seed, case=case)
                 rec["summary"] = f"violation {res['violation']:.3g} on the shrunk case"
                 if res["shrink_truncated"]:
                     rec["summary"] += f" (shrinking stopped after {SHRINK_STEPS[profile]} steps: it may shrink further)"
@@ -160,14 +228,15 @@ def check_claim(c: Claim, *, profile: str = "quick", seed: int = 0, quiet: bool 
             else:
                 rec["summary"] = f"no counterexample in {res['cases']} cases"
         else:
-            ctx = Context(profile=profile, budget=budget, rng=np.random.default_rng(s), seed=s, quiet=quiet)
+            ctx = Context(profile=profile, budget=budget, rng=np.random.default_rng(s), seed=s, quiet=quiet, workdir=workdir)
             ev = c.check(ctx)
             if not isinstance(ev, Evidence):
                 raise TypeError(f"{c.kind} checker must return proofs_check.Evidence, got {type(ev).__name__}")
             rec.update(
                 verdict=ev.verdict,
+                evidence=ev.strength or c.evidence or "statistical",
                 cases=ev.cases,
-                margin=ev.margin,
+                margin=_tidy(ev.margin),
                 details=ev.details,
                 summary=ev.summary,
                 counterexample=ev.counterexample,
@@ -176,8 +245,148 @@ def check_claim(c: Claim, *, profile: str = "quick", seed: int = 0, quiet: bool 
         raise
     except Exception as exc:  # a broken checker must not pass for a verdict
         raise CheckerCrash(c.id, _describe(exc)) from exc
-    rec["seconds"] = round(time.perf_counter() - t0, 4)
-    return _finite(rec)
+    return rec
+
+
+def _weakest(evidence) -> str | None:
+    known = [e for e in evidence if e in EVIDENCE]
+    return max(known, key=EVIDENCE.index) if known else None
+
+
+def _check_readings(c: Claim, *, profile: str, seed: int, quiet: bool, workdir: str | None) -> dict:
+    """Verdict of a claim with readings: the common verdict, 'depends', or 'vacuous' (premise)."""
+    rec = _base_record(c, profile=profile, seed=seed)
+    subs = []
+    for r in c.readings:
+        sub = check_claim(c.reading(r.name), profile=profile, seed=seed, quiet=quiet, workdir=workdir)
+        subs.append({"name": r.name, **{k: sub[k] for k in ("statement", "verdict", "evidence", "evidence_note", "cases",
+                                                             "margin", "counterexample", "reproduce", "summary",
+                                                             "reconstruction", "proved", "details")}})
+    rec["readings"] = subs
+    rec["cases"] = sum(int(x["cases"]) for x in subs)
+    listing = "; ".join(f"{x['name']}: {x['verdict']}" for x in subs)
+    verdicts = {x["verdict"] for x in subs}
+    if c.premise is not None:
+        prem = _check_premise(c, profile=profile, seed=seed)
+        rec["premise"] = prem
+        if not prem["satisfiable"]:
+            rec.update(verdict="vacuous", evidence=prem["evidence"],
+                       summary=f"no object satisfies the premise as stated ({prem['statement']}); nearest satisfiable "
+                       f"premises as readings: {listing}")
+            return rec
+    if len(verdicts) == 1:
+        v = verdicts.pop()
+        rec.update(verdict=v, evidence=_weakest(x["evidence"] for x in subs), summary=f"every reading {v}: {listing}")
+        if v == "refuted":
+            rec["counterexample"] = subs[0]["counterexample"]
+            rec["reproduce"] = subs[0]["reproduce"]
+        margins = [x["margin"] for x in subs if isinstance(x["margin"], (int, float))]
+        rec["margin"] = min(margins) if margins else None
+    else:
+        rec.update(verdict="depends", evidence=_weakest(x["evidence"] for x in subs), summary=f"the readings disagree: {listing}")
+    return rec
+
+
+def _check_premise(c: Claim, *, profile: str, seed: int) -> dict:
+    """Search for an object that satisfies the premise (a witness) and run its proof of impossibility."""
+    p = c.premise
+    probe = Claim(id=f"{c.id}#premise", source=c.source, statement=p.statement, kind="exact", check=p.witness, cases=p.cases)
+    try:
+        proved = bool(p.proof()) if p.proof is not None else False
+    except Exception as exc:
+        raise CheckerCrash(probe.id, _describe(exc)) from exc
+    try:
+        res = _search(probe, budget_for(probe, profile), claim_seed(seed, probe.id), shrink_steps=SHRINK_STEPS[profile])
+    except CheckerCrash:
+        raise
+    except Exception as exc:  # pragma: no cover
+        raise CheckerCrash(probe.id, _describe(exc)) from exc
+    if res["verdict"] == "refuted" and proved:
+        raise CheckerCrash(probe.id, f"the impossibility proof holds but the search found an object satisfying the premise: "
+                                     f"{_short(res['counterexample'])}")
+    return {
+        "statement": p.statement,
+        "argument": p.argument,
+        "satisfiable": res["verdict"] == "refuted",
+        "witness": res.get("counterexample"),
+        "cases": res["cases"],
+        "evidence": "proved" if proved else "searched",
+    }
+
+
+def _tidy(margin):
+    """Margins below the smallest normal number are zero in every sense that matters (they are the
+    underflow term of a tolerance); they never print as denormals."""
+    if isinstance(margin, (float, np.floating)) and np.isfinite(margin) and abs(float(margin)) < np.finfo(float).tiny:
+        return 0.0
+    return margin
+
+
+class _Reads(dict):
+    """A case that records which of its top-level fields the checker reads."""
+
+    def __init__(self, *a):
+        super().__init__(*a)
+        self.read: set = set()
+
+    def _all(self):
+        self.read |= set(super().keys())
+
+    def __getitem__(self, k):
+        self.read.add(k)
+        return super().__getitem__(k)
+
+    def get(self, k, default=None):
+        self.read.add(k)
+        return super().get(k, default)
+
+    def __contains__(self, k):
+        self.read.add(k)
+        return super().__contains__(k)
+
+    def __iter__(self):
+        self._all()
+        return super().__iter__()
+
+    def keys(self):
+        self._all()
+        return super().keys()
+
+    def items(self):
+        self._all()
+        return super().items()
+
+    def values(self):
+        self._all()
+        return super().values()
+
+    def copy(self):
+        self._all()
+        return dict(super().items())
+
+    def __reduce__(self):  # pragma: no cover - pickling copies every field
+        self._all()
+        return dict, (dict(super().items()),)
+
+
+def _prune(c: Claim, case, violation: float):
+    """The counterexample without the fields the checker never reads, if it replays the same violation."""
+    if not isinstance(case, dict):
+        return case
+    probe = _Reads(case)
+    try:
+        c.violation(probe)
+    except Exception:
+        return case
+    unused = set(case) - probe.read
+    if not unused:
+        return case
+    smaller = {k: v for k, v in case.items() if k not in unused}
+    try:
+        again = c.violation(smaller)
+    except Exception:
+        return case
+    return smaller if again == violation else case
 
 
 def _describe(exc: BaseException) -> str:
@@ -197,6 +406,9 @@ def _short(case, limit: int = 300) -> str:
 
 def replay(c: Claim, case) -> dict:
     """Evaluate an exact/symbolic claim's checker on one given case (``--case``)."""
+    if c.readings and c.check is None:
+        names = ", ".join(f"'{c.id}#{r.name}'" for r in c.readings)
+        raise ValueError(f"{c.id} is checked per reading; give one reading to --claims: {names}")
     if c.kind not in ("exact", "symbolic"):
         raise ValueError(f"--case needs an exact or symbolic claim; {c.id} is {c.kind}")
     try:
@@ -206,14 +418,15 @@ def replay(c: Claim, case) -> dict:
     return {"id": c.id, "case": case, "violation": val, "verdict": "refuted" if val > 0 else "holds"}
 
 
-def run(claims, *, profile: str = "quick", seed: int = 0, quiet: bool = False, progress=None) -> tuple[list[dict], list[CheckerCrash]]:
+def run(claims, *, profile: str = "quick", seed: int = 0, quiet: bool = False, progress=None,
+        workdir: str | None = None) -> tuple[list[dict], list[CheckerCrash]]:
     """Check every claim; returns (records, crashes). ``progress(claim_id)`` is called before each."""
     records, crashes = [], []
     for c in claims:
         if progress is not None:
             progress(c.id)
         try:
-            records.append(check_claim(c, profile=profile, seed=seed, quiet=quiet))
+            records.append(check_claim(c, profile=profile, seed=seed, quiet=quiet, workdir=workdir))
         except CheckerCrash as crash:
             crashes.append(crash)
     return records, crashes

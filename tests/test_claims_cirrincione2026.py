@@ -37,8 +37,9 @@ def test_every_claim_id_of_the_issue_is_registered():
 
 
 def test_mds_is_not_stress_optimal():
-    rec = check("hellinger_mds_optimal", 40)
+    rec = check("hellinger_mds_optimal#stress", 40)
     assert rec["verdict"] == "refuted" and rec["counterexample"]["d"] in (1, 2)
+    assert set(rec["counterexample"]) == {"counts", "d"}  # no field that plays no part
 
 
 def test_stress_checker_does_not_refute_when_nothing_beats_mds(monkeypatch):
@@ -145,6 +146,26 @@ def test_builtin_target_needs_more_parameters_at_numerical_rank():
     assert m.rank == T.n - 1 and m.rank * (T.n + 64) > T.n * 64
 
 
+def test_corrected_parametrisation_counts_the_numbers_actually_stored(monkeypatch):
+    # factors padded to full width: the library's r(n+d) formula still says "saves", the stored sizes do not
+    real = geo.minimal_parametrisation
+
+    def padded(P, rank=None, **kw):
+        f = real(P, rank=rank, **kw)
+        n, d = np.shape(P)
+        U = np.hstack([f.U, np.zeros((n, min(n, d) - f.rank))])
+        V = np.hstack([f.V, np.zeros((d, min(n, d) - f.rank))])
+        return dataclasses.replace(f, U=U, V=V)
+
+    monkeypatch.setattr(geo, "minimal_parametrisation", padded)
+    assert check("minimal_parametrisation__corrected", 40)["verdict"] == "refuted"
+
+
+def test_rank_bound_is_marked_definitional():
+    rec = check("rank_bound")
+    assert rec["evidence"] == "definitional" and "B 1 = 0" in rec["evidence_note"]
+
+
 def test_minimal_parametrisation_corrected_holds():
     assert check("minimal_parametrisation__corrected")["verdict"] == "holds"
 
@@ -164,8 +185,20 @@ def test_parametrisation_checker_catches_a_wrong_error(monkeypatch):
 
 
 def test_shift_equivariance_does_not_give_rank_one():
-    rec = check("alibi_rank1", 30)
-    assert rec["verdict"] == "refuted" and rec["counterexample"]["kind"] == "any"
+    rec = check("alibi_rank1#any_shift_equivariant", 30)
+    assert rec["verdict"] == "refuted" and rec["counterexample"]["f"] == [1.0, 1.0]
+
+
+def test_the_rank1_interpretation_is_not_reported_as_refuted():
+    rec = runner.check_claim(engine.get(P + "alibi_rank1"))
+    assert rec["paper_status"] == "interpretation" and rec["verdict"] == "depends"
+    assert {x["name"]: x["verdict"] for x in rec["readings"]} == {"alibi_line": "holds", "any_shift_equivariant": "refuted"}
+
+
+def test_alibi_line_reading_catches_a_bent_alibi_geometry(monkeypatch):
+    real = geo.bias_distances
+    monkeypatch.setattr(geo, "bias_distances", lambda B, m="gap": np.sqrt(real(B, m)))
+    assert check("alibi_rank1#alibi_line", 30)["verdict"] == "refuted"
 
 
 def test_rank1_checker_holds_on_lines(monkeypatch):
@@ -235,8 +268,9 @@ def test_lowest_stress_reads_a_user_corpus(monkeypatch, tmp_path):
 
 def test_causal_transformers_without_pe_are_order_sensitive():
     pytest.importorskip("torch")
-    rec = check("necessity", 30)
+    rec = check("necessity#mask_is_not_a_signal", 30)
     assert rec["verdict"] == "refuted" and rec["counterexample"]["attention"] == "causal"
+
 
 
 def test_necessity_checker_holds_when_every_variant_is_bidirectional(monkeypatch):

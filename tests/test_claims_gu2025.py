@@ -190,8 +190,12 @@ def test_corrected_range_holds_and_catches_an_overshoot(monkeypatch):
 N3 = {"n": 3, "w_imag": None, "margin": 1.0, "e_kind": "any"}
 
 
-def test_schur_modulus_is_refuted():
-    rec = check("schur_modulus", 60)
+def test_schur_modulus_is_vacuous_with_the_psd_reading_holding():
+    # (the claim-level verdicts of every claim are checked on one shared run in test_readme_table.py)
+    prem = runner._check_premise(engine.get(P + "schur_modulus"), profile="quick", seed=0)
+    assert prem["evidence"] == "proved" and not prem["satisfiable"] and prem["cases"] > 0
+    assert check("schur_modulus#psd", 30)["verdict"] == "holds"
+    rec = check("schur_modulus#unit_diagonal", 60)
     assert rec["verdict"] == "refuted"
     # a 3x3 instance: W = T(9, 2, -2) (eigenvalues 5, 11, 11), E = T(1, -i, 1): W∘E has 7, 7, 13
     case = {**N3, "w": [0.0, 2.0, -2.0], "e_phases": [0.0, 1.5 * np.pi, 0.0]}
@@ -201,8 +205,25 @@ def test_schur_modulus_is_refuted():
 def test_schur_modulus_checker_accepts_a_world_where_hadamard_is_harmless(monkeypatch):
     real = cp.compose
     monkeypatch.setattr(cp, "compose", lambda W, X, mode: W.copy() if mode == "hadamard" else real(W, X, mode))
-    assert check("schur_modulus", 40)["verdict"] == "holds"
-    assert check("spectral_contraction", 40)["verdict"] == "holds"
+    assert check("schur_modulus#unit_diagonal", 40)["verdict"] == "holds"
+    assert check("spectral_contraction#unit_diagonal", 40)["verdict"] == "holds"
+
+
+def test_psd_readings_catch_a_hadamard_product_that_drops_the_phases(monkeypatch):
+    # W o Re(E): for rank-one E the spectrum changes, so 'equal spectra' fails
+    real = cp.compose
+    monkeypatch.setattr(cp, "compose", lambda W, X, mode: real(W, X.real, mode) if mode == "hadamard" else real(W, X, mode))
+    assert check("schur_modulus#psd", 20)["verdict"] == "refuted"
+    assert check("spectral_contraction#psd", 20)["verdict"] == "refuted"
+
+
+def test_the_premise_search_guards_the_impossibility_proof(monkeypatch):
+    assert engine.get(P + "spectral_contraction").premise is engine.get(P + "schur_modulus").premise
+    # a world where the case builder makes positive definite unit-modulus E's: the witness search finds one, and
+    # with the proof still succeeding that is a crash (the argument or the checker is wrong), not a verdict
+    monkeypatch.setattr(G, "_unit_modulus_column", lambda case: np.r_[2.0, 0.5 * np.ones(case["n"] - 1)])
+    with pytest.raises(runner.CheckerCrash, match="impossibility proof holds but the search found"):
+        runner._check_premise(engine.get(P + "spectral_contraction"), profile="quick", seed=0)
 
 
 def test_corrected_schur_modulus_holds_and_catches_a_scaled_product(monkeypatch):
@@ -213,7 +234,7 @@ def test_corrected_schur_modulus_holds_and_catches_a_scaled_product(monkeypatch)
 
 
 def test_spectral_contraction_is_refuted_at_n_3():
-    rec = check("spectral_contraction", 60)
+    rec = check("spectral_contraction#unit_diagonal", 60)
     # How far shrinking gets within the quick profile's step cap is not bit-stable across processes
     # (threaded eigensolvers near a zero margin); a fresh clone once stopped at n=5. What must hold:
     # the shrunk case replays as a violation, and the hand-made n=3 case below is one.

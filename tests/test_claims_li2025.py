@@ -23,14 +23,14 @@ EXPECTED = {
     "li2025.rademacher_bound": "inconclusive",
     "li2025.alibi_extrapolation": "holds",
     "li2025.alibi_monotone_bias": "holds",
-    "li2025.wavelet_atom_decay": "refuted",
+    "li2025.wavelet_atom_decay": "depends",
     "li2025.wavelet_atom_decay__corrected": "holds",
     "li2025.wavelet_extrapolation": "refuted",
     "li2025.wavelet_extrapolation__corrected": "holds",
     "li2025.wavelet_unnormalised_norm": "holds",
     "li2025.legendre_bounded": "holds",
     "li2025.learned_no_extrapolation": "holds",
-    "li2025.sinusoidal_periodic_ambiguity": "refuted",
+    "li2025.sinusoidal_periodic_ambiguity": "depends",
     "li2025.sinusoidal_periodic_ambiguity__corrected": "holds",
 }
 
@@ -57,13 +57,32 @@ def test_wavelet_extrapolation_minimal_counterexample_is_the_last_training_posit
     assert rec["margin"] == pytest.approx(-np.linalg.norm(anchor), rel=1e-12)
 
 
-def test_sinusoidal_ambiguity_counterexample_is_the_papers_d_model():
-    assert verdict("li2025.sinusoidal_periodic_ambiguity")["counterexample"] == {"d": 64, "base": 10000.0}
+def test_sinusoidal_ambiguity_depends_on_the_reading_at_the_papers_d_model():
+    rec = verdict("li2025.sinusoidal_periodic_ambiguity")
+    r = {x["name"]: x for x in rec["readings"]}
+    assert r["near_repeat"]["verdict"] == "refuted" and r["near_repeat"]["counterexample"] == {"d": 64, "base": 10000.0}
+    assert r["slowest_period"]["verdict"] == "holds" and rec["evidence"] == "exhaustive"
+    # the slowest pair's period at d = 64: 2 pi 10000^(62/64) = 47,117, inside [10^3, 10^5]
+    assert 2 * np.pi * 10000 ** (62 / 64) == pytest.approx(47117, abs=1)
+
+
+def test_slowest_period_reading_catches_a_wrong_base(monkeypatch):
+    real = enc.sinusoidal
+    monkeypatch.setattr(enc, "sinusoidal", lambda *a, **k: real(*a, **{**k, "base": 1e7}))
+    assert verdict("li2025.sinusoidal_periodic_ambiguity#slowest_period")["verdict"] == "refuted"
 
 
 def test_atom_decay_counterexample_doubles_the_constant_at_scale_one():
-    ce = verdict("li2025.wavelet_atom_decay")["counterexample"]
-    assert ce["ratio"] == pytest.approx(2.0, rel=1e-9)
+    rec = verdict("li2025.wavelet_atom_decay")
+    r = {x["name"]: x for x in rec["readings"]}
+    assert r["uniform_c"]["verdict"] == "refuted" and r["c_depends_on_jmax"]["verdict"] == "holds"
+    assert r["c_depends_on_jmax"]["evidence"] == "proved"
+    assert r["uniform_c"]["counterexample"]["ratio"] == pytest.approx(2.0, rel=1e-9)
+
+
+def test_atom_decay_corrected_says_it_is_definitional():
+    rec = verdict("li2025.wavelet_atom_decay__corrected")
+    assert rec["evidence"] == "definitional" and "by construction" in rec["evidence_note"]
 
 
 # ----------------------------------------------------------------------------- planted violations
@@ -73,6 +92,66 @@ def test_planted_sinusoidal_norm_violation(monkeypatch):
     real = enc.sinusoidal
     monkeypatch.setattr(enc, "sinusoidal", lambda *a, **k: 2.0 * real(*a, **k))
     assert verdict("li2025.sinusoidal_norm_bound")["verdict"] == "refuted"
+
+
+@pytest.mark.parametrize("planted, part", [
+    (lambda real: (lambda *a, **k: 1.4 * real(*a, **k)), "exact_norm"),  # norm 0.99 sqrt(d): meets the paper's bound
+    (lambda real: (lambda *a, **k: np.abs(real(*a, **k))), "reference"),  # |PE| keeps the norm
+    (lambda real: (lambda *a, **k: real(*a, **{**k, "base": 1.01 * k.get("base", 10000.0)})), "reference"),  # wrong base
+])
+def test_sinusoidal_norm_bound_catches_bugs_that_keep_the_bound(monkeypatch, planted, part):
+    monkeypatch.setattr(enc, "sinusoidal", planted(enc.sinusoidal))
+    rec = verdict("li2025.sinusoidal_norm_bound")
+    assert rec["verdict"] == "refuted" and rec["counterexample"]["part"] == part
+    assert li2025.sinusoidal_norm_bound({**rec["counterexample"], "part": "paper_bound"}) <= 0  # the bound alone holds
+
+
+def test_learned_models_that_wrap_positions_around_are_refuted(monkeypatch):
+    # petheory.nn's learned table past n_max: wrap around (position mod n_max) instead of reusing the last row
+    import torch
+
+    from petheory.nn import position
+
+    def wrapped(self, T):
+        rows = self.table.shape[0]
+        return self.table[torch.arange(T) % rows] if T > rows else self.table[:T]
+
+    monkeypatch.setattr(position.AbsolutePE, "forward", wrapped)
+    rec = verdict("li2025.learned_no_extrapolation")
+    assert rec["verdict"] == "refuted" and li2025.learned_no_extrapolation(rec["counterexample"]) > 0
+
+
+def test_learned_models_whose_later_positions_differ_only_in_the_model_are_refuted(monkeypatch):
+    # the registry's table is right; the model adds a small position-dependent term past the table
+    import torch
+
+    from petheory.nn import position
+
+    real = position.AbsolutePE.forward
+
+    def leaky(self, T):
+        out = real(self, T)
+        rows = self.table.shape[0]
+        return out + 1e-3 * (torch.arange(T) >= rows)[:, None].to(out.dtype) * torch.arange(T)[:, None].to(out.dtype)
+
+    monkeypatch.setattr(position.AbsolutePE, "forward", leaky)
+    assert verdict("li2025.learned_no_extrapolation")["verdict"] == "refuted"
+
+
+def test_alibi_extrapolation_catches_a_bound_off_by_a_constant_factor(monkeypatch):
+    real = bounds.alibi_extrapolation_terms
+    monkeypatch.setattr(bounds, "alibi_extrapolation_terms", lambda *a, **k: {**real(*a, **k), "rhs": real(*a, **k)["rhs"] / 1.4})
+    assert verdict("li2025.alibi_extrapolation")["verdict"] == "refuted"
+
+
+def test_jmax_reading_catches_an_atom_without_a_finite_constant(monkeypatch):
+    real = li2025._atom_decay_uniform("quick")
+    fam = next(iter(real.details["per_family"]))
+    bad = {**real.details["per_family"][fam], "unit/l2": {**real.details["per_family"][fam]["unit/l2"],
+                                                            "C_j": [np.inf] * len(real.details["per_family"][fam]["unit/l2"]["C_j"])}}
+    planted = li2025.Evidence(real.verdict, real.cases, details={"per_family": {fam: bad}})
+    monkeypatch.setattr(li2025, "_atom_decay_uniform", lambda profile: planted)
+    assert verdict("li2025.wavelet_atom_decay#c_depends_on_jmax")["verdict"] == "refuted"
 
 
 def test_planted_input_norm_violation(monkeypatch):
@@ -113,7 +192,11 @@ def test_atom_decay_checker_says_holds_when_atoms_carry_the_stated_amplitude(mon
     # planted "fix": L2 atoms with amplitude 2^(-j/2), as the statement has it -> one C for every scale
     real = enc.wavelet_amplitude
     monkeypatch.setattr(enc, "wavelet_amplitude", lambda j, nm: real(j, "paper") if nm in ("l2", "none") else real(j, nm))
-    assert verdict("li2025.wavelet_atom_decay")["verdict"] == "holds"
+    li2025._atom_decay_uniform.cache_clear()
+    try:
+        assert verdict("li2025.wavelet_atom_decay")["verdict"] == "holds"
+    finally:
+        li2025._atom_decay_uniform.cache_clear()
 
 
 def test_planted_atom_decay_corrected_violation(monkeypatch):
@@ -166,7 +249,7 @@ def fresh_onsets():
 
 def test_ambiguity_checker_says_holds_for_onsets_near_ten_thousand(monkeypatch, fresh_onsets):
     monkeypatch.setattr(bounds, "sinusoidal_ambiguity_onset", lambda d, **k: 12000)
-    assert verdict("li2025.sinusoidal_periodic_ambiguity")["verdict"] == "holds"
+    assert verdict("li2025.sinusoidal_periodic_ambiguity#near_repeat")["verdict"] == "holds"
 
 
 def test_planted_ambiguity_corrected_violation(monkeypatch, fresh_onsets):

@@ -283,7 +283,7 @@ def test_json_output_follows_the_design_contract(scratch, tmp_path, capsys):
     assert main(["check", "--claims", "testpaper2099.*", "--json", str(path), "--quiet", "--seed", "3"]) == 0
     doc = json.loads(path.read_text())
     assert {"petheory", "profile", "claims"} <= set(doc) and doc["profile"] == "quick"
-    assert doc["counts"] == {"holds": 1, "refuted": 1, "inconclusive": 0, "skipped": 1}
+    assert doc["counts"] == {"holds": 1, "refuted": 1, "depends": 0, "vacuous": 0, "inconclusive": 0, "skipped": 1}
     for rec in doc["claims"]:
         assert CONTRACT_KEYS <= set(rec)
         assert rec["verdict"] in engine.VERDICTS and rec["kind"] in engine.KINDS
@@ -300,7 +300,7 @@ def test_markdown_report_is_written(scratch, tmp_path):
     assert main(["check", "--claims", "testpaper2099.*", "--report", str(path), "--quiet"]) == 0
     md = path.read_text()
     assert md.startswith("# petheory check — profile `quick`, seed 0")
-    assert "| `testpaper2099.refuted` | exact | **refuted** |" in md
+    assert "| `testpaper2099.refuted` | unspecified | exact | **refuted** | searched |" in md
     assert "*Counterexample (shrunk):*" in md and '"x": 51' in md
     assert "petheory check --claims testpaper2099.refuted --case" in md
 

@@ -22,7 +22,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from petheory import geometry as geo
-from proofs_check.engine import Evidence, claim, skipped
+from proofs_check.engine import Evidence, Reading, claim, claim_with_readings, skipped
 from proofs_check.tolerance import gamma, tolerance
 
 SRC = "cirrincione2026 (arXiv 2604.05217, abstract)"
@@ -66,25 +66,30 @@ def _optimality_cases(draw):
     return {"counts": rows, "d": d, "eps": eps, "perturbation": pert}
 
 
+@st.composite
+def _stress_cases(draw):
+    """Cases of the stress reading: the SMACOF rival starts from the MDS embedding, so no perturbation."""
+    return {"counts": draw(counts(4, 9, 6)), "d": draw(st.integers(1, 2))}
+
+
 def _stress1_tol(n: int, V: int) -> float:
     # stress-1 is sqrt of a ratio of n^2-term sums whose rounding is gamma_(n^2+V) relative
     # (the Hellinger inputs add gamma_V): |d sigma| <= sqrt(|d sigma^2|) <= sqrt(gamma).
     return math.sqrt(gamma(n * n + V + 8))
 
 
-@claim(
-    id="cirrincione2026.hellinger_mds_optimal",
-    source=f"{SRC}; Prop. 5/6, Algorithm 1",
-    statement=r"Classical MDS on the Hellinger distances between positional distributions gives the best achievable "
-    r"approximation to the information-optimal encoding. Reading checked here: 'best' = lowest stress (Kruskal "
-    r"stress-1 with the optimal scale), the measure by which the paper grades encodings: for every d, no "
-    r"$X\in\mathbb R^{n\times d}$ has lower stress-1 against the Hellinger distances than the rank-d classical MDS "
-    r"embedding. The strain reading is cirrincione2026.hellinger_mds_optimal__corrected.",
-    kind="exact",
-    cases=_optimality_cases,
-    reconstruction="Competitor: SMACOF (petheory.geometry.smacof, Guttman transforms, <= 300 iterations) started "
-    "from the MDS embedding itself; violation = stress1(MDS) - stress1(SMACOF) - tol.",
-)
+_HMO_STATEMENT = (r"Classical MDS on the Hellinger distances between positional distributions gives the best achievable "
+                  r"approximation to the information-optimal encoding, whose quality is measured by the stress. 'Best' "
+                  r"is ambiguous (the paper's stress formula is not in the abstract), so each reading is checked.")
+_HMO_STRESS = (r"'best' = lowest stress (Kruskal stress-1 with the optimal scale), the measure by which the paper grades "
+               r"encodings: for every d, no $X\in\mathbb R^{n\times d}$ has lower stress-1 against the Hellinger distances "
+               r"than the rank-d classical MDS embedding. Rival: SMACOF (petheory.geometry.smacof, Guttman transforms, "
+               r"<= 300 iterations) started from the MDS embedding itself; violation = stress1(MDS) - stress1(SMACOF) - tol.")
+_HMO_STRAIN = (r"'best' = lowest strain $\lVert B - (JX)(JX)^\top\rVert_F$, $B=-\tfrac12 JH^{\circ2}J$ (Eckart-Young): the "
+               r"MDS embedding attains $\sqrt{\sum_{i>d}\lambda_i^2}$ and no rival (SMACOF, perturbations "
+               r"$X_{mds}+\epsilon E$) does better. Same computation as cirrincione2026.hellinger_mds_optimal__corrected.")
+
+
 def hellinger_mds_optimal(case) -> float:
     P = distributions(case)
     D = geo.hellinger_distances(P)
@@ -104,6 +109,7 @@ def _strain(B: np.ndarray, X: np.ndarray) -> float:
 
 @claim(
     id="cirrincione2026.hellinger_mds_optimal__corrected",
+    paper_status="proposition",
     source=f"{SRC}; Prop. 5/6 (strain reading, Eckart-Young)",
     statement=r"Classical MDS is optimal for strain, not stress: for every $X\in\mathbb R^{n\times d}$, "
     r"$\lVert B - (JX)(JX)^\top\rVert_F \ge \lVert B - X_{mds}X_{mds}^\top\rVert_F = "
@@ -133,6 +139,19 @@ def hellinger_mds_optimal__corrected(case) -> float:
     return float(max(mine - best, abs(mine - eckart_young)) - tol)
 
 
+claim_with_readings(
+    id="cirrincione2026.hellinger_mds_optimal",
+    source=f"{SRC}; Prop. 5/6, Algorithm 1",
+    statement=_HMO_STATEMENT,
+    kind="exact",
+    paper_status="proposition",
+    readings=[
+        Reading("stress", _HMO_STRESS, check=hellinger_mds_optimal, cases=_stress_cases),
+        Reading("strain", _HMO_STRAIN, check=hellinger_mds_optimal__corrected, cases=_optimality_cases),
+    ],
+)
+
+
 # ============================================================================ exact_reproduction_impossible
 
 
@@ -160,6 +179,7 @@ def _reproduction(case):
 
 @claim(
     id="cirrincione2026.exact_reproduction_impossible",
+    paper_status="remark",
     source=f"{SRC}; §4 (\"the relevant geometry is curved\")",
     statement=r"An exact reproduction of the Hellinger distances between positional distributions by an encoding is "
     r"impossible in general, because the relevant geometry is curved. Reading checked here (the stated reason): the "
@@ -180,6 +200,7 @@ def exact_reproduction_impossible(case) -> float:
 
 @claim(
     id="cirrincione2026.exact_reproduction_impossible__corrected",
+    paper_status="remark",
     source=f"{SRC}; §4 (corrected)",
     statement=r"Hellinger distances are always Euclidean: $H(p,q)=\lVert\sqrt p-\sqrt q\rVert_2/\sqrt2$, so "
     r"$B=-\tfrac12JH^{\circ2}J=\tfrac12 J\sqrt P\sqrt P^\top J\succeq0$ and the rank-$r$ classical MDS encoding, "
@@ -204,6 +225,11 @@ def exact_reproduction_impossible__corrected(case) -> float:
 
 @claim(
     id="cirrincione2026.rank_bound",
+    paper_status="proposition",
+    evidence="definitional",
+    evidence_note="rank B <= n-1 holds by construction: B = -1/2 J D^2 J and J 1 = 0 give B 1 = 0 exactly, "
+    "for every D. The search checks the library against it (its double centring, and an MDS rank equal to rank B), "
+    "which catches an uncentred Gram or a wrong rank rule, not the mathematics",
     source=f"{SRC}; minimal parametrisation result",
     statement=r"The optimal encoding has effective rank $r=\operatorname{rank}(B)\le n-1$. Both parts are checked on "
     r"Hellinger targets with the numerical rank at the threshold $\gamma_{17n}\lambda_{max}$: (i) "
@@ -255,6 +281,7 @@ def _svd_tol(X: np.ndarray, r: int) -> float:
 
 @claim(
     id="cirrincione2026.minimal_parametrisation",
+    paper_status="proposition",
     source=f"{SRC}; minimal parametrisation result",
     statement=r"The optimal encoding can be represented with $r(n+d)$ parameters instead of $nd$. Reading checked: "
     r"$P=UV^\top$ with $U\in\mathbb R^{n\times r}$, $V\in\mathbb R^{d\times r}$ reproduces the optimal (MDS) "
@@ -274,6 +301,7 @@ def minimal_parametrisation(case) -> float:
 
 @claim(
     id="cirrincione2026.minimal_parametrisation__corrected",
+    paper_status="proposition",
     source=f"{SRC}; minimal parametrisation result (corrected)",
     statement=r"The rank-$r$ optimal encoding $P\in\mathbb R^{n\times d}$ equals $UV^\top$ exactly with $r(n+d)$ "
     r"numbers; that is fewer than $nd$ exactly when $r<nd/(n+d)$ (so never for $r\ge\min(n,d)/2$ with "
@@ -289,7 +317,11 @@ def minimal_parametrisation__corrected(case) -> float:
     f = geo.minimal_parametrisation(X, rank=r)
     tol = _svd_tol(X, r)
     worst = f.measured_error - tol
-    worst = max(worst, 0.0 if f.saves == (r * (n + d) < n * d) else 1.0)
+    # Savings counted from the factors actually returned (their sizes), not from the library's formula:
+    # U is (n, r) and V is (d, r), so the numbers stored are U.size + V.size against the table's n*d.
+    shapes_ok = f.U.shape == (n, r) and f.V.shape == (d, r)
+    stored = int(f.U.size + f.V.size)
+    worst = max(worst, 0.0 if shapes_ok and f.saves == (stored < X.size) == (r * (n + d) < n * d) else 1.0)
     for k in range(r):
         h = geo.minimal_parametrisation(X, rank=k)
         worst = max(worst, abs(h.measured_error - h.error) - tol)
@@ -325,23 +357,53 @@ def _second_eigen_ratio(D: np.ndarray) -> tuple[float, float]:
     return second / top, geo._rank_tol(D.shape[0])
 
 
-@claim(
-    id="cirrincione2026.alibi_rank1",
-    source=f"{SRC}; experiments (ALiBi)",
-    statement=r"ALiBi's low stress is consistent with a rank-1 interpretation of the MDS encoding under approximate "
-    r"shift-equivariance. Reading checked: a shift-equivariant target, $D_{ij}=f(\lvert i-j\rvert)$ with $f>0$, has a "
-    r"rank-1 MDS encoding ($\lvert\lambda_2\rvert\le\gamma_{17n}\lvert\lambda_1\rvert$ for "
-    r"$B=-\tfrac12JD^{\circ2}J$). Approximate shift-equivariance cannot do better than exact.",
-    kind="exact",
-    cases=_toeplitz_cases,
-)
 def alibi_rank1(case) -> float:
+    """Reading 'any_shift_equivariant': every D_ij = f(|i-j|), f > 0, has a rank-1 MDS encoding."""
     ratio, tol = _second_eigen_ratio(_toeplitz(case["f"]))
     return float(ratio - tol)
 
 
+@st.composite
+def _alibi_line_cases(draw):
+    return {"n": draw(st.integers(2, 64)), "slope": draw(st.sampled_from([1.0, 0.5, 2.0**-8]) | st.floats(1e-4, 10.0))}
+
+
+def alibi_line_rank1(case) -> float:
+    """Reading 'alibi_line': ALiBi's own geometry (the line slope |i-j|, petheory.geometry.bias_distances) has a
+    rank-1 MDS encoding that reproduces it."""
+    from petheory import encodings as enc
+
+    n = case["n"]
+    D = geo.bias_distances(enc.alibi(n, slope=case["slope"]))
+    ratio, tol = _second_eigen_ratio(D) if n > 2 else (0.0, 1.0)
+    X = geo.classical_mds(D, rank=1).embedding
+    err = float(np.max(np.abs(np.abs(X[:, None, 0] - X[None, :, 0]) - D)))
+    # 1-D coordinates from an eigenvector: error ~ gamma_(17n) relative to the largest distance
+    return float(max(ratio - tol, err - tolerance(n_ops=17 * n, scale=4 * float(D.max()))))
+
+
+claim_with_readings(
+    id="cirrincione2026.alibi_rank1",
+    source=f"{SRC}; experiments (ALiBi)",
+    statement=r"ALiBi's low stress is consistent with a rank-1 interpretation of the MDS encoding under approximate "
+    r"shift-equivariance. An interpretation, not a result: checked is which objects it holds for.",
+    kind="exact",
+    paper_status="interpretation",
+    readings=[
+        Reading("alibi_line", r"ALiBi's own position geometry, the line $m\lvert i-j\rvert$, has a rank-1 MDS encoding "
+                r"($\lvert\lambda_2\rvert\le\gamma_{17n}\lambda_1$) that reproduces it exactly.",
+                check=alibi_line_rank1, cases=_alibi_line_cases),
+        Reading("any_shift_equivariant", r"every shift-equivariant target $D_{ij}=f(\lvert i-j\rvert)$, $f>0$, has a "
+                r"rank-1 MDS encoding ($\lvert\lambda_2\rvert\le\gamma_{17n}\lvert\lambda_1\rvert$ for "
+                r"$B=-\tfrac12JD^{\circ2}J$); approximate shift-equivariance cannot do better than exact.",
+                check=alibi_rank1, cases=_toeplitz_cases),
+    ],
+)
+
+
 @claim(
     id="cirrincione2026.alibi_rank1__corrected",
+    paper_status="proposition",
     source=f"{SRC}; experiments (ALiBi), corrected",
     statement=r"A shift-equivariant distance $D_{ij}=f(\lvert i-j\rvert)$, $f>0$, has a rank-1 MDS encoding if and only "
     r"if $f(k)=c\,k$: ALiBi's line $m\lvert i-j\rvert$, reproduced exactly by the 1-D encoding $x_i=m\,i$. "
@@ -403,6 +465,7 @@ MUCH_LOWER = 0.5
 
 @claim(
     id="cirrincione2026.alibi_lowest_stress",
+    paper_status="empirical",
     source=f"{SRC}; experiments (SST-2, IMDB; BERT-base)",
     statement=r"On real text ALiBi has much lower stress than the sinusoidal encoding and RoPE. Checked on the "
     r"Hellinger geometry of a corpus (default: petheory's built-in corpus; set PETHEORY_CORPUS=FILE, optionally "
@@ -551,26 +614,18 @@ def _permutation_gap(case) -> tuple[float, float]:
     return gap, tol
 
 
-@claim(
-    id="cirrincione2026.necessity",
-    source=f"{SRC}; Theorem 1 (Necessity)",
-    statement=r"Any Transformer without a positional signal treats every permutation of the input as equivalent, and so "
-    r"cannot solve any task sensitive to word order. Checked on real torch modules without PE (MultiheadAttention, "
-    r"TransformerEncoderLayer pre/post-norm, a 2-layer TransformerEncoder; random weights, float64) over every "
-    r"variant the statement covers: bidirectional and causal attention; 'equivalent' = pooled (mean) output "
-    r"invariant, per-token outputs equivariant $f(X_\pi)=f(X)_\pi$ (per-token outputs are never invariant: they "
-    r"move with their tokens).",
-    kind="exact",
-    cases=_necessity_cases,
-    examples={"quick": 40},
-)
 def necessity(case) -> float:
     gap, tol = permutation_gap(case)
     return gap - tol
 
 
+def _causal_cases():
+    return _necessity_cases(attentions=("causal",))
+
+
 @claim(
     id="cirrincione2026.necessity__corrected",
+    paper_status="theorem",
     source=f"{SRC}; Theorem 1 (corrected)",
     statement=r"A Transformer with bidirectional (unmasked) attention and no positional signal is permutation-"
     r"equivariant per token, $f(X_\pi)=f(X)_\pi$, and permutation-invariant after symmetric pooling, so with a "
@@ -587,11 +642,36 @@ def necessity__corrected(case) -> float:
     return gap - tol
 
 
+_NECESSITY_HOW = (r"Checked on real torch modules without PE (MultiheadAttention, TransformerEncoderLayer pre/post-norm, "
+                  r"a 2-layer TransformerEncoder; random weights, float64); 'equivalent' = pooled (mean) output "
+                  r"invariant, per-token outputs equivariant $f(X_\pi)=f(X)_\pi$.")
+
+claim_with_readings(
+    id="cirrincione2026.necessity",
+    source=f"{SRC}; Theorem 1 (Necessity)",
+    statement=r"Any Transformer without a positional signal treats every permutation of the input as equivalent, and so "
+    r"cannot solve any task sensitive to word order. Whether a causal mask counts as a positional signal is not "
+    r"said; each reading is checked. " + _NECESSITY_HOW,
+    kind="exact",
+    paper_status="theorem",
+    readings=[
+        Reading("mask_is_not_a_signal", r"'without a positional signal' includes causal (masked) Transformers without "
+                r"PE: they too treat every permutation as equivalent.", check=necessity, cases=_causal_cases,
+                examples={"quick": 40}),
+        Reading("mask_is_a_signal", r"a causal mask is a positional signal, so the theorem is about bidirectional "
+                r"attention: without PE it is permutation-equivariant per token and invariant after pooling (same "
+                r"computation as cirrincione2026.necessity__corrected).", check=necessity__corrected,
+                cases=_bidirectional_cases, examples={"quick": 40}),
+    ],
+)
+
+
 # ============================================================================ positional separation
 
 
 skipped(
     id="cirrincione2026.positional_separation",
+    paper_status="theorem",
     source=f"{SRC}; Positional Separation Theorem",
     statement="At every global minimiser, under mild verifiable conditions, distinct positions get distinct "
     "representations.",

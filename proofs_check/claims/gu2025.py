@@ -17,6 +17,7 @@ module attribute, so a verdict is about the code a user runs (and tests can plan
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 
@@ -27,7 +28,7 @@ from petheory import coupling as cp
 from petheory import encodings as enc
 from petheory import toeplitz as tp
 from proofs_check.claims._strategies import even_dims, reals, vectors
-from proofs_check.engine import Evidence, claim
+from proofs_check.engine import Evidence, Premise, Reading, claim, claim_with_readings
 from proofs_check.tolerance import tolerance, unit_roundoff
 
 SRC = "gu2025"
@@ -74,6 +75,7 @@ def _rope_relative_proof() -> bool:
 
 @claim(
     id="gu2025.rope_relative",
+    paper_status="proposition",
     source="gu2025 §3.1, Eq. 4",
     statement=r"RoPE's relative property: $(R_i q)^\top (R_j k) = q^\top R_{j-i} k$.",
     kind="symbolic",
@@ -165,6 +167,7 @@ def _decay_rate(ns, ys):
 
 @claim(
     id="gu2025.szego",
+    paper_status="theorem",
     source="gu2025 Thm 3.1 (Grenander-Szegő)",
     statement=r"For a real continuous symbol $a$, the eigenvalues of the Hermitian $T_N(a)$ asymptotically fill "
     r"$[\min a,\max a]$ as $N\to\infty$. Checked as trends over growing $N$ for a random trigonometric polynomial, "
@@ -242,6 +245,7 @@ def _lemma_tol(w, phases, n: int) -> float:
 
 @claim(
     id="gu2025.lemma_b1_amplitude",
+    paper_status="lemma",
     source="gu2025 App. B, Lemma B.1 (amplitude bound)",
     statement=r"For $w_i\ge0$: $\max_\theta|f|\le\max_\theta|g|=2\sum_i w_i$, "
     r"$f=\sum_i 2w_i\cos(i\theta_i+i\theta)$, $g=\sum_i 2w_i\cos(i\theta)$. Checked in both readings of the "
@@ -341,6 +345,7 @@ def _iff_violation(condition: bool, gap: float, tol: float) -> float:
 
 @claim(
     id="gu2025.lemma_b1_equality",
+    paper_status="lemma",
     source="gu2025 App. B, Lemma B.1 (equality case)",
     statement=r"$\max_\theta|f|=\max_\theta|g|$ iff all phase offsets coincide modulo $2\pi$: "
     r"$\theta_0\equiv\theta_1\equiv\dots\equiv\theta_{N-1}$. Checked on phases $2\pi p_i/q$ (dense; exact "
@@ -355,6 +360,7 @@ def lemma_b1_equality(case) -> float:
 
 @claim(
     id="gu2025.lemma_b1_equality__corrected",
+    paper_status="lemma",
     source="gu2025 App. B, Lemma B.1, corrected",
     statement=r"$\max_\theta|f|=2\sum w_i$ iff the terms with $w_i>0$ can be aligned by a shift: there are $\tau$ and "
     r"$s\in\{0,\pi\}$ with $\psi_i+i\tau\equiv s \pmod{2\pi}$ for every $i$ with $w_i>0$ ($\psi_i$ the phase of "
@@ -374,6 +380,7 @@ _RANGE_PARTS = ("g_not_below_f", "width_4_sum_w", "coincide_only_if_aligned")
 
 @claim(
     id="gu2025.lemma_b1_range",
+    paper_status="lemma",
     source="gu2025 App. B, Lemma B.1 (consequence)",
     statement=r"The peak-to-peak range of $g$ (width $4\sum_iw_i$) never falls below that of $f$, and both ranges "
     r"coincide only under complete phase alignment. Three parts, each a case field: "
@@ -397,6 +404,7 @@ def lemma_b1_range(case) -> float:
 
 @claim(
     id="gu2025.lemma_b1_range__corrected",
+    paper_status="lemma",
     source="gu2025 App. B, Lemma B.1, corrected",
     statement=r"What the amplitude bound does give: $\max f\le\max g=2\sum w_i$ and $\min f\ge-2\sum w_i$, so "
     r"$\mathrm{ptp}\,f\le4\sum w_i$ and $\mathrm{ptp}\,g=2\sum w_i-\min g\le4\sum w_i$; there is no order between "
@@ -466,24 +474,86 @@ def _hadamard(case):
     return W, E, H, cp.spectral_summary(W), cp.spectral_summary(H)
 
 
-@claim(
-    id="gu2025.schur_modulus",
-    source="gu2025 App. B (proof of Prop. B.3)",
-    statement=r"By Schur's inequality the eigenvalue moduli of $W\circ E$ are at most those of $W$ ($W$ Hermitian "
-    r"positive definite Toeplitz, $E$ Hermitian Toeplitz with $|e_{ij}|=1$, $e_{ii}=1$). Checked in its weakest reading, "
-    r"the spectral radius: $\rho(W\circ E)\le\rho(W)$ (the sorted, eigenvalue-by-eigenvalue reading is "
-    r"stronger, so it fails whenever this does; it also forces equal spectra, since "
-    r"$\lVert W\circ E\rVert_F=\lVert W\rVert_F$).",
-    kind="exact",
-    cases=_hadamard_cases,
-)
 def schur_modulus(case) -> float:
+    """Reading 'unit_diagonal': rho(W o E) <= rho(W) for every Hermitian unit-modulus Toeplitz E with e_ii = 1."""
     W, E, H, sw, sh = _hadamard(case)
     return float(sh["spectral_radius"] - sw["spectral_radius"] - _eig_tol(case["n"], W, H))
 
 
+# ---------------------------------------------------------------------------- the premise of Prop. B.3
+
+
+@functools.lru_cache(maxsize=1)
+def _unit_modulus_pd_impossible() -> bool:
+    """sympy: a Hermitian matrix with unit-modulus entries has unit diagonal (a positive definite one has a real
+    positive diagonal) and every 2x2 principal minor [[1, e^{i phi}], [e^{-i phi}, 1]] is singular, so for
+    n >= 2 it is never positive definite."""
+    import sympy as sp
+
+    phi = sp.symbols("phi", real=True)
+    e = sp.exp(sp.I * phi)
+    return sp.simplify(sp.Matrix([[1, e], [sp.conjugate(e), 1]]).det()) == 0
+
+
+def _pd_unit_modulus_witness(case) -> float:
+    """> 0 when the case's Hermitian unit-modulus Toeplitz E (n >= 2) is positive definite."""
+    E = tp.dense(_unit_modulus_column(case))
+    return float(np.linalg.eigvalsh(E)[0] - _eig_tol(case["n"], E))
+
+
+_PD_UNIT_MODULUS = Premise(
+    statement="E is an n x n (n >= 2) positive definite Toeplitz matrix whose entries have modulus 1",
+    argument="a positive definite Hermitian matrix has a real positive diagonal, so e_ii = 1; every 2x2 principal "
+    "minor is then 1 - |e_ij|^2 = 0, so E is at best positive semidefinite (and then rank one, e_ij = "
+    "e^{i(phi_i - phi_j)}: for a Toeplitz E, e_k = e^{ik theta}, RoPE's single-band G_e)",
+    cases=_hadamard_cases,
+    witness=_pd_unit_modulus_witness,
+    proof=_unit_modulus_pd_impossible,
+)
+
+
+@st.composite
+def _psd_hadamard_cases(draw):
+    """The nearest satisfiable premise: E positive semidefinite with unit-modulus entries, i.e. rank one."""
+    return {**draw(_hadamard_cases()), "e_kind": "rank_one"}
+
+
+def _same_spectrum(case) -> float:
+    """max |lambda_k(W o E) - lambda_k(W)| over the sorted spectra, minus the eigensolver's tolerance."""
+    W, E, H, sw, sh = _hadamard(case)
+    return float(np.max(np.abs(sh["eigenvalues"] - sw["eigenvalues"])) - _eig_tol(case["n"], W, H))
+
+
+def schur_modulus_psd(case) -> float:
+    """Reading 'psd': rho(W o E) <= rho(W) for rank-one unit-modulus E, checked with the equal spectra it implies."""
+    W, E, H, sw, sh = _hadamard(case)
+    return max(float(sh["spectral_radius"] - sw["spectral_radius"] - _eig_tol(case["n"], W, H)), _same_spectrum(case))
+
+
+claim_with_readings(
+    id="gu2025.schur_modulus",
+    source="gu2025 App. B (proof of Prop. B.3)",
+    statement=r"By Schur's inequality the eigenvalue moduli of $W\circ E$ are at most those of $W$ ($W$, $E$ positive "
+    r"definite Toeplitz, $E$ with unit-modulus entries). No $E$ satisfies that premise for $n\ge2$; the nearest "
+    r"satisfiable premises are checked as readings, in the weakest form of the conclusion, the spectral radius "
+    r"$\rho(W\circ E)\le\rho(W)$.",
+    kind="exact",
+    paper_status="proposition",
+    premise=_PD_UNIT_MODULUS,
+    readings=[
+        Reading("psd", r"$E$ positive semidefinite with unit-modulus entries (hence rank one, $e_k=e^{ik\theta}$): "
+                r"$\rho(W\circ E)\le\rho(W)$; checked with what it implies, equal spectra ($W\circ E=DWD^*$, "
+                r"$D$ unitary diagonal).", check=schur_modulus_psd, cases=_psd_hadamard_cases),
+        Reading("unit_diagonal", r"'positive definite' weakened to what it implies, $e_{ii}=1$: $E$ Hermitian Toeplitz "
+                r"with $|e_{ij}|=1$, $W$ Hermitian positive definite Toeplitz: $\rho(W\circ E)\le\rho(W)$.",
+                check=schur_modulus, cases=_hadamard_cases),
+    ],
+)
+
+
 @claim(
     id="gu2025.schur_modulus__corrected",
+    paper_status="proposition",
     source="gu2025 App. B, corrected (Schur 1909; Wielandt)",
     statement=r"For Hermitian $W$ and Hermitian $E$ with $|e_{ij}|=1$: $\sum_i\lambda_i(W\circ E)^2=\sum_i\lambda_i(W)^2$ "
     r"(Schur's inequality $\sum|\lambda_i|^2\le\lVert\cdot\rVert_F^2$ is an equality for normal matrices and "
@@ -506,24 +576,38 @@ def schur_modulus__corrected(case) -> float:
     return float(max(v1, v2, v3))
 
 
-@claim(
-    id="gu2025.spectral_contraction",
-    source="gu2025 App. B, Prop. B.3",
-    statement=r"For positive definite Toeplitz $W$ and Toeplitz $E$ with unit-modulus entries, the spectrum of "
-    r"$W\circ E$ is more compact than that of $W$ (multiplicative coupling contracts the eigenvalue range "
-    r"relative to additive). Checked in the weaker reading, range: "
-    r"$\lambda_{max}(W\circ E)-\lambda_{min}(W\circ E)\le\lambda_{max}(W)-\lambda_{min}(W)$ (containment of the "
-    r"spectrum is stronger), with $E$ Hermitian (so that $W\circ E$ has a real spectrum) and $e_{ii}=1$.",
-    kind="exact",
-    cases=_hadamard_cases,
-    reconstruction="The paper also asks E to be positive definite; a unit-modulus Hermitian matrix with n >= 2 never "
-    "is (each 2x2 principal minor is 1 - |e|^2 = 0), so that premise is weakened to what it implies and can hold: a "
-    "positive diagonal, e_ii = 1. The positive semidefinite unit-modulus ones are exactly RoPE's rank-one single-band "
-    "G_e, which the cases include ('rank_one').",
-)
 def spectral_contraction(case) -> float:
+    """Reading 'unit_diagonal': range(W o E) <= range(W) for Hermitian unit-modulus Toeplitz E with e_ii = 1."""
     W, E, H, sw, sh = _hadamard(case)
     return float(sh["range"] - sw["range"] - 2 * _eig_tol(case["n"], W, H))
+
+
+def spectral_contraction_psd(case) -> float:
+    """Reading 'psd': range(W o E) <= range(W) for rank-one unit-modulus E, with the equal spectra it implies."""
+    W, E, H, sw, sh = _hadamard(case)
+    return max(float(sh["range"] - sw["range"] - 2 * _eig_tol(case["n"], W, H)), _same_spectrum(case))
+
+
+claim_with_readings(
+    id="gu2025.spectral_contraction",
+    source="gu2025 App. B, Prop. B.3",
+    statement=r"For positive definite Toeplitz $W$ and $E$, $E$ with unit-modulus entries, the spectrum of $W\circ E$ "
+    r"is more compact than that of $W$ (multiplicative coupling contracts the eigenvalue range relative to "
+    r"additive). No $E$ satisfies that premise for $n\ge2$; the nearest satisfiable premises are checked as "
+    r"readings, in the weaker form of the conclusion, the range: $\lambda_{max}(W\circ E)-\lambda_{min}(W\circ E)"
+    r"\le\lambda_{max}(W)-\lambda_{min}(W)$ (containment is stronger).",
+    kind="exact",
+    paper_status="proposition",
+    premise=_PD_UNIT_MODULUS,
+    readings=[
+        Reading("psd", r"$E$ positive semidefinite with unit-modulus entries (hence rank one): the range does not grow. "
+                r"It does not shrink either: the spectra are equal, so the spectrum is never strictly more compact.",
+                check=spectral_contraction_psd, cases=_psd_hadamard_cases),
+        Reading("unit_diagonal", r"'positive definite' weakened to $e_{ii}=1$ ($E$ Hermitian Toeplitz, $|e_{ij}|=1$, so "
+                r"that $W\circ E$ has a real spectrum): range$(W\circ E)\le$ range$(W)$.",
+                check=spectral_contraction, cases=_hadamard_cases),
+    ],
+)
 
 
 @st.composite
@@ -539,6 +623,7 @@ def _contraction_corrected_cases(draw):
 
 @claim(
     id="gu2025.spectral_contraction__corrected",
+    paper_status="proposition",
     source="gu2025 App. B, Prop. B.3, corrected (Schur product theorem)",
     statement=r"For Hermitian positive definite $W$ and Hermitian positive semidefinite Toeplitz $E$ with unit "
     r"diagonal — e.g. RoPE's band average $E=\sum_t\alpha_t[e^{i(i-j)\theta_t}]$, $\alpha$ on the simplex — the "
@@ -588,6 +673,7 @@ def _psd(flat, n, r, complex_) -> np.ndarray:
 
 @claim(
     id="gu2025.classical_schur_product",
+    paper_status="theorem",
     source="Schur 1911; Horn & Johnson, Topics in Matrix Analysis, Thm 5.3.4 (used in gu2025 App. B)",
     statement=r"For Hermitian positive semidefinite $A,B$: $A\circ B\succeq0$ and "
     r"$\lambda_{min}(A)\min_ib_{ii}\le\lambda_k(A\circ B)\le\lambda_{max}(A)\max_ib_{ii}$. Checked on random "
@@ -622,6 +708,7 @@ def _weyl_cases(draw):
 
 @claim(
     id="gu2025.classical_weyl_additive",
+    paper_status="theorem",
     source="Weyl 1912; Horn & Johnson, Matrix Analysis, Thm 4.3.1 (the additive case of gu2025 §3.3)",
     statement=r"For Hermitian $W, B$: $\lambda_k(W)+\lambda_{min}(B)\le\lambda_k(W+B)\le\lambda_k(W)+\lambda_{max}(B)$ "
     r"for every $k$, hence $\mathrm{range}(W+B)\le\mathrm{range}(W)+\mathrm{range}(B)$. Checked on Hermitian "
@@ -660,6 +747,7 @@ def _symbol_range_cases(draw):
 
 @claim(
     id="gu2025.classical_toeplitz_eigs_in_symbol_range",
+    paper_status="theorem",
     source="Grenander & Szegő 1958 §5.2; Böttcher & Silbermann (used in gu2025 §3.3)",
     statement=r"Every eigenvalue of a Hermitian $T_N(a)$ lies in $[\min a,\max a]$ for every $N$, $a$ the (fixed) real "
     r"symbol $\sum_{|k|\le K}a_ke^{ik\theta}$ and $T_N$ its $N\times N$ section (which uses $a_k$, $|k|<N$, for "

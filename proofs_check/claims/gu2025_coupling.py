@@ -15,7 +15,7 @@ from petheory import coupling
 from petheory import encodings as enc
 from petheory import toeplitz as tp
 from proofs_check.claims._strategies import even_dims
-from proofs_check.engine import claim
+from proofs_check.engine import Reading, claim, claim_with_readings
 from proofs_check.tolerance import gamma, tolerance, unit_roundoff
 
 ABSOLUTE = ("sinusoidal", "learned", "random", "wavelet", "legendre", "nope")  # enc.available("absolute")
@@ -63,9 +63,13 @@ def _content(case, n, d, rng):
 
 @claim(
     id="gu2025.logit_decomposition",
+    paper_status="proposition",
     source="gu2025 §3.2, Eq. 8",
     statement=r"$L = G_{q^c,k^c}+G_{q^c,k^p}+G_{q^p,k^c}+G_{q^p,k^p}+\mathbf{B}$ for $x_i = c_i + p_i$, "
-    r"$q = xW_Q$, $k = xW_K$ (any absolute PE, any projections, any explicit bias $B$).",
+    r"$q = xW_Q$, $k = xW_K$ (any absolute PE, any projections, any explicit bias $B$). The identity is "
+    r"bilinearity; what the search checks is petheory.coupling.logit_terms: each term against its own definition "
+    r"(so swapped or mixed terms with the right total are caught) and their sum against the logits an attention "
+    r"layer computes.",
     kind="exact",
     cases=_decomposition_cases,
     reconstruction="Projection biases b_Q, b_K (as in BERT) are position-independent, so they go with the content "
@@ -83,13 +87,25 @@ def logit_decomposition(case) -> float:
     terms = coupling.logit_terms(C, P, W_Q, W_K, B, b_Q=bQ, b_K=bK, scale=s)
     X = C + P
     direct = s * ((X @ W_Q + bQ) @ (X @ W_K + bK).T) + B  # the logits as an attention layer computes them
+    # Each Gram term against its own definition (a sum of right total with two terms swapped or mixed is
+    # still wrong): entry (i, j) of a term is a d-term then a d_head-term inner product.
+    qc, kc, qp, kp = C @ W_Q + bQ, C @ W_K + bK, P @ W_Q, P @ W_K
+    aqc, akc = np.abs(C) @ np.abs(W_Q) + np.abs(bQ), np.abs(C) @ np.abs(W_K) + np.abs(bK)
+    aqp, akp = np.abs(P) @ np.abs(W_Q), np.abs(P) @ np.abs(W_K)
+    term_tol = 2 * tolerance(n_ops=d + dh + 4, scale=1.0) * s
+    per_term = max(
+        float((np.abs(got - s * (a @ b.T)) - term_tol * (aa @ ab.T)).max())
+        for got, a, b, aa, ab in ((terms.cc, qc, kc, aqc, akc), (terms.cp, qc, kp, aqc, akp),
+                                  (terms.pc, qp, kc, aqp, akc), (terms.pp, qp, kp, aqp, akp))
+    )
+    per_term = max(per_term, float(np.abs(terms.bias - B).max()) if n else -1.0)
     # Error model (Higham §3.1): both sides are d-term then d_head-term inner products (the sum C+P and
     # the bias add one rounding each) and the split side sums five terms, so each side is within
     # gamma_{d+d_head+8} S of the exact value, S = s (|C|+|P|+|b_Q|)|W_Q| ((|C|+|P|+|b_K|)|W_K|)^T + |B|.
     A = np.abs(C) + np.abs(P)
     S = s * ((A @ np.abs(W_Q) + np.abs(bQ)) @ (A @ np.abs(W_K) + np.abs(bK)).T) + np.abs(B)
     tol = 2 * tolerance(n_ops=d + dh + 8, scale=1.0) * S
-    return float((np.abs(terms.total - direct) - tol).max())
+    return max(float((np.abs(terms.total - direct) - tol).max()), per_term)
 
 
 # ---------------------------------------------------------------------------- Assumption 3.2 / Remark 3.2
@@ -123,22 +139,73 @@ def _gpp_violation(P, W_Q, W_K, extra_ops: int = 0) -> float:
     return _toeplitz_violation(pp, tolerance(n_ops=d + dh + 2 + extra_ops, scale=1.0) * S)
 
 
-@claim(
-    id="gu2025.gpp_toeplitz",
-    source="gu2025 §3.2, Assumption 3.2",
-    statement=r"The position-position term $G_{q^p,k^p} = (PW_Q)(PW_K)^\top$ of Eq. 8 is Toeplitz, "
-    r"$[a_{i-j}]$ (for absolute PEs with real projections).",
-    kind="exact",
-    cases=_gpp_cases,
-    reconstruction="Quantified over every registered absolute PE (sinusoidal, learned, random, wavelet, legendre, "
-    "nope), sizes, and projections W_Q = W_K = I, tied W_Q = W_K, or independent Gaussian W_Q, W_K.",
-)
 def gpp_toeplitz(case) -> float:
     n, d, dh = case["n"], case["d"], case["d_head"]
     rng = np.random.default_rng(case["seed"])
     P = _absolute(case["pe"], n, d)
     W_Q, W_K = _projections(case["projections"], d, dh, rng)
     return _gpp_violation(P, W_Q, W_K, extra_ops=2 * n)
+
+
+#: Absolute PEs other than the sine-cosine ones (which are Remark 3.2's: gu2025.sinusoidal_scores_toeplitz).
+OTHER_ABSOLUTE = ("learned", "random", "wavelet", "legendre")
+
+
+@st.composite
+def _other_absolute_cases(draw):
+    return {"n": draw(st.integers(1, 12)), "d": draw(even_dims(2, 16)), "pe": draw(st.sampled_from(OTHER_ABSOLUTE))}
+
+
+def gpp_other_absolute(case) -> float:
+    """Object class 'other_absolute': the position-only scores P P^T of a learned, random, wavelet or Legendre PE."""
+    d = case["d"]
+    return _gpp_violation(_absolute(case["pe"], case["n"], d), np.eye(d), np.eye(d), extra_ops=2 * case["n"])
+
+
+@st.composite
+def _bias_cases(draw):
+    return {"n": draw(st.integers(1, 16)), "bias": draw(st.sampled_from(("alibi", "t5", "relative")))}
+
+
+def gpp_relative_bias(case) -> float:
+    """Object class 'relative_bias': the explicit bias B of ALiBi, T5 or a relative PE (Eq. 8's B term)."""
+    B = np.asarray(enc.get(case["bias"])(case["n"]), dtype=np.float64)
+    # entries are computed once from |i-j| or i-j (one rounded product each): equal offsets give equal numbers
+    return _toeplitz_violation(B, tolerance(n_ops=2, scale=1.0) * np.abs(B))
+
+
+@st.composite
+def _sinusoid_pp_cases(draw):
+    return {"n": draw(st.integers(1, 12)), "d": draw(even_dims(2, 16)),
+            "base": draw(st.sampled_from([10000.0, 100.0]) | st.floats(1.5, 1e6)),
+            "layout": draw(st.sampled_from(["interleaved", "concatenated"])), "start": draw(st.integers(0, 1000))}
+
+
+def gpp_sinusoidal(case) -> float:
+    """Object class 'sinusoidal': the position-only scores P P^T of a sine-cosine PE (no projections)."""
+    P = enc.sinusoidal(case["n"], case["d"], base=case["base"], layout=case["layout"], start=case["start"])
+    d = case["d"]
+    return _gpp_violation(P, np.eye(d), np.eye(d), extra_ops=2 * (case["start"] + case["n"]))
+
+
+claim_with_readings(
+    id="gu2025.gpp_toeplitz",
+    source="gu2025 §3.2, Assumption 3.2",
+    statement=r"Assumption 3.2: the attention score matrix induced solely by the position-dependent components is "
+    r"Toeplitz, $[a_{i-j}]$ ($G_{q^p,k^p}$ of Eq. 8, or the bias $B$). An assumption, not a result: checked is "
+    r"which objects satisfy it, one reading per class of position signal. With query/key projections the "
+    r"sine-cosine case is Remark 3.2's claim (gu2025.sinusoidal_scores_toeplitz), not counted here again.",
+    kind="exact",
+    paper_status="assumption",
+    readings=[
+        Reading("relative_bias", r"relative biases (ALiBi $-m\lvert i-j\rvert$, T5 buckets, per-offset scalars): $B$ is "
+                r"Toeplitz.", check=gpp_relative_bias, cases=_bias_cases),
+        Reading("sinusoidal", r"sine-cosine absolute PEs (any base, layout, start), position-only scores $PP^\top$: "
+                r"Toeplitz.", check=gpp_sinusoidal, cases=_sinusoid_pp_cases),
+        Reading("other_absolute", r"learned, random, wavelet and Legendre absolute PEs, position-only scores $PP^\top$: "
+                r"Toeplitz.", check=gpp_other_absolute, cases=_other_absolute_cases),
+    ],
+)
 
 
 def _pair_columns(d: int, layout: str) -> tuple[np.ndarray, np.ndarray]:
@@ -164,6 +231,7 @@ def _commuting_cases(draw):
 
 @claim(
     id="gu2025.gpp_toeplitz__corrected",
+    paper_status="proposition",
     source="gu2025 §3.2, Assumption 3.2 (corrected)",
     statement=r"For the sinusoidal PE (any base, layout) $G_{q^p,k^p}$ is Toeplitz whenever $W_QW_K^\top$ is "
     r"block-diagonal over the sine-cosine pairs with rotation-commuting blocks $a_tI + b_tJ$ "
@@ -209,6 +277,7 @@ def _sinusoid(case) -> np.ndarray:
 
 @claim(
     id="gu2025.sinusoidal_scores_toeplitz",
+    paper_status="remark",
     source="gu2025 §3.1, Remark 3.2",
     statement=r"Every sine-cosine absolute PE satisfies Assumption 3.2: the attention scores induced by the "
     r"positions alone, $(PW_Q)(PW_K)^\top$, form a Toeplitz matrix.",
@@ -230,6 +299,7 @@ def sinusoidal_scores_toeplitz(case) -> float:
 
 @claim(
     id="gu2025.sinusoidal_scores_toeplitz__corrected",
+    paper_status="remark",
     source="gu2025 §3.1, Remark 3.2 (corrected)",
     statement=r"For every sine-cosine absolute PE (any base, layout, start offset) the position-only score "
     r"$PP^\top$, $(PP^\top)_{ij} = \sum_t \cos((i-j)\omega_t)$, is Toeplitz; with projections only when "
@@ -266,6 +336,7 @@ def _softmax_violation(T: np.ndarray) -> float:
 
 @claim(
     id="gu2025.normalisation_keeps_toeplitz",
+    paper_status="remark",
     source="gu2025 §3.1, Remark 3.1",
     statement=r"The (row-softmax) normalisation does not change the Toeplitz property: if $T=[a_{i-j}]$ then "
     r"$\operatorname{softmax}_{\text{row}}(T)$ is Toeplitz.",
@@ -287,6 +358,7 @@ def _circulant_cases(draw):
 
 @claim(
     id="gu2025.normalisation_keeps_toeplitz__corrected",
+    paper_status="remark",
     source="gu2025 §3.1, Remark 3.1 (corrected)",
     statement=r"Row softmax keeps the Toeplitz property for circulant $T$ ($a_{i-j}$ depending on $(i-j)\bmod N$; "
     r"every row has the same normaliser). For general Toeplitz $T$ only the unnormalised $\exp(T)$ is Toeplitz: the "
@@ -331,6 +403,7 @@ def _rope_setup(case):
 
 @claim(
     id="gu2025.rope_logit_form",
+    paper_status="proposition",
     source="gu2025 §3.2, Eq. 9; App. B, Prop. B.1",
     statement=r"$L_{RoPE} = \operatorname{Re}\{(G_{q,k}+G_{q,p}+G_{p,k}+G_p)\circ G_e\}$ with $G_e$ a Toeplitz "
     r"matrix of unit-modulus entries, $(G_e)_{ij} = e^{i(i-j)\theta_{t_{i-j}}}$, independent of content.",
@@ -354,6 +427,7 @@ def rope_logit_form(case) -> float:
 
 @claim(
     id="gu2025.rope_logit_form__corrected",
+    paper_status="proposition",
     source="gu2025 §3.2, Eq. 9; App. B, Prop. B.1 (corrected)",
     statement=r"$L_{RoPE} = \sum_t \operatorname{Re}\{(G^{(t)}_{q,k}+G^{(t)}_{q,p}+G^{(t)}_{p,k}+G^{(t)}_{p})\circ "
     r"E^{(t)}\}$ with $G^{(t)}_{ij} = q_i^{(t)}\overline{k_j^{(t)}}$ and one Toeplitz unit-modulus "

@@ -135,6 +135,7 @@ def _accs(table) -> dict:
 
 @claim(
     id="gu2025.rope_beats_additive_task1",
+    paper_status="empirical",
     source="gu2025 §4.2, Fig. 2",
     statement="On Task 1 (trigger distance) RoPE converges fastest and generalises best; absolute PE is second; ALiBi "
     "is poor; NoPE and relative PE do not generalise.",
@@ -166,6 +167,7 @@ def rope_beats_additive_task1(ctx) -> Evidence:
 
 @claim(
     id="gu2025.task2_positional_bias_hurts",
+    paper_status="empirical",
     source="gu2025 §4.2, Fig. 3",
     statement="On Task 2 (trigger counting) positional biases degrade generalisation, ALiBi most.",
     kind="empirical",
@@ -194,6 +196,7 @@ def _max_shallow_drop(record: dict) -> float | None:
 
 @claim(
     id="gu2025.single_head_deposit",
+    paper_status="empirical",
     source="gu2025 §5.1, Fig. 4",
     statement="Under RoPE, ablating one shallow-layer head causes a large accuracy loss on Task 1; there is no such "
     "deposit for NoPE, ALiBi or relative PE, nor for RoPE on Task 2.",
@@ -230,6 +233,7 @@ def single_head_deposit(ctx) -> Evidence:
 
 @claim(
     id="gu2025.table1",
+    paper_status="empirical",
     source="gu2025 Table 1",
     statement="Test accuracy (%) on Task 1 / Task 2: MLA 88.34 / 97.41, RoPE 92.64 / 69.43, NoPE 3.51 / 77.69.",
     kind="empirical",

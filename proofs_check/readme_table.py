@@ -1,0 +1,161 @@
+"""The README's verdict table, generated from a check run.
+
+``python -m proofs_check.readme_table``            print the table (quick profile, seed 0, built-in claims)
+``python -m proofs_check.readme_table --write``    replace the block between the markers in README.md
+``python -m proofs_check.readme_table --check``    exit 1 when README.md's block is stale (what the test does)
+``--from CHECK.json``                              render a ``petheory check --json`` document instead of running
+
+The run is the one a fresh clone gives: built-in claims only (no plugins), an empty working
+directory (no ``runs/`` records), no ``PETHEORY_*`` corpus variables, single-threaded BLAS.
+README.md changes only with ``--write``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+BEGIN = "<!-- verdict-table:begin (generated: python -m proofs_check.readme_table --write) -->"
+END = "<!-- verdict-table:end -->"
+README = Path(__file__).resolve().parents[1] / "README.md"
+PROFILE, SEED = "quick", 0
+
+
+def builtin_papers() -> set[str]:
+    """Id prefixes of the built-in claim modules (``gu2025_coupling`` -> ``gu2025``)."""
+    import pkgutil
+
+    import proofs_check.claims as pkg
+
+    return {m.name.split("_")[0] for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_")}
+
+
+@contextlib.contextmanager
+def _fresh_clone_env():
+    saved = {k: os.environ.pop(k) for k in list(os.environ) if k.startswith("PETHEORY_")}
+    try:
+        yield
+    finally:
+        os.environ.update(saved)
+
+
+def _one_blas_thread():
+    """Single-threaded BLAS: a threaded eigensolver can differ in the last bit between runs, which can move where
+    shrinking stops near a zero margin; the table must be the same on every run."""
+    try:
+        from threadpoolctl import threadpool_limits  # comes with scikit-learn
+    except ImportError:  # pragma: no cover
+        return contextlib.nullcontext()
+    return threadpool_limits(limits=1, user_api="blas")
+
+
+def fresh_records() -> list[dict]:
+    """Records of the quick check of every built-in claim, as a fresh clone computes them."""
+    from proofs_check.engine import all_claims
+    from proofs_check.runner import run
+
+    papers = builtin_papers()
+    claims = [c for c in all_claims() if c.id.split(".")[0] in papers]
+    with tempfile.TemporaryDirectory() as tmp, _fresh_clone_env(), _one_blas_thread():
+        records, crashes = run(claims, profile=PROFILE, seed=SEED, quiet=True, workdir=tmp)
+    if crashes:
+        raise RuntimeError("; ".join(str(c) for c in crashes))
+    return records
+
+
+def _cell(text: str, limit: int = 170) -> str:
+    text = " ".join(str(text).split()).replace("|", "\\|")
+    return text if len(text) <= limit else text[: limit - 2].rstrip() + " …"
+
+
+def _counterexample(case, limit: int = 160) -> str:
+    text = json.dumps(case, separators=(",", ":"), allow_nan=False)
+    return f"counterexample `{text if len(text) <= limit else text[: limit - 2] + ' …'}`"
+
+
+def _verdict(r: dict) -> str:
+    if r.get("proved"):
+        return "**holds** (proved symbolically)"
+    if r.get("readings"):
+        return f"**{r['verdict']}** — " + "; ".join(f"{x['name']}: {x['verdict']}" for x in r["readings"])
+    return f"**{r['verdict']}**"
+
+
+def _evidence_text(r: dict) -> str:
+    if r.get("readings"):
+        parts = []
+        for x in r["readings"]:
+            what = _counterexample(x["counterexample"], 110) if x["verdict"] == "refuted" and x.get("counterexample") is not None else _cell(x["summary"], 90)
+            parts.append(f"{x['name']}: {what}")
+        head = "premise unsatisfiable; " if r["verdict"] == "vacuous" else ""
+        return head + "; ".join(parts)
+    if r["verdict"] == "refuted" and r.get("counterexample") is not None and r["kind"] in ("exact", "symbolic"):
+        return _counterexample(r["counterexample"])
+    return _cell(r.get("summary", ""))
+
+
+def render(records: list[dict]) -> str:
+    """The Markdown block: a one-line tally and the table (no margins or timings: they vary by machine)."""
+    from proofs_check.report import tally
+
+    lines = [
+        f"`petheory check` (profile {PROFILE}, seed {SEED}, fresh clone): {tally(records)}.",
+        "",
+        "| claim | paper status | kind | verdict | evidence | counterexample or summary |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in sorted(records, key=lambda r: r["id"]):
+        ev = r.get("evidence") or ""
+        lines.append(f"| `{r['id']}` | {r.get('paper_status') or 'unspecified'} | {r['kind']} | {_verdict(r)} | {ev} | "
+                     f"{_evidence_text(r)} |")
+    return "\n".join(lines)
+
+
+def readme_block(text: str) -> str:
+    """The generated block of README text (between the markers, without them)."""
+    try:
+        start = text.index(BEGIN) + len(BEGIN)
+        end = text.index(END, start)
+    except ValueError:
+        raise ValueError(f"README.md has no generated verdict table: add the markers {BEGIN!r} and {END!r}") from None
+    return text[start:end].strip("\n")
+
+
+def replace_block(text: str, block: str) -> str:
+    start = text.index(BEGIN) + len(BEGIN)
+    end = text.index(END, start)
+    return text[:start] + "\n" + block + "\n" + text[end:]
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m proofs_check.readme_table", description=__doc__.split("\n\n")[0])
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--write", action="store_true", help="rewrite the generated block of README.md")
+    g.add_argument("--check", action="store_true", help="exit 1 when README.md's block is stale")
+    p.add_argument("--from", dest="source", metavar="CHECK.json", help="render this `petheory check --json` document")
+    p.add_argument("--readme", default=str(README), help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    records = json.loads(Path(args.source).read_text())["claims"] if args.source else fresh_records()
+    block = render(records)
+    path = Path(args.readme)
+    if args.write:
+        from petheory.io import atomic_write_text
+
+        atomic_write_text(path, replace_block(path.read_text(), block))
+        print(f"wrote the verdict table of {path} ({len(records)} claims)")
+        return 0
+    if args.check:
+        stale = readme_block(path.read_text()) != block
+        print(f"{path}: verdict table is {'stale: run python -m proofs_check.readme_table --write' if stale else 'up to date'}")
+        return 1 if stale else 0
+    print(block)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

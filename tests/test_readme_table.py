@@ -1,0 +1,101 @@
+"""The README's verdict table is generated, and a stale one fails here.
+
+One quick check of every built-in claim runs once for this module (in-process, as a fresh clone: no runs/,
+no PETHEORY_* variables), and the tests read its records: the README block, the contract fields every
+claim carries, and the verdicts issue 11 asks for.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from proofs_check import readme_table
+from proofs_check.engine import EVIDENCE, PAPER_STATUSES
+
+#: Claims another module owner is rewriting; they declare their paper status there.
+_STATUS_PENDING = ("chen2025.",)
+
+
+@pytest.fixture(scope="module")
+def records():
+    return readme_table.fresh_records()
+
+
+@pytest.fixture(scope="module")
+def by_id(records):
+    return {r["id"]: r for r in records}
+
+
+def test_readme_verdict_table_is_up_to_date(records):
+    block = readme_table.readme_block(readme_table.README.read_text())
+    fresh = readme_table.render(records)
+    assert block == fresh, "README.md's verdict table is stale: run `python -m proofs_check.readme_table --write`"
+
+
+def test_every_claim_carries_paper_status_and_evidence(records):
+    for r in records:
+        if not r["id"].startswith(_STATUS_PENDING):
+            assert r["paper_status"] in PAPER_STATUSES, r["id"]
+        if r["verdict"] != "skipped":
+            assert r["evidence"] in EVIDENCE, r["id"]
+        if r["evidence"] == "definitional":
+            assert r["evidence_note"], r["id"]
+        assert isinstance(r["readings"], list)
+        for x in r["readings"]:
+            assert x["verdict"] in ("holds", "refuted", "inconclusive", "skipped") and x["evidence"] in EVIDENCE
+
+
+def test_margins_are_never_denormal(records):
+    tiny = np.finfo(float).tiny
+    for r in records:
+        for m in [r["margin"]] + [x["margin"] for x in r["readings"]]:
+            assert not isinstance(m, float) or m == 0.0 or abs(m) >= tiny, (r["id"], m)
+
+
+@pytest.mark.parametrize("claim_id, verdict, readings", [
+    ("cirrincione2026.hellinger_mds_optimal", "depends", {"stress": "refuted", "strain": "holds"}),
+    ("cirrincione2026.necessity", "depends", {"mask_is_not_a_signal": "refuted", "mask_is_a_signal": "holds"}),
+    ("cirrincione2026.alibi_rank1", "depends", {"alibi_line": "holds", "any_shift_equivariant": "refuted"}),
+    ("li2025.wavelet_atom_decay", "depends", {"uniform_c": "refuted", "c_depends_on_jmax": "holds"}),
+    ("li2025.sinusoidal_periodic_ambiguity", "depends", {"near_repeat": "refuted", "slowest_period": "holds"}),
+    ("gu2025.schur_modulus", "vacuous", {"psd": "holds", "unit_diagonal": "refuted"}),
+    ("gu2025.spectral_contraction", "vacuous", {"psd": "holds", "unit_diagonal": "refuted"}),
+    ("gu2025.gpp_toeplitz", "depends", {"relative_bias": "holds", "sinusoidal": "holds", "other_absolute": "refuted"}),
+])
+def test_ambiguous_statements_are_reported_per_reading(by_id, claim_id, verdict, readings):
+    r = by_id[claim_id]
+    assert r["verdict"] == verdict and {x["name"]: x["verdict"] for x in r["readings"]} == readings
+
+
+def test_assumptions_and_interpretations_are_never_refuted(records):
+    for r in records:
+        if r["paper_status"] in ("assumption", "interpretation"):
+            assert r["verdict"] != "refuted", r["id"]
+
+
+def test_no_two_claims_are_refuted_by_the_same_counterexample(records):
+    seen = {}
+    for r in records:
+        found = [r["counterexample"]] if r["verdict"] == "refuted" else [
+            x["counterexample"] for x in r["readings"] if x["verdict"] == "refuted"]
+        for ce in found:
+            key = json.dumps(ce, sort_keys=True)
+            assert key not in seen, (r["id"], seen.get(key))
+            seen[key] = r["id"]
+
+
+def test_the_generator_rewrites_only_its_block_and_only_when_asked(records, tmp_path, capsys):
+    doc = tmp_path / "check.json"
+    doc.write_text(json.dumps({"claims": records}))
+    readme = tmp_path / "README.md"
+    readme.write_text(f"intro\n\n{readme_table.BEGIN}\nold table\n{readme_table.END}\n\nrest\n")
+    assert readme_table.main(["--from", str(doc), "--check", "--readme", str(readme)]) == 1
+    assert "old table" in readme.read_text()  # --check never writes
+    assert readme_table.main(["--from", str(doc), "--write", "--readme", str(readme)]) == 0
+    text = readme.read_text()
+    assert text.startswith("intro\n\n") and text.endswith("\n\nrest\n") and "old table" not in text
+    assert readme_table.main(["--from", str(doc), "--check", "--readme", str(readme)]) == 0
+    assert "up to date" in capsys.readouterr().out

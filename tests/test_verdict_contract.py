@@ -1,0 +1,244 @@
+"""The verdict contract beyond holds/refuted: paper status, evidence, readings (depends), premises no object
+satisfies (vacuous), counterexamples without unused fields, no denormal margins, and searches that depend only
+on the claim's id, the profile and the seed.
+
+Throwaway claims live under ``testpaper2099``; the ``scratch`` fixture removes them afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from hypothesis import strategies as st
+
+from petheory.cli import main
+from proofs_check import engine, report, runner
+from proofs_check.engine import Evidence, Premise, Reading, claim, claim_with_readings
+
+
+@pytest.fixture
+def scratch():
+    engine.all_claims()
+    before = dict(engine._CLAIMS)
+    yield
+    engine._CLAIMS.clear()
+    engine._CLAIMS.update(before)
+
+
+def _xs():
+    return st.fixed_dictionaries({"x": st.integers(0, 1000), "unused": st.integers(0, 1000)})
+
+
+def _small(case):
+    return float(case["x"] - 50)  # refuted: x = 51
+
+
+def _always(case):
+    return -1.0
+
+
+def add_two_readings(id="testpaper2099.ambiguous", second=_always, **kw):
+    return claim_with_readings(
+        id=id, source="t", statement="ambiguous", kind="exact", paper_status=kw.pop("paper_status", "lemma"),
+        readings=[Reading("strict", "every x is at most 50", check=_small, cases=_xs),
+                  Reading("loose", "every x is at most 1000", check=second, cases=_xs)], **kw)
+
+
+# ----------------------------------------------------------------------------- readings
+
+
+def test_readings_that_disagree_give_depends_with_the_verdict_of_each(scratch):
+    rec = runner.check_claim(add_two_readings())
+    assert rec["verdict"] == "depends" and rec["paper_status"] == "lemma" and rec["evidence"] == "searched"
+    r = {x["name"]: x for x in rec["readings"]}
+    assert r["strict"]["verdict"] == "refuted" and r["strict"]["counterexample"] == {"x": 51}
+    assert r["loose"]["verdict"] == "holds" and r["loose"]["cases"] == runner.PROFILES["quick"]
+    assert "strict: refuted; loose: holds" in rec["summary"]
+
+
+def test_readings_that_agree_give_their_common_verdict(scratch):
+    rec = runner.check_claim(add_two_readings(second=_small))
+    assert rec["verdict"] == "refuted" and rec["counterexample"] == {"x": 51}
+
+
+def test_a_reading_is_selected_checked_and_replayed_like_a_claim(scratch, capsys):
+    add_two_readings()
+    [c] = engine.select("testpaper2099.ambiguous#str*")
+    assert c.id == "testpaper2099.ambiguous#strict" and c.reading_of == "testpaper2099.ambiguous"
+    rec = runner.check_claim(c)
+    assert rec["reproduce"] == "petheory check --claims 'testpaper2099.ambiguous#strict' --case '{\"x\": 51}'"
+    assert main(["check", "--claims", "testpaper2099.ambiguous#strict", "--case", '{"x": 51}']) == 0
+    assert json.loads(capsys.readouterr().out)["verdict"] == "refuted"
+    with pytest.raises(ValueError, match="checked per reading"):
+        runner.replay(engine.get("testpaper2099.ambiguous"), {"x": 1})
+    with pytest.raises(ValueError, match="no reading 'nope'"):
+        engine.get("testpaper2099.ambiguous#nope")
+    with pytest.raises(ValueError, match="matches no reading"):
+        engine.select("testpaper2099.ambiguous#nope")
+
+
+def test_readings_search_independently_of_each_other(scratch):
+    c = add_two_readings()
+    alone = runner.check_claim(c.reading("strict"))
+    both = runner.check_claim(c)
+    assert both["readings"][0]["counterexample"] == alone["counterexample"]
+    assert both["readings"][0]["cases"] == alone["cases"]
+
+
+# ----------------------------------------------------------------------------- vacuous premises
+
+
+def _no_witness(case):
+    return -1.0
+
+
+def _premise(witness=_no_witness, proof=lambda: True):
+    return Premise(statement="x is both even and odd", argument="parity", cases=_xs, witness=witness, proof=proof)
+
+
+def test_a_premise_no_object_satisfies_gives_vacuous_with_readings(scratch):
+    rec = runner.check_claim(add_two_readings(premise=_premise()))
+    assert rec["verdict"] == "vacuous" and rec["evidence"] == "proved"
+    assert rec["premise"]["satisfiable"] is False and rec["premise"]["cases"] > 0
+    assert [x["verdict"] for x in rec["readings"]] == ["refuted", "holds"]
+
+
+def test_a_premise_shown_empty_only_by_search_says_searched(scratch):
+    rec = runner.check_claim(add_two_readings(premise=_premise(proof=None)))
+    assert rec["verdict"] == "vacuous" and rec["evidence"] == "searched"
+
+
+def test_a_satisfiable_premise_leaves_the_verdict_to_the_readings(scratch):
+    rec = runner.check_claim(add_two_readings(premise=_premise(witness=lambda c: float(c["x"] - 10), proof=None)))
+    assert rec["verdict"] == "depends" and rec["premise"]["satisfiable"] and rec["premise"]["witness"]["x"] == 11
+
+
+def test_a_wrong_impossibility_proof_is_a_crash(scratch):
+    with pytest.raises(runner.CheckerCrash, match="impossibility proof holds but the search found"):
+        runner.check_claim(add_two_readings(premise=_premise(witness=lambda c: 1.0)))
+
+
+# ----------------------------------------------------------------------------- paper status, evidence
+
+
+def test_an_assumption_is_never_reported_as_refuted(scratch):
+    claim(id="testpaper2099.assumed", source="t", statement="every x is at most 50", kind="exact", cases=_xs,
+          paper_status="assumption")(_small)
+    rec = runner.check_claim(engine.get("testpaper2099.assumed"))
+    assert rec["verdict"] == "inconclusive" and "not a result" in rec["summary"] and rec["counterexample"] == {"x": 51}
+
+
+def test_an_interpretation_with_readings_per_object_gives_depends(scratch):
+    rec = runner.check_claim(add_two_readings(paper_status="interpretation"))
+    assert rec["verdict"] == "depends"
+    assert rec["readings"][0]["verdict"] == "refuted"  # the objects it does not hold for
+
+
+def test_evidence_defaults_by_kind(scratch):
+    claim(id="testpaper2099.trend", source="t", statement="s", kind="asymptotic")(lambda ctx: Evidence("holds", 3))
+    claim(id="testpaper2099.proved", source="t", statement="s", kind="exact", cases=_xs,
+          evidence="definitional", evidence_note="true by construction")(_always)
+    engine.skipped(id="testpaper2099.skip", source="t", statement="s", kind="exact", reason="r")
+    assert runner.check_claim(engine.get("testpaper2099.trend"))["evidence"] == "statistical"
+    rec = runner.check_claim(engine.get("testpaper2099.proved"))
+    assert rec["evidence"] == "definitional" and rec["evidence_note"] == "true by construction"
+    rec = runner.check_claim(engine.get("testpaper2099.skip"))
+    assert rec["evidence"] is None and rec["paper_status"] == "unspecified"
+    assert runner.check_claim(engine.get("gu2025.rope_relative"))["evidence"] == "proved"
+
+
+@pytest.mark.parametrize("kw, msg", [
+    (dict(paper_status="folklore"), "paper_status must be one of"),
+    (dict(evidence="vibes"), "evidence must be one of"),
+    (dict(evidence="definitional"), "needs an evidence_note"),
+])
+def test_malformed_status_or_evidence_is_refused(scratch, kw, msg):
+    with pytest.raises(ValueError, match=msg):
+        claim(id="testpaper2099.bad", source="t", statement="s", kind="exact", cases=_xs, **kw)(_always)
+
+
+def test_reading_names_must_be_distinct_words(scratch):
+    with pytest.raises(ValueError, match="reading names"):
+        claim_with_readings(id="testpaper2099.dup", source="t", statement="s", kind="exact", paper_status="lemma",
+                            readings=[Reading("a", "s", check=_always, cases=_xs), Reading("a", "s", check=_always, cases=_xs)])
+
+
+# ----------------------------------------------------------------------------- counterexamples, margins
+
+
+def test_shrinking_drops_fields_the_checker_never_reads(scratch):
+    claim(id="testpaper2099.unused", source="t", statement="s", kind="exact", cases=_xs)(_small)
+    rec = runner.check_claim(engine.get("testpaper2099.unused"))
+    assert rec["counterexample"] == {"x": 51}
+    assert runner.replay(engine.get("testpaper2099.unused"), rec["counterexample"])["violation"] == 1.0
+
+
+def test_fields_that_are_read_stay_in_the_counterexample(scratch):
+    claim(id="testpaper2099.reads", source="t", statement="s", kind="exact", cases=_xs)(
+        lambda case: float(case["x"] - 50) + 0.0 * case["unused"])
+    assert set(runner.check_claim(engine.get("testpaper2099.reads"))["counterexample"]) == {"x", "unused"}
+
+
+def test_margins_never_print_as_denormals(scratch):
+    claim(id="testpaper2099.tiny", source="t", statement="s", kind="exact", cases=_xs)(lambda case: -1.6e-319)
+    rec = runner.check_claim(engine.get("testpaper2099.tiny"))
+    assert rec["margin"] == 0.0
+    assert "e-3" not in report.markdown([rec], profile="quick", seed=0)
+
+
+def test_json_and_markdown_carry_status_evidence_and_readings(scratch, tmp_path):
+    add_two_readings()
+    path, md = tmp_path / "c.json", tmp_path / "c.md"
+    assert main(["check", "--claims", "testpaper2099.*", "--json", str(path), "--report", str(md), "--quiet"]) == 0
+    doc = json.loads(path.read_text())
+    [rec] = doc["claims"]
+    assert {"paper_status", "evidence", "readings", "premise"} <= set(rec)
+    assert doc["counts"]["depends"] == 1
+    text = md.read_text()
+    assert "*Paper status:* lemma" in text and "*Reading `strict`* — **refuted**" in text
+    assert "| `testpaper2099.ambiguous` | lemma | exact | **depends (strict: refuted; loose: holds)** | searched |" in text
+
+
+# ----------------------------------------------------------------------------- search independence
+
+
+def test_a_search_does_not_depend_on_the_modules_imported_before_it(scratch, tmp_path, monkeypatch):
+    # hypothesis harvests literals from the source of local modules; a module imported between two runs must not
+    # change what a claim's search finds
+    @claim(id="testpaper2099.floats", source="t", statement="s", kind="exact",
+           cases=lambda: st.fixed_dictionaries({"v": st.floats(-1e6, 1e6, allow_nan=False)}))
+    def check(case):
+        return -1.0
+
+    c = engine.get("testpaper2099.floats")
+    seen = []
+    monkeypatch.setattr(engine.Claim, "violation", lambda self, case: seen.append(case["v"]) or -1.0)
+    runner._search(c, 200, seed=3)
+    before, seen[:] = list(seen), []
+    mod = tmp_path / "petheory_test_many_constants.py"
+    mod.write_text("VALUES = [" + ", ".join(f"{0.123456789 * k!r}" for k in range(1, 400)) + "]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    __import__("petheory_test_many_constants")
+    try:
+        runner._search(c, 200, seed=3)
+    finally:
+        sys.modules.pop("petheory_test_many_constants", None)
+    assert seen == before
+
+
+def test_a_search_does_not_depend_on_the_loaded_hypothesis_profile(scratch):
+    from hypothesis import settings
+
+    claim(id="testpaper2099.profile", source="t", statement="s", kind="exact", cases=_xs)(_small)
+    c = engine.get("testpaper2099.profile")
+    here = runner.check_claim(c)
+    previous = settings.get_current_profile_name()
+    settings.register_profile("_other_for_test", max_examples=3, derandomize=True, deadline=None)
+    settings.load_profile("_other_for_test")
+    try:
+        there = runner.check_claim(c)
+    finally:
+        settings.load_profile(previous)
+    assert {**here, "seconds": 0} == {**there, "seconds": 0}
