@@ -37,6 +37,8 @@ STAGES = {
                               "set": {"model.causal": False}}, "li2025_table5_bidirectional", 120),
     "table5_mean": ({"task": "running_sum", "preset": "paper", "pe": experiments.LI2025_PES, "seed": SEEDS5,
                      "set": {"task.target_scale": "mean"}}, "li2025_table5_target_mean", 120),
+    "table5_mean_more": ({"task": "running_sum", "preset": "paper", "pe": experiments.LI2025_PES, "seed": list(range(5, 15)),
+                          "set": {"task.target_scale": "mean"}}, "li2025_table5_target_mean", 210),
     "table5_normal": ({"task": "running_sum", "preset": "paper", "pe": experiments.LI2025_PES, "seed": SEEDS5,
                        "set": {"task.dist": "normal"}}, "li2025_table5_normal_inputs", 120),
     "gu2025_task1_small": ({"task": "gu2025_task1", "preset": "small", "pe": _GU, "seed": SEEDS5}, "gu2025_task1_small", 90),
