@@ -59,11 +59,19 @@ def shipped_dir() -> Path | None:
 
 
 def roots(workdir=".") -> list[Path]:
-    """Where :func:`find` looks, in order: runs, then the working directory's and the source tree's records."""
-    out = [runs_dir(workdir), Path(workdir) / "records"]
-    s = shipped_dir()
-    if s is not None:
-        out.append(s)
+    """Where :func:`find` looks, in order: runs, then the working directory's and the source tree's records.
+
+    ``$PETHEORY_RECORDS`` (folders separated by ``os.pathsep``) replaces the two records folders;
+    set it empty to read ``runs/`` alone (tests do, to see a clone without shipped records)."""
+    out = [runs_dir(workdir)]
+    env = os.environ.get("PETHEORY_RECORDS")
+    if env is not None:
+        out += [Path(p) for p in env.split(os.pathsep) if p]
+    else:
+        out.append(Path(workdir) / "records")
+        s = shipped_dir()
+        if s is not None:
+            out.append(s)
     seen, uniq = set(), []
     for r in out:
         key = r.resolve() if r.exists() else r

@@ -20,7 +20,7 @@ def fake_record(task, name, acc, size="paper", seed=0, loss=1.0, drop=0.0):
     n_layer = cfg.model.n_layer
     heads = [{"layer": l, "head": h, "value": acc, "drop": drop if (l, h) == (0, 0) else 0.0}
              for l in range(n_layer) for h in range(2)]
-    return {"task": task, "pe": GU2025_PES[name], "seed": seed, "config": cfg.as_dict(), "train_len": L,
+    return {"task": task, "pe": GU2025_PES[name], "seed": seed, "config": cfg.as_dict(), "config_hash": cfg.hash(), "train_len": L,
             "kind": "classification", "model": {"n_layer": n_layer},
             "final": {"test": {str(L): {"acc": acc, "loss": 1.0}}, "train": {"acc": acc, "loss": 1.0}},
             "history": [{"train_loss": loss}], "chance": {"acc": 1 / 70},
@@ -41,6 +41,12 @@ def evaluate(claim_id, workdir):
 TASK1_AS_PAPER = {"rope": (0.93, 0.2), "absolute": (0.80, 0.4), "alibi": (0.30, 0.9), "nope": (0.03, 2.0),
                   "relative": (0.05, 1.5), "random": (0.5, 0.8), "mla": (0.88, 0.3)}
 TASK2_AS_PAPER = {"nope": 0.78, "rope": 0.69, "absolute": 0.6, "relative": 0.65, "random": 0.55, "mla": 0.70, "alibi": 0.2}
+
+
+@pytest.fixture(autouse=True)
+def no_shipped_records(monkeypatch):
+    """These tests plant their own records under runs/: hide the shipped records/ folder."""
+    monkeypatch.setenv("PETHEORY_RECORDS", "")
 
 
 def test_without_records_every_claim_is_inconclusive_and_says_how_to_get_them(tmp_path):
