@@ -10,6 +10,9 @@ returns what it finished::
     python benchmarks/gpu_records.py --device cuda --out records --budget 540 table5 gu2025_small
     python benchmarks/gpu_records.py --list
 
+Where the tree was copied without its ``.git`` (a GPU machine), set ``PETHEORY_COMMIT`` so that
+each record names the commit it was trained from.
+
 Stages: see :data:`STAGES` (name -> experiment spec and an estimate of its seconds on one H100,
 updated from measurements).
 """

@@ -323,12 +323,13 @@ def probe(model, data) -> dict | None:
 
 
 def _commit() -> str | None:
-    """The git commit of the petheory source tree, when it is a checkout (else None)."""
+    """The git commit of the petheory source tree, when it is a checkout; else ``$PETHEORY_COMMIT``
+    (set it where the tree was copied without its .git, e.g. onto a GPU machine), else None."""
     import subprocess
 
     root = Path(__file__).resolve().parents[2]
     if not (root / ".git").exists():
-        return None
+        return os.environ.get("PETHEORY_COMMIT") or None
     try:
         out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.SubprocessError):
