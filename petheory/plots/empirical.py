@@ -1,0 +1,177 @@
+"""The papers' experiments as trained: figures drawn from the records (``records/`` and ``runs/``).
+
+Nothing here trains: each figure reads :func:`petheory.records.find` and draws what is there
+(the shipped records were made on one GPU; see ``records/`` and ``benchmarks/gpu_records.py``).
+
+* ``empirical.table5`` — li2025 Table 5: running-sum MSE against test length per PE, mean over
+  seeds with a band from the smallest to the largest seed, one panel per reconstruction reading,
+  and the paper's two numbers at N = 200.
+* ``empirical.gu2025_accuracy`` — gu2025 Tasks 1 and 2: test accuracy per PE (every seed a dot),
+  chance level, and the paper's Table 1 where it has a number (paper scale; ours is the preset
+  the records name).
+* ``empirical.gu2025_ablation`` — gu2025 §5.1: accuracy drop when one head is zeroed, per layer
+  and head, mean over seeds, Task 1 and Task 2, one heat map per PE.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from petheory.plots import figure, save
+
+_PAPER_T5 = {"wavelet": 0.0108, "sinusoidal": 0.0423}
+_PAPER_T1 = {"mla": (88.34, 97.41), "rope": (92.64, 69.43), "nope": (3.51, 77.69)}  # gu2025 Table 1, %
+_GU_NAMES = {"rope+sinusoidal": "rope", "sinusoidal": "absolute", "alibi:slopes=gu2025": "alibi", "nope": "nope",
+             "relative": "relative", "random:trainable=true": "random", "mla": "mla"}
+
+
+def _records(task):
+    from petheory import records
+
+    return records.find(task).records
+
+
+def _empty(ax, text):
+    ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, fontsize=9)
+    ax.set_axis_off()
+
+
+@figure("empirical.table5", "li2025 Table 5: running-sum MSE vs test length per PE and reading, from records/")
+def table5(outdir, *, preset="quick", seed=0):
+    import matplotlib.pyplot as plt
+
+    from proofs_check.claims.li2025 import _t5_paper_size, _t5_reading
+
+    recs = [r for r in _records("running_sum") if r.get("train_len") == 50 and _t5_paper_size(r)]
+    readings: dict = {}
+    for r in recs:
+        lens = sorted(int(L) for L in r["final"]["test"])
+        e = readings.setdefault(_t5_reading(r), {}).setdefault(r["pe"].split(":")[0], {"lens": lens, "mse": []})
+        e["mse"].append([r["final"]["test"][str(L)]["mse"] for L in lens])
+    names = sorted(readings, key=lambda k: (not k.startswith("causal encoder, y_t = S_t/sqrt(t+1), x ~ U"), k))
+    fig, axes = plt.subplots(1, max(1, len(names)), figsize=(4.2 * max(1, len(names)), 3.8), sharey=False, squeeze=False)
+    data = {"paper_mse200": _PAPER_T5, "readings": {}}
+    colors = dict(zip(sorted({pe for g in readings.values() for pe in g}), plt.cm.tab10.colors))
+    if not names:
+        _empty(axes[0, 0], "no paper-preset running-sum records\n(records/li2025_table5 ships them)")
+    for ax, name in zip(axes[0], names):
+        data["readings"][name] = {}
+        for pe, e in sorted(readings[name].items()):
+            m = np.asarray(e["mse"])  # (seeds, lengths)
+            ax.plot(e["lens"], m.mean(0), "o-", color=colors[pe], label=pe, lw=1.5, ms=3)
+            ax.fill_between(e["lens"], m.min(0), m.max(0), color=colors[pe], alpha=0.15, lw=0)
+            data["readings"][name][pe] = {"lengths": e["lens"], "mean": m.mean(0).tolist(), "min": m.min(0).tolist(),
+                                          "max": m.max(0).tolist(), "seeds": len(m)}
+        for pe, v in _PAPER_T5.items():
+            ax.plot([200], [v], marker="*", ms=12, color=colors.get(pe, "k"), mec="k", ls="none")
+        ax.set_yscale("log")
+        ax.set_xlabel("test length N (trained at 50)")
+        seeds = sorted({len(e["mse"]) for e in readings[name].values()})
+        ax.set_title(name.replace(", ", "\n", 1) + f"\n{'-'.join(map(str, seeds))} seeds per PE", fontsize=8)
+        ax.grid(alpha=0.3)
+    axes[0, 0].set_ylabel("MSE (mean over seeds; band: min..max)")
+    if names:
+        h, lab = axes[0, 0].get_legend_handles_labels()
+        h.append(plt.Line2D([], [], marker="*", ms=10, color="0.5", mec="k", ls="none"))
+        lab.append("li2025's Table 5 (N=200)")
+        fig.legend(h, lab, loc="lower center", ncol=min(len(lab), 8), fontsize=8, frameon=False,
+                   bbox_to_anchor=(0.5, -0.1))
+    fig.suptitle("li2025 Table 5 reproduced (paper preset: 2 layers, d=64, 1 head; one panel per reading)", fontsize=10)
+    fig.tight_layout()
+    return save(fig, data, outdir, "empirical.table5")
+
+
+def _gu_table(task):
+    from proofs_check.claims._empirical import preset_of
+
+    recs = _records(task)
+    by_size: dict = {}
+    for r in recs:
+        if r["pe"] in _GU_NAMES:
+            by_size.setdefault(preset_of(r), []).append(r)
+    for size in ("paper", "small", "custom", "smoke"):
+        if size in by_size:
+            return size, by_size[size]
+    return None, []
+
+
+@figure("empirical.gu2025_accuracy", "gu2025 Tasks 1/2: test accuracy per PE from records/, beside the paper's Table 1")
+def gu2025_accuracy(outdir, *, preset="quick", seed=0):
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), squeeze=False)
+    data = {"paper_table1_percent": {k: list(v) for k, v in _PAPER_T1.items()}}
+    order = list(_GU_NAMES.values())
+    for i, task in enumerate(("gu2025_task1", "gu2025_task2")):
+        ax = axes[0, i]
+        size, recs = _gu_table(task)
+        if not recs:
+            _empty(ax, f"no {task} records")
+            continue
+        acc = {}
+        for r in recs:
+            acc.setdefault(_GU_NAMES[r["pe"]], []).append(100 * r["final"]["test"][str(r["train_len"])]["acc"])
+        names = [n for n in order if n in acc]
+        for x, n in enumerate(names):
+            v = acc[n]
+            ax.bar(x, np.mean(v), color="0.8", edgecolor="0.4")
+            ax.plot(np.full(len(v), x) + np.linspace(-0.15, 0.15, len(v)), v, "o", color="C0", ms=3)
+            if n in _PAPER_T1:
+                ax.plot([x], [_PAPER_T1[n][i]], marker="*", color="C3", ms=12, mec="k")
+        ax.axhline(100 * recs[0]["chance"]["acc"], color="k", ls=":", lw=1)
+        ax.set_xticks(range(len(names)), names)
+        ax.set_ylim(0, 105)
+        ax.set_ylabel("test accuracy (%)")
+        ax.set_title(f"{task} ({size} preset, {len(recs)} runs)", fontsize=9)
+        data[task] = {"preset": size, "accuracy_percent": acc, "chance_percent": 100 * recs[0]["chance"]["acc"]}
+    handles = [plt.Rectangle((0, 0), 1, 1, color="0.8", ec="0.4"), plt.Line2D([], [], marker="o", color="C0", ls="none"),
+               plt.Line2D([], [], marker="*", color="C3", mec="k", ms=10, ls="none"), plt.Line2D([], [], color="k", ls=":")]
+    fig.legend(handles, ["mean over seeds", "one seed", "gu2025 Table 1 (paper scale)", "chance"], loc="lower center",
+               ncol=4, fontsize=8, frameon=False, bbox_to_anchor=(0.5, -0.06))
+    fig.suptitle("gu2025 Tasks 1 and 2 per position mechanism", fontsize=10)
+    fig.tight_layout()
+    return save(fig, data, outdir, "empirical.gu2025_accuracy")
+
+
+@figure("empirical.gu2025_ablation", "gu2025 §5.1: single-head ablation accuracy drop per layer and head, per PE")
+def gu2025_ablation(outdir, *, preset="quick", seed=0):
+    import matplotlib.pyplot as plt
+
+    tables = {}
+    for task in ("gu2025_task1", "gu2025_task2"):
+        size, recs = _gu_table(task)
+        per: dict = {}
+        for r in recs:
+            ab = r.get("ablation")
+            if not ab or ab.get("metric") != "acc":
+                continue
+            L, H = r["model"]["n_layer"], r["model"]["n_head"]
+            m = np.zeros((L, H))
+            for h in ab["heads"]:
+                m[h["layer"], h["head"]] = 100 * h["drop"]
+            per.setdefault(_GU_NAMES[r["pe"]], []).append(m)
+        tables[task] = (size, {k: np.mean(v, 0) for k, v in per.items()}, {k: len(v) for k, v in per.items()})
+    names = [n for n in _GU_NAMES.values() if any(n in t[1] for t in tables.values())]
+    fig, axes = plt.subplots(2, max(1, len(names)), figsize=(1.9 * max(1, len(names)) + 1, 4.6), squeeze=False)
+    vmax = max([float(np.abs(m).max()) for t in tables.values() for m in t[1].values()] + [1.0])
+    data, im = {}, None
+    for i, (task, (size, mats, seeds)) in enumerate(tables.items()):
+        data[task] = {"preset": size, "drop_percent_points": {k: v.tolist() for k, v in mats.items()}, "seeds": seeds}
+        for j, n in enumerate(names):
+            ax = axes[i, j]
+            if n not in mats:
+                _empty(ax, "no records")
+                continue
+            im = ax.imshow(mats[n], cmap="RdBu_r", vmin=-vmax, vmax=vmax, aspect="auto")
+            ax.set_title(f"{n}" if i == 0 else "", fontsize=9)
+            if i == 1:
+                ax.set_xlabel("head", fontsize=8)
+            ax.set_xticks(range(mats[n].shape[1]))
+            ax.set_yticks(range(mats[n].shape[0]))
+            ax.tick_params(labelsize=7)
+            if j == 0:
+                ax.set_ylabel(f"{task.split('_')[1]} ({size})\nlayer", fontsize=8)
+    if im is not None:
+        fig.colorbar(im, ax=axes, shrink=0.8, label="accuracy drop (points) when the head is zeroed")
+    fig.suptitle("gu2025 §5.1 head ablation: mean accuracy drop over seeds (red: the head mattered)", fontsize=10)
+    return save(fig, data, outdir, "empirical.gu2025_ablation")
