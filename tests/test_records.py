@@ -124,3 +124,11 @@ def test_positional_separation_checker_catches_a_planted_unseparated_model():
     ev = separation_evidence(good + [rec("learned", SEPARATION_ACC - 0.01, seed=1)])
     assert ev.verdict == "inconclusive" and "running_sum/learned" in ev.summary
     assert separation_evidence([rec("alibi", 0.05)]).verdict == "inconclusive"  # nothing judged
+
+
+def test_readme_reproduced_tables_are_generated_from_the_shipped_records():
+    from proofs_check import readme_reproduced
+
+    assert readme_reproduced.main(["--check"]) == 0, "run: python -m proofs_check.readme_reproduced --write"
+    block = readme_reproduced.render()
+    assert "| wavelet |" in block and "0.0108" in block and "| mla |" in block

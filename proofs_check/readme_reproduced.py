@@ -1,0 +1,141 @@
+"""The README's reproduced-experiment tables, generated from the shipped records.
+
+``python -m proofs_check.readme_reproduced``          print the tables
+``python -m proofs_check.readme_reproduced --write``  replace the block between the markers in README.md
+``python -m proofs_check.readme_reproduced --check``  exit 1 when README.md's block is stale (a test does this)
+
+Reads only ``records/`` of the source tree (not ``runs/``), so the tables are what a fresh clone
+ships. README.md changes only with ``--write``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+BEGIN = "<!-- reproduced:begin (generated: python -m proofs_check.readme_reproduced --write) -->"
+END = "<!-- reproduced:end -->"
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def _shipped(task: str) -> list[dict]:
+    from petheory import records
+
+    d = records.shipped_dir()
+    return [] if d is None else records.find(task, where=[d]).records
+
+
+def _ms(values) -> str:
+    from proofs_check.claims._empirical import mean_se
+
+    m, se = mean_se(values)
+    return f"{m:.3g}" if se is None else f"{m:.3g} ± {se:.1g}"
+
+
+def table5() -> list[str]:
+    from proofs_check.claims.li2025 import _T5_DEFAULT, _T5_PAPER, _t5_paper_size, _t5_reading
+
+    recs = [r for r in _shipped("running_sum") if _t5_paper_size(r)]
+    if not recs:
+        return ["(no shipped running-sum records)"]
+    readings: dict = {}
+    for r in recs:
+        readings.setdefault(_t5_reading(r), {}).setdefault(r["pe"].split(":")[0], []).append(r)
+    main = readings[_T5_DEFAULT]
+    order = sorted(main, key=lambda pe: sum(x["final"]["test"]["200"]["mse"] for x in main[pe]) / len(main[pe]))
+    seeds = sorted({len(v) for v in main.values()})
+    device = recs[0]["timing"]["device"]
+    out = [f"**li2025 Table 5** (running sum, paper preset: 2 layers, d=64, one head, train length 50; {_T5_DEFAULT}; "
+           f"{'-'.join(map(str, seeds))} seeds per PE, mean ± standard error; trained on one {device}):", "",
+           "| PE | MSE @ 50 | MSE @ 100 | MSE @ 200 | li2025 @ 200 |", "|---|---:|---:|---:|---:|"]
+    for pe in order:
+        rs = main[pe]
+        cells = [_ms([r["final"]["test"][L]["mse"] for r in rs]) for L in ("50", "100", "200")]
+        out.append(f"| {pe} | {' | '.join(cells)} | {_T5_PAPER.get(pe, '—')} |")
+    out += ["", "Lowest MSE at N=200 under each reconstruction reading (5-15 seeds each):", ""]
+    for name, groups in sorted(readings.items()):
+        means = {pe: sum(x["final"]["test"]["200"]["mse"] for x in rs) / len(rs) for pe, rs in groups.items()}
+        ranked = sorted(means, key=means.get)
+        out.append(f"- {name}: {' < '.join(ranked)} (wavelet {ranked.index('wavelet') + 1} of {len(ranked)})")
+    return out
+
+
+_GU = {"rope+sinusoidal": "rope", "sinusoidal": "absolute", "alibi:slopes=gu2025": "alibi", "nope": "nope",
+       "relative": "relative", "random:trainable=true": "random", "mla": "mla"}
+_T1 = {"mla": (88.34, 97.41), "rope": (92.64, 69.43), "nope": (3.51, 77.69)}
+
+
+def gu2025() -> list[str]:
+    from proofs_check.claims._empirical import preset_of
+
+    cols = {}
+    for i, task in enumerate(("gu2025_task1", "gu2025_task2")):
+        for r in _shipped(task):
+            if r["pe"] in _GU:
+                cols.setdefault((task, preset_of(r)), {}).setdefault(_GU[r["pe"]], []).append(
+                    100 * r["final"]["test"][str(r["train_len"])]["acc"])
+    if not cols:
+        return ["(no shipped gu2025 records)"]
+    sizes = sorted({s for _, s in cols})
+    t1, t2 = cols.get(("gu2025_task1", sizes[0]), {}), cols.get(("gu2025_task2", sizes[0]), {})
+    n = sorted({len(v) for c in (t1, t2) for v in c.values()})
+    out = [f"**gu2025 Tasks 1 and 2** (test accuracy %, {sizes[0]} preset: 2 layers, d=64, 4 heads, 16 / 31 classes; "
+           f"{'-'.join(map(str, n))} seeds, mean ± standard error) beside gu2025's Table 1 (paper scale: 6 layers, d=256, "
+           "16 heads, 70 / 101 classes, one run):", "",
+           "| PE | Task 1 (ours) | Task 1 (gu2025) | Task 2 (ours) | Task 2 (gu2025) |", "|---|---:|---:|---:|---:|"]
+    for name in _GU.values():
+        p1, p2 = _T1.get(name, ("—", "—"))
+        out.append(f"| {name} | {_pct(t1.get(name))} | {p1} | {_pct(t2.get(name))} | {p2} |")
+    return out
+
+
+def _pct(values) -> str:
+    if not values:
+        return "—"
+    from proofs_check.claims._empirical import mean_se
+
+    m, se = mean_se(values)
+    return f"{m:.1f}" if se is None else f"{m:.1f} ± {se:.1f}"
+
+
+def render() -> str:
+    return "\n".join(table5() + [""] + gu2025())
+
+
+def _block(text: str) -> tuple[int, int]:
+    try:
+        start = text.index(BEGIN) + len(BEGIN)
+        return start, text.index(END, start)
+    except ValueError:
+        raise ValueError(f"README.md has no reproduced-tables block: add the markers {BEGIN!r} and {END!r}") from None
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m proofs_check.readme_reproduced", description=__doc__.split("\n\n")[0])
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--write", action="store_true", help="rewrite the generated block of README.md")
+    g.add_argument("--check", action="store_true", help="exit 1 when README.md's block is stale")
+    p.add_argument("--readme", default=str(README), help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    block, path = render(), Path(args.readme)
+    if args.write:
+        from petheory.io import atomic_write_text
+
+        text = path.read_text()
+        a, b = _block(text)
+        atomic_write_text(path, text[:a] + "\n" + block + "\n" + text[b:])
+        print(f"wrote the reproduced tables of {path}")
+        return 0
+    if args.check:
+        text = path.read_text()
+        a, b = _block(text)
+        stale = text[a:b].strip("\n") != block
+        print(f"{path}: reproduced tables are {'stale: run python -m proofs_check.readme_reproduced --write' if stale else 'up to date'}")
+        return 1 if stale else 0
+    print(block)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
