@@ -329,3 +329,25 @@ NAME = "petheory-builtin-reviews-v1"
 
 if __name__ == "__main__":  # python -m petheory.data.corpus > reviews.txt
     print("\n".join(SENTENCES))
+
+
+def python_reference_sentences() -> list[str]:
+    """Real English prose that ships with every CPython: the sentences of ``pydoc_data.topics``
+    (the Language Reference's topic texts used by ``help()``; PSF licence), 2,530 of them.
+
+    Paragraphs are split into sentences at ``.``, ``!`` or ``?`` followed by white space; code
+    (lines with ``>>>`` or ``::``), and sentences of fewer than 5 words or not starting with a
+    capital letter are left out. Deterministic: topics in sorted order. A second real-text target
+    beside :data:`SENTENCES` (which is hand-written and too small to tell encodings apart)."""
+    import re
+
+    from pydoc_data.topics import topics
+
+    out = []
+    for key in sorted(topics):
+        for para in re.split(r"\n\s*\n", topics[key]):
+            text = " ".join(para.split())
+            if not text or not text[0].isalpha() or "::" in text or ">>>" in text:
+                continue
+            out += [s for s in re.split(r"(?<=[.!?])\s+", text) if len(s.split()) >= 5 and s[0].isupper()]
+    return out
