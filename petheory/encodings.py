@@ -33,6 +33,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from petheory import _memory
 from petheory import _validate as v
 
 KINDS = ("absolute", "bias", "rotary")
@@ -130,7 +131,20 @@ def _positions(n: int, start) -> np.ndarray:
 def _nd(n, d, *, even: bool = False) -> tuple[int, int]:
     n = v.integer("n", n, minimum=1)
     d = v.even("d", d) if even else v.integer("d", d, minimum=1)
+    # the (n, d) table and about two temporaries of its size (angles, sin/cos halves)
+    _memory.require(_memory.array_bytes(n, d, itemsize=3 * 8), f"positional encoding table (n = {n}, d = {d})",
+                    alternative="use a smaller n or d")
     return n, d
+
+
+def _bias_n(n) -> int:
+    """``n`` of an (n, n) bias matrix, refused before allocating when it cannot fit."""
+    n = v.integer("n", n, minimum=1)
+    # the (n, n) matrix and two temporaries (offsets, buckets or |i-j|)
+    _memory.require(_memory.array_bytes(n, n, itemsize=3 * 8), f"bias encoding matrix (dense n x n, n = {n})",
+                    alternative="a Toeplitz bias's spectrum takes the O(n) FFT path from its first column "
+                    "(petheory spectrum --coeffs/--file, petheory.toeplitz.operator)")
+    return n
 
 
 # --------------------------------------------------------------------------- absolute
@@ -500,7 +514,7 @@ def alibi_slopes(num_heads: int, schedule: str = "press") -> np.ndarray:
 )
 def alibi(n: int, *, slope: float = 1.0, form: str = "symmetric") -> np.ndarray:
     """ALiBi logit bias of one head, shape (n, n)."""
-    n = v.integer("n", n, minimum=1)
+    n = _bias_n(n)
     slope = v.real("slope", slope, nonnegative=True)
     v.choice("form", form, ("symmetric", "causal", "key_index"))
     i = np.arange(n, dtype=np.float64)[:, None]
@@ -568,7 +582,7 @@ def t5(
     std: float = 1.0,
 ) -> np.ndarray:
     """T5 bucketed relative bias of one head, shape (n, n)."""
-    n = v.integer("n", n, minimum=1)
+    n = _bias_n(n)
     nb = v.integer("num_buckets", num_buckets, minimum=2)
     if values is None:
         values = v.generator(seed).normal(0.0, v.real("std", std, positive=True), size=nb)
@@ -588,7 +602,7 @@ def t5(
 )
 def relative(n: int, *, max_offset: int | None = None, values=None, seed: int = 0, std: float = 1.0) -> np.ndarray:
     """Learned per-offset scalar bias of one head, shape (n, n)."""
-    n = v.integer("n", n, minimum=1)
+    n = _bias_n(n)
     K = n - 1 if max_offset is None else v.integer("max_offset", max_offset, minimum=0)
     if values is None:
         values = v.generator(seed).normal(0.0, v.real("std", std, positive=True), size=2 * K + 1)

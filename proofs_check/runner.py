@@ -199,10 +199,17 @@ def replay(c: Claim, case) -> dict:
     """Evaluate an exact/symbolic claim's checker on one given case (``--case``)."""
     if c.kind not in ("exact", "symbolic"):
         raise ValueError(f"--case needs an exact or symbolic claim; {c.id} is {c.kind}")
+    from petheory import _memory
+
+    nbytes, key = _memory.case_bytes(case)
+    if key is not None:  # refused before the checker allocates (the estimate is four dense S x S float64 matrices)
+        _memory.require(nbytes, f"--case for {c.id} with {key} = {case[key]}", alternative="give a smaller case")
     try:
         val = c.violation(case)
     except (ValueError, TypeError, KeyError) as exc:
         raise ValueError(f"case does not fit claim {c.id}: {exc}") from None
+    except MemoryError as exc:  # a size the estimate missed: still one line, never a traceback
+        raise _memory.MemoryLimitError(f"case does not fit claim {c.id}: out of memory ({exc})") from None
     return {"id": c.id, "case": case, "violation": val, "verdict": "refuted" if val > 0 else "holds"}
 
 
