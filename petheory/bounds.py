@@ -136,6 +136,11 @@ def pe_norms(name: str, n: int, d: int, **params) -> np.ndarray:
         raise ValueError(f"pe_norms needs an absolute encoding; {name!r} is {info.kind} (see norm_bound)")
     n = v.integer("n", n, minimum=1)
     if name == "wavelet":
+        from petheory import _memory
+
+        # sparse evaluation: positions, a few atoms per scale and their values, O(n) words
+        _memory.require(_memory.array_bytes(n, itemsize=16 * 8), f"wavelet norms at n = {n} positions",
+                        alternative="use a smaller length")
         return wavelet_norms(n, d, **params)
     return np.linalg.norm(info.fn(n, d, **params), axis=1)
 

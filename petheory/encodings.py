@@ -204,6 +204,8 @@ def learned(
     """
     n, d = _nd(n, d)
     n_max = n if n_max is None else v.integer("n_max", n_max, minimum=1)
+    _memory.require(_memory.array_bytes(n_max, d, itemsize=2 * 8), f"learned table (n_max = {n_max}, d = {d})",
+                    alternative="use a smaller n_max or d")
     std = v.real("std", std, positive=True)
     v.choice("beyond", beyond, ("error", "clamp"))
     table = v.generator(seed).normal(0.0, std, size=(n_max, d))

@@ -63,3 +63,80 @@ def _default(obj):
     if isinstance(obj, Path):
         return str(obj)
     raise TypeError(f"{type(obj).__name__} is not JSON serialisable")
+
+
+# ---------------------------------------------------------------------------- training records read back
+
+_NUMBER = (int, float)
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, _NUMBER) and not isinstance(x, bool)
+
+
+def record_problem(rec) -> str | None:
+    """Why a training record (``record.json`` of :func:`petheory.nn.train.train`) cannot be used; None if it can.
+
+    Checks the fields the claim checkers and figures read: ``task``, ``pe`` (text), ``seed``,
+    ``train_len`` (integers), ``config`` (an object), ``final.train`` and every ``final.test[L]``
+    (objects of numbers), ``history`` (a list of objects with a numeric ``train_loss``).
+    """
+    if not isinstance(rec, dict):
+        return f"not a JSON object (got {type(rec).__name__})"
+    for key, typ, name in (("task", str, "text"), ("pe", str, "text"), ("seed", int, "an integer"),
+                           ("train_len", int, "an integer"), ("config", dict, "an object"), ("final", dict, "an object")):
+        if key not in rec:
+            return f"field {key!r} is missing"
+        if not isinstance(rec[key], typ) or isinstance(rec[key], bool):
+            return f"field {key!r} must be {name}, got {type(rec[key]).__name__}"
+    final = rec["final"]
+    test = final.get("test")
+    if not isinstance(test, dict) or not test:
+        return "field 'final.test' must be a non-empty object (length -> metrics)"
+    for split, metrics in [("train", final.get("train"))] + [(f"test.{k}", m) for k, m in test.items()]:
+        if not isinstance(metrics, dict) or not metrics:
+            return f"field 'final.{split}' must be an object of metrics"
+        for k, x in metrics.items():
+            if not _is_number(x):
+                return f"metric 'final.{split}.{k}' must be a number, got {x!r}"
+    hist = rec.get("history", [])
+    if not isinstance(hist, list) or not all(isinstance(h, dict) and _is_number(h.get("train_loss")) for h in hist):
+        return "field 'history' must be a list of objects with a numeric train_loss"
+    return None
+
+
+def read_records(root, *, limit: int | None = None, report: bool = True) -> tuple[list[dict], list[tuple[Path, str]]]:
+    """Every usable ``record.json`` below ``root``, in path order; ``(records, skipped)``.
+
+    A file that cannot be read, is not valid JSON or fails :func:`record_problem` is skipped,
+    never raised: it goes into ``skipped`` as ``(path, reason)`` and, with ``report``, is
+    reported on stderr as ``petheory: warning: skipping PATH: REASON`` (once per path and
+    process). A missing ``root`` gives no records.
+    """
+    import sys
+
+    root = Path(root)
+    records, skipped = [], []
+    if not root.is_dir():
+        return records, skipped
+    files = sorted(root.rglob("record.json"))
+    for path in files if limit is None else files[:limit]:
+        try:
+            rec = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            reason = f"not valid JSON ({exc.msg} at line {exc.lineno})"
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = f"unreadable ({type(exc).__name__}: {exc})"
+        else:
+            reason = record_problem(rec)
+            if reason is None:
+                records.append(rec)
+                continue
+        skipped.append((path, reason))
+        if report and str(path) not in _REPORTED:
+            _REPORTED.add(str(path))
+            print(f"petheory: warning: skipping {path}: {reason}", file=sys.stderr)
+    return records, skipped
+
+
+_REPORTED: set[str] = set()

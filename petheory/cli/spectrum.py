@@ -98,6 +98,10 @@ def _section(c, n):
         return c
     if n < c.shape[0]:
         return c[:n]
+    from petheory import _memory
+
+    _memory.require(_memory.array_bytes(n, itemsize=2 * c.dtype.itemsize), f"zero-padded coefficients (--n {n})",
+                    alternative="use a smaller --n")
     out = np.zeros(n, dtype=c.dtype)
     out[: c.shape[0]] = c
     return out

@@ -38,18 +38,19 @@ _RECON = ("Records from petheory.experiments.gu2025_task1/2 under runs/ (quick p
 
 
 def _records(root: Path, task: str) -> list[dict]:
-    import json
+    from petheory.io import read_records
 
+    # truncated or hand-edited records are reported on stderr by path and skipped (petheory.io.read_records)
     out = []
-    if root.is_dir():
-        for p in sorted(root.rglob("record.json")):
-            try:
-                r = json.loads(p.read_text())
-            except (OSError, ValueError):
-                continue
-            if isinstance(r, dict) and r.get("task") == task and "final" in r:
-                out.append(r)
+    for r in read_records(root)[0]:
+        if r["task"] == task and str(r["train_len"]) in r["final"]["test"] and _is_number(
+                r["final"]["test"][str(r["train_len"])].get("acc")):
+            out.append(r)
     return out
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
 def _size(record: dict) -> str:
@@ -58,12 +59,16 @@ def _size(record: dict) -> str:
     from petheory.nn.train import TrainConfig
 
     cfg = dict(record["config"])
+    try:
+        have = TrainConfig.from_dict(cfg).hash()
+    except (ValueError, TypeError):  # a hand-edited config matches no preset
+        return "custom"
     for size in ("paper", "small", "smoke"):
         try:
             want = preset(record["task"], size, pe=record["pe"], seed=record["seed"], device=cfg.get("device", "cpu"))
-        except ValueError:
+        except (ValueError, TypeError):
             continue
-        if want.hash() == TrainConfig.from_dict(cfg).hash():
+        if want.hash() == have:
             return size
     return "custom"
 
