@@ -74,10 +74,9 @@ def _read_file(path: str):
     if not p.is_file():
         raise FileNotFoundError(f"no such file: {p}")
     if p.suffix.lower() == ".npy":
-        try:
-            arr = np.load(p, allow_pickle=False)
-        except ValueError as exc:
-            raise ValueError(f"could not read {p} as a numeric .npy array: {exc}") from None
+        from petheory.loaders import load_npy
+
+        arr = load_npy(p)
     else:
         try:
             arr = np.loadtxt(p, dtype=complex if "j" in p.read_text().lower() else float, ndmin=1)
