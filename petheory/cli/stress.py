@@ -84,8 +84,6 @@ def _encoding(args):
 
 
 def _target(args, rows):
-    import numpy as np
-
     from petheory import geometry
 
     if args.tokenizer is not None and args.corpus is None:
