@@ -105,13 +105,26 @@ def record_problem(rec) -> str | None:
     return None
 
 
-def read_records(root, *, limit: int | None = None, report: bool = True) -> tuple[list[dict], list[tuple[Path, str]]]:
+def field_problem(rec: dict, path: str, kind: str = "number") -> str | None:
+    """Why ``rec[a][b]...`` (``path`` = ``'a.b'``) is not a ``kind`` (number, int, list, object); None if it is."""
+    x = rec
+    for key in path.split("."):
+        if not isinstance(x, dict) or key not in x:
+            return f"field {path!r} is missing"
+        x = x[key]
+    ok = {"number": _is_number(x), "int": isinstance(x, int) and not isinstance(x, bool),
+          "list": isinstance(x, list), "object": isinstance(x, dict)}[kind]
+    return None if ok else f"field {path!r} must be {'an' if kind[0] in 'aeio' else 'a'} {kind}, got {x!r:.40}"
+
+
+def read_records(root, *, limit: int | None = None, report: bool = True, check=None) -> tuple[list[dict], list[tuple[Path, str]]]:
     """Every usable ``record.json`` below ``root``, in path order; ``(records, skipped)``.
 
     A file that cannot be read, is not valid JSON or fails :func:`record_problem` is skipped,
     never raised: it goes into ``skipped`` as ``(path, reason)`` and, with ``report``, is
     reported on stderr as ``petheory: warning: skipping PATH: REASON`` (once per path and
-    process). A missing ``root`` gives no records.
+    process). A missing ``root`` gives no records. ``check(record) -> reason or None`` adds
+    a reader's own requirements (the fields it reads), reported the same way.
     """
     import sys
 
@@ -129,14 +142,16 @@ def read_records(root, *, limit: int | None = None, report: bool = True) -> tupl
             reason = f"unreadable ({type(exc).__name__}: {exc})"
         else:
             reason = record_problem(rec)
+            if reason is None and check is not None:
+                reason = check(rec)
             if reason is None:
                 records.append(rec)
                 continue
         skipped.append((path, reason))
-        if report and str(path) not in _REPORTED:
-            _REPORTED.add(str(path))
+        if report and (str(path.resolve()), reason) not in _REPORTED:
+            _REPORTED.add((str(path.resolve()), reason))
             print(f"petheory: warning: skipping {path}: {reason}", file=sys.stderr)
     return records, skipped
 
 
-_REPORTED: set[str] = set()
+_REPORTED: set[tuple[str, str]] = set()

@@ -41,16 +41,27 @@ def _records(root: Path, task: str) -> list[dict]:
     from petheory.io import read_records
 
     # truncated or hand-edited records are reported on stderr by path and skipped (petheory.io.read_records)
-    out = []
-    for r in read_records(root)[0]:
-        if r["task"] == task and str(r["train_len"]) in r["final"]["test"] and _is_number(
-                r["final"]["test"][str(r["train_len"])].get("acc")):
-            out.append(r)
-    return out
+    return [r for r in read_records(root, check=_record_problem)[0] if r["task"] == task]
 
 
-def _is_number(x) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
+def _record_problem(r: dict) -> str | None:
+    """What the gu2025 empirical checkers read from a Task 1/2 record, or None for other tasks."""
+    from petheory.io import field_problem
+
+    if r["task"] not in ("gu2025_task1", "gu2025_task2"):
+        return None
+    for path, kind in ((f"final.test.{r['train_len']}.acc", "number"), ("chance.acc", "number"), ("model.n_layer", "int")):
+        problem = field_problem(r, path, kind)
+        if problem:
+            return problem
+    if not r.get("history"):
+        return "field 'history' is empty"
+    ab = r.get("ablation")
+    if ab is not None and not (isinstance(ab, dict) and isinstance(ab.get("heads"), list) and all(
+            isinstance(h, dict) and field_problem(h, "drop") is None and field_problem(h, "layer", "int") is None
+            for h in ab["heads"])):
+        return "field 'ablation' must hold 'heads', a list of objects with a numeric drop and an integer layer"
+    return None
 
 
 def _size(record: dict) -> str:

@@ -672,8 +672,21 @@ def _running_sum_records(root: Path) -> list[dict]:
     from petheory.io import read_records
 
     # truncated or hand-edited records are reported on stderr by path and skipped (petheory.io.read_records)
-    return [r for r in read_records(root, limit=2000)[0]
-            if r["task"] == "running_sum" and "mse" in r["final"]["test"].get("200", {})]
+    return [r for r in read_records(root, limit=2000, check=_table5_problem)[0] if r["task"] == "running_sum"]
+
+
+def _table5_problem(r: dict) -> str | None:
+    """What table5_evidence reads from a running-sum record, or None for other tasks."""
+    from petheory.io import field_problem
+
+    if r["task"] != "running_sum":
+        return None
+    for path, kind in (("final.test.200.mse", "number"), ("final.test.50.mse", "number"), ("model.d_model", "int"),
+                       ("model.n_layer", "int"), ("model.n_head", "int"), ("config.task.params", "object")):
+        problem = field_problem(r, path, kind)
+        if problem:
+            return problem
+    return None
 
 
 def table5_evidence(records: list[dict]) -> Evidence:
