@@ -210,6 +210,10 @@ def replay(c: Claim, case) -> dict:
         raise ValueError(f"case does not fit claim {c.id}: {exc}") from None
     except MemoryError as exc:  # a size the estimate missed: still one line, never a traceback
         raise _memory.MemoryLimitError(f"case does not fit claim {c.id}: out of memory ({exc})") from None
+    except RuntimeError as exc:  # torch's allocator says "can't allocate memory" with a RuntimeError
+        if "allocate" not in str(exc):
+            raise
+        raise _memory.MemoryLimitError(f"case does not fit claim {c.id}: out of memory ({str(exc).splitlines()[0]})") from None
     return {"id": c.id, "case": case, "violation": val, "verdict": "refuted" if val > 0 else "holds"}
 
 

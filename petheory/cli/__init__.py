@@ -78,6 +78,10 @@ def main(argv=None) -> int:
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(f"petheory: error: {msg}", file=sys.stderr)
         return 2
+    except MemoryError as exc:  # an allocation no estimate foresaw: still one line, never a traceback
+        print(f"petheory: error: out of memory ({str(exc).strip() or 'MemoryError'}); try a smaller size or --max-memory",
+              file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("petheory: interrupted", file=sys.stderr)
         return 130
