@@ -101,6 +101,9 @@ def _train_stacked(cfgs, hashes, dirs, progress) -> list[dict]:
     data = _tasks.load(config.task)
     kind = data.kind
     mcfg = complete_model_config(config.model, data)
+    from petheory.nn.train import _require_memory
+
+    _require_memory(mcfg, config, copies=len(cfgs))  # the seeds train at once: one model each
     models, gens = [], []
     for c in cfgs:
         torch.manual_seed(c.seed)

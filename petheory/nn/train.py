@@ -334,7 +334,7 @@ def _jsonable(x):
     return json.loads(json.dumps(x))
 
 
-def _require_memory(m: ModelConfig, config: TrainConfig) -> None:
+def _require_memory(m: ModelConfig, config: TrainConfig, copies: int = 1) -> None:
     """Refuse a model whose weights, optimiser state and activations cannot fit, before building it."""
     from petheory import _memory
 
@@ -344,9 +344,10 @@ def _require_memory(m: ModelConfig, config: TrainConfig) -> None:
     # float32 weights, gradients and two AdamW moments; activations of one batch (about 12 d-vectors per token
     # and layer, plus the (heads, T, T) attention scores) for training and one of evaluation
     act = (int(config.batch_size) + int(config.eval_batch_size)) * T * L * (12 * d + 2 * H * T)
-    _memory.require(4 * (4 * params + act),
+    _memory.require(4 * (4 * params + act) * int(copies),
                     f"model d_model={d}, n_layer={L}, n_head={H}, max_len={T}, vocab_size={m.vocab_size} "
-                    f"(about {params:.3g} parameters) with batch_size={config.batch_size}",
+                    f"(about {params:.3g} parameters) with batch_size={config.batch_size}"
+                    + (f", {copies} seeds at once" if copies > 1 else ""),
                     alternative="lower model.d_model/n_layer/d_ff, the lengths or batch_size (--set KEY=VALUE)")
 
 
