@@ -235,3 +235,23 @@ def test_concurrent_sweeps_into_one_directory(tmp_path, monkeypatch):
     assert skipped == [] and len(recs) == 2
     assert all(sweep.is_done(tmp_path / "sweep", c) for c in configs)
     assert not [f for f in files_under(tmp_path) if f.endswith(".tmp")]
+
+
+# ----------------------------------------------------------------------------- output paths that cannot be written
+
+
+@pytest.mark.parametrize("argv", [
+    ["figures", "--only", "spectral.lemma_b1", "--out", "{f}"],
+    ["encodings", "--json", "{f}/x.json"],
+    ["train", "running_sum", "--out", "{f}"],
+    ["sweep", "--task", "running_sum", "--out", "{f}"],
+    ["check", "--claims", "li2025.alibi_monotone_bias", "--report", "{f}/r.md"],
+    ["spectrum", "--coeffs", "1,0.5", "--json", "{f}/x.json"],
+    ["bounds", "--pe", "alibi", "--json", "{f}/x.json"],
+    ["stress", "--encoding", "sinusoidal", "--json", "{f}/x.json"],
+], ids=lambda a: a[0])
+def test_output_under_a_file_is_one_line_and_the_file_is_kept(capsys, tmp_path, argv):
+    f = tmp_path / "afile"
+    f.write_text("keep me")
+    refused(capsys, *[a.format(f=f) for a in argv], "-q", match=str(f))
+    assert f.read_text() == "keep me" and files_under(tmp_path) == ["afile"]

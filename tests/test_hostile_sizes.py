@@ -220,3 +220,36 @@ def test_cli_negative_or_zero_sizes(capsys, tmp_path, argv, match):
 def test_api_negative_or_zero_sizes(call, exc):
     with pytest.raises(exc):
         call()
+
+
+def test_stress_refuses_a_corpus_geometry_that_cannot_fit(capsys, tmp_path):
+    rng = np.random.default_rng(0)
+    words = [f"w{i}" for i in range(40)]
+    (tmp_path / "c.txt").write_text("\n".join(" ".join(rng.choice(words, 2000)) for _ in range(3)))
+    refused(capsys, "stress", "--encoding", "sinusoidal", "--corpus", tmp_path / "c.txt", "--max-memory", "20M",
+            "--json", tmp_path / "r.json", match="distance geometry of n = 2000 positions")
+    assert files_under(tmp_path) == ["c.txt"]
+
+
+def test_an_unforeseen_memory_error_is_still_one_line(capsys, monkeypatch):
+    from petheory.cli import spectrum
+
+    def boom(args):
+        raise MemoryError("Unable to allocate 7.28 TiB")
+
+    monkeypatch.setattr(spectrum, "run", boom)
+    refused(capsys, "spectrum", "--coeffs", "1", match="out of memory")
+
+
+def test_case_replay_turns_allocation_failures_into_one_line(monkeypatch):
+    from proofs_check.engine import get
+    from proofs_check.runner import replay
+
+    c = get("li2025.alibi_monotone_bias")
+
+    def torch_like(case):
+        raise RuntimeError("DefaultCPUAllocator: can't allocate memory: you tried to allocate 32000000000000 bytes")
+
+    monkeypatch.setattr(type(c), "violation", lambda self, case: torch_like(case))
+    with pytest.raises(_memory.MemoryLimitError, match="case does not fit claim li2025.alibi_monotone_bias: out of memory"):
+        replay(c, {"n": 3, "slope": 1.0})

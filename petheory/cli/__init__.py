@@ -74,7 +74,8 @@ def main(argv=None) -> int:
     except _UsageError as exc:
         print(f"{exc} (see --help)", file=sys.stderr)
         return 2
-    except (ValueError, TypeError, FileNotFoundError, PermissionError, IsADirectoryError, KeyError, PluginError) as exc:
+    except (ValueError, TypeError, FileNotFoundError, PermissionError, IsADirectoryError, KeyError, PluginError,
+            OSError) as exc:  # OSError: an output path under a file, a full disk, ... (one line, not a traceback)
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(f"petheory: error: {msg}", file=sys.stderr)
         return 2
