@@ -176,3 +176,32 @@ def test_stress_malformed_corpus(capsys, tmp_path):
     (tmp_path / "empty.txt").write_text("")
     refused(capsys, "stress", "--encoding", "sinusoidal", "--corpus", tmp_path / "empty.txt")
     assert not (tmp_path / "r.json").exists()
+
+
+@pytest.mark.parametrize("argv,match", [
+    (["bounds", "--pe", "alibi", "--length", "1.5"], "--length must be integers"),
+    (["bounds", "--pe", "alibi", "--length", ","], "--length is empty"),
+    (["bounds", "--pe", "alibi", "--m", "many"], "invalid int"),
+    (["train", "running_sum", "--set", "epochs=1.5"], "epochs must be a positive integer"),
+    (["train", "running_sum", "--set", "model.d_model=abc"], "d_model must be a positive integer"),
+    (["train", "running_sum", "--set", "task.test_lens=[0]"], "test_lens must be positive"),
+    (["sweep", "--task", "running_sum", "--seeds", "x"], "invalid int"),
+    (["figures", "--seed", "x"], "invalid int"),
+    (["check", "--claims", "li2025.alibi_monotone_bias", "--case", '{"n": "four", "slope": 1.0}'], "n must be an integer"),
+    (["check", "--claims", "li2025.alibi_monotone_bias", "--case", '{"n": 4.5, "slope": 1.0}'], "n must be an integer"),
+    (["spectrum", "--kernel", "exponential", "--n", "1e3"], "invalid int"),
+    (["spectrum", "--coeffs", "1,,2"], "empty entry"),
+    (["stress", "--encoding", "sinusoidal", "--n", "abc"], "invalid int"),
+    (["encodings", "--json"], "expected one argument"),
+])
+def test_cli_wrong_types(capsys, tmp_path, argv, match):
+    argv = list(argv) + (["--out", tmp_path / "o"] if argv[0] in ("sweep", "train", "figures") else [])
+    refused(capsys, *argv, match=match)
+    assert files_under(tmp_path) == []
+
+
+@pytest.mark.parametrize("command", [["check", "--list"], ["encodings"], ["spectrum", "--coeffs", "1"],
+                                     ["bounds", "--pe", "alibi"], ["figures", "--list"]], ids=lambda a: a[0])
+def test_malformed_plugin_file_is_one_line(capsys, tmp_path, command):
+    (tmp_path / "bad_plugin.py").write_text("def broken(:\n")
+    refused(capsys, *command, "--plugin", tmp_path / "bad_plugin.py", match="bad_plugin")

@@ -338,6 +338,7 @@ def _require_memory(m: ModelConfig, config: TrainConfig, copies: int = 1) -> Non
     """Refuse a model whose weights, optimiser state and activations cannot fit, before building it."""
     from petheory import _memory
 
+    m.validate()  # types and ranges first: the estimate below needs integers
     d, L, T, H = int(m.d_model), int(m.n_layer), int(m.max_len), int(m.n_head)
     params = L * (4 * d * d + 2 * d * int(m.d_ff)) + (int(m.vocab_size) + int(m.input_dim) + int(m.out_dim) + T) * d
     params += L * H * T * T  # a bias PE's (heads, max_len, max_len) table, at most
