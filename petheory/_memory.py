@@ -25,6 +25,9 @@ ENV = "PETHEORY_MAX_MEMORY"
 #: floating-point throughput assumed for the time estimates in messages (a laptop core, BLAS-3)
 FLOPS = 1e10
 
+#: estimates below this are not compared with the machine's free memory (only with an explicit limit)
+_SMALL = 64 * 1024**2
+
 _limit: int | None = None  # set by ``petheory --max-memory`` for the duration of one command
 
 
@@ -157,6 +160,8 @@ def require(nbytes, what: str, *, alternative: str | None = None, flops: float |
     predictable) adds a time estimate at :data:`FLOPS` to the message.
     """
     nbytes = int(nbytes)
+    if nbytes < _SMALL and _limit is None and not os.environ.get(ENV, "").strip():
+        return  # hot paths (claim searches build thousands of small tables): no /proc read for what always fits
     avail, where = available()
     if avail is None or nbytes <= avail:
         return

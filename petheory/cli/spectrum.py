@@ -78,8 +78,11 @@ def _read_file(path: str):
 
         arr = load_npy(p)
     else:
+        text = p.read_text()
+        if not text.strip():
+            raise ValueError(f"{p} is empty; give the coefficients a_0..a_{{N-1}}, one per line")
         try:
-            arr = np.loadtxt(p, dtype=complex if "j" in p.read_text().lower() else float, ndmin=1)
+            arr = np.loadtxt(p, dtype=complex if "j" in text.lower() else float, ndmin=1)
         except ValueError as exc:
             raise ValueError(f"could not read {p} as numbers: {exc}") from None
     if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number)):
