@@ -305,6 +305,8 @@ def wavelet_atoms(d: int, support: int, *, dilation: str = "unit", n_max: int | 
     meeting ``[0, n_max)``. Scales are taken in order until ``d`` atoms.
     """
     d = v.integer("d", d, minimum=1)
+    # a Python list of d (j, k) tuples: about 128 bytes each
+    _memory.require(_memory.array_bytes(d, itemsize=128), f"wavelet atom list (d = {d})", alternative="use a smaller d")
     support = v.integer("support", support, minimum=1)
     v.choice("dilation", dilation, WAVELET_DILATIONS)
     if dilation == "position" and n_max is None:
@@ -492,6 +494,7 @@ def alibi_slopes(num_heads: int, schedule: str = "press") -> np.ndarray:
     ``'gu2025'``: :math:`\exp(-h/H)`, h=1..H, read from gu2025's code (CLAIMS.md).
     """
     H = v.integer("num_heads", num_heads, minimum=1)
+    _memory.require(_memory.array_bytes(H, itemsize=3 * 8), f"ALiBi slopes (num_heads = {H})")
     v.choice("schedule", schedule, ("press", "gu2025"))
     if schedule == "gu2025":
         return np.exp(-np.arange(1, H + 1) / H)
@@ -586,6 +589,7 @@ def t5(
     """T5 bucketed relative bias of one head, shape (n, n)."""
     n = _bias_n(n)
     nb = v.integer("num_buckets", num_buckets, minimum=2)
+    _memory.require(_memory.array_bytes(nb, itemsize=8), f"T5 bucket values (num_buckets = {nb})")
     if values is None:
         values = v.generator(seed).normal(0.0, v.real("std", std, positive=True), size=nb)
     values = v.array("values", values, ndim=1)
@@ -606,6 +610,7 @@ def relative(n: int, *, max_offset: int | None = None, values=None, seed: int = 
     """Learned per-offset scalar bias of one head, shape (n, n)."""
     n = _bias_n(n)
     K = n - 1 if max_offset is None else v.integer("max_offset", max_offset, minimum=0)
+    _memory.require(_memory.array_bytes(2 * K + 1, itemsize=8), f"relative bias values (max_offset = {K})")
     if values is None:
         values = v.generator(seed).normal(0.0, v.real("std", std, positive=True), size=2 * K + 1)
     values = v.array("values", values, ndim=1)
@@ -625,6 +630,7 @@ def rope_frequencies(d: int, *, base: float = 10000.0, rotary_dim: int | None = 
     if r > d:
         raise ValueError(f"rotary_dim must be <= d={d}, got {r}")
     base = v.real("base", base, positive=True)
+    _memory.require(_memory.array_bytes(r, itemsize=8), f"rotary frequencies (d = {d})")
     return base ** (-np.arange(0, r, 2, dtype=np.float64) / r)
 
 

@@ -527,6 +527,7 @@ def sinusoidal_gram_coefficients(n: int, d: int, *, base: float = 10000.0) -> np
 
     n = v.integer("n", n, minimum=1)
     w = enc.rope_frequencies(d, base=base)  # the same frequencies base^(-2t/d)
+    _memory.require(_memory.array_bytes(n, w.size, itemsize=2 * 8), f"sinusoidal Gram coefficients (n = {n}, d = {d})")
     return np.cos(np.outer(np.arange(n, dtype=np.float64), w)).sum(axis=1)
 
 

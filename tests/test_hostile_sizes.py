@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from hostile_util import cli, files_under, refused
 
-from petheory import _memory
+from petheory import _memory, bounds, coupling, geometry
 from petheory import encodings as enc
 from petheory import toeplitz as tp
 
@@ -42,6 +42,9 @@ CLI_TOO_BIG = [
     (["train", "running_sum", "--set", "model.d_model=1000000", "--set", "model.n_head=1"], "d_model=1000000"),
     (["train", "running_sum", "--set", f"task.n_train={BIG}"], "sequences"),
     (["train", "copy", "--set", f"task.train_len={10**9}"], "tokens"),
+    (["check", "--claims", "li2025.wavelet_atom_decay__corrected", "--case",
+      json.dumps({"wavelet": "db2", "normalisation": "l2", "dilation": "unit", "n_max": 1, "atom": BIG, "pos": 0,
+                  "beta": 0.0})], "wavelet atom list"),
     (["sweep", "--task", "running_sum", "--set", "model.d_model=1000000", "--set", "model.n_head=1"], "d_model=1000000"),
 ]
 
@@ -117,6 +120,21 @@ def test_cli_bad_max_memory_is_a_one_line_error(capsys, value):
     (lambda: tp.dense(np.ones(2**18)), "dense Toeplitz matrix"),
     (lambda: tp.eigenvalues(np.ones(2**18)), "dense eigvalsh"),
     (lambda: tp.spectral_distribution(np.ones(2**18), method="exact"), "method='exact'"),
+    (lambda: tp.sinusoidal_gram_coefficients(BIG, 8), "sinusoidal Gram coefficients"),
+    (lambda: tp.symbol_extrema([1.0, 0.5], n_grid=BIG), "symbol on a grid"),
+    (lambda: enc.wavelet_atoms(BIG, 3), "wavelet atom list"),
+    (lambda: enc.alibi_slopes(BIG), "ALiBi slopes"),
+    (lambda: enc.rope_frequencies(2 * BIG), "rotary frequencies"),
+    (lambda: enc.relative(4, max_offset=BIG), "relative bias values"),
+    (lambda: enc.t5(4, num_buckets=BIG, max_distance=BIG + 1), "T5 bucket values"),
+    (lambda: bounds.pe_augmented_inputs("sinusoidal", BIG, 4, length=10), "PE-augmented inputs"),
+    (lambda: bounds.alibi_lipschitz_numeric(np.ones(3), n_grid=BIG), "grid of"),
+    (lambda: bounds.legendre_saturation_bound([1.0], 10, BIG), "Legendre saturation vector"),
+    (lambda: bounds.sinusoidal_offset_distance([1.0, 2.0], 2 * BIG), "sinusoidal offset distances"),
+    (lambda: bounds.sinusoidal_ambiguity_onset(2 * BIG), "sinusoidal ambiguity search"),
+    (lambda: coupling.random_projections(BIG, 2), "random projections"),
+    (lambda: coupling.single_phase_defect(np.eye(2), np.eye(2), n_grid=BIG), "phase grid"),
+    (lambda: geometry.induced_distances("sinusoidal", 10**7, 4), "distance geometry"),
 ])
 def test_api_refuses_with_memory_limit_error(call, what):
     with pytest.raises(_memory.MemoryLimitError, match="needs about") as info:
