@@ -135,13 +135,19 @@ def available() -> tuple[int | None, str]:
 def limit(nbytes):
     """Within the block, ``nbytes`` (an int or text like ``'8G'``) is the memory available; None: unchanged."""
     global _limit
-    saved = _limit
+    saved, saved_env = _limit, os.environ.get(ENV)
     if nbytes is not None:
         _limit = parse_size(nbytes)
+        os.environ[ENV] = str(_limit)  # worker processes (sweep --engine process/slurm) inherit the limit
     try:
         yield
     finally:
         _limit = saved
+        if nbytes is not None:
+            if saved_env is None:
+                os.environ.pop(ENV, None)
+            else:
+                os.environ[ENV] = saved_env
 
 
 def array_bytes(*shape, itemsize: int = 8) -> int:

@@ -271,3 +271,12 @@ def test_case_replay_turns_allocation_failures_into_one_line(monkeypatch):
     monkeypatch.setattr(type(c), "violation", lambda self, case: torch_like(case))
     with pytest.raises(_memory.MemoryLimitError, match="case does not fit claim li2025.alibi_monotone_bias: out of memory"):
         replay(c, {"n": 3, "slope": 1.0})
+
+
+def test_max_memory_reaches_worker_processes_and_is_restored(monkeypatch):
+    import os
+
+    monkeypatch.delenv(_memory.ENV, raising=False)
+    with _memory.limit("2M"):
+        assert os.environ[_memory.ENV] == str(2 * 1024**2)  # what a spawned sweep worker sees
+    assert _memory.ENV not in os.environ
