@@ -178,24 +178,3 @@ def require(nbytes, what: str, *, alternative: str | None = None, flops: float |
     msg += f"; {alternative}" if alternative else "; use a smaller size"
     raise MemoryLimitError(msg)
 
-
-#: Integer fields of a claim case (``petheory check --case``) that are sizes of the objects a checker builds.
-CASE_SIZE_FIELDS = ("n", "N", "d", "d_head", "d_model", "n_max", "length", "extra", "excess", "ra", "rb",
-                    "rotary_dim", "nhead", "num_heads", "V", "vocab", "steps", "probes", "n_grid")
-
-
-def case_bytes(case) -> tuple[int, str | None]:
-    """Memory estimate of a claim checker on ``case``: (bytes, the largest size field) or (0, None).
-
-    The catalogue's exact checkers build dense matrices of their sizes (Gram, Toeplitz, bias and
-    Hadamard-product matrices of order n, rotations of order d), so a case whose largest size
-    field is S is estimated as four float64 S x S matrices. Sizes of lists in the case are not
-    counted: they were allocated when the JSON was read.
-    """
-    if not isinstance(case, dict):
-        return 0, None
-    sizes = [(int(v), k) for k, v in case.items() if k in CASE_SIZE_FIELDS and isinstance(v, int) and not isinstance(v, bool)]
-    if not sizes:
-        return 0, None
-    s, key = max(sizes)
-    return array_bytes(s, s, itemsize=4 * 8), key

@@ -201,13 +201,20 @@ def replay(c: Claim, case) -> dict:
         raise ValueError(f"--case needs an exact or symbolic claim; {c.id} is {c.kind}")
     from petheory import _memory
 
-    nbytes, key = _memory.case_bytes(case)
-    if key is not None:  # refused before the checker allocates (the estimate is four dense S x S float64 matrices)
-        _memory.require(nbytes, f"--case for {c.id} with {key} = {case[key]}", alternative="give a smaller case")
+    estimate = getattr(c.check, "memory", None)  # checker.memory(case) -> bytes, where a checker allocates itself
+    if estimate is not None:
+        try:
+            need = int(estimate(case))
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            raise ValueError(f"case does not fit claim {c.id}: {type(exc).__name__}: {exc}") from None
+        sizes = ", ".join(f"{k} = {v}" for k, v in case.items() if isinstance(v, int) and not isinstance(v, bool) and k != "seed")
+        _memory.require(need, f"--case for {c.id} ({sizes})", alternative="give a smaller case")
     try:
         val = c.violation(case)
     except (ValueError, TypeError, KeyError) as exc:
         raise ValueError(f"case does not fit claim {c.id}: {exc}") from None
+    except AssertionError as exc:  # e.g. torch: "embed_dim must be divisible by num_heads" on a hand-written case
+        raise ValueError(f"case does not fit claim {c.id}: {exc or 'AssertionError'}") from None
     except MemoryError as exc:  # a size the estimate missed: still one line, never a traceback
         raise _memory.MemoryLimitError(f"case does not fit claim {c.id}: out of memory ({exc})") from None
     except RuntimeError as exc:  # torch's allocator says "can't allocate memory" with a RuntimeError

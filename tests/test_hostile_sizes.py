@@ -42,6 +42,12 @@ CLI_TOO_BIG = [
     (["train", "running_sum", "--set", "model.d_model=1000000", "--set", "model.n_head=1"], "d_model=1000000"),
     (["train", "running_sum", "--set", f"task.n_train={BIG}"], "sequences"),
     (["train", "copy", "--set", f"task.train_len={10**9}"], "tokens"),
+    (["check", "--claims", "cirrincione2026.necessity", "--case",
+      json.dumps({"attention": "causal", "output": "pooled", "model": "encoder_layer", "norm_first": False, "n": 10**6,
+                  "d_model": 4, "nhead": 1, "seed": 0, "perm": [0, 1]})], "(n = 1000000, d_model = 4, nhead = 1)"),
+    (["check", "--claims", "gu2025.rope_logit_form", "--case",
+      json.dumps({"n": 2, "d": 10**6, "rotary_dim": None, "base": 10000.0, "pairing": "interleaved", "pe": "nope",
+                  "seed": 0})], "d = 1000000"),
     (["check", "--claims", "li2025.wavelet_atom_decay__corrected", "--case",
       json.dumps({"wavelet": "db2", "normalisation": "l2", "dilation": "unit", "n_max": 1, "atom": BIG, "pos": 0,
                   "beta": 0.0})], "wavelet atom list"),
@@ -190,8 +196,6 @@ def test_estimator_helpers():
     assert avail is None or avail > 0
     with _memory.limit("3M"):
         assert _memory.available() == (3 * 1024**2, "the --max-memory limit")
-    assert _memory.case_bytes({"n": 10, "pos": 10**12}) == (3200, "n")  # positions are not sizes
-    assert _memory.case_bytes({"pos": 10**12}) == (0, None)
 
 
 # ----------------------------------------------------------------------------- negative or zero sizes
@@ -280,3 +284,12 @@ def test_max_memory_reaches_worker_processes_and_is_restored(monkeypatch):
     with _memory.limit("2M"):
         assert os.environ[_memory.ENV] == str(2 * 1024**2)  # what a spawned sweep worker sees
     assert _memory.ENV not in os.environ
+
+
+def test_case_memory_estimate_of_a_malformed_case_is_one_line(capsys):
+    # the checker's memory estimate reads case["n"]: a case without it does not fit, it does not crash
+    refused(capsys, "check", "--claims", "gu2025.logit_decomposition", "--case", '{"d": 4, "d_head": 2}',
+            match="case does not fit claim gu2025.logit_decomposition")
+    refused(capsys, "check", "--claims", "cirrincione2026.necessity", "--case", json.dumps(
+        {"attention": "causal", "output": "pooled", "model": "encoder_layer", "norm_first": False, "n": 2,
+         "d_model": 4, "nhead": 3, "seed": 0, "perm": [0, 1]}), match="divisible")

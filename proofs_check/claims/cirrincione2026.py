@@ -603,3 +603,13 @@ skipped(
     "separates them: exact_reproduction_impossible__corrected), and without any positional signal bidirectional "
     "models cannot separate positions at all (necessity__corrected).",
 )
+
+
+# ============================================================================ memory of a --case
+# Bytes a checker needs on a case, so that `petheory check --case` refuses a size that cannot fit before
+# the checker allocates (proofs_check.runner.replay reads ``checker.memory``; library calls guard themselves).
+necessity.memory = lambda case: 8 * (4 * case["nhead"] * case["n"] ** 2 + 16 * case["n"] * case["d_model"]
+                                     + 12 * case["d_model"] ** 2)  # attention scores, activations, weights
+necessity__corrected.memory = necessity.memory
+minimal_parametrisation.memory = lambda case: 8 * (4 * case["d"] ** 2 + 4 * len(case["counts"]) * case["d"])
+minimal_parametrisation__corrected.memory = minimal_parametrisation.memory
