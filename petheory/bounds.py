@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from petheory import _memory
 from petheory import _validate as v
 from petheory import encodings as enc
 
@@ -138,6 +139,9 @@ def pe_norms(name: str, n: int, d: int, **params) -> np.ndarray:
         raise ValueError(f"pe_norms needs an absolute encoding; {name!r} is {info.kind} (see norm_bound)")
     n = v.integer("n", n, minimum=1)
     if name == "wavelet":
+        # sparse evaluation: positions, a few atoms per scale and their values, O(n) words
+        _memory.require(_memory.array_bytes(n, itemsize=16 * 8), f"wavelet norms at n = {n} positions",
+                        alternative="use a smaller length")
         return wavelet_norms(n, d, **params)
     return np.linalg.norm(info.fn(n, d, **params), axis=1)
 
@@ -271,6 +275,7 @@ class RademacherEstimate:
 
 
 def _sigma(m: int, n_draws: int, seed) -> np.ndarray:
+    _memory.require(_memory.array_bytes(int(n_draws), int(m), itemsize=2 * 8), f"Rademacher signs ({n_draws} draws x m = {m})")
     return v.generator(seed).choice(np.array([-1.0, 1.0]), size=(n_draws, m))  # (n_draws, m)
 
 
@@ -370,6 +375,7 @@ def pe_augmented_inputs(name: str, m: int, d: int, *, length: int, token_norm: f
     m = v.integer("m", m, minimum=1)
     length = v.integer("length", length, minimum=1)
     Bx = v.real("token_norm", token_norm, nonnegative=True)
+    _memory.require(_memory.array_bytes(m, v.integer("d", d, minimum=1), itemsize=4 * 8), f"PE-augmented inputs (m = {m}, d = {d})")
     rng = v.generator(seed)
     x = rng.normal(size=(m, d))
     x *= Bx / np.linalg.norm(x, axis=1, keepdims=True)
@@ -632,6 +638,8 @@ def alibi_lipschitz_numeric(mu, *, b_range: tuple[float, float] | None = None, n
     mu = v.array("mu", mu, ndim=1)
     lse = float(np.logaddexp.reduce(mu))
     lo, hi = (lse - 40.0, lse + 40.0) if b_range is None else map(float, b_range)
+    _memory.require(_memory.array_bytes(v.integer("n_grid", n_grid, minimum=3), mu.size, itemsize=4 * 8),
+                    f"attention weights on a grid of {n_grid} b values", alternative="use a smaller n_grid")
     b = np.linspace(lo, hi, v.integer("n_grid", n_grid, minimum=3))
     h = (hi - lo) / (b.size - 1)
     A = attention_weight(mu, b)
@@ -914,6 +922,7 @@ def wavelet_norm_growth(sizes, *, wavelet: str = "db2", normalisation: str = "no
 def legendre_norm_bound(d: int, orthonormal: bool = False) -> float:
     r""":math:`\sup_{x\in[-1,1]}\lVert(c_kP_k(x))_k\rVert_2=(\sum_kc_k^2)^{1/2}`, attained at x=1 where :math:`P_k(1)=1`."""
     d = v.integer("d", d, minimum=1)
+    _memory.require(_memory.array_bytes(d, itemsize=2 * 8), f"Legendre constants (d = {d})")
     c2 = (2.0 * np.arange(d) + 1.0) / 2.0 if orthonormal else np.ones(d)
     return float(math.sqrt(c2.sum()))
 
@@ -921,6 +930,7 @@ def legendre_norm_bound(d: int, orthonormal: bool = False) -> float:
 def legendre_limit(d: int, orthonormal: bool = False) -> np.ndarray:
     r"""The saturation vector :math:`PE_\infty=(c_kP_k(1))_k=(c_k)_k`, shape (d,)."""
     d = v.integer("d", d, minimum=1)
+    _memory.require(_memory.array_bytes(d, itemsize=2 * 8), f"Legendre saturation vector (d = {d})")
     return np.sqrt((2.0 * np.arange(d) + 1.0) / 2.0) if orthonormal else np.ones(d)
 
 
@@ -935,8 +945,8 @@ def legendre_saturation_bound(pos, n_max: int, d: int, *, orthonormal: bool = Fa
     where :math:`x>1` (``beyond='extrapolate'``: no saturation).
     """
     x = enc.legendre_positions(pos, v.integer("n_max", n_max, minimum=2), position_map=position_map, beyond=beyond)
+    c = legendre_limit(d, orthonormal)  # refuses a d that cannot fit
     k = np.arange(v.integer("d", d, minimum=1), dtype=np.float64)
-    c = legendre_limit(d, orthonormal)
     lip = float(np.linalg.norm(c * k * (k + 1) / 2))
     return np.where(x > 1.0, np.inf, (1.0 - x) * lip)
 
@@ -954,6 +964,8 @@ def sinusoidal_offset_distance(offsets, d: int, *, base: float = 10000.0) -> np.
     d = v.even("d", d)
     base = v.real("base", base, positive=True)
     delta = np.asarray(offsets, dtype=np.float64)
+    _memory.require(_memory.array_bytes(d // 2 + 3 * delta.size, itemsize=8), f"sinusoidal offset distances (d = {d}, {delta.size} offsets)",
+                    flops=10.0 * delta.size * (d // 2))
     w = base ** (-np.arange(0, d, 2, dtype=np.float64) / d)
     out = np.zeros(delta.shape)
     for wi in w:
@@ -972,6 +984,7 @@ def sinusoidal_ambiguity_onset(d: int, *, base: float = 10000.0, max_offset: int
     d = v.even("d", d)
     base = v.real("base", base, positive=True)
     max_offset = v.integer("max_offset", max_offset, minimum=2)
+    _memory.require(_memory.array_bytes(d // 2 + 4 * int(chunk), itemsize=8), f"sinusoidal ambiguity search (d = {d}, chunks of {chunk})")
     w = base ** (-np.arange(0, d, 2, dtype=np.float64) / d)  # fastest first
     target = float(sinusoidal_offset_distance(1.0, d, base=base)) ** 2
     for lo in range(2, max_offset + 1, chunk):

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from petheory import _memory
 from petheory import _validate as v
 from petheory import encodings as enc
 from petheory import toeplitz as tp
@@ -177,6 +178,7 @@ def random_projections(d: int, d_head: int, *, seed=0, shared: bool = False) -> 
     d = v.integer("d", d, minimum=1)
     d_head = v.integer("d_head", d_head, minimum=1)
     v.boolean("shared", shared)
+    _memory.require(_memory.array_bytes(d, d_head, itemsize=2 * 8), f"random projections (d = {d}, d_head = {d_head})")
     rng = v.generator(seed)
     W_Q = rng.normal(0.0, 1.0 / math.sqrt(d), size=(d, d_head))
     W_K = W_Q.copy() if shared else rng.normal(0.0, 1.0 / math.sqrt(d), size=(d, d_head))
@@ -388,6 +390,7 @@ def minilm_token_ids(n: int, *, text: str | None = None, seed=0, spec: str = "hf
     no [CLS]/[SEP]), or, without text, ids drawn uniformly from the whole-word range
     1996..29611 (after [unused*] and punctuation; before '##' pieces) with ``seed``."""
     n = v.integer("n", n, minimum=1)
+    _memory.require(_memory.array_bytes(n, itemsize=2 * 8), f"token ids (n = {n})")
     if text is None:
         return v.generator(seed).integers(1996, 29612, size=n)
     from petheory import loaders
@@ -553,6 +556,8 @@ def single_phase_defect(S, L, *, n_grid: int = 4096) -> float:
         raise ValueError(f"L must have the shape of S {S.shape}, got {L.shape}")
     n_grid = v.integer("n_grid", n_grid, minimum=8)
     n = S.shape[0]
+    _memory.require(_memory.array_bytes(n_grid, n + 2, itemsize=4 * 16), f"phase grid of {n_grid} angles (n = {n})",
+                    alternative="use a smaller n_grid")
     psi = np.linspace(0.0, 2 * np.pi, n_grid, endpoint=False)
     rot = np.exp(1j * psi)  # (g,)
     worst = 0.0

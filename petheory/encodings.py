@@ -33,6 +33,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from petheory import _memory
 from petheory import _validate as v
 
 KINDS = ("absolute", "bias", "rotary")
@@ -130,7 +131,20 @@ def _positions(n: int, start) -> np.ndarray:
 def _nd(n, d, *, even: bool = False) -> tuple[int, int]:
     n = v.integer("n", n, minimum=1)
     d = v.even("d", d) if even else v.integer("d", d, minimum=1)
+    # the (n, d) table and about two temporaries of its size (angles, sin/cos halves)
+    _memory.require(_memory.array_bytes(n, d, itemsize=3 * 8), f"positional encoding table (n = {n}, d = {d})",
+                    alternative="use a smaller n or d")
     return n, d
+
+
+def _bias_n(n) -> int:
+    """``n`` of an (n, n) bias matrix, refused before allocating when it cannot fit."""
+    n = v.integer("n", n, minimum=1)
+    # the (n, n) matrix and two temporaries (offsets, buckets or |i-j|)
+    _memory.require(_memory.array_bytes(n, n, itemsize=3 * 8), f"bias encoding matrix (dense n x n, n = {n})",
+                    alternative="a Toeplitz bias's spectrum takes the O(n) FFT path from its first column "
+                    "(petheory spectrum --coeffs/--file, petheory.toeplitz.operator)")
+    return n
 
 
 # --------------------------------------------------------------------------- absolute
@@ -190,6 +204,8 @@ def learned(
     """
     n, d = _nd(n, d)
     n_max = n if n_max is None else v.integer("n_max", n_max, minimum=1)
+    _memory.require(_memory.array_bytes(n_max, d, itemsize=2 * 8), f"learned table (n_max = {n_max}, d = {d})",
+                    alternative="use a smaller n_max or d")
     std = v.real("std", std, positive=True)
     v.choice("beyond", beyond, ("error", "clamp"))
     table = v.generator(seed).normal(0.0, std, size=(n_max, d))
@@ -289,6 +305,8 @@ def wavelet_atoms(d: int, support: int, *, dilation: str = "unit", n_max: int | 
     meeting ``[0, n_max)``. Scales are taken in order until ``d`` atoms.
     """
     d = v.integer("d", d, minimum=1)
+    # a Python list of d (j, k) tuples: about 128 bytes each
+    _memory.require(_memory.array_bytes(d, itemsize=128), f"wavelet atom list (d = {d})", alternative="use a smaller d")
     support = v.integer("support", support, minimum=1)
     v.choice("dilation", dilation, WAVELET_DILATIONS)
     if dilation == "position" and n_max is None:
@@ -476,6 +494,7 @@ def alibi_slopes(num_heads: int, schedule: str = "press") -> np.ndarray:
     ``'gu2025'``: :math:`\exp(-h/H)`, h=1..H, read from gu2025's code (CLAIMS.md).
     """
     H = v.integer("num_heads", num_heads, minimum=1)
+    _memory.require(_memory.array_bytes(H, itemsize=3 * 8), f"ALiBi slopes (num_heads = {H})")
     v.choice("schedule", schedule, ("press", "gu2025"))
     if schedule == "gu2025":
         return np.exp(-np.arange(1, H + 1) / H)
@@ -500,7 +519,7 @@ def alibi_slopes(num_heads: int, schedule: str = "press") -> np.ndarray:
 )
 def alibi(n: int, *, slope: float = 1.0, form: str = "symmetric") -> np.ndarray:
     """ALiBi logit bias of one head, shape (n, n)."""
-    n = v.integer("n", n, minimum=1)
+    n = _bias_n(n)
     slope = v.real("slope", slope, nonnegative=True)
     v.choice("form", form, ("symmetric", "causal", "key_index"))
     i = np.arange(n, dtype=np.float64)[:, None]
@@ -568,8 +587,9 @@ def t5(
     std: float = 1.0,
 ) -> np.ndarray:
     """T5 bucketed relative bias of one head, shape (n, n)."""
-    n = v.integer("n", n, minimum=1)
+    n = _bias_n(n)
     nb = v.integer("num_buckets", num_buckets, minimum=2)
+    _memory.require(_memory.array_bytes(nb, itemsize=8), f"T5 bucket values (num_buckets = {nb})")
     if values is None:
         values = v.generator(seed).normal(0.0, v.real("std", std, positive=True), size=nb)
     values = v.array("values", values, ndim=1)
@@ -588,8 +608,9 @@ def t5(
 )
 def relative(n: int, *, max_offset: int | None = None, values=None, seed: int = 0, std: float = 1.0) -> np.ndarray:
     """Learned per-offset scalar bias of one head, shape (n, n)."""
-    n = v.integer("n", n, minimum=1)
+    n = _bias_n(n)
     K = n - 1 if max_offset is None else v.integer("max_offset", max_offset, minimum=0)
+    _memory.require(_memory.array_bytes(2 * K + 1, itemsize=8), f"relative bias values (max_offset = {K})")
     if values is None:
         values = v.generator(seed).normal(0.0, v.real("std", std, positive=True), size=2 * K + 1)
     values = v.array("values", values, ndim=1)
@@ -609,6 +630,7 @@ def rope_frequencies(d: int, *, base: float = 10000.0, rotary_dim: int | None = 
     if r > d:
         raise ValueError(f"rotary_dim must be <= d={d}, got {r}")
     base = v.real("base", base, positive=True)
+    _memory.require(_memory.array_bytes(r, itemsize=8), f"rotary frequencies (d = {d})")
     return base ** (-np.arange(0, r, 2, dtype=np.float64) / r)
 
 

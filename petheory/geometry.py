@@ -1433,6 +1433,7 @@ def induced_distances(encoding, n: int | None = None, d: int | None = None, *, b
         info = enc.info(encoding)
         if n is None:
             raise ValueError(f"n is required for the named encoding {encoding!r}")
+        _require_distances(v.integer("n", n, minimum=1))
         if info.kind == "bias":
             bm = bias_map or DEFAULT_BIAS_MAP.get(encoding, "gap")
             desc = {"gap": "logit gap (B_ii+B_jj-B_ij-B_ji)/2", "hellinger": "Hellinger between softmax attention rows"}[bm]
@@ -1450,7 +1451,16 @@ def induced_distances(encoding, n: int | None = None, d: int | None = None, *, b
         n = N
     if n > N:
         raise ValueError(f"the encoding table has {N} positions but n={n} were asked for")
+    _require_distances(n)
     return euclidean_distances(X[:n]), f"absolute table ({N}, {dd}): Euclidean distance of the first {n} rows"
+
+
+def _require_distances(n: int) -> None:
+    """Refuse an (n, n) distance matrix (and the Gram, MDS and stress work on it) that cannot fit."""
+    from petheory import _memory
+
+    _memory.require(_memory.array_bytes(n, n, itemsize=4 * 8), f"distance geometry of n = {n} positions (dense n x n)",
+                    alternative="use a smaller n")
 
 
 #: encoding_stress computes the full spectrum of the target (numerical rank) up to this n ...
@@ -1514,6 +1524,7 @@ def target_distances(target, n: int | None = None) -> tuple[np.ndarray, str, dic
                 f"the target has n={target.n} positions (what the corpus supports at min_count={target.min_count}); "
                 f"n={n} asks for more"
             )
+        _require_distances(target.n)
         D = hellinger_distances(target)
         desc, details = f"hellinger:{target.source}", target.summary()
     else:

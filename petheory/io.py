@@ -63,3 +63,99 @@ def _default(obj):
     if isinstance(obj, Path):
         return str(obj)
     raise TypeError(f"{type(obj).__name__} is not JSON serialisable")
+
+
+# ---------------------------------------------------------------------------- training records read back
+
+_NUMBER = (int, float)
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, _NUMBER) and not isinstance(x, bool)
+
+
+def record_problem(rec) -> str | None:
+    """Why a training record (``record.json`` of :func:`petheory.nn.train.train`) cannot be used; None if it can.
+
+    Checks the fields the claim checkers and figures read: ``task``, ``pe`` (text), ``seed``,
+    ``train_len`` (integers), ``config`` (an object), ``final.train`` and every ``final.test[L]``
+    (objects of numbers), ``history`` (a list of objects with a numeric ``train_loss``).
+    """
+    if not isinstance(rec, dict):
+        return f"not a JSON object (got {type(rec).__name__})"
+    for key, typ, name in (("task", str, "text"), ("pe", str, "text"), ("seed", int, "an integer"),
+                           ("train_len", int, "an integer"), ("config", dict, "an object"), ("final", dict, "an object")):
+        if key not in rec:
+            return f"field {key!r} is missing"
+        if not isinstance(rec[key], typ) or isinstance(rec[key], bool):
+            return f"field {key!r} must be {name}, got {type(rec[key]).__name__}"
+    final = rec["final"]
+    test = final.get("test")
+    if not isinstance(test, dict) or not test:
+        return "field 'final.test' must be a non-empty object (length -> metrics)"
+    for split, metrics in [("train", final.get("train"))] + [(f"test.{k}", m) for k, m in test.items()]:
+        if not isinstance(metrics, dict) or not metrics:
+            return f"field 'final.{split}' must be an object of metrics"
+        for k, x in metrics.items():
+            if not _is_number(x):
+                return f"metric 'final.{split}.{k}' must be a number, got {x!r}"
+    hist = rec.get("history", [])
+    if not isinstance(hist, list) or not all(isinstance(h, dict) and _is_number(h.get("train_loss")) for h in hist):
+        return "field 'history' must be a list of objects with a numeric train_loss"
+    return None
+
+
+def field_problem(rec: dict, path: str, kind: str = "number") -> str | None:
+    """Why ``rec[a][b]...`` (``path`` = ``'a.b'``) is not a ``kind`` (number, int, list, object); None if it is."""
+    x = rec
+    for key in path.split("."):
+        if not isinstance(x, dict) or key not in x:
+            return f"field {path!r} is missing"
+        x = x[key]
+    ok = {"number": _is_number(x), "int": isinstance(x, int) and not isinstance(x, bool), "bool": isinstance(x, bool),
+          "list": isinstance(x, list), "object": isinstance(x, dict)}[kind]
+    return None if ok else f"field {path!r} must be {'an' if kind[0] in 'aeio' else 'a'} {kind}, got {x!r:.40}"
+
+
+def read_records(root, *, limit: int | None = None, report: bool = True, check=None,
+                 pattern: str = "record.json") -> tuple[list[dict], list[tuple[Path, str]]]:
+    """Every usable record below ``root`` (files named ``pattern``: ``record.json`` in run
+    directories, ``*.json`` in a records folder), in path order; ``(records, skipped)``. Each
+    record gets ``_path``, the file it came from.
+
+    A file that cannot be read, is not valid JSON or fails :func:`record_problem` is skipped,
+    never raised: it goes into ``skipped`` as ``(path, reason)`` and, with ``report``, is
+    reported on stderr as ``petheory: warning: skipping PATH: REASON`` (once per path and
+    process). A missing ``root`` gives no records. ``check(record) -> reason or None`` adds
+    a reader's own requirements (the fields it reads), reported the same way.
+    """
+    import sys
+
+    root = Path(root)
+    records, skipped = [], []
+    if not root.is_dir():
+        return records, skipped
+    files = sorted(p for p in root.rglob(pattern) if p.name != "config.json" and not p.name.startswith("."))
+    for path in files if limit is None else files[:limit]:
+        try:
+            rec = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            reason = f"not valid JSON ({exc.msg} at line {exc.lineno})"
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = f"unreadable ({type(exc).__name__}: {exc})"
+        else:
+            reason = record_problem(rec)
+            if reason is None and check is not None:
+                reason = check(rec)
+            if reason is None:
+                rec["_path"] = str(path)
+                records.append(rec)
+                continue
+        skipped.append((path, reason))
+        if report and (str(path.resolve()), reason) not in _REPORTED:
+            _REPORTED.add((str(path.resolve()), reason))
+            print(f"petheory: warning: skipping {path}: {reason}", file=sys.stderr)
+    return records, skipped
+
+
+_REPORTED: set[tuple[str, str]] = set()

@@ -102,6 +102,45 @@ def resolve_hf_dir(spec) -> Path:
     raise FileNotFoundError(f"model directory not found: {spec}")
 
 
+# ---------------------------------------------------------------------------- .npy
+
+
+def load_npy(path) -> np.ndarray:
+    """A numeric ``.npy`` array, read without unpickling and checked against its header first.
+
+    The header's shape is checked against the file's size (a truncated file, or a header that
+    claims more data than there is, is refused before numpy allocates for it) and against the
+    memory available (:mod:`petheory._memory`). Object arrays are refused (``allow_pickle=False``).
+    """
+    from petheory import _memory
+
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no such file: {path}")
+    size = path.stat().st_size
+    try:
+        with path.open("rb") as fh:
+            version = np.lib.format.read_magic(fh)
+            if version == (1, 0):
+                shape, _fortran, dtype = np.lib.format.read_array_header_1_0(fh)
+            else:
+                shape, _fortran, dtype = np.lib.format.read_array_header_2_0(fh)
+            offset = fh.tell()
+    except (ValueError, OSError, SyntaxError, EOFError) as exc:
+        raise ValueError(f"could not read {path} as a numeric .npy array: {str(exc).splitlines()[0] if str(exc) else exc}") from None
+    if dtype.hasobject:
+        raise ValueError(f"could not read {path} as a numeric .npy array: it holds Python objects (pickles are never loaded)")
+    nbytes = _memory.array_bytes(*shape, itemsize=dtype.itemsize)
+    if offset + nbytes > size:
+        raise ValueError(f"{path} is truncated or corrupt: its header says shape {shape} of {dtype} "
+                         f"({nbytes} bytes) but the file holds {size - offset} bytes of data")
+    _memory.require(2 * nbytes, f"{path} (shape {shape}, {dtype}, as float64)", alternative="use a smaller file")
+    try:
+        return np.load(path, allow_pickle=False)
+    except ValueError as exc:
+        raise ValueError(f"could not read {path} as a numeric .npy array: {exc}") from None
+
+
 # ---------------------------------------------------------------------------- safetensors
 
 
@@ -290,10 +329,7 @@ def load_position_embeddings(spec, *, key: str | None = None) -> LoadedEncoding:
         raise FileNotFoundError(f"no such file: {path}")
     suffix = path.suffix.lower()
     if suffix == ".npy":
-        try:
-            arr = np.load(path, allow_pickle=False)
-        except ValueError as exc:
-            raise ValueError(f"could not read {path} as a numeric .npy array: {exc}") from None
+        arr = load_npy(path)
         if not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) or np.iscomplexobj(arr):
             raise ValueError(f"{path} must hold a real numeric array, got dtype {arr.dtype}")
         return LoadedEncoding(_as_table(arr.astype(np.float64), str(path)), str(path), None, str(arr.dtype))

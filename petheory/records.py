@@ -29,10 +29,7 @@ from pathlib import Path
 
 from petheory.io import atomic_write_json
 
-#: Fields every record has (``petheory.nn.train``'s record); a file without them is not a record.
-REQUIRED = ("task", "pe", "seed", "config", "config_hash", "final", "train_len", "kind")
 _MAX_FILES = 20000
-_MAX_BYTES = 16 * 2**20  # a record is a few KB; a huge file is not one
 
 
 @dataclass
@@ -82,51 +79,46 @@ def roots(workdir=".") -> list[Path]:
 
 
 def read(path) -> dict:
-    """One record file; ``ValueError`` naming the path and what is wrong when it is not a record."""
+    """One record file; ``ValueError`` naming the path and what is wrong when it is not a usable record."""
+    from petheory.io import record_problem
+
     path = Path(path)
     try:
-        if path.stat().st_size > _MAX_BYTES:
-            raise ValueError(f"{path}: {path.stat().st_size} bytes is too large for a record")
         rec = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}); truncated or hand-edited?") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(f"{path}: cannot be read ({exc})") from None
-    if not isinstance(rec, dict):
-        raise ValueError(f"{path}: a record is a JSON object, got {type(rec).__name__}")
-    missing = [k for k in REQUIRED if k not in rec]
-    if missing:
-        raise ValueError(f"{path}: not a training record (missing {', '.join(missing)})")
-    if not isinstance(rec["final"], dict) or not isinstance(rec["final"].get("test"), dict):
-        raise ValueError(f"{path}: record has no final test metrics")
+    problem = record_problem(rec)
+    if problem:
+        raise ValueError(f"{path}: not a usable training record ({problem})")
     rec["_path"] = str(path)
     return rec
 
 
-def find(task: str | None = None, workdir=".", *, where=None) -> Found:
-    """Every record of ``task`` (or all) under :func:`roots` (or the folders ``where``); see the module docstring."""
-    found, hashes, n = Found(), set(), 0
+def find(task: str | None = None, workdir=".", *, where=None, check=None, report: bool = True) -> Found:
+    """Every record of ``task`` (or all) under :func:`roots` (or the folders ``where``).
+
+    Files are read by :func:`petheory.io.read_records`: one that is truncated, hand-edited or
+    fails ``check(record) -> reason or None`` (the fields a reader needs) is skipped, listed in
+    ``Found.skipped`` and, with ``report``, named on stderr (``petheory: warning: skipping PATH:
+    REASON``). Duplicates (same ``config_hash``) are read once: ``runs/`` before ``records/``.
+    """
+    from petheory.io import read_records
+
+    found, hashes = Found(), set()
+    runs = runs_dir(workdir)
     for root in (roots(workdir) if where is None else [Path(w) for w in where]):
-        if not root.is_dir():
-            continue
-        files = sorted(root.rglob("record.json")) + sorted(p for p in root.rglob("*.json") if p.name != "record.json"
-                                                          and p.name != "config.json" and not p.name.startswith("."))
-        for p in files:
-            n += 1
-            if n > _MAX_FILES:
-                found.skipped.append((str(root), f"more than {_MAX_FILES} files; the rest were not read"))
-                return found
-            try:
-                rec = read(p)
-            except ValueError as exc:
-                found.skipped.append((str(p), str(exc)))
-                continue
+        pattern = "record.json" if where is None and root == runs else "*.json"
+        recs, skipped = read_records(root, limit=_MAX_FILES, report=report, check=check, pattern=pattern)
+        found.skipped += [(str(p), why) for p, why in skipped]
+        for rec in recs:
             if task is not None and rec["task"] != task:
                 continue
-            if rec["config_hash"] in hashes:
-                continue
-            hashes.add(rec["config_hash"])
-            found.records.append(rec)
+            key = rec.get("config_hash") or rec["_path"]
+            if key not in hashes:
+                hashes.add(key)
+                found.records.append(rec)
     return found
 
 

@@ -95,6 +95,14 @@ def expand(spec: dict) -> list:
         if not vals:
             raise ValueError(f"grid axis {k!r} is empty")
     names = list(axes)
+    from petheory import _memory
+
+    total = 1
+    for k in names:
+        total *= len(axes[k])
+    # each config holds a few kilobytes (and becomes a run directory): a grid too large to list is refused
+    _memory.require(_memory.array_bytes(total, itemsize=8192), f"grid of {total} runs ({' x '.join(f'{len(axes[k])} {k}' for k in names)})",
+                    alternative="split the grid into smaller sweeps")
     out = []
     for combo in itertools.product(*(axes[k] for k in names)):
         c = dict(zip(names, combo))
@@ -117,9 +125,13 @@ def is_done(out_dir, cfg) -> bool:
     if not rec.is_file():
         return False
     try:
-        return read_json(rec).get("config_hash") == cfg.hash()
-    except ValueError:  # a corrupt record (cannot happen with atomic writes, but be safe): redo
+        data = read_json(rec)
+    except (ValueError, UnicodeDecodeError):  # a corrupt record (cannot happen with atomic writes, but be safe): redo
         return False
+    from petheory.io import record_problem
+
+    # a hand-edited record that no longer has what readers need is redone (and overwritten atomically)
+    return isinstance(data, dict) and data.get("config_hash") == cfg.hash() and record_problem(data) is None
 
 
 def _train_one(cfg_dict: dict, directory: str, threads: int | None = None) -> dict:

@@ -38,6 +38,7 @@ import scipy.fft as sfft
 import scipy.linalg as sla
 from scipy.sparse.linalg import LinearOperator
 
+from petheory import _memory
 from petheory import _validate as v
 
 __all__ = [
@@ -70,6 +71,23 @@ __all__ = [
 ]
 
 _U = np.finfo(np.float64).eps / 2  # unit roundoff
+
+
+def _need_dense(n: int, itemsize: int, what: str, *, eig: bool = False) -> None:
+    """Refuse an (N, N) dense matrix (and, with ``eig``, its eigvalsh workspace) that cannot fit."""
+    _memory.require(
+        _memory.array_bytes(n, n, itemsize=itemsize) * (2 if eig else 1),
+        f"{what} (dense N x N, N = {n})",
+        alternative="petheory.toeplitz.operator (FFT matvec), extreme_eigenvalues and spectral_distribution(method='slq') "
+        "work in O(N) memory (CLI: petheory spectrum --method slq)",
+        flops=(4.0 / 3.0) * float(n) ** 3 * (4 if itemsize > 8 else 1) if eig else None,
+    )
+
+
+def _need_fft(n: int, per_entry: int, what: str) -> None:
+    """Refuse an FFT-based computation whose O(N) workspace (``per_entry`` bytes per N) cannot fit."""
+    _memory.require(_memory.array_bytes(n, itemsize=per_entry), f"{what} (N = {n}, O(N) memory)",
+                    alternative="use a smaller N")
 _TINY = float(np.finfo(np.float64).smallest_subnormal)  # absolute rounding unit below the normal range
 
 
@@ -166,6 +184,7 @@ def dense(c, r=None) -> np.ndarray:
         float64 when ``c`` and ``r`` are real, complex128 otherwise.
     """
     c, r = coefficients(c, r)
+    _need_dense(c.shape[0], np.result_type(c, r).itemsize, "dense Toeplitz matrix")
     return sla.toeplitz(c, r)
 
 
@@ -251,6 +270,7 @@ def operator(c, r=None) -> ToeplitzOperator:
     N=65536, 3.9x at N=2^20 per product (``benchmarks/RESULTS.md``, section toeplitz).
     """
     c, r = coefficients(c, r)
+    _need_fft(c.shape[0], 96, "Toeplitz FFT operator")
     return ToeplitzOperator(c, r)
 
 
@@ -294,6 +314,8 @@ def symbol(c, r=None, theta=None, *, n_grid: int | None = None) -> tuple[np.ndar
         m = _default_grid(n) if n_grid is None else v.integer("n_grid", n_grid, minimum=1)
         if m < n:
             raise ValueError(f"n_grid must be >= N={n} to sample the symbol without aliasing, got {m}")
+        _memory.require(_memory.array_bytes(m, itemsize=64), f"symbol on a grid of {m} points (N = {n})",
+                        alternative="pass a smaller n_grid, or theta= points to evaluate at")
         theta = 2 * np.pi * np.arange(m) / m
         return theta, _symbol_on_grid(c, r, m, herm)
     theta = v.array("theta", theta, ndim=1, dtype="real")
@@ -505,6 +527,7 @@ def sinusoidal_gram_coefficients(n: int, d: int, *, base: float = 10000.0) -> np
 
     n = v.integer("n", n, minimum=1)
     w = enc.rope_frequencies(d, base=base)  # the same frequencies base^(-2t/d)
+    _memory.require(_memory.array_bytes(n, w.size, itemsize=2 * 8), f"sinusoidal Gram coefficients (n = {n}, d = {d})")
     return np.cos(np.outer(np.arange(n, dtype=np.float64), w)).sum(axis=1)
 
 
@@ -582,6 +605,7 @@ class Kernel:
     def column(self, n: int, length: float) -> np.ndarray:
         n = v.integer("n", n, minimum=1)
         length = v.real("length", length, positive=True)
+        _need_fft(n, 24, f"{self.name} kernel column")
         return self.coefficients(n, length)
 
     def symbol_values(self, theta, length: float) -> np.ndarray:
@@ -719,6 +743,7 @@ def eigenvalues(c, r=None) -> np.ndarray:
     stable (each eigenvalue within about ``N u ||T||_2``).
     """
     c, r = coefficients(c, r, hermitian=True)
+    _need_dense(c.shape[0], c.itemsize, "all eigenvalues by dense eigvalsh", eig=True)
     return sla.eigvalsh(sla.toeplitz(c, r), check_finite=False)
 
 
@@ -859,11 +884,14 @@ def extreme_eigenvalues(
     maxiter = v.integer("maxiter", maxiter, minimum=0)
     n = c.shape[0]
     if n < max(2, int(dense_below)):
+        _need_dense(n, c.itemsize, "extreme eigenvalues by dense eigvalsh (N < dense_below)", eig=True)
         w = sla.eigvalsh(sla.toeplitz(c, r), check_finite=False)
         err = (n + 2) * _U * float(np.max(np.abs(w)))
         lo = EigenEstimate(float(w[0]), 0.0, (float(w[0]) - err, float(w[0]) + err), err, "dense", 0, 0, True)
         hi = EigenEstimate(float(w[-1]), 0.0, (float(w[-1]) - err, float(w[-1]) + err), err, "dense", 0, 0, True)
         return ExtremeEigenvalues(lo, hi)
+    # symbol grid (8N complex), FFT embedding, Strang eigenvalues and Davidson's (44, N) V and W blocks
+    _need_fft(n, 64 * 8 + 96 + 32 + 4 * 44 * c.itemsize + 16 * c.itemsize, "extreme eigenvalues (Davidson, FFT matvecs)")
     T = ToeplitzOperator(c, r)
     grid = symbol_grid(c, n_grid=n_grid)
     strang = _strang_eigenvalues(c)
@@ -1163,6 +1191,16 @@ def spectral_distribution(
         method = "exact" if n <= int(exact_below) else "slq"
     ms = n_symbol if n_symbol is not None else 1 << int(math.ceil(math.log2(max(1 << 15, 4 * n))))
     ms = v.integer("n_symbol", ms, minimum=16)
+    if method == "exact":
+        _need_dense(n, c.itemsize, "Szegő distance by dense eigvalsh (method='exact')", eig=True)
+    else:
+        m_ = probes if probes is not None else max(2, math.ceil(12.5 / (n * tol * tol)))
+        _memory.require(
+            _memory.array_bytes(ms, itemsize=64) + _memory.array_bytes(n, itemsize=96)
+            + _memory.array_bytes(int(m_), n, itemsize=6 * 16),
+            f"Szegő distance by stochastic Lanczos quadrature (N = {n}, {m_} probes, {ms} symbol samples)",
+            alternative="use a smaller N, fewer probes or a smaller n_symbol",
+        )
     theta = 2 * np.pi * (np.arange(ms) + 0.5) / ms
     if symbol is None:
         sym = _symbol_at(c, r, theta, True) if ms < n else _shifted_grid_symbol(c, ms)

@@ -411,10 +411,28 @@ def replay(c: Claim, case) -> dict:
         raise ValueError(f"{c.id} is checked per reading; give one reading to --claims: {names}")
     if c.kind not in ("exact", "symbolic"):
         raise ValueError(f"--case needs an exact or symbolic claim; {c.id} is {c.kind}")
+    from petheory import _memory
+
+    estimate = getattr(c.check, "memory", None)  # checker.memory(case) -> bytes, where a checker allocates itself
+    if estimate is not None:
+        try:
+            need = int(estimate(case))
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            raise ValueError(f"case does not fit claim {c.id}: {type(exc).__name__}: {exc}") from None
+        sizes = ", ".join(f"{k} = {v}" for k, v in case.items() if isinstance(v, int) and not isinstance(v, bool) and k != "seed")
+        _memory.require(need, f"--case for {c.id} ({sizes})", alternative="give a smaller case")
     try:
         val = c.violation(case)
     except (ValueError, TypeError, KeyError) as exc:
         raise ValueError(f"case does not fit claim {c.id}: {exc}") from None
+    except AssertionError as exc:  # e.g. torch: "embed_dim must be divisible by num_heads" on a hand-written case
+        raise ValueError(f"case does not fit claim {c.id}: {exc or 'AssertionError'}") from None
+    except MemoryError as exc:  # a size the estimate missed: still one line, never a traceback
+        raise _memory.MemoryLimitError(f"case does not fit claim {c.id}: out of memory ({exc})") from None
+    except RuntimeError as exc:  # torch's allocator says "can't allocate memory" with a RuntimeError
+        if "allocate" not in str(exc):
+            raise
+        raise _memory.MemoryLimitError(f"case does not fit claim {c.id}: out of memory ({str(exc).splitlines()[0]})") from None
     return {"id": c.id, "case": case, "violation": val, "verdict": "refuted" if val > 0 else "holds"}
 
 

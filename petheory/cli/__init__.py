@@ -43,6 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--plugin", action="append", default=[], metavar="MODULE",
                         help="import MODULE (dotted name or .py path) first, to register your own encodings/claims; repeatable")
     common.add_argument("--quiet", "-q", action="store_true", help="no progress output")
+    common.add_argument("--max-memory", metavar="SIZE", help="memory a computation may use, e.g. 8G or 512MiB "
+                        "(default: PETHEORY_MAX_MEMORY, else the memory available); larger sizes are refused before allocating")
     parser = _Parser(prog="petheory", description="Executable theory of positional encodings in Transformers.")
     parser.add_argument("--version", action="version", version=f"petheory {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -65,13 +67,21 @@ def main(argv=None) -> int:
 
         for spec in args.plugin:
             load_module(spec)
-        return int(args._run(args) or 0)
+        from petheory._memory import limit
+
+        with limit(args.max_memory):
+            return int(args._run(args) or 0)
     except _UsageError as exc:
         print(f"{exc} (see --help)", file=sys.stderr)
         return 2
-    except (ValueError, TypeError, FileNotFoundError, PermissionError, IsADirectoryError, KeyError, PluginError) as exc:
+    except (ValueError, TypeError, FileNotFoundError, PermissionError, IsADirectoryError, KeyError, PluginError,
+            OSError) as exc:  # OSError: an output path under a file, a full disk, ... (one line, not a traceback)
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(f"petheory: error: {msg}", file=sys.stderr)
+        return 2
+    except MemoryError as exc:  # an allocation no estimate foresaw: still one line, never a traceback
+        print(f"petheory: error: out of memory ({str(exc).strip() or 'MemoryError'}); try a smaller size or --max-memory",
+              file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("petheory: interrupted", file=sys.stderr)

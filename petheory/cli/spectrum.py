@@ -74,13 +74,15 @@ def _read_file(path: str):
     if not p.is_file():
         raise FileNotFoundError(f"no such file: {p}")
     if p.suffix.lower() == ".npy":
-        try:
-            arr = np.load(p, allow_pickle=False)
-        except ValueError as exc:
-            raise ValueError(f"could not read {p} as a numeric .npy array: {exc}") from None
+        from petheory.loaders import load_npy
+
+        arr = load_npy(p)
     else:
+        text = p.read_text()
+        if not text.strip():
+            raise ValueError(f"{p} is empty; give the coefficients a_0..a_{{N-1}}, one per line")
         try:
-            arr = np.loadtxt(p, dtype=complex if "j" in p.read_text().lower() else float, ndmin=1)
+            arr = np.loadtxt(p, dtype=complex if "j" in text.lower() else float, ndmin=1)
         except ValueError as exc:
             raise ValueError(f"could not read {p} as numbers: {exc}") from None
     if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number)):
@@ -98,6 +100,10 @@ def _section(c, n):
         return c
     if n < c.shape[0]:
         return c[:n]
+    from petheory import _memory
+
+    _memory.require(_memory.array_bytes(n, itemsize=2 * c.dtype.itemsize), f"zero-padded coefficients (--n {n})",
+                    alternative="use a smaller --n")
     out = np.zeros(n, dtype=c.dtype)
     out[: c.shape[0]] = c
     return out

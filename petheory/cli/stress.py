@@ -84,8 +84,6 @@ def _encoding(args):
 
 
 def _target(args, rows):
-    import numpy as np
-
     from petheory import geometry
 
     if args.tokenizer is not None and args.corpus is None:
@@ -96,10 +94,9 @@ def _target(args, rows):
         path = Path(args.target or args.distributions)
         if not path.is_file():
             raise FileNotFoundError(f"no such file: {path}")
-        try:
-            A = np.load(path, allow_pickle=False)
-        except ValueError as exc:
-            raise ValueError(f"could not read {path} as a numeric .npy array: {exc}") from None
+        from petheory.loaders import load_npy
+
+        A = load_npy(path)
         if args.target is not None:
             return geometry.check_distance_matrix(A, "target"), str(path)
         return geometry.hellinger_distances(A), f"hellinger:{path}"

@@ -235,6 +235,10 @@ class _Grid:
             key = json.dumps(dataclasses.asdict(mcfg), sort_keys=True, default=str)
             self.mcfgs[k] = mcfg
             groups.setdefault(key, []).append(k)
+        from petheory.nn.train import _require_memory
+
+        for ks in groups.values():  # every member of a group is a model in memory at once
+            _require_memory(self.mcfgs[ks[0]], cfgs[ks[0]], copies=len(ks))
         self.groups = [_Group(ks, cfgs, self.mcfgs[ks[0]], device) for ks in groups.values()]
         self.M = len(cfgs)
         # Rows of the step's index tensor and loss vector are members in group order, so each

@@ -312,6 +312,7 @@ def load(cfg: TaskConfig | dict) -> TaskData:
     p = resolve_params(cfg.name, cfg.params)
     key = (cfg.name, int(cfg.seed), repr(sorted(p.items())))
     if key not in _LOADED:
+        _require_memory(cfg.name, p)
         kind, train, test, train_len, vocab, input_dim, n_out, max_len, chance = TASKS[cfg.name][0](p, int(cfg.seed))
         if len(_LOADED) >= 4:
             _LOADED.pop(next(iter(_LOADED)))
@@ -321,3 +322,18 @@ def load(cfg: TaskConfig | dict) -> TaskData:
 
 
 _LOADED: dict = {}
+
+
+def _require_memory(name: str, p: dict) -> None:
+    """Refuse task sizes whose tensors cannot fit, before generating them (see petheory._memory)."""
+    from petheory import _memory
+
+    tests = tuple(p.get("test_lens", ()))
+    n_seq = int(p.get("n_samples", 0)) + int(p.get("n_train", 0)) + int(p.get("n_test", 0)) * len(tests)
+    longest = max([int(p.get(k, 0)) for k in ("train_len", "max_len", "length", "cut")] + [int(L) for L in tests])
+    if name in ("parity", "copy", "reverse", "addition"):
+        longest = 3 * longest + 4  # question, separator and answer tokens
+    # int64 inputs and targets, a float mask and generation temporaries: about 6 words per token
+    _memory.require(_memory.array_bytes(n_seq, longest, itemsize=6 * 8),
+                    f"task {name} data ({n_seq} sequences of up to {longest} tokens)",
+                    alternative="lower n_train/n_test/n_samples or the lengths (--set task.KEY=VALUE)")

@@ -43,6 +43,7 @@ import math
 import os
 import tempfile
 import time
+import warnings
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -405,11 +406,30 @@ def _jsonable(x):
     return json.loads(json.dumps(x))
 
 
+def _require_memory(m: ModelConfig, config: TrainConfig, copies: int = 1) -> None:
+    """Refuse a model whose weights, optimiser state and activations cannot fit, before building it."""
+    from petheory import _memory
+
+    m.validate()  # types and ranges first: the estimate below needs integers
+    d, L, T, H = int(m.d_model), int(m.n_layer), int(m.max_len), int(m.n_head)
+    params = L * (4 * d * d + 2 * d * int(m.d_ff)) + (int(m.vocab_size) + int(m.input_dim) + int(m.out_dim) + T) * d
+    params += L * H * T * T  # a bias PE's (heads, max_len, max_len) table, at most
+    # float32 weights, gradients and two AdamW moments; activations of one batch (about 12 d-vectors per token
+    # and layer, plus the (heads, T, T) attention scores) for training and one of evaluation
+    act = (int(config.batch_size) + int(config.eval_batch_size)) * T * L * (12 * d + 2 * H * T)
+    _memory.require(4 * (4 * params + act) * int(copies),
+                    f"model d_model={d}, n_layer={L}, n_head={H}, max_len={T}, vocab_size={m.vocab_size} "
+                    f"(about {params:.3g} parameters) with batch_size={config.batch_size}"
+                    + (f", {copies} seeds at once" if copies > 1 else ""),
+                    alternative="lower model.d_model/n_layer/d_ff, the lengths or batch_size (--set KEY=VALUE)")
+
+
 def setup(config: TrainConfig):
     """Data, model, optimiser and scheduler of a run, exactly as :func:`train` builds them."""
     device = resolve_device(config.device)
     data = _tasks.load(config.task)
     mcfg = complete_model_config(config.model, data)
+    _require_memory(mcfg, config)
     torch.manual_seed(config.seed)
     model = build_model(mcfg).to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=config.lr, betas=tuple(config.betas), weight_decay=config.weight_decay)
@@ -440,11 +460,24 @@ def train(config: TrainConfig | dict, out_dir=None, *, progress=None, on_epoch=N
     out = Path(out_dir) if out_dir is not None else None
     if out is not None:
         if (out / RECORD).is_file():
-            rec = read_json(out / RECORD)
-            if rec.get("config_hash") == chash:
-                return rec
-        if (out / CONFIG).is_file() and read_json(out / CONFIG).get("hash", chash) != chash:
-            raise ValueError(f"{out} holds a run of a different config; use another --out directory")
+            try:
+                rec = read_json(out / RECORD)
+            except (ValueError, UnicodeDecodeError) as exc:  # truncated or hand-edited: retrain, then overwrite it
+                warnings.warn(f"skipping unreadable record {out / RECORD}: {str(exc).splitlines()[0]}", RuntimeWarning, stacklevel=2)
+                rec = None
+            if isinstance(rec, dict) and rec.get("config_hash") == chash:
+                from petheory.io import record_problem
+
+                problem = record_problem(rec)
+                if problem is None:
+                    return rec
+                warnings.warn(f"skipping unusable record {out / RECORD}: {problem}", RuntimeWarning, stacklevel=2)
+        if (out / CONFIG).is_file():
+            saved = read_json(out / CONFIG)  # corrupt -> ValueError naming the file
+            if not isinstance(saved, dict):
+                raise ValueError(f"{out / CONFIG} is not a petheory run config (a JSON object expected)")
+            if saved.get("hash", chash) != chash:
+                raise ValueError(f"{out} holds a run of a different config; use another --out directory")
     t_start = time.perf_counter()
     device, data, mcfg, model, opt, sched, gen, steps = setup(config)
     amp = config.amp and device.type == "cuda"

@@ -20,11 +20,12 @@ import math
 ALPHA = 0.05
 
 
-def find(task: str, workdir=".") -> tuple[list[dict], str]:
-    """Records of ``task`` and a note on skipped (corrupt) files."""
+def find(task: str, workdir=".", check=None) -> tuple[list[dict], str]:
+    """Records of ``task`` and a note on skipped (corrupt) files; ``check(record) -> reason or None``
+    adds the fields the claim reads (a record failing it is skipped and reported, never a crash)."""
     from petheory import records
 
-    found = records.find(task, workdir or ".")
+    found = records.find(task, workdir or ".", check=check)
     return found.records, records.skipped_note(found)
 
 

@@ -750,3 +750,13 @@ def positional_separation(ctx) -> Evidence:
         recs += r
         note = note or n
     return separation_evidence(recs, note)
+
+
+# ============================================================================ memory of a --case
+# Bytes a checker needs on a case, so that `petheory check --case` refuses a size that cannot fit before
+# the checker allocates (proofs_check.runner.replay reads ``checker.memory``; library calls guard themselves).
+necessity.memory = lambda case: 8 * (4 * case["nhead"] * case["n"] ** 2 + 16 * case["n"] * case["d_model"]
+                                     + 12 * case["d_model"] ** 2)  # attention scores, activations, weights
+necessity__corrected.memory = necessity.memory
+minimal_parametrisation.memory = lambda case: 8 * (4 * case["d"] ** 2 + 4 * len(case["counts"]) * case["d"])
+minimal_parametrisation__corrected.memory = minimal_parametrisation.memory

@@ -767,3 +767,10 @@ def classical_toeplitz_eigs_in_symbol_range(case) -> float:
     scale = 2 * float(np.sum(np.abs(a)))
     tol = tolerance(n_ops=4 * n, scale=scale) + ex.error + max(res.min.error_bound, res.max.error_bound)
     return float(max(ex.min - res[0], res[1] - ex.max) - tol)
+
+
+# ============================================================================ memory of a --case
+# Bytes a checker needs on a case, so that `petheory check --case` refuses a size that cannot fit before
+# the checker allocates (proofs_check.runner.replay reads ``checker.memory``; library calls guard themselves).
+classical_toeplitz_eigs_in_symbol_range.memory = lambda case: 2000 * case["n"]  # column + FFT Davidson workspace
+spectral_contraction__corrected.memory = lambda case: 8 * 16 * case["n"] ** 2  # W, E, W∘E (complex) and spectra

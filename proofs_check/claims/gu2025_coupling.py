@@ -447,3 +447,24 @@ def rope_logit_form_corrected(case) -> float:
     S = np.outer(np.linalg.norm(q, axis=1), np.linalg.norm(k, axis=1)) + np.abs(q) @ np.abs(k).T
     tol = (2 * gamma(2 * case["d"] + 8) + 8 * unit_roundoff() * case["n"]) * S
     return float((np.abs(terms.logits - direct) - tol).max())
+
+
+# ============================================================================ memory of a --case
+# Bytes a checker needs on a case, so that `petheory check --case` refuses a size that cannot fit before
+# the checker allocates (proofs_check.runner.replay reads ``checker.memory``; library calls guard themselves).
+def _gram_bytes(n: int, d: int, dh: int, identity: bool = False) -> int:
+    """(n, d) content/PE tables, (d, dh) projections (d x d identities) and the (n, n) logit terms, float64."""
+    return 8 * (8 * n * n + 6 * n * max(d, dh) + 4 * d * (d if identity else dh))
+
+
+def _case_gram_bytes(case) -> int:
+    return _gram_bytes(case["n"], case["d"], case["d_head"], case.get("projections") == "identity")
+
+
+logit_decomposition.memory = _case_gram_bytes
+gpp_toeplitz.memory = _case_gram_bytes
+gpp_toeplitz_corrected.memory = lambda case: _gram_bytes(case["n"], case["d"], case["d"])
+sinusoidal_scores_toeplitz.memory = _case_gram_bytes
+sinusoidal_scores_toeplitz_corrected.memory = lambda case: _gram_bytes(case["n"], case["d"], 1, identity=True)
+rope_logit_form.memory = lambda case: 2 * _gram_bytes(case["n"], case["d"], case["d"])  # complex Grams, d x d projections
+rope_logit_form_corrected.memory = rope_logit_form.memory

@@ -41,6 +41,26 @@ _RECON = ("Records of petheory.experiments.gu2025_task1/2 from runs/ and the shi
           "counts beyond 2 accuracy points.")
 
 
+def _record_problem(r: dict) -> str | None:
+    """What the gu2025 empirical checkers read from a Task 1/2 record, or None for other tasks."""
+    from petheory.io import field_problem
+
+    if r["task"] not in ("gu2025_task1", "gu2025_task2"):
+        return None
+    for path, kind in ((f"final.test.{r['train_len']}.acc", "number"), ("chance.acc", "number"), ("model.n_layer", "int")):
+        problem = field_problem(r, path, kind)
+        if problem:
+            return problem
+    if not r.get("history"):
+        return "field 'history' is empty"
+    ab = r.get("ablation")
+    if ab is not None and not (isinstance(ab, dict) and isinstance(ab.get("heads"), list) and all(
+            isinstance(h, dict) and field_problem(h, "drop") is None and field_problem(h, "layer", "int") is None
+            for h in ab["heads"])):
+        return "field 'ablation' must hold 'heads', a list of objects with a numeric drop and an integer layer"
+    return None
+
+
 def _name(spec: str) -> str | None:
     from petheory.experiments import GU2025_PES
 
@@ -53,7 +73,7 @@ def _table(ctx, task: str) -> tuple[dict, str, int]:
 
     if ctx.profile != "quick":
         _train_small(Path(ctx.workdir or ".") / "runs")
-    found, _ = emp.find(task, ctx.workdir or ".")
+    found, _ = emp.find(task, ctx.workdir or ".", check=_record_problem)
     recs = [r for r in found if _name(r["pe"])]
     by_size: dict[str, list] = {}
     for r in recs:

@@ -867,6 +867,20 @@ def sinusoidal_periodic_ambiguity_corrected(case) -> float:
 # ============================================================================= Table 5
 
 
+def _table5_problem(r: dict) -> str | None:
+    """What table5_evidence reads from a running-sum record, or None for other tasks (petheory.records.find's check)."""
+    from petheory.io import field_problem
+
+    if r["task"] != "running_sum":
+        return None
+    for path, kind in (("final.test.200.mse", "number"), ("final.test.50.mse", "number"), ("model.causal", "bool"),
+                       ("config.task.params", "object")):
+        problem = field_problem(r, path, kind)
+        if problem:
+            return problem
+    return None
+
+
 _T5_PAPER = {"wavelet": 0.0108, "sinusoidal": 0.0423}  # li2025 Table 5, MSE at N=200
 _T5_DEFAULT = "causal encoder, y_t = S_t/sqrt(t+1), x ~ U(-1,1)"
 
@@ -988,5 +1002,5 @@ def table5_running_sum(ctx) -> Evidence:
                                      "set": {"ablate": False}})
         finally:
             torch.set_num_threads(threads)
-    recs, note = emp.find("running_sum", ctx.workdir or ".")
+    recs, note = emp.find("running_sum", ctx.workdir or ".", check=_table5_problem)
     return table5_evidence(recs, note)
