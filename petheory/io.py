@@ -118,10 +118,10 @@ def field_problem(rec: dict, path: str, kind: str = "number") -> str | None:
 
 
 def read_records(root, *, limit: int | None = None, report: bool = True, check=None,
-                 pattern: str = "record.json") -> tuple[list[dict], list[tuple[Path, str]]]:
+                 pattern: str = "record.json", with_path: bool = False) -> tuple[list[dict], list[tuple[Path, str]]]:
     """Every usable record below ``root`` (files named ``pattern``: ``record.json`` in run
-    directories, ``*.json`` in a records folder), in path order; ``(records, skipped)``. Each
-    record gets ``_path``, the file it came from.
+    directories, ``*.json`` in a records folder), in path order; ``(records, skipped)``. With
+    ``with_path`` each record gets ``_path``, the file it came from.
 
     A file that cannot be read, is not valid JSON or fails :func:`record_problem` is skipped,
     never raised: it goes into ``skipped`` as ``(path, reason)`` and, with ``report``, is
@@ -148,7 +148,8 @@ def read_records(root, *, limit: int | None = None, report: bool = True, check=N
             if reason is None and check is not None:
                 reason = check(rec)
             if reason is None:
-                rec["_path"] = str(path)
+                if with_path:
+                    rec["_path"] = str(path)
                 records.append(rec)
                 continue
         skipped.append((path, reason))

@@ -110,7 +110,8 @@ def find(task: str | None = None, workdir=".", *, where=None, check=None, report
     runs = runs_dir(workdir)
     for root in (roots(workdir) if where is None else [Path(w) for w in where]):
         pattern = "record.json" if where is None and root == runs else "*.json"
-        recs, skipped = read_records(root, limit=_MAX_FILES, report=report, check=check, pattern=pattern)
+        recs, skipped = read_records(root, limit=_MAX_FILES, report=report, check=check, pattern=pattern,
+                                       with_path=True)
         found.skipped += [(str(p), why) for p, why in skipped]
         for rec in recs:
             if task is not None and rec["task"] != task:

@@ -65,6 +65,7 @@ def test_read_records_on_a_missing_root_is_empty(tmp_path):
 
 def _check(capsys, monkeypatch, cwd, claims):
     monkeypatch.chdir(cwd)
+    monkeypatch.setenv("PETHEORY_RECORDS", "")  # only the planted runs/, not the shipped records/
     return cli(capsys, "check", "--claims", claims, "--json", "-", "-q")
 
 
