@@ -199,6 +199,9 @@ def replay(c: Claim, case) -> dict:
     """Evaluate an exact/symbolic claim's checker on one given case (``--case``)."""
     if c.kind not in ("exact", "symbolic"):
         raise ValueError(f"--case needs an exact or symbolic claim; {c.id} is {c.kind}")
+    from proofs_check.fields import validate_case
+
+    validate_case(c, case)  # a misspelt or missing field is an error, never silently a default
     try:
         val = c.violation(case)
     except (ValueError, TypeError, KeyError) as exc:
