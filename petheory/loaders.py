@@ -156,11 +156,23 @@ def read_safetensor(path, key: str) -> tuple[np.ndarray, str]:
 # ---------------------------------------------------------------------------- finding the table
 
 
+def _tensor_list(tensors, limit: int = 12) -> str:
+    """``name (shape), ...`` of a safetensors header or a state dict, for error messages."""
+    items = []
+    for k in sorted(tensors)[:limit]:
+        v = tensors[k] if hasattr(tensors, "__getitem__") and not isinstance(tensors, (list, tuple)) else None
+        shape = v.get("shape") if isinstance(v, dict) else getattr(v, "shape", None)
+        items.append(f"{k} {tuple(shape)}" if shape is not None else str(k))
+    more = len(tensors) - limit
+    return ", ".join(items) + (f", ... ({more} more)" if more > 0 else "")
+
+
 def _pick_key(keys, source: str, key: str | None) -> str:
+    tensors = keys
     keys = list(keys)
     if key is not None:
         if key not in keys:
-            raise ValueError(f"{source} has no tensor {key!r}")
+            raise ValueError(f"{source} has no tensor {key!r}; it has: {_tensor_list(tensors)}")
         return key
     hits = sorted(k for k in keys if k.endswith(POSITION_KEYS))
     if len(hits) == 1:
@@ -306,7 +318,8 @@ def load_position_embeddings(spec, *, key: str | None = None) -> LoadedEncoding:
                 k = _pick_key(header, str(path), key)
             except LookupError:
                 raise ValueError(
-                    f"{path} holds {len(header)} tensors and none ends in {', '.join(POSITION_KEYS)}; choose one with key=/--key"
+                    f"{path} holds {len(header)} tensors and none ends in {', '.join(POSITION_KEYS)}; choose one with "
+                    f"key=/--key: {_tensor_list(header)}"
                 ) from None
         arr, dt = read_safetensor(path, k)
         return LoadedEncoding(_as_table(arr, str(path)), str(path), k, dt)

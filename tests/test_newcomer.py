@@ -76,3 +76,71 @@ def test_every_readme_counterexample_fits_its_claims_fields():
         f = case_fields(c)
         case = json.loads(case)
         assert set(f.required) <= set(case) <= set(f.required) | set(f.optional), (cid, case, f)
+
+
+# ----------------------------------------------------------------------------- 12.10 smaller items
+
+import subprocess  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+
+def test_a_closed_pipe_is_not_a_traceback():
+    """`petheory bounds --json - | head -1`: the reader goes away after one line of a long output (>> a pipe buffer)."""
+    code = ("import sys; from petheory.cli import main; sys.exit(main(['bounds', '--pe', 'sinusoidal', '--length', "
+            "','.join(str(i) for i in range(2, 300)), '--json', '-']))")
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    first = p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    rc = p.wait(timeout=120)
+    assert first and "Traceback" not in err and "BrokenPipe" not in err, err
+    assert rc in (0, 141)
+
+
+def test_set_with_a_word_for_a_number_says_it_is_a_number(capsys):
+    assert main(["train", "running_sum", "--set", "lr=abc", "--out", "unused"]) == 2
+    err = capsys.readouterr().err
+    assert "lr is a number" in err and "must be > 0" not in err
+
+
+def test_misspelt_param_of_a_named_encoding_is_named_with_a_suggestion(capsys):
+    assert main(["stress", "--encoding", "sinusoidal", "--param", "bse=500"]) == 2
+    err = capsys.readouterr().err
+    assert "did you mean base?" in err and "unexpected keyword" not in err
+
+
+def test_unknown_key_lists_the_tensors(capsys, tmp_path):
+    from safetensors.numpy import save_file
+
+    save_file({"a": np.ones((4, 4)), "b": np.ones((5, 4))}, str(tmp_path / "two.safetensors"))
+    assert main(["stress", "--encoding", str(tmp_path / "two.safetensors"), "--key", "c"]) == 2
+    assert "it has: a (4, 4), b (5, 4)" in capsys.readouterr().err
+
+
+def test_bounds_accepts_a_user_table(capsys, tmp_path):
+    T = np.random.default_rng(0).normal(size=(40, 8))
+    np.save(tmp_path / "my.npy", T)
+    assert main(["bounds", "--pe", str(tmp_path / "my.npy"), "--length", "20,50", "--json", "-"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    norms = np.linalg.norm(T, axis=1)
+    assert rows[0]["norm"]["computed"] == pytest.approx(norms[:20].max())
+    assert rows[1]["norm"]["computed"] == pytest.approx(norms.max()) and "reuse the last row" in rows[1]["norm"]["note"]
+    assert rows[0]["B0"] == pytest.approx(1 + norms[:20].max())
+    assert rows[0]["rademacher"] == pytest.approx(rows[0]["B0"] / np.sqrt(1000))
+
+
+def test_partial_rope_on_too_few_heads_says_how_to_get_more(capsys, tmp_path):
+    pytest.importorskip("torch")
+    assert main(["train", "running_sum", "--pe", "rope:heads=4", "--out", str(tmp_path / "a")]) == 2
+    err = capsys.readouterr().err
+    assert "--set model.n_head=4" in err
+    # the suggestion works
+    assert main(["train", "running_sum", "--pe", "rope:heads=4", "--set", "model.n_head=4", "--epochs", "1",
+                 "--set", "ablate=false", "--set", "task.n_train=32", "--quiet", "--out", str(tmp_path / "b")]) == 0
+
+
+def test_check_help_cites_nothing_outside_the_repo(capsys):
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    assert "DESIGN.md" not in capsys.readouterr().out

@@ -90,7 +90,14 @@ def _encoding(args):
             table = table[offset:]
             label += f" rows {offset}.."
         return table, f"{label} {loaded.table.shape} {loaded.dtype}", table.shape[0]
-    encodings.info(spec)  # unknown names fail here, listing the registered ones
+    info = encodings.info(spec)  # unknown names fail here, listing the registered ones
+    bad = sorted(set(_params(args.param)) - set(info.params))
+    if bad:
+        import difflib
+
+        close = [m for b in bad for m in difflib.get_close_matches(b, list(info.params), n=1)]
+        raise ValueError(f"{spec} takes the parameter(s) {', '.join(info.params) or '(none)'}; got {', '.join(bad)}"
+                         + (f" (did you mean {', '.join(close)}?)" if close else ""))
     if args.key:
         raise ValueError("--key applies to loaded files only")
     if args.table_offset:
