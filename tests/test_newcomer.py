@@ -144,3 +144,32 @@ def test_check_help_cites_nothing_outside_the_repo(capsys):
     with pytest.raises(SystemExit):
         main(["check", "--help"])
     assert "DESIGN.md" not in capsys.readouterr().out
+
+
+# ----------------------------------------------------------------------------- 12.9 sweep
+
+
+def test_the_example_grid_file_parses_and_expands():
+    from petheory import experiments, sweep
+    from petheory.nn import parse_pe
+
+    spec = sweep.load_grid(ROOT / "examples" / "table5.toml")
+    cfgs = sweep.expand(spec)
+    assert len(cfgs) == len(experiments.LI2025_PES) * 3 * 2
+    assert {c.model.pe for c in cfgs} == {parse_pe(p).spec() for p in experiments.LI2025_PES}
+    assert {c.task.params["n_train"] for c in cfgs} == {128, 256} and {c.epochs for c in cfgs} == {3}
+
+
+def test_sweep_table_and_dry_run_show_every_grid_axis(capsys, tmp_path):
+    pytest.importorskip("torch")
+    grid = tmp_path / "g.toml"
+    grid.write_text('task = "running_sum"\npe = "alibi"\nseed = 0\n[set]\nepochs = 1\nablate = false\n'
+                    '"task.n_test" = 8\n[grid]\n"task.n_train" = [16, 32]\n')
+    assert main(["sweep", str(grid), "--out", str(tmp_path / "runs"), "--dry-run"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [l.split("\t")[-1] for l in lines] == ["task.n_train=16", "task.n_train=32"]
+    assert main(["sweep", str(grid), "--out", str(tmp_path / "runs")]) == 0
+    out = capsys.readouterr().out
+    header = next(l for l in out.splitlines() if "task.n_train" in l)
+    assert header.index("seed") < header.index("task.n_train") < header.index("metric")
+    assert any("16" in l for l in out.splitlines() if "alibi" in l) and any("32" in l for l in out.splitlines() if "alibi" in l)
