@@ -173,3 +173,42 @@ def test_sweep_table_and_dry_run_show_every_grid_axis(capsys, tmp_path):
     header = next(l for l in out.splitlines() if "task.n_train" in l)
     assert header.index("seed") < header.index("task.n_train") < header.index("metric")
     assert any("16" in l for l in out.splitlines() if "alibi" in l) and any("32" in l for l in out.splitlines() if "alibi" in l)
+
+
+# ----------------------------------------------------------------------------- 12.8 progress when not a terminal
+
+
+def test_check_prints_plain_progress_lines_when_not_a_terminal(capsys):
+    assert main(["check", "--claims", "li2025.alibi_monotone_bias,li2025.sinusoidal_norm_bound"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("check: [1/2] checking li2025.alibi_monotone_bias") and err[0].endswith(" s)")
+    assert err[1].startswith("check: [2/2] checking li2025.sinusoidal_norm_bound")
+    assert err[-1].startswith("check: 2 claims checked")
+    assert main(["check", "--claims", "li2025.alibi_monotone_bias", "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_figures_report_training_inside_a_figure_and_quiet_silences(capsys, monkeypatch, tmp_path):
+    from petheory import plots
+
+    def trains(outdir, *, preset, seed):
+        for i in range(3):
+            plots.PROGRESS(i + 1, 3, {"task": "running_sum", "pe": "alibi", "seed": i})
+        return []
+
+    monkeypatch.setattr(plots, "select", lambda only: [plots.Figure("bounds.fake", "a figure that trains", trains)])
+    assert main(["figures", "--out", str(tmp_path)]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("figures: [1/1] drawing bounds.fake")
+    assert [l.split(" (")[0] for l in err[1:]] == [f"figures: [{i}/3] trained running_sum alibi s{i - 1}" for i in (1, 2, 3)]
+    monkeypatch.setattr(plots, "select", lambda only: [plots.Figure("bounds.fake", "quiet", lambda o, **k: [])])
+    assert main(["figures", "--out", str(tmp_path), "--quiet"]) == 0
+    assert capsys.readouterr().err == "" and plots.PROGRESS is None
+
+
+def test_train_prints_a_line_per_epoch_when_not_a_terminal(capsys, tmp_path):
+    pytest.importorskip("torch")
+    assert main(["train", "running_sum", "--pe", "alibi", "--set", "epochs=2", "--set", "ablate=false",
+                 "--set", "task.n_train=32", "--out", str(tmp_path / "r")]) == 0
+    err = [l for l in capsys.readouterr().err.splitlines() if l.startswith("train: ")]
+    assert [l.split("]")[0] for l in err] == ["train: [1/2", "train: [2/2"]

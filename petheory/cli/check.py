@@ -54,16 +54,22 @@ def run(args) -> int:
     records, crashes = [], []
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from petheory.cli._progress import Lines, is_terminal, plain_lines_wanted
+
+    lines = Lines("check", quiet=not plain_lines_wanted(args.quiet))  # stderr is not a terminal: plain lines
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=make_console(stderr=True, quiet=args.quiet), transient=True) as bar:
+                  console=make_console(stderr=True, quiet=args.quiet), transient=True,
+                  disable=not is_terminal()) as bar:
         task = bar.add_task("checking", total=len(claims))
-        for c in claims:
+        for i, c in enumerate(claims):
             bar.update(task, description=f"checking {c.id}")
+            lines.step(i + 1, len(claims), f"checking {c.id} ({args.profile})")
             try:
                 records.append(check_claim(c, profile=args.profile, seed=args.seed, quiet=args.quiet))
             except CheckerCrash as crash:
                 crashes.append(crash)
             bar.advance(task)
+    lines.line(f"{len(claims)} claims checked")
 
     if args.json == "-":  # the JSON document alone on stdout, so it can be piped
         print(json_text(report.document(records, profile=args.profile, seed=args.seed)))

@@ -49,10 +49,20 @@ def run(args) -> int:
         for f in figs:
             print(f"{f.name}\t{f.help}")
         return 0
+    from petheory.cli._progress import Lines
+
     out = output_folder(args)
     con = console(quiet=args.quiet)
-    for f in figs:
-        con.print(f"[bold]{f.name}[/bold]: {f.help}")
-        for path in f.fn(out, preset=args.preset, seed=args.seed):
-            con.print(f"  wrote {path}")
+    lines = Lines("figures", quiet=args.quiet)
+    # training inside a figure (the bound-vs-empirical ones) reports each finished run on stderr
+    plots.PROGRESS = None if args.quiet else (lambda done, total, rec: lines.step(
+        done, total, f"trained {rec.get('task')} {rec.get('pe')} s{rec.get('seed')}"))
+    try:
+        for i, f in enumerate(figs):
+            lines.step(i + 1, len(figs), f"drawing {f.name}")
+            con.print(f"[bold]{f.name}[/bold]: {f.help}")
+            for path in f.fn(out, preset=args.preset, seed=args.seed):
+                con.print(f"  wrote {path}")
+    finally:
+        plots.PROGRESS = None
     return 0

@@ -68,12 +68,18 @@ def run(args) -> int:
         return 0
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from petheory.cli._progress import Lines, is_terminal, plain_lines_wanted
+
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=make_console(stderr=True, quiet=args.quiet), transient=True) as bar:
+                  console=make_console(stderr=True, quiet=args.quiet), transient=True,
+                  disable=not is_terminal()) as bar:
         task = bar.add_task("sweep", total=len(configs))
+
+        lines = Lines("sweep", quiet=not plain_lines_wanted(args.quiet))
 
         def progress(done, total, rec):
             bar.update(task, completed=done, description=f"sweep: last {rec['task']} {rec['pe']} s{rec['seed']}")
+            lines.step(done, total, f"finished {rec['task']} {rec['pe']} s{rec['seed']}")
 
         records = sweep.run(configs, args.out, engine=args.engine, workers=args.workers, ensemble=args.ensemble,
                             slurm=parse_sets(args.slurm), progress=progress)

@@ -100,11 +100,16 @@ def run(args) -> int:
         err.print(f"resuming {out} from epoch {st['epoch']}/{cfg.epochs}")
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from petheory.cli._progress import Lines, is_terminal, plain_lines_wanted
+
+    lines = Lines("train", quiet=not plain_lines_wanted(args.quiet))  # not a terminal: one line per epoch
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("loss {task.fields[loss]}"),
-                  TimeElapsedColumn(), console=err, transient=True) as bar:
+                  TimeElapsedColumn(), console=err, transient=True, disable=not is_terminal()) as bar:
         task = bar.add_task(f"{args.task} {cfg.model.pe}", total=None, loss="-")
 
         def progress(ev):
+            if ev["event"] == "epoch":
+                lines.step(ev["epoch"], ev["epochs"], f"epochs of {args.task} {cfg.model.pe}: train loss {ev['loss']:.4g}")
             if ev["event"] == "step":
                 bar.update(task, total=ev["steps"] * ev["epochs"], completed=(ev["epoch"] - 1) * ev["steps"] + ev["step"],
                            description=f"{args.task} {cfg.model.pe} epoch {ev['epoch']}/{ev['epochs']}", loss=f"{ev['loss']:.4g}")

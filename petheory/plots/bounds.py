@@ -58,6 +58,10 @@ def trained_running_sum(preset: str, seed: int = 0, progress=None) -> list[dict]
     for m in M_GRID[preset]:
         cfg = {"size": SIZE[preset], "pes": RUN_PES, "seeds": [seed + i for i in range(SEEDS[preset])], "n_train": [m],
                "out_dir": str(out), "set": {"epochs": max(1, math.ceil(STEPS[preset] * batch / m)), **TRAIN_SET}}
+        if progress is None:
+            from petheory import plots
+
+            progress = plots.PROGRESS  # `petheory figures` prints a line per finished run
         if progress is not None:
             cfg["progress"] = progress
         recs += experiments.running_sum(cfg)
