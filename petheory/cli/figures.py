@@ -55,8 +55,11 @@ def run(args) -> int:
     con = console(quiet=args.quiet)
     lines = Lines("figures", quiet=args.quiet)
     # training inside a figure (the bound-vs-empirical ones) reports each finished run on stderr
-    plots.PROGRESS = None if args.quiet else (lambda done, total, rec: lines.step(
-        done, total, f"trained {rec.get('task')} {rec.get('pe')} s{rec.get('seed')}"))
+    def trained(done, total, rec):
+        m = ((rec.get("config") or {}).get("task") or {}).get("params", {}).get("n_train")
+        lines.step(done, total, f"trained {rec.get('task')} {rec.get('pe')} s{rec.get('seed')}" + (f" (m={m})" if m else ""))
+
+    plots.PROGRESS = None if args.quiet else trained
     try:
         for i, f in enumerate(figs):
             lines.step(i + 1, len(figs), f"drawing {f.name}")
