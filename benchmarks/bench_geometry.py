@@ -37,7 +37,7 @@ import numpy as np
 import scipy.sparse as sp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import RESULTS, Case, machine_info, publish, run_cases  # noqa: E402
+from harness import Case, add_output_arguments, destination, machine_info, publish, run_cases  # noqa: E402
 
 from petheory import geometry as geo  # noqa: E402
 
@@ -168,10 +168,10 @@ def main(argv=None) -> int:
     p.add_argument("--quick", action="store_true", help="tiny sizes: checks the benchmark runs, numbers mean little")
     p.add_argument("--repeats", type=int, default=1, help="timed calls per case (default 1: the n=4096 reference takes minutes)")
     p.add_argument("--warmup", type=int, default=0)
-    p.add_argument("--results", default=str(RESULTS))
-    p.add_argument("--no-write", action="store_true")
+    add_output_arguments(p)
     p.add_argument("--no-large-stress", action="store_true", help="skip the blocked stress at the largest n")
     args = p.parse_args(argv)
+    destination(args)  # refuse a bad combination before minutes of timing
     n_top, n_smacof, n_large = (512, 256, 4096) if args.quick else (4096, 1024, 32768)
 
     machine = machine_info()

@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import RESULTS, Case, machine_info, render_section, run_cases, write_section  # noqa: E402
+from harness import Case, add_output_arguments, destination, emit, machine_info, render_section, run_cases  # noqa: E402
 
 import torch  # noqa: E402
 
@@ -194,11 +194,11 @@ def main(argv=None) -> int:
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--warmup", type=int, default=1)
     p.add_argument("--threads", type=int, help="torch CPU threads (default: torch's)")
-    p.add_argument("--results", default=str(RESULTS))
-    p.add_argument("--no-write", action="store_true")
+    add_output_arguments(p)
     p.add_argument("--export-records", metavar="DIR", help="also export the Table 5 grid's records to DIR/li2025_table5")
     p.add_argument("--table5-seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4], help="seeds of the Table 5 grid (5 of them)")
     args = p.parse_args(argv)
+    destination(args)  # refuse a bad combination before minutes of timing
     if args.threads:
         torch.set_num_threads(args.threads)
     device = resolve_device(args.device)
@@ -265,11 +265,7 @@ def main(argv=None) -> int:
                           notes="\n".join(lines), warmup=args.warmup, repeats=args.repeats,
                           command="python benchmarks/bench_nn.py" + (f" --device {args.device}" if gpu else "")
                           + (" --quick" if args.quick else ""))
-    if args.no_write:
-        print(body)
-    else:
-        print(f"wrote section {name!r} of {write_section(name, body, args.results)}")
-    return 0
+    return emit(name, body, args)
 
 
 if __name__ == "__main__":

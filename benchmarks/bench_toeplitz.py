@@ -29,7 +29,7 @@ import numpy as np
 import scipy.linalg as sla
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import RESULTS, Case, machine_info, publish, run_cases  # noqa: E402
+from harness import Case, add_output_arguments, destination, machine_info, publish, run_cases  # noqa: E402
 
 from petheory import toeplitz as tp  # noqa: E402
 
@@ -114,9 +114,9 @@ def main(argv=None) -> int:
     p.add_argument("--quick", action="store_true", help="tiny sizes: checks the benchmark runs, numbers mean little")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--warmup", type=int, default=0)
-    p.add_argument("--results", default=str(RESULTS))
-    p.add_argument("--no-write", action="store_true")
+    add_output_arguments(p)
     args = p.parse_args(argv)
+    destination(args)  # refuse a bad combination before minutes of timing
     n_eig, n_big, n_slq, n_slq_big = (4096, 1 << 20, 4096, 1 << 16) if not args.quick else (256, 1 << 12, 512, 1 << 12)
     mv_sizes = [4096, 1 << 16, 1 << 20] if not args.quick else [256, 4096]
     machine = machine_info()

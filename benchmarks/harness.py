@@ -10,7 +10,8 @@ petheory call and a reference call computing the same thing, and hands them to :
   alternating so that drift in machine load hits both alike; the median is reported, and
   ``ratio = reference median / petheory median`` (> 1: petheory is faster).
 
-:func:`write_section` puts the script's table into ``benchmarks/RESULTS.md`` between
+:func:`write_section` puts the script's table (with ``--write``; by default it is printed) into
+``benchmarks/RESULTS.md`` between
 ``<!-- bench:NAME -->`` and ``<!-- /bench:NAME -->``, replacing only that section (idempotent),
 under a lock and with an atomic rename, so several scripts can write to one file.
 
@@ -257,17 +258,17 @@ def _locked(folder: Path):
 
 
 def cli(name: str, title: str, make_cases: Callable[[bool], list[Case]], *, notes: str = "", argv=None) -> int:
-    """The ``main`` of a benchmark script: ``--quick`` (tiny sizes, for a smoke test), ``--results PATH``,
-    ``--repeats``, ``--warmup``, ``--no-write``."""
+    """The ``main`` of a benchmark script: ``--quick`` (tiny sizes, for a smoke test), ``--write``,
+    ``--results PATH``, ``--repeats``, ``--warmup``, ``--no-write``."""
     import argparse
 
     p = argparse.ArgumentParser(description=f"benchmark {name}: {title}")
     p.add_argument("--quick", action="store_true", help="tiny sizes: checks the benchmark runs, numbers mean little")
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--warmup", type=int, default=1)
-    p.add_argument("--results", default=str(RESULTS), help="Markdown file to update (default: benchmarks/RESULTS.md)")
-    p.add_argument("--no-write", action="store_true", help="print the section instead of writing it")
+    add_output_arguments(p)
     args = p.parse_args(argv)
+    destination(args)  # refuse a bad combination before minutes of timing
     machine = machine_info()
     print(f"{name}: {title}", flush=True)
     results = run_cases(make_cases(args.quick), warmup=args.warmup, repeats=args.repeats)
@@ -282,8 +283,52 @@ def publish(name: str, title: str, results: list[Result], machine: dict, args, *
     command = f"python benchmarks/run.py {name}" + (" --quick" if args.quick else "")
     body = render_section(name, title, results, machine, notes=notes, warmup=args.warmup, repeats=args.repeats,
                           command=command)
-    if args.no_write:
+    return emit(name, body, args)
+
+
+# ----------------------------------------------------------------------------- where a section goes
+# The committed RESULTS.md changes only behind an explicit flag (`--write`); by default a section is
+# printed. `--quick` numbers (tiny sizes) never go into the committed file.
+
+
+def add_output_arguments(p) -> None:
+    """``--write`` (update the committed RESULTS.md), ``--results PATH`` (write to another file), ``--no-write``."""
+    p.add_argument("--write", action="store_true",
+                   help="update this benchmark's section of the committed benchmarks/RESULTS.md (default: print it)")
+    p.add_argument("--results", default=None, metavar="PATH",
+                   help="write the section into the Markdown file PATH instead of printing it")
+    p.add_argument("--no-write", action="store_true", help="print the section (the default; kept for old scripts)")
+
+
+def destination(args) -> Path | None:
+    """The file a section goes to, or None to print it. Raises SystemExit(2) on a refused combination."""
+    import sys
+
+    results = getattr(args, "results", None)
+    if getattr(args, "no_write", False):
+        return None
+    if results is not None:
+        path = Path(results).resolve()
+        if args.quick and path == RESULTS.resolve():
+            print("error: --quick numbers (tiny sizes) never go into benchmarks/RESULTS.md; "
+                  "drop --quick, or pass --results OTHER.md", file=sys.stderr)
+            raise SystemExit(2)
+        return path
+    if getattr(args, "write", False):
+        if args.quick:
+            print("error: --quick numbers (tiny sizes) never go into benchmarks/RESULTS.md; "
+                  "drop --quick, or pass --results OTHER.md", file=sys.stderr)
+            raise SystemExit(2)
+        return RESULTS
+    return None
+
+
+def emit(name: str, body: str, args) -> int:
+    """Print ``body`` or write it as section ``name`` of :func:`destination`'s file."""
+    path = destination(args)
+    if path is None:
         print(body)
+        print(f"(not written: pass --write to update section {name!r} of benchmarks/RESULTS.md)", flush=True)
     else:
-        print(f"wrote section {name!r} of {write_section(name, body, args.results)}")
+        print(f"wrote section {name!r} of {write_section(name, body, path)}")
     return 0

@@ -1,13 +1,14 @@
 """Run the benchmarks: every ``benchmarks/bench_*.py``, or the ones named.
 
-    python benchmarks/run.py                 # all, full sizes; updates benchmarks/RESULTS.md
+    python benchmarks/run.py                 # all, full sizes; prints each section
+    python benchmarks/run.py --write         # all, full sizes; updates the committed benchmarks/RESULTS.md
     python benchmarks/run.py encodings       # only bench_encodings.py
-    python benchmarks/run.py --quick         # tiny sizes: a smoke test of every benchmark
+    python benchmarks/run.py --quick         # tiny sizes: a smoke test of every benchmark (never writes RESULTS.md)
     python benchmarks/run.py --list
 
 Each script runs in its own process (so one benchmark's memory and threads never colour the
-next) and writes only its own section of RESULTS.md. Other options (--repeats, --warmup,
---results, --no-write) are passed through to the scripts.
+next) and, with ``--write``, writes only its own section of RESULTS.md. Other options (--repeats,
+--warmup, --results PATH, --write) are passed through to the scripts.
 """
 
 from __future__ import annotations
@@ -29,6 +30,10 @@ def main(argv=None) -> int:
     p.add_argument("names", nargs="*", help="benchmarks to run (default: all); 'encodings' runs bench_encodings.py")
     p.add_argument("--list", action="store_true", help="list the benchmarks and exit")
     args, passthrough = p.parse_known_args(argv)
+    if "--quick" in passthrough and "--write" in passthrough:
+        print("run.py: error: --quick numbers (tiny sizes) never go into benchmarks/RESULTS.md; drop --quick or --write",
+              file=sys.stderr)
+        return 2
     benches = available()
     if args.list:
         for name, path in benches.items():

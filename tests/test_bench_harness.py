@@ -97,3 +97,52 @@ def test_bench_encodings_quick_writes_its_section(harness, tmp_path, capsys):
 def test_run_py_lists_the_benchmarks():
     r = subprocess.run([sys.executable, str(BENCH / "run.py"), "--list"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and r.stdout.startswith("encodings\t")
+
+
+# ----------------------------------------------------------------------------- no tracked file by default
+
+
+def test_a_benchmark_prints_its_section_and_leaves_results_md_alone_by_default(harness, capsys, monkeypatch, tmp_path):
+    bench = importlib.import_module("bench_encodings")
+    fake = tmp_path / "RESULTS.md"
+    fake.write_text("committed\n")
+    monkeypatch.setattr(harness, "RESULTS", fake)
+    assert bench.main(["--quick", "--repeats", "1", "--warmup", "0"]) == 0
+    assert fake.read_text() == "committed\n"
+    out = capsys.readouterr().out
+    assert "<!-- bench:" not in out and "| case |" in out and "pass --write" in out
+
+
+@pytest.mark.parametrize("flags", [["--write"], ["--results", "COMMITTED"]])
+def test_quick_numbers_never_go_into_the_committed_results_md(harness, monkeypatch, tmp_path, capsys, flags):
+    bench = importlib.import_module("bench_encodings")
+    fake = tmp_path / "RESULTS.md"
+    fake.write_text("committed\n")
+    monkeypatch.setattr(harness, "RESULTS", fake)
+    flags = [str(fake) if f == "COMMITTED" else f for f in flags]
+    with pytest.raises(SystemExit) as exc:
+        bench.main(["--quick", "--repeats", "1", "--warmup", "0", *flags])
+    assert exc.value.code == 2 and fake.read_text() == "committed\n"
+    assert "--quick" in capsys.readouterr().err
+
+
+def test_write_updates_the_committed_file_only_when_asked(harness, monkeypatch, tmp_path):
+    fake = tmp_path / "RESULTS.md"
+    monkeypatch.setattr(harness, "RESULTS", fake)
+    ns = lambda **kw: type("A", (), {"quick": False, "write": False, "results": None, "no_write": False, **kw})()
+    assert harness.destination(ns()) is None
+    assert harness.destination(ns(write=True)) == fake
+    assert harness.destination(ns(results=str(tmp_path / "mine.md"))) == (tmp_path / "mine.md").resolve()
+    assert harness.destination(ns(quick=True, results=str(tmp_path / "mine.md"))) is not None
+
+
+def test_run_py_quick_never_touches_results_md():
+    results = BENCH / "RESULTS.md"
+    before = results.read_bytes()
+    r = subprocess.run([sys.executable, str(BENCH / "run.py"), "encodings", "--quick", "--repeats", "1", "--warmup", "0"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert results.read_bytes() == before
+    r = subprocess.run([sys.executable, str(BENCH / "run.py"), "--quick", "--write"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "never" in r.stderr
+    assert results.read_bytes() == before

@@ -2,6 +2,8 @@
 
 import json
 
+import numpy as np
+
 import pytest
 
 from petheory import plots
@@ -13,12 +15,16 @@ def _agg():
 
 
 def test_norm_figure_renders_with_its_data(tmp_path):
-    paths = plots.registry()["bounds_pe_norms"].fn(tmp_path, preset="quick", seed=0)
+    from petheory.plots import bounds as fb
+
+    paths = plots.registry()["bounds.pe_norms"].fn(tmp_path, preset="quick", seed=0)
     assert {p.suffix for p in paths} == {".png", ".json"}
-    data = json.loads((tmp_path / "bounds_pe_norms.json").read_text())
+    data = json.loads((tmp_path / "bounds.pe_norms.json").read_text())
     sin = data["curves"]["sinusoidal"]
     assert sin["stated"] == 8.0 and max(sin["norm"]) < 8.0
-    assert data["curves"]["wavelet db2 unit/l2"]["support_end"] == 150
+    assert data["curves"][fb.wavelet_label("unit", "l2")]["support_end"] == 150
+    learned = data["curves"]["learned (init N(0, 0.02^2), clamped past N_max)"]["norm"]  # the registry's init, std 0.02
+    assert 0.5 * 0.02 * 8 < np.mean(learned) < 1.5 * 0.02 * 8  # ||row|| ~ std sqrt(d) = 0.16
 
 
 def test_trained_figures_run_end_to_end_on_tiny_models(tmp_path, monkeypatch):
@@ -31,11 +37,20 @@ def test_trained_figures_run_end_to_end_on_tiny_models(tmp_path, monkeypatch):
     monkeypatch.setattr(fb, "TRAIN_SET", {"ablate": False, "epochs": 1, "task.n_test": 8})
     monkeypatch.setattr(fb, "N_TEST", 32)
     fb.rademacher_gap_figure(tmp_path, preset="quick", seed=0)
-    rows = json.loads((tmp_path / "bounds_rademacher_gap.json").read_text())["rows"]
+    rows = json.loads((tmp_path / "bounds.rademacher_gap.json").read_text())["rows"]
     assert {r["pe"] for r in rows} == {"alibi"} and {r["m"] for r in rows} == {16, 32, 64}
     for r in rows:
         assert r["L_certified"] >= r["L_on_data"] > 0 and r["bound_on_data"] > 0
     fb.alibi_drift_figure(tmp_path, preset="quick", seed=0)
-    recs = json.loads((tmp_path / "bounds_alibi_drift.json").read_text())["records"]
+    recs = json.loads((tmp_path / "bounds.alibi_drift.json").read_text())["records"]
     assert recs and all(q["drift_max"] <= q["eq9_rhs"] for q in recs)
-    assert (tmp_path / "bounds_alibi_drift.png").stat().st_size > 0
+    assert (tmp_path / "bounds.alibi_drift.png").stat().st_size > 0
+
+
+def test_every_figure_is_named_area_dot_name_after_its_module():
+    """One naming scheme: `<module>.<name>` (bounds.pe_norms, spectral.szego, ...), so --only 'bounds.*' selects a topic."""
+    import re
+
+    for name, f in plots.registry().items():
+        assert re.fullmatch(r"[a-z]+\.[a-z0-9_]+", name), name
+        assert f.fn.__module__ == f"petheory.plots.{name.split('.')[0]}", (name, f.fn.__module__)

@@ -60,6 +60,16 @@ def test_rope_relative_checker_catches_a_position_dependent_error(monkeypatch):
     assert G.rope_relative(case) > 0
 
 
+def test_rope_relative_tolerance_survives_tiny_vectors(monkeypatch):
+    """np.linalg.norm underflows to 0 for a vector of 1e-255s; the scale must not (found by a full -n 2 run)."""
+    case = {"d": 2, "rotary_dim": None, "i": 1, "j": 2, "base": 10000.0, "pairing": "interleaved",
+            "q": [0.0, 1.5], "k": [0.0, 1.1259362136272874e-255]}
+    assert G.rope_relative(case) <= 0
+    real = enc.RotaryTable.apply_at
+    monkeypatch.setattr(enc.RotaryTable, "apply_at", lambda self, x, p: real(self, x, p) * (1 + 1e-6 * p))
+    assert G.rope_relative(case) > 0  # a genuine error stays caught at that scale
+
+
 # ----------------------------------------------------------------------------- Szegő
 
 

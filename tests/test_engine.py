@@ -321,7 +321,9 @@ def test_quiet_prints_nothing_on_stdout(scratch, capsys):
 def test_list_shows_selected_claims(scratch, capsys):
     add_holds()
     assert main(["check", "--list", "--claims", "testpaper2099.*"]) == 0
-    assert capsys.readouterr().out == "testpaper2099.holds\texact\ttest §1\n"
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "testpaper2099.holds\texact\ttest §1"
+    assert out[1].strip().startswith("statement:") and out[2].strip() == "case fields: x"
 
 
 def test_case_needs_exactly_one_claim_and_valid_json(scratch, capsys):

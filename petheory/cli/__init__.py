@@ -70,7 +70,11 @@ def main(argv=None) -> int:
         from petheory._memory import limit
 
         with limit(args.max_memory):
-            return int(args._run(args) or 0)
+            rc = int(args._run(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows up here, inside the handler below, not at interpreter exit
+        return rc
+    except BrokenPipeError:
+        return _reader_went_away()
     except _UsageError as exc:
         print(f"{exc} (see --help)", file=sys.stderr)
         return 2
@@ -86,6 +90,19 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("petheory: interrupted", file=sys.stderr)
         return 130
+
+
+def _reader_went_away() -> int:
+    """``petheory ... | head``: the reader closed the pipe. Not an error worth a traceback; exit as a
+    tool killed by SIGPIPE would (128 + 13), and point stdout at devnull so the exit flush is silent."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 141
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -17,7 +17,8 @@ DESCRIPTION = (
 
 def add_arguments(p) -> None:
     p.add_argument("--pe", action="append", metavar="SPEC",
-                   help="encoding(s): 'a,b,c' or one 'name:key=value,...' (repeatable; default: every registered PE)")
+                   help="encoding(s): 'a,b,c' or one 'name:key=value,...', or a table of absolute position vectors "
+                        "(file.npy, .safetensors, pytorch_model.bin, hf:DIR) (repeatable; default: every registered PE)")
     p.add_argument("--length", default="200", metavar="N'[,N'...]", help="inference length(s) N' (default: 200)")
     p.add_argument("--n-max", type=int, metavar="N", help="training length N_max (default: each N'); sets the learned "
                    "table size and the wavelet/Legendre position maps")
@@ -40,9 +41,12 @@ def parse_specs(values) -> list[tuple[str, dict]]:
         return [(n, {}) for n in enc.available()]
     out = []
     for val in values:
+        if _is_table(val):
+            out.append((val, {"_table": True}))
+            continue
         name, colon, rest = val.partition(":")
         if not colon:
-            out += [(n.strip(), {}) for n in name.split(",") if n.strip()]
+            out += [(n.strip(), {"_table": True} if _is_table(n.strip()) else {}) for n in name.split(",") if n.strip()]
             continue
         params = {}
         for item in filter(None, (s.strip() for s in rest.split(","))):
@@ -52,11 +56,50 @@ def parse_specs(values) -> list[tuple[str, dict]]:
             params[k.strip()] = _scalar(x)
         out.append((name.strip(), params))
     for name, params in out:
+        if params.get("_table"):
+            continue
         allowed = set(enc.info(name).params)  # unknown name -> ValueError listing the registry
         bad = sorted(set(params) - allowed)
         if bad:
             raise ValueError(f"{name} takes {', '.join(sorted(allowed)) or 'no parameters'}; got {', '.join(bad)}")
     return out
+
+
+def _is_table(spec: str) -> bool:
+    """A table the user brings (as `petheory stress` and `spectrum` accept): a file or hf:DIR."""
+    from pathlib import Path
+
+    return spec.startswith("hf:") or Path(spec).suffix.lower() in (".npy", ".safetensors", ".bin", ".pt", ".pth")
+
+
+def table_report(spec: str, length: int, *, m: int, weight_norm: float, lipschitz: float, token_norm: float,
+                 key: str | None = None) -> dict:
+    """:func:`petheory.bounds.bound_report`'s row for a user's (N, d) table of absolute position vectors.
+
+    li2025 Table 2 treats a learned table as bounded by its own largest row norm B_p; positions
+    past the table reuse its last row (``beyond='clamp'``, as for the registry's ``learned``).
+    """
+    import numpy as np
+
+    from petheory import bounds, loaders
+
+    loaded = loaders.load_position_embeddings(spec, key=key)
+    T = loaded.table
+    rows = T.shape[0]
+    norms = np.linalg.norm(T, axis=1)
+    used = norms[: min(length, rows)]
+    computed = float(used.max())  # clamped positions >= rows repeat the last row, already in `used` when length > rows
+    if length > rows:
+        computed = max(computed, float(norms[-1]))
+    B0 = token_norm + computed
+    return {"pe": spec, "kind": "absolute", "length": length, "d": int(T.shape[1]), "n_max": rows, "params": {},
+            "norm": {"stated_formula": "B_p = the table's largest row norm", "stated": float(norms.max()),
+                     "computed": computed, "explicit": None,
+                     "note": f"{loaded.dtype} table {T.shape}" + (f"; positions >= {rows} reuse the last row"
+                                                                     if length > rows else "")},
+            "token_norm": token_norm, "B0": B0, "m": m, "weight_norm": weight_norm, "lipschitz": lipschitz,
+            "rademacher": bounds.rademacher_lipschitz_bound(lipschitz, B0, m, output_norm=weight_norm),
+            "rademacher_formula": "weight_norm * lipschitz * B0 / sqrt(m) (li2025 §4.2, constant 1, logs dropped)"}
 
 
 def run(args) -> int:
@@ -81,7 +124,9 @@ def run(args) -> int:
         lip = lip_report.total
     if args.distance is not None and not any(name == "alibi" for name, _ in specs):
         raise ValueError("--distance (Eq. 9) applies to alibi; add --pe alibi")
-    rows = [bounds.bound_report(name, N, args.d_model, n_max=args.n_max, m=args.m, weight_norm=args.weight_norm,
+    rows = [table_report(name, N, m=args.m, weight_norm=args.weight_norm, lipschitz=lip, token_norm=args.token_norm)
+            if params.get("_table") else
+            bounds.bound_report(name, N, args.d_model, n_max=args.n_max, m=args.m, weight_norm=args.weight_norm,
                                 lipschitz=lip, token_norm=args.token_norm,
                                 distance=args.distance if name == "alibi" else None, **params)
             for name, params in specs for N in lengths]
@@ -120,6 +165,8 @@ def _table(rows, lip, lip_report) -> None:
         note = []
         if nb.get("explicit") is not None:
             note.append(f"explicit bound {_fmt(nb['explicit'])}")
+        if nb.get("note"):
+            note.append(nb["note"])
         if "eq9" in r:
             e = r["eq9"]
             note.append(f"Eq. 9 drift <= {_fmt(e['bound'])} at d={e['distance']}")

@@ -17,10 +17,11 @@ def add_arguments(p) -> None:
     p.add_argument("--claims", metavar="GLOBS", help="comma-separated glob patterns of claim ids, e.g. 'gu2025.*,li2025.sinusoidal_norm_bound'")
     p.add_argument("--profile", default="quick", choices=("quick", "thorough"), help="search budget (default: quick)")
     p.add_argument("--seed", type=int, default=0, help="run seed; each claim derives its own (default: 0)")
-    p.add_argument("--json", metavar="FILE", help="write the results as JSON (DESIGN.md contract); '-' prints it instead of the table")
+    p.add_argument("--json", metavar="FILE", help="write the results as JSON (fields: id, source, statement, kind, verdict, cases, margin, counterexample, reproduce, ...); '-' prints it instead of the table")
     p.add_argument("--report", metavar="FILE.md", help="write a Markdown report")
     p.add_argument("--case", metavar="JSON", help="evaluate one case (JSON) of a single exact/symbolic claim and print its violation")
-    p.add_argument("--list", action="store_true", help="list the selected claims and exit")
+    p.add_argument("--list", action="store_true",
+                   help="list the selected claims with their statement and case fields, and exit (with --json: as JSON)")
 
 
 def run(args) -> int:
@@ -32,15 +33,13 @@ def run(args) -> int:
 
     if args.seed < 0:
         raise ValueError(f"--seed must be >= 0, got {args.seed}")
-    claims = select(args.claims)
+    claims = _select(select, args.claims)
     from petheory.cli._console import console as make_console
 
     console = make_console(quiet=args.quiet)
 
     if args.list:
-        for c in claims:
-            print(f"{c.id}\t{c.kind}\t{c.source}")
-        return 0
+        return _list(claims, args.json)
 
     if args.case is not None:
         if len(claims) != 1:
@@ -55,16 +54,22 @@ def run(args) -> int:
     records, crashes = [], []
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from petheory.cli._progress import Lines, is_terminal, plain_lines_wanted
+
+    lines = Lines("check", quiet=not plain_lines_wanted(args.quiet))  # stderr is not a terminal: plain lines
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=make_console(stderr=True, quiet=args.quiet), transient=True) as bar:
+                  console=make_console(stderr=True, quiet=args.quiet), transient=True,
+                  disable=not is_terminal()) as bar:
         task = bar.add_task("checking", total=len(claims))
-        for c in claims:
+        for i, c in enumerate(claims):
             bar.update(task, description=f"checking {c.id}")
+            lines.step(i + 1, len(claims), f"checking {c.id} ({args.profile})")
             try:
                 records.append(check_claim(c, profile=args.profile, seed=args.seed, quiet=args.quiet))
             except CheckerCrash as crash:
                 crashes.append(crash)
             bar.advance(task)
+    lines.line(f"{len(claims)} claims checked")
 
     if args.json == "-":  # the JSON document alone on stdout, so it can be piped
         print(json_text(report.document(records, profile=args.profile, seed=args.seed)))
@@ -80,3 +85,65 @@ def run(args) -> int:
     for crash in crashes:
         print(f"petheory: error: {crash}", file=sys.stderr)
     return 1 if crashes else 0
+
+
+def _select(select, patterns):
+    """``select(patterns)``, with "did you mean" for a pattern that matches no claim."""
+    try:
+        return select(patterns)
+    except ValueError as exc:
+        if "matches no registered claim" not in str(exc):
+            raise
+        import difflib
+
+        from proofs_check.engine import all_claims
+
+        ids = [c.id for c in all_claims()]
+        bad = [p.strip() for p in patterns.split(",") if p.strip() and not select_ok(select, p.strip())]
+        hints = []
+        for p in bad:
+            close = difflib.get_close_matches(p, ids, n=3, cutoff=0.6)
+            hints.append(f"--claims {p!r} matches no registered claim"
+                         + (f"; did you mean {' or '.join(close)}?" if close else ""))
+        raise ValueError("; ".join(hints or [str(exc)]) + " (`petheory check --list` shows every claim id)") from None
+
+
+def select_ok(select, pattern) -> bool:
+    try:
+        select(pattern)
+        return True
+    except ValueError:
+        return False
+
+
+def _list(claims, json_dest) -> int:
+    """``--list``: id, kind, source, then the statement and the fields a ``--case`` needs."""
+    from petheory.io import atomic_write_json, json_text
+    from proofs_check.fields import case_fields
+
+    rows, fields = [], []
+    for c in claims:
+        f = case_fields(c)
+        fields.append(f)
+        rows.append({"id": c.id, "kind": c.kind, "source": c.source, "statement": c.statement,
+                     "case_fields": None if f is None else {"required": list(f.required), "optional": list(f.optional)},
+                     "example_case": None if f is None else f.example,
+                     "skip_reason": c.skip_reason})
+    if json_dest == "-":
+        print(json_text({"claims": rows}))
+        return 0
+    if json_dest:
+        atomic_write_json(json_dest, {"claims": rows})
+    for r, f in zip(rows, fields):
+        print(f"{r['id']}\t{r['kind']}\t{r['source']}")
+        print(f"    statement: {' '.join(str(r['statement']).split())}")
+        if r["skip_reason"]:
+            print(f"    skipped: {' '.join(r['skip_reason'].split())}")
+        elif r["case_fields"] is None:
+            print(f"    no --case: checked as a whole ({r['kind']})")
+        else:
+            print(f"    case fields: {f.describe()}")
+            print(f"    e.g. --case '{json.dumps(f.example, separators=(',', ':'))}'")
+    if json_dest:
+        print(f"wrote {json_dest}", file=sys.stderr)
+    return 0

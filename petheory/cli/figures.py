@@ -4,14 +4,39 @@ from __future__ import annotations
 
 NAME = "figures"
 HELP = "render figures (PNG + the JSON they were drawn from) into a folder"
+DEFAULT_OUT = "results/figures"
+COMMITTED = "figures"
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--out", default="figures", metavar="DIR", help="output folder (default: figures/)")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help=f"output folder (default: {DEFAULT_OUT}/)")
+    p.add_argument("--update-committed", action="store_true",
+                   help=f"regenerate the clone's committed {COMMITTED}/ folder (the figures the README shows)")
     p.add_argument("--only", metavar="GLOBS", help="comma-separated glob patterns of figure names")
     p.add_argument("--preset", default="quick", choices=("quick", "full"), help="quick: CPU-sized (default); full: paper-sized")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--list", action="store_true", help="list the figures and exit")
+
+
+def committed_folder():
+    """The clone's committed ``figures/`` (next to ``pyproject.toml``), or None outside a clone."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    return root / COMMITTED if (root / "pyproject.toml").is_file() and (root / COMMITTED).is_dir() else None
+
+
+def output_folder(args):
+    """Where the figures go: ``--out``, else ``results/figures``; the committed folder only when asked."""
+    if args.update_committed:
+        if args.out is not None:
+            raise ValueError(f"--update-committed writes to the clone's {COMMITTED}/; do not combine it with --out")
+        folder = committed_folder()
+        if folder is None:
+            raise ValueError(f"--update-committed needs a clone of petheory (no {COMMITTED}/ next to pyproject.toml)")
+        return folder
+    return args.out or DEFAULT_OUT
 
 
 def run(args) -> int:
@@ -24,9 +49,23 @@ def run(args) -> int:
         for f in figs:
             print(f"{f.name}\t{f.help}")
         return 0
+    from petheory.cli._progress import Lines
+
+    out = output_folder(args)
     con = console(quiet=args.quiet)
-    for f in figs:
-        con.print(f"[bold]{f.name}[/bold]: {f.help}")
-        for path in f.fn(args.out, preset=args.preset, seed=args.seed):
-            con.print(f"  wrote {path}")
+    lines = Lines("figures", quiet=args.quiet)
+    # training inside a figure (the bound-vs-empirical ones) reports each finished run on stderr
+    def trained(done, total, rec):
+        m = ((rec.get("config") or {}).get("task") or {}).get("params", {}).get("n_train")
+        lines.step(done, total, f"trained {rec.get('task')} {rec.get('pe')} s{rec.get('seed')}" + (f" (m={m})" if m else ""))
+
+    plots.PROGRESS = None if args.quiet else trained
+    try:
+        for i, f in enumerate(figs):
+            lines.step(i + 1, len(figs), f"drawing {f.name}")
+            con.print(f"[bold]{f.name}[/bold]: {f.help}")
+            for path in f.fn(out, preset=args.preset, seed=args.seed):
+                con.print(f"  wrote {path}")
+    finally:
+        plots.PROGRESS = None
     return 0

@@ -30,7 +30,8 @@ def add_arguments(p) -> None:
                      "(.npy, .safetensors) or hf:DIR (hf:minilm) of absolute position vectors")
     src.add_argument("--kernel", metavar="NAME", help="relative-position kernel: exponential, gaussian or power")
     p.add_argument("--row", metavar="LIST", help="first row a_0,a_{-1},... (default conj of the column: Hermitian)")
-    p.add_argument("--n", type=int, metavar="N", help="matrix size (default: the number of coefficients; 1024 for a PE or kernel). "
+    p.add_argument("--n", type=int, metavar="N", help="matrix size (default: the number of coefficients; the rows of a table "
+                   "file or hf:DIR; 1024 for a named PE or kernel). "
                    "Shorter coefficient lists are zero-padded (banded), longer ones cut to the N x N section")
     p.add_argument("--d", type=int, default=64, metavar="D", help="model dimension of an absolute or rotary PE (default 64)")
     p.add_argument("--slope", type=float, metavar="M", help="ALiBi slope (shorthand for --param slope=M)")
@@ -39,11 +40,15 @@ def add_arguments(p) -> None:
     p.add_argument("--param", action="append", default=[], metavar="K=V", help="encoding parameter, e.g. layout=concatenated; repeatable")
     p.add_argument("--key", metavar="TENSOR", help="tensor name in a table file with several tensors")
     p.add_argument("--project", action="store_true",
-                   help="use the Toeplitz projection (diagonal averages) of a matrix that is not Toeplitz, e.g. a learned PE's Gram")
+                   help="use the Toeplitz projection (diagonal averages) of a matrix that is not Toeplitz, e.g. a learned "
+                        "PE's Gram (the default; the flag is kept for old commands)")
+    p.add_argument("--no-project", action="store_true",
+                   help="refuse a source matrix that is not Toeplitz instead of analysing its Toeplitz projection")
     p.add_argument("--hermitian-part", action="store_true", help="use (T + T^H)/2 when the data is not Hermitian")
     p.add_argument("--rtol", type=float, default=1e-8, help="relative accuracy of the extreme eigenvalues (default 1e-8)")
-    p.add_argument("--method", choices=("auto", "exact", "slq"), default="auto",
-                   help="Szegő distance: dense eigenvalues (exact), stochastic Lanczos quadrature (slq), or exact up to N=4096 (auto)")
+    p.add_argument("--method", choices=("auto", "exact", "slq", "off"), default="auto",
+                   help="Szegő distance: dense eigenvalues (exact), stochastic Lanczos quadrature (slq: minutes at N=2^20), "
+                        "none (off); auto (default): exact up to N=4096, off beyond (say --method slq to estimate it)")
     p.add_argument("--seed", type=int, default=0, help="seed of the SLQ probes")
     p.add_argument("--json", metavar="FILE", help="write the record as JSON to FILE ('-' for stdout)")
 
@@ -126,6 +131,12 @@ def _params(args) -> dict:
 
 
 _DENSE_MAX = 4096  # above this the n x n source matrix is never formed
+SLQ_ABOVE = 4096  # --method auto: exact eigenvalues up to here, no Szegő distance beyond unless asked
+
+
+def _resolved(sd) -> bool:
+    """Whether the Kolmogorov distance is larger than its own error estimate (always, for exact)."""
+    return sd.method == "exact" or sd.kolmogorov > sd.error_estimate
 
 
 def _gram_column(P, project: bool, what: str):
@@ -157,7 +168,7 @@ def _gram_column(P, project: bool, what: str):
     if not project:
         raise ValueError(
             f"{what} is not Toeplitz (relative defect {defect:.3g}{'' if exact else ', estimated on 64 rows'}); "
-            "pass --project to analyse its Toeplitz projection"
+            "drop --no-project to analyse its Toeplitz projection"
         )
     if n <= _DENSE_MAX:
         col = tp.toeplitz_projection(M)[:, 0].copy()
@@ -169,7 +180,10 @@ def _gram_column(P, project: bool, what: str):
     return col, defect, exact, what + " -> Toeplitz projection"
 
 
-def _from_encoding(args, n: int) -> tuple:
+DEFAULT_N = 1024  # size for a named PE or a kernel, which have no size of their own
+
+
+def _from_encoding(args, n: int | None) -> tuple:
     """(c, r, description, symbol callable or None, extra record fields)."""
     import numpy as np
 
@@ -178,6 +192,7 @@ def _from_encoding(args, n: int) -> tuple:
 
     name = args.encoding
     if name in enc.available():
+        n = DEFAULT_N if n is None else n
         info = enc.info(name)
         params = _params(args)
         bad = sorted(set(params) - set(info.params))
@@ -191,8 +206,9 @@ def _from_encoding(args, n: int) -> tuple:
             what = f"{name} logit bias B ({', '.join(f'{k}={v}' for k, v in params.items()) or 'defaults'})"
             defect = tp.toeplitz_defect(M)
             if defect > 1e-10:
-                if not args.project:
-                    raise ValueError(f"{what} is not Toeplitz (relative defect {defect:.3g}); pass --project")
+                if args.no_project:
+                    raise ValueError(f"{what} is not Toeplitz (relative defect {defect:.3g}); drop --no-project to analyse "
+                                     "its Toeplitz projection")
                 M, what = tp.toeplitz_projection(M), what + " -> Toeplitz projection"
             return M[:, 0].copy(), M[0, :].copy(), what, None, {"toeplitz_defect": defect}
         if info.kind == "absolute":
@@ -209,11 +225,12 @@ def _from_encoding(args, n: int) -> tuple:
         from petheory import loaders
 
         loaded = loaders.load_position_embeddings(name, key=args.key)
+        n = loaded.table.shape[0] if n is None else n
         P = loaded.table[:n]
         if P.shape[0] < n:
             raise ValueError(f"{loaded.source} has {P.shape[0]} positions, fewer than --n {n}")
         what = f"position Gram P P^T of {loaded.source}" + (f" [{loaded.key}]" if loaded.key else "")
-    c, defect, exact, what = _gram_column(P, args.project, what)
+    c, defect, exact, what = _gram_column(P, not args.no_project, what)
     return c, None, what, None, {"toeplitz_defect": defect, "toeplitz_defect_exact": exact}
 
 
@@ -235,13 +252,12 @@ def run(args) -> int:
     elif args.encoding is not None:
         if args.row is not None:
             raise ValueError("--row goes with --coeffs or --file, not --encoding")
-        n = args.n or 1024
-        c, r, what, symbol_fn, extra = _from_encoding(args, n)
+        c, r, what, symbol_fn, extra = _from_encoding(args, args.n)
     else:
         if args.row is not None:
             raise ValueError("--row goes with --coeffs or --file, not --kernel")
         K = tp.kernel(args.kernel)
-        n = args.n or 1024
+        n = args.n or DEFAULT_N
         c, r = K.column(n, args.length), None
         what = f"{K.name} kernel, length {args.length}: {K.formula}"
         if K.symbol is not None:
@@ -265,7 +281,14 @@ def run(args) -> int:
         eig = tp.extreme_eigenvalues(c, rtol=args.rtol, atol=args.rtol * 1e-4 * max(abs(ex.min), abs(ex.max)))
     t_eig = time.perf_counter() - t0
     t0 = time.perf_counter()
-    sd = tp.spectral_distribution(c, symbol=symbol_fn, method=args.method, seed=args.seed)
+    method = args.method
+    if method == "auto" and n > SLQ_ABOVE:
+        method = "off"
+        szego_skip = (f"not computed at N = {n} > {SLQ_ABOVE} by default: the stochastic estimate (SLQ) takes minutes "
+                      "there; --method slq computes it")
+    elif method == "off":
+        szego_skip = "not computed (--method off)"
+    sd = None if method == "off" else tp.spectral_distribution(c, symbol=symbol_fn, method=method, seed=args.seed)
     t_sd = time.perf_counter() - t0
     rec = {
         "source": what,
@@ -276,11 +299,17 @@ def run(args) -> int:
             "certified": ex.certified, "which": "closed form (N -> infinity)" if symbol_fn else "finite section a_N",
         },
         "eigenvalues": {**eig.as_dict(), "seconds": round(t_eig, 4), "warnings": [str(w.message) for w in caught]},
-        "szego": {**sd.as_dict(), "seconds": round(t_sd, 4)},
+        "szego": {"skipped": szego_skip} if sd is None else {**sd.as_dict(), "seconds": round(t_sd, 4),
+                                                             "resolved": _resolved(sd)},
         **extra,
     }
     if symbol_fn is not None:
-        rec["symbol"]["closed_form_range"] = [float(sd.symbol_values[0]), float(sd.symbol_values[-1])]
+        if sd is not None:
+            rec["symbol"]["closed_form_range"] = [float(sd.symbol_values[0]), float(sd.symbol_values[-1])]
+        else:  # the same grid spectral_distribution samples the symbol on
+            ms = 1 << int(np.ceil(np.log2(max(1 << 15, 4 * n))))
+            vals = np.real(symbol_fn(2 * np.pi * (np.arange(ms) + 0.5) / ms))
+            rec["symbol"]["closed_form_range"] = [float(vals.min()), float(vals.max())]
     if args.json == "-":
         print(json.dumps(rec, indent=2, default=float))
         return 0
@@ -299,6 +328,16 @@ def run(args) -> int:
               f"{lo.certificate}/{hi.certificate} certificate; {t_eig:.2f} s)")
         for end in (e for e in (lo, hi) if not e.converged):
             print(f"  note: lambda = {end.value:.6g} did not reach --rtol {args.rtol:g}; its error bound is {end.error_bound:.2g}")
-        note = "" if sd.method == "exact" else f", estimate +- {sd.error_estimate:.2g} ({sd.probes} probes x {sd.steps} steps)"
-        print(f"  Szegő distance    Kolmogorov {sd.kolmogorov:.4g}, Wasserstein {sd.wasserstein:.4g}  ({sd.method}{note}; {t_sd:.2f} s)")
+        if "projection" in what and extra.get("toeplitz_defect", 0) > 1e-10:
+            print(f"  note: the source matrix is not Toeplitz (relative defect {extra['toeplitz_defect']:.3g}); "
+                  "this analyses its Toeplitz projection (diagonal averages); --no-project refuses instead")
+        if sd is None:
+            print(f"  Szegő distance    {szego_skip}")
+        elif _resolved(sd):
+            note = "" if sd.method == "exact" else f", estimate +- {sd.error_estimate:.2g} ({sd.probes} probes x {sd.steps} steps)"
+            print(f"  Szegő distance    Kolmogorov {sd.kolmogorov:.4g}, Wasserstein {sd.wasserstein:.4g}  ({sd.method}{note}; {t_sd:.2f} s)")
+        else:
+            print(f"  Szegő distance    unresolved: Kolmogorov estimate {sd.kolmogorov:.2g} is below its error {sd.error_estimate:.2g} "
+                  f"(so it lies in [0, {sd.kolmogorov + sd.error_estimate:.2g}]); Wasserstein {sd.wasserstein:.4g}  "
+                  f"({sd.method}, {sd.probes} probes x {sd.steps} steps; {t_sd:.2f} s)")
     return 0

@@ -45,6 +45,12 @@ def add_arguments(p) -> None:
     p.add_argument("--rank", type=int, metavar="R", help="rank of the optimal (MDS) encoding (default: numerical rank)")
     p.add_argument("--kind", default="stress1", choices=("stress1", "raw", "strain"), help="stress formula (default stress1)")
     p.add_argument("--bias-map", choices=("gap", "hellinger"), help="how a bias encoding induces distances")
+    p.add_argument("--table-offset", type=int, default=None, metavar="K",
+                   help="compare the loaded table's rows K.. with the target's positions 0.. (e.g. 1 to skip a [CLS] row)")
+    p.add_argument("--null-draws", type=int, default=100, metavar="K",
+                   help="random N(0,1) tables of the same shape scored against the same target, as a null reference "
+                        "(default 100; 0: none)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the first random table of the null reference (default 0)")
     p.add_argument("--json", metavar="FILE", help="write the result as JSON to FILE ('-' for stdout)")
 
 
@@ -76,11 +82,68 @@ def _encoding(args):
         if args.d is not None and args.d != loaded.table.shape[1]:
             raise ValueError(f"--d {args.d} does not match the loaded table's d={loaded.table.shape[1]} ({loaded.describe()})")
         label = f"{spec}" + (f"[{loaded.key}]" if loaded.key and not spec.endswith(".safetensors") else "")
-        return loaded.table, f"{label} {loaded.table.shape} {loaded.dtype}", loaded.table.shape[0]
-    encodings.info(spec)  # unknown names fail here, listing the registered ones
+        table = loaded.table
+        offset = _table_offset(args, spec)
+        if offset:
+            if offset >= table.shape[0] - 1:
+                raise ValueError(f"--table-offset {offset} leaves fewer than 2 of the table's {table.shape[0]} rows")
+            table = table[offset:]
+            label += f" rows {offset}.."
+        return table, f"{label} {loaded.table.shape} {loaded.dtype}", table.shape[0]
+    info = encodings.info(spec)  # unknown names fail here, listing the registered ones
+    bad = sorted(set(_params(args.param)) - set(info.params))
+    if bad:
+        import difflib
+
+        close = [m for b in bad for m in difflib.get_close_matches(b, list(info.params), n=1)]
+        raise ValueError(f"{spec} takes the parameter(s) {', '.join(info.params) or '(none)'}; got {', '.join(bad)}"
+                         + (f" (did you mean {', '.join(close)}?)" if close else ""))
     if args.key:
         raise ValueError("--key applies to loaded files only")
+    if args.table_offset:
+        raise ValueError("--table-offset applies to loaded tables only")
     return spec, spec, None
+
+
+def _table_offset(args, spec) -> int:
+    """Rows of a loaded table to skip so that its position 0 is the target's position 0.
+
+    A Hugging Face encoder puts a special token ([CLS], <s>) at position 0; a target built with
+    another tokenizer (whitespace, the built-in corpus) has the first word there. Comparing them
+    row for row would shift every position by one, so that mismatch is refused unless the user
+    says how to align (``--table-offset``, or the model's own tokenizer).
+    """
+    if args.table_offset is not None:
+        if args.table_offset < 0:
+            raise ValueError(f"--table-offset must be >= 0, got {args.table_offset}")
+        return args.table_offset
+    if not spec.startswith("hf:") or (args.tokenizer or "").startswith("hf:") or args.target or args.distributions:
+        return 0
+    lead = _leading_special_tokens(spec[3:])
+    if lead:
+        target = "the whitespace-tokenised corpus" if args.corpus else "the built-in (whitespace-tokenised) corpus"
+        raise ValueError(
+            f"{spec} puts {lead} special token(s) at position 0 but {target} has its first word there: pass "
+            f"--corpus FILE --tokenizer {spec} (the model's tokenizer, same positions), or --table-offset {lead} "
+            "to compare the rows after the special token(s) with the words (approximate: the model splits words)"
+        )
+    return 0
+
+
+def _leading_special_tokens(directory) -> int:
+    """How many special tokens the directory's tokenizer puts before the text (0 if it has none)."""
+    from petheory import loaders
+
+    try:
+        tok, _ = loaders.load_hf_tokenizer(directory)
+    except (ValueError, FileNotFoundError):
+        return 0  # no tokenizer here (or no `tokenizers` package): nothing to align against
+    with_special = tok.encode("a", add_special_tokens=True).ids
+    plain = tok.encode("a", add_special_tokens=False).ids
+    for k in range(len(with_special) - len(plain) + 1):
+        if with_special[k:k + len(plain)] == plain:
+            return k
+    return 0
 
 
 def _target(args, rows):
@@ -125,6 +188,7 @@ def _target(args, rows):
     P = build(args.n)
     if rows is not None and args.n is None and P.n > rows:
         P = build(rows)  # the corpus supports more positions than the table has: compare the table's
+        args.capped_by_table = True
     return P, P.source
 
 
@@ -138,6 +202,10 @@ def run(args) -> int:
         raise ValueError(f"--d must be >= 1, got {args.d}")
     if args.rank is not None and args.rank < 1:
         raise ValueError(f"--rank must be >= 1, got {args.rank}")
+    if args.null_draws < 0:
+        raise ValueError(f"--null-draws must be >= 0, got {args.null_draws}")
+    if args.seed < 0:
+        raise ValueError(f"--seed must be >= 0, got {args.seed}")
     encoding, label, rows = _encoding(args)
     target, target_name = _target(args, rows)
     d = args.d
@@ -149,6 +217,7 @@ def run(args) -> int:
         **_params(args.param),
     )
     out = {"petheory": __version__, **report.as_dict()}
+    out.update(_reference(args, target, report))
     if args.json:
         text = json.dumps(out, indent=2, allow_nan=False)
         if args.json == "-":
@@ -158,6 +227,29 @@ def run(args) -> int:
     if args.json != "-":
         _print(out, quiet=args.quiet)
     return 0
+
+
+def _reference(args, target, report) -> dict:
+    """The null reference over random tables of the same shape, the equidistant stress, and warnings."""
+    from petheory import geometry, stress_reference
+
+    D, _desc, details = geometry.target_distances(target, report.n)
+    if details and getattr(args, "capped_by_table", False):
+        details = {**details, "capped_by_table": True}
+    implicit = args.n is None and args.corpus is not None
+    out = {
+        "equidistant_stress": stress_reference.equidistant_stress(D, kind=report.kind),
+        "warnings": stress_reference.target_warnings(D, details or None, n_implicit=implicit),
+        "null": None,
+    }
+    if args.null_draws:
+        null = stress_reference.random_table_null(D, report.d, kind=report.kind, draws=args.null_draws, seed=args.seed)
+        out["null"] = null.as_dict(report.stress)
+        if report.stress >= out["equidistant_stress"] or null.percentile(report.stress) > 5:
+            out["warnings"].append(
+                f"this encoding does not beat random tables clearly: {null.percentile(report.stress):.0f}% of "
+                f"{null.draws} random N(0,1) tables of shape ({report.n}, {report.d}) score at most its stress")
+    return out
 
 
 SHORT = {
@@ -188,7 +280,19 @@ def _print(out: dict, *, quiet: bool) -> None:
     if td and td.get("sparse_positions"):
         con.print(f"[yellow]note[/yellow]      sparse positions kept: {td['sparse_positions']}")
     con.print(f"[bold]stress    {out['stress']:.4f}[/bold]  [dim]{escape(SHORT[out['kind']])}; n={out['n']}, d={out['d']}[/dim]")
-    con.print(
-        f"optimal   rank-{out['rank']} MDS encoding: stress {out['mds_stress']:.4f}; "
-        f"params {out['params_full']} (n*d) -> {out['params_min']} (r(n+d))"
-    )
+    null = out.get("null")
+    if null:
+        con.print(
+            f"random    {null['draws']} N(0,1) tables ({out['n']}, {out['d']}): stress {null['mean']:.4f} ± {null['sd']:.4f} "
+            f"(mean ± sd; 5-95%: {null['p5']:.4f}-{null['p95']:.4f}); this encoding's stress is at percentile "
+            f"{null['percentile']:.0f} (lower is better)"
+        )
+    con.print(f"equidist. every pair of positions equally far: stress {out['equidistant_stress']:.4f}")
+    full, small = out["params_full"], out["params_min"]
+    if small < full:
+        params = f"params r(n+d) = {small} < n*d = {full} (the factorisation U V^T saves {full - small})"
+    else:
+        params = f"params r(n+d) = {small} >= n*d = {full} (no saving: an increase of {small - full}, as r >= nd/(n+d))"
+    con.print(f"optimal   rank-{out['rank']} MDS encoding: stress {out['mds_stress']:.4f}; {params}")
+    for w in out.get("warnings", []):
+        con.print(f"[yellow]warning[/yellow]   {escape(w)}")

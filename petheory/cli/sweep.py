@@ -58,19 +58,28 @@ def run(args) -> int:
 
         resolve_device(args.device)
     console = make_console(quiet=args.quiet, stderr=args.json == "-")
+    axes = varying_axes([c.as_dict() for c in configs])
     if args.dry_run:
         for c in configs:
             state = "done" if sweep.is_done(args.out, c) else "todo"
-            print(f"{state}\t{sweep.run_dir(args.out, c)}")
+            flat = _flatten(c.as_dict())
+            extra = " ".join(f"{k}={flat.get(k)}" for k in axes)
+            print(f"{state}\t{sweep.run_dir(args.out, c)}" + (f"\t{extra}" if extra else ""))
         return 0
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from petheory.cli._progress import Lines, is_terminal, plain_lines_wanted
+
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=make_console(stderr=True, quiet=args.quiet), transient=True) as bar:
+                  console=make_console(stderr=True, quiet=args.quiet), transient=True,
+                  disable=not is_terminal()) as bar:
         task = bar.add_task("sweep", total=len(configs))
+
+        lines = Lines("sweep", quiet=not plain_lines_wanted(args.quiet))
 
         def progress(done, total, rec):
             bar.update(task, completed=done, description=f"sweep: last {rec['task']} {rec['pe']} s{rec['seed']}")
+            lines.step(done, total, f"finished {rec['task']} {rec['pe']} s{rec['seed']}")
 
         records = sweep.run(configs, args.out, engine=args.engine, workers=args.workers, ensemble=args.ensemble,
                             slurm=parse_sets(args.slurm), progress=progress)
@@ -82,12 +91,41 @@ def run(args) -> int:
         from rich.table import Table
 
         rows = sweep.summary(records)
+        axes = varying_axes([r["config"] for r in records])  # every grid axis gets a column
+        for r, rec in zip(rows, records):
+            flat = _flatten(rec["config"])
+            r.update({k: flat.get(k) for k in axes})
         t = Table(title=f"sweep {args.out}: {len(records)} runs")
         tests = sorted({k for r in rows for k in r if k.startswith("test@")}, key=lambda k: int(k[5:]))
-        cols = ["task", "pe", "seed", "metric", "train", *tests]
+        cols = ["task", "pe", "seed", *axes, "metric", "train", *tests]
         for c in cols:
             t.add_column(c)
         for r in rows:
             t.add_row(*(f"{r[c]:.4g}" if isinstance(r.get(c), float) else str(r.get(c, "")) for c in cols))
         console.print(t)
     return 0
+
+
+_SHOWN = {"task", "task.name", "model.pe", "seed"}  # columns the table always has
+
+
+def _flatten(cfg: dict) -> dict:
+    """A run's config as ``key -> value`` with the keys ``--set`` and grid files use (``task.n_train``, ``model.d_model``)."""
+    out = {}
+    for k, v in cfg.items():
+        if k == "task" and isinstance(v, dict):
+            out["task.name"], out["task.seed"] = v.get("name"), v.get("seed")
+            out.update({f"task.{p}": x for p, x in (v.get("params") or {}).items()})
+        elif k == "model" and isinstance(v, dict):
+            out.update({f"model.{p}": x for p, x in v.items()})
+        else:
+            out[k] = v
+    return out
+
+
+def varying_axes(configs: list[dict]) -> list[str]:
+    """Config keys whose values differ between runs (besides task, PE and seed): the grid's other axes."""
+    flats = [_flatten(c) for c in configs]
+    keys = list(dict.fromkeys(k for f in flats for k in f))
+    return [k for k in keys if k not in _SHOWN
+            and len({json.dumps(f.get(k), sort_keys=True, default=str) for f in flats}) > 1]

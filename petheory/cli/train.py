@@ -28,6 +28,23 @@ def parse_sets(items) -> dict:
     return out
 
 
+def _check_set_types(base: dict, over: dict) -> None:
+    """``--set lr=abc``: say that lr is a number (the preset's value), not that 'abc' is not > 0."""
+    for key, val in over.items():
+        head, _, rest = key.partition(".")
+        node = base.get(head) if rest else base
+        if head == "task" and rest and rest != "seed":
+            node = (node or {}).get("params", {})
+        field = rest or head
+        if not isinstance(node, dict) or field not in node:
+            continue  # unknown keys are the preset's to report
+        cur = node[field]
+        if isinstance(cur, bool) and not isinstance(val, bool):
+            raise ValueError(f"--set {key}={val!r}: {key} is true or false (the preset has {str(cur).lower()})")
+        if isinstance(cur, (int, float)) and not isinstance(cur, bool) and (isinstance(val, (str, bool)) or val is None):
+            raise ValueError(f"--set {key}={val!r}: {key} is a number (the preset has {cur!r}), got {type(val).__name__} {val!r}")
+
+
 def add_arguments(p) -> None:
     p.add_argument("task", help="running_sum, gu2025_task1, gu2025_task2, parity, copy, reverse, addition")
     p.add_argument("--pe", default="nope", metavar="SPEC",
@@ -66,6 +83,7 @@ def run(args) -> int:
     over = parse_sets(args.set)
     if args.epochs is not None:
         over["epochs"] = args.epochs
+    _check_set_types(preset(args.task, args.preset, pe=args.pe, seed=args.seed, device=args.device).as_dict(), over)
     cfg = preset(args.task, args.preset, pe=args.pe, seed=args.seed, device=args.device, **over)
     from petheory.nn.train import resolve_device
 
@@ -82,11 +100,16 @@ def run(args) -> int:
         err.print(f"resuming {out} from epoch {st['epoch']}/{cfg.epochs}")
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from petheory.cli._progress import Lines, is_terminal, plain_lines_wanted
+
+    lines = Lines("train", quiet=not plain_lines_wanted(args.quiet))  # not a terminal: one line per epoch
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("loss {task.fields[loss]}"),
-                  TimeElapsedColumn(), console=err, transient=True) as bar:
+                  TimeElapsedColumn(), console=err, transient=True, disable=not is_terminal()) as bar:
         task = bar.add_task(f"{args.task} {cfg.model.pe}", total=None, loss="-")
 
         def progress(ev):
+            if ev["event"] == "epoch":
+                lines.step(ev["epoch"], ev["epochs"], f"epochs of {args.task} {cfg.model.pe}: train loss {ev['loss']:.4g}")
             if ev["event"] == "step":
                 bar.update(task, total=ev["steps"] * ev["epochs"], completed=(ev["epoch"] - 1) * ev["steps"] + ev["step"],
                            description=f"{args.task} {cfg.model.pe} epoch {ev['epoch']}/{ev['epochs']}", loss=f"{ev['loss']:.4g}")

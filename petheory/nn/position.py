@@ -402,7 +402,8 @@ class Rotary(nn.Module):
             raise ValueError(f"rotary PE needs an even head dimension; d_model/n_head = {head_dim}")
         self.heads = n_head if heads is None else int(heads)
         if not 1 <= self.heads <= n_head:
-            raise ValueError(f"partial RoPE rotates the first k of H={n_head} heads; k must be in 1..{n_head}, got {self.heads}")
+            raise ValueError(f"partial RoPE rotates the first k of H={n_head} heads; k must be in 1..{n_head}, got {self.heads} "
+                             f"(to rotate {self.heads} heads: --set model.n_head={self.heads} or more)")
         self.params, self.head_dim = dict(params), head_dim
         table = self.fn(1, head_dim, **self.params)  # validates pairing / rotary_dim / base
         a, b = table.pairs()

@@ -17,6 +17,9 @@ from pathlib import Path
 
 PRESETS = ("quick", "full")
 
+#: ``progress(done, total, record)`` for training inside a figure (set by ``petheory figures``), or None.
+PROGRESS = None
+
 
 @dataclass(frozen=True)
 class Figure:

@@ -91,10 +91,17 @@ def mds_positions(outdir, *, preset="quick", seed=0):
         panels.append(("MiniLM (learned)", _encoding_distances("MiniLM (learned)", n)))
     fig, axes = plt.subplots(1, len(panels), figsize=(3.7 * len(panels), 4.4), squeeze=False, constrained_layout=True)
     data = {"target": desc, "n": n, "panels": {}}
-    for ax, (lab, D) in zip(axes[0], panels):
+    coords = []
+    for lab, D in panels:
         m = geo.classical_mds(D)
         X = m.embedding[:, :2] if m.rank >= 2 else np.c_[m.embedding[:, :1], np.zeros(n)]
-        X = Yt if lab.startswith("target") else _procrustes(X, Yt)
+        coords.append((m, Yt if lab.startswith("target") else _procrustes(X, Yt)))
+    # one scale for every panel: the Procrustes fit scales each PE onto the target, so the panels must share
+    # their axes for the sizes to be compared (a PE that fits badly comes out small)
+    allX = np.vstack([X for _, X in coords])
+    lo, hi = allX.min(axis=0), allX.max(axis=0)
+    pad = 0.08 * float(np.max(hi - lo))
+    for ax, (lab, D), (m, X) in zip(axes[0], panels, coords):
         share = float(np.sum(m.eigenvalues[: min(2, m.rank)]) / np.sum(m.eigenvalues[m.eigenvalues > 0]))
         s1 = 0.0 if lab.startswith("target") else geo.stress_between(D, Dt)
         ax.plot(X[:, 0], X[:, 1], "-", color="0.75", lw=1, zorder=1)
@@ -105,12 +112,15 @@ def mds_positions(outdir, *, preset="quick", seed=0):
         title = f"{lab}\n(corpus positional distributions)" if lab.startswith("target") else f"{lab}{dim}\nstress-1 vs target = {s1:.3f}"
         ax.set_title(title, fontsize=10)
         ax.set_xlabel(f"MDS 1  (2 axes = {share:.0%} of its spectrum)", fontsize=8)
-        ax.set_aspect("equal", adjustable="datalim")
+        ax.set_xlim(lo[0] - pad, hi[0] + pad)
+        ax.set_ylim(lo[1] - pad, hi[1] + pad)
+        ax.set_aspect("equal", adjustable="box")
         ax.tick_params(labelsize=7)
         ax.locator_params(nbins=5)
         data["panels"][lab] = {"coords": X.tolist(), "stress1_vs_target": s1, "top2_share": share}
     fig.colorbar(sc, ax=axes[0].tolist(), shrink=0.8, label="position")
-    fig.suptitle(f"Positions 0..{n - 1} in 2-D classical MDS, each PE rotated and scaled onto the target (Procrustes)\n"
+    fig.suptitle(f"Positions 0..{n - 1} in 2-D classical MDS, each PE rotated and scaled onto the target (Procrustes); "
+                 "all panels on the same axes\n"
                  f"target: {desc}", fontsize=10)
     return save(fig, data, outdir, "geometry.mds_positions")
 
@@ -130,13 +140,24 @@ def stress_per_pe(outdir, *, preset="quick", seed=0):
         rows.append((f"MDS rank {r} (optimal by strain)", geo.stress(m.embedding[:, :r], Dt)))
     for r in (1, 2):  # classical MDS is not stress-optimal: SMACOF from it does better at the same rank
         rows.append((f"SMACOF rank {r} (from MDS)", geo.stress(geo.smacof(Dt, m.embedding[:, :r]), Dt)))
+    from petheory import stress_reference
+
+    null = stress_reference.random_table_null(Dt, D_MODEL, draws=stress_reference.DRAWS, seed=seed)
+    null_label = f"random N(0,1) table, d={D_MODEL} (mean of {null.draws})"
+    rows.append((null_label, null.mean))
     rows.sort(key=lambda t: t[1])
     fig, ax = plt.subplots(figsize=(8.5, 0.42 * len(rows) + 1.4))
     y = np.arange(len(rows))
     colors = [FAMILY.get(lab, "0.8" if lab.startswith("SMACOF") else "0.55") for lab, _ in rows]
     ax.barh(y, [v for _, v in rows], color=colors, edgecolor="k", lw=0.4)
+    k_null = [lab for lab, _ in rows].index(null_label)
+    ax.errorbar(null.mean, k_null, xerr=null.sd, color="k", lw=1, capsize=3)  # mean +- sd of the random tables
+    ax.axvspan(float(np.percentile(null.values, 5)), float(np.percentile(null.values, 95)), color="0.85", zorder=0,
+               label=f"5-95% of {null.draws} random N(0,1) tables (d={D_MODEL}): a PE inside it does no better than chance")
+    ax.legend(fontsize=7, loc="lower right")
     for k, (_lab, val) in enumerate(rows):
-        ax.text(val + 0.005, k, f"{val:.3f}", va="center", fontsize=8)
+        ax.text(val + 0.005 + (null.sd if k == k_null else 0), k, f"{val:.3f}" + (f" ± {null.sd:.3f} (sd)" if k == k_null else ""),
+                va="center", fontsize=8)
     ax.set_yticks(y, [lab for lab, _ in rows], fontsize=9)
     ax.invert_yaxis()
     ax.set_xlim(0, max(v for _, v in rows) * 1.15)
@@ -146,7 +167,8 @@ def stress_per_pe(outdir, *, preset="quick", seed=0):
     note = ("RoPE = ||R_i - R_j||_F (sqrt 2 x sinusoidal with the same frequencies: equal stress); ALiBi = the line "
             "|i-j|; T5/relative: Hellinger between softmax rows; d=64")
     fig.text(0.01, -0.02, note, fontsize=7, color="0.3")
-    data = {"target": desc, "n": n, "formula": geo.STRESS_FORMULAS["stress1"], "stress1": dict(rows), "d": D_MODEL}
+    data = {"target": desc, "n": n, "formula": geo.STRESS_FORMULAS["stress1"], "stress1": dict(rows), "d": D_MODEL,
+            "null": null.as_dict()}
     return save(fig, data, outdir, "geometry.stress_per_pe")
 
 

@@ -22,6 +22,7 @@ import math
 from fractions import Fraction
 
 import numpy as np
+import scipy.linalg
 from hypothesis import strategies as st
 
 from petheory import coupling as cp
@@ -93,7 +94,9 @@ def rope_relative(case) -> float:
     rhs = q @ table.apply_at(k[None], 2)[0] if j >= i else table.apply_at(q[None], 2)[0] @ k
     # Error model: each angle p*theta (theta <= 1) is rounded with absolute error <= u*p, which
     # moves the rotated vectors by <= u*p*||x||; the d-term dot products add gamma_d ||q|| ||k||.
-    scale = float(np.linalg.norm(q) * np.linalg.norm(k))
+    # scipy's norm is BLAS nrm2, which scales: np.linalg.norm squares first and underflows to 0 for
+    # entries below ~1e-154 (q = [0, 1.5], k = [0, 1e-255] then had tolerance 0 and a 1-ulp "counterexample")
+    scale = float(scipy.linalg.norm(q) * scipy.linalg.norm(k))
     tol = tolerance(n_ops=d + 4, scale=scale) + 4 * unit_roundoff() * (i + j + abs(j - i) + 4) * scale
     return float(abs(lhs - rhs) - tol)
 

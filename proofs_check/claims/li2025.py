@@ -167,7 +167,7 @@ _RAD_PES = {
     "and compared with B*B0/sqrt(m), B0 = B_x + sup||PE|| (bounds.norm_bound); the exponent of m is fitted "
     "(weighted OLS on log-log, 95% t-interval). A transformer class with L >= 1 has no computable R_m (a sup over "
     "weights): the Lipschitz-product expression on trained weights is evaluated in the figure "
-    "bounds_rademacher_gap, which cannot confirm a bound. Verdict: refuted if some estimate exceeds the bound by "
+    "bounds.rademacher_gap, which cannot confirm a bound. Verdict: refuted if some estimate exceeds the bound by "
     "more than 3 standard errors; otherwise inconclusive (the statement is about L >= 1).",
 )
 def rademacher_bound(ctx) -> Evidence:

