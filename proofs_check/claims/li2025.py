@@ -873,7 +873,7 @@ def _table5_problem(r: dict) -> str | None:
 
     if r["task"] != "running_sum":
         return None
-    for path, kind in (("final.test.200.mse", "number"), ("final.test.50.mse", "number"), ("model.causal", "bool"),
+    for path, kind in (("final.test.200.mse", "number"), ("final.test.50.mse", "number"), ("model", "object"),
                        ("config.task.params", "object")):
         problem = field_problem(r, path, kind)
         if problem:
@@ -890,7 +890,7 @@ def _t5_reading(record: dict) -> str:
     p = record["config"]["task"]["params"]
     scale = {"sqrt_t": "S_t/sqrt(t+1)", "mean": "S_t/(t+1)", "sqrt_train": "S_t/sqrt(50)", "none": "S_t"}
     dist = {"uniform": "x ~ U(-1,1)", "normal": "x ~ N(0,1)"}
-    return (f"{'causal' if record['model']['causal'] else 'bidirectional'} encoder, "
+    return (f"{'causal' if record['model'].get('causal', True) else 'bidirectional'} encoder, "
             f"y_t = {scale.get(p.get('target_scale', 'sqrt_t'), '?')}, {dist.get(p.get('dist', 'uniform'), '?')}")
 
 
