@@ -53,7 +53,7 @@ from petheory import encodings as enc
 from petheory._validate import scalar as _scalar
 
 #: Keys of a spec that configure the mechanism instead of the registry function.
-_MECHANISM_KEYS = {"heads", "slopes", "trainable", "latent", "rope_dim"}
+_MECHANISM_KEYS = {"heads", "slopes", "trainable", "latent", "rope_dim", "hint"}
 
 
 @dataclass
@@ -78,6 +78,8 @@ class PEConfig:
         An absolute encoding added to the inputs on top of a rotary/bias/MLA mechanism.
     absolute_params : dict
         Registry keyword arguments of ``absolute``.
+    hint : str or None
+        chen2025 Scale Hint, ``'shift'`` or ``'interp'`` (:mod:`petheory.nn.lengthgen`); None = none.
     """
 
     name: str = "nope"
@@ -89,6 +91,7 @@ class PEConfig:
     rope_dim: int | None = None
     absolute: str | None = None
     absolute_params: dict = field(default_factory=dict)
+    hint: str | None = None
 
     @property
     def kind(self) -> str:
@@ -96,7 +99,7 @@ class PEConfig:
 
     def spec(self) -> str:
         """The spec string that :func:`parse_pe` turns back into this config."""
-        keys = {k: getattr(self, k) for k in ("heads", "latent", "rope_dim") if getattr(self, k) is not None}
+        keys = {k: getattr(self, k) for k in ("heads", "latent", "rope_dim", "hint") if getattr(self, k) is not None}
         if self.trainable is not None:
             keys["trainable"] = self.trainable
         if self.slopes != "press":
@@ -176,6 +179,10 @@ def _check(cfg: PEConfig) -> None:
         raise ValueError(f"slopes must be 'press' or 'gu2025', got {cfg.slopes!r}")
     if (cfg.latent is not None or cfg.rope_dim is not None) and cfg.name != "mla":
         raise ValueError(f"latent= and rope_dim= apply to mla, not {cfg.name!r}")
+    if cfg.hint is not None:
+        from petheory.nn.lengthgen import check_hint
+
+        check_hint(cfg.name, kind, cfg.hint)
     if cfg.absolute is not None:
         if kind == "absolute":
             raise ValueError(f"{cfg.name!r} is already absolute; '+{cfg.absolute}' adds a second absolute PE")
@@ -272,6 +279,11 @@ class BiasPE(nn.Module):
         elif name == "relative":
             K = self.params.setdefault("max_offset", max_len - 1)
             self.values = nn.Parameter(torch.zeros(n_head, 2 * int(K) + 1))  # per head and offset
+        elif name == "fire":  # chen2025's learned relation: a per-head MLP of the normalised offset
+            from petheory.nn.lengthgen import FIREBias
+
+            kw = {k: self.params[k] for k in ("hidden", "c", "threshold") if k in self.params}
+            self.fire, self.values = FIREBias(n_head, **kw), None
         else:
             # A user-registered bias: its (T, T) formula, fixed, shared by every head.
             self.values = None
@@ -298,6 +310,8 @@ class BiasPE(nn.Module):
         return self._cache[key]
 
     def forward(self, T: int, device) -> torch.Tensor:
+        if self.name == "fire":
+            return self.fire(torch.arange(T, device=device, dtype=torch.float32)[None])[0]  # (H, T, T)
         m = self._matrix(T, device)
         if self.name == "alibi":
             return self.slopes[:, None, None] * m  # (H, T, T)
