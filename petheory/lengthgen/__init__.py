@@ -13,14 +13,14 @@ Only chen2025's abstract is available; every definition here is a documented rec
 """
 
 from petheory.lengthgen.pola import (
-    KEYED, LRC, PolaPE, Realisation, basis, generalises, lrc, lrc_curve, pola, pola_matrix, pola_pe, realise,
+    KEYED, LRC, PolaPE, Realisation, basis, generalises, lrc, lrc_curve, pola_matrix, pola_output, pola_pe, realise,
     span_dimension,
 )
 from petheory.lengthgen.src import answer_queries, entropy_rank, offset_profile, src, src_invariance
 from petheory.lengthgen.targets import HINTS, TARGETS, Target, check_target, hint_positions, segments, target
 
 __all__ = [
-    "KEYED", "LRC", "PolaPE", "Realisation", "basis", "generalises", "lrc", "lrc_curve", "pola", "pola_matrix",
+    "KEYED", "LRC", "PolaPE", "Realisation", "basis", "generalises", "lrc", "lrc_curve", "pola_output", "pola_matrix",
     "pola_pe", "realise", "span_dimension", "answer_queries", "entropy_rank", "offset_profile", "src",
     "src_invariance", "HINTS", "TARGETS", "Target", "check_target", "hint_positions", "segments", "target",
 ]

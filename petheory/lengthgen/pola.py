@@ -363,7 +363,7 @@ def pola_matrix(pe, theta, pos, *, masked: bool = True, keys=None) -> np.ndarray
     return np.tril(A) if v.boolean("masked", masked) else A
 
 
-def pola(A, X, W) -> np.ndarray:
+def pola_output(A, X, W) -> np.ndarray:
     """``y = A X W``: (L, L) attention, (L, d_in) inputs, (d_in, d_out) value map -> (L, d_out)."""
     A = v.square("A", A)
     X = v.array("X", X, ndim=2)
