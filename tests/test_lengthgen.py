@@ -123,3 +123,25 @@ def test_src_is_one_for_a_head_with_one_relation_at_every_step():
         P2[:, 0, q, 0] = 1.0  # always the first token: the offset drifts with the step
     assert lg.src([P2], np.arange(3, 8)) > 4.0
     assert lg.src_invariance(1.0, 1.2, 0.25) == (True, pytest.approx(0.2))
+
+
+@pytest.mark.parametrize("argv", [
+    ["lrc", "--pe", "nope", "--target", "copy"],
+    ["lrc", "--pe", "rope", "--target", "copy", "--N", "0"],
+    ["lrc", "--pe", "rope", "--target", "sort"],
+    ["lrc", "--pe", "sinusoidal", "--target", "copy", "--hint", "interp"],
+])
+def test_cli_bad_input_is_one_line_and_exit_2(argv, capsys):
+    from petheory.cli import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("petheory: error:")
+
+
+def test_cli_lrc_prints_the_curve(capsys):
+    from petheory.cli import main
+
+    assert main(["lrc", "--pe", "relative", "--target", "copy", "--hint", "shift", "--N", "2", "5"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("LRC=  1.0") == 2

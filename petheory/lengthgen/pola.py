@@ -287,9 +287,18 @@ class LRC:
     value: float  # int-valued, or inf when not realisable
     realisation: Realisation
 
+    def certified(self, separation: float = 1e2) -> bool:
+        """Whether the decision is robust: residual/tol <= 1/separation or >= separation, and (dense)
+        the rank gap sigma_r / sigma_{r+1} >= separation. Ill-conditioned dictionaries (absolute tables
+        with low frequencies) often fail this: their LRC is then not a certified number."""
+        r = self.realisation
+        ratio = r.residual / max(r.residual_tol, np.finfo(float).tiny)
+        return (ratio <= 1.0 / separation or ratio >= separation) and r.rank_gap >= separation
+
     def as_dict(self) -> dict:
         r = self.realisation
-        return {"pe": self.pe, "target": self.target, "N": self.N, "lrc": self.value, "residual": r.residual,
+        return {"pe": self.pe, "target": self.target, "N": self.N, "lrc": self.value, "certified": self.certified(),
+                "residual": r.residual,
                 "residual_tol": r.residual_tol, "rank": r.rank, "rank_gap": r.rank_gap, "rank_tol": r.rank_tol}
 
 

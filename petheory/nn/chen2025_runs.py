@@ -20,13 +20,7 @@ import subprocess
 import time
 from pathlib import Path
 
-import numpy as np
-import torch
-
 from petheory.io import atomic_write_json
-from petheory.lengthgen import answer_queries, src
-from petheory.nn.presets import preset
-from petheory.nn.train import load_model, train
 
 SRC_INSTANCES = 64
 CPU_OVERRIDES = {"ablate": False}  # head ablation is not used by the chen2025 claims
@@ -50,9 +44,39 @@ def _commit() -> str:
         return "unknown"
 
 
-@torch.no_grad()
+def load_records(root) -> list[dict]:
+    """Every ``record.json`` under ``root/records`` and ``root/runs`` with a ``chen2025`` block.
+
+    One record per (task, PE, seed, preset); a record under ``runs/`` replaces the committed one.
+    Plain JSON reading: no torch needed (the claims and figures call it)."""
+    import json
+
+    out: dict[tuple, dict] = {}
+    for sub in ("records", "runs"):
+        base = Path(root) / sub
+        if not base.is_dir():
+            continue
+        for p in sorted(base.rglob("record.json")):
+            try:
+                r = json.loads(p.read_text())
+            except (OSError, ValueError):
+                continue
+            if isinstance(r, dict) and isinstance(r.get("chen2025"), dict) and "final" in r:
+                out[(r["task"], r["chen2025"]["pe"], r["seed"], r["chen2025"]["preset"])] = r
+    return list(out.values())
+
+
 def measure(model, data) -> dict:
     """SRC and per-instance token accuracy of ``model`` on every test split of ``data``."""
+    import torch
+
+    from petheory.lengthgen import answer_queries, src
+
+    with torch.no_grad():
+        return _measure(model, data, answer_queries, src)
+
+
+def _measure(model, data, answer_queries, src) -> dict:
     model.eval()
     out = {"src": {}, "instance_token_acc": {}}
     dev = next(model.parameters()).device
@@ -69,6 +93,9 @@ def measure(model, data) -> dict:
 def make_record(task: str, pe: str, *, size: str = "small", seed: int = 0, device: str = "cpu",
                 runs_dir="runs/chen2025", records_dir="records/chen2025", overrides: dict | None = None) -> dict:
     """Train (or resume) one run and write its chen2025 record; returns the record."""
+    from petheory.nn.presets import preset
+    from petheory.nn.train import load_model, train
+
     overrides = dict(CPU_OVERRIDES if overrides is None else overrides)
     cfg = preset(task, size, pe=pe, seed=seed, device=device, **overrides)
     name = run_name(task, pe, seed)
@@ -87,6 +114,8 @@ def make_record(task: str, pe: str, *, size: str = "small", seed: int = 0, devic
 
 def main(argv=None) -> int:  # python -m petheory.nn.chen2025_runs [small|paper] [cpu|cuda]
     import sys
+
+    import torch
 
     args = list(sys.argv[1:] if argv is None else argv)
     size = args[0] if args else "small"

@@ -17,7 +17,6 @@ checked against a **reconstruction**, stated in its ``reconstruction=`` field an
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
@@ -131,10 +130,7 @@ def lrc_decisions(case) -> dict | None:
     except ValueError:  # e.g. 'interp' (fractional positions) with an absolute table or t5
         return None
     ok, worst = lengthgen.generalises(case["pe"], case["target"], case["N_train"], case["N_test"], **kw)
-    ra, rb = a.realisation, b.realisation
-    cert = (_separated(ra.residual / max(ra.residual_tol, 1e-300)) and _separated(rb.residual / max(rb.residual_tol, 1e-300))
-            and _separated(worst) and min(ra.rank_gap, rb.rank_gap) >= SEPARATION)
-    if not cert:
+    if not (a.certified(SEPARATION) and b.certified(SEPARATION) and _separated(worst)):
         return None
     return {"lrc_train": a.value, "lrc_test": b.value, "bounded": a.value == b.value < math.inf, "generalises": ok,
             "worst": worst}
@@ -170,21 +166,10 @@ def lrc_characterises_lg(case) -> float:
 
 
 def chen_records(root: Path) -> list[dict]:
-    """Every record.json under ``root/records`` and ``root/runs`` with a ``chen2025`` block (newest wins per run)."""
-    out: dict[tuple, dict] = {}
-    for sub in ("records", "runs"):
-        base = Path(root) / sub
-        if not base.is_dir():
-            continue
-        for p in sorted(base.rglob("record.json")):
-            try:
-                r = json.loads(p.read_text())
-            except (OSError, ValueError):
-                continue
-            if isinstance(r, dict) and isinstance(r.get("chen2025"), dict) and "final" in r:
-                key = (r["task"], r["chen2025"]["pe"], r["seed"], r["chen2025"]["preset"])
-                out[key] = r
-    return list(out.values())
+    """chen2025 records under ``root/records`` and ``root/runs`` (:func:`petheory.nn.chen2025_runs.load_records`)."""
+    from petheory.nn.chen2025_runs import load_records
+
+    return load_records(root)
 
 
 def _beyond(rec: dict) -> list[str]:
