@@ -145,3 +145,16 @@ def test_committed_records_give_every_claim_a_verdict():
     for fn in (C.scale_hint, C.learned_relation_pe, C.src_invariance):
         ev = fn(c)
         assert ev.verdict in ("holds", "refuted", "inconclusive") and ev.cases > 0
+
+
+def test_corrected_learned_relation_refutes_when_fire_with_hint_loses(tmp_path):
+    rng = np.random.default_rng(2)
+    hi, lo = rng.uniform(0.6, 0.9, 80), rng.uniform(0.1, 0.3, 80)
+    _write(tmp_path / "ok", [_rec("copy", "fire", hi), _rec("copy", "rope", lo), _rec("copy", "fire:hint=shift", hi),
+                             _rec("copy", "nope", lo)])
+    assert C.learned_relation_pe__corrected(ctx(tmp_path / "ok")).verdict == "holds"
+    _write(tmp_path / "bad", [_rec("copy", "fire", hi), _rec("copy", "rope", lo), _rec("copy", "fire:hint=shift", lo),
+                              _rec("copy", "nope", hi)])
+    ev = C.learned_relation_pe__corrected(ctx(tmp_path / "bad"))
+    assert ev.verdict == "refuted" and "fire+hint" in ev.counterexample["pair"]
+    assert engine.get("chen2025.learned_relation_pe__corrected").corrected_of == "chen2025.learned_relation_pe"
