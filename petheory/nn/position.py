@@ -28,9 +28,11 @@ A position is named by a *spec string*::
     "random:trainable=true"      gu2025's "random": a trainable table initialised N(0, 1/d)
     "learned:n_max=50,beyond=clamp"  li2025's learned PE reusing p_{N_max} past the table
     "mla:latent=128,rope_dim=16" MLA with paper sizes
+    "fire:hint=shift"            chen2025 reconstruction: FIRE's learned relation + a Scale Hint
+                                 (petheory.nn.lengthgen; hint=shift|interp also on rope, alibi, ...)
 
-Keys ``heads`` (rotary heads k), ``slopes`` (ALiBi schedule), ``trainable`` (absolute) and, for
-MLA, ``latent`` and ``rope_dim`` configure the mechanism; every other key is passed to the
+Keys ``heads`` (rotary heads k), ``slopes`` (ALiBi schedule), ``trainable`` (absolute), ``hint``
+(Scale Hint) and, for MLA, ``latent`` and ``rope_dim`` configure the mechanism; every other key is passed to the
 registry function (``base``, ``pairing``, ``layout``, ``num_buckets``, ``max_offset``, ...).
 
 Lengths: fixed absolute tables that are pure functions of position are extended on demand past
