@@ -18,7 +18,8 @@ def test_specs_round_trip_and_hints_are_checked():
     for spec in ("fire", "fire:hint=shift", "rope:hint=interp", "alibi:hint=interp", "relative:hint=shift",
                  "sinusoidal:hint=shift", "fire:hidden=8,hint=shift"):
         assert parse_pe(parse_pe(spec).spec()).spec() == parse_pe(spec).spec()
-    for bad in ("t5:hint=shift", "nope:hint=shift", "sinusoidal:hint=interp", "rope:hint=zoom", "mla:hint=shift"):
+    for bad in ("t5:hint=shift", "nope:hint=shift", "sinusoidal:hint=interp", "rope:hint=zoom", "mla:hint=shift",
+                "rope:hint=interp+sinusoidal"):
         with pytest.raises(ValueError):
             parse_pe(bad)
 

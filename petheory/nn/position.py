@@ -185,6 +185,8 @@ def _check(cfg: PEConfig) -> None:
         from petheory.nn.lengthgen import check_hint
 
         check_hint(cfg.name, kind, cfg.hint)
+        if cfg.hint == "interp" and cfg.absolute is not None:
+            raise ValueError(f"hint=interp gives fractional positions; '+{cfg.absolute}' is a table at integer positions")
     if cfg.absolute is not None:
         if kind == "absolute":
             raise ValueError(f"{cfg.name!r} is already absolute; '+{cfg.absolute}' adds a second absolute PE")
