@@ -153,7 +153,10 @@ def lrc_decisions(case) -> dict | None:
     "when the two sides disagree. Cases whose decisions are not certified (residual within a factor 100 of its "
     "tolerance, or a dense rank gap sigma_r/sigma_{r+1} < 100: the ill-conditioned absolute tables "
     "sinusoidal/legendre/random at d=8 are often so) and PE/hint pairs that do not apply (fractional 'interp' "
-    "positions for tables and t5) count as satisfied: they cannot test the statement.",
+    "positions for tables and t5) count as satisfied: they cannot test the statement. What is proved and what is "
+    "searched: 'bounded => LG' follows from the construction (keyed: disjoint supports, each coefficient is its "
+    "key's mean; dense: equal rank means equal row spaces, so the min-norm fit extends); 'LG => bounded' is not "
+    "automatic (a fit could extend by luck while the rank grows), and the search also checks the implementation.",
 )
 def lrc_characterises_lg(case) -> float:
     dec = lrc_decisions(case)
