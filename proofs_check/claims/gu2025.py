@@ -91,7 +91,9 @@ def rope_relative(case) -> float:
     rhs = q @ table.apply_at(k[None], 2)[0] if j >= i else table.apply_at(q[None], 2)[0] @ k
     # Error model: each angle p*theta (theta <= 1) is rounded with absolute error <= u*p, which
     # moves the rotated vectors by <= u*p*||x||; the d-term dot products add gamma_d ||q|| ||k||.
-    scale = float(np.linalg.norm(q) * np.linalg.norm(k))
+    # Norms rescaled by the largest entry first: np.linalg.norm squares the entries and underflows to 0
+    # for vectors below ~1e-154 (k = [0, 1e-255] had "norm" 0, so the tolerance was 0 and rounding refuted).
+    scale = float(np.prod([np.abs(x).max() * np.linalg.norm(x / np.abs(x).max()) if np.any(x) else 0.0 for x in (q, k)]))
     tol = tolerance(n_ops=d + 4, scale=scale) + 4 * unit_roundoff() * (i + j + abs(j - i) + 4) * scale
     return float(abs(lhs - rhs) - tol)
 
