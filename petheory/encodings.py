@@ -717,6 +717,57 @@ def rope(n: int, d: int, *, base: float = 10000.0, pairing: str = "interleaved",
     return RotaryTable(np.arange(n, dtype=np.float64)[:, None] * freqs[None, :], d, pairing)
 
 
+# --------------------------------------------------------------------------- FIRE (learned relation)
+
+
+def fire_input(q_pos, k_pos, *, c: float = 1.0, threshold: float = 1.0) -> np.ndarray:
+    r"""FIRE's normalised offset ``sign(i-j) psi(|i-j|) / psi(max(L, i))``, ``psi(x) = log(c x + 1)``.
+
+    ``q_pos`` (m,) and ``k_pos`` (p,) are query and key positions (fractional allowed: a Scale
+    Hint may rescale them); returns (m, p). For ``j <= i`` (the causal part) this is FIRE's
+    ``psi(i-j)/psi(max(L, i))`` in [0, 1] (li2024, Eq. 5: progressive interpolation); keys after
+    the query get the negative mirror, so a bidirectional model can tell them apart.
+    """
+    c = v.real("c", c, positive=True)
+    L = v.real("threshold", threshold, positive=True)
+    q = v.array("q_pos", q_pos, ndim=1)[:, None]
+    k = v.array("k_pos", k_pos, ndim=1)[None, :]
+    off = q - k
+    return np.sign(off) * np.log1p(c * np.abs(off)) / np.log1p(c * np.maximum(L, np.abs(q)))
+
+
+def fire_mlp_init(hidden: int, seed) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Seeded weights ``(w1 (hidden,), b1 (hidden,), w2 (hidden,), b2 ())`` of FIRE's 1-hidden-layer MLP.
+
+    Uniform(-1/sqrt(fan_in), 1/sqrt(fan_in)) for every weight and bias, the scale of torch's
+    ``nn.Linear`` default (the numbers differ from torch's: numpy draws them).
+    """
+    hidden = v.integer("hidden", hidden, minimum=1)
+    rng = v.generator(seed)
+    b_in, b_h = 1.0, 1.0 / math.sqrt(hidden)
+    return (rng.uniform(-b_in, b_in, hidden), rng.uniform(-b_in, b_in, hidden),
+            rng.uniform(-b_h, b_h, hidden), rng.uniform(-b_h, b_h))
+
+
+@register(
+    "fire",
+    "bias",
+    conventions="B[i,j] = f(sign(i-j) log(c|i-j|+1) / log(c max(L,i)+1)), f a 1-hidden-layer ReLU MLP (width hidden) "
+    "learned per head in a model; here f has a seeded default initialisation (fire_mlp_init) and one head. Query i, "
+    "key j; causal masking is applied by the attention, keys after the query get the negative mirror of the input. "
+    "c and the threshold L are learnable in FIRE; fixed here (defaults c=1, L=1).",
+    source="li2024 FIRE (Functional Interpolation for Relative Positions, ICLR 2024, Eq. 5); chen2025's "
+    "learning-based relation PE (reconstruction)",
+)
+def fire(n: int, *, hidden: int = 32, c: float = 1.0, threshold: float = 1.0, seed: int = 0) -> np.ndarray:
+    """FIRE: a learned function of the progressively normalised offset, one head, shape (n, n)."""
+    n = v.integer("n", n, minimum=1)
+    w1, b1, w2, b2 = fire_mlp_init(hidden, seed)
+    pos = np.arange(n, dtype=np.float64)
+    x = fire_input(pos, pos, c=c, threshold=threshold)
+    return np.maximum(x[..., None] * w1 + b1, 0.0) @ w2 + b2
+
+
 # --------------------------------------------------------------------------- long-context encodings
 
 # RoPE-PI/NTK/YaRN, xPos, KERPLE, Sandwich, MLA's decoupled RoPE, RoPE + absolute, mds_optimal:

@@ -108,12 +108,17 @@ class Attention(nn.Module):
         self.bias = BiasPE(pe.name, pe.params, cfg.n_head, cfg.max_len, cfg.causal, pe.slopes) if kind == "bias" else None
         self.register_buffer("head_mask", torch.ones(self.H), persistent=False)  # 0 = ablated head
         self.sdpa = _SDPA[0]  # False: explicit softmax(QK^T) V (seed ensembles, explicit_attention())
+        self.positions = None  # (B, T) per-instance positions of a Scale Hint, set by Transformer._embed
 
     def qkv(self, x):
         B, T, C = x.shape
         q, k, v = self.c_attn(x).split(C, dim=2)
         q, k, v = (t.view(B, T, self.H, self.hd).transpose(1, 2) for t in (q, k, v))  # (B, H, T, hd)
-        if self.rotary is not None:
+        if self.rotary is not None and self.positions is not None:
+            from petheory.nn.lengthgen import rotate_at
+
+            q, k = rotate_at(self.rotary, q, k, self.positions)
+        elif self.rotary is not None:
             q, k = self.rotary(q, k)
         return q, k, v, None
 
@@ -121,11 +126,17 @@ class Attention(nn.Module):
         """Float attention mask (1, H or 1, T, T): the logit bias plus the causal -inf, or None.
 
         The leading batch axis matters: SDPA's CPU kernel is ~4x slower with a 3-D mask."""
-        m = self.bias(T, device).to(dtype) if self.bias is not None else None
+        hinted = self.bias is not None and getattr(self, "positions", None) is not None
+        if hinted:  # Scale Hint: one (H, T, T) bias per instance
+            from petheory.nn.lengthgen import hinted_bias
+
+            m = hinted_bias(self.bias, self.positions).to(dtype)
+        else:
+            m = self.bias(T, device).to(dtype) if self.bias is not None else None
         if self.causal and m is not None:
             future = torch.ones(T, T, dtype=torch.bool, device=device).triu(1)
             m = m.masked_fill(future, float("-inf"))
-        return None if m is None else m[None]
+        return None if m is None else m if hinted else m[None]
 
     def forward(self, x: torch.Tensor, return_probs: bool = False):
         B, T, C = x.shape
@@ -232,6 +243,8 @@ class Transformer(nn.Module):
         self.drop = nn.Dropout(cfg.dropout)
         self.blocks = nn.ModuleList(Block(cfg, pe) for _ in range(cfg.n_layer))
         self.ln_f = nn.LayerNorm(d)
+        if pe.hint is not None and not cfg.vocab_size:
+            raise ValueError(f"hint={pe.hint} reads the separator tokens: it needs a token task (vocab_size >= 1)")
         out = cfg.vocab_size if cfg.head == "lm" else cfg.out_dim  # (an LM predicts its own vocabulary)
         self.head = nn.Linear(d, out, bias=cfg.head != "lm")
 
@@ -247,7 +260,16 @@ class Transformer(nn.Module):
         elif x.dim() != 3 or x.shape[-1] != self.cfg.input_dim:
             raise ValueError(f"inputs must have shape (B, T, {self.cfg.input_dim}), got {tuple(x.shape)}")
         h = self.embed(x)  # (B, T, d)
-        if self.abs_pe is not None:
+        pos = None
+        if self.pe.hint is not None:  # chen2025 Scale Hint: per-instance positions for every layer
+            from petheory.nn.lengthgen import hint_positions
+
+            pos = hint_positions(x, self.pe.hint)
+            for block in self.blocks:
+                block.attn.positions = pos
+        if self.abs_pe is not None and pos is not None:
+            h = h + self.abs_pe(int(pos.max()) + 1).to(h.dtype)[pos.long()]  # 'shift': integer positions
+        elif self.abs_pe is not None:
             h = h + self.abs_pe(x.shape[1]).to(h.dtype)
         return self.drop(h)
 

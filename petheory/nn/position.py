@@ -35,9 +35,11 @@ A position is named by a *spec string*::
     "random:trainable=true"      gu2025's "random": a trainable table initialised N(0, 1/d)
     "learned:n_max=50,beyond=clamp"  li2025's learned PE reusing p_{N_max} past the table
     "mla:latent=128,rope_dim=16" MLA with paper sizes
+    "fire:hint=shift"            chen2025 reconstruction: FIRE's learned relation + a Scale Hint
+                                 (petheory.nn.lengthgen; hint=shift|interp also on rope, alibi, ...)
 
-Keys ``heads`` (rotary heads k), ``slopes`` (ALiBi schedule), ``trainable`` (absolute) and, for
-MLA, ``latent`` and ``rope_dim`` configure the mechanism; every other key is passed to the
+Keys ``heads`` (rotary heads k), ``slopes`` (ALiBi schedule), ``trainable`` (absolute), ``hint``
+(Scale Hint) and, for MLA, ``latent`` and ``rope_dim`` configure the mechanism; every other key is passed to the
 registry function (``base``, ``pairing``, ``layout``, ``num_buckets``, ``max_offset``, ...).
 
 Lengths: fixed absolute tables that are pure functions of position are extended on demand past
@@ -60,7 +62,7 @@ from petheory import encodings as enc
 from petheory._validate import scalar as _scalar
 
 #: Keys of a spec that configure the mechanism instead of the registry function.
-_MECHANISM_KEYS = {"heads", "slopes", "trainable", "latent", "rope_dim"}
+_MECHANISM_KEYS = {"heads", "slopes", "trainable", "latent", "rope_dim", "hint"}
 
 
 @dataclass
@@ -85,6 +87,8 @@ class PEConfig:
         An absolute encoding added to the inputs on top of a rotary/bias/MLA mechanism.
     absolute_params : dict
         Registry keyword arguments of ``absolute``.
+    hint : str or None
+        chen2025 Scale Hint, ``'shift'`` or ``'interp'`` (:mod:`petheory.nn.lengthgen`); None = none.
     """
 
     name: str = "nope"
@@ -96,6 +100,7 @@ class PEConfig:
     rope_dim: int | None = None
     absolute: str | None = None
     absolute_params: dict = field(default_factory=dict)
+    hint: str | None = None
 
     @property
     def kind(self) -> str:
@@ -103,7 +108,7 @@ class PEConfig:
 
     def spec(self) -> str:
         """The spec string that :func:`parse_pe` turns back into this config."""
-        keys = {k: getattr(self, k) for k in ("heads", "latent", "rope_dim") if getattr(self, k) is not None}
+        keys = {k: getattr(self, k) for k in ("heads", "latent", "rope_dim", "hint") if getattr(self, k) is not None}
         if self.trainable is not None:
             keys["trainable"] = self.trainable
         if self.slopes != "press":
@@ -218,6 +223,12 @@ def _check(cfg: PEConfig) -> None:
         raise ValueError(f"slopes must be 'press' or 'gu2025', got {cfg.slopes!r}")
     if (cfg.latent is not None or cfg.rope_dim is not None) and cfg.name != "mla":
         raise ValueError(f"latent= and rope_dim= apply to mla, not {cfg.name!r}")
+    if cfg.hint is not None:
+        from petheory.nn.lengthgen import check_hint
+
+        check_hint(cfg.name, kind, cfg.hint)
+        if cfg.hint == "interp" and cfg.absolute is not None:
+            raise ValueError(f"hint=interp gives fractional positions; '+{cfg.absolute}' is a table at integer positions")
     if cfg.absolute is not None:
         if kind == "absolute":
             raise ValueError(f"{cfg.name!r} is already absolute; '+{cfg.absolute}' adds a second absolute PE")
@@ -324,6 +335,11 @@ class BiasPE(nn.Module):
                 r2 = torch.full((n_head,), float(self.params.pop("r2")))
             self.r1, self.r2 = nn.Parameter(r1), nn.Parameter(r2)
             self.values = None
+        elif name == "fire":  # chen2025's learned relation: a per-head MLP of the normalised offset
+            from petheory.nn.lengthgen import FIREBias
+
+            kw = {k: self.params[k] for k in ("hidden", "c", "threshold") if k in self.params}
+            self.fire, self.values = FIREBias(n_head, **kw), None
         else:
             # A user-registered bias: its (T, T) formula, fixed, shared by every head.
             self.values = None
@@ -354,6 +370,8 @@ class BiasPE(nn.Module):
     def forward(self, T: int, device) -> torch.Tensor:
         if self.name in KERPLE:
             return self._kerple(T, device)
+        if self.name == "fire":
+            return self.fire(torch.arange(T, device=device, dtype=torch.float32)[None])[0]  # (H, T, T)
         m = self._matrix(T, device)
         if self.name == "alibi":
             return self.slopes[:, None, None] * m  # (H, T, T)

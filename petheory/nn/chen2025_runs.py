@@ -1,0 +1,132 @@
+r"""chen2025 training records: accuracy per length, SRC per length, per-instance scores (torch).
+
+``make_record(task, pe, size=..., runs_dir=..., records_dir=...)`` trains one model with
+:func:`petheory.nn.train` (checkpointed under ``runs_dir``), then measures on every test size
+
+* ``src``: Sequential Representation Complexity (:func:`petheory.lengthgen.src`) from the
+  attention maps of the first ``SRC_INSTANCES`` test instances;
+* ``instance_token_acc``: each test instance's fraction of right answer tokens (teacher forced),
+  so that two runs on the same test data can be compared instance by instance;
+
+and writes ``records_dir/<task>__<pe>__s<seed>/record.json`` (JSON only, atomic): the training
+record plus a ``chen2025`` block with the preset, overrides, device, commit and wall time.
+``CPU_RUNS`` is the grid whose small-preset records are committed under ``records/chen2025``
+(ten runs, 70-130 s each on one core of the shared 2-core machine: about 17 minutes); ``GPU_RUNS`` is the full grid of the paper preset.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+
+from petheory.io import atomic_write_json
+
+SRC_INSTANCES = 64
+CPU_OVERRIDES = {"ablate": False}  # head ablation is not used by the chen2025 claims
+CPU_RUNS = [(t, pe) for t in ("copy", "parity") for pe in ("nope", "rope", "rope:hint=shift", "fire", "fire:hint=shift")]
+GPU_RUNS = [(t, pe) for t in ("parity", "copy", "reverse", "addition")
+            for pe in ("nope", "sinusoidal", "relative", "rope", "rope:hint=shift", "rope:hint=interp", "fire",
+                       "fire:hint=shift", "fire:hint=interp")]
+
+
+def run_name(task: str, pe: str, seed: int) -> str:
+    return f"{task}__{pe.replace(':', '-').replace('=', '').replace(',', '_').replace('+', 'plus')}__s{seed}"
+
+
+def _commit() -> str:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10,
+                             cwd=Path(__file__).resolve().parent)
+        return out.stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def load_records(root) -> list[dict]:
+    """Every ``record.json`` under ``root/records`` and ``root/runs`` with a ``chen2025`` block.
+
+    One record per (task, PE, seed, preset); a record under ``runs/`` replaces the committed one.
+    Plain JSON reading: no torch needed (the claims and figures call it)."""
+    import json
+
+    out: dict[tuple, dict] = {}
+    for sub in ("records", "runs"):
+        base = Path(root) / sub
+        if not base.is_dir():
+            continue
+        for p in sorted(base.rglob("record.json")):
+            try:
+                r = json.loads(p.read_text())
+            except (OSError, ValueError):
+                continue
+            if isinstance(r, dict) and isinstance(r.get("chen2025"), dict) and "final" in r:
+                out[(r["task"], r["chen2025"]["pe"], r["seed"], r["chen2025"]["preset"])] = r
+    return list(out.values())
+
+
+def measure(model, data) -> dict:
+    """SRC and per-instance token accuracy of ``model`` on every test split of ``data``."""
+    import torch
+
+    from petheory.lengthgen import answer_queries, src
+
+    with torch.no_grad():
+        return _measure(model, data, answer_queries, src)
+
+
+def _measure(model, data, answer_queries, src) -> dict:
+    model.eval()
+    out = {"src": {}, "instance_token_acc": {}}
+    dev = next(model.parameters()).device
+    for L, split in data.test.items():
+        x, y, mask = split.x.to(dev), split.y.to(dev), split.mask.to(dev)
+        right = ((model(x).argmax(-1) == y).float() * mask).sum(1) / mask.sum(1)
+        out["instance_token_acc"][str(L)] = [round(float(r), 6) for r in right.cpu()]
+        xs, ms = x[:SRC_INSTANCES], mask[:SRC_INSTANCES].cpu().numpy()
+        probs = [p.double().cpu().numpy() for p in model.attention_probs(xs)]
+        out["src"][str(L)] = src(probs, answer_queries(ms))
+    return out
+
+
+def make_record(task: str, pe: str, *, size: str = "small", seed: int = 0, device: str = "cpu",
+                runs_dir="runs/chen2025", records_dir="records/chen2025", overrides: dict | None = None) -> dict:
+    """Train (or resume) one run and write its chen2025 record; returns the record."""
+    from petheory.nn.presets import preset
+    from petheory.nn.train import load_model, train
+
+    overrides = dict(CPU_OVERRIDES if overrides is None else overrides)
+    cfg = preset(task, size, pe=pe, seed=seed, device=device, **overrides)
+    name = run_name(task, pe, seed)
+    t0 = time.perf_counter()
+    rec = train(cfg, out_dir=Path(runs_dir) / name)
+    model, _ = load_model(Path(runs_dir) / name, device=device)
+    from petheory.nn import tasks as _tasks
+
+    extra = measure(model, _tasks.load(cfg.task))
+    rec["chen2025"] = {"preset": size, "overrides": overrides, "pe": pe, "device": rec["timing"]["device"],
+                       "commit": _commit(), "wall_seconds": round(rec["timing"]["seconds"], 2),
+                       "measure_seconds": round(time.perf_counter() - t0 - rec["timing"]["seconds"], 2), **extra}
+    atomic_write_json(Path(records_dir) / name / "record.json", rec)
+    return rec
+
+
+def main(argv=None) -> int:  # python -m petheory.nn.chen2025_runs [small|paper] [cpu|cuda]
+    import sys
+
+    import torch
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    size = args[0] if args else "small"
+    device = args[1] if len(args) > 1 else "cpu"
+    torch.set_num_threads(1 if device == "cpu" else torch.get_num_threads())
+    for task, pe in (CPU_RUNS if size != "paper" else GPU_RUNS):
+        rec = make_record(task, pe, size=size, device=device)
+        acc = {k: round(v["token_acc"], 3) for k, v in rec["final"]["test"].items()}
+        src_ = {k: round(v, 2) for k, v in rec["chen2025"]["src"].items()}
+        print(f"{task:8s} {pe:18s} {rec['chen2025']['wall_seconds']:6.1f}s acc {acc} src {src_}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

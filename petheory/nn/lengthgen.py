@@ -1,0 +1,128 @@
+r"""chen2025 mechanisms in torch: FIRE (a learned positional relation) and Scale Hint.
+
+``fire`` (a bias PE, spec ``"fire"`` or ``"fire:hidden=32,c=1,threshold=1"``)
+    Per-head logit bias ``b_h(i, j) = f_h(x(i, j))`` with FIRE's progressively normalised offset
+    ``x = sign(i-j) log(c|i-j|+1) / log(c max(L, i)+1)`` (:func:`petheory.encodings.fire_input`,
+    the same formula) and ``f`` a 1-hidden-layer ReLU MLP with one output per head (li2024,
+    Eq. 5). ``c`` and ``L`` are learned (kept positive through their logarithms), initialised
+    at the spec's values. This is the reconstruction of chen2025's "Learning-Based Position
+    Embedding framework that automatically learns positional relations": the relation between
+    two positions is a learned function, not a fixed formula or a per-offset table.
+Scale Hint (mechanism key ``hint=``, e.g. ``"rope:hint=shift"``, ``"fire:hint=interp"``)
+    The positions the PE sees are computed per instance from the separator tokens (``SEP`` and
+    ``+`` of :mod:`petheory.nn.tasks`), so the model is told the scale of each instance:
+
+    ``shift``  ``pi(t) = t - (index of the last separator at or before t)``: segment-aligned
+               positions; item ``k`` of every segment has coordinate ``k`` at every size
+               (integer positions: every PE but t5 and NoPE).
+    ``interp`` ``pi(t) = t * REF_SCALE / s`` with ``s`` the index of ``SEP``: each instance
+               rescaled to a fixed span, as position interpolation does per instance
+               (fractional positions: rope, alibi, fire).
+
+    Same maps as :func:`petheory.lengthgen.hint_positions` (there the layout comes from the
+    target, here from the tokens).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+from petheory import encodings as enc
+from petheory.nn.tasks import PLUS, SEP
+
+HINTS = ("shift", "interp")
+REF_SCALE = 8.0  # 'interp': every instance's SEP lands at this coordinate
+_HINT_PES = {"shift": ("absolute", "rope", "alibi", "relative", "fire"), "interp": ("rope", "alibi", "fire")}
+
+
+def check_hint(name: str, kind: str, hint) -> None:
+    """ValueError unless Scale Hint ``hint`` applies to PE ``name`` (of registry ``kind``)."""
+    if hint is None:
+        return
+    if hint not in HINTS:
+        raise ValueError(f"hint must be one of {', '.join(HINTS)}, got {hint!r}")
+    ok = _HINT_PES[hint]
+    if name == "nope" or not (name in ok or (kind == "absolute" and "absolute" in ok)):
+        raise ValueError(f"hint={hint} does not apply to {name!r}; it applies to "
+                         f"{'absolute tables, ' if 'absolute' in ok else ''}{', '.join(p for p in ok if p != 'absolute')}")
+
+
+def hint_positions(tokens: torch.Tensor, hint: str) -> torch.Tensor:
+    """Per-instance positions (B, T) float32 from token ids (B, T) (see the module docstring)."""
+    if tokens.dim() != 2 or tokens.dtype not in (torch.int64, torch.int32):
+        raise ValueError(f"a Scale Hint needs token ids of shape (B, T), got {tuple(tokens.shape)} {tokens.dtype}")
+    B, T = tokens.shape
+    t = torch.arange(T, device=tokens.device).expand(B, T)
+    if hint == "shift":
+        sep = (tokens == SEP) | (tokens == PLUS)
+        start = torch.cummax(torch.where(sep, t, torch.zeros_like(t)), dim=1).values
+        return (t - start).float()
+    first = torch.where(tokens == SEP, t, torch.full_like(t, T)).min(dim=1).values.clamp_min(1)  # (B,)
+    return t.float() * (REF_SCALE / first.float()[:, None])
+
+
+def rotate_at(rotary, q: torch.Tensor, k: torch.Tensor, pos: torch.Tensor):
+    """RoPE of (B, H, T, hd) queries and keys at per-instance positions ``pos`` (B, T)."""
+    if not hasattr(rotary, "_freqs"):
+        kw = {k_: rotary.params[k_] for k_ in ("base", "rotary_dim") if k_ in rotary.params}
+        rotary._freqs = torch.tensor(enc.rope_frequencies(rotary.head_dim, **kw), dtype=torch.float32)
+    ang = pos[:, None, :, None] * rotary._freqs.to(pos.device)  # (B, 1, T, r/2)
+    cos, sin = torch.cos(ang), torch.sin(ang)
+
+    def rot(x):
+        dt = x.dtype
+        x = x.float()
+        xa, xb = x[..., rotary.idx_a], x[..., rotary.idx_b]
+        out = torch.cat([xa * cos - xb * sin, xa * sin + xb * cos, x[..., rotary.idx_rest]], dim=-1)
+        return out[..., rotary.inverse].to(dt)
+
+    h = rotary.heads
+    if h == q.shape[1]:
+        return rot(q), rot(k)
+    return torch.cat([rot(q[:, :h]), q[:, h:]], 1), torch.cat([rot(k[:, :h]), k[:, h:]], 1)
+
+
+class FIREBias(nn.Module):
+    """FIRE's learned relation: (B or 1, T) positions -> (B or 1, H, T, T) logit bias."""
+
+    def __init__(self, n_head: int, hidden: int = 32, c: float = 1.0, threshold: float = 1.0):
+        super().__init__()
+        if int(hidden) < 1 or c <= 0 or threshold <= 0:
+            raise ValueError(f"fire needs hidden >= 1, c > 0, threshold > 0; got {hidden}, {c}, {threshold}")
+        self.mlp = nn.Sequential(nn.Linear(1, int(hidden)), nn.ReLU(), nn.Linear(int(hidden), n_head))
+        self.log_c = nn.Parameter(torch.tensor(math.log(c)))
+        self.log_L = nn.Parameter(torch.tensor(math.log(threshold)))
+
+    def forward(self, pos: torch.Tensor) -> torch.Tensor:
+        c, L = self.log_c.exp(), self.log_L.exp()
+        off = pos[:, :, None] - pos[:, None, :]  # (B, T, T): query i, key j
+        x = torch.sign(off) * torch.log1p(c * off.abs()) / torch.log1p(c * torch.maximum(L, pos.abs())[:, :, None])
+        return self.mlp(x[..., None]).permute(0, 3, 1, 2)  # (B, H, T, T)
+
+
+def hinted_bias(bias, pos: torch.Tensor) -> torch.Tensor:
+    """A :class:`~petheory.nn.position.BiasPE`'s (B, H, T, T) bias at per-instance positions (B, T)."""
+    if bias.name == "fire":
+        return bias.fire(pos)
+    off = pos[:, None, :, None] - pos[:, None, None, :]  # (B, 1, T, T), i - j
+    if bias.name == "alibi":
+        return -bias.slopes[None, :, None, None] * off.abs()  # the registry's symmetric form -m|i-j|
+    if bias.name == "relative":
+        K = int(bias.params["max_offset"])
+        idx = (torch.clamp(-off[:, 0].round().long(), -K, K) + K)  # registry: w[clip(j - i)]
+        return bias.values[:, idx].permute(1, 0, 2, 3)  # (B, H, T, T)
+    raise ValueError(f"no Scale Hint for bias {bias.name!r}")
+
+
+def fire_positions(T: int, device) -> torch.Tensor:
+    return torch.arange(T, device=device, dtype=torch.float32)[None]
+
+
+def as_numpy_fire(module: FIREBias, T: int, head: int = 0) -> np.ndarray:
+    """One head's (T, T) FIRE bias at positions 0..T-1, as numpy (for the theory modules)."""
+    with torch.no_grad():
+        return module(fire_positions(T, "cpu"))[0, head].double().numpy()
