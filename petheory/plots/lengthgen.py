@@ -1,6 +1,6 @@
 r"""chen2025 reconstruction figures: LRC vs N, accuracy vs length with and without Scale Hint, SRC.
 
-``lengthgen_lrc`` is pure theory (:mod:`petheory.lengthgen`, seconds). The two others draw the
+``lengthgen.lrc`` is pure theory (:mod:`petheory.lengthgen`, seconds). The two others draw the
 chen2025 training records (:func:`petheory.nn.chen2025_runs.load_records`: committed
 ``records/chen2025`` plus any under ``runs/``); they never train.
 """
@@ -39,7 +39,7 @@ def lrc_table(preset: str = "quick") -> dict:
     return out
 
 
-@figure("lengthgen_lrc", "chen2025 (reconstruction): LRC vs N per PE and target, without and with the shift Scale Hint")
+@figure("lengthgen.lrc", "chen2025 (reconstruction): LRC vs N per PE and target, without and with the shift Scale Hint")
 def fig_lrc(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
     import matplotlib.pyplot as plt
 
@@ -70,7 +70,7 @@ def fig_lrc(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]
     fig.suptitle("LRC of causal POLAs (chen2025 reconstruction): bounded = one length-independent parametrisation",
                  fontsize=10)
     fig.tight_layout()
-    return save(fig, data, outdir, "lengthgen_lrc")
+    return save(fig, data, outdir, "lengthgen.lrc")
 
 
 def _records():
@@ -106,13 +106,13 @@ def _empty(outdir, name, msg):
 _NONE = "no chen2025 records: run `python -m petheory.nn.chen2025_runs small`"
 
 
-@figure("lengthgen_accuracy", "chen2025: token accuracy vs problem size per PE, with (dashed/dotted) and without Scale Hint")
+@figure("lengthgen.accuracy", "chen2025: token accuracy vs problem size per PE, with (dashed/dotted) and without Scale Hint")
 def fig_accuracy(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
     import matplotlib.pyplot as plt
 
     data = _accuracy_data(_records())
     if not data:
-        return _empty(outdir, "lengthgen_accuracy", _NONE)
+        return _empty(outdir, "lengthgen.accuracy", _NONE)
     fig, axes = plt.subplots(1, len(data), figsize=(4.6 * len(data), 3.6), squeeze=False)
     for ax, (task, runs) in zip(axes[0], data.items()):
         for label, d in runs.items():
@@ -125,16 +125,16 @@ def fig_accuracy(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[
         ax.legend(fontsize=7)
     axes[0, 0].set_ylabel("answer token accuracy")
     fig.tight_layout()
-    return save(fig, data, outdir, "lengthgen_accuracy")
+    return save(fig, data, outdir, "lengthgen.accuracy")
 
 
-@figure("lengthgen_src", "chen2025 (reconstruction): SRC at train vs test sizes beside accuracy")
+@figure("lengthgen.src", "chen2025 (reconstruction): SRC at train vs test sizes beside accuracy")
 def fig_src(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
     import matplotlib.pyplot as plt
 
     data = _accuracy_data(_records())
     if not data:
-        return _empty(outdir, "lengthgen_src", _NONE)
+        return _empty(outdir, "lengthgen.src", _NONE)
     fig, axes = plt.subplots(len(data), 2, figsize=(9.5, 3.3 * len(data)), squeeze=False)
     for row, (task, runs) in zip(axes, data.items()):
         for label, d in runs.items():
@@ -151,4 +151,4 @@ def fig_src(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]
             ax.set_xlabel("problem size n")
         row[1].legend(fontsize=7)
     fig.tight_layout()
-    return save(fig, data, outdir, "lengthgen_src")
+    return save(fig, data, outdir, "lengthgen.src")
