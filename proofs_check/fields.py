@@ -57,20 +57,27 @@ def case_fields(c, draws: int = DRAWS, seed: int = 0) -> CaseFields | None:
     return CaseFields(tuple(k for k in order if k in every), tuple(k for k in order if k in some - every), example)
 
 
-def validate_case(c, case) -> None:
-    """Raise ValueError when ``case`` (a user's ``--case``) has unknown fields or lacks required ones."""
+def validate_case(c, case, *, missing_ok: bool = False) -> list:
+    """Raise ValueError when ``case`` (a user's ``--case``) has unknown fields or lacks required ones.
+
+    With ``missing_ok`` a missing field is not an error here but returned: a shrunk counterexample
+    drops the fields its checker never reads (the runner prunes them), so it replays without them;
+    the caller reports a missing field only when the checker asks for it."""
     if not isinstance(case, dict):
         raise ValueError(f"--case must be a JSON object such as {_dumps(_example(c))}, got {type(case).__name__}")
     f = case_fields(c)
     if f is None or f.example is None:
-        return
+        return []
     unknown = [k for k in case if k not in f.required and k not in f.optional]
     missing = [k for k in f.required if k not in case]
+    if missing_ok and not unknown:
+        return missing
     if unknown or missing:
         what = "; ".join(p for p in (f"unknown field(s) {', '.join(map(repr, unknown))}" if unknown else "",
                                      f"missing field(s) {', '.join(map(repr, missing))}" if missing else "") if p)
         raise ValueError(f"--case does not fit claim {c.id}: {what}; expected fields: {f.describe()} "
                          f"(e.g. {_dumps(f.example)}; `petheory check --list --claims {c.id}` shows them)")
+    return []
 
 
 def _example(c):

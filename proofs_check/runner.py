@@ -413,7 +413,8 @@ def replay(c: Claim, case) -> dict:
         raise ValueError(f"--case needs an exact or symbolic claim; {c.id} is {c.kind}")
     from proofs_check.fields import validate_case
 
-    validate_case(c, case)  # a misspelt or missing field is an error, never silently a default
+    # a misspelt field is an error, never silently a default; a missing one only when the checker reads it
+    missing = validate_case(c, case, missing_ok=True)
     from petheory import _memory
 
     estimate = getattr(c.check, "memory", None)  # checker.memory(case) -> bytes, where a checker allocates itself
@@ -426,7 +427,11 @@ def replay(c: Claim, case) -> dict:
         _memory.require(need, f"--case for {c.id} ({sizes})", alternative="give a smaller case")
     try:
         val = c.violation(case)
-    except (ValueError, TypeError, KeyError) as exc:
+    except KeyError as exc:
+        if exc.args and exc.args[0] in missing:
+            validate_case(c, case)  # the checker needs a field the case lacks: the full message
+        raise ValueError(f"case does not fit claim {c.id}: {exc}") from None
+    except (ValueError, TypeError) as exc:
         raise ValueError(f"case does not fit claim {c.id}: {exc}") from None
     except AssertionError as exc:  # e.g. torch: "embed_dim must be divisible by num_heads" on a hand-written case
         raise ValueError(f"case does not fit claim {c.id}: {exc or 'AssertionError'}") from None

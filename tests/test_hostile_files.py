@@ -163,7 +163,7 @@ def test_non_json_values_are_refused_before_writing(tmp_path):
 
 
 def test_check_json_into_a_directory_is_one_line(capsys, tmp_path):
-    refused(capsys, "check", "--claims", "li2025.alibi_monotone_bias", "--json", tmp_path)
+    refused(capsys, "check", "-q", "--claims", "li2025.alibi_monotone_bias", "--json", tmp_path)
 
 
 def test_truncated_checkpoint_is_refused_by_path_and_kept(capsys, tmp_path):

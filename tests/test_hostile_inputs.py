@@ -154,8 +154,8 @@ def test_sweep_missing_grid_file(capsys, tmp_path):
     ("{not json", "not valid JSON"),
     ("", "not valid JSON"),
     ('{"n": 4, "slope": 1.0', "not valid JSON"),
-    ("[4, 1.0]", "case does not fit"),
-    ('"n=4"', "case does not fit"),
+    ("[4, 1.0]", "--case must be a JSON object"),
+    ('"n=4"', "--case must be a JSON object"),
 ])
 def test_check_malformed_case_json(capsys, case, match):
     refused(capsys, "check", "--claims", "li2025.alibi_monotone_bias", "--case", case, match=match)
@@ -183,7 +183,7 @@ def test_stress_malformed_corpus(capsys, tmp_path):
     (["bounds", "--pe", "alibi", "--length", ","], "--length is empty"),
     (["bounds", "--pe", "alibi", "--m", "many"], "invalid int"),
     (["train", "running_sum", "--set", "epochs=1.5"], "epochs must be a positive integer"),
-    (["train", "running_sum", "--set", "model.d_model=abc"], "d_model must be a positive integer"),
+    (["train", "running_sum", "--set", "model.d_model=abc"], "model.d_model is a number"),
     (["train", "running_sum", "--set", "task.test_lens=[0]"], "test_lens must be positive"),
     (["sweep", "--task", "running_sum", "--seeds", "x"], "invalid int"),
     (["figures", "--seed", "x"], "invalid int"),

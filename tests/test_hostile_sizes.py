@@ -33,7 +33,7 @@ CLI_TOO_BIG = [
     (["spectrum", "--coeffs", "1,0.5", "--n", BIG], "--n 1000000000000"),
     (["spectrum", "--encoding", "sinusoidal", "--n", BIG], "n = 1000000000000, d = 64"),
     (["spectrum", "--encoding", "rope", "--n", 10**10], "n = 10000000000"),
-    (["spectrum", "--kernel", "gaussian", "--n", 10**9], "N = 1000000000"),
+    (["spectrum", "--kernel", "gaussian", "--n", 10**10], "N = 10000000000"),
     (["stress", "--encoding", "sinusoidal", "--d", BIG], "d = 1000000000000"),
     (["bounds", "--pe", "sinusoidal", "--length", BIG], "n = 1000000000000"),
     (["bounds", "--pe", "learned", "--length", "10", "--n-max", 10**11], "n_max = 100000000000"),
@@ -42,7 +42,7 @@ CLI_TOO_BIG = [
     (["train", "running_sum", "--set", "model.d_model=1000000", "--set", "model.n_head=1"], "d_model=1000000"),
     (["train", "running_sum", "--set", f"task.n_train={BIG}"], "sequences"),
     (["train", "copy", "--set", f"task.train_len={10**9}"], "tokens"),
-    (["check", "--claims", "cirrincione2026.necessity", "--case",
+    (["check", "--claims", "cirrincione2026.necessity#mask_is_not_a_signal", "--case",
       json.dumps({"attention": "causal", "output": "pooled", "model": "encoder_layer", "norm_first": False, "n": 10**6,
                   "d_model": 4, "nhead": 1, "seed": 0, "perm": [0, 1]})], "(n = 1000000, d_model = 4, nhead = 1)"),
     (["check", "--claims", "gu2025.rope_logit_form", "--case",
@@ -102,7 +102,7 @@ def test_fft_path_works_where_dense_is_refused(capsys):
 
 
 def test_figures_refuse_under_a_tiny_limit_and_write_nothing(capsys, tmp_path):
-    refused(capsys, "figures", "--only", "bounds_pe_norms", "--out", tmp_path / "figs", "--max-memory", "1K",
+    refused(capsys, "figures", "-q", "--only", "bounds.pe_norms", "--out", tmp_path / "figs", "--max-memory", "1K",
             match="needs about")
     assert files_under(tmp_path) == []
 
@@ -290,6 +290,6 @@ def test_case_memory_estimate_of_a_malformed_case_is_one_line(capsys):
     # the checker's memory estimate reads case["n"]: a case without it does not fit, it does not crash
     refused(capsys, "check", "--claims", "gu2025.logit_decomposition", "--case", '{"d": 4, "d_head": 2}',
             match="case does not fit claim gu2025.logit_decomposition")
-    refused(capsys, "check", "--claims", "cirrincione2026.necessity", "--case", json.dumps(
+    refused(capsys, "check", "--claims", "cirrincione2026.necessity#mask_is_not_a_signal", "--case", json.dumps(
         {"attention": "causal", "output": "pooled", "model": "encoder_layer", "norm_first": False, "n": 2,
          "d_model": 4, "nhead": 3, "seed": 0, "perm": [0, 1]}), match="divisible")
