@@ -56,6 +56,7 @@ def _random_theta(pe: str, n: int, masked: bool, rng):
 
 @claim(
     id="chen2025.pe_no_new_capability",
+    paper_status="proposition",
     source="chen2025 abstract",
     statement="In Position-Only Linear Attentions (POLAs), PEs do not expand computational capabilities but "
     "structure the learned computation across positions.",
@@ -138,6 +139,7 @@ def lrc_decisions(case) -> dict | None:
 
 @claim(
     id="chen2025.lrc_characterises_lg",
+    paper_status="proposition",
     source="chen2025 abstract",
     statement="Linear Representation Complexity (LRC) characterises when PEs enable length generalisation in POLAs.",
     kind="exact",
@@ -269,6 +271,7 @@ _EMP = ("Records: petheory.nn.chen2025_runs (tasks of petheory.nn.tasks: BOS inp
 
 @claim(
     id="chen2025.scale_hint",
+    paper_status="empirical",
     source="chen2025 abstract",
     statement="Scale Hint, allowing flexible instance scaling, improves length generalisation.",
     kind="empirical",
@@ -297,6 +300,7 @@ def scale_hint(ctx) -> Evidence:
 
 @claim(
     id="chen2025.learned_relation_pe",
+    paper_status="empirical",
     source="chen2025 abstract",
     statement="A Learning-Based Position Embedding framework that automatically learns positional relations "
     "improves length generalisation.",
@@ -329,6 +333,7 @@ def learned_relation_pe(ctx) -> Evidence:
 
 @claim(
     id="chen2025.learned_relation_pe__corrected",
+    paper_status="empirical",
     source="chen2025 abstract (corrected variant of chen2025.learned_relation_pe)",
     statement="The learned-relation PE (FIRE) improves length generalisation over RoPE, and FIRE with a Scale Hint "
     "improves it over every fixed PE without one.",
@@ -402,6 +407,7 @@ def src_verdict(rows: list[dict], *, alpha: float = ALPHA) -> Evidence:
 
 @claim(
     id="chen2025.src_invariance",
+    paper_status="conjecture",
     source="chen2025 abstract (conjecture)",
     statement="Length generalisation is possible if and only if the Sequential Representation Complexity (SRC) "
     "remains invariant across scales.",
