@@ -103,15 +103,9 @@ def render() -> str:
     return "\n".join(table5() + [""] + gu2025())
 
 
-def _block(text: str) -> tuple[int, int]:
-    try:
-        start = text.index(BEGIN) + len(BEGIN)
-        return start, text.index(END, start)
-    except ValueError:
-        raise ValueError(f"README.md has no reproduced-tables block: add the markers {BEGIN!r} and {END!r}") from None
-
-
 def main(argv=None) -> int:
+    from proofs_check.readme_table import readme_block, replace_block
+
     p = argparse.ArgumentParser(prog="python -m proofs_check.readme_reproduced", description=__doc__.split("\n\n")[0])
     g = p.add_mutually_exclusive_group()
     g.add_argument("--write", action="store_true", help="rewrite the generated block of README.md")
@@ -122,15 +116,11 @@ def main(argv=None) -> int:
     if args.write:
         from petheory.io import atomic_write_text
 
-        text = path.read_text()
-        a, b = _block(text)
-        atomic_write_text(path, text[:a] + "\n" + block + "\n" + text[b:])
+        atomic_write_text(path, replace_block(path.read_text(), block, BEGIN, END))
         print(f"wrote the reproduced tables of {path}")
         return 0
     if args.check:
-        text = path.read_text()
-        a, b = _block(text)
-        stale = text[a:b].strip("\n") != block
+        stale = readme_block(path.read_text(), BEGIN, END) != block
         print(f"{path}: reproduced tables are {'stale: run python -m proofs_check.readme_reproduced --write' if stale else 'up to date'}")
         return 1 if stale else 0
     print(block)

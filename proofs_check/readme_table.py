@@ -116,20 +116,21 @@ def render(records: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def readme_block(text: str) -> str:
+def readme_block(text: str, begin: str = BEGIN, end: str = END) -> str:
     """The generated block of README text (between the markers, without them)."""
     try:
-        start = text.index(BEGIN) + len(BEGIN)
-        end = text.index(END, start)
+        a = text.index(begin) + len(begin)
+        b = text.index(end, a)
     except ValueError:
-        raise ValueError(f"README.md has no generated verdict table: add the markers {BEGIN!r} and {END!r}") from None
-    return text[start:end].strip("\n")
+        raise ValueError(f"README.md has no generated block: add the markers {begin!r} and {end!r}") from None
+    return text[a:b].strip("\n")
 
 
-def replace_block(text: str, block: str) -> str:
-    start = text.index(BEGIN) + len(BEGIN)
-    end = text.index(END, start)
-    return text[:start] + "\n" + block + "\n" + text[end:]
+def replace_block(text: str, block: str, begin: str = BEGIN, end: str = END) -> str:
+    readme_block(text, begin, end)  # the markers must be there
+    a = text.index(begin) + len(begin)
+    b = text.index(end, a)
+    return text[:a] + "\n" + block + "\n" + text[b:]
 
 
 def main(argv=None) -> int:
