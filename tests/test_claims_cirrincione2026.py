@@ -316,9 +316,10 @@ def test_per_token_outputs_are_not_invariant_only_equivariant():
 # ----------------------------------------------------------------------------- positional separation
 
 
-def test_positional_separation_from_the_shipped_records():
+def test_positional_separation_from_the_shipped_records(tmp_path, monkeypatch):
     # running-sum models with absolute PEs separate positions (probe >= 0.97); gu2025's pooled
     # classifiers do not (0.29-0.66 over 128 positions): trained models, so inconclusive, not refuted
+    monkeypatch.setenv("PETHEORY_RUNS", str(tmp_path))  # the shipped records alone, not what this checkout trained
     rec = check("positional_separation")
     per = rec["details"]["per_model"]
     assert rec["verdict"] == "inconclusive" and rec["evidence"] == "statistical"
