@@ -252,8 +252,13 @@ def alibi_extrapolation(case) -> float:
     eq9 = t["lhs"] - t["rhs"] - tol
     # numeric L_A: a central difference (A(b+h) - A(b-h))/2h equals A'(xi) for some xi (mean value theorem), so it
     # never exceeds sup A' = 1/4 in exact arithmetic; only the rounding of the two A values (/2h) can push it over.
+    # The grid points b = lse +- 40 (linspace) are rounded too, by <= u |b|: the computed spacing of two
+    # neighbours is 2h + 2u max|b|, which the quotient (divided by the nominal 2h) turns into at most
+    # 1/4 * u max|b| / h above 1/4.
     h = 80.0 / 4000
-    numeric = bounds.alibi_lipschitz_numeric(mu) - 0.25 - tolerance(n_ops=len(mu) + 4, scale=1.0) / h
+    bmax = abs(float(np.logaddexp.reduce(mu))) + 40.0
+    numeric = (bounds.alibi_lipschitz_numeric(mu) - 0.25 - tolerance(n_ops=len(mu) + 4, scale=1.0) / h
+               - 0.25 * unit_roundoff() * bmax / h)
     return float(max(eq9, numeric if case["reading"] == "weight" else -np.inf))
 
 
