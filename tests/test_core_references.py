@@ -142,6 +142,26 @@ def test_non_hermitian_operator_adjoint_matches_the_dense_conjugate_transpose():
 # ----------------------------------------------------------------------------- coupling
 
 
+def test_each_logit_term_is_its_written_bilinear_form():
+    """Not only the sum: cp is content-query x position-key, pc position-query x content-key (gu2025 Eq. 8)."""
+    rng = np.random.default_rng(21)
+    n, d, dh = 5, 6, 4
+    C, P = rng.standard_normal((n, d)), rng.standard_normal((n, d))
+    WQ, WK = rng.standard_normal((d, dh)), rng.standard_normal((d, dh))
+    bQ, bK, B, s = rng.standard_normal(dh), rng.standard_normal(dh), rng.standard_normal((n, n)), 0.37
+    t = coupling.logit_terms(C, P, WQ, WK, B, b_Q=bQ, b_K=bK, scale=s)
+    want = {
+        "cc": [[s * (C[i] @ WQ + bQ) @ (C[j] @ WK + bK) for j in range(n)] for i in range(n)],
+        "cp": [[s * (C[i] @ WQ + bQ) @ (P[j] @ WK) for j in range(n)] for i in range(n)],
+        "pc": [[s * (P[i] @ WQ) @ (C[j] @ WK + bK) for j in range(n)] for i in range(n)],
+        "pp": [[s * (P[i] @ WQ) @ (P[j] @ WK) for j in range(n)] for i in range(n)],
+    }
+    tol = gamma(2 * (d + dh + 3)) * s * (np.abs(C).max() + np.abs(P).max() + 1) ** 2 * np.abs(WQ).max() * np.abs(WK).max() * d * d * dh
+    for name, w in want.items():
+        np.testing.assert_allclose(getattr(t, name), np.array(w), rtol=0, atol=tol, err_msg=name)
+    np.testing.assert_array_equal(t.bias, B)
+
+
 def test_row_softmax_matches_scipy_including_masked_entries():
     rng = np.random.default_rng(9)
     M = rng.standard_normal((5, 7)) * 30
