@@ -352,3 +352,14 @@ def test_effective_rank_matches_numpy_matrix_rank_with_the_same_threshold():
         lam = np.linalg.eigvalsh(B)
         tol = geo._rank_tol(10)
         assert geo.effective_rank(B) == np.linalg.matrix_rank(B, tol=tol * np.max(np.abs(lam)), hermitian=True) == k
+
+
+@pytest.mark.parametrize("c", [1e-30, 1.0, 1e30])
+def test_effective_rank_and_mds_rank_are_scale_invariant(c):
+    """The rank threshold is relative to the largest eigenvalue: scaling B (or D) changes no rank."""
+    Y = np.random.default_rng(22).standard_normal((10, 3))
+    B = c * (Y @ Y.T)
+    assert geo.effective_rank(B) == 3
+    assert geo.effective_rank(np.linalg.eigvalsh(B), positive=True) == 3
+    D = cdist(Y, Y) * math.sqrt(c)
+    assert geo.classical_mds(D).rank == 3
