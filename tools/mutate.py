@@ -111,6 +111,15 @@ MUTANTS = [
            equivalent="Strang's circulant is only the Davidson preconditioner: a slightly different circulant "
            "changes the iteration count, never the certified result (bracket and residual are computed from T). "
            "Observable only as speed."),
+    Mutant("toeplitz.wasserstein_signed_area", "toeplitz", T,
+           "return float(np.sum(np.abs(np.cumsum(d)[:-1]) * np.diff(x)))",
+           "return float(abs(np.sum(np.cumsum(d)[:-1] * np.diff(x))))"),
+    Mutant("toeplitz.kolmogorov_left_continuous_cdf", "toeplitz", T,
+           "i = np.searchsorted(xs, pts, side=\"right\")", "i = np.searchsorted(xs, pts, side=\"left\")"),
+    Mutant("toeplitz.diagonal_means_divisor", "toeplitz", T,
+           "out[k + n - 1] = np.trace(A, offset=-k) / (n - abs(k))", "out[k + n - 1] = np.trace(A, offset=-k) / n"),
+    Mutant("toeplitz.projection_transposed", "toeplitz", T,
+           "return sla.toeplitz(means[n - 1 :], means[n - 1 :: -1])", "return sla.toeplitz(means[n - 1 :: -1], means[n - 1 :])"),
     # ---------------------------------------------------------------- coupling
     Mutant("coupling.cross_terms_swapped", "coupling", C,
            "s * (qc @ kp.T), s * (qp @ kc.T)", "s * (qp @ kc.T), s * (qc @ kp.T)"),
@@ -132,6 +141,11 @@ MUTANTS = [
     Mutant("bounds.linear_bound_m", "bounds", B, "    return B * B0 / math.sqrt(m)\n", "    return B * B0 / m\n"),
     Mutant("bounds.sinusoidal_stated_norm", "bounds", B,
            "stated, formula = math.sqrt(d), \"sqrt(d_model)\"", "stated, formula = math.sqrt(d / 2), \"sqrt(d_model)\""),
+    Mutant("bounds.layernorm_no_sqrt", "bounds", B,
+           "return float(np.max(np.abs(g)) / math.sqrt(vf + eps))", "return float(np.max(np.abs(g)) / (vf + eps))"),
+    Mutant("bounds.attention_output_weights_swapped", "bounds", B,
+           "out = pb[:, None] * vb[None, :] + (1 - pb)[:, None] * (w @ vals)[None, :]",
+           "out = (1 - pb)[:, None] * vb[None, :] + pb[:, None] * (w @ vals)[None, :]"),
     # ---------------------------------------------------------------- geometry
     Mutant("geometry.hellinger_no_half", "geometry", G,
            "D2 = 0.5 * (g[i0:i1, None] + g[None, :]) - root.gram_rows(i0, i1)",
@@ -146,6 +160,8 @@ MUTANTS = [
     Mutant("geometry.raw_stress_double_counted", "geometry", G,
            "return 0.5 * sum(float(np.sum((T.rows(i0, i1) - E.rows(i0, i1)) ** 2))",
            "return sum(float(np.sum((T.rows(i0, i1) - E.rows(i0, i1)) ** 2))"),
+    Mutant("geometry.rotary_distance_full_angle", "geometry", G,
+           "half = 0.5 * (ang[i0 : i0 + b, None, :] - ang[None, :, :])", "half = (ang[i0 : i0 + b, None, :] - ang[None, :, :])"),
     Mutant("geometry.effective_rank_absolute_tol", "geometry", G,
            "return numerical_rank(lam, tol * top, positive=positive)", "return numerical_rank(lam, tol, positive=positive)"),
     Mutant("rounding.numerical_rank_non_strict", "rounding", "petheory/_rounding.py",
