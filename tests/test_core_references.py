@@ -363,3 +363,40 @@ def test_effective_rank_and_mds_rank_are_scale_invariant(c):
     assert geo.effective_rank(np.linalg.eigvalsh(B), positive=True) == 3
     D = cdist(Y, Y) * math.sqrt(c)
     assert geo.classical_mds(D).rank == 3
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_fit_line_matches_scipy_least_squares_and_its_t_interval(weighted):
+    rng = np.random.default_rng(23)
+    x = np.linspace(0, 3, 9)
+    y = 1.5 - 0.7 * x + 0.1 * rng.standard_normal(9)
+    w = rng.uniform(0.5, 2, 9) if weighted else np.ones(9)
+    fit = bounds.fit_line(x, y, weights=w if weighted else None, level=0.9)
+    # weighted least squares = OLS on sqrt(w)-scaled rows; covariance s^2 (A^T W A)^-1, s^2 = sum w r^2 / (n-2)
+    A = np.stack([np.ones(9), x], axis=1)
+    sw = np.sqrt(w)
+    coef, *_ = np.linalg.lstsq(A * sw[:, None], y * sw, rcond=None)
+    r = y - A @ coef
+    cov = (w * r**2).sum() / 7 * np.linalg.inv(A.T @ (w[:, None] * A))
+    se = math.sqrt(cov[1, 1])
+    t = scipy.stats.t.ppf(0.95, 7)
+    assert fit.slope == pytest.approx(coef[1], rel=1e-12) and fit.intercept == pytest.approx(coef[0], rel=1e-12)
+    assert fit.slope_ci == pytest.approx((coef[1] - t * se, coef[1] + t * se), rel=1e-10)
+    if not weighted:
+        lr = scipy.stats.linregress(x, y)
+        assert fit.slope == pytest.approx(lr.slope, rel=1e-12)
+        assert fit.slope_ci[1] - fit.slope == pytest.approx(t * lr.stderr, rel=1e-10)
+
+
+def test_smacof_iterates_are_sklearns_guttman_transforms():
+    """One and ten Guttman transforms from the same start equal sklearn.manifold.smacof's (metric, unit weights)."""
+    sk = pytest.importorskip("sklearn.manifold")
+    rng = np.random.default_rng(24)
+    Y = rng.standard_normal((8, 3))
+    D = cdist(Y, Y)
+    X0 = rng.standard_normal((8, 2))
+    for it in (1, 10):
+        ours = geo.smacof(D, X0, n_iter=it, rtol=0.0)
+        theirs = sk.smacof(D, n_components=2, init=X0, n_init=1, max_iter=it, eps=0.0, metric=True,
+                           normalized_stress=False)[0]
+        np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-10 * it)
