@@ -400,3 +400,17 @@ def test_smacof_iterates_are_sklearns_guttman_transforms():
         theirs = sk.smacof(D, n_components=2, init=X0, n_init=1, max_iter=it, eps=0.0, metric=True,
                            normalized_stress=False)[0]
         np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-10 * it)
+
+
+@pytest.mark.parametrize("orthonormal", [False, True])
+@pytest.mark.parametrize("position_map", ["linear", "exp"])
+def test_legendre_columns_are_scipy_legendre_polynomials_on_each_map(position_map, orthonormal):
+    n, d, n_max, start = 9, 7, 20, 15  # rows cross n_max: the clip branch of the linear map too
+    p = np.arange(start, start + n, dtype=np.float64)
+    x = 2 * p / (n_max - 1) - 1 if position_map == "linear" else 1 - 2 * np.exp(-math.log(20) * p / (n_max - 1))
+    x = np.minimum(x, 1.0)
+    want = np.stack([scipy.special.eval_legendre(k, x) * (math.sqrt((2 * k + 1) / 2) if orthonormal else 1)
+                     for k in range(d)], axis=1)
+    got = enc.legendre(n, d, n_max=n_max, start=start, position_map=position_map, orthonormal=orthonormal)
+    # |P_k(x)| <= 1 on [-1, 1]; the three-term recurrence loses <= ~2k u per degree (both sides)
+    np.testing.assert_allclose(got, want, rtol=0, atol=gamma(4 * d * d) * 2)
