@@ -144,3 +144,14 @@ def test_hermitian_symbol_at_arbitrary_theta_is_real_and_matches_the_direct_sum(
     assert got.dtype == np.float64
     np.testing.assert_allclose(got, want.real, rtol=0, atol=4 * n * U * 2 * np.sum(np.abs(c)))
     assert np.max(np.abs(want.imag)) <= 4 * n * U * 2 * np.sum(np.abs(c))
+
+
+@pytest.mark.parametrize("name,tol", [("geometric", 0.02), ("kink", 0.05), ("complex", 0.05)])
+def test_slq_spectral_distribution_meets_its_tol_and_its_error_estimate(name, tol):
+    """spectral_distribution(method='slq', tol=) promises a Kolmogorov distance accurate to about tol
+    (its default probes and steps are chosen for it) and reports error_estimate; both against exact."""
+    c = _family(name, 1024)
+    exact = tp.spectral_distribution(c, method="exact")
+    slq = tp.spectral_distribution(c, method="slq", tol=tol, seed=3)
+    assert tp.kolmogorov_distance(slq.support, exact.support, slq.weights) <= tol
+    assert abs(slq.kolmogorov - exact.kolmogorov) <= min(tol, slq.error_estimate)
