@@ -154,3 +154,19 @@ def test_thorough_profile_search_gives_no_crash_and_no_rounding_level_refutation
     for seed in seeds:
         rec = check_claim(engine.get(claim_id), profile="thorough", seed=seed)
         assert rec["verdict"] == "holds", (seed, rec.get("summary"), rec.get("counterexample"))
+
+
+ISSUE_CASES = [("gu2025.rope_relative", c) for c in ROPE_TINY_KEY] + \
+    [("li2025.alibi_extrapolation", c) for c in ALIBI_EQUAL_VALUES] + \
+    [("cirrincione2026.rank_bound", ISSUE_RANK_CASE),
+     ("cirrincione2026.minimal_parametrisation__corrected",
+      {"counts": [[1, 0, 0, 0], [0, 0, 0, 1], [0, 0, 1, 1], [0, 1, 1, 0]], "d": 5, "seed": 0})]
+
+
+@pytest.mark.parametrize("claim_id,case", ISSUE_CASES, ids=lambda x: x if isinstance(x, str) else "")
+def test_issue_cases_replay_as_holds_through_the_registered_claim(claim_id, case):
+    """The same cases through `petheory check --claims ID --case JSON` (the registered claim, not the module
+    function): what a user replaying the thorough run's counterexamples sees."""
+    from proofs_check.runner import replay
+
+    assert replay(engine.get(claim_id), case)["verdict"] == "holds"
