@@ -414,3 +414,21 @@ def test_legendre_columns_are_scipy_legendre_polynomials_on_each_map(position_ma
     got = enc.legendre(n, d, n_max=n_max, start=start, position_map=position_map, orthonormal=orthonormal)
     # |P_k(x)| <= 1 on [-1, 1]; the three-term recurrence loses <= ~2k u per degree (both sides)
     np.testing.assert_allclose(got, want, rtol=0, atol=gamma(4 * d * d) * 2)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_kolmogorov_with_resolution_is_the_sup_over_every_jump_point(seed):
+    """sup_x max(F1(x) - F2(x + eps), F2(x) - F1(x + eps), 0) with right-continuous CDFs (P(X <= x)), written
+    out over every point where either difference can jump: the atoms and the atoms shifted by -eps."""
+    rng = np.random.default_rng(seed)
+    x1 = np.round(rng.standard_normal(15), 1)  # ties, and atoms shared between the samples
+    x2 = np.round(rng.standard_normal(11) + 0.2, 1)
+
+    def F(xs, t):
+        return (xs[None, :] <= t[:, None]).mean(axis=1)
+
+    for eps in (0.0, 0.05, 0.1, 0.3):
+        pts = np.concatenate([x1, x2, x1 - eps, x2 - eps])
+        want = max(0.0, np.max(F(x1, pts) - F(x2, pts + eps)), np.max(F(x2, pts) - F(x1, pts + eps)))
+        assert tp.kolmogorov_distance(x1, x2, resolution=eps) == pytest.approx(want, abs=gamma(30))
+    assert tp.kolmogorov_distance(x1, x2) == pytest.approx(scipy.stats.ks_2samp(x1, x2).statistic, abs=gamma(30))
