@@ -55,6 +55,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from petheory import _validate as v
+from petheory._rounding import eig_rank_tol, numerical_rank
 from petheory._rounding import gamma as _gamma
 
 __all__ = [
@@ -89,15 +90,8 @@ _CACHE_BYTES = 2**19  # per temporary in the blocked stress of dense/coordinate 
 
 
 def _rank_tol(n: int) -> float:
-    r"""Relative threshold under which an eigenvalue of an n x n double-centred matrix is zero.
-
-    Forming :math:`B=-\frac12 J D^{\circ2} J` costs O(1) roundings per entry, each of size at
-    most :math:`4\max D^2 \le 16\lVert B\rVert_2`, so :math:`\lVert\delta B\rVert_2 \le n
-    \max|\delta B_{ij}| \lesssim \gamma_{16n}\lVert B\rVert_2`; a backward-stable eigensolver
-    adds :math:`\gamma_n\lVert B\rVert_2` (Higham 2002). Hence :math:`\gamma_{17n}` relative to
-    the largest eigenvalue modulus.
-    """
-    return _gamma(17 * max(int(n), 1))
+    """Relative zero threshold of an n x n double-centred matrix: :func:`petheory._rounding.eig_rank_tol`."""
+    return eig_rank_tol(n)
 
 
 def _block_rows(n: int, width: int, copies: int = 4) -> int:
@@ -768,7 +762,7 @@ def _result_from_eigh(w, U, rank, tol_rel, trace, frob) -> MDSResult:
     order = np.argsort(w)[::-1]
     w, U = w[order], U[:, order]
     thr = tol_rel * max(float(np.max(np.abs(w))), np.finfo(float).tiny)
-    npos = int(np.sum(w > thr))
+    npos = numerical_rank(w, thr, positive=True)
     r = npos if rank is None else min(rank, npos)
     X = _fix_signs(U[:, :r]) * np.sqrt(w[:r])
     return MDSResult(X, w, r, rank, "eigh", tol_rel, w[w < -thr], w[r:npos], trace, frob, True)
@@ -793,7 +787,7 @@ def _result_from_top(w, U, rank, tol_rel, trace, frob) -> MDSResult:
     if frob is not None:
         scale = max(scale, frob / math.sqrt(U.shape[0]))  # |lambda_max| >= ||B||_F / sqrt(n)
     thr = tol_rel * scale
-    r = int(np.sum(w > thr))
+    r = numerical_rank(w, thr, positive=True)
     X = _fix_signs(U[:, :r]) * np.sqrt(w[:r])
     return MDSResult(X, w, r, rank, "lanczos", tol_rel, np.empty(0), np.empty(0), trace, frob, False)
 
@@ -1164,8 +1158,7 @@ def effective_rank(B, tol: float | None = None, *, positive: bool = False) -> in
     top = float(np.max(np.abs(lam)))
     if top == 0:
         return 0
-    vals = lam if positive else np.abs(lam)
-    return int(np.sum(vals > tol * top))
+    return numerical_rank(lam, tol * top, positive=positive)
 
 
 @dataclass(frozen=True)
@@ -1234,7 +1227,7 @@ def minimal_parametrisation(P, rank: int | None = None, *, tol: float | None = N
     U, s, Vt = np.linalg.svd(P, full_matrices=False)
     if rank is None:
         t = _gamma(max(n, d) + 1) if tol is None else v.real("tol", tol, nonnegative=True)
-        r = int(np.sum(s > t * s[0])) if s[0] > 0 else 0
+        r = numerical_rank(s, t * s[0]) if s[0] > 0 else 0
     else:
         r = v.integer("rank", rank, minimum=0, maximum=min(n, d))
     Uf, Vf = U[:, :r] * s[:r], Vt[:r].T

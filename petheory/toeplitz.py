@@ -40,6 +40,7 @@ from scipy.sparse.linalg import LinearOperator
 
 from petheory import _memory
 from petheory import _validate as v
+from petheory._rounding import gamma as _gamma
 
 __all__ = [
     "coefficients",
@@ -1014,7 +1015,18 @@ def _davidson_top(T: ToeplitzOperator, c, grid, strang, sign: float, rtol: float
 
 def _measure(x, w=None) -> tuple[np.ndarray, np.ndarray]:
     x = np.asarray(x, dtype=np.float64).ravel()
-    w = np.full(x.shape[0], 1.0 / max(x.shape[0], 1)) if w is None else np.asarray(w, dtype=np.float64).ravel()
+    if w is None:
+        w = np.full(x.shape[0], 1.0 / max(x.shape[0], 1))
+    else:
+        w = np.asarray(w, dtype=np.float64).ravel()
+        if w.shape != x.shape:
+            raise ValueError(f"weights must have one entry per atom ({x.shape[0]}), got {w.shape[0]}")
+        # A sum of n non-negative weights is exact to gamma_n relative (Higham Lemma 3.1); the weights
+        # themselves come from a computation (SLQ: squared eigenvector entries, each probe summing to 1
+        # to gamma_m), so allow gamma_(n+2). Unnormalised weights would silently scale both distances.
+        tot = float(np.sum(w))
+        if not np.all(np.isfinite(w)) or np.any(w < 0) or abs(tot - 1.0) > _gamma(w.shape[0] + 2):
+            raise ValueError(f"weights must be finite, non-negative and sum to 1, got sum {tot!r}")
     o = np.argsort(x, kind="mergesort")
     return x[o], w[o]
 

@@ -22,7 +22,6 @@ import math
 from fractions import Fraction
 
 import numpy as np
-import scipy.linalg
 from hypothesis import strategies as st
 
 from petheory import coupling as cp
@@ -94,10 +93,18 @@ def rope_relative(case) -> float:
     rhs = q @ table.apply_at(k[None], 2)[0] if j >= i else table.apply_at(q[None], 2)[0] @ k
     # Error model: each angle p*theta (theta <= 1) is rounded with absolute error <= u*p, which
     # moves the rotated vectors by <= u*p*||x||; the d-term dot products add gamma_d ||q|| ||k||.
-    # scipy's norm is BLAS nrm2, which scales: np.linalg.norm squares first and underflows to 0 for
-    # entries below ~1e-154 (q = [0, 1.5], k = [0, 1e-255] then had tolerance 0 and a 1-ulp "counterexample")
-    scale = float(scipy.linalg.norm(q) * scipy.linalg.norm(k))
-    tol = tolerance(n_ops=d + 4, scale=scale) + 4 * unit_roundoff() * (i + j + abs(j - i) + 4) * scale
+    # Underflow (Higham eq. 2.8: fl(x*y) = xy(1+delta) + eta_i, |eta_i| <= eta): each rotated
+    # coordinate a*cos - b*sin carries <= 2 eta absolute, which the dot product with the other
+    # rotated vector multiplies by its 1-norm <= sqrt(d) ||x||_2; two sides, two vectors each:
+    # 4 sqrt(d) (||q|| + ||k||) eta. The norms are taken with hypot (scaled, no underflow):
+    # np.linalg.norm squares first, and a key of 1e-186 has a norm squared below eta, so the old
+    # scale was 0 while the rounding error was ~u * 1e-186 (issue 15's crash). If the product of
+    # the norms itself underflows, the relative part it stands for is below eta: 4 eta covers it.
+    nq, nk = math.hypot(*q), math.hypot(*k)
+    scale = nq * nk
+    eta = float(np.finfo(np.float64).smallest_subnormal)
+    tol = (tolerance(n_ops=d + 4, scale=scale) + 4 * unit_roundoff() * (i + j + abs(j - i) + 4) * scale
+           + (4 * math.sqrt(d) * (nq + nk) + 4) * eta)
     return float(abs(lhs - rhs) - tol)
 
 

@@ -19,7 +19,7 @@ from petheory import bounds
 from petheory import encodings as enc
 from proofs_check.claims._strategies import even_dims, reals
 from proofs_check.engine import Evidence, Reading, claim, claim_with_readings
-from proofs_check.tolerance import tolerance, unit_roundoff
+from proofs_check.tolerance import gamma, tolerance, unit_roundoff
 
 # ============================================================================= sinusoidal norm
 
@@ -237,6 +237,47 @@ def _alibi_eq9_cases(draw):
     return case
 
 
+def _alibi_eq9_rounding(mu: np.ndarray, case: dict, dist: int, t: dict) -> float:
+    r"""Bound on |computed (lhs - rhs) - exact (lhs - rhs)| of Eq. 9 (Higham's model, u = unit roundoff).
+
+    Derivation (n = len(mu), A(b) = sigma(b - lse), sigma' = A(1 - A) <= 1/4):
+
+    * the biases b = fl(-alpha p) are off by <= u|b|, and the computed argument b - lse by
+      <= gamma_{n+4} (|b| + |lse| + 1) (log-sum-exp of n terms, then one subtraction); through
+      sigma' this moves A(b) by <= s(b) (u|b| + gamma_{n+4}(|b| + |lse| + 1)), with
+      s(b) = min(1/4, 1.01 A(1-A)): sigma' changes by a factor <= e^delta over an argument error
+      delta (<= 1e-9 here) and the computed A is within a relative delta + 2u, so 1% covers both;
+      exp and the division add gamma_2 A.
+    * 'output': o(b) = A v_b + (1 - A) vbar, vbar = w @ V with w_j = exp(mu_j - lse) each off by a
+      relative gamma_{n+4}(max|mu| + |lse| + 1); each coordinate of o is off by
+      <= 2 Vmax errA(b) + (gamma_{n+4}(max|mu| + |lse| + 1) + gamma_{n+3}) Vmax, the 2-norm of
+      the difference over dv coordinates by sqrt(dv) times the sum over both biases. This is the
+      term that matters when every value vector is equal: L_A = 0, rhs = 0, and lhs is pure
+      rounding (issue 15: refuted at 1.1e-16 for lack of it).
+    * rhs = L_A alpha (d - N_max): <= gamma_{dv+4} rhs (the norm inside L_A, two products);
+      the norm of lhs adds gamma_{dv} lhs; underflow n eta through ``tolerance``.
+    """
+    u = unit_roundoff()
+    n = len(mu)
+    lse = float(np.logaddexp.reduce(mu))
+    g = gamma(n + 4)
+    alpha = float(case["slope"])
+
+    def err_A(b: float) -> float:
+        A = float(bounds.attention_weight(mu, b))
+        s = min(0.25, 1.01 * A * (1.0 - A))
+        return s * (u * abs(b) + g * (abs(b) + abs(lse) + 1.0)) + gamma(2) * A
+
+    e = err_A(-alpha * dist) + err_A(-alpha * case["n_max"])
+    if case["reading"] == "weight":
+        return e + gamma(4) * t["rhs"] + u * t["lhs"] + tolerance(n_ops=n + 4, scale=0.0)
+    V = np.asarray(case["values"] + [case["value_b"]], dtype=np.float64)
+    vmax, dv = float(np.max(np.abs(V))), V.shape[1]
+    ew = g * (float(np.max(np.abs(mu))) + abs(lse) + 1.0) + gamma(n + 3)
+    coord = 2 * vmax * e + 2 * ew * vmax
+    return math.sqrt(dv) * coord + gamma(dv + 4) * t["rhs"] + gamma(dv) * t["lhs"] + tolerance(n_ops=n + 4, scale=0.0)
+
+
 @claim(
     id="li2025.alibi_extrapolation",
     paper_status="proposition",
@@ -257,14 +298,17 @@ def alibi_extrapolation(case) -> float:
     kw = {} if case["reading"] == "weight" else {"values": case["values"], "value_b": case["value_b"]}
     t = bounds.alibi_extrapolation_terms(mu, slope=case["slope"], distance=dist, n_max=case["n_max"],
                                          reading=case["reading"], **kw)
-    vscale = 1.0 if case["reading"] == "weight" else max(1.0, float(np.max(np.abs(np.asarray(case["values"] + [case["value_b"]])))))
-    # A is a ratio of exponentials of a log-sum-exp over n+1 terms: ~(n+4) roundings, values <= 1 (x ||v||).
-    tol = tolerance(n_ops=len(mu) + 4, scale=vscale)
+    tol = _alibi_eq9_rounding(mu, case, dist, t)
     eq9 = t["lhs"] - t["rhs"] - tol
     # numeric L_A: a central difference (A(b+h) - A(b-h))/2h equals A'(xi) for some xi (mean value theorem), so it
     # never exceeds sup A' = 1/4 in exact arithmetic; only the rounding of the two A values (/2h) can push it over.
+    # The grid points b = lse +- 40 (linspace) are rounded too, by <= u |b|: the computed spacing of two
+    # neighbours is 2h + 2u max|b|, which the quotient (divided by the nominal 2h) turns into at most
+    # 1/4 * u max|b| / h above 1/4.
     h = 80.0 / 4000
-    numeric = bounds.alibi_lipschitz_numeric(mu) - 0.25 - tolerance(n_ops=len(mu) + 4, scale=1.0) / h
+    bmax = abs(float(np.logaddexp.reduce(mu))) + 40.0
+    numeric = (bounds.alibi_lipschitz_numeric(mu) - 0.25 - tolerance(n_ops=len(mu) + 4, scale=1.0) / h
+               - 0.25 * unit_roundoff() * bmax / h)
     return float(max(eq9, numeric if case["reading"] == "weight" else -np.inf))
 
 
