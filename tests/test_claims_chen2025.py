@@ -76,10 +76,19 @@ def test_lrc_decisions_skip_uncertified_and_inapplicable_cases():
 # ---------------------------------------------------------------------------- empirical, planted records
 
 
+@pytest.fixture(autouse=True)
+def only_planted_records(monkeypatch):
+    """The planted records alone: hide the ones shipped in the source tree's records/."""
+    from petheory import records
+
+    monkeypatch.setattr(records, "shipped_dir", lambda: None)
+
+
 def _rec(task, pe, token_acc_beyond, src=(2.0, 2.1), seed=0, train_acc=1.0, n=40):
     acc = np.clip(np.asarray(token_acc_beyond, float), 0, 1)
     inst = {"15": list(acc[:n]), "20": list(acc[n:2 * n] if acc.size >= 2 * n else acc[:n])}
-    return {"task": task, "seed": seed, "train_len": 10, "final": {"test": {
+    return {"task": task, "pe": pe, "seed": seed, "train_len": 10, "kind": "lm", "config": {},
+            "history": [{"epoch": 1, "train_loss": 1.0}], "final": {"train": {"token_acc": train_acc}, "test": {
         "10": {"token_acc": train_acc}, "15": {"token_acc": float(np.mean(inst["15"]))},
         "20": {"token_acc": float(np.mean(inst["20"]))}}},
         "chen2025": {"pe": pe, "preset": "small", "src": {"10": src[0], "15": src[1], "20": src[1]},

@@ -24,6 +24,9 @@ def test_lengthgen_figures_render(tmp_path, monkeypatch):
 
 
 def test_record_figures_say_when_there_are_no_records(tmp_path, monkeypatch):
+    from petheory import records
+
+    monkeypatch.setattr(records, "shipped_dir", lambda: None)
     monkeypatch.chdir(tmp_path)
     F.fig_accuracy(tmp_path, preset="quick", seed=0)
     assert json.loads((tmp_path / "lengthgen.accuracy.json").read_text())["records"] == 0

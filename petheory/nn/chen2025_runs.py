@@ -44,24 +44,18 @@ def _commit() -> str:
 
 
 def load_records(root) -> list[dict]:
-    """Every ``record.json`` under ``root/records`` and ``root/runs`` with a ``chen2025`` block.
+    """Every record with a ``chen2025`` block that :func:`petheory.records.find` sees from ``root``:
+    ``root/runs`` first, then ``root/records`` and the records shipped with the source tree.
 
     One record per (task, PE, seed, preset); a record under ``runs/`` replaces the committed one.
-    Plain JSON reading: no torch needed (the claims and figures call it)."""
-    import json
+    Plain JSON reading: no torch needed (the claims and figures call it); unreadable or
+    hand-edited files are skipped and named on stderr, never a crash."""
+    from petheory import records
 
     out: dict[tuple, dict] = {}
-    for sub in ("records", "runs"):
-        base = Path(root) / sub
-        if not base.is_dir():
-            continue
-        for p in sorted(base.rglob("record.json")):
-            try:
-                r = json.loads(p.read_text())
-            except (OSError, ValueError):
-                continue
-            if isinstance(r, dict) and isinstance(r.get("chen2025"), dict) and "final" in r:
-                out[(r["task"], r["chen2025"]["pe"], r["seed"], r["chen2025"]["preset"])] = r
+    for r in reversed(records.find(workdir=root).records):  # runs/ comes first in find: last write wins
+        if isinstance(r.get("chen2025"), dict):
+            out[(r["task"], r["chen2025"]["pe"], r["seed"], r["chen2025"]["preset"])] = r
     return list(out.values())
 
 
@@ -90,7 +84,7 @@ def _measure(model, data, answer_queries, src) -> dict:
 
 
 def make_record(task: str, pe: str, *, size: str = "small", seed: int = 0, device: str = "cpu",
-                runs_dir="runs/chen2025", records_dir="records/chen2025", overrides: dict | None = None) -> dict:
+                runs_dir="runs/chen2025", records_dir="runs/chen2025-records", overrides: dict | None = None) -> dict:
     """Train (or resume) one run and write its chen2025 record; returns the record."""
     from petheory.nn.presets import preset
     from petheory.nn.train import load_model, train
@@ -111,17 +105,22 @@ def make_record(task: str, pe: str, *, size: str = "small", seed: int = 0, devic
     return rec
 
 
-def main(argv=None) -> int:  # python -m petheory.nn.chen2025_runs [small|paper] [cpu|cuda]
-    import sys
+def main(argv=None) -> int:
+    """python -m petheory.nn.chen2025_runs [small|paper] [--device cpu|cuda] [--records DIR]"""
+    import argparse
 
     import torch
 
-    args = list(sys.argv[1:] if argv is None else argv)
-    size = args[0] if args else "small"
-    device = args[1] if len(args) > 1 else "cpu"
-    torch.set_num_threads(1 if device == "cpu" else torch.get_num_threads())
-    for task, pe in (CPU_RUNS if size != "paper" else GPU_RUNS):
-        rec = make_record(task, pe, size=size, device=device)
+    p = argparse.ArgumentParser(prog="python -m petheory.nn.chen2025_runs",
+                                description="train chen2025's grid and write its records (default: runs/chen2025-records, "
+                                "never the committed records/ unless --records records/chen2025 is given)")
+    p.add_argument("size", nargs="?", default="small", choices=("small", "paper"))
+    p.add_argument("--device", default="cpu")
+    p.add_argument("--records", default="runs/chen2025-records", help="where the record.json files go")
+    args = p.parse_args(argv)
+    torch.set_num_threads(1 if args.device == "cpu" else torch.get_num_threads())
+    for task, pe in (CPU_RUNS if args.size != "paper" else GPU_RUNS):
+        rec = make_record(task, pe, size=args.size, device=args.device, records_dir=args.records)
         acc = {k: round(v["token_acc"], 3) for k, v in rec["final"]["test"].items()}
         src_ = {k: round(v, 2) for k, v in rec["chen2025"]["src"].items()}
         print(f"{task:8s} {pe:18s} {rec['chen2025']['wall_seconds']:6.1f}s acc {acc} src {src_}", flush=True)

@@ -216,7 +216,7 @@ def _sizes(recs) -> str:
 def _no_records(what: str) -> Evidence:
     return Evidence("inconclusive", 0, summary=(
         f"no chen2025 records for {what} under records/ or runs/: run `python -m petheory.nn.chen2025_runs small` "
-        "(CPU, ~17 min) or `... paper cuda` on a GPU"))
+        "(CPU, ~17 min) or `... paper --device cuda` on a GPU"))
 
 
 def paired_comparison(pairs: dict, *, min_gain: float = MIN_GAIN, alpha: float = ALPHA) -> Evidence:
