@@ -170,3 +170,13 @@ def test_issue_cases_replay_as_holds_through_the_registered_claim(claim_id, case
     from proofs_check.runner import replay
 
     assert replay(engine.get(claim_id), case)["verdict"] == "holds"
+
+
+def test_rope_logit_form_corrected_tolerance_covers_content_position_cancellation():
+    """Thorough-profile case: content and position rows nearly cancel, so q is small while the parts the
+    terms are computed from are not; rounding of the parts must not read as a counterexample."""
+    from proofs_check.claims import gu2025_coupling as g
+
+    case = {"n": 4, "d": 2, "rotary_dim": None, "base": 10000.0, "pairing": "interleaved", "pe": "wavelet",
+            "seed": 70016}
+    assert g.rope_logit_form_corrected(case) <= 0.0
