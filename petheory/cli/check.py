@@ -6,7 +6,7 @@ import json
 import sys
 
 NAME = "check"
-HELP = "check the papers' claims: holds / refuted (with a shrunk counterexample) / inconclusive / skipped"
+HELP = "check the papers' claims: holds / refuted (with a shrunk counterexample) / depends (on the reading) / vacuous / inconclusive / skipped"
 DESCRIPTION = (
     "Search each claim for a counterexample within the profile's budget. A refuted claim is a finding, "
     "not a failure: the exit code is 0 unless a checker crashes (exit 1) or the input is bad (exit 2)."
