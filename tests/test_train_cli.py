@@ -85,7 +85,14 @@ def test_train_resumes_after_kill_minus_9(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "resuming" in done.stderr
     resumed = json.loads((out / RECORD).read_text())
-    full = train(preset("copy", "smoke", pe="rope", epochs=150))
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # as the killed run (--threads 1): another thread count sums in another order
+    try:
+        full = train(preset("copy", "smoke", pe="rope", epochs=150))
+    finally:
+        torch.set_num_threads(threads)
     assert without_timing(resumed) == without_timing(full)
 
 

@@ -306,7 +306,8 @@ def load(cfg: TaskConfig | dict) -> TaskData:
     """Generate the splits of a task (deterministic in ``cfg.seed`` and ``cfg.params``).
 
     The last few tasks generated are kept (a grid or a benchmark loads the same task once per run;
-    gu2025's paper data take seconds to draw). Callers must not modify the returned tensors."""
+    gu2025's paper data take seconds to draw); every call returns its own copy of the tensors, so a
+    caller that modifies them cannot change what the next caller gets."""
     if isinstance(cfg, dict):
         cfg = TaskConfig(**cfg)
     p = resolve_params(cfg.name, cfg.params)
@@ -318,7 +319,17 @@ def load(cfg: TaskConfig | dict) -> TaskData:
             _LOADED.pop(next(iter(_LOADED)))
         _LOADED[key] = TaskData(cfg.name, kind, train, test, train_len, vocab, input_dim, n_out, max_len, chance, p,
                                 train.x.shape[1])
-    return _LOADED[key]
+    return _copy(_LOADED[key])
+
+
+def _copy(d: TaskData) -> TaskData:
+    import copy
+
+    def split(s: Split) -> Split:
+        return Split(s.x.clone(), s.y.clone(), None if s.mask is None else s.mask.clone())
+
+    return TaskData(d.name, d.kind, split(d.train), {L: split(s) for L, s in d.test.items()}, d.train_len, d.vocab_size,
+                    d.input_dim, d.n_outputs, d.max_len, copy.deepcopy(d.chance), copy.deepcopy(d.params), d.train_seq_len)
 
 
 _LOADED: dict = {}
