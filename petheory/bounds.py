@@ -155,7 +155,7 @@ def alibi_bias_magnitude(length: int, slope: float) -> float:
 
 def _wavelet_explicit_bound(d: int, **params) -> float:
     """sup_p ||PE(p)|| <= max|psi| sqrt(sum_j min(S+1, n_j) c_j^2): at most S+1 atoms of scale j meet a point."""
-    x, psi, taps = enc._wavefun(params.get("wavelet", "db2"), params.get("resolution", 10))
+    x, psi, taps = enc.wavefun(params.get("wavelet", "db2"), params.get("resolution", 10))
     S = taps - 1
     n_max = params.get("n_max") or 1
     atoms = enc.wavelet_atoms(d, S, dilation=params.get("dilation", "unit"), n_max=n_max)
@@ -773,7 +773,7 @@ def wavelet_norms(n: int, d: int, *, start: int = 0, wavelet: str = "db2", n_max
 
 def wavelet_support_length(wavelet: str = "db2") -> int:
     """Support length ``S = taps - 1`` of the mother wavelet (db2: 3, db4: 7)."""
-    return enc._wavefun(wavelet, 4)[2] - 1
+    return enc.wavefun(wavelet, 4)[2] - 1
 
 
 def wavelet_support_end(d: int, n_max: int, *, wavelet: str = "db2", dilation: str = "unit", resolution: int = 10) -> int:
@@ -787,7 +787,7 @@ def wavelet_support_end(d: int, n_max: int, *, wavelet: str = "db2", dilation: s
     """
     d = v.integer("d", d, minimum=1)
     n_max = v.integer("n_max", n_max, minimum=1)
-    x, psi, taps = enc._wavefun(wavelet, resolution)
+    x, psi, taps = enc.wavefun(wavelet, resolution)
     atoms = enc.wavelet_atoms(d, taps - 1, dilation=dilation, n_max=n_max)
     end = max((k + float(x[-1])) * 2.0 ** (-j) for j, k in atoms) * (n_max if dilation == "unit" else 1)
     # np.interp returns psi[-1] at exactly x_end and 0 beyond: include the end point only if psi vanishes there
@@ -821,7 +821,7 @@ def wavelet_decay_fit(wavelet: str = "db2", *, resolution: int = 10, floor: floa
     exponential describes a deterministic envelope, not noise). ``C`` is the smallest constant
     making :math:`\lvert\psi(u)\rvert\le Ce^{-\beta u}` hold on the whole support.
     """
-    x, psi, taps = enc._wavefun(wavelet, resolution)
+    x, psi, taps = enc.wavefun(wavelet, resolution)
     a = np.abs(psi)
     env = np.maximum.accumulate(a[::-1])[::-1]
     i0 = int(np.argmax(a))
@@ -966,10 +966,9 @@ def sinusoidal_offset_distance(offsets, d: int, *, base: float = 10000.0) -> np.
     delta = np.asarray(offsets, dtype=np.float64)
     _memory.require(_memory.array_bytes(d // 2 + 3 * delta.size, itemsize=8), f"sinusoidal offset distances (d = {d}, {delta.size} offsets)",
                     flops=10.0 * delta.size * (d // 2))
-    w = base ** (-np.arange(0, d, 2, dtype=np.float64) / d)
     out = np.zeros(delta.shape)
-    for wi in w:
-        out += 4.0 * np.sin(wi * delta / 2.0) ** 2  # = 2(1 - cos), without cancellation at small angles
+    for wi in enc.rope_frequencies(d, base=base):
+        out += enc.chord_sq(wi * delta)  # = 2(1 - cos), without cancellation at small angles
     return np.sqrt(out)
 
 
@@ -985,13 +984,13 @@ def sinusoidal_ambiguity_onset(d: int, *, base: float = 10000.0, max_offset: int
     base = v.real("base", base, positive=True)
     max_offset = v.integer("max_offset", max_offset, minimum=2)
     _memory.require(_memory.array_bytes(d // 2 + 4 * int(chunk), itemsize=8), f"sinusoidal ambiguity search (d = {d}, chunks of {chunk})")
-    w = base ** (-np.arange(0, d, 2, dtype=np.float64) / d)  # fastest first
+    w = enc.rope_frequencies(d, base=base)  # fastest first
     target = float(sinusoidal_offset_distance(1.0, d, base=base)) ** 2
     for lo in range(2, max_offset + 1, chunk):
         delta = np.arange(lo, min(lo + chunk, max_offset + 1), dtype=np.float64)
         part = np.zeros(delta.size)
         for wi in w:
-            part += 4.0 * np.sin(wi * delta / 2.0) ** 2
+            part += enc.chord_sq(wi * delta)
             keep = part < target
             if not keep.any():
                 break

@@ -276,7 +276,7 @@ def _state_reader(directory: Path):
         return lambda k: loaders.read_safetensor(st, k)[0], set(loaders.safetensors_header(st))
     bin_ = directory / "pytorch_model.bin"
     if bin_.is_file():
-        state = loaders._torch_state(bin_)
+        state = loaders.torch_state(bin_)
         return lambda k: state[k].detach().to("cpu").double().numpy(), set(state)
     raise ValueError(f"{directory} has no model.safetensors or pytorch_model.bin")
 
@@ -582,6 +582,31 @@ def compose(W, X, mode: str) -> np.ndarray:
     if X.shape != W.shape:
         raise ValueError(f"X must have the shape of W {W.shape}, got {X.shape}")
     return W + X if mode == "additive" else W * X
+
+
+def rope_band_average(offsets, thetas, weights=None) -> np.ndarray:
+    r"""RoPE's band average :math:`e_k = \sum_t \alpha_t e^{ik\theta_t}` at the given offsets k, complex, shape of ``offsets``.
+
+    gu2025 App. B, Prop. B.3: the Toeplitz matrix :math:`E = [e_{i-j}]` that RoPE's bands
+    multiply the content logits by, a convex combination of single-band rank-one kernels, so
+    Hermitian positive semidefinite with unit diagonal. ``weights`` (non-negative, shape of
+    ``thetas``) are normalised to the simplex; ``None`` means uniform, the plain mean over bands.
+    :math:`e_0 = 1` exactly (not up to the rounding of :math:`\sum_t\alpha_t`).
+    """
+    k = np.asarray(offsets, dtype=np.float64)
+    th = v.array("thetas", thetas, ndim=1, dtype="real")
+    if weights is None:
+        a = np.full(th.size, 1.0 / th.size)
+    else:
+        a = v.array("weights", weights, ndim=1, dtype="real")
+        if a.shape != th.shape:
+            raise ValueError(f"weights must have the shape of thetas {th.shape}, got {a.shape}")
+        if (a < 0).any() or a.sum() <= 0:
+            raise ValueError("weights must be non-negative with a positive sum (they are normalised to the simplex)")
+        a = a / a.sum()
+    e = np.exp(1j * k[..., None] * th) @ a
+    e[k == 0] = 1.0
+    return e
 
 
 def row_softmax(M) -> np.ndarray:

@@ -178,7 +178,7 @@ def sinusoidal(n: int, d: int, *, base: float = 10000.0, layout: str = "interlea
     n, d = _nd(n, d, even=True)
     base = v.real("base", base, positive=True)
     v.choice("layout", layout, ("interleaved", "concatenated"))
-    freqs = base ** (-np.arange(0, d, 2, dtype=np.float64) / d)  # (d/2,)
+    freqs = rope_frequencies(d, base=base)  # (d/2,), the one ladder
     ang = _positions(n, start)[:, None] * freqs[None, :]  # (n, d/2)
     out = np.empty((n, d))
     sin_cols, cos_cols = (slice(0, d, 2), slice(1, d, 2)) if layout == "interleaved" else (slice(0, d // 2), slice(d // 2, d))
@@ -239,7 +239,7 @@ def nope(n: int, d: int) -> np.ndarray:
     return np.zeros((n, d))
 
 
-def _wavefun(wavelet: str, resolution: int) -> tuple[np.ndarray, np.ndarray, int]:
+def wavefun(wavelet: str, resolution: int) -> tuple[np.ndarray, np.ndarray, int]:
     """Samples ``(x, psi)`` of the mother wavelet on ``[0, taps-1]``, step ``2**-resolution``, and ``taps``.
 
     The arrays are cached and read-only."""
@@ -340,7 +340,7 @@ def wavelet_terms(
     O(n S x scales) instead of O(n d): :func:`wavelet` scatters these into a dense table,
     :func:`petheory.bounds.wavelet_norms` sums their squares for long ranges.
     """
-    x, psi, taps = _wavefun(wavelet, resolution)
+    x, psi, taps = wavefun(wavelet, resolution)
     S = taps - 1
     u = np.asarray(positions, dtype=np.float64) / (n_max if dilation == "unit" else 1)  # (n,)
     atoms = wavelet_atoms(d, S, dilation=dilation, n_max=n_max)
@@ -623,15 +623,34 @@ def relative(n: int, *, max_offset: int | None = None, values=None, seed: int = 
 # --------------------------------------------------------------------------- rotary
 
 
-def rope_frequencies(d: int, *, base: float = 10000.0, rotary_dim: int | None = None) -> np.ndarray:
-    """RoPE frequencies ``base**(-2t/r)``, t = 0..r/2-1, shape (r/2,), r = rotary_dim (default d)."""
+def rope_frequencies(d: int, *, base: float = 10000.0, rotary_dim: int | None = None, first: int = 0) -> np.ndarray:
+    r"""The geometric frequency ladder :math:`\omega_t = base^{-2t/r}`, t = first..first+r/2-1, shape (r/2,).
+
+    r = ``rotary_dim`` (default d). The one definition of the ladder in petheory: the sinusoidal
+    encoding (Vaswani et al. 2017, §3.5: :math:`PE_{p,2t} = \sin(p/base^{2t/d})`), RoPE (Su et al.,
+    RoFormer Eq. 15, :math:`\theta_t = base^{-2t/d}`) and, with ``first=1``, Sandwich's
+    kernel (Chi et al. 2023, :math:`w_i = base^{-2i/\bar d}`, i = 1..d̄/2) all take it from here.
+    """
     d = v.even("d", d)
     r = d if rotary_dim is None else v.even("rotary_dim", rotary_dim)
     if r > d:
         raise ValueError(f"rotary_dim must be <= d={d}, got {r}")
     base = v.real("base", base, positive=True)
+    first = v.integer("first", first, minimum=0)
     _memory.require(_memory.array_bytes(r, itemsize=8), f"rotary frequencies (d = {d})")
-    return base ** (-np.arange(0, r, 2, dtype=np.float64) / r)
+    return base ** (-np.arange(2 * first, 2 * first + r, 2, dtype=np.float64) / r)
+
+
+def chord_sq(angles) -> np.ndarray:
+    r"""Squared chord :math:`\lvert e^{i\phi} - 1\rvert^2 = 2(1-\cos\phi) = 4\sin^2(\phi/2)`, elementwise.
+
+    The one formula behind every offset distance of a sine-cosine pair: the sinusoidal offset
+    distance :math:`D(\Delta)^2 = \sum_t` ``chord_sq(omega_t * Delta)`` (``bounds``) and the
+    rotation distance :math:`\lVert R_i - R_j\rVert_F^2 = 2\sum_t` ``chord_sq(theta_it - theta_jt)``
+    (``geometry.rotary_distances``). The half-angle form avoids the cancellation of :math:`1-\cos`
+    at small angles.
+    """
+    return 4.0 * np.sin(0.5 * np.asarray(angles, dtype=np.float64)) ** 2
 
 
 @dataclass(frozen=True)

@@ -376,7 +376,7 @@ def sandwich(n: int, *, d_bar: int = 128, base: float = 10000.0, scale: float = 
 def sandwich_column(offsets, *, d_bar: int = 128, base: float = 10000.0) -> np.ndarray:
     """Sandwich's relative kernel ``a_k = sum_{i=1}^{d_bar/2} (cos(k/base^(2i/d_bar)) - 1)`` at integer offsets k."""
     k = v.array("offsets", offsets, ndim=1).astype(np.float64)
-    w = base ** (-2.0 * np.arange(1, d_bar // 2 + 1) / d_bar)  # (d_bar/2,)
+    w = rope_frequencies(d_bar, base=base, first=1)  # (d_bar/2,): w_i = base^(-2i/d_bar), i = 1..d_bar/2
     return (np.cos(k[:, None] * w[None, :]) - 1.0).sum(axis=1)
 
 

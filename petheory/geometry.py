@@ -55,8 +55,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from petheory import _validate as v
-from petheory._rounding import eig_rank_tol, numerical_rank
-from petheory._rounding import gamma as _gamma
+from petheory import encodings as enc
+from petheory.rounding import eig_rank_tol, numerical_rank
+from petheory.rounding import gamma as _gamma
 
 __all__ = [
     "PositionalDistributions",
@@ -87,11 +88,6 @@ __all__ = [
 EXACT_MAX_N = 512
 _BLOCK_BYTES = 64 * 2**20  # temporaries per row block in the blocked loops
 _CACHE_BYTES = 2**19  # per temporary in the blocked stress of dense/coordinate sources (L2-resident)
-
-
-def _rank_tol(n: int) -> float:
-    """Relative zero threshold of an n x n double-centred matrix: :func:`petheory._rounding.eig_rank_tol`."""
-    return eig_rank_tol(n)
 
 
 def _block_rows(n: int, width: int, copies: int = 4) -> int:
@@ -847,7 +843,7 @@ def classical_mds(D, rank: int | None = None, *, method: str = "auto", seed=0, t
         method = "eigh" if rank is None or n <= EXACT_MAX_N or rank >= n - 1 else "lanczos"
     if method == "lanczos" and (rank is None or rank >= n - 1):
         raise ValueError(f"method='lanczos' needs a rank below n-1={n - 1}; use method='eigh' for the full spectrum")
-    tol_rel = _rank_tol(n)
+    tol_rel = eig_rank_tol(n)
     D2 = D * D
     if method == "eigh":
         from scipy.linalg import eigh
@@ -928,7 +924,7 @@ def hellinger_mds(P, rank: int, *, seed=0, atol: float | None = None, tol: float
         R -= R.mean(axis=0)
         frob = 0.5 * float(np.linalg.norm(R.T @ R))
     w, U = _top_eigs(matmat, n, rank, seed, tol)
-    return _result_from_top(w, U, rank, _rank_tol(n), float(trace), frob)
+    return _result_from_top(w, U, rank, eig_rank_tol(n), float(trace), frob)
 
 
 # ============================================================================ stress
@@ -1154,7 +1150,7 @@ def effective_rank(B, tol: float | None = None, *, positive: bool = False) -> in
         lam = np.linalg.eigvalsh(0.5 * (arr + arr.T))
     else:
         lam = arr
-    tol = _rank_tol(lam.size) if tol is None else v.real("tol", tol, nonnegative=True)
+    tol = eig_rank_tol(lam.size) if tol is None else v.real("tol", tol, nonnegative=True)
     top = float(np.max(np.abs(lam)))
     if top == 0:
         return 0
@@ -1332,8 +1328,8 @@ def rotary_distances(table) -> np.ndarray:
     D = np.empty((n, n))
     b = _block_rows(n, n * max(h, 1), copies=2)
     for i0 in range(0, n, b):  # row blocks: (b, n, r/2) temporaries of about 64 MiB
-        half = 0.5 * (ang[i0 : i0 + b, None, :] - ang[None, :, :])
-        D[i0 : i0 + b] = np.sqrt(8.0 * np.sum(np.sin(half) ** 2, axis=2))
+        diff = ang[i0 : i0 + b, None, :] - ang[None, :, :]
+        D[i0 : i0 + b] = np.sqrt(2.0 * np.sum(enc.chord_sq(diff), axis=2))  # ||R_i - R_j||_F^2 = 2 sum_t chord^2
     additive = getattr(table, "additive", None)  # RoPE + absolute (encodings_modern): the pair (R_p, PE_p)
     if additive is not None:
         D = np.sqrt(D**2 + euclidean_distances(additive) ** 2)

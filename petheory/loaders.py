@@ -249,7 +249,7 @@ def _no_table_message(directory: Path, looked: str) -> str:
     )
 
 
-def _torch_state(path: Path) -> dict:
+def torch_state(path: Path) -> dict:
     try:
         import torch
     except ImportError:  # pragma: no cover - torch is a core dependency
@@ -298,7 +298,7 @@ def _load_dir(directory: Path, key: str | None) -> LoadedEncoding:
         return LoadedEncoding(_as_table(arr, str(directory)), str(directory), k, dt)
     for f in bins:
         try:
-            arr, k, dt = _from_state(_torch_state(f), str(f), key)
+            arr, k, dt = _from_state(torch_state(f), str(f), key)
         except LookupError:
             continue
         return LoadedEncoding(_as_table(arr, str(directory)), str(directory), k, dt)
@@ -361,7 +361,7 @@ def load_position_embeddings(spec, *, key: str | None = None) -> LoadedEncoding:
         return LoadedEncoding(_as_table(arr, str(path)), str(path), k, dt)
     if suffix in (".bin", ".pt", ".pth"):
         try:
-            arr, k, dt = _from_state(_torch_state(path), str(path), key)
+            arr, k, dt = _from_state(torch_state(path), str(path), key)
         except LookupError:
             raise ValueError(f"{path} has no tensor ending in {', '.join(POSITION_KEYS)}; choose one with key=/--key") from None
         return LoadedEncoding(_as_table(arr, str(path)), str(path), k, dt)

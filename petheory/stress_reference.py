@@ -136,7 +136,7 @@ def target_warnings(D, details: dict | None = None, *, n_implicit: bool = False)
     scale = float(off.max()) if off.size else 0.0
     # Hellinger distances carry an absolute rounding error up to sqrt(gamma_V) (the square root of a
     # difference of V-term Gram sums; see geometry.hellinger_distances): "equal" and "= 1" within it.
-    from petheory._rounding import gamma
+    from petheory.rounding import gamma
 
     terms = int(details.get("V") or n) if details else n
     tol = float(np.sqrt(gamma(terms + 1))) * max(scale, 1.0)

@@ -40,7 +40,8 @@ from scipy.sparse.linalg import LinearOperator
 
 from petheory import _memory
 from petheory import _validate as v
-from petheory._rounding import gamma as _gamma
+from petheory import encodings as enc
+from petheory.rounding import gamma as _gamma, unit_roundoff
 
 __all__ = [
     "coefficients",
@@ -69,9 +70,11 @@ __all__ = [
     "wasserstein_distance",
     "toeplitz_projection",
     "toeplitz_defect",
+    "gram_toeplitz_column",
+    "rounding_defect",
 ]
 
-_U = np.finfo(np.float64).eps / 2  # unit roundoff
+_U = unit_roundoff()  # float64 unit roundoff, from the one rounding model
 
 
 def _need_dense(n: int, itemsize: int, what: str, *, eig: bool = False) -> None:
@@ -1341,6 +1344,94 @@ def toeplitz_defect(A, *, relative: bool = True) -> float:
     return 0.0 if nrm == 0 else d / nrm
 
 
+GRAM_DENSE_MAX = 4096  # above this the n x n Gram is never formed
+
+
+def rounding_defect(n_ops: int, abs_frob: float, frob: float) -> float:
+    r"""Largest relative Toeplitz defect that rounding alone can give a computed matrix.
+
+    Entries of an exactly Toeplitz matrix computed with relative error at most
+    :math:`\gamma_{k}` each (k = ``n_ops``, e.g. d for the d-term inner products of a Gram)
+    differ from the exact ones by :math:`\delta M` with :math:`\lVert\delta M\rVert_F\le
+    \gamma_k\lVert\,|M|\,\rVert_F`; the projection is orthogonal, so the defect
+    :math:`\lVert M - P(M)\rVert_F \le \lVert\delta M\rVert_F`. ``abs_frob`` bounds
+    :math:`\lVert\,|M|\,\rVert_F` (for a Gram :math:`PP^\top`, :math:`\operatorname{tr}M`, since
+    :math:`|M_{ij}|\le\lVert p_i\rVert\lVert p_j\rVert`), ``frob`` is :math:`\lVert M\rVert_F`.
+    A matrix whose every entry depends on :math:`i-j` alone (a bias built from offsets) has
+    defect exactly 0.
+    """
+    return 0.0 if frob == 0 else _gamma(max(int(n_ops), 1)) * float(abs_frob) / float(frob)
+
+
+@dataclass(frozen=True)
+class GramColumn:
+    r"""First column of a position Gram :math:`PP^\top` (or of its Toeplitz projection).
+
+    ``defect`` is the relative Toeplitz defect of the Gram (exact up to ``GRAM_DENSE_MAX`` rows,
+    else estimated on 64 seeded rows, ``exact=False``), ``tol`` the largest defect rounding can
+    explain (:func:`rounding_defect`), ``projected`` whether ``column`` is the projection's.
+    """
+
+    column: np.ndarray
+    defect: float
+    exact: bool
+    tol: float
+    projected: bool
+
+    @property
+    def toeplitz(self) -> bool:
+        return self.defect <= self.tol
+
+
+def gram_toeplitz_column(P, *, project: bool = True) -> GramColumn:
+    r"""First column of the Gram ``P P^T`` of a position table, or of its Toeplitz projection.
+
+    Parameters
+    ----------
+    P : array_like, shape (n, d)
+        Position table (rows are positions).
+    project : bool
+        When the Gram is not Toeplitz beyond rounding: return the projection's column (diagonal
+        means) if True, raise ``ValueError`` if False.
+
+    Notes
+    -----
+    Up to ``GRAM_DENSE_MAX`` rows the Gram is formed and its defect measured exactly. Beyond,
+    the defect is estimated on 64 seeded random rows, and the projection's diagonal means
+    :math:`a_k = \frac1{n-k}\sum_i p_{i+k}\cdot p_i` come from FFT autocorrelations of the d
+    columns, :math:`O(d\,n\log n)`.
+    """
+    P = v.array("P", P, ndim=2, dtype="real")
+    n, d = P.shape
+    trace = float(np.einsum("ij,ij->", P, P))  # bounds || |P P^T| ||_F
+    if n <= GRAM_DENSE_MAX:
+        M = P @ P.T
+        defect, exact, frob = toeplitz_defect(M), True, float(np.linalg.norm(M))
+        col = M[:, 0].copy()
+    else:
+        col = P @ P[0]
+        rows = np.random.default_rng(0).choice(n, size=64, replace=False)
+        G = P[rows] @ P.T  # (64, n)
+        pred = col[np.abs(rows[:, None] - np.arange(n)[None, :])]
+        g = float(np.linalg.norm(G))
+        defect, exact = (0.0 if g == 0 else float(np.linalg.norm(G - pred) / g)), False
+        frob = g * math.sqrt(n / 64.0)  # the sampled rows' share of ||M||_F, scaled to n rows
+    tol = rounding_defect(d, trace, frob)
+    if defect <= tol:
+        return GramColumn(col, defect, exact, tol, False)
+    if not project:
+        raise ValueError(f"the position Gram P P^T is not Toeplitz (relative defect {defect:.3g} > rounding {tol:.2g}"
+                         f"{'' if exact else ', estimated on 64 rows'})")
+    if n <= GRAM_DENSE_MAX:
+        col = toeplitz_projection(M)[:, 0].copy()
+    else:
+        L = sfft.next_fast_len(2 * n, real=True)
+        F = sfft.rfft(P, n=L, axis=0)
+        auto = sfft.irfft(np.sum(np.abs(F) ** 2, axis=1), n=L)[:n]  # sum_i p_{i+k} . p_i
+        col = auto / (n - np.arange(n))
+    return GramColumn(col, defect, exact, tol, True)
+
+
 # ----------------------------------------------------------------------------- long-context encodings
 
 
@@ -1379,7 +1470,7 @@ def sandwich_symbol(theta, n: int, *, d_bar: int = 128, base: float = 10000.0, s
     theta = v.array("theta", theta, dtype="real", nonempty=False)
     n = v.integer("n", n, minimum=1)
     d_bar = v.even("d_bar", d_bar)
-    w = v.real("base", base, positive=True) ** (-2.0 * np.arange(1, d_bar // 2 + 1) / d_bar)
+    w = enc.rope_frequencies(d_bar, base=base, first=1)  # w_i = base^(-2i/d_bar), i = 1..d_bar/2
     return v.real("scale", scale) * (rotary_kernel_symbol(theta, n, w) - (d_bar / 2) * _dirichlet(np.asarray(theta, float), n - 1))
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 
-from petheory._rounding import gamma, unit_roundoff  # noqa: F401  (re-exported: the catalogue's public names)
+from petheory.rounding import gamma, unit_roundoff  # noqa: F401  (re-exported: the catalogue's public names)
 
 
 def tolerance(*, n_ops: int, scale: float, cond: float = 1.0, dtype=np.float64) -> float:

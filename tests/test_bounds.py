@@ -271,7 +271,7 @@ def test_wavelet_is_zero_from_support_end_and_not_just_before(wavelet, dilation)
 
 
 def test_decay_fit_constant_makes_the_envelope_bound_hold():
-    x, psi, _ = enc._wavefun("db2", 10)
+    x, psi, _ = enc.wavefun("db2", 10)
     f = bounds.wavelet_decay_fit("db2")
     assert f.beta > 0 and f.beta_ci[0] < f.beta < f.beta_ci[1]
     assert np.all(np.abs(psi) <= f.C * np.exp(-f.beta * x) * (1 + 1e-12))

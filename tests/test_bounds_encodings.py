@@ -13,7 +13,7 @@ from petheory import encodings as enc
 
 def _dense_wavelet(n, d, *, wavelet="db2", n_max=None, normalisation="l2", start=0, dilation="unit"):
     """The definition, one atom per column: c_j psi(2^j u - k) with np.interp (the reference)."""
-    x, psi, taps = enc._wavefun(wavelet, 10)
+    x, psi, taps = enc.wavefun(wavelet, 10)
     n_max = n if n_max is None else n_max
     pos = start + np.arange(n, dtype=np.float64)
     u = pos / n_max if dilation == "unit" else pos

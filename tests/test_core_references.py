@@ -20,7 +20,7 @@ import scipy.stats
 from scipy.spatial.distance import cdist
 
 from petheory import bounds, coupling, encodings as enc, geometry as geo, toeplitz as tp
-from petheory._rounding import gamma
+from petheory.rounding import eig_rank_tol, gamma
 
 U = np.finfo(np.float64).eps / 2
 
@@ -350,7 +350,7 @@ def test_effective_rank_matches_numpy_matrix_rank_with_the_same_threshold():
         Y = rng.standard_normal((10, k))
         B = Y @ Y.T
         lam = np.linalg.eigvalsh(B)
-        tol = geo._rank_tol(10)
+        tol = eig_rank_tol(10)
         assert geo.effective_rank(B) == np.linalg.matrix_rank(B, tol=tol * np.max(np.abs(lam)), hermitian=True) == k
 
 

@@ -466,7 +466,7 @@ def test_wavelet_normalisations_differ_by_the_scale_factor(family):
     l2 = enc.wavelet(40, 20, wavelet=family, normalisation="l2")
     paper = enc.wavelet(40, 20, wavelet=family, normalisation="paper")
     none = enc.wavelet(40, 20, wavelet=family, normalisation="none")
-    j = np.array([a[0] for a in enc.wavelet_atoms(20, enc._wavefun(family, 10)[2] - 1)])
+    j = np.array([a[0] for a in enc.wavelet_atoms(20, enc.wavefun(family, 10)[2] - 1)])
     np.testing.assert_allclose(l2, none * 2.0 ** (j / 2), rtol=4 * U)
     np.testing.assert_allclose(paper, none * 2.0 ** (-j / 2), rtol=4 * U)
 
@@ -489,13 +489,13 @@ def test_haar_is_the_standard_right_continuous_wavelet():
 
 
 def test_wavelet_samples_are_read_only():
-    x, psi, _ = enc._wavefun("db2", 10)
+    x, psi, _ = enc.wavefun("db2", 10)
     with pytest.raises(ValueError):
         psi[0] = 1.0
 
 
 def test_db2_is_the_four_tap_daubechies_wavelet():
-    assert enc._wavefun("db2", 10)[2] == 4 and enc._wavefun("db4", 10)[2] == 8
+    assert enc.wavefun("db2", 10)[2] == 4 and enc.wavefun("db4", 10)[2] == 8
 
 
 @pytest.mark.parametrize("beyond", ["clip", "extrapolate"])

@@ -164,9 +164,9 @@ MUTANTS = [
            "half = 0.5 * (ang[i0 : i0 + b, None, :] - ang[None, :, :])", "half = (ang[i0 : i0 + b, None, :] - ang[None, :, :])"),
     Mutant("geometry.effective_rank_absolute_tol", "geometry", G,
            "return numerical_rank(lam, tol * top, positive=positive)", "return numerical_rank(lam, tol, positive=positive)"),
-    Mutant("rounding.numerical_rank_non_strict", "rounding", "petheory/_rounding.py",
+    Mutant("rounding.numerical_rank_non_strict", "rounding", "petheory/rounding.py",
            "(vals if positive else np.abs(vals)) > threshold", "(vals if positive else np.abs(vals)) >= threshold"),
-    Mutant("rounding.eig_rank_tol_not_scaled_by_n", "rounding", "petheory/_rounding.py",
+    Mutant("rounding.eig_rank_tol_not_scaled_by_n", "rounding", "petheory/rounding.py",
            "return gamma(17 * max(int(n), 1), dtype)", "return gamma(17, dtype)"),
     # ---------------------------------------------------------------- nn attention
     Mutant("nn.rope_on_values", "nn", N,

@@ -130,7 +130,7 @@ def _params(args) -> dict:
     return params
 
 
-_DENSE_MAX = 4096  # above this the n x n source matrix is never formed
+_DENSE_MAX = 4096  # above this the n x n source matrix is never formed (petheory.toeplitz.GRAM_DENSE_MAX)
 SLQ_ABOVE = 4096  # --method auto: exact eigenvalues up to here, no Szegő distance beyond unless asked
 
 
@@ -140,44 +140,14 @@ def _resolved(sd) -> bool:
 
 
 def _gram_column(P, project: bool, what: str):
-    """First column of the Gram ``P P^T`` (or of its Toeplitz projection) and its Toeplitz defect.
-
-    Up to ``_DENSE_MAX`` rows the Gram is formed and measured exactly. Beyond, the defect is
-    estimated on 64 seeded random rows, and the projection's diagonal means
-    ``a_k = mean_i p_{i+k} . p_i`` come from FFT autocorrelations of the d columns, O(d n log n).
-    """
-    import numpy as np
-    import scipy.fft as sfft
-
+    """:func:`petheory.toeplitz.gram_toeplitz_column` with the CLI's wording: (column, defect, exact, description)."""
     from petheory import toeplitz as tp
 
-    n = P.shape[0]
-    if n <= _DENSE_MAX:
-        M = P @ P.T
-        defect, exact = tp.toeplitz_defect(M), True
-        col = M[:, 0].copy()
-    else:
-        col = P @ P[0]
-        rows = np.random.default_rng(0).choice(n, size=64, replace=False)
-        G = P[rows] @ P.T  # (64, n)
-        pred = col[np.abs(rows[:, None] - np.arange(n)[None, :])]
-        defect, exact = float(np.linalg.norm(G - pred) / max(np.linalg.norm(G), 1e-300)), False
-    # an exactly Toeplitz Gram computed in float64 has a defect of rounding size only
-    if defect <= 1e-10:
-        return col, defect, exact, what
-    if not project:
-        raise ValueError(
-            f"{what} is not Toeplitz (relative defect {defect:.3g}{'' if exact else ', estimated on 64 rows'}); "
-            "drop --no-project to analyse its Toeplitz projection"
-        )
-    if n <= _DENSE_MAX:
-        col = tp.toeplitz_projection(M)[:, 0].copy()
-    else:
-        L = sfft.next_fast_len(2 * n, real=True)
-        F = sfft.rfft(P, n=L, axis=0)
-        auto = sfft.irfft(np.sum(np.abs(F) ** 2, axis=1), n=L)[:n]  # sum_i p_{i+k} . p_i
-        col = auto / (n - np.arange(n))
-    return col, defect, exact, what + " -> Toeplitz projection"
+    try:
+        g = tp.gram_toeplitz_column(P, project=project)
+    except ValueError as e:
+        raise ValueError(f"{what}: {e}; drop --no-project to analyse its Toeplitz projection") from None
+    return g.column, g.defect, g.exact, what + (" -> Toeplitz projection" if g.projected else "")
 
 
 DEFAULT_N = 1024  # size for a named PE or a kernel, which have no size of their own
@@ -205,7 +175,7 @@ def _from_encoding(args, n: int | None) -> tuple:
             M = info.fn(n, **params)
             what = f"{name} logit bias B ({', '.join(f'{k}={v}' for k, v in params.items()) or 'defaults'})"
             defect = tp.toeplitz_defect(M)
-            if defect > 1e-10:
+            if defect > 0.0:  # entries computed from i - j alone: a Toeplitz bias has defect exactly 0
                 if args.no_project:
                     raise ValueError(f"{what} is not Toeplitz (relative defect {defect:.3g}); drop --no-project to analyse "
                                      "its Toeplitz projection")
@@ -328,7 +298,7 @@ def run(args) -> int:
               f"{lo.certificate}/{hi.certificate} certificate; {t_eig:.2f} s)")
         for end in (e for e in (lo, hi) if not e.converged):
             print(f"  note: lambda = {end.value:.6g} did not reach --rtol {args.rtol:g}; its error bound is {end.error_bound:.2g}")
-        if "projection" in what and extra.get("toeplitz_defect", 0) > 1e-10:
+        if "projection" in what:
             print(f"  note: the source matrix is not Toeplitz (relative defect {extra['toeplitz_defect']:.3g}); "
                   "this analyses its Toeplitz projection (diagonal averages); --no-project refuses instead")
         if sd is None:

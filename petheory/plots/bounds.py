@@ -298,7 +298,7 @@ def wavelet_decay_figure(outdir, *, preset="quick", seed=0):
 
     a = ax[0, 0]
     for i, w in enumerate(fams):
-        x, psi, taps = enc._wavefun(w, 10)
+        x, psi, taps = enc.wavefun(w, 10)
         f = bounds.wavelet_decay_fit(w)
         env = np.maximum.accumulate(np.abs(psi)[::-1])[::-1]
         a.plot(x, np.abs(psi), color=f"C{i}", lw=0.6, alpha=0.5)

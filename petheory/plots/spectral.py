@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from petheory import coupling
+from petheory import encodings as enc
 from petheory import toeplitz as tp
 from petheory.plots import figure, save
 
@@ -139,8 +140,8 @@ def contraction_figure(outdir, *, preset="quick", seed=0):
     e1 = np.exp(1j * rng.uniform(-np.pi, np.pi, n))
     e1[0] = 1.0
     # E2: RoPE's band average (1/B) sum_t exp(i(i-j) theta_t): positive semidefinite, unit diagonal
-    thetas = 10000.0 ** (-np.arange(8) / 8)
-    e2 = np.exp(1j * np.outer(k, thetas)).mean(axis=1)
+    thetas = enc.rope_frequencies(16)  # 8 bands, theta_t = 10000^(-2t/16)
+    e2 = coupling.rope_band_average(k, thetas)
     mats = {
         "W": W,
         "W∘E, E = sign pattern of W (unit modulus)": coupling.compose(W, tp.dense(e0), "hadamard"),

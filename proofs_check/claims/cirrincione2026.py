@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from petheory import geometry as geo
 from proofs_check.engine import Evidence, Reading, claim, claim_with_readings, skipped
+from petheory.rounding import eig_rank_tol
 from proofs_check.tolerance import gamma, tolerance
 
 SRC = "cirrincione2026 (arXiv 2604.05217, abstract)"
@@ -49,8 +50,8 @@ def distributions(case) -> np.ndarray:
 
 
 def _lambda_tol(n: int, lam_max: float) -> float:
-    """Zero threshold for eigenvalues of an n x n double-centred matrix (see geometry._rank_tol)."""
-    return geo._rank_tol(n) * max(lam_max, np.finfo(float).tiny)
+    """Zero threshold for eigenvalues of an n x n double-centred matrix (see petheory.rounding.eig_rank_tol)."""
+    return eig_rank_tol(n) * max(lam_max, np.finfo(float).tiny)
 
 
 # ============================================================================ hellinger_mds_optimal
@@ -247,7 +248,7 @@ def rank_bound(case) -> float:
     lam = np.linalg.eigvalsh(B)
     m = geo.classical_mds(D)
     lam_max = max(float(np.max(np.abs(lam))), np.finfo(float).tiny)
-    # One zero threshold for both ranks (petheory._rounding.numerical_rank). Besides forming B
+    # One zero threshold for both ranks (petheory.rounding.numerical_rank). Besides forming B
     # and the eigensolver (eig_rank_tol(n) * lam_max, relative), the Hellinger distances carry
     # an absolute error: D^2_ij = (g_i + g_j)/2 - G_ij from V-term inner products of unit
     # vectors sqrt(p), |delta D^2_ij| <= 2 gamma_{V+4}; B = -1/2 J D^2 J at most quadruples
@@ -255,7 +256,7 @@ def rank_bound(case) -> float:
     # moves by <= ||delta B||_2 <= 4 n gamma_{V+4}. Without it a -2.6e-17 rounding eigenvalue
     # of a PSD B (issue 15: counts [[1,1],[3,4],[4,5],[5,7]], lam_max 2.05e-3, relative
     # threshold 1.5e-17) counted as rank for |lambda| and not for the MDS embedding.
-    thr = geo._rank_tol(n) * lam_max + 4 * n * gamma(P.shape[1] + 4)
+    thr = eig_rank_tol(n) * lam_max + 4 * n * gamma(P.shape[1] + 4)
     rank_B = geo.effective_rank(lam, tol=thr / lam_max)
     rank_mds = geo.effective_rank(m.eigenvalues, tol=thr / lam_max, positive=True)
     ones = float(np.max(np.abs(B @ np.ones(n))))
@@ -377,7 +378,7 @@ def _second_eigen_ratio(D: np.ndarray) -> tuple[float, float]:
     lam = np.linalg.eigvalsh(geo.gram_from_distances(D))
     top = float(np.max(np.abs(lam)))
     second = float(np.sort(np.abs(lam))[-2])
-    return second / top, geo._rank_tol(D.shape[0])
+    return second / top, eig_rank_tol(D.shape[0])
 
 
 def alibi_rank1(case) -> float:

@@ -646,11 +646,8 @@ def _contraction_corrected_cases(draw):
 def spectral_contraction__corrected(case) -> float:
     n = case["n"]
     W = tp.dense(_pd_toeplitz_column(case))
-    a = np.asarray(case["band_weights"]) + 1e-12
-    a = a / a.sum()
-    k = np.arange(n)
-    e = (a[None, :] * np.exp(1j * np.outer(k, case["band_angles"]))).sum(axis=1)
-    e[0] = 1.0
+    a = np.asarray(case["band_weights"], dtype=float)
+    e = cp.rope_band_average(np.arange(n), case["band_angles"], a if a.sum() > 0 else None)  # all-zero draw: uniform
     E = tp.dense(e)
     H = cp.compose(W, E, "hadamard")
     sw, sh = cp.spectral_summary(W), cp.spectral_summary(H)

@@ -504,7 +504,7 @@ def _atom_cases(draw):
 )
 def wavelet_atom_decay_corrected(case) -> float:
     w, nm, dil, n_max = case["wavelet"], case["normalisation"], case["dilation"], case["n_max"]
-    x, psi, taps = enc._wavefun(w, 10)
+    x, psi, taps = enc.wavefun(w, 10)
     S = taps - 1
     a = case["atom"]
     j, k = enc.wavelet_atoms(a + 1, S, dilation=dil, n_max=n_max)[a]
