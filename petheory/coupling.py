@@ -32,6 +32,7 @@ from petheory import _memory
 from petheory import _validate as v
 from petheory import encodings as enc
 from petheory import toeplitz as tp
+from petheory.softmax import row_softmax  # noqa: F401  (public here too: coupling.row_softmax)
 
 TERM_NAMES = ("cc", "cp", "pc", "pp", "bias")
 TERM_LABELS = {
@@ -607,17 +608,6 @@ def rope_band_average(offsets, thetas, weights=None) -> np.ndarray:
     e = np.exp(1j * k[..., None] * th) @ a
     e[k == 0] = 1.0
     return e
-
-
-def row_softmax(M) -> np.ndarray:
-    """Row-wise softmax of a real (n, n) matrix (max-subtracted; ``-inf`` entries allowed as masks)."""
-    M = v.array("M", M, ndim=2, finite=False)
-    if np.isnan(M).any() or np.isposinf(M).any():
-        raise ValueError("M must not contain NaN or +inf")
-    if np.isneginf(M).all(axis=1).any():
-        raise ValueError("M has a row that is entirely -inf (nothing to normalise)")
-    E = np.exp(M - M.max(axis=1, keepdims=True))
-    return E / E.sum(axis=1, keepdims=True)
 
 
 def spectral_summary(M) -> dict:

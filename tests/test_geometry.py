@@ -16,6 +16,7 @@ from scipy.spatial.distance import cdist
 
 from petheory import encodings as enc
 from petheory import geometry as g
+from petheory.geometry import blocks, induced, stress_measures
 
 RNG = np.random.default_rng(1234)
 
@@ -138,7 +139,7 @@ def test_hellinger_sparse_and_blocked_equal_dense(monkeypatch):
     P[P < 0.02] = 0
     P /= P.sum(axis=1, keepdims=True)
     ref = g.hellinger_distances(P)
-    monkeypatch.setattr(g, "_BLOCK_BYTES", 8 * 37 * 3 * 5)  # force blocks of 5 rows
+    monkeypatch.setattr(blocks, "BLOCK_BYTES", 8 * 37 * 3 * 5)  # force blocks of 5 rows
     np.testing.assert_allclose(g.hellinger_distances(sp.csr_matrix(P)), ref, atol=1e-12)
     np.testing.assert_allclose(g.hellinger_distances(P), ref, atol=1e-12)
 
@@ -288,7 +289,7 @@ def test_stress_against_distributions_is_blocked_and_equals_dense(monkeypatch):
     P = g.positional_distributions([RNG.integers(0, 12, size=20) for _ in range(300)], vocab_size=12)
     X = RNG.normal(size=(20, 2))
     dense = {k: g.stress(X, g.hellinger_distances(P), kind=k) for k in g.STRESS_KINDS}
-    monkeypatch.setattr(g, "_BLOCK_BYTES", 8 * 20 * 6 * 3)
+    monkeypatch.setattr(blocks, "BLOCK_BYTES", 8 * 20 * 6 * 3)
     for k in g.STRESS_KINDS:
         assert g.stress(X, P, kind=k) == pytest.approx(dense[k], rel=1e-10)
 
@@ -415,7 +416,7 @@ def test_from_counts_wraps_tallied_counts_and_validates():
 
 def test_gram_distances_repair_cancellation_far_from_the_origin():
     X = 1e6 + RNG.normal(size=(50, 3)) * 1e-3  # far from the origin, tightly clustered
-    E = g._CoordRows(X).rows(0, 50)
+    E = stress_measures._CoordRows(X).rows(0, 50)
     np.testing.assert_allclose(E, cdist(X, X), rtol=1e-10, atol=0)
 
 
@@ -423,8 +424,8 @@ def test_encoding_stress_large_n_uses_the_top_eigenpairs(monkeypatch):
     T = RNG.normal(size=(40, 6))
     D = g.euclidean_distances(RNG.normal(size=(40, 3)))
     full = g.encoding_stress(T, D)
-    monkeypatch.setattr(g, "FULL_SPECTRUM_MAX_N", 10)
-    monkeypatch.setattr(g, "LARGE_N_RANK", 5)
+    monkeypatch.setattr(induced, "FULL_SPECTRUM_MAX_N", 10)
+    monkeypatch.setattr(induced, "LARGE_N_RANK", 5)
     top = g.encoding_stress(T, D)
     assert top.stress == full.stress and top.rank == full.rank == 3 and top.mds["requested_rank"] == 5
     assert top.mds_stress == pytest.approx(full.mds_stress, abs=1e-7)
@@ -457,7 +458,7 @@ def test_blocked_coordinate_stress_equals_pdist(monkeypatch, seed):
     s = (d @ e) / (e @ e)
     ref = np.sqrt(np.sum((d - s * e) ** 2) / (d @ d))
     assert g.stress(X, D) == pytest.approx(ref, rel=1e-12)
-    monkeypatch.setattr(g, "_CACHE_BYTES", 8 * 150 * 3)  # blocks of 8 rows, buffer reused across blocks
+    monkeypatch.setattr(blocks, "CACHE_BYTES", 8 * 150 * 3)  # blocks of 8 rows, buffer reused across blocks
     assert g.stress(X, D) == pytest.approx(ref, rel=1e-12)
     assert g.stress(X, D, kind="raw") == pytest.approx(np.sum((d - e) ** 2), rel=1e-12)
-    np.testing.assert_allclose(g._CoordRows(X).rows(0, 150), E, rtol=1e-10, atol=0)
+    np.testing.assert_allclose(stress_measures._CoordRows(X).rows(0, 150), E, rtol=1e-10, atol=0)

@@ -57,7 +57,7 @@ class Mutant:
 
 
 E, T, C, B, G, N = ("petheory/encodings.py", "petheory/toeplitz.py", "petheory/coupling.py", "petheory/bounds.py",
-                    "petheory/geometry.py", "petheory/nn/models.py")
+                    "petheory/geometry/", "petheory/nn/models.py")
 
 MUTANTS = [
     # ---------------------------------------------------------------- encodings
@@ -123,7 +123,7 @@ MUTANTS = [
     # ---------------------------------------------------------------- coupling
     Mutant("coupling.cross_terms_swapped", "coupling", C,
            "s * (qc @ kp.T), s * (qp @ kc.T)", "s * (qp @ kc.T), s * (qc @ kp.T)"),
-    Mutant("coupling.softmax_wrong_axis", "coupling", C,
+    Mutant("coupling.softmax_wrong_axis", "coupling", "petheory/softmax.py",
            "return E / E.sum(axis=1, keepdims=True)", "return E / E.sum(axis=0, keepdims=True)"),
     Mutant("coupling.complex_pairs_conjugated", "coupling", C,
            "return x[:, a] + 1j * x[:, b]", "return x[:, a] - 1j * x[:, b]"),
@@ -147,22 +147,22 @@ MUTANTS = [
            "out = pb[:, None] * vb[None, :] + (1 - pb)[:, None] * (w @ vals)[None, :]",
            "out = (1 - pb)[:, None] * vb[None, :] + pb[:, None] * (w @ vals)[None, :]"),
     # ---------------------------------------------------------------- geometry
-    Mutant("geometry.hellinger_no_half", "geometry", G,
+    Mutant("geometry.hellinger_no_half", "geometry", G + "hellinger.py",
            "D2 = 0.5 * (g[i0:i1, None] + g[None, :]) - root.gram_rows(i0, i1)",
            "D2 = (g[i0:i1, None] + g[None, :]) - root.gram_rows(i0, i1)"),
-    Mutant("geometry.gram_not_double_centred", "geometry", G,
+    Mutant("geometry.gram_not_double_centred", "geometry", G + "mds.py",
            "    B -= r[None, :]\n    B += r.mean()\n", "    B -= r[None, :]\n"),
-    Mutant("geometry.mds_eigenvalues_not_rooted", "geometry", G,
+    Mutant("geometry.mds_eigenvalues_not_rooted", "geometry", G + "mds.py",
            "X = _fix_signs(U[:, :r]) * np.sqrt(w[:r])\n    return MDSResult(X, w, r, rank, \"eigh\"",
            "X = _fix_signs(U[:, :r]) * w[:r]\n    return MDSResult(X, w, r, rank, \"eigh\""),
-    Mutant("geometry.stress1_cos_not_squared", "geometry", G,
+    Mutant("geometry.stress1_cos_not_squared", "geometry", G + "stress_measures.py",
            "    s2 = 1.0 - te * te / (tt * ee)\n", "    s2 = 1.0 - te / math.sqrt(tt * ee)\n"),
-    Mutant("geometry.raw_stress_double_counted", "geometry", G,
+    Mutant("geometry.raw_stress_double_counted", "geometry", G + "stress_measures.py",
            "return 0.5 * sum(float(np.sum((T.rows(i0, i1) - E.rows(i0, i1)) ** 2))",
            "return sum(float(np.sum((T.rows(i0, i1) - E.rows(i0, i1)) ** 2))"),
-    Mutant("geometry.rotary_distance_full_angle", "geometry", G,
-           "half = 0.5 * (ang[i0 : i0 + b, None, :] - ang[None, :, :])", "half = (ang[i0 : i0 + b, None, :] - ang[None, :, :])"),
-    Mutant("geometry.effective_rank_absolute_tol", "geometry", G,
+    Mutant("geometry.rotary_distance_full_angle", "geometry", G + "induced.py",
+           "np.sum(enc.chord_sq(diff), axis=2)", "np.sum(enc.chord_sq(2.0 * diff), axis=2)"),
+    Mutant("geometry.effective_rank_absolute_tol", "geometry", G + "rank.py",
            "return numerical_rank(lam, tol * top, positive=positive)", "return numerical_rank(lam, tol, positive=positive)"),
     Mutant("rounding.numerical_rank_non_strict", "rounding", "petheory/rounding.py",
            "(vals if positive else np.abs(vals)) > threshold", "(vals if positive else np.abs(vals)) >= threshold"),

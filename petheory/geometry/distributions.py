@@ -1,0 +1,374 @@
+r"""Positional distributions: the distribution of tokens at each position of a corpus (cirrincione2026, Prop. 5).
+
+A corpus gives each position :math:`i` a distribution :math:`p_i` over the vocabulary; with additive
+(Lidstone) smoothing :math:`p_i(v) = (c_{iv}+\alpha)/(N_i+\alpha V)`. The counts are tallied here from
+sequences already in memory (text, token ids) with a tokenize callable; reading a corpus file or a
+Hugging Face tokenizer is :mod:`petheory.loaders`' job (``positional_distributions`` hands a path or an
+``'hf:DIR'`` spec to it, and never opens a file itself).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+from petheory import _validate as v
+
+__all__ = [
+    "PositionalDistributions",
+    "positional_distributions",
+    "builtin_target",
+    "BUILTIN_MAX_VOCAB",
+    "BUILTIN_MIN_COUNT",
+]
+
+@dataclass(frozen=True)
+class PositionalDistributions:
+    """Token counts per position, from a corpus; rows become distributions on demand.
+
+    Attributes
+    ----------
+    counts : scipy.sparse.csr_matrix, shape (n, V), int64
+        ``counts[i, v]``: how often token ``v`` occurs at position ``i``.
+    smoothing : float
+        Additive (Lidstone) pseudo-count: :math:`p_i(v) = (c_{iv}+\\alpha)/(N_i+\\alpha V)`.
+    vocab : tuple of str or None
+        Token of each column (most frequent first), when known.
+    observations : ndarray, shape (n,)
+        :math:`N_i`, tokens observed at position ``i``.
+    min_count : int
+        Positions with fewer observations are *sparse*.
+    sparse_positions : tuple of int
+        Sparse positions kept (``on_sparse='keep'``).
+    excluded_from : int or None
+        When ``n`` was chosen automatically: the first position left out because it (and maybe
+        later ones) had fewer than ``min_count`` observations; ``None`` if nothing was left out.
+    excluded_observations : tuple of int
+        Observations at positions ``excluded_from, excluded_from+1, ...`` (the longest sequence).
+    n_sequences, n_empty, n_tokens : int
+        Non-empty sequences used, empty lines skipped, tokens counted (all positions).
+    source, tokenizer : str
+        Where the corpus came from and how it was tokenised (recorded in results).
+    """
+
+    counts: sp.csr_matrix
+    smoothing: float
+    vocab: tuple | None
+    observations: np.ndarray
+    min_count: int
+    sparse_positions: tuple = ()
+    excluded_from: int | None = None
+    excluded_observations: tuple = ()
+    n_sequences: int = 0
+    n_empty: int = 0
+    n_tokens: int = 0
+    source: str = ""
+    tokenizer: str = ""
+    pooled: int = 0
+
+    @property
+    def n(self) -> int:
+        return self.counts.shape[0]
+
+    @property
+    def V(self) -> int:
+        return self.counts.shape[1]
+
+    @classmethod
+    def from_counts(cls, counts, *, smoothing: float = 0.0, source: str = "counts") -> PositionalDistributions:
+        """Wrap an (n, V) matrix of non-negative integer counts (dense or scipy.sparse) already tallied.
+
+        Every row needs an observation unless ``smoothing > 0``.
+        """
+        C = sp.csr_matrix(counts)
+        if C.ndim != 2 or C.shape[0] < 1 or C.shape[1] < 1:
+            raise ValueError(f"counts must be a non-empty 2-D matrix, got shape {C.shape}")
+        if C.nnz and (not np.all(np.isfinite(C.data)) or C.data.min() < 0 or np.any(C.data != np.round(C.data))):
+            raise ValueError("counts must be finite non-negative integers")
+        C = C.astype(np.int64)
+        C.eliminate_zeros()
+        obs = np.asarray(C.sum(axis=1)).ravel().astype(np.int64)
+        smoothing = v.real("smoothing", smoothing, nonnegative=True)
+        if smoothing == 0 and np.any(obs == 0):
+            raise ValueError(
+                f"row {int(np.flatnonzero(obs == 0)[0])} of counts has no observation: its distribution is undefined "
+                "without smoothing"
+            )
+        return cls(counts=C, smoothing=smoothing, vocab=None, observations=obs, min_count=1,
+                   n_tokens=int(obs.sum()), source=source, tokenizer="counts")
+
+    def probabilities(self):
+        """The (n, V) distributions: CSR when ``smoothing == 0``, dense otherwise."""
+        N = self.observations.astype(np.float64)
+        if self.smoothing == 0:
+            P = self.counts.astype(np.float64).tocsr()
+            P.data /= np.repeat(N, np.diff(P.indptr))
+            return P
+        return (self.counts.toarray() + self.smoothing) / (N + self.smoothing * self.V)[:, None]
+
+    def summary(self) -> dict:
+        """JSON-able description (no arrays of size V)."""
+        return {
+            "source": self.source,
+            "tokenizer": self.tokenizer,
+            "n": self.n,
+            "V": self.V,
+            "smoothing": self.smoothing,
+            "min_count": self.min_count,
+            "min_observations": int(self.observations.min()),
+            "sparse_positions": list(self.sparse_positions),
+            "excluded_from": self.excluded_from,
+            "excluded_observations": list(self.excluded_observations),
+            "pooled_types": self.pooled,
+            "n_sequences": self.n_sequences,
+            "n_empty": self.n_empty,
+            "n_tokens": self.n_tokens,
+        }
+
+
+def _read_sequences(corpus, tokenize: Callable | None) -> tuple[list, int, str]:
+    """Corpus -> (list of token sequences, empty lines skipped, description)."""
+    if isinstance(corpus, (str, Path)):
+        path = Path(corpus)
+        if not path.is_file():
+            raise FileNotFoundError(f"corpus file not found: {path}")
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"corpus {path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        source = str(path)
+    elif isinstance(corpus, np.ndarray):
+        if corpus.ndim != 2 or not np.issubdtype(corpus.dtype, np.integer):
+            raise TypeError(f"a token-id array corpus must be a 2-D integer array, got {corpus.dtype} shape {corpus.shape}")
+        return [row for row in corpus if row.size], 0, f"token ids {corpus.shape}"
+    elif isinstance(corpus, Sequence):
+        if all(isinstance(x, str) for x in corpus):
+            lines, source = list(corpus), f"{len(corpus)} sequences of text"
+        else:
+            seqs = []
+            for k, s in enumerate(corpus):
+                a = np.asarray(s)
+                if a.ndim != 1 or (a.size and not np.issubdtype(a.dtype, np.integer)):
+                    raise TypeError(f"corpus[{k}] must be a string or a 1-D sequence of integer token ids, got {a.dtype} shape {a.shape}")
+                seqs.append(a.astype(np.int64))
+            empty = sum(1 for s in seqs if s.size == 0)
+            return [s for s in seqs if s.size], empty, f"{len(seqs)} token-id sequences"
+    else:
+        raise TypeError(f"corpus must be a path, a list of strings, or token-id arrays; got {type(corpus).__name__}")
+    out, empty = [], 0
+    for line in lines:
+        toks = tokenize(line) if line.strip() else []
+        if len(toks):
+            out.append(toks)
+        else:
+            empty += 1
+    return out, empty, source
+
+
+def _make_tokenizer(tokenizer, lowercase: bool, add_special_tokens: bool) -> tuple[Callable, int | None, str]:
+    if callable(tokenizer):
+        return tokenizer, None, getattr(tokenizer, "__name__", "callable")
+    if tokenizer == "whitespace":
+        fn = (lambda s: s.lower().split()) if lowercase else str.split
+        return fn, None, "whitespace" + (" (lowercased)" if lowercase else "")
+    if isinstance(tokenizer, str) and tokenizer.startswith("hf:"):
+        from petheory.loaders import load_hf_tokenizer
+
+        tok, _path = load_hf_tokenizer(tokenizer[3:])
+
+        def fn(s):
+            return tok.encode(s, add_special_tokens=add_special_tokens).ids
+
+        return fn, int(tok.get_vocab_size()), tokenizer
+    raise ValueError(f"tokenizer must be 'whitespace', 'hf:DIR' or a callable, got {tokenizer!r}")
+
+
+def positional_distributions(
+    corpus,
+    *,
+    tokenizer="whitespace",
+    n: int | None = None,
+    smoothing: float = 0.0,
+    min_count: int = 1,
+    on_sparse: str = "error",
+    max_vocab: int | None = None,
+    lowercase: bool = False,
+    vocab_size: int | None = None,
+    add_special_tokens: bool = True,
+    source: str | None = None,
+) -> PositionalDistributions:
+    r"""Distribution of tokens at each position of a corpus.
+
+    Parameters
+    ----------
+    corpus : path, list of str, list of int arrays, or ndarray (m, L) of ints
+        A UTF-8 text file with one sequence per line (blank lines are skipped and counted),
+        sequences of text, or token ids (position ``k`` of a sequence is its ``k``-th token).
+    tokenizer : {'whitespace', 'hf:DIR'} or callable
+        ``'whitespace'`` splits on white space; ``'hf:DIR'`` loads ``DIR/tokenizer.json``
+        with the ``tokenizers`` package (``hf:minilm`` is the bundled MiniLM tokenizer);
+        a callable maps a line to a list of tokens.
+    n : int, optional
+        Number of positions. Default: the longest prefix of positions that all have at least
+        ``min_count`` observations; the positions left out are reported in
+        ``excluded_from`` / ``excluded_observations``, never silently dropped.
+    smoothing : float
+        Additive pseudo-count :math:`\alpha \ge 0` per vocabulary entry.
+    min_count : int
+        Positions with fewer observations than this are *sparse*.
+    on_sparse : {'error', 'keep'}
+        With an explicit ``n``: raise if a position below ``n`` is sparse (the message says
+        which ``n`` the corpus supports), or keep it and list it in ``sparse_positions``.
+    max_vocab : int, optional
+        Keep the ``max_vocab`` most frequent types and pool the rest into one ``<other>``
+        type; small corpora need this for the distributions not to be sampling noise.
+    lowercase : bool
+        Lowercase before whitespace tokenisation.
+    vocab_size : int, optional
+        Vocabulary size V for token-id input (default: largest id + 1, or the HF tokenizer's).
+    add_special_tokens : bool
+        Passed to a HF tokenizer (``[CLS]`` at position 0 and ``[SEP]`` at the end for BERT),
+        as the model sees its input.
+    source : str, optional
+        How to name the corpus in messages and results (default: its path or a description).
+
+    Returns
+    -------
+    PositionalDistributions
+        Counts ``(n, V)`` (sparse) and everything needed to report how they were obtained.
+
+    Raises
+    ------
+    ValueError
+        Empty corpus; ``n`` beyond the longest sequence; sparse positions with
+        ``on_sparse='error'``.
+
+    Notes
+    -----
+    One pass over the tokens: (position, type) pairs are tallied into a sparse (n, V) matrix,
+    so memory is O(tokens + nnz), never O(nV). Estimates are noisy: with :math:`N_i`
+    observations over V types, even identical true distributions have an expected squared
+    Hellinger distance of order :math:`V/N_i`; pool rare types (``max_vocab``) or raise
+    ``min_count`` until that floor is small (``figures/geometry.eigenvalues.png`` shows it as a
+    shuffled-words null).
+    """
+    smoothing = v.real("smoothing", smoothing, nonnegative=True)
+    min_count = v.integer("min_count", min_count, minimum=1)
+    v.choice("on_sparse", on_sparse, ("error", "keep"))
+    if n is not None:
+        n = v.integer("n", n, minimum=1)
+    if max_vocab is not None:
+        max_vocab = v.integer("max_vocab", max_vocab, minimum=1)
+    tokenize, tok_vocab, tok_name = _make_tokenizer(tokenizer, lowercase, add_special_tokens)
+    seqs, n_empty, described = _read_sequences(corpus, tokenize)
+    source = described if source is None else str(source)
+    if not seqs:
+        raise ValueError(f"corpus is empty: {source} has no non-blank sequence ({n_empty} blank lines)")
+
+    lengths = np.fromiter((len(s) for s in seqs), dtype=np.int64, count=len(seqs))
+    flat = np.concatenate([np.asarray(s) for s in seqs])
+    pos = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    vocab = None
+    if flat.dtype.kind not in "USO" and not isinstance(corpus, (str, Path)) and not (
+        isinstance(corpus, Sequence) and corpus and isinstance(corpus[0], str)
+    ):
+        tok_name = "token ids"
+    if flat.dtype.kind in "US" or flat.dtype == object:
+        types, inv, cnt = np.unique(flat.astype(str), return_inverse=True, return_counts=True)
+        order = np.lexsort((types, -cnt))  # most frequent first, ties alphabetical
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        ids, vocab, V = rank[inv], tuple(types[order].tolist()), types.size
+    else:
+        ids = flat.astype(np.int64)
+        if ids.size and ids.min() < 0:
+            raise ValueError(f"token ids must be >= 0, found {int(ids.min())}")
+        V = int(vocab_size) if vocab_size is not None else (tok_vocab or int(ids.max()) + 1)
+        if ids.max() >= V:
+            raise ValueError(f"token id {int(ids.max())} is out of range for vocab_size={V}")
+    pooled = 0
+    if max_vocab is not None and V > max_vocab:
+        freq = np.bincount(ids, minlength=V)
+        order = np.lexsort((np.arange(V), -freq))
+        rank = np.empty(V, dtype=np.int64)
+        rank[order] = np.arange(V)
+        labels = vocab if vocab is not None else tuple(str(i) for i in range(V))
+        pooled = V - max_vocab
+        ids = np.minimum(rank[ids], max_vocab)
+        vocab = tuple(labels[i] for i in order[:max_vocab]) + ("<other>",)
+        V = max_vocab + 1
+
+    longest = int(lengths.max())
+    obs_all = np.bincount(pos, minlength=longest)
+    low_all = np.flatnonzero(obs_all < min_count)
+    supported = int(low_all[0]) if low_all.size else longest
+    excluded_from, excluded_obs, sparse = None, (), ()
+    if n is None:
+        if supported == 0:
+            raise ValueError(
+                f"no position has min_count={min_count} observations (position 0 has {int(obs_all[0])}); lower min_count"
+            )
+        n = supported
+        if n < longest:
+            excluded_from, excluded_obs = n, tuple(int(c) for c in obs_all[n:])
+    else:
+        if n > longest:
+            raise ValueError(
+                f"n={n} positions asked for, but the longest sequence in {source} has {longest} tokens; "
+                f"the corpus supports n <= {supported} at min_count={min_count}"
+            )
+        low = low_all[low_all < n]
+        if low.size:
+            if on_sparse == "error":
+                raise ValueError(
+                    f"{low.size} of the first n={n} positions have fewer than min_count={min_count} observations "
+                    f"(position {int(low[0])} has {int(obs_all[low[0]])}); the corpus supports n <= {supported}; "
+                    "pass a smaller n, a lower min_count, or on_sparse='keep' (CLI: --keep-sparse)"
+                )
+            sparse = tuple(int(i) for i in low)
+    obs = obs_all[:n]  # every position below the longest sequence's length has >= 1 observation
+    keep = pos < n
+    counts = sp.csr_matrix((np.ones(int(keep.sum()), dtype=np.int64), (pos[keep], ids[keep])), shape=(n, V))
+    counts.sum_duplicates()
+    return PositionalDistributions(
+        counts=counts,
+        smoothing=smoothing,
+        vocab=vocab,
+        observations=obs.astype(np.int64),
+        min_count=min_count,
+        sparse_positions=sparse,
+        excluded_from=excluded_from,
+        excluded_observations=excluded_obs,
+        n_sequences=len(seqs),
+        n_empty=n_empty,
+        n_tokens=int(lengths.sum()),
+        source=source,
+        tokenizer=tok_name,
+        pooled=pooled,
+    )
+
+
+#: Defaults of the built-in target (documented in :func:`builtin_target`).
+BUILTIN_MAX_VOCAB = 48
+BUILTIN_MIN_COUNT = 100
+
+
+def builtin_target(n: int | None = None, *, max_vocab: int = BUILTIN_MAX_VOCAB, min_count: int = BUILTIN_MIN_COUNT) -> PositionalDistributions:
+    """Positional distributions of the built-in corpus (:mod:`petheory.data.corpus`).
+
+    305 short film reviews written for petheory, whitespace-tokenised and lowercased; the
+    ``max_vocab=48`` most frequent word types are kept and the rest pooled into ``<other>``
+    (49 categories), and every position has at least ``min_count=100`` observations, which
+    gives ``n = 15`` positions. It is the default target of ``petheory stress`` and of the
+    claims that need real text; it is not SST-2 or IMDB.
+    """
+    from petheory.data import corpus
+
+    return positional_distributions(
+        list(corpus.SENTENCES), n=n, lowercase=True, max_vocab=max_vocab, min_count=min_count,
+        source=f"builtin:{corpus.NAME}",
+    )

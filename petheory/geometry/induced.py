@@ -1,0 +1,365 @@
+r"""The geometry each positional encoding induces on positions, and its stress against a target.
+
+See the table in :mod:`petheory.geometry`: Euclidean distances of absolute vectors, the distance of
+RoPE's rotations :math:`\lVert R_i - R_j\rVert_F`, and the logit gap or softmax-row Hellinger
+distance of a bias. :func:`encoding_stress` compares one of them with a target (cirrincione2026,
+Prop. 5: the stress of an encoding; the MDS encoding of Algorithm 1 is the reference).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from petheory import _validate as v
+from petheory import encodings as enc
+from petheory.geometry.blocks import block_rows
+from petheory.geometry.distributions import PositionalDistributions
+from petheory.geometry.hellinger import check_distance_matrix, hellinger_distances
+from petheory.geometry.mds import classical_mds
+from petheory.geometry.stress_measures import STRESS_FORMULAS, stress, stress_between
+from petheory.rounding import gamma as _gamma
+from petheory.softmax import row_softmax
+
+__all__ = [
+    "euclidean_distances",
+    "rotary_distances",
+    "bias_distances",
+    "induced_distances",
+    "BIAS_MAPS",
+    "DEFAULT_BIAS_MAP",
+    "StressReport",
+    "target_distances",
+    "encoding_stress",
+    "FULL_SPECTRUM_MAX_N",
+    "LARGE_N_RANK",
+]
+
+def euclidean_distances(X) -> np.ndarray:
+    """Euclidean distances between the rows of an (n, d) encoding, shape (n, n)."""
+    from scipy.spatial.distance import cdist
+
+    X = v.array("X", X, ndim=2)
+    D = cdist(X, X)
+    np.fill_diagonal(D, 0.0)
+    return D
+
+
+def rotary_distances(table) -> np.ndarray:
+    r"""Distance between the rotations of RoPE positions, shape (n, n).
+
+    Parameters
+    ----------
+    table : petheory.encodings.RotaryTable
+        Angles ``(n, r/2)``; ``angles[p, t] = p * omega_t``.
+
+    Returns
+    -------
+    ndarray, shape (n, n)
+        :math:`\lVert R_i - R_j\rVert_F = \sqrt{8\sum_t\sin^2(\tfrac12(\theta_{it}-\theta_{jt}))}`.
+
+    Notes
+    -----
+    :math:`R_i^\top R_j = R_{j-i}`, so this is the distance of the rotation kernel; it is
+    the isotropic average :math:`\sqrt{r\,\mathbb E_q\lVert R_iq - R_jq\rVert^2}` over unit q,
+    and :math:`\sqrt2` times the Euclidean distance of sinusoidal features with the same
+    frequencies. The half-angle sine form avoids the cancellation of :math:`1-\cos`.
+    A table with an additive absolute part (RoPE + absolute, ``table.additive``) is the pair
+    :math:`(R_p, PE_p)`: :math:`\sqrt{\lVert R_i-R_j\rVert_F^2 + \lVert PE_i-PE_j\rVert^2}`.
+    xPos's and YaRN's scales are not part of this geometry (it is the rotations').
+    """
+    ang = np.asarray(table.angles, dtype=np.float64)  # (n, r/2)
+    n, h = ang.shape
+    D = np.empty((n, n))
+    b = block_rows(n, n * max(h, 1), copies=2)
+    for i0 in range(0, n, b):  # row blocks: (b, n, r/2) temporaries of about 64 MiB
+        diff = ang[i0 : i0 + b, None, :] - ang[None, :, :]
+        D[i0 : i0 + b] = np.sqrt(2.0 * np.sum(enc.chord_sq(diff), axis=2))  # ||R_i - R_j||_F^2 = 2 sum_t chord^2
+    additive = getattr(table, "additive", None)  # RoPE + absolute (encodings_modern): the pair (R_p, PE_p)
+    if additive is not None:
+        D = np.sqrt(D**2 + euclidean_distances(additive) ** 2)
+    return D
+
+
+BIAS_MAPS = ("gap", "hellinger")
+
+
+def bias_distances(B, bias_map: str = "gap") -> np.ndarray:
+    r"""Distance between positions induced by an attention logit bias, shape (n, n).
+
+    Parameters
+    ----------
+    B : array_like, shape (n, n)
+        Bias ``B[i, j]`` of query i and key j (one head; no causal mask folded in).
+    bias_map : {'gap', 'hellinger'}
+        ``'gap'``: :math:`\tfrac12(B_{ii}+B_{jj}-B_{ij}-B_{ji})`, the symmetrised logit gap;
+        for ALiBi :math:`-m|i-j|` it is the line :math:`m|i-j|`. Must be non-negative.
+        ``'hellinger'``: Hellinger distance between the attention rows
+        :math:`\operatorname{softmax}(B_{i\cdot})`, :math:`\operatorname{softmax}(B_{j\cdot})`;
+        always a metric, the choice for learned biases (T5 buckets, per-offset scalars).
+
+    Raises
+    ------
+    ValueError
+        ``'gap'`` on a bias that rates some other key above the query's own position.
+
+    Notes
+    -----
+    The gap map need not satisfy the triangle inequality for an arbitrary bias (then B of
+    :func:`classical_mds` has negative eigenvalues, which are reported). The softmax rows are
+    shifted by their maximum before exponentiation, so large biases do not overflow; a row
+    whose bias spans more than ~745 underflows to exact zeros, which Hellinger handles.
+    """
+    B = v.square("B", B)
+    v.choice("bias_map", bias_map, BIAS_MAPS)
+    if bias_map == "hellinger":
+        return hellinger_distances(row_softmax(B))
+    dg = np.diag(B)
+    G = 0.5 * (dg[:, None] + dg[None, :] - B - B.T)
+    tol = _gamma(4) * float(np.abs(B).max())  # four operands, one rounding each
+    if G.min() < -tol:
+        i, j = np.unravel_index(int(np.argmin(G)), G.shape)
+        raise ValueError(
+            f"bias_map='gap' gives a negative distance {G[i, j]:.3g} at ({i},{j}): the bias favours another key over "
+            "the query's own position (as a learned bias may); use bias_map='hellinger'"
+        )
+    G = np.maximum(G, 0.0)
+    np.fill_diagonal(G, 0.0)
+    return G
+
+
+#: Default bias map per registered bias encoding (others: 'gap').
+DEFAULT_BIAS_MAP = {"alibi": "gap", "t5": "hellinger", "relative": "hellinger"}
+
+
+def induced_distances(encoding, n: int | None = None, d: int | None = None, *, bias_map: str | None = None, **params):
+    r"""The distances an encoding induces on positions ``0..n-1``.
+
+    Parameters
+    ----------
+    encoding : str, ndarray (N, d), or RotaryTable
+        A registered name (``petheory encodings`` lists them), a loaded table of absolute
+        vectors (``n`` <= N rows are used), or a rotary table.
+    n, d : int
+        Positions and model dimension (``d`` is ignored for bias encodings, and taken from a
+        table's columns, where ``d`` must match if given).
+    bias_map : {'gap', 'hellinger'}, optional
+        For bias encodings; default per encoding (``DEFAULT_BIAS_MAP``: ALiBi 'gap', T5 and
+        learned relative 'hellinger').
+    **params
+        Passed to the registered encoding function (``base``, ``slope``, ...).
+
+    Returns
+    -------
+    D : ndarray, shape (n, n)
+    geometry : str
+        A one-line description of the geometry used (recorded in results).
+    """
+    from petheory import encodings as enc
+
+    if isinstance(encoding, enc.RotaryTable):
+        if n is not None and n != encoding.angles.shape[0]:
+            raise ValueError(f"the rotary table has {encoding.angles.shape[0]} positions, n={n} asked for")
+        return rotary_distances(encoding), "rotary: ||R_i - R_j||_F over its frequencies"
+    if isinstance(encoding, str):
+        info = enc.info(encoding)
+        if n is None:
+            raise ValueError(f"n is required for the named encoding {encoding!r}")
+        _require_distances(v.integer("n", n, minimum=1))
+        if info.kind == "bias":
+            bm = bias_map or DEFAULT_BIAS_MAP.get(encoding, "gap")
+            desc = {"gap": "logit gap (B_ii+B_jj-B_ij-B_ji)/2", "hellinger": "Hellinger between softmax attention rows"}[bm]
+            return bias_distances(info.fn(n, **params), bm), f"bias {encoding}: {desc}"
+        if d is None:
+            raise ValueError(f"d is required for the {info.kind} encoding {encoding!r}")
+        if info.kind == "rotary":
+            return rotary_distances(info.fn(n, d, **params)), f"rotary {encoding}: ||R_i - R_j||_F over its frequencies"
+        return euclidean_distances(info.fn(n, d, **params)), f"absolute {encoding}: Euclidean distance of the vectors"
+    X = v.array("encoding", encoding, ndim=2)
+    N, dd = X.shape
+    if d is not None and d != dd:
+        raise ValueError(f"the encoding table has d={dd} columns but d={d} was given")
+    if n is None:
+        n = N
+    if n > N:
+        raise ValueError(f"the encoding table has {N} positions but n={n} were asked for")
+    _require_distances(n)
+    return euclidean_distances(X[:n]), f"absolute table ({N}, {dd}): Euclidean distance of the first {n} rows"
+
+
+def _require_distances(n: int) -> None:
+    """Refuse an (n, n) distance matrix (and the Gram, MDS and stress work on it) that cannot fit."""
+    from petheory import _memory
+
+    _memory.require(_memory.array_bytes(n, n, itemsize=4 * 8), f"distance geometry of n = {n} positions (dense n x n)",
+                    alternative="use a smaller n")
+
+
+#: encoding_stress computes the full spectrum of the target (numerical rank) up to this n ...
+FULL_SPECTRUM_MAX_N = 2048
+#: ... and beyond it the top min(rank or LARGE_N_RANK, d) eigenpairs by Lanczos.
+LARGE_N_RANK = 32
+
+
+@dataclass(frozen=True)
+class StressReport:
+    """The stress of one encoding against one target, and the optimal encoding's numbers.
+
+    ``params_full``/``params_min`` describe the optimal (MDS) encoding of the target as an
+    (n, d) table: ``n*d`` entries, or ``rank*(n+d)`` in the minimal parametrisation.
+    ``mds_stress`` is the stress of the rank-``rank`` classical MDS encoding (the reference
+    the paper calls optimal).
+    """
+
+    stress: float
+    kind: str
+    n: int
+    d: int
+    rank: int
+    params_full: int
+    params_min: int
+    encoding: str
+    geometry: str
+    target: str
+    mds_stress: float
+    mds: dict
+    target_details: dict = field(default_factory=dict)
+
+    @property
+    def stress_formula(self) -> str:
+        return STRESS_FORMULAS[self.kind]
+
+    def as_dict(self) -> dict:
+        return {
+            "stress": self.stress,
+            "stress_formula": self.stress_formula,
+            "kind": self.kind,
+            "n": self.n,
+            "d": self.d,
+            "rank": self.rank,
+            "params_full": self.params_full,
+            "params_min": self.params_min,
+            "encoding": self.encoding,
+            "geometry": self.geometry,
+            "target": self.target,
+            "mds_stress": self.mds_stress,
+            "mds": self.mds,
+            "target_details": self.target_details,
+        }
+
+
+def target_distances(target, n: int | None = None) -> tuple[np.ndarray, str, dict]:
+    """Target -> (distances (n, n), description, details). Accepts distributions or a distance matrix."""
+    if isinstance(target, PositionalDistributions):
+        if n is not None and n > target.n:
+            raise ValueError(
+                f"the target has n={target.n} positions (what the corpus supports at min_count={target.min_count}); "
+                f"n={n} asks for more"
+            )
+        _require_distances(target.n)
+        D = hellinger_distances(target)
+        desc, details = f"hellinger:{target.source}", target.summary()
+    else:
+        D = check_distance_matrix(target, "target")
+        desc, details = f"distances ({D.shape[0]}, {D.shape[0]})", {}
+        if n is not None and n > D.shape[0]:
+            raise ValueError(f"the target distance matrix has {D.shape[0]} positions; n={n} asks for more")
+    if n is not None:
+        D = D[:n, :n]
+    return D, desc, details
+
+
+def encoding_stress(
+    encoding,
+    target,
+    *,
+    n: int | None = None,
+    d: int | None = None,
+    kind: str = "stress1",
+    rank: int | None = None,
+    bias_map: str | None = None,
+    name: str | None = None,
+    target_name: str | None = None,
+    **params,
+) -> StressReport:
+    r"""Stress of an encoding against a target geometry.
+
+    Parameters
+    ----------
+    encoding : str, ndarray (N, d), or RotaryTable
+        As in :func:`induced_distances`.
+    target : PositionalDistributions or ndarray (n, n)
+        Positional distributions (Hellinger geometry) or a distance matrix.
+    n : int, optional
+        Positions compared (default: all of the target's; fewer takes the first n).
+    d : int, optional
+        Model dimension: required for named absolute/rotary encodings, read from a table;
+        for bias encodings it only sizes ``params_full``/``params_min`` (default 64).
+    kind : {'stress1', 'raw', 'strain'}
+        See :func:`stress`.
+    rank : int, optional
+        Rank of the optimal (MDS) encoding; default its numerical rank (positive
+        eigenvalues above :math:`\gamma_{17n}\lambda_{max}`), capped at d. Beyond
+        ``FULL_SPECTRUM_MAX_N = 2048`` positions only the top ``rank`` (default 32) eigenpairs are
+        computed (Lanczos), so the default rank is then at most 32.
+    bias_map : {'gap', 'hellinger'}, optional
+        See :func:`bias_distances`.
+    name, target_name : str, optional
+        How to call the encoding and the target in the report.
+
+    Returns
+    -------
+    StressReport
+
+    Notes
+    -----
+    The target's Hellinger distances are formed densely (n x n), then the encoding's
+    geometry (:func:`induced_distances`) is compared by :func:`stress_between`; the optimal
+    encoding is the classical MDS of the target (full ``eigh`` up to 2048 positions). For
+    larger n use :func:`hellinger_mds` and :func:`stress` with a PositionalDistributions
+    target, which never store n x n.
+    """
+    from petheory import encodings as enc
+
+    Dt, tdesc, tdetails = target_distances(target, n)
+    n = Dt.shape[0]
+    if isinstance(encoding, str) and d is None and enc.info(encoding).kind == "bias":
+        d = 64
+    if isinstance(encoding, np.ndarray) or (not isinstance(encoding, (str, enc.RotaryTable)) and hasattr(encoding, "__array__")):
+        encoding = v.array("encoding", encoding, ndim=2)
+        if d is None:
+            d = encoding.shape[1]
+    if isinstance(encoding, enc.RotaryTable) and d is None:
+        d = encoding.d
+    De, geometry = induced_distances(encoding, n, d, bias_map=bias_map, **params)
+    value = stress_between(De, Dt, kind=kind)
+    if rank is not None:
+        rank = v.integer("rank", rank, minimum=1)
+    if n <= FULL_SPECTRUM_MAX_N:
+        mds = classical_mds(Dt)
+    else:  # the numerical rank needs all n eigenvalues: O(n^3); keep the top ones instead
+        mds = classical_mds(Dt, rank=min(rank or LARGE_N_RANK, d, n - 2))
+    r_opt = mds.rank if rank is None else min(rank, mds.rank)
+    r_opt = min(r_opt, d)
+    X = mds.embedding[:, :r_opt]
+    mds_value = stress(X, Dt, kind=kind)
+    label = name or (encoding if isinstance(encoding, str) else "table")
+    summary = mds.summary()
+    summary.pop("eigenvalues_kept")
+    summary["eigenvalues"] = mds.eigenvalues.tolist()
+    return StressReport(
+        stress=value,
+        kind=kind,
+        n=n,
+        d=int(d),
+        rank=int(r_opt),
+        params_full=int(n * d),
+        params_min=int(r_opt * (n + d)),
+        encoding=str(label),
+        geometry=geometry,
+        target=target_name or tdesc,
+        mds_stress=mds_value,
+        mds=summary,
+        target_details=tdetails,
+    )

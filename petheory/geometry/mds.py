@@ -1,0 +1,346 @@
+r"""Classical (Torgerson) MDS of a distance matrix, exact and top-k (cirrincione2026, Prop. 5, Algorithm 1), and SMACOF.
+
+With :math:`J = I - \tfrac1n \mathbf 1\mathbf 1^\top`, the double-centred matrix
+:math:`B = -\tfrac12 J D^{\circ 2} J = U\Lambda U^\top` gives the coordinates
+:math:`X = U_r\Lambda_r^{1/2}` (Algorithm 1). :func:`hellinger_mds` does the same for Hellinger
+distances without forming them; :func:`smacof` refines coordinates against raw stress.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from petheory import _validate as v
+from petheory.geometry.hellinger import check_distance_matrix, sqrt_distributions
+from petheory.rounding import eig_rank_tol, numerical_rank
+
+__all__ = ["gram_from_distances", "MDSResult", "classical_mds", "hellinger_mds", "smacof", "EXACT_MAX_N"]
+
+#: Below this many positions :func:`classical_mds` uses the dense eigensolver by default.
+EXACT_MAX_N = 512
+
+
+def gram_from_distances(D) -> np.ndarray:
+    r"""The double-centred matrix :math:`B = -\tfrac12 J D^{\circ2} J`, shape (n, n).
+
+    :math:`B` is positive semidefinite exactly when ``D`` is Euclidean (Schoenberg 1935), and
+    then :math:`B = XX^\top` for centred coordinates :math:`X`. Always :math:`B\mathbf 1 = 0`.
+    """
+    D = check_distance_matrix(D)
+    D2 = D * D
+    r = D2.mean(axis=1)
+    B = D2
+    B -= r[:, None]
+    B -= r[None, :]
+    B += r.mean()
+    B *= -0.5
+    return B
+
+
+@dataclass(frozen=True)
+class MDSResult:
+    """Classical MDS of n positions.
+
+    Attributes
+    ----------
+    embedding : ndarray, shape (n, rank)
+        :math:`X = U_r\\Lambda_r^{1/2}` (each column's sign fixed: largest entry positive).
+    eigenvalues : ndarray, shape (m,)
+        Eigenvalues of B, descending: all n (``method='eigh'``) or the top ``m`` computed.
+    rank : int
+        Columns kept: positive eigenvalues above ``tol * max|lambda|``, at most the rank asked.
+    requested_rank : int or None
+    method : {'eigh', 'lanczos'}
+    tol : float
+        Relative threshold under which an eigenvalue counts as zero.
+    negative : ndarray
+        Eigenvalues below ``-tol * max|lambda|`` (D not Euclidean); complete only if
+        ``complete``.
+    truncated : ndarray
+        Positive eigenvalues above the threshold that were not kept (``method='eigh'``).
+    trace : float
+        :math:`\\operatorname{tr} B = \\sum_i \\lambda_i`.
+    frobenius : float or None
+        :math:`\\lVert B\\rVert_F`; ``None`` where it was too costly to compute.
+    complete : bool
+        Whether the whole spectrum is known.
+    """
+
+    embedding: np.ndarray
+    eigenvalues: np.ndarray
+    rank: int
+    requested_rank: int | None
+    method: str
+    tol: float
+    negative: np.ndarray
+    truncated: np.ndarray
+    trace: float
+    frobenius: float | None
+    complete: bool
+
+    @property
+    def strain(self) -> float | None:
+        r""":math:`\lVert B - XX^\top\rVert_F = \sqrt{\sum_{i>r}\lambda_i^2}` (Eckart--Young);
+        from :math:`\lVert B\rVert_F` when the spectrum is incomplete (None if unknown)."""
+        if self.complete:
+            return float(np.sqrt(np.sum(self.eigenvalues[self.rank :] ** 2)))
+        if self.frobenius is None:
+            return None
+        kept = self.eigenvalues[: self.rank]
+        return float(np.sqrt(max(self.frobenius**2 - np.sum(kept**2), 0.0)))
+
+    def summary(self) -> dict:
+        lam_max = float(np.max(np.abs(self.eigenvalues))) if self.eigenvalues.size else 0.0
+        return {
+            "rank": self.rank,
+            "requested_rank": self.requested_rank,
+            "method": self.method,
+            "eigenvalues_kept": self.eigenvalues[: self.rank].tolist(),
+            "n_negative": int(self.negative.size) if self.complete else None,
+            "most_negative": float(self.negative.min()) if self.negative.size else 0.0,
+            "negative_mass": float(np.abs(self.negative).sum()),
+            "n_truncated": int(self.truncated.size),
+            "truncated_mass": float(self.truncated.sum()),
+            "lambda_max": lam_max,
+            "trace": self.trace,
+            "strain": self.strain,
+            "complete_spectrum": self.complete,
+        }
+
+
+def _fix_signs(U: np.ndarray) -> np.ndarray:
+    idx = np.argmax(np.abs(U), axis=0)
+    s = np.sign(U[idx, np.arange(U.shape[1])])
+    s[s == 0] = 1.0
+    return U * s
+
+
+def _result_from_eigh(w, U, rank, tol_rel, trace, frob) -> MDSResult:
+    order = np.argsort(w)[::-1]
+    w, U = w[order], U[:, order]
+    thr = tol_rel * max(float(np.max(np.abs(w))), np.finfo(float).tiny)
+    npos = numerical_rank(w, thr, positive=True)
+    r = npos if rank is None else min(rank, npos)
+    X = _fix_signs(U[:, :r]) * np.sqrt(w[:r])
+    return MDSResult(X, w, r, rank, "eigh", tol_rel, w[w < -thr], w[r:npos], trace, frob, True)
+
+
+def _top_eigs(matmat, n: int, k: int, seed, tol: float = 1e-10, matvec=None) -> tuple[np.ndarray, np.ndarray]:
+    from scipy.sparse.linalg import LinearOperator, eigsh
+
+    tol = v.real("tol", tol, nonnegative=True)
+    if matvec is None:
+        matvec = lambda x: matmat(x.reshape(n, 1)).ravel()  # noqa: E731
+    op = LinearOperator((n, n), matvec=matvec, matmat=matmat, dtype=np.float64)
+    v0 = v.generator(seed).standard_normal(n)
+    w, U = eigsh(op, k=k, which="LA", v0=v0, tol=tol, ncv=min(n, max(2 * k + 1, 20)))
+    return w, U
+
+
+def _result_from_top(w, U, rank, tol_rel, trace, frob) -> MDSResult:
+    order = np.argsort(w)[::-1]
+    w, U = w[order], U[:, order]
+    scale = max(float(np.max(np.abs(w))), np.finfo(float).tiny)
+    if frob is not None:
+        scale = max(scale, frob / math.sqrt(U.shape[0]))  # |lambda_max| >= ||B||_F / sqrt(n)
+    thr = tol_rel * scale
+    r = numerical_rank(w, thr, positive=True)
+    X = _fix_signs(U[:, :r]) * np.sqrt(w[:r])
+    return MDSResult(X, w, r, rank, "lanczos", tol_rel, np.empty(0), np.empty(0), trace, frob, False)
+
+
+def classical_mds(D, rank: int | None = None, *, method: str = "auto", seed=0, tol: float = 1e-10) -> MDSResult:
+    r"""Classical (Torgerson) MDS of a distance matrix; cirrincione2026 Algorithm 1.
+
+    Parameters
+    ----------
+    D : array_like, shape (n, n)
+        Distances (validated by :func:`check_distance_matrix`).
+    rank : int, optional
+        Number of coordinates r. ``None`` keeps every positive eigenvalue (exact solver).
+    method : {'auto', 'eigh', 'lanczos'}
+        ``'eigh'``: dense symmetric eigensolver, all n eigenvalues, O(n^3).
+        ``'lanczos'``: the top ``rank`` eigenpairs by implicitly restarted Lanczos (ARPACK
+        ``eigsh``) on the double-centred operator, O(n^2) per product, B never formed.
+        ``'auto'``: ``'eigh'`` when ``rank`` is None or ``n <= 512``, else ``'lanczos'``.
+    seed : int or numpy.random.Generator
+        Starting vector of Lanczos (the result does not depend on it beyond rounding).
+    tol : float
+        Lanczos stopping criterion: residual :math:`\lVert Bu-\theta u\rVert \le tol\,|\theta|`.
+        Eigenvalues are then accurate to about :math:`\lVert r\rVert^2/\mathrm{gap}` (far below
+        ``tol``), eigenvectors to :math:`\lVert r\rVert/\mathrm{gap}`; ``0`` asks for full precision.
+
+    Returns
+    -------
+    MDSResult
+        Embedding (n, r), eigenvalues, and what was discarded (negative and truncated
+        eigenvalues, and the strain :math:`\lVert B-XX^\top\rVert_F` this leaves).
+
+    Notes
+    -----
+    With :math:`B = -\tfrac12 J D^{\circ2} J = U\Lambda U^\top`, the embedding is
+    :math:`X = U_r\Lambda_r^{1/2}` over the r largest positive eigenvalues. By Eckart--Young it
+    minimises the *strain* :math:`\lVert B - XX^\top\rVert_F` over all (n, r) configurations
+    whenever the kept eigenvalues are positive; it does **not** in general minimise Kruskal
+    stress (see :func:`smacof`). Negative eigenvalues mean D is not Euclidean; they cannot be
+    reproduced by any real encoding and are reported, not kept.
+    The Lanczos path applies :math:`Bx = -\tfrac12(D^{\circ2}x - r\,\mathbf 1^\top x -
+    \mathbf 1\,r^\top x + \bar r\,\mathbf 1\mathbf 1^\top x)` with the row means r of
+    :math:`D^{\circ2}` (a symmetric ``dsymv`` that reads one triangle of the stored
+    :math:`D^{\circ2}`, so each product streams n^2/2 numbers; memory 2 n^2 floats: D and its
+    square). It needs more products (slower) when :math:`\lambda_r \approx \lambda_{r+1}`, as
+    in a flat sampling-noise floor. The ``lambda_{r+1}..`` not computed are summarised by
+    ``trace`` and ``frobenius`` (closed form :math:`\lVert JAJ\rVert_F^2 = \lVert A\rVert_F^2
+    - 2n\lVert r\rVert^2 + n^2\bar r^2`); the strain derived from them cancels when the kept
+    eigenvalues carry almost all of :math:`\lVert B\rVert_F`. An eigenvalue is treated as zero
+    below :math:`\gamma_{17n}\max|\lambda|` (forming B plus the eigensolver's backward error).
+    """
+    D = check_distance_matrix(D)
+    n = D.shape[0]
+    if rank is not None:
+        rank = v.integer("rank", rank, minimum=1, maximum=n)
+    v.choice("method", method, ("auto", "eigh", "lanczos"))
+    if method == "auto":
+        method = "eigh" if rank is None or n <= EXACT_MAX_N or rank >= n - 1 else "lanczos"
+    if method == "lanczos" and (rank is None or rank >= n - 1):
+        raise ValueError(f"method='lanczos' needs a rank below n-1={n - 1}; use method='eigh' for the full spectrum")
+    tol_rel = eig_rank_tol(n)
+    D2 = D * D
+    if method == "eigh":
+        from scipy.linalg import eigh
+
+        B = gram_from_distances(D)
+        w, U = eigh(B)
+        return _result_from_eigh(w, U, rank, tol_rel, float(np.trace(B)), float(np.linalg.norm(B)))
+    r = D2.mean(axis=1)
+    rbar = float(r.mean())
+    from scipy.linalg import blas
+
+    D2T = D2.T  # D2 is symmetric: its transpose is the Fortran-ordered view dsymv reads without a copy
+
+    def matmat(X):
+        s = X.sum(axis=0)
+        if X.shape[1] == 1:
+            return matvec(X[:, 0])[:, None]
+        return -0.5 * (D2 @ X - np.outer(r, s) - (r @ X)[None, :] + rbar * s[None, :])
+
+    def matvec(x):  # symmetric matrix-vector product reads one triangle: half the memory traffic
+        x = np.ascontiguousarray(x.ravel())
+        s = float(x.sum())
+        y = blas.dsymv(-0.5, D2T, x)
+        y += (0.5 * s) * r
+        y += 0.5 * (float(r @ x) - rbar * s)
+        return y
+
+    # ||J A J||_F^2 = ||A||_F^2 - 2n||r||^2 + n^2 rbar^2 for symmetric A = D^2 with row means r
+    flat = D2.ravel()
+    frob2 = max(0.25 * (float(flat @ flat) - 2 * n * float(r @ r) + n * n * rbar * rbar), 0.0)
+    w, U = _top_eigs(matmat, n, rank, seed, tol, matvec)
+    return _result_from_top(w, U, rank, tol_rel, n * rbar / 2.0, math.sqrt(frob2))
+
+
+def hellinger_mds(P, rank: int, *, seed=0, atol: float | None = None, tol: float = 1e-10) -> MDSResult:
+    r"""Top-``rank`` classical MDS of the Hellinger distances of ``P``, without forming them.
+
+    Parameters
+    ----------
+    P : ndarray (n, V), scipy.sparse (n, V), or PositionalDistributions
+    rank : int
+        Number of coordinates, ``1 <= rank < n - 1``.
+    seed, tol
+        As in :func:`classical_mds`.
+
+    Returns
+    -------
+    MDSResult
+        As :func:`classical_mds` with ``method='lanczos'``.
+
+    Notes
+    -----
+    For Hellinger distances :math:`D^{\circ 2} = \tfrac12(g\mathbf1^\top + \mathbf1 g^\top) - G`
+    with :math:`G=\sqrt P\sqrt P^\top`, so :math:`B = -\tfrac12 JD^{\circ2}J = \tfrac12 JGJ`:
+    classical MDS of Hellinger distances is PCA of the square-root distributions, B is
+    positive semidefinite (Hellinger is Euclidean: no negative eigenvalues ever), and a product
+    with B costs two sparse products with :math:`\sqrt P` -- O(nnz), never O(n^2).
+    Memory is O(nnz + n * rank). ``frobenius`` is computed when the centred (n, V) root fits
+    in 256 MiB (via the V x V Gram), else left ``None``.
+    """
+    root = sqrt_distributions(P, atol)
+    n = root.n
+    rank = v.integer("rank", rank, minimum=1, maximum=max(1, n - 2))
+
+    def matmat(X):
+        Xc = X - X.mean(axis=0)
+        Y = root.gram_matmat(Xc)
+        return 0.5 * (Y - Y.mean(axis=0))
+
+    g = root.diag()
+    ones = np.ones((n, 1))
+    trace = 0.5 * (g.sum() - float((ones.T @ root.gram_matmat(ones)).item()) / n)
+    frob = None
+    if n * root.V * 8 <= 256 * 2**20 and root.V <= 8192:
+        R = root.S.toarray() if sp.issparse(root.S) else np.array(root.S)
+        if root.a is not None:
+            R += root.a[:, None]
+        R -= R.mean(axis=0)
+        frob = 0.5 * float(np.linalg.norm(R.T @ R))
+    w, U = _top_eigs(matmat, n, rank, seed, tol)
+    return _result_from_top(w, U, rank, eig_rank_tol(n), float(trace), frob)
+
+
+
+def smacof(D, X0, *, n_iter: int = 300, rtol: float = 1e-10) -> np.ndarray:
+    r"""Refine coordinates by SMACOF (Guttman transforms), which lowers raw stress.
+
+    Parameters
+    ----------
+    D : array_like, shape (n, n)
+        Target distances.
+    X0 : array_like, shape (n, k)
+        Start (e.g. the classical MDS embedding).
+    n_iter : int
+        Maximum number of Guttman transforms.
+    rtol : float
+        Stop when raw stress decreases by less than this fraction.
+
+    Returns
+    -------
+    ndarray, shape (n, k)
+
+    Notes
+    -----
+    De Leeuw's majorisation: :math:`X \leftarrow \tfrac1n B(X)X` with
+    :math:`B(X)_{ij} = -D_{ij}/E_{ij}` (0 where :math:`E_{ij}=0`), :math:`B_{ii} = -\sum_{j\ne i}
+    B_{ij}`; raw stress never increases. Used to show that classical MDS is not
+    stress-optimal (cirrincione2026.hellinger_mds_optimal). O(n^2 k) per iteration.
+    """
+    D = check_distance_matrix(D)
+    X = v.array("X0", X0, ndim=2).copy()
+    if X.shape[0] != D.shape[0]:
+        raise ValueError(f"X0 has {X.shape[0]} positions but D has {D.shape[0]}")
+    n = D.shape[0]
+    n_iter = v.integer("n_iter", n_iter, minimum=0)
+
+    def raw(E):
+        return 0.5 * float(np.sum((D - E) ** 2))
+
+    from scipy.spatial.distance import cdist
+
+    E = cdist(X, X)
+    prev = raw(E)
+    for _ in range(n_iter):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            R = np.where(E > 0, D / E, 0.0)
+        Bm = -R
+        Bm[np.diag_indices(n)] = R.sum(axis=1)
+        X = Bm @ X / n
+        E = cdist(X, X)
+        cur = raw(E)
+        if prev - cur <= rtol * max(prev, np.finfo(float).tiny):
+            break
+        prev = cur
+    return X

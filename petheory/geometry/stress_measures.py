@@ -1,0 +1,203 @@
+r"""Stress between an encoding's distances and a target geometry (cirrincione2026, Prop. 5: "the stress").
+
+The paper names the stress without its formula; the default here is Kruskal stress-1 with the optimal
+scale (Kruskal 1964), with raw stress and strain as options; :data:`STRESS_FORMULAS` states each one,
+and every result records which was used.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from petheory import _validate as v
+from petheory.geometry import blocks as _blocks  # CACHE_BYTES read at call time (tests shrink it)
+from petheory.geometry.blocks import block_rows
+from petheory.geometry.distributions import PositionalDistributions
+from petheory.geometry.hellinger import SqrtDistributions, check_distance_matrix, sqrt_distributions
+
+__all__ = ["STRESS_FORMULAS", "STRESS_KINDS", "stress", "stress_between"]
+
+STRESS_FORMULAS = {
+    "stress1": "sqrt( sum_{i<j} (D_ij - s*E_ij)^2 / sum_{i<j} D_ij^2 ), s* = sum D_ij E_ij / sum E_ij^2 "
+    "(Kruskal stress-1 with the optimal scale; D target, E encoding distances; = sine of the angle between D and E)",
+    "raw": "sum_{i<j} (D_ij - E_ij)^2 (raw stress, no scaling; D target, E encoding distances)",
+    "strain": "|| B_D - B_E ||_F, B_M = -1/2 J M^2 J (strain; for coordinates X, B_E = (JX)(JX)^T)",
+}
+STRESS_KINDS = tuple(STRESS_FORMULAS)
+
+
+class _DenseRows:
+    def __init__(self, D):
+        self.D, self.n = D, D.shape[0]
+
+    def rows(self, i0, i1):
+        return self.D[i0:i1]
+
+
+#: Below this fraction of |x_i|^2 + |x_j|^2 a Gram-based squared distance is recomputed from differences.
+_CANCEL = 1e-3
+
+
+class _CoordRows:
+    r"""Distances between the rows of centred coordinates, by BLAS Gram blocks with exact repair.
+
+    :math:`\lVert x_i-x_j\rVert^2 = |x_i|^2+|x_j|^2-2x_i\cdot x_j` has absolute error
+    :math:`\le 2\gamma_{k+2}(|x_i|^2+|x_j|^2)`; where the result is below ``_CANCEL`` times that
+    scale (close points, the diagonal) it is recomputed from differences, so every squared distance
+    has relative error at most :math:`2\gamma_{k+2}/10^{-3}` (about 2e-12 for k = 8).
+    A block is one GEMM of the augmented rows :math:`[x_i, |x_i|^2, 1]` against
+    :math:`[-2x_j, 1, |x_j|^2]` (same error bound); rows are screened for repair by their smallest
+    off-diagonal entry, so the elementwise test runs only on rows that may need it.
+    """
+
+    def __init__(self, X):
+        # The Gram blocks use centred rows (smaller |x|^2, smaller cancellation); the exact repair of
+        # close pairs uses the original rows: centring rounds each coordinate by ~u|x|, which would cost
+        # a relative error of u|x|/|x_i - x_j| on exactly the pairs the repair is for.
+        self.X0 = X
+        self.X = X - X.mean(axis=0)
+        self.n = X.shape[0]
+        self.sq = np.einsum("ij,ij->i", self.X, self.X)
+        one = np.ones((self.n, 1))
+        # |x_i - x_j|^2 = [x_i, |x_i|^2, 1] . [-2 x_j, 1, |x_j|^2]: one GEMM per block, no n-wide temporaries
+        self._L = np.hstack([self.X, self.sq[:, None], one])
+        self._R = np.ascontiguousarray(np.hstack([-2.0 * self.X, one, self.sq[:, None]]).T)
+        self._sqmax = float(self.sq.max()) if self.n else 0.0
+        self._buf = None
+
+    def rows(self, i0, i1):
+        """Distances of rows i0:i1 to all rows; the block is a reused buffer, overwritten by the next call."""
+        Xb, sq, b = self.X0[i0:i1], self.sq, i1 - i0
+        if self._buf is None or self._buf.shape[0] < b:
+            self._buf = np.empty((b, self.n))  # reused: a fresh large block per call costs page faults
+        D2 = np.matmul(self._L[i0:i1], self._R, out=self._buf[:b])
+        diag = (np.arange(b), np.arange(i0, i1))
+        D2[diag] = np.inf  # screen rows by their smallest off-diagonal entry (one cheap reduction)
+        # D2_ij <= _CANCEL (|x_i|^2 + |x_j|^2) implies D2_ij <= _CANCEL (|x_i|^2 + max_j |x_j|^2)
+        r = np.flatnonzero(D2.min(axis=1) <= _CANCEL * (sq[i0:i1] + self._sqmax))
+        D2[diag] = 0.0
+        if r.size:
+            ci, bj = np.nonzero(D2[r] <= _CANCEL * (sq[i0 + r][:, None] + sq[None, :]))
+            bi = r[ci]
+            for c in range(0, bi.size, 1 << 20):  # bounded temporaries
+                I, J = bi[c : c + (1 << 20)], bj[c : c + (1 << 20)]
+                diff = Xb[I] - self.X0[J]
+                D2[I, J] = np.einsum("ij,ij->i", diff, diff)
+        return np.sqrt(D2, out=D2)  # every D2 <= 0 was recomputed from differences above
+
+
+class _RootRows:
+    def __init__(self, root: SqrtDistributions):
+        root = root.for_gram()
+        self.root, self.n, self.g = root, root.n, root.diag()
+        self.width = max(root.n, root.V)  # a row block also holds its dense (b, V) square roots
+
+    def rows(self, i0, i1):
+        D2 = 0.5 * (self.g[i0:i1, None] + self.g[None, :]) - self.root.gram_rows(i0, i1)
+        D = np.sqrt(np.maximum(D2, 0.0, out=D2), out=D2)
+        D[np.arange(i1 - i0), np.arange(i0, i1)] = 0.0
+        return D
+
+
+def _source(M, name: str, coords: bool):
+    if isinstance(M, (_DenseRows, _CoordRows, _RootRows)):
+        return M
+    if isinstance(M, PositionalDistributions):
+        return _RootRows(sqrt_distributions(M))
+    if coords:
+        X = v.array(name, M, ndim=(1, 2))
+        return _CoordRows(X.reshape(-1, 1) if X.ndim == 1 else X)
+    return _DenseRows(check_distance_matrix(M, name))
+
+
+def _stress(E, T, kind: str) -> float:
+    """Stress between the encoding distances E and the target T (row-block sources)."""
+    v.choice("kind", kind, STRESS_KINDS)
+    if E.n != T.n:
+        raise ValueError(f"the encoding has {E.n} positions but the target has {T.n}; they must match")
+    n = E.n
+    b = block_rows(n, max(getattr(E, "width", n), getattr(T, "width", n)), copies=6)
+    if not isinstance(E, _RootRows) and not isinstance(T, _RootRows):
+        b = min(b, max(8, _blocks.CACHE_BYTES // (8 * n)))  # cache-resident row blocks: every pass stays in L2
+    blocks = [(i0, min(n, i0 + b)) for i0 in range(0, n, b)]
+    if kind == "strain":
+        rE, rT = np.empty(n), np.empty(n)
+        for i0, i1 in blocks:
+            rE[i0:i1] = (E.rows(i0, i1) ** 2).mean(axis=1)
+            rT[i0:i1] = (T.rows(i0, i1) ** 2).mean(axis=1)
+        mE, mT = rE.mean(), rT.mean()
+        acc = 0.0
+        for i0, i1 in blocks:
+            BE = -0.5 * (E.rows(i0, i1) ** 2 - rE[i0:i1, None] - rE[None, :] + mE)
+            BT = -0.5 * (T.rows(i0, i1) ** 2 - rT[i0:i1, None] - rT[None, :] + mT)
+            acc += float(np.sum((BT - BE) ** 2))
+        return math.sqrt(acc)
+    if kind == "raw":
+        return 0.5 * sum(float(np.sum((T.rows(i0, i1) - E.rows(i0, i1)) ** 2)) for i0, i1 in blocks)
+    tt = ee = te = 0.0
+    for i0, i1 in blocks:
+        Tb, Eb = T.rows(i0, i1), E.rows(i0, i1)
+        tt += float(np.einsum("ij,ij->", Tb, Tb))
+        ee += float(np.einsum("ij,ij->", Eb, Eb))
+        te += float(np.einsum("ij,ij->", Tb, Eb))
+    if tt == 0:
+        raise ValueError("the target distances are all zero: stress-1 is undefined")
+    if ee == 0:
+        return 1.0  # an encoding that puts every position at one point: best scale s* = 0
+    s2 = 1.0 - te * te / (tt * ee)
+    if s2 < 1e-6:
+        # 1 - cos^2 cancels when the fit is close: recompute the residual directly
+        s = te / ee
+        s2 = sum(float(np.sum((T.rows(i0, i1) - s * E.rows(i0, i1)) ** 2)) for i0, i1 in blocks) / tt
+    return math.sqrt(min(max(s2, 0.0), 1.0))
+
+
+def stress(X, D, *, kind: str = "stress1") -> float:
+    r"""Stress of coordinates ``X`` against target distances ``D``.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, k)
+        Coordinates of the n positions (an absolute encoding, an MDS embedding).
+    D : array_like (n, n) or PositionalDistributions
+        Target distances, or distributions whose Hellinger distances are the target (then
+        computed in blocks, never stored: usable at n = 32768).
+    kind : {'stress1', 'raw', 'strain'}
+        ``'stress1'`` (default), Kruskal stress-1 with the optimal scale factor:
+
+        .. math:: \sigma_1 = \min_{s}\sqrt{\frac{\sum_{i<j}(D_{ij} - s E_{ij})^2}
+                  {\sum_{i<j} D_{ij}^2}}, \qquad s^* = \frac{\sum D_{ij}E_{ij}}{\sum E_{ij}^2},
+
+        with :math:`E_{ij} = \lVert x_i - x_j\rVert`; equivalently
+        :math:`\sigma_1 = \sin\angle(D, E)`, so it is symmetric in D and E, scale-free, and in
+        [0, 1] (1 when E is constant zero). ``'raw'``: :math:`\sum_{i<j}(D_{ij}-E_{ij})^2`.
+        ``'strain'``: :math:`\lVert B_D - (JX)(JX)^\top\rVert_F` with
+        :math:`B_D = -\tfrac12 JD^{\circ2}J`.
+
+    Returns
+    -------
+    float
+
+    Notes
+    -----
+    Sums run over row blocks: cache-sized ones (about 512 KiB per temporary, reused, so no
+    allocation per block) when both sides are in memory, about 64 MiB when the target is
+    computed from distributions. Stress-1 uses
+    :math:`1-\cos^2`, which cancels for near-perfect fits; below :math:`\sigma_1^2 = 10^{-6}`
+    the residual is recomputed directly in a second pass. Encoding distances come from BLAS Gram
+    blocks of the centred coordinates, with every squared distance below 1e-3 of its scale
+    (close points, where the Gram formula cancels) recomputed from differences: relative error
+    at most :math:`2\gamma_{k+2}\cdot 10^3`.
+    """
+    return _stress(_source(X, "X", True), _source(D, "D", False), kind)
+
+
+def stress_between(E, D, *, kind: str = "stress1") -> float:
+    """Stress between two distance matrices: encoding distances ``E`` and target ``D``, both (n, n).
+
+    Same formulas as :func:`stress`; ``D`` may also be a PositionalDistributions.
+    """
+    return _stress(_source(E, "E", False), _source(D, "D", False), kind)
+

@@ -1,0 +1,25 @@
+"""The row softmax of attention logits: one definition for the package.
+
+:mod:`petheory.coupling` applies it to logits (gu2025 App. B: the softmax of a Toeplitz matrix),
+:mod:`petheory.geometry` to a bias's content-free attention rows (``bias_map='hellinger'``). It lives
+in its own module so that neither theory module has to import the other for it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from petheory import _validate as v
+
+__all__ = ["row_softmax"]
+
+
+def row_softmax(M) -> np.ndarray:
+    """Row-wise softmax of a real (n, n) matrix (max-subtracted; ``-inf`` entries allowed as masks)."""
+    M = v.array("M", M, ndim=2, finite=False)
+    if np.isnan(M).any() or np.isposinf(M).any():
+        raise ValueError("M must not contain NaN or +inf")
+    if np.isneginf(M).all(axis=1).any():
+        raise ValueError("M has a row that is entirely -inf (nothing to normalise)")
+    E = np.exp(M - M.max(axis=1, keepdims=True))
+    return E / E.sum(axis=1, keepdims=True)
