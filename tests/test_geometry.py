@@ -17,6 +17,7 @@ from scipy.spatial.distance import cdist
 from petheory import encodings as enc
 from petheory import geometry as g
 from petheory.geometry import blocks, induced, stress_measures
+from petheory.rounding import eig_rank_tol, gamma, unit_roundoff
 
 RNG = np.random.default_rng(1234)
 
@@ -35,6 +36,56 @@ def stress1_reference(E, D):
     e, t = E[iu], D[iu]
     s = (t @ e) / (e @ e)
     return math.sqrt(np.sum((t - s * e) ** 2) / np.sum(t**2))
+
+
+# ----------------------------------------------------------------------------- tolerances
+# Derived from the rounding model (Higham 2002, Lemma 3.1: an m-term sum or inner product is off by at most
+# gamma_m times the sum of the magnitudes of its terms), next to the computation they bound.
+
+
+def hellinger_sq_tol(V):
+    """Two computations of the same squared Hellinger distance differ by at most gamma_{4V+18}.
+
+    The library's (g_i + g_j)/2 - G_ij: g and G are V-term sums of products of rounded square roots, each
+    term and sum at most 1, so each is off by gamma_{V+2}, and the combination by 2 gamma_{V+2} + 3u; the
+    reference's sum of V squared differences of rounded roots is off by less. Squaring the returned distance
+    adds 2u. Two such values: 2 ((2V + 4) + 3 + 2) u = (4V + 18) u.
+    """
+    return gamma(4 * V + 18)
+
+
+def coord_dist_rel(k):
+    """Relative error of an encoding distance from k coordinates in the stress (the Gram blocks with exact
+    repair): squared distances within 2 gamma_{k+2} / 1e-3 (petheory.geometry.stress_measures._CoordRows),
+    so distances within half that, and a cdist distance within gamma_{k+2}: 1e3 gamma_{k+2} covers both."""
+    return 1e3 * gamma(k + 2)
+
+
+def stress1_tol(n, k, s):
+    """Stress-1 of n positions with k-coordinate encoding distances, computed twice.
+
+    Stress-1 is the sine of the angle between the target and encoding distance vectors: a relative error eps
+    of every encoding distance turns that vector by at most eps, so s moves by at most eps (on each side: 2 eps).
+    The 1 - cos^2 form rounds three n^2-term sums (3 gamma_{n^2} on cos^2), which is 3 gamma_{n^2} / (2 s) on s.
+    """
+    return 2 * coord_dist_rel(k) + 3 * gamma(n * n) / (2 * s)
+
+
+def raw_tol(d, e, k):
+    """Absolute error of raw stress sum (d - e)^2 over the pairs, e from k coordinates: a relative error eps of
+    each e changes (d - e)^2 by 2 |d - e| eps e, and the m-term sum adds gamma_{m+2} of its value."""
+    return 2 * coord_dist_rel(k) * float(np.sum(np.abs(d - e) * e)) + gamma(d.size + 2) * float(np.sum((d - e) ** 2))
+
+
+def ladder_tol(n, d):
+    """Absolute error of a RoPE or sinusoidal distance over positions p < n and frequencies omega <= 1 (d entries).
+
+    An angle p omega is rounded by at most n u, so each sine/cosine (or half-angle chord) coordinate is off by
+    (n + 1) u, a difference of two by 2 (n + 1) u, and a distance (norm of d such coordinates, times sqrt 2 for
+    RoPE) by sqrt(2 d) 2 (n + 1) u; plus gamma_{d+2} of the distance (at most 2 sqrt(d) here) for the norm.
+    """
+    u = unit_roundoff()
+    return math.sqrt(2 * d) * 2 * (n + 1) * u + gamma(d + 2) * 2 * math.sqrt(d)
 
 
 # ----------------------------------------------------------------------------- distributions
@@ -112,8 +163,10 @@ def test_max_vocab_pools_rare_types_into_other():
 def test_smoothed_rows_are_distributions_and_match_the_dense_hellinger():
     P = g.positional_distributions(["a b", "b c", "c a"], smoothing=0.5)
     dense = P.probabilities()
-    np.testing.assert_allclose(dense.sum(axis=1), 1.0, rtol=0, atol=1e-15)
-    np.testing.assert_allclose(g.hellinger_distances(P), hellinger_reference(dense), atol=1e-12)
+    # a sum of V rounded quotients: within gamma_{V+1} of 1 (the library's own check)
+    np.testing.assert_allclose(dense.sum(axis=1), 1.0, rtol=0, atol=gamma(P.V + 1))
+    D = g.hellinger_distances(P)
+    np.testing.assert_allclose(D**2, hellinger_reference(dense) ** 2, rtol=0, atol=hellinger_sq_tol(P.V))
 
 
 def test_builtin_target_is_documented_size():
@@ -131,7 +184,7 @@ def test_hellinger_matches_the_direct_formula(n, V, seed):
     D = g.hellinger_distances(P)
     # distances of nearly equal rows lose half their digits (documented): compare squares
     np.testing.assert_allclose(D**2, hellinger_reference(P) ** 2, rtol=0, atol=4 * V * 2.2e-16)
-    assert np.array_equal(D, D.T) and np.all(np.diag(D) == 0) and D.max() <= 1 + 1e-12
+    assert np.array_equal(D, D.T) and np.all(np.diag(D) == 0) and D.max() <= 1 + gamma(2 * V + 4)  # g_i <= (1 + gamma_{2V+2})(sum p = 1), sqrt halves the rest
 
 
 def test_hellinger_sparse_and_blocked_equal_dense(monkeypatch):
@@ -140,8 +193,9 @@ def test_hellinger_sparse_and_blocked_equal_dense(monkeypatch):
     P /= P.sum(axis=1, keepdims=True)
     ref = g.hellinger_distances(P)
     monkeypatch.setattr(blocks, "BLOCK_BYTES", 8 * 37 * 3 * 5)  # force blocks of 5 rows
-    np.testing.assert_allclose(g.hellinger_distances(sp.csr_matrix(P)), ref, atol=1e-12)
-    np.testing.assert_allclose(g.hellinger_distances(P), ref, atol=1e-12)
+    tol = hellinger_sq_tol(P.shape[1])  # on squares: a distance near 0 would lose half its digits
+    np.testing.assert_allclose(g.hellinger_distances(sp.csr_matrix(P)) ** 2, ref**2, rtol=0, atol=tol)
+    np.testing.assert_allclose(g.hellinger_distances(P) ** 2, ref**2, rtol=0, atol=tol)
 
 
 @pytest.mark.parametrize(
@@ -222,10 +276,15 @@ def test_lanczos_matches_dense_eigh_top_eigenvalues():
     D = g.hellinger_distances(dirichlet(300, 30, 7, alpha=0.3))
     exact = g.classical_mds(D, method="eigh")
     top = g.classical_mds(D, rank=6, method="lanczos")
-    np.testing.assert_allclose(top.eigenvalues, exact.eigenvalues[:6], rtol=0, atol=1e-12 * exact.eigenvalues[0])
+    # each solver's eigenvalues are within gamma_{17n} |lambda|_max (forming B and the eigensolver's backward error:
+    # the library's rank threshold eig_rank_tol), so the two differ by at most twice that
+    n = D.shape[0]
+    np.testing.assert_allclose(top.eigenvalues, exact.eigenvalues[:6], rtol=0, atol=2 * eig_rank_tol(n) * exact.eigenvalues[0])
     np.testing.assert_allclose(np.abs(top.embedding), np.abs(exact.embedding[:, :6]), atol=1e-8)
     assert top.strain == pytest.approx(np.sqrt(np.sum(exact.eigenvalues[6:] ** 2)), rel=1e-6)
-    assert top.trace == pytest.approx(exact.trace, rel=1e-12)
+    # tr B = n rbar / 2 (rbar: mean of the row means of D^2, all terms >= 0) is within gamma_{2n+3}; tr of the formed
+    # B sums n entries r_i - rbar/2 (each within (n + 2) u r_i + (2n + 3) u rbar + 5 u): gamma_{6n+18} of tr B
+    assert top.trace == pytest.approx(exact.trace, rel=gamma(8 * n + 21))
 
 
 def test_hellinger_mds_equals_mds_of_hellinger_distances():
@@ -233,11 +292,14 @@ def test_hellinger_mds_equals_mds_of_hellinger_distances():
     exact = g.classical_mds(g.hellinger_distances(P))
     for src in (P, sp.csr_matrix(P)):
         top = g.hellinger_mds(src, 5)
-        np.testing.assert_allclose(top.eigenvalues, exact.eigenvalues[:5], atol=1e-12)
+        # both solvers within eig_rank_tol(n) |lambda|_max (see test_lanczos_matches_dense_eigh_top_eigenvalues)
+        np.testing.assert_allclose(top.eigenvalues, exact.eigenvalues[:5], rtol=0,
+                                   atol=2 * eig_rank_tol(P.shape[0]) * exact.eigenvalues[0])
         assert top.frobenius == pytest.approx(np.linalg.norm(exact.eigenvalues), rel=1e-10)
     C = g.positional_distributions([RNG.integers(0, 30, size=12) for _ in range(400)], vocab_size=30, smoothing=0.3)
     exact = g.classical_mds(g.hellinger_distances(C))
-    np.testing.assert_allclose(g.hellinger_mds(C, 4).eigenvalues, exact.eigenvalues[:4], atol=1e-12)
+    np.testing.assert_allclose(g.hellinger_mds(C, 4).eigenvalues, exact.eigenvalues[:4], rtol=0,
+                               atol=2 * eig_rank_tol(C.n) * exact.eigenvalues[0])
 
 
 def test_bad_ranks_and_methods():
@@ -259,16 +321,19 @@ def test_stress1_is_the_optimal_scale_residual_and_scale_free(n, seed, c):
     D = g.euclidean_distances(r.normal(size=(n, 3)))
     X = r.normal(size=(n, 2))
     s = g.stress(X, D)
-    assert s == pytest.approx(stress1_reference(cdist(X, X), D), abs=1e-12)
-    assert g.stress(c * X, D) == pytest.approx(s, abs=1e-12)
-    assert g.stress_between(D, cdist(X, X)) == pytest.approx(s, abs=1e-12)  # sine of the angle: symmetric
+    tol = stress1_tol(n, 2, s)
+    assert s == pytest.approx(stress1_reference(cdist(X, X), D), abs=tol)
+    assert g.stress(c * X, D) == pytest.approx(s, abs=tol)
+    assert g.stress_between(D, cdist(X, X)) == pytest.approx(s, abs=tol)  # sine of the angle: symmetric
     assert 0 <= s <= 1
 
 
 def test_stress_is_zero_for_an_exact_embedding_and_one_for_a_point():
     X = RNG.normal(size=(9, 3))
     D = g.euclidean_distances(X)
-    assert g.stress(2.5 * X, D) < 1e-12  # the near-zero branch recomputes the residual
+    # the near-zero branch recomputes the residual: what is left is the relative error of the two distance
+    # computations (coordinates through the stress's Gram blocks, the target through cdist) and one 81-term sum
+    assert g.stress(2.5 * X, D) < coord_dist_rel(3) + gamma(81)
     assert g.stress(np.zeros((9, 2)), D) == 1.0
     with pytest.raises(ValueError, match="all zero"):
         g.stress(X, np.zeros((9, 9)))
@@ -279,7 +344,7 @@ def test_raw_stress_and_strain_match_their_formulas():
     D = g.euclidean_distances(Y)
     E = cdist(X, X)
     iu = np.triu_indices(8, 1)
-    assert g.stress(X, D, kind="raw") == pytest.approx(np.sum((D[iu] - E[iu]) ** 2), rel=1e-12)
+    assert g.stress(X, D, kind="raw") == pytest.approx(np.sum((D[iu] - E[iu]) ** 2), rel=0, abs=raw_tol(D[iu], E[iu], 2))
     J = np.eye(8) - 1 / 8
     Xc = J @ X
     assert g.stress(X, D, kind="strain") == pytest.approx(np.linalg.norm(g.gram_from_distances(D) - Xc @ Xc.T), rel=1e-10)
@@ -323,7 +388,10 @@ def test_minimal_parametrisation_is_exact_at_the_rank_and_eckart_young_below(n, 
     P = r.normal(size=(n, k)) @ r.normal(size=(k, d))
     f = g.minimal_parametrisation(P)
     assert f.rank == k and f.params_min == k * (n + d) and f.params_full == n * d
-    assert f.measured_error <= 1e-12 * max(1.0, np.linalg.norm(P)) * max(n, d)
+    # LAPACK's SVD is backward stable, ||dP||_2 <= p u ||P||_2 with p a modest multiple of max(n, d) (16 max(n, d)
+    # here; at most 6 max(n, d) is observed), and the discarded singular values are that small too: at most
+    # min(n, d) of them in the Frobenius norm
+    assert f.measured_error <= gamma(16 * max(n, d)) * math.sqrt(min(n, d)) * np.linalg.norm(P, 2)
     if k > 1:
         h = g.minimal_parametrisation(P, rank=k - 1)
         assert h.measured_error == pytest.approx(h.error, rel=1e-8)
@@ -344,17 +412,18 @@ def test_rope_geometry_is_sqrt2_times_sinusoidal_with_the_same_frequencies():
     n, d = 40, 16
     Dr = g.rotary_distances(enc.rope(n, d))
     Ds = g.euclidean_distances(enc.sinusoidal(n, d))
-    np.testing.assert_allclose(Dr, math.sqrt(2) * Ds, atol=1e-12)
+    np.testing.assert_allclose(Dr, math.sqrt(2) * Ds, rtol=0, atol=(1 + math.sqrt(2)) * ladder_tol(n, d))
     # and it is the Frobenius distance of the rotation matrices
     t = enc.rope(n, d)
-    assert Dr[3, 11] == pytest.approx(np.linalg.norm(t.matrix(3) - t.matrix(11)), rel=1e-12)
+    assert Dr[3, 11] == pytest.approx(np.linalg.norm(t.matrix(3) - t.matrix(11)), rel=0, abs=2 * ladder_tol(12, 2 * d))
 
 
 def test_rotary_distances_large_n_path_matches_small():
     t = enc.rope(1100, 8)
     D = g.rotary_distances(t)
     small = g.rotary_distances(enc.rope(50, 8))
-    np.testing.assert_allclose(D[:50, :50], small, atol=1e-12)
+    # the same rounded angles and operations; only the order of the d/2-term sums may differ (gamma_{d/2} of D^2)
+    np.testing.assert_allclose(D[:50, :50], small, rtol=0, atol=gamma(8 // 2 + 2) * small.max())
 
 
 def test_alibi_gap_geometry_is_the_scaled_line():
@@ -378,7 +447,7 @@ def test_learned_bias_needs_the_hellinger_map():
 def test_induced_distances_of_tables_and_errors():
     T = RNG.normal(size=(10, 4))
     D, geo = g.induced_distances(T, 6)
-    np.testing.assert_allclose(D, cdist(T[:6], T[:6]), atol=1e-12)
+    np.testing.assert_array_equal(D, cdist(T[:6], T[:6]))  # the same cdist of the same rows: no rounding between them
     with pytest.raises(ValueError, match="10 positions"):
         g.induced_distances(T, 11)
     with pytest.raises(ValueError, match="d=4"):
@@ -396,7 +465,11 @@ def test_encoding_stress_report_and_errors():
     assert r.mds_stress < 1e-6
     d = r.as_dict()
     assert {"stress", "stress_formula", "n", "d", "rank", "params_full", "params_min", "target"} <= set(d)
-    assert g.encoding_stress("rope", P, d=32).stress == pytest.approx(r.stress, abs=1e-12)
+    # RoPE's distances are sqrt 2 x sinusoidal's (up to ladder_tol) and stress-1 is scale-free: the sine of the angle
+    # moves by at most the largest relative change of a distance, plus the three 1 - cos^2 sums (stress1_tol)
+    De = g.induced_distances("sinusoidal", 15, 32)[0]
+    rel = (1 + math.sqrt(2)) * ladder_tol(15, 32) / (math.sqrt(2) * De[~np.eye(15, dtype=bool)].min())
+    assert g.encoding_stress("rope", P, d=32).stress == pytest.approx(r.stress, abs=rel + 3 * gamma(15 * 15) / r.stress)
     with pytest.raises(ValueError, match="n=30 asks for more"):
         g.encoding_stress("sinusoidal", P, d=32, n=30)
     with pytest.raises(ValueError, match="positions"):
@@ -457,8 +530,9 @@ def test_blocked_coordinate_stress_equals_pdist(monkeypatch, seed):
     d, e = D[iu], E[iu]
     s = (d @ e) / (e @ e)
     ref = np.sqrt(np.sum((d - s * e) ** 2) / (d @ d))
-    assert g.stress(X, D) == pytest.approx(ref, rel=1e-12)
+    tol = stress1_tol(150, 4, ref)
+    assert g.stress(X, D) == pytest.approx(ref, abs=tol)
     monkeypatch.setattr(blocks, "CACHE_BYTES", 8 * 150 * 3)  # blocks of 8 rows, buffer reused across blocks
-    assert g.stress(X, D) == pytest.approx(ref, rel=1e-12)
-    assert g.stress(X, D, kind="raw") == pytest.approx(np.sum((d - e) ** 2), rel=1e-12)
+    assert g.stress(X, D) == pytest.approx(ref, abs=tol)
+    assert g.stress(X, D, kind="raw") == pytest.approx(np.sum((d - e) ** 2), rel=0, abs=raw_tol(d, e, 4))
     np.testing.assert_allclose(stress_measures._CoordRows(X).rows(0, 150), E, rtol=1e-10, atol=0)
