@@ -184,7 +184,8 @@ def test_hellinger_matches_the_direct_formula(n, V, seed):
     D = g.hellinger_distances(P)
     # distances of nearly equal rows lose half their digits (documented): compare squares
     np.testing.assert_allclose(D**2, hellinger_reference(P) ** 2, rtol=0, atol=4 * V * 2.2e-16)
-    assert np.array_equal(D, D.T) and np.all(np.diag(D) == 0) and D.max() <= 1 + gamma(2 * V + 4)  # g_i <= (1 + gamma_{2V+2})(sum p = 1), sqrt halves the rest
+    # g_i = sum of V squared rounded roots of p summing to 1 is <= 1 + gamma_{2V+2}; D^2 <= g (1 + 2u), sqrt halves it
+    assert np.array_equal(D, D.T) and np.all(np.diag(D) == 0) and D.max() <= 1 + gamma(2 * V + 4)
 
 
 def test_hellinger_sparse_and_blocked_equal_dense(monkeypatch):
@@ -279,7 +280,8 @@ def test_lanczos_matches_dense_eigh_top_eigenvalues():
     # each solver's eigenvalues are within gamma_{17n} |lambda|_max (forming B and the eigensolver's backward error:
     # the library's rank threshold eig_rank_tol), so the two differ by at most twice that
     n = D.shape[0]
-    np.testing.assert_allclose(top.eigenvalues, exact.eigenvalues[:6], rtol=0, atol=2 * eig_rank_tol(n) * exact.eigenvalues[0])
+    atol = 2 * eig_rank_tol(n) * exact.eigenvalues[0]
+    np.testing.assert_allclose(top.eigenvalues, exact.eigenvalues[:6], rtol=0, atol=atol)
     np.testing.assert_allclose(np.abs(top.embedding), np.abs(exact.embedding[:, :6]), atol=1e-8)
     assert top.strain == pytest.approx(np.sqrt(np.sum(exact.eigenvalues[6:] ** 2)), rel=1e-6)
     # tr B = n rbar / 2 (rbar: mean of the row means of D^2, all terms >= 0) is within gamma_{2n+3}; tr of the formed
@@ -344,7 +346,8 @@ def test_raw_stress_and_strain_match_their_formulas():
     D = g.euclidean_distances(Y)
     E = cdist(X, X)
     iu = np.triu_indices(8, 1)
-    assert g.stress(X, D, kind="raw") == pytest.approx(np.sum((D[iu] - E[iu]) ** 2), rel=0, abs=raw_tol(D[iu], E[iu], 2))
+    raw = np.sum((D[iu] - E[iu]) ** 2)
+    assert g.stress(X, D, kind="raw") == pytest.approx(raw, rel=0, abs=raw_tol(D[iu], E[iu], 2))
     J = np.eye(8) - 1 / 8
     Xc = J @ X
     assert g.stress(X, D, kind="strain") == pytest.approx(np.linalg.norm(g.gram_from_distances(D) - Xc @ Xc.T), rel=1e-10)
@@ -536,3 +539,20 @@ def test_blocked_coordinate_stress_equals_pdist(monkeypatch, seed):
     assert g.stress(X, D) == pytest.approx(ref, abs=tol)
     assert g.stress(X, D, kind="raw") == pytest.approx(np.sum((d - e) ** 2), rel=0, abs=raw_tol(d, e, 4))
     np.testing.assert_allclose(stress_measures._CoordRows(X).rows(0, 150), E, rtol=1e-10, atol=0)
+
+
+# ----------------------------------------------------------------------------- layering
+
+
+def test_geometry_and_coupling_read_no_file_and_import_no_torch():
+    """Theory only: importing geometry and coupling, and computing from data in memory, loads neither torch nor a
+    reader (petheory.loaders, tokenizers, safetensors); a corpus path is the one thing handed to the loaders."""
+    import subprocess
+    import sys
+
+    code = ("import sys, petheory.geometry as g, petheory.coupling as c\n"
+            "P = g.builtin_target(); g.encoding_stress('rope', P, d=16); c.spectral_summary(c.logit_terms("
+            "*[__import__('numpy').eye(4)] * 4).total)\n"
+            "print(sorted(m for m in ('torch', 'tokenizers', 'safetensors', 'petheory.loaders') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "[]"

@@ -192,7 +192,7 @@ def positional_distributions(
     add_special_tokens: bool = True,
     source: str | None = None,
 ) -> PositionalDistributions:
-    r"""Distribution of tokens at each position of a corpus.
+    r"""Distribution of tokens at each position of a corpus (cirrincione2026, Prop. 5: the positional distributions).
 
     Parameters
     ----------

@@ -25,7 +25,7 @@ EXACT_MAX_N = 512
 
 
 def gram_from_distances(D) -> np.ndarray:
-    r"""The double-centred matrix :math:`B = -\tfrac12 J D^{\circ2} J`, shape (n, n).
+    r"""The double-centred matrix :math:`B = -\tfrac12 J D^{\circ2} J`, shape (n, n) (cirrincione2026, Algorithm 1).
 
     :math:`B` is positive semidefinite exactly when ``D`` is Euclidean (Schoenberg 1935), and
     then :math:`B = XX^\top` for centred coordinates :math:`X`. Always :math:`B\mathbf 1 = 0`.

@@ -21,6 +21,8 @@ __all__ = ["effective_rank", "Factorisation", "minimal_parametrisation"]
 def effective_rank(B, tol: float | None = None, *, positive: bool = False) -> int:
     r"""Number of eigenvalues of symmetric ``B`` above ``tol`` times the largest modulus.
 
+    The effective rank :math:`r = \operatorname{rank}(B)` of the optimal encoding (cirrincione2026).
+
     Parameters
     ----------
     B : array_like, shape (n, n) or (m,)
@@ -98,7 +100,7 @@ class Factorisation:
 
 
 def minimal_parametrisation(P, rank: int | None = None, *, tol: float | None = None) -> Factorisation:
-    r"""The minimal parametrisation :math:`P = UV^\top` of an encoding (cirrincione2026).
+    r"""The minimal parametrisation :math:`P = UV^\top` of an encoding, :math:`r(n+d)` parameters (cirrincione2026).
 
     Parameters
     ----------

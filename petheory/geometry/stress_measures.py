@@ -155,7 +155,7 @@ def _stress(E, T, kind: str) -> float:
 
 
 def stress(X, D, *, kind: str = "stress1") -> float:
-    r"""Stress of coordinates ``X`` against target distances ``D``.
+    r"""Stress of coordinates ``X`` against target distances ``D`` (cirrincione2026, Prop. 5).
 
     Parameters
     ----------
