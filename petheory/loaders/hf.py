@@ -139,13 +139,20 @@ class ModelWeights:
         return self.files[0].kind == "index"
 
     @property
+    def preferred(self) -> list:
+        """The files a model is read from: the safetensors ones when there are any (as Hugging Face prefers them;
+        a ``pytorch_model.bin`` beside them is not unpickled), else the torch checkpoint."""
+        st = [f for f in self.files if f.kind != "torch"]
+        return st or self.files
+
+    @property
     def names(self) -> set:
-        """Every tensor name in the directory."""
-        return set().union(*(f.tensors for f in self.files))
+        """Every tensor name in the :attr:`preferred` files."""
+        return set().union(*(f.tensors for f in self.preferred))
 
     def read(self, name: str) -> np.ndarray:
-        """Tensor ``name`` as float64, from the first file that holds it."""
-        for f in self.files:
+        """Tensor ``name`` as float64, from the first :attr:`preferred` file that holds it."""
+        for f in self.preferred:
             if name in f.tensors:
                 return f.read(name)
         raise ValueError(f"{self.directory} has no tensor {name!r}")
