@@ -156,8 +156,6 @@ def induced_distances(encoding, n: int | None = None, d: int | None = None, *, b
     geometry : str
         A one-line description of the geometry used (recorded in results).
     """
-    from petheory import encodings as enc
-
     if isinstance(encoding, enc.RotaryTable):
         if n is not None and n != encoding.angles.shape[0]:
             raise ValueError(f"the rotary table has {encoding.angles.shape[0]} positions, n={n} asked for")
@@ -320,8 +318,6 @@ def encoding_stress(
     larger n use :func:`hellinger_mds` and :func:`stress` with a PositionalDistributions
     target, which never store n x n.
     """
-    from petheory import encodings as enc
-
     Dt, tdesc, tdetails = target_distances(target, n)
     n = Dt.shape[0]
     if isinstance(encoding, str) and d is None and enc.info(encoding).kind == "bias":
