@@ -56,7 +56,7 @@ class Mutant:
     equivalent: str = ""  # the argument, when the mutant cannot be observed
 
 
-E, T, C, B, G, N = ("petheory/encodings.py", "petheory/toeplitz.py", "petheory/coupling.py", "petheory/bounds.py",
+E, T, C, B, G, N = ("petheory/encodings.py", "petheory/toeplitz/", "petheory/coupling.py", "petheory/bounds.py",
                     "petheory/geometry.py", "petheory/nn/models.py")
 
 MUTANTS = [
@@ -88,37 +88,37 @@ MUTANTS = [
            "return values[np.clip(idx[None, :] - idx[:, None], -K, K) + K]",
            "return values[np.clip(idx[:, None] - idx[None, :], -K, K) + K]"),
     # ---------------------------------------------------------------- toeplitz
-    Mutant("toeplitz.certificate_loosened_1000x", "toeplitz", T,
+    Mutant("toeplitz.certificate_loosened_1000x", "toeplitz", T + "eigen.py",
            "    rtol = v.real(\"rtol\", rtol, positive=True)\n",
            "    rtol = v.real(\"rtol\", rtol, positive=True) * 1000\n"),
-    Mutant("toeplitz.symbol_at_row_conjugate", "toeplitz", T,
+    Mutant("toeplitz.symbol_at_row_conjugate", "toeplitz", T + "symbols.py",
            "out[s : s + step] = pos + np.conj(e) @ r - c[0]", "out[s : s + step] = pos + e @ r - c[0]"),
-    Mutant("toeplitz.symbol_grid_hermitian_diagonal_twice", "toeplitz", T,
+    Mutant("toeplitz.symbol_grid_hermitian_diagonal_twice", "toeplitz", T + "symbols.py",
            "        return 2.0 * pos.real - float(np.real(c[0]))\n", "        return 2.0 * pos.real\n"),
-    Mutant("toeplitz.alibi_symbol_closed_form_sign", "toeplitz", T,
+    Mutant("toeplitz.alibi_symbol_closed_form_sign", "toeplitz", T + "closed_forms.py",
            "(n * np.cos((n - 1) * tb) - (n - 1) * np.cos(n * tb) - 1.0)",
            "(n * np.cos((n - 1) * tb) - (n - 1) * np.cos(n * tb) + 1.0)"),
-    Mutant("toeplitz.alibi_symbol_small_theta_factor", "toeplitz", T,
+    Mutant("toeplitz.alibi_symbol_small_theta_factor", "toeplitz", T + "closed_forms.py",
            "out[small] = -2.0 * m * (np.cos(np.outer(t[small], k)) @ k)",
            "out[small] = -m * (np.cos(np.outer(t[small], k)) @ k)"),
-    Mutant("toeplitz.sinusoidal_gram_frequencies", "toeplitz", T,
+    Mutant("toeplitz.sinusoidal_gram_frequencies", "toeplitz", T + "closed_forms.py",
            "    w = enc.rope_frequencies(d, base=base)  # the same frequencies base^(-2t/d)\n",
            "    w = enc.rope_frequencies(d, base=base) / 2  # the same frequencies base^(-2t/d)\n"),
-    Mutant("toeplitz.bracket_of_minimum", "toeplitz", T,
+    Mutant("toeplitz.bracket_of_minimum", "toeplitz", T + "eigen.py",
            "bracket = (rho, U) if sign > 0 else (-U, -rho)", "bracket = (rho, U) if sign > 0 else (-rho, -U)"),
-    Mutant("toeplitz.strang_wraps_one_short", "toeplitz", T,
+    Mutant("toeplitz.strang_wraps_one_short", "toeplitz", T + "eigen.py",
            "    s[: h + 1] = c[: h + 1]\n", "    s[: h] = c[: h]\n",
            equivalent="Strang's circulant is only the Davidson preconditioner: a slightly different circulant "
            "changes the iteration count, never the certified result (bracket and residual are computed from T). "
            "Observable only as speed."),
-    Mutant("toeplitz.wasserstein_signed_area", "toeplitz", T,
+    Mutant("toeplitz.wasserstein_signed_area", "toeplitz", T + "szego.py",
            "return float(np.sum(np.abs(np.cumsum(d)[:-1]) * np.diff(x)))",
            "return float(abs(np.sum(np.cumsum(d)[:-1] * np.diff(x))))"),
-    Mutant("toeplitz.kolmogorov_left_continuous_cdf", "toeplitz", T,
+    Mutant("toeplitz.kolmogorov_left_continuous_cdf", "toeplitz", T + "szego.py",
            "i = np.searchsorted(xs, pts, side=\"right\")", "i = np.searchsorted(xs, pts, side=\"left\")"),
-    Mutant("toeplitz.diagonal_means_divisor", "toeplitz", T,
+    Mutant("toeplitz.diagonal_means_divisor", "toeplitz", T + "operators.py",
            "out[k + n - 1] = np.trace(A, offset=-k) / (n - abs(k))", "out[k + n - 1] = np.trace(A, offset=-k) / n"),
-    Mutant("toeplitz.projection_transposed", "toeplitz", T,
+    Mutant("toeplitz.projection_transposed", "toeplitz", T + "operators.py",
            "return sla.toeplitz(means[n - 1 :], means[n - 1 :: -1])", "return sla.toeplitz(means[n - 1 :: -1], means[n - 1 :])"),
     # ---------------------------------------------------------------- coupling
     Mutant("coupling.cross_terms_swapped", "coupling", C,
