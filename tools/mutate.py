@@ -56,35 +56,35 @@ class Mutant:
     equivalent: str = ""  # the argument, when the mutant cannot be observed
 
 
-E, T, C, B, G, N = ("petheory/encodings.py", "petheory/toeplitz/", "petheory/coupling.py", "petheory/bounds.py",
+E, T, C, B, G, N = ("petheory/encodings/", "petheory/toeplitz/", "petheory/coupling.py", "petheory/bounds.py",
                     "petheory/geometry.py", "petheory/nn/models.py")
 
 MUTANTS = [
     # ---------------------------------------------------------------- encodings
-    Mutant("encodings.sinusoidal_exponent", "encodings", E,
-           "freqs = base ** (-np.arange(0, d, 2, dtype=np.float64) / d)  # (d/2,)",
-           "freqs = base ** (-np.arange(0, d // 2, dtype=np.float64) / d)  # (d/2,)"),
-    Mutant("encodings.sinusoidal_sin_cos_swapped", "encodings", E,
+    Mutant("encodings.sinusoidal_exponent", "encodings", E + "absolute.py",
+           "freqs = rope_frequencies(d, base=base)  # (d/2,), the one ladder",
+           "freqs = rope_frequencies(d, base=base) ** 0.5  # (d/2,), the one ladder"),  # base^(-t/d): exponent t, not 2t
+    Mutant("encodings.sinusoidal_sin_cos_swapped", "encodings", E + "absolute.py",
            "(slice(0, d, 2), slice(1, d, 2)) if layout == \"interleaved\" else (slice(0, d // 2), slice(d // 2, d))",
            "(slice(1, d, 2), slice(0, d, 2)) if layout == \"interleaved\" else (slice(0, d // 2), slice(d // 2, d))"),
-    Mutant("encodings.rope_partial_dim_uses_d", "encodings", E,
-           "return base ** (-np.arange(0, r, 2, dtype=np.float64) / r)",
-           "return base ** (-np.arange(0, r, 2, dtype=np.float64) / d)"),
-    Mutant("encodings.rope_rotation_sign", "encodings", E, "        oa -= xb * sin\n", "        oa += xb * sin\n"),
-    Mutant("encodings.rope_half_pairing_ignored", "encodings", E,
+    Mutant("encodings.rope_partial_dim_uses_d", "encodings", E + "rotary.py",
+           "return base ** (-np.arange(2 * first, 2 * first + r, 2, dtype=np.float64) / r)",
+           "return base ** (-np.arange(2 * first, 2 * first + r, 2, dtype=np.float64) / d)"),
+    Mutant("encodings.rope_rotation_sign", "encodings", E + "rotary.py", "        oa -= xb * sin\n", "        oa += xb * sin\n"),
+    Mutant("encodings.rope_half_pairing_ignored", "encodings", E + "rotary.py",
            "        return np.arange(h), np.arange(h, 2 * h)\n",
            "        return np.arange(0, 2 * h, 2), np.arange(1, 2 * h, 2)\n"),
-    Mutant("encodings.alibi_slope_start", "encodings", E,
+    Mutant("encodings.alibi_slope_start", "encodings", E + "bias.py",
            "start = 2.0 ** (-8.0 / m)", "start = 2.0 ** (-8.0 / (m + 1))"),
-    Mutant("encodings.alibi_non_pow2_interleave", "encodings", E,
+    Mutant("encodings.alibi_non_pow2_interleave", "encodings", E + "bias.py",
            "pow2(2 * closest)[0::2][: H - closest]", "pow2(2 * closest)[1::2][: H - closest]"),
-    Mutant("encodings.alibi_causal_sign", "encodings", E,
+    Mutant("encodings.alibi_causal_sign", "encodings", E + "bias.py",
            "        return -slope * (i - j)\n", "        return -slope * (j - i)\n"),
-    Mutant("encodings.t5_positive_offsets_bucket", "encodings", E,
+    Mutant("encodings.t5_positive_offsets_bucket", "encodings", E + "bias.py",
            "buckets += (rel > 0).astype(np.int64) * nb", "buckets += (rel >= 0).astype(np.int64) * nb"),
-    Mutant("encodings.t5_causal_direction", "encodings", E,
+    Mutant("encodings.t5_causal_direction", "encodings", E + "bias.py",
            "        rel = -np.minimum(rel, 0)\n", "        rel = np.maximum(rel, 0)\n"),
-    Mutant("encodings.relative_offset_direction", "encodings", E,
+    Mutant("encodings.relative_offset_direction", "encodings", E + "bias.py",
            "return values[np.clip(idx[None, :] - idx[:, None], -K, K) + K]",
            "return values[np.clip(idx[:, None] - idx[None, :], -K, K) + K]"),
     # ---------------------------------------------------------------- toeplitz

@@ -36,6 +36,7 @@ Toeplitz-ness), :mod:`~petheory.toeplitz.symbols` (symbol and its certified extr
 
 from __future__ import annotations
 
+from petheory._split import keep_one_namespace
 from petheory.toeplitz.closed_forms import (
     KERNELS,
     Kernel,
@@ -95,3 +96,7 @@ __all__ = [
     "gram_toeplitz_column",
     "rounding_defect",
 ]
+
+# monkeypatch.setattr(petheory.toeplitz, name, f) reaches the callers in the submodules, as it did
+# when this package was one module (tests plant bugs that way)
+keep_one_namespace(__name__)

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from petheory import _validate as v
-from petheory.toeplitz.symbols import SymbolExtrema, symbol_extrema
+from petheory.toeplitz.symbols import SymbolExtrema
+from petheory.toeplitz.symbols import symbol_extrema as _symbol_extrema  # private alias: see petheory._split
 
 
 # ----------------------------------------------------------------------------- Lemma B.1
@@ -104,6 +105,6 @@ def lemma_b1(weights, phases, *, reading: str = "statement", n_grid: int | None 
     cg = phase_modulated_column(weights, None)
     n = cf.shape[0]
     m = n_grid if n_grid is not None else 1 << int(math.ceil(math.log2(max(4096, 64 * n))))
-    ef = symbol_extrema(cf, n_grid=m)
-    eg = symbol_extrema(cg, n_grid=m)
+    ef = _symbol_extrema(cf, n_grid=m)
+    eg = _symbol_extrema(cg, n_grid=m)
     return LemmaB1(ef, eg, 2.0 * float(np.sum(np.real(cg[1:]))) + float(np.real(cg[0])))
