@@ -78,18 +78,10 @@ def sinusoidal_gram_symbol(theta, n: int, d: int, *, base: float = 10000.0) -> n
               \quad D_m(x) = \frac{\sin((m+\frac12)x)}{\sin(x/2)},
 
     the Dirichlet kernel. It has peaks of height about ``n`` at :math:`\pm\omega_t`, so it does not
-    converge as ``n`` grows (``P P^T`` has rank at most ``d``).
+    converge as ``n`` grows (``P P^T`` has rank at most ``d``). :func:`rotary_kernel_symbol` at the
+    frequencies :math:`\omega_t = base^{-2t/d}`.
     """
-    from petheory import encodings as enc
-
-    theta = v.array("theta", theta, dtype="real", nonempty=False)
-    n = v.integer("n", n, minimum=1)
-    w = enc.rope_frequencies(d, base=base)
-    out = np.zeros_like(theta, dtype=np.float64)
-    for om in w:
-        for x in (theta - om, theta + om):
-            out += 0.5 * _dirichlet(x, n - 1)
-    return out
+    return rotary_kernel_symbol(theta, n, enc.rope_frequencies(d, base=base))
 
 
 def _dirichlet(x: np.ndarray, m: int) -> np.ndarray:
