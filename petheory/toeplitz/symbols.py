@@ -2,8 +2,8 @@ r"""The symbol of a Toeplitz matrix, on a grid or at points, and its certified e
 
 .. math:: a(\theta) = \sum_{k=-(N-1)}^{N-1} a_k e^{ik\theta}
 
-(gu2025 §3.3, Definition 3.1; Grenander–Szegő 1958 §1.2), real exactly when ``T`` is Hermitian.
-Every eigenvalue of a Hermitian ``T_N(a)`` lies in ``[min a, max a]`` (Grenander–Szegő §5.2),
+(the generating function of gu2025 Thm 3.1 for ``T = [a_{i-j}]``, Definition 3.1), real exactly when
+``T`` is Hermitian. Every eigenvalue of a Hermitian ``T_N(a)`` lies in ``[min a, max a]`` (Grenander–Szegő 1958),
 which is why :func:`symbol_extrema` is refined until certified: it brackets the extreme
 eigenvalues in :mod:`petheory.toeplitz.eigen` and decides gu2025 Lemma B.1.
 """

@@ -1,6 +1,6 @@
 r"""Szegő's theorem, measured: eigenvalue distribution of ``T_N`` against its symbol's values.
 
-Szegő's first limit theorem (Grenander–Szegő 1958 §5.2; gu2025 §3.3, Thm 3.1): for a real
+Szegő's first limit theorem (Grenander–Szegő 1958; gu2025 §3.3, Thm 3.1): for a real
 continuous symbol ``a`` and every continuous ``F``,
 :math:`\frac1N\sum_j F(\lambda_j(T_N(a))) \to \frac1{2\pi}\int_{-\pi}^{\pi} F(a(\theta))\,d\theta`.
 :func:`spectral_distribution` puts the two distributions side by side (exact eigenvalues, or
