@@ -6,7 +6,9 @@ Cases (full sizes; ``--quick`` shrinks them to a smoke test):
    (symbol-started, Strang-preconditioned Davidson on FFT matvecs) against
    ``scipy.linalg.eigvalsh(scipy.linalg.toeplitz(c))`` (dense, all eigenvalues). Target: >= 100x
    faster, relative error <= 1e-8 against dense. Three symbols: a smooth real one, a complex
-   Hermitian one, one with a kink at its maximum.
+   Hermitian one, one with a kink at its maximum. Also an absolute target for the smooth real
+   one (the tests' ``geometric`` family): median <= 2 s, where dense takes 10-25 s (this target
+   was a timed assertion in ``tests/test_toeplitz.py``; timings live here, never in tests).
 2. N = 2^20, the same three symbols, timed alone (dense would need 8 TiB for the matrix): target
    <= 60 s; the certified error bound is reported instead of an error against dense.
 3. Spectral distribution (Szegő): stochastic Lanczos quadrature against dense eigenvalues at
@@ -146,7 +148,9 @@ def main(argv=None) -> int:
         f"**Target 1** (N={n_eig}, >= 100x faster than dense `eigvalsh`, relative error <= 1e-8): ratios "
         + ", ".join(f"**{r.ratio:.0f}x**" for r in eig_r)
         + f" ({'met' if worst_ratio >= 100 else 'missed'}); largest relative error against dense {worst_err:.1e} "
-        f"({'met' if worst_err <= 1e-8 else 'missed'}). The reference computes all N eigenvalues (O(N^3)); petheory "
+        f"({'met' if worst_err <= 1e-8 else 'missed'}). Smooth real symbol alone: petheory's median "
+        f"**{eig_r[0].ours_median:.2f} s** against dense {eig_r[0].reference_median:.1f} s (<= 2 s: "
+        f"{'met' if eig_r[0].ours_median <= 2.0 else 'missed'}). The reference computes all N eigenvalues (O(N^3)); petheory "
         "refines the symbol's extremes and runs a Davidson iteration whose preconditioner is Strang's circulant "
         "shifted to the symbol's maximum (one FFT matvec and one circulant solve per step, 2-16 steps here).",
         "",

@@ -26,7 +26,7 @@ from functools import lru_cache
 import numpy as np
 
 from petheory import _validate as v
-from petheory.encodings import RotaryTable, _nd, learned, register, rope_frequencies, sinusoidal
+from petheory.encodings import RotaryTable, learned, register, rope_frequencies, sinusoidal, table_shape
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,7 @@ def _angles(n: int, freqs: np.ndarray) -> np.ndarray:
 def rope_pi(n: int, d: int, *, scale: float = 2.0, base: float = 10000.0, pairing: str = "interleaved",
             rotary_dim: int | None = None) -> RotaryTable:
     """RoPE with position interpolation: frequencies divided by ``scale``."""
-    n, d = _nd(n, d, even=True)
+    n, d = table_shape(n, d, even=True)
     s = _extension(scale)
     _rotary_args(d, pairing, rotary_dim)
     return RotaryTable(_angles(n, rope_frequencies(d, base=base, rotary_dim=rotary_dim) / s), d, pairing)
@@ -157,7 +157,7 @@ def ntk_base(base: float, scale: float, rotary_dim: int) -> float:
 def rope_ntk(n: int, d: int, *, scale: float = 2.0, base: float = 10000.0, pairing: str = "interleaved",
              rotary_dim: int | None = None) -> RotaryTable:
     """RoPE with NTK-aware base scaling ``base * scale**(r/(r-2))``."""
-    n, d = _nd(n, d, even=True)
+    n, d = table_shape(n, d, even=True)
     r = _rotary_args(d, pairing, rotary_dim)
     b2 = ntk_base(base, scale, r)
     return RotaryTable(_angles(n, rope_frequencies(d, base=b2, rotary_dim=rotary_dim)), d, pairing)
@@ -218,7 +218,7 @@ def rope_yarn(n: int, d: int, *, scale: float = 2.0, n_max: int = 2048, alpha: f
               ramp: str = "paper", mscale: float | None = None, base: float = 10000.0, pairing: str = "interleaved",
               rotary_dim: int | None = None) -> ScaledRotaryTable:
     """RoPE with YaRN's per-band interpolation ramp and attention temperature."""
-    n, d = _nd(n, d, even=True)
+    n, d = table_shape(n, d, even=True)
     s = _extension(scale)
     _rotary_args(d, pairing, rotary_dim)
     w = rope_frequencies(d, base=base, rotary_dim=rotary_dim)
@@ -249,7 +249,7 @@ def xpos_zeta(r: int, gamma: float = 0.4) -> np.ndarray:
 def xpos(n: int, d: int, *, scale_base: float = 512.0, gamma: float = 0.4, base: float = 10000.0,
          pairing: str = "interleaved", rotary_dim: int | None = None) -> ScaledRotaryTable:
     """RoPE with xPos's per-band exponential query/key scale."""
-    n, d = _nd(n, d, even=True)
+    n, d = table_shape(n, d, even=True)
     r = _rotary_args(d, pairing, rotary_dim)
     if isinstance(scale_base, bool) or not isinstance(scale_base, (int, float)) or not scale_base > 0:
         raise ValueError(f"scale_base must be a number > 0 (math.inf gives RoPE), got {scale_base!r}")
@@ -272,7 +272,7 @@ def xpos(n: int, d: int, *, scale_base: float = 512.0, gamma: float = 0.4, base:
 def mla_rope(n: int, d: int, *, rope_dim: int | None = None, base: float = 10000.0,
              pairing: str = "interleaved") -> RotaryTable:
     """MLA's decoupled RoPE: only the rope part of the score vector rotates."""
-    n, d = _nd(n, d, even=True)
+    n, d = table_shape(n, d, even=True)
     r = 2 * (d // 4) if rope_dim is None else v.even("rope_dim", rope_dim)
     if not 2 <= r <= d:
         raise ValueError(f"rope_dim must be even and in 2..d={d}, got {r}")
@@ -292,7 +292,7 @@ def mla_rope(n: int, d: int, *, rope_dim: int | None = None, base: float = 10000
 def rope_sinusoidal(n: int, d: int, *, base: float = 10000.0, pairing: str = "interleaved",
                     layout: str = "interleaved") -> ScaledRotaryTable:
     """RoPE plus additive sinusoidal inputs."""
-    n, d = _nd(n, d, even=True)
+    n, d = table_shape(n, d, even=True)
     v.choice("pairing", pairing, ("interleaved", "half"))
     return ScaledRotaryTable(_angles(n, rope_frequencies(d, base=base)), d, pairing,
                              additive=sinusoidal(n, d, base=base, layout=layout))
@@ -308,7 +308,7 @@ def rope_sinusoidal(n: int, d: int, *, base: float = 10000.0, pairing: str = "in
 def rope_learned(n: int, d: int, *, base: float = 10000.0, pairing: str = "interleaved", seed: int = 0,
                  std: float = 0.02) -> ScaledRotaryTable:
     """RoPE plus an additive learned table (at initialisation)."""
-    n, d = _nd(n, d, even=True)
+    n, d = table_shape(n, d, even=True)
     v.choice("pairing", pairing, ("interleaved", "half"))
     return ScaledRotaryTable(_angles(n, rope_frequencies(d, base=base)), d, pairing,
                              additive=learned(n, d, seed=seed, std=std))
@@ -408,7 +408,7 @@ def mds_optimal(n: int, d: int, *, rank: int | None = None, corpus=None, min_cou
     ``corpus``: a sequence of sentences (strings, whitespace-tokenised, lowercased) or None for
     the built-in corpus. Theory code reads no files: pass the sentences, not a path.
     """
-    n, d = _nd(n, d)
+    n, d = table_shape(n, d)
     v.choice("beyond", beyond, ("clamp", "error"))
     min_count = v.integer("min_count", min_count, minimum=1)
     max_vocab = v.integer("max_vocab", max_vocab, minimum=1)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 import pytest
@@ -231,20 +230,22 @@ def test_extreme_eigenvalues_warn_when_not_converged():
         tp.extreme_eigenvalues(c, rtol=1e-15, maxiter=1)
 
 
-def test_extreme_eigenvalues_are_fast_at_n_4096():
+def test_extreme_eigenvalues_converge_and_lie_within_the_symbol_range_at_n_4096():
+    # the speed target (well under dense eigvalsh's 10-25 s) is a benchmark: benchmarks/bench_toeplitz.py
     c = family("geometric", 4096)
-    tp.extreme_eigenvalues(c)
-    t0 = time.perf_counter()
-    tp.extreme_eigenvalues(c)
-    assert time.perf_counter() - t0 < 2.0  # dense eigvalsh takes ~10-25 s here
+    res = tp.extreme_eigenvalues(c)
+    ex = tp.symbol_extrema(c)
+    for est in (res.min, res.max):
+        assert est.converged and est.error_bound <= 1e-8 * abs(est.value)
+        assert est.bracket[0] <= est.value <= est.bracket[1]
+    assert ex.min - ex.error <= res[0] <= res[1] <= ex.max + ex.error
 
 
 @pytest.mark.slow
-def test_extreme_eigenvalues_at_n_2_to_the_20_within_60s():
+def test_extreme_eigenvalues_converge_at_n_2_to_the_20():
+    # the 60 s target at this size is a benchmark: benchmarks/bench_toeplitz.py (Target 2)
     c = family("complex", 1 << 20)
-    t0 = time.perf_counter()
     res = tp.extreme_eigenvalues(c)
-    assert time.perf_counter() - t0 < 60
     for est in (res.min, res.max):
         assert est.converged and est.error_bound <= 1e-8 * abs(est.value)
 

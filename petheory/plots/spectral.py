@@ -23,8 +23,7 @@ SZEGO_COEFFS = np.array([1.0, 0.9, 0.6, -0.3])
 
 
 def _szego_symbol(theta):
-    k = np.arange(1, SZEGO_COEFFS.shape[0])
-    return SZEGO_COEFFS[0] + 2 * np.cos(np.outer(theta, k)) @ SZEGO_COEFFS[1:]
+    return tp.symbol(SZEGO_COEFFS, theta=theta)[1]  # the N -> infinity symbol: these four a_k are all there is
 
 
 def _column(n: int) -> np.ndarray:

@@ -1,0 +1,353 @@
+r"""Absolute encodings: one vector per position, added to the token embedding, shape (n, d).
+
+Sinusoidal (vaswani2017 §3.5; li2025 Table 2; gu2025 Remark 3.2), learned and random tables,
+NoPE, and li2025 §6's wavelet and Legendre encodings (reconstructions: the paper gives no
+construction; the conventions say which choices were made).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+
+from petheory import _memory
+from petheory import _validate as v
+from petheory.encodings._registry import _positions, register, table_shape
+from petheory.encodings.rotary import rope_frequencies
+
+
+# --------------------------------------------------------------------------- absolute
+
+
+@register(
+    "sinusoidal",
+    "absolute",
+    conventions="PE[p,2i]=sin(p/base^(2i/d)), PE[p,2i+1]=cos(...) (layout='interleaved', Vaswani et al.); "
+    "layout='concatenated' puts all sines first, then all cosines. ||PE[p]||_2 = sqrt(d/2).",
+    source="vaswani2017; li2025 Table 2; gu2025 Remark 3.2",
+)
+def sinusoidal(n: int, d: int, *, base: float = 10000.0, layout: str = "interleaved", start: int = 0) -> np.ndarray:
+    """Sine-cosine absolute encoding, shape (n, d).
+
+    Parameters
+    ----------
+    n, d : int
+        Number of positions and (even) model dimension.
+    base : float
+        Wavelength base (10000 in Vaswani et al.); frequencies ``base**(-2i/d)``.
+    layout : {'interleaved', 'concatenated'}
+        Where the cosine of frequency ``i`` goes: column ``2i+1`` or column ``d/2 + i``.
+    start : int
+        First position (rows are positions ``start .. start+n-1``).
+
+    Returns
+    -------
+    ndarray, shape (n, d)
+    """
+    n, d = table_shape(n, d, even=True)
+    base = v.real("base", base, positive=True)
+    v.choice("layout", layout, ("interleaved", "concatenated"))
+    freqs = rope_frequencies(d, base=base)  # (d/2,), the one ladder
+    ang = _positions(n, start)[:, None] * freqs[None, :]  # (n, d/2)
+    out = np.empty((n, d))
+    sin_cols, cos_cols = (slice(0, d, 2), slice(1, d, 2)) if layout == "interleaved" else (slice(0, d // 2), slice(d // 2, d))
+    np.sin(ang, out=out[:, sin_cols])  # straight into the table: no (n, d/2) temporaries (benchmarks/)
+    np.cos(ang, out=out[:, cos_cols])
+    return out
+
+
+@register(
+    "learned",
+    "absolute",
+    conventions="A table of n_max trainable vectors, initialised N(0, std^2) from `seed` (std=0.02 as BERT). "
+    "Positions >= n_max have no vector: beyond='error' raises, beyond='clamp' reuses row n_max-1 (li2025 §6).",
+    source="li2025 Table 2, §6; gu2025 'random' (a trainable table)",
+)
+def learned(
+    n: int, d: int, *, n_max: int | None = None, seed: int = 0, std: float = 0.02, beyond: str = "error"
+) -> np.ndarray:
+    """Learned absolute table at initialisation, shape (n, d).
+
+    ``n_max`` is the table size (default ``n``). Asking for ``n > n_max`` positions raises
+    unless ``beyond='clamp'``, which reuses the last row, as li2025 describes.
+    """
+    n, d = table_shape(n, d)
+    n_max = n if n_max is None else v.integer("n_max", n_max, minimum=1)
+    _memory.require(_memory.array_bytes(n_max, d, itemsize=2 * 8), f"learned table (n_max = {n_max}, d = {d})",
+                    alternative="use a smaller n_max or d")
+    std = v.real("std", std, positive=True)
+    v.choice("beyond", beyond, ("error", "clamp"))
+    table = v.generator(seed).normal(0.0, std, size=(n_max, d))
+    if n > n_max:
+        if beyond == "error":
+            raise ValueError(
+                f"learned table has n_max={n_max} positions but n={n} were asked for; "
+                "pass beyond='clamp' to reuse the last row explicitly"
+            )
+        return table[np.minimum(np.arange(n), n_max - 1)]
+    return table[:n]
+
+
+@register(
+    "random",
+    "absolute",
+    conventions="Fixed (not trained) i.i.d. N(0, scale^2) vectors from `seed`; scale=1/sqrt(d) gives E||PE||^2=1.",
+    source="gu2025 §4.1 ('random, fixed embeddings')",
+)
+def random_fixed(n: int, d: int, *, seed: int = 0, scale: float | None = None) -> np.ndarray:
+    """Random fixed absolute encoding, shape (n, d)."""
+    n, d = table_shape(n, d)
+    scale = 1.0 / math.sqrt(d) if scale is None else v.real("scale", scale, positive=True)
+    return v.generator(seed).normal(0.0, scale, size=(n, d))
+
+
+@register("nope", "absolute", conventions="All zeros: no positional signal.", source="gu2025 §3.1 (NoPE)")
+def nope(n: int, d: int) -> np.ndarray:
+    """No positional encoding: zeros of shape (n, d)."""
+    n, d = table_shape(n, d)
+    return np.zeros((n, d))
+
+
+def wavefun(wavelet: str, resolution: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """Samples ``(x, psi)`` of the mother wavelet on ``[0, taps-1]``, step ``2**-resolution``, and ``taps``.
+
+    The arrays are cached and read-only."""
+    if not isinstance(wavelet, str):  # checked before the cache, which would fail on unhashable values
+        raise ValueError(f"wavelet must be a PyWavelets family name such as 'db2', got {type(wavelet).__name__} {wavelet!r}")
+    return _wavefun_cached(wavelet, resolution)
+
+
+@lru_cache(maxsize=32)
+def _wavefun_cached(wavelet: str, resolution: int) -> tuple[np.ndarray, np.ndarray, int]:
+    import pywt
+
+    if not isinstance(wavelet, str) or wavelet not in pywt.wavelist(kind="discrete"):
+        raise ValueError(
+            f"wavelet must be a discrete PyWavelets family name such as 'db2' (4 taps) or 'db4' (8 taps); got {wavelet!r}"
+        )
+    w = pywt.Wavelet(wavelet)
+    if not w.orthogonal:
+        raise ValueError(f"wavelet {wavelet!r} is not orthogonal; use an orthogonal family (db*, sym*, coif*, haar)")
+    _phi, psi, x = w.wavefun(level=resolution)
+    x, psi = np.array(x, dtype=np.float64), np.array(psi, dtype=np.float64)
+    if len(x) == (w.dec_len - 1) * 2**resolution + 2:
+        # PyWavelets samples Haar (db1) one grid step late: psi[i] = psi_true((i-1) 2^-res), so
+        # psi(0) came out 0 (position 0 got an all-zero Haar encoding) and psi(1) came out -1.
+        # Dropping the first sample gives the standard right-continuous Haar wavelet on [0, 1].
+        x, psi = x[:-1], psi[1:]
+    x.setflags(write=False)
+    psi.setflags(write=False)
+    return x, psi, w.dec_len
+
+
+WAVELET_DILATIONS = ("unit", "position")
+WAVELET_NORMALISATIONS = ("l2", "paper", "none")
+
+
+def wavelet_amplitude(j: int, normalisation: str) -> float:
+    """Amplitude ``c_j`` of the atoms of scale ``j``: 'l2' ``2^(j/2)``, 'paper' ``2^(-j/2)``, 'none' 1."""
+    v.choice("normalisation", normalisation, WAVELET_NORMALISATIONS)
+    return {"l2": 2.0 ** (j / 2), "paper": 2.0 ** (-j / 2), "none": 1.0}[normalisation]
+
+
+def _coarsest_scale(dilation: str, n_max: int) -> int:
+    # 'position': the coarsest atom is at least as wide as the training range, 2^J >= n_max.
+    return 0 if dilation == "unit" else -int(math.ceil(math.log2(n_max))) if n_max > 1 else 0
+
+
+def _shift_range(j: int, support: int, dilation: str, n_max: int) -> tuple[int, int]:
+    """First and last shift k at scale j whose atom [k 2^-j, (k+S) 2^-j] meets the training range."""
+    if dilation == "unit":  # range [0, 1)
+        return -(support - 1), 2**j - 1
+    # range [0, n_max) in positions: last k = ceil(n_max 2^j) - 1, in exact integer arithmetic
+    last = n_max * 2**j if j >= 0 else -(-n_max // 2 ** (-j))
+    return -(support - 1), last - 1
+
+
+def wavelet_atoms(d: int, support: int, *, dilation: str = "unit", n_max: int | None = None) -> list[tuple[int, int]]:
+    """The (scale j, shift k) pairs that fill ``d`` features, coarse to fine.
+
+    ``dilation='unit'``: scales ``j = 0, 1, ...`` of atoms ``psi(2^j t - k)`` on ``t = p/n_max``;
+    at scale ``j`` the shifts ``k = -(support-1), ..., 2**j - 1`` are every shift whose atom meets
+    ``t`` in ``[0, 1)``. ``dilation='position'``: atoms ``psi(2^j p - k)`` on raw positions ``p``,
+    scales from ``j = -ceil(log2 n_max)`` (one atom as wide as the training range) upwards, shifts
+    meeting ``[0, n_max)``. Scales are taken in order until ``d`` atoms.
+    """
+    d = v.integer("d", d, minimum=1)
+    # a Python list of d (j, k) tuples: about 128 bytes each
+    _memory.require(_memory.array_bytes(d, itemsize=128), f"wavelet atom list (d = {d})", alternative="use a smaller d")
+    support = v.integer("support", support, minimum=1)
+    v.choice("dilation", dilation, WAVELET_DILATIONS)
+    if dilation == "position" and n_max is None:
+        raise ValueError("dilation='position' needs n_max (the training length) to choose the coarsest scale")
+    n_max = 1 if n_max is None else v.integer("n_max", n_max, minimum=1)
+    atoms: list[tuple[int, int]] = []
+    j = _coarsest_scale(dilation, n_max)
+    while len(atoms) < d:
+        k0, k1 = _shift_range(j, support, dilation, n_max)
+        atoms.extend((j, k) for k in range(k0, min(k1, k0 + d - len(atoms) - 1) + 1))
+        j += 1
+    return atoms
+
+
+def wavelet_terms(
+    positions,
+    d: int,
+    *,
+    wavelet: str = "db2",
+    n_max: int,
+    normalisation: str = "l2",
+    dilation: str = "unit",
+    resolution: int = 10,
+):
+    r"""The non-zero entries of the wavelet encoding, one scale at a time.
+
+    Yields ``(j, cols, vals)`` per scale ``j``: ``cols`` (n, S+1) int, the feature index of each
+    atom of scale ``j`` that can be non-zero at each position (``-1`` where none), and ``vals``
+    (n, S+1) the feature values ``c_j psi(2^j u - k)``. At most ``S + 1`` atoms of one scale
+    meet a point (``S = taps - 1`` is the support length of ``psi``), so the cost is
+    O(n S x scales) instead of O(n d): :func:`wavelet` scatters these into a dense table,
+    :func:`petheory.bounds.wavelet_norms` sums their squares for long ranges.
+    """
+    x, psi, taps = wavefun(wavelet, resolution)
+    S = taps - 1
+    u = np.asarray(positions, dtype=np.float64) / (n_max if dilation == "unit" else 1)  # (n,)
+    atoms = wavelet_atoms(d, S, dilation=dilation, n_max=n_max)
+    col = 0
+    for j in sorted({a[0] for a in atoms}):
+        k0, k1 = _shift_range(j, S, dilation, n_max)
+        k1 = min(k1, k0 + (d - col) - 1)  # the finest scale may be cut at d features
+        uj = 2.0**j * u  # (n,) exact power-of-two scaling
+        ks = np.floor(uj)[:, None] - np.arange(S + 1)[None, :]  # (n, S+1) shifts with u_j - k in [0, S]
+        ok = (ks >= k0) & (ks <= k1)
+        cols = np.where(ok, col + (ks - k0), -1).astype(np.int64)
+        vals = np.where(ok, wavelet_amplitude(j, normalisation) * np.interp(uj[:, None] - ks, x, psi, left=0.0, right=0.0), 0.0)
+        yield j, cols, vals
+        col += k1 - k0 + 1
+
+
+@register(
+    "wavelet",
+    "absolute",
+    conventions="Reconstruction of li2025 §6.1.4 (the paper gives no construction). dilation='unit' (default): "
+    "t = p/n_max, feature a is c_j psi(2^j t - k) for the a-th (j,k) pair, scales j = 0, 1, ... coarse to fine, all "
+    "shifts whose support meets [0,1). dilation='position': the paper's formula read in raw positions, c_j psi(2^j p - k), "
+    "scales from j = -ceil(log2 n_max) (width >= n_max) upwards, shifts meeting [0, n_max). psi sampled from "
+    "PyWavelets (db2 = 4-tap Daubechies, db4 = 8-tap). normalisation: 'l2' c_j=2^(j/2) (orthonormal atoms), "
+    "'paper' c_j=2^(-j/2) (the amplitude in the paper's decay bound), 'none' c_j=1. Compact support: every "
+    "feature is exactly 0 past the last atom's support (t >= S for 'unit', p >= S 2^J for 'position').",
+    source="li2025 §6.1.4 (reconstruction)",
+)
+def wavelet(
+    n: int,
+    d: int,
+    *,
+    wavelet: str = "db2",
+    n_max: int | None = None,
+    normalisation: str = "l2",
+    resolution: int = 10,
+    start: int = 0,
+    dilation: str = "unit",
+) -> np.ndarray:
+    """Wavelet absolute encoding (reconstruction), shape (n, d).
+
+    Parameters
+    ----------
+    wavelet : str
+        Orthogonal PyWavelets family; ``'db2'`` is the 4-tap Daubechies wavelet, ``'db4'`` the 8-tap.
+    n_max : int
+        Training length: positions ``0..n_max-1`` map to ``t in [0, 1)`` (default ``n``).
+    normalisation : {'l2', 'paper', 'none'}
+        Amplitude ``c_j`` of scale ``j`` (see module conventions).
+    resolution : int
+        Cascade iterations used by PyWavelets to sample psi (grid step ``2**-resolution``).
+    start : int
+        First position (rows are positions ``start .. start+n-1``).
+    dilation : {'unit', 'position'}
+        Whether atoms dilate the length-normalised position ``t = p/n_max`` (scales ``j >= 0``)
+        or the raw position ``p`` (scales ``j >= -ceil(log2 n_max)``); see :func:`wavelet_atoms`.
+
+    Notes
+    -----
+    Atoms have compact support, so past the support of the coarsest atom every feature is
+    exactly zero: the encoding of far positions is the zero vector (li2025's extrapolation
+    statement is checked against this in ``li2025.wavelet_extrapolation``). Evaluation is
+    sparse (:func:`wavelet_terms`): at most ``taps`` atoms per scale are non-zero at a position.
+    """
+    n, d = table_shape(n, d)
+    n_max = n if n_max is None else v.integer("n_max", n_max, minimum=1)
+    v.choice("normalisation", normalisation, WAVELET_NORMALISATIONS)
+    v.choice("dilation", dilation, WAVELET_DILATIONS)
+    resolution = v.integer("resolution", resolution, minimum=4, maximum=16)
+    out = np.zeros((n, d))
+    rows = np.arange(n)[:, None]
+    for _j, cols, vals in wavelet_terms(_positions(n, start), d, wavelet=wavelet, n_max=n_max,
+                                        normalisation=normalisation, dilation=dilation, resolution=resolution):
+        ok = cols >= 0
+        out[np.broadcast_to(rows, cols.shape)[ok], cols[ok]] = vals[ok]
+    return out
+
+
+LEGENDRE_MAPS = ("linear", "exp")
+#: 'exp' map: x(p) = 1 - 2 exp(-rate p / (n_max-1)) with rate ln 20, so x(n_max-1) = 0.9.
+LEGENDRE_EXP_RATE = math.log(20.0)
+
+
+def legendre_positions(pos, n_max: int, *, position_map: str = "linear", beyond: str = "clip") -> np.ndarray:
+    """The points ``x(p)`` at which the Legendre encoding evaluates ``P_k``, shape like ``pos``.
+
+    'linear': ``x = 2p/(n_max-1) - 1`` (training positions fill [-1, 1]; past ``n_max`` the value
+    exceeds 1 and ``beyond='clip'`` holds it at 1). 'exp': ``x = 1 - 2 exp(-ln(20) p/(n_max-1))``
+    (training positions fill [-1, 0.9]; x < 1 always and x -> 1 as p -> infinity, so the encoding
+    saturates asymptotically, never exactly).
+    """
+    n_max = v.integer("n_max", n_max, minimum=2)
+    v.choice("position_map", position_map, LEGENDRE_MAPS)
+    v.choice("beyond", beyond, ("clip", "extrapolate"))
+    pos = v.array("pos", pos, nonempty=False)
+    if position_map == "linear":
+        x = 2.0 * pos / (n_max - 1) - 1.0
+    else:
+        x = 1.0 - 2.0 * np.exp(-LEGENDRE_EXP_RATE * pos / (n_max - 1))
+    return np.minimum(x, 1.0) if beyond == "clip" else x
+
+
+@register(
+    "legendre",
+    "absolute",
+    conventions="Reconstruction of li2025 §6: PE[p,k] = c_k P_k(x(p)), k=0..d-1, Legendre polynomials P_k "
+    "(numpy.polynomial), c_k = 1 or sqrt((2k+1)/2) (orthonormal=True). position_map='linear': x(p) = 2p/(n_max-1) - 1 "
+    "maps training positions onto [-1,1]; past n_max beyond='clip' holds x at 1 (saturation to P_k(1)=1), "
+    "'extrapolate' evaluates P_k at x > 1 (unbounded). position_map='exp': x(p) = 1 - 2exp(-ln(20) p/(n_max-1)), "
+    "training positions onto [-1, 0.9], x -> 1 as p -> infinity (asymptotic saturation).",
+    source="li2025 §6 (reconstruction)",
+)
+def legendre(
+    n: int,
+    d: int,
+    *,
+    n_max: int | None = None,
+    beyond: str = "clip",
+    orthonormal: bool = False,
+    start: int = 0,
+    position_map: str = "linear",
+) -> np.ndarray:
+    """Legendre-polynomial absolute encoding (reconstruction), shape (n, d).
+
+    ``orthonormal=True`` scales column ``k`` by ``sqrt((2k+1)/2)`` (unit L2 norm on [-1, 1]).
+    Rows are positions ``start .. start+n-1``; ``n_max`` defaults to ``start + n``.
+    ``position_map`` and ``beyond`` choose ``x(p)``: see :func:`legendre_positions`.
+    """
+    n, d = table_shape(n, d)
+    pos = _positions(n, start)
+    n_max = int(pos[-1]) + 1 if n_max is None else v.integer("n_max", n_max)
+    if n_max < 2:
+        raise ValueError(f"legendre needs n_max >= 2 to map positions onto [-1, 1], got {n_max}")
+    orthonormal = v.boolean("orthonormal", orthonormal)
+    x = legendre_positions(pos, n_max, position_map=position_map, beyond=beyond)
+    out = np.polynomial.legendre.legvander(x, d - 1)
+    if orthonormal:
+        out = out * np.sqrt((2.0 * np.arange(d) + 1.0) / 2.0)
+    return out

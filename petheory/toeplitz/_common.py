@@ -1,0 +1,48 @@
+"""Helpers shared by the files of :mod:`petheory.toeplitz` (internal to the package).
+
+Rounding constants from the one rounding model (:mod:`petheory.rounding`), the memory guards of
+dense and FFT paths, single-threaded BLAS for the iterative solvers, and the Hermitian test.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from petheory import _memory
+from petheory.rounding import unit_roundoff
+
+_U = unit_roundoff()  # float64 unit roundoff, from the one rounding model
+
+
+def _need_dense(n: int, itemsize: int, what: str, *, eig: bool = False) -> None:
+    """Refuse an (N, N) dense matrix (and, with ``eig``, its eigvalsh workspace) that cannot fit."""
+    _memory.require(
+        _memory.array_bytes(n, n, itemsize=itemsize) * (2 if eig else 1),
+        f"{what} (dense N x N, N = {n})",
+        alternative="petheory.toeplitz.operator (FFT matvec), extreme_eigenvalues and spectral_distribution(method='slq') "
+        "work in O(N) memory (CLI: petheory spectrum --method slq)",
+        flops=(4.0 / 3.0) * float(n) ** 3 * (4 if itemsize > 8 else 1) if eig else None,
+    )
+
+
+def _need_fft(n: int, per_entry: int, what: str) -> None:
+    """Refuse an FFT-based computation whose O(N) workspace (``per_entry`` bytes per N) cannot fit."""
+    _memory.require(_memory.array_bytes(n, itemsize=per_entry), f"{what} (N = {n}, O(N) memory)",
+                    alternative="use a smaller N")
+_TINY = float(np.finfo(np.float64).smallest_subnormal)  # absolute rounding unit below the normal range
+
+
+def _single_thread_blas():
+    """Iterative solvers here do many small BLAS calls; threaded BLAS only adds latency to them
+    (10x slower on a busy 2-core machine), so they run with one BLAS thread."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - threadpoolctl comes with scikit-learn
+        import contextlib
+
+        return contextlib.nullcontext()
+    return threadpool_limits(limits=1, user_api="blas")
+
+
+def _is_hermitian(c: np.ndarray, r: np.ndarray) -> bool:
+    return bool(np.all(r == np.conj(c)) or np.allclose(r, np.conj(c), rtol=0, atol=4 * _U * np.max(np.abs(c))))

@@ -1,0 +1,264 @@
+r"""Closed-form symbols of the Toeplitz matrices that positional encodings make.
+
+* ALiBi's symmetric bias ``a_k = -m|k|`` (press2022; li2025 §5.3): :func:`alibi_symbol`;
+* the sinusoidal Gram ``P P^T`` (gu2025 Remark 3.2) and RoPE's unit-content kernel with its
+  context extensions (su2024 Eq. 15): Dirichlet-kernel sums, :func:`sinusoidal_gram_symbol`,
+  :func:`rotary_kernel_symbol`; Sandwich (Chi et al. 2023): :func:`sandwich_symbol`;
+* relative-position kernels with ``N -> infinity`` symbols (Poisson kernel, Poisson summation):
+  :data:`KERNELS`;
+* the Fejér (Cesàro) symbol and conditional positive definiteness (:func:`fejer_symbol`,
+  :func:`conditional_definiteness`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from petheory import _memory
+from petheory import _validate as v
+from petheory import encodings as enc
+from petheory.toeplitz._common import _U, _need_fft
+from petheory.toeplitz.operators import coefficients, dense
+
+
+# ----------------------------------------------------------------------------- closed forms
+
+
+def alibi_symbol(theta, n: int, slope: float = 1.0) -> np.ndarray:
+    r"""Symbol of the symmetric ALiBi bias ``T_n`` with ``a_k = -slope |k|``, shape of ``theta``.
+
+    .. math:: a_n(\theta) = -2m\sum_{k=1}^{n-1} k\cos k\theta
+              = -m\,\frac{n\cos((n-1)\theta) - (n-1)\cos(n\theta) - 1}{1-\cos\theta},
+
+    with the limit :math:`-m\,n(n-1)` at :math:`\theta = 0`. The coefficients grow with ``|k|``,
+    so ALiBi has no ``n``-independent symbol: Szegő's theorem does not apply to it as ``n`` grows.
+
+    Notes
+    -----
+    The closed form cancels catastrophically near ``theta = 0`` (relative error about
+    ``u n^2 / theta^2``); below ``|theta| < 1/n`` the direct sum is used instead.
+    """
+    theta = v.array("theta", theta, dtype="real", nonempty=False)
+    n = v.integer("n", n, minimum=1)
+    m = v.real("slope", slope, nonnegative=True)
+    t = np.mod(theta, 2 * np.pi)
+    t = np.where(t > np.pi, t - 2 * np.pi, t)
+    out = np.empty_like(t, dtype=np.float64)
+    small = np.abs(t) < 1.0 / max(n, 1)
+    big = ~small
+    tb = t[big]
+    out[big] = -m * (n * np.cos((n - 1) * tb) - (n - 1) * np.cos(n * tb) - 1.0) / (1.0 - np.cos(tb))
+    if np.any(small):
+        k = np.arange(1, n, dtype=np.float64)
+        out[small] = -2.0 * m * (np.cos(np.outer(t[small], k)) @ k)
+    return out
+
+
+def sinusoidal_gram_coefficients(n: int, d: int, *, base: float = 10000.0) -> np.ndarray:
+    r"""First column of the Gram ``P P^T`` of the sinusoidal PE: :math:`a_k=\sum_t\cos(k\omega_t)`, shape (n,).
+
+    ``P P^T`` is exactly Toeplitz and symmetric for either layout (gu2025 Remark 3.2), since
+    :math:`\sin(i\omega)\sin(j\omega)+\cos(i\omega)\cos(j\omega)=\cos((i-j)\omega)`.
+    """
+    from petheory import encodings as enc
+
+    n = v.integer("n", n, minimum=1)
+    w = enc.rope_frequencies(d, base=base)  # the same frequencies base^(-2t/d)
+    _memory.require(_memory.array_bytes(n, w.size, itemsize=2 * 8), f"sinusoidal Gram coefficients (n = {n}, d = {d})")
+    return np.cos(np.outer(np.arange(n, dtype=np.float64), w)).sum(axis=1)
+
+
+def sinusoidal_gram_symbol(theta, n: int, d: int, *, base: float = 10000.0) -> np.ndarray:
+    r"""Symbol of the ``n x n`` sinusoidal Gram ``P P^T`` in closed form, shape of ``theta``.
+
+    .. math:: a_n(\theta) = \tfrac12\sum_t \big[D_{n-1}(\theta-\omega_t) + D_{n-1}(\theta+\omega_t)\big],
+              \quad D_m(x) = \frac{\sin((m+\frac12)x)}{\sin(x/2)},
+
+    the Dirichlet kernel. It has peaks of height about ``n`` at :math:`\pm\omega_t`, so it does not
+    converge as ``n`` grows (``P P^T`` has rank at most ``d``). :func:`rotary_kernel_symbol` at the
+    frequencies :math:`\omega_t = base^{-2t/d}`.
+    """
+    return rotary_kernel_symbol(theta, n, enc.rope_frequencies(d, base=base))
+
+
+def _dirichlet(x: np.ndarray, m: int) -> np.ndarray:
+    x = np.mod(x + np.pi, 2 * np.pi) - np.pi
+    s = np.sin(x / 2)
+    small = np.abs(s) < 1e-8
+    out = np.empty_like(x)
+    out[~small] = np.sin((m + 0.5) * x[~small]) / s[~small]
+    # near 0: D_m(x) = (2m+1) - (m(m+1)(2m+1)/6) x^2 + O(x^4)
+    xs = x[small]
+    out[small] = (2 * m + 1) - m * (m + 1) * (2 * m + 1) / 6.0 * xs * xs
+    return out
+
+
+def _exp_coeffs(n, length):
+    return np.exp(-np.arange(n, dtype=np.float64) / length)
+
+
+def _exp_symbol(theta, length):
+    rho = math.exp(-1.0 / length)
+    return (1 - rho * rho) / (1 - 2 * rho * np.cos(theta) + rho * rho)
+
+
+def _gauss_coeffs(n, length):
+    k = np.arange(n, dtype=np.float64)
+    return np.exp(-(k * k) / (2 * length * length))
+
+
+def _gauss_symbol(theta, length):
+    # Poisson summation: sum_k e^{-k^2/(2 l^2)} e^{ik t} = sqrt(2 pi) l sum_m e^{-l^2 (t - 2 pi m)^2 / 2}
+    t = np.mod(np.asarray(theta, dtype=np.float64) + np.pi, 2 * np.pi) - np.pi
+    mmax = int(math.ceil(6.0 / (2 * np.pi * length))) + 2
+    out = np.zeros_like(t)
+    for mm in range(-mmax, mmax + 1):
+        out += np.exp(-(length**2) * (t - 2 * np.pi * mm) ** 2 / 2)
+    return math.sqrt(2 * np.pi) * length * out
+
+
+def _power_coeffs(n, length):
+    # a_k = (1 + |k|/length)^(-2): continuous symbol with a kink (|theta|-type) at 0
+    return (1.0 + np.arange(n, dtype=np.float64) / length) ** -2.0
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """A relative-position kernel ``a_k = kappa(|k|)`` with its symbol when one is known."""
+
+    name: str
+    formula: str
+    coefficients: object  # (n, length) -> (n,)
+    symbol: object | None  # (theta, length) -> values of the infinite-N symbol, or None
+
+    def column(self, n: int, length: float) -> np.ndarray:
+        n = v.integer("n", n, minimum=1)
+        length = v.real("length", length, positive=True)
+        _need_fft(n, 24, f"{self.name} kernel column")
+        return self.coefficients(n, length)
+
+    def symbol_values(self, theta, length: float) -> np.ndarray:
+        if self.symbol is None:
+            raise ValueError(f"kernel {self.name!r} has no closed-form symbol")
+        length = v.real("length", length, positive=True)
+        return self.symbol(v.array("theta", theta, dtype="real"), length)
+
+
+#: Relative-position kernels with closed-form (N -> infinity) symbols where they exist.
+KERNELS: dict[str, Kernel] = {
+    "exponential": Kernel(
+        "exponential",
+        "a_k = exp(-|k|/length); symbol (1-rho^2)/(1-2 rho cos t + rho^2), rho = exp(-1/length) (Poisson kernel)",
+        _exp_coeffs,
+        _exp_symbol,
+    ),
+    "gaussian": Kernel(
+        "gaussian",
+        "a_k = exp(-k^2/(2 length^2)); symbol sqrt(2 pi) length sum_m exp(-length^2 (t-2 pi m)^2/2) (Poisson summation)",
+        _gauss_coeffs,
+        _gauss_symbol,
+    ),
+    "power": Kernel("power", "a_k = (1+|k|/length)^-2; no closed-form symbol (kink at t=0)", _power_coeffs, None),
+}
+
+
+def kernel(name: str) -> Kernel:
+    """The kernel registered under ``name`` in :data:`KERNELS`."""
+    v.choice("kernel", name, KERNELS)
+    return KERNELS[name]
+
+
+# ----------------------------------------------------------------------------- long-context encodings
+
+
+def rotary_kernel_symbol(theta, n: int, freqs, *, weight: float = 1.0) -> np.ndarray:
+    r"""Closed-form symbol of the ``n x n`` Toeplitz kernel :math:`a_k = w\sum_t\cos(k\omega_t)`, shape of ``theta``.
+
+    .. math:: a_n(\theta) = \tfrac w2\sum_t\big[D_{n-1}(\theta-\omega_t) + D_{n-1}(\theta+\omega_t)\big]
+
+    (:func:`sinusoidal_gram_symbol` for arbitrary frequencies): the unit-content kernel of RoPE
+    and of its context extensions, PI, NTK and YaRN (``freqs`` their scaled frequencies,
+    ``weight`` YaRN's ``mscale**2``). xPos's kernel is not of this form (its terms carry
+    :math:`\zeta_t^{k/B}`).
+    """
+    theta = v.array("theta", theta, dtype="real", nonempty=False)
+    n = v.integer("n", n, minimum=1)
+    freqs = v.array("freqs", freqs, ndim=1)
+    weight = v.real("weight", weight)
+    out = np.zeros_like(theta, dtype=np.float64)
+    for om in freqs:
+        out += 0.5 * (_dirichlet(theta - om, n - 1) + _dirichlet(theta + om, n - 1))
+    return weight * out
+
+
+def sandwich_symbol(theta, n: int, *, d_bar: int = 128, base: float = 10000.0, scale: float = 1.0) -> np.ndarray:
+    r"""Closed-form symbol of the ``n x n`` Sandwich bias (``encodings_modern.sandwich``), shape of ``theta``.
+
+    With :math:`a_k = s\sum_{i=1}^{\bar d/2}(\cos(k w_i) - 1)`, :math:`w_i = b^{-2i/\bar d}`:
+
+    .. math:: a_n(\theta) = s\Big(\tfrac12\sum_i\big[D_{n-1}(\theta-w_i)+D_{n-1}(\theta+w_i)\big]
+              - \tfrac{\bar d}{2}D_{n-1}(\theta)\Big).
+
+    The first term is the symbol of a Gram matrix (positive semidefinite); the shift by the
+    diagonal subtracts :math:`\tfrac{\bar d}2 D_{n-1}`, a spike of height
+    :math:`\tfrac{\bar d}{2}(2n-1)` at :math:`\theta=0` that changes no row softmax.
+    """
+    theta = v.array("theta", theta, dtype="real", nonempty=False)
+    n = v.integer("n", n, minimum=1)
+    d_bar = v.even("d_bar", d_bar)
+    w = enc.rope_frequencies(d_bar, base=base, first=1)  # w_i = base^(-2i/d_bar), i = 1..d_bar/2
+    return v.real("scale", scale) * (rotary_kernel_symbol(theta, n, w) - (d_bar / 2) * _dirichlet(np.asarray(theta, float), n - 1))
+
+
+def fejer_symbol(c, theta) -> np.ndarray:
+    r"""Fejér (Cesàro) symbol :math:`\sigma_n(\theta) = \sum_{|k|<n}(1-|k|/n)a_k e^{ik\theta}` of a Hermitian Toeplitz column.
+
+    :math:`\sigma_n(\theta) = \tfrac1n e_\theta^* T_n e_\theta` with :math:`e_\theta = (e^{ij\theta})_j`:
+    the Rayleigh quotient of a Fourier vector, shape of ``theta``.
+    """
+    c, _ = coefficients(c, hermitian=True)
+    theta = v.array("theta", theta, dtype="real", nonempty=False)
+    n = c.shape[0]
+    k = np.arange(1, n)
+    wk = (1.0 - k / n) * c[1:]  # (n-1,)
+    return np.real(c[0]) + 2.0 * np.real(np.exp(1j * np.outer(theta, k)) @ wk)
+
+
+def conditional_definiteness(c) -> dict:
+    r"""Is the symmetric Toeplitz matrix of first column ``c`` conditionally positive definite (CPD)?
+
+    CPD (order 1): :math:`x^\top T x \ge 0` whenever :math:`\sum_i x_i = 0`. Then ``T`` is positive
+    semidefinite on the hyperplane :math:`\mathbf 1^\perp`, so by interlacing it has **at most one**
+    negative eigenvalue; in symbol terms, the Fejér symbol is non-negative at every non-zero
+    Fourier frequency, :math:`\sigma_n(2\pi m/n) \ge 0` for :math:`m = 1..n-1` (those Fourier
+    vectors sum to zero), while :math:`\sigma_n(0) = \sum_{|k|<n}(1-|k|/n)a_k` may be negative: the
+    negative part of the symbol sits at :math:`\theta = 0`, where the generalised Fourier transform
+    of a CPD kernel such as :math:`-|k|^p` (:math:`0<p\le 2`) or :math:`-\log(1+r|k|)` is singular.
+    The Fejér condition is necessary, not sufficient (:math:`-|k|^3` meets it and is not CPD):
+    ``cpd`` is decided by the compressed matrix.
+
+    Returns a dict: ``min_compressed`` (smallest eigenvalue of ``J T J``, J the centring
+    projection: >= 0 up to ``tol`` iff CPD), ``negative_eigenvalues`` (count of eigenvalues of T
+    below ``-tol``), ``fejer_min_nonzero`` (min of :math:`\sigma_n` over the non-zero Fourier
+    frequencies), ``fejer_at_zero``, ``tol`` (:math:`\gamma_{n}\,n\max|a_k|`, a backward-stable
+    eigensolver's error) and ``cpd``. Dense: ``n`` <= 4096.
+    """
+    c, _ = coefficients(c, hermitian=True)
+    if np.iscomplexobj(c):
+        raise ValueError("conditional_definiteness needs a real symmetric Toeplitz matrix (real coefficients)")
+    n = c.shape[0]
+    if n > 4096:
+        raise ValueError(f"conditional_definiteness is dense; n must be <= 4096, got {n}")
+    T = dense(c)
+    J = np.eye(n) - 1.0 / n
+    tol = 2 * n * _U * n * float(np.abs(c).max()) / max(1 - n * _U, 0.5)
+    w_c = np.linalg.eigvalsh(J @ T @ J)
+    w = np.linalg.eigvalsh(T)
+    sig = fejer_symbol(c, 2 * np.pi * np.arange(1, n) / n) if n > 1 else np.array([np.inf])
+    # J T J has the eigenvalue 0 on the vector 1: the smallest of the others decides
+    mc = float(np.sort(w_c)[1]) if n > 1 else 0.0
+    return {"min_compressed": mc, "negative_eigenvalues": int(np.sum(w < -tol)), "fejer_min_nonzero": float(sig.min()),
+            "fejer_at_zero": float(fejer_symbol(c, [0.0])[0]), "tol": tol, "cpd": bool(mc >= -tol)}
