@@ -55,7 +55,7 @@ from pathlib import Path
 from petheory._validate import scalar
 
 __all__ = ["PETerm", "PESpec", "parse_pe_spec", "parse_pe_specs", "legacy_params", "GRAMMAR", "MECHANISMS",
-           "MECHANISM_KEYS", "TABLE_SUFFIXES"]
+           "MECHANISM_KEYS", "NAMED_COMBINATIONS", "TABLE_SUFFIXES"]
 
 #: Position mechanisms of :mod:`petheory.nn` that are not registry encodings.
 MECHANISMS = ("mla",)
@@ -65,6 +65,12 @@ MECHANISM_KEYS = frozenset({"heads", "slopes", "trainable", "latent", "rope_dim"
 
 #: Suffixes that make an unregistered term a table of position vectors (petheory.loaders reads them).
 TABLE_SUFFIXES = (".npy", ".safetensors", ".bin", ".pt", ".pth")
+
+#: Registry entries that name a combination: name -> (mechanism, absolute PE added to the inputs or None).
+#: petheory.nn builds them from their parts (``rope_sinusoidal`` is ``rope+sinusoidal``); the theory
+#: commands read ``rope+sinusoidal`` as the registry's ``rope_sinusoidal`` (:meth:`PESpec.registered`).
+NAMED_COMBINATIONS = {"rope_sinusoidal": ("rope", "sinusoidal"), "rope_learned": ("rope", "learned"),
+                      "mla_rope": ("mla", None)}
 
 #: The grammar in one paragraph, for every command's ``--help``.
 GRAMMAR = ("SPEC = TERM('+'TERM)*; TERM = NAME[:key=value,...] (see `petheory encodings`; mla) | PATH.npy | "
@@ -169,6 +175,26 @@ class PESpec:
         if term.is_table:
             raise ValueError(f"{what} takes a registered encoding, not a table ({term})")
         return term
+
+    def registered(self, what: str = "this command") -> PETerm:
+        """The one registry term this spec stands for: itself when it has one term, the registry's named
+        combination for ``mechanism+absolute`` (``rope+sinusoidal`` -> ``rope_sinusoidal``, the parameters of
+        both parts merged), else ValueError. For commands that evaluate registry encodings (numpy)."""
+        if len(self.terms) == 1:
+            return self.head
+        combos = {parts: name for name, parts in NAMED_COMBINATIONS.items()}
+        name = combos.get(tuple(t.name for t in self.terms)) if len(self.terms) == 2 else None
+        if name is None or any(t.is_table for t in self.terms):
+            known = ", ".join(f"{m}+{a} ({n})" for n, (m, a) in NAMED_COMBINATIONS.items() if a)
+            raise ValueError(f"{what} takes one PE, not the combination {self}: the registry holds {known}; other "
+                             "combinations are built by petheory.nn (train, sweep)")
+        merged: dict = {}
+        for term in self.terms:
+            for k, val in term.options:
+                if k in merged and merged[k] != val:
+                    raise ValueError(f"{self}: {k}={_fmt(merged[k])} and {k}={_fmt(val)} disagree; {name} has one {k}")
+                merged[k] = val
+        return PETerm(name=name, options=tuple(merged.items()))
 
     def with_params(self, params: dict) -> PESpec:
         """The spec with ``params`` added to (or replacing those of) its first, named term."""

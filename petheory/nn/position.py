@@ -61,7 +61,7 @@ import torch
 import torch.nn as nn
 
 from petheory import encodings as enc
-from petheory.spec import MECHANISM_KEYS, MECHANISMS, PESpec, PETerm, parse_pe_spec
+from petheory.spec import MECHANISM_KEYS, MECHANISMS, NAMED_COMBINATIONS, PESpec, PETerm, parse_pe_spec
 
 
 @dataclass
@@ -133,7 +133,7 @@ def pe_names() -> list[str]:
 
 #: Registry entries that name a combination petheory.nn builds from parts: name -> (mechanism, absolute).
 #: Their options go to the part that takes them (``base`` to both; MLA's ``rope_dim`` to the mechanism).
-ALIASES = {"rope_sinusoidal": ("rope", "sinusoidal"), "rope_learned": ("rope", "learned"), "mla_rope": ("mla", None)}
+ALIASES = NAMED_COMBINATIONS
 
 
 def _resolve_alias(cfg: PEConfig) -> PEConfig:
