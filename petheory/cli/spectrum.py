@@ -137,7 +137,6 @@ def pe_spec(args):
     return spec.with_params(params).with_key(args.key)
 
 
-_DENSE_MAX = 4096  # above this the n x n source matrix is never formed (petheory.toeplitz.GRAM_DENSE_MAX)
 SLQ_ABOVE = 4096  # --method auto: exact eigenvalues up to here, no Szegő distance beyond unless asked
 
 
@@ -175,9 +174,9 @@ def _from_encoding(args, n: int | None) -> tuple:
         info = enc.info(name)
         term.check_params(info.params)
         if info.kind == "bias":
-            if n > 2 * _DENSE_MAX:
+            if n > 2 * tp.GRAM_DENSE_MAX:  # the bias is formed as a dense n x n matrix
                 raise ValueError(f"bias encodings are built as dense n x n matrices; --n {n} is too large "
-                                 f"(at most {2 * _DENSE_MAX}); give its coefficients with --coeffs/--file instead")
+                                 f"(at most {2 * tp.GRAM_DENSE_MAX}); give its coefficients with --coeffs/--file instead")
             M = info.fn(n, **params)
             what = f"{name} logit bias B ({', '.join(f'{k}={v}' for k, v in params.items()) or 'defaults'})"
             defect = tp.toeplitz_defect(M)

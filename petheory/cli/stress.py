@@ -154,14 +154,12 @@ def _target(args, rows):
     if args.target is not None or args.distributions is not None:
         from pathlib import Path
 
-        path = Path(args.target or args.distributions)
-        if not path.is_file():
-            raise FileNotFoundError(f"no such file: {path}")
         from petheory.loaders import load_npy
 
-        A = load_npy(path)
+        path = Path(args.target or args.distributions)
+        A = load_npy(path)  # 'no such file: PATH' when missing
         if args.target is not None:
-            return geometry.check_distance_matrix(A, "target"), str(path)
+            return A, str(path)  # geometry.target_distances checks it (a distance matrix)
         return geometry.hellinger_distances(A), f"hellinger:{path}"
     if args.corpus is None:
         if args.max_vocab is not None or args.lowercase or args.smoothing or args.min_count != 1 or args.keep_sparse:
