@@ -73,9 +73,9 @@ NAMED_COMBINATIONS = {"rope_sinusoidal": ("rope", "sinusoidal"), "rope_learned":
                       "mla_rope": ("mla", None)}
 
 #: The grammar in one paragraph, for every command's ``--help``.
-GRAMMAR = ("SPEC = TERM('+'TERM)*; TERM = NAME[:key=value,...] (see `petheory encodings`; mla) | PATH.npy | "
-           "PATH.safetensors[#KEY] | pytorch_model.bin[#KEY] | hf:DIR[#KEY] (hf:minilm); a comma separates "
-           "parameters only: repeat --pe for several PEs")
+GRAMMAR = ("SPEC = TERM['+'TERM]...; TERM = NAME[:key=value,...] | PATH.npy | PATH.safetensors[#KEY] | "
+           "pytorch_model.bin[#KEY] | hf:DIR[#KEY]; NAME: see `petheory encodings`; a comma separates parameters "
+           "only: repeat --pe for several PEs")
 
 
 def _fmt(x) -> str:

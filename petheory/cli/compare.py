@@ -18,9 +18,11 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    from petheory.spec import GRAMMAR
+
     p.add_argument("--pe", action="append", metavar="SPEC",
                    help="a registered encoding (repeat --pe for several; default: every registered one); compare takes "
-                        "names without parameters (its columns use each encoding's defaults)")
+                        f"names without parameters (its columns use each encoding's defaults). {GRAMMAR}")
     p.add_argument("--n", type=int, default=256, help="positions of the spectral analysis (default 256)")
     p.add_argument("-d", "--d-model", type=int, default=64, metavar="D", help="model dimension (default 64)")
     p.add_argument("--d", dest="d_model", type=int, default=argparse.SUPPRESS, help=argparse.SUPPRESS)  # old spelling

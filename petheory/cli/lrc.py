@@ -10,9 +10,11 @@ HELP = "LRC(N) of a target family (copy, shift, reverse, ...) under a PE's posit
 
 
 def add_arguments(p) -> None:
+    from petheory.spec import GRAMMAR
+
     p.add_argument("--pe", required=True, metavar="SPEC",
                    help="a registered encoding with positions and its parameters (rope, rope:base=500, relative, learned, "
-                        "fire, ...; rope:hint=shift = --hint shift), see `petheory encodings`")
+                        f"fire, ...; rope:hint=shift = --hint shift). {GRAMMAR}")
     p.add_argument("-d", "--d-model", type=int, default=8, metavar="D",
                    help="width of absolute and rotary features (default 8)")
     p.add_argument("--d", dest="d_model", type=int, default=argparse.SUPPRESS, help=argparse.SUPPRESS)  # old spelling

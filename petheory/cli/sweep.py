@@ -14,11 +14,13 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    from petheory.spec import GRAMMAR
+
     p.add_argument("grid", nargs="?", metavar="GRID", help="grid file (.json or .toml); flags below add to / override it")
     p.add_argument("--task", action="append", help="task (repeatable)")
     p.add_argument("--pe", action="append", metavar="SPEC",
                    help="position mechanism, as `petheory train --pe` (e.g. alibi, rope+sinusoidal, 'rope:heads=4'); "
-                        "repeat --pe for several")
+                        f"repeat --pe for several. {GRAMMAR}")
     p.add_argument("-d", "--d-model", type=int, metavar="D", help="model width of every run (--set model.d_model=D)")
     p.add_argument("--d", dest="d_model", type=int, default=argparse.SUPPRESS, help=argparse.SUPPRESS)  # old spelling
     p.add_argument("--preset", choices=("smoke", "small", "paper"), help="size preset (default: the grid's, else smoke)")
