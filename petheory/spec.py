@@ -105,6 +105,11 @@ class PETerm:
     path: str | None = None
     key: str | None = None
 
+    def __post_init__(self):
+        if (self.name is None) == (self.path is None):
+            raise TypeError(f"a PETerm has a name or a path (a table), exactly one; got name={self.name!r}, path={self.path!r}")
+        object.__setattr__(self, "options", tuple((str(k), v) for k, v in (self.options or ())))
+
     @property
     def is_table(self) -> bool:
         return self.path is not None
@@ -139,6 +144,7 @@ class PESpec:
     terms: tuple
 
     def __post_init__(self):
+        object.__setattr__(self, "terms", tuple(self.terms))
         if not self.terms or not all(isinstance(t, PETerm) for t in self.terms):
             raise TypeError(f"a PESpec holds one or more PETerm, got {self.terms!r}")
 
@@ -223,26 +229,30 @@ def _registered() -> list[str]:
     return enc.available() + [m for m in MECHANISMS if m not in enc.available()]
 
 
+def _exists(path: str) -> bool:
+    try:
+        return Path(path).expanduser().exists()
+    except (OSError, ValueError):  # a name too long for the file system, a NUL byte, ...
+        return False
+
+
 def _is_table_text(text: str) -> bool:
     if text.startswith("hf:"):
         return True
     path = text.rpartition("#")[0] if "#" in text else text
-    if Path(path).suffix.lower() in TABLE_SUFFIXES:
-        return True
-    try:
-        return Path(text).expanduser().exists() or (path != text and Path(path).expanduser().exists())
-    except (OSError, ValueError):  # a name too long for the file system, a NUL byte, ...
-        return False
+    return Path(path).suffix.lower() in TABLE_SUFFIXES or _exists(text) or bool(path and path != text and _exists(path))
 
 
 def _table_term(text: str) -> PETerm:
     path, key = text, None
     if "#" in text:
         head, _, tail = text.rpartition("#")
-        if head and tail and "/" not in tail and not (Path(text).exists() and not Path(head).exists()):
+        if head and tail and "/" not in tail and not (_exists(text) and not _exists(head)):
             path, key = head, tail
-    if path in ("hf:", ""):
+    if path == "hf:":
         raise ValueError(f"{text!r}: hf: needs a model directory, e.g. hf:./bert or hf:minilm")
+    if not path or path.startswith("#"):
+        raise ValueError(f"{text!r}: a table needs a path before #KEY, e.g. model.safetensors#wpe.weight")
     return PETerm(path=path, key=key)
 
 
