@@ -12,6 +12,8 @@ A grid is data (a dict, or a JSON/TOML file)::
     [grid]                        # more axes, over any override key
     "task.n_train" = [100, 1000]
 
+Each ``pe`` is a PE spec (:mod:`petheory.spec`: ``"rope:heads=4+sinusoidal"``, the grammar of every
+command's ``--pe``) or a parsed :class:`petheory.spec.PESpec`.
 ``expand(spec) -> [TrainConfig]`` is the Cartesian product, in a stable order.
 ``run(configs, out_dir, engine=...) -> [record]`` trains each config in
 ``out_dir/<task>__<pe>__s<seed>__<hash>/`` and returns the records in config order. It is

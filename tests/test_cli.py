@@ -137,3 +137,19 @@ def test_python_m_proofs_check_lists_the_claims():
     for cid in ("li2025.sinusoidal_norm_bound", "li2025.alibi_monotone_bias", "li2025.learned_no_extrapolation",
                 "li2025.legendre_bounded"):
         assert cid in ids
+
+
+def test_python_dash_m_petheory_is_the_command():
+    out = subprocess.run([sys.executable, "-m", "petheory", "--version"], capture_output=True, text=True, cwd=ROOT,
+                         timeout=120)
+    assert out.returncode == 0 and out.stdout.startswith("petheory "), out.stderr
+
+
+def test_same_option_names_across_commands(capsys):
+    """-d/--d-model wherever a model width is taken, --pe SPEC wherever a PE is; --length is N' (bounds, compare)."""
+    for name in ("bounds", "stress", "spectrum", "compare", "lrc", "train", "sweep"):
+        out = _help([name, "--help"], capsys)
+        assert "-d D, --d-model D" in out and "--pe SPEC" in out, name
+    assert "--length N'" in _help(["bounds", "--help"], capsys)
+    assert "--length N'" in _help(["compare", "--help"], capsys)
+    assert "--kernel-length L" in _help(["spectrum", "--help"], capsys)

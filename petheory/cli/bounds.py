@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
 import json
-from petheory._validate import scalar as _scalar
 
 NAME = "bounds"
 HELP = "norm bound (li2025 Table 2 vs computed) and Rademacher bound per PE and inference length"
@@ -16,13 +16,17 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    from petheory.spec import GRAMMAR
+
     p.add_argument("--pe", action="append", metavar="SPEC",
-                   help="encoding(s): 'a,b,c' or one 'name:key=value,...', or a table of absolute position vectors "
-                        "(file.npy, .safetensors, pytorch_model.bin, hf:DIR) (repeatable; default: every registered PE)")
+                   help="encoding: a registered name with parameters (alibi:slope=0.5), rope+sinusoidal, or a table of "
+                        "absolute position vectors (file.npy, file.safetensors[#KEY], pytorch_model.bin, hf:DIR); repeat "
+                        f"--pe for several (default: every registered PE). {GRAMMAR}")
     p.add_argument("--length", default="200", metavar="N'[,N'...]", help="inference length(s) N' (default: 200)")
     p.add_argument("--n-max", type=int, metavar="N", help="training length N_max (default: each N'); sets the learned "
                    "table size and the wavelet/Legendre position maps")
     p.add_argument("-d", "--d-model", type=int, default=64, metavar="D", help="model dimension (default: 64)")
+    p.add_argument("--d", dest="d_model", type=int, default=argparse.SUPPRESS, help=argparse.SUPPRESS)  # old spelling
     p.add_argument("--m", type=int, default=1000, help="sample size m (default: 1000)")
     p.add_argument("--weight-norm", type=float, default=1.0, metavar="B", help="readout weight norm bound B (default: 1)")
     p.add_argument("--lipschitz", type=float, metavar="L", help="Lipschitz constant L_trans (default: 1, the linear class)")
@@ -33,43 +37,27 @@ def add_arguments(p) -> None:
     p.add_argument("--json", metavar="FILE", help="write the rows as JSON to FILE ('-' for stdout)")
 
 
-def parse_specs(values) -> list[tuple[str, dict]]:
-    """``--pe`` values -> [(name, params)]: 'a,b' is several names, 'name:k=v,k=v' one PE with parameters."""
+def parse_specs(values) -> list:
+    """``--pe`` values -> [PESpec], each a registered encoding (parameters checked) or a table.
+
+    Default (no ``--pe``): every registered encoding. A combination becomes the registry's named
+    combination (``rope+sinusoidal`` -> ``rope_sinusoidal``). The old ``--pe a,b`` list of names is
+    read as ``--pe a --pe b`` (:func:`petheory.spec.parse_pe_specs`).
+    """
     from petheory import encodings as enc
+    from petheory.spec import PESpec, parse_pe_specs
 
     if not values:
-        return [(n, {}) for n in enc.available()]
+        return [parse_pe_specs([n])[0] for n in enc.available()]
     out = []
-    for val in values:
-        if _is_table(val):
-            out.append((val, {"_table": True}))
+    for spec in parse_pe_specs(values):
+        if spec.is_table and len(spec.terms) == 1:
+            out.append(spec)
             continue
-        name, colon, rest = val.partition(":")
-        if not colon:
-            out += [(n.strip(), {"_table": True} if _is_table(n.strip()) else {}) for n in name.split(",") if n.strip()]
-            continue
-        params = {}
-        for item in filter(None, (s.strip() for s in rest.split(","))):
-            k, eq, x = item.partition("=")
-            if not eq or not k.strip():
-                raise ValueError(f"--pe option {item!r} must look like key=value")
-            params[k.strip()] = _scalar(x)
-        out.append((name.strip(), params))
-    for name, params in out:
-        if params.get("_table"):
-            continue
-        allowed = set(enc.info(name).params)  # unknown name -> ValueError listing the registry
-        bad = sorted(set(params) - allowed)
-        if bad:
-            raise ValueError(f"{name} takes {', '.join(sorted(allowed)) or 'no parameters'}; got {', '.join(bad)}")
+        term = spec.registered("bounds")
+        term.check_params(enc.info(term.name).params)  # unknown name -> ValueError listing the registry
+        out.append(PESpec((term,)))
     return out
-
-
-def _is_table(spec: str) -> bool:
-    """A table the user brings (as `petheory stress` and `spectrum` accept): a file or hf:DIR."""
-    from pathlib import Path
-
-    return spec.startswith("hf:") or Path(spec).suffix.lower() in (".npy", ".safetensors", ".bin", ".pt", ".pth")
 
 
 def table_report(spec: str, length: int, *, m: int, weight_norm: float, lipschitz: float, token_norm: float,
@@ -122,14 +110,15 @@ def run(args) -> int:
         model, _cfg = load_model(args.checkpoint)
         lip_report = bounds.transformer_lipschitz(model)
         lip = lip_report.total
-    if args.distance is not None and not any(name == "alibi" for name, _ in specs):
+    if args.distance is not None and not any(s.name == "alibi" for s in specs):
         raise ValueError("--distance (Eq. 9) applies to alibi; add --pe alibi")
-    rows = [table_report(name, N, m=args.m, weight_norm=args.weight_norm, lipschitz=lip, token_norm=args.token_norm)
-            if params.get("_table") else
-            bounds.bound_report(name, N, args.d_model, n_max=args.n_max, m=args.m, weight_norm=args.weight_norm,
+    rows = [table_report(s.head.path, N, m=args.m, weight_norm=args.weight_norm, lipschitz=lip, token_norm=args.token_norm,
+                         key=s.head.key)
+            if s.is_table else
+            bounds.bound_report(s.name, N, args.d_model, n_max=args.n_max, m=args.m, weight_norm=args.weight_norm,
                                 lipschitz=lip, token_norm=args.token_norm,
-                                distance=args.distance if name == "alibi" else None, **params)
-            for name, params in specs for N in lengths]
+                                distance=args.distance if s.name == "alibi" else None, **s.params)
+            for s in specs for N in lengths]
     payload = {"rows": rows, "lipschitz": lip_report.as_dict() if lip_report else {"total": lip, "source": "--lipschitz"
                                                                                   if args.lipschitz is not None else "default 1 (linear class)"}}
     if args.json == "-":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 
 NAME = "compare"
@@ -17,14 +18,22 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--pe", action="append", metavar="NAMES", help="encodings, comma-separated (repeatable; default: all)")
+    from petheory.spec import GRAMMAR
+
+    p.add_argument("--pe", action="append", metavar="SPEC",
+                   help="a registered encoding (repeat --pe for several; default: every registered one); compare takes "
+                        f"names without parameters (its columns use each encoding's defaults). {GRAMMAR}")
     p.add_argument("--n", type=int, default=256, help="positions of the spectral analysis (default 256)")
     p.add_argument("-d", "--d-model", type=int, default=64, metavar="D", help="model dimension (default 64)")
-    p.add_argument("--lengths", default="64,256,1024", metavar="N,N,...", help="lengths of the norm columns (default 64,256,1024)")
+    p.add_argument("--d", dest="d_model", type=int, default=argparse.SUPPRESS, help=argparse.SUPPRESS)  # old spelling
+    p.add_argument("--length", "--lengths", dest="lengths", default="64,256,1024", metavar="N',N',...",
+                   help="inference lengths N' of the norm columns (default 64,256,1024)")
     p.add_argument("--n-max", type=int, default=64, metavar="N", help="training length for norms and angle coverage (default 64)")
     p.add_argument("--null-draws", type=int, default=20, metavar="K", help="random encodings in the stress null (default 20)")
     p.add_argument("--seed", type=int, default=0, help="seed of the null draws")
-    p.add_argument("--records", action="append", metavar="DIR", help="folder searched for record.json (repeatable; default records/ and runs/)")
+    p.add_argument("--records", action="append", metavar="DIR",
+                   help="folder searched for record.json (repeatable; default records/ and the runs folder: $PETHEORY_RUNS, "
+                        "else runs/)")
     p.add_argument("--json", metavar="FILE", help="write the rows as JSON to FILE ('-' for stdout)")
     p.add_argument("--markdown", action="store_true", help="print the table as GitHub Markdown (for a README)")
 
@@ -53,12 +62,19 @@ def run(args) -> int:
     from petheory import comparison
     from petheory import encodings as enc
     from petheory.io import atomic_write_json
+    from petheory.records import runs_dir
+    from petheory.spec import parse_pe_specs
 
     names = None
     if args.pe:
-        names = [x.strip() for val in args.pe for x in val.split(",") if x.strip()]
-        for nm in names:
-            enc.info(nm)  # unknown -> one-line error listing the registry
+        names = []
+        for spec in parse_pe_specs(args.pe):  # the old '--pe a,b' list reads as --pe a --pe b
+            term = spec.registered("compare")
+            enc.info(term.name)  # a petheory.nn mechanism (mla) -> one-line error listing the registry
+            if term.options or term.is_table:
+                raise ValueError(f"compare takes registered encoding names without parameters, got {spec}; "
+                                 "petheory stress/spectrum/bounds take --pe NAME:key=value and tables")
+            names.append(term.name)
     try:
         lengths = tuple(int(x) for x in str(args.lengths).split(",") if x.strip())
     except ValueError:
@@ -71,7 +87,7 @@ def run(args) -> int:
             raise ValueError(f"{flag} must be >= {lo}, got {val}")
     if args.d_model % 2:
         raise ValueError(f"--d-model must be even (rotary encodings pair coordinates), got {args.d_model}")
-    recs, searched = read_records(args.records or ["records", "runs"])
+    recs, searched = read_records(args.records or ["records", str(runs_dir())])
     rows = comparison.compare(names, records=recs, n=args.n, d=args.d_model, lengths=lengths, n_max=args.n_max,
                               null_draws=args.null_draws, seed=args.seed)
     payload = {"rows": rows, "records": {"searched": searched, "count": len(recs)},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 
 NAME = "lrc"
@@ -9,20 +10,46 @@ HELP = "LRC(N) of a target family (copy, shift, reverse, ...) under a PE's posit
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--pe", required=True, help="a registry encoding with positions (rope, relative, learned, fire, ...)")
+    from petheory.spec import GRAMMAR
+
+    p.add_argument("--pe", required=True, metavar="SPEC",
+                   help="a registered encoding with positions and its parameters (rope, rope:base=500, relative, learned, "
+                        f"fire, ...; rope:hint=shift = --hint shift). {GRAMMAR}")
+    p.add_argument("-d", "--d-model", type=int, default=8, metavar="D",
+                   help="width of absolute and rotary features (default 8)")
+    p.add_argument("--d", dest="d_model", type=int, default=argparse.SUPPRESS, help=argparse.SUPPRESS)  # old spelling
     p.add_argument("--target", required=True, help="copy, shift, reverse, running_sum, running_mean, parity_cot, addition_cot")
     p.add_argument("--N", type=int, nargs="+", default=[2, 4, 8, 12], help="largest sizes to report (default 2 4 8 12)")
-    p.add_argument("--hint", default="none", help="Scale Hint: none (default), shift or interp")
+    p.add_argument("--hint", help="Scale Hint: none (default), shift or interp")
     p.add_argument("--unmasked", action="store_true", help="bidirectional POLA (default: causal mask)")
     p.add_argument("--json", metavar="FILE", help="write the rows as JSON to FILE ('-' for stdout)")
+
+
+def pola_spec(args):
+    """``--pe NAME[:key=value,...]`` -> (the POLA PE, the Scale Hint); ``hint=`` in the spec is ``--hint``."""
+    from petheory import encodings as enc
+    from petheory import lengthgen
+    from petheory.spec import parse_pe_spec
+
+    term = parse_pe_spec(args.pe).named("lrc")
+    params = term.params
+    hint = params.pop("hint", None)
+    if hint is not None and args.hint is not None and hint != args.hint:
+        raise ValueError(f"--pe {term} and --hint {args.hint} disagree on the Scale Hint")
+    hint = hint or args.hint or "none"
+    info = enc.info(term.name)  # a petheory.nn mechanism (mla) -> one-line error listing the registry
+    term.check_params([*info.params, "hint"])
+    if not params:
+        return (term.name if args.d_model == 8 else lengthgen.pola_pe(term.name, d=args.d_model)), hint
+    return lengthgen.pola_pe(term.name, d=args.d_model, **params), hint
 
 
 def run(args) -> int:
     from petheory import lengthgen
     from petheory.io import atomic_write_json
 
-    rows = [c.as_dict() for c in lengthgen.lrc_curve(args.pe, args.target, args.N, hint=args.hint,
-                                                      masked=not args.unmasked)]
+    pe, hint = pola_spec(args)
+    rows = [c.as_dict() for c in lengthgen.lrc_curve(pe, args.target, args.N, hint=hint, masked=not args.unmasked)]
     if args.json == "-":
         print(json.dumps(rows, indent=2))
         return 0

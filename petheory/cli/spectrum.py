@@ -7,6 +7,7 @@ kernel ``Re sum_t e^{ik theta_t}`` of RoPE) or from a relative-position kernel.
 
 from __future__ import annotations
 
+import argparse
 import json
 import time
 import warnings
@@ -17,28 +18,37 @@ DESCRIPTION = (
     "Spectral summary of a Hermitian Toeplitz matrix T_N[i,j] = a_{i-j} (gu2025 §3.3): the range of its symbol "
     "a(theta) = sum_k a_k e^{ik theta}, the extreme eigenvalues (certified: FFT-based, any N), and the Kolmogorov and "
     "Wasserstein distances between the eigenvalue distribution and the symbol's value distribution (Szegő). "
-    "Sources: --coeffs/--file (first column a_0..a_{N-1}; --row for the first row), --encoding NAME "
+    "Sources: --coeffs/--file (first column a_0..a_{N-1}; --row for the first row), --pe SPEC "
     "(absolute: P P^T; bias: B; rotary: the unit-content kernel), --kernel NAME (exponential, gaussian, power)."
 )
 
 
 def add_arguments(p) -> None:
+    from petheory.spec import GRAMMAR
+
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--coeffs", metavar="LIST", help="first column a_0,a_1,... inline, comma-separated (complex as 1+2j)")
     src.add_argument("--file", metavar="PATH", help="first column from a .npy or .txt file (1-D)")
-    src.add_argument("--encoding", metavar="NAME", help="a registered PE (see `petheory encodings`), a table file "
-                     "(.npy, .safetensors) or hf:DIR (hf:minilm) of absolute position vectors")
+    src.add_argument("--pe", metavar="SPEC", help="a registered PE with parameters (alibi:slope=0.5, sinusoidal:base=500; "
+                     "see `petheory encodings`), or a table of absolute position vectors: file.npy, "
+                     f"file.safetensors[#KEY] or hf:DIR[#KEY] (hf:minilm). {GRAMMAR}")
+    src.add_argument("--encoding", dest="pe", default=argparse.SUPPRESS, help=argparse.SUPPRESS)  # old spelling of --pe
     src.add_argument("--kernel", metavar="NAME", help="relative-position kernel: exponential, gaussian or power")
     p.add_argument("--row", metavar="LIST", help="first row a_0,a_{-1},... (default conj of the column: Hermitian)")
     p.add_argument("--n", type=int, metavar="N", help="matrix size (default: the number of coefficients; the rows of a table "
                    "file or hf:DIR; 1024 for a named PE or kernel). "
                    "Shorter coefficient lists are zero-padded (banded), longer ones cut to the N x N section")
-    p.add_argument("--d", type=int, default=64, metavar="D", help="model dimension of an absolute or rotary PE (default 64)")
-    p.add_argument("--slope", type=float, metavar="M", help="ALiBi slope (shorthand for --param slope=M)")
-    p.add_argument("--base", type=float, metavar="B", help="sinusoidal/RoPE base (shorthand for --param base=B)")
-    p.add_argument("--length", type=float, default=4.0, metavar="L", help="kernel length scale (default 4)")
-    p.add_argument("--param", action="append", default=[], metavar="K=V", help="encoding parameter, e.g. layout=concatenated; repeatable")
-    p.add_argument("--key", metavar="TENSOR", help="tensor name in a table file with several tensors")
+    p.add_argument("-d", "--d-model", type=int, default=64, metavar="D",
+                   help="model dimension of an absolute or rotary PE (default 64)")
+    p.add_argument("--d", dest="d_model", type=int, default=argparse.SUPPRESS, help=argparse.SUPPRESS)  # old spelling
+    # old spellings of --pe NAME:slope=M, NAME:base=B, NAME:K=V
+    p.add_argument("--slope", type=float, help=argparse.SUPPRESS)
+    p.add_argument("--base", type=float, help=argparse.SUPPRESS)
+    p.add_argument("--param", action="append", default=[], help=argparse.SUPPRESS)
+    p.add_argument("--kernel-length", type=float, default=4.0, metavar="L", help="kernel length scale (default 4)")
+    p.add_argument("--length", dest="kernel_length", type=float, default=argparse.SUPPRESS,
+                   help=argparse.SUPPRESS)  # old spelling of --kernel-length (elsewhere --length is N')
+    p.add_argument("--key", metavar="TENSOR", help="tensor name in a table file with several tensors (same as SPEC#TENSOR)")
     p.add_argument("--project", action="store_true",
                    help="use the Toeplitz projection (diagonal averages) of a matrix that is not Toeplitz, e.g. a learned "
                         "PE's Gram (the default; the flag is kept for old commands)")
@@ -114,23 +124,19 @@ def _section(c, n):
     return out
 
 
-def _params(args) -> dict:
-    from petheory._validate import scalar
+def pe_spec(args):
+    """``--pe`` (or the old ``--encoding`` with ``--param``/``--slope``/``--base``, and ``--key``) -> one PESpec."""
+    from petheory.spec import legacy_params, parse_pe_spec
 
-    params = {}
-    for item in args.param:
-        k, eq, val = item.partition("=")
-        if not eq or not k.strip():
-            raise ValueError(f"--param {item!r} must look like key=value")
-        params[k.strip()] = scalar(val)
+    spec = parse_pe_spec(args.pe)
+    params = legacy_params(args.param)
     if args.slope is not None:
         params["slope"] = args.slope
     if args.base is not None:
         params["base"] = args.base
-    return params
+    return spec.with_params(params).with_key(args.key)
 
 
-_DENSE_MAX = 4096  # above this the n x n source matrix is never formed (petheory.toeplitz.GRAM_DENSE_MAX)
 SLQ_ABOVE = 4096  # --method auto: exact eigenvalues up to here, no Szegő distance beyond unless asked
 
 
@@ -160,18 +166,17 @@ def _from_encoding(args, n: int | None) -> tuple:
     from petheory import encodings as enc
     from petheory import toeplitz as tp
 
-    name = args.encoding
-    if name in enc.available():
+    spec = pe_spec(args)
+    if not spec.is_table:
+        term = spec.registered("spectrum")
+        name, params = term.name, term.params
         n = DEFAULT_N if n is None else n
         info = enc.info(name)
-        params = _params(args)
-        bad = sorted(set(params) - set(info.params))
-        if bad:
-            raise ValueError(f"{name} takes {', '.join(sorted(info.params)) or 'no parameters'}; got {', '.join(bad)}")
+        term.check_params(info.params)
         if info.kind == "bias":
-            if n > 2 * _DENSE_MAX:
+            if n > 2 * tp.GRAM_DENSE_MAX:  # the bias is formed as a dense n x n matrix
                 raise ValueError(f"bias encodings are built as dense n x n matrices; --n {n} is too large "
-                                 f"(at most {2 * _DENSE_MAX}); give its coefficients with --coeffs/--file instead")
+                                 f"(at most {2 * tp.GRAM_DENSE_MAX}); give its coefficients with --coeffs/--file instead")
             M = info.fn(n, **params)
             what = f"{name} logit bias B ({', '.join(f'{k}={v}' for k, v in params.items()) or 'defaults'})"
             defect = tp.toeplitz_defect(M)
@@ -182,19 +187,20 @@ def _from_encoding(args, n: int | None) -> tuple:
                 M, what = tp.toeplitz_projection(M), what + " -> Toeplitz projection"
             return M[:, 0].copy(), M[0, :].copy(), what, None, {"toeplitz_defect": defect}
         if info.kind == "absolute":
-            P = info.fn(n, args.d, **params)
-            what = f"{name} position Gram P P^T (d={args.d})"
+            P = info.fn(n, args.d_model, **params)
+            what = f"{name} position Gram P P^T (d={args.d_model})"
         else:  # rotary: q = k = unit content in every band -> a_k = sum_t f_t cos(k theta_t)
             from petheory.encodings_modern import rotary_kernel
 
-            table = info.fn(n, args.d, **params)
+            table = info.fn(n, args.d_model, **params)
             c, r = rotary_kernel(table)  # xPos: a_{-k} != a_k (not Hermitian); YaRN: times mscale^2
-            what = f"{name} unit-content kernel Re sum_t f_t e^(ik theta_t) (d={args.d})"
+            what = f"{name} unit-content kernel Re sum_t f_t e^(ik theta_t) (d={args.d_model})"
             return c, (None if np.array_equal(c, r) else r), what, None, {"toeplitz_defect": 0.0}
     else:
         from petheory import loaders
 
-        loaded = loaders.load_position_embeddings(name, key=args.key)
+        term = spec.single("spectrum")
+        loaded = loaders.load_position_embeddings(term.path, key=term.key)
         n = loaded.table.shape[0] if n is None else n
         P = loaded.table[:n]
         if P.shape[0] < n:
@@ -219,19 +225,19 @@ def run(args) -> int:
         c = _section(c, args.n)
         r = None if args.row is None else _section(_parse_list("--row", args.row), c.shape[0])
         what = f"coefficients from {'--coeffs' if args.coeffs is not None else args.file}"
-    elif args.encoding is not None:
+    elif args.pe is not None:
         if args.row is not None:
-            raise ValueError("--row goes with --coeffs or --file, not --encoding")
+            raise ValueError("--row goes with --coeffs or --file, not --pe")
         c, r, what, symbol_fn, extra = _from_encoding(args, args.n)
     else:
         if args.row is not None:
             raise ValueError("--row goes with --coeffs or --file, not --kernel")
         K = tp.kernel(args.kernel)
         n = args.n or DEFAULT_N
-        c, r = K.column(n, args.length), None
-        what = f"{K.name} kernel, length {args.length}: {K.formula}"
+        c, r = K.column(n, args.kernel_length), None
+        what = f"{K.name} kernel, length {args.kernel_length}: {K.formula}"
         if K.symbol is not None:
-            symbol_fn = lambda t: K.symbol_values(t, args.length)  # noqa: E731
+            symbol_fn = lambda t: K.symbol_values(t, args.kernel_length)  # noqa: E731
     c, r = tp.coefficients(c, r)
     if args.hermitian_part:  # (T + T^H)/2 is Toeplitz with first column (c + conj(r))/2
         c, r = (c + np.conj(r)) / 2, None

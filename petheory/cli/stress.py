@@ -8,6 +8,7 @@ positions), so the command always works offline.
 
 from __future__ import annotations
 
+import argparse
 import json
 
 NAME = "stress"
@@ -20,14 +21,20 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--encoding", required=True, metavar="SPEC",
-                   help="registered name (see `petheory encodings`), file.npy, file.safetensors, pytorch_model.bin, "
-                        "or hf:DIR (hf:minilm = the bundled all-MiniLM-L6-v2)")
-    p.add_argument("--key", metavar="TENSOR", help="tensor name when the file/directory holds several position tables")
-    p.add_argument("--param", action="append", default=[], metavar="K=V",
-                   help="parameter of a named encoding, e.g. base=500 or slope=0.5 (value parsed as JSON); repeatable")
+    from petheory.spec import GRAMMAR
+
+    p.add_argument("--pe", metavar="SPEC",
+                   help="the encoding: a registered name with parameters (sinusoidal, alibi:slope=0.5; see `petheory "
+                        "encodings`), file.npy, file.safetensors[#KEY], pytorch_model.bin, or hf:DIR[#KEY] (hf:minilm = "
+                        f"the bundled all-MiniLM-L6-v2). {GRAMMAR}")
+    p.add_argument("--encoding", dest="pe", default=argparse.SUPPRESS, help=argparse.SUPPRESS)  # old spelling of --pe
+    p.add_argument("--key", metavar="TENSOR", help="tensor name when the file/directory holds several position tables "
+                   "(same as SPEC#TENSOR)")
+    p.add_argument("--param", action="append", default=[], help=argparse.SUPPRESS)  # old: --pe NAME:K=V
     p.add_argument("--n", type=int, metavar="N", help="positions compared (default: all the target supports)")
-    p.add_argument("--d", type=int, metavar="D", help="model dimension for named encodings (default 64; read from tables)")
+    p.add_argument("-d", "--d-model", type=int, metavar="D",
+                   help="model dimension for named encodings (default 64; read from tables)")
+    p.add_argument("--d", dest="d_model", type=int, default=argparse.SUPPRESS, help=argparse.SUPPRESS)  # old spelling
     src = p.add_mutually_exclusive_group()
     src.add_argument("--corpus", metavar="FILE", help="UTF-8 text, one sequence per line")
     src.add_argument("--target", metavar="D.npy", help="(n, n) target distance matrix")
@@ -54,55 +61,48 @@ def add_arguments(p) -> None:
     p.add_argument("--json", metavar="FILE", help="write the result as JSON to FILE ('-' for stdout)")
 
 
-def _params(items) -> dict:
-    out = {}
-    for item in items:
-        if "=" not in item:
-            raise ValueError(f"--param must look like KEY=VALUE, got {item!r}")
-        k, val = item.split("=", 1)
-        try:
-            out[k.strip()] = json.loads(val)
-        except json.JSONDecodeError:
-            out[k.strip()] = val
-    return out
+def pe_spec(args):
+    """``--pe`` (or the old ``--encoding``/``--param``/``--key``) -> one PESpec."""
+    from petheory.spec import legacy_params, parse_pe_spec
+
+    if args.pe is None:
+        raise ValueError("give the encoding: --pe SPEC (a registered name, file.npy, file.safetensors or hf:DIR)")
+    spec = parse_pe_spec(args.pe)
+    if args.param:
+        if spec.is_table:
+            raise ValueError("--param applies to named encodings only, not to a loaded table")
+        spec = spec.with_params(legacy_params(args.param))
+    if args.key is not None and not spec.is_table:
+        raise ValueError("--key applies to loaded files only")
+    return spec.with_key(args.key)
 
 
 def _encoding(args):
-    """--encoding -> (encoding for geometry.encoding_stress, label, rows or None)."""
-    from pathlib import Path
-
+    """The spec -> (encoding for geometry.encoding_stress, label, params, rows or None)."""
     from petheory import encodings, loaders
 
-    spec = args.encoding
-    looks_like_file = spec.startswith("hf:") or Path(spec).suffix.lower() in (".npy", ".safetensors", ".bin", ".pt", ".pth")
-    if looks_like_file or Path(spec).exists():
-        if args.param:
-            raise ValueError("--param applies to named encodings only, not to a loaded table")
-        loaded = loaders.load_position_embeddings(spec, key=args.key)
-        if args.d is not None and args.d != loaded.table.shape[1]:
-            raise ValueError(f"--d {args.d} does not match the loaded table's d={loaded.table.shape[1]} ({loaded.describe()})")
-        label = f"{spec}" + (f"[{loaded.key}]" if loaded.key and not spec.endswith(".safetensors") else "")
+    spec = pe_spec(args)
+    if spec.is_table:
+        term = spec.single("stress")
+        loaded = loaders.load_position_embeddings(term.path, key=term.key)
+        if args.d_model is not None and args.d_model != loaded.table.shape[1]:
+            raise ValueError(f"--d {args.d_model} does not match the loaded table's d={loaded.table.shape[1]} "
+                             f"({loaded.describe()})")
+        label = f"{term.path}" + (f"[{loaded.key}]" if loaded.key and not term.path.endswith(".safetensors") else "")
         table = loaded.table
-        offset = _table_offset(args, spec)
+        offset = _table_offset(args, term.path)
         if offset:
             if offset >= table.shape[0] - 1:
                 raise ValueError(f"--table-offset {offset} leaves fewer than 2 of the table's {table.shape[0]} rows")
             table = table[offset:]
             label += f" rows {offset}.."
-        return table, f"{label} {loaded.table.shape} {loaded.dtype}", table.shape[0]
-    info = encodings.info(spec)  # unknown names fail here, listing the registered ones
-    bad = sorted(set(_params(args.param)) - set(info.params))
-    if bad:
-        import difflib
-
-        close = [m for b in bad for m in difflib.get_close_matches(b, list(info.params), n=1)]
-        raise ValueError(f"{spec} takes the parameter(s) {', '.join(info.params) or '(none)'}; got {', '.join(bad)}"
-                         + (f" (did you mean {', '.join(close)}?)" if close else ""))
-    if args.key:
-        raise ValueError("--key applies to loaded files only")
+        return table, f"{label} {loaded.table.shape} {loaded.dtype}", {}, table.shape[0]
+    term = spec.registered("stress")
+    info = encodings.info(term.name)  # unknown names fail here, listing the registered ones
+    term.check_params(info.params)
     if args.table_offset:
         raise ValueError("--table-offset applies to loaded tables only")
-    return spec, spec, None
+    return term.name, term.name, term.params, None
 
 
 def _table_offset(args, spec) -> int:
@@ -154,14 +154,12 @@ def _target(args, rows):
     if args.target is not None or args.distributions is not None:
         from pathlib import Path
 
-        path = Path(args.target or args.distributions)
-        if not path.is_file():
-            raise FileNotFoundError(f"no such file: {path}")
         from petheory.loaders import load_npy
 
-        A = load_npy(path)
+        path = Path(args.target or args.distributions)
+        A = load_npy(path)  # 'no such file: PATH' when missing
         if args.target is not None:
-            return geometry.check_distance_matrix(A, "target"), str(path)
+            return A, str(path)  # geometry.target_distances checks it (a distance matrix)
         return geometry.hellinger_distances(A), f"hellinger:{path}"
     if args.corpus is None:
         if args.max_vocab is not None or args.lowercase or args.smoothing or args.min_count != 1 or args.keep_sparse:
@@ -198,23 +196,22 @@ def run(args) -> int:
 
     if args.n is not None and args.n < 2:
         raise ValueError(f"--n must be >= 2, got {args.n}")
-    if args.d is not None and args.d < 1:
-        raise ValueError(f"--d must be >= 1, got {args.d}")
+    if args.d_model is not None and args.d_model < 1:
+        raise ValueError(f"--d must be >= 1, got {args.d_model}")
     if args.rank is not None and args.rank < 1:
         raise ValueError(f"--rank must be >= 1, got {args.rank}")
     if args.null_draws < 0:
         raise ValueError(f"--null-draws must be >= 0, got {args.null_draws}")
     if args.seed < 0:
         raise ValueError(f"--seed must be >= 0, got {args.seed}")
-    encoding, label, rows = _encoding(args)
+    encoding, label, params, rows = _encoding(args)
     target, target_name = _target(args, rows)
-    d = args.d
+    d = args.d_model
     if isinstance(encoding, str) and d is None:
         d = 64
     report = geometry.encoding_stress(
         encoding, target, n=args.n, d=d, kind=args.kind, rank=args.rank, bias_map=args.bias_map, name=label,
-        target_name=None if isinstance(target, geometry.PositionalDistributions) else target_name,
-        **_params(args.param),
+        target_name=None if isinstance(target, geometry.PositionalDistributions) else target_name, **params,
     )
     out = {"petheory": __version__, **report.as_dict()}
     out.update(_reference(args, target, report))

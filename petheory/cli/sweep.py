@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 
 NAME = "sweep"
@@ -13,9 +14,15 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    from petheory.spec import GRAMMAR
+
     p.add_argument("grid", nargs="?", metavar="GRID", help="grid file (.json or .toml); flags below add to / override it")
     p.add_argument("--task", action="append", help="task (repeatable)")
-    p.add_argument("--pe", action="append", metavar="SPEC", help="position mechanism (repeatable)")
+    p.add_argument("--pe", action="append", metavar="SPEC",
+                   help="position mechanism, as `petheory train --pe` (e.g. alibi, rope+sinusoidal, 'rope:heads=4'); "
+                        f"repeat --pe for several. {GRAMMAR}")
+    p.add_argument("-d", "--d-model", type=int, metavar="D", help="model width of every run (--set model.d_model=D)")
+    p.add_argument("--d", dest="d_model", type=int, default=argparse.SUPPRESS, help=argparse.SUPPRESS)  # old spelling
     p.add_argument("--preset", choices=("smoke", "small", "paper"), help="size preset (default: the grid's, else smoke)")
     p.add_argument("--seeds", type=int, nargs="+", metavar="S", help="seeds")
     p.add_argument("--device", help="cpu, cuda, cuda:N, mps or auto")
@@ -37,12 +44,16 @@ def run(args) -> int:
     from petheory.cli._console import console as make_console
     from petheory.cli.train import parse_sets
     from petheory.io import atomic_write_json
+    from petheory.spec import parse_pe_spec
 
     spec = sweep.load_grid(args.grid) if args.grid else {}
-    for key, val in (("task", args.task), ("pe", args.pe), ("seed", args.seeds), ("preset", args.preset), ("device", args.device)):
+    pes = [parse_pe_spec(v) for v in args.pe or ()]  # parsed once, passed down as PESpec objects
+    for key, val in (("task", args.task), ("pe", pes), ("seed", args.seeds), ("preset", args.preset), ("device", args.device)):
         if val:
             spec[key] = val
     spec.setdefault("set", {}).update(parse_sets(args.set))
+    if args.d_model is not None:
+        spec["set"]["model.d_model"] = args.d_model
     if args.workers is not None and args.workers < 1:
         raise ValueError(f"--workers must be >= 1, got {args.workers}")
     configs = sweep.expand(spec)

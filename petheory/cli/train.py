@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
@@ -46,17 +47,24 @@ def _check_set_types(base: dict, over: dict) -> None:
 
 
 def add_arguments(p) -> None:
+    from petheory.spec import GRAMMAR
+
     p.add_argument("task", help="running_sum, gu2025_task1, gu2025_task2, parity, copy, reverse, addition")
     p.add_argument("--pe", default="nope", metavar="SPEC",
-                   help="position mechanism: a registry encoding or mla, e.g. alibi, rope+sinusoidal, 'rope:heads=4', "
-                        "'alibi:slopes=gu2025' (default: nope)")
+                   help="position mechanism: a registered encoding or mla with parameters, plus at most one absolute PE "
+                        "after '+', e.g. alibi, rope+sinusoidal, 'rope:heads=4', 'alibi:slopes=gu2025', "
+                        "'learned:n_max=50,beyond=clamp' (default: nope). Keys heads, slopes, trainable, latent, "
+                        f"rope_dim, hint configure the mechanism; the others go to the encoding. {GRAMMAR}")
+    p.add_argument("-d", "--d-model", type=int, metavar="D", help="model width (shorthand for --set model.d_model=D)")
+    p.add_argument("--d", dest="d_model", type=int, default=argparse.SUPPRESS, help=argparse.SUPPRESS)  # old spelling
     p.add_argument("--preset", default="smoke", choices=("smoke", "small", "paper"), help="size (default: smoke)")
     p.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N, mps or auto (default: cpu)")
     p.add_argument("--seed", type=int, default=0, help="model/batch-order seed (default: 0)")
     p.add_argument("--epochs", type=int, help="override the preset's number of epochs")
     p.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="override a setting: a TrainConfig field, model.<field> or task.<param>; repeatable")
-    p.add_argument("--out", metavar="DIR", help="run directory (default: runs/<task>__<pe>__s<seed>__<hash>)")
+    p.add_argument("--out", metavar="DIR", help="run directory (default: RUNS/<task>__<pe>__s<seed>__<hash>, RUNS = "
+                   "$PETHEORY_RUNS, else runs/)")
     p.add_argument("--resume", action="store_true", help="require a checkpoint in --out (error if there is none)")
     p.add_argument("--json", metavar="FILE", help="also write the record to FILE ('-' for stdout)")
     p.add_argument("--threads", type=int,
@@ -71,6 +79,8 @@ def run(args) -> int:
     from petheory.io import atomic_write_json
     from petheory.nn import preset, train
     from petheory.nn.train import CHECKPOINT, RECORD, load_checkpoint
+    from petheory.records import runs_dir
+    from petheory.spec import parse_pe_spec
 
     from petheory.cli._console import console as make_console
 
@@ -83,14 +93,17 @@ def run(args) -> int:
     over = parse_sets(args.set)
     if args.epochs is not None:
         over["epochs"] = args.epochs
-    _check_set_types(preset(args.task, args.preset, pe=args.pe, seed=args.seed, device=args.device).as_dict(), over)
-    cfg = preset(args.task, args.preset, pe=args.pe, seed=args.seed, device=args.device, **over)
+    if args.d_model is not None:
+        over["model.d_model"] = args.d_model
+    pe = parse_pe_spec(args.pe)  # parsed once, passed down as a PESpec
+    _check_set_types(preset(args.task, args.preset, pe=pe, seed=args.seed, device=args.device).as_dict(), over)
+    cfg = preset(args.task, args.preset, pe=pe, seed=args.seed, device=args.device, **over)
     from petheory.nn.train import resolve_device
 
     resolve_device(cfg.device)  # fail before any work when the device is absent
     from pathlib import Path
 
-    out = Path(args.out) if args.out else sweep.run_dir("runs", cfg)
+    out = Path(args.out) if args.out else sweep.run_dir(runs_dir(), cfg)
     err = make_console(stderr=True, quiet=args.quiet)
     ckpt = out / CHECKPOINT
     if args.resume and not ckpt.is_file():

@@ -24,7 +24,9 @@ reference code's initialisation; ``kerple_log:r1=1,r2=0.5`` starts every head th
 ``sandwich`` is a fixed bias; the named combinations ``rope_sinusoidal``, ``rope_learned`` and
 ``mla_rope`` become ``rope+sinusoidal``, ``rope+learned`` and ``mla`` (:data:`ALIASES`).
 
-A position is named by a *spec string*::
+A position is named by a *spec* (:mod:`petheory.spec`, the grammar every command's ``--pe``
+takes), as text or a parsed :class:`petheory.spec.PESpec`; a model takes one named mechanism and
+at most one absolute PE added to the inputs::
 
     name[:key=value,...][+absolute[:key=value,...]]
 
@@ -59,10 +61,7 @@ import torch
 import torch.nn as nn
 
 from petheory import encodings as enc
-from petheory._validate import scalar as _scalar
-
-#: Keys of a spec that configure the mechanism instead of the registry function.
-_MECHANISM_KEYS = {"heads", "slopes", "trainable", "latent", "rope_dim", "hint"}
+from petheory.spec import MECHANISM_KEYS, MECHANISMS, NAMED_COMBINATIONS, PESpec, PETerm, parse_pe_spec
 
 
 @dataclass
@@ -106,48 +105,35 @@ class PEConfig:
     def kind(self) -> str:
         return "mla" if self.name == "mla" else enc.info(self.name).kind
 
-    def spec(self) -> str:
-        """The spec string that :func:`parse_pe` turns back into this config."""
+    def to_spec(self) -> PESpec:
+        """This config as a :class:`petheory.spec.PESpec` (mechanism keys first, then the registry's)."""
         keys = {k: getattr(self, k) for k in ("heads", "latent", "rope_dim", "hint") if getattr(self, k) is not None}
         if self.trainable is not None:
             keys["trainable"] = self.trainable
         if self.slopes != "press":
             keys["slopes"] = self.slopes
         keys.update(self.params)
-        s = self.name + (":" + ",".join(f"{k}={_fmt(v)}" for k, v in keys.items()) if keys else "")
+        terms = [PETerm(name=self.name, options=tuple(keys.items()))]
         if self.absolute:
-            ap = self.absolute_params
-            s += "+" + self.absolute + (":" + ",".join(f"{k}={_fmt(v)}" for k, v in ap.items()) if ap else "")
-        return s
+            terms.append(PETerm(name=self.absolute, options=tuple(self.absolute_params.items())))
+        return PESpec(tuple(terms))
+
+    def spec(self) -> str:
+        """The canonical spec string that :func:`parse_pe` turns back into this config."""
+        return str(self.to_spec())
 
     def as_dict(self) -> dict:
         return asdict(self)
 
 
-def _fmt(x) -> str:
-    return str(x).lower() if isinstance(x, bool) else str(x)
-
-
-def _parse_part(part: str) -> tuple[str, dict]:
-    name, _, rest = part.partition(":")
-    name = name.strip()
-    params = {}
-    for item in filter(None, (s.strip() for s in rest.split(","))):
-        k, eq, val = item.partition("=")
-        if not eq or not k.strip():
-            raise ValueError(f"PE option {item!r} must look like key=value")
-        params[k.strip()] = _scalar(val)
-    return name, params
-
-
 def pe_names() -> list[str]:
     """Every mechanism name a spec can start with: the registry's encodings and ``'mla'``."""
-    return enc.available() + ["mla"]
+    return enc.available() + [m for m in MECHANISMS if m not in enc.available()]
 
 
 #: Registry entries that name a combination petheory.nn builds from parts: name -> (mechanism, absolute).
 #: Their options go to the part that takes them (``base`` to both; MLA's ``rope_dim`` to the mechanism).
-ALIASES = {"rope_sinusoidal": ("rope", "sinusoidal"), "rope_learned": ("rope", "learned"), "mla_rope": ("mla", None)}
+ALIASES = NAMED_COMBINATIONS
 
 
 def _resolve_alias(cfg: PEConfig) -> PEConfig:
@@ -178,9 +164,11 @@ def _resolve_alias(cfg: PEConfig) -> PEConfig:
 
 
 def parse_pe(spec) -> PEConfig:
-    """A :class:`PEConfig` from a spec string (or a dict / PEConfig, returned validated).
+    """A :class:`PEConfig` from a spec: text, a parsed :class:`petheory.spec.PESpec`, a dict or a
+    PEConfig (returned validated).
 
-    Raises ``ValueError`` for an unknown encoding or an option the encoding does not take.
+    Raises ``ValueError`` for an unknown encoding, an option the encoding does not take, a table
+    file (a model builds its mechanism from the registry) or more than one ``+``.
     Named combinations (:data:`ALIASES`: ``rope_sinusoidal``, ``rope_learned``, ``mla_rope``)
     become the mechanism that implements them (``rope+sinusoidal``, ``rope+learned``, ``mla``).
     """
@@ -188,18 +176,28 @@ def parse_pe(spec) -> PEConfig:
         cfg = spec
     elif isinstance(spec, dict):
         cfg = PEConfig(**spec)
-    elif isinstance(spec, str) and spec.strip():
-        main, plus, extra = spec.partition("+")
-        name, params = _parse_part(main)
-        mech = {k: params.pop(k) for k in list(params) if k in _MECHANISM_KEYS}
-        cfg = PEConfig(name=name, params=params, **mech)
-        if plus:
-            aname, aparams = _parse_part(extra)
-            cfg.absolute, cfg.absolute_params = aname, aparams
+    elif isinstance(spec, (str, PESpec)):
+        cfg = _from_spec(parse_pe_spec(spec))
     else:
         raise TypeError(f"a PE must be a spec string such as 'rope' or 'alibi:slopes=gu2025', got {spec!r}")
     cfg = _resolve_alias(cfg)
     _check(cfg)
+    return cfg
+
+
+def _from_spec(spec: PESpec) -> PEConfig:
+    """A model's PEConfig from a parsed spec: ``mechanism[+absolute]``, mechanism keys split off."""
+    if len(spec.terms) > 2:
+        raise ValueError(f"a model takes one mechanism and at most one absolute PE ('rope+sinusoidal'), got {spec}")
+    for term in spec.terms:
+        if term.is_table:
+            raise ValueError(f"a model builds its position mechanism from the registry; the table {term} cannot be "
+                             "one (petheory stress/spectrum/bounds read tables)")
+    params = spec.head.params
+    mech = {k: params.pop(k) for k in list(params) if k in MECHANISM_KEYS}
+    cfg = PEConfig(name=spec.head.name, params=params, **mech)
+    if len(spec.terms) == 2:
+        cfg.absolute, cfg.absolute_params = spec.terms[1].name, spec.terms[1].params
     return cfg
 
 

