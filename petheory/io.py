@@ -12,14 +12,25 @@ import tempfile
 from pathlib import Path
 
 
-def atomic_write_text(path, text: str) -> Path:
-    """Write ``text`` to ``path`` atomically (temp file + ``os.replace``). Returns the path."""
+def atomic_write(path, write) -> Path:
+    """Write ``path`` atomically: ``write(fh)`` fills a temporary binary file beside ``path``.
+
+    The one atomic writer of petheory (JSON records, text reports, checkpoints, figures): the
+    bytes go to a temporary file in the destination folder (so the rename never crosses a file
+    system), are flushed and ``fsync``-ed, and the file is renamed over ``path`` with
+    ``os.replace``. An interrupted write (any exception, ``KeyboardInterrupt`` included) leaves
+    the old ``path`` untouched and removes the temporary file. Parents are created. Returns the
+    path.
+
+    ``write`` streams into the open file (``lambda fh: torch.save(state, fh)``,
+    ``lambda fh: fig.savefig(fh, format="png")``), so nothing is held twice in memory.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            write(fh)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -30,6 +41,17 @@ def atomic_write_text(path, text: str) -> Path:
             pass
         raise
     return path
+
+
+def atomic_write_bytes(path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` atomically (see :func:`atomic_write`). Returns the path."""
+    data = bytes(data)
+    return atomic_write(path, lambda fh: fh.write(data))
+
+
+def atomic_write_text(path, text: str) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` atomically (see :func:`atomic_write`). Returns the path."""
+    return atomic_write_bytes(path, text.encode("utf-8"))
 
 
 def json_text(obj, *, indent: int = 2) -> str:

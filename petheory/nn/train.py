@@ -41,7 +41,6 @@ import hashlib
 import json
 import math
 import os
-import tempfile
 import time
 import warnings
 from dataclasses import asdict, dataclass, field
@@ -50,7 +49,7 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
-from petheory.io import atomic_write_json, read_json
+from petheory.io import atomic_write, atomic_write_json, read_json
 from petheory.nn import tasks as _tasks
 from petheory.nn.models import ModelConfig, Transformer, build_model
 from petheory.nn.position import parse_pe
@@ -342,20 +341,9 @@ def _commit() -> str | None:
 
 
 def save_checkpoint(path, state: dict) -> Path:
-    """``torch.save`` to a temporary file beside ``path``, then rename: never a half-written file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            torch.save(state, fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    """``torch.save`` through :func:`petheory.io.atomic_write` (temp file beside ``path``, fsync,
+    rename): never a half-written checkpoint."""
+    return atomic_write(path, lambda fh: torch.save(state, fh))
 
 
 def load_checkpoint(path) -> dict:

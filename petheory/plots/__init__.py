@@ -63,21 +63,15 @@ def select(patterns: str | None) -> list[Figure]:
 
 def save(fig, data: dict, outdir, name: str) -> list[Path]:
     """Save ``fig`` as ``name.png`` and ``data`` as ``name.json`` in ``outdir`` (atomically)."""
-    import io as _io
-
     import matplotlib.pyplot as plt
 
-    from petheory.io import atomic_write_json
+    from petheory.io import atomic_write, atomic_write_json
 
     outdir = Path(outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
-    png = outdir / f"{name}.png"
-    buf = _io.BytesIO()
-    fig.savefig(buf, format="png", dpi=120, bbox_inches="tight")
-    plt.close(fig)
-    tmp = outdir / f".{name}.png.tmp"
-    tmp.write_bytes(buf.getvalue())
-    tmp.replace(png)
+    try:
+        png = atomic_write(outdir / f"{name}.png", lambda fh: fig.savefig(fh, format="png", dpi=120, bbox_inches="tight"))
+    finally:
+        plt.close(fig)
     js = atomic_write_json(outdir / f"{name}.json", data)
     return [png, js]
 
