@@ -81,7 +81,8 @@ def main(argv=None) -> int:
     p.add_argument("stages", nargs="*", help=f"stages in order (default: all): {', '.join(STAGES)}")
     p.add_argument("--device", default="cuda")
     p.add_argument("--out", default="records", help="records folder (default: records)")
-    p.add_argument("--runs", default="runs/gpu", help="run directories with checkpoints (default: runs/gpu)")
+    p.add_argument("--runs", default=str(records.runs_dir() / "gpu"), help="run directories with checkpoints (default: runs/gpu, "
+                   "under $PETHEORY_RUNS when set)")
     p.add_argument("--budget", type=float, default=float("inf"), help="seconds; stages that would not fit are not started")
     p.add_argument("--tar", help="pack the out folder into this .tar.gz after every stage")
     p.add_argument("--log", help="append one JSON line per stage to this file")

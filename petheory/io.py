@@ -139,6 +139,19 @@ def field_problem(rec: dict, path: str, kind: str = "number") -> str | None:
     return None if ok else f"field {path!r} must be {'an' if kind[0] in 'aeio' else 'a'} {kind}, got {x!r:.40}"
 
 
+def record_files(root, pattern: str = "record.json") -> list[Path]:
+    """The record files below ``root`` (any depth), in path order: files named ``pattern``
+    (``record.json`` in run directories, ``*.json`` in a records folder), without ``config.json``
+    and hidden files (the temporary files of :func:`atomic_write`). A missing ``root`` gives [].
+
+    The one discovery rule for run and record folders (:func:`read_records`,
+    :func:`petheory.records.find`, ``petheory compare``)."""
+    root = Path(root)
+    if not root.is_dir():
+        return []
+    return sorted(p for p in root.rglob(pattern) if p.name != "config.json" and not p.name.startswith("."))
+
+
 def read_records(root, *, limit: int | None = None, report: bool = True, check=None,
                  pattern: str = "record.json", with_path: bool = False) -> tuple[list[dict], list[tuple[Path, str]]]:
     """Every usable record below ``root`` (files named ``pattern``: ``record.json`` in run
@@ -153,11 +166,8 @@ def read_records(root, *, limit: int | None = None, report: bool = True, check=N
     """
     import sys
 
-    root = Path(root)
     records, skipped = [], []
-    if not root.is_dir():
-        return records, skipped
-    files = sorted(p for p in root.rglob(pattern) if p.name != "config.json" and not p.name.startswith("."))
+    files = record_files(root, pattern)
     for path in files if limit is None else files[:limit]:
         try:
             rec = json.loads(path.read_text(encoding="utf-8"))
