@@ -925,34 +925,11 @@ def _table5_problem(r: dict) -> str | None:
     return None
 
 
-_T5_PAPER = {"wavelet": 0.0108, "sinusoidal": 0.0423}  # li2025 Table 5, MSE at N=200
-_T5_DEFAULT = "causal encoder, y_t = S_t/sqrt(t+1), x ~ U(-1,1)"
-
-
-def _t5_reading(record: dict) -> str:
-    """The reconstruction choices a Table 5 record was trained under (the paper gives none of them)."""
-    p = record["config"]["task"]["params"]
-    scale = {"sqrt_t": "S_t/sqrt(t+1)", "mean": "S_t/(t+1)", "sqrt_train": "S_t/sqrt(50)", "none": "S_t"}
-    dist = {"uniform": "x ~ U(-1,1)", "normal": "x ~ N(0,1)"}
-    return (f"{'causal' if record['model'].get('causal', True) else 'bidirectional'} encoder, "
-            f"y_t = {scale.get(p.get('target_scale', 'sqrt_t'), '?')}, {dist.get(p.get('dist', 'uniform'), '?')}")
-
-
-def _t5_paper_size(record: dict) -> bool:
-    """The paper preset up to the reconstruction choices (causality, target scaling, inputs)."""
-    import dataclasses
-
-    from petheory.nn.presets import identify
-    from petheory.nn.train import TrainConfig
-
-    try:
-        cfg = TrainConfig.from_dict(record["config"])
-    except (ValueError, TypeError, KeyError):
-        return False
-    params = {k: v for k, v in cfg.task.params.items() if k not in ("target_scale", "dist")}
-    canon = dataclasses.replace(cfg, model=dataclasses.replace(cfg.model, causal=True),
-                                task=dataclasses.replace(cfg.task, params=params))
-    return identify(canon) == "paper"
+# li2025 Table 5's paper numbers and the reading of a record live with the records (the figure and the README use them too)
+from petheory.records import LI2025_TABLE5_DEFAULT as _T5_DEFAULT  # noqa: E402
+from petheory.records import LI2025_TABLE5_MSE200 as _T5_PAPER  # noqa: E402
+from petheory.records import li2025_table5_paper_size as _t5_paper_size  # noqa: E402
+from petheory.records import li2025_table5_reading as _t5_reading  # noqa: E402
 
 
 def table5_evidence(records: list[dict], note: str = "") -> Evidence:
