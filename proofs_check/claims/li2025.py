@@ -502,7 +502,7 @@ def _atom_cases(draw):
     "PyWavelets and linearly interpolated: the interpolant obeys the bound with C_psi(beta) e^{beta h}, h = the "
     "sampling step 2^-resolution, since |interp| is at most its left neighbour's value).",
 )
-def wavelet_atom_decay_corrected(case) -> float:
+def wavelet_atom_decay__corrected(case) -> float:
     w, nm, dil, n_max = case["wavelet"], case["normalisation"], case["dilation"], case["n_max"]
     x, psi, taps = enc.wavefun(w, 10)
     S = taps - 1
@@ -582,7 +582,7 @@ def wavelet_extrapolation(case) -> float:
     "and 0 at 1 + h); the checker asks that P_S obey the stated formula, for exact zeros from P_S on (positions past "
     "every support get no interpolated value at all), and for the predicted constant distance to PE(N_max).",
 )
-def wavelet_extrapolation_corrected(case) -> float:
+def wavelet_extrapolation__corrected(case) -> float:
     p = _wav_params(case)
     n_max, d = case["n_max"], case["d"]
     end = bounds.wavelet_support_end(d, n_max, wavelet=case["wavelet"], dilation=case["dilation"])
@@ -901,7 +901,7 @@ AMBIGUITY_ONSETS = {12: 14495, 14: 18246, 16: 596274}
     "share an encoding exactly (the fastest pair has angular frequency 1 and pi is irrational); the slowest pair "
     "wraps after 2 pi base^((d-2)/d) positions (47,117 at d = 64), which is where only the coarse coordinates repeat.",
 )
-def sinusoidal_periodic_ambiguity_corrected(case) -> float:
+def sinusoidal_periodic_ambiguity__corrected(case) -> float:
     d = case["d"]
     on = _onset(d, case["base"])
     expected = 6 if d <= 10 else AMBIGUITY_ONSETS.get(d)
