@@ -26,7 +26,11 @@ from petheory.records import runs_dir as default_runs_dir
 SRC_INSTANCES = 64
 CPU_OVERRIDES = {"ablate": False}  # head ablation is not used by the chen2025 claims
 CPU_RUNS = [(t, pe) for t in ("copy", "parity") for pe in ("nope", "rope", "rope:hint=shift", "fire", "fire:hint=shift")]
-GPU_RUNS = [(t, pe) for t in ("parity", "copy", "reverse", "addition")
+#: chen2025's length-generalisation tasks, and the encodings it compares on them (the defaults of
+#: :func:`petheory.experiments.chen2025_lengthgen` and of the GPU records stage): one list, used everywhere.
+LENGTHGEN_TASKS = ("parity", "copy", "reverse", "addition")
+LENGTHGEN_PES = ("nope", "sinusoidal", "learned", "alibi", "rope", "t5")
+GPU_RUNS = [(t, pe) for t in LENGTHGEN_TASKS
             for pe in ("nope", "sinusoidal", "relative", "rope", "rope:hint=shift", "rope:hint=interp", "fire",
                        "fire:hint=shift", "fire:hint=interp")]
 
