@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from petheory.plots import figure, save
-from petheory.records import LI2025_TABLE5_MSE200
+from petheory.provenance import LI2025_TABLE5_MSE200
 
 _PAPER_T1 = {"mla": (88.34, 97.41), "rope": (92.64, 69.43), "nope": (3.51, 77.69)}  # gu2025 Table 1, %
 _GU_NAMES = {"rope+sinusoidal": "rope", "sinusoidal": "absolute", "alibi:slopes=gu2025": "alibi", "nope": "nope",
@@ -40,7 +40,7 @@ def _empty(ax, text):
 def table5(outdir, *, preset="quick", seed=0):
     import matplotlib.pyplot as plt
 
-    from petheory.records import li2025_table5_paper_size, li2025_table5_reading
+    from petheory.provenance import li2025_table5_paper_size, li2025_table5_reading
 
     recs = [r for r in _records("running_sum") if r.get("train_len") == 50 and li2025_table5_paper_size(r)]
     readings: dict = {}
@@ -82,7 +82,7 @@ def table5(outdir, *, preset="quick", seed=0):
 
 
 def _gu_table(task):
-    from proofs_check.claims._empirical import preset_of
+    from petheory.provenance import preset_of
 
     recs = _records(task)
     by_size: dict = {}
