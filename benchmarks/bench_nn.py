@@ -40,7 +40,7 @@ from petheory import experiments, sweep  # noqa: E402
 from petheory.nn import preset, train  # noqa: E402
 from petheory.nn.ensemble import train_ensemble  # noqa: E402
 from petheory.nn.grid import step_time, train_grid  # noqa: E402
-from petheory.nn.train import autocast, loss_fn, resolve_device, setup, split_to  # noqa: E402
+from petheory.nn.train import loss_fn, resolve_device, setup, split_to, train_batch, train_step  # noqa: E402
 
 #: bf16 dense peak FLOP/s by GPU name fragment (vendor data sheets; SXM unless named).
 PEAK_BF16 = {"H100 PCIe": 756e12, "H100": 989e12, "H200": 989e12, "A100": 312e12, "L40S": 362e12, "L4": 121e12,
@@ -138,13 +138,8 @@ def throughput(cfg, steps: int, warmup: int = 5) -> dict:
             sync()
             t0, tokens = time.perf_counter(), 0
         idx = torch.randint(0, n, (cfg.batch_size,), generator=gen)
-        b = split_to(data.train.batch(idx), device)
-        with autocast(device, amp):
-            out = model(b.x)
-        loss = loss_fn(data.kind, out, b)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        opt.step()
+        b = train_batch(data.train, idx, device)
+        train_step(model, opt, b, data.kind, device=device, amp=amp, grad_clip=cfg.grad_clip, sched=sched)
         tokens += b.x.shape[0] * b.x.shape[1]
     sync()
     dt = time.perf_counter() - t0

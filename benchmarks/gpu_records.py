@@ -29,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from petheory import experiments, records, sweep  # noqa: E402
+from petheory.nn.chen2025_runs import LENGTHGEN_PES, LENGTHGEN_TASKS  # noqa: E402
 
 SEEDS5 = [0, 1, 2, 3, 4]
 _GU = list(experiments.GU2025_PES.values())
@@ -50,8 +51,8 @@ STAGES = {
                      "gu2025_task1", 900),
     "gu2025_task2": ({"task": "gu2025_task2", "preset": "paper", "pe": [p for p in _GU if p != "mla"], "seed": [0]},
                      "gu2025_task2", 900),
-    "chen2025": ({"task": ["parity", "copy", "reverse", "addition"], "preset": "paper",
-                  "pe": ["nope", "sinusoidal", "learned", "alibi", "rope", "t5"], "seed": [0]}, "chen2025_lengthgen", 400),
+    "chen2025": ({"task": list(LENGTHGEN_TASKS), "preset": "paper", "pe": list(LENGTHGEN_PES), "seed": [0]},
+                 "chen2025_lengthgen", 400),
 }
 
 
@@ -81,7 +82,8 @@ def main(argv=None) -> int:
     p.add_argument("stages", nargs="*", help=f"stages in order (default: all): {', '.join(STAGES)}")
     p.add_argument("--device", default="cuda")
     p.add_argument("--out", default="records", help="records folder (default: records)")
-    p.add_argument("--runs", default="runs/gpu", help="run directories with checkpoints (default: runs/gpu)")
+    p.add_argument("--runs", default=str(records.runs_dir() / "gpu"), help="run directories with checkpoints (default: runs/gpu, "
+                   "under $PETHEORY_RUNS when set)")
     p.add_argument("--budget", type=float, default=float("inf"), help="seconds; stages that would not fit are not started")
     p.add_argument("--tar", help="pack the out folder into this .tar.gz after every stage")
     p.add_argument("--log", help="append one JSON line per stage to this file")

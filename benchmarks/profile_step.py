@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import torch  # noqa: E402
 
 from petheory.nn import preset  # noqa: E402
-from petheory.nn.train import autocast, loss_fn, setup, split_to  # noqa: E402
+from petheory.nn.train import setup, split_to, train_batch, train_step  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -35,15 +35,10 @@ def main(argv=None) -> int:
     amp = cfg.amp and device.type == "cuda"
     train = split_to(data.train, device)
 
-    def step():
+    def step():  # the training step of petheory.nn.train (data already on the device: no copy per step)
         idx = torch.randint(0, len(train), (cfg.batch_size,), device=device)
-        b = train.batch(idx)
-        with autocast(device, amp):
-            out = model(b.x)
-        loss = loss_fn(data.kind, out, b)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        opt.step()
+        train_step(model, opt, train_batch(train, idx, device), data.kind, device=device, amp=amp,
+                   grad_clip=cfg.grad_clip, sched=sched)
 
     for _ in range(5):
         step()

@@ -12,14 +12,25 @@ import tempfile
 from pathlib import Path
 
 
-def atomic_write_text(path, text: str) -> Path:
-    """Write ``text`` to ``path`` atomically (temp file + ``os.replace``). Returns the path."""
+def atomic_write(path, write) -> Path:
+    """Write ``path`` atomically: ``write(fh)`` fills a temporary binary file beside ``path``.
+
+    The one atomic writer of petheory (JSON records, text reports, checkpoints, figures): the
+    bytes go to a temporary file in the destination folder (so the rename never crosses a file
+    system), are flushed and ``fsync``-ed, and the file is renamed over ``path`` with
+    ``os.replace``. An interrupted write (any exception, ``KeyboardInterrupt`` included) leaves
+    the old ``path`` untouched and removes the temporary file. Parents are created. Returns the
+    path.
+
+    ``write`` streams into the open file (``lambda fh: torch.save(state, fh)``,
+    ``lambda fh: fig.savefig(fh, format="png")``), so nothing is held twice in memory.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            write(fh)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -30,6 +41,17 @@ def atomic_write_text(path, text: str) -> Path:
             pass
         raise
     return path
+
+
+def atomic_write_bytes(path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` atomically (see :func:`atomic_write`). Returns the path."""
+    data = bytes(data)
+    return atomic_write(path, lambda fh: fh.write(data))
+
+
+def atomic_write_text(path, text: str) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` atomically (see :func:`atomic_write`). Returns the path."""
+    return atomic_write_bytes(path, text.encode("utf-8"))
 
 
 def json_text(obj, *, indent: int = 2) -> str:
@@ -117,6 +139,19 @@ def field_problem(rec: dict, path: str, kind: str = "number") -> str | None:
     return None if ok else f"field {path!r} must be {'an' if kind[0] in 'aeio' else 'a'} {kind}, got {x!r:.40}"
 
 
+def record_files(root, pattern: str = "record.json") -> list[Path]:
+    """The record files below ``root`` (any depth), in path order: files named ``pattern``
+    (``record.json`` in run directories, ``*.json`` in a records folder), without ``config.json``
+    and hidden files (the temporary files of :func:`atomic_write`). A missing ``root`` gives [].
+
+    The one discovery rule for run and record folders (:func:`read_records`,
+    :func:`petheory.records.find`, ``petheory compare``)."""
+    root = Path(root)
+    if not root.is_dir():
+        return []
+    return sorted(p for p in root.rglob(pattern) if p.name != "config.json" and not p.name.startswith("."))
+
+
 def read_records(root, *, limit: int | None = None, report: bool = True, check=None,
                  pattern: str = "record.json", with_path: bool = False) -> tuple[list[dict], list[tuple[Path, str]]]:
     """Every usable record below ``root`` (files named ``pattern``: ``record.json`` in run
@@ -131,11 +166,8 @@ def read_records(root, *, limit: int | None = None, report: bool = True, check=N
     """
     import sys
 
-    root = Path(root)
     records, skipped = [], []
-    if not root.is_dir():
-        return records, skipped
-    files = sorted(p for p in root.rglob(pattern) if p.name != "config.json" and not p.name.startswith("."))
+    files = record_files(root, pattern)
     for path in files if limit is None else files[:limit]:
         try:
             rec = json.loads(path.read_text(encoding="utf-8"))

@@ -76,6 +76,34 @@ def load_entry_points(group: str) -> list[str]:
     return names
 
 
+def public_submodules(package) -> list[str]:
+    """Dotted names of ``package``'s modules not starting with ``_``, sorted: the auto-discovery
+    behind the figure registry, the CLI's commands and the claim modules (a new topic only adds a file)."""
+    import pkgutil
+
+    return [f"{package.__name__}.{m.name}" for m in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name)
+            if not m.name.startswith("_")]
+
+
+def glob_select(names, patterns, *, no_match: str) -> list[str]:
+    """The ``names`` matching any of the glob ``patterns`` (``fnmatch``, case-sensitive), each once,
+    pattern by pattern in the order of ``names``.
+
+    A pattern that matches nothing raises ``ValueError(no_match.format(pattern=p))``, so a typo
+    never silently selects nothing. The one glob selector of ``petheory figures --only`` and
+    ``petheory check --claims``."""
+    import fnmatch
+
+    names = list(names)
+    out: list[str] = []
+    for p in patterns:
+        hit = [n for n in names if fnmatch.fnmatchcase(n, p)]
+        if not hit:
+            raise ValueError(no_match.format(pattern=p))
+        out.extend(h for h in hit if h not in out)
+    return out
+
+
 def _describe(exc: BaseException) -> str:
     msg = str(exc).strip().splitlines()
     return f"{type(exc).__name__}: {msg[0]}" if msg else type(exc).__name__

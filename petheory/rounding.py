@@ -2,7 +2,9 @@ r"""The floating-point rounding model shared by the library and the claim catalo
 
 Higham, *Accuracy and Stability of Numerical Algorithms* (2002): :math:`u` is the unit roundoff
 and :math:`\gamma_n = nu/(1-nu)` bounds the relative error of an n-step sum or inner product
-(Lemma 3.1). ``proofs_check.tolerance`` builds its tolerances on these.
+(Lemma 3.1); :func:`tolerance` turns them into an absolute tolerance for a computed quantity.
+``proofs_check.tolerance`` builds the claim catalogue's tolerances on these, and the tests use
+them next to each identity they protect.
 """
 
 from __future__ import annotations
@@ -54,3 +56,32 @@ def numerical_rank(values, threshold: float, *, positive: bool = False) -> int:
     if not np.isfinite(threshold) or threshold < 0:
         raise ValueError(f"threshold must be finite and >= 0, got {threshold}")
     return int(np.count_nonzero((vals if positive else np.abs(vals)) > threshold))
+
+
+def tolerance(*, n_ops: int, scale: float, cond: float = 1.0, dtype=np.float64) -> float:
+    r"""Absolute tolerance :math:`\kappa\,(\gamma_{n}\,s + n\,\eta)` for a computed quantity.
+
+    :math:`\eta` is the smallest subnormal number: with gradual underflow each operation is
+    :math:`fl(x \circ y) = (x \circ y)(1 + \delta) + \eta_i`, :math:`|\eta_i| \le \eta`
+    (Higham 2002, eq. 2.8), so when the operands are tiny (``scale`` near the underflow
+    threshold) the relative model alone would give a tolerance below what rounding can achieve.
+
+    Parameters
+    ----------
+    n_ops : int
+        Length of the longest chain of roundings feeding the quantity (``d`` for a
+        d-term inner product, ``n`` for an n x n matrix-vector product, ``n`` for a
+        backward-stable eigensolver on an n x n matrix, whose eigenvalue error is about
+        ``n u ||A||_2``).
+    scale : float
+        Size of the operands in the quantity's units: the sum of absolute values of the
+        terms, or a norm of the matrix.
+    cond : float
+        Condition number that amplifies backward into forward error (1 for sums,
+        eigenvalues of Hermitian matrices, and norms).
+    """
+    scale = float(abs(scale))
+    if not np.isfinite(scale) or not np.isfinite(cond) or cond < 0:
+        raise ValueError(f"scale and cond must be finite and cond >= 0, got scale={scale}, cond={cond}")
+    eta = float(np.finfo(dtype).smallest_subnormal)
+    return float(cond) * (gamma(n_ops, dtype) * scale + max(int(n_ops), 1) * eta)

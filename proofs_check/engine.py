@@ -61,6 +61,8 @@ from typing import Any
 
 import numpy as np
 
+from petheory.plugins import glob_select
+
 KINDS = ("exact", "symbolic", "asymptotic", "empirical")
 VERDICTS = ("holds", "refuted", "depends", "vacuous", "inconclusive", "skipped")
 #: What the paper calls the sentence. ``None`` (reported as "unspecified") only for plugin claims that do not say.
@@ -341,9 +343,8 @@ def select(patterns: str | None) -> list[Claim]:
                 raise ValueError(f"--claims pattern {p!r} matches no reading of a registered claim")
             chosen.extend(h for h in hit if h.id not in {x.id for x in chosen})
             continue
-        hit = [c for c in claims if fnmatch.fnmatchcase(c.id, p)]
-        if not hit:
-            raise ValueError(f"--claims pattern {p!r} matches no registered claim")
+        by_id = {c.id: c for c in claims}
+        hit = [by_id[i] for i in glob_select(by_id, [p], no_match="--claims pattern {pattern!r} matches no registered claim")]
         chosen.extend(h for h in hit if h not in chosen)
     return sorted(chosen, key=lambda c: c.id)
 

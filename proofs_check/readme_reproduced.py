@@ -34,7 +34,10 @@ def _ms(values) -> str:
 
 
 def table5() -> list[str]:
-    from proofs_check.claims.li2025 import _T5_DEFAULT, _T5_PAPER, _t5_paper_size, _t5_reading
+    from petheory.provenance import LI2025_TABLE5_DEFAULT as _T5_DEFAULT
+    from petheory.provenance import LI2025_TABLE5_MSE200 as _T5_PAPER
+    from petheory.provenance import li2025_table5_paper_size as _t5_paper_size
+    from petheory.provenance import li2025_table5_reading as _t5_reading
 
     recs = [r for r in _shipped("running_sum") if _t5_paper_size(r)]
     if not recs:

@@ -28,11 +28,10 @@ PROFILE, SEED = "quick", 0
 
 def builtin_papers() -> set[str]:
     """Id prefixes of the built-in claim modules (``gu2025_coupling`` -> ``gu2025``)."""
-    import pkgutil
-
     import proofs_check.claims as pkg
+    from petheory.plugins import public_submodules
 
-    return {m.name.split("_")[0] for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_")}
+    return {name.rsplit(".", 1)[1].split("_")[0] for name in public_submodules(pkg)}
 
 
 @contextlib.contextmanager

@@ -10,34 +10,30 @@ from __future__ import annotations
 
 import numpy as np
 
+# The rounding model and the tolerance built on it live in petheory.rounding (the library's tests use them
+# from there); re-exported here as the catalogue's public names.
+from petheory.rounding import eig_rank_tol, gamma, tolerance, unit_roundoff  # noqa: F401
 
-from petheory.rounding import gamma, unit_roundoff  # noqa: F401  (re-exported: the catalogue's public names)
+
+# ---------------------------------------------------------------------------- derived bounds shared by claims
 
 
-def tolerance(*, n_ops: int, scale: float, cond: float = 1.0, dtype=np.float64) -> float:
-    r"""Absolute tolerance :math:`\kappa\,(\gamma_{n}\,s + n\,\eta)` for a computed quantity.
+def hermitian_eig_tol(n: int, *mats) -> float:
+    r"""Error bound of the computed eigenvalues of n x n Hermitian matrices, summed over ``mats``.
 
-    :math:`\eta` is the smallest subnormal number: with gradual underflow each operation is
-    :math:`fl(x \circ y) = (x \circ y)(1 + \delta) + \eta_i`, :math:`|\eta_i| \le \eta`
-    (Higham 2002, eq. 2.8), so when the operands are tiny (``scale`` near the underflow
-    threshold) the relative model alone would give a tolerance below what rounding can achieve.
-
-    Parameters
-    ----------
-    n_ops : int
-        Length of the longest chain of roundings feeding the quantity (``d`` for a
-        d-term inner product, ``n`` for an n x n matrix-vector product, ``n`` for a
-        backward-stable eigensolver on an n x n matrix, whose eigenvalue error is about
-        ``n u ||A||_2``).
-    scale : float
-        Size of the operands in the quantity's units: the sum of absolute values of the
-        terms, or a norm of the matrix.
-    cond : float
-        Condition number that amplifies backward into forward error (1 for sums,
-        eigenvalues of Hermitian matrices, and norms).
+    Hermitian eigenvalues are perfectly conditioned (Weyl): a backward-stable eigensolver
+    (``eigvalsh``: Householder tridiagonalisation, then implicit QR) returns the exact eigenvalues
+    of :math:`A + \delta A` with :math:`\lVert\delta A\rVert_2 \le \gamma_{cn}\lVert A\rVert_2`,
+    so every eigenvalue errs by at most that; ``c = 4`` covers the two-sided reflections and the
+    QR sweeps (Higham 2002, §19.3; Golub & Van Loan §8.3). A comparison of eigenvalues of
+    several matrices (W and W o E, say) adds their bounds.
     """
-    scale = float(abs(scale))
-    if not np.isfinite(scale) or not np.isfinite(cond) or cond < 0:
-        raise ValueError(f"scale and cond must be finite and cond >= 0, got scale={scale}, cond={cond}")
-    eta = float(np.finfo(dtype).smallest_subnormal)
-    return float(cond) * (gamma(n_ops, dtype) * scale + max(int(n_ops), 1) * eta)
+    return sum(tolerance(n_ops=4 * n, scale=float(np.linalg.norm(M, 2))) for M in mats)
+
+
+def eig_zero_tol(n: int, lam_max: float) -> float:
+    r"""Absolute threshold under which an eigenvalue of an n x n double-centred matrix is zero:
+    :func:`petheory.rounding.eig_rank_tol` (:math:`\gamma_{17n}`, relative; its derivation is
+    there) times the largest eigenvalue modulus ``lam_max``, floored at the smallest normal
+    number so that an all-zero spectrum still has a positive threshold."""
+    return eig_rank_tol(n) * max(float(lam_max), np.finfo(float).tiny)

@@ -9,17 +9,16 @@ import numpy as np
 import pytest
 
 from petheory import lengthgen
-from proofs_check import engine, runner
+from proofs_check import engine
 from proofs_check.claims import chen2025 as C
+
+from _helpers import check_claim
 
 IDS = ("pe_no_new_capability", "lrc_characterises_lg", "src_invariance", "scale_hint", "learned_relation_pe")
 
 
-def check(claim_id: str, budget: int = 15, workdir=None) -> dict:
-    c = engine.get("chen2025." + claim_id)
-    if c.kind == "exact":
-        c = dataclasses.replace(c, examples={"quick": budget})
-    return runner.check_claim(c, profile="quick", seed=0)
+def check(claim_id: str, budget: int = 15) -> dict:
+    return check_claim("chen2025." + claim_id, budget)
 
 
 def ctx(tmp_path):

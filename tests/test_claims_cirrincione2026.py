@@ -13,14 +13,13 @@ from petheory import geometry as geo
 from proofs_check import engine, runner
 from proofs_check.claims import cirrincione2026 as C
 
+from _helpers import check_claim
+
 P = "cirrincione2026."
 
 
 def check(claim_id: str, budget: int = 15) -> dict:
-    c = engine.get(P + claim_id)
-    if c.kind in ("exact", "symbolic"):
-        c = dataclasses.replace(c, examples={"quick": budget})
-    return runner.check_claim(c, profile="quick", seed=0)
+    return check_claim(P + claim_id, budget)
 
 
 def test_every_claim_id_of_the_issue_is_registered():

@@ -16,6 +16,8 @@ from petheory import toeplitz as tp
 from proofs_check import engine, runner
 from proofs_check.claims import gu2025 as G
 
+from _helpers import check_claim
+
 P = "gu2025."
 MINE = (
     "rope_relative", "szego", "lemma_b1_amplitude", "lemma_b1_equality", "lemma_b1_range", "schur_modulus",
@@ -25,10 +27,7 @@ MINE = (
 
 
 def check(claim_id: str, budget: int = 20) -> dict:
-    c = engine.get(P + claim_id)
-    if c.kind in ("exact", "symbolic"):
-        c = dataclasses.replace(c, examples={"quick": budget})
-    return runner.check_claim(c, profile="quick", seed=0)
+    return check_claim(P + claim_id, budget)
 
 
 def test_every_claim_id_is_registered_with_its_corrections():

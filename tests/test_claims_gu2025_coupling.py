@@ -18,6 +18,8 @@ from petheory import encodings as enc
 from petheory import toeplitz as tp
 from proofs_check import engine, runner
 
+from _helpers import check_claim
+
 HOLDS = [
     "gu2025.logit_decomposition",
     "gu2025.gpp_toeplitz__corrected",
@@ -34,7 +36,7 @@ REFUTED = [
 
 
 def check(claim_id: str) -> dict:
-    return runner.check_claim(engine.get(claim_id), profile="quick", seed=0)
+    return check_claim(claim_id)
 
 
 def refuted(claim_id: str) -> dict:

@@ -63,3 +63,29 @@ def test_read_json_errors_name_the_file(tmp_path):
     bad.write_text('{"a": ')
     with pytest.raises(ValueError, match=r"bad\.json is not valid JSON"):
         io.read_json(bad)
+
+
+def test_atomic_write_bytes_and_streaming_writer_are_whole_or_nothing(tmp_path):
+    path = io.atomic_write_bytes(tmp_path / "d" / "b.bin", b"\x00\x01old")
+    assert path.read_bytes() == b"\x00\x01old"
+
+    def half_then_crash(fh):
+        fh.write(b"new, half")
+        raise RuntimeError("disk full")
+
+    with pytest.raises(RuntimeError):
+        io.atomic_write(path, half_then_crash)
+    assert path.read_bytes() == b"\x00\x01old"
+    assert os.listdir(path.parent) == ["b.bin"]
+    io.atomic_write(path, lambda fh: fh.write(b"streamed"))
+    assert path.read_bytes() == b"streamed"
+
+
+def test_checkpoints_and_figures_go_through_the_one_atomic_writer():
+    """nn.train and plots save through petheory.io.atomic_write: no second temp-file-and-rename."""
+    import importlib
+    import inspect
+
+    for name in ("petheory.nn.train", "petheory.plots"):
+        src = inspect.getsource(importlib.import_module(name))
+        assert "atomic_write(" in src and "mkstemp" not in src and ".replace(png)" not in src

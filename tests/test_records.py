@@ -132,3 +132,21 @@ def test_readme_reproduced_tables_are_generated_from_the_shipped_records():
     assert readme_reproduced.main(["--check"]) == 0, "run: python -m proofs_check.readme_reproduced --write"
     block = readme_reproduced.render()
     assert "| wavelet |" in block and "0.0108" in block and "| mla |" in block
+
+
+def test_record_files_is_the_one_discovery_rule(tmp_path):
+    from petheory.io import record_files
+
+    (tmp_path / "a").mkdir()
+    for name in ("a/record.json", "a/config.json", "a/.record.json.x.tmp", "b.json"):
+        (tmp_path / name).write_text("{}")
+    assert record_files(tmp_path) == [tmp_path / "a" / "record.json"]
+    assert record_files(tmp_path, "*.json") == [tmp_path / "a" / "record.json", tmp_path / "b.json"]
+    assert record_files(tmp_path / "missing") == []
+
+
+def test_runs_dir_honours_petheory_runs(tmp_path, monkeypatch):
+    monkeypatch.delenv("PETHEORY_RUNS", raising=False)
+    assert records.runs_dir(tmp_path) == tmp_path / "runs"
+    monkeypatch.setenv("PETHEORY_RUNS", str(tmp_path / "elsewhere"))
+    assert records.runs_dir(tmp_path) == tmp_path / "elsewhere"

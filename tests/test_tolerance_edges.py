@@ -179,4 +179,4 @@ def test_rope_logit_form_corrected_tolerance_covers_content_position_cancellatio
 
     case = {"n": 4, "d": 2, "rotary_dim": None, "base": 10000.0, "pairing": "interleaved", "pe": "wavelet",
             "seed": 70016}
-    assert g.rope_logit_form_corrected(case) <= 0.0
+    assert g.rope_logit_form__corrected(case) <= 0.0

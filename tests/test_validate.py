@@ -11,7 +11,7 @@ import pytest
 
 from petheory import _validate as v
 from petheory import encodings as enc
-from proofs_check.tolerance import gamma, tolerance
+from petheory.rounding import gamma, tolerance
 
 NAN = float("nan")
 

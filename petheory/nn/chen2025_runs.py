@@ -21,11 +21,16 @@ import time
 from pathlib import Path
 
 from petheory.io import atomic_write_json
+from petheory.records import runs_dir as default_runs_dir
 
 SRC_INSTANCES = 64
 CPU_OVERRIDES = {"ablate": False}  # head ablation is not used by the chen2025 claims
 CPU_RUNS = [(t, pe) for t in ("copy", "parity") for pe in ("nope", "rope", "rope:hint=shift", "fire", "fire:hint=shift")]
-GPU_RUNS = [(t, pe) for t in ("parity", "copy", "reverse", "addition")
+#: chen2025's length-generalisation tasks, and the encodings it compares on them (the defaults of
+#: :func:`petheory.experiments.chen2025_lengthgen` and of the GPU records stage): one list, used everywhere.
+LENGTHGEN_TASKS = ("parity", "copy", "reverse", "addition")
+LENGTHGEN_PES = ("nope", "sinusoidal", "learned", "alibi", "rope", "t5")
+GPU_RUNS = [(t, pe) for t in LENGTHGEN_TASKS
             for pe in ("nope", "sinusoidal", "relative", "rope", "rope:hint=shift", "rope:hint=interp", "fire",
                        "fire:hint=shift", "fire:hint=interp")]
 
@@ -84,11 +89,16 @@ def _measure(model, data, answer_queries, src) -> dict:
 
 
 def make_record(task: str, pe: str, *, size: str = "small", seed: int = 0, device: str = "cpu",
-                runs_dir="runs/chen2025", records_dir="runs/chen2025-records", overrides: dict | None = None) -> dict:
-    """Train (or resume) one run and write its chen2025 record; returns the record."""
+                runs_dir=None, records_dir=None, overrides: dict | None = None) -> dict:
+    """Train (or resume) one run and write its chen2025 record; returns the record.
+
+    ``runs_dir`` defaults to ``<runs>/chen2025`` and ``records_dir`` to ``<runs>/chen2025-records``,
+    ``<runs>`` being :func:`petheory.records.runs_dir` (``$PETHEORY_RUNS``, else ``runs``)."""
     from petheory.nn.presets import preset
     from petheory.nn.train import load_model, train
 
+    runs_dir = default_runs_dir() / "chen2025" if runs_dir is None else runs_dir
+    records_dir = default_runs_dir() / "chen2025-records" if records_dir is None else records_dir
     overrides = dict(CPU_OVERRIDES if overrides is None else overrides)
     cfg = preset(task, size, pe=pe, seed=seed, device=device, **overrides)
     name = run_name(task, pe, seed)
@@ -116,7 +126,8 @@ def main(argv=None) -> int:
                                 "never the committed records/ unless --records records/chen2025 is given)")
     p.add_argument("size", nargs="?", default="small", choices=("small", "paper"))
     p.add_argument("--device", default="cpu")
-    p.add_argument("--records", default="runs/chen2025-records", help="where the record.json files go")
+    p.add_argument("--records", default=None, help="where the record.json files go (default: $PETHEORY_RUNS or runs, "
+                   "then chen2025-records)")
     args = p.parse_args(argv)
     torch.set_num_threads(1 if args.device == "cpu" else torch.get_num_threads())
     for task, pe in (CPU_RUNS if args.size != "paper" else GPU_RUNS):

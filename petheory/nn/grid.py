@@ -58,9 +58,9 @@ from petheory.io import atomic_write_json, read_json
 from petheory.nn import tasks as _tasks
 from petheory.nn.models import build_model
 from petheory.nn.train import (
-    CHECKPOINT, CONFIG, RECORD, TrainConfig, autocast, batch_sums, checkpoint_state, complete_model_config,
-    finish_sums, head_ablation, load_checkpoint, make_record, probe, resolve_device, save_checkpoint, schedule, split_to,
-    test_split, train,
+    CHECKPOINT, CONFIG, RECORD, TrainConfig, autocast, batch_sums, checkpoint_state, complete_model_config, concat_splits,
+    finish_sums, head_ablation, load_checkpoint, make_record, probe, require_memory, resolve_device, save_checkpoint,
+    schedule, split_to, test_split, train,
 )
 
 #: TrainConfig fields every run of one grid must share (the data, the schedule, the optimiser).
@@ -235,10 +235,9 @@ class _Grid:
             key = json.dumps(dataclasses.asdict(mcfg), sort_keys=True, default=str)
             self.mcfgs[k] = mcfg
             groups.setdefault(key, []).append(k)
-        from petheory.nn.train import _require_memory
 
         for ks in groups.values():  # every member of a group is a model in memory at once
-            _require_memory(self.mcfgs[ks[0]], cfgs[ks[0]], copies=len(ks))
+            require_memory(self.mcfgs[ks[0]], cfgs[ks[0]], copies=len(ks))
         self.groups = [_Group(ks, cfgs, self.mcfgs[ks[0]], device) for ks in groups.values()]
         self.M = len(cfgs)
         # Rows of the step's index tensor and loss vector are members in group order, so each
@@ -471,9 +470,8 @@ class _Grid:
         c = self.c
         split = None
         if c.ablate:
-            from petheory.nn.train import _concat
 
-            split = self.test_id if c.ablation_split == "test" else _concat(self.data.train, self.test_id)
+            split = self.test_id if c.ablation_split == "test" else concat_splits(self.data.train, self.test_id)
         ev = dict(batch_size=c.eval_batch_size, amp=self.amp)
         final_train = self.evaluate(self.data.train)
         final_test = {L: self.evaluate(sp) for L, sp in self.data.test.items()}

@@ -41,7 +41,6 @@ import hashlib
 import json
 import math
 import os
-import tempfile
 import time
 import warnings
 from dataclasses import asdict, dataclass, field
@@ -50,7 +49,7 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
-from petheory.io import atomic_write_json, read_json
+from petheory.io import atomic_write, atomic_write_json, read_json
 from petheory.nn import tasks as _tasks
 from petheory.nn.models import ModelConfig, Transformer, build_model
 from petheory.nn.position import parse_pe
@@ -162,7 +161,7 @@ def complete_model_config(cfg: ModelConfig, data: _tasks.TaskData) -> ModelConfi
 # --------------------------------------------------------------------------- loss and metrics
 
 
-def _trim(split: _tasks.Split) -> _tasks.Split:
+def trim_padding(split: _tasks.Split) -> _tasks.Split:
     """Drop trailing all-padding columns of an LM batch (causal: they cannot affect the rest)."""
     if split.mask is None:
         return split
@@ -220,7 +219,7 @@ def evaluate(model: Transformer, split: _tasks.Split, kind: str, *, batch_size: 
     model.eval()
     tot = None
     for a in range(0, len(split), batch_size):
-        b = split_to(_trim(split.batch(slice(a, a + batch_size))), device)
+        b = split_to(trim_padding(split.batch(slice(a, a + batch_size))), device)
         with autocast(device, amp):
             out = model(b.x)
         s = {k: v.double() for k, v in batch_sums(kind, out.float()[None], b).items()}  # float64 totals
@@ -246,6 +245,35 @@ def head_ablation(model: Transformer, split: _tasks.Split, kind: str, *, batch_s
                 val = evaluate(model, split, kind, batch_size=batch_size, amp=amp)[metric]
             heads.append({"layer": layer, "head": h, "value": val, "drop": sign * (val - base)})
     return {"metric": metric, "baseline": base, "heads": heads}
+
+
+def train_batch(split: _tasks.Split, idx: torch.Tensor, device) -> _tasks.Split:
+    """The training batch ``split[idx]``, trailing padding trimmed (:func:`trim_padding`), on ``device``."""
+    return split_to(trim_padding(split.batch(idx)), device)
+
+
+def train_step(model: Transformer, opt, b: _tasks.Split, kind: str, *, device, amp: bool, grad_clip: float = 0.0,
+               sched=None, where: str = "") -> torch.Tensor:
+    """One optimiser step of :func:`train` on the batch ``b`` (on ``device``); returns the loss.
+
+    Forward under :func:`autocast`, :func:`loss_fn`, ``FloatingPointError`` if the loss is not
+    finite (``where`` says at which epoch and step), backward, gradient clipping to ``grad_clip``
+    (0: none), the optimiser step and, with ``sched``, the scheduler step. The benchmarks time
+    this same function.
+    """
+    with autocast(device, amp):
+        out = model(b.x)
+    loss = loss_fn(kind, out, b)
+    if not torch.isfinite(loss):
+        raise FloatingPointError(f"loss became {float(loss)}" + (f" at {where}" if where else "") + "; lower lr")
+    opt.zero_grad(set_to_none=True)
+    loss.backward()
+    if grad_clip:
+        torch.nn.utils.clip_grad_norm_(model.parameters(), grad_clip)
+    opt.step()
+    if sched is not None:
+        sched.step()
+    return loss
 
 
 def split_to(b: _tasks.Split, device) -> _tasks.Split:
@@ -342,20 +370,9 @@ def _commit() -> str | None:
 
 
 def save_checkpoint(path, state: dict) -> Path:
-    """``torch.save`` to a temporary file beside ``path``, then rename: never a half-written file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            torch.save(state, fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    """``torch.save`` through :func:`petheory.io.atomic_write` (temp file beside ``path``, fsync,
+    rename): never a half-written checkpoint."""
+    return atomic_write(path, lambda fh: torch.save(state, fh))
 
 
 def load_checkpoint(path) -> dict:
@@ -406,8 +423,11 @@ def _jsonable(x):
     return json.loads(json.dumps(x))
 
 
-def _require_memory(m: ModelConfig, config: TrainConfig, copies: int = 1) -> None:
-    """Refuse a model whose weights, optimiser state and activations cannot fit, before building it."""
+def require_memory(m: ModelConfig, config: TrainConfig, copies: int = 1) -> None:
+    """Refuse a model whose weights, optimiser state and activations cannot fit, before building it.
+
+    ``copies`` models train at once (a grid or seed ensemble). Raises ``MemoryError`` (through
+    :mod:`petheory._memory`) naming the model and what to lower; ``ValueError`` for a bad config."""
     from petheory import _memory
 
     m.validate()  # types and ranges first: the estimate below needs integers
@@ -429,7 +449,7 @@ def setup(config: TrainConfig):
     device = resolve_device(config.device)
     data = _tasks.load(config.task)
     mcfg = complete_model_config(config.model, data)
-    _require_memory(mcfg, config)
+    require_memory(mcfg, config)
     torch.manual_seed(config.seed)
     model = build_model(mcfg).to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=config.lr, betas=tuple(config.betas), weight_decay=config.weight_decay)
@@ -504,18 +524,9 @@ def train(config: TrainConfig | dict, out_dir=None, *, progress=None, on_epoch=N
         perm = torch.randperm(len(data.train), generator=gen)
         run_loss = 0.0
         for s in range(steps):
-            b = split_to(_trim(data.train.batch(perm[s * config.batch_size:(s + 1) * config.batch_size])), device)
-            with autocast(device, amp):
-                out_t = model(b.x)
-            loss = loss_fn(kind, out_t, b)
-            if not torch.isfinite(loss):
-                raise FloatingPointError(f"loss became {float(loss)} at epoch {epoch + 1}, step {s + 1}; lower lr")
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            if config.grad_clip:
-                torch.nn.utils.clip_grad_norm_(model.parameters(), config.grad_clip)
-            opt.step()
-            sched.step()
+            b = train_batch(data.train, perm[s * config.batch_size:(s + 1) * config.batch_size], device)
+            loss = train_step(model, opt, b, kind, device=device, amp=amp, grad_clip=config.grad_clip, sched=sched,
+                              where=f"epoch {epoch + 1}, step {s + 1}")
             lv = float(loss.detach())
             run_loss += lv
             tokens += b.x.numel() if b.x.dim() == 2 else b.x.shape[0] * b.x.shape[1]
@@ -537,7 +548,7 @@ def train(config: TrainConfig | dict, out_dir=None, *, progress=None, on_epoch=N
              "test": {str(L): evaluate(model, sp, kind, **ev) for L, sp in data.test.items()}}
     ablation = None
     if config.ablate:
-        split = test_id if config.ablation_split == "test" else _concat(data.train, test_id)
+        split = test_id if config.ablation_split == "test" else concat_splits(data.train, test_id)
         ablation = {"split": config.ablation_split, **head_ablation(model, split, kind, **ev)}
     seconds = t_prev + time.perf_counter() - t_start
     timing = {"seconds": seconds, "tokens": tokens, "tokens_per_s": tokens / max(seconds, 1e-9), "engine": "loop"}
@@ -548,7 +559,8 @@ def train(config: TrainConfig | dict, out_dir=None, *, progress=None, on_epoch=N
     return record
 
 
-def _concat(a: _tasks.Split, b: _tasks.Split) -> _tasks.Split:
+def concat_splits(a: _tasks.Split, b: _tasks.Split) -> _tasks.Split:
+    """``a`` and ``b`` as one split (head ablation on train + test); ``b`` alone when their lengths differ."""
     if a.x.shape[1:] != b.x.shape[1:]:
         return b  # different lengths (LM tasks): evaluate on the test split alone
     cat = lambda u, v: None if u is None else torch.cat([u, v])  # noqa: E731

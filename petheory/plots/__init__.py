@@ -8,12 +8,13 @@ it was drawn from. Modules of this package not starting with ``_`` are imported 
 
 from __future__ import annotations
 
-import fnmatch
 import importlib
-import pkgutil
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from petheory.plugins import glob_select, public_submodules
 
 PRESETS = ("quick", "full")
 
@@ -42,9 +43,8 @@ def figure(name: str, help: str):
 
 
 def registry() -> dict[str, Figure]:
-    for m in pkgutil.iter_modules(__path__):
-        if not m.name.startswith("_"):
-            importlib.import_module(f"{__name__}.{m.name}")
+    for name in public_submodules(sys.modules[__name__]):
+        importlib.import_module(name)
     return dict(sorted(_FIGURES.items()))
 
 
@@ -52,32 +52,22 @@ def select(patterns: str | None) -> list[Figure]:
     figs = registry()
     if not patterns:
         return list(figs.values())
-    out = []
-    for p in (p.strip() for p in patterns.split(",") if p.strip()):
-        hit = [f for n, f in figs.items() if fnmatch.fnmatchcase(n, p)]
-        if not hit:
-            raise ValueError(f"--only pattern {p!r} matches no figure; `petheory figures --list` shows them")
-        out.extend(h for h in hit if h not in out)
-    return out
+    pats = [p.strip() for p in patterns.split(",") if p.strip()]
+    return [figs[n] for n in glob_select(figs, pats, no_match="--only pattern {pattern!r} matches no figure; "
+                                                                "`petheory figures --list` shows them")]
 
 
 def save(fig, data: dict, outdir, name: str) -> list[Path]:
     """Save ``fig`` as ``name.png`` and ``data`` as ``name.json`` in ``outdir`` (atomically)."""
-    import io as _io
-
     import matplotlib.pyplot as plt
 
-    from petheory.io import atomic_write_json
+    from petheory.io import atomic_write, atomic_write_json
 
     outdir = Path(outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
-    png = outdir / f"{name}.png"
-    buf = _io.BytesIO()
-    fig.savefig(buf, format="png", dpi=120, bbox_inches="tight")
-    plt.close(fig)
-    tmp = outdir / f".{name}.png.tmp"
-    tmp.write_bytes(buf.getvalue())
-    tmp.replace(png)
+    try:
+        png = atomic_write(outdir / f"{name}.png", lambda fh: fig.savefig(fh, format="png", dpi=120, bbox_inches="tight"))
+    finally:
+        plt.close(fig)
     js = atomic_write_json(outdir / f"{name}.json", data)
     return [png, js]
 

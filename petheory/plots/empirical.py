@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from petheory.plots import figure, save
+from petheory.provenance import LI2025_TABLE5_MSE200
 
-_PAPER_T5 = {"wavelet": 0.0108, "sinusoidal": 0.0423}
 _PAPER_T1 = {"mla": (88.34, 97.41), "rope": (92.64, 69.43), "nope": (3.51, 77.69)}  # gu2025 Table 1, %
 _GU_NAMES = {"rope+sinusoidal": "rope", "sinusoidal": "absolute", "alibi:slopes=gu2025": "alibi", "nope": "nope",
              "relative": "relative", "random:trainable=true": "random", "mla": "mla"}
@@ -40,17 +40,17 @@ def _empty(ax, text):
 def table5(outdir, *, preset="quick", seed=0):
     import matplotlib.pyplot as plt
 
-    from proofs_check.claims.li2025 import _t5_paper_size, _t5_reading
+    from petheory.provenance import li2025_table5_paper_size, li2025_table5_reading
 
-    recs = [r for r in _records("running_sum") if r.get("train_len") == 50 and _t5_paper_size(r)]
+    recs = [r for r in _records("running_sum") if r.get("train_len") == 50 and li2025_table5_paper_size(r)]
     readings: dict = {}
     for r in recs:
         lens = sorted(int(L) for L in r["final"]["test"])
-        e = readings.setdefault(_t5_reading(r), {}).setdefault(r["pe"].split(":")[0], {"lens": lens, "mse": []})
+        e = readings.setdefault(li2025_table5_reading(r), {}).setdefault(r["pe"].split(":")[0], {"lens": lens, "mse": []})
         e["mse"].append([r["final"]["test"][str(L)]["mse"] for L in lens])
     names = sorted(readings, key=lambda k: (not k.startswith("causal encoder, y_t = S_t/sqrt(t+1), x ~ U"), k))
     fig, axes = plt.subplots(1, max(1, len(names)), figsize=(4.2 * max(1, len(names)), 3.8), sharey=False, squeeze=False)
-    data = {"paper_mse200": _PAPER_T5, "readings": {}}
+    data = {"paper_mse200": LI2025_TABLE5_MSE200, "readings": {}}
     colors = dict(zip(sorted({pe for g in readings.values() for pe in g}), plt.cm.tab10.colors))
     if not names:
         _empty(axes[0, 0], "no paper-preset running-sum records\n(records/li2025_table5 ships them)")
@@ -62,7 +62,7 @@ def table5(outdir, *, preset="quick", seed=0):
             ax.fill_between(e["lens"], m.min(0), m.max(0), color=colors[pe], alpha=0.15, lw=0)
             data["readings"][name][pe] = {"lengths": e["lens"], "mean": m.mean(0).tolist(), "min": m.min(0).tolist(),
                                           "max": m.max(0).tolist(), "seeds": len(m)}
-        for pe, v in _PAPER_T5.items():
+        for pe, v in LI2025_TABLE5_MSE200.items():
             ax.plot([200], [v], marker="*", ms=12, color=colors.get(pe, "k"), mec="k", ls="none")
         ax.set_yscale("log")
         ax.set_xlabel("test length N (trained at 50)")
@@ -82,7 +82,7 @@ def table5(outdir, *, preset="quick", seed=0):
 
 
 def _gu_table(task):
-    from proofs_check.claims._empirical import preset_of
+    from petheory.provenance import preset_of
 
     recs = _records(task)
     by_size: dict = {}

@@ -29,17 +29,8 @@ def find(task: str, workdir=".", check=None) -> tuple[list[dict], str]:
     return found.records, records.skipped_note(found)
 
 
-def preset_of(record: dict) -> str:
-    """The record's preset ('paper', 'small', 'smoke' or 'custom'); older records lack the field."""
-    if record.get("preset"):
-        return record["preset"]
-    from petheory.nn.presets import identify
-    from petheory.nn.train import TrainConfig
-
-    try:
-        return identify(TrainConfig.from_dict(record["config"]))
-    except (ValueError, TypeError, KeyError):
-        return "custom"
+# The record's preset ('paper', 'small', 'smoke' or 'custom') is read where the presets live.
+from petheory.provenance import preset_of  # noqa: E402,F401
 
 
 def mean_se(values) -> tuple[float, float | None]:

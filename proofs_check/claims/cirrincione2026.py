@@ -49,9 +49,8 @@ def distributions(case) -> np.ndarray:
     return C / C.sum(axis=1, keepdims=True)
 
 
-def _lambda_tol(n: int, lam_max: float) -> float:
-    """Zero threshold for eigenvalues of an n x n double-centred matrix (see petheory.rounding.eig_rank_tol)."""
-    return eig_rank_tol(n) * max(lam_max, np.finfo(float).tiny)
+# Zero threshold for eigenvalues of an n x n double-centred matrix (derivation in proofs_check.tolerance).
+from proofs_check.tolerance import eig_zero_tol as _lambda_tol  # noqa: E402
 
 
 # ============================================================================ hellinger_mds_optimal
@@ -256,7 +255,7 @@ def rank_bound(case) -> float:
     # moves by <= ||delta B||_2 <= 4 n gamma_{V+4}. Without it a -2.6e-17 rounding eigenvalue
     # of a PSD B (issue 15: counts [[1,1],[3,4],[4,5],[5,7]], lam_max 2.05e-3, relative
     # threshold 1.5e-17) counted as rank for |lambda| and not for the MDS embedding.
-    thr = eig_rank_tol(n) * lam_max + 4 * n * gamma(P.shape[1] + 4)
+    thr = _lambda_tol(n, lam_max) + 4 * n * gamma(P.shape[1] + 4)
     rank_B = geo.effective_rank(lam, tol=thr / lam_max)
     rank_mds = geo.effective_rank(m.eigenvalues, tol=thr / lam_max, positive=True)
     ones = float(np.max(np.abs(B @ np.ones(n))))

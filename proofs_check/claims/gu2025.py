@@ -472,9 +472,8 @@ def _unit_modulus_column(case) -> np.ndarray:
     return e
 
 
-def _eig_tol(n: int, *mats) -> float:
-    """Hermitian eigenvalues are perfectly conditioned: eigvalsh errs by <= gamma_n ||A||_2 each."""
-    return sum(tolerance(n_ops=4 * n, scale=float(np.linalg.norm(M, 2))) for M in mats)
+# Hermitian eigenvalues are perfectly conditioned: eigvalsh errs by <= gamma_4n ||A||_2 each (derivation there).
+from proofs_check.tolerance import hermitian_eig_tol as _eig_tol  # noqa: E402
 
 
 def _hadamard(case):

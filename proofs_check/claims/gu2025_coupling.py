@@ -241,7 +241,7 @@ def _commuting_cases(draw):
     cases=_commuting_cases,
     corrected_of="gu2025.gpp_toeplitz",
 )
-def gpp_toeplitz_corrected(case) -> float:
+def gpp_toeplitz__corrected(case) -> float:
     n, d = case["n"], case["d"]
     P = enc.sinusoidal(n, d, base=case["base"], layout=case["layout"])
     s_cols, c_cols = _pair_columns(d, case["layout"])
@@ -308,7 +308,7 @@ def sinusoidal_scores_toeplitz(case) -> float:
     cases=_sinusoid_cases,
     corrected_of="gu2025.sinusoidal_scores_toeplitz",
 )
-def sinusoidal_scores_toeplitz_corrected(case) -> float:
+def sinusoidal_scores_toeplitz__corrected(case) -> float:
     P = _sinusoid(case)
     d = case["d"]
     return _gpp_violation(P, np.eye(d), np.eye(d), extra_ops=2 * (case["start"] + case["n"]))
@@ -367,7 +367,7 @@ def _circulant_cases(draw):
     cases=_circulant_cases,
     corrected_of="gu2025.normalisation_keeps_toeplitz",
 )
-def normalisation_keeps_toeplitz_corrected(case) -> float:
+def normalisation_keeps_toeplitz__corrected(case) -> float:
     from scipy.linalg import circulant
 
     return _softmax_violation(circulant(np.asarray(case["c"], float)))
@@ -436,7 +436,7 @@ def rope_logit_form(case) -> float:
     cases=_rope_cases,
     corrected_of="gu2025.rope_logit_form",
 )
-def rope_logit_form_corrected(case) -> float:
+def rope_logit_form__corrected(case) -> float:
     C, P, W_Q, W_K, table = _rope_setup(case)
     terms = coupling.rope_logit_terms(C, P, W_Q, W_K, table)
     X = C + P
@@ -470,8 +470,8 @@ def _case_gram_bytes(case) -> int:
 
 logit_decomposition.memory = _case_gram_bytes
 gpp_toeplitz.memory = _case_gram_bytes
-gpp_toeplitz_corrected.memory = lambda case: _gram_bytes(case["n"], case["d"], case["d"])
+gpp_toeplitz__corrected.memory = lambda case: _gram_bytes(case["n"], case["d"], case["d"])
 sinusoidal_scores_toeplitz.memory = _case_gram_bytes
-sinusoidal_scores_toeplitz_corrected.memory = lambda case: _gram_bytes(case["n"], case["d"], 1, identity=True)
+sinusoidal_scores_toeplitz__corrected.memory = lambda case: _gram_bytes(case["n"], case["d"], 1, identity=True)
 rope_logit_form.memory = lambda case: 2 * _gram_bytes(case["n"], case["d"], case["d"])  # complex Grams, d x d projections
-rope_logit_form_corrected.memory = rope_logit_form.memory
+rope_logit_form__corrected.memory = rope_logit_form.memory

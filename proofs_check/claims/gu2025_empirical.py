@@ -69,10 +69,11 @@ def _name(spec: str) -> str | None:
 
 def _table(ctx, task: str) -> tuple[dict, str, int]:
     """{gu2025 name: {'acc': [...], 'records': [...]}} for the largest preset size present."""
+    from petheory.records import runs_dir
     from proofs_check.claims import _empirical as emp
 
     if ctx.profile != "quick":
-        _train_small(Path(ctx.workdir or ".") / "runs")
+        _train_small(runs_dir(ctx.workdir or "."))
     found, _ = emp.find(task, ctx.workdir or ".", check=_record_problem)
     recs = [r for r in found if _name(r["pe"])]
     by_size: dict[str, list] = {}

@@ -502,7 +502,7 @@ def _atom_cases(draw):
     "PyWavelets and linearly interpolated: the interpolant obeys the bound with C_psi(beta) e^{beta h}, h = the "
     "sampling step 2^-resolution, since |interp| is at most its left neighbour's value).",
 )
-def wavelet_atom_decay_corrected(case) -> float:
+def wavelet_atom_decay__corrected(case) -> float:
     w, nm, dil, n_max = case["wavelet"], case["normalisation"], case["dilation"], case["n_max"]
     x, psi, taps = enc.wavefun(w, 10)
     S = taps - 1
@@ -582,7 +582,7 @@ def wavelet_extrapolation(case) -> float:
     "and 0 at 1 + h); the checker asks that P_S obey the stated formula, for exact zeros from P_S on (positions past "
     "every support get no interpolated value at all), and for the predicted constant distance to PE(N_max).",
 )
-def wavelet_extrapolation_corrected(case) -> float:
+def wavelet_extrapolation__corrected(case) -> float:
     p = _wav_params(case)
     n_max, d = case["n_max"], case["d"]
     end = bounds.wavelet_support_end(d, n_max, wavelet=case["wavelet"], dilation=case["dilation"])
@@ -901,7 +901,7 @@ AMBIGUITY_ONSETS = {12: 14495, 14: 18246, 16: 596274}
     "share an encoding exactly (the fastest pair has angular frequency 1 and pi is irrational); the slowest pair "
     "wraps after 2 pi base^((d-2)/d) positions (47,117 at d = 64), which is where only the coarse coordinates repeat.",
 )
-def sinusoidal_periodic_ambiguity_corrected(case) -> float:
+def sinusoidal_periodic_ambiguity__corrected(case) -> float:
     d = case["d"]
     on = _onset(d, case["base"])
     expected = 6 if d <= 10 else AMBIGUITY_ONSETS.get(d)
@@ -925,34 +925,11 @@ def _table5_problem(r: dict) -> str | None:
     return None
 
 
-_T5_PAPER = {"wavelet": 0.0108, "sinusoidal": 0.0423}  # li2025 Table 5, MSE at N=200
-_T5_DEFAULT = "causal encoder, y_t = S_t/sqrt(t+1), x ~ U(-1,1)"
-
-
-def _t5_reading(record: dict) -> str:
-    """The reconstruction choices a Table 5 record was trained under (the paper gives none of them)."""
-    p = record["config"]["task"]["params"]
-    scale = {"sqrt_t": "S_t/sqrt(t+1)", "mean": "S_t/(t+1)", "sqrt_train": "S_t/sqrt(50)", "none": "S_t"}
-    dist = {"uniform": "x ~ U(-1,1)", "normal": "x ~ N(0,1)"}
-    return (f"{'causal' if record['model'].get('causal', True) else 'bidirectional'} encoder, "
-            f"y_t = {scale.get(p.get('target_scale', 'sqrt_t'), '?')}, {dist.get(p.get('dist', 'uniform'), '?')}")
-
-
-def _t5_paper_size(record: dict) -> bool:
-    """The paper preset up to the reconstruction choices (causality, target scaling, inputs)."""
-    import dataclasses
-
-    from petheory.nn.presets import identify
-    from petheory.nn.train import TrainConfig
-
-    try:
-        cfg = TrainConfig.from_dict(record["config"])
-    except (ValueError, TypeError, KeyError):
-        return False
-    params = {k: v for k, v in cfg.task.params.items() if k not in ("target_scale", "dist")}
-    canon = dataclasses.replace(cfg, model=dataclasses.replace(cfg.model, causal=True),
-                                task=dataclasses.replace(cfg.task, params=params))
-    return identify(canon) == "paper"
+# li2025 Table 5's paper numbers and the reading of a record live with the records (the figure and the README use them too)
+from petheory.provenance import LI2025_TABLE5_DEFAULT as _T5_DEFAULT  # noqa: E402
+from petheory.provenance import LI2025_TABLE5_MSE200 as _T5_PAPER  # noqa: E402
+from petheory.provenance import li2025_table5_paper_size as _t5_paper_size  # noqa: E402
+from petheory.provenance import li2025_table5_reading as _t5_reading  # noqa: E402
 
 
 def table5_evidence(records: list[dict], note: str = "") -> Evidence:
@@ -1040,12 +1017,13 @@ def table5_running_sum(ctx) -> Evidence:
         import torch
 
         from petheory import experiments
+        from petheory.records import runs_dir
 
         threads = torch.get_num_threads()
         torch.set_num_threads(1)  # tiny models: intra-op threads only contend on a shared CPU
         try:
             experiments.running_sum({"size": "small", "pes": ["sinusoidal", "alibi", "wavelet", "legendre"], "seeds": [0, 1],
-                                     "out_dir": str(Path(ctx.workdir or ".") / "runs" / "li2025_table5"),
+                                     "out_dir": str(runs_dir(ctx.workdir or ".") / "li2025_table5"),
                                      "set": {"ablate": False}})
         finally:
             torch.set_num_threads(threads)

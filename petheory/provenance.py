@@ -1,0 +1,55 @@
+r"""What a training record was trained under: its preset, and the reading of li2025 Table 5.
+
+Records (:func:`petheory.nn.train.train`) carry their full config; these functions name it in
+the papers' terms, for the claims, the figures and the README table alike (one definition each).
+It belongs to the nn layer (it reads training configs through :mod:`petheory.nn`) but lives
+outside the ``nn`` package and imports it only when called, so that loading the claim catalogue
+does not import torch.
+"""
+
+from __future__ import annotations
+
+
+def preset_of(record: dict) -> str:
+    """The record's preset ('paper', 'small', 'smoke' or 'custom'); older records lack the field."""
+    if record.get("preset"):
+        return record["preset"]
+    from petheory.nn.presets import identify
+    from petheory.nn.train import TrainConfig
+
+    try:
+        return identify(TrainConfig.from_dict(record["config"]))
+    except (ValueError, TypeError, KeyError):
+        return "custom"
+
+
+#: li2025 Table 5: the paper's MSE at N=200 (running sum, trained at 50).
+LI2025_TABLE5_MSE200 = {"wavelet": 0.0108, "sinusoidal": 0.0423}
+#: The reading of li2025 Table 5 that petheory's paper preset trains (the paper states none).
+LI2025_TABLE5_DEFAULT = "causal encoder, y_t = S_t/sqrt(t+1), x ~ U(-1,1)"
+
+
+def li2025_table5_reading(record: dict) -> str:
+    """The reconstruction choices a Table 5 record was trained under (the paper gives none of them)."""
+    p = record["config"]["task"]["params"]
+    scale = {"sqrt_t": "S_t/sqrt(t+1)", "mean": "S_t/(t+1)", "sqrt_train": "S_t/sqrt(50)", "none": "S_t"}
+    dist = {"uniform": "x ~ U(-1,1)", "normal": "x ~ N(0,1)"}
+    return (f"{'causal' if record['model'].get('causal', True) else 'bidirectional'} encoder, "
+            f"y_t = {scale.get(p.get('target_scale', 'sqrt_t'), '?')}, {dist.get(p.get('dist', 'uniform'), '?')}")
+
+
+def li2025_table5_paper_size(record: dict) -> bool:
+    """The paper preset up to the reconstruction choices (causality, target scaling, inputs)."""
+    import dataclasses
+
+    from petheory.nn.presets import identify
+    from petheory.nn.train import TrainConfig
+
+    try:
+        cfg = TrainConfig.from_dict(record["config"])
+    except (ValueError, TypeError, KeyError):
+        return False
+    params = {k: v for k, v in cfg.task.params.items() if k not in ("target_scale", "dist")}
+    canon = dataclasses.replace(cfg, model=dataclasses.replace(cfg.model, causal=True),
+                                task=dataclasses.replace(cfg.task, params=params))
+    return identify(canon) == "paper"

@@ -1,0 +1,266 @@
+"""The package's architecture, checked on the source (AST only: no petheory module is imported).
+
+* theory modules (numpy/scipy) import no torch, no plotting, no training, no CLI, no claims and
+  no file readers, and call no file I/O;
+* theory sits one level under the rest: it imports only the package's helpers and other theory;
+* no module is over about 600 lines;
+* no module uses another module's private (``_x``) name (``petheory._validate`` and
+  ``petheory._memory`` are the package's internal helpers, usable anywhere).
+
+Every exception is an allow-list entry with its reason; an entry that no longer matches anything
+fails the test, so the lists only shrink. The layers and the theory modules are defined once, in
+``tools/import_graph.py`` (stdlib only), which prints the graph for the README.
+"""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("petheory_import_graph", ROOT / "tools" / "import_graph.py")
+graph = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(graph)
+
+#: Theory modules: top-level names under petheory/ matched as ``x.py`` or the package ``x/``
+#: (fnmatch patterns, so ``encodings_modern.py`` and a future ``geometry/`` stay covered):
+#: encodings*, toeplitz*, spectral*, coupling*, bounds*, geometry*, lengthgen*, fits*, rounding,
+#: stress_reference. One definition, shared with tools/import_graph.py.
+THEORY = graph.THEORY
+
+#: What theory may not import, at module level or inside a function: torch and plotting, the
+#: torch/training/plotting/CLI layers, the claim catalogue, and the libraries that read model files.
+FORBIDDEN_IMPORTS = ("torch", "matplotlib", "petheory.nn", "petheory.plots", "petheory.cli", "petheory.experiments",
+                     "petheory.sweep", "proofs_check", "safetensors", "tokenizers", "transformers", "huggingface_hub")
+
+#: Calls that read or write files: ``open(...)``, ``<base>.<attr>(...)`` for these bases, and
+#: ``<anything>.<attr>(...)`` for the Path methods and safetensors' reader.
+IO_CALLS = {"open": None, "safe_open": None, "load_file": None}
+IO_METHODS = {"read_text", "read_bytes", "write_text", "write_bytes", "safe_open"}
+IO_ON = {("np", "load"), ("numpy", "load"), ("np", "loadtxt"), ("np", "genfromtxt"), ("np", "fromfile"),
+         ("np", "save"), ("np", "savez"), ("np", "savetxt"), ("json", "load"), ("json", "dump"), ("torch", "load"),
+         ("torch", "save"), ("pickle", "load"), ("io", "open"), ("gzip", "open")}
+
+#: Internal helpers any module may use by their private names.
+INTERNAL = ("_validate", "_memory")
+
+# ------------------------------------------------------------------------------------ allow-lists
+# (module file relative to the repository, what it breaks) -> why it is allowed for now.
+_SPLIT = "being split in issue 13 (its helper's branch); the lead empties this entry at merge"
+_MOVE = "torch / file reading being moved out in issue 13 (its helper's branch); the lead empties this entry at merge"
+
+THEORY_IMPORT_ALLOW = {
+    ("petheory/bounds.py", "torch"): _MOVE + ": torch probes go to petheory.nn",
+}
+THEORY_IO_ALLOW = {
+    ("petheory/coupling.py", "read_text"): _MOVE + ": Hugging Face model-directory reading goes to petheory.loaders",
+    ("petheory/geometry.py", "read_text"): _MOVE + ": corpus reading goes to petheory.loaders",
+}
+THEORY_LAYER_ALLOW = {
+    ("petheory/coupling.py", "petheory.loaders"): _MOVE,
+    ("petheory/geometry.py", "petheory.loaders"): _MOVE,
+}
+SIZE_LIMIT = 600
+SIZE_ALLOW = {
+    "petheory/bounds.py": _SPLIT,
+    "petheory/coupling.py": _SPLIT,
+    "petheory/encodings.py": _SPLIT,
+    "petheory/geometry.py": _SPLIT,
+    "petheory/toeplitz.py": _SPLIT,
+}
+PRIVATE_ALLOW = {
+    ("petheory/encodings_modern.py", "petheory.encodings._nd"):
+        "encodings' shape check, being made public or moved to petheory._validate in issue 13 (encodings helper)",
+    ("proofs_check/claims/chen2025.py", "petheory.lengthgen.pola._table"):
+        "the POLA feature table; petheory.lengthgen.pola should make it public (issue 13 leftover, reported)",
+}
+
+
+# ------------------------------------------------------------------------------------ scanning
+
+
+def _rel(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+def theory_files() -> list[Path]:
+    out = []
+    for path in sorted((ROOT / "petheory").rglob("*.py")):
+        top = path.relative_to(ROOT / "petheory").parts[0].removesuffix(".py")
+        if any(fnmatch.fnmatchcase(top, p) for p in THEORY):
+            out.append(path)
+    return out
+
+
+def _under(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + ".")
+
+
+def _imported_modules(path: Path) -> list[tuple[int, str]]:
+    """Every module ``path`` imports, anywhere in the file; ``from a import b`` counts as ``a.b``
+    (it may be a submodule) and as ``a``."""
+    out = []
+    for line, mod, attr in graph.imports(path, root=ROOT):
+        out.append((line, mod))
+        if attr is not None and attr != "*":
+            out.append((line, f"{mod}.{attr}"))
+    return out
+
+
+def _io_calls(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        if isinstance(f, ast.Name) and f.id in IO_CALLS:
+            out.append((node.lineno, f.id))
+        elif isinstance(f, ast.Attribute):
+            if f.attr in IO_METHODS:
+                out.append((node.lineno, f.attr))
+            elif isinstance(f.value, ast.Name) and (f.value.id, f.attr) in IO_ON:
+                out.append((node.lineno, f"{f.value.id}.{f.attr}"))
+    return out
+
+
+def _check_allow(found: dict, allow: dict, what: str) -> None:
+    bad = sorted(f"{k[0]}: {k[1]} (line {line})" if isinstance(k, tuple) else f"{k} ({line})"
+                 for k, line in found.items() if k not in allow)
+    stale = sorted(str(k) for k in allow if k not in found)
+    assert not bad, f"{what}:\n  " + "\n  ".join(bad)
+    assert not stale, f"allow-list entries that no longer match anything ({what}); remove them:\n  " + "\n  ".join(stale)
+
+
+# ------------------------------------------------------------------------------------ tests
+
+
+def test_the_theory_list_finds_the_theory_modules():
+    names = {p.relative_to(ROOT / "petheory").parts[0].removesuffix(".py") for p in theory_files()}
+    assert {"encodings", "rounding", "lengthgen"} <= names
+    assert not names & {"nn", "plots", "cli", "experiments", "sweep", "loaders", "io", "records"}
+
+
+def test_theory_modules_import_no_torch_plots_training_cli_or_claims():
+    found = {}
+    for path in theory_files():
+        for line, mod in _imported_modules(path):
+            for bad in FORBIDDEN_IMPORTS:
+                if _under(mod, bad):
+                    found.setdefault((_rel(path), bad), line)
+    _check_allow(found, THEORY_IMPORT_ALLOW, "theory modules importing torch, plots, nn, cli, claims or file readers")
+
+
+def test_theory_modules_read_and_write_no_files():
+    found = {}
+    for path in theory_files():
+        for line, call in _io_calls(path):
+            found.setdefault((_rel(path), call), line)
+    _check_allow(found, THEORY_IO_ALLOW, "file I/O in theory modules (loading lives in petheory.loaders)")
+
+
+def test_theory_sits_one_level_under_everything_else():
+    """Theory imports only the package's helpers and other theory: never loaders/io/records, nn,
+    experiments, sweep, plots, the CLI or the claim catalogue."""
+    known = graph.modules(ROOT)
+    found = {}
+    for path in theory_files():
+        name = graph.module_name(path, ROOT)
+        for line, mod, attr in graph.imports(path, name, ROOT):
+            dep = graph.target(mod, attr, known)
+            layer = graph.layer_of(dep)
+            if layer is not None and layer not in ("helpers", "theory"):
+                found.setdefault((_rel(path), dep), line)
+    _check_allow(found, THEORY_LAYER_ALLOW, "theory modules importing from a higher layer")
+
+
+def test_no_module_is_over_600_lines():
+    found = {}
+    for path in sorted((ROOT / "petheory").rglob("*.py")):
+        n = sum(1 for _ in path.open(encoding="utf-8"))
+        if n > SIZE_LIMIT:
+            found[_rel(path)] = f"{n} lines"
+    _check_allow(found, SIZE_ALLOW, f"modules over {SIZE_LIMIT} lines (split by idea, or allow-list with a reason)")
+
+
+def _private_uses(path: Path) -> list[tuple[int, str]]:
+    """Private names of another petheory module that ``path`` uses: ``from m import _x``,
+    ``import m._x`` / ``from m._x import y`` (a private submodule) from outside m's package,
+    and ``alias._x`` on an imported petheory module."""
+    me = graph.module_name(path, ROOT)
+    known = graph.modules(ROOT)
+    out, aliases = [], {}
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+
+    def private(dotted: str, line: int) -> None:
+        parts = dotted.split(".")
+        for i, part in enumerate(parts):
+            if part.startswith("_") and not part.startswith("__") and part not in INTERNAL:
+                owner = ".".join(parts[:i])  # the module or package that holds the private name
+                inside = ".".join(parts[: i + 1]) in known and (me == owner or me.startswith(owner + "."))
+                if me != owner and not inside:
+                    out.append((line, dotted))
+                return
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.split(".")[0] == "petheory":
+                    private(a.name, node.lineno)
+                    if a.asname:
+                        aliases[a.asname] = a.name
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == "petheory":
+            for a in node.names:
+                private(f"{node.module}.{a.name}", node.lineno)
+                if f"{node.module}.{a.name}" in known:
+                    aliases[a.asname or a.name] = f"{node.module}.{a.name}"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases:
+            private(f"{aliases[node.value.id]}.{node.attr}", node.lineno)
+    return out
+
+
+def test_no_module_uses_another_modules_private_names():
+    found = {}
+    files = [p for d in ("petheory", "proofs_check", "benchmarks", "tools") for p in sorted((ROOT / d).rglob("*.py"))]
+    for path in files:
+        for line, dotted in _private_uses(path):
+            found.setdefault((_rel(path), dotted), line)
+    _check_allow(found, PRIVATE_ALLOW, "private names used across modules (make them public, documented, or keep them inside)")
+
+
+@pytest.mark.parametrize("src, expect", [
+    ("import torch\n", "torch"),
+    ("def f():\n    from petheory.plots import save\n", "petheory.plots"),
+    ("def f():\n    import proofs_check.engine as e\n", "proofs_check"),
+])
+def test_the_import_check_sees_lazy_imports(tmp_path, src, expect):
+    path = tmp_path / "petheory" / "encodings_x.py"
+    path.parent.mkdir()
+    path.write_text(src)
+    mods = [m for _, m in _imported_modules_at(path, tmp_path)]
+    assert any(_under(m, expect) for m in mods)
+
+
+def _imported_modules_at(path: Path, root: Path):
+    return [(line, mod) for line, mod, _ in graph.imports(path, "petheory.encodings_x", root)]
+
+
+def test_the_io_check_sees_file_reads(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text("import numpy as np, json\nfrom pathlib import Path\n"
+                    "def f(p):\n    a = np.load(p)\n    b = json.load(open(p))\n    return Path(p).read_text()\n")
+    assert {c for _, c in _io_calls(path)} == {"np.load", "json.load", "open", "read_text"}
+
+
+def test_the_import_graph_tool_prints_every_layer(capsys):
+    assert graph.main([]) == 0
+    out = capsys.readouterr().out
+    for layer, _ in graph.LAYERS:
+        if layer != "helpers" or "petheory._validate" in out:
+            assert f"**{layer}**" in out
+    assert "`petheory.encodings`" in out and "`petheory.nn.train`" in out

@@ -1,0 +1,178 @@
+r"""petheory's import graph, grouped by layer, read from the source without importing it.
+
+    python tools/import_graph.py            # Markdown for the README's "where things are" section
+    python tools/import_graph.py --edges    # one "module -> module" line per import (for a diff)
+
+Every ``import`` / ``from ... import`` anywhere in a file counts (inside functions too: a lazy
+import is still a dependency), resolved to the petheory / proofs_check module it names. The
+layers, bottom to top, and what may import what:
+
+========================  =====================================================================
+layer                     holds
+========================  =====================================================================
+helpers                   ``petheory/__init__``, ``_validate``, ``_memory``, ``plugins``, ``data``
+theory                    numpy/scipy float64 formulas: no torch, no file reading (``THEORY``)
+loaders+io                reading encodings and model files, atomic writes, runs and records
+nn+experiments+sweep      torch: models, tasks, training, the paper experiments, grids of runs
+plots                     records -> matplotlib figures
+cli                       the ``petheory`` command: parse, then call the library
+proofs_check              the claim catalogue and its runner
+========================  =====================================================================
+
+A layer imports only from its own layer and the layers below it (``cli`` and ``proofs_check`` share
+the top level: ``petheory check`` runs the catalogue and ``python -m proofs_check`` is ``petheory check``); the Markdown ends with the
+imports that go up a layer, if any. ``tests/test_layers.py`` holds the theory layer to that. This file uses only the standard library, so the test can load
+it without importing petheory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import fnmatch
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("petheory", "proofs_check")
+
+#: Theory modules: top-level names under petheory/ (``x.py`` or the package ``x/``), as fnmatch
+#: patterns so that a module split into ``geometry/`` or ``toeplitz_*.py`` stays covered.
+#: ``stress_reference`` (null references for stress values) is numpy-only theory too.
+THEORY = ("encodings*", "toeplitz*", "spectral*", "coupling*", "bounds*", "geometry*", "lengthgen*", "fits*",
+          "rounding", "stress_reference")
+
+#: Layers bottom to top: (name, fnmatch patterns on dotted module names). First match wins.
+#: "helpers" are the package's internal helpers (validation, memory guard, the plugin loader, the
+#: built-in corpus as Python data) and the package itself (``petheory/__init__``: the version and
+#: the public theory names), usable from every layer.
+LAYERS = (
+    ("helpers", ("petheory", "petheory._validate", "petheory._memory", "petheory.plugins", "petheory.data*")),
+    ("theory", tuple(f"petheory.{p}" for p in THEORY) + tuple(f"petheory.{p}.*" for p in THEORY)),
+    ("loaders+io", ("petheory.loaders*", "petheory.io", "petheory.records", "petheory.comparison")),
+    ("nn+experiments+sweep", ("petheory.nn*", "petheory.provenance", "petheory.experiments*", "petheory.sweep*")),
+    ("plots", ("petheory.plots*",)),
+    ("cli", ("petheory.cli*",)),
+    ("proofs_check", ("proofs_check*",)),
+)
+
+
+def module_name(path: Path, root: Path = ROOT) -> str:
+    """``petheory/nn/train.py`` -> ``petheory.nn.train``; ``petheory/nn/__init__.py`` -> ``petheory.nn``."""
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules(root: Path = ROOT, packages=PACKAGES) -> dict[str, Path]:
+    """Every module of ``packages`` (dotted name -> file), sorted by name."""
+    out = {}
+    for pkg in packages:
+        for path in sorted((root / pkg).rglob("*.py")):
+            out[module_name(path, root)] = path
+    return dict(sorted(out.items()))
+
+
+def layer_of(name: str) -> str | None:
+    """The layer of dotted module ``name`` (None: not a petheory / proofs_check module)."""
+    for layer, patterns in LAYERS:
+        if any(fnmatch.fnmatchcase(name, p) for p in patterns):
+            return layer
+    return None
+
+
+def imports(path: Path, name: str | None = None, root: Path = ROOT) -> list[tuple[int, str, str | None]]:
+    """Every import in ``path``, anywhere in the file: ``(line, module, imported name or None)``.
+
+    ``import a.b`` gives ``(line, 'a.b', None)``; ``from a import b, c`` gives ``(line, 'a', 'b')``
+    and ``(line, 'a', 'c')``; relative imports are resolved against ``name`` (the file's module)."""
+    name = name or module_name(path, root)
+    is_pkg = path.name == "__init__.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name, None) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            mod = node.module or ""
+            if node.level:
+                base = name.split(".")
+                base = base[: len(base) - node.level + (1 if is_pkg else 0)]
+                mod = ".".join(base + ([mod] if mod else []))
+            out += [(node.lineno, mod, a.name) for a in node.names]
+    return sorted(out, key=lambda t: (t[0], t[1], t[2] or ""))
+
+
+def target(mod: str, attr: str | None, known: dict[str, Path]) -> str:
+    """The module an import depends on: ``from petheory import geometry`` -> ``petheory.geometry``."""
+    if attr is not None and f"{mod}.{attr}" in known:
+        return f"{mod}.{attr}"
+    return mod
+
+
+def graph(root: Path = ROOT) -> dict[str, set[str]]:
+    """module -> the petheory / proofs_check modules it imports (itself excluded)."""
+    known = modules(root)
+    out: dict[str, set[str]] = {}
+    for name, path in known.items():
+        deps = set()
+        for _, mod, attr in imports(path, name, root):
+            t = target(mod, attr, known)
+            if t.split(".")[0] in PACKAGES and t != name:
+                deps.add(t)
+        out[name] = deps
+    return out
+
+
+def markdown(g: dict[str, set[str]]) -> str:
+    """The graph as Markdown: one section per layer (bottom first), one line per module with its
+    line count and what it imports, grouped by the imported module's layer."""
+    known = modules()
+    lines = ["<!-- generated by tools/import_graph.py -->", ""]
+    for layer, _ in LAYERS:
+        mods = [m for m in g if layer_of(m) == layer]
+        if not mods:
+            continue
+        lines += [f"**{layer}**", ""]
+        for m in mods:
+            n = sum(1 for _ in known[m].open(encoding="utf-8"))
+            by_layer: dict[str, list[str]] = {}
+            for d in sorted(g[m]):
+                by_layer.setdefault(layer_of(d) or "?", []).append(d)
+            deps = "; ".join(f"{lay}: {', '.join(f'`{d}`' for d in ds)}" for lay, ds in by_layer.items())
+            lines.append(f"- `{m}` ({n} lines)" + (f" — imports {deps}" if deps else ""))
+        lines.append("")
+    return "\n".join(lines)
+
+
+def upward_edges(g: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """Imports from a lower layer into a higher one (what the layering forbids)."""
+    order = {layer: i for i, (layer, _) in enumerate(LAYERS)}
+    order["proofs_check"] = order["cli"]  # one top level: `petheory check` runs the catalogue, `python -m proofs_check` is it
+    return sorted((m, d) for m, ds in g.items() for d in ds
+                  if m != "petheory" and layer_of(m) and layer_of(d) and order[layer_of(d)] > order[layer_of(m)])
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--edges", action="store_true", help="print 'module -> module' lines instead of Markdown")
+    args = p.parse_args(argv)
+    g = graph()
+    if args.edges:
+        for m, ds in g.items():
+            for d in sorted(ds):
+                print(f"{m} -> {d}")
+        return 0
+    up = upward_edges(g)
+    text = markdown(g) + ("\n".join(["**imports that go up a layer**", "", *(f"- `{m}` -> `{d}`" for m, d in up)]) + "\n"
+                          if up else "")
+    try:
+        sys.stdout.write(text)
+    except BrokenPipeError:  # `| head`
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
