@@ -20,7 +20,7 @@ wavelet / Legendre (§6)
 sinusoidal ambiguity
     distance between encodings as a function of the offset, onset of near-collisions.
 fits
-    :func:`fit_power_law` / :func:`fit_line`: OLS with t-based confidence intervals.
+    :func:`fit_power_law` / :func:`fit_line` live in :mod:`petheory.fits` (re-exported here).
 """
 
 from __future__ import annotations
@@ -33,70 +33,10 @@ import numpy as np
 from petheory import _memory
 from petheory import _validate as v
 from petheory import encodings as enc
+from petheory.fits import LineFit, fit_line, fit_power_law  # noqa: F401  (re-exported: the old path)
 
 #: Largest length at which a bias matrix is built densely to measure its magnitude.
 DENSE_BIAS_MAX = 4096
-
-# =============================================================================== fits
-
-
-@dataclass(frozen=True)
-class LineFit:
-    """OLS fit ``y = intercept + slope * x`` with a two-sided ``level`` t-interval on the slope."""
-
-    slope: float
-    intercept: float
-    slope_ci: tuple[float, float]
-    slope_se: float
-    n: int
-    level: float = 0.95
-
-    def as_dict(self) -> dict:
-        return asdict(self)
-
-
-def fit_line(x, y, *, level: float = 0.95, weights=None) -> LineFit:
-    """Weighted least-squares line through ``(x, y)``, shape (n,) each, n >= 3.
-
-    Notes
-    -----
-    The interval is the classical t-interval of the slope (n-2 degrees of freedom). When the
-    points are a deterministic function sampled on a grid (an envelope, a sup norm), the
-    interval measures how well one line describes them, not sampling noise; callers say which.
-    """
-    x = v.array("x", x, ndim=1)
-    y = v.array("y", y, ndim=1)
-    if x.shape != y.shape or x.size < 3:
-        raise ValueError(f"fit_line needs x and y of equal length >= 3, got {x.shape} and {y.shape}")
-    w = np.ones_like(x) if weights is None else v.array("weights", weights, ndim=1)
-    if w.shape != x.shape or np.any(w <= 0):
-        raise ValueError("weights must be positive and match x")
-    W = w / w.sum()
-    xm, ym = W @ x, W @ y
-    sxx = W @ (x - xm) ** 2
-    if sxx <= 0:
-        raise ValueError("fit_line needs at least two distinct x values")
-    slope = float(W @ ((x - xm) * (y - ym)) / sxx)
-    intercept = float(ym - slope * xm)
-    resid = y - intercept - slope * x
-    n = x.size
-    # effective residual variance for normalised weights (Kish-free: weights are relative precisions)
-    s2 = float((w * resid**2).sum() / (n - 2))
-    se = math.sqrt(s2 / float((w * (x - xm) ** 2).sum()))
-    from scipy import stats
-
-    t = float(stats.t.ppf(0.5 + level / 2, n - 2))
-    return LineFit(slope, intercept, (slope - t * se, slope + t * se), se, n, level)
-
-
-def fit_power_law(x, y, *, level: float = 0.95, weights=None) -> LineFit:
-    """Fit ``y = C x^slope`` by OLS on ``(log x, log y)``; ``intercept`` is ``log C``."""
-    x = v.array("x", x, ndim=1)
-    y = v.array("y", y, ndim=1)
-    if np.any(x <= 0) or np.any(y <= 0):
-        raise ValueError("fit_power_law needs positive x and y")
-    return fit_line(np.log(x), np.log(y), level=level, weights=weights)
-
 
 # =============================================================================== norm bounds
 
