@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -93,15 +94,102 @@ def alibi_bias_magnitude(length: int, slope: float) -> float:
     return slope * (length - 1)
 
 
-def _wavelet_explicit_bound(d: int, **params) -> float:
-    """sup_p ||PE(p)|| <= max|psi| sqrt(sum_j min(S+1, n_j) c_j^2): at most S+1 atoms of scale j meet a point."""
-    x, psi, taps = enc.wavefun(params.get("wavelet", "db2"), params.get("resolution", 10))
+# ------------------------------------------------------------------------------- li2025 Table 2, one row per PE
+
+
+class StatedBound(NamedTuple):
+    """One row of li2025 Table 2: the stated value (None: order only, or no number), its formula, and
+    petheory's own explicit bound where the paper gives only an order."""
+
+    stated: float | None
+    formula: str
+    explicit: float | None = None
+
+
+def _sinusoidal_row(length: int, d: int, p: dict) -> StatedBound:
+    r"""li2025 Table 2, sinusoidal: :math:`B_0 = B_x + \sqrt{d_{model}}` (each of the d/2 sine-cosine pairs has norm 1)."""
+    return StatedBound(math.sqrt(d), "sqrt(d_model)")
+
+
+def _nope_row(length: int, d: int, p: dict) -> StatedBound:
+    """No positional vector: it adds 0 to :math:`B_0` (the NoPE baseline of li2025 §7)."""
+    return StatedBound(0.0, "0")
+
+
+def _learned_row(length: int, d: int, p: dict) -> StatedBound:
+    r"""li2025 Table 2, learned: :math:`B_0 = B_x + B_p`; Table 2 gives no number, so :math:`B_p` is the
+    table's own largest row norm (positions past the table reuse its last row, li2025 §6)."""
+    rest = {k: x for k, x in p.items() if k not in ("beyond", "n_max")}
+    table = enc.learned(p["n_max"], d, **rest, n_max=p["n_max"])
+    return StatedBound(float(np.max(np.linalg.norm(table, axis=1))), "B_p (table max row norm)")
+
+
+def _wavelet_row(length: int, d: int, p: dict) -> StatedBound:
+    r"""li2025 Table 2, wavelet: only the order :math:`O(N_{max}\sqrt{\log N_{max}})` (unnormalised), no constant.
+
+    ``explicit`` is petheory's bound :math:`\sup_p\lVert PE(p)\rVert\le\max\lvert\psi\rvert
+    (\sum_j\min(S+1,n_j)c_j^2)^{1/2}`: at most S+1 atoms of scale j meet a point.
+    """
+    x, psi, taps = enc.wavefun(p.get("wavelet", "db2"), p.get("resolution", 10))
     S = taps - 1
-    n_max = params.get("n_max") or 1
-    atoms = enc.wavelet_atoms(d, S, dilation=params.get("dilation", "unit"), n_max=n_max)
+    atoms = enc.wavelet_atoms(d, S, dilation=p.get("dilation", "unit"), n_max=p.get("n_max") or 1)
     scales, counts = np.unique([a[0] for a in atoms], return_counts=True)
-    c2 = [enc.wavelet_amplitude(int(j), params.get("normalisation", "l2")) ** 2 for j in scales]
-    return float(np.max(np.abs(psi)) * math.sqrt(float(np.dot(np.minimum(counts, S + 1), c2))))
+    c2 = [enc.wavelet_amplitude(int(j), p.get("normalisation", "l2")) ** 2 for j in scales]
+    explicit = float(np.max(np.abs(psi)) * math.sqrt(float(np.dot(np.minimum(counts, S + 1), c2))))
+    return StatedBound(None, "O(N_max sqrt(log N_max)), no constant", explicit)
+
+
+def _legendre_row(length: int, d: int, p: dict) -> StatedBound:
+    r"""li2025 Table 2, Legendre: "bounded", :math:`(\sum_kc_k^2)^{1/2}` (attained at x = 1,
+    :func:`legendre_norm_bound`) while the position map stays in [-1, 1]; none for
+    ``position_map='linear', beyond='extrapolate'``, which is unbounded."""
+    unbounded = p.get("position_map", "linear") == "linear" and p.get("beyond", "clip") == "extrapolate"
+    if unbounded:
+        return StatedBound(None, "unbounded (beyond='extrapolate')")
+    return StatedBound(legendre_norm_bound(d, bool(p.get("orthonormal", False))), "bounded: sqrt(sum_k c_k^2)")
+
+
+def _alibi_row(length: int, d, p: dict) -> StatedBound:
+    r"""li2025 Table 2, ALiBi: no vector; a logit bias of magnitude up to :math:`\alpha(N'-1)` (:func:`alibi_bias_magnitude`)."""
+    return StatedBound(alibi_bias_magnitude(length, p.get("slope", 1.0)), "alpha (N'-1)")
+
+
+def _kerple_log_row(length: int, d, p: dict) -> StatedBound:
+    r"""Not in li2025 (KERPLE, Chi et al. 2022, log variant): :math:`\max\lvert b\rvert = r_1\log(1+r_2(N'-1))`."""
+    return StatedBound(p.get("r1", 1.0) * math.log1p(p.get("r2", 1.0) * (length - 1)), "r1 log(1 + r2 (N'-1))")
+
+
+def _kerple_power_row(length: int, d, p: dict) -> StatedBound:
+    r"""Not in li2025 (KERPLE, Chi et al. 2022, power variant): :math:`\max\lvert b\rvert = r_1(N'-1)^{r_2}`."""
+    return StatedBound(p.get("r1", 1.0) * float(length - 1) ** p.get("r2", 1.0), "r1 (N'-1)^r2")
+
+
+def _sandwich_row(length: int, d, p: dict) -> StatedBound:
+    r"""Not in li2025 (Sandwich, Chi et al. 2023): :math:`\max\lvert b\rvert\le\mathrm{scale}\cdot\bar d`, any N'."""
+    # each of the d_bar/2 terms cos(.) - 1 lies in [-2, 0]
+    return StatedBound(p.get("scale", 1.0) * float(p.get("d_bar", 128)), "scale * d_bar (each cos - 1 in [-2, 0]), any N'")
+
+
+#: li2025 Table 2 as a table of functions: PE name -> ``row(length, d, params) -> StatedBound``
+#: (``d`` is None for bias kinds), plus the long-context biases of ``encodings_modern``. A
+#: registered encoding missing here has no stated bound ("not in Table 2"); rotary kinds are
+#: handled by :func:`norm_bound` (rotations add nothing) and :func:`scaled_rotary_norm_bound`.
+TABLE2 = {
+    "sinusoidal": _sinusoidal_row, "learned": _learned_row, "wavelet": _wavelet_row, "legendre": _legendre_row,
+    "nope": _nope_row, "alibi": _alibi_row,
+    "kerple_log": _kerple_log_row, "kerple_power": _kerple_power_row, "sandwich": _sandwich_row,
+}
+#: The long-context bias rows of :data:`TABLE2` (the old name; same functions).
+LONG_CONTEXT_BIAS_BOUNDS = {k: TABLE2[k] for k in ("kerple_log", "kerple_power", "sandwich")}
+
+
+def stated_bound(name: str, length: int, d: int | None, params: dict) -> StatedBound:
+    """The :data:`TABLE2` row of encoding ``name`` at inference length ``length``; an unknown name raises
+    the registry's ValueError (which lists the registered names), a registered one without a row gets
+    ``StatedBound(None, "not in Table 2")``."""
+    enc.info(name)
+    row = TABLE2.get(name)
+    return StatedBound(None, "not in Table 2") if row is None else row(length, d, params)
 
 
 def norm_bound(name: str, length: int, d: int = 64, *, n_max: int | None = None, **params) -> NormBound:
@@ -135,7 +223,7 @@ def norm_bound(name: str, length: int, d: int = 64, *, n_max: int | None = None,
 
     Notes
     -----
-    Stated values (li2025 Table 2): sinusoidal :math:`\sqrt{d}`; learned :math:`B_p` (the table's
+    Stated values (li2025 Table 2, one function per row in :data:`TABLE2`): sinusoidal :math:`\sqrt{d}`; learned :math:`B_p` (the table's
     own largest row norm: Table 2 gives no number; positions past the table reuse its last row,
     ``beyond='clamp'``, as the paper describes); ALiBi :math:`\alpha(N'-1)`; wavelet only the
     order :math:`O(N_{max}\sqrt{\log N_{max}})` (``stated=None``; ``explicit`` is petheory's
@@ -156,32 +244,11 @@ def norm_bound(name: str, length: int, d: int = 64, *, n_max: int | None = None,
         if name == "learned":
             p.setdefault("beyond", "clamp")
         computed = float(np.max(pe_norms(name, length, d, **p)))
-        stated, formula, explicit = None, "not in Table 2", None
-        if name == "sinusoidal":
-            stated, formula = math.sqrt(d), "sqrt(d_model)"
-        elif name == "nope":
-            stated, formula = 0.0, "0"
-        elif name == "learned":
-            table = enc.learned(p["n_max"], d, **{k: x for k, x in p.items() if k not in ("beyond", "n_max")}, n_max=p["n_max"])
-            stated = float(np.max(np.linalg.norm(table, axis=1)))
-            formula = "B_p (table max row norm)"
-        elif name == "wavelet":
-            formula = "O(N_max sqrt(log N_max)), no constant"
-            explicit = _wavelet_explicit_bound(d, **p)
-        elif name == "legendre":
-            ortho = bool(p.get("orthonormal", False))
-            unbounded = p.get("position_map", "linear") == "linear" and p.get("beyond", "clip") == "extrapolate"
-            formula = "unbounded (beyond='extrapolate')" if unbounded else "bounded: sqrt(sum_k c_k^2)"
-            stated = None if unbounded else legendre_norm_bound(d, ortho)
+        stated, formula, explicit = stated_bound(name, length, d, p)
         meaning = f"sup over positions 0..{length - 1} of ||PE(pos)||_2 (adds to the token norm B_x in B_0)"
         return NormBound(name, kind, length, d, stated, formula, computed, meaning, explicit, p)
     if kind == "bias":
-        stated, formula = None, "not in Table 2"
-        if name == "alibi":
-            stated = alibi_bias_magnitude(length, p.get("slope", 1.0))
-            formula = "alpha (N'-1)"
-        elif name in LONG_CONTEXT_BIAS_BOUNDS:
-            stated, formula = LONG_CONTEXT_BIAS_BOUNDS[name](length, p)
+        stated, formula, _ = stated_bound(name, length, None, p)
         computed = float(np.max(np.abs(info.fn(length, **p)))) if length <= DENSE_BIAS_MAX else None
         meaning = f"max |b(i,j)| over i, j < {length}: logit-bias magnitude (no vector is added; B_0 = B_x)"
         return NormBound(name, kind, length, None, stated, formula, computed, meaning, None, p)
@@ -1068,20 +1135,3 @@ def rotary_angle_coverage(name: str, length: int, d: int = 64, *, n_max: int, **
         "out_of_range": int(out.sum()), "onset": int(onsets.min()) if onsets.size else None,
         "max_ratio": float(np.max(reach[partial] / seen[partial])) if partial.any() else None,
     }
-
-
-def _kerple_log_bound(length: int, p: dict) -> tuple[float, str]:
-    return p.get("r1", 1.0) * math.log1p(p.get("r2", 1.0) * (length - 1)), "r1 log(1 + r2 (N'-1))"
-
-
-def _kerple_power_bound(length: int, p: dict) -> tuple[float, str]:
-    return p.get("r1", 1.0) * float(length - 1) ** p.get("r2", 1.0), "r1 (N'-1)^r2"
-
-
-def _sandwich_bound(length: int, p: dict) -> tuple[float, str]:
-    # each of the d_bar/2 terms cos(.) - 1 lies in [-2, 0]
-    return p.get("scale", 1.0) * float(p.get("d_bar", 128)), "scale * d_bar (each cos - 1 in [-2, 0]), any N'"
-
-
-#: max |b(i,j)| at length N' of the long-context biases (encodings_modern), (length, params) -> (value, formula).
-LONG_CONTEXT_BIAS_BOUNDS = {"kerple_log": _kerple_log_bound, "kerple_power": _kerple_power_bound, "sandwich": _sandwich_bound}

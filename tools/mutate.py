@@ -140,7 +140,7 @@ MUTANTS = [
            "return B * np.sqrt(np.maximum(quad, 0.0)) / K.shape[0]", "return B * np.maximum(quad, 0.0) / K.shape[0]"),
     Mutant("bounds.linear_bound_m", "bounds", B, "    return B * B0 / math.sqrt(m)\n", "    return B * B0 / m\n"),
     Mutant("bounds.sinusoidal_stated_norm", "bounds", B,
-           "stated, formula = math.sqrt(d), \"sqrt(d_model)\"", "stated, formula = math.sqrt(d / 2), \"sqrt(d_model)\""),
+           "return StatedBound(math.sqrt(d), \"sqrt(d_model)\")", "return StatedBound(math.sqrt(d / 2), \"sqrt(d_model)\")"),
     Mutant("bounds.layernorm_no_sqrt", "bounds", B,
            "return float(np.max(np.abs(g)) / math.sqrt(vf + eps))", "return float(np.max(np.abs(g)) / (vf + eps))"),
     Mutant("bounds.attention_output_weights_swapped", "bounds", B,
