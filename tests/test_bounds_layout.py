@@ -34,3 +34,32 @@ def test_norm_bound_of_an_unknown_name_lists_the_registered_ones():
 
     with pytest.raises(ValueError, match="registered: .*sinusoidal"):
         bounds.norm_bound("no_such_pe", 10)
+
+
+def test_moved_torch_probes_are_forwarded_from_their_old_names():
+    import pytest
+
+    pytest.importorskip("torch")
+    from petheory.nn import lipschitz
+
+    for name in bounds.MOVED_TO_NN:
+        assert getattr(bounds, name) is getattr(lipschitz, name)
+    from petheory.bounds import transformer_lipschitz  # the from-import path too
+
+    assert transformer_lipschitz is lipschitz.transformer_lipschitz
+    with pytest.raises(AttributeError, match="no_such_name"):
+        bounds.no_such_name
+
+
+def test_module_inputs_restores_training_mode_and_removes_hooks():
+    import pytest
+
+    torch = pytest.importorskip("torch")
+    from petheory.nn import ModelConfig, build_model
+    from petheory.nn.lipschitz import module_inputs
+
+    model = build_model(ModelConfig(head="regression", pe="alibi", input_dim=1, n_layer=1, n_head=1, d_model=8,
+                                    d_ff=16, max_len=16)).train()
+    got = module_inputs(model, {"b0": model.blocks[0]}, torch.zeros(2, 5, 1))
+    assert got["b0"].shape == (2, 5, 8) and model.training
+    assert not model.blocks[0]._forward_pre_hooks

@@ -198,6 +198,7 @@ def rademacher_gap_figure(outdir, *, preset="quick", seed=0):
 
     from petheory.nn import evaluate, load_model
     from petheory.nn import tasks as _tasks
+    from petheory.nn.lipschitz import transformer_input_norm, transformer_lipschitz
 
     rows = []
     with one_torch_thread():
@@ -206,9 +207,9 @@ def rademacher_gap_figure(outdir, *, preset="quick", seed=0):
             model, cfg = load_model(r["run_dir"])
             model = model.double()
             x = _tasks.load(cfg.task).train.x.double()
-            cert = bounds.transformer_lipschitz(model)
-            ond = bounds.transformer_lipschitz(model, inputs=x)
-            B0 = bounds.transformer_input_norm(model, x)
+            cert = transformer_lipschitz(model)
+            ond = transformer_lipschitz(model, inputs=x)
+            B0 = transformer_input_norm(model, x)
             m = int(cfg.task.params["n_train"])
             test_mse = evaluate(model.float(), test_split(cfg, r["train_len"]), "regression")["mse"]
             train_mse = r["final"]["train"]["mse"]
@@ -387,6 +388,7 @@ def alibi_drift_figure(outdir, *, preset="quick", seed=0):
 
     from petheory.nn import load_model
     from petheory.nn import tasks as _tasks
+    from petheory.nn.lipschitz import alibi_drift
 
     with one_torch_thread():
         recs = [r for r in trained_running_sum(preset, seed) if _pe_name(r["pe"]) == "alibi"]
@@ -394,7 +396,7 @@ def alibi_drift_figure(outdir, *, preset="quick", seed=0):
     model, cfg = load_model(r["run_dir"])
     model = model.double()
     x = _tasks.load(cfg.task).test[200].x[:64].double()
-    recs_d = bounds.alibi_drift(model, x, n_max=N_MAX)
+    recs_d = alibi_drift(model, x, n_max=N_MAX)
     heads = sorted({(q["layer"], q["head"]) for q in recs_d})
     n_layer = max(1, cfg.model.n_layer)
     fig, axes = plt.subplots(1, n_layer, figsize=(6.5 * n_layer, 5.8), squeeze=False, sharey=True)
