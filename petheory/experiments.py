@@ -15,8 +15,10 @@ they are checkpointed, resumable and skipped when done. Common keys: ``size``
     gu2025 §4: test accuracy per PE, with per-head ablation (``record["ablation"]``).
 ``chen2025_lengthgen(config)``
     parity (chain of thought), copy, reverse, addition: accuracy per length beyond training.
-``alibi_attention_drift(model, x, n_max)``
-    how much each ALiBi head's attention row moves when the context grows past ``n_max``.
+
+li2025 Eq. 9's measured drift of a trained ALiBi model is :func:`petheory.nn.lipschitz.alibi_drift`
+(the one definition: the change of a key's softmax weight when its bias moves from
+:math:`-\alpha N_{max}` to :math:`-\alpha d`, the rest of the row fixed).
 
 PE names: :data:`GU2025_PES` maps gu2025's run names to specs (their "rope" adds sinusoidal
 inputs; "random" is trainable; ALiBi uses their ``exp(-h/H)`` slopes; "relative" is a learned
@@ -98,32 +100,3 @@ def generalisation_gap(record: dict) -> float:
     """Test minus train loss at the training length (MSE for regression, cross-entropy otherwise)."""
     metric = "mse" if record["kind"] == "regression" else "loss"
     return record["final"]["test"][str(record["train_len"])][metric] - record["final"]["train"][metric]
-
-
-def alibi_attention_drift(model, x, n_max: int) -> dict:
-    r"""Attention drift of every head when the context grows past ``n_max`` (li2025 Eq. 9's left side).
-
-    For the last query of each prefix ``x[:, :d]``, ``d = n_max .. T``, takes its attention row
-    over the ``n_max`` most recent keys, renormalised, and reports the total-variation distance to
-    the same row at ``d = n_max``: ``drift[layer][head][d - n_max]`` (mean over the batch).
-    ``x``: (B, T) tokens or (B, T, F) inputs with ``T > n_max``.
-    """
-    import torch
-
-    T = x.shape[1]
-    if not 1 <= n_max < T:
-        raise ValueError(f"need 1 <= n_max < T={T}, got n_max={n_max}")
-
-    def rows(d):
-        probs = model.attention_probs(x[:, :d])  # list of (B, H, d, d)
-        return [p[:, :, d - 1, d - n_max:] / p[:, :, d - 1, d - n_max:].sum(-1, keepdim=True) for p in probs]
-
-    ref = rows(n_max)
-    drift = [[[] for _ in range(model.cfg.n_head)] for _ in range(model.cfg.n_layer)]
-    with torch.no_grad():
-        for d in range(n_max, T + 1):
-            for layer, (r, r0) in enumerate(zip(rows(d), ref)):
-                tv = 0.5 * (r - r0).abs().sum(-1).mean(0)  # (H,)
-                for h in range(model.cfg.n_head):
-                    drift[layer][h].append(float(tv[h]))
-    return {"n_max": n_max, "lengths": list(range(n_max, T + 1)), "drift": drift}
