@@ -63,3 +63,35 @@ def test_module_inputs_restores_training_mode_and_removes_hooks():
     got = module_inputs(model, {"b0": model.blocks[0]}, torch.zeros(2, 5, 1))
     assert got["b0"].shape == (2, 5, 8) and model.training
     assert not model.blocks[0]._forward_pre_hooks
+
+
+#: Every public name of petheory.bounds before it became a package (issue 13).
+OLD_PUBLIC = """ALIBI_READINGS DENSE_BIAS_MAX DecayFit GELU_LIPSCHITZ LONG_CONTEXT_BIAS_BOUNDS LineFit LipschitzReport NormBound
+RademacherEstimate alibi_bias_magnitude alibi_extrapolation_terms alibi_lipschitz alibi_lipschitz_numeric
+attention_lipschitz attention_output attention_weight bound_report empirical_rademacher fit_line fit_power_law gram_matrix
+layernorm_lipschitz legendre_limit legendre_norm_bound legendre_saturation_bound norm_bound pe_augmented_inputs pe_norms
+rademacher_kernel_sup rademacher_linear_bound rademacher_linear_data_bound rademacher_linear_sup
+rademacher_lipschitz_bound rotary_angle_coverage scaled_rotary_norm_bound sinusoidal_ambiguity_onset
+sinusoidal_offset_distance sinusoidal_slowest_period wavelet_decay_fit wavelet_norm_growth wavelet_norms
+wavelet_scale_ratios wavelet_support_end wavelet_support_length""".split()
+
+
+def test_every_old_public_name_is_in_all_and_is_the_submodules_object():
+    import importlib
+
+    assert set(OLD_PUBLIC) <= set(bounds.__all__)
+    for name in bounds.__all__:
+        obj = getattr(bounds, name)
+        home = getattr(obj, "__module__", None)
+        if home and home.startswith("petheory.") and not isinstance(obj, (dict, tuple)):
+            assert getattr(importlib.import_module(home), name) is obj, name
+
+
+def test_each_bounds_module_is_small_and_free_of_torch_and_file_reading():
+    import pathlib
+
+    for path in pathlib.Path(bounds.__file__).parent.glob("*.py"):
+        text = path.read_text()
+        assert len(text.splitlines()) <= 600, path
+        for word in ("import torch", "open(", "np.load", "json.load", "safetensors"):
+            assert word not in text, (path, word)
