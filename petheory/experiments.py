@@ -15,7 +15,7 @@ they are checkpointed, resumable and skipped when done. Common keys: ``size``
     gu2025 §4: test accuracy per PE, with per-head ablation (``record["ablation"]``).
 ``chen2025_lengthgen(config)``
     parity (chain of thought), copy, reverse, addition: accuracy per length beyond training.
-``li2025_rademacher_gap(preset, seed)``, ``li2025_alibi_drift(preset, seed)``
+``li2025_rademacher_gap(config)``, ``li2025_alibi_drift(config)``
     li2025 §4.2 and Eq. 9 on trained running-sum models (:func:`trained_running_sum`, cached under
     ``runs/bounds/``): the rows the ``bounds.rademacher_gap`` and ``bounds.alibi_drift`` figures draw.
 
@@ -188,15 +188,28 @@ def fresh_test_split(cfg, length: int, n_test: int):
     return _tasks.load(_tasks.TaskConfig(cfg.task.name, cfg.task.seed, params)).test[length]
 
 
-def li2025_rademacher_gap(preset: str = "quick", seed: int = 0, *, progress=None, n_test: int | None = None,
-                          **train) -> list[dict]:
+def _li2025_config(config: dict | None, extra: dict) -> tuple[str, int, dict, dict]:
+    """Split a li2025 experiment config into preset, seed, :func:`trained_running_sum` keywords and ``extra``'s keys."""
+    config = dict(config or {})
+    preset, seed = config.pop("preset", "quick"), config.pop("seed", 0)
+    own = {k: config.pop(k, default) for k, default in extra.items()}
+    train_keys = ("progress", "pes", "m_grid", "seeds", "size", "steps", "train_set")
+    train = {k: config.pop(k) for k in train_keys if k in config}
+    if config:
+        raise ValueError(f"unknown experiment option(s): {', '.join(sorted(config))}")
+    return preset, seed, train, own
+
+
+def li2025_rademacher_gap(config: dict | None = None) -> list[dict]:
     r"""li2025 §4.2 on trained running-sum models: one row per model with the measured generalisation gap
     and the bound :math:`L_{trans}B_0/\sqrt m` (:func:`petheory.bounds.rademacher_lipschitz_bound`).
 
     ``L_trans`` comes from :func:`petheory.nn.lipschitz.transformer_lipschitz`, certified and on the
     training inputs; ``B0`` from :func:`petheory.nn.lipschitz.transformer_input_norm`; the gap is the
-    test MSE at the train length on a fresh split of ``n_test`` sequences (default
-    :data:`LI2025_GAP_N_TEST`) minus the train MSE. ``train`` goes to :func:`trained_running_sum`.
+    test MSE at the train length on a fresh split of ``n_test`` sequences minus the train MSE.
+    Config keys (all optional): ``preset`` ('quick'), ``seed`` (0), ``n_test``
+    (:data:`LI2025_GAP_N_TEST`), and :func:`trained_running_sum`'s ``progress``, ``pes``, ``m_grid``,
+    ``seeds``, ``size``, ``steps``, ``train_set``.
     """
     from petheory import bounds
     from petheory.comparison import record_pe_name
@@ -204,10 +217,11 @@ def li2025_rademacher_gap(preset: str = "quick", seed: int = 0, *, progress=None
     from petheory.nn import tasks as _tasks
     from petheory.nn.lipschitz import transformer_input_norm, transformer_lipschitz
 
-    n_test = LI2025_GAP_N_TEST if n_test is None else n_test
+    preset, seed, train, own = _li2025_config(config, {"n_test": LI2025_GAP_N_TEST})
+    n_test = own["n_test"]
     rows = []
     with one_torch_thread():
-        recs = trained_running_sum(preset, seed, progress, **train)
+        recs = trained_running_sum(preset, seed, **train)
         for r in recs:
             model, cfg = load_model(r["run_dir"])
             model = model.double()
@@ -227,19 +241,21 @@ def li2025_rademacher_gap(preset: str = "quick", seed: int = 0, *, progress=None
     return rows
 
 
-def li2025_alibi_drift(preset: str = "quick", seed: int = 0, *, progress=None, length: int = 200, batch: int = 64,
-                       **train) -> dict:
+def li2025_alibi_drift(config: dict | None = None) -> dict:
     """li2025 Eq. 9 on a trained model: the ALiBi running-sum model with the largest ``m`` (lowest seed on ties)
-    of :func:`trained_running_sum`, measured by :func:`petheory.nn.lipschitz.alibi_drift` on ``batch`` test
-    inputs of ``length``. Returns ``run`` (its directory), ``spec``, ``n_max``, ``n_layer``, ``n_train``
-    and ``records`` (one per layer, head and distance)."""
+    of :func:`trained_running_sum`, measured by :func:`petheory.nn.lipschitz.alibi_drift` on ``batch`` (64)
+    test inputs of ``length`` (200). Returns ``run`` (its directory), ``spec``, ``n_max``, ``n_layer``,
+    ``n_train`` and ``records`` (one per layer, head and distance). Other config keys as
+    :func:`li2025_rademacher_gap`."""
     from petheory.comparison import record_pe_name
     from petheory.nn import load_model
     from petheory.nn import tasks as _tasks
     from petheory.nn.lipschitz import alibi_drift
 
+    preset, seed, train, own = _li2025_config(config, {"length": 200, "batch": 64})
+    length, batch = own["length"], own["batch"]
     with one_torch_thread():
-        recs = [r for r in trained_running_sum(preset, seed, progress, **train) if record_pe_name(r["pe"]) == "alibi"]
+        recs = [r for r in trained_running_sum(preset, seed, **train) if record_pe_name(r["pe"]) == "alibi"]
     r = max(recs, key=lambda r: (r["config"]["task"]["params"]["n_train"], -r["seed"]))
     model, cfg = load_model(r["run_dir"])
     model = model.double()

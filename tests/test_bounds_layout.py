@@ -95,3 +95,22 @@ def test_each_bounds_module_is_small_and_free_of_torch_and_file_reading():
         assert len(text.splitlines()) <= 600, path
         for word in ("import torch", "open(", "np.load", "json.load", "safetensors"):
             assert word not in text, (path, word)
+
+
+def test_assigning_a_package_name_reaches_the_callers_inside_the_package(monkeypatch):
+    """bounds behaves as the one module it was: a planted pe_norms/attention_weight is what norm_bound/Eq. 9 use."""
+    import numpy as np
+
+    from petheory.bounds import alibi, decay, norms
+
+    real = bounds.pe_norms
+    monkeypatch.setattr(bounds, "pe_norms", lambda *a, **k: 2.0 * real(*a, **k))
+    assert norms.pe_norms is bounds.pe_norms
+    assert bounds.norm_bound("sinusoidal", 10, 8).computed == 2.0 * 2.0  # ||PE|| = sqrt(d/2) = 2, doubled
+    monkeypatch.setattr(bounds, "attention_weight", lambda mu, b: np.zeros_like(np.asarray(b, dtype=float)))
+    assert bounds.alibi_extrapolation_terms(np.zeros(2), slope=1.0, distance=5, n_max=2)["lhs"] == 0.0
+    monkeypatch.setattr(bounds, "fit_power_law", "planted")
+    assert decay.fit_power_law == "planted"
+    monkeypatch.undo()
+    assert norms.pe_norms is real and alibi.attention_weight is bounds.attention_weight
+    assert decay.fit_power_law is fits.fit_power_law

@@ -22,6 +22,11 @@ numpy/scipy only. One module per idea; every public name is re-exported here, so
 fits
     :func:`fit_power_law` / :func:`fit_line` live in :mod:`petheory.fits` (re-exported here).
 
+One namespace: the package behaves as the single module it was. Assigning ``bounds.X = f`` (as
+the claim tests do to plant a violation) also re-binds ``X`` in every submodule that holds the same
+object (its home and the siblings that import it, and :mod:`petheory.nn.lipschitz`), so callers
+inside the package see the new ``f``, and restoring the attribute restores them.
+
 Moved to torch: the probes of trained models (``transformer_lipschitz``, ``transformer_input_norm``,
 ``alibi_drift``) live in :mod:`petheory.nn.lipschitz`. Their old names here still work through the
 module ``__getattr__`` below (PEP 562), which imports that module, and torch, only when one of them
@@ -29,6 +34,9 @@ is asked for: importing :mod:`petheory.bounds` never imports torch. They are not
 """
 
 from __future__ import annotations
+
+import sys
+import types
 
 from petheory.bounds.alibi import (
     ALIBI_READINGS,
@@ -99,7 +107,7 @@ __all__ = [
     "wavelet_norms", "wavelet_scale_ratios", "wavelet_support_end", "wavelet_support_length",
     # fits (petheory.fits)
     "LineFit", "fit_line", "fit_power_law",
-    "MOVED_TO_NN",
+    "MOVED_TO_NN", "SHARED_NAMESPACE",
 ]
 
 
@@ -118,3 +126,26 @@ def __getattr__(name: str):
 
         return getattr(lipschitz, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+#: Modules whose globals follow an assignment to ``petheory.bounds.X`` (see the module docstring).
+SHARED_NAMESPACE = ("petheory.bounds.alibi", "petheory.bounds.decay", "petheory.bounds.lipschitz",
+                    "petheory.bounds.norms", "petheory.bounds.rademacher", "petheory.nn.lipschitz")
+_UNSET = object()
+
+
+class _OneNamespace(types.ModuleType):
+    """The package module's type: ``setattr`` re-binds the same name wherever the old object was bound."""
+
+    def __setattr__(self, name: str, value) -> None:
+        old = self.__dict__.get(name, _UNSET)
+        super().__setattr__(name, value)
+        if old is _UNSET or name.startswith("__"):
+            return
+        for modname in SHARED_NAMESPACE:
+            mod = sys.modules.get(modname)
+            if mod is not None and mod is not old and mod.__dict__.get(name, _UNSET) is old:
+                mod.__dict__[name] = value
+
+
+sys.modules[__name__].__class__ = _OneNamespace

@@ -34,11 +34,11 @@ COLORS = dict(zip(["sinusoidal", "learned", "alibi", "rope", "wavelet", "legendr
                   ["C0", "C1", "C2", "C3", "C4", "C5", "C7", "k"]))
 
 
-def _train(preset: str) -> dict:
-    """The training settings of ``preset`` as this module holds them now."""
+def _train(preset: str, seed: int) -> dict:
+    """The experiment config of ``preset``: the settings as this module holds them now."""
     from petheory import plots
 
-    return {"progress": plots.PROGRESS, "pes": RUN_PES, "m_grid": M_GRID[preset], "seeds": SEEDS[preset],
+    return {"preset": preset, "seed": seed, "progress": plots.PROGRESS, "pes": RUN_PES, "m_grid": M_GRID[preset], "seeds": SEEDS[preset],
             "size": SIZE[preset], "steps": STEPS[preset], "train_set": TRAIN_SET}
 
 
@@ -142,7 +142,7 @@ def pe_norms_figure(outdir, *, preset="quick", seed=0):
 @figure("bounds.rademacher_gap", "generalisation gap of trained running-sum models vs the Rademacher bound L_trans B0/sqrt(m), per PE")
 def rademacher_gap_figure(outdir, *, preset="quick", seed=0):
     """Train or read back the models (:func:`petheory.experiments.li2025_rademacher_gap`), then draw."""
-    rows = ex.li2025_rademacher_gap(preset, seed, n_test=N_TEST, **_train(preset))
+    rows = ex.li2025_rademacher_gap({**_train(preset, seed), "n_test": N_TEST})
     return draw_rademacher_gap(outdir, rows, preset)
 
 
@@ -316,7 +316,7 @@ def wavelet_decay_figure(outdir, *, preset="quick", seed=0):
 @figure("bounds.alibi_drift", "measured attention drift of a trained ALiBi model beyond N_max vs li2025 Eq. 9")
 def alibi_drift_figure(outdir, *, preset="quick", seed=0):
     """Train or read back the model (:func:`petheory.experiments.li2025_alibi_drift`), then draw."""
-    run = ex.li2025_alibi_drift(preset, seed, **_train(preset))
+    run = ex.li2025_alibi_drift(_train(preset, seed))
     return draw_alibi_drift(outdir, run, preset)
 
 
