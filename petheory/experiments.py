@@ -15,8 +15,13 @@ they are checkpointed, resumable and skipped when done. Common keys: ``size``
     gu2025 §4: test accuracy per PE, with per-head ablation (``record["ablation"]``).
 ``chen2025_lengthgen(config)``
     parity (chain of thought), copy, reverse, addition: accuracy per length beyond training.
-``alibi_attention_drift(model, x, n_max)``
-    how much each ALiBi head's attention row moves when the context grows past ``n_max``.
+``li2025_rademacher_gap(config)``, ``li2025_alibi_drift(config)``
+    li2025 §4.2 and Eq. 9 on trained running-sum models (:func:`trained_running_sum`, cached under
+    ``runs/bounds/``): the rows the ``bounds.rademacher_gap`` and ``bounds.alibi_drift`` figures draw.
+
+li2025 Eq. 9's measured drift of a trained ALiBi model is :func:`petheory.nn.lipschitz.alibi_drift`
+(the one definition: the change of a key's softmax weight when its bias moves from
+:math:`-\alpha N_{max}` to :math:`-\alpha d`, the rest of the row fixed).
 
 PE names: :data:`GU2025_PES` maps gu2025's run names to specs (their "rope" adds sinusoidal
 inputs; "random" is trainable; ALiBi uses their ``exp(-h/H)`` slopes; "relative" is a learned
@@ -25,7 +30,10 @@ scalar per offset); :data:`LI2025_PES` lists li2025 Table 5's encodings.
 
 from __future__ import annotations
 
+import contextlib
+import math
 import tempfile
+from pathlib import Path
 
 #: gu2025 §4.1 run name -> PE spec, as their code does it (CLAIMS.md).
 GU2025_PES = {
@@ -100,30 +108,157 @@ def generalisation_gap(record: dict) -> float:
     return record["final"]["test"][str(record["train_len"])][metric] - record["final"]["train"][metric]
 
 
-def alibi_attention_drift(model, x, n_max: int) -> dict:
-    r"""Attention drift of every head when the context grows past ``n_max`` (li2025 Eq. 9's left side).
+# =============================================================================== li2025 bounds vs trained models
 
-    For the last query of each prefix ``x[:, :d]``, ``d = n_max .. T``, takes its attention row
-    over the ``n_max`` most recent keys, renormalised, and reports the total-variation distance to
-    the same row at ``d = n_max``: ``drift[layer][head][d - n_max]`` (mean over the batch).
-    ``x``: (B, T) tokens or (B, T, F) inputs with ``T > n_max``.
-    """
+#: li2025 §7: train length 50.
+LI2025_N_MAX = 50
+#: Running-sum PEs of the bound-vs-gap experiment: li2025 Table 5 plus RoPE and learned (reusing p_{N_max} past the table).
+LI2025_GAP_PES = ["sinusoidal", "learned:n_max=50,beyond=clamp", "alibi", "rope", "wavelet", "legendre"]
+#: Training-set sizes m per preset ('quick': the smoke model on CPU in about a minute; 'full': the small one).
+LI2025_GAP_M = {"quick": [32, 64, 128, 256, 512], "full": [32, 64, 128, 256, 512, 1024, 2048, 4096]}
+LI2025_GAP_SEEDS = {"quick": 1, "full": 3}
+LI2025_GAP_SIZE = {"quick": "smoke", "full": "small"}
+#: Overrides for every run of the gap experiment (petheory.nn.preset syntax).
+LI2025_GAP_SET = {"ablate": False, "task.n_test": 16}
+#: Test sequences per length for the gap (a fresh split; the small per-epoch test split above keeps training cheap).
+LI2025_GAP_N_TEST = 1000
+#: Optimiser steps per model, whatever m (see trained_running_sum).
+LI2025_GAP_STEPS = {"quick": 200, "full": 2000}
+
+
+def bounds_runs_dir() -> Path:
+    """Where the bound experiments' runs are cached: ``records.runs_dir() / 'bounds'`` (``$PETHEORY_RUNS`` honoured)."""
+    from petheory import records
+
+    return records.runs_dir() / "bounds"
+
+
+@contextlib.contextmanager
+def one_torch_thread():
+    """Tiny models train 10-20x faster on one thread when the CPU is shared (intra-op threads spin)."""
     import torch
 
-    T = x.shape[1]
-    if not 1 <= n_max < T:
-        raise ValueError(f"need 1 <= n_max < T={T}, got n_max={n_max}")
+    n = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(n)
 
-    def rows(d):
-        probs = model.attention_probs(x[:, :d])  # list of (B, H, d, d)
-        return [p[:, :, d - 1, d - n_max:] / p[:, :, d - 1, d - n_max:].sum(-1, keepdim=True) for p in probs]
 
-    ref = rows(n_max)
-    drift = [[[] for _ in range(model.cfg.n_head)] for _ in range(model.cfg.n_layer)]
-    with torch.no_grad():
-        for d in range(n_max, T + 1):
-            for layer, (r, r0) in enumerate(zip(rows(d), ref)):
-                tv = 0.5 * (r - r0).abs().sum(-1).mean(0)  # (H,)
-                for h in range(model.cfg.n_head):
-                    drift[layer][h].append(float(tv[h]))
-    return {"n_max": n_max, "lengths": list(range(n_max, T + 1)), "drift": drift}
+def trained_running_sum(preset: str, seed: int = 0, progress=None, *, pes=None, m_grid=None, seeds=None, size=None,
+                        steps=None, train_set=None) -> list[dict]:
+    """Train (or read back) the running-sum models of the gap experiment; each record gets ``run_dir``.
+
+    Every model gets the same number of optimiser steps (:data:`LI2025_GAP_STEPS`), so a small ``m``
+    is trained as long as a large one (with fixed epochs, small-m models would be under-trained and
+    their gap would measure optimisation, not generalisation): ``epochs = ceil(steps * batch / m)``.
+    Runs are cached under :func:`bounds_runs_dir`, so a rerun only reads them back. The keyword
+    arguments default to the ``LI2025_GAP_*`` settings of ``preset``.
+    """
+    from petheory import sweep
+    from petheory.nn import TrainConfig
+    from petheory.nn import preset as nn_preset
+
+    pes = LI2025_GAP_PES if pes is None else pes
+    m_grid = LI2025_GAP_M[preset] if m_grid is None else m_grid
+    seeds = LI2025_GAP_SEEDS[preset] if seeds is None else seeds
+    size = LI2025_GAP_SIZE[preset] if size is None else size
+    steps = LI2025_GAP_STEPS[preset] if steps is None else steps
+    train_set = LI2025_GAP_SET if train_set is None else train_set
+    out = bounds_runs_dir() / f"running_sum_{preset}"
+    batch = nn_preset("running_sum", size).batch_size
+    recs = []
+    for m in m_grid:
+        cfg = {"size": size, "pes": pes, "seeds": [seed + i for i in range(seeds)], "n_train": [m],
+               "out_dir": str(out), "set": {"epochs": max(1, math.ceil(steps * batch / m)), **train_set}}
+        if progress is not None:
+            cfg["progress"] = progress
+        recs += running_sum(cfg)
+    for r in recs:
+        r["run_dir"] = str(sweep.run_dir(out, TrainConfig.from_dict(r["config"])))
+    return recs
+
+
+def fresh_test_split(cfg, length: int, n_test: int):
+    """A fresh test split of ``n_test`` sequences at ``length`` for a run's task (train data unchanged)."""
+    from petheory.nn import tasks as _tasks
+
+    params = {**cfg.task.params, "n_test": n_test, "test_lens": [length]}
+    return _tasks.load(_tasks.TaskConfig(cfg.task.name, cfg.task.seed, params)).test[length]
+
+
+def _li2025_config(config: dict | None, extra: dict) -> tuple[str, int, dict, dict]:
+    """Split a li2025 experiment config into preset, seed, :func:`trained_running_sum` keywords and ``extra``'s keys."""
+    config = dict(config or {})
+    preset, seed = config.pop("preset", "quick"), config.pop("seed", 0)
+    own = {k: config.pop(k, default) for k, default in extra.items()}
+    train_keys = ("progress", "pes", "m_grid", "seeds", "size", "steps", "train_set")
+    train = {k: config.pop(k) for k in train_keys if k in config}
+    if config:
+        raise ValueError(f"unknown experiment option(s): {', '.join(sorted(config))}")
+    return preset, seed, train, own
+
+
+def li2025_rademacher_gap(config: dict | None = None) -> list[dict]:
+    r"""li2025 §4.2 on trained running-sum models: one row per model with the measured generalisation gap
+    and the bound :math:`L_{trans}B_0/\sqrt m` (:func:`petheory.bounds.rademacher_lipschitz_bound`).
+
+    ``L_trans`` comes from :func:`petheory.nn.lipschitz.transformer_lipschitz`, certified and on the
+    training inputs; ``B0`` from :func:`petheory.nn.lipschitz.transformer_input_norm`; the gap is the
+    test MSE at the train length on a fresh split of ``n_test`` sequences minus the train MSE.
+    Config keys (all optional): ``preset`` ('quick'), ``seed`` (0), ``n_test``
+    (:data:`LI2025_GAP_N_TEST`), and :func:`trained_running_sum`'s ``progress``, ``pes``, ``m_grid``,
+    ``seeds``, ``size``, ``steps``, ``train_set``.
+    """
+    from petheory import bounds
+    from petheory.comparison import record_pe_name
+    from petheory.nn import evaluate, load_model
+    from petheory.nn import tasks as _tasks
+    from petheory.nn.lipschitz import transformer_input_norm, transformer_lipschitz
+
+    preset, seed, train, own = _li2025_config(config, {"n_test": LI2025_GAP_N_TEST})
+    n_test = own["n_test"]
+    rows = []
+    with one_torch_thread():
+        recs = trained_running_sum(preset, seed, **train)
+        for r in recs:
+            model, cfg = load_model(r["run_dir"])
+            model = model.double()
+            x = _tasks.load(cfg.task).train.x.double()
+            cert = transformer_lipschitz(model)
+            ond = transformer_lipschitz(model, inputs=x)
+            B0 = transformer_input_norm(model, x)
+            m = int(cfg.task.params["n_train"])
+            test_mse = evaluate(model.float(), fresh_test_split(cfg, r["train_len"], n_test), "regression")["mse"]
+            train_mse = r["final"]["train"]["mse"]
+            rows.append({"pe": record_pe_name(r["pe"]), "spec": r["pe"], "seed": r["seed"], "m": m, "epochs": cfg.epochs,
+                         "train_mse": train_mse, "test_mse": test_mse, "gap": test_mse - train_mse, "n_test": n_test,
+                         "test_mse_by_length_in_record": {k: v["mse"] for k, v in r["final"]["test"].items()},
+                         "B0": B0, "L_certified": cert.total, "L_on_data": ond.total,
+                         "bound_on_data": bounds.rademacher_lipschitz_bound(ond.total, B0, m),
+                         "bound_certified": bounds.rademacher_lipschitz_bound(cert.total, B0, m)})
+    return rows
+
+
+def li2025_alibi_drift(config: dict | None = None) -> dict:
+    """li2025 Eq. 9 on a trained model: the ALiBi running-sum model with the largest ``m`` (lowest seed on ties)
+    of :func:`trained_running_sum`, measured by :func:`petheory.nn.lipschitz.alibi_drift` on ``batch`` (64)
+    test inputs of ``length`` (200). Returns ``run`` (its directory), ``spec``, ``n_max``, ``n_layer``,
+    ``n_train`` and ``records`` (one per layer, head and distance). Other config keys as
+    :func:`li2025_rademacher_gap`."""
+    from petheory.comparison import record_pe_name
+    from petheory.nn import load_model
+    from petheory.nn import tasks as _tasks
+    from petheory.nn.lipschitz import alibi_drift
+
+    preset, seed, train, own = _li2025_config(config, {"length": 200, "batch": 64})
+    length, batch = own["length"], own["batch"]
+    with one_torch_thread():
+        recs = [r for r in trained_running_sum(preset, seed, **train) if record_pe_name(r["pe"]) == "alibi"]
+    r = max(recs, key=lambda r: (r["config"]["task"]["params"]["n_train"], -r["seed"]))
+    model, cfg = load_model(r["run_dir"])
+    model = model.double()
+    x = _tasks.load(cfg.task).test[length].x[:batch].double()
+    return {"run": r["run_dir"], "spec": r["pe"], "n_max": LI2025_N_MAX, "n_layer": cfg.model.n_layer,
+            "n_train": cfg.task.params["n_train"], "records": alibi_drift(model, x, n_max=LI2025_N_MAX)}

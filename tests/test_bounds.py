@@ -189,13 +189,14 @@ def test_attention_lipschitz_bounds_observed_ratios_on_the_ball(seed):
 def test_transformer_lipschitz_certifies_observed_ratio_of_a_real_model():
     torch = pytest.importorskip("torch")
     from petheory.nn import ModelConfig, build_model
+    from petheory.nn.lipschitz import transformer_lipschitz
 
     torch.manual_seed(0)
     model = build_model(ModelConfig(head="regression", pe="alibi", input_dim=1, n_layer=2, n_head=2, d_model=8, d_ff=16,
                                     max_len=32)).double().eval()
-    rep = bounds.transformer_lipschitz(model)
+    rep = transformer_lipschitz(model)
     x = torch.randn(4, 12, 1, dtype=torch.float64)
-    on_data = bounds.transformer_lipschitz(model, inputs=x)
+    on_data = transformer_lipschitz(model, inputs=x)
     assert rep.total >= on_data.total > 0 and len(rep.factors) == 2 * 2 + 2
 
     # the map from z0 = embed(x) + PE to the output: perturb z0 through a pre-hook on the first block
@@ -246,16 +247,17 @@ def test_eq9_needs_a_key_beyond_training_length():
 def test_alibi_drift_of_a_model_stays_under_both_bounds():
     torch = pytest.importorskip("torch")
     from petheory.nn import ModelConfig, build_model
+    from petheory.nn.lipschitz import alibi_drift
 
     torch.manual_seed(1)
     model = build_model(ModelConfig(head="regression", pe="alibi", input_dim=1, n_layer=1, n_head=2, d_model=8,
                                     d_ff=16, max_len=40, causal=True))
-    recs = bounds.alibi_drift(model, torch.rand(3, 30, 1) * 2 - 1, n_max=10)
+    recs = alibi_drift(model, torch.rand(3, 30, 1) * 2 - 1, n_max=10)
     assert recs and {r["layer"] for r in recs} == {0}
     for r in recs:
         assert r["drift_max"] <= r["sharp_bound"] * (1 + 1e-9) <= r["eq9_rhs"] * (1 + 1e-9)
     with pytest.raises(ValueError, match="ALiBi"):
-        bounds.alibi_drift(build_model(ModelConfig(head="regression", pe="nope", input_dim=1, max_len=8)),
+        alibi_drift(build_model(ModelConfig(head="regression", pe="nope", input_dim=1, max_len=8)),
                            torch.zeros(1, 8, 1), n_max=2)
 
 

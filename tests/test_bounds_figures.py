@@ -54,3 +54,26 @@ def test_every_figure_is_named_area_dot_name_after_its_module():
     for name, f in plots.registry().items():
         assert re.fullmatch(r"[a-z]+\.[a-z0-9_]+", name), name
         assert f.fn.__module__ == f"petheory.plots.{name.split('.')[0]}", (name, f.fn.__module__)
+
+
+def test_trained_figures_draw_given_records_without_training(tmp_path):
+    """plots only draw: the drawing halves take the experiments' rows and never touch a model."""
+    from petheory.plots import bounds as fb
+
+    rows = [{"pe": pe, "m": m, "gap": g * m**-0.5, "bound_on_data": 10.0 * m**-0.5, "bound_certified": 1e3 * m**-0.5}
+            for pe, g in (("alibi", 1.0), ("rope", 2.0)) for m in (16, 32, 64)]
+    fb.draw_rademacher_gap(tmp_path, rows, "quick")
+    data = json.loads((tmp_path / "bounds.rademacher_gap.json").read_text())
+    assert abs(data["gap_fits"]["alibi"]["slope"] + 0.5) < 1e-12
+    run = {"run": "r", "spec": "alibi", "n_max": 50, "n_layer": 1, "n_train": 64,
+           "records": [{"layer": 0, "head": 0, "slope": 0.5, "excess": e, "drift_max": 0.01 * e, "drift_mean": 0.005 * e,
+                        "sharp_bound": 0.1 * e, "eq9_rhs": 0.125 * e} for e in (1, 2, 3)]}
+    fb.draw_alibi_drift(tmp_path, run, "quick")
+    assert json.loads((tmp_path / "bounds.alibi_drift.json").read_text())["records"] == run["records"]
+
+
+def test_bound_runs_live_under_the_one_runs_directory(tmp_path, monkeypatch):
+    from petheory import experiments, records
+
+    monkeypatch.setenv("PETHEORY_RUNS", str(tmp_path / "elsewhere"))
+    assert experiments.bounds_runs_dir() == records.runs_dir() / "bounds" == tmp_path / "elsewhere" / "bounds"

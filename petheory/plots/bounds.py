@@ -1,94 +1,45 @@
 r"""Bound-vs-empirical figures of li2025: PE norms, Rademacher bound vs generalisation gap, wavelet decay, ALiBi drift.
 
-Every number comes from :mod:`petheory.bounds`; trained models come from
-:func:`petheory.experiments.running_sum` (the nn module's training, cached under ``runs/bounds/``,
-so a rerun only draws). Presets: ``quick`` trains the ``smoke`` running-sum model (2 layers,
+Every number comes from :mod:`petheory.bounds`; the trained figures draw the rows of
+:func:`petheory.experiments.li2025_rademacher_gap` and :func:`petheory.experiments.li2025_alibi_drift`
+(``draw_rademacher_gap``, ``draw_alibi_drift``); the registered figure functions call those first
+(the models are cached under ``runs/bounds/``, so a rerun only draws). Presets: ``quick`` trains the ``smoke`` running-sum model (2 layers,
 d=16, 2 heads) for 6 PEs x 5 sample sizes on CPU in about a minute; ``full`` trains the ``small``
 preset (2 layers, d=64, one head) for 8 sample sizes x 3 seeds.
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
-import os
-from pathlib import Path
 
 import numpy as np
 
 from petheory import bounds
 from petheory import encodings as enc
+from petheory import experiments as ex
+from petheory.fits import fit_power_law
 from petheory.plots import figure, save
 
-N_MAX = 50  # li2025 §7: train length 50
-#: Running-sum PEs of li2025 Table 5 plus RoPE and learned (reusing p_{N_max} past the table).
-RUN_PES = ["sinusoidal", "learned:n_max=50,beyond=clamp", "alibi", "rope", "wavelet", "legendre"]
-M_GRID = {"quick": [32, 64, 128, 256, 512], "full": [32, 64, 128, 256, 512, 1024, 2048, 4096]}
-SEEDS = {"quick": 1, "full": 3}
-SIZE = {"quick": "smoke", "full": "small"}
-#: Overrides for every run of the gap figure (petheory.nn.preset syntax).
-TRAIN_SET = {"ablate": False, "task.n_test": 16}
-#: Test sequences per length for the gap (a fresh split; the small per-epoch test split above keeps training cheap).
-N_TEST = 1000
-#: Optimiser steps per model, whatever m (see trained_running_sum).
-STEPS = {"quick": 200, "full": 2000}
+# What the trained figures draw: the li2025 experiments' settings (the same objects as in
+# petheory.experiments; the figures read these names when called and pass them on).
+N_MAX = ex.LI2025_N_MAX
+RUN_PES = ex.LI2025_GAP_PES
+M_GRID = ex.LI2025_GAP_M
+SEEDS = ex.LI2025_GAP_SEEDS
+SIZE = ex.LI2025_GAP_SIZE
+TRAIN_SET = ex.LI2025_GAP_SET
+N_TEST = ex.LI2025_GAP_N_TEST
+STEPS = ex.LI2025_GAP_STEPS
 COLORS = dict(zip(["sinusoidal", "learned", "alibi", "rope", "wavelet", "legendre", "random", "nope"],
                   ["C0", "C1", "C2", "C3", "C4", "C5", "C7", "k"]))
 
 
-def runs_root() -> Path:
-    """Where trained runs are cached: ``$PETHEORY_RUNS/bounds`` (default ``runs/bounds``; ``runs/`` is git-ignored)."""
-    return Path(os.environ.get("PETHEORY_RUNS", "runs")) / "bounds"
+def _train(preset: str, seed: int) -> dict:
+    """The experiment config of ``preset``: the settings as this module holds them now."""
+    from petheory import plots
 
-
-def trained_running_sum(preset: str, seed: int = 0, progress=None) -> list[dict]:
-    """Train (or read back) the running-sum models of the gap figure; each record gets ``run_dir``.
-
-    Every model gets the same number of optimiser steps (:data:`STEPS`), so a small ``m`` is
-    trained as long as a large one (with fixed epochs, small-m models would be under-trained and
-    their gap would measure optimisation, not generalisation): ``epochs = ceil(steps * batch / m)``.
-    """
-    from petheory import experiments, sweep
-    from petheory.nn import TrainConfig
-    from petheory.nn import preset as nn_preset
-
-    out = runs_root() / f"running_sum_{preset}"
-    batch = nn_preset("running_sum", SIZE[preset]).batch_size
-    recs = []
-    for m in M_GRID[preset]:
-        cfg = {"size": SIZE[preset], "pes": RUN_PES, "seeds": [seed + i for i in range(SEEDS[preset])], "n_train": [m],
-               "out_dir": str(out), "set": {"epochs": max(1, math.ceil(STEPS[preset] * batch / m)), **TRAIN_SET}}
-        if progress is None:
-            from petheory import plots
-
-            progress = plots.PROGRESS  # `petheory figures` prints a line per finished run
-        if progress is not None:
-            cfg["progress"] = progress
-        recs += experiments.running_sum(cfg)
-    for r in recs:
-        r["run_dir"] = str(sweep.run_dir(out, TrainConfig.from_dict(r["config"])))
-    return recs
-
-
-@contextlib.contextmanager
-def one_torch_thread():
-    """Tiny models train 10-20x faster on one thread when the CPU is shared (intra-op threads spin)."""
-    import torch
-
-    n = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(n)
-
-
-def test_split(cfg, length: int):
-    """A fresh test split of ``N_TEST`` sequences at ``length`` for a run's task (train data unchanged)."""
-    from petheory.nn import tasks as _tasks
-
-    params = {**cfg.task.params, "n_test": N_TEST, "test_lens": [length]}
-    return _tasks.load(_tasks.TaskConfig(cfg.task.name, cfg.task.seed, params)).test[length]
+    return {"preset": preset, "seed": seed, "progress": plots.PROGRESS, "pes": RUN_PES, "m_grid": M_GRID[preset], "seeds": SEEDS[preset],
+            "size": SIZE[preset], "steps": STEPS[preset], "train_set": TRAIN_SET}
 
 
 def wavelet_label(dilation: str, normalisation: str, d=None) -> str:
@@ -96,10 +47,6 @@ def wavelet_label(dilation: str, normalisation: str, d=None) -> str:
     where = {"unit": "t = pos/N_max", "position": "raw positions"}[dilation]
     amp = {"l2": "2^(j/2) (standard L2)", "paper": "2^(-j/2) (li2025)", "none": "1 (unnormalised)"}[normalisation]
     return f"{where}; {amp}" + ("" if d is None else f"; {'all atoms' if d == 'full' else f'd = {d}'}")
-
-
-def _pe_name(spec: str) -> str:
-    return spec.split(":")[0].split("+")[0]
 
 
 # =============================================================================== 1. norms vs position
@@ -194,30 +141,15 @@ def pe_norms_figure(outdir, *, preset="quick", seed=0):
 
 @figure("bounds.rademacher_gap", "generalisation gap of trained running-sum models vs the Rademacher bound L_trans B0/sqrt(m), per PE")
 def rademacher_gap_figure(outdir, *, preset="quick", seed=0):
+    """Train or read back the models (:func:`petheory.experiments.li2025_rademacher_gap`), then draw."""
+    rows = ex.li2025_rademacher_gap({**_train(preset, seed), "n_test": N_TEST})
+    return draw_rademacher_gap(outdir, rows, preset)
+
+
+def draw_rademacher_gap(outdir, rows: list[dict], preset: str = "quick"):
+    """Draw the rows of :func:`petheory.experiments.li2025_rademacher_gap` (gap and bound/gap vs m per PE)."""
     import matplotlib.pyplot as plt
 
-    from petheory.nn import evaluate, load_model
-    from petheory.nn import tasks as _tasks
-
-    rows = []
-    with one_torch_thread():
-        recs = trained_running_sum(preset, seed)
-        for r in recs:
-            model, cfg = load_model(r["run_dir"])
-            model = model.double()
-            x = _tasks.load(cfg.task).train.x.double()
-            cert = bounds.transformer_lipschitz(model)
-            ond = bounds.transformer_lipschitz(model, inputs=x)
-            B0 = bounds.transformer_input_norm(model, x)
-            m = int(cfg.task.params["n_train"])
-            test_mse = evaluate(model.float(), test_split(cfg, r["train_len"]), "regression")["mse"]
-            train_mse = r["final"]["train"]["mse"]
-            rows.append({"pe": _pe_name(r["pe"]), "spec": r["pe"], "seed": r["seed"], "m": m, "epochs": cfg.epochs,
-                         "train_mse": train_mse, "test_mse": test_mse, "gap": test_mse - train_mse, "n_test": N_TEST,
-                         "test_mse_by_length_in_record": {k: v["mse"] for k, v in r["final"]["test"].items()},
-                         "B0": B0, "L_certified": cert.total, "L_on_data": ond.total,
-                         "bound_on_data": bounds.rademacher_lipschitz_bound(ond.total, B0, m),
-                         "bound_certified": bounds.rademacher_lipschitz_bound(cert.total, B0, m)})
     pes = list(dict.fromkeys(row["pe"] for row in rows))
     fig, (ag, ab) = plt.subplots(1, 2, figsize=(15, 7.4))
     fits, ratios = {}, {}
@@ -231,7 +163,7 @@ def rademacher_gap_figure(outdir, *, preset="quick", seed=0):
         pos = gap > 0
         lab = pe
         if pos.sum() >= 3 and len(np.unique(m[pos])) >= 3:
-            f = bounds.fit_power_law(m[pos], gap[pos])
+            f = fit_power_law(m[pos], gap[pos])
             fits[pe] = f.as_dict()
             ms = np.unique(m)
             ag.plot(ms, np.exp(f.intercept) * ms**f.slope, color=col, lw=1, alpha=0.7)
@@ -383,20 +315,18 @@ def wavelet_decay_figure(outdir, *, preset="quick", seed=0):
 
 @figure("bounds.alibi_drift", "measured attention drift of a trained ALiBi model beyond N_max vs li2025 Eq. 9")
 def alibi_drift_figure(outdir, *, preset="quick", seed=0):
+    """Train or read back the model (:func:`petheory.experiments.li2025_alibi_drift`), then draw."""
+    run = ex.li2025_alibi_drift(_train(preset, seed))
+    return draw_alibi_drift(outdir, run, preset)
+
+
+def draw_alibi_drift(outdir, run: dict, preset: str = "quick"):
+    """Draw :func:`petheory.experiments.li2025_alibi_drift`'s records: measured drift vs the Eq. 9 bounds per head."""
     import matplotlib.pyplot as plt
 
-    from petheory.nn import load_model
-    from petheory.nn import tasks as _tasks
-
-    with one_torch_thread():
-        recs = [r for r in trained_running_sum(preset, seed) if _pe_name(r["pe"]) == "alibi"]
-    r = max(recs, key=lambda r: (r["config"]["task"]["params"]["n_train"], -r["seed"]))
-    model, cfg = load_model(r["run_dir"])
-    model = model.double()
-    x = _tasks.load(cfg.task).test[200].x[:64].double()
-    recs_d = bounds.alibi_drift(model, x, n_max=N_MAX)
+    recs_d = run["records"]
     heads = sorted({(q["layer"], q["head"]) for q in recs_d})
-    n_layer = max(1, cfg.model.n_layer)
+    n_layer = max(1, run["n_layer"])
     fig, axes = plt.subplots(1, n_layer, figsize=(6.5 * n_layer, 5.8), squeeze=False, sharey=True)
     slopes = {}
     for (layer, head) in heads:
@@ -423,10 +353,10 @@ def alibi_drift_figure(outdir, *, preset="quick", seed=0):
               Line2D([], [], color="grey", ls=":", lw=1.6, label="li2025 Eq. 9: alpha (d - N_max) / 4")]
     colours = [Line2D([], [], color=f"C{h}", lw=3, label=f"head {h}: slope alpha = {a_:.4g}") for h, a_ in sorted(slopes.items())]
     fig.legend(handles=styles + colours, loc="lower center", ncol=3, fontsize=8, frameon=False)
-    fig.suptitle(f"Trained ALiBi running-sum model (m={cfg.task.params['n_train']}, nn preset '{SIZE[preset]}', N_max = {N_MAX}), "
+    fig.suptitle(f"Trained ALiBi running-sum model (m={run['n_train']}, nn preset '{SIZE[preset]}', N_max = {N_MAX}), "
                  "inputs of length 200.\nA(b) = softmax weight of a key whose ALiBi logit bias is b, the query's other logits "
                  "fixed: the key at distance d vs the same key with its bias held at -alpha N_max", fontsize=10)
     fig.tight_layout(rect=(0, 0.12, 1, 1))
-    data = {"run": r["run_dir"], "spec": r["pe"], "n_max": N_MAX, "records": recs_d,
+    data = {"run": run["run"], "spec": run["spec"], "n_max": run["n_max"], "records": recs_d,
             "reading": "A(mu, b): softmax weight of a key with bias b, the rest of the row mu fixed (bounds.alibi_drift)"}
     return save(fig, data, outdir, "bounds.alibi_drift")

@@ -167,8 +167,8 @@ def _one_blas_thread():
 
 
 def _decay_rate(ns, ys):
-    """Rate r of y ~ N^-r with its 95% t-interval (bounds.fit_power_law; n-2 degrees of freedom)."""
-    from petheory.bounds import fit_power_law
+    """Rate r of y ~ N^-r with its 95% t-interval (fits.fit_power_law; n-2 degrees of freedom)."""
+    from petheory.fits import fit_power_law
 
     fit = fit_power_law(np.asarray(ns, float), np.maximum(np.asarray(ys, float), 1e-300))
     lo, hi = fit.slope_ci

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from petheory import bounds
 from petheory import encodings as enc
+from petheory import fits
 from proofs_check.claims._strategies import even_dims, reals
 from proofs_check.engine import Evidence, Reading, claim, claim_with_readings
 from proofs_check.tolerance import gamma, tolerance, unit_roundoff
@@ -191,7 +192,7 @@ def rademacher_bound(ctx) -> Evidence:
                 worst = slack
                 if slack < 0:
                     bad = {"pe": name, "m": m, "estimate": r.mean, "se": r.se, "bound": b, "B0": B0}
-        fit = bounds.fit_power_law(ms, est, weights=[(e / s) ** 2 if s > 0 else 1.0 for e, s in zip(est, se)])
+        fit = fits.fit_power_law(ms, est, weights=[(e / s) ** 2 if s > 0 else 1.0 for e, s in zip(est, se)])
         details[name] = {"m": ms, "R_hat": est, "se": se, "bound_B_B0_over_sqrt_m": bnd, "B0": B0,
                          "exponent": fit.slope, "exponent_ci95": list(fit.slope_ci),
                          "ratio_to_bound": [e / b for e, b in zip(est, bnd)]}
@@ -397,7 +398,7 @@ def _atom_decay_uniform(profile: str) -> Evidence:
                 # position dilation the finest atoms are sampled only at integer positions, so C_j rises over the
                 # first few scales and then stays flat; in the unit dilation it keeps growing.
                 tail = max(3, (len(js) + 1) // 2)
-                lf = bounds.fit_line(np.arange(len(js))[-tail:], running[-tail:])
+                lf = fits.fit_line(np.arange(len(js))[-tail:], running[-tail:])
                 # flat within rounding: log2 of values that are equal up to ~10 roundings of size |log2 C|
                 flat = bool(lf.slope_ci[1] <= tolerance(n_ops=10, scale=float(np.max(np.abs(running)))))
                 # or certified: every scale obeys the bound with the mother wavelet's own constant C_psi(beta) e^{beta h}

@@ -1,0 +1,151 @@
+r"""Norm and Rademacher bounds per PE, ALiBi extrapolation (Eq. 9), wavelet and Legendre analysis.
+
+Everything here is li2025 (Yin Li, arXiv 2506.06398; the paper is available as a structured
+summary, so formulas the paper leaves implicit are stated as reconstructions where they live).
+numpy/scipy only. One module per idea; every public name is re-exported here, so
+``from petheory import bounds; bounds.norm_bound(...)`` and ``from petheory.bounds import X`` work:
+
+:mod:`~petheory.bounds.norms`
+    li2025 Table 2 as a table of functions (:data:`TABLE2`), :func:`norm_bound` (stated next to
+    computed), :func:`pe_norms`, the long-context rotary norms and angle coverage,
+    :func:`bound_report` (the row ``petheory bounds`` prints).
+:mod:`~petheory.bounds.rademacher`
+    li2025 §4.2: closed forms for norm-bounded linear classes, a Monte Carlo estimator (with
+    standard error) for linear and kernel classes, :func:`rademacher_lipschitz_bound`.
+:mod:`~petheory.bounds.lipschitz`
+    Lipschitz constants of attention and LayerNorm on arrays (the factors of :math:`L_{trans}`).
+:mod:`~petheory.bounds.alibi`
+    li2025 §5.3, Eq. 9: :math:`A(\mu, b)`, its Lipschitz constant in the bias, the inequality.
+:mod:`~petheory.bounds.decay`
+    li2025 §6: wavelet (sparse row norms, support end, envelope decay fits, scale constants,
+    norm growth) and Legendre (bound, saturation); sinusoidal ambiguity (offset distance, onset).
+fits
+    :func:`fit_power_law` / :func:`fit_line` live in :mod:`petheory.fits` (re-exported here).
+
+One namespace: the package behaves as the single module it was. Assigning ``bounds.X = f`` (as
+the claim tests do to plant a violation) also re-binds ``X`` in every submodule that holds the same
+object (its home and the siblings that import it, and :mod:`petheory.nn.lipschitz`), so callers
+inside the package see the new ``f``, and restoring the attribute restores them.
+
+Moved to torch: the probes of trained models (``transformer_lipschitz``, ``transformer_input_norm``,
+``alibi_drift``) live in :mod:`petheory.nn.lipschitz`. Their old names here still work through the
+module ``__getattr__`` below (PEP 562), which imports that module, and torch, only when one of them
+is asked for: importing :mod:`petheory.bounds` never imports torch. They are not in ``__all__``.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+
+from petheory.bounds.alibi import (
+    ALIBI_READINGS,
+    alibi_extrapolation_terms,
+    alibi_lipschitz,
+    alibi_lipschitz_numeric,
+    attention_output,
+    attention_weight,
+)
+from petheory.bounds.decay import (
+    DecayFit,
+    legendre_limit,
+    legendre_norm_bound,
+    legendre_saturation_bound,
+    sinusoidal_ambiguity_onset,
+    sinusoidal_offset_distance,
+    sinusoidal_slowest_period,
+    wavelet_decay_fit,
+    wavelet_norm_growth,
+    wavelet_norms,
+    wavelet_scale_ratios,
+    wavelet_support_end,
+    wavelet_support_length,
+)
+from petheory.bounds.lipschitz import GELU_LIPSCHITZ, LipschitzReport, attention_lipschitz, layernorm_lipschitz
+from petheory.bounds.norms import (
+    DENSE_BIAS_MAX,
+    LONG_CONTEXT_BIAS_BOUNDS,
+    TABLE2,
+    NormBound,
+    StatedBound,
+    alibi_bias_magnitude,
+    bound_report,
+    norm_bound,
+    pe_norms,
+    rotary_angle_coverage,
+    scaled_rotary_norm_bound,
+    stated_bound,
+)
+from petheory.bounds.rademacher import (
+    RademacherEstimate,
+    empirical_rademacher,
+    gram_matrix,
+    pe_augmented_inputs,
+    rademacher_kernel_sup,
+    rademacher_linear_bound,
+    rademacher_linear_data_bound,
+    rademacher_linear_sup,
+    rademacher_lipschitz_bound,
+)
+from petheory.fits import LineFit, fit_line, fit_power_law
+
+__all__ = [
+    # norms (li2025 Table 2)
+    "DENSE_BIAS_MAX", "LONG_CONTEXT_BIAS_BOUNDS", "TABLE2", "NormBound", "StatedBound", "alibi_bias_magnitude",
+    "bound_report", "norm_bound", "pe_norms", "rotary_angle_coverage", "scaled_rotary_norm_bound", "stated_bound",
+    # rademacher (li2025 §4.2)
+    "RademacherEstimate", "empirical_rademacher", "gram_matrix", "pe_augmented_inputs", "rademacher_kernel_sup",
+    "rademacher_linear_bound", "rademacher_linear_data_bound", "rademacher_linear_sup", "rademacher_lipschitz_bound",
+    # lipschitz (factors of L_trans)
+    "GELU_LIPSCHITZ", "LipschitzReport", "attention_lipschitz", "layernorm_lipschitz",
+    # alibi (li2025 Eq. 9)
+    "ALIBI_READINGS", "alibi_extrapolation_terms", "alibi_lipschitz", "alibi_lipschitz_numeric", "attention_output",
+    "attention_weight",
+    # decay (li2025 §6) and sinusoidal ambiguity
+    "DecayFit", "legendre_limit", "legendre_norm_bound", "legendre_saturation_bound", "sinusoidal_ambiguity_onset",
+    "sinusoidal_offset_distance", "sinusoidal_slowest_period", "wavelet_decay_fit", "wavelet_norm_growth",
+    "wavelet_norms", "wavelet_scale_ratios", "wavelet_support_end", "wavelet_support_length",
+    # fits (petheory.fits)
+    "LineFit", "fit_line", "fit_power_law",
+    "MOVED_TO_NN", "SHARED_NAMESPACE",
+]
+
+
+#: Names that moved to :mod:`petheory.nn.lipschitz` (they run a torch model); kept reachable here.
+MOVED_TO_NN = ("transformer_lipschitz", "transformer_input_norm", "alibi_drift")
+
+
+def __getattr__(name: str):
+    """``bounds.transformer_lipschitz`` etc. (old paths): forwarded to :mod:`petheory.nn.lipschitz`.
+
+    Lazy (PEP 562), so importing :mod:`petheory.bounds` never imports torch; only asking for one
+    of :data:`MOVED_TO_NN` does. New code imports them from :mod:`petheory.nn.lipschitz`.
+    """
+    if name in MOVED_TO_NN:
+        from petheory.nn import lipschitz
+
+        return getattr(lipschitz, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+#: Modules whose globals follow an assignment to ``petheory.bounds.X`` (see the module docstring).
+SHARED_NAMESPACE = ("petheory.bounds.alibi", "petheory.bounds.decay", "petheory.bounds.lipschitz",
+                    "petheory.bounds.norms", "petheory.bounds.rademacher", "petheory.nn.lipschitz")
+_UNSET = object()
+
+
+class _OneNamespace(types.ModuleType):
+    """The package module's type: ``setattr`` re-binds the same name wherever the old object was bound."""
+
+    def __setattr__(self, name: str, value) -> None:
+        old = self.__dict__.get(name, _UNSET)
+        super().__setattr__(name, value)
+        if old is _UNSET or name.startswith("__"):
+            return
+        for modname in SHARED_NAMESPACE:
+            mod = sys.modules.get(modname)
+            if mod is not None and mod is not old and mod.__dict__.get(name, _UNSET) is old:
+                mod.__dict__[name] = value
+
+
+sys.modules[__name__].__class__ = _OneNamespace

@@ -1,0 +1,114 @@
+r"""li2025 §5.3, Eq. 9: ALiBi extrapolation, :math:`\lvert A(\mu,-\alpha d)-A(\mu,-\alpha N_{max})\rvert\le L_A\alpha(d-N_{max})`.
+
+:math:`A(\mu, b)` read two ways (a softmax weight, an attention output), its Lipschitz constant
+in the bias (analytic and numeric), and both sides of the inequality for one row. The drift
+measured on a trained model is :func:`petheory.nn.lipschitz.alibi_drift`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from petheory import _memory
+from petheory import _validate as v
+
+
+ALIBI_READINGS = ("weight", "output")
+
+
+def attention_weight(mu, b) -> np.ndarray:
+    r""":math:`A(\mu,b)=e^b/(e^b+\sum_je^{\mu_j})`: the softmax weight of a key with logit ``b`` among keys with logits ``mu``.
+
+    li2025 Eq. 9's "attention function" read as a softmax weight: ``mu`` (n-1,) are the other
+    logits of the query's row (content plus their own biases), ``b`` the moving key's bias (its
+    content logit folded into ``mu``'s reference, i.e. ``b`` is its whole logit). ``b`` may be an
+    array; the result has its shape. Computed in log space (no overflow).
+    """
+    mu = v.array("mu", mu, ndim=1, nonempty=False)
+    b = np.asarray(b, dtype=np.float64)
+    lse = np.logaddexp.reduce(mu) if mu.size else -np.inf
+    return np.exp(b - np.logaddexp(b, lse))
+
+
+def attention_output(mu, b, values, value_b) -> np.ndarray:
+    r""":math:`A(\mu,b)=\sum_jp_jv_j` with the moving key's value ``value_b`` (d,), other keys' ``values`` (n-1, d).
+
+    The output reading of Eq. 9. Returns (d,) for scalar ``b``, (len(b), d) for an array.
+    """
+    vals = v.array("values", values, ndim=2)
+    vb = v.array("value_b", value_b, ndim=1)
+    mu = v.array("mu", mu, ndim=1)
+    if vals.shape != (mu.size, vb.size):
+        raise ValueError(f"values must have shape ({mu.size}, {vb.size}), got {vals.shape}")
+    scalar = np.ndim(b) == 0
+    pb = attention_weight(mu, np.atleast_1d(np.asarray(b, dtype=np.float64)))  # (nb,)
+    w = np.exp(mu - np.logaddexp.reduce(mu))  # (n-1,) the others' weights among themselves
+    out = pb[:, None] * vb[None, :] + (1 - pb)[:, None] * (w @ vals)[None, :]
+    return out[0] if scalar else out
+
+
+def alibi_lipschitz(reading: str = "weight", *, values=None, value_b=None) -> float:
+    r"""li2025 Eq. 9's constant, analytic: :math:`L_A=\sup_b\lvert\partial A/\partial b\rvert`.
+
+    'weight': :math:`\partial A/\partial b=A(1-A)\le1/4`, attained where :math:`A=1/2` (reached for
+    some ``b`` whatever :math:`\mu`), so :math:`L_A=1/4` exactly. 'output':
+    :math:`\partial o/\partial b=A(1-A)(v_b-\bar v_{-b})`, so
+    :math:`L_A=\tfrac14\lVert v_b-\bar v_{-b}\rVert\le\tfrac14\operatorname{diam}\{v_j\}` with
+    :math:`\bar v_{-b}` the others' weighted mean; returned as :math:`\tfrac14\max_j\lVert v_b-v_j\rVert`
+    (valid for every :math:`\mu`).
+    """
+    v.choice("reading", reading, ALIBI_READINGS)
+    if reading == "weight":
+        return 0.25
+    vals = v.array("values", values, ndim=2)
+    vb = v.array("value_b", value_b, ndim=1)
+    return 0.25 * float(np.max(np.linalg.norm(vals - vb[None, :], axis=1)))
+
+
+def alibi_lipschitz_numeric(mu, *, b_range: tuple[float, float] | None = None, n_grid: int = 4001) -> float:
+    r"""Numerical :math:`\max_b\lvert\partial A/\partial b\rvert` by central differences on a grid of ``b``.
+
+    Default range: :math:`\mathrm{lse}(\mu)\pm 40` (covers :math:`A` from :math:`e^{-40}` to
+    :math:`1-e^{-40}`). Converges to 1/4 as the grid refines: a check of :func:`alibi_lipschitz`.
+    """
+    mu = v.array("mu", mu, ndim=1)
+    lse = float(np.logaddexp.reduce(mu))
+    lo, hi = (lse - 40.0, lse + 40.0) if b_range is None else map(float, b_range)
+    _memory.require(_memory.array_bytes(v.integer("n_grid", n_grid, minimum=3), mu.size, itemsize=4 * 8),
+                    f"attention weights on a grid of {n_grid} b values", alternative="use a smaller n_grid")
+    b = np.linspace(lo, hi, v.integer("n_grid", n_grid, minimum=3))
+    h = (hi - lo) / (b.size - 1)
+    A = attention_weight(mu, b)
+    return float(np.max(np.abs(A[2:] - A[:-2]) / (2 * h)))
+
+
+def alibi_extrapolation_terms(mu, *, slope: float, distance: int, n_max: int, reading: str = "weight",
+                              values=None, value_b=None) -> dict:
+    r"""Both sides of li2025 Eq. 9 for one row: :math:`\lvert A(\mu,-\alpha d)-A(\mu,-\alpha N_{max})\rvert\le L_A\alpha(d-N_{max})`.
+
+    Returns ``lhs``, ``rhs`` (with the analytic :math:`L_A`), and ``sharp``: the mean-value bound
+    :math:`\max_{b\in[-\alpha d,-\alpha N_{max}]}A(1-A)\,\alpha(d-N_{max})` (times the value spread
+    for the output reading), never larger than ``rhs``. Needs ``distance > n_max``.
+    """
+    alpha = v.real("slope", slope, nonnegative=True)
+    n_max = v.integer("n_max", n_max, minimum=1)
+    dist = v.integer("distance", distance, minimum=0)
+    if dist <= n_max:
+        raise ValueError(f"Eq. 9 is about keys beyond the training length: distance must be > n_max={n_max}, got {dist}")
+    b1, b0 = -alpha * dist, -alpha * n_max
+    grid = np.linspace(b1, b0, 257)
+    A = attention_weight(mu, grid)
+    if reading == "weight":
+        lhs = float(abs(attention_weight(mu, b1) - attention_weight(mu, b0)))
+        LA, spread = alibi_lipschitz("weight"), 1.0
+    else:
+        o = attention_output(mu, np.array([b1, b0]), values, value_b)
+        lhs = float(np.linalg.norm(o[0] - o[1]))
+        LA = alibi_lipschitz("output", values=values, value_b=value_b)
+        mu_ = v.array("mu", mu, ndim=1)
+        w = np.exp(mu_ - np.logaddexp.reduce(mu_))
+        spread = float(np.linalg.norm(np.asarray(value_b, dtype=np.float64) - w @ np.asarray(values, dtype=np.float64)))
+    # A(1-A) is unimodal in b, so its max over the interval is at the grid max or at A = 1/2 if inside
+    lse = float(np.logaddexp.reduce(v.array("mu", mu, ndim=1)))
+    peak = 0.25 if b1 <= lse <= b0 else float(np.max(A * (1 - A)))
+    return {"lhs": lhs, "rhs": LA * alpha * (dist - n_max), "sharp": peak * spread * alpha * (dist - n_max), "L_A": LA}
