@@ -503,3 +503,21 @@ def spectral_summary(M) -> dict:
         "toeplitz_defect": tp.toeplitz_defect(M),
         "softmax_toeplitz_defect": tp.toeplitz_defect(row_softmax(np.real(M))),
     }
+
+
+#: Names that lived here before issue 13 and read model files (now in :mod:`petheory.loaders`) or
+#: load and compute (now :func:`petheory.experiments.minilm_terms`). Kept reachable for old code.
+MOVED = {"BertFirstLayer": "loaders", "load_bert_first_layer": "loaders", "minilm_token_ids": "loaders",
+         "minilm_terms": "experiments"}
+
+
+def __getattr__(name: str):
+    """``coupling.minilm_terms`` etc. (old paths), forwarded lazily (PEP 562) to their new homes:
+    importing :mod:`petheory.coupling` reads nothing; only asking for one of :data:`MOVED` does."""
+    if name in MOVED:
+        if MOVED[name] == "loaders":
+            from petheory import loaders as home
+        else:
+            from petheory import experiments as home
+        return getattr(home, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -15,6 +15,9 @@ they are checkpointed, resumable and skipped when done. Common keys: ``size``
     gu2025 §4: test accuracy per PE, with per-head ablation (``record["ablation"]``).
 ``chen2025_lengthgen(config)``
     parity (chain of thought), copy, reverse, addition: accuracy per length beyond training.
+``minilm_terms(n, ...)``
+    gu2025 Eq. 8 on all-MiniLM-L6-v2's first layer: the logit terms of one head (model read by
+    :mod:`petheory.loaders`, terms by :mod:`petheory.coupling`).
 ``li2025_rademacher_gap(config)``, ``li2025_alibi_drift(config)``
     li2025 §4.2 and Eq. 9 on trained running-sum models (:func:`trained_running_sum`, cached under
     ``runs/bounds/``): the rows the ``bounds.rademacher_gap`` and ``bounds.alibi_drift`` figures draw.
@@ -89,8 +92,10 @@ def gu2025_task2(config: dict | None = None) -> list[dict]:
 def chen2025_lengthgen(config: dict | None = None) -> list[dict]:
     """chen2025's length-generalisation tasks; ``tasks`` key picks a subset."""
     config = dict(config or {})
-    tasks = config.pop("tasks", ["parity", "copy", "reverse", "addition"])
-    pes = config.get("pes", ["nope", "sinusoidal", "learned", "alibi", "rope", "t5"])
+    from petheory.nn.chen2025_runs import LENGTHGEN_PES, LENGTHGEN_TASKS
+
+    tasks = config.pop("tasks", list(LENGTHGEN_TASKS))
+    pes = config.get("pes", list(LENGTHGEN_PES))
     out = []
     for t in tasks:
         out += _sweep(t, {**config, "pes": pes}, pes)
@@ -262,3 +267,33 @@ def li2025_alibi_drift(config: dict | None = None) -> dict:
     x = _tasks.load(cfg.task).test[length].x[:batch].double()
     return {"run": r["run_dir"], "spec": r["pe"], "n_max": LI2025_N_MAX, "n_layer": cfg.model.n_layer,
             "n_train": cfg.task.params["n_train"], "records": alibi_drift(model, x, n_max=LI2025_N_MAX)}
+
+
+# ============================================================================ gu2025 Eq. 8 on MiniLM
+
+
+def minilm_terms(
+    n: int = 64, *, head: int = 0, layernorm: str = "split", text: str | None = None, seed=0, spec: str = "hf:minilm",
+    layer=None,
+):
+    """gu2025 Eq. 8 terms (:class:`petheory.coupling.LogitTerms`) of one head of a BERT model's first layer
+    (default all-MiniLM-L6-v2): loads the model (:mod:`petheory.loaders`), then computes (:mod:`petheory.coupling`).
+
+    ``layer``: an already loaded :class:`petheory.loaders.BertFirstLayer` (skips loading).
+
+    Uses the model's learned positions, real token embeddings (:func:`minilm_token_ids`),
+    its query/key weights and biases, scale ``1/sqrt(d_head)`` and ``B = 0`` (BERT has no logit
+    bias; the padding mask is not used). See :func:`petheory.coupling.bert_inputs` for the LayerNorm rule.
+    """
+    from petheory import _validate as v
+    from petheory import coupling
+    from petheory import loaders
+
+    layer = loaders.load_bert_first_layer(spec) if layer is None else layer
+    head = v.integer("head", head, minimum=0, maximum=layer.num_heads - 1)
+    ids = loaders.minilm_token_ids(n, text=text, seed=seed, spec=spec)
+    C, P = coupling.bert_inputs(layer, ids, layernorm=layernorm)
+    return coupling.logit_terms(
+        C, P, layer.W_Q[head], layer.W_K[head], b_Q=layer.b_Q[head], b_K=layer.b_K[head],
+        scale=1.0 / math.sqrt(layer.d_head),
+    )

@@ -1,6 +1,6 @@
 """Property tests of petheory.encodings: each test states the property it checks.
 
-Tolerances come from proofs_check.tolerance (size, scale, unit roundoff), never a magic epsilon.
+Tolerances come from petheory.rounding (size, scale, unit roundoff), never a magic epsilon.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from petheory import encodings as enc
-from proofs_check.tolerance import tolerance, unit_roundoff
+from petheory.rounding import tolerance, unit_roundoff
 
 U = unit_roundoff()
 

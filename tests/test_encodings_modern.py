@@ -1,7 +1,7 @@
 """The long-context encodings (petheory.encodings_modern): each against a reference formula written
 here from its paper, its conventions, its parameter checks, and one training step through petheory.nn.
 
-Tolerances come from proofs_check.tolerance (size, scale, unit roundoff) next to each identity.
+Tolerances come from petheory.rounding (size, scale, unit roundoff) next to each identity.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import torch
 from petheory import bounds, geometry, toeplitz
 from petheory import encodings as enc
 from petheory.encodings_modern import ScaledRotaryTable, ntk_base, rotary_kernel, yarn_mscale
-from proofs_check.tolerance import tolerance, unit_roundoff
+from petheory.rounding import tolerance, unit_roundoff
 
 U = unit_roundoff()
 NEW = ("rope_pi", "rope_ntk", "rope_yarn", "xpos", "mla_rope", "rope_sinusoidal", "rope_learned",

@@ -126,7 +126,7 @@ def test_dir_without_position_embeddings_is_a_clear_error(tmp_path):
     d.mkdir()
     save_st(d / "model.safetensors", {"model.embed_tokens.weight": T})
     (d / "config.json").write_text(json.dumps({"model_type": "llama", "rope_theta": 10000.0}))
-    with pytest.raises(ValueError, match=r"no learned position embeddings .*rotary positions: use --encoding rope"):
+    with pytest.raises(ValueError, match=r"no learned position embeddings .*rotary positions: use --pe rope"):
         loaders.load_position_embeddings(f"hf:{d}")
     e = tmp_path / "empty"
     e.mkdir()

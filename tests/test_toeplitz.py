@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from petheory import encodings as enc
 from petheory import toeplitz as tp
-from proofs_check.tolerance import tolerance
+from petheory.rounding import tolerance
 
 
 def hermitian_column(rng, n, *, complex_=True, decay=0.8):

@@ -56,8 +56,8 @@ class Mutant:
     equivalent: str = ""  # the argument, when the mutant cannot be observed
 
 
-E, T, C, B, G, N = ("petheory/encodings/", "petheory/toeplitz/", "petheory/coupling.py", "petheory/bounds.py",
-                    "petheory/geometry/", "petheory/nn/models.py")
+E, T, C, G, N = ("petheory/encodings/", "petheory/toeplitz/", "petheory/coupling.py", "petheory/geometry/",
+                 "petheory/nn/models.py")
 
 MUTANTS = [
     # ---------------------------------------------------------------- encodings

@@ -35,8 +35,6 @@ is asked for: importing :mod:`petheory.bounds` never imports torch. They are not
 
 from __future__ import annotations
 
-import sys
-import types
 
 from petheory.bounds.alibi import (
     ALIBI_READINGS,
@@ -87,6 +85,7 @@ from petheory.bounds.rademacher import (
     rademacher_linear_sup,
     rademacher_lipschitz_bound,
 )
+from petheory._split import keep_one_namespace
 from petheory.fits import LineFit, fit_line, fit_power_law
 
 __all__ = [
@@ -107,7 +106,7 @@ __all__ = [
     "wavelet_norms", "wavelet_scale_ratios", "wavelet_support_end", "wavelet_support_length",
     # fits (petheory.fits)
     "LineFit", "fit_line", "fit_power_law",
-    "MOVED_TO_NN", "SHARED_NAMESPACE",
+    "MOVED_TO_NN",
 ]
 
 
@@ -128,24 +127,6 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-#: Modules whose globals follow an assignment to ``petheory.bounds.X`` (see the module docstring).
-SHARED_NAMESPACE = ("petheory.bounds.alibi", "petheory.bounds.decay", "petheory.bounds.lipschitz",
-                    "petheory.bounds.norms", "petheory.bounds.rademacher", "petheory.nn.lipschitz")
-_UNSET = object()
-
-
-class _OneNamespace(types.ModuleType):
-    """The package module's type: ``setattr`` re-binds the same name wherever the old object was bound."""
-
-    def __setattr__(self, name: str, value) -> None:
-        old = self.__dict__.get(name, _UNSET)
-        super().__setattr__(name, value)
-        if old is _UNSET or name.startswith("__"):
-            return
-        for modname in SHARED_NAMESPACE:
-            mod = sys.modules.get(modname)
-            if mod is not None and mod is not old and mod.__dict__.get(name, _UNSET) is old:
-                mod.__dict__[name] = value
-
-
-sys.modules[__name__].__class__ = _OneNamespace
+# assigning bounds.X (tests plant violations that way) re-binds X in the submodules, and in
+# petheory.nn.lipschitz, which took names from bounds when bounds was one module
+keep_one_namespace(__name__, also=("petheory.nn.lipschitz",))

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
 import sys
 
 from petheory.plugins import PluginError
@@ -28,12 +27,9 @@ class _UsageError(Exception):
 
 def _subcommands():
     import petheory.cli as pkg
+    from petheory.plugins import public_submodules
 
-    mods = []
-    for m in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-        if not m.name.startswith("_"):
-            mods.append(importlib.import_module(f"{pkg.__name__}.{m.name}"))
-    return mods
+    return [importlib.import_module(name) for name in public_submodules(pkg)]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -105,10 +105,10 @@ def run(args) -> int:
     lip, lip_report = (1.0 if args.lipschitz is None else args.lipschitz), None
     specs = parse_specs(args.pe)
     if args.checkpoint:
-        from petheory.nn import load_model
+        from petheory.nn import lipschitz, load_model
 
         model, _cfg = load_model(args.checkpoint)
-        lip_report = bounds.transformer_lipschitz(model)
+        lip_report = lipschitz.transformer_lipschitz(model)
         lip = lip_report.total
     if args.distance is not None and not any(s.name == "alibi" for s in specs):
         raise ValueError("--distance (Eq. 9) applies to alibi; add --pe alibi")

@@ -57,6 +57,7 @@ Theory only: nothing here opens a file or loads a tokenizer. A corpus path or an
 tokenizer given to :func:`positional_distributions` is read by :mod:`petheory.loaders`.
 """
 
+from petheory._split import keep_one_namespace
 from petheory.geometry.distributions import (
     BUILTIN_MAX_VOCAB,
     BUILTIN_MIN_COUNT,
@@ -106,3 +107,7 @@ __all__ = [
     "StressReport",
     "encoding_stress",
 ]
+
+# monkeypatch.setattr(petheory.geometry, name, f) reaches the callers in the submodules, as it did
+# when this package was one module (petheory._split)
+keep_one_namespace(__name__)

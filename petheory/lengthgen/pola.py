@@ -91,12 +91,14 @@ def pola_pe(pe, *, d: int = 8, **params) -> PolaPE:
     mode = "keyed" if pe in KEYED else "dense"
     out = PolaPE(pe, info.kind, mode, d, dict(params))
     if mode == "dense" and info.kind == "absolute":
-        if not np.any(_table(out, 4)):
+        if not np.any(position_table(out, 4)):
             raise ValueError(f"{pe!r} gives all-zero position vectors: it has no positions for a POLA")
     return out
 
 
-def _table(pe: PolaPE, n: int) -> np.ndarray:
+def position_table(pe: PolaPE, n: int) -> np.ndarray:
+    """The table :math:`\\Phi_n` (n, d) of the PE's position vectors that the POLA features are built from
+    (registry encoding with the spec's parameters; a learned table gets ``n_max`` = the POLA's)."""
     fn = enc.get(pe.name)
     kw = dict(pe.params)
     if "n_max" in inspect.signature(fn).parameters:
@@ -169,7 +171,7 @@ def _basis(pe: PolaPE, pos) -> tuple[str, np.ndarray]:
         if not integer or pos.min() < 0:
             raise ValueError(f"absolute table {pe.name!r} is defined at integer positions >= 0; the 'interp' Scale "
                              "Hint makes them fractional (use a rotary, alibi, fire or keyed PE)")
-        phi = _table(pe, int(pos.max()) + 1)[pos.astype(np.int64)]  # (L, d)
+        phi = position_table(pe, int(pos.max()) + 1)[pos.astype(np.int64)]  # (L, d)
         F = phi[:, None, :, None] * phi[None, :, None, :]
         return "dense", F.reshape(pos.size, pos.size, -1)
     if pe.kind == "rotary":

@@ -22,7 +22,7 @@ Sources of an ``(N, d)`` table of absolute position vectors (:func:`load_positio
 
 Also here: UTF-8 corpora (:func:`read_corpus`) and tokenizers (:func:`load_hf_tokenizer`,
 :func:`hf_tokenize`) for :func:`petheory.geometry.positional_distributions`, and the first
-attention layer of a BERT-family model (:func:`load_bert_first_layer`, :func:`minilm_terms`) for
+attention layer of a BERT-family model (:func:`load_bert_first_layer`; the terms it gives are :func:`petheory.experiments.minilm_terms`) for
 :mod:`petheory.coupling`. Reading lives here so the theory modules never open a file.
 
 Where things are::
@@ -35,6 +35,7 @@ To use any other model: download it once (e.g. ``huggingface-cli download bert-b
 --local-dir ./bert``) and pass ``hf:./bert``; nothing here touches the network.
 """
 
+from petheory._split import keep_one_namespace
 from petheory.loaders.files import load_npy, read_corpus, read_safetensor, safetensors_header, torch_state
 from petheory.loaders.hf import (
     BERT_KEYS,
@@ -47,7 +48,6 @@ from petheory.loaders.hf import (
     load_bert_first_layer,
     load_hf_tokenizer,
     minilm_dir,
-    minilm_terms,
     minilm_token_ids,
     read_vocab,
     resolve_hf_dir,
@@ -71,7 +71,6 @@ __all__ = [
     "load_bert_first_layer",
     "load_hf_tokenizer",
     "minilm_dir",
-    "minilm_terms",
     "minilm_token_ids",
     "read_vocab",
     "resolve_hf_dir",
@@ -80,3 +79,7 @@ __all__ = [
     "LoadedEncoding",
     "load_position_embeddings",
 ]
+
+# monkeypatch.setattr(petheory.loaders, name, f) reaches the callers in the submodules, as it did
+# when this package was one module (petheory._split)
+keep_one_namespace(__name__)

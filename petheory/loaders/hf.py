@@ -10,7 +10,6 @@ that knows a model directory's weight layout (a sharded ``model.safetensors.inde
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,7 +34,6 @@ __all__ = [
     "BERT_SPECIALS",
     "whole_word_range",
     "minilm_token_ids",
-    "minilm_terms",
 ]
 
 MINILM = "minilm"
@@ -65,7 +63,7 @@ def resolve_hf_dir(spec) -> Path:
     if spec == MINILM:
         return minilm_dir()
     if path.exists():
-        raise ValueError(f"hf:{spec} must be a model directory, got a file; pass the file itself as --encoding")
+        raise ValueError(f"hf:{spec} must be a model directory, got a file; pass the file itself as --pe")
     raise FileNotFoundError(f"model directory not found: {spec}")
 
 
@@ -351,26 +349,3 @@ def minilm_token_ids(n: int, *, text: str | None = None, seed=0, spec: str = "hf
     if not ids:
         raise ValueError("text gives no tokens")
     return np.array([ids[i % len(ids)] for i in range(n)])
-
-
-def minilm_terms(
-    n: int = 64, *, head: int = 0, layernorm: str = "split", text: str | None = None, seed=0, spec: str = "hf:minilm",
-    layer: BertFirstLayer | None = None,
-):
-    """gu2025 Eq. 8 terms (:class:`petheory.coupling.LogitTerms`) of one head of a BERT model's first layer
-    (default all-MiniLM-L6-v2).
-
-    Uses the model's learned positions, real token embeddings (:func:`minilm_token_ids`),
-    its query/key weights and biases, scale ``1/sqrt(d_head)`` and ``B = 0`` (BERT has no logit
-    bias; the padding mask is not used). See :func:`petheory.coupling.bert_inputs` for the LayerNorm rule.
-    """
-    from petheory import coupling
-
-    layer = load_bert_first_layer(spec) if layer is None else layer
-    head = v.integer("head", head, minimum=0, maximum=layer.num_heads - 1)
-    ids = minilm_token_ids(n, text=text, seed=seed, spec=spec)
-    C, P = coupling.bert_inputs(layer, ids, layernorm=layernorm)
-    return coupling.logit_terms(
-        C, P, layer.W_Q[head], layer.W_K[head], b_Q=layer.b_Q[head], b_K=layer.b_K[head],
-        scale=1.0 / math.sqrt(layer.d_head),
-    )

@@ -90,11 +90,11 @@ def _no_table_message(directory: Path, looked: str) -> str:
         except (json.JSONDecodeError, UnicodeDecodeError):
             c = {}
         if "rope_theta" in c or c.get("position_embedding_type") == "rotary" or "rotary_dim" in c:
-            hint = " Its config describes rotary positions: use --encoding rope with its d and base."
+            hint = " Its config describes rotary positions: use --pe rope with its d and base."
         elif c.get("alibi") or c.get("position_embedding_type") == "alibi" or "alibi" in str(c.get("model_type", "")):
-            hint = " Its config describes ALiBi biases: use --encoding alibi."
+            hint = " Its config describes ALiBi biases: use --pe alibi."
         elif c.get("relative_attention_num_buckets"):
-            hint = " Its config describes T5 relative buckets: use --encoding t5."
+            hint = " Its config describes T5 relative buckets: use --pe t5."
     return (
         f"{directory} has no learned position embeddings (looked for tensors ending in "
         f"{', '.join(POSITION_KEYS)} in {looked}).{hint}"

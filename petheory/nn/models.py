@@ -26,7 +26,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from petheory.nn.position import AbsolutePE, BiasPE, PEConfig, Rotary, attention_scale, mla_sizes, parse_pe
+from petheory.nn.position import AbsolutePE, BiasPE, PEConfig, Rotary, attention_scale, canonical_spec, mla_sizes, parse_pe
 
 HEADS = ("regression", "classifier", "lm")
 _SDPA = [True]  # models built while explicit_attention() is active use softmax(QK^T)V instead of SDPA
@@ -72,7 +72,7 @@ class ModelConfig:
 
     def as_dict(self) -> dict:
         d = asdict(self)
-        d["pe"] = parse_pe(self.pe).spec()
+        d["pe"] = canonical_spec(self.pe) if isinstance(self.pe, str) else parse_pe(self.pe).spec()
         return d
 
     def validate(self) -> "ModelConfig":

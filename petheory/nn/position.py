@@ -52,6 +52,8 @@ silently.
 
 from __future__ import annotations
 
+import functools
+
 import inspect
 import math
 from dataclasses import asdict, dataclass, field
@@ -183,6 +185,14 @@ def parse_pe(spec) -> PEConfig:
     cfg = _resolve_alias(cfg)
     _check(cfg)
     return cfg
+
+
+@functools.lru_cache(maxsize=1024)
+def canonical_spec(text: str) -> str:
+    """``parse_pe(text).spec()``, parsed once per distinct text: a config's hash and record name
+    ask for it many times along one sweep (``ModelConfig.as_dict``), the text never changes meaning
+    within a process (a failed parse is not cached, so a plugin registered later is still seen)."""
+    return parse_pe(text).spec()
 
 
 def _from_spec(spec: PESpec) -> PEConfig:

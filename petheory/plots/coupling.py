@@ -10,6 +10,7 @@ import sys
 import numpy as np
 
 from petheory import coupling
+from petheory import experiments
 from petheory import encodings as enc
 from petheory import loaders
 from petheory import toeplitz as tp
@@ -24,7 +25,7 @@ ROPE_THETA = 0.5  # one RoPE band: E = [exp(i(i-j)θ)]
 
 def factors(n: int) -> dict[str, np.ndarray]:
     """The Toeplitz factors of the figure: ``W`` (PD kernel), ALiBi ``B``, RoPE band ``E``; each (n, n)."""
-    W = tp.dense(np.exp(-np.arange(n) / KERNEL_LENGTH))
+    W = tp.dense(tp.kernel("exponential").column(n, KERNEL_LENGTH))
     B = enc.alibi(n, slope=ALIBI_SLOPE)
     E = np.exp(1j * ROPE_THETA * np.subtract.outer(np.arange(n), np.arange(n)))
     return {"W": W, "B": B, "E": E}
@@ -93,7 +94,7 @@ def minilm_terms_figure(outdir, *, preset="quick", seed=0):
     fig, axes = plt.subplots(len(rules), len(shown), figsize=(17, 7.2))
     data = {"n": n, "seed": seed, "head_shown": head, "source": layer.source, "defects": {}}
     for r, (rule, label) in enumerate(rules.items()):
-        terms = loaders.minilm_terms(n, layer=layer, head=head, layernorm=rule, seed=seed)
+        terms = experiments.minilm_terms(n, layer=layer, head=head, layernorm=rule, seed=seed)
         rep = coupling.toeplitz_report(terms)
         mats = {**terms.as_dict(), "total": terms.total}
         for c, k in enumerate(shown):
@@ -109,7 +110,7 @@ def minilm_terms_figure(outdir, *, preset="quick", seed=0):
         # every head, for the JSON: the figure shows head 0
         data["defects"][rule] = {
             h: {k: v["defect"] for k, v in coupling.toeplitz_report(
-                loaders.minilm_terms(n, layer=layer, head=h, layernorm=rule, seed=seed)).items()}
+                experiments.minilm_terms(n, layer=layer, head=h, layernorm=rule, seed=seed)).items()}
             for h in range(layer.num_heads)
         }
     fig.suptitle(f"all-MiniLM-L6-v2, layer 0, head {head}: Eq. 8 terms on {n} random word tokens at positions 0..{n - 1} "

@@ -97,7 +97,7 @@ def pe_no_new_capability(case) -> float:
         # spectrum is not a certified quantity; the products are). Tolerance: SVD backward error
         # max(m, p) eps ||X||, plus forming X (eps ||X||_F <= sqrt(min(m,p)) eps ||X||) and the
         # products of Phi's singular values (2 n eps ||Phi||^2 = 2 n eps ||X||).
-        table = _pola._table(p, n)  # Phi_n (n, d): the same table the POLA features are built from
+        table = _pola.position_table(p, n)  # Phi_n (n, d): the same table the POLA features are built from
         X = lengthgen.basis(pe, pos)[1].reshape(n * n, -1)
         sx = np.linalg.svd(X, compute_uv=False)
         sp = np.linalg.svd(table, compute_uv=False)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import math
-from pathlib import Path
 
 import numpy as np
 from hypothesis import strategies as st
