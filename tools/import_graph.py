@@ -1,7 +1,9 @@
 r"""petheory's import graph, grouped by layer, read from the source without importing it.
 
-    python tools/import_graph.py            # Markdown for the README's "where things are" section
+    python tools/import_graph.py            # the graph as Markdown, one line per module with its imports
     python tools/import_graph.py --edges    # one "module -> module" line per import (for a diff)
+    python tools/import_graph.py --where    # the README's "where things are" table (file, layer, what it holds)
+    python tools/import_graph.py --write    # replace that table in README.md (--check: exit 1 when stale)
 
 Every ``import`` / ``from ... import`` anywhere in a file counts (inside functions too: a lazy
 import is still a dependency), resolved to the petheory / proofs_check module it names. The
@@ -10,9 +12,9 @@ layers, bottom to top, and what may import what:
 ========================  =====================================================================
 layer                     holds
 ========================  =====================================================================
-helpers                   ``petheory/__init__``, ``_validate``, ``_memory``, ``plugins``, ``data``
+helpers                   ``petheory/__init__``, ``_validate``, ``_memory``, ``_split``, ``plugins``, ``data``
 theory                    numpy/scipy float64 formulas: no torch, no file reading (``THEORY``)
-loaders+io                reading encodings and model files, atomic writes, runs and records
+loaders+io                reading encodings and model files, atomic writes, runs and records, the PE grammar
 nn+experiments+sweep      torch: models, tasks, training, the paper experiments, grids of runs
 plots                     records -> matplotlib figures
 cli                       the ``petheory`` command: parse, then call the library
@@ -30,6 +32,7 @@ from __future__ import annotations
 import argparse
 import ast
 import fnmatch
+import re
 import sys
 from pathlib import Path
 
@@ -38,18 +41,20 @@ PACKAGES = ("petheory", "proofs_check")
 
 #: Theory modules: top-level names under petheory/ (``x.py`` or the package ``x/``), as fnmatch
 #: patterns so that a module split into ``geometry/`` or ``toeplitz_*.py`` stays covered.
-#: ``stress_reference`` (null references for stress values) is numpy-only theory too.
+#: ``stress_reference`` (null references for stress values), ``softmax`` and ``comparison`` (every
+#: encoding side by side, from the theory functions) are numpy-only theory too.
 THEORY = ("encodings*", "toeplitz*", "spectral*", "coupling*", "bounds*", "geometry*", "lengthgen*", "fits*",
-          "rounding", "stress_reference")
+          "rounding", "softmax", "stress_reference", "comparison")
 
 #: Layers bottom to top: (name, fnmatch patterns on dotted module names). First match wins.
 #: "helpers" are the package's internal helpers (validation, memory guard, the plugin loader, the
 #: built-in corpus as Python data) and the package itself (``petheory/__init__``: the version and
 #: the public theory names), usable from every layer.
 LAYERS = (
-    ("helpers", ("petheory", "petheory._validate", "petheory._memory", "petheory.plugins", "petheory.data*")),
+    ("helpers", ("petheory", "petheory._validate", "petheory._memory", "petheory._split", "petheory.plugins",
+                 "petheory.data*")),
     ("theory", tuple(f"petheory.{p}" for p in THEORY) + tuple(f"petheory.{p}.*" for p in THEORY)),
-    ("loaders+io", ("petheory.loaders*", "petheory.io", "petheory.records", "petheory.comparison")),
+    ("loaders+io", ("petheory.loaders*", "petheory.io", "petheory.records", "petheory.spec")),
     ("nn+experiments+sweep", ("petheory.nn*", "petheory.provenance", "petheory.experiments*", "petheory.sweep*")),
     ("plots", ("petheory.plots*",)),
     ("cli", ("petheory.cli*",)),
@@ -146,6 +151,50 @@ def markdown(g: dict[str, set[str]]) -> str:
     return "\n".join(lines)
 
 
+WHERE_BEGIN = "<!-- where:begin (generated: python tools/import_graph.py --write) -->"
+WHERE_END = "<!-- where:end -->"
+
+
+#: Words a full stop follows without ending the sentence.
+ABBREVIATIONS = {"Eq", "Eqs", "Prop", "Thm", "Fig", "Sec", "Def", "App", "Lemma", "Cor", "e.g", "i.e", "cf", "vs", "al", "et al"}
+
+
+def summary(path: Path, width: int = 120) -> str:
+    """First sentence of a module's docstring (what the file holds), on one line, at most ``width`` characters."""
+    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    text = " ".join(doc.split("\n\n")[0].split())
+    for m in re.finditer(r"\.(?=\s|$)", text):  # the first full stop that ends a sentence, not "Eq. 9"
+        word = text[: m.start()].split()[-1].lstrip("(") if text[: m.start()].split() else ""
+        if word not in ABBREVIATIONS:
+            text = text[: m.end()]
+            break
+    text = text.replace("|", "\\|")
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
+def where(root: Path = ROOT) -> str:
+    """The README's "where things are" table: every petheory module file (bottom layer first) and
+    the catalogue's top-level files, each with its layer and the first sentence of its docstring
+    (no sizes: the table changes when a file's purpose does, not with every edit)."""
+    known = modules(root)
+    order = {layer: i for i, (layer, _) in enumerate(LAYERS)}
+    rows = sorted(((order.get(layer_of(m) or "", 99), m) for m in known
+                   if not m.startswith("proofs_check.claims.") or m == "proofs_check.claims"), key=lambda t: (t[0], t[1]))
+    lines = ["| layer | file | holds |", "|---|---|---|"]
+    for _, m in rows:
+        path = known[m]
+        lines.append(f"| {layer_of(m) or '?'} | `{path.relative_to(root).as_posix()}` | {summary(path)} |")
+    return "\n".join(lines) + "\n"
+
+
+def replace_where(text: str, block: str) -> str:
+    """``text`` (README.md) with the block between :data:`WHERE_BEGIN` and :data:`WHERE_END` replaced."""
+    i, j = text.find(WHERE_BEGIN), text.find(WHERE_END)
+    if i < 0 or j < i:
+        raise SystemExit(f"README.md has no {WHERE_BEGIN} ... {WHERE_END} block")
+    return text[: i + len(WHERE_BEGIN)] + "\n" + block + text[j:]
+
+
 def upward_edges(g: dict[str, set[str]]) -> list[tuple[str, str]]:
     """Imports from a lower layer into a higher one (what the layering forbids)."""
     order = {layer: i for i, (layer, _) in enumerate(LAYERS)}
@@ -157,7 +206,26 @@ def upward_edges(g: dict[str, set[str]]) -> list[tuple[str, str]]:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--edges", action="store_true", help="print 'module -> module' lines instead of Markdown")
+    p.add_argument("--where", action="store_true", help="print the README's 'where things are' table")
+    p.add_argument("--write", action="store_true", help="replace that table in README.md")
+    p.add_argument("--check", action="store_true", help="exit 1 when README.md's table is stale")
     args = p.parse_args(argv)
+    if args.where or args.write or args.check:
+        readme = ROOT / "README.md"
+        block = where()
+        if args.where:
+            sys.stdout.write(block)
+            return 0
+        text = readme.read_text(encoding="utf-8")
+        new = replace_where(text, block)
+        if args.check:
+            print(f"README.md: where-things-are table is {'stale: run python tools/import_graph.py --write' if new != text else 'up to date'}")
+            return int(new != text)
+        if new != text:
+            tmp = readme.with_suffix(".md.tmp")
+            tmp.write_text(new, encoding="utf-8")
+            tmp.replace(readme)
+        return 0
     g = graph()
     if args.edges:
         for m, ds in g.items():

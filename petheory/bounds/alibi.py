@@ -1,5 +1,6 @@
-r"""li2025 §5.3, Eq. 9: ALiBi extrapolation, :math:`\lvert A(\mu,-\alpha d)-A(\mu,-\alpha N_{max})\rvert\le L_A\alpha(d-N_{max})`.
+r"""li2025 §5.3, Eq. 9: ALiBi extrapolation, the drift of attention beyond the training length.
 
+Eq. 9: :math:`\lvert A(\mu,-\alpha d)-A(\mu,-\alpha N_{max})\rvert\le L_A\alpha(d-N_{max})`.
 :math:`A(\mu, b)` read two ways (a softmax weight, an attention output), its Lipschitz constant
 in the bias (analytic and numeric), and both sides of the inequality for one row. The drift
 measured on a trained model is :func:`petheory.nn.lipschitz.alibi_drift`.
