@@ -249,17 +249,14 @@ def _reference(args, target, report) -> dict:
     return out
 
 
-SHORT = {
-    "stress1": "Kruskal stress-1 with optimal scale, sqrt(sum (D - s*E)^2 / sum D^2)",
-    "raw": "raw stress, sum_{i<j} (D - E)^2",
-    "strain": "strain, ||B_D - B_E||_F",
-}
 
 
 def _print(out: dict, *, quiet: bool) -> None:
     from petheory.cli._console import console
 
     from rich.markup import escape
+
+    from petheory import geometry
 
     con = console(quiet=quiet)
     td = out["target_details"]
@@ -276,7 +273,7 @@ def _print(out: dict, *, quiet: bool) -> None:
         )
     if td and td.get("sparse_positions"):
         con.print(f"[yellow]note[/yellow]      sparse positions kept: {td['sparse_positions']}")
-    con.print(f"[bold]stress    {out['stress']:.4f}[/bold]  [dim]{escape(SHORT[out['kind']])}; n={out['n']}, d={out['d']}[/dim]")
+    con.print(f"[bold]stress    {out['stress']:.4f}[/bold]  [dim]{escape(geometry.STRESS_LABELS[out['kind']])}; n={out['n']}, d={out['d']}[/dim]")
     null = out.get("null")
     if null:
         con.print(

@@ -81,7 +81,7 @@ from petheory.geometry.induced import (
 )
 from petheory.geometry.mds import EXACT_MAX_N, MDSResult, classical_mds, gram_from_distances, hellinger_mds, smacof
 from petheory.geometry.rank import Factorisation, effective_rank, minimal_parametrisation
-from petheory.geometry.stress_measures import STRESS_FORMULAS, STRESS_KINDS, stress, stress_between
+from petheory.geometry.stress_measures import STRESS_FORMULAS, STRESS_KINDS, STRESS_LABELS, stress, stress_between
 
 __all__ = [
     "PositionalDistributions",
@@ -94,6 +94,7 @@ __all__ = [
     "classical_mds",
     "hellinger_mds",
     "STRESS_FORMULAS",
+    "STRESS_LABELS",
     "stress",
     "stress_between",
     "effective_rank",

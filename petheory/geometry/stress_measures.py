@@ -17,7 +17,7 @@ from petheory.geometry.blocks import block_rows
 from petheory.geometry.distributions import PositionalDistributions
 from petheory.geometry.hellinger import SqrtDistributions, check_distance_matrix, sqrt_distributions
 
-__all__ = ["STRESS_FORMULAS", "STRESS_KINDS", "stress", "stress_between"]
+__all__ = ["STRESS_FORMULAS", "STRESS_KINDS", "STRESS_LABELS", "stress", "stress_between"]
 
 STRESS_FORMULAS = {
     "stress1": "sqrt( sum_{i<j} (D_ij - s*E_ij)^2 / sum_{i<j} D_ij^2 ), s* = sum D_ij E_ij / sum E_ij^2 "
@@ -26,6 +26,12 @@ STRESS_FORMULAS = {
     "strain": "|| B_D - B_E ||_F, B_M = -1/2 J M^2 J (strain; for coordinates X, B_E = (JX)(JX)^T)",
 }
 STRESS_KINDS = tuple(STRESS_FORMULAS)
+#: One-line names of :data:`STRESS_FORMULAS`, for reports (``petheory stress``).
+STRESS_LABELS = {
+    "stress1": "Kruskal stress-1 with optimal scale, sqrt(sum (D - s*E)^2 / sum D^2)",
+    "raw": "raw stress, sum_{i<j} (D - E)^2",
+    "strain": "strain, ||B_D - B_E||_F",
+}
 
 
 class _DenseRows:

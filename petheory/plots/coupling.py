@@ -27,7 +27,7 @@ def factors(n: int) -> dict[str, np.ndarray]:
     """The Toeplitz factors of the figure: ``W`` (PD kernel), ALiBi ``B``, RoPE band ``E``; each (n, n)."""
     W = tp.dense(tp.kernel("exponential").column(n, KERNEL_LENGTH))
     B = enc.alibi(n, slope=ALIBI_SLOPE)
-    E = np.exp(1j * ROPE_THETA * np.subtract.outer(np.arange(n), np.arange(n)))
+    E = tp.dense(coupling.rope_band_average(np.arange(n), [ROPE_THETA]))  # one band: e_k = exp(ik theta)
     return {"W": W, "B": B, "E": E}
 
 
