@@ -6,7 +6,7 @@ import pytest
 
 from petheory import bounds
 from petheory import encodings as enc
-from proofs_check.claims import li2025
+from proofs_check.claims import li2025, li2025_empirical, li2025_extrapolation
 from proofs_check.engine import get
 from proofs_check.runner import check_claim
 
@@ -53,7 +53,7 @@ def test_wavelet_extrapolation_minimal_counterexample_is_the_last_training_posit
     rec = verdict("li2025.wavelet_extrapolation")
     ce = rec["counterexample"]
     assert ce["d"] == 1 and ce["wavelet"] == "db2"
-    anchor = enc.wavelet(1, 1, start=ce["n_max"] - 1, **li2025._wav_params(ce))[0]
+    anchor = enc.wavelet(1, 1, start=ce["n_max"] - 1, **li2025_extrapolation._wav_params(ce))[0]
     assert rec["margin"] == pytest.approx(-np.linalg.norm(anchor), rel=1e-12)
 
 
@@ -118,7 +118,7 @@ def test_learned_models_that_wrap_positions_around_are_refuted(monkeypatch):
 
     monkeypatch.setattr(position.AbsolutePE, "forward", wrapped)
     rec = verdict("li2025.learned_no_extrapolation")
-    assert rec["verdict"] == "refuted" and li2025.learned_no_extrapolation(rec["counterexample"]) > 0
+    assert rec["verdict"] == "refuted" and li2025_extrapolation.learned_no_extrapolation(rec["counterexample"]) > 0
 
 
 def test_learned_models_whose_later_positions_differ_only_in_the_model_are_refuted(monkeypatch):
@@ -145,12 +145,12 @@ def test_alibi_extrapolation_catches_a_bound_off_by_a_constant_factor(monkeypatc
 
 
 def test_jmax_reading_catches_an_atom_without_a_finite_constant(monkeypatch):
-    real = li2025._atom_decay_uniform("quick")
+    real = li2025_extrapolation._atom_decay_uniform("quick")
     fam = next(iter(real.details["per_family"]))
     bad = {**real.details["per_family"][fam], "unit/l2": {**real.details["per_family"][fam]["unit/l2"],
                                                             "C_j": [np.inf] * len(real.details["per_family"][fam]["unit/l2"]["C_j"])}}
-    planted = li2025.Evidence(real.verdict, real.cases, details={"per_family": {fam: bad}})
-    monkeypatch.setattr(li2025, "_atom_decay_uniform", lambda profile: planted)
+    planted = li2025_extrapolation.Evidence(real.verdict, real.cases, details={"per_family": {fam: bad}})
+    monkeypatch.setattr(li2025_extrapolation, "_atom_decay_uniform", lambda profile: planted)
     assert verdict("li2025.wavelet_atom_decay#c_depends_on_jmax")["verdict"] == "refuted"
 
 
@@ -192,11 +192,11 @@ def test_atom_decay_checker_says_holds_when_atoms_carry_the_stated_amplitude(mon
     # planted "fix": L2 atoms with amplitude 2^(-j/2), as the statement has it -> one C for every scale
     real = enc.wavelet_amplitude
     monkeypatch.setattr(enc, "wavelet_amplitude", lambda j, nm: real(j, "paper") if nm in ("l2", "none") else real(j, nm))
-    li2025._atom_decay_uniform.cache_clear()
+    li2025_extrapolation._atom_decay_uniform.cache_clear()
     try:
         assert verdict("li2025.wavelet_atom_decay")["verdict"] == "holds"
     finally:
-        li2025._atom_decay_uniform.cache_clear()
+        li2025_extrapolation._atom_decay_uniform.cache_clear()
 
 
 def test_planted_atom_decay_corrected_violation(monkeypatch):
@@ -275,20 +275,20 @@ def test_table5_without_records_is_inconclusive_and_never_trains(tmp_path, monke
     from proofs_check.engine import Context
 
     monkeypatch.setenv("PETHEORY_RECORDS", "")  # a clone without the shipped records
-    ev = li2025.table5_running_sum(Context("quick", 1, np.random.default_rng(0), 0, workdir=str(tmp_path)))
+    ev = li2025_empirical.table5_running_sum(Context("quick", 1, np.random.default_rng(0), 0, workdir=str(tmp_path)))
     assert ev.verdict == "inconclusive" and "no running-sum records" in ev.summary
 
 
 def test_table5_verdicts_from_records():
     wav = [_rec("wavelet", 0.010 + 1e-4 * s, seed=s) for s in range(3)]
     sin = [_rec("sinusoidal", 0.040 + 1e-4 * s, seed=s) for s in range(3)]
-    assert li2025.table5_evidence(wav + sin).verdict == "holds"
+    assert li2025_empirical.table5_evidence(wav + sin).verdict == "holds"
     sin_better = [_rec("sinusoidal", 0.002 + 1e-4 * s, seed=s) for s in range(3)]
-    ev = li2025.table5_evidence(wav + sin_better)
+    ev = li2025_empirical.table5_evidence(wav + sin_better)
     assert ev.verdict == "refuted" and ev.counterexample["lower_than_wavelet"] == ["sinusoidal"]
     small = [_rec("wavelet", 0.01, size="small", seed=s) for s in range(2)] + \
             [_rec("sinusoidal", 0.04, size="small", seed=s) for s in range(2)]
-    ev = li2025.table5_evidence(small)
+    ev = li2025_empirical.table5_evidence(small)
     assert ev.verdict == "inconclusive" and "smaller than li2025's setup" in ev.summary
 
 
@@ -298,7 +298,7 @@ def test_table5_needs_every_comparison_after_holm_to_hold():
     wav = [_rec("wavelet", m, seed=s) for s, m in enumerate((0.030, 0.092, 0.061))]
     leg = [_rec("legendre", m, seed=s) for s, m in enumerate((0.0254, 0.0957, 0.0610))]
     sin = [_rec("sinusoidal", 0.5 + 0.01 * s, seed=s) for s in range(3)]
-    ev = li2025.table5_evidence(wav + leg + sin)
+    ev = li2025_empirical.table5_evidence(wav + leg + sin)
     assert ev.verdict == "inconclusive"
     t = ev.details["readings"][ev.details["reading"]]["tests"]
     assert t["sinusoidal"]["target_better_p"] < 0.01 and t["legendre"]["target_better_p"] > 0.05
@@ -309,7 +309,7 @@ def test_table5_reports_each_reconstruction_reading_and_decides_by_the_papers_de
            [_rec("sinusoidal", 0.040 + 1e-4 * s, seed=s) for s in range(3)]
     bidir = [_rec("wavelet", 0.5 + 1e-3 * s, seed=s, **{"model.causal": False}) for s in range(3)] + \
             [_rec("sinusoidal", 0.1 + 1e-3 * s, seed=s, **{"model.causal": False}) for s in range(3)]
-    ev = li2025.table5_evidence(base + bidir)
+    ev = li2025_empirical.table5_evidence(base + bidir)
     assert ev.verdict == "holds" and ev.details["reading"].startswith("causal encoder")
     per = {k: v["verdict"] for k, v in ev.details["readings"].items()}
     assert sorted(per.values()) == ["holds", "refuted"] and any(k.startswith("bidirectional") for k in per)
@@ -319,7 +319,7 @@ def test_table5_from_the_shipped_records_is_refuted_in_every_reading(tmp_path):
     """The records in records/ (H100, paper preset, 5-15 seeds per PE and reading) decide it."""
     from proofs_check.engine import Context
 
-    ev = li2025.table5_running_sum(Context("quick", 1, np.random.default_rng(0), 0, workdir=str(tmp_path)))
+    ev = li2025_empirical.table5_running_sum(Context("quick", 1, np.random.default_rng(0), 0, workdir=str(tmp_path)))
     assert ev.verdict == "refuted" and ev.details["paper_size"]
     assert ev.details["seeds_per_pe"] >= 5 and len(ev.details["readings"]) >= 4
     assert {v["verdict"] for v in ev.details["readings"].values()} == {"refuted"}

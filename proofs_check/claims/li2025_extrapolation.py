@@ -1,0 +1,521 @@
+r"""Claims of li2025 (Yin Li, arXiv 2506.06398) about extrapolation past the training length N_max:
+ALiBi's Eq. 9 and monotone bias (§5.3), the wavelet atoms' decay and the wavelet encoding's extrapolation
+(§6.1.4), and the learned PE's collapse past its table (§6).
+
+Conventions as in :mod:`proofs_check.claims.li2025`: statements quoted from CLAIMS.md and checked as
+stated, every quantity from :mod:`petheory.bounds` or the encodings registry, and a failing statement's
+strongest corrected variant registered next to it as ``<id>__corrected``.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+from hypothesis import strategies as st
+
+from petheory import bounds
+from petheory import encodings as enc
+from petheory import fits
+from proofs_check.claims._strategies import reals
+from proofs_check.engine import Evidence, Reading, claim, claim_with_readings
+from proofs_check.tolerance import gamma, tolerance, unit_roundoff
+
+
+# ============================================================================= ALiBi
+
+
+@st.composite
+def _alibi_eq9_cases(draw):
+    # 'near_tight' cases put the key's logit next to the row's log-sum-exp (A ~ 1/2, where |dA/db| = L_A) and move
+    # it by a small alpha (d - N_max), so lhs/rhs -> 1: a bound that is off by a constant factor fails there,
+    # while the free cases (lhs/rhs ~ 1e-68 in the median) could only catch a wrong sign or order.
+    near_tight = draw(st.booleans())
+    n_other = draw(st.integers(1, 32))
+    reading = draw(st.sampled_from(["weight", "output"]))
+    case = {
+        "mu": draw(st.lists(reals(-30.0, 30.0), min_size=n_other, max_size=n_other)),
+        "slope": draw(st.sampled_from([1.0, 0.5, 2.0**-8]) | st.floats(1e-4, 4.0)),
+        "n_max": draw(st.integers(1, 512)),
+        "excess": draw(st.integers(1, 4096)),
+        "reading": reading,
+    }
+    if near_tight:
+        case["slope"] = draw(st.floats(1e-6, 1e-2))
+        case["excess"] = draw(st.integers(1, 8))
+        lse = -case["slope"] * (case["n_max"] + case["excess"] / 2)  # the middle of the key's bias interval
+        shift = lse - float(np.logaddexp.reduce(np.asarray(case["mu"], dtype=np.float64)))
+        case["mu"] = [m + shift for m in case["mu"]]
+    if reading == "output":
+        case["values"] = draw(st.lists(st.lists(reals(-5.0, 5.0), min_size=3, max_size=3), min_size=n_other, max_size=n_other))
+        case["value_b"] = draw(st.lists(reals(-5.0, 5.0), min_size=3, max_size=3))
+    return case
+
+
+def _alibi_eq9_rounding(mu: np.ndarray, case: dict, dist: int, t: dict) -> float:
+    r"""Bound on |computed (lhs - rhs) - exact (lhs - rhs)| of Eq. 9 (Higham's model, u = unit roundoff).
+
+    Derivation (n = len(mu), A(b) = sigma(b - lse), sigma' = A(1 - A) <= 1/4):
+
+    * the biases b = fl(-alpha p) are off by <= u|b|, and the computed argument b - lse by
+      <= gamma_{n+4} (|b| + |lse| + 1) (log-sum-exp of n terms, then one subtraction); through
+      sigma' this moves A(b) by <= s(b) (u|b| + gamma_{n+4}(|b| + |lse| + 1)), with
+      s(b) = min(1/4, 1.01 A(1-A)): sigma' changes by a factor <= e^delta over an argument error
+      delta (<= 1e-9 here) and the computed A is within a relative delta + 2u, so 1% covers both;
+      exp and the division add gamma_2 A.
+    * 'output': o(b) = A v_b + (1 - A) vbar, vbar = w @ V with w_j = exp(mu_j - lse) each off by a
+      relative gamma_{n+4}(max|mu| + |lse| + 1); each coordinate of o is off by
+      <= 2 Vmax errA(b) + (gamma_{n+4}(max|mu| + |lse| + 1) + gamma_{n+3}) Vmax, the 2-norm of
+      the difference over dv coordinates by sqrt(dv) times the sum over both biases. This is the
+      term that matters when every value vector is equal: L_A = 0, rhs = 0, and lhs is pure
+      rounding (issue 15: refuted at 1.1e-16 for lack of it).
+    * rhs = L_A alpha (d - N_max): <= gamma_{dv+4} rhs (the norm inside L_A, two products);
+      the norm of lhs adds gamma_{dv} lhs; underflow n eta through ``tolerance``.
+    """
+    u = unit_roundoff()
+    n = len(mu)
+    lse = float(np.logaddexp.reduce(mu))
+    g = gamma(n + 4)
+    alpha = float(case["slope"])
+
+    def err_A(b: float) -> float:
+        A = float(bounds.attention_weight(mu, b))
+        s = min(0.25, 1.01 * A * (1.0 - A))
+        return s * (u * abs(b) + g * (abs(b) + abs(lse) + 1.0)) + gamma(2) * A
+
+    e = err_A(-alpha * dist) + err_A(-alpha * case["n_max"])
+    if case["reading"] == "weight":
+        return e + gamma(4) * t["rhs"] + u * t["lhs"] + tolerance(n_ops=n + 4, scale=0.0)
+    V = np.asarray(case["values"] + [case["value_b"]], dtype=np.float64)
+    vmax, dv = float(np.max(np.abs(V))), V.shape[1]
+    ew = g * (float(np.max(np.abs(mu))) + abs(lse) + 1.0) + gamma(n + 3)
+    coord = 2 * vmax * e + 2 * ew * vmax
+    return math.sqrt(dv) * coord + gamma(dv + 4) * t["rhs"] + gamma(dv) * t["lhs"] + tolerance(n_ops=n + 4, scale=0.0)
+
+
+@claim(
+    id="li2025.alibi_extrapolation",
+    paper_status="proposition",
+    source="li2025 §5.3, Eq. 9",
+    statement=r"$\lvert A(\mu,-\alpha d)-A(\mu,-\alpha N_{max})\rvert \le L_A\,\alpha\,(d-N_{max})$ for $d>N_{max}$, "
+    r"$A$ the attention function, $L_A$ its Lipschitz constant in the bias.",
+    kind="exact",
+    cases=_alibi_eq9_cases,
+    reconstruction="A(mu, b) is made concrete two ways (bounds.attention_weight / attention_output): 'weight', the "
+    "softmax weight e^b/(e^b + sum_j e^{mu_j}) of a key with logit b among the other logits mu of the query's row "
+    "(L_A = sup |dA/db| = sup A(1-A) = 1/4, analytic); 'output', the attention output sum_j p_j v_j (L_A = "
+    "max_j ||v_b - v_j||/4). mu is held fixed while the key moves, as the statement's notation implies. The check also "
+    "confirms the analytic L_A against a numerical max of |dA/db| over b (central differences, 4001 points).",
+)
+def alibi_extrapolation(case) -> float:
+    mu = np.asarray(case["mu"], dtype=np.float64)
+    dist = case["n_max"] + case["excess"]
+    kw = {} if case["reading"] == "weight" else {"values": case["values"], "value_b": case["value_b"]}
+    t = bounds.alibi_extrapolation_terms(mu, slope=case["slope"], distance=dist, n_max=case["n_max"],
+                                         reading=case["reading"], **kw)
+    tol = _alibi_eq9_rounding(mu, case, dist, t)
+    eq9 = t["lhs"] - t["rhs"] - tol
+    # numeric L_A: a central difference (A(b+h) - A(b-h))/2h equals A'(xi) for some xi (mean value theorem), so it
+    # never exceeds sup A' = 1/4 in exact arithmetic; only the rounding of the two A values (/2h) can push it over.
+    # The grid points b = lse +- 40 (linspace) are rounded too, by <= u |b|: the computed spacing of two
+    # neighbours is 2h + 2u max|b|, which the quotient (divided by the nominal 2h) turns into at most
+    # 1/4 * u max|b| / h above 1/4.
+    h = 80.0 / 4000
+    bmax = abs(float(np.logaddexp.reduce(mu))) + 40.0
+    numeric = (bounds.alibi_lipschitz_numeric(mu) - 0.25 - tolerance(n_ops=len(mu) + 4, scale=1.0) / h
+               - 0.25 * unit_roundoff() * bmax / h)
+    return float(max(eq9, numeric if case["reading"] == "weight" else -np.inf))
+
+
+@st.composite
+def _alibi_cases(draw):
+    n = draw(st.integers(1, 1024))
+    if draw(st.booleans()):
+        H = draw(st.integers(1, 64))
+        slope = float(enc.alibi_slopes(H, draw(st.sampled_from(["press", "gu2025"])))[draw(st.integers(0, H - 1))])
+    else:
+        slope = draw(st.floats(1e-8, 1e4))
+    return {"n": n, "slope": slope}
+
+
+def bias_by_distance_violation(B: np.ndarray) -> float:
+    """max over k of (largest bias at distance k+1) - (smallest bias at distance k).
+
+    <= 0 exactly when the bias is non-increasing in |i - j| over all pairs (i, j)."""
+    n = B.shape[0]
+    if n < 2:
+        return -np.inf
+    hi = np.array([max(np.diagonal(B, k).max(), np.diagonal(B, -k).max()) for k in range(n)])
+    lo = np.array([min(np.diagonal(B, k).min(), np.diagonal(B, -k).min()) for k in range(n)])
+    return float(np.max(hi[1:] - lo[:-1]))
+
+
+@claim(
+    id="li2025.alibi_monotone_bias",
+    paper_status="proposition",
+    source="li2025 §5.3",
+    statement=r"The ALiBi bias $b(i,j) = -\alpha\lvert i-j\rvert$ stays monotone in distance at any length.",
+    kind="exact",
+    cases=_alibi_cases,
+)
+def alibi_monotone_bias(case) -> float:
+    # Rounding is monotone and |i-j| is an exact integer, so no tolerance is needed:
+    # fl(-a*k) >= fl(-a*(k+1)) holds exactly in IEEE arithmetic.
+    B = enc.alibi(case["n"], slope=case["slope"], form="symmetric")
+    v = bias_by_distance_violation(B)
+    return -1.0 if not np.isfinite(v) else v
+
+
+# ============================================================================= wavelet: atom decay
+
+_FAMILIES = {"quick": ["db2", "db4", "sym4"], "thorough": ["haar", "db2", "db4", "db8", "sym4", "coif2"]}
+
+
+_ATOM_DECAY_RECON = ("Reading c_depends_on_jmax holds for any compactly supported atoms (any beta works), which "
+    "makes it vacuous as a decay statement. Reading uniform_c, one C and one beta for all scales: per scale j the smallest C_j "
+    "is read off the encoding's own atoms (bounds.wavelet_scale_ratios; beta = the fitted envelope rate of "
+    "bounds.wavelet_decay_fit), and log2 max_{j<=j_max} C_j is fitted against j_max (OLS, 95% t-interval; the "
+    "data are deterministic, so the interval measures fit, not noise). A uniform C exists iff that slope is 0. "
+    "Conventions: dilation 'unit' (psi(2^j t - k), t = pos/N_max, j = 0, 1, ...: the paper's centre k2^-j and "
+    "width 2^-j) and 'position' (psi(2^j pos - k), j <= 0); amplitudes c_j = 2^(j/2) ('l2', the standard "
+    "orthonormal atom psi_{j,k}), 2^(-j/2) ('paper'), 1 ('none'). The verdict is for the standard atoms "
+    "(unit, l2); details give every convention.")
+
+
+def wavelet_atom_decay(ctx) -> Evidence:
+    """Reading 'uniform_c': one C and one beta for all scales."""
+    return _atom_decay_uniform("quick" if ctx.profile == "quick" else "thorough")
+
+
+@functools.lru_cache(maxsize=2)
+def _atom_decay_uniform(profile: str) -> Evidence:
+    fams = _FAMILIES[profile]
+    table = {}
+    for w in fams:
+        fit = bounds.wavelet_decay_fit(w)
+        table[w] = {"beta": fit.beta, "beta_ci95": list(fit.beta_ci), "C_mother": fit.C, "support": fit.support}
+        for dil in ("unit", "position"):
+            for nm in ("l2", "paper", "none"):
+                if dil == "unit":  # d covering scales 0..6
+                    S = fit.support
+                    d = sum(2**j + S - 1 for j in range(7))
+                    r = bounds.wavelet_scale_ratios(d, wavelet=w, n_max=64, normalisation=nm, dilation="unit", beta=fit.beta,
+                                                    samples_per_unit=16)
+                    js, Cs = r["scales"], r["C"]  # coarse -> fine; j_max grows by adding finer scales
+                else:  # all scales -J..0 at n_max = 2^8; j_max grows by adding coarser scales (larger N_max)
+                    S = fit.support
+                    d = sum((-(-256 // 2 ** (-j)) + S - 1) for j in range(-8, 1))
+                    r = bounds.wavelet_scale_ratios(d, wavelet=w, n_max=256, normalisation=nm, dilation="position", beta=fit.beta)
+                    js, Cs = r["scales"][::-1], r["C"][::-1]
+                running = np.log2(np.maximum.accumulate(np.asarray(Cs)))
+                # the asymptotic regime is the tail (j_max -> infinity): fit the last half of the scales. In the
+                # position dilation the finest atoms are sampled only at integer positions, so C_j rises over the
+                # first few scales and then stays flat; in the unit dilation it keeps growing.
+                tail = max(3, (len(js) + 1) // 2)
+                lf = fits.fit_line(np.arange(len(js))[-tail:], running[-tail:])
+                # flat within rounding: log2 of values that are equal up to ~10 roundings of size |log2 C|
+                flat = bool(lf.slope_ci[1] <= tolerance(n_ops=10, scale=float(np.max(np.abs(running)))))
+                # or certified: every scale obeys the bound with the mother wavelet's own constant C_psi(beta) e^{beta h}
+                # (h the psi sampling step): densely sampled coarse atoms approach C_psi from below
+                ceiling = fit.C * math.exp(fit.beta * 2.0**-10)
+                capped = bool(max(Cs) <= ceiling * (1 + tolerance(n_ops=10, scale=1.0)))
+                uniform = flat or capped
+                table[w][f"{dil}/{nm}"] = {"scales": js, "C_j": Cs, "log2_C_growth_per_scale": lf.slope,
+                                           "ci95": list(lf.slope_ci), "tail_points": tail,
+                                           "max_C_over_mother_C": max(Cs) / fit.C, "uniform_C": uniform}
+    verdicts = {f"{w}/{k}": v["uniform_C"] for w in table for k, v in table[w].items() if isinstance(v, dict)}
+    holds_for = sorted(k for k, ok in verdicts.items() if ok)
+    fails_for = sorted(k for k, ok in verdicts.items() if not ok)
+    std = [table[w]["unit/l2"] for w in fams]
+    ref = "db2" if "db2" in fams else fams[0]
+    r0 = table[ref]["unit/l2"]
+    ce = {"wavelet": ref, "dilation": "unit", "normalisation": "l2", "beta": table[ref]["beta"],
+          "C_fixed_at_scale_0": r0["C_j"][0], "scale": r0["scales"][1], "C_needed_at_scale_1": r0["C_j"][1],
+          "ratio": r0["C_j"][1] / r0["C_j"][0],
+          "note": "with C set so the bound holds at j=0, the j=1 atom exceeds it by this ratio; the ratio grows as "
+          "2^j (amplitude 2^(j/2) against the stated 2^(-j/2))"}
+    details = {"per_family": table, "uniform_C_holds_for": holds_for, "uniform_C_fails_for": fails_for}
+    if all(s["uniform_C"] for s in std):
+        return Evidence("holds", len(verdicts), margin=0.0, details=details,
+                        summary="one C serves every scale for the standard (unit, l2) atoms")
+    g = std[0]["log2_C_growth_per_scale"]
+    return Evidence(
+        "refuted", len(verdicts), margin=-float(g), details=details, counterexample=ce,
+        summary=f"standard L2 atoms psi_jk = 2^(j/2) psi(2^j t - k): the smallest C grows as 2^({g:.3f} j) "
+        f"(CI {std[0]['ci95'][0]:.3f}..{std[0]['ci95'][1]:.3f}): amplitude 2^(j/2), not 2^(-j/2). The bound holds "
+        f"with one C for the 'paper' amplitude (either dilation) and for every amplitude in the 'position' dilation (j <= 0); fails for {', '.join(fails_for)}. "
+        f"Fitted envelope rates beta: " + ", ".join(f"{w} {table[w]['beta']:.2f} [{table[w]['beta_ci95'][0]:.2f}, "
+                                                    f"{table[w]['beta_ci95'][1]:.2f}]" for w in fams)
+        + ". See li2025.wavelet_atom_decay__corrected.",
+    )
+
+
+def wavelet_atom_decay_per_jmax(ctx) -> Evidence:
+    """Reading 'c_depends_on_jmax': for each j_max some C (allowed to depend on j_max) serves every j <= j_max."""
+    ev = _atom_decay_uniform("quick" if ctx.profile == "quick" else "thorough")
+    std = {w: v["unit/l2"] for w, v in ev.details["per_family"].items()}
+    finite = all(np.all(np.isfinite(v["C_j"])) and max(v["C_j"]) > 0 for v in std.values())
+    needed = {w: {"scales": v["scales"], "C_jmax": np.maximum.accumulate(np.asarray(v["C_j"])).tolist()} for w, v in std.items()}
+    ref = next(iter(needed))
+    return Evidence(
+        "holds" if finite else "refuted", sum(len(v["scales"]) for v in needed.values()), margin=None,
+        details={"standard_atoms_C_for_each_jmax": needed}, strength="proved",
+        summary="compactly supported, bounded atoms: on the support e^{beta |u|} <= e^{beta S}, so C(j_max) = "
+        "max_{j<=j_max} C_j is finite for every beta and j_max (the bound is then vacuous as a decay statement). "
+        f"Standard (unit, l2) {ref} atoms: C(j_max) = " + ", ".join(f"{c:.3g}" for c in needed[ref]["C_jmax"])
+        + f" for j_max = {needed[ref]['scales'][0]}..{needed[ref]['scales'][-1]}, growing as 2^j_max.",
+    )
+
+
+claim_with_readings(
+    id="li2025.wavelet_atom_decay",
+    source="li2025 §6.1.4",
+    statement=r"$\lvert\psi_{j,k}(pos)\rvert \le C\,2^{-j/2}\exp(-\beta\lvert pos-k2^{-j}\rvert/2^{-j})$ for $j\le j_{max}$. "
+    r"Whether $C$ may depend on $j_{max}$ is not said; each reading is checked.",
+    kind="asymptotic",
+    paper_status="proposition",
+    reconstruction=_ATOM_DECAY_RECON,
+    readings=[
+        Reading("uniform_c", r"one $C$ (and one $\beta$) for every scale $j$: the smallest $C_j$ per scale stays bounded "
+                r"as $j_{max}$ grows.", check=wavelet_atom_decay, kind="asymptotic"),
+        Reading("c_depends_on_jmax", r"for each $j_{max}$ some $C=C(j_{max})$ serves every $j\le j_{max}$.",
+                check=wavelet_atom_decay_per_jmax, kind="asymptotic", evidence="proved"),
+    ],
+)
+
+
+@st.composite
+def _atom_cases(draw):
+    n_max = draw(st.integers(1, 256))
+    return {
+        "wavelet": draw(st.sampled_from(["db2", "db4", "haar", "sym4", "coif1"])),
+        "normalisation": draw(st.sampled_from(["l2", "paper", "none"])),
+        "dilation": draw(st.sampled_from(["unit", "position"])),
+        "n_max": n_max,
+        "atom": draw(st.integers(0, 199)),
+        "pos": draw(st.integers(0, 40 * n_max)),
+        "beta": draw(st.floats(0.0, 6.0)),
+    }
+
+
+@claim(
+    id="li2025.wavelet_atom_decay__corrected",
+    paper_status="proposition",
+    evidence="definitional",
+    evidence_note="C_psi(beta) is computed as the maximum of |psi(s)| e^{beta s} over the same sampled psi the "
+    "encoding interpolates, so the bound holds by construction of C; what the search adds is that the encoding's "
+    "features are c_j psi(2^j u - k) with the stated amplitude and support (zero outside it)",
+    source="li2025 §6.1.4 (corrected)",
+    statement=r"For every $\beta\ge0$, every scale and shift: $\lvert c_j\psi(2^ju-k)\rvert \le C_\psi(\beta)\,c_j\,"
+    r"e^{-\beta\lvert 2^ju-k\rvert}$ with $C_\psi(\beta)=\max_s\lvert\psi(s)\rvert e^{\beta s}$ and $c_j$ the atom's "
+    r"own amplitude ($2^{j/2}$ for $L^2$-normalised atoms), and $\psi_{j,k}=0$ outside $[k2^{-j},(k+S)2^{-j}]$.",
+    kind="exact",
+    cases=_atom_cases,
+    corrected_of="li2025.wavelet_atom_decay",
+    reconstruction="The amplitude is the atom's (2^(j/2) for the orthonormal psi_{j,k}), not 2^(-j/2); the constant "
+    "is uniform in j and k. Checked on the encoding's own features (petheory.encodings.wavelet, psi sampled by "
+    "PyWavelets and linearly interpolated: the interpolant obeys the bound with C_psi(beta) e^{beta h}, h = the "
+    "sampling step 2^-resolution, since |interp| is at most its left neighbour's value).",
+)
+def wavelet_atom_decay__corrected(case) -> float:
+    w, nm, dil, n_max = case["wavelet"], case["normalisation"], case["dilation"], case["n_max"]
+    x, psi, taps = enc.wavefun(w, 10)
+    S = taps - 1
+    a = case["atom"]
+    j, k = enc.wavelet_atoms(a + 1, S, dilation=dil, n_max=n_max)[a]
+    val = enc.wavelet(1, a + 1, wavelet=w, n_max=n_max, normalisation=nm, dilation=dil, start=case["pos"])[0, a]
+    u = 2.0**j * (case["pos"] / n_max if dil == "unit" else case["pos"]) - k
+    beta, h = case["beta"], float(x[1] - x[0])
+    C = float(np.max(np.abs(psi) * np.exp(beta * x))) * math.exp(beta * h)
+    cj = enc.wavelet_amplitude(j, nm)
+    if u < 0 or u > x[-1]:
+        return float(abs(val))  # outside the support: must be exactly 0
+    # val is c_j * interp(u): one product and one interpolation (3 roundings) on values <= C c_j
+    return float(abs(val) - C * cj * math.exp(-beta * abs(u)) - tolerance(n_ops=4, scale=C * cj))
+
+
+# ============================================================================= wavelet: extrapolation
+
+
+@st.composite
+def _wav_extra_cases(draw):
+    return {
+        "wavelet": draw(st.sampled_from(["db2", "db4", "haar", "sym4", "coif1"])),
+        "d": draw(st.integers(1, 64)),
+        "n_max": draw(st.integers(2, 512)),
+        "normalisation": draw(st.sampled_from(["l2", "paper", "none"])),
+        "dilation": draw(st.sampled_from(["unit", "position"])),
+        "far": draw(st.integers(0, 10**6)),
+    }
+
+
+def _wav_params(case) -> dict:
+    return {k: case[k] for k in ("wavelet", "n_max", "normalisation", "dilation")}
+
+
+@claim(
+    id="li2025.wavelet_extrapolation",
+    paper_status="proposition",
+    source="li2025 §6.1.4",
+    statement=r"$\lVert PE_{wav}(pos)-PE_{wav}(N_{max})\rVert_2 = O(e^{-\beta(pos-N_{max})})$ for $pos>N_{max}$.",
+    kind="exact",
+    cases=_wav_extra_cases,
+    reconstruction="PE(N_max) is the encoding of the last training position (0-based n_max-1). O(e^{-beta(pos-N_max)}) "
+    "requires the left side to tend to 0. The checker evaluates the encoding at two far positions P and 2P+1 past "
+    "the end of the atoms' support (bounds.wavelet_support_end): when the encoding is identical there (it is "
+    "exactly 0 by compact support), the left side is the same constant ||PE(P) - PE(N_max)|| at every later "
+    "position, and the statement fails by that constant whenever it is > 0 (no C can make a constant O(e^{-beta t})).",
+)
+def wavelet_extrapolation(case) -> float:
+    p = _wav_params(case)
+    end = bounds.wavelet_support_end(case["d"], case["n_max"], wavelet=case["wavelet"], dilation=case["dilation"])
+    P = end + case["far"]
+    anchor = enc.wavelet(1, case["d"], start=case["n_max"] - 1, **p)[0]
+    far1 = enc.wavelet(1, case["d"], start=P, **p)[0]
+    far2 = enc.wavelet(1, case["d"], start=2 * P + 1, **p)[0]
+    if np.any(far1 != far2):
+        return -1.0  # tail not constant at these points: this checker cannot conclude (never seen)
+    gap = float(np.linalg.norm(far1 - anchor))
+    # a norm of d entries, each a product c_j * interp: gamma_{d+4} relative
+    return gap - tolerance(n_ops=case["d"] + 4, scale=float(np.linalg.norm(anchor)) + 1e-300)
+
+
+@claim(
+    id="li2025.wavelet_extrapolation__corrected",
+    paper_status="proposition",
+    source="li2025 §6.1.4 (corrected)",
+    statement=r"$PE_{wav}(pos)=PE_\infty:=0$ for every $pos\ge P_S$, $P_S\le\lceil(S+h)N_{max}\rceil+1$ for the unit "
+    r"dilation and $\lceil(S+h)2^{\lceil\log_2N_{max}\rceil}\rceil+1$ for the position dilation ($S$ = support length "
+    r"of $\psi$, $h=2^{-10}$ PyWavelets' sampling step), so $\lVert PE(pos)-PE_\infty\rVert_2=O(e^{-\beta(pos-N_{max})})$ "
+    r"for every $\beta>0$, while $\lVert PE(pos)-PE(N_{max})\rVert_2=\lVert PE(N_{max})\rVert_2$ there.",
+    kind="exact",
+    cases=_wav_extra_cases,
+    corrected_of="li2025.wavelet_extrapolation",
+    reconstruction="The limit is the zero vector (every atom has compact support), not PE(N_max): past P_S the "
+    "encoding collapses to one point, as the learned PE collapses to p_{N_max}. P_S is computed by "
+    "bounds.wavelet_support_end from the atoms in use (h matters only for Haar, whose sampled psi is -1 at x = 1 "
+    "and 0 at 1 + h); the checker asks that P_S obey the stated formula, for exact zeros from P_S on (positions past "
+    "every support get no interpolated value at all), and for the predicted constant distance to PE(N_max).",
+)
+def wavelet_extrapolation__corrected(case) -> float:
+    p = _wav_params(case)
+    n_max, d = case["n_max"], case["d"]
+    end = bounds.wavelet_support_end(d, n_max, wavelet=case["wavelet"], dilation=case["dilation"])
+    S = bounds.wavelet_support_length(case["wavelet"])
+    J = math.ceil(math.log2(n_max)) if n_max > 1 else 0
+    stated_end = math.ceil((S + 2.0**-10) * (n_max if case["dilation"] == "unit" else 2**J)) + 1
+    far = enc.wavelet(1, d, start=end + case["far"], **p)[0]
+    anchor = enc.wavelet(1, d, start=n_max - 1, **p)[0]
+    zero = float(np.max(np.abs(far)))  # exact zeros required
+    dist = abs(float(np.linalg.norm(far - anchor)) - float(np.linalg.norm(anchor)))
+    return max(zero, float(end > stated_end), dist - tolerance(n_ops=d + 4, scale=float(np.linalg.norm(anchor))))
+
+
+# ============================================================================= learned PE
+
+
+@st.composite
+def _learned_cases(draw):
+    return {
+        "n_max": draw(st.integers(1, 256)),
+        "extra": draw(st.integers(1, 256)),
+        "d": draw(st.integers(1, 64)),
+        "seed": draw(st.integers(0, 2**16)),
+    }
+
+
+@st.composite
+def _learned_model_cases(draw):
+    n_max = draw(st.integers(1, 12))
+    extra = draw(st.integers(1, 12))
+    T = n_max + extra
+    a = draw(st.integers(n_max - 1, T - 1))
+    return {
+        "n_max": n_max,
+        "extra": extra,
+        "d": draw(st.sampled_from([4, 8])),
+        "n_layer": draw(st.integers(1, 2)),
+        "steps": draw(st.integers(0, 4)),
+        "seed": draw(st.integers(0, 2**16)),
+        "swap": [a, draw(st.integers(n_max - 1, T - 1))],
+    }
+
+
+def _trained_learned_model(case):
+    """A small bidirectional Transformer with li2025's learned PE (n_max rows, reuse of the last row past it),
+    trained for ``steps`` Adam steps on a random regression task at the training length n_max."""
+    import torch
+
+    from petheory.nn import ModelConfig, build_model
+
+    n_max, d = case["n_max"], case["d"]
+    torch.manual_seed(case["seed"])
+    cfg = ModelConfig(head="regression", pe=f"learned:n_max={n_max},beyond=clamp", vocab_size=0, input_dim=1, out_dim=1,
+                      n_layer=case["n_layer"], n_head=1, d_model=d, d_ff=2 * d, max_len=n_max, causal=False)
+    model = build_model(cfg).double()
+    g = torch.Generator().manual_seed(case["seed"] + 1)
+    if case["steps"]:
+        opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+        X, Y = torch.randn(8, n_max, 1, generator=g, dtype=torch.float64), torch.randn(8, n_max, 1, generator=g, dtype=torch.float64)
+        for _ in range(case["steps"]):
+            opt.zero_grad()
+            torch.nn.functional.mse_loss(model(X), Y).backward()
+            opt.step()
+    return model.eval(), g
+
+
+def learned_no_extrapolation_gap(case) -> tuple[float, float]:
+    """(how far positions past N_max are from collapsing, tolerance): registry rows, the model's rows, and the
+    model's outputs, which cannot tell two positions >= N_max - 1 apart if they share p_{N_max}."""
+    import torch
+
+    n_max, extra, d = case["n_max"], case["extra"], case["d"]
+    T = n_max + extra
+    P = enc.learned(T, d, n_max=n_max, seed=case["seed"], beyond="clamp")
+    registry = float(np.max(np.abs(P[n_max:] - P[n_max - 1])))  # row copies are exact
+    prev = torch.get_num_threads()
+    torch.set_num_threads(1)  # tiny models: thread start-up costs more than the arithmetic
+    try:
+        model, g = _trained_learned_model(case)
+        with torch.no_grad():
+            rows = model.abs_pe(T)
+            collapse = float((rows[n_max:] - rows[n_max - 1]).abs().max())
+            X = torch.randn(1, T, 1, generator=g, dtype=torch.float64)
+            a, b = case["swap"]
+            perm = torch.arange(T)
+            perm[a], perm[b] = b, a
+            Y, Yp = model(X)[0], model(X[:, perm])[0]
+            gap = float((Yp - Y[perm]).abs().max())  # the swapped tokens' outputs follow them
+            gain = 1.0
+            for p in model.parameters():
+                if p.ndim == 2:
+                    gain *= 1.0 + float(torch.linalg.matrix_norm(p, ord=2))
+            scale = float(max(Y.abs().max(), X.abs().max(), rows.abs().max()))
+    finally:
+        torch.set_num_threads(prev)
+    # Swapping two keys changes only the order of the n-term sums over keys: rounding, carried through the
+    # layers with gain at most the product of (1 + ||W||_2) (as in cirrincione2026.necessity).
+    tol = tolerance(n_ops=case["n_layer"] * (T + 4 * d + 16), scale=scale, cond=gain)
+    return max(registry, collapse, gap - tol), tol
+
+
+@claim(
+    id="li2025.learned_no_extrapolation",
+    paper_status="proposition",
+    source="li2025 §6 / Table 2 discussion",
+    statement=r"Learned PE has zero extrapolation beyond $N_{max}$: reusing $p_{N_{max}}$ collapses all later positions. "
+    r"Checked on trained models: a bidirectional Transformer (petheory.nn, float64) with li2025's learned PE, trained "
+    r"for 0-4 Adam steps at length $N_{max}$, run at length $N_{max}+extra$: its position rows past $N_{max}$ equal "
+    r"$p_{N_{max}}$ (as in the registry's table), and swapping the tokens at two positions $\ge N_{max}$ only swaps "
+    r"their outputs: the model cannot tell those positions apart.",
+    kind="exact",
+    cases=_learned_model_cases,
+    examples={"quick": 20, "thorough": 300},
+    reconstruction="The paper's policy past the table is beyond='clamp' (reuse the last row), in the registry and in "
+    "petheory.nn's AbsolutePE (their default refuses longer inputs). Trained weights are any weights: the collapse "
+    "holds for every value of them, so a few steps of a random regression task stand for training. Bidirectional "
+    "attention: a causal mask would tell positions apart by itself (see cirrincione2026.necessity).",
+)
+def learned_no_extrapolation(case) -> float:
+    return learned_no_extrapolation_gap(case)[0]
