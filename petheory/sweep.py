@@ -35,11 +35,14 @@ Engines
     cluster; the tests do. On a machine without ``sbatch`` submitit's ``AutoExecutor`` runs the
     array as local processes, so ``--engine slurm`` also works (slowly) on a laptop.
 
-``ensemble=True`` (the ``grid`` engine) trains, in this process, every set of runs that share
-a task, schedule and optimiser at once with :func:`petheory.nn.grid.train_grid`: seeds and
-position mechanisms of one grid become one program per step (a CUDA graph on a GPU), so li2025's
-whole Table 5 grid is one launch per step. On a GPU this is the fast way; on a CPU it also saves
-the per-run Python overhead.
+``ensemble=True`` trains every set of runs that share a task, schedule and optimiser
+(:func:`groups_of`) at once with :func:`petheory.nn.grid.train_grid`: seeds and position
+mechanisms of one group become one program per step (a CUDA graph on a GPU), so li2025's whole
+Table 5 grid is one launch per step. A group is then the engine's unit of work: ``'local'``
+trains the groups one after another in this process, ``'process'`` one group per worker, and
+``'slurm'`` one group per array task (one GPU each: ``gpus_per_node=1``), which packs a large
+sweep onto many GPUs or nodes with each GPU kept busy by a whole grid. On a GPU this is the fast
+way; on a CPU it also saves the per-run Python overhead.
 """
 
 from __future__ import annotations
@@ -147,6 +150,30 @@ def _train_one(cfg_dict: dict, directory: str, threads: int | None = None) -> di
     return train(TrainConfig.from_dict(cfg_dict), directory)
 
 
+def _train_group(cfg_dicts: list, directories: list, threads: int | None = None) -> list:
+    """Worker entry point (importable, picklable): train runs that share a program as one grid
+    (:func:`petheory.nn.grid.train_grid`) into their directories; their records in order."""
+    import torch
+
+    from petheory.nn.grid import train_grid
+    from petheory.nn.train import TrainConfig
+
+    if threads:
+        torch.set_num_threads(threads)
+    return train_grid([TrainConfig.from_dict(c) for c in cfg_dicts], directories)
+
+
+def groups_of(configs, todo) -> list[list[int]]:
+    """The indices ``todo`` of ``configs`` grouped by :func:`petheory.nn.grid.shared_key`: each group
+    trains as one grid (one program per step), first-seen order."""
+    from petheory.nn.grid import shared_key
+
+    groups: dict[str, list[int]] = {}
+    for i in todo:
+        groups.setdefault(shared_key(configs[i]), []).append(i)
+    return list(groups.values())
+
+
 def run(configs, out_dir, *, engine: str = "local", workers: int | None = None, slurm: dict | None = None,
         executor=None, ensemble: bool = False, progress=None) -> list[dict]:
     """Train every config not yet done under ``out_dir``; return all records in config order.
@@ -181,43 +208,49 @@ def run(configs, out_dir, *, engine: str = "local", workers: int | None = None, 
         if progress:
             progress(len(records), len(configs), rec)
 
-    if ensemble and todo:
-        from petheory.nn.grid import shared_key, train_grid
+    # a unit of work: one run, or (ensemble) one group of runs trained as one grid
+    units = groups_of(configs, todo) if ensemble and todo else [[i] for i in todo]
+    fn = _train_group if ensemble else _train_one
 
-        groups: dict[str, list[int]] = {}
-        for i in todo:
-            groups.setdefault(shared_key(configs[i]), []).append(i)
-        for idx in groups.values():
-            recs = train_grid([configs[i] for i in idx], [run_dir(out_dir, configs[i]) for i in idx])
-            for i, r in zip(idx, recs):
-                done(i, r)
-    elif engine == "local":
-        for i in todo:
-            done(i, _train_one(configs[i].as_dict(), str(run_dir(out_dir, configs[i]))))
+    def args_of(idx):
+        if ensemble:
+            return [configs[i].as_dict() for i in idx], [str(run_dir(out_dir, configs[i])) for i in idx]
+        return configs[idx[0]].as_dict(), str(run_dir(out_dir, configs[idx[0]]))
+
+    def finished(idx, result):
+        for i, r in zip(idx, result if ensemble else [result]):
+            done(i, r)
+
+    if engine == "local":
+        for idx in units:
+            finished(idx, fn(*args_of(idx)))
     elif engine == "process":
-        _run_pool(configs, todo, out_dir, workers, done)
+        _run_pool(units, fn, args_of, workers, finished)
     else:
-        _run_slurm(configs, todo, out_dir, slurm or {}, executor, done)
+        _run_slurm(units, fn, args_of, out_dir, slurm or {}, executor, finished)
     for i in pending:  # duplicates of a config trained above
         if i not in records:
             records[i] = records[seen[configs[i].hash()]]
     return [records[i] for i in range(len(configs))]
 
 
-def _run_pool(configs, todo, out_dir, workers, done) -> None:
+def _run_pool(units, fn, args_of, workers, finished) -> None:
+    """One spawned process per unit at a time, ``workers`` at once, each with ``cpu_count // workers``
+    torch threads so that the processes never oversubscribe the cores."""
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    workers = int(workers or min(len(todo), os.cpu_count() or 1)) or 1
+    workers = int(workers or min(len(units), os.cpu_count() or 1)) or 1
     threads = max(1, (os.cpu_count() or 1) // workers)
     with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as pool:
-        futs = {pool.submit(_train_one, configs[i].as_dict(), str(run_dir(out_dir, configs[i])), threads): i for i in todo}
+        futs = {pool.submit(fn, *args_of(idx), threads): k for k, idx in enumerate(units)}
         for f in as_completed(futs):
-            done(futs[f], f.result())
+            finished(units[futs[f]], f.result())
 
 
-def _run_slurm(configs, todo, out_dir, slurm: dict, executor, done) -> None:
-    if not todo:
+def _run_slurm(units, fn, args_of, out_dir, slurm: dict, executor, finished) -> None:
+    """One array task per unit (a run, or with ``ensemble`` a whole grid group on one GPU)."""
+    if not units:
         return
     if executor is None:
         try:
@@ -232,9 +265,10 @@ def _run_slurm(configs, todo, out_dir, slurm: dict, executor, done) -> None:
             if k in opts:
                 opts[f"slurm_{k}"] = opts.pop(k)
         executor.update_parameters(**opts)
-    jobs = executor.map_array(_train_one, [configs[i].as_dict() for i in todo], [str(run_dir(out_dir, configs[i])) for i in todo])
-    for i, job in zip(todo, jobs):
-        done(i, job.result())
+    columns = list(zip(*(args_of(idx) for idx in units)))
+    jobs = executor.map_array(fn, *columns)
+    for idx, job in zip(units, jobs):
+        finished(idx, job.result())
 
 
 def summary(records: list[dict]) -> list[dict]:

@@ -82,6 +82,42 @@ def test_sweep_with_ensemble_gives_the_per_seed_records(tmp_path):
         assert r["final"]["train"]["loss"] == pytest.approx(ref["final"]["train"]["loss"], rel=1e-5)
 
 
+class _ArrayExecutor:
+    """submitit's ``map_array`` contract, run in this process: one call per array task, recorded."""
+
+    def __init__(self):
+        self.tasks = []
+
+    def map_array(self, fn, *columns):
+        class Job:
+            def __init__(self, value):
+                self._value = value
+
+            def result(self):
+                return self._value
+
+        jobs = []
+        for args in zip(*columns):
+            self.tasks.append(args)
+            jobs.append(Job(fn(*args)))
+        return jobs
+
+
+def test_ensemble_sweep_sends_one_array_task_per_grid_group(tmp_path):
+    """--ensemble with the SLURM engine packs each group of runs that share a program into one array
+    task (one GPU kept busy by a whole grid), and gives the records the in-process grid gives."""
+    cfgs = sweep.expand({**GRID, "pe": ["nope", "alibi"], "grid": {"lr": [1e-3, 3e-3]}})  # 2 lrs: 2 groups of 4
+    ex = _ArrayExecutor()
+    packed = sweep.run(cfgs, tmp_path / "slurm", engine="slurm", executor=ex, ensemble=True)
+    assert len(ex.tasks) == 2 and sorted(len(t[0]) for t in ex.tasks) == [4, 4]
+    local = sweep.run(cfgs, tmp_path / "local", ensemble=True)
+    assert [r["config_hash"] for r in packed] == [c.hash() for c in cfgs]
+    assert [without_timing(r) for r in packed] == [without_timing(r) for r in local]
+    ex2 = _ArrayExecutor()
+    assert sweep.run(cfgs, tmp_path / "slurm", engine="slurm", executor=ex2, ensemble=True) == packed
+    assert ex2.tasks == []  # all done: nothing submitted
+
+
 @pytest.mark.parametrize("task, pe", [("running_sum", "alibi"), ("gu2025_task1", "t5"), ("parity", "relative"),
                                       ("addition", "mla"), ("gu2025_task2", "rope:heads=1+sinusoidal")])
 def test_seed_ensemble_matches_per_seed_training_numerically(task, pe):

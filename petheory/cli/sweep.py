@@ -30,7 +30,7 @@ def add_arguments(p) -> None:
     p.add_argument("--out", required=True, metavar="DIR", help="sweep directory")
     p.add_argument("--engine", default="local", choices=("local", "process", "slurm"), help="default: local (in-process)")
     p.add_argument("--workers", type=int, help="process engine: number of worker processes")
-    p.add_argument("--ensemble", action="store_true", help="train runs that differ only in seed at once (torch.func)")
+    p.add_argument("--ensemble", action="store_true", help="train runs that share task, schedule and optimiser as one grid (petheory.nn.grid); each group is one unit of work of --engine (one SLURM array task, one pool job)")
     p.add_argument("--slurm", action="append", metavar="KEY=VALUE",
                    help="submitit/SLURM option, e.g. partition=gpu, timeout_min=60, gpus_per_node=1; repeatable")
     p.add_argument("--dry-run", action="store_true", help="list the runs and whether they are done, train nothing")
