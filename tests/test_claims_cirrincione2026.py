@@ -12,6 +12,8 @@ import pytest
 from petheory import geometry as geo
 from proofs_check import engine, runner
 from proofs_check.claims import cirrincione2026 as C
+from proofs_check.claims import cirrincione2026_alibi as CA
+from proofs_check.claims import cirrincione2026_necessity as CN
 
 from _helpers import check_claim
 
@@ -201,7 +203,7 @@ def test_alibi_line_reading_catches_a_bent_alibi_geometry(monkeypatch):
 
 
 def test_rank1_checker_holds_on_lines(monkeypatch):
-    monkeypatch.setattr(C, "_toeplitz", lambda f: geo.bias_distances(geo_alibi(len(f) + 1)))
+    monkeypatch.setattr(CA, "_toeplitz", lambda f: geo.bias_distances(geo_alibi(len(f) + 1)))
     assert check("alibi_rank1")["verdict"] == "holds"
 
 
@@ -282,7 +284,7 @@ def test_causal_transformers_without_pe_are_order_sensitive():
 
 def test_necessity_checker_holds_when_every_variant_is_bidirectional(monkeypatch):
     pytest.importorskip("torch")
-    monkeypatch.setattr(C, "_mask", lambda case: None)
+    monkeypatch.setattr(CN, "_mask", lambda case: None)
     assert check("necessity", 20)["verdict"] == "holds"
 
 
@@ -294,7 +296,7 @@ def test_bidirectional_transformers_without_pe_are_equivariant_and_pooled_invari
 def test_necessity_checker_catches_a_positional_signal(monkeypatch):
     torch = pytest.importorskip("torch")
     monkeypatch.setattr(
-        C, "_mask", lambda case: torch.nn.Transformer.generate_square_subsequent_mask(case["n"], dtype=torch.float64)
+        CN, "_mask", lambda case: torch.nn.Transformer.generate_square_subsequent_mask(case["n"], dtype=torch.float64)
     )
     assert check("necessity__corrected", 20)["verdict"] == "refuted"
 
@@ -303,7 +305,7 @@ def test_per_token_outputs_are_not_invariant_only_equivariant():
     torch = pytest.importorskip("torch")
     case = {"attention": "bidirectional", "output": "per_token", "model": "encoder_layer", "norm_first": False,
             "n": 4, "d_model": 8, "nhead": 2, "seed": 1, "perm": [3, 1, 0, 2]}
-    gap, tol = C.permutation_gap(case)
+    gap, tol = CN.permutation_gap(case)
     assert gap <= tol  # equivariant
     torch.manual_seed(0)
     net = torch.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True).double().eval()

@@ -114,7 +114,7 @@ def test_position_probe_is_at_chance_for_a_permutation_equivariant_model_and_exa
 
 
 def test_positional_separation_checker_catches_a_planted_unseparated_model():
-    from proofs_check.claims.cirrincione2026 import SEPARATION_ACC, separation_evidence
+    from proofs_check.claims.cirrincione2026_necessity import SEPARATION_ACC, separation_evidence
 
     def rec(pe, acc, task="running_sum", seed=0):
         return {"task": task, "pe": pe, "seed": seed, "probe": {"accuracy": acc, "chance": 0.02, "positions": 50}}
