@@ -1,7 +1,7 @@
-"""The gu2025 spectral claims (proofs_check/claims/gu2025.py): each checker on the real
-implementation, and each checker catching a planted violation — or, for a refuted claim, not
-refuting a planted world where the statement is true — so no verdict comes from a checker that
-always says the same thing. Counterexamples of the refuted claims are replayed by hand."""
+"""The gu2025 spectral claims (proofs_check/claims/gu2025.py and gu2025_contraction.py): each
+checker on the real implementation, and each checker catching a planted violation — or, for a
+refuted claim, not refuting a planted world where the statement is true — so no verdict comes from
+a checker that always says the same thing. Counterexamples of the refuted claims are replayed by hand."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from petheory import encodings as enc
 from petheory import toeplitz as tp
 from proofs_check import engine, runner
 from proofs_check.claims import gu2025 as G
+from proofs_check.claims import gu2025_contraction as GC
 
 from _helpers import check_claim
 
@@ -208,7 +209,7 @@ def test_schur_modulus_is_vacuous_with_the_psd_reading_holding():
     assert rec["verdict"] == "refuted"
     # a 3x3 instance: W = T(9, 2, -2) (eigenvalues 5, 11, 11), E = T(1, -i, 1): W∘E has 7, 7, 13
     case = {**N3, "w": [0.0, 2.0, -2.0], "e_phases": [0.0, 1.5 * np.pi, 0.0]}
-    assert G.schur_modulus(case) > 0
+    assert GC.schur_modulus(case) > 0
 
 
 def test_schur_modulus_checker_accepts_a_world_where_hadamard_is_harmless(monkeypatch):
@@ -230,7 +231,7 @@ def test_the_premise_search_guards_the_impossibility_proof(monkeypatch):
     assert engine.get(P + "spectral_contraction").premise is engine.get(P + "schur_modulus").premise
     # a world where the case builder makes positive definite unit-modulus E's: the witness search finds one, and
     # with the proof still succeeding that is a crash (the argument or the checker is wrong), not a verdict
-    monkeypatch.setattr(G, "_unit_modulus_column", lambda case: np.r_[2.0, 0.5 * np.ones(case["n"] - 1)])
+    monkeypatch.setattr(GC, "_unit_modulus_column", lambda case: np.r_[2.0, 0.5 * np.ones(case["n"] - 1)])
     with pytest.raises(runner.CheckerCrash, match="impossibility proof holds but the search found"):
         runner._check_premise(engine.get(P + "spectral_contraction"), profile="quick", seed=0)
 
@@ -247,9 +248,9 @@ def test_spectral_contraction_is_refuted_at_n_3():
     # How far shrinking gets within the quick profile's step cap is not bit-stable across processes
     # (threaded eigensolvers near a zero margin); a fresh clone once stopped at n=5. What must hold:
     # the shrunk case replays as a violation, and the hand-made n=3 case below is one.
-    assert rec["verdict"] == "refuted" and G.spectral_contraction(rec["counterexample"]) > 0
+    assert rec["verdict"] == "refuted" and GC.spectral_contraction(rec["counterexample"]) > 0
     case = {**N3, "w": [0.0, 1.0, 1.0], "e_phases": [0.0, 0.0, 1.0]}
-    assert G.spectral_contraction(case) > 0
+    assert GC.spectral_contraction(case) > 0
 
 
 def test_unit_modulus_psd_e_is_rank_one_and_keeps_the_spectrum():
