@@ -17,7 +17,7 @@ def test_missing_submitit_names_the_command_that_works_from_a_clone(monkeypatch,
 
     monkeypatch.setitem(sys.modules, "submitit", None)  # import submitit -> ImportError
     with pytest.raises(ValueError, match=r'pip install -e "\.\[cluster\]"'):
-        sweep._run_slurm([None], [0], tmp_path, {}, None, lambda *a: None)
+        sweep.run(sweep.expand({"task": "copy", "preset": "smoke", "pe": "nope", "seed": 0}), tmp_path, engine="slurm")
 
 
 # ----------------------------------------------------------------------------- 12.6 claim discoverability

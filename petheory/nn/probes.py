@@ -10,7 +10,7 @@ means are equal, large when they differ; ``S_t`` the sample covariance at positi
 
 This is cirrincione2026's Positional Separation Theorem made measurable on trained models
 (reconstruction: the paper's conditions and minimisers are not in the abstract; see
-``proofs_check.claims.cirrincione2026.positional_separation``).
+the claim ``cirrincione2026.positional_separation`` in ``proofs_check/claims/cirrincione2026_necessity.py``).
 """
 
 from __future__ import annotations

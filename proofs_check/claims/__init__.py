@@ -1,7 +1,10 @@
-"""Built-in claims, one module per paper. Importing this package registers them all."""
+"""Built-in claims, in modules named after their paper (``<paper>.py`` and ``<paper>_<topic>.py``).
+Importing this package registers them all."""
 
 import importlib
-import pkgutil
+import sys
 
-for _m in sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")):
-    importlib.import_module(f"{__name__}.{_m}")
+from petheory.plugins import public_submodules
+
+for _name in public_submodules(sys.modules[__name__]):
+    importlib.import_module(_name)
