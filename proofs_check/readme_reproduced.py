@@ -107,7 +107,7 @@ def render() -> str:
 
 
 def main(argv=None) -> int:
-    from proofs_check.readme_table import readme_block, replace_block
+    from proofs_check.readme_table import update_readme
 
     p = argparse.ArgumentParser(prog="python -m proofs_check.readme_reproduced", description=__doc__.split("\n\n")[0])
     g = p.add_mutually_exclusive_group()
@@ -116,19 +116,8 @@ def main(argv=None) -> int:
     p.add_argument("--readme", default=str(README), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     block, path = render(), Path(args.readme)
-    if args.write:
-        from petheory.io import atomic_write_text
-
-        atomic_write_text(path, replace_block(path.read_text(), block, BEGIN, END))
-        print(f"wrote the reproduced tables of {path}")
-        return 0
-    if args.check:
-        stale = readme_block(path.read_text(), BEGIN, END) != block
-        print(f"{path}: reproduced tables are {'stale: run python -m proofs_check.readme_reproduced --write' if stale else 'up to date'}")
-        return 1 if stale else 0
-    print(block)
-    return 0
-
+    return update_readme(path, block, write=args.write, check=args.check, what="reproduced tables",
+                         command="python -m proofs_check.readme_reproduced --write", begin=BEGIN, end=END)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -143,15 +143,25 @@ def main(argv=None) -> int:
     records = json.loads(Path(args.source).read_text())["claims"] if args.source else fresh_records()
     block = render(records)
     path = Path(args.readme)
-    if args.write:
+    return update_readme(path, block, write=args.write, check=args.check, what="verdict table",
+                         command="python -m proofs_check.readme_table --write")
+
+
+def update_readme(path, block: str, *, write: bool, check: bool, what: str, command: str,
+                  begin: str = BEGIN, end: str = END) -> int:
+    """The tail every README generator shares: ``write`` replaces the block between ``begin`` and ``end``
+    (atomically), ``check`` returns 1 when it differs from ``block`` (saying which ``command`` fixes it),
+    neither prints ``block``. Returns the exit code."""
+    path = Path(path)
+    if write:
         from petheory.io import atomic_write_text
 
-        atomic_write_text(path, replace_block(path.read_text(), block))
-        print(f"wrote the verdict table of {path} ({len(records)} claims)")
+        atomic_write_text(path, replace_block(path.read_text(encoding="utf-8"), block, begin, end))
+        print(f"wrote the {what} of {path}")
         return 0
-    if args.check:
-        stale = readme_block(path.read_text()) != block
-        print(f"{path}: verdict table is {'stale: run python -m proofs_check.readme_table --write' if stale else 'up to date'}")
+    if check:
+        stale = readme_block(path.read_text(encoding="utf-8"), begin, end) != block.strip("\n")
+        print(f"{path}: {what}: {'stale, run ' + command if stale else 'up to date'}")
         return 1 if stale else 0
     print(block)
     return 0

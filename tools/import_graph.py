@@ -187,14 +187,6 @@ def where(root: Path = ROOT) -> str:
     return "\n".join(lines) + "\n"
 
 
-def replace_where(text: str, block: str) -> str:
-    """``text`` (README.md) with the block between :data:`WHERE_BEGIN` and :data:`WHERE_END` replaced."""
-    i, j = text.find(WHERE_BEGIN), text.find(WHERE_END)
-    if i < 0 or j < i:
-        raise SystemExit(f"README.md has no {WHERE_BEGIN} ... {WHERE_END} block")
-    return text[: i + len(WHERE_BEGIN)] + "\n" + block + text[j:]
-
-
 def upward_edges(g: dict[str, set[str]]) -> list[tuple[str, str]]:
     """Imports from a lower layer into a higher one (what the layering forbids)."""
     order = {layer: i for i, (layer, _) in enumerate(LAYERS)}
@@ -210,22 +202,16 @@ def main(argv=None) -> int:
     p.add_argument("--write", action="store_true", help="replace that table in README.md")
     p.add_argument("--check", action="store_true", help="exit 1 when README.md's table is stale")
     args = p.parse_args(argv)
-    if args.where or args.write or args.check:
-        readme = ROOT / "README.md"
-        block = where()
-        if args.where:
-            sys.stdout.write(block)
-            return 0
-        text = readme.read_text(encoding="utf-8")
-        new = replace_where(text, block)
-        if args.check:
-            print(f"README.md: where-things-are table is {'stale: run python tools/import_graph.py --write' if new != text else 'up to date'}")
-            return int(new != text)
-        if new != text:
-            tmp = readme.with_suffix(".md.tmp")
-            tmp.write_text(new, encoding="utf-8")
-            tmp.replace(readme)
+    if args.where:
+        sys.stdout.write(where())
         return 0
+    if args.write or args.check:  # the tail the README's other generators use (imports petheory: not at module level)
+        sys.path.insert(0, str(ROOT))
+        from proofs_check.readme_table import update_readme
+
+        return update_readme(ROOT / "README.md", where(), write=args.write, check=args.check,
+                             what="where-things-are table", command="python tools/import_graph.py --write",
+                             begin=WHERE_BEGIN, end=WHERE_END)
     g = graph()
     if args.edges:
         for m, ds in g.items():
