@@ -6,7 +6,6 @@ import sys
 
 import pytest
 
-from petheory import loaders
 
 
 # ----------------------------------------------------------------------------- 12.4 extras messages
@@ -28,7 +27,6 @@ from pathlib import Path  # noqa: E402
 
 from petheory.cli import main  # noqa: E402
 from proofs_check import engine, runner  # noqa: E402
-from proofs_check.fields import case_fields  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -85,7 +85,7 @@ def pe_norms_figure(outdir, *, preset="quick", seed=0):
     for (nm, dil), ls in zip([("l2", "unit"), ("paper", "unit"), ("none", "unit"), ("l2", "position"), ("paper", "position")],
                              ["-", "--", "-.", "-", "--"]):
         col = "C4" if dil == "unit" else "C9"
-        y = curve(a, wavelet_label(dil, nm), "wavelet", {"normalisation": nm, "dilation": dil}, col, ls, stated=False)
+        curve(a, wavelet_label(dil, nm), "wavelet", {"normalisation": nm, "dilation": dil}, col, ls, stated=False)
         end = bounds.wavelet_support_end(d, N_MAX, dilation=dil)
         data["curves"][wavelet_label(dil, nm)]["support_end"] = end
         a.plot([end], [0], marker="|", ms=14, color=col)
