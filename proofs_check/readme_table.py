@@ -16,6 +16,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -67,13 +68,45 @@ def fresh_records() -> list[dict]:
     return records
 
 
+# Committed text must be the same on every machine of a kind: libm and SIMD paths differ in the last bits
+# (3.801440241004919 on one machine, 3.8014402410049195 on another), so every number the table prints is
+# rounded to SIG significant digits. A last-bit difference (relative 1e-16) changes a 6-digit rendering only
+# when the value sits within 1e-16 of a rounding boundary.
+SIG = 6
+_LONG_NUMBER = re.compile(r"(?<![\w.])-?\d+\.\d+(?:[eE][-+]?\d+)?(?![\w.])")
+
+
+def stable_number(x: float, sig: int = SIG) -> float:
+    """``x`` rounded to ``sig`` significant digits (what the README prints of a float)."""
+    return float(f"{x:.{sig}g}")
+
+
+def _stable(obj):
+    """``obj`` (a JSON value) with every float rounded by :func:`stable_number`."""
+    if isinstance(obj, float):
+        return stable_number(obj)
+    if isinstance(obj, dict):
+        return {k: _stable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_stable(v) for v in obj]
+    return obj
+
+
+def stable_text(text: str, sig: int = SIG) -> str:
+    """``text`` with every decimal number of more than ``sig`` significant digits rounded to ``sig``."""
+    def short(m):
+        digits = len(m.group(0).split("e")[0].split("E")[0].lstrip("-").replace(".", "").lstrip("0"))
+        return m.group(0) if digits <= sig else f"{float(m.group(0)):.{sig}g}"
+    return _LONG_NUMBER.sub(short, text)
+
+
 def _cell(text: str, limit: int = 170) -> str:
-    text = " ".join(str(text).split()).replace("|", "\\|")
+    text = stable_text(" ".join(str(text).split())).replace("|", "\\|")
     return text if len(text) <= limit else text[: limit - 2].rstrip() + " …"
 
 
 def _counterexample(case, limit: int = 160) -> str:
-    text = json.dumps(case, separators=(",", ":"), allow_nan=False)
+    text = json.dumps(_stable(case), separators=(",", ":"), allow_nan=False)
     return f"counterexample `{text if len(text) <= limit else text[: limit - 2] + ' …'}`"
 
 

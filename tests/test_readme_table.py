@@ -99,3 +99,18 @@ def test_the_generator_rewrites_only_its_block_and_only_when_asked(records, tmp_
     assert text.startswith("intro\n\n") and text.endswith("\n\nrest\n") and "old table" not in text
     assert readme_table.main(["--from", str(doc), "--check", "--readme", str(readme)]) == 0
     assert "up to date" in capsys.readouterr().out
+
+
+def test_rendered_numbers_do_not_depend_on_the_last_bits():
+    """Machines of one kind differ in libm/SIMD paths: 3.801440241004919 on one, 3.8014402410049195 on another
+    (li2025.wavelet_atom_decay's counterexample). The committed table must render both the same."""
+    def rec(beta):
+        return {"id": "x.y", "kind": "asymptotic", "verdict": "refuted", "paper_status": "proposition", "evidence": "statistical",
+                "readings": [{"name": "uniform_c", "verdict": "refuted", "counterexample": {"beta": beta, "n": 3}, "summary": ""}],
+                "summary": f"margin {beta * 1e-3}"}
+    a, b = readme_table.render([rec(3.801440241004919)]), readme_table.render([rec(3.8014402410049195)])
+    assert a == b and "3.80144" in a and "3.801440241" not in a
+
+
+def test_stable_text_rounds_long_decimals_and_leaves_short_ones_and_versions():
+    assert readme_table.stable_text("beta 3.8014402410049195, n 12, p 0.0178, v1.2345678") == "beta 3.80144, n 12, p 0.0178, v1.2345678"
