@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -24,11 +25,15 @@ def atomic_write(path, write) -> Path:
 
     ``write`` streams into the open file (``lambda fh: torch.save(state, fh)``,
     ``lambda fh: fig.savefig(fh, format="png")``), so nothing is held twice in memory.
+
+    The file gets the mode a plain ``open(path, "w")`` would give: the old file's mode when it
+    replaces one, else ``0o666`` less the user's umask (``mkstemp`` alone leaves ``0600``).
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, _mode_for(path))
         with os.fdopen(fd, "wb") as fh:
             write(fh)
             fh.flush()
@@ -41,6 +46,16 @@ def atomic_write(path, write) -> Path:
             pass
         raise
     return path
+
+
+def _mode_for(path: Path) -> int:
+    """Permission bits for a new file at ``path``: the existing file's, else 0o666 & ~umask."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        mask = os.umask(0)  # reading the umask means setting it; put it straight back
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def atomic_write_bytes(path, data: bytes) -> Path:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from petheory import io
+from petheory.io import atomic_write_text
 
 
 def test_atomic_write_text_creates_parents_and_leaves_no_temp_file(tmp_path):
@@ -89,3 +91,33 @@ def test_checkpoints_and_figures_go_through_the_one_atomic_writer():
     for name in ("petheory.nn.train", "petheory.plots"):
         src = inspect.getsource(importlib.import_module(name))
         assert "atomic_write(" in src and "mkstemp" not in src and ".replace(png)" not in src
+
+
+@pytest.mark.parametrize("umask, expected", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_written_files_honour_the_umask_like_open_does(tmp_path, umask, expected):
+    """mkstemp creates 0600; a file the commands write must get 0o666 & ~umask like open(path, 'w')."""
+    old = os.umask(umask)
+    try:
+        p = atomic_write_text(tmp_path / "out" / "a.json", "{}")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(p.stat().st_mode) == expected
+
+
+def test_replacing_a_file_keeps_its_mode(tmp_path):
+    p = tmp_path / "a.txt"
+    p.write_text("old")
+    p.chmod(0o640)
+    atomic_write_text(p, "new")
+    assert stat.S_IMODE(p.stat().st_mode) == 0o640 and p.read_text() == "new"
+
+
+def test_a_command_writes_its_json_readable_by_others(tmp_path):
+    from petheory.cli import main
+
+    old = os.umask(0o022)
+    try:
+        assert main(["bounds", "--pe", "sinusoidal", "--json", str(tmp_path / "b.json"), "-q"]) == 0
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "b.json").stat().st_mode) == 0o644
