@@ -38,8 +38,8 @@ class _DenseRows:
     def __init__(self, D):
         self.D, self.n = D, D.shape[0]
 
-    def rows(self, i0, i1):
-        return self.D[i0:i1]
+    def rows(self, i0, i1, j0=0):
+        return self.D[i0:i1, j0:]
 
 
 #: Below this fraction of |x_i|^2 + |x_j|^2 a Gram-based squared distance is recomputed from differences.
@@ -73,23 +73,25 @@ class _CoordRows:
         self._sqmax = float(self.sq.max()) if self.n else 0.0
         self._buf = None
 
-    def rows(self, i0, i1):
-        """Distances of rows i0:i1 to all rows; the block is a reused buffer, overwritten by the next call."""
-        Xb, sq, b = self.X0[i0:i1], self.sq, i1 - i0
-        if self._buf is None or self._buf.shape[0] < b:
-            self._buf = np.empty((b, self.n))  # reused: a fresh large block per call costs page faults
-        D2 = np.matmul(self._L[i0:i1], self._R, out=self._buf[:b])
-        diag = (np.arange(b), np.arange(i0, i1))
+    def rows(self, i0, i1, j0=0):
+        """Distances of rows i0:i1 to rows j0: (``j0 <= i0``), shape (i1 - i0, n - j0); the block is a reused
+        buffer, overwritten by the next call."""
+        Xb, b, m = self.X0[i0:i1], i1 - i0, self.n - j0
+        sq = self.sq[j0:]
+        if self._buf is None or self._buf.size < b * m:
+            self._buf = np.empty(b * self.n)  # reused: a fresh large block per call costs page faults
+        D2 = np.matmul(self._L[i0:i1], self._R[:, j0:], out=self._buf[: b * m].reshape(b, m))
+        diag = (np.arange(b), np.arange(i0 - j0, i1 - j0))
         D2[diag] = np.inf  # screen rows by their smallest off-diagonal entry (one cheap reduction)
         # D2_ij <= _CANCEL (|x_i|^2 + |x_j|^2) implies D2_ij <= _CANCEL (|x_i|^2 + max_j |x_j|^2)
-        r = np.flatnonzero(D2.min(axis=1) <= _CANCEL * (sq[i0:i1] + self._sqmax))
+        r = np.flatnonzero(D2.min(axis=1) <= _CANCEL * (self.sq[i0:i1] + self._sqmax))
         D2[diag] = 0.0
         if r.size:
-            ci, bj = np.nonzero(D2[r] <= _CANCEL * (sq[i0 + r][:, None] + sq[None, :]))
+            ci, bj = np.nonzero(D2[r] <= _CANCEL * (self.sq[i0 + r][:, None] + sq[None, :]))
             bi = r[ci]
             for c in range(0, bi.size, 1 << 20):  # bounded temporaries
                 I, J = bi[c : c + (1 << 20)], bj[c : c + (1 << 20)]
-                diff = Xb[I] - self.X0[J]
+                diff = Xb[I] - self.X0[j0 + J]
                 D2[I, J] = np.einsum("ij,ij->i", diff, diff)
         return np.sqrt(D2, out=D2)  # every D2 <= 0 was recomputed from differences above
 
@@ -125,9 +127,26 @@ def _stress(E, T, kind: str) -> float:
         raise ValueError(f"the encoding has {E.n} positions but the target has {T.n}; they must match")
     n = E.n
     b = block_rows(n, max(getattr(E, "width", n), getattr(T, "width", n)), copies=6)
-    if not isinstance(E, _RootRows) and not isinstance(T, _RootRows):
+    cache_blocks = not isinstance(E, _RootRows) and not isinstance(T, _RootRows)
+    if cache_blocks:
         b = min(b, max(8, _blocks.CACHE_BYTES // (8 * n)))  # cache-resident row blocks: every pass stays in L2
     blocks = [(i0, min(n, i0 + b)) for i0 in range(0, n, b)]
+    if cache_blocks and len(blocks) > 1:
+        # Cache-sized GEMMs (b x k x n, b ~ 32) gain nothing from BLAS threads, and when the cores are busy
+        # (pytest -n 2, a second job) OpenBLAS's threads wait on each other: n = 2048, k = 128 took 1.5 s
+        # with 2 threads on 2 loaded cores and 0.11 s with one (same value, bit for bit). One thread here.
+        with _one_blas_thread():
+            return _stress_blocks(E, T, kind, n, blocks)
+    return _stress_blocks(E, T, kind, n, blocks)
+
+
+def _one_blas_thread():
+    from threadpoolctl import threadpool_limits  # a scikit-learn dependency
+
+    return threadpool_limits(limits=1, user_api="blas")
+
+
+def _stress_blocks(E, T, kind: str, n: int, blocks) -> float:
     if kind == "strain":
         rE, rT = np.empty(n), np.empty(n)
         for i0, i1 in blocks:
@@ -143,11 +162,28 @@ def _stress(E, T, kind: str) -> float:
     if kind == "raw":
         return 0.5 * sum(float(np.sum((T.rows(i0, i1) - E.rows(i0, i1)) ** 2)) for i0, i1 in blocks)
     tt = ee = te = 0.0
+    if len(blocks) > 1 and not isinstance(E, _RootRows) and not isinstance(T, _RootRows):
+        # Both sides are symmetric (check_distance_matrix makes D exactly so; E is a distance matrix), so
+        # half the pairs suffice: row block [i0, i1) against columns i0: -- its diagonal block whole (both
+        # (i, j) and (j, i)), the columns right of it twice. Half the GEMM and half the passes.
+        for i0, i1 in blocks:
+            Tb, Eb, b = T.rows(i0, i1, i0), E.rows(i0, i1, i0), i1 - i0
+            for part, w in ((np.s_[:, :b], 1.0), (np.s_[:, b:], 2.0)):
+                t, e = Tb[part], Eb[part]
+                tt += w * float(np.einsum("ij,ij->", t, t))
+                ee += w * float(np.einsum("ij,ij->", e, e))
+                te += w * float(np.einsum("ij,ij->", t, e))
+        return _stress1(T, E, blocks, tt, ee, te)
     for i0, i1 in blocks:
         Tb, Eb = T.rows(i0, i1), E.rows(i0, i1)
         tt += float(np.einsum("ij,ij->", Tb, Tb))
         ee += float(np.einsum("ij,ij->", Eb, Eb))
         te += float(np.einsum("ij,ij->", Tb, Eb))
+    return _stress1(T, E, blocks, tt, ee, te)
+
+
+def _stress1(T, E, blocks, tt: float, ee: float, te: float) -> float:
+    """Stress-1 from the sums of T^2, E^2 and T E over all pairs (i, j)."""
     if tt == 0:
         raise ValueError("the target distances are all zero: stress-1 is undefined")
     if ee == 0:

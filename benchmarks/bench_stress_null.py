@@ -1,0 +1,65 @@
+"""The cost of the random-table null in ``petheory stress``: the command with and without it.
+
+Issue 20 measured ``petheory stress --pe sinusoidal -d 128 --target D.npy`` (n = 2048 Hellinger distances) at 84 s
+with the default 100 null draws and 10-14 s with ``--null-draws 0``: 4.6x. Target: the null costs at
+most as much as the rest, i.e. with-null / without-null <= 2, which is ``ratio >= 0.5`` in the table
+below (there the 'reference' is the same command with ``--null-draws 0``; ratio = reference / petheory).
+
+Both commands print the same stress (checked before timing). Each null draw is one ``geometry.stress``, whose
+blocked, one-BLAS-thread path is checked against the textbook formula (``scipy.spatial.distance.pdist``)
+in ``tests/test_geometry.py::test_blocked_coordinate_stress_equals_pdist``.
+
+The target is built from the synthetic positional distributions of ``bench_geometry.py``.
+Run: ``python benchmarks/run.py stress_null`` (or this file directly).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_geometry import synthetic_counts  # noqa: E402
+from harness import Case, cli  # noqa: E402
+
+from petheory import geometry as geo  # noqa: E402
+from petheory.cli import main as petheory  # noqa: E402
+
+NAME = "stress_null"
+TITLE = "petheory stress with the 100-draw random-table null vs the same command without it"
+
+
+def make_cases(quick: bool) -> list[Case]:
+    n, d, draws = (256, 16, 20) if quick else (2048, 128, 100)
+    tmp = Path(tempfile.mkdtemp(prefix="bench_stress_null."))
+    target = tmp / "D.npy"
+    np.save(target, geo.hellinger_distances(geo.PositionalDistributions.from_counts(synthetic_counts(n))))
+
+    def command(k: int):
+        out = tmp / f"null{k}.json"
+        rc = petheory(["stress", "--pe", "sinusoidal", "-d", str(d), "--target", str(target), "--null-draws", str(k), "-q", "--json", str(out)])
+        if rc != 0:
+            raise RuntimeError(f"petheory stress exited {rc}")
+        return json.loads(out.read_text())
+
+    def same_stress(a, b):
+        assert a["null"] is not None and a["null"]["draws"] == draws and b["null"] is None
+        return abs(a["stress"] - b["stress"]), 0.0  # the same computation: bit-identical
+
+    return [Case(f"stress --pe sinusoidal -d {d} --target D.npy (n={n}), --null-draws {draws} vs 0", lambda: command(draws),
+                 lambda: command(0), same_stress, {"n": n, "d": d, "draws": draws})]
+
+
+def main(argv=None) -> int:
+    return cli(NAME, TITLE, make_cases, argv=argv,
+               notes="Target: ratio >= 0.5 (the null at most doubles the command's time). Cores shared with other "
+                     "work make OpenBLAS threads wait on each other in the cache-sized row-block GEMMs of "
+                     "geometry.stress; those now run on one BLAS thread.")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
