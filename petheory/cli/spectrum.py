@@ -171,6 +171,7 @@ def _from_encoding(args, n: int | None) -> tuple:
         term = spec.registered("spectrum")
         name, params = term.name, term.params
         n = DEFAULT_N if n is None else n
+        d = term.d or args.d_model  # a model's config fixes its head dimension
         info = enc.info(name)
         term.check_params(info.params)
         if info.kind == "bias":
@@ -187,14 +188,14 @@ def _from_encoding(args, n: int | None) -> tuple:
                 M, what = tp.toeplitz_projection(M), what + " -> Toeplitz projection"
             return M[:, 0].copy(), M[0, :].copy(), what, None, {"toeplitz_defect": defect}
         if info.kind == "absolute":
-            P = info.fn(n, args.d_model, **params)
-            what = f"{name} position Gram P P^T (d={args.d_model})"
+            P = info.fn(n, d, **params)
+            what = f"{name} position Gram P P^T (d={d})"
         else:  # rotary: q = k = unit content in every band -> a_k = sum_t f_t cos(k theta_t)
             from petheory.encodings_modern import rotary_kernel
 
-            table = info.fn(n, args.d_model, **params)
+            table = info.fn(n, d, **params)
             c, r = rotary_kernel(table)  # xPos: a_{-k} != a_k (not Hermitian); YaRN: times mscale^2
-            what = f"{name} unit-content kernel Re sum_t f_t e^(ik theta_t) (d={args.d_model})"
+            what = f"{name} unit-content kernel Re sum_t f_t e^(ik theta_t) (d={d})" + (f" of {term.model}" if term.model else "")
             return c, (None if np.array_equal(c, r) else r), what, None, {"toeplitz_defect": 0.0}
     else:
         from petheory import loaders

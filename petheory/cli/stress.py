@@ -96,13 +96,13 @@ def _encoding(args):
                 raise ValueError(f"--table-offset {offset} leaves fewer than 2 of the table's {table.shape[0]} rows")
             table = table[offset:]
             label += f" rows {offset}.."
-        return table, f"{label} {loaded.table.shape} {loaded.dtype}", {}, table.shape[0]
+        return table, f"{label} {loaded.table.shape} {loaded.dtype}", {}, table.shape[0], None
     term = spec.registered("stress")
     info = encodings.info(term.name)  # unknown names fail here, listing the registered ones
     term.check_params(info.params)
     if args.table_offset:
         raise ValueError("--table-offset applies to loaded tables only")
-    return term.name, term.name, term.params, None
+    return term.name, term.name + (f" ({term.model})" if term.model else ""), term.params, None, term.d
 
 
 def _table_offset(args, spec) -> int:
@@ -204,9 +204,9 @@ def run(args) -> int:
         raise ValueError(f"--null-draws must be >= 0, got {args.null_draws}")
     if args.seed < 0:
         raise ValueError(f"--seed must be >= 0, got {args.seed}")
-    encoding, label, params, rows = _encoding(args)
+    encoding, label, params, rows, model_d = _encoding(args)
     target, target_name = _target(args, rows)
-    d = args.d_model
+    d = args.d_model or model_d  # a model's config fixes its head dimension
     if isinstance(encoding, str) and d is None:
         d = 64
     report = geometry.encoding_stress(

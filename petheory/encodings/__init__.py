@@ -68,6 +68,20 @@ from petheory.encodings.rotary import RotaryTable, chord_sq, rope, rope_frequenc
 # registered by their own module (imported last: it builds on the functions above).
 from petheory import encodings_modern as _modern  # noqa: E402,F401
 
+# Llama 3, LongRoPE and dynamic NTK scalings (built on the long-context entries above)
+from petheory.encodings import rope_scaling as _rope_scaling  # noqa: E402,F401
+from petheory.encodings.rope_scaling import (  # noqa: E402,F401
+    ROPE_SCALINGS,
+    band_frequencies,
+    dynamic_base,
+    llama3_frequencies,
+    longrope_attention_factor,
+    partial_rotary_dim,
+    rope_dynamic,
+    rope_llama3,
+    rope_longrope,
+)
+
 # monkeypatch.setattr(petheory.encodings, name, f) reaches the callers in the submodules, as it did
 # when this package was one module (tests plant bugs that way)
 keep_one_namespace(__name__)
