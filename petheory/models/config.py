@@ -304,7 +304,8 @@ def _rope_model(cfg: dict, mt: str) -> ModelScheme:
                                   base_key=base_key, default_base=1e6 if gemma3 else 10000.0, max_pos=max_pos)
     factor = 1.0
     if mt.startswith("gemma") and cfg.get("query_pre_attn_scalar") is not None:
-        factor = d / _real(cfg, "query_pre_attn_scalar")  # softmax scale query_pre_attn_scalar^-1/2, not d^-1/2
+        # softmax scale query_pre_attn_scalar^-1/2 instead of d^-1/2: every logit times sqrt(d / query_pre_attn_scalar)
+        factor = math.sqrt(d / _real(cfg, "query_pre_attn_scalar"))
     schemes = {"global": Scheme(name, params, d, factor)}
     layers = {"global": layers_n}
     if gemma3 and ("rope_local_base_freq" in cfg or "sliding_attention" in nested):
