@@ -92,6 +92,7 @@ def table_report(spec: str, length: int, *, m: int, weight_norm: float, lipschit
 
 def run(args) -> int:
     from petheory import bounds
+    from petheory.cli._describe import describe
     from petheory.io import atomic_write_json
 
     try:
@@ -119,7 +120,7 @@ def run(args) -> int:
                                 lipschitz=lip, token_norm=args.token_norm,
                                 distance=args.distance if s.name == "alibi" else None, **s.params)
             for s in specs for N in lengths]
-    payload = {"rows": rows, "lipschitz": lip_report.as_dict() if lip_report else {"total": lip, "source": "--lipschitz"
+    payload = {"rows": rows, "encodings": [describe(s, d=args.d_model, length=max(lengths)) for s in specs], "lipschitz": lip_report.as_dict() if lip_report else {"total": lip, "source": "--lipschitz"
                                                                                   if args.lipschitz is not None else "default 1 (linear class)"}}
     if args.json == "-":
         print(json.dumps(payload, indent=2, allow_nan=False))

@@ -215,6 +215,7 @@ def run(args) -> int:
     import numpy as np
 
     from petheory import toeplitz as tp
+    from petheory.cli._describe import describe
 
     if args.n is not None and args.n < 1:
         raise ValueError(f"--n must be >= 1, got {args.n}")
@@ -279,6 +280,7 @@ def run(args) -> int:
         "szego": {"skipped": szego_skip} if sd is None else {**sd.as_dict(), "seconds": round(t_sd, 4),
                                                              "resolved": _resolved(sd)},
         **extra,
+        "encoding": describe(pe_spec(args), d=args.d_model, length=n) if args.pe is not None else None,
     }
     if symbol_fn is not None:
         if sd is not None:

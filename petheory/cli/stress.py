@@ -192,6 +192,7 @@ def _target(args, rows):
 
 def run(args) -> int:
     from petheory import __version__, geometry
+    from petheory.cli._describe import describe
     from petheory.io import atomic_write_json
 
     if args.n is not None and args.n < 2:
@@ -213,7 +214,7 @@ def run(args) -> int:
         encoding, target, n=args.n, d=d, kind=args.kind, rank=args.rank, bias_map=args.bias_map, name=label,
         target_name=None if isinstance(target, geometry.PositionalDistributions) else target_name, **params,
     )
-    out = {"petheory": __version__, **report.as_dict()}
+    out = {"petheory": __version__, **report.as_dict(), "encoding": describe(pe_spec(args), d=d)}
     out.update(_reference(args, target, report))
     if args.json:
         text = json.dumps(out, indent=2, allow_nan=False)

@@ -77,8 +77,9 @@ def band_table(s: Scheme, *, context: int, length: int) -> list[dict]:
     ``original_frequency`` is the pre-training ladder (the entry with ``scale=1``: RoPE for PI,
     NTK, YaRN, Llama 3; LongRoPE's short factors; dynamic NTK at L); ``interpolation`` is
     original / now (1: extrapolated, the band keeps its frequency; s: fully interpolated).
-    ``phase_seen`` says whether :math:`(N-1)\\omega_t` stays within the angles pre-training saw,
-    :math:`\\max((L-1)\\omega^0_t, 2\\pi)`.
+    ``phase_seen`` says whether every angle the band takes up to N was seen in pre-training: the
+    band made a full turn within L (:math:`(L-1)\\omega^0_t \\ge 2\\pi`), or
+    :math:`(N-1)\\omega_t \\le (L-1)\\omega^0_t` (as :func:`petheory.bounds.rotary_angle_coverage`).
     """
     info = enc.info(s.encoding)
     if info.kind != "rotary":
@@ -94,11 +95,11 @@ def band_table(s: Scheme, *, context: int, length: int) -> list[dict]:
     for t, (om, om0) in enumerate(zip(w, w0)):
         ratio = om0 / om
         regime = "extrapolated" if abs(ratio - 1) <= 1e-9 else ("interpolated" if ratio > 1 else "sped up")
-        seen = max((context - 1) * om0, 2 * math.pi)
+        seen = (context - 1) * om0
         rows.append({"band": t, "frequency": float(om), "original_frequency": float(om0),
                      "wavelength": float(2 * math.pi / om), "turns_over_L": float(context * om0 / (2 * math.pi)),
                      "interpolation": float(ratio), "regime": regime,
-                     "phase_seen": bool((length - 1) * om <= seen * (1 + 8 * np.finfo(float).eps))})
+                     "phase_seen": bool(seen >= 2 * math.pi or (length - 1) * om <= seen * (1 + 8 * np.finfo(float).eps))})
     return rows
 
 
@@ -120,7 +121,9 @@ def _kernel_summary(c: np.ndarray, context: int) -> dict:
     ks = np.unique(np.concatenate([[0], np.round(np.geomspace(1, max(n - 1, 1), KERNEL_POINTS)).astype(np.int64)]))
     edges = np.unique(np.round(np.geomspace(1, n, ENVELOPE_BINS + 1)).astype(np.int64))
     env = [(int(lo), int(hi), float(np.max(np.abs(c[lo:hi])) / abs(a0))) for lo, hi in zip(edges[:-1], edges[1:]) if hi > lo]
+    at = sorted({k for k in (1, 10, 100, 1000, 10000, context // 2, context, 2 * context, 4 * context, n - 1) if 0 < k < n})
     out = {"distance": ks.tolist(), "a": c[ks].tolist(), "a0": float(c[0]),
+           "points": [{"k": int(k), "a_over_a0": float(c[k] / a0)} for k in at],
            "envelope": [{"from": lo, "to": hi, "max_abs_over_a0": e} for lo, hi, e in env]}
     for name, lo, hi in (("within_L", max(1, context // 2), context), ("beyond_L", context, n)):
         if hi > lo:
