@@ -1,7 +1,7 @@
-"""The one helper every command uses to name the resolved encoding in its JSON (``"encoding"``).
+"""The one helper every command uses to name the resolved encoding in its JSON.
 
-:func:`describe` turns a ``--pe`` (text or :class:`petheory.spec.PESpec`) into what was understood:
-the registry name and parameters (of a model's ``config.json`` too: ``model`` says which file),
+:func:`describe` (written under ``"resolved_encoding"``, a list under ``"resolved_encodings"``) turns a
+``--pe`` (text or :class:`petheory.spec.PESpec`) into what was understood: the registry name and parameters (of a model's ``config.json`` too: ``model`` says which file),
 and for a rotary encoding its per-band frequencies (rad/position), wavelengths and the factor on
 rotary logits (:func:`petheory.models.describe.describe_encoding`); a table is named by its path.
 """

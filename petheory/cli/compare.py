@@ -91,7 +91,8 @@ def run(args) -> int:
     recs, searched = read_records(args.records or ["records", str(runs_dir())])
     rows = comparison.compare(names, records=recs, n=args.n, d=args.d_model, lengths=lengths, n_max=args.n_max,
                               null_draws=args.null_draws, seed=args.seed)
-    payload = {"rows": rows, "encodings": [describe(r["pe"], d=args.d_model) for r in rows], "records": {"searched": searched, "count": len(recs)},
+    payload = {"rows": rows, "resolved_encodings": [describe(r["pe"], d=args.d_model) for r in rows],
+               "records": {"searched": searched, "count": len(recs)},
                "settings": {"n": args.n, "d": args.d_model, "lengths": list(lengths), "n_max": args.n_max,
                             "null_draws": args.null_draws, "seed": args.seed, "target": "builtin corpus"}}
     if args.json == "-":

@@ -51,7 +51,7 @@ def run(args) -> int:
 
     pe, hint = pola_spec(args)
     rows = [c.as_dict() for c in lengthgen.lrc_curve(pe, args.target, args.N, hint=hint, masked=not args.unmasked)]
-    rows = [{**r, "encoding": describe(args.pe, d=args.d_model)} for r in rows]
+    rows = [{**r, "resolved_encoding": describe(args.pe, d=args.d_model)} for r in rows]
     if args.json == "-":
         print(json.dumps(rows, indent=2))
         return 0

@@ -61,8 +61,6 @@ def resolve(text: str, args):
 
     term = parse_pe_spec(text).registered("report")
     if term.model is not None:
-        if args.context is not None or args.d_model is not None:
-            raise ValueError(f"--context/--d-model apply to registry encodings; {term.model} fixes both in its config")
         return load_model_scheme(term.model), term.model
     if term.is_table:
         raise ValueError(f"report takes a model's config.json (hf:DIR, PATH/config.json) or a registered encoding, not "
@@ -85,9 +83,11 @@ def run(args) -> int:
     if args.null_draws < 0 or args.seed < 0:
         raise ValueError("--null-draws and --seed must be >= 0")
     mults = _multiples(args.multiples)
+    resolved = [resolve(text, args) for text in args.pe]
+    if (args.context is not None or args.d_model is not None) and all(m.model_type != "registry" for m, _ in resolved):
+        raise ValueError("--context/--d-model apply to registry encodings; a model's config fixes both (drop them)")
     reports = []
-    for text in args.pe:
-        model, label = resolve(text, args)
+    for model, label in resolved:
         reports.append(model_report(model, length=args.length, multiples=mults, null_draws=args.null_draws,
                                     seed=args.seed, source=label))
     doc = {"petheory": __version__, "reports": reports}

@@ -280,7 +280,7 @@ def run(args) -> int:
         "szego": {"skipped": szego_skip} if sd is None else {**sd.as_dict(), "seconds": round(t_sd, 4),
                                                              "resolved": _resolved(sd)},
         **extra,
-        "encoding": describe(pe_spec(args), d=args.d_model, length=n) if args.pe is not None else None,
+        "resolved_encoding": describe(pe_spec(args), d=args.d_model, length=n) if args.pe is not None else None,
     }
     if symbol_fn is not None:
         if sd is not None:

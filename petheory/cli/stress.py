@@ -214,7 +214,7 @@ def run(args) -> int:
         encoding, target, n=args.n, d=d, kind=args.kind, rank=args.rank, bias_map=args.bias_map, name=label,
         target_name=None if isinstance(target, geometry.PositionalDistributions) else target_name, **params,
     )
-    out = {"petheory": __version__, **report.as_dict(), "encoding": describe(pe_spec(args), d=d)}
+    out = {"petheory": __version__, **report.as_dict(), "resolved_encoding": describe(pe_spec(args), d=d)}
     out.update(_reference(args, target, report))
     if args.json:
         text = json.dumps(out, indent=2, allow_nan=False)

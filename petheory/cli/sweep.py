@@ -95,7 +95,7 @@ def run(args) -> int:
 
         records = sweep.run(configs, args.out, engine=args.engine, workers=args.workers, ensemble=args.ensemble,
                             slurm=parse_sets(args.slurm), progress=progress)
-    records = [{**r, "encoding": describe(r["pe"], d=r["model"]["d_model"] // r["model"]["n_head"])} for r in records]
+    records = [{**r, "resolved_encoding": describe(r["pe"], d=r["model"]["d_model"] // r["model"]["n_head"])} for r in records]
     if args.json == "-":
         print(json.dumps(records, indent=2))
     elif args.json:

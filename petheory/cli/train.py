@@ -129,7 +129,7 @@ def run(args) -> int:
                            description=f"{args.task} {cfg.model.pe} epoch {ev['epoch']}/{ev['epochs']}", loss=f"{ev['loss']:.4g}")
 
         rec = train(cfg, out, progress=None if args.quiet else progress)
-    rec = {**rec, "encoding": describe(cfg.model.pe, d=cfg.model.d_model // cfg.model.n_head)}
+    rec = {**rec, "resolved_encoding": describe(cfg.model.pe, d=cfg.model.d_model // cfg.model.n_head)}
     if args.json == "-":
         print(json.dumps(rec, indent=2))
     elif args.json:

@@ -1,6 +1,6 @@
 """What a resolved encoding is, as JSON: registry name, parameters and, for a rotary one, its bands.
 
-:func:`describe_encoding` is what every command writes under ``"encoding"`` in its JSON, so a user
+:func:`describe_encoding` is what every command writes under ``"resolved_encoding"`` in its JSON, so a user
 sees what was understood from ``--pe`` (a registry name, a model's ``config.json``): the per-band
 frequencies in rad/position and wavelengths in positions at the length the command looks at, and
 the factor on the rotary part of every logit (YaRN's and LongRoPE's attention factor squared,
