@@ -70,7 +70,7 @@ def test_report_cli_terminal_json_markdown_and_figure(capsys, tmp_path):
     assert doc["reports"][1]["logit_factor"] == pytest.approx(1.8738542)  # DeepSeek-V3's mscale_all_dim, squared
     md = (out / "r.md").read_text()
     assert md.count("### Bands") == 3 and "| 63 |" in md and "### Certified spectrum extremes" in md
-    assert (out / "cmp.png").stat().st_size > 10_000 and json.loads((out / "cmp.json").read_text())["labels"][0] == "llama"
+    assert (out / "cmp.png").stat().st_size > 10_000 and json.loads((out / "cmp.json").read_text())["models"][0]["label"] == "llama"
 
 
 def test_report_refuses_tables_and_absolute_encodings(capsys, tmp_path):
