@@ -158,9 +158,10 @@ def summary_lines(r: dict) -> list[str]:
     """The report's header: what was resolved, L and N, layers and notes (plain text)."""
     enc = r["encoding"]
     lines = [f"{r.get('source') or enc['encoding']}  ({r['model_type']})",
-             f"encoding  {enc['encoding']}: {_params(enc)}  (d = {enc['d']}"
-             + (f", {enc['rotary_dim'] // 2} rotary bands, rotary logit factor {_g(enc['rotary_logit_factor'], 6)}"
-                if "rotary_dim" in enc else "") + f"; logit factor {_g(r['logit_factor'], 6)})",
+             f"encoding  {enc['encoding']}: {_params(enc)}",
+             f"acts on   d = {enc['d']}" + (f", {enc['rotary_dim'] // 2} rotary bands; rotary logit factor "
+                                            f"{_g(enc['rotary_logit_factor'], 6)}" if "rotary_dim" in enc else "")
+             + f"; logit factor {_g(r['logit_factor'], 6)} (on every logit, beyond 1/sqrt(d_head))",
              f"context   original L = {r['context']:,}, max_position_embeddings {r['max_context']:,}; report at N = "
              f"{r['length']:,}; layers {', '.join(f'{k} {v}' for k, v in r['layers'].items())}; {r['num_heads']} heads x "
              f"{r['head_dim']}"]
