@@ -78,7 +78,7 @@ def pe_spec(args):
 
 
 def _encoding(args):
-    """The spec -> (encoding for geometry.encoding_stress, label, params, rows or None, a model's head dimension or None)."""
+    """The spec -> (encoding, label, params, rows or None, a model's head dimension or None)."""
     from petheory import encodings, loaders
 
     spec = pe_spec(args)
