@@ -32,7 +32,7 @@ from harness import Case, cli  # noqa: E402
 
 from petheory import encodings as enc  # noqa: E402
 from petheory.loaders.model_config import load_model_scheme  # noqa: E402
-from petheory.models.report import model_report  # noqa: E402
+from petheory.models.report import model_report, table_logit_factor  # noqa: E402
 
 NAME = "models"
 TITLE = "one-page report of a 128k-context model (petheory report) vs the exact low-rank Gram of its spectra"
@@ -44,7 +44,7 @@ def gram_lambda_max(s, n: int) -> float:
     w, f = enc.band_frequencies(s.encoding, s.d, n, **s.params)
     ang = np.arange(n, dtype=np.float64)[:, None] * w[None, :]
     P = np.hstack([np.cos(ang), np.sin(ang)])  # (n, r)
-    return float(np.linalg.eigvalsh(f * s.logit_factor * (P.T @ P))[-1])
+    return float(np.linalg.eigvalsh(f * table_logit_factor(s) * (P.T @ P))[-1])
 
 
 def case(label: str, config: str, quick: bool) -> Case:

@@ -67,7 +67,11 @@ def test_report_cli_terminal_json_markdown_and_figure(capsys, tmp_path):
     assert "rope_llama3" in stdout and "mla_rope" in stdout and "spectrum  2L" in stdout
     doc = json.loads((out / "r.json").read_text())
     assert [r["encoding"]["encoding"] for r in doc["reports"]] == ["rope_llama3", "mla_rope", "rope_pi"]
-    assert doc["reports"][1]["logit_factor"] == pytest.approx(1.8738542)  # DeepSeek-V3's mscale_all_dim, squared
+    ds = doc["reports"][1]
+    assert ds["logit_factor"] == pytest.approx(1.8738542)  # DeepSeek-V3's mscale_all_dim, squared
+    # its kernel carries that factor once (YaRN's attention factor is 1 for mscale = mscale_all_dim): a_0 = 32 bands x F
+    assert ds["kernel"]["a0"] == pytest.approx(32 * 1.8738542)
+    assert ds["encoding"]["rotary_logit_factor"] == pytest.approx(1.8738542)
     md = (out / "r.md").read_text()
     assert md.count("### Bands") == 3 and "| 63 |" in md and "### Certified spectrum extremes" in md
     assert (out / "cmp.png").stat().st_size > 10_000 and json.loads((out / "cmp.json").read_text())["models"][0]["label"] == "llama"
@@ -102,3 +106,22 @@ def test_every_pe_command_names_the_resolved_encoding(capsys):
     assert json.loads(out)["resolved_encoding"]["params"] == {"slope": 0.5}
     rc, out, _ = cli(capsys, "bounds", "--pe", "rope_yarn", "--length", "100", "--json", "-")
     assert json.loads(out)["resolved_encodings"][0]["rotary_logit_factor"] > 1
+
+
+def test_which_terms_are_model_configs(tmp_path):
+    from petheory.loaders.model_config import config_source
+
+    llama = tmp_path / "llama"
+    llama.mkdir()
+    shutil.copy(DATA / "llama3_1_8b.json", llama / "config.json")
+    assert config_source(f"hf:{llama}") == llama / "config.json"  # config only
+    (llama / "model.safetensors").write_bytes(b"")  # weights beside a RoPE config: still the config (no table in them)
+    assert config_source(str(llama)) == llama / "config.json"
+    bert = tmp_path / "bert"
+    bert.mkdir()
+    (bert / "config.json").write_text(json.dumps({"model_type": "bert", "hidden_size": 8}))
+    assert config_source(f"hf:{bert}") == bert / "config.json"  # no weights: the config decides (unknown type: an error)
+    (bert / "pytorch_model.bin").write_bytes(b"")
+    assert config_source(f"hf:{bert}") is None  # weights of a learned-table model: the table reader, as before
+    assert config_source("hf:minilm") is None and config_source(tmp_path / "t.npy") is None
+    assert config_source(tmp_path / "any.json") == tmp_path / "any.json"

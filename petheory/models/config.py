@@ -321,6 +321,10 @@ def _rope_model(cfg: dict, mt: str) -> ModelScheme:
                      "beyond the window is never used")
     elif mt == "gemma2" and cfg.get("sliding_window"):
         notes.append(f"every other layer attends within a sliding window of {cfg['sliding_window']} tokens (same base)")
+    elif (isinstance(cfg.get("sliding_window"), int) and cfg.get("use_sliding_window", True)
+          and 0 < cfg["sliding_window"] < max_pos):  # Mistral 7B v0.1: 4096 of 32768
+        notes.append(f"attention is limited to a sliding window of {cfg['sliding_window']} tokens: the kernel beyond it "
+                     "is never used within a layer")
     for key in ("attn_logit_softcapping",):
         if cfg.get(key):
             notes.append(f"{key}={cfg[key]}: logits are soft-capped (tanh) after the scale; not part of the kernel")

@@ -58,13 +58,18 @@ def rotary_column(freqs, n: int, factor: float = 1.0, *, chunk: int = 1 << 16) -
     return factor * out
 
 
+def table_logit_factor(s: Scheme) -> float:
+    """The part of ``s.logit_factor`` its rotary table does not already carry (MLA folds its softmax factor in)."""
+    return 1.0 if s.encoding == "mla_rope" else s.logit_factor
+
+
 def _scheme_column(s: Scheme, n: int) -> tuple[np.ndarray | None, str]:
     """(first column of the n x n position-only kernel, its formula) or (None, why not)."""
     info = enc.info(s.encoding)
     if info.kind == "rotary":
         w, f = enc.band_frequencies(s.encoding, s.d, n, **s.params)
-        return rotary_column(w, n, f * s.logit_factor), "a_k = F sum_t cos(k w_t) (unit content in every rotated band; " \
-            "F = rotary logit factor x logit factor)"
+        return rotary_column(w, n, f * table_logit_factor(s)), "a_k = F sum_t cos(k w_t) (unit content in every " \
+            "rotated band; F = rotary logit factor x logit factor)"
     if s.encoding == "alibi":
         slope = float(s.params.get("slope", 1.0))
         return -slope * np.arange(n, dtype=np.float64), "a_k = -m |k| (head 1, the steepest slope; symmetric form)"
