@@ -9,7 +9,6 @@ comparing their kernels and band wavelengths side by side.
 
 from __future__ import annotations
 
-import math
 
 NAME = "report"
 HELP = "one-page report of a model's positional scheme (hf:DIR or config.json) or a registry PE at long lengths"
