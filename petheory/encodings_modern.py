@@ -266,8 +266,8 @@ def xpos(n: int, d: int, *, scale_base: float = 512.0, gamma: float = 0.4, base:
     "rope_dim (default the largest even <= d/2) rotate with RoPE (interleaved pairing, as petheory.nn's MLA and "
     "DeepSeek-V2's checkpoints, which HF permutes to half-split), the content part none; DeepSeek-V2 writes "
     "[content; rope], a fixed permutation. The rope key is shared by all heads and comes "
-    "from the input, not the latent (petheory.nn's 'mla' mechanism; --pe mla_rope in petheory.nn is that mechanism). scaling names the rotary entry whose frequencies and attention factor the rope part "
-    "takes (rope_pi, rope_yarn, rope_llama3, ...; its parameters in scaling_params, a dict), softmax_mscale multiplies "
+    "from the input, not the latent (petheory.nn's 'mla' mechanism; --pe mla_rope in petheory.nn is that mechanism). "
+    "scaling names the rotary entry whose frequencies and attention factor the rope part takes (rope_pi, rope_yarn, rope_llama3, ...; its parameters in scaling_params, a dict), softmax_mscale multiplies "
     "every logit by its square (DeepSeek-V3: yarn_get_mscale(factor, mscale_all_dim)), folded into the table's mscale.",
     source="deepseek2024 (DeepSeek-V2 §2.1.3, Eqs. 14-19); gu2025 §4.1 (MLA); HF modeling_deepseek_v3 (yarn_get_mscale)",
 )
