@@ -19,6 +19,9 @@ Grammar
          | PATH.bin | PATH.pt | PATH.pth ['#' KEY] a torch state dict (read with weights_only=True)
          | 'hf:' DIR ['#' KEY]                     a local Hugging Face model directory
                                                    (hf:minilm: the bundled all-MiniLM-L6-v2)
+         | 'hf:' DIR | PATH/config.json            a model's positional scheme from its config.json
+                                                   (RoPE of every scaling, MLA, ALiBi, T5 buckets;
+                                                   petheory.models), no weights needed
 
 ``VALUE`` is read by :func:`petheory._validate.scalar`: ``true``/``false``, ``null`` (None), an
 integer, a float, else the text itself. A comma separates parameters and nothing else: several
@@ -75,8 +78,8 @@ NAMED_COMBINATIONS = {"rope_sinusoidal": ("rope", "sinusoidal"), "rope_learned":
 
 #: The grammar in one paragraph, for every command's ``--help``.
 GRAMMAR = ("SPEC = TERM['+'TERM]...; TERM = NAME[:key=value,...] | PATH.npy | PATH.safetensors[#KEY] | "
-           "pytorch_model.bin[#KEY] | hf:DIR[#KEY]; NAME: see `petheory encodings`; a comma separates parameters "
-           "only: repeat --pe for several PEs")
+           "pytorch_model.bin[#KEY] | hf:DIR[#KEY] | hf:DIR or PATH/config.json (a model's scheme from its config); "
+           "NAME: see `petheory encodings`; a comma separates parameters only: repeat --pe for several PEs")
 
 
 def _fmt(x) -> str:
@@ -99,12 +102,19 @@ class PETerm:
         A table: a file path or ``hf:DIR``; None for a named term.
     key : str or None
         Tensor name inside the table's file or directory (``#KEY``).
+    model : str or None
+        For a term resolved from a model's ``config.json`` (``hf:DIR`` or ``PATH/config.json``):
+        that text (``str(term)`` gives it back); ``name``/``options`` are the resolved encoding.
+    d : int or None
+        The dimension the model's encoding acts on (a head's query/key size), for a ``model`` term.
     """
 
     name: str | None = None
     options: tuple = ()
     path: str | None = None
     key: str | None = None
+    model: str | None = None
+    d: int | None = None
 
     def __post_init__(self):
         if (self.name is None) == (self.path is None):
@@ -121,6 +131,8 @@ class PETerm:
         return dict(self.options)
 
     def __str__(self) -> str:
+        if self.model is not None:
+            return self.model
         if self.is_table:
             return self.path + (f"#{self.key}" if self.key else "")
         return self.name + (":" + ",".join(f"{k}={_fmt(v)}" for k, v in self.options) if self.options else "")
@@ -241,7 +253,7 @@ def _is_table_text(text: str) -> bool:
     if text.startswith("hf:"):
         return True
     path = text.rpartition("#")[0] if "#" in text else text
-    return Path(path).suffix.lower() in TABLE_SUFFIXES or _exists(text) or bool(path and path != text and _exists(path))
+    return Path(path).suffix.lower() in TABLE_SUFFIXES + (".json",) or _exists(text) or bool(path and path != text and _exists(path))
 
 
 def _table_term(text: str) -> PETerm:
@@ -254,6 +266,12 @@ def _table_term(text: str) -> PETerm:
         raise ValidationError(f"{text!r}: hf: needs a model directory, e.g. hf:./bert or hf:minilm")
     if not path or path.startswith("#"):
         raise ValidationError(f"{text!r}: a table needs a path before #KEY, e.g. model.safetensors#wpe.weight")
+    if key is None:
+        from petheory.loaders.model_config import config_source, load_model_scheme
+
+        if config_source(path) is not None:  # a model's config.json: its positional scheme, no weights needed
+            scheme = load_model_scheme(path).main
+            return PETerm(name=scheme.encoding, options=tuple(scheme.params.items()), model=path, d=scheme.d)
     return PETerm(path=path, key=key)
 
 

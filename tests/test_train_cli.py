@@ -28,7 +28,11 @@ def test_train_writes_a_record_and_reads_it_back(tmp_path, capsys):
     rc, _, err = run_cli(capsys, "train", "copy", "--pe", "alibi", "--out", str(out), "--json", str(tmp_path / "r.json"), "--quiet")
     assert rc == 0, err
     rec = json.loads((tmp_path / "r.json").read_text())
+    # the command's JSON is the record plus what --pe was understood as (every command names its resolved encoding)
+    resolved = rec.pop("resolved_encoding")
     assert rec == json.loads((out / RECORD).read_text())
+    assert resolved == {"encoding": "alibi", "kind": "bias", "params": {}, "d": 8}
+    rec["resolved_encoding"] = resolved
     assert rec["pe"] == "alibi" and rec["task"] == "copy"
     rc, stdout, _ = run_cli(capsys, "train", "copy", "--pe", "alibi", "--out", str(out), "--json", "-")
     assert rc == 0 and json.loads(stdout) == rec

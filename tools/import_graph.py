@@ -43,7 +43,7 @@ PACKAGES = ("petheory", "proofs_check")
 #: patterns so that a module split into ``geometry/`` or ``toeplitz_*.py`` stays covered.
 #: ``stress_reference`` (null references for stress values), ``softmax`` and ``comparison`` (every
 #: encoding side by side, from the theory functions) are numpy-only theory too.
-THEORY = ("encodings*", "toeplitz*", "spectral*", "coupling*", "bounds*", "geometry*", "lengthgen*", "fits*",
+THEORY = ("encodings*", "toeplitz*", "spectral*", "coupling*", "bounds*", "geometry*", "lengthgen*", "fits*", "models*",
           "rounding", "softmax", "stress_reference", "comparison")
 
 #: Layers bottom to top: (name, fnmatch patterns on dotted module names). First match wins.

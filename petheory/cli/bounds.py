@@ -92,6 +92,7 @@ def table_report(spec: str, length: int, *, m: int, weight_norm: float, lipschit
 
 def run(args) -> int:
     from petheory import bounds
+    from petheory.cli._describe import describe
     from petheory.io import atomic_write_json
 
     try:
@@ -115,11 +116,13 @@ def run(args) -> int:
     rows = [table_report(s.head.path, N, m=args.m, weight_norm=args.weight_norm, lipschitz=lip, token_norm=args.token_norm,
                          key=s.head.key)
             if s.is_table else
-            bounds.bound_report(s.name, N, args.d_model, n_max=args.n_max, m=args.m, weight_norm=args.weight_norm,
+            bounds.bound_report(s.name, N, s.head.d or args.d_model, m=args.m, weight_norm=args.weight_norm,
                                 lipschitz=lip, token_norm=args.token_norm,
-                                distance=args.distance if s.name == "alibi" else None, **s.params)
+                                distance=args.distance if s.name == "alibi" else None,
+                                **{"n_max": args.n_max, **s.params})  # a model's own n_max (its original context) wins
             for s in specs for N in lengths]
-    payload = {"rows": rows, "lipschitz": lip_report.as_dict() if lip_report else {"total": lip, "source": "--lipschitz"
+    payload = {"rows": rows, "resolved_encodings": [describe(s, d=args.d_model, length=max(lengths)) for s in specs],
+               "lipschitz": lip_report.as_dict() if lip_report else {"total": lip, "source": "--lipschitz"
                                                                                   if args.lipschitz is not None else "default 1 (linear class)"}}
     if args.json == "-":
         print(json.dumps(payload, indent=2, allow_nan=False))

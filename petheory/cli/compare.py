@@ -61,6 +61,7 @@ def read_records(dirs) -> tuple[list[dict], list[str]]:
 def run(args) -> int:
     from petheory import comparison
     from petheory import encodings as enc
+    from petheory.cli._describe import describe
     from petheory.io import atomic_write_json
     from petheory.records import runs_dir
     from petheory.spec import parse_pe_specs
@@ -90,7 +91,8 @@ def run(args) -> int:
     recs, searched = read_records(args.records or ["records", str(runs_dir())])
     rows = comparison.compare(names, records=recs, n=args.n, d=args.d_model, lengths=lengths, n_max=args.n_max,
                               null_draws=args.null_draws, seed=args.seed)
-    payload = {"rows": rows, "records": {"searched": searched, "count": len(recs)},
+    payload = {"rows": rows, "resolved_encodings": [describe(r["pe"], d=args.d_model) for r in rows],
+               "records": {"searched": searched, "count": len(recs)},
                "settings": {"n": args.n, "d": args.d_model, "lengths": list(lengths), "n_max": args.n_max,
                             "null_draws": args.null_draws, "seed": args.seed, "target": "builtin corpus"}}
     if args.json == "-":

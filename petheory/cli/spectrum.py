@@ -150,7 +150,7 @@ def _from_encoding(args, n: int | None):
             if enc.info(term.name).kind == "bias" and n > 2 * tp.GRAM_DENSE_MAX:  # the bias is formed as a dense n x n matrix
                 raise ValidationError(f"bias encodings are built as dense n x n matrices; --n {n} is too large "
                                  f"(at most {2 * tp.GRAM_DENSE_MAX}); give its coefficients with --coeffs/--file instead")
-            return tp.encoding_source(term.name, n, args.d_model, project=project, **term.params)
+            return tp.encoding_source(term.name, n, term.d or args.d_model, project=project, **term.params)
         from petheory import loaders
 
         term = spec.single("spectrum")
@@ -170,6 +170,7 @@ def run(args) -> int:
 
     from petheory import toeplitz as tp
     from petheory.toeplitz import szego
+    from petheory.cli._describe import describe
 
     if args.n is not None and args.n < 1:
         raise ValidationError(f"--n must be >= 1, got {args.n}")
@@ -235,6 +236,7 @@ def run(args) -> int:
         "szego": {"skipped": szego_skip} if sd is None else {**sd.as_dict(), "seconds": round(t_sd, 4),
                                                              "resolved": _resolved(sd)},
         **extra,
+        "resolved_encoding": describe(pe_spec(args), d=args.d_model, length=n) if args.pe is not None else None,
     }
     if symbol_fn is not None:
         if sd is not None:

@@ -72,7 +72,7 @@ def pe_spec(args):
 
 
 def _encoding(args):
-    """The spec -> (encoding for geometry.encoding_stress, label, params, rows or None)."""
+    """The spec -> (encoding, label, params, rows or None, a model's head dimension or None)."""
     from petheory import encodings, loaders
 
     spec = pe_spec(args)
@@ -90,13 +90,13 @@ def _encoding(args):
                 raise ValidationError(f"--table-offset {offset} leaves fewer than 2 of the table's {table.shape[0]} rows")
             table = table[offset:]
             label += f" rows {offset}.."
-        return table, f"{label} {loaded.table.shape} {loaded.dtype}", {}, table.shape[0]
+        return table, f"{label} {loaded.table.shape} {loaded.dtype}", {}, table.shape[0], None
     term = spec.registered("stress")
     info = encodings.info(term.name)  # unknown names fail here, listing the registered ones
     term.check_params(info.params)
     if args.table_offset:
         raise ValidationError("--table-offset applies to loaded tables only")
-    return term.name, term.name, term.params, None
+    return term.name, term.name + (f" ({term.model})" if term.model else ""), term.params, None, term.d
 
 
 def _table_offset(args, spec) -> int:
@@ -186,6 +186,7 @@ def _target(args, rows):
 
 def run(args) -> int:
     from petheory import __version__, geometry
+    from petheory.cli._describe import describe
     from petheory.io import atomic_write_json
 
     if args.n is not None and args.n < 2:
@@ -198,16 +199,16 @@ def run(args) -> int:
         raise ValidationError(f"--null-draws must be >= 0, got {args.null_draws}")
     if args.seed < 0:
         raise ValidationError(f"--seed must be >= 0, got {args.seed}")
-    encoding, label, params, rows = _encoding(args)
+    encoding, label, params, rows, model_d = _encoding(args)
     target, target_name = _target(args, rows)
-    d = args.d_model
+    d = args.d_model or model_d  # a model's config fixes its head dimension
     if isinstance(encoding, str) and d is None:
         d = 64
     report = geometry.encoding_stress(
         encoding, target, n=args.n, d=d, kind=args.kind, rank=args.rank, bias_map=args.bias_map, name=label,
         target_name=None if isinstance(target, geometry.PositionalDistributions) else target_name, **params,
     )
-    out = {"petheory": __version__, **report.as_dict()}
+    out = {"petheory": __version__, **report.as_dict(), "resolved_encoding": describe(pe_spec(args), d=d)}
     out.update(_reference(args, target, report))
     if args.json:
         text = json.dumps(out, indent=2, allow_nan=False)

@@ -89,3 +89,14 @@ from petheory.encodings.kernels import (
     xpos,
     xpos_zeta,
 )
+from petheory.encodings.rope_scaling import (  # Llama 3, LongRoPE and dynamic NTK, built on extension
+    ROPE_SCALINGS,
+    band_frequencies,
+    dynamic_base,
+    llama3_frequencies,
+    longrope_attention_factor,
+    partial_rotary_dim,
+    rope_dynamic,
+    rope_llama3,
+    rope_longrope,
+)

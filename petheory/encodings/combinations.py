@@ -13,6 +13,7 @@ from petheory.encodings._registry import register, table_shape
 from petheory.encodings.absolute import learned, sinusoidal
 from petheory.encodings.extension import ScaledRotaryTable, rotary_angles
 from petheory.encodings.rotary import RotaryTable, rope_frequencies
+from petheory.encodings.rope_scaling import mla_table
 from petheory.errors import ValidationError
 
 
@@ -23,17 +24,23 @@ from petheory.errors import ValidationError
     "rope_dim (default the largest even <= d/2) rotate with RoPE (interleaved pairing, as petheory.nn's MLA and "
     "DeepSeek-V2's checkpoints, which HF permutes to half-split), the content part none; DeepSeek-V2 writes "
     "[content; rope], a fixed permutation. The rope key is shared by all heads and comes "
-    "from the input, not the latent (petheory.nn's 'mla' mechanism; --pe mla_rope in petheory.nn is that mechanism).",
-    source="deepseek2024 (DeepSeek-V2 §2.1.3, Eqs. 14-19); gu2025 §4.1 (MLA)",
+    "from the input, not the latent (petheory.nn's 'mla' mechanism; --pe mla_rope in petheory.nn is that mechanism). "
+    "scaling names the rotary entry whose frequencies and attention factor the rope part takes (rope_pi, rope_yarn, "
+    "rope_llama3, ...; its parameters in scaling_params, a dict), softmax_mscale multiplies "
+    "every logit by its square (DeepSeek-V3: yarn_get_mscale(factor, mscale_all_dim)), folded into the table's mscale.",
+    source="deepseek2024 (DeepSeek-V2 §2.1.3, Eqs. 14-19); gu2025 §4.1 (MLA); HF modeling_deepseek_v3 (yarn_get_mscale)",
 )
-def mla_rope(n: int, d: int, *, rope_dim: int | None = None, base: float = 10000.0,
-             pairing: str = "interleaved") -> RotaryTable:
+def mla_rope(n: int, d: int, *, rope_dim: int | None = None, base: float = 10000.0, pairing: str = "interleaved",
+             scaling: str = "rope", scaling_params: dict | None = None, softmax_mscale: float = 1.0) -> RotaryTable:
     """MLA's decoupled RoPE: only the rope part of the score vector rotates."""
     n, d = table_shape(n, d, even=True)
     r = 2 * (d // 4) if rope_dim is None else v.even("rope_dim", rope_dim)
     if not 2 <= r <= d:
         raise ValidationError(f"rope_dim must be even and in 2..d={d}, got {r}")
     v.choice("pairing", pairing, ("interleaved", "half"))
+    if scaling != "rope" or scaling_params or softmax_mscale != 1.0:  # DeepSeek-V3: YaRN + mscale_all_dim
+        return mla_table(n, d, rope_dim=r, base=base, pairing=pairing, scaling=scaling, scaling_params=scaling_params,
+                         softmax_mscale=softmax_mscale)
     return RotaryTable(rotary_angles(n, rope_frequencies(d, base=base, rotary_dim=r)), d, pairing)
 
 

@@ -1,0 +1,90 @@
+"""Several models' positional schemes side by side: kernel decay and band wavelengths (``petheory report --figure``).
+
+Drawn from the reports of :func:`petheory.models.report.model_report` (nothing is recomputed):
+left, the envelope of the position-only kernel :math:`\\max|a_k|/a_0` over log-spaced bins of the
+distance k, each model up to its report length, with its original context L marked; right, the
+wavelength :math:`2\\pi/\\omega_t` of every rotary band against its position in the ladder, with
+interpolated bands filled and extrapolated ones hollow, divided by each model's L (the dashed line at 1:
+bands above it never completed a turn in pre-training).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+
+from petheory.plots import save
+
+NAME = "models.report"
+
+
+def _label(rep: dict, label: str | None) -> str:
+    if label:
+        return label
+    src = rep.get("source") or rep.get("encoding", {}).get("encoding", "?")
+    return Path(str(src).removeprefix("hf:")).stem if src else rep.get("model_type", "?")
+
+
+def draw_model_comparison(reports: list[dict], labels=None):
+    """A matplotlib figure comparing the kernels and band wavelengths of ``reports`` (one per model)."""
+    import matplotlib.pyplot as plt
+
+    labels = list(labels) if labels else [None] * len(reports)
+    fig, (ax_k, ax_w) = plt.subplots(1, 2, figsize=(13, 5.2))
+    colors = plt.get_cmap("tab10").colors
+    handles = []
+    for i, (rep, lab) in enumerate(zip(reports, labels)):
+        c, name = colors[i % len(colors)], _label(rep, lab)
+        L = rep["context"]
+        n_bands = len(rep.get("bands") or [])
+        handles.append(plt.Line2D([], [], color=c, lw=2, label=f"{name}: L = {L:,}, N = {rep['length']:,}"
+                                  + (f", {n_bands} bands" if n_bands else "")))
+        kern = rep.get("kernel", {})
+        if "envelope" in kern:
+            env = kern["envelope"]
+            x = [np.sqrt(max(e["from"], 1) * e["to"]) for e in env]  # geometric bin centres
+            y = [e["max_abs_over_a0"] for e in env]
+            ax_k.semilogx(x, y, "-", color=c, lw=1.6)
+            if L <= x[-1]:
+                ax_k.plot([L], [np.interp(np.log(L), np.log(x), y)], "o", color=c, ms=6, mec="k", mew=0.6)
+        bands = rep.get("bands") or []
+        if bands:
+            frac = (np.arange(len(bands)) + 0.5) / len(bands)
+            lam = np.array([b["wavelength"] for b in bands]) / L
+            interp = np.array([b["regime"] == "interpolated" for b in bands])
+            ax_w.semilogy(frac, lam, "-", color=c, lw=1)
+            ax_w.semilogy(frac[interp], lam[interp], "o", color=c, ms=3.5)
+            ax_w.semilogy(frac[~interp], lam[~interp], "o", mfc="none", mec=c, ms=3.5)
+    ax_k.set_xlabel("distance k (positions)")
+    ax_k.set_ylabel("max |a_k| / a_0 over a log bin of k")
+    ax_k.set_title("position-only kernel a_k = F Σ_t cos(k ω_t), unit content, F the logit factor:\n"
+                   "long-range envelope (dot: the original context L)", fontsize=10)
+    ax_k.set_ylim(0, 1.05)
+    ax_k.grid(True, which="major", alpha=0.3)
+
+    ax_w.set_xlabel("band position t / (r/2)  (0: fastest, 1: slowest)")
+    ax_w.axhline(1.0, color="k", ls="--", lw=0.8, label="wavelength = L: bands above never turn once in pre-training")
+    ax_w.set_ylabel("wavelength 2π/ω_t  /  original context L")
+    ax_w.set_title("band wavelengths at the report length, relative to each model's L\n"
+                   "(filled: interpolated, hollow: kept as pre-trained)", fontsize=10)
+    ax_w.grid(True, which="major", alpha=0.3)
+    ax_w.legend(fontsize=8, loc="upper left")
+    ncol = min(len(handles), 3)
+    fig.legend(handles=handles, loc="lower center", ncol=ncol, fontsize=8.5, frameon=False)
+    fig.tight_layout(rect=(0, 0.05 + 0.035 * math.ceil(len(handles) / ncol), 1, 1))
+    return fig
+
+
+def save_model_comparison(reports: list[dict], path, labels=None) -> list[Path]:
+    """Draw :func:`draw_model_comparison` and save ``PATH.png`` with the reports as ``PATH.json`` beside it."""
+    path = Path(path)
+    fig = draw_model_comparison(reports, labels)
+    labels = labels or [None] * len(reports)
+    data = {"figure": NAME, "models": [  # what is drawn, per model (the full reports: petheory report --json)
+        {"label": _label(r, lab), "source": r.get("source"), "encoding": r["encoding"]["encoding"], "context": r["context"],
+         "length": r["length"], "envelope": r.get("kernel", {}).get("envelope"),
+         "bands": [{"wavelength": b["wavelength"], "regime": b["regime"]} for b in r.get("bands") or []]}
+        for r, lab in zip(reports, labels)]}
+    return save(fig, data, path.parent, path.stem if path.suffix.lower() == ".png" else path.name)
