@@ -142,7 +142,7 @@ def scale_at(model, T: int) -> dict:
 
 
 def angle_coverage(model, T: int) -> dict:
-    """Which rotary bands of the swapped ``model`` leave the angles the trained RoPE saw, at length ``T``.
+    r"""Which rotary bands of the swapped ``model`` leave the angles the trained RoPE saw, at length ``T``.
 
     The rule of :func:`petheory.bounds.norms.rotary_angle_coverage` (band t is out of range when
     it never completed a turn in training, :math:`(L-1)\omega_t < 2\pi`, and

@@ -69,7 +69,7 @@ _RETRIEVAL_MODEL = {"n_layer": 2, "n_head": 2, "d_model": 64, "d_ff": 128}
 for _t, _extra in (("passkey", {}), ("mqar", {"n_pairs": 2, "n_keys": 8, "n_values": 8})):
     _TABLE[(_t, "smoke")] = ({"n_train": 256, "n_test": 16, "train_len": 16, "min_len": 8, "test_lens": (16, 32), **_extra},
                              {"n_layer": 1, "n_head": 2, "d_model": 16, "d_ff": 32},
-                             {"epochs": 1, "batch_size": 32, "lr": 3e-3, "ablate": False})
+                             {"epochs": 2, "batch_size": 32, "lr": 3e-3})
     _TABLE[(_t, "small")] = ({"n_train": 8000, "n_test": 256, **_extra}, _RETRIEVAL_MODEL,
                              {"epochs": 3, "batch_size": 64, "lr": 3e-3, "ablate": False})
     _TABLE[(_t, "paper")] = ({"n_train": 100_000, "n_test": 1000, "train_len": 256, "min_len": 128,

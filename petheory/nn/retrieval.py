@@ -9,8 +9,8 @@ cover the retrieved tokens alone (``token_acc``: fraction of answer tokens right
 forcing; ``seq_acc``: the whole answer right, equal to greedy decoding's exact match).
 
 The *context length* ``N`` of a sequence is the number of tokens before the query: BOS and the
-``N - 1`` haystack tokens. The model sees ``N + 1 + m`` input tokens for an answer of ``m``
-tokens. Training lengths are ``U{min_len..train_len}`` (default 16..32),
+``N - 1`` haystack tokens; SEP and an answer of ``m`` tokens follow (``N + 1 + m`` tokens, of
+which the model reads the first ``N + m``). Training lengths are ``U{min_len..train_len}`` (default 16..32),
 so the model has seen every position below ``train_len + 1 + m``; each ``test_lens`` entry is a
 test split at exactly that context length.
 
@@ -63,7 +63,8 @@ def check(name: str, p: dict) -> None:
     """``ValueError`` for sizes the construction cannot honour (checked before generating)."""
     L0 = min([p["train_len"], *p["test_lens"]])
     if p["min_len"] > p["train_len"]:
-        raise ValueError(f"min_len={p['min_len']} must be <= train_len={p['train_len']}")
+        raise ValueError(f"min_len={p['min_len']} must be <= train_len={p['train_len']} (training context lengths are "
+                         "U{min_len..train_len}; set task.min_len too)")
     if name == "passkey":
         need = p["key_len"] + 2  # BOS + MARK + the key
         if min(L0, p["min_len"]) < need:

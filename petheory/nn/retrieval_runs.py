@@ -50,12 +50,6 @@ def run_name(task: str, pe: str, seed: int) -> str:
     return f"{task}__{pe}__s{seed}"
 
 
-def _commit() -> str:
-    from petheory.nn.chen2025_runs import _commit as commit
-
-    return commit()
-
-
 def evaluate_lengths(model, task, lengths, *, train_seq_len: int, depths=None, n_grid: int = GRID_N) -> dict:
     """Metrics of ``model`` at each context length (and on the passkey grid): a method's entry of the record."""
     from petheory.nn import tasks as _tasks
@@ -142,22 +136,32 @@ def make_record(task: str, pe: str, *, seed: int = 0, size: str = "small", devic
                         "finetune_setup": {"factor": FT_FACTOR, "steps": ft_steps, "lr": FT_LR, "batch_size": FT_BATCH},
                         "wall_seconds": round(rec["timing"]["seconds"], 2),
                         "eval_seconds": round(time.perf_counter() - t0, 2), "device": rec["timing"]["device"],
-                        "commit": _commit()}
+                        "commit": rec.get("commit")}
     atomic_write_json(records_dir / f"{name}.json", rec)
     return rec
 
 
-def load_records(root=".") -> list[dict]:
-    """Every record with a ``retrieval`` block that :func:`petheory.records.find` sees from ``root``
-    (``runs/`` first, then ``records/``); one per (task, PE, seed), the first found wins. JSON only."""
+def load_records(root=".", check=None) -> tuple[list[dict], list]:
+    """Every record with a ``retrieval`` block, and the files skipped as ``(path, reason)``.
+
+    Read from ``<runs>/retrieval-records`` (what this machine made) first, then the records folders
+    of :func:`petheory.records.roots` (the working directory's and the shipped ``records/``); one
+    record per (task, PE, seed), the first found wins. The training records under ``<runs>/retrieval``
+    are not read: they share their config hash with the retrieval record made from them and would
+    shadow it in :func:`petheory.records.find`. JSON only (no torch)."""
     from petheory import records
 
+    runs = records.runs_dir(root)
+    where = [runs / "retrieval-records"] + [r for r in records.roots(root) if r != runs]
     out: dict[tuple, dict] = {}
+    skipped = []
     for task in TASKS:
-        for r in records.find(task, workdir=root).records:
+        found = records.find(task, root, where=[w for w in where if w.is_dir()], check=check)
+        skipped += found.skipped
+        for r in found.records:
             if isinstance(r.get("retrieval"), dict):
                 out.setdefault((r["task"], r["pe"], r["seed"]), r)
-    return list(out.values())
+    return list(out.values()), skipped
 
 
 def main(argv=None) -> int:

@@ -43,10 +43,19 @@ def _order(label: str) -> tuple:
     return (label.endswith("+ft"), list(STYLE).index(base) if base in STYLE else len(STYLE), label)
 
 
+def _empty(outdir, name: str) -> list[Path]:
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5, 2))
+    ax.text(0.5, 0.5, _NONE, ha="center", va="center", fontsize=9, wrap=True)
+    ax.axis("off")
+    return save(fig, {"records": 0, "message": _NONE}, outdir, name)
+
+
 def _records():
     from petheory.nn.retrieval_runs import load_records
 
-    return load_records(Path("."))
+    return load_records(Path("."))[0]
 
 
 @figure("retrieval.accuracy", "passkey and MQAR accuracy vs context length: trained PEs, RoPE + PI/NTK/YaRN at evaluation "
@@ -54,11 +63,9 @@ def _records():
 def fig_accuracy(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
     import matplotlib.pyplot as plt
 
-    from petheory.plots.lengthgen import _empty
-
     data = accuracy_table(_records())
     if not data:
-        return _empty(outdir, "retrieval.accuracy", _NONE)
+        return _empty(outdir, "retrieval.accuracy")
     fig, axes = plt.subplots(1, len(data), figsize=(5.6 * len(data), 4.2), squeeze=False)
     for ax, (task, t) in zip(axes[0], sorted(data.items(), key=lambda kv: kv[0] != "passkey")):
         x = t["lengths"]
@@ -108,11 +115,9 @@ def heatmap_table(recs, methods=HEATMAP_METHODS) -> dict:
 def fig_depth(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
     import matplotlib.pyplot as plt
 
-    from petheory.plots.lengthgen import _empty
-
     data = heatmap_table(_records())
     if not data:
-        return _empty(outdir, "retrieval.depth", _NONE)
+        return _empty(outdir, "retrieval.depth")
     fig, axes = plt.subplots(1, len(data), figsize=(4.4 * len(data) + 0.8, 3.8), squeeze=False)
     im = None
     for ax, (label, d) in zip(axes[0], data.items()):

@@ -36,14 +36,10 @@ CALIBRATION_NOTE = ("peng2023 Table 1 (Llama 2 7B, s=2, 400 fine-tuning steps, P
 
 def _records(workdir):
     from petheory import records
-    from petheory.nn.retrieval_runs import TASKS
+    from petheory.nn.retrieval_runs import load_records
 
-    out, notes = [], []
-    for task in TASKS:
-        found = records.find(task, workdir or ".", check=_problem)
-        out += [r for r in found.records if isinstance(r.get("retrieval"), dict)]
-        notes.append(records.skipped_note(found))
-    return out, "; ".join(n for n in notes if n)
+    recs, skipped = load_records(workdir or ".", check=_problem)
+    return recs, records.skipped_note(records.Found(skipped=skipped))
 
 
 def _problem(r: dict) -> str | None:
@@ -60,7 +56,8 @@ def _problem(r: dict) -> str | None:
 def t_greater(values, mu: float = 0.0) -> float | None:
     """One-sided one-sample t-test of H1: mean(values) > mu; p-value (None with fewer than 2 values).
 
-    Without spread the sign of ``mean - mu`` is certain: p = 0 if it is > 0, else 1."""
+    Without spread the sign of ``mean - mu`` is certain: p = 0 if it is > 0, else 1; a difference
+    within the mean's round-off (a few ulps of the values summed) counts as 0, not as a sign."""
     from scipy import stats
 
     v = [float(x) for x in values]
@@ -68,7 +65,8 @@ def t_greater(values, mu: float = 0.0) -> float | None:
         return None
     m = sum(v) / len(v)
     if max(v) - min(v) <= 1e-12 * max(1.0, abs(m)):
-        return 0.0 if m > mu else 1.0
+        # summing n values rounds by at most n ulps of the largest: below that, mean == mu
+        return 0.0 if m - mu > len(v) * 4 * 2.0 ** -52 * max(1.0, abs(m), abs(mu)) else 1.0
     return float(stats.ttest_1samp(v, mu, alternative="greater").pvalue)
 
 
