@@ -11,7 +11,9 @@ import json
 
 import pytest
 
-from proofs_check.claims.context_extension import KEEP_TOLERANCE, in_range_evidence, t_greater, yarn_evidence
+from proofs_check.claims._extension import KEEP_TOLERANCE, t_greater
+from proofs_check.claims.chen2023 import in_range_evidence
+from proofs_check.claims.peng2023 import yarn_evidence
 
 LENGTHS = [32, 64, 128, 256, 512]
 

@@ -284,3 +284,22 @@ def test_extend_bad_input_is_one_line_and_exit_2(smoke_runs, args, words, capsys
     assert main(["extend", *(a.format(runs=smoke_runs) for a in args)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("petheory: error:") and words in err[0]
+
+
+def test_the_shipped_retrieval_records_are_complete():
+    """records/retrieval: 2 tasks x 4 PEs x 3 seeds of the small preset; the RoPE runs carry every method at 1x-16x."""
+    from petheory import records
+    from petheory.nn import retrieval_runs as rr
+
+    d = records.shipped_dir() / "retrieval"
+    recs, skipped = rr.load_records(".", check=None)
+    shipped = [r for r in recs if r["_path"].startswith(str(d))]
+    assert not skipped and len(shipped) == len(rr.RUNS) == 24
+    for r in shipped:
+        ret = r["retrieval"]
+        assert r["preset"] == "small" and ret["lengths"] == list(rr.LENGTHS) and max(ret["lengths"]) >= 8 * ret["train_context"]
+        want = {r["pe"]} | ({*rr.SWAPPED, *(f"{m}+ft" for m in rr.FINETUNED)} if r["pe"] == "rope" else set())
+        assert set(ret["methods"]) == want
+        for m in ret["methods"].values():
+            assert set(m["by_length"]) == {str(N) for N in rr.LENGTHS}
+            assert (r["task"] == "passkey") == ("grid" in m)

@@ -14,8 +14,8 @@ from test_claims_context_extension import LENGTHS, _record
 def _planted(tmp_path):
     for s in range(3):
         rec = _record("passkey", s, {"rope": [0.9, 0.5, 0.2, 0.1, 0.0], "rope_yarn+ft": [0.9, 0.9, 0.7, 0.5, 0.3],
-                                     "rope_pi": [0.9, 0.8, 0.8, 0.7, 0.7]})
-        for label in ("rope", "rope_yarn+ft"):
+                                     "rope_pi": [0.9, 0.8, 0.8, 0.7, 0.7], "rope_yarn": [0.9, 0.8, 0.8, 0.8, 0.7]})
+        for label in F.HEATMAP_METHODS:
             rec["retrieval"]["methods"][label]["grid"] = {str(N): {f"{d:g}": 0.5 for d in (0.0, 0.5, 1.0)} for N in LENGTHS}
         rec["retrieval"]["depths"] = [0.0, 0.5, 1.0]
         rec["config_hash"] = f"h{s}"
@@ -34,9 +34,9 @@ def test_retrieval_figures_render_from_records(tmp_path, monkeypatch):
     acc = json.loads((tmp_path / "out" / "retrieval.accuracy.json").read_text())
     # mean of three equal values: within 2 ulps of the value (summation round-off)
     assert acc["passkey"]["methods"]["rope_pi"]["mean"] == pytest.approx([0.9, 0.8, 0.8, 0.7, 0.7], rel=4e-16, abs=0)
-    assert list(acc["passkey"]["methods"]) == ["rope", "rope_pi", "rope_yarn+ft"]  # trained, swapped, then fine-tuned
+    assert list(acc["passkey"]["methods"]) == ["rope", "rope_pi", "rope_yarn", "rope_yarn+ft"]  # trained, swapped, fine-tuned
     heat = json.loads((tmp_path / "out" / "retrieval.depth.json").read_text())
-    assert set(heat) == {"rope", "rope_yarn+ft"} and heat["rope"]["seeds"] == 3
+    assert set(heat) == set(F.HEATMAP_METHODS) and heat["rope"]["seeds"] == 3
 
 
 def test_retrieval_figures_say_when_there_are_no_records(tmp_path, monkeypatch):

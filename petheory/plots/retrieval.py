@@ -18,24 +18,42 @@ from petheory.plots import figure, save
 #: drawing order and style: (colour, line style); fine-tuned methods dashed in their method's colour
 STYLE = {"nope": ("k", ":"), "alibi": ("C5", ":"), "sinusoidal": ("C7", ":"), "rope": ("C0", "-"),
          "rope_pi": ("C1", "-"), "rope_ntk": ("C2", "-"), "rope_yarn": ("C3", "-")}
-HEATMAP_METHODS = ("rope", "rope_yarn+ft")
+HEATMAP_METHODS = ("rope", "rope_yarn")
+_DESCRIBE = {"rope": "trained angles", "rope_pi": "PI at evaluation", "rope_ntk": "NTK at evaluation",
+             "rope_yarn": "YaRN at evaluation, s matched"}
 _NONE = "no retrieval records: run `python -m petheory.nn.retrieval_runs` (about 25 min on one CPU core)"
 
 
 def accuracy_table(recs) -> dict:
-    """{task: {"metric", "train_context", "ft_context", "lengths", "methods": {label: {"mean", "min", "max", "seeds"}}}}."""
+    """{task: {"metric", "train_context", "ft_context", "lengths", "methods": {label: {"mean", "se", "min", "max", "seeds"}}}}."""
     out: dict = {}
     for r in recs:
         ret = r["retrieval"]
         t = out.setdefault(r["task"], {"metric": ret["metric"], "train_context": ret["train_context"],
                                        "ft_context": ret["finetune_setup"]["factor"] * ret["train_context"],
-                                       "lengths": ret["lengths"], "methods": {}})
+                                       "lengths": ret["lengths"], "methods": {}, "chance": _chance(r)})
         for label, m in ret["methods"].items():
             t["methods"].setdefault(label, []).append([m["by_length"][str(N)][ret["metric"]] for N in ret["lengths"]])
     for t in out.values():
-        t["methods"] = {k: {"mean": np.mean(v, 0).tolist(), "min": np.min(v, 0).tolist(), "max": np.max(v, 0).tolist(),
-                            "seeds": len(v)} for k, v in sorted(t["methods"].items(), key=lambda kv: _order(kv[0]))}
+        t["methods"] = {k: {"mean": np.mean(v, 0).tolist(), "se": _se(v), "min": np.min(v, 0).tolist(),
+                            "max": np.max(v, 0).tolist(), "seeds": len(v)} for k, v in sorted(t["methods"].items(), key=lambda kv: _order(kv[0]))}
     return out
+
+
+def _chance(r: dict) -> float | None:
+    """A random guesser's score on the record's metric: per answer token, or for a whole passkey its power."""
+    tok = (r.get("chance") or {}).get("token_acc")
+    if tok is None:
+        return None
+    if r["retrieval"]["metric"] == "seq_acc":
+        return tok ** int(((r.get("config") or {}).get("task") or {}).get("params", {}).get("key_len", 3))
+    return tok
+
+
+def _se(v) -> list:
+    """Standard error of the mean over seeds (rows), per length; 0 with one seed."""
+    a = np.asarray(v, dtype=float)
+    return (a.std(0, ddof=1) / np.sqrt(len(a))).tolist() if len(a) > 1 else [0.0] * a.shape[1]
 
 
 def _order(label: str) -> tuple:
@@ -73,9 +91,8 @@ def fig_accuracy(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[
             base = label.removesuffix("+ft")
             c, ls = STYLE.get(base, ("C9", "-"))
             ls = "--" if label.endswith("+ft") else ls
-            ax.plot(x, m["mean"], ls, color=c, marker="o" if not label.endswith("+ft") else "s", ms=3.5, lw=1.6,
-                    label=f"{label} ({m['seeds']} seeds)")
-            ax.fill_between(x, m["min"], m["max"], color=c, alpha=0.08, lw=0)
+            ax.errorbar(x, m["mean"], yerr=m["se"], fmt=ls, color=c, marker="o" if not label.endswith("+ft") else "s",
+                        ms=3.5, lw=1.5, capsize=2, elinewidth=0.8, label=f"{label} ({m['seeds']})")
         ax.axvline(t["train_context"], color="0.6", lw=0.8)
         ax.axvline(t["ft_context"], color="0.6", lw=0.8, ls="--")
         ax.set_xscale("log", base=2)
@@ -84,12 +101,12 @@ def fig_accuracy(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[
         ax.set_xlabel("context length (x training context)")
         what = "passkey fully right" if t["metric"] == "seq_acc" else "queries answered"
         ax.set_ylabel(f"{t['metric']} ({what})")
-        ax.set_title(f"{task}: solid/dotted trained or swapped at eval (s matched), dashed fine-tuned at "
-                     f"{t['ft_context']} (s=2)", fontsize=8)
+        ax.set_title(task + (f" (chance {t['chance']:.3g})" if t.get("chance") else ""), fontsize=9)
         ax.grid(alpha=0.3)
-    axes[0, -1].legend(fontsize=7, loc="upper right", bbox_to_anchor=(1.0, 1.0))
-    fig.suptitle("Retrieval beyond the training context (grey: training context; dashed grey: fine-tuning context)",
-                 fontsize=10)
+    axes[0, -1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="method (seeds)", title_fontsize=7)
+    fig.suptitle("Retrieval beyond the training context. Dotted: trained PEs; solid: RoPE with a scaling swapped in at "
+                 "evaluation (s matched to the length);\ndashed: fine-tuned at the dashed grey context with s = 2 fixed. "
+                 "Mean ± standard error over seeds; grey line: training context.", fontsize=9)
     fig.tight_layout()
     return save(fig, data, outdir, "retrieval.accuracy")
 
@@ -129,7 +146,7 @@ def fig_depth(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Pat
             for j in range(a.shape[1]):
                 ax.text(j, i, f"{a[i, j]:.2f}", ha="center", va="center", fontsize=7)
         ax.set_xlabel("context length")
-        ax.set_title(f"{label} ({d['seeds']} seeds)", fontsize=9)
+        ax.set_title(f"{label}: {_DESCRIBE.get(label, '')} ({d['seeds']} seeds)", fontsize=9)
     axes[0, 0].set_ylabel("key depth (0% = right after BOS)")
     fig.colorbar(im, ax=axes[0].tolist(), label="passkey fully right (mean over seeds)")
     fig.suptitle("Passkey retrieval by length and depth", fontsize=10)
