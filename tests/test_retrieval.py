@@ -8,6 +8,7 @@ model built with that PE directly (only the rotary angles may change); the recor
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -293,7 +294,7 @@ def test_the_shipped_retrieval_records_are_complete():
 
     d = records.shipped_dir() / "retrieval"
     recs, skipped = rr.load_records(".", check=None)
-    shipped = [r for r in recs if r["_path"].startswith(str(d))]
+    shipped = [r for r in recs if Path(r["_path"]).resolve().is_relative_to(d.resolve())]
     assert not skipped and len(shipped) == len(rr.RUNS) == 24
     for r in shipped:
         ret = r["retrieval"]
@@ -303,3 +304,14 @@ def test_the_shipped_retrieval_records_are_complete():
         for m in ret["methods"].values():
             assert set(m["by_length"]) == {str(N) for N in rr.LENGTHS}
             assert (r["task"] == "passkey") == ("grid" in m)
+
+
+def test_extend_refuses_a_task_that_is_not_a_causal_lm(tmp_path, capsys):
+    from petheory.cli import main
+    from petheory.nn import preset
+    from petheory.nn.train import train
+
+    train(preset("gu2025_task1", "smoke", pe="rope", ablate=False), out_dir=tmp_path / "gu")
+    assert main(["extend", str(tmp_path / "gu"), "--method", "rope_pi"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "gu2025_task1 is a classification task" in err[0]

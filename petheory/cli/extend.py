@@ -67,6 +67,10 @@ def run(args) -> int:
         raise ValueError(f"--finetune-steps must be >= 0, got {args.finetune_steps}")
     resolve_device(args.device)
     model, cfg = load_model(run_dir, device=args.device)
+    if model.cfg.head != "lm":
+        kind = {"classifier": "classification", "regression": "regression"}.get(model.cfg.head, model.cfg.head)
+        raise ValueError(f"petheory extend evaluates causal LM tasks (passkey, mqar, copy, ...); {cfg.task.name} is a "
+                         f"{kind} task")
     methods = args.method or ["rope", "rope_pi", "rope_ntk", "rope_yarn"]
     L_seq = int(model.cfg.train_len)
     for m in methods:  # every spec checked before any work: one line for a bad one

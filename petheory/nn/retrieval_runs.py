@@ -59,6 +59,9 @@ def evaluate_lengths(model, task, lengths, *, train_seq_len: int, depths=None, n
 
     p = dict(task.params)
     data = _tasks.load(_tasks.TaskConfig(task.name, task.seed, {**p, "test_lens": tuple(lengths)}))
+    if data.kind != "lm":
+        raise ValueError(f"retrieval evaluation reads answer-token accuracy of a causal LM task (passkey, mqar, copy, ...); "
+                         f"{task.name} is a {data.kind} task")
     rotary = model.pe.kind == "rotary"
     out = {"by_length": {}}
     for N in lengths:
@@ -108,6 +111,7 @@ def make_record(task: str, pe: str, *, seed: int = 0, size: str = "small", devic
     rec = train(cfg, out_dir=run)
     model, _ = load_model(run, device=device)
     L_seq = int(model.cfg.train_len)  # longest training sequence (tokens): the original context
+    train_context = int(rec["train_len"])  # the task's training context length (tokens before the query)
     t0 = time.perf_counter()
     methods = {}
     for label, spec, kind in _methods(pe):
@@ -122,7 +126,7 @@ def make_record(task: str, pe: str, *, seed: int = 0, size: str = "small", devic
         elif kind == "swapped":
             m = swap_rotary(model, spec, train_len=L_seq)
         else:
-            m, ft = finetune(model, cfg.task, spec, length=FT_FACTOR * cfg.task.params.get("train_len", 32), steps=ft_steps,
+            m, ft = finetune(model, cfg.task, spec, length=FT_FACTOR * train_context, steps=ft_steps,
                              train_len=L_seq, lr=FT_LR, batch_size=FT_BATCH, seed=seed, device=device)
         entry = {"spec": spec if ft is None else ft["spec"], "kind": kind, "finetune": ft,
                  **evaluate_lengths(m, cfg.task, lengths, train_seq_len=L_seq, depths=depths),
