@@ -222,7 +222,7 @@ def test_record_runner_resumes_per_method(tmp_path):
     first = rr.make_record("passkey", "rope", **kw)
     methods = tmp_path / "runs" / "passkey__rope__s0" / "methods"
     files = sorted(methods.iterdir())
-    assert len(files) == 7  # rope, 3 swapped, 3 fine-tuned
+    assert len(files) == 8  # rope, 3 swapped, 4 fine-tuned
     stamps = {f.name: f.stat().st_mtime_ns for f in files}
     (tmp_path / "rec" / "passkey__rope__s0.json").unlink()
     victim = methods / "rope_ntk+ft__ft2.json"
@@ -234,7 +234,7 @@ def test_record_runner_resumes_per_method(tmp_path):
     assert strip(first) == strip(again)  # the redone fine-tune gives the same numbers
     rec = json.loads((tmp_path / "rec" / "passkey__rope__s0.json").read_text())
     m = rec["retrieval"]["methods"]
-    assert set(m) == {"rope", "rope_pi", "rope_ntk", "rope_yarn", "rope_pi+ft", "rope_ntk+ft", "rope_yarn+ft"}
+    assert set(m) == {"rope", "rope_pi", "rope_ntk", "rope_yarn", "rope+ft", "rope_pi+ft", "rope_ntk+ft", "rope_yarn+ft"}
     assert set(m["rope_pi"]["grid"]) == {"16", "32"} and m["rope_pi"]["by_length"]["32"]["coverage"]["out_of_range"] == 0
     assert np.isclose(m["rope_yarn+ft"]["by_length"]["32"]["params"]["scale"], 2.0)
 
@@ -315,3 +315,27 @@ def test_extend_refuses_a_task_that_is_not_a_causal_lm(tmp_path, capsys):
     assert main(["extend", str(tmp_path / "gu"), "--method", "rope_pi"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "gu2025_task1 is a classification task" in err[0]
+
+
+def test_any_rotary_registry_entry_can_be_swapped_in(monkeypatch):
+    """A rotary entry registered later (Llama 3, LongRoPE, dynamic NTK, a plugin's) needs no change here: its
+    ``scale`` is matched to the length and its ``n_max`` set to the training context, like PI's and YaRN's."""
+    from petheory import encodings as enc
+    from petheory.encodings.rotary import RotaryTable, rope_frequencies
+
+    def rope_halfway(n, d, *, scale=1.0, n_max=4096, base=10000.0, pairing="interleaved", rotary_dim=None):
+        """Every band interpolated by sqrt(scale), n_max unused but required (a stand-in for a new scaling)."""
+        w = rope_frequencies(d, base=base, rotary_dim=rotary_dim) / np.sqrt(scale)
+        return RotaryTable(np.arange(n, dtype=np.float64)[:, None] * w[None, :], d, pairing)
+
+    monkeypatch.setitem(enc._REGISTRY, "rope_halfway", enc.EncodingInfo(
+        "rope_halfway", "rotary", rope_halfway, "test entry", "", "", {"scale": 1.0, "n_max": 4096, "base": 10000.0,
+                                                                    "pairing": "interleaved", "rotary_dim": None}))
+    m = _rope_model()
+    sw = swap_rotary(m, "rope_halfway", train_len=20)
+    assert sw.extension["params"]["n_max"] == 20 and sw.extension["matched"] == "scale"
+    x = torch.randint(0, 12, (2, 39))  # T = 39: matched scale (39-1)/(20-1) = 2
+    direct = build_model(ModelConfig(**{**m.cfg.__dict__, "pe": "rope_halfway:scale=2.0,n_max=20"})).eval()
+    direct.load_state_dict(m.state_dict())
+    with torch.no_grad():
+        torch.testing.assert_close(sw(x), direct(x), rtol=0, atol=0)
