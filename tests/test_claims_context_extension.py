@@ -116,3 +116,18 @@ def test_claims_read_the_shipped_records_or_say_how_to_make_them(tmp_path, monke
     (tmp_path / "runs" / "retrieval" / "r" / "record.json").write_text(json.dumps({**train_rec, "config_hash": "x"}))
     ev = engine.get("chen2023.in_range_keeps_retrieval").check(ctx)
     assert ev.cases >= 1 and KEEP_TOLERANCE == 0.05
+
+
+def test_a_clone_decides_both_claims_from_the_shipped_records(tmp_path, monkeypatch):
+    """No runs/ and an empty working directory: the shipped records/retrieval alone decide the claims."""
+    from proofs_check import engine
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PETHEORY_RECORDS", raising=False)
+    monkeypatch.delenv("PETHEORY_RUNS", raising=False)
+    ctx = engine.Context(profile="quick", budget=1, rng=None, seed=0, workdir=str(tmp_path))
+    inr = engine.get("chen2023.in_range_keeps_retrieval").check(ctx)
+    yarn = engine.get("peng2023.yarn_extends_further").check(ctx)
+    assert len(inr.details["cells"]) >= 10 and all(len(c["seeds"]) == 3 for c in inr.details["cells"].values())
+    assert set(yarn.details["comparisons"]) == {f"{t}: yarn vs {o}" for t in ("mqar", "passkey") for o in ("pi", "ntk")}
+    assert inr.details["setup"] == yarn.details["setup"] == "reconstruction" and yarn.details["planned_looks"] == 1
