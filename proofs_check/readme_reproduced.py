@@ -102,8 +102,45 @@ def _pct(values) -> str:
     return f"{m:.1f}" if se is None else f"{m:.1f} ± {se:.1f}"
 
 
+def retrieval() -> list[str]:
+    """Passkey and MQAR accuracy by context length per method (records/retrieval)."""
+    from petheory.nn.retrieval_runs import TASKS
+
+    recs = sorted((r for t in TASKS for r in _shipped(t) if isinstance(r.get("retrieval"), dict)),
+                  key=lambda r: (r["task"], r["pe"], r["seed"]))
+    if not recs:
+        return ["(no shipped retrieval records)"]
+    from petheory.plots.retrieval import accuracy_table
+
+    data = accuracy_table(recs)
+    r0 = recs[0]["retrieval"]
+    seeds = sorted({m["seeds"] for t in data.values() for m in t["methods"].values()})
+    out = [f"**Retrieval beyond the training context** (`records/retrieval`, small preset: 2 layers, d=64, 2 heads, "
+           f"trained at context 16-{r0['train_context']}; {'-'.join(map(str, seeds))} seeds, mean ± standard error; "
+           f"trained on one core of a shared {r0['device']}). Swapped methods replace the trained RoPE angles at "
+           f"evaluation with the factor matched to the length; `+ft`: fine-tuned {r0['finetune_setup']['steps']} steps "
+           f"at context {r0['finetune_setup']['factor'] * r0['train_context']} (s = {r0['finetune_setup']['factor']}, fixed):", ""]
+    for task in TASKS:
+        if task not in data:
+            continue
+        t = data[task]
+        what = "passkey fully right (seq_acc)" if t["metric"] == "seq_acc" else "queries answered (token_acc)"
+        out += [f"{task}: {what}", "", "| method | " + " | ".join(f"{N} ({N // t['train_context']}x)" for N in t["lengths"])
+                + " |", "|---|" + "---:|" * len(t["lengths"])]
+        per = {}
+        for r in recs:
+            if r["task"] == task:
+                for label, m in r["retrieval"]["methods"].items():
+                    per.setdefault(label, []).append([m["by_length"][str(N)][t["metric"]] for N in t["lengths"]])
+        for label in t["methods"]:
+            cols = list(zip(*per[label]))
+            out.append(f"| {label} | " + " | ".join(_ms(c) for c in cols) + " |")
+        out.append("")
+    return out[:-1]
+
+
 def render() -> str:
-    return "\n".join(table5() + [""] + gu2025())
+    return "\n".join(table5() + [""] + gu2025() + [""] + retrieval())
 
 
 def main(argv=None) -> int:

@@ -132,6 +132,7 @@ def test_readme_reproduced_tables_are_generated_from_the_shipped_records():
     assert readme_reproduced.main(["--check"]) == 0, "run: python -m proofs_check.readme_reproduced --write"
     block = readme_reproduced.render()
     assert "| wavelet |" in block and "0.0108" in block and "| mla |" in block
+    assert "passkey: passkey fully right" in block and "| rope_yarn+ft |" in block
 
 
 def test_record_files_is_the_one_discovery_rule(tmp_path):

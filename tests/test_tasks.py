@@ -15,7 +15,9 @@ SMALL_T1 = {"n_samples": 600, "max_between": 10, "max_side": 5, "cut": 20, "max_
 @pytest.mark.parametrize("name", tasks.available())
 def test_same_seed_same_data_other_seed_other_data(name):
     small = {"running_sum": {"n_train": 16, "n_test": 4}, "gu2025_task1": SMALL_T1,
-             "gu2025_task2": {"n_samples": 50, "max_count": 8, "length": 12, "max_len": 16}}.get(
+             "gu2025_task2": {"n_samples": 50, "max_count": 8, "length": 12, "max_len": 16},
+             "passkey": {"n_train": 16, "n_test": 4, "train_len": 8, "min_len": 6, "test_lens": (8, 12)},
+             "mqar": {"n_train": 16, "n_test": 4, "train_len": 8, "min_len": 6, "test_lens": (8, 12), "n_pairs": 2}}.get(
         name, {"n_train": 16, "n_test": 4, "train_len": 5, "test_lens": (5, 7)})
     a, b = tasks.load(TaskConfig(name, 3, small)), tasks.load(TaskConfig(name, 3, small))
     c = tasks.load(TaskConfig(name, 4, small))

@@ -50,7 +50,7 @@ def _check_set_types(base: dict, over: dict) -> None:
 def add_arguments(p) -> None:
     from petheory.spec import GRAMMAR
 
-    p.add_argument("task", help="running_sum, gu2025_task1, gu2025_task2, parity, copy, reverse, addition")
+    p.add_argument("task", help="running_sum, gu2025_task1, gu2025_task2, parity, copy, reverse, addition, passkey, mqar")
     p.add_argument("--pe", default="nope", metavar="SPEC",
                    help="position mechanism: a registered encoding or mla with parameters, plus at most one absolute PE "
                         "after '+', e.g. alibi, rope+sinusoidal, 'rope:heads=4', 'alibi:slopes=gu2025', "

@@ -11,7 +11,9 @@ Models (:mod:`petheory.nn.models`, :mod:`petheory.nn.position`)
 Tasks (:mod:`petheory.nn.tasks`)
     ``TaskConfig(name, seed, params)``, ``load(cfg) -> TaskData`` (``.train``, ``.test[length]``
     splits of tensors), ``available()``, ``describe(name)`` (default parameters).
-    Tasks: running_sum, gu2025_task1, gu2025_task2, parity, copy, reverse, addition.
+    Tasks: running_sum, gu2025_task1, gu2025_task2, parity, copy, reverse, addition, passkey, mqar
+    (retrieval: :mod:`petheory.nn.retrieval`; context extension of a trained RoPE model:
+    :mod:`petheory.nn.context_extension`).
 Training (:mod:`petheory.nn.train`, :mod:`petheory.nn.presets`)
     ``TrainConfig`` (dataclass; ``.as_dict()``, ``.from_dict()``, ``.hash()``),
     ``preset(task, 'smoke'|'small'|'paper', pe=, seed=, device=, **overrides) -> TrainConfig``,
@@ -29,6 +31,7 @@ from petheory.nn.models import ModelConfig, Transformer, build_model
 from petheory.nn.position import PEConfig, parse_pe, pe_names
 from petheory.nn.presets import SIZES, preset
 from petheory.nn.tasks import TaskConfig, TaskData
+from petheory.nn import retrieval as _retrieval  # noqa: F401  (registers passkey and mqar in tasks.TASKS)
 from petheory.nn.config import TrainConfig
 from petheory.nn.train import evaluate, head_ablation, load_model, resolve_device, train
 

@@ -63,6 +63,21 @@ for _t in _LM:
                              {"n_layer": 4, "n_head": 8, "d_model": 256, "d_ff": 1024},
                              {"epochs": 20, "batch_size": 256, "lr": 3e-4, "weight_decay": 0.01})
 
+# Retrieval (petheory.nn.retrieval): CPU-sized; context 16..32 in training, test at 1x..16x. 'small' is the
+# preset of the shipped records/retrieval (petheory.nn.retrieval_runs), sized so that its whole grid trains in
+# about 25 minutes on one core of the shared CPU (benchmarks/RESULTS.md); 'paper' is the same task at a GPU's size.
+_RETRIEVAL_MODEL = {"n_layer": 2, "n_head": 2, "d_model": 64, "d_ff": 128}
+for _t, _extra in (("passkey", {}), ("mqar", {"n_pairs": 2, "n_keys": 8, "n_values": 8})):
+    _TABLE[(_t, "smoke")] = ({"n_train": 256, "n_test": 16, "train_len": 16, "min_len": 8, "test_lens": (16, 32), **_extra},
+                             {"n_layer": 1, "n_head": 2, "d_model": 16, "d_ff": 32},
+                             {"epochs": 2, "batch_size": 32, "lr": 3e-3})
+    _TABLE[(_t, "small")] = ({"n_train": 8000, "n_test": 256, **_extra}, _RETRIEVAL_MODEL,
+                             {"epochs": 3, "batch_size": 64, "lr": 3e-3, "ablate": False})
+    _TABLE[(_t, "paper")] = ({"n_train": 100_000, "n_test": 1000, "train_len": 256, "min_len": 128,
+                              "test_lens": (256, 512, 1024, 2048, 4096), **_extra},
+                             {"n_layer": 4, "n_head": 8, "d_model": 256, "d_ff": 1024},
+                             {"epochs": 5, "batch_size": 128, "lr": 1e-3, "weight_decay": 0.01, "ablate": False})
+
 _GU_PAPER_MODEL = {"n_layer": 6, "n_head": 16, "d_model": 256, "d_ff": 512, "dropout": 0.1, "max_len": 128}
 _GU_PAPER_TRAIN = {"batch_size": 512, "lr": 1e-4, "betas": (0.98, 0.9), "weight_decay": 1e-5, "warmup": 0.06,
                    "schedule": "cosine", "ablation_split": "train+test"}

@@ -28,6 +28,10 @@ parameter below is a field of ``params`` (defaults in :data:`TASKS`, listed by
     ``length - n`` (120) fillers drawn with replacement from the other words, shuffled; label
     ``n``. ``drop_zero`` removes count-0 samples (the six-PE runs of the code). ``n_samples``
     (50,000), ``test_fraction`` 0.3, no de-duplication.
+``passkey``, ``mqar`` (long-context retrieval; :mod:`petheory.nn.retrieval`)
+    Causal LM: a passkey hidden at a depth of a filler haystack, and multi-query associative
+    recall; lengths are context lengths (tokens before the query). Evaluation by length and
+    depth: :func:`petheory.nn.retrieval.passkey_grid`.
 ``parity``, ``copy``, ``reverse``, ``addition`` (chen2025's length-generalisation tasks)
     Causal LM on ``BOS input SEP answer EOS``; the loss and the metrics cover the answer and
     EOS only. Problem size ``n`` (bits / symbols / digits) is ``U{min_len..train_len}`` in
@@ -266,6 +270,8 @@ TASKS = {
 }
 
 
+
+
 def _choice(name, value, choices):
     if value not in choices:
         raise ValidationError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
@@ -294,7 +300,8 @@ def resolve_params(name: str, params: dict | None = None) -> dict:
         if not p["test_lens"] or min(p["test_lens"]) < 1:
             raise ValidationError(f"test_lens must be positive lengths, got {p['test_lens']}")
     for k in ("n_train", "n_test", "n_samples", "train_len", "min_len", "max_len", "vocab_size", "max_between",
-              "max_side", "cut", "length", "max_count", "n_triggers", "alphabet"):
+              "max_side", "cut", "length", "max_count", "n_triggers", "alphabet", "key_len", "filler", "n_pairs",
+              "n_keys", "n_values"):
         if k in p and (not isinstance(p[k], (int, np.integer)) or isinstance(p[k], bool) or p[k] < 1):
             raise ValidationError(f"task parameter {k} must be a positive integer, got {p[k]!r}")
     if "test_fraction" in p and not 0.0 < p["test_fraction"] < 1.0:
@@ -346,6 +353,8 @@ def _require_memory(name: str, p: dict) -> None:
     longest = max([int(p.get(k, 0)) for k in ("train_len", "max_len", "length", "cut")] + [int(L) for L in tests])
     if name in ("parity", "copy", "reverse", "addition"):
         longest = 3 * longest + 4  # question, separator and answer tokens
+    elif name in ("passkey", "mqar"):
+        longest += 2 + 2 * int(p.get("n_pairs", 0)) + int(p.get("key_len", 0))  # SEP and the answer
     # int64 inputs and targets, a float mask and generation temporaries: about 6 words per token
     _memory.require(_memory.array_bytes(n_seq, longest, itemsize=6 * 8),
                     f"task {name} data ({n_seq} sequences of up to {longest} tokens)",

@@ -1,0 +1,206 @@
+r"""Retrieval records: passkey and MQAR by length (and depth), for trained PEs and RoPE context extension.
+
+``make_record(task, pe, seed=...)`` trains one run of the ``small`` preset with
+:func:`petheory.nn.train.train` (checkpointed under ``runs_dir``, so a killed run resumes), then
+evaluates it at every length of :data:`LENGTHS` (1x to 16x the training context) and, for
+``passkey``, on the length x depth grid of :func:`petheory.nn.retrieval.passkey_grid`. A RoPE run is
+also evaluated with every method of :data:`SWAPPED` swapped in at evaluation time (matched factor,
+:mod:`petheory.nn.context_extension`) and after a fine-tune of :data:`FT_STEPS` steps at
+``FT_FACTOR`` times the training context with each method of :data:`FINETUNED` (fixed factor
+``FT_FACTOR``). Each method's results are saved as they finish (``runs_dir/<name>/methods/``), so a
+rerun redoes only what is missing; the record goes to ``records_dir/<name>.json`` (atomic).
+
+The record is the training record plus a ``retrieval`` block::
+
+    {"preset", "lengths", "depths", "train_context", "train_seq_len", "metric",
+     "methods": {label: {"spec", "kind": "trained"|"swapped"|"finetuned", "finetune": {...} or None,
+                         "by_length": {"<N>": {"token_acc", "seq_acc", "seq_len", "params", "coverage"}},
+                         "grid": {"<N>": {"<depth>": seq_acc}} (passkey)}},
+     "wall_seconds", "eval_seconds", "device", "commit"}
+
+``python -m petheory.nn.retrieval_runs`` trains the grid (:data:`RUNS`: 2 tasks x 4 PEs x 3 seeds;
+the RoPE runs carry 3 swapped and 4 fine-tuned methods each: PI, NTK, YaRN and, as the control,
+RoPE fine-tuned the same way without a scaling) into ``runs/retrieval-records``, or
+into the committed ``records/retrieval`` with ``--records records/retrieval``.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from petheory.io import atomic_write_json, read_json
+from petheory.records import runs_dir as default_runs_dir
+from petheory.errors import ValidationError
+
+TASKS = ("passkey", "mqar")
+TRAINED = ("rope", "nope", "alibi", "sinusoidal")
+SEEDS = (0, 1, 2)
+RUNS = [(t, pe, s) for t in TASKS for pe in TRAINED for s in SEEDS]
+LENGTHS = (32, 64, 128, 256, 512)
+DEPTHS = (0.0, 0.25, 0.5, 0.75, 1.0)
+GRID_N = 48  # sequences per (length, depth) cell
+SWAPPED = ("rope_pi", "rope_ntk", "rope_yarn")
+FINETUNED = ("rope", "rope_pi", "rope_ntk", "rope_yarn")  # "rope": the same fine-tune without a scaling (control)
+FT_FACTOR, FT_STEPS, FT_LR, FT_BATCH = 2, 60, 1e-3, 32
+#: the metric each task's claims and figures read: a passkey is retrieved when all its digits are right
+#: (seq_acc, as passkey papers count); MQAR counts answered queries (token_acc, as Zoology)
+METRIC = {"passkey": "seq_acc", "mqar": "token_acc"}
+
+
+def run_name(task: str, pe: str, seed: int) -> str:
+    return f"{task}__{pe}__s{seed}"
+
+
+def evaluate_lengths(model, task, lengths, *, train_seq_len: int, depths=None, n_grid: int = GRID_N) -> dict:
+    """Metrics of ``model`` at each context length (and on the passkey grid): a method's entry of the record."""
+    from petheory.nn import tasks as _tasks
+    from petheory.nn.context_extension import angle_coverage, scale_at
+    from petheory.nn.retrieval import passkey_grid
+    from petheory.nn.train import evaluate
+
+    p = dict(task.params)
+    data = _tasks.load(_tasks.TaskConfig(task.name, task.seed, {**p, "test_lens": tuple(lengths)}))
+    if data.kind != "lm":
+        raise ValidationError(f"retrieval evaluation reads answer-token accuracy of a causal LM task (passkey, mqar, copy, ...); "
+                         f"{task.name} is a {data.kind} task")
+    rotary = model.pe.kind == "rotary"
+    out = {"by_length": {}}
+    for N in lengths:
+        split = data.test[N]
+        T = int(split.x.shape[1])
+        m = evaluate(model, split, data.kind)
+        row = {"token_acc": m["token_acc"], "seq_acc": m["seq_acc"], "loss": m["loss"], "seq_len": T}
+        if rotary:
+            row["params"] = scale_at(model, T) if hasattr(model, "extension") else dict(model.blocks[0].attn.rotary.params)
+            row["coverage"] = angle_coverage(_as_extended(model, train_seq_len), T)
+        out["by_length"][str(N)] = row
+    if task.name == "passkey" and depths:
+        grid = passkey_grid(p, task.seed, lengths, depths, n=n_grid)
+        out["grid"] = {str(N): {f"{d:g}": evaluate(model, grid[(N, d)], "lm")["seq_acc"] for d in depths} for N in lengths}
+    return out
+
+
+def _as_extended(model, train_seq_len: int):
+    """The model itself if it carries a swapped method, else plain RoPE as a 'swap' (for angle_coverage)."""
+    from petheory.nn.context_extension import swap_rotary
+
+    return model if hasattr(model, "extension") else swap_rotary(model, model.pe.spec(), train_len=train_seq_len,
+                                                                  matched=False)
+
+
+def _methods(pe: str) -> list[tuple[str, str, str]]:
+    """(label, spec, kind) of every evaluation a run of ``pe`` carries."""
+    out = [(pe, pe, "trained")]
+    if pe == "rope":
+        out += [(m, m, "swapped") for m in SWAPPED]
+        out += [(f"{m}+ft", m, "finetuned") for m in FINETUNED]
+    return out
+
+
+def make_record(task: str, pe: str, *, seed: int = 0, size: str = "small", device: str = "cpu", runs_dir=None,
+                records_dir=None, lengths=LENGTHS, depths=DEPTHS, ft_steps: int = FT_STEPS, log=None) -> dict:
+    """Train (or resume) one run, evaluate every method it carries (resuming per method), write its record."""
+    from petheory.nn.context_extension import finetune, swap_rotary
+    from petheory.nn.presets import preset
+    from petheory.nn.train import load_model, train
+
+    runs_dir = default_runs_dir() / "retrieval" if runs_dir is None else Path(runs_dir)
+    records_dir = default_runs_dir() / "retrieval-records" if records_dir is None else Path(records_dir)
+    name = run_name(task, pe, seed)
+    cfg = preset(task, size, pe=pe, seed=seed, device=device)
+    run = runs_dir / name
+    rec = train(cfg, out_dir=run)
+    model, _ = load_model(run, device=device)
+    L_seq = int(model.cfg.train_len)  # longest training sequence (tokens): the original context
+    train_context = int(rec["train_len"])  # the task's training context length (tokens before the query)
+    methods = {}
+    for label, spec, kind in _methods(pe):
+        path = run / "methods" / f"{label}__ft{ft_steps}.json" if kind == "finetuned" else run / "methods" / f"{label}.json"
+        if path.is_file():
+            methods[label] = read_json(path)
+            continue
+        t1 = time.perf_counter()
+        ft = None
+        if kind == "trained":
+            m = model
+        elif kind == "swapped":
+            m = swap_rotary(model, spec, train_len=L_seq)
+        else:
+            m, ft = finetune(model, cfg.task, spec, length=FT_FACTOR * train_context, steps=ft_steps,
+                             train_len=L_seq, lr=FT_LR, batch_size=FT_BATCH, seed=seed, device=device)
+        entry = {"spec": spec if ft is None else ft["spec"], "kind": kind, "finetune": ft,
+                 **evaluate_lengths(m, cfg.task, lengths, train_seq_len=L_seq, depths=depths),
+                 "seconds": round(time.perf_counter() - t1, 2)}
+        atomic_write_json(path, entry)
+        methods[label] = entry
+        if log:
+            log(f"  {name} {label}: " + " ".join(f"{N}:{v[METRIC[task]]:.2f}" for N, v in entry["by_length"].items()))
+    rec["retrieval"] = {"preset": size, "lengths": list(lengths), "depths": list(depths), "train_context": rec["train_len"],
+                        "train_seq_len": L_seq, "metric": METRIC[task], "methods": methods,
+                        "finetune_setup": {"factor": FT_FACTOR, "steps": ft_steps, "lr": FT_LR, "batch_size": FT_BATCH},
+                        "wall_seconds": round(rec["timing"]["seconds"], 2),
+                        "eval_seconds": round(sum(m.get("seconds", 0.0) for m in methods.values()), 2),
+                        "device": rec["timing"]["device"],
+                        "commit": rec.get("commit")}
+    atomic_write_json(records_dir / f"{name}.json", rec)
+    return rec
+
+
+def load_records(root=".", check=None) -> tuple[list[dict], list]:
+    """Every record with a ``retrieval`` block, and the files skipped as ``(path, reason)``.
+
+    Read from ``<runs>/retrieval-records`` (what this machine made) first, then the records folders
+    of :func:`petheory.records.roots` (the working directory's and the shipped ``records/``); one
+    record per (task, PE, seed), the first found wins. The training records under ``<runs>/retrieval``
+    are not read: they share their config hash with the retrieval record made from them and would
+    shadow it in :func:`petheory.records.find`. JSON only (no torch)."""
+    from petheory import records
+
+    runs = records.runs_dir(root)
+    where = [runs / "retrieval-records"] + [r for r in records.roots(root) if r != runs]
+    out: dict[tuple, dict] = {}
+    skipped = []
+    for task in TASKS:
+        found = records.find(task, root, where=[w for w in where if w.is_dir()], check=check)
+        skipped += found.skipped
+        for r in found.records:
+            if isinstance(r.get("retrieval"), dict):
+                out.setdefault((r["task"], r["pe"], r["seed"]), r)
+    return list(out.values()), skipped
+
+
+def main(argv=None) -> int:
+    """python -m petheory.nn.retrieval_runs [--records DIR] [--only TASK] [--seeds 0,1,2]"""
+    import argparse
+
+    import torch
+
+    p = argparse.ArgumentParser(prog="python -m petheory.nn.retrieval_runs",
+                                description="train the retrieval grid and write its records (default: "
+                                "runs/retrieval-records; the committed ones only with --records records/retrieval)")
+    p.add_argument("--records", default=None)
+    p.add_argument("--device", default="cpu")
+    p.add_argument("--only", choices=TASKS, default=None)
+    p.add_argument("--pes", default=",".join(TRAINED))
+    p.add_argument("--seeds", default=",".join(map(str, SEEDS)))
+    args = p.parse_args(argv)
+    torch.set_num_threads(1 if args.device == "cpu" else torch.get_num_threads())
+    seeds = [int(s) for s in args.seeds.split(",")]
+    pes = [s for s in args.pes.split(",") if s]
+    t0 = time.perf_counter()
+    for task, pe, seed in RUNS:
+        if (args.only and task != args.only) or seed not in seeds or pe not in pes:
+            continue
+        t1 = time.perf_counter()
+        rec = make_record(task, pe, seed=seed, device=args.device, records_dir=args.records,
+                          log=lambda s: print(s, flush=True))
+        acc = {N: round(v[METRIC[task]], 2) for N, v in rec["retrieval"]["methods"][pe]["by_length"].items()}
+        print(f"{task:8s} {pe:11s} s{seed} train {rec['retrieval']['wall_seconds']:6.1f}s eval "
+              f"{rec['retrieval']['eval_seconds']:6.1f}s (this call {time.perf_counter() - t1:6.1f}s) {acc}", flush=True)
+    print(f"total {time.perf_counter() - t0:.1f}s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,153 @@
+r"""Retrieval figures: accuracy against context length per method, and passkey's length x depth heatmap.
+
+Both draw the retrieval records (:func:`petheory.nn.retrieval_runs.load_records`: ``runs/`` first,
+then the committed ``records/retrieval``); they never train. A method is a trained PE (``nope``,
+``alibi``, ``sinusoidal``, ``rope``), a rotary scaling swapped into the RoPE runs at evaluation
+(``rope_pi``, ``rope_ntk``, ``rope_yarn``: factor matched to each length) or one fine-tuned at twice
+the training context (``+ft``: factor 2, fixed).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from petheory.plots import figure, save
+
+#: drawing order and style: (colour, line style); fine-tuned methods dashed in their method's colour
+STYLE = {"nope": ("k", ":"), "alibi": ("C5", ":"), "sinusoidal": ("C7", ":"), "rope": ("C0", "-"),
+         "rope_pi": ("C1", "-"), "rope_ntk": ("C2", "-"), "rope_yarn": ("C3", "-")}
+HEATMAP_METHODS = ("rope", "rope_yarn")
+_DESCRIBE = {"rope": "trained angles", "rope_pi": "PI at evaluation", "rope_ntk": "NTK at evaluation",
+             "rope_yarn": "YaRN at evaluation, s matched"}
+_NONE = "no retrieval records: run `python -m petheory.nn.retrieval_runs` (about 25 min on one CPU core)"
+
+
+def accuracy_table(recs) -> dict:
+    """{task: {"metric", "train_context", "ft_context", "lengths", "methods": {label: {"mean", "se", "min", "max", "seeds"}}}}."""
+    out: dict = {}
+    for r in recs:
+        ret = r["retrieval"]
+        t = out.setdefault(r["task"], {"metric": ret["metric"], "train_context": ret["train_context"],
+                                       "ft_context": ret["finetune_setup"]["factor"] * ret["train_context"],
+                                       "lengths": ret["lengths"], "methods": {}, "chance": _chance(r)})
+        for label, m in ret["methods"].items():
+            t["methods"].setdefault(label, []).append([m["by_length"][str(N)][ret["metric"]] for N in ret["lengths"]])
+    for t in out.values():
+        t["methods"] = {k: {"mean": np.mean(v, 0).tolist(), "se": _se(v), "min": np.min(v, 0).tolist(),
+                            "max": np.max(v, 0).tolist(), "seeds": len(v)} for k, v in sorted(t["methods"].items(), key=lambda kv: _order(kv[0]))}
+    return out
+
+
+def _chance(r: dict) -> float | None:
+    """A random guesser's score on the record's metric: per answer token, or for a whole passkey its power."""
+    tok = (r.get("chance") or {}).get("token_acc")
+    if tok is None:
+        return None
+    if r["retrieval"]["metric"] == "seq_acc":
+        return tok ** int(((r.get("config") or {}).get("task") or {}).get("params", {}).get("key_len", 3))
+    return tok
+
+
+def _se(v) -> list:
+    """Standard error of the mean over seeds (rows), per length; 0 with one seed."""
+    a = np.asarray(v, dtype=float)
+    return (a.std(0, ddof=1) / np.sqrt(len(a))).tolist() if len(a) > 1 else [0.0] * a.shape[1]
+
+
+def _order(label: str) -> tuple:
+    base = label.removesuffix("+ft")
+    return (label.endswith("+ft"), list(STYLE).index(base) if base in STYLE else len(STYLE), label)
+
+
+def _empty(outdir, name: str) -> list[Path]:
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5, 2))
+    ax.text(0.5, 0.5, _NONE, ha="center", va="center", fontsize=9, wrap=True)
+    ax.axis("off")
+    return save(fig, {"records": 0, "message": _NONE}, outdir, name)
+
+
+def _records():
+    from petheory.nn.retrieval_runs import load_records
+
+    return load_records(Path("."))[0]
+
+
+@figure("retrieval.accuracy", "passkey and MQAR accuracy vs context length: trained PEs, RoPE + PI/NTK/YaRN at evaluation "
+        "time and after a short fine-tune (mean and range over seeds)")
+def fig_accuracy(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
+    import matplotlib.pyplot as plt
+
+    data = accuracy_table(_records())
+    if not data:
+        return _empty(outdir, "retrieval.accuracy")
+    fig, axes = plt.subplots(1, len(data), figsize=(5.6 * len(data), 4.2), squeeze=False)
+    for ax, (task, t) in zip(axes[0], sorted(data.items(), key=lambda kv: kv[0] != "passkey")):
+        x = t["lengths"]
+        for label, m in t["methods"].items():
+            base = label.removesuffix("+ft")
+            c, ls = STYLE.get(base, ("C9", "-"))
+            ls = "--" if label.endswith("+ft") else ls
+            ax.errorbar(x, m["mean"], yerr=m["se"], fmt=ls, color=c, marker="o" if not label.endswith("+ft") else "s",
+                        ms=3.5, lw=1.5, capsize=2, elinewidth=0.8, label=f"{label} ({m['seeds']})")
+        ax.axvline(t["train_context"], color="0.6", lw=0.8)
+        ax.axvline(t["ft_context"], color="0.6", lw=0.8, ls="--")
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(x, [f"{n}\n({n // t['train_context']}x)" for n in x])
+        ax.set_ylim(-0.02, 1.02)
+        ax.set_xlabel("context length (x training context)")
+        what = "passkey fully right" if t["metric"] == "seq_acc" else "queries answered"
+        ax.set_ylabel(f"{t['metric']} ({what})")
+        ax.set_title(task + (f" (chance {t['chance']:.3g})" if t.get("chance") else ""), fontsize=9)
+        ax.grid(alpha=0.3)
+    axes[0, -1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="method (seeds)", title_fontsize=7)
+    fig.suptitle("Retrieval beyond the training context. Dotted: trained PEs; solid: RoPE with a scaling swapped in at "
+                 "evaluation (s matched to the length);\ndashed: fine-tuned at the dashed grey context with s = 2 fixed. "
+                 "Mean ± standard error over seeds; grey line: training context.", fontsize=9)
+    fig.tight_layout()
+    return save(fig, data, outdir, "retrieval.accuracy")
+
+
+def heatmap_table(recs, methods=HEATMAP_METHODS) -> dict:
+    """{method: {"lengths", "depths", "seq_acc": [[mean over seeds] per length], "seeds"}} from passkey records."""
+    out = {}
+    for label in methods:
+        cells, lengths, depths = [], None, None
+        for r in recs:
+            ret = r["retrieval"]
+            g = ret["methods"].get(label, {}).get("grid")
+            if r["task"] != "passkey" or not g:
+                continue
+            lengths, depths = ret["lengths"], ret["depths"]
+            cells.append([[g[str(N)][f"{d:g}"] for d in depths] for N in lengths])
+        if cells:
+            out[label] = {"lengths": lengths, "depths": depths, "seq_acc": np.mean(cells, 0).tolist(), "seeds": len(cells)}
+    return out
+
+
+@figure("retrieval.depth", "passkey: accuracy over context length x key depth (needle-in-a-haystack) for two methods")
+def fig_depth(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
+    import matplotlib.pyplot as plt
+
+    data = heatmap_table(_records())
+    if not data:
+        return _empty(outdir, "retrieval.depth")
+    fig, axes = plt.subplots(1, len(data), figsize=(4.4 * len(data) + 0.8, 3.8), squeeze=False)
+    im = None
+    for ax, (label, d) in zip(axes[0], data.items()):
+        a = np.array(d["seq_acc"]).T  # (depth, length): depth down the side, as needle-in-a-haystack plots
+        im = ax.imshow(a, vmin=0, vmax=1, cmap="RdYlGn", aspect="auto", origin="upper")
+        ax.set_xticks(range(len(d["lengths"])), [str(n) for n in d["lengths"]])
+        ax.set_yticks(range(len(d["depths"])), [f"{x:.0%}" for x in d["depths"]])
+        for i in range(a.shape[0]):
+            for j in range(a.shape[1]):
+                ax.text(j, i, f"{a[i, j]:.2f}", ha="center", va="center", fontsize=7)
+        ax.set_xlabel("context length")
+        ax.set_title(f"{label}: {_DESCRIBE.get(label, '')} ({d['seeds']} seeds)", fontsize=9)
+    axes[0, 0].set_ylabel("key depth (0% = right after BOS)")
+    fig.colorbar(im, ax=axes[0].tolist(), label="passkey fully right (mean over seeds)")
+    fig.suptitle("Passkey retrieval by length and depth", fontsize=10)
+    return save(fig, data, outdir, "retrieval.depth")
