@@ -115,7 +115,7 @@ def _verdict(r: dict) -> str:
         return "**holds** (proved symbolically)"
     if r.get("readings"):
         return f"**{r['verdict']}** — " + "; ".join(f"{x['name']}: {x['verdict']}" for x in r["readings"])
-    return f"**{r['verdict']}**"
+    return f"**{r['verdict']}**" + (" (exploratory)" if r.get("exploratory") else "")
 
 
 def _evidence_text(r: dict) -> str:
@@ -128,6 +128,13 @@ def _evidence_text(r: dict) -> str:
         return head + "; ".join(parts)
     if r["verdict"] == "refuted" and r.get("counterexample") is not None and r["kind"] in ("exact", "symbolic"):
         return _counterexample(r["counterexample"])
+    if r.get("calibration") or r.get("rules"):  # what limits the verdict first: it must not be cut off
+        from proofs_check.report import calibration_text
+
+        head = "; ".join([calibration_text(r.get("calibration"))] * bool(r.get("calibration"))
+                         + [x.split(": ", 1)[-1] for x in r.get("rules") or []])
+        return _cell(head, 300) + " — " + _cell(r.get("summary", "").split(". ", 1)[-1] if r.get("rules") else
+                                               r.get("summary", ""), 120)
     return _cell(r.get("summary", ""))
 
 
@@ -138,13 +145,13 @@ def render(records: list[dict]) -> str:
     lines = [
         f"`petheory check` (profile {PROFILE}, seed {SEED}, fresh clone): {tally(records)}.",
         "",
-        "| claim | paper status | kind | verdict | evidence | counterexample or summary |",
-        "|---|---|---|---|---|---|",
+        "| claim | paper status | kind | setup | verdict | evidence | counterexample or summary |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in sorted(records, key=lambda r: r["id"]):
         ev = r.get("evidence") or ""
-        lines.append(f"| `{r['id']}` | {r.get('paper_status') or 'unspecified'} | {r['kind']} | {_verdict(r)} | {ev} | "
-                     f"{_evidence_text(r)} |")
+        lines.append(f"| `{r['id']}` | {r.get('paper_status') or 'unspecified'} | {r['kind']} | {r.get('setup') or ''} | "
+                     f"{_verdict(r)} | {ev} | {_evidence_text(r)} |")
     return "\n".join(lines)
 
 

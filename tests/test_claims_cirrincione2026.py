@@ -232,8 +232,13 @@ def test_alibi_is_not_lower_on_real_text_that_ships_offline(monkeypatch):
     monkeypatch.delenv("PETHEORY_CORPUS", raising=False)
     rec = check("alibi_lowest_stress")
     s, null = rec["details"]["stress1"], rec["details"]["random_tables_stress"]
-    assert rec["verdict"] == "refuted" and "CPython" in rec["details"]["target"] and rec["details"]["n"] == 38
+    # the checker's statistic refutes, but CPython's documentation is a substitute for SST-2/IMDB: at most inconclusive
+    assert rec["verdict"] == "inconclusive" and rec["setup"] == "substitute" and rec["rules"][0].startswith("refuted ->")
+    assert "CPython" in rec["details"]["target"] and rec["details"]["n"] == 38
     assert s["alibi"] > min(s["sinusoidal"], s["rope"]) and s["alibi"] > null["mean"] + 10 * null["sd"]
+    boot = rec["details"]["bootstrap"]
+    assert boot["unit"] == "sentence" and boot["replicates"] == 40 and boot["basic_ci95"][0] > 1.0
+    assert set(rec["details"]["inside_random_band (mean ± 2 sd)"]) == {"sinusoidal", "rope"}
 
 
 def test_python_reference_sentences_are_a_deterministic_real_corpus():
@@ -253,14 +258,40 @@ def _fake_stress(values):
     return fake
 
 
-@pytest.mark.parametrize("alibi, verdict", [(0.1, "holds"), (0.3, "inconclusive"), (0.5, "refuted")])
-def test_lowest_stress_checker_reads_the_ratio(monkeypatch, tmp_path, alibi, verdict):
+@pytest.mark.parametrize("alibi, spread, verdict", [
+    (0.1, 0.01, "holds"),  # ratio 0.25 <= 0.5 on every replicate
+    (0.1, 0.5, "inconclusive"),  # the same ratio, but the bootstrap cannot tell it from 0.5
+    (0.3, 0.01, "inconclusive"),  # lower, not 'much' lower
+    (0.5, 0.01, "not_reproduced"),  # higher: refuted by the statistic, but a reconstruction without calibration
+])
+def test_lowest_stress_checker_reads_the_ratio_and_its_bootstrap(monkeypatch, tmp_path, alibi, spread, verdict):
     f = tmp_path / "c.txt"
     f.write_text("\n".join(" ".join(f"w{(i * k) % 7}" for i in range(8)) for k in range(40)))
     monkeypatch.setenv("PETHEORY_CORPUS", str(f))
     monkeypatch.setenv("PETHEORY_MIN_COUNT", "10")
     monkeypatch.setattr(geo, "encoding_stress", _fake_stress({"alibi": alibi, "sinusoidal": 0.4, "rope": 0.45}))
-    assert check("alibi_lowest_stress")["verdict"] == verdict
+    ratio = alibi / 0.4
+    monkeypatch.setattr("proofs_check.claims.cirrincione2026_alibi.bootstrap_stress_ratio",
+                        lambda s, b, n, reps, rng: ratio + spread * rng.standard_normal(reps))
+    rec = check("alibi_lowest_stress")
+    assert rec["verdict"] == verdict and rec["setup"] == "reconstruction"  # a user's corpus: the paper's data
+
+
+def test_the_bootstrap_resamples_sentences(monkeypatch, tmp_path):
+    # planted: sentences that all put the same word everywhere except one odd sentence; the bootstrap must see
+    # replicates with and without it (a resample of sentences, not of positions or tokens)
+    sentences = ["a b c d e f"] * 30 + ["f e d c b a"]
+    seen = []
+    real = geo.positional_distributions
+
+    def spy(sents, **kw):
+        seen.append(sum(s == "f e d c b a" for s in sents))
+        return real(sents, **kw)
+
+    monkeypatch.setattr(geo, "positional_distributions", spy)
+    build = lambda s, n=None: geo.positional_distributions(s, min_count=1, n=n, on_sparse="keep")
+    out = CA.bootstrap_stress_ratio(sentences, build, 6, 30, np.random.default_rng(0))
+    assert out.shape == (30,) and np.all(np.isfinite(out)) and 0 in seen and max(seen) >= 2
 
 
 def test_lowest_stress_reads_a_user_corpus(monkeypatch, tmp_path):
