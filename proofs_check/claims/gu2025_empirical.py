@@ -41,7 +41,7 @@ _RECON = ("Records of petheory.experiments.gu2025_task1/2 from runs/ and the shi
           "counts beyond 2 accuracy points.")
 
 
-def _record_problem(r: dict) -> str | None:
+def record_problem(r: dict) -> str | None:
     """What the gu2025 empirical checkers read from a Task 1/2 record, or None for other tasks."""
     from petheory.io import field_problem
 
@@ -74,7 +74,7 @@ def _table(ctx, task: str) -> tuple[dict, str, int]:
 
     if ctx.profile != "quick":
         _train_small(runs_dir(ctx.workdir or "."))
-    found, _ = emp.find(task, ctx.workdir or ".", check=_record_problem)
+    found, _ = emp.find(task, ctx.workdir or ".", check=record_problem)
     recs = [r for r in found if _name(r["pe"])]
     by_size: dict[str, list] = {}
     for r in recs:
@@ -292,7 +292,7 @@ def _table1_p(t1, t2, verdict: str) -> float | None:
     return emp.decision_p(adj, list(adj), verdict)
 
 
-def _max_shallow_drop(record: dict) -> float | None:
+def max_shallow_drop(record: dict) -> float | None:
     ab = record.get("ablation")
     if not ab or ab.get("metric") != "acc":
         return None
@@ -322,7 +322,7 @@ def single_head_deposit(ctx) -> Evidence:
     for label, table, key in (("task1", t1, ("rope", "nope", "alibi", "relative")), ("task2", t2, ("rope",))):
         for k in key:
             if k in table:
-                vals = [d for d in (_max_shallow_drop(r) for r in table[k]["records"]) if d is not None]
+                vals = [d for d in (max_shallow_drop(r) for r in table[k]["records"]) if d is not None]
                 if vals:
                     drops[f"{label}/{k}"] = max(vals)
     if "task1/rope" not in drops:

@@ -106,7 +106,12 @@ def _alibi_eq9_rounding(mu: np.ndarray, case: dict, dist: int, t: dict) -> float
     "softmax weight e^b/(e^b + sum_j e^{mu_j}) of a key with logit b among the other logits mu of the query's row "
     "(L_A = sup |dA/db| = sup A(1-A) = 1/4, analytic); 'output', the attention output sum_j p_j v_j (L_A = "
     "max_j ||v_b - v_j||/4). mu is held fixed while the key moves, as the statement's notation implies. The check also "
-    "confirms the analytic L_A against a numerical max of |dA/db| over b (central differences, 4001 points).",
+    "confirms the analytic L_A against a numerical max of |dA/db| over b (central differences, 4001 points). "
+    "Independently of petheory.bounds, the checker recomputes both sides from scipy's softmax of the full row "
+    "[mu, b]: the left side, and L_A as the largest central difference of that softmax over b in lse(mu) +- 40 "
+    "(a central difference is A' at some point, by the mean value theorem; the true sup exceeds the largest one by at "
+    "most (3h)^2/8 sup|d^3A/db^3| = 9h^2/32 for the weight, times ||v_b - vbar|| for the output, whose b-dependence is "
+    "A(b)(v_b - vbar) exactly), so Eq. 9 is tested with no hard-coded 1/4, and bounds' left side must agree with it.",
 )
 def alibi_extrapolation(case) -> float:
     mu = np.asarray(case["mu"], dtype=np.float64)
@@ -125,7 +130,37 @@ def alibi_extrapolation(case) -> float:
     bmax = abs(float(np.logaddexp.reduce(mu))) + 40.0
     numeric = (bounds.alibi_lipschitz_numeric(mu) - 0.25 - tolerance(n_ops=len(mu) + 4, scale=1.0) / h
                - 0.25 * unit_roundoff() * bmax / h)
-    return float(max(eq9, numeric if case["reading"] == "weight" else -np.inf))
+    return float(max(eq9, numeric if case["reading"] == "weight" else -np.inf, *_independent_eq9(mu, case, dist, t, tol)))
+
+
+def _independent_eq9(mu: np.ndarray, case, dist: int, t: dict, tol: float) -> tuple[float, float]:
+    """Eq. 9 from scipy's softmax alone: (violation of Eq. 9, disagreement with bounds' left side), each minus rounding."""
+    from scipy.special import softmax
+
+    alpha, n_max = float(case["slope"]), int(case["n_max"])
+
+    def weight(b):  # A(mu, b) for an array of b: the last column of the row softmax of [mu, b]
+        b = np.atleast_1d(np.asarray(b, dtype=np.float64))
+        return softmax(np.hstack([np.broadcast_to(mu, (b.size, mu.size)), b[:, None]]), axis=1)[:, -1]
+
+    if case["reading"] == "weight":
+        spread = 1.0
+    else:
+        V = np.asarray(case["values"], dtype=np.float64)
+        spread = float(np.linalg.norm(np.asarray(case["value_b"], dtype=np.float64) - softmax(mu) @ V))
+    a1, a0 = weight([-alpha * dist, -alpha * n_max])
+    lhs = abs(float(a1 - a0)) * spread  # o(b) = A(b) v_b + (1 - A(b)) vbar: the difference is |dA| ||v_b - vbar||
+    lse = float(np.logaddexp.reduce(mu))
+    grid = np.linspace(lse - 40.0, lse + 40.0, 4001)
+    h = float(grid[1] - grid[0])
+    A = weight(grid)
+    cd = float(np.max(np.abs(A[2:] - A[:-2]))) / (2 * h)
+    # rounding of the two weights in a central difference (/2h) and of the grid points, as in the numeric check above
+    cd_err = (tolerance(n_ops=len(mu) + 4, scale=1.0) + 0.25 * unit_roundoff() * (abs(lse) + 40.0)) / h
+    LA = (cd + 9 * h * h / 32 + cd_err) * spread
+    eq9 = lhs - LA * alpha * (dist - n_max) - tol - gamma(4) * LA * alpha * (dist - n_max)
+    agree = abs(lhs - t["lhs"]) - 2 * tol - gamma(len(mu) + 8) * (lhs + t["lhs"])
+    return float(eq9), float(agree)
 
 
 @st.composite
