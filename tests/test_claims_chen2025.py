@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from petheory import lengthgen
+from petheory.lengthgen import pola
 from proofs_check import engine
 from proofs_check.claims import chen2025 as C
 
@@ -28,19 +29,19 @@ def ctx(tmp_path):
 def test_every_claim_is_a_checked_reconstruction():
     for name in IDS:
         c = engine.get("chen2025." + name)
-        assert c.skip_reason is None and c.reconstruction and c.check is not None
+        assert c.skip_reason is None and c.reconstruction and (c.check is not None or c.readings)
 
 
 def test_capability_holds_and_catches_a_pe_that_adds_capability(monkeypatch):
     assert check("pe_no_new_capability")["verdict"] == "holds"
-    real = lengthgen.span_dimension
-    monkeypatch.setattr(lengthgen, "span_dimension",
+    real = pola.span_dimension
+    monkeypatch.setattr(pola, "span_dimension",
                         lambda pe, n, masked=True: real(pe, n, masked=masked) + (n * n if pe != "learned" else 0))
     assert C.pe_no_new_capability({"pe": "relative", "n": 3, "masked": True, "seed": 0}) > 0
 
 
 def test_capability_catches_a_onehot_pola_that_cannot_reproduce(monkeypatch):
-    real = lengthgen.pola_matrix
+    real = pola.pola_matrix
 
     def broken(pe, theta, pos, *, masked=True, keys=None):
         A = real(pe, theta, pos, masked=masked, keys=keys)
@@ -49,12 +50,18 @@ def test_capability_catches_a_onehot_pola_that_cannot_reproduce(monkeypatch):
             A[-1, 0] += 1.0  # the reference POLA misses one entry
         return A
 
-    monkeypatch.setattr(lengthgen, "pola_matrix", broken)
+    monkeypatch.setattr(pola, "pola_matrix", broken)
     assert C.pe_no_new_capability({"pe": "rope", "n": 4, "masked": True, "seed": 1}) > 0
 
 
 def test_capability_catches_a_wrong_absolute_span(monkeypatch):
-    monkeypatch.setattr(lengthgen, "basis", lambda pe, pos, seg=None: ("dense", np.ones((len(pos), len(pos), 64))))
+    real = pola.basis
+
+    def skewed(pe, pos, seg=None):  # the design's features scaled unevenly: no longer Phi (x) Phi
+        mode, B = real(pe, pos, seg)
+        return mode, B * np.linspace(1.0, 2.0, B.shape[-1]) if mode == "dense" else B
+
+    monkeypatch.setattr(pola, "basis", skewed)
     assert C.pe_no_new_capability({"pe": "sinusoidal", "n": 4, "masked": False, "seed": 0}) > 0
 
 
@@ -62,9 +69,25 @@ def test_lrc_equivalence_holds_and_catches_a_constant_lrc(monkeypatch):
     assert check("lrc_characterises_lg")["verdict"] == "holds"
     case = {"pe": "relative", "target": "copy", "hint": "none", "masked": True, "N_train": 3, "N_test": 6}
     assert C.lrc_characterises_lg(case) == -1.0
-    real = lengthgen.lrc
-    monkeypatch.setattr(lengthgen, "lrc", lambda *a, **k: dataclasses.replace(real(*a, **k), value=1.0))
+    real = pola.lrc
+    monkeypatch.setattr(pola, "lrc", lambda *a, **k: dataclasses.replace(real(*a, **k), value=1.0))
     assert C.lrc_characterises_lg(case) == 1.0  # 'bounded' while the fit does not generalise
+
+
+def test_the_aimed_reading_catches_a_fit_that_generalises_while_lrc_grows(monkeypatch):
+    rec = check("lrc_characterises_lg")
+    assert {x["name"]: x["verdict"] for x in rec["readings"]} == {"equivalence": "holds", "lg_implies_bounded": "holds"}
+    case = {"pe": "learned", "target": "copy", "hint": "none", "masked": True, "N_train": 2, "N_test": 3}
+    assert C.lg_implies_bounded(case) == -1.0  # learned: LRC grows with the keys seen, and the fit does not extend
+    real = pola.generalises
+    monkeypatch.setattr(pola, "generalises", lambda *a, **k: (True, real(*a, **k)[1]))  # planted: 'it generalises'
+    assert C.lg_implies_bounded(case) == 1.0
+    assert check("lrc_characterises_lg#lg_implies_bounded")["verdict"] == "refuted"
+
+
+def test_the_capability_claim_says_it_is_definitional_and_why():
+    c = engine.get("chen2025.pe_no_new_capability")
+    assert c.evidence == "definitional" and "Kronecker" in c.evidence_note and c.paper_status is None
 
 
 def test_lrc_decisions_skip_uncertified_and_inapplicable_cases():
