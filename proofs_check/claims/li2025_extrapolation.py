@@ -286,6 +286,20 @@ def _atom_decay_uniform(profile: str) -> Evidence:
     )
 
 
+def wavelet_atom_decay_paper_amplitude(ctx) -> Evidence:
+    """Reading 'uniform_c_paper_amplitude': one C for every scale when the atoms carry the paper's 2^(-j/2) amplitude."""
+    ev = _atom_decay_uniform("quick" if ctx.profile == "quick" else "thorough")
+    rows = {f"{w}/{k}": v for w, t in ev.details["per_family"].items() for k, v in t.items()
+            if isinstance(v, dict) and k.endswith("/paper")}
+    bad = sorted(k for k, v in rows.items() if not v["uniform_C"])
+    worst = max(rows.values(), key=lambda v: v["log2_C_growth_per_scale"])
+    return Evidence("refuted" if bad else "holds", len(rows), margin=-float(worst["log2_C_growth_per_scale"]),
+                    details={"per_construction": rows}, counterexample={"fails_for": bad} if bad else None,
+                    summary=(f"one C fails for {', '.join(bad)}" if bad else
+                             f"atoms with the paper's amplitude 2^(-j/2): one C serves every scale in all {len(rows)} "
+                             "constructions (family x dilation)"))
+
+
 def wavelet_atom_decay_per_jmax(ctx) -> Evidence:
     """Reading 'c_depends_on_jmax': for each j_max some C (allowed to depend on j_max) serves every j <= j_max."""
     ev = _atom_decay_uniform("quick" if ctx.profile == "quick" else "thorough")
@@ -307,13 +321,17 @@ claim_with_readings(
     id="li2025.wavelet_atom_decay",
     source="li2025 §6.1.4",
     statement=r"$\lvert\psi_{j,k}(pos)\rvert \le C\,2^{-j/2}\exp(-\beta\lvert pos-k2^{-j}\rvert/2^{-j})$ for $j\le j_{max}$. "
-    r"Whether $C$ may depend on $j_{max}$ is not said; each reading is checked.",
+    r"Whether $C$ may depend on $j_{max}$ is not said, nor which amplitude the atoms carry; each reading is checked.",
     kind="asymptotic",
     paper_status="proposition",
     reconstruction=_ATOM_DECAY_RECON,
     readings=[
-        Reading("uniform_c", r"one $C$ (and one $\beta$) for every scale $j$: the smallest $C_j$ per scale stays bounded "
-                r"as $j_{max}$ grows.", check=wavelet_atom_decay, kind="asymptotic"),
+        Reading("uniform_c", r"one $C$ (and one $\beta$) for every scale $j$, with the library's standard atoms "
+                r"(L2 amplitude $2^{j/2}$, unit dilation): the smallest $C_j$ per scale stays bounded as $j_{max}$ grows.",
+                check=wavelet_atom_decay, kind="asymptotic"),
+        Reading("uniform_c_paper_amplitude", r"one $C$ for every scale, with atoms of the paper's own amplitude "
+                r"$2^{-j/2}$ (normalisation 'paper'), either dilation.", check=wavelet_atom_decay_paper_amplitude,
+                kind="asymptotic"),
         Reading("c_depends_on_jmax", r"for each $j_{max}$ some $C=C(j_{max})$ serves every $j\le j_{max}$.",
                 check=wavelet_atom_decay_per_jmax, kind="asymptotic", evidence="proved"),
     ],
