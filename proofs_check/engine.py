@@ -107,6 +107,8 @@ class Reading:
     evidence: str | None = None
     evidence_note: str | None = None
     reconstruction: str | None = None
+    trained: bool = True  # an empirical reading on no trained model (e.g. a corpus statistic) says False
+    alpha: float | None = None  # an empirical reading's pre-registered alpha (default: the claim's)
 
 
 @dataclass(frozen=True)
@@ -199,7 +201,8 @@ class Claim:
                     cases=r.cases, proof=r.proof, reconstruction=r.reconstruction, examples=dict(r.examples),
                     paper_status=self.paper_status, evidence=r.evidence, evidence_note=r.evidence_note,
                     reading_of=self.id, setup=self.setup, calibration=self.calibration, exploratory=self.exploratory,
-                    confirm_on=self.confirm_on, alpha=self.alpha, looks=self.looks, trained=self.trained,
+                    confirm_on=self.confirm_on, alpha=self.alpha if r.alpha is None else r.alpha, looks=self.looks,
+                    trained=self.trained and r.trained,
                 )
         names = ", ".join(r.name for r in self.readings) or "none"
         raise ValueError(f"claim {self.id} has no reading {name!r}; its readings: {names}")

@@ -243,6 +243,8 @@ def reproduction_rules(c: Claim, rec: dict, ev: Evidence) -> dict:
             if not ev.seeds or few:
                 what = ", ".join(f"{k}: {n}" for k, n in sorted(few.items())) if few else "none reported"
                 lower("inconclusive", f"fewer than {MIN_SEEDS} training seeds per configuration ({what})")
+        if v in ("holds", "refuted") and c.alpha is None:
+            lower("inconclusive", "no pre-registered alpha")
         if v in ("holds", "refuted"):
             level = c.alpha / c.looks
             if ev.p_value is None or not ev.p_value < level:

@@ -307,3 +307,52 @@ claim_with_readings(
                 "position mix there)", check=lambda case: _decomposition_interaction(case, True), cases=_decomp_cases),
     ],
 )
+
+
+# ---------------------------------------------------------------------------- Prop. B.2 (logit expressiveness)
+
+
+@st.composite
+def _expressiveness_cases(draw):
+    f = st.floats(-10.0, 10.0)
+    return {"c1": [draw(f), draw(f)], "c2": [draw(f), draw(f)], "gap": draw(st.floats(0.0, 5.0))}
+
+
+def _feasible_relative(c1: complex, c2: complex, gap: float) -> bool:
+    """Is there a bias b_{i-j} with Re c1 + b > C1 > C2 > Re c2 + b, C1 - C2 >= gap? The pair and its shift by s share
+    the offset, hence b: feasible iff Re c1 - Re c2 > gap (b cancels)."""
+    return c1.real - c2.real > gap
+
+
+def _feasible_rope(c1: complex, c2: complex, gap: float) -> bool:
+    """Is there an angle phi (RoPE's theta_{t_{i-j}}, shared by the pair and its shift) with
+    Re(c1 e^{i phi}) - Re(c2 e^{i phi}) > gap? Searched on a grid of 4096 angles (no closed form used)."""
+    phi = np.linspace(-np.pi, np.pi, 4096, endpoint=False)
+    return bool(np.max(np.real((c1 - c2) * np.exp(1j * phi))) > gap)
+
+
+@claim(
+    id="gu2025.logit_expressiveness",
+    paper_status="proposition",
+    source="gu2025 App. B, Prop. B.2",
+    statement="The solution space of RoPE's logit for Task 1's constraints <q_i,k_j> + pos > C1 > C2 > <q_{i+s},k_{j+s}> "
+    "+ pos is much larger than that of relative position encoding.",
+    kind="exact",
+    cases=_expressiveness_cases,
+    reconstruction="The constraint set of App. B for one pair (i, j) and its shift (i+s, j+s): c1 = <q_i, k_j>, c2 = "
+    "<q_{i+s}, k_{j+s}> in complex form (Eq. 9), C1 - C2 >= gap. Both pairs have the offset i - j, so relative "
+    "encoding adds the same b_{i-j} to both (it cancels: feasible iff Re c1 - Re c2 > gap), while RoPE multiplies both "
+    "by the same e^{i phi} with phi free (feasible iff |c1 - c2| > gap, found here by a grid over phi, no closed form). "
+    "Checked: every content pair feasible for relative is feasible for RoPE (inclusion). 'Much larger' has no measure "
+    "in the paper: for c1 - c2 uniform in angle the feasible fraction is 1/2 for relative against 1 for RoPE at gap "
+    "0, which the inclusion does not test.",
+)
+def logit_expressiveness(case) -> float:
+    """> 0 when relative encoding satisfies Task 1's constraint and RoPE does not (feasible(rel) is not inside
+    feasible(RoPE)). Cases within the grid's resolution (|c1 - c2| - gap below 2 (pi/4096)^2 |c1 - c2|) are skipped."""
+    c1, c2 = complex(*case["c1"]), complex(*case["c2"])
+    gap = float(case["gap"])
+    d = abs(c1 - c2)
+    if abs(d - gap) <= 2 * (np.pi / 4096) ** 2 * d + 1e-12 * (d + gap) or abs((c1 - c2).real - gap) <= 1e-12 * (d + gap):
+        return 0.0
+    return 1.0 if _feasible_relative(c1, c2, gap) and not _feasible_rope(c1, c2, gap) else -1.0
