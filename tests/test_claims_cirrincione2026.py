@@ -72,7 +72,7 @@ def test_strain_checker_catches_a_suboptimal_mds(monkeypatch):
 
 
 def test_hellinger_geometry_is_reproduced_exactly():
-    rec = check("exact_reproduction_impossible", 60)
+    rec = check("exact_reproduction_impossible#any_dimension", 60)
     assert rec["verdict"] == "refuted"
     assert len(rec["counterexample"]["counts"]) >= 3
 
@@ -85,7 +85,7 @@ def test_reproduction_checker_holds_when_no_encoding_reproduces(monkeypatch):
         return dataclasses.replace(m, embedding=1.01 * m.embedding)
 
     monkeypatch.setattr(geo, "classical_mds", inexact)
-    assert check("exact_reproduction_impossible")["verdict"] == "holds"
+    assert check("exact_reproduction_impossible#any_dimension")["verdict"] == "holds"
 
 
 def test_hellinger_is_euclidean_and_reproduced_at_its_rank():
@@ -129,7 +129,7 @@ def test_rank_bound_second_part_fails_off_hellinger():
 
 
 def test_minimal_parametrisation_does_not_always_save():
-    rec = check("minimal_parametrisation", 40)
+    rec = check("minimal_parametrisation#fewer_than_nd", 40)
     assert rec["verdict"] == "refuted"
     ce = rec["counterexample"]
     assert ce["d"] >= 1
@@ -193,7 +193,8 @@ def test_shift_equivariance_does_not_give_rank_one():
 def test_the_rank1_interpretation_is_not_reported_as_refuted():
     rec = runner.check_claim(engine.get(P + "alibi_rank1"))
     assert rec["paper_status"] == "interpretation" and rec["verdict"] == "depends"
-    assert {x["name"]: x["verdict"] for x in rec["readings"]} == {"alibi_line": "holds", "any_shift_equivariant": "refuted"}
+    assert {x["name"]: x["verdict"] for x in rec["readings"]} == {"alibi_line": "holds", "any_shift_equivariant": "refuted",
+                                                                  "corpus_spectrum_rank1": "inconclusive"}
 
 
 def test_alibi_line_reading_catches_a_bent_alibi_geometry(monkeypatch):
@@ -204,7 +205,7 @@ def test_alibi_line_reading_catches_a_bent_alibi_geometry(monkeypatch):
 
 def test_rank1_checker_holds_on_lines(monkeypatch):
     monkeypatch.setattr(CA, "_toeplitz", lambda f: geo.bias_distances(geo_alibi(len(f) + 1)))
-    assert check("alibi_rank1")["verdict"] == "holds"
+    assert check("alibi_rank1#any_shift_equivariant")["verdict"] == "holds"
 
 
 def geo_alibi(n):
@@ -357,3 +358,68 @@ def test_positional_separation_from_the_shipped_records(tmp_path, monkeypatch):
     assert rec["verdict"] == "inconclusive" and rec["evidence"] == "statistical"
     assert per["running_sum/sinusoidal"]["min_acc"] > 0.95 and per["gu2025_task1/sinusoidal"]["min_acc"] < 0.9
     assert not per["running_sum/rope"]["judged"]
+
+
+# ----------------------------------------------------------------------------- readings and claims added for issue 21
+
+
+def _verdicts(rec):
+    return {x["name"]: x["verdict"] for x in rec["readings"]}
+
+
+def test_exact_reproduction_depends_on_the_dimension(monkeypatch):
+    rec = check("exact_reproduction_impossible")
+    assert rec["verdict"] == "depends" and _verdicts(rec) == {"any_dimension": "refuted", "dimension_below_rank": "holds"}
+    assert "curved" not in rec["statement"]
+    case = {"counts": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}
+    assert C.reproduction_below_rank(case) < 0
+    # planted: an MDS that returns the full-rank embedding whatever rank is asked: the reading must catch it
+    real = geo.classical_mds
+    monkeypatch.setattr(geo, "classical_mds", lambda D, rank=None, **k: real(D, **k))
+    assert C.reproduction_below_rank(case) > 0
+
+
+def test_minimal_parametrisation_depends_on_what_instead_of_nd_means(monkeypatch):
+    rec = check("minimal_parametrisation")
+    assert rec["verdict"] == "depends" and _verdicts(rec) == {"fewer_than_nd": "refuted", "representable": "holds"}
+    case = {"counts": [[1, 0], [0, 1], [1, 1]], "d": 3, "seed": 0}
+    assert C.minimal_representable(case) < 0
+    real = geo.minimal_parametrisation
+    monkeypatch.setattr(geo, "minimal_parametrisation",
+                        lambda X, rank: dataclasses.replace(real(X, rank=rank), U=real(X, rank=rank).U * 1.01))
+    assert C.minimal_representable(case) > 0
+
+
+def test_monotonicity_reconstruction_holds_without_ridge_and_fails_with_it(monkeypatch):
+    rec = check("monotonicity_ntk")
+    assert rec["paper_status"] == "conjecture" and _verdicts(rec) == {"least_squares": "holds", "ridge": "refuted"}
+    case = {"n": 4, "k_small": 2, "k_extra": 1, "m": 6, "ridge": 0.0, "seed": 3}
+    assert C.monotonicity_ntk(case) < 0
+    # planted: a loss that ignores the extra features of the richer encoding's last column... made worse
+    real = C.kernel_regression_loss
+    monkeypatch.setattr(C, "kernel_regression_loss", lambda F, y, ridge: real(F, y, ridge) + 100.0 * F.shape[1])
+    assert C.monotonicity_ntk(case) > 0
+
+
+def test_alibi_rank1_has_a_reading_on_the_corpus_spectrum(monkeypatch):
+    monkeypatch.delenv("PETHEORY_CORPUS", raising=False)
+    rec = check("alibi_rank1")
+    r = {x["name"]: x for x in rec["readings"]}
+    assert r["corpus_spectrum_rank1"]["verdict"] == "inconclusive"  # refuted by the statistic, on a substitute corpus
+    assert "substitute" in r["corpus_spectrum_rank1"]["summary"] and r["alibi_line"]["evidence"] == "definitional"
+    assert r["corpus_spectrum_rank1"]["details"]["lambda1_share"] < CA.DOMINANT_SHARE
+
+
+def test_corpus_spectrum_reading_decides_on_a_users_rank1_corpus(monkeypatch, tmp_path):
+    # planted: a corpus whose positions differ along one direction only (two words; position k has word a with
+    # probability k/(n-1)); its Hellinger geometry is nearly a curve, the first eigenvalue dominates
+    rng = np.random.default_rng(0)
+    n = 6
+    lines = [" ".join("a" if rng.random() < k / (n - 1) else "b" for k in range(n)) for _ in range(400)]
+    f = tmp_path / "c.txt"
+    f.write_text("\n".join(lines))
+    monkeypatch.setenv("PETHEORY_CORPUS", str(f))
+    monkeypatch.setenv("PETHEORY_MIN_COUNT", "10")
+    rec = check("alibi_rank1#corpus_spectrum_rank1")
+    assert rec["setup"] == "reconstruction" and rec["details"]["lambda1_share"] > 0.5
+    assert rec["verdict"] == "holds"

@@ -368,3 +368,28 @@ def test_table5_from_the_shipped_records_is_refuted_in_every_reading(tmp_path):
     assert ev.verdict == "refuted" and ev.details["paper_size"]
     assert ev.details["seeds_per_pe"] >= 5 and len(ev.details["readings"]) >= 4
     assert {v["verdict"] for v in ev.details["readings"].values()} == {"refuted"}
+
+
+def test_universal_approximation_witness_holds_and_catches_a_fit_that_misses_fixed_n(monkeypatch):
+    from proofs_check.claims import li2025_approximation as U
+
+    assert verdict("li2025.ua_no_extrapolation")["verdict"] == "holds"
+    case = {"N": 3, "c": 1.0, "sequences": 2, "seed": 0}
+    assert U.ua_no_extrapolation(case) < 0
+    # planted: a model that does not approximate at fixed N (the witness needs approximation achieved)
+    real = U.fit_pair_table
+    monkeypatch.setattr(U, "fit_pair_table", lambda xs, ys, N: 0.9 * real(xs, ys, N))
+    assert U.ua_no_extrapolation(case) > 0
+
+
+def test_table5_states_its_looks_and_calibration():
+    c = get("li2025.table5_running_sum")
+    assert c.looks == 3 and c.alpha == 0.05 and c.setup == "reconstruction"
+    assert c.calibration.paper == {"wavelet": 0.0108, "sinusoidal": 0.0423} and c.calibration.tolerance == 0.5
+    rec = check_claim(c)
+    assert rec["verdict"] == "not_reproduced" and not rec["calibration"]["within"]
+    tried = rec["details"]["wavelet_constructions"]
+    assert len(tried) == 12 and sum(t["trained"] for t in tried) == 1
+    db2 = next(t for t in tried if t["trained"])
+    assert db2["last_nonzero_position"] == 149  # exactly zero from 150 on
+    assert any(t["small_but_nonzero_far"] for t in tried if t["wavelet"] == "db4")

@@ -338,7 +338,7 @@ def minimal_representable(case) -> float:
     X, r = _optimal_encoding(case)
     n, d = X.shape
     f = geo.minimal_parametrisation(X, rank=r)
-    shapes = 0.0 if f.U.shape == (n, r) and f.V.shape == (d, r) else 1.0
+    shapes = -1.0 if f.U.shape == (n, r) and f.V.shape == (d, r) else 1.0
     # the product of the returned factors, recomputed here (not the library's measured_error)
     err = float(np.linalg.norm(X - f.U @ f.V.T))
     return max(err - _svd_tol(X, r), shapes)
