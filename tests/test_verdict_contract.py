@@ -268,6 +268,8 @@ def test_a_reconstruction_refutes_only_within_its_calibration(scratch):
     rec, _ = _emp(calibration=CAL, ours={"base": 0.2855, "other": 0.012})
     assert rec["verdict"] == "not_reproduced" and not rec["calibration"]["within"]
     assert "base ours 0.2855 vs paper 0.04" in rec["summary"] and "other" not in rec["rules"][0]
+    rec, _ = _emp(calibration=CAL, ours={"base": 0.061, "other": 0.012})  # 52.5% off: just outside the 50% tolerance
+    assert rec["verdict"] == "not_reproduced"
     rec, _ = _emp(calibration=CAL, ours={"base": 0.05})  # a row we did not measure is not within
     assert rec["verdict"] == "not_reproduced" and "other ours missing" in rec["rules"][0]
     rec, _ = _emp()  # a reconstruction with no calibration at all never says refuted
