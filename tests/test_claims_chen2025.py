@@ -223,3 +223,30 @@ def test_corrected_variant_is_exploratory_and_decided_only_on_its_fresh_seeds(tm
     _write(tmp_path / "bad", _grid({**good, ("copy", "fire:hint=shift"): 0.3}, seeds=C.CONFIRM_SEEDS))
     ev = C.learned_relation_pe__corrected(ctx(tmp_path / "bad"))
     assert ev.verdict == "refuted" and "fire+hint" in ev.counterexample["comparison"]
+
+
+def test_src_is_decided_per_run_not_per_size():
+    rows = [{"run": "r0", "size": 15, "invariant": True, "lg": True}, {"run": "r0", "size": 20, "invariant": False,
+                                                                         "lg": True}]
+    [run] = C.src_runs(rows)
+    assert run == {"run": "r0", "sizes": [15, 20], "invariant": False, "lg": True}
+
+
+def test_source_hash_names_the_package_source_and_changes_with_it(tmp_path):
+    from petheory.provenance import source_hash
+
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "a.py").write_text("x = 1\n")
+    (pkg / "sub" / "b.py").write_text("y = 2\n")
+    (pkg / "notes.txt").write_text("not source")
+    h = source_hash(pkg)
+    assert h.startswith("sha256:") and len(h) == 7 + 64 and source_hash(pkg) == h
+    (pkg / "notes.txt").write_text("changed")
+    assert source_hash(pkg) == h  # only *.py files count
+    (pkg / "sub" / "b.py").write_text("y = 3\n")
+    assert source_hash(pkg) != h
+    (pkg / "sub" / "b.py").write_text("y = 2\n")
+    (pkg / "sub" / "b.py").rename(pkg / "b2.py")
+    assert source_hash(pkg) != h  # a file's path is part of the hash
+    assert source_hash() == source_hash()  # the installed package
