@@ -11,8 +11,8 @@ r"""chen2025 training records: accuracy per length, SRC per length, per-instance
 and writes ``records_dir/<task>__<pe>__s<seed>/record.json`` (JSON only, atomic): the training
 record plus a ``chen2025`` block with the preset, overrides, device, commit and wall time.
 ``CPU_RUNS`` x ``CPU_SEEDS`` is the grid whose small-preset records are committed under ``records/chen2025``
-(70-130 s per run on one core of the shared 2-core machine; ``records/chen2025/MISSING.md`` lists the runs of the
-grid not trained yet); ``GPU_RUNS`` is the full grid of the paper preset.
+(15-25 s of CPU per run on one core; the chen2025 claims name any run of the grid they lack); ``GPU_RUNS`` is the
+full grid of the paper preset.
 """
 
 from __future__ import annotations

@@ -332,7 +332,7 @@ LOOKS = 2
 _EMP = ("Records: petheory.nn.chen2025_runs (tasks of petheory.nn.tasks: BOS input SEP answer, causal LM, loss on the "
         "answer; sizes U{1..train_len} in training, test sizes beyond it), read from records/ (committed: the CPU small "
         "preset, parity and copy x nope, sinusoidal, relative, rope, rope:hint=shift, fire, fire:hint=shift, seeds 0-5; "
-        "records/chen2025/MISSING.md lists runs not trained) and runs/. Only runs trained from one package source "
+        "the verdict names any run of the grid it lacks) and runs/. Only runs trained from one package source "
         "(the record's source hash, petheory.provenance.source_hash) are compared. Unit: a training seed; per run, "
         "'accuracy beyond training' = the mean teacher-forced token accuracy on the answer over test sizes > train_len. "
         "chen2025 gives only its abstract, so no number of the paper can calibrate these runs: a reconstruction "
