@@ -8,7 +8,6 @@ import json
 import numpy as np
 import pytest
 
-from petheory import lengthgen
 from petheory.lengthgen import pola
 from proofs_check import engine
 from proofs_check.claims import chen2025 as C
