@@ -115,7 +115,9 @@ def _verdict(r: dict) -> str:
         return "**holds** (proved symbolically)"
     if r.get("readings"):
         return f"**{r['verdict']}** — " + "; ".join(f"{x['name']}: {x['verdict']}" for x in r["readings"])
-    return f"**{r['verdict']}**" + (" (exploratory)" if r.get("exploratory") else "")
+    from proofs_check.report import exploratory_text
+
+    return f"**{r['verdict']}**" + exploratory_text(r)
 
 
 def _evidence_text(r: dict) -> str:
@@ -132,7 +134,8 @@ def _evidence_text(r: dict) -> str:
         from proofs_check.report import calibration_text
 
         head = "; ".join([calibration_text(r.get("calibration"))] * bool(r.get("calibration"))
-                         + [x.split(": ", 1)[-1] for x in r.get("rules") or []])
+                         + [x.split(": ", 1)[-1] for x in r.get("rules") or []
+                            if not (r.get("calibration") and "calibration out of tolerance" in x)])
         return _cell(head, 300) + " — " + _cell(r.get("summary", "").split(". ", 1)[-1] if r.get("rules") else
                                                r.get("summary", ""), 120)
     return _cell(r.get("summary", ""))
@@ -209,3 +212,4 @@ def update_readme(path, block: str, *, write: bool, check: bool, what: str, comm
 
 if __name__ == "__main__":
     sys.exit(main())
+

@@ -48,7 +48,7 @@ def _verdict_text(r: dict) -> str:
         return "holds (proved symbolically)"
     if r.get("readings") and r["verdict"] in ("depends", "vacuous"):
         return f"{r['verdict']} (" + "; ".join(f"{x['name']}: {x['verdict']}" for x in r["readings"]) + ")"
-    return r["verdict"] + (" (exploratory)" if r.get("exploratory") else "")
+    return r["verdict"] + exploratory_text(r)
 
 
 def calibration_text(cal: dict | None, digits: int = 4) -> str:
@@ -158,3 +158,10 @@ def print_table(records: list[dict], console) -> None:
         t.add_row(r["id"], r["kind"], f"[{style}]{_verdict_text(r)}[/{style}]", str(r["cases"]), _fmt(r["margin"]), f"{r['seconds']:.2f}", escape(strength + r.get("summary", "")))
     console.print(t)
     console.print(tally(records))
+
+
+def exploratory_text(r: dict) -> str:
+    """' (exploratory)', or ' (exploratory, confirmed on fresh seeds)' when its evidence came only from them."""
+    if not r.get("exploratory"):
+        return ""
+    return " (exploratory, confirmed on fresh seeds)" if r.get("confirmatory") else " (exploratory)"

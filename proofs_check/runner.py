@@ -237,6 +237,7 @@ def reproduction_rules(c: Claim, rec: dict, ev: Evidence) -> dict:
     if c.calibration is not None:
         rec["calibration"] = c.calibration.compare(ev.calibration)
     rec["seeds"] = ev.seeds
+    rec["confirmatory"] = bool(ev.confirmatory)
     if c.kind == "empirical":
         if v in ("holds", "refuted") and c.trained:
             few = {k: n for k, n in (ev.seeds or {}).items() if int(n) < MIN_SEEDS}

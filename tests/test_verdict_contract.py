@@ -294,7 +294,10 @@ def test_an_exploratory_claim_is_at_most_inconclusive_until_its_fresh_seeds_conf
         rec, _ = _emp(verdict=v, **kw)
         assert rec["verdict"] == "inconclusive" and rec["exploratory"] and "confirm on seeds 3-5" in rec["summary"]
     rec, _ = _emp(verdict="holds", confirmatory=True, **kw)
-    assert rec["verdict"] == "holds"
+    assert rec["verdict"] == "holds" and rec["confirmatory"]
+    from proofs_check.report import exploratory_text
+
+    assert exploratory_text(rec) == " (exploratory, confirmed on fresh seeds)"
     with pytest.raises(ValueError, match="confirm_on"):
         _emp(exploratory=True)
 
