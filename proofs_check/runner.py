@@ -342,6 +342,9 @@ def _check_readings(c: Claim, *, profile: str, seed: int, quiet: bool, workdir: 
                                                              "seeds", "rules")}})
     rec["readings"] = subs
     rec["cases"] = sum(int(x["cases"]) for x in subs)
+    if rec["evidence_note"] is None:  # a claim as weak as a definitional reading says why, from that reading
+        notes = [f"{x['name']}: {x['evidence_note']}" for x in subs if x["evidence"] == "definitional" and x["evidence_note"]]
+        rec["evidence_note"] = "; ".join(notes) or None
     listing = "; ".join(f"{x['name']}: {x['verdict']}" for x in subs)
     verdicts = {x["verdict"] for x in subs}
     if c.premise is not None:

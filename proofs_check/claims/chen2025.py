@@ -192,7 +192,7 @@ claim_with_readings(
     id="chen2025.lrc_characterises_lg",
     paper_status=None,
     source="chen2025 abstract ('we theoretically analyze PEs in POLAs, introducing LRC to characterize when PEs enable "
-    "LG'; no theorem is named)",
+    "LG'; the abstract names no theorem)",
     statement="Linear Representation Complexity (LRC) characterises when PEs enable length generalisation in POLAs.",
     kind="exact",
     reconstruction=_LRC_RECON,
