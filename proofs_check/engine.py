@@ -44,6 +44,16 @@ What a verdict rests on is part of the claim (DESIGN.md's contract):
     a :class:`Premise` that the paper states but no object satisfies: the verdict is
     ``vacuous`` (with the proof or the search), and the readings check the nearest satisfiable
     premises.
+``setup``, ``calibration``, ``exploratory``, ``alpha``, ``looks``, ``trained`` (empirical claims)
+    the rules of a careful reproduction study (DESIGN.md), enforced in one place, the runner
+    (:func:`proofs_check.runner.reproduction_rules`): ``setup`` is ``paper``, ``reconstruction``
+    or ``substitute`` (other data: at most ``inconclusive``); a :class:`Calibration` holds the
+    paper's numbers for the rows we also measure and the tolerance the claim states (a
+    reconstruction whose calibration is missing or out of tolerance says ``not_reproduced``
+    instead of ``refuted``); an ``exploratory`` variant (written after seeing the records) is at
+    most ``inconclusive``; a claim on trained models needs ``MIN_SEEDS`` seeds per configuration
+    (``Evidence.seeds``); ``looks`` planned looks at the data split ``alpha`` in advance
+    (Bonferroni: a decision needs ``Evidence.p_value < alpha / looks``).
 ``evidence``
     how strong the verdict is (:data:`EVIDENCE`): by default ``proved`` for a symbolic proof,
     ``searched`` for exact claims, ``statistical`` for asymptotic and empirical ones. A claim
@@ -65,7 +75,11 @@ from petheory.plugins import glob_select
 from petheory.errors import ValidationError, ValidationTypeError
 
 KINDS = ("exact", "symbolic", "asymptotic", "empirical")
-VERDICTS = ("holds", "refuted", "depends", "vacuous", "inconclusive", "skipped")
+VERDICTS = ("holds", "refuted", "depends", "vacuous", "inconclusive", "not_reproduced", "skipped")
+#: Where an empirical claim's data and sizes come from (DESIGN.md, "The claim catalogue").
+SETUPS = ("paper", "reconstruction", "substitute")
+#: Training seeds an empirical claim on trained models needs per configuration before it decides anything.
+MIN_SEEDS = 3
 #: What the paper calls the sentence. ``None`` (reported as "unspecified") only for plugin claims that do not say.
 PAPER_STATUSES = ("theorem", "lemma", "proposition", "corollary", "remark", "assumption", "interpretation",
                   "conjecture", "empirical")
@@ -94,6 +108,44 @@ class Reading:
     evidence: str | None = None
     evidence_note: str | None = None
     reconstruction: str | None = None
+    trained: bool = True  # an empirical reading on no trained model (e.g. a corpus statistic) says False
+    alpha: float | None = None  # an empirical reading's pre-registered alpha (default: the claim's)
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """The paper's own numbers for rows we also measure, and the tolerance the claim states.
+
+    ``paper`` maps a row (e.g. ``"sinusoidal"``) to the paper's number; the checker returns ours in
+    ``Evidence.calibration`` (same keys). A row is within tolerance when ``|ours - paper| <= tolerance *
+    |paper|`` (``relative``) or ``<= tolerance`` (``absolute``); ``why`` says where the tolerance comes from.
+    """
+
+    paper: dict
+    tolerance: float
+    why: str
+    relative: bool = True
+    source: str = ""
+
+    def __post_init__(self):
+        if not self.paper or not all(isinstance(v, (int, float)) and np.isfinite(v) for v in self.paper.values()):
+            raise ValidationError(f"Calibration.paper must map rows to finite numbers, got {self.paper!r}")
+        if not (isinstance(self.tolerance, (int, float)) and self.tolerance >= 0 and np.isfinite(self.tolerance)):
+            raise ValidationError(f"Calibration.tolerance must be a finite number >= 0, got {self.tolerance!r}")
+        if not self.why:
+            raise ValidationError("Calibration.why must say where the tolerance comes from")
+
+    def compare(self, ours: dict | None) -> dict:
+        """Rows side by side and whether every row the paper reports is within tolerance (a missing row is not)."""
+        ours = dict(ours or {})
+        rows = []
+        for k, p in self.paper.items():
+            o = ours.get(k)
+            dev = None if o is None else abs(float(o) - float(p)) / (abs(float(p)) if self.relative else 1.0)
+            rows.append({"row": k, "paper": float(p), "ours": None if o is None else float(o), "deviation": dev,
+                         "within": dev is not None and dev <= self.tolerance})
+        return {"rows": rows, "tolerance": float(self.tolerance), "relative": self.relative, "why": self.why,
+                "source": self.source, "within": all(r["within"] for r in rows)}
 
 
 @dataclass(frozen=True)
@@ -133,6 +185,13 @@ class Claim:
     readings: tuple = ()
     premise: Premise | None = None
     reading_of: str | None = None
+    setup: str | None = None
+    calibration: Calibration | None = None
+    exploratory: bool = False
+    confirm_on: str | None = None  # an exploratory claim: the fresh seeds (named in advance) that would confirm it
+    alpha: float | None = None
+    looks: int = 1
+    trained: bool = True  # an empirical claim whose evidence comes from trained models (the seed rule applies)
 
     def reading(self, name: str) -> "Claim":
         """Reading ``name`` as a claim of its own (id ``<id>#<name>``), for the runner and ``--case``."""
@@ -142,7 +201,9 @@ class Claim:
                     id=f"{self.id}#{r.name}", source=self.source, statement=r.statement, kind=r.kind, check=r.check,
                     cases=r.cases, proof=r.proof, reconstruction=r.reconstruction, examples=dict(r.examples),
                     paper_status=self.paper_status, evidence=r.evidence, evidence_note=r.evidence_note,
-                    reading_of=self.id,
+                    reading_of=self.id, setup=self.setup, calibration=self.calibration, exploratory=self.exploratory,
+                    confirm_on=self.confirm_on, alpha=self.alpha if r.alpha is None else r.alpha, looks=self.looks,
+                    trained=self.trained and r.trained,
                 )
         names = ", ".join(r.name for r in self.readings) or "none"
         raise ValidationError(f"claim {self.id} has no reading {name!r}; its readings: {names}")
@@ -167,6 +228,7 @@ class Context:
     seed: int
     quiet: bool = True
     workdir: str | None = None
+    alpha: float | None = None  # the claim's alpha for this look: its pre-registered alpha / its planned looks
 
 
 @dataclass
@@ -185,10 +247,17 @@ class Evidence:
     counterexample: Any = None
     summary: str = ""
     strength: str | None = None  # one of EVIDENCE; None: the claim's (default 'statistical')
+    seeds: dict | None = None  # configuration -> number of training seeds the verdict rests on
+    p_value: float | None = None  # the p-value a decision rests on (multiplicity within the look already applied)
+    calibration: dict | None = None  # row -> our number, for the claim's Calibration
+    confirmatory: bool = False  # the evidence comes only from the fresh seeds an exploratory claim named in advance
+    setup: str | None = None  # the setup of the data actually used, where it depends on them (e.g. a user's corpus)
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
             raise ValidationError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        if self.setup is not None and self.setup not in SETUPS:
+            raise ValidationError(f"setup must be one of {SETUPS}, got {self.setup!r}")
         if self.strength is not None and self.strength not in EVIDENCE:
             raise ValidationError(f"strength must be one of {EVIDENCE}, got {self.strength!r}")
 
@@ -213,6 +282,13 @@ def claim(
     evidence_note: str | None = None,
     readings=(),
     premise: Premise | None = None,
+    setup: str | None = None,
+    calibration: Calibration | None = None,
+    exploratory: bool = False,
+    confirm_on: str | None = None,
+    alpha: float | None = None,
+    looks: int = 1,
+    trained: bool = True,
 ):
     """Decorator registering the decorated checker as claim ``id``. See the module docstring."""
 
@@ -234,6 +310,13 @@ def claim(
                 evidence_note=evidence_note,
                 readings=tuple(readings),
                 premise=premise,
+                setup=setup,
+                calibration=calibration,
+                exploratory=exploratory,
+                confirm_on=confirm_on,
+                alpha=alpha,
+                looks=looks,
+                trained=trained,
             ),
             overwrite=overwrite,
         )
@@ -254,11 +337,15 @@ def claim_with_readings(
     reconstruction: str | None = None,
     corrected_of: str | None = None,
     overwrite: bool = False,
+    **reproduction,
 ) -> Claim:
-    """Register a claim whose verdict comes from its readings (and premise) alone."""
+    """Register a claim whose verdict comes from its readings (and premise) alone.
+
+    ``reproduction``: the empirical fields of :class:`Claim` (``setup``, ``calibration``, ``alpha``, ...),
+    which its readings inherit."""
     return register(
         Claim(id=id, source=source, statement=statement, kind=kind, paper_status=paper_status, readings=tuple(readings),
-              premise=premise, reconstruction=reconstruction, corrected_of=corrected_of),
+              premise=premise, reconstruction=reconstruction, corrected_of=corrected_of, **reproduction),
         overwrite=overwrite,
     )
 
@@ -279,6 +366,25 @@ def _validate_checkable(owner: str, kind: str, check, cases, proof) -> None:
         raise ValidationError(f"claim {owner}: symbolic claims need a `proof`")
 
 
+def _validate_reproduction(c: Claim) -> None:
+    """The reproduction fields (DESIGN.md): every empirical claim states its setup and its alpha."""
+    if c.setup is not None and c.setup not in SETUPS:
+        raise ValidationError(f"claim {c.id}: setup must be one of {SETUPS}, got {c.setup!r}")
+    if c.kind == "empirical" and c.skip_reason is None and c.setup is None:
+        raise ValidationError(f"claim {c.id}: an empirical claim must state its setup, one of {SETUPS} "
+                         "(the paper's data and sizes, our reading of an underspecified one, or other data)")
+    if c.kind == "empirical" and c.skip_reason is None and c.alpha is None:
+        raise ValidationError(f"claim {c.id}: an empirical claim must state its pre-registered alpha (e.g. alpha=0.05)")
+    if c.alpha is not None and not (0 < c.alpha < 1):
+        raise ValidationError(f"claim {c.id}: alpha must be in (0, 1), got {c.alpha!r}")
+    if not isinstance(c.looks, int) or isinstance(c.looks, bool) or c.looks < 1:
+        raise ValidationError(f"claim {c.id}: looks must be a whole number >= 1 (planned looks at the data), got {c.looks!r}")
+    if c.calibration is not None and not isinstance(c.calibration, Calibration):
+        raise ValidationTypeError(f"claim {c.id}: calibration must be a proofs_check.engine.Calibration, got {type(c.calibration).__name__}")
+    if c.exploratory and not c.confirm_on:
+        raise ValidationError(f"claim {c.id}: an exploratory claim must name, in confirm_on, the fresh seeds that would confirm it")
+
+
 def register(c: Claim, *, overwrite: bool = False) -> Claim:
     if not _ID.match(c.id):
         raise ValidationError(f"claim id must look like '<firstauthor><year>.<short_name>', got {c.id!r}")
@@ -289,6 +395,7 @@ def register(c: Claim, *, overwrite: bool = False) -> Claim:
     for ev in [c.evidence] + [r.evidence for r in c.readings]:
         if ev is not None and ev not in EVIDENCE:
             raise ValidationError(f"claim {c.id}: evidence must be one of {EVIDENCE}, got {ev!r}")
+    _validate_reproduction(c)
     if c.evidence == "definitional" and not c.evidence_note:
         raise ValidationError(f"claim {c.id}: 'definitional' evidence needs an evidence_note saying why")
     names = [r.name for r in c.readings]

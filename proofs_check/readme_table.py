@@ -117,7 +117,9 @@ def _verdict(r: dict) -> str:
         return "**holds** (proved symbolically)"
     if r.get("readings"):
         return f"**{r['verdict']}** — " + "; ".join(f"{x['name']}: {x['verdict']}" for x in r["readings"])
-    return f"**{r['verdict']}**"
+    from proofs_check.report import exploratory_text
+
+    return f"**{r['verdict']}**" + exploratory_text(r)
 
 
 def _evidence_text(r: dict) -> str:
@@ -130,6 +132,14 @@ def _evidence_text(r: dict) -> str:
         return head + "; ".join(parts)
     if r["verdict"] == "refuted" and r.get("counterexample") is not None and r["kind"] in ("exact", "symbolic"):
         return _counterexample(r["counterexample"])
+    if r.get("calibration") or r.get("rules"):  # what limits the verdict first: it must not be cut off
+        from proofs_check.report import calibration_text
+
+        head = "; ".join([calibration_text(r.get("calibration"))] * bool(r.get("calibration"))
+                         + [x.split(": ", 1)[-1] for x in r.get("rules") or []
+                            if not (r.get("calibration") and "calibration out of tolerance" in x)])
+        return _cell(head, 300) + " — " + _cell(r.get("summary", "").split(". ", 1)[-1] if r.get("rules") else
+                                               r.get("summary", ""), 120)
     return _cell(r.get("summary", ""))
 
 
@@ -140,13 +150,13 @@ def render(records: list[dict]) -> str:
     lines = [
         f"`petheory check` (profile {PROFILE}, seed {SEED}, fresh clone): {tally(records)}.",
         "",
-        "| claim | paper status | kind | verdict | evidence | counterexample or summary |",
-        "|---|---|---|---|---|---|",
+        "| claim | paper status | kind | setup | verdict | evidence | counterexample or summary |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in sorted(records, key=lambda r: r["id"]):
         ev = r.get("evidence") or ""
-        lines.append(f"| `{r['id']}` | {r.get('paper_status') or 'unspecified'} | {r['kind']} | {_verdict(r)} | {ev} | "
-                     f"{_evidence_text(r)} |")
+        lines.append(f"| `{r['id']}` | {r.get('paper_status') or 'unspecified'} | {r['kind']} | {r.get('setup') or ''} | "
+                     f"{_verdict(r)} | {ev} | {_evidence_text(r)} |")
     return "\n".join(lines)
 
 
@@ -204,3 +214,4 @@ def update_readme(path, block: str, *, write: bool, check: bool, what: str, comm
 
 if __name__ == "__main__":
     sys.exit(main())
+

@@ -6,7 +6,9 @@ import json
 import platform
 
 VERDICT_STYLE = {"holds": "green", "refuted": "red", "depends": "magenta", "vacuous": "cyan", "inconclusive": "yellow",
-                 "skipped": "dim"}
+                 "not_reproduced": "bright_red", "skipped": "dim"}
+#: Verdicts the tally names only when some claim has them.
+RARE = ("depends", "vacuous", "not_reproduced")
 
 
 def document(records: list[dict], *, profile: str, seed: int) -> dict:
@@ -34,10 +36,10 @@ def counts(records: list[dict]) -> dict:
 
 def tally(records: list[dict]) -> str:
     """'34 claims: 17 holds, 9 refuted, 2 depends, 1 vacuous, 2 inconclusive, 6 skipped' (singular for one
-    claim; depends and vacuous only when present)."""
+    claim; depends, vacuous and not_reproduced only when present)."""
     c = counts(records)
     noun = "claim" if len(records) == 1 else "claims"
-    parts = [f"{c[v]} {v}" for v in c if c[v] or v not in ("depends", "vacuous")]
+    parts = [f"{c[v]} {v}" for v in c if c[v] or v not in RARE]
     return f"{len(records)} {noun}: " + ", ".join(parts)
 
 
@@ -46,7 +48,39 @@ def _verdict_text(r: dict) -> str:
         return "holds (proved symbolically)"
     if r.get("readings") and r["verdict"] in ("depends", "vacuous"):
         return f"{r['verdict']} (" + "; ".join(f"{x['name']}: {x['verdict']}" for x in r["readings"]) + ")"
-    return r["verdict"]
+    return r["verdict"] + exploratory_text(r)
+
+
+def calibration_text(cal: dict | None, digits: int = 4) -> str:
+    """'calibration (ours vs paper, tolerance 50% relative): sinusoidal 0.2855 vs 0.0423 (out), ...' or ''."""
+    if not cal:
+        return ""
+    tol = f"{cal['tolerance']:.0%} relative" if cal["relative"] else f"{cal['tolerance']:g} absolute"
+    rows = ", ".join(f"{r['row']} {'missing' if r['ours'] is None else format(r['ours'], f'.{digits}g')} vs "
+                     f"{r['paper']:.{digits}g} ({'within' if r['within'] else 'out'})" for r in cal["rows"])
+    return f"calibration (ours vs paper, tolerance {tol}): {rows}"
+
+
+def reproduction_lines(r: dict) -> list[str]:
+    """The Markdown lines of an empirical record's reproduction fields (setup, looks, calibration, rules)."""
+    out = []
+    if r.get("setup"):
+        out += [f"*Setup:* {r['setup']}" + (" (exploratory: written after seeing the records; confirm on "
+                                            f"{r.get('confirm_on')})" if r.get("exploratory") else ""), ""]
+    if r.get("alpha") is not None:
+        out += [f"*Pre-registered:* alpha {r['alpha']:g} over {r.get('looks', 1)} planned look(s) "
+                f"(each look at {r['alpha'] / r.get('looks', 1):.3g})"
+                + (f"; seeds per configuration {r['seeds']}" if r.get("seeds") else ""), ""]
+    if r.get("calibration"):
+        cal = r["calibration"]
+        out += [f"*Calibration* ({cal['why']}{'; ' + cal['source'] if cal.get('source') else ''}):", "",
+                "| row | paper | ours | deviation | within |", "|---|---:|---:|---:|---|"]
+        out += [f"| {x['row']} | {x['paper']:.4g} | {_fmt(x['ours'])} | {_fmt(x['deviation'])} | {x['within']} |"
+                for x in cal["rows"]]
+        out.append("")
+    for rule in r.get("rules") or []:
+        out += [f"*Rule applied:* {rule}", ""]
+    return out
 
 
 def _fmt(x) -> str:
@@ -86,6 +120,7 @@ def markdown(records: list[dict], *, profile: str, seed: int) -> str:
             lines += [f"*Reconstruction:* {r['reconstruction']}", ""]
         if r.get("corrected_of"):
             lines += [f"*Corrected variant of* `{r['corrected_of']}`.", ""]
+        lines += reproduction_lines(r)
         if r.get("evidence"):
             note = f" ({r['evidence_note']})" if r.get("evidence_note") else ""
             lines += [f"*Evidence:* {r['evidence']}{note}", ""]
@@ -123,3 +158,10 @@ def print_table(records: list[dict], console) -> None:
         t.add_row(r["id"], r["kind"], f"[{style}]{_verdict_text(r)}[/{style}]", str(r["cases"]), _fmt(r["margin"]), f"{r['seconds']:.2f}", escape(strength + r.get("summary", "")))
     console.print(t)
     console.print(tally(records))
+
+
+def exploratory_text(r: dict) -> str:
+    """' (exploratory)', or ' (exploratory, confirmed on fresh seeds)' when its evidence came only from them."""
+    if not r.get("exploratory"):
+        return ""
+    return " (exploratory, confirmed on fresh seeds)" if r.get("confirmatory") else " (exploratory)"

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from proofs_check.engine import EVIDENCE, NOT_RESULTS, Claim, Context, Evidence
+from proofs_check.engine import EVIDENCE, MIN_SEEDS, NOT_RESULTS, Claim, Context, Evidence
 
 from petheory.errors import ValidationError, ValidationTypeError
 
@@ -198,7 +198,82 @@ def _base_record(c: Claim, *, profile: str, seed: int) -> dict:
         "corrected_of": c.corrected_of,
         "summary": "",
         "details": {},
+        "setup": c.setup,
+        "calibration": None,
+        "exploratory": bool(c.exploratory),
+        "confirm_on": c.confirm_on,
+        "alpha": c.alpha,
+        "looks": c.looks,
+        "seeds": None,
+        "rules": [],
     }
+
+
+def reproduction_rules(c: Claim, rec: dict, ev: Evidence) -> dict:
+    """Apply DESIGN.md's rules for empirical claims to ``rec`` (the record of ``ev``), in this one place.
+
+    In order, each on the verdict the previous ones left:
+
+    1. seeds: a claim on trained models (``c.trained``) decides (holds/refuted) only with ``ev.seeds``
+       reporting at least ``MIN_SEEDS`` seeds for every configuration; else ``inconclusive``;
+    2. planned looks: a decision needs ``ev.p_value < c.alpha / c.looks`` (alpha split over the looks
+       in advance, Bonferroni); else ``inconclusive``;
+    3. exploratory (written after seeing the records): at most ``inconclusive``, unless the evidence
+       comes only from the fresh seeds ``c.confirm_on`` names (``ev.confirmatory``);
+    4. substitute setup (other data): at most ``inconclusive``;
+    5. calibration: ``refuted`` by a reconstruction (or by the paper's setup with a calibration that
+       misses) needs every calibration row within the claim's tolerance; else ``not_reproduced``.
+
+    Each rule that changed the verdict is named in ``rec["rules"]`` and at the head of the summary.
+    """
+    v = rec["verdict"]
+    rules = []
+    setup = ev.setup or c.setup
+    rec["setup"] = setup
+
+    def lower(to: str, why: str):
+        nonlocal v
+        rules.append(f"{v} -> {to}: {why}")
+        v = to
+
+    if c.calibration is not None:
+        rec["calibration"] = c.calibration.compare(ev.calibration)
+    rec["seeds"] = ev.seeds
+    rec["confirmatory"] = bool(ev.confirmatory)
+    if c.kind == "empirical":
+        if v in ("holds", "refuted") and c.trained:
+            few = {k: n for k, n in (ev.seeds or {}).items() if int(n) < MIN_SEEDS}
+            if not ev.seeds or few:
+                what = ", ".join(f"{k}: {n}" for k, n in sorted(few.items())) if few else "none reported"
+                lower("inconclusive", f"fewer than {MIN_SEEDS} training seeds per configuration ({what})")
+        if v in ("holds", "refuted") and c.alpha is None:
+            lower("inconclusive", "no pre-registered alpha")
+        if v in ("holds", "refuted"):
+            level = c.alpha / c.looks
+            if ev.p_value is None or not ev.p_value < level:
+                got = "no p-value reported" if ev.p_value is None else f"p {ev.p_value:.3g}"
+                lower("inconclusive", f"{got}, not below alpha {c.alpha:g} split over {c.looks} planned look(s) "
+                      f"({level:.3g})")
+        if c.exploratory and not ev.confirmatory and v in ("holds", "refuted", "not_reproduced"):
+            lower("inconclusive", f"exploratory (written after seeing the records): confirm on {c.confirm_on}")
+        if setup == "substitute" and v in ("holds", "refuted", "not_reproduced"):
+            lower("inconclusive", "substitute setup (not the paper's data): at most inconclusive")
+        if v == "refuted" and setup != "substitute":
+            cal = rec["calibration"]
+            if (setup == "reconstruction" and cal is None) or (cal is not None and not cal["within"]):
+                why = ("no calibration against the paper's own numbers" if cal is None else
+                       "calibration out of tolerance: " + ", ".join(
+                           f"{r['row']} ours {_num(r['ours'])} vs paper {_num(r['paper'])}" for r in cal["rows"] if not r["within"]))
+                lower("not_reproduced", why)
+    rec["verdict"] = v
+    rec["rules"] = rules
+    if rules:
+        rec["summary"] = "; ".join(rules) + ". " + rec["summary"]
+    return rec
+
+
+def _num(x) -> str:
+    return "missing" if x is None else f"{x:.4g}"
 
 
 def _check_single(c: Claim, *, profile: str, seed: int, quiet: bool, workdir: str | None) -> dict:
@@ -230,7 +305,8 @@ def _check_single(c: Claim, *, profile: str, seed: int, quiet: bool, workdir: st
             else:
                 rec["summary"] = f"no counterexample in {res['cases']} cases"
         else:
-            ctx = Context(profile=profile, budget=budget, rng=np.random.default_rng(s), seed=s, quiet=quiet, workdir=workdir)
+            ctx = Context(profile=profile, budget=budget, rng=np.random.default_rng(s), seed=s, quiet=quiet, workdir=workdir,
+                          alpha=None if c.alpha is None else c.alpha / c.looks)
             ev = c.check(ctx)
             if not isinstance(ev, Evidence):
                 raise ValidationTypeError(f"{c.kind} checker must return proofs_check.Evidence, got {type(ev).__name__}")
@@ -243,6 +319,7 @@ def _check_single(c: Claim, *, profile: str, seed: int, quiet: bool, workdir: st
                 summary=ev.summary,
                 counterexample=ev.counterexample,
             )
+            reproduction_rules(c, rec, ev)
     except CheckerCrash:
         raise
     except Exception as exc:  # a broken checker must not pass for a verdict
@@ -263,9 +340,13 @@ def _check_readings(c: Claim, *, profile: str, seed: int, quiet: bool, workdir: 
         sub = check_claim(c.reading(r.name), profile=profile, seed=seed, quiet=quiet, workdir=workdir)
         subs.append({"name": r.name, **{k: sub[k] for k in ("statement", "verdict", "evidence", "evidence_note", "cases",
                                                              "margin", "counterexample", "reproduce", "summary",
-                                                             "reconstruction", "proved", "details")}})
+                                                             "reconstruction", "proved", "details", "calibration",
+                                                             "seeds", "rules")}})
     rec["readings"] = subs
     rec["cases"] = sum(int(x["cases"]) for x in subs)
+    if rec["evidence_note"] is None:  # a claim as weak as a definitional reading says why, from that reading
+        notes = [f"{x['name']}: {x['evidence_note']}" for x in subs if x["evidence"] == "definitional" and x["evidence_note"]]
+        rec["evidence_note"] = "; ".join(notes) or None
     listing = "; ".join(f"{x['name']}: {x['verdict']}" for x in subs)
     verdicts = {x["verdict"] for x in subs}
     if c.premise is not None:

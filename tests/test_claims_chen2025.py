@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from petheory import lengthgen
+from petheory.lengthgen import pola
 from proofs_check import engine
 from proofs_check.claims import chen2025 as C
 
@@ -28,19 +28,19 @@ def ctx(tmp_path):
 def test_every_claim_is_a_checked_reconstruction():
     for name in IDS:
         c = engine.get("chen2025." + name)
-        assert c.skip_reason is None and c.reconstruction and c.check is not None
+        assert c.skip_reason is None and c.reconstruction and (c.check is not None or c.readings)
 
 
 def test_capability_holds_and_catches_a_pe_that_adds_capability(monkeypatch):
     assert check("pe_no_new_capability")["verdict"] == "holds"
-    real = lengthgen.span_dimension
-    monkeypatch.setattr("petheory.lengthgen.pola.span_dimension",
+    real = pola.span_dimension
+    monkeypatch.setattr(pola, "span_dimension",
                         lambda pe, n, masked=True: real(pe, n, masked=masked) + (n * n if pe != "learned" else 0))
     assert C.pe_no_new_capability({"pe": "relative", "n": 3, "masked": True, "seed": 0}) > 0
 
 
 def test_capability_catches_a_onehot_pola_that_cannot_reproduce(monkeypatch):
-    real = lengthgen.pola_matrix
+    real = pola.pola_matrix
 
     def broken(pe, theta, pos, *, masked=True, keys=None):
         A = real(pe, theta, pos, masked=masked, keys=keys)
@@ -49,14 +49,18 @@ def test_capability_catches_a_onehot_pola_that_cannot_reproduce(monkeypatch):
             A[-1, 0] += 1.0  # the reference POLA misses one entry
         return A
 
-    monkeypatch.setattr("petheory.lengthgen.pola.pola_matrix", broken)
+    monkeypatch.setattr(pola, "pola_matrix", broken)
     assert C.pe_no_new_capability({"pe": "rope", "n": 4, "masked": True, "seed": 1}) > 0
 
 
 def test_capability_catches_a_wrong_absolute_span(monkeypatch):
-    real = lengthgen.basis  # the PE's POLA features come out constant; the one-hot reference is untouched
-    monkeypatch.setattr("petheory.lengthgen.pola.basis", lambda pe, pos, seg=None: (
-        ("dense", np.ones((len(pos), len(pos), 64))) if pe == "sinusoidal" else real(pe, pos, seg)))
+    real = pola.basis
+
+    def skewed(pe, pos, seg=None):  # the design's features scaled unevenly: no longer Phi (x) Phi
+        mode, B = real(pe, pos, seg)
+        return mode, B * np.linspace(1.0, 2.0, B.shape[-1]) if mode == "dense" else B
+
+    monkeypatch.setattr(pola, "basis", skewed)
     assert C.pe_no_new_capability({"pe": "sinusoidal", "n": 4, "masked": False, "seed": 0}) > 0
 
 
@@ -64,9 +68,25 @@ def test_lrc_equivalence_holds_and_catches_a_constant_lrc(monkeypatch):
     assert check("lrc_characterises_lg")["verdict"] == "holds"
     case = {"pe": "relative", "target": "copy", "hint": "none", "masked": True, "N_train": 3, "N_test": 6}
     assert C.lrc_characterises_lg(case) == -1.0
-    real = lengthgen.lrc
-    monkeypatch.setattr("petheory.lengthgen.pola.lrc", lambda *a, **k: dataclasses.replace(real(*a, **k), value=1.0))
+    real = pola.lrc
+    monkeypatch.setattr(pola, "lrc", lambda *a, **k: dataclasses.replace(real(*a, **k), value=1.0))
     assert C.lrc_characterises_lg(case) == 1.0  # 'bounded' while the fit does not generalise
+
+
+def test_the_aimed_reading_catches_a_fit_that_generalises_while_lrc_grows(monkeypatch):
+    rec = check("lrc_characterises_lg")
+    assert {x["name"]: x["verdict"] for x in rec["readings"]} == {"equivalence": "holds", "lg_implies_bounded": "holds"}
+    case = {"pe": "learned", "target": "copy", "hint": "none", "masked": True, "N_train": 2, "N_test": 3}
+    assert C.lg_implies_bounded(case) == -1.0  # learned: LRC grows with the keys seen, and the fit does not extend
+    real = pola.generalises
+    monkeypatch.setattr(pola, "generalises", lambda *a, **k: (True, real(*a, **k)[1]))  # planted: 'it generalises'
+    assert C.lg_implies_bounded(case) == 1.0
+    assert check("lrc_characterises_lg#lg_implies_bounded")["verdict"] == "refuted"
+
+
+def test_the_capability_claim_says_it_is_definitional_and_why():
+    c = engine.get("chen2025.pe_no_new_capability")
+    assert c.evidence == "definitional" and "Kronecker" in c.evidence_note and c.paper_status is None
 
 
 def test_lrc_decisions_skip_uncertified_and_inapplicable_cases():
@@ -85,15 +105,15 @@ def only_planted_records(monkeypatch):
     monkeypatch.setattr(records, "shipped_dir", lambda: None)
 
 
-def _rec(task, pe, token_acc_beyond, src=(2.0, 2.1), seed=0, train_acc=1.0, n=40):
+def _rec(task, pe, token_acc_beyond, src=(2.0, 2.1), seed=0, train_acc=1.0, n=40, source="sha256:planted"):
     acc = np.clip(np.asarray(token_acc_beyond, float), 0, 1)
     inst = {"15": list(acc[:n]), "20": list(acc[n:2 * n] if acc.size >= 2 * n else acc[:n])}
-    return {"task": task, "pe": pe, "seed": seed, "train_len": 10, "kind": "lm", "config": {},
+    return {"task": task, "pe": pe, "seed": seed, "train_len": 10, "kind": "lm", "config": {}, "source": source,
             "history": [{"epoch": 1, "train_loss": 1.0}], "final": {"train": {"token_acc": train_acc}, "test": {
         "10": {"token_acc": train_acc}, "15": {"token_acc": float(np.mean(inst["15"]))},
         "20": {"token_acc": float(np.mean(inst["20"]))}}},
         "chen2025": {"pe": pe, "preset": "small", "src": {"10": src[0], "15": src[1], "20": src[1]},
-                     "instance_token_acc": inst}}
+                     "instance_token_acc": inst, "source": source}}
 
 
 def _write(tmp_path, recs):
@@ -103,46 +123,77 @@ def _write(tmp_path, recs):
         p.write_text(json.dumps(r))
 
 
+def _grid(acc: dict, seeds=C.PLANNED_SEEDS, noise=0.01, default=0.5, **kw):
+    """Planted records of every (task, PE) the chen2025 claims compare: accuracy beyond training acc[(task, pe)]
+    (else ``default``) plus a small per-seed offset, identical on every instance."""
+    pes = C.FIXED_PES + ("fire", "rope:hint=shift", "fire:hint=shift")
+    return [_rec(t, pe, [acc.get((t, pe), default) + noise * ((3 * s + len(pe)) % 5 - 2)] * 80, seed=s, **kw)
+            for t in C.TASKS for pe in pes for s in seeds]
+
+
 def test_scale_hint_holds_on_planted_gains_and_refutes_planted_losses(tmp_path):
-    rng = np.random.default_rng(0)
-    low, high = rng.uniform(0.1, 0.3, 80), rng.uniform(0.6, 0.9, 80)
-    good = tmp_path / "good"
-    _write(good, [_rec("copy", "rope", low), _rec("copy", "rope:hint=shift", high)])
-    assert C.scale_hint(ctx(good)).verdict == "holds"
-    bad = tmp_path / "bad"
-    _write(bad, [_rec("copy", "rope", high), _rec("copy", "rope:hint=shift", low)])
-    ev = C.scale_hint(ctx(bad))
-    assert ev.verdict == "refuted" and ev.counterexample["mean_gain"] < 0
+    gains = {(t, f"{pe}:hint=shift"): 0.8 for t in C.TASKS for pe in ("rope", "fire")}
+    _write(tmp_path / "good", _grid(gains))
+    ev = C.scale_hint(ctx(tmp_path / "good"))
+    assert ev.verdict == "holds" and min(ev.seeds.values()) == 3 and ev.p_value < C.ALPHA / C.LOOKS
+    loss = {**gains, ("copy", "rope:hint=shift"): 0.2}
+    _write(tmp_path / "bad", _grid(loss))
+    ev = C.scale_hint(ctx(tmp_path / "bad"))
+    assert ev.verdict == "refuted" and ev.counterexample["comparison"] == "copy/rope:hint=shift-vs-rope"
+    assert ev.counterexample["mean_gain"] < 0 and ev.seeds == {"copy/rope:hint=shift": 3, "copy/rope": 3}
 
 
-def test_learned_relation_refutes_when_a_fixed_pe_is_better(tmp_path):
-    rng = np.random.default_rng(1)
-    _write(tmp_path, [_rec("copy", "fire", rng.uniform(0.1, 0.3, 80)), _rec("copy", "rope", rng.uniform(0.6, 0.9, 80)),
-                      _rec("copy", "nope", rng.uniform(0.0, 0.1, 80))])
-    ev = C.learned_relation_pe(ctx(tmp_path))
-    assert ev.verdict == "refuted" and "rope" in ev.counterexample["pair"]  # compared with the best fixed PE
+def test_per_seed_tests_use_seeds_not_test_instances(tmp_path):
+    # one seed per configuration, however many test instances: no test exists, never a decision
+    gains = {(t, f"{pe}:hint=shift"): 0.8 for t in C.TASKS for pe in ("rope", "fire")}
+    _write(tmp_path, _grid(gains, seeds=(0,)))
+    ev = C.scale_hint(ctx(tmp_path))
+    assert ev.verdict == "inconclusive" and "missing runs" in ev.summary and "copy/rope/s1" in ev.details["missing_runs"]
+
+
+def test_only_runs_from_one_package_source_are_compared(tmp_path):
+    gains = {(t, f"{pe}:hint=shift"): 0.8 for t in C.TASKS for pe in ("rope", "fire")}
+    recs = _grid(gains)
+    for r in recs:
+        if r["seed"] == 2 and r["chen2025"]["pe"] == "rope":  # seed 2 of rope trained from other code
+            r["source"] = r["chen2025"]["source"] = "sha256:other"
+    _write(tmp_path, recs)
+    ev = C.scale_hint(ctx(tmp_path))
+    assert ev.verdict == "inconclusive" and "parity/rope/s2" in ev.details["missing_runs"]
+    assert ev.details["other_sources"] == {"sha256:other": 2}
+    legacy = [{**r, "source": None, "chen2025": {**r["chen2025"], "source": None}} for r in _grid(gains)]
+    _write(tmp_path / "legacy", legacy)
+    assert C.scale_hint(ctx(tmp_path / "legacy")).verdict == "inconclusive"  # no source hash: never compared
+
+
+def test_learned_relation_compares_fire_with_every_fixed_pe_it_names(tmp_path):
+    acc = {(t, "fire"): 0.8 for t in C.TASKS}
+    _write(tmp_path / "ok", _grid(acc))
+    ev = C.learned_relation_pe(ctx(tmp_path / "ok"))
+    assert ev.verdict == "holds" and len(ev.details["per_seed"]) == 2 * len(C.FIXED_PES)
+    # sinusoidal (missing from the old records) better; 3 seeds, Holm over 8 at 0.025: t > 12.7 needs little spread
+    _write(tmp_path / "bad", _grid({**acc, ("parity", "sinusoidal"): 0.95}, noise=0.002))
+    ev = C.learned_relation_pe(ctx(tmp_path / "bad"))
+    assert ev.verdict == "refuted" and ev.counterexample["comparison"] == "parity/fire-vs-sinusoidal"
 
 
 def test_src_conjecture_holds_on_agreement_and_refutes_on_disagreement(tmp_path):
     agree = [_rec("copy", f"p{i}", [0.95] * 80, src=(2.0, 2.1)) for i in range(6)]
     agree += [_rec("copy", f"q{i}", [0.2] * 80, src=(2.0, 4.0)) for i in range(6)]
     _write(tmp_path / "a", agree)
-    assert C.src_invariance(ctx(tmp_path / "a")).verdict == "holds"
+    ev = C.src_invariance(ctx(tmp_path / "a"))
+    assert ev.verdict == "holds" and ev.p_value < C.ALPHA
     mixed = [_rec("copy", f"p{i}", [0.95] * 80, src=(2.0, 4.0)) for i in range(6)]  # generalises, SRC changes
     mixed += [_rec("copy", f"q{i}", [0.2] * 80, src=(2.0, 2.1)) for i in range(6)]  # fails, SRC invariant
     _write(tmp_path / "m", mixed)
     ev = C.src_invariance(ctx(tmp_path / "m"))
     assert ev.verdict == "refuted" and ev.counterexample["invariant"] != ev.counterexample["lg"]
+    assert ev.p_value is None  # no test rejects: the runner keeps it inconclusive
 
 
 def test_empirical_claims_without_records_are_inconclusive_not_skipped(tmp_path):
-    for fn in (C.scale_hint, C.learned_relation_pe, C.src_invariance):
+    for fn in (C.scale_hint, C.learned_relation_pe, C.src_invariance, C.learned_relation_pe__corrected):
         assert fn(ctx(tmp_path)).verdict == "inconclusive"
-
-
-def test_holm_adjustment_is_monotone_and_capped():
-    adj = C._holm({"a": 0.01, "b": 0.04, "c": 0.5})
-    assert adj == pytest.approx({"a": 0.03, "b": 0.08, "c": 0.5})
 
 
 def test_committed_records_give_every_claim_a_verdict():
@@ -155,16 +206,46 @@ def test_committed_records_give_every_claim_a_verdict():
     for fn in (C.scale_hint, C.learned_relation_pe, C.src_invariance):
         ev = fn(c)
         assert ev.verdict in ("holds", "refuted", "inconclusive") and ev.cases > 0
+        assert C.one_source(C.chen_records(root))[1] is not None  # the shipped records carry a source hash
 
 
-def test_corrected_learned_relation_refutes_when_fire_with_hint_loses(tmp_path):
-    rng = np.random.default_rng(2)
-    hi, lo = rng.uniform(0.6, 0.9, 80), rng.uniform(0.1, 0.3, 80)
-    _write(tmp_path / "ok", [_rec("copy", "fire", hi), _rec("copy", "rope", lo), _rec("copy", "fire:hint=shift", hi),
-                             _rec("copy", "nope", lo)])
-    assert C.learned_relation_pe__corrected(ctx(tmp_path / "ok")).verdict == "holds"
-    _write(tmp_path / "bad", [_rec("copy", "fire", hi), _rec("copy", "rope", lo), _rec("copy", "fire:hint=shift", lo),
-                              _rec("copy", "nope", hi)])
+def test_corrected_variant_is_exploratory_and_decided_only_on_its_fresh_seeds(tmp_path):
+    c = engine.get("chen2025.learned_relation_pe__corrected")
+    assert c.exploratory and "3, 4, 5" in c.confirm_on and c.corrected_of == "chen2025.learned_relation_pe"
+    assert set(C.CONFIRM_SEEDS).isdisjoint(C.PLANNED_SEEDS)
+    good = {**{(t, "fire"): 0.7 for t in C.TASKS}, **{(t, "fire:hint=shift"): 0.9 for t in C.TASKS}}
+    _write(tmp_path / "seen", _grid(good))  # the seeds it was written from: never decide it
+    assert C.learned_relation_pe__corrected(ctx(tmp_path / "seen")).verdict == "inconclusive"
+    _write(tmp_path / "ok", _grid(good, seeds=C.CONFIRM_SEEDS))
+    ev = C.learned_relation_pe__corrected(ctx(tmp_path / "ok"))
+    assert ev.verdict == "holds" and ev.confirmatory
+    _write(tmp_path / "bad", _grid({**good, ("copy", "fire:hint=shift"): 0.3}, seeds=C.CONFIRM_SEEDS))
     ev = C.learned_relation_pe__corrected(ctx(tmp_path / "bad"))
-    assert ev.verdict == "refuted" and "fire+hint" in ev.counterexample["pair"]
-    assert engine.get("chen2025.learned_relation_pe__corrected").corrected_of == "chen2025.learned_relation_pe"
+    assert ev.verdict == "refuted" and "fire+hint" in ev.counterexample["comparison"]
+
+
+def test_src_is_decided_per_run_not_per_size():
+    rows = [{"run": "r0", "size": 15, "invariant": True, "lg": True}, {"run": "r0", "size": 20, "invariant": False,
+                                                                         "lg": True}]
+    [run] = C.src_runs(rows)
+    assert run == {"run": "r0", "sizes": [15, 20], "invariant": False, "lg": True}
+
+
+def test_source_hash_names_the_package_source_and_changes_with_it(tmp_path):
+    from petheory.provenance import source_hash
+
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "a.py").write_text("x = 1\n")
+    (pkg / "sub" / "b.py").write_text("y = 2\n")
+    (pkg / "notes.txt").write_text("not source")
+    h = source_hash(pkg)
+    assert h.startswith("sha256:") and len(h) == 7 + 64 and source_hash(pkg) == h
+    (pkg / "notes.txt").write_text("changed")
+    assert source_hash(pkg) == h  # only *.py files count
+    (pkg / "sub" / "b.py").write_text("y = 3\n")
+    assert source_hash(pkg) != h
+    (pkg / "sub" / "b.py").write_text("y = 2\n")
+    (pkg / "sub" / "b.py").rename(pkg / "b2.py")
+    assert source_hash(pkg) != h  # a file's path is part of the hash
+    assert source_hash() == source_hash()  # the installed package

@@ -36,6 +36,12 @@ def _jitter(seed):
     return 0.01 * (seed - 1)  # seeds differ a little, as real ones do
 
 
+def _under_contract(cid: str, e) -> str:
+    from proofs_check import engine, runner
+
+    return runner.reproduction_rules(engine.get(cid), {"verdict": e.verdict, "summary": e.summary, "calibration": None}, e)["verdict"]
+
+
 def test_in_range_claim_catches_a_planted_loss():
     recs = []
     for s in range(3):
@@ -46,8 +52,9 @@ def test_in_range_claim_catches_a_planted_loss():
         }, coverage={"rope": [0, 3, 6, 8, 9]}))
     e = in_range_evidence(recs)
     assert "passkey/rope_pi@128" in e.details["lost"]
-    assert e.details["verdict_under_contract"] == "not_reproduced"  # reconstruction, no calibration: never 'refuted'
-    assert e.verdict in ("inconclusive", "not_reproduced") and e.margin < 0
+    assert e.verdict == "refuted" and e.margin < 0 and e.p_value is not None and e.seeds["passkey/rope_pi@128"] == 3
+    # the runner's rules: a reconstruction without calibration never reports 'refuted'
+    assert _under_contract("chen2023.in_range_keeps_retrieval", e) == "not_reproduced"
     assert e.counterexample["cell"].startswith("passkey/rope_pi@")
 
 
@@ -73,7 +80,7 @@ def test_yarn_claim_catches_pi_beating_yarn():
                 [0.9, 0.9, 0.1, 0.0 + 0.01 * s, 0.0]) for t in ("passkey", "mqar") for s in range(3)]
     e = yarn_evidence(recs)
     assert "passkey: yarn vs pi" in e.details["yarn_worse"]
-    assert e.details["verdict_under_contract"] == "not_reproduced" and e.verdict != "holds"
+    assert e.verdict == "refuted" and _under_contract("peng2023.yarn_extends_further", e) == "not_reproduced"
     assert e.counterexample == {"other_beats_yarn": e.details["yarn_worse"]}
 
 
@@ -82,6 +89,7 @@ def test_yarn_claim_holds_when_yarn_reaches_further_on_every_task():
                 [0.9, 0.9, 0.4, 0.1, 0.05 + _jitter(s)]) for t in ("passkey", "mqar") for s in range(3)]
     e = yarn_evidence(recs)
     assert e.verdict == "holds" and len(e.details["yarn_better"]) == 4
+    assert _under_contract("peng2023.yarn_extends_further", e) == "holds"  # 3 seeds each, Holm p below alpha
 
 
 def test_yarn_claim_needs_three_seeds_to_hold():
@@ -130,4 +138,6 @@ def test_a_clone_decides_both_claims_from_the_shipped_records(tmp_path, monkeypa
     yarn = engine.get("peng2023.yarn_extends_further").check(ctx)
     assert len(inr.details["cells"]) >= 10 and all(len(c["seeds"]) == 3 for c in inr.details["cells"].values())
     assert set(yarn.details["comparisons"]) == {f"{t}: yarn vs {o}" for t in ("mqar", "passkey") for o in ("pi", "ntk")}
-    assert inr.details["setup"] == yarn.details["setup"] == "reconstruction" and yarn.details["planned_looks"] == 1
+    for cid in ("chen2023.in_range_keeps_retrieval", "peng2023.yarn_extends_further"):
+        c = engine.get(cid)
+        assert c.setup == "reconstruction" and c.looks == 1 and c.alpha == 0.05 and c.calibration is None

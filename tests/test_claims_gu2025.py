@@ -204,7 +204,7 @@ def test_schur_modulus_is_vacuous_with_the_psd_reading_holding():
     # (the claim-level verdicts of every claim are checked on one shared run in test_readme_table.py)
     prem = runner._check_premise(engine.get(P + "schur_modulus"), profile="quick", seed=0)
     assert prem["evidence"] == "proved" and not prem["satisfiable"] and prem["cases"] > 0
-    assert check("schur_modulus#psd", 30)["verdict"] == "holds"
+    assert check("schur_modulus#psd_equal_spectra", 30)["verdict"] == "holds"
     rec = check("schur_modulus#unit_diagonal", 60)
     assert rec["verdict"] == "refuted"
     # a 3x3 instance: W = T(9, 2, -2) (eigenvalues 5, 11, 11), E = T(1, -i, 1): W∘E has 7, 7, 13
@@ -223,8 +223,8 @@ def test_psd_readings_catch_a_hadamard_product_that_drops_the_phases(monkeypatch
     # W o Re(E): for rank-one E the spectrum changes, so 'equal spectra' fails
     real = cp.compose
     monkeypatch.setattr(cp, "compose", lambda W, X, mode: real(W, X.real, mode) if mode == "hadamard" else real(W, X, mode))
-    assert check("schur_modulus#psd", 20)["verdict"] == "refuted"
-    assert check("spectral_contraction#psd", 20)["verdict"] == "refuted"
+    assert check("schur_modulus#psd_equal_spectra", 20)["verdict"] == "refuted"
+    assert check("spectral_contraction#psd_equal_spectra", 20)["verdict"] == "refuted"
 
 
 def test_the_premise_search_guards_the_impossibility_proof(monkeypatch):

@@ -78,7 +78,7 @@ def test_assumption_3_2_is_reported_per_object_class_not_refuted():
 
 def test_no_two_claims_are_refuted_by_the_same_computation():
     a = refuted("gu2025.gpp_toeplitz#other_absolute")
-    b = refuted("gu2025.sinusoidal_scores_toeplitz")
+    b = refuted("gu2025.sinusoidal_scores_toeplitz#with_projections")
     assert a["counterexample"] != b["counterexample"] and a["margin"] != b["margin"]
 
 
@@ -111,12 +111,12 @@ def test_logit_decomposition_catches_swapped_cross_terms(monkeypatch):
 
 
 def test_sine_cosine_scores_through_projections_are_not_toeplitz():
-    ce = refuted("gu2025.sinusoidal_scores_toeplitz")["counterexample"]
+    ce = refuted("gu2025.sinusoidal_scores_toeplitz#with_projections")["counterexample"]
     assert ce["projections"] != "identity"  # without projections PP^T is Toeplitz (the corrected claim)
 
 
 def test_row_softmax_of_a_toeplitz_matrix_is_not_toeplitz():
-    ce = refuted("gu2025.normalisation_keeps_toeplitz")["counterexample"]
+    ce = refuted("gu2025.normalisation_keeps_toeplitz#row_softmax")["counterexample"]
     assert len(ce["c"]) == 2 and ce["c"] != ce["r"]  # 2x2 needs asymmetry; symmetric needs n >= 3
     assert "n" not in ce  # the size is the length of c and r: the shrunk case drops the field
     sym = softmax.row_softmax(np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 0.0]]))

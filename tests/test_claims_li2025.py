@@ -166,7 +166,52 @@ def test_planted_alibi_bias_magnitude_violation(monkeypatch):
     broken = lambda n, **k: info.fn(n, **k) - 1.0  # noqa: E731
     monkeypatch.setitem(enc._REGISTRY, "alibi", enc.EncodingInfo(info.name, info.kind, broken, info.summary,
                                                                   info.conventions, info.source, info.params))
-    assert verdict("li2025.input_norm_bounds")["verdict"] == "refuted"
+    assert verdict("li2025.input_norm_bounds#stated_values")["verdict"] == "refuted"
+
+
+def test_the_learned_row_of_table2_is_definitional_and_says_why():
+    rec = verdict("li2025.input_norm_bounds")
+    r = {x["name"]: x for x in rec["readings"]}
+    assert r["learned"]["evidence"] == "definitional" and "by definition" in r["learned"]["evidence_note"]
+    assert r["stated_values"]["evidence"] == "searched" and rec["verdict"] == "holds"
+
+
+def test_alibi_eq9_is_tested_against_an_independent_softmax(monkeypatch):
+    from proofs_check.claims import li2025_extrapolation as X
+
+    case = {"mu": [0.3, -1.0], "slope": 0.5, "n_max": 4, "excess": 3, "reading": "weight"}
+    mu = np.asarray(case["mu"])
+    t = bounds.alibi_extrapolation_terms(mu, slope=0.5, distance=7, n_max=4, reading="weight")
+    eq9, agree = X._independent_eq9(mu, case, 7, t, 0.0)
+    assert eq9 < 0 and agree < 0
+    # bounds' left side off by 1e-6: the independent softmax disagrees
+    assert X._independent_eq9(mu, case, 7, {**t, "lhs": t["lhs"] + 1e-6}, 0.0)[1] > 0
+    # a 'softmax' that is off by 0.5 at the far key's bias b = -alpha d = -3.5 only: Eq. 9 fails on the independent side
+    import scipy.special
+
+    real = scipy.special.softmax
+
+    def off_at_far_key(z, axis=None):
+        out = real(z, axis=axis)
+        if np.ndim(z) == 2:
+            out = out + 0.5 * (np.asarray(z)[:, -1:] == -3.5) * (np.arange(out.shape[1]) == out.shape[1] - 1)
+        return out
+
+    monkeypatch.setattr(scipy.special, "softmax", off_at_far_key)
+    assert X._independent_eq9(mu, case, 7, t, 0.0)[0] > 0
+
+
+def test_legendre_is_checked_against_an_independent_evaluation(monkeypatch):
+    from petheory.encodings import absolute
+
+    case = {"n_max": 8, "d": 5, "far": 3, "orthonormal": False, "position_map": "linear"}
+    assert verdict("li2025.legendre_bounded")["verdict"] == "holds"
+    real = absolute.legendre_positions
+    # the library's own x(p) shifted inside [-1, 1]: its bounds still hold, the independent evaluation disagrees
+    monkeypatch.setattr(absolute, "legendre_positions", lambda *a, **k: 0.9 * real(*a, **k))
+    from proofs_check.claims import li2025 as L
+
+    assert L.legendre_bounded(case) > 0
 
 
 def test_planted_rademacher_violation(monkeypatch):
@@ -323,3 +368,28 @@ def test_table5_from_the_shipped_records_is_refuted_in_every_reading(tmp_path):
     assert ev.verdict == "refuted" and ev.details["paper_size"]
     assert ev.details["seeds_per_pe"] >= 5 and len(ev.details["readings"]) >= 4
     assert {v["verdict"] for v in ev.details["readings"].values()} == {"refuted"}
+
+
+def test_universal_approximation_witness_holds_and_catches_a_fit_that_misses_fixed_n(monkeypatch):
+    from proofs_check.claims import li2025_approximation as U
+
+    assert verdict("li2025.ua_no_extrapolation")["verdict"] == "holds"
+    case = {"N": 3, "c": 1.0, "sequences": 2, "seed": 0}
+    assert U.ua_no_extrapolation(case) < 0
+    # planted: a model that does not approximate at fixed N (the witness needs approximation achieved)
+    real = U.fit_pair_table
+    monkeypatch.setattr(U, "fit_pair_table", lambda xs, ys, N: 0.9 * real(xs, ys, N))
+    assert U.ua_no_extrapolation(case) > 0
+
+
+def test_table5_states_its_looks_and_calibration():
+    c = get("li2025.table5_running_sum")
+    assert c.looks == 3 and c.alpha == 0.05 and c.setup == "reconstruction"
+    assert c.calibration.paper == {"wavelet": 0.0108, "sinusoidal": 0.0423} and c.calibration.tolerance == 0.5
+    rec = check_claim(c)
+    assert rec["verdict"] == "not_reproduced" and not rec["calibration"]["within"]
+    tried = rec["details"]["wavelet_constructions"]
+    assert len(tried) == 12 and sum(t["trained"] for t in tried) == 1
+    db2 = next(t for t in tried if t["trained"])
+    assert db2["last_nonzero_position"] == 149  # exactly zero from 150 on
+    assert any(t["small_but_nonzero_far"] for t in tried if t["wavelet"] == "db4")

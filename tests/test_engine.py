@@ -16,7 +16,8 @@ from petheory.cli import main
 from proofs_check import engine, report, runner
 from proofs_check.engine import Evidence, claim, skipped
 
-CONTRACT_KEYS = {"id", "source", "statement", "kind", "verdict", "cases", "margin", "counterexample", "reproduce", "seconds"}
+CONTRACT_KEYS = {"id", "source", "statement", "kind", "verdict", "cases", "margin", "counterexample", "reproduce", "seconds",
+                 "paper_status", "evidence", "readings", "setup", "calibration", "exploratory"}
 
 
 @pytest.fixture
@@ -283,7 +284,8 @@ def test_json_output_follows_the_design_contract(scratch, tmp_path, capsys):
     assert main(["check", "--claims", "testpaper2099.*", "--json", str(path), "--quiet", "--seed", "3"]) == 0
     doc = json.loads(path.read_text())
     assert {"petheory", "profile", "claims"} <= set(doc) and doc["profile"] == "quick"
-    assert doc["counts"] == {"holds": 1, "refuted": 1, "depends": 0, "vacuous": 0, "inconclusive": 0, "skipped": 1}
+    assert doc["counts"] == {"holds": 1, "refuted": 1, "depends": 0, "vacuous": 0, "inconclusive": 0,
+                             "not_reproduced": 0, "skipped": 1}
     for rec in doc["claims"]:
         assert CONTRACT_KEYS <= set(rec)
         assert rec["verdict"] in engine.VERDICTS and rec["kind"] in engine.KINDS

@@ -72,7 +72,8 @@ def test_every_readme_counterexample_replays_as_a_counterexample():
     from proofs_check.runner import replay
 
     text = (ROOT / "README.md").read_text()
-    rows = re.findall(r"^\| `([^`]+)` \| [\w ]+ \| \w+ \| \*\*(?:refuted|depends)\*\*.*?\| (.*) \|$", text, re.M)
+    # columns: claim, paper status, kind, setup (empty for exact claims), verdict, evidence, counterexample or summary
+    rows = re.findall(r"^\| `([^`]+)` \| [\w ]+ \| \w+ \| \w* \| \*\*(?:refuted|depends)\*\*.*?\| (.*) \|$", text, re.M)
     cases = []
     for cid, cell in rows:
         for reading, case in re.findall(r"(?:(\w+): )?counterexample `(\{[^`]*\})`", cell):

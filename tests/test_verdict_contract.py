@@ -242,3 +242,133 @@ def test_a_search_does_not_depend_on_the_loaded_hypothesis_profile(scratch):
     finally:
         settings.load_profile(previous)
     assert {**here, "seconds": 0} == {**there, "seconds": 0}
+
+
+# ----------------------------------------------------------------------------- reproduction rules (DESIGN.md)
+
+CAL = engine.Calibration(paper={"base": 0.04, "other": 0.01}, tolerance=0.5, why="planted")
+
+
+def _emp(id="testpaper2099.emp", verdict="refuted", seeds=None, p=0.001, ours=None, confirmatory=False, ev_setup=None,
+         **kw):
+    kw = {"setup": "reconstruction", "alpha": 0.05, **kw}
+    seeds = {"a": 3, "b": 3} if seeds is None else seeds
+
+    @claim(id=id, source="t", statement="A beats B", kind="empirical", overwrite=True, **kw)
+    def check(ctx):
+        check.alpha = ctx.alpha
+        return Evidence(verdict, 6, seeds=seeds, p_value=p, calibration=ours, confirmatory=confirmatory, setup=ev_setup)
+
+    return runner.check_claim(engine.get(id)), check
+
+
+def test_a_reconstruction_refutes_only_within_its_calibration(scratch):
+    rec, _ = _emp(calibration=CAL, ours={"base": 0.05, "other": 0.012})
+    assert rec["verdict"] == "refuted" and rec["calibration"]["within"] and rec["rules"] == []
+    rec, _ = _emp(calibration=CAL, ours={"base": 0.2855, "other": 0.012})
+    assert rec["verdict"] == "not_reproduced" and not rec["calibration"]["within"]
+    assert "base ours 0.2855 vs paper 0.04" in rec["summary"] and "other" not in rec["rules"][0]
+    rec, _ = _emp(calibration=CAL, ours={"base": 0.061, "other": 0.012})  # 52.5% off: just outside the 50% tolerance
+    assert rec["verdict"] == "not_reproduced"
+    rec, _ = _emp(calibration=CAL, ours={"base": 0.05})  # a row we did not measure is not within
+    assert rec["verdict"] == "not_reproduced" and "other ours missing" in rec["rules"][0]
+    rec, _ = _emp()  # a reconstruction with no calibration at all never says refuted
+    assert rec["verdict"] == "not_reproduced" and "no calibration" in rec["rules"][0]
+    rec, _ = _emp(verdict="holds", calibration=CAL, ours={"base": 1.0, "other": 1.0})
+    assert rec["verdict"] == "holds"  # reproducing the paper's result needs no calibration to be believed
+    rec, _ = _emp(setup="paper")
+    assert rec["verdict"] == "refuted"  # the paper's own setup
+
+
+def test_a_substitute_setup_is_at_most_inconclusive(scratch):
+    for v in ("holds", "refuted"):
+        rec, _ = _emp(verdict=v, setup="substitute")
+        assert rec["verdict"] == "inconclusive" and rec["setup"] == "substitute" and "substitute" in rec["rules"][0]
+    rec, _ = _emp(verdict="holds", setup="substitute", ev_setup="reconstruction")  # e.g. the user's real corpus
+    assert rec["verdict"] == "holds" and rec["setup"] == "reconstruction"
+
+
+def test_an_exploratory_claim_is_at_most_inconclusive_until_its_fresh_seeds_confirm_it(scratch):
+    kw = dict(exploratory=True, confirm_on="seeds 3-5", setup="paper")
+    for v in ("holds", "refuted"):
+        rec, _ = _emp(verdict=v, **kw)
+        assert rec["verdict"] == "inconclusive" and rec["exploratory"] and "confirm on seeds 3-5" in rec["summary"]
+    rec, _ = _emp(verdict="holds", confirmatory=True, **kw)
+    assert rec["verdict"] == "holds" and rec["confirmatory"]
+    from proofs_check.report import exploratory_text
+
+    assert exploratory_text(rec) == " (exploratory, confirmed on fresh seeds)"
+    with pytest.raises(ValueError, match="confirm_on"):
+        _emp(exploratory=True)
+
+
+@pytest.mark.parametrize("seeds", [{"a": 3, "b": 2}, {}, None])
+def test_fewer_than_three_seeds_per_configuration_decide_nothing(scratch, seeds):
+    @claim(id="testpaper2099.seeds", source="t", statement="s", kind="empirical", setup="paper", alpha=0.05)
+    def check(ctx):
+        return Evidence("holds", 5, seeds=seeds, p_value=0.001)
+
+    rec = runner.check_claim(engine.get("testpaper2099.seeds"))
+    assert rec["verdict"] == "inconclusive" and "fewer than 3 training seeds" in rec["summary"]
+    if seeds:
+        assert "b: 2" in rec["rules"][0] and "a: 3" not in rec["rules"][0]
+
+
+def test_a_claim_on_no_trained_model_needs_no_seeds(scratch):
+    rec, _ = _emp(verdict="holds", seeds={}, trained=False, setup="paper")
+    assert rec["verdict"] == "holds"
+
+
+def test_planned_looks_split_alpha_in_advance(scratch):
+    rec, check = _emp(verdict="holds", p=0.03, setup="paper")
+    assert rec["verdict"] == "holds" and check.alpha == 0.05
+    rec, check = _emp(verdict="holds", p=0.03, setup="paper", looks=3)
+    assert rec["verdict"] == "inconclusive" and check.alpha == pytest.approx(0.05 / 3) and rec["looks"] == 3
+    assert "split over 3 planned look(s)" in rec["summary"]
+    rec, _ = _emp(verdict="refuted", p=None, setup="paper")
+    assert rec["verdict"] == "inconclusive" and "no p-value reported" in rec["summary"]
+    rec, _ = _emp(verdict="inconclusive", p=None, setup="paper", seeds={})
+    assert rec["verdict"] == "inconclusive" and rec["rules"] == []  # nothing to lower
+
+
+@pytest.mark.parametrize("kw, msg", [
+    (dict(alpha=0.05), "must state its setup"),
+    (dict(setup="paper"), "pre-registered alpha"),
+    (dict(setup="lab", alpha=0.05), "setup must be one of"),
+    (dict(setup="paper", alpha=0.05, looks=0), "looks must be"),
+    (dict(setup="paper", alpha=1.5), "alpha must be in"),
+    (dict(setup="paper", alpha=0.05, calibration={"x": 1}), "Calibration"),
+])
+def test_malformed_reproduction_fields_are_refused(scratch, kw, msg):
+    with pytest.raises((ValueError, TypeError), match=msg):
+        claim(id="testpaper2099.bad", source="t", statement="s", kind="empirical", **kw)(lambda ctx: None)
+
+
+def test_a_calibration_states_numbers_and_where_its_tolerance_comes_from():
+    with pytest.raises(ValueError, match="why"):
+        engine.Calibration(paper={"a": 1.0}, tolerance=0.5, why="")
+    with pytest.raises(ValueError, match="finite"):
+        engine.Calibration(paper={"a": float("nan")}, tolerance=0.5, why="w")
+    cal = engine.Calibration(paper={"a": 10.0}, tolerance=2.0, relative=False, why="w").compare({"a": 11.5})
+    assert cal["within"] and cal["rows"][0]["deviation"] == pytest.approx(1.5)
+
+
+def test_reproduction_fields_reach_the_json_the_report_and_the_readme_table(scratch, tmp_path):
+    from proofs_check import readme_table
+
+    _emp(calibration=CAL, ours={"base": 0.2855, "other": 0.012})
+    _emp(id="testpaper2099.explore", verdict="holds", exploratory=True, confirm_on="seeds 3-5")
+    path, md = tmp_path / "c.json", tmp_path / "c.md"
+    assert main(["check", "--claims", "testpaper2099.*", "--json", str(path), "--report", str(md), "--quiet"]) == 0
+    doc = json.loads(path.read_text())
+    recs = {r["id"]: r for r in doc["claims"]}
+    assert doc["counts"]["not_reproduced"] == 1
+    emp = recs["testpaper2099.emp"]
+    assert {"setup", "calibration", "exploratory"} <= set(emp) and emp["setup"] == "reconstruction"
+    assert recs["testpaper2099.explore"]["exploratory"] is True
+    text = md.read_text()
+    assert "*Setup:* reconstruction" in text and "| base | 0.04 | 0.285 |" in text and "*Rule applied:* refuted" in text
+    assert "**inconclusive (exploratory)**" in text and "1 not_reproduced" in text
+    table = readme_table.render(doc["claims"])
+    assert "| reconstruction | **not_reproduced** |" in table and "**inconclusive** (exploratory)" in table
+    assert "calibration (ours vs paper, tolerance 50% relative): base 0.2855 vs 0.04 (out)" in table

@@ -43,6 +43,8 @@ TESTS = {
     "geometry": ["tests/test_geometry.py", "tests/test_tolerance_edges.py", "tests/test_core_references.py"],
     "rounding": ["tests/test_tolerance_edges.py", "tests/test_geometry.py"],
     "nn": ["tests/test_nn_models.py", "tests/test_attention_reference.py"],
+    "rules": ["tests/test_verdict_contract.py"],
+    "chen2025": ["tests/test_claims_chen2025.py"],
 }
 
 
@@ -58,6 +60,7 @@ class Mutant:
 
 E, T, C, G, N = ("petheory/encodings/", "petheory/toeplitz/", "petheory/coupling.py", "petheory/geometry/",
                  "petheory/nn/models.py")
+R = "proofs_check/runner.py"
 
 MUTANTS = [
     # ---------------------------------------------------------------- encodings
@@ -183,6 +186,17 @@ MUTANTS = [
            "            future = torch.ones(T, T, dtype=torch.bool, device=device).tril(-1)\n"),
     Mutant("nn.mla_rope_key_from_query_weights", "nn", N,
            "kr = self.rope.rotate(self.w_kr(x))", "kr = self.rope.rotate(self.w_qr(x))"),
+    # the reproduction rules of the claim catalogue (DESIGN.md), enforced in proofs_check.runner
+    Mutant("rules.substitute_may_decide", "rules", R,
+           'if setup == "substitute" and v in', 'if setup == "paper" and v in'),
+    Mutant("rules.looks_do_not_split_alpha", "rules", R, "level = c.alpha / c.looks", "level = c.alpha"),
+    Mutant("rules.two_seeds_are_enough", "rules", R, "if int(n) < MIN_SEEDS}", "if int(n) < MIN_SEEDS - 1}"),
+    Mutant("rules.exploratory_decides_unconfirmed", "rules", R,
+           "if c.exploratory and not ev.confirmatory and v in", "if c.exploratory and ev.confirmatory and v in"),
+    Mutant("rules.calibration_twice_as_loose", "rules", "proofs_check/engine.py",
+           '"within": dev is not None and dev <= self.tolerance', '"within": dev is not None and dev <= 2 * self.tolerance'),
+    Mutant("chen2025.runs_from_any_source_compared", "chen2025", "proofs_check/claims/chen2025.py",
+           'hashed = {k: v for k, v in by.items() if k != "none"}', "hashed = dict(by)"),
 ]
 
 

@@ -266,9 +266,10 @@ def make_record(config: "TrainConfig", chash: str, data, mcfg, model, initial, h
                 device, probe=None) -> dict:
     """The JSON record of a finished run (see the module docstring); one builder for every trainer."""
     from petheory import __version__
+    from petheory.provenance import source_hash
 
     return _jsonable({
-        "petheory": __version__, "commit": _commit(), "preset": identify(config), "config": config.as_dict(),
+        "petheory": __version__, "commit": _commit(), "source": source_hash(), "preset": identify(config), "config": config.as_dict(),
         "config_hash": chash, "task": config.task.name, "pe": parse_pe(config.model.pe).spec(), "seed": config.seed,
         "kind": data.kind, "model": asdict(mcfg), "n_params": model.n_params(), "train_len": data.train_len,
         "initial": initial, "history": history, "final": final, "ablation": ablation, "chance": data.chance,

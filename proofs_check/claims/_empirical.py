@@ -70,7 +70,47 @@ def holm(pvalues: dict, alpha: float = ALPHA) -> dict:
     return out
 
 
-def decide_lowest(groups: dict, target: str, *, lower_is_better: bool = True, margin: float = 0.0) -> dict:
+def holm_adjusted(pvalues: dict) -> dict:
+    """Holm-adjusted p-values (step-down, monotone, capped at 1); ``None`` stays ``None`` and counts in m.
+
+    ``holm_adjusted(p)[k] <= alpha`` exactly when :func:`holm` rejects ``k`` at ``alpha``."""
+    named = sorted(((p, k) for k, p in pvalues.items() if p is not None))
+    m, run, out = len(pvalues), 0.0, {k: None for k in pvalues}
+    for i, (p, k) in enumerate(named):
+        run = max(run, min(1.0, (m - i) * p))
+        out[k] = run
+    return out
+
+
+def decision_p(adjusted: dict, keys, verdict: str) -> float | None:
+    """The p-value a decision rests on: for 'holds' (every comparison in ``keys`` rejected) the largest
+    adjusted p among them; for 'refuted' (some rejected the other way) the smallest; else None."""
+    vals = [adjusted[k] for k in keys if adjusted.get(k) is not None]
+    if not vals:
+        return None
+    return max(vals) if verdict == "holds" else min(vals)
+
+
+def paired_t_greater(a, b) -> dict:
+    """One-sided paired t-test of H1: mean(a - b) > 0 over seeds (``a[i]``, ``b[i]`` trained with seed i).
+
+    With no spread in the differences the sign is certain (p 0 or 1); ``p`` is None with fewer than 2 pairs."""
+    from scipy import stats
+
+    d = [float(x) - float(y) for x, y in zip(a, b, strict=True)]
+    out = {"n": len(d), "mean_diff": sum(d) / len(d) if d else float("nan"), "t": None, "p": None}
+    if len(d) < 2:
+        return out
+    if len(set(d)) == 1:
+        out["p"] = 0.0 if d[0] > 0 else 1.0
+        return out
+    r = stats.ttest_1samp(d, 0.0, alternative="greater")
+    out["t"], out["p"] = float(r.statistic), float(r.pvalue)
+    return out
+
+
+def decide_lowest(groups: dict, target: str, *, lower_is_better: bool = True, margin: float = 0.0,
+                  alpha: float = ALPHA) -> dict:
     """Is ``target`` the best of ``groups`` (name -> values over seeds)?
 
     ``holds``: target beats every other (Holm over the others); ``refuted``: some other beats the
@@ -92,12 +132,12 @@ def decide_lowest(groups: dict, target: str, *, lower_is_better: bool = True, ma
             better[k], worse[k] = (0.0 if diff > margin else 1.0), (0.0 if -diff > margin else 1.0)
         else:
             better[k], worse[k] = w1["p"], w2["p"]
-    beats, beaten = holm(better), holm(worse)
+    beats, beaten = holm(better, alpha), holm(worse, alpha)
     if any(beaten.values()):
-        verdict = "refuted"
+        verdict, p = "refuted", decision_p(holm_adjusted(worse), [k for k, v in beaten.items() if v], "refuted")
     elif beats and all(beats.values()):
-        verdict = "holds"
+        verdict, p = "holds", decision_p(holm_adjusted(better), list(beats), "holds")
     else:
-        verdict = "inconclusive"
+        verdict, p = "inconclusive", None
     return {"verdict": verdict, "beaten_by": sorted(k for k, v in beaten.items() if v),
-            "not_yet_beaten": sorted(k for k, v in beats.items() if not v), "tests": tests}
+            "not_yet_beaten": sorted(k for k, v in beats.items() if not v), "tests": tests, "p_value": p, "alpha": alpha}

@@ -14,9 +14,8 @@ Both are reconstructions (``setup: reconstruction``): synthetic retrieval on 2-l
 context 32 instead of Llama 2 on PG19/Proof-pile. The papers give no number on a setup comparable to
 ours (YaRN's Table 1 is perplexity of Llama 2 7B; PI's passkey results are 7B-65B models), so the
 calibration is empty and neither claim can be ``refuted`` (DESIGN.md: a reconstruction without a
-calibration within tolerance is at most ``not_reproduced``). Until the claim contract carries
-``setup``/``calibration``/``not_reproduced`` (issue 21) the checker reports ``inconclusive`` where it
-would report ``not_reproduced`` and says so in the details (``contract``).
+calibration within tolerance is at most ``not_reproduced``). The runner applies the contract
+(``proofs_check.runner.reproduction_rules``): a failing check is reported ``not_reproduced``.
 
 The per-seed statistics and tests (stated in each claim) use only the seeds' values: one number per
 seed and configuration; one planned look at the data (the shipped seeds 0, 1, 2).
@@ -76,11 +75,21 @@ def holm(pvalues: dict, alpha: float = ALPHA) -> dict:
     return _holm(pvalues, alpha)
 
 
-def contract_fields(verdict: str, calibrated: bool) -> tuple[str, dict]:
-    """The verdict the runner may report, and the contract fields (setup, calibration, not_reproduced)."""
-    wanted = "not_reproduced" if verdict == "refuted" and not calibrated else verdict
-    from proofs_check.engine import VERDICTS
+def decision(verdict: str, rejected_for: dict, rejected_against: dict, n_seeds: dict) -> dict:
+    """The Evidence fields the runner's reproduction rules read (proofs_check.runner.reproduction_rules): the
+    seeds per configuration and the Holm-adjusted p-value the verdict rests on (``rejected_for``: the p-values
+    of the comparisons a 'holds' needs; ``rejected_against``: those of which one 'refuted' needs)."""
+    from proofs_check.claims._empirical import decision_p, holm_adjusted
 
-    shown = wanted if wanted in VERDICTS else "inconclusive"
-    return shown, {"setup": SETUP, "calibration": None, "calibration_note": CALIBRATION_NOTE, "exploratory": False,
-                   "verdict_under_contract": wanted, "planned_looks": 1}
+    if verdict == "holds":
+        p = decision_p(holm_adjusted(rejected_for), list(rejected_for), "holds")
+    elif verdict == "refuted":
+        p = decision_p(holm_adjusted(rejected_against), list(rejected_against), "refuted")
+    else:
+        p = None
+    return {"seeds": dict(n_seeds), "p_value": p}
+
+
+#: What the details say about the contract (the runner applies it: a reconstruction without calibration
+#: that finds a counterexample reports not_reproduced).
+CONTRACT = {"calibration_note": CALIBRATION_NOTE, "planned_looks": 1}

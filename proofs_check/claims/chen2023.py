@@ -5,7 +5,7 @@ See :mod:`proofs_check.claims._extension` for the setup, the records and the con
 
 from __future__ import annotations
 
-from proofs_check.claims._extension import ALPHA, KEEP_TOLERANCE, contract_fields, holm, retrieval_records, t_greater
+from proofs_check.claims._extension import ALPHA, KEEP_TOLERANCE, CONTRACT, decision, holm, retrieval_records, t_greater
 from proofs_check.engine import Evidence, claim
 
 
@@ -45,7 +45,7 @@ def in_range_evidence(recs: list[dict], note: str = "") -> Evidence:
         verdict = "holds"
     else:
         verdict = "inconclusive"
-    shown, contract = contract_fields(verdict, calibrated=False)
+    contract = CONTRACT
     worst = max(table, key=lambda k: table[k]["mean_drop"])
     margin = KEEP_TOLERANCE - table[worst]["mean_drop"]
     details = {"criterion": f"per in-range cell (task, method, N > training context with every band in range), per seed "
@@ -58,10 +58,9 @@ def in_range_evidence(recs: list[dict], note: str = "") -> Evidence:
     n_lost = len(details["lost"])
     summary = (f"{len(table)} in-range cells; {n_lost} lose more than {KEEP_TOLERANCE} (Holm), "
                f"{len(details['kept'])} keep; worst {worst}: mean drop {table[worst]['mean_drop']:.3f}")
-    if shown != verdict:
-        summary += f" (would be {contract['verdict_under_contract']}: reconstruction without calibration)"
-    return Evidence(shown, sum(len(v["seeds"]) for v in table.values()), margin=float(margin), details=details,
-                    counterexample=cex, summary=summary)
+    return Evidence(verdict, sum(len(v["seeds"]) for v in table.values()), margin=float(margin), details=details,
+                    counterexample=cex, summary=summary,
+                    **decision(verdict, kept, worse, {k: len(v["seeds"]) for k, v in table.items()}))
 
 
 @claim(
@@ -72,6 +71,9 @@ def in_range_evidence(recs: list[dict], note: str = "") -> Evidence:
     r"within the angles seen in training ($(N-1)\omega'_t \le (L-1)\omega_t$ for every band without a full turn) keeps "
     r"its retrieval accuracy at $N$.",
     kind="empirical",
+    setup="reconstruction",
+    alpha=ALPHA,
+    looks=1,
     reconstruction="Pre-registered: setup reconstruction (passkey and MQAR, petheory.nn.retrieval, 'small' preset: "
     "2 layers, d=64, 2 heads, RoPE base 10000, trained at context 16-32; records/retrieval). Cells: every (task, "
     "method, N) of the RoPE runs with N > 32 and no band out of range (petheory.nn.context_extension.angle_coverage): "

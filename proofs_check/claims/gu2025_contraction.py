@@ -146,6 +146,42 @@ def schur_modulus_psd(case) -> float:
     return max(float(sh["spectral_radius"] - sw["spectral_radius"] - _eig_tol(case["n"], W, H)), _same_spectrum(case))
 
 
+@st.composite
+def _band_cases(draw):
+    """E = RoPE's band average (positive semidefinite Toeplitz, unit diagonal), W Hermitian positive definite Toeplitz."""
+    base = draw(_hadamard_cases())
+    bands = draw(st.integers(1, 6))
+    return {**base, "band_angles": draw(st.lists(st.floats(-math.pi, math.pi), min_size=bands, max_size=bands)),
+            "band_weights": draw(st.lists(st.floats(0.0, 1.0), min_size=bands, max_size=bands))}
+
+
+def _band_hadamard(case):
+    n = case["n"]
+    W = tp.dense(_pd_toeplitz_column(case))
+    a = np.asarray(case["band_weights"], dtype=float)
+    E = tp.dense(cp.rope_band_average(np.arange(n), case["band_angles"], a if a.sum() > 0 else None))
+    H = cp.compose(W, E, "hadamard")
+    tol = _eig_tol(n, W, H) + tolerance(n_ops=len(a) + 2, scale=float(np.linalg.norm(W, 2)))
+    return W, H, cp.spectral_summary(W), cp.spectral_summary(H), tol
+
+
+def schur_modulus_band(case) -> float:
+    """Reading 'band_average': rho(W o E) <= rho(W) for E RoPE's band average (Schur's product theorem)."""
+    W, H, sw, sh, tol = _band_hadamard(case)
+    return float(sh["spectral_radius"] - sw["spectral_radius"] - tol)
+
+
+def spectral_contraction_band(case) -> float:
+    """Reading 'band_average': spec(W o E) within [lambda_min(W), lambda_max(W)] (non-strict: no strict contraction)."""
+    W, H, sw, sh, tol = _band_hadamard(case)
+    return float(max(sh["max"] - sw["max"], sw["min"] - sh["min"]) - tol)
+
+
+_BAND = (r"$E$ positive semidefinite Toeplitz with unit diagonal, RoPE's band average "
+         r"$E=\sum_t\alpha_t[e^{i(i-j)\theta_t}]$ ($\alpha$ on the simplex): by Schur's product theorem the spectrum of "
+         r"$W\circ E$ lies in $[\lambda_{min}(W),\lambda_{max}(W)]$. Non-strict: with one band (or equal angles) the "
+         r"spectra are equal, so this reading holding is not a contraction")
+
 claim_with_readings(
     id="gu2025.schur_modulus",
     source="gu2025 App. B (proof of Prop. B.3)",
@@ -157,12 +193,13 @@ claim_with_readings(
     paper_status="proposition",
     premise=_PD_UNIT_MODULUS,
     readings=[
-        Reading("psd", r"$E$ positive semidefinite with unit-modulus entries (hence rank one, $e_k=e^{ik\theta}$): "
+        Reading("psd_equal_spectra", r"$E$ positive semidefinite with unit-modulus entries (hence rank one, $e_k=e^{ik\theta}$): "
                 r"$\rho(W\circ E)\le\rho(W)$; checked with what it implies, equal spectra ($W\circ E=DWD^*$, "
                 r"$D$ unitary diagonal).", check=schur_modulus_psd, cases=_psd_hadamard_cases),
         Reading("unit_diagonal", r"'positive definite' weakened to what it implies, $e_{ii}=1$: $E$ Hermitian Toeplitz "
                 r"with $|e_{ij}|=1$, $W$ Hermitian positive definite Toeplitz: $\rho(W\circ E)\le\rho(W)$.",
                 check=schur_modulus, cases=_hadamard_cases),
+        Reading("band_average", _BAND + r": $\rho(W\circ E)\le\rho(W)$.", check=schur_modulus_band, cases=_band_cases),
     ],
 )
 
@@ -216,12 +253,13 @@ claim_with_readings(
     paper_status="proposition",
     premise=_PD_UNIT_MODULUS,
     readings=[
-        Reading("psd", r"$E$ positive semidefinite with unit-modulus entries (hence rank one): the range does not grow. "
+        Reading("psd_equal_spectra", r"$E$ positive semidefinite with unit-modulus entries (hence rank one): the range does not grow. "
                 r"It does not shrink either: the spectra are equal, so the spectrum is never strictly more compact.",
                 check=spectral_contraction_psd, cases=_psd_hadamard_cases),
         Reading("unit_diagonal", r"'positive definite' weakened to $e_{ii}=1$ ($E$ Hermitian Toeplitz, $|e_{ij}|=1$, so "
                 r"that $W\circ E$ has a real spectrum): range$(W\circ E)\le$ range$(W)$.",
                 check=spectral_contraction, cases=_hadamard_cases),
+        Reading("band_average", _BAND + ".", check=spectral_contraction_band, cases=_band_cases),
     ],
 )
 

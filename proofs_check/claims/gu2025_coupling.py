@@ -278,18 +278,6 @@ def _sinusoid(case) -> np.ndarray:
     return enc_absolute.sinusoidal(case["n"], case["d"], base=case["base"], layout=case["layout"], start=case["start"])
 
 
-@claim(
-    id="gu2025.sinusoidal_scores_toeplitz",
-    paper_status="remark",
-    source="gu2025 §3.1, Remark 3.2",
-    statement=r"Every sine-cosine absolute PE satisfies Assumption 3.2: the attention scores induced by the "
-    r"positions alone, $(PW_Q)(PW_K)^\top$, form a Toeplitz matrix.",
-    kind="exact",
-    cases=_sinusoid_cases,
-    reconstruction="'Attention scores induced by the positions' read as the attention layer computes them, with "
-    "its query/key projections (identity, tied or independent Gaussian), for every base, layout, start offset and "
-    "size. Without projections (W_Q = W_K = I) the statement holds: see the __corrected claim.",
-)
 def sinusoidal_scores_toeplitz(case) -> float:
     P = _sinusoid(case)
     rng = np.random.default_rng(case["seed"])
@@ -298,6 +286,31 @@ def sinusoidal_scores_toeplitz(case) -> float:
         W_Q = W_K = np.eye(case["d"])
     # start + n positions: angles rounded with error <= u (start + n) per entry, hence the extra ops.
     return _gpp_violation(P, W_Q, W_K, extra_ops=2 * (case["start"] + case["n"]))
+
+
+def sinusoidal_scores_identity(case) -> float:
+    """Reading 'identity': the position-only scores P P^T themselves (no projections)."""
+    return sinusoidal_scores_toeplitz({**case, "projections": "identity"})
+
+
+claim_with_readings(
+    id="gu2025.sinusoidal_scores_toeplitz",
+    paper_status="remark",
+    source="gu2025 §3.1, Remark 3.2",
+    statement=r"Every sine-cosine absolute PE satisfies Assumption 3.2: the attention scores induced by the "
+    r"positions alone form a Toeplitz matrix.",
+    kind="exact",
+    reconstruction="Two readings of 'the attention scores induced by the positions alone', for every base, layout, "
+    "start offset and size: with the layer's query/key projections, or the positions' own inner products. The "
+    "identity reading is the same sentence as gu2025.gpp_toeplitz#sinusoidal (Assumption 3.2 for sine-cosine PEs), "
+    "where it holds too.",
+    readings=[
+        Reading("with_projections", r"$(PW_Q)(PW_K)^\top$ with the layer's projections (tied or independent "
+                r"Gaussian, or the identity) is Toeplitz", check=sinusoidal_scores_toeplitz, cases=_sinusoid_cases),
+        Reading("identity", r"$PP^\top$, $(PP^\top)_{ij}=\sum_t\cos((i-j)\omega_t)$, is Toeplitz",
+                check=sinusoidal_scores_identity, cases=_sinusoid_cases),
+    ],
+)
 
 
 @claim(
@@ -337,20 +350,41 @@ def _softmax_violation(T: np.ndarray) -> float:
     return _toeplitz_violation(S, tolerance(n_ops=n + 4, scale=1.0) * S)
 
 
-@claim(
-    id="gu2025.normalisation_keeps_toeplitz",
-    paper_status="remark",
-    source="gu2025 §3.1, Remark 3.1",
-    statement=r"The (row-softmax) normalisation does not change the Toeplitz property: if $T=[a_{i-j}]$ then "
-    r"$\operatorname{softmax}_{\text{row}}(T)$ is Toeplitz.",
-    kind="exact",
-    cases=_softmax_cases,
-    reconstruction="All real N x N Toeplitz matrices (symmetric and not), N = 1..10, entries in [-8, 8].",
-)
 def normalisation_keeps_toeplitz(case) -> float:
     from scipy.linalg import toeplitz
 
     return _softmax_violation(toeplitz(np.asarray(case["c"], float), np.asarray(case["r"], float)))
+
+
+@st.composite
+def _scaled_cases(draw):
+    return {**draw(_softmax_cases()), "d": draw(st.integers(1, 4096))}
+
+
+def normalisation_scalar(case) -> float:
+    """Reading 'scalar_1_over_sqrt_d': the logits divided by sqrt(d) (each entry rounded once: u |S| entrywise)."""
+    from scipy.linalg import toeplitz
+
+    S = toeplitz(np.asarray(case["c"], float), np.asarray(case["r"], float)) / np.sqrt(float(case["d"]))
+    return _toeplitz_violation(S, tolerance(n_ops=2, scale=1.0) * np.abs(S))
+
+
+claim_with_readings(
+    id="gu2025.normalisation_keeps_toeplitz",
+    paper_status="remark",
+    source="gu2025 §3.1, Remark 3.1",
+    statement=r"The normalisation does not change the Toeplitz property: if $T=[a_{i-j}]$ then the normalised "
+    r"scores are Toeplitz.",
+    kind="exact",
+    reconstruction="All real N x N Toeplitz matrices (symmetric and not), N = 1..10, entries in [-8, 8]. The remark "
+    "does not say which normalisation: the scalar 1/sqrt(d) of scaled dot-product attention, or the row softmax.",
+    readings=[
+        Reading("row_softmax", r"$\operatorname{softmax}_{\text{row}}(T)$ is Toeplitz", check=normalisation_keeps_toeplitz,
+                cases=_softmax_cases),
+        Reading("scalar_1_over_sqrt_d", r"$T/\sqrt d$ is Toeplitz (any $d\ge1$)", check=normalisation_scalar,
+                cases=_scaled_cases),
+    ],
+)
 
 
 @st.composite

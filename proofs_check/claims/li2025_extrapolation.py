@@ -109,7 +109,12 @@ def _alibi_eq9_rounding(mu: np.ndarray, case: dict, dist: int, t: dict) -> float
     "softmax weight e^b/(e^b + sum_j e^{mu_j}) of a key with logit b among the other logits mu of the query's row "
     "(L_A = sup |dA/db| = sup A(1-A) = 1/4, analytic); 'output', the attention output sum_j p_j v_j (L_A = "
     "max_j ||v_b - v_j||/4). mu is held fixed while the key moves, as the statement's notation implies. The check also "
-    "confirms the analytic L_A against a numerical max of |dA/db| over b (central differences, 4001 points).",
+    "confirms the analytic L_A against a numerical max of |dA/db| over b (central differences, 4001 points). "
+    "Independently of petheory.bounds, the checker recomputes both sides from scipy's softmax of the full row "
+    "[mu, b]: the left side, and L_A as the largest central difference of that softmax over b in lse(mu) +- 40 "
+    "(a central difference is A' at some point, by the mean value theorem; the true sup exceeds the largest one by at "
+    "most (3h)^2/8 sup|d^3A/db^3| = 9h^2/32 for the weight, times ||v_b - vbar|| for the output, whose b-dependence is "
+    "A(b)(v_b - vbar) exactly), so Eq. 9 is tested with no hard-coded 1/4, and bounds' left side must agree with it.",
 )
 def alibi_extrapolation(case) -> float:
     mu = np.asarray(case["mu"], dtype=np.float64)
@@ -128,7 +133,37 @@ def alibi_extrapolation(case) -> float:
     bmax = abs(float(np.logaddexp.reduce(mu))) + 40.0
     numeric = (bounds.alibi_lipschitz_numeric(mu) - 0.25 - tolerance(n_ops=len(mu) + 4, scale=1.0) / h
                - 0.25 * unit_roundoff() * bmax / h)
-    return float(max(eq9, numeric if case["reading"] == "weight" else -np.inf))
+    return float(max(eq9, numeric if case["reading"] == "weight" else -np.inf, *_independent_eq9(mu, case, dist, t, tol)))
+
+
+def _independent_eq9(mu: np.ndarray, case, dist: int, t: dict, tol: float) -> tuple[float, float]:
+    """Eq. 9 from scipy's softmax alone: (violation of Eq. 9, disagreement with bounds' left side), each minus rounding."""
+    from scipy.special import softmax
+
+    alpha, n_max = float(case["slope"]), int(case["n_max"])
+
+    def weight(b):  # A(mu, b) for an array of b: the last column of the row softmax of [mu, b]
+        b = np.atleast_1d(np.asarray(b, dtype=np.float64))
+        return softmax(np.hstack([np.broadcast_to(mu, (b.size, mu.size)), b[:, None]]), axis=1)[:, -1]
+
+    if case["reading"] == "weight":
+        spread = 1.0
+    else:
+        V = np.asarray(case["values"], dtype=np.float64)
+        spread = float(np.linalg.norm(np.asarray(case["value_b"], dtype=np.float64) - softmax(mu) @ V))
+    a1, a0 = weight([-alpha * dist, -alpha * n_max])
+    lhs = abs(float(a1 - a0)) * spread  # o(b) = A(b) v_b + (1 - A(b)) vbar: the difference is |dA| ||v_b - vbar||
+    lse = float(np.logaddexp.reduce(mu))
+    grid = np.linspace(lse - 40.0, lse + 40.0, 4001)
+    h = float(grid[1] - grid[0])
+    A = weight(grid)
+    cd = float(np.max(np.abs(A[2:] - A[:-2]))) / (2 * h)
+    # rounding of the two weights in a central difference (/2h) and of the grid points, as in the numeric check above
+    cd_err = (tolerance(n_ops=len(mu) + 4, scale=1.0) + 0.25 * unit_roundoff() * (abs(lse) + 40.0)) / h
+    LA = (cd + 9 * h * h / 32 + cd_err) * spread
+    eq9 = lhs - LA * alpha * (dist - n_max) - tol - gamma(4) * LA * alpha * (dist - n_max)
+    agree = abs(lhs - t["lhs"]) - 2 * tol - gamma(len(mu) + 8) * (lhs + t["lhs"])
+    return float(eq9), float(agree)
 
 
 @st.composite
@@ -254,6 +289,20 @@ def _atom_decay_uniform(profile: str) -> Evidence:
     )
 
 
+def wavelet_atom_decay_paper_amplitude(ctx) -> Evidence:
+    """Reading 'uniform_c_paper_amplitude': one C for every scale when the atoms carry the paper's 2^(-j/2) amplitude."""
+    ev = _atom_decay_uniform("quick" if ctx.profile == "quick" else "thorough")
+    rows = {f"{w}/{k}": v for w, t in ev.details["per_family"].items() for k, v in t.items()
+            if isinstance(v, dict) and k.endswith("/paper")}
+    bad = sorted(k for k, v in rows.items() if not v["uniform_C"])
+    worst = max(rows.values(), key=lambda v: v["log2_C_growth_per_scale"])
+    return Evidence("refuted" if bad else "holds", len(rows), margin=-float(worst["log2_C_growth_per_scale"]),
+                    details={"per_construction": rows}, counterexample={"fails_for": bad} if bad else None,
+                    summary=(f"one C fails for {', '.join(bad)}" if bad else
+                             f"atoms with the paper's amplitude 2^(-j/2): one C serves every scale in all {len(rows)} "
+                             "constructions (family x dilation)"))
+
+
 def wavelet_atom_decay_per_jmax(ctx) -> Evidence:
     """Reading 'c_depends_on_jmax': for each j_max some C (allowed to depend on j_max) serves every j <= j_max."""
     ev = _atom_decay_uniform("quick" if ctx.profile == "quick" else "thorough")
@@ -275,13 +324,17 @@ claim_with_readings(
     id="li2025.wavelet_atom_decay",
     source="li2025 §6.1.4",
     statement=r"$\lvert\psi_{j,k}(pos)\rvert \le C\,2^{-j/2}\exp(-\beta\lvert pos-k2^{-j}\rvert/2^{-j})$ for $j\le j_{max}$. "
-    r"Whether $C$ may depend on $j_{max}$ is not said; each reading is checked.",
+    r"Whether $C$ may depend on $j_{max}$ is not said, nor which amplitude the atoms carry; each reading is checked.",
     kind="asymptotic",
     paper_status="proposition",
     reconstruction=_ATOM_DECAY_RECON,
     readings=[
-        Reading("uniform_c", r"one $C$ (and one $\beta$) for every scale $j$: the smallest $C_j$ per scale stays bounded "
-                r"as $j_{max}$ grows.", check=wavelet_atom_decay, kind="asymptotic"),
+        Reading("uniform_c", r"one $C$ (and one $\beta$) for every scale $j$, with the library's standard atoms "
+                r"(L2 amplitude $2^{j/2}$, unit dilation): the smallest $C_j$ per scale stays bounded as $j_{max}$ grows.",
+                check=wavelet_atom_decay, kind="asymptotic"),
+        Reading("uniform_c_paper_amplitude", r"one $C$ for every scale, with atoms of the paper's own amplitude "
+                r"$2^{-j/2}$ (normalisation 'paper'), either dilation.", check=wavelet_atom_decay_paper_amplitude,
+                kind="asymptotic"),
         Reading("c_depends_on_jmax", r"for each $j_{max}$ some $C=C(j_{max})$ serves every $j\le j_{max}$.",
                 check=wavelet_atom_decay_per_jmax, kind="asymptotic", evidence="proved"),
     ],

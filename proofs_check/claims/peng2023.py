@@ -5,7 +5,7 @@ See :mod:`proofs_check.claims._extension` for the setup, the records and the con
 
 from __future__ import annotations
 
-from proofs_check.claims._extension import ALPHA, contract_fields, holm, retrieval_records, t_greater
+from proofs_check.claims._extension import ALPHA, CONTRACT, decision, holm, retrieval_records, t_greater
 from proofs_check.engine import Evidence, claim
 
 
@@ -47,7 +47,7 @@ def yarn_evidence(recs: list[dict], note: str = "") -> Evidence:
     b, w = holm(better), holm(worse)
     enough = all(len(v["seeds"]) >= 3 for v in diffs.values())
     verdict = "refuted" if any(w.values()) else "holds" if all(b.values()) and enough else "inconclusive"
-    shown, contract = contract_fields(verdict, calibrated=False)
+    contract = CONTRACT
     margin = min(v["mean"] for v in diffs.values())
     details = {"criterion": f"per seed, mean accuracy over the {BEYOND} (passkey seq_acc, MQAR token_acc) of each "
                "method fine-tuned with s=2; paired one-sided t-tests over seeds of YaRN - PI and YaRN - NTK per task, "
@@ -57,11 +57,10 @@ def yarn_evidence(recs: list[dict], note: str = "") -> Evidence:
                "skipped": note, **contract}
     summary = "; ".join(f"{k}: {v['mean']:+.3f}" for k, v in diffs.items())
     summary = f"mean accuracy beyond the fine-tuned context, YaRN minus other: {summary}"
-    if shown != verdict:
-        summary += f" (would be {contract['verdict_under_contract']}: reconstruction without calibration)"
     cex = {"other_beats_yarn": details["yarn_worse"]} if verdict == "refuted" else None
-    return Evidence(shown, sum(len(v["seeds"]) for v in diffs.values()), margin=float(margin), details=details,
-                    counterexample=cex, summary=summary)
+    return Evidence(verdict, sum(len(v["seeds"]) for v in diffs.values()), margin=float(margin), details=details,
+                    counterexample=cex, summary=summary,
+                    **decision(verdict, better, worse, {k: len(v["seeds"]) for k, v in diffs.items()}))
 
 
 @claim(
@@ -71,6 +70,9 @@ def yarn_evidence(recs: list[dict], note: str = "") -> Evidence:
     statement=r"At equal fine-tuning (scale $s=2$, the same steps), a RoPE model extended with YaRN keeps its performance "
     r"further beyond the fine-tuned context than with Position Interpolation or NTK-aware scaling.",
     kind="empirical",
+    setup="reconstruction",
+    alpha=ALPHA,
+    looks=1,
     reconstruction="Pre-registered: setup reconstruction (records/retrieval: the RoPE runs of the 'small' preset, "
     "trained at context 16-32, each fine-tuned 60 steps at context 64 (s=2, AdamW 1e-3, batch 32, the same data per "
     "seed) with rope_pi, rope_ntk and rope_yarn (alpha=1, beta=32, n_max = longest training sequence), then evaluated "

@@ -1,0 +1,358 @@
+r"""Claims of gu2025 §5 and App. C not checked before: partial RoPE (Fig. 5), RoPE + absolute (Fig. 6), MLA's
+logit form (Eqs. 11-12) and head-wise ablation (Fig. 7), Remark C.1 (dropout), and Assumption 3.1 (the
+representation decomposition).
+
+The empirical ones read gu2025 Task 1/2 records (``runs/`` first, then ``records/``) of the PE specs the
+figures use (:mod:`petheory.nn.position`: ``rope:heads=k`` partial RoPE, ``rope`` pure RoPE, ``rope+sinusoidal``
+RoPE with an absolute PE, ``mla``). Only paper-preset records with >= 3 seeds decide; none are shipped, so
+they are inconclusive until such records exist (the records' numbers are reported when smaller ones exist).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+
+from proofs_check.claims import _empirical as emp
+from proofs_check.claims.gu2025_empirical import DEPOSIT_LARGE, DEPOSIT_NONE, max_shallow_drop, record_problem
+from proofs_check.engine import Evidence, Reading, claim, claim_with_readings
+from proofs_check.tolerance import gamma
+
+ALPHA = 0.05
+_FIG = ("Records of petheory.experiments.gu2025_task1/2 (runs/ first, then records/), grouped by PE spec. Only "
+        "paper-preset records (the authors' model and data sizes) decide, with >= 3 seeds per spec; none are shipped "
+        "(records/ holds the small preset of the seven §4 runs only), so the verdict is inconclusive until they exist: "
+        "train them with petheory.experiments.gu2025_task1({'size': 'paper', 'device': 'cuda', 'pes': [...]}).")
+
+
+def _by_spec(ctx, task: str, match) -> dict:
+    """{pe spec: [records]} of ``task`` for the specs ``match(spec)`` accepts, paper preset first, else the largest."""
+    found, _ = emp.find(task, ctx.workdir or ".", check=record_problem)
+    out: dict = {}
+    for size in ("paper", "small", "custom", "smoke"):
+        for r in found:
+            if match(r["pe"]) and emp.preset_of(r) == size:
+                out.setdefault(size, {}).setdefault(r["pe"], []).append(r)
+        if size in out:
+            return {"size": size, "specs": out[size]}
+    return {"size": "none", "specs": {}}
+
+
+def _acc(r) -> float:
+    return float(r["final"]["test"][str(r["train_len"])]["acc"])
+
+
+def _one_sample_p(values, threshold: float, greater: bool) -> float | None:
+    from scipy import stats
+
+    v = [float(x) for x in values]
+    if len(v) < 2:
+        return None
+    if len(set(v)) == 1:
+        return 0.0 if (v[0] > threshold if greater else v[0] < threshold) else 1.0
+    return float(stats.ttest_1samp(v, threshold, alternative="greater" if greater else "less").pvalue)
+
+
+def _inconclusive(found: dict, what: str) -> Evidence:
+    rows = {k: [round(_acc(r), 4) for r in v] for k, v in sorted(found["specs"].items())}
+    return Evidence("inconclusive", sum(len(v) for v in found["specs"].values()), details={"size": found["size"], "acc": rows},
+                    summary=(f"{found['size']} preset records: {rows}; " if rows else "no records: ") + what)
+
+
+@claim(
+    id="gu2025.partial_rope",
+    paper_status="empirical",
+    source="gu2025 §5.1, Fig. 5",
+    statement="With RoPE on only a handful of heads (NoPE on the rest), Task 1 performance stays near optimal, and "
+    "Task 2 generalisation is shocked.",
+    kind="empirical",
+    setup="reconstruction",
+    alpha=ALPHA,
+    reconstruction=_FIG + " Checked as: for each partial spec rope:heads=k with k < H, Task 1 test accuracy within 5 "
+    "points of full RoPE (rope) by TOST (two one-sided Welch tests), and Task 2 accuracy below NoPE's by a one-sided "
+    "Welch test; Holm over all of them at alpha 0.05. 'Near optimal' and 'shocked' have no number in the paper: the "
+    "5-point band is a documented choice.",
+)
+def partial_rope(ctx) -> Evidence:
+    t1 = _by_spec(ctx, "gu2025_task1", lambda s: s == "rope" or s.startswith("rope:heads="))
+    t2 = _by_spec(ctx, "gu2025_task2", lambda s: s in ("nope",) or s.startswith("rope:heads="))
+    partial = sorted(k for k in t1["specs"] if k.startswith("rope:heads="))
+    if t1["size"] != "paper" or t2["size"] != "paper" or not partial or "rope" not in t1["specs"] \
+            or "nope" not in t2["specs"]:
+        return _inconclusive(t1, "needs paper-preset Task 1 records of rope and rope:heads=k, and Task 2 records of "
+                                 "rope:heads=k and nope")
+    full = [_acc(r) for r in t1["specs"]["rope"]]
+    pf, pa, seeds = {}, {}, {"task1/rope": len(full), "task2/nope": len(t2["specs"]["nope"])}
+    for k in partial:
+        a = [_acc(r) for r in t1["specs"][k]]
+        lo = emp.welch_less([-x - 0.05 for x in a], [-x for x in full])["p"]
+        hi = emp.welch_less([x - 0.05 for x in a], full)["p"]
+        pf[f"task1/{k} near rope"] = None if lo is None or hi is None else max(lo, hi)
+        pa[f"task1/{k} near rope"] = None
+        seeds[f"task1/{k}"] = len(a)
+        if k in t2["specs"]:
+            b = [_acc(r) for r in t2["specs"][k]]
+            w = emp.welch_less(b, [_acc(r) for r in t2["specs"]["nope"]])
+            pf[f"task2/{k} below nope"] = w["p"]
+            pa[f"task2/{k} below nope"] = emp.welch_less([_acc(r) for r in t2["specs"]["nope"]], b)["p"]
+            seeds[f"task2/{k}"] = len(b)
+    yes, no = emp.holm(pf, ctx.alpha or ALPHA), emp.holm(pa, ctx.alpha or ALPHA)
+    if any(no.values()):
+        verdict, p = "refuted", emp.decision_p(emp.holm_adjusted(pa), [k for k, v in no.items() if v], "refuted")
+    elif all(yes.values()):
+        verdict, p = "holds", emp.decision_p(emp.holm_adjusted(pf), list(pf), "holds")
+    else:
+        verdict, p = "inconclusive", None
+    return Evidence(verdict, sum(seeds.values()), details={"p_for": pf, "p_against": pa}, seeds=seeds, p_value=p,
+                    summary=f"paper preset: {', '.join(partial)} vs rope (Task 1) and nope (Task 2): {verdict}")
+
+
+def _deposit_claim(ctx, spec: str, task: str, *, large: bool) -> Evidence:
+    """Is the largest shallow single-head drop of ``spec`` >= DEPOSIT_LARGE (``large``) or <= DEPOSIT_NONE, over seeds?"""
+    found = _by_spec(ctx, task, lambda s: s == spec)
+    recs = found["specs"].get(spec, [])
+    drops = [d for d in (max_shallow_drop(r) for r in recs) if d is not None]
+    if found["size"] != "paper" or not drops:
+        ev = _inconclusive(found, f"needs paper-preset {task} records of {spec} with head ablation")
+        ev.details["max_shallow_drop"] = [round(d, 4) for d in drops]
+        return ev
+    thr = DEPOSIT_LARGE if large else DEPOSIT_NONE
+    p_for = _one_sample_p(drops, thr, greater=large)
+    p_against = _one_sample_p(drops, thr, greater=not large)
+    a = ctx.alpha or ALPHA
+    verdict = "holds" if p_for is not None and p_for < a else "refuted" if p_against is not None and p_against < a \
+        else "inconclusive"
+    return Evidence(verdict, len(drops), margin=(min(drops) - thr) if large else (thr - max(drops)),
+                    seeds={f"{task}/{spec}": len(drops)}, p_value=p_for if verdict == "holds" else p_against,
+                    details={"max_shallow_drop": drops, "threshold": thr},
+                    summary=f"paper preset {task}/{spec}: largest shallow single-head drop per seed "
+                    f"{[round(d, 3) for d in drops]} vs {thr}")
+
+
+_DEPOSIT = (f" 'Deposit' = the largest single-head accuracy drop among the first third of the layers (as "
+            f"gu2025.single_head_deposit): a large deposit is >= {DEPOSIT_LARGE:.0%}, none is <= {DEPOSIT_NONE:.0%}; "
+            "per seed, one-sided one-sample t-test of the drops against the threshold, alpha 0.05.")
+
+
+@claim(
+    id="gu2025.rope_abs_deposit",
+    paper_status="empirical",
+    source="gu2025 §5.2, Fig. 6",
+    statement="Adding an absolute position encoding to RoPE diffuses the single-head deposit on Task 1.",
+    kind="empirical",
+    setup="reconstruction",
+    alpha=ALPHA,
+    reconstruction=_FIG + " RoPE + absolute = rope+sinusoidal (gu2025's own 'rope' run; pure RoPE is 'rope'). "
+    "Checked as: rope+sinusoidal shows no deposit on Task 1." + _DEPOSIT,
+)
+def rope_abs_deposit(ctx) -> Evidence:
+    return _deposit_claim(ctx, "rope+sinusoidal", "gu2025_task1", large=False)
+
+
+@claim(
+    id="gu2025.mla_headwise_ablation",
+    paper_status="empirical",
+    source="gu2025 §5.2, Fig. 7",
+    statement="Under MLA, head-wise ablation shows an 'average deposit': no single head carries the positional "
+    "computation on Task 1.",
+    kind="empirical",
+    setup="reconstruction",
+    alpha=ALPHA,
+    reconstruction=_FIG + " Checked as: mla shows no deposit on Task 1." + _DEPOSIT,
+)
+def mla_headwise_ablation(ctx) -> Evidence:
+    return _deposit_claim(ctx, "mla", "gu2025_task1", large=False)
+
+
+@claim(
+    id="gu2025.dropout_keeps_deposit",
+    paper_status="remark",
+    source="gu2025 App. C, Remark C.1",
+    statement="All experiments used dropout, so the deposit pattern is not a phenomenon that ordinary dropout removes.",
+    kind="empirical",
+    setup="reconstruction",
+    alpha=ALPHA,
+    reconstruction=_FIG + " Checked as: RoPE (rope) trained with dropout > 0 (the paper preset: 0.1) still shows a "
+    "large deposit on Task 1." + _DEPOSIT,
+)
+def dropout_keeps_deposit(ctx) -> Evidence:
+    ev = _deposit_claim(ctx, "rope", "gu2025_task1", large=True)
+    return ev
+
+
+# ---------------------------------------------------------------------------- Eqs. 11-12 (MLA logit form)
+
+
+@st.composite
+def _mla_cases(draw):
+    return {"n": draw(st.integers(2, 8)), "dc": draw(st.integers(1, 6)), "dr": draw(st.sampled_from([2, 4])),
+            "alpha": draw(st.floats(0.0, 4.0)), "seed": draw(st.integers(0, 2**32 - 1))}
+
+
+def _mla_parts(case, shared: bool):
+    """(L_concat, G, Ge): Eq. 11's logit [q_c; R_i q_r] . [k_c; R_j k_r] and Eq. 12's G and G_e (complex form)."""
+    rng = np.random.default_rng(case["seed"])
+    n, dc, dr = int(case["n"]), int(case["dc"]), int(case["dr"])
+    qc, kc = rng.standard_normal((n, dc)), rng.standard_normal((n, dc))
+    theta = 10000.0 ** (-np.arange(dr // 2) * 2.0 / dr)  # the RoPE frequency ladder of the rotary part
+    if shared:  # the reading under which Eq. 12 is exact: the rotary part is sqrt(alpha) times one content pair
+        qr = np.zeros((n, dr // 2), complex)
+        kr = np.zeros((n, dr // 2), complex)
+        qr[:, 0] = np.sqrt(case["alpha"]) * (qc @ np.ones(dc)) / np.sqrt(dc)
+        kr[:, 0] = np.sqrt(case["alpha"]) * (kc @ np.ones(dc)) / np.sqrt(dc)
+        theta = theta[:1].repeat(dr // 2)
+        qc = (qc @ np.ones(dc))[:, None] / np.sqrt(dc)
+        kc = (kc @ np.ones(dc))[:, None] / np.sqrt(dc)
+    else:
+        qr = rng.standard_normal((n, dr // 2)) + 1j * rng.standard_normal((n, dr // 2))
+        kr = rng.standard_normal((n, dr // 2)) + 1j * rng.standard_normal((n, dr // 2))
+    pos = np.arange(n)
+    rot = np.exp(1j * pos[:, None] * theta[None, :])  # (n, dr/2): R_p as complex phases
+    L = qc @ kc.T + np.real((qr * rot) @ np.conj(kr * rot).T)  # Eq. 11: concatenation, then the inner product
+    G = qc @ kc.T
+    Ge = np.exp(1j * (pos[:, None] - pos[None, :]) * theta[0])
+    return L, G, Ge
+
+
+def _mla_violation(case, shared: bool) -> float:
+    """Least-squares distance of Eq. 11's logit from the family Re(G o (a G_e + I)), a >= 0 free, minus rounding."""
+    L, G, Ge = _mla_parts(case, shared)
+    B = np.real(G * Ge)  # Re(G o G_e), the direction a multiplies
+    R = L - G
+    a = max(float(np.sum(R * B) / max(np.sum(B * B), np.finfo(float).tiny)), 0.0)
+    resid = float(np.linalg.norm(R - a * B))
+    # rounding: each logit is an inner product of length dc + dr (gamma_(dc+dr+4) relative to |q||k|)
+    scale = float(np.linalg.norm(np.abs(L)) + np.linalg.norm(np.abs(G)) * (1 + a))
+    return resid - gamma(int(case["dc"]) + int(case["dr"]) + 8) * scale * L.shape[0]
+
+
+claim_with_readings(
+    id="gu2025.mla_logit_form",
+    source="gu2025 §5.2, Eqs. 11-12",
+    statement=r"MLA's logit $[q_c; q_r]\cdot[k_c; k_r]$ with RoPE on the $r$ part (Eq. 11) has the form "
+    r"$L_{MLA} = (G_{q,k}+G_{q,p}+G_{p,k}+G_p)\circ(\alpha G_e + I)$ (Eq. 12).",
+    kind="exact",
+    paper_status="proposition",
+    reconstruction="Complex form as gu2025 Eq. 9 (pairs as complex numbers, R_p a phase), real part taken; MLA adds "
+    "no absolute PE, so G = G_{q,k} (content Gram). alpha is not defined by the paper: it is fitted (least squares, "
+    "alpha >= 0) per case, so the check asks whether any alpha makes Eq. 12 exact. G_e uses the rotary part's first "
+    "frequency (Eq. 12 has one G_e).",
+    readings=[
+        Reading("as_stated", "independent rotary projections q_r, k_r (MLA's own, W^{QR}, W^{KR}): for some alpha, "
+                "L = Re(G o (alpha G_e + I)).", check=lambda case: _mla_violation(case, False), cases=_mla_cases),
+        Reading("rotary_is_scaled_content", "the reading under which the algebra goes through: the rotary part is "
+                "sqrt(alpha) times the content vectors (one frequency); then L = Re(G o (alpha G_e + I)) exactly.",
+                check=lambda case: _mla_violation(case, True), cases=_mla_cases),
+    ],
+)
+
+
+# ---------------------------------------------------------------------------- Assumption 3.1
+
+
+@st.composite
+def _decomp_cases(draw):
+    return {"n": draw(st.integers(2, 8)), "vocab": draw(st.integers(2, 6)), "d": draw(st.sampled_from([2, 4, 8])),
+            "pe": draw(st.sampled_from(("sinusoidal", "learned", "random"))), "seed": draw(st.integers(0, 2**32 - 1))}
+
+
+def _decomposition_interaction(case, layer: bool) -> float:
+    """Largest additivity defect h(t,i) - h(t',i) - h(t,i') + h(t',i') over tokens and positions, minus rounding.
+
+    ``layer=False``: the input x = E[t] + P[i]; ``layer=True``: the output of one softmax attention layer at position
+    i when token t sits there in a fixed random context (what App. C.4 discusses: after attention, content and
+    position mix, so no c_i(t) + p_i decomposition)."""
+    from petheory import encodings as enc
+    from scipy.special import softmax
+
+    rng = np.random.default_rng(case["seed"])
+    n, V, d = int(case["n"]), int(case["vocab"]), int(case["d"])
+    E = rng.standard_normal((V, d))
+    P = enc.get(case["pe"])(n, d)
+    ctx_tokens = rng.integers(0, V, n)
+    Wq, Wk, Wv = (rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(3))
+    H = np.empty((V, n, d))
+    for t in range(V):
+        for i in range(n):
+            toks = ctx_tokens.copy()
+            toks[i] = t
+            X = E[toks] + P
+            if not layer:
+                H[t, i] = X[i]
+                continue
+            S = (X @ Wq) @ (X @ Wk).T / np.sqrt(d)
+            H[t, i] = softmax(S[i:i + 1], axis=-1)[0] @ (X @ Wv)
+    D = H[:, None, :, None] - H[None, :, :, None] - H[:, None, None, :] + H[None, :, None, :]  # (V, V, n, n, d)
+    scale = float(np.abs(H).max()) if H.size else 1.0
+    return float(np.abs(D).max()) - 4 * gamma(8 * d + 4 * n) * max(scale, np.finfo(float).tiny) * (1 + 4 * d * layer)
+
+
+claim_with_readings(
+    id="gu2025.representation_decomposition",
+    source="gu2025 §3.1, Assumption 3.1",
+    statement=r"Each token representation at position $i$ decomposes into a position-independent content component "
+    r"and a position-dependent component, $x_i = c_i + p_i$.",
+    kind="exact",
+    paper_status="assumption",
+    reconstruction="'Position-independent content' read as c_i = c(token at i), 'position-dependent' as p_i = p(i): "
+    "the representation is additive in token and position, tested by the interaction h(t,i) - h(t',i) - h(t,i') + "
+    "h(t',i') = 0 for all tokens t, t' and positions i, i' (tolerance: rounding of the sums and products formed). "
+    "An assumption is never refuted: its readings say which representations satisfy it.",
+    readings=[
+        Reading("input_layer", "the input representation x_i = E[token_i] + P[i] of an additive absolute PE",
+                check=lambda case: _decomposition_interaction(case, False), cases=_decomp_cases,
+                evidence="definitional", evidence_note="additive by the construction of the input (embedding + PE); "
+                "the check guards the implementation only"),
+        Reading("after_attention", "the representation after one softmax attention layer (App. C.4: content and "
+                "position mix there)", check=lambda case: _decomposition_interaction(case, True), cases=_decomp_cases),
+    ],
+)
+
+
+# ---------------------------------------------------------------------------- Prop. B.2 (logit expressiveness)
+
+
+@st.composite
+def _expressiveness_cases(draw):
+    f = st.floats(-10.0, 10.0)
+    return {"c1": [draw(f), draw(f)], "c2": [draw(f), draw(f)], "gap": draw(st.floats(0.0, 5.0))}
+
+
+def _feasible_relative(c1: complex, c2: complex, gap: float) -> bool:
+    """Is there a bias b_{i-j} with Re c1 + b > C1 > C2 > Re c2 + b, C1 - C2 >= gap? The pair and its shift by s share
+    the offset, hence b: feasible iff Re c1 - Re c2 > gap (b cancels)."""
+    return c1.real - c2.real > gap
+
+
+def _feasible_rope(c1: complex, c2: complex, gap: float) -> bool:
+    """Is there an angle phi (RoPE's theta_{t_{i-j}}, shared by the pair and its shift) with
+    Re(c1 e^{i phi}) - Re(c2 e^{i phi}) > gap? Searched on a grid of 4096 angles (no closed form used)."""
+    phi = np.linspace(-np.pi, np.pi, 4096, endpoint=False)
+    return bool(np.max(np.real((c1 - c2) * np.exp(1j * phi))) > gap)
+
+
+@claim(
+    id="gu2025.logit_expressiveness",
+    paper_status="proposition",
+    source="gu2025 App. B, Prop. B.2",
+    statement="The solution space of RoPE's logit for Task 1's constraints <q_i,k_j> + pos > C1 > C2 > <q_{i+s},k_{j+s}> "
+    "+ pos is much larger than that of relative position encoding.",
+    kind="exact",
+    cases=_expressiveness_cases,
+    reconstruction="The constraint set of App. B for one pair (i, j) and its shift (i+s, j+s): c1 = <q_i, k_j>, c2 = "
+    "<q_{i+s}, k_{j+s}> in complex form (Eq. 9), C1 - C2 >= gap. Both pairs have the offset i - j, so relative "
+    "encoding adds the same b_{i-j} to both (it cancels: feasible iff Re c1 - Re c2 > gap), while RoPE multiplies both "
+    "by the same e^{i phi} with phi free (feasible iff |c1 - c2| > gap, found here by a grid over phi, no closed form). "
+    "Checked: every content pair feasible for relative is feasible for RoPE (inclusion). 'Much larger' has no measure "
+    "in the paper: for c1 - c2 uniform in angle the feasible fraction is 1/2 for relative against 1 for RoPE at gap "
+    "0, which the inclusion does not test.",
+)
+def logit_expressiveness(case) -> float:
+    """> 0 when relative encoding satisfies Task 1's constraint and RoPE does not (feasible(rel) is not inside
+    feasible(RoPE)). Cases within the grid's resolution (|c1 - c2| - gap below 2 (pi/4096)^2 |c1 - c2|) are skipped."""
+    c1, c2 = complex(*case["c1"]), complex(*case["c2"])
+    gap = float(case["gap"])
+    d = abs(c1 - c2)
+    if abs(d - gap) <= 2 * (np.pi / 4096) ** 2 * d + 1e-12 * (d + gap) or abs((c1 - c2).real - gap) <= 1e-12 * (d + gap):
+        return 0.0
+    return 1.0 if _feasible_relative(c1, c2, gap) and not _feasible_rope(c1, c2, gap) else -1.0

@@ -1,0 +1,192 @@
+"""Which statements of each paper the catalogue checks: the README's coverage section, generated.
+
+``python -m proofs_check.coverage``            print the section
+``python -m proofs_check.coverage --write``    replace the block between the markers in README.md
+``python -m proofs_check.coverage --check``    exit 1 when README.md's block is stale (what the test does)
+
+:data:`STATEMENTS` lists, per paper, its theorems, propositions, lemmas, assumptions, remarks and
+headline empirical statements (as far as the text we have shows them: ``../shared/papers/``), each
+with the claim ids that check it, or none and why not. The tests hold it to the catalogue both ways:
+every id named exists, and every built-in claim (other than a ``__corrected`` variant, which is
+listed with its original) is named by some statement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from proofs_check.readme_table import README, update_readme
+
+BEGIN = "<!-- coverage:begin (generated: python -m proofs_check.coverage --write) -->"
+END = "<!-- coverage:end -->"
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One statement of a paper: where it is, what it says (short), and the claims that check it or why none does."""
+
+    where: str
+    what: str
+    claims: tuple = ()
+    why_not: str = ""
+
+
+S = Statement
+#: The papers in the order the README lists them, with the text we have of each.
+PAPERS = {
+    "gu2025": "Gu et al., arXiv 2505.13027 v1 (nearly full text)",
+    "li2025": "Yin Li, arXiv 2506.06398 (a structured summary, not the full text)",
+    "cirrincione2026": "Cirrincione, arXiv 2604.05217 (abstract and a commentary)",
+    "chen2025": "Chen, Liang, Lin, arXiv 2510.04130 (abstract only: every check is a reconstruction)",
+}
+STATEMENTS: dict[str, tuple[Statement, ...]] = {
+    "gu2025": (
+        S("§3.1, Eq. 4", "RoPE scores depend on the relative position only", ("gu2025.rope_relative",)),
+        S("Assumption 3.1", "each representation decomposes as content + position, x_i = c_i + p_i",
+          ("gu2025.representation_decomposition",)),
+        S("Eq. 8", "the additive attention logit is a sum of four Gram terms and a bias", ("gu2025.logit_decomposition",)),
+        S("Assumption 3.2", "the position-position score matrix is Toeplitz", ("gu2025.gpp_toeplitz",)),
+        S("Remark 3.1", "normalisation does not change the Toeplitz property", ("gu2025.normalisation_keeps_toeplitz",)),
+        S("Remark 3.2", "every sine-cosine absolute PE satisfies Assumption 3.2", ("gu2025.sinusoidal_scores_toeplitz",)),
+        S("Theorem 3.1", "Szegő: eigenvalues of T_N(a) fill [min a, max a]",
+          ("gu2025.szego", "gu2025.classical_toeplitz_eigs_in_symbol_range")),
+        S("§3.3 (additive coupling)", "adding Toeplitz matrices moves eigenvalues by at most the added norm",
+          ("gu2025.classical_weyl_additive",)),
+        S("Eq. 9, Prop. B.1", "the RoPE logit is the Gram sum Hadamard a unit-modulus Toeplitz G_e",
+          ("gu2025.rope_logit_form",)),
+        S("Prop. B.2", "RoPE's logit has a larger solution space than relative encoding's (expressiveness)",
+          ("gu2025.logit_expressiveness",)),
+        S("Lemma B.1 (bound)", "max |f| <= max |g| = 2 sum w_i", ("gu2025.lemma_b1_amplitude",)),
+        S("Lemma B.1 (equality)", "equality iff all phase offsets coincide", ("gu2025.lemma_b1_equality",)),
+        S("Lemma B.1 (range)", "the peak-to-peak range of g is never below that of f", ("gu2025.lemma_b1_range",)),
+        S("App. B (Schur)", "eigenvalue moduli of W o E are at most those of W",
+          ("gu2025.schur_modulus", "gu2025.classical_schur_product")),
+        S("Prop. B.3", "multiplicative coupling contracts the spectrum relative to additive",
+          ("gu2025.spectral_contraction",)),
+        S("§4.2, Fig. 2", "Task 1: RoPE best, absolute second, ALiBi poor, NoPE/relative fail",
+          ("gu2025.rope_beats_additive_task1",)),
+        S("§4.2, Fig. 3", "Task 2: positional biases degrade generalisation, relative matches NoPE, ALiBi worst",
+          ("gu2025.task2_positional_bias_hurts",)),
+        S("§5.1, Fig. 4", "RoPE deposits Task 1 position in one shallow head", ("gu2025.single_head_deposit",)),
+        S("§5.1, Fig. 5", "RoPE on a subset of heads: Task 1 stays near optimal", ("gu2025.partial_rope",)),
+        S("§5.2, Fig. 6", "RoPE plus an absolute PE spreads the deposit", ("gu2025.rope_abs_deposit",)),
+        S("§5.2, Eqs. 11-12", "the MLA logit: concatenated content and RoPE parts, (G...) o (alpha G_e + I)",
+          ("gu2025.mla_logit_form",)),
+        S("§5.2, Fig. 7", "MLA's head-wise ablation shows an average deposit", ("gu2025.mla_headwise_ablation",)),
+        S("Table 1", "test accuracy of MLA, RoPE and NoPE on Tasks 1/2", ("gu2025.table1",)),
+        S("Remark C.1", "dropout (used in every run) does not remove the deposit", ("gu2025.dropout_keeps_deposit",)),
+        S("Definition 3.1", "Toeplitz matrix", why_not="a definition, not a statement: used by the claims above"),
+        S("§6 (length generalisation)", "an early single-head deposit hinders length robustness",
+          why_not="stated as a hypothesis for future work, with no experiment in the paper"),
+    ),
+    "li2025": (
+        S("Table 2, sinusoidal", "||PE_sin(pos)|| <= sqrt(d_model)", ("li2025.sinusoidal_norm_bound",)),
+        S("Table 2", "input norm bound B_0 per PE", ("li2025.input_norm_bounds",)),
+        S("§4.2", "R_m(F) = O(L_trans B_0 / sqrt m) up to log factors", ("li2025.rademacher_bound",)),
+        S("§5.3, Eq. 9", "ALiBi: |A(mu,-alpha d) - A(mu,-alpha N_max)| <= L_A alpha (d - N_max)",
+          ("li2025.alibi_extrapolation",)),
+        S("§5.3", "ALiBi's bias stays monotone in distance at any length", ("li2025.alibi_monotone_bias",)),
+        S("§6.1.4", "wavelet atom decay bound", ("li2025.wavelet_atom_decay",)),
+        S("§6.1.4", "||PE_wav(pos) - PE_wav(N_max)|| = O(exp(-beta (pos - N_max)))", ("li2025.wavelet_extrapolation",)),
+        S("§6, Table 2", "unnormalised wavelet norm O(N_max sqrt(log N_max))", ("li2025.wavelet_unnormalised_norm",)),
+        S("§6", "Legendre PE is bounded and saturates", ("li2025.legendre_bounded",)),
+        S("§6", "learned PE has zero extrapolation beyond N_max", ("li2025.learned_no_extrapolation",)),
+        S("§6", "sinusoidal PE is periodically ambiguous beyond ~10000 positions",
+          ("li2025.sinusoidal_periodic_ambiguity",)),
+        S("Key results", "universal approximation at fixed N does not give extrapolation",
+          ("li2025.ua_no_extrapolation",)),
+        S("§7, Table 5", "running sum: wavelet has the lowest extrapolation MSE", ("li2025.table5_running_sum",)),
+        S("§4 (universal approximation)", "Transformers with these PEs approximate any sequence function at fixed N",
+          why_not="only named in the summary (no statement of the class, norm or rate to check)"),
+    ),
+    "cirrincione2026": (
+        S("Theorem 1 (Necessity)", "without a positional signal, no order-sensitive task is solvable",
+          ("cirrincione2026.necessity",)),
+        S("Positional Separation Theorem", "distinct positions get distinct representations at every global minimiser",
+          ("cirrincione2026.positional_separation",)),
+        S("Prop. 5/6, Algorithm 1", "classical MDS on Hellinger distances is the best achievable encoding",
+          ("cirrincione2026.hellinger_mds_optimal",)),
+        S("§4 (commentary)", "exact reproduction of the distances is impossible in general",
+          ("cirrincione2026.exact_reproduction_impossible",)),
+        S("Minimal parametrisation", "effective rank r = rank(B) <= n - 1", ("cirrincione2026.rank_bound",)),
+        S("Minimal parametrisation", "representable with r(n + d) parameters instead of nd",
+          ("cirrincione2026.minimal_parametrisation",)),
+        S("Experiments", "on SST-2/IMDB (BERT-base) ALiBi has much lower stress than sinusoidal and RoPE",
+          ("cirrincione2026.alibi_lowest_stress",)),
+        S("Experiments", "consistent with a rank-1 MDS encoding under approximate shift-equivariance",
+          ("cirrincione2026.alibi_rank1",)),
+        S("Appendix A", "Monotonicity Conjecture, proved in the NTK regime (five lemmas)",
+          ("cirrincione2026.monotonicity_ntk",)),
+    ),
+    "chen2025": (
+        S("Abstract", "in POLAs, PEs do not expand computational capability", ("chen2025.pe_no_new_capability",)),
+        S("Abstract", "LRC characterises when PEs enable length generalisation", ("chen2025.lrc_characterises_lg",)),
+        S("Abstract (conjecture)", "length generalisation iff SRC is invariant across scales", ("chen2025.src_invariance",)),
+        S("Abstract", "Scale Hint improves length generalisation", ("chen2025.scale_hint",)),
+        S("Abstract", "a learning-based PE framework improves length generalisation", ("chen2025.learned_relation_pe",)),
+        S("Figure caption", "on Parity with chain of thought, relative-style PEs align positions across steps; absolute "
+          "PE does not", why_not="known from a caption only: the chain-of-thought task and the alignment measure are "
+          "not given"),
+    ),
+}
+
+
+def statement_rows(papers: dict | None = None) -> list[tuple[str, Statement]]:
+    papers = STATEMENTS if papers is None else papers
+    return [(p, s) for p in PAPERS for s in papers.get(p, ())]
+
+
+def render(records: dict | None = None) -> str:
+    """The Markdown block. ``records``: {claim id: check record} to show each claim's verdict (optional; the
+    committed block names the claims only, so it does not change with a verdict)."""
+    lines = []
+    for paper, text in PAPERS.items():
+        rows = STATEMENTS[paper]
+        checked = sum(bool(s.claims) for s in rows)
+        lines += [f"**{paper}** — {text}: {checked} of {len(rows)} statements checked.", "",
+                  "| where | statement | checked by |", "|---|---|---|"]
+        for s in rows:
+            if s.claims:
+                cell = ", ".join(f"`{c}`" + (f" ({records[c]['verdict']})" if records and c in records else "")
+                                 for c in s.claims)
+            else:
+                cell = f"not checked: {s.why_not}"
+            lines.append(f"| {s.where} | {s.what} | {cell} |")
+        lines.append("")
+    return "\n".join(lines).rstrip("\n")
+
+
+def problems() -> list[str]:
+    """What makes the list disagree with the catalogue (empty when it agrees)."""
+    from proofs_check.engine import all_claims
+    from proofs_check.readme_table import builtin_papers
+
+    ids = {c.id for c in all_claims() if c.id.split(".")[0] in builtin_papers()}
+    named = [c for _, s in statement_rows() for c in s.claims]
+    out = [f"coverage names {c}, which is not a registered claim" for c in named if c not in ids]
+    out += [f"claim {c} is not named by any statement in proofs_check.coverage.STATEMENTS"
+            for c in sorted(ids) if "__corrected" not in c and c not in named]
+    out += [f"{p} {s.where}: neither claims nor a reason" for p, s in statement_rows() if not s.claims and not s.why_not]
+    return out
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m proofs_check.coverage", description=__doc__.split("\n\n")[0])
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--write", action="store_true", help="rewrite the coverage block of README.md")
+    g.add_argument("--check", action="store_true", help="exit 1 when README.md's block is stale")
+    p.add_argument("--readme", default=str(README), help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    bad = problems()
+    if bad:
+        print("coverage list disagrees with the catalogue: " + "; ".join(bad))
+        return 1
+    return update_readme(Path(args.readme), render(), write=args.write, check=args.check, what="coverage section",
+                         command="python -m proofs_check.coverage --write", begin=BEGIN, end=END)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
