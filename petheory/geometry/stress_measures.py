@@ -197,6 +197,18 @@ def stress(X, D, *, kind: str = "stress1") -> float:
     blocks of the centred coordinates, with every squared distance below 1e-3 of its scale
     (close points, where the Gram formula cancels) recomputed from differences: relative error
     at most :math:`2\gamma_{k+2}\cdot 10^3`.
+
+    See Also
+    --------
+    classical_mds, stress_between
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import geometry
+    >>> D = np.array([[0.0, 1.0], [1.0, 0.0]])
+    >>> geometry.stress(np.array([[0.0], [2.0]]), D)  # stress-1 is scale-free: 0
+    0.0
     """
     return _stress(_source(X, "X", True), _source(D, "D", False), kind)
 
