@@ -20,6 +20,8 @@ from petheory.errors import ValidationError
 
 __all__ = ["STRESS_FORMULAS", "STRESS_KINDS", "STRESS_LABELS", "stress", "stress_between"]
 
+#: The stress measures by name (``stress1``, ``strain``, ...), each with its formula in words: one table
+#: for the docs, the CLI and the claims.
 STRESS_FORMULAS = {
     "stress1": "sqrt( sum_{i<j} (D_ij - s*E_ij)^2 / sum_{i<j} D_ij^2 ), s* = sum D_ij E_ij / sum E_ij^2 "
     "(Kruskal stress-1 with the optimal scale; D target, E encoding distances; = sine of the angle between D and E)",

@@ -11,7 +11,7 @@ refuted the module also holds the strongest corrected variant that survives, as 
 
 Every checker calls the library (:mod:`petheory.toeplitz`, :mod:`petheory.encodings`) through the
 module attribute, so a verdict is about the code a user runs (and tests can plant a wrong one), and each tolerance is derived next to its check from
-:func:`proofs_check.tolerance.tolerance`.
+:func:`petheory.rounding.tolerance`.
 """
 
 from __future__ import annotations
