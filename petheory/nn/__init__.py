@@ -12,7 +12,7 @@ Tasks (:mod:`petheory.nn.tasks`)
     ``TaskConfig(name, seed, params)``, ``load(cfg) -> TaskData`` (``.train``, ``.test[length]``
     splits of tensors), ``available()``, ``describe(name)`` (default parameters).
     Tasks: running_sum, gu2025_task1, gu2025_task2, parity, copy, reverse, addition.
-Training (:mod:`petheory.nn.train`, :mod:`petheory.nn.presets`)
+Training (:mod:`petheory.nn.config`, :mod:`petheory.nn.train`, :mod:`petheory.nn.presets`)
     ``TrainConfig`` (dataclass; ``.as_dict()``, ``.from_dict()``, ``.hash()``),
     ``preset(task, 'smoke'|'small'|'paper', pe=, seed=, device=, **overrides) -> TrainConfig``,
     ``train(cfg, out_dir=None) -> record`` (dict; checkpoints + resume when ``out_dir`` is
