@@ -21,7 +21,7 @@ commands use, so a number here is the number ``petheory spectrum``/``stress``/``
     symmetric non-negative logit gaps), and the z-score ``(stress - mean) / sd``.
 ``norms``
     :func:`petheory.bounds.norm_bound` ``computed`` at each length in ``lengths`` with training
-    length ``n_max`` (absolute: sup ||PE||; bias: max |b|; rotary: largest change of a band's norm),
+    length ``n_max`` (absolute: ``sup ||PE||``; bias: ``max |b|``; rotary: largest change of a band's norm),
     and for rotary encodings :func:`petheory.bounds.rotary_angle_coverage` at the longest length.
 ``lengthgen``
     From training records (dicts with ``task``, ``pe``, ``train_len`` and ``final.test[length]``;

@@ -125,6 +125,23 @@ def logit_terms(content, positions, W_Q, W_K, bias=None, *, b_Q=None, b_K=None, 
     Rounding: each entry is a ``d``-term then a ``d_head``-term inner product, and the five terms
     are summed, so ``|total - direct| <= gamma_{2(d + d_head + 3)} S`` entrywise with
     ``S = s (|C|+|P|+|b_Q|)|W_Q| ((|C|+|P|+|b_K|)|W_K|)^T + |B|`` (Higham 2002, §3.1).
+
+    See Also
+    --------
+    random_projections, toeplitz_report
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import coupling, encodings
+    >>> rng = np.random.default_rng(0)
+    >>> C, P = rng.normal(size=(5, 8)), encodings.sinusoidal(5, 8)
+    >>> WQ, WK = coupling.random_projections(8, 4, seed=0)
+    >>> t = coupling.logit_terms(C, P, WQ, WK)
+    >>> bool(np.allclose(t.total, ((C + P) @ WQ) @ ((C + P) @ WK).T))  # Eq. 8: the terms sum to the logits
+    True
+    >>> bool(np.allclose(t.cc + t.cp + t.pc + t.pp, t.total))
+    True
     """
     C = v.array("content", content, ndim=2)
     n, d = C.shape
@@ -429,7 +446,24 @@ MODES = ("additive", "hadamard")
 
 
 def compose(W, X, mode: str) -> np.ndarray:
-    """``W + X`` (additive: bias-style PE) or ``W ∘ X`` (Hadamard: RoPE-style), shape (n, n)."""
+    """``W + X`` (additive: bias-style PE) or ``W ∘ X`` (Hadamard: RoPE-style), shape (n, n).
+
+    See Also
+    --------
+    spectral_summary
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import coupling
+    >>> W, X = np.ones((2, 2)), np.array([[1.0, 2.0], [3.0, 4.0]])
+    >>> coupling.compose(W, X, 'additive')
+    array([[2., 3.],
+           [4., 5.]])
+    >>> coupling.compose(W, X, 'hadamard')
+    array([[1., 2.],
+           [3., 4.]])
+    """
     v.choice("mode", mode, MODES)
     W = v.square("W", W, dtype="any")
     X = v.square("X", X, dtype="any")

@@ -69,7 +69,20 @@ def fit_line(x, y, *, level: float = 0.95, weights=None) -> LineFit:
 
 
 def fit_power_law(x, y, *, level: float = 0.95, weights=None) -> LineFit:
-    """Fit ``y = C x^slope`` by OLS on ``(log x, log y)``; ``intercept`` is ``log C``."""
+    """Fit ``y = C x^slope`` by OLS on ``(log x, log y)``; ``intercept`` is ``log C``.
+
+    See Also
+    --------
+    fit_line
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory.fits import fit_power_law
+    >>> x = np.array([1.0, 2.0, 4.0, 8.0])
+    >>> round(fit_power_law(x, 3 * x ** -0.5).slope, 6)
+    -0.5
+    """
     x = v.array("x", x, ndim=1)
     y = v.array("y", y, ndim=1)
     if np.any(x <= 0) or np.any(y <= 0):

@@ -16,7 +16,16 @@ __all__ = ["row_softmax"]
 
 
 def row_softmax(M) -> np.ndarray:
-    """Row-wise softmax of a real (n, n) matrix (max-subtracted; ``-inf`` entries allowed as masks)."""
+    """Row-wise softmax of a real (n, n) matrix (max-subtracted; ``-inf`` entries allowed as masks).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory.softmax import row_softmax
+    >>> row_softmax(np.array([[0.0, 0.0], [0.0, -np.inf]]))
+    array([[0.5, 0.5],
+           [1. , 0. ]])
+    """
     M = v.array("M", M, ndim=2, finite=False)
     if np.isnan(M).any() or np.isposinf(M).any():
         raise ValidationError("M must not contain NaN or +inf")

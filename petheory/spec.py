@@ -332,6 +332,17 @@ def parse_pe_spec(text) -> PESpec:
     Names are looked up in the registry when this is called, so a command parses its ``--pe``
     after ``--plugin`` modules are imported. Parameters are not checked against the encoding here:
     the consumer knows which it accepts (a model takes ``heads=``, a bound does not).
+
+    See Also
+    --------
+    parse_pe_specs
+
+    Examples
+    --------
+    >>> from petheory.spec import parse_pe_spec
+    >>> s = parse_pe_spec('alibi:slope=0.5')
+    >>> s.terms[0].name, s.terms[0].params
+    ('alibi', {'slope': 0.5})
     """
     if isinstance(text, PESpec):
         return text
@@ -363,6 +374,18 @@ def parse_pe_specs(values, *, default=None) -> list[PESpec]:
     A value that is a comma-separated list of registered names and nothing else (``a,b``, the old
     ``bounds``/``compare`` spelling, still in scripts) stands for ``--pe a --pe b``: no name
     contains a comma, so the reading is unambiguous. Anything else goes through :func:`parse_pe_spec`.
+
+    See Also
+    --------
+    parse_pe_spec
+
+    Examples
+    --------
+    >>> from petheory.spec import parse_pe_specs
+    >>> [s.name for s in parse_pe_specs(['sinusoidal,alibi'])]  # a comma list is several PEs
+    ['sinusoidal', 'alibi']
+    >>> [t.name for t in parse_pe_specs(['rope+sinusoidal'])[0].terms]
+    ['rope', 'sinusoidal']
     """
     if not values:
         return list(default or [])

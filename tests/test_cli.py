@@ -175,6 +175,11 @@ def test_a_library_bug_exits_1_with_one_line_and_a_traceback_file(exc, monkeypat
     path = err.rsplit("traceback: ", 1)[1].rstrip(")")
     text = open(path, encoding="utf-8").read()
     assert path.startswith(str(tmp_path)) and "Traceback (most recent call last)" in text and "in broken" in text
+    import os
+
+    umask = os.umask(0)
+    os.umask(umask)
+    assert os.stat(path).st_mode & 0o777 == 0o666 & ~umask  # the user's umask, like every file petheory writes
 
 
 @pytest.mark.parametrize("argv, match", [

@@ -25,6 +25,16 @@ def attention_weight(mu, b) -> np.ndarray:
     logits of the query's row (content plus their own biases), ``b`` the moving key's bias (its
     content logit folded into ``mu``'s reference, i.e. ``b`` is its whole logit). ``b`` may be an
     array; the result has its shape. Computed in log space (no overflow).
+
+    See Also
+    --------
+    alibi_lipschitz, alibi_extrapolation_terms
+
+    Examples
+    --------
+    >>> from petheory import bounds
+    >>> round(float(bounds.attention_weight([0.0], 0.0)), 6)  # two equal logits: 1/2
+    0.5
     """
     mu = v.array("mu", mu, ndim=1, nonempty=False)
     b = np.asarray(b, dtype=np.float64)
@@ -58,6 +68,16 @@ def alibi_lipschitz(reading: str = "weight", *, values=None, value_b=None) -> fl
     :math:`L_A=\tfrac14\lVert v_b-\bar v_{-b}\rVert\le\tfrac14\operatorname{diam}\{v_j\}` with
     :math:`\bar v_{-b}` the others' weighted mean; returned as :math:`\tfrac14\max_j\lVert v_b-v_j\rVert`
     (valid for every :math:`\mu`).
+
+    See Also
+    --------
+    attention_weight
+
+    Examples
+    --------
+    >>> from petheory import bounds
+    >>> bounds.alibi_lipschitz('weight')  # sup A(1 - A)
+    0.25
     """
     v.choice("reading", reading, ALIBI_READINGS)
     if reading == "weight":

@@ -59,6 +59,16 @@ def pe_norms(name: str, n: int, d: int, **params) -> np.ndarray:
     """:math:`\\lVert PE(pos)\\rVert_2` for positions ``0..n-1`` of an absolute encoding, shape (n,).
 
     The wavelet encoding is evaluated sparsely (:func:`wavelet_norms`), so long ranges are cheap.
+
+    See Also
+    --------
+    norm_bound
+
+    Examples
+    --------
+    >>> from petheory import bounds
+    >>> bounds.pe_norms('sinusoidal', 3, 8)
+    array([2., 2., 2.])
     """
     info = enc.info(name)
     if info.kind != "absolute":
@@ -215,6 +225,17 @@ def norm_bound(name: str, length: int, d: int = 64, *, n_max: int | None = None,
     bound :math:`\max\lvert\psi\rvert\,(\sum_j \min(S+1,n_j)c_j^2)^{1/2}`); Legendre "bounded":
     :math:`(\sum_k c_k^2)^{1/2}`, attained at :math:`x=1`, when the position map never exceeds 1
     (``None`` for ``position_map='linear', beyond='extrapolate'``, which is unbounded).
+
+    See Also
+    --------
+    pe_norms, bound_report
+
+    Examples
+    --------
+    >>> from petheory import bounds
+    >>> b = bounds.norm_bound('sinusoidal', 100, 64)
+    >>> b.computed  # ||PE_p|| = sqrt(d/2)
+    5.656854249492381
     """
     info = enc.info(name)
     length = v.integer("length", length, minimum=1)

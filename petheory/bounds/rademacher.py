@@ -94,6 +94,16 @@ def rademacher_linear_bound(m: int, weight_norm: float, input_norm: float) -> fl
     From :math:`E\lVert\sum\sigma_ix_i\rVert\le(\sum\lVert x_i\rVert^2)^{1/2}` (Jensen; Bartlett &
     Mendelson 2002, Lemma 22) and :math:`\lVert x_i\rVert\le B_0`. With :math:`B_0=B_x+B_p` (Table 2)
     this is li2025 §4.2's :math:`O(L_{trans}B_0/\sqrt m)` for the linear class (:math:`L_{trans}=B`).
+
+    See Also
+    --------
+    empirical_rademacher
+
+    Examples
+    --------
+    >>> from petheory import bounds
+    >>> bounds.rademacher_linear_bound(100, 2.0, 3.0)  # B * B0 / sqrt(m)
+    0.6
     """
     m = v.integer("m", m, minimum=1)
     B = v.real("weight_norm", weight_norm, nonnegative=True)

@@ -114,11 +114,17 @@ def write_traceback(exc: BaseException) -> str:
     import traceback
 
     text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    stamp = f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
     try:
-        fd, path = tempfile.mkstemp(prefix=f"petheory-traceback-{time.strftime('%Y%m%d-%H%M%S')}-", suffix=".txt")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(f"petheory {' '.join(sys.argv[1:])}\n\n{text}")
-        return path
+        for i in range(100):  # "x": a new file (never another run's), with the user's umask (mkstemp would force 0600)
+            path = os.path.join(tempfile.gettempdir(), f"petheory-traceback-{stamp}-{i}.txt")
+            try:
+                with open(path, "x", encoding="utf-8") as fh:
+                    fh.write(f"petheory {' '.join(sys.argv[1:])}\n\n{text}")
+                return path
+            except FileExistsError:
+                continue
+        return "not written: 100 traceback files of this process already exist"
     except OSError as e:
         return f"not written: {e}"
 

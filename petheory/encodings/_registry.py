@@ -78,11 +78,38 @@ def register(name: str, kind: str, *, conventions: str = "", source: str = "", o
 
 
 def get(name: str) -> Callable:
-    """The encoding function registered under ``name``."""
+    """The encoding function registered under ``name``.
+
+    See Also
+    --------
+    available : every registered name.
+    info : kind, parameters, conventions and source of an entry.
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> encodings.get('sinusoidal')(4, 8).shape
+    (4, 8)
+    >>> encodings.get('alibi')(3).shape
+    (3, 3)
+    """
     return info(name).fn
 
 
 def info(name: str) -> EncodingInfo:
+    """The registry entry of ``name``: its function, kind, parameters with defaults, conventions and source.
+
+    See Also
+    --------
+    get, available
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> i = encodings.info('alibi')
+    >>> i.kind, sorted(i.params)
+    ('bias', ['form', 'slope'])
+    """
     _load_plugins()
     try:
         return _REGISTRY[name]
@@ -91,7 +118,20 @@ def info(name: str) -> EncodingInfo:
 
 
 def available(kind: str | None = None) -> list[str]:
-    """Registered names, optionally of one kind, sorted."""
+    """Registered names, optionally of one kind, sorted.
+
+    See Also
+    --------
+    get, info
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> encodings.available('bias')[:3]
+    ['alibi', 'fire', 'kerple_log']
+    >>> 'rope_yarn' in encodings.available('rotary')
+    True
+    """
     if kind is not None:
         v.choice("kind", kind, KINDS)
     _load_plugins()
@@ -115,6 +155,12 @@ def table_shape(n, d, *, even: bool = False) -> tuple[int, int]:
     ``n >= 1`` positions and ``d >= 1`` dimensions (even with ``even=True``, as rotary pairs need);
     a table that cannot fit in memory is refused (:class:`petheory._memory.MemoryLimitError`)
     before anything is allocated.
+
+    Examples
+    --------
+    >>> from petheory.encodings import table_shape
+    >>> table_shape(16, 8, even=True)
+    (16, 8)
     """
     n = v.integer("n", n, minimum=1)
     d = v.even("d", d) if even else v.integer("d", d, minimum=1)

@@ -46,6 +46,21 @@ def sinusoidal(n: int, d: int, *, base: float = 10000.0, layout: str = "interlea
     Returns
     -------
     ndarray, shape (n, d)
+
+    See Also
+    --------
+    rope_frequencies : the frequency ladder it is built on.
+    petheory.toeplitz.sinusoidal_gram_coefficients : its Gram P P^T in closed form.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import encodings
+    >>> P = encodings.sinusoidal(6, 8)
+    >>> P.shape
+    (6, 8)
+    >>> bool(np.allclose(np.linalg.norm(P, axis=1), 2.0))  # ||PE_p|| = sqrt(d/2)
+    True
     """
     n, d = table_shape(n, d, even=True)
     base = v.real("base", base, positive=True)
@@ -73,6 +88,17 @@ def learned(
 
     ``n_max`` is the table size (default ``n``). Asking for ``n > n_max`` positions raises
     unless ``beyond='clamp'``, which reuses the last row, as li2025 describes.
+
+    See Also
+    --------
+    random_fixed
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> P = encodings.learned(10, 4, n_max=8, beyond='clamp')
+    >>> bool((P[9] == P[7]).all())  # rows past n_max reuse the last trained one
+    True
     """
     n, d = table_shape(n, d)
     n_max = n if n_max is None else v.integer("n_max", n_max, minimum=1)
@@ -98,7 +124,19 @@ def learned(
     source="gu2025 §4.1 ('random, fixed embeddings')",
 )
 def random_fixed(n: int, d: int, *, seed: int = 0, scale: float | None = None) -> np.ndarray:
-    """Random fixed absolute encoding, shape (n, d)."""
+    """Random fixed absolute encoding, shape (n, d).
+
+    See Also
+    --------
+    learned
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> import numpy as np
+    >>> bool(np.array_equal(encodings.random_fixed(5, 4, seed=1), encodings.random_fixed(5, 4, seed=1)))
+    True
+    """
     n, d = table_shape(n, d)
     scale = 1.0 / math.sqrt(d) if scale is None else v.real("scale", scale, positive=True)
     return v.generator(seed).normal(0.0, scale, size=(n, d))
@@ -106,7 +144,14 @@ def random_fixed(n: int, d: int, *, seed: int = 0, scale: float | None = None) -
 
 @register("nope", "absolute", conventions="All zeros: no positional signal.", source="gu2025 §3.1 (NoPE)")
 def nope(n: int, d: int) -> np.ndarray:
-    """No positional encoding: zeros of shape (n, d)."""
+    """No positional encoding: zeros of shape (n, d).
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> float(abs(encodings.nope(3, 4)).sum())
+    0.0
+    """
     n, d = table_shape(n, d)
     return np.zeros((n, d))
 
@@ -276,6 +321,17 @@ def wavelet(
     exactly zero: the encoding of far positions is the zero vector (li2025's extrapolation
     statement is checked against this in ``li2025.wavelet_extrapolation``). Evaluation is
     sparse (:func:`wavelet_terms`): at most ``taps`` atoms per scale are non-zero at a position.
+
+    See Also
+    --------
+    wavelet_atoms : which (scale, shift) each column holds.
+    petheory.bounds.wavelet_norms : the row norms without the dense table.
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> encodings.wavelet(32, 16).shape
+    (32, 16)
     """
     n, d = table_shape(n, d)
     n_max = n if n_max is None else v.integer("n_max", n_max, minimum=1)
@@ -340,6 +396,19 @@ def legendre(
     ``orthonormal=True`` scales column ``k`` by ``sqrt((2k+1)/2)`` (unit L2 norm on [-1, 1]).
     Rows are positions ``start .. start+n-1``; ``n_max`` defaults to ``start + n``.
     ``position_map`` and ``beyond`` choose ``x(p)``: see :func:`legendre_positions`.
+
+    See Also
+    --------
+    legendre_positions : the map from positions to [-1, 1].
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> P = encodings.legendre(5, 3, n_max=4)
+    >>> P.shape
+    (5, 3)
+    >>> [round(float(x), 6) for x in P[0]]  # P_0, P_1, P_2 at x = -1
+    [1.0, -1.0, 1.0]
     """
     n, d = table_shape(n, d)
     pos = _positions(n, start)

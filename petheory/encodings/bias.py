@@ -27,6 +27,16 @@ def alibi_slopes(num_heads: int, schedule: str = "press") -> np.ndarray:
     not a power of two, the slopes of the closest lower power of two followed by every other
     slope of twice that power, as in the reference implementation.
     ``'gu2025'``: :math:`\exp(-h/H)`, h=1..H, read from gu2025's code (CLAIMS.md).
+
+    See Also
+    --------
+    alibi
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> encodings.alibi_slopes(4)
+    array([0.25      , 0.0625    , 0.015625  , 0.00390625])
     """
     H = v.integer("num_heads", num_heads, minimum=1)
     _memory.require(_memory.array_bytes(H, itemsize=3 * 8), f"ALiBi slopes (num_heads = {H})")
@@ -53,7 +63,21 @@ def alibi_slopes(num_heads: int, schedule: str = "press") -> np.ndarray:
     source="press2022; li2025 §5.3; gu2025",
 )
 def alibi(n: int, *, slope: float = 1.0, form: str = "symmetric") -> np.ndarray:
-    """ALiBi logit bias of one head, shape (n, n)."""
+    """ALiBi logit bias of one head, shape (n, n).
+
+    See Also
+    --------
+    alibi_slopes : the per-head slopes.
+    petheory.toeplitz.alibi_symbol : its symbol in closed form.
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> encodings.alibi(3, slope=0.5)
+    array([[-0. , -0.5, -1. ],
+           [-0.5, -0. , -0.5],
+           [-1. , -0.5, -0. ]])
+    """
     n = _bias_n(n)
     slope = v.real("slope", slope, nonnegative=True)
     v.choice("form", form, ("symmetric", "causal", "key_index"))
@@ -72,6 +96,16 @@ def t5_bucket(offsets, *, bidirectional: bool = True, num_buckets: int = 32, max
     Half the buckets (``max_exact``) hold exact offsets; the rest grow logarithmically up to
     ``max_distance``, past which all offsets share the last bucket. ``bidirectional`` splits the
     buckets between negative and positive offsets; causal mode maps positive offsets to 0.
+
+    See Also
+    --------
+    t5 : the bias built from these buckets.
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> encodings.t5_bucket([0, 1, -1, 100], num_buckets=8, max_distance=16)
+    array([0, 5, 1, 7])
     """
     nb = v.integer("num_buckets", num_buckets, minimum=2)
     md = v.integer("max_distance", max_distance, minimum=1)
@@ -121,7 +155,19 @@ def t5(
     seed: int = 0,
     std: float = 1.0,
 ) -> np.ndarray:
-    """T5 bucketed relative bias of one head, shape (n, n)."""
+    """T5 bucketed relative bias of one head, shape (n, n).
+
+    See Also
+    --------
+    t5_bucket
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> B = encodings.t5(4, num_buckets=8)
+    >>> B.shape, bool((B.diagonal() == B[0, 0]).all())
+    ((4, 4), True)
+    """
     n = _bias_n(n)
     nb = v.integer("num_buckets", num_buckets, minimum=2)
     _memory.require(_memory.array_bytes(nb, itemsize=8), f"T5 bucket values (num_buckets = {nb})")
@@ -142,7 +188,16 @@ def t5(
     source="shaw2018; gu2025 code (CLAIMS.md)",
 )
 def relative(n: int, *, max_offset: int | None = None, values=None, seed: int = 0, std: float = 1.0) -> np.ndarray:
-    """Learned per-offset scalar bias of one head, shape (n, n)."""
+    """Learned per-offset scalar bias of one head, shape (n, n).
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> encodings.relative(3, values=[-2.0, -1.0, 0.0, 1.0, 2.0], max_offset=2)  # B[i, j] = values[j - i + max_offset]
+    array([[ 0.,  1.,  2.],
+           [-1.,  0.,  1.],
+           [-2., -1.,  0.]])
+    """
     n = _bias_n(n)
     K = n - 1 if max_offset is None else v.integer("max_offset", max_offset, minimum=0)
     _memory.require(_memory.array_bytes(2 * K + 1, itemsize=8), f"relative bias values (max_offset = {K})")

@@ -32,7 +32,18 @@ from petheory.errors import ValidationError
 )
 def mla_rope(n: int, d: int, *, rope_dim: int | None = None, base: float = 10000.0, pairing: str = "interleaved",
              scaling: str = "rope", scaling_params: dict | None = None, softmax_mscale: float = 1.0) -> RotaryTable:
-    """MLA's decoupled RoPE: only the rope part of the score vector rotates."""
+    """MLA's decoupled RoPE: only the rope part of the score vector rotates.
+
+    See Also
+    --------
+    petheory.encodings.rotary.rope
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> encodings.mla_rope(4, 16).angles.shape  # rope_dim = 8: 4 rotated pairs
+    (4, 4)
+    """
     n, d = table_shape(n, d, even=True)
     r = 2 * (d // 4) if rope_dim is None else v.even("rope_dim", rope_dim)
     if not 2 <= r <= d:
@@ -55,7 +66,19 @@ def mla_rope(n: int, d: int, *, rope_dim: int | None = None, base: float = 10000
 )
 def rope_sinusoidal(n: int, d: int, *, base: float = 10000.0, pairing: str = "interleaved",
                     layout: str = "interleaved") -> ScaledRotaryTable:
-    """RoPE plus additive sinusoidal inputs."""
+    """RoPE plus additive sinusoidal inputs.
+
+    See Also
+    --------
+    rope_learned
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> t = encodings.rope_sinusoidal(4, 8)
+    >>> t.angles.shape, t.additive.shape
+    ((4, 4), (4, 8))
+    """
     n, d = table_shape(n, d, even=True)
     v.choice("pairing", pairing, ("interleaved", "half"))
     return ScaledRotaryTable(rotary_angles(n, rope_frequencies(d, base=base)), d, pairing,

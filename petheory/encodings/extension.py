@@ -108,7 +108,20 @@ def rotary_angles(n: int, freqs: np.ndarray) -> np.ndarray:
 )
 def rope_pi(n: int, d: int, *, scale: float = 2.0, base: float = 10000.0, pairing: str = "interleaved",
             rotary_dim: int | None = None) -> RotaryTable:
-    """RoPE with position interpolation: frequencies divided by ``scale``."""
+    """RoPE with position interpolation: frequencies divided by ``scale``.
+
+    See Also
+    --------
+    rope_ntk, rope_yarn
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import encodings
+    >>> pi, plain = encodings.rope_pi(8, 8, scale=2.0), encodings.rope(8, 8)
+    >>> bool(np.allclose(pi.angles[6], plain.angles[3]))  # PI at 2p = RoPE at p
+    True
+    """
     n, d = table_shape(n, d, even=True)
     s = extension_factor(scale)
     rotary_dims(d, pairing, rotary_dim)
@@ -116,7 +129,18 @@ def rope_pi(n: int, d: int, *, scale: float = 2.0, base: float = 10000.0, pairin
 
 
 def ntk_base(base: float, scale: float, rotary_dim: int) -> float:
-    r"""NTK-aware base :math:`b' = b\,s^{r/(r-2)}`: the lowest band is interpolated by exactly ``s``."""
+    r"""NTK-aware base :math:`b' = b\,s^{r/(r-2)}`: the lowest band is interpolated by exactly ``s``.
+
+    See Also
+    --------
+    rope_ntk
+
+    Examples
+    --------
+    >>> from petheory.encodings import ntk_base
+    >>> round(ntk_base(10000.0, 4.0, 8), 3)  # 10000 * 4^(8/6)
+    63496.042
+    """
     base = v.real("base", base, positive=True)
     s = extension_factor(scale)
     r = v.even("rotary_dim", rotary_dim)
@@ -135,7 +159,19 @@ def ntk_base(base: float, scale: float, rotary_dim: int) -> float:
 )
 def rope_ntk(n: int, d: int, *, scale: float = 2.0, base: float = 10000.0, pairing: str = "interleaved",
              rotary_dim: int | None = None) -> RotaryTable:
-    """RoPE with NTK-aware base scaling ``base * scale**(r/(r-2))``."""
+    """RoPE with NTK-aware base scaling ``base * scale**(r/(r-2))``.
+
+    See Also
+    --------
+    ntk_base, rope_pi, rope_yarn
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> t = encodings.rope_ntk(4, 8, scale=4.0)
+    >>> t.angles.shape
+    (4, 4)
+    """
     n, d = table_shape(n, d, even=True)
     r = rotary_dims(d, pairing, rotary_dim)
     b2 = ntk_base(base, scale, r)
@@ -154,6 +190,17 @@ def yarn_ramp(freqs, *, n_max: int, alpha: float = 1.0, beta: float = 32.0, ramp
     code and HF transformers): the same end points as band indices,
     ``low = floor(t(beta))``, ``high = ceil(t(alpha))`` with
     :math:`t(\rho) = r\ln(L/(2\pi\rho))/(2\ln b)`, and a ramp linear in the band index between them.
+
+    See Also
+    --------
+    rope_yarn, yarn_mscale
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> w = encodings.rope_frequencies(8)
+    >>> encodings.yarn_ramp(w, n_max=2048).round(4)
+    array([1.    , 1.    , 0.0729, 0.    ])
     """
     freqs = v.array("freqs", freqs, ndim=1)
     n_max = v.integer("n_max", n_max, minimum=1)
@@ -180,7 +227,18 @@ def yarn_ramp(freqs, *, n_max: int, alpha: float = 1.0, beta: float = 32.0, ramp
 
 
 def yarn_mscale(scale: float) -> float:
-    r"""YaRN's attention factor :math:`\sqrt{1/t} = 0.1\ln s + 1` (peng2023 Eq. 22); 1 at s = 1."""
+    r"""YaRN's attention factor :math:`\sqrt{1/t} = 0.1\ln s + 1` (peng2023 Eq. 22); 1 at s = 1.
+
+    See Also
+    --------
+    rope_yarn
+
+    Examples
+    --------
+    >>> from petheory.encodings import yarn_mscale
+    >>> yarn_mscale(1.0), round(yarn_mscale(4.0), 6)
+    (1.0, 1.138629)
+    """
     return 0.1 * math.log(extension_factor(scale)) + 1.0
 
 
@@ -196,7 +254,19 @@ def yarn_mscale(scale: float) -> float:
 def rope_yarn(n: int, d: int, *, scale: float = 2.0, n_max: int = 2048, alpha: float = 1.0, beta: float = 32.0,
               ramp: str = "paper", mscale: float | None = None, base: float = 10000.0, pairing: str = "interleaved",
               rotary_dim: int | None = None) -> ScaledRotaryTable:
-    """RoPE with YaRN's per-band interpolation ramp and attention temperature."""
+    """RoPE with YaRN's per-band interpolation ramp and attention temperature.
+
+    See Also
+    --------
+    yarn_ramp, yarn_mscale, rope_pi, rope_ntk
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> t = encodings.rope_yarn(16, 8, scale=4.0, n_max=8)
+    >>> t.angles.shape, round(t.mscale, 6)
+    ((16, 4), 1.138629)
+    """
     n, d = table_shape(n, d, even=True)
     s = extension_factor(scale)
     rotary_dims(d, pairing, rotary_dim)

@@ -28,6 +28,20 @@ def rotary_kernel(table: RotaryTable) -> tuple[np.ndarray, np.ndarray]:
     :math:`a_{\pm k} = \sum_t\zeta_t^{\pm k/B}\cos(k\omega_t)` (not Hermitian: causal rows use
     ``k >= 0``, where it decays). An additive absolute part is not included (it makes the
     position-only logit non-Toeplitz).
+
+    See Also
+    --------
+    petheory.toeplitz.rotary_kernel_symbol : the symbol of this kernel.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import encodings
+    >>> col, row = encodings.rotary_kernel(encodings.rope(5, 4))
+    >>> col.round(6)
+    array([2.      , 1.540252, 0.583653, 0.009558, 0.345556])
+    >>> bool(np.array_equal(col, row))  # RoPE: a symmetric Toeplitz kernel
+    True
     """
     d_ang = table.angles - table.angles[0]  # (n, r/2): k * omega_t for RoPE-like tables
     if not isinstance(table, ScaledRotaryTable):
@@ -45,7 +59,18 @@ def rotary_kernel(table: RotaryTable) -> tuple[np.ndarray, np.ndarray]:
 
 
 def xpos_zeta(r: int, gamma: float = 0.4) -> np.ndarray:
-    r"""xPos's per-band decay :math:`\zeta_t = (2t/r + \gamma)/(1 + \gamma)`, t = 0..r/2-1, in (0, 1)."""
+    r"""xPos's per-band decay :math:`\zeta_t = (2t/r + \gamma)/(1 + \gamma)`, t = 0..r/2-1, in (0, 1).
+
+    See Also
+    --------
+    xpos
+
+    Examples
+    --------
+    >>> from petheory.encodings import xpos_zeta
+    >>> xpos_zeta(4).round(6)
+    array([0.285714, 0.642857])
+    """
     r = v.even("r", r)
     gamma = v.real("gamma", gamma, positive=True)
     return (np.arange(0, r, 2, dtype=np.float64) / r + gamma) / (1.0 + gamma)
@@ -62,7 +87,19 @@ def xpos_zeta(r: int, gamma: float = 0.4) -> np.ndarray:
 )
 def xpos(n: int, d: int, *, scale_base: float = 512.0, gamma: float = 0.4, base: float = 10000.0,
          pairing: str = "interleaved", rotary_dim: int | None = None) -> ScaledRotaryTable:
-    """RoPE with xPos's per-band exponential query/key scale."""
+    """RoPE with xPos's per-band exponential query/key scale.
+
+    See Also
+    --------
+    xpos_zeta, rotary_kernel
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> col, row = encodings.rotary_kernel(encodings.xpos(8, 8, scale_base=4.0))
+    >>> bool(col[5] < col[1] and row[5] > row[1])  # decays for causal offsets, grows the other way
+    True
+    """
     n, d = table_shape(n, d, even=True)
     r = rotary_dims(d, pairing, rotary_dim)
     if isinstance(scale_base, bool) or not isinstance(scale_base, (int, float)) or not scale_base > 0:
@@ -92,7 +129,20 @@ def _offsets(n: int) -> np.ndarray:
     source="chi2022 (KERPLE, §3, Eq. 'logarithmic variant'); KERPLE/NeMo code",
 )
 def kerple_log(n: int, *, r1: float = 1.0, r2: float = 1.0) -> np.ndarray:
-    """KERPLE logarithmic bias of one head, shape (n, n)."""
+    """KERPLE logarithmic bias of one head, shape (n, n).
+
+    See Also
+    --------
+    kerple_power, sandwich
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> encodings.kerple_log(3).round(6)
+    array([[-0.      , -0.693147, -1.098612],
+           [-0.693147, -0.      , -0.693147],
+           [-1.098612, -0.693147, -0.      ]])
+    """
     D = _offsets(n)
     r1, r2 = v.real("r1", r1, positive=True), v.real("r2", r2, positive=True)
     return -r1 * np.log1p(r2 * D)
@@ -106,7 +156,19 @@ def kerple_log(n: int, *, r1: float = 1.0, r2: float = 1.0) -> np.ndarray:
     source="chi2022 (KERPLE, §3, Eq. 'power variant')",
 )
 def kerple_power(n: int, *, r1: float = 1.0, r2: float = 1.0) -> np.ndarray:
-    """KERPLE power bias of one head, shape (n, n)."""
+    """KERPLE power bias of one head, shape (n, n).
+
+    See Also
+    --------
+    kerple_log, petheory.encodings.bias.alibi
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import encodings
+    >>> bool(np.allclose(encodings.kerple_power(4, r1=0.5, r2=1.0), encodings.alibi(4, slope=0.5)))  # r2 = 1 is ALiBi
+    True
+    """
     D = _offsets(n)
     r1, r2 = v.real("r1", r1, positive=True), v.real("r2", r2, positive=True)
     if r2 > 2:
@@ -124,7 +186,19 @@ def kerple_power(n: int, *, r1: float = 1.0, r2: float = 1.0) -> np.ndarray:
     source="chi2023 (Dissecting Transformer length extrapolation via receptive field analysis, §5, Sandwich)",
 )
 def sandwich(n: int, *, d_bar: int = 128, base: float = 10000.0, scale: float = 1.0) -> np.ndarray:
-    """Sandwich bias of one head, shape (n, n)."""
+    """Sandwich bias of one head, shape (n, n).
+
+    See Also
+    --------
+    sandwich_column, kerple_log
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> B = encodings.sandwich(4, d_bar=8)
+    >>> B.shape, float(B[0, 0])
+    ((4, 4), 0.0)
+    """
     n = v.integer("n", n, minimum=1)
     d_bar = v.even("d_bar", d_bar)
     base = v.real("base", base, positive=True)

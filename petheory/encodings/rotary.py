@@ -29,6 +29,16 @@ def rope_frequencies(d: int, *, base: float = 10000.0, rotary_dim: int | None = 
     encoding (Vaswani et al. 2017, §3.5: :math:`PE_{p,2t} = \sin(p/base^{2t/d})`), RoPE (Su et al.,
     RoFormer Eq. 15, :math:`\theta_t = base^{-2t/d}`) and, with ``first=1``, Sandwich's
     kernel (Chi et al. 2023, :math:`w_i = base^{-2i/\bar d}`, i = 1..d̄/2) all take it from here.
+
+    See Also
+    --------
+    rope, sinusoidal
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> encodings.rope_frequencies(8, base=10000.0)
+    array([1.   , 0.1  , 0.01 , 0.001])
     """
     d = v.even("d", d)
     r = d if rotary_dim is None else v.even("rotary_dim", rotary_dim)
@@ -48,6 +58,13 @@ def chord_sq(angles) -> np.ndarray:
     rotation distance :math:`\lVert R_i - R_j\rVert_F^2 = 2\sum_t` ``chord_sq(theta_it - theta_jt)``
     (``geometry.rotary_distances``). The half-angle form avoids the cancellation of :math:`1-\cos`
     at small angles.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory.encodings import chord_sq
+    >>> chord_sq(np.array([0.0, np.pi]))  # |e^{i a} - 1|^2
+    array([0., 4.])
     """
     return 4.0 * np.sin(0.5 * np.asarray(angles, dtype=np.float64)) ** 2
 
@@ -128,7 +145,25 @@ class RotaryTable:
     source="su2024 (RoFormer); gu2025 Eq. 4",
 )
 def rope(n: int, d: int, *, base: float = 10000.0, pairing: str = "interleaved", rotary_dim: int | None = None) -> RotaryTable:
-    """Rotary position table for n positions of d-dimensional vectors."""
+    """Rotary position table for n positions of d-dimensional vectors.
+
+    See Also
+    --------
+    rope_frequencies
+    RotaryTable.apply
+    petheory.encodings.kernels.rotary_kernel : its position-only attention kernel.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import encodings
+    >>> t = encodings.rope(4, 8)
+    >>> t.angles.shape
+    (4, 4)
+    >>> x = np.ones((4, 8))
+    >>> bool(np.allclose(np.linalg.norm(t.apply(x), axis=1), np.sqrt(8)))  # rotations keep norms
+    True
+    """
     n, d = table_shape(n, d, even=True)
     v.choice("pairing", pairing, ("interleaved", "half"))
     freqs = rope_frequencies(d, base=base, rotary_dim=rotary_dim)

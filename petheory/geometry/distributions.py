@@ -249,6 +249,17 @@ def positional_distributions(
     Hellinger distance of order :math:`V/N_i`; pool rare types (``max_vocab``) or raise
     ``min_count`` until that floor is small (``figures/geometry.eigenvalues.png`` shows it as a
     shuffled-words null).
+
+    See Also
+    --------
+    builtin_target, hellinger_distances
+
+    Examples
+    --------
+    >>> from petheory import geometry
+    >>> P = geometry.positional_distributions(['a b', 'a c', 'b c'])
+    >>> P.n
+    2
     """
     smoothing = v.real("smoothing", smoothing, nonnegative=True)
     min_count = v.integer("min_count", min_count, minimum=1)
@@ -359,6 +370,16 @@ def builtin_target(n: int | None = None, *, max_vocab: int = BUILTIN_MAX_VOCAB, 
     (49 categories), and every position has at least ``min_count=100`` observations, which
     gives ``n = 15`` positions. It is the default target of ``petheory stress`` and of the
     claims that need real text; it is not SST-2 or IMDB.
+
+    See Also
+    --------
+    positional_distributions
+
+    Examples
+    --------
+    >>> from petheory import geometry
+    >>> geometry.builtin_target().n
+    15
     """
     from petheory.data import corpus
 

@@ -166,6 +166,21 @@ def hellinger_distances(P, *, atol: float | None = None) -> np.ndarray:
     Caveat: the squared distance is a difference of Gram entries, with absolute error about
     :math:`\gamma_V`; distances between nearly identical distributions below
     :math:`\sqrt{\gamma_V}\approx 10^{-8}\sqrt V` are not resolved (they may come out 0).
+
+    See Also
+    --------
+    classical_mds : coordinates for these distances.
+    positional_distributions : where P comes from.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import geometry
+    >>> P = np.array([[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]])
+    >>> geometry.hellinger_distances(P).round(6)
+    array([[0.      , 1.      , 0.541196],
+           [1.      , 0.      , 0.541196],
+           [0.541196, 0.541196, 0.      ]])
     """
     root = sqrt_distributions(P, atol).for_gram()
     n = root.n

@@ -156,6 +156,21 @@ def induced_distances(encoding, n: int | None = None, d: int | None = None, *, b
     D : ndarray, shape (n, n)
     geometry : str
         A one-line description of the geometry used (recorded in results).
+
+    See Also
+    --------
+    encoding_stress
+
+    Examples
+    --------
+    >>> from petheory import geometry
+    >>> D, what = geometry.induced_distances('alibi', 3)
+    >>> D  # ALiBi's logit gap: m |i - j|
+    array([[0., 1., 2.],
+           [1., 0., 1.],
+           [2., 1., 0.]])
+    >>> what
+    'bias alibi: logit gap (B_ii+B_jj-B_ij-B_ji)/2'
     """
     if isinstance(encoding, enc.RotaryTable):
         if n is not None and n != encoding.angles.shape[0]:
@@ -318,6 +333,17 @@ def encoding_stress(
     encoding is the classical MDS of the target (full ``eigh`` up to 2048 positions). For
     larger n use :func:`hellinger_mds` and :func:`stress` with a PositionalDistributions
     target, which never store n x n.
+
+    See Also
+    --------
+    induced_distances, petheory.geometry.optimal.mds_optimal
+
+    Examples
+    --------
+    >>> from petheory import geometry
+    >>> P = geometry.builtin_target()
+    >>> round(geometry.encoding_stress('mds_optimal', P, d=64).stress, 6)
+    0.0
     """
     Dt, tdesc, tdetails = target_distances(target, n)
     n = Dt.shape[0]

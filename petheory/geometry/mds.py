@@ -199,6 +199,20 @@ def classical_mds(D, rank: int | None = None, *, method: str = "auto", seed=0, t
     - 2n\lVert r\rVert^2 + n^2\bar r^2`); the strain derived from them cancels when the kept
     eigenvalues carry almost all of :math:`\lVert B\rVert_F`. An eigenvalue is treated as zero
     below :math:`\gamma_{17n}\max|\lambda|` (forming B plus the eigensolver's backward error).
+
+    See Also
+    --------
+    hellinger_distances, petheory.geometry.stress_measures.stress
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import geometry
+    >>> X = np.array([[0.0, 0.0], [3.0, 0.0], [0.0, 4.0]])
+    >>> D = np.linalg.norm(X[:, None] - X[None], axis=-1)
+    >>> m = geometry.classical_mds(D)
+    >>> m.rank, round(geometry.stress(m.embedding, D), 10)  # Euclidean: reproduced exactly
+    (2, 0.0)
     """
     D = check_distance_matrix(D)
     n = D.shape[0]

@@ -41,6 +41,16 @@ def mds_optimal(n: int, d: int, *, rank: int | None = None, corpus=None, min_cou
 
     ``corpus``: a sequence of sentences (strings, whitespace-tokenised, lowercased) or None for
     the built-in corpus. Theory code reads no files: pass the sentences, not a path.
+
+    See Also
+    --------
+    petheory.geometry.mds.classical_mds, petheory.geometry.induced.encoding_stress
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> encodings.get('mds_optimal')(15, 8).shape
+    (15, 8)
     """
     n, d = table_shape(n, d)
     v.choice("beyond", beyond, ("clamp", "error"))

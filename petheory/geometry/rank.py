@@ -46,6 +46,17 @@ def effective_rank(B, tol: float | None = None, *, positive: bool = False) -> in
     computed (e.g. ``classical_mds(D).eigenvalues``) to skip it. Eigenvalues within the
     threshold of zero are not resolved: the count near the threshold is not stable under
     rounding, so use a threshold well above it when the spectrum decays smoothly.
+
+    See Also
+    --------
+    minimal_parametrisation
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import geometry
+    >>> geometry.effective_rank(np.diag([1.0, 1e-20, 0.5]))
+    2
     """
     arr = v.array("B", B, ndim=(1, 2))
     if arr.ndim == 2:

@@ -20,6 +20,8 @@ from petheory.errors import ValidationError
 
 __all__ = ["STRESS_FORMULAS", "STRESS_KINDS", "STRESS_LABELS", "stress", "stress_between"]
 
+#: The stress measures by name (``stress1``, ``strain``, ...), each with its formula in words: one table
+#: for the docs, the CLI and the claims.
 STRESS_FORMULAS = {
     "stress1": "sqrt( sum_{i<j} (D_ij - s*E_ij)^2 / sum_{i<j} D_ij^2 ), s* = sum D_ij E_ij / sum E_ij^2 "
     "(Kruskal stress-1 with the optimal scale; D target, E encoding distances; = sine of the angle between D and E)",
@@ -233,6 +235,18 @@ def stress(X, D, *, kind: str = "stress1") -> float:
     blocks of the centred coordinates, with every squared distance below 1e-3 of its scale
     (close points, where the Gram formula cancels) recomputed from differences: relative error
     at most :math:`2\gamma_{k+2}\cdot 10^3`.
+
+    See Also
+    --------
+    classical_mds, stress_between
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import geometry
+    >>> D = np.array([[0.0, 1.0], [1.0, 0.0]])
+    >>> geometry.stress(np.array([[0.0], [2.0]]), D)  # stress-1 is scale-free: 0
+    0.0
     """
     return _stress(_source(X, "X", True), _source(D, "D", False), kind)
 

@@ -14,7 +14,7 @@ Tasks (:mod:`petheory.nn.tasks`)
     Tasks: running_sum, gu2025_task1, gu2025_task2, parity, copy, reverse, addition, passkey, mqar
     (retrieval: :mod:`petheory.nn.retrieval`; context extension of a trained RoPE model:
     :mod:`petheory.nn.context_extension`).
-Training (:mod:`petheory.nn.train`, :mod:`petheory.nn.presets`)
+Training (:mod:`petheory.nn.config`, :mod:`petheory.nn.train`, :mod:`petheory.nn.presets`)
     ``TrainConfig`` (dataclass; ``.as_dict()``, ``.from_dict()``, ``.hash()``),
     ``preset(task, 'smoke'|'small'|'paper', pe=, seed=, device=, **overrides) -> TrainConfig``,
     ``train(cfg, out_dir=None) -> record`` (dict; checkpoints + resume when ``out_dir`` is

@@ -24,7 +24,7 @@ Examples
 >>> m = build_model(ModelConfig(head="lm", vocab_size=8, pe="rope", causal=True, d_model=16, n_head=2, max_len=32))
 >>> pi = swap_rotary(m, "rope_pi:scale=2", train_len=32)
 >>> pi.blocks[0].attn.rotary.params["scale"], m.blocks[0].attn.rotary.params
-(2.0, {})
+(2, {})
 """
 
 from __future__ import annotations

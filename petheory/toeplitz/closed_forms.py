@@ -41,6 +41,19 @@ def alibi_symbol(theta, n: int, slope: float = 1.0) -> np.ndarray:
     -----
     The closed form cancels catastrophically near ``theta = 0`` (relative error about
     ``u n^2 / theta^2``); below ``|theta| < 1/n`` the direct sum is used instead.
+
+    See Also
+    --------
+    petheory.encodings.bias.alibi
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import encodings, toeplitz
+    >>> theta = np.array([0.5])
+    >>> _, a = toeplitz.symbol(encodings.alibi(6)[:, 0], theta=theta)
+    >>> bool(np.allclose(toeplitz.alibi_symbol(theta, 6), a.real))
+    True
     """
     theta = v.array("theta", theta, dtype="real", nonempty=False)
     n = v.integer("n", n, minimum=1)

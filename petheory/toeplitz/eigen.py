@@ -32,6 +32,16 @@ def eigenvalues(c, r=None) -> np.ndarray:
     -----
     ``scipy.linalg.eigvalsh`` on the dense matrix: ``O(N^3)`` time, ``O(N^2)`` memory, backward
     stable (each eigenvalue within about ``N u ||T||_2``).
+
+    See Also
+    --------
+    extreme_eigenvalues
+
+    Examples
+    --------
+    >>> from petheory import toeplitz
+    >>> toeplitz.eigenvalues([2.0, 1.0]).round(6)
+    array([1., 3.])
     """
     c, r = coefficients(c, r, hermitian=True)
     _need_dense(c.shape[0], c.itemsize, "all eigenvalues by dense eigvalsh", eig=True)
@@ -168,6 +178,18 @@ def extreme_eigenvalues(
     ``rho`` but not, by itself, that it is the extreme one. Eigenvalues much smaller than the
     floor ``~ u log2(N) max|a|`` (e.g. ``lambda_min`` of a rank-deficient Gram) are resolved only
     to that absolute accuracy — as with any backward-stable method, dense included.
+
+    See Also
+    --------
+    eigenvalues : every eigenvalue, dense.
+    petheory.toeplitz.symbols.symbol_extrema : the range they lie in.
+
+    Examples
+    --------
+    >>> from petheory import toeplitz
+    >>> ev = toeplitz.extreme_eigenvalues([2.0, 0.5], rtol=1e-10)
+    >>> bool(1.0 <= ev.min.value <= ev.max.value <= 3.0)  # inside the symbol's range [1, 3]
+    True
     """
     c, r = coefficients(c, r, hermitian=True)
     rtol = v.real("rtol", rtol, positive=True)

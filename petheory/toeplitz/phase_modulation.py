@@ -101,6 +101,17 @@ def lemma_b1(weights, phases, *, reading: str = "statement", n_grid: int | None 
     The grid is ``>= 64 N`` points (at least 4096), so ``h^2/8 max|f''|`` is small and every
     peak is refined. Refined values are attained values of ``f``, hence lower bounds of the
     maximum and upper bounds of the minimum; ``error`` covers the rest.
+
+    See Also
+    --------
+    phase_modulated_column
+
+    Examples
+    --------
+    >>> from petheory import toeplitz
+    >>> r = toeplitz.lemma_b1([1.0, 0.5], [0.0, 0.3])
+    >>> round(r.f.max, 10), round(r.g.max, 10), r.bound  # |f|, |g| <= 2 sum_i w_i
+    (3.0, 3.0, 3.0)
     """
     cf = phase_modulated_column(weights, phases, reading=reading)
     cg = phase_modulated_column(weights, None)

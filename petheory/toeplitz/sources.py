@@ -80,6 +80,19 @@ def encoding_source(name: str, n: int, d: int = 64, *, project: bool = True, **p
 
     A bias is built as a dense ``(n, n)`` matrix; one that is not Toeplitz is projected
     (``project=True``) or refused with ``NotToeplitzError`` (``project=False``).
+
+    See Also
+    --------
+    gram_source, petheory.toeplitz.eigen.extreme_eigenvalues
+
+    Examples
+    --------
+    >>> from petheory import toeplitz
+    >>> s = toeplitz.encoding_source('alibi', 8, slope=0.5)
+    >>> s.column[:3], s.projected
+    (array([-0. , -0.5, -1. ]), False)
+    >>> toeplitz.encoding_source('learned', 8, 4).projected  # a learned Gram is not Toeplitz
+    True
     """
     info = enc.info(name)
     if info.kind == "bias":

@@ -55,6 +55,19 @@ def symbol(c, r=None, theta=None, *, n_grid: int | None = None) -> tuple[np.ndar
     (``n_grid >= N`` required), plus the same for ``r`` with :math:`e^{-ik\theta}`; error of
     order ``u log2(n_grid) ||a||_1``. At arbitrary points the sum is evaluated directly,
     ``O(N m)`` in chunks.
+
+    See Also
+    --------
+    symbol_extrema : its certified minimum and maximum.
+    symbol_grid
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import toeplitz
+    >>> theta, a = toeplitz.symbol([2.0, 0.5], theta=np.array([0.0, np.pi]))
+    >>> a.real  # 2 + 2 * 0.5 cos(theta)
+    array([3., 1.])
     """
     c, r = coefficients(c, r)
     n = c.shape[0]
@@ -221,6 +234,17 @@ def symbol_extrema(c, r=None, *, n_grid: int | None = None, max_candidates: int 
     ``h^2/8 * 2 sum k^2 |a_k|`` of the grid extreme). When all such candidates are refined the
     result is exact up to rounding (``certified``); otherwise (very long, slowly decaying data)
     only the most promising candidates are refined and ``error`` includes the slack.
+
+    See Also
+    --------
+    symbol, petheory.toeplitz.eigen.extreme_eigenvalues
+
+    Examples
+    --------
+    >>> from petheory import toeplitz
+    >>> e = toeplitz.symbol_extrema([2.0, 0.5])
+    >>> round(e.min, 10), round(e.max, 10)
+    (1.0, 3.0)
     """
     c, r = coefficients(c, r, hermitian=True)
     grid = symbol_grid(c, n_grid=n_grid)

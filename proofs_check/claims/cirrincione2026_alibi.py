@@ -55,7 +55,7 @@ def _second_eigen_ratio(D: np.ndarray) -> tuple[float, float]:
 
 
 def alibi_rank1(case) -> float:
-    """Reading 'any_shift_equivariant': every D_ij = f(|i-j|), f > 0, has a rank-1 MDS encoding."""
+    """Reading 'any_shift_equivariant': every D_ij = f(``|i-j|``), f > 0, has a rank-1 MDS encoding."""
     ratio, tol = _second_eigen_ratio(_toeplitz(case["f"]))
     return float(ratio - tol)
 
@@ -66,7 +66,7 @@ def _alibi_line_cases(draw):
 
 
 def alibi_line_rank1(case) -> float:
-    """Reading 'alibi_line': ALiBi's own geometry (the line slope |i-j|, petheory.geometry.bias_distances) has a
+    """Reading 'alibi_line': ALiBi's own geometry (the line ``slope |i-j|``, petheory.geometry.bias_distances) has a
     rank-1 MDS encoding that reproduces it."""
     n = case["n"]
     D = geo_induced.bias_distances(enc_bias.alibi(n, slope=case["slope"]))

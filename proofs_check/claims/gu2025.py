@@ -9,9 +9,10 @@ Each statement is checked as the paper states it (quoted from CLAIMS.md / the pa
 that range over what it quantifies over: sizes, symbols, phases and weights. Where a statement is
 refuted the module also holds the strongest corrected variant that survives, as ``<id>__corrected``.
 
-Every checker calls the library (:mod:`petheory.toeplitz`, :mod:`petheory.encodings`) through the
-module attribute, so a verdict is about the code a user runs (and tests can plant a wrong one), and each tolerance is derived next to its check from
-:func:`proofs_check.tolerance.tolerance`.
+Every checker calls the library (:mod:`petheory.toeplitz`, :mod:`petheory.encodings`) through a
+module attribute, the defining module's for the functions tests plant a wrong version of
+(``tp_szego.spectral_distribution``), so a verdict is about the code a user runs; each tolerance
+is derived next to its check from :func:`petheory.rounding.tolerance`.
 """
 
 from __future__ import annotations

@@ -362,7 +362,7 @@ def _scaled_cases(draw):
 
 
 def normalisation_scalar(case) -> float:
-    """Reading 'scalar_1_over_sqrt_d': the logits divided by sqrt(d) (each entry rounded once: u |S| entrywise)."""
+    """Reading 'scalar_1_over_sqrt_d': the logits divided by sqrt(d) (each entry rounded once: ``u |S|`` entrywise)."""
     from scipy.linalg import toeplitz
 
     S = toeplitz(np.asarray(case["c"], float), np.asarray(case["r"], float)) / np.sqrt(float(case["d"]))

@@ -349,7 +349,7 @@ def _feasible_rope(c1: complex, c2: complex, gap: float) -> bool:
 )
 def logit_expressiveness(case) -> float:
     """> 0 when relative encoding satisfies Task 1's constraint and RoPE does not (feasible(rel) is not inside
-    feasible(RoPE)). Cases within the grid's resolution (|c1 - c2| - gap below 2 (pi/4096)^2 |c1 - c2|) are skipped."""
+    feasible(RoPE)). Cases within the grid's resolution (``|c1 - c2| - gap`` below ``2 (pi/4096)^2 |c1 - c2|``) are skipped."""
     c1, c2 = complex(*case["c1"]), complex(*case["c2"])
     gap = float(case["gap"])
     d = abs(c1 - c2)

@@ -180,7 +180,7 @@ def _alibi_cases(draw):
 def bias_by_distance_violation(B: np.ndarray) -> float:
     """max over k of (largest bias at distance k+1) - (smallest bias at distance k).
 
-    <= 0 exactly when the bias is non-increasing in |i - j| over all pairs (i, j)."""
+    <= 0 exactly when the bias is non-increasing in ``|i - j|`` over all pairs (i, j)."""
     n = B.shape[0]
     if n < 2:
         return -np.inf

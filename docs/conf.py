@@ -1,0 +1,128 @@
+"""Sphinx configuration of petheory's API reference (``sphinx-build -W docs OUT``).
+
+One page per layer of ``tools/import_graph.py`` (helpers, theory, loaders+io, nn, plots, cli,
+proofs_check), generated at build time into ``api/`` (not committed): a table that links each
+formula of the layer to its paper and equation (``formulas.py``), then every module of the layer
+through autodoc, with numpydoc rendering the docstrings' Parameters / Returns / See Also / Notes /
+Examples sections.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+# the repository whose code is documented: docs/.. unless PETHEORY_DOCS_ROOT says otherwise (the
+# test builds a copy of docs/ in a temporary folder, so the build writes nothing into the tree)
+ROOT = Path(os.environ.get("PETHEORY_DOCS_ROOT") or HERE.parent).resolve()
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+_spec = importlib.util.spec_from_file_location("petheory_import_graph", ROOT / "tools" / "import_graph.py")
+graph = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(graph)
+
+from formulas import FORMULAS, PAPERS  # noqa: E402
+
+project = "petheory"
+author = "petheory contributors"
+extensions = ["sphinx.ext.autodoc", "sphinx.ext.mathjax", "numpydoc"]
+exclude_patterns = ["_build", "README.md"]
+html_theme = "alabaster"
+html_static_path: list = []
+
+# Each object is documented once, in the module that defines it (a package's __all__ re-exports
+# are not documented again); a reference to its public re-export path (petheory.encodings.rope)
+# resolves to that definition (_resolve_reexport).
+autodoc_default_options = {"members": True, "member-order": "bysource", "ignore-module-all": True}
+autodoc_typehints = "none"  # the numpydoc sections carry the types and shapes
+numpydoc_show_class_members = False
+numpydoc_class_members_toctree = False
+numpydoc_xref_param_type = False
+
+# Every reference to a petheory (or proofs_check) object must resolve: a table row or a docstring
+# naming a function that does not exist fails the build. Other targets (numpy types, ...) are not
+# checked.
+nitpicky = True
+nitpick_ignore_regex = [(r"py:.*", r"^(?!petheory\.|proofs_check\.).*")]
+
+LAYER_TEXT = {
+    "helpers": "The package itself, the error classes, input validation, the memory guard, the plugin loader, shipped data.",
+    "theory": "numpy/scipy float64 formulas: encodings, Toeplitz spectra, coupling, bounds, geometry, length generalisation. "
+              "No torch, no file reading.",
+    "loaders+io": "Reading encodings and model files safely, atomic writes, runs and records, the PE grammar.",
+    "nn+experiments+sweep": "torch: models with a pluggable position mechanism, tasks, training, the paper experiments, grids.",
+    "plots": "Records to matplotlib figures.",
+    "cli": "The ``petheory`` command: parse, then call the library.",
+    "proofs_check": "The claim catalogue and its runner (``petheory check``).",
+}
+
+
+def _slug(layer: str) -> str:
+    return layer.replace("+", "-")
+
+
+def _formula_table(layer: str) -> list[str]:
+    rows = [r for r in FORMULAS if r[0] == layer]
+    if not rows:
+        return ["No formula of the papers is computed in this layer; it builds on the theory layer.", ""]
+    out = [".. list-table:: Formulas of the papers in this layer", "   :header-rows: 1", "   :widths: 45 30 25", "",
+           "   * - formula", "     - computed by", "     - paper, where"]
+    for _, formula, target, paper, where in rows:
+        title, url = PAPERS[paper]
+        out += [f"   * - {formula}", f"     - :py:obj:`~{target}`", f"     - `{paper} <{url}>`__, {where}"]
+    return out + [""]
+
+
+def _write_pages(app) -> None:
+    api = Path(app.srcdir) / "api"
+    api.mkdir(exist_ok=True)
+    mods = graph.modules(ROOT)
+    for layer, _ in graph.LAYERS:
+        names = [m for m in mods if graph.layer_of(m) == layer and not m.endswith("__main__")]
+        title = f"{layer} layer"
+        lines = [title, "=" * len(title), "", LAYER_TEXT[layer], ""] + _formula_table(layer)
+        for m in names:
+            lines += [m, "-" * len(m), "", f".. automodule:: {m}", ""]
+        text = "\n".join(lines) + "\n"
+        page = api / f"{_slug(layer)}.rst"
+        if not page.exists() or page.read_text(encoding="utf-8") != text:  # unchanged pages keep Sphinx's cache
+            page.write_text(text, encoding="utf-8")
+
+
+def _resolve_reexport(app, env, node, contnode):
+    """``petheory.encodings.rope`` (the public path) -> ``petheory.encodings.rotary.rope`` (where it
+    is defined and documented). Only for petheory/proofs_check targets that name a real object."""
+    import importlib
+
+    target = node.get("reftarget", "")
+    if node.get("refdomain") != "py" or not target.startswith(("petheory.", "proofs_check.")):
+        return None
+    modname, _, name = target.rpartition(".")
+    try:
+        owner = importlib.import_module(modname)
+    except ImportError:
+        return None
+    obj = getattr(owner, name, None)
+    if obj is None:
+        return None
+    candidates = []
+    if getattr(obj, "__module__", None) and getattr(obj, "__qualname__", None):
+        candidates.append(f"{obj.__module__}.{obj.__qualname__}")
+    candidates += [f"{m}.{name}" for m, mod in sorted(sys.modules.items())
+                   if m.startswith(modname + ".") and mod is not None and getattr(mod, name, None) is obj]
+    py = env.get_domain("py")
+    for real in candidates:
+        if real != target:
+            hit = py.resolve_any_xref(env, node["refdoc"], app.builder, real, node, contnode)
+            if hit:
+                return hit[0][1]
+    return None
+
+
+def setup(app):
+    app.connect("builder-inited", _write_pages)
+    app.connect("missing-reference", _resolve_reexport)
