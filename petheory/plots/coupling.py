@@ -114,6 +114,6 @@ def minilm_terms_figure(outdir, *, preset="quick", seed=0):
             for h in range(layer.num_heads)
         }
     fig.suptitle(f"all-MiniLM-L6-v2, layer 0, head {head}: Eq. 8 terms on {n} random word tokens at positions 0..{n - 1} "
-                 "(defect = ||A - diag-avg(A)||_F / ||A||_F; 0 = Toeplitz)", fontsize=10)
+                 r"(defect = $\Vert A - \mathrm{diagavg}(A)\Vert_F\,/\,\Vert A\Vert_F$; 0 = Toeplitz)", fontsize=10)
     fig.tight_layout()
     return save(fig, data, outdir, "coupling.minilm_terms")

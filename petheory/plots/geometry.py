@@ -164,8 +164,8 @@ def stress_per_pe(outdir, *, preset="quick", seed=0):
     ax.set_xlabel("Kruskal stress-1 with optimal scale (0 = the target's geometry up to scale)")
     ax.set_title(f"Stress of each PE's geometry on positions 0..{n - 1}\ntarget: Hellinger distances, {desc}", fontsize=10)
     ax.grid(axis="x", alpha=0.3)
-    note = ("RoPE = ||R_i - R_j||_F (sqrt 2 x sinusoidal with the same frequencies: equal stress); ALiBi = the line "
-            "|i-j|; T5/relative: Hellinger between softmax rows; d=64")
+    note = (r"RoPE = $\Vert R_i - R_j\Vert_F$ ($\sqrt{2}\,\times$ sinusoidal with the same frequencies: equal stress); "
+            r"ALiBi = the line $|i-j|$; T5/relative: Hellinger between softmax rows; $d = 64$")
     fig.text(0.01, -0.02, note, fontsize=7, color="0.3")
     data = {"target": desc, "n": n, "formula": geo.STRESS_FORMULAS["stress1"], "stress1": dict(rows), "d": D_MODEL,
             "null": null.as_dict()}

@@ -99,8 +99,8 @@ def lemma_b1_figure(outdir, *, preset="quick", seed=0):
         r = tp.lemma_b1(w, ph, reading=reading)
         f = tp.symbol(tp.phase_modulated_column(w, ph, reading=reading), theta=theta)[1]
         g = tp.symbol(tp.phase_modulated_column(w, None), theta=theta)[1]
-        ax.plot(theta, g, color="k", lw=1.6, label=f"g: max|g| {r.max_abs_g:.2f}, ptp {r.ptp_g:.2f}")
-        ax.plot(theta, f, color="C3", lw=1.6, label=f"f: max|f| {r.max_abs_f:.2f}, ptp {r.ptp_f:.2f}")
+        ax.plot(theta, g, color="k", lw=1.6, label=rf"$g$: $\max|g|$ = {r.max_abs_g:.2f}, ptp = {r.ptp_g:.2f}")
+        ax.plot(theta, f, color="C3", lw=1.6, label=rf"$f$: $\max|f|$ = {r.max_abs_f:.2f}, ptp = {r.ptp_f:.2f}")
         ax.axhline(r.bound, color="grey", ls="--", lw=0.9)
         ax.axhline(-r.bound, color="grey", ls="--", lw=0.9, label=f"±2Σw = ±{r.bound:.2f}")
         phase_word = "θ_i" if reading == "proof" else "iθ_i"
@@ -153,7 +153,7 @@ def contraction_figure(outdir, *, preset="quick", seed=0):
     for name, s in summ.items():
         ax.plot(np.arange(1, n + 1), np.sort(np.real(s["eigenvalues"])), ".-", ms=3, color=colors[name], label=name)
     sw = summ["W"]
-    ax.axhspan(sw["min"], sw["max"], color="k", alpha=0.06, label="[λmin(W), λmax(W)]")
+    ax.axhspan(sw["min"], sw["max"], color="k", alpha=0.06, label=r"$[\lambda_{min}(W), \lambda_{max}(W)]$")
     ax.set(xlabel="eigenvalue index (ascending)", ylabel="eigenvalue", title=f"spectra, N = {n}")
     ax.legend(fontsize=8)
     for y, (name, s) in enumerate(summ.items()):

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from petheory import geometry as geo
 from proofs_check.engine import Reading, claim, claim_with_readings
+from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import gamma, tolerance
 
 SRC = "cirrincione2026 (arXiv 2604.05217, abstract)"
@@ -100,6 +101,7 @@ def hellinger_mds_optimal(case) -> float:
     X0 = m.embedding
     X1 = geo.smacof(D, X0)
     n, V = P.shape
+    quantities(stress_mds=geo.stress(X0, D), stress_smacof_from_mds=geo.stress(X1, D), tolerance=_stress1_tol(n, V))
     return float(geo.stress(X0, D) - geo.stress(X1, D) - _stress1_tol(n, V))
 
 
@@ -193,6 +195,7 @@ def _reproduction(case):
 )
 def exact_reproduction_impossible(case) -> float:
     lam, err, tol, r, _n, _V = _reproduction(case)
+    quantities(mds_rank=r, max_squared_distance_error=err, tolerance=tol)
     P = distributions(case)
     if r < 2 or len({tuple(row) for row in P.tolist()}) < P.shape[0]:
         return -1.0  # only non-trivial cases count: distinct positions whose geometry needs >= 2 dimensions
@@ -319,6 +322,7 @@ def minimal_parametrisation(case) -> float:
     n, d = X.shape
     f = geo.minimal_parametrisation(X, rank=r)
     tol = _svd_tol(X, r)
+    quantities(n=n, d=d, rank=r, params_r_n_plus_d=f.params_min, params_n_d=f.params_full, reproduction_error=f.measured_error, tolerance=tol)
     fewer = 0.0 if f.params_min < f.params_full else 1.0 + f.params_min - f.params_full
     return max(f.measured_error - tol, fewer)
 

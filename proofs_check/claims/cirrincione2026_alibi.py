@@ -17,6 +17,7 @@ from petheory import geometry as geo
 from petheory.rounding import eig_rank_tol
 from proofs_check.claims.cirrincione2026 import SRC
 from proofs_check.engine import Evidence, Reading, claim, claim_with_readings
+from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import gamma, tolerance
 
 
@@ -46,6 +47,7 @@ def _second_eigen_ratio(D: np.ndarray) -> tuple[float, float]:
     lam = np.linalg.eigvalsh(geo.gram_from_distances(D))
     top = float(np.max(np.abs(lam)))
     second = float(np.sort(np.abs(lam))[-2])
+    quantities(largest_abs_eigenvalue=top, second_abs_eigenvalue=second, ratio=second / top, tolerance=eig_rank_tol(D.shape[0]))
     return second / top, eig_rank_tol(D.shape[0])
 
 
