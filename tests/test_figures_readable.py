@@ -11,8 +11,10 @@ import pytest
 
 from petheory import plots
 
-#: Formulas written as plain text: ``||x||``, ``2^(j/2)``, ``sqrt(``, ``N_max``, Greek names as words.
-PLAIN_FORMULA = re.compile(r"\|\||\^\(|sqrt\(|\bN_max\b|\b(alpha|beta|lambda|psi)\b|\bL_trans\b|\bB0\b")
+#: Formulas written as plain text: ``||x||``, ``2^(j/2)``, ``sqrt(``, ``N_max``, one-letter subscripts (``w_i``),
+#: Greek names as words or bare unicode math symbols outside ``$...$``.
+PLAIN_FORMULA = re.compile(r"\|\||\^\(|sqrt\(|\bN_max\b|\b(alpha|beta|lambda|psi)\b|\bL_trans\b|\bB0\b"
+                           r"|(?<![A-Za-z_])[A-Za-zα-ω]_[a-z0-9]\b|[λΣ∘ρκθψ]")
 
 
 @pytest.fixture(autouse=True)
@@ -83,10 +85,19 @@ def test_bound_figures_write_formulas_in_mathtext(tmp_path, texts):
         assert not plain_formulas(strings), plain_formulas(strings)
 
 
+def test_spectral_and_coupling_figures_write_formulas_in_mathtext(tmp_path, texts):
+    reg = plots.registry()
+    for name in ("spectral.lemma_b1", "spectral.hadamard_contraction", "coupling.additive_vs_hadamard"):
+        reg[name].fn(tmp_path, preset="quick", seed=0)
+    for strings in texts:
+        assert not plain_formulas(strings), plain_formulas(strings)
+
+
 def test_the_plain_formula_check_catches_plain_text():
-    assert plain_formulas(["||PE(pos)||_2", "2^(j/2) (standard L2)", "max |b| = alpha (N'-1)", "N_max = 50"]) == [
-        "||PE(pos)||_2", "2^(j/2) (standard L2)", "max |b| = alpha (N'-1)", "N_max = 50"]
-    assert plain_formulas([r"$\Vert PE\Vert_2$", r"$N_{max} = 50$", "training samples $m$"]) == []
+    plain = ["||PE(pos)||_2", "2^(j/2) (standard L2)", "max |b| = alpha (N'-1)", "N_max = 50", "f(θ) = Σ 2 w_i cos(iθ)",
+             "eigenvalue ranges [λmin, λmax]"]
+    assert plain_formulas(plain) == plain
+    assert plain_formulas([r"$\Vert PE\Vert_2$", r"$N_{max} = 50$", "training samples $m$", "rope_yarn", "kerple_log"]) == []
 
 
 def test_rademacher_gap_draws_mean_and_standard_error_over_seeds(tmp_path, drawn):

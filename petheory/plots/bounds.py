@@ -4,7 +4,7 @@ Every number comes from :mod:`petheory.bounds`; the trained figures draw the row
 :func:`petheory.experiments.li2025_rademacher_gap` and :func:`petheory.experiments.li2025_alibi_drift`
 (``draw_rademacher_gap``, ``draw_alibi_drift``); the registered figure functions call those first
 (the models are cached under ``runs/bounds/``, so a rerun only draws). Presets: ``quick`` trains the ``smoke`` running-sum model (2 layers,
-d=16, 2 heads) for 6 PEs x 5 sample sizes on CPU in about a minute; ``full`` trains the ``small``
+d=16, 2 heads) for 6 PEs x 5 sample sizes x 3 seeds on CPU in about 5 minutes; ``full`` trains the ``small``
 preset (2 layers, d=64, one head) for 8 sample sizes x 3 seeds.
 """
 
