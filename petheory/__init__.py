@@ -12,5 +12,6 @@ except _metadata.PackageNotFoundError:  # running from a source tree without ins
     __version__ = "0.1.0"
 
 from petheory import encodings  # noqa: E402
+from petheory import geometry  # noqa: E402  (registers the encoding "mds_optimal", built from the geometry)
 
-__all__ = ["encodings", "__version__"]
+__all__ = ["encodings", "geometry", "__version__"]

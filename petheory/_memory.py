@@ -20,6 +20,8 @@ import os
 import re
 from contextlib import contextmanager
 
+from petheory.errors import ValidationError, ValidationTypeError
+
 ENV = "PETHEORY_MAX_MEMORY"
 
 #: floating-point throughput assumed for the time estimates in messages (a laptop core, BLAS-3)
@@ -31,7 +33,7 @@ _SMALL = 64 * 1024**2
 _limit: int | None = None  # set by ``petheory --max-memory`` for the duration of one command
 
 
-class MemoryLimitError(ValueError):
+class MemoryLimitError(ValidationError):
     """A computation's memory estimate exceeds what is available (raised before allocating)."""
 
 
@@ -42,17 +44,17 @@ _UNITS = {"": 1, "b": 1, "k": 1024, "kb": 1000, "kib": 1024, "m": 1024**2, "mb":
 def parse_size(text) -> int:
     """Bytes from ``'8G'``, ``'512MiB'``, ``'2.5GB'``, ``'1e9'`` (K/M/G/T alone are binary)."""
     if isinstance(text, bool):
-        raise TypeError(f"memory size must be a number of bytes or text like '8G', got {text!r}")
+        raise ValidationTypeError(f"memory size must be a number of bytes or text like '8G', got {text!r}")
     if isinstance(text, (int, float)):
         value, unit = float(text), ""
     else:
         m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([A-Za-z]*)\s*", str(text))
         if not m or m.group(2).lower() not in _UNITS:
-            raise ValueError(f"memory size must look like 8G, 512MiB, 2.5GB or a number of bytes; got {text!r}")
+            raise ValidationError(f"memory size must look like 8G, 512MiB, 2.5GB or a number of bytes; got {text!r}")
         value, unit = float(m.group(1)), m.group(2).lower()
     nbytes = value * _UNITS[unit]
     if not math.isfinite(nbytes) or nbytes <= 0:
-        raise ValueError(f"memory size must be positive and finite, got {text!r}")
+        raise ValidationError(f"memory size must be positive and finite, got {text!r}")
     return int(nbytes)
 
 
@@ -120,7 +122,7 @@ def available() -> tuple[int | None, str]:
         try:
             return parse_size(env), f"the {ENV} limit"
         except (TypeError, ValueError) as exc:
-            raise ValueError(f"environment variable {ENV}: {exc}") from None
+            raise ValidationError(f"environment variable {ENV}: {exc}") from None
     free = _meminfo()
     where = "available memory (MemAvailable, /proc/meminfo)"
     if free is None:

@@ -11,51 +11,53 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from petheory.errors import ValidationError, ValidationTypeError
+
 
 def integer(name: str, value, *, minimum: int | None = None, maximum: int | None = None) -> int:
     """Return ``value`` as a Python int, checking type and range."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
+        raise ValidationTypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
     value = int(value)
     if minimum is not None and value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+        raise ValidationError(f"{name} must be >= {minimum}, got {value}")
     if maximum is not None and value > maximum:
-        raise ValueError(f"{name} must be <= {maximum}, got {value}")
+        raise ValidationError(f"{name} must be <= {maximum}, got {value}")
     return value
 
 
 def even(name: str, value) -> int:
     value = integer(name, value, minimum=2)
     if value % 2:
-        raise ValueError(f"{name} must be even (features come in sin/cos or rotation pairs), got {value}")
+        raise ValidationError(f"{name} must be even (features come in sin/cos or rotation pairs), got {value}")
     return value
 
 
 def real(name: str, value, *, positive: bool = False, nonnegative: bool = False) -> float:
     """Return ``value`` as a finite float, optionally requiring a sign."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
+        raise ValidationTypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
     value = float(value)
     if not np.isfinite(value):
-        raise ValueError(f"{name} must be finite, got {value}")
+        raise ValidationError(f"{name} must be finite, got {value}")
     if positive and value <= 0:
-        raise ValueError(f"{name} must be > 0, got {value}")
+        raise ValidationError(f"{name} must be > 0, got {value}")
     if nonnegative and value < 0:
-        raise ValueError(f"{name} must be >= 0, got {value}")
+        raise ValidationError(f"{name} must be >= 0, got {value}")
     return value
 
 
 def boolean(name: str, value) -> bool:
     """Return ``value`` as a bool; only ``True``/``False`` (or numpy bools) are accepted, not truthy values."""
     if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
+        raise ValidationTypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
     return bool(value)
 
 
 def choice(name: str, value, choices: Iterable[str]) -> str:
     choices = tuple(choices)
     if value not in choices:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
+        raise ValidationError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
     return value
 
 
@@ -74,15 +76,15 @@ def array(
     accepted and promoted) or ``"any"`` (float64 or complex128, whichever fits).
     """
     if isinstance(value, (str, bytes)) or value is None:
-        raise TypeError(f"{name} must be an array of numbers, got {type(value).__name__}")
+        raise ValidationTypeError(f"{name} must be an array of numbers, got {type(value).__name__}")
     arr = np.asarray(value)
     if arr.dtype == object or not (
         np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.bool_)
     ):
-        raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}")
+        raise ValidationTypeError(f"{name} must be numeric, got dtype {arr.dtype}")
     if dtype == "real":
         if np.iscomplexobj(arr):
-            raise TypeError(f"{name} must be real, got complex dtype {arr.dtype}")
+            raise ValidationTypeError(f"{name} must be real, got complex dtype {arr.dtype}")
         arr = arr.astype(np.float64, copy=False)
     elif dtype == "complex":
         arr = arr.astype(np.complex128, copy=False)
@@ -94,19 +96,19 @@ def array(
         allowed = (ndim,) if isinstance(ndim, int) else ndim
         if arr.ndim not in allowed:
             want = " or ".join(f"{k}-D" for k in allowed)
-            raise ValueError(f"{name} must be {want}, got shape {arr.shape}")
+            raise ValidationError(f"{name} must be {want}, got shape {arr.shape}")
     if nonempty and arr.size == 0:
-        raise ValueError(f"{name} must not be empty, got shape {arr.shape}")
+        raise ValidationError(f"{name} must not be empty, got shape {arr.shape}")
     if finite and not np.all(np.isfinite(arr)):
         bad = int(np.size(arr) - np.count_nonzero(np.isfinite(arr)))
-        raise ValueError(f"{name} must be finite, found {bad} NaN/inf entries")
+        raise ValidationError(f"{name} must be finite, found {bad} NaN/inf entries")
     return arr
 
 
 def square(name: str, value, **kw) -> np.ndarray:
     arr = array(name, value, ndim=2, **kw)
     if arr.shape[0] != arr.shape[1]:
-        raise ValueError(f"{name} must be square, got shape {arr.shape}")
+        raise ValidationError(f"{name} must be square, got shape {arr.shape}")
     return arr
 
 
@@ -117,7 +119,7 @@ def generator(seed) -> np.random.Generator:
     if seed is None:
         seed = 0
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise TypeError(f"seed must be a non-negative integer or numpy.random.Generator, got {seed!r}")
+        raise ValidationTypeError(f"seed must be a non-negative integer or numpy.random.Generator, got {seed!r}")
     return np.random.default_rng(int(seed))
 
 

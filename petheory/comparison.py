@@ -5,7 +5,7 @@ commands use, so a number here is the number ``petheory spectrum``/``stress``/``
 
 ``symbol`` / ``eigenvalues``
     The position-only Toeplitz matrix of the encoding at ``n`` positions: a bias encoding's
-    ``B``; a rotary encoding's unit-content kernel (:func:`petheory.encodings_modern.rotary_kernel`,
+    ``B``; a rotary encoding's unit-content kernel (:func:`petheory.encodings.kernels.rotary_kernel`,
     YaRN's and xPos's scales included); an absolute encoding's Gram ``P P^T``, projected on
     Toeplitz matrices (diagonal means) where it is not Toeplitz. Non-Hermitian kernels (xPos,
     random T5/relative tables) are replaced by their Hermitian part ``(T + T^H)/2``. Symbol range
@@ -49,7 +49,7 @@ LENGTHGEN_TASKS = {"running_sum": ("mse",), "parity": ("seq_acc", "token_acc"), 
 def position_kernel(name: str, n: int, d: int, **params) -> tuple[np.ndarray, str]:
     """First column of the Hermitian Toeplitz matrix the comparison analyses, and what it is."""
     from petheory import toeplitz as tp
-    from petheory.encodings_modern import rotary_kernel
+    from petheory.encodings.kernels import rotary_kernel
 
     info = enc.info(name)
     if info.kind == "bias":

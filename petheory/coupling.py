@@ -12,12 +12,12 @@ What is here:
 * :func:`random_projections`, :func:`projections_from_linear`, :func:`bert_inputs` — where ``W_Q, W_K``,
   contents and positions come from (seeded random, torch modules, BERT's embeddings split by its
   LayerNorm rule). Reading a BERT directory is :func:`petheory.loaders.load_bert_first_layer`, and the
-  Eq. 8 terms of MiniLM are :func:`petheory.loaders.minilm_terms`: this module reads no file.
+  Eq. 8 terms of MiniLM are :func:`petheory.experiments.minilm_terms`: this module reads no file.
 * :func:`toeplitz_report` — how Toeplitz each term is.
 * :func:`rope_logit_terms` — RoPE logits in complex form, exactly, one Toeplitz unit-modulus
   phase matrix per frequency band; :func:`single_phase_defect` — whether the *single* ``G_e`` of
   Eq. 9 / Prop. B.1 exists.
-* :func:`compose`, :func:`row_softmax`, :func:`spectral_summary` — additive (``W + B``) against
+* :func:`compose`, :func:`spectral_summary` (with :func:`petheory.softmax.row_softmax`) — additive (``W + B``) against
   Hadamard (``W ∘ E``) composition of Toeplitz factors.
 """
 
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -33,10 +32,8 @@ from petheory import _memory
 from petheory import _validate as v
 from petheory import encodings as enc
 from petheory import toeplitz as tp
-from petheory.softmax import row_softmax  # noqa: F401  (public here too: coupling.row_softmax)
-
-if TYPE_CHECKING:  # annotations only: the layer is read by petheory.loaders
-    from petheory.loaders import BertFirstLayer
+from petheory import softmax
+from petheory.errors import ValidationError, ValidationTypeError
 
 TERM_NAMES = ("cc", "cp", "pc", "pp", "bias")
 TERM_LABELS = {
@@ -79,7 +76,7 @@ class LogitTerms:
 def _projection(name: str, W, d: int) -> np.ndarray:
     W = v.array(name, W, ndim=2)
     if W.shape[0] != d:
-        raise ValueError(f"{name} must have shape (d, d_head) with d={d} rows (x W convention), got {W.shape}")
+        raise ValidationError(f"{name} must have shape (d, d_head) with d={d} rows (x W convention), got {W.shape}")
     return W
 
 
@@ -88,7 +85,7 @@ def _row_bias(name: str, b, d_head: int) -> np.ndarray:
         return np.zeros(d_head)
     b = v.array(name, b, ndim=1)
     if b.shape != (d_head,):
-        raise ValueError(f"{name} must have shape ({d_head},) (one entry per head dimension), got {b.shape}")
+        raise ValidationError(f"{name} must have shape ({d_head},) (one entry per head dimension), got {b.shape}")
     return b
 
 
@@ -133,11 +130,11 @@ def logit_terms(content, positions, W_Q, W_K, bias=None, *, b_Q=None, b_K=None, 
     n, d = C.shape
     P = v.array("positions", positions, ndim=2)
     if P.shape != (n, d):
-        raise ValueError(f"positions must have the shape of content {(n, d)}, got {P.shape}")
+        raise ValidationError(f"positions must have the shape of content {(n, d)}, got {P.shape}")
     W_Q = _projection("W_Q", W_Q, d)
     W_K = _projection("W_K", W_K, d)
     if W_K.shape != W_Q.shape:
-        raise ValueError(f"W_K must have the shape of W_Q {W_Q.shape}, got {W_K.shape}")
+        raise ValidationError(f"W_K must have the shape of W_Q {W_Q.shape}, got {W_K.shape}")
     dh = W_Q.shape[1]
     bQ, bK = _row_bias("b_Q", b_Q, dh), _row_bias("b_K", b_K, dh)
     s = 1.0 if scale is None else v.real("scale", scale, positive=True)
@@ -146,7 +143,7 @@ def logit_terms(content, positions, W_Q, W_K, bias=None, *, b_Q=None, b_K=None, 
     else:
         B = v.array("bias", bias, ndim=2)
         if B.shape != (n, n):
-            raise ValueError(f"bias must have shape {(n, n)} (one entry per query-key pair), got {B.shape}")
+            raise ValidationError(f"bias must have shape {(n, n)} (one entry per query-key pair), got {B.shape}")
     qc, kc = C @ W_Q + bQ, C @ W_K + bK  # (n, d_head)
     qp, kp = P @ W_Q, P @ W_K  # (n, d_head)
     return LogitTerms(s * (qc @ kc.T), s * (qc @ kp.T), s * (qp @ kc.T), s * (qp @ kp.T), B.copy(), s)
@@ -215,24 +212,24 @@ def projections_from_linear(query, key, *, num_heads: int = 1, head: int = 0) ->
     out = {}
     for tag, lin in (("Q", query), ("K", key)):
         if not hasattr(lin, "weight"):
-            raise TypeError(f"{'query' if tag == 'Q' else 'key'} must have a .weight (an nn.Linear), got {type(lin).__name__}")
+            raise ValidationTypeError(f"{'query' if tag == 'Q' else 'key'} must have a .weight (an nn.Linear), got {type(lin).__name__}")
         W = _torch_to_numpy(f"W_{tag}", lin.weight)
         if W.ndim != 2 or W.shape[0] % num_heads:
-            raise ValueError(f"W_{tag} of shape {W.shape} does not split into num_heads={num_heads} row blocks")
+            raise ValidationError(f"W_{tag} of shape {W.shape} does not split into num_heads={num_heads} row blocks")
         dh = W.shape[0] // num_heads
         rows = slice(head * dh, (head + 1) * dh)
         out[f"W_{tag}"] = np.ascontiguousarray(W[rows].T)
         b = getattr(lin, "bias", None)
         out[f"b_{tag}"] = None if b is None else _torch_to_numpy(f"b_{tag}", b)[rows].copy()
     if out["W_Q"].shape != out["W_K"].shape:
-        raise ValueError(f"query and key heads differ in shape: {out['W_Q'].shape} vs {out['W_K'].shape}")
+        raise ValidationError(f"query and key heads differ in shape: {out['W_Q'].shape} vs {out['W_K'].shape}")
     return out
 
 
 LAYERNORM_RULES = ("split", "none")
 
 
-def bert_inputs(layer: BertFirstLayer, token_ids, *, layernorm: str = "split") -> tuple[np.ndarray, np.ndarray]:
+def bert_inputs(layer, token_ids, *, layernorm: str = "split") -> tuple[np.ndarray, np.ndarray]:
     r"""Content and position components ``(C, P)``, each (n, d), of BERT's first attention input.
 
     Parameters
@@ -263,12 +260,12 @@ def bert_inputs(layer: BertFirstLayer, token_ids, *, layernorm: str = "split") -
     v.choice("layernorm", layernorm, LAYERNORM_RULES)
     ids = np.asarray(token_ids)
     if ids.ndim != 1 or ids.size == 0 or not np.issubdtype(ids.dtype, np.integer):
-        raise ValueError(f"token_ids must be a non-empty 1-D integer array, got shape {ids.shape} dtype {ids.dtype}")
+        raise ValidationError(f"token_ids must be a non-empty 1-D integer array, got shape {ids.shape} dtype {ids.dtype}")
     n = ids.size
     if n > layer.position.shape[0]:
-        raise ValueError(f"token_ids has {n} tokens but the model has {layer.position.shape[0]} positions")
+        raise ValidationError(f"token_ids has {n} tokens but the model has {layer.position.shape[0]} positions")
     if ids.min() < 0 or ids.max() >= layer.word.shape[0]:
-        raise ValueError(f"token_ids must lie in [0, {layer.word.shape[0]}), got range [{ids.min()}, {ids.max()}]")
+        raise ValidationError(f"token_ids must lie in [0, {layer.word.shape[0]}), got range [{ids.min()}, {ids.max()}]")
     w = layer.word[ids] + layer.token_type  # (n, d)
     p = layer.position[:n]  # (n, d)
     if layernorm == "none":
@@ -290,7 +287,7 @@ def complex_pairs(x, table: enc.RotaryTable) -> np.ndarray:
     ``exp(i p θ_t)``, and the real inner product of two pairs is ``Re{z conj(z')}``."""
     x = v.array("x", x, ndim=2)
     if x.shape[1] != table.d:
-        raise ValueError(f"x must have d={table.d} columns, got shape {x.shape}")
+        raise ValidationError(f"x must have d={table.d} columns, got shape {x.shape}")
     a, b = table.pairs()
     return x[:, a] + 1j * x[:, b]
 
@@ -358,14 +355,14 @@ def rope_logit_terms(content, positions, W_Q, W_K, table: enc.RotaryTable, *, sc
     n, d = C.shape
     P = v.array("positions", positions, ndim=2)
     if P.shape != (n, d):
-        raise ValueError(f"positions must have the shape of content {(n, d)}, got {P.shape}")
+        raise ValidationError(f"positions must have the shape of content {(n, d)}, got {P.shape}")
     W_Q, W_K = _projection("W_Q", W_Q, d), _projection("W_K", W_K, d)
     if W_K.shape != W_Q.shape:
-        raise ValueError(f"W_K must have the shape of W_Q {W_Q.shape}, got {W_K.shape}")
+        raise ValidationError(f"W_K must have the shape of W_Q {W_Q.shape}, got {W_K.shape}")
     if not isinstance(table, enc.RotaryTable):
-        raise TypeError(f"table must be a RotaryTable (petheory.encodings.rope), got {type(table).__name__}")
+        raise ValidationTypeError(f"table must be a RotaryTable (petheory.encodings.rope), got {type(table).__name__}")
     if table.d != W_Q.shape[1] or table.angles.shape[0] != n:
-        raise ValueError(
+        raise ValidationError(
             f"table must rotate d_head={W_Q.shape[1]} coordinates at n={n} positions, got d={table.d}, n={table.angles.shape[0]}"
         )
     s = 1.0 if scale is None else v.real("scale", scale, positive=True)
@@ -410,7 +407,7 @@ def single_phase_defect(S, L, *, n_grid: int = 4096) -> float:
     S = v.square("S", S, dtype="complex")
     L = v.square("L", L)
     if L.shape != S.shape:
-        raise ValueError(f"L must have the shape of S {S.shape}, got {L.shape}")
+        raise ValidationError(f"L must have the shape of S {S.shape}, got {L.shape}")
     n_grid = v.integer("n_grid", n_grid, minimum=8)
     n = S.shape[0]
     _memory.require(_memory.array_bytes(n_grid, n + 2, itemsize=4 * 16), f"phase grid of {n_grid} angles (n = {n})",
@@ -437,7 +434,7 @@ def compose(W, X, mode: str) -> np.ndarray:
     W = v.square("W", W, dtype="any")
     X = v.square("X", X, dtype="any")
     if X.shape != W.shape:
-        raise ValueError(f"X must have the shape of W {W.shape}, got {X.shape}")
+        raise ValidationError(f"X must have the shape of W {W.shape}, got {X.shape}")
     return W + X if mode == "additive" else W * X
 
 
@@ -457,9 +454,9 @@ def rope_band_average(offsets, thetas, weights=None) -> np.ndarray:
     else:
         a = v.array("weights", weights, ndim=1, dtype="real")
         if a.shape != th.shape:
-            raise ValueError(f"weights must have the shape of thetas {th.shape}, got {a.shape}")
+            raise ValidationError(f"weights must have the shape of thetas {th.shape}, got {a.shape}")
         if (a < 0).any() or a.sum() <= 0:
-            raise ValueError("weights must be non-negative with a positive sum (they are normalised to the simplex)")
+            raise ValidationError("weights must be non-negative with a positive sum (they are normalised to the simplex)")
         a = a / a.sum()
     e = np.exp(1j * k[..., None] * th) @ a
     e[k == 0] = 1.0
@@ -501,23 +498,6 @@ def spectral_summary(M) -> dict:
         "spectral_radius": float(np.abs(ev).max()),
         "condition": float(sv[0] / sv[-1]) if sv[-1] > 0 else math.inf,
         "toeplitz_defect": tp.toeplitz_defect(M),
-        "softmax_toeplitz_defect": tp.toeplitz_defect(row_softmax(np.real(M))),
+        "softmax_toeplitz_defect": tp.toeplitz_defect(softmax.row_softmax(np.real(M))),
     }
 
-
-#: Names that lived here before issue 13 and read model files (now in :mod:`petheory.loaders`) or
-#: load and compute (now :func:`petheory.experiments.minilm_terms`). Kept reachable for old code.
-MOVED = {"BertFirstLayer": "loaders", "load_bert_first_layer": "loaders", "minilm_token_ids": "loaders",
-         "minilm_terms": "experiments"}
-
-
-def __getattr__(name: str):
-    """``coupling.minilm_terms`` etc. (old paths), forwarded lazily (PEP 562) to their new homes:
-    importing :mod:`petheory.coupling` reads nothing; only asking for one of :data:`MOVED` does."""
-    if name in MOVED:
-        if MOVED[name] == "loaders":
-            from petheory import loaders as home
-        else:
-            from petheory import experiments as home
-        return getattr(home, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -38,6 +38,8 @@ import math
 import tempfile
 from pathlib import Path
 
+from petheory.errors import ValidationError
+
 #: gu2025 §4.1 run name -> PE spec, as their code does it (CLAIMS.md).
 GU2025_PES = {
     "rope": "rope+sinusoidal",
@@ -63,7 +65,7 @@ def _sweep(task: str, config: dict, default_pes, extra_axes=None) -> list[dict]:
     opts = {k: config.pop(k) for k in ("engine", "workers", "ensemble", "slurm", "executor", "progress") if k in config}
     out_dir = config.pop("out_dir", None)
     if config:
-        raise ValueError(f"unknown experiment option(s): {', '.join(sorted(config))}")
+        raise ValidationError(f"unknown experiment option(s): {', '.join(sorted(config))}")
     configs = sweep.expand(spec)
     if out_dir is None:
         with tempfile.TemporaryDirectory(prefix="petheory-") as tmp:
@@ -201,7 +203,7 @@ def _li2025_config(config: dict | None, extra: dict) -> tuple[str, int, dict, di
     train_keys = ("progress", "pes", "m_grid", "seeds", "size", "steps", "train_set")
     train = {k: config.pop(k) for k in train_keys if k in config}
     if config:
-        raise ValueError(f"unknown experiment option(s): {', '.join(sorted(config))}")
+        raise ValidationError(f"unknown experiment option(s): {', '.join(sorted(config))}")
     return preset, seed, train, own
 
 

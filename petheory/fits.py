@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from petheory import _validate as v
+from petheory.errors import ValidationError
 
 __all__ = ["LineFit", "fit_line", "fit_power_law"]
 
@@ -45,15 +46,15 @@ def fit_line(x, y, *, level: float = 0.95, weights=None) -> LineFit:
     x = v.array("x", x, ndim=1)
     y = v.array("y", y, ndim=1)
     if x.shape != y.shape or x.size < 3:
-        raise ValueError(f"fit_line needs x and y of equal length >= 3, got {x.shape} and {y.shape}")
+        raise ValidationError(f"fit_line needs x and y of equal length >= 3, got {x.shape} and {y.shape}")
     w = np.ones_like(x) if weights is None else v.array("weights", weights, ndim=1)
     if w.shape != x.shape or np.any(w <= 0):
-        raise ValueError("weights must be positive and match x")
+        raise ValidationError("weights must be positive and match x")
     W = w / w.sum()
     xm, ym = W @ x, W @ y
     sxx = W @ (x - xm) ** 2
     if sxx <= 0:
-        raise ValueError("fit_line needs at least two distinct x values")
+        raise ValidationError("fit_line needs at least two distinct x values")
     slope = float(W @ ((x - xm) * (y - ym)) / sxx)
     intercept = float(ym - slope * xm)
     resid = y - intercept - slope * x
@@ -72,5 +73,5 @@ def fit_power_law(x, y, *, level: float = 0.95, weights=None) -> LineFit:
     x = v.array("x", x, ndim=1)
     y = v.array("y", y, ndim=1)
     if np.any(x <= 0) or np.any(y <= 0):
-        raise ValueError("fit_power_law needs positive x and y")
+        raise ValidationError("fit_power_law needs positive x and y")
     return fit_line(np.log(x), np.log(y), level=level, weights=weights)

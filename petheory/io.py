@@ -12,6 +12,8 @@ import stat
 import tempfile
 from pathlib import Path
 
+from petheory.errors import ValidationError, ValidationTypeError
+
 
 def atomic_write(path, write) -> Path:
     """Write ``path`` atomically: ``write(fh)`` fills a temporary binary file beside ``path``.
@@ -87,7 +89,7 @@ def read_json(path):
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
-        raise ValueError(f"{path} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        raise ValidationError(f"{path} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
 
 
 def _default(obj):
@@ -99,7 +101,7 @@ def _default(obj):
         return obj.tolist()
     if isinstance(obj, Path):
         return str(obj)
-    raise TypeError(f"{type(obj).__name__} is not JSON serialisable")
+    raise ValidationTypeError(f"{type(obj).__name__} is not JSON serialisable")
 
 
 # ---------------------------------------------------------------------------- training records read back

@@ -17,6 +17,8 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
+from petheory.errors import ValidationError
+
 _LOADED_GROUPS: set[str] = set()
 
 
@@ -30,7 +32,7 @@ class PluginError(RuntimeError):
 def load_module(spec: str):
     """Import a plugin given as a dotted module name or a path to a ``.py`` file."""
     if not isinstance(spec, str) or not spec.strip():
-        raise ValueError("--plugin needs a module name (mypkg.mypes) or a .py file path")
+        raise ValidationError("--plugin needs a module name (mypkg.mypes) or a .py file path")
     path = Path(spec)
     if spec.endswith(".py") or path.is_file():
         if not path.is_file():
@@ -52,7 +54,7 @@ def load_module(spec: str):
         return importlib.import_module(spec)
     except ModuleNotFoundError as exc:
         if exc.name and (spec == exc.name or spec.startswith(exc.name + ".")):
-            raise ValueError(f"plugin module {spec!r} not found (is it installed or on PYTHONPATH?)") from None
+            raise ValidationError(f"plugin module {spec!r} not found (is it installed or on PYTHONPATH?)") from None
         raise PluginError(f"plugin {spec} failed to import: {_describe(exc)}") from exc
     except Exception as exc:
         raise PluginError(f"plugin {spec} failed to import: {_describe(exc)}") from exc
@@ -99,7 +101,7 @@ def glob_select(names, patterns, *, no_match: str) -> list[str]:
     for p in patterns:
         hit = [n for n in names if fnmatch.fnmatchcase(n, p)]
         if not hit:
-            raise ValueError(no_match.format(pattern=p))
+            raise ValidationError(no_match.format(pattern=p))
         out.extend(h for h in hit if h not in out)
     return out
 

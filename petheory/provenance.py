@@ -15,7 +15,7 @@ def preset_of(record: dict) -> str:
     if record.get("preset"):
         return record["preset"]
     from petheory.nn.presets import identify
-    from petheory.nn.train import TrainConfig
+    from petheory.nn.config import TrainConfig
 
     try:
         return identify(TrainConfig.from_dict(record["config"]))
@@ -43,7 +43,7 @@ def li2025_table5_paper_size(record: dict) -> bool:
     import dataclasses
 
     from petheory.nn.presets import identify
-    from petheory.nn.train import TrainConfig
+    from petheory.nn.config import TrainConfig
 
     try:
         cfg = TrainConfig.from_dict(record["config"])

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from petheory.io import atomic_write_json
+from petheory.errors import ValidationError
 
 _MAX_FILES = 20000
 
@@ -86,12 +87,12 @@ def read(path) -> dict:
     try:
         rec = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}); truncated or hand-edited?") from None
+        raise ValidationError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}); truncated or hand-edited?") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path}: cannot be read ({exc})") from None
+        raise ValidationError(f"{path}: cannot be read ({exc})") from None
     problem = record_problem(rec)
     if problem:
-        raise ValueError(f"{path}: not a usable training record ({problem})")
+        raise ValidationError(f"{path}: not a usable training record ({problem})")
     rec["_path"] = str(path)
     return rec
 
@@ -126,7 +127,7 @@ def find(task: str | None = None, workdir=".", *, where=None, check=None, report
 def export(records, dest, *, experiment: str) -> list[Path]:
     """Write ``records`` (dicts) as ``dest/<experiment>/<task>__<pe>__s<seed>__<hash>.json`` (atomic)."""
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", experiment):
-        raise ValueError(f"experiment name must be letters, digits, '_', '.', '-', got {experiment!r}")
+        raise ValidationError(f"experiment name must be letters, digits, '_', '.', '-', got {experiment!r}")
     out = []
     for r in records:
         r = {k: v for k, v in r.items() if not k.startswith("_")}

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from petheory.errors import ValidationError
+
 
 def unit_roundoff(dtype=np.float64) -> float:
     """u = eps/2 for ``dtype`` (1.1e-16 for float64)."""
@@ -23,7 +25,7 @@ def gamma(n_ops: int, dtype=np.float64) -> float:
     u = unit_roundoff(dtype)
     n_ops = max(int(n_ops), 1)
     if n_ops * u >= 1:
-        raise ValueError(f"n_ops={n_ops} is too large for a meaningful rounding bound in {np.dtype(dtype).name}")
+        raise ValidationError(f"n_ops={n_ops} is too large for a meaningful rounding bound in {np.dtype(dtype).name}")
     return n_ops * u / (1.0 - n_ops * u)
 
 
@@ -54,7 +56,7 @@ def numerical_rank(values, threshold: float, *, positive: bool = False) -> int:
     vals = np.asarray(values, dtype=np.float64).ravel()
     threshold = float(threshold)
     if not np.isfinite(threshold) or threshold < 0:
-        raise ValueError(f"threshold must be finite and >= 0, got {threshold}")
+        raise ValidationError(f"threshold must be finite and >= 0, got {threshold}")
     return int(np.count_nonzero((vals if positive else np.abs(vals)) > threshold))
 
 
@@ -82,6 +84,6 @@ def tolerance(*, n_ops: int, scale: float, cond: float = 1.0, dtype=np.float64) 
     """
     scale = float(abs(scale))
     if not np.isfinite(scale) or not np.isfinite(cond) or cond < 0:
-        raise ValueError(f"scale and cond must be finite and cond >= 0, got scale={scale}, cond={cond}")
+        raise ValidationError(f"scale and cond must be finite and cond >= 0, got scale={scale}, cond={cond}")
     eta = float(np.finfo(dtype).smallest_subnormal)
     return float(cond) * (gamma(n_ops, dtype) * scale + max(int(n_ops), 1) * eta)

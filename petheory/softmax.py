@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from petheory import _validate as v
+from petheory.errors import ValidationError
 
 __all__ = ["row_softmax"]
 
@@ -18,8 +19,8 @@ def row_softmax(M) -> np.ndarray:
     """Row-wise softmax of a real (n, n) matrix (max-subtracted; ``-inf`` entries allowed as masks)."""
     M = v.array("M", M, ndim=2, finite=False)
     if np.isnan(M).any() or np.isposinf(M).any():
-        raise ValueError("M must not contain NaN or +inf")
+        raise ValidationError("M must not contain NaN or +inf")
     if np.isneginf(M).all(axis=1).any():
-        raise ValueError("M has a row that is entirely -inf (nothing to normalise)")
+        raise ValidationError("M has a row that is entirely -inf (nothing to normalise)")
     E = np.exp(M - M.max(axis=1, keepdims=True))
     return E / E.sum(axis=1, keepdims=True)

@@ -53,6 +53,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from petheory._validate import scalar
+from petheory.errors import ValidationError, ValidationTypeError
 
 __all__ = ["PETerm", "PESpec", "parse_pe_spec", "parse_pe_specs", "legacy_params", "GRAMMAR", "MECHANISMS",
            "MECHANISM_KEYS", "NAMED_COMBINATIONS", "TABLE_SUFFIXES"]
@@ -107,7 +108,7 @@ class PETerm:
 
     def __post_init__(self):
         if (self.name is None) == (self.path is None):
-            raise TypeError(f"a PETerm has a name or a path (a table), exactly one; got name={self.name!r}, path={self.path!r}")
+            raise ValidationTypeError(f"a PETerm has a name or a path (a table), exactly one; got name={self.name!r}, path={self.path!r}")
         object.__setattr__(self, "options", tuple((str(k), v) for k, v in (self.options or ())))
 
     @property
@@ -130,7 +131,7 @@ class PETerm:
         bad = [k for k, _ in self.options if k not in allowed]
         if bad:
             close = [m for b in bad for m in difflib.get_close_matches(b, allowed, n=1)]
-            raise ValueError(f"{what or self.name} takes {', '.join(sorted(allowed)) or 'no parameters'}; got "
+            raise ValidationError(f"{what or self.name} takes {', '.join(sorted(allowed)) or 'no parameters'}; got "
                              f"{', '.join(bad)}" + (f" (did you mean {', '.join(close)}?)" if close else ""))
 
 
@@ -146,7 +147,7 @@ class PESpec:
     def __post_init__(self):
         object.__setattr__(self, "terms", tuple(self.terms))
         if not self.terms or not all(isinstance(t, PETerm) for t in self.terms):
-            raise TypeError(f"a PESpec holds one or more PETerm, got {self.terms!r}")
+            raise ValidationTypeError(f"a PESpec holds one or more PETerm, got {self.terms!r}")
 
     def __str__(self) -> str:
         return "+".join(str(t) for t in self.terms)
@@ -171,7 +172,7 @@ class PESpec:
     def single(self, what: str = "this command") -> PETerm:
         """The one term, or ValueError for a combination."""
         if len(self.terms) > 1:
-            raise ValueError(f"{what} takes one PE, not the combination {self}; combinations ('+') are built by "
+            raise ValidationError(f"{what} takes one PE, not the combination {self}; combinations ('+') are built by "
                              "petheory.nn (train, sweep)")
         return self.head
 
@@ -179,7 +180,7 @@ class PESpec:
         """The one named term, or ValueError for a combination or a table."""
         term = self.single(what)
         if term.is_table:
-            raise ValueError(f"{what} takes a registered encoding, not a table ({term})")
+            raise ValidationError(f"{what} takes a registered encoding, not a table ({term})")
         return term
 
     def registered(self, what: str = "this command") -> PETerm:
@@ -192,13 +193,13 @@ class PESpec:
         name = combos.get(tuple(t.name for t in self.terms)) if len(self.terms) == 2 else None
         if name is None or any(t.is_table for t in self.terms):
             known = ", ".join(f"{m}+{a} ({n})" for n, (m, a) in NAMED_COMBINATIONS.items() if a)
-            raise ValueError(f"{what} takes one PE, not the combination {self}: the registry holds {known}; other "
+            raise ValidationError(f"{what} takes one PE, not the combination {self}: the registry holds {known}; other "
                              "combinations are built by petheory.nn (train, sweep)")
         merged: dict = {}
         for term in self.terms:
             for k, val in term.options:
                 if k in merged and merged[k] != val:
-                    raise ValueError(f"{self}: {k}={_fmt(merged[k])} and {k}={_fmt(val)} disagree; {name} has one {k}")
+                    raise ValidationError(f"{self}: {k}={_fmt(merged[k])} and {k}={_fmt(val)} disagree; {name} has one {k}")
                 merged[k] = val
         return PETerm(name=name, options=tuple(merged.items()))
 
@@ -207,7 +208,7 @@ class PESpec:
         if not params:
             return self
         if self.is_table:
-            raise ValueError(f"parameters apply to named encodings only, not to the table {self.head}")
+            raise ValidationError(f"parameters apply to named encodings only, not to the table {self.head}")
         opts = dict(self.head.options)
         opts.update(params)
         return PESpec((replace(self.head, options=tuple(opts.items())),) + self.terms[1:])
@@ -217,9 +218,9 @@ class PESpec:
         if key is None:
             return self
         if not self.is_table:
-            raise ValueError(f"a tensor key applies to loaded files only, not to the named encoding {self.name!r}")
+            raise ValidationError(f"a tensor key applies to loaded files only, not to the named encoding {self.name!r}")
         if self.head.key not in (None, key):
-            raise ValueError(f"two tensor keys for {self.head.path}: #{self.head.key} and {key!r}")
+            raise ValidationError(f"two tensor keys for {self.head.path}: #{self.head.key} and {key!r}")
         return PESpec((replace(self.head, key=key),) + self.terms[1:])
 
 
@@ -250,9 +251,9 @@ def _table_term(text: str) -> PETerm:
         if head and tail and "/" not in tail and not (_exists(text) and not _exists(head)):
             path, key = head, tail
     if path == "hf:":
-        raise ValueError(f"{text!r}: hf: needs a model directory, e.g. hf:./bert or hf:minilm")
+        raise ValidationError(f"{text!r}: hf: needs a model directory, e.g. hf:./bert or hf:minilm")
     if not path or path.startswith("#"):
-        raise ValueError(f"{text!r}: a table needs a path before #KEY, e.g. model.safetensors#wpe.weight")
+        raise ValidationError(f"{text!r}: a table needs a path before #KEY, e.g. model.safetensors#wpe.weight")
     return PETerm(path=path, key=key)
 
 
@@ -260,10 +261,10 @@ def _unknown(name: str, text: str, names: list[str]) -> ValueError:
     if "," in name and ":" not in text:
         parts = [p.strip() for p in name.split(",") if p.strip()]
         if parts and all(p in names for p in parts):
-            return ValueError(f"--pe {text!r}: a comma separates a PE's parameters (name:key=value,key=value); for "
+            return ValidationError(f"--pe {text!r}: a comma separates a PE's parameters (name:key=value,key=value); for "
                               "several PEs repeat the option: " + " ".join(f"--pe {p}" for p in parts))
     close = difflib.get_close_matches(name, names, n=1)
-    return ValueError(
+    return ValidationError(
         f"unknown PE {name!r}" + (f" (did you mean {close[0]!r}?)" if close else "")
         + f": unknown encoding {name!r} and no such file (registered: {', '.join(names)}; a table is PATH.npy, "
         "PATH.safetensors[#KEY], pytorch_model.bin[#KEY] or hf:DIR[#KEY])")
@@ -273,17 +274,17 @@ def _named_term(part: str, text: str, names: list[str]) -> PETerm:
     name, colon, rest = part.partition(":")
     name = name.strip()
     if not name:
-        raise ValueError(f"PE spec {text!r} has an empty name; write NAME[:key=value,...] (see `petheory encodings`)")
+        raise ValidationError(f"PE spec {text!r} has an empty name; write NAME[:key=value,...] (see `petheory encodings`)")
     if name not in names:
         raise _unknown(name, text, names)
     options: dict = {}
     for item in filter(None, (s.strip() for s in rest.split(","))):
         k, eq, val = item.partition("=")
         if not eq or not k.strip():
-            raise ValueError(f"PE option {item!r} in {text!r} must look like key=value (e.g. {name}:base=500)")
+            raise ValidationError(f"PE option {item!r} in {text!r} must look like key=value (e.g. {name}:base=500)")
         k = k.strip()
         if k in options:
-            raise ValueError(f"PE option {k!r} is given twice in {text!r}")
+            raise ValidationError(f"PE option {k!r} is given twice in {text!r}")
         options[k] = scalar(val)
     return PETerm(name=name, options=tuple(options.items()))
 
@@ -317,10 +318,10 @@ def parse_pe_spec(text) -> PESpec:
     if isinstance(text, PESpec):
         return text
     if not isinstance(text, str):
-        raise TypeError(f"a PE spec is a string such as 'rope' or 'alibi:slope=0.5' (or a PESpec), got {text!r}")
+        raise ValidationTypeError(f"a PE spec is a string such as 'rope' or 'alibi:slope=0.5' (or a PESpec), got {text!r}")
     text = text.strip()
     if not text:
-        raise ValueError("the PE spec is empty; give a registered name (see `petheory encodings`), a table file or hf:DIR")
+        raise ValidationError("the PE spec is empty; give a registered name (see `petheory encodings`), a table file or hf:DIR")
     names = _registered()
     first = text.split("+", 1)[0].split(":", 1)[0].strip()
     if text.startswith("hf:") or (first not in names and _is_table_text(text)):
@@ -329,7 +330,7 @@ def parse_pe_spec(text) -> PESpec:
     for part in text.split("+"):
         part = part.strip()
         if not part:
-            raise ValueError(f"PE spec {text!r} has an empty term around '+'; write NAME[+NAME]")
+            raise ValidationError(f"PE spec {text!r} has an empty term around '+'; write NAME[+NAME]")
         head = part.split(":", 1)[0].strip()
         if part.startswith("hf:") or (head not in names and _is_table_text(part)):
             terms.append(_table_term(part))
@@ -371,6 +372,6 @@ def legacy_params(items, flag: str = "--param") -> dict:
     for item in items or ():
         k, eq, val = str(item).partition("=")
         if not eq or not k.strip():
-            raise ValueError(f"{flag} must look like KEY=VALUE, got {item!r} (or write --pe NAME:key=value)")
+            raise ValidationError(f"{flag} must look like KEY=VALUE, got {item!r} (or write --pe NAME:key=value)")
         out[k.strip()] = scalar(val)
     return out

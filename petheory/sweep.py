@@ -53,6 +53,7 @@ import re
 from pathlib import Path
 
 from petheory.io import read_json
+from petheory.errors import ValidationError, ValidationTypeError
 
 ENGINES = ("local", "process", "slurm")
 _AXES = ("task", "preset", "pe", "seed", "device")
@@ -69,27 +70,27 @@ def load_grid(path) -> dict:
         try:
             return tomllib.loads(path.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as exc:
-            raise ValueError(f"{path} is not valid TOML ({exc})") from None
+            raise ValidationError(f"{path} is not valid TOML ({exc})") from None
     if path.suffix == ".json":
         spec = read_json(path)
         if not isinstance(spec, dict):
-            raise ValueError(f"{path} must hold a JSON object (a grid spec), got {type(spec).__name__}")
+            raise ValidationError(f"{path} must hold a JSON object (a grid spec), got {type(spec).__name__}")
         return spec
-    raise ValueError(f"grid file must end in .json or .toml, got {path.name}")
+    raise ValidationError(f"grid file must end in .json or .toml, got {path.name}")
 
 
 def expand(spec: dict) -> list:
-    """Every :class:`~petheory.nn.train.TrainConfig` of a grid spec (Cartesian product, stable order)."""
+    """Every :class:`~petheory.nn.config.TrainConfig` of a grid spec (Cartesian product, stable order)."""
     from petheory.nn.presets import preset
 
     if not isinstance(spec, dict):
-        raise TypeError(f"a grid spec must be a dict, got {type(spec).__name__}")
+        raise ValidationTypeError(f"a grid spec must be a dict, got {type(spec).__name__}")
     known = set(_AXES) | {"set", "grid"}
     bad = sorted(set(spec) - known)
     if bad:
-        raise ValueError(f"unknown grid key(s) {', '.join(bad)}; use {', '.join(sorted(known))}")
+        raise ValidationError(f"unknown grid key(s) {', '.join(bad)}; use {', '.join(sorted(known))}")
     if "task" not in spec:
-        raise ValueError("a grid spec needs 'task' (a name or a list of names)")
+        raise ValidationError("a grid spec needs 'task' (a name or a list of names)")
     axes = {k: spec[k] if isinstance(spec[k], list) else [spec[k]] for k in _AXES if k in spec}
     axes.setdefault("preset", ["smoke"])
     extra = dict(spec.get("grid", {}))
@@ -98,7 +99,7 @@ def expand(spec: dict) -> list:
     fixed = dict(spec.get("set", {}))
     for k, vals in axes.items():
         if not vals:
-            raise ValueError(f"grid axis {k!r} is empty")
+            raise ValidationError(f"grid axis {k!r} is empty")
     names = list(axes)
     from petheory import _memory
 
@@ -143,7 +144,8 @@ def _train_one(cfg_dict: dict, directory: str, threads: int | None = None) -> di
     """Worker entry point (importable, picklable): train one config into ``directory``."""
     import torch
 
-    from petheory.nn.train import TrainConfig, train
+    from petheory.nn.config import TrainConfig
+    from petheory.nn.train import train
 
     if threads:
         torch.set_num_threads(threads)
@@ -156,7 +158,7 @@ def _train_group(cfg_dicts: list, directories: list, threads: int | None = None)
     import torch
 
     from petheory.nn.grid import train_grid
-    from petheory.nn.train import TrainConfig
+    from petheory.nn.config import TrainConfig
 
     if threads:
         torch.set_num_threads(threads)
@@ -180,10 +182,10 @@ def run(configs, out_dir, *, engine: str = "local", workers: int | None = None, 
 
     ``progress(done, total, record)`` is called as runs finish (done ones first).
     """
-    from petheory.nn.train import TrainConfig
+    from petheory.nn.config import TrainConfig
 
     if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+        raise ValidationError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     configs = [c if isinstance(c, TrainConfig) else TrainConfig.from_dict(c) for c in configs]
     for c in configs:
         c.validate()
@@ -256,7 +258,7 @@ def _run_slurm(units, fn, args_of, out_dir, slurm: dict, executor, finished) -> 
         try:
             import submitit
         except ImportError:
-            raise ValueError("engine 'slurm' needs submitit: pip install -e \".[cluster]\" (from the petheory clone, in its venv)") from None
+            raise ValidationError("engine 'slurm' needs submitit: pip install -e \".[cluster]\" (from the petheory clone, in its venv)") from None
         executor = submitit.AutoExecutor(folder=str(out_dir / "_submitit"), cluster=slurm.pop("cluster", None))
         opts = {"timeout_min": 60, **slurm}
         if "array_parallelism" in opts:

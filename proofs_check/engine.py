@@ -66,6 +66,7 @@ from typing import Any
 import numpy as np
 
 from petheory.plugins import glob_select
+from petheory.errors import ValidationError, ValidationTypeError
 
 KINDS = ("exact", "symbolic", "asymptotic", "empirical")
 VERDICTS = ("holds", "refuted", "depends", "vacuous", "inconclusive", "skipped")
@@ -201,15 +202,15 @@ class Claim:
                     reading_of=self.id,
                 )
         names = ", ".join(r.name for r in self.readings) or "none"
-        raise ValueError(f"claim {self.id} has no reading {name!r}; its readings: {names}")
+        raise ValidationError(f"claim {self.id} has no reading {name!r}; its readings: {names}")
 
     def violation(self, case) -> float:
         """Evaluate the checker on one case (exact and symbolic kinds)."""
         if self.kind not in ("exact", "symbolic"):
-            raise TypeError(f"claim {self.id} is {self.kind}; it has no per-case violation")
+            raise ValidationTypeError(f"claim {self.id} is {self.kind}; it has no per-case violation")
         value = float(self.check(case))
         if np.isnan(value):
-            raise ValueError(f"checker of {self.id} returned NaN on case {case!r}")
+            raise ValidationError(f"checker of {self.id} returned NaN on case {case!r}")
         return value
 
 
@@ -244,9 +245,9 @@ class Evidence:
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
-            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+            raise ValidationError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
         if self.strength is not None and self.strength not in EVIDENCE:
-            raise ValueError(f"strength must be one of {EVIDENCE}, got {self.strength!r}")
+            raise ValidationError(f"strength must be one of {EVIDENCE}, got {self.strength!r}")
 
 
 _CLAIMS: dict[str, Claim] = {}
@@ -326,38 +327,38 @@ def skipped(*, id: str, source: str, statement: str, kind: str, reason: str, pap
 
 def _validate_checkable(owner: str, kind: str, check, cases, proof) -> None:
     if kind not in KINDS:
-        raise ValueError(f"claim {owner}: kind must be one of {KINDS}, got {kind!r}")
+        raise ValidationError(f"claim {owner}: kind must be one of {KINDS}, got {kind!r}")
     if check is None:
-        raise ValueError(f"claim {owner}: a checker is required unless the claim is skipped")
+        raise ValidationError(f"claim {owner}: a checker is required unless the claim is skipped")
     if kind in ("exact", "symbolic") and cases is None:
-        raise ValueError(f"claim {owner}: {kind} claims need a `cases` strategy")
+        raise ValidationError(f"claim {owner}: {kind} claims need a `cases` strategy")
     if kind == "symbolic" and proof is None:
-        raise ValueError(f"claim {owner}: symbolic claims need a `proof`")
+        raise ValidationError(f"claim {owner}: symbolic claims need a `proof`")
 
 
 def register(c: Claim, *, overwrite: bool = False) -> Claim:
     if not _ID.match(c.id):
-        raise ValueError(f"claim id must look like '<firstauthor><year>.<short_name>', got {c.id!r}")
+        raise ValidationError(f"claim id must look like '<firstauthor><year>.<short_name>', got {c.id!r}")
     if c.kind not in KINDS:
-        raise ValueError(f"claim {c.id}: kind must be one of {KINDS}, got {c.kind!r}")
+        raise ValidationError(f"claim {c.id}: kind must be one of {KINDS}, got {c.kind!r}")
     if c.paper_status is not None and c.paper_status not in PAPER_STATUSES:
-        raise ValueError(f"claim {c.id}: paper_status must be one of {PAPER_STATUSES}, got {c.paper_status!r}")
+        raise ValidationError(f"claim {c.id}: paper_status must be one of {PAPER_STATUSES}, got {c.paper_status!r}")
     for ev in [c.evidence] + [r.evidence for r in c.readings]:
         if ev is not None and ev not in EVIDENCE:
-            raise ValueError(f"claim {c.id}: evidence must be one of {EVIDENCE}, got {ev!r}")
+            raise ValidationError(f"claim {c.id}: evidence must be one of {EVIDENCE}, got {ev!r}")
     if c.evidence == "definitional" and not c.evidence_note:
-        raise ValueError(f"claim {c.id}: 'definitional' evidence needs an evidence_note saying why")
+        raise ValidationError(f"claim {c.id}: 'definitional' evidence needs an evidence_note saying why")
     names = [r.name for r in c.readings]
     if len(set(names)) != len(names) or not all(_READING.match(n) for n in names):
-        raise ValueError(f"claim {c.id}: reading names must be distinct snake_case words, got {names}")
+        raise ValidationError(f"claim {c.id}: reading names must be distinct snake_case words, got {names}")
     for r in c.readings:
         _validate_checkable(f"{c.id}#{r.name}", r.kind, r.check, r.cases, r.proof)
     if c.premise is not None and not c.readings:
-        raise ValueError(f"claim {c.id}: a premise no object satisfies needs a reading with the nearest satisfiable one")
+        raise ValidationError(f"claim {c.id}: a premise no object satisfies needs a reading with the nearest satisfiable one")
     if c.skip_reason is None and not c.readings:
         _validate_checkable(c.id, c.kind, c.check, c.cases, c.proof)
     if c.id in _CLAIMS and not overwrite and _CLAIMS[c.id].check is not c.check:
-        raise ValueError(f"claim {c.id!r} is already registered")
+        raise ValidationError(f"claim {c.id!r} is already registered")
     _CLAIMS[c.id] = c
     return c
 
@@ -371,7 +372,7 @@ def get(claim_id: str) -> Claim:
     try:
         return _CLAIMS[claim_id]
     except KeyError:
-        raise ValueError(f"unknown claim {claim_id!r}; `petheory check --list` shows the registered ids") from None
+        raise ValidationError(f"unknown claim {claim_id!r}; `petheory check --list` shows the registered ids") from None
 
 
 def all_claims() -> list[Claim]:
@@ -389,7 +390,7 @@ def select(patterns: str | None) -> list[Claim]:
         return claims
     pats = [p.strip() for p in patterns.split(",") if p.strip()]
     if not pats:
-        raise ValueError("--claims is empty; give glob patterns such as 'gu2025.*'")
+        raise ValidationError("--claims is empty; give glob patterns such as 'gu2025.*'")
     chosen = []
     for p in pats:
         if "#" in p:  # readings: '<claim glob>#<reading glob>'
@@ -397,7 +398,7 @@ def select(patterns: str | None) -> list[Claim]:
             hit = [c.reading(r.name) for c in claims if fnmatch.fnmatchcase(c.id, cp)
                    for r in c.readings if fnmatch.fnmatchcase(r.name, rp)]
             if not hit:
-                raise ValueError(f"--claims pattern {p!r} matches no reading of a registered claim")
+                raise ValidationError(f"--claims pattern {p!r} matches no reading of a registered claim")
             chosen.extend(h for h in hit if h.id not in {x.id for x in chosen})
             continue
         by_id = {c.id: c for c in claims}

@@ -12,6 +12,8 @@ import json
 import random
 from dataclasses import dataclass
 
+from petheory.errors import ValidationError
+
 #: Draws per claim. Enough to see every optional key of the built-in strategies (they are
 #: drawn with probability >= 1/4), few enough to list the whole catalogue in a second or two.
 DRAWS = 40
@@ -64,7 +66,7 @@ def validate_case(c, case, *, missing_ok: bool = False) -> list:
     drops the fields its checker never reads (the runner prunes them), so it replays without them;
     the caller reports a missing field only when the checker asks for it."""
     if not isinstance(case, dict):
-        raise ValueError(f"--case must be a JSON object such as {_dumps(_example(c))}, got {type(case).__name__}")
+        raise ValidationError(f"--case must be a JSON object such as {_dumps(_example(c))}, got {type(case).__name__}")
     f = case_fields(c)
     if f is None or f.example is None:
         return []
@@ -75,7 +77,7 @@ def validate_case(c, case, *, missing_ok: bool = False) -> list:
     if unknown or missing:
         what = "; ".join(p for p in (f"unknown field(s) {', '.join(map(repr, unknown))}" if unknown else "",
                                      f"missing field(s) {', '.join(map(repr, missing))}" if missing else "") if p)
-        raise ValueError(f"--case does not fit claim {c.id}: {what}; expected fields: {f.describe()} "
+        raise ValidationError(f"--case does not fit claim {c.id}: {what}; expected fields: {f.describe()} "
                          f"(e.g. {_dumps(f.example)}; `petheory check --list --claims {c.id}` shows them)")
     return []
 

@@ -21,6 +21,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from petheory.errors import ValidationError
+
 BEGIN = "<!-- verdict-table:begin (generated: python -m proofs_check.readme_table --write) -->"
 END = "<!-- verdict-table:end -->"
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -154,7 +156,7 @@ def readme_block(text: str, begin: str = BEGIN, end: str = END) -> str:
         a = text.index(begin) + len(begin)
         b = text.index(end, a)
     except ValueError:
-        raise ValueError(f"README.md has no generated block: add the markers {begin!r} and {end!r}") from None
+        raise ValidationError(f"README.md has no generated block: add the markers {begin!r} and {end!r}") from None
     return text[a:b].strip("\n")
 
 

@@ -29,6 +29,8 @@ import numpy as np
 
 from proofs_check.engine import EVIDENCE, NOT_RESULTS, Claim, Context, Evidence
 
+from petheory.errors import ValidationError, ValidationTypeError
+
 #: Number of generated cases per exact/symbolic claim, per profile (a claim may override).
 PROFILES = {"quick": 60, "thorough": 2000}
 
@@ -50,7 +52,7 @@ def claim_seed(seed: int, claim_id: str) -> int:
 
 def budget_for(c: Claim, profile: str) -> int:
     if profile not in PROFILES:
-        raise ValueError(f"profile must be one of {', '.join(PROFILES)}, got {profile!r}")
+        raise ValidationError(f"profile must be one of {', '.join(PROFILES)}, got {profile!r}")
     return int(c.examples.get(profile, PROFILES[profile]))
 
 
@@ -232,7 +234,7 @@ def _check_single(c: Claim, *, profile: str, seed: int, quiet: bool, workdir: st
             ctx = Context(profile=profile, budget=budget, rng=np.random.default_rng(s), seed=s, quiet=quiet, workdir=workdir)
             ev = c.check(ctx)
             if not isinstance(ev, Evidence):
-                raise TypeError(f"{c.kind} checker must return proofs_check.Evidence, got {type(ev).__name__}")
+                raise ValidationTypeError(f"{c.kind} checker must return proofs_check.Evidence, got {type(ev).__name__}")
             rec.update(
                 verdict=ev.verdict,
                 evidence=ev.strength or c.evidence or "statistical",
@@ -410,9 +412,9 @@ def replay(c: Claim, case) -> dict:
     """Evaluate an exact/symbolic claim's checker on one given case (``--case``)."""
     if c.readings and c.check is None:
         names = ", ".join(f"'{c.id}#{r.name}'" for r in c.readings)
-        raise ValueError(f"{c.id} is checked per reading; give one reading to --claims: {names}")
+        raise ValidationError(f"{c.id} is checked per reading; give one reading to --claims: {names}")
     if c.kind not in ("exact", "symbolic"):
-        raise ValueError(f"--case needs an exact or symbolic claim; {c.id} is {c.kind}")
+        raise ValidationError(f"--case needs an exact or symbolic claim; {c.id} is {c.kind}")
     from proofs_check.fields import validate_case
 
     # a misspelt field is an error, never silently a default; a missing one only when the checker reads it
@@ -424,7 +426,7 @@ def replay(c: Claim, case) -> dict:
         try:
             need = int(estimate(case))
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
-            raise ValueError(f"case does not fit claim {c.id}: {type(exc).__name__}: {exc}") from None
+            raise ValidationError(f"case does not fit claim {c.id}: {type(exc).__name__}: {exc}") from None
         sizes = ", ".join(f"{k} = {v}" for k, v in case.items() if isinstance(v, int) and not isinstance(v, bool) and k != "seed")
         _memory.require(need, f"--case for {c.id} ({sizes})", alternative="give a smaller case")
     from proofs_check.engine import recording
@@ -435,11 +437,11 @@ def replay(c: Claim, case) -> dict:
     except KeyError as exc:
         if exc.args and exc.args[0] in missing:
             validate_case(c, case)  # the checker needs a field the case lacks: the full message
-        raise ValueError(f"case does not fit claim {c.id}: {exc}") from None
+        raise ValidationError(f"case does not fit claim {c.id}: {exc}") from None
     except (ValueError, TypeError) as exc:
-        raise ValueError(f"case does not fit claim {c.id}: {exc}") from None
+        raise ValidationError(f"case does not fit claim {c.id}: {exc}") from None
     except AssertionError as exc:  # e.g. torch: "embed_dim must be divisible by num_heads" on a hand-written case
-        raise ValueError(f"case does not fit claim {c.id}: {exc or 'AssertionError'}") from None
+        raise ValidationError(f"case does not fit claim {c.id}: {exc or 'AssertionError'}") from None
     except MemoryError as exc:  # a size the estimate missed: still one line, never a traceback
         raise _memory.MemoryLimitError(f"case does not fit claim {c.id}: out of memory ({exc})") from None
     except RuntimeError as exc:  # torch's allocator says "can't allocate memory" with a RuntimeError

@@ -34,7 +34,7 @@ def test_every_claim_is_a_checked_reconstruction():
 def test_capability_holds_and_catches_a_pe_that_adds_capability(monkeypatch):
     assert check("pe_no_new_capability")["verdict"] == "holds"
     real = lengthgen.span_dimension
-    monkeypatch.setattr(lengthgen, "span_dimension",
+    monkeypatch.setattr("petheory.lengthgen.pola.span_dimension",
                         lambda pe, n, masked=True: real(pe, n, masked=masked) + (n * n if pe != "learned" else 0))
     assert C.pe_no_new_capability({"pe": "relative", "n": 3, "masked": True, "seed": 0}) > 0
 
@@ -49,12 +49,14 @@ def test_capability_catches_a_onehot_pola_that_cannot_reproduce(monkeypatch):
             A[-1, 0] += 1.0  # the reference POLA misses one entry
         return A
 
-    monkeypatch.setattr(lengthgen, "pola_matrix", broken)
+    monkeypatch.setattr("petheory.lengthgen.pola.pola_matrix", broken)
     assert C.pe_no_new_capability({"pe": "rope", "n": 4, "masked": True, "seed": 1}) > 0
 
 
 def test_capability_catches_a_wrong_absolute_span(monkeypatch):
-    monkeypatch.setattr(lengthgen, "basis", lambda pe, pos, seg=None: ("dense", np.ones((len(pos), len(pos), 64))))
+    real = lengthgen.basis  # the PE's POLA features come out constant; the one-hot reference is untouched
+    monkeypatch.setattr("petheory.lengthgen.pola.basis", lambda pe, pos, seg=None: (
+        ("dense", np.ones((len(pos), len(pos), 64))) if pe == "sinusoidal" else real(pe, pos, seg)))
     assert C.pe_no_new_capability({"pe": "sinusoidal", "n": 4, "masked": False, "seed": 0}) > 0
 
 
@@ -63,7 +65,7 @@ def test_lrc_equivalence_holds_and_catches_a_constant_lrc(monkeypatch):
     case = {"pe": "relative", "target": "copy", "hint": "none", "masked": True, "N_train": 3, "N_test": 6}
     assert C.lrc_characterises_lg(case) == -1.0
     real = lengthgen.lrc
-    monkeypatch.setattr(lengthgen, "lrc", lambda *a, **k: dataclasses.replace(real(*a, **k), value=1.0))
+    monkeypatch.setattr("petheory.lengthgen.pola.lrc", lambda *a, **k: dataclasses.replace(real(*a, **k), value=1.0))
     assert C.lrc_characterises_lg(case) == 1.0  # 'bounded' while the fit does not generalise
 
 

@@ -44,7 +44,7 @@ def test_mds_is_not_stress_optimal():
 
 
 def test_stress_checker_does_not_refute_when_nothing_beats_mds(monkeypatch):
-    monkeypatch.setattr(geo, "smacof", lambda D, X0, **kw: X0)
+    monkeypatch.setattr("petheory.geometry.mds.smacof", lambda D, X0, **kw: X0)
     assert check("hellinger_mds_optimal")["verdict"] == "holds"
 
 
@@ -64,7 +64,7 @@ def test_strain_checker_catches_a_suboptimal_mds(monkeypatch):
         m = real(D, rank=rank, **kw)
         return dataclasses.replace(m, embedding=0.7 * m.embedding)
 
-    monkeypatch.setattr(geo, "classical_mds", shrunk)
+    monkeypatch.setattr("petheory.geometry.mds.classical_mds", shrunk)
     assert check("hellinger_mds_optimal__corrected")["verdict"] == "refuted"
 
 
@@ -84,7 +84,7 @@ def test_reproduction_checker_holds_when_no_encoding_reproduces(monkeypatch):
         m = real(D, rank=rank, **kw)
         return dataclasses.replace(m, embedding=1.01 * m.embedding)
 
-    monkeypatch.setattr(geo, "classical_mds", inexact)
+    monkeypatch.setattr("petheory.geometry.mds.classical_mds", inexact)
     assert check("exact_reproduction_impossible")["verdict"] == "holds"
 
 
@@ -94,7 +94,7 @@ def test_hellinger_is_euclidean_and_reproduced_at_its_rank():
 
 def test_euclidean_checker_catches_a_non_euclidean_target(monkeypatch):
     real = geo.hellinger_distances
-    monkeypatch.setattr(geo, "hellinger_distances", lambda P: real(P) ** 2)
+    monkeypatch.setattr("petheory.geometry.hellinger.hellinger_distances", lambda P: real(P) ** 2)
     assert check("exact_reproduction_impossible__corrected", 40)["verdict"] == "refuted"
 
 
@@ -115,7 +115,7 @@ def test_rank_bound_holds():
 
 
 def test_rank_bound_checker_catches_a_wrong_rank(monkeypatch):
-    monkeypatch.setattr(geo, "effective_rank", lambda lam, *a, **k: len(lam))
+    monkeypatch.setattr("petheory.geometry.rank.effective_rank", lambda lam, *a, **k: len(lam))
     assert check("rank_bound")["verdict"] == "refuted"
 
 
@@ -158,7 +158,7 @@ def test_corrected_parametrisation_counts_the_numbers_actually_stored(monkeypatc
         V = np.hstack([f.V, np.zeros((d, min(n, d) - f.rank))])
         return dataclasses.replace(f, U=U, V=V)
 
-    monkeypatch.setattr(geo, "minimal_parametrisation", padded)
+    monkeypatch.setattr("petheory.geometry.rank.minimal_parametrisation", padded)
     assert check("minimal_parametrisation__corrected", 40)["verdict"] == "refuted"
 
 
@@ -178,7 +178,7 @@ def test_parametrisation_checker_catches_a_wrong_error(monkeypatch):
         f = real(X, rank=rank, **kw)
         return dataclasses.replace(f, error=f.error * 1.5 + 1e-3)
 
-    monkeypatch.setattr(geo, "minimal_parametrisation", wrong)
+    monkeypatch.setattr("petheory.geometry.rank.minimal_parametrisation", wrong)
     assert check("minimal_parametrisation__corrected")["verdict"] == "refuted"
 
 
@@ -198,7 +198,7 @@ def test_the_rank1_interpretation_is_not_reported_as_refuted():
 
 def test_alibi_line_reading_catches_a_bent_alibi_geometry(monkeypatch):
     real = geo.bias_distances
-    monkeypatch.setattr(geo, "bias_distances", lambda B, m="gap": np.sqrt(real(B, m)))
+    monkeypatch.setattr("petheory.geometry.induced.bias_distances", lambda B, m="gap": np.sqrt(real(B, m)))
     assert check("alibi_rank1#alibi_line", 30)["verdict"] == "refuted"
 
 
@@ -219,7 +219,7 @@ def test_rank1_iff_linear_holds():
 
 def test_rank1_iff_checker_catches_a_bent_alibi(monkeypatch):
     real = geo.bias_distances
-    monkeypatch.setattr(geo, "bias_distances", lambda B, m="gap": np.sqrt(real(B, m)))
+    monkeypatch.setattr("petheory.geometry.induced.bias_distances", lambda B, m="gap": np.sqrt(real(B, m)))
     assert check("alibi_rank1__corrected", 40)["verdict"] == "refuted"
 
 
@@ -259,7 +259,7 @@ def test_lowest_stress_checker_reads_the_ratio(monkeypatch, tmp_path, alibi, ver
     f.write_text("\n".join(" ".join(f"w{(i * k) % 7}" for i in range(8)) for k in range(40)))
     monkeypatch.setenv("PETHEORY_CORPUS", str(f))
     monkeypatch.setenv("PETHEORY_MIN_COUNT", "10")
-    monkeypatch.setattr(geo, "encoding_stress", _fake_stress({"alibi": alibi, "sinusoidal": 0.4, "rope": 0.45}))
+    monkeypatch.setattr("petheory.geometry.induced.encoding_stress", _fake_stress({"alibi": alibi, "sinusoidal": 0.4, "rope": 0.45}))
     assert check("alibi_lowest_stress")["verdict"] == verdict
 
 

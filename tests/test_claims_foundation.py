@@ -59,7 +59,7 @@ class _PhaseShiftedRope(_RealRotaryTable):
 
 
 def test_rope_with_a_wrong_angle_is_refuted(monkeypatch):
-    monkeypatch.setattr(enc, "RotaryTable", _PhaseShiftedRope)
+    monkeypatch.setattr("petheory.encodings.rotary.RotaryTable", _PhaseShiftedRope)
     c = engine.get("gu2025.rope_relative")
     # The sympy proof does not call petheory, so it still succeeds: the runner reports the
     # contradiction between proof and numeric search as a crash (a transcription error) ...
@@ -71,7 +71,7 @@ def test_rope_with_a_wrong_angle_is_refuted(monkeypatch):
 
 def test_sinusoidal_scaled_by_one_and_a_half_is_refuted(monkeypatch):
     real = enc.sinusoidal
-    monkeypatch.setattr(enc, "sinusoidal", lambda *a, **k: 1.5 * real(*a, **k))  # norm 1.06 sqrt(d)
+    monkeypatch.setattr("petheory.encodings.absolute.sinusoidal", lambda *a, **k: 1.5 * real(*a, **k))  # norm 1.06 sqrt(d)
     refuted(engine.get("li2025.sinusoidal_norm_bound"))
 
 
@@ -83,7 +83,7 @@ def test_alibi_with_a_non_monotone_bump_is_refuted(monkeypatch):
         dist = np.abs(np.subtract.outer(np.arange(n), np.arange(n)))
         return B + np.where(dist == 3, 1.5 * k.get("slope", 1.0), 0.0)  # distance 3 scores above distance 2
 
-    monkeypatch.setattr(enc, "alibi", bumped)
+    monkeypatch.setattr("petheory.encodings.bias.alibi", bumped)
     rec = refuted(engine.get("li2025.alibi_monotone_bias"))
     assert rec["counterexample"]["n"] == 4  # the smallest length that has a distance 3
 
@@ -92,14 +92,14 @@ def test_learned_table_that_extrapolates_is_refuted(monkeypatch):
     def extrapolating(n, d, *, n_max=None, seed=0, std=0.02, beyond="error"):
         return np.random.default_rng(seed).normal(0.0, std, size=(n, d))  # fresh rows past n_max
 
-    monkeypatch.setattr(enc, "learned", extrapolating)
+    monkeypatch.setattr("petheory.encodings.absolute.learned", extrapolating)
     refuted(engine.get("li2025.learned_no_extrapolation"))
 
 
 @pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")  # P_k(x) at x ~ 1e6 overflows: that is the point
 def test_legendre_evaluated_unclipped_is_refuted(monkeypatch):
     real = enc.legendre
-    monkeypatch.setattr(enc, "legendre", lambda *a, **k: real(*a, **{**k, "beyond": "extrapolate"}))
+    monkeypatch.setattr("petheory.encodings.absolute.legendre", lambda *a, **k: real(*a, **{**k, "beyond": "extrapolate"}))
     rec = refuted(engine.get("li2025.legendre_bounded"))
     # unclipped only matters for the linear map (the exp map never leaves [-1, 1)) and d >= 2
     assert rec["counterexample"]["position_map"] == "linear" and rec["counterexample"]["d"] >= 2

@@ -89,7 +89,7 @@ def test_szego_checker_refutes_distances_that_grow(monkeypatch):
         sd.kolmogorov = 1e-3 * np.log(len(c))  # grows with N
         return sd
 
-    monkeypatch.setattr(tp, "spectral_distribution", growing)
+    monkeypatch.setattr("petheory.toeplitz.szego.spectral_distribution", growing)
     assert check("szego")["verdict"] == "refuted"
 
 
@@ -107,7 +107,7 @@ def test_amplitude_bound_holds():
 
 def test_amplitude_checker_catches_an_f_above_the_bound(monkeypatch):
     real = tp.lemma_b1
-    monkeypatch.setattr(tp, "lemma_b1", lambda *a, **kw: scaled_f(real(*a, **kw), 1.001))
+    monkeypatch.setattr("petheory.toeplitz.phase_modulation.lemma_b1", lambda *a, **kw: scaled_f(real(*a, **kw), 1.001))
     assert check("lemma_b1_amplitude")["verdict"] == "refuted"
 
 
@@ -142,7 +142,7 @@ def test_equality_checker_accepts_a_world_where_the_condition_is_exact(monkeypat
         top = r.bound if coincide else r.bound / 2  # equality exactly when the phases coincide
         return dataclasses.replace(r, f=dataclasses.replace(r.f, max=top, min=-top))
 
-    monkeypatch.setattr(tp, "lemma_b1", world)
+    monkeypatch.setattr("petheory.toeplitz.phase_modulation.lemma_b1", world)
     # zero weights make the statement false in every world (f = g = 0 whatever the phases), so this
     # world is checked on positive weights
     c = engine.get(P + "lemma_b1_equality")
@@ -154,7 +154,7 @@ def test_equality_checker_accepts_a_world_where_the_condition_is_exact(monkeypat
 def test_corrected_equality_holds_and_catches_a_missing_peak(monkeypatch):
     assert check("lemma_b1_equality__corrected", 60)["verdict"] == "holds"
     real = tp.lemma_b1
-    monkeypatch.setattr(tp, "lemma_b1", lambda *a, **kw: scaled_f(real(*a, **kw), 1 - 1e-6))
+    monkeypatch.setattr("petheory.toeplitz.phase_modulation.lemma_b1", lambda *a, **kw: scaled_f(real(*a, **kw), 1 - 1e-6))
     assert check("lemma_b1_equality__corrected", 60)["verdict"] == "refuted"
 
 
@@ -184,14 +184,14 @@ def test_range_checker_accepts_a_world_where_g_dominates(monkeypatch):
         f = dataclasses.replace(r.f, max=half, min=-half)
         return dataclasses.replace(r, f=f, g=g)
 
-    monkeypatch.setattr(tp, "lemma_b1", world)
+    monkeypatch.setattr("petheory.toeplitz.phase_modulation.lemma_b1", world)
     assert check("lemma_b1_range", 40)["verdict"] == "holds"
 
 
 def test_corrected_range_holds_and_catches_an_overshoot(monkeypatch):
     assert check("lemma_b1_range__corrected", 40)["verdict"] == "holds"
     real = tp.lemma_b1
-    monkeypatch.setattr(tp, "lemma_b1", lambda *a, **kw: scaled_f(real(*a, **kw), 1.01))
+    monkeypatch.setattr("petheory.toeplitz.phase_modulation.lemma_b1", lambda *a, **kw: scaled_f(real(*a, **kw), 1.01))
     assert check("lemma_b1_range__corrected", 40)["verdict"] == "refuted"
 
 
@@ -294,5 +294,5 @@ def test_eigenvalues_in_symbol_range_holds_and_catches_an_escape(monkeypatch):
         lo = dataclasses.replace(r.min, value=r.min.value - 0.01 * (1 + abs(r.min.value)))
         return tp.ExtremeEigenvalues(lo, r.max)
 
-    monkeypatch.setattr(tp, "extreme_eigenvalues", escaping)
+    monkeypatch.setattr("petheory.toeplitz.eigen.extreme_eigenvalues", escaping)
     assert check("classical_toeplitz_eigs_in_symbol_range", 40)["verdict"] == "refuted"

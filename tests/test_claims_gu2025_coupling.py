@@ -15,6 +15,7 @@ import pytest
 
 from petheory import coupling
 from petheory import encodings as enc
+from petheory import softmax
 from petheory import toeplitz as tp
 from proofs_check import engine, runner
 
@@ -94,7 +95,7 @@ def test_relative_bias_reading_catches_a_bias_that_depends_on_the_key(monkeypatc
 
 def test_sinusoidal_reading_catches_a_position_dependent_amplitude(monkeypatch):
     real = enc.sinusoidal
-    monkeypatch.setattr(enc, "sinusoidal", lambda n, d, **k: real(n, d, **k) * (1 + 0.01 * np.arange(n))[:, None])
+    monkeypatch.setattr("petheory.encodings.absolute.sinusoidal", lambda n, d, **k: real(n, d, **k) * (1 + 0.01 * np.arange(n))[:, None])
     refuted("gu2025.gpp_toeplitz#sinusoidal")
 
 
@@ -118,7 +119,7 @@ def test_row_softmax_of_a_toeplitz_matrix_is_not_toeplitz():
     ce = refuted("gu2025.normalisation_keeps_toeplitz")["counterexample"]
     assert len(ce["c"]) == 2 and ce["c"] != ce["r"]  # 2x2 needs asymmetry; symmetric needs n >= 3
     assert "n" not in ce  # the size is the length of c and r: the shrunk case drops the field
-    sym = coupling.row_softmax(np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 0.0]]))
+    sym = softmax.row_softmax(np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 0.0]]))
     assert sym[0, 0] != pytest.approx(sym[1, 1])  # the symmetric N=3 counterexample
 
 
@@ -147,13 +148,13 @@ def test_sinusoidal_scores_hold_when_every_projection_is_the_identity(monkeypatc
 
 
 def test_normalisation_keeps_toeplitz_without_the_normaliser(monkeypatch):
-    monkeypatch.setattr(coupling, "row_softmax", np.exp)  # exp(T) is Toeplitz; the normaliser is the culprit
+    monkeypatch.setattr("petheory.softmax.row_softmax", np.exp)  # exp(T) is Toeplitz; the normaliser is the culprit
     holds("gu2025.normalisation_keeps_toeplitz")
 
 
 def test_single_phase_matrix_exists_when_all_bands_share_one_frequency(monkeypatch):
     real = enc.rope_frequencies
-    monkeypatch.setattr(enc, "rope_frequencies", lambda d, **k: np.full_like(real(d, **k), 0.7))
+    monkeypatch.setattr("petheory.encodings.rotary.rope_frequencies", lambda d, **k: np.full_like(real(d, **k), 0.7))
     holds("gu2025.rope_logit_form")
 
 
@@ -173,14 +174,14 @@ def test_decomposition_missing_a_cross_term_is_refuted(monkeypatch):
 
 def test_sinusoid_with_growing_amplitude_is_refuted(monkeypatch):
     real = enc.sinusoidal
-    monkeypatch.setattr(enc, "sinusoidal", lambda n, d, **k: real(n, d, **k) * (1 + 0.01 * np.arange(n))[:, None])
+    monkeypatch.setattr("petheory.encodings.absolute.sinusoidal", lambda n, d, **k: real(n, d, **k) * (1 + 0.01 * np.arange(n))[:, None])
     refuted("gu2025.gpp_toeplitz__corrected")
     refuted("gu2025.sinusoidal_scores_toeplitz__corrected")
 
 
 def test_causally_masked_softmax_of_a_circulant_is_refuted(monkeypatch):
-    real = coupling.row_softmax
-    monkeypatch.setattr(coupling, "row_softmax", lambda M: real(np.where(np.triu(np.ones_like(M), 1) > 0, -np.inf, M)))
+    real = softmax.row_softmax
+    monkeypatch.setattr("petheory.softmax.row_softmax", lambda M: real(np.where(np.triu(np.ones_like(M), 1) > 0, -np.inf, M)))
     refuted("gu2025.normalisation_keeps_toeplitz__corrected")
 
 

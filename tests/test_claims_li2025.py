@@ -68,7 +68,7 @@ def test_sinusoidal_ambiguity_depends_on_the_reading_at_the_papers_d_model():
 
 def test_slowest_period_reading_catches_a_wrong_base(monkeypatch):
     real = enc.sinusoidal
-    monkeypatch.setattr(enc, "sinusoidal", lambda *a, **k: real(*a, **{**k, "base": 1e7}))
+    monkeypatch.setattr("petheory.encodings.absolute.sinusoidal", lambda *a, **k: real(*a, **{**k, "base": 1e7}))
     assert verdict("li2025.sinusoidal_periodic_ambiguity#slowest_period")["verdict"] == "refuted"
 
 
@@ -90,7 +90,7 @@ def test_atom_decay_corrected_says_it_is_definitional():
 
 def test_planted_sinusoidal_norm_violation(monkeypatch):
     real = enc.sinusoidal
-    monkeypatch.setattr(enc, "sinusoidal", lambda *a, **k: 2.0 * real(*a, **k))
+    monkeypatch.setattr("petheory.encodings.absolute.sinusoidal", lambda *a, **k: 2.0 * real(*a, **k))
     assert verdict("li2025.sinusoidal_norm_bound")["verdict"] == "refuted"
 
 
@@ -100,7 +100,7 @@ def test_planted_sinusoidal_norm_violation(monkeypatch):
     (lambda real: (lambda *a, **k: real(*a, **{**k, "base": 1.01 * k.get("base", 10000.0)})), "reference"),  # wrong base
 ])
 def test_sinusoidal_norm_bound_catches_bugs_that_keep_the_bound(monkeypatch, planted, part):
-    monkeypatch.setattr(enc, "sinusoidal", planted(enc.sinusoidal))
+    monkeypatch.setattr("petheory.encodings.absolute.sinusoidal", planted(enc.sinusoidal))
     rec = verdict("li2025.sinusoidal_norm_bound")
     assert rec["verdict"] == "refuted" and rec["counterexample"]["part"] == part
     assert li2025.sinusoidal_norm_bound({**rec["counterexample"], "part": "paper_bound"}) <= 0  # the bound alone holds
@@ -140,7 +140,7 @@ def test_learned_models_whose_later_positions_differ_only_in_the_model_are_refut
 
 def test_alibi_extrapolation_catches_a_bound_off_by_a_constant_factor(monkeypatch):
     real = bounds.alibi_extrapolation_terms
-    monkeypatch.setattr(bounds, "alibi_extrapolation_terms", lambda *a, **k: {**real(*a, **k), "rhs": real(*a, **k)["rhs"] / 1.4})
+    monkeypatch.setattr("petheory.bounds.alibi.alibi_extrapolation_terms", lambda *a, **k: {**real(*a, **k), "rhs": real(*a, **k)["rhs"] / 1.4})
     assert verdict("li2025.alibi_extrapolation")["verdict"] == "refuted"
 
 
@@ -156,7 +156,7 @@ def test_jmax_reading_catches_an_atom_without_a_finite_constant(monkeypatch):
 
 def test_planted_input_norm_violation(monkeypatch):
     real = bounds.pe_norms
-    monkeypatch.setattr(bounds, "pe_norms", lambda *a, **k: 1.5 * real(*a, **k) + 1e-3)
+    monkeypatch.setattr("petheory.bounds.norms.pe_norms", lambda *a, **k: 1.5 * real(*a, **k) + 1e-3)
     assert verdict("li2025.input_norm_bounds")["verdict"] == "refuted"
 
 
@@ -170,20 +170,20 @@ def test_planted_alibi_bias_magnitude_violation(monkeypatch):
 
 
 def test_planted_rademacher_violation(monkeypatch):
-    monkeypatch.setattr(bounds, "empirical_rademacher", lambda X, **k: bounds.RademacherEstimate(5.0, 0.01, 10, len(X)))
+    monkeypatch.setattr("petheory.bounds.rademacher.empirical_rademacher", lambda X, **k: bounds.RademacherEstimate(5.0, 0.01, 10, len(X)))
     rec = verdict("li2025.rademacher_bound")
     assert rec["verdict"] == "refuted" and rec["counterexample"]["estimate"] == 5.0
 
 
 def test_planted_alibi_extrapolation_violation(monkeypatch):
     real = bounds.attention_weight
-    monkeypatch.setattr(bounds, "attention_weight", lambda mu, b: real(mu, 8.0 * np.asarray(b)))  # slope 8x: L_A = 2
+    monkeypatch.setattr("petheory.bounds.alibi.attention_weight", lambda mu, b: real(mu, 8.0 * np.asarray(b)))  # slope 8x: L_A = 2
     assert verdict("li2025.alibi_extrapolation")["verdict"] == "refuted"
 
 
 def test_planted_alibi_monotone_violation(monkeypatch):
     real = enc.alibi
-    monkeypatch.setattr(enc, "alibi", lambda n, **k: real(n, **k) + 0.01 * np.subtract.outer(np.arange(n), np.arange(n)) ** 2
+    monkeypatch.setattr("petheory.encodings.bias.alibi", lambda n, **k: real(n, **k) + 0.01 * np.subtract.outer(np.arange(n), np.arange(n)) ** 2
                         * k.get("slope", 1.0) * 1e3)
     assert verdict("li2025.alibi_monotone_bias")["verdict"] == "refuted"
 
@@ -191,7 +191,7 @@ def test_planted_alibi_monotone_violation(monkeypatch):
 def test_atom_decay_checker_says_holds_when_atoms_carry_the_stated_amplitude(monkeypatch):
     # planted "fix": L2 atoms with amplitude 2^(-j/2), as the statement has it -> one C for every scale
     real = enc.wavelet_amplitude
-    monkeypatch.setattr(enc, "wavelet_amplitude", lambda j, nm: real(j, "paper") if nm in ("l2", "none") else real(j, nm))
+    monkeypatch.setattr("petheory.encodings.absolute.wavelet_amplitude", lambda j, nm: real(j, "paper") if nm in ("l2", "none") else real(j, nm))
     li2025_extrapolation._atom_decay_uniform.cache_clear()
     try:
         assert verdict("li2025.wavelet_atom_decay")["verdict"] == "holds"
@@ -201,23 +201,23 @@ def test_atom_decay_checker_says_holds_when_atoms_carry_the_stated_amplitude(mon
 
 def test_planted_atom_decay_corrected_violation(monkeypatch):
     real = enc.wavelet
-    monkeypatch.setattr(enc, "wavelet", lambda *a, **k: 3.0 * real(*a, **k) + 1e-6)
+    monkeypatch.setattr("petheory.encodings.absolute.wavelet", lambda *a, **k: 3.0 * real(*a, **k) + 1e-6)
     assert verdict("li2025.wavelet_atom_decay__corrected")["verdict"] == "refuted"
 
 
 def test_wavelet_extrapolation_checker_says_holds_for_an_encoding_that_vanishes_at_n_max(monkeypatch):
-    monkeypatch.setattr(enc, "wavelet", lambda n, d, **k: np.zeros((n, d)))
+    monkeypatch.setattr("petheory.encodings.absolute.wavelet", lambda n, d, **k: np.zeros((n, d)))
     assert verdict("li2025.wavelet_extrapolation")["verdict"] == "holds"
 
 
 def test_planted_wavelet_extrapolation_corrected_violation(monkeypatch):
     real = enc.wavelet
-    monkeypatch.setattr(enc, "wavelet", lambda n, d, **k: real(n, d, **k) + 1e-9)  # never exactly zero
+    monkeypatch.setattr("petheory.encodings.absolute.wavelet", lambda n, d, **k: real(n, d, **k) + 1e-9)  # never exactly zero
     assert verdict("li2025.wavelet_extrapolation__corrected")["verdict"] == "refuted"
 
 
 def test_planted_unnormalised_norm_violation(monkeypatch):
-    monkeypatch.setattr(bounds, "wavelet_norms", lambda n, d, **k: np.full(n, float(n) ** 2))
+    monkeypatch.setattr("petheory.bounds.decay.wavelet_norms", lambda n, d, **k: np.full(n, float(n) ** 2))
     rec = verdict("li2025.wavelet_unnormalised_norm")
     assert rec["verdict"] == "refuted" and rec["margin"] < 0
 
@@ -225,7 +225,7 @@ def test_planted_unnormalised_norm_violation(monkeypatch):
 @pytest.mark.filterwarnings("ignore:overflow encountered")
 def test_planted_legendre_violation(monkeypatch):
     real = enc.legendre
-    monkeypatch.setattr(enc, "legendre", lambda *a, **k: real(*a, **{**k, "beyond": "extrapolate"}))
+    monkeypatch.setattr("petheory.encodings.absolute.legendre", lambda *a, **k: real(*a, **{**k, "beyond": "extrapolate"}))
     assert verdict("li2025.legendre_bounded")["verdict"] == "refuted"
 
 
@@ -236,7 +236,7 @@ def test_planted_learned_extrapolation(monkeypatch):
         out = real(n, d, n_max=n_max, beyond="clamp", **k)
         return out + 1e-3 * (np.arange(n)[:, None] >= (n_max or n))  # rows past the table differ
 
-    monkeypatch.setattr(enc, "learned", leaky)
+    monkeypatch.setattr("petheory.encodings.absolute.learned", leaky)
     assert verdict("li2025.learned_no_extrapolation")["verdict"] == "refuted"
 
 
@@ -248,12 +248,12 @@ def fresh_onsets():
 
 
 def test_ambiguity_checker_says_holds_for_onsets_near_ten_thousand(monkeypatch, fresh_onsets):
-    monkeypatch.setattr(bounds, "sinusoidal_ambiguity_onset", lambda d, **k: 12000)
+    monkeypatch.setattr("petheory.bounds.decay.sinusoidal_ambiguity_onset", lambda d, **k: 12000)
     assert verdict("li2025.sinusoidal_periodic_ambiguity#near_repeat")["verdict"] == "holds"
 
 
 def test_planted_ambiguity_corrected_violation(monkeypatch, fresh_onsets):
-    monkeypatch.setattr(bounds, "sinusoidal_ambiguity_onset", lambda d, **k: 7)
+    monkeypatch.setattr("petheory.bounds.decay.sinusoidal_ambiguity_onset", lambda d, **k: 7)
     assert verdict("li2025.sinusoidal_periodic_ambiguity__corrected")["verdict"] == "refuted"
 
 

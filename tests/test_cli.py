@@ -153,3 +153,36 @@ def test_same_option_names_across_commands(capsys):
     assert "--length N'" in _help(["bounds", "--help"], capsys)
     assert "--length N'" in _help(["compare", "--help"], capsys)
     assert "--kernel-length L" in _help(["spectrum", "--help"], capsys)
+
+
+# ----------------------------------------------------------------------------- a bug is not bad input
+
+
+@pytest.mark.parametrize("exc", [KeyError("band"), TypeError("unsupported operand"), ValueError("operands could not be broadcast")])
+def test_a_library_bug_exits_1_with_one_line_and_a_traceback_file(exc, monkeypatch, tmp_path, capsys):
+    """An exception the library did not raise on purpose (here planted in the rotary kernel that
+    ``spectrum --pe rope`` calls) is a bug: exit 1, one line naming it and where the traceback went."""
+    import tempfile
+
+    def broken(table):
+        raise exc
+
+    monkeypatch.setattr("petheory.toeplitz.sources.rotary_kernel", broken)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    assert main(["spectrum", "--pe", "rope", "--n", "16", "-d", "8"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith(f"petheory: internal error: {type(exc).__name__}")
+    path = err.rsplit("traceback: ", 1)[1].rstrip(")")
+    text = open(path, encoding="utf-8").read()
+    assert path.startswith(str(tmp_path)) and "Traceback (most recent call last)" in text and "in broken" in text
+
+
+@pytest.mark.parametrize("argv, match", [
+    (["spectrum", "--pe", "rope", "--n", "16", "-d", "7"], "even"),
+    (["spectrum", "--pe", "rope:colour=1", "--n", "16"], "colour"),
+    (["spectrum", "--pe", "nosuchpe"], "nosuchpe"),
+])
+def test_bad_input_still_exits_2_in_one_line(argv, match, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("petheory: error:") and match in err

@@ -10,7 +10,7 @@ import pytest
 from petheory import coupling
 from petheory import experiments
 from petheory import encodings as enc
-from petheory import loaders
+from petheory import loaders, softmax
 from petheory import toeplitz as tp
 from petheory.rounding import tolerance
 
@@ -176,6 +176,6 @@ def test_compose_and_softmax_reject_bad_input():
     with pytest.raises(ValueError, match="X"):
         coupling.compose(np.eye(2), np.eye(3), "additive")
     with pytest.raises(ValueError, match="M"):
-        coupling.row_softmax(np.array([[np.nan, 0.0]]))
+        softmax.row_softmax(np.array([[np.nan, 0.0]]))
     with pytest.raises(ValueError, match="token_ids"):
         coupling.bert_inputs(None, np.array([0.5]))

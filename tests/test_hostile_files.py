@@ -74,7 +74,7 @@ def _huge_npy(path):
 def test_malformed_model_files_are_refused_on_one_line(capsys, tmp_path, kind, command):
     spec = MODEL_FILES[kind](tmp_path)
     before = snapshot(tmp_path)
-    refused(capsys, command, "--encoding", spec, "--json", tmp_path / "out.json")
+    refused(capsys, command, "--pe", spec, "--json", tmp_path / "out.json")
     assert snapshot(tmp_path) == before  # the input is not touched and nothing is written
 
 
@@ -92,10 +92,10 @@ def test_pickled_npy_is_refused_and_never_executed(capsys, tmp_path):
     marker = tmp_path / "PWNED"
     np.save(tmp_path / "evil.npy", np.array([Marker(marker)], dtype=object), allow_pickle=True)
     for command in ("stress", "spectrum"):
-        refused(capsys, command, "--encoding", tmp_path / "evil.npy", match="evil.npy")
+        refused(capsys, command, "--pe", tmp_path / "evil.npy", match="evil.npy")
     refused(capsys, "spectrum", "--file", tmp_path / "evil.npy", match="evil.npy")
     np.save(tmp_path / "t.npy", np.array([Marker(marker)], dtype=object), allow_pickle=True)
-    refused(capsys, "stress", "--encoding", "sinusoidal", "--target", tmp_path / "t.npy", match="t.npy")
+    refused(capsys, "stress", "--pe", "sinusoidal", "--target", tmp_path / "t.npy", match="t.npy")
     assert no_marker(marker)
 
 
@@ -105,11 +105,11 @@ def test_pickled_torch_file_is_refused_and_never_executed(capsys, tmp_path, name
 
     marker = tmp_path / "PWNED"
     torch.save({"position_embeddings.weight": Marker(marker)}, tmp_path / name)
-    refused(capsys, "stress", "--encoding", tmp_path / name, match="weights_only")
+    refused(capsys, "stress", "--pe", tmp_path / name, match="weights_only")
     d = tmp_path / "model"
     d.mkdir()
     (tmp_path / name).rename(d / "pytorch_model.bin")
-    refused(capsys, "spectrum", "--encoding", f"hf:{d}", match="weights_only")
+    refused(capsys, "spectrum", "--pe", f"hf:{d}", match="weights_only")
     assert no_marker(marker)
 
 
@@ -134,7 +134,7 @@ def test_pickled_checkpoint_is_refused_by_train_and_bounds(capsys, tmp_path):
 def test_raw_pickle_with_a_torch_suffix_is_refused(capsys, tmp_path):
     marker = tmp_path / "PWNED"
     (tmp_path / "pe.pt").write_bytes(pickle.dumps(Marker(marker)))
-    refused(capsys, "stress", "--encoding", tmp_path / "pe.pt")
+    refused(capsys, "stress", "--pe", tmp_path / "pe.pt")
     assert no_marker(marker)
 
 
@@ -248,7 +248,7 @@ def test_concurrent_sweeps_into_one_directory(tmp_path, monkeypatch):
     ["check", "--claims", "li2025.alibi_monotone_bias", "--report", "{f}/r.md"],
     ["spectrum", "--coeffs", "1,0.5", "--json", "{f}/x.json"],
     ["bounds", "--pe", "alibi", "--json", "{f}/x.json"],
-    ["stress", "--encoding", "sinusoidal", "--json", "{f}/x.json"],
+    ["stress", "--pe", "sinusoidal", "--json", "{f}/x.json"],
 ], ids=lambda a: a[0])
 def test_output_under_a_file_is_one_line_and_the_file_is_kept(capsys, tmp_path, argv):
     f = tmp_path / "afile"

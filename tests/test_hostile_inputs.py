@@ -18,10 +18,10 @@ from petheory import toeplitz as tp
     (["spectrum", "--coeffs", "nan,1"], "must be finite"),
     (["spectrum", "--coeffs", "1,inf"], "finite"),
     (["spectrum", "--coeffs", "1,0.5", "--rtol", "nan"], "--rtol must be > 0"),
-    (["spectrum", "--kernel", "exponential", "--length", "nan"], "finite"),
-    (["spectrum", "--encoding", "sinusoidal", "--base", "inf"], "finite"),
+    (["spectrum", "--kernel", "exponential", "--kernel-length", "nan"], "finite"),
+    (["spectrum", "--pe", "sinusoidal:base=inf"], "finite"),
     (["bounds", "--pe", "alibi:slope=nan"], "finite"),
-    (["stress", "--encoding", "sinusoidal", "--param", "base=NaN"], "finite"),
+    (["stress", "--pe", "sinusoidal:base=NaN"], "finite"),
     (["check", "--claims", "li2025.alibi_monotone_bias", "--case", '{"n": 4, "slope": NaN}'], "finite"),
     (["check", "--claims", "li2025.alibi_monotone_bias", "--case", '{"n": 4, "slope": Infinity}'], "finite"),
     (["train", "running_sum", "--set", "lr=NaN"], "lr must be > 0"),
@@ -37,10 +37,10 @@ def test_cli_non_finite_files(capsys, tmp_path):
     np.save(tmp_path / "c.npy", np.array([1.0, np.nan]))
     refused(capsys, "spectrum", "--file", tmp_path / "c.npy", match="finite")
     np.save(tmp_path / "t.npy", np.array([[0.0, np.inf], [np.inf, 0.0]]))
-    refused(capsys, "stress", "--encoding", "sinusoidal", "--target", tmp_path / "t.npy", match="finite")
+    refused(capsys, "stress", "--pe", "sinusoidal", "--target", tmp_path / "t.npy", match="finite")
     np.save(tmp_path / "pe.npy", np.full((8, 4), np.nan))
-    refused(capsys, "stress", "--encoding", tmp_path / "pe.npy", match="NaN/inf")
-    refused(capsys, "spectrum", "--encoding", tmp_path / "pe.npy", match="NaN/inf")
+    refused(capsys, "stress", "--pe", tmp_path / "pe.npy", match="NaN/inf")
+    refused(capsys, "spectrum", "--pe", tmp_path / "pe.npy", match="NaN/inf")
 
 
 @pytest.mark.parametrize("call", [
@@ -65,13 +65,13 @@ def test_cli_wrong_shapes_and_dtypes(capsys, tmp_path):
     np.save(tmp_path / "s.npy", np.array(["a", "b"]))
     refused(capsys, "spectrum", "--file", tmp_path / "s.npy", match="numbers")
     np.save(tmp_path / "pe1.npy", np.ones(5))
-    refused(capsys, "stress", "--encoding", tmp_path / "pe1.npy", match="2-D")
+    refused(capsys, "stress", "--pe", tmp_path / "pe1.npy", match="2-D")
     np.save(tmp_path / "pec.npy", np.ones((6, 4), dtype=complex))
-    refused(capsys, "stress", "--encoding", tmp_path / "pec.npy", match="real numeric")
+    refused(capsys, "stress", "--pe", tmp_path / "pec.npy", match="real numeric")
     np.save(tmp_path / "t.npy", np.ones((3, 4)))
-    refused(capsys, "stress", "--encoding", "sinusoidal", "--target", tmp_path / "t.npy", match="square")
+    refused(capsys, "stress", "--pe", "sinusoidal", "--target", tmp_path / "t.npy", match="square")
     np.save(tmp_path / "p.npy", np.array([[0.5, 0.7], [0.2, 0.8]]))
-    refused(capsys, "stress", "--encoding", "sinusoidal", "--distributions", tmp_path / "p.npy", match="sum")
+    refused(capsys, "stress", "--pe", "sinusoidal", "--distributions", tmp_path / "p.npy", match="sum")
     refused(capsys, "spectrum", "--coeffs", "1j,2", match="real diagonal")
     refused(capsys, "spectrum", "--coeffs", "1,0.5", "--row", "2,0.5", match="c[0] != r[0]")
 
@@ -100,13 +100,13 @@ def test_api_wrong_shapes_and_dtypes(call, exc):
     (["check", "--claims", "nosuch2099.*"], "matches no registered claim"),
     (["check", "--claims", "li2025.alibi_monotone_bias", "--case", '{"slope": 1.0}'], "case does not fit"),
     (["check", "--claims", "li2025.*", "--case", '{"n": 4}'], "exactly one claim"),
-    (["spectrum", "--encoding", "nosuchpe"], "nosuchpe"),
-    (["spectrum", "--encoding", "sinusoidal", "--param", "colour=red"], "colour"),
-    (["spectrum", "--encoding", "sinusoidal", "--param", "noequals"], "key=value"),
+    (["spectrum", "--pe", "nosuchpe"], "nosuchpe"),
+    (["spectrum", "--pe", "sinusoidal:colour=red"], "colour"),
+    (["spectrum", "--pe", "sinusoidal:noequals"], "key=value"),
     (["bounds", "--pe", "nosuchpe"], "nosuchpe"),
     (["bounds", "--pe", "alibi:colour=1"], "colour"),
-    (["stress", "--encoding", "nosuchpe"], "nosuchpe"),
-    (["stress", "--encoding", "sinusoidal", "--param", "colour=1"], "colour"),
+    (["stress", "--pe", "nosuchpe"], "nosuchpe"),
+    (["stress", "--pe", "sinusoidal:colour=1"], "colour"),
     (["train", "nosuchtask"], "nosuchtask"),
     (["train", "running_sum", "--set", "colour=1"], "colour"),
     (["train", "running_sum", "--set", "task.colour=1"], "colour"),
@@ -172,9 +172,9 @@ def test_spectrum_malformed_text_files(capsys, tmp_path):
 
 def test_stress_malformed_corpus(capsys, tmp_path):
     (tmp_path / "bin.txt").write_bytes(b"\xff\xfe\x00\x81 not utf-8 \xc3\x28\n")
-    refused(capsys, "stress", "--encoding", "sinusoidal", "--corpus", tmp_path / "bin.txt", "--json", tmp_path / "r.json")
+    refused(capsys, "stress", "--pe", "sinusoidal", "--corpus", tmp_path / "bin.txt", "--json", tmp_path / "r.json")
     (tmp_path / "empty.txt").write_text("")
-    refused(capsys, "stress", "--encoding", "sinusoidal", "--corpus", tmp_path / "empty.txt")
+    refused(capsys, "stress", "--pe", "sinusoidal", "--corpus", tmp_path / "empty.txt")
     assert not (tmp_path / "r.json").exists()
 
 
@@ -191,7 +191,7 @@ def test_stress_malformed_corpus(capsys, tmp_path):
     (["check", "--claims", "li2025.alibi_monotone_bias", "--case", '{"n": 4.5, "slope": 1.0}'], "n must be an integer"),
     (["spectrum", "--kernel", "exponential", "--n", "1e3"], "invalid int"),
     (["spectrum", "--coeffs", "1,,2"], "empty entry"),
-    (["stress", "--encoding", "sinusoidal", "--n", "abc"], "invalid int"),
+    (["stress", "--pe", "sinusoidal", "--n", "abc"], "invalid int"),
     (["encodings", "--json"], "expected one argument"),
 ])
 def test_cli_wrong_types(capsys, tmp_path, argv, match):

@@ -31,10 +31,10 @@ CLI_TOO_BIG = [
       json.dumps({"n": 3, "d": BIG, "d_head": 1, "pe": "sinusoidal", "bias": None, "proj_bias": False, "scale": 1.0,
                   "content_scale": 1.0, "seed": 0})], "d = 1000000000000"),
     (["spectrum", "--coeffs", "1,0.5", "--n", BIG], "--n 1000000000000"),
-    (["spectrum", "--encoding", "sinusoidal", "--n", BIG], "n = 1000000000000, d = 64"),
-    (["spectrum", "--encoding", "rope", "--n", 10**10], "n = 10000000000"),
+    (["spectrum", "--pe", "sinusoidal", "--n", BIG], "n = 1000000000000, d = 64"),
+    (["spectrum", "--pe", "rope", "--n", 10**10], "n = 10000000000"),
     (["spectrum", "--kernel", "gaussian", "--n", 10**10], "N = 10000000000"),
-    (["stress", "--encoding", "sinusoidal", "--d", BIG], "d = 1000000000000"),
+    (["stress", "--pe", "sinusoidal", "-d", BIG], "d = 1000000000000"),
     (["bounds", "--pe", "sinusoidal", "--length", BIG], "n = 1000000000000"),
     (["bounds", "--pe", "learned", "--length", "10", "--n-max", 10**11], "n_max = 100000000000"),
     (["bounds", "--pe", "wavelet", "--length", 10**10], "n = 10000000000"),
@@ -74,7 +74,7 @@ def test_cli_refuses_a_size_that_cannot_fit_before_allocating(capsys, tmp_path, 
     (["sweep", "--task", "running_sum", "--seeds", "0", "1", "2", "--max-memory", "16K"], "grid of 3 runs"),
     (["train", "running_sum", "--set", "model.d_model=4096", "--set", "model.n_head=1", "--max-memory", "1G"], "d_model=4096"),
     (["bounds", "--pe", "wavelet", "--length", "100000"], "wavelet norms"),
-    (["stress", "--encoding", "sinusoidal", "--d", "100000"], "positional encoding table"),
+    (["stress", "--pe", "sinusoidal", "-d", "100000"], "positional encoding table"),
 ])
 def test_cli_max_memory_limit_is_obeyed_and_named(capsys, tmp_path, argv, what):
     argv = list(argv) + (["--out", tmp_path / "o"] if argv[0] in ("sweep", "train") else [])
@@ -204,11 +204,11 @@ def test_estimator_helpers():
 @pytest.mark.parametrize("argv,match", [
     (["spectrum", "--kernel", "exponential", "--n", "0"], "--n must be >= 1"),
     (["spectrum", "--kernel", "exponential", "--n", "-5"], "--n must be >= 1"),
-    (["spectrum", "--encoding", "sinusoidal", "--n", "8", "--d", "0"], "d must be"),
+    (["spectrum", "--pe", "sinusoidal", "--n", "8", "-d", "0"], "d must be"),
     (["spectrum", "--coeffs", "1,0.5", "--rtol", "0"], "--rtol must be > 0"),
-    (["stress", "--encoding", "sinusoidal", "--n", "1"], "--n must be >= 2"),
-    (["stress", "--encoding", "sinusoidal", "--d", "0"], "--d must be >= 1"),
-    (["stress", "--encoding", "sinusoidal", "--rank", "0"], "--rank must be >= 1"),
+    (["stress", "--pe", "sinusoidal", "--n", "1"], "--n must be >= 2"),
+    (["stress", "--pe", "sinusoidal", "-d", "0"], "--d-model must be >= 1"),
+    (["stress", "--pe", "sinusoidal", "--rank", "0"], "--rank must be >= 1"),
     (["bounds", "--pe", "sinusoidal", "--length", "0"], "length must be >= 1"),
     (["bounds", "--pe", "sinusoidal", "--length", "-3"], "length must be >= 1"),
     (["bounds", "--pe", "sinusoidal", "-d", "0"], "d must be >= 1"),
@@ -248,7 +248,7 @@ def test_stress_refuses_a_corpus_geometry_that_cannot_fit(capsys, tmp_path):
     rng = np.random.default_rng(0)
     words = [f"w{i}" for i in range(40)]
     (tmp_path / "c.txt").write_text("\n".join(" ".join(rng.choice(words, 2000)) for _ in range(3)))
-    refused(capsys, "stress", "--encoding", "sinusoidal", "--corpus", tmp_path / "c.txt", "--max-memory", "20M",
+    refused(capsys, "stress", "--pe", "sinusoidal", "--corpus", tmp_path / "c.txt", "--max-memory", "20M",
             "--json", tmp_path / "r.json", match="distance geometry of n = 2000 positions")
     assert files_under(tmp_path) == ["c.txt"]
 

@@ -5,7 +5,17 @@
 * theory sits one level under the rest: it imports only the package's helpers and other theory;
 * no module is over about 600 lines;
 * no module uses another module's private (``_x``) name (``petheory._validate`` and
-  ``petheory._memory`` are the package's internal helpers, usable anywhere).
+  ``petheory._memory`` are the package's internal helpers, usable anywhere);
+* the import graph of petheory and proofs_check has no cycle, and the encodings layer imports
+  nothing but the helpers and itself.
+
+What counts as an import (for the cycle check too): every ``import`` anywhere in a file, inside
+functions and ``if TYPE_CHECKING:`` blocks included. A function-level import is exactly the
+plumbing that hides a cycle (it works only because the other module has finished loading by the
+time the function runs), so it counts like a module-level one. Not counted: the implicit import
+of a package's ``__init__`` when one of its submodules is imported (``petheory.encodings.rotary``
+loads ``petheory.encodings`` first); that is how every package with submodules works, and a
+submodule importing its own package's ``__init__`` explicitly does count.
 
 Every exception is an allow-list entry with its reason; an entry that no longer matches anything
 fails the test, so the lists only shrink. The layers and the theory modules are defined once, in
@@ -27,7 +37,7 @@ graph = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(graph)
 
 #: Theory modules: top-level names under petheory/ matched as ``x.py`` or the package ``x/``
-#: (fnmatch patterns, so ``encodings_modern.py`` and a future ``geometry/`` stay covered):
+#: (fnmatch patterns, so a future ``spectral/`` or ``toeplitz_x.py`` stays covered):
 #: encodings*, toeplitz*, spectral*, coupling*, bounds*, geometry*, lengthgen*, fits*, rounding,
 #: stress_reference. One definition, shared with tools/import_graph.py.
 THEORY = graph.THEORY
@@ -52,17 +62,9 @@ INTERNAL = ("_validate", "_memory")
 # (module file relative to the repository, what it breaks) -> why it is allowed. Each entry must
 # still match something (a stale entry fails), so these lists can only shrink.
 
-_FORWARD = ("old public path kept for users' code: a PEP 562 module __getattr__ imports the new home only "
-            "when one of the moved names is asked for, so importing this module loads none of it")
-THEORY_IMPORT_ALLOW = {
-    ("petheory/bounds/__init__.py", "petheory.nn"): _FORWARD + " (transformer_lipschitz & co. moved to petheory.nn.lipschitz)",
-    ("petheory/coupling.py", "petheory.experiments"): _FORWARD + " (minilm_terms moved to petheory.experiments)",
-}
+THEORY_IMPORT_ALLOW: dict = {}
 THEORY_IO_ALLOW: dict = {}
 THEORY_LAYER_ALLOW = {
-    ("petheory/bounds/__init__.py", "petheory.nn.lipschitz"): _FORWARD,
-    ("petheory/coupling.py", "petheory.experiments"): _FORWARD,
-    ("petheory/coupling.py", "petheory.loaders"): _FORWARD + " (BertFirstLayer & co. moved to petheory.loaders)",
     ("petheory/geometry/distributions.py", "petheory.loaders"):
         "positional_distributions(path or 'hf:DIR') hands the path to loaders.read_corpus / hf_tokenize "
         "(lazily, in that branch only); geometry itself opens nothing, and in-memory sequences never load loaders",
@@ -273,3 +275,100 @@ def test_where_table_lists_every_module():
     table = graph.where()
     for path in sorted((ROOT / "petheory").rglob("*.py")):
         assert f"`{path.relative_to(ROOT).as_posix()}`" in table
+
+
+# ------------------------------------------------------------------------------------ cycles
+
+
+def import_cycles(g: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (each holds a cycle), plus
+    modules that import themselves; Tarjan's algorithm, iterative (no recursion limit)."""
+    index, low, on, stack, out, counter = {}, {}, set(), [], [], [0]
+    for root in sorted(g):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(g.get(root, ()))))]
+        index[root] = low[root] = counter[0]; counter[0] += 1
+        stack.append(root); on.add(root)
+        while work:
+            v, it = work[-1]
+            for w in it:
+                if w not in g:
+                    continue
+                if w not in index:
+                    index[w] = low[w] = counter[0]; counter[0] += 1
+                    stack.append(w); on.add(w)
+                    work.append((w, iter(sorted(g.get(w, ())))))
+                    break
+                if w in on:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
+                if low[v] == index[v]:
+                    comp = []
+                    while True:
+                        w = stack.pop(); on.discard(w); comp.append(w)
+                        if w == v:
+                            break
+                    if len(comp) > 1 or v in g.get(v, ()):
+                        out.append(sorted(comp))
+    return sorted(out)
+
+
+def _cycle_path(g: dict[str, set[str]], comp: list[str]) -> str:
+    """One concrete cycle through the component, ``a -> b -> ... -> a`` (for the failure message)."""
+    members, start = set(comp), comp[0]
+    prev, frontier = {start: None}, [start]
+    while frontier:
+        nxt = []
+        for v in frontier:
+            for w in sorted(g.get(v, ()) & members):
+                if w == start:
+                    path = [v]
+                    while prev[path[-1]] is not None:
+                        path.append(prev[path[-1]])
+                    return " -> ".join([start, *reversed(path[:-1]), v, start]) if v != start else f"{start} -> {start}"
+                if w not in prev:
+                    prev[w] = v
+                    nxt.append(w)
+        frontier = nxt
+    return " <-> ".join(comp)
+
+
+def test_the_import_graph_has_no_cycle():
+    """No two modules import each other, directly or through others (function-level imports included)."""
+    g = graph.graph(ROOT)
+    cycles = import_cycles(g)
+    assert not cycles, "import cycles (break each by moving the shared piece down a layer):\n  " + "\n  ".join(
+        _cycle_path(g, c) for c in cycles)
+
+
+@pytest.mark.parametrize("edges, expect", [
+    ({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}, [["a", "b", "c"]]),
+    ({"a": {"b"}, "b": set()}, []),
+    ({"a": {"a"}}, [["a"]]),
+    ({"a": {"b"}, "b": {"a"}, "c": {"d"}, "d": {"c"}}, [["a", "b"], ["c", "d"]]),
+])
+def test_the_cycle_check_finds_planted_cycles(edges, expect):
+    assert import_cycles(edges) == expect
+
+
+def test_the_cycle_check_sees_a_function_level_import(tmp_path):
+    """The lazy-forwarder pattern (a module-level import one way, a function-level one back) is a cycle."""
+    pkg = tmp_path / "petheory"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "low.py").write_text("def __getattr__(name):\n    from petheory import high\n    return getattr(high, name)\n")
+    (pkg / "high.py").write_text("from petheory import low\n")
+    assert import_cycles(graph.graph(tmp_path)) == [["petheory.high", "petheory.low"]]
+
+
+def test_encodings_import_nothing_above_them():
+    """The encodings layer is the bottom of the theory: its modules import only the package helpers
+    and each other (an encoding built from geometry, like mds_optimal, registers itself from there)."""
+    g = graph.graph(ROOT)
+    found = {(m, d): 0 for m, ds in g.items() if m == "petheory.encodings" or m.startswith("petheory.encodings.")
+             for d in ds if graph.layer_of(d) != "helpers" and not (d == "petheory.encodings" or d.startswith("petheory.encodings."))}
+    assert not found, f"encodings importing from above: {sorted(found)}"

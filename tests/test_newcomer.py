@@ -110,7 +110,7 @@ def test_set_with_a_word_for_a_number_says_it_is_a_number(capsys):
 
 
 def test_misspelt_param_of_a_named_encoding_is_named_with_a_suggestion(capsys):
-    assert main(["stress", "--encoding", "sinusoidal", "--param", "bse=500"]) == 2
+    assert main(["stress", "--pe", "sinusoidal:bse=500"]) == 2
     err = capsys.readouterr().err
     assert "did you mean base?" in err and "unexpected keyword" not in err
 
@@ -119,7 +119,7 @@ def test_unknown_key_lists_the_tensors(capsys, tmp_path):
     from safetensors.numpy import save_file
 
     save_file({"a": np.ones((4, 4)), "b": np.ones((5, 4))}, str(tmp_path / "two.safetensors"))
-    assert main(["stress", "--encoding", str(tmp_path / "two.safetensors"), "--key", "c"]) == 2
+    assert main(["stress", "--pe", str(tmp_path / "two.safetensors"), "--key", "c"]) == 2
     assert "it has: a (4, 4), b (5, 4)" in capsys.readouterr().err
 
 

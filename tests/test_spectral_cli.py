@@ -25,7 +25,7 @@ def record(capsys, *argv) -> dict:
 
 
 def test_named_absolute_pe_matches_dense_reference(capsys):
-    rec = record(capsys, "--encoding", "sinusoidal", "--d", "16", "--n", "96")
+    rec = record(capsys, "--pe", "sinusoidal", "-d", "16", "--n", "96")
     P = enc.sinusoidal(96, 16)
     w = np.linalg.eigvalsh(P @ P.T)
     scale = w[-1]
@@ -36,7 +36,7 @@ def test_named_absolute_pe_matches_dense_reference(capsys):
 
 
 def test_human_output_names_the_three_answers(capsys):
-    rc, out, err = run(capsys, "--encoding", "alibi", "--slope", "0.5", "--n", "64")
+    rc, out, err = run(capsys, "--pe", "alibi:slope=0.5", "--n", "64")
     assert rc == 0, err
     assert "symbol range" in out and "eigenvalue range" in out and "Szegő distance" in out
     B = enc.alibi(64, slope=0.5)
@@ -45,7 +45,7 @@ def test_human_output_names_the_three_answers(capsys):
 
 
 def test_kernel_uses_its_closed_form_symbol(capsys):
-    rec = record(capsys, "--kernel", "exponential", "--length", "3", "--n", "512")
+    rec = record(capsys, "--kernel", "exponential", "--kernel-length", "3", "--n", "512")
     rho = np.exp(-1 / 3)
     lo, hi = rec["symbol"]["closed_form_range"]
     assert lo == pytest.approx((1 - rho) / (1 + rho), rel=1e-6) and hi == pytest.approx((1 + rho) / (1 - rho), rel=1e-6)
@@ -54,33 +54,30 @@ def test_kernel_uses_its_closed_form_symbol(capsys):
 
 
 def test_rotary_encoding_gives_its_unit_content_kernel(capsys):
-    rec = record(capsys, "--encoding", "rope", "--d", "8", "--n", "40")
+    rec = record(capsys, "--pe", "rope", "-d", "8", "--n", "40")
     c = tp.sinusoidal_gram_coefficients(40, 8)  # same frequencies: sum_t cos(k theta_t)
     w = tp.eigenvalues(c)
     assert rec["eigenvalues"]["lambda_max"]["value"] == pytest.approx(w[-1], rel=1e-10)
 
 
 def test_learned_pe_is_projected_with_a_note_unless_no_project(capsys):
-    rc, out, err = run(capsys, "--encoding", "learned", "--n", "50", "--d", "8", "--no-project")
+    rc, out, err = run(capsys, "--pe", "learned", "--n", "50", "-d", "8", "--no-project")
     assert rc == 2 and "not Toeplitz" in err and "--no-project" in err and len(err.strip().splitlines()) == 1
-    rec = record(capsys, "--encoding", "learned", "--n", "50", "--d", "8")
+    rec = record(capsys, "--pe", "learned", "--n", "50", "-d", "8")
     assert rec["toeplitz_defect"] > 0.5 and "projection" in rec["source"]
-    old_flag = record(capsys, "--encoding", "learned", "--n", "50", "--d", "8", "--project")  # old commands still work
-    assert old_flag["eigenvalues"]["lambda_max"]["value"] == rec["eigenvalues"]["lambda_max"]["value"]
-    assert old_flag["source"] == rec["source"]
-    rc, out, err = run(capsys, "--encoding", "learned", "--n", "50", "--d", "8")
+    rc, out, err = run(capsys, "--pe", "learned", "--n", "50", "-d", "8")
     assert rc == 0 and "note: the source matrix is not Toeplitz" in out and "Toeplitz projection" in out
 
 
 def test_a_table_file_defaults_n_to_its_rows(capsys, tmp_path):
     P = np.random.default_rng(0).normal(size=(37, 6))
     np.save(tmp_path / "pe.npy", P)
-    rec = record(capsys, "--encoding", str(tmp_path / "pe.npy"))
+    rec = record(capsys, "--pe", str(tmp_path / "pe.npy"))
     assert rec["n"] == 37 and "projection" in rec["source"]
     M = tp.toeplitz_projection(P @ P.T)
     w = np.linalg.eigvalsh(M)
     assert rec["eigenvalues"]["lambda_max"]["value"] == pytest.approx(w[-1], rel=1e-8)
-    assert record(capsys, "--encoding", str(tmp_path / "pe.npy"), "--n", "20")["n"] == 20
+    assert record(capsys, "--pe", str(tmp_path / "pe.npy"), "--n", "20")["n"] == 20
 
 
 def test_szego_is_skipped_by_default_beyond_the_exact_size(capsys, monkeypatch):
@@ -104,7 +101,7 @@ def test_an_estimate_below_its_error_is_reported_unresolved(capsys, monkeypatch)
         sd = real(*a, **kw)
         return dataclasses.replace(sd, method="slq", kolmogorov=0.0087, error_estimate=0.0093, probes=2, steps=1000)
 
-    monkeypatch.setattr(tp, "spectral_distribution", noisy)
+    monkeypatch.setattr("petheory.toeplitz.szego.spectral_distribution", noisy)
     rc, out, _ = run(capsys, "--kernel", "exponential", "--n", "64")
     assert rc == 0 and "unresolved" in out and "below its error 0.0093" in out and "Kolmogorov 0.0087" not in out
     assert record(capsys, "--kernel", "exponential", "--n", "64")["szego"]["resolved"] is False
@@ -156,12 +153,12 @@ def test_hermitian_part_option(capsys):
         (["--coeffs", "1,abc"], "not a number"),
         (["--coeffs", "1,2", "--n", "0"], ">= 1"),
         (["--kernel", "exponential", "--n", "-3"], ">= 1"),
-        (["--kernel", "exponential", "--length", "-1"], "> 0"),
+        (["--kernel", "exponential", "--kernel-length", "-1"], "> 0"),
         (["--kernel", "cauchy"], "kernel must be one of"),
-        (["--encoding", "nosuchpe"], "no such file"),
-        (["--encoding", "alibi", "--param", "base=3"], "takes"),
-        (["--encoding", "alibi", "--slope", "1+2j"], "invalid float"),
-        (["--encoding", "t5", "--n", "32"], "not Hermitian"),
+        (["--pe", "nosuchpe"], "no such file"),
+        (["--pe", "alibi:base=3"], "takes"),
+        (["--pe", "alibi:slope=1j"], "real number"),
+        (["--pe", "t5", "--n", "32"], "not Hermitian"),
         (["--coeffs", "1,2", "--rtol", "0"], "rtol"),
     ],
 )
@@ -180,5 +177,5 @@ def test_bad_files_are_one_line_exit_2(capsys, tmp_path):
     for f, match in (("m.npy", "1-D"), ("z.npy", "empty"), ("bad.txt", "could not read"), ("missing.npy", "no such file")):
         rc, out, err = run(capsys, "--file", str(tmp_path / f))
         assert rc == 2 and match in err and len(err.strip().splitlines()) == 1, err
-    rc, out, err = run(capsys, "--encoding", str(tmp_path / "complex_table.npy"), "--n", "4")
+    rc, out, err = run(capsys, "--pe", str(tmp_path / "complex_table.npy"), "--n", "4")
     assert rc == 2 and "real" in err

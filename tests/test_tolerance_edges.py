@@ -46,8 +46,10 @@ def test_rope_relative_tolerance_covers_tiny_and_subnormal_keys(case):
 def test_rope_relative_still_refutes_a_real_error_on_a_tiny_key(monkeypatch):
     """The underflow terms are eta-sized: a relative error of 1e-12 on a key of 1e-186 is still caught."""
     case = dict(ROPE_TINY_KEY[0], i=3, j=5)
-    apply_at = gu2025.enc.RotaryTable.apply_at
-    monkeypatch.setattr(gu2025.enc.RotaryTable, "apply_at", lambda self, x, p: apply_at(self, x, p) * (1 + 1e-12 * (p == 1)))
+    from petheory.encodings.rotary import RotaryTable
+
+    apply_at = RotaryTable.apply_at
+    monkeypatch.setattr(RotaryTable, "apply_at", lambda self, x, p: apply_at(self, x, p) * (1 + 1e-12 * (p == 1)))
     assert gu2025.rope_relative(case) > 0
 
 
@@ -74,7 +76,7 @@ def test_alibi_extrapolation_tolerance_covers_rounding_when_the_bound_is_zero_or
 def test_alibi_extrapolation_still_refutes_a_drift_above_rounding(monkeypatch):
     case = dict(ALIBI_EQUAL_VALUES[0])
     terms = li2025_extrapolation.bounds.alibi_extrapolation_terms
-    monkeypatch.setattr(li2025_extrapolation.bounds, "alibi_extrapolation_terms",
+    monkeypatch.setattr("petheory.bounds.alibi.alibi_extrapolation_terms",
                         lambda *a, **k: dict(terms(*a, **k), lhs=terms(*a, **k)["lhs"] + 1e-11))
     assert li2025_extrapolation.alibi_extrapolation(case) > 0
 
@@ -99,7 +101,7 @@ def test_rank_bound_still_refutes_when_mds_drops_a_real_negative_eigenvalue(monk
         return type(m)(m.embedding, w, m.rank, m.requested_rank, m.method, m.tol, m.negative, m.truncated,
                        m.trace, m.frobenius, m.complete)
 
-    monkeypatch.setattr(cir.geo, "classical_mds", dropping)
+    monkeypatch.setattr("petheory.geometry.mds.classical_mds", dropping)
     assert cir.rank_bound(ISSUE_RANK_CASE) >= 1
 
 

@@ -22,15 +22,8 @@ numpy/scipy only. One module per idea; every public name is re-exported here, so
 fits
     :func:`fit_power_law` / :func:`fit_line` live in :mod:`petheory.fits` (re-exported here).
 
-One namespace: the package behaves as the single module it was. Assigning ``bounds.X = f`` (as
-the claim tests do to plant a violation) also re-binds ``X`` in every submodule that holds the same
-object (its home and the siblings that import it, and :mod:`petheory.nn.lipschitz`), so callers
-inside the package see the new ``f``, and restoring the attribute restores them.
-
-Moved to torch: the probes of trained models (``transformer_lipschitz``, ``transformer_input_norm``,
-``alibi_drift``) live in :mod:`petheory.nn.lipschitz`. Their old names here still work through the
-module ``__getattr__`` below (PEP 562), which imports that module, and torch, only when one of them
-is asked for: importing :mod:`petheory.bounds` never imports torch. They are not in ``__all__``.
+The probes of trained models (``transformer_lipschitz``, ``transformer_input_norm``,
+``alibi_drift``) run torch, so they live in :mod:`petheory.nn.lipschitz`, which builds on this package.
 """
 
 from __future__ import annotations
@@ -85,7 +78,6 @@ from petheory.bounds.rademacher import (
     rademacher_linear_sup,
     rademacher_lipschitz_bound,
 )
-from petheory._split import keep_one_namespace
 from petheory.fits import LineFit, fit_line, fit_power_law
 
 __all__ = [
@@ -106,27 +98,5 @@ __all__ = [
     "wavelet_norms", "wavelet_scale_ratios", "wavelet_support_end", "wavelet_support_length",
     # fits (petheory.fits)
     "LineFit", "fit_line", "fit_power_law",
-    "MOVED_TO_NN",
 ]
 
-
-#: Names that moved to :mod:`petheory.nn.lipschitz` (they run a torch model); kept reachable here.
-MOVED_TO_NN = ("transformer_lipschitz", "transformer_input_norm", "alibi_drift")
-
-
-def __getattr__(name: str):
-    """``bounds.transformer_lipschitz`` etc. (old paths): forwarded to :mod:`petheory.nn.lipschitz`.
-
-    Lazy (PEP 562), so importing :mod:`petheory.bounds` never imports torch; only asking for one
-    of :data:`MOVED_TO_NN` does. New code imports them from :mod:`petheory.nn.lipschitz`.
-    """
-    if name in MOVED_TO_NN:
-        from petheory.nn import lipschitz
-
-        return getattr(lipschitz, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-# assigning bounds.X (tests plant violations that way) re-binds X in the submodules, and in
-# petheory.nn.lipschitz, which took names from bounds when bounds was one module
-keep_one_namespace(__name__, also=("petheory.nn.lipschitz",))

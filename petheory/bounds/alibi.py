@@ -12,6 +12,7 @@ import numpy as np
 
 from petheory import _memory
 from petheory import _validate as v
+from petheory.errors import ValidationError
 
 
 ALIBI_READINGS = ("weight", "output")
@@ -40,7 +41,7 @@ def attention_output(mu, b, values, value_b) -> np.ndarray:
     vb = v.array("value_b", value_b, ndim=1)
     mu = v.array("mu", mu, ndim=1)
     if vals.shape != (mu.size, vb.size):
-        raise ValueError(f"values must have shape ({mu.size}, {vb.size}), got {vals.shape}")
+        raise ValidationError(f"values must have shape ({mu.size}, {vb.size}), got {vals.shape}")
     scalar = np.ndim(b) == 0
     pb = attention_weight(mu, np.atleast_1d(np.asarray(b, dtype=np.float64)))  # (nb,)
     w = np.exp(mu - np.logaddexp.reduce(mu))  # (n-1,) the others' weights among themselves
@@ -95,7 +96,7 @@ def alibi_extrapolation_terms(mu, *, slope: float, distance: int, n_max: int, re
     n_max = v.integer("n_max", n_max, minimum=1)
     dist = v.integer("distance", distance, minimum=0)
     if dist <= n_max:
-        raise ValueError(f"Eq. 9 is about keys beyond the training length: distance must be > n_max={n_max}, got {dist}")
+        raise ValidationError(f"Eq. 9 is about keys beyond the training length: distance must be > n_max={n_max}, got {dist}")
     b1, b0 = -alpha * dist, -alpha * n_max
     grid = np.linspace(b1, b0, 257)
     A = attention_weight(mu, grid)

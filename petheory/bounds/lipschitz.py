@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from petheory import _validate as v
+from petheory.errors import ValidationError
 
 
 GELU_LIPSCHITZ = 1.1289  # max_x d/dx [x Phi(x)], attained near x = 0.75 (rounded up)
@@ -46,7 +47,7 @@ def attention_lipschitz(w_q, w_k, w_v, w_o, *, n_head: int, radius: float, b_q=N
     wo = v.array("w_o", w_o, ndim=2)
     d_out = mats[0].shape[0]
     if d_out % H:
-        raise ValueError(f"the query width {d_out} must be divisible by n_head={H}")
+        raise ValidationError(f"the query width {d_out} must be divisible by n_head={H}")
     bq = np.zeros(d_out) if b_q is None else v.array("b_q", b_q, ndim=1)
     bk = np.zeros(d_out) if b_k is None else v.array("b_k", b_k, ndim=1)
     hd = d_out // H

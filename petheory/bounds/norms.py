@@ -21,6 +21,7 @@ from petheory import encodings as enc
 from petheory.bounds.alibi import alibi_extrapolation_terms
 from petheory.bounds.decay import legendre_norm_bound, wavelet_norms
 from petheory.bounds.rademacher import rademacher_lipschitz_bound
+from petheory.errors import ValidationError
 
 #: Largest length at which a bias matrix is built densely to measure its magnitude.
 DENSE_BIAS_MAX = 4096
@@ -61,7 +62,7 @@ def pe_norms(name: str, n: int, d: int, **params) -> np.ndarray:
     """
     info = enc.info(name)
     if info.kind != "absolute":
-        raise ValueError(f"pe_norms needs an absolute encoding; {name!r} is {info.kind} (see norm_bound)")
+        raise ValidationError(f"pe_norms needs an absolute encoding; {name!r} is {info.kind} (see norm_bound)")
     n = v.integer("n", n, minimum=1)
     if name == "wavelet":
         # sparse evaluation: positions, a few atoms per scale and their values, O(n) words
@@ -155,7 +156,7 @@ def _sandwich_row(length: int, d, p: dict) -> StatedBound:
 
 
 #: li2025 Table 2 as a table of functions: PE name -> ``row(length, d, params) -> StatedBound``
-#: (``d`` is None for bias kinds), plus the long-context biases of ``encodings_modern``. A
+#: (``d`` is None for bias kinds), plus the long-context biases of ``encodings.kernels``. A
 #: registered encoding missing here has no stated bound ("not in Table 2"); rotary kinds are
 #: handled by :func:`norm_bound` (rotations add nothing) and :func:`scaled_rotary_norm_bound`.
 TABLE2 = {
@@ -240,7 +241,7 @@ def norm_bound(name: str, length: int, d: int = 64, *, n_max: int | None = None,
     if "n_max" in info.params and n_max is not None:  # YaRN: its original context is the training length
         p.setdefault("n_max", n_max)
     table = info.fn(length, d, **p)
-    if hasattr(table, "factors"):  # encodings_modern.ScaledRotaryTable: YaRN, xPos, RoPE + absolute
+    if hasattr(table, "factors"):  # encodings.extension.ScaledRotaryTable: YaRN, xPos, RoPE + absolute
         return scaled_rotary_norm_bound(name, table, length, d, p)
     probe = np.vstack([np.eye(d), v.generator(0).normal(size=(1, d))])  # (d+1, d)
     norms = np.linalg.norm(probe, axis=1)
@@ -252,7 +253,7 @@ def norm_bound(name: str, length: int, d: int = 64, *, n_max: int | None = None,
 
 
 def scaled_rotary_norm_bound(name: str, table, length: int, d: int, params: dict) -> NormBound:
-    r"""Norm bound of a rotary table that also scales (``encodings_modern.ScaledRotaryTable``).
+    r"""Norm bound of a rotary table that also scales (``encodings.extension.ScaledRotaryTable``).
 
     ``computed`` is the largest relative change of a rotated band's norm over positions
     ``0..N'-1``, queries and keys: :math:`\max_{p,t}|f_{p,t}-1|`. Stated: YaRN's
@@ -308,7 +309,7 @@ def rotary_angle_coverage(name: str, length: int, d: int = 64, *, n_max: int, **
     """
     info = enc.info(name)
     if info.kind != "rotary":
-        raise ValueError(f"rotary_angle_coverage needs a rotary encoding; {name!r} is {info.kind}")
+        raise ValidationError(f"rotary_angle_coverage needs a rotary encoding; {name!r} is {info.kind}")
     length = v.integer("length", length, minimum=1)
     n_max = v.integer("n_max", n_max, minimum=2)
     if "n_max" in info.params:
@@ -351,7 +352,7 @@ def training_length(name: str, params: dict, n_max: int | None) -> tuple[int | N
     params = dict(params)
     own = params.pop("n_max", None)
     if own is not None and n_max is not None and own != n_max:
-        raise ValueError(f"n_max is given twice with different values: {name}:n_max={own} and --n-max {n_max}; both are "
+        raise ValidationError(f"n_max is given twice with different values: {name}:n_max={own} and --n-max {n_max}; both are "
                          "the training length (YaRN: its original context); give one")
     return (n_max if own is None else own), params
 
@@ -393,7 +394,7 @@ def bound_report(name: str, length: int, d: int = 64, *, n_max: int | None = Non
             out["eq9"] = {"distance": dist, "n_max": nm, "slope": slope, "L_A": t["L_A"], "bound": t["rhs"],
                           "reading": "softmax weight of the key at distance d vs at N_max, other logits fixed"}
     elif distance is not None:
-        raise ValueError(f"distance (Eq. 9) applies to alibi only, not {name!r}")
+        raise ValidationError(f"distance (Eq. 9) applies to alibi only, not {name!r}")
     if nb.kind == "rotary" and n_max is not None and n_max >= 2:
         out["angles"] = rotary_angle_coverage(name, length, d, n_max=n_max, **params)
     return out

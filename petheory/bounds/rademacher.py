@@ -15,6 +15,7 @@ import numpy as np
 from petheory import _memory
 from petheory import _validate as v
 from petheory import encodings as enc
+from petheory.errors import ValidationError
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ def rademacher_linear_sup(X, sigma, weight_norm: float = 1.0) -> np.ndarray:
     B = v.real("weight_norm", weight_norm, nonnegative=True)
     s = v.array("sigma", sigma, ndim=(1, 2))
     if s.shape[-1] != X.shape[0]:
-        raise ValueError(f"sigma must have m={X.shape[0]} entries per draw, got shape {s.shape}")
+        raise ValidationError(f"sigma must have m={X.shape[0]} entries per draw, got shape {s.shape}")
     return B * np.linalg.norm(s @ X, axis=-1) / X.shape[0]
 
 
@@ -58,7 +59,7 @@ def rademacher_kernel_sup(K, sigma, weight_norm: float = 1.0) -> np.ndarray:
     B = v.real("weight_norm", weight_norm, nonnegative=True)
     s = v.array("sigma", sigma, ndim=(1, 2))
     if s.shape[-1] != K.shape[0]:
-        raise ValueError(f"sigma must have m={K.shape[0]} entries per draw, got shape {s.shape}")
+        raise ValidationError(f"sigma must have m={K.shape[0]} entries per draw, got shape {s.shape}")
     quad = np.einsum("...i,ij,...j->...", s, K, s)
     return B * np.sqrt(np.maximum(quad, 0.0)) / K.shape[0]  # clip tiny negative rounding of a PSD form
 
@@ -74,7 +75,7 @@ def empirical_rademacher(
     expectation over :math:`\sigma` is sampled, so ``se`` (sample std / sqrt(n_draws)) is the only error.
     """
     if (X is None) == (gram is None):
-        raise ValueError("give exactly one of X (linear class) or gram (kernel class)")
+        raise ValidationError("give exactly one of X (linear class) or gram (kernel class)")
     n_draws = v.integer("n_draws", n_draws, minimum=2)
     if X is not None:
         X = v.array("X", X, ndim=2)
@@ -137,7 +138,7 @@ def pe_augmented_inputs(name: str, m: int, d: int, *, length: int, token_norm: f
     x *= Bx / np.linalg.norm(x, axis=1, keepdims=True)
     pos = rng.integers(0, length, size=m)
     if enc.info(name).kind != "absolute":
-        raise ValueError(f"pe_augmented_inputs needs an absolute encoding, {name!r} is {enc.info(name).kind}")
+        raise ValidationError(f"pe_augmented_inputs needs an absolute encoding, {name!r} is {enc.info(name).kind}")
     P = enc.get(name)(length, d, **params)
     return x + P[pos], pos
 

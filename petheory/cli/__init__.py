@@ -3,8 +3,13 @@
 Every module in this package not starting with ``_`` is a subcommand: it defines
 ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``. Heavy imports
 (torch, matplotlib) happen inside ``run`` so ``petheory --help`` stays fast.
-Errors from bad input (``ValueError``, ``TypeError``, missing files) become one line on
-stderr and exit code 2; a crashing claim checker exits 1.
+Exit codes: 0 success; 2 bad input, as one line on stderr: the validation errors the library
+raises on purpose (:class:`petheory.errors.InvalidInput`: ``ValidationError`` /
+``ValidationTypeError``, subclasses of ``ValueError`` / ``TypeError``), argument-parsing errors, a
+plugin that does not load, files that cannot be read or written (``OSError``), memory refused or
+exhausted; 1 anything else, i.e. a bug (a ``KeyError``, or a ``ValueError`` from inside numpy, is
+not the user's fault): one line naming the exception and the file the full traceback was written
+to (:func:`write_traceback`, under the temp directory), and a crashing claim checker.
 """
 
 from __future__ import annotations
@@ -13,10 +18,17 @@ import argparse
 import importlib
 import sys
 
+from petheory.errors import InvalidInput
 from petheory.plugins import PluginError
 
 
 class _Parser(argparse.ArgumentParser):
+    """One-line errors; no abbreviated flags (``--d`` is not ``--d-model``: every spelling is documented)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
     def error(self, message):  # one line, exit 2 (argparse prints usage too by default)
         raise _UsageError(f"{self.prog}: {message}")
 
@@ -35,7 +47,7 @@ def _subcommands():
 def build_parser() -> argparse.ArgumentParser:
     from petheory import __version__
 
-    common = argparse.ArgumentParser(add_help=False)
+    common = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     common.add_argument("--plugin", action="append", default=[], metavar="MODULE",
                         help="import MODULE (dotted name or .py path) first, to register your own encodings/claims; repeatable")
     common.add_argument("--quiet", "-q", action="store_true", help="no progress output")
@@ -74,8 +86,7 @@ def main(argv=None) -> int:
     except _UsageError as exc:
         print(f"{exc} (see --help)", file=sys.stderr)
         return 2
-    except (ValueError, TypeError, FileNotFoundError, PermissionError, IsADirectoryError, KeyError, PluginError,
-            OSError) as exc:  # OSError: an output path under a file, a full disk, ... (one line, not a traceback)
+    except (InvalidInput, PluginError, OSError) as exc:  # OSError: a missing input, an output path under a file, a full disk
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(f"petheory: error: {msg}", file=sys.stderr)
         return 2
@@ -86,6 +97,30 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("petheory: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:  # a bug, not bad input: say so in one line and keep the traceback
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        where = write_traceback(exc)
+        print(f"petheory: internal error: {type(exc).__name__}{': ' + first if first else ''} "
+              f"(a bug in petheory, not in your input; traceback: {where})", file=sys.stderr)
+        return 1
+
+
+def write_traceback(exc: BaseException) -> str:
+    """Write ``exc``'s full traceback to a new file under the temp directory and return its path
+    (``'not written: ...'`` when even that fails, so the one-line report never raises)."""
+    import os
+    import tempfile
+    import time
+    import traceback
+
+    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    try:
+        fd, path = tempfile.mkstemp(prefix=f"petheory-traceback-{time.strftime('%Y%m%d-%H%M%S')}-", suffix=".txt")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(f"petheory {' '.join(sys.argv[1:])}\n\n{text}")
+        return path
+    except OSError as e:
+        return f"not written: {e}"
 
 
 def _reader_went_away() -> int:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
 import json
+
+from petheory.errors import ValidationError
 
 NAME = "bounds"
 HELP = "norm bound (li2025 Table 2 vs computed) and Rademacher bound per PE and inference length"
@@ -26,7 +27,6 @@ def add_arguments(p) -> None:
     p.add_argument("--n-max", type=int, metavar="N", help="training length N_max (default: each N'); sets the learned "
                    "table size and the wavelet/Legendre position maps")
     p.add_argument("-d", "--d-model", type=int, default=64, metavar="D", help="model dimension (default: 64)")
-    p.add_argument("--d", dest="d_model", type=int, default=argparse.SUPPRESS, help=argparse.SUPPRESS)  # old spelling
     p.add_argument("--m", type=int, default=1000, help="sample size m (default: 1000)")
     p.add_argument("--weight-norm", type=float, default=1.0, metavar="B", help="readout weight norm bound B (default: 1)")
     p.add_argument("--lipschitz", type=float, metavar="L", help="Lipschitz constant L_trans (default: 1, the linear class)")
@@ -97,11 +97,11 @@ def run(args) -> int:
     try:
         lengths = [int(x) for x in str(args.length).split(",") if x.strip()]
     except ValueError:
-        raise ValueError(f"--length must be integers separated by commas, got {args.length!r}") from None
+        raise ValidationError(f"--length must be integers separated by commas, got {args.length!r}") from None
     if not lengths:
-        raise ValueError("--length is empty")
+        raise ValidationError("--length is empty")
     if args.lipschitz is not None and args.checkpoint:
-        raise ValueError("give --lipschitz or --checkpoint, not both")
+        raise ValidationError("give --lipschitz or --checkpoint, not both")
     lip, lip_report = (1.0 if args.lipschitz is None else args.lipschitz), None
     specs = parse_specs(args.pe)
     if args.checkpoint:
@@ -111,7 +111,7 @@ def run(args) -> int:
         lip_report = lipschitz.transformer_lipschitz(model)
         lip = lip_report.total
     if args.distance is not None and not any(s.name == "alibi" for s in specs):
-        raise ValueError("--distance (Eq. 9) applies to alibi; add --pe alibi")
+        raise ValidationError("--distance (Eq. 9) applies to alibi; add --pe alibi")
     rows = [table_report(s.head.path, N, m=args.m, weight_norm=args.weight_norm, lipschitz=lip, token_norm=args.token_norm,
                          key=s.head.key)
             if s.is_table else

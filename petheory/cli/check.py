@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import sys
 
+from petheory.errors import ValidationError
+
 NAME = "check"
 HELP = "check the papers' claims: holds / refuted (with a shrunk counterexample) / depends (on the reading) / vacuous / inconclusive / skipped"
 DESCRIPTION = (
@@ -32,7 +34,7 @@ def run(args) -> int:
     from proofs_check.runner import CheckerCrash
 
     if args.seed < 0:
-        raise ValueError(f"--seed must be >= 0, got {args.seed}")
+        raise ValidationError(f"--seed must be >= 0, got {args.seed}")
     claims = _select(select, args.claims)
     from petheory.cli._console import console as make_console
 
@@ -43,11 +45,11 @@ def run(args) -> int:
 
     if args.case is not None:
         if len(claims) != 1:
-            raise ValueError(f"--case needs exactly one claim selected by --claims, got {len(claims)}")
+            raise ValidationError(f"--case needs exactly one claim selected by --claims, got {len(claims)}")
         try:
             case = json.loads(args.case)
         except json.JSONDecodeError as exc:
-            raise ValueError(f"--case is not valid JSON: {exc.msg}") from None
+            raise ValidationError(f"--case is not valid JSON: {exc.msg}") from None
         print(json.dumps(replay(claims[0], case), indent=2))
         return 0
 
@@ -105,7 +107,7 @@ def _select(select, patterns):
             close = difflib.get_close_matches(p, ids, n=3, cutoff=0.6)
             hints.append(f"--claims {p!r} matches no registered claim"
                          + (f"; did you mean {' or '.join(close)}?" if close else ""))
-        raise ValueError("; ".join(hints or [str(exc)]) + " (`petheory check --list` shows every claim id)") from None
+        raise ValidationError("; ".join(hints or [str(exc)]) + " (`petheory check --list` shows every claim id)") from None
 
 
 def select_ok(select, pattern) -> bool:

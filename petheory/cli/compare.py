@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
 import json
+
+from petheory.errors import ValidationError
 
 NAME = "compare"
 HELP = "every registered PE side by side: symbol range and spectral spread, stress vs the corpus (with a null), norm growth, length generalisation"
@@ -25,7 +26,6 @@ def add_arguments(p) -> None:
                         f"names without parameters (its columns use each encoding's defaults). {GRAMMAR}")
     p.add_argument("--n", type=int, default=256, help="positions of the spectral analysis (default 256)")
     p.add_argument("-d", "--d-model", type=int, default=64, metavar="D", help="model dimension (default 64)")
-    p.add_argument("--d", dest="d_model", type=int, default=argparse.SUPPRESS, help=argparse.SUPPRESS)  # old spelling
     p.add_argument("--length", "--lengths", dest="lengths", default="64,256,1024", metavar="N',N',...",
                    help="inference lengths N' of the norm columns (default 64,256,1024)")
     p.add_argument("--n-max", type=int, default=64, metavar="N", help="training length for norms and angle coverage (default 64)")
@@ -72,21 +72,21 @@ def run(args) -> int:
             term = spec.registered("compare")
             enc.info(term.name)  # a petheory.nn mechanism (mla) -> one-line error listing the registry
             if term.options or term.is_table:
-                raise ValueError(f"compare takes registered encoding names without parameters, got {spec}; "
+                raise ValidationError(f"compare takes registered encoding names without parameters, got {spec}; "
                                  "petheory stress/spectrum/bounds take --pe NAME:key=value and tables")
             names.append(term.name)
     try:
         lengths = tuple(int(x) for x in str(args.lengths).split(",") if x.strip())
     except ValueError:
-        raise ValueError(f"--lengths must be integers separated by commas, got {args.lengths!r}") from None
+        raise ValidationError(f"--lengths must be integers separated by commas, got {args.lengths!r}") from None
     if not lengths or min(lengths) < 2:
-        raise ValueError(f"--lengths needs lengths >= 2, got {args.lengths!r}")
+        raise ValidationError(f"--lengths needs lengths >= 2, got {args.lengths!r}")
     for flag, val, lo in (("--n", args.n, 2), ("--d-model", args.d_model, 2), ("--n-max", args.n_max, 2),
                           ("--null-draws", args.null_draws, 2)):
         if val < lo:
-            raise ValueError(f"{flag} must be >= {lo}, got {val}")
+            raise ValidationError(f"{flag} must be >= {lo}, got {val}")
     if args.d_model % 2:
-        raise ValueError(f"--d-model must be even (rotary encodings pair coordinates), got {args.d_model}")
+        raise ValidationError(f"--d-model must be even (rotary encodings pair coordinates), got {args.d_model}")
     recs, searched = read_records(args.records or ["records", str(runs_dir())])
     rows = comparison.compare(names, records=recs, n=args.n, d=args.d_model, lengths=lengths, n_max=args.n_max,
                               null_draws=args.null_draws, seed=args.seed)

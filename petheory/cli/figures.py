@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from petheory.errors import ValidationError
+
 NAME = "figures"
 HELP = "render figures (PNG + the JSON they were drawn from) into a folder"
 DEFAULT_OUT = "results/figures"
@@ -31,10 +33,10 @@ def output_folder(args):
     """Where the figures go: ``--out``, else ``results/figures``; the committed folder only when asked."""
     if args.update_committed:
         if args.out is not None:
-            raise ValueError(f"--update-committed writes to the clone's {COMMITTED}/; do not combine it with --out")
+            raise ValidationError(f"--update-committed writes to the clone's {COMMITTED}/; do not combine it with --out")
         folder = committed_folder()
         if folder is None:
-            raise ValueError(f"--update-committed needs a clone of petheory (no {COMMITTED}/ next to pyproject.toml)")
+            raise ValidationError(f"--update-committed needs a clone of petheory (no {COMMITTED}/ next to pyproject.toml)")
         return folder
     return args.out or DEFAULT_OUT
 

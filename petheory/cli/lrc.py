@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
 import json
+
+from petheory.errors import ValidationError
 
 NAME = "lrc"
 HELP = "LRC(N) of a target family (copy, shift, reverse, ...) under a PE's position-only linear attention"
@@ -17,7 +18,6 @@ def add_arguments(p) -> None:
                         f"fire, ...; rope:hint=shift = --hint shift). {GRAMMAR}")
     p.add_argument("-d", "--d-model", type=int, default=8, metavar="D",
                    help="width of absolute and rotary features (default 8)")
-    p.add_argument("--d", dest="d_model", type=int, default=argparse.SUPPRESS, help=argparse.SUPPRESS)  # old spelling
     p.add_argument("--target", required=True, help="copy, shift, reverse, running_sum, running_mean, parity_cot, addition_cot")
     p.add_argument("--N", type=int, nargs="+", default=[2, 4, 8, 12], help="largest sizes to report (default 2 4 8 12)")
     p.add_argument("--hint", help="Scale Hint: none (default), shift or interp")
@@ -35,7 +35,7 @@ def pola_spec(args):
     params = term.params
     hint = params.pop("hint", None)
     if hint is not None and args.hint is not None and hint != args.hint:
-        raise ValueError(f"--pe {term} and --hint {args.hint} disagree on the Scale Hint")
+        raise ValidationError(f"--pe {term} and --hint {args.hint} disagree on the Scale Hint")
     hint = hint or args.hint or "none"
     info = enc.info(term.name)  # a petheory.nn mechanism (mla) -> one-line error listing the registry
     term.check_params([*info.params, "hint"])

@@ -7,10 +7,11 @@ kernel ``Re sum_t e^{ik theta_t}`` of RoPE) or from a relative-position kernel.
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 import warnings
+
+from petheory.errors import ValidationError, ValidationTypeError
 
 NAME = "spectrum"
 HELP = "symbol range, eigenvalue range at N and Szegő distance of a Toeplitz matrix (coefficients, a PE or a kernel)"
@@ -32,7 +33,6 @@ def add_arguments(p) -> None:
     src.add_argument("--pe", metavar="SPEC", help="a registered PE with parameters (alibi:slope=0.5, sinusoidal:base=500; "
                      "see `petheory encodings`), or a table of absolute position vectors: file.npy, "
                      f"file.safetensors[#KEY] or hf:DIR[#KEY] (hf:minilm). {GRAMMAR}")
-    src.add_argument("--encoding", dest="pe", default=argparse.SUPPRESS, help=argparse.SUPPRESS)  # old spelling of --pe
     src.add_argument("--kernel", metavar="NAME", help="relative-position kernel: exponential, gaussian or power")
     p.add_argument("--row", metavar="LIST", help="first row a_0,a_{-1},... (default conj of the column: Hermitian)")
     p.add_argument("--n", type=int, metavar="N", help="matrix size (default: the number of coefficients; the rows of a table "
@@ -40,18 +40,8 @@ def add_arguments(p) -> None:
                    "Shorter coefficient lists are zero-padded (banded), longer ones cut to the N x N section")
     p.add_argument("-d", "--d-model", type=int, default=64, metavar="D",
                    help="model dimension of an absolute or rotary PE (default 64)")
-    p.add_argument("--d", dest="d_model", type=int, default=argparse.SUPPRESS, help=argparse.SUPPRESS)  # old spelling
-    # old spellings of --pe NAME:slope=M, NAME:base=B, NAME:K=V
-    p.add_argument("--slope", type=float, help=argparse.SUPPRESS)
-    p.add_argument("--base", type=float, help=argparse.SUPPRESS)
-    p.add_argument("--param", action="append", default=[], help=argparse.SUPPRESS)
     p.add_argument("--kernel-length", type=float, default=4.0, metavar="L", help="kernel length scale (default 4)")
-    p.add_argument("--length", dest="kernel_length", type=float, default=argparse.SUPPRESS,
-                   help=argparse.SUPPRESS)  # old spelling of --kernel-length (elsewhere --length is N')
     p.add_argument("--key", metavar="TENSOR", help="tensor name in a table file with several tensors (same as SPEC#TENSOR)")
-    p.add_argument("--project", action="store_true",
-                   help="use the Toeplitz projection (diagonal averages) of a matrix that is not Toeplitz, e.g. a learned "
-                        "PE's Gram (the default; the flag is kept for old commands)")
     p.add_argument("--no-project", action="store_true",
                    help="refuse a source matrix that is not Toeplitz instead of analysing its Toeplitz projection")
     p.add_argument("--hermitian-part", action="store_true", help="use (T + T^H)/2 when the data is not Hermitian")
@@ -68,15 +58,15 @@ def _parse_list(name: str, text: str):
 
     items = [t.strip() for t in str(text).replace(";", ",").split(",")]
     if not any(items):
-        raise ValueError(f"{name} is empty; give comma-separated numbers such as 1,0.5,0.25")
+        raise ValidationError(f"{name} is empty; give comma-separated numbers such as 1,0.5,0.25")
     vals = []
     for t in items:
         if not t:
-            raise ValueError(f"{name} has an empty entry: {text!r}")
+            raise ValidationError(f"{name} has an empty entry: {text!r}")
         try:
             vals.append(complex(t.replace(" ", "")) if "j" in t.lower() else float(t))
         except ValueError:
-            raise ValueError(f"{name} entry {t!r} is not a number") from None
+            raise ValidationError(f"{name} entry {t!r} is not a number") from None
     return np.asarray(vals)
 
 
@@ -95,15 +85,15 @@ def _read_file(path: str):
     else:
         text = p.read_text()
         if not text.strip():
-            raise ValueError(f"{p} is empty; give the coefficients a_0..a_{{N-1}}, one per line")
+            raise ValidationError(f"{p} is empty; give the coefficients a_0..a_{{N-1}}, one per line")
         try:
             arr = np.loadtxt(p, dtype=complex if "j" in text.lower() else float, ndmin=1)
         except ValueError as exc:
-            raise ValueError(f"could not read {p} as numbers: {exc}") from None
+            raise ValidationError(f"could not read {p} as numbers: {exc}") from None
     if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number)):
-        raise TypeError(f"{p} must hold numbers, got dtype {arr.dtype}")
+        raise ValidationTypeError(f"{p} must hold numbers, got dtype {arr.dtype}")
     if arr.ndim != 1:
-        raise ValueError(f"{p} must hold a 1-D array of coefficients a_0..a_{{N-1}}, got shape {arr.shape}")
+        raise ValidationError(f"{p} must hold a 1-D array of coefficients a_0..a_{{N-1}}, got shape {arr.shape}")
     return arr
 
 
@@ -125,16 +115,10 @@ def _section(c, n):
 
 
 def pe_spec(args):
-    """``--pe`` (or the old ``--encoding`` with ``--param``/``--slope``/``--base``, and ``--key``) -> one PESpec."""
-    from petheory.spec import legacy_params, parse_pe_spec
+    """``--pe`` (with ``--key``) -> one PESpec."""
+    from petheory.spec import parse_pe_spec
 
-    spec = parse_pe_spec(args.pe)
-    params = legacy_params(args.param)
-    if args.slope is not None:
-        params["slope"] = args.slope
-    if args.base is not None:
-        params["base"] = args.base
-    return spec.with_params(params).with_key(args.key)
+    return parse_pe_spec(args.pe).with_key(args.key)
 
 
 SLQ_ABOVE = 4096  # --method auto: exact eigenvalues up to here, no Szegő distance beyond unless asked
@@ -145,58 +129,28 @@ def _resolved(sd) -> bool:
     return sd.method == "exact" or sd.kolmogorov > sd.error_estimate
 
 
-def _gram_column(P, project: bool, what: str):
-    """:func:`petheory.toeplitz.gram_toeplitz_column` with the CLI's wording: (column, defect, exact, description)."""
-    from petheory import toeplitz as tp
-
-    try:
-        g = tp.gram_toeplitz_column(P, project=project)
-    except ValueError as e:
-        raise ValueError(f"{what}: {e}; drop --no-project to analyse its Toeplitz projection") from None
-    return g.column, g.defect, g.exact, what + (" -> Toeplitz projection" if g.projected else "")
-
-
 DEFAULT_N = 1024  # size for a named PE or a kernel, which have no size of their own
 
 
-def _from_encoding(args, n: int | None) -> tuple:
-    """(c, r, description, symbol callable or None, extra record fields)."""
-    import numpy as np
+_NO_PROJECT_HINT = "; drop --no-project to analyse its Toeplitz projection"
 
+
+def _from_encoding(args, n: int | None):
+    """The :class:`petheory.toeplitz.ToeplitzSource` of ``--pe`` (a registered encoding or a loaded table)."""
     from petheory import encodings as enc
     from petheory import toeplitz as tp
 
     spec = pe_spec(args)
-    if not spec.is_table:
-        term = spec.registered("spectrum")
-        name, params = term.name, term.params
-        n = DEFAULT_N if n is None else n
-        info = enc.info(name)
-        term.check_params(info.params)
-        if info.kind == "bias":
-            if n > 2 * tp.GRAM_DENSE_MAX:  # the bias is formed as a dense n x n matrix
-                raise ValueError(f"bias encodings are built as dense n x n matrices; --n {n} is too large "
+    project = not args.no_project
+    try:
+        if not spec.is_table:
+            term = spec.registered("spectrum")
+            n = DEFAULT_N if n is None else n
+            term.check_params(enc.info(term.name).params)
+            if enc.info(term.name).kind == "bias" and n > 2 * tp.GRAM_DENSE_MAX:  # the bias is formed as a dense n x n matrix
+                raise ValidationError(f"bias encodings are built as dense n x n matrices; --n {n} is too large "
                                  f"(at most {2 * tp.GRAM_DENSE_MAX}); give its coefficients with --coeffs/--file instead")
-            M = info.fn(n, **params)
-            what = f"{name} logit bias B ({', '.join(f'{k}={v}' for k, v in params.items()) or 'defaults'})"
-            defect = tp.toeplitz_defect(M)
-            if defect > 0.0:  # entries computed from i - j alone: a Toeplitz bias has defect exactly 0
-                if args.no_project:
-                    raise ValueError(f"{what} is not Toeplitz (relative defect {defect:.3g}); drop --no-project to analyse "
-                                     "its Toeplitz projection")
-                M, what = tp.toeplitz_projection(M), what + " -> Toeplitz projection"
-            return M[:, 0].copy(), M[0, :].copy(), what, None, {"toeplitz_defect": defect}
-        if info.kind == "absolute":
-            P = info.fn(n, args.d_model, **params)
-            what = f"{name} position Gram P P^T (d={args.d_model})"
-        else:  # rotary: q = k = unit content in every band -> a_k = sum_t f_t cos(k theta_t)
-            from petheory.encodings_modern import rotary_kernel
-
-            table = info.fn(n, args.d_model, **params)
-            c, r = rotary_kernel(table)  # xPos: a_{-k} != a_k (not Hermitian); YaRN: times mscale^2
-            what = f"{name} unit-content kernel Re sum_t f_t e^(ik theta_t) (d={args.d_model})"
-            return c, (None if np.array_equal(c, r) else r), what, None, {"toeplitz_defect": 0.0}
-    else:
+            return tp.encoding_source(term.name, n, args.d_model, project=project, **term.params)
         from petheory import loaders
 
         term = spec.single("spectrum")
@@ -204,22 +158,24 @@ def _from_encoding(args, n: int | None) -> tuple:
         n = loaded.table.shape[0] if n is None else n
         P = loaded.table[:n]
         if P.shape[0] < n:
-            raise ValueError(f"{loaded.source} has {P.shape[0]} positions, fewer than --n {n}")
+            raise ValidationError(f"{loaded.source} has {P.shape[0]} positions, fewer than --n {n}")
         what = f"position Gram P P^T of {loaded.source}" + (f" [{loaded.key}]" if loaded.key else "")
-    c, defect, exact, what = _gram_column(P, not args.no_project, what)
-    return c, None, what, None, {"toeplitz_defect": defect, "toeplitz_defect_exact": exact}
+        return tp.gram_source(P, what, project=project)
+    except tp.NotToeplitzError as e:
+        raise ValidationError(f"{e}{_NO_PROJECT_HINT}") from None
 
 
 def run(args) -> int:
     import numpy as np
 
     from petheory import toeplitz as tp
+    from petheory.toeplitz import szego
 
     if args.n is not None and args.n < 1:
-        raise ValueError(f"--n must be >= 1, got {args.n}")
+        raise ValidationError(f"--n must be >= 1, got {args.n}")
     if not (args.rtol > 0):
-        raise ValueError(f"--rtol must be > 0, got {args.rtol}")
-    symbol_fn, extra = None, {}
+        raise ValidationError(f"--rtol must be > 0, got {args.rtol}")
+    symbol_fn, extra, source = None, {}, None
     if args.coeffs is not None or args.file is not None:
         c = _parse_list("--coeffs", args.coeffs) if args.coeffs is not None else _read_file(args.file)
         c = _section(c, args.n)
@@ -227,11 +183,12 @@ def run(args) -> int:
         what = f"coefficients from {'--coeffs' if args.coeffs is not None else args.file}"
     elif args.pe is not None:
         if args.row is not None:
-            raise ValueError("--row goes with --coeffs or --file, not --pe")
-        c, r, what, symbol_fn, extra = _from_encoding(args, args.n)
+            raise ValidationError("--row goes with --coeffs or --file, not --pe")
+        source = _from_encoding(args, args.n)
+        c, r, what, extra = source.column, source.row, source.description, source.record_fields()
     else:
         if args.row is not None:
-            raise ValueError("--row goes with --coeffs or --file, not --kernel")
+            raise ValidationError("--row goes with --coeffs or --file, not --kernel")
         K = tp.kernel(args.kernel)
         n = args.n or DEFAULT_N
         c, r = K.column(n, args.kernel_length), None
@@ -246,7 +203,7 @@ def run(args) -> int:
     try:  # the spectral theory needs a Hermitian T: a clear one-line error otherwise
         c, r = tp.coefficients(c, r, hermitian=True)
     except ValueError as exc:
-        raise ValueError(f"{exc}; --hermitian-part analyses (T + T^H)/2 instead") from None
+        raise ValidationError(f"{exc}; --hermitian-part analyses (T + T^H)/2 instead") from None
     n = c.shape[0]
     t0 = time.perf_counter()
     ex = tp.symbol_extrema(c)
@@ -264,7 +221,7 @@ def run(args) -> int:
                       "there; --method slq computes it")
     elif method == "off":
         szego_skip = "not computed (--method off)"
-    sd = None if method == "off" else tp.spectral_distribution(c, symbol=symbol_fn, method=method, seed=args.seed)
+    sd = None if method == "off" else szego.spectral_distribution(c, symbol=symbol_fn, method=method, seed=args.seed)
     t_sd = time.perf_counter() - t0
     rec = {
         "source": what,
@@ -304,7 +261,7 @@ def run(args) -> int:
               f"{lo.certificate}/{hi.certificate} certificate; {t_eig:.2f} s)")
         for end in (e for e in (lo, hi) if not e.converged):
             print(f"  note: lambda = {end.value:.6g} did not reach --rtol {args.rtol:g}; its error bound is {end.error_bound:.2g}")
-        if "projection" in what:
+        if source is not None and source.projected:
             print(f"  note: the source matrix is not Toeplitz (relative defect {extra['toeplitz_defect']:.3g}); "
                   "this analyses its Toeplitz projection (diagonal averages); --no-project refuses instead")
         if sd is None:

@@ -8,8 +8,9 @@ positions), so the command always works offline.
 
 from __future__ import annotations
 
-import argparse
 import json
+
+from petheory.errors import ValidationError
 
 NAME = "stress"
 HELP = "stress of an encoding (named, .npy, .safetensors, hf:DIR) against a corpus's Hellinger geometry"
@@ -27,14 +28,11 @@ def add_arguments(p) -> None:
                    help="the encoding: a registered name with parameters (sinusoidal, alibi:slope=0.5; see `petheory "
                         "encodings`), file.npy, file.safetensors[#KEY], pytorch_model.bin, or hf:DIR[#KEY] (hf:minilm = "
                         f"the bundled all-MiniLM-L6-v2). {GRAMMAR}")
-    p.add_argument("--encoding", dest="pe", default=argparse.SUPPRESS, help=argparse.SUPPRESS)  # old spelling of --pe
     p.add_argument("--key", metavar="TENSOR", help="tensor name when the file/directory holds several position tables "
                    "(same as SPEC#TENSOR)")
-    p.add_argument("--param", action="append", default=[], help=argparse.SUPPRESS)  # old: --pe NAME:K=V
     p.add_argument("--n", type=int, metavar="N", help="positions compared (default: all the target supports)")
     p.add_argument("-d", "--d-model", type=int, metavar="D",
                    help="model dimension for named encodings (default 64; read from tables)")
-    p.add_argument("--d", dest="d_model", type=int, default=argparse.SUPPRESS, help=argparse.SUPPRESS)  # old spelling
     src = p.add_mutually_exclusive_group()
     src.add_argument("--corpus", metavar="FILE", help="UTF-8 text, one sequence per line")
     src.add_argument("--target", metavar="D.npy", help="(n, n) target distance matrix")
@@ -62,18 +60,14 @@ def add_arguments(p) -> None:
 
 
 def pe_spec(args):
-    """``--pe`` (or the old ``--encoding``/``--param``/``--key``) -> one PESpec."""
-    from petheory.spec import legacy_params, parse_pe_spec
+    """``--pe`` (with ``--key``) -> one PESpec."""
+    from petheory.spec import parse_pe_spec
 
     if args.pe is None:
-        raise ValueError("give the encoding: --pe SPEC (a registered name, file.npy, file.safetensors or hf:DIR)")
+        raise ValidationError("give the encoding: --pe SPEC (a registered name, file.npy, file.safetensors or hf:DIR)")
     spec = parse_pe_spec(args.pe)
-    if args.param:
-        if spec.is_table:
-            raise ValueError("--param applies to named encodings only, not to a loaded table")
-        spec = spec.with_params(legacy_params(args.param))
     if args.key is not None and not spec.is_table:
-        raise ValueError("--key applies to loaded files only")
+        raise ValidationError("--key applies to loaded files only")
     return spec.with_key(args.key)
 
 
@@ -86,14 +80,14 @@ def _encoding(args):
         term = spec.single("stress")
         loaded = loaders.load_position_embeddings(term.path, key=term.key)
         if args.d_model is not None and args.d_model != loaded.table.shape[1]:
-            raise ValueError(f"--d {args.d_model} does not match the loaded table's d={loaded.table.shape[1]} "
+            raise ValidationError(f"--d-model {args.d_model} does not match the loaded table's d={loaded.table.shape[1]} "
                              f"({loaded.describe()})")
         label = f"{term.path}" + (f"[{loaded.key}]" if loaded.key and not term.path.endswith(".safetensors") else "")
         table = loaded.table
         offset = _table_offset(args, term.path)
         if offset:
             if offset >= table.shape[0] - 1:
-                raise ValueError(f"--table-offset {offset} leaves fewer than 2 of the table's {table.shape[0]} rows")
+                raise ValidationError(f"--table-offset {offset} leaves fewer than 2 of the table's {table.shape[0]} rows")
             table = table[offset:]
             label += f" rows {offset}.."
         return table, f"{label} {loaded.table.shape} {loaded.dtype}", {}, table.shape[0]
@@ -101,7 +95,7 @@ def _encoding(args):
     info = encodings.info(term.name)  # unknown names fail here, listing the registered ones
     term.check_params(info.params)
     if args.table_offset:
-        raise ValueError("--table-offset applies to loaded tables only")
+        raise ValidationError("--table-offset applies to loaded tables only")
     return term.name, term.name, term.params, None
 
 
@@ -115,14 +109,14 @@ def _table_offset(args, spec) -> int:
     """
     if args.table_offset is not None:
         if args.table_offset < 0:
-            raise ValueError(f"--table-offset must be >= 0, got {args.table_offset}")
+            raise ValidationError(f"--table-offset must be >= 0, got {args.table_offset}")
         return args.table_offset
     if not spec.startswith("hf:") or (args.tokenizer or "").startswith("hf:") or args.target or args.distributions:
         return 0
     lead = _leading_special_tokens(spec[3:])
     if lead:
         target = "the whitespace-tokenised corpus" if args.corpus else "the built-in (whitespace-tokenised) corpus"
-        raise ValueError(
+        raise ValidationError(
             f"{spec} puts {lead} special token(s) at position 0 but {target} has its first word there: pass "
             f"--corpus FILE --tokenizer {spec} (the model's tokenizer, same positions), or --table-offset {lead} "
             "to compare the rows after the special token(s) with the words (approximate: the model splits words)"
@@ -150,7 +144,7 @@ def _target(args, rows):
     from petheory import geometry
 
     if args.tokenizer is not None and args.corpus is None:
-        raise ValueError("--tokenizer needs --corpus (the built-in target is whitespace-tokenised)")
+        raise ValidationError("--tokenizer needs --corpus (the built-in target is whitespace-tokenised)")
     if args.target is not None or args.distributions is not None:
         from pathlib import Path
 
@@ -163,7 +157,7 @@ def _target(args, rows):
         return geometry.hellinger_distances(A), f"hellinger:{path}"
     if args.corpus is None:
         if args.max_vocab is not None or args.lowercase or args.smoothing or args.min_count != 1 or args.keep_sparse:
-            raise ValueError(
+            raise ValidationError(
                 "--lowercase/--max-vocab/--min-count/--smoothing/--keep-sparse need --corpus (the built-in target is fixed)"
             )
 
@@ -195,15 +189,15 @@ def run(args) -> int:
     from petheory.io import atomic_write_json
 
     if args.n is not None and args.n < 2:
-        raise ValueError(f"--n must be >= 2, got {args.n}")
+        raise ValidationError(f"--n must be >= 2, got {args.n}")
     if args.d_model is not None and args.d_model < 1:
-        raise ValueError(f"--d must be >= 1, got {args.d_model}")
+        raise ValidationError(f"--d-model must be >= 1, got {args.d_model}")
     if args.rank is not None and args.rank < 1:
-        raise ValueError(f"--rank must be >= 1, got {args.rank}")
+        raise ValidationError(f"--rank must be >= 1, got {args.rank}")
     if args.null_draws < 0:
-        raise ValueError(f"--null-draws must be >= 0, got {args.null_draws}")
+        raise ValidationError(f"--null-draws must be >= 0, got {args.null_draws}")
     if args.seed < 0:
-        raise ValueError(f"--seed must be >= 0, got {args.seed}")
+        raise ValidationError(f"--seed must be >= 0, got {args.seed}")
     encoding, label, params, rows = _encoding(args)
     target, target_name = _target(args, rows)
     d = args.d_model

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
 import json
+
+from petheory.errors import ValidationError
 
 NAME = "sweep"
 HELP = "train a grid of configs (grid file or flags) in-process, in a process pool, or as a SLURM array"
@@ -22,7 +23,6 @@ def add_arguments(p) -> None:
                    help="position mechanism, as `petheory train --pe` (e.g. alibi, rope+sinusoidal, 'rope:heads=4'); "
                         f"repeat --pe for several. {GRAMMAR}")
     p.add_argument("-d", "--d-model", type=int, metavar="D", help="model width of every run (--set model.d_model=D)")
-    p.add_argument("--d", dest="d_model", type=int, default=argparse.SUPPRESS, help=argparse.SUPPRESS)  # old spelling
     p.add_argument("--preset", choices=("smoke", "small", "paper"), help="size preset (default: the grid's, else smoke)")
     p.add_argument("--seeds", type=int, nargs="+", metavar="S", help="seeds")
     p.add_argument("--device", help="cpu, cuda, cuda:N, mps or auto")
@@ -55,10 +55,10 @@ def run(args) -> int:
     if args.d_model is not None:
         spec["set"]["model.d_model"] = args.d_model
     if args.workers is not None and args.workers < 1:
-        raise ValueError(f"--workers must be >= 1, got {args.workers}")
+        raise ValidationError(f"--workers must be >= 1, got {args.workers}")
     configs = sweep.expand(spec)
     if args.threads is not None and args.threads < 1:
-        raise ValueError(f"--threads must be >= 1, got {args.threads}")
+        raise ValidationError(f"--threads must be >= 1, got {args.threads}")
     presets = spec.get("preset", "smoke")
     if args.threads or set(presets if isinstance(presets, list) else [presets]) == {"smoke"}:
         import torch

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
+
+from petheory.errors import ValidationError
 
 NAME = "train"
 HELP = "train one model (task, PE, size preset) with checkpoints; resumes when --out holds a checkpoint"
@@ -21,7 +22,7 @@ def parse_sets(items) -> dict:
     for item in items or []:
         key, eq, val = item.partition("=")
         if not eq or not key.strip():
-            raise ValueError(f"--set {item!r} must look like key=value (e.g. epochs=3, model.d_model=32, task.n_train=100)")
+            raise ValidationError(f"--set {item!r} must look like key=value (e.g. epochs=3, model.d_model=32, task.n_train=100)")
         try:
             out[key.strip()] = json.loads(val)
         except json.JSONDecodeError:
@@ -41,9 +42,9 @@ def _check_set_types(base: dict, over: dict) -> None:
             continue  # unknown keys are the preset's to report
         cur = node[field]
         if isinstance(cur, bool) and not isinstance(val, bool):
-            raise ValueError(f"--set {key}={val!r}: {key} is true or false (the preset has {str(cur).lower()})")
+            raise ValidationError(f"--set {key}={val!r}: {key} is true or false (the preset has {str(cur).lower()})")
         if isinstance(cur, (int, float)) and not isinstance(cur, bool) and (isinstance(val, (str, bool)) or val is None):
-            raise ValueError(f"--set {key}={val!r}: {key} is a number (the preset has {cur!r}), got {type(val).__name__} {val!r}")
+            raise ValidationError(f"--set {key}={val!r}: {key} is a number (the preset has {cur!r}), got {type(val).__name__} {val!r}")
 
 
 def add_arguments(p) -> None:
@@ -56,7 +57,6 @@ def add_arguments(p) -> None:
                         "'learned:n_max=50,beyond=clamp' (default: nope). Keys heads, slopes, trainable, latent, "
                         f"rope_dim, hint configure the mechanism; the others go to the encoding. {GRAMMAR}")
     p.add_argument("-d", "--d-model", type=int, metavar="D", help="model width (shorthand for --set model.d_model=D)")
-    p.add_argument("--d", dest="d_model", type=int, default=argparse.SUPPRESS, help=argparse.SUPPRESS)  # old spelling
     p.add_argument("--preset", default="smoke", choices=("smoke", "small", "paper"), help="size (default: smoke)")
     p.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N, mps or auto (default: cpu)")
     p.add_argument("--seed", type=int, default=0, help="model/batch-order seed (default: 0)")
@@ -85,9 +85,9 @@ def run(args) -> int:
     from petheory.cli._console import console as make_console
 
     if args.seed < 0:
-        raise ValueError(f"--seed must be >= 0, got {args.seed}")
+        raise ValidationError(f"--seed must be >= 0, got {args.seed}")
     if args.threads is not None and args.threads < 1:
-        raise ValueError(f"--threads must be >= 1, got {args.threads}")
+        raise ValidationError(f"--threads must be >= 1, got {args.threads}")
     if args.threads or args.preset == "smoke":
         torch.set_num_threads(args.threads or 1)
     over = parse_sets(args.set)

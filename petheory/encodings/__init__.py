@@ -22,16 +22,20 @@ Positions are ``0, 1, ..., n-1`` throughout. Look-up is by name::
 Users add their own encodings with :func:`register` (from a plugin module or an entry point in
 the ``petheory.encodings`` group; see :mod:`petheory.plugins`).
 
-Files: :mod:`~petheory.encodings._registry` (the registry, :func:`register`, :func:`table_shape`),
-:mod:`~petheory.encodings.absolute`, :mod:`~petheory.encodings.bias`,
-:mod:`~petheory.encodings.rotary`, and :mod:`petheory.encodings_modern` (the long-context
-encodings, registered when this package is imported). Import from ``petheory.encodings``: every
-public name is here.
+Files, one idea each: :mod:`~petheory.encodings._registry` (the registry, :func:`register`,
+:func:`table_shape`), :mod:`~petheory.encodings.absolute`, :mod:`~petheory.encodings.bias`,
+:mod:`~petheory.encodings.rotary` (the frequency ladder, RoPE), and the encodings in use today:
+:mod:`~petheory.encodings.extension` (RoPE context extension: PI, NTK, YaRN),
+:mod:`~petheory.encodings.kernels` (position-only kernels: xPos, KERPLE, Sandwich, the rotary
+kernel) and :mod:`~petheory.encodings.combinations` (MLA's decoupled RoPE, RoPE + absolute). The
+public names are re-exported here; a test that plants a bug patches the module that defines
+the name. cirrincione2026's ``mds_optimal`` is built from the geometry of positions, so
+:mod:`petheory.geometry.optimal` registers it (``import petheory`` imports it): this package
+imports nothing above it.
 """
 
 from __future__ import annotations
 
-from petheory._split import keep_one_namespace
 from petheory.encodings._registry import (  # noqa: F401  (_REGISTRY: the registry itself, for tests and plugins)
     _REGISTRY,
     KINDS,
@@ -62,12 +66,26 @@ from petheory.encodings.absolute import (
 from petheory.encodings.bias import alibi, alibi_slopes, fire, fire_input, fire_mlp_init, relative, t5, t5_bucket
 from petheory.encodings.rotary import RotaryTable, chord_sq, rope, rope_frequencies
 
-# --------------------------------------------------------------------------- long-context encodings
-
-# RoPE-PI/NTK/YaRN, xPos, KERPLE, Sandwich, MLA's decoupled RoPE, RoPE + absolute, mds_optimal:
-# registered by their own module (imported last: it builds on the functions above).
-from petheory import encodings_modern as _modern  # noqa: E402,F401
-
-# monkeypatch.setattr(petheory.encodings, name, f) reaches the callers in the submodules, as it did
-# when this package was one module (tests plant bugs that way)
-keep_one_namespace(__name__)
+from petheory.encodings.combinations import mla_rope, rope_learned, rope_sinusoidal
+from petheory.encodings.extension import (
+    YARN_RAMPS,
+    ScaledRotaryTable,
+    extension_factor,
+    ntk_base,
+    rope_ntk,
+    rope_pi,
+    rope_yarn,
+    rotary_angles,
+    rotary_dims,
+    yarn_mscale,
+    yarn_ramp,
+)
+from petheory.encodings.kernels import (
+    kerple_log,
+    kerple_power,
+    rotary_kernel,
+    sandwich,
+    sandwich_column,
+    xpos,
+    xpos_zeta,
+)

@@ -15,6 +15,7 @@ import numpy as np
 
 from petheory import _memory
 from petheory import _validate as v
+from petheory.errors import ValidationError
 
 KINDS = ("absolute", "bias", "rotary")
 
@@ -61,11 +62,11 @@ def register(name: str, kind: str, *, conventions: str = "", source: str = "", o
     """
     v.choice("kind", kind, KINDS)
     if not isinstance(name, str) or not name.strip():
-        raise ValueError(f"encoding name must be a non-empty string, got {name!r}")
+        raise ValidationError(f"encoding name must be a non-empty string, got {name!r}")
 
     def deco(fn: Callable) -> Callable:
         if name in _REGISTRY and not overwrite and _REGISTRY[name].fn is not fn:
-            raise ValueError(f"encoding {name!r} is already registered; pass overwrite=True to replace it")
+            raise ValidationError(f"encoding {name!r} is already registered; pass overwrite=True to replace it")
         sig = inspect.signature(fn)
         positional = 1 if kind == "bias" else 2
         params = {p.name: p.default for p in list(sig.parameters.values())[positional:]}
@@ -86,7 +87,7 @@ def info(name: str) -> EncodingInfo:
     try:
         return _REGISTRY[name]
     except KeyError:
-        raise ValueError(f"unknown encoding {name!r}; registered: {', '.join(sorted(_REGISTRY))}") from None
+        raise ValidationError(f"unknown encoding {name!r}; registered: {', '.join(sorted(_REGISTRY))}") from None
 
 
 def available(kind: str | None = None) -> list[str]:

@@ -16,6 +16,7 @@ from petheory import _memory
 from petheory import _validate as v
 from petheory.encodings._registry import _positions, register, table_shape
 from petheory.encodings.rotary import rope_frequencies
+from petheory.errors import ValidationError
 
 
 # --------------------------------------------------------------------------- absolute
@@ -82,7 +83,7 @@ def learned(
     table = v.generator(seed).normal(0.0, std, size=(n_max, d))
     if n > n_max:
         if beyond == "error":
-            raise ValueError(
+            raise ValidationError(
                 f"learned table has n_max={n_max} positions but n={n} were asked for; "
                 "pass beyond='clamp' to reuse the last row explicitly"
             )
@@ -115,7 +116,7 @@ def wavefun(wavelet: str, resolution: int) -> tuple[np.ndarray, np.ndarray, int]
 
     The arrays are cached and read-only."""
     if not isinstance(wavelet, str):  # checked before the cache, which would fail on unhashable values
-        raise ValueError(f"wavelet must be a PyWavelets family name such as 'db2', got {type(wavelet).__name__} {wavelet!r}")
+        raise ValidationError(f"wavelet must be a PyWavelets family name such as 'db2', got {type(wavelet).__name__} {wavelet!r}")
     return _wavefun_cached(wavelet, resolution)
 
 
@@ -124,12 +125,12 @@ def _wavefun_cached(wavelet: str, resolution: int) -> tuple[np.ndarray, np.ndarr
     import pywt
 
     if not isinstance(wavelet, str) or wavelet not in pywt.wavelist(kind="discrete"):
-        raise ValueError(
+        raise ValidationError(
             f"wavelet must be a discrete PyWavelets family name such as 'db2' (4 taps) or 'db4' (8 taps); got {wavelet!r}"
         )
     w = pywt.Wavelet(wavelet)
     if not w.orthogonal:
-        raise ValueError(f"wavelet {wavelet!r} is not orthogonal; use an orthogonal family (db*, sym*, coif*, haar)")
+        raise ValidationError(f"wavelet {wavelet!r} is not orthogonal; use an orthogonal family (db*, sym*, coif*, haar)")
     _phi, psi, x = w.wavefun(level=resolution)
     x, psi = np.array(x, dtype=np.float64), np.array(psi, dtype=np.float64)
     if len(x) == (w.dec_len - 1) * 2**resolution + 2:
@@ -181,7 +182,7 @@ def wavelet_atoms(d: int, support: int, *, dilation: str = "unit", n_max: int | 
     support = v.integer("support", support, minimum=1)
     v.choice("dilation", dilation, WAVELET_DILATIONS)
     if dilation == "position" and n_max is None:
-        raise ValueError("dilation='position' needs n_max (the training length) to choose the coarsest scale")
+        raise ValidationError("dilation='position' needs n_max (the training length) to choose the coarsest scale")
     n_max = 1 if n_max is None else v.integer("n_max", n_max, minimum=1)
     atoms: list[tuple[int, int]] = []
     j = _coarsest_scale(dilation, n_max)
@@ -344,7 +345,7 @@ def legendre(
     pos = _positions(n, start)
     n_max = int(pos[-1]) + 1 if n_max is None else v.integer("n_max", n_max)
     if n_max < 2:
-        raise ValueError(f"legendre needs n_max >= 2 to map positions onto [-1, 1], got {n_max}")
+        raise ValidationError(f"legendre needs n_max >= 2 to map positions onto [-1, 1], got {n_max}")
     orthonormal = v.boolean("orthonormal", orthonormal)
     x = legendre_positions(pos, n_max, position_map=position_map, beyond=beyond)
     out = np.polynomial.legendre.legvander(x, d - 1)

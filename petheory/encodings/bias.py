@@ -14,6 +14,7 @@ import numpy as np
 from petheory import _memory
 from petheory import _validate as v
 from petheory.encodings._registry import _bias_n, register
+from petheory.errors import ValidationError, ValidationTypeError
 
 
 # --------------------------------------------------------------------------- bias
@@ -77,7 +78,7 @@ def t5_bucket(offsets, *, bidirectional: bool = True, num_buckets: int = 32, max
     bidirectional = v.boolean("bidirectional", bidirectional)
     rel = np.asarray(offsets)
     if not np.issubdtype(rel.dtype, np.integer):
-        raise TypeError(f"offsets must be integers, got dtype {rel.dtype}")
+        raise ValidationTypeError(f"offsets must be integers, got dtype {rel.dtype}")
     rel = rel.astype(np.int64)
     buckets = np.zeros_like(rel)
     if bidirectional:
@@ -88,9 +89,9 @@ def t5_bucket(offsets, *, bidirectional: bool = True, num_buckets: int = 32, max
         rel = -np.minimum(rel, 0)
     max_exact = nb // 2
     if max_exact < 1:
-        raise ValueError(f"num_buckets={num_buckets} leaves no exact bucket; use at least {4 if bidirectional else 2}")
+        raise ValidationError(f"num_buckets={num_buckets} leaves no exact bucket; use at least {4 if bidirectional else 2}")
     if md <= max_exact:
-        raise ValueError(f"max_distance must exceed max_exact={max_exact}, got {md}")
+        raise ValidationError(f"max_distance must exceed max_exact={max_exact}, got {md}")
     # Mesh TensorFlow's T5 and HF transformers compute the log bucket in float32; so do we, so that
     # bucket edges match trained checkpoints. In float64, offsets where the log ratio is an exact
     # integer can land one bucket lower (num_buckets=9, causal, max_distance=128: offset -8 has
@@ -128,7 +129,7 @@ def t5(
         values = v.generator(seed).normal(0.0, v.real("std", std, positive=True), size=nb)
     values = v.array("values", values, ndim=1)
     if values.shape[0] != nb:
-        raise ValueError(f"values must have num_buckets={nb} entries, got {values.shape[0]}")
+        raise ValidationError(f"values must have num_buckets={nb} entries, got {values.shape[0]}")
     idx = np.arange(n)
     return values[t5_bucket(idx[None, :] - idx[:, None], bidirectional=bidirectional, num_buckets=nb, max_distance=max_distance)]
 
@@ -149,7 +150,7 @@ def relative(n: int, *, max_offset: int | None = None, values=None, seed: int = 
         values = v.generator(seed).normal(0.0, v.real("std", std, positive=True), size=2 * K + 1)
     values = v.array("values", values, ndim=1)
     if values.shape[0] != 2 * K + 1:
-        raise ValueError(f"values must have 2*max_offset+1 = {2 * K + 1} entries, got {values.shape[0]}")
+        raise ValidationError(f"values must have 2*max_offset+1 = {2 * K + 1} entries, got {values.shape[0]}")
     idx = np.arange(n)
     return values[np.clip(idx[None, :] - idx[:, None], -K, K) + K]
 

@@ -2,8 +2,9 @@ r"""Rotary encodings: the one frequency ladder, the chord behind every offset di
 
 RoPE (su2024, RoFormer Eq. 15; gu2025 Eq. 4) rotates coordinate pair ``t`` of the query and key
 at position ``p`` by the angle :math:`p\,\theta_t`, :math:`\theta_t = base^{-2t/d}`
-(:func:`rope_frequencies`). The long-context variants (PI, NTK, YaRN, xPos, MLA, RoPE + absolute)
-are in :mod:`petheory.encodings_modern`.
+(:func:`rope_frequencies`). The long-context variants are in :mod:`petheory.encodings.extension`
+(PI, NTK, YaRN), :mod:`petheory.encodings.kernels` (xPos) and
+:mod:`petheory.encodings.combinations` (MLA, RoPE + absolute).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import numpy as np
 from petheory import _memory
 from petheory import _validate as v
 from petheory.encodings._registry import register, table_shape
+from petheory.errors import ValidationError
 
 
 # --------------------------------------------------------------------------- rotary
@@ -31,7 +33,7 @@ def rope_frequencies(d: int, *, base: float = 10000.0, rotary_dim: int | None = 
     d = v.even("d", d)
     r = d if rotary_dim is None else v.even("rotary_dim", rotary_dim)
     if r > d:
-        raise ValueError(f"rotary_dim must be <= d={d}, got {r}")
+        raise ValidationError(f"rotary_dim must be <= d={d}, got {r}")
     base = v.real("base", base, positive=True)
     first = v.integer("first", first, minimum=0)
     _memory.require(_memory.array_bytes(r, itemsize=8), f"rotary frequencies (d = {d})")
@@ -83,7 +85,7 @@ class RotaryTable:
         """Rotate ``x`` of shape (n, d): row p by R_p. Returns a new array."""
         x = v.array("x", x, ndim=2)
         if x.shape != (self.angles.shape[0], self.d):
-            raise ValueError(f"x must have shape {(self.angles.shape[0], self.d)}, got {x.shape}")
+            raise ValidationError(f"x must have shape {(self.angles.shape[0], self.d)}, got {x.shape}")
         return self._rotate(x, self.angles)
 
     def _rotate(self, x: np.ndarray, angles: np.ndarray) -> np.ndarray:
@@ -113,7 +115,7 @@ class RotaryTable:
         p = v.integer("p", p, minimum=0, maximum=self.angles.shape[0] - 1)
         x = v.array("x", x, ndim=(1, 2))
         if x.shape[-1] != self.d:
-            raise ValueError(f"x must have d={self.d} columns, got shape {x.shape}")
+            raise ValidationError(f"x must have d={self.d} columns, got shape {x.shape}")
         return self._rotate(x, self.angles[p])
 
 

@@ -51,13 +51,13 @@ Where things are (one idea per submodule; every name below is re-exported here):
     stress_measures  STRESS_FORMULAS, stress, stress_between
     rank             effective_rank, Factorisation, minimal_parametrisation
     induced          euclidean/rotary/bias/induced_distances, StressReport, target_distances, encoding_stress
+    optimal          mds_optimal: the MDS-optimal encoding, registered in petheory.encodings on import
     blocks           row-block sizes of the O(n^2) loops
 
 Theory only: nothing here opens a file or loads a tokenizer. A corpus path or an ``'hf:DIR'``
 tokenizer given to :func:`positional_distributions` is read by :mod:`petheory.loaders`.
 """
 
-from petheory._split import keep_one_namespace
 from petheory.geometry.distributions import (
     BUILTIN_MAX_VOCAB,
     BUILTIN_MIN_COUNT,
@@ -80,6 +80,7 @@ from petheory.geometry.induced import (
     target_distances,
 )
 from petheory.geometry.mds import EXACT_MAX_N, MDSResult, classical_mds, gram_from_distances, hellinger_mds, smacof
+from petheory.geometry.optimal import mds_optimal
 from petheory.geometry.rank import Factorisation, effective_rank, minimal_parametrisation
 from petheory.geometry.stress_measures import STRESS_FORMULAS, STRESS_KINDS, STRESS_LABELS, stress, stress_between
 
@@ -107,8 +108,5 @@ __all__ = [
     "induced_distances",
     "StressReport",
     "encoding_stress",
+    "mds_optimal",
 ]
-
-# monkeypatch.setattr(petheory.geometry, name, f) reaches the callers in the submodules, as it did
-# when this package was one module (petheory._split)
-keep_one_namespace(__name__)

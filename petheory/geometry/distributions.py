@@ -17,6 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from petheory import _validate as v
+from petheory.errors import ValidationError, ValidationTypeError
 
 __all__ = [
     "PositionalDistributions",
@@ -86,15 +87,15 @@ class PositionalDistributions:
         """
         C = sp.csr_matrix(counts)
         if C.ndim != 2 or C.shape[0] < 1 or C.shape[1] < 1:
-            raise ValueError(f"counts must be a non-empty 2-D matrix, got shape {C.shape}")
+            raise ValidationError(f"counts must be a non-empty 2-D matrix, got shape {C.shape}")
         if C.nnz and (not np.all(np.isfinite(C.data)) or C.data.min() < 0 or np.any(C.data != np.round(C.data))):
-            raise ValueError("counts must be finite non-negative integers")
+            raise ValidationError("counts must be finite non-negative integers")
         C = C.astype(np.int64)
         C.eliminate_zeros()
         obs = np.asarray(C.sum(axis=1)).ravel().astype(np.int64)
         smoothing = v.real("smoothing", smoothing, nonnegative=True)
         if smoothing == 0 and np.any(obs == 0):
-            raise ValueError(
+            raise ValidationError(
                 f"row {int(np.flatnonzero(obs == 0)[0])} of counts has no observation: its distribution is undefined "
                 "without smoothing"
             )
@@ -138,7 +139,7 @@ def _read_sequences(corpus, tokenize: Callable | None) -> tuple[list, int, str]:
         lines, source = read_corpus(corpus), str(Path(corpus))
     elif isinstance(corpus, np.ndarray):
         if corpus.ndim != 2 or not np.issubdtype(corpus.dtype, np.integer):
-            raise TypeError(f"a token-id array corpus must be a 2-D integer array, got {corpus.dtype} shape {corpus.shape}")
+            raise ValidationTypeError(f"a token-id array corpus must be a 2-D integer array, got {corpus.dtype} shape {corpus.shape}")
         return [row for row in corpus if row.size], 0, f"token ids {corpus.shape}"
     elif isinstance(corpus, Sequence):
         if all(isinstance(x, str) for x in corpus):
@@ -148,12 +149,12 @@ def _read_sequences(corpus, tokenize: Callable | None) -> tuple[list, int, str]:
             for k, s in enumerate(corpus):
                 a = np.asarray(s)
                 if a.ndim != 1 or (a.size and not np.issubdtype(a.dtype, np.integer)):
-                    raise TypeError(f"corpus[{k}] must be a string or a 1-D sequence of integer token ids, got {a.dtype} shape {a.shape}")
+                    raise ValidationTypeError(f"corpus[{k}] must be a string or a 1-D sequence of integer token ids, got {a.dtype} shape {a.shape}")
                 seqs.append(a.astype(np.int64))
             empty = sum(1 for s in seqs if s.size == 0)
             return [s for s in seqs if s.size], empty, f"{len(seqs)} token-id sequences"
     else:
-        raise TypeError(f"corpus must be a path, a list of strings, or token-id arrays; got {type(corpus).__name__}")
+        raise ValidationTypeError(f"corpus must be a path, a list of strings, or token-id arrays; got {type(corpus).__name__}")
     out, empty = [], 0
     for line in lines:
         toks = tokenize(line) if line.strip() else []
@@ -175,7 +176,7 @@ def _make_tokenizer(tokenizer, lowercase: bool, add_special_tokens: bool) -> tup
 
         fn, vocab_size = hf_tokenize(tokenizer, add_special_tokens=add_special_tokens)
         return fn, vocab_size, tokenizer
-    raise ValueError(f"tokenizer must be 'whitespace', 'hf:DIR' or a callable, got {tokenizer!r}")
+    raise ValidationError(f"tokenizer must be 'whitespace', 'hf:DIR' or a callable, got {tokenizer!r}")
 
 
 def positional_distributions(
@@ -260,7 +261,7 @@ def positional_distributions(
     seqs, n_empty, described = _read_sequences(corpus, tokenize)
     source = described if source is None else str(source)
     if not seqs:
-        raise ValueError(f"corpus is empty: {source} has no non-blank sequence ({n_empty} blank lines)")
+        raise ValidationError(f"corpus is empty: {source} has no non-blank sequence ({n_empty} blank lines)")
 
     lengths = np.fromiter((len(s) for s in seqs), dtype=np.int64, count=len(seqs))
     flat = np.concatenate([np.asarray(s) for s in seqs])
@@ -279,10 +280,10 @@ def positional_distributions(
     else:
         ids = flat.astype(np.int64)
         if ids.size and ids.min() < 0:
-            raise ValueError(f"token ids must be >= 0, found {int(ids.min())}")
+            raise ValidationError(f"token ids must be >= 0, found {int(ids.min())}")
         V = int(vocab_size) if vocab_size is not None else (tok_vocab or int(ids.max()) + 1)
         if ids.max() >= V:
-            raise ValueError(f"token id {int(ids.max())} is out of range for vocab_size={V}")
+            raise ValidationError(f"token id {int(ids.max())} is out of range for vocab_size={V}")
     pooled = 0
     if max_vocab is not None and V > max_vocab:
         freq = np.bincount(ids, minlength=V)
@@ -302,7 +303,7 @@ def positional_distributions(
     excluded_from, excluded_obs, sparse = None, (), ()
     if n is None:
         if supported == 0:
-            raise ValueError(
+            raise ValidationError(
                 f"no position has min_count={min_count} observations (position 0 has {int(obs_all[0])}); lower min_count"
             )
         n = supported
@@ -310,14 +311,14 @@ def positional_distributions(
             excluded_from, excluded_obs = n, tuple(int(c) for c in obs_all[n:])
     else:
         if n > longest:
-            raise ValueError(
+            raise ValidationError(
                 f"n={n} positions asked for, but the longest sequence in {source} has {longest} tokens; "
                 f"the corpus supports n <= {supported} at min_count={min_count}"
             )
         low = low_all[low_all < n]
         if low.size:
             if on_sparse == "error":
-                raise ValueError(
+                raise ValidationError(
                     f"{low.size} of the first n={n} positions have fewer than min_count={min_count} observations "
                     f"(position {int(low[0])} has {int(obs_all[low[0]])}); the corpus supports n <= {supported}; "
                     "pass a smaller n, a lower min_count, or on_sparse='keep' (CLI: --keep-sparse)"

@@ -19,6 +19,7 @@ from petheory import _validate as v
 from petheory.geometry.blocks import block_rows
 from petheory.geometry.distributions import PositionalDistributions
 from petheory.rounding import gamma as _gamma
+from petheory.errors import ValidationError
 
 __all__ = ["SqrtDistributions", "sqrt_distributions", "hellinger_distances", "check_distance_matrix"]
 
@@ -88,11 +89,11 @@ def _check_probabilities(P, atol) -> tuple[object, float]:
     if sp.issparse(P):
         P = sp.csr_matrix(P)
         if P.ndim != 2 or P.shape[0] == 0 or P.shape[1] == 0:
-            raise ValueError(f"P must be a non-empty 2-D matrix, got shape {P.shape}")
+            raise ValidationError(f"P must be a non-empty 2-D matrix, got shape {P.shape}")
         dtype = P.dtype if np.issubdtype(P.dtype, np.floating) else np.float64
         P = P.astype(np.float64)
         if not np.all(np.isfinite(P.data)):
-            raise ValueError(f"P must be finite, found {int(np.sum(~np.isfinite(P.data)))} NaN/inf entries")
+            raise ValidationError(f"P must be finite, found {int(np.sum(~np.isfinite(P.data)))} NaN/inf entries")
         vals, rows = P.data, np.repeat(np.arange(P.shape[0]), np.diff(P.indptr))
         sums = np.asarray(P.sum(axis=1)).ravel()
     else:
@@ -103,14 +104,14 @@ def _check_probabilities(P, atol) -> tuple[object, float]:
         sums = P.sum(axis=1)
     if vals.size and vals.min() < 0:
         k = int(np.argmin(vals))
-        raise ValueError(f"P has negative entries (min {vals[k]:.3g} in row {rows[k]}); probabilities must be >= 0")
+        raise ValidationError(f"P has negative entries (min {vals[k]:.3g} in row {rows[k]}); probabilities must be >= 0")
     V = P.shape[1]
     # sum of V rounded quotients c_v/N: |fl(sum) - 1| <= gamma_{V+1} in the dtype the rows were made in
     tol = _gamma(V + 1, dtype) if atol is None else v.real("atol", atol, nonnegative=True)
     dev = np.abs(sums - 1.0)
     if dev.max() > tol:
         k = int(np.argmax(dev))
-        raise ValueError(
+        raise ValidationError(
             f"rows of P must sum to 1 (tolerance {tol:.2g} = gamma_(V+1) for V={V} in {np.dtype(dtype).name}); "
             f"row {k} sums to {sums[k]!r}; normalise the rows or build them with positional_distributions"
         )
@@ -204,14 +205,14 @@ def check_distance_matrix(D, name: str = "D", *, atol: float | None = None) -> n
         v.square(name, D)  # raises the finiteness error
     n = D.shape[0]
     if n < 2:
-        raise ValueError(f"{name} must have at least 2 positions, got shape {D.shape}")
+        raise ValidationError(f"{name} must have at least 2 positions, got shape {D.shape}")
     if lo < 0:
         i, j = np.unravel_index(int(np.argmin(D)), D.shape)
-        raise ValueError(f"{name} has a negative distance {name}[{i},{j}] = {D[i, j]:.3g}; distances must be >= 0")
+        raise ValidationError(f"{name} has a negative distance {name}[{i},{j}] = {D[i, j]:.3g}; distances must be >= 0")
     tol = math.sqrt(_gamma(n + 1)) * scale if atol is None else v.real("atol", atol, nonnegative=True)
     if np.abs(np.diag(D)).max() > tol:
         i = int(np.argmax(np.abs(np.diag(D))))
-        raise ValueError(f"{name} must have a zero diagonal, got {name}[{i},{i}] = {D[i, i]:.3g}")
+        raise ValidationError(f"{name} must have a zero diagonal, got {name}[{i},{i}] = {D[i, i]:.3g}")
     exact, t = True, 16
     buf = np.empty((n, min(t, n)))  # reused: no allocation (and page faults) per block
     for i0 in range(0, n, t):  # row strip i0:i0+t right of the diagonal against its mirror column strip
@@ -224,7 +225,7 @@ def check_distance_matrix(D, name: str = "D", *, atol: float | None = None) -> n
         if m > tol:
             jj, ii = np.unravel_index(int(np.argmax(blk)), blk.shape)
             i, j = i0 + ii, i0 + jj
-            raise ValueError(
+            raise ValidationError(
                 f"{name} must be symmetric: {name}[{i},{j}] = {D[i, j]:.6g} but {name}[{j},{i}] = {D[j, i]:.6g} "
                 f"(tolerance {tol:.2g})"
             )

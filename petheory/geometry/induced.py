@@ -21,6 +21,7 @@ from petheory.geometry.mds import classical_mds
 from petheory.geometry.stress_measures import STRESS_FORMULAS, stress, stress_between
 from petheory.rounding import gamma as _gamma
 from petheory.softmax import row_softmax
+from petheory.errors import ValidationError
 
 __all__ = [
     "euclidean_distances",
@@ -76,7 +77,7 @@ def rotary_distances(table) -> np.ndarray:
     for i0 in range(0, n, b):  # row blocks: (b, n, r/2) temporaries of about 64 MiB
         diff = ang[i0 : i0 + b, None, :] - ang[None, :, :]
         D[i0 : i0 + b] = np.sqrt(2.0 * np.sum(enc.chord_sq(diff), axis=2))  # ||R_i - R_j||_F^2 = 2 sum_t chord^2
-    additive = getattr(table, "additive", None)  # RoPE + absolute (encodings_modern): the pair (R_p, PE_p)
+    additive = getattr(table, "additive", None)  # RoPE + absolute (encodings.combinations): the pair (R_p, PE_p)
     if additive is not None:
         D = np.sqrt(D**2 + euclidean_distances(additive) ** 2)
     return D
@@ -120,7 +121,7 @@ def bias_distances(B, bias_map: str = "gap") -> np.ndarray:
     tol = _gamma(4) * float(np.abs(B).max())  # four operands, one rounding each
     if G.min() < -tol:
         i, j = np.unravel_index(int(np.argmin(G)), G.shape)
-        raise ValueError(
+        raise ValidationError(
             f"bias_map='gap' gives a negative distance {G[i, j]:.3g} at ({i},{j}): the bias favours another key over "
             "the query's own position (as a learned bias may); use bias_map='hellinger'"
         )
@@ -158,30 +159,30 @@ def induced_distances(encoding, n: int | None = None, d: int | None = None, *, b
     """
     if isinstance(encoding, enc.RotaryTable):
         if n is not None and n != encoding.angles.shape[0]:
-            raise ValueError(f"the rotary table has {encoding.angles.shape[0]} positions, n={n} asked for")
+            raise ValidationError(f"the rotary table has {encoding.angles.shape[0]} positions, n={n} asked for")
         return rotary_distances(encoding), "rotary: ||R_i - R_j||_F over its frequencies"
     if isinstance(encoding, str):
         info = enc.info(encoding)
         if n is None:
-            raise ValueError(f"n is required for the named encoding {encoding!r}")
+            raise ValidationError(f"n is required for the named encoding {encoding!r}")
         _require_distances(v.integer("n", n, minimum=1))
         if info.kind == "bias":
             bm = bias_map or DEFAULT_BIAS_MAP.get(encoding, "gap")
             desc = {"gap": "logit gap (B_ii+B_jj-B_ij-B_ji)/2", "hellinger": "Hellinger between softmax attention rows"}[bm]
             return bias_distances(info.fn(n, **params), bm), f"bias {encoding}: {desc}"
         if d is None:
-            raise ValueError(f"d is required for the {info.kind} encoding {encoding!r}")
+            raise ValidationError(f"d is required for the {info.kind} encoding {encoding!r}")
         if info.kind == "rotary":
             return rotary_distances(info.fn(n, d, **params)), f"rotary {encoding}: ||R_i - R_j||_F over its frequencies"
         return euclidean_distances(info.fn(n, d, **params)), f"absolute {encoding}: Euclidean distance of the vectors"
     X = v.array("encoding", encoding, ndim=2)
     N, dd = X.shape
     if d is not None and d != dd:
-        raise ValueError(f"the encoding table has d={dd} columns but d={d} was given")
+        raise ValidationError(f"the encoding table has d={dd} columns but d={d} was given")
     if n is None:
         n = N
     if n > N:
-        raise ValueError(f"the encoding table has {N} positions but n={n} were asked for")
+        raise ValidationError(f"the encoding table has {N} positions but n={n} were asked for")
     _require_distances(n)
     return euclidean_distances(X[:n]), f"absolute table ({N}, {dd}): Euclidean distance of the first {n} rows"
 
@@ -251,7 +252,7 @@ def target_distances(target, n: int | None = None) -> tuple[np.ndarray, str, dic
     """Target -> (distances (n, n), description, details). Accepts distributions or a distance matrix."""
     if isinstance(target, PositionalDistributions):
         if n is not None and n > target.n:
-            raise ValueError(
+            raise ValidationError(
                 f"the target has n={target.n} positions (what the corpus supports at min_count={target.min_count}); "
                 f"n={n} asks for more"
             )
@@ -262,7 +263,7 @@ def target_distances(target, n: int | None = None) -> tuple[np.ndarray, str, dic
         D = check_distance_matrix(target, "target")
         desc, details = f"distances ({D.shape[0]}, {D.shape[0]})", {}
         if n is not None and n > D.shape[0]:
-            raise ValueError(f"the target distance matrix has {D.shape[0]} positions; n={n} asks for more")
+            raise ValidationError(f"the target distance matrix has {D.shape[0]} positions; n={n} asks for more")
     if n is not None:
         D = D[:n, :n]
     return D, desc, details

@@ -17,6 +17,7 @@ import scipy.sparse as sp
 from petheory import _validate as v
 from petheory.geometry.hellinger import check_distance_matrix, sqrt_distributions
 from petheory.rounding import eig_rank_tol, numerical_rank
+from petheory.errors import ValidationError
 
 __all__ = ["gram_from_distances", "MDSResult", "classical_mds", "hellinger_mds", "smacof", "EXACT_MAX_N"]
 
@@ -207,7 +208,7 @@ def classical_mds(D, rank: int | None = None, *, method: str = "auto", seed=0, t
     if method == "auto":
         method = "eigh" if rank is None or n <= EXACT_MAX_N or rank >= n - 1 else "lanczos"
     if method == "lanczos" and (rank is None or rank >= n - 1):
-        raise ValueError(f"method='lanczos' needs a rank below n-1={n - 1}; use method='eigh' for the full spectrum")
+        raise ValidationError(f"method='lanczos' needs a rank below n-1={n - 1}; use method='eigh' for the full spectrum")
     tol_rel = eig_rank_tol(n)
     D2 = D * D
     if method == "eigh":
@@ -321,7 +322,7 @@ def smacof(D, X0, *, n_iter: int = 300, rtol: float = 1e-10) -> np.ndarray:
     D = check_distance_matrix(D)
     X = v.array("X0", X0, ndim=2).copy()
     if X.shape[0] != D.shape[0]:
-        raise ValueError(f"X0 has {X.shape[0]} positions but D has {D.shape[0]}")
+        raise ValidationError(f"X0 has {X.shape[0]} positions but D has {D.shape[0]}")
     n = D.shape[0]
     n_iter = v.integer("n_iter", n_iter, minimum=0)
 

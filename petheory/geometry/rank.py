@@ -14,6 +14,7 @@ import numpy as np
 from petheory import _validate as v
 from petheory.rounding import eig_rank_tol, numerical_rank
 from petheory.rounding import gamma as _gamma
+from petheory.errors import ValidationError
 
 __all__ = ["effective_rank", "Factorisation", "minimal_parametrisation"]
 
@@ -50,7 +51,7 @@ def effective_rank(B, tol: float | None = None, *, positive: bool = False) -> in
     if arr.ndim == 2:
         arr = v.square("B", arr)
         if not np.allclose(arr, arr.T, rtol=0, atol=_gamma(arr.shape[0]) * np.abs(arr).max()):
-            raise ValueError("B must be symmetric")
+            raise ValidationError("B must be symmetric")
         lam = np.linalg.eigvalsh(0.5 * (arr + arr.T))
     else:
         lam = arr

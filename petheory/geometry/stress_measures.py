@@ -16,6 +16,7 @@ from petheory.geometry import blocks as _blocks  # CACHE_BYTES read at call time
 from petheory.geometry.blocks import block_rows
 from petheory.geometry.distributions import PositionalDistributions
 from petheory.geometry.hellinger import SqrtDistributions, check_distance_matrix, sqrt_distributions
+from petheory.errors import ValidationError
 
 __all__ = ["STRESS_FORMULAS", "STRESS_KINDS", "STRESS_LABELS", "stress", "stress_between"]
 
@@ -124,7 +125,7 @@ def _stress(E, T, kind: str) -> float:
     """Stress between the encoding distances E and the target T (row-block sources)."""
     v.choice("kind", kind, STRESS_KINDS)
     if E.n != T.n:
-        raise ValueError(f"the encoding has {E.n} positions but the target has {T.n}; they must match")
+        raise ValidationError(f"the encoding has {E.n} positions but the target has {T.n}; they must match")
     n = E.n
     b = block_rows(n, max(getattr(E, "width", n), getattr(T, "width", n)), copies=6)
     cache_blocks = not isinstance(E, _RootRows) and not isinstance(T, _RootRows)
@@ -185,7 +186,7 @@ def _stress_blocks(E, T, kind: str, n: int, blocks) -> float:
 def _stress1(T, E, blocks, tt: float, ee: float, te: float) -> float:
     """Stress-1 from the sums of T^2, E^2 and T E over all pairs (i, j)."""
     if tt == 0:
-        raise ValueError("the target distances are all zero: stress-1 is undefined")
+        raise ValidationError("the target distances are all zero: stress-1 is undefined")
     if ee == 0:
         return 1.0  # an encoding that puts every position at one point: best scale s* = 0
     s2 = 1.0 - te * te / (tt * ee)

@@ -56,6 +56,7 @@ import numpy as np
 from petheory import _validate as v
 from petheory import encodings as enc
 from petheory.lengthgen.targets import HINTS, Target, check_target, hint_positions, segments, target
+from petheory.errors import ValidationError, ValidationTypeError
 
 EPS = float(np.finfo(np.float64).eps)
 KEYED = ("learned", "relative", "t5", "fire")
@@ -82,17 +83,17 @@ def pola_pe(pe, *, d: int = 8, **params) -> PolaPE:
     if isinstance(pe, PolaPE):
         return pe
     if not isinstance(pe, str):
-        raise TypeError(f"a POLA PE is a registry name such as 'rope' or 'relative', got {type(pe).__name__}")
+        raise ValidationTypeError(f"a POLA PE is a registry name such as 'rope' or 'relative', got {type(pe).__name__}")
     info = enc.info(pe)  # ValueError for an unknown name
     if pe == "nope":
-        raise ValueError("'nope' has no positions: a position-only linear attention needs a positional encoding "
+        raise ValidationError("'nope' has no positions: a position-only linear attention needs a positional encoding "
                          f"(absolute, rotary or bias), e.g. {', '.join(enc.available('bias'))}")
     d = v.even("d", d)
     mode = "keyed" if pe in KEYED else "dense"
     out = PolaPE(pe, info.kind, mode, d, dict(params))
     if mode == "dense" and info.kind == "absolute":
         if not np.any(position_table(out, 4)):
-            raise ValueError(f"{pe!r} gives all-zero position vectors: it has no positions for a POLA")
+            raise ValidationError(f"{pe!r} gives all-zero position vectors: it has no positions for a POLA")
     return out
 
 
@@ -117,7 +118,7 @@ def _bias_of_offset(pe: PolaPE, off: np.ndarray) -> np.ndarray:
     M = int(np.ceil(np.abs(off).max())) + 1
     B = np.asarray(enc.get(pe.name)(2 * M + 1, **pe.params), dtype=np.float64)
     if not np.array_equal(B, _toeplitz(B)):
-        raise ValueError(f"{pe.name!r} is not a function of the offset i-j alone; a POLA needs a Toeplitz bias")
+        raise ValidationError(f"{pe.name!r} is not a function of the offset i-j alone; a POLA needs a Toeplitz bias")
     grid = np.arange(-M, M + 1, dtype=np.float64)  # offset o = i - j: B[M, M - o]
     row = B[M, M - np.arange(-M, M + 1)]
     return np.interp(off, grid, row)
@@ -141,7 +142,7 @@ def basis(pe, pos, seg=None) -> tuple[str, np.ndarray]:
     if seg is not None and mode == "keyed":
         seg = v.array("seg", seg, ndim=1)
         if seg.shape != np.shape(pos):
-            raise ValueError(f"seg must have the shape of pos {np.shape(pos)}, got {seg.shape}")
+            raise ValidationError(f"seg must have the shape of pos {np.shape(pos)}, got {seg.shape}")
         B = np.concatenate([B, (seg[:, None] - seg[None, :])[..., None]], -1)
     return mode, B
 
@@ -149,7 +150,7 @@ def basis(pe, pos, seg=None) -> tuple[str, np.ndarray]:
 def _basis(pe: PolaPE, pos) -> tuple[str, np.ndarray]:
     pos = v.array("pos", pos, ndim=1)
     if pos.size < 1:
-        raise ValueError("positions must be a non-empty (L,) array; lengths start at 1")
+        raise ValidationError("positions must be a non-empty (L,) array; lengths start at 1")
     integer = _integer(pos)
     qi, kj = pos[:, None], pos[None, :]
     if pe.mode == "keyed":
@@ -161,7 +162,7 @@ def _basis(pe: PolaPE, pos) -> tuple[str, np.ndarray]:
             return "keyed", (off if K is None else np.clip(off, -K, K))[..., None]
         if pe.name == "t5":
             if not integer:
-                raise ValueError("t5 buckets need integer positions; the 'interp' Scale Hint makes them fractional")
+                raise ValidationError("t5 buckets need integer positions; the 'interp' Scale Hint makes them fractional")
             kw = {k: pe.params[k] for k in ("bidirectional", "num_buckets", "max_distance") if k in pe.params}
             off = np.rint(kj - qi).astype(np.int64)
             return "keyed", enc.t5_bucket(off, **kw).astype(np.float64)[..., None]
@@ -169,7 +170,7 @@ def _basis(pe: PolaPE, pos) -> tuple[str, np.ndarray]:
         return "keyed", enc.fire_input(pos, pos, **kw)[..., None]
     if pe.kind == "absolute":
         if not integer or pos.min() < 0:
-            raise ValueError(f"absolute table {pe.name!r} is defined at integer positions >= 0; the 'interp' Scale "
+            raise ValidationError(f"absolute table {pe.name!r} is defined at integer positions >= 0; the 'interp' Scale "
                              "Hint makes them fractional (use a rotary, alibi, fire or keyed PE)")
         phi = position_table(pe, int(pos.max()) + 1)[pos.astype(np.int64)]  # (L, d)
         F = phi[:, None, :, None] * phi[None, :, None, :]
@@ -181,7 +182,7 @@ def _basis(pe: PolaPE, pos) -> tuple[str, np.ndarray]:
             kw = {k: pe.params[k] for k in ("base", "rotary_dim") if k in pe.params}
             ang = pos[:, None] * enc.rope_frequencies(pe.d, **kw)[None, :]
         else:
-            raise ValueError(f"rotary {pe.name!r} is tabulated at integer positions only; fractional ones need 'rope'")
+            raise ValidationError(f"rotary {pe.name!r} is tabulated at integer positions only; fractional ones need 'rope'")
         diff = ang[None, :, :] - ang[:, None, :]  # angle(j) - angle(i)
         return "dense", np.concatenate([np.cos(diff), np.sin(diff)], -1)
     return "dense", _bias_of_offset(pe, qi - kj)[..., None]
@@ -201,7 +202,7 @@ def _family(name, sizes, k):
         return [target(name, n, k=k) for n in sizes]
     fam = [check_target(t) for t in name]
     if not fam:
-        raise ValueError("a target family needs at least one operator")
+        raise ValidationError("a target family needs at least one operator")
     return fam
 
 
@@ -338,7 +339,7 @@ def generalises(pe, name: str, N_train: int, N_test: int, *, n_min: int = 1, mas
     pe = pola_pe(pe)
     N_test = v.integer("N_test", N_test, minimum=1)
     if N_test < N_train:
-        raise ValueError(f"N_test must be >= N_train={N_train}, got {N_test}")
+        raise ValidationError(f"N_test must be >= N_train={N_train}, got {N_test}")
     r = realise(pe, name, N_train, n_min=n_min, masked=masked, hint=hint, k=k, ref_scale=ref_scale)
     worst = 0.0
     for n in range(n_min, N_test + 1):
@@ -363,12 +364,12 @@ def pola_matrix(pe, theta, pos, *, masked: bool = True, keys=None) -> np.ndarray
     theta = v.array("theta", theta, ndim=1)
     if mode == "dense":
         if theta.shape[0] != B.shape[-1]:
-            raise ValueError(f"theta must have {B.shape[-1]} entries for {pola_pe(pe).name!r} at d={pola_pe(pe).d}, "
+            raise ValidationError(f"theta must have {B.shape[-1]} entries for {pola_pe(pe).name!r} at d={pola_pe(pe).d}, "
                              f"got {theta.shape[0]}")
         A = B @ theta
     else:
         if keys is None:
-            raise ValueError("a keyed PE needs keys= (a, m) for its theta values")
+            raise ValidationError("a keyed PE needs keys= (a, m) for its theta values")
         A = predict_entries(Realisation("", "keyed", theta, np.asarray(keys, float), 0, 0, 0, 0, 0, 0, 0), "keyed",
                             B.reshape(L * L, -1)).reshape(L, L)
     return np.tril(A) if v.boolean("masked", masked) else A
@@ -380,7 +381,7 @@ def pola_output(A, X, W) -> np.ndarray:
     X = v.array("X", X, ndim=2)
     W = v.array("W", W, ndim=2)
     if X.shape[0] != A.shape[0] or W.shape[0] != X.shape[1]:
-        raise ValueError(f"shapes must chain (L, L) @ (L, d_in) @ (d_in, d_out); got {A.shape}, {X.shape}, {W.shape}")
+        raise ValidationError(f"shapes must chain (L, L) @ (L, d_in) @ (d_in, d_out); got {A.shape}, {X.shape}, {W.shape}")
     return A @ X @ W
 
 

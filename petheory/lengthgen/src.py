@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from petheory import _validate as v
+from petheory.errors import ValidationError, ValidationTypeError
 
 
 def entropy_rank(M) -> float:
@@ -46,7 +47,7 @@ def answer_queries(mask) -> np.ndarray:
     mask = v.array("mask", mask, ndim=2)
     cols = np.flatnonzero(np.all(mask > 0, axis=0))
     if cols.size == 0:
-        raise ValueError("mask has no column where every instance has an answer token; give one size per split")
+        raise ValidationError("mask has no column where every instance has an answer token; give one size per split")
     return cols
 
 
@@ -59,10 +60,10 @@ def offset_profile(P, queries) -> np.ndarray:
     P = v.array("P", P, ndim=3)
     B, T, T2 = P.shape
     if T != T2:
-        raise ValueError(f"P must be (B, T, T) attention probabilities, got shape {P.shape}")
+        raise ValidationError(f"P must be (B, T, T) attention probabilities, got shape {P.shape}")
     q = np.asarray(queries)
     if q.ndim != 1 or q.size == 0 or not np.issubdtype(q.dtype, np.integer) or q.min() < 0 or q.max() >= T:
-        raise ValueError(f"queries must be a non-empty 1-D array of integer positions in 0..{T - 1}, got {queries!r}")
+        raise ValidationError(f"queries must be a non-empty 1-D array of integer positions in 0..{T - 1}, got {queries!r}")
     mean = P.mean(0)  # (T, T)
     R = np.zeros((q.size, T))
     for s, qs in enumerate(q):
@@ -77,7 +78,7 @@ def src(probs, queries) -> float:
     ``Transformer.attention_probs`` returns them, converted to numpy).
     """
     if not isinstance(probs, (list, tuple)) or not probs:
-        raise TypeError("probs must be a non-empty list over layers of (B, H, T, T) arrays")
+        raise ValidationTypeError("probs must be a non-empty list over layers of (B, H, T, T) arrays")
     ranks = []
     for layer in probs:
         layer = v.array("probs[layer]", layer, ndim=4)

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from petheory import _validate as v
+from petheory.errors import ValidationError, ValidationTypeError
 
 TARGETS = ("copy", "shift", "reverse", "running_sum", "running_mean", "parity_cot", "addition_cot")
 HINTS = ("none", "shift", "interp")
@@ -112,14 +113,14 @@ def target(name: str, n: int, *, k: int = 1) -> Target:
 def check_target(t) -> Target:
     """Validate a user-built :class:`Target`: square finite ``T``, ``rows`` and segments of length L."""
     if not isinstance(t, Target):
-        raise TypeError(f"a target must be a petheory.lengthgen.Target (see target()), got {type(t).__name__}")
+        raise ValidationTypeError(f"a target must be a petheory.lengthgen.Target (see target()), got {type(t).__name__}")
     T = v.array("target.T", t.T, ndim=2)
     L = T.shape[0]
     if T.shape != (L, L) or L < 1:
-        raise ValueError(f"target.T must be a square (L, L) operator with L >= 1, got shape {T.shape}")
+        raise ValidationError(f"target.T must be a square (L, L) operator with L >= 1, got shape {T.shape}")
     for name, arr in (("rows", t.rows), ("segment_start", t.segment_start)):
         if np.shape(arr) != (L,):
-            raise ValueError(f"target.{name} must have shape ({L},) to match T, got {np.shape(arr)}")
+            raise ValidationError(f"target.{name} must have shape ({L},) to match T, got {np.shape(arr)}")
     return t
 
 

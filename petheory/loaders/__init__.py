@@ -35,7 +35,6 @@ To use any other model: download it once (e.g. ``huggingface-cli download bert-b
 --local-dir ./bert``) and pass ``hf:./bert``; nothing here touches the network.
 """
 
-from petheory._split import keep_one_namespace
 from petheory.loaders.files import load_npy, read_corpus, read_safetensor, safetensors_header, torch_state
 from petheory.loaders.hf import (
     BERT_KEYS,
@@ -79,7 +78,3 @@ __all__ = [
     "LoadedEncoding",
     "load_position_embeddings",
 ]
-
-# monkeypatch.setattr(petheory.loaders, name, f) reaches the callers in the submodules, as it did
-# when this package was one module (petheory._split)
-keep_one_namespace(__name__)

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
+from petheory.errors import ValidationError
+
 __all__ = ["load_npy", "safetensors_header", "read_safetensor", "torch_state", "read_corpus"]
 
 _ST_DTYPES = {
@@ -53,18 +55,18 @@ def load_npy(path) -> np.ndarray:
                 shape, _fortran, dtype = np.lib.format.read_array_header_2_0(fh)
             offset = fh.tell()
     except (ValueError, OSError, SyntaxError, EOFError) as exc:
-        raise ValueError(f"could not read {path} as a numeric .npy array: {str(exc).splitlines()[0] if str(exc) else exc}") from None
+        raise ValidationError(f"could not read {path} as a numeric .npy array: {str(exc).splitlines()[0] if str(exc) else exc}") from None
     if dtype.hasobject:
-        raise ValueError(f"could not read {path} as a numeric .npy array: it holds Python objects (pickles are never loaded)")
+        raise ValidationError(f"could not read {path} as a numeric .npy array: it holds Python objects (pickles are never loaded)")
     nbytes = _memory.array_bytes(*shape, itemsize=dtype.itemsize)
     if offset + nbytes > size:
-        raise ValueError(f"{path} is truncated or corrupt: its header says shape {shape} of {dtype} "
+        raise ValidationError(f"{path} is truncated or corrupt: its header says shape {shape} of {dtype} "
                          f"({nbytes} bytes) but the file holds {size - offset} bytes of data")
     _memory.require(2 * nbytes, f"{path} (shape {shape}, {dtype}, as float64)", alternative="use a smaller file")
     try:
         return np.load(path, allow_pickle=False)
     except ValueError as exc:
-        raise ValueError(f"could not read {path} as a numeric .npy array: {exc}") from None
+        raise ValidationError(f"could not read {path} as a numeric .npy array: {exc}") from None
 
 
 # ---------------------------------------------------------------------------- safetensors
@@ -79,16 +81,16 @@ def safetensors_header(path) -> dict:
     with path.open("rb") as fh:
         head = fh.read(8)
         if len(head) < 8:
-            raise ValueError(f"{path} is not a safetensors file (shorter than its 8-byte header length)")
+            raise ValidationError(f"{path} is not a safetensors file (shorter than its 8-byte header length)")
         (hlen,) = struct.unpack("<Q", head)
         if hlen <= 1 or 8 + hlen > size:
-            raise ValueError(f"{path} is not a safetensors file (header length {hlen} does not fit the file)")
+            raise ValidationError(f"{path} is not a safetensors file (header length {hlen} does not fit the file)")
         try:
             header = json.loads(fh.read(hlen).decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError):
-            raise ValueError(f"{path} is not a safetensors file (its header is not JSON)") from None
+            raise ValidationError(f"{path} is not a safetensors file (its header is not JSON)") from None
     if not isinstance(header, dict):
-        raise ValueError(f"{path} is not a safetensors file (header is not a JSON object)")
+        raise ValidationError(f"{path} is not a safetensors file (header is not a JSON object)")
     header.pop("__metadata__", None)
     return header
 
@@ -98,21 +100,25 @@ def read_safetensor(path, key: str) -> tuple[np.ndarray, str]:
     path = Path(path)
     header = safetensors_header(path)
     if key not in header:
-        raise ValueError(f"{path} has no tensor {key!r}; it has: {', '.join(sorted(header)[:20])}")
+        raise ValidationError(f"{path} has no tensor {key!r}; it has: {', '.join(sorted(header)[:20])}")
     meta = header[key]
     dt = meta.get("dtype")
     if dt not in _ST_DTYPES:
-        raise ValueError(f"tensor {key!r} in {path} has dtype {dt}, which petheory cannot read as numbers")
+        raise ValidationError(f"tensor {key!r} in {path} has dtype {dt}, which petheory cannot read as numbers")
     shape = tuple(int(s) for s in meta["shape"])
     b0, b1 = (int(x) for x in meta["data_offsets"])
     hlen = struct.unpack("<Q", path.open("rb").read(8))[0]
     npdt = _ST_DTYPES[dt]
     count = int(np.prod(shape)) if shape else 1
     if b1 - b0 != count * npdt.itemsize:
-        raise ValueError(f"tensor {key!r} in {path}: {b1 - b0} bytes do not hold shape {shape} of {dt}")
+        raise ValidationError(f"tensor {key!r} in {path}: {b1 - b0} bytes do not hold shape {shape} of {dt}")
     with path.open("rb") as fh:
         fh.seek(8 + hlen + b0)
-        raw = np.frombuffer(fh.read(b1 - b0), dtype=npdt, count=count)
+        data = fh.read(b1 - b0)
+    if len(data) != b1 - b0:  # the header promises bytes the file does not have
+        raise ValidationError(f"tensor {key!r} in {path} is truncated: the header gives bytes {b0}..{b1} of the data, "
+                              f"the file holds {len(data)} of them; re-download or re-save the file")
+    raw = np.frombuffer(data, dtype=npdt, count=count)
     if dt == "BF16":
         raw = (raw.astype(np.uint32) << 16).view(np.float32)
     return raw.astype(np.float64).reshape(shape), dt
@@ -128,14 +134,14 @@ def torch_state(path: Path) -> dict:
     try:
         import torch
     except ImportError:  # pragma: no cover - torch is a core dependency
-        raise ValueError(f"reading {path} needs torch; prefer a safetensors file") from None
+        raise ValidationError(f"reading {path} needs torch; prefer a safetensors file") from None
     try:
         state = torch.load(str(path), map_location="cpu", weights_only=True, mmap=True)
     except Exception as exc:  # noqa: BLE001 - any failure to read a checkpoint is bad input
         msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ValueError(f"could not load {path} with torch.load(weights_only=True): {msg}") from None
+        raise ValidationError(f"could not load {path} with torch.load(weights_only=True): {msg}") from None
     if not isinstance(state, dict):
-        raise ValueError(f"{path} does not hold a state dict (got {type(state).__name__})")
+        raise ValidationError(f"{path} does not hold a state dict (got {type(state).__name__})")
     return state
 
 
@@ -158,4 +164,4 @@ def read_corpus(path) -> list[str]:
     try:
         return path.read_text(encoding="utf-8").splitlines()
     except UnicodeDecodeError as exc:
-        raise ValueError(f"corpus {path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise ValidationError(f"corpus {path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None

@@ -18,6 +18,7 @@ import numpy as np
 from petheory import _memory
 from petheory import _validate as v
 from petheory.loaders.files import read_safetensor, safetensors_header, torch_state
+from petheory.errors import ValidationError
 
 __all__ = [
     "MINILM",
@@ -63,7 +64,7 @@ def resolve_hf_dir(spec) -> Path:
     if spec == MINILM:
         return minilm_dir()
     if path.exists():
-        raise ValueError(f"hf:{spec} must be a model directory, got a file; pass the file itself as --pe")
+        raise ValidationError(f"hf:{spec} must be a model directory, got a file; pass the file itself as --pe")
     raise FileNotFoundError(f"model directory not found: {spec}")
 
 
@@ -126,7 +127,7 @@ class ModelWeights:
         st = [WeightFile(p, "safetensors") for p in sorted(self.directory.glob("*.safetensors"))]
         bins = [WeightFile(p, "torch") for p in (self.directory / "pytorch_model.bin",) if p.is_file()]
         if not st and not bins:
-            raise ValueError(
+            raise ValidationError(
                 f"{self.directory} has no model weights (model.safetensors or pytorch_model.bin); is it a Hugging Face "
                 "model directory?"
             )
@@ -153,7 +154,7 @@ class ModelWeights:
         for f in self.preferred:
             if name in f.tensors:
                 return f.read(name)
-        raise ValueError(f"{self.directory} has no tensor {name!r}")
+        raise ValidationError(f"{self.directory} has no tensor {name!r}")
 
     def config(self) -> dict:
         """``config.json`` of the directory (empty when there is none)."""
@@ -174,7 +175,7 @@ def load_hf_tokenizer(spec):
     try:
         import tokenizers
     except ImportError:
-        raise ValueError(
+        raise ValidationError(
             "--tokenizer hf:DIR needs the 'tokenizers' package: pip install -e \".[minilm]\" from the petheory clone (or pip install tokenizers)"
         ) from None
     tj, vocab = directory / "tokenizer.json", directory / "vocab.txt"
@@ -182,7 +183,7 @@ def load_hf_tokenizer(spec):
         try:
             tok = tokenizers.Tokenizer.from_file(str(tj))
         except Exception as exc:  # noqa: BLE001 - a corrupt tokenizer file is bad input
-            raise ValueError(f"could not read {tj}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+            raise ValidationError(f"could not read {tj}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
     elif vocab.is_file():
         lower = True
         cfg = directory / "tokenizer_config.json"
@@ -190,7 +191,7 @@ def load_hf_tokenizer(spec):
             lower = bool(json.loads(cfg.read_text()).get("do_lower_case", True))
         tok = tokenizers.BertWordPieceTokenizer(str(vocab), lowercase=lower)
     else:
-        raise ValueError(f"{directory} has no tokenizer.json or vocab.txt")
+        raise ValidationError(f"{directory} has no tokenizer.json or vocab.txt")
     tok.no_padding()
     tok.no_truncation()
     return tok, directory
@@ -294,13 +295,13 @@ def load_bert_first_layer(spec: str = "hf:minilm") -> BertFirstLayer:
     prefix = "bert." if "bert.embeddings.word_embeddings.weight" in names else ""
     missing = [prefix + k for k in BERT_KEYS.values() if prefix + k not in names]
     if missing:
-        raise ValueError(f"{directory} is not a BERT-layout model: missing {', '.join(missing[:3])}")
+        raise ValidationError(f"{directory} is not a BERT-layout model: missing {', '.join(missing[:3])}")
     t = {name: weights.read(prefix + k) for name, k in BERT_KEYS.items()}
     cfg = weights.config()
     d = t["Wq"].shape[1]
     H = int(cfg.get("num_attention_heads", 1))
     if t["Wq"].shape[0] % H:
-        raise ValueError(f"query weight {t['Wq'].shape} does not split into {H} heads")
+        raise ValidationError(f"query weight {t['Wq'].shape} does not split into {H} heads")
     dh = t["Wq"].shape[0] // H
     # nn.Linear weight is (out, in): head h is rows h*dh..(h+1)*dh; x W convention needs the transpose.
     W_Q = t["Wq"].reshape(H, dh, d).transpose(0, 2, 1).copy()
@@ -330,7 +331,7 @@ def whole_word_range(vocab: dict[str, int]) -> tuple[int, int]:
     words = [i for t, i in vocab.items() if not t.startswith("##")]
     starts = [i for t, i in vocab.items() if len(t) > 1 and not t.startswith(("[", "##"))]
     if not starts:
-        raise ValueError("the vocabulary has no whole-word tokens (is it a WordPiece vocabulary?)")
+        raise ValidationError("the vocabulary has no whole-word tokens (is it a WordPiece vocabulary?)")
     return min(starts), max(words) + 1
 
 
@@ -347,5 +348,5 @@ def minilm_token_ids(n: int, *, text: str | None = None, seed=0, spec: str = "hf
     specials = {tok.token_to_id(s) for s in BERT_SPECIALS} - {None}
     ids = [i for i in tok.encode(text).ids if i not in specials]
     if not ids:
-        raise ValueError("text gives no tokens")
+        raise ValidationError("text gives no tokens")
     return np.array([ids[i % len(ids)] for i in range(n)])

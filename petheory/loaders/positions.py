@@ -13,6 +13,7 @@ import numpy as np
 
 from petheory.loaders.files import load_npy, read_safetensor, safetensors_header, torch_state
 from petheory.loaders.hf import ModelWeights, resolve_hf_dir
+from petheory.errors import ValidationError
 
 __all__ = ["POSITION_KEYS", "LoadedEncoding", "load_position_embeddings"]
 
@@ -63,21 +64,21 @@ def _pick_key(keys, source: str, key: str | None) -> str:
     keys = list(keys)
     if key is not None:
         if key not in keys:
-            raise ValueError(f"{source} has no tensor {key!r}; it has: {_tensor_list(tensors)}")
+            raise ValidationError(f"{source} has no tensor {key!r}; it has: {_tensor_list(tensors)}")
         return key
     hits = sorted(k for k in keys if k.endswith(POSITION_KEYS))
     if len(hits) == 1:
         return hits[0]
     if len(hits) > 1:
-        raise ValueError(f"{source} has several position tables ({', '.join(hits)}); choose one with key=/--key")
+        raise ValidationError(f"{source} has several position tables ({', '.join(hits)}); choose one with key=/--key")
     raise LookupError(source)
 
 
 def _as_table(arr: np.ndarray, source: str) -> np.ndarray:
     if arr.ndim != 2 or arr.shape[0] < 1 or arr.shape[1] < 1:
-        raise ValueError(f"a position table must be 2-D (positions, d), got shape {arr.shape} from {source}")
+        raise ValidationError(f"a position table must be 2-D (positions, d), got shape {arr.shape} from {source}")
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"the position table from {source} has {int(np.sum(~np.isfinite(arr)))} NaN/inf entries")
+        raise ValidationError(f"the position table from {source} has {int(np.sum(~np.isfinite(arr)))} NaN/inf entries")
     return np.ascontiguousarray(arr, dtype=np.float64)
 
 
@@ -117,7 +118,7 @@ def _load_dir(directory: Path, key: str | None) -> LoadedEncoding:
         try:
             k = _pick_key(index.tensors, str(index.path), key)
         except LookupError:
-            raise ValueError(_no_table_message(directory, index.path.name)) from None
+            raise ValidationError(_no_table_message(directory, index.path.name)) from None
         arr, dt = read_safetensor(index.file_of(k), k)
         return LoadedEncoding(_as_table(arr, str(directory)), str(directory), k, dt)
     for f in weights.files:
@@ -132,8 +133,8 @@ def _load_dir(directory: Path, key: str | None) -> LoadedEncoding:
         return LoadedEncoding(_as_table(arr, str(directory)), str(directory), k, dt)
     looked = ", ".join(f.path.name for f in weights.files)
     if key is not None:
-        raise ValueError(f"{directory} has no tensor {key!r} (looked in {looked})")
-    raise ValueError(_no_table_message(directory, looked))
+        raise ValidationError(f"{directory} has no tensor {key!r} (looked in {looked})")
+    raise ValidationError(_no_table_message(directory, looked))
 
 
 def load_position_embeddings(spec, *, key: str | None = None) -> LoadedEncoding:
@@ -171,7 +172,7 @@ def load_position_embeddings(spec, *, key: str | None = None) -> LoadedEncoding:
     if suffix == ".npy":
         arr = load_npy(path)
         if not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool) or np.iscomplexobj(arr):
-            raise ValueError(f"{path} must hold a real numeric array, got dtype {arr.dtype}")
+            raise ValidationError(f"{path} must hold a real numeric array, got dtype {arr.dtype}")
         return LoadedEncoding(_as_table(arr.astype(np.float64), str(path)), str(path), None, str(arr.dtype))
     if suffix == ".safetensors":
         header = safetensors_header(path)
@@ -181,7 +182,7 @@ def load_position_embeddings(spec, *, key: str | None = None) -> LoadedEncoding:
             try:
                 k = _pick_key(header, str(path), key)
             except LookupError:
-                raise ValueError(
+                raise ValidationError(
                     f"{path} holds {len(header)} tensors and none ends in {', '.join(POSITION_KEYS)}; choose one with "
                     f"key=/--key: {_tensor_list(header)}"
                 ) from None
@@ -191,6 +192,6 @@ def load_position_embeddings(spec, *, key: str | None = None) -> LoadedEncoding:
         try:
             arr, k, dt = _from_state(torch_state(path), str(path), key)
         except LookupError:
-            raise ValueError(f"{path} has no tensor ending in {', '.join(POSITION_KEYS)}; choose one with key=/--key") from None
+            raise ValidationError(f"{path} has no tensor ending in {', '.join(POSITION_KEYS)}; choose one with key=/--key") from None
         return LoadedEncoding(_as_table(arr, str(path)), str(path), k, dt)
-    raise ValueError(f"unsupported encoding file {path.name!r}: use .npy, .safetensors, pytorch_model.bin or hf:DIR")
+    raise ValidationError(f"unsupported encoding file {path.name!r}: use .npy, .safetensors, pytorch_model.bin or hf:DIR")

@@ -29,7 +29,8 @@ from petheory.nn.models import ModelConfig, Transformer, build_model
 from petheory.nn.position import PEConfig, parse_pe, pe_names
 from petheory.nn.presets import SIZES, preset
 from petheory.nn.tasks import TaskConfig, TaskData
-from petheory.nn.train import TrainConfig, evaluate, head_ablation, load_model, resolve_device, train
+from petheory.nn.config import TrainConfig
+from petheory.nn.train import evaluate, head_ablation, load_model, resolve_device, train
 
 __all__ = [
     "ModelConfig", "Transformer", "build_model", "PEConfig", "parse_pe", "pe_names", "SIZES", "preset",

@@ -12,7 +12,8 @@ from __future__ import annotations
 import dataclasses
 
 from petheory.nn.grid import train_grid
-from petheory.nn.train import TrainConfig
+from petheory.nn.config import TrainConfig
+from petheory.errors import ValidationError
 
 
 def train_ensemble(config: TrainConfig | dict, seeds, out_dirs=None, *, progress=None, graphs="auto") -> list[dict]:
@@ -23,8 +24,8 @@ def train_ensemble(config: TrainConfig | dict, seeds, out_dirs=None, *, progress
     config = (config if isinstance(config, TrainConfig) else TrainConfig.from_dict(config)).validate()
     seeds = [int(s) for s in seeds]
     if not seeds or len(set(seeds)) != len(seeds):
-        raise ValueError(f"seeds must be a non-empty list of distinct integers, got {seeds}")
+        raise ValidationError(f"seeds must be a non-empty list of distinct integers, got {seeds}")
     if out_dirs is not None and len(list(out_dirs)) != len(seeds):
-        raise ValueError(f"need one out_dir per seed: {len(seeds)} seeds, {len(list(out_dirs))} dirs")
+        raise ValidationError(f"need one out_dir per seed: {len(seeds)} seeds, {len(list(out_dirs))} dirs")
     cfgs = [dataclasses.replace(config, seed=s) for s in seeds]
     return train_grid(cfgs, out_dirs, progress=progress, graphs=graphs, checkpoint_seconds=0.0)

@@ -62,6 +62,7 @@ from petheory.nn.train import (
     finish_sums, head_ablation, load_checkpoint, make_record, probe, require_memory, resolve_device, save_checkpoint,
     schedule, split_to, test_split, train,
 )
+from petheory.errors import ValidationError
 
 #: TrainConfig fields every run of one grid must share (the data, the schedule, the optimiser).
 SHARED = ("task", "epochs", "batch_size", "lr", "betas", "weight_decay", "warmup", "schedule", "grad_clip", "device",
@@ -93,22 +94,22 @@ def train_grid(configs, out_dirs=None, *, graphs="auto", checkpoint_seconds: flo
     """
     cfgs = [(c if isinstance(c, TrainConfig) else TrainConfig.from_dict(c)).validate() for c in configs]
     if not cfgs:
-        raise ValueError("train_grid needs at least one config")
+        raise ValidationError("train_grid needs at least one config")
     keys = {shared_key(c) for c in cfgs}
     if len(keys) > 1:
-        raise ValueError("a grid's runs must share task, schedule, optimiser and device (only seed and model may "
+        raise ValidationError("a grid's runs must share task, schedule, optimiser and device (only seed and model may "
                          "differ); group them with petheory.nn.grid.shared_key")
     hashes = [c.hash() for c in cfgs]
     if len(set(hashes)) != len(hashes):
-        raise ValueError("a grid holds the same config twice; give each run its own seed or model")
+        raise ValidationError("a grid holds the same config twice; give each run its own seed or model")
     dirs = [None] * len(cfgs) if out_dirs is None else [None if d is None else Path(d) for d in out_dirs]
     if len(dirs) != len(cfgs):
-        raise ValueError(f"need one out_dir per config: {len(cfgs)} configs, {len(dirs)} dirs")
+        raise ValidationError(f"need one out_dir per config: {len(cfgs)} configs, {len(dirs)} dirs")
     if graphs not in ("auto", True, False):
-        raise ValueError(f"graphs must be 'auto', True or False, got {graphs!r}")
+        raise ValidationError(f"graphs must be 'auto', True or False, got {graphs!r}")
     device = resolve_device(cfgs[0].device)
     if graphs is True and device.type != "cuda":
-        raise ValueError(f"CUDA graphs need a CUDA device, not {device}")
+        raise ValidationError(f"CUDA graphs need a CUDA device, not {device}")
     use_graphs = device.type == "cuda" and graphs in ("auto", True)
 
     records: dict[int, dict] = {}
@@ -135,10 +136,12 @@ def train_grid(configs, out_dirs=None, *, graphs="auto", checkpoint_seconds: flo
 
 class _Group:
     """Members with one model config: real modules (for init, evaluation, ablation) and the
-    parameters training updates (stacked ``(S, ...)`` when S > 1, the module's own when S = 1)."""
+    parameters training updates (stacked ``(S, ...)`` when S > 1, the module's own when S = 1).
+    ``lo:hi`` are the group's rows in the grid's step index and loss vector (members in group order)."""
 
-    def __init__(self, members, cfgs, mcfg, device):
+    def __init__(self, members, cfgs, mcfg, device, lo: int):
         self.members, self.S = members, len(members)
+        self.lo, self.hi = lo, lo + self.S
         self.models = []
         for k in members:
             torch.manual_seed(cfgs[k].seed)  # the initialisation train() gives this seed
@@ -238,15 +241,16 @@ class _Grid:
 
         for ks in groups.values():  # every member of a group is a model in memory at once
             require_memory(self.mcfgs[ks[0]], cfgs[ks[0]], copies=len(ks))
-        self.groups = [_Group(ks, cfgs, self.mcfgs[ks[0]], device) for ks in groups.values()]
-        self.M = len(cfgs)
         # Rows of the step's index tensor and loss vector are members in group order, so each
         # group reads a contiguous slice (no gather with a host-made index inside a graph).
+        self.groups, lo = [], 0
+        for ks in groups.values():
+            self.groups.append(_Group(ks, cfgs, self.mcfgs[ks[0]], device, lo))
+            lo += len(ks)
+        self.M = len(cfgs)
         self.flat = [k for g in self.groups for k in g.members]
-        lo = 0
-        for g in self.groups:
-            g.lo, g.hi = lo, lo + g.S
-            lo = g.hi
+        self._build_optimiser()
+        self._pool = None  # the CUDA graphs' shared memory pool, set by the first _capture
 
     # ------------------------------------------------------------------ evaluation
 
@@ -272,7 +276,9 @@ class _Grid:
 
     # ------------------------------------------------------------------ the step
 
-    def _build(self):
+    def _build_optimiser(self):
+        """AdamW over every group's tensors, the schedule (on a shadow optimiser), the loss
+        accumulator and the per-member batch-order generators; called once, by ``__init__``."""
         c = self.c
         params = [t for g in self.groups for t in g.tensors()]
         if self.use_graphs:
@@ -321,7 +327,7 @@ class _Grid:
         torch.cuda.current_stream(self.device).wait_stream(side)
         graph = torch.cuda.CUDAGraph()
         self.opt.zero_grad(set_to_none=True)
-        with torch.cuda.graph(graph, pool=getattr(self, "_pool", None)):
+        with torch.cuda.graph(graph, pool=self._pool):
             self._step(idx)
         self._pool = graph.pool()
         with torch.no_grad():  # undo the warm-up steps
@@ -339,7 +345,6 @@ class _Grid:
     def run(self, checkpoint_seconds, progress) -> list[dict]:
         c, dev = self.c, self.device
         t_start = time.perf_counter()
-        self._build()
         histories = [[] for _ in range(self.M)]
         start_epoch, tokens, t_prev, initial = 0, 0, 0.0, None
         if all(d is not None and (d / CHECKPOINT).is_file() for d in self.dirs):
@@ -433,7 +438,7 @@ class _Grid:
         states = [load_checkpoint(d / CHECKPOINT) for d in self.dirs]
         for st, h in zip(states, self.hashes):
             if st["config_hash"] != h:
-                raise ValueError(f"a checkpoint in the grid's directories was written by a different config ({st['config_hash']} != {h})")
+                raise ValidationError(f"a checkpoint in the grid's directories was written by a different config ({st['config_hash']} != {h})")
         with torch.no_grad():
             for g in self.groups:
                 for n in g.names:
@@ -529,7 +534,6 @@ def step_time(configs, *, steps: int = 20, graphs="auto") -> dict:
     cfgs = [(c if isinstance(c, TrainConfig) else TrainConfig.from_dict(c)).validate() for c in configs]
     device = resolve_device(cfgs[0].device)
     g = _Grid(cfgs, [c.hash() for c in cfgs], [None] * len(cfgs), device, device.type == "cuda" and graphs in ("auto", True))
-    g._build()
     B = cfgs[0].batch_size
     N = len(g.data.train)
     sync = torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
@@ -566,7 +570,6 @@ def first_gradients(configs) -> list[dict]:
     cfgs = [(c if isinstance(c, TrainConfig) else TrainConfig.from_dict(c)).validate() for c in configs]
     device = resolve_device(cfgs[0].device)
     g = _Grid(cfgs, [c.hash() for c in cfgs], [None] * len(cfgs), device, False)
-    g._build()
     B = cfgs[0].batch_size
     idx = torch.stack([torch.randperm(len(g.data.train), generator=g.gens[k])[:B] for k in g.flat]).to(device)
     losses = []

@@ -33,6 +33,7 @@ import torch.nn as nn
 
 from petheory import encodings as enc
 from petheory.nn.tasks import PLUS, SEP
+from petheory.errors import ValidationError
 
 HINTS = ("shift", "interp")
 REF_SCALE = 8.0  # 'interp': every instance's SEP lands at this coordinate
@@ -44,17 +45,17 @@ def check_hint(name: str, kind: str, hint) -> None:
     if hint is None:
         return
     if hint not in HINTS:
-        raise ValueError(f"hint must be one of {', '.join(HINTS)}, got {hint!r}")
+        raise ValidationError(f"hint must be one of {', '.join(HINTS)}, got {hint!r}")
     ok = _HINT_PES[hint]
     if name == "nope" or not (name in ok or (kind == "absolute" and "absolute" in ok)):
-        raise ValueError(f"hint={hint} does not apply to {name!r}; it applies to "
+        raise ValidationError(f"hint={hint} does not apply to {name!r}; it applies to "
                          f"{'absolute tables, ' if 'absolute' in ok else ''}{', '.join(p for p in ok if p != 'absolute')}")
 
 
 def hint_positions(tokens: torch.Tensor, hint: str) -> torch.Tensor:
     """Per-instance positions (B, T) float32 from token ids (B, T) (see the module docstring)."""
     if tokens.dim() != 2 or tokens.dtype not in (torch.int64, torch.int32):
-        raise ValueError(f"a Scale Hint needs token ids of shape (B, T), got {tuple(tokens.shape)} {tokens.dtype}")
+        raise ValidationError(f"a Scale Hint needs token ids of shape (B, T), got {tuple(tokens.shape)} {tokens.dtype}")
     B, T = tokens.shape
     t = torch.arange(T, device=tokens.device).expand(B, T)
     if hint == "shift":
@@ -92,7 +93,7 @@ class FIREBias(nn.Module):
     def __init__(self, n_head: int, hidden: int = 32, c: float = 1.0, threshold: float = 1.0):
         super().__init__()
         if int(hidden) < 1 or c <= 0 or threshold <= 0:
-            raise ValueError(f"fire needs hidden >= 1, c > 0, threshold > 0; got {hidden}, {c}, {threshold}")
+            raise ValidationError(f"fire needs hidden >= 1, c > 0, threshold > 0; got {hidden}, {c}, {threshold}")
         self.mlp = nn.Sequential(nn.Linear(1, int(hidden)), nn.ReLU(), nn.Linear(int(hidden), n_head))
         self.log_c = nn.Parameter(torch.tensor(math.log(c)))
         self.log_L = nn.Parameter(torch.tensor(math.log(threshold)))
@@ -115,7 +116,7 @@ def hinted_bias(bias, pos: torch.Tensor) -> torch.Tensor:
         K = int(bias.params["max_offset"])
         idx = (torch.clamp(-off[:, 0].round().long(), -K, K) + K)  # registry: w[clip(j - i)]
         return bias.values[:, idx].permute(1, 0, 2, 3)  # (B, H, T, T)
-    raise ValueError(f"no Scale Hint for bias {bias.name!r}")
+    raise ValidationError(f"no Scale Hint for bias {bias.name!r}")
 
 
 def fire_positions(T: int, device) -> torch.Tensor:

@@ -23,6 +23,7 @@ import torch
 
 from petheory import _validate as v
 from petheory.bounds import GELU_LIPSCHITZ, LipschitzReport, attention_lipschitz, layernorm_lipschitz
+from petheory.errors import ValidationError, ValidationTypeError
 
 __all__ = ["module_inputs", "transformer_lipschitz", "transformer_input_norm", "alibi_drift"]
 
@@ -75,7 +76,7 @@ def transformer_lipschitz(model, *, inputs=None) -> LipschitzReport:
     """
     for attr in ("blocks", "ln_f", "head"):
         if not hasattr(model, attr):
-            raise TypeError(f"transformer_lipschitz needs a petheory.nn Transformer (missing .{attr})")
+            raise ValidationTypeError(f"transformer_lipschitz needs a petheory.nn Transformer (missing .{attr})")
     floors: dict = {}
     if inputs is not None:
         lns = {"ln_f": model.ln_f} | {f"blocks.{i}.{n}": getattr(b, n) for i, b in enumerate(model.blocks) for n in ("ln_1", "ln_2")}
@@ -92,7 +93,7 @@ def transformer_lipschitz(model, *, inputs=None) -> LipschitzReport:
     for i, b in enumerate(model.blocks):
         a = b.attn
         if not hasattr(a, "c_attn"):
-            raise TypeError("transformer_lipschitz covers standard attention (c_attn/c_proj), not MLA")
+            raise ValidationTypeError("transformer_lipschitz covers standard attention (c_attn/c_proj), not MLA")
         d = a.c_attn.weight.shape[1]
         wq, wk, wv = _np(a.c_attn.weight).reshape(3, d, d)
         g1, b1 = _np(b.ln_1.weight), (_np(b.ln_1.bias) if b.ln_1.bias is not None else np.zeros(d))
@@ -139,13 +140,13 @@ def alibi_drift(model, inputs, *, n_max: int, layers=None) -> list[dict]:
     """
     n_max = v.integer("n_max", n_max, minimum=1)
     if model.pe.name != "alibi":
-        raise ValueError(f"alibi_drift needs an ALiBi model, this one uses {model.pe.name!r}")
+        raise ValidationError(f"alibi_drift needs an ALiBi model, this one uses {model.pe.name!r}")
     recs = []
     blocks = list(model.blocks)
     captured = module_inputs(model, dict(enumerate(blocks)), inputs)
     T = captured[0].shape[1]
     if T <= n_max + 1:
-        raise ValueError(f"inputs of length {T} have no key beyond n_max={n_max}; use length > n_max + 1")
+        raise ValidationError(f"inputs of length {T} have no key beyond n_max={n_max}; use length > n_max + 1")
     with torch.no_grad():
         for li, block in enumerate(blocks):
             if layers is not None and li not in layers:

@@ -27,6 +27,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from petheory.nn.position import AbsolutePE, BiasPE, PEConfig, Rotary, attention_scale, canonical_spec, mla_sizes, parse_pe
+from petheory.errors import ValidationError, ValidationTypeError
 
 HEADS = ("regression", "classifier", "lm")
 _SDPA = [True]  # models built while explicit_attention() is active use softmax(QK^T)V instead of SDPA
@@ -77,20 +78,20 @@ class ModelConfig:
 
     def validate(self) -> "ModelConfig":
         if self.head not in HEADS:
-            raise ValueError(f"head must be one of {HEADS}, got {self.head!r}")
+            raise ValidationError(f"head must be one of {HEADS}, got {self.head!r}")
         for name in ("n_layer", "n_head", "d_model", "d_ff", "max_len"):
             if not isinstance(getattr(self, name), int) or getattr(self, name) < 1:
-                raise ValueError(f"{name} must be a positive integer, got {getattr(self, name)!r}")
+                raise ValidationError(f"{name} must be a positive integer, got {getattr(self, name)!r}")
         if self.d_model % self.n_head:
-            raise ValueError(f"d_model={self.d_model} must be divisible by n_head={self.n_head}")
+            raise ValidationError(f"d_model={self.d_model} must be divisible by n_head={self.n_head}")
         if not 0.0 <= self.dropout < 1.0:
-            raise ValueError(f"dropout must be in [0, 1), got {self.dropout}")
+            raise ValidationError(f"dropout must be in [0, 1), got {self.dropout}")
         if self.activation not in ("relu", "gelu"):
-            raise ValueError(f"activation must be 'relu' or 'gelu', got {self.activation!r}")
+            raise ValidationError(f"activation must be 'relu' or 'gelu', got {self.activation!r}")
         if self.head in ("classifier", "lm") and self.vocab_size < 1:
-            raise ValueError(f"a {self.head} model needs token inputs: vocab_size >= 1, got {self.vocab_size}")
+            raise ValidationError(f"a {self.head} model needs token inputs: vocab_size >= 1, got {self.vocab_size}")
         if self.head == "lm" and not self.causal:
-            raise ValueError("an 'lm' model must be causal (causal=True)")
+            raise ValidationError("an 'lm' model must be causal (causal=True)")
         return self
 
 
@@ -244,7 +245,7 @@ class Transformer(nn.Module):
         self.blocks = nn.ModuleList(Block(cfg, pe) for _ in range(cfg.n_layer))
         self.ln_f = nn.LayerNorm(d)
         if pe.hint is not None and not cfg.vocab_size:
-            raise ValueError(f"hint={pe.hint} reads the separator tokens: it needs a token task (vocab_size >= 1)")
+            raise ValidationError(f"hint={pe.hint} reads the separator tokens: it needs a token task (vocab_size >= 1)")
         out = cfg.vocab_size if cfg.head == "lm" else cfg.out_dim  # (an LM predicts its own vocabulary)
         self.head = nn.Linear(d, out, bias=cfg.head != "lm")
 
@@ -254,11 +255,11 @@ class Transformer(nn.Module):
     def _embed(self, x: torch.Tensor) -> torch.Tensor:
         if self.cfg.vocab_size:
             if x.dtype not in (torch.int64, torch.int32):
-                raise TypeError(f"token inputs must be an integer tensor (B, T), got {x.dtype}")
+                raise ValidationTypeError(f"token inputs must be an integer tensor (B, T), got {x.dtype}")
             if x.dim() != 2:
-                raise ValueError(f"token inputs must have shape (B, T), got {tuple(x.shape)}")
+                raise ValidationError(f"token inputs must have shape (B, T), got {tuple(x.shape)}")
         elif x.dim() != 3 or x.shape[-1] != self.cfg.input_dim:
-            raise ValueError(f"inputs must have shape (B, T, {self.cfg.input_dim}), got {tuple(x.shape)}")
+            raise ValidationError(f"inputs must have shape (B, T, {self.cfg.input_dim}), got {tuple(x.shape)}")
         h = self.embed(x)  # (B, T, d)
         pos = None
         if self.pe.hint is not None:  # chen2025 Scale Hint: per-instance positions for every layer
@@ -316,7 +317,7 @@ class Transformer(nn.Module):
         heads = [(int(l), int(h)) for l, h in heads]
         for l, h in heads:
             if not (0 <= l < self.cfg.n_layer and 0 <= h < self.cfg.n_head):
-                raise ValueError(f"no head ({l}, {h}): layers 0..{self.cfg.n_layer - 1}, heads 0..{self.cfg.n_head - 1}")
+                raise ValidationError(f"no head ({l}, {h}): layers 0..{self.cfg.n_layer - 1}, heads 0..{self.cfg.n_head - 1}")
         try:
             for l, h in heads:
                 self.blocks[l].attn.head_mask[h] = 0.0

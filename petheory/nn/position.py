@@ -17,8 +17,8 @@ module only decides *where* a position signal enters attention:
     DeepSeek-style decoupled RoPE with a latent KV projection; handled by
     :class:`petheory.nn.models.LatentAttention`, configured here.
 
-Long-context entries (:mod:`petheory.encodings_modern`): ``rope_pi``, ``rope_ntk``, ``rope_yarn``
-and ``xpos`` go through :class:`Rotary` (YaRN's attention factor and xPos's per-band query/key
+Long-context entries (:mod:`petheory.encodings.extension`, :mod:`~petheory.encodings.kernels`,
+:mod:`~petheory.encodings.combinations`): ``rope_pi``, ``rope_ntk``, ``rope_yarn`` and ``xpos`` go through :class:`Rotary` (YaRN's attention factor and xPos's per-band query/key
 scales folded into cos/sin); ``kerple_log``/``kerple_power`` learn (r1, r2) per head (the
 reference code's initialisation; ``kerple_log:r1=1,r2=0.5`` starts every head there);
 ``sandwich`` is a fixed bias; the named combinations ``rope_sinusoidal``, ``rope_learned`` and
@@ -64,6 +64,7 @@ import torch.nn as nn
 
 from petheory import encodings as enc
 from petheory.spec import MECHANISM_KEYS, MECHANISMS, NAMED_COMBINATIONS, PESpec, PETerm, parse_pe_spec
+from petheory.errors import ValidationError, ValidationTypeError
 
 
 @dataclass
@@ -143,19 +144,19 @@ def _resolve_alias(cfg: PEConfig) -> PEConfig:
         return cfg
     mech, absolute = ALIASES[cfg.name]
     if absolute is not None and cfg.absolute is not None:
-        raise ValueError(f"{cfg.name!r} already adds {absolute!r}; write 'rope+{cfg.absolute}' for another absolute PE")
+        raise ValidationError(f"{cfg.name!r} already adds {absolute!r}; write 'rope+{cfg.absolute}' for another absolute PE")
     params, aparams = {}, {}
     if mech == "mla":
         extra = dict(cfg.params)
         if "rope_dim" in extra:
             cfg.rope_dim = int(extra.pop("rope_dim"))
         if extra:
-            raise ValueError(f"mla_rope in a model takes rope_dim= and latent=, got {sorted(extra)}")
+            raise ValidationError(f"mla_rope in a model takes rope_dim= and latent=, got {sorted(extra)}")
     else:
         rope_keys, abs_keys = set(enc.info(mech).params), set(enc.info(absolute).params)
         for k, x in cfg.params.items():
             if k not in rope_keys | abs_keys:
-                raise ValueError(f"{cfg.name} takes {', '.join(sorted(rope_keys | abs_keys))}; got {k}")
+                raise ValidationError(f"{cfg.name} takes {', '.join(sorted(rope_keys | abs_keys))}; got {k}")
             if k in rope_keys:
                 params[k] = x
             if k in abs_keys:
@@ -181,7 +182,7 @@ def parse_pe(spec) -> PEConfig:
     elif isinstance(spec, (str, PESpec)):
         cfg = _from_spec(parse_pe_spec(spec))
     else:
-        raise TypeError(f"a PE must be a spec string such as 'rope' or 'alibi:slopes=gu2025', got {spec!r}")
+        raise ValidationTypeError(f"a PE must be a spec string such as 'rope' or 'alibi:slopes=gu2025', got {spec!r}")
     cfg = _resolve_alias(cfg)
     _check(cfg)
     return cfg
@@ -198,10 +199,10 @@ def canonical_spec(text: str) -> str:
 def _from_spec(spec: PESpec) -> PEConfig:
     """A model's PEConfig from a parsed spec: ``mechanism[+absolute]``, mechanism keys split off."""
     if len(spec.terms) > 2:
-        raise ValueError(f"a model takes one mechanism and at most one absolute PE ('rope+sinusoidal'), got {spec}")
+        raise ValidationError(f"a model takes one mechanism and at most one absolute PE ('rope+sinusoidal'), got {spec}")
     for term in spec.terms:
         if term.is_table:
-            raise ValueError(f"a model builds its position mechanism from the registry; the table {term} cannot be "
+            raise ValidationError(f"a model builds its position mechanism from the registry; the table {term} cannot be "
                              "one (petheory stress/spectrum/bounds read tables)")
     params = spec.head.params
     mech = {k: params.pop(k) for k in list(params) if k in MECHANISM_KEYS}
@@ -213,35 +214,35 @@ def _from_spec(spec: PESpec) -> PEConfig:
 
 def _check(cfg: PEConfig) -> None:
     if cfg.name not in pe_names():
-        raise ValueError(f"unknown PE {cfg.name!r}; known: {', '.join(pe_names())}")
+        raise ValidationError(f"unknown PE {cfg.name!r}; known: {', '.join(pe_names())}")
     kind = cfg.kind
     if cfg.name != "mla":
         _check_params(cfg.name, cfg.params)
     elif cfg.params:
-        raise ValueError(f"mla takes only latent= and rope_dim=, got {sorted(cfg.params)}")
+        raise ValidationError(f"mla takes only latent= and rope_dim=, got {sorted(cfg.params)}")
     if cfg.heads is not None and kind != "rotary":
-        raise ValueError(f"heads= (partial RoPE) applies to rotary encodings, not {cfg.name!r}")
+        raise ValidationError(f"heads= (partial RoPE) applies to rotary encodings, not {cfg.name!r}")
     if cfg.trainable is not None and kind != "absolute":
-        raise ValueError(f"trainable= applies to absolute encodings, not {cfg.name!r}")
+        raise ValidationError(f"trainable= applies to absolute encodings, not {cfg.name!r}")
     if cfg.slopes != "press" and cfg.name != "alibi":
-        raise ValueError(f"slopes= applies to alibi, not {cfg.name!r}")
+        raise ValidationError(f"slopes= applies to alibi, not {cfg.name!r}")
     if cfg.name == "alibi" and "slope" in cfg.params:
-        raise ValueError("alibi in a model takes one slope per head from slopes=press|gu2025, not slope=")
+        raise ValidationError("alibi in a model takes one slope per head from slopes=press|gu2025, not slope=")
     if cfg.slopes not in ("press", "gu2025"):
-        raise ValueError(f"slopes must be 'press' or 'gu2025', got {cfg.slopes!r}")
+        raise ValidationError(f"slopes must be 'press' or 'gu2025', got {cfg.slopes!r}")
     if (cfg.latent is not None or cfg.rope_dim is not None) and cfg.name != "mla":
-        raise ValueError(f"latent= and rope_dim= apply to mla, not {cfg.name!r}")
+        raise ValidationError(f"latent= and rope_dim= apply to mla, not {cfg.name!r}")
     if cfg.hint is not None:
         from petheory.nn.lengthgen import check_hint
 
         check_hint(cfg.name, kind, cfg.hint)
         if cfg.hint == "interp" and cfg.absolute is not None:
-            raise ValueError(f"hint=interp gives fractional positions; '+{cfg.absolute}' is a table at integer positions")
+            raise ValidationError(f"hint=interp gives fractional positions; '+{cfg.absolute}' is a table at integer positions")
     if cfg.absolute is not None:
         if kind == "absolute":
-            raise ValueError(f"{cfg.name!r} is already absolute; '+{cfg.absolute}' adds a second absolute PE")
+            raise ValidationError(f"{cfg.name!r} is already absolute; '+{cfg.absolute}' adds a second absolute PE")
         if cfg.absolute not in enc.available("absolute"):
-            raise ValueError(f"'+{cfg.absolute}': not an absolute encoding; absolute ones: {', '.join(enc.available('absolute'))}")
+            raise ValidationError(f"'+{cfg.absolute}': not an absolute encoding; absolute ones: {', '.join(enc.available('absolute'))}")
         _check_params(cfg.absolute, cfg.absolute_params)
 
 
@@ -249,7 +250,7 @@ def _check_params(name: str, params: dict) -> None:
     allowed = set(enc.info(name).params)
     bad = sorted(set(params) - allowed - {"values"})
     if bad or "values" in params:
-        raise ValueError(f"{name} takes {', '.join(sorted(allowed)) or 'no options'}; got {', '.join(bad or ['values'])}")
+        raise ValidationError(f"{name} takes {', '.join(sorted(allowed)) or 'no options'}; got {', '.join(bad or ['values'])}")
 
 
 # --------------------------------------------------------------------------- absolute
@@ -309,7 +310,7 @@ class AbsolutePE(nn.Module):
         if self.beyond == "clamp":
             idx = torch.clamp(torch.arange(T, device=self.table.device), max=rows - 1)
             return self.table[idx]
-        raise ValueError(
+        raise ValidationError(
             f"sequence length {T} exceeds the {rows}-row table of the {'trainable ' if self.trainable else ''}"
             f"{self.name!r} PE; build the model with a larger max_len, or pass beyond=clamp to reuse the last row"
         )
@@ -394,7 +395,7 @@ class BiasPE(nn.Module):
         return r1, r2
 
     def _kerple(self, T: int, device) -> torch.Tensor:
-        # the registry's formula (encodings_modern.kerple_log / kerple_power) in torch, per head
+        # the registry's formula (encodings.kernels.kerple_log / kerple_power) in torch, per head
         idx = torch.arange(T, device=device, dtype=torch.float32)
         dist = (idx[:, None] - idx[None, :]).abs()  # (T, T)
         r1, r2 = (p[:, None, None] for p in self.kerple_params())  # (H, 1, 1)
@@ -425,10 +426,10 @@ class Rotary(nn.Module):
         super().__init__()
         self.fn = enc.get(name)  # any registered rotary encoding: it returns a RotaryTable
         if head_dim % 2:
-            raise ValueError(f"rotary PE needs an even head dimension; d_model/n_head = {head_dim}")
+            raise ValidationError(f"rotary PE needs an even head dimension; d_model/n_head = {head_dim}")
         self.heads = n_head if heads is None else int(heads)
         if not 1 <= self.heads <= n_head:
-            raise ValueError(f"partial RoPE rotates the first k of H={n_head} heads; k must be in 1..{n_head}, got {self.heads} "
+            raise ValidationError(f"partial RoPE rotates the first k of H={n_head} heads; k must be in 1..{n_head}, got {self.heads} "
                              f"(to rotate {self.heads} heads: --set model.n_head={self.heads} or more)")
         self.params, self.head_dim = dict(params), head_dim
         table = self.fn(1, head_dim, **self.params)  # validates pairing / rotary_dim / base
@@ -452,7 +453,7 @@ class Rotary(nn.Module):
             table = self.fn(T, self.head_dim, **self.params)
             ang = table.angles  # (T, r/2), float64 in numpy
             fq = fk = None
-            if hasattr(table, "factors"):  # encodings_modern.ScaledRotaryTable
+            if hasattr(table, "factors"):  # encodings.extension.ScaledRotaryTable
                 fq, fk = table.factors(), table.factors(key=True)
             entry = {}
             for name, f in (("q", fq), ("k", fk)):
@@ -500,9 +501,9 @@ def mla_sizes(cfg: PEConfig, d_model: int, n_head: int) -> tuple[int, int]:
     latent = int(cfg.latent or d_model // 2)
     rope_dim = int(cfg.rope_dim or d_model // n_head)
     if latent < 1:
-        raise ValueError(f"mla latent must be >= 1, got {latent}")
+        raise ValidationError(f"mla latent must be >= 1, got {latent}")
     if rope_dim % 2:
-        raise ValueError(f"mla rope_dim must be even (rotation pairs), got {rope_dim}")
+        raise ValidationError(f"mla rope_dim must be even (rotation pairs), got {rope_dim}")
     return latent, rope_dim
 
 

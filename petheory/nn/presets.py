@@ -2,7 +2,7 @@ r"""Size presets: ``smoke`` (seconds on CPU; the tests use it), ``small`` (minut
 ``paper`` (the papers' sizes, for a GPU).
 
 ``preset(task, size, pe=..., seed=..., device=..., **overrides) -> TrainConfig``. Overrides
-are ``field=value`` for :class:`~petheory.nn.train.TrainConfig` fields, ``model.<field>`` for
+are ``field=value`` for :class:`~petheory.nn.config.TrainConfig` fields, ``model.<field>`` for
 the model and ``task.<param>`` for task parameters (``task.seed`` is the data seed)::
 
     preset("gu2025_task1", "paper", pe="rope+sinusoidal")        # gu2025's "rope" run
@@ -26,7 +26,8 @@ from __future__ import annotations
 from petheory.nn import tasks as _tasks
 from petheory.nn.models import ModelConfig
 from petheory.nn.position import parse_pe
-from petheory.nn.train import TrainConfig
+from petheory.nn.config import TrainConfig
+from petheory.errors import ValidationError
 
 SIZES = ("smoke", "small", "paper")
 _LM = ("parity", "copy", "reverse", "addition")
@@ -76,9 +77,9 @@ def preset(task: str, size: str = "smoke", *, pe="nope", seed: int = 0, device: 
     """The :class:`TrainConfig` of ``task`` at ``size`` with position mechanism ``pe`` (a spec string,
     a :class:`petheory.spec.PESpec` or a :class:`~petheory.nn.position.PEConfig`)."""
     if task not in _tasks.available():
-        raise ValueError(f"unknown task {task!r}; known: {', '.join(_tasks.available())}")
+        raise ValidationError(f"unknown task {task!r}; known: {', '.join(_tasks.available())}")
     if size not in SIZES:
-        raise ValueError(f"preset must be one of {', '.join(SIZES)}, got {size!r}")
+        raise ValidationError(f"preset must be one of {', '.join(SIZES)}, got {size!r}")
     tparams, mover, tover = _TABLE[(task, size)]
     pe_cfg = parse_pe(pe)  # parsed once: text or a petheory.spec.PESpec; the config keeps the canonical text
     model = {**_MODEL.get(size, {}), "max_len": 0, **mover, "pe": pe_cfg.spec()}
@@ -98,13 +99,13 @@ def _set(cfg: dict, key: str, val) -> None:
     head, _, rest = key.partition(".")
     if not rest:
         if head in ("task", "model"):
-            raise ValueError(f"override {key!r} needs a field, e.g. '{head}.seed' or 'model.d_model'")
+            raise ValidationError(f"override {key!r} needs a field, e.g. '{head}.seed' or 'model.d_model'")
         if head not in TrainConfig.__dataclass_fields__:
-            raise ValueError(f"unknown setting {key!r}; TrainConfig has {', '.join(TrainConfig.__dataclass_fields__)}")
+            raise ValidationError(f"unknown setting {key!r}; TrainConfig has {', '.join(TrainConfig.__dataclass_fields__)}")
         cfg[head] = val
     elif head == "model":
         if rest not in ModelConfig.__dataclass_fields__:
-            raise ValueError(f"unknown model setting {rest!r}; ModelConfig has {', '.join(ModelConfig.__dataclass_fields__)}")
+            raise ValidationError(f"unknown model setting {rest!r}; ModelConfig has {', '.join(ModelConfig.__dataclass_fields__)}")
         cfg["model"][rest] = val
     elif head == "task":
         if rest == "seed":
@@ -113,7 +114,7 @@ def _set(cfg: dict, key: str, val) -> None:
             _tasks.resolve_params(cfg["task"]["name"], {rest: val})  # unknown parameter -> ValueError
             cfg["task"]["params"][rest] = val
     else:
-        raise ValueError(f"unknown setting {key!r}: use a TrainConfig field, model.<field> or task.<param>")
+        raise ValidationError(f"unknown setting {key!r}: use a TrainConfig field, model.<field> or task.<param>")
 
 
 def identify(config: TrainConfig) -> str:

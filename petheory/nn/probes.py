@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import torch
 
+from petheory.errors import ValidationError
+
 
 @torch.no_grad()
 def position_probe(model, split, *, max_samples: int = 512, ridge: float = 1e-3, layer: int = -1) -> dict:
@@ -24,7 +26,7 @@ def position_probe(model, split, *, max_samples: int = 512, ridge: float = 1e-3,
     x = split.x[:max_samples].to(next(model.parameters()).device)
     N, T = x.shape[0], x.shape[1]
     if N < 4:
-        raise ValueError(f"position_probe needs at least 4 sequences, got {N}")
+        raise ValidationError(f"position_probe needs at least 4 sequences, got {N}")
     h = model.hidden_states(x)[layer].double().cpu()  # (N, T, d)
     d = h.shape[-1]
     half = N // 2

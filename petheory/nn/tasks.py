@@ -55,6 +55,8 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 import torch
 
+from petheory.errors import ValidationError
+
 PAD, BOS, SEP, EOS, PLUS, SYM = 0, 1, 2, 3, 4, 5
 
 
@@ -177,7 +179,7 @@ def _gu2025_task2(p, seed):
     rng = np.random.default_rng(seed)
     V, N, L = p["vocab_size"], p["n_samples"], p["length"]
     if L > p["max_len"] or p["max_count"] > L:
-        raise ValueError(f"gu2025_task2 needs max_count <= length <= max_len, got {p['max_count']}, {L}, {p['max_len']}")
+        raise ValidationError(f"gu2025_task2 needs max_count <= length <= max_len, got {p['max_count']}, {L}, {p['max_len']}")
     words = np.arange(1, V)
     triggers = rng.choice(words, p["n_triggers"], replace=False)
     fillers = np.setdiff1d(words, triggers)
@@ -236,7 +238,7 @@ def _lm_split(task, sizes, rng, p):
 def _lm_task(task):
     def make(p, seed):
         if p["min_len"] > p["train_len"]:
-            raise ValueError(f"min_len={p['min_len']} must be <= train_len={p['train_len']}")
+            raise ValidationError(f"min_len={p['min_len']} must be <= train_len={p['train_len']}")
         rng = np.random.default_rng([seed, 0])
         train = _lm_split(task, rng.integers(p["min_len"], p["train_len"] + 1, p["n_train"]), rng, p)
         test = {L: _lm_split(task, np.full(p["n_test"], L), np.random.default_rng([seed, 1, L]), p) for L in p["test_lens"]}
@@ -266,7 +268,7 @@ TASKS = {
 
 def _choice(name, value, choices):
     if value not in choices:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
+        raise ValidationError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
 
 
 def available() -> list[str]:
@@ -285,20 +287,20 @@ def resolve_params(name: str, params: dict | None = None) -> dict:
     params = dict(params or {})
     bad = sorted(set(params) - set(defaults))
     if bad:
-        raise ValueError(f"task {name!r} has no parameter {', '.join(bad)}; it takes {', '.join(sorted(defaults))}")
+        raise ValidationError(f"task {name!r} has no parameter {', '.join(bad)}; it takes {', '.join(sorted(defaults))}")
     p = {**defaults, **params}
     if "test_lens" in p:
         p["test_lens"] = tuple(int(L) for L in p["test_lens"])
         if not p["test_lens"] or min(p["test_lens"]) < 1:
-            raise ValueError(f"test_lens must be positive lengths, got {p['test_lens']}")
+            raise ValidationError(f"test_lens must be positive lengths, got {p['test_lens']}")
     for k in ("n_train", "n_test", "n_samples", "train_len", "min_len", "max_len", "vocab_size", "max_between",
               "max_side", "cut", "length", "max_count", "n_triggers", "alphabet"):
         if k in p and (not isinstance(p[k], (int, np.integer)) or isinstance(p[k], bool) or p[k] < 1):
-            raise ValueError(f"task parameter {k} must be a positive integer, got {p[k]!r}")
+            raise ValidationError(f"task parameter {k} must be a positive integer, got {p[k]!r}")
     if "test_fraction" in p and not 0.0 < p["test_fraction"] < 1.0:
-        raise ValueError(f"test_fraction must be in (0, 1), got {p['test_fraction']}")
+        raise ValidationError(f"test_fraction must be in (0, 1), got {p['test_fraction']}")
     if name in ("gu2025_task1", "gu2025_task2") and p["vocab_size"] - 1 < max(p.get("max_between", 0), p.get("n_triggers", 0) + 1):
-        raise ValueError(f"vocab_size={p['vocab_size']} is too small for the segments/triggers requested")
+        raise ValidationError(f"vocab_size={p['vocab_size']} is too small for the segments/triggers requested")
     return p
 
 

@@ -36,14 +36,12 @@ Metrics per task kind: regression ``mse``; classification ``loss``, ``acc``; LM 
 
 from __future__ import annotations
 
-import copy
-import hashlib
 import json
 import math
 import os
 import time
 import warnings
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 
 import torch
@@ -51,8 +49,11 @@ import torch.nn.functional as F
 
 from petheory.io import atomic_write, atomic_write_json, read_json
 from petheory.nn import tasks as _tasks
+from petheory.nn.config import TrainConfig
 from petheory.nn.models import ModelConfig, Transformer, build_model
 from petheory.nn.position import parse_pe
+from petheory.nn.presets import identify
+from petheory.errors import ValidationError, ValidationTypeError
 
 CHECKPOINT, RECORD, CONFIG = "checkpoint.pt", "record.json", "config.json"
 _FORMAT = "petheory-checkpoint-1"
@@ -60,90 +61,25 @@ _FORMAT = "petheory-checkpoint-1"
 PRIMARY = {"regression": "mse", "classification": "acc", "lm": "token_acc"}
 
 
-@dataclass
-class TrainConfig:
-    """Everything that defines a run. ``model`` fields left at 0/None are filled from the task
-    (vocabulary, outputs, head, lengths, causality)."""
-
-    task: _tasks.TaskConfig = field(default_factory=_tasks.TaskConfig)
-    model: ModelConfig = field(default_factory=ModelConfig)
-    epochs: int = 10
-    batch_size: int = 64
-    lr: float = 1e-3
-    betas: tuple = (0.9, 0.999)
-    weight_decay: float = 0.0
-    warmup: float = 0.06
-    schedule: str = "cosine"
-    grad_clip: float | None = None
-    seed: int = 0
-    device: str = "cpu"
-    amp: bool = True
-    eval_batch_size: int = 256
-    ablate: bool = True
-    ablation_split: str = "test"
-
-    def as_dict(self) -> dict:
-        d = asdict(self)
-        d["model"] = self.model.as_dict()
-        d["betas"] = list(self.betas)
-        return d
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "TrainConfig":
-        d = copy.deepcopy(dict(d))
-        unknown = sorted(set(d) - {f for f in cls.__dataclass_fields__})
-        if unknown:
-            raise ValueError(f"unknown TrainConfig field(s): {', '.join(unknown)}")
-        task, model = d.pop("task", {}), d.pop("model", {})
-        task = task if isinstance(task, _tasks.TaskConfig) else _tasks.TaskConfig(**task)
-        model = model if isinstance(model, ModelConfig) else ModelConfig(**model)
-        if "betas" in d:
-            d["betas"] = tuple(d["betas"])
-        return cls(task=task, model=model, **d)
-
-    def hash(self) -> str:
-        """Stable hash of the config (the identity of a run in sweeps and checkpoints)."""
-        blob = json.dumps(self.as_dict(), sort_keys=True, separators=(",", ":"), default=str)
-        return hashlib.sha256(blob.encode()).hexdigest()[:16]
-
-    def validate(self) -> "TrainConfig":
-        for k in ("epochs", "batch_size", "eval_batch_size"):
-            if not isinstance(getattr(self, k), int) or getattr(self, k) < 1:
-                raise ValueError(f"{k} must be a positive integer, got {getattr(self, k)!r}")
-        if not (isinstance(self.lr, (int, float)) and self.lr > 0):
-            raise ValueError(f"lr must be > 0, got {self.lr!r}")
-        if not 0.0 <= self.warmup < 1.0:
-            raise ValueError(f"warmup is a fraction of all steps in [0, 1), got {self.warmup}")
-        if self.schedule not in ("cosine", "constant"):
-            raise ValueError(f"schedule must be 'cosine' or 'constant', got {self.schedule!r}")
-        if self.ablation_split not in ("test", "train+test"):
-            raise ValueError(f"ablation_split must be 'test' or 'train+test', got {self.ablation_split!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
-        parse_pe(self.model.pe)
-        _tasks.resolve_params(self.task.name, self.task.params)
-        return self
-
-
 def resolve_device(name: str) -> torch.device:
     """``'cpu'``, ``'cuda'``, ``'cuda:N'``, ``'mps'`` or ``'auto'``; an absent device is a ``ValueError``."""
     if not isinstance(name, str):
-        raise TypeError(f"device must be a string such as 'cpu' or 'cuda', got {name!r}")
+        raise ValidationTypeError(f"device must be a string such as 'cpu' or 'cuda', got {name!r}")
     if name == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     try:
         dev = torch.device(name)
     except RuntimeError:
-        raise ValueError(f"unknown device {name!r}; use cpu, cuda, cuda:N, mps or auto") from None
+        raise ValidationError(f"unknown device {name!r}; use cpu, cuda, cuda:N, mps or auto") from None
     if dev.type == "cuda":
         if not torch.cuda.is_available():
-            raise ValueError(f"device {name!r} requested but CUDA is not available on this machine (torch {torch.__version__})")
+            raise ValidationError(f"device {name!r} requested but CUDA is not available on this machine (torch {torch.__version__})")
         if dev.index is not None and dev.index >= torch.cuda.device_count():
-            raise ValueError(f"device {name!r} requested but only {torch.cuda.device_count()} CUDA device(s) exist")
+            raise ValidationError(f"device {name!r} requested but only {torch.cuda.device_count()} CUDA device(s) exist")
     elif dev.type == "mps" and not (getattr(torch.backends, "mps", None) and torch.backends.mps.is_available()):
-        raise ValueError(f"device {name!r} requested but MPS is not available on this machine")
+        raise ValidationError(f"device {name!r} requested but MPS is not available on this machine")
     elif dev.type not in ("cpu", "cuda", "mps"):
-        raise ValueError(f"unsupported device {name!r}; use cpu, cuda, cuda:N, mps or auto")
+        raise ValidationError(f"unsupported device {name!r}; use cpu, cuda, cuda:N, mps or auto")
     return dev
 
 
@@ -330,7 +266,6 @@ def make_record(config: "TrainConfig", chash: str, data, mcfg, model, initial, h
                 device, probe=None) -> dict:
     """The JSON record of a finished run (see the module docstring); one builder for every trainer."""
     from petheory import __version__
-    from petheory.nn.presets import identify
 
     return _jsonable({
         "petheory": __version__, "commit": _commit(), "preset": identify(config), "config": config.as_dict(),
@@ -384,9 +319,9 @@ def load_checkpoint(path) -> dict:
         state = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as exc:  # truncated zip, wrong magic, disallowed global, ...
         msg = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
-        raise ValueError(f"checkpoint {path} is corrupt or not a petheory checkpoint ({msg})") from None
+        raise ValidationError(f"checkpoint {path} is corrupt or not a petheory checkpoint ({msg})") from None
     if not isinstance(state, dict) or state.get("format") != _FORMAT:
-        raise ValueError(f"checkpoint {path} is not a petheory checkpoint (format {_FORMAT!r} expected)")
+        raise ValidationError(f"checkpoint {path} is not a petheory checkpoint (format {_FORMAT!r} expected)")
     return state
 
 
@@ -495,9 +430,9 @@ def train(config: TrainConfig | dict, out_dir=None, *, progress=None, on_epoch=N
         if (out / CONFIG).is_file():
             saved = read_json(out / CONFIG)  # corrupt -> ValueError naming the file
             if not isinstance(saved, dict):
-                raise ValueError(f"{out / CONFIG} is not a petheory run config (a JSON object expected)")
+                raise ValidationError(f"{out / CONFIG} is not a petheory run config (a JSON object expected)")
             if saved.get("hash", chash) != chash:
-                raise ValueError(f"{out} holds a run of a different config; use another --out directory")
+                raise ValidationError(f"{out} holds a run of a different config; use another --out directory")
     t_start = time.perf_counter()
     device, data, mcfg, model, opt, sched, gen, steps = setup(config)
     amp = config.amp and device.type == "cuda"
@@ -509,7 +444,7 @@ def train(config: TrainConfig | dict, out_dir=None, *, progress=None, on_epoch=N
         if (out / CHECKPOINT).is_file():
             st = load_checkpoint(out / CHECKPOINT)
             if st["config_hash"] != chash:
-                raise ValueError(f"checkpoint {out / CHECKPOINT} was written by a different config ({st['config_hash']} != {chash})")
+                raise ValidationError(f"checkpoint {out / CHECKPOINT} was written by a different config ({st['config_hash']} != {chash})")
             model.load_state_dict(st["model"])
             opt.load_state_dict(st["optimizer"])
             sched.load_state_dict(st["scheduler"])

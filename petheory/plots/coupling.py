@@ -12,7 +12,7 @@ import numpy as np
 from petheory import coupling
 from petheory import experiments
 from petheory import encodings as enc
-from petheory import loaders
+from petheory import loaders, softmax
 from petheory import toeplitz as tp
 from petheory.plots import figure, save
 
@@ -70,7 +70,7 @@ def additive_vs_hadamard_figure(outdir, *, preset="quick", seed=0):
     axr.axvline(0, color="grey", lw=0.5)
     mid = n // 2
     for k, M in mats.items():
-        axs.plot(np.arange(n) - mid, coupling.row_softmax(np.real(M))[mid], color=colors[k],
+        axs.plot(np.arange(n) - mid, softmax.row_softmax(np.real(M))[mid], color=colors[k],
                  label=f"{short[k]}: softmax Toeplitz defect {summ[k]['softmax_toeplitz_defect']:.2g}")
     axs.set(xlabel=r"$j - i$ (row $i = N/2$)", ylabel=r"row softmax of $\mathrm{Re}\,M$", title="attention of the middle query")
     axs.legend(fontsize=7)

@@ -29,14 +29,14 @@ What is here:
 Files, one idea each: :mod:`~petheory.toeplitz.operators` (data, dense, FFT operator,
 Toeplitz-ness), :mod:`~petheory.toeplitz.symbols` (symbol and its certified extremes),
 :mod:`~petheory.toeplitz.closed_forms` (closed-form symbols of PE matrices and kernels),
-:mod:`~petheory.toeplitz.lemma_b1` (gu2025 Lemma B.1), :mod:`~petheory.toeplitz.eigen`
-(eigenvalues), :mod:`~petheory.toeplitz.szego` (Szegő distributions). Import from
+:mod:`~petheory.toeplitz.phase_modulation` (gu2025 Lemma B.1), :mod:`~petheory.toeplitz.eigen`
+(eigenvalues), :mod:`~petheory.toeplitz.szego` (Szegő distributions), :mod:`~petheory.toeplitz.sources` (the
+Toeplitz matrix an encoding defines). Import from
 ``petheory.toeplitz``: every public name is here.
 """
 
 from __future__ import annotations
 
-from petheory._split import keep_one_namespace
 from petheory.toeplitz.closed_forms import (
     KERNELS,
     Kernel,
@@ -50,10 +50,11 @@ from petheory.toeplitz.closed_forms import (
     sinusoidal_gram_symbol,
 )
 from petheory.toeplitz.eigen import EigenEstimate, ExtremeEigenvalues, eigenvalues, extreme_eigenvalues
-from petheory.toeplitz.lemma_b1 import LEMMA_B1_READINGS, LemmaB1, lemma_b1, phase_modulated_column
+from petheory.toeplitz.phase_modulation import LEMMA_B1_READINGS, LemmaB1, lemma_b1, phase_modulated_column
 from petheory.toeplitz.operators import (
     GRAM_DENSE_MAX,
     GramColumn,
+    NotToeplitzError,
     ToeplitzOperator,
     coefficients,
     dense,
@@ -63,6 +64,7 @@ from petheory.toeplitz.operators import (
     toeplitz_defect,
     toeplitz_projection,
 )
+from petheory.toeplitz.sources import ToeplitzSource, encoding_source, gram_source
 from petheory.toeplitz.symbols import SymbolExtrema, symbol, symbol_extrema, symbol_grid
 from petheory.toeplitz.szego import SpectralDistribution, kolmogorov_distance, spectral_distribution, wasserstein_distance
 
@@ -95,8 +97,8 @@ __all__ = [
     "toeplitz_defect",
     "gram_toeplitz_column",
     "rounding_defect",
+    "NotToeplitzError",
+    "ToeplitzSource",
+    "encoding_source",
+    "gram_source",
 ]
-
-# monkeypatch.setattr(petheory.toeplitz, name, f) reaches the callers in the submodules, as it did
-# when this package was one module (tests plant bugs that way)
-keep_one_namespace(__name__)

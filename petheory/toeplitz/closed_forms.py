@@ -19,9 +19,10 @@ import numpy as np
 
 from petheory import _memory
 from petheory import _validate as v
-from petheory import encodings as enc
+from petheory.encodings.rotary import rope_frequencies
 from petheory.toeplitz._common import _U, _need_fft
 from petheory.toeplitz.operators import coefficients, dense
+from petheory.errors import ValidationError
 
 
 # ----------------------------------------------------------------------------- closed forms
@@ -63,10 +64,8 @@ def sinusoidal_gram_coefficients(n: int, d: int, *, base: float = 10000.0) -> np
     ``P P^T`` is exactly Toeplitz and symmetric for either layout (gu2025 Remark 3.2), since
     :math:`\sin(i\omega)\sin(j\omega)+\cos(i\omega)\cos(j\omega)=\cos((i-j)\omega)`.
     """
-    from petheory import encodings as enc
-
     n = v.integer("n", n, minimum=1)
-    w = enc.rope_frequencies(d, base=base)  # the same frequencies base^(-2t/d)
+    w = rope_frequencies(d, base=base)  # the same frequencies base^(-2t/d)
     _memory.require(_memory.array_bytes(n, w.size, itemsize=2 * 8), f"sinusoidal Gram coefficients (n = {n}, d = {d})")
     return np.cos(np.outer(np.arange(n, dtype=np.float64), w)).sum(axis=1)
 
@@ -81,7 +80,7 @@ def sinusoidal_gram_symbol(theta, n: int, d: int, *, base: float = 10000.0) -> n
     converge as ``n`` grows (``P P^T`` has rank at most ``d``). :func:`rotary_kernel_symbol` at the
     frequencies :math:`\omega_t = base^{-2t/d}`.
     """
-    return rotary_kernel_symbol(theta, n, enc.rope_frequencies(d, base=base))
+    return rotary_kernel_symbol(theta, n, rope_frequencies(d, base=base))
 
 
 def _dirichlet(x: np.ndarray, m: int) -> np.ndarray:
@@ -142,7 +141,7 @@ class Kernel:
 
     def symbol_values(self, theta, length: float) -> np.ndarray:
         if self.symbol is None:
-            raise ValueError(f"kernel {self.name!r} has no closed-form symbol")
+            raise ValidationError(f"kernel {self.name!r} has no closed-form symbol")
         length = v.real("length", length, positive=True)
         return self.symbol(v.array("theta", theta, dtype="real"), length)
 
@@ -195,7 +194,7 @@ def rotary_kernel_symbol(theta, n: int, freqs, *, weight: float = 1.0) -> np.nda
 
 
 def sandwich_symbol(theta, n: int, *, d_bar: int = 128, base: float = 10000.0, scale: float = 1.0) -> np.ndarray:
-    r"""Closed-form symbol of the ``n x n`` Sandwich bias (``encodings_modern.sandwich``), shape of ``theta``.
+    r"""Closed-form symbol of the ``n x n`` Sandwich bias (``encodings.kernels.sandwich``), shape of ``theta``.
 
     With :math:`a_k = s\sum_{i=1}^{\bar d/2}(\cos(k w_i) - 1)`, :math:`w_i = b^{-2i/\bar d}`:
 
@@ -209,7 +208,7 @@ def sandwich_symbol(theta, n: int, *, d_bar: int = 128, base: float = 10000.0, s
     theta = v.array("theta", theta, dtype="real", nonempty=False)
     n = v.integer("n", n, minimum=1)
     d_bar = v.even("d_bar", d_bar)
-    w = enc.rope_frequencies(d_bar, base=base, first=1)  # w_i = base^(-2i/d_bar), i = 1..d_bar/2
+    w = rope_frequencies(d_bar, base=base, first=1)  # w_i = base^(-2i/d_bar), i = 1..d_bar/2
     return v.real("scale", scale) * (rotary_kernel_symbol(theta, n, w) - (d_bar / 2) * _dirichlet(np.asarray(theta, float), n - 1))
 
 
@@ -248,10 +247,10 @@ def conditional_definiteness(c) -> dict:
     """
     c, _ = coefficients(c, hermitian=True)
     if np.iscomplexobj(c):
-        raise ValueError("conditional_definiteness needs a real symmetric Toeplitz matrix (real coefficients)")
+        raise ValidationError("conditional_definiteness needs a real symmetric Toeplitz matrix (real coefficients)")
     n = c.shape[0]
     if n > 4096:
-        raise ValueError(f"conditional_definiteness is dense; n must be <= 4096, got {n}")
+        raise ValidationError(f"conditional_definiteness is dense; n must be <= 4096, got {n}")
     T = dense(c)
     J = np.eye(n) - 1.0 / n
     tol = 2 * n * _U * n * float(np.abs(c).max()) / max(1 - n * _U, 0.5)

@@ -19,7 +19,7 @@ import scipy.linalg as sla
 from petheory import _validate as v
 from petheory.toeplitz._common import _U, _need_dense, _need_fft, _single_thread_blas
 from petheory.toeplitz.operators import ToeplitzOperator, coefficients
-from petheory.toeplitz.symbols import symbol_extrema as _symbol_extrema  # private alias: see petheory._split
+from petheory.toeplitz.symbols import symbol_extrema
 
 
 # ----------------------------------------------------------------------------- eigenvalues
@@ -184,7 +184,7 @@ def extreme_eigenvalues(
     # symbol grid (8N complex), FFT embedding, Strang eigenvalues and Davidson's (44, N) V and W blocks
     _need_fft(n, 64 * 8 + 96 + 32 + 4 * 44 * c.itemsize + 16 * c.itemsize, "extreme eigenvalues (Davidson, FFT matvecs)")
     T = ToeplitzOperator(c, r)
-    ext = _symbol_extrema(c, n_grid=n_grid)  # certified max and min of the symbol: where to start, and the brackets
+    ext = symbol_extrema(c, n_grid=n_grid)  # certified max and min of the symbol: where to start, and the brackets
     strang = _strang_eigenvalues(c)
     # what the FFT matvec resolves: u log2(L) times the largest eigenvalue of the embedding
     floor = 8 * math.ceil(math.log2(T.L)) * _U * T.embedding_norm

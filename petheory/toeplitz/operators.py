@@ -20,6 +20,7 @@ from scipy.sparse.linalg import LinearOperator
 from petheory import _validate as v
 from petheory.rounding import gamma as _gamma
 from petheory.toeplitz._common import _U, _is_hermitian, _need_dense, _need_fft
+from petheory.errors import ValidationError
 
 
 # ----------------------------------------------------------------------------- coefficients
@@ -47,7 +48,7 @@ def coefficients(c, r=None, *, hermitian: bool = False) -> tuple[np.ndarray, np.
     c = v.array("c", c, ndim=1, dtype="any")
     if r is None:
         if hermitian and np.iscomplexobj(c) and c[0].imag != 0:
-            raise ValueError(
+            raise ValidationError(
                 f"c[0] must be real for a Hermitian Toeplitz matrix (it is the diagonal, c[0] = conj(r[0])); got {c[0]}"
             )
         r = np.conj(c)
@@ -56,18 +57,18 @@ def coefficients(c, r=None, *, hermitian: bool = False) -> tuple[np.ndarray, np.
         return c, r
     r = v.array("r", r, ndim=1, dtype="any")
     if r.shape != c.shape:
-        raise ValueError(f"r must have the same length as c ({c.shape[0]}), got {r.shape[0]}")
+        raise ValidationError(f"r must have the same length as c ({c.shape[0]}), got {r.shape[0]}")
     if hermitian:
         scale = float(np.max(np.abs(c)))
         tol = 4 * _U * scale
         if abs(c[0].imag) > tol or abs(r[0] - np.conj(c[0])) > tol:
-            raise ValueError(
+            raise ValidationError(
                 f"c[0] != conj(r[0]) (got c[0]={c[0]}, r[0]={r[0]}): a Hermitian Toeplitz matrix has a real diagonal"
             )
         bad = np.abs(r - np.conj(c))
         if np.max(bad) > tol:
             k = int(np.argmax(bad))
-            raise ValueError(
+            raise ValidationError(
                 f"Toeplitz data is not Hermitian: r[{k}]={r[k]} != conj(c[{k}])={np.conj(c[k])}; "
                 "this needs a Hermitian matrix (omit r, or pass r = conj(c))"
             )
@@ -77,7 +78,7 @@ def coefficients(c, r=None, *, hermitian: bool = False) -> tuple[np.ndarray, np.
         r = np.conj(c)
         return c, r
     if r[0] != c[0]:
-        raise ValueError(f"c[0] != r[0] (got {c[0]} and {r[0]}): both are the diagonal entry a_0")
+        raise ValidationError(f"c[0] != r[0] (got {c[0]} and {r[0]}): both are the diagonal entry a_0")
     if np.iscomplexobj(r) and not np.iscomplexobj(c):
         c = c.astype(np.complex128)
     if np.iscomplexobj(c) and not np.iscomplexobj(r):
@@ -272,6 +273,10 @@ def rounding_defect(n_ops: int, abs_frob: float, frob: float) -> float:
     return 0.0 if frob == 0 else _gamma(max(int(n_ops), 1)) * float(abs_frob) / float(frob)
 
 
+class NotToeplitzError(ValidationError):
+    """A matrix the caller required to be Toeplitz (``project=False``) is not, beyond rounding."""
+
+
 @dataclass(frozen=True)
 class GramColumn:
     r"""First column of a position Gram :math:`PP^\top` (or of its Toeplitz projection).
@@ -329,7 +334,7 @@ def gram_toeplitz_column(P, *, project: bool = True) -> GramColumn:
     if defect <= tol:
         return GramColumn(col, defect, exact, tol, False)
     if not project:
-        raise ValueError(f"the position Gram P P^T is not Toeplitz (relative defect {defect:.3g} > rounding {tol:.2g}"
+        raise NotToeplitzError(f"the position Gram P P^T is not Toeplitz (relative defect {defect:.3g} > rounding {tol:.2g}"
                          f"{'' if exact else ', estimated on 64 rows'})")
     if n <= GRAM_DENSE_MAX:
         col = toeplitz_projection(M)[:, 0].copy()

@@ -20,6 +20,7 @@ from petheory import _memory
 from petheory import _validate as v
 from petheory.toeplitz._common import _TINY, _U, _is_hermitian
 from petheory.toeplitz.operators import coefficients
+from petheory.errors import ValidationError
 
 
 # ----------------------------------------------------------------------------- symbol
@@ -61,7 +62,7 @@ def symbol(c, r=None, theta=None, *, n_grid: int | None = None) -> tuple[np.ndar
     if theta is None:
         m = _default_grid(n) if n_grid is None else v.integer("n_grid", n_grid, minimum=1)
         if m < n:
-            raise ValueError(f"n_grid must be >= N={n} to sample the symbol without aliasing, got {m}")
+            raise ValidationError(f"n_grid must be >= N={n} to sample the symbol without aliasing, got {m}")
         _memory.require(_memory.array_bytes(m, itemsize=64), f"symbol on a grid of {m} points (N = {n})",
                         alternative="pass a smaller n_grid, or theta= points to evaluate at")
         theta = 2 * np.pi * np.arange(m) / m

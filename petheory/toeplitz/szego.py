@@ -23,6 +23,7 @@ from petheory.rounding import gamma as _gamma
 from petheory.toeplitz._common import _U, _need_dense, _single_thread_blas
 from petheory.toeplitz.operators import ToeplitzOperator, coefficients
 from petheory.toeplitz.symbols import symbol as _symbol_of
+from petheory.errors import ValidationError
 
 
 # ----------------------------------------------------------------------------- distributions
@@ -35,13 +36,13 @@ def _measure(x, w=None) -> tuple[np.ndarray, np.ndarray]:
     else:
         w = np.asarray(w, dtype=np.float64).ravel()
         if w.shape != x.shape:
-            raise ValueError(f"weights must have one entry per atom ({x.shape[0]}), got {w.shape[0]}")
+            raise ValidationError(f"weights must have one entry per atom ({x.shape[0]}), got {w.shape[0]}")
         # A sum of n non-negative weights is exact to gamma_n relative (Higham Lemma 3.1); the weights
         # themselves come from a computation (SLQ: squared eigenvector entries, each probe summing to 1
         # to gamma_m), so allow gamma_(n+2). Unnormalised weights would silently scale both distances.
         tot = float(np.sum(w))
         if not np.all(np.isfinite(w)) or np.any(w < 0) or abs(tot - 1.0) > _gamma(w.shape[0] + 2):
-            raise ValueError(f"weights must be finite, non-negative and sum to 1, got sum {tot!r}")
+            raise ValidationError(f"weights must be finite, non-negative and sum to 1, got sum {tot!r}")
     o = np.argsort(x, kind="mergesort")
     return x[o], w[o]
 
@@ -234,7 +235,7 @@ def spectral_distribution(
     else:
         sym = np.asarray(symbol(theta), dtype=np.float64)
         if sym.shape != theta.shape or not np.all(np.isfinite(sym)):
-            raise ValueError("symbol(theta) must return finite real values of the same shape as theta")
+            raise ValidationError("symbol(theta) must return finite real values of the same shape as theta")
     sym = np.sort(sym)
     smax = float(max(abs(sym[0]), abs(sym[-1]), np.max(np.abs(c))))
     if method == "exact":

@@ -47,7 +47,7 @@ def _capability_cases(draw):
 
 
 def _random_theta(pe: str, n: int, masked: bool, rng):
-    mode, B = lengthgen.basis(pe, np.arange(n, dtype=np.float64))
+    mode, B = _pola.basis(pe, np.arange(n, dtype=np.float64))
     if mode == "dense":
         return rng.standard_normal(B.shape[-1]), None
     keys = np.unique(np.round(B.reshape(n * n, -1), 9) + 0.0, axis=0)
@@ -80,13 +80,13 @@ def pe_no_new_capability(case) -> float:
     rng = np.random.default_rng(case["seed"])
     pos = np.arange(n, dtype=np.float64)
     theta, keys = _random_theta(pe, n, masked, rng)
-    A = lengthgen.pola_matrix(pe, theta, pos, masked=masked, keys=keys)
+    A = _pola.pola_matrix(pe, theta, pos, masked=masked, keys=keys)
     ij = np.stack(np.meshgrid(pos, pos, indexing="ij"), -1).reshape(n * n, 2)
-    A1 = lengthgen.pola_matrix("learned", A.reshape(-1), pos, masked=masked, keys=ij)
+    A1 = _pola.pola_matrix("learned", A.reshape(-1), pos, masked=masked, keys=ij)
     tol = n * n * EPS * max(float(np.abs(A).max()), np.finfo(float).tiny)
     v_repro = float(np.abs(A1 - A).max()) / tol - 1.0
-    dim_pe = lengthgen.span_dimension(pe, n, masked=masked)
-    dim_1h = lengthgen.span_dimension("learned", n, masked=masked)
+    dim_pe = _pola.span_dimension(pe, n, masked=masked)
+    dim_1h = _pola.span_dimension("learned", n, masked=masked)
     v_dim = float(dim_pe - dim_1h) - 0.5  # integers: equality leaves slack 0.5
     v_abs = -1.0
     p = lengthgen.pola_pe(pe)
@@ -98,7 +98,7 @@ def pe_no_new_capability(case) -> float:
         # max(m, p) eps ||X||, plus forming X (eps ||X||_F <= sqrt(min(m,p)) eps ||X||) and the
         # products of Phi's singular values (2 n eps ||Phi||^2 = 2 n eps ||X||).
         table = _pola.position_table(p, n)  # Phi_n (n, d): the same table the POLA features are built from
-        X = lengthgen.basis(pe, pos)[1].reshape(n * n, -1)
+        X = _pola.basis(pe, pos)[1].reshape(n * n, -1)
         sx = np.linalg.svd(X, compute_uv=False)
         sp = np.linalg.svd(table, compute_uv=False)
         prod = np.sort(np.outer(sp, sp).ravel())[::-1][: sx.size]
@@ -126,8 +126,8 @@ def lrc_decisions(case) -> dict | None:
     or a dense rank gap below SEPARATION), or when the PE does not take the hint's positions."""
     kw = {"masked": case["masked"], "hint": case["hint"]}
     try:
-        a = lengthgen.lrc(case["pe"], case["target"], case["N_train"], **kw)
-        b = lengthgen.lrc(case["pe"], case["target"], case["N_test"], **kw)
+        a = _pola.lrc(case["pe"], case["target"], case["N_train"], **kw)
+        b = _pola.lrc(case["pe"], case["target"], case["N_test"], **kw)
     except ValueError:  # e.g. 'interp' (fractional positions) with an absolute table or t5
         return None
     ok, worst = lengthgen.generalises(case["pe"], case["target"], case["N_train"], case["N_test"], **kw)

@@ -24,6 +24,9 @@ import numpy as np
 from hypothesis import strategies as st
 
 from petheory import geometry as geo
+from petheory.geometry import hellinger as geo_hellinger
+from petheory.geometry import mds as geo_mds
+from petheory.geometry import rank as geo_rank
 from proofs_check.engine import Reading, claim, claim_with_readings
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import gamma, tolerance
@@ -94,12 +97,12 @@ _HMO_STRAIN = (r"'best' = lowest strain $\lVert B - (JX)(JX)^\top\rVert_F$, $B=-
 
 def hellinger_mds_optimal(case) -> float:
     P = distributions(case)
-    D = geo.hellinger_distances(P)
-    m = geo.classical_mds(D, rank=case["d"])
+    D = geo_hellinger.hellinger_distances(P)
+    m = geo_mds.classical_mds(D, rank=case["d"])
     if m.rank < case["d"]:
         return -1.0  # D is reproduced exactly in fewer dimensions: stress 0 cannot be beaten
     X0 = m.embedding
-    X1 = geo.smacof(D, X0)
+    X1 = geo_mds.smacof(D, X0)
     n, V = P.shape
     quantities(stress_mds=geo.stress(X0, D), stress_smacof_from_mds=geo.stress(X1, D), tolerance=_stress1_tol(n, V))
     return float(geo.stress(X0, D) - geo.stress(X1, D) - _stress1_tol(n, V))
@@ -124,14 +127,14 @@ def _strain(B: np.ndarray, X: np.ndarray) -> float:
 )
 def hellinger_mds_optimal__corrected(case) -> float:
     P = distributions(case)
-    D = geo.hellinger_distances(P)
+    D = geo_hellinger.hellinger_distances(P)
     B = geo.gram_from_distances(D)
-    m = geo.classical_mds(D, rank=case["d"])
+    m = geo_mds.classical_mds(D, rank=case["d"])
     n, d = D.shape[0], case["d"]
     X0 = np.zeros((n, d))
     X0[:, : m.rank] = m.embedding
     E = np.asarray(case["perturbation"], dtype=np.float64).reshape(n, d)
-    rivals = [X0 + case["eps"] * E, geo.smacof(D, X0 if m.rank == d else X0 + 1e-3 * E)]
+    rivals = [X0 + case["eps"] * E, geo_mds.smacof(D, X0 if m.rank == d else X0 + 1e-3 * E)]
     best = min(_strain(B, X) for X in rivals)
     lam = np.linalg.eigvalsh(B)[::-1]
     eckart_young = float(np.sqrt(np.sum(lam[d:] ** 2)))
@@ -167,10 +170,10 @@ def _reproduction(case):
     """(lambda_min/lambda_max, error of the rank-r MDS reproduction, tolerance, r, n, V)."""
     P = distributions(case)
     n, V = P.shape
-    D = geo.hellinger_distances(P)
+    D = geo_hellinger.hellinger_distances(P)
     B = geo.gram_from_distances(D)
     lam = np.linalg.eigvalsh(B)
-    m = geo.classical_mds(D)
+    m = geo_mds.classical_mds(D)
     X = m.embedding
     E2 = np.sum((X[:, None, :] - X[None, :, :]) ** 2, axis=2)
     err = float(np.max(np.abs(E2 - D * D)))
@@ -246,10 +249,10 @@ def exact_reproduction_impossible__corrected(case) -> float:
 def rank_bound(case) -> float:
     P = distributions(case)
     n = P.shape[0]
-    D = geo.hellinger_distances(P)
+    D = geo_hellinger.hellinger_distances(P)
     B = geo.gram_from_distances(D)
     lam = np.linalg.eigvalsh(B)
-    m = geo.classical_mds(D)
+    m = geo_mds.classical_mds(D)
     lam_max = max(float(np.max(np.abs(lam))), np.finfo(float).tiny)
     # One zero threshold for both ranks (petheory.rounding.numerical_rank). Besides forming B
     # and the eigensolver (eig_rank_tol(n) * lam_max, relative), the Hellinger distances carry
@@ -260,8 +263,8 @@ def rank_bound(case) -> float:
     # of a PSD B (issue 15: counts [[1,1],[3,4],[4,5],[5,7]], lam_max 2.05e-3, relative
     # threshold 1.5e-17) counted as rank for |lambda| and not for the MDS embedding.
     thr = _lambda_tol(n, lam_max) + 4 * n * gamma(P.shape[1] + 4)
-    rank_B = geo.effective_rank(lam, tol=thr / lam_max)
-    rank_mds = geo.effective_rank(m.eigenvalues, tol=thr / lam_max, positive=True)
+    rank_B = geo_rank.effective_rank(lam, tol=thr / lam_max)
+    rank_mds = geo_rank.effective_rank(m.eigenvalues, tol=thr / lam_max, positive=True)
     ones = float(np.max(np.abs(B @ np.ones(n))))
     # B 1 = 0 up to the rounding of n-term row sums of entries <= ||B||_2
     tol1 = tolerance(n_ops=n + 4, scale=n * max(float(np.max(np.abs(lam))), 1e-300))
@@ -280,7 +283,7 @@ def _optimal_encoding(case) -> tuple[np.ndarray, int]:
     """The MDS encoding of the case's Hellinger target as an (n, d) table (rotated into d dims by a seeded
     orthogonal map, so it is not trivially sparse) and its rank."""
     P = distributions(case)
-    m = geo.classical_mds(geo.hellinger_distances(P))
+    m = geo_mds.classical_mds(geo_hellinger.hellinger_distances(P))
     d = case["d"]
     r = min(m.rank, d)
     Q, _ = np.linalg.qr(np.random.default_rng(case["seed"]).normal(size=(d, d)))
@@ -320,7 +323,7 @@ def _svd_tol(X: np.ndarray, r: int) -> float:
 def minimal_parametrisation(case) -> float:
     X, r = _optimal_encoding(case)
     n, d = X.shape
-    f = geo.minimal_parametrisation(X, rank=r)
+    f = geo_rank.minimal_parametrisation(X, rank=r)
     tol = _svd_tol(X, r)
     quantities(n=n, d=d, rank=r, params_r_n_plus_d=f.params_min, params_n_d=f.params_full, reproduction_error=f.measured_error, tolerance=tol)
     fewer = 0.0 if f.params_min < f.params_full else 1.0 + f.params_min - f.params_full
@@ -342,7 +345,7 @@ def minimal_parametrisation(case) -> float:
 def minimal_parametrisation__corrected(case) -> float:
     X, r = _optimal_encoding(case)
     n, d = X.shape
-    f = geo.minimal_parametrisation(X, rank=r)
+    f = geo_rank.minimal_parametrisation(X, rank=r)
     tol = _svd_tol(X, r)
     worst = f.measured_error - tol
     # Savings counted from the factors actually returned (their sizes), not from the library's formula:
@@ -351,7 +354,7 @@ def minimal_parametrisation__corrected(case) -> float:
     stored = int(f.U.size + f.V.size)
     worst = max(worst, 0.0 if shapes_ok and f.saves == (stored < X.size) == (r * (n + d) < n * d) else 1.0)
     for k in range(r):
-        h = geo.minimal_parametrisation(X, rank=k)
+        h = geo_rank.minimal_parametrisation(X, rank=k)
         worst = max(worst, abs(h.measured_error - h.error) - tol)
     return float(worst)
 

@@ -15,6 +15,10 @@ from hypothesis import strategies as st
 
 from petheory import geometry as geo
 from petheory.rounding import eig_rank_tol
+from petheory.encodings import bias as enc_bias
+from petheory.geometry import hellinger as geo_hellinger
+from petheory.geometry import induced as geo_induced
+from petheory.geometry import mds as geo_mds
 from proofs_check.claims.cirrincione2026 import SRC
 from proofs_check.engine import Evidence, Reading, claim, claim_with_readings
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
@@ -65,12 +69,10 @@ def _alibi_line_cases(draw):
 def alibi_line_rank1(case) -> float:
     """Reading 'alibi_line': ALiBi's own geometry (the line slope |i-j|, petheory.geometry.bias_distances) has a
     rank-1 MDS encoding that reproduces it."""
-    from petheory import encodings as enc
-
     n = case["n"]
-    D = geo.bias_distances(enc.alibi(n, slope=case["slope"]))
+    D = geo_induced.bias_distances(enc_bias.alibi(n, slope=case["slope"]))
     ratio, tol = _second_eigen_ratio(D) if n > 2 else (0.0, 1.0)
-    X = geo.classical_mds(D, rank=1).embedding
+    X = geo_mds.classical_mds(D, rank=1).embedding
     err = float(np.max(np.abs(np.abs(X[:, None, 0] - X[None, :, 0]) - D)))
     # 1-D coordinates from an eigenvector: error ~ gamma_(17n) relative to the largest distance
     return float(max(ratio - tol, err - tolerance(n_ops=17 * n, scale=4 * float(D.max()))))
@@ -110,8 +112,6 @@ claim_with_readings(
     corrected_of="cirrincione2026.alibi_rank1",
 )
 def alibi_rank1__corrected(case) -> float:
-    from petheory import encodings as enc
-
     f = np.asarray(case["f"], dtype=np.float64)
     n = f.size + 1
     D = _toeplitz(f)
@@ -120,11 +120,11 @@ def alibi_rank1__corrected(case) -> float:
     c = float(f @ k / (k @ k))  # least-squares slope
     dev = float(np.max(np.abs(f - c * k)) / np.max(f))
     if case["kind"] == "linear" or dev <= 64 * gamma(n):
-        Da = geo.bias_distances(enc.alibi(n, slope=case["slope"])) if case["kind"] == "linear" else D
+        Da = geo_induced.bias_distances(enc_bias.alibi(n, slope=case["slope"])) if case["kind"] == "linear" else D
         worst = -1.0
         for M in (D, Da):
             r2, t2 = _second_eigen_ratio(M)
-            X = geo.classical_mds(M, rank=1).embedding
+            X = geo_mds.classical_mds(M, rank=1).embedding
             err = float(np.max(np.abs(np.abs(X[:, None, 0] - X[None, :, 0]) - M)))
             # 1-D coordinates from an eigenvector: error ~ gamma_(17n) relative to the largest distance
             worst = max(worst, r2 - t2, err - tolerance(n_ops=17 * n, scale=4 * float(M.max())))
@@ -188,10 +188,10 @@ MUCH_LOWER = 0.5
 def alibi_lowest_stress(ctx) -> Evidence:
     P, where = _corpus_target()
     specs = {"alibi": {}, "sinusoidal": {"d": 768}, "rope": {"d": 64}}
-    vals = {k: geo.encoding_stress(k, P, **kw).stress for k, kw in specs.items()}
+    vals = {k: geo_induced.encoding_stress(k, P, **kw).stress for k, kw in specs.items()}
     other = min(vals["sinusoidal"], vals["rope"])
     ratio = vals["alibi"] / other
-    lam = geo.classical_mds(geo.hellinger_distances(P)).eigenvalues
+    lam = geo_mds.classical_mds(geo_hellinger.hellinger_distances(P)).eigenvalues
     lam = lam[lam > 0]
     null_mean, null_sd = _random_table_stress(P)
     details = {

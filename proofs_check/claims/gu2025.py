@@ -22,8 +22,10 @@ from fractions import Fraction
 import numpy as np
 from hypothesis import strategies as st
 
-from petheory import encodings as enc
 from petheory import toeplitz as tp
+from petheory.encodings import rotary as enc_rotary
+from petheory.toeplitz import phase_modulation as tp_phase
+from petheory.toeplitz import szego as tp_szego
 from proofs_check.claims._strategies import even_dims, vectors
 from proofs_check.engine import Evidence, claim
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
@@ -83,8 +85,8 @@ def _rope_relative_proof() -> bool:
 def rope_relative(case) -> float:
     d, i, j = case["d"], case["i"], case["j"]
     # Rows 0, 1, 2 of the table hold positions i, j and |j - i|.
-    freqs = enc.rope_frequencies(d, base=case["base"], rotary_dim=case["rotary_dim"])
-    table = enc.RotaryTable(np.array([i, j, abs(j - i)], dtype=np.float64)[:, None] * freqs[None, :], d, case["pairing"])
+    freqs = enc_rotary.rope_frequencies(d, base=case["base"], rotary_dim=case["rotary_dim"])
+    table = enc_rotary.RotaryTable(np.array([i, j, abs(j - i)], dtype=np.float64)[:, None] * freqs[None, :], d, case["pairing"])
     q, k = np.asarray(case["q"]), np.asarray(case["k"])
     lhs = table.apply_at(q[None], 0)[0] @ table.apply_at(k[None], 1)[0]
     # R_{j-i} = R_{|j-i|} when j >= i, and R_{|j-i|}^T otherwise.
@@ -183,7 +185,7 @@ def szego(ctx) -> Evidence:
         ks, gaps = [], []
         for n in sizes:
             with _one_blas_thread():  # small dense eigenproblems: threads only add latency
-                sd = tp.spectral_distribution(col(n), symbol=sym, method="exact")
+                sd = tp_szego.spectral_distribution(col(n), symbol=sym, method="exact")
             lo, hi = sd.symbol_values[0], sd.symbol_values[-1]
             pts = np.concatenate([[lo], np.clip(sd.support, lo, hi), [hi]])
             gaps.append(float(np.max(np.diff(pts))) / (hi - lo))
@@ -253,7 +255,7 @@ def _lemma_tol(w, phases, n: int) -> float:
 )
 def lemma_b1_amplitude(case) -> float:
     w, ph = np.asarray(case["weights"]), np.asarray(case["phases"])
-    r = tp.lemma_b1(w, ph, reading=case["reading"])
+    r = tp_phase.lemma_b1(w, ph, reading=case["reading"])
     tol = _lemma_tol(w, ph, len(w)) + r.f.error + r.g.error
     # the refined maxima are attained values (witnesses): exceeding the bound refutes rigorously
     return float(max(r.max_abs_f - r.bound, abs(r.max_abs_g - r.bound)) - tol)
@@ -326,7 +328,7 @@ def _alignable(case, target=(Fraction(0), Fraction(1, 2))) -> bool:
 def _equality_gap(case) -> tuple[float, float]:
     w = np.asarray(case["weights"])
     ph = _phases(case)
-    r = tp.lemma_b1(w, ph, reading=case["reading"])
+    r = tp_phase.lemma_b1(w, ph, reading=case["reading"])
     quantities(max_abs_f=r.max_abs_f, max_abs_g=r.max_abs_g, two_sum_w=r.bound, tolerance=_lemma_tol(w, ph, len(w)) + r.f.error)
     return r.bound - r.max_abs_f, _lemma_tol(w, ph, len(w)) + r.f.error
 
@@ -390,7 +392,7 @@ _RANGE_PARTS = ("g_not_below_f", "width_4_sum_w", "coincide_only_if_aligned")
 )
 def lemma_b1_range(case) -> float:
     w, ph = np.asarray(case["weights"]), _phases(case)
-    r = tp.lemma_b1(w, ph, reading=case["reading"])
+    r = tp_phase.lemma_b1(w, ph, reading=case["reading"])
     # ptp's are differences of two refined extremes, each off by the evaluation tolerance
     tol = 2 * (_lemma_tol(w, ph, len(w)) + r.f.error + r.g.error)
     quantities(part=case["part"], ptp_f=r.ptp_f, ptp_g=r.ptp_g, four_sum_w=2 * r.bound, tolerance=tol, phases_coincide=_coincide(case))
@@ -415,6 +417,6 @@ def lemma_b1_range(case) -> float:
 )
 def lemma_b1_range__corrected(case) -> float:
     w, ph = np.asarray(case["weights"]), np.asarray(case["phases"])
-    r = tp.lemma_b1(w, ph, reading=case["reading"])
+    r = tp_phase.lemma_b1(w, ph, reading=case["reading"])
     tol = 2 * (_lemma_tol(w, ph, len(w)) + r.f.error + r.g.error)
     return float(max(r.f.max - r.g.max, -r.bound - r.f.min, r.ptp_f - 2 * r.bound, r.ptp_g - 2 * r.bound) - tol)

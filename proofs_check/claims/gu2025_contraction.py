@@ -18,8 +18,9 @@ import numpy as np
 from hypothesis import strategies as st
 
 from petheory import coupling as cp
-from petheory import encodings as enc
 from petheory import toeplitz as tp
+from petheory.encodings import bias as enc_bias
+from petheory.toeplitz import eigen as tp_eigen
 from proofs_check.claims._strategies import reals, vectors
 from proofs_check.engine import Premise, Reading, claim, claim_with_readings
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
@@ -340,7 +341,7 @@ def classical_weyl_additive(case) -> float:
         return c
 
     W = tp.dense(col(case["a"], case["a_imag"]))
-    B = enc.alibi(n, slope=case["slope"]) if case["b_source"] == "alibi" else tp.dense(col(case["b"], case["b_imag"]))
+    B = enc_bias.alibi(n, slope=case["slope"]) if case["b_source"] == "alibi" else tp.dense(col(case["b"], case["b_imag"]))
     A = cp.compose(W, B, "additive")
     lw, lb, la = (cp.spectral_summary(M)["eigenvalues"] for M in (W, B, A))
     tol = _eig_tol(n, W, B, A)
@@ -377,7 +378,7 @@ def classical_toeplitz_eigs_in_symbol_range(case) -> float:
     col = np.zeros(n, dtype=np.complex128)
     m = min(n, a.shape[0])
     col[:m] = a[:m]
-    res = tp.extreme_eigenvalues(col)
+    res = tp_eigen.extreme_eigenvalues(col)
     ex = tp.symbol_extrema(a)
     scale = 2 * float(np.sum(np.abs(a)))
     tol = tolerance(n_ops=4 * n, scale=scale) + ex.error + max(res.min.error_bound, res.max.error_bound)

@@ -14,6 +14,9 @@ from hypothesis import strategies as st
 from petheory import coupling
 from petheory import encodings as enc
 from petheory import toeplitz as tp
+from petheory.encodings import absolute as enc_absolute
+from petheory.encodings import rotary as enc_rotary
+from petheory import softmax
 from proofs_check.claims._strategies import even_dims
 from proofs_check.engine import Reading, claim, claim_with_readings
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
@@ -185,7 +188,7 @@ def _sinusoid_pp_cases(draw):
 
 def gpp_sinusoidal(case) -> float:
     """Object class 'sinusoidal': the position-only scores P P^T of a sine-cosine PE (no projections)."""
-    P = enc.sinusoidal(case["n"], case["d"], base=case["base"], layout=case["layout"], start=case["start"])
+    P = enc_absolute.sinusoidal(case["n"], case["d"], base=case["base"], layout=case["layout"], start=case["start"])
     d = case["d"]
     return _gpp_violation(P, np.eye(d), np.eye(d), extra_ops=2 * (case["start"] + case["n"]))
 
@@ -245,7 +248,7 @@ def _commuting_cases(draw):
 )
 def gpp_toeplitz__corrected(case) -> float:
     n, d = case["n"], case["d"]
-    P = enc.sinusoidal(n, d, base=case["base"], layout=case["layout"])
+    P = enc_absolute.sinusoidal(n, d, base=case["base"], layout=case["layout"])
     s_cols, c_cols = _pair_columns(d, case["layout"])
     M = np.zeros((d, d))
     for t, (a, b) in enumerate(zip(case["a"], case["b"])):
@@ -274,7 +277,7 @@ def _sinusoid_cases(draw):
 
 
 def _sinusoid(case) -> np.ndarray:
-    return enc.sinusoidal(case["n"], case["d"], base=case["base"], layout=case["layout"], start=case["start"])
+    return enc_absolute.sinusoidal(case["n"], case["d"], base=case["base"], layout=case["layout"], start=case["start"])
 
 
 @claim(
@@ -329,7 +332,7 @@ def _softmax_cases(draw):
 
 
 def _softmax_violation(T: np.ndarray) -> float:
-    S = coupling.row_softmax(T)
+    S = softmax.row_softmax(T)
     n = T.shape[0]
     # exp has relative error <= u (after max subtraction, exact), the row sum gamma_n, the division u:
     # each softmax entry within gamma_{n+4} of exact relative to itself.
@@ -398,8 +401,8 @@ def _rope_setup(case):
     C = rng.normal(size=(n, d))
     P = _absolute(case["pe"], n, d)
     W_Q, W_K = coupling.random_projections(d, d, seed=rng)
-    freqs = enc.rope_frequencies(d, base=case["base"], rotary_dim=case["rotary_dim"])
-    table = enc.RotaryTable(np.arange(n, dtype=float)[:, None] * freqs[None, :], d, case["pairing"])
+    freqs = enc_rotary.rope_frequencies(d, base=case["base"], rotary_dim=case["rotary_dim"])
+    table = enc_rotary.RotaryTable(np.arange(n, dtype=float)[:, None] * freqs[None, :], d, case["pairing"])
     return C, P, W_Q, W_K, table
 
 

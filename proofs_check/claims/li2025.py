@@ -20,8 +20,10 @@ import numpy as np
 from hypothesis import strategies as st
 
 from petheory import bounds
-from petheory import encodings as enc
 from petheory import fits
+from petheory.bounds import decay as bounds_decay
+from petheory.bounds import rademacher as bounds_rademacher
+from petheory.encodings import absolute as enc_absolute
 from proofs_check.claims._strategies import even_dims
 from proofs_check.engine import Evidence, Reading, claim, claim_with_readings
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
@@ -74,7 +76,7 @@ def _sinusoid_reference(d: int, pos: int, base: float, layout: str) -> tuple[np.
 )
 def sinusoidal_norm_bound(case) -> float:
     d, part = case["d"], case.get("part", "paper_bound")
-    pe = enc.sinusoidal(1, d, base=case["base"], layout=case["layout"], start=case["pos"])[0]
+    pe = enc_absolute.sinusoidal(1, d, base=case["base"], layout=case["layout"], start=case["pos"])[0]
     # ||pe||^2 is a d-term sum of squares, each <= 1 (+ one rounding of sin/cos each).
     tol = tolerance(n_ops=d + 2, scale=math.sqrt(d))
     if part == "paper_bound":
@@ -190,7 +192,7 @@ def rademacher_bound(ctx) -> Evidence:
         est, se, bnd = [], [], []
         for i, m in enumerate(ms):
             X, _ = bounds.pe_augmented_inputs(name, m, d, length=length, token_norm=Bx, seed=ctx.seed + i, **p)
-            r = bounds.empirical_rademacher(X, weight_norm=1.0, n_draws=n_draws, seed=ctx.seed + 100 + i)
+            r = bounds_rademacher.empirical_rademacher(X, weight_norm=1.0, n_draws=n_draws, seed=ctx.seed + 100 + i)
             b = bounds.rademacher_linear_bound(m, 1.0, B0)
             est.append(r.mean), se.append(r.se), bnd.append(b)
             slack = (b - (r.mean - 3 * r.se)) / b  # relative slack; < 0 means the bound is exceeded
@@ -298,9 +300,9 @@ def legendre_norm_bound(d: int, orthonormal: bool) -> float:
 )
 def legendre_bounded(case) -> float:
     n_max, d, far, ortho, pm = case["n_max"], case["d"], case["far"], case["orthonormal"], case["position_map"]
-    inside = enc.legendre(n_max, d, n_max=n_max, orthonormal=ortho, position_map=pm)
+    inside = enc_absolute.legendre(n_max, d, n_max=n_max, orthonormal=ortho, position_map=pm)
     start = n_max + far
-    beyond = enc.legendre(3, d, n_max=n_max, orthonormal=ortho, start=start, position_map=pm)
+    beyond = enc_absolute.legendre(3, d, n_max=n_max, orthonormal=ortho, start=start, position_map=pm)
     bound = bounds.legendre_norm_bound(d, ortho)
     limit = bounds.legendre_limit(d, ortho)
     sat = bounds.legendre_saturation_bound(start + np.arange(3), n_max, d, orthonormal=ortho, position_map=pm)
@@ -325,7 +327,7 @@ _SEARCH = 10**6
 
 @functools.lru_cache(maxsize=2048)
 def _onset(d: int, base: float) -> int | None:
-    return bounds.sinusoidal_ambiguity_onset(d, base=base, max_offset=_SEARCH)
+    return bounds_decay.sinusoidal_ambiguity_onset(d, base=base, max_offset=_SEARCH)
 
 
 @st.composite
@@ -349,7 +351,7 @@ def sinusoidal_slowest_period(case) -> float:
     """Reading 'slowest_period': the longest wavelength 2 pi base^((d-2)/d) of the encoding lies within
     [10^3, 10^5] ('about 10000'); violation in decades."""
     d, base = case["d"], case["base"]
-    freqs = enc.sinusoidal(2, d, base=base, layout="concatenated")[1, : d // 2]  # sin(omega_i) at position 1
+    freqs = enc_absolute.sinusoidal(2, d, base=base, layout="concatenated")[1, : d // 2]  # sin(omega_i) at position 1
     omega = float(np.arcsin(freqs[-1]))  # the slowest frequency, read off the encoding (omega < pi/2)
     dec = math.log10(2 * math.pi / omega)
     return float(max(3.0 - dec, dec - 5.0))

@@ -18,6 +18,9 @@ from hypothesis import strategies as st
 from petheory import bounds
 from petheory import encodings as enc
 from petheory import fits
+from petheory.bounds import alibi as bounds_alibi
+from petheory.encodings import absolute as enc_absolute
+from petheory.encodings import bias as enc_bias
 from proofs_check.claims._strategies import reals
 from proofs_check.engine import Evidence, Reading, claim, claim_with_readings
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
@@ -81,7 +84,7 @@ def _alibi_eq9_rounding(mu: np.ndarray, case: dict, dist: int, t: dict) -> float
     alpha = float(case["slope"])
 
     def err_A(b: float) -> float:
-        A = float(bounds.attention_weight(mu, b))
+        A = float(bounds_alibi.attention_weight(mu, b))
         s = min(0.25, 1.01 * A * (1.0 - A))
         return s * (u * abs(b) + g * (abs(b) + abs(lse) + 1.0)) + gamma(2) * A
 
@@ -113,7 +116,7 @@ def alibi_extrapolation(case) -> float:
     mu = np.asarray(case["mu"], dtype=np.float64)
     dist = case["n_max"] + case["excess"]
     kw = {} if case["reading"] == "weight" else {"values": case["values"], "value_b": case["value_b"]}
-    t = bounds.alibi_extrapolation_terms(mu, slope=case["slope"], distance=dist, n_max=case["n_max"],
+    t = bounds_alibi.alibi_extrapolation_terms(mu, slope=case["slope"], distance=dist, n_max=case["n_max"],
                                          reading=case["reading"], **kw)
     tol = _alibi_eq9_rounding(mu, case, dist, t)
     eq9 = t["lhs"] - t["rhs"] - tol
@@ -163,7 +166,7 @@ def bias_by_distance_violation(B: np.ndarray) -> float:
 def alibi_monotone_bias(case) -> float:
     # Rounding is monotone and |i-j| is an exact integer, so no tolerance is needed:
     # fl(-a*k) >= fl(-a*(k+1)) holds exactly in IEEE arithmetic.
-    B = enc.alibi(case["n"], slope=case["slope"], form="symmetric")
+    B = enc_bias.alibi(case["n"], slope=case["slope"], form="symmetric")
     v = bias_by_distance_violation(B)
     return -1.0 if not np.isfinite(v) else v
 
@@ -325,11 +328,11 @@ def wavelet_atom_decay__corrected(case) -> float:
     S = taps - 1
     a = case["atom"]
     j, k = enc.wavelet_atoms(a + 1, S, dilation=dil, n_max=n_max)[a]
-    val = enc.wavelet(1, a + 1, wavelet=w, n_max=n_max, normalisation=nm, dilation=dil, start=case["pos"])[0, a]
+    val = enc_absolute.wavelet(1, a + 1, wavelet=w, n_max=n_max, normalisation=nm, dilation=dil, start=case["pos"])[0, a]
     u = 2.0**j * (case["pos"] / n_max if dil == "unit" else case["pos"]) - k
     beta, h = case["beta"], float(x[1] - x[0])
     C = float(np.max(np.abs(psi) * np.exp(beta * x))) * math.exp(beta * h)
-    cj = enc.wavelet_amplitude(j, nm)
+    cj = enc_absolute.wavelet_amplitude(j, nm)
     if u < 0 or u > x[-1]:
         return float(abs(val))  # outside the support: must be exactly 0
     # val is c_j * interp(u): one product and one interpolation (3 roundings) on values <= C c_j
@@ -372,9 +375,9 @@ def wavelet_extrapolation(case) -> float:
     p = _wav_params(case)
     end = bounds.wavelet_support_end(case["d"], case["n_max"], wavelet=case["wavelet"], dilation=case["dilation"])
     P = end + case["far"]
-    anchor = enc.wavelet(1, case["d"], start=case["n_max"] - 1, **p)[0]
-    far1 = enc.wavelet(1, case["d"], start=P, **p)[0]
-    far2 = enc.wavelet(1, case["d"], start=2 * P + 1, **p)[0]
+    anchor = enc_absolute.wavelet(1, case["d"], start=case["n_max"] - 1, **p)[0]
+    far1 = enc_absolute.wavelet(1, case["d"], start=P, **p)[0]
+    far2 = enc_absolute.wavelet(1, case["d"], start=2 * P + 1, **p)[0]
     if np.any(far1 != far2):
         return -1.0  # tail not constant at these points: this checker cannot conclude (never seen)
     gap = float(np.linalg.norm(far1 - anchor))
@@ -408,8 +411,8 @@ def wavelet_extrapolation__corrected(case) -> float:
     S = bounds.wavelet_support_length(case["wavelet"])
     J = math.ceil(math.log2(n_max)) if n_max > 1 else 0
     stated_end = math.ceil((S + 2.0**-10) * (n_max if case["dilation"] == "unit" else 2**J)) + 1
-    far = enc.wavelet(1, d, start=end + case["far"], **p)[0]
-    anchor = enc.wavelet(1, d, start=n_max - 1, **p)[0]
+    far = enc_absolute.wavelet(1, d, start=end + case["far"], **p)[0]
+    anchor = enc_absolute.wavelet(1, d, start=n_max - 1, **p)[0]
     zero = float(np.max(np.abs(far)))  # exact zeros required
     dist = abs(float(np.linalg.norm(far - anchor)) - float(np.linalg.norm(anchor)))
     return max(zero, float(end > stated_end), dist - tolerance(n_ops=d + 4, scale=float(np.linalg.norm(anchor))))
@@ -475,7 +478,7 @@ def learned_no_extrapolation_gap(case) -> tuple[float, float]:
 
     n_max, extra, d = case["n_max"], case["extra"], case["d"]
     T = n_max + extra
-    P = enc.learned(T, d, n_max=n_max, seed=case["seed"], beyond="clamp")
+    P = enc_absolute.learned(T, d, n_max=n_max, seed=case["seed"], beyond="clamp")
     registry = float(np.max(np.abs(P[n_max:] - P[n_max - 1])))  # row copies are exact
     prev = torch.get_num_threads()
     torch.set_num_threads(1)  # tiny models: thread start-up costs more than the arithmetic

@@ -1,4 +1,5 @@
-"""The long-context encodings (petheory.encodings_modern): each against a reference formula written
+"""The long-context encodings (petheory.encodings.extension, .kernels, .combinations, and geometry.optimal's
+mds_optimal): each against a reference formula written
 here from its paper, its conventions, its parameter checks, and one training step through petheory.nn.
 
 Tolerances come from petheory.rounding (size, scale, unit roundoff) next to each identity.
@@ -14,7 +15,8 @@ import torch
 
 from petheory import bounds, geometry, toeplitz
 from petheory import encodings as enc
-from petheory.encodings_modern import ScaledRotaryTable, ntk_base, rotary_kernel, yarn_mscale
+from petheory.encodings.extension import ScaledRotaryTable, ntk_base, yarn_mscale
+from petheory.encodings.kernels import rotary_kernel
 from petheory.rounding import tolerance, unit_roundoff
 
 U = unit_roundoff()

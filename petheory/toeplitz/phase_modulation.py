@@ -15,7 +15,8 @@ import numpy as np
 
 from petheory import _validate as v
 from petheory.toeplitz.symbols import SymbolExtrema
-from petheory.toeplitz.symbols import symbol_extrema as _symbol_extrema  # private alias: see petheory._split
+from petheory.toeplitz.symbols import symbol_extrema
+from petheory.errors import ValidationError
 
 
 # ----------------------------------------------------------------------------- Lemma B.1
@@ -51,10 +52,10 @@ def phase_modulated_column(weights, phases=None, *, reading: str = "statement") 
     """
     w = v.array("weights", weights, ndim=1)
     if np.any(w < 0):
-        raise ValueError(f"weights must be >= 0 (Lemma B.1), got min {w.min()}")
+        raise ValidationError(f"weights must be >= 0 (Lemma B.1), got min {w.min()}")
     th = np.zeros_like(w) if phases is None else v.array("phases", phases, ndim=1)
     if th.shape != w.shape:
-        raise ValueError(f"phases must have the shape of weights {w.shape}, got {th.shape}")
+        raise ValidationError(f"phases must have the shape of weights {w.shape}, got {th.shape}")
     v.choice("reading", reading, LEMMA_B1_READINGS)
     i = np.arange(w.shape[0], dtype=np.float64)
     psi = th if reading == "proof" else i * th
@@ -105,6 +106,6 @@ def lemma_b1(weights, phases, *, reading: str = "statement", n_grid: int | None 
     cg = phase_modulated_column(weights, None)
     n = cf.shape[0]
     m = n_grid if n_grid is not None else 1 << int(math.ceil(math.log2(max(4096, 64 * n))))
-    ef = _symbol_extrema(cf, n_grid=m)
-    eg = _symbol_extrema(cg, n_grid=m)
+    ef = symbol_extrema(cf, n_grid=m)
+    eg = symbol_extrema(cg, n_grid=m)
     return LemmaB1(ef, eg, 2.0 * float(np.sum(np.real(cg[1:]))) + float(np.real(cg[0])))

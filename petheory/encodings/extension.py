@@ -1,0 +1,207 @@
+r"""RoPE context extension: position interpolation, NTK-aware base scaling, YaRN.
+
+Registry entries ``rope_pi``, ``rope_ntk`` and ``rope_yarn``, their helpers (:func:`ntk_base`,
+:func:`yarn_ramp`, :func:`yarn_mscale`), and :class:`ScaledRotaryTable`: a
+:class:`~petheory.encodings.rotary.RotaryTable` with a per-band query/key scale (xPos), a logit
+temperature (YaRN) and/or an additive absolute table (RoPE + absolute). Every analysis that reads
+only ``angles`` (the rotation geometry) treats a scaled table as RoPE with its angles; the
+position-only attention kernel (:func:`petheory.encodings.kernels.rotary_kernel`) includes the
+scales.
+
+Conventions shared by the context-extension entries: ``scale`` is the extension factor
+:math:`s \ge 1` (the new context is ``s`` times the one the model was trained on), ``n_max``
+the original (pre-training) context length :math:`L`, frequencies
+:math:`\omega_t = \mathrm{base}^{-2t/r}`, ``t = 0..r/2-1``. The small validators
+(:func:`extension_factor`, :func:`rotary_dims`) and :func:`rotary_angles` are public so that
+every rotary variant built on this module checks its arguments the same way.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from petheory import _validate as v
+
+from petheory.encodings._registry import register, table_shape
+from petheory.encodings.rotary import RotaryTable, rope_frequencies
+from petheory.errors import ValidationError
+
+
+@dataclass(frozen=True)
+class ScaledRotaryTable(RotaryTable):
+    """A RoPE table whose queries and keys are also scaled per position and band.
+
+    Attributes
+    ----------
+    log_scale : ndarray (n, r/2) or None
+        Natural log of the query factor of band ``t`` at position ``p`` (xPos:
+        ``(p / scale_base) ln zeta_t``); keys get the reciprocal, so the logit of query ``i`` and
+        key ``j`` carries ``exp(log_scale[i] - log_scale[j])``, a function of ``i - j``.
+    mscale : float
+        Factor on both the rotated query and key coordinates (YaRN's ``sqrt(1/t)``): rotary
+        logits are multiplied by ``mscale**2``.
+    additive : ndarray (n, d) or None
+        Absolute vectors added to the inputs before the projections (RoPE + absolute).
+    """
+
+    log_scale: np.ndarray | None = None
+    mscale: float = 1.0
+    additive: np.ndarray | None = None
+
+    def factors(self, key: bool = False) -> np.ndarray:
+        """Multiplicative factor of each rotated band of queries (or keys), shape (n, r/2)."""
+        if self.log_scale is None:
+            return np.full(self.angles.shape, self.mscale)
+        return self.mscale * np.exp(-self.log_scale if key else self.log_scale)
+
+    def _scaled(self, out: np.ndarray, f: np.ndarray) -> np.ndarray:
+        a, b = self.pairs()
+        out[..., a] *= f
+        out[..., b] *= f
+        return out
+
+    def apply(self, x) -> np.ndarray:
+        """Queries: rotate row p by R_p and scale band t by ``factors()[p, t]``."""
+        return self._scaled(super().apply(x), self.factors())
+
+    def apply_key(self, x) -> np.ndarray:
+        """Keys: rotate row p by R_p and scale band t by ``factors(key=True)[p, t]``."""
+        return self._scaled(super().apply(x), self.factors(key=True))
+
+    def apply_at(self, x, p: int) -> np.ndarray:
+        """Rotate and scale every row of ``x`` as a query at position ``p``."""
+        return self._scaled(super().apply_at(x, p), self.factors()[p])
+
+
+def extension_factor(scale) -> float:
+    r"""``scale`` checked as a context-extension factor :math:`s \ge 1` (1 = plain RoPE); returns it as a float."""
+    s = v.real("scale", scale, positive=True)
+    if s < 1:
+        raise ValidationError(f"scale is a context-extension factor and must be >= 1 (1 = plain RoPE), got {s}")
+    return s
+
+
+def rotary_dims(d: int, pairing: str, rotary_dim: int | None) -> int:
+    """The number ``r`` of rotated coordinates (``rotary_dim``, default ``d``), with ``pairing`` checked."""
+    v.choice("pairing", pairing, ("interleaved", "half"))
+    r = d if rotary_dim is None else v.even("rotary_dim", rotary_dim)
+    if r > d:
+        raise ValidationError(f"rotary_dim must be <= d={d}, got {r}")
+    return r
+
+
+def rotary_angles(n: int, freqs: np.ndarray) -> np.ndarray:
+    """Angles ``p * freqs[t]`` of positions ``p = 0..n-1``, shape (n, len(freqs))."""
+    return np.arange(n, dtype=np.float64)[:, None] * freqs[None, :]
+
+
+@register(
+    "rope_pi",
+    "rotary",
+    conventions="Position interpolation (linear scaling): angles (p/scale) * base^(-2t/r), i.e. every frequency "
+    "divided by scale s >= 1, so positions 0..sL-1 reuse the angles RoPE saw on 0..L-1 (PI at s*p = RoPE at p). "
+    "Pairing and partial rotary_dim as rope. HF transformers rope_type='linear'.",
+    source="chen2023 (Extending context window of LLMs via positional interpolation, Eq. 2); HF modeling_rope_utils",
+)
+def rope_pi(n: int, d: int, *, scale: float = 2.0, base: float = 10000.0, pairing: str = "interleaved",
+            rotary_dim: int | None = None) -> RotaryTable:
+    """RoPE with position interpolation: frequencies divided by ``scale``."""
+    n, d = table_shape(n, d, even=True)
+    s = extension_factor(scale)
+    rotary_dims(d, pairing, rotary_dim)
+    return RotaryTable(rotary_angles(n, rope_frequencies(d, base=base, rotary_dim=rotary_dim) / s), d, pairing)
+
+
+def ntk_base(base: float, scale: float, rotary_dim: int) -> float:
+    r"""NTK-aware base :math:`b' = b\,s^{r/(r-2)}`: the lowest band is interpolated by exactly ``s``."""
+    base = v.real("base", base, positive=True)
+    s = extension_factor(scale)
+    r = v.even("rotary_dim", rotary_dim)
+    if r < 4:
+        raise ValidationError(f"NTK-aware scaling needs rotary_dim >= 4 (the exponent r/(r-2) is undefined at r=2), got {r}")
+    return base * s ** (r / (r - 2))
+
+
+@register(
+    "rope_ntk",
+    "rotary",
+    conventions="NTK-aware scaling: RoPE with base' = base * s^(r/(r-2)), so band t's frequency is divided by "
+    "s^(2t/(r-2)): the fastest band (t=0) is unchanged, the slowest (t=r/2-1) interpolated by exactly s. "
+    "Static (scale fixed), not HF's 'dynamic' variant.",
+    source="bloc97 2023 (NTK-aware scaled RoPE, r/LocalLLaMA); peng2023 (YaRN) §3.1 Eq. 16; HF 'dynamic' uses the same base",
+)
+def rope_ntk(n: int, d: int, *, scale: float = 2.0, base: float = 10000.0, pairing: str = "interleaved",
+             rotary_dim: int | None = None) -> RotaryTable:
+    """RoPE with NTK-aware base scaling ``base * scale**(r/(r-2))``."""
+    n, d = table_shape(n, d, even=True)
+    r = rotary_dims(d, pairing, rotary_dim)
+    b2 = ntk_base(base, scale, r)
+    return RotaryTable(rotary_angles(n, rope_frequencies(d, base=b2, rotary_dim=rotary_dim)), d, pairing)
+
+
+YARN_RAMPS = ("paper", "code")
+
+
+def yarn_ramp(freqs, *, n_max: int, alpha: float = 1.0, beta: float = 32.0, ramp: str = "paper", base: float = 10000.0) -> np.ndarray:
+    r"""YaRN's per-band blend :math:`\gamma_t \in [0, 1]` (1: keep the frequency, 0: interpolate by s), shape (r/2,).
+
+    ``'paper'`` (peng2023 Eq. 18): with :math:`r_t = L\omega_t/(2\pi)` the number of turns band
+    ``t`` makes over the original context L, :math:`\gamma = 0` if :math:`r_t < \alpha`, 1 if
+    :math:`r_t > \beta`, else :math:`(r_t-\alpha)/(\beta-\alpha)`. ``'code'`` (the YaRN reference
+    code and HF transformers): the same end points as band indices,
+    ``low = floor(t(beta))``, ``high = ceil(t(alpha))`` with
+    :math:`t(\rho) = r\ln(L/(2\pi\rho))/(2\ln b)`, and a ramp linear in the band index between them.
+    """
+    freqs = v.array("freqs", freqs, ndim=1)
+    n_max = v.integer("n_max", n_max, minimum=1)
+    alpha = v.real("alpha", alpha, positive=True)
+    beta = v.real("beta", beta, positive=True)
+    if beta <= alpha:
+        raise ValidationError(f"YaRN needs beta > alpha (turns above which a band is kept > below which it is interpolated), "
+                         f"got alpha={alpha}, beta={beta}")
+    v.choice("ramp", ramp, YARN_RAMPS)
+    if ramp == "paper":
+        turns = n_max * freqs / (2 * math.pi)
+        return np.clip((turns - alpha) / (beta - alpha), 0.0, 1.0)
+    base = v.real("base", base, positive=True)
+    r = 2 * freqs.shape[0]
+
+    def band(rot):
+        return r * math.log(n_max / (rot * 2 * math.pi)) / (2 * math.log(base))
+
+    low, high = max(math.floor(band(beta)), 0), min(math.ceil(band(alpha)), r - 1)
+    if low == high:
+        high += 0.001  # as the reference code: avoid a zero-width ramp
+    interp = np.clip((np.arange(r // 2) - low) / (high - low), 0.0, 1.0)  # 1 = fully interpolated
+    return 1.0 - interp
+
+
+def yarn_mscale(scale: float) -> float:
+    r"""YaRN's attention factor :math:`\sqrt{1/t} = 0.1\ln s + 1` (peng2023 Eq. 22); 1 at s = 1."""
+    return 0.1 * math.log(extension_factor(scale)) + 1.0
+
+
+@register(
+    "rope_yarn",
+    "rotary",
+    conventions="YaRN: band t's frequency becomes (1-g_t) w_t/s + g_t w_t with the ramp g_t of yarn_ramp "
+    "(ramp='paper': linear in the turns L w_t/2pi between alpha=1 and beta=32; ramp='code': linear in the band index "
+    "between the rounded end bands, as the reference code and HF), L = n_max the original context; queries and keys "
+    "are both multiplied by mscale = 0.1 ln s + 1 (logits by mscale^2), as HF scales cos and sin. scale=1 is RoPE.",
+    source="peng2023 (YaRN) §3.2-3.4, Eqs. 17-22; HF modeling_rope_utils._compute_yarn_parameters",
+)
+def rope_yarn(n: int, d: int, *, scale: float = 2.0, n_max: int = 2048, alpha: float = 1.0, beta: float = 32.0,
+              ramp: str = "paper", mscale: float | None = None, base: float = 10000.0, pairing: str = "interleaved",
+              rotary_dim: int | None = None) -> ScaledRotaryTable:
+    """RoPE with YaRN's per-band interpolation ramp and attention temperature."""
+    n, d = table_shape(n, d, even=True)
+    s = extension_factor(scale)
+    rotary_dims(d, pairing, rotary_dim)
+    w = rope_frequencies(d, base=base, rotary_dim=rotary_dim)
+    g = yarn_ramp(w, n_max=n_max, alpha=alpha, beta=beta, ramp=ramp, base=base)
+    m = yarn_mscale(s) if mscale is None else v.real("mscale", mscale, positive=True)
+    return ScaledRotaryTable(rotary_angles(n, (1.0 - g) * w / s + g * w), d, pairing, mscale=m)
+

@@ -1,0 +1,29 @@
+"""The exceptions petheory raises on purpose for bad input, so the CLI can tell them from bugs.
+
+Every check of a user's value (a size, a parameter, a spec string, a file's contents) raises
+:class:`ValidationError` (a ``ValueError``) or :class:`ValidationTypeError` (a ``TypeError``): code
+that catches ``ValueError``/``TypeError`` keeps working, and the ``petheory`` command maps exactly
+these (and :class:`InvalidInput` in general) to one line on stderr and exit code 2. Any other
+exception, a ``ValueError`` from deep inside numpy included, is a bug: exit 1 and a traceback file.
+
+>>> from petheory import errors
+>>> issubclass(errors.ValidationError, ValueError) and issubclass(errors.ValidationError, errors.InvalidInput)
+True
+"""
+
+from __future__ import annotations
+
+
+class InvalidInput(Exception):
+    """Base of the errors that mean "the input is wrong" (not "petheory is wrong")."""
+
+
+class ValidationError(InvalidInput, ValueError):
+    """A value is out of range, malformed or inconsistent; the message names it, what was expected and a fix."""
+
+
+class ValidationTypeError(InvalidInput, TypeError):
+    """A value has the wrong type; the message names it and the type expected."""
+
+
+__all__ = ["InvalidInput", "ValidationError", "ValidationTypeError"]

@@ -1,0 +1,69 @@
+r"""cirrincione2026's MDS-optimal encoding, registered as the encoding ``mds_optimal``.
+
+The encoding is the classical-MDS embedding of a corpus's Hellinger geometry (Algorithm 1), so it
+is built from this package's functions and registered here, when :mod:`petheory.geometry` is
+imported (``import petheory`` does): the encodings layer below stays free of geometry.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from petheory import _validate as v
+from petheory.encodings import register, table_shape
+from petheory.geometry.distributions import builtin_target, positional_distributions
+from petheory.geometry.hellinger import hellinger_distances
+from petheory.geometry.mds import classical_mds
+from petheory.errors import ValidationError, ValidationTypeError
+
+
+@lru_cache(maxsize=8)
+def _builtin_mds(min_count: int, max_vocab: int):
+    P = builtin_target(min_count=min_count, max_vocab=max_vocab)
+    return classical_mds(hellinger_distances(P)), P.n
+
+
+@register(
+    "mds_optimal",
+    "absolute",
+    conventions="cirrincione2026 Algorithm 1: row p is the classical-MDS coordinate of position p in the Hellinger "
+    "geometry of the corpus's positional distributions (corpus=None: petheory's built-in corpus, lowercase, "
+    "max_vocab=48, min_count=100 -> 15 positions), first `rank` columns (default min(d, numerical rank)), zeros "
+    "after. Only positions the corpus supports have a row: beyond='clamp' (default) reuses the last row past them "
+    "(li2025's learned-table convention), beyond='error' raises.",
+    source="cirrincione2026 Prop. 5/6, Algorithm 1",
+)
+def mds_optimal(n: int, d: int, *, rank: int | None = None, corpus=None, min_count: int = 100, max_vocab: int = 48,
+                beyond: str = "clamp") -> np.ndarray:
+    """The MDS-optimal encoding of a corpus, shape (n, d).
+
+    ``corpus``: a sequence of sentences (strings, whitespace-tokenised, lowercased) or None for
+    the built-in corpus. Theory code reads no files: pass the sentences, not a path.
+    """
+    n, d = table_shape(n, d)
+    v.choice("beyond", beyond, ("clamp", "error"))
+    min_count = v.integer("min_count", min_count, minimum=1)
+    max_vocab = v.integer("max_vocab", max_vocab, minimum=1)
+    if corpus is None:
+        mds, n_c = _builtin_mds(min_count, max_vocab)
+    else:
+        if isinstance(corpus, str) or not all(isinstance(s, str) for s in corpus):
+            raise ValidationTypeError("corpus must be a sequence of sentences (strings), not a path or one string")
+        P = positional_distributions(list(corpus), lowercase=True, max_vocab=max_vocab, min_count=min_count,
+                                     source="mds_optimal corpus")
+        mds, n_c = classical_mds(hellinger_distances(P)), P.n
+    k = min(d, mds.rank) if rank is None else v.integer("rank", rank, minimum=1)
+    if k > d:
+        raise ValidationError(f"rank={k} exceeds d={d}: the encoding has d columns")
+    if k > mds.rank:
+        raise ValidationError(f"rank={k} exceeds the numerical rank {mds.rank} of the corpus's MDS Gram")
+    table = np.zeros((n_c, d))
+    table[:, :k] = mds.embedding[:, :k]
+    if n > n_c:
+        if beyond == "error":
+            raise ValidationError(f"the corpus supports {n_c} positions (min_count={min_count}) but n={n} were asked for; "
+                             "pass beyond='clamp' to reuse the last row")
+        return table[np.minimum(np.arange(n), n_c - 1)]
+    return table[:n]
