@@ -119,7 +119,8 @@ def print_table(records: list[dict], console) -> None:
     from rich.table import Table
 
     t = Table(title="petheory check", show_lines=False)
-    for col, kw in (("claim", {"no_wrap": True}), ("kind", {}), ("verdict", {}), ("cases", {"justify": "right"}), ("margin", {"justify": "right"}), ("s", {"justify": "right"}), ("evidence", {"overflow": "fold", "max_width": 60})):
+    evidence_width = 60 if console.is_terminal else None  # piped: whole cells, never a token cut in two
+    for col, kw in (("claim", {"no_wrap": True}), ("kind", {}), ("verdict", {}), ("cases", {"justify": "right"}), ("margin", {"justify": "right"}), ("s", {"justify": "right"}), ("evidence", {"overflow": "fold", "max_width": evidence_width})):
         t.add_column(col, **kw)
     for r in records:
         style = VERDICT_STYLE.get(r["verdict"], "")

@@ -238,8 +238,8 @@ def norm_bound(name: str, length: int, d: int = 64, *, n_max: int | None = None,
         meaning = f"max |b(i,j)| over i, j < {length}: logit-bias magnitude (no vector is added; B_0 = B_x)"
         return NormBound(name, kind, length, None, stated, formula, computed, meaning, None, p)
     # rotary: R_p is orthogonal, so ||R_p x|| = ||x||; measure the departure on a basis + a random vector
-    if "n_max" in info.params and n_max is not None:  # YaRN: its original context is the training length
-        p.setdefault("n_max", n_max)
+    if "n_max" in info.params:  # YaRN: its original context is the training length (else its registry default)
+        p.setdefault("n_max", info.params["n_max"] if n_max is None else n_max)
     table = info.fn(length, d, **p)
     if hasattr(table, "factors"):  # encodings.extension.ScaledRotaryTable: YaRN, xPos, RoPE + absolute
         return scaled_rotary_norm_bound(name, table, length, d, p)

@@ -100,7 +100,7 @@ def run(args) -> int:
         atomic_write_json(args.json, payload)
     if args.markdown:
         _markdown(payload)
-    elif not args.quiet:
+    else:
         _table(payload)
     return 0
 

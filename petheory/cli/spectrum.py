@@ -250,27 +250,26 @@ def run(args) -> int:
         from petheory.io import atomic_write_json
 
         atomic_write_json(args.json, rec)
-    if not args.quiet:
-        lo, hi = eig.min, eig.max
-        srange = rec["symbol"].get("closed_form_range", [ex.min, ex.max])
-        print(f"T_N: {what}; N = {n}, Hermitian {'real symmetric' if rec['real'] else 'complex'}")
-        if "toeplitz_defect" in extra:
-            print(f"  Toeplitz defect of the source matrix: {extra['toeplitz_defect']:.3g}")
-        print(f"  symbol range      [{srange[0]:.10g}, {srange[1]:.10g}]  ({rec['symbol']['which']})")
-        print(f"  eigenvalue range  [{lo.value:.10g}, {hi.value:.10g}]  (error <= {lo.error_bound:.2g}, {hi.error_bound:.2g}; "
-              f"{lo.certificate}/{hi.certificate} certificate; {t_eig:.2f} s)")
-        for end in (e for e in (lo, hi) if not e.converged):
-            print(f"  note: lambda = {end.value:.6g} did not reach --rtol {args.rtol:g}; its error bound is {end.error_bound:.2g}")
-        if source is not None and source.projected:
-            print(f"  note: the source matrix is not Toeplitz (relative defect {extra['toeplitz_defect']:.3g}); "
-                  "this analyses its Toeplitz projection (diagonal averages); --no-project refuses instead")
-        if sd is None:
-            print(f"  Szegő distance    {szego_skip}")
-        elif _resolved(sd):
-            note = "" if sd.method == "exact" else f", estimate +- {sd.error_estimate:.2g} ({sd.probes} probes x {sd.steps} steps)"
-            print(f"  Szegő distance    Kolmogorov {sd.kolmogorov:.4g}, Wasserstein {sd.wasserstein:.4g}  ({sd.method}{note}; {t_sd:.2f} s)")
-        else:
-            print(f"  Szegő distance    unresolved: Kolmogorov estimate {sd.kolmogorov:.2g} is below its error {sd.error_estimate:.2g} "
-                  f"(so it lies in [0, {sd.kolmogorov + sd.error_estimate:.2g}]); Wasserstein {sd.wasserstein:.4g}  "
-                  f"({sd.method}, {sd.probes} probes x {sd.steps} steps; {t_sd:.2f} s)")
+    lo, hi = eig.min, eig.max
+    srange = rec["symbol"].get("closed_form_range", [ex.min, ex.max])
+    print(f"T_N: {what}; N = {n}, Hermitian {'real symmetric' if rec['real'] else 'complex'}")
+    if "toeplitz_defect" in extra:
+        print(f"  Toeplitz defect of the source matrix: {extra['toeplitz_defect']:.3g}")
+    print(f"  symbol range      [{srange[0]:.10g}, {srange[1]:.10g}]  ({rec['symbol']['which']})")
+    print(f"  eigenvalue range  [{lo.value:.10g}, {hi.value:.10g}]  (error <= {lo.error_bound:.2g}, {hi.error_bound:.2g}; "
+          f"{lo.certificate}/{hi.certificate} certificate; {t_eig:.2f} s)")
+    for end in (e for e in (lo, hi) if not e.converged):
+        print(f"  note: lambda = {end.value:.6g} did not reach --rtol {args.rtol:g}; its error bound is {end.error_bound:.2g}")
+    if source is not None and source.projected:
+        print(f"  note: the source matrix is not Toeplitz (relative defect {extra['toeplitz_defect']:.3g}); "
+              "this analyses its Toeplitz projection (diagonal averages); --no-project refuses instead")
+    if sd is None:
+        print(f"  Szegő distance    {szego_skip}")
+    elif _resolved(sd):
+        note = "" if sd.method == "exact" else f", estimate +- {sd.error_estimate:.2g} ({sd.probes} probes x {sd.steps} steps)"
+        print(f"  Szegő distance    Kolmogorov {sd.kolmogorov:.4g}, Wasserstein {sd.wasserstein:.4g}  ({sd.method}{note}; {t_sd:.2f} s)")
+    else:
+        print(f"  Szegő distance    unresolved: Kolmogorov estimate {sd.kolmogorov:.2g} is below its error {sd.error_estimate:.2g} "
+              f"(so it lies in [0, {sd.kolmogorov + sd.error_estimate:.2g}]); Wasserstein {sd.wasserstein:.4g}  "
+              f"({sd.method}, {sd.probes} probes x {sd.steps} steps; {t_sd:.2f} s)")
     return 0

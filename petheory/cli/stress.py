@@ -216,7 +216,7 @@ def run(args) -> int:
         else:
             atomic_write_json(args.json, out)
     if args.json != "-":
-        _print(out, quiet=args.quiet)
+        _print(out)
     return 0
 
 
@@ -245,14 +245,14 @@ def _reference(args, target, report) -> dict:
 
 
 
-def _print(out: dict, *, quiet: bool) -> None:
+def _print(out: dict) -> None:
     from petheory.cli._console import console
 
     from rich.markup import escape
 
     from petheory import geometry
 
-    con = console(quiet=quiet)
+    con = console()
     td = out["target_details"]
     con.print(f"encoding  {escape(out['encoding'])}  [dim]({escape(out['geometry'])})[/dim]")
     tgt = escape(out["target"])

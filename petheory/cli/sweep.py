@@ -68,7 +68,7 @@ def run(args) -> int:
         from petheory.nn.train import resolve_device
 
         resolve_device(args.device)
-    console = make_console(quiet=args.quiet, stderr=args.json == "-")
+    console = make_console(stderr=args.json == "-")  # results: -q hides progress only
     axes = varying_axes([c.as_dict() for c in configs])
     if args.dry_run:
         for c in configs:
@@ -98,22 +98,21 @@ def run(args) -> int:
         print(json.dumps(records, indent=2))
     elif args.json:
         atomic_write_json(args.json, records)
-    if not args.quiet:
-        from rich.table import Table
+    from rich.table import Table
 
-        rows = sweep.summary(records)
-        axes = varying_axes([r["config"] for r in records])  # every grid axis gets a column
-        for r, rec in zip(rows, records):
-            flat = _flatten(rec["config"])
-            r.update({k: flat.get(k) for k in axes})
-        t = Table(title=f"sweep {args.out}: {len(records)} runs")
-        tests = sorted({k for r in rows for k in r if k.startswith("test@")}, key=lambda k: int(k[5:]))
-        cols = ["task", "pe", "seed", *axes, "metric", "train", *tests]
-        for c in cols:
-            t.add_column(c)
-        for r in rows:
-            t.add_row(*(f"{r[c]:.4g}" if isinstance(r.get(c), float) else str(r.get(c, "")) for c in cols))
-        console.print(t)
+    rows = sweep.summary(records)
+    axes = varying_axes([r["config"] for r in records])  # every grid axis gets a column
+    for r, rec in zip(rows, records):
+        flat = _flatten(rec["config"])
+        r.update({k: flat.get(k) for k in axes})
+    t = Table(title=f"sweep {args.out}: {len(records)} runs")
+    tests = sorted({k for r in rows for k in r if k.startswith("test@")}, key=lambda k: int(k[5:]))
+    cols = ["task", "pe", "seed", *axes, "metric", "train", *tests]
+    for c in cols:
+        t.add_column(c)
+    for r in rows:
+        t.add_row(*(f"{r[c]:.4g}" if isinstance(r.get(c), float) else str(r.get(c, "")) for c in cols))
+    console.print(t)
     return 0
 
 
