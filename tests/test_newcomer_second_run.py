@@ -141,3 +141,28 @@ def test_compare_with_an_explicit_run_set_reads_only_those_runs(tmp_path, monkey
     assert g["runs"] == 1 and g["metrics"]["mse"]["at_longest"] == 0.2 and out["records"]["searched"] == []
     assert main(["compare", "--pe", "alibi", "--run", str(tmp_path / "nothing")]) == 2
     assert "--run" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------------------- 20.7 long work: fast by default, progress on stderr
+
+
+def test_spectrum_default_skips_the_cubic_szego_distance_past_1024_and_exact_is_opt_in(capsys):
+    from petheory.cli import spectrum
+
+    assert spectrum.EXACT_UP_TO == 1024
+    assert main(["spectrum", "--pe", "mla_rope:rope_dim=64", "-d", "192", "--n", "4096", "--json", "-"]) == 0
+    rec = json.loads(capsys.readouterr().out)
+    assert "--method exact computes it" in rec["szego"]["skipped"]
+    assert main(["spectrum", "--pe", "rope", "--n", "1024", "--json", "-"]) == 0  # the default size: still exact
+    assert json.loads(capsys.readouterr().out)["szego"]["method"] == "exact"
+
+
+def test_spectrum_says_on_stderr_when_it_starts_long_work(capsys, monkeypatch):
+    from petheory.cli import spectrum
+
+    monkeypatch.setattr(spectrum, "EXACT_UP_TO", 16)
+    assert main(["spectrum", "--kernel", "exponential", "--n", "64", "--method", "exact"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("spectrum: Szegő distance at N = 64 by dense eigenvalues")
+    assert main(["spectrum", "--kernel", "exponential", "--n", "64", "--method", "exact", "-q"]) == 0
+    assert capsys.readouterr().err == ""

@@ -47,8 +47,9 @@ def add_arguments(p) -> None:
     p.add_argument("--hermitian-part", action="store_true", help="use (T + T^H)/2 when the data is not Hermitian")
     p.add_argument("--rtol", type=float, default=1e-8, help="relative accuracy of the extreme eigenvalues (default 1e-8)")
     p.add_argument("--method", choices=("auto", "exact", "slq", "off"), default="auto",
-                   help="Szegő distance: dense eigenvalues (exact), stochastic Lanczos quadrature (slq: minutes at N=2^20), "
-                        "none (off); auto (default): exact up to N=4096, off beyond (say --method slq to estimate it)")
+                   help="Szegő distance: dense eigenvalues (exact: O(N^3), about 2 s at N=1024 and 30 s at N=4096 on 2 "
+                        "cores), stochastic Lanczos quadrature (slq: ~10 s at N=4096, minutes at N=2^20), none (off); "
+                        "auto (default): exact up to N=1024, off beyond (--method exact or slq computes it)")
     p.add_argument("--seed", type=int, default=0, help="seed of the SLQ probes")
     p.add_argument("--json", metavar="FILE", help="write the record as JSON to FILE ('-' for stdout)")
 
@@ -121,7 +122,14 @@ def pe_spec(args):
     return parse_pe_spec(args.pe).with_key(args.key)
 
 
-SLQ_ABOVE = 4096  # --method auto: exact eigenvalues up to here, no Szegő distance beyond unless asked
+#: --method auto: the Szegő distance from dense eigenvalues up to this N (O(N^3): about 1-2 s at 1024 on 2 loaded
+#: cores, 30 s at 4096), none beyond unless asked for with --method exact or slq.
+EXACT_UP_TO = 1024
+
+
+def _exact_seconds(n: int) -> float:
+    """Rough wall time of the dense eigenvalues at N on this project's 2-core machines: 30 s at N = 4096, as N^3."""
+    return 30.0 * (n / 4096) ** 3
 
 
 def _resolved(sd) -> bool:
@@ -215,12 +223,19 @@ def run(args) -> int:
     t_eig = time.perf_counter() - t0
     t0 = time.perf_counter()
     method = args.method
-    if method == "auto" and n > SLQ_ABOVE:
-        method = "off"
-        szego_skip = (f"not computed at N = {n} > {SLQ_ABOVE} by default: the stochastic estimate (SLQ) takes minutes "
-                      "there; --method slq computes it")
+    if method == "auto":
+        method = "exact" if n <= EXACT_UP_TO else "off"
+    if args.method == "auto" and method == "off":
+        szego_skip = (f"not computed at N = {n} > {EXACT_UP_TO} by default: dense eigenvalues cost O(N^3) (about "
+                      f"{_exact_seconds(n):.0f} s here on 2 cores); --method exact computes it, --method slq estimates it")
     elif method == "off":
         szego_skip = "not computed (--method off)"
+    if method != "off" and n > EXACT_UP_TO:  # long work: say so on stderr (never with -q)
+        from petheory.cli._progress import Lines
+
+        how = (f"dense eigenvalues, about {_exact_seconds(n):.0f} s" if method == "exact"
+               else "stochastic Lanczos quadrature")
+        Lines("spectrum", quiet=args.quiet).line(f"Szegő distance at N = {n} by {how}")
     sd = None if method == "off" else szego.spectral_distribution(c, symbol=symbol_fn, method=method, seed=args.seed)
     t_sd = time.perf_counter() - t0
     rec = {
