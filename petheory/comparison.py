@@ -183,18 +183,28 @@ def configuration(rec: dict) -> dict:
     return {k: x for k, x in _flat(cfg).items() if k not in REPLICATE_FIELDS}
 
 
-def _pe_matches(rec_pe: str, name: str, params: dict | None) -> bool:
-    """The record's PE is ``name`` (its first term) with at least ``params`` (equal values)."""
-    if record_pe_name(rec_pe) != name:
+def spec_label(name: str, params: dict | None) -> str:
+    """``name:key=value,...`` as the PE grammar writes it (``rope_yarn:scale=4``)."""
+    if not params:
+        return name
+    return name + ":" + ",".join(f"{k}={x:g}" if isinstance(x, float) else f"{k}={x}" for k, x in params.items())
+
+
+def _pe_matches(rec: dict, name: str, params: dict | None) -> bool:
+    """The record's PE is ``name`` (its first term) with at least ``params`` (equal values).
+
+    A record's parameters are read from ``rec["_pe_params"]`` (the parsed first term; ``petheory compare``
+    sets it with :mod:`petheory.spec`); a record without it matches parameters only when its PE string is
+    exactly ``spec_label(name, params)``.
+    """
+    pe = str(rec.get("pe", ""))
+    if record_pe_name(pe) != name:
         return False
     if not params:
         return True
-    from petheory.spec import parse_pe_spec
-
-    try:
-        have = parse_pe_spec(str(rec_pe)).head.params
-    except ValueError:
-        return False
+    have = rec.get("_pe_params")
+    if have is None:
+        return pe == spec_label(name, params)
     return all(k in have and have[k] == x for k, x in params.items())
 
 
@@ -211,7 +221,7 @@ def lengthgen_summary(records, name: str, params: dict | None = None) -> dict:
     for task, metrics in LENGTHGEN_TASKS.items():
         groups: dict = {}
         for rec in records:
-            if rec.get("task") != task or not _pe_matches(rec.get("pe", ""), name, params):
+            if rec.get("task") != task or not _pe_matches(rec, name, params):
                 continue
             test = (rec.get("final") or {}).get("test") or {}
             lens = sorted(int(k) for k in test if str(k).isdigit())
@@ -247,13 +257,11 @@ def compare_encoding(name: str, target, records=(), *, n: int = 256, d: int = 64
 
     A ``params["n_max"]`` (``learned:n_max=50``) is the row's training length instead of ``n_max``.
     """
-    from petheory.spec import PETerm
-
     info = enc.info(name)
     params = dict(params or {})
     if params.get("n_max") is not None:  # the spec's own training length (learned:n_max=50) is this row's
         n_max = params["n_max"]
-    label = str(PETerm(name, tuple(params.items()))) if params else name
+    label = spec_label(name, params)
     row = {"pe": label, "name": name, "params": params, "kind": info.kind}
     kw = {k: x for k, x in params.items() if k != "n_max"}
     for key, fn in (("spectrum", lambda: spectral_summary(name, n, d, **params)),

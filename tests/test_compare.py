@@ -51,6 +51,8 @@ def test_lengthgen_reads_records_by_registry_name_one_configuration_at_a_time():
     assert math.isclose(lg["running_sum"][0]["metrics"]["mse"]["at_longest"], 0.5)
     assert math.isclose(lg["running_sum"][1]["metrics"]["mse"]["at_train"], 0.3) and lg["running_sum"][1]["longest"] == 200
     assert [g["pe"] for g in comparison.lengthgen_summary(recs, "kerple_log", {"r1": 0.5})["running_sum"]] == ["kerple_log:r1=0.5"]
+    parsed = [{**r, "_pe_params": {"r1": 0.50}} if r["pe"].endswith("0.5") else r for r in recs]  # as petheory compare reads
+    assert [g["pe"] for g in comparison.lengthgen_summary(parsed, "kerple_log", {"r1": 0.5})["running_sum"]] == ["kerple_log:r1=0.5"]
     assert comparison.lengthgen_summary(recs, "rope")["parity"][0]["metrics"]["seq_acc"]["at_longest"] == 0.25
     assert comparison.lengthgen_summary(recs, "alibi") == {}
 

@@ -166,3 +166,66 @@ def test_spectrum_says_on_stderr_when_it_starts_long_work(capsys, monkeypatch):
     assert err.startswith("spectrum: Szegő distance at N = 64 by dense eigenvalues")
     assert main(["spectrum", "--kernel", "exponential", "--n", "64", "--method", "exact", "-q"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_stress_prints_progress_for_long_work_on_stderr_and_quiet_hides_it(capsys, monkeypatch, tmp_path):
+    import numpy as np
+
+    from petheory.cli import stress
+
+    monkeypatch.setattr(stress, "LONG_N", 8)
+    X = np.random.default_rng(0).normal(size=(12, 3))
+    np.save(tmp_path / "D.npy", np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1)))
+    argv = ["stress", "--pe", "rope", "-d", "8", "--target", str(tmp_path / "D.npy"), "--null-draws", "20"]
+    assert main(argv) == 0
+    cap = capsys.readouterr()
+    err = [ln.split(" (")[0] for ln in cap.err.splitlines()]
+    assert err[0].startswith("stress: stress of rope against") and err[-1] == "stress: [20/20] random tables of the null reference"
+    assert len(err) == 11 and "stress    " in cap.out  # a line per 2 draws, and the result
+    assert main([*argv, "-q"]) == 0
+    cap = capsys.readouterr()
+    assert cap.err == "" and "stress    " in cap.out
+
+
+# ----------------------------------------------------------------------------- 20.9 the smaller points
+
+
+def test_stress_help_says_the_builtin_corpus_keeps_positions_with_100_observations(capsys):
+    from petheory.geometry.distributions import BUILTIN_MIN_COUNT
+
+    with pytest.raises(SystemExit):
+        main(["stress", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"fixed at C = {BUILTIN_MIN_COUNT}" in out
+
+
+@pytest.mark.parametrize("setting,suggestion", [("model.n_heads=4", "did you mean model.n_head?"),
+                                                ("epoch=3", "did you mean epochs?"),
+                                                ("task.n_trian=5", "did you mean n_train?")])
+def test_a_misspelt_setting_gets_a_did_you_mean(setting, suggestion, capsys):
+    assert main(["train", "copy", "--pe", "rope", "--set", setting]) == 2
+    assert suggestion in capsys.readouterr().err
+
+
+def test_the_d_model_error_names_the_flag_the_user_typed(capsys, tmp_path):
+    import numpy as np
+
+    np.save(tmp_path / "pe.npy", np.random.default_rng(0).normal(size=(16, 8)))
+    assert main(["stress", "--pe", str(tmp_path / "pe.npy"), "-d", "32"]) == 2
+    err = capsys.readouterr().err
+    assert "--d-model 32" in err and "--d 32" not in err
+
+
+def test_sweep_prints_mean_and_standard_error_per_configuration(capsys, monkeypatch, tmp_path):
+    from petheory import sweep
+
+    def fake_run(configs, out, **kw):
+        return [{"task": c.task.name, "pe": c.model.pe, "seed": c.seed, "kind": "lm", "config": c.as_dict(),
+                 "final": {"train": {"token_acc": 1.0}, "test": {"8": {"token_acc": 0.2 + 0.2 * c.seed}}}} for c in configs]
+
+    monkeypatch.setattr(sweep, "run", fake_run)
+    assert main(["sweep", "--task", "copy", "--pe", "nope", "--pe", "rope", "--seeds", "0", "1", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "mean ± standard error over seeds, per configuration" in out
+    rope = [ln for ln in out.split("per configuration")[1].splitlines() if " rope " in ln]
+    assert len(rope) == 1 and "0,1" in rope[0] and "0.3 ± 0.1" in rope[0]

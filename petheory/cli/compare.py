@@ -43,6 +43,17 @@ def add_arguments(p) -> None:
     p.add_argument("--markdown", action="store_true", help="print the table as GitHub Markdown (for a README)")
 
 
+def _with_pe_params(rec: dict) -> dict:
+    """The record with its PE's first term parsed (``_pe_params``), so compare can match ``--pe NAME:key=value``."""
+    from petheory.spec import parse_pe_spec
+
+    try:
+        params = parse_pe_spec(str(rec["pe"])).head.params
+    except ValueError:  # a PE this installation does not know (a plugin's): matched by its exact text only
+        return rec
+    return {**rec, "_pe_params": params}
+
+
 def read_records(dirs) -> tuple[list[dict], list[str]]:
     """Every record.json under ``dirs`` with a task, a pe and final.test; (records, folders searched)."""
     from pathlib import Path
@@ -59,7 +70,7 @@ def read_records(dirs) -> tuple[list[dict], list[str]]:
             except (OSError, ValueError):
                 continue
             if isinstance(rec, dict) and rec.get("task") and rec.get("pe") and (rec.get("final") or {}).get("test"):
-                recs.append({**rec, "_source": str(f)})
+                recs.append(_with_pe_params({**rec, "_source": str(f)}))
     return recs, searched
 
 
@@ -78,7 +89,7 @@ def read_runs(paths) -> list[dict]:
             raise ValidationError(f"--run {p}: {f} is not valid JSON ({exc})") from None
         if not (isinstance(rec, dict) and rec.get("task") and rec.get("pe") and (rec.get("final") or {}).get("test")):
             raise ValidationError(f"--run {p}: {f} is not a finished training record (needs task, pe and final.test)")
-        recs.append({**rec, "_source": str(f)})
+        recs.append(_with_pe_params({**rec, "_source": str(f)}))
     return recs
 
 

@@ -43,7 +43,9 @@ def add_arguments(p) -> None:
     p.add_argument("--lowercase", action="store_true", help="lowercase before whitespace tokenisation")
     p.add_argument("--max-vocab", type=int, metavar="K", help="keep the K most frequent types, pool the rest")
     p.add_argument("--min-count", type=int, default=1, metavar="C",
-                   help="positions need at least C observations (default 1); the rest are reported")
+                   help="with --corpus: positions need at least C observations (default 1); the rest are reported. "
+                        "The built-in corpus (no --corpus/--target) is fixed at C = 100 (BUILTIN_MIN_COUNT), so it "
+                        "keeps the positions with >= 100 observations")
     p.add_argument("--keep-sparse", action="store_true",
                    help="with --n: keep positions below --min-count (listed in the output) instead of failing")
     p.add_argument("--smoothing", type=float, default=0.0, metavar="ALPHA", help="additive pseudo-count (default 0)")
@@ -203,12 +205,17 @@ def run(args) -> int:
     d = args.d_model
     if isinstance(encoding, str) and d is None:
         d = 64
+    from petheory.cli._progress import Lines
+
+    n_target = target.n if isinstance(target, geometry.PositionalDistributions) else len(target)
+    lines = Lines("stress", quiet=args.quiet or (args.n or n_target) < LONG_N)  # long work only: a line now and then
+    lines.line(f"stress of {label} against {target_name} ({args.n or n_target} positions)")
     report = geometry.encoding_stress(
         encoding, target, n=args.n, d=d, kind=args.kind, rank=args.rank, bias_map=args.bias_map, name=label,
         target_name=None if isinstance(target, geometry.PositionalDistributions) else target_name, **params,
     )
     out = {"petheory": __version__, **report.as_dict()}
-    out.update(_reference(args, target, report))
+    out.update(_reference(args, target, report, lines))
     if args.json:
         text = json.dumps(out, indent=2, allow_nan=False)
         if args.json == "-":
@@ -220,7 +227,11 @@ def run(args) -> int:
     return 0
 
 
-def _reference(args, target, report) -> dict:
+#: From this many positions on, stress prints progress lines on stderr (each null draw is an O(n^2 d) distance matrix).
+LONG_N = 512
+
+
+def _reference(args, target, report, lines=None) -> dict:
     """The null reference over random tables of the same shape, the equidistant stress, and warnings."""
     from petheory import geometry, stress_reference
 
@@ -234,7 +245,14 @@ def _reference(args, target, report) -> dict:
         "null": None,
     }
     if args.null_draws:
-        null = stress_reference.random_table_null(D, report.d, kind=report.kind, draws=args.null_draws, seed=args.seed)
+        every = max(1, args.null_draws // 10)
+
+        def progress(done, total):
+            if lines is not None and (done % every == 0 or done == total):
+                lines.step(done, total, "random tables of the null reference")
+
+        null = stress_reference.random_table_null(D, report.d, kind=report.kind, draws=args.null_draws, seed=args.seed,
+                                                  progress=progress)
         out["null"] = null.as_dict(report.stress)
         if report.stress >= out["equidistant_stress"] or null.percentile(report.stress) > 5:
             out["warnings"].append(

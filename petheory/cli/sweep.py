@@ -113,7 +113,22 @@ def run(args) -> int:
     for r in rows:
         t.add_row(*(f"{r[c]:.4g}" if isinstance(r.get(c), float) else str(r.get(c, "")) for c in cols))
     console.print(t)
+    means = sweep.seed_means(rows, keys=("task", "pe", *axes))
+    if any(len(m["seeds"]) > 1 for m in means):  # the per-configuration numbers a reader compares
+        t = Table(title="mean ± standard error over seeds, per configuration")
+        mcols = ["task", "pe", *axes, "seeds", "metric", "train", *tests]
+        for c in mcols:
+            t.add_column(c)
+        for m in means:
+            t.add_row(*(_mean_se(m.get(c)) if isinstance(m.get(c), tuple) else
+                        ",".join(map(str, m[c])) if c == "seeds" else str(m.get(c, "")) for c in mcols))
+        console.print(t)
     return 0
+
+
+def _mean_se(pair) -> str:
+    mean, se = pair
+    return f"{mean:.4g}" if se is None else f"{mean:.4g} ± {se:.2g}"
 
 
 _SHOWN = {"task", "task.name", "model.pe", "seed"}  # columns the table always has
