@@ -75,7 +75,7 @@ def run(args) -> int:
 
     if args.json == "-":  # the JSON document alone on stdout, so it can be piped
         print(json_text(report.document(records, profile=args.profile, seed=args.seed)))
-        console = make_console(stderr=True)
+        console = make_console(stderr=True, quiet=args.quiet)  # the table beside the JSON: secondary, -q hides it
     else:
         report.print_table(records, console)
     if args.json and args.json != "-":

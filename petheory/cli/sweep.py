@@ -68,7 +68,7 @@ def run(args) -> int:
         from petheory.nn.train import resolve_device
 
         resolve_device(args.device)
-    console = make_console(stderr=args.json == "-")  # results: -q hides progress only
+    console = make_console(stderr=args.json == "-", quiet=args.quiet)  # -q silences only a table moved to stderr
     axes = varying_axes([c.as_dict() for c in configs])
     if args.dry_run:
         for c in configs:

@@ -133,7 +133,7 @@ def run(args) -> int:
     elif args.json:
         atomic_write_json(args.json, rec)
     # results print even with -q; with --json - stdout is the JSON alone; the table goes to stderr
-    con = make_console(stderr=args.json == "-")
+    con = make_console(stderr=args.json == "-", quiet=args.quiet)  # -q silences only a table moved to stderr
     print_record(rec, con)
     con.print(f"record: {out / RECORD}", markup=False)
     return 0
