@@ -118,15 +118,23 @@ def print_table(records: list[dict], console) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    t = Table(title="petheory check", show_lines=False)
-    evidence_width = 60 if console.is_terminal else None  # piped: whole cells, never a token cut in two
-    for col, kw in (("claim", {"no_wrap": True}), ("kind", {}), ("verdict", {}), ("cases", {"justify": "right"}), ("margin", {"justify": "right"}), ("s", {"justify": "right"}), ("evidence", {"overflow": "fold", "max_width": evidence_width})):
-        t.add_column(col, **kw)
-    for r in records:
-        style = VERDICT_STYLE.get(r["verdict"], "")
-        strength = f"{r['evidence']}: " if r.get("evidence") else ""
-        t.add_row(r["id"], r["kind"], f"[{style}]{_verdict_text(r)}[/{style}]", str(r["cases"]), _fmt(r["margin"]), f"{r['seconds']:.2f}", escape(strength + r.get("summary", "")))
-    console.print(t)
+    heads = ("claim", "kind", "verdict", "cases", "margin", "s", "evidence")
+    rows = [[r["id"], r["kind"], _verdict_text(r), str(r["cases"]), _fmt(r["margin"]), f"{r['seconds']:.2f}",
+             (f"{r['evidence']}: " if r.get("evidence") else "") + r.get("summary", "")] for r in records]
+    if not console.is_terminal:  # a pipe or a file: one line per claim, every cell whole
+        from petheory.texttable import plain_table
+
+        console.print(plain_table("petheory check", heads, rows, right={3, 4, 5}), markup=False, highlight=False,
+                      soft_wrap=True)
+    else:
+        t = Table(title="petheory check", show_lines=False)
+        for col, kw in zip(heads, ({"no_wrap": True}, {}, {}, {"justify": "right"}, {"justify": "right"}, {"justify": "right"},
+                                   {"overflow": "fold", "max_width": 60})):
+            t.add_column(col, **kw)
+        for r, row in zip(records, rows):
+            style = VERDICT_STYLE.get(r["verdict"], "")
+            t.add_row(*row[:2], f"[{style}]{escape(row[2])}[/{style}]", *row[3:6], escape(row[6]))
+        console.print(t)
     console.print(tally(records))
     why = refuted_lines(records)
     if why:

@@ -71,8 +71,10 @@ def test_quiet_still_prints_the_results(argv, expect, capsys):
 def test_piped_check_table_keeps_every_word_whole(capsys):
     assert main(["check", "--claims", "chen2025.learned_relation_pe,gu2025.lemma_b1_range", "-q"]) == 0
     out = capsys.readouterr().out
-    # the evidence cell is printed on one line, whole: no token cut across lines
+    # the evidence cell is printed on one line, whole: no token cut across lines, no padding after it
     assert "significantly worse on parity/fire-vs-nope/s0/small" in out
+    rows = [ln for ln in out.splitlines() if ln.startswith(("chen2025.", "gu2025."))]
+    assert len(rows) == 2 and all(ln == ln.rstrip() for ln in out.splitlines())
     assert "petheory check --claims gu2025.lemma_b1_range --case '" in out  # the replay command, whole
 
 

@@ -146,15 +146,12 @@ def _table(rows, lip, lip_report) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from petheory.cli._console import cell_width, console
+    from petheory.cli._console import console
+    from petheory.texttable import plain_table
 
     con = console()
-    t = Table(title="petheory bounds (li2025 Table 2, §4.2, Eq. 9)")
-    for col, kw in (("PE", {"style": "bold", "overflow": "fold"}), ("kind", {}), ("N'", {"justify": "right"}),
-                    ("N_max", {"justify": "right"}), ("stated (paper)", {}), ("computed", {"justify": "right"}),
-                    ("B0", {"justify": "right"}), ("R_m bound", {"justify": "right"}),
-                    ("note", {"overflow": "fold", "max_width": cell_width(con, 34)})):
-        t.add_column(col, **kw)
+    heads = ("PE", "kind", "N'", "N_max", "stated (paper)", "computed", "B0", "R_m bound", "note")
+    cells = []
     for r in rows:
         nb = r["norm"]
         stated = nb["stated_formula"] + (f" = {_fmt(nb['stated'])}" if nb["stated"] is not None and not nb["stated_formula"].startswith("0") else "")
@@ -171,10 +168,21 @@ def _table(rows, lip, lip_report) -> None:
             note.append(f"angles: {a['out_of_range']}/{a['bands']} bands past the range seen on 0..{a['n_max'] - 1} "
                         f"(first at N'={a['onset']})")
         params = ",".join(f"{k}={v}" for k, v in r["params"].items() if k != "n_max")
-        t.add_row(escape(r["pe"] + (f":{params}" if params else "")), r["kind"], str(r["length"]),
-                  _fmt(r.get("n_max") or r["params"].get("n_max")), escape(stated),
-                  _fmt(nb["computed"]), _fmt(r["B0"]), _fmt(r["rademacher"]), escape("; ".join(note)))
-    con.print(t)
+        cells.append([r["pe"] + (f":{params}" if params else ""), r["kind"], str(r["length"]),
+                      _fmt(r.get("n_max") or r["params"].get("n_max")), stated, _fmt(nb["computed"]), _fmt(r["B0"]),
+                      _fmt(r["rademacher"]), "; ".join(note)])
+    title = "petheory bounds (li2025 Table 2, §4.2, Eq. 9)"
+    if not con.is_terminal:  # a pipe or a file: one line per row, every cell whole
+        con.print(plain_table(title, heads, cells, right={2, 3, 5, 6, 7}), markup=False, highlight=False, soft_wrap=True)
+    else:
+        t = Table(title=title)
+        for col, kw in zip(heads, ({"style": "bold", "overflow": "fold"}, {}, {"justify": "right"}, {"justify": "right"}, {},
+                                   {"justify": "right"}, {"justify": "right"}, {"justify": "right"},
+                                   {"overflow": "fold", "max_width": 34})):
+            t.add_column(col, **kw)
+        for row in cells:
+            t.add_row(*(escape(c) for c in row))
+        con.print(t)
     src = "from the checkpoint's weights" if lip_report else ("given" if lip != 1.0 else "linear class")
     r0 = rows[0]
     con.print("computed: sup_pos ||PE(pos)|| (absolute), max |b(i,j)| logit bias (bias), max relative change of ||x|| "

@@ -242,14 +242,20 @@ def _table(payload) -> None:
 
     from petheory.cli._console import console
 
+    from petheory.texttable import plain_table
+
     st = payload["settings"]
-    t = Table(title=_title(st))
-    for k, h in enumerate(HEADERS):
-        t.add_column(h.format(lengths="/".join(map(str, st["lengths"]))), style="bold" if k == 0 else None,
-                     justify="left" if k in (0, 1, 9) else "right", overflow="fold")
-    for r in payload["rows"]:
-        t.add_row(*(escape(c) for c in _cells(r, st["lengths"])))
+    heads = [h.format(lengths="/".join(map(str, st["lengths"]))) for h in HEADERS]
+    rows = [_cells(r, st["lengths"]) for r in payload["rows"]]
     con = console()
-    con.print(t)
+    if not con.is_terminal:  # a pipe or a file: one line per encoding, every cell whole
+        con.print(plain_table(_title(st), heads, rows, right=set(range(2, 9))), markup=False, highlight=False, soft_wrap=True)
+    else:
+        t = Table(title=_title(st))
+        for k, h in enumerate(heads):
+            t.add_column(h, style="bold" if k == 0 else None, justify="left" if k in (0, 1, 9) else "right", overflow="fold")
+        for row in rows:
+            t.add_row(*(escape(c) for c in row))
+        con.print(t)
     for line in _notes(payload):
         con.print(escape(line))
