@@ -230,13 +230,16 @@ def run(args) -> int:
                       f"{_exact_seconds(n):.0f} s here on 2 cores); --method exact computes it, --method slq estimates it")
     elif method == "off":
         szego_skip = "not computed (--method off)"
-    if method != "off" and n > EXACT_UP_TO:  # long work: say so on stderr (never with -q)
-        from petheory.cli._progress import Lines
+    from petheory.cli._progress import Lines
 
-        how = (f"dense eigenvalues, about {_exact_seconds(n):.0f} s" if method == "exact"
-               else "stochastic Lanczos quadrature")
-        Lines("spectrum", quiet=args.quiet).line(f"Szegő distance at N = {n} by {how}")
-    sd = None if method == "off" else szego.spectral_distribution(c, symbol=symbol_fn, method=method, seed=args.seed)
+    lines = Lines("spectrum", quiet=args.quiet or n <= EXACT_UP_TO)  # long work: say so on stderr (never with -q)
+
+    def starting(how):  # called once the size is accepted, so a refusal stays a one-line error
+        how = f"dense eigenvalues, about {_exact_seconds(n):.0f} s" if how == "exact" else "stochastic Lanczos quadrature"
+        lines.line(f"Szegő distance at N = {n} by {how}")
+
+    sd = None if method == "off" else szego.spectral_distribution(c, symbol=symbol_fn, method=method, seed=args.seed,
+                                                                  progress=starting)
     t_sd = time.perf_counter() - t0
     rec = {
         "source": what,

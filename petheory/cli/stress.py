@@ -209,11 +209,13 @@ def run(args) -> int:
 
     n_target = target.n if isinstance(target, geometry.PositionalDistributions) else len(target)
     lines = Lines("stress", quiet=args.quiet or (args.n or n_target) < LONG_N)  # long work only: a line now and then
-    lines.line(f"stress of {label} against {target_name} ({args.n or n_target} positions)")
     report = geometry.encoding_stress(
         encoding, target, n=args.n, d=d, kind=args.kind, rank=args.rank, bias_map=args.bias_map, name=label,
         target_name=None if isinstance(target, geometry.PositionalDistributions) else target_name, **params,
     )
+    # after the sizes were accepted (a refusal stays one line on stderr): the null reference is the long part
+    lines.line(f"stress of {label} against {target_name}: {report.stress:.4g} ({report.n} positions)"
+               + (f"; null reference of {args.null_draws} random tables next" if args.null_draws else ""))
     out = {"petheory": __version__, **report.as_dict()}
     out.update(_reference(args, target, report, lines))
     if args.json:
