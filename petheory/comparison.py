@@ -33,6 +33,7 @@ Theory code: numpy only, no files (records are passed in).
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -158,53 +159,131 @@ def record_pe_name(spec: str) -> str:
     return str(spec).split("+", 1)[0].split(":", 1)[0].strip()
 
 
-def lengthgen_summary(records, name: str) -> dict:
-    """Per task of :data:`LENGTHGEN_TASKS`: each metric at the training length and at the longest test length,
-    averaged over the records of ``name`` (any parameters, any seed) that reach that longest length."""
+#: Config fields that say which replicate a run is and where it ran, not what it measured: runs that differ only
+#: here are one configuration (their numbers are averaged).
+REPLICATE_FIELDS = ("seed", "task.seed", "device", "eval_batch_size")
+
+
+def _flat(d: dict, prefix: str = "") -> dict:
+    out = {}
+    for k, x in d.items():
+        if isinstance(x, dict):
+            out.update(_flat(x, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = x
+    return out
+
+
+def configuration(rec: dict) -> dict:
+    """What a training record measured, flattened (``model.n_layer``, ``task.params.n_train``, ...), without
+    :data:`REPLICATE_FIELDS`; records without a ``config`` fall back to their PE and training length."""
+    cfg = rec.get("config")
+    if not isinstance(cfg, dict):
+        return {"model.pe": rec.get("pe"), "train_len": rec.get("train_len")}
+    return {k: x for k, x in _flat(cfg).items() if k not in REPLICATE_FIELDS}
+
+
+def spec_label(name: str, params: dict | None) -> str:
+    """``name:key=value,...`` as the PE grammar writes it (``rope_yarn:scale=4``)."""
+    if not params:
+        return name
+    return name + ":" + ",".join(f"{k}={x:g}" if isinstance(x, float) else f"{k}={x}" for k, x in params.items())
+
+
+def _pe_matches(rec: dict, name: str, params: dict | None) -> bool:
+    """The record's PE is ``name`` (its first term) with at least ``params`` (equal values).
+
+    A record's parameters are read from ``rec["_pe_params"]`` (the parsed first term; ``petheory compare``
+    sets it with :mod:`petheory.spec`); a record without it matches parameters only when its PE string is
+    exactly ``spec_label(name, params)``.
+    """
+    pe = str(rec.get("pe", ""))
+    if record_pe_name(pe) != name:
+        return False
+    if not params:
+        return True
+    have = rec.get("_pe_params")
+    if have is None:
+        return pe == spec_label(name, params)
+    return all(k in have and have[k] == x for k, x in params.items())
+
+
+def lengthgen_summary(records, name: str, params: dict | None = None) -> dict:
+    """Per task of :data:`LENGTHGEN_TASKS`: one entry per training configuration of ``name`` (with at least
+    ``params``), each metric at the training length and at the longest test length, averaged over that
+    configuration's runs (its seeds) only, with the runs listed.
+
+    Returns ``{task: [group, ...]}``, a group being ``{"pe", "config" (the fields in which this task's groups
+    differ), "runs", "seeds", "records" (where each run's record came from), "longest", "metrics"}``, largest
+    group first. Runs of other configurations (another sample size, model, PE parameter) are never averaged in.
+    """
     out = {}
     for task, metrics in LENGTHGEN_TASKS.items():
-        mine = []
+        groups: dict = {}
         for rec in records:
-            if rec.get("task") != task or record_pe_name(rec.get("pe", "")) != name:
+            if rec.get("task") != task or not _pe_matches(rec, name, params):
                 continue
             test = (rec.get("final") or {}).get("test") or {}
             lens = sorted(int(k) for k in test if str(k).isdigit())
-            if lens and all(m in test[str(lens[-1])] for m in metrics):
-                mine.append((test, lens, str(rec.get("train_len", lens[0]))))
-        if not mine:
+            if not lens or not all(m in test[str(lens[-1])] for m in metrics):
+                continue
+            conf = configuration(rec)
+            key = json.dumps(conf, sort_keys=True, default=str) + f"|{lens[-1]}"  # average like with like
+            groups.setdefault(key, {"conf": conf, "runs": []})["runs"].append((rec, test, lens))
+        if not groups:
             continue
-        longest = max(lens[-1] for _, lens, _ in mine)
-        mine = [x for x in mine if x[1][-1] == longest]  # average like with like
-        row = {"runs": len(mine), "longest": longest, "metrics": {}}
-        for m in metrics:
-            at_train = [t.get(tl, t[str(lens[0])])[m] for t, lens, tl in mine]
-            at_long = [t[str(longest)][m] for t, _, _ in mine]
-            row["metrics"][m] = {"at_train": float(np.mean(at_train)), "at_longest": float(np.mean(at_long))}
-        out[task] = row
+        confs = [g["conf"] for g in groups.values()]
+        varying = sorted(k for k in set().union(*confs) if len({json.dumps(c.get(k), default=str) for c in confs}) > 1)
+        rows = []
+        for g in groups.values():
+            runs = g["runs"]
+            longest = runs[0][2][-1]
+            row = {"pe": str(runs[0][0].get("pe")), "config": {k: g["conf"].get(k) for k in varying}, "runs": len(runs),
+                   "seeds": sorted(r.get("seed") for r, _, _ in runs if r.get("seed") is not None),
+                   "records": [str(r.get("_source") or f"{r.get('task')}/{r.get('pe')}/s{r.get('seed')}") for r, _, _ in runs],
+                   "longest": longest, "metrics": {}}
+            for m in metrics:
+                at_train = [t.get(str(r.get("train_len", lens[0])), t[str(lens[0])])[m] for r, t, lens in runs]
+                row["metrics"][m] = {"at_train": float(np.mean(at_train)),
+                                     "at_longest": float(np.mean([t[str(longest)][m] for _, t, _ in runs]))}
+            rows.append(row)
+        out[task] = sorted(rows, key=lambda r: (-r["runs"], r["pe"], json.dumps(r["config"], sort_keys=True, default=str)))
     return out
 
 
 def compare_encoding(name: str, target, records=(), *, n: int = 256, d: int = 64, lengths=(64, 256, 1024),
-                     n_max: int = 64, null_draws: int = 20, seed: int = 0) -> dict:
-    """One row of the comparison (see the module docstring); errors are recorded, not raised."""
+                     n_max: int = 64, null_draws: int = 20, seed: int = 0, params: dict | None = None) -> dict:
+    """One row of the comparison (see the module docstring) for ``name`` with ``params``; errors are recorded, not raised.
+
+    A ``params["n_max"]`` (``learned:n_max=50``) is the row's training length instead of ``n_max``.
+    """
     info = enc.info(name)
-    row = {"pe": name, "kind": info.kind}
-    for key, fn in (("spectrum", lambda: spectral_summary(name, n, d)),
-                    ("stress", lambda: stress_summary(name, target, d=d, null_draws=null_draws, seed=seed)),
-                    ("norms", lambda: norm_summary(name, lengths=lengths, d=d, n_max=n_max))):
+    params = dict(params or {})
+    if params.get("n_max") is not None:  # the spec's own training length (learned:n_max=50) is this row's
+        n_max = params["n_max"]
+    label = spec_label(name, params)
+    row = {"pe": label, "name": name, "params": params, "kind": info.kind}
+    kw = {k: x for k, x in params.items() if k != "n_max"}
+    for key, fn in (("spectrum", lambda: spectral_summary(name, n, d, **params)),
+                    ("stress", lambda: stress_summary(name, target, d=d, null_draws=null_draws, seed=seed, **params)),
+                    ("norms", lambda: norm_summary(name, lengths=lengths, d=d, n_max=n_max, **kw))):
         try:
             row[key] = fn()
         except (ValueError, TypeError, np.linalg.LinAlgError) as exc:  # one encoding failing never hides the rest
             row[key] = {"error": str(exc).splitlines()[0]}
-    row["lengthgen"] = lengthgen_summary(records, name)
+    row["lengthgen"] = lengthgen_summary(records, name, params)
     return row
 
 
 def compare(names=None, target=None, records=(), **kw) -> list[dict]:
     """:func:`compare_encoding` for ``names`` (default every registered encoding) against ``target``
-    (default the built-in corpus)."""
+    (default the built-in corpus). An item of ``names`` is a registered name or a ``(name, params)`` pair."""
     from petheory import geometry
 
     names = enc.available() if names is None else list(names)
     target = geometry.builtin_target() if target is None else target
-    return [compare_encoding(nm, target, records, **kw) for nm in names]
+    rows = []
+    for item in names:
+        name, params = (item, None) if isinstance(item, str) else item
+        rows.append(compare_encoding(name, target, records, params=params, **kw))
+    return rows

@@ -69,7 +69,8 @@ class NullReference:
         return out
 
 
-def random_table_null(D, d: int, *, kind: str = "stress1", draws: int = DRAWS, seed: int = 0) -> NullReference:
+def random_table_null(D, d: int, *, kind: str = "stress1", draws: int = DRAWS, seed: int = 0,
+                      progress=None) -> NullReference:
     r"""Stress of random N(0, 1) tables of shape ``(n, d)`` against target distances ``D``.
 
     Parameters
@@ -83,6 +84,8 @@ def random_table_null(D, d: int, *, kind: str = "stress1", draws: int = DRAWS, s
     draws : int
         Number of random tables; table ``k`` uses ``numpy.random.default_rng(seed + k)``.
     seed : int
+    progress : callable, optional
+        ``progress(done, draws)`` after each table (the CLI prints a line now and then for long work).
 
     Returns
     -------
@@ -105,6 +108,8 @@ def random_table_null(D, d: int, *, kind: str = "stress1", draws: int = DRAWS, s
     for k in range(draws):
         X = np.random.default_rng(seed + k).standard_normal((n, d))
         vals[k] = geometry.stress(X, D, kind=kind)
+        if progress is not None:
+            progress(k + 1, draws)
     return NullReference(n=n, d=d, kind=kind, draws=draws, seed=seed, values=np.sort(vals))
 
 

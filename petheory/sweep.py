@@ -48,6 +48,7 @@ way; on a CPU it also saves the per-run Python overhead.
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import re
 from pathlib import Path
@@ -283,3 +284,33 @@ def summary(records: list[dict]) -> list[dict]:
         rows.append({"task": r["task"], "pe": r["pe"], "seed": r["seed"], "metric": m,
                      "train": r["final"]["train"][m], **{f"test@{L}": v[m] for L, v in r["final"]["test"].items()}})
     return rows
+
+
+def seed_means(rows: list[dict], keys=("task", "pe")) -> list[dict]:
+    """:func:`summary` rows averaged over seeds: one row per value of ``keys`` (task, PE and any other grid
+    axis), each number a ``(mean, standard error)`` pair (s.e. None for one seed), with ``seeds`` listed.
+
+    >>> rows = [{"task": "copy", "pe": "rope", "seed": s, "metric": "seq_acc", "train": 1.0, "test@8": x}
+    ...         for s, x in enumerate([0.2, 0.4])]
+    >>> m = seed_means(rows)[0]
+    >>> m["seeds"], m["test@8"][0], round(m["test@8"][1], 6)
+    ([0, 1], 0.30000000000000004, 0.1)
+    """
+    import math
+
+    groups: dict = {}
+    for r in rows:
+        groups.setdefault(tuple(json.dumps(r.get(k), sort_keys=True, default=str) for k in keys), []).append(r)
+    out = []
+    for rs in groups.values():
+        row = {k: rs[0].get(k) for k in keys}
+        row.update(metric=rs[0]["metric"], seeds=sorted(r["seed"] for r in rs))
+        for c in dict.fromkeys(c for r in rs for c in r if c == "train" or c.startswith("test@")):
+            vals = [float(r[c]) for r in rs if isinstance(r.get(c), (int, float))]
+            if vals:
+                mean = sum(vals) / len(vals)
+                se = (math.sqrt(sum((x - mean) ** 2 for x in vals) / (len(vals) - 1) / len(vals))
+                      if len(vals) > 1 else None)
+                row[c] = (mean, se)
+        out.append(row)
+    return out

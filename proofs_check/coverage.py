@@ -41,6 +41,10 @@ PAPERS = {
     "li2025": "Yin Li, arXiv 2506.06398 (a structured summary, not the full text)",
     "cirrincione2026": "Cirrincione, arXiv 2604.05217 (abstract and a commentary)",
     "chen2025": "Chen, Liang, Lin, arXiv 2510.04130 (abstract only: every check is a reconstruction)",
+    "chen2023": "Chen, Wong, Chen, Tian, arXiv 2306.15595 (Position Interpolation; not among the four papers and not in "
+                "shared/papers: its headline, as we read it, checked on petheory's retrieval reconstruction)",
+    "peng2023": "Peng, Quesnelle, Fan, Shippole, arXiv 2309.00071 (YaRN; not among the four papers and not in shared/papers: "
+                "its reported comparison, checked on petheory's retrieval reconstruction)",
 }
 STATEMENTS: dict[str, tuple[Statement, ...]] = {
     "gu2025": (
@@ -130,6 +134,14 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
         S("Figure caption", "on Parity with chain of thought, relative-style PEs align positions across steps; absolute "
           "PE does not", why_not="known from a caption only: the chain-of-thought task and the alignment measure are "
           "not given"),
+    ),
+    "chen2023": (
+        S("§2-3 (interpolation vs extrapolation)", "a RoPE model whose rotary angles all stay within the range seen in "
+          "training keeps its accuracy at the longer context", ("chen2023.in_range_keeps_retrieval",)),
+    ),
+    "peng2023": (
+        S("§4.3.1, Table 1", "at equal fine-tuning, YaRN extends further past the fine-tuned context than PI and "
+          "NTK-aware scaling", ("peng2023.yarn_extends_further",)),
     ),
 }
 

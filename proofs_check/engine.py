@@ -26,7 +26,9 @@ The decorated function is the checker. Its meaning depends on ``kind``:
     experiment, and returns its own verdict with evidence.
 
 Cases are JSON-serialisable dicts, so a counterexample can be printed, stored and replayed with
-``petheory check --claims ID --case '<json>'``.
+``petheory check --claims ID --case '<json>'``. A checker names the quantities it compares with
+:func:`quantities` (``quantities(ptp_f=..., ptp_g=..., rhs=...)``); a replay prints them next to
+the violation, and a refuted claim's record carries them for its counterexample.
 
 What a verdict rests on is part of the claim (DESIGN.md's contract):
 
@@ -63,9 +65,11 @@ What a verdict rests on is part of the claim (DESIGN.md's contract):
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import fnmatch
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,6 +93,59 @@ EVIDENCE = ("proved", "exhaustive", "searched", "statistical", "definitional")
 NOT_RESULTS = ("assumption", "interpretation")
 _ID = re.compile(r"^[a-z][a-z0-9]*\d{4}\.[a-z0-9_]+$")
 _READING = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+# ------------------------------------------------------------------------------ named quantities of a replay
+
+_RECORDING: contextvars.ContextVar[dict | None] = contextvars.ContextVar("proofs_check_quantities", default=None)
+
+
+def quantities(**named) -> None:
+    """Name the quantities a checker compares (the two sides of its inequality, the terms of a sum, ...).
+
+    Kept only while a replay records them (:func:`recording`); during the search it costs one
+    context-variable read. Values are converted to plain floats, lists or strings for the JSON.
+    A checker that compares several things calls it as often as it likes; a later name overwrites.
+
+    >>> with recording() as q:
+    ...     quantities(lhs=1.5, rhs=np.float64(2.0))
+    >>> q
+    {'lhs': 1.5, 'rhs': 2.0}
+    """
+    into = _RECORDING.get()
+    if into is None:
+        return
+    for k, x in named.items():
+        into[k] = _plain(x)
+
+
+def _plain(x):
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    if isinstance(x, (int, np.integer)):
+        return int(x)
+    if isinstance(x, (float, np.floating)):
+        return float(x)
+    if isinstance(x, np.ndarray):
+        return _plain(x.tolist())
+    if isinstance(x, (list, tuple)):
+        return [_plain(y) for y in x]
+    if isinstance(x, dict):
+        return {str(k): _plain(y) for k, y in x.items()}
+    if isinstance(x, complex):
+        return {"re": x.real, "im": x.imag}
+    return x if isinstance(x, str) or x is None else str(x)
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[dict]:
+    """Collect what checkers pass to :func:`quantities` inside the block, into the dict it yields."""
+    into: dict = {}
+    token = _RECORDING.set(into)
+    try:
+        yield into
+    finally:
+        _RECORDING.reset(token)
 
 
 @dataclass(frozen=True)

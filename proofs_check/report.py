@@ -136,9 +136,13 @@ def markdown(records: list[dict], *, profile: str, seed: int) -> str:
                       f"margin {_fmt(x['margin'])}: {x['statement']}", "", f"  {x['summary']}", ""]
             if x.get("counterexample") is not None:
                 lines += ["```json", json.dumps(x["counterexample"], indent=1)[:4000], "```", ""]
+            if x.get("quantities"):
+                lines += ["  *What the checker compared on it:*", "", "```json", json.dumps(x["quantities"], indent=1)[:4000], "```", ""]
             lines += [f"  *Reproduce:* `{x['reproduce']}`", ""]
         if r.get("counterexample") is not None:
             lines += ["*Counterexample (shrunk):*", "", "```json", json.dumps(r["counterexample"], indent=1)[:4000], "```", ""]
+            if r.get("quantities"):
+                lines += ["*What the checker compared on it:*", "", "```json", json.dumps(r["quantities"], indent=1)[:4000], "```", ""]
         if r.get("details"):
             lines += ["<details><summary>details</summary>", "", "```json", json.dumps(r["details"], indent=1)[:6000], "```", "", "</details>", ""]
         lines += [f"*Reproduce:* `{r['reproduce']}`", ""]
@@ -149,15 +153,60 @@ def print_table(records: list[dict], console) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    t = Table(title="petheory check", show_lines=False)
-    for col, kw in (("claim", {"no_wrap": True}), ("kind", {}), ("verdict", {}), ("cases", {"justify": "right"}), ("margin", {"justify": "right"}), ("s", {"justify": "right"}), ("evidence", {"overflow": "fold", "max_width": 60})):
-        t.add_column(col, **kw)
-    for r in records:
-        style = VERDICT_STYLE.get(r["verdict"], "")
-        strength = f"{r['evidence']}: " if r.get("evidence") else ""
-        t.add_row(r["id"], r["kind"], f"[{style}]{_verdict_text(r)}[/{style}]", str(r["cases"]), _fmt(r["margin"]), f"{r['seconds']:.2f}", escape(strength + r.get("summary", "")))
-    console.print(t)
+    heads = ("claim", "kind", "verdict", "cases", "margin", "s", "evidence")
+    rows = [[r["id"], r["kind"], _verdict_text(r), str(r["cases"]), _fmt(r["margin"]), f"{r['seconds']:.2f}",
+             (f"{r['evidence']}: " if r.get("evidence") else "") + r.get("summary", "")] for r in records]
+    if not console.is_terminal:  # a pipe or a file: one line per claim, every cell whole
+        from petheory.texttable import plain_table
+
+        console.print(plain_table("petheory check", heads, rows, right={3, 4, 5}), markup=False, highlight=False,
+                      soft_wrap=True)
+    else:
+        t = Table(title="petheory check", show_lines=False)
+        for col, kw in zip(heads, ({"no_wrap": True}, {}, {}, {"justify": "right"}, {"justify": "right"}, {"justify": "right"},
+                                   {"overflow": "fold", "max_width": 60})):
+            t.add_column(col, **kw)
+        for r, row in zip(records, rows):
+            style = VERDICT_STYLE.get(r["verdict"], "")
+            t.add_row(*row[:2], f"[{style}]{escape(row[2])}[/{style}]", *row[3:6], escape(row[6]))
+        console.print(t)
     console.print(tally(records))
+    why = refuted_lines(records)
+    if why:
+        console.print()
+        console.print("[bold]Why refuted[/bold]: each counterexample, what the checker compared on it, and the command that "
+                      "replays it (empirical ones: their records and test are in the report, --report FILE.md)")
+        for line in why:
+            console.print(escape(line), soft_wrap=True)  # soft_wrap: a command is never broken inside a token
+
+
+def refuted_lines(records: list[dict], limit: int = 400) -> list[str]:
+    """For every refuted claim or reading: its counterexample, the named quantities and the replay command.
+
+    ``limit`` shortens a long counterexample or quantity list (the full ones are in the JSON and Markdown);
+    the replay command is never shortened.
+    """
+
+    def short(x) -> str:
+        text = json.dumps(x, separators=(",", ":"), allow_nan=True)
+        return text if len(text) <= limit else text[: limit - 3] + "..."
+
+    out = []
+    for r in records:
+        subs = [(f"{r['id']}#{x['name']}", x) for x in r.get("readings") or [] if x.get("verdict") == "refuted"]
+        if r["verdict"] == "refuted" and not subs:
+            subs = [(r["id"], r)]
+        for name, x in subs:
+            if x.get("counterexample") is None:
+                continue
+            if r["kind"] not in ("exact", "symbolic"):
+                out.append(f"- {name}: {x.get('summary') or short(x['counterexample'])}")
+                continue
+            out.append(f"- {name}: counterexample {short(x['counterexample'])}")
+            if x.get("quantities"):
+                out.append(f"    compared: {short(x['quantities'])}")
+            out.append(f"    replay: {x['reproduce']}")
+    return out
 
 
 def exploratory_text(r: dict) -> str:

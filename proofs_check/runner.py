@@ -296,6 +296,7 @@ def _check_single(c: Claim, *, profile: str, seed: int, quiet: bool, workdir: st
             if res["verdict"] == "refuted":
                 case = _prune(c, res["counterexample"], res["violation"])
                 rec["counterexample"] = case
+                rec["quantities"] = counterexample_quantities(c, case)
                 rec["reproduce"] = reproduce_command(c, profile=profile, seed=seed, case=case)
                 rec["summary"] = f"violation {res['violation']:.3g} on the shrunk case"
                 if res["shrink_truncated"]:
@@ -338,10 +339,10 @@ def _check_readings(c: Claim, *, profile: str, seed: int, quiet: bool, workdir: 
     subs = []
     for r in c.readings:
         sub = check_claim(c.reading(r.name), profile=profile, seed=seed, quiet=quiet, workdir=workdir)
-        subs.append({"name": r.name, **{k: sub[k] for k in ("statement", "verdict", "evidence", "evidence_note", "cases",
-                                                             "margin", "counterexample", "reproduce", "summary",
-                                                             "reconstruction", "proved", "details", "calibration",
-                                                             "seeds", "rules")}})
+        subs.append({"name": r.name, **{k: sub.get(k) for k in ("statement", "verdict", "evidence", "evidence_note", "cases",
+                                                                 "margin", "counterexample", "quantities", "reproduce",
+                                                                 "summary", "reconstruction", "proved", "details",
+                                                                 "calibration", "seeds", "rules")}})
     rec["readings"] = subs
     rec["cases"] = sum(int(x["cases"]) for x in subs)
     if rec["evidence_note"] is None:  # a claim as weak as a definitional reading says why, from that reading
@@ -362,6 +363,7 @@ def _check_readings(c: Claim, *, profile: str, seed: int, quiet: bool, workdir: 
         rec.update(verdict=v, evidence=_weakest(x["evidence"] for x in subs), summary=f"every reading {v}: {listing}")
         if v == "refuted":
             rec["counterexample"] = subs[0]["counterexample"]
+            rec["quantities"] = subs[0]["quantities"]
             rec["reproduce"] = subs[0]["reproduce"]
         margins = [x["margin"] for x in subs if isinstance(x["margin"], (int, float))]
         rec["margin"] = min(margins) if margins else None
@@ -508,8 +510,11 @@ def replay(c: Claim, case) -> dict:
             raise ValidationError(f"case does not fit claim {c.id}: {type(exc).__name__}: {exc}") from None
         sizes = ", ".join(f"{k} = {v}" for k, v in case.items() if isinstance(v, int) and not isinstance(v, bool) and k != "seed")
         _memory.require(need, f"--case for {c.id} ({sizes})", alternative="give a smaller case")
+    from proofs_check.engine import recording
+
     try:
-        val = c.violation(case)
+        with recording() as named:
+            val = c.violation(case)
     except KeyError as exc:
         if exc.args and exc.args[0] in missing:
             validate_case(c, case)  # the checker needs a field the case lacks: the full message
@@ -524,7 +529,16 @@ def replay(c: Claim, case) -> dict:
         if "allocate" not in str(exc):
             raise
         raise _memory.MemoryLimitError(f"case does not fit claim {c.id}: out of memory ({str(exc).splitlines()[0]})") from None
-    return {"id": c.id, "case": case, "violation": val, "verdict": "refuted" if val > 0 else "holds"}
+    return {"id": c.id, "case": case, "violation": val, "verdict": "refuted" if val > 0 else "holds", "quantities": named}
+
+
+def counterexample_quantities(c: Claim, case) -> dict:
+    """What the checker compares on ``case`` (:func:`proofs_check.engine.quantities`), empty where it names nothing."""
+    from proofs_check.engine import recording
+
+    with recording() as named:
+        c.violation(case)
+    return named
 
 
 def run(claims, *, profile: str = "quick", seed: int = 0, quiet: bool = False, progress=None,

@@ -23,7 +23,7 @@ def test_norm_figure_renders_with_its_data(tmp_path):
     sin = data["curves"]["sinusoidal"]
     assert sin["stated"] == 8.0 and max(sin["norm"]) < 8.0
     assert data["curves"][fb.wavelet_label("unit", "l2")]["support_end"] == 150
-    learned = data["curves"]["learned (init N(0, 0.02^2), clamped past N_max)"]["norm"]  # the registry's init, std 0.02
+    learned = next(c for c in data["curves"].values() if c["pe"] == "learned")["norm"]  # the registry's init, std 0.02
     assert 0.5 * 0.02 * 8 < np.mean(learned) < 1.5 * 0.02 * 8  # ||row|| ~ std sqrt(d) = 0.16
 
 

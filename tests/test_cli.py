@@ -77,7 +77,7 @@ def test_encodings_json_lists_every_encoding_with_kind_params_conventions(capsys
 def test_encodings_json_file_and_kind_filter(tmp_path, capsys):
     path = tmp_path / "encs.json"
     assert main(["encodings", "--kind", "bias", "--json", str(path), "--quiet"]) == 0
-    assert capsys.readouterr().out == ""
+    assert "alibi" in capsys.readouterr().out  # -q hides progress only; the table is the result
     assert [i["name"] for i in json.loads(path.read_text())] == enc.available("bias")
 
 

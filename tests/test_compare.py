@@ -36,7 +36,7 @@ def test_null_reference_is_seeded():
     assert a == b and a["null_mean"] != c["null_mean"]
 
 
-def test_lengthgen_reads_records_by_registry_name():
+def test_lengthgen_reads_records_by_registry_name_one_configuration_at_a_time():
     recs = [
         {"task": "running_sum", "pe": "kerple_log", "train_len": 50,
          "final": {"test": {"50": {"mse": 0.1}, "100": {"mse": 0.3}, "200": {"mse": 0.5}}}},
@@ -46,9 +46,14 @@ def test_lengthgen_reads_records_by_registry_name():
          "final": {"test": {"4": {"seq_acc": 1.0, "token_acc": 1.0}, "8": {"seq_acc": 0.25, "token_acc": 0.5}}}},
     ]
     lg = comparison.lengthgen_summary(recs, "kerple_log")
-    assert lg["running_sum"]["runs"] == 2 and math.isclose(lg["running_sum"]["metrics"]["mse"]["at_longest"], 0.6)
-    assert math.isclose(lg["running_sum"]["metrics"]["mse"]["at_train"], 0.2) and lg["running_sum"]["longest"] == 200
-    assert comparison.lengthgen_summary(recs, "rope")["parity"]["metrics"]["seq_acc"]["at_longest"] == 0.25
+    assert [g["pe"] for g in lg["running_sum"]] == ["kerple_log", "kerple_log:r1=0.5"]  # two configurations, never averaged
+    assert [g["runs"] for g in lg["running_sum"]] == [1, 1] and lg["running_sum"][0]["config"] == {"model.pe": "kerple_log"}
+    assert math.isclose(lg["running_sum"][0]["metrics"]["mse"]["at_longest"], 0.5)
+    assert math.isclose(lg["running_sum"][1]["metrics"]["mse"]["at_train"], 0.3) and lg["running_sum"][1]["longest"] == 200
+    assert [g["pe"] for g in comparison.lengthgen_summary(recs, "kerple_log", {"r1": 0.5})["running_sum"]] == ["kerple_log:r1=0.5"]
+    parsed = [{**r, "_pe_params": {"r1": 0.50}} if r["pe"].endswith("0.5") else r for r in recs]  # as petheory compare reads
+    assert [g["pe"] for g in comparison.lengthgen_summary(parsed, "kerple_log", {"r1": 0.5})["running_sum"]] == ["kerple_log:r1=0.5"]
+    assert comparison.lengthgen_summary(recs, "rope")["parity"][0]["metrics"]["seq_acc"]["at_longest"] == 0.25
     assert comparison.lengthgen_summary(recs, "alibi") == {}
 
 
@@ -64,8 +69,8 @@ def test_cli_compare_json_and_records(tmp_path, capsys, monkeypatch):
                  "--null-draws", "3", "--json", "-"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [r["pe"] for r in out["rows"]] == ["xpos", "kerple_log"] and out["records"]["count"] == 1
-    assert out["rows"][0]["lengthgen"]["copy"]["metrics"] == {"seq_acc": {"at_train": 0.9, "at_longest": 0.1},
-                                                              "token_acc": {"at_train": 0.95, "at_longest": 0.6}}
+    assert out["rows"][0]["lengthgen"]["copy"][0]["metrics"] == {"seq_acc": {"at_train": 0.9, "at_longest": 0.1},
+                                                                 "token_acc": {"at_train": 0.95, "at_longest": 0.6}}
     assert out["rows"][0]["norms"]["angles"]["bands"] == 32
 
 

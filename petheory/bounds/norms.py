@@ -200,7 +200,7 @@ def norm_bound(name: str, length: int, d: int = 64, *, n_max: int | None = None,
         Model dimension (absolute and rotary kinds).
     n_max : int, optional
         Training length N_max (default ``length``) for encodings that use it (learned table size,
-        wavelet and Legendre position maps).
+        wavelet and Legendre position maps; YaRN's original context, default its registry value 2048).
     **params
         The encoding's own keyword arguments (``slope`` for ALiBi, ``normalisation`` for wavelet, ...).
 
@@ -259,6 +259,8 @@ def norm_bound(name: str, length: int, d: int = 64, *, n_max: int | None = None,
         meaning = f"max |b(i,j)| over i, j < {length}: logit-bias magnitude (no vector is added; B_0 = B_x)"
         return NormBound(name, kind, length, None, stated, formula, computed, meaning, None, p)
     # rotary: R_p is orthogonal, so ||R_p x|| = ||x||; measure the departure on a basis + a random vector
+    if "n_max" in info.params:  # YaRN: its original context is the training length (else its registry default)
+        p.setdefault("n_max", info.params["n_max"] if n_max is None else n_max)
     table = info.fn(length, d, **p)
     if hasattr(table, "factors"):  # encodings.extension.ScaledRotaryTable: YaRN, xPos, RoPE + absolute
         return scaled_rotary_norm_bound(name, table, length, d, p)
@@ -292,9 +294,12 @@ def scaled_rotary_norm_bound(name: str, table, length: int, d: int, params: dict
     elif table.mscale != 1.0:
         stated, formula = table.mscale - 1.0, "mscale - 1 = 0.1 ln s (logits x mscale^2)"
         meaning = "relative change of a rotated band's norm: YaRN's attention factor on q and k; B_0 = B_x"
-    else:
+    elif table.additive is not None:
         stated, formula = 0.0, "0 (||R_p x|| = ||x||) + sup ||PE|| added to B_0"
         meaning = "rotation adds nothing; the additive absolute part adds its sup norm to B_0"
+    else:  # YaRN at mscale 1: a plain rotation
+        stated, formula = 0.0, "0 (||R_p x|| = ||x||; mscale = 1)"
+        meaning = "max relative change of ||x|| under R_p: rotations add no vector, B_0 = B_x"
     return NormBound(name, "rotary", length, d, stated, formula, computed, meaning, None, params, additive)
 
 
@@ -353,6 +358,26 @@ def rotary_angle_coverage(name: str, length: int, d: int = 64, *, n_max: int, **
 # =============================================================================== one report row (CLI)
 
 
+def training_length(name: str, params: dict, n_max: int | None) -> tuple[int | None, dict]:
+    """One training length from a PE spec's own ``n_max`` and a separate one (``petheory bounds --n-max``).
+
+    A learned table's size, the wavelet/Legendre position maps and YaRN's original context are all
+    the training length N_max, so ``learned:n_max=50`` and ``--n-max 50`` say the same thing.
+    Returns ``(n_max, params without n_max)``; two different values are a ValueError.
+
+    >>> training_length("rope_yarn", {"scale": 4.0, "n_max": 32768}, None)
+    (32768, {'scale': 4.0})
+    >>> training_length("learned", {}, 50)
+    (50, {})
+    """
+    params = dict(params)
+    own = params.pop("n_max", None)
+    if own is not None and n_max is not None and own != n_max:
+        raise ValidationError(f"n_max is given twice with different values: {name}:n_max={own} and --n-max {n_max}; both are "
+                         "the training length (YaRN: its original context); give one")
+    return (n_max if own is None else own), params
+
+
 def bound_report(name: str, length: int, d: int = 64, *, n_max: int | None = None, m: int = 1000,
                  weight_norm: float = 1.0, lipschitz: float = 1.0, token_norm: float = 1.0,
                  distance: int | None = None, **params) -> dict:
@@ -364,6 +389,11 @@ def bound_report(name: str, length: int, d: int = 64, *, n_max: int | None = Non
     linear class, ``lipschitz=1``). For ALiBi also ``eq9``: the Eq. 9 drift bound
     :math:`L_A\alpha(d-N_{max})`, :math:`L_A=1/4`, at ``distance`` (default the farthest key,
     ``length-1``, when it lies beyond ``n_max``); an explicit ``distance`` must exceed ``n_max``.
+    A PE spec's own ``n_max`` (``learned:n_max=50``) and a separate training length meet in
+    :func:`training_length` first.
+
+    >>> bound_report("rope_yarn", 131072, 64, scale=4.0, n_max=32768)["n_max"]
+    32768
     """
     m = v.integer("m", m, minimum=1)
     weight_norm = v.real("weight_norm", weight_norm, nonnegative=True)

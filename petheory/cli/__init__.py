@@ -50,7 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     common.add_argument("--plugin", action="append", default=[], metavar="MODULE",
                         help="import MODULE (dotted name or .py path) first, to register your own encodings/claims; repeatable")
-    common.add_argument("--quiet", "-q", action="store_true", help="no progress output")
+    common.add_argument("--quiet", "-q", action="store_true",
+                        help="no progress output on stderr; results (tables, 'wrote FILE' lines) are still printed")
     common.add_argument("--max-memory", metavar="SIZE", help="memory a computation may use, e.g. 8G or 512MiB "
                         "(default: PETHEORY_MAX_MEMORY, else the memory available); larger sizes are refused before allocating")
     parser = _Parser(prog="petheory", description="Executable theory of positional encodings in Transformers.")

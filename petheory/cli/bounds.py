@@ -25,7 +25,9 @@ def add_arguments(p) -> None:
                         f"--pe for several (default: every registered PE). {GRAMMAR}")
     p.add_argument("--length", default="200", metavar="N'[,N'...]", help="inference length(s) N' (default: 200)")
     p.add_argument("--n-max", type=int, metavar="N", help="training length N_max (default: each N'); sets the learned "
-                   "table size and the wavelet/Legendre position maps")
+                   "table size, the wavelet/Legendre position maps and YaRN's original context (rope_yarn: default "
+                   "2048, its registry value, when neither --n-max nor rope_yarn:n_max=N is given). A spec's own "
+                   "n_max (learned:n_max=50) is the same length: give one, or the same value")
     p.add_argument("-d", "--d-model", type=int, default=64, metavar="D", help="model dimension (default: 64)")
     p.add_argument("--m", type=int, default=1000, help="sample size m (default: 1000)")
     p.add_argument("--weight-norm", type=float, default=1.0, metavar="B", help="readout weight norm bound B (default: 1)")
@@ -93,6 +95,7 @@ def table_report(spec: str, length: int, *, m: int, weight_norm: float, lipschit
 def run(args) -> int:
     from petheory import bounds
     from petheory.cli._describe import describe
+    from petheory.bounds.norms import training_length
     from petheory.io import atomic_write_json
 
     try:
@@ -113,14 +116,16 @@ def run(args) -> int:
         lip = lip_report.total
     if args.distance is not None and not any(s.name == "alibi" for s in specs):
         raise ValidationError("--distance (Eq. 9) applies to alibi; add --pe alibi")
-    rows = [table_report(s.head.path, N, m=args.m, weight_norm=args.weight_norm, lipschitz=lip, token_norm=args.token_norm,
-                         key=s.head.key)
-            if s.is_table else
-            bounds.bound_report(s.name, N, s.head.d or args.d_model, m=args.m, weight_norm=args.weight_norm,
-                                lipschitz=lip, token_norm=args.token_norm,
-                                distance=args.distance if s.name == "alibi" else None,
-                                **{"n_max": args.n_max, **s.params})  # a model's own n_max (its original context) wins
-            for s in specs for N in lengths]
+    rows = []
+    for s in specs:
+        if s.is_table:
+            rows += [table_report(s.head.path, N, m=args.m, weight_norm=args.weight_norm, lipschitz=lip,
+                                  token_norm=args.token_norm, key=s.head.key) for N in lengths]
+            continue
+        n_max, params = training_length(s.name, s.params, args.n_max)  # learned:n_max=50 is --n-max 50
+        rows += [bounds.bound_report(s.name, N, s.head.d or args.d_model, n_max=n_max, m=args.m, weight_norm=args.weight_norm,
+                                     lipschitz=lip, token_norm=args.token_norm,
+                                     distance=args.distance if s.name == "alibi" else None, **params) for N in lengths]
     payload = {"rows": rows, "resolved_encodings": [describe(s, d=args.d_model, length=max(lengths)) for s in specs],
                "lipschitz": lip_report.as_dict() if lip_report else {"total": lip, "source": "--lipschitz"
                                                                                   if args.lipschitz is not None else "default 1 (linear class)"}}
@@ -129,8 +134,7 @@ def run(args) -> int:
         return 0
     if args.json:
         atomic_write_json(args.json, payload)
-    if not args.quiet:
-        _table(rows, lip, lip_report)
+    _table(rows, lip, lip_report)
     return 0
 
 
@@ -145,12 +149,11 @@ def _table(rows, lip, lip_report) -> None:
     from rich.table import Table
 
     from petheory.cli._console import console
+    from petheory.texttable import plain_table
 
-    t = Table(title="petheory bounds (li2025 Table 2, §4.2, Eq. 9)")
-    for col, kw in (("PE", {"style": "bold"}), ("kind", {}), ("N'", {"justify": "right"}), ("stated (paper)", {}),
-                    ("computed", {"justify": "right"}), ("B0", {"justify": "right"}), ("R_m bound", {"justify": "right"}),
-                    ("note", {"overflow": "fold", "max_width": 34})):
-        t.add_column(col, **kw)
+    con = console()
+    heads = ("PE", "kind", "N'", "N_max", "stated (paper)", "computed", "B0", "R_m bound", "note")
+    cells = []
     for r in rows:
         nb = r["norm"]
         stated = nb["stated_formula"] + (f" = {_fmt(nb['stated'])}" if nb["stated"] is not None and not nb["stated_formula"].startswith("0") else "")
@@ -167,13 +170,28 @@ def _table(rows, lip, lip_report) -> None:
             note.append(f"angles: {a['out_of_range']}/{a['bands']} bands past the range seen on 0..{a['n_max'] - 1} "
                         f"(first at N'={a['onset']})")
         params = ",".join(f"{k}={v}" for k, v in r["params"].items() if k != "n_max")
-        t.add_row(escape(r["pe"] + (f":{params}" if params else "")), r["kind"], str(r["length"]), escape(stated),
-                  _fmt(nb["computed"]), _fmt(r["B0"]), _fmt(r["rademacher"]), escape("; ".join(note)))
-    con = console()
-    con.print(t)
+        cells.append([r["pe"] + (f":{params}" if params else ""), r["kind"], str(r["length"]),
+                      _fmt(r.get("n_max") or r["params"].get("n_max")), stated, _fmt(nb["computed"]), _fmt(r["B0"]),
+                      _fmt(r["rademacher"]), "; ".join(note)])
+    title = "petheory bounds (li2025 Table 2, §4.2, Eq. 9)"
+    if not con.is_terminal:  # a pipe or a file: one line per row, every cell whole
+        con.print(plain_table(title, heads, cells, right={2, 3, 5, 6, 7}), markup=False, highlight=False, soft_wrap=True)
+    else:
+        t = Table(title=title)
+        for col, kw in zip(heads, ({"style": "bold", "overflow": "fold"}, {}, {"justify": "right"}, {"justify": "right"}, {},
+                                   {"justify": "right"}, {"justify": "right"}, {"justify": "right"},
+                                   {"overflow": "fold", "max_width": 34})):
+            t.add_column(col, **kw)
+        for row in cells:
+            t.add_row(*(escape(c) for c in row))
+        con.print(t)
     src = "from the checkpoint's weights" if lip_report else ("given" if lip != 1.0 else "linear class")
     r0 = rows[0]
     con.print("computed: sup_pos ||PE(pos)|| (absolute), max |b(i,j)| logit bias (bias), max relative change of ||x|| "
               "under R_p (rotary); B0 = B_x + computed (absolute) or B_x.")
     con.print(f"R_m bound = B L_trans B0 / sqrt(m): B={_fmt(r0['weight_norm'])}, L_trans={_fmt(lip)} ({src}), m={r0['m']}, "
               f"B_x={_fmt(r0['token_norm'])}; constant 1, logs dropped (li2025 §4.2).")
+    same = {r["kind"] for r in rows if r["kind"] in ("bias", "rotary") and r["B0"] == r0["token_norm"]}
+    if same:
+        con.print(f"{' and '.join(sorted(same))} rows add no vector to the input (B0 = B_x = {_fmt(r0['token_norm'])}), so "
+                  "their R_m bound is one number: the bound sees a PE only through B0, and L_trans is the same for all rows.")

@@ -38,7 +38,7 @@ def run(args) -> int:
     claims = _select(select, args.claims)
     from petheory.cli._console import console as make_console
 
-    console = make_console(quiet=args.quiet)
+    console = make_console()  # results: -q hides progress only
 
     if args.list:
         return _list(claims, args.json)
@@ -75,7 +75,7 @@ def run(args) -> int:
 
     if args.json == "-":  # the JSON document alone on stdout, so it can be piped
         print(json_text(report.document(records, profile=args.profile, seed=args.seed)))
-        console = make_console(stderr=True, quiet=args.quiet)
+        console = make_console(stderr=True, quiet=args.quiet)  # the table beside the JSON: secondary, -q hides it
     else:
         report.print_table(records, console)
     if args.json and args.json != "-":

@@ -22,20 +22,36 @@ def add_arguments(p) -> None:
     from petheory.spec import GRAMMAR
 
     p.add_argument("--pe", action="append", metavar="SPEC",
-                   help="a registered encoding (repeat --pe for several; default: every registered one); compare takes "
-                        f"names without parameters (its columns use each encoding's defaults). {GRAMMAR}")
+                   help="a registered encoding with optional parameters (rope_yarn:scale=4; repeat --pe for several; "
+                        "default: every registered one with its defaults); training records count for it when their "
+                        f"PE has these parameters. {GRAMMAR}")
     p.add_argument("--n", type=int, default=256, help="positions of the spectral analysis (default 256)")
     p.add_argument("-d", "--d-model", type=int, default=64, metavar="D", help="model dimension (default 64)")
     p.add_argument("--length", "--lengths", dest="lengths", default="64,256,1024", metavar="N',N',...",
                    help="inference lengths N' of the norm columns (default 64,256,1024)")
-    p.add_argument("--n-max", type=int, default=64, metavar="N", help="training length for norms and angle coverage (default 64)")
+    p.add_argument("--n-max", type=int, default=None, metavar="N",
+                   help="training length for norms and angle coverage (default 64, or a spec's own n_max: learned:n_max=50)")
     p.add_argument("--null-draws", type=int, default=20, metavar="K", help="random encodings in the stress null (default 20)")
     p.add_argument("--seed", type=int, default=0, help="seed of the null draws")
     p.add_argument("--records", action="append", metavar="DIR",
                    help="folder searched for record.json (repeatable; default records/ and the runs folder: $PETHEORY_RUNS, "
-                        "else runs/)")
+                        "else runs/, unless --run names the runs)")
+    p.add_argument("--run", action="append", metavar="RUN", dest="runs",
+                   help="an explicit run set: a run folder (with its record.json) or a record.json file; repeatable; "
+                        "only these runs (and --records folders, if given) count")
     p.add_argument("--json", metavar="FILE", help="write the rows as JSON to FILE ('-' for stdout)")
     p.add_argument("--markdown", action="store_true", help="print the table as GitHub Markdown (for a README)")
+
+
+def _with_pe_params(rec: dict) -> dict:
+    """The record with its PE's first term parsed (``_pe_params``), so compare can match ``--pe NAME:key=value``."""
+    from petheory.spec import parse_pe_spec
+
+    try:
+        params = parse_pe_spec(str(rec["pe"])).head.params
+    except ValueError:  # a PE this installation does not know (a plugin's): matched by its exact text only
+        return rec
+    return {**rec, "_pe_params": params}
 
 
 def read_records(dirs) -> tuple[list[dict], list[str]]:
@@ -54,8 +70,27 @@ def read_records(dirs) -> tuple[list[dict], list[str]]:
             except (OSError, ValueError):
                 continue
             if isinstance(rec, dict) and rec.get("task") and rec.get("pe") and (rec.get("final") or {}).get("test"):
-                recs.append(rec)
+                recs.append(_with_pe_params({**rec, "_source": str(f)}))
     return recs, searched
+
+
+def read_runs(paths) -> list[dict]:
+    """The records of an explicit run set: each path a run folder with a record.json, or a record.json itself."""
+    from pathlib import Path
+
+    recs = []
+    for p in paths:
+        f = Path(p) / "record.json" if Path(p).is_dir() else Path(p)
+        if not f.is_file():
+            raise ValidationError(f"--run {p}: no record.json there; give a run folder (runs/...) or a record.json file")
+        try:
+            rec = json.loads(f.read_text())
+        except ValueError as exc:
+            raise ValidationError(f"--run {p}: {f} is not valid JSON ({exc})") from None
+        if not (isinstance(rec, dict) and rec.get("task") and rec.get("pe") and (rec.get("final") or {}).get("test")):
+            raise ValidationError(f"--run {p}: {f} is not a finished training record (needs task, pe and final.test)")
+        recs.append(_with_pe_params({**rec, "_source": str(f)}))
+    return recs
 
 
 def run(args) -> int:
@@ -63,6 +98,7 @@ def run(args) -> int:
     from petheory import encodings as enc
     from petheory.cli._describe import describe
     from petheory.io import atomic_write_json
+    from petheory.bounds.norms import training_length
     from petheory.records import runs_dir
     from petheory.spec import parse_pe_specs
 
@@ -71,29 +107,35 @@ def run(args) -> int:
         names = []
         for spec in parse_pe_specs(args.pe):  # the old '--pe a,b' list reads as --pe a --pe b
             term = spec.registered("compare")
-            enc.info(term.name)  # a petheory.nn mechanism (mla) -> one-line error listing the registry
-            if term.options or term.is_table:
-                raise ValidationError(f"compare takes registered encoding names without parameters, got {spec}; "
-                                 "petheory stress/spectrum/bounds take --pe NAME:key=value and tables")
-            names.append(term.name)
+            if term.is_table:
+                raise ValidationError(f"compare takes registered encodings (with parameters), got the table {spec}; "
+                                      "petheory stress/spectrum/bounds take tables")
+            term.check_params(enc.info(term.name).params)  # a petheory.nn mechanism (mla) -> one-line error
+            n_max, params = training_length(term.name, term.params, args.n_max)
+            if n_max is not None and "n_max" in enc.info(term.name).params:
+                params["n_max"] = n_max
+            names.append((term.name, params))
     try:
         lengths = tuple(int(x) for x in str(args.lengths).split(",") if x.strip())
     except ValueError:
         raise ValidationError(f"--lengths must be integers separated by commas, got {args.lengths!r}") from None
     if not lengths or min(lengths) < 2:
         raise ValidationError(f"--lengths needs lengths >= 2, got {args.lengths!r}")
-    for flag, val, lo in (("--n", args.n, 2), ("--d-model", args.d_model, 2), ("--n-max", args.n_max, 2),
+    n_max = 64 if args.n_max is None else args.n_max
+    for flag, val, lo in (("--n", args.n, 2), ("--d-model", args.d_model, 2), ("--n-max", n_max, 2),
                           ("--null-draws", args.null_draws, 2)):
         if val < lo:
             raise ValidationError(f"{flag} must be >= {lo}, got {val}")
     if args.d_model % 2:
         raise ValidationError(f"--d-model must be even (rotary encodings pair coordinates), got {args.d_model}")
-    recs, searched = read_records(args.records or ["records", str(runs_dir())])
-    rows = comparison.compare(names, records=recs, n=args.n, d=args.d_model, lengths=lengths, n_max=args.n_max,
+    explicit = read_runs(args.runs or [])
+    recs, searched = read_records(args.records or ([] if args.runs else ["records", str(runs_dir())]))
+    recs += explicit
+    rows = comparison.compare(names, records=recs, n=args.n, d=args.d_model, lengths=lengths, n_max=n_max,
                               null_draws=args.null_draws, seed=args.seed)
     payload = {"rows": rows, "resolved_encodings": [describe(r["pe"], d=args.d_model) for r in rows],
-               "records": {"searched": searched, "count": len(recs)},
-               "settings": {"n": args.n, "d": args.d_model, "lengths": list(lengths), "n_max": args.n_max,
+               "records": {"searched": searched, "runs": [r["_source"] for r in explicit], "count": len(recs)},
+               "settings": {"n": args.n, "d": args.d_model, "lengths": list(lengths), "n_max": n_max,
                             "null_draws": args.null_draws, "seed": args.seed, "target": "builtin corpus"}}
     if args.json == "-":
         print(json.dumps(payload, indent=2, default=float))
@@ -102,7 +144,7 @@ def run(args) -> int:
         atomic_write_json(args.json, payload)
     if args.markdown:
         _markdown(payload)
-    elif not args.quiet:
+    else:
         _table(payload)
     return 0
 
@@ -135,23 +177,40 @@ def _cells(r: dict, lengths) -> list[str]:
     norms = "/".join(_g(nm["values"][str(L)], 2) for L in lengths) if "error" not in nm else nm["error"][:40]
     a = nm.get("angles") if "error" not in nm else None
     ang = f"{a['out_of_range']}/{a['bands']} ≥{a['onset']}" if a and a["onset"] is not None else ("0" if a else "")
-    lg = "; ".join(f"{task} " + ", ".join(f"{SHORT.get(m, m)} {_g(x['at_train'], 2)}→{_g(x['at_longest'], 2)}"
-                                          for m, x in v["metrics"].items())
-                   + f" @{v['longest']}" + (f" ({v['runs']} runs)" if v["runs"] > 1 else "")
-                   for task, v in r["lengthgen"].items()) or "no records"
+    lg = "; ".join(_group_cell(task, g) for task, groups in r["lengthgen"].items() for g in groups) or "no records"
     return [r["pe"], r["kind"], sym, spread, cpd, stress, null, norms, ang, lg]
+
+
+def run_name(source: str) -> str:
+    """A run's short name: its folder (``runs/.../parity__nope__s0/record.json`` -> ``parity__nope__s0``)."""
+    from pathlib import PurePath
+
+    p = PurePath(source)
+    return p.parent.name if p.name == "record.json" and p.parent.name else str(source)
+
+
+def _group_cell(task: str, g: dict) -> str:
+    """One configuration's numbers and the runs they average: ``copy [pe=xpos:base=500, task.params.n_train=64]:
+    seq 0.9→0.1 @8 (2 runs: copy__xpos__s0, copy__xpos__s1)``."""
+    conf = ", ".join(f"{k.removeprefix('model.')}={v}" for k, v in g["config"].items())
+    nums = ", ".join(f"{SHORT.get(m, m)} {_g(x['at_train'], 2)}→{_g(x['at_longest'], 2)}" for m, x in g["metrics"].items())
+    runs = ", ".join(run_name(s) for s in g["records"])
+    return f"{task}{f' [{conf}]' if conf else ''}: {nums} @{g['longest']} ({g['runs']} run{'s' if g['runs'] > 1 else ''}: {runs})"
 
 
 def _notes(payload) -> list[str]:
     st, rc = payload["settings"], payload["records"]
     lengths = st["lengths"]
-    where = ", ".join(rc["searched"]) if rc["searched"] else "none of records/, runs/ exists here"
+    where = ", ".join(rc["searched"]) if rc["searched"] else ("no folder searched" if rc.get("runs") else
+                                                              "none of records/, runs/ exists here")
     return [
         f"angles out: rotary bands whose angles at N={lengths[-1]} leave the range seen on 0..{st['n_max'] - 1} "
         "(≥ the first length where one does).",
-        f"length generalisation: {rc['count']} training records found ({where}); running_sum mse (lower is better); "
+        f"length generalisation: {rc['count']} training records ({where}"
+        + (f"; {len(rc['runs'])} given with --run" if rc.get("runs") else "") + "); running_sum mse (lower is better); "
         "chen2025 tasks seq = exact match, tok = per-token accuracy; at the training length → the longest test length (@), "
-        "averaged over runs.",
+        "averaged over the runs of one configuration only (its seeds; runs are named by folder): a [bracket] names what "
+        "differs between configurations (another sample size, model or PE parameter); --run RUN picks the runs explicitly.",
         "CPD (negative eigenvalues): a bias B is conditionally positive definite when x^T B x >= 0 for sum x = 0; then it has "
         "exactly one negative eigenvalue and its Fejér symbol is >= 0 at every non-zero Fourier frequency "
         "(petheory.toeplitz.conditional_definiteness).",
@@ -185,14 +244,20 @@ def _table(payload) -> None:
 
     from petheory.cli._console import console
 
+    from petheory.texttable import plain_table
+
     st = payload["settings"]
-    t = Table(title=_title(st))
-    for k, h in enumerate(HEADERS):
-        t.add_column(h.format(lengths="/".join(map(str, st["lengths"]))), style="bold" if k == 0 else None,
-                     justify="left" if k in (0, 1, 9) else "right", overflow="fold")
-    for r in payload["rows"]:
-        t.add_row(*(escape(c) for c in _cells(r, st["lengths"])))
+    heads = [h.format(lengths="/".join(map(str, st["lengths"]))) for h in HEADERS]
+    rows = [_cells(r, st["lengths"]) for r in payload["rows"]]
     con = console()
-    con.print(t)
+    if not con.is_terminal:  # a pipe or a file: one line per encoding, every cell whole
+        con.print(plain_table(_title(st), heads, rows, right=set(range(2, 9))), markup=False, highlight=False, soft_wrap=True)
+    else:
+        t = Table(title=_title(st))
+        for k, h in enumerate(heads):
+            t.add_column(h, style="bold" if k == 0 else None, justify="left" if k in (0, 1, 9) else "right", overflow="fold")
+        for row in rows:
+            t.add_row(*(escape(c) for c in row))
+        con.print(t)
     for line in _notes(payload):
         con.print(escape(line))

@@ -23,19 +23,25 @@ def run(args) -> int:
         return 0
     if args.json:
         atomic_write_json(args.json, items)
-    if not args.quiet:
-        from rich.markup import escape
-        from rich.table import Table
+    from rich.markup import escape
+    from rich.table import Table
 
-        from petheory.cli._console import console
+    from petheory.cli._console import console
+    from petheory.texttable import plain_table
 
-        t = Table(title="petheory encodings")
-        t.add_column("name", style="bold")
-        t.add_column("kind")
-        t.add_column("parameters (defaults)", overflow="fold")
-        t.add_column("conventions", overflow="fold", max_width=80)
-        for it in items:
-            params = ", ".join(f"{k}={v!r}" if v != "<required>" else k for k, v in it["params"].items()) or "-"
-            t.add_row(it["name"], it["kind"], escape(params), escape(it["conventions"]))
-        console().print(t)
+    heads = ("name", "kind", "parameters (defaults)", "conventions")
+    rows = [[it["name"], it["kind"], ", ".join(f"{k}={v!r}" if v != "<required>" else k for k, v in it["params"].items()) or "-",
+             it["conventions"]] for it in items]
+    con = console()
+    if not con.is_terminal:  # a pipe or a file: one line per encoding, every cell whole
+        con.print(plain_table("petheory encodings", heads, rows), markup=False, highlight=False, soft_wrap=True)
+        return 0
+    t = Table(title="petheory encodings")
+    t.add_column("name", style="bold")
+    t.add_column("kind")
+    t.add_column("parameters (defaults)", overflow="fold")
+    t.add_column("conventions", overflow="fold", max_width=80)
+    for row in rows:
+        t.add_row(*(escape(c) for c in row))
+    con.print(t)
     return 0

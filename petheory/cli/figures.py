@@ -54,7 +54,7 @@ def run(args) -> int:
     from petheory.cli._progress import Lines
 
     out = output_folder(args)
-    con = console(quiet=args.quiet)
+    con = console()  # what was written is a result: printed even with -q
     lines = Lines("figures", quiet=args.quiet)
     # training inside a figure (the bound-vs-empirical ones) reports each finished run on stderr
     def trained(done, total, rec):

@@ -57,8 +57,7 @@ def run(args) -> int:
         return 0
     if args.json:
         atomic_write_json(args.json, rows)
-    if not args.quiet:
-        for r in rows:
-            print(f"N={r['N']:3d}  LRC={r['lrc']:>5}  certified={r['certified']!s:5}  residual={r['residual']:.2e} "
-                  f"(tol {r['residual_tol']:.1e})  rank={r['rank']}  gap={r['rank_gap']:.2e}")
+    for r in rows:
+        print(f"N={r['N']:3d}  LRC={r['lrc']:>5}  certified={r['certified']!s:5}  residual={r['residual']:.2e} "
+              f"(tol {r['residual_tol']:.1e})  rank={r['rank']}  gap={r['rank_gap']:.2e}")
     return 0

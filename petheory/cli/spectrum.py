@@ -47,8 +47,9 @@ def add_arguments(p) -> None:
     p.add_argument("--hermitian-part", action="store_true", help="use (T + T^H)/2 when the data is not Hermitian")
     p.add_argument("--rtol", type=float, default=1e-8, help="relative accuracy of the extreme eigenvalues (default 1e-8)")
     p.add_argument("--method", choices=("auto", "exact", "slq", "off"), default="auto",
-                   help="Szegő distance: dense eigenvalues (exact), stochastic Lanczos quadrature (slq: minutes at N=2^20), "
-                        "none (off); auto (default): exact up to N=4096, off beyond (say --method slq to estimate it)")
+                   help="Szegő distance: dense eigenvalues (exact: O(N^3), about 2 s at N=1024 and 30 s at N=4096 on 2 "
+                        "cores), stochastic Lanczos quadrature (slq: ~10 s at N=4096, minutes at N=2^20), none (off); "
+                        "auto (default): exact up to N=1024, off beyond (--method exact or slq computes it)")
     p.add_argument("--seed", type=int, default=0, help="seed of the SLQ probes")
     p.add_argument("--json", metavar="FILE", help="write the record as JSON to FILE ('-' for stdout)")
 
@@ -121,7 +122,14 @@ def pe_spec(args):
     return parse_pe_spec(args.pe).with_key(args.key)
 
 
-SLQ_ABOVE = 4096  # --method auto: exact eigenvalues up to here, no Szegő distance beyond unless asked
+#: --method auto: the Szegő distance from dense eigenvalues up to this N (O(N^3): about 1-2 s at 1024 on 2 loaded
+#: cores, 30 s at 4096), none beyond unless asked for with --method exact or slq.
+EXACT_UP_TO = 1024
+
+
+def _exact_seconds(n: int) -> float:
+    """Rough wall time of the dense eigenvalues at N on this project's 2-core machines: 30 s at N = 4096, as N^3."""
+    return 30.0 * (n / 4096) ** 3
 
 
 def _resolved(sd) -> bool:
@@ -216,13 +224,23 @@ def run(args) -> int:
     t_eig = time.perf_counter() - t0
     t0 = time.perf_counter()
     method = args.method
-    if method == "auto" and n > SLQ_ABOVE:
-        method = "off"
-        szego_skip = (f"not computed at N = {n} > {SLQ_ABOVE} by default: the stochastic estimate (SLQ) takes minutes "
-                      "there; --method slq computes it")
+    if method == "auto":
+        method = "exact" if n <= EXACT_UP_TO else "off"
+    if args.method == "auto" and method == "off":
+        szego_skip = (f"not computed at N = {n} > {EXACT_UP_TO} by default: dense eigenvalues cost O(N^3) (about "
+                      f"{_exact_seconds(n):.0f} s here on 2 cores); --method exact computes it, --method slq estimates it")
     elif method == "off":
         szego_skip = "not computed (--method off)"
-    sd = None if method == "off" else szego.spectral_distribution(c, symbol=symbol_fn, method=method, seed=args.seed)
+    from petheory.cli._progress import Lines
+
+    lines = Lines("spectrum", quiet=args.quiet or n <= EXACT_UP_TO)  # long work: say so on stderr (never with -q)
+
+    def starting(how):  # called once the size is accepted, so a refusal stays a one-line error
+        how = f"dense eigenvalues, about {_exact_seconds(n):.0f} s" if how == "exact" else "stochastic Lanczos quadrature"
+        lines.line(f"Szegő distance at N = {n} by {how}")
+
+    sd = None if method == "off" else szego.spectral_distribution(c, symbol=symbol_fn, method=method, seed=args.seed,
+                                                                  progress=starting)
     t_sd = time.perf_counter() - t0
     rec = {
         "source": what,
@@ -252,27 +270,26 @@ def run(args) -> int:
         from petheory.io import atomic_write_json
 
         atomic_write_json(args.json, rec)
-    if not args.quiet:
-        lo, hi = eig.min, eig.max
-        srange = rec["symbol"].get("closed_form_range", [ex.min, ex.max])
-        print(f"T_N: {what}; N = {n}, Hermitian {'real symmetric' if rec['real'] else 'complex'}")
-        if "toeplitz_defect" in extra:
-            print(f"  Toeplitz defect of the source matrix: {extra['toeplitz_defect']:.3g}")
-        print(f"  symbol range      [{srange[0]:.10g}, {srange[1]:.10g}]  ({rec['symbol']['which']})")
-        print(f"  eigenvalue range  [{lo.value:.10g}, {hi.value:.10g}]  (error <= {lo.error_bound:.2g}, {hi.error_bound:.2g}; "
-              f"{lo.certificate}/{hi.certificate} certificate; {t_eig:.2f} s)")
-        for end in (e for e in (lo, hi) if not e.converged):
-            print(f"  note: lambda = {end.value:.6g} did not reach --rtol {args.rtol:g}; its error bound is {end.error_bound:.2g}")
-        if source is not None and source.projected:
-            print(f"  note: the source matrix is not Toeplitz (relative defect {extra['toeplitz_defect']:.3g}); "
-                  "this analyses its Toeplitz projection (diagonal averages); --no-project refuses instead")
-        if sd is None:
-            print(f"  Szegő distance    {szego_skip}")
-        elif _resolved(sd):
-            note = "" if sd.method == "exact" else f", estimate +- {sd.error_estimate:.2g} ({sd.probes} probes x {sd.steps} steps)"
-            print(f"  Szegő distance    Kolmogorov {sd.kolmogorov:.4g}, Wasserstein {sd.wasserstein:.4g}  ({sd.method}{note}; {t_sd:.2f} s)")
-        else:
-            print(f"  Szegő distance    unresolved: Kolmogorov estimate {sd.kolmogorov:.2g} is below its error {sd.error_estimate:.2g} "
-                  f"(so it lies in [0, {sd.kolmogorov + sd.error_estimate:.2g}]); Wasserstein {sd.wasserstein:.4g}  "
-                  f"({sd.method}, {sd.probes} probes x {sd.steps} steps; {t_sd:.2f} s)")
+    lo, hi = eig.min, eig.max
+    srange = rec["symbol"].get("closed_form_range", [ex.min, ex.max])
+    print(f"T_N: {what}; N = {n}, Hermitian {'real symmetric' if rec['real'] else 'complex'}")
+    if "toeplitz_defect" in extra:
+        print(f"  Toeplitz defect of the source matrix: {extra['toeplitz_defect']:.3g}")
+    print(f"  symbol range      [{srange[0]:.10g}, {srange[1]:.10g}]  ({rec['symbol']['which']})")
+    print(f"  eigenvalue range  [{lo.value:.10g}, {hi.value:.10g}]  (error <= {lo.error_bound:.2g}, {hi.error_bound:.2g}; "
+          f"{lo.certificate}/{hi.certificate} certificate; {t_eig:.2f} s)")
+    for end in (e for e in (lo, hi) if not e.converged):
+        print(f"  note: lambda = {end.value:.6g} did not reach --rtol {args.rtol:g}; its error bound is {end.error_bound:.2g}")
+    if source is not None and source.projected:
+        print(f"  note: the source matrix is not Toeplitz (relative defect {extra['toeplitz_defect']:.3g}); "
+              "this analyses its Toeplitz projection (diagonal averages); --no-project refuses instead")
+    if sd is None:
+        print(f"  Szegő distance    {szego_skip}")
+    elif _resolved(sd):
+        note = "" if sd.method == "exact" else f", estimate +- {sd.error_estimate:.2g} ({sd.probes} probes x {sd.steps} steps)"
+        print(f"  Szegő distance    Kolmogorov {sd.kolmogorov:.4g}, Wasserstein {sd.wasserstein:.4g}  ({sd.method}{note}; {t_sd:.2f} s)")
+    else:
+        print(f"  Szegő distance    unresolved: Kolmogorov estimate {sd.kolmogorov:.2g} is below its error {sd.error_estimate:.2g} "
+              f"(so it lies in [0, {sd.kolmogorov + sd.error_estimate:.2g}]); Wasserstein {sd.wasserstein:.4g}  "
+              f"({sd.method}, {sd.probes} probes x {sd.steps} steps; {t_sd:.2f} s)")
     return 0

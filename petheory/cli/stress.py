@@ -43,7 +43,9 @@ def add_arguments(p) -> None:
     p.add_argument("--lowercase", action="store_true", help="lowercase before whitespace tokenisation")
     p.add_argument("--max-vocab", type=int, metavar="K", help="keep the K most frequent types, pool the rest")
     p.add_argument("--min-count", type=int, default=1, metavar="C",
-                   help="positions need at least C observations (default 1); the rest are reported")
+                   help="with --corpus: positions need at least C observations (default 1); the rest are reported. "
+                        "The built-in corpus (no --corpus/--target) is fixed at C = 100 (BUILTIN_MIN_COUNT), so it "
+                        "keeps the positions with >= 100 observations")
     p.add_argument("--keep-sparse", action="store_true",
                    help="with --n: keep positions below --min-count (listed in the output) instead of failing")
     p.add_argument("--smoothing", type=float, default=0.0, metavar="ALPHA", help="additive pseudo-count (default 0)")
@@ -204,12 +206,19 @@ def run(args) -> int:
     d = args.d_model or model_d  # a model's config fixes its head dimension
     if isinstance(encoding, str) and d is None:
         d = 64
+    from petheory.cli._progress import Lines
+
+    n_target = target.n if isinstance(target, geometry.PositionalDistributions) else len(target)
+    lines = Lines("stress", quiet=args.quiet or (args.n or n_target) < LONG_N)  # long work only: a line now and then
     report = geometry.encoding_stress(
         encoding, target, n=args.n, d=d, kind=args.kind, rank=args.rank, bias_map=args.bias_map, name=label,
         target_name=None if isinstance(target, geometry.PositionalDistributions) else target_name, **params,
     )
+    # after the sizes were accepted (a refusal stays one line on stderr): the null reference is the long part
+    lines.line(f"stress of {label} against {target_name}: {report.stress:.4g} ({report.n} positions)"
+               + (f"; null reference of {args.null_draws} random tables next" if args.null_draws else ""))
     out = {"petheory": __version__, **report.as_dict(), "resolved_encoding": describe(pe_spec(args), d=d)}
-    out.update(_reference(args, target, report))
+    out.update(_reference(args, target, report, lines))
     if args.json:
         text = json.dumps(out, indent=2, allow_nan=False)
         if args.json == "-":
@@ -217,11 +226,15 @@ def run(args) -> int:
         else:
             atomic_write_json(args.json, out)
     if args.json != "-":
-        _print(out, quiet=args.quiet)
+        _print(out)
     return 0
 
 
-def _reference(args, target, report) -> dict:
+#: From this many positions on, stress prints progress lines on stderr (each null draw is an O(n^2 d) distance matrix).
+LONG_N = 512
+
+
+def _reference(args, target, report, lines=None) -> dict:
     """The null reference over random tables of the same shape, the equidistant stress, and warnings."""
     from petheory import geometry, stress_reference
 
@@ -235,7 +248,14 @@ def _reference(args, target, report) -> dict:
         "null": None,
     }
     if args.null_draws:
-        null = stress_reference.random_table_null(D, report.d, kind=report.kind, draws=args.null_draws, seed=args.seed)
+        every = max(1, args.null_draws // 10)
+
+        def progress(done, total):
+            if lines is not None and (done % every == 0 or done == total):
+                lines.step(done, total, "random tables of the null reference")
+
+        null = stress_reference.random_table_null(D, report.d, kind=report.kind, draws=args.null_draws, seed=args.seed,
+                                                  progress=progress)
         out["null"] = null.as_dict(report.stress)
         if report.stress >= out["equidistant_stress"] or null.percentile(report.stress) > 5:
             out["warnings"].append(
@@ -246,14 +266,14 @@ def _reference(args, target, report) -> dict:
 
 
 
-def _print(out: dict, *, quiet: bool) -> None:
+def _print(out: dict) -> None:
     from petheory.cli._console import console
 
     from rich.markup import escape
 
     from petheory import geometry
 
-    con = console(quiet=quiet)
+    con = console()
     td = out["target_details"]
     con.print(f"encoding  {escape(out['encoding'])}  [dim]({escape(out['geometry'])})[/dim]")
     tgt = escape(out["target"])

@@ -69,7 +69,7 @@ def run(args) -> int:
         from petheory.nn.train import resolve_device
 
         resolve_device(args.device)
-    console = make_console(quiet=args.quiet, stderr=args.json == "-")
+    console = make_console(stderr=args.json == "-", quiet=args.quiet)  # -q silences only a table moved to stderr
     axes = varying_axes([c.as_dict() for c in configs])
     if args.dry_run:
         for c in configs:
@@ -95,28 +95,42 @@ def run(args) -> int:
 
         records = sweep.run(configs, args.out, engine=args.engine, workers=args.workers, ensemble=args.ensemble,
                             slurm=parse_sets(args.slurm), progress=progress)
-    records = [{**r, "resolved_encoding": describe(r["pe"], d=r["model"]["d_model"] // r["model"]["n_head"])} for r in records]
+    records = [{**r, "resolved_encoding": describe(r["pe"], d=_head_dim(r))} for r in records]
     if args.json == "-":
         print(json.dumps(records, indent=2))
     elif args.json:
         atomic_write_json(args.json, records)
-    if not args.quiet:
-        from rich.table import Table
+    from rich.table import Table
 
-        rows = sweep.summary(records)
-        axes = varying_axes([r["config"] for r in records])  # every grid axis gets a column
-        for r, rec in zip(rows, records):
-            flat = _flatten(rec["config"])
-            r.update({k: flat.get(k) for k in axes})
-        t = Table(title=f"sweep {args.out}: {len(records)} runs")
-        tests = sorted({k for r in rows for k in r if k.startswith("test@")}, key=lambda k: int(k[5:]))
-        cols = ["task", "pe", "seed", *axes, "metric", "train", *tests]
-        for c in cols:
+    rows = sweep.summary(records)
+    axes = varying_axes([r["config"] for r in records])  # every grid axis gets a column
+    for r, rec in zip(rows, records):
+        flat = _flatten(rec["config"])
+        r.update({k: flat.get(k) for k in axes})
+    t = Table(title=f"sweep {args.out}: {len(records)} runs")
+    tests = sorted({k for r in rows for k in r if k.startswith("test@")}, key=lambda k: int(k[5:]))
+    cols = ["task", "pe", "seed", *axes, "metric", "train", *tests]
+    for c in cols:
+        t.add_column(c)
+    for r in rows:
+        t.add_row(*(f"{r[c]:.4g}" if isinstance(r.get(c), float) else str(r.get(c, "")) for c in cols))
+    console.print(t)
+    means = sweep.seed_means(rows, keys=("task", "pe", *axes))
+    if any(len(m["seeds"]) > 1 for m in means):  # the per-configuration numbers a reader compares
+        t = Table(title="mean ± standard error over seeds, per configuration")
+        mcols = ["task", "pe", *axes, "seeds", "metric", "train", *tests]
+        for c in mcols:
             t.add_column(c)
-        for r in rows:
-            t.add_row(*(f"{r[c]:.4g}" if isinstance(r.get(c), float) else str(r.get(c, "")) for c in cols))
+        for m in means:
+            t.add_row(*(_mean_se(m.get(c)) if isinstance(m.get(c), tuple) else
+                        ",".join(map(str, m[c])) if c == "seeds" else str(m.get(c, "")) for c in mcols))
         console.print(t)
     return 0
+
+
+def _mean_se(pair) -> str:
+    mean, se = pair
+    return f"{mean:.4g}" if se is None else f"{mean:.4g} ± {se:.2g}"
 
 
 _SHOWN = {"task", "task.name", "model.pe", "seed"}  # columns the table always has
@@ -142,3 +156,9 @@ def varying_axes(configs: list[dict]) -> list[str]:
     keys = list(dict.fromkeys(k for f in flats for k in f))
     return [k for k in keys if k not in _SHOWN
             and len({json.dumps(f.get(k), sort_keys=True, default=str) for f in flats}) > 1]
+
+
+def _head_dim(record: dict) -> int | None:
+    """A run's head dimension (d_model / n_head) from its record's model section; None when it has none."""
+    m = record.get("model") or {}
+    return m["d_model"] // m["n_head"] if "d_model" in m and "n_head" in m else None

@@ -134,10 +134,10 @@ def run(args) -> int:
         print(json.dumps(rec, indent=2))
     elif args.json:
         atomic_write_json(args.json, rec)
-    if not args.quiet:  # with --json - stdout is the JSON alone; the table goes to stderr
-        con = make_console(stderr=args.json == "-")
-        print_record(rec, con)
-        con.print(f"record: {out / RECORD}", markup=False)
+    # results print even with -q; with --json - stdout is the JSON alone; the table goes to stderr
+    con = make_console(stderr=args.json == "-", quiet=args.quiet)  # -q silences only a table moved to stderr
+    print_record(rec, con)
+    con.print(f"record: {out / RECORD}", markup=False)
     return 0
 
 

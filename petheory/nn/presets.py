@@ -110,17 +110,27 @@ def preset(task: str, size: str = "smoke", *, pe="nope", seed: int = 0, device: 
     return TrainConfig.from_dict(cfg).validate()
 
 
+def _did_you_mean(name: str, known, prefix: str = "") -> str:
+    """`` (did you mean model.n_head?)`` for a near miss among ``known``, else empty."""
+    import difflib
+
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return f" (did you mean {prefix}{close[0]}?)" if close else ""
+
+
 def _set(cfg: dict, key: str, val) -> None:
     head, _, rest = key.partition(".")
     if not rest:
         if head in ("task", "model"):
             raise ValidationError(f"override {key!r} needs a field, e.g. '{head}.seed' or 'model.d_model'")
         if head not in TrainConfig.__dataclass_fields__:
-            raise ValidationError(f"unknown setting {key!r}; TrainConfig has {', '.join(TrainConfig.__dataclass_fields__)}")
+            raise ValidationError(f"unknown setting {key!r}{_did_you_mean(head, TrainConfig.__dataclass_fields__)}; "
+                                  f"TrainConfig has {', '.join(TrainConfig.__dataclass_fields__)}")
         cfg[head] = val
     elif head == "model":
         if rest not in ModelConfig.__dataclass_fields__:
-            raise ValidationError(f"unknown model setting {rest!r}; ModelConfig has {', '.join(ModelConfig.__dataclass_fields__)}")
+            raise ValidationError(f"unknown model setting {rest!r}{_did_you_mean(rest, ModelConfig.__dataclass_fields__, 'model.')}; "
+                                  f"ModelConfig has {', '.join(ModelConfig.__dataclass_fields__)}")
         cfg["model"][rest] = val
     elif head == "task":
         if rest == "seed":

@@ -293,7 +293,12 @@ def resolve_params(name: str, params: dict | None = None) -> dict:
     params = dict(params or {})
     bad = sorted(set(params) - set(defaults))
     if bad:
-        raise ValidationError(f"task {name!r} has no parameter {', '.join(bad)}; it takes {', '.join(sorted(defaults))}")
+        import difflib
+
+        close = [m for b in bad for m in difflib.get_close_matches(b, list(defaults), n=1)]
+        raise ValidationError(f"task {name!r} has no parameter {', '.join(bad)}"
+                              + (f" (did you mean {', '.join(close)}?)" if close else "")
+                              + f"; it takes {', '.join(sorted(defaults))}")
     p = {**defaults, **params}
     if "test_lens" in p:
         p["test_lens"] = tuple(int(L) for L in p["test_lens"])

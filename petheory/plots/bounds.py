@@ -4,7 +4,7 @@ Every number comes from :mod:`petheory.bounds`; the trained figures draw the row
 :func:`petheory.experiments.li2025_rademacher_gap` and :func:`petheory.experiments.li2025_alibi_drift`
 (``draw_rademacher_gap``, ``draw_alibi_drift``); the registered figure functions call those first
 (the models are cached under ``runs/bounds/``, so a rerun only draws). Presets: ``quick`` trains the ``smoke`` running-sum model (2 layers,
-d=16, 2 heads) for 6 PEs x 5 sample sizes on CPU in about a minute; ``full`` trains the ``small``
+d=16, 2 heads) for 6 PEs x 5 sample sizes x 3 seeds on CPU in about 5 minutes; ``full`` trains the ``small``
 preset (2 layers, d=64, one head) for 8 sample sizes x 3 seeds.
 """
 
@@ -43,10 +43,24 @@ def _train(preset: str, seed: int) -> dict:
 
 
 def wavelet_label(dilation: str, normalisation: str, d=None) -> str:
-    """Plain words for a wavelet construction (encodings.wavelet's ``dilation``/``normalisation``)."""
-    where = {"unit": "t = pos/N_max", "position": "raw positions"}[dilation]
-    amp = {"l2": "2^(j/2) (standard L2)", "paper": "2^(-j/2) (li2025)", "none": "1 (unnormalised)"}[normalisation]
+    """Words and mathtext for a wavelet construction (encodings.wavelet's ``dilation``/``normalisation``)."""
+    where = {"unit": r"$t = \mathrm{pos}/N_{max}$", "position": "raw positions"}[dilation]
+    amp = {"l2": r"$2^{j/2}$ (standard $L^2$)", "paper": r"$2^{-j/2}$ (li2025)", "none": "1 (unnormalised)"}[normalisation]
     return f"{where}; {amp}" + ("" if d is None else f"; {'all atoms' if d == 'full' else f'd = {d}'}")
+
+
+#: li2025 Table 2's stated formulas (``NormBound.stated_formula``, plain text for the terminal) as mathtext.
+STATED_MATH = {"sqrt(d_model)": r"$\sqrt{d_{model}}$", "B_p (table max row norm)": r"$B_p$ (the table's largest row norm)",
+               "bounded: sqrt(sum_k c_k^2)": r"bounded: $\sqrt{\sum_k c_k^2}$", "0": r"$0$"}
+NORM = r"$\Vert PE(\mathrm{pos})\Vert_2$"
+
+
+def mark_n_max(a, n_max: int = N_MAX) -> None:
+    """A grey line at ``n_max`` and its name as a tick on a top axis (never over the data or the title)."""
+    a.axvline(n_max - 1, color="grey", lw=0.8)
+    top = a.secondary_xaxis("top")
+    top.set_xticks([n_max - 1], [rf"$N_{{max}} = {n_max}$"], fontsize=8, color="grey")
+    top.tick_params(length=3, color="grey")
 
 
 # =============================================================================== 1. norms vs position
@@ -59,14 +73,15 @@ def pe_norms_figure(outdir, *, preset="quick", seed=0):
     d, L = 64, 8 * N_MAX
     pos = np.arange(L)
     data = {"d": d, "n_max": N_MAX, "positions": pos.tolist(), "curves": {}, "alibi": {}}
-    fig, ax = plt.subplots(2, 2, figsize=(13, 9))
+    fig, ax = plt.subplots(2, 2, figsize=(13, 9.5))
 
     def curve(a, key, name, params, color, ls="-", stated=True):
         nb = bounds.norm_bound(name, L, d, n_max=N_MAX, **params)
         y = bounds.pe_norms(name, L, d, **nb.params)
         a.plot(pos, y, color=color, ls=ls, lw=0.8 if name == "random" else 1.6, alpha=0.6 if name == "random" else 1.0, label=key)
         if stated and nb.stated is not None:
-            a.axhline(nb.stated, color=color, ls=":", lw=1.2, label=f"  stated bound (Table 2): {nb.stated_formula}")
+            a.axhline(nb.stated, color=color, ls=":", lw=1.2,
+                      label=f"  Table 2: {STATED_MATH.get(nb.stated_formula, nb.stated_formula)}")
         data["curves"][key] = {"pe": name, "params": nb.params, "norm": y.tolist(), "stated": nb.stated,
                                "stated_formula": nb.stated_formula, "explicit": nb.explicit}
         return y
@@ -75,10 +90,10 @@ def pe_norms_figure(outdir, *, preset="quick", seed=0):
     curve(a, "sinusoidal", "sinusoidal", {}, COLORS["sinusoidal"])
     curve(a, "random (fixed, not in Table 2)", "random", {"seed": seed}, COLORS["random"], stated=False)
     std = enc.info("learned").params["std"]  # the registry's initialisation, as every other command uses it
-    curve(a, f"learned (init N(0, {std:g}^2), clamped past N_max)", "learned", {"seed": seed}, COLORS["learned"])
+    curve(a, rf"learned (init $\mathcal{{N}}(0, {std:g}^2)$, clamped past $N_{{max}}$)", "learned", {"seed": seed}, COLORS["learned"])
     curve(a, "legendre (orthonormal=False)", "legendre", {}, COLORS["legendre"])
     curve(a, "nope", "nope", {}, COLORS["nope"])
-    a.set_title("absolute PEs, d=64 (dotted: li2025 Table 2's stated bounds)")
+    a.set_title("absolute PEs, d = 64 (dotted: li2025 Table 2's stated bounds)")
     a.set_ylim(-0.3, 9)
 
     a = ax[0, 1]
@@ -90,20 +105,22 @@ def pe_norms_figure(outdir, *, preset="quick", seed=0):
         data["curves"][wavelet_label(dil, nm)]["support_end"] = end
         a.plot([end], [0], marker="|", ms=14, color=col)
     a.set_yscale("symlog", linthresh=0.1)
+    a.set_ylabel(NORM + "  (symlog: linear below 0.1, log above)")
     a.set_title("wavelet PE db2 (reconstruction): exactly 0 past the last atom's support (|)")
 
     a = ax[1, 0]
-    curve(a, "x = pos/(N_max-1), clipped at 1", "legendre", {}, "C5")
-    curve(a, "x = 1 - exp(-pos/N_max)", "legendre", {"position_map": "exp"}, "C6", "--", stated=False)
+    curve(a, r"$x = \mathrm{pos}/(N_{max}-1)$, clipped at 1", "legendre", {}, "C5")
+    curve(a, r"$x = 1 - e^{-\mathrm{pos}/N_{max}}$", "legendre", {"position_map": "exp"}, "C6", "--", stated=False)
     a.set_ylim(0, 12.5)  # headroom above the bound 8 for the legend
-    a.set_title(f"Legendre PE, d={d}: bounded while x <= 1; ~x^{d - 1} past it (inset)")
+    a.set_title(rf"Legendre PE, d = {d}: bounded while $x \leq 1$; $\sim x^{{{d - 1}}}$ past it (inset)")
     # the extrapolated map grows like x^(d-1): 10^80 at 8 N_max, so it gets its own log axis (inset), not a spike
     ins = a.inset_axes([0.55, 0.1, 0.42, 0.42])
-    grow = curve(ins, "x = pos/(N_max-1), extrapolated past 1", "legendre", {"beyond": "extrapolate"}, "C3", "-.", stated=False)
+    grow = curve(ins, r"$x = \mathrm{pos}/(N_{max}-1)$, extrapolated past 1", "legendre", {"beyond": "extrapolate"}, "C3", "-.",
+                 stated=False)
     ins.set_yscale("log")
     ins.set_ylim(0.8, 10.0 ** math.ceil(math.log10(float(np.max(grow)))))
-    ins.set_title("x = pos/(N_max-1) extrapolated past 1", fontsize=7)
-    ins.set_ylabel("||PE(pos)|| (log)", fontsize=7)
+    ins.set_title(r"$x = \mathrm{pos}/(N_{max}-1)$ extrapolated past 1", fontsize=7)
+    ins.set_ylabel(NORM + " (log)", fontsize=7)
     ins.tick_params(labelsize=6)
     ins.axvline(N_MAX - 1, color="grey", lw=0.8)
 
@@ -112,31 +129,47 @@ def pe_norms_figure(outdir, *, preset="quick", seed=0):
     for H, col, lw, ls in ((8, "C1", 1.0, "-"), (1, "k", 1.6, "--")):
         for h, s in enumerate(enc.alibi_slopes(H)):
             mag = [bounds.alibi_bias_magnitude(int(n), float(s)) for n in Ls]
-            lab = (f"8 heads: slopes 2^-1, 2^-2, ..., 2^-8" if H == 8 else
-                   f"1 head: slope 2^-8 (the same line as the 8-head model's last)")
+            lab = (r"8 heads: slopes $2^{-1}, 2^{-2}, \dots, 2^{-8}$" if H == 8 else
+                   r"1 head: slope $2^{-8}$ (the same line as the 8-head model's last)")
             a.plot(Ls, mag, color=col, lw=lw, ls=ls, alpha=0.9, zorder=3 if H == 1 else 2, label=lab if h == 0 else None)
             data["alibi"][f"H{H}_h{h}"] = {"slope": float(s), "lengths": Ls[::64].tolist(), "magnitude": mag[::64]}
     a.set_xscale("log")
     a.set_yscale("log")
-    a.set_xlabel("inference length N'")
-    a.set_ylabel("max |b(i,j)| = alpha (N'-1)")
-    a.set_title("ALiBi: no vector; the logit-bias magnitude grows linearly (Press et al. slopes)")
+    a.set_xlabel(r"inference length $N'$")
+    a.set_ylabel(r"$\max_{i,j}|b(i,j)| = \alpha\,(N'-1)$")
+    a.set_title("ALiBi adds no vector; its logit-bias magnitude grows linearly (Press et al. slopes)")
     a.legend(fontsize=8)
     for a in (ax[0, 0], ax[0, 1], ax[1, 0]):
-        a.axvline(N_MAX - 1, color="grey", lw=0.8)
-        a.text(N_MAX, a.get_ylim()[1], f" N_max = {N_MAX}", va="top", fontsize=8, color="grey")
+        mark_n_max(a)
         a.set_xlabel("position")
-        a.set_ylabel("||PE(pos)||_2")
-    ax[0, 0].legend(fontsize=7, loc="upper right", bbox_to_anchor=(1.0, 0.6))
+        if a is not ax[0, 1]:
+            a.set_ylabel(NORM)
+    # two columns in the empty band between the sinusoidal line (5.7) and the random one (about 1)
+    ax[0, 0].legend(fontsize=7, loc="center right", bbox_to_anchor=(1.0, 0.38), ncol=2)
     ax[1, 0].legend(fontsize=7, loc="upper right")
-    ax[0, 1].legend(fontsize=7, loc="lower right", bbox_to_anchor=(1.0, 0.08), title="atoms on ... ; amplitude of scale j",
+    ax[0, 1].legend(fontsize=7, loc="lower right", bbox_to_anchor=(1.0, 0.08), title=r"atoms on ... ; amplitude of scale $j$",
                     title_fontsize=7)
-    fig.suptitle("li2025 input-norm bounds: computed sup ||PE|| vs the stated B_0 terms (N_max = 50)")
+    fig.suptitle(rf"li2025 input-norm bounds: computed $\sup\,\Vert PE\Vert_2$ vs the stated $B_0$ terms")
     fig.tight_layout()
     return save(fig, data, outdir, "bounds.pe_norms")
 
 
 # =============================================================================== 2. gap vs Rademacher bound
+
+
+def seed_summary(rows: list[dict], key) -> dict:
+    """Per (pe, m): the mean of ``key(row)`` over seeds, its standard error (None for one seed), min, max and the seeds.
+
+    ``key`` is a row field name or a function of a row. Returns ``{(pe, m): {...}}``.
+    """
+    get = (lambda r: r[key]) if isinstance(key, str) else key
+    out = {}
+    for pe, m in dict.fromkeys((r["pe"], r["m"]) for r in rows):
+        vals = np.array([get(r) for r in rows if r["pe"] == pe and r["m"] == m], dtype=float)
+        se = float(np.std(vals, ddof=1) / math.sqrt(len(vals))) if len(vals) > 1 else None
+        out[(pe, m)] = {"mean": float(np.mean(vals)), "se": se, "min": float(vals.min()), "max": float(vals.max()),
+                        "seeds": sorted(r.get("seed", 0) for r in rows if r["pe"] == pe and r["m"] == m)}
+    return out
 
 
 @figure("bounds.rademacher_gap", "generalisation gap of trained running-sum models vs the Rademacher bound L_trans B0/sqrt(m), per PE")
@@ -147,72 +180,89 @@ def rademacher_gap_figure(outdir, *, preset="quick", seed=0):
 
 
 def draw_rademacher_gap(outdir, rows: list[dict], preset: str = "quick"):
-    """Draw the rows of :func:`petheory.experiments.li2025_rademacher_gap` (gap and bound/gap vs m per PE)."""
+    """Draw the rows of :func:`petheory.experiments.li2025_rademacher_gap`: gap and bound/gap vs m per PE,
+    mean ± standard error over the seeds where a (PE, m) has several (the seeds' spread otherwise not shown)."""
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter
 
     pes = list(dict.fromkeys(row["pe"] for row in rows))
     fig, (ag, ab) = plt.subplots(1, 2, figsize=(15, 7.4))
     fits, ratios = {}, {}
     floor = 1e-5
     ms_all = sorted({row["m"] for row in rows})
+    gaps = seed_summary(rows, "gap")
+    ratio_of = {k: seed_summary(rows, lambda r, k=k: r[k] / max(r["gap"], floor)) for k in ("bound_on_data", "bound_certified")}
+    n_seeds = max(len(s["seeds"]) for s in gaps.values())
+    shift = {pe: 1.0 + 0.025 * (k - (len(pes) - 1) / 2) for k, pe in enumerate(pes)}  # PEs side by side at each m
     for k, pe in enumerate(pes):
         rs = [row for row in rows if row["pe"] == pe]
+        col = COLORS.get(pe, f"C{k}")
+        ms = np.array(sorted({row["m"] for row in rs}), dtype=float)
         m = np.array([row["m"] for row in rs], dtype=float)
         gap = np.array([row["gap"] for row in rs])
-        col = COLORS.get(pe, f"C{k}")
         pos = gap > 0
         lab = pe
-        if pos.sum() >= 3 and len(np.unique(m[pos])) >= 3:
+        if pos.sum() >= 3 and len(np.unique(m[pos])) >= 3:  # the fit uses every seed's gap, not the means
             f = fit_power_law(m[pos], gap[pos])
             fits[pe] = f.as_dict()
-            ms = np.unique(m)
             ag.plot(ms, np.exp(f.intercept) * ms**f.slope, color=col, lw=1, alpha=0.7)
-            lab = f"{pe}: gap ~ m^{f.slope:.2f} [{f.slope_ci[0]:.2f}, {f.slope_ci[1]:.2f}]"
-        ag.scatter(m[pos], gap[pos], color=col, s=22, zorder=3, label=lab)
-        if (~pos).any():
-            ag.scatter(m[~pos], np.full((~pos).sum(), floor), marker="v", facecolors="none", edgecolors=col, zorder=3)
-        ms = np.unique(m)
+            lab = rf"{pe}: gap $\propto m^{{{f.slope:.2f}}}$ [{f.slope_ci[0]:.2f}, {f.slope_ci[1]:.2f}]"
+        g = [gaps[(pe, int(mm))] for mm in ms]
+        mean = np.array([s["mean"] for s in g])
+        se = np.array([s["se"] or 0.0 for s in g])
+        ok = mean > 0
+        ag.errorbar(ms[ok] * shift[pe], mean[ok], yerr=np.minimum(se[ok], 0.999 * mean[ok]) if n_seeds > 1 else None,
+                    fmt="o", color=col, ms=5, capsize=3, zorder=3, label=lab)
+        if (~ok).any():  # a mean gap <= 0 cannot sit on a log axis: an open triangle at the floor
+            ag.scatter(ms[~ok] * shift[pe], np.full((~ok).sum(), floor), marker="v", facecolors="none", edgecolors=col, zorder=3)
         # one quantity on the right axis: how many times the bound exceeds the measured gap (gaps <= 0 at the floor)
         for key, ls, mk in (("bound_on_data", "--", "o"), ("bound_certified", ":", "s")):
-            ab.plot(ms, [np.median([row[key] / max(row["gap"], floor) for row in rs if row["m"] == mm]) for mm in ms],
-                    color=col, ls=ls, lw=1.3, marker=mk, ms=4)
+            s = [ratio_of[key][(pe, int(mm))] for mm in ms]
+            mu = np.array([x["mean"] for x in s])
+            err = np.array([[x["mean"] - x["min"] for x in s], [x["max"] - x["mean"] for x in s]]) if n_seeds > 1 else None
+            ab.errorbar(ms * shift[pe], mu, yerr=err, color=col, ls=ls, lw=1.3, marker=mk, ms=4, capsize=2)
         ratios[pe] = float(np.median([row["bound_on_data"] / max(row["gap"], floor) for row in rs]))
     first = [row["gap"] for row in rows if row["m"] == ms_all[0] and row["gap"] > 0]
     if first:
         ref = float(np.median(first)) * (np.array(ms_all) / ms_all[0]) ** -0.5
-        ag.plot(ms_all, ref, color="k", lw=2, alpha=0.3, label="m^(-1/2) (the bound's rate)")
-    ag.set_title("measured generalisation gap (test - train MSE at N=50)")
+        ag.plot(ms_all, ref, color="k", lw=2, alpha=0.3, label=r"$m^{-1/2}$ (the bound's rate)")
+    over = f"mean ± s.e. over {n_seeds} seeds" if n_seeds > 1 else "one seed per point"
+    ag.set_title(f"measured generalisation gap (test - train MSE at N = 50; {over})", fontsize=11)
     ag.set_ylabel("MSE gap")
-    ab.set_title("li2025 §4.2 bound L_trans B0 / sqrt(m) on the trained weights, divided by the measured gap")
+    ab.set_title(r"li2025 §4.2 bound $L_{trans}B_0/\sqrt{m}$ on the trained weights / measured gap"
+                 + (f"\n(mean over {n_seeds} seeds; bars: min to max)" if n_seeds > 1 else ""), fontsize=11)
     ab.set_ylabel("bound / measured gap  (1 = tight; above 1 = the bound holds)")
     ab.axhline(1.0, color="k", lw=0.8)
-    from matplotlib.lines import Line2D
-
-    ab.legend(handles=[Line2D([], [], color="grey", ls="--", marker="o", ms=4, label="L_trans measured on the data (not certified)"),
-                       Line2D([], [], color="grey", ls=":", marker="s", ms=4, label="L_trans certified (LayerNorm at 1/sqrt(eps))")]
+    ab.legend(handles=[Line2D([], [], color="grey", ls="--", marker="o", ms=4,
+                              label=r"$L_{trans}$ measured on the data (not certified)"),
+                       Line2D([], [], color="grey", ls=":", marker="s", ms=4,
+                              label=r"$L_{trans}$ certified (LayerNorm at $1/\sqrt{\epsilon}$)")]
               + [Line2D([], [], color=COLORS.get(pe, "k"), ls="", marker="o", label=f"{pe}: median bound/gap {ratios[pe]:.0e}")
                  for pe in pes],
               fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
     ag.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
-    from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter
-
     for a_ in (ag, ab):
         a_.set_xscale("log")
         a_.set_yscale("log")
         a_.xaxis.set_major_locator(FixedLocator(ms_all))
         a_.xaxis.set_major_formatter(ScalarFormatter())
         a_.xaxis.set_minor_locator(NullLocator())
-        a_.set_xlabel("training samples m")
+        a_.set_xlabel("training samples $m$")
         a_.grid(True, which="major", alpha=0.3)
     fig.suptitle(f"Running sum (li2025 §7; nn preset '{SIZE[preset]}', train length 50, {STEPS[preset]} steps per model): "
-                 f"the gap shrinks with m; the bound (L on data) exceeds it {min(ratios.values(), default=0):.0e} to "
+                 f"the gap shrinks with $m$; the bound ($L_{{trans}}$ on the data) exceeds it {min(ratios.values(), default=0):.0e} to "
                  f"{max(ratios.values(), default=0):.0e} times", fontsize=10)
     fig.tight_layout()
-    data = {"preset": preset, "nn_preset": SIZE[preset], "rows": rows, "gap_fits": fits, "bound_over_gap_median": ratios,
+    per_m = [{"pe": pe, "m": m, "gap": gaps[(pe, m)],
+              **{f"{k}_over_gap": ratio_of[k][(pe, m)] for k in ratio_of}} for (pe, m) in gaps]
+    data = {"preset": preset, "nn_preset": SIZE[preset], "rows": rows, "per_m": per_m, "gap_fits": fits,
+            "bound_over_gap_median": ratios,
             "bound": "rademacher_lipschitz_bound(L_trans, B0, m) = L_trans B0 / sqrt(m), constant 1, logs dropped; "
             "L_trans = bounds.transformer_lipschitz (certified: LayerNorm at 1/sqrt(eps); on data: measured variance floors); "
             "B0 = bounds.transformer_input_norm on the training inputs",
             "gap": f"test MSE at the train length on a fresh split of {N_TEST} sequences - train MSE (whole training set)",
+            "error_bars": "gap: mean ± standard error over seeds; bound/gap: mean over seeds, bars min to max",
             "training": f"{STEPS[preset]} optimiser steps per model whatever m (epochs = ceil(steps*batch/m))"}
     return save(fig, data, outdir, "bounds.rademacher_gap")
 
@@ -223,29 +273,37 @@ def draw_rademacher_gap(outdir, rows: list[dict], preset: str = "quick"):
 @figure("bounds.wavelet_decay", "wavelet atoms: envelope decay with fitted beta, scale constants, extrapolation and norm growth")
 def wavelet_decay_figure(outdir, *, preset="quick", seed=0):
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
 
     fams = ["db2", "db4", "sym4"]
-    fig, ax = plt.subplots(2, 2, figsize=(13, 9))
+    fig, ax = plt.subplots(2, 2, figsize=(14, 13), layout="constrained")
     data = {"families": fams, "decay": {}, "scale_constants": {}, "extrapolation": {}, "growth": {}}
+    below = {"loc": "upper center", "bbox_to_anchor": (0.5, -0.12), "frameon": False, "fontsize": 8}  # legends off the data
 
     a = ax[0, 0]
+    fam_handles = []
     for i, w in enumerate(fams):
         x, psi, taps = enc.wavefun(w, 10)
         f = bounds.wavelet_decay_fit(w)
         env = np.maximum.accumulate(np.abs(psi)[::-1])[::-1]
-        a.plot(x, np.abs(psi), color=f"C{i}", lw=0.6, alpha=0.5)
-        a.plot(x, env, color=f"C{i}", lw=1.2, label=f"{w}: |psi| and its envelope")
+        a.plot(x, np.abs(psi), color=f"C{i}", lw=0.6, alpha=0.4)
+        a.plot(x, env, color=f"C{i}", lw=1.2)
         u = np.linspace(*f.fit_range, 50)
-        a.plot(u, np.exp(f.log_amplitude - f.beta * u), color=f"C{i}", lw=3, alpha=0.5,
-               label=f"  fit: beta={f.beta:.2f} [{f.beta_ci[0]:.2f}, {f.beta_ci[1]:.2f}]")
-        a.plot(x, f.C * np.exp(-f.beta * x), color=f"C{i}", ls="--", lw=1.0, label=f"  C e^(-beta u), C={f.C:.3g} (smallest valid)")
+        a.plot(u, np.exp(f.log_amplitude - f.beta * u), color=f"C{i}", lw=3, alpha=0.5)
+        a.plot(x, f.C * np.exp(-f.beta * x), color=f"C{i}", ls="--", lw=1.0)
+        fam_handles.append(Line2D([], [], color=f"C{i}", lw=2,
+                                  label=rf"{w}: $\beta$ = {f.beta:.2f} [{f.beta_ci[0]:.2f}, {f.beta_ci[1]:.2f}], C = {f.C:.3g}"))
         data["decay"][w] = {**f.as_dict(), "u": x[::8].tolist(), "abs_psi": np.abs(psi)[::8].tolist()}
+    styles = [Line2D([], [], color="grey", lw=0.6, alpha=0.6, label=r"$|\psi(u)|$"),
+              Line2D([], [], color="grey", lw=1.2, label="its envelope (largest value to the right)"),
+              Line2D([], [], color="grey", lw=3, alpha=0.5, label=r"fit of the envelope: $e^{a - \beta u}$"),
+              Line2D([], [], color="grey", ls="--", label=r"$C e^{-\beta u}$ with the smallest valid C")]
     a.set_yscale("log")
     a.set_ylim(1e-6, 1e6)
-    a.set_xlabel("u = 2^j t - k (distance from the atom's left end, in atom widths)")
-    a.set_ylabel("|psi(u)|")
-    a.set_title("mother wavelets: envelope fit (beta) and the smallest C for it")
-    a.legend(fontsize=7)
+    a.set_xlabel(r"$u = 2^j t - k$ (distance from the atom's left end, in atom widths)")
+    a.set_ylabel(r"$|\psi(u)|$")
+    a.set_title(r"mother wavelets: envelope fit ($\beta$) and the smallest C for it")
+    a.legend(handles=fam_handles + styles, ncol=2, **below)
 
     a = ax[0, 1]
     S = 3
@@ -261,10 +319,10 @@ def wavelet_decay_figure(outdir, *, preset="quick", seed=0):
         a.plot(r["scales"], np.array(r["C"]) / C0, marker="o", ls=ls, color="C4" if dil == "unit" else "C9", label=wavelet_label(dil, nm))
         data["scale_constants"][f"{dil}/{nm}"] = r
     a.set_yscale("log", base=2)
-    a.set_xlabel("scale j")
-    a.set_ylabel("C_j / C_psi  (smallest C for the stated 2^(-j/2) bound)")
-    a.set_title("db2: one C for all scales? grows as 2^j for standard L2 atoms (refuted)")
-    a.legend(fontsize=7, title="atoms on ... ; amplitude of scale j", title_fontsize=7)
+    a.set_xlabel("scale $j$")
+    a.set_ylabel(r"$C_j / C_\psi$  (smallest $C_j$ for the stated $2^{-j/2}$ bound)")
+    a.set_title(r"db2: one C for all scales? It grows as $2^j$ for standard $L^2$ atoms (refuted)")
+    a.legend(title=r"atoms on ... ; amplitude of scale $j$", title_fontsize=8, ncol=2, **below)
 
     a = ax[1, 0]
     d = 64
@@ -275,19 +333,21 @@ def wavelet_decay_figure(outdir, *, preset="quick", seed=0):
         diff = np.linalg.norm(P[pos] - anchor, axis=1)
         norm = np.linalg.norm(P[pos], axis=1)
         beta = bounds.wavelet_decay_fit(w).beta
-        a.plot(pos, diff, color=f"C{i}", label=f"{w}: ||PE(pos) - PE(N_max)||")
+        a.plot(pos, diff, color=f"C{i}", label=rf"{w}: $\Vert PE(\mathrm{{pos}}) - PE(N_{{max}})\Vert$")
         a.plot(pos, np.maximum(norm, 1e-12), color=f"C{i}", ls="--",
-               label=f"{w}: ||PE(pos)|| (exactly 0 from position {bounds.wavelet_support_end(d, N_MAX, wavelet=w)})")
+               label=rf"{w}: $\Vert PE(\mathrm{{pos}})\Vert$ (exactly 0 from position {bounds.wavelet_support_end(d, N_MAX, wavelet=w)})")
         # the claim with its most generous reading: beta per atom width (N_max positions at scale 0)
         claim = diff[0] * np.exp(-beta * (pos - N_MAX) / N_MAX)
         a.plot(pos, np.maximum(claim, 1e-12), color=f"C{i}", ls=":", lw=1.6,
-               label=f"claimed shape e^(-beta (pos-N_max)/N_max), beta={beta:.2f}")
+               label=rf"{w}: claimed shape $e^{{-\beta(\mathrm{{pos}}-N_{{max}})/N_{{max}}}}$, $\beta$ = {beta:.2f}")
         data["extrapolation"][w] = {"positions": pos.tolist(), "diff": diff.tolist(), "norm": norm.tolist(), "beta": beta}
     a.set_yscale("log")
     a.set_ylim(1e-6, 50)
-    a.set_xlabel(f"position (N_max = {N_MAX}; atoms on t = pos/N_max, standard L2 amplitudes)")
-    a.set_title("extrapolation: ||PE(pos) - PE(N_max)|| plateaus at ||PE(N_max)|| (refuted); PE -> 0")
-    a.legend(fontsize=7)
+    a.set_xlabel(rf"position ($N_{{max}}$ = {N_MAX}; atoms on $t = \mathrm{{pos}}/N_{{max}}$, standard $L^2$ amplitudes)")
+    a.set_ylabel("distance or norm")
+    a.set_title(r"extrapolation: $\Vert PE(\mathrm{pos}) - PE(N_{max})\Vert$ plateaus at $\Vert PE(N_{max})\Vert$"
+                "\n(refuted); PE itself goes to 0")
+    a.legend(ncol=2, **below)
 
     a = ax[1, 1]
     sizes = [2**k for k in range(6, 14)]
@@ -295,18 +355,17 @@ def wavelet_decay_figure(outdir, *, preset="quick", seed=0):
                                   ("unit", "paper", "full"), ("position", "l2", 64)], ["-", "--", "-.", ":", "-"]):
         g = bounds.wavelet_norm_growth(sizes, normalisation=nm, dilation=dil, d=dp)
         a.plot(sizes, g["sup_norm"], marker="o", ls=ls, ms=3,
-               label=f"{wavelet_label(dil, nm, dp)}: ~N^{g['fit']['slope']:.2f}")
+               label=rf"{wavelet_label(dil, nm, dp)}: $\sim N^{{{g['fit']['slope']:.2f}}}$")
         data["growth"][f"{dil}/{nm}/d={dp}"] = g
     N = np.array(sizes, dtype=float)
-    a.plot(N, N * np.sqrt(np.log(N)) / 10, color="k", lw=2, alpha=0.4, label="N sqrt(log N) / 10 (li2025 order)")
+    a.plot(N, N * np.sqrt(np.log(N)) / 10, color="k", lw=2, alpha=0.4, label=r"$N\sqrt{\log N}\,/\,10$ (li2025's order)")
     a.set_xscale("log")
     a.set_yscale("log")
-    a.set_xlabel("N_max")
-    a.set_ylabel("sup_{pos<N_max} ||PE(pos)||")
-    a.set_title("unnormalised norm growth: O(N sqrt(log N)) holds, never attained")
-    a.legend(fontsize=7, title="atoms on ... ; amplitude; atoms used", title_fontsize=7)
+    a.set_xlabel("$N_{max}$")
+    a.set_ylabel(r"$\sup_{\mathrm{pos} < N_{max}} \Vert PE(\mathrm{pos})\Vert$")
+    a.set_title(r"unnormalised norm growth: $O(N\sqrt{\log N})$ holds, never attained")
+    a.legend(title="atoms on ... ; amplitude; atoms used", title_fontsize=8, ncol=1, **below)
     fig.suptitle("li2025 §6.1.4 wavelet PE (reconstruction; PyWavelets atoms)")
-    fig.tight_layout()
     return save(fig, data, outdir, "bounds.wavelet_decay")
 
 
@@ -321,42 +380,57 @@ def alibi_drift_figure(outdir, *, preset="quick", seed=0):
 
 
 def draw_alibi_drift(outdir, run: dict, preset: str = "quick"):
-    """Draw :func:`petheory.experiments.li2025_alibi_drift`'s records: measured drift vs the Eq. 9 bounds per head."""
+    """Draw :func:`petheory.experiments.li2025_alibi_drift`'s records: measured drift vs the Eq. 9 bounds per head.
+
+    A change of a softmax weight lies in [0, 1], so the bounds are drawn clipped at 1 (the line at 1 is the
+    trivial bound; where Eq. 9 is above it, it says nothing); the JSON keeps their unclipped values.
+    """
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
 
     recs_d = run["records"]
     heads = sorted({(q["layer"], q["head"]) for q in recs_d})
     n_layer = max(1, run["n_layer"])
-    fig, axes = plt.subplots(1, n_layer, figsize=(6.5 * n_layer, 5.8), squeeze=False, sharey=True)
-    slopes = {}
+    fig, axes = plt.subplots(1, n_layer, figsize=(6.5 * n_layer, 5.6), squeeze=False, sharey=True)
+    slopes, vacuous_from = {}, {}
     for (layer, head) in heads:
         a = axes[0, layer]
         q = [z for z in recs_d if z["layer"] == layer and z["head"] == head]
         ex = np.array([z["excess"] for z in q])
         col = f"C{head}"
         slopes[head] = q[0]["slope"]
+        eq9 = np.array([z["eq9_rhs"] for z in q])
         a.plot(ex, [max(z["drift_max"], 1e-18) for z in q], color=col, lw=1.8)
         a.plot(ex, [max(z["drift_mean"], 1e-18) for z in q], color=col, lw=0.8, alpha=0.6)
-        a.plot(ex, [z["sharp_bound"] for z in q], color=col, ls="--", lw=1)
-        a.plot(ex, [z["eq9_rhs"] for z in q], color=col, ls=":", lw=1.6)
+        a.plot(ex, np.minimum([z["sharp_bound"] for z in q], 1.0), color=col, ls="--", lw=1)
+        a.plot(ex, np.minimum(eq9, 1.0), color=col, ls=":", lw=1.6)
+        if (eq9 >= 1).any():  # from here on Eq. 9 allows more than any softmax weight can change
+            k = int(np.argmax(eq9 >= 1))
+            vacuous_from[head] = int(ex[k])
+            a.plot([ex[k]], [1.0], marker="v", color=col, ms=7, zorder=4)
     for li in range(axes.shape[1]):
         a = axes[0, li]
         a.set_yscale("log")
-        a.set_xlabel(f"d - N_max: how far the key lies beyond the training length N_max = {N_MAX}")
+        a.axhline(1.0, color="k", lw=0.8)
+        a.set_ylim(top=2.0)
+        a.set_xlabel(r"$d - N_{max}$: how far the key lies beyond the training length")
         a.set_title(f"layer {li}")
-    axes[0, 0].set_ylabel("|A(-alpha d) - A(-alpha N_max)|: change of the key's softmax weight")
-    from matplotlib.lines import Line2D
-
+    axes[0, 0].set_ylabel(r"$|A(-\alpha d) - A(-\alpha N_{max})|$")
     styles = [Line2D([], [], color="grey", lw=1.8, label="measured: largest over queries"),
               Line2D([], [], color="grey", lw=0.8, alpha=0.6, label="measured: mean over queries"),
-              Line2D([], [], color="grey", ls="--", label="mean-value bound max A(1-A) alpha (d - N_max)"),
-              Line2D([], [], color="grey", ls=":", lw=1.6, label="li2025 Eq. 9: alpha (d - N_max) / 4")]
-    colours = [Line2D([], [], color=f"C{h}", lw=3, label=f"head {h}: slope alpha = {a_:.4g}") for h, a_ in sorted(slopes.items())]
-    fig.legend(handles=styles + colours, loc="lower center", ncol=3, fontsize=8, frameon=False)
-    fig.suptitle(f"Trained ALiBi running-sum model (m={run['n_train']}, nn preset '{SIZE[preset]}', N_max = {N_MAX}), "
-                 "inputs of length 200.\nA(b) = softmax weight of a key whose ALiBi logit bias is b, the query's other logits "
-                 "fixed: the key at distance d vs the same key with its bias held at -alpha N_max", fontsize=10)
-    fig.tight_layout(rect=(0, 0.12, 1, 1))
+              Line2D([], [], color="grey", ls="--", label=r"mean-value bound $\max A(1-A)\,\alpha\,(d - N_{max})$"),
+              Line2D([], [], color="grey", ls=":", lw=1.6, label=r"li2025 Eq. 9: $\alpha\,(d - N_{max})/4$"),
+              Line2D([], [], color="k", lw=0.8, label="1: the most a softmax weight can change (bounds clipped here)"),
+              Line2D([], [], color="grey", ls="", marker="v", label="Eq. 9 reaches 1: vacuous from there on")]
+    colours = [Line2D([], [], color=f"C{h}", lw=3, label=rf"head {h}: slope $\alpha$ = {a_:.4g}") for h, a_ in sorted(slopes.items())]
+    fig.legend(handles=styles + colours, loc="lower center", bbox_to_anchor=(0.5, 0.04), ncol=3, fontsize=8, frameon=False)
+    fig.text(0.5, 0.005, r"$A(b)$: softmax weight of a key whose ALiBi logit bias is $b$, the query's other logits fixed; "
+             f"inputs of length 200", ha="center", fontsize=8, color="0.3")
+    fig.suptitle(rf"Trained ALiBi running-sum model ($m$ = {run['n_train']}, nn preset '{SIZE[preset]}', $N_{{max}}$ = {N_MAX}): "
+                 "change of a key's softmax weight beyond the training length", fontsize=11)
+    fig.tight_layout(rect=(0, 0.2, 1, 1))
     data = {"run": run["run"], "spec": run["spec"], "n_max": run["n_max"], "records": recs_d,
+            "eq9_vacuous_from_excess": vacuous_from,
+            "drawn": "bounds clipped at 1 (a softmax weight lies in [0, 1]); records hold the unclipped values",
             "reading": "A(mu, b): softmax weight of a key with bias b, the rest of the row mu fixed (bounds.alibi_drift)"}
     return save(fig, data, outdir, "bounds.alibi_drift")

@@ -7,59 +7,121 @@ import numpy as np
 from petheory.plots import figure, save
 
 KIND_COLOR = {"absolute": "tab:blue", "bias": "tab:orange", "rotary": "tab:green"}
+#: What ``norm_summary`` measures per kind: three different quantities, so three panels.
+KIND_QUANTITY = {"absolute": r"$\sup_{\mathrm{pos}<N'} \Vert PE(\mathrm{pos})\Vert_2$",
+                 "bias": r"$\max_{i,j<N'} |b(i,j)|$",
+                 "rotary": r"$\max |\mathrm{band\ factor} - 1|$"}
+#: |z| beyond which an encoding's stress is called separated from its null (two null standard deviations).
+Z_SEPARATED = 2.0
+
+
+def spread_labels(y, min_gap: float) -> np.ndarray:
+    """Label heights near ``y`` with consecutive labels at least ``min_gap`` apart (same order as ``y``), shape (k,).
+
+    Sorts, pushes each label up to clear the one below, then shifts the stack down by the mean push,
+    so labels stay near their points; used in log10 units for the end labels of the norm panels.
+    """
+    y = np.asarray(y, dtype=float)
+    order = np.argsort(y)
+    placed = y[order].copy()
+    for i in range(1, len(placed)):
+        placed[i] = max(placed[i], placed[i - 1] + min_gap)
+    placed -= np.mean(placed - y[order])
+    for i in range(1, len(placed)):  # the shift may not undo the spacing
+        placed[i] = max(placed[i], placed[i - 1] + min_gap)
+    out = np.empty_like(placed)
+    out[order] = placed
+    return out
+
+
+def separated(rows: list[dict]) -> list[str]:
+    """Encodings whose stress lies more than :data:`Z_SEPARATED` null standard deviations from the null mean."""
+    return [r["pe"] for r in rows if r["stress"].get("z") is not None and abs(r["stress"]["z"]) > Z_SEPARATED]
 
 
 @figure("compare.encodings", "every registered PE: stress vs the corpus with its null, norm growth past n_max, spectral spread")
 def compare_encodings(outdir, *, preset="quick", seed=0):
     import matplotlib.pyplot as plt
 
-    from petheory import comparison
+    from petheory import comparison, geometry
 
     lengths = (64, 256, 1024) if preset == "quick" else (64, 256, 1024, 4096)
-    rows = comparison.compare(n=256, d=64, lengths=lengths, n_max=64, null_draws=20, seed=seed)
+    target = geometry.builtin_target()
+    rows = comparison.compare(target=target, n=256, d=64, lengths=lengths, n_max=64, null_draws=20, seed=seed)
     rows = [r for r in rows if all("error" not in r[k] for k in ("spectrum", "stress", "norms"))]
     names = [r["pe"] for r in rows]
     colors = [KIND_COLOR.get(r["kind"], "0.5") for r in rows]
     y = np.arange(len(rows))
-    fig, axes = plt.subplots(1, 3, figsize=(15, 0.32 * len(rows) + 2.2), gridspec_kw={"width_ratios": [1.2, 1, 1]})
+    fig = plt.figure(figsize=(16, 0.3 * len(rows) + 8.5), layout="constrained")
+    top, bottom = fig.subfigures(2, 1, height_ratios=[0.3 * len(rows) + 1.5, 6])
+    ax_z, ax_s = top.subplots(1, 2)
+    n_pos = rows[0]["stress"]["n"] if rows else 0
 
-    ax = axes[0]  # stress and its null band
-    st = [r["stress"] for r in rows]
-    ax.barh(y, [s["stress"] for s in st], color=colors, edgecolor="k", lw=0.4)
-    ax.errorbar([s["null_mean"] for s in st], y, xerr=[2 * s["null_sd"] for s in st], fmt="|", color="k", ms=10,
-                capsize=2, lw=0.8, label="null mean ± 2 sd")
-    ax.set_yticks(y, names, fontsize=8)
-    ax.invert_yaxis()
-    ax.set_xlabel("Kruskal stress-1 vs built-in corpus (n=15)")
-    ax.legend(fontsize=7, loc="lower right")
-    ax.set_title("geometry: stress (bar) and random-encoding null", fontsize=9)
+    # geometry: where each stress sits in its null, as a z-score; the panel says plainly what separates
+    z = np.array([r["stress"]["z"] if r["stress"]["z"] is not None else np.nan for r in rows])
+    sep = separated(rows)
+    ax_z.axvspan(-Z_SEPARATED, Z_SEPARATED, color="0.9", zorder=0, label=rf"within $\pm{Z_SEPARATED:g}$ sd of the null")
+    ax_z.barh(y, np.clip(z, -12, 12), color=colors, edgecolor="k", lw=0.4)
+    for k in np.flatnonzero(np.abs(z) > 12):  # the axis is clipped at ±12 sd: the value is written
+        ax_z.text(np.sign(z[k]) * 12, k, f" z = {z[k]:.0f} ", fontsize=7, va="center", ha="right" if z[k] > 0 else "left")
+    ax_z.axvline(0, color="k", lw=0.8)
+    ax_z.set_xlim(-13, 13)
+    ax_z.set_yticks(y, names, fontsize=8)
+    ax_z.invert_yaxis()
+    ax_z.set_xlabel(r"$z = (\mathrm{stress} - \mathrm{null\ mean})\,/\,\mathrm{null\ sd}$   (left: closer to the corpus "
+                    "than random encodings of the kind)")
+    ax_z.legend(fontsize=7, loc="lower right")
+    lower = [r["pe"] for r in rows if r["pe"] in sep and r["stress"]["z"] < 0]
+    verdict = (f"{len(sep)} of {len(rows)} separate from their null; closer to the corpus than random: "
+               + (", ".join(lower) if lower else "none")) if sep else f"none of {len(rows)} separates from its null"
+    ax_z.set_title(f"geometry: Kruskal stress-1 vs the built-in corpus ({n_pos} positions), as a z-score in a null of "
+                   f"{rows[0]['stress']['null_draws'] if rows else 0} random encodings of each kind\n{verdict}", fontsize=9)
 
-    ax = axes[1]  # norm growth
-    for r, c in zip(rows, colors):
-        vals = [r["norms"]["values"][str(L)] for L in lengths]
-        if all(v is not None and v > 1e-12 for v in vals):  # rotations change norms by rounding only: omitted
-            ax.loglog(lengths, vals, "o-", color=c, lw=1, ms=3)
-            ax.text(lengths[-1] * 1.08, vals[-1], r["pe"], fontsize=6, va="center", color=c)
-    ax.axvline(64, color="0.5", ls=":", lw=0.8)
-    ax.set_xlabel("length N' (training length n_max = 64, dotted)")
-    ax.set_ylabel("sup ||PE|| / max |bias| / max |band factor - 1|")
-    ax.set_title("norm growth with length (PEs with 0 up to rounding omitted)", fontsize=9)
-
-    ax = axes[2]  # spectral spread
     spread = np.array([max(r["spectrum"]["spread"], 1e-3) for r in rows])  # nope's 0 drawn at the axis floor
-    ax.barh(y, spread, color=colors, edgecolor="k", lw=0.4, log=True)
-    ax.set_xlim(1e-3, spread.max() * 30)
+    ax_s.barh(y, spread, color=colors, edgecolor="k", lw=0.4, log=True)
+    ax_s.set_xlim(1e-3, spread.max() * 30)
     for k, r in enumerate(rows):
         cp = r["spectrum"].get("cpd")
         if cp:
-            ax.text(spread[k] * 1.3, k, "CPD" if cp["cpd"] else "not CPD", fontsize=6, va="center")
-    ax.set_yticks(y, names, fontsize=8)
-    ax.invert_yaxis()
-    ax.set_xlabel("λmax - λmin of the position-only Toeplitz matrix, N=256")
-    ax.set_title("spectrum (bias B, rotary kernel, absolute Gram)", fontsize=9)
+            ax_s.text(spread[k] * 1.3, k, "CPD" if cp["cpd"] else "not CPD", fontsize=6, va="center")
+    ax_s.set_yticks(y, names, fontsize=8)
+    ax_s.invert_yaxis()
+    ax_s.set_xlabel(r"$\lambda_{max} - \lambda_{min}$ of the position-only Toeplitz matrix, $N = 256$")
+    ax_s.set_title("spectrum (bias B, rotary kernel, absolute Gram)", fontsize=9)
     handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in KIND_COLOR.values()]
-    fig.legend(handles, list(KIND_COLOR), loc="upper center", ncol=3, fontsize=8, frameon=False)
-    fig.tight_layout(rect=(0, 0, 1, 0.96))
-    data = {"settings": {"n": 256, "d": 64, "lengths": list(lengths), "n_max": 64, "null_draws": 20, "seed": seed},
-            "rows": rows}
+    top.legend(handles, list(KIND_COLOR), loc="outside upper center", ncol=3, fontsize=8, frameon=False)
+
+    # norm growth: one panel per kind, since the three kinds measure three different quantities
+    axes = bottom.subplots(1, 3)
+    omitted = {}
+    for ax, kind in zip(axes, KIND_COLOR):
+        ends, labels = [], []
+        for r in rows:
+            if r["kind"] != kind:
+                continue
+            vals = [r["norms"]["values"][str(L)] for L in lengths]
+            if not all(v is not None and v > 1e-12 for v in vals):  # rotations change norms by rounding only
+                omitted.setdefault(kind, []).append(r["pe"])
+                continue
+            ax.loglog(lengths, vals, "o-", color=KIND_COLOR[kind], lw=1, ms=3)
+            ends.append(vals[-1])
+            labels.append(r["pe"])
+        if ends:
+            lo, hi = np.log10(min(ends)), np.log10(max(ends))
+            ax.set_ylim(10 ** (lo - 0.3), 10 ** (hi + 0.3))
+            gap = 0.045 * (hi - lo + 0.6)  # a label's height in log10 units of this axis (about 12 labels fit)
+            for yl, yv, lab in zip(spread_labels(np.log10(ends), gap), ends, labels):
+                ax.annotate(lab, (lengths[-1], yv), xytext=(lengths[-1] * 1.6, 10**yl), fontsize=7, va="center",
+                            color=KIND_COLOR[kind], arrowprops={"arrowstyle": "-", "color": "0.7", "lw": 0.5},
+                            annotation_clip=False)
+        ax.set_xlim(lengths[0] / 1.3, lengths[-1] * 6)
+        ax.axvline(64, color="0.5", ls=":", lw=0.8)
+        ax.set_xlabel(r"length $N'$ (training length $n_{max}$ = 64, dotted)")
+        ax.set_ylabel(KIND_QUANTITY[kind])
+        note = f"\n(0 up to rounding, omitted: {', '.join(omitted[kind])})" if omitted.get(kind) else ""
+        ax.set_title(f"{kind}: growth with length{note}", fontsize=9)
+    bottom.suptitle("norm growth past the training length, per kind (three different quantities)", fontsize=10)
+    data = {"settings": {"n": 256, "d": 64, "lengths": list(lengths), "n_max": 64, "null_draws": 20, "seed": seed,
+                         "target": f"built-in corpus, {n_pos} positions"},
+            "stress_separated": {"threshold_sd": Z_SEPARATED, "separated": sep, "verdict": verdict}, "rows": rows}
     return save(fig, data, outdir, "compare.encodings")

@@ -44,34 +44,38 @@ def additive_vs_hadamard_figure(outdir, *, preset="quick", seed=0):
         "Re(W ∘ E) = W ∘ cos": np.real(coupling.compose(f["W"], f["E"], "hadamard")),
     }
     summ = {k: coupling.spectral_summary(M) for k, M in mats.items()}
+    # the same names in mathtext for the figure (the JSON keeps the plain keys)
+    tex = dict(zip(mats, [r"$W$ (PD Toeplitz)", r"$W + B$ (additive, ALiBi)", r"$W \circ E$ (Hadamard, RoPE band)",
+                          r"$\mathrm{Re}(W \circ E) = W \circ \cos$"]))
+    short = dict(zip(mats, [r"$W$", r"$W + B$", r"$W \circ E$", r"$\mathrm{Re}(W \circ E)$"]))
     colors = dict(zip(mats, ["k", "C1", "C0", "C2"]))
     fig, (ax, axr, axs) = plt.subplots(1, 3, figsize=(16, 4.8), gridspec_kw={"width_ratios": [1.3, 1, 1]})
     for k, s in summ.items():
         ev = np.sort(np.real(s["eigenvalues"]))
-        ax.plot(np.arange(1, n + 1), ev, marker=".", ms=3, lw=1.6 if "∘ E (" in k else 1, color=colors[k], label=k,
+        ax.plot(np.arange(1, n + 1), ev, marker=".", ms=3, lw=1.6 if "∘ E (" in k else 1, color=colors[k], label=tex[k],
                 ls="--" if "∘ E (" in k else "-")
         ax.axhspan(s["min"], s["max"], color=colors[k], alpha=0.07)
     ax.set_yscale("symlog", linthresh=1.0)
     ax.set(xlabel="eigenvalue index (ascending)", ylabel="eigenvalue (symlog)",
-           title=f"spectra, N={n} (shaded: range)\nW∘E = D W D*, D = diag(exp(ipθ)): same spectrum as W")
+           title=f"spectra, $N = {n}$ (shaded: range)\n" + r"$W \circ E = D W D^*$, $D = \mathrm{diag}(e^{ip\theta})$: same spectrum as $W$")
     ax.axhline(0, color="grey", lw=0.5)
     ax.legend(fontsize=8)
     for y, (k, s) in enumerate(summ.items()):
         axr.plot([s["min"], s["max"]], [y, y], lw=8, color=colors[k], solid_capstyle="butt")
-        axr.text(s["max"], y + 0.22, f" range {s['range']:.3g}\n ρ={s['spectral_radius']:.3g}, κ={s['condition']:.3g}",
+        axr.text(s["max"], y + 0.22, f" range {s['range']:.3g}\n $\\rho$ = {s['spectral_radius']:.3g}, $\\kappa$ = {s['condition']:.3g}",
                  fontsize=8, va="bottom", ha="right")
     axr.set_xscale("symlog", linthresh=1.0)
-    axr.set(yticks=range(len(summ)), yticklabels=[k.split(" (")[0].split(" =")[0] for k in summ], ylim=(-0.6, len(summ) - 0.1),
-            xlabel="eigenvalue (symlog)", title="eigenvalue ranges [λmin, λmax]")
+    axr.set(yticks=range(len(summ)), yticklabels=[short[k] for k in summ], ylim=(-0.6, len(summ) - 0.1),
+            xlabel="eigenvalue (symlog)", title=r"eigenvalue ranges $[\lambda_{min}, \lambda_{max}]$")
     axr.axvline(0, color="grey", lw=0.5)
     mid = n // 2
     for k, M in mats.items():
         axs.plot(np.arange(n) - mid, softmax.row_softmax(np.real(M))[mid], color=colors[k],
-                 label=f"{k.split(' (')[0].split(' =')[0]}: softmax Toeplitz defect {summ[k]['softmax_toeplitz_defect']:.2g}")
-    axs.set(xlabel="j - i (row i = N/2)", ylabel="row softmax of Re M", title="attention of the middle query")
+                 label=f"{short[k]}: softmax Toeplitz defect {summ[k]['softmax_toeplitz_defect']:.2g}")
+    axs.set(xlabel=r"$j - i$ (row $i = N/2$)", ylabel=r"row softmax of $\mathrm{Re}\,M$", title="attention of the middle query")
     axs.legend(fontsize=7)
-    fig.suptitle(f"Additive vs Hadamard coupling: W=[exp(-|i-j|/{KERNEL_LENGTH:g})], "
-                 f"B=-{ALIBI_SLOPE:g}|i-j|, E=[exp(i(i-j)·{ROPE_THETA:g})]", fontsize=10)
+    fig.suptitle(rf"Additive vs Hadamard coupling: $W = [e^{{-|i-j|/{KERNEL_LENGTH:g}}}]$, "
+                 rf"$B = -{ALIBI_SLOPE:g}\,|i-j|$, $E = [e^{{i(i-j)\cdot {ROPE_THETA:g}}}]$", fontsize=10)
     fig.tight_layout()
     data = {"n": n, "kernel_length": KERNEL_LENGTH, "alibi_slope": ALIBI_SLOPE, "rope_theta": ROPE_THETA,
             "summaries": {k: {kk: vv for kk, vv in s.items() if kk != "eigenvalues"} | {"eigenvalues": np.sort(np.real(s["eigenvalues"])).tolist()}
@@ -114,6 +118,6 @@ def minilm_terms_figure(outdir, *, preset="quick", seed=0):
             for h in range(layer.num_heads)
         }
     fig.suptitle(f"all-MiniLM-L6-v2, layer 0, head {head}: Eq. 8 terms on {n} random word tokens at positions 0..{n - 1} "
-                 "(defect = ||A - diag-avg(A)||_F / ||A||_F; 0 = Toeplitz)", fontsize=10)
+                 r"(defect = $\Vert A - \mathrm{diagavg}(A)\Vert_F\,/\,\Vert A\Vert_F$; 0 = Toeplitz)", fontsize=10)
     fig.tight_layout()
     return save(fig, data, outdir, "coupling.minilm_terms")

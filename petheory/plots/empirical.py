@@ -36,6 +36,21 @@ def _empty(ax, text):
     ax.set_axis_off()
 
 
+def reading_math(name: str) -> str:
+    r"""A Table 5 reading (``provenance.li2025_table5_reading``, plain text) with its formulas in mathtext.
+
+    >>> print(reading_math("causal encoder, y_t = S_t/sqrt(t+1), x ~ N(0,1)"))
+    causal encoder, $y_t = S_t/\sqrt{t+1}$, $x \sim \mathcal{N}(0, 1)$
+    """
+    import re
+
+    def target(m):
+        return "$y_t = " + re.sub(r"sqrt\(([^)]*)\)", r"\\sqrt{\1}", m.group(1)) + "$"
+
+    name = re.sub(r"y_t = ([^,]+)", target, name)
+    return name.replace("x ~ U(-1,1)", r"$x \sim U(-1, 1)$").replace("x ~ N(0,1)", r"$x \sim \mathcal{N}(0, 1)$")
+
+
 @figure("empirical.table5", "li2025 Table 5: running-sum MSE vs test length per PE and reading, from records/")
 def table5(outdir, *, preset="quick", seed=0):
     import matplotlib.pyplot as plt
@@ -67,7 +82,7 @@ def table5(outdir, *, preset="quick", seed=0):
         ax.set_yscale("log")
         ax.set_xlabel("test length N (trained at 50)")
         seeds = sorted({len(e["mse"]) for e in readings[name].values()})
-        ax.set_title(name.replace(", ", "\n", 1) + f"\n{'-'.join(map(str, seeds))} seeds per PE", fontsize=8)
+        ax.set_title(reading_math(name).replace(", ", "\n", 1) + f"\n{'-'.join(map(str, seeds))} seeds per PE", fontsize=8)
         ax.grid(alpha=0.3)
     axes[0, 0].set_ylabel("MSE (mean over seeds; band: min..max)")
     if names:

@@ -164,8 +164,8 @@ def stress_per_pe(outdir, *, preset="quick", seed=0):
     ax.set_xlabel("Kruskal stress-1 with optimal scale (0 = the target's geometry up to scale)")
     ax.set_title(f"Stress of each PE's geometry on positions 0..{n - 1}\ntarget: Hellinger distances, {desc}", fontsize=10)
     ax.grid(axis="x", alpha=0.3)
-    note = ("RoPE = ||R_i - R_j||_F (sqrt 2 x sinusoidal with the same frequencies: equal stress); ALiBi = the line "
-            "|i-j|; T5/relative: Hellinger between softmax rows; d=64")
+    note = (r"RoPE = $\Vert R_i - R_j\Vert_F$ ($\sqrt{2}\,\times$ sinusoidal with the same frequencies: equal stress); "
+            r"ALiBi = the line $|i-j|$; T5/relative: Hellinger between softmax rows; $d = 64$")
     fig.text(0.01, -0.02, note, fontsize=7, color="0.3")
     data = {"target": desc, "n": n, "formula": geo.STRESS_FORMULAS["stress1"], "stress1": dict(rows), "d": D_MODEL,
             "null": null.as_dict()}
@@ -204,24 +204,24 @@ def eigenvalues(outdir, *, preset="quick", seed=0):
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4))
     k = np.arange(1, n + 1)
     pos = lam > 0
-    a1.semilogy(k[pos], lam[pos], "o-", color="C0", label="eigenvalue λ_k of B")
+    a1.semilogy(k[pos], lam[pos], "o-", color="C0", label=r"eigenvalue $\lambda_k$ of $B$")
     floor = m.tol * abs(lam).max()
     a1.semilogy(k[: null.size][null > 0], null[null > 0], "x--", color="0.55", lw=1,
                 label="null: words shuffled within each line (sampling noise)")
-    a1.axhline(floor, color="0.5", ls=":", label=f"zero threshold γ·λmax = {floor:.1e}")
-    a1.axvline(r_num + 0.5, color="C3", ls="--", label=f"numerical rank r = rank(B) = {r_num}  (n-1 = {n - 1})")
-    a1.axvline(r_cut + 0.5, color="C2", ls="-.", label=f"effective rank at λ > {cut:g}·λmax: {r_cut}")
+    a1.axhline(floor, color="0.5", ls=":", label=rf"zero threshold $\gamma\,\lambda_{{max}}$ = {floor:.1e}")
+    a1.axvline(r_num + 0.5, color="C3", ls="--", label=rf"numerical rank $r = \mathrm{{rank}}(B)$ = {r_num}  ($n-1$ = {n - 1})")
+    a1.axvline(r_cut + 0.5, color="C2", ls="-.", label=rf"effective rank at $\lambda > {cut:g}\,\lambda_{{max}}$: {r_cut}")
     a1.set_xlabel("k")
-    a1.set_ylabel("λ_k (log)")
+    a1.set_ylabel(r"$\lambda_k$ (log)")
     a1.set_title("Spectrum of the double-centred Hellinger matrix", fontsize=10)
     a1.legend(fontsize=8)
     a2.plot(k, energy, "s-", color="C1")
     a2.axhline(0.9, color="0.5", ls=":")
-    a2.axvline(r90, color="C1", ls="--", label=f"90% of tr B in the top {r90}")
+    a2.axvline(r90, color="C1", ls="--", label=rf"90% of $\mathrm{{tr}}\,B$ in the top {r90}")
     a2.set_ylim(0, 1.02)
     a2.set_xlabel("k")
     a2.set_ylabel(r"$(\lambda_1+\dots+\lambda_k)\,/\,\mathrm{tr}\,B$")
-    a2.set_title(f"Cumulative share; B ⪰ 0 (no negative eigenvalue: Hellinger is Euclidean)", fontsize=10)
+    a2.set_title(r"Cumulative share; $B \succeq 0$ (no negative eigenvalue: Hellinger is Euclidean)", fontsize=10)
     a2.legend(fontsize=8)
     fig.suptitle(f"Target: {desc}, n = {n} positions", fontsize=10)
     data = {"target": desc, "n": n, "eigenvalues": lam.tolist(), "numerical_rank": r_num, "tol": m.tol,

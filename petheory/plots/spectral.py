@@ -48,7 +48,7 @@ def szego_figure(outdir, *, preset="quick", seed=0):
         sd = dists[n]
         ax.hist(sd.support, bins=bins, density=True, color="C0", alpha=0.55, label="eigenvalues of $T_N$")
         ax.stairs(sym_density, bins, color="k", lw=1.3, label="values of the symbol $a$")
-        ax.set(title=f"N = {n}:  $d_K$ = {sd.kolmogorov:.3f}", xlabel="value", xlim=(lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo)))
+        ax.set(title=f"$N$ = {n}:  $d_K$ = {sd.kolmogorov:.3f}", xlabel="value", xlim=(lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo)))
     axes[0].set_ylabel("density")
     axes[0].legend(fontsize=7, loc="upper right")
     ax = axes[-1]
@@ -63,7 +63,7 @@ def szego_figure(outdir, *, preset="quick", seed=0):
     ax.legend(fontsize=7)
     coef = ", ".join(f"{x:g}" for x in SZEGO_COEFFS)
     fig.suptitle(f"Szegő: eigenvalues of the Hermitian $T_N(a)$ are distributed like the values of $a$; "
-                 f"$a_k$ = ({coef}) for k = 0..3, $a_{{-k}} = a_k$", fontsize=10)
+                 f"$a_k$ = ({coef}) for $k = 0, \\dots, 3$, $a_{{-k}} = a_k$", fontsize=10)
     fig.tight_layout()
     data = {
         "coefficients": SZEGO_COEFFS.tolist(),
@@ -80,11 +80,11 @@ def szego_figure(outdir, *, preset="quick", seed=0):
 # the three situations of Lemma B.1 worth seeing: (weights, phases, reading, title)
 LEMMA_EXAMPLES = [
     ([0.5, 1.0, 0.7, 0.4], [0.0, 0.9, -2.0, 2.6], "statement",
-     "amplitude bound holds: max|f| < max|g| = 2Σw\n(and here, too, ptp f > ptp g)"),
+     "amplitude bound holds: " + r"$\max|f| < \max|g| = 2\sum w$" + "\n(and here, too, " + r"$\mathrm{ptp}\,f > \mathrm{ptp}\,g$)"),
     ([0.0, 1.0, 1.0], [0.0, 0.0, math.pi / 2], "proof",
-     "range claim fails:\nptp f > ptp g"),
+     "range claim fails:\n" + r"$\mathrm{ptp}\,f > \mathrm{ptp}\,g$"),
     ([1.0, 1.0, 1.0], [0.0, math.pi / 2, math.pi], "proof",
-     "equality without equal phases:\nθ_i = iπ/2 (a shift of θ)"),
+     "equality without equal phases:\n" + r"$\theta_i = i\pi/2$ (a shift of $\theta$)"),
 ]
 
 
@@ -99,12 +99,12 @@ def lemma_b1_figure(outdir, *, preset="quick", seed=0):
         r = tp.lemma_b1(w, ph, reading=reading)
         f = tp.symbol(tp.phase_modulated_column(w, ph, reading=reading), theta=theta)[1]
         g = tp.symbol(tp.phase_modulated_column(w, None), theta=theta)[1]
-        ax.plot(theta, g, color="k", lw=1.6, label=f"g: max|g| {r.max_abs_g:.2f}, ptp {r.ptp_g:.2f}")
-        ax.plot(theta, f, color="C3", lw=1.6, label=f"f: max|f| {r.max_abs_f:.2f}, ptp {r.ptp_f:.2f}")
+        ax.plot(theta, g, color="k", lw=1.6, label=rf"$g$: $\max|g|$ = {r.max_abs_g:.2f}, ptp = {r.ptp_g:.2f}")
+        ax.plot(theta, f, color="C3", lw=1.6, label=rf"$f$: $\max|f|$ = {r.max_abs_f:.2f}, ptp = {r.ptp_f:.2f}")
         ax.axhline(r.bound, color="grey", ls="--", lw=0.9)
-        ax.axhline(-r.bound, color="grey", ls="--", lw=0.9, label=f"±2Σw = ±{r.bound:.2f}")
-        phase_word = "θ_i" if reading == "proof" else "iθ_i"
-        ax.set(xlabel="θ (radians)", title=f"{title}\nw = {w}, phase of term i = {phase_word}", xlim=(-math.pi, math.pi))
+        ax.axhline(-r.bound, color="grey", ls="--", lw=0.9, label=rf"$\pm 2\sum w$ = ±{r.bound:.2f}")
+        phase_word = r"$\theta_i$" if reading == "proof" else r"$i\theta_i$"
+        ax.set(xlabel=r"$\theta$ (radians)", title=f"{title}\n$w$ = {w}, phase of term $i$ = {phase_word}", xlim=(-math.pi, math.pi))
         ax.set_title(ax.get_title(), fontsize=9)
         ax.set_ylim(-1.25 * r.bound, 1.6 * r.bound)
         ax.legend(fontsize=7, loc="upper right", ncol=1, framealpha=0.9)
@@ -112,8 +112,8 @@ def lemma_b1_figure(outdir, *, preset="quick", seed=0):
                                  "max_abs_f": r.max_abs_f, "max_abs_g": r.max_abs_g, "ptp_f": r.ptp_f, "ptp_g": r.ptp_g,
                                  "bound": r.bound})
     axes[0].set_ylabel("value")
-    fig.suptitle("Lemma B.1: f(θ) = Σ 2 w_i cos(ψ_i + iθ), g(θ) = Σ 2 w_i cos(iθ)   "
-                 "(ψ_i = θ_i in the proof's reading, iθ_i in the statement's)", fontsize=10)
+    fig.suptitle(r"Lemma B.1: $f(\theta) = \sum_i 2 w_i \cos(\psi_i + i\theta)$, $g(\theta) = \sum_i 2 w_i \cos(i\theta)$   "
+                 r"($\psi_i = \theta_i$ in the proof's reading, $i\theta_i$ in the statement's)", fontsize=10)
     fig.tight_layout()
     return save(fig, data, outdir, "spectral.lemma_b1")
 
@@ -149,11 +149,13 @@ def contraction_figure(outdir, *, preset="quick", seed=0):
     }
     summ = {name: coupling.spectral_summary(M) for name, M in mats.items()}
     colors = dict(zip(mats, ["k", "C3", "C1", "C0"]))
+    tex = dict(zip(mats, ["$W$", r"$W \circ E$, $E$ = sign pattern of $W$ (unit modulus)",
+                          r"$W \circ E$, $E$ unit-modulus (random phases)", r"$W \circ E$, $E$ = RoPE band average (PSD)"]))
     fig, (ax, axr) = plt.subplots(1, 2, figsize=(13, 4.6), gridspec_kw={"width_ratios": [1.3, 1]})
     for name, s in summ.items():
-        ax.plot(np.arange(1, n + 1), np.sort(np.real(s["eigenvalues"])), ".-", ms=3, color=colors[name], label=name)
+        ax.plot(np.arange(1, n + 1), np.sort(np.real(s["eigenvalues"])), ".-", ms=3, color=colors[name], label=tex[name])
     sw = summ["W"]
-    ax.axhspan(sw["min"], sw["max"], color="k", alpha=0.06, label="[λmin(W), λmax(W)]")
+    ax.axhspan(sw["min"], sw["max"], color="k", alpha=0.06, label=r"$[\lambda_{min}(W), \lambda_{max}(W)]$")
     ax.set(xlabel="eigenvalue index (ascending)", ylabel="eigenvalue", title=f"spectra, N = {n}")
     ax.legend(fontsize=8)
     for y, (name, s) in enumerate(summ.items()):
@@ -161,12 +163,13 @@ def contraction_figure(outdir, *, preset="quick", seed=0):
         axr.text(s["max"], y + 0.2, f"range {s['range']:.3g}", fontsize=8, ha="right", va="bottom")
     axr.axvline(sw["min"], color="k", lw=0.6, ls=":")
     axr.axvline(sw["max"], color="k", lw=0.6, ls=":")
-    axr.set(yticks=range(len(summ)), yticklabels=["W", "W∘E, E = sign(W)", "W∘E, random phases", "W∘E, band average"],
+    axr.set(yticks=range(len(summ)), yticklabels=["$W$", r"$W \circ E$, $E = \mathrm{sign}(W)$", r"$W \circ E$, random phases", r"$W \circ E$, band average"],
             ylim=(-0.6, len(summ) - 0.2), xlabel="eigenvalue",
-            title="ranges: unit-modulus E can widen it or leave [λmin(W), λmax(W)] (Prop. B.3 refuted);\n"
-                  "a PSD E with unit diagonal keeps it inside (Schur product theorem)")
+            title=r"ranges: unit-modulus $E$ can widen it or leave $[\lambda_{min}(W), \lambda_{max}(W)]$ (Prop. B.3 refuted);"
+                  "\n" + r"a PSD $E$ with unit diagonal keeps it inside (Schur product theorem)")
     axr.title.set_fontsize(9)
-    fig.suptitle("Prop. B.3 'W∘E is more compact than W': W = T(0.85^k cos 0.9k) lifted to be positive definite", fontsize=10)
+    fig.suptitle(r"Prop. B.3 '$W \circ E$ is more compact than $W$': $W = T(0.85^k \cos 0.9k)$ lifted to be positive definite",
+                 fontsize=10)
     fig.tight_layout()
     data = {"n": n, "w_column": c.tolist(), "rope_thetas": thetas.tolist(), "random_phases": np.angle(e1).tolist(),
             "summaries": {name: {kk: vv for kk, vv in s.items() if kk != "eigenvalues"} | {"eigenvalues": np.sort(np.real(s["eigenvalues"])).tolist()}

@@ -172,6 +172,7 @@ def spectral_distribution(
     steps: int | None = None,
     n_symbol: int | None = None,
     seed=0,
+    progress=None,
 ) -> SpectralDistribution:
     r"""Eigenvalue distribution of a Hermitian ``T_N`` vs its symbol's value distribution (Szegő).
 
@@ -192,6 +193,9 @@ def spectral_distribution(
         Symbol samples (default ``max(2^15, 4N)`` rounded up to a power of two).
     seed : int or numpy.random.Generator
         For the SLQ probe vectors.
+    progress : callable, optional
+        ``progress(method)`` once the sizes are accepted (memory), before the eigenvalues or the
+        quadrature: the CLI says on stderr that long work starts, and never before a refusal.
 
     Returns
     -------
@@ -240,6 +244,8 @@ def spectral_distribution(
             f"Szegő distance by stochastic Lanczos quadrature (N = {n}, {m_} probes, {ms} symbol samples)",
             alternative="use a smaller N, fewer probes or a smaller n_symbol",
         )
+    if progress is not None:
+        progress(method)
     theta = 2 * np.pi * (np.arange(ms) + 0.5) / ms
     if symbol is None:
         sym = _symbol_of(c, r, theta)[1] if ms < n else _shifted_grid_symbol(c, ms)

@@ -28,6 +28,7 @@ from petheory.geometry import hellinger as geo_hellinger
 from petheory.geometry import mds as geo_mds
 from petheory.geometry import rank as geo_rank
 from proofs_check.engine import Reading, claim, claim_with_readings
+from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import gamma, tolerance
 
 SRC = "cirrincione2026 (arXiv 2604.05217, abstract)"
@@ -103,6 +104,7 @@ def hellinger_mds_optimal(case) -> float:
     X0 = m.embedding
     X1 = geo_mds.smacof(D, X0)
     n, V = P.shape
+    quantities(stress_mds=geo_stress.stress(X0, D), stress_smacof_from_mds=geo_stress.stress(X1, D), tolerance=_stress1_tol(n, V))
     return float(geo_stress.stress(X0, D) - geo_stress.stress(X1, D) - _stress1_tol(n, V))
 
 
@@ -183,6 +185,7 @@ def _reproduction(case):
 
 def exact_reproduction_impossible(case) -> float:
     lam, err, tol, r, _n, _V = _reproduction(case)
+    quantities(mds_rank=r, max_squared_distance_error=err, tolerance=tol)
     P = distributions(case)
     if r < 2 or len({tuple(row) for row in P.tolist()}) < P.shape[0]:
         return -1.0  # only non-trivial cases count: distinct positions whose geometry needs >= 2 dimensions
@@ -332,6 +335,7 @@ def minimal_parametrisation(case) -> float:
     n, d = X.shape
     f = geo_rank.minimal_parametrisation(X, rank=r)
     tol = _svd_tol(X, r)
+    quantities(n=n, d=d, rank=r, params_r_n_plus_d=f.params_min, params_n_d=f.params_full, reproduction_error=f.measured_error, tolerance=tol)
     fewer = 0.0 if f.params_min < f.params_full else 1.0 + f.params_min - f.params_full
     return max(f.measured_error - tol, fewer)
 
@@ -434,7 +438,9 @@ def monotonicity_ntk(case) -> float:
     ls = kernel_regression_loss(small[pos], y, case["ridge"])
     # SVD backward error max(m, p) eps ||F|| on the projection of y, on each loss
     scale = (float(np.linalg.norm(big[pos])) + float(np.linalg.norm(small[pos])) + 1.0) * float(np.dot(y, y) + 1.0)
-    return float(lb - ls - 8 * max(m, k_big + 1) * np.finfo(float).eps * scale)
+    tol = 8 * max(m, k_big + 1) * np.finfo(float).eps * scale
+    quantities(loss_richer=lb, loss_smaller=ls, tolerance=tol)
+    return float(lb - ls - tol)
 
 
 claim_with_readings(

@@ -22,6 +22,7 @@ from petheory.geometry import induced as geo_induced
 from petheory.geometry import mds as geo_mds
 from proofs_check.claims.cirrincione2026 import SRC
 from proofs_check.engine import Evidence, Reading, claim, claim_with_readings
+from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import gamma, tolerance
 
 
@@ -51,6 +52,7 @@ def _second_eigen_ratio(D: np.ndarray) -> tuple[float, float]:
     lam = np.linalg.eigvalsh(geo_mds.gram_from_distances(D))
     top = float(np.max(np.abs(lam)))
     second = float(np.sort(np.abs(lam))[-2])
+    quantities(largest_abs_eigenvalue=top, second_abs_eigenvalue=second, ratio=second / top, tolerance=eig_rank_tol(D.shape[0]))
     return second / top, eig_rank_tol(D.shape[0])
 
 

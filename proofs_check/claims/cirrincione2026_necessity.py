@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from proofs_check.claims.cirrincione2026 import SRC
 from proofs_check.engine import Evidence, Reading, claim, claim_with_readings
+from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import tolerance
 
 
@@ -111,6 +112,7 @@ def _permutation_gap(case) -> tuple[float, float]:
 
 def necessity(case) -> float:
     gap, tol = permutation_gap(case)
+    quantities(output_change_under_permutation=gap, tolerance=tol)
     return gap - tol
 
 

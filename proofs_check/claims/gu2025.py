@@ -29,6 +29,7 @@ from petheory.toeplitz import phase_modulation as tp_phase
 from petheory.toeplitz import szego as tp_szego
 from proofs_check.claims._strategies import even_dims, vectors
 from proofs_check.engine import Evidence, claim
+from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import tolerance, unit_roundoff
 
 SRC = "gu2025"
@@ -335,6 +336,7 @@ def _equality_gap(case) -> tuple[float, float]:
     w = np.asarray(case["weights"])
     ph = _phases(case)
     r = tp_phase.lemma_b1(w, ph, reading=case["reading"])
+    quantities(max_abs_f=r.max_abs_f, max_abs_g=r.max_abs_g, two_sum_w=r.bound, tolerance=_lemma_tol(w, ph, len(w)) + r.f.error)
     return r.bound - r.max_abs_f, _lemma_tol(w, ph, len(w)) + r.f.error
 
 
@@ -362,6 +364,7 @@ def _iff_violation(condition: bool, gap: float, tol: float) -> float:
 )
 def lemma_b1_equality(case) -> float:
     gap, tol = _equality_gap(case)
+    quantities(offsets_coincide=_coincide(case), equality_within_tolerance=gap <= tol)
     return _iff_violation(_coincide(case), gap, tol)
 
 
@@ -403,6 +406,7 @@ def lemma_b1_range(case) -> float:
     r = tp_phase.lemma_b1(w, ph, reading=case["reading"])
     # ptp's are differences of two refined extremes, each off by the evaluation tolerance
     tol = 2 * (_lemma_tol(w, ph, len(w)) + r.f.error + r.g.error)
+    quantities(part=case["part"], ptp_f=r.ptp_f, ptp_g=r.ptp_g, four_sum_w=2 * r.bound, tolerance=tol, phases_coincide=_coincide(case))
     if case["part"] == "g_not_below_f":
         return float(r.ptp_f - r.ptp_g - tol)
     if case["part"] == "width_4_sum_w":

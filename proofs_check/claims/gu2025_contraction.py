@@ -23,6 +23,7 @@ from petheory.encodings import bias as enc_bias
 from petheory.toeplitz import eigen as tp_eigen
 from proofs_check.claims._strategies import reals, vectors
 from proofs_check.engine import Premise, Reading, claim, claim_with_readings
+from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import tolerance
 
 
@@ -93,6 +94,7 @@ def _hadamard(case):
 def schur_modulus(case) -> float:
     """Reading 'unit_diagonal': rho(W o E) <= rho(W) for every Hermitian unit-modulus Toeplitz E with e_ii = 1."""
     W, E, H, sw, sh = _hadamard(case)
+    quantities(rho_W_hadamard_E=sh["spectral_radius"], rho_W=sw["spectral_radius"], tolerance=_eig_tol(case["n"], W, H))
     return float(sh["spectral_radius"] - sw["spectral_radius"] - _eig_tol(case["n"], W, H))
 
 
@@ -232,6 +234,7 @@ def schur_modulus__corrected(case) -> float:
 def spectral_contraction(case) -> float:
     """Reading 'unit_diagonal': range(W o E) <= range(W) for Hermitian unit-modulus Toeplitz E with e_ii = 1."""
     W, E, H, sw, sh = _hadamard(case)
+    quantities(range_W_hadamard_E=sh["range"], range_W=sw["range"], tolerance=2 * _eig_tol(case["n"], W, H))
     return float(sh["range"] - sw["range"] - 2 * _eig_tol(case["n"], W, H))
 
 

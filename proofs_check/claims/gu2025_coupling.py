@@ -19,6 +19,7 @@ from petheory.encodings import rotary as enc_rotary
 from petheory import softmax
 from proofs_check.claims._strategies import even_dims
 from proofs_check.engine import Reading, claim, claim_with_readings
+from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import gamma, tolerance, unit_roundoff
 
 ABSOLUTE = ("sinusoidal", "learned", "random", "wavelet", "legendre", "nope")  # enc.available("absolute")
@@ -39,6 +40,7 @@ def _toeplitz_violation(A: np.ndarray, entry_tol: np.ndarray) -> float:
     """
     defect = tp.toeplitz_defect(A, relative=False)
     n = A.shape[0]
+    quantities(toeplitz_defect=defect, rounding_allowance=float(np.linalg.norm(entry_tol)) + gamma(n + 2) * float(np.linalg.norm(A)), matrix=A)
     return defect - float(np.linalg.norm(entry_tol)) - gamma(n + 2) * float(np.linalg.norm(A))
 
 
@@ -459,6 +461,7 @@ def rope_logit_form(case) -> float:
     # The defect is a lower bound already; rounding of S and L is <= gamma_{2d+4} Σ_t |z_q||z_k| per entry.
     zq, zk = (np.abs(coupling.complex_pairs(x, table)) for x in ((C + P) @ W_Q, (C + P) @ W_K))
     tol = tolerance(n_ops=2 * case["d"] + 4, scale=float((zq @ zk.T).max()) if zq.size else 0.0)
+    quantities(single_phase_defect=coupling.single_phase_defect(S, L), tolerance=2 * tol)
     return coupling.single_phase_defect(S, L) - 2 * tol
 
 

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from proofs_check.claims import _empirical as emp
 from proofs_check.claims.gu2025_empirical import DEPOSIT_LARGE, DEPOSIT_NONE, max_shallow_drop, record_problem
 from proofs_check.engine import Evidence, Reading, claim, claim_with_readings
+from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import gamma
 
 ALPHA = 0.05
@@ -223,7 +224,9 @@ def _mla_violation(case, shared: bool) -> float:
     resid = float(np.linalg.norm(R - a * B))
     # rounding: each logit is an inner product of length dc + dr (gamma_(dc+dr+4) relative to |q||k|)
     scale = float(np.linalg.norm(np.abs(L)) + np.linalg.norm(np.abs(G)) * (1 + a))
-    return resid - gamma(int(case["dc"]) + int(case["dr"]) + 8) * scale * L.shape[0]
+    tol = gamma(int(case["dc"]) + int(case["dr"]) + 8) * scale * L.shape[0]
+    quantities(best_alpha=a, residual_of_eq12=resid, tolerance=tol)
+    return resid - tol
 
 
 claim_with_readings(
@@ -284,7 +287,9 @@ def _decomposition_interaction(case, layer: bool) -> float:
             H[t, i] = softmax(S[i:i + 1], axis=-1)[0] @ (X @ Wv)
     D = H[:, None, :, None] - H[None, :, :, None] - H[:, None, None, :] + H[None, :, None, :]  # (V, V, n, n, d)
     scale = float(np.abs(H).max()) if H.size else 1.0
-    return float(np.abs(D).max()) - 4 * gamma(8 * d + 4 * n) * max(scale, np.finfo(float).tiny) * (1 + 4 * d * layer)
+    tol = 4 * gamma(8 * d + 4 * n) * max(scale, np.finfo(float).tiny) * (1 + 4 * d * layer)
+    quantities(max_token_position_interaction=float(np.abs(D).max()), tolerance=tol)
+    return float(np.abs(D).max()) - tol
 
 
 claim_with_readings(

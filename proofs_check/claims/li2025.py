@@ -26,6 +26,7 @@ from petheory.bounds import rademacher as bounds_rademacher
 from petheory.encodings import absolute as enc_absolute
 from proofs_check.claims._strategies import even_dims
 from proofs_check.engine import Evidence, Reading, claim, claim_with_readings
+from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import tolerance, unit_roundoff
 
 
@@ -366,6 +367,7 @@ def sinusoidal_periodic_ambiguity(case) -> float:
     """Reading 'near_repeat': the onset of ambiguity lies within [10^3, 10^5]; violation in decades."""
     on = _onset(case["d"], case["base"])
     dec = math.log10(on) if on is not None else math.log10(_SEARCH)
+    quantities(onset=on, onset_decades=dec, stated_decades=[3.0, 5.0], searched_up_to=_SEARCH)
     return float(max(3.0 - dec, dec - 5.0))
 
 

@@ -23,6 +23,7 @@ from petheory.encodings import absolute as enc_absolute
 from petheory.encodings import bias as enc_bias
 from proofs_check.claims._strategies import reals
 from proofs_check.engine import Evidence, Reading, claim, claim_with_readings
+from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import gamma, tolerance, unit_roundoff
 
 
@@ -433,6 +434,8 @@ def wavelet_extrapolation(case) -> float:
     if np.any(far1 != far2):
         return -1.0  # tail not constant at these points: this checker cannot conclude (never seen)
     gap = float(np.linalg.norm(far1 - anchor))
+    quantities(support_end=end, far_positions=[P, 2 * P + 1], distance_far_to_n_max=gap, norm_at_n_max=float(np.linalg.norm(anchor)),
+               norm_far=float(np.linalg.norm(far1)), tolerance=tolerance(n_ops=case["d"] + 4, scale=float(np.linalg.norm(anchor)) + 1e-300))
     # a norm of d entries, each a product c_j * interp: gamma_{d+4} relative
     return gap - tolerance(n_ops=case["d"] + 4, scale=float(np.linalg.norm(anchor)) + 1e-300)
 

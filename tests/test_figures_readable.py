@@ -1,0 +1,167 @@
+"""Figures read as a paper reader would (issue 20.10): formulas in mathtext, error bars over seeds, Eq. 9
+clipped at what a softmax weight can do, labelled axes, and a comparison whose panels say what they show."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+from petheory import plots
+
+#: Formulas written as plain text: ``||x||``, ``2^(j/2)``, ``sqrt(``, ``N_max``, one-letter subscripts (``w_i``),
+#: Greek names as words or bare unicode math symbols outside ``$...$``.
+PLAIN_FORMULA = re.compile(r"\|\||\^\(|sqrt\(|\bN_max\b|\b(alpha|beta|lambda|psi)\b|\bL_trans\b|\bB0\b"
+                           r"|(?<![A-Za-z_])[A-Za-zα-ω]_[a-z0-9]\b|[λΣ∘ρκθψ]")
+
+
+@pytest.fixture(autouse=True)
+def _agg():
+    plots.use_agg()
+
+
+@pytest.fixture
+def texts(monkeypatch):
+    """Every text of every figure saved during the test (title, labels, legends, annotations), by figure."""
+    import matplotlib.figure
+    import matplotlib.text
+
+    seen = []
+    real = matplotlib.figure.Figure.savefig
+
+    def spy(fig, *a, **kw):
+        seen.append([t.get_text() for t in fig.findobj(matplotlib.text.Text) if t.get_text()])
+        return real(fig, *a, **kw)
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", spy)
+    return seen
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """Every figure saved during the test, in order (drawn, not yet closed)."""
+    import matplotlib.figure
+
+    figs = []
+    real = matplotlib.figure.Figure.savefig
+
+    def spy(fig, *a, **kw):
+        figs.append(fig)
+        return real(fig, *a, **kw)
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", spy)
+    return figs
+
+
+def plain_formulas(strings) -> list[str]:
+    """The strings with a plain-text formula outside their ``$...$`` parts."""
+    return [s for s in strings if PLAIN_FORMULA.search(re.sub(r"\$[^$]*\$", "", s))]
+
+
+def gap_rows(seeds=(0, 1, 2)):
+    rng = np.random.default_rng(0)
+    return [{"pe": pe, "seed": s, "m": m, "gap": g * m**-0.5 * (1 + 0.1 * rng.normal()), "bound_on_data": 10.0 * m**-0.5,
+             "bound_certified": 1e3 * m**-0.5} for pe, g in (("alibi", 1.0), ("rope", 2.0)) for m in (16, 32, 64) for s in seeds]
+
+
+def drift_run(top=3.0):
+    ex = np.linspace(1, 40, 12)
+    return {"run": "r", "spec": "alibi", "n_max": 50, "n_layer": 1, "n_train": 64,
+            "records": [{"layer": 0, "head": 0, "slope": 4 * top / 40, "excess": float(e), "drift_max": 1e-3 * e,
+                         "drift_mean": 5e-4 * e, "sharp_bound": 0.02 * e, "eq9_rhs": top * e / 40} for e in ex]}
+
+
+def test_bound_figures_write_formulas_in_mathtext(tmp_path, texts):
+    from petheory.plots import bounds as fb
+
+    fb.pe_norms_figure(tmp_path)
+    fb.wavelet_decay_figure(tmp_path)
+    fb.draw_rademacher_gap(tmp_path, gap_rows())
+    fb.draw_alibi_drift(tmp_path, drift_run())
+    assert len(texts) == 4
+    for strings in texts:
+        assert not plain_formulas(strings), plain_formulas(strings)
+
+
+def test_spectral_and_coupling_figures_write_formulas_in_mathtext(tmp_path, texts):
+    reg = plots.registry()
+    for name in ("spectral.lemma_b1", "spectral.hadamard_contraction", "coupling.additive_vs_hadamard"):
+        reg[name].fn(tmp_path, preset="quick", seed=0)
+    for strings in texts:
+        assert not plain_formulas(strings), plain_formulas(strings)
+
+
+def test_the_plain_formula_check_catches_plain_text():
+    plain = ["||PE(pos)||_2", "2^(j/2) (standard L2)", "max |b| = alpha (N'-1)", "N_max = 50", "f(θ) = Σ 2 w_i cos(iθ)",
+             "eigenvalue ranges [λmin, λmax]"]
+    assert plain_formulas(plain) == plain
+    assert plain_formulas([r"$\Vert PE\Vert_2$", r"$N_{max} = 50$", "training samples $m$", "rope_yarn", "kerple_log"]) == []
+
+
+def test_rademacher_gap_draws_mean_and_standard_error_over_seeds(tmp_path, drawn):
+    import matplotlib.container
+
+    from petheory.plots import bounds as fb
+
+    rows = gap_rows()
+    fb.draw_rademacher_gap(tmp_path, rows)
+    per_m = json.loads((tmp_path / "bounds.rademacher_gap.json").read_text())["per_m"]
+    one = next(p for p in per_m if p["pe"] == "alibi" and p["m"] == 16)
+    gaps = [r["gap"] for r in rows if r["pe"] == "alibi" and r["m"] == 16]
+    assert one["gap"]["seeds"] == [0, 1, 2]
+    assert one["gap"]["mean"] == pytest.approx(np.mean(gaps), rel=1e-12)
+    assert one["gap"]["se"] == pytest.approx(np.std(gaps, ddof=1) / np.sqrt(3), rel=1e-12)
+    gap_axis = drawn[0].axes[0]
+    bars = [c for c in gap_axis.containers if isinstance(c, matplotlib.container.ErrorbarContainer)]
+    assert len(bars) == 2 and all(c.has_yerr for c in bars)  # one per PE, with vertical error bars
+    assert "3 seeds" in gap_axis.get_title()
+
+
+def test_one_seed_draws_no_error_bars_and_says_so(tmp_path, texts):
+    from petheory.plots import bounds as fb
+
+    fb.draw_rademacher_gap(tmp_path, gap_rows(seeds=(0,)))
+    assert any("one seed per point" in s for s in texts[0])
+    assert all(p["gap"]["se"] is None for p in json.loads((tmp_path / "bounds.rademacher_gap.json").read_text())["per_m"])
+
+
+def test_alibi_drift_clips_eq9_at_the_largest_possible_change_of_a_softmax_weight(tmp_path, drawn):
+    from petheory.plots import bounds as fb
+
+    run = drift_run(top=3.0)  # Eq. 9's right side reaches 3 > 1
+    fb.draw_alibi_drift(tmp_path, run)
+    ys = np.concatenate([ln.get_ydata() for ln in drawn[0].axes[0].get_lines()])
+    assert ys.max() <= 1.0
+    data = json.loads((tmp_path / "bounds.alibi_drift.json").read_text())
+    first = min(r["excess"] for r in run["records"] if r["eq9_rhs"] >= 1)
+    assert data["eq9_vacuous_from_excess"] == {"0": int(first)}
+    assert data["records"] == run["records"]  # the JSON keeps the unclipped values
+
+
+def test_symlog_axis_and_n_max_are_labelled(tmp_path, drawn):
+    from petheory.plots import bounds as fb
+
+    fb.pe_norms_figure(tmp_path)
+    axes = [a for a in drawn[0].axes if a.get_yscale() == "symlog"]
+    assert axes and all("symlog" in a.get_ylabel() for a in axes)
+    assert "N_max" not in drawn[0]._suptitle.get_text()  # the N_max mark is a tick of its own, not in the title
+
+
+def test_spread_labels_keeps_order_and_a_minimum_gap():
+    from petheory.plots.compare import spread_labels
+
+    y = np.array([3.0, 1.0, 1.01, 1.02, 2.0, 1.005])
+    out = spread_labels(y, 0.1)
+    assert list(np.argsort(out, kind="stable")) == list(np.argsort(y, kind="stable"))
+    assert np.min(np.diff(np.sort(out))) >= 0.1 - 1e-12
+    assert np.allclose(spread_labels(np.array([0.0, 1.0, 2.0]), 0.1), [0.0, 1.0, 2.0])  # already apart: unchanged
+
+
+def test_comparison_names_the_encodings_that_separate_from_their_null():
+    from petheory.plots.compare import separated
+
+    rows = [{"pe": "a", "stress": {"z": 3.0}}, {"pe": "b", "stress": {"z": -2.5}}, {"pe": "c", "stress": {"z": 1.9}},
+            {"pe": "d", "stress": {"z": None}}]
+    assert separated(rows) == ["a", "b"]
