@@ -51,13 +51,13 @@ THEORY = ("encodings*", "toeplitz*", "spectral*", "coupling*", "bounds*", "geome
 #: built-in corpus as Python data) and the package itself (``petheory/__init__``: the version and
 #: the public theory names), usable from every layer.
 LAYERS = (
-    ("helpers", ("petheory", "petheory.errors", "petheory._validate", "petheory._memory", "petheory.plugins",
+    ("helpers", ("petheory", "petheory.errors", "petheory._validate", "petheory._memory", "petheory.plugins", "petheory.texttable",
                  "petheory.data*")),
     ("theory", tuple(f"petheory.{p}" for p in THEORY) + tuple(f"petheory.{p}.*" for p in THEORY)),
     ("loaders+io", ("petheory.loaders*", "petheory.io", "petheory.records", "petheory.spec")),
     ("nn+experiments+sweep", ("petheory.nn*", "petheory.provenance", "petheory.experiments*", "petheory.sweep*")),
     ("plots", ("petheory.plots*",)),
-    ("cli", ("petheory.cli*",)),
+    ("cli", ("petheory.cli*", "petheory.__main__")),
     ("proofs_check", ("proofs_check*",)),
 )
 

@@ -11,7 +11,7 @@ KIND_COLOR = {"absolute": "tab:blue", "bias": "tab:orange", "rotary": "tab:green
 KIND_QUANTITY = {"absolute": r"$\sup_{\mathrm{pos}<N'} \Vert PE(\mathrm{pos})\Vert_2$",
                  "bias": r"$\max_{i,j<N'} |b(i,j)|$",
                  "rotary": r"$\max |\mathrm{band\ factor} - 1|$"}
-#: |z| beyond which an encoding's stress is called separated from its null (two null standard deviations).
+#: ``|z|`` beyond which an encoding's stress is called separated from its null (two null standard deviations).
 Z_SEPARATED = 2.0
 
 
