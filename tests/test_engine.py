@@ -20,14 +20,6 @@ CONTRACT_KEYS = {"id", "source", "statement", "kind", "verdict", "cases", "margi
                  "paper_status", "evidence", "readings", "setup", "calibration", "exploratory"}
 
 
-@pytest.fixture
-def scratch():
-    """Register throwaway claims inside the test; the registry is restored afterwards."""
-    engine.all_claims()  # load the built-ins first, so the snapshot holds them
-    before = dict(engine._CLAIMS)
-    yield
-    engine._CLAIMS.clear()
-    engine._CLAIMS.update(before)
 
 
 def _xs():

@@ -17,13 +17,6 @@ from proofs_check import engine, report, runner
 from proofs_check.engine import claim, quantities, recording
 
 
-@pytest.fixture
-def scratch():
-    engine.all_claims()
-    before = dict(engine._CLAIMS)
-    yield
-    engine._CLAIMS.clear()
-    engine._CLAIMS.update(before)
 
 
 def test_quantities_are_kept_only_while_recording_and_become_plain_json():

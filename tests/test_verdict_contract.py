@@ -18,13 +18,6 @@ from proofs_check import engine, report, runner
 from proofs_check.engine import Evidence, Premise, Reading, claim, claim_with_readings
 
 
-@pytest.fixture
-def scratch():
-    engine.all_claims()
-    before = dict(engine._CLAIMS)
-    yield
-    engine._CLAIMS.clear()
-    engine._CLAIMS.update(before)
 
 
 def _xs():

@@ -22,7 +22,7 @@ import numpy as np
 from petheory import _validate as v
 from petheory.encodings._registry import info, register, table_shape
 from petheory.encodings.rotary import RotaryTable, rope_frequencies
-from petheory.encodings.extension import ScaledRotaryTable
+from petheory.encodings.extension import ScaledRotaryTable, rotary_angles, rotary_dims
 from petheory.errors import ValidationError
 
 #: Rotary registry entries that are RoPE with scaled frequencies (and possibly a logit factor): what
@@ -57,18 +57,6 @@ def _scale(scale) -> float:
     if s < 1:
         raise ValidationError(f"scale is a context-extension factor and must be >= 1 (1 = plain RoPE), got {s}")
     return s
-
-
-def _rotary(d: int, pairing: str, rotary_dim) -> int:
-    v.choice("pairing", pairing, ("interleaved", "half"))
-    r = d if rotary_dim is None else v.even("rotary_dim", rotary_dim)
-    if r > d:
-        raise ValidationError(f"rotary_dim must be <= d={d}, got {r}")
-    return r
-
-
-def _angles(n: int, freqs: np.ndarray) -> np.ndarray:
-    return np.arange(n, dtype=np.float64)[:, None] * freqs[None, :]
 
 
 # --------------------------------------------------------------------------- Llama 3
@@ -116,10 +104,10 @@ def rope_llama3(n: int, d: int, *, scale: float = 8.0, n_max: int = 8192, low_fr
                 rotary_dim: int | None = None) -> RotaryTable:
     """RoPE with Llama 3.1's band-wise smooth scaling."""
     n, d = table_shape(n, d, even=True)
-    _rotary(d, pairing, rotary_dim)
+    rotary_dims(d, pairing, rotary_dim)
     w = llama3_frequencies(rope_frequencies(d, base=base, rotary_dim=rotary_dim), scale=scale, n_max=n_max,
                            low_freq_factor=low_freq_factor, high_freq_factor=high_freq_factor)
-    return RotaryTable(_angles(n, w), d, pairing)
+    return RotaryTable(rotary_angles(n, w), d, pairing)
 
 
 # --------------------------------------------------------------------------- LongRoPE
@@ -163,7 +151,7 @@ def rope_longrope(n: int, d: int, *, short_factor=None, long_factor=None, scale:
                   base: float = 10000.0, pairing: str = "interleaved", rotary_dim: int | None = None) -> ScaledRotaryTable:
     """RoPE with LongRoPE's per-band factors (short and long regimes) and attention factor."""
     n, d = table_shape(n, d, even=True)
-    r = _rotary(d, pairing, rotary_dim)
+    r = rotary_dims(d, pairing, rotary_dim)
     s = v.real("scale", scale, positive=True)
     L = v.integer("n_max", n_max, minimum=2)
     v.choice("regime", regime, ("auto", "short", "long"))
@@ -173,7 +161,7 @@ def rope_longrope(n: int, d: int, *, short_factor=None, long_factor=None, scale:
     m = longrope_attention_factor(s, L) if attention_factor is None else v.real("attention_factor", attention_factor,
                                                                                 positive=True)
     w = rope_frequencies(d, base=base, rotary_dim=rotary_dim) / f
-    return ScaledRotaryTable(_angles(n, w), d, pairing, mscale=m)
+    return ScaledRotaryTable(rotary_angles(n, w), d, pairing, mscale=m)
 
 
 # --------------------------------------------------------------------------- dynamic NTK
@@ -211,10 +199,10 @@ def rope_dynamic(n: int, d: int, *, scale: float = 2.0, n_max: int = 2048, seq_l
                  base: float = 10000.0, pairing: str = "interleaved", rotary_dim: int | None = None) -> RotaryTable:
     """RoPE with dynamic NTK scaling: the base grows with the current length beyond ``n_max``."""
     n, d = table_shape(n, d, even=True)
-    r = _rotary(d, pairing, rotary_dim)
+    r = rotary_dims(d, pairing, rotary_dim)
     length = n if seq_len is None else seq_len
     b = dynamic_base(base, scale, n_max, length, r)
-    return RotaryTable(_angles(n, rope_frequencies(d, base=b, rotary_dim=rotary_dim)), d, pairing)
+    return RotaryTable(rotary_angles(n, rope_frequencies(d, base=b, rotary_dim=rotary_dim)), d, pairing)
 
 
 # --------------------------------------------------------------------------- MLA with a scaling; bands of any entry
