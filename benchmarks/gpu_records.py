@@ -14,7 +14,20 @@ Where the tree was copied without its ``.git`` (a GPU machine), set ``PETHEORY_C
 each record names the commit it was trained from.
 
 Stages: see :data:`STAGES` (name -> experiment spec and an estimate of its seconds on one H100,
-updated from measurements).
+updated from measurements). A stage trains only the configs whose records are not anywhere under
+``--out`` yet, so overlapping stages share runs (Fig. 6's rope+sinusoidal and Fig. 7's mla are in the
+gu2025 grid) and a stage cut short resumes from its checkpoints under ``--runs``.
+
+gu2025 at the paper's scale (:data:`GU2025_PLAN`: Task 1 and Task 2 for the 7 PEs x 3 seeds, then
+Figs. 5-7 of :data:`petheory.experiments.GU2025_FIGURES`) is 72 runs. Estimated from the one-run
+training times measured on one H100 (:data:`GU_TRAIN_MIN`, benchmarks/RESULTS.md "nn-cuda"; evaluation
+and head ablation not included), summed run by run: Task 1 grid ~155 min, Task 2 grid ~115 min, Fig. 5
+~210 min (27 runs not in the grid), Figs. 6-7 nothing more: **~480 GPU-minutes, about 19x the
+25-minute target** (``--list`` prints the sum). It does NOT fit at today's measured speeds: a
+one-run step runs at 3.5-4.6 % MFU, and how much a multi-run ensemble at this size overlaps is not
+measured, so the sum is the serial figure. A stage longer than one device session (each of these
+is) is only started when ``--budget`` allows it; it resumes from its checkpoints when rerun with the
+same ``--runs`` folder.
 """
 
 from __future__ import annotations
@@ -30,10 +43,39 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from petheory import experiments, records, sweep  # noqa: E402
 from petheory.nn.chen2025_runs import LENGTHGEN_PES, LENGTHGEN_TASKS  # noqa: E402
+from petheory.nn.presets import preset  # noqa: E402
 
 SEEDS5 = [0, 1, 2, 3, 4]
+#: gu2025's paper grid and figures: 3 seeds per (task, PE), the fewest the Fig. 5-7 claims decide on.
+SEEDS3 = [0, 1, 2]
 _GU = list(experiments.GU2025_PES.values())
-#: name -> (grid spec for sweep.expand, experiment folder, estimated seconds on one H100)
+
+#: Minutes of training per gu2025 paper-preset run on one H100 (one run, CUDA-graph step: median step x steps),
+#: from benchmarks/RESULTS.md "nn-cuda" (2026-11-23, git 16da231). Evaluation and the 6 x 16 head ablations are
+#: not included (not measured). Partial and pure RoPE use the rope+sinusoidal row: the same rotary attention, and
+#: the sinusoidal input is one add.
+GU_TRAIN_MIN = {
+    "gu2025_task1": {"rope+sinusoidal": 8.8, "sinusoidal": 5.5, "alibi:slopes=gu2025": 6.7, "nope": 5.5,
+                     "relative": 13.1, "random:trainable=true": 5.5, "mla": 6.6},
+    "gu2025_task2": {"rope+sinusoidal": 6.5, "sinusoidal": 4.1, "alibi:slopes=gu2025": 4.9, "nope": 4.1,
+                     "relative": 9.7, "random:trainable=true": 4.1, "mla": 4.8},
+}
+
+
+def _gu_minutes(task: str, pe: str) -> float:
+    row = GU_TRAIN_MIN[task]
+    return row[pe] if pe in row else row["rope+sinusoidal"] if pe == "rope" or pe.startswith("rope:") else float("nan")
+
+
+def _gu_stage(parts, folder: str):
+    """(specs, folder, estimated seconds): one grid spec per (task, PEs); the estimate is the serial sum of the
+    measured one-run training times over every run (the ensemble's overlap at this size is not measured)."""
+    specs = [{"task": t, "preset": "paper", "pe": list(pes), "seed": SEEDS3} for t, pes in parts]
+    est = 60 * sum(_gu_minutes(t, str(preset(t, "paper", pe=pe).model.pe)) for t, pes in parts for pe in pes) * len(SEEDS3)
+    return specs, folder, round(est)
+
+
+#: name -> (grid spec, or a list of them, for sweep.expand; experiment folder; estimated seconds on one H100)
 STAGES = {
     "table5": ({"task": "running_sum", "preset": "paper", "pe": experiments.LI2025_PES, "seed": SEEDS5},
                "li2025_table5", 120),
@@ -47,27 +89,59 @@ STAGES = {
                        "set": {"task.dist": "normal"}}, "li2025_table5_normal_inputs", 120),
     "gu2025_task1_small": ({"task": "gu2025_task1", "preset": "small", "pe": _GU, "seed": SEEDS5}, "gu2025_task1_small", 90),
     "gu2025_task2_small": ({"task": "gu2025_task2", "preset": "small", "pe": _GU, "seed": SEEDS5}, "gu2025_task2_small", 90),
-    "gu2025_task1": ({"task": "gu2025_task1", "preset": "paper", "pe": [p for p in _GU if p != "mla"], "seed": [0]},
-                     "gu2025_task1", 900),
-    "gu2025_task2": ({"task": "gu2025_task2", "preset": "paper", "pe": [p for p in _GU if p != "mla"], "seed": [0]},
-                     "gu2025_task2", 900),
+    # gu2025's paper grid: 7 PEs x 3 seeds per task (includes Fig. 6's rope+sinusoidal and Fig. 7's mla)
+    "gu2025_task1": _gu_stage([("gu2025_task1", _GU)], "gu2025_task1"),
+    "gu2025_task2": _gu_stage([("gu2025_task2", _GU)], "gu2025_task2"),
+    # gu2025 §5 figures (experiments.GU2025_FIGURES); runs already in --out (e.g. from the grid above) are not redone
+    "gu2025_fig5": _gu_stage(experiments.GU2025_FIGURES["fig5"], "gu2025_fig5_partial_rope"),
+    "gu2025_fig6": _gu_stage(experiments.GU2025_FIGURES["fig6"], "gu2025_fig6_rope_abs"),
+    "gu2025_fig7": _gu_stage(experiments.GU2025_FIGURES["fig7"], "gu2025_fig7_mla"),
     "chen2025": ({"task": list(LENGTHGEN_TASKS), "preset": "paper", "pe": list(LENGTHGEN_PES), "seed": [0]},
                  "chen2025_lengthgen", 400),
 }
+#: issue 25's target for the whole gu2025 plan on one H100, in minutes.
+GU2025_TARGET_MIN = 25
+#: The whole gu2025 paper plan, in order (fig6/fig7 cost nothing after the grid: their runs are in it).
+GU2025_PLAN = ["gu2025_task1", "gu2025_task2", "gu2025_fig5", "gu2025_fig6", "gu2025_fig7"]
 
 
-def _done(spec, folder: Path) -> bool:
-    cfgs = sweep.expand(spec)
-    have = {r["config_hash"] for r in records.find(where=[folder]).records} if folder.is_dir() else set()
-    return all(c.hash() in have for c in cfgs)
+def configs_of(spec, device: str) -> list:
+    """The configs of a stage's spec (a grid spec or a list of them), on ``device``."""
+    return [c for s in (spec if isinstance(spec, list) else [spec]) for c in sweep.expand({**s, "device": device})]
+
+
+def _have(out: Path) -> set:
+    """config hashes of the records anywhere under ``out`` (every stage's folder)."""
+    return {r["config_hash"] for r in records.find(where=[out], report=False).records} if out.is_dir() else set()
+
+
+def run_seconds(name: str, config) -> float:
+    """Estimated seconds of one run of stage ``name``: a gu2025 paper run from :data:`GU_TRAIN_MIN`, else the
+    stage's estimate over its runs."""
+    spec, _, est = STAGES[name]
+    if config.task.name in GU_TRAIN_MIN and all(s.get("preset") == "paper" for s in (spec if isinstance(spec, list) else [spec])):
+        return 60 * _gu_minutes(config.task.name, config.model.pe)
+    return est / len(configs_of(spec, "cpu"))
+
+
+def plan_seconds(names, out: Path | None = None) -> float:
+    """Estimated seconds of stages ``names`` run in order: each run counted once, none already under ``out``."""
+    seen = _have(out) if out is not None else set()
+    total = 0.0
+    for n in names:
+        for c in configs_of(STAGES[n][0], "cuda"):
+            if c.hash() not in seen:
+                seen.add(c.hash())
+                total += run_seconds(n, c)
+    return total
 
 
 def run_stage(name: str, device: str, runs: Path, out: Path) -> dict:
     spec, folder, _ = STAGES[name]
-    spec = {**spec, "device": device}
-    if _done(spec, out / folder):
+    have = _have(out)
+    cfgs = [c for c in configs_of(spec, device) if c.hash() not in have]
+    if not cfgs:
         return {"stage": name, "skipped": "done"}
-    cfgs = sweep.expand(spec)
     t0 = time.perf_counter()
     recs = sweep.run(cfgs, runs / folder, ensemble=True)
     dt = time.perf_counter() - t0
@@ -91,7 +165,9 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     if args.list:
         for k, (spec, folder, est) in STAGES.items():
-            print(f"{k:22s} {folder:32s} ~{est} s  {len(sweep.expand({**spec, 'device': 'cpu'}))} runs")
+            print(f"{k:22s} {folder:32s} ~{est} s  {len(configs_of(spec, 'cpu'))} runs")
+        print(f"gu2025 plan ({', '.join(GU2025_PLAN)}): ~{plan_seconds(GU2025_PLAN) / 60:.0f} GPU-minutes "
+              f"(target {GU2025_TARGET_MIN})")
         return 0
     names = args.stages or list(STAGES)
     bad = [n for n in names if n not in STAGES]

@@ -13,6 +13,10 @@ they are checkpointed, resumable and skipped when done. Common keys: ``size``
     gap vs ``m`` plots). Helpers: :func:`generalisation_gap`, :func:`test_mse`.
 ``gu2025_task1(config)``, ``gu2025_task2(config)``
     gu2025 §4: test accuracy per PE, with per-head ablation (``record["ablation"]``).
+``gu2025_partial_rope(config)``, ``gu2025_rope_abs(config)``, ``gu2025_mla_ablation(config)``
+    gu2025 §5 Figs. 5, 6 and 7 (:data:`GU2025_FIGURES`: the (task, PE specs) each figure trains;
+    records of every (task, spec, seed), with head ablation, for the claims in
+    ``proofs_check/claims/gu2025_mla.py``).
 ``chen2025_lengthgen(config)``
     parity (chain of thought), copy, reverse, addition: accuracy per length beyond training.
 ``minilm_terms(n, ...)``
@@ -49,6 +53,19 @@ GU2025_PES = {
     "relative": "relative",
     "random": "random:trainable=true",
     "mla": "mla",
+}
+#: gu2025 Fig. 5's partial RoPE: RoPE on the first k of the paper model's H=16 heads, NoPE on the rest. The paper
+#: does not list its k ("a handful"); a doubling ladder below H.
+GU2025_PARTIAL_HEADS = (1, 2, 4, 8)
+#: gu2025 §5 figure -> [(task, [PE specs])] it trains. Fig. 5 compares partial RoPE with pure RoPE on Task 1 and
+#: with NoPE on Task 2 (claim gu2025.partial_rope); Fig. 6 is RoPE + absolute (their own "rope" run,
+#: gu2025.rope_abs_*); Fig. 7 is MLA's head-wise ablation (gu2025.mla_headwise_ablation, Table 1 both tasks).
+#: Pure RoPE on Task 1 also feeds gu2025.dropout_keeps_deposit (Remark C.1).
+GU2025_FIGURES = {
+    "fig5": [("gu2025_task1", ["rope", *(f"rope:heads={k}" for k in GU2025_PARTIAL_HEADS)]),
+             ("gu2025_task2", ["nope", *(f"rope:heads={k}" for k in GU2025_PARTIAL_HEADS)])],
+    "fig6": [("gu2025_task1", ["rope+sinusoidal"]), ("gu2025_task2", ["rope+sinusoidal"])],
+    "fig7": [("gu2025_task1", ["mla"]), ("gu2025_task2", ["mla"])],
 }
 #: li2025 Table 5's encodings (learned reuses p_{N_max} past the table, as li2025 §6 describes).
 LI2025_PES = ["sinusoidal", "learned:n_max=50,beyond=clamp", "alibi", "rope", "wavelet", "legendre", "nope"]
@@ -89,6 +106,33 @@ def gu2025_task1(config: dict | None = None) -> list[dict]:
 def gu2025_task2(config: dict | None = None) -> list[dict]:
     """gu2025 Task 2 (trigger counting): one record per (PE, seed)."""
     return _sweep("gu2025_task2", config, list(GU2025_PES.values()))
+
+
+def _figure(name: str, config: dict | None) -> list[dict]:
+    config = dict(config or {})
+    if "pes" in config:
+        raise ValidationError(f"gu2025 {name} trains fixed PE specs {GU2025_FIGURES[name]}; drop the 'pes' option "
+                              "(or call gu2025_task1/gu2025_task2 with your own)")
+    out = []
+    for task, pes in GU2025_FIGURES[name]:
+        out += _sweep(task, {**config, "pes": pes}, pes)
+    return out
+
+
+def gu2025_partial_rope(config: dict | None = None) -> list[dict]:
+    """gu2025 Fig. 5: partial RoPE (``rope:heads=k``, k in :data:`GU2025_PARTIAL_HEADS`) vs ``rope`` on
+    Task 1 and vs ``nope`` on Task 2; one record per (task, PE, seed)."""
+    return _figure("fig5", config)
+
+
+def gu2025_rope_abs(config: dict | None = None) -> list[dict]:
+    """gu2025 Fig. 6: RoPE + absolute position (``rope+sinusoidal``) on Tasks 1 and 2, with head ablation."""
+    return _figure("fig6", config)
+
+
+def gu2025_mla_ablation(config: dict | None = None) -> list[dict]:
+    """gu2025 Fig. 7 and Table 1: MLA on Tasks 1 and 2, with head-wise ablation."""
+    return _figure("fig7", config)
 
 
 def chen2025_lengthgen(config: dict | None = None) -> list[dict]:
