@@ -95,7 +95,8 @@ def run(args) -> int:
 
         records = sweep.run(configs, args.out, engine=args.engine, workers=args.workers, ensemble=args.ensemble,
                             slurm=parse_sets(args.slurm), progress=progress)
-    records = [{**r, "resolved_encoding": describe(r["pe"], d=_head_dim(r))} for r in records]
+    records = [{**r, "resolved_encoding": describe(r["pe"], d=r["model"]["d_model"] // r["model"]["n_head"])}
+               for r in records]
     if args.json == "-":
         print(json.dumps(records, indent=2))
     elif args.json:
@@ -156,9 +157,3 @@ def varying_axes(configs: list[dict]) -> list[str]:
     keys = list(dict.fromkeys(k for f in flats for k in f))
     return [k for k in keys if k not in _SHOWN
             and len({json.dumps(f.get(k), sort_keys=True, default=str) for f in flats}) > 1]
-
-
-def _head_dim(record: dict) -> int | None:
-    """A run's head dimension (d_model / n_head) from its record's model section; None when it has none."""
-    m = record.get("model") or {}
-    return m["d_model"] // m["n_head"] if "d_model" in m and "n_head" in m else None
