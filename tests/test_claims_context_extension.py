@@ -11,7 +11,8 @@ import json
 
 import pytest
 
-from proofs_check.claims._extension import KEEP_TOLERANCE, t_greater
+from proofs_check.claims._empirical import t_greater
+from proofs_check.claims._extension import KEEP_TOLERANCE
 from proofs_check.claims.chen2023 import in_range_evidence
 from proofs_check.claims.peng2023 import yarn_evidence
 

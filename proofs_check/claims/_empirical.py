@@ -91,21 +91,32 @@ def decision_p(adjusted: dict, keys, verdict: str) -> float | None:
     return max(vals) if verdict == "holds" else min(vals)
 
 
-def paired_t_greater(a, b) -> dict:
-    """One-sided paired t-test of H1: mean(a - b) > 0 over seeds (``a[i]``, ``b[i]`` trained with seed i).
+def t_greater(values, mu: float = 0.0) -> float | None:
+    """One-sided one-sample t-test of H1: mean(values) > mu; p-value (None with fewer than 2 values).
 
-    With no spread in the differences the sign is certain (p 0 or 1); ``p`` is None with fewer than 2 pairs."""
+    Without spread the sign of ``mean - mu`` is certain: p = 0 if it is > 0, else 1; a difference
+    within the mean's round-off (a few ulps of the values summed) counts as 0, not as a sign."""
+    from scipy import stats
+
+    v = [float(x) for x in values]
+    if len(v) < 2:
+        return None
+    m = sum(v) / len(v)
+    if max(v) - min(v) <= 1e-12 * max(1.0, abs(m)):
+        # summing n values rounds by at most n ulps of the largest: below that, mean == mu
+        return 0.0 if m - mu > len(v) * 4 * 2.0 ** -52 * max(1.0, abs(m), abs(mu)) else 1.0
+    return float(stats.ttest_1samp(v, mu, alternative="greater").pvalue)
+
+
+def paired_t_greater(a, b) -> dict:
+    """One-sided paired t-test of H1: mean(a - b) > 0 over seeds (``a[i]``, ``b[i]`` trained with seed i):
+    :func:`t_greater` of the differences, with their mean and t statistic (None without spread)."""
     from scipy import stats
 
     d = [float(x) - float(y) for x, y in zip(a, b, strict=True)]
-    out = {"n": len(d), "mean_diff": sum(d) / len(d) if d else float("nan"), "t": None, "p": None}
-    if len(d) < 2:
-        return out
-    if len(set(d)) == 1:
-        out["p"] = 0.0 if d[0] > 0 else 1.0
-        return out
-    r = stats.ttest_1samp(d, 0.0, alternative="greater")
-    out["t"], out["p"] = float(r.statistic), float(r.pvalue)
+    out = {"n": len(d), "mean_diff": sum(d) / len(d) if d else float("nan"), "t": None, "p": t_greater(d)}
+    if len(d) >= 2 and len(set(d)) > 1:
+        out["t"] = float(stats.ttest_1samp(d, 0.0, alternative="greater").statistic)
     return out
 
 

@@ -52,29 +52,6 @@ def _problem(r: dict) -> str | None:
     return None
 
 
-def t_greater(values, mu: float = 0.0) -> float | None:
-    """One-sided one-sample t-test of H1: mean(values) > mu; p-value (None with fewer than 2 values).
-
-    Without spread the sign of ``mean - mu`` is certain: p = 0 if it is > 0, else 1; a difference
-    within the mean's round-off (a few ulps of the values summed) counts as 0, not as a sign."""
-    from scipy import stats
-
-    v = [float(x) for x in values]
-    if len(v) < 2:
-        return None
-    m = sum(v) / len(v)
-    if max(v) - min(v) <= 1e-12 * max(1.0, abs(m)):
-        # summing n values rounds by at most n ulps of the largest: below that, mean == mu
-        return 0.0 if m - mu > len(v) * 4 * 2.0 ** -52 * max(1.0, abs(m), abs(mu)) else 1.0
-    return float(stats.ttest_1samp(v, mu, alternative="greater").pvalue)
-
-
-def holm(pvalues: dict, alpha: float = ALPHA) -> dict:
-    from proofs_check.claims._empirical import holm as _holm
-
-    return _holm(pvalues, alpha)
-
-
 def decision(verdict: str, rejected_for: dict, rejected_against: dict, n_seeds: dict) -> dict:
     """The Evidence fields the runner's reproduction rules read (proofs_check.runner.reproduction_rules): the
     seeds per configuration and the Holm-adjusted p-value the verdict rests on (``rejected_for``: the p-values

@@ -45,14 +45,10 @@ def _acc(r) -> float:
 
 
 def _one_sample_p(values, threshold: float, greater: bool) -> float | None:
-    from scipy import stats
-
-    v = [float(x) for x in values]
-    if len(v) < 2:
-        return None
-    if len(set(v)) == 1:
-        return 0.0 if (v[0] > threshold if greater else v[0] < threshold) else 1.0
-    return float(stats.ttest_1samp(v, threshold, alternative="greater" if greater else "less").pvalue)
+    """p of H1: mean(values) > threshold (``greater``) or < threshold; :func:`_empirical.t_greater`."""
+    if greater:
+        return emp.t_greater(values, threshold)
+    return emp.t_greater([-float(x) for x in values], -threshold)
 
 
 def _inconclusive(found: dict, what: str) -> Evidence:

@@ -5,7 +5,8 @@ See :mod:`proofs_check.claims._extension` for the setup, the records and the con
 
 from __future__ import annotations
 
-from proofs_check.claims._extension import ALPHA, CONTRACT, decision, holm, retrieval_records, t_greater
+from proofs_check.claims._empirical import holm, t_greater
+from proofs_check.claims._extension import ALPHA, CONTRACT, decision, retrieval_records
 from proofs_check.engine import Evidence, claim
 
 
