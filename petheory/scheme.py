@@ -1,0 +1,330 @@
+r"""A model's positional scheme, per layer: the one object every analysis takes.
+
+A PE is resolved once, at the edge (a spec string, a ``config.json``, ``hf:DIR`` or a table
+file), into a :class:`Scheme`; ``spectrum``, ``stress``, ``bounds``, ``report`` and ``compare``
+(:mod:`petheory.analyses`) all take that object, so the same model gives the same numbers in
+every command. A plain spec (``rope``, ``alibi:slope=0.5``, a table) is the one-layer scheme
+(:meth:`Scheme.single`).
+
+For each layer (:class:`Layer`):
+
+* its position mechanism (:class:`Positions`): rotary (a registry entry whose parameters give
+  the frequencies, the rotary dimensions, the pairing, the scaling and the factor on cos/sin),
+  an additive bias (ALiBi slopes per head, T5 buckets), an absolute table added to the inputs,
+  ``nope`` (softmax attention that sees no position), or ``none`` (a layer with no attention
+  positions at all, such as a linear-attention layer);
+* its attention span (:class:`Span`): full, a sliding window of W tokens, or chunks of C tokens;
+* a length-dependent attention temperature (:class:`Temperature`: YaRN's mscale, Llama 4's
+  NoPE-layer query scaling), learned attention sinks (``sinks``), and for multimodal RoPE the
+  sections (:class:`MRope`). The theory analyses text-only positions, where every position axis
+  of M-RoPE carries the same index and the sections rotate exactly as plain RoPE; the sections
+  are kept so a report can say so.
+
+Pure: numbers only, no file is read (:mod:`petheory.loaders` reads files, :mod:`petheory.models`
+turns a config into a scheme).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from petheory.errors import ValidationError, ValidationTypeError
+
+__all__ = ["MECHANISMS", "SPANS", "TEMPERATURES", "MRope", "Positions", "Span", "Temperature", "Layer", "Scheme"]
+
+#: Position mechanisms of one layer.
+MECHANISMS = ("rotary", "bias", "absolute", "table", "nope", "none")
+#: Attention spans.
+SPANS = ("full", "sliding", "chunked")
+#: Length-dependent attention temperatures.
+TEMPERATURES = ("constant", "llama4")
+
+
+@dataclass(frozen=True)
+class MRope:
+    """Multimodal RoPE sections (Qwen2-VL's ``mrope_section``).
+
+    Attributes
+    ----------
+    sections : tuple of int
+        Bands per position axis, in the order of ``axes``; they sum to the rotary bands (rotary_dim / 2).
+    layout : str
+        ``'chunked'`` (Qwen2-VL, Qwen2.5-VL: the first sections[0] bands follow axis 0, ...) or
+        ``'interleaved'`` (Qwen3-VL: band t follows axis t mod 3 within the sections' counts).
+    axes : tuple of str
+        The position axes, ``('t', 'h', 'w')``.
+
+    Notes
+    -----
+    For text-only inputs every axis carries the same position index, so each band rotates by
+    the same angle as plain RoPE: the analyses of the theory (one position axis) are exact there.
+    """
+
+    sections: tuple
+    layout: str = "chunked"
+    axes: tuple = ("t", "h", "w")
+
+    def __post_init__(self):
+        object.__setattr__(self, "sections", tuple(int(s) for s in self.sections))
+        object.__setattr__(self, "axes", tuple(self.axes))
+        if self.layout not in ("chunked", "interleaved"):
+            raise ValidationError(f"M-RoPE layout must be 'chunked' or 'interleaved', got {self.layout!r}")
+        if len(self.sections) != len(self.axes) or any(s < 0 for s in self.sections):
+            raise ValidationError(f"M-RoPE sections {self.sections} must be {len(self.axes)} non-negative band counts, one per "
+                                  f"axis {self.axes}")
+
+    def band_axes(self) -> tuple:
+        """The position axis each band follows, one per band (sum of the sections)."""
+        n = sum(self.sections)
+        if self.layout == "chunked":
+            return tuple(a for a, s in zip(self.axes, self.sections) for _ in range(s))
+        # interleaved (transformers' Qwen3-VL apply_interleaved_mrope): band t follows axis a = t mod k (a >= 1)
+        # when t < k * sections[a], else axis 0
+        k = len(self.axes)
+        out = []
+        for t in range(n):
+            a = t % k
+            out.append(self.axes[a] if a and t < k * self.sections[a] else self.axes[0])
+        return tuple(out)
+
+
+@dataclass(frozen=True)
+class Positions:
+    """One layer's position mechanism.
+
+    Attributes
+    ----------
+    kind : str
+        One of :data:`MECHANISMS`.
+    encoding : str or None
+        The registry entry (``rope``, ``rope_yarn``, ``alibi``, ``t5``, ``sinusoidal``, ``mla_rope``, ...)
+        for ``rotary``, ``bias`` and ``absolute``; None otherwise.
+    params : dict
+        Keyword parameters of the registry entry (lists as tuples).
+    d : int
+        Dimension of the query/key vectors it acts on (a head's size; MLA: rope + content parts).
+    logit_factor : float
+        Factor on every logit beyond :math:`1/\sqrt{d_{head}}` (Gemma's ``query_pre_attn_scalar``,
+        DeepSeek-V3's ``mscale_all_dim`` squared); YaRN's factor on cos/sin is in ``params``.
+    heads : tuple of dict
+        Per-head parameter overrides (ALiBi's slopes); empty when every head is the same.
+    mrope : MRope or None
+        Multimodal RoPE sections, for a rotary layer of a vision-language model.
+    table : numpy.ndarray or None
+        The (N, d) table of a ``table`` layer (not compared, not serialised).
+    source : str or None
+        Where a table came from (a path, ``hf:DIR#KEY``).
+    """
+
+    kind: str
+    encoding: str | None = None
+    params: dict = field(default_factory=dict)
+    d: int = 0
+    logit_factor: float = 1.0
+    heads: tuple = ()
+    mrope: MRope | None = None
+    table: object = field(default=None, compare=False, repr=False)
+    source: str | None = None
+
+    def __post_init__(self):
+        if self.kind not in MECHANISMS:
+            raise ValidationError(f"position mechanism {self.kind!r} is not one of {', '.join(MECHANISMS)}")
+        if (self.encoding is None) != (self.kind in ("table", "nope", "none")):
+            raise ValidationTypeError(f"a {self.kind!r} layer {'has no' if self.encoding else 'needs an'} encoding name")
+        if self.kind == "table" and self.table is None:
+            raise ValidationTypeError("a 'table' layer needs its table")
+        if not (isinstance(self.logit_factor, (int, float)) and math.isfinite(self.logit_factor) and self.logit_factor > 0):
+            raise ValidationError(f"logit_factor must be a finite number > 0, got {self.logit_factor!r}")
+        object.__setattr__(self, "params", dict(self.params or {}))
+        object.__setattr__(self, "heads", tuple(self.heads or ()))
+
+    @property
+    def is_rotary(self) -> bool:
+        return self.kind == "rotary"
+
+    def as_dict(self) -> dict:
+        out = {"kind": self.kind, "encoding": self.encoding, "params": _jsonable(self.params), "d": self.d,
+               "logit_factor": self.logit_factor}
+        if self.heads:
+            out["heads"] = _jsonable(list(self.heads))
+        if self.mrope is not None:
+            out["mrope"] = {"sections": list(self.mrope.sections), "layout": self.mrope.layout,
+                            "axes": list(self.mrope.axes)}
+        if self.source is not None:
+            out["source"] = self.source
+        if self.table is not None:
+            out["shape"] = list(np.shape(self.table))
+        return out
+
+
+@dataclass(frozen=True)
+class Span:
+    """Which keys a query attends to: all earlier ones, the last ``size`` (sliding), or its chunk of ``size``."""
+
+    kind: str = "full"
+    size: int | None = None
+
+    def __post_init__(self):
+        if self.kind not in SPANS:
+            raise ValidationError(f"attention span {self.kind!r} is not one of {', '.join(SPANS)}")
+        if (self.size is None) != (self.kind == "full"):
+            raise ValidationError(f"a {self.kind} span {'takes no' if self.kind == 'full' else 'needs a'} size")
+        if self.size is not None and (isinstance(self.size, bool) or not isinstance(self.size, int) or self.size < 1):
+            raise ValidationError(f"attention span size must be an integer >= 1, got {self.size!r}")
+
+    def reach(self, length: int) -> int:
+        """The largest query-key distance + 1 used within ``length`` positions."""
+        return length if self.size is None else min(length, self.size)
+
+    def __str__(self) -> str:
+        return "full" if self.kind == "full" else f"{self.kind} {self.size}"
+
+
+@dataclass(frozen=True)
+class Temperature:
+    r"""A factor on the query (so on every logit) that depends on the query's position.
+
+    ``constant``: ``params['factor']`` at every position (YaRN's mscale squared where it
+    multiplies the logits). ``llama4``: transformers' Llama 4 NoPE-layer query scaling,
+    :math:`\log(\lfloor (p + 1) / f\rfloor + 1)\,s + 1` with ``floor_scale`` f and
+    ``attn_scale`` s at position p.
+    """
+
+    kind: str
+    params: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.kind not in TEMPERATURES:
+            raise ValidationError(f"attention temperature {self.kind!r} is not one of {', '.join(TEMPERATURES)}")
+        object.__setattr__(self, "params", dict(self.params or {}))
+
+    def at(self, positions) -> np.ndarray:
+        """The factor at each position (0-based), shape of ``positions``.
+
+        >>> Temperature("llama4", {"floor_scale": 8192, "attn_scale": 0.1}).at([0, 8191, 8192]).round(6).tolist()
+        [1.0, 1.069315, 1.069315]
+        """
+        p = np.asarray(positions, dtype=np.float64)
+        if self.kind == "constant":
+            return np.full(p.shape, float(self.params["factor"]))
+        f, s = float(self.params["floor_scale"]), float(self.params["attn_scale"])
+        return np.log(np.floor((p + 1.0) / f) + 1.0) * s + 1.0
+
+
+@dataclass(frozen=True)
+class Layer:
+    """One attention layer: its positions, span, temperature and sinks.
+
+    ``type`` is the config's own name for the layer kind (``full_attention``,
+    ``sliding_attention``, ``chunked_attention``, ``linear_attention``, ...), or ``''``.
+    """
+
+    positions: Positions
+    span: Span = field(default_factory=Span)
+    temperature: Temperature | None = None
+    sinks: bool = False
+    type: str = ""
+
+    def as_dict(self) -> dict:
+        out = {"type": self.type, "positions": self.positions.as_dict(), "span": {"kind": self.span.kind,
+               "size": self.span.size}, "sinks": self.sinks}
+        if self.temperature is not None:
+            out["temperature"] = {"kind": self.temperature.kind, **_jsonable(self.temperature.params)}
+        return out
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """The positional scheme of a model (or of a plain spec: one layer).
+
+    Attributes
+    ----------
+    source : str
+        The ``model_type`` of a config, ``'spec'`` for a registry entry, ``'table'`` for a file.
+    layers : tuple of Layer
+        One per attention layer, in order.
+    context : int
+        Original (pre-training) context L.
+    max_context : int
+        ``max_position_embeddings`` (the extended context of a scaled model).
+    num_heads, num_kv_heads, head_dim : int
+    notes : tuple of str
+        What the scheme leaves out or assumes (soft-capping, learned values, text-only positions).
+    spec : str or None
+        The text it was resolved from.
+    """
+
+    source: str
+    layers: tuple
+    context: int
+    max_context: int
+    num_heads: int = 1
+    num_kv_heads: int = 1
+    head_dim: int = 0
+    notes: tuple = ()
+    spec: str | None = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "layers", tuple(self.layers))
+        object.__setattr__(self, "notes", tuple(self.notes))
+        if not self.layers or not all(isinstance(x, Layer) for x in self.layers):
+            raise ValidationTypeError(f"a Scheme holds one or more Layer, got {self.layers!r}")
+        for name in ("context", "max_context"):
+            val = getattr(self, name)
+            if isinstance(val, bool) or not isinstance(val, int) or val < 1:
+                raise ValidationError(f"Scheme.{name} must be an integer >= 1, got {val!r}")
+
+    @classmethod
+    def single(cls, positions: Positions, *, context: int, source: str = "spec", spec: str | None = None,
+               span: Span | None = None, notes=()) -> "Scheme":
+        """The one-layer scheme of a plain spec.
+
+        >>> s = Scheme.single(Positions("rotary", "rope", {"base": 10000.0}, 64), context=4096)
+        >>> len(s.layers), s.main.positions.encoding
+        (1, 'rope')
+        """
+        return cls(source, (Layer(positions, span or Span()),), context, context, 1, 1, positions.d, tuple(notes), spec)
+
+    def kinds(self) -> list:
+        """The distinct layer kinds, in order of first appearance: a list of (Layer, layer indices)."""
+        out: list = []
+        for i, layer in enumerate(self.layers):
+            for k, (known, idx) in enumerate(out):
+                if known == layer:
+                    idx.append(i)
+                    break
+            else:
+                out.append((layer, [i]))
+        return [(layer, tuple(idx)) for layer, idx in out]
+
+    @property
+    def main(self) -> Layer:
+        """The first full-attention layer with positions (else the first layer): a one-line summary's subject."""
+        for layer in self.layers:
+            if layer.span.kind == "full" and layer.positions.kind not in ("nope", "none"):
+                return layer
+        return self.layers[0]
+
+    def as_dict(self) -> dict:
+        kinds = self.kinds()
+        return {"source": self.source, "spec": self.spec, "context": self.context, "max_context": self.max_context,
+                "num_heads": self.num_heads, "num_kv_heads": self.num_kv_heads, "head_dim": self.head_dim,
+                "num_layers": len(self.layers),
+                "kinds": [{"layers": list(idx), **layer.as_dict()} for layer, idx in kinds],
+                "layer_kind": [next(k for k, (_, idx) in enumerate(kinds) if i in idx) for i in range(len(self.layers))],
+                "notes": list(self.notes)}
+
+
+def _jsonable(x):
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    return x
