@@ -1,4 +1,9 @@
-"""Sphinx configuration of petheory's API reference (``sphinx-build -W docs OUT``).
+"""Sphinx configuration of petheory's docs site (``sphinx-build -W docs OUT``): the user guide
+(Markdown, through MyST), the gallery, and the API reference.
+
+The gallery (``gallery.md``) is generated at build time from the figure registry
+(:func:`petheory.plots.registry`): each figure's committed PNG from ``figures/``, its caption, the
+command that draws it and the claims it illustrates.
 
 One page per layer of ``tools/import_graph.py`` (helpers, theory, loaders+io, nn, plots, cli,
 proofs_check), generated at build time into ``api/`` (not committed): a table that links each
@@ -29,7 +34,9 @@ from formulas import FORMULAS, PAPERS  # noqa: E402
 
 project = "petheory"
 author = "petheory contributors"
-extensions = ["sphinx.ext.autodoc", "sphinx.ext.mathjax", "numpydoc"]
+extensions = ["sphinx.ext.autodoc", "sphinx.ext.mathjax", "numpydoc", "myst_parser"]
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+myst_heading_anchors = 3
 exclude_patterns = ["_build", "README.md"]
 html_theme = "alabaster"
 html_static_path: list = []
@@ -93,6 +100,44 @@ def _write_pages(app) -> None:
             page.write_text(text, encoding="utf-8")
 
 
+def gallery_markdown(figures_dir: Path, image_dir: str = "_gallery") -> tuple[str, list]:
+    """The gallery page (Markdown) and the PNGs it shows: one section per registered figure."""
+    import petheory.plots as plots
+
+    lines = ["# Gallery", "",
+             "Every figure `petheory figures` draws, generated from the figure registry. Each is drawn from the JSON "
+             "beside it in `figures/` (committed, so a clone shows them without training); the command redraws it "
+             "into `results/figures/`. The claims it illustrates link to their verdicts.", ""]
+    images = []
+    for f in plots.registry().values():
+        lines += [f"## {f.name}", ""]
+        png = figures_dir / f"{f.name}.png"
+        if png.is_file():
+            lines += [f"![{f.name}]({image_dir}/{f.name}.png)", ""]
+            images.append(png)
+        else:
+            lines += ["*(not committed: draw it with the command below)*", ""]
+        lines += [f"{f.help}.", "", f"Drawn by: `petheory figures --only {f.name}`", ""]
+        if f.illustrates:
+            lines += ["Illustrates: " + ", ".join(f"[`{c}`](verdicts.md)" for c in f.illustrates), ""]
+    return "\n".join(lines), images
+
+
+def _write_gallery(app) -> None:
+    import shutil
+
+    text, images = gallery_markdown(ROOT / "figures")
+    src = Path(app.srcdir)
+    (src / "_gallery").mkdir(exist_ok=True)
+    for png in images:
+        dest = src / "_gallery" / png.name
+        if not dest.exists() or dest.stat().st_size != png.stat().st_size:
+            shutil.copyfile(png, dest)
+    page = src / "gallery.md"
+    if not page.exists() or page.read_text(encoding="utf-8") != text:
+        page.write_text(text, encoding="utf-8")
+
+
 def _resolve_reexport(app, env, node, contnode):
     """``petheory.encodings.rope`` (the public path) -> ``petheory.encodings.rotary.rope`` (where it
     is defined and documented). Only for petheory/proofs_check targets that name a real object."""
@@ -125,4 +170,5 @@ def _resolve_reexport(app, env, node, contnode):
 
 def setup(app):
     app.connect("builder-inited", _write_pages)
+    app.connect("builder-inited", _write_gallery)
     app.connect("missing-reference", _resolve_reexport)

@@ -27,16 +27,21 @@ class Figure:
     name: str
     help: str
     fn: Callable  # fn(outdir: Path, *, preset: str, seed: int) -> list[Path]
+    illustrates: tuple = ()  # the claim ids (proofs_check) or bounds the figure puts next to data
 
 
 _FIGURES: dict[str, Figure] = {}
 
 
-def figure(name: str, help: str):
-    """Register ``fn(outdir, *, preset, seed) -> list[Path]`` as figure ``name``."""
+def figure(name: str, help: str, *, illustrates=()):
+    """Register ``fn(outdir, *, preset, seed) -> list[Path]`` as figure ``name``.
+
+    ``illustrates`` names the claims (``proofs_check`` ids) the figure shows beside their data; the
+    docs' gallery links each figure to them, and a test checks every id exists.
+    """
 
     def deco(fn):
-        _FIGURES[name] = Figure(name, help, fn)
+        _FIGURES[name] = Figure(name, help, fn, tuple(illustrates))
         return fn
 
     return deco

@@ -66,7 +66,8 @@ def mark_n_max(a, n_max: int = N_MAX) -> None:
 # =============================================================================== 1. norms vs position
 
 
-@figure("bounds.pe_norms", "li2025 Table 2: ||PE(pos)|| vs position per PE past N_max, stated bounds; ALiBi bias magnitude")
+@figure("bounds.pe_norms", "li2025 Table 2: ||PE(pos)|| vs position per PE past N_max, stated bounds; ALiBi bias magnitude",
+        illustrates=("li2025.input_norm_bounds", "li2025.sinusoidal_norm_bound", "li2025.legendre_bounded", "li2025.learned_no_extrapolation"))
 def pe_norms_figure(outdir, *, preset="quick", seed=0):
     import matplotlib.pyplot as plt
 
@@ -172,7 +173,8 @@ def seed_summary(rows: list[dict], key) -> dict:
     return out
 
 
-@figure("bounds.rademacher_gap", "generalisation gap of trained running-sum models vs the Rademacher bound L_trans B0/sqrt(m), per PE")
+@figure("bounds.rademacher_gap", "generalisation gap of trained running-sum models vs the Rademacher bound L_trans B0/sqrt(m), per PE",
+        illustrates=("li2025.rademacher_bound",))
 def rademacher_gap_figure(outdir, *, preset="quick", seed=0):
     """Train or read back the models (:func:`petheory.experiments.li2025_rademacher_gap`), then draw."""
     rows = ex.li2025_rademacher_gap({**_train(preset, seed), "n_test": N_TEST})
@@ -270,7 +272,8 @@ def draw_rademacher_gap(outdir, rows: list[dict], preset: str = "quick"):
 # =============================================================================== 3. wavelet decay
 
 
-@figure("bounds.wavelet_decay", "wavelet atoms: envelope decay with fitted beta, scale constants, extrapolation and norm growth")
+@figure("bounds.wavelet_decay", "wavelet atoms: envelope decay with fitted beta, scale constants, extrapolation and norm growth",
+        illustrates=("li2025.wavelet_atom_decay", "li2025.wavelet_extrapolation", "li2025.wavelet_unnormalised_norm"))
 def wavelet_decay_figure(outdir, *, preset="quick", seed=0):
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
@@ -372,7 +375,8 @@ def wavelet_decay_figure(outdir, *, preset="quick", seed=0):
 # =============================================================================== 4. ALiBi drift
 
 
-@figure("bounds.alibi_drift", "measured attention drift of a trained ALiBi model beyond N_max vs li2025 Eq. 9")
+@figure("bounds.alibi_drift", "measured attention drift of a trained ALiBi model beyond N_max vs li2025 Eq. 9",
+        illustrates=("li2025.alibi_extrapolation", "li2025.alibi_monotone_bias"))
 def alibi_drift_figure(outdir, *, preset="quick", seed=0):
     """Train or read back the model (:func:`petheory.experiments.li2025_alibi_drift`), then draw."""
     run = ex.li2025_alibi_drift(_train(preset, seed))

@@ -39,7 +39,8 @@ def separated(rows: list[dict]) -> list[str]:
     return [r["pe"] for r in rows if r["stress"].get("z") is not None and abs(r["stress"]["z"]) > Z_SEPARATED]
 
 
-@figure("compare.encodings", "every registered PE: stress vs the corpus with its null, norm growth past n_max, spectral spread")
+@figure("compare.encodings", "every registered PE: stress vs the corpus with its null, norm growth past n_max, spectral spread",
+        illustrates=("cirrincione2026.alibi_lowest_stress",))
 def compare_encodings(outdir, *, preset="quick", seed=0):
     import matplotlib.pyplot as plt
 

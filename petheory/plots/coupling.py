@@ -31,7 +31,8 @@ def factors(n: int) -> dict[str, np.ndarray]:
     return {"W": W, "B": B, "E": E}
 
 
-@figure("coupling.additive_vs_hadamard", "gu2025 App. B: spectra of W+B (ALiBi) vs W∘E (one RoPE band) for a PD Toeplitz W, ranges marked")
+@figure("coupling.additive_vs_hadamard", "gu2025 App. B: spectra of W+B (ALiBi) vs W∘E (one RoPE band) for a PD Toeplitz W, ranges marked",
+        illustrates=("gu2025.classical_weyl_additive", "gu2025.spectral_contraction"))
 def additive_vs_hadamard_figure(outdir, *, preset="quick", seed=0):
     import matplotlib.pyplot as plt
 
@@ -83,7 +84,8 @@ def additive_vs_hadamard_figure(outdir, *, preset="quick", seed=0):
     return save(fig, data, outdir, "coupling.additive_vs_hadamard")
 
 
-@figure("coupling.minilm_terms", "gu2025 Eq. 8 on all-MiniLM-L6-v2 layer 0: the five logit terms as heat maps with their Toeplitz defects")
+@figure("coupling.minilm_terms", "gu2025 Eq. 8 on all-MiniLM-L6-v2 layer 0: the five logit terms as heat maps with their Toeplitz defects",
+        illustrates=("gu2025.logit_decomposition", "gu2025.gpp_toeplitz"))
 def minilm_terms_figure(outdir, *, preset="quick", seed=0):
     import matplotlib.pyplot as plt
 

@@ -51,7 +51,8 @@ def reading_math(name: str) -> str:
     return name.replace("x ~ U(-1,1)", r"$x \sim U(-1, 1)$").replace("x ~ N(0,1)", r"$x \sim \mathcal{N}(0, 1)$")
 
 
-@figure("empirical.table5", "li2025 Table 5: running-sum MSE vs test length per PE and reading, from records/")
+@figure("empirical.table5", "li2025 Table 5: running-sum MSE vs test length per PE and reading, from records/",
+        illustrates=("li2025.table5_running_sum",))
 def table5(outdir, *, preset="quick", seed=0):
     import matplotlib.pyplot as plt
 
@@ -110,7 +111,8 @@ def _gu_table(task):
     return None, []
 
 
-@figure("empirical.gu2025_accuracy", "gu2025 Tasks 1/2: test accuracy per PE from records/, beside the paper's Table 1")
+@figure("empirical.gu2025_accuracy", "gu2025 Tasks 1/2: test accuracy per PE from records/, beside the paper's Table 1",
+        illustrates=("gu2025.table1", "gu2025.rope_beats_additive_task1", "gu2025.task2_positional_bias_hurts"))
 def gu2025_accuracy(outdir, *, preset="quick", seed=0):
     import matplotlib.pyplot as plt
 
@@ -148,7 +150,8 @@ def gu2025_accuracy(outdir, *, preset="quick", seed=0):
     return save(fig, data, outdir, "empirical.gu2025_accuracy")
 
 
-@figure("empirical.gu2025_ablation", "gu2025 §5.1: single-head ablation accuracy drop per layer and head, per PE")
+@figure("empirical.gu2025_ablation", "gu2025 §5.1: single-head ablation accuracy drop per layer and head, per PE",
+        illustrates=("gu2025.single_head_deposit", "gu2025.rope_abs_deposit", "gu2025.mla_headwise_ablation"))
 def gu2025_ablation(outdir, *, preset="quick", seed=0):
     import matplotlib.pyplot as plt
 

@@ -77,7 +77,8 @@ def _procrustes(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
     return scale * Xc @ R
 
 
-@figure("geometry.mds_positions", "cirrincione2026 Alg. 1: 2-D classical MDS of positions, corpus target vs PEs")
+@figure("geometry.mds_positions", "cirrincione2026 Alg. 1: 2-D classical MDS of positions, corpus target vs PEs",
+        illustrates=("cirrincione2026.hellinger_mds_optimal", "cirrincione2026.minimal_parametrisation"))
 def mds_positions(outdir, *, preset="quick", seed=0):
     import matplotlib.pyplot as plt
 
@@ -125,7 +126,8 @@ def mds_positions(outdir, *, preset="quick", seed=0):
     return save(fig, data, outdir, "geometry.mds_positions")
 
 
-@figure("geometry.stress_per_pe", "cirrincione2026: Kruskal stress-1 of each PE against the corpus's Hellinger geometry")
+@figure("geometry.stress_per_pe", "cirrincione2026: Kruskal stress-1 of each PE against the corpus's Hellinger geometry",
+        illustrates=("cirrincione2026.alibi_lowest_stress", "cirrincione2026.alibi_rank1"))
 def stress_per_pe(outdir, *, preset="quick", seed=0):
     import matplotlib.pyplot as plt
 
@@ -186,7 +188,8 @@ def _shuffled_null(P: geo.PositionalDistributions, seed: int) -> np.ndarray:
     return geo.classical_mds(geo.hellinger_distances(Q)).eigenvalues
 
 
-@figure("geometry.eigenvalues", "cirrincione2026: eigenvalues of B = -1/2 J H^2 J with the effective rank marked")
+@figure("geometry.eigenvalues", "cirrincione2026: eigenvalues of B = -1/2 J H^2 J with the effective rank marked",
+        illustrates=("cirrincione2026.rank_bound", "cirrincione2026.exact_reproduction_impossible"))
 def eigenvalues(outdir, *, preset="quick", seed=0):
     import matplotlib.pyplot as plt
 

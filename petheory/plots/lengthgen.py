@@ -39,7 +39,8 @@ def lrc_table(preset: str = "quick") -> dict:
     return out
 
 
-@figure("lengthgen.lrc", "chen2025 (reconstruction): LRC vs N per PE and target, without and with the shift Scale Hint")
+@figure("lengthgen.lrc", "chen2025 (reconstruction): LRC vs N per PE and target, without and with the shift Scale Hint",
+        illustrates=("chen2025.lrc_characterises_lg", "chen2025.pe_no_new_capability"))
 def fig_lrc(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
     import matplotlib.pyplot as plt
 
@@ -106,7 +107,8 @@ def _empty(outdir, name, msg):
 _NONE = "no chen2025 records: run `python -m petheory.nn.chen2025_runs small`"
 
 
-@figure("lengthgen.accuracy", "chen2025: token accuracy vs problem size per PE, with (dashed/dotted) and without Scale Hint")
+@figure("lengthgen.accuracy", "chen2025: token accuracy vs problem size per PE, with (dashed/dotted) and without Scale Hint",
+        illustrates=("chen2025.scale_hint", "chen2025.learned_relation_pe"))
 def fig_accuracy(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
     import matplotlib.pyplot as plt
 
@@ -128,7 +130,8 @@ def fig_accuracy(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[
     return save(fig, data, outdir, "lengthgen.accuracy")
 
 
-@figure("lengthgen.src", "chen2025 (reconstruction): SRC at train vs test sizes beside accuracy")
+@figure("lengthgen.src", "chen2025 (reconstruction): SRC at train vs test sizes beside accuracy",
+        illustrates=("chen2025.src_invariance",))
 def fig_src(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
     import matplotlib.pyplot as plt
 

@@ -77,7 +77,8 @@ def _records():
 
 
 @figure("retrieval.accuracy", "passkey and MQAR accuracy vs context length: trained PEs, RoPE + PI/NTK/YaRN at evaluation "
-        "time and after a short fine-tune (mean and range over seeds)")
+        "time and after a short fine-tune (mean and range over seeds)",
+        illustrates=("chen2023.in_range_keeps_retrieval", "peng2023.yarn_extends_further"))
 def fig_accuracy(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
     import matplotlib.pyplot as plt
 
@@ -128,7 +129,8 @@ def heatmap_table(recs, methods=HEATMAP_METHODS) -> dict:
     return out
 
 
-@figure("retrieval.depth", "passkey: accuracy over context length x key depth (needle-in-a-haystack) for two methods")
+@figure("retrieval.depth", "passkey: accuracy over context length x key depth (needle-in-a-haystack) for two methods",
+        illustrates=("peng2023.yarn_extends_further",))
 def fig_depth(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
     import matplotlib.pyplot as plt
 

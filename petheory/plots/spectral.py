@@ -33,7 +33,8 @@ def _column(n: int) -> np.ndarray:
     return c
 
 
-@figure("spectral.szego", "gu2025 Thm 3.1 (Szegő): eigenvalue histograms of T_N(a) against the value density of a, growing N")
+@figure("spectral.szego", "gu2025 Thm 3.1 (Szegő): eigenvalue histograms of T_N(a) against the value density of a, growing N",
+        illustrates=("gu2025.szego", "gu2025.classical_toeplitz_eigs_in_symbol_range"))
 def szego_figure(outdir, *, preset="quick", seed=0):
     import matplotlib.pyplot as plt
 
@@ -88,7 +89,8 @@ LEMMA_EXAMPLES = [
 ]
 
 
-@figure("spectral.lemma_b1", "gu2025 Lemma B.1: f and g over theta for three cases (bound holds; range claim fails; equality with unequal phases)")
+@figure("spectral.lemma_b1", "gu2025 Lemma B.1: f and g over theta for three cases (bound holds; range claim fails; equality with unequal phases)",
+        illustrates=("gu2025.lemma_b1_amplitude", "gu2025.lemma_b1_range", "gu2025.lemma_b1_equality"))
 def lemma_b1_figure(outdir, *, preset="quick", seed=0):
     import matplotlib.pyplot as plt
 
@@ -121,7 +123,8 @@ def lemma_b1_figure(outdir, *, preset="quick", seed=0):
 CONTRACTION_N = {"quick": 48, "full": 128}
 
 
-@figure("spectral.hadamard_contraction", "gu2025 Prop. B.3: spectrum of W∘E vs W for unit-modulus E (refuted) and band-averaged RoPE E (corrected)")
+@figure("spectral.hadamard_contraction", "gu2025 Prop. B.3: spectrum of W∘E vs W for unit-modulus E (refuted) and band-averaged RoPE E (corrected)",
+        illustrates=("gu2025.spectral_contraction", "gu2025.spectral_contraction__corrected", "gu2025.schur_modulus"))
 def contraction_figure(outdir, *, preset="quick", seed=0):
     import matplotlib.pyplot as plt
 
