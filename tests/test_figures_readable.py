@@ -165,3 +165,15 @@ def test_comparison_names_the_encodings_that_separate_from_their_null():
     rows = [{"pe": "a", "stress": {"z": 3.0}}, {"pe": "b", "stress": {"z": -2.5}}, {"pe": "c", "stress": {"z": 1.9}},
             {"pe": "d", "stress": {"z": None}}]
     assert separated(rows) == ["a", "b"]
+
+
+def test_every_figure_names_claims_that_exist_for_the_gallery():
+    """The docs' gallery links each figure to the claims it illustrates: each id must be in the catalogue."""
+    from proofs_check import engine
+
+    engine.load_builtin()
+    ids = {c.id for c in engine.all_claims()}
+    reg = plots.registry()
+    assert all(f.illustrates for f in reg.values()), [f.name for f in reg.values() if not f.illustrates]
+    missing = {(f.name, c) for f in reg.values() for c in f.illustrates if c not in ids}
+    assert not missing, missing
