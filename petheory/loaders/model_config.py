@@ -146,7 +146,7 @@ def _from_model_scheme(old: ModelScheme, cfg: dict, *, spec: str | None = None) 
         return Positions(kind, s.encoding, s.params, s.d, s.logit_factor, s.heads)
 
     mt = old.model_type
-    if mt == "gemma3" and isinstance(cfg.get("text_config"), dict):
+    if cfg.get("model_type") == "gemma3" and isinstance(cfg.get("text_config"), dict):
         cfg = cfg["text_config"]
     n = sum(old.layers.values())
     glob = pos(old.schemes["global"])
