@@ -35,7 +35,7 @@ def layer_stress(pos: Positions, target, *, n: int | None = None, kind: str = "s
         enc_arg, kw = np.asarray(pos.table), {}
     else:
         enc_arg, kw = pos.encoding, {k: val for k, val in pos.params.items() if not (pos.encoding == "alibi" and k == "form")}
-    common = dict(n=n, d=pos.d or None, kind=kind, rank=rank, name=label,
+    common = dict(n=n, d=None if pos.kind == "table" else pos.d, kind=kind, rank=rank, name=label,
                   target_name=None if isinstance(target, geometry.PositionalDistributions) else target_name)
     notes = []
     try:

@@ -26,7 +26,8 @@ def add_arguments(p) -> None:
                         "default: every registered one with its defaults); training records count for it when their "
                         f"PE has these parameters. {GRAMMAR}")
     p.add_argument("--n", type=int, default=256, help="positions of the spectral analysis (default 256)")
-    p.add_argument("-d", "--d-model", type=int, default=64, metavar="D", help="model dimension (default 64)")
+    p.add_argument("-d", "--d-model", type=int, default=None, metavar="D",
+                   help="model dimension (default 64; a model's config.json fixes its own)")
     p.add_argument("--length", "--lengths", dest="lengths", default="64,256,1024", metavar="N',N',...",
                    help="inference lengths N' of the norm columns (default 64,256,1024)")
     p.add_argument("--n-max", type=int, default=None, metavar="N",
