@@ -176,7 +176,7 @@ def _from_model_scheme(old: ModelScheme, cfg: dict, *, spec: str | None = None) 
 
 
 def resolve_scheme(text_or_spec, *, d: int | None = None, context: int | None = None, key: str | None = None,
-                   default_d: int = DEFAULT_D, what: str = "this command") -> Scheme:
+                   default_d: int = DEFAULT_D, default_context: int | None = None, what: str = "this command") -> Scheme:
     """A ``--pe`` (text or a parsed :class:`petheory.spec.PESpec`) -> its :class:`~petheory.scheme.Scheme`, validated.
 
     Parameters
@@ -192,6 +192,9 @@ def resolve_scheme(text_or_spec, *, d: int | None = None, context: int | None = 
         when neither); a model's config fixes its own (a different one is refused).
     key : str, optional
         Tensor name in a table file (``--key``; the same as ``SPEC#KEY``).
+    default_d, default_context : int, optional
+        A plain spec's head dimension and context when ``d``/``context`` are None (a command's own
+        defaults: never applied to, nor checked against, a model's config).
 
     Raises
     ------
@@ -236,7 +239,8 @@ def resolve_scheme(text_or_spec, *, d: int | None = None, context: int | None = 
     term.check_params(info.params)  # a petheory.nn mechanism's keys (heads=, mla) -> one line naming the parameters
     params = term.params
     own = params.get("n_max")
-    L = int(own) if isinstance(own, int) and not isinstance(own, bool) and own >= 1 else int(context or DEFAULT_CONTEXT)
+    L = int(own) if isinstance(own, int) and not isinstance(own, bool) and own >= 1 else \
+        int(context or default_context or DEFAULT_CONTEXT)
     dd = int(d if d is not None else default_d)
     if info.kind == "rotary" and dd % 2:
         raise ValidationError(f"d = {dd}: a rotary encoding pairs coordinates, give an even head dimension")
