@@ -8,11 +8,7 @@ written once and used by the CLI, the plots and the API alike. The scheme comes 
 Files: :mod:`~petheory.analyses.kernel` (bands, position-only kernel, exact/certified extremes),
 :mod:`~petheory.analyses.spectrum`, :mod:`~petheory.analyses.stress`, :mod:`~petheory.analyses.bounds`,
 :mod:`~petheory.analyses.report`, :mod:`~petheory.analyses.compare`.
+
+The functions live in their modules (``petheory.analyses.report.report``, ...), so that
+``petheory.analyses.spectrum`` is always the module, never shadowed by its function.
 """
-
-from petheory.analyses.bounds import BoundsRecord, bounds, layer_bounds
-from petheory.analyses.spectrum import SpectrumRecord, spectrum, toeplitz_summary
-from petheory.analyses.stress import StressRecord, layer_stress, stress
-
-__all__ = ["BoundsRecord", "bounds", "layer_bounds", "SpectrumRecord", "spectrum", "toeplitz_summary", "StressRecord",
-           "layer_stress", "stress"]

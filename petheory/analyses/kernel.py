@@ -92,7 +92,8 @@ class Column:
     record_fields: dict
 
 
-def position_column(pos: Positions, n: int, *, project: bool = True, learned_t5: bool = False) -> Column:
+def position_column(pos: Positions, n: int, *, project: bool = True, learned_t5: bool = False,
+                    hermitian_part: bool = True) -> Column:
     """The n x n position-only Toeplitz matrix of one layer (see the module docstring); :class:`NoKernel` when none.
 
     >>> from petheory.scheme import Positions
@@ -115,7 +116,7 @@ def position_column(pos: Positions, n: int, *, project: bool = True, learned_t5:
                       f"({w.size} rotated bands, F = {f:.6g}: rotary logit factor x logit factor; d={pos.d})",
                       {"toeplitz_defect": 0.0})
     if pos.encoding == "alibi":  # closed form: no dense n x n bias (a model's 1M context)
-        slope = float(pos.params.get("slope", 1.0))
+        slope = v.real("slope", pos.params.get("slope", 1.0))
         return Column(-slope * np.arange(n, dtype=np.float64), None, f"alibi a_k = -m |k| (m = {slope:g}; the symmetric "
                       "form: the geometry of distances)", {"toeplitz_defect": 0.0})
     if pos.kind == "bias" and n > 2 * tp.GRAM_DENSE_MAX:
@@ -125,6 +126,9 @@ def position_column(pos: Positions, n: int, *, project: bool = True, learned_t5:
     c, r = src.column, src.row
     what = src.description
     if r is not None and not np.allclose(r, np.conj(c), rtol=1e-12, atol=1e-12 * max(1.0, float(np.abs(c).max()))):
+        if not hermitian_part:
+            raise ValidationError(f"{what} is not Hermitian (its first row is not the conjugate of its first column); "
+                                  "--hermitian-part analyses (T + T^H)/2 instead")
         c, r, what = (c + np.conj(r)) / 2, None, what + " (Hermitian part)"
     return Column(np.asarray(c), r, what, src.record_fields())
 

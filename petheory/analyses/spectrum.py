@@ -90,7 +90,7 @@ class SpectrumRecord:
 
 
 def spectrum(scheme: Scheme, *, n: int | None = None, rtol: float = 1e-8, method: str = "auto", seed: int = 0,
-             project: bool = True, progress=None) -> SpectrumRecord:
+             project: bool = True, hermitian_part: bool = False, progress=None) -> SpectrumRecord:
     """:func:`toeplitz_summary` of every distinct layer kind of ``scheme`` at ``n`` positions.
 
     ``n`` defaults to a table's rows, else :data:`DEFAULT_N`; a sliding/chunked layer is analysed at
@@ -116,7 +116,7 @@ def spectrum(scheme: Scheme, *, n: int | None = None, rtol: float = 1e-8, method
         if why is not None:
             sections.append({**head, "skipped": why})
             continue
-        col = K.position_column(pos, m, project=project)
+        col = K.position_column(pos, m, project=project, hermitian_part=hermitian_part)
         eig = K.extremes(pos, m, rtol=rtol, column=col)
         rec = toeplitz_summary(col.column, col.row, what=col.description, rtol=rtol, method=method, seed=seed,
                                eigenvalues=eig, progress=progress)

@@ -152,13 +152,11 @@ def run(args) -> int:
     if args.pe is not None:
         if args.row is not None:
             raise ValidationError("--row goes with --coeffs or --file, not --pe")
-        if args.hermitian_part:
-            raise ValidationError("--hermitian-part goes with --coeffs or --file: a PE's kernel is made Hermitian already")
         scheme = _scheme(args)
         n_now[0] = args.n or DEFAULT_N
         try:
             full = spectrum(scheme, n=args.n, rtol=args.rtol, method=args.method, seed=args.seed,
-                              project=not args.no_project, progress=starting)
+                              project=not args.no_project, hermitian_part=args.hermitian_part, progress=starting)
         except tp.NotToeplitzError as e:
             raise ValidationError(f"{e}; drop --no-project to analyse its Toeplitz projection") from None
         secs = [s for s in full.sections if "skipped" not in s]
@@ -232,8 +230,9 @@ def run(args) -> int:
         print(f"  Szegő distance    Kolmogorov {sd['kolmogorov']:.4g}, Wasserstein {sd['wasserstein']:.4g}  "
               f"({sd['method']}{note}; {sd['seconds']:.2f} s)")
     else:
-        print(f"  Szegő distance    below the resolution of {sd['method']}: Kolmogorov {sd['kolmogorov']:.2g} <= its "
-              f"error estimate {sd['error_estimate']:.2g}; --method exact resolves it")
+        print(f"  Szegő distance    unresolved: Kolmogorov estimate {sd['kolmogorov']:.2g} is below its error "
+              f"{sd['error_estimate']:.2g} (so it lies in [0, {sd['kolmogorov'] + sd['error_estimate']:.2g}]); Wasserstein "
+              f"{sd['wasserstein']:.4g}  ({sd['method']}, {sd['probes']} probes x {sd['steps']} steps; {sd['seconds']:.2f} s)")
     if rec.get("sections"):
         print("  layer kinds (all in --json):")
         for sec in rec["sections"]:
