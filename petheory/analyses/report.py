@@ -142,7 +142,8 @@ class ReportRecord:
                          "notes": self.notes, "seconds": self.seconds})
 
 
-#: What a report covers; other mechanisms (absolute PEs, tables) are refused by name (use spectrum/stress).
+#: What a report covers (biases: ALiBi's closed form and T5's buckets, at any N); other mechanisms (absolute PEs,
+#: tables, biases built as dense N x N matrices) are refused by name (use spectrum/stress).
 COVERED = ("rotary", "bias", "nope", "none")
 
 
@@ -222,6 +223,21 @@ def _target():
     return geometry.builtin_target()
 
 
+def check_covered(scheme: Scheme) -> None:
+    """ValidationError naming the first layer kind a report does not cover (absolute encodings, tables)."""
+    bad = [(layer, idx) for layer, idx in scheme.kinds() if layer.positions.kind not in COVERED
+           or (layer.positions.kind == "bias" and layer.positions.encoding not in ("alibi", "t5"))]
+    if bad:
+        layer, idx = bad[0]
+        what = layer.positions.encoding or layer.positions.source or layer.positions.kind
+        if layer.positions.kind == "table":
+            raise ValidationError(f"report takes a model's config.json (hf:DIR, PATH/config.json) or a registered "
+                                  f"encoding, not the table {what}: use petheory spectrum/stress for tables")
+        raise ValidationError(f"report covers rotary encodings, biases ALiBi and T5, and NoPE/position-free layers; "
+                              f"{what} (layers {list(idx)[:8]}) is {layer.positions.kind}: use petheory spectrum/stress "
+                              "for it")
+
+
 def report(scheme: Scheme, *, length: int | None = None, multiples=MULTIPLES, null_draws: int = 100, seed: int = 0,
            rtol: float = 1e-6, source: str | None = None, progress=None) -> ReportRecord:
     """The one-page report of ``scheme``: one section per distinct layer kind (see the module docstring).
@@ -260,14 +276,8 @@ def report(scheme: Scheme, *, length: int | None = None, multiples=MULTIPLES, nu
     N = default_length(scheme) if length is None else v.integer("length", length, minimum=1)
     mults = [v.integer("multiple", m, minimum=1) for m in multiples]
     null_draws = v.integer("null_draws", null_draws, minimum=0)
+    check_covered(scheme)
     kinds = scheme.kinds()
-    bad = [(layer, idx) for layer, idx in kinds if layer.positions.kind not in COVERED]
-    if bad:
-        layer, idx = bad[0]
-        what = layer.positions.encoding or layer.positions.source or layer.positions.kind
-        raise ValidationError(f"report covers rotary encodings, biases (ALiBi, T5) and NoPE/position-free layers; "
-                              f"{what} (layers {list(idx)[:8]}) is {layer.positions.kind}: use petheory spectrum/stress "
-                              "for absolute encodings and tables")
     sections, cache = [], []
     for k, (layer, idx) in enumerate(kinds):
         sections.append(section(scheme, layer, idx, length=N, multiples=mults, null_draws=null_draws, seed=seed,

@@ -54,7 +54,7 @@ def _multiples(text: str) -> tuple:
 
 def run(args) -> int:
     from petheory import __version__
-    from petheory.analyses.report import report
+    from petheory.analyses.report import check_covered, report
     from petheory.cli._progress import Lines
     from petheory.io import atomic_write_json, atomic_write_text
     from petheory.loaders import resolve_scheme
@@ -64,15 +64,19 @@ def run(args) -> int:
     if args.null_draws < 0 or args.seed < 0:
         raise ValidationError("--null-draws and --seed must be >= 0")
     mults = _multiples(args.multiples)
-    schemes = [resolve_scheme(text, d=args.d_model, context=args.context, default_d=128, what="report")
+    # --context and -d are a registry encoding's (a model's config fixes its own): defaults for plain specs only
+    schemes = [resolve_scheme(text, default_d=args.d_model or 128, default_context=args.context, what="report")
                for text in args.pe]
+    if (args.context is not None or args.d_model is not None) and all(s.source not in ("spec",) for s in schemes):
+        raise ValidationError("--context/--d-model apply to registry encodings; a model's config fixes both (drop them)")
+    for scheme in schemes:  # every refusal before any work: one line, nothing half done
+        check_covered(scheme)
     lines = Lines("report", quiet=args.quiet)
     reports = []
     for text, scheme in zip(args.pe, schemes):
         def progress(done, total, what, _t=text):
             lines.step(done, total, f"{_t}: {what}")
 
-        lines.line(f"{text}: {len(scheme.kinds())} layer kind(s)")
         reports.append(report(scheme, length=args.length, multiples=mults, null_draws=args.null_draws, seed=args.seed,
                               source=str(text), progress=progress).as_dict())
     doc = {"petheory": __version__, "reports": reports}

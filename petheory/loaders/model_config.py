@@ -16,6 +16,7 @@ learned position tables) is read by :func:`petheory.loaders.load_position_embedd
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from petheory.errors import ValidationError
@@ -211,6 +212,8 @@ def resolve_scheme(text_or_spec, *, d: int | None = None, context: int | None = 
     from petheory import encodings as enc
     from petheory.spec import parse_pe_spec
 
+    if isinstance(text_or_spec, os.PathLike):
+        text_or_spec = os.fspath(text_or_spec)
     spec = parse_pe_spec(text_or_spec).with_key(key)
     for name, val in (("d", d), ("context", context)):
         if val is not None and (isinstance(val, bool) or not isinstance(val, int) or val < 1):
