@@ -21,8 +21,11 @@ from petheory.scheme import Positions, Scheme
 def layer_stress(pos: Positions, target, *, n: int | None = None, kind: str = "stress1", rank: int | None = None,
                  bias_map: str | None = None, null_draws: int = 100, seed: int = 0, target_name: str | None = None,
                  name: str | None = None, details_extra: dict | None = None, n_implicit: bool = False,
-                 progress=None) -> dict:
+                 progress=None, started=None) -> dict:
     """Stress of one layer's positions against ``target`` with its null reference, as JSON.
+
+    ``started(stress, n)`` is called once the stress is known, before the null reference (the long
+    part); ``progress(done, total)`` after each of its draws.
 
     ``target``: :class:`petheory.geometry.PositionalDistributions` or an (n, n) distance matrix.
     A bias whose logit gaps are not a metric (a learned bias favouring another key) falls back to
@@ -45,6 +48,8 @@ def layer_stress(pos: Positions, target, *, n: int | None = None, kind: str = "s
             raise
         rep = geometry.encoding_stress(enc_arg, target, bias_map="hellinger", **common, **kw)
         notes.append("its logit gaps are not a metric: distances by bias_map='hellinger'")
+    if started is not None:
+        started(rep.stress, rep.n)
     D, _desc, details = geometry.target_distances(target, rep.n)
     if details and details_extra:
         details = {**details, **details_extra}

@@ -121,8 +121,12 @@ def run(args) -> int:
     for spec in parse_pe_specs(args.pe) if args.pe else parse_pe_specs(enc.available()):  # '--pe a,b' is --pe a --pe b
         if not spec.is_table:
             term = spec.registered("compare")
-            if "n_max" in enc.info(term.name).params and "n_max" not in term.params:  # trained on --n-max positions
-                spec = spec.with_params({"n_max": n_max}) if len(spec.terms) == 1 else spec
+            own = term.params.get("n_max")
+            if own is not None and args.n_max is not None and own != args.n_max:
+                raise ValidationError(f"n_max is given twice with different values: {term}: n_max={own} and --n-max "
+                                      f"{args.n_max}; both are the training length; give one")
+            if args.n_max is not None and "n_max" in enc.info(term.name).params and own is None and len(spec.terms) == 1:
+                spec = spec.with_params({"n_max": args.n_max})  # the entry's own training length is --n-max
         scheme = resolve_scheme(spec, d=args.d_model, default_context=n_max, what="compare")
         if scheme.main.positions.kind == "table":
             raise ValidationError(f"compare takes registered encodings (with parameters) and model configs, got the "

@@ -203,10 +203,14 @@ def run(args) -> int:
         if done % every == 0 or done == total:
             lines.step(done, total, "random tables of the null reference")
 
+    def started(value, n):  # after the sizes were accepted (a refusal stays one line): the null reference is long
+        lines.line(f"stress of {label} against {target_name}: {value:.4g} ({n} positions)"
+                   + (f"; null reference of {args.null_draws} random tables next" if args.null_draws else ""))
+
     details_extra = {"capped_by_table": True} if getattr(args, "capped_by_table", False) else None
     rec = stress(scheme, target, null_draws=args.null_draws, seed=args.seed, n=args.n, kind=args.kind, rank=args.rank,
                  bias_map=args.bias_map, target_name=target_name, name=label, details_extra=details_extra,
-                 n_implicit=args.n is None and args.corpus is not None, progress=progress)
+                 n_implicit=args.n is None and args.corpus is not None, progress=progress, started=started)
     secs = [s for s in rec.sections if "skipped" not in s]
     if not secs:
         raise ValidationError(f"{args.pe}: no layer kind has a position geometry ("
