@@ -199,3 +199,17 @@ def test_an_exponent_with_a_sign_is_one_number_in_every_command(command, capsys)
     enc = (out.get("reports", [{}])[0].get("sections", [{}])[0].get("encoding") or out.get("resolved_encoding")
            or out["resolved_encodings"][0])
     assert enc["params"]["base"] == 1e6
+
+
+def test_rotary_column_by_angle_addition_matches_the_direct_sum_within_its_rounding_model():
+    from petheory.encodings import band_frequencies
+
+    w, _ = band_frequencies("rope", 128, 10, base=1e6)
+    n = 200_000
+    k = np.arange(n, dtype=np.float64)
+    direct = sum(np.cos(k * om) for om in w)
+    got = rotary_column(w, n, chunk=4096)
+    # per term: (|k0 w| + |j w| + 6) u for ours and |k w| u for the direct cos (see rotary_column's Notes)
+    bound = ((2 * k[:, None] * w[None, :] + 6) * U).sum(axis=1) + 8 * U * np.abs(direct)
+    assert np.all(np.abs(got - direct) <= bound)
+    assert np.array_equal(rotary_column(w, 5000, chunk=7)[:7], rotary_column(w, 7))  # chunking changes nothing at k < chunk

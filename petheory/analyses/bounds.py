@@ -19,7 +19,7 @@ from petheory.analyses import kernel as K
 from petheory.scheme import Positions, Scheme
 
 #: A rotary layer's computed norm change is evaluated at min(N', this) positions (its angle table is (N', d/2)).
-NORM_AT_MOST = 1 << 17
+NORM_AT_MOST = 1 << 12
 
 
 def _table_row(pos: Positions, length: int, *, m, weight_norm, lipschitz, token_norm) -> dict:

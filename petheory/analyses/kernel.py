@@ -34,22 +34,37 @@ class NoKernel(ValidationError):
     """A layer whose positions have no position-only kernel (NoPE, none, T5's learned buckets): the reason."""
 
 
-def rotary_column(freqs, n: int, factor: float = 1.0, *, chunk: int = 1 << 16) -> np.ndarray:
-    r"""First column :math:`a_k = f\sum_t\cos(k\omega_t)`, k = 0..n-1, shape (n,), in O(n) memory per band.
+def rotary_column(freqs, n: int, factor: float = 1.0, *, chunk: int = 4096) -> np.ndarray:
+    r"""First column :math:`a_k = f\sum_t\cos(k\omega_t)`, k = 0..n-1, shape (n,), in O(n + chunk b) memory.
 
-    The unit-content kernel of a rotary table (``rotary_kernel``) without forming the (n, r/2)
-    angle table: the same sum, accumulated band by band in chunks of positions.
+    The unit-content kernel of a rotary table (``rotary_kernel``) without forming the (n, b) angle
+    table and without n b cosines: by angle addition, for :math:`k = k_0 + j` (:math:`0 \le j <` chunk)
+
+    .. math:: a_k = f\sum_t \cos(k_0\omega_t)\cos(j\omega_t) - \sin(k_0\omega_t)\sin(j\omega_t),
+
+    two (chunk, b) x (b,) products per chunk, with the (chunk, b) tables of :math:`\cos(j\omega_t)`,
+    :math:`\sin(j\omega_t)` computed once.
+
+    Notes
+    -----
+    Each term is within :math:`(|k_0\omega_t| + |j\omega_t| + 6)u` of :math:`\cos(k\omega_t)`: the
+    rounding of the two arguments (the direct :math:`\cos(\mathrm{fl}(k\omega_t))` carries
+    :math:`|k\omega_t|u` as well) plus a few roundings of the products and the sum; a_k then within b
+    times that, times f. The tests compare it with the direct sum.
 
     >>> rotary_column([0.0, math.pi], 3).tolist()
     [2.0, 0.0, 2.0]
     """
     freqs = v.array("freqs", freqs, ndim=1)
     n = v.integer("n", n, minimum=1)
-    out = np.zeros(n)
-    for lo in range(0, n, chunk):
-        k = np.arange(lo, min(n, lo + chunk), dtype=np.float64)
-        for om in freqs:
-            out[lo:lo + k.shape[0]] += np.cos(k * om)
+    m = min(chunk, n)
+    j = np.arange(m, dtype=np.float64)[:, None] * freqs[None, :]  # (m, b)
+    C, S = np.cos(j), np.sin(j)
+    out = np.empty(n)
+    for lo in range(0, n, m):
+        hi = min(n, lo + m)
+        base = lo * freqs  # (b,)
+        out[lo:hi] = C[: hi - lo] @ np.cos(base) - S[: hi - lo] @ np.sin(base)
     return factor * out
 
 
