@@ -65,6 +65,7 @@ def layer_bounds(pos: Positions, length: int, *, n_max: int | None = None, m: in
     n_max = own if n_max is None else n_max
     short = pos.kind == "rotary" and length > NORM_AT_MOST and K.rotary_bands(pos, length) is not None
     row = bounds.bound_report(name, NORM_AT_MOST if short else length, d, n_max=n_max, distance=distance, **kw, **params)
+    row["pe"] = pos.encoding  # MLA's row is computed on its scaling's entry, but it is the mla_rope layer's
     if short:
         row["length"] = length
         row["norm"]["note"] = (f"computed at {NORM_AT_MOST} positions: a rotation times a constant factor changes a "

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from petheory import _memory
 from petheory import _validate as v
 from petheory import encodings as enc
 from petheory.errors import ValidationError
@@ -57,6 +58,8 @@ def rotary_column(freqs, n: int, factor: float = 1.0, *, chunk: int = 4096) -> n
     """
     freqs = v.array("freqs", freqs, ndim=1)
     n = v.integer("n", n, minimum=1)
+    _memory.require(_memory.array_bytes(n + 2 * min(chunk, n) * freqs.shape[0]), f"the kernel column (n = {n})",
+                    alternative="use a smaller n")
     m = min(chunk, n)
     j = np.arange(m, dtype=np.float64)[:, None] * freqs[None, :]  # (m, b)
     C, S = np.cos(j), np.sin(j)
@@ -164,7 +167,7 @@ def low_rank_extremes(freqs, n: int, factor: float = 1.0) -> dict:
     eigenvalues of T are those of the 2b x 2b Gram :math:`F A^T A`, whose entries are Dirichlet sums in
     closed form (:func:`_dirichlet`); when n > 2b the rank is at most 2b < n and :math:`\lambda_{min} = 0`.
 
-    Returns the fields of :meth:`petheory.toeplitz.EigenEstimate.as_dict` for ``lambda_min`` and
+    Returns the fields of ``petheory.toeplitz.EigenEstimate.as_dict()`` for ``lambda_min`` and
     ``lambda_max`` (certificate ``'low-rank Gram'``).
 
     Notes

@@ -83,7 +83,7 @@ def t5_buckets(pos: Positions, length: int) -> list[dict]:
 
 
 def kernel_summary(c: np.ndarray, context: int) -> dict:
-    """The kernel at log-spaced distances, its log-binned envelope and its largest |a_k|/a_0 within [L/2, L) and
+    """The kernel at log-spaced distances, its log-binned envelope and its largest :math:`|a_k|/a_0` within [L/2, L) and
     beyond L (each only where the column reaches it: any length n >= 1)."""
     n = c.shape[0]
     a0 = float(c[0]) if c[0] != 0 else 1.0

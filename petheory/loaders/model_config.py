@@ -217,7 +217,7 @@ def resolve_scheme(text_or_spec, *, d: int | None = None, context: int | None = 
     spec = parse_pe_spec(text_or_spec).with_key(key)
     for name, val in (("d", d), ("context", context)):
         if val is not None and (isinstance(val, bool) or not isinstance(val, int) or val < 1):
-            raise ValidationError(f"{name} must be an integer >= 1, got {val!r}")
+            raise ValidationError(f"{name} must be >= 1 (an integer), got {val!r}")
     if spec.is_table and len(spec.terms) == 1:
         term = spec.head
         if term.key is None and config_source(term.path) is not None:
@@ -233,7 +233,8 @@ def resolve_scheme(text_or_spec, *, d: int | None = None, context: int | None = 
         rows, width = loaded.table.shape
         if d is not None and d != width:
             raise ValidationError(f"--d-model {d} does not match the loaded table's d={width} ({loaded.describe()})")
-        table = Positions("table", table=loaded.table, d=int(width), source=loaded.source)
+        label = term.path + (f"[{loaded.key}]" if loaded.key and not term.path.endswith(".safetensors") else "")
+        table = Positions("table", table=loaded.table, d=int(width), source=label)
         return Scheme.single(table, context=int(context or rows), source="table", spec=str(spec))
     term = spec.registered(what)
     if term.is_table:

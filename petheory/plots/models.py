@@ -1,6 +1,7 @@
 """Several models' positional schemes side by side: kernel decay and band wavelengths (``petheory report --figure``).
 
-Drawn from the reports of :func:`petheory.models.report.model_report` (nothing is recomputed):
+Drawn from the reports of :func:`petheory.analyses.report.report` (its first full-attention section with a kernel;
+nothing is recomputed):
 left, the envelope of the position-only kernel :math:`\\max|a_k|/a_0` over log-spaced bins of the
 distance k, each model up to its report length, with its original context L marked; right, the
 wavelength :math:`2\\pi/\\omega_t` of every rotary band against its position in the ladder, with
