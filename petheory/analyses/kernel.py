@@ -31,6 +31,14 @@ from petheory.scheme import Positions
 U = np.finfo(float).eps / 2
 
 
+def one_blas_thread():
+    """Small dense products here (a 2b x 2b eigenproblem, (chunk, b) matvecs) run with one BLAS thread: threaded
+    BLAS on a busy 2-core machine made a 256 x 256 ``eigvalsh`` take seconds instead of milliseconds."""
+    from threadpoolctl import threadpool_limits  # a scikit-learn dependency
+
+    return threadpool_limits(limits=1, user_api="blas")
+
+
 class NoKernel(ValidationError):
     """A layer whose positions have no position-only kernel (NoPE, none, T5's learned buckets): the reason."""
 
@@ -64,10 +72,11 @@ def rotary_column(freqs, n: int, factor: float = 1.0, *, chunk: int = 4096) -> n
     j = np.arange(m, dtype=np.float64)[:, None] * freqs[None, :]  # (m, b)
     C, S = np.cos(j), np.sin(j)
     out = np.empty(n)
-    for lo in range(0, n, m):
-        hi = min(n, lo + m)
-        base = lo * freqs  # (b,)
-        out[lo:hi] = C[: hi - lo] @ np.cos(base) - S[: hi - lo] @ np.sin(base)
+    with one_blas_thread():
+        for lo in range(0, n, m):
+            hi = min(n, lo + m)
+            base = lo * freqs  # (b,)
+            out[lo:hi] = C[: hi - lo] @ np.cos(base) - S[: hi - lo] @ np.sin(base)
     return factor * out
 
 
@@ -192,7 +201,8 @@ def low_rank_extremes(freqs, n: int, factor: float = 1.0) -> dict:
     cc, ss = (cd + cp) / 2, (cd - cp) / 2
     cs = (sp - sd) / 2  # sum_i cos(i w_s) sin(i w_t) = (S(w_s + w_t) - S(w_s - w_t)) / 2
     G = np.block([[cc, cs], [cs.T, ss]])
-    mu = np.linalg.eigvalsh((G + G.T) / 2)
+    with one_blas_thread():
+        mu = np.linalg.eigvalsh((G + G.T) / 2)
     entry = 2.0 * n * n * U * (math.pi + 2.0 * float(np.max(np.abs(w)) if b else 0.0)) + 4.0 * n * U
     err = float(abs(factor)) * float(2 * b * entry + 2 * b * U * float(np.max(np.abs(mu)) if b else 0.0))
     top = float(factor * mu[-1]) if b else 0.0
