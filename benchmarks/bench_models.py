@@ -3,9 +3,8 @@
 Cases (full sizes; ``--quick`` shrinks them to a smoke test):
 
 1. Llama 3.1 8B (``tests/data/hf_configs/llama3_1_8b.json``: L = 8192, report at N = 131072):
-   the whole :func:`petheory.models.report.model_report` (band table, kernel up to N, certified
-   spectra at 8k, 16k, 32k, 64k by FFT-based Davidson, stress with 100 random tables, bound
-   notes). Target: <= 10 s on this machine kind (2 cores).
+   the whole :func:`petheory.analyses.report.report` (band table, kernel up to N, spectra at 8k,
+   16k, 32k, 64k, stress with 100 random tables, bound notes). Target: <= 10 s on this machine kind (2 cores).
 2. Qwen2.5 7B with YaRN (L = 32768, N = 131072, spectra up to 8L = 262144): the same.
 
 Reference: the spectra the report certifies, computed another, exact way. The kernel
@@ -31,8 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import Case, cli  # noqa: E402
 
 from petheory import encodings as enc  # noqa: E402
-from petheory.loaders.model_config import load_model_scheme  # noqa: E402
-from petheory.models.report import model_report, table_logit_factor  # noqa: E402
+from petheory.analyses.kernel import table_logit_factor  # noqa: E402
+from petheory.analyses.report import report  # noqa: E402
+from petheory.loaders import resolve_scheme  # noqa: E402
 
 NAME = "models"
 TITLE = "one-page report of a 128k-context model (petheory report) vs the exact low-rank Gram of its spectra"
@@ -41,23 +41,23 @@ U = np.finfo(float).eps / 2
 
 
 def gram_lambda_max(s, n: int) -> float:
-    w, f = enc.band_frequencies(s.encoding, s.d, n, **s.params)
+    w, f = enc.band_frequencies(s.encoding, s.d, n, **s.params)  # s: the layer's Positions
     ang = np.arange(n, dtype=np.float64)[:, None] * w[None, :]
     P = np.hstack([np.cos(ang), np.sin(ang)])  # (n, r)
     return float(np.linalg.eigvalsh(f * table_logit_factor(s) * (P.T @ P))[-1])
 
 
 def case(label: str, config: str, quick: bool) -> Case:
-    model = load_model_scheme(DATA / config)
+    model = resolve_scheme(DATA / config)
     length = 4 * model.context if quick else None
     mults = (1, 2) if quick else (1, 2, 4, 8)
     draws = 5 if quick else 100
 
     def ours():
-        return model_report(model, length=length, multiples=mults, null_draws=draws)
+        return report(model, length=length, multiples=mults, null_draws=draws).as_dict()["sections"][0]
 
     def reference():
-        return [gram_lambda_max(model.main, m * model.context) for m in mults]
+        return [gram_lambda_max(model.main.positions, m * model.context) for m in mults]
 
     def agree(rep, ref):
         worst, tol = 0.0, 0.0

@@ -61,6 +61,8 @@ LAYER_TEXT = {
     "theory": "numpy/scipy float64 formulas: encodings, Toeplitz spectra, coupling, bounds, geometry, length generalisation. "
               "No torch, no file reading.",
     "loaders+io": "Reading encodings and model files safely, atomic writes, runs and records, the PE grammar.",
+    "analyses": "What a user asks of a resolved scheme (petheory.scheme.Scheme): spectrum, stress with its null, bounds, "
+                "report, compare; each (scheme, options) -> record, one section per distinct layer kind.",
     "nn+experiments+sweep": "torch: models with a pluggable position mechanism, tasks, training, the paper experiments, grids.",
     "plots": "Records to matplotlib figures.",
     "cli": "The ``petheory`` command: parse, then call the library.",

@@ -23,8 +23,13 @@ Grammar
                                                    (RoPE of every scaling, MLA, ALiBi, T5 buckets;
                                                    petheory.models), no weights needed
 
+The grammar parses text and opens no file: a path term (a table or a model's ``config.json``)
+is resolved by :func:`petheory.loaders.resolve_scheme`, the one place that reads a PE's files.
+
 ``VALUE`` is read by :func:`petheory._validate.scalar`: ``true``/``false``, ``null`` (None), an
-integer, a float, else the text itself. A comma separates parameters and nothing else: several
+integer, a float (``1e+06``, ``5e5``, ``-0.5``), else the text itself. ``+`` separates terms only
+where a term can start: a ``+`` followed by a digit (or ``.`` and a digit) belongs to a number
+(``rope:base=1e+06`` is one term). A comma separates parameters and nothing else: several
 PEs are several ``--pe`` options (``--pe sinusoidal --pe alibi:slope=0.25``). ``+`` combines a
 mechanism with an absolute PE added to the inputs (``rope+sinusoidal``: gu2025's "rope" run;
 a model takes at most one ``+``).
@@ -58,7 +63,7 @@ from pathlib import Path
 from petheory._validate import scalar
 from petheory.errors import ValidationError, ValidationTypeError
 
-__all__ = ["PETerm", "PESpec", "parse_pe_spec", "parse_pe_specs", "legacy_params", "GRAMMAR", "MECHANISMS",
+__all__ = ["PETerm", "PESpec", "parse_pe_spec", "split_terms", "parse_pe_specs", "legacy_params", "GRAMMAR", "MECHANISMS",
            "MECHANISM_KEYS", "NAMED_COMBINATIONS", "TABLE_SUFFIXES"]
 
 #: Position mechanisms of :mod:`petheory.nn` that are not registry encodings.
@@ -102,19 +107,15 @@ class PETerm:
         A table: a file path or ``hf:DIR``; None for a named term.
     key : str or None
         Tensor name inside the table's file or directory (``#KEY``).
-    model : str or None
-        For a term resolved from a model's ``config.json`` (``hf:DIR`` or ``PATH/config.json``):
-        that text (``str(term)`` gives it back); ``name``/``options`` are the resolved encoding.
-    d : int or None
-        The dimension the model's encoding acts on (a head's query/key size), for a ``model`` term.
+
+    A path term is a table or a model's ``config.json``: which one is decided where files are
+    read (:func:`petheory.loaders.resolve_scheme`), not here.
     """
 
     name: str | None = None
     options: tuple = ()
     path: str | None = None
     key: str | None = None
-    model: str | None = None
-    d: int | None = None
 
     def __post_init__(self):
         if (self.name is None) == (self.path is None):
@@ -131,8 +132,6 @@ class PETerm:
         return dict(self.options)
 
     def __str__(self) -> str:
-        if self.model is not None:
-            return self.model
         if self.is_table:
             return self.path + (f"#{self.key}" if self.key else "")
         return self.name + (":" + ",".join(f"{k}={_fmt(v)}" for k, v in self.options) if self.options else "")
@@ -266,12 +265,6 @@ def _table_term(text: str) -> PETerm:
         raise ValidationError(f"{text!r}: hf: needs a model directory, e.g. hf:./bert or hf:minilm")
     if not path or path.startswith("#"):
         raise ValidationError(f"{text!r}: a table needs a path before #KEY, e.g. model.safetensors#wpe.weight")
-    if key is None:
-        from petheory.loaders.model_config import config_source, load_model_scheme
-
-        if config_source(path) is not None:  # a model's config.json: its positional scheme, no weights needed
-            scheme = load_model_scheme(path).main
-            return PETerm(name=scheme.encoding, options=tuple(scheme.params.items()), model=path, d=scheme.d)
     return PETerm(path=path, key=key)
 
 
@@ -305,6 +298,27 @@ def _named_term(part: str, text: str, names: list[str]) -> PETerm:
             raise ValidationError(f"PE option {k!r} is given twice in {text!r}")
         options[k] = scalar(val)
     return PETerm(name=name, options=tuple(options.items()))
+
+
+def split_terms(text: str) -> list[str]:
+    """``text`` cut at every ``+`` where a term can start: not before a digit or ``.digit`` (a number's sign).
+
+    >>> split_terms('rope:base=1e+06+sinusoidal')
+    ['rope:base=1e+06', 'sinusoidal']
+    >>> split_terms('alibi:slope=+0.5')
+    ['alibi:slope=+0.5']
+    """
+    out, start = [], 0
+    for i, ch in enumerate(text):
+        if ch != "+":
+            continue
+        nxt = text[i + 1:i + 3]
+        if nxt[:1].isdigit() or (nxt[:1] == "." and nxt[1:2].isdigit()):
+            continue  # 1e+06, +0.5: the sign of a number
+        out.append(text[start:i])
+        start = i + 1
+    out.append(text[start:])
+    return out
 
 
 def parse_pe_spec(text) -> PESpec:
@@ -343,6 +357,8 @@ def parse_pe_spec(text) -> PESpec:
     >>> s = parse_pe_spec('alibi:slope=0.5')
     >>> s.terms[0].name, s.terms[0].params
     ('alibi', {'slope': 0.5})
+    >>> parse_pe_spec('rope:base=1e+06').terms[0].params
+    {'base': 1000000.0}
     """
     if isinstance(text, PESpec):
         return text
@@ -352,11 +368,12 @@ def parse_pe_spec(text) -> PESpec:
     if not text:
         raise ValidationError("the PE spec is empty; give a registered name (see `petheory encodings`), a table file or hf:DIR")
     names = _registered()
-    first = text.split("+", 1)[0].split(":", 1)[0].strip()
+    parts = split_terms(text)
+    first = parts[0].split(":", 1)[0].strip()
     if text.startswith("hf:") or (first not in names and _is_table_text(text)):
         return PESpec((_table_term(text),))
     terms = []
-    for part in text.split("+"):
+    for part in parts:
         part = part.strip()
         if not part:
             raise ValidationError(f"PE spec {text!r} has an empty term around '+'; write NAME[+NAME]")

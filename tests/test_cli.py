@@ -164,10 +164,10 @@ def test_a_library_bug_exits_1_with_one_line_and_a_traceback_file(exc, monkeypat
     ``spectrum --pe rope`` calls) is a bug: exit 1, one line naming it and where the traceback went."""
     import tempfile
 
-    def broken(table):
+    def broken(*args, **kwargs):
         raise exc
 
-    monkeypatch.setattr("petheory.toeplitz.sources.rotary_kernel", broken)
+    monkeypatch.setattr("petheory.analyses.kernel.rotary_column", broken)
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     assert main(["spectrum", "--pe", "rope", "--n", "16", "-d", "8"]) == 1
     err = capsys.readouterr().err.strip()

@@ -1,4 +1,4 @@
-"""petheory.comparison and `petheory compare`: every registered PE side by side."""
+"""petheory.analyses.compare and `petheory compare`: every registered PE (or a model's config) side by side."""
 
 from __future__ import annotations
 
@@ -8,14 +8,17 @@ import math
 import numpy as np
 import pytest
 
-from petheory import comparison, geometry
 from petheory import encodings as enc
+from petheory import geometry
+from petheory.analyses.compare import compare, lengthgen_summary, stress_summary
 from petheory.cli import main
+from petheory.loaders import resolve_scheme
+from petheory.scheme import Positions
 
 
 def test_rows_reuse_the_single_pe_functions():
     target = geometry.builtin_target()
-    row = comparison.compare_encoding("alibi", target, n=64, lengths=(8, 64), n_max=8, null_draws=5)
+    row = compare(["alibi"], target, n=64, lengths=(8, 64), n_max=8, null_draws=5).rows[0]
     # ALiBi's symbol at N=64 is the finite-section Fejér-like sum: its minimum is a_N(0) = -sum |k|
     assert math.isclose(row["spectrum"]["symbol_min"], -2 * sum(range(64)), rel_tol=1e-12)
     assert row["stress"]["stress"] == geometry.encoding_stress("alibi", target, d=64).stress
@@ -23,16 +26,17 @@ def test_rows_reuse_the_single_pe_functions():
 
 
 def test_mds_optimal_sits_far_below_its_null_and_nope_far_above():
-    rows = {r["pe"]: r for r in comparison.compare(["mds_optimal", "nope"], n=32, lengths=(8, 32), n_max=8, null_draws=8)}
+    rows = {r["pe"]: r for r in compare(["mds_optimal", "nope"], n=32, lengths=(8, 32), n_max=8, null_draws=8).rows}
     assert rows["mds_optimal"]["stress"]["stress"] < 1e-7 and rows["mds_optimal"]["stress"]["z"] < -10
     assert rows["nope"]["stress"]["stress"] == 1.0 and rows["nope"]["stress"]["z"] > 10
 
 
 def test_null_reference_is_seeded():
     t = geometry.builtin_target()
-    a = comparison.stress_summary("rope", t, null_draws=4, seed=3)
-    b = comparison.stress_summary("rope", t, null_draws=4, seed=3)
-    c = comparison.stress_summary("rope", t, null_draws=4, seed=4)
+    rope = resolve_scheme("rope").main.positions
+    a = stress_summary(rope, t, null_draws=4, seed=3)
+    b = stress_summary(rope, t, null_draws=4, seed=3)
+    c = stress_summary(rope, t, null_draws=4, seed=4)
     assert a == b and a["null_mean"] != c["null_mean"]
 
 
@@ -45,16 +49,16 @@ def test_lengthgen_reads_records_by_registry_name_one_configuration_at_a_time():
         {"task": "parity", "pe": "rope+sinusoidal", "train_len": 4,
          "final": {"test": {"4": {"seq_acc": 1.0, "token_acc": 1.0}, "8": {"seq_acc": 0.25, "token_acc": 0.5}}}},
     ]
-    lg = comparison.lengthgen_summary(recs, "kerple_log")
+    lg = lengthgen_summary(recs, "kerple_log")
     assert [g["pe"] for g in lg["running_sum"]] == ["kerple_log", "kerple_log:r1=0.5"]  # two configurations, never averaged
     assert [g["runs"] for g in lg["running_sum"]] == [1, 1] and lg["running_sum"][0]["config"] == {"model.pe": "kerple_log"}
     assert math.isclose(lg["running_sum"][0]["metrics"]["mse"]["at_longest"], 0.5)
     assert math.isclose(lg["running_sum"][1]["metrics"]["mse"]["at_train"], 0.3) and lg["running_sum"][1]["longest"] == 200
-    assert [g["pe"] for g in comparison.lengthgen_summary(recs, "kerple_log", {"r1": 0.5})["running_sum"]] == ["kerple_log:r1=0.5"]
+    assert [g["pe"] for g in lengthgen_summary(recs, "kerple_log", {"r1": 0.5})["running_sum"]] == ["kerple_log:r1=0.5"]
     parsed = [{**r, "_pe_params": {"r1": 0.50}} if r["pe"].endswith("0.5") else r for r in recs]  # as petheory compare reads
-    assert [g["pe"] for g in comparison.lengthgen_summary(parsed, "kerple_log", {"r1": 0.5})["running_sum"]] == ["kerple_log:r1=0.5"]
-    assert comparison.lengthgen_summary(recs, "rope")["parity"][0]["metrics"]["seq_acc"]["at_longest"] == 0.25
-    assert comparison.lengthgen_summary(recs, "alibi") == {}
+    assert [g["pe"] for g in lengthgen_summary(parsed, "kerple_log", {"r1": 0.5})["running_sum"]] == ["kerple_log:r1=0.5"]
+    assert lengthgen_summary(recs, "rope")["parity"][0]["metrics"]["seq_acc"]["at_longest"] == 0.25
+    assert lengthgen_summary(recs, "alibi") == {}
 
 
 def test_cli_compare_json_and_records(tmp_path, capsys, monkeypatch):
@@ -94,7 +98,7 @@ def test_cli_compare_bad_input_is_one_line_exit_2(argv, match, capsys):
 
 
 def test_every_registered_encoding_gets_a_full_row():
-    rows = comparison.compare(n=32, lengths=(8, 32), n_max=8, null_draws=3)
+    rows = compare(n=32, lengths=(8, 32), n_max=8, null_draws=3).rows
     assert [r["pe"] for r in rows] == enc.available()
     for r in rows:
         for key in ("spectrum", "stress", "norms"):
@@ -103,8 +107,8 @@ def test_every_registered_encoding_gets_a_full_row():
 
 
 def test_biases_report_conditional_positive_definiteness():
-    rows = {r["pe"]: r for r in comparison.compare(["kerple_log", "sandwich", "t5", "rope"], n=64, lengths=(8, 64), n_max=8,
-                                                     null_draws=3)}
+    rows = {r["pe"]: r for r in compare(["kerple_log", "sandwich", "t5", "rope"], n=64, lengths=(8, 64), n_max=8,
+                                        null_draws=3).rows}
     assert rows["kerple_log"]["spectrum"]["cpd"]["cpd"] and rows["sandwich"]["spectrum"]["cpd"]["cpd"]
     assert not rows["t5"]["spectrum"]["cpd"]["cpd"]  # a random bucket table is not CPD
     assert rows["rope"]["spectrum"]["cpd"] is None
@@ -114,9 +118,9 @@ def test_compare_figure_renders_png_and_json(tmp_path, monkeypatch):
     from petheory import plots
 
     plots.use_agg()
-    full = comparison.compare
+    full = compare
     some = ["alibi", "kerple_log", "mds_optimal", "nope", "rope", "xpos"]  # one of each kind and case (zero norms, CPD)
-    monkeypatch.setattr(comparison, "compare", lambda names=None, **kw: full(some, **{**kw, "n": 64}))
+    monkeypatch.setattr("petheory.analyses.compare.compare", lambda schemes=None, **kw: full(some, **{**kw, "n": 64}))
     paths = plots.registry()["compare.encodings"].fn(tmp_path, preset="quick", seed=0)
     assert sorted(p.suffix for p in paths) == [".json", ".png"] and all(p.stat().st_size > 0 for p in paths)
     data = json.loads((tmp_path / "compare.encodings.json").read_text())
@@ -130,7 +134,7 @@ def test_a_bias_without_a_logit_gap_metric_falls_back_to_hellinger(monkeypatch):
         return -5.0 * np.eye(n) + 0.1 * np.abs(np.subtract.outer(np.arange(n), np.arange(n)))
 
     try:
-        s = comparison.stress_summary("user_modern_bump", geometry.builtin_target(), null_draws=3)
+        s = stress_summary(Positions("bias", "user_modern_bump", {}, 64), geometry.builtin_target(), null_draws=3)
         assert "Hellinger" in s["geometry"] and 0 <= s["stress"] <= 1
     finally:
         enc._REGISTRY.pop("user_modern_bump", None)

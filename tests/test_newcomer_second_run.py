@@ -106,10 +106,12 @@ def test_compare_takes_parametrised_specs(tmp_path, monkeypatch, capsys):
     rows = json.loads(capsys.readouterr().out)["rows"]
     assert [r["pe"] for r in rows] == ["rope_yarn:scale=4", "learned:n_max=50"]
     assert rows[0]["params"] == {"scale": 4} and rows[1]["norms"]["n_max"] == 50
-    from petheory import comparison
+    from petheory.analyses.compare import spectral_summary
+    from petheory.loaders import resolve_scheme
 
-    default = comparison.spectral_summary("rope_yarn", 32, 64)
-    assert rows[0]["spectrum"]["spread"] == comparison.spectral_summary("rope_yarn", 32, 64, scale=4)["spread"] != default["spread"]
+    default = spectral_summary(resolve_scheme("rope_yarn", d=64).main.positions, 32)
+    yarn4 = spectral_summary(resolve_scheme("rope_yarn:scale=4", d=64).main.positions, 32)
+    assert rows[0]["spectrum"]["spread"] == yarn4["spread"] != default["spread"]
 
 
 def test_compare_groups_runs_by_configuration_and_names_them(tmp_path, monkeypatch, capsys):
@@ -149,7 +151,7 @@ def test_compare_with_an_explicit_run_set_reads_only_those_runs(tmp_path, monkey
 
 
 def test_spectrum_default_skips_the_cubic_szego_distance_past_1024_and_exact_is_opt_in(capsys):
-    from petheory.cli import spectrum
+    from petheory.analyses import spectrum
 
     assert spectrum.EXACT_UP_TO == 1024
     assert main(["spectrum", "--pe", "mla_rope:rope_dim=64", "-d", "192", "--n", "4096", "--json", "-"]) == 0
@@ -160,9 +162,7 @@ def test_spectrum_default_skips_the_cubic_szego_distance_past_1024_and_exact_is_
 
 
 def test_spectrum_says_on_stderr_when_it_starts_long_work(capsys, monkeypatch):
-    from petheory.cli import spectrum
-
-    monkeypatch.setattr(spectrum, "EXACT_UP_TO", 16)
+    monkeypatch.setattr("petheory.analyses.spectrum.EXACT_UP_TO", 16)
     assert main(["spectrum", "--kernel", "exponential", "--n", "64", "--method", "exact"]) == 0
     err = capsys.readouterr().err
     assert err.startswith("spectrum: Szegő distance at N = 64 by dense eigenvalues")

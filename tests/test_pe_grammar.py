@@ -135,13 +135,14 @@ def _argv(command, spec, d, out):
 COMMANDS = ("train", "sweep", "bounds", "stress", "spectrum", "compare", "lrc")
 
 #: spec -> exit code per command (0 answers, 2 a one-line refusal): models take registry mechanisms only,
-#: compare takes names without parameters, lrc a single registered encoding.
+#: compare takes names without parameters, lrc a single registered encoding; a table's own width is its d, so the
+#: -d 16 that bounds and spectrum are given here contradicts the 8-wide tables: refused, never silently ignored.
 SPECS = {
     "rope:base=500": dict(train=0, sweep=0, bounds=0, stress=0, spectrum=0, compare=0, lrc=0),  # compare takes parameters
     "rope+sinusoidal": dict(train=0, sweep=0, bounds=0, stress=0, spectrum=0, compare=0, lrc=2),
-    "{d}/pe.npy": dict(train=2, sweep=2, bounds=0, stress=0, spectrum=0, compare=2, lrc=2),
-    "{d}/pe.safetensors#pos": dict(train=2, sweep=2, bounds=0, stress=0, spectrum=0, compare=2, lrc=2),
-    "hf:{minilm}#" + MINILM_KEY: dict(train=2, sweep=2, bounds=0, stress=0, spectrum=0, compare=2, lrc=2),
+    "{d}/pe.npy": dict(train=2, sweep=2, bounds=2, stress=0, spectrum=2, compare=2, lrc=2),
+    "{d}/pe.safetensors#pos": dict(train=2, sweep=2, bounds=2, stress=0, spectrum=2, compare=2, lrc=2),
+    "hf:{minilm}#" + MINILM_KEY: dict(train=2, sweep=2, bounds=2, stress=0, spectrum=2, compare=2, lrc=2),
 }
 
 

@@ -16,43 +16,50 @@ import pytest
 import scipy.linalg as sla
 from hostile_util import cli, refused
 
-from petheory.loaders.model_config import load_model_scheme
-from petheory.models.report import model_report, rotary_column, scheme_of
+from petheory.analyses.kernel import rotary_column
+from petheory.analyses.report import report
+from petheory.loaders import resolve_scheme
 
 DATA = Path(__file__).parent / "data" / "hf_configs"
 U = np.finfo(float).eps / 2
 
 
 def test_report_spectra_agree_with_dense_eigenvalues_within_their_bounds():
-    m = scheme_of("rope_yarn", {"scale": 4.0, "n_max": 96, "ramp": "code"}, 16, context=96)
-    rep = model_report(m, length=400, multiples=(1, 2, 3), null_draws=0)
-    for s in rep["spectra"]:
+    m = resolve_scheme("rope_yarn:scale=4,n_max=96,ramp=code", d=16)
+    rep = report(m, length=400, multiples=(1, 2, 3), null_draws=0).as_dict()
+    sec = rep["sections"][0]
+    assert [s["n"] for s in sec["spectra"]] == [96, 192, 288]
+    for s in sec["spectra"]:
         n = s["n"]
-        c = rotary_column(np.array(rep["encoding"]["frequencies"]), n, rep["encoding"]["rotary_logit_factor"])
+        c = rotary_column(np.array(sec["encoding"]["frequencies"]), n, sec["encoding"]["rotary_logit_factor"])
         w = sla.eigvalsh(sla.toeplitz(c))
         dense_err = n * U * np.abs(w).max()
         assert abs(s["lambda_max"] - w[-1]) <= s["error_bounds"][1] + dense_err
-        assert abs(s["lambda_min"] - w[0]) <= s["error_bounds"][0] + dense_err + 1e-6 * abs(w[-1])  # rtol*1e-4*|a|
-        assert s["symbol_min"] <= w[0] + dense_err and w[-1] <= s["symbol_max"] + dense_err  # Grenander-Szegő
+        assert abs(s["lambda_min"] - w[0]) <= s["error_bounds"][0] + dense_err
+        assert s["certificates"] == ["low-rank Gram", "low-rank Gram"]
 
 
 def test_report_band_regimes_of_llama3_1():
-    rep = model_report(load_model_scheme(DATA / "llama3_1_8b.json"), multiples=(1,), null_draws=3)
-    regimes = [b["regime"] for b in rep["bands"]]
+    rep = report(resolve_scheme(DATA / "llama3_1_8b.json"), multiples=(1,), null_draws=3).as_dict()
+    sec = rep["sections"][0]
+    assert sec["layers"] == list(range(32)) and len(rep["sections"]) == 1
+    regimes = [b["regime"] for b in sec["bands"]]
     assert regimes.count("extrapolated") == 29 and regimes.count("interpolated") == 35
     assert rep["context"] == 8192 and rep["length"] == 131072
     # every band that made a full turn within L has seen every phase; the 29 others leave their range at 16 L
-    assert sum(not b["phase_seen"] for b in rep["bands"]) == rep["bounds"]["angles"]["out_of_range"] == 29
-    assert rep["kernel"]["a0"] == pytest.approx(64.0)  # F * r/2 with F = 1
-    assert rep["stress"]["null"]["draws"] == 3
+    assert sum(not b["phase_seen"] for b in sec["bands"]) == sec["bounds"]["angles"]["out_of_range"] == 29
+    assert sec["kernel"]["a0"] == pytest.approx(64.0)  # F * r/2 with F = 1
+    assert sec["stress"]["null"]["draws"] == 3
 
 
 def test_report_of_alibi_and_t5_configs():
-    bloom = model_report(load_model_scheme(DATA / "bloom_560m.json"), multiples=(1, 2), null_draws=0)
+    bloom = report(resolve_scheme(DATA / "bloom_560m.json"), multiples=(1, 2), null_draws=0).as_dict()["sections"][0]
     assert len(bloom["heads"]) == 16 and bloom["bands"] == []
     assert bloom["kernel"]["a"][1] == pytest.approx(-bloom["heads"][0]["slope"] * bloom["kernel"]["distance"][1])
-    t5 = model_report(load_model_scheme(DATA / "t5_base.json"), null_draws=0)
-    assert "skipped" in t5["kernel"] and "skipped" in t5["spectra"] and t5["buckets"][-1]["bucket"] == 31
+    t5 = report(resolve_scheme(DATA / "t5_base.json"), null_draws=0).as_dict()
+    assert [(s["type"], len(s["layers"])) for s in t5["sections"]] == [("encoder", 12), ("decoder", 12)]
+    for sec in t5["sections"]:
+        assert "skipped" in sec["kernel"] and "skipped" in sec["spectra"] and sec["buckets"][-1]["bucket"] == 31
 
 
 def test_report_cli_terminal_json_markdown_and_figure(capsys, tmp_path):
@@ -66,22 +73,24 @@ def test_report_cli_terminal_json_markdown_and_figure(capsys, tmp_path):
     assert rc == 0, err
     assert "rope_llama3" in stdout and "mla_rope" in stdout and "spectrum  2L" in stdout
     doc = json.loads((out / "r.json").read_text())
-    assert [r["encoding"]["encoding"] for r in doc["reports"]] == ["rope_llama3", "mla_rope", "rope_pi"]
-    ds = doc["reports"][1]
+    assert [r["sections"][0]["encoding"]["encoding"] for r in doc["reports"]] == ["rope_llama3", "mla_rope", "rope_pi"]
+    ds = doc["reports"][1]["sections"][0]
     assert ds["logit_factor"] == pytest.approx(1.8738542)  # DeepSeek-V3's mscale_all_dim, squared
     # its kernel carries that factor once (YaRN's attention factor is 1 for mscale = mscale_all_dim): a_0 = 32 bands x F
     assert ds["kernel"]["a0"] == pytest.approx(32 * 1.8738542)
     assert ds["encoding"]["rotary_logit_factor"] == pytest.approx(1.8738542)
     md = (out / "r.md").read_text()
-    assert md.count("### Bands") == 3 and "| 63 |" in md and "### Certified spectrum extremes" in md
+    assert md.count("#### Bands") == 3 and "| 63 |" in md and "#### Spectrum extremes" in md
     assert (out / "cmp.png").stat().st_size > 10_000 and json.loads((out / "cmp.json").read_text())["models"][0]["label"] == "llama"
 
 
 def test_report_refuses_tables_and_absolute_encodings(capsys, tmp_path):
     np.save(tmp_path / "t.npy", np.ones((4, 2)))
     refused(capsys, "report", "--pe", tmp_path / "t.npy", match="not the table")
-    refused(capsys, "report", "--pe", "sinusoidal", match="rotary encodings and ALiBi")
+    refused(capsys, "report", "--pe", "sinusoidal", match="report covers rotary encodings, biases ALiBi and T5")
+    refused(capsys, "report", "--pe", "kerple_log", match="kerple_log (layers [0]) is bias")
     refused(capsys, "report", "--pe", DATA / "mistral_7b.json", "--context", "10", match="config fixes both")
+    refused(capsys, "report", "--pe", DATA / "mistral_7b.json", "-d", "64", match="config fixes both")
     refused(capsys, "report", "--pe", "rope_llama3:scal=8", match="did you mean scale")
 
 
@@ -91,7 +100,7 @@ def test_config_json_in_other_commands_uses_the_model_head_dimension(capsys, tmp
     rec = json.loads(out)
     enc = rec["resolved_encoding"]
     assert (enc["encoding"], enc["d"], enc["rotary_dim"], enc["model"]) == ("rope", 96, 24, str(DATA / "gpt_neox_20b.json"))
-    assert rec["eigenvalues"]["lambda_max"]["value"] > 0
+    assert rec["eigenvalues"]["lambda_max"]["value"] > 0 and rec["eigenvalues"]["lambda_min"]["value"] == 0.0  # rank 24
     rc, out, err = cli(capsys, "bounds", "--pe", DATA / "llama3_1_8b.json", "--length", "20000", "--json", "-")
     assert rc == 0, err
     row = json.loads(out)["rows"][0]

@@ -81,9 +81,7 @@ def test_a_table_file_defaults_n_to_its_rows(capsys, tmp_path):
 
 
 def test_szego_is_skipped_by_default_beyond_the_exact_size(capsys, monkeypatch):
-    from petheory.cli import spectrum
-
-    monkeypatch.setattr(spectrum, "EXACT_UP_TO", 64)
+    monkeypatch.setattr("petheory.analyses.spectrum.EXACT_UP_TO", 64)
     rec = record(capsys, "--kernel", "exponential", "--n", "128")
     assert "--method exact" in rec["szego"]["skipped"] and "--method slq" in rec["szego"]["skipped"]
     assert rec["symbol"]["closed_form_range"][0] > 0

@@ -44,7 +44,7 @@ PACKAGES = ("petheory", "proofs_check")
 #: ``stress_reference`` (null references for stress values), ``softmax`` and ``comparison`` (every
 #: encoding side by side, from the theory functions) are numpy-only theory too.
 THEORY = ("encodings*", "toeplitz*", "spectral*", "coupling*", "bounds*", "geometry*", "lengthgen*", "fits*", "models*",
-          "rounding", "softmax", "stress_reference", "comparison")
+          "rounding", "softmax", "stress_reference", "scheme")
 
 #: Layers bottom to top: (name, fnmatch patterns on dotted module names). First match wins.
 #: "helpers" are the package's internal helpers (validation, memory guard, the plugin loader, the
@@ -55,6 +55,7 @@ LAYERS = (
                  "petheory.data*")),
     ("theory", tuple(f"petheory.{p}" for p in THEORY) + tuple(f"petheory.{p}.*" for p in THEORY)),
     ("loaders+io", ("petheory.loaders*", "petheory.io", "petheory.records", "petheory.spec")),
+    ("analyses", ("petheory.analyses*",)),
     ("nn+experiments+sweep", ("petheory.nn*", "petheory.provenance", "petheory.experiments*", "petheory.sweep*")),
     ("plots", ("petheory.plots*",)),
     ("cli", ("petheory.cli*", "petheory.__main__")),

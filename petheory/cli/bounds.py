@@ -28,7 +28,8 @@ def add_arguments(p) -> None:
                    "table size, the wavelet/Legendre position maps and YaRN's original context (rope_yarn: default "
                    "2048, its registry value, when neither --n-max nor rope_yarn:n_max=N is given). A spec's own "
                    "n_max (learned:n_max=50) is the same length: give one, or the same value")
-    p.add_argument("-d", "--d-model", type=int, default=64, metavar="D", help="model dimension (default: 64)")
+    p.add_argument("-d", "--d-model", type=int, default=None, metavar="D",
+                   help="model dimension (default 64; a model's config.json fixes its own)")
     p.add_argument("--m", type=int, default=1000, help="sample size m (default: 1000)")
     p.add_argument("--weight-norm", type=float, default=1.0, metavar="B", help="readout weight norm bound B (default: 1)")
     p.add_argument("--lipschitz", type=float, metavar="L", help="Lipschitz constant L_trans (default: 1, the linear class)")
@@ -39,57 +40,17 @@ def add_arguments(p) -> None:
     p.add_argument("--json", metavar="FILE", help="write the rows as JSON to FILE ('-' for stdout)")
 
 
-def parse_specs(values) -> list:
-    """``--pe`` values -> [PESpec], each a registered encoding (parameters checked) or a table.
+def resolve_all(values, d: int | None) -> list:
+    """``--pe`` values -> [Scheme] (:func:`petheory.loaders.resolve_scheme`; default: every registered encoding).
 
-    Default (no ``--pe``): every registered encoding. A combination becomes the registry's named
-    combination (``rope+sinusoidal`` -> ``rope_sinusoidal``). The old ``--pe a,b`` list of names is
-    read as ``--pe a --pe b`` (:func:`petheory.spec.parse_pe_specs`).
+    The old ``--pe a,b`` list of names is read as ``--pe a --pe b`` (:func:`petheory.spec.parse_pe_specs`).
     """
     from petheory import encodings as enc
-    from petheory.spec import PESpec, parse_pe_specs
+    from petheory.loaders import resolve_scheme
+    from petheory.spec import parse_pe_specs
 
-    if not values:
-        return [parse_pe_specs([n])[0] for n in enc.available()]
-    out = []
-    for spec in parse_pe_specs(values):
-        if spec.is_table and len(spec.terms) == 1:
-            out.append(spec)
-            continue
-        term = spec.registered("bounds")
-        term.check_params(enc.info(term.name).params)  # unknown name -> ValueError listing the registry
-        out.append(PESpec((term,)))
-    return out
-
-
-def table_report(spec: str, length: int, *, m: int, weight_norm: float, lipschitz: float, token_norm: float,
-                 key: str | None = None) -> dict:
-    """:func:`petheory.bounds.bound_report`'s row for a user's (N, d) table of absolute position vectors.
-
-    li2025 Table 2 treats a learned table as bounded by its own largest row norm B_p; positions
-    past the table reuse its last row (``beyond='clamp'``, as for the registry's ``learned``).
-    """
-    import numpy as np
-
-    from petheory import bounds, loaders
-
-    loaded = loaders.load_position_embeddings(spec, key=key)
-    T = loaded.table
-    rows = T.shape[0]
-    norms = np.linalg.norm(T, axis=1)
-    used = norms[: min(length, rows)]
-    computed = float(used.max())  # clamped positions >= rows repeat the last row, already in `used` when length > rows
-    if length > rows:
-        computed = max(computed, float(norms[-1]))
-    B0 = token_norm + computed
-    return {"pe": spec, "kind": "absolute", "length": length, "d": int(T.shape[1]), "n_max": rows, "params": {},
-            "norm": {"stated_formula": "B_p = the table's largest row norm", "stated": float(norms.max()),
-                     "computed": computed, "explicit": None,
-                     "note": f"{loaded.dtype} table {T.shape}" + (f"; positions >= {rows} reuse the last row"
-                                                                     if length > rows else "")},
-            "token_norm": token_norm, "B0": B0, "m": m, "weight_norm": weight_norm, "lipschitz": lipschitz,
-            "rademacher": bounds.rademacher_lipschitz_bound(lipschitz, B0, m, output_norm=weight_norm),
-            "rademacher_formula": "weight_norm * lipschitz * B0 / sqrt(m) (li2025 §4.2, constant 1, logs dropped)"}
+    specs = parse_pe_specs(values) if values else enc.available()
+    return [resolve_scheme(s, d=d, what="bounds") for s in specs]
 
 
 def run(args) -> int:
@@ -107,26 +68,28 @@ def run(args) -> int:
     if args.lipschitz is not None and args.checkpoint:
         raise ValidationError("give --lipschitz or --checkpoint, not both")
     lip, lip_report = (1.0 if args.lipschitz is None else args.lipschitz), None
-    specs = parse_specs(args.pe)
+    schemes = resolve_all(args.pe, args.d_model)
     if args.checkpoint:
         from petheory.nn import lipschitz, load_model
 
         model, _cfg = load_model(args.checkpoint)
         lip_report = lipschitz.transformer_lipschitz(model)
         lip = lip_report.total
-    if args.distance is not None and not any(s.name == "alibi" for s in specs):
+    names = [s.main.positions.encoding for s in schemes]
+    if args.distance is not None and "alibi" not in names:
         raise ValidationError("--distance (Eq. 9) applies to alibi; add --pe alibi")
+    from petheory.analyses.bounds import bounds
+
     rows = []
-    for s in specs:
-        if s.is_table:
-            rows += [table_report(s.head.path, N, m=args.m, weight_norm=args.weight_norm, lipschitz=lip,
-                                  token_norm=args.token_norm, key=s.head.key) for N in lengths]
-            continue
-        n_max, params = training_length(s.name, s.params, args.n_max)  # learned:n_max=50 is --n-max 50
-        rows += [bounds.bound_report(s.name, N, s.head.d or args.d_model, n_max=n_max, m=args.m, weight_norm=args.weight_norm,
-                                     lipschitz=lip, token_norm=args.token_norm,
-                                     distance=args.distance if s.name == "alibi" else None, **params) for N in lengths]
-    payload = {"rows": rows, "resolved_encodings": [describe(s, d=args.d_model, length=max(lengths)) for s in specs],
+    for s in schemes:
+        pos = s.main.positions
+        if s.source == "spec":  # learned:n_max=50 is --n-max 50; two different values are an error
+            n_max, _ = training_length(pos.encoding, pos.params, args.n_max)
+        else:
+            n_max = args.n_max if args.n_max is not None else (s.context if s.source != "table" else None)
+        rows += bounds(s, lengths, n_max=n_max, m=args.m, weight_norm=args.weight_norm, lipschitz=lip,
+                       token_norm=args.token_norm, distance=args.distance if pos.encoding == "alibi" else None).rows
+    payload = {"rows": rows, "resolved_encodings": [describe(s, length=max(lengths)) for s in schemes],
                "lipschitz": lip_report.as_dict() if lip_report else {"total": lip, "source": "--lipschitz"
                                                                                   if args.lipschitz is not None else "default 1 (linear class)"}}
     if args.json == "-":
@@ -155,6 +118,9 @@ def _table(rows, lip, lip_report) -> None:
     heads = ("PE", "kind", "N'", "N_max", "stated (paper)", "computed", "B0", "R_m bound", "note")
     cells = []
     for r in rows:
+        if "skipped" in r:
+            cells.append([str(r["pe"]), r["kind"], str(r["length"]), "-", "-", "-", "-", "-", r["skipped"]])
+            continue
         nb = r["norm"]
         stated = nb["stated_formula"] + (f" = {_fmt(nb['stated'])}" if nb["stated"] is not None and not nb["stated_formula"].startswith("0") else "")
         note = []
@@ -186,12 +152,14 @@ def _table(rows, lip, lip_report) -> None:
             t.add_row(*(escape(c) for c in row))
         con.print(t)
     src = "from the checkpoint's weights" if lip_report else ("given" if lip != 1.0 else "linear class")
-    r0 = rows[0]
+    r0 = next((r for r in rows if "skipped" not in r), None)
+    if r0 is None:
+        return
     con.print("computed: sup_pos ||PE(pos)|| (absolute), max |b(i,j)| logit bias (bias), max relative change of ||x|| "
               "under R_p (rotary); B0 = B_x + computed (absolute) or B_x.")
     con.print(f"R_m bound = B L_trans B0 / sqrt(m): B={_fmt(r0['weight_norm'])}, L_trans={_fmt(lip)} ({src}), m={r0['m']}, "
               f"B_x={_fmt(r0['token_norm'])}; constant 1, logs dropped (li2025 §4.2).")
-    same = {r["kind"] for r in rows if r["kind"] in ("bias", "rotary") and r["B0"] == r0["token_norm"]}
+    same = {r["kind"] for r in rows if r["kind"] in ("bias", "rotary") and r.get("B0") == r0["token_norm"]}
     if same:
         con.print(f"{' and '.join(sorted(same))} rows add no vector to the input (B0 = B_x = {_fmt(r0['token_norm'])}), so "
                   "their R_m bound is one number: the bound sees a PE only through B0, and L_trans is the same for all rows.")

@@ -14,7 +14,8 @@ DESCRIPTION = (
     "seeded random encodings of the same kind and shape, its norm (absolute), logit-bias magnitude (bias) or band "
     "scale change (rotary) at each --lengths past the training length --n-max, the rotary bands whose angles leave "
     "the trained range, and length-generalisation results of running_sum and chen2025 tasks from training records "
-    "(record.json files under --records, default records/ and runs/). See petheory.comparison."
+    "(record.json files under --records, default records/ and runs/). A model's config.json (or hf:DIR) gives its own "
+    "head dimension and original context, one row per distinct layer kind. See petheory.analyses.compare."
 )
 
 
@@ -26,7 +27,8 @@ def add_arguments(p) -> None:
                         "default: every registered one with its defaults); training records count for it when their "
                         f"PE has these parameters. {GRAMMAR}")
     p.add_argument("--n", type=int, default=256, help="positions of the spectral analysis (default 256)")
-    p.add_argument("-d", "--d-model", type=int, default=64, metavar="D", help="model dimension (default 64)")
+    p.add_argument("-d", "--d-model", type=int, default=None, metavar="D",
+                   help="model dimension (default 64; a model's config.json fixes its own)")
     p.add_argument("--length", "--lengths", dest="lengths", default="64,256,1024", metavar="N',N',...",
                    help="inference lengths N' of the norm columns (default 64,256,1024)")
     p.add_argument("--n-max", type=int, default=None, metavar="N",
@@ -94,27 +96,14 @@ def read_runs(paths) -> list[dict]:
 
 
 def run(args) -> int:
-    from petheory import comparison
     from petheory import encodings as enc
+    from petheory.analyses.compare import compare
     from petheory.cli._describe import describe
     from petheory.io import atomic_write_json
-    from petheory.bounds.norms import training_length
+    from petheory.loaders import resolve_scheme
     from petheory.records import runs_dir
     from petheory.spec import parse_pe_specs
 
-    names = None
-    if args.pe:
-        names = []
-        for spec in parse_pe_specs(args.pe):  # the old '--pe a,b' list reads as --pe a --pe b
-            term = spec.registered("compare")
-            if term.is_table:
-                raise ValidationError(f"compare takes registered encodings (with parameters), got the table {spec}; "
-                                      "petheory stress/spectrum/bounds take tables")
-            term.check_params(enc.info(term.name).params)  # a petheory.nn mechanism (mla) -> one-line error
-            n_max, params = training_length(term.name, term.params, args.n_max)
-            if n_max is not None and "n_max" in enc.info(term.name).params:
-                params["n_max"] = n_max
-            names.append((term.name, params))
     try:
         lengths = tuple(int(x) for x in str(args.lengths).split(",") if x.strip())
     except ValueError:
@@ -124,19 +113,34 @@ def run(args) -> int:
     n_max = 64 if args.n_max is None else args.n_max
     for flag, val, lo in (("--n", args.n, 2), ("--d-model", args.d_model, 2), ("--n-max", n_max, 2),
                           ("--null-draws", args.null_draws, 2)):
-        if val < lo:
+        if val is not None and val < lo:
             raise ValidationError(f"{flag} must be >= {lo}, got {val}")
-    if args.d_model % 2:
+    if args.d_model is not None and args.d_model % 2:
         raise ValidationError(f"--d-model must be even (rotary encodings pair coordinates), got {args.d_model}")
+    schemes = []
+    for spec in parse_pe_specs(args.pe) if args.pe else parse_pe_specs(enc.available()):  # '--pe a,b' is --pe a --pe b
+        if not spec.is_table:
+            term = spec.registered("compare")
+            own = term.params.get("n_max")
+            if own is not None and args.n_max is not None and own != args.n_max:
+                raise ValidationError(f"n_max is given twice with different values: {term}: n_max={own} and --n-max "
+                                      f"{args.n_max}; both are the training length; give one")
+            if args.n_max is not None and "n_max" in enc.info(term.name).params and own is None and len(spec.terms) == 1:
+                spec = spec.with_params({"n_max": args.n_max})  # the entry's own training length is --n-max
+        scheme = resolve_scheme(spec, d=args.d_model, default_context=n_max, what="compare")
+        if scheme.main.positions.kind == "table":
+            raise ValidationError(f"compare takes registered encodings (with parameters) and model configs, got the "
+                                  f"table {spec}; petheory stress/spectrum/bounds take tables")
+        schemes.append(scheme)
     explicit = read_runs(args.runs or [])
     recs, searched = read_records(args.records or ([] if args.runs else ["records", str(runs_dir())]))
     recs += explicit
-    rows = comparison.compare(names, records=recs, n=args.n, d=args.d_model, lengths=lengths, n_max=n_max,
-                              null_draws=args.null_draws, seed=args.seed)
-    payload = {"rows": rows, "resolved_encodings": [describe(r["pe"], d=args.d_model) for r in rows],
+    rec = compare(schemes, records=recs, n=args.n, d=args.d_model or 64, lengths=lengths, n_max=n_max,
+                  null_draws=args.null_draws, seed=args.seed)
+    rows = rec.rows
+    payload = {"rows": rows, "resolved_encodings": [describe(s, length=args.n) for s in schemes],
                "records": {"searched": searched, "runs": [r["_source"] for r in explicit], "count": len(recs)},
-               "settings": {"n": args.n, "d": args.d_model, "lengths": list(lengths), "n_max": n_max,
-                            "null_draws": args.null_draws, "seed": args.seed, "target": "builtin corpus"}}
+               "settings": {**rec.settings, "target": "builtin corpus"}}
     if args.json == "-":
         print(json.dumps(payload, indent=2, default=float))
         return 0
@@ -216,13 +220,14 @@ def _notes(payload) -> list[str]:
         "(petheory.toeplitz.conditional_definiteness).",
         "matrix: bias B; rotary unit-content kernel (YaRN/xPos scales included); absolute Gram P P^T (Toeplitz projection "
         "where not Toeplitz); Hermitian part where not Hermitian. stress: Kruskal stress-1 against the built-in corpus "
-        f"(n=15); null: {st['null_draws']} seeded random encodings of the same kind and shape; z = (stress - μ)/σ "
+        f"(n=15); null: {st['null_draws']} seeded N(0,1) tables of the same shape; z = (stress - μ)/σ "
         "(negative: closer to the corpus geometry than chance).",
     ]
 
 
 def _title(st) -> str:
-    return f"petheory compare (d={st['d']}; spectrum at N={st['n']}; norms past n_max={st['n_max']})"
+    return (f"petheory compare (d={st['d']} for registered encodings, a model's own head dimension and context; "
+            f"spectrum at N={st['n']}; norms past n_max={st['n_max']})")
 
 
 def _markdown(payload) -> None:

@@ -46,12 +46,12 @@ def pola_spec(args):
 
 def run(args) -> int:
     from petheory import lengthgen
-    from petheory.cli._describe import describe
+    from petheory.cli._describe import describe_spec
     from petheory.io import atomic_write_json
 
     pe, hint = pola_spec(args)
     rows = [c.as_dict() for c in lengthgen.lrc_curve(pe, args.target, args.N, hint=hint, masked=not args.unmasked)]
-    rows = [{**r, "resolved_encoding": describe(args.pe, d=args.d_model)} for r in rows]
+    rows = [{**r, "resolved_encoding": describe_spec(args.pe, d=args.d_model)} for r in rows]
     if args.json == "-":
         print(json.dumps(rows, indent=2))
         return 0

@@ -2,7 +2,7 @@
 
 Per model: the per-band table, the position-only kernel against distance, certified spectrum
 extremes at L, 2L, 4L, 8L of the original context L, stress against random tables, and the bound
-notes (:func:`petheory.models.report.model_report`); on the terminal, as JSON (``--json``) and as
+notes, one section per distinct layer kind (:func:`petheory.analyses.report.report`); on the terminal, as JSON (``--json``) and as
 Markdown (``--markdown``). Several ``--pe`` give several reports and, with ``--figure``, one figure
 comparing their kernels and band wavelengths side by side.
 """
@@ -28,8 +28,8 @@ def add_arguments(p) -> None:
     p.add_argument("--pe", action="append", required=True, metavar="SPEC",
                    help="hf:DIR or PATH/config.json (a model), or a registered encoding (rope_llama3:scale=8); repeat "
                         f"for several models. {GRAMMAR}")
-    p.add_argument("--length", type=int, metavar="N", help="report length N for the bands and the kernel (default: the "
-                   "model's extended context, max(max_position_embeddings, L * factor))")
+    p.add_argument("--length", type=int, metavar="N", help="report length N >= 1 for the bands and the kernel (default: "
+                   "the model's extended context, max(max_position_embeddings, L * factor)); sliding layers at min(N, W)")
     p.add_argument("--context", type=int, metavar="L", help="original context L of a registry encoding (default: its "
                    "n_max, else 4096); a model's comes from its config")
     p.add_argument("-d", "--d-model", type=int, metavar="D", help="head dimension of a registry encoding (default 128)")
@@ -52,44 +52,33 @@ def _multiples(text: str) -> tuple:
     return vals
 
 
-def resolve(text: str, args):
-    """``--pe`` text -> (ModelScheme, label)."""
-    from petheory import encodings as enc
-    from petheory.loaders.model_config import load_model_scheme
-    from petheory.models.report import scheme_of
-    from petheory.spec import parse_pe_spec
-
-    term = parse_pe_spec(text).registered("report")
-    if term.model is not None:
-        return load_model_scheme(term.model), term.model
-    if term.is_table:
-        raise ValidationError(f"report takes a model's config.json (hf:DIR, PATH/config.json) or a registered encoding, not "
-                         f"the table {term}: use petheory spectrum/stress for tables")
-    info = enc.info(term.name)
-    term.check_params(info.params)
-    if info.kind == "absolute" or (info.kind == "bias" and term.name != "alibi"):
-        raise ValidationError(f"report covers rotary encodings and ALiBi; {term.name} is {info.kind} (use petheory spectrum)")
-    d = args.d_model or 128
-    return scheme_of(term.name, term.params, d, context=args.context or 4096), str(term)
-
-
 def run(args) -> int:
     from petheory import __version__
+    from petheory.analyses.report import check_covered, report
+    from petheory.cli._progress import Lines
     from petheory.io import atomic_write_json, atomic_write_text
-    from petheory.models.report import model_report
+    from petheory.loaders import resolve_scheme
 
-    if args.length is not None and args.length < 2:
-        raise ValidationError(f"--length must be >= 2, got {args.length}")
+    if args.length is not None and args.length < 1:
+        raise ValidationError(f"--length must be >= 1, got {args.length}")
     if args.null_draws < 0 or args.seed < 0:
         raise ValidationError("--null-draws and --seed must be >= 0")
     mults = _multiples(args.multiples)
-    resolved = [resolve(text, args) for text in args.pe]
-    if (args.context is not None or args.d_model is not None) and all(m.model_type != "registry" for m, _ in resolved):
+    # --context and -d are a registry encoding's (a model's config fixes its own): defaults for plain specs only
+    schemes = [resolve_scheme(text, default_d=args.d_model or 128, default_context=args.context, what="report")
+               for text in args.pe]
+    if (args.context is not None or args.d_model is not None) and all(s.source not in ("spec",) for s in schemes):
         raise ValidationError("--context/--d-model apply to registry encodings; a model's config fixes both (drop them)")
+    for scheme in schemes:  # every refusal before any work: one line, nothing half done
+        check_covered(scheme)
+    lines = Lines("report", quiet=args.quiet)
     reports = []
-    for model, label in resolved:
-        reports.append(model_report(model, length=args.length, multiples=mults, null_draws=args.null_draws,
-                                    seed=args.seed, source=label))
+    for text, scheme in zip(args.pe, schemes):
+        def progress(done, total, what, _t=text):
+            lines.step(done, total, f"{_t}: {what}")
+
+        reports.append(report(scheme, length=args.length, multiples=mults, null_draws=args.null_draws, seed=args.seed,
+                              source=str(text), progress=progress).as_dict())
     doc = {"petheory": __version__, "reports": reports}
     if args.json == "-":
         import json
@@ -150,61 +139,89 @@ def _band_rows(bands: list, limit: int | None) -> list:
     return [bands[i] for i in idx]
 
 
-def _kernel_points(r: dict) -> list:
-    return [(p["k"], p["a_over_a0"]) for p in r["kernel"]["points"]]
+def _kernel_points(sec: dict) -> list:
+    return [(p["k"], p["a_over_a0"]) for p in sec["kernel"]["points"]]
+
+
+def _layers(idx) -> str:
+    from petheory.analyses.report import layer_ranges
+
+    return layer_ranges(idx)
 
 
 def summary_lines(r: dict) -> list[str]:
-    """The report's header: what was resolved, L and N, layers and notes (plain text)."""
-    enc = r["encoding"]
-    lines = [f"{r.get('source') or enc['encoding']}  ({r['model_type']})",
-             f"encoding  {enc['encoding']}: {_params(enc)}",
-             f"acts on   d = {enc['d']}" + (f", {enc['rotary_dim'] // 2} rotary bands; rotary logit factor "
-                                            f"{_g(enc['rotary_logit_factor'], 6)}" if "rotary_dim" in enc else "")
-             + f"; logit factor {_g(r['logit_factor'], 6)} (on every logit, beyond 1/sqrt(d_head))",
-             f"context   original L = {r['context']:,}, max_position_embeddings {r['max_context']:,}; report at N = "
-             f"{r['length']:,}; layers {', '.join(f'{k} {v}' for k, v in r['layers'].items())}; {r['num_heads']} heads x "
-             f"{r['head_dim']}"]
-    return lines
+    """The report's header: what was resolved, L and N, the layer kinds (plain text)."""
+    kinds = ", ".join(f"{len(sec['layers'])} x {_kind_name(sec)}" for sec in r["sections"])
+    return [f"{r.get('source')}  ({r['model_type']})",
+            f"context   original L = {r['context']:,}, max_position_embeddings {r['max_context']:,}; report at N = "
+            f"{r['length']:,}; {r['num_layers']} layers: {kinds}; {r['num_heads']} heads x {r['head_dim']}"]
+
+
+def _kind_name(sec: dict) -> str:
+    span = sec["span"]
+    where = "" if span["kind"] == "full" else f" {span['kind']} {span['size']:,}"
+    enc = sec.get("encoding", {}).get("encoding") or sec["mechanism"]
+    return f"{sec['type'] or 'attention'}{where} ({enc})"
+
+
+def section_lines(sec: dict) -> list[str]:
+    """A section's header lines: layers, encoding, dimension, factors."""
+    out = [f"layers    {_layers(sec['layers'])}: {_kind_name(sec)}"]
+    if "skipped" in sec:
+        return out + [f"          {sec['skipped']}"]
+    enc = sec["encoding"]
+    out.append(f"encoding  {enc['encoding']}: {_params(enc)}")
+    out.append(f"acts on   d = {enc['d']}" + (f", {enc['rotary_dim'] // 2} rotary bands; rotary logit factor "
+                                             f"{_g(enc['rotary_logit_factor'], 6)}" if "rotary_dim" in enc else "")
+               + f"; logit factor {_g(sec['logit_factor'], 6)} (on every logit, beyond 1/sqrt(d_head)); analysed at N = "
+               f"{sec['analysed_length']:,}")
+    return out
 
 
 def markdown(r: dict) -> str:
-    """The report as Markdown: header, per-band table, kernel, spectra, stress, bounds, notes."""
-    out = [f"## {r.get('source') or r['encoding']['encoding']}", ""]
-    out += [f"- {line}" for line in summary_lines(r)[1:]]
-    if r.get("heads"):
-        out.append("- ALiBi slopes per head: " + ", ".join(_g(h["slope"]) for h in r["heads"]))
-    if r["bands"]:
-        out += ["", f"### Bands (at N = {r['length']:,})", "",
-                "| band | frequency (rad/pos) | original | wavelength (pos) | turns over L | interpolation | regime | phase seen at N |",
-                "|---:|---:|---:|---:|---:|---:|---|---|"]
-        for b in r["bands"]:
-            out.append(f"| {b['band']} | {_g(b['frequency'], 6)} | {_g(b['original_frequency'], 6)} | {_g(b['wavelength'], 6)} "
-                       f"| {_g(b['turns_over_L'])} | {_g(b['interpolation'])} | {b['regime']} | {'yes' if b['phase_seen'] else 'no'} |")
-    if r.get("buckets"):
-        out += ["", "### T5 buckets (offset j - i)", "", "| bucket | offsets | count |", "|---:|---|---:|"]
-        out += [f"| {b['bucket']} | {b['offsets'][0]}..{b['offsets'][1]} | {b['count']} |" for b in r["buckets"]]
-    k = r["kernel"]
-    out += ["", "### Kernel against distance", ""]
-    if "skipped" in k:
-        out.append(f"Not computed: {k['skipped']}.")
-    else:
-        out += [f"{k['formula']}; a_0 = {_g(k['a0'], 6)}.", "", "| k | a_k / a_0 |", "|---:|---:|"]
-        out += [f"| {d:,} | {_g(x)} |" for d, x in _kernel_points(r)]
-        for key, what in (("max_abs_over_a0_within_L", "within [L/2, L)"), ("max_abs_over_a0_beyond_L", "beyond L, [L, N)")):
-            if key in k:
-                out.append(f"\nmax |a_k|/a_0 {what}: {_g(k[key]['value'])}")
-    out += ["", "### Certified spectrum extremes of the N x N kernel", ""]
-    if isinstance(r["spectra"], dict):
-        out.append(f"Not computed: {r['spectra']['skipped']}.")
-    else:
-        out += ["| N | λ_min | λ_max | error bounds | symbol range | seconds |", "|---:|---:|---:|---:|---|---:|"]
-        for s in r["spectra"]:
-            out.append(f"| {s['multiple']}L = {s['n']:,} | {_g(s['lambda_min'], 6)} | {_g(s['lambda_max'], 6)} | "
-                       f"{_g(s['error_bounds'][0], 2)}, {_g(s['error_bounds'][1], 2)} | [{_g(s['symbol_min'])}, "
-                       f"{_g(s['symbol_max'])}] | {s['seconds']} |")
-    out += ["", "### Stress against random tables", "", stress_line(r["stress"])]
-    out += ["", "### Bound notes", ""] + [f"- {x}" for x in bound_lines(r["bounds"])]
+    """The report as Markdown: header, then per layer kind: bands, kernel, spectra, stress, bounds, notes."""
+    out = [f"## {r.get('source')}", ""] + [f"- {line}" for line in summary_lines(r)[1:]]
+    for sec in r["sections"]:
+        out += ["", f"### Layers {_layers(sec['layers'])}: {_kind_name(sec)}", ""]
+        out += [f"- {line[10:].strip()}" for line in section_lines(sec)[1:]]
+        if "skipped" in sec:
+            continue
+        if sec.get("heads"):
+            out.append("- ALiBi slopes per head: " + ", ".join(_g(h["slope"]) for h in sec["heads"]))
+        if sec["bands"]:
+            out += ["", f"#### Bands (at N = {sec['analysed_length']:,})", "",
+                    "| band | frequency (rad/pos) | original | wavelength (pos) | turns over L | interpolation | regime | phase seen at N |",
+                    "|---:|---:|---:|---:|---:|---:|---|---|"]
+            for b in sec["bands"]:
+                out.append(f"| {b['band']} | {_g(b['frequency'], 6)} | {_g(b['original_frequency'], 6)} | "
+                           f"{_g(b['wavelength'], 6)} | {_g(b['turns_over_L'])} | {_g(b['interpolation'])} | {b['regime']} | "
+                           f"{'yes' if b['phase_seen'] else 'no'} |")
+        if sec.get("buckets"):
+            out += ["", "#### T5 buckets (offset j - i)", "", "| bucket | offsets | count |", "|---:|---|---:|"]
+            out += [f"| {b['bucket']} | {b['offsets'][0]}..{b['offsets'][1]} | {b['count']} |" for b in sec["buckets"]]
+        k = sec["kernel"]
+        out += ["", "#### Kernel against distance", ""]
+        if "skipped" in k:
+            out.append(f"Not computed: {k['skipped']}.")
+        else:
+            out += [f"{k['formula']}; a_0 = {_g(k['a0'], 6)}.", "", "| k | a_k / a_0 |", "|---:|---:|"]
+            out += [f"| {d:,} | {_g(x)} |" for d, x in _kernel_points(sec)]
+            for key, what in (("max_abs_over_a0_within_L", "within [L/2, L)"), ("max_abs_over_a0_beyond_L", "beyond L, [L, N)")):
+                if key in k:
+                    out.append(f"\nmax |a_k|/a_0 {what}: {_g(k[key]['value'])}")
+        out += ["", "#### Spectrum extremes of the N x N kernel", ""]
+        if isinstance(sec["spectra"], dict):
+            out.append(f"Not computed: {sec['spectra']['skipped']}.")
+        else:
+            out += ["| N | λ_min | λ_max | error bounds | certificate | seconds |", "|---:|---:|---:|---:|---|---:|"]
+            for s in sec["spectra"]:
+                out.append(f"| {s['multiple']}L = {s['n']:,} | {_g(s['lambda_min'], 6)} | {_g(s['lambda_max'], 6)} | "
+                           f"{_g(s['error_bounds'][0], 2)}, {_g(s['error_bounds'][1], 2)} | {s['certificates'][1]} | "
+                           f"{s['seconds']} |")
+        out += ["", "#### Stress against random tables", "", stress_line(sec["stress"])]
+        out += ["", "#### Bound notes", ""] + [f"- {x}" for x in bound_lines(sec["bounds"])]
+        if sec["notes"]:
+            out += ["", "#### Notes", ""] + [f"- {n}" for n in sec["notes"]]
     if r["notes"]:
         out += ["", "### Notes", ""] + [f"- {n}" for n in r["notes"]]
     return "\n".join(out)
@@ -239,7 +256,7 @@ def bound_lines(b: dict) -> list[str]:
 
 
 def show(r: dict, *, quiet: bool) -> None:
-    """The report on the terminal (rich), the band table cut to 16 rows (the full one is in --json/--markdown)."""
+    """The report on the terminal (rich), each band table cut to 16 rows (the full ones are in --json/--markdown)."""
     from rich.markup import escape
     from rich.table import Table
 
@@ -250,32 +267,41 @@ def show(r: dict, *, quiet: bool) -> None:
     con.print(f"[bold]{escape(head[0])}[/bold]")
     for line in head[1:]:
         con.print(escape(line))
-    if r["bands"]:
-        t = Table(title=f"bands at N = {r['length']:,} ({len(r['bands'])}; 16 shown, all in --json/--markdown)",
-                  title_justify="left")
-        for col in ("band", "ω (rad/pos)", "wavelength", "turns over L", "interp.", "regime", "phase seen at N"):
-            t.add_column(col, justify="right" if col not in ("regime",) else "left")
-        for b in _band_rows(r["bands"], 16):
-            t.add_row(str(b["band"]), _g(b["frequency"]), _g(b["wavelength"]), _g(b["turns_over_L"]),
-                      _g(b["interpolation"]), b["regime"], "yes" if b["phase_seen"] else "[yellow]no[/yellow]")
-        con.print(t)
-    k = r["kernel"]
-    if "skipped" in k:
-        con.print(f"kernel    not computed: {escape(k['skipped'])}")
-    else:
-        pts = ", ".join(f"k={d:,}: {_g(x, 3)}" for d, x in _kernel_points(r))
-        con.print(f"kernel    a_k/a_0  {pts}")
-        if "max_abs_over_a0_beyond_L" in k:
-            con.print(f"          max |a_k|/a_0 beyond L: {_g(k['max_abs_over_a0_beyond_L']['value'], 3)}"
-                      + (f" (within [L/2, L): {_g(k['max_abs_over_a0_within_L']['value'], 3)})"
-                         if "max_abs_over_a0_within_L" in k else ""))
-    if isinstance(r["spectra"], list):
-        for s in r["spectra"]:
-            con.print(f"spectrum  {s['multiple']}L = {s['n']:>9,}: λ in [{_g(s['lambda_min'], 6)}, {_g(s['lambda_max'], 6)}] "
-                      f"(error <= {_g(s['error_bounds'][0], 2)}, {_g(s['error_bounds'][1], 2)}; {s['seconds']} s)")
-    con.print(f"stress    {escape(stress_line(r['stress']))}")
-    for line in bound_lines(r["bounds"]):
-        con.print(f"bounds    {escape(line)}")
+    for sec in r["sections"]:
+        con.print("")
+        for line in section_lines(sec):
+            con.print(escape(line))
+        if "skipped" in sec:
+            continue
+        if sec["bands"]:
+            t = Table(title=f"bands at N = {sec['analysed_length']:,} ({len(sec['bands'])}; 16 shown, all in "
+                      "--json/--markdown)", title_justify="left")
+            for col in ("band", "ω (rad/pos)", "wavelength", "turns over L", "interp.", "regime", "phase seen at N"):
+                t.add_column(col, justify="right" if col not in ("regime",) else "left")
+            for b in _band_rows(sec["bands"], 16):
+                t.add_row(str(b["band"]), _g(b["frequency"]), _g(b["wavelength"]), _g(b["turns_over_L"]),
+                          _g(b["interpolation"]), b["regime"], "yes" if b["phase_seen"] else "[yellow]no[/yellow]")
+            con.print(t)
+        k = sec["kernel"]
+        if "skipped" in k:
+            con.print(f"kernel    not computed: {escape(k['skipped'])}")
+        else:
+            pts = ", ".join(f"k={d:,}: {_g(x, 3)}" for d, x in _kernel_points(sec))
+            con.print(f"kernel    a_k/a_0  {pts}")
+            if "max_abs_over_a0_beyond_L" in k:
+                con.print(f"          max |a_k|/a_0 beyond L: {_g(k['max_abs_over_a0_beyond_L']['value'], 3)}"
+                          + (f" (within [L/2, L): {_g(k['max_abs_over_a0_within_L']['value'], 3)})"
+                             if "max_abs_over_a0_within_L" in k else ""))
+        if isinstance(sec["spectra"], list):
+            for s in sec["spectra"]:
+                con.print(f"spectrum  {s['multiple']}L = {s['n']:>9,}: λ in [{_g(s['lambda_min'], 6)}, "
+                          f"{_g(s['lambda_max'], 6)}] (error <= {_g(s['error_bounds'][0], 2)}, {_g(s['error_bounds'][1], 2)}; "
+                          f"{s['certificates'][1]}; {s['seconds']} s)")
+        con.print(f"stress    {escape(stress_line(sec['stress']))}")
+        for line in bound_lines(sec["bounds"]):
+            con.print(f"bounds    {escape(line)}")
+        for n in sec["notes"]:
+            con.print(f"[dim]note      {escape(n)}[/dim]")
     for n in r["notes"]:
         con.print(f"[dim]note      {escape(n)}[/dim]")
     con.print(f"[dim]({r['seconds']} s)[/dim]")

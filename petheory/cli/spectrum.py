@@ -38,8 +38,8 @@ def add_arguments(p) -> None:
     p.add_argument("--n", type=int, metavar="N", help="matrix size (default: the number of coefficients; the rows of a table "
                    "file or hf:DIR; 1024 for a named PE or kernel). "
                    "Shorter coefficient lists are zero-padded (banded), longer ones cut to the N x N section")
-    p.add_argument("-d", "--d-model", type=int, default=64, metavar="D",
-                   help="model dimension of an absolute or rotary PE (default 64)")
+    p.add_argument("-d", "--d-model", type=int, default=None, metavar="D",
+                   help="model dimension of an absolute or rotary PE (default 64; a model's config.json fixes its own)")
     p.add_argument("--kernel-length", type=float, default=4.0, metavar="L", help="kernel length scale (default 4)")
     p.add_argument("--key", metavar="TENSOR", help="tensor name in a table file with several tensors (same as SPEC#TENSOR)")
     p.add_argument("--no-project", action="store_true",
@@ -115,154 +115,90 @@ def _section(c, n):
     return out
 
 
-def pe_spec(args):
-    """``--pe`` (with ``--key``) -> one PESpec."""
-    from petheory.spec import parse_pe_spec
-
-    return parse_pe_spec(args.pe).with_key(args.key)
+#: --method auto: the Szegő distance from dense eigenvalues up to this N, none beyond (petheory.analyses.spectrum).
+DEFAULT_N = 1024
 
 
-#: --method auto: the Szegő distance from dense eigenvalues up to this N (O(N^3): about 1-2 s at 1024 on 2 loaded
-#: cores, 30 s at 4096), none beyond unless asked for with --method exact or slq.
-EXACT_UP_TO = 1024
+def _scheme(args):
+    """``--pe`` (with ``--key`` and ``-d``) resolved once into its Scheme."""
+    from petheory.loaders import resolve_scheme
 
-
-def _exact_seconds(n: int) -> float:
-    """Rough wall time of the dense eigenvalues at N on this project's 2-core machines: 30 s at N = 4096, as N^3."""
-    return 30.0 * (n / 4096) ** 3
-
-
-def _resolved(sd) -> bool:
-    """Whether the Kolmogorov distance is larger than its own error estimate (always, for exact)."""
-    return sd.method == "exact" or sd.kolmogorov > sd.error_estimate
-
-
-DEFAULT_N = 1024  # size for a named PE or a kernel, which have no size of their own
-
-
-_NO_PROJECT_HINT = "; drop --no-project to analyse its Toeplitz projection"
-
-
-def _from_encoding(args, n: int | None):
-    """The :class:`petheory.toeplitz.ToeplitzSource` of ``--pe`` (a registered encoding or a loaded table)."""
-    from petheory import encodings as enc
-    from petheory import toeplitz as tp
-
-    spec = pe_spec(args)
-    project = not args.no_project
-    try:
-        if not spec.is_table:
-            term = spec.registered("spectrum")
-            n = DEFAULT_N if n is None else n
-            term.check_params(enc.info(term.name).params)
-            if enc.info(term.name).kind == "bias" and n > 2 * tp.GRAM_DENSE_MAX:  # the bias is formed as a dense n x n matrix
-                raise ValidationError(f"bias encodings are built as dense n x n matrices; --n {n} is too large "
-                                 f"(at most {2 * tp.GRAM_DENSE_MAX}); give its coefficients with --coeffs/--file instead")
-            return tp.encoding_source(term.name, n, term.d or args.d_model, project=project, **term.params)
-        from petheory import loaders
-
-        term = spec.single("spectrum")
-        loaded = loaders.load_position_embeddings(term.path, key=term.key)
-        n = loaded.table.shape[0] if n is None else n
-        P = loaded.table[:n]
-        if P.shape[0] < n:
-            raise ValidationError(f"{loaded.source} has {P.shape[0]} positions, fewer than --n {n}")
-        what = f"position Gram P P^T of {loaded.source}" + (f" [{loaded.key}]" if loaded.key else "")
-        return tp.gram_source(P, what, project=project)
-    except tp.NotToeplitzError as e:
-        raise ValidationError(f"{e}{_NO_PROJECT_HINT}") from None
+    return resolve_scheme(args.pe, d=args.d_model, key=args.key, what="spectrum")
 
 
 def run(args) -> int:
     import numpy as np
 
     from petheory import toeplitz as tp
-    from petheory.toeplitz import szego
     from petheory.cli._describe import describe
 
     if args.n is not None and args.n < 1:
         raise ValidationError(f"--n must be >= 1, got {args.n}")
     if not (args.rtol > 0):
         raise ValidationError(f"--rtol must be > 0, got {args.rtol}")
-    symbol_fn, extra, source = None, {}, None
-    if args.coeffs is not None or args.file is not None:
-        c = _parse_list("--coeffs", args.coeffs) if args.coeffs is not None else _read_file(args.file)
-        c = _section(c, args.n)
-        r = None if args.row is None else _section(_parse_list("--row", args.row), c.shape[0])
-        what = f"coefficients from {'--coeffs' if args.coeffs is not None else args.file}"
-    elif args.pe is not None:
-        if args.row is not None:
-            raise ValidationError("--row goes with --coeffs or --file, not --pe")
-        source = _from_encoding(args, args.n)
-        c, r, what, extra = source.column, source.row, source.description, source.record_fields()
-    else:
-        if args.row is not None:
-            raise ValidationError("--row goes with --coeffs or --file, not --kernel")
-        K = tp.kernel(args.kernel)
-        n = args.n or DEFAULT_N
-        c, r = K.column(n, args.kernel_length), None
-        what = f"{K.name} kernel, length {args.kernel_length}: {K.formula}"
-        if K.symbol is not None:
-            symbol_fn = lambda t: K.symbol_values(t, args.kernel_length)  # noqa: E731
-    c, r = tp.coefficients(c, r)
-    if args.hermitian_part:  # (T + T^H)/2 is Toeplitz with first column (c + conj(r))/2
-        c, r = (c + np.conj(r)) / 2, None
-        c[0] = c[0].real
-        what += " (Hermitian part)"
-    try:  # the spectral theory needs a Hermitian T: a clear one-line error otherwise
-        c, r = tp.coefficients(c, r, hermitian=True)
-    except ValueError as exc:
-        raise ValidationError(f"{exc}; --hermitian-part analyses (T + T^H)/2 instead") from None
-    n = c.shape[0]
-    t0 = time.perf_counter()
-    ex = tp.symbol_extrema(c)
-    # relative accuracy rtol for eigenvalues down to 1e-4 ||T||; below that (e.g. the zero eigenvalues
-    # of a rank-deficient Gram) an absolute accuracy of rtol * 1e-4 * max|a| is accepted
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", RuntimeWarning)
-        eig = tp.extreme_eigenvalues(c, rtol=args.rtol, atol=args.rtol * 1e-4 * max(abs(ex.min), abs(ex.max)))
-    t_eig = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    method = args.method
-    if method == "auto":
-        method = "exact" if n <= EXACT_UP_TO else "off"
-    if args.method == "auto" and method == "off":
-        szego_skip = (f"not computed at N = {n} > {EXACT_UP_TO} by default: dense eigenvalues cost O(N^3) (about "
-                      f"{_exact_seconds(n):.0f} s here on 2 cores); --method exact computes it, --method slq estimates it")
-    elif method == "off":
-        szego_skip = "not computed (--method off)"
+    from petheory.analyses.spectrum import EXACT_UP_TO, exact_seconds, spectrum, toeplitz_summary
     from petheory.cli._progress import Lines
 
-    lines = Lines("spectrum", quiet=args.quiet or n <= EXACT_UP_TO)  # long work: say so on stderr (never with -q)
+    lines = Lines("spectrum", quiet=args.quiet)  # long work: say so on stderr (never with -q)
 
     def starting(how):  # called once the size is accepted, so a refusal stays a one-line error
-        how = f"dense eigenvalues, about {_exact_seconds(n):.0f} s" if how == "exact" else "stochastic Lanczos quadrature"
-        lines.line(f"Szegő distance at N = {n} by {how}")
+        if n_now[0] > EXACT_UP_TO:
+            how = f"dense eigenvalues, about {exact_seconds(n_now[0]):.0f} s" if how == "exact" else \
+                "stochastic Lanczos quadrature"
+            lines.line(f"Szegő distance at N = {n_now[0]} by {how}")
 
-    sd = None if method == "off" else szego.spectral_distribution(c, symbol=symbol_fn, method=method, seed=args.seed,
-                                                                  progress=starting)
-    t_sd = time.perf_counter() - t0
-    rec = {
-        "source": what,
-        "n": n,
-        "real": not np.iscomplexobj(c),
-        "symbol": {
-            "min": ex.min, "max": ex.max, "argmin": ex.argmin, "argmax": ex.argmax, "error": ex.error,
-            "certified": ex.certified, "which": "closed form (N -> infinity)" if symbol_fn else "finite section a_N",
-        },
-        "eigenvalues": {**eig.as_dict(), "seconds": round(t_eig, 4), "warnings": [str(w.message) for w in caught]},
-        "szego": {"skipped": szego_skip} if sd is None else {**sd.as_dict(), "seconds": round(t_sd, 4),
-                                                             "resolved": _resolved(sd)},
-        **extra,
-        "resolved_encoding": describe(pe_spec(args), d=args.d_model, length=n) if args.pe is not None else None,
-    }
-    if symbol_fn is not None:
-        if sd is not None:
-            rec["symbol"]["closed_form_range"] = [float(sd.symbol_values[0]), float(sd.symbol_values[-1])]
-        else:  # the same grid spectral_distribution samples the symbol on
-            ms = 1 << int(np.ceil(np.log2(max(1 << 15, 4 * n))))
-            vals = np.real(symbol_fn(2 * np.pi * (np.arange(ms) + 0.5) / ms))
-            rec["symbol"]["closed_form_range"] = [float(vals.min()), float(vals.max())]
+    n_now = [0]
+    symbol_fn, extra, projected = None, {}, False
+    if args.pe is not None:
+        if args.row is not None:
+            raise ValidationError("--row goes with --coeffs or --file, not --pe")
+        scheme = _scheme(args)
+        n_now[0] = args.n or DEFAULT_N
+        try:
+            full = spectrum(scheme, n=args.n, rtol=args.rtol, method=args.method, seed=args.seed,
+                              project=not args.no_project, hermitian_part=args.hermitian_part, progress=starting)
+        except tp.NotToeplitzError as e:
+            raise ValidationError(f"{e}; drop --no-project to analyse its Toeplitz projection") from None
+        secs = [s for s in full.sections if "skipped" not in s]
+        if not secs:
+            raise ValidationError(f"{args.pe}: no layer kind has a position-only kernel ("
+                                  + "; ".join(s["skipped"] for s in full.sections) + ")")
+        rec = {**secs[0], "resolved_encoding": describe(scheme, length=secs[0]["n"]), "scheme": full.scheme}
+        if len(full.sections) > 1:
+            rec["sections"] = full.sections
+        projected = rec["source"].endswith("Toeplitz projection")
+        what = rec["source"]
+    else:
+        if args.coeffs is not None or args.file is not None:
+            c = _parse_list("--coeffs", args.coeffs) if args.coeffs is not None else _read_file(args.file)
+            c = _section(c, args.n)
+            r = None if args.row is None else _section(_parse_list("--row", args.row), c.shape[0])
+            what = f"coefficients from {'--coeffs' if args.coeffs is not None else args.file}"
+        else:
+            if args.row is not None:
+                raise ValidationError("--row goes with --coeffs or --file, not --kernel")
+            K = tp.kernel(args.kernel)
+            n = args.n or DEFAULT_N
+            c, r = K.column(n, args.kernel_length), None
+            what = f"{K.name} kernel, length {args.kernel_length}: {K.formula}"
+            if K.symbol is not None:
+                symbol_fn = lambda t: K.symbol_values(t, args.kernel_length)  # noqa: E731
+        c, r = tp.coefficients(c, r)
+        if args.hermitian_part:  # (T + T^H)/2 is Toeplitz with first column (c + conj(r))/2
+            c, r = (c + np.conj(r)) / 2, None
+            c[0] = c[0].real
+            what += " (Hermitian part)"
+        try:  # the spectral theory needs a Hermitian T: a clear one-line error otherwise
+            c, r = tp.coefficients(c, r, hermitian=True)
+        except ValueError as exc:
+            raise ValidationError(f"{exc}; --hermitian-part analyses (T + T^H)/2 instead") from None
+        n_now[0] = c.shape[0]
+        rec = {**toeplitz_summary(c, None, what=what, rtol=args.rtol, method=args.method, seed=args.seed,
+                                    symbol=symbol_fn, progress=starting), "resolved_encoding": None}
+    n = rec["n"]
+    eig = rec["eigenvalues"]
+    sd = rec["szego"]
+    extra = {k: rec[k] for k in ("toeplitz_defect",) if k in rec}
     if args.json == "-":
         print(json.dumps(rec, indent=2, default=float))
         return 0
@@ -270,26 +206,40 @@ def run(args) -> int:
         from petheory.io import atomic_write_json
 
         atomic_write_json(args.json, rec)
-    lo, hi = eig.min, eig.max
-    srange = rec["symbol"].get("closed_form_range", [ex.min, ex.max])
+    lo, hi = eig["lambda_min"], eig["lambda_max"]
+    srange = rec["symbol"].get("closed_form_range", [rec["symbol"]["min"], rec["symbol"]["max"]])
     print(f"T_N: {what}; N = {n}, Hermitian {'real symmetric' if rec['real'] else 'complex'}")
-    if "toeplitz_defect" in extra:
+    if rec.get("note"):
+        print(f"  note: {rec['note']}")
+    if "toeplitz_defect" in extra and extra["toeplitz_defect"]:
         print(f"  Toeplitz defect of the source matrix: {extra['toeplitz_defect']:.3g}")
     print(f"  symbol range      [{srange[0]:.10g}, {srange[1]:.10g}]  ({rec['symbol']['which']})")
-    print(f"  eigenvalue range  [{lo.value:.10g}, {hi.value:.10g}]  (error <= {lo.error_bound:.2g}, {hi.error_bound:.2g}; "
-          f"{lo.certificate}/{hi.certificate} certificate; {t_eig:.2f} s)")
-    for end in (e for e in (lo, hi) if not e.converged):
-        print(f"  note: lambda = {end.value:.6g} did not reach --rtol {args.rtol:g}; its error bound is {end.error_bound:.2g}")
-    if source is not None and source.projected:
+    print(f"  eigenvalue range  [{lo['value']:.10g}, {hi['value']:.10g}]  (error <= {lo['error_bound']:.2g}, "
+          f"{hi['error_bound']:.2g}; {lo['certificate']}/{hi['certificate']} certificate; {eig['seconds']:.2f} s)")
+    for end in (e for e in (lo, hi) if not e["converged"]):
+        print(f"  note: lambda = {end['value']:.6g} did not reach --rtol {args.rtol:g}; its error bound is "
+              f"{end['error_bound']:.2g}")
+    if projected:
         print(f"  note: the source matrix is not Toeplitz (relative defect {extra['toeplitz_defect']:.3g}); "
               "this analyses its Toeplitz projection (diagonal averages); --no-project refuses instead")
-    if sd is None:
-        print(f"  Szegő distance    {szego_skip}")
-    elif _resolved(sd):
-        note = "" if sd.method == "exact" else f", estimate +- {sd.error_estimate:.2g} ({sd.probes} probes x {sd.steps} steps)"
-        print(f"  Szegő distance    Kolmogorov {sd.kolmogorov:.4g}, Wasserstein {sd.wasserstein:.4g}  ({sd.method}{note}; {t_sd:.2f} s)")
+    if "skipped" in sd:
+        print(f"  Szegő distance    {sd['skipped']}")
+    elif sd["resolved"]:
+        note = "" if sd["method"] == "exact" else (f", estimate +- {sd['error_estimate']:.2g} ({sd['probes']} probes x "
+                                                   f"{sd['steps']} steps)")
+        print(f"  Szegő distance    Kolmogorov {sd['kolmogorov']:.4g}, Wasserstein {sd['wasserstein']:.4g}  "
+              f"({sd['method']}{note}; {sd['seconds']:.2f} s)")
     else:
-        print(f"  Szegő distance    unresolved: Kolmogorov estimate {sd.kolmogorov:.2g} is below its error {sd.error_estimate:.2g} "
-              f"(so it lies in [0, {sd.kolmogorov + sd.error_estimate:.2g}]); Wasserstein {sd.wasserstein:.4g}  "
-              f"({sd.method}, {sd.probes} probes x {sd.steps} steps; {t_sd:.2f} s)")
+        print(f"  Szegő distance    unresolved: Kolmogorov estimate {sd['kolmogorov']:.2g} is below its error "
+              f"{sd['error_estimate']:.2g} (so it lies in [0, {sd['kolmogorov'] + sd['error_estimate']:.2g}]); Wasserstein "
+              f"{sd['wasserstein']:.4g}  ({sd['method']}, {sd['probes']} probes x {sd['steps']} steps; {sd['seconds']:.2f} s)")
+    if rec.get("sections"):
+        print("  layer kinds (all in --json):")
+        for sec in rec["sections"]:
+            head = f"    layers {sec['layers'][:6]}{'...' if len(sec['layers']) > 6 else ''} {sec['span']}: "
+            if "skipped" in sec:
+                print(head + sec["skipped"])
+            else:
+                e = sec["eigenvalues"]
+                print(head + f"N = {sec['n']}, eigenvalues [{e['lambda_min']['value']:.6g}, {e['lambda_max']['value']:.6g}]")
     return 0

@@ -61,44 +61,32 @@ def add_arguments(p) -> None:
     p.add_argument("--json", metavar="FILE", help="write the result as JSON to FILE ('-' for stdout)")
 
 
-def pe_spec(args):
-    """``--pe`` (with ``--key``) -> one PESpec."""
-    from petheory.spec import parse_pe_spec
+def _scheme(args):
+    """``--pe`` (with ``--key``, ``-d`` and ``--table-offset``) resolved once: (Scheme, label, table rows or None)."""
+    from dataclasses import replace
+
+    from petheory.loaders import resolve_scheme
+    from petheory.scheme import Scheme
 
     if args.pe is None:
         raise ValidationError("give the encoding: --pe SPEC (a registered name, file.npy, file.safetensors or hf:DIR)")
-    spec = parse_pe_spec(args.pe)
-    if args.key is not None and not spec.is_table:
-        raise ValidationError("--key applies to loaded files only")
-    return spec.with_key(args.key)
-
-
-def _encoding(args):
-    """The spec -> (encoding, label, params, rows or None, a model's head dimension or None)."""
-    from petheory import encodings, loaders
-
-    spec = pe_spec(args)
-    if spec.is_table:
-        term = spec.single("stress")
-        loaded = loaders.load_position_embeddings(term.path, key=term.key)
-        if args.d_model is not None and args.d_model != loaded.table.shape[1]:
-            raise ValidationError(f"--d-model {args.d_model} does not match the loaded table's d={loaded.table.shape[1]} "
-                             f"({loaded.describe()})")
-        label = f"{term.path}" + (f"[{loaded.key}]" if loaded.key and not term.path.endswith(".safetensors") else "")
-        table = loaded.table
-        offset = _table_offset(args, term.path)
-        if offset:
-            if offset >= table.shape[0] - 1:
-                raise ValidationError(f"--table-offset {offset} leaves fewer than 2 of the table's {table.shape[0]} rows")
-            table = table[offset:]
-            label += f" rows {offset}.."
-        return table, f"{label} {loaded.table.shape} {loaded.dtype}", {}, table.shape[0], None
-    term = spec.registered("stress")
-    info = encodings.info(term.name)  # unknown names fail here, listing the registered ones
-    term.check_params(info.params)
-    if args.table_offset:
-        raise ValidationError("--table-offset applies to loaded tables only")
-    return term.name, term.name + (f" ({term.model})" if term.model else ""), term.params, None, term.d
+    scheme = resolve_scheme(args.pe, d=args.d_model, key=args.key, what="stress")
+    pos = scheme.main.positions
+    if pos.kind != "table":
+        if args.table_offset:
+            raise ValidationError("--table-offset applies to loaded tables only")
+        label = pos.encoding + (f" ({scheme.spec})" if scheme.source not in ("spec", "table") else "")
+        return scheme, label, None
+    table = pos.table
+    label = f"{pos.source} {tuple(table.shape)} {table.dtype}"
+    offset = _table_offset(args, str(args.pe))
+    if offset:
+        if offset >= table.shape[0] - 1:
+            raise ValidationError(f"--table-offset {offset} leaves fewer than 2 of the table's {table.shape[0]} rows")
+        table = table[offset:]
+        label += f" rows {offset}.."
+        scheme = Scheme.single(replace(pos, table=table), context=table.shape[0], source="table", spec=scheme.spec)
+    return scheme, label, table.shape[0]
 
 
 def _table_offset(args, spec) -> int:
@@ -201,24 +189,36 @@ def run(args) -> int:
         raise ValidationError(f"--null-draws must be >= 0, got {args.null_draws}")
     if args.seed < 0:
         raise ValidationError(f"--seed must be >= 0, got {args.seed}")
-    encoding, label, params, rows, model_d = _encoding(args)
+    from petheory.analyses.stress import stress
+
+    scheme, label, rows = _scheme(args)
     target, target_name = _target(args, rows)
-    d = args.d_model or model_d  # a model's config fixes its head dimension
-    if isinstance(encoding, str) and d is None:
-        d = 64
     from petheory.cli._progress import Lines
 
     n_target = target.n if isinstance(target, geometry.PositionalDistributions) else len(target)
     lines = Lines("stress", quiet=args.quiet or (args.n or n_target) < LONG_N)  # long work only: a line now and then
-    report = geometry.encoding_stress(
-        encoding, target, n=args.n, d=d, kind=args.kind, rank=args.rank, bias_map=args.bias_map, name=label,
-        target_name=None if isinstance(target, geometry.PositionalDistributions) else target_name, **params,
-    )
-    # after the sizes were accepted (a refusal stays one line on stderr): the null reference is the long part
-    lines.line(f"stress of {label} against {target_name}: {report.stress:.4g} ({report.n} positions)"
-               + (f"; null reference of {args.null_draws} random tables next" if args.null_draws else ""))
-    out = {"petheory": __version__, **report.as_dict(), "resolved_encoding": describe(pe_spec(args), d=d)}
-    out.update(_reference(args, target, report, lines))
+    every = max(1, args.null_draws // 10)
+
+    def progress(done, total):
+        if done % every == 0 or done == total:
+            lines.step(done, total, "random tables of the null reference")
+
+    def started(value, n):  # after the sizes were accepted (a refusal stays one line): the null reference is long
+        lines.line(f"stress of {label} against {target_name}: {value:.4g} ({n} positions)"
+                   + (f"; null reference of {args.null_draws} random tables next" if args.null_draws else ""))
+
+    details_extra = {"capped_by_table": True} if getattr(args, "capped_by_table", False) else None
+    rec = stress(scheme, target, null_draws=args.null_draws, seed=args.seed, n=args.n, kind=args.kind, rank=args.rank,
+                 bias_map=args.bias_map, target_name=target_name, name=label, details_extra=details_extra,
+                 n_implicit=args.n is None and args.corpus is not None, progress=progress, started=started)
+    secs = [s for s in rec.sections if "skipped" not in s]
+    if not secs:
+        raise ValidationError(f"{args.pe}: no layer kind has a position geometry ("
+                              + "; ".join(s["skipped"] for s in rec.sections) + ")")
+    out = {"petheory": __version__, **{k: val for k, val in secs[0].items() if k != "layers"},
+           "resolved_encoding": describe(scheme)}
+    if len(rec.sections) > 1:
+        out["sections"] = rec.sections
     if args.json:
         text = json.dumps(out, indent=2, allow_nan=False)
         if args.json == "-":
@@ -232,38 +232,6 @@ def run(args) -> int:
 
 #: From this many positions on, stress prints progress lines on stderr (each null draw is an O(n^2 d) distance matrix).
 LONG_N = 512
-
-
-def _reference(args, target, report, lines=None) -> dict:
-    """The null reference over random tables of the same shape, the equidistant stress, and warnings."""
-    from petheory import geometry, stress_reference
-
-    D, _desc, details = geometry.target_distances(target, report.n)
-    if details and getattr(args, "capped_by_table", False):
-        details = {**details, "capped_by_table": True}
-    implicit = args.n is None and args.corpus is not None
-    out = {
-        "equidistant_stress": stress_reference.equidistant_stress(D, kind=report.kind),
-        "warnings": stress_reference.target_warnings(D, details or None, n_implicit=implicit),
-        "null": None,
-    }
-    if args.null_draws:
-        every = max(1, args.null_draws // 10)
-
-        def progress(done, total):
-            if lines is not None and (done % every == 0 or done == total):
-                lines.step(done, total, "random tables of the null reference")
-
-        null = stress_reference.random_table_null(D, report.d, kind=report.kind, draws=args.null_draws, seed=args.seed,
-                                                  progress=progress)
-        out["null"] = null.as_dict(report.stress)
-        if report.stress >= out["equidistant_stress"] or null.percentile(report.stress) > 5:
-            out["warnings"].append(
-                f"this encoding does not beat random tables clearly: {null.percentile(report.stress):.0f}% of "
-                f"{null.draws} random N(0,1) tables of shape ({report.n}, {report.d}) score at most its stress")
-    return out
-
-
 
 
 def _print(out: dict) -> None:

@@ -42,7 +42,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     from petheory import sweep
     from petheory.cli._console import console as make_console
-    from petheory.cli._describe import describe
+    from petheory.cli._describe import describe_spec
     from petheory.cli.train import parse_sets
     from petheory.io import atomic_write_json
     from petheory.spec import parse_pe_spec
@@ -95,7 +95,7 @@ def run(args) -> int:
 
         records = sweep.run(configs, args.out, engine=args.engine, workers=args.workers, ensemble=args.ensemble,
                             slurm=parse_sets(args.slurm), progress=progress)
-    records = [{**r, "resolved_encoding": describe(r["pe"], d=r["model"]["d_model"] // r["model"]["n_head"])}
+    records = [{**r, "resolved_encoding": describe_spec(r["pe"], d=r["model"]["d_model"] // r["model"]["n_head"])}
                for r in records]
     if args.json == "-":
         print(json.dumps(records, indent=2))

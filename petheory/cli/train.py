@@ -76,7 +76,7 @@ def run(args) -> int:
     import torch
 
     from petheory import sweep
-    from petheory.cli._describe import describe
+    from petheory.cli._describe import describe_spec
     from petheory.io import atomic_write_json
     from petheory.nn import preset, train
     from petheory.nn.train import CHECKPOINT, RECORD, load_checkpoint
@@ -129,7 +129,7 @@ def run(args) -> int:
                            description=f"{args.task} {cfg.model.pe} epoch {ev['epoch']}/{ev['epochs']}", loss=f"{ev['loss']:.4g}")
 
         rec = train(cfg, out, progress=None if args.quiet else progress)
-    rec = {**rec, "resolved_encoding": describe(cfg.model.pe, d=cfg.model.d_model // cfg.model.n_head)}
+    rec = {**rec, "resolved_encoding": describe_spec(cfg.model.pe, d=cfg.model.d_model // cfg.model.n_head)}
     if args.json == "-":
         print(json.dumps(rec, indent=2))
     elif args.json:

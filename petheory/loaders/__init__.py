@@ -30,6 +30,7 @@ Where things are::
     files      load_npy, safetensors_header, read_safetensor, torch_state, read_corpus
     hf         model directories (ModelWeights: the one directory reader), tokenizers, BERT's first layer
     positions  LoadedEncoding, load_position_embeddings
+    model_config  resolve_scheme: a --pe (spec, config.json, hf:DIR, table) -> petheory.scheme.Scheme, the one edge
 
 To use any other model: download it once (e.g. ``huggingface-cli download bert-base-uncased
 --local-dir ./bert``) and pass ``hf:./bert``; nothing here touches the network.
@@ -52,6 +53,7 @@ from petheory.loaders.hf import (
     resolve_hf_dir,
     whole_word_range,
 )
+from petheory.loaders.model_config import resolve_scheme
 from petheory.loaders.positions import POSITION_KEYS, LoadedEncoding, load_position_embeddings
 
 __all__ = [
@@ -77,4 +79,5 @@ __all__ = [
     "POSITION_KEYS",
     "LoadedEncoding",
     "load_position_embeddings",
+    "resolve_scheme",
 ]

@@ -1,4 +1,8 @@
-"""Reading a model's ``config.json`` (a file, or ``hf:DIR`` / a directory holding one) into its positional scheme.
+"""Resolving a PE at the edge: a spec string, a ``config.json``, ``hf:DIR`` or a table file -> one :class:`~petheory.scheme.Scheme`.
+
+:func:`resolve_scheme` is the one place that reads files for a PE; every analysis
+(:mod:`petheory.analyses`) takes the scheme it returns, so the same model gives the same numbers in
+every command.
 
 The mapping itself is pure (:func:`petheory.models.resolve_config`); this module only finds and
 reads the file, offline, and puts its path in front of any error. Which terms are configs
@@ -12,13 +16,20 @@ learned position tables) is read by :func:`petheory.loaders.load_position_embedd
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+from petheory.errors import ValidationError
 from petheory.loaders.hf import MINILM, resolve_hf_dir
 from petheory.models import MODEL_TYPES, ModelScheme, resolve_config
-from petheory.errors import ValidationError
+from petheory.scheme import Layer, Positions, Scheme, Span
 
-__all__ = ["CONFIG_MAX_BYTES", "config_source", "read_config", "load_model_scheme"]
+__all__ = ["CONFIG_MAX_BYTES", "DEFAULT_D", "DEFAULT_CONTEXT", "config_source", "read_config", "load_model_scheme",
+           "resolve_scheme"]
+
+#: Head dimension and original context of a plain spec when the command gives none.
+DEFAULT_D = 64
+DEFAULT_CONTEXT = 4096
 
 #: A config.json larger than this is refused before it is read (real ones are a few kB).
 CONFIG_MAX_BYTES = 16 << 20
@@ -87,7 +98,7 @@ def config_source(text) -> Path | None:
         return None  # a broken config beside weights: the table reader decides (it needs no config)
 
 
-def load_model_scheme(source) -> ModelScheme:
+def load_model_scheme(source) -> Scheme:
     """Read ``source`` (a config.json, ``hf:DIR`` or a directory holding one) and resolve its scheme.
 
     Raises
@@ -104,7 +115,7 @@ def load_model_scheme(source) -> ModelScheme:
     >>> d = pathlib.Path(tempfile.mkdtemp())
     >>> _ = (d / "config.json").write_text(json.dumps({"model_type": "mistral", "hidden_size": 4096,
     ...     "num_attention_heads": 32, "max_position_embeddings": 32768, "rope_theta": 10000.0}))
-    >>> load_model_scheme(f"hf:{d}").main.encoding
+    >>> load_model_scheme(f"hf:{d}").main.positions.encoding
     'rope'
     """
     path = config_source(source)
@@ -116,6 +127,126 @@ def load_model_scheme(source) -> ModelScheme:
         raise ValidationError(f"{source} is not a model configuration (a config.json, or a directory holding one)")
     cfg = read_config(path)
     try:
-        return resolve_config(cfg)
+        old = resolve_config(cfg)
     except (ValueError, TypeError) as exc:
         raise ValidationError(f"{path}: {exc}") from None
+    return old if isinstance(old, Scheme) else _from_model_scheme(old, cfg, spec=str(source))
+
+
+def _from_model_scheme(old: ModelScheme, cfg: dict, *, spec: str | None = None) -> Scheme:
+    """Temporary bridge: the old per-kind :class:`~petheory.models.ModelScheme` -> the per-layer :class:`Scheme`.
+
+    To be deleted when :func:`petheory.models.resolve_config` returns a Scheme. Spans from the config's
+    ``sliding_window`` and ``layer_types`` (Gemma 2: even layers slide; Gemma 3: every
+    ``sliding_window_pattern``-th layer is global), as transformers lays them out.
+    """
+    from petheory import encodings as enc
+
+    def pos(s):
+        kind = "rotary" if enc.info(s.encoding).kind == "rotary" else "bias"
+        return Positions(kind, s.encoding, s.params, s.d, s.logit_factor, s.heads)
+
+    mt = old.model_type
+    if cfg.get("model_type") == "gemma3" and isinstance(cfg.get("text_config"), dict):
+        cfg = cfg["text_config"]
+    n = sum(old.layers.values())
+    glob = pos(old.schemes["global"])
+    sw = cfg.get("sliding_window")
+    sw = sw if isinstance(sw, int) and not isinstance(sw, bool) and sw >= 1 else None
+    types = cfg.get("layer_types") if isinstance(cfg.get("layer_types"), list) and len(cfg["layer_types"]) == n else None
+    if "decoder" in old.schemes:  # T5: encoder then decoder layers
+        layers = [Layer(glob, type="encoder")] * old.layers["global"]
+        layers += [Layer(pos(old.schemes["decoder"]), type="decoder")] * old.layers["decoder"]
+    elif mt.startswith("gemma") and sw is not None and (mt == "gemma2" or "local" in old.schemes):
+        local = pos(old.schemes["local"]) if "local" in old.schemes else glob
+        if types is None:
+            pattern = cfg.get("sliding_window_pattern") or 6
+            types = ["sliding_attention" if (i % 2 == 0 if mt == "gemma2" else (i + 1) % pattern) else "full_attention"
+                     for i in range(n)]
+        layers = [Layer(local, Span("sliding", sw), type=t) if t == "sliding_attention" else Layer(glob, type=t)
+                  for t in types]
+    elif (not mt.startswith("gemma") and sw is not None and cfg.get("use_sliding_window", True)
+          and sw < old.max_context and glob.kind == "rotary"):
+        layers = [Layer(glob, Span("sliding", sw), type="sliding_attention")] * n
+    else:
+        layers = [Layer(glob)] * n
+    notes = [x for x in old.notes if not (mt == "gemma2" and x.startswith("every other layer"))]
+    kv = cfg.get("num_key_value_heads")
+    return Scheme(mt, tuple(layers), old.context, old.max_context, old.num_heads,
+                  kv if isinstance(kv, int) and kv >= 1 else old.num_heads, old.head_dim, tuple(notes), spec)
+
+
+def resolve_scheme(text_or_spec, *, d: int | None = None, context: int | None = None, key: str | None = None,
+                   default_d: int = DEFAULT_D, default_context: int | None = None, what: str = "this command") -> Scheme:
+    """A ``--pe`` (text or a parsed :class:`petheory.spec.PESpec`) -> its :class:`~petheory.scheme.Scheme`, validated.
+
+    Parameters
+    ----------
+    text_or_spec : str or PESpec
+        A registered encoding with parameters (``rope:base=1e+06``; ``rope+sinusoidal`` is the
+        registry's ``rope_sinusoidal``), a model's ``config.json`` / ``hf:DIR``, or a table file.
+    d : int, optional
+        Head dimension of a plain spec (``default_d`` when None). A model's config fixes its own:
+        a different ``d`` is refused, never silently used.
+    context : int, optional
+        Original (training) context L of a plain spec (its own ``n_max`` wins; :data:`DEFAULT_CONTEXT`
+        when neither); a model's config fixes its own (a different one is refused).
+    key : str, optional
+        Tensor name in a table file (``--key``; the same as ``SPEC#KEY``).
+    default_d, default_context : int, optional
+        A plain spec's head dimension and context when ``d``/``context`` are None (a command's own
+        defaults: never applied to, nor checked against, a model's config).
+
+    Raises
+    ------
+    ValidationError
+        An unknown name, a parameter the encoding does not take, a combination that is no registry
+        entry, a ``d``/``context`` that contradicts the model's config, an unreadable file.
+
+    Examples
+    --------
+    >>> s = resolve_scheme("rope:base=1e+06", d=128)
+    >>> s.main.positions.params, s.head_dim, s.context
+    ({'base': 1000000.0}, 128, 4096)
+    """
+    from petheory import encodings as enc
+    from petheory.spec import parse_pe_spec
+
+    if isinstance(text_or_spec, os.PathLike):
+        text_or_spec = os.fspath(text_or_spec)
+    spec = parse_pe_spec(text_or_spec).with_key(key)
+    for name, val in (("d", d), ("context", context)):
+        if val is not None and (isinstance(val, bool) or not isinstance(val, int) or val < 1):
+            raise ValidationError(f"{name} must be >= 1 (an integer), got {val!r}")
+    if spec.is_table and len(spec.terms) == 1:
+        term = spec.head
+        if term.key is None and config_source(term.path) is not None:
+            scheme = load_model_scheme(term.path)
+            for flag, val, own in (("-d/--d-model", d, scheme.head_dim), ("--context", context, scheme.context)):
+                if val is not None and val != own:
+                    raise ValidationError(f"{flag} {val}: the model's config fixes it ({own} for {term.path}); drop "
+                                          f"{flag.split('/')[-1]}")
+            return scheme
+        from petheory.loaders.positions import load_position_embeddings
+
+        loaded = load_position_embeddings(term.path, key=term.key)
+        rows, width = loaded.table.shape
+        if d is not None and d != width:
+            raise ValidationError(f"--d-model {d} does not match the loaded table's d={width} ({loaded.describe()})")
+        label = term.path + (f"[{loaded.key}]" if loaded.key and not term.path.endswith(".safetensors") else "")
+        table = Positions("table", table=loaded.table, d=int(width), source=label)
+        return Scheme.single(table, context=int(context or rows), source="table", spec=str(spec))
+    term = spec.registered(what)
+    if term.is_table:
+        raise ValidationError(f"{what} takes one PE: a table stands alone, not in the combination {spec}")
+    info = enc.info(term.name)  # an unknown name: the registry's list
+    term.check_params(info.params)  # a petheory.nn mechanism's keys (heads=, mla) -> one line naming the parameters
+    params = term.params
+    own = params.get("n_max")
+    L = int(own) if isinstance(own, int) and not isinstance(own, bool) and own >= 1 else \
+        int(context or default_context or DEFAULT_CONTEXT)
+    dd = int(d if d is not None else default_d)
+    if info.kind == "rotary" and dd % 2:
+        raise ValidationError(f"d = {dd}: a rotary encoding pairs coordinates, give an even head dimension")
+    positions = Positions(info.kind, term.name, params, dd)
+    return Scheme.single(positions, context=L, spec=str(term))

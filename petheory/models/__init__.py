@@ -3,7 +3,7 @@
 Pure theory (no file is read: :mod:`petheory.loaders.model_config` reads the file). Files:
 :mod:`~petheory.models.config` (:func:`resolve_config`, :class:`ModelScheme`, the supported model
 and rope types), :mod:`~petheory.models.describe` (:func:`describe`: what a resolved encoding is,
-as JSON), :mod:`~petheory.models.report` (:func:`model_report`: the one-page report).
+as JSON), (the one-page report is :func:`petheory.analyses.report.report`).
 """
 
 from petheory.models.config import (

@@ -44,11 +44,12 @@ def separated(rows: list[dict]) -> list[str]:
 def compare_encodings(outdir, *, preset="quick", seed=0):
     import matplotlib.pyplot as plt
 
-    from petheory import comparison, geometry
+    from petheory import geometry
+    from petheory.analyses.compare import compare
 
     lengths = (64, 256, 1024) if preset == "quick" else (64, 256, 1024, 4096)
     target = geometry.builtin_target()
-    rows = comparison.compare(target=target, n=256, d=64, lengths=lengths, n_max=64, null_draws=20, seed=seed)
+    rows = compare(target=target, n=256, d=64, lengths=lengths, n_max=64, null_draws=20, seed=seed).rows
     rows = [r for r in rows if all("error" not in r[k] for k in ("spectrum", "stress", "norms"))]
     names = [r["pe"] for r in rows]
     colors = [KIND_COLOR.get(r["kind"], "0.5") for r in rows]

@@ -1,6 +1,7 @@
 """Several models' positional schemes side by side: kernel decay and band wavelengths (``petheory report --figure``).
 
-Drawn from the reports of :func:`petheory.models.report.model_report` (nothing is recomputed):
+Drawn from the reports of :func:`petheory.analyses.report.report` (its first full-attention section with a kernel;
+nothing is recomputed):
 left, the envelope of the position-only kernel :math:`\\max|a_k|/a_0` over log-spaced bins of the
 distance k, each model up to its report length, with its original context L marked; right, the
 wavelength :math:`2\\pi/\\omega_t` of every rotary band against its position in the ladder, with
@@ -20,10 +21,17 @@ from petheory.plots import save
 NAME = "models.report"
 
 
+def main_section(rep: dict) -> dict:
+    """The section a one-line comparison draws: the first full-attention kind with a kernel, else the first with one."""
+    secs = [s for s in rep["sections"] if "kernel" in s]
+    full = [s for s in secs if s["span"]["kind"] == "full"]
+    return (full or secs or rep["sections"])[0]
+
+
 def _label(rep: dict, label: str | None) -> str:
     if label:
         return label
-    src = rep.get("source") or rep.get("encoding", {}).get("encoding", "?")
+    src = rep.get("source") or main_section(rep).get("encoding", {}).get("encoding", "?")
     return Path(str(src).removeprefix("hf:")).stem if src else rep.get("model_type", "?")
 
 
@@ -37,11 +45,11 @@ def draw_model_comparison(reports: list[dict], labels=None):
     handles = []
     for i, (rep, lab) in enumerate(zip(reports, labels)):
         c, name = colors[i % len(colors)], _label(rep, lab)
-        L = rep["context"]
-        n_bands = len(rep.get("bands") or [])
+        L, sec = rep["context"], main_section(rep)
+        n_bands = len(sec.get("bands") or [])
         handles.append(plt.Line2D([], [], color=c, lw=2, label=f"{name}: L = {L:,}, N = {rep['length']:,}"
                                   + (f", {n_bands} bands" if n_bands else "")))
-        kern = rep.get("kernel", {})
+        kern = sec.get("kernel", {})
         if "envelope" in kern:
             env = kern["envelope"]
             x = [np.sqrt(max(e["from"], 1) * e["to"]) for e in env]  # geometric bin centres
@@ -49,7 +57,7 @@ def draw_model_comparison(reports: list[dict], labels=None):
             ax_k.semilogx(x, y, "-", color=c, lw=1.6)
             if L <= x[-1]:
                 ax_k.plot([L], [np.interp(np.log(L), np.log(x), y)], "o", color=c, ms=6, mec="k", mew=0.6)
-        bands = rep.get("bands") or []
+        bands = sec.get("bands") or []
         if bands:
             frac = (np.arange(len(bands)) + 0.5) / len(bands)
             lam = np.array([b["wavelength"] for b in bands]) / L
@@ -83,8 +91,9 @@ def save_model_comparison(reports: list[dict], path, labels=None) -> list[Path]:
     fig = draw_model_comparison(reports, labels)
     labels = labels or [None] * len(reports)
     data = {"figure": NAME, "models": [  # what is drawn, per model (the full reports: petheory report --json)
-        {"label": _label(r, lab), "source": r.get("source"), "encoding": r["encoding"]["encoding"], "context": r["context"],
-         "length": r["length"], "envelope": r.get("kernel", {}).get("envelope"),
-         "bands": [{"wavelength": b["wavelength"], "regime": b["regime"]} for b in r.get("bands") or []]}
+        {"label": _label(r, lab), "source": r.get("source"), "encoding": main_section(r).get("encoding", {}).get("encoding"),
+         "layers": main_section(r)["layers"], "context": r["context"], "length": r["length"],
+         "envelope": main_section(r).get("kernel", {}).get("envelope"),
+         "bands": [{"wavelength": b["wavelength"], "regime": b["regime"]} for b in main_section(r).get("bands") or []]}
         for r, lab in zip(reports, labels)]}
     return save(fig, data, path.parent, path.stem if path.suffix.lower() == ".png" else path.name)

@@ -1,0 +1,239 @@
+r"""What every analysis reads off one layer's positions: its rotary bands, its position-only kernel, its extremes.
+
+Written once, used by :mod:`~petheory.analyses.spectrum`, :mod:`~petheory.analyses.report` and
+:mod:`~petheory.analyses.compare`, so a number is the same in every command:
+
+* :func:`rotary_bands` -- the frequencies :math:`\omega_t` and the factor :math:`F` on every rotary
+  logit (YaRN's attention factor squared times the layer's logit factor) at length n;
+* :func:`position_column` -- the first column of the n x n position-only Toeplitz matrix: a rotary
+  layer's unit-content kernel :math:`a_k = F\sum_t\cos(k\omega_t)` (gu2025 §3.3), ALiBi's
+  :math:`-m|k|`, a bias's B, an absolute table's Gram :math:`PP^T` (Toeplitz projection where it is
+  not Toeplitz);
+* :func:`extremes` -- the extreme eigenvalues of that matrix: exact from a small Gram matrix for a
+  rotary kernel (:func:`low_rank_extremes`: rank <= 2 x bands, no N x N anything), certified FFT
+  Lanczos otherwise (:func:`petheory.toeplitz.extreme_eigenvalues`, the reference).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from petheory import _memory
+from petheory import _validate as v
+from petheory import encodings as enc
+from petheory.errors import ValidationError
+from petheory.scheme import Positions
+
+U = np.finfo(float).eps / 2
+
+
+def one_blas_thread():
+    """Small dense products here (a 2b x 2b eigenproblem, (chunk, b) matvecs) run with one BLAS thread: threaded
+    BLAS on a busy 2-core machine made a 256 x 256 ``eigvalsh`` take seconds instead of milliseconds."""
+    from threadpoolctl import threadpool_limits  # a scikit-learn dependency
+
+    return threadpool_limits(limits=1, user_api="blas")
+
+
+class NoKernel(ValidationError):
+    """A layer whose positions have no position-only kernel (NoPE, none, T5's learned buckets): the reason."""
+
+
+def rotary_column(freqs, n: int, factor: float = 1.0, *, chunk: int = 4096) -> np.ndarray:
+    r"""First column :math:`a_k = f\sum_t\cos(k\omega_t)`, k = 0..n-1, shape (n,), in O(n + chunk b) memory.
+
+    The unit-content kernel of a rotary table (``rotary_kernel``) without forming the (n, b) angle
+    table and without n b cosines: by angle addition, for :math:`k = k_0 + j` (:math:`0 \le j <` chunk)
+
+    .. math:: a_k = f\sum_t \cos(k_0\omega_t)\cos(j\omega_t) - \sin(k_0\omega_t)\sin(j\omega_t),
+
+    two (chunk, b) x (b,) products per chunk, with the (chunk, b) tables of :math:`\cos(j\omega_t)`,
+    :math:`\sin(j\omega_t)` computed once.
+
+    Notes
+    -----
+    Each term is within :math:`(|k_0\omega_t| + |j\omega_t| + 6)u` of :math:`\cos(k\omega_t)`: the
+    rounding of the two arguments (the direct :math:`\cos(\mathrm{fl}(k\omega_t))` carries
+    :math:`|k\omega_t|u` as well) plus a few roundings of the products and the sum; a_k then within b
+    times that, times f. The tests compare it with the direct sum.
+
+    >>> rotary_column([0.0, math.pi], 3).tolist()
+    [2.0, 0.0, 2.0]
+    """
+    freqs = v.array("freqs", freqs, ndim=1)
+    n = v.integer("n", n, minimum=1)
+    _memory.require(_memory.array_bytes(n + 2 * min(chunk, n) * freqs.shape[0]), f"the kernel column (n = {n})",
+                    alternative="use a smaller n")
+    m = min(chunk, n)
+    j = np.arange(m, dtype=np.float64)[:, None] * freqs[None, :]  # (m, b)
+    C, S = np.cos(j), np.sin(j)
+    out = np.empty(n)
+    with one_blas_thread():
+        for lo in range(0, n, m):
+            hi = min(n, lo + m)
+            base = lo * freqs  # (b,)
+            out[lo:hi] = C[: hi - lo] @ np.cos(base) - S[: hi - lo] @ np.sin(base)
+    return factor * out
+
+
+def table_logit_factor(pos: Positions) -> float:
+    """The part of ``pos.logit_factor`` its rotary table does not already carry (MLA folds its softmax factor in)."""
+    return 1.0 if pos.encoding == "mla_rope" else pos.logit_factor
+
+
+def rotary_bands(pos: Positions, n: int):
+    """``(frequencies (r/2,), F)`` of a rotary layer at length n, F the factor on every rotary logit; None when its
+    kernel is not a sum of cosines (xPos: a per-position scale)."""
+    if pos.kind != "rotary":
+        return None
+    try:
+        w, f = enc.band_frequencies(pos.encoding, pos.d, max(int(n), 2), **pos.params)
+    except ValueError:
+        return None
+    return np.asarray(w, dtype=np.float64), float(f) * table_logit_factor(pos)
+
+
+def why_no_kernel(pos: Positions, *, learned_t5: bool = True) -> str | None:
+    """Why a layer has no position-only kernel, or None when it has one (``learned_t5``: a model's T5 buckets,
+    whose values are learned weights; the registry's ``t5`` entry has values of its own)."""
+    if pos.kind == "nope":
+        return "NoPE: softmax attention that sees no position (no kernel; order comes from the causal mask only)"
+    if pos.kind == "none":
+        return "no attention positions at all (a linear-attention or recurrent layer): no kernel"
+    if learned_t5 and pos.kind == "bias" and pos.encoding == "t5":
+        return "t5: the bias values are learned weights, not in the configuration (the scheme is the bucketing)"
+    return None
+
+
+@dataclass(frozen=True)
+class Column:
+    """First column (and row, None when Hermitian) of a layer's position-only Toeplitz matrix, and what it is."""
+
+    column: np.ndarray
+    row: np.ndarray | None
+    description: str
+    record_fields: dict
+
+
+def position_column(pos: Positions, n: int, *, project: bool = True, learned_t5: bool = False,
+                    hermitian_part: bool = True) -> Column:
+    """The n x n position-only Toeplitz matrix of one layer (see the module docstring); :class:`NoKernel` when none.
+
+    >>> from petheory.scheme import Positions
+    >>> position_column(Positions("bias", "alibi", {"slope": 0.5}, 64), 3).column.tolist()
+    [-0.0, -0.5, -1.0]
+    """
+    from petheory import toeplitz as tp
+
+    n = v.integer("n", n, minimum=1)
+    why = why_no_kernel(pos, learned_t5=learned_t5)
+    if why is not None:
+        raise NoKernel(why)
+    if pos.kind == "table":
+        src = tp.gram_source(np.asarray(pos.table)[:n], f"position Gram P P^T of {pos.source}", project=project)
+        return Column(src.column, src.row, src.description, src.record_fields())
+    bands = rotary_bands(pos, n)
+    if bands is not None:
+        w, f = bands
+        return Column(rotary_column(w, n, f), None, f"{pos.encoding} unit-content kernel a_k = F sum_t cos(k w_t) "
+                      f"({w.size} rotated bands, F = {f:.6g}: rotary logit factor x logit factor; d={pos.d})",
+                      {"toeplitz_defect": 0.0})
+    if pos.encoding == "alibi":  # closed form: no dense n x n bias (a model's 1M context)
+        slope = v.real("slope", pos.params.get("slope", 1.0))
+        return Column(-slope * np.arange(n, dtype=np.float64), None, f"alibi a_k = -m |k| (m = {slope:g}; the symmetric "
+                      "form: the geometry of distances)", {"toeplitz_defect": 0.0})
+    if pos.kind == "bias" and n > 2 * tp.GRAM_DENSE_MAX:
+        raise ValidationError(f"{pos.encoding}: a bias is built as a dense n x n matrix; n = {n} is too large (at most "
+                              f"{2 * tp.GRAM_DENSE_MAX})")
+    src = tp.encoding_source(pos.encoding, n, pos.d, project=project, **pos.params)
+    c, r = src.column, src.row
+    what = src.description
+    if r is not None and not np.allclose(r, np.conj(c), rtol=1e-12, atol=1e-12 * max(1.0, float(np.abs(c).max()))):
+        if not hermitian_part:
+            raise ValidationError(f"{what} is not Hermitian (its first row is not the conjugate of its first column); "
+                                  "--hermitian-part analyses (T + T^H)/2 instead")
+        c, r, what = (c + np.conj(r)) / 2, None, what + " (Hermitian part)"
+    return Column(np.asarray(c), r, what, src.record_fields())
+
+
+def _dirichlet(alpha: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    r""":math:`\sum_{i<n}\cos(i\alpha)` and :math:`\sum_{i<n}\sin(i\alpha)` in closed form, elementwise."""
+    a = np.remainder(alpha + math.pi, 2 * math.pi) - math.pi  # i is an integer: alpha mod 2 pi
+    half = np.sin(a / 2)
+    small = np.abs(half) < 1e-300
+    d = np.where(small, float(n), np.sin(n * a / 2) / np.where(small, 1.0, half))
+    return np.cos((n - 1) * a / 2) * d, np.sin((n - 1) * a / 2) * d
+
+
+def low_rank_extremes(freqs, n: int, factor: float = 1.0) -> dict:
+    r"""Extreme eigenvalues of :math:`T_{ij} = F\sum_t\cos((i-j)\omega_t)`, n x n, exactly, in O(b^2 + b^3).
+
+    :math:`T = F A A^T` with :math:`A = [\cos(i\omega_t), \sin(i\omega_t)]` (n x 2b), so the non-zero
+    eigenvalues of T are those of the 2b x 2b Gram :math:`F A^T A`, whose entries are Dirichlet sums in
+    closed form (:func:`_dirichlet`); when n > 2b the rank is at most 2b < n and :math:`\lambda_{min} = 0`.
+
+    Returns the fields of ``petheory.toeplitz.EigenEstimate.as_dict()`` for ``lambda_min`` and
+    ``lambda_max`` (certificate ``'low-rank Gram'``).
+
+    Notes
+    -----
+    Error model (written next to the bound below): an entry of :math:`A^T A` is a Dirichlet sum whose
+    derivative in its argument is at most :math:`n^2/2`, and the argument carries a rounding error of at
+    most :math:`4u(\pi + 2\max\omega)`, so each entry is within :math:`e = 2n^2u(\pi + 2\max\omega) + 4nu`;
+    the 2b x 2b perturbation has 2-norm at most :math:`2b\,e`, and the dense symmetric eigensolver adds
+    :math:`2b\,u\,\|G\|` (Golub & Van Loan §8.4). Both, times F, make ``error_bound``. The Toeplitz path
+    (FFT Lanczos) stays the reference in the tests.
+
+    >>> r = low_rank_extremes([0.5, 0.1], 64)
+    >>> r["lambda_min"]["value"], round(r["lambda_max"]["value"], 6) > 0
+    (0.0, True)
+    """
+    w = v.array("freqs", freqs, ndim=1)
+    n = v.integer("n", n, minimum=1)
+    b = w.shape[0]
+    s, t = w[:, None], w[None, :]
+    cd, sd = _dirichlet(s - t, n)
+    cp, sp = _dirichlet(s + t, n)
+    cc, ss = (cd + cp) / 2, (cd - cp) / 2
+    cs = (sp - sd) / 2  # sum_i cos(i w_s) sin(i w_t) = (S(w_s + w_t) - S(w_s - w_t)) / 2
+    G = np.block([[cc, cs], [cs.T, ss]])
+    with one_blas_thread():
+        mu = np.linalg.eigvalsh((G + G.T) / 2)
+    entry = 2.0 * n * n * U * (math.pi + 2.0 * float(np.max(np.abs(w)) if b else 0.0)) + 4.0 * n * U
+    err = float(abs(factor)) * float(2 * b * entry + 2 * b * U * float(np.max(np.abs(mu)) if b else 0.0))
+    top = float(factor * mu[-1]) if b else 0.0
+    low = 0.0 if n > 2 * b else float(factor * mu[2 * b - n])
+
+    def est(val):
+        return {"value": val, "residual": err, "bracket": [val - err, val + err], "error_bound": err,
+                "certificate": "low-rank Gram", "iterations": 0, "matvecs": 0, "converged": True}
+
+    return {"lambda_min": est(low), "lambda_max": est(top)}
+
+
+def extremes(pos: Positions, n: int, *, rtol: float = 1e-8, column: Column | None = None) -> tuple[dict, list[str]]:
+    """Extreme eigenvalues of a layer's n x n position-only matrix (fields of ``ExtremeEigenvalues.as_dict()``) and
+    the warnings of the solver: exact low rank for a rotary kernel, certified FFT Lanczos otherwise."""
+    from petheory import toeplitz as tp
+
+    bands = rotary_bands(pos, n)
+    if bands is not None:
+        return low_rank_extremes(bands[0], n, bands[1]), []
+    col = column or position_column(pos, n)
+    return certified_extremes(col.column, col.row, rtol=rtol)
+
+
+def certified_extremes(c, r=None, *, rtol: float = 1e-8) -> tuple[dict, list[str]]:
+    """:func:`petheory.toeplitz.extreme_eigenvalues` with an absolute accuracy below 1e-4 ||T|| (the zeros of a
+    rank-deficient Gram), and its warnings."""
+    from petheory import toeplitz as tp
+
+    ex = tp.symbol_extrema(c, r)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", RuntimeWarning)
+        eig = tp.extreme_eigenvalues(c, r, rtol=rtol, atol=rtol * 1e-4 * max(abs(ex.min), abs(ex.max)))
+    return eig.as_dict(), [str(w.message) for w in caught]

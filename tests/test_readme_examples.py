@@ -1,0 +1,174 @@
+"""Every ``petheory ...`` example of the README runs as shown.
+
+The examples are extracted from the README itself (``bash`` blocks, with their ``VAR=...`` lines,
+and the ``$ petheory ...`` lines shown with their output) and run in a scratch folder that sees the
+clone's ``tests/``, ``examples/`` and ``records/`` (so nothing is written into the clone). Each one
+is classified below: ``FAST`` ones run in the default test run, ``SLOW`` ones (training, the whole
+catalogue, figures) are marked slow, ``REFUSED`` ones are the README's own examples of a one-line
+refusal (exit 2), and ``YOURS`` ones name a file the reader brings (``reviews.txt``,
+``my_pe.npy``, a plugin): they are not run. A README example that is in none of the tables fails,
+and so does a table entry the README no longer has, so the lists stay current.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from petheory.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+FAST = {
+    "petheory check --list --claims 'li2025.*'",
+    "petheory check --list --json -",
+    "petheory check --claims li2025.alibi_monotone_bias --case '{\"n\": 3, \"slope\": 0.5}'",
+    "petheory check --claims 'gu2025.schur_modulus#psd_equal_spectra'",
+    "petheory encodings",
+    "petheory encodings --json -",
+    "petheory report --pe tests/data/hf_configs/llama3_1_8b.json --markdown results/llama3_1.md",
+    "petheory report --pe tests/data/hf_configs/gemma3_4b.json --length 32768 --null-draws 20",
+    "petheory report --pe rope:base=1e+06 -d 128 --context 32768 --length 1",
+    "petheory compare --pe tests/data/hf_configs/llama3_1_8b.json --pe rope:base=5e5 -d 128 --n 1024",
+    "petheory bounds --pe rope --pe rope_pi:scale=4 --pe rope_ntk:scale=4 --pe rope_yarn:scale=4 --pe xpos "
+    "--pe kerple_log --length 2048 --n-max 512",
+    "petheory bounds --pe sinusoidal --pe legendre --pe wavelet --pe alibi --pe rope --length 200 --n-max 50 --m 1000",
+    "petheory sweep examples/table5.toml --out runs/table5 --dry-run",
+    "petheory figures --list",
+    "petheory lrc --pe relative --target copy --hint shift",
+}
+SLOW = {
+    "petheory check",
+    "petheory check --claims 'gu2025.*,li2025.sinusoidal_norm_bound' --profile thorough",
+    "petheory report --pe $F/llama3_1_8b.json --pe $F/qwen2_5_7b_yarn.json --pe $F/phi3_mini_128k.json "
+    "--pe $F/deepseek_v3.json --pe $F/gemma3_4b.json --pe $F/mistral_7b.json --pe $F/gpt_neox_20b.json "
+    "--null-draws 20 --multiples 1 --figure figures/models.report.png",
+    "petheory spectrum --kernel exponential --kernel-length 4 --n 4096 --method exact",
+    "petheory train running_sum --pe alibi --preset smoke --out runs/rs-alibi",
+    "petheory train gu2025_task1 --pe rope+sinusoidal --preset small --out runs/t1",
+    "petheory sweep --task running_sum --pe alibi --pe rope --pe sinusoidal --seeds 0 1 --out runs/demo",
+    "petheory sweep examples/table5.toml --out runs/table5 --engine process",
+    "petheory check --claims 'chen2025.*'",
+    "petheory figures --only 'lengthgen.*'",
+    "petheory train passkey --preset small --pe rope --out runs/passkey-rope",
+    "petheory extend runs/passkey-rope --method rope --method rope_pi --method rope_ntk --method rope_yarn "
+    "--lengths 32,64,128,256,512 --depths 0,0.5,1",
+    "petheory extend runs/passkey-rope --method rope_pi --method rope_yarn --finetune-steps 60",
+    "petheory check --claims 'chen2023.in_range_keeps_retrieval,peng2023.yarn_extends_further'",
+    "petheory figures --only 'retrieval.*'",
+    "petheory figures",
+    "petheory figures --only 'bounds.*'",
+    "petheory figures --update-committed",
+    "petheory spectrum --kernel exponential --n 10000 --method exact --max-memory 100M",
+    "petheory check --claims gu2025.classical_toeplitz_eigs_in_symbol_range --case "
+    "'{\"coeffs\": [0.0], \"coeffs_imag\": [0.0], \"n\": 1000000000000}'",
+}
+REFUSED = {
+    "petheory spectrum --kernel exponential --n 100000000000",
+}
+YOURS = {
+    "petheory stress --pe sinusoidal -d 64 $C": "reviews.txt",
+    "petheory stress --pe rope -d 64 $C": "reviews.txt",
+    "petheory stress --pe alibi $C": "reviews.txt",
+    "petheory stress --pe my_pe.npy $C": "my_pe.npy and reviews.txt",
+    "petheory stress --pe hf:minilm --corpus reviews.txt --tokenizer hf:minilm --max-vocab 48 --min-count 100":
+        "reviews.txt",
+    "petheory encodings --plugin ./my_pes.py": "my_pes.py (the plugin shown above it)",
+    "petheory check --plugin ./my_pes.py --claims 'user2099.*'": "my_pes.py",
+    "petheory check --plugin mypkg.my_pes --claims 'user2099.*'": "an importable mypkg",
+}
+
+
+def readme_examples() -> list[tuple[str, dict]]:
+    """(command without its trailing comment, the VAR=... assignments before it in its block)."""
+    out, env, in_block, lang, buf = [], {}, False, "", ""
+    for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            in_block, lang, env = (not in_block), line[3:].strip(), ({} if not in_block else env)
+            continue
+        text = line.rstrip()
+        if not in_block or not (buf or text.startswith(("petheory ", "$ petheory ")) or
+                                (lang == "bash" and re.match(r"^[A-Z]+=", text))):
+            continue
+        if text.startswith("$ ") and not buf:
+            text = text[2:]
+        if not text.startswith("petheory ") and not buf and lang != "bash":
+            continue
+        buf = f"{buf} {text.strip()}" if buf else text
+        if buf.endswith("\\"):
+            buf = buf[:-1].rstrip()
+            continue
+        cmd, buf = _strip_comment(buf), ""
+        m = re.match(r"^([A-Z]+)=(.*)$", cmd)
+        if m:
+            env[m.group(1)] = shlex.split(m.group(2))[0] if m.group(2) else ""
+        else:
+            out.append((" ".join(cmd.split()), dict(env)))
+    return out
+
+
+def _strip_comment(cmd: str) -> str:
+    """The command before a `` # comment`` outside quotes."""
+    quote = None
+    for i, ch in enumerate(cmd):
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and i and cmd[i - 1].isspace():
+            return cmd[:i].rstrip()
+    return cmd.strip()
+
+
+def test_every_readme_example_is_classified_and_every_entry_is_current():
+    found = {cmd for cmd, _ in readme_examples()}
+    known = FAST | SLOW | REFUSED | set(YOURS)
+    assert not found - known, f"README examples in no table of {__file__}: {sorted(found - known)}"
+    assert not known - found, f"table entries the README no longer has: {sorted(known - found)}"
+
+
+@pytest.fixture
+def scratch(tmp_path, monkeypatch):
+    for name in ("tests", "examples", "records"):
+        (tmp_path / name).symlink_to(ROOT / name)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PETHEORY_RUNS", str(tmp_path / "runs"))
+    return tmp_path
+
+
+def _run(cmd: str, env: dict, capsys) -> tuple[int, str]:
+    for name, value in env.items():  # the block's own VAR=... lines, as the shell would expand them
+        cmd = cmd.replace(f"${name}", value)
+    argv = shlex.split(cmd)
+    assert argv[0] == "petheory"
+    rc = main(argv[1:])
+    out, err = capsys.readouterr()
+    return rc, err
+
+
+def _examples(table):
+    return [pytest.param(cmd, env, id=cmd[9:60]) for cmd, env in readme_examples() if cmd in table]
+
+
+@pytest.mark.parametrize("cmd,env", _examples(FAST))
+def test_fast_readme_example_runs(cmd, env, scratch, capsys):
+    rc, err = _run(cmd, env, capsys)
+    assert rc == 0, err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cmd,env", _examples(SLOW))
+def test_slow_readme_example_runs(cmd, env, scratch, capsys):
+    if "--update-committed" in cmd:
+        pytest.skip("rewrites the committed figures/: run by hand, never from a test")
+    rc, err = _run(cmd, env, capsys)
+    assert rc == 0, err
+
+
+@pytest.mark.parametrize("cmd,env", _examples(REFUSED))
+def test_readme_refusal_example_is_one_line(cmd, env, scratch, capsys):
+    rc, err = _run(cmd, env, capsys)
+    assert rc == 2 and len(err.strip().splitlines()) == 1, err
