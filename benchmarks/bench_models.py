@@ -57,7 +57,7 @@ def case(label: str, config: str, quick: bool) -> Case:
         return model_report(model, length=length, multiples=mults, null_draws=draws)
 
     def reference():
-        return [gram_lambda_max(model.main, m * model.context) for m in mults]
+        return [gram_lambda_max(model.main.positions, m * model.context) for m in mults]
 
     def agree(rep, ref):
         worst, tol = 0.0, 0.0

@@ -93,7 +93,7 @@ class MRope:
 
 @dataclass(frozen=True)
 class Positions:
-    """One layer's position mechanism.
+    r"""One layer's position mechanism.
 
     Attributes
     ----------

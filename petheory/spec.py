@@ -270,7 +270,7 @@ def _table_term(text: str) -> PETerm:
         from petheory.loaders.model_config import config_source, load_model_scheme
 
         if config_source(path) is not None:  # a model's config.json: its positional scheme, no weights needed
-            scheme = load_model_scheme(path).main
+            scheme = load_model_scheme(path).main.positions
             return PETerm(name=scheme.encoding, options=tuple(scheme.params.items()), model=path, d=scheme.d)
     return PETerm(path=path, key=key)
 

@@ -53,7 +53,7 @@ def _multiples(text: str) -> tuple:
 
 
 def resolve(text: str, args):
-    """``--pe`` text -> (ModelScheme, label)."""
+    """``--pe`` text -> (Scheme, label)."""
     from petheory import encodings as enc
     from petheory.loaders.model_config import load_model_scheme
     from petheory.models.report import scheme_of
@@ -84,7 +84,7 @@ def run(args) -> int:
         raise ValidationError("--null-draws and --seed must be >= 0")
     mults = _multiples(args.multiples)
     resolved = [resolve(text, args) for text in args.pe]
-    if (args.context is not None or args.d_model is not None) and all(m.model_type != "registry" for m, _ in resolved):
+    if (args.context is not None or args.d_model is not None) and all(m.source != "registry" for m, _ in resolved):
         raise ValidationError("--context/--d-model apply to registry encodings; a model's config fixes both (drop them)")
     reports = []
     for model, label in resolved:

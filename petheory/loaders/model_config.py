@@ -15,7 +15,8 @@ import json
 from pathlib import Path
 
 from petheory.loaders.hf import MINILM, resolve_hf_dir
-from petheory.models import MODEL_TYPES, ModelScheme, resolve_config
+from petheory.models import MODEL_TYPES, resolve_config
+from petheory.scheme import Scheme
 from petheory.errors import ValidationError
 
 __all__ = ["CONFIG_MAX_BYTES", "config_source", "read_config", "load_model_scheme"]
@@ -87,7 +88,7 @@ def config_source(text) -> Path | None:
         return None  # a broken config beside weights: the table reader decides (it needs no config)
 
 
-def load_model_scheme(source) -> ModelScheme:
+def load_model_scheme(source) -> Scheme:
     """Read ``source`` (a config.json, ``hf:DIR`` or a directory holding one) and resolve its scheme.
 
     Raises
@@ -103,8 +104,8 @@ def load_model_scheme(source) -> ModelScheme:
     >>> import json, tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp())
     >>> _ = (d / "config.json").write_text(json.dumps({"model_type": "mistral", "hidden_size": 4096,
-    ...     "num_attention_heads": 32, "max_position_embeddings": 32768, "rope_theta": 10000.0}))
-    >>> load_model_scheme(f"hf:{d}").main.encoding
+    ...     "num_attention_heads": 32, "num_hidden_layers": 32, "max_position_embeddings": 32768, "rope_theta": 10000.0}))
+    >>> load_model_scheme(f"hf:{d}").main.positions.encoding
     'rope'
     """
     path = config_source(source)

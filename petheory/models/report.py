@@ -30,7 +30,7 @@ import numpy as np
 
 from petheory import _validate as v
 from petheory import encodings as enc
-from petheory.models.config import ModelScheme, Scheme
+from petheory.scheme import Positions, Scheme
 from petheory.models.describe import describe_encoding, jsonable
 from petheory.errors import ValidationTypeError
 
@@ -197,11 +197,11 @@ def _bounds(s: Scheme, *, context: int, length: int) -> dict:
 
 def model_report(model, *, length: int | None = None, multiples=MULTIPLES, null_draws: int = 100, seed: int = 0,
                  rtol: float = 1e-6, source: str | None = None) -> dict:
-    """The one-page report of a :class:`ModelScheme` (its global layers; Gemma's local ones as bands).
+    """The one-page report of a :class:`~petheory.scheme.Scheme` (its main layer kind; another rotary kind as bands).
 
     Parameters
     ----------
-    model : ModelScheme
+    model : Scheme
         From :func:`petheory.models.resolve_config` (or :func:`scheme_of` for a registry entry).
     length : int, optional
         Requested length N for the band table and the kernel (default: the extended context,
@@ -225,23 +225,23 @@ def model_report(model, *, length: int | None = None, multiples=MULTIPLES, null_
     few dozen FFT matvecs of size 2N (:func:`petheory.toeplitz.extreme_eigenvalues`). The dense
     N x N matrix is never formed.
     """
-    if not isinstance(model, ModelScheme):
-        raise ValidationTypeError(f"model_report takes a ModelScheme (petheory.models.resolve_config), got {type(model).__name__}")
+    if not isinstance(model, Scheme):
+        raise ValidationTypeError(f"model_report takes a Scheme (petheory.models.resolve_config), got {type(model).__name__}")
     t_start = time.perf_counter()
-    s, L = model.main, model.context
+    s, L = model.main.positions, model.context
     scale = float(s.params.get("scale", (s.params.get("scaling_params") or {}).get("scale", 1.0)))
     N = max(model.max_context, int(round(L * scale)), 2) if length is None else v.integer("length", length, minimum=2)
     mults = [v.integer("multiple", m, minimum=1) for m in multiples]
     null_draws = v.integer("null_draws", null_draws, minimum=0)
-    out: dict = {"model_type": model.model_type, "source": source, "context": L, "max_context": model.max_context,
-                 "length": N, "num_heads": model.num_heads, "head_dim": model.head_dim, "layers": dict(model.layers),
+    out: dict = {"model_type": model.source, "source": source, "context": L, "max_context": model.max_context,
+                 "length": N, "num_heads": model.num_heads, "head_dim": model.head_dim, "layers": _layer_counts(model),
                  "encoding": describe_encoding(s.encoding, s.params, s.d, length=N), "logit_factor": s.logit_factor,
                  "notes": list(model.notes)}
     if s.heads:
         out["heads"] = jsonable(list(s.heads))
     out["bands"] = band_table(s, context=L, length=N)
-    if "local" in model.schemes:
-        loc = model.schemes["local"]
+    loc = next((k.positions for k, _ in model.kinds() if k.positions.is_rotary and k.positions != s), None)
+    if loc is not None:
         out["local"] = {"encoding": describe_encoding(loc.encoding, loc.params, loc.d, length=N),
                         "bands": band_table(loc, context=L, length=N)}
     if s.encoding == "t5":
@@ -261,14 +261,19 @@ def model_report(model, *, length: int | None = None, multiples=MULTIPLES, null_
     return jsonable(out)
 
 
-def scheme_of(name: str, params: dict | None = None, d: int = 128, *, context: int = 4096) -> ModelScheme:
-    """A registry encoding as a one-scheme :class:`ModelScheme` (for ``petheory report --pe NAME``).
+def scheme_of(name: str, params: dict | None = None, d: int = 128, *, context: int = 4096) -> Scheme:
+    """A registry encoding as a one-layer :class:`~petheory.scheme.Scheme` (for ``petheory report --pe NAME``).
 
-    >>> scheme_of("rope_pi", {"scale": 4.0}, 64, context=2048).main.encoding
+    >>> scheme_of("rope_pi", {"scale": 4.0}, 64, context=2048).main.positions.encoding
     'rope_pi'
     """
     params = dict(params or {})
     context = int(params.get("n_max", context))
     info = enc.info(name)
     d = v.even("d", d) if info.kind == "rotary" else v.integer("d", d, minimum=1)
-    return ModelScheme("registry", {"global": Scheme(name, params, d)}, {"global": 1}, context, context, 1, d, ())
+    return Scheme.single(Positions(info.kind, name, params, d), context=context, source="registry")
+
+
+def _layer_counts(model: Scheme) -> dict:
+    """How many layers of each kind: ``{"full_attention (rotary, full)": 24, ...}``."""
+    return {f"{layer.type or 'layers'} ({layer.positions.kind}, {layer.span})": len(idx) for layer, idx in model.kinds()}
