@@ -32,7 +32,7 @@ from petheory.errors import ValidationError, ValidationTypeError
 from petheory.models.bias import alibi_model, mla_model, t5_model
 from petheory.models.families import FAMILIES, FOREIGN_FIELDS, NOT_SHIPPED, TEXT_CONFIG, TEXT_TYPES, layer_types
 from petheory.models.fields import fail, read_bool, read_head_dim, read_heads, read_int, read_int_list, read_real
-from petheory.models.rope import check_rope_keys, rope_dict, rope_scheme
+from petheory.models.rope import ROPE_TYPES, check_rope_keys, rope_dict, rope_scheme
 from petheory.scheme import Layer, MRope, Positions, Scheme, Span, Temperature
 
 #: Model types resolved from their configuration alone, and the family each belongs to.
@@ -196,6 +196,9 @@ def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes):
     else:
         lrope, lwhere = rope, where
     check_rope_keys(lrope, lwhere)
+    if lrope.get("rope_type", lrope.get("type")) == "mrope" and fam.mrope is None:
+        raise ValidationError(f"unknown rope_type 'mrope' in {lwhere.rstrip('.')} for {mt} (multimodal RoPE is read for "
+                              f"qwen2_vl and qwen2_5_vl); supported: {', '.join(sorted(set(ROPE_TYPES) - {'mrope'}))}")
     prf_key = "rotary_pct" if mt == "gpt_neox" else "partial_rotary_factor"
     prf_src = lrope if prf_key in lrope else cfg
     prf = read_real(prf_src, prf_key, default=fam.prf_default, where=lwhere if prf_src is lrope else "")
