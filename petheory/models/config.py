@@ -152,8 +152,11 @@ def _rope_model(cfg: dict, mt: str) -> Scheme:
     kinds: dict = {}  # (layer type, rotary?, d) -> Layer
     contexts: dict = {}  # kind key -> its original context L (rotary layers)
     layers, keys = [], []
+    nope_types = fam.nope_types
+    if mt == "exaone4" and cfg.get("sliding_window") is not None:  # its global layers skip RoPE when any layer slides
+        nope_types = ("full_attention",)
     for i, (t, d_i) in enumerate(zip(types, dims)):
-        rotary = rope_on[i] and t not in fam.nope_types and t != "linear_attention"
+        rotary = rope_on[i] and t not in nope_types and t != "linear_attention"
         key = (t, rotary, d_i)
         if key not in kinds:
             pos, L = _positions(cfg, mt, fam, t, rotary, d_i, rope, where, nested, max_pos, notes)

@@ -86,7 +86,7 @@ class Family:
     types: tuple = ("full_attention",)               # layer types it knows
     default_types: object = _all_full                # (cfg, n[, rope_on]) -> list of layer types
     reads_layer_types: bool = True                   # its config class keeps an explicit layer_types list
-    nope_types: tuple = ()                           # layer types that apply no RoPE
+    nope_types: tuple = ()                           # layer types that apply no RoPE (EXAONE 4: config.py)
     no_rope_layers: int | None = None                # default NoPE interval when it reads no_rope_layers
     pairing: str = "half"
     mrope: str | None = None                         # M-RoPE layout, with its default sections
