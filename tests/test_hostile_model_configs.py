@@ -58,6 +58,13 @@ ROWS = [
                       "qk_rope_head_dim": 63, "qk_nope_head_dim": 128, "max_position_embeddings": 4096,
                       "num_hidden_layers": 61},
      ("qk_rope_head_dim", "even")),
+    ("huge-int-theta", {**LLAMA, "rope_theta": 10**400}, ("rope_theta", "finite number")),
+    ("unknown-rope-key", _rope(wavelet=2), ("rope_scaling.wavelet", "supported keys")),
+    ("unknown-layer-type", {**LLAMA, "model_type": "qwen2", "layer_types": ["warp_attention"] * 32},
+     ("layer_types[0]", "warp_attention", "supported: full_attention")),
+    ("mrope-on-text-family", {**LLAMA, "mrope_section": [16, 24, 24]}, ("mrope_section", "not part of llama")),
+    ("nope-layers-wrong-length", {**LLAMA, "model_type": "smollm3", "no_rope_layers": [1, 0]},
+     ("no_rope_layers has 2 items, expected 32",)),
     ("alibi-heads", {"model_type": "bloom", "hidden_size": 1000, "n_head": 16}, ("hidden_size=1000", "divide")),
 ]
 

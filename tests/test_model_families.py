@@ -333,3 +333,20 @@ def test_old_qwen2_vl_hub_config_flat_with_mrope_type():
            "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}, "vision_config": {"depth": 32}}
     s = resolve_config(cfg).main.positions
     assert (s.encoding, s.params["base"], s.mrope.sections, s.mrope.layout) == ("rope", 1e6, (16, 24, 24), "chunked")
+
+
+def test_the_layer_comparison_catches_gemma2_read_as_42_global_layers():
+    """Planted: the old answer for Gemma 2 (every layer global, full span) fails the per-layer comparison."""
+    config, cfg = build("gemma2", dict(CASES[0][2]))
+    scheme = resolve_config(cfg)
+    hf = [hf_window(config, hf_attention(config, i)) for i in range(config.num_hidden_layers)]
+    assert [layer.span.size for layer in scheme.layers] == hf
+    assert [None] * config.num_hidden_layers != hf  # what the old resolver reported
+    assert sum(w == 4096 for w in hf) == 21
+
+
+def test_the_scheme_of_every_family_serialises_to_json(case):
+    _, _, scheme = case
+    doc = json.loads(json.dumps(scheme.as_dict()))
+    assert doc["num_layers"] == len(scheme.layers) and len(doc["layer_kind"]) == len(scheme.layers)
+    assert sum(len(k["layers"]) for k in doc["kinds"]) == len(scheme.layers)
