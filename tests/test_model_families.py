@@ -350,3 +350,32 @@ def test_the_scheme_of_every_family_serialises_to_json(case):
     doc = json.loads(json.dumps(scheme.as_dict()))
     assert doc["num_layers"] == len(scheme.layers) and len(doc["layer_kind"]) == len(scheme.layers)
     assert sum(len(k["layers"]) for k in doc["kinds"]) == len(scheme.layers)
+
+
+# ------------------------------------------------------------------------ YaRN's unrounded ramp
+
+
+@pytest.mark.parametrize("truncate", [True, False])
+@pytest.mark.parametrize("factor,beta_fast,beta_slow,theta", [(32.0, 32.0, 1.0, 150000.0), (4.0, 16.0, 2.0, 10000.0),
+                                                              (8.0, 64.0, 1.0, 1e6)])
+def test_yarn_truncate_matches_compute_yarn_parameters(truncate, factor, beta_fast, beta_slow, theta):
+    from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+
+    rope = {"rope_type": "yarn", "factor": factor, "beta_fast": beta_fast, "beta_slow": beta_slow, "truncate": truncate,
+            "original_max_position_embeddings": 4096, "rope_theta": theta}
+    config, cfg = build("gpt_oss", {"rope_parameters": rope})
+    s = resolve_config(cfg).main.positions
+    assert s.params.get("truncate", True) is truncate
+    inv, af = ROPE_INIT_FUNCTIONS["yarn"](config, None)
+    w, f = enc.band_frequencies(s.encoding, s.d, 2, **s.params)
+    hf = inv.double().numpy()
+    assert (np.abs(w - hf) / hf).max() <= (math.log(theta) + 12) * U32
+    assert f == pytest.approx(af**2, rel=64 * U64)
+
+
+def test_yarn_truncate_is_validated():
+    w = enc.rope_frequencies(64)
+    with pytest.raises(ValidationError, match="truncate must be true or false"):
+        enc.yarn_ramp(w, n_max=4096, ramp="code", truncate="no")
+    with pytest.raises(ValidationError, match="ramp='code'"):
+        enc.yarn_ramp(w, n_max=4096, ramp="paper", truncate=False)

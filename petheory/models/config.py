@@ -91,7 +91,7 @@ def _mrope(cfg: dict, rope: dict, where: str, fam, mt: str, bands: int) -> MRope
     src = rope if "mrope_section" in rope else cfg
     sections = fam.mrope_default if sec is None else read_int_list(src, "mrope_section", where=where if src is rope else "")
     if len(sections) != 3 or sum(sections) != bands:
-        raise ValidationError(f"config field mrope_section = {list(sections)} must be 3 band counts (t, h, w) summing to "
+        raise ValidationError(f"config field mrope_section = {str(list(sections))[:60]} must be 3 band counts (t, h, w) summing to "
                               f"the {bands} rotary bands; fix the config.json")
     if "mrope_interleaved" in rope and read_bool(rope, "mrope_interleaved", default=False) != (fam.mrope == "interleaved"):
         raise ValidationError(f"config field {where}mrope_interleaved = {rope['mrope_interleaved']}: {mt}'s code uses the "
