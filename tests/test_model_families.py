@@ -326,6 +326,17 @@ def test_fields_that_do_not_touch_positions_are_ignored():
                            "architectures": ["LlamaForCausalLM"]}) == plain
 
 
+@pytest.mark.parametrize("tuning,tuned", [(4, True), (0, False), (True, True), (False, False)])
+def test_llama4_temperature_tuning_as_published(tuning, tuned):
+    """Llama 4 Scout's config.json writes attn_temperature_tuning: 4; transformers tests its truth value."""
+    config, cfg = build("llama4_text", {"num_hidden_layers": 4})
+    cfg["attn_temperature_tuning"] = tuning
+    attn = hf_attention(config, 3)
+    attn.attn_temperature_tuning = tuning
+    assert bool(attn.attn_temperature_tuning and not attn.use_rope) is tuned
+    assert (resolve_config(cfg).layers[3].temperature is not None) is tuned
+
+
 def test_old_qwen2_vl_hub_config_flat_with_mrope_type():
     """Qwen2-VL's config.json on the Hub is flat, with rope_scaling {type: mrope, mrope_section}."""
     cfg = {"model_type": "qwen2_vl", "hidden_size": 3584, "num_attention_heads": 28, "num_key_value_heads": 4,

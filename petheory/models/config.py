@@ -31,7 +31,7 @@ from petheory.encodings import partial_rotary_dim
 from petheory.errors import ValidationError, ValidationTypeError
 from petheory.models.bias import alibi_model, mla_model, t5_model
 from petheory.models.families import FAMILIES, FOREIGN_FIELDS, NOT_SHIPPED, TEXT_CONFIG, TEXT_TYPES, layer_types
-from petheory.models.fields import fail, read_bool, read_head_dim, read_heads, read_int, read_int_list, read_real
+from petheory.models.fields import INT_LIMIT, fail, read_bool, read_head_dim, read_heads, read_int, read_int_list, read_real
 from petheory.models.rope import ROPE_TYPES, check_rope_keys, rope_dict, rope_scheme
 from petheory.scheme import Layer, MRope, Positions, Scheme, Span, Temperature
 
@@ -238,7 +238,13 @@ def _span(cfg: dict, t: str) -> Span:
 
 
 def _temperature(cfg: dict, mt: str, rotary: bool) -> Temperature | None:
-    if mt != "llama4_text" or rotary or not read_bool(cfg, "attn_temperature_tuning", default=True):
+    if mt != "llama4_text" or rotary:
+        return None
+    # Llama 4's published config.json writes an integer (4) here; transformers tests its truth value
+    tuning = cfg.get("attn_temperature_tuning", True)
+    if isinstance(tuning, int) and not isinstance(tuning, bool) and 0 <= tuning <= INT_LIMIT:
+        tuning = bool(tuning)
+    if not read_bool({"attn_temperature_tuning": tuning}, "attn_temperature_tuning", default=True):
         return None
     return Temperature("llama4", {"floor_scale": float(read_int(cfg, "floor_scale", default=8192)),
                                   "attn_scale": read_real(cfg, "attn_scale", default=0.1)})
