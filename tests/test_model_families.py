@@ -184,6 +184,15 @@ def test_rotary_frequencies_and_factors_match_transformers(case):
     assert seen >= 1
 
 
+def test_layer_types_derived_without_the_list_as_transformers_derives_them(case):
+    """A transformers-4 config.json has no layer_types: ours, derived from the other fields, are transformers' own."""
+    text, cfg, scheme = case
+    cfg = json.loads(json.dumps(cfg))
+    for c in (cfg, cfg.get("text_config") or {}):
+        c.pop("layer_types", None)
+    assert [layer.type for layer in resolve_config(cfg).layers] == [layer.type for layer in scheme.layers]
+
+
 def test_notes_say_what_is_assumed(case):
     text, _, scheme = case
     notes = " ".join(scheme.notes)
@@ -335,6 +344,21 @@ def test_llama4_temperature_tuning_as_published(tuning, tuned):
     attn.attn_temperature_tuning = tuning
     assert bool(attn.attn_temperature_tuning and not attn.use_rope) is tuned
     assert (resolve_config(cfg).layers[3].temperature is not None) is tuned
+
+
+@pytest.mark.parametrize("pattern", ["LLLG", 4])
+def test_exaone4_sliding_window_pattern_as_string_or_integer(pattern):
+    """EXAONE 4.0-32B's config.json writes sliding_window_pattern "LLLG" (Exaone4Config's docstring: the same as 4)."""
+    config, cfg = build("exaone4", {"num_hidden_layers": 8})
+    hf_types = list(config.layer_types)
+    del cfg["layer_types"]
+    cfg["sliding_window_pattern"] = pattern
+    assert [layer.type for layer in resolve_config(cfg).layers] == hf_types
+    with pytest.raises(ValidationError, match="sliding_window_pattern"):
+        resolve_config({**cfg, "sliding_window_pattern": "LLXG"})
+    cfg["layer_types"] = hf_types  # a string pattern beside an explicit list: the list decides
+    cfg["sliding_window_pattern"] = "LLLG"
+    assert [layer.type for layer in resolve_config(cfg).layers] == hf_types
 
 
 def test_old_qwen2_vl_hub_config_flat_with_mrope_type():

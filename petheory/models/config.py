@@ -141,7 +141,8 @@ def _rope_model(cfg: dict, mt: str) -> Scheme:
     _refuse_foreign(cfg, mt, fam)
     d = read_head_dim(cfg, hidden, heads)
     kv = read_int(cfg, "num_key_value_heads", default=cfg.get("num_kv_heads") or heads)
-    n = read_int(cfg, "num_hidden_layers")
+    n = read_int(cfg, "n_layer" if mt == "falcon" and "num_hidden_layers" not in cfg and "n_layer" in cfg
+                 else "num_hidden_layers")  # Falcon's attribute_map: n_layer -> num_hidden_layers
     max_pos = read_int(cfg, "max_position_embeddings", default=2048 if mt == "falcon" else None)
     rope, where = rope_dict(cfg)
     rope_on = _rope_on(cfg, fam, n)

@@ -63,8 +63,10 @@ def _exaone4(cfg, n):
     if cfg.get("sliding_window") is None:
         return ["full_attention"] * n
     pat = cfg.get("sliding_window_pattern", 4)
-    if isinstance(pat, str):
-        raise fail("sliding_window_pattern", "an integer (or give layer_types), as transformers reads it", pat)
+    if isinstance(pat, str):  # "LLLG": layer i is local (sliding) iff pattern[i mod len] is L (Exaone4Config's docstring)
+        if not pat or len(pat) > 1 << 14 or set(pat) - {"L", "G"}:
+            raise fail("sliding_window_pattern", "an integer or a string of L (local) and G (global)", pat)
+        return ["sliding_attention" if pat[i % len(pat)] == "L" else "full_attention" for i in range(n)]
     k = read_int(cfg, "sliding_window_pattern", default=4)
     return ["sliding_attention" if (i + 1) % k else "full_attention" for i in range(n)]
 
@@ -143,10 +145,12 @@ NOT_SHIPPED = {
 
 def layer_types(cfg: dict, mt: str, fam: Family, n: int, rope_on) -> list:
     """The layer types of an ``n``-layer config: its ``layer_types`` if given (validated), else as transformers derives them."""
-    derived = fam.default_types(cfg, n, rope_on) if fam.no_rope_layers else fam.default_types(cfg, n)
+    def derived():
+        return fam.default_types(cfg, n, rope_on) if fam.no_rope_layers else fam.default_types(cfg, n)
+
     given = cfg.get("layer_types")
     if given is None:
-        return derived
+        return derived()
     if not isinstance(given, (list, tuple)) or len(given) != n:
         raise ValidationError(f"config field layer_types must be a list of num_hidden_layers={n} names (one per layer), "
                               f"got {str(given)[:60]}; fix the config.json")
@@ -155,9 +159,9 @@ def layer_types(cfg: dict, mt: str, fam: Family, n: int, rope_on) -> list:
             raise ValidationError(f"config field layer_types[{i}] = {t!r} is not a layer type {mt} has; supported: "
                                   f"{', '.join(fam.types)}")
     given = list(given)
-    if not fam.reads_layer_types and given != derived:
+    if not fam.reads_layer_types and given != derived():
         raise ValidationError(f"config field layer_types = {given[:4]}... disagrees with what {mt}'s attention does "
-                              f"(its code does not read layer_types: {derived[0]} on every layer); remove it or fix it")
+                              f"(its code does not read layer_types: {derived()[0]} on every layer); remove it or fix it")
     if mt == "gemma4_text" and given[-1] != "full_attention":
         raise ValidationError(f"config field layer_types[{n - 1}] = {given[-1]!r}: Gemma 4's last layer is full attention "
                               "(transformers forces it); fix the config.json")
