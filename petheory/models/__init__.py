@@ -1,4 +1,4 @@
-"""Real models' positional schemes: a Hugging Face ``config.json`` (parsed) -> a per-layer :class:`petheory.scheme.Scheme`.
+"""Real models' positional schemes: a Hugging Face ``config.json`` (parsed) -> a per-layer ``petheory.scheme.Scheme``.
 
 Pure theory (no file is read: :mod:`petheory.loaders.model_config` reads the file). Files:
 :mod:`~petheory.models.config` (:func:`resolve_config`, the supported model types),

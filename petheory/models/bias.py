@@ -1,6 +1,6 @@
 r"""The model families whose every layer shares one scheme: ALiBi (BLOOM, MPT, Falcon), T5's buckets, MLA (DeepSeek).
 
-Each returns a :class:`petheory.scheme.Scheme` with one layer per attention layer (T5: the
+Each returns a ``petheory.scheme.Scheme`` with one layer per attention layer (T5: the
 encoder's, then the decoder's).
 """
 

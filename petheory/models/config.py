@@ -1,7 +1,7 @@
-r"""A Hugging Face ``config.json`` (as a dict) -> the model's per-layer :class:`petheory.scheme.Scheme`.
+r"""A Hugging Face ``config.json`` (as a dict) -> the model's per-layer ``petheory.scheme.Scheme``.
 
 :func:`resolve_config` reads the fields transformers reads for each supported ``model_type``
-(:data:`MODEL_TYPES`) and returns one :class:`~petheory.scheme.Layer` per attention layer: its
+(:data:`MODEL_TYPES`) and returns one ``petheory.scheme.Layer`` per attention layer: its
 position mechanism (a rotary registry entry with its parameters and the factor on the logits
 beyond :math:`1/\sqrt{d_{head}}`; ALiBi; T5 buckets; NoPE; none for a linear-attention layer),
 its span (full, sliding window, chunks), its temperature and sinks. No weights are needed:
@@ -166,7 +166,7 @@ def _rope_model(cfg: dict, mt: str) -> Scheme:
                 contexts[key] = L
         layers.append(kinds[key])
         keys.append(key)
-    notes.extend(_notes(cfg, mt, fam, layers, max_pos))
+    notes.extend(_notes(cfg, mt, fam, layers))
     scheme = Scheme(mt, tuple(layers), max_pos, max_pos, heads, kv, d, tuple(dict.fromkeys(notes)))
     # L: the main layer's original context (a scaled global RoPE's; Gemma 3's local layers are not scaled)
     L = contexts.get(keys[layers.index(scheme.main)], min(contexts.values(), default=max_pos))
@@ -251,7 +251,7 @@ def _temperature(cfg: dict, mt: str, rotary: bool) -> Temperature | None:
                                   "attn_scale": read_real(cfg, "attn_scale", default=0.1)})
 
 
-def _notes(cfg: dict, mt: str, fam, layers: list, max_pos: int) -> list:
+def _notes(cfg: dict, mt: str, fam, layers: list) -> list:
     notes = []
     count = {}
     for layer in layers:
@@ -287,14 +287,11 @@ def _notes(cfg: dict, mt: str, fam, layers: list, max_pos: int) -> list:
         notes.append("Gemma 4: queries and keys are RMS-normalised and the softmax scale is 1 (logit factor sqrt(d))")
     if any(layer.positions.kind == "rotary" and layer.positions.params.get("truncate") is False for layer in layers):
         notes.append("YaRN truncate=false: the ramp's end bands are not rounded (gpt-oss)")
-    if fam.mrope is None and mt in ("qwen3_next",):
-        pass
-    del max_pos
     return notes
 
 
 def resolve_config(cfg) -> Scheme:
-    """A Hugging Face ``config.json`` (parsed) -> its per-layer :class:`~petheory.scheme.Scheme`.
+    """A Hugging Face ``config.json`` (parsed) -> its per-layer ``petheory.scheme.Scheme``.
 
     Parameters
     ----------

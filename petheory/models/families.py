@@ -4,7 +4,7 @@ One :class:`Family` per model type: which layer types it knows, the layer types 
 the config lists none (``layer_types`` is what transformers' config class writes, and an explicit
 list wins), which layers see no rotary position (NoPE), the RoPE pairing, M-RoPE, sinks, and the
 fields only it may carry. :mod:`petheory.models.config` turns these into a
-:class:`petheory.scheme.Scheme`.
+``petheory.scheme.Scheme``.
 
 Sources (transformers 5.24, ``models/<type>/configuration_<type>.py`` and ``modeling_<type>.py``):
 

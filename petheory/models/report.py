@@ -197,7 +197,7 @@ def _bounds(s: Scheme, *, context: int, length: int) -> dict:
 
 def model_report(model, *, length: int | None = None, multiples=MULTIPLES, null_draws: int = 100, seed: int = 0,
                  rtol: float = 1e-6, source: str | None = None) -> dict:
-    """The one-page report of a :class:`~petheory.scheme.Scheme` (its main layer kind; another rotary kind as bands).
+    """The one-page report of a ``petheory.scheme.Scheme`` (its main layer kind; another rotary kind as bands).
 
     Parameters
     ----------
@@ -262,7 +262,7 @@ def model_report(model, *, length: int | None = None, multiples=MULTIPLES, null_
 
 
 def scheme_of(name: str, params: dict | None = None, d: int = 128, *, context: int = 4096) -> Scheme:
-    """A registry encoding as a one-layer :class:`~petheory.scheme.Scheme` (for ``petheory report --pe NAME``).
+    """A registry encoding as a one-layer ``petheory.scheme.Scheme`` (for ``petheory report --pe NAME``).
 
     >>> scheme_of("rope_pi", {"scale": 4.0}, 64, context=2048).main.positions.encoding
     'rope_pi'
