@@ -225,8 +225,11 @@ def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes):
     elif mt == "gemma4_text":  # transformers' Gemma4Attention: scaling = 1 (queries and keys are RMS-normed)
         factor = math.sqrt(d)
     if r != d:
-        what = "the ladder of the whole head (proportional RoPE), the rest" if proportional else "the other"
-        notes.append(f"partial rotary ({t}): {r} of {d} head dimensions rotate, {what} {d - r} carry no position")
+        notes.append(f"partial rotary ({t}): {r} of {d} head dimensions rotate, the other {d - r} carry no position")
+    if proportional:
+        theta = (params["base"]) ** (d / r)
+        notes.append(f"proportional RoPE ({t}): rope_theta {theta:.6g} on the ladder of the whole {d}-dimensional head, "
+                     f"cut to its first {r // 2} bands = base {params['base']:.6g} on a {r}-dimensional ladder")
     return Positions("rotary", name, params, d, factor, mrope=mrope), L
 
 
