@@ -361,6 +361,22 @@ def test_exaone4_sliding_window_pattern_as_string_or_integer(pattern):
     assert [layer.type for layer in resolve_config(cfg).layers] == hf_types
 
 
+@pytest.mark.parametrize("mt,missing", [("gemma3_text", "sliding_attention"), ("gemma3_text", "full_attention"),
+                                        ("olmo3", "sliding_attention")])
+def test_a_layer_type_missing_from_nested_rope_parameters_gets_transformers_default(mt, missing):
+    kept = "full_attention" if missing == "sliding_attention" else "sliding_attention"
+    rope = {kept: {"rope_type": "linear", "factor": 4.0, "rope_theta": 123456.0}}
+    config = AutoConfig.for_model(mt, num_hidden_layers=8, rope_parameters=json.loads(json.dumps(rope)))
+    cfg = {**json.loads(json.dumps(config.to_dict())), "rope_parameters": rope}  # as a file that lacks the other type
+    scheme = resolve_config(cfg)
+    emb = hf_rotary(config)
+    for layer, _ in scheme.kinds():
+        p = layer.positions
+        w, _ = enc.band_frequencies(p.encoding, p.d, 2, **p.params)
+        hf = getattr(emb, f"{layer.type}_inv_freq").double().numpy()
+        assert (np.abs(w - hf) / hf).max() <= (math.log(p.params["base"]) + 12) * U32, layer.type
+
+
 def test_old_qwen2_vl_hub_config_flat_with_mrope_type():
     """Qwen2-VL's config.json on the Hub is flat, with rope_scaling {type: mrope, mrope_section}."""
     cfg = {"model_type": "qwen2_vl", "hidden_size": 3584, "num_attention_heads": 28, "num_key_value_heads": 4,

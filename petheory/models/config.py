@@ -178,11 +178,13 @@ def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes):
         return Positions("none"), None
     if not rotary:
         return Positions("nope", d=d), None
-    if nested is not None:
-        if t not in nested:
-            raise ValidationError(f"config field {where.rstrip('.')} has no entry for the {t} layers; it has "
-                                  f"{', '.join(nested)}")
+    if nested is not None and t in nested:
         lrope, lwhere = nested[t], f"{where}{t}."
+    elif nested is not None and mt not in ("gemma3_text", "olmo3"):
+        raise ValidationError(f"config field {where.rstrip('.')} has no entry for the {t} layers; it has "
+                              f"{', '.join(nested)}")
+    elif nested is not None:  # Gemma 3, OLMo 3: transformers fills a missing layer type with default RoPE
+        return _positions(cfg, mt, fam, t, rotary, d, {}, where, None, max_pos, notes)
     elif mt == "gemma4_text" and rope:
         raise ValidationError(f"config field {where.rstrip('.')} must be keyed by layer type for gemma4 "
                               "({'full_attention': {...}, 'sliding_attention': {...}}), as transformers reads it")
