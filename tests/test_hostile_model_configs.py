@@ -11,10 +11,12 @@ import json
 import pytest
 from hostile_util import files_under, refused
 
-LLAMA = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 131072,
+LLAMA = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 32,
+         "max_position_embeddings": 131072,
          "rope_theta": 500000.0, "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
                                                   "original_max_position_embeddings": 8192, "rope_type": "llama3"}}
-PHI3 = {"model_type": "phi3", "hidden_size": 3072, "num_attention_heads": 32, "max_position_embeddings": 131072,
+PHI3 = {"model_type": "phi3", "hidden_size": 3072, "num_attention_heads": 32, "num_hidden_layers": 32,
+        "max_position_embeddings": 131072,
         "original_max_position_embeddings": 4096, "rope_theta": 10000.0,
         "rope_scaling": {"type": "longrope", "short_factor": [1.0] * 48, "long_factor": [2.0] * 48}}
 
@@ -53,8 +55,16 @@ ROWS = [
     ("rope-not-object", {**LLAMA, "rope_scaling": [8.0]}, ("rope_scaling", "an object")),
     ("missing-hidden", {"model_type": "mistral", "num_attention_heads": 32}, ("hidden_size", "missing")),
     ("mla-odd-rope", {"model_type": "deepseek_v3", "hidden_size": 7168, "num_attention_heads": 128,
-                      "qk_rope_head_dim": 63, "qk_nope_head_dim": 128, "max_position_embeddings": 4096},
+                      "qk_rope_head_dim": 63, "qk_nope_head_dim": 128, "max_position_embeddings": 4096,
+                      "num_hidden_layers": 61},
      ("qk_rope_head_dim", "even")),
+    ("huge-int-theta", {**LLAMA, "rope_theta": 10**400}, ("rope_theta", "finite number")),
+    ("unknown-rope-key", _rope(wavelet=2), ("rope_scaling.wavelet", "supported keys")),
+    ("unknown-layer-type", {**LLAMA, "model_type": "qwen2", "layer_types": ["warp_attention"] * 32},
+     ("layer_types[0]", "warp_attention", "supported: full_attention")),
+    ("mrope-on-text-family", {**LLAMA, "mrope_section": [16, 24, 24]}, ("mrope_section", "not part of llama")),
+    ("nope-layers-wrong-length", {**LLAMA, "model_type": "smollm3", "no_rope_layers": [1, 0]},
+     ("no_rope_layers has 2 items, expected 32",)),
     ("alibi-heads", {"model_type": "bloom", "hidden_size": 1000, "n_head": 16}, ("hidden_size=1000", "divide")),
 ]
 

@@ -85,10 +85,8 @@ def test_rope_frequencies_and_factor_match_transformers(name):
     model = resolve_config(cfg)
     config = hf_config(cfg)
     emb = hf_rotary(config)
-    for kind, layer_type in (("global", "full_attention"), ("local", "sliding_attention")):
-        if kind not in model.schemes:
-            continue
-        s = model.schemes[kind]
+    for layer, _ in model.kinds():
+        s, layer_type, kind = layer.positions, layer.type, layer.type
         nested = isinstance(getattr(emb, "rope_type", None), dict)
         inv = getattr(emb, f"{layer_type}_inv_freq" if nested else "inv_freq")
         af = getattr(emb, f"{layer_type}_attention_scaling" if nested else "attention_scaling")
@@ -108,7 +106,7 @@ def test_rope_frequencies_and_factor_match_transformers(name):
 
 def test_deepseek_v3_softmax_scale_is_mscale_all_dim_squared():
     cfg = fixture("deepseek_v3")
-    s = resolve_config(cfg).main
+    s = resolve_config(cfg).main.positions
     mod = importlib.import_module("transformers.models.deepseek_v3.modeling_deepseek_v3")
     config = hf_config(cfg)
     scaling = mod.yarn_apply_mscale(config.rope_parameters, 192**-0.5)
@@ -122,18 +120,21 @@ def test_gemma3_local_global_layers_and_softmax_scale_match_transformers():
     cfg = fixture("gemma3_4b")
     model = resolve_config(cfg)
     config = hf_config(cfg)
-    assert model.layers == {"global": config.layer_types.count("full_attention"),
-                            "local": config.layer_types.count("sliding_attention")}
+    assert [layer.type for layer in model.layers] == config.layer_types
+    assert [layer.span.size for layer in model.layers] == [config.sliding_window if t == "sliding_attention" else None
+                                                           for t in config.layer_types]
     mod = importlib.import_module("transformers.models.gemma3.modeling_gemma3")
     attn = mod.Gemma3Attention(config, layer_idx=0)
-    assert model.main.logit_factor / math.sqrt(model.head_dim) == pytest.approx(attn.scaling, rel=64 * U64)
-    assert model.schemes["local"].params["base"] == 10000.0 and model.main.params["base"] == 1e6
+    main = model.main.positions
+    local = next(layer.positions for layer in model.layers if layer.type == "sliding_attention")
+    assert main.logit_factor / math.sqrt(model.head_dim) == pytest.approx(attn.scaling, rel=64 * U64)
+    assert local.params["base"] == 10000.0 and main.params["base"] == 1e6
 
 
 @pytest.mark.parametrize("seq_len", [2048, 4096, 4097, 8192, 131072])
 def test_longrope_short_and_long_regimes_match_transformers(seq_len):
     cfg = fixture("phi3_mini_128k")
-    s = resolve_config(cfg).main
+    s = resolve_config(cfg).main.positions
     inv, af = ROPE_INIT_FUNCTIONS["longrope"](hf_config(cfg), None, seq_len=seq_len)
     w, factor = enc.band_frequencies(s.encoding, s.d, seq_len, **s.params)
     assert_bands(w, inv.numpy(), 10000.0, f"longrope at {seq_len}")
@@ -149,7 +150,7 @@ def _with_scaling(rope: dict, **extra) -> dict:
 @pytest.mark.parametrize("seq_len", [100, 8192, 8193, 20000, 65536])
 def test_dynamic_ntk_matches_transformers_at_every_length(seq_len):
     cfg = _with_scaling({"rope_type": "dynamic", "factor": 4.0}, max_position_embeddings=8192)
-    s = resolve_config(cfg).main
+    s = resolve_config(cfg).main.positions
     assert s.encoding == "rope_dynamic" and s.params["n_max"] == 8192
     inv, af = ROPE_INIT_FUNCTIONS["dynamic"](hf_config(cfg), None, seq_len=seq_len)
     w, factor = enc.band_frequencies(s.encoding, s.d, seq_len, **s.params)
@@ -167,7 +168,7 @@ def test_dynamic_ntk_matches_transformers_at_every_length(seq_len):
 ], ids=["linear", "yarn-betas", "yarn-attention-factor", "yarn-mscale-ratio", "llama3-other-factors"])
 def test_every_rope_init_function_agrees_beyond_the_fixtures(rope):
     cfg = _with_scaling(rope, partial_rotary_factor=0.5)  # partial rotary too: 64 of 128 dimensions
-    s = resolve_config(cfg).main
+    s = resolve_config(cfg).main.positions
     config = hf_config(cfg)
     inv, af = ROPE_INIT_FUNCTIONS[rope["rope_type"]](config, None)
     w, factor = enc.band_frequencies(s.encoding, s.d, 2, **s.params)
@@ -187,7 +188,7 @@ def test_a_planted_convention_error_is_caught():
 
 def test_bloom_alibi_slopes_match_build_alibi_tensor():
     cfg = fixture("bloom_560m")
-    s = resolve_config(cfg).main
+    s = resolve_config(cfg).main.positions
     H = cfg["n_head"]
     from transformers.models.bloom.modeling_bloom import build_alibi_tensor
 
@@ -197,14 +198,14 @@ def test_bloom_alibi_slopes_match_build_alibi_tensor():
     np.testing.assert_allclose(ours, hf, rtol=(2 * H + 2) * U32, atol=0)
     for H2 in (12, 20):  # not powers of two: the interleaved extra slopes
         hf2 = build_alibi_tensor(torch.ones(1, 2), H2, torch.float32)[:, 0, 1].double().numpy()
-        ours2 = np.array([h["slope"] for h in resolve_config({**cfg, "n_head": H2, "hidden_size": 64 * H2}).main.heads])
+        ours2 = np.array([h["slope"] for h in resolve_config({**cfg, "n_head": H2, "hidden_size": 64 * H2}).main.positions.heads])
         np.testing.assert_allclose(ours2, hf2, rtol=(2 * H2 + 2) * U32, atol=0)
 
 
 @pytest.mark.parametrize("heads", [32, 12])
 def test_mpt_alibi_slopes_match_build_mpt_alibi_tensor(heads):
     cfg = {**fixture("mpt_7b"), "n_heads": heads, "d_model": 128 * heads}
-    s = resolve_config(cfg).main
+    s = resolve_config(cfg).main.positions
     from transformers.models.mpt.modeling_mpt import build_mpt_alibi_tensor
 
     alibi = build_mpt_alibi_tensor(heads, 4, alibi_bias_max=8)  # (H, 1, 4): slope_h * (position - 3)
@@ -216,7 +217,7 @@ def test_mpt_alibi_slopes_match_build_mpt_alibi_tensor(heads):
 def test_t5_buckets_match_relative_position_bucket(bidirectional):
     cfg = fixture("t5_base")
     model = resolve_config(cfg)
-    s = model.schemes["global" if bidirectional else "decoder"]
+    s = next(layer.positions for layer in model.layers if layer.type == ("encoder" if bidirectional else "decoder"))
     from transformers.models.t5.modeling_t5 import T5Attention
 
     off = np.arange(-3000, 3001)
@@ -228,5 +229,5 @@ def test_t5_buckets_match_relative_position_bucket(bidirectional):
 
 
 def test_gpt_neox_partial_rotary_is_a_quarter_of_each_head():
-    s = resolve_config(fixture("gpt_neox_20b")).main
+    s = resolve_config(fixture("gpt_neox_20b")).main.positions
     assert (s.d, s.params["rotary_dim"]) == (96, 24)

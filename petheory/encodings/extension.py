@@ -181,7 +181,8 @@ def rope_ntk(n: int, d: int, *, scale: float = 2.0, base: float = 10000.0, pairi
 YARN_RAMPS = ("paper", "code")
 
 
-def yarn_ramp(freqs, *, n_max: int, alpha: float = 1.0, beta: float = 32.0, ramp: str = "paper", base: float = 10000.0) -> np.ndarray:
+def yarn_ramp(freqs, *, n_max: int, alpha: float = 1.0, beta: float = 32.0, ramp: str = "paper", base: float = 10000.0,
+              truncate: bool = True) -> np.ndarray:
     r"""YaRN's per-band blend :math:`\gamma_t \in [0, 1]` (1: keep the frequency, 0: interpolate by s), shape (r/2,).
 
     ``'paper'`` (peng2023 Eq. 18): with :math:`r_t = L\omega_t/(2\pi)` the number of turns band
@@ -190,6 +191,8 @@ def yarn_ramp(freqs, *, n_max: int, alpha: float = 1.0, beta: float = 32.0, ramp
     code and HF transformers): the same end points as band indices,
     ``low = floor(t(beta))``, ``high = ceil(t(alpha))`` with
     :math:`t(\rho) = r\ln(L/(2\pi\rho))/(2\ln b)`, and a ramp linear in the band index between them.
+    ``truncate=False`` (``'code'`` only; transformers' ``rope_parameters.truncate``, gpt-oss) keeps
+    the end points unrounded, ``low = t(beta)``, ``high = t(alpha)`` (still clipped to [0, r-1]).
 
     See Also
     --------
@@ -201,6 +204,10 @@ def yarn_ramp(freqs, *, n_max: int, alpha: float = 1.0, beta: float = 32.0, ramp
     >>> w = encodings.rope_frequencies(8)
     >>> encodings.yarn_ramp(w, n_max=2048).round(4)
     array([1.    , 1.    , 0.0729, 0.    ])
+    >>> encodings.yarn_ramp(w, n_max=2048, ramp="code").round(4)  # end bands 1.008 -> 1, 2.513 -> 3
+    array([1. , 1. , 0.5, 0. ])
+    >>> encodings.yarn_ramp(w, n_max=2048, ramp="code", truncate=False).round(4)
+    array([1.    , 1.    , 0.3409, 0.    ])
     """
     freqs = v.array("freqs", freqs, ndim=1)
     n_max = v.integer("n_max", n_max, minimum=1)
@@ -210,6 +217,10 @@ def yarn_ramp(freqs, *, n_max: int, alpha: float = 1.0, beta: float = 32.0, ramp
         raise ValidationError(f"YaRN needs beta > alpha (turns above which a band is kept > below which it is interpolated), "
                          f"got alpha={alpha}, beta={beta}")
     v.choice("ramp", ramp, YARN_RAMPS)
+    if not isinstance(truncate, (bool, np.bool_)):
+        raise ValidationError(f"truncate must be true or false (round the YaRN ramp's end bands or not), got {truncate!r}")
+    if ramp == "paper" and not truncate:
+        raise ValidationError("truncate=False is an option of ramp='code' (the band-index ramp); ramp='paper' has no rounding")
     if ramp == "paper":
         turns = n_max * freqs / (2 * math.pi)
         return np.clip((turns - alpha) / (beta - alpha), 0.0, 1.0)
@@ -219,7 +230,8 @@ def yarn_ramp(freqs, *, n_max: int, alpha: float = 1.0, beta: float = 32.0, ramp
     def band(rot):
         return r * math.log(n_max / (rot * 2 * math.pi)) / (2 * math.log(base))
 
-    low, high = max(math.floor(band(beta)), 0), min(math.ceil(band(alpha)), r - 1)
+    low, high = (math.floor(band(beta)), math.ceil(band(alpha))) if truncate else (band(beta), band(alpha))
+    low, high = max(low, 0), min(high, r - 1)
     if low == high:
         high += 0.001  # as the reference code: avoid a zero-width ramp
     interp = np.clip((np.arange(r // 2) - low) / (high - low), 0.0, 1.0)  # 1 = fully interpolated
@@ -247,13 +259,13 @@ def yarn_mscale(scale: float) -> float:
     "rotary",
     conventions="YaRN: band t's frequency becomes (1-g_t) w_t/s + g_t w_t with the ramp g_t of yarn_ramp "
     "(ramp='paper': linear in the turns L w_t/2pi between alpha=1 and beta=32; ramp='code': linear in the band index "
-    "between the rounded end bands, as the reference code and HF), L = n_max the original context; queries and keys "
+    "between the end bands, rounded outwards unless truncate=False, as the reference code and HF), L = n_max the original context; queries and keys "
     "are both multiplied by mscale = 0.1 ln s + 1 (logits by mscale^2), as HF scales cos and sin. scale=1 is RoPE.",
     source="peng2023 (YaRN) §3.2-3.4, Eqs. 17-22; HF modeling_rope_utils._compute_yarn_parameters",
 )
 def rope_yarn(n: int, d: int, *, scale: float = 2.0, n_max: int = 2048, alpha: float = 1.0, beta: float = 32.0,
               ramp: str = "paper", mscale: float | None = None, base: float = 10000.0, pairing: str = "interleaved",
-              rotary_dim: int | None = None) -> ScaledRotaryTable:
+              rotary_dim: int | None = None, truncate: bool = True) -> ScaledRotaryTable:
     """RoPE with YaRN's per-band interpolation ramp and attention temperature.
 
     See Also
@@ -271,7 +283,7 @@ def rope_yarn(n: int, d: int, *, scale: float = 2.0, n_max: int = 2048, alpha: f
     s = extension_factor(scale)
     rotary_dims(d, pairing, rotary_dim)
     w = rope_frequencies(d, base=base, rotary_dim=rotary_dim)
-    g = yarn_ramp(w, n_max=n_max, alpha=alpha, beta=beta, ramp=ramp, base=base)
+    g = yarn_ramp(w, n_max=n_max, alpha=alpha, beta=beta, ramp=ramp, base=base, truncate=truncate)
     m = yarn_mscale(s) if mscale is None else v.real("mscale", mscale, positive=True)
     return ScaledRotaryTable(rotary_angles(n, (1.0 - g) * w / s + g * w), d, pairing, mscale=m)
 

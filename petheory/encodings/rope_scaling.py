@@ -27,7 +27,7 @@ from petheory.errors import ValidationError
 
 #: Rotary registry entries that are RoPE with scaled frequencies (and possibly a logit factor): what
 #: MLA's rope part and a model config's ``rope_type`` may use. ``rope_type`` -> entry in
-#: :data:`petheory.models.config.ROPE_TYPES`.
+#: :data:`petheory.models.rope.ROPE_TYPES`.
 ROPE_SCALINGS = ("rope", "rope_pi", "rope_ntk", "rope_yarn", "rope_llama3", "rope_longrope", "rope_dynamic")
 
 

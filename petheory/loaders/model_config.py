@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from petheory.errors import ValidationError
 from petheory.loaders.hf import MINILM, resolve_hf_dir
-from petheory.models import MODEL_TYPES, ModelScheme, resolve_config
-from petheory.scheme import Layer, Positions, Scheme, Span
+from petheory.models import MODEL_TYPES, resolve_config
+from petheory.scheme import Positions, Scheme
 
 __all__ = ["CONFIG_MAX_BYTES", "DEFAULT_D", "DEFAULT_CONTEXT", "config_source", "read_config", "load_model_scheme",
            "resolve_scheme"]
@@ -127,53 +128,10 @@ def load_model_scheme(source) -> Scheme:
         raise ValidationError(f"{source} is not a model configuration (a config.json, or a directory holding one)")
     cfg = read_config(path)
     try:
-        old = resolve_config(cfg)
+        scheme = resolve_config(cfg)
     except (ValueError, TypeError) as exc:
         raise ValidationError(f"{path}: {exc}") from None
-    return old if isinstance(old, Scheme) else _from_model_scheme(old, cfg, spec=str(source))
-
-
-def _from_model_scheme(old: ModelScheme, cfg: dict, *, spec: str | None = None) -> Scheme:
-    """Temporary bridge: the old per-kind :class:`~petheory.models.ModelScheme` -> the per-layer :class:`Scheme`.
-
-    To be deleted when :func:`petheory.models.resolve_config` returns a Scheme. Spans from the config's
-    ``sliding_window`` and ``layer_types`` (Gemma 2: even layers slide; Gemma 3: every
-    ``sliding_window_pattern``-th layer is global), as transformers lays them out.
-    """
-    from petheory import encodings as enc
-
-    def pos(s):
-        kind = "rotary" if enc.info(s.encoding).kind == "rotary" else "bias"
-        return Positions(kind, s.encoding, s.params, s.d, s.logit_factor, s.heads)
-
-    mt = old.model_type
-    if cfg.get("model_type") == "gemma3" and isinstance(cfg.get("text_config"), dict):
-        cfg = cfg["text_config"]
-    n = sum(old.layers.values())
-    glob = pos(old.schemes["global"])
-    sw = cfg.get("sliding_window")
-    sw = sw if isinstance(sw, int) and not isinstance(sw, bool) and sw >= 1 else None
-    types = cfg.get("layer_types") if isinstance(cfg.get("layer_types"), list) and len(cfg["layer_types"]) == n else None
-    if "decoder" in old.schemes:  # T5: encoder then decoder layers
-        layers = [Layer(glob, type="encoder")] * old.layers["global"]
-        layers += [Layer(pos(old.schemes["decoder"]), type="decoder")] * old.layers["decoder"]
-    elif mt.startswith("gemma") and sw is not None and (mt == "gemma2" or "local" in old.schemes):
-        local = pos(old.schemes["local"]) if "local" in old.schemes else glob
-        if types is None:
-            pattern = cfg.get("sliding_window_pattern") or 6
-            types = ["sliding_attention" if (i % 2 == 0 if mt == "gemma2" else (i + 1) % pattern) else "full_attention"
-                     for i in range(n)]
-        layers = [Layer(local, Span("sliding", sw), type=t) if t == "sliding_attention" else Layer(glob, type=t)
-                  for t in types]
-    elif (not mt.startswith("gemma") and sw is not None and cfg.get("use_sliding_window", True)
-          and sw < old.max_context and glob.kind == "rotary"):
-        layers = [Layer(glob, Span("sliding", sw), type="sliding_attention")] * n
-    else:
-        layers = [Layer(glob)] * n
-    notes = [x for x in old.notes if not (mt == "gemma2" and x.startswith("every other layer"))]
-    kv = cfg.get("num_key_value_heads")
-    return Scheme(mt, tuple(layers), old.context, old.max_context, old.num_heads,
-                  kv if isinstance(kv, int) and kv >= 1 else old.num_heads, old.head_dim, tuple(notes), spec)
+    return replace(scheme, spec=str(source))
 
 
 def resolve_scheme(text_or_spec, *, d: int | None = None, context: int | None = None, key: str | None = None,

@@ -1,23 +1,18 @@
-"""Real models' positional schemes: a Hugging Face ``config.json`` (parsed) -> petheory registry entries.
+"""Real models' positional schemes: a Hugging Face ``config.json`` (parsed) -> a per-layer ``petheory.scheme.Scheme``.
 
 Pure theory (no file is read: :mod:`petheory.loaders.model_config` reads the file). Files:
-:mod:`~petheory.models.config` (:func:`resolve_config`, :class:`ModelScheme`, the supported model
-and rope types), :mod:`~petheory.models.describe` (:func:`describe`: what a resolved encoding is,
-as JSON), (the one-page report is :func:`petheory.analyses.report.report`).
+:mod:`~petheory.models.config` (:func:`resolve_config`, the supported model types),
+:mod:`~petheory.models.families` (each model type's layer layout, as transformers has it),
+:mod:`~petheory.models.rope` (one RoPE parameter dict -> a rotary registry entry),
+:mod:`~petheory.models.bias` (ALiBi, T5, MLA), :mod:`~petheory.models.fields` (validated field
+readers and their limits), :mod:`~petheory.models.describe` (:func:`describe`: what a resolved
+encoding is, as JSON); the one-page report is :func:`petheory.analyses.report.report`.
 """
 
-from petheory.models.config import (
-    LIMITS,
-    MODEL_TYPES,
-    ROPE_TYPES,
-    ModelScheme,
-    Scheme,
-    mpt_slopes,
-    resolve_config,
-    rope_scheme,
-    yarn_attention_factor,
-    yarn_get_mscale,
-)
+from petheory.models.bias import mpt_slopes
+from petheory.models.config import MODEL_TYPES, resolve_config
+from petheory.models.fields import LIMITS
+from petheory.models.rope import ROPE_TYPES, rope_scheme, yarn_attention_factor, yarn_get_mscale
 
-__all__ = ["LIMITS", "MODEL_TYPES", "ROPE_TYPES", "ModelScheme", "Scheme", "mpt_slopes", "resolve_config",
-           "rope_scheme", "yarn_attention_factor", "yarn_get_mscale"]
+__all__ = ["LIMITS", "MODEL_TYPES", "ROPE_TYPES", "mpt_slopes", "resolve_config", "rope_scheme",
+           "yarn_attention_factor", "yarn_get_mscale"]

@@ -1,0 +1,104 @@
+r"""The model families whose every layer shares one scheme: ALiBi (BLOOM, MPT, Falcon), T5's buckets, MLA (DeepSeek).
+
+Each returns a ``petheory.scheme.Scheme`` with one layer per attention layer (T5: the
+encoder's, then the decoder's).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from petheory.encodings import alibi_slopes
+from petheory.errors import ValidationError
+from petheory.models.fields import LIMITS, fail, read_heads, read_int, read_real
+from petheory.models.rope import rope_dict, rope_scheme, yarn_get_mscale
+from petheory.scheme import Layer, Positions, Scheme
+
+
+def mla_model(cfg: dict, mt: str) -> Scheme:
+    """DeepSeek-V2/V3's multi-head latent attention: decoupled RoPE on ``qk_rope_head_dim`` coordinates."""
+    heads = read_heads(cfg, "num_attention_heads")
+    read_int(cfg, "hidden_size")
+    r = read_int(cfg, "qk_rope_head_dim", minimum=2)
+    nope = read_int(cfg, "qk_nope_head_dim", minimum=0)
+    if r % 2:
+        raise fail("qk_rope_head_dim", "even (coordinates rotate in pairs)", r)
+    n = read_int(cfg, "num_hidden_layers")
+    max_pos = read_int(cfg, "max_position_embeddings")
+    rope, where = rope_dict(cfg)
+    pairing = "interleaved" if cfg.get("rope_interleave", True) else "half"
+    name, params, L = rope_scheme(cfg, rope, where, d=r, rotary_dim=r, pairing=pairing, max_pos=max_pos)
+    params.pop("pairing"), params.pop("base")
+    softmax = 1.0
+    if name != "rope" and rope.get("mscale_all_dim"):
+        softmax = yarn_get_mscale(params.get("scale", 1.0), read_real(rope, "mscale_all_dim", where=where))
+    mla = {"rope_dim": r, "base": read_real(rope if "rope_theta" in rope else cfg, "rope_theta", default=10000.0),
+           "pairing": pairing, "scaling": name, "scaling_params": params, "softmax_mscale": softmax}
+    notes = [f"MLA: {r} of the {r + nope} query/key dimensions per head rotate (the rope key is shared by all heads)"]
+    if softmax != 1.0:
+        notes.append(f"mscale_all_dim: every logit (content too) is multiplied by {softmax:.6g}^2 = {softmax ** 2:.6g}")
+    layer = Layer(Positions("rotary", "mla_rope", mla, r + nope, softmax ** 2), type="full_attention")
+    kv = read_int(cfg, "num_key_value_heads", default=heads)
+    return Scheme(mt, (layer,) * n, L, max_pos, heads, kv, r + nope, tuple(notes))
+
+
+def mpt_slopes(num_heads: int, alibi_bias_max: float = 8.0) -> np.ndarray:
+    r"""MPT's ALiBi slopes (llm-foundry ``gen_slopes``), shape (H,): :math:`2^{-m_h}`,
+    :math:`m_h = h\,b/H'` for :math:`H' = 2^{\lceil\log_2 H\rceil}`, odd-indexed then even-indexed when H < H'.
+
+    >>> mpt_slopes(4).tolist()
+    [0.25, 0.0625, 0.015625, 0.00390625]
+    """
+    h2 = 1 << math.ceil(math.log2(num_heads))
+    m = np.arange(1, h2 + 1, dtype=np.float64) * (alibi_bias_max / h2)
+    slopes = 1.0 / 2.0**m
+    if h2 != num_heads:
+        slopes = np.concatenate([slopes[1::2], slopes[::2]])[:num_heads]
+    return slopes
+
+
+def alibi_model(cfg: dict, mt: str, heads: int, hidden: int, *, schedule: str) -> Scheme:
+    """ALiBi with BLOOM's (Press et al.'s) slope schedule or MPT's (``alibi_bias_max``)."""
+    if hidden % heads:
+        raise ValidationError(f"config fields hidden_size={hidden} and the {heads} heads: the heads must divide the hidden "
+                              "size; fix the config.json")
+    if schedule == "mpt":
+        attn = cfg.get("attn_config") or {}
+        if not isinstance(attn, dict):
+            raise fail("attn_config", "an object", attn)
+        slopes = mpt_slopes(heads, read_real(attn, "alibi_bias_max", default=8.0, where="attn_config."))
+        L = read_int(cfg, "max_seq_len", default=2048)
+    else:
+        slopes = alibi_slopes(heads)
+        L = read_int(cfg, "seq_length", default=read_int(cfg, "max_position_embeddings", default=2048))
+    per_head = tuple({"slope": float(s)} for s in slopes)
+    pos = Positions("bias", "alibi", {"form": "causal", "slope": float(slopes[0])}, hidden // heads, 1.0, per_head)
+    notes = ("ALiBi: one slope per head (the table lists head 1, the steepest; every head's slope is in 'heads'); "
+             "no rotation, so the band table is empty",)
+    key = next((k for k in ("num_hidden_layers", "n_layer", "n_layers") if cfg.get(k) is not None), "num_hidden_layers")
+    n = read_int(cfg, key)
+    return Scheme(mt, (Layer(pos, type="full_attention"),) * n, L, L, heads, heads, hidden // heads, notes)
+
+
+def t5_model(cfg: dict, mt: str) -> Scheme:
+    """T5's relative-position buckets: bidirectional in the encoder, causal in the decoder."""
+    heads = read_heads(cfg, "num_heads")
+    d_model = read_int(cfg, "d_model")
+    d_kv = read_int(cfg, "d_kv", default=d_model // heads)
+    nb = read_int(cfg, "relative_attention_num_buckets", default=32, minimum=4)
+    md = read_int(cfg, "relative_attention_max_distance", default=128, minimum=2)
+    enc = Layer(Positions("bias", "t5", {"bidirectional": True, "num_buckets": nb, "max_distance": md}, d_kv),
+                type="encoder")
+    dec = Layer(Positions("bias", "t5", {"bidirectional": False, "num_buckets": nb, "max_distance": md}, d_kv),
+                type="decoder")
+    n_enc = read_int(cfg, "num_layers")
+    n_dec = read_int(cfg, "num_decoder_layers", default=n_enc)
+    notes = ("T5: the bucket values are learned weights (not in config.json): the scheme is the bucketing, "
+             "shared by all layers of the encoder (bidirectional) and of the decoder (causal); the decoder's "
+             "cross-attention has no positions",)
+    # buckets have no position limit; T5 was pre-trained on 512-token inputs (Raffel et al. 2020, §3.1.2), its n_positions
+    L = read_int(cfg, "n_positions", default=512, limit=LIMITS["max_position_embeddings"])
+    return Scheme(mt, (enc,) * n_enc + (dec,) * n_dec, L, L, heads, heads, d_kv,
+                  notes + (f"L = {L}: T5's pre-training input length (n_positions)",))

@@ -1,0 +1,147 @@
+r"""One RoPE parameter dict of a ``config.json`` -> a petheory rotary registry entry and its parameters.
+
+transformers 4 writes ``rope_scaling`` (+ a top-level ``rope_theta``), transformers 5
+``rope_parameters`` (with ``rope_theta`` inside), flat or keyed by layer type
+(``{"full_attention": {...}, "sliding_attention": {...}}``: Gemma 3, OLMo 3). Every
+``rope_type`` transformers ships maps to a registry entry (:data:`ROPE_TYPES`); a key this reader
+does not know is refused (:data:`ROPE_KEYS`), since it may change the positions.
+
+Conventions: ``context`` is the original (pre-training) context L: the
+``original_max_position_embeddings`` of a scaled config, else ``max_position_embeddings``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from petheory.errors import ValidationError
+from petheory.models.fields import fail, read_bool, read_factors, read_int, read_real
+
+#: rope_type (transformers' ``rope_scaling.type`` / ``rope_type``) -> petheory registry entry.
+#: ``proportional`` (Gemma 4's global layers) is plain RoPE on a ladder of the whole head; it maps to
+#: ``rope`` / ``rope_pi`` with an equivalent base (:func:`rope_scheme`). ``mrope`` is Qwen2-VL's old
+#: name for the default ladder with ``mrope_section``.
+ROPE_TYPES = {"default": "rope", "linear": "rope_pi", "dynamic": "rope_dynamic", "yarn": "rope_yarn",
+              "longrope": "rope_longrope", "llama3": "rope_llama3", "su": "rope_longrope", "proportional": "rope",
+              "mrope": "rope"}
+
+#: Keys of a RoPE parameter dict this reader understands (a few do not touch positions: noted).
+ROPE_KEYS = frozenset({"rope_type", "type", "rope_theta", "factor", "original_max_position_embeddings",
+                       "low_freq_factor", "high_freq_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim",
+                       "attention_factor", "short_factor", "long_factor", "truncate", "partial_rotary_factor",
+                       "mrope_section", "mrope_interleaved"})
+
+
+def rope_dict(cfg: dict) -> tuple[dict, str]:
+    """The RoPE parameters (transformers 4: ``rope_scaling`` + ``rope_theta``; 5: ``rope_parameters``) and their name."""
+    for key in ("rope_parameters", "rope_scaling"):
+        val = cfg.get(key)
+        if val is None:
+            continue
+        if not isinstance(val, dict):
+            raise fail(key, "an object (or null)", val)
+        return val, key + "."
+    return {}, "rope_scaling."
+
+
+def check_rope_keys(rope: dict, where: str, *, extra=()) -> None:
+    """Refuse a key of a RoPE dict that this reader does not know (it may change the positions)."""
+    unknown = sorted(k for k in rope if k not in ROPE_KEYS and k not in extra)
+    if unknown:
+        raise ValidationError(f"config field {where}{unknown[0]} is not understood (it may change the positions); "
+                              f"supported keys: {', '.join(sorted(ROPE_KEYS | set(extra)))}")
+
+
+def rope_scheme(cfg: dict, rope: dict, where: str, *, d: int, rotary_dim: int, base_key: str = "rope_theta",
+                default_base: float = 10000.0, pairing: str = "half", max_pos: int) -> tuple[str, dict, int]:
+    """(registry name, params, original context L) of one RoPE parameter dict.
+
+    ``d`` is the head dimension, ``rotary_dim`` how many of its coordinates rotate (for
+    ``proportional``, the ladder is that of the whole head: base^(-2t/d) for the first
+    rotary_dim/2 bands, the same as base' = base^(rotary_dim/d) on a ladder of rotary_dim).
+    """
+    check_rope_keys(rope, where)
+    rtype = rope.get("rope_type", rope.get("type", "default"))
+    if rtype not in ROPE_TYPES:
+        raise ValidationError(f"unknown rope_type {rtype!r} in {where.rstrip('.')}; supported: "
+                              f"{', '.join(sorted(ROPE_TYPES))}")
+    base_src = rope if "rope_theta" in rope else cfg
+    base = read_real(base_src, base_key if base_src is cfg else "rope_theta", default=default_base,
+                     where="" if base_src is cfg else where)
+    name = ROPE_TYPES[rtype]
+    if rtype == "proportional":
+        base = base ** (rotary_dim / d)
+    params: dict = {"base": base, "pairing": pairing}
+    if rotary_dim != d:
+        params["rotary_dim"] = rotary_dim
+    L = max_pos
+    if rtype in ("default", "mrope"):
+        return name, params, L
+    if rtype == "proportional":
+        s = read_real(rope, "factor", default=1.0, minimum=1.0, where=where)
+        if s != 1.0:
+            name, params["scale"] = "rope_pi", s
+            L = max(2, int(round(max_pos / s)))
+        return name, params, L
+    if rtype in ("llama3", "yarn", "longrope", "su"):
+        # transformers: a top-level original_max_position_embeddings wins (Phi-3 keeps it there), else the rope dict's
+        src = cfg if cfg.get("original_max_position_embeddings") is not None else rope
+        L = read_int(src, "original_max_position_embeddings", default=max_pos, where="" if src is cfg else where)
+        params["n_max"] = L
+    if rtype in ("longrope", "su"):
+        factor = rope.get("factor")
+        s = max_pos / L if factor is None else read_real(rope, "factor", where=where)
+        params["scale"] = s
+        params["short_factor"] = read_factors(rope, "short_factor", rotary_dim // 2, where)
+        params["long_factor"] = read_factors(rope, "long_factor", rotary_dim // 2, where)
+        if rope.get("attention_factor") is not None:
+            params["attention_factor"] = read_real(rope, "attention_factor", where=where)
+        return name, params, L
+    if rtype == "yarn" and rope.get("factor") is None:
+        s = max_pos / L
+    else:
+        s = read_real(rope, "factor", minimum=1.0, where=where)
+    params["scale"] = s
+    if rtype == "linear":  # no original length in the config: its max_position_embeddings is the extended one (Gemma 3)
+        L = max(2, int(round(max_pos / s)))
+    elif rtype == "dynamic":
+        params["n_max"] = L = max_pos  # transformers scales against max_position_embeddings
+    elif rtype == "llama3":
+        params["low_freq_factor"] = read_real(rope, "low_freq_factor", where=where)
+        params["high_freq_factor"] = read_real(rope, "high_freq_factor", where=where)
+        if params["high_freq_factor"] <= params["low_freq_factor"]:
+            raise fail(where + "high_freq_factor", f"> low_freq_factor={params['low_freq_factor']:g}",
+                       params["high_freq_factor"])
+    elif rtype == "yarn":
+        params["beta"] = read_real(rope, "beta_fast", where=where) if rope.get("beta_fast") else 32.0
+        params["alpha"] = read_real(rope, "beta_slow", where=where) if rope.get("beta_slow") else 1.0
+        params["ramp"] = "code"
+        if not read_bool(rope, "truncate", default=True, where=where):
+            params["truncate"] = False  # gpt-oss: the ramp's end bands are not rounded
+        params["mscale"] = yarn_attention_factor(rope, s, where)
+    return name, params, L
+
+
+def yarn_get_mscale(scale: float, mscale: float = 1.0) -> float:
+    r"""DeepSeek's ``yarn_get_mscale``: :math:`0.1\,m\ln s + 1` for s > 1, else 1.
+
+    >>> round(yarn_get_mscale(40.0, 1.0), 6)
+    1.368888
+    """
+    return 1.0 if scale <= 1 else 0.1 * mscale * math.log(scale) + 1.0
+
+
+def yarn_attention_factor(rope: dict, scale: float, where: str = "rope_scaling.") -> float:
+    """YaRN's factor on cos and sin as transformers sets it: ``attention_factor`` if given, else
+    ``get_mscale(s, mscale) / get_mscale(s, mscale_all_dim)`` when both are set, else ``0.1 ln s + 1``.
+
+    >>> round(yarn_attention_factor({}, 4.0), 6)
+    1.138629
+    """
+    if rope.get("attention_factor") is not None:
+        return read_real(rope, "attention_factor", where=where)
+    m, m_all = rope.get("mscale"), rope.get("mscale_all_dim")
+    if m and m_all:
+        m, m_all = read_real(rope, "mscale", where=where), read_real(rope, "mscale_all_dim", where=where)
+        return yarn_get_mscale(scale, m) / yarn_get_mscale(scale, m_all)
+    return yarn_get_mscale(scale)
