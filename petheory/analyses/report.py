@@ -172,10 +172,7 @@ def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: i
     if n < length:
         out["notes"].append(f"{layer.span} attention: analysed at N = {n:,} = min(N, {layer.span.size:,}); the kernel "
                             "beyond the span is never used")
-    if pos.mrope is not None:
-        out["notes"].append(f"M-RoPE sections {list(pos.mrope.sections)} ({pos.mrope.layout}, axes "
-                            f"{'/'.join(pos.mrope.axes)}): text-only positions analysed (every axis carries the same "
-                            "index, so each band rotates as plain RoPE)")
+    # M-RoPE: the scheme's own note (petheory.models) says text-only positions are analysed
     out["encoding"] = describe_encoding(pos.encoding, pos.params, pos.d, length=max(n, 2))
     out["logit_factor"] = pos.logit_factor
     if pos.heads:
