@@ -18,16 +18,34 @@ def verdicts(rec):
     return {x["name"]: x["verdict"] for x in rec["readings"]}
 
 
-def test_mla_logit_form_holds_only_when_the_rotary_part_is_scaled_content():
+def test_mla_logit_form_is_refuted_with_independent_parts_and_its_correction_holds():
     rec = check_claim("gu2025.mla_logit_form", 20)
-    assert rec["verdict"] == "depends"
-    assert verdicts(rec) == {"as_stated": "refuted", "rotary_is_scaled_content": "holds"}
+    assert rec["verdict"] == "refuted" and rec["readings"] == [] and rec["paper_status"] == "unspecified"
+    assert rec["quantities"]["residual_of_eq12"] > 100 * rec["quantities"]["tolerance"]
+    assert check_claim("gu2025.mla_logit_form__corrected", 20)["verdict"] == "holds"
 
 
-def test_mla_logit_form_catches_a_planted_extra_term(monkeypatch):
+def test_mla_logit_form_holds_in_a_world_where_eq_12_is_exact(monkeypatch):
+    # planted: the rotary part made 2 x the content Gram at the first frequency, L = G + 2 Re(G o G_e)
     real = M._mla_parts
-    monkeypatch.setattr(M, "_mla_parts", lambda case, shared: (real(case, shared)[0] + 0.5, *real(case, shared)[1:]))
-    assert M._mla_violation({"n": 3, "dc": 2, "dr": 2, "alpha": 1.0, "seed": 0}, True) > 0
+
+    def planted(case):
+        L, G, zq, zk, table, parts = real(case)
+        pos = np.arange(L.shape[0])
+        Ge = np.exp(1j * (pos[:, None] - pos[None, :]) * table.angles[1, 0])
+        return G + 2.0 * np.real(G * Ge), G, zq, zk, table, parts
+
+    monkeypatch.setattr(M, "_mla_parts", planted)
+    assert check_claim("gu2025.mla_logit_form", 20)["verdict"] == "holds"
+    assert check_claim("gu2025.mla_logit_form__corrected", 20)["verdict"] == "refuted"
+
+
+def test_mla_logit_form_corrected_catches_a_wrong_rotation_sign(monkeypatch):
+    from petheory.encodings import rotary
+
+    real = rotary.RotaryTable.apply
+    monkeypatch.setattr(rotary.RotaryTable, "apply", lambda self, x: real(rotary.RotaryTable(-self.angles, self.d, self.pairing), x))
+    assert check_claim("gu2025.mla_logit_form__corrected", 20)["verdict"] == "refuted"
 
 
 def test_assumption_3_1_holds_at_the_input_and_fails_after_attention():
@@ -129,9 +147,10 @@ def test_band_average_reading_holds_and_catches_a_non_psd_e(monkeypatch):
     case = {"n": 4, "w": [0.0, 1.0, 0.5, 0.2], "w_imag": None, "margin": 0.5, "e_phases": [0.0] * 4, "e_kind": "any",
             "band_angles": [0.3, 1.1], "band_weights": [0.5, 0.5]}
     assert GC.spectral_contraction_band(case) < 0 and GC.schur_modulus_band(case) < 0
+    assert GC.spectral_contraction__corrected(case) < 0
     # planted: an E that is not positive semidefinite (unit modulus, alternating sign): the containment fails
     monkeypatch.setattr(coupling, "rope_band_average", lambda k, th, a=None: np.array([1.0, -1.0, -1.0, 1.0], complex))
-    assert GC.spectral_contraction_band(case) > 0
+    assert GC.spectral_contraction__corrected(case) > 0
 
 
 def test_lemma_b1_shows_informative_counterexamples():
