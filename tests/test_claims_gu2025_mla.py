@@ -59,13 +59,20 @@ def test_assumption_3_1_holds_at_the_input_and_fails_after_attention():
     assert M._decomposition_interaction(case, False) < 0 < M._decomposition_interaction(case, True)
 
 
-def test_prop_b2_inclusion_holds_and_catches_a_rope_that_cannot_rotate(monkeypatch):
-    assert check_claim("gu2025.logit_expressiveness", 30)["verdict"] == "holds"
-    case = {"c1": [1.0, 0.0], "c2": [-1.0, 0.0], "gap": 0.5}
-    assert M.logit_expressiveness(case) == -1.0
-    assert not M._feasible_relative(-1 + 0j, 1 + 0j, 0.0) and M._feasible_rope(-1 + 0j, 1 + 0j, 0.0)  # strictly larger
-    monkeypatch.setattr(M, "_feasible_rope", lambda c1, c2, gap: False)  # planted: RoPE's angle cannot help
-    assert M.logit_expressiveness(case) == 1.0
+def test_prop_b2_much_larger_holds_at_twice_relatives_measure_and_catches_an_equal_set(monkeypatch):
+    rec = check_claim("gu2025.logit_expressiveness", 30)
+    assert rec["verdict"] == "holds" and rec["margin"] == 0.0  # the factor is exactly 2 at gap 0
+    # at gap r/2 relative encoding meets the constraint on arccos(1/2)/pi = 1/3 of the directions, RoPE on all
+    rel, rope, m = M.expressiveness_fractions({"r": 2.0, "gap_fraction": 0.5, "angles": 128})
+    assert rope == 1.0 and abs(rel - 1 / 3) <= 1 / m
+    # planted (through what the registered checker reads): RoPE's solution set made equal to relative's
+    monkeypatch.setattr(M, "_feasible_rope", M._feasible_relative)
+    assert check_claim("gu2025.logit_expressiveness", 30)["verdict"] == "refuted"
+
+
+def test_prop_b2_catches_a_rope_set_that_misses_part_of_relatives(monkeypatch):
+    monkeypatch.setattr(M, "_feasible_rope", lambda c1, c2, gap: (c1 - c2).real > gap and (c1 - c2).imag > 0 or abs(c1 - c2) > gap and (c1 - c2).real < 0)
+    assert M.logit_expressiveness({"r": 1.0, "gap_fraction": 0.1, "angles": 32}) == 1.0
 
 
 @pytest.fixture

@@ -347,8 +347,10 @@ claim_with_readings(
 
 @st.composite
 def _expressiveness_cases(draw):
-    f = st.floats(-10.0, 10.0)
-    return {"c1": [draw(f), draw(f)], "c2": [draw(f), draw(f)], "gap": draw(st.floats(0.0, 5.0))}
+    """One content difference magnitude r = |c1 - c2| and a margin gap < r (at gap >= r neither encoding can meet
+    the constraint, and 'larger' compares two empty sets)."""
+    r = draw(st.floats(1e-3, 20.0))
+    return {"r": r, "gap_fraction": draw(st.floats(0.0, 0.999)), "angles": draw(st.sampled_from([8, 32, 128]))}
 
 
 def _feasible_relative(c1: complex, c2: complex, gap: float) -> bool:
@@ -364,28 +366,55 @@ def _feasible_rope(c1: complex, c2: complex, gap: float) -> bool:
     return bool(np.max(np.real((c1 - c2) * np.exp(1j * phi))) > gap)
 
 
+#: 'Much larger' as a factor: the measure of RoPE's solution set at least this many times relative encoding's.
+MUCH_LARGER = 2.0
+
+
+def expressiveness_fractions(case) -> tuple[float, float, int]:
+    """(fraction of content directions feasible for relative encoding, the same for RoPE, number of directions).
+
+    The content difference c1 - c2 = r e^{i psi} runs over ``angles`` directions psi spread evenly on the circle
+    (the uniform measure on the content pair's direction at fixed |c1 - c2|); each direction is asked of
+    :func:`_feasible_relative` and :func:`_feasible_rope` as they are registered in this module."""
+    r, gap, m = float(case["r"]), float(case["gap_fraction"]) * float(case["r"]), int(case["angles"])
+    psi = (np.arange(m) + 0.5) * 2 * np.pi / m  # offset by half a step: no direction lies on the boundary cos = 0
+    c1 = r * np.exp(1j * psi)  # c2 = 0 without loss: both feasibility sets depend on c1 - c2 only
+    rel = sum(_feasible_relative(complex(z), 0j, gap) for z in c1) / m
+    rope = sum(_feasible_rope(complex(z), 0j, gap) for z in c1) / m
+    return rel, rope, m
+
+
 @claim(
     id="gu2025.logit_expressiveness",
     paper_status="proposition",
     source="gu2025 App. B, Prop. B.2",
-    statement="The solution space of RoPE's logit for Task 1's constraints <q_i,k_j> + pos > C1 > C2 > <q_{i+s},k_{j+s}> "
-    "+ pos is much larger than that of relative position encoding.",
+    statement="'It is easy to verify that the solution space of RoPE is much larger than that of Relative Position "
+    "Encoding' for Task 1's constraints <q_i,k_j> + b_{i-j} > C1 > C2 > <q_{i+s},k_{j+s}> + b_{i-j} (relative) and "
+    "Re{<q_i,k_j> e^{i(i-j) theta}} > C1 > C2 > Re{<q_{i+s},k_{j+s}> e^{i(i-j) theta}} (RoPE).",
     kind="exact",
     cases=_expressiveness_cases,
     reconstruction="The constraint set of App. B for one pair (i, j) and its shift (i+s, j+s): c1 = <q_i, k_j>, c2 = "
     "<q_{i+s}, k_{j+s}> in complex form (Eq. 9), C1 - C2 >= gap. Both pairs have the offset i - j, so relative "
     "encoding adds the same b_{i-j} to both (it cancels: feasible iff Re c1 - Re c2 > gap), while RoPE multiplies both "
-    "by the same e^{i phi} with phi free (feasible iff |c1 - c2| > gap, found here by a grid over phi, no closed form). "
-    "Checked: every content pair feasible for relative is feasible for RoPE (inclusion). 'Much larger' has no measure "
-    "in the paper: for c1 - c2 uniform in angle the feasible fraction is 1/2 for relative against 1 for RoPE at gap "
-    "0, which the inclusion does not test.",
+    "by the same e^{i phi} with phi free (feasible iff some phi on a 4096-angle grid works; no closed form used). "
+    "The solution space is measured over the content pair: at each |c1 - c2| = r > gap, the fraction of directions "
+    "of c1 - c2 (uniform on the circle) that each encoding can satisfy. 'Much larger' has no number in the paper; it "
+    "is read as at least MUCH_LARGER = 2 times relative encoding's fraction at every r and gap (the least factor a "
+    "reader would call 'much'; the fractions are 1 for RoPE and arccos(gap/r)/pi <= 1/2 for relative, so the factor "
+    "is 2 at gap 0 and grows without bound as gap -> r). Checked per case: RoPE's set contains relative's and "
+    "rope_fraction >= 2 * relative_fraction. The directions are offset by half a grid step, so none lies on the "
+    "boundary of relative's set; RoPE's grid of angles errs by at most 2 (pi/4096)^2 r, below the smallest gap "
+    "margin r - gap >= 1e-3 r drawn.",
 )
 def logit_expressiveness(case) -> float:
-    """> 0 when relative encoding satisfies Task 1's constraint and RoPE does not (feasible(rel) is not inside
-    feasible(RoPE)). Cases within the grid's resolution (``|c1 - c2| - gap`` below ``2 (pi/4096)^2 |c1 - c2|``) are skipped."""
-    c1, c2 = complex(*case["c1"]), complex(*case["c2"])
-    gap = float(case["gap"])
-    d = abs(c1 - c2)
-    if abs(d - gap) <= 2 * (np.pi / 4096) ** 2 * d + 1e-12 * (d + gap) or abs((c1 - c2).real - gap) <= 1e-12 * (d + gap):
-        return 0.0
-    return 1.0 if _feasible_relative(c1, c2, gap) and not _feasible_rope(c1, c2, gap) else -1.0
+    """> 0 when RoPE's share of content directions is below MUCH_LARGER times relative encoding's, or some direction
+    feasible for relative encoding is not feasible for RoPE (the sets are not nested)."""
+    rel, rope, m = expressiveness_fractions(case)
+    r, gap = float(case["r"]), float(case["gap_fraction"]) * float(case["r"])
+    psi = (np.arange(m) + 0.5) * 2 * np.pi / m
+    nested = all(_feasible_rope(complex(z), 0j, gap) for z in r * np.exp(1j * psi) if _feasible_relative(complex(z), 0j, gap))
+    quantities(relative_fraction=rel, rope_fraction=rope, factor_needed=MUCH_LARGER, nested=nested)
+    if not nested:
+        return 1.0
+    # the fractions are counts / m, so the comparison is exact (no rounding to allow for)
+    return float(round(MUCH_LARGER * rel * m) - round(rope * m)) / m
