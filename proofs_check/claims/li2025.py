@@ -230,50 +230,103 @@ def rademacher_bound(ctx) -> Evidence:
 # ============================================================================= wavelet: unnormalised norm
 
 
+def _log_factor_slack(n_min: int) -> float:
+    """How far a missing or extra sqrt(log N) moves a fitted exponent of N over sizes >= n_min: the local slope of
+    log sqrt(log N) in log N is 1 / (2 ln N), largest at the smallest size. A rate within this of N sqrt(log N) cannot
+    be told apart from it on the sizes fitted, so it is not held against the statement."""
+    return 1.0 / (2.0 * math.log(n_min))
+
+
 @claim(
     id="li2025.wavelet_unnormalised_norm",
-    paper_status="proposition",
-    source="li2025 §6 (design trade-offs; Table 2)",
-    statement=r"The unnormalised wavelet PE norm grows as $O(N_{max}\sqrt{\log N_{max}})$.",
+    paper_status=None,  # the summary names no status ('Failure signatures')
+    source="li2025 'Failure signatures' (the summary names no status)",
+    statement=r"'Unnormalized wavelet: Input norm inflation ($O(N_{max}\sqrt{\log N_{max}})$) destabilizes training': "
+    r"the unnormalised wavelet PE norm grows as $N_{max}\sqrt{\log N_{max}}$.",
     kind="asymptotic",
     reconstruction="sup_{pos<N_max} ||PE(pos)||_2 (bounds.wavelet_norms, sparse) for N_max = 2^6..2^12, under every "
     "construction: dilation unit/position x amplitude l2/paper/none x width d = 'full' (every atom down to the scale "
     "that resolves one position; at fixed d the unit-dilation norm does not depend on N_max at all) and d = 64. "
-    "'Unnormalised' is read as: no rescaling of the PE vector after the atoms are evaluated. Fit: OLS of "
-    "log(sup norm / (N sqrt(log N))) on log N with a 95% t-interval (deterministic data: the interval measures fit). "
-    "O(.) is an upper bound: it holds if every upper confidence limit is <= 0. The fitted exponent of the norm itself "
-    "says whether the rate is attained.",
+    "'Unnormalised' is read as: no rescaling of the PE vector after the atoms are evaluated. The sentence names an "
+    "inflation, a growth rate, so both sides are checked: the rate is reached by some construction, and no "
+    "construction exceeds it. Fit: OLS of log(sup norm / (N sqrt(log N))) on log N with a 95% t-interval "
+    "(deterministic data: the interval measures fit). Slack delta = 1/(2 ln N_min) on the exponent: what a missing "
+    "or extra sqrt(log N) moves it by over these sizes (so the log factor itself is not decided). Holds when the "
+    "fastest construction's ratio-exponent interval meets [-delta, delta] and no construction's lies above delta; "
+    "refuted otherwise.",
 )
 def wavelet_unnormalised_norm(ctx) -> Evidence:
     sizes = [2**k for k in range(6, 13 if ctx.profile == "quick" else 15)]
     fams = ["db2"] if ctx.profile == "quick" else ["db2", "db4"]
-    rows, worst, worst_key = {}, -np.inf, None
+    delta = _log_factor_slack(sizes[0])
+    rows = {}
     for w in fams:
         for dil in ("unit", "position"):
             for nm in ("l2", "paper", "none"):
                 for dp in ("full", 64):
                     g = bounds.wavelet_norm_growth(sizes, wavelet=w, normalisation=nm, dilation=dil, d=dp)
-                    key = f"{w}/{dil}/{nm}/d={dp}"
-                    rows[key] = {"sup_norm": g["sup_norm"], "d": g["d"], "exponent": g["fit"]["slope"],
-                                 "exponent_ci95": g["fit"]["slope_ci"], "ratio_exponent": g["ratio_fit"]["slope"],
-                                 "ratio_exponent_ci95": g["ratio_fit"]["slope_ci"]}
-                    hi = g["ratio_fit"]["slope_ci"][1]
-                    if hi > worst:
-                        worst, worst_key = hi, key
-    fastest = max(rows, key=lambda k: rows[k]["exponent"])
+                    rows[f"{w}/{dil}/{nm}/d={dp}"] = {
+                        "sup_norm": g["sup_norm"], "d": g["d"], "exponent": g["fit"]["slope"],
+                        "exponent_ci95": g["fit"]["slope_ci"], "ratio_exponent": g["ratio_fit"]["slope"],
+                        "ratio_exponent_ci95": g["ratio_fit"]["slope_ci"]}
+    fastest = max(rows, key=lambda k: rows[k]["ratio_exponent"])
     fe = rows[fastest]
-    details = {"sizes": sizes, "fits": rows, "fastest": fastest}
-    if worst > 0:
-        return Evidence("refuted", len(rows), margin=-float(worst), details=details,
-                        counterexample={"construction": worst_key, **rows[worst_key]},
-                        summary=f"{worst_key}: sup norm grows faster than N sqrt(log N) (ratio exponent CI upper {worst:.3f} > 0)")
-    return Evidence(
-        "holds", len(rows), margin=-float(worst), details=details,
-        summary=f"upper bound holds for all {len(rows)} constructions (largest ratio-exponent upper limit {worst:.3f} <= 0), "
-        f"but it is not tight: the fastest growth is {fastest} with sup norm ~ N^{fe['exponent']:.3f} "
-        f"(CI {fe['exponent_ci95'][0]:.3f}..{fe['exponent_ci95'][1]:.3f}), i.e. sqrt(N_max), not N_max sqrt(log N_max); "
-        "amplitude 'none' with full width grows like sqrt(log N_max), fixed-width unit dilation not at all.",
-    )
+    lo, hi = fe["ratio_exponent_ci95"]
+    above = {k: r for k, r in rows.items() if r["ratio_exponent_ci95"][0] > delta}
+    details = {"sizes": sizes, "fits": rows, "fastest": fastest, "log_factor_slack": delta}
+    grows = (f"the fastest growth is {fastest}: sup norm ~ N^{fe['exponent']:.3f} (CI {fe['exponent_ci95'][0]:.3f}.."
+             f"{fe['exponent_ci95'][1]:.3f}), ratio to N sqrt(log N) ~ N^{fe['ratio_exponent']:.3f} (CI {lo:.3f}..{hi:.3f})")
+    if above:
+        k = max(above, key=lambda k: above[k]["ratio_exponent"])
+        return Evidence("refuted", len(rows), margin=-float(above[k]["ratio_exponent_ci95"][0] - delta), details=details,
+                        counterexample={"construction": k, **above[k]},
+                        summary=f"{k}: sup norm grows faster than N sqrt(log N) (ratio exponent CI lower "
+                        f"{above[k]['ratio_exponent_ci95'][0]:.3f} > slack {delta:.3f}); {grows}")
+    if hi < -delta:
+        return Evidence("refuted", len(rows), margin=float(hi + delta), details=details,
+                        counterexample={"construction": fastest, **fe},
+                        summary=f"no construction of the {len(rows)} reaches the stated rate: {grows}, below N sqrt(log N) "
+                        f"by more than a log factor (CI upper {hi:.3f} < -{delta:.3f}); O(N_max sqrt(log N_max)) holds "
+                        f"only as an upper bound that nothing attains")
+    return Evidence("holds", len(rows), margin=float(min(hi + delta, delta - lo)), details=details,
+                    summary=f"the stated rate is reached and not exceeded (slack {delta:.3f}): {grows}")
+
+
+@claim(
+    id="li2025.wavelet_unnormalised_norm__corrected",
+    paper_status=None,
+    source="li2025 'Failure signatures', corrected (the summary names no status)",
+    statement=r"The unnormalised wavelet PE norm $\sup_{pos<N_{max}}\lVert PE_{wav}(pos)\rVert_2$ grows no faster than "
+    r"$\sqrt{N_{max}}$ (up to a log factor), under every construction (unit or position dilation; amplitude l2, "
+    r"$2^{-j/2}$ or none; full or fixed width).",
+    kind="asymptotic",
+    corrected_of="li2025.wavelet_unnormalised_norm",
+    reconstruction="The constructions and fits of li2025.wavelet_unnormalised_norm; holds when every construction's "
+    "fitted exponent of N (95% t-interval) lies below 1/2 + delta, delta = 1/(2 ln N_min) the most a log factor "
+    "moves an exponent over the sizes fitted.",
+)
+def wavelet_unnormalised_norm__corrected(ctx) -> Evidence:
+    sizes = [2**k for k in range(6, 13 if ctx.profile == "quick" else 15)]
+    fams = ["db2"] if ctx.profile == "quick" else ["db2", "db4"]
+    delta = _log_factor_slack(sizes[0])
+    rows = {}
+    for w in fams:
+        for dil in ("unit", "position"):
+            for nm in ("l2", "paper", "none"):
+                for dp in ("full", 64):
+                    g = bounds.wavelet_norm_growth(sizes, wavelet=w, normalisation=nm, dilation=dil, d=dp)
+                    rows[f"{w}/{dil}/{nm}/d={dp}"] = {"exponent": g["fit"]["slope"], "exponent_ci95": g["fit"]["slope_ci"]}
+    fastest = max(rows, key=lambda k: rows[k]["exponent_ci95"][0])
+    lo = rows[fastest]["exponent_ci95"][0]
+    limit = 0.5 + delta
+    details = {"sizes": sizes, "fits": rows, "fastest": fastest, "limit": limit}
+    if lo > limit:
+        return Evidence("refuted", len(rows), margin=float(limit - lo), details=details,
+                        counterexample={"construction": fastest, **rows[fastest]},
+                        summary=f"{fastest}: sup norm ~ N^{rows[fastest]['exponent']:.3f} (CI lower {lo:.3f} > {limit:.3f})")
+    return Evidence("holds", len(rows), margin=float(limit - lo), details=details,
+                    summary=f"every construction's exponent of N is compatible with <= 1/2 + {delta:.3f}; fastest "
+                    f"{fastest}: N^{rows[fastest]['exponent']:.3f}")
 
 
 # ============================================================================= Legendre
