@@ -27,7 +27,7 @@ from petheory.geometry import stress_measures as geo_stress
 from petheory.geometry import hellinger as geo_hellinger
 from petheory.geometry import mds as geo_mds
 from petheory.geometry import rank as geo_rank
-from proofs_check.engine import Reading, claim, claim_with_readings
+from proofs_check.engine import Reading, claim, claim_with_readings, skipped
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import gamma, tolerance
 
@@ -408,61 +408,16 @@ minimal_parametrisation__corrected.memory = minimal_parametrisation.memory
 
 # ============================================================================ Monotonicity Conjecture (NTK regime)
 
-
-@st.composite
-def _monotone_cases(draw, ridge=(0.0,)):
-    n = draw(st.integers(2, 10))
-    return {"n": n, "k_small": draw(st.integers(1, n)), "k_extra": draw(st.integers(0, n)), "m": draw(st.integers(1, 12)),
-            "ridge": draw(st.sampled_from(ridge)), "seed": draw(st.integers(0, 2**32 - 1))}
-
-
-def kernel_regression_loss(F: np.ndarray, y: np.ndarray, ridge: float) -> float:
-    """Optimal training loss min_w ||F w - y||^2 + ridge ||w||^2 of a linear readout of features F (m, p), in closed
-    form from the SVD F = U S V^T (c = U^T y): ||y||^2 - sum c^2 + sum c^2 ridge / (s^2 + ridge)."""
-    U, s, _ = np.linalg.svd(F, full_matrices=False)
-    keep = s > max(F.shape) * np.finfo(float).eps * (s[0] if s.size else 0.0)
-    c = U[:, keep].T @ y
-    return float(np.sum(y * y) - np.sum(c * c) + np.sum(c * c * ridge / (s[keep] ** 2 + ridge)))
-
-
-def monotonicity_ntk(case) -> float:
-    """> 0 when the richer encoding (a superset span) has the larger optimal loss, beyond rounding."""
-    rng = np.random.default_rng(case["seed"])
-    n, m = int(case["n"]), int(case["m"])
-    k_big = min(n, int(case["k_small"]) + int(case["k_extra"]))
-    big = rng.standard_normal((n, k_big))  # the richer encoding: n positions, k_big features
-    small = big @ rng.standard_normal((k_big, int(case["k_small"])))  # its span is inside big's
-    pos = rng.integers(0, n, m)
-    y = rng.standard_normal(m)
-    lb = kernel_regression_loss(big[pos], y, case["ridge"])
-    ls = kernel_regression_loss(small[pos], y, case["ridge"])
-    # SVD backward error max(m, p) eps ||F|| on the projection of y, on each loss
-    scale = (float(np.linalg.norm(big[pos])) + float(np.linalg.norm(small[pos])) + 1.0) * float(np.dot(y, y) + 1.0)
-    tol = 8 * max(m, k_big + 1) * np.finfo(float).eps * scale
-    quantities(loss_richer=lb, loss_smaller=ls, tolerance=tol)
-    return float(lb - ls - tol)
-
-
-claim_with_readings(
+skipped(
     id="cirrincione2026.monotonicity_ntk",
     paper_status="conjecture",
-    source=f"{SRC}; Appendix A (Monotonicity Conjecture, proved there in the NTK regime; its statement is not in the "
-    "text we have)",
-    statement="Monotonicity Conjecture (reconstruction): in the NTK regime, an encoding that keeps more positional "
-    "information never gives a worse optimal loss.",
+    source=f"{SRC}; Appendix A (Monotonicity Conjecture, proved there in the NTK regime)",
+    statement="'Appendix A develops a proof of the Monotonicity Conjecture within the Neural Tangent Kernel (NTK) "
+    "regime for masked language modelling (MLM) losses, sequence classification losses, and general losses "
+    "satisfying a positional sufficiency condition, through five lemmas.'",
     kind="exact",
-    reconstruction="The abstract names the conjecture and the regime (NTK; MLM, classification and losses with a "
-    "positional sufficiency condition) but not its statement, so this is a labelled reconstruction. NTK regime = a "
-    "linear readout of fixed features (the linearised network); 'keeps more positional information' = the richer "
-    "encoding's features span a superset (P_small = P_big G for some G); loss = squared loss. Checked in closed form "
-    "(SVD) on m random examples whose positions index the encoding's rows.",
-    readings=[
-        Reading("least_squares", "unregularised: the optimal loss with the richer encoding is <= the poorer one's "
-                "(a minimum over a larger span; the search checks the closed form, not the nesting)",
-                check=monotonicity_ntk, cases=_monotone_cases, evidence="definitional",
-                evidence_note="the least-squares optimum over a span containing another is never larger: true by "
-                "nesting of the minimisations"),
-        Reading("ridge", "with a ridge penalty (1e-3 or 1, the kernel regression of a finite-width NTK): the same order",
-                check=monotonicity_ntk, cases=lambda: _monotone_cases(ridge=(1e-3, 1.0))),
-    ],
+    reason="not decidable from the text we have: the abstract names the Monotonicity Conjecture and the regime of its "
+    "proof but does not state it (what is monotone, in what, under which 'positional sufficiency condition'), and "
+    "the commentary does not either; any statement we checked would be ours, not the paper's. Needs the full text "
+    "of Appendix A.",
 )
