@@ -96,12 +96,30 @@ def _deposit_records(name, drops, task="gu2025_task1"):
     return recs
 
 
-def test_deposit_claims_read_paper_records_per_seed(no_shipped, tmp_path):
-    write(tmp_path / "none", _deposit_records("rope", [0.01, 0.02, 0.015]))  # gu2025's 'rope' = rope+sinusoidal
-    ev = M.rope_abs_deposit(_ctx(tmp_path / "none"))
+def _layered_records(first, second):
+    """rope+sinusoidal Task 1 records whose head (0, 0) drops ``first[s]`` and head (1, 0) drops ``second[s]``."""
+    recs = _deposit_records("rope", first)  # gu2025's 'rope' = rope+sinusoidal
+    for r, d in zip(recs, second):
+        for h in r["ablation"]["heads"]:
+            if (h["layer"], h["head"]) == (1, 0):
+                h["drop"] = d
+    return recs
+
+
+def test_rope_abs_deposit_is_none_in_the_first_layer_and_back_from_the_second(no_shipped, tmp_path):
+    write(tmp_path / "paper", _layered_records([0.01, 0.02, 0.015], [0.4, 0.5, 0.45]))  # as Fig. 6 says
+    ev = M.rope_abs_deposit(_ctx(tmp_path / "paper"))
     assert ev.verdict == "holds" and ev.seeds == {"gu2025_task1/rope+sinusoidal": 3} and ev.p_value < 0.05
-    write(tmp_path / "large", _deposit_records("rope", [0.4, 0.5, 0.45]))
-    assert M.rope_abs_deposit(_ctx(tmp_path / "large")).verdict == "refuted"
+    # the same records satisfy gu2025.single_head_deposit's RoPE part (a shallow deposit in layers 0-1): compatible
+    from proofs_check.claims.gu2025_empirical import DEPOSIT_LARGE, max_shallow_drop
+    assert all(max_shallow_drop(r) >= DEPOSIT_LARGE for r in _layered_records([0.01] * 3, [0.4, 0.5, 0.45]))
+    write(tmp_path / "first", _layered_records([0.4, 0.5, 0.45], [0.4, 0.5, 0.45]))  # the deposit stays in layer 1
+    assert M.rope_abs_deposit(_ctx(tmp_path / "first")).verdict == "refuted"
+    write(tmp_path / "gone", _layered_records([0.01, 0.02, 0.015], [0.01, 0.02, 0.015]))  # never reappears
+    assert M.rope_abs_deposit(_ctx(tmp_path / "gone")).verdict == "refuted"
+
+
+def test_mla_deposit_claim_reads_paper_records_per_seed(no_shipped, tmp_path):
     write(tmp_path / "mla", _deposit_records("mla", [0.4, 0.5, 0.45]))
     assert M.mla_headwise_ablation(_ctx(tmp_path / "mla")).verdict == "refuted"
 
@@ -127,6 +145,13 @@ def test_partial_rope_compares_with_full_rope_and_nope(no_shipped, tmp_path):
                                                     r["final"]["test"].items()}}} for r in bad]
     write(tmp_path / "bad", bad)
     assert M.partial_rope(_ctx(tmp_path / "bad")).verdict != "holds"
+    # 'below-near-optimal' keeps its 'below': partial RoPE above full RoPE contradicts it
+    above = [r if not (r["task"] == "gu2025_task1" and r["pe"] == "rope:heads=4") else {**r, "final": {
+        **r["final"], "test": {k: {**v, "acc": 0.95 + 0.001 * r["seed"]} for k, v in r["final"]["test"].items()}}}
+        for r in recs]
+    write(tmp_path / "above", above)
+    ev = M.partial_rope(_ctx(tmp_path / "above"))
+    assert ev.verdict == "refuted" and ev.details["p_against"]["task1/rope:heads=4 below rope"] < 0.05
 
 
 def test_remark_3_2_and_3_1_readings():
