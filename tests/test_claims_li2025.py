@@ -167,14 +167,24 @@ def test_planted_alibi_bias_magnitude_violation(monkeypatch):
     broken = lambda n, **k: info.fn(n, **k) - 1.0  # noqa: E731
     monkeypatch.setitem(enc._REGISTRY, "alibi", enc.EncodingInfo(info.name, info.kind, broken, info.summary,
                                                                   info.conventions, info.source, info.params))
-    assert verdict("li2025.input_norm_bounds#stated_values")["verdict"] == "refuted"
+    assert verdict("li2025.input_norm_bounds")["verdict"] == "refuted"
 
 
-def test_the_learned_row_of_table2_is_definitional_and_says_why():
+def test_input_norm_bounds_is_a_conjunction_not_readings():
     rec = verdict("li2025.input_norm_bounds")
-    r = {x["name"]: x for x in rec["readings"]}
-    assert r["learned"]["evidence"] == "definitional" and "by definition" in r["learned"]["evidence_note"]
-    assert r["stated_values"]["evidence"] == "searched" and rec["verdict"] == "holds"
+    assert rec["verdict"] == "holds" and rec["readings"] == [] and rec["paper_status"] == "unspecified"
+    assert "by definition" in rec["evidence_note"] and "Table 2" in rec["source"] and "ALiBi" in rec["source"]
+
+
+@pytest.mark.parametrize("pe", ["sinusoidal", "legendre"])
+def test_a_failing_part_refutes_input_norm_bounds(monkeypatch, pe):
+    # planted: one PE's vectors scaled by 1.5 through the registry entry norm_bound reads; the others untouched
+    info = enc.info(pe)
+    broken = lambda *a, **k: 1.5 * info.fn(*a, **k)  # noqa: E731
+    monkeypatch.setitem(enc._REGISTRY, pe, enc.EncodingInfo(info.name, info.kind, broken, info.summary,
+                                                             info.conventions, info.source, info.params))
+    rec = verdict("li2025.input_norm_bounds")
+    assert rec["verdict"] == "refuted" and rec["counterexample"]["pe"] == pe
 
 
 def test_alibi_eq9_is_tested_against_an_independent_softmax(monkeypatch):
