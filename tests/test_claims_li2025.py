@@ -421,3 +421,19 @@ def test_table5_states_its_looks_and_calibration():
     db2 = next(t for t in tried if t["trained"])
     assert db2["last_nonzero_position"] == 149  # exactly zero from 150 on
     assert any(t["small_but_nonzero_far"] for t in tried if t["wavelet"] == "db4")
+
+
+def test_li2025_statuses_are_only_the_summarys_own_words():
+    """Issue 30: the summary calls none of its sentences a theorem, proposition or remark."""
+    from proofs_check import engine
+
+    for c in engine.all_claims():
+        if c.id.startswith("li2025."):
+            assert c.paper_status in (None, "empirical"), c.id
+            assert c.paper_status == "empirical" or "names no" in c.source, c.id
+
+
+@pytest.mark.parametrize("cid", ["li2025.ua_no_extrapolation", "li2025.learned_no_extrapolation"])
+def test_claims_true_by_construction_say_definitional(cid):
+    c = get(cid)
+    assert c.evidence == "definitional" and c.evidence_note

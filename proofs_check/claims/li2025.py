@@ -64,8 +64,8 @@ def _sinusoid_reference(d: int, pos: int, base: float, layout: str) -> tuple[np.
 
 @claim(
     id="li2025.sinusoidal_norm_bound",
-    paper_status="proposition",
-    source="li2025 Table 2 (§4.2)",
+    paper_status=None,  # the summary names no status
+    source="li2025 Table 2 (§4.2) (the summary names no status)",
     statement=r"Sinusoidal input norm bound $B_0 = B_x + \sqrt{d_{model}}$, i.e. "
     r"$\lVert PE_{sin}(pos)\rVert_2 \le \sqrt{d_{model}}$ for every position. Three parts, each a case field: "
     r"the paper's bound; the exact norm $\lVert PE_{sin}(pos)\rVert_2=\sqrt{d/2}$ ($d/2$ sine-cosine pairs of "
@@ -173,8 +173,8 @@ _RAD_PES = {
 
 @claim(
     id="li2025.rademacher_bound",
-    paper_status="theorem",
-    source="li2025 §4.2",
+    paper_status=None,  # the summary names no status
+    source="li2025 §4.2 (the summary names no status)",
     statement=r"$R_m(\mathcal F^{L,H})$ scales as $O(L_{trans}B_0/\sqrt m)$ up to log factors when "
     r"$\lVert W\rVert_2\le C_W$ (each layer $L_{layer}$-Lipschitz).",
     kind="asymptotic",
@@ -348,8 +348,8 @@ def legendre_norm_bound(d: int, orthonormal: bool) -> float:
 
 @claim(
     id="li2025.legendre_bounded",
-    paper_status="remark",
-    source="li2025 §6 (design trade-offs)",
+    paper_status=None,  # the summary names no status
+    source="li2025 §6 (design trade-offs) (the summary names no status)",
     statement="Legendre PE has bounded norm and saturates to a constant vector for very large positions.",
     kind="exact",
     cases=_legendre_cases,
@@ -450,11 +450,11 @@ _AMBIGUITY_RECON = (
 
 claim_with_readings(
     id="li2025.sinusoidal_periodic_ambiguity",
-    source="li2025 §6 (design trade-offs), failure signatures",
+    source="li2025 §6 (design trade-offs), failure signatures (the summary names no status)",
     statement="Sinusoidal PE suffers periodic ambiguity beyond about 10000 positions. 'Ambiguity' is not defined; "
     "each reading is checked at the paper's d_model = 64, base 10000.",
     kind="exact",
-    paper_status="remark",
+    paper_status=None,  # the summary names no status
     reconstruction=_AMBIGUITY_RECON,
     readings=[
         Reading("near_repeat", "ambiguity = a pair of positions closer than adjacent positions; its onset lies in "
@@ -478,8 +478,8 @@ AMBIGUITY_ONSETS = {12: 14495, 14: 18246, 16: 596274}
 
 @claim(
     id="li2025.sinusoidal_periodic_ambiguity__corrected",
-    paper_status="remark",
-    source="li2025 §6 (corrected)",
+    paper_status=None,  # the summary names no status
+    source="li2025 §6 (corrected) (the summary names no status)",
     statement=r"With base 10000, ambiguity (a pair closer than adjacent positions) starts at offset 6 for "
     r"$d\le10$ (the fastest pair's period is $2\pi$), at 14495 for $d=12$, 18246 for $d=14$, 596274 for $d=16$, "
     r"and not within $10^6$ positions for $18\le d\le1024$ -- including the paper's $d_{model}=64$. Only "
