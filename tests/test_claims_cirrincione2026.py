@@ -73,7 +73,7 @@ def test_strain_checker_catches_a_suboptimal_mds(monkeypatch):
 
 
 def test_hellinger_geometry_is_reproduced_exactly():
-    rec = check("exact_reproduction_impossible#any_dimension", 60)
+    rec = check("exact_reproduction_impossible#hellinger_chordal", 60)
     assert rec["verdict"] == "refuted"
     assert len(rec["counterexample"]["counts"]) >= 3
 
@@ -86,7 +86,7 @@ def test_reproduction_checker_holds_when_no_encoding_reproduces(monkeypatch):
         return dataclasses.replace(m, embedding=1.01 * m.embedding)
 
     monkeypatch.setattr("petheory.geometry.mds.classical_mds", inexact)
-    assert check("exact_reproduction_impossible#any_dimension")["verdict"] == "holds"
+    assert check("exact_reproduction_impossible#hellinger_chordal")["verdict"] == "holds"
 
 
 def test_hellinger_is_euclidean_and_reproduced_at_its_rank():
@@ -348,16 +348,17 @@ def _verdicts(rec):
     return {x["name"]: x["verdict"] for x in rec["readings"]}
 
 
-def test_exact_reproduction_depends_on_the_dimension(monkeypatch):
+def test_exact_reproduction_depends_on_which_distances_chord_or_arc(monkeypatch):
     rec = check("exact_reproduction_impossible")
-    assert rec["verdict"] == "depends" and _verdicts(rec) == {"any_dimension": "refuted", "dimension_below_rank": "holds"}
-    assert "curved" not in rec["statement"]
-    case = {"counts": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}
-    assert C.reproduction_below_rank(case) < 0
-    # planted: an MDS that returns the full-rank embedding whatever rank is asked: the reading must catch it
-    real = geo.classical_mds
-    monkeypatch.setattr("petheory.geometry.mds.classical_mds", lambda D, rank=None, **k: real(D, **k))
-    assert C.reproduction_below_rank(case) > 0
+    assert rec["verdict"] == "depends" and _verdicts(rec) == {"hellinger_chordal": "refuted", "fisher_rao_geodesic": "holds"}
+    assert "curved" not in rec["statement"] and rec["paper_status"] == "unspecified"
+    fr = {x["name"]: x for x in rec["readings"]}["fisher_rao_geodesic"]
+    P = np.asarray(fr["details"]["witness"]["distributions"])
+    lam = np.linalg.eigvalsh(geo.gram_from_distances(C.fisher_rao_distances(P / P.sum(axis=1, keepdims=True))))
+    assert lam.min() < -1e-4  # the witness replays: its geodesic distances are not Euclidean
+    # planted: a 'Fisher-Rao' distance that is the (Euclidean) chord: no witness exists, so it cannot hold
+    monkeypatch.setattr(C, "fisher_rao_distances", lambda P: 2 * geo.hellinger_distances(P))
+    assert check("exact_reproduction_impossible#fisher_rao_geodesic")["verdict"] == "inconclusive"
 
 
 def test_minimal_parametrisation_depends_on_what_instead_of_nd_means(monkeypatch):

@@ -61,8 +61,8 @@ def test_margins_are_never_denormal(records):
 @pytest.mark.parametrize("claim_id, verdict, readings", [
     ("cirrincione2026.hellinger_mds_optimal", "depends", {"stress": "refuted", "strain": "holds"}),
     ("cirrincione2026.necessity", "depends", {"mask_is_not_a_signal": "refuted", "mask_is_a_signal": "holds"}),
-    ("cirrincione2026.exact_reproduction_impossible", "depends", {"any_dimension": "refuted",
-                                                                  "dimension_below_rank": "holds"}),
+    ("cirrincione2026.exact_reproduction_impossible", "depends", {"hellinger_chordal": "refuted",
+                                                                  "fisher_rao_geodesic": "holds"}),
     ("cirrincione2026.minimal_parametrisation", "depends", {"fewer_than_nd": "refuted", "representable": "holds"}),
     ("gu2025.sinusoidal_scores_toeplitz", "depends", {"with_projections": "refuted", "identity": "holds"}),
     ("gu2025.normalisation_keeps_toeplitz", "depends", {"row_softmax": "refuted", "scalar_1_over_sqrt_d": "holds"}),

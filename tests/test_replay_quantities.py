@@ -71,7 +71,7 @@ def test_lemma_b1_range_replay_names_ptp_f_ptp_g_and_four_sum_w():
 
 #: The shrunk counterexamples of the refuted exact claims and readings (quick profile, seed 0).
 REFUTED = [
-    ("cirrincione2026.exact_reproduction_impossible#any_dimension", {"counts": [[1, 0, 0, 0], [0, 0, 0, 1], [0, 0, 1, 1], [0, 0, 1, 0]]}),
+    ("cirrincione2026.exact_reproduction_impossible#hellinger_chordal", {"counts": [[1, 0, 0, 0], [0, 0, 0, 1], [0, 0, 1, 1], [0, 0, 1, 0]]}),
     ("cirrincione2026.hellinger_mds_optimal#stress", {"counts": [[1, 0], [1, 0], [0, 1], [1, 1]], "d": 1}),
     ("cirrincione2026.minimal_parametrisation#fewer_than_nd", {"counts": [[1, 0], [0, 1]], "d": 1, "seed": 0}),
     ("cirrincione2026.necessity#mask_is_not_a_signal", {"attention": "causal", "output": "pooled", "model": "encoder_layer", "norm_first": False, "n": 3, "d_model": 4, "nhead": 1, "seed": 0, "perm": [0, 2, 1]}),
