@@ -286,12 +286,12 @@ def exact_reproduction_impossible__corrected(case) -> float:
 
 @claim(
     id="cirrincione2026.rank_bound",
-    paper_status="proposition",
+    paper_status=None,
     evidence="definitional",
     evidence_note="rank B <= n-1 holds by construction: B = -1/2 J D^2 J and J 1 = 0 give B 1 = 0 exactly, "
     "for every D. The search checks the library against it (its double centring, and an MDS rank equal to rank B), "
     "which catches an uncentred Gram or a wrong rank rule, not the mathematics",
-    source=f"{SRC}; minimal parametrisation result",
+    source=f"{SRC}; minimal parametrisation result (the source names no status: a 'result')",
     statement=r"The optimal encoding has effective rank $r=\operatorname{rank}(B)\le n-1$. Both parts are checked on "
     r"Hellinger targets with the numerical rank at the threshold $\gamma_{17n}\lambda_{max}$: (i) "
     r"$\operatorname{rank}B\le n-1$ (since $B\mathbf 1=0$); (ii) the classical MDS encoding has rank exactly "
@@ -386,8 +386,8 @@ def minimal_representable(case) -> float:
 
 claim_with_readings(
     id="cirrincione2026.minimal_parametrisation",
-    paper_status="proposition",
-    source=f"{SRC}; minimal parametrisation result",
+    paper_status=None,
+    source=f"{SRC}; minimal parametrisation result (the source names no status: a 'result')",
     statement=r"The optimal encoding can be represented with $r(n+d)$ parameters instead of $nd$.",
     kind="exact",
     reconstruction="'instead of nd' read two ways: as a saving (exact and always fewer than nd), or as the count of "
@@ -405,8 +405,8 @@ claim_with_readings(
 
 @claim(
     id="cirrincione2026.minimal_parametrisation__corrected",
-    paper_status="proposition",
-    source=f"{SRC}; minimal parametrisation result (corrected)",
+    paper_status=None,
+    source=f"{SRC}; minimal parametrisation result (corrected; the source names no status: a 'result')",
     statement=r"The rank-$r$ optimal encoding $P\in\mathbb R^{n\times d}$ equals $UV^\top$ exactly with $r(n+d)$ "
     r"numbers; that is fewer than $nd$ exactly when $r<nd/(n+d)$ (so never for $r\ge\min(n,d)/2$ with "
     r"$n=d$, and not on real text where the numerical rank is $n-1$), and truncating to $k<r$ costs exactly "
