@@ -195,3 +195,18 @@ def test_lemma_b1_shows_informative_counterexamples():
     case = {"weights": [0.781, 0.909, 0.881, 0.869], "p": [0, 1, 3, 3], "q": 12, "reading": "statement",
             "part": "g_not_below_f"}
     assert G.lemma_b1_range(case) == pytest.approx(0.91, abs=0.01)
+
+
+def test_paper_scale_claims_say_once_that_the_small_preset_cannot_decide_them():
+    """Issue 30: gu2025 specifies its setup in full, so the small preset is a substitute (never a decision), said in
+    one place (gu2025_empirical.SMALL_PRESET) and applied by one wrapper (paper_scale)."""
+    from proofs_check import engine
+    from proofs_check.claims.gu2025_empirical import SMALL_PRESET
+
+    emp_claims = [c for c in engine.all_claims() if c.id.startswith("gu2025.") and c.kind == "empirical"]
+    assert len(emp_claims) >= 8
+    for c in emp_claims:
+        assert c.setup == "paper" and SMALL_PRESET in c.reconstruction, c.id
+        rec = check_claim(c.id)
+        if "small preset" in rec["summary"]:  # the shipped small-preset records
+            assert rec["setup"] == "substitute" and rec["verdict"] == "inconclusive", c.id

@@ -16,14 +16,14 @@ from hypothesis import strategies as st
 from petheory import coupling
 from petheory.encodings import rotary as enc_rotary
 from proofs_check.claims import _empirical as emp
-from proofs_check.claims.gu2025_empirical import DEPOSIT_LARGE, DEPOSIT_NONE, max_shallow_drop, record_problem
+from proofs_check.claims.gu2025_empirical import DEPOSIT_LARGE, DEPOSIT_NONE, max_shallow_drop, paper_scale, record_problem, SMALL_PRESET
 from proofs_check.engine import Evidence, Reading, claim, claim_with_readings
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import gamma, unit_roundoff
 
 ALPHA = 0.05
-_FIG = ("Records of petheory.experiments.gu2025_task1/2 (runs/ first, then records/), grouped by PE spec. Only "
-        "paper-preset records (the authors' model and data sizes) decide, with >= 3 seeds per spec; none are shipped "
+_FIG = ("Records of petheory.experiments.gu2025_task1/2 (runs/ first, then records/), grouped by PE spec. " + SMALL_PRESET +
+        " Paper-preset records decide with >= 3 seeds per spec; none are shipped "
         "(records/ holds the small preset of the seven §4 runs only), so the verdict is inconclusive until they exist: "
         "train them with `python benchmarks/gpu_records.py --device cuda gu2025_fig5 gu2025_fig6 gu2025_fig7` or "
         "petheory.experiments.gu2025_partial_rope / gu2025_rope_abs / gu2025_mla_ablation({'size': 'paper', 'device': 'cuda'}).")
@@ -66,7 +66,7 @@ def _inconclusive(found: dict, what: str) -> Evidence:
     statement="'Even with only a handful of RoPE-enabled heads, Task 1 performance remains below-near-optimal, and "
     "Task 2 generalization is shocked' (RoPE on a subset of heads, NoPE on the rest).",
     kind="empirical",
-    setup="reconstruction",
+    setup="paper",
     alpha=ALPHA,
     reconstruction=_FIG + " 'Below-near-optimal' is read as both of its words: below full RoPE (rope) and near it. "
     "Checked, for each partial spec rope:heads=k with k < H: Task 1 test accuracy below full RoPE's (one-sided Welch) "
@@ -74,6 +74,7 @@ def _inconclusive(found: dict, what: str) -> Evidence:
     "Welch); Holm over all of them at alpha 0.05, every part must hold (a conjunction). 'Near' and 'shocked' have no "
     "number in the paper: the 5-point band is a documented choice.",
 )
+@paper_scale
 def partial_rope(ctx) -> Evidence:
     t1 = _by_spec(ctx, "gu2025_task1", lambda s: s == "rope" or s.startswith("rope:heads="))
     t2 = _by_spec(ctx, "gu2025_task2", lambda s: s in ("nope",) or s.startswith("rope:heads="))
@@ -104,7 +105,7 @@ def partial_rope(ctx) -> Evidence:
         verdict, p = "holds", emp.decision_p(emp.holm_adjusted(pf), list(pf), "holds")
     else:
         verdict, p = "inconclusive", None
-    return Evidence(verdict, sum(seeds.values()), details={"p_for": pf, "p_against": pa}, seeds=seeds, p_value=p,
+    return Evidence(verdict, sum(seeds.values()), details={"size": "paper", "p_for": pf, "p_against": pa}, seeds=seeds, p_value=p,
                     summary=f"paper preset: {', '.join(partial)} vs rope (Task 1) and nope (Task 2): {verdict}")
 
 
@@ -125,7 +126,7 @@ def _deposit_claim(ctx, spec: str, task: str, *, large: bool) -> Evidence:
         else "inconclusive"
     return Evidence(verdict, len(drops), margin=(min(drops) - thr) if large else (thr - max(drops)),
                     seeds={f"{task}/{spec}": len(drops)}, p_value=p_for if verdict == "holds" else p_against,
-                    details={"max_shallow_drop": drops, "threshold": thr},
+                    details={"size": "paper", "max_shallow_drop": drops, "threshold": thr},
                     summary=f"paper preset {task}/{spec}: largest shallow single-head drop per seed "
                     f"{[round(d, 3) for d in drops]} vs {thr}")
 
@@ -154,7 +155,7 @@ def layer_drops(record: dict) -> dict | None:
     "Ablating each head does not affect the overall performance. However, starting from the second layer, the "
     "deposit pattern reappears' (RoPE with an absolute position embedding added before the first layer, Task 1).",
     kind="empirical",
-    setup="reconstruction",
+    setup="paper",
     alpha=ALPHA,
     reconstruction=_FIG + " RoPE + absolute = rope+sinusoidal. gu2025's own 'rope' run already adds a sinusoidal PE "
     "(CLAIMS.md: their code differs from their text), so this is the spec gu2025.single_head_deposit reads as "
@@ -165,6 +166,7 @@ def layer_drops(record: dict) -> dict | None:
     "holds when both parts are significant (an intersection-union test needs no correction), refuted when either "
     "part is significantly contradicted (Holm over the two).",
 )
+@paper_scale
 def rope_abs_deposit(ctx) -> Evidence:
     spec, task = "rope+sinusoidal", "gu2025_task1"
     found = _by_spec(ctx, task, lambda s: s == spec)
@@ -191,7 +193,8 @@ def rope_abs_deposit(ctx) -> Evidence:
         verdict, p = "inconclusive", None
     return Evidence(verdict, len(per), seeds={f"{task}/{spec}": len(per)}, p_value=p,
                     margin=min(DEPOSIT_NONE - max(first), min(later) - DEPOSIT_LARGE),
-                    details={"first_layer_drop": first, "later_layer_drop": later, "p_for": p_for, "p_against": p_against},
+                    details={"size": "paper", "first_layer_drop": first, "later_layer_drop": later, "p_for": p_for,
+                             "p_against": p_against},
                     summary=f"paper preset {task}/{spec}: first-layer drop per seed {[round(d, 3) for d in first]} "
                     f"(<= {DEPOSIT_NONE}), later-layer drop {[round(d, 3) for d in later]} (>= {DEPOSIT_LARGE}): {verdict}")
 
@@ -203,10 +206,11 @@ def rope_abs_deposit(ctx) -> Evidence:
     statement="Under MLA, head-wise ablation shows an 'average deposit': no single head carries the positional "
     "computation on Task 1.",
     kind="empirical",
-    setup="reconstruction",
+    setup="paper",
     alpha=ALPHA,
     reconstruction=_FIG + " Checked as: mla shows no deposit on Task 1." + _DEPOSIT,
 )
+@paper_scale
 def mla_headwise_ablation(ctx) -> Evidence:
     return _deposit_claim(ctx, "mla", "gu2025_task1", large=False)
 
@@ -217,11 +221,12 @@ def mla_headwise_ablation(ctx) -> Evidence:
     source="gu2025 App. C, Remark C.1",
     statement="All experiments used dropout, so the deposit pattern is not a phenomenon that ordinary dropout removes.",
     kind="empirical",
-    setup="reconstruction",
+    setup="paper",
     alpha=ALPHA,
     reconstruction=_FIG + " Checked as: RoPE (rope) trained with dropout > 0 (the paper preset: 0.1) still shows a "
     "large deposit on Task 1." + _DEPOSIT,
 )
+@paper_scale
 def dropout_keeps_deposit(ctx) -> Evidence:
     ev = _deposit_claim(ctx, "rope", "gu2025_task1", large=True)
     return ev
