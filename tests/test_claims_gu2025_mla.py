@@ -210,3 +210,29 @@ def test_paper_scale_claims_say_once_that_the_small_preset_cannot_decide_them():
         rec = check_claim(c.id)
         if "small preset" in rec["summary"]:  # the shipped small-preset records
             assert rec["setup"] == "substitute" and rec["verdict"] == "inconclusive", c.id
+
+
+def _acc_records(task, accs, seeds=(0, 1, 2)):
+    """Paper-preset records: {name: (train acc, test acc)}, a small per-seed jitter."""
+    out = []
+    for name, (tr, te) in accs.items():
+        for s in seeds:
+            r = fake_record(task, name, te + 0.001 * s, seed=s)
+            r["final"]["train"]["acc"] = tr + 0.0015 * s
+            out.append(r)
+    return out
+
+
+def test_random_pe_overfits_is_a_conjunction_over_both_tasks(no_shipped, tmp_path):
+    from proofs_check.claims import gu2025_empirical as E
+
+    t1 = {"random": (0.99, 0.70), "absolute": (0.995, 0.85), "rope": (0.99, 0.93)}
+    t2 = {"random": (0.99, 0.55), "absolute": (0.80, 0.60), "nope": (0.80, 0.78), "alibi": (0.3, 0.2)}
+    write(tmp_path / "paper", _acc_records("gu2025_task1", t1) + _acc_records("gu2025_task2", t2))
+    ev = E.random_pe_overfits(_ctx(tmp_path / "paper"))
+    assert ev.verdict == "holds" and ev.setup == "paper", ev.summary
+    # one failing part refutes it: random generalises as well as absolute on Task 1
+    t1_bad = {**t1, "random": (0.99, 0.90)}
+    write(tmp_path / "bad", _acc_records("gu2025_task1", t1_bad) + _acc_records("gu2025_task2", t2))
+    ev = E.random_pe_overfits(_ctx(tmp_path / "bad"))
+    assert ev.verdict == "refuted" and ev.details["p_against"]["task1: absolute test acc > random"] < 0.05

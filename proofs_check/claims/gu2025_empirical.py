@@ -409,3 +409,69 @@ def table1(ctx) -> Evidence:
     return Evidence(verdict, n1 + n2, margin=TABLE1_HOLDS - worst, details=details, seeds=seeds,
                     p_value=_table1_p(t1, t2, verdict),
                     summary=f"largest difference {worst:.2f} points; measured {got}")
+
+
+def _train_acc(table, name) -> list:
+    return [float(r["final"]["train"]["acc"]) for r in table[name]["records"]]
+
+
+@claim(
+    id="gu2025.random_pe_overfits",
+    paper_status="empirical",
+    source="gu2025 §4.2, Figs. 2-3 (Random PE)",
+    statement="Task 1: 'Random initialization matches Absolute on training accuracy but overfits--its non-Toeplitz "
+    "bias limits generalization, yielding lower test performance.' Task 2: 'Overfitting emerges under Random "
+    "initialization: its non-Toeplitz bias perfectly fits content counts but produces the largest train-test gap.'",
+    kind="empirical",
+    setup="paper",
+    alpha=ALPHA,
+    reconstruction=_RECON + " Random = gu2025's 'random' run (random:trainable=true). A conjunction of three parts, "
+    "every part must hold: (1) Task 1 training accuracy of random matches absolute's within 2 points (TOST, two "
+    "one-sided Welch tests); (2) Task 1 test accuracy of absolute > random (one-sided Welch); (3) Task 2 train-test "
+    "accuracy gap of random > that of every other run (one-sided Welch per run, per seed gaps). One Holm family at "
+    "alpha 0.05: holds when every part is significant, refuted when one is significantly contradicted.",
+)
+@paper_scale
+def random_pe_overfits(ctx) -> Evidence:
+    from proofs_check.claims import _empirical as emp
+
+    t1, size1, n1 = _table(ctx, "gu2025_task1")
+    t2, size2, n2 = _table(ctx, "gu2025_task2")
+    if not {"random", "absolute"} <= set(t1) or "random" not in t2 or len(t2) < 2:
+        return _no_records("gu2025_task1/2 (random and absolute)")
+    size = size1 if size1 == size2 else f"{size1}/{size2}"
+    tr_r, tr_a = _train_acc(t1, "random"), _train_acc(t1, "absolute")
+    pf, pa, diffs = {}, {}, {}
+    lo = emp.welch_less([-x - MARGIN for x in tr_r], [-x for x in tr_a])["p"]  # H1: random - absolute > -2 points
+    hi = emp.welch_less([x - MARGIN for x in tr_r], tr_a)["p"]  # H1: random - absolute < 2 points
+    out_hi = emp.welch_less([-x + MARGIN for x in tr_r], [-x for x in tr_a])["p"]
+    out_lo = emp.welch_less([x + MARGIN for x in tr_r], tr_a)["p"]
+    key = "task1: random train acc matches absolute (±2 points)"
+    pf[key] = None if lo is None or hi is None else max(lo, hi)
+    pa[key] = None if out_hi is None or out_lo is None else min(out_hi, out_lo)
+    diffs[key] = _stats(tr_r)[0] - _stats(tr_a)[0]
+    key = "task1: absolute test acc > random"
+    pf[key] = emp.welch_less(t1["random"]["acc"], t1["absolute"]["acc"])["p"]
+    pa[key] = emp.welch_less(t1["absolute"]["acc"], t1["random"]["acc"])["p"]
+    diffs[key] = _stats(t1["absolute"]["acc"])[0] - _stats(t1["random"]["acc"])[0]
+
+    def gaps(name):
+        return [tr - te for tr, te in zip(_train_acc(t2, name), t2[name]["acc"])]
+
+    for other in sorted(set(t2) - {"random"}):
+        key = f"task2: random train-test gap > {other}"
+        pf[key] = emp.welch_less(gaps(other), gaps("random"))["p"]
+        pa[key] = emp.welch_less(gaps("random"), gaps(other))["p"]
+        diffs[key] = _stats(gaps("random"))[0] - _stats(gaps(other))[0]
+    yes, no = emp.holm(pf, ALPHA), emp.holm(pa, ALPHA)
+    if any(no.values()):
+        decided, p = "refuted", emp.decision_p(emp.holm_adjusted(pa), [k for k, v in no.items() if v], "refuted")
+    elif all(yes.values()):
+        decided, p = "holds", emp.decision_p(emp.holm_adjusted(pf), list(pf), "holds")
+    else:
+        decided, p = "inconclusive", None
+    seeds = {f"task1/{k}": len(t1[k]["acc"]) for k in ("random", "absolute")}
+    seeds.update({f"task2/{k}": len(v["acc"]) for k, v in t2.items()})
+    return Evidence(_verdict(size, decided), n1 + n2, margin=min(diffs.values()), p_value=p, seeds=seeds,
+                    details={"size": size, "differences": diffs, "p_for": pf, "p_against": pa},
+                    summary=f"{size} preset: " + ", ".join(f"{k} {v:+.3f}" for k, v in diffs.items()))
