@@ -437,3 +437,13 @@ def test_li2025_statuses_are_only_the_summarys_own_words():
 def test_claims_true_by_construction_say_definitional(cid):
     c = get(cid)
     assert c.evidence == "definitional" and c.evidence_note
+
+
+def test_alibi_collapses_to_local_attention_at_large_slope(monkeypatch):
+    assert verdict("li2025.alibi_large_slope_local")["verdict"] == "holds"
+    mass, bound = li2025_extrapolation.alibi_nonlocal_mass({"n": 64, "M": 1.0, "slope": 30.0, "seed": 0})
+    assert mass <= bound < 1e-9  # purely local at alpha = 30, whatever the length
+    # planted: a bias that stops growing past distance 1 (no collapse): refuted
+    real = enc.alibi
+    monkeypatch.setattr("petheory.encodings.bias.alibi", lambda n, **k: np.maximum(real(n, **k), -1.0))
+    assert verdict("li2025.alibi_large_slope_local")["verdict"] == "refuted"

@@ -206,6 +206,49 @@ def alibi_monotone_bias(case) -> float:
     return -1.0 if not np.isfinite(v) else v
 
 
+@st.composite
+def _alibi_local_cases(draw):
+    return {"n": draw(st.integers(2, 64)), "M": draw(st.floats(0.0, 5.0)), "slope": draw(st.floats(0.0, 50.0)),
+            "seed": draw(st.integers(0, 2**32 - 1))}
+
+
+def alibi_nonlocal_mass(case) -> tuple[float, float]:
+    """(largest attention mass a row puts on keys other than its own position, the bound 2 e^{2M - alpha} /
+    (1 - e^{-alpha})) for content logits mu uniform in [-M, M] plus the library's ALiBi bias (symmetric form)."""
+    from petheory import softmax
+
+    n, M, a = int(case["n"]), float(case["M"]), float(case["slope"])
+    mu = np.random.default_rng(case["seed"]).uniform(-M, M, (n, n))
+    W = softmax.row_softmax(mu + enc_bias.alibi(n, slope=a, form="symmetric"))
+    mass = float(np.max(1.0 - np.diag(W)))
+    # key j at distance k >= 1 weighs e^{mu_j - a k} / sum <= e^{2M - a k} (the own key alone gives sum >= e^{-M});
+    # two keys per distance, a geometric sum over k >= 1
+    bound = 2.0 * math.exp(2 * M - a) / -math.expm1(-a) if a > 0 else math.inf
+    return mass, bound
+
+
+@claim(
+    id="li2025.alibi_large_slope_local",
+    paper_status=None,  # the summary names no status ('Failure signatures')
+    source="li2025 'Failure signatures' (the summary names no status)",
+    statement="'ALiBi with large alpha on very long sequences: Attention collapses to purely local, ignoring useful "
+    "long-range dependencies': with content logits bounded by M, the attention a query puts on every other key "
+    "vanishes as alpha grows, at most 2 e^{2M - alpha} / (1 - e^{-alpha}) at any sequence length.",
+    kind="exact",
+    cases=_alibi_local_cases,
+    reconstruction="'Purely local' = on the query's own position (ALiBi's bias is 0 there and -alpha k at distance k). "
+    "Checked on the library's ALiBi bias (petheory.encodings.bias.alibi) and softmax (petheory.softmax.row_softmax) "
+    "for content logits uniform in [-M, M]: the largest mass off the query's own key is within the bound, which "
+    "does not depend on the length and tends to 0 as alpha grows (so the collapse holds 'on very long sequences' "
+    "too). Tolerance: the softmax's rounding, (n + 4) u per weight, n weights summed.",
+)
+def alibi_large_slope_local(case) -> float:
+    mass, bound = alibi_nonlocal_mass(case)
+    tol = gamma(2 * int(case["n"]) + 8)
+    quantities(nonlocal_mass=mass, bound=bound, tolerance=tol)
+    return -1.0 if not math.isfinite(bound) else float(mass - bound - tol)
+
+
 # ============================================================================= wavelet: atom decay
 
 _FAMILIES = {"quick": ["db2", "db4", "sym4"], "thorough": ["haar", "db2", "db4", "db8", "sym4", "coif2"]}
