@@ -279,6 +279,8 @@ PLANTS = [
     Plant("li2025.alibi_monotone_bias", "ALiBi bias with a quadratic bump",
           _attr("petheory.encodings.bias.alibi",
                 lambda real: (lambda n, **k: real(n, **k) + 0.01 * np.subtract.outer(np.arange(n), np.arange(n)) ** 2))),
+    Plant("li2025.alibi_large_slope_local", "ALiBi bias capped at -1 (stops growing with distance)",
+          _attr("petheory.encodings.bias.alibi", lambda real: (lambda n, **k: np.maximum(real(n, **k), -1.0)))),
     Plant("li2025.legendre_bounded", "Legendre PE extrapolates past n_max instead of saturating",
           _attr("petheory.encodings.absolute.legendre", lambda real: (lambda *a, **k: real(*a, **{**k, "beyond": "extrapolate"})))),
     Plant("li2025.learned_no_extrapolation", "learned rows past the table differ", _leaky_learned),
