@@ -163,8 +163,12 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
     ),
     "chen2025": (
         S("Abstract", "in POLAs, PEs do not expand computational capability", ("chen2025.pe_no_new_capability",)),
+        S("Abstract", "PEs ... structure learned computations across positions",
+          why_not="the second half of the capability sentence names no measure of 'structure'; the first half is "
+          "chen2025.pe_no_new_capability"),
         S("Abstract", "LRC characterises when PEs enable length generalisation", ("chen2025.lrc_characterises_lg",)),
-        S("Abstract (conjecture)", "length generalisation iff SRC is invariant across scales", ("chen2025.src_invariance",)),
+        S("Abstract (conjecture)", "length generalisation iff SRC is invariant across scales; 'we support this "
+          "hypothesis with empirical evidence in various reasoning tasks'", ("chen2025.src_invariance",)),
         S("Abstract", "Scale Hint improves length generalisation", ("chen2025.scale_hint",)),
         S("Abstract", "a learning-based PE framework improves length generalisation", ("chen2025.learned_relation_pe",)),
         S("Figure caption", "on Parity with chain of thought, relative-style PEs align positions across steps; absolute "
