@@ -380,3 +380,25 @@ def test_reproduction_fields_reach_the_json_the_report_and_the_readme_table(scra
     table = readme_table.render(doc["claims"])
     assert "| reconstruction | **not_reproduced** |" in table and "**inconclusive** (exploratory)" in table
     assert "calibration (ours vs paper, tolerance 50% relative): base 0.2855 vs 0.04 (out)" in table
+
+
+def test_every_claim_level_plant_names_a_registered_claim_or_reading():
+    """tools/mutate_claims.py plants through the registry; a plant whose claim was renamed would never run."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "tools" / "mutate_claims.py"
+    spec = importlib.util.spec_from_file_location("mutate_claims", path)
+    mod = importlib.util.module_from_spec(spec)
+    import sys
+
+    sys.modules["mutate_claims"] = mod  # dataclasses look their module up there
+    try:
+        spec.loader.exec_module(mod)
+    finally:
+        sys.modules.pop("mutate_claims", None)
+    assert len(mod.PLANTS) >= 30
+    for p in mod.PLANTS:
+        engine.get(p.claim)  # raises on an unknown claim or reading
+        assert callable(p.plant) and p.what
+    assert len({p.claim for p in mod.PLANTS}) == len(mod.PLANTS)

@@ -13,9 +13,9 @@ entry or the claim module's helper that the registered checker calls at run time
 ``runner.check_claim(engine.get(id))``, the path ``petheory check`` takes, so a plant on something the registered
 checker does not read (a module attribute it captured earlier) survives. Outcomes:
 
-* ``killed``: the verdict is no longer ``holds`` (refuted, inconclusive, depends, ...) or the runner refused the
-  checker (a crash: a symbolic proof contradicted by the planted numeric search counts, the runner then reports no
-  verdict at all);
+* ``killed``: the verdict is no longer ``holds`` (refuted, inconclusive, depends, ...), or the runner refused a
+  symbolic proof that the planted numeric search contradicts (no verdict at all); any other crash under a plant
+  is an ``error`` (the plant broke the checker instead of the statement);
 * ``survived``: still ``holds`` with the plant in place;
 * ``equivalent``: a plant listed with the argument why no observable change is possible;
 * ``error``: the claim does not hold before planting (the list is stale), or the plant itself failed.
@@ -80,6 +80,7 @@ def _compose(fn):
 
 
 def _lemma_b1(factor):
+    """Plant: Lemma B.1's f extrema scaled by ``factor`` (as tests/test_claims_gu2025.py's scaled_f)."""
     def plant(mp):
         import dataclasses
 
@@ -89,7 +90,7 @@ def _lemma_b1(factor):
 
         def scaled(*a, **k):
             r = real(*a, **k)
-            return dataclasses.replace(r, f=factor * np.asarray(r.f)) if hasattr(r, "f") else r
+            return dataclasses.replace(r, f=dataclasses.replace(r.f, max=r.f.max * factor, min=r.f.min * factor))
         mp.setattr("petheory.toeplitz.phase_modulation.lemma_b1", scaled)
     return plant
 
@@ -346,7 +347,12 @@ def run_plant(p: Plant) -> dict:
             return {"claim": p.claim, "what": p.what, "outcome": "error", "why": f"plant failed: {exc!r}",
                     "seconds": round(time.perf_counter() - t0, 2)}
         after, summary = _verdict_of(p.claim)
-    outcome = "survived" if after == "holds" else "killed"
+    if after == "crash" and "sympy proved the identity" not in summary:
+        # a checker that raises under the plant is the plant's failure, not a detection; only the runner's refusal of
+        # a symbolic proof contradicted by the planted numeric search counts as killing it
+        outcome = "error"
+    else:
+        outcome = "survived" if after == "holds" else "killed"
     return {"claim": p.claim, "what": p.what, "outcome": outcome, "planted_verdict": after, "summary": summary,
             "seconds": round(time.perf_counter() - t0, 2)}
 
