@@ -204,6 +204,19 @@ def _eigs_escape(mp):
     mp.setattr("petheory.toeplitz.eigen.extreme_eigenvalues", escaping)
 
 
+def _unbounded_atoms(mp):
+    from proofs_check.claims import li2025_extrapolation as X
+
+    real = X._atom_decay_uniform
+
+    def planted(profile):
+        ev = real(profile)
+        fams = {w: {**t, "unit/l2": {**t["unit/l2"], "C_j": [np.inf] * len(t["unit/l2"]["C_j"])}}
+                for w, t in ev.details["per_family"].items()}
+        return X.Evidence(ev.verdict, ev.cases, details={**ev.details, "per_family": fams})
+    mp.setattr(X, "_atom_decay_uniform", planted)
+
+
 PLANTS = [
     # ----------------------------------------------------------------------------- chen2025
     Plant("chen2025.pe_no_new_capability", "every PE but learned adds n^2 to the POLA span", _span_grows),
@@ -294,7 +307,8 @@ PLANTS = [
     Plant("li2025.wavelet_atom_decay__corrected", "wavelet PE tripled", _scaled("petheory.encodings.absolute.wavelet", 3.0, 1e-6)),
     Plant("li2025.wavelet_atom_decay#uniform_c_paper_amplitude", "paper amplitude replaced by none",
           _attr("petheory.encodings.absolute.wavelet_amplitude", lambda real: (lambda j, nm: real(j, "none")))),
-    Plant("li2025.wavelet_atom_decay#c_depends_on_jmax", "wavelet PE tripled", _scaled("petheory.encodings.absolute.wavelet", 3.0, 1e-6)),
+    Plant("li2025.wavelet_atom_decay#c_depends_on_jmax", "the standard atoms' per-scale constants unbounded (C_j = inf), "
+          "as the shared atom table reports them", _unbounded_atoms),
     Plant("li2025.wavelet_extrapolation__corrected", "wavelet PE never exactly zero far out",
           _scaled("petheory.encodings.absolute.wavelet", 1.0, 1e-9)),
     Plant("li2025.wavelet_unnormalised_norm__corrected", "sup norms grow as N sqrt(log N)",
@@ -330,6 +344,19 @@ def holding_ids() -> list[str]:
     return out
 
 
+def _clear_caches() -> None:
+    """Empty the claim modules' result caches (functools.lru_cache), so a verdict is computed with the plant in place
+    and no planted result outlives its plant."""
+    import functools
+    import sys as _sys
+
+    for name, mod in list(_sys.modules.items()):
+        if name.startswith("proofs_check.claims") and mod is not None:
+            for obj in vars(mod).values():
+                if isinstance(obj, functools._lru_cache_wrapper):
+                    obj.cache_clear()
+
+
 def run_plant(p: Plant) -> dict:
     import pytest
 
@@ -341,12 +368,14 @@ def run_plant(p: Plant) -> dict:
         return {"claim": p.claim, "what": p.what, "outcome": "error", "why": f"does not hold unplanted ({before})",
                 "seconds": round(time.perf_counter() - t0, 2)}
     with pytest.MonkeyPatch.context() as mp:
+        _clear_caches()
         try:
             p.plant(mp)
         except Exception as exc:  # the plant itself is broken: say so, never count it
             return {"claim": p.claim, "what": p.what, "outcome": "error", "why": f"plant failed: {exc!r}",
                     "seconds": round(time.perf_counter() - t0, 2)}
         after, summary = _verdict_of(p.claim)
+    _clear_caches()
     if after == "crash" and "sympy proved the identity" not in summary:
         # a checker that raises under the plant is the plant's failure, not a detection; only the runner's refusal of
         # a symbolic proof contradicted by the planted numeric search counts as killing it
