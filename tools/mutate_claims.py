@@ -232,6 +232,11 @@ PLANTS = [
           _attr("proofs_check.claims.cirrincione2026.fisher_rao_distances",
                 lambda real: (lambda P: __import__("petheory.geometry.hellinger", fromlist=["x"]).hellinger_distances(P) * 2))),
     Plant("cirrincione2026.hellinger_mds_optimal__corrected", "classical MDS embedding scaled by 1.01", _mds_inexact),
+    Plant("cirrincione2026.hellinger_mds_optimal#strain", "classical MDS embedding scaled by 1.01", _mds_inexact),
+    Plant("cirrincione2026.minimal_parametrisation#representable", "the factor U of the parametrisation 1% off",
+          _attr("petheory.geometry.rank.minimal_parametrisation",
+                lambda real: (lambda X, rank: __import__("dataclasses").replace(real(X, rank=rank),
+                                                                              U=real(X, rank=rank).U * 1.01)))),
     Plant("cirrincione2026.minimal_parametrisation__corrected", "the parametrisation's stated error 1.5x off", _minimal_param),
     Plant("cirrincione2026.rank_bound", "double centring leaves a constant offset", _gram_not_centred),
     Plant("cirrincione2026.necessity__corrected", "a causal mask (a positional signal) slipped into every variant",
@@ -277,6 +282,17 @@ PLANTS = [
     Plant("gu2025.normalisation_keeps_toeplitz__corrected", "softmax with a causal mask",
           _attr("petheory.softmax.row_softmax",
                 lambda real: (lambda M: real(np.where(np.triu(np.ones_like(M), 1) > 0, -np.inf, M))))),
+    Plant("gu2025.sinusoidal_scores_toeplitz#identity", "sinusoidal PE amplitude grows with position",
+          _attr("petheory.encodings.absolute.sinusoidal",
+                lambda real: (lambda n, d, **k: real(n, d, **k) * (1 + 0.01 * np.arange(n))[:, None]))),
+    Plant("gu2025.normalisation_keeps_toeplitz#scalar_1_over_sqrt_d", "(none)", lambda mp: None,
+          equivalent="T / sqrt(d) of a Toeplitz T is Toeplitz by the arithmetic (entry a_{i-j} / sqrt(d), one rounding "
+          "each, the same for equal a_{i-j}); the only plants that flip it break the premise (scipy's toeplitz made "
+          "non-Toeplitz, as tests/test_claims_gu2025_mla.py does to show the checker can say refuted)"),
+    Plant("gu2025.representation_decomposition#input_layer", "(none)", lambda mp: None,
+          equivalent="the input x = E[t] + P[i] is formed in the checker, additive in token and position for every "
+          "table P the registry returns; the reading says definitional (its evidence note), and its sibling reading "
+          "after_attention is what can fail"),
     Plant("gu2025.gpp_toeplitz#relative_bias", "relative biases that depend on the key's absolute position",
           _attr("petheory.encodings.get",
                 lambda real: (lambda name: (lambda n, **k: real(name)(n, **k) + np.arange(n)[None, :] * 0.1)
