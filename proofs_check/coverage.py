@@ -74,30 +74,61 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
           ("gu2025.rope_beats_additive_task1",)),
         S("§4.2, Fig. 3", "Task 2: positional biases degrade generalisation, relative matches NoPE, ALiBi worst",
           ("gu2025.task2_positional_bias_hurts",)),
+        S("§4.2, Fig. 2 (Random)", "Task 1: Random matches Absolute on training accuracy but overfits (lower test "
+          "accuracy)", ("gu2025.random_pe_overfits",)),
+        S("§4.2, Fig. 3 (Random)", "Task 2: Random fits content counts but has the largest train-test gap",
+          ("gu2025.random_pe_overfits",)),
+        S("§4.2, Fig. 2", "Absolute ranks second because its first-layer bias can be adjusted in deeper layers; ALiBi's "
+          "fixed bias impedes adaptation; NoPE and Relative lack a mechanism to bind content and position",
+          why_not="explanations of the ranking, not results: the ranking itself is gu2025.rope_beats_additive_task1"),
         S("§5.1, Fig. 4", "RoPE deposits Task 1 position in one shallow head", ("gu2025.single_head_deposit",)),
-        S("§5.1, Fig. 5", "RoPE on a subset of heads: Task 1 stays near optimal", ("gu2025.partial_rope",)),
-        S("§5.2, Fig. 6", "RoPE plus an absolute PE spreads the deposit", ("gu2025.rope_abs_deposit",)),
+        S("§1 (contributions), App. C Fig. 8", "Absolute, Relative and ALiBi show diffuse or negligible head "
+          "specialisation in both tasks; Absolute has some significant shallow heads and 'oscillates'",
+          why_not="Fig. 8 is a violin plot described qualitatively ('scattered', 'oscillating'): no measure to test; "
+          "the NoPE/ALiBi/Relative part on Task 1 is in gu2025.single_head_deposit"),
+        S("§5.1, Fig. 5", "RoPE on a handful of heads: Task 1 remains below-near-optimal, Task 2 is shocked",
+          ("gu2025.partial_rope",)),
+        S("§5.2, Fig. 6", "RoPE plus an absolute PE: no deposit in the first layer, back from the second",
+          ("gu2025.rope_abs_deposit",)),
         S("§5.2, Eqs. 11-12", "the MLA logit: concatenated content and RoPE parts, (G...) o (alpha G_e + I)",
           ("gu2025.mla_logit_form",)),
         S("§5.2, Fig. 7", "MLA's head-wise ablation shows an average deposit", ("gu2025.mla_headwise_ablation",)),
         S("Table 1", "test accuracy of MLA, RoPE and NoPE on Tasks 1/2", ("gu2025.table1",)),
         S("Remark C.1", "dropout (used in every run) does not remove the deposit", ("gu2025.dropout_keeps_deposit",)),
         S("Definition 3.1", "Toeplitz matrix", why_not="a definition, not a statement: used by the claims above"),
+        S("App. C.4", "the absolute position embedding is not orthogonal to the word embedding, so no subspace "
+          "decomposition separates content and position", ("gu2025.representation_decomposition",)),
         S("§6 (length generalisation)", "an early single-head deposit hinders length robustness",
           why_not="stated as a hypothesis for future work, with no experiment in the paper"),
     ),
     "li2025": (
         S("Table 2, sinusoidal", "||PE_sin(pos)|| <= sqrt(d_model)", ("li2025.sinusoidal_norm_bound",)),
-        S("Table 2", "input norm bound B_0 per PE", ("li2025.input_norm_bounds",)),
+        S("Table 2, Mechanism 3, Design tradeoffs", "input norm bound B_0 per PE (sinusoidal and learned from Table 2; "
+          "ALiBi alpha(N'-1); Legendre bounded), a conjunction", ("li2025.input_norm_bounds",)),
         S("§4.2", "R_m(F) = O(L_trans B_0 / sqrt m) up to log factors", ("li2025.rademacher_bound",)),
         S("§5.3, Eq. 9", "ALiBi: |A(mu,-alpha d) - A(mu,-alpha N_max)| <= L_A alpha (d - N_max)",
           ("li2025.alibi_extrapolation",)),
         S("§5.3", "ALiBi's bias stays monotone in distance at any length", ("li2025.alibi_monotone_bias",)),
         S("§6.1.4", "wavelet atom decay bound", ("li2025.wavelet_atom_decay",)),
         S("§6.1.4", "||PE_wav(pos) - PE_wav(N_max)|| = O(exp(-beta (pos - N_max)))", ("li2025.wavelet_extrapolation",)),
-        S("§6, Table 2", "unnormalised wavelet norm O(N_max sqrt(log N_max))", ("li2025.wavelet_unnormalised_norm",)),
+        S("Failure signatures", "unnormalised wavelet norm inflation O(N_max sqrt(log N_max))",
+          ("li2025.wavelet_unnormalised_norm",)),
         S("§6", "Legendre PE is bounded and saturates", ("li2025.legendre_bounded",)),
         S("§6", "learned PE has zero extrapolation beyond N_max", ("li2025.learned_no_extrapolation",)),
+        S("Failure signatures", "ALiBi with large alpha on very long sequences: attention collapses to purely local",
+          ("li2025.alibi_large_slope_local",)),
+        S("Failure signatures", "sinusoidal on long sequences: positional ambiguity makes attention patterns repeat",
+          ("li2025.sinusoidal_periodic_ambiguity",)),
+        S("Failure signatures", "unnormalised wavelet: the norm inflation destabilizes training",
+          why_not="no training run of an unnormalised wavelet PE is described; the norm growth is "
+          "li2025.wavelet_unnormalised_norm"),
+        S("Mechanism 2, break condition", "for very large pos - N_max all wavelet positions converge toward similar "
+          "encodings", ("li2025.wavelet_extrapolation",)),
+        S("Mechanism 3", "learned PEs require regularization to control B_p",
+          why_not="advice, not a result (B_p has no value to check)"),
+        S("Design tradeoffs", "ALiBi: strong extrapolation but alpha must be tuned; weak absolute position encoding",
+          why_not="qualitative trade-offs with no measure in the summary; the extrapolation bound is "
+          "li2025.alibi_extrapolation"),
         S("§6", "sinusoidal PE is periodically ambiguous beyond ~10000 positions",
           ("li2025.sinusoidal_periodic_ambiguity",)),
         S("Key results", "universal approximation at fixed N does not give extrapolation",
@@ -124,11 +155,20 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
           ("cirrincione2026.alibi_rank1",)),
         S("Appendix A", "Monotonicity Conjecture, proved in the NTK regime (five lemmas)",
           ("cirrincione2026.monotonicity_ntk",)),
+        S("Abstract", "the quality of any encoding is measured by a single number, the stress",
+          why_not="a definition (the stress is computed by petheory.geometry and used by the claims above)"),
+        S("Abstract", "experiments on SST-2 and IMDB with BERT-base confirm the theoretical predictions",
+          why_not="which predictions and by what measure is not said; the two experimental statements the abstract "
+          "names are checked above"),
     ),
     "chen2025": (
         S("Abstract", "in POLAs, PEs do not expand computational capability", ("chen2025.pe_no_new_capability",)),
+        S("Abstract", "PEs ... structure learned computations across positions",
+          why_not="the second half of the capability sentence names no measure of 'structure'; the first half is "
+          "chen2025.pe_no_new_capability"),
         S("Abstract", "LRC characterises when PEs enable length generalisation", ("chen2025.lrc_characterises_lg",)),
-        S("Abstract (conjecture)", "length generalisation iff SRC is invariant across scales", ("chen2025.src_invariance",)),
+        S("Abstract (conjecture)", "length generalisation iff SRC is invariant across scales; 'we support this "
+          "hypothesis with empirical evidence in various reasoning tasks'", ("chen2025.src_invariance",)),
         S("Abstract", "Scale Hint improves length generalisation", ("chen2025.scale_hint",)),
         S("Abstract", "a learning-based PE framework improves length generalisation", ("chen2025.learned_relation_pe",)),
         S("Figure caption", "on Parity with chain of thought, relative-style PEs align positions across steps; absolute "

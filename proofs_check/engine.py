@@ -52,7 +52,7 @@ What a verdict rests on is part of the claim (DESIGN.md's contract):
     or ``substitute`` (other data: at most ``inconclusive``); a :class:`Calibration` holds the
     paper's numbers for the rows we also measure and the tolerance the claim states (a
     reconstruction whose calibration is missing or out of tolerance says ``not_reproduced``
-    instead of ``refuted``); an ``exploratory`` variant (written after seeing the records) is at
+    instead of ``refuted`` and ``inconclusive`` instead of ``holds``); an ``exploratory`` variant (written after seeing the records) is at
     most ``inconclusive``; a claim on trained models needs ``MIN_SEEDS`` seeds per configuration
     (``Evidence.seeds``); ``looks`` planned looks at the data split ``alpha`` in advance
     (Bonferroni: a decision needs ``Evidence.p_value < alpha / looks``).

@@ -222,7 +222,9 @@ def reproduction_rules(c: Claim, rec: dict, ev: Evidence) -> dict:
        comes only from the fresh seeds ``c.confirm_on`` names (``ev.confirmatory``);
     4. substitute setup (other data): at most ``inconclusive``;
     5. calibration: ``refuted`` by a reconstruction (or by the paper's setup with a calibration that
-       misses) needs every calibration row within the claim's tolerance; else ``not_reproduced``.
+       misses) needs every calibration row within the claim's tolerance; else ``not_reproduced``;
+    6. the same rule the other way: ``holds`` by such a reconstruction is at most ``inconclusive``, with the
+       direction the records point to (holds) in the summary. An uncalibrated reconstruction decides neither way.
 
     Each rule that changed the verdict is named in ``rec["rules"]`` and at the head of the summary.
     """
@@ -265,6 +267,14 @@ def reproduction_rules(c: Claim, rec: dict, ev: Evidence) -> dict:
                        "calibration out of tolerance: " + ", ".join(
                            f"{r['row']} ours {_num(r['ours'])} vs paper {_num(r['paper'])}" for r in cal["rows"] if not r["within"]))
                 lower("not_reproduced", why)
+        if v == "holds" and setup != "substitute":
+            # symmetric with rule 5: what cannot refute cannot confirm either
+            cal = rec["calibration"]
+            if (setup == "reconstruction" and cal is None) or (cal is not None and not cal["within"]):
+                why = ("no calibration against the paper's own numbers" if cal is None else
+                       "calibration out of tolerance: " + ", ".join(
+                           f"{r['row']} ours {_num(r['ours'])} vs paper {_num(r['paper'])}" for r in cal["rows"] if not r["within"]))
+                lower("inconclusive", f"{why}, so the reconstruction decides neither way (the records point to holds)")
     rec["verdict"] = v
     rec["rules"] = rules
     if rules:

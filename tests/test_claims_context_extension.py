@@ -90,7 +90,9 @@ def test_yarn_claim_holds_when_yarn_reaches_further_on_every_task():
                 [0.9, 0.9, 0.4, 0.1, 0.05 + _jitter(s)]) for t in ("passkey", "mqar") for s in range(3)]
     e = yarn_evidence(recs)
     assert e.verdict == "holds" and len(e.details["yarn_better"]) == 4
-    assert _under_contract("peng2023.yarn_extends_further", e) == "holds"  # 3 seeds each, Holm p below alpha
+    # 3 seeds each, Holm p below alpha: the statistic says holds, but the reconstruction has no calibration against
+    # the paper's numbers, so it decides neither way (issue 30: symmetric with not_reproduced above)
+    assert _under_contract("peng2023.yarn_extends_further", e) == "inconclusive"
 
 
 def test_yarn_claim_needs_three_seeds_to_hold():

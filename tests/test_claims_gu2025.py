@@ -216,7 +216,22 @@ def test_schur_modulus_checker_accepts_a_world_where_hadamard_is_harmless(monkey
     real = cp.compose
     monkeypatch.setattr(cp, "compose", lambda W, X, mode: W.copy() if mode == "hadamard" else real(W, X, mode))
     assert check("schur_modulus#unit_diagonal", 40)["verdict"] == "holds"
-    assert check("spectral_contraction#unit_diagonal", 40)["verdict"] == "holds"
+
+
+def test_spectral_contraction_is_refuted_on_ropes_own_g_e_and_holds_where_the_product_contracts(monkeypatch):
+    rec = check("spectral_contraction", 30)
+    assert rec["verdict"] == "refuted" and rec["premise"] is None  # checked on RoPE's G_e, not vacuous
+    assert {x["name"]: x["verdict"] for x in rec["readings"]} == {
+        "rope_single_band": "refuted", "unit_diagonal": "refuted", "band_average": "refuted"}
+    # RoPE's single band at theta = 0.7 on a non-scalar W: equal spectra, so never strictly more compact
+    case = {"n": 4, "w": [0.0, 1.0, -0.5, 0.2], "w_imag": None, "margin": 0.5, "e_phases": [0.0, 0.7, 0.0, 0.0],
+            "e_kind": "rank_one"}
+    assert GC.spectral_contraction_rope(case) > 0
+    # planted: a Hadamard product that halves the spectrum (strictly more compact): every reading holds
+    real = cp.compose
+    monkeypatch.setattr(cp, "compose", lambda W, X, mode: 0.5 * W if mode == "hadamard" else real(W, X, mode))
+    assert GC.spectral_contraction_rope(case) < 0
+    assert check("spectral_contraction", 30)["verdict"] == "holds"
 
 
 def test_psd_readings_catch_a_hadamard_product_that_drops_the_phases(monkeypatch):
@@ -224,16 +239,14 @@ def test_psd_readings_catch_a_hadamard_product_that_drops_the_phases(monkeypatch
     real = cp.compose
     monkeypatch.setattr(cp, "compose", lambda W, X, mode: real(W, X.real, mode) if mode == "hadamard" else real(W, X, mode))
     assert check("schur_modulus#psd_equal_spectra", 20)["verdict"] == "refuted"
-    assert check("spectral_contraction#psd_equal_spectra", 20)["verdict"] == "refuted"
 
 
 def test_the_premise_search_guards_the_impossibility_proof(monkeypatch):
-    assert engine.get(P + "spectral_contraction").premise is engine.get(P + "schur_modulus").premise
     # a world where the case builder makes positive definite unit-modulus E's: the witness search finds one, and
     # with the proof still succeeding that is a crash (the argument or the checker is wrong), not a verdict
     monkeypatch.setattr(GC, "_unit_modulus_column", lambda case: np.r_[2.0, 0.5 * np.ones(case["n"] - 1)])
     with pytest.raises(runner.CheckerCrash, match="impossibility proof holds but the search found"):
-        runner._check_premise(engine.get(P + "spectral_contraction"), profile="quick", seed=0)
+        runner._check_premise(engine.get(P + "schur_modulus"), profile="quick", seed=0)
 
 
 def test_corrected_schur_modulus_holds_and_catches_a_scaled_product(monkeypatch):

@@ -18,16 +18,34 @@ def verdicts(rec):
     return {x["name"]: x["verdict"] for x in rec["readings"]}
 
 
-def test_mla_logit_form_holds_only_when_the_rotary_part_is_scaled_content():
+def test_mla_logit_form_is_refuted_with_independent_parts_and_its_correction_holds():
     rec = check_claim("gu2025.mla_logit_form", 20)
-    assert rec["verdict"] == "depends"
-    assert verdicts(rec) == {"as_stated": "refuted", "rotary_is_scaled_content": "holds"}
+    assert rec["verdict"] == "refuted" and rec["readings"] == [] and rec["paper_status"] == "unspecified"
+    assert rec["quantities"]["residual_of_eq12"] > 100 * rec["quantities"]["tolerance"]
+    assert check_claim("gu2025.mla_logit_form__corrected", 20)["verdict"] == "holds"
 
 
-def test_mla_logit_form_catches_a_planted_extra_term(monkeypatch):
+def test_mla_logit_form_holds_in_a_world_where_eq_12_is_exact(monkeypatch):
+    # planted: the rotary part made 2 x the content Gram at the first frequency, L = G + 2 Re(G o G_e)
     real = M._mla_parts
-    monkeypatch.setattr(M, "_mla_parts", lambda case, shared: (real(case, shared)[0] + 0.5, *real(case, shared)[1:]))
-    assert M._mla_violation({"n": 3, "dc": 2, "dr": 2, "alpha": 1.0, "seed": 0}, True) > 0
+
+    def planted(case):
+        L, G, zq, zk, table, parts = real(case)
+        pos = np.arange(L.shape[0])
+        Ge = np.exp(1j * (pos[:, None] - pos[None, :]) * table.angles[1, 0])
+        return G + 2.0 * np.real(G * Ge), G, zq, zk, table, parts
+
+    monkeypatch.setattr(M, "_mla_parts", planted)
+    assert check_claim("gu2025.mla_logit_form", 20)["verdict"] == "holds"
+    assert check_claim("gu2025.mla_logit_form__corrected", 20)["verdict"] == "refuted"
+
+
+def test_mla_logit_form_corrected_catches_a_wrong_rotation_sign(monkeypatch):
+    from petheory.encodings import rotary
+
+    real = rotary.RotaryTable.apply
+    monkeypatch.setattr(rotary.RotaryTable, "apply", lambda self, x: real(rotary.RotaryTable(-self.angles, self.d, self.pairing), x))
+    assert check_claim("gu2025.mla_logit_form__corrected", 20)["verdict"] == "refuted"
 
 
 def test_assumption_3_1_holds_at_the_input_and_fails_after_attention():
@@ -41,13 +59,20 @@ def test_assumption_3_1_holds_at_the_input_and_fails_after_attention():
     assert M._decomposition_interaction(case, False) < 0 < M._decomposition_interaction(case, True)
 
 
-def test_prop_b2_inclusion_holds_and_catches_a_rope_that_cannot_rotate(monkeypatch):
-    assert check_claim("gu2025.logit_expressiveness", 30)["verdict"] == "holds"
-    case = {"c1": [1.0, 0.0], "c2": [-1.0, 0.0], "gap": 0.5}
-    assert M.logit_expressiveness(case) == -1.0
-    assert not M._feasible_relative(-1 + 0j, 1 + 0j, 0.0) and M._feasible_rope(-1 + 0j, 1 + 0j, 0.0)  # strictly larger
-    monkeypatch.setattr(M, "_feasible_rope", lambda c1, c2, gap: False)  # planted: RoPE's angle cannot help
-    assert M.logit_expressiveness(case) == 1.0
+def test_prop_b2_much_larger_holds_at_twice_relatives_measure_and_catches_an_equal_set(monkeypatch):
+    rec = check_claim("gu2025.logit_expressiveness", 30)
+    assert rec["verdict"] == "holds" and rec["margin"] == 0.0  # the factor is exactly 2 at gap 0
+    # at gap r/2 relative encoding meets the constraint on arccos(1/2)/pi = 1/3 of the directions, RoPE on all
+    rel, rope, m = M.expressiveness_fractions({"r": 2.0, "gap_fraction": 0.5, "angles": 128})
+    assert rope == 1.0 and abs(rel - 1 / 3) <= 1 / m
+    # planted (through what the registered checker reads): RoPE's solution set made equal to relative's
+    monkeypatch.setattr(M, "_feasible_rope", M._feasible_relative)
+    assert check_claim("gu2025.logit_expressiveness", 30)["verdict"] == "refuted"
+
+
+def test_prop_b2_catches_a_rope_set_that_misses_part_of_relatives(monkeypatch):
+    monkeypatch.setattr(M, "_feasible_rope", lambda c1, c2, gap: (c1 - c2).real > gap and (c1 - c2).imag > 0 or abs(c1 - c2) > gap and (c1 - c2).real < 0)
+    assert M.logit_expressiveness({"r": 1.0, "gap_fraction": 0.1, "angles": 32}) == 1.0
 
 
 @pytest.fixture
@@ -71,12 +96,30 @@ def _deposit_records(name, drops, task="gu2025_task1"):
     return recs
 
 
-def test_deposit_claims_read_paper_records_per_seed(no_shipped, tmp_path):
-    write(tmp_path / "none", _deposit_records("rope", [0.01, 0.02, 0.015]))  # gu2025's 'rope' = rope+sinusoidal
-    ev = M.rope_abs_deposit(_ctx(tmp_path / "none"))
+def _layered_records(first, second):
+    """rope+sinusoidal Task 1 records whose head (0, 0) drops ``first[s]`` and head (1, 0) drops ``second[s]``."""
+    recs = _deposit_records("rope", first)  # gu2025's 'rope' = rope+sinusoidal
+    for r, d in zip(recs, second):
+        for h in r["ablation"]["heads"]:
+            if (h["layer"], h["head"]) == (1, 0):
+                h["drop"] = d
+    return recs
+
+
+def test_rope_abs_deposit_is_none_in_the_first_layer_and_back_from_the_second(no_shipped, tmp_path):
+    write(tmp_path / "paper", _layered_records([0.01, 0.02, 0.015], [0.4, 0.5, 0.45]))  # as Fig. 6 says
+    ev = M.rope_abs_deposit(_ctx(tmp_path / "paper"))
     assert ev.verdict == "holds" and ev.seeds == {"gu2025_task1/rope+sinusoidal": 3} and ev.p_value < 0.05
-    write(tmp_path / "large", _deposit_records("rope", [0.4, 0.5, 0.45]))
-    assert M.rope_abs_deposit(_ctx(tmp_path / "large")).verdict == "refuted"
+    # the same records satisfy gu2025.single_head_deposit's RoPE part (a shallow deposit in layers 0-1): compatible
+    from proofs_check.claims.gu2025_empirical import DEPOSIT_LARGE, max_shallow_drop
+    assert all(max_shallow_drop(r) >= DEPOSIT_LARGE for r in _layered_records([0.01] * 3, [0.4, 0.5, 0.45]))
+    write(tmp_path / "first", _layered_records([0.4, 0.5, 0.45], [0.4, 0.5, 0.45]))  # the deposit stays in layer 1
+    assert M.rope_abs_deposit(_ctx(tmp_path / "first")).verdict == "refuted"
+    write(tmp_path / "gone", _layered_records([0.01, 0.02, 0.015], [0.01, 0.02, 0.015]))  # never reappears
+    assert M.rope_abs_deposit(_ctx(tmp_path / "gone")).verdict == "refuted"
+
+
+def test_mla_deposit_claim_reads_paper_records_per_seed(no_shipped, tmp_path):
     write(tmp_path / "mla", _deposit_records("mla", [0.4, 0.5, 0.45]))
     assert M.mla_headwise_ablation(_ctx(tmp_path / "mla")).verdict == "refuted"
 
@@ -102,6 +145,13 @@ def test_partial_rope_compares_with_full_rope_and_nope(no_shipped, tmp_path):
                                                     r["final"]["test"].items()}}} for r in bad]
     write(tmp_path / "bad", bad)
     assert M.partial_rope(_ctx(tmp_path / "bad")).verdict != "holds"
+    # 'below-near-optimal' keeps its 'below': partial RoPE above full RoPE contradicts it
+    above = [r if not (r["task"] == "gu2025_task1" and r["pe"] == "rope:heads=4") else {**r, "final": {
+        **r["final"], "test": {k: {**v, "acc": 0.95 + 0.001 * r["seed"]} for k, v in r["final"]["test"].items()}}}
+        for r in recs]
+    write(tmp_path / "above", above)
+    ev = M.partial_rope(_ctx(tmp_path / "above"))
+    assert ev.verdict == "refuted" and ev.details["p_against"]["task1/rope:heads=4 below rope"] < 0.05
 
 
 def test_remark_3_2_and_3_1_readings():
@@ -129,9 +179,10 @@ def test_band_average_reading_holds_and_catches_a_non_psd_e(monkeypatch):
     case = {"n": 4, "w": [0.0, 1.0, 0.5, 0.2], "w_imag": None, "margin": 0.5, "e_phases": [0.0] * 4, "e_kind": "any",
             "band_angles": [0.3, 1.1], "band_weights": [0.5, 0.5]}
     assert GC.spectral_contraction_band(case) < 0 and GC.schur_modulus_band(case) < 0
+    assert GC.spectral_contraction__corrected(case) < 0
     # planted: an E that is not positive semidefinite (unit modulus, alternating sign): the containment fails
     monkeypatch.setattr(coupling, "rope_band_average", lambda k, th, a=None: np.array([1.0, -1.0, -1.0, 1.0], complex))
-    assert GC.spectral_contraction_band(case) > 0
+    assert GC.spectral_contraction__corrected(case) > 0
 
 
 def test_lemma_b1_shows_informative_counterexamples():
@@ -144,3 +195,44 @@ def test_lemma_b1_shows_informative_counterexamples():
     case = {"weights": [0.781, 0.909, 0.881, 0.869], "p": [0, 1, 3, 3], "q": 12, "reading": "statement",
             "part": "g_not_below_f"}
     assert G.lemma_b1_range(case) == pytest.approx(0.91, abs=0.01)
+
+
+def test_paper_scale_claims_say_once_that_the_small_preset_cannot_decide_them():
+    """Issue 30: gu2025 specifies its setup in full, so the small preset is a substitute (never a decision), said in
+    one place (gu2025_empirical.SMALL_PRESET) and applied by one wrapper (paper_scale)."""
+    from proofs_check import engine
+    from proofs_check.claims.gu2025_empirical import SMALL_PRESET
+
+    emp_claims = [c for c in engine.all_claims() if c.id.startswith("gu2025.") and c.kind == "empirical"]
+    assert len(emp_claims) >= 8
+    for c in emp_claims:
+        assert c.setup == "paper" and SMALL_PRESET in c.reconstruction, c.id
+        rec = check_claim(c.id)
+        if "small preset" in rec["summary"]:  # the shipped small-preset records
+            assert rec["setup"] == "substitute" and rec["verdict"] == "inconclusive", c.id
+
+
+def _acc_records(task, accs, seeds=(0, 1, 2)):
+    """Paper-preset records: {name: (train acc, test acc)}, a small per-seed jitter."""
+    out = []
+    for name, (tr, te) in accs.items():
+        for s in seeds:
+            r = fake_record(task, name, te + 0.001 * s, seed=s)
+            r["final"]["train"]["acc"] = tr + 0.0015 * s
+            out.append(r)
+    return out
+
+
+def test_random_pe_overfits_is_a_conjunction_over_both_tasks(no_shipped, tmp_path):
+    from proofs_check.claims import gu2025_empirical as E
+
+    t1 = {"random": (0.99, 0.70), "absolute": (0.995, 0.85), "rope": (0.99, 0.93)}
+    t2 = {"random": (0.99, 0.55), "absolute": (0.80, 0.60), "nope": (0.80, 0.78), "alibi": (0.3, 0.2)}
+    write(tmp_path / "paper", _acc_records("gu2025_task1", t1) + _acc_records("gu2025_task2", t2))
+    ev = E.random_pe_overfits(_ctx(tmp_path / "paper"))
+    assert ev.verdict == "holds" and ev.setup == "paper", ev.summary
+    # one failing part refutes it: random generalises as well as absolute on Task 1
+    t1_bad = {**t1, "random": (0.99, 0.90)}
+    write(tmp_path / "bad", _acc_records("gu2025_task1", t1_bad) + _acc_records("gu2025_task2", t2))
+    ev = E.random_pe_overfits(_ctx(tmp_path / "bad"))
+    assert ev.verdict == "refuted" and ev.details["p_against"]["task1: absolute test acc > random"] < 0.05

@@ -27,7 +27,8 @@ EXPECTED = {
     "li2025.wavelet_atom_decay__corrected": "holds",
     "li2025.wavelet_extrapolation": "refuted",
     "li2025.wavelet_extrapolation__corrected": "holds",
-    "li2025.wavelet_unnormalised_norm": "holds",
+    "li2025.wavelet_unnormalised_norm": "refuted",
+    "li2025.wavelet_unnormalised_norm__corrected": "holds",
     "li2025.legendre_bounded": "holds",
     "li2025.learned_no_extrapolation": "holds",
     "li2025.sinusoidal_periodic_ambiguity": "depends",
@@ -166,14 +167,24 @@ def test_planted_alibi_bias_magnitude_violation(monkeypatch):
     broken = lambda n, **k: info.fn(n, **k) - 1.0  # noqa: E731
     monkeypatch.setitem(enc._REGISTRY, "alibi", enc.EncodingInfo(info.name, info.kind, broken, info.summary,
                                                                   info.conventions, info.source, info.params))
-    assert verdict("li2025.input_norm_bounds#stated_values")["verdict"] == "refuted"
+    assert verdict("li2025.input_norm_bounds")["verdict"] == "refuted"
 
 
-def test_the_learned_row_of_table2_is_definitional_and_says_why():
+def test_input_norm_bounds_is_a_conjunction_not_readings():
     rec = verdict("li2025.input_norm_bounds")
-    r = {x["name"]: x for x in rec["readings"]}
-    assert r["learned"]["evidence"] == "definitional" and "by definition" in r["learned"]["evidence_note"]
-    assert r["stated_values"]["evidence"] == "searched" and rec["verdict"] == "holds"
+    assert rec["verdict"] == "holds" and rec["readings"] == [] and rec["paper_status"] == "unspecified"
+    assert "by definition" in rec["evidence_note"] and "Table 2" in rec["source"] and "ALiBi" in rec["source"]
+
+
+@pytest.mark.parametrize("pe", ["sinusoidal", "legendre"])
+def test_a_failing_part_refutes_input_norm_bounds(monkeypatch, pe):
+    # planted: one PE's vectors scaled by 1.5 through the registry entry norm_bound reads; the others untouched
+    info = enc.info(pe)
+    broken = lambda *a, **k: 1.5 * info.fn(*a, **k)  # noqa: E731
+    monkeypatch.setitem(enc._REGISTRY, pe, enc.EncodingInfo(info.name, info.kind, broken, info.summary,
+                                                             info.conventions, info.source, info.params))
+    rec = verdict("li2025.input_norm_bounds")
+    assert rec["verdict"] == "refuted" and rec["counterexample"]["pe"] == pe
 
 
 def test_alibi_eq9_is_tested_against_an_independent_softmax(monkeypatch):
@@ -261,10 +272,27 @@ def test_planted_wavelet_extrapolation_corrected_violation(monkeypatch):
     assert verdict("li2025.wavelet_extrapolation__corrected")["verdict"] == "refuted"
 
 
+def test_unnormalised_norm_rate_is_reached_by_nothing_and_the_summary_says_what_grows():
+    rec = verdict("li2025.wavelet_unnormalised_norm")
+    fe = rec["details"]["fits"][rec["details"]["fastest"]]
+    assert rec["verdict"] == "refuted" and fe["ratio_exponent_ci95"][1] < -rec["details"]["log_factor_slack"]
+    assert f"N^{fe['exponent']:.3f}" in rec["summary"]  # computed, not fixed text
+
+
+def test_planted_norms_growing_at_the_stated_rate_make_it_hold(monkeypatch):
+    # the bounded norms of a plant stay refuted; norms that grow as N sqrt(log N) flip it to holds
+    monkeypatch.setattr("petheory.bounds.decay.wavelet_norms", lambda n, d, **k: np.full(n, 3.0))
+    assert verdict("li2025.wavelet_unnormalised_norm")["verdict"] == "refuted"
+    monkeypatch.setattr("petheory.bounds.decay.wavelet_norms",
+                        lambda n, d, **k: np.full(n, float(n) * np.sqrt(np.log(n))))
+    assert verdict("li2025.wavelet_unnormalised_norm")["verdict"] == "holds"
+    assert verdict("li2025.wavelet_unnormalised_norm__corrected")["verdict"] == "refuted"
+
+
 def test_planted_unnormalised_norm_violation(monkeypatch):
     monkeypatch.setattr("petheory.bounds.decay.wavelet_norms", lambda n, d, **k: np.full(n, float(n) ** 2))
     rec = verdict("li2025.wavelet_unnormalised_norm")
-    assert rec["verdict"] == "refuted" and rec["margin"] < 0
+    assert rec["verdict"] == "refuted" and rec["margin"] < 0 and "faster than" in rec["summary"]
 
 
 @pytest.mark.filterwarnings("ignore:overflow encountered")
@@ -393,3 +421,29 @@ def test_table5_states_its_looks_and_calibration():
     db2 = next(t for t in tried if t["trained"])
     assert db2["last_nonzero_position"] == 149  # exactly zero from 150 on
     assert any(t["small_but_nonzero_far"] for t in tried if t["wavelet"] == "db4")
+
+
+def test_li2025_statuses_are_only_the_summarys_own_words():
+    """Issue 30: the summary calls none of its sentences a theorem, proposition or remark."""
+    from proofs_check import engine
+
+    for c in engine.all_claims():
+        if c.id.startswith("li2025."):
+            assert c.paper_status in (None, "empirical"), c.id
+            assert c.paper_status == "empirical" or "names no" in c.source, c.id
+
+
+@pytest.mark.parametrize("cid", ["li2025.ua_no_extrapolation", "li2025.learned_no_extrapolation"])
+def test_claims_true_by_construction_say_definitional(cid):
+    c = get(cid)
+    assert c.evidence == "definitional" and c.evidence_note
+
+
+def test_alibi_collapses_to_local_attention_at_large_slope(monkeypatch):
+    assert verdict("li2025.alibi_large_slope_local")["verdict"] == "holds"
+    mass, bound = li2025_extrapolation.alibi_nonlocal_mass({"n": 64, "M": 1.0, "slope": 30.0, "seed": 0})
+    assert mass <= bound < 1e-9  # purely local at alpha = 30, whatever the length
+    # planted: a bias that stops growing past distance 1 (no collapse): refuted
+    real = enc.alibi
+    monkeypatch.setattr("petheory.encodings.bias.alibi", lambda n, **k: np.maximum(real(n, **k), -1.0))
+    assert verdict("li2025.alibi_large_slope_local")["verdict"] == "refuted"

@@ -267,10 +267,24 @@ def test_a_reconstruction_refutes_only_within_its_calibration(scratch):
     assert rec["verdict"] == "not_reproduced" and "other ours missing" in rec["rules"][0]
     rec, _ = _emp()  # a reconstruction with no calibration at all never says refuted
     assert rec["verdict"] == "not_reproduced" and "no calibration" in rec["rules"][0]
-    rec, _ = _emp(verdict="holds", calibration=CAL, ours={"base": 1.0, "other": 1.0})
-    assert rec["verdict"] == "holds"  # reproducing the paper's result needs no calibration to be believed
     rec, _ = _emp(setup="paper")
     assert rec["verdict"] == "refuted"  # the paper's own setup
+
+
+def test_an_uncalibrated_reconstruction_confirms_no_more_than_it_refutes(scratch):
+    """Issue 30: the rule is symmetric. A reconstruction whose calibration misses (or that has none) says neither
+    refuted nor holds; the summary says which way the records point."""
+    rec, _ = _emp(verdict="holds", calibration=CAL, ours={"base": 1.0, "other": 1.0})
+    assert rec["verdict"] == "inconclusive" and "records point to holds" in rec["summary"]
+    assert "base ours 1 vs paper 0.04" in rec["rules"][0]
+    rec, _ = _emp(verdict="holds")  # no calibration at all
+    assert rec["verdict"] == "inconclusive" and "no calibration" in rec["rules"][0]
+    rec, _ = _emp(verdict="holds", calibration=CAL, ours={"base": 0.05, "other": 0.012})  # within: it decides
+    assert rec["verdict"] == "holds" and rec["rules"] == []
+    rec, _ = _emp(verdict="holds", setup="paper")  # the paper's own setup, no calibration: it decides
+    assert rec["verdict"] == "holds"
+    rec, _ = _emp(verdict="holds", setup="paper", calibration=CAL, ours={"base": 1.0, "other": 1.0})
+    assert rec["verdict"] == "inconclusive"  # the paper's setup whose baselines miss the paper's numbers
 
 
 def test_a_substitute_setup_is_at_most_inconclusive(scratch):
@@ -278,7 +292,8 @@ def test_a_substitute_setup_is_at_most_inconclusive(scratch):
         rec, _ = _emp(verdict=v, setup="substitute")
         assert rec["verdict"] == "inconclusive" and rec["setup"] == "substitute" and "substitute" in rec["rules"][0]
     rec, _ = _emp(verdict="holds", setup="substitute", ev_setup="reconstruction")  # e.g. the user's real corpus
-    assert rec["verdict"] == "holds" and rec["setup"] == "reconstruction"
+    assert rec["setup"] == "reconstruction" and "substitute" not in " ".join(rec["rules"])
+    assert rec["verdict"] == "inconclusive" and "records point to holds" in rec["summary"]  # uncalibrated
 
 
 def test_an_exploratory_claim_is_at_most_inconclusive_until_its_fresh_seeds_confirm_it(scratch):
@@ -365,3 +380,25 @@ def test_reproduction_fields_reach_the_json_the_report_and_the_readme_table(scra
     table = readme_table.render(doc["claims"])
     assert "| reconstruction | **not_reproduced** |" in table and "**inconclusive** (exploratory)" in table
     assert "calibration (ours vs paper, tolerance 50% relative): base 0.2855 vs 0.04 (out)" in table
+
+
+def test_every_claim_level_plant_names_a_registered_claim_or_reading():
+    """tools/mutate_claims.py plants through the registry; a plant whose claim was renamed would never run."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "tools" / "mutate_claims.py"
+    spec = importlib.util.spec_from_file_location("mutate_claims", path)
+    mod = importlib.util.module_from_spec(spec)
+    import sys
+
+    sys.modules["mutate_claims"] = mod  # dataclasses look their module up there
+    try:
+        spec.loader.exec_module(mod)
+    finally:
+        sys.modules.pop("mutate_claims", None)
+    assert len(mod.PLANTS) >= 30
+    for p in mod.PLANTS:
+        engine.get(p.claim)  # raises on an unknown claim or reading
+        assert callable(p.plant) and p.what
+    assert len({p.claim for p in mod.PLANTS}) == len(mod.PLANTS)

@@ -152,3 +152,33 @@ def decide_lowest(groups: dict, target: str, *, lower_is_better: bool = True, ma
         verdict, p = "inconclusive", None
     return {"verdict": verdict, "beaten_by": sorted(k for k, v in beaten.items() if v),
             "not_yet_beaten": sorted(k for k, v in beats.items() if not v), "tests": tests, "p_value": p, "alpha": alpha}
+
+
+def preregistered(naming_commit: str, record_commits, repo=None) -> tuple[bool, str]:
+    """Whether a pre-registration is visible in git: ``naming_commit`` (the commit that names the seeds or the test)
+    is an ancestor of (or equal to) every commit in ``record_commits`` (the commits the records were trained from).
+
+    Returns (ok, why). Not verifiable (no git, no repository, a commit unknown to it, a record without a commit)
+    counts as not pre-registered: a confirmation that cannot be shown is not one. ``repo`` defaults to the source
+    tree this module lives in.
+    """
+    import subprocess
+    from pathlib import Path
+
+    repo = Path(repo) if repo is not None else Path(__file__).resolve().parents[2]
+    record_commits = list(record_commits)
+    if not record_commits or not all(record_commits):
+        return False, "a confirming record carries no training commit"
+    commits = sorted({str(c) for c in record_commits})
+    for c in commits:
+        try:
+            out = subprocess.run(["git", "-C", str(repo), "merge-base", "--is-ancestor", naming_commit, c],
+                                 capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.SubprocessError) as exc:
+            return False, f"pre-registration not verifiable (git: {exc})"
+        if out.returncode == 1:
+            return False, (f"the commit naming the seeds ({naming_commit[:10]}) is not an ancestor of the commit the "
+                           f"records were trained from ({c[:10]}): the seeds were named after training")
+        if out.returncode != 0:
+            return False, f"pre-registration not verifiable (git: {(out.stderr or '').strip().splitlines()[:1]})"
+    return True, f"seeds named in {naming_commit[:10]}, an ancestor of the training commit(s) {', '.join(x[:10] for x in commits)}"

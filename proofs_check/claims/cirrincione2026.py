@@ -27,7 +27,7 @@ from petheory.geometry import stress_measures as geo_stress
 from petheory.geometry import hellinger as geo_hellinger
 from petheory.geometry import mds as geo_mds
 from petheory.geometry import rank as geo_rank
-from proofs_check.engine import Reading, claim, claim_with_readings
+from proofs_check.engine import Evidence, Reading, claim, claim_with_readings, skipped
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import gamma, tolerance
 
@@ -192,44 +192,77 @@ def exact_reproduction_impossible(case) -> float:
     return 1.0 - err / tol  # > 0: reproduced exactly, the impossibility fails on this case
 
 
-def reproduction_below_rank(case) -> float:
-    """Reading 'dimension_below_rank': no encoding of dimension d = rank B - 1 reproduces the distances. Checked on
-    the best such encoding, the rank-d classical MDS (a d-dimensional encoding's Gram matrix has rank <= d < rank B, so
-    none does): > 0 when its squared distances all match to rounding."""
-    lam, err, tol, r, n, V = _reproduction(case)
-    if r < 2:
-        return -1.0
-    D = geo_hellinger.hellinger_distances(distributions(case))
-    X = geo_mds.classical_mds(D, rank=r - 1).embedding
-    E2 = np.sum((X[:, None, :] - X[None, :, :]) ** 2, axis=2)
-    return float(1.0 - np.max(np.abs(E2 - D * D)) / tol)
+def fisher_rao_distances(P: np.ndarray) -> np.ndarray:
+    """Fisher-Rao geodesic distances 2 arccos(sum_v sqrt(p_v q_v)) between the rows of ``P`` (n, V), each a
+    distribution: the great-circle distance of sqrt(p) and sqrt(q) on the sphere of radius 2 (the curved geometry of
+    which the Hellinger distance ||sqrt p - sqrt q|| / sqrt 2 is the chord, up to scale)."""
+    R = np.sqrt(P)
+    return 2.0 * np.arccos(np.clip(R @ R.T, -1.0, 1.0))
+
+
+def fisher_rao_not_euclidean(ctx) -> Evidence:
+    """Reading 'fisher_rao_geodesic': an existence statement ('impossible in general': not every family of positional
+    distributions has one), decided by a witness. Searches ``ctx.budget`` seeded random families (n = 4..8 positions
+    over V = 3..6 words, Dirichlet(1)) for one whose Fisher-Rao Gram matrix B = -1/2 J D^2 J has an eigenvalue below
+    -tol: then no encoding of any dimension reproduces its distances (a Euclidean point set has B >= 0). holds with
+    the witness; inconclusive when none is found (an existence statement cannot be refuted by a search)."""
+    rng = ctx.rng
+    worst, witness = 0.0, None
+    for k in range(ctx.budget):
+        n, V = int(rng.integers(4, 9)), int(rng.integers(3, 7))
+        P = rng.dirichlet(np.ones(V), size=n)
+        D = fisher_rao_distances(P)
+        lam = np.linalg.eigvalsh(geo_mds.gram_from_distances(D))
+        lam_max = float(np.max(np.abs(lam)))
+        # sum_v sqrt(p_v q_v) errs by <= (V + 2) u, and arccos near 1 turns an error delta into sqrt(2 delta): each
+        # distance errs by e <= 2 sqrt(2 (V + 2) u), each squared distance (d <= pi) by 2 pi e + e^2, and B's
+        # eigenvalues by at most ||1/2 J Delta J||_2 <= n/2 max|Delta| (Weyl), plus the eigensolver's share
+        e = 2.0 * math.sqrt(2.0 * (V + 2) * np.finfo(float).eps)
+        tol = _lambda_tol(n, lam_max) + 0.5 * n * (2 * math.pi * e + e * e)
+        margin = -float(lam.min()) - tol
+        if margin > worst:
+            worst, witness = margin, {"distributions": np.round(P, 6).tolist(), "min_eigenvalue": float(lam.min()),
+                                      "tolerance": tol, "case": k}
+            break
+    if witness is None:
+        return Evidence("inconclusive", ctx.budget, summary=f"no family of {ctx.budget} has non-Euclidean Fisher-Rao "
+                        "distances beyond rounding (an existence statement: not refuted by a search)")
+    return Evidence("holds", witness["case"] + 1, margin=worst, counterexample=None, details={"witness": witness},
+                    summary=f"witness: {len(witness['distributions'])} positions whose Fisher-Rao Gram matrix has "
+                    f"eigenvalue {witness['min_eigenvalue']:.3g} < -{witness['tolerance']:.2g}: no encoding reproduces "
+                    "their geodesic distances")
 
 
 claim_with_readings(
     id="cirrincione2026.exact_reproduction_impossible",
-    paper_status="remark",
-    source=f"{SRC}; commentary on the minimal parametrisation result (CLAIMS.md's quote 'the relevant geometry is "
-    "curved' is not in the source text we have)",
-    statement=r"An exact reproduction of the Hellinger distances between positional distributions by an encoding is "
+    paper_status=None,  # a commentary's sentence: the source names no status
+    source=f"{SRC}; commentary on the minimal parametrisation result (the source names no status; CLAIMS.md's quote "
+    "'the relevant geometry is curved' is not in the source text we have)",
+    statement=r"An exact reproduction of the distances between positional distributions by an encoding is "
     r"impossible in general.",
     kind="exact",
-    reconstruction="Two readings of 'an encoding': of any dimension, or of a dimension below rank B (the effective "
-    "rank of the optimal encoding). Cases: distinct positions whose geometry needs at least 2 dimensions.",
+    reconstruction="Two readings of which distances: the Hellinger distances the paper's MDS uses (a chord), or the "
+    "curved geometry CLAIMS.md reports for the commentary, the Fisher-Rao geodesic distance between the distributions "
+    "(the arc). "
+    "'In general' = not for every family of distributions. Cases: distinct positions whose geometry needs at least 2 "
+    "dimensions.",
     readings=[
-        Reading("any_dimension", r"no encoding $X$ of any dimension has $\lVert x_i-x_j\rVert = H(p_i,p_j)$ for all "
-                r"$i,j$; violated when the rank-$r$ classical MDS embedding reproduces every squared distance to "
-                r"rounding", check=exact_reproduction_impossible, cases=_reproduction_cases),
-        Reading("dimension_below_rank", r"no encoding of dimension $d<\operatorname{rank}B$ reproduces them "
-                r"(cirrincione2026.exact_reproduction_impossible__corrected states why: Hellinger distances are "
-                r"Euclidean, of dimension exactly rank $B$)", check=reproduction_below_rank, cases=_reproduction_cases),
+        Reading("hellinger_chordal", r"no encoding $X$ of any dimension has $\lVert x_i-x_j\rVert = H(p_i,p_j)$ for "
+                r"all $i,j$ (Hellinger); violated when the rank-$r$ classical MDS embedding reproduces every squared "
+                r"distance to rounding", check=exact_reproduction_impossible, cases=_reproduction_cases),
+        Reading("fisher_rao_geodesic", r"some families of positional distributions have Fisher-Rao geodesic distances "
+                r"$2\arccos\sum_v\sqrt{p_vq_v}$ that no encoding of any dimension reproduces (the curved geometry); "
+                r"decided by a witness with a negative eigenvalue of $-\tfrac12JD^{\circ2}J$",
+                check=fisher_rao_not_euclidean, kind="asymptotic", examples={"quick": 40, "thorough": 400},
+                evidence="searched"),
     ],
 )
 
 
 @claim(
     id="cirrincione2026.exact_reproduction_impossible__corrected",
-    paper_status="remark",
-    source=f"{SRC}; §4 (corrected)",
+    paper_status=None,
+    source=f"{SRC}; commentary (corrected; the source names no status)",
     statement=r"Hellinger distances are always Euclidean: $H(p,q)=\lVert\sqrt p-\sqrt q\rVert_2/\sqrt2$, so "
     r"$B=-\tfrac12JH^{\circ2}J=\tfrac12 J\sqrt P\sqrt P^\top J\succeq0$ and the rank-$r$ classical MDS encoding, "
     r"$r=\operatorname{rank}B\le\min(n-1,V)$, reproduces them exactly. Exact reproduction is impossible only for "
@@ -253,12 +286,12 @@ def exact_reproduction_impossible__corrected(case) -> float:
 
 @claim(
     id="cirrincione2026.rank_bound",
-    paper_status="proposition",
+    paper_status=None,
     evidence="definitional",
     evidence_note="rank B <= n-1 holds by construction: B = -1/2 J D^2 J and J 1 = 0 give B 1 = 0 exactly, "
     "for every D. The search checks the library against it (its double centring, and an MDS rank equal to rank B), "
     "which catches an uncentred Gram or a wrong rank rule, not the mathematics",
-    source=f"{SRC}; minimal parametrisation result",
+    source=f"{SRC}; minimal parametrisation result (the source names no status: a 'result')",
     statement=r"The optimal encoding has effective rank $r=\operatorname{rank}(B)\le n-1$. Both parts are checked on "
     r"Hellinger targets with the numerical rank at the threshold $\gamma_{17n}\lambda_{max}$: (i) "
     r"$\operatorname{rank}B\le n-1$ (since $B\mathbf 1=0$); (ii) the classical MDS encoding has rank exactly "
@@ -353,8 +386,8 @@ def minimal_representable(case) -> float:
 
 claim_with_readings(
     id="cirrincione2026.minimal_parametrisation",
-    paper_status="proposition",
-    source=f"{SRC}; minimal parametrisation result",
+    paper_status=None,
+    source=f"{SRC}; minimal parametrisation result (the source names no status: a 'result')",
     statement=r"The optimal encoding can be represented with $r(n+d)$ parameters instead of $nd$.",
     kind="exact",
     reconstruction="'instead of nd' read two ways: as a saving (exact and always fewer than nd), or as the count of "
@@ -372,8 +405,8 @@ claim_with_readings(
 
 @claim(
     id="cirrincione2026.minimal_parametrisation__corrected",
-    paper_status="proposition",
-    source=f"{SRC}; minimal parametrisation result (corrected)",
+    paper_status=None,
+    source=f"{SRC}; minimal parametrisation result (corrected; the source names no status: a 'result')",
     statement=r"The rank-$r$ optimal encoding $P\in\mathbb R^{n\times d}$ equals $UV^\top$ exactly with $r(n+d)$ "
     r"numbers; that is fewer than $nd$ exactly when $r<nd/(n+d)$ (so never for $r\ge\min(n,d)/2$ with "
     r"$n=d$, and not on real text where the numerical rank is $n-1$), and truncating to $k<r$ costs exactly "
@@ -408,61 +441,16 @@ minimal_parametrisation__corrected.memory = minimal_parametrisation.memory
 
 # ============================================================================ Monotonicity Conjecture (NTK regime)
 
-
-@st.composite
-def _monotone_cases(draw, ridge=(0.0,)):
-    n = draw(st.integers(2, 10))
-    return {"n": n, "k_small": draw(st.integers(1, n)), "k_extra": draw(st.integers(0, n)), "m": draw(st.integers(1, 12)),
-            "ridge": draw(st.sampled_from(ridge)), "seed": draw(st.integers(0, 2**32 - 1))}
-
-
-def kernel_regression_loss(F: np.ndarray, y: np.ndarray, ridge: float) -> float:
-    """Optimal training loss min_w ||F w - y||^2 + ridge ||w||^2 of a linear readout of features F (m, p), in closed
-    form from the SVD F = U S V^T (c = U^T y): ||y||^2 - sum c^2 + sum c^2 ridge / (s^2 + ridge)."""
-    U, s, _ = np.linalg.svd(F, full_matrices=False)
-    keep = s > max(F.shape) * np.finfo(float).eps * (s[0] if s.size else 0.0)
-    c = U[:, keep].T @ y
-    return float(np.sum(y * y) - np.sum(c * c) + np.sum(c * c * ridge / (s[keep] ** 2 + ridge)))
-
-
-def monotonicity_ntk(case) -> float:
-    """> 0 when the richer encoding (a superset span) has the larger optimal loss, beyond rounding."""
-    rng = np.random.default_rng(case["seed"])
-    n, m = int(case["n"]), int(case["m"])
-    k_big = min(n, int(case["k_small"]) + int(case["k_extra"]))
-    big = rng.standard_normal((n, k_big))  # the richer encoding: n positions, k_big features
-    small = big @ rng.standard_normal((k_big, int(case["k_small"])))  # its span is inside big's
-    pos = rng.integers(0, n, m)
-    y = rng.standard_normal(m)
-    lb = kernel_regression_loss(big[pos], y, case["ridge"])
-    ls = kernel_regression_loss(small[pos], y, case["ridge"])
-    # SVD backward error max(m, p) eps ||F|| on the projection of y, on each loss
-    scale = (float(np.linalg.norm(big[pos])) + float(np.linalg.norm(small[pos])) + 1.0) * float(np.dot(y, y) + 1.0)
-    tol = 8 * max(m, k_big + 1) * np.finfo(float).eps * scale
-    quantities(loss_richer=lb, loss_smaller=ls, tolerance=tol)
-    return float(lb - ls - tol)
-
-
-claim_with_readings(
+skipped(
     id="cirrincione2026.monotonicity_ntk",
     paper_status="conjecture",
-    source=f"{SRC}; Appendix A (Monotonicity Conjecture, proved there in the NTK regime; its statement is not in the "
-    "text we have)",
-    statement="Monotonicity Conjecture (reconstruction): in the NTK regime, an encoding that keeps more positional "
-    "information never gives a worse optimal loss.",
+    source=f"{SRC}; Appendix A (Monotonicity Conjecture, proved there in the NTK regime)",
+    statement="'Appendix A develops a proof of the Monotonicity Conjecture within the Neural Tangent Kernel (NTK) "
+    "regime for masked language modelling (MLM) losses, sequence classification losses, and general losses "
+    "satisfying a positional sufficiency condition, through five lemmas.'",
     kind="exact",
-    reconstruction="The abstract names the conjecture and the regime (NTK; MLM, classification and losses with a "
-    "positional sufficiency condition) but not its statement, so this is a labelled reconstruction. NTK regime = a "
-    "linear readout of fixed features (the linearised network); 'keeps more positional information' = the richer "
-    "encoding's features span a superset (P_small = P_big G for some G); loss = squared loss. Checked in closed form "
-    "(SVD) on m random examples whose positions index the encoding's rows.",
-    readings=[
-        Reading("least_squares", "unregularised: the optimal loss with the richer encoding is <= the poorer one's "
-                "(a minimum over a larger span; the search checks the closed form, not the nesting)",
-                check=monotonicity_ntk, cases=_monotone_cases, evidence="definitional",
-                evidence_note="the least-squares optimum over a span containing another is never larger: true by "
-                "nesting of the minimisations"),
-        Reading("ridge", "with a ridge penalty (1e-3 or 1, the kernel regression of a finite-width NTK): the same order",
-                check=monotonicity_ntk, cases=lambda: _monotone_cases(ridge=(1e-3, 1.0))),
-    ],
+    reason="not decidable from the text we have: the abstract names the Monotonicity Conjecture and the regime of its "
+    "proof but does not state it (what is monotone, in what, under which 'positional sufficiency condition'), and "
+    "the commentary does not either; any statement we checked would be ours, not the paper's. Needs the full text "
+    "of Appendix A.",
 )

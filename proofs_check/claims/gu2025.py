@@ -76,8 +76,8 @@ def _rope_relative_proof() -> bool:
 
 @claim(
     id="gu2025.rope_relative",
-    paper_status="proposition",
-    source="gu2025 §3.1, Eq. 4",
+    paper_status=None,  # an equation: the source names no status
+    source="gu2025 §3.1, Eq. 4 (the source names no status: an equation)",
     statement=r"RoPE's relative property: $(R_i q)^\top (R_j k) = q^\top R_{j-i} k$.",
     kind="symbolic",
     cases=_rope_cases,

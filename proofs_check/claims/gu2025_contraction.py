@@ -173,12 +173,6 @@ def schur_modulus_band(case) -> float:
     return float(sh["spectral_radius"] - sw["spectral_radius"] - tol)
 
 
-def spectral_contraction_band(case) -> float:
-    """Reading 'band_average': spec(W o E) within [lambda_min(W), lambda_max(W)] (non-strict: no strict contraction)."""
-    W, H, sw, sh, tol = _band_hadamard(case)
-    return float(max(sh["max"] - sw["max"], sw["min"] - sh["min"]) - tol)
-
-
 _BAND = (r"$E$ positive semidefinite Toeplitz with unit diagonal, RoPE's band average "
          r"$E=\sum_t\alpha_t[e^{i(i-j)\theta_t}]$ ($\alpha$ on the simplex): by Schur's product theorem the spectrum of "
          r"$W\circ E$ lies in $[\lambda_{min}(W),\lambda_{max}(W)]$. Non-strict: with one band (or equal angles) the "
@@ -231,38 +225,69 @@ def schur_modulus__corrected(case) -> float:
     return float(max(v1, v2, v3))
 
 
+def _strictly_more_compact(range_h: float, range_w: float, tol: float) -> float:
+    """> 0 unless range(W o E) is below range(W) by more than the eigensolvers' error (``tol``): 'more compact' is
+    strict, so equal ranges (within rounding) are a counterexample. A scalar W (range within ``tol`` of 0) is no
+    case: nothing is more compact than one point, and such a counterexample would say nothing about coupling."""
+    quantities(range_W_hadamard_E=range_h, range_W=range_w, tolerance=tol)
+    if range_w <= tol:
+        return -1.0
+    return float(range_h - range_w + tol)
+
+
 def spectral_contraction(case) -> float:
-    """Reading 'unit_diagonal': range(W o E) <= range(W) for Hermitian unit-modulus Toeplitz E with e_ii = 1."""
+    """Reading 'unit_diagonal': range(W o E) < range(W) for Hermitian unit-modulus Toeplitz E with e_ii = 1."""
     W, E, H, sw, sh = _hadamard(case)
-    quantities(range_W_hadamard_E=sh["range"], range_W=sw["range"], tolerance=2 * _eig_tol(case["n"], W, H))
-    return float(sh["range"] - sw["range"] - 2 * _eig_tol(case["n"], W, H))
+    if np.all(E == 1):  # theta = 0: no rotation, W o E = W by construction; no case
+        return -1.0
+    return _strictly_more_compact(sh["range"], sw["range"], 2 * _eig_tol(case["n"], W, H))
 
 
-def spectral_contraction_psd(case) -> float:
-    """Reading 'psd': range(W o E) <= range(W) for rank-one unit-modulus E, with the equal spectra it implies."""
+def spectral_contraction_rope(case) -> float:
+    """Reading 'rope_single_band': range(W o G_e) < range(W) for RoPE's own G_e (e_k = e^{ik theta})."""
     W, E, H, sw, sh = _hadamard(case)
-    return max(float(sh["range"] - sw["range"] - 2 * _eig_tol(case["n"], W, H)), _same_spectrum(case))
+    if np.all(E == 1):  # theta = 0: no rotation, W o E = W by construction; no case
+        return -1.0
+    return _strictly_more_compact(sh["range"], sw["range"], 2 * _eig_tol(case["n"], W, H))
+
+
+def spectral_contraction_band(case) -> float:
+    """Reading 'band_average': range(W o E) < range(W) for E RoPE's band average."""
+    if np.all(np.mod(case["band_angles"], 2 * math.pi) == 0):  # no rotation in any band: W o E = W; no case
+        return -1.0
+    W, H, sw, sh, tol = _band_hadamard(case)
+    return _strictly_more_compact(sh["range"], sw["range"], 2 * tol)
 
 
 claim_with_readings(
     id="gu2025.spectral_contraction",
     source="gu2025 App. B, Prop. B.3",
-    statement=r"For positive definite Toeplitz $W$ and $E$, $E$ with unit-modulus entries, the spectrum of $W\circ E$ "
-    r"is more compact than that of $W$ (multiplicative coupling contracts the eigenvalue range relative to "
-    r"additive). No $E$ satisfies that premise for $n\ge2$; the nearest satisfiable premises are checked as "
-    r"readings, in the weaker form of the conclusion, the range: $\lambda_{max}(W\circ E)-\lambda_{min}(W\circ E)"
-    r"\le\lambda_{max}(W)-\lambda_{min}(W)$ (containment is stronger).",
+    statement=r"'Let $W$, $E$ be $N\times N$ positive definite Toeplitz matrices. Then the eigenvalue spectrum of the "
+    r"Hadamard product $W\circ E$ is more compact than' that of $W$, where 'each element of $E$ is a complex number "
+    r"with a membrane length of 1' (multiplicative coupling, as in RoPE, against additive). 'More compact' is "
+    r"strict: $\lambda_{max}(W\circ E)-\lambda_{min}(W\circ E)<\lambda_{max}(W)-\lambda_{min}(W)$.",
     kind="exact",
     paper_status="proposition",
-    premise=_PD_UNIT_MODULUS,
+    reconstruction="No E with unit-modulus entries is positive definite for n >= 2 (the premise of "
+    "gu2025.schur_modulus, proved there), but the proposition is about RoPE's multiplicative coupling, and RoPE's "
+    "own G_e, (G_e)_{ij} = e^{i(i-j) theta}, is the nearest object that satisfies it (positive semidefinite, rank "
+    "one, unit-modulus entries): the conclusion is checked on it and on the two other objects a reader could put in "
+    "E's place (a Hermitian unit-modulus Toeplitz E with unit diagonal; RoPE's band average over several "
+    "frequencies). The paper's own Lemma B.1 allows equal ranges ('coincide only under complete phase alignment'), "
+    "which is exactly RoPE's single band: W o G_e = D W D^* with D unitary diagonal, so the spectra are equal and "
+    "never more compact. The weaker non-strict statement (containment) is gu2025.spectral_contraction__corrected. "
+    "Tolerance: each sorted eigenvalue errs by at most the Hermitian eigensolver's bound (proofs_check.tolerance."
+    "hermitian_eig_tol), a range by twice that.",
     readings=[
-        Reading("psd_equal_spectra", r"$E$ positive semidefinite with unit-modulus entries (hence rank one): the range does not grow. "
-                r"It does not shrink either: the spectra are equal, so the spectrum is never strictly more compact.",
-                check=spectral_contraction_psd, cases=_psd_hadamard_cases),
+        Reading("rope_single_band", r"$E=G_e$, RoPE's single band $e_k=e^{ik\theta}$ (positive semidefinite, rank one, "
+                r"unit-modulus entries: the nearest satisfiable premise): range$(W\circ E)<$ range$(W)$.",
+                check=spectral_contraction_rope, cases=_psd_hadamard_cases),
         Reading("unit_diagonal", r"'positive definite' weakened to $e_{ii}=1$ ($E$ Hermitian Toeplitz, $|e_{ij}|=1$, so "
-                r"that $W\circ E$ has a real spectrum): range$(W\circ E)\le$ range$(W)$.",
+                r"that $W\circ E$ has a real spectrum): range$(W\circ E)<$ range$(W)$.",
                 check=spectral_contraction, cases=_hadamard_cases),
-        Reading("band_average", _BAND + ".", check=spectral_contraction_band, cases=_band_cases),
+        Reading("band_average", r"$E$ RoPE's band average $E=\sum_t\alpha_t[e^{i(i-j)\theta_t}]$ ($\alpha$ on the "
+                r"simplex; positive semidefinite, unit diagonal, entries of modulus <= 1): range$(W\circ E)<$ "
+                r"range$(W)$.", check=spectral_contraction_band, cases=_band_cases),
     ],
 )
 

@@ -68,8 +68,8 @@ def _content(case, n, d, rng):
 
 @claim(
     id="gu2025.logit_decomposition",
-    paper_status="proposition",
-    source="gu2025 §3.2, Eq. 8",
+    paper_status=None,  # an equation: the source names no status
+    source="gu2025 §3.2, Eq. 8 (the source names no status: an equation)",
     statement=r"$L = G_{q^c,k^c}+G_{q^c,k^p}+G_{q^p,k^c}+G_{q^p,k^p}+\mathbf{B}$ for $x_i = c_i + p_i$, "
     r"$q = xW_Q$, $k = xW_K$ (any absolute PE, any projections, any explicit bias $B$). The identity is "
     r"bilinearity; what the search checks is petheory.coupling.logit_terms: each term against its own definition "

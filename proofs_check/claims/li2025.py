@@ -64,8 +64,8 @@ def _sinusoid_reference(d: int, pos: int, base: float, layout: str) -> tuple[np.
 
 @claim(
     id="li2025.sinusoidal_norm_bound",
-    paper_status="proposition",
-    source="li2025 Table 2 (§4.2)",
+    paper_status=None,  # the summary names no status
+    source="li2025 Table 2 (§4.2) (the summary names no status)",
     statement=r"Sinusoidal input norm bound $B_0 = B_x + \sqrt{d_{model}}$, i.e. "
     r"$\lVert PE_{sin}(pos)\rVert_2 \le \sqrt{d_{model}}$ for every position. Three parts, each a case field: "
     r"the paper's bound; the exact norm $\lVert PE_{sin}(pos)\rVert_2=\sqrt{d/2}$ ($d/2$ sine-cosine pairs of "
@@ -136,31 +136,29 @@ def input_norm_bounds(case) -> float:
     return float(nb.input_norm(Bx) - (Bx + nb.stated) - tol)
 
 
-claim_with_readings(
+claim(
     id="li2025.input_norm_bounds",
-    paper_status="proposition",
-    source="li2025 Table 2",
-    statement=r"Table 2: $B_0$ per PE -- sinusoidal $B_x+\sqrt d$; learned $B_x+B_p$; ALiBi adds no vector but a "
-    r"logit bias of magnitude up to $\alpha(N'-1)$ at inference length $N'$; unnormalised wavelet "
-    r"$O(N_{max}\sqrt{\log N_{max}})$; Legendre bounded.",
+    paper_status=None,  # the summary names no status
+    source="li2025 Table 2 (sinusoidal, learned); Mechanism 3 'Break condition' (ALiBi); 'Design tradeoffs' (Legendre) "
+    "(the summary names no status)",
+    statement=r"The input norm bound $B_0$ (bounding $\lVert z_i^{(0)}\rVert_2$) per PE, a conjunction of four parts: "
+    r"'[Table 2]: Compares norm bounds across encoding schemes--sinusoidal $B_x+\sqrt{d_{model}}$ vs learned "
+    r"$B_x+B_p$'; ALiBi 'if ALiBi's $\alpha(N'-1)$ becomes large for very long inference sequences, capacity inflation "
+    r"degrades generalization' (a logit bias of magnitude up to $\alpha(N'-1)$ at inference length $N'$); "
+    r"'Legendre (proposed): Bounded norm'.",
     kind="exact",
-    reconstruction="Checked for every entry with a number, at inference lengths N' >= N_max: "
-    "max_{pos<N'} ||x + PE(pos)|| <= B_x + stated with the token x aligned with PE(pos) (the worst case, where "
-    "the triangle inequality is tight), i.e. sup ||PE|| <= stated. ALiBi: max |b(i,j)| <= alpha(N'-1). "
-    "Legendre: sqrt(sum c_k^2) for both bounded position maps. The wavelet entry is an order without a constant: "
-    "it is checked as a fitted trend by li2025.wavelet_unnormalised_norm. The learned entry is its own reading: "
-    "Table 2 gives B_p no value, so B_p can only be the table's largest row norm, and the bound is true by that "
-    "definition.",
-    readings=[
-        Reading("stated_values", "the entries Table 2 gives a value: sinusoidal sqrt(d), ALiBi alpha(N'-1), "
-                "Legendre sqrt(sum c_k^2), NoPE 0", check=input_norm_bounds, cases=_input_norm_cases),
-        Reading("learned", "learned: B_x + B_p, B_p the largest row norm of the table; positions past N_max reuse the "
-                "last row", check=input_norm_bounds, cases=lambda: _input_norm_cases(pes=("learned",)),
-                evidence="definitional", evidence_note="B_p has no value in Table 2 and is read as the table's largest "
-                "row norm, so ||PE(pos)|| <= B_p holds by definition; the search only checks that positions past "
-                "N_max reuse a row of the table (no new norm) and the implementation"),
-    ],
-)
+    cases=lambda: _input_norm_cases(pes=("sinusoidal", "learned", "alibi", "legendre")),
+    evidence_note="searched for the sinusoidal, ALiBi and Legendre parts; the learned part is true by definition "
+    "(Table 2 gives B_p no value, read as the table's largest row norm): the search only checks that positions past "
+    "N_max reuse a row of the table",
+    reconstruction="A conjunction: every part must hold, and a case of any part that fails refutes the claim. Checked "
+    "at inference lengths N' >= N_max: max_{pos<N'} ||x + PE(pos)|| <= B_x + stated with the token x aligned with "
+    "PE(pos) (the worst case, where the triangle inequality is tight), i.e. sup ||PE|| <= stated. ALiBi: max |b(i,j)| "
+    "<= alpha(N'-1). Legendre: 'bounded' with the bound sqrt(sum c_k^2) (bounds.legendre_norm_bound), for both "
+    "bounded position maps. Learned: B_p has no value in Table 2, so B_p can only be the table's largest row norm, and "
+    "the part is true by that definition. The unnormalised wavelet's O(N_max sqrt(log N_max)) ('Failure signatures', "
+    "not Table 2) is li2025.wavelet_unnormalised_norm.",
+)(input_norm_bounds)
 
 
 # ============================================================================= Rademacher
@@ -175,8 +173,8 @@ _RAD_PES = {
 
 @claim(
     id="li2025.rademacher_bound",
-    paper_status="theorem",
-    source="li2025 §4.2",
+    paper_status=None,  # the summary names no status
+    source="li2025 §4.2 (the summary names no status)",
     statement=r"$R_m(\mathcal F^{L,H})$ scales as $O(L_{trans}B_0/\sqrt m)$ up to log factors when "
     r"$\lVert W\rVert_2\le C_W$ (each layer $L_{layer}$-Lipschitz).",
     kind="asymptotic",
@@ -230,50 +228,103 @@ def rademacher_bound(ctx) -> Evidence:
 # ============================================================================= wavelet: unnormalised norm
 
 
+def _log_factor_slack(n_min: int) -> float:
+    """How far a missing or extra sqrt(log N) moves a fitted exponent of N over sizes >= n_min: the local slope of
+    log sqrt(log N) in log N is 1 / (2 ln N), largest at the smallest size. A rate within this of N sqrt(log N) cannot
+    be told apart from it on the sizes fitted, so it is not held against the statement."""
+    return 1.0 / (2.0 * math.log(n_min))
+
+
 @claim(
     id="li2025.wavelet_unnormalised_norm",
-    paper_status="proposition",
-    source="li2025 §6 (design trade-offs; Table 2)",
-    statement=r"The unnormalised wavelet PE norm grows as $O(N_{max}\sqrt{\log N_{max}})$.",
+    paper_status=None,  # the summary names no status ('Failure signatures')
+    source="li2025 'Failure signatures' (the summary names no status)",
+    statement=r"'Unnormalized wavelet: Input norm inflation ($O(N_{max}\sqrt{\log N_{max}})$) destabilizes training': "
+    r"the unnormalised wavelet PE norm grows as $N_{max}\sqrt{\log N_{max}}$.",
     kind="asymptotic",
     reconstruction="sup_{pos<N_max} ||PE(pos)||_2 (bounds.wavelet_norms, sparse) for N_max = 2^6..2^12, under every "
     "construction: dilation unit/position x amplitude l2/paper/none x width d = 'full' (every atom down to the scale "
     "that resolves one position; at fixed d the unit-dilation norm does not depend on N_max at all) and d = 64. "
-    "'Unnormalised' is read as: no rescaling of the PE vector after the atoms are evaluated. Fit: OLS of "
-    "log(sup norm / (N sqrt(log N))) on log N with a 95% t-interval (deterministic data: the interval measures fit). "
-    "O(.) is an upper bound: it holds if every upper confidence limit is <= 0. The fitted exponent of the norm itself "
-    "says whether the rate is attained.",
+    "'Unnormalised' is read as: no rescaling of the PE vector after the atoms are evaluated. The sentence names an "
+    "inflation, a growth rate, so both sides are checked: the rate is reached by some construction, and no "
+    "construction exceeds it. Fit: OLS of log(sup norm / (N sqrt(log N))) on log N with a 95% t-interval "
+    "(deterministic data: the interval measures fit). Slack delta = 1/(2 ln N_min) on the exponent: what a missing "
+    "or extra sqrt(log N) moves it by over these sizes (so the log factor itself is not decided). Holds when the "
+    "fastest construction's ratio-exponent interval meets [-delta, delta] and no construction's lies above delta; "
+    "refuted otherwise.",
 )
 def wavelet_unnormalised_norm(ctx) -> Evidence:
     sizes = [2**k for k in range(6, 13 if ctx.profile == "quick" else 15)]
     fams = ["db2"] if ctx.profile == "quick" else ["db2", "db4"]
-    rows, worst, worst_key = {}, -np.inf, None
+    delta = _log_factor_slack(sizes[0])
+    rows = {}
     for w in fams:
         for dil in ("unit", "position"):
             for nm in ("l2", "paper", "none"):
                 for dp in ("full", 64):
                     g = bounds.wavelet_norm_growth(sizes, wavelet=w, normalisation=nm, dilation=dil, d=dp)
-                    key = f"{w}/{dil}/{nm}/d={dp}"
-                    rows[key] = {"sup_norm": g["sup_norm"], "d": g["d"], "exponent": g["fit"]["slope"],
-                                 "exponent_ci95": g["fit"]["slope_ci"], "ratio_exponent": g["ratio_fit"]["slope"],
-                                 "ratio_exponent_ci95": g["ratio_fit"]["slope_ci"]}
-                    hi = g["ratio_fit"]["slope_ci"][1]
-                    if hi > worst:
-                        worst, worst_key = hi, key
-    fastest = max(rows, key=lambda k: rows[k]["exponent"])
+                    rows[f"{w}/{dil}/{nm}/d={dp}"] = {
+                        "sup_norm": g["sup_norm"], "d": g["d"], "exponent": g["fit"]["slope"],
+                        "exponent_ci95": g["fit"]["slope_ci"], "ratio_exponent": g["ratio_fit"]["slope"],
+                        "ratio_exponent_ci95": g["ratio_fit"]["slope_ci"]}
+    fastest = max(rows, key=lambda k: rows[k]["ratio_exponent"])
     fe = rows[fastest]
-    details = {"sizes": sizes, "fits": rows, "fastest": fastest}
-    if worst > 0:
-        return Evidence("refuted", len(rows), margin=-float(worst), details=details,
-                        counterexample={"construction": worst_key, **rows[worst_key]},
-                        summary=f"{worst_key}: sup norm grows faster than N sqrt(log N) (ratio exponent CI upper {worst:.3f} > 0)")
-    return Evidence(
-        "holds", len(rows), margin=-float(worst), details=details,
-        summary=f"upper bound holds for all {len(rows)} constructions (largest ratio-exponent upper limit {worst:.3f} <= 0), "
-        f"but it is not tight: the fastest growth is {fastest} with sup norm ~ N^{fe['exponent']:.3f} "
-        f"(CI {fe['exponent_ci95'][0]:.3f}..{fe['exponent_ci95'][1]:.3f}), i.e. sqrt(N_max), not N_max sqrt(log N_max); "
-        "amplitude 'none' with full width grows like sqrt(log N_max), fixed-width unit dilation not at all.",
-    )
+    lo, hi = fe["ratio_exponent_ci95"]
+    above = {k: r for k, r in rows.items() if r["ratio_exponent_ci95"][0] > delta}
+    details = {"sizes": sizes, "fits": rows, "fastest": fastest, "log_factor_slack": delta}
+    grows = (f"the fastest growth is {fastest}: sup norm ~ N^{fe['exponent']:.3f} (CI {fe['exponent_ci95'][0]:.3f}.."
+             f"{fe['exponent_ci95'][1]:.3f}), ratio to N sqrt(log N) ~ N^{fe['ratio_exponent']:.3f} (CI {lo:.3f}..{hi:.3f})")
+    if above:
+        k = max(above, key=lambda k: above[k]["ratio_exponent"])
+        return Evidence("refuted", len(rows), margin=-float(above[k]["ratio_exponent_ci95"][0] - delta), details=details,
+                        counterexample={"construction": k, **above[k]},
+                        summary=f"{k}: sup norm grows faster than N sqrt(log N) (ratio exponent CI lower "
+                        f"{above[k]['ratio_exponent_ci95'][0]:.3f} > slack {delta:.3f}); {grows}")
+    if hi < -delta:
+        return Evidence("refuted", len(rows), margin=float(hi + delta), details=details,
+                        counterexample={"construction": fastest, **fe},
+                        summary=f"no construction of the {len(rows)} reaches the stated rate: {grows}, below N sqrt(log N) "
+                        f"by more than a log factor (CI upper {hi:.3f} < -{delta:.3f}); O(N_max sqrt(log N_max)) holds "
+                        f"only as an upper bound that nothing attains")
+    return Evidence("holds", len(rows), margin=float(min(hi + delta, delta - lo)), details=details,
+                    summary=f"the stated rate is reached and not exceeded (slack {delta:.3f}): {grows}")
+
+
+@claim(
+    id="li2025.wavelet_unnormalised_norm__corrected",
+    paper_status=None,
+    source="li2025 'Failure signatures', corrected (the summary names no status)",
+    statement=r"The unnormalised wavelet PE norm $\sup_{pos<N_{max}}\lVert PE_{wav}(pos)\rVert_2$ grows no faster than "
+    r"$\sqrt{N_{max}}$ (up to a log factor), under every construction (unit or position dilation; amplitude l2, "
+    r"$2^{-j/2}$ or none; full or fixed width).",
+    kind="asymptotic",
+    corrected_of="li2025.wavelet_unnormalised_norm",
+    reconstruction="The constructions and fits of li2025.wavelet_unnormalised_norm; holds when every construction's "
+    "fitted exponent of N (95% t-interval) lies below 1/2 + delta, delta = 1/(2 ln N_min) the most a log factor "
+    "moves an exponent over the sizes fitted.",
+)
+def wavelet_unnormalised_norm__corrected(ctx) -> Evidence:
+    sizes = [2**k for k in range(6, 13 if ctx.profile == "quick" else 15)]
+    fams = ["db2"] if ctx.profile == "quick" else ["db2", "db4"]
+    delta = _log_factor_slack(sizes[0])
+    rows = {}
+    for w in fams:
+        for dil in ("unit", "position"):
+            for nm in ("l2", "paper", "none"):
+                for dp in ("full", 64):
+                    g = bounds.wavelet_norm_growth(sizes, wavelet=w, normalisation=nm, dilation=dil, d=dp)
+                    rows[f"{w}/{dil}/{nm}/d={dp}"] = {"exponent": g["fit"]["slope"], "exponent_ci95": g["fit"]["slope_ci"]}
+    fastest = max(rows, key=lambda k: rows[k]["exponent_ci95"][0])
+    lo = rows[fastest]["exponent_ci95"][0]
+    limit = 0.5 + delta
+    details = {"sizes": sizes, "fits": rows, "fastest": fastest, "limit": limit}
+    if lo > limit:
+        return Evidence("refuted", len(rows), margin=float(limit - lo), details=details,
+                        counterexample={"construction": fastest, **rows[fastest]},
+                        summary=f"{fastest}: sup norm ~ N^{rows[fastest]['exponent']:.3f} (CI lower {lo:.3f} > {limit:.3f})")
+    return Evidence("holds", len(rows), margin=float(limit - lo), details=details,
+                    summary=f"every construction's exponent of N is compatible with <= 1/2 + {delta:.3f}; fastest "
+                    f"{fastest}: N^{rows[fastest]['exponent']:.3f}")
 
 
 # ============================================================================= Legendre
@@ -297,8 +348,8 @@ def legendre_norm_bound(d: int, orthonormal: bool) -> float:
 
 @claim(
     id="li2025.legendre_bounded",
-    paper_status="remark",
-    source="li2025 §6 (design trade-offs)",
+    paper_status=None,  # the summary names no status
+    source="li2025 §6 (design trade-offs) (the summary names no status)",
     statement="Legendre PE has bounded norm and saturates to a constant vector for very large positions.",
     kind="exact",
     cases=_legendre_cases,
@@ -399,11 +450,11 @@ _AMBIGUITY_RECON = (
 
 claim_with_readings(
     id="li2025.sinusoidal_periodic_ambiguity",
-    source="li2025 §6 (design trade-offs), failure signatures",
+    source="li2025 §6 (design trade-offs), failure signatures (the summary names no status)",
     statement="Sinusoidal PE suffers periodic ambiguity beyond about 10000 positions. 'Ambiguity' is not defined; "
     "each reading is checked at the paper's d_model = 64, base 10000.",
     kind="exact",
-    paper_status="remark",
+    paper_status=None,  # the summary names no status
     reconstruction=_AMBIGUITY_RECON,
     readings=[
         Reading("near_repeat", "ambiguity = a pair of positions closer than adjacent positions; its onset lies in "
@@ -427,8 +478,8 @@ AMBIGUITY_ONSETS = {12: 14495, 14: 18246, 16: 596274}
 
 @claim(
     id="li2025.sinusoidal_periodic_ambiguity__corrected",
-    paper_status="remark",
-    source="li2025 §6 (corrected)",
+    paper_status=None,  # the summary names no status
+    source="li2025 §6 (corrected) (the summary names no status)",
     statement=r"With base 10000, ambiguity (a pair closer than adjacent positions) starts at offset 6 for "
     r"$d\le10$ (the fastest pair's period is $2\pi$), at 14495 for $d=12$, 18246 for $d=14$, 596274 for $d=16$, "
     r"and not within $10^6$ positions for $18\le d\le1024$ -- including the paper's $d_{model}=64$. Only "

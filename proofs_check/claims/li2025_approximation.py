@@ -48,6 +48,9 @@ def predict(A: np.ndarray, x) -> float:
     statement="Universal approximation for a fixed length N does not guarantee extrapolation to longer sequences.",
     kind="exact",
     cases=_ua_cases,
+    evidence="definitional",
+    evidence_note="true by construction: the two targets agree on every length <= N and differ at N+1, so a fit to "
+    "lengths <= N cannot meet both; the search checks the least-squares fits realise that construction",
     reconstruction="Constructive witness. Model: y(x) = sum_t A[min(n,N)-1, min(t,N-1)] x_t, a learned pair table "
     "clamped past N (li2025's learned PE reuses p_{N_max}). Targets f_+c and f_-c with f_s(x) = sum_t x_t + s [n > N]: "
     "equal on every length <= N, 2|c| apart at N+1. Fitted by least squares on random sequences of every length "

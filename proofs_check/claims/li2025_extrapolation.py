@@ -100,8 +100,8 @@ def _alibi_eq9_rounding(mu: np.ndarray, case: dict, dist: int, t: dict) -> float
 
 @claim(
     id="li2025.alibi_extrapolation",
-    paper_status="proposition",
-    source="li2025 §5.3, Eq. 9",
+    paper_status=None,  # the summary names no status
+    source="li2025 §5.3, Eq. 9 (the summary names no status)",
     statement=r"$\lvert A(\mu,-\alpha d)-A(\mu,-\alpha N_{max})\rvert \le L_A\,\alpha\,(d-N_{max})$ for $d>N_{max}$, "
     r"$A$ the attention function, $L_A$ its Lipschitz constant in the bias.",
     kind="exact",
@@ -192,8 +192,8 @@ def bias_by_distance_violation(B: np.ndarray) -> float:
 
 @claim(
     id="li2025.alibi_monotone_bias",
-    paper_status="proposition",
-    source="li2025 §5.3",
+    paper_status=None,  # the summary names no status
+    source="li2025 §5.3 (the summary names no status)",
     statement=r"The ALiBi bias $b(i,j) = -\alpha\lvert i-j\rvert$ stays monotone in distance at any length.",
     kind="exact",
     cases=_alibi_cases,
@@ -204,6 +204,49 @@ def alibi_monotone_bias(case) -> float:
     B = enc_bias.alibi(case["n"], slope=case["slope"], form="symmetric")
     v = bias_by_distance_violation(B)
     return -1.0 if not np.isfinite(v) else v
+
+
+@st.composite
+def _alibi_local_cases(draw):
+    return {"n": draw(st.integers(2, 64)), "M": draw(st.floats(0.0, 5.0)), "slope": draw(st.floats(0.0, 50.0)),
+            "seed": draw(st.integers(0, 2**32 - 1))}
+
+
+def alibi_nonlocal_mass(case) -> tuple[float, float]:
+    """(largest attention mass a row puts on keys other than its own position, the bound 2 e^{2M - alpha} /
+    (1 - e^{-alpha})) for content logits mu uniform in [-M, M] plus the library's ALiBi bias (symmetric form)."""
+    from petheory import softmax
+
+    n, M, a = int(case["n"]), float(case["M"]), float(case["slope"])
+    mu = np.random.default_rng(case["seed"]).uniform(-M, M, (n, n))
+    W = softmax.row_softmax(mu + enc_bias.alibi(n, slope=a, form="symmetric"))
+    mass = float(np.max(1.0 - np.diag(W)))
+    # key j at distance k >= 1 weighs e^{mu_j - a k} / sum <= e^{2M - a k} (the own key alone gives sum >= e^{-M});
+    # two keys per distance, a geometric sum over k >= 1
+    bound = 2.0 * math.exp(2 * M - a) / -math.expm1(-a) if a > 0 else math.inf
+    return mass, bound
+
+
+@claim(
+    id="li2025.alibi_large_slope_local",
+    paper_status=None,  # the summary names no status ('Failure signatures')
+    source="li2025 'Failure signatures' (the summary names no status)",
+    statement="'ALiBi with large alpha on very long sequences: Attention collapses to purely local, ignoring useful "
+    "long-range dependencies': with content logits bounded by M, the attention a query puts on every other key "
+    "vanishes as alpha grows, at most 2 e^{2M - alpha} / (1 - e^{-alpha}) at any sequence length.",
+    kind="exact",
+    cases=_alibi_local_cases,
+    reconstruction="'Purely local' = on the query's own position (ALiBi's bias is 0 there and -alpha k at distance k). "
+    "Checked on the library's ALiBi bias (petheory.encodings.bias.alibi) and softmax (petheory.softmax.row_softmax) "
+    "for content logits uniform in [-M, M]: the largest mass off the query's own key is within the bound, which "
+    "does not depend on the length and tends to 0 as alpha grows (so the collapse holds 'on very long sequences' "
+    "too). Tolerance: the softmax's rounding, (n + 4) u per weight, n weights summed.",
+)
+def alibi_large_slope_local(case) -> float:
+    mass, bound = alibi_nonlocal_mass(case)
+    tol = gamma(2 * int(case["n"]) + 8)
+    quantities(nonlocal_mass=mass, bound=bound, tolerance=tol)
+    return -1.0 if not math.isfinite(bound) else float(mass - bound - tol)
 
 
 # ============================================================================= wavelet: atom decay
@@ -323,11 +366,11 @@ def wavelet_atom_decay_per_jmax(ctx) -> Evidence:
 
 claim_with_readings(
     id="li2025.wavelet_atom_decay",
-    source="li2025 §6.1.4",
+    source="li2025 §6.1.4 (the summary names no status)",
     statement=r"$\lvert\psi_{j,k}(pos)\rvert \le C\,2^{-j/2}\exp(-\beta\lvert pos-k2^{-j}\rvert/2^{-j})$ for $j\le j_{max}$. "
     r"Whether $C$ may depend on $j_{max}$ is not said, nor which amplitude the atoms carry; each reading is checked.",
     kind="asymptotic",
-    paper_status="proposition",
+    paper_status=None,  # the summary names no status
     reconstruction=_ATOM_DECAY_RECON,
     readings=[
         Reading("uniform_c", r"one $C$ (and one $\beta$) for every scale $j$, with the library's standard atoms "
@@ -358,12 +401,12 @@ def _atom_cases(draw):
 
 @claim(
     id="li2025.wavelet_atom_decay__corrected",
-    paper_status="proposition",
+    paper_status=None,  # the summary names no status
     evidence="definitional",
     evidence_note="C_psi(beta) is computed as the maximum of |psi(s)| e^{beta s} over the same sampled psi the "
     "encoding interpolates, so the bound holds by construction of C; what the search adds is that the encoding's "
     "features are c_j psi(2^j u - k) with the stated amplitude and support (zero outside it)",
-    source="li2025 §6.1.4 (corrected)",
+    source="li2025 §6.1.4 (corrected) (the summary names no status)",
     statement=r"For every $\beta\ge0$, every scale and shift: $\lvert c_j\psi(2^ju-k)\rvert \le C_\psi(\beta)\,c_j\,"
     r"e^{-\beta\lvert 2^ju-k\rvert}$ with $C_\psi(\beta)=\max_s\lvert\psi(s)\rvert e^{\beta s}$ and $c_j$ the atom's "
     r"own amplitude ($2^{j/2}$ for $L^2$-normalised atoms), and $\psi_{j,k}=0$ outside $[k2^{-j},(k+S)2^{-j}]$.",
@@ -413,8 +456,8 @@ def _wav_params(case) -> dict:
 
 @claim(
     id="li2025.wavelet_extrapolation",
-    paper_status="proposition",
-    source="li2025 §6.1.4",
+    paper_status=None,  # the summary names no status
+    source="li2025 §6.1.4 (the summary names no status)",
     statement=r"$\lVert PE_{wav}(pos)-PE_{wav}(N_{max})\rVert_2 = O(e^{-\beta(pos-N_{max})})$ for $pos>N_{max}$.",
     kind="exact",
     cases=_wav_extra_cases,
@@ -442,8 +485,8 @@ def wavelet_extrapolation(case) -> float:
 
 @claim(
     id="li2025.wavelet_extrapolation__corrected",
-    paper_status="proposition",
-    source="li2025 §6.1.4 (corrected)",
+    paper_status=None,  # the summary names no status
+    source="li2025 §6.1.4 (corrected) (the summary names no status)",
     statement=r"$PE_{wav}(pos)=PE_\infty:=0$ for every $pos\ge P_S$, $P_S\le\lceil(S+h)N_{max}\rceil+1$ for the unit "
     r"dilation and $\lceil(S+h)2^{\lceil\log_2N_{max}\rceil}\rceil+1$ for the position dilation ($S$ = support length "
     r"of $\psi$, $h=2^{-10}$ PyWavelets' sampling step), so $\lVert PE(pos)-PE_\infty\rVert_2=O(e^{-\beta(pos-N_{max})})$ "
@@ -561,8 +604,8 @@ def learned_no_extrapolation_gap(case) -> tuple[float, float]:
 
 @claim(
     id="li2025.learned_no_extrapolation",
-    paper_status="proposition",
-    source="li2025 §6 / Table 2 discussion",
+    paper_status=None,  # the summary names no status
+    source="li2025 §6 / Table 2 discussion (the summary names no status)",
     statement=r"Learned PE has zero extrapolation beyond $N_{max}$: reusing $p_{N_{max}}$ collapses all later positions. "
     r"Checked on trained models: a bidirectional Transformer (petheory.nn, float64) with li2025's learned PE, trained "
     r"for 0-4 Adam steps at length $N_{max}$, run at length $N_{max}+extra$: its position rows past $N_{max}$ equal "
@@ -571,6 +614,9 @@ def learned_no_extrapolation_gap(case) -> tuple[float, float]:
     kind="exact",
     cases=_learned_model_cases,
     examples={"quick": 20, "thorough": 300},
+    evidence="definitional",
+    evidence_note="true by the definition of the policy: reusing p_{N_max} gives every later position the same row, so "
+    "no model can tell them apart; the search checks that the registry and petheory.nn implement the reuse",
     reconstruction="The paper's policy past the table is beyond='clamp' (reuse the last row), in the registry and in "
     "petheory.nn's AbsolutePE (their default refuses longer inputs). Trained weights are any weights: the collapse "
     "holds for every value of them, so a few steps of a random regression task stand for training. Bidirectional "

@@ -1,0 +1,438 @@
+#!/usr/bin/env python
+"""Claim-level mutation pass: for every claim (and reading) whose quick verdict is ``holds``, plant a violation
+through what its registered checker reads, rerun the claim from the registry, and report whether the plant flips it.
+
+    python tools/mutate_claims.py              # every plant (a few minutes on 2 cores)
+    python tools/mutate_claims.py --list       # the plants, one line each
+    python tools/mutate_claims.py -k li2025    # only plants whose claim id contains 'li2025'
+    python tools/mutate_claims.py --json out.json
+
+Sibling of ``tools/mutate.py`` (which mutates the library's source and runs its tests). Here a plant is a
+function ``plant(mp)`` that monkeypatches (``pytest.MonkeyPatch``) the library function, the encoding registry
+entry or the claim module's helper that the registered checker calls at run time; the claim is then checked with
+``runner.check_claim(engine.get(id))``, the path ``petheory check`` takes, so a plant on something the registered
+checker does not read (a module attribute it captured earlier) survives. Outcomes:
+
+* ``killed``: the verdict is no longer ``holds`` (refuted, inconclusive, depends, ...), or the runner refused a
+  symbolic proof that the planted numeric search contradicts (no verdict at all); any other crash under a plant
+  is an ``error`` (the plant broke the checker instead of the statement);
+* ``survived``: still ``holds`` with the plant in place;
+* ``equivalent``: a plant listed with the argument why no observable change is possible;
+* ``error``: the claim does not hold before planting (the list is stale), or the plant itself failed.
+
+A claim that holds on the quick profile with no plant listed here is reported as ``missing``. Exit code 0 when
+every plant is killed (or equivalent) and none is missing, 1 otherwise. Not part of CI; deterministic (seed 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+@dataclass(frozen=True)
+class Plant:
+    claim: str  # a claim id, or '<id>#<reading>'
+    what: str
+    plant: object  # (mp: pytest.MonkeyPatch) -> None
+    equivalent: str = ""
+
+
+def _scaled(path: str, factor: float, add: float = 0.0):
+    """Plant: the function at dotted ``path`` returns ``factor * real + add``."""
+    def plant(mp):
+        import importlib
+
+        mod, name = path.rsplit(".", 1)
+        real = getattr(importlib.import_module(mod), name)
+        mp.setattr(path, lambda *a, **k: factor * real(*a, **k) + add)
+    return plant
+
+
+def _registry(pe: str, wrap):
+    """Plant: the encoding registry entry ``pe`` replaced by ``wrap(real_fn)``."""
+    def plant(mp):
+        from petheory import encodings as enc
+
+        info = enc.info(pe)
+        mp.setitem(enc._REGISTRY, pe, enc.EncodingInfo(info.name, info.kind, wrap(info.fn), info.summary,
+                                                        info.conventions, info.source, info.params))
+    return plant
+
+
+def _compose(fn):
+    def plant(mp):
+        from petheory import coupling as cp
+
+        real = cp.compose
+        mp.setattr("petheory.coupling.compose", lambda A, B, mode: fn(real, A, B, mode))
+    return plant
+
+
+def _lemma_b1(factor):
+    """Plant: Lemma B.1's f extrema scaled by ``factor`` (as tests/test_claims_gu2025.py's scaled_f)."""
+    def plant(mp):
+        import dataclasses
+
+        from petheory.toeplitz import phase_modulation as pm
+
+        real = pm.lemma_b1
+
+        def scaled(*a, **k):
+            r = real(*a, **k)
+            return dataclasses.replace(r, f=dataclasses.replace(r.f, max=r.f.max * factor, min=r.f.min * factor))
+        mp.setattr("petheory.toeplitz.phase_modulation.lemma_b1", scaled)
+    return plant
+
+
+def _attr(path: str, make):
+    """Plant: ``path`` replaced by ``make(real)``."""
+    def plant(mp):
+        import importlib
+
+        mod, name = path.rsplit(".", 1)
+        real = getattr(importlib.import_module(mod), name)
+        mp.setattr(path, make(real))
+    return plant
+
+
+def _rope_sign(mp):
+    from petheory.encodings import rotary
+
+    real = rotary.RotaryTable.apply
+    mp.setattr(rotary.RotaryTable, "apply", lambda self, x: real(rotary.RotaryTable(-self.angles, self.d, self.pairing), x))
+
+
+def _rope_drift(mp):
+    from petheory.encodings import rotary
+
+    real = rotary.RotaryTable.apply_at
+    mp.setattr(rotary.RotaryTable, "apply_at", lambda self, x, p: real(self, x, p) * (1 + 1e-6 * p))
+
+
+def _leaky_learned(mp):
+    from petheory.encodings import absolute
+
+    real = absolute.learned
+
+    def leaky(n, d, *, n_max=None, beyond="error", **k):
+        out = real(n, d, n_max=n_max, beyond="clamp", **k)
+        return out + 1e-3 * (np.arange(n)[:, None] >= (n_max or n))
+    mp.setattr("petheory.encodings.absolute.learned", leaky)
+
+
+def _expressiveness_equal(mp):
+    from proofs_check.claims import gu2025_mla as M
+
+    mp.setattr(M, "_feasible_rope", M._feasible_relative)
+
+
+def _mds_inexact(mp):
+    import dataclasses
+
+    from petheory.geometry import mds
+
+    real = mds.classical_mds
+    mp.setattr("petheory.geometry.mds.classical_mds",
+               lambda D, rank=None, **kw: dataclasses.replace(real(D, rank=rank, **kw), embedding=1.01 * real(D, rank=rank, **kw).embedding))
+
+
+def _bent_alibi(mp):
+    from petheory.geometry import induced
+
+    real = induced.bias_distances
+    mp.setattr("petheory.geometry.induced.bias_distances", lambda B, m="gap": np.sqrt(real(B, m)))
+
+
+def _minimal_param(mp):
+    import dataclasses
+
+    from petheory.geometry import rank
+
+    real = rank.minimal_parametrisation
+    mp.setattr("petheory.geometry.rank.minimal_parametrisation",
+               lambda X, rank: dataclasses.replace(real(X, rank=rank), error=real(X, rank=rank).error * 1.5 + 1e-3))
+
+
+def _gram_not_centred(mp):
+    from petheory.geometry import mds
+
+    real = mds.gram_from_distances
+    mp.setattr("petheory.geometry.mds.gram_from_distances", lambda D: real(D) + 1e-3)
+
+
+def _span_grows(mp):
+    from petheory.lengthgen import pola
+
+    real = pola.span_dimension
+    mp.setattr(pola, "span_dimension", lambda pe, n, masked=True: real(pe, n, masked=masked) + (n * n if pe != "learned" else 0))
+
+
+def _szego_growing(mp):
+    from petheory.toeplitz import szego
+
+    real = szego.spectral_distribution
+
+    def growing(c, *a, **k):
+        sd = real(c, *a, **k)
+        sd.kolmogorov = 1e-3 * np.log(len(c))  # a distance that grows with N
+        return sd
+    mp.setattr("petheory.toeplitz.szego.spectral_distribution", growing)
+
+
+def _eigs_escape(mp):
+    import dataclasses
+
+    from petheory import toeplitz as tp
+
+    real = tp.extreme_eigenvalues
+
+    def escaping(c, *a, **k):
+        r = real(c, *a, **k)
+        lo = dataclasses.replace(r.min, value=r.min.value - 0.01 * (1 + abs(r.min.value)))
+        return tp.ExtremeEigenvalues(lo, r.max)
+    mp.setattr("petheory.toeplitz.eigen.extreme_eigenvalues", escaping)
+
+
+def _unbounded_atoms(mp):
+    from proofs_check.claims import li2025_extrapolation as X
+
+    real = X._atom_decay_uniform
+
+    def planted(profile):
+        ev = real(profile)
+        fams = {w: {**t, "unit/l2": {**t["unit/l2"], "C_j": [np.inf] * len(t["unit/l2"]["C_j"])}}
+                for w, t in ev.details["per_family"].items()}
+        return X.Evidence(ev.verdict, ev.cases, details={**ev.details, "per_family": fams})
+    mp.setattr(X, "_atom_decay_uniform", planted)
+
+
+PLANTS = [
+    # ----------------------------------------------------------------------------- chen2025
+    Plant("chen2025.pe_no_new_capability", "every PE but learned adds n^2 to the POLA span", _span_grows),
+    Plant("chen2025.lrc_characterises_lg", "the LRC reported constant (bounded) whatever the fit does",
+          _attr("petheory.lengthgen.pola.lrc",
+                lambda real: (lambda *a, **k: __import__("dataclasses").replace(real(*a, **k), value=1.0)))),
+    # ----------------------------------------------------------------------------- cirrincione2026
+    Plant("cirrincione2026.alibi_rank1__corrected", "ALiBi's gap geometry bent (square root of the distances)", _bent_alibi),
+    Plant("cirrincione2026.exact_reproduction_impossible__corrected", "Hellinger distances squared (non-Euclidean)",
+          _attr("petheory.geometry.hellinger.hellinger_distances", lambda real: (lambda P: real(P) ** 2))),
+    Plant("cirrincione2026.exact_reproduction_impossible#fisher_rao_geodesic",
+          "the 'Fisher-Rao' distance made the Euclidean chord: no witness can exist",
+          _attr("proofs_check.claims.cirrincione2026.fisher_rao_distances",
+                lambda real: (lambda P: __import__("petheory.geometry.hellinger", fromlist=["x"]).hellinger_distances(P) * 2))),
+    Plant("cirrincione2026.hellinger_mds_optimal__corrected", "classical MDS embedding scaled by 1.01", _mds_inexact),
+    Plant("cirrincione2026.hellinger_mds_optimal#strain", "classical MDS embedding scaled by 1.01", _mds_inexact),
+    Plant("cirrincione2026.minimal_parametrisation#representable", "the factor U of the parametrisation 1% off",
+          _attr("petheory.geometry.rank.minimal_parametrisation",
+                lambda real: (lambda X, rank: __import__("dataclasses").replace(real(X, rank=rank),
+                                                                              U=real(X, rank=rank).U * 1.01)))),
+    Plant("cirrincione2026.minimal_parametrisation__corrected", "the parametrisation's stated error 1.5x off", _minimal_param),
+    Plant("cirrincione2026.rank_bound", "double centring leaves a constant offset", _gram_not_centred),
+    Plant("cirrincione2026.necessity__corrected", "a causal mask (a positional signal) slipped into every variant",
+          _attr("proofs_check.claims.cirrincione2026_necessity._mask",
+                lambda real: (lambda case: __import__("torch").nn.Transformer.generate_square_subsequent_mask(
+                    case["n"], dtype=__import__("torch").float64)))),
+    Plant("cirrincione2026.necessity#mask_is_a_signal", "a causal mask (a positional signal) slipped into every variant",
+          _attr("proofs_check.claims.cirrincione2026_necessity._mask",
+                lambda real: (lambda case: __import__("torch").nn.Transformer.generate_square_subsequent_mask(
+                    case["n"], dtype=__import__("torch").float64)))),
+    # ----------------------------------------------------------------------------- gu2025
+    Plant("gu2025.classical_schur_product", "Hadamard product shifted by -0.1 I",
+          _compose(lambda real, A, B, mode: real(A, B, mode) - 0.1 * np.eye(A.shape[0]))),
+    Plant("gu2025.classical_weyl_additive", "sum plus a growing diagonal",
+          _compose(lambda real, A, B, mode: real(A, B, mode) + 0.5 * np.diag(np.arange(A.shape[0])))),
+    Plant("gu2025.classical_toeplitz_eigs_in_symbol_range", "largest eigenvalue reported 1 too high", _eigs_escape),
+    Plant("gu2025.spectral_contraction__corrected", "Hadamard product scaled by 1.05",
+          _compose(lambda real, A, B, mode: 1.05 * real(A, B, mode))),
+    Plant("gu2025.schur_modulus__corrected", "Hadamard product scaled by 1.1",
+          _compose(lambda real, A, B, mode: 1.1 * real(A, B, mode))),
+    Plant("gu2025.schur_modulus#psd_equal_spectra", "Hadamard product drops E's phases",
+          _compose(lambda real, A, B, mode: real(A, B.real, mode) if mode == "hadamard" else real(A, B, mode))),
+    Plant("gu2025.schur_modulus#band_average", "Hadamard product scaled by 1.1",
+          _compose(lambda real, A, B, mode: 1.1 * real(A, B, mode))),
+    Plant("gu2025.lemma_b1_amplitude", "f scaled by 1.001 (above 2 sum w)", _lemma_b1(1.001)),
+    Plant("gu2025.lemma_b1_equality__corrected", "f scaled by 1 - 1e-6", _lemma_b1(1 - 1e-6)),
+    Plant("gu2025.lemma_b1_range__corrected", "f scaled by 1.01", _lemma_b1(1.01)),
+    Plant("gu2025.logit_expressiveness", "RoPE's feasible set made equal to relative encoding's", _expressiveness_equal),
+    Plant("gu2025.mla_logit_form__corrected", "the library's rotation turns the wrong way", _rope_sign),
+    Plant("gu2025.rope_logit_form__corrected", "the library's rotation turns the wrong way", _rope_sign),
+    Plant("gu2025.rope_relative", "rotation drifts with the absolute position", _rope_drift),
+    Plant("gu2025.szego", "Kolmogorov distance grows with N", _szego_growing),
+    Plant("gu2025.logit_decomposition", "the two cross terms swapped (same total, wrong terms)",
+          _attr("petheory.coupling.logit_terms",
+                lambda real: (lambda *a, **k: __import__("dataclasses").replace(real(*a, **k), cp=real(*a, **k).pc,
+                                                                               pc=real(*a, **k).cp)))),
+    Plant("gu2025.gpp_toeplitz__corrected", "sinusoidal PE amplitude grows with position",
+          _attr("petheory.encodings.absolute.sinusoidal",
+                lambda real: (lambda n, d, **k: real(n, d, **k) * (1 + 0.01 * np.arange(n))[:, None]))),
+    Plant("gu2025.sinusoidal_scores_toeplitz__corrected", "sinusoidal PE amplitude grows with position",
+          _attr("petheory.encodings.absolute.sinusoidal",
+                lambda real: (lambda n, d, **k: real(n, d, **k) * (1 + 0.01 * np.arange(n))[:, None]))),
+    Plant("gu2025.normalisation_keeps_toeplitz__corrected", "softmax with a causal mask",
+          _attr("petheory.softmax.row_softmax",
+                lambda real: (lambda M: real(np.where(np.triu(np.ones_like(M), 1) > 0, -np.inf, M))))),
+    Plant("gu2025.sinusoidal_scores_toeplitz#identity", "sinusoidal PE amplitude grows with position",
+          _attr("petheory.encodings.absolute.sinusoidal",
+                lambda real: (lambda n, d, **k: real(n, d, **k) * (1 + 0.01 * np.arange(n))[:, None]))),
+    Plant("gu2025.normalisation_keeps_toeplitz#scalar_1_over_sqrt_d", "(none)", lambda mp: None,
+          equivalent="T / sqrt(d) of a Toeplitz T is Toeplitz by the arithmetic (entry a_{i-j} / sqrt(d), one rounding "
+          "each, the same for equal a_{i-j}); the only plants that flip it break the premise (scipy's toeplitz made "
+          "non-Toeplitz, as tests/test_claims_gu2025_mla.py does to show the checker can say refuted)"),
+    Plant("gu2025.representation_decomposition#input_layer", "(none)", lambda mp: None,
+          equivalent="the input x = E[t] + P[i] is formed in the checker, additive in token and position for every "
+          "table P the registry returns; the reading says definitional (its evidence note), and its sibling reading "
+          "after_attention is what can fail"),
+    Plant("gu2025.gpp_toeplitz#relative_bias", "relative biases that depend on the key's absolute position",
+          _attr("petheory.encodings.get",
+                lambda real: (lambda name: (lambda n, **k: real(name)(n, **k) + np.arange(n)[None, :] * 0.1)
+                              if name in ("alibi", "t5", "relative") else real(name)))),
+    Plant("gu2025.gpp_toeplitz#sinusoidal", "sinusoidal PE amplitude grows with position",
+          _attr("petheory.encodings.absolute.sinusoidal",
+                lambda real: (lambda n, d, **k: real(n, d, **k) * (1 + 0.01 * np.arange(n))[:, None]))),
+    # ----------------------------------------------------------------------------- li2025
+    Plant("li2025.sinusoidal_norm_bound", "sinusoidal PE doubled", _scaled("petheory.encodings.absolute.sinusoidal", 2.0)),
+    Plant("li2025.input_norm_bounds", "sinusoidal registry entry scaled by 1.5",
+          _registry("sinusoidal", lambda fn: (lambda *a, **k: 1.5 * fn(*a, **k)))),
+    Plant("li2025.alibi_extrapolation", "ALiBi's attention weight with an 8x steeper slope",
+          _attr("petheory.bounds.alibi.attention_weight", lambda real: (lambda mu, b: real(mu, 8.0 * np.asarray(b))))),
+    Plant("li2025.alibi_monotone_bias", "ALiBi bias with a quadratic bump",
+          _attr("petheory.encodings.bias.alibi",
+                lambda real: (lambda n, **k: real(n, **k) + 0.01 * np.subtract.outer(np.arange(n), np.arange(n)) ** 2))),
+    Plant("li2025.alibi_large_slope_local", "ALiBi bias capped at -1 (stops growing with distance)",
+          _attr("petheory.encodings.bias.alibi", lambda real: (lambda n, **k: np.maximum(real(n, **k), -1.0)))),
+    Plant("li2025.legendre_bounded", "Legendre PE extrapolates past n_max instead of saturating",
+          _attr("petheory.encodings.absolute.legendre", lambda real: (lambda *a, **k: real(*a, **{**k, "beyond": "extrapolate"})))),
+    Plant("li2025.learned_no_extrapolation", "learned rows past the table differ", _leaky_learned),
+    Plant("li2025.sinusoidal_periodic_ambiguity__corrected", "onset of ambiguity reported at 7",
+          _attr("petheory.bounds.decay.sinusoidal_ambiguity_onset", lambda real: (lambda d, **k: 7))),
+    Plant("li2025.sinusoidal_periodic_ambiguity#slowest_period", "sinusoidal base 1e7",
+          _attr("petheory.encodings.absolute.sinusoidal", lambda real: (lambda *a, **k: real(*a, **{**k, "base": 1e7})))),
+    Plant("li2025.ua_no_extrapolation", "the pair-table fit misses the running sum by 10%",
+          _attr("proofs_check.claims.li2025_approximation.fit_pair_table", lambda real: (lambda xs, ys, N: 0.9 * real(xs, ys, N)))),
+    Plant("li2025.wavelet_atom_decay__corrected", "wavelet PE tripled", _scaled("petheory.encodings.absolute.wavelet", 3.0, 1e-6)),
+    Plant("li2025.wavelet_atom_decay#uniform_c_paper_amplitude", "paper amplitude replaced by none",
+          _attr("petheory.encodings.absolute.wavelet_amplitude", lambda real: (lambda j, nm: real(j, "none")))),
+    Plant("li2025.wavelet_atom_decay#c_depends_on_jmax", "the standard atoms' per-scale constants unbounded (C_j = inf), "
+          "as the shared atom table reports them", _unbounded_atoms),
+    Plant("li2025.wavelet_extrapolation__corrected", "wavelet PE never exactly zero far out",
+          _scaled("petheory.encodings.absolute.wavelet", 1.0, 1e-9)),
+    Plant("li2025.wavelet_unnormalised_norm__corrected", "sup norms grow as N sqrt(log N)",
+          _attr("petheory.bounds.decay.wavelet_norms", lambda real: (lambda n, d, **k: np.full(n, float(n) * np.sqrt(np.log(n)))))),
+]
+
+
+def _verdict_of(cid: str) -> tuple[str, str]:
+    from proofs_check import engine, runner
+
+    try:
+        rec = runner.check_claim(engine.get(cid), profile="quick", seed=0)
+    except runner.CheckerCrash as crash:
+        return "crash", str(crash)
+    return rec["verdict"], rec["summary"][:160]
+
+
+def holding_ids() -> list[str]:
+    """Claims and readings that hold on the quick profile (seed 0): what needs a plant."""
+    from proofs_check import engine, runner
+
+    out = []
+    for c in engine.all_claims():
+        try:
+            rec = runner.check_claim(c, profile="quick", seed=0)
+        except runner.CheckerCrash:
+            continue
+        if rec["verdict"] == "holds":
+            out.append(c.id)
+        for r in rec["readings"]:
+            if r["verdict"] == "holds" and rec["verdict"] != "holds":
+                out.append(f"{c.id}#{r['name']}")
+    return out
+
+
+def _clear_caches() -> None:
+    """Empty the claim modules' result caches (functools.lru_cache), so a verdict is computed with the plant in place
+    and no planted result outlives its plant."""
+    import functools
+    import sys as _sys
+
+    for name, mod in list(_sys.modules.items()):
+        if name.startswith("proofs_check.claims") and mod is not None:
+            for obj in vars(mod).values():
+                if isinstance(obj, functools._lru_cache_wrapper):
+                    obj.cache_clear()
+
+
+def run_plant(p: Plant) -> dict:
+    import pytest
+
+    t0 = time.perf_counter()
+    if p.equivalent:
+        return {"claim": p.claim, "what": p.what, "outcome": "equivalent", "why": p.equivalent, "seconds": 0.0}
+    before, _ = _verdict_of(p.claim)
+    if before != "holds":
+        return {"claim": p.claim, "what": p.what, "outcome": "error", "why": f"does not hold unplanted ({before})",
+                "seconds": round(time.perf_counter() - t0, 2)}
+    with pytest.MonkeyPatch.context() as mp:
+        _clear_caches()
+        try:
+            p.plant(mp)
+        except Exception as exc:  # the plant itself is broken: say so, never count it
+            return {"claim": p.claim, "what": p.what, "outcome": "error", "why": f"plant failed: {exc!r}",
+                    "seconds": round(time.perf_counter() - t0, 2)}
+        after, summary = _verdict_of(p.claim)
+    _clear_caches()
+    if after == "crash" and "sympy proved the identity" not in summary:
+        # a checker that raises under the plant is the plant's failure, not a detection; only the runner's refusal of
+        # a symbolic proof contradicted by the planted numeric search counts as killing it
+        outcome = "error"
+    else:
+        outcome = "survived" if after == "holds" else "killed"
+    return {"claim": p.claim, "what": p.what, "outcome": outcome, "planted_verdict": after, "summary": summary,
+            "seconds": round(time.perf_counter() - t0, 2)}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-k", dest="pattern", default="", help="only plants whose claim id contains this")
+    ap.add_argument("--list", action="store_true", help="list the plants and exit")
+    ap.add_argument("--no-missing", action="store_true", help="skip the quick run that finds holds claims without a plant")
+    ap.add_argument("--json", metavar="FILE", help="write the results as JSON")
+    args = ap.parse_args(argv)
+    plants = [p for p in PLANTS if args.pattern in p.claim]
+    if args.list:
+        for p in plants:
+            print(f"{p.claim:60s} {p.what}" + (f"  [equivalent: {p.equivalent}]" if p.equivalent else ""))
+        return 0
+    results = []
+    for p in plants:
+        r = run_plant(p)
+        results.append(r)
+        print(f"{r['outcome']:10s} {p.claim:60s} {p.what}" + (f"  -> {r.get('planted_verdict')}" if "planted_verdict" in r
+                                                               else f"  ({r.get('why', '')})"), flush=True)
+    missing = []
+    if not args.no_missing and not args.pattern:
+        planted = {p.claim for p in PLANTS}
+        missing = [cid for cid in holding_ids() if cid not in planted]
+        for cid in missing:
+            print(f"{'missing':10s} {cid}")
+    counts = {k: sum(r["outcome"] == k for r in results) for k in ("killed", "survived", "equivalent", "error")}
+    print(f"\n{counts['killed']} killed, {counts['survived']} survived, {counts['equivalent']} equivalent, "
+          f"{counts['error']} error, {len(missing)} holds claims without a plant")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"results": results, "missing": missing, "counts": counts}, indent=1))
+    return 0 if counts["survived"] == counts["error"] == 0 and not missing else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
