@@ -35,6 +35,16 @@ def atomic_write(path, write) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        _write_into(fd, tmp, path, write)
+    except OSError as exc:
+        if exc.filename is None and exc.errno is not None:  # a full disk, a quota: say which file was being written
+            raise OSError(exc.errno, f"{exc.strerror or exc} while writing", str(path)) from None
+        raise
+    return path
+
+
+def _write_into(fd: int, tmp: str, path: Path, write) -> None:
+    try:
         os.fchmod(fd, _mode_for(path))
         with os.fdopen(fd, "wb") as fh:
             write(fh)
@@ -47,7 +57,6 @@ def atomic_write(path, write) -> Path:
         except FileNotFoundError:
             pass
         raise
-    return path
 
 
 def _mode_for(path: Path) -> int:
@@ -82,14 +91,30 @@ def atomic_write_json(path, obj, *, indent: int = 2) -> Path:
 
 
 def read_json(path):
-    """Read a JSON file, with a clear error when it is missing or corrupt."""
+    """Read a JSON file through petheory's one JSON reader (:func:`petheory.loaders.safe_json.read_json`: regular
+    files only, depth, number range, duplicate keys checked), with a clear error when it is missing or corrupt."""
+    from petheory.loaders.safe_json import read_json as _read
+
+    return _read(path)
+
+
+def refuse_replacing(path, *, own_field: str, by: str) -> None:
+    """Refuse to overwrite ``path`` unless it is missing or a JSON object with ``own_field`` (a file ``by`` wrote).
+
+    ``petheory report --figure X.png`` writes ``X.json`` beside the figure: a ``check --json X.json``
+    written earlier must not be replaced silently. The refusal names the file and the way out.
+    """
     path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"no such file: {path}")
+    if not os.path.lexists(path):
+        return
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ValidationError(f"{path} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        doc = read_json(path)
+    except (OSError, ValueError):
+        doc = None
+    if isinstance(doc, dict) and own_field in doc:
+        return
+    raise ValidationError(f"{path} exists and was not written by {by} (no {own_field!r} field): refusing to replace it; "
+                          "move it away or choose another name")
 
 
 def _default(obj):

@@ -618,7 +618,7 @@ def test_report_figure_does_not_replace_another_commands_json(capsys, tmp_path):
     target.write_text('{"petheory": "0", "claims": []}\n')
     before = target.read_bytes()
     refused(capsys, "report", "--pe", "rope", "--length", "64", "--context", "32", "--null-draws", "2",
-            "--figure", tmp_path / "X.png", match=("X.json", "--force"))
+            "--figure", tmp_path / "X.png", match=("X.json", "refusing to replace"))
     assert target.read_bytes() == before and not (tmp_path / "X.png").exists()
 
 

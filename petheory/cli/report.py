@@ -8,6 +8,8 @@ comparing their kernels and band wavelengths side by side.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 from petheory.errors import ValidationError
 
 
@@ -63,8 +65,10 @@ def resolve(text: str, args):
     if term.model is not None:
         return load_model_scheme(term.model), term.model
     if term.is_table:
-        raise ValidationError(f"report takes a model's config.json (hf:DIR, PATH/config.json) or a registered encoding, not "
-                         f"the table {term}: use petheory spectrum/stress for tables")
+        from petheory.loaders.model_config import not_a_model
+
+        raise ValidationError(f"report takes a model's config.json (hf:DIR, PATH/config.json) or a registered encoding: "
+                              f"{not_a_model(term)}")
     info = enc.info(term.name)
     term.check_params(info.params)
     if info.kind == "absolute" or (info.kind == "bias" and term.name != "alibi"):
@@ -87,7 +91,14 @@ def run(args) -> int:
     if (args.context is not None or args.d_model is not None) and all(m.model_type != "registry" for m, _ in resolved):
         raise ValidationError("--context/--d-model apply to registry encodings; a model's config fixes both (drop them)")
     reports = []
+    from petheory import _memory, io as pio
+
+    if args.figure:  # the figure's data goes to FILE.json: never over another command's output
+        fig = Path(args.figure)
+        pio.refuse_replacing(fig.with_suffix(".json") if fig.suffix.lower() == ".png" else fig.with_name(fig.name + ".json"),
+                             own_field="figure", by="a petheory figure")
     for model, label in resolved:
+        _memory.require_model_report(model, length=args.length, multiples=mults, what=f"report of {label}")
         reports.append(model_report(model, length=args.length, multiples=mults, null_draws=args.null_draws,
                                     seed=args.seed, source=label))
     doc = {"petheory": __version__, "reports": reports}
