@@ -7,6 +7,7 @@ interrupted run never leaves a half-written file behind.
 from __future__ import annotations
 
 import json
+import math
 import os
 import stat
 import tempfile
@@ -163,6 +164,8 @@ def record_problem(rec) -> str | None:
         for k, x in metrics.items():
             if not _is_number(x):
                 return f"metric 'final.{split}.{k}' must be a number, got {x!r}"
+            if not math.isfinite(x):
+                return f"metric 'final.{split}.{k}' is {x!r}; a record's metrics must be finite numbers (NaN/inf is not JSON)"
     hist = rec.get("history", [])
     if not isinstance(hist, list) or not all(isinstance(h, dict) and _is_number(h.get("train_loss")) for h in hist):
         return "field 'history' must be a list of objects with a numeric train_loss"
@@ -212,10 +215,10 @@ def read_records(root, *, limit: int | None = None, report: bool = True, check=N
     files = record_files(root, pattern)
     for path in files if limit is None else files[:limit]:
         try:
-            rec = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            reason = f"not valid JSON ({exc.msg} at line {exc.lineno})"
-        except (OSError, UnicodeDecodeError) as exc:
+            rec = _read_safe(path)
+        except ValidationError as exc:  # not JSON, NaN/Infinity, 10**400, too deep, duplicate keys, a FIFO, ...
+            reason = str(exc).replace(f"{path}: ", "").replace(f"{path} ", "")
+        except OSError as exc:
             reason = f"unreadable ({type(exc).__name__}: {exc})"
         else:
             reason = record_problem(rec)
@@ -234,3 +237,9 @@ def read_records(root, *, limit: int | None = None, report: bool = True, check=N
 
 
 _REPORTED: set[tuple[str, str]] = set()
+
+
+def _read_safe(path):
+    from petheory.loaders.safe_json import read_json as _read
+
+    return _read(path, what="record")
