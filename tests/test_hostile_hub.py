@@ -675,3 +675,13 @@ def test_an_ascii_terminal_gets_ascii(tmp_path, argv):
     assert r.returncode == (2 if "error" in argv[-1] or "\u03bb" in argv[-1] else 0), err
     r.stdout.decode("ascii")  # every byte printed is ASCII
     r.stderr.decode("ascii")
+
+
+def test_readme_states_the_reader_limits():
+    """The README's Reliability table is generated from petheory.loaders.limits (python -m petheory.loaders.limits --write)."""
+    from petheory.loaders import limits
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    a, b = readme.index(limits.BEGIN) + len(limits.BEGIN), readme.index(limits.END)
+    assert readme[a:b].strip("\n") == limits.limits_table()
+    assert str(limits.JSON_MAX_DEPTH) in limits.limits_table()

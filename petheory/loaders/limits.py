@@ -64,8 +64,8 @@ LIMITS = [
      "and must lie in the folder (in the Hugging Face cache: in the model's `models--*` folder); `..` and absolute "
      "shard names are refused"),
     ("JSON nesting depth", str(JSON_MAX_DEPTH), "checked before parsing: no RecursionError"),
-    ("JSON integers", "|n| <= 2^63 - 1", f"longer than {JSON_INT_MAX_DIGITS} digits refused before `int()`"),
-    ("JSON floats", "finite, |x| <= 1.8e308", "`1e400`, `NaN`, `Infinity`, `-Infinity` refused with the field named"),
+    ("JSON integers", "abs(n) <= 2^63 - 1", f"longer than {JSON_INT_MAX_DIGITS} digits refused before `int()`"),
+    ("JSON floats", "finite, abs(x) <= 1.8e308", "`1e400`, `NaN`, `Infinity`, `-Infinity` refused with the field named"),
     ("JSON keys", "unique per object", "a duplicated key is refused (readers disagree on which value wins)"),
     ("JSON text", "UTF-8, no lone surrogates", "a leading byte order mark is ignored in config and record files"),
     ("`config.json` size", f"{CONFIG_MAX_BYTES >> 20} MiB", "real ones are a few kB"),
@@ -75,7 +75,7 @@ LIMITS = [
      "(offsets non-negative, contiguous, no overlap or gap, shape x itemsize = bytes)"),
     ("`.npy` header", "shape x itemsize <= file size",
      "real dtypes only (bool, int, float; no object, string, structured, datetime, complex); never unpickled"),
-    ("position table", ">= 2 rows, |P| <= sqrt(1.8e308 / d)", "so that the Gram P P^T stays finite in float64"),
+    ("position table", ">= 2 rows, max abs(P) <= sqrt(1.8e308 / d)", "so that the Gram P P^T stays finite in float64"),
     ("checkpoints", "`torch.load(weights_only=True)`", "never unpickles arbitrary objects; a petheory run's checkpoint "
      "must hold its model config and weights"),
     ("memory", "estimated before allocating", "`--max-memory` / `PETHEORY_MAX_MEMORY`, else the memory available"),
@@ -91,3 +91,31 @@ def limits_table() -> str:
     rows = ["| what | limit | notes |", "|---|---|---|"]
     rows += [f"| {what} | {limit} | {why} |" for what, limit, why in LIMITS]
     return "\n".join(rows)
+
+
+BEGIN = "<!-- limits:begin (generated: python -m petheory.loaders.limits --write) -->"
+END = "<!-- limits:end -->"
+
+
+def main(argv=None) -> int:
+    """``python -m petheory.loaders.limits [--write]``: print the README's limits table, or rewrite its block."""
+    import argparse
+    from pathlib import Path
+
+    from petheory.io import atomic_write_text
+
+    p = argparse.ArgumentParser(prog="python -m petheory.loaders.limits", description=main.__doc__)
+    p.add_argument("--write", action="store_true", help="replace the block between the markers in README.md")
+    args = p.parse_args(argv)
+    if not args.write:
+        print(limits_table())
+        return 0
+    readme = Path(__file__).resolve().parents[2] / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    a, b = text.index(BEGIN) + len(BEGIN), text.index(END)
+    atomic_write_text(readme, text[:a] + "\n" + limits_table() + "\n" + text[b:])
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
