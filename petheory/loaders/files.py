@@ -34,15 +34,15 @@ _ST_DTYPES = {
 
 # ---------------------------------------------------------------------------- .npy
 
-_NPY_KINDS = "biuf"  # bool, signed and unsigned integers, floats: what a position table can hold
+_NPY_KINDS = "biufc"  # bool, integers, floats, complex (Toeplitz coefficients may be); a position table refuses complex
 
 
 def load_npy(path) -> np.ndarray:
     """A numeric ``.npy`` array, read without unpickling and checked against its header first.
 
     The file must be a regular file (:func:`petheory.loaders.paths.open_regular`); its header's
-    dtype must be real numbers (bool, integers, floats: no objects, strings, structured records,
-    datetimes or complex numbers) and its shape non-negative and within the file's size (a
+    dtype must be numbers (bool, integers, floats, complex: no objects, strings, structured records
+    or datetimes) and its shape non-negative and within the file's size (a
     truncated file, or a header that claims more data than there is, is refused before numpy
     allocates for it) and the memory available (:mod:`petheory._memory`). Fortran order and
     either byte order are read with their values.
@@ -65,10 +65,8 @@ def load_npy(path) -> np.ndarray:
         if dtype.hasobject:
             raise ValidationError(f"could not read {path} as a numeric .npy array: it holds Python objects (dtype object; "
                                   "pickles are never loaded)")
-        if dtype.kind == "c":
-            raise ValidationError(f"{path} holds complex numbers (dtype {dtype}); a position table must be real")
         if dtype.kind not in _NPY_KINDS or dtype.fields is not None or dtype.subdtype is not None:
-            raise ValidationError(f"{path} holds dtype {dtype}; a position table must be real numbers (bool, int or float)")
+            raise ValidationError(f"{path} must hold numbers: a numeric array of bool, int, float or complex, got dtype {dtype}")
         if any(int(s) < 0 or int(s) > limits.JSON_INT_MAX for s in shape):
             what = "a negative size" if any(int(s) < 0 for s in shape) else "a size beyond 2**63 - 1"
             shown = shape if max(len(str(s)) for s in shape) <= 24 else f"{len(shape)}-D with a {max(len(str(s)) for s in shape)}-digit size"
@@ -155,7 +153,10 @@ def safetensors_header(path) -> dict:
             raise ValidationError(f"{path} is not a safetensors file (header length {hlen} does not fit the file of "
                                   f"{size} bytes)")
         raw = fh.read(hlen)
-    header = safe_json.loads(raw, source=f"{path} (safetensors header)", bom=False)
+    try:
+        header = safe_json.loads(raw, source=f"{path}: its header", bom=False)
+    except ValidationError as exc:
+        raise ValidationError(f"{path} is not a safetensors file: {str(exc).removeprefix(f'{path}: ')}") from None
     if not isinstance(header, dict):
         raise ValidationError(f"{path} is not a safetensors file: its header must be a JSON object (name -> tensor), "
                               f"got a JSON {type(header).__name__}")
