@@ -209,8 +209,6 @@ def read_records(root, *, limit: int | None = None, report: bool = True, check=N
     process). A missing ``root`` gives no records. ``check(record) -> reason or None`` adds
     a reader's own requirements (the fields it reads), reported the same way.
     """
-    import sys
-
     records, skipped = [], []
     files = record_files(root, pattern)
     for path in files if limit is None else files[:limit]:
@@ -230,10 +228,19 @@ def read_records(root, *, limit: int | None = None, report: bool = True, check=N
                 records.append(rec)
                 continue
         skipped.append((path, reason))
-        if report and (str(path.resolve()), reason) not in _REPORTED:
-            _REPORTED.add((str(path.resolve()), reason))
-            print(f"petheory: warning: skipping {path}: {reason}", file=sys.stderr)
+        if report:
+            warn_skipped(path, reason)
     return records, skipped
+
+
+def warn_skipped(path, reason: str) -> None:
+    """``petheory: warning: skipping PATH: REASON`` on stderr, once per (path, reason) and process."""
+    import sys
+
+    key = (str(Path(path).resolve()), reason)
+    if key not in _REPORTED:
+        _REPORTED.add(key)
+        print(f"petheory: warning: skipping {path}: {reason}", file=sys.stderr)
 
 
 _REPORTED: set[tuple[str, str]] = set()

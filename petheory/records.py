@@ -106,20 +106,14 @@ def load_or_skip(path):
     For readers with their own notion of a usable record (``petheory compare``); :func:`read` and
     :func:`find` check :func:`petheory.io.record_problem` as well.
     """
-    import sys
-
-    from petheory.io import _REPORTED
+    from petheory.io import warn_skipped
     from petheory.loaders.safe_json import read_json
 
     path = Path(path)
     try:
         return read_json(path, what="record")
     except (ValueError, OSError) as exc:
-        reason = str(exc).replace(f"{path}: ", "").replace(f"{path} ", "")
-    key = (str(path.resolve()), reason)
-    if key not in _REPORTED:
-        _REPORTED.add(key)
-        print(f"petheory: warning: skipping {path}: {reason}", file=sys.stderr)
+        warn_skipped(path, str(exc).replace(f"{path}: ", "").replace(f"{path} ", ""))
     return None
 
 

@@ -52,7 +52,7 @@ def _transliterate(exc: UnicodeError):
 def ascii_safe_streams() -> None:
     """Make stdout and stderr print on a terminal that cannot encode petheory's characters (``LANG=C``, ``PYTHONUTF8=0``).
 
-    Called once by :func:`petheory.cli.main`: a stream whose encoding cannot encode ``ő``, ``λ``
+    Called once by ``petheory.cli.main``: a stream whose encoding cannot encode ``ő``, ``λ``
     and ``→`` is reconfigured with the ``petheory-ascii`` error handler (:func:`_transliterate`),
     so ``Szegő`` prints as ``Szego`` and ``λ`` as ``lambda`` instead of ending in a
     ``UnicodeEncodeError``. A UTF-8 stream is left alone.

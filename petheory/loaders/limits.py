@@ -102,7 +102,7 @@ def main(argv=None) -> int:
     import argparse
     from pathlib import Path
 
-    from petheory.io import atomic_write_text
+    import os
 
     p = argparse.ArgumentParser(prog="python -m petheory.loaders.limits", description=main.__doc__)
     p.add_argument("--write", action="store_true", help="replace the block between the markers in README.md")
@@ -113,7 +113,9 @@ def main(argv=None) -> int:
     readme = Path(__file__).resolve().parents[2] / "README.md"
     text = readme.read_text(encoding="utf-8")
     a, b = text.index(BEGIN) + len(BEGIN), text.index(END)
-    atomic_write_text(readme, text[:a] + "\n" + limits_table() + "\n" + text[b:])
+    tmp = readme.with_name(f".{readme.name}.limits.tmp")  # temp file + rename: never a half-written README
+    tmp.write_text(text[:a] + "\n" + limits_table() + "\n" + text[b:], encoding="utf-8")
+    os.replace(tmp, readme)
     return 0
 
 

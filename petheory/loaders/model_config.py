@@ -84,8 +84,11 @@ def config_source(text) -> Path | None:
 def not_a_model(text) -> str:
     """Why the PE term ``text`` (a table for :func:`config_source`) is not a model configuration, for one error line.
 
-    >>> not_a_model("pe.npy")
-    "pe.npy is a table, not a model's configuration (a config.json, or hf:DIR holding one): use petheory spectrum/stress for tables"
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "pe.npy"
+    >>> _ = f.write_bytes(b"")
+    >>> not_a_model(f).startswith("not the table")
+    True
     """
     s = str(text)
     p = Path(s[3:] if s.startswith("hf:") else s).expanduser()
@@ -97,8 +100,7 @@ def not_a_model(text) -> str:
                     "table: use petheory spectrum/stress for tables)")
         return (f"{s}: its config.json names a model type petheory does not resolve from the configuration, and the folder "
                 "holds weights: use petheory spectrum/stress for its position table")
-    return (f"{s} is a table, not a model's configuration (a config.json, or hf:DIR holding one): use petheory "
-            "spectrum/stress for tables")
+    return f"not the table {s}: use petheory spectrum/stress for tables"
 
 
 def load_model_scheme(source) -> ModelScheme:
