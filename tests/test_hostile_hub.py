@@ -335,13 +335,18 @@ LEAVE = {
 def test_nothing_a_model_folder_names_is_read_outside_it(capsys, tmp_path, kind, command, monkeypatch):
     d = LEAVE[kind](tmp_path)
     opened = []
-    real_open = Path.open
+    real_open, real_os_open = Path.open, os.open
 
     def spy(self, *a, **k):
         opened.append(str(self))
         return real_open(self, *a, **k)
 
+    def os_spy(path, *a, **k):
+        opened.append(str(path))
+        return real_os_open(path, *a, **k)
+
     monkeypatch.setattr(Path, "open", spy)
+    monkeypatch.setattr(os, "open", os_spy)
     refused(capsys, command, "--pe", f"hf:{d}", "--json", tmp_path / "o.json", match=("leaves the model folder",))
     assert not [f for f in opened if "secret" in f]
 
