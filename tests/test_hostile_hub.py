@@ -690,3 +690,15 @@ def test_readme_states_the_reader_limits():
     a, b = readme.index(limits.BEGIN) + len(limits.BEGIN), readme.index(limits.END)
     assert readme[a:b].strip("\n") == limits.limits_table()
     assert str(limits.JSON_MAX_DEPTH) in limits.limits_table()
+
+
+@pytest.mark.parametrize("suffix", [".json", ".toml"])
+@pytest.mark.parametrize("make,match", [
+    (fifo, "not a regular file"),
+    (loop, "symbolic link"),
+], ids=["fifo", "symlink_loop"])
+def test_special_grid_files(capsys, tmp_path, suffix, make, match):
+    f = make(tmp_path / f"grid{suffix}")
+    with no_hang():
+        line = refused(capsys, "sweep", f, "--out", tmp_path / "out", match=(f"grid{suffix}", match))
+    assert "no such" not in line
