@@ -180,3 +180,25 @@ def require(nbytes, what: str, *, alternative: str | None = None, flops: float |
     msg += f"; {alternative}" if alternative else "; use a smaller size"
     raise MemoryLimitError(msg)
 
+
+
+#: Bytes per position of ``petheory report``'s kernel column and spectra: the column (8), the FFT of its
+#: 2N circulant embedding (2 x 16) and the Lanczos/work vectors of the certified extreme eigenvalues (~8 x 8).
+REPORT_BYTES_PER_POSITION = 8 + 2 * 16 + 8 * 8
+
+
+def require_model_report(model, *, length=None, multiples=(1, 2, 4, 8), what: str = "report") -> None:
+    """Refuse ``petheory report`` on ``model`` (a :class:`petheory.scheme.Scheme`) before it allocates.
+
+    The report builds the kernel column up to N (``length``, default: the model's extended context,
+    as :func:`petheory.analyses.report.default_length` chooses it) and the spectra at ``m * L`` for
+    each multiple ``m``: O(positions) memory (:data:`REPORT_BYTES_PER_POSITION`) and O(positions x d/2)
+    cosines.
+    """
+    s, L = model.main.positions, int(model.context)
+    if length is None:  # the report's default N: max(max_context, L * scale)
+        scale = float(s.params.get("scale", (s.params.get("scaling_params") or {}).get("scale", 1.0)))
+        length = max(int(model.max_context), int(round(L * scale)), 2)
+    n = max(int(length), max((int(m) for m in multiples), default=1) * L)
+    require(array_bytes(n, itemsize=REPORT_BYTES_PER_POSITION), f"{what}: kernel and spectra up to N = {n:,} positions",
+            alternative="use a smaller --length (or --multiples)", flops=float(n) * max(int(s.d), 2) * 10)

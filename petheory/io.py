@@ -7,6 +7,7 @@ interrupted run never leaves a half-written file behind.
 from __future__ import annotations
 
 import json
+import math
 import os
 import stat
 import tempfile
@@ -35,6 +36,16 @@ def atomic_write(path, write) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        _write_into(fd, tmp, path, write)
+    except OSError as exc:
+        if exc.filename is None and exc.errno is not None:  # a full disk, a quota: say which file was being written
+            raise OSError(exc.errno, f"{exc.strerror or exc} while writing", str(path)) from None
+        raise
+    return path
+
+
+def _write_into(fd: int, tmp: str, path: Path, write) -> None:
+    try:
         os.fchmod(fd, _mode_for(path))
         with os.fdopen(fd, "wb") as fh:
             write(fh)
@@ -47,7 +58,6 @@ def atomic_write(path, write) -> Path:
         except FileNotFoundError:
             pass
         raise
-    return path
 
 
 def _mode_for(path: Path) -> int:
@@ -82,14 +92,30 @@ def atomic_write_json(path, obj, *, indent: int = 2) -> Path:
 
 
 def read_json(path):
-    """Read a JSON file, with a clear error when it is missing or corrupt."""
+    """Read a JSON file through petheory's one JSON reader (:func:`petheory.loaders.safe_json.read_json`: regular
+    files only, depth, number range, duplicate keys checked), with a clear error when it is missing or corrupt."""
+    from petheory.loaders.safe_json import read_json as _read
+
+    return _read(path)
+
+
+def refuse_replacing(path, *, own_field: str, by: str) -> None:
+    """Refuse to overwrite ``path`` unless it is missing or a JSON object with ``own_field`` (a file ``by`` wrote).
+
+    ``petheory report --figure X.png`` writes ``X.json`` beside the figure: a ``check --json X.json``
+    written earlier must not be replaced silently. The refusal names the file and the way out.
+    """
     path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"no such file: {path}")
+    if not os.path.lexists(path):
+        return
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ValidationError(f"{path} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        doc = read_json(path)
+    except (OSError, ValueError):
+        doc = None
+    if isinstance(doc, dict) and own_field in doc:
+        return
+    raise ValidationError(f"{path} exists and was not written by {by} (no {own_field!r} field): refusing to replace it; "
+                          "move it away or choose another name")
 
 
 def _default(obj):
@@ -138,6 +164,8 @@ def record_problem(rec) -> str | None:
         for k, x in metrics.items():
             if not _is_number(x):
                 return f"metric 'final.{split}.{k}' must be a number, got {x!r}"
+            if not math.isfinite(x):
+                return f"metric 'final.{split}.{k}' is {x!r}; a record's metrics must be finite numbers (NaN/inf is not JSON)"
     hist = rec.get("history", [])
     if not isinstance(hist, list) or not all(isinstance(h, dict) and _is_number(h.get("train_loss")) for h in hist):
         return "field 'history' must be a list of objects with a numeric train_loss"
@@ -181,16 +209,14 @@ def read_records(root, *, limit: int | None = None, report: bool = True, check=N
     process). A missing ``root`` gives no records. ``check(record) -> reason or None`` adds
     a reader's own requirements (the fields it reads), reported the same way.
     """
-    import sys
-
     records, skipped = [], []
     files = record_files(root, pattern)
     for path in files if limit is None else files[:limit]:
         try:
-            rec = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            reason = f"not valid JSON ({exc.msg} at line {exc.lineno})"
-        except (OSError, UnicodeDecodeError) as exc:
+            rec = _read_safe(path)
+        except ValidationError as exc:  # not JSON, NaN/Infinity, 10**400, too deep, duplicate keys, a FIFO, ...
+            reason = str(exc).replace(f"{path}: ", "").replace(f"{path} ", "")
+        except OSError as exc:
             reason = f"unreadable ({type(exc).__name__}: {exc})"
         else:
             reason = record_problem(rec)
@@ -202,10 +228,25 @@ def read_records(root, *, limit: int | None = None, report: bool = True, check=N
                 records.append(rec)
                 continue
         skipped.append((path, reason))
-        if report and (str(path.resolve()), reason) not in _REPORTED:
-            _REPORTED.add((str(path.resolve()), reason))
-            print(f"petheory: warning: skipping {path}: {reason}", file=sys.stderr)
+        if report:
+            warn_skipped(path, reason)
     return records, skipped
 
 
+def warn_skipped(path, reason: str) -> None:
+    """``petheory: warning: skipping PATH: REASON`` on stderr, once per (path, reason) and process."""
+    import sys
+
+    key = (str(Path(path).resolve()), reason)
+    if key not in _REPORTED:
+        _REPORTED.add(key)
+        print(f"petheory: warning: skipping {path}: {reason}", file=sys.stderr)
+
+
 _REPORTED: set[tuple[str, str]] = set()
+
+
+def _read_safe(path):
+    from petheory.loaders.safe_json import read_json as _read
+
+    return _read(path, what="record")

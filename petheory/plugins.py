@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -35,8 +36,11 @@ def load_module(spec: str):
         raise ValidationError("--plugin needs a module name (mypkg.mypes) or a .py file path")
     path = Path(spec)
     if spec.endswith(".py") or path.is_file():
-        if not path.is_file():
+        if not os.path.lexists(path):
             raise FileNotFoundError(f"plugin file not found: {spec}")
+        from petheory.loaders.paths import regular_file
+
+        regular_file(path, what="plugin .py file")  # a FIFO, a directory or a link loop: named, never waited on
         name = f"petheory_plugin_{path.stem}"
         loaded = sys.modules.get(name)
         if loaded is not None and Path(getattr(loaded, "__file__", "")).resolve() == path.resolve():

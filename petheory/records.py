@@ -83,18 +83,38 @@ def read(path) -> dict:
     """One record file; ``ValueError`` naming the path and what is wrong when it is not a usable record."""
     from petheory.io import record_problem
 
+    from petheory.loaders.safe_json import read_json
+
     path = Path(path)
     try:
-        rec = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ValidationError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}); truncated or hand-edited?") from None
-    except (OSError, UnicodeDecodeError) as exc:
+        rec = read_json(path, what="record")  # NaN/Infinity, 10**400, depth, duplicates refused with the field named
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
         raise ValidationError(f"{path}: cannot be read ({exc})") from None
     problem = record_problem(rec)
     if problem:
         raise ValidationError(f"{path}: not a usable training record ({problem})")
     rec["_path"] = str(path)
     return rec
+
+
+def load_or_skip(path):
+    """The JSON document of record file ``path``, or None after one ``petheory: warning: skipping PATH: REASON`` line
+    on stderr when it cannot be used as JSON (truncated, NaN/Infinity, 10**400, too deep, duplicate keys, a FIFO).
+
+    For readers with their own notion of a usable record (``petheory compare``); :func:`read` and
+    :func:`find` check :func:`petheory.io.record_problem` as well.
+    """
+    from petheory.io import warn_skipped
+    from petheory.loaders.safe_json import read_json
+
+    path = Path(path)
+    try:
+        return read_json(path, what="record")
+    except (ValueError, OSError) as exc:
+        warn_skipped(path, str(exc).replace(f"{path}: ", "").replace(f"{path} ", ""))
+    return None
 
 
 def find(task: str | None = None, workdir=".", *, where=None, check=None, report: bool = True) -> Found:

@@ -62,14 +62,19 @@ _AXES = ("task", "preset", "pe", "seed", "device")
 
 def load_grid(path) -> dict:
     """A grid spec from a ``.json`` or ``.toml`` file."""
+    from petheory.loaders.limits import JSON_MAX_BYTES
+    from petheory.loaders.paths import read_limited
+
     path = Path(path)
-    if not path.is_file():
+    if not os.path.lexists(path):
         raise FileNotFoundError(f"no such grid file: {path}")
     if path.suffix == ".toml":
         import tomllib
 
-        try:
-            return tomllib.loads(path.read_text(encoding="utf-8"))
+        try:  # a FIFO, a link loop or a directory is named by read_limited, never waited on
+            return tomllib.loads(read_limited(path, JSON_MAX_BYTES, what="grid file").decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise ValidationError(f"{path} is not UTF-8 text (invalid byte at offset {exc.start})") from None
         except tomllib.TOMLDecodeError as exc:
             raise ValidationError(f"{path} is not valid TOML ({exc})") from None
     if path.suffix == ".json":

@@ -66,7 +66,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    from petheory.cli._console import ascii_safe_streams, one_line
+
+    ascii_safe_streams()  # LANG=C: Szegő prints as Szego, never a UnicodeEncodeError
     try:
+        _check_environment()
         parser = build_parser()
         args = parser.parse_args(argv)
         if not getattr(args, "command", None):
@@ -88,7 +92,7 @@ def main(argv=None) -> int:
         print(f"{exc} (see --help)", file=sys.stderr)
         return 2
     except (InvalidInput, PluginError, OSError) as exc:  # OSError: a missing input, an output path under a file, a full disk
-        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        msg = one_line(str(exc).strip().splitlines()[0]) if str(exc).strip() else type(exc).__name__
         print(f"petheory: error: {msg}", file=sys.stderr)
         return 2
     except MemoryError as exc:  # an allocation no estimate foresaw: still one line, never a traceback
@@ -99,11 +103,18 @@ def main(argv=None) -> int:
         print("petheory: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # a bug, not bad input: say so in one line and keep the traceback
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        first = one_line(str(exc).strip().splitlines()[0]) if str(exc).strip() else ""
         where = write_traceback(exc)
         print(f"petheory: internal error: {type(exc).__name__}{': ' + first if first else ''} "
               f"(a bug in petheory, not in your input; traceback: {where})", file=sys.stderr)
         return 1
+
+
+def _check_environment() -> None:
+    """Environment variables petheory reads, checked once before any command runs (one line, exit 2, when wrong)."""
+    from petheory.data.corpus import env_corpus
+
+    env_corpus()
 
 
 def write_traceback(exc: BaseException) -> str:
@@ -120,7 +131,7 @@ def write_traceback(exc: BaseException) -> str:
         for i in range(100):  # "x": a new file (never another run's), with the user's umask (mkstemp would force 0600)
             path = os.path.join(tempfile.gettempdir(), f"petheory-traceback-{stamp}-{i}.txt")
             try:
-                with open(path, "x", encoding="utf-8") as fh:
+                with open(path, "x", encoding="utf-8", errors="backslashreplace") as fh:
                     fh.write(f"petheory {' '.join(sys.argv[1:])}\n\n{text}")
                 return path
             except FileExistsError:

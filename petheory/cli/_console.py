@@ -22,3 +22,63 @@ def console(*, stderr: bool = False, quiet: bool = False):
     stream = sys.stderr if stderr else sys.stdout
     width = None if stream.isatty() else PIPED_WIDTH
     return Console(stderr=stderr, quiet=quiet and stderr, width=width)
+
+
+#: What an ASCII-only terminal gets instead of the non-ASCII characters petheory prints.
+ASCII = {"λ": "lambda", "μ": "mu", "σ": "sigma", "ω": "omega", "θ": "theta", "α": "alpha", "β": "beta", "Δ": "Delta",
+         "τ": "tau", "π": "pi", "ρ": "rho", "ε": "eps", "→": "->", "←": "<-", "≥": ">=", "≤": "<=", "≠": "!=", "±": "+-",
+         "×": "x", "·": ".", "…": "...", "—": "--", "–": "-", "§": "S", "√": "sqrt", "∞": "inf", "≈": "~", "′": "'",
+         "“": '"', "”": '"', "‘": "'", "’": "'", "°": "deg", "²": "^2", "½": "1/2", "∑": "sum", "µ": "mu"}
+_BOX = {"━": "-", "─": "-", "┃": "|", "│": "|", "┏": "+", "┓": "+", "┗": "+", "┛": "+", "┳": "+", "┻": "+", "╇": "+",
+        "┡": "+", "┩": "+", "└": "+", "┘": "+", "┌": "+", "┐": "+", "┼": "+", "├": "+", "┤": "+", "┬": "+", "┴": "+",
+        "═": "=", "║": "|", "╭": "+", "╮": "+", "╰": "+", "╯": "+", "•": "*", "█": "#", "░": ".", "▏": "|"}
+
+
+def _transliterate(exc: UnicodeError):
+    """Codec error handler ``petheory-ascii``: ő -> o, λ -> lambda, box drawing -> +-|, anything else -> ?."""
+    import unicodedata
+
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    out = []
+    for ch in exc.object[exc.start:exc.end]:
+        rep = ASCII.get(ch) or _BOX.get(ch)
+        if rep is None:
+            rep = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode("ascii") or "?"
+        out.append(rep)
+    return "".join(out), exc.end
+
+
+def ascii_safe_streams() -> None:
+    """Make stdout and stderr print on a terminal that cannot encode petheory's characters (``LANG=C``, ``PYTHONUTF8=0``).
+
+    Called once by ``petheory.cli.main``: a stream whose encoding cannot encode ``ő``, ``λ``
+    and ``→`` is reconfigured with the ``petheory-ascii`` error handler (:func:`_transliterate`),
+    so ``Szegő`` prints as ``Szego`` and ``λ`` as ``lambda`` instead of ending in a
+    ``UnicodeEncodeError``. A UTF-8 stream is left alone.
+    """
+    import codecs
+
+    try:
+        codecs.lookup_error("petheory-ascii")
+    except LookupError:
+        codecs.register_error("petheory-ascii", _transliterate)
+    for stream in (sys.stdout, sys.stderr):
+        enc = getattr(stream, "encoding", None)
+        if not enc or not hasattr(stream, "reconfigure"):
+            continue
+        try:
+            "ő λ → ━".encode(enc)
+        except UnicodeEncodeError:
+            stream.reconfigure(errors="petheory-ascii")
+        except LookupError:  # an unknown codec name: leave the stream as it is
+            continue
+
+
+def one_line(text: str) -> str:
+    """``text`` safe to print as one line: control characters (a newline, an ANSI escape) shown escaped.
+
+    >>> one_line("bad model_type 'llama\\n\\x1b[31m'")
+    "bad model_type 'llama\\\\n\\\\x1b[31m'"
+    """
+    return "".join(ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii") for ch in text)

@@ -60,6 +60,8 @@ def read_records(dirs) -> tuple[list[dict], list[str]]:
     """Every record.json under ``dirs`` with a task, a pe and final.test; (records, folders searched)."""
     from pathlib import Path
 
+    from petheory.records import load_or_skip
+
     recs, searched = [], []
     for d in dirs:
         root = Path(d)
@@ -67,9 +69,7 @@ def read_records(dirs) -> tuple[list[dict], list[str]]:
             continue
         searched.append(str(root))
         for f in sorted(root.rglob("record.json")):
-            try:
-                rec = json.loads(f.read_text())
-            except (OSError, ValueError):
+            if (rec := load_or_skip(f)) is None:  # named on stderr: NaN/Infinity, 10**400, too deep, not JSON
                 continue
             if isinstance(rec, dict) and rec.get("task") and rec.get("pe") and (rec.get("final") or {}).get("test"):
                 recs.append(_with_pe_params({**rec, "_source": str(f)}))
@@ -80,15 +80,17 @@ def read_runs(paths) -> list[dict]:
     """The records of an explicit run set: each path a run folder with a record.json, or a record.json itself."""
     from pathlib import Path
 
+    from petheory.io import read_json
+
     recs = []
     for p in paths:
         f = Path(p) / "record.json" if Path(p).is_dir() else Path(p)
         if not f.is_file():
             raise ValidationError(f"--run {p}: no record.json there; give a run folder (runs/...) or a record.json file")
         try:
-            rec = json.loads(f.read_text())
+            rec = read_json(f)  # petheory's one JSON reader: NaN/Infinity, 10**400, depth refused
         except ValueError as exc:
-            raise ValidationError(f"--run {p}: {f} is not valid JSON ({exc})") from None
+            raise ValidationError(f"--run {p}: {exc}") from None
         if not (isinstance(rec, dict) and rec.get("task") and rec.get("pe") and (rec.get("final") or {}).get("test")):
             raise ValidationError(f"--run {p}: {f} is not a finished training record (needs task, pe and final.test)")
         recs.append(_with_pe_params({**rec, "_source": str(f)}))

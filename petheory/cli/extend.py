@@ -52,8 +52,10 @@ def _floats(text: str) -> list[float]:
 
 
 def run(args) -> int:
+    import os
     from pathlib import Path
 
+    from petheory.loaders.paths import regular_file
 
     from petheory.io import atomic_write_json
     from petheory.nn.context_extension import finetune, method_params, swap_rotary
@@ -61,9 +63,11 @@ def run(args) -> int:
     from petheory.nn.train import CHECKPOINT, CONFIG, load_model, resolve_device
 
     run_dir = Path(args.run)
-    if not (run_dir / CONFIG).is_file() or not (run_dir / CHECKPOINT).is_file():
+    if not all(os.path.lexists(run_dir / f) for f in (CONFIG, CHECKPOINT)):
         raise FileNotFoundError(f"{run_dir} is not a run directory (no {CONFIG} and {CHECKPOINT}); "
                                 "train one with `petheory train passkey --pe rope --out DIR`")
+    for f in (CONFIG, CHECKPOINT):  # a FIFO or a link loop in a run folder: named, never waited on
+        regular_file(run_dir / f, what="run file")
     if args.finetune_steps < 0:
         raise ValidationError(f"--finetune-steps must be >= 0, got {args.finetune_steps}")
     resolve_device(args.device)

@@ -8,6 +8,8 @@ comparing their kernels and band wavelengths side by side.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 from petheory.errors import ValidationError
 
 
@@ -73,6 +75,14 @@ def run(args) -> int:
         check_covered(scheme)
     lines = Lines("report", quiet=args.quiet)
     reports = []
+    from petheory import _memory, io as pio
+
+    if args.figure:  # the figure's data goes to FILE.json: never over another command's output
+        fig = Path(args.figure)
+        pio.refuse_replacing(fig.with_suffix(".json") if fig.suffix.lower() == ".png" else fig.with_name(fig.name + ".json"),
+                             own_field="figure", by="a petheory figure")
+    for text, scheme in zip(args.pe, schemes):  # the memory estimate of every report before any work
+        _memory.require_model_report(scheme, length=args.length, multiples=mults, what=f"report of {text}")
     for text, scheme in zip(args.pe, schemes):
         def progress(done, total, what, _t=text):
             lines.step(done, total, f"{_t}: {what}")

@@ -8,9 +8,47 @@ keeps the most frequent word types and pools the rest (see
 :func:`petheory.geometry.builtin_target`). It is *not* SST-2 or IMDB; a verdict on it is not a
 verdict on the paper's corpora. Point ``--corpus`` (or ``PETHEORY_CORPUS`` for the claims) at a
 text file of your own to check those.
+
+``PETHEORY_CORPUS``
+    a UTF-8 text file, one sequence per line, that the claims and figures reading a corpus
+    (``cirrincione2026.*``, the geometry figures) use instead of the built-in one. Checked once
+    when ``petheory`` starts (:func:`env_corpus`): a value that names no regular file is one
+    error line naming the variable, never a crashed checker. Unset or empty: the built-in corpus.
 """
 
 from __future__ import annotations
+
+import os
+from pathlib import Path
+
+#: The environment variable that points the claims and figures at a corpus of your own.
+ENV_CORPUS = "PETHEORY_CORPUS"
+
+
+def env_corpus() -> Path | None:
+    """The corpus file ``$PETHEORY_CORPUS`` names, checked (a regular file); None when unset or empty.
+
+    Raises
+    ------
+    ValidationError
+        The variable names nothing, a directory, a FIFO or a link loop; the message names the variable.
+
+    >>> import os; os.environ.pop(ENV_CORPUS, None) and None; env_corpus() is None
+    True
+    """
+    value = os.environ.get(ENV_CORPUS, "").strip()
+    if not value:
+        return None
+    from petheory.errors import ValidationError
+    from petheory.loaders.paths import regular_file
+
+    path = Path(value).expanduser()
+    try:
+        return regular_file(path, what="corpus file")
+    except (ValueError, OSError) as exc:
+        raise ValidationError(f"environment variable {ENV_CORPUS}={value}: {exc}; it names the text corpus (one sequence "
+                              "per line) the claims and figures read instead of the built-in one: point it at a file "
+                              "or unset it") from None
 
 _TEXT = """\
 The film opens with a long quiet shot of the harbour and never quite finds its rhythm after that.

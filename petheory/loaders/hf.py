@@ -9,7 +9,7 @@ that knows a model directory's weight layout (a sharded ``model.safetensors.inde
 
 from __future__ import annotations
 
-import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,7 +17,9 @@ import numpy as np
 
 from petheory import _memory
 from petheory import _validate as v
+from petheory.loaders import limits, safe_json
 from petheory.loaders.files import read_safetensor, safetensors_header, torch_state
+from petheory.loaders.paths import inside, model_root, regular_file
 from petheory.errors import ValidationError
 
 __all__ = [
@@ -95,7 +97,9 @@ class WeightFile:
 
     def file_of(self, name: str) -> Path:
         """The safetensors file that holds tensor ``name`` (its shard, for an index)."""
-        return self.path.parent / self.tensors[name] if self.kind == "index" else self.path
+        if self.kind != "index":
+            return self.path
+        return regular_file(self.path.parent / self.tensors[name], what="shard file")
 
     def read(self, name: str) -> np.ndarray:
         """Tensor ``name`` as float64 (a safetensors file reads only its bytes)."""
@@ -119,19 +123,41 @@ class ModelWeights:
 
     def __init__(self, directory):
         self.directory = Path(directory)
+        self.root = model_root(self.directory)
         index = self.directory / "model.safetensors.index.json"
-        if index.is_file():
-            wm = json.loads(index.read_text()).get("weight_map", {})
-            self.files = [WeightFile(index, "index", wm)]
+        if os.path.lexists(index):
+            self.files = [WeightFile(index, "index", self._weight_map(index))]
             return
-        st = [WeightFile(p, "safetensors") for p in sorted(self.directory.glob("*.safetensors"))]
-        bins = [WeightFile(p, "torch") for p in (self.directory / "pytorch_model.bin",) if p.is_file()]
+        st = [WeightFile(self._inside(p), "safetensors") for p in sorted(self.directory.glob("*.safetensors"))]
+        bin_ = self.directory / "pytorch_model.bin"
+        bins = [WeightFile(self._inside(bin_), "torch")] if os.path.lexists(bin_) else []
         if not st and not bins:
             raise ValidationError(
                 f"{self.directory} has no model weights (model.safetensors or pytorch_model.bin); is it a Hugging Face "
                 "model directory?"
             )
         self.files = st + bins
+
+    def _inside(self, path: Path, named_by: str | None = None) -> Path:
+        """``path`` (a file of this folder) refused when it is special or resolves outside :attr:`root`."""
+        inside(path, self.root, named_by=named_by)
+        return regular_file(path, what="model file")
+
+    def _weight_map(self, index: Path) -> dict:
+        """The index's ``weight_map`` (tensor -> shard file), every shard checked to stay inside the folder."""
+        doc = safe_json.read_json(self._inside(index), what="shard index")
+        wm = doc.get("weight_map") if isinstance(doc, dict) else None
+        if not isinstance(wm, dict):
+            raise ValidationError(f"{index}: field 'weight_map' must be an object (tensor name -> shard file), got "
+                                  f"{type(wm).__name__ if isinstance(doc, dict) and 'weight_map' in doc else 'nothing'}")
+        for name, shard in wm.items():
+            if not isinstance(shard, str) or not shard:
+                raise ValidationError(f"{index}: field 'weight_map.{name}' must be a shard file name, got {shard!r:.40}")
+            if os.path.isabs(shard):
+                raise ValidationError(f"{index}: field 'weight_map.{name}' names the absolute path {shard}, which leaves "
+                                      f"the model folder {self.root}; shards are named relative to the folder")
+            inside(self.directory / shard, self.root, named_by=f"{index.name} weight_map[{name!r}]")
+        return wm
 
     @property
     def sharded(self) -> bool:
@@ -159,7 +185,12 @@ class ModelWeights:
     def config(self) -> dict:
         """``config.json`` of the directory (empty when there is none)."""
         cfg = self.directory / "config.json"
-        return json.loads(cfg.read_text()) if cfg.is_file() else {}
+        if not os.path.lexists(cfg):
+            return {}
+        doc = safe_json.read_json(self._inside(cfg), what="config.json", max_bytes=limits.CONFIG_MAX_BYTES)
+        if not isinstance(doc, dict):
+            raise ValidationError(f"{cfg} holds a JSON {type(doc).__name__}, not an object")
+        return doc
 
 
 # ---------------------------------------------------------------------------- tokenizers
@@ -188,7 +219,8 @@ def load_hf_tokenizer(spec):
         lower = True
         cfg = directory / "tokenizer_config.json"
         if cfg.is_file():
-            lower = bool(json.loads(cfg.read_text()).get("do_lower_case", True))
+            doc = safe_json.read_json(cfg, what="tokenizer_config.json")
+            lower = bool(doc.get("do_lower_case", True)) if isinstance(doc, dict) else True
         tok = tokenizers.BertWordPieceTokenizer(str(vocab), lowercase=lower)
     else:
         raise ValidationError(f"{directory} has no tokenizer.json or vocab.txt")

@@ -15,25 +15,24 @@ learned position tables) is read by :func:`petheory.loaders.load_position_embedd
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import replace
 from pathlib import Path
 
+from petheory.loaders import safe_json
+from petheory.loaders.limits import CONFIG_MAX_BYTES
+from petheory.loaders.paths import inside, model_root
 from petheory.errors import ValidationError
 from petheory.loaders.hf import MINILM, resolve_hf_dir
 from petheory.models import MODEL_TYPES, resolve_config
 from petheory.scheme import Positions, Scheme
 
 __all__ = ["CONFIG_MAX_BYTES", "DEFAULT_D", "DEFAULT_CONTEXT", "config_source", "read_config", "load_model_scheme",
-           "resolve_scheme"]
+           "not_a_model", "resolve_scheme"]
 
 #: Head dimension and original context of a plain spec when the command gives none.
 DEFAULT_D = 64
 DEFAULT_CONTEXT = 4096
-
-#: A config.json larger than this is refused before it is read (real ones are a few kB).
-CONFIG_MAX_BYTES = 16 << 20
 
 _WEIGHTS = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin")
 
@@ -49,23 +48,14 @@ def read_config(path) -> dict:
         Not UTF-8 JSON, not a JSON object, or larger than :data:`CONFIG_MAX_BYTES`.
     """
     path = Path(path).expanduser()
-    if not path.is_file():
-        raise FileNotFoundError(f"no such file: {path}")
-    size = path.stat().st_size
-    if size > CONFIG_MAX_BYTES:
-        raise ValidationError(f"{path} has {size} bytes; a config.json is a few kB (at most {CONFIG_MAX_BYTES} accepted)")
-    try:
-        cfg = json.loads(path.read_bytes().decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ValidationError(f"{path} is not UTF-8 text; give a Hugging Face config.json") from None
-    except json.JSONDecodeError as exc:
-        raise ValidationError(f"{path} is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); give a "
-                         "Hugging Face config.json") from None
-    except RecursionError:
-        raise ValidationError(f"{path} nests too deeply to be a config.json") from None
+    cfg = safe_json.read_json(path, what="config.json", max_bytes=CONFIG_MAX_BYTES)
     if not isinstance(cfg, dict):
         raise ValidationError(f"{path} holds a JSON {type(cfg).__name__}, not an object; a config.json is an object "
                          "with model_type, hidden_size, ...")
+    mt = cfg.get("model_type")
+    if mt is not None and not isinstance(mt, str):
+        raise ValidationError(f"{path}: field 'model_type' must be text such as 'llama', got a JSON "
+                              f"{type(mt).__name__} ({mt!r:.40})")
     return cfg
 
 
@@ -80,23 +70,48 @@ def config_source(text) -> Path | None:
         if s == MINILM:
             return None
     path = Path(s).expanduser()
+    if path.suffix.lower() == ".json":
+        return path  # read_config says what is wrong with it (missing, a directory, a FIFO, not JSON)
     try:
-        if path.suffix.lower() == ".json" and not path.is_dir():
-            return path
-        if s != str(text):  # hf:DIR
+        if s != str(text):  # hf:DIR: a missing folder is an error here, not "not a configuration"
             path = resolve_hf_dir(s)
-        if not path.is_dir() or not (path / "config.json").is_file():
+        if not path.is_dir():
             return None
-    except (OSError, ValueError):
+    except ValueError:
         return None
     cfg_path = path / "config.json"
-    has_weights = any((path / w).is_file() for w in _WEIGHTS) or any(path.glob("*.safetensors"))
+    if not os.path.lexists(cfg_path):
+        return None
+    inside(cfg_path, model_root(path), named_by=None)  # a config.json linked from outside the folder is refused
+    has_weights = any(os.path.lexists(path / w) for w in _WEIGHTS) or any(path.glob("*.safetensors"))
     if not has_weights:
         return cfg_path
     try:
         return cfg_path if read_config(cfg_path).get("model_type") in MODEL_TYPES else None
     except ValueError:
         return None  # a broken config beside weights: the table reader decides (it needs no config)
+
+
+def not_a_model(text) -> str:
+    """Why the PE term ``text`` (a table for :func:`config_source`) is not a model configuration, for one error line.
+
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "pe.npy"
+    >>> _ = f.write_bytes(b"")
+    >>> not_a_model(f).startswith("not the table")
+    True
+    """
+    s = str(text)
+    p = Path(s[3:] if s.startswith("hf:") else s).expanduser()
+    if not os.path.lexists(p):
+        return f"no such file or directory: {p}"
+    if p.is_dir():
+        if not os.path.lexists(p / "config.json"):
+            return (f"{s} has no config.json: a model's positional scheme is read from its config.json (its weights are a "
+                    "table: use petheory spectrum/stress for tables)")
+        return (f"{s}: its config.json names a model type petheory does not resolve from the configuration, and the folder "
+                "holds weights: use petheory spectrum/stress for its position table")
+    return f"not the table {s}: use petheory spectrum/stress for tables"
 
 
 def load_model_scheme(source) -> Scheme:
@@ -121,11 +136,7 @@ def load_model_scheme(source) -> Scheme:
     """
     path = config_source(source)
     if path is None:
-        s = str(source)
-        p = Path(s[3:] if s.startswith("hf:") else s).expanduser()
-        if not p.exists() and s[3:] != MINILM:
-            raise FileNotFoundError(f"no such file or directory: {p}")
-        raise ValidationError(f"{source} is not a model configuration (a config.json, or a directory holding one)")
+        raise ValidationError(not_a_model(source))
     cfg = read_config(path)
     try:
         scheme = resolve_config(cfg)

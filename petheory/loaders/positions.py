@@ -5,13 +5,14 @@ See :func:`load_position_embeddings` (and the sources listed in :mod:`petheory.l
 
 from __future__ import annotations
 
-import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from petheory.loaders.files import load_npy, read_safetensor, safetensors_header, torch_state
+from petheory.loaders import limits, safe_json
 from petheory.loaders.hf import ModelWeights, resolve_hf_dir
 from petheory.errors import ValidationError
 
@@ -75,11 +76,21 @@ def _pick_key(keys, source: str, key: str | None) -> str:
 
 
 def _as_table(arr: np.ndarray, source: str) -> np.ndarray:
+    """``arr`` as an (N, d) float64 table, refused unless it has at least 2 rows (positions to compare) and
+    finite entries small enough that its Gram ``P P^T`` is finite (:func:`petheory.loaders.limits.table_abs_max`)."""
     if arr.ndim != 2 or arr.shape[0] < 1 or arr.shape[1] < 1:
         raise ValidationError(f"a position table must be 2-D (positions, d), got shape {arr.shape} from {source}")
+    if arr.shape[0] < 2:
+        raise ValidationError(f"the position table from {source} has shape {arr.shape}: one position; a table needs at "
+                              "least 2 positions (rows) to have distances, a spectrum or a stress")
     if not np.all(np.isfinite(arr)):
         raise ValidationError(f"the position table from {source} has {int(np.sum(~np.isfinite(arr)))} NaN/inf entries")
-    return np.ascontiguousarray(arr, dtype=np.float64)
+    table = np.ascontiguousarray(arr, dtype=np.float64)
+    big, cap = float(np.max(np.abs(table))), limits.table_abs_max(table.shape[1])
+    if big > cap:
+        raise ValidationError(f"the position table from {source} has entries as large as {big:.3g}: its Gram P P^T would "
+                              f"overflow float64 (|P| <= sqrt(1.8e308 / d) = {cap:.3g} for d = {table.shape[1]}); rescale it")
+    return table
 
 
 def _no_table_message(directory: Path, looked: str) -> str:
@@ -87,9 +98,10 @@ def _no_table_message(directory: Path, looked: str) -> str:
     cfg = directory / "config.json"
     if cfg.is_file():
         try:
-            c = json.loads(cfg.read_text())
-        except (json.JSONDecodeError, UnicodeDecodeError):
+            c = safe_json.read_json(cfg, what="config.json", max_bytes=limits.CONFIG_MAX_BYTES)
+        except (ValueError, OSError):
             c = {}
+        c = c if isinstance(c, dict) else {}
         if "rope_theta" in c or c.get("position_embedding_type") == "rotary" or "rotary_dim" in c:
             hint = " Its config describes rotary positions: use --pe rope with its d and base."
         elif c.get("alibi") or c.get("position_embedding_type") == "alibi" or "alibi" in str(c.get("model_type", "")):
@@ -166,7 +178,7 @@ def load_position_embeddings(spec, *, key: str | None = None) -> LoadedEncoding:
     path = Path(s).expanduser()
     if path.is_dir():
         return _load_dir(path, key)
-    if not path.exists():
+    if not os.path.lexists(path):
         raise FileNotFoundError(f"no such file: {path}")
     suffix = path.suffix.lower()
     if suffix == ".npy":

@@ -339,6 +339,10 @@ def resolve_config(cfg) -> Scheme:
     if family == "alibi":
         if mt == "mpt":
             attn = cfg.get("attn_config") or {}
+            if isinstance(attn, dict) and attn.get("rope") is True and not attn.get("alibi"):
+                raise ValidationError("this MPT config has attn_config.rope=true (rotary positions, not ALiBi or learned "
+                                      "ones), which petheory does not resolve for MPT; supported from the config alone: "
+                                      "MPT with ALiBi")
             if isinstance(attn, dict) and attn.get("alibi") is False:
                 raise ValidationError("this MPT config has attn_config.alibi=false (learned positions): give hf:DIR with "
                                       "its weights; supported from the config alone: MPT with ALiBi")

@@ -317,7 +317,9 @@ def load_checkpoint(path) -> dict:
     if not path.is_file():
         raise FileNotFoundError(f"no checkpoint at {path}")
     try:
-        state = torch.load(path, map_location="cpu", weights_only=True)
+        with warnings.catch_warnings():  # the refusal below is the one line; torch's own warnings are not shown
+            warnings.simplefilter("ignore")
+            state = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as exc:  # truncated zip, wrong magic, disallowed global, ...
         msg = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
         raise ValidationError(f"checkpoint {path} is corrupt or not a petheory checkpoint ({msg})") from None
@@ -330,11 +332,22 @@ def load_model(out_dir, *, device: str = "cpu") -> tuple[Transformer, TrainConfi
     """The trained model of a run directory (its config.json and checkpoint.pt), in eval mode."""
     out_dir = Path(out_dir)
     saved = read_json(out_dir / CONFIG)
+    if not isinstance(saved, dict):
+        raise ValidationError(f"{out_dir / CONFIG} is not a petheory run config (a JSON object expected, got a JSON "
+                              f"{type(saved).__name__})")
     saved.pop("hash", None)
     cfg = TrainConfig.from_dict(saved)
     state = load_checkpoint(out_dir / CHECKPOINT)
-    model = build_model(ModelConfig(**state["model_config"]))
-    model.load_state_dict(state["model"])
+    missing = [k for k in ("model_config", "model") if not isinstance(state.get(k), dict)]
+    if missing:
+        raise ValidationError(f"checkpoint {out_dir / CHECKPOINT} has no {' or '.join(missing)}: not a complete petheory "
+                              "checkpoint (retrain the run)")
+    try:
+        model = build_model(ModelConfig(**state["model_config"]))
+        model.load_state_dict(state["model"])
+    except (TypeError, KeyError, RuntimeError) as exc:
+        raise ValidationError(f"checkpoint {out_dir / CHECKPOINT} does not match a petheory model "
+                              f"({str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__})") from None
     return model.to(resolve_device(device)).eval(), cfg
 
 

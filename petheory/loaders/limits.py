@@ -1,0 +1,123 @@
+"""The limits of every file reader, stated in one place (the README's Reliability table is generated from :data:`LIMITS`).
+
+A file petheory reads (a ``config.json``, a safetensors header and its shards' index, a ``.npy``,
+a checkpoint, a run folder, a record, a corpus, a plugin path) is checked against these before its
+contents are trusted; a file beyond a limit is refused with one line that names the file, the
+field and what is expected (:class:`petheory.errors.ValidationError`, exit 2).
+
+>>> JSON_MAX_DEPTH, SAFETENSORS_HEADER_MAX_BYTES == 100 * 2**20
+(64, True)
+"""
+
+from __future__ import annotations
+
+import sys
+
+__all__ = ["JSON_MAX_DEPTH", "JSON_MAX_BYTES", "CONFIG_MAX_BYTES", "SAFETENSORS_HEADER_MAX_BYTES", "JSON_INT_MAX",
+           "JSON_INT_MAX_DIGITS", "FLOAT_MAX", "table_abs_max", "LIMITS", "limits_table"]
+
+#: Nesting depth of any JSON document (configs nest 3 levels, records 5); checked before ``json.loads``
+#: recurses, so a document nested 10^5 deep is refused instead of ending in a RecursionError.
+JSON_MAX_DEPTH = 64
+
+#: A JSON file (record, index, run config) larger than this is refused before it is read.
+JSON_MAX_BYTES = 64 << 20
+
+#: A ``config.json`` larger than this is refused before it is read (real ones are a few kB).
+CONFIG_MAX_BYTES = 16 << 20
+
+#: The safetensors format's own limit on its JSON header (the reference implementation refuses more).
+SAFETENSORS_HEADER_MAX_BYTES = 100 << 20
+
+#: Integers in JSON files must satisfy ``|n| <= JSON_INT_MAX`` (int64): every size, seed, offset and count
+#: petheory reads fits; ``10**400`` would end in OverflowError in float arithmetic.
+JSON_INT_MAX = 2**63 - 1
+
+#: Digits of :data:`JSON_INT_MAX`: a longer literal is refused before ``int()`` parses it.
+JSON_INT_MAX_DIGITS = len(str(JSON_INT_MAX))
+
+#: Largest finite float64; a JSON number beyond it (``1e400``) would parse to inf and is refused,
+#: as are the non-JSON literals ``NaN``, ``Infinity`` and ``-Infinity``.
+FLOAT_MAX = sys.float_info.max
+
+
+def table_abs_max(d: int) -> float:
+    """Largest entry magnitude of an ``(N, d)`` position table whose Gram ``P P^T`` stays finite in float64.
+
+    An inner product of two rows is at most ``d * max|P|^2``; it must not exceed :data:`FLOAT_MAX`,
+    so ``max|P| <= sqrt(FLOAT_MAX / d)`` (about 1.3e154 / sqrt(d)).
+
+    >>> f"{table_abs_max(1):.3g}"
+    '1.34e+154'
+    """
+    return (FLOAT_MAX / max(int(d), 1)) ** 0.5
+
+
+#: (what, limit, why) rows: the README's Reliability table.
+LIMITS = [
+    ("file types", "regular files only",
+     "a FIFO, device, socket or directory named like a file is refused before it is opened (no command waits on a FIFO)"),
+    ("symbolic links", "followed, loops refused",
+     "a link loop is named as such, not as a missing file"),
+    ("model folder (`hf:DIR`)", "every file stays inside it",
+     "weights, shards named by `model.safetensors.index.json` and `config.json` are resolved (symlinks included) "
+     "and must lie in the folder (in the Hugging Face cache: in the model's `models--*` folder); `..` and absolute "
+     "shard names are refused"),
+    ("JSON nesting depth", str(JSON_MAX_DEPTH), "checked before parsing: no RecursionError"),
+    ("JSON integers", "abs(n) <= 2^63 - 1", f"longer than {JSON_INT_MAX_DIGITS} digits refused before `int()`"),
+    ("JSON floats", "finite, abs(x) <= 1.8e308", "`1e400`, `NaN`, `Infinity`, `-Infinity` refused with the field named"),
+    ("JSON keys", "unique per object", "a duplicated key is refused (readers disagree on which value wins)"),
+    ("JSON text", "UTF-8, no lone surrogates", "a leading byte order mark is ignored in config and record files"),
+    ("`config.json` size", f"{CONFIG_MAX_BYTES >> 20} MiB", "real ones are a few kB"),
+    ("other JSON files", f"{JSON_MAX_BYTES >> 20} MiB", "records, run configs, shard indexes"),
+    ("safetensors header", f"{SAFETENSORS_HEADER_MAX_BYTES >> 20} MiB",
+     "and inside the file; every tensor's `dtype`, `shape` and `data_offsets` present and consistent "
+     "(offsets non-negative, contiguous, no overlap or gap, shape x itemsize = bytes)"),
+    ("`.npy` header", "shape x itemsize <= file size",
+     "real dtypes only (bool, int, float; no object, string, structured, datetime, complex); never unpickled"),
+    ("position table", ">= 2 rows, max abs(P) <= sqrt(1.8e308 / d)", "so that the Gram P P^T stays finite in float64"),
+    ("checkpoints", "`torch.load(weights_only=True)`", "never unpickles arbitrary objects; a petheory run's checkpoint "
+     "must hold its model config and weights"),
+    ("memory", "estimated before allocating", "`--max-memory` / `PETHEORY_MAX_MEMORY`, else the memory available"),
+]
+
+
+def limits_table() -> str:
+    """:data:`LIMITS` as a Markdown table (the README's Reliability section; a test keeps them in sync).
+
+    >>> limits_table().splitlines()[0]
+    '| what | limit | notes |'
+    """
+    rows = ["| what | limit | notes |", "|---|---|---|"]
+    rows += [f"| {what} | {limit} | {why} |" for what, limit, why in LIMITS]
+    return "\n".join(rows)
+
+
+BEGIN = "<!-- limits:begin (generated: python -m petheory.loaders.limits --write) -->"
+END = "<!-- limits:end -->"
+
+
+def main(argv=None) -> int:
+    """``python -m petheory.loaders.limits [--write]``: print the README's limits table, or rewrite its block."""
+    import argparse
+    from pathlib import Path
+
+    import os
+
+    p = argparse.ArgumentParser(prog="python -m petheory.loaders.limits", description=main.__doc__)
+    p.add_argument("--write", action="store_true", help="replace the block between the markers in README.md")
+    args = p.parse_args(argv)
+    if not args.write:
+        print(limits_table())
+        return 0
+    readme = Path(__file__).resolve().parents[2] / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    a, b = text.index(BEGIN) + len(BEGIN), text.index(END)
+    tmp = readme.with_name(f".{readme.name}.limits.tmp")  # temp file + rename: never a half-written README
+    tmp.write_text(text[:a] + "\n" + limits_table() + "\n" + text[b:], encoding="utf-8")
+    os.replace(tmp, readme)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
