@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from petheory.bounds import long_context as lc
 from proofs_check.engine import claim, quantities
 
-SOURCE = "nakanishi2025 (Nakanishi; Scalable-Softmax, arXiv 2501.19399) §2, Eq. 2 and Fig. 1"
+SOURCE = ("nakanishi2025 (Nakanishi; Scalable-Softmax, arXiv 2501.19399) §2, Eq. 2 and Fig. 1; the paper names no "
+          "status for it (the motivation of SSMax)")
 
 
 @st.composite
@@ -39,7 +40,6 @@ def ssmax_keeps(case) -> float:
 
 @claim(
     id="nakanishi2025.ssmax_prevents_fading",
-    paper_status="proposition",
     source=SOURCE,
     statement=r"With Softmax the largest attention weight goes to 0 as the input size $n$ grows; with SSMax "
     r"(logits $\times\, s\ln n$) a target whose logit exceeds $n-1$ equal others by $\Delta$ gets "

@@ -15,7 +15,8 @@ from petheory.encodings import rope_frequencies
 from proofs_check.claims._strategies import reals
 from proofs_check.engine import Reading, claim, claim_with_readings, quantities
 
-SOURCE = "su2021 (Su, Lu, Pan, Murtadha, Wen, Liu; RoFormer, arXiv 2104.09864) §3.4.3, Eq. (37) and Fig. 2"
+SOURCE = ("su2021 (Su, Lu, Pan, Murtadha, Wen, Liu; RoFormer, arXiv 2104.09864) §3.4.3, Eq. (37) and Fig. 2; the "
+          "section names no status for it (a derivation in the text)")
 
 
 @st.composite

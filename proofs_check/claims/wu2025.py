@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from petheory.bounds import long_context as lc
 from proofs_check.engine import claim, quantities
 
-SOURCE = ("wu2025 (Wu, Wang, Jegelka, Jadbabaie; arXiv 2502.01951, ICML 2025) §4 (decay mask), checked against the "
-          "abstract and public summaries")
+SOURCE = ("wu2025 (Wu, Wang, Jegelka, Jadbabaie; arXiv 2502.01951, ICML 2025) §4 (decay mask; a theorem there, its "
+          "number not read), checked against the abstract and public summaries")
 
 
 @st.composite
