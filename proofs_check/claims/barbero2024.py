@@ -36,6 +36,11 @@ def logit(q, k, w, r):
     return float(q @ _rot(k, w, -r))
 
 
+def best_key(q, w, r):
+    """Prop 3.1's key for offset r: R^r q."""
+    return _rot(q, w, r)
+
+
 @st.composite
 def _max_cases(draw):
     d = draw(st.sampled_from([2, 4, 8, 16]))
@@ -50,7 +55,7 @@ def max_at_offset(case) -> float:
     nq, nk = np.linalg.norm(q), np.linalg.norm(k)
     if nq == 0 or nk == 0:
         return -1.0
-    best = logit(q, _rot(q, w, case["r"]), w, case["r"])
+    best = logit(q, best_key(q, w, case["r"]), w, case["r"])
     other = logit(q, k * (nq / nk), w, case["r"])
     quantities(logit_of_R_r_q=best, logit_of_other_key=other, norm_q_squared=nq * nq)
     return other - best - 8 * case["d"] * np.finfo(float).eps * nq * nq

@@ -87,6 +87,11 @@ def smallest(d: int, L: int) -> float:
     return lc.men_smallest_base(d, L)
 
 
+def min_kernel(d: int, base: float, L: int) -> tuple[float, int]:
+    """min over 0 <= m <= L of B_m for RoPE (d, base), and where."""
+    return lc.men_min_kernel(rope_frequencies(d, base=base), L, stop_below=None)
+
+
 @st.composite
 def _below_cases(draw):
     d, L = draw(st.sampled_from(PAIRS))
@@ -103,7 +108,7 @@ def below_fails(case) -> float:
     """> 0 when a base below the computed b_L passes (b_L would not be the smallest passing base)."""
     b0 = smallest(case["d"], case["context"])
     b = b0 * case["fraction"]
-    mn, at = lc.men_min_kernel(rope_frequencies(case["d"], base=b), case["context"], stop_below=None)
+    mn, at = min_kernel(case["d"], b, case["context"])
     quantities(b_L=b0, base=b, min_B_m=mn, at_m=at)
     return 1.0 if mn >= 0 else mn  # a passing base below b_L is a counterexample; else its (negative) min
 
@@ -112,7 +117,7 @@ def above_passes(case) -> float:
     """> 0 when a base at or above b_L fails Men's property: min_m B_m < 0 (its depth below 0)."""
     b0 = smallest(case["d"], case["context"])
     b = b0 * case["factor"]
-    mn, at = lc.men_min_kernel(rope_frequencies(case["d"], base=b), case["context"], stop_below=None)
+    mn, at = min_kernel(case["d"], b, case["context"])
     quantities(b_L=b0, base=b, min_B_m=mn, at_m=at)
     return -mn
 
