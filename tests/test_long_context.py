@@ -137,3 +137,13 @@ def test_bases_figure_is_written(tmp_path):
                                      "smallest_base": [lc.men_smallest_base(64, L) for L in (256, 512, 1024)]})
     assert [x.name for x in paths] == ["bases.png", "bases.json"] and all(x.stat().st_size > 0 for x in paths)
     assert json.loads((tmp_path / "bases.json").read_text())["models"][0]["base"] == 5e4
+
+
+@pytest.mark.parametrize("d, base, L", [(128, 5e5, 8192), (64, 3e3, 5000), (16, 100.0, 1500), (256, 1e6, 40000)])
+def test_blocked_min_kernel_matches_the_direct_sum(d, base, L):
+    w = rope_frequencies(d, base=base)
+    full = lc.men_kernel(np.arange(L + 1), w)
+    mn, at = lc.men_min_kernel(w, L, stop_below=None)
+    # both round each argument m*theta (|m theta| <= L): (d/2) terms of error ~ L * eps each, times a few
+    assert abs(mn - full.min()) <= 4 * (d / 2) * L * EPS
+    assert at == int(np.argmin(full)) or abs(full[at] - full.min()) <= 4 * (d / 2) * L * EPS
