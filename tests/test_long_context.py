@@ -29,7 +29,8 @@ def test_men_min_kernel_matches_a_full_scan():
     w = rope_frequencies(32, base=3000.0)
     full = lc.men_kernel(np.arange(0, 1001), w)
     mn, at = lc.men_min_kernel(w, 1000, stop_below=None)
-    assert mn == full.min() and at == int(np.argmin(full))
+    assert abs(mn - full.min()) <= 4 * 16 * 1000 * EPS and at == int(np.argmin(full))  # see the blocked test below
+    assert lc.men_min_kernel(w, 1000)[0] < 0  # the early stop still reports a negative minimum
 
 
 @pytest.mark.parametrize("L, table", [(1024, 4.3e3), (8192, 8.4e4)])

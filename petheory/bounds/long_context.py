@@ -38,7 +38,7 @@ __all__ = ["men_kernel", "men_min_kernel", "men_passes", "men_smallest_base", "m
 #: Men et al.'s fitted curve (their Fig. 1): lower bound of the base ~= 0.0424 * L ** 1.628 (d = 128).
 MEN_FIT = (0.0424, 1.628)
 # Distances below this are computed directly first: a failing base usually fails among them.
-_FIRST = 1024
+_FIRST = 128
 
 
 def _freqs(freqs) -> np.ndarray:
@@ -86,11 +86,12 @@ def men_min_kernel(freqs, context: int, *, stop_below: float | None = 0.0) -> tu
     Notes
     -----
     Past the first block, distances are taken in blocks m = m0 + j (j < J ~ sqrt(L)) by angle
-    addition, :math:`\cos((m_0 + j)\theta) = \cos m_0\theta\cos j\theta - \sin m_0\theta\sin j\theta`: one
-    matrix product of (J, r/2) tables by (r/2, L/J) ones instead of L * r/2 cosines. No recurrence, so
-    nothing accumulates along m; like the direct sum, each term carries the rounding of its argument
-    (about :math:`m\theta_0\,\epsilon`), so both agree to about :math:`(r/2)\,L\,\epsilon` (tested).
-    A value within that of 0 is not a reliable sign.
+    addition, :math:`B_{m_0+j} = \mathrm{Re}\sum_i e^{ij\theta_i}e^{im_0\theta_i}`: one complex matrix product
+    of (J, r/2) by (r/2, L/J) tables instead of L * r/2 cosines. The tables are powers of
+    :math:`e^{i\theta}` and :math:`e^{iJ\theta}` by repeated products (J and L/J of them, each adding about
+    eps of relative error), so a term is off by about :math:`2\sqrt{L}\,\epsilon`, below the
+    :math:`m\theta_0\,\epsilon` that rounding the argument costs a direct cosine; both sums agree to about
+    :math:`(r/2)\,L\,\epsilon` (tested). A value within that of 0 is not a reliable sign.
 
     >>> from petheory.encodings import rope_frequencies
     >>> men_min_kernel(rope_frequencies(128, base=5e5), 8192)[0] > 0
@@ -105,10 +106,14 @@ def men_min_kernel(freqs, context: int, *, stop_below: float | None = 0.0) -> tu
     if (stop_below is not None and best < stop_below) or L < _FIRST:
         return best, where
     J = max(64, int(math.isqrt(L)))
-    j = np.arange(J, dtype=np.float64)[:, None] * w  # (J, r/2)
-    starts = np.arange(_FIRST, L + 1, J, dtype=np.float64)[None, :] * w[:, None]  # (r/2, K)
-    vals = np.cos(j) @ np.cos(starts) - np.sin(j) @ np.sin(starts)  # (J, K): B at m = start_k + j
-    m = (_FIRST + np.arange(vals.shape[1]) * J)[None, :] + np.arange(J)[:, None]
+    K = (L - _FIRST) // J + 1
+    step = np.exp(1j * w)  # e^{i theta}: powers by repeated products, each adding ~eps relative error
+    ej = np.cumprod(np.vstack([np.ones_like(step), np.broadcast_to(step, (J - 1, w.size))]), axis=0)  # (J, r/2)
+    first_start = np.exp(1j * _FIRST * w)
+    jump = np.exp(1j * J * w)
+    es = np.cumprod(np.vstack([first_start, np.broadcast_to(jump, (K - 1, w.size))]), axis=0).T  # (r/2, K)
+    vals = (ej @ es).real  # (J, K): B at m = _FIRST + k J + j
+    m = (_FIRST + np.arange(K) * J)[None, :] + np.arange(J)[:, None]
     vals = np.where(m <= L, vals, np.inf)
     k = int(np.argmin(vals.T.ravel()))  # in order of m: blocks (columns) first
     col, row = divmod(k, J)

@@ -113,11 +113,12 @@ def band_usage(spec, *, context: int | None = None) -> dict:
     refused rather than split by a guessed layout.
     """
     from petheory.encodings.rope_scaling import band_frequencies
-    from petheory.loaders.hf import ModelWeights, _strip_hf, resolve_hf_dir
+    from petheory.loaders.hf import ModelWeights, resolve_hf_dir
     from petheory.loaders.model_config import read_config
     from petheory.models.config import resolve_config
 
-    directory = resolve_hf_dir(_strip_hf(spec))
+    text_spec = str(spec)
+    directory = resolve_hf_dir(text_spec[3:] if text_spec.startswith("hf:") else text_spec)
     cfg_path = Path(directory) / "config.json"
     if not cfg_path.is_file():
         raise ValidationError(f"{directory} has no config.json: band usage needs the model family (pairing, heads)")
