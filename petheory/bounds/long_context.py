@@ -33,7 +33,7 @@ from petheory.errors import ValidationError
 __all__ = ["men_kernel", "men_min_kernel", "men_passes", "men_smallest_base", "men_every_larger_base", "MEN_FIT",
            "liu_critical_dimension", "liu_extrapolation_bound", "roformer_partial_sums", "roformer_relative_bound",
            "abel_bound", "attention_temperatures", "single_target_attention", "decay_mask_peak",
-           "long_context_section"]
+           "long_context_section", "long_context_lines"]
 
 #: Men et al.'s fitted curve (their Fig. 1): lower bound of the base ~= 0.0424 * L ** 1.628 (d = 128).
 MEN_FIT = (0.0424, 1.628)
@@ -453,3 +453,41 @@ def long_context_section(positions, *, context: int, extended_context: int, leng
         "roformer": {"distances": [0] + dist.tolist(), "relative_bound": rb.tolist()},
         "temperature": {"scale": scale, "rotary_logit_factor": factor, **temps},
     }
+
+
+def long_context_lines(section: dict) -> list[str]:
+    """The section (:func:`long_context_section`) as short Markdown-friendly lines, for the terminal and the report.
+
+    >>> from petheory.scheme import Positions
+    >>> s = long_context_section(Positions("rotary", "rope", {"base": 1e4}, 64), context=512, extended_context=512,
+    ...                          length=512)
+    >>> long_context_lines(s)[0].startswith("- Men et al. 2024: base 10000")
+    True
+    """
+    men, liu, t = section["men"], section["liu"], section["temperature"]
+    L, Lx, b = section["context"], section["extended_context"], section["base"]
+
+    def verdict(ok):
+        return "passes" if ok else "fails"
+
+    out = [f"- Men et al. 2024: base {b:g} vs the smallest base with B_m >= 0 up to L = {L}: "
+           f"{men['smallest_base_at_context']:.3g} ({verdict(men['passes_at_context'])} at L; min B_m "
+           f"{men['min_kernel']['plain_L']['value']:.3g} at m = {men['min_kernel']['plain_L']['at']})"]
+    if Lx != L:
+        out.append(f"  - at the extended context {Lx}: smallest base {men['smallest_base_at_extended']:.3g}; the plain "
+                   f"base {verdict(men['passes_at_extended'])}, the scaled frequencies "
+                   f"{verdict(men['passes_scaled_at_extended'])} (min B_m {men['min_kernel']['scaled_Lx']['value']:.3g})")
+    out.append(f"- Liu et al. 2023: critical dimension {liu['critical_dimension']} of {section['rotary_dim']} "
+               f"({liu['bands_turned_within_context']} of {liu['bands']} bands turn within L); T_extra = 2 pi b^(d_extra/d)"
+               f" = {liu['extrapolation_bound']:.4g}; with the scaling, {liu['bands_turned_within_context_scaled']} bands "
+               f"turn within L and {liu['bands_turned_within_extended_scaled']} within {Lx}")
+    d, rb = section["roformer"]["distances"], section["roformer"]["relative_bound"]
+    picks = sorted({0, len(d) // 4, len(d) // 2, 3 * len(d) // 4, len(d) - 1})
+    out.append("- RoFormer relative bound (2/d) sum |S_j|: " + ", ".join(f"{rb[i]:.3g} at {d[i]}" for i in picks)
+               + f" (max past distance 1: {max(rb[1:]):.3g})")
+    out.append(f"- attention temperature (logit factor) at n = {', '.join(map(str, t['lengths']))}: scaling's own "
+               f"{t['rotary_logit_factor']:.4g} (constant in n); YaRN (s = {t['scale']:g}) "
+               f"{t['yarn'][0]:.4g}, LongRoPE {t['longrope'][0]:.4g}; Llama 4 NoPE "
+               f"{', '.join(f'{x:.4g}' for x in t['llama4'])}; SSMax s ln n (s = 1) "
+               f"{', '.join(f'{x:.4g}' for x in t['ssmax'])}")
+    return out
