@@ -45,6 +45,19 @@ PAPERS = {
                 "shared/papers: its headline, as we read it, checked on petheory's retrieval reconstruction)",
     "peng2023": "Peng, Quesnelle, Fan, Shippole, arXiv 2309.00071 (YaRN; not among the four papers and not in shared/papers: "
                 "its reported comparison, checked on petheory's retrieval reconstruction)",
+    # ---- outside sources: the long-context RoPE theory (issue 31; ../shared/papers/outside.md, checked against the
+    # abstracts, arXiv HTML openings and public summaries; the papers' full texts were not read)
+    "men2024": "Men et al., arXiv 2405.14591 (Base of RoPE Bounds Context Length; outside source, abstract and summaries)",
+    "liu2023": "Liu et al., arXiv 2310.05209 (Scaling Laws of RoPE-based Extrapolation; outside source, abstract and "
+               "summaries)",
+    "su2021": "Su et al., arXiv 2104.09864 (RoFormer §3.4.3; outside source)",
+    "barbero2024": "Barbero et al., arXiv 2410.06205 (Round and Round We Go!; outside source, abstract and summaries)",
+    "wu2025": "Wu et al., arXiv 2502.01951 (On the Emergence of Position Bias in Transformers; outside source, abstract "
+              "and summaries)",
+    "kazemnejad2023": "Kazemnejad et al., arXiv 2305.19466 (NoPE and length generalisation; outside source, abstract "
+                      "and summaries)",
+    "nakanishi2025": "Nakanishi, arXiv 2501.19399 (Scalable-Softmax; outside source, the length-dependent temperature "
+                     "statement behind YaRN, LongRoPE and Llama 4's factors)",
 }
 STATEMENTS: dict[str, tuple[Statement, ...]] = {
     "gu2025": (
@@ -182,6 +195,52 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
     "peng2023": (
         S("§4.3.1, Table 1", "at equal fine-tuning, YaRN extends further past the fine-tuned context than PI and "
           "NTK-aware scaling", ("peng2023.yarn_extends_further",)),
+    ),
+    # ---- outside sources: the long-context RoPE theory (issue 31)
+    "men2024": (
+        S("Theorem 1", "similar-token gap E[q^T R_m k*] - E[q^T R_m k] = 2 sigma^2 B_m", ("men2024.similar_token_gap",)),
+        S("§4.3, Fig. 1", "B_m >= 0 up to L gives an absolute lower bound of the base for context L",
+          ("men2024.base_bounds_context",)),
+        S("§5, Figs. 4-6", "a base below the bound gives superficial long context (low perplexity, failed retrieval)",
+          why_not="empirical on 7B models fine-tuned per base; no records here"),
+    ),
+    "liu2023": (
+        S("§3.3, Eq. 8", "critical dimension d_extra = 2 ceil(d/2 log_b(T_train / 2 pi))", ("liu2023.critical_dimension",)),
+        S("Theorem 2", "tuned with a larger base beta, extrapolation up to T_extra = 2 pi beta^(d_extra/d)",
+          ("liu2023.extrapolation_bound",)),
+        S("Theorem 1", "tuned with a smaller base, extrapolation without a bound",
+          why_not="its conditions (the critical base below which every band turns in training) were not recovered"),
+    ),
+    "su2021": (
+        S("§3.4.3, Eq. 37", "Abel summation bound of the RoPE inner product", ("su2021.abel_bound",)),
+        S("§3.4.3, Fig. 2", "the relative upper bound decays with the relative distance", ("su2021.long_term_decay",)),
+    ),
+    "barbero2024": (
+        S("Prop. 3.1", "k = R^r q maximises the activation at any offset r", ("barbero2024.max_at_any_offset",)),
+        S("Prop. 3.2", "E[q^T R^r k] = 0 for Gaussian q, k: no decay in expectation", ("barbero2024.no_decay_isotropic",)),
+        S("§5", "Gemma 7B uses low frequencies as semantic channels, high ones for positional heads",
+          ("barbero2024.low_frequencies_semantic",)),
+        S("Prop. 5.2", "NoPE cannot make alpha_ii > 1 - eps on [bos, x, x]",
+          why_not="the construction's exact conditions were not recovered"),
+        S("Thm 6.1", "a single-frequency channel cannot keep alpha > 1 - eps over long sequences",
+          why_not="the theorem's constants and length condition were not recovered"),
+    ),
+    "wu2025": (
+        S("§4 (decay mask)", "decay mask: attention to distance x after t layers ~ C(t+x, x) e^{-xm}, peak near "
+          "t/(e^m - 1)", ("wu2025.decay_mask_peak",)),
+        S("§3 (causal mask)", "causal attention across depth concentrates on the first token",
+          why_not="the bound's constants C and eps were not recovered"),
+        S("§4 (RoPE)", "RoPE gives a Gaussian-like decay exp(-c (i-j)^2 theta_1^2)",
+          why_not="a small-angle approximation whose constant c was not recovered"),
+    ),
+    "kazemnejad2023": (
+        S("Theorem 1", "the first causal NoPE layer can recover absolute position", ("kazemnejad2023.nope_absolute_position",)),
+        S("Theorem 2", "relative position follows from absolute", why_not="an existence construction through an MLP; "
+          "not recovered in enough detail to check"),
+    ),
+    "nakanishi2025": (
+        S("§2, Eq. 2", "softmax attention fades as n grows; SSMax (logits x s ln n) keeps a target iff s Delta >= 1",
+          ("nakanishi2025.ssmax_prevents_fading",)),
     ),
 }
 

@@ -17,7 +17,8 @@ from proofs_check.engine import EVIDENCE, PAPER_STATUSES
 
 #: Built-in claims whose source names no status ("our analysis shows", a summary's key result): 'unspecified'
 #: rather than an invented one (issue 21).
-_NO_STATUS_IN_SOURCE = ("chen2025.pe_no_new_capability", "chen2025.lrc_characterises_lg", "li2025.ua_no_extrapolation")
+_NO_STATUS_IN_SOURCE = ("chen2025.pe_no_new_capability", "chen2025.lrc_characterises_lg", "li2025.ua_no_extrapolation",
+                        "su2021.abel_bound", "su2021.long_term_decay", "nakanishi2025.ssmax_prevents_fading")
 
 
 @pytest.fixture(scope="module")

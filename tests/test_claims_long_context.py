@@ -1,0 +1,159 @@
+"""Long-context outside sources (issue 31): each checker's verdict on the real implementation, and a planted
+violation, made through the function the checker calls, that flips it."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from petheory.bounds import long_context as lc
+from proofs_check.claims import barbero2024, kazemnejad2023, liu2023, men2024, nakanishi2025, su2021, wu2025
+from proofs_check.engine import Context, get
+from proofs_check.runner import check_claim
+
+
+def verdict(claim_id, **kw):
+    return check_claim(get(claim_id), profile="quick", seed=0, **kw)
+
+
+EXPECTED = {
+    "men2024.similar_token_gap": "holds",
+    "liu2023.critical_dimension": "holds",
+    "liu2023.extrapolation_bound": "holds",
+    "su2021.abel_bound": "holds",
+    "barbero2024.max_at_any_offset": "holds",
+    "barbero2024.no_decay_isotropic": "holds",
+    "wu2025.decay_mask_peak": "holds",
+    "kazemnejad2023.nope_absolute_position": "holds",
+    "nakanishi2025.ssmax_prevents_fading": "holds",
+}
+
+
+@pytest.mark.parametrize("claim_id", sorted(EXPECTED))
+def test_real_implementation_verdict(claim_id):
+    assert verdict(claim_id)["verdict"] == EXPECTED[claim_id]
+
+
+def test_men_bound_depends_on_the_reading():
+    rec = verdict("men2024.base_bounds_context")
+    by = {r["name"]: r for r in rec["readings"]}
+    assert rec["verdict"] == "depends"
+    assert by["smallest_passing_base"]["verdict"] == "holds"
+    bad = by["every_larger_base_passes"]
+    assert bad["verdict"] == "refuted" and bad["counterexample"]["factor"] >= 1.0
+
+
+def test_roformer_decay_is_refuted_in_both_readings():
+    rec = verdict("su2021.long_term_decay")
+    assert rec["verdict"] == "refuted"
+    assert {r["name"]: r["verdict"] for r in rec["readings"]} == {"monotone": "refuted", "envelope": "refuted"}
+
+
+def test_barbero_band_usage_is_not_decided_without_trained_records(tmp_path):
+    ev = get("barbero2024.low_frequencies_semantic").check(Context("quick", 1, np.random.default_rng(0), 0,
+                                                                   workdir=str(tmp_path)))
+    assert ev.verdict == "inconclusive" and "what would decide it" in ev.summary
+
+
+def test_barbero_band_usage_reads_the_records_it_is_given(tmp_path):
+    (tmp_path / "band_usage").mkdir()
+    norms = np.ones((2, 4, 8))
+    norms[..., -2:] = 3.0  # every head: more norm in the lowest-frequency quarter
+    (tmp_path / "band_usage" / "m.json").write_text(json.dumps({"model": "m", "query": {"norms": norms.tolist()}}))
+    ev = get("barbero2024.low_frequencies_semantic").check(Context("quick", 1, np.random.default_rng(0), 0,
+                                                                   workdir=str(tmp_path)))
+    assert ev.verdict == "inconclusive" and ev.details["share_low_over_high"] == {"m": 1.0}
+
+
+# ----------------------------------------------------------------------------- planted violations
+
+
+def test_planted_men_kernel_without_the_factor_two(monkeypatch):
+    monkeypatch.setattr(lc, "men_kernel", lambda m, freqs: 0.5 * np.cos(np.asarray(m, float)[..., None] * freqs).sum(-1))
+    assert verdict("men2024.similar_token_gap")["verdict"] == "refuted"
+
+
+def test_planted_smallest_base_that_is_too_large(monkeypatch):
+    real = men2024.smallest
+    monkeypatch.setattr(men2024, "smallest", lambda d, L: 3.0 * real(d, L))  # bases below it pass
+    rec = verdict("men2024.base_bounds_context#smallest_passing_base")
+    assert rec["verdict"] == "refuted"
+
+
+def test_planted_larger_bases_that_all_pass(monkeypatch):
+    monkeypatch.setattr(men2024, "min_kernel", lambda d, base, L: (0.5, 0))
+    assert verdict("men2024.base_bounds_context#every_larger_base_passes")["verdict"] == "holds"
+
+
+def test_planted_critical_dimension_with_floor(monkeypatch):
+    import math
+
+    def floor_version(d, base, context):
+        x = (d / 2) * math.log(context / (2 * math.pi)) / math.log(base)
+        return int(min(max(2 * math.floor(x), 0), d))
+
+    monkeypatch.setattr(lc, "liu_critical_dimension", floor_version)
+    assert verdict("liu2023.critical_dimension")["verdict"] == "refuted"
+
+
+def test_planted_extrapolation_bound_with_the_pretraining_base(monkeypatch):
+    monkeypatch.setattr(lc, "liu_extrapolation_bound", lambda d, de, base: 2 * np.pi * 10000.0 ** (de / d))
+    assert verdict("liu2023.extrapolation_bound")["verdict"] == "refuted"
+
+
+def test_planted_abel_bound_with_partial_sums_off_by_one(monkeypatch):
+    def off_by_one(h, r, freqs):  # sum_{j=0}^{d/2-1} |S_j| (S_0 = 0) instead of sum_{j=1}^{d/2} |S_j|
+        h = np.asarray(h, complex)
+        e = np.exp(1j * r * np.asarray(freqs))
+        dh = np.abs(np.diff(np.append(h, 0.0)))
+        return float(abs(np.sum(h * e))), float(dh.max() * np.abs(np.cumsum(e))[:-1].sum())
+
+    monkeypatch.setattr(lc, "abel_bound", off_by_one)
+    assert verdict("su2021.abel_bound")["verdict"] == "refuted"
+
+
+def test_planted_monotone_bound_holds(monkeypatch):
+    monkeypatch.setattr(lc, "roformer_relative_bound", lambda r, w: 1.0 / (1.0 + np.asarray(r, float)))
+    rec = verdict("su2021.long_term_decay")
+    assert rec["verdict"] == "holds"
+
+
+def test_planted_key_that_is_not_the_rotated_query(monkeypatch):
+    real = barbero2024.best_key
+    monkeypatch.setattr(barbero2024, "best_key", lambda q, w, r: real(q, w, r + 1))  # R^{r+1} q at offset r
+    assert verdict("barbero2024.max_at_any_offset")["verdict"] == "refuted"
+
+
+def test_planted_correlated_queries_and_keys(monkeypatch):
+    def correlated(rng, d):
+        q = rng.standard_normal((barbero2024.N_SAMPLES, d))
+        return q, q + 0.1 * rng.standard_normal(q.shape)
+
+    monkeypatch.setattr(barbero2024, "sample_pair", correlated)
+    assert verdict("barbero2024.no_decay_isotropic")["verdict"] == "refuted"
+
+
+def test_planted_peak_off_by_a_factor(monkeypatch):
+    real = lc.decay_mask_peak
+    monkeypatch.setattr(lc, "decay_mask_peak", lambda t, m: (real(t, m)[0], 2.0 * real(t, m)[1] + 2.0))
+    assert verdict("wu2025.decay_mask_peak")["verdict"] == "refuted"
+
+
+def test_planted_bidirectional_mask_loses_position(monkeypatch):
+    real = kazemnejad2023.causal_uniform_attention
+    monkeypatch.setattr(kazemnejad2023, "causal_uniform_attention", lambda n, causal=True: real(n, causal=False))
+    assert verdict("kazemnejad2023.nope_absolute_position")["verdict"] == "refuted"
+
+
+def test_planted_plain_softmax_fades(monkeypatch):
+    real = lc.single_target_attention
+    monkeypatch.setattr(lc, "single_target_attention", lambda g, n, logit_factor=1.0: real(g, n, logit_factor=1.0))
+    assert verdict("nakanishi2025.ssmax_prevents_fading")["verdict"] == "refuted"
+
+
+def test_the_claim_modules_are_registered_under_their_paper():
+    for mod in (men2024, liu2023, su2021, barbero2024, wu2025, kazemnejad2023, nakanishi2025):
+        name = mod.__name__.rsplit(".", 1)[1]
+        assert any(c.id.startswith(name + ".") for c in __import__("proofs_check.engine").engine.all_claims())

@@ -1,0 +1,150 @@
+"""petheory.bounds.long_context (issue 31): each formula against a direct computation from its definition, the
+numbers the sources report, and the report section's contract."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from petheory.bounds import long_context as lc
+from petheory.encodings import longrope_attention_factor, rope, rope_frequencies, yarn_mscale
+from petheory.errors import ValidationError
+from petheory.scheme import Positions, Temperature
+
+EPS = np.finfo(float).eps
+
+
+def test_men_kernel_is_half_the_trace_of_the_rope_rotation():
+    t = rope(300, 16, base=500.0)
+    w = rope_frequencies(16, base=500.0)
+    for m in (0, 1, 17, 299):
+        # trace of R_m: 16 terms of size <= 1, rounding of cos(m w) ~ m * eps each
+        assert abs(np.trace(t.matrix(m)) / 2 - lc.men_kernel(m, w)) <= 16 * (m + 1) * EPS * 4
+
+
+def test_men_min_kernel_matches_a_full_scan():
+    w = rope_frequencies(32, base=3000.0)
+    full = lc.men_kernel(np.arange(0, 1001), w)
+    mn, at = lc.men_min_kernel(w, 1000, stop_below=None)
+    assert abs(mn - full.min()) <= 4 * 16 * 1000 * EPS and at == int(np.argmin(full))  # see the blocked test below
+    assert lc.men_min_kernel(w, 1000)[0] < 0  # the early stop still reports a negative minimum
+
+
+@pytest.mark.parametrize("L, table", [(1024, 4.3e3), (8192, 8.4e4)])
+def test_smallest_base_reproduces_men_et_al_at_d128(L, table):
+    b = lc.men_smallest_base(128, L)
+    assert round(b, -int(math.floor(math.log10(b))) + 1) == table  # the paper prints two significant digits
+    assert lc.men_passes(b, d=128, context=L)
+    assert not lc.men_passes(b * (1 - 2e-4), d=128, context=L)  # the bisection's other end (rel 1e-4) fails
+
+
+def test_passing_bases_are_not_closed_upwards():
+    b = lc.men_smallest_base(128, 1024)
+    r = lc.men_every_larger_base(128, 1024, upto=1e4, start=b)
+    assert not r["holds"] and min(r["failing"]) < 4.4e3 and lc.men_passes(6.2e3, d=128, context=1024)
+
+
+def test_smallest_base_refuses_an_empty_range():
+    with pytest.raises(ValidationError, match="raise hi"):
+        lc.men_smallest_base(128, 1024, lo=2.0, hi=100.0)
+
+
+def test_liu_critical_dimension_reproduces_llama2_and_counts_bands():
+    assert lc.liu_critical_dimension(128, 1e4, 4096) == 92
+    assert round(lc.liu_extrapolation_bound(128, 92, 1e4)) == 4712
+    for d, b, T in [(64, 500.0, 1000), (128, 5e5, 8192), (96, 1e6, 131072), (16, 10.0, 5)]:
+        w = rope_frequencies(d, base=b)
+        assert lc.liu_critical_dimension(d, b, T) == 2 * int(np.sum(2 * np.pi / w < T))
+
+
+def test_roformer_relative_bound_from_its_definition():
+    w = rope_frequencies(128, base=1e4)
+    r = np.array([0, 1000, 4999])
+    direct = [np.mean([abs(sum(np.exp(1j * x * w[:j]))) for j in range(1, 65)]) for x in r]
+    got = lc.roformer_relative_bound(r, w)
+    np.testing.assert_allclose(got, direct, rtol=1e-12)
+    assert [round(x, 2) for x in got] == [32.5, 4.47, 7.49]  # outside.md's computed numbers
+
+
+def test_abel_bound_holds_on_random_cases():
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        h = rng.standard_normal(8) + 1j * rng.standard_normal(8)
+        lhs, rhs = lc.abel_bound(h, rng.uniform(0, 1e4), rope_frequencies(16, base=rng.uniform(2, 1e5)))
+        assert lhs <= rhs * (1 + 64 * EPS)
+
+
+def test_temperatures_are_the_library_factors():
+    n = [4096, 8192, 65536, 131072]
+    t = lc.attention_temperatures(n, scale=8.0, context=8192, ssmax_s=0.43)
+    assert t["yarn"] == [yarn_mscale(8.0) ** 2] * 4
+    assert t["longrope"] == [longrope_attention_factor(8.0, 8192) ** 2] * 4
+    np.testing.assert_array_equal(t["llama4"], Temperature("llama4", {"floor_scale": 8192, "attn_scale": 0.1})
+                                  .at(np.array(n) - 1))
+    np.testing.assert_allclose(t["ssmax"], 0.43 * np.log(n), rtol=1e-15)
+
+
+def test_single_target_attention_is_a_softmax():
+    for gap, n, c in [(1.0, 2, 1.0), (0.3, 1000, np.log(1000)), (5.0, 17, 0.5), (2.0, 1, 1.0)]:
+        z = np.concatenate([[c * gap], np.zeros(n - 1)])
+        p = np.exp(z - z.max())
+        assert abs(lc.single_target_attention(gap, n, logit_factor=c) - p[0] / p.sum()) <= 8 * EPS
+
+
+def test_decay_mask_peak_matches_brute_force():
+    for t, m in [(0, 1.0), (10, 0.5), (37, 0.05), (200, 2.0), (1000, 0.3)]:
+        x = max(range(0, int(3 * t / math.expm1(m)) + 10), key=lambda x: math.lgamma(t + x + 1) - math.lgamma(x + 1) - x * m)
+        assert lc.decay_mask_peak(t, m)[0] == x
+
+
+def test_long_context_section_for_llama2_like_rope():
+    p = Positions("rotary", "rope", {"base": 1e4, "pairing": "half"}, 128)
+    s = lc.long_context_section(p, context=4096, extended_context=4096, length=4096)
+    json.dumps(s)  # JSON-able
+    assert s["liu"]["critical_dimension"] == 92 and round(s["liu"]["extrapolation_bound"]) == 4712
+    assert s["men"]["passes_at_context"] is False  # 1e4 < 2.7e4: Men et al.'s point about Llama 2 at 4k
+    assert s["men"]["smallest_base_at_context"] > 1e4
+    assert s["roformer"]["distances"][0] == 0 and s["roformer"]["relative_bound"][0] == 32.5
+    assert s["liu"]["bands_turned_within_context"] == 46
+
+
+def test_long_context_section_applies_the_scaling():
+    p = Positions("rotary", "rope_pi", {"base": 1e4, "pairing": "half", "scale": 4.0}, 64)
+    s = lc.long_context_section(p, context=512, extended_context=2048, length=2048)
+    assert s["liu"]["bands_turned_within_context_scaled"] < s["liu"]["bands_turned_within_context"]
+    assert s["temperature"]["scale"] == 4.0 and len(s["temperature"]["lengths"]) == 3
+
+
+def test_long_context_section_refuses_what_it_cannot_read():
+    with pytest.raises(ValidationError, match="rotary"):
+        lc.long_context_section(Positions("bias", "alibi", {}, 64), context=512, extended_context=512, length=512)
+    with pytest.raises(ValidationError, match="extended_context"):
+        lc.long_context_section(Positions("rotary", "rope", {"base": 1e4}, 64), context=512, extended_context=256,
+                                length=512)
+
+
+def test_bases_figure_is_written(tmp_path):
+    from petheory.plots import use_agg
+    from petheory.plots.long_context import save_bases_vs_men
+
+    use_agg()
+    p = Positions("rotary", "rope", {"base": 5e4, "pairing": "half"}, 64)
+    s = lc.long_context_section(p, context=512, extended_context=1024, length=1024)
+    paths = save_bases_vs_men([s], ["tiny"], tmp_path / "bases.png",
+                              curve={"contexts": [256, 512, 1024], "rotary_dim": 64,
+                                     "smallest_base": [lc.men_smallest_base(64, L) for L in (256, 512, 1024)]})
+    assert [x.name for x in paths] == ["bases.png", "bases.json"] and all(x.stat().st_size > 0 for x in paths)
+    assert json.loads((tmp_path / "bases.json").read_text())["models"][0]["base"] == 5e4
+
+
+@pytest.mark.parametrize("d, base, L", [(128, 5e5, 8192), (64, 3e3, 5000), (16, 100.0, 1500), (256, 1e6, 40000)])
+def test_blocked_min_kernel_matches_the_direct_sum(d, base, L):
+    w = rope_frequencies(d, base=base)
+    full = lc.men_kernel(np.arange(L + 1), w)
+    mn, at = lc.men_min_kernel(w, L, stop_below=None)
+    # both round each argument m*theta (|m theta| <= L): (d/2) terms of error ~ L * eps each, times a few
+    assert abs(mn - full.min()) <= 4 * (d / 2) * L * EPS
+    assert at == int(np.argmin(full)) or abs(full[at] - full.min()) <= 4 * (d / 2) * L * EPS
