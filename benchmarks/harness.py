@@ -196,7 +196,7 @@ def render_section(name: str, title: str, results: list[Result], machine: dict, 
         "",
         f"Machine: {m['cpu']}, {m['logical_cores']} logical cores ({m['usable_cores']} usable), {m['os']}; "
         f"Python {m['python']}, numpy {m['numpy']}, scipy {m['scipy']}, torch {m['torch']}; BLAS: {m['blas']}; "
-        f"load average {m['load_average']} at start.",
+        f"load average {m['load_average']} at start, {_load_now()} at end.",
         "",
         "| case | petheory median (ms) | reference median (ms) | ratio | max discrepancy | tolerance |",
         "|---|---:|---:|---:|---:|---:|",
@@ -207,6 +207,10 @@ def render_section(name: str, title: str, results: list[Result], machine: dict, 
     if notes:
         lines += ["", notes.strip()]
     return "\n".join(lines)
+
+
+def _load_now():
+    return round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None
 
 
 def _markers(name: str) -> tuple[str, str]:

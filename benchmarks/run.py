@@ -1,6 +1,6 @@
 """Run the benchmarks: every ``benchmarks/bench_*.py``, or the ones named.
 
-    python benchmarks/run.py                 # all, full sizes; prints each section
+    python benchmarks/run.py                 # all, full sizes; prints each section ('all' names them all too)
     python benchmarks/run.py --write         # all, full sizes; updates the committed benchmarks/RESULTS.md
     python benchmarks/run.py encodings       # only bench_encodings.py
     python benchmarks/run.py --quick         # tiny sizes: a smoke test of every benchmark (never writes RESULTS.md)
@@ -35,6 +35,8 @@ def main(argv=None) -> int:
               file=sys.stderr)
         return 2
     benches = available()
+    if args.names == ["all"]:
+        args.names = []
     if args.list:
         for name, path in benches.items():
             print(f"{name}\t{path.relative_to(HERE.parent)}")

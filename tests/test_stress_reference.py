@@ -18,13 +18,49 @@ def _dist(X):
     return geometry.euclidean_distances(X)
 
 
-def test_null_reference_is_the_stress_of_seeded_random_tables():
-    D = _dist(np.random.default_rng(5).normal(size=(12, 3)))
-    null = sr.random_table_null(D, 8, draws=20, seed=3)
-    direct = sorted(geometry.stress(np.random.default_rng(3 + k).standard_normal((12, 8)), D) for k in range(20))
-    np.testing.assert_array_equal(null.values, direct)
+def _batch_tolerance(direct, n, d):
+    """How far the batched null may sit from geometry.stress per draw. Both form the same squared
+    distances; they differ in sum E^2 (closed form 2n sum |x_i - mean|^2 against the sum of the
+    computed E_ij^2, each within 2 gamma_{d+2} 10^3 relatively: the close-pair screen) and in summation
+    order (gamma_{n^2}). With c^2 = 1 - s^2: |d(s^2)| <= c^2 (|d ee|/ee + 2 |d te|/te), |ds| = |d(s^2)| / 2s."""
+    from petheory.rounding import gamma
+
+    return (2e3 * gamma(d + 2) + 3 * gamma(n * n)) / (2 * np.asarray(direct))
+
+
+@pytest.mark.parametrize("n,d,draws", [(12, 8, 20), (300, 16, 11), (257, 1, 9)])
+def test_null_reference_is_the_stress_of_seeded_random_tables(n, d, draws):
+    """Batched draws (GEMM per row block for 8 tables; d = 1 takes the close-pair repair path)."""
+    D = _dist(np.random.default_rng(5).normal(size=(n, 3)))
+    null = sr.random_table_null(D, d, draws=draws, seed=3)
+    direct = sorted(geometry.stress(np.random.default_rng(3 + k).standard_normal((n, d)), D) for k in range(draws))
+    assert np.all(np.abs(null.values - direct) <= _batch_tolerance(direct, n, d))
     assert null.mean == pytest.approx(np.mean(direct)) and null.sd == pytest.approx(np.std(direct, ddof=1))
-    assert sr.random_table_null(D, 8, draws=20, seed=3).values.tolist() == null.values.tolist()  # same seed, same numbers
+    assert sr.random_table_null(D, d, draws=draws, seed=3).values.tolist() == null.values.tolist()  # same seed, same numbers
+
+
+def test_a_null_draw_that_fits_the_target_is_summed_directly():
+    """Draw 0 of seed 7 *is* the target's table: stress 0, where 1 - cos^2 cancels; the batch hands it to
+    geometry.stress (direct residual) and keeps the others."""
+    X0 = np.random.default_rng(7).standard_normal((64, 4))
+    null = sr.random_table_null(_dist(X0), 4, draws=3, seed=7)
+    assert null.values[0] <= 1e-7 and null.values[1] > 0.1
+
+
+def test_the_batch_tolerance_would_catch_a_wrong_draw():
+    """Planted violation: the stress of a different seed is far outside the tolerance the test above allows."""
+    D = _dist(np.random.default_rng(5).normal(size=(300, 3)))
+    null = sr.random_table_null(D, 16, draws=1, seed=3)
+    wrong = geometry.stress(np.random.default_rng(4).standard_normal((300, 16)), D)
+    assert abs(null.values[0] - wrong) > _batch_tolerance([wrong], 300, 16)[0]
+
+
+@pytest.mark.parametrize("kind", ["raw", "strain"])
+def test_other_stress_kinds_are_the_per_draw_stress(kind):
+    D = _dist(np.random.default_rng(5).normal(size=(40, 3)))
+    null = sr.random_table_null(D, 5, kind=kind, draws=4, seed=1)
+    direct = sorted(geometry.stress(np.random.default_rng(1 + k).standard_normal((40, 5)), D, kind=kind) for k in range(4))
+    np.testing.assert_array_equal(null.values, direct)
 
 
 def test_percentile_places_a_perfect_encoding_below_every_random_table():

@@ -163,7 +163,8 @@ class Attention(nn.Module):
                 q, k, v, attn_mask=m, dropout_p=self.dropout if self.training else 0.0,
                 is_causal=self.causal and m is None, scale=scale,
             )  # (B, H, T, hd_v)
-        y = y.to(x.dtype) * self.head_mask[None, :, None, None]
+        hm = self.head_mask  # (H,) for the whole batch, or (B, H): one mask per sample (batched head ablation)
+        y = y.to(x.dtype) * (hm[None, :, None, None] if hm.dim() == 1 else hm[:, :, None, None])
         y = self.c_proj(y.transpose(1, 2).reshape(B, T, -1))
         return (y, p) if return_probs else y
 

@@ -463,6 +463,19 @@ class Rotary(nn.Module):
             self._cache[ck] = entry
         return self._cache[ck]["k" if key else "q"]
 
+    def cos_sin_wide(self, T: int, device, dtype=torch.float32, key: bool = False):
+        """(C, S), each (T, r), laid out as the rotated coordinates: ``C`` the cosine of each
+        coordinate's band, ``S`` its sine with the sign of its slot (``-sin`` for the first of a
+        pair, ``+sin`` for the second), so that ``rotate(x) = x C + swap(x) S``."""
+        ck = ("wide", T, str(device), dtype, key)
+        if ck not in self._cache:
+            cos, sin = self.cos_sin(T, device, dtype, key=key)
+            if self.pairing == "half":
+                self._cache[ck] = (torch.cat([cos, cos], -1), torch.cat([-sin, sin], -1))
+            else:
+                self._cache[ck] = (torch.stack([cos, cos], -1).flatten(-2), torch.stack([-sin, sin], -1).flatten(-2))
+        return self._cache[ck]
+
     def rotate(self, x: torch.Tensor, key: bool = False) -> torch.Tensor:
         """Rotate the last dim of ``x`` (..., T, hd): row p by R_p (and scale it as a query, or
         ``key=True`` as a key, for xPos/YaRN; plain RoPE rotates both alike).
@@ -473,16 +486,18 @@ class Rotary(nn.Module):
         T, dt = x.shape[-2], x.dtype
         if dt in (torch.bfloat16, torch.float16):
             x = x.float()
-        cos, sin = self.cos_sin(T, x.device, x.dtype, key=key)  # (T, r/2)
         r = self.r
-        if self.pairing == "half":  # pairs (t, t + r/2): slices, no gathers (same products as below)
-            xa, xb = x[..., : r // 2], x[..., r // 2: r]
-            return torch.cat([xa * cos - xb * sin, xa * sin + xb * cos, x[..., r:]], dim=-1).to(dt)
-        if self.pairing == "interleaved":  # pairs (2t, 2t + 1): a reshape, no gathers
-            xp = x[..., :r].unflatten(-1, (r // 2, 2))
-            xa, xb = xp[..., 0], xp[..., 1]
-            rot = torch.stack([xa * cos - xb * sin, xa * sin + xb * cos], dim=-1).flatten(-2)
-            return torch.cat([rot, x[..., r:]], dim=-1).to(dt)
+        if self.pairing is not None:  # x C + swap(x) S: 4 kernels; the same products and sums as below, bit for bit
+            C, S = self.cos_sin_wide(T, x.device, x.dtype, key=key)  # (T, r)
+            xr = x[..., :r] if r < x.shape[-1] else x
+            if self.pairing == "half":  # partner of t is t + r/2
+                xs = torch.cat([xr[..., r // 2:], xr[..., : r // 2]], dim=-1)
+            else:  # interleaved: partner of 2t is 2t + 1 (a stack of the two strided halves: 2x faster than flip)
+                xp = xr.unflatten(-1, (r // 2, 2))
+                xs = torch.stack([xp[..., 1], xp[..., 0]], dim=-1).flatten(-2)
+            out = xr * C + xs * S  # a: x_a cos + x_b (-sin) = x_a cos - x_b sin; b: x_b cos + x_a sin
+            return (out if r == x.shape[-1] else torch.cat([out, x[..., r:]], dim=-1)).to(dt)
+        cos, sin = self.cos_sin(T, x.device, x.dtype, key=key)  # (T, r/2)
         xa, xb = x[..., self.idx_a], x[..., self.idx_b]
         out = torch.cat([xa * cos - xb * sin, xa * sin + xb * cos, x[..., self.idx_rest]], dim=-1)
         return out[..., self.inverse].to(dt)

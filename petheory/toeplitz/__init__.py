@@ -20,6 +20,9 @@ What is here:
   :func:`sinusoidal_gram_symbol`, :data:`KERNELS`).
 * :func:`extreme_eigenvalues` — ``lambda_min, lambda_max`` of Hermitian Toeplitz matrices of
   any size, with a residual certificate; :func:`eigenvalues` is the dense reference.
+* :func:`rotary_kernel_spectrum`, :func:`rotary_kernel_extremes` — every eigenvalue of a rotary
+  position-only kernel ``a_k = F sum_t cos(k w_t)`` (rank <= 2r) from its (2r, 2r) Gram, exact up
+  to rounding in ``O(r^3)`` at any N.
 * :func:`spectral_distribution` — empirical eigenvalue distribution vs the symbol's value
   distribution (Kolmogorov and Wasserstein distances), exact or by stochastic Lanczos quadrature.
 * :func:`toeplitz_projection`, :func:`toeplitz_defect` — how far any matrix is from Toeplitz.
@@ -30,7 +33,7 @@ Files, one idea each: :mod:`~petheory.toeplitz.operators` (data, dense, FFT oper
 Toeplitz-ness), :mod:`~petheory.toeplitz.symbols` (symbol and its certified extremes),
 :mod:`~petheory.toeplitz.closed_forms` (closed-form symbols of PE matrices and kernels),
 :mod:`~petheory.toeplitz.phase_modulation` (gu2025 Lemma B.1), :mod:`~petheory.toeplitz.eigen`
-(eigenvalues), :mod:`~petheory.toeplitz.szego` (Szegő distributions), :mod:`~petheory.toeplitz.sources` (the
+(eigenvalues), :mod:`~petheory.toeplitz.low_rank` (exact spectra of rotary kernels), :mod:`~petheory.toeplitz.szego` (Szegő distributions), :mod:`~petheory.toeplitz.sources` (the
 Toeplitz matrix an encoding defines). Import from
 ``petheory.toeplitz``: every public name is here.
 """
@@ -50,6 +53,7 @@ from petheory.toeplitz.closed_forms import (
     sinusoidal_gram_symbol,
 )
 from petheory.toeplitz.eigen import EigenEstimate, ExtremeEigenvalues, eigenvalues, extreme_eigenvalues
+from petheory.toeplitz.low_rank import LowRankSpectrum, rotary_kernel_extremes, rotary_kernel_gram, rotary_kernel_spectrum
 from petheory.toeplitz.phase_modulation import LEMMA_B1_READINGS, LemmaB1, lemma_b1, phase_modulated_column
 from petheory.toeplitz.operators import (
     GRAM_DENSE_MAX,
@@ -89,6 +93,10 @@ __all__ = [
     "extreme_eigenvalues",
     "ExtremeEigenvalues",
     "EigenEstimate",
+    "rotary_kernel_gram",
+    "rotary_kernel_spectrum",
+    "rotary_kernel_extremes",
+    "LowRankSpectrum",
     "spectral_distribution",
     "SpectralDistribution",
     "kolmogorov_distance",

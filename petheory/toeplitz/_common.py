@@ -11,6 +11,7 @@ import numpy as np
 from petheory import _memory
 from petheory.rounding import unit_roundoff
 
+_WORKERS = -1  # scipy.fft threads: every core (a transform of 2^21+ points splits well over them)
 _U = unit_roundoff()  # float64 unit roundoff, from the one rounding model
 
 

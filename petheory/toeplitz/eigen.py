@@ -17,9 +17,10 @@ import scipy.fft as sfft
 import scipy.linalg as sla
 
 from petheory import _validate as v
-from petheory.toeplitz._common import _U, _need_dense, _need_fft, _single_thread_blas
+from petheory.toeplitz._common import _U, _WORKERS, _need_dense, _need_fft, _single_thread_blas
 from petheory.toeplitz.operators import ToeplitzOperator, coefficients
-from petheory.toeplitz.symbols import symbol_extrema
+from petheory.errors import ValidationTypeError
+from petheory.toeplitz.symbols import SymbolExtrema, symbol_extrema
 
 
 # ----------------------------------------------------------------------------- eigenvalues
@@ -122,6 +123,7 @@ def extreme_eigenvalues(
     maxiter: int = 200,
     dense_below: int = 128,
     n_grid: int | None = None,
+    extrema: SymbolExtrema | None = None,
 ) -> ExtremeEigenvalues:
     r"""Smallest and largest eigenvalue of a Hermitian Toeplitz matrix of any size.
 
@@ -143,6 +145,9 @@ def extreme_eigenvalues(
         Use dense ``eigvalsh`` for ``N`` below this.
     n_grid : int, optional
         Symbol sampling grid (default: a power of two >= 8N).
+    extrema : SymbolExtrema, optional
+        ``symbol_extrema(c, n_grid=n_grid)`` when the caller already has it (it is the costliest
+        step after the iteration at large N); it must be that of ``c``.
 
     Returns
     -------
@@ -206,7 +211,9 @@ def extreme_eigenvalues(
     # symbol grid (8N complex), FFT embedding, Strang eigenvalues and Davidson's (44, N) V and W blocks
     _need_fft(n, 64 * 8 + 96 + 32 + 4 * 44 * c.itemsize + 16 * c.itemsize, "extreme eigenvalues (Davidson, FFT matvecs)")
     T = ToeplitzOperator(c, r)
-    ext = symbol_extrema(c, n_grid=n_grid)  # certified max and min of the symbol: where to start, and the brackets
+    if extrema is not None and not isinstance(extrema, SymbolExtrema):
+        raise ValidationTypeError(f"extrema must be a SymbolExtrema (petheory.toeplitz.symbol_extrema(c)), got {type(extrema).__name__}")
+    ext = symbol_extrema(c, n_grid=n_grid) if extrema is None else extrema  # certified max and min of the symbol: where to start, and the brackets
     strang = _strang_eigenvalues(c)
     # what the FFT matvec resolves: u log2(L) times the largest eigenvalue of the embedding
     floor = 8 * math.ceil(math.log2(T.L)) * _U * T.embedding_norm
@@ -218,18 +225,22 @@ def extreme_eigenvalues(
 
 
 def _strang_eigenvalues(c: np.ndarray) -> np.ndarray:
-    """Eigenvalues of Strang's circulant (central diagonals of T, wrapped), shape (N,), real.
+    """Eigenvalues of Strang's circulant (central diagonals of T, wrapped), real.
 
     For Hermitian ``T`` the circulant is Hermitian; eigenvalue ``j`` is the symbol truncated to
-    ``|k| <= N/2`` at ``theta = -2 pi j / N`` (numpy's FFT sign), i.e. a sampled symbol.
+    ``|k| <= N/2`` at ``theta = -2 pi j / N`` (numpy's FFT sign), i.e. a sampled symbol. Shape
+    (N,) for complex ``c``; for real ``c`` the circulant is real symmetric and only the
+    ``N//2 + 1`` eigenvalues ``rfft`` pairs with are returned (the rest mirror them).
     """
     n = c.shape[0]
-    s = np.zeros(n, dtype=np.complex128)
+    s = np.zeros(n, dtype=c.dtype)
     h = n // 2
     s[: h + 1] = c[: h + 1]
     if n - h - 1 > 0:
         s[h + 1 :] = np.conj(c[1 : n - h][::-1])
-    return sfft.fft(s).real
+    if not np.iscomplexobj(c):
+        return sfft.rfft(s, workers=_WORKERS).real
+    return sfft.fft(s, workers=_WORKERS).real
 
 
 def _davidson_top(T: ToeplitzOperator, theta_star: float, U: float, strang, sign: float, rtol: float, floor: float,
@@ -251,22 +262,33 @@ def _davidson_top(T: ToeplitzOperator, theta_star: float, U: float, strang, sign
         X = (np.exp(1j * j * theta_star) * box)[None, :]
     dtype = np.float64 if real else np.complex128
     maxdim, keep = 10, 3  # grown to 40, 8 when progress stalls (see below)
-    V = np.empty((40 + 4, n), dtype=dtype)  # rows: orthonormal basis
+    V = np.empty((maxdim + 4, n), dtype=dtype)  # rows: orthonormal basis (grown with maxdim: 8N bytes a row)
     W = np.empty_like(V)  # rows: sign * T @ basis
     m = 0
     matvecs = 0
 
+    Hm = np.zeros((44, 44), dtype=dtype)  # Rayleigh quotient V^H W, kept up to date as vectors come and go
+
     def add(Y):
         nonlocal m, matvecs
         for y in Y:
-            for _ in range(2):  # classical Gram-Schmidt twice
+            y0 = np.linalg.norm(y)
+            for _ in range(2):  # classical Gram-Schmidt, repeated only when it cancelled much (DGKS, 1/sqrt 2)
                 if m:
-                    y = y - (V[:m].conj() @ y) @ V[:m]
-            nrm = np.linalg.norm(y)
+                    Vm = V[:m]
+                    y = y - ((Vm.conj() if not real else Vm) @ y) @ Vm  # no copy of a real basis
+                nrm = np.linalg.norm(y)
+                if nrm > 0.7071 * y0:
+                    break
+                y0 = nrm
             if nrm == 0 or not np.isfinite(nrm):
                 continue
             V[m] = y / nrm
             W[m] = sign * T.apply_rows(V[m])
+            col = (V[: m + 1].conj() if not real else V[: m + 1]) @ W[m]
+            Hm[: m + 1, m] = col
+            Hm[m, : m + 1] = col.conj()
+            Hm[m, m] = col[m].real
             matvecs += 1
             m += 1
 
@@ -276,14 +298,12 @@ def _davidson_top(T: ToeplitzOperator, theta_star: float, U: float, strang, sign
     history: list[float] = []
     it = 0
     while True:
-        H = V[:m].conj() @ W[:m].T
-        H = (H + H.conj().T) / 2
-        w, Y = np.linalg.eigh(H)
+        w, Y = np.linalg.eigh(Hm[:m, :m])
         w, Y = w[::-1], Y[:, ::-1]
         rho = float(w[0])
-        x = Y[:, 0] @ V[:m]
-        ax = Y[:, 0] @ W[:m]
-        res_vec = ax - rho * x
+        nb = min(X.shape[0], m)
+        R = (Y[:, :nb].T @ W[:m]) - w[:nb, None] * (Y[:, :nb].T @ V[:m])  # residuals of the nb best Ritz pairs
+        res_vec = R[0]  # T x - rho x for the best Ritz vector x = Y[:, 0] @ V
         res = float(np.linalg.norm(res_vec))
         if rho > U:  # the symbol maximum was missed (cannot be below lambda_max); repair
             U = rho
@@ -293,22 +313,26 @@ def _davidson_top(T: ToeplitzOperator, theta_star: float, U: float, strang, sign
         stagnant = len(history) > 25 and min(history[-25:]) > 0.9 * min(history[:-25])
         if min(res, gap) <= target or it >= maxiter or stagnant:
             break
-        nb = min(X.shape[0], m)
-        R = (Y[:, :nb].T @ W[:m]) - w[:nb, None] * (Y[:, :nb].T @ V[:m])
         sig = U + 0.01 * gap + floor
         d = np.abs(sig - sign * strang) + floor
-        Tn = sfft.ifft(sfft.fft(R, axis=-1) / d, axis=-1)
-        if real:
-            Tn = Tn.real
+        if real:  # a real symmetric circulant maps real to real: half-length transforms
+            Tn = sfft.irfft(sfft.rfft(R, axis=-1, workers=_WORKERS) / d, n=n, axis=-1, workers=_WORKERS)
+        else:
+            Tn = sfft.ifft(sfft.fft(R, axis=-1, workers=_WORKERS) / d, axis=-1, workers=_WORKERS)
         stalled = len(history) >= 4 and history[-1] > 0.5 * history[-4]
         if stalled:  # the preconditioner is not helping: add the Krylov direction, keep a longer memory
             Tn = np.concatenate([Tn, res_vec[None, :]])
-            maxdim, keep = 40, 8
+            if maxdim < 40:
+                maxdim, keep = 40, 8
+                V = np.concatenate([V, np.empty((maxdim + 4 - V.shape[0], n), dtype=dtype)])
+                W = np.concatenate([W, np.empty_like(V[W.shape[0]:])])
         if m + Tn.shape[0] > maxdim:  # thick restart on the best Ritz vectors
-            k = min(keep, m)
+            k, m_old = min(keep, m), m
             Vk, Wk = Y[:, :k].T @ V[:m], Y[:, :k].T @ W[:m]
             m = k
             V[:k], W[:k] = Vk, Wk
+            Yk = Y[:, :k]
+            Hm[:k, :k] = Yk.conj().T @ Hm[:m_old, :m_old] @ Yk  # = diag(w[:k]) up to rounding
         add(Tn)
         it += 1
     converged = min(res, gap) <= max(rtol * abs(rho), floor)

@@ -19,7 +19,7 @@ from scipy.sparse.linalg import LinearOperator
 
 from petheory import _validate as v
 from petheory.rounding import gamma as _gamma
-from petheory.toeplitz._common import _U, _is_hermitian, _need_dense, _need_fft
+from petheory.toeplitz._common import _U, _WORKERS, _is_hermitian, _need_dense, _need_fft
 from petheory.errors import ValidationError
 
 
@@ -158,8 +158,10 @@ class ToeplitzOperator(LinearOperator):
         col[:n] = c
         if n > 1:
             col[self.L - n + 1 :] = r[1:][::-1]
-        self._fhat = sfft.rfft(col) if self._real else sfft.fft(col)
-        super().__init__(dtype=col.dtype, shape=(n, n))
+        self._fhat = sfft.rfft(col, workers=_WORKERS) if self._real else sfft.fft(col, workers=_WORKERS)
+        dtype = col.dtype
+        del col
+        super().__init__(dtype=dtype, shape=(n, n))
 
     @property
     def embedding_norm(self) -> float:
@@ -176,8 +178,12 @@ class ToeplitzOperator(LinearOperator):
         if self._real:
             if np.iscomplexobj(X):
                 return self.apply_rows(X.real) + 1j * self.apply_rows(X.imag)
-            return sfft.irfft(self._fhat * sfft.rfft(X, n=L, axis=-1), n=L, axis=-1)[..., :n]
-        return sfft.ifft(self._fhat * sfft.fft(X, n=L, axis=-1), axis=-1)[..., :n]
+            F = sfft.rfft(X, n=L, axis=-1, workers=_WORKERS)
+            F *= self._fhat
+            return sfft.irfft(F, n=L, axis=-1, workers=_WORKERS)[..., :n]
+        F = sfft.fft(X, n=L, axis=-1, workers=_WORKERS)
+        F *= self._fhat
+        return sfft.ifft(F, axis=-1, workers=_WORKERS, overwrite_x=True)[..., :n]
 
     def _matvec(self, x):
         return self.apply_rows(np.ravel(x))

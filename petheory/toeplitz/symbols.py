@@ -18,7 +18,7 @@ import scipy.fft as sfft
 
 from petheory import _memory
 from petheory import _validate as v
-from petheory.toeplitz._common import _TINY, _U, _is_hermitian
+from petheory.toeplitz._common import _TINY, _U, _WORKERS, _is_hermitian, _single_thread_blas
 from petheory.toeplitz.operators import coefficients
 from petheory.errors import ValidationError
 
@@ -88,12 +88,12 @@ def _symbol_on_grid(c, r, m, herm) -> np.ndarray:
     n = c.shape[0]
     z = np.zeros(m, dtype=np.complex128)
     z[:n] = c
-    pos = sfft.ifft(z) * m  # sum_k c_k e^{+ik theta_j}
+    pos = sfft.ifft(z, workers=_WORKERS) * m  # sum_k c_k e^{+ik theta_j}
     if herm:
         return 2.0 * pos.real - float(np.real(c[0]))
     w = np.zeros(m, dtype=np.complex128)
     w[:n] = r
-    neg = sfft.fft(w)  # sum_k r_k e^{-ik theta_j}
+    neg = sfft.fft(w, workers=_WORKERS)  # sum_k r_k e^{-ik theta_j}
     return pos + neg - c[0]
 
 
@@ -137,30 +137,51 @@ class SymbolExtrema:
         return self.max - self.min
 
 
-def _trig_eval(c: np.ndarray, theta: float, sign: float = 1.0) -> tuple[float, float, float]:
-    """sign * (a, a', a'') at theta for the Hermitian symbol with first column c; O(N)."""
-    k = np.arange(c.shape[0], dtype=np.float64)
-    e = c * np.exp(1j * k * theta)
-    a = 2.0 * float(np.sum(e).real) - float(np.real(c[0]))
-    a1 = -2.0 * float(np.sum(k * e).imag)
-    a2 = -2.0 * float(np.sum(k * k * e).real)
-    return sign * a, sign * a1, sign * a2
+class _TrigEval:
+    """sign * (a, a', a'') at one theta for the Hermitian symbol with first column c; O(N) each.
+
+    The weighted columns ``k c``, ``k^2 c`` are formed once per symbol; a real column is evaluated
+    with real cosines and sines and three dot products (half the work of a complex exponential
+    and complex sums).
+    """
+
+    def __init__(self, c: np.ndarray):
+        self.c = c
+        self.k = np.arange(c.shape[0], dtype=np.float64)
+        self.kc = self.k * c
+        self.k2c = self.k * self.kc
+        self.c0 = float(np.real(c[0]))
+        self.real = not np.iscomplexobj(c)
+
+    def __call__(self, theta: float, sign: float = 1.0) -> tuple[float, float, float]:
+        x = self.k * theta
+        if self.real:
+            cs, sn = np.cos(x), np.sin(x)
+            a = 2.0 * float(self.c @ cs) - self.c0
+            a1 = -2.0 * float(self.kc @ sn)
+            a2 = -2.0 * float(self.k2c @ cs)
+        else:
+            e = np.exp(1j * x)
+            a = 2.0 * float((self.c @ e).real) - self.c0
+            a1 = -2.0 * float((self.kc @ e).imag)
+            a2 = -2.0 * float((self.k2c @ e).real)
+        return sign * a, sign * a1, sign * a2
 
 
-def _refine_max(c: np.ndarray, theta0: float, h: float, sign: float, iters: int, noise: float) -> tuple[float, float, int]:
+def _refine_max(ev: _TrigEval, theta0: float, h: float, sign: float, iters: int, noise: float) -> tuple[float, float, int]:
     """Safeguarded Newton on a' from a grid point; never returns a lower value than the start.
 
     Returns (theta, value, evaluations). Stops when the step is at rounding level or the value
     no longer changes by more than ``noise`` (flat regions, where Newton has nothing to find).
     """
     best_t = t = theta0
-    best_a, a1, a2 = _trig_eval(c, theta0, sign)
+    best_a, a1, a2 = ev(theta0, sign)
     evals = 1
     for _ in range(iters):
         step = -a1 / a2 if a2 < 0 else math.copysign(h / 4, a1)
         step = max(-h, min(h, step))
         t = t + step
-        val, a1, a2 = _trig_eval(c, t, sign)
+        val, a1, a2 = ev(t, sign)
         evals += 1
         gain = val - best_a
         if val >= best_a:
@@ -170,21 +191,30 @@ def _refine_max(c: np.ndarray, theta0: float, h: float, sign: float, iters: int,
     return best_t, best_a, evals
 
 
-def _extrema_from_grid(c: np.ndarray, grid: np.ndarray, sign: float, *, max_candidates: int) -> tuple[float, float, float, bool]:
+def _extrema_from_grid(c: np.ndarray, grid: np.ndarray, sign: float, *, max_candidates: int, m: int,
+                       ev: _TrigEval | None = None) -> tuple[float, float, float, bool]:
     """(argmax, max, error, certified) of sign*a from grid samples plus refinement.
 
+    ``grid`` holds the symbol at ``theta_j = 2 pi j / m``: all ``m`` points, or, for a real column
+    (an even symbol, ``a(-theta) = a(theta)``), the ``m/2 + 1`` points of ``[0, pi]`` (``m`` even),
+    whose neighbours across 0 and pi are their mirror images.
     Every local maximum of ``sign*a`` lies within h/2 of a grid point, whose value is at most
     the Taylor slack ``h^2/8 max|a''|`` below it. So refining, best first, every grid local
     maximum that could still beat the best refined value finds the global maximum.
     """
-    m = grid.shape[0]
     h = 2 * np.pi / m
     n = c.shape[0]
-    k = np.arange(n, dtype=np.float64)
-    slack = h * h / 8.0 * 2.0 * float(np.sum(k * k * np.abs(c)))
+    ev = _TrigEval(c) if ev is None else ev
+    slack = h * h / 8.0 * 2.0 * float(np.sum(ev.k * np.abs(ev.kc)))
     g = sign * grid
     gmax = float(g.max())
-    is_peak = (g >= np.roll(g, 1)) & (g >= np.roll(g, -1)) & (g >= gmax - slack)
+    if grid.shape[0] == m:  # the whole circle: neighbours wrap around
+        left, right = np.roll(g, 1), np.roll(g, -1)
+    else:  # [0, pi] of an even symbol: mirror neighbours at both ends
+        left = np.concatenate([g[1:2], g[:-1]])
+        right = np.concatenate([g[1:], g[-2:-1]])
+    is_peak = (g >= left) & (g >= right) & (g >= gmax - slack)
+    del left, right
     idx = np.flatnonzero(is_peak)
     idx = idx[np.argsort(g[idx])[::-1]]
     best_t, best = float(h * idx[0]), gmax
@@ -201,7 +231,7 @@ def _extrema_from_grid(c: np.ndarray, grid: np.ndarray, sign: float, *, max_cand
         if refined == max_candidates or budget <= 0:
             certified = False
             break
-        t, val, used = _refine_max(c, float(h * i), h, sign, iters=min(12, max(2, budget)), noise=err)
+        t, val, used = _refine_max(ev, float(h * i), h, sign, iters=min(12, max(2, budget)), noise=err)
         budget -= used
         refined += 1
         if val > best:
@@ -229,7 +259,8 @@ def symbol_extrema(c, r=None, *, n_grid: int | None = None, max_candidates: int 
 
     Notes
     -----
-    Sample on a uniform grid by FFT, then refine by safeguarded Newton iteration every grid
+    Sample on a uniform grid by FFT (a real column's symbol is even: only ``[0, pi]``, by one
+    real FFT with every core), then refine by safeguarded Newton iteration every grid
     local extremum that could hide the global one (within the Taylor slack
     ``h^2/8 * 2 sum k^2 |a_k|`` of the grid extreme). When all such candidates are refined the
     result is exact up to rounding (``certified``); otherwise (very long, slowly decaying data)
@@ -247,11 +278,16 @@ def symbol_extrema(c, r=None, *, n_grid: int | None = None, max_candidates: int 
     (1.0, 3.0)
     """
     c, r = coefficients(c, r, hermitian=True)
-    grid = symbol_grid(c, n_grid=n_grid)
-    return _extrema(c, grid, max_candidates=max_candidates)
-
-
-def _extrema(c: np.ndarray, grid: np.ndarray, *, max_candidates: int = 16) -> SymbolExtrema:
-    tmax, amax, emax, cmax = _extrema_from_grid(c, grid, 1.0, max_candidates=max_candidates)
-    tmin, amin_neg, emin, cmin = _extrema_from_grid(c, grid, -1.0, max_candidates=max_candidates)
+    n = c.shape[0]
+    m = _default_grid(n) if n_grid is None else v.integer("n_grid", n_grid, minimum=1)
+    if not np.iscomplexobj(c) and m % 2 == 0 and m >= n:  # even symbol: [0, pi] by one real FFT
+        _memory.require(_memory.array_bytes(m, itemsize=24), f"symbol on a grid of {m} points (N = {n})",
+                        alternative="pass a smaller n_grid")
+        grid = 2.0 * sfft.rfft(c, n=m, workers=_WORKERS).real - float(c[0])  # sum_k c_k cos(k theta_j), j <= m/2
+    else:
+        grid = symbol_grid(c, n_grid=m)
+    ev = _TrigEval(c)
+    with _single_thread_blas():  # O(N) dot products: threads only add latency (4-6x slower on a busy machine)
+        tmax, amax, emax, cmax = _extrema_from_grid(c, grid, 1.0, max_candidates=max_candidates, m=m, ev=ev)
+        tmin, amin_neg, emin, cmin = _extrema_from_grid(c, grid, -1.0, max_candidates=max_candidates, m=m, ev=ev)
     return SymbolExtrema(-amin_neg, amax, tmin, tmax, max(emax, emin), cmax and cmin)
