@@ -627,3 +627,29 @@ def first_gradients(configs, *, mixed: bool = True) -> list[dict]:
         for i, k in enumerate(grp.members):
             out[k] = {"loss": float(losses[grp.lo + i].detach()), "grads": grads[k]}
     return out
+
+
+def step_flops(config) -> int:
+    """FLOPs of one training step of ``config``'s model (forward and backward of one batch), counted.
+
+    The model is built on the meta device and one step runs under :class:`torch.utils.flop_counter.FlopCounterMode`,
+    which counts the matrix products (linear layers, attention scores and values, SDPA) as the kernels would run
+    them; elementwise work (LayerNorm, softmax, AdamW) is not counted, as in the MFU convention. No memory is
+    allocated and nothing is computed, so the paper preset counts in seconds on a CPU.
+
+    >>> from petheory.nn import preset
+    >>> step_flops(preset("gu2025_task1", "smoke", pe="rope")) > 0
+    True
+    """
+    from torch.utils.flop_counter import FlopCounterMode
+
+    cfg = (config if isinstance(config, TrainConfig) else TrainConfig.from_dict(config)).validate()
+    data = _tasks.load(cfg.task)
+    mcfg = complete_model_config(cfg.model, data)
+    shape = (cfg.batch_size, *data.train.x.shape[1:])
+    with torch.device("meta"):
+        model = build_model(mcfg)
+        x = torch.zeros(shape, dtype=data.train.x.dtype)
+    with FlopCounterMode(display=False) as counter:
+        model(x).float().sum().backward()
+    return int(counter.get_total_flops())
