@@ -131,7 +131,7 @@ def test_a_planted_rotation_mask_error_is_caught(monkeypatch):
 
     def planted(self, *a, **kw):
         real(self, *a, **kw)
-        self.rot = torch.ones_like(self.rot)
+        self.rot, self.rot_all, self.n_rot = torch.ones_like(self.rot), True, self.S
 
     monkeypatch.setattr(MixedGroup, "__init__", planted)
     recs = train_grid(cfgs)

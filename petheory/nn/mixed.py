@@ -90,6 +90,13 @@ class MixedGroup:
     """
 
     def __init__(self, members, cfgs, mcfgs, device, lo: int):
+        # rows in the order [rotary members, the rest, learned-bias members]: each position mechanism then reads
+        # a slice of the member axis (a view) instead of a gather
+        def rank(k):
+            pe = parse_pe(mcfgs[k].pe)
+            return 0 if pe.kind == "rotary" else 2 if pe.kind == "bias" and pe.name in ("t5", "relative") else 1
+
+        members = sorted(members, key=rank)
         self.members, self.S = list(members), len(members)
         self.lo, self.hi = lo, lo + self.S
         self.device = device
@@ -116,21 +123,17 @@ class MixedGroup:
                 self.params[n] = t
                 self.rows[n] = torch.tensor(have, device=device)
                 self._layout.append((t, [(self.members[i], n, i) for i in have], True))
-        self.pes = [m.pe for m in self.models]
-        self.rot_member = next((i for i, m in enumerate(self.models) if m.blocks[0].attn.rotary is not None), None)
+        attn = [m.blocks[0].attn for m in self.models]
         rot = torch.zeros(self.S, self.H, dtype=torch.bool)
-        for i, m in enumerate(self.models):
-            r = m.blocks[0].attn.rotary
-            if r is not None:
-                rot[i, :r.heads] = True
-        self.rot = rot.to(device)[:, None, :, None, None]  # (M, 1, H, 1, 1)
-        self.rotary = None if self.rot_member is None else self.models[self.rot_member].blocks[0].attn.rotary
-        self.learned_bias = [i for i, m in enumerate(self.models)
-                             if m.blocks[0].attn.bias is not None and m.blocks[0].attn.bias.name in ("t5", "relative")]
-        lb = torch.tensor(self.learned_bias, dtype=torch.long)
-        other = torch.tensor([i for i in range(self.S) if i not in self.learned_bias], dtype=torch.long)
-        self._bias_rows = (lb.to(device), other.to(device))
-        self.has_bias = any(m.blocks[0].attn.bias is not None for m in self.models)
+        for i, a in enumerate(attn):
+            if a.rotary is not None:
+                rot[i, :a.rotary.heads] = True
+        self.rot = rot.to(device)[:, None, :, None, None]  # (M, 1, H, 1, 1): the heads each member rotates
+        self.n_rot = sum(a.rotary is not None for a in attn)  # rows 0..n_rot-1
+        self.rot_all = bool(rot[:self.n_rot].all())  # no partial RoPE among them: no select needed
+        self.rotary = attn[0].rotary if self.n_rot else None
+        self.n_learned = sum(a.bias is not None and a.bias.name in ("t5", "relative") for a in attn)  # the last rows
+        self.has_fixed_bias = any(a.bias is not None and a.bias.name not in ("t5", "relative") for a in attn)
         self._fixed: dict = {}
 
     # ------------------------------------------------------------------ the grid's interface
@@ -171,7 +174,7 @@ class MixedGroup:
                     tabs.append(torch.zeros(T, self.d, device=dev))
             table = torch.stack(tabs) if any_tab else None
             bias = None
-            if self.has_bias or self.cfg.causal:
+            if self.has_fixed_bias or self.cfg.causal:
                 bias = torch.zeros(self.S, self.H, T, T, device=dev)
                 for i, m in enumerate(self.models):
                     b = m.blocks[0].attn.bias
@@ -180,8 +183,8 @@ class MixedGroup:
                 if self.cfg.causal:
                     bias = bias.masked_fill(torch.ones(T, T, dtype=torch.bool, device=dev).triu(1), float("-inf"))
             idx = None
-            if self.learned_bias:
-                idx = torch.stack([self.models[i].blocks[0].attn.bias._matrix(T, dev) for i in self.learned_bias])
+            if self.n_learned:
+                idx = torch.stack([m.blocks[0].attn.bias._matrix(T, dev) for m in self.models[self.S - self.n_learned:]])
         self._fixed[T] = (table, bias, idx)
         return self._fixed[T]
 
@@ -200,21 +203,22 @@ class MixedGroup:
             h = F.embedding(x + off, P["embed.weight"].reshape(M * V, self.d))  # (M, B, T, d)
         else:
             h = _linear(x, P["embed.weight"], P.get("embed.bias"))
+        if "abs_pe.table" in P:  # trainable tables into the rows of the members that have one (zero there)
+            base = table if table is not None else torch.zeros(M, T, self.d, device=h.device)
+            table = base.index_add(0, self.rows["abs_pe.table"], P["abs_pe.table"][:, :T])
         if table is not None:
-            h = h + table[:, None].to(h.dtype)
-        if "abs_pe.table" in P:  # trainable tables of the members that have one
-            h = h.index_add(0, self.rows["abs_pe.table"], P["abs_pe.table"][:, None, :T].to(h.dtype).expand(-1, *h.shape[1:]))
+            h = h + table[:, None].to(h.dtype)  # (M, 1, T, d) over the batch
         h = F.dropout(h, self.cfg.dropout, self.training)
         for i in range(self.L):
             p = f"blocks.{i}."
             a = _layer_norm(h, P[p + "ln_1.weight"], P[p + "ln_1.bias"])
-            bias = fbias
-            if bidx is not None:  # learned biases: each member's values gathered by its index matrix
+            learned = None
+            if bidx is not None:  # learned biases (the last rows): each member's values gathered by its index matrix
                 vals = P[p + "attn.bias.values"]  # (M_b, H, n)
-                g = vals.gather(2, bidx.flatten(1)[:, None].expand(-1, self.H, -1)).view(-1, self.H, T, T)
-                base = fbias if fbias is not None else torch.zeros(M, self.H, T, T, device=h.device, dtype=g.dtype)
-                bias = base.index_add(0, self.rows[p + "attn.bias.values"], g)
-            y = self._attention(a, P[p + "attn.c_attn.weight"], P.get(p + "attn.c_attn.bias"), bias, fbias)
+                learned = vals.gather(2, bidx.flatten(1)[:, None].expand(-1, self.H, -1)).view(-1, self.H, T, T)
+                if fbias is not None:
+                    learned = fbias[M - self.n_learned:] + learned
+            y = self._attention(a, P[p + "attn.c_attn.weight"], P.get(p + "attn.c_attn.bias"), fbias, learned)
             y = _linear(y, P[p + "attn.c_proj.weight"], P.get(p + "attn.c_proj.bias"))
             h = h + F.dropout(y, self.cfg.dropout, self.training)
             a = _layer_norm(h, P[p + "ln_2.weight"], P[p + "ln_2.bias"])
@@ -227,26 +231,29 @@ class MixedGroup:
             h = h.mean(dim=2)  # (M, B, d): mean over all positions, as the model
         return _linear(h, P["head.weight"], P.get("head.bias"))
 
-    def _attention(self, a, w, b, bias, fbias):
-        """Self-attention of every member: a (M, B, T, d) -> (M, B, T, d); bias (M, H, T, T) or None,
-        ``fbias`` its fixed part (the rows of members without a learned bias are equal in both)."""
+    def _attention(self, a, w, b, fbias, learned):
+        """Self-attention of every member: a (M, B, T, d) -> (M, B, T, d). ``fbias`` (M, H, T, T) or None: the
+        fixed biases with the causal -inf; ``learned`` (M_b, H, T, T) or None: the whole bias of the last M_b rows."""
         M, B, T, _ = a.shape
-        H, hd = self.H, self.hd
+        H, hd, nr, nl = self.H, self.hd, self.n_rot, self.n_learned
         q, k, v = _linear(a, w, b).view(M, B, T, 3, H, hd).permute(3, 0, 1, 4, 2, 5)  # each (M, B, H, T, hd)
-        if self.rotary is not None:
-            q = torch.where(self.rot, self.rotary.rotate(q), q)
-            k = torch.where(self.rot, self.rotary.rotate(k, key=True), k)
-        if bias is not None and q.dtype in (torch.bfloat16, torch.float16):
+        if nr:  # the rotary members' rows; partial RoPE keeps its other heads as they are
+            qr, kr = self.rotary.rotate(q[:nr]), self.rotary.rotate(k[:nr], key=True)
+            if not self.rot_all:
+                qr, kr = torch.where(self.rot[:nr], qr, q[:nr]), torch.where(self.rot[:nr], kr, k[:nr])
+            q, k = (torch.cat([qr, q[nr:]]), torch.cat([kr, k[nr:]])) if nr < M else (qr, kr)
+        if (fbias is not None or learned is not None) and q.dtype in (torch.bfloat16, torch.float16):
             q, k, v = q.float(), k.float(), v.float()  # a bias in bf16 would tie ALiBi's neighbours (as the model)
-        if bias is None or not bias.requires_grad or a.device.type == "cuda":
-            y = self._sdpa(q, k, v, bias)
-        elif len(self.learned_bias) == M:
-            y = self._explicit(q, k, v, bias)
+        if learned is None:
+            y = self._sdpa(q, k, v, fbias)
+        elif a.device.type == "cuda":  # the memory-efficient kernel gives the mask's gradient
+            head = fbias[:M - nl] if fbias is not None else torch.zeros(M - nl, H, T, T, device=a.device, dtype=learned.dtype)
+            y = self._sdpa(q, k, v, torch.cat([head, learned]))
+        elif nl == M:
+            y = self._explicit(q, k, v, learned)
         else:  # CPU: SDPA for the members without a learned bias (as their own models), explicit softmax for the rest
-            lb, other = self._bias_rows
-            y = torch.zeros_like(q).index_copy(0, lb, self._explicit(*(t.index_select(0, lb) for t in (q, k, v, bias))))
-            y = y.index_copy(0, other, self._sdpa(*(t.index_select(0, other) for t in (q, k, v)),
-                                                  None if fbias is None else fbias.index_select(0, other)))
+            y = torch.cat([self._sdpa(q[:M - nl], k[:M - nl], v[:M - nl], None if fbias is None else fbias[:M - nl]),
+                           self._explicit(q[M - nl:], k[M - nl:], v[M - nl:], learned)])
         return y.to(a.dtype).permute(0, 1, 3, 2, 4).reshape(M, B, T, H * hd)
 
     def _sdpa(self, q, k, v, bias):
