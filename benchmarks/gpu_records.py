@@ -99,15 +99,78 @@ STAGES = {
     "chen2025": ({"task": list(LENGTHGEN_TASKS), "preset": "paper", "pe": list(LENGTHGEN_PES), "seed": [0]},
                  "chen2025_lengthgen", 400),
 }
+#: the stages whose folders gu2025_task1_figs's records go to, in order of precedence
+TASK1_FIGS_FOLDERS = ("gu2025_task1", "gu2025_fig5", "gu2025_fig6", "gu2025_fig7")
 #: issue 25's target for the whole gu2025 plan on one H100, in minutes.
 GU2025_TARGET_MIN = 25
+#: issue 33's target for gu2025 Task 1 with its Fig. 5-7 runs on one H100, in minutes.
+TASK1_TARGET_MIN = 30
+#: H100 SXM dense bf16 peak (FLOP/s), the MFU convention of benchmarks/bench_nn.py.
+H100_PEAK = 989e12
+#: gu2025 paper-preset step times on one H100 (ms, one run, CUDA-graph step), benchmarks/RESULTS.md "nn-cuda"
+#: (2026-11-23, git 16da231): the source of GU_TRAIN_MIN (minutes = steps x step). Partial and pure RoPE: the rope row.
+GU_STEP_MS = {"gu2025_task1": {"rope+sinusoidal": 38.4, "sinusoidal": 24.2, "alibi:slopes=gu2025": 29.1, "nope": 24.1,
+                               "relative": 57.2, "random:trainable=true": 24.2, "mla": 57.5}}
 #: The whole gu2025 paper plan, in order (fig6/fig7 cost nothing after the grid: their runs are in it).
 GU2025_PLAN = ["gu2025_task1", "gu2025_task2", "gu2025_fig5", "gu2025_fig6", "gu2025_fig7"]
 
 
+def _steps(config) -> int:
+    from petheory.nn import tasks
+
+    return config.epochs * -(-len(tasks.load(config.task).train) // config.batch_size)
+
+
+def task1_projection(packing: float = 1.0) -> dict:
+    """GPU time of gu2025 Task 1 with its Fig. 5-7 runs (stage ``gu2025_task1_figs``) on one H100.
+
+    Per (PE, seeds): FLOPs per step counted from the model (:func:`petheory.nn.grid.step_flops`), steps, the
+    step time measured on an H100 (:data:`GU_STEP_MS`) and the MFU that makes. ``serial_min`` is the run-by-run
+    sum; a grid that packs members ``packing`` times better than running them one by one takes
+    ``serial_min / packing``. ``packing_needed`` is the factor the :data:`TASK1_TARGET_MIN` target needs,
+    ``mfu_needed`` the MFU over the whole plan that it means, and ``floor_min`` the time at 100 % MFU.
+    """
+    from petheory.nn.grid import step_flops
+
+    cfgs = configs_of(STAGES["gu2025_task1_figs"][0], "cuda")
+    rows: dict = {}
+    for c in cfgs:
+        pe = str(c.model.pe)
+        key = "rope+sinusoidal" if pe == "rope" or pe.startswith("rope:") else pe
+        r = rows.setdefault(pe, {"task": c.task.name, "pe": pe, "runs": 0, "steps": _steps(c),
+                                 "step_ms": GU_STEP_MS[c.task.name][key], "flops_per_step": step_flops(c)})
+        r["runs"] += 1
+    for r in rows.values():
+        r["mfu"] = r["flops_per_step"] / (r["step_ms"] / 1e3) / H100_PEAK
+        r["minutes"] = r["runs"] * r["steps"] * r["step_ms"] / 6e4
+    serial = sum(r["minutes"] for r in rows.values())
+    flops = sum(r["runs"] * r["steps"] * r["flops_per_step"] for r in rows.values())
+    return {"rows": list(rows.values()), "runs": len(cfgs), "flops": flops, "serial_min": serial,
+            "projected_min": serial / packing, "packing": packing, "target_min": TASK1_TARGET_MIN,
+            "packing_needed": serial / TASK1_TARGET_MIN, "mfu_needed": flops / (60 * TASK1_TARGET_MIN) / H100_PEAK,
+            "floor_min": flops / H100_PEAK / 60, "peak": H100_PEAK}
+
+
 def configs_of(spec, device: str) -> list:
-    """The configs of a stage's spec (a grid spec or a list of them), on ``device``."""
-    return [c for s in (spec if isinstance(spec, list) else [spec]) for c in sweep.expand({**s, "device": device})]
+    """The configs of a stage's spec (a grid spec or a list of them), on ``device``; a config two specs list once."""
+    out, seen = [], set()
+    for c in (c for s in (spec if isinstance(spec, list) else [spec]) for c in sweep.expand({**s, "device": device})):
+        if c.hash() not in seen:
+            seen.add(c.hash())
+            out.append(c)
+    return out
+
+
+# Task 1 with its Fig. 5-7 runs as one stage (issue 33): every Task 1 config of the grid and the figures, trained in
+# grids of at most --members runs of one program (the mixed-family model of petheory.nn.mixed; MLA, at batch 1024,
+# is its own grid); each record goes to the folder of the first of these stages that lists it
+STAGES["gu2025_task1_figs"] = (
+    [s for n in ("gu2025_task1", "gu2025_fig5", "gu2025_fig6", "gu2025_fig7")
+     for s in (STAGES[n][0] if isinstance(STAGES[n][0], list) else [STAGES[n][0]]) if s["task"] == "gu2025_task1"],
+    "gu2025_task1", 0)
+STAGES["gu2025_task1_figs"] = (*STAGES["gu2025_task1_figs"][:2], round(60 * sum(
+    _gu_minutes(c.task.name, str(c.model.pe)) for c in configs_of(STAGES["gu2025_task1_figs"][0], "cpu"))))
+
 
 
 def _have(out: Path) -> set:
@@ -136,19 +199,68 @@ def plan_seconds(names, out: Path | None = None) -> float:
     return total
 
 
-def run_stage(name: str, device: str, runs: Path, out: Path) -> dict:
+def _folder(name: str, config) -> str:
+    """The experiment folder a stage's record goes to (gu2025_task1_figs: its first stage that lists the config)."""
+    if name != "gu2025_task1_figs":
+        return STAGES[name][1]
+    h = config.hash()
+    return next(STAGES[n][1] for n in TASK1_FIGS_FOLDERS if h in {c.hash() for c in configs_of(STAGES[n][0], config.device)})
+
+
+def chunks(cfgs, members: int | None) -> list[list]:
+    """The configs in grids of at most ``members`` runs: one list per program (sweep.groups_of: same task,
+    schedule and batch), each cut into near-equal parts in order; None: one grid per program."""
+    out = []
+    for ks in sweep.groups_of(cfgs, range(len(cfgs))):
+        n = 1 if not members else -(-len(ks) // members)
+        size = -(-len(ks) // n)
+        out += [[cfgs[k] for k in ks[i:i + size]] for i in range(0, len(ks), size)]
+    return out
+
+
+def run_stage(name: str, device: str, runs: Path, out: Path, members: int | None = None) -> dict:
+    """Train the stage's configs not yet under ``out`` (in grids of at most ``members`` runs), export their records,
+    and report the stage: runs, seconds, device, commit, source hash, CUDA graphs, mean GPU use and MFU."""
     spec, folder, _ = STAGES[name]
     have = _have(out)
     cfgs = [c for c in configs_of(spec, device) if c.hash() not in have]
     if not cfgs:
         return {"stage": name, "skipped": "done"}
     t0 = time.perf_counter()
-    recs = sweep.run(cfgs, runs / folder, ensemble=True)
+    recs, util, flops = [], [], 0
+    for part in chunks(cfgs, members):
+        rs = sweep.run(part, runs / folder, ensemble=True)
+        for c, r in zip(part, rs):
+            records.export([r], out, experiment=_folder(name, c))
+            flops += _step_flops(c) * _steps(c)
+        util.append(rs[0]["timing"].get("gpu_util"))
+        recs += rs
     dt = time.perf_counter() - t0
-    records.export(recs, out, experiment=folder)
     t = recs[0]["timing"]
-    return {"stage": name, "runs": len(recs), "seconds": round(dt, 1), "gpu_util": t.get("gpu_util"),
-            "device": t.get("device"), "cuda_graphs": t.get("cuda_graphs")}
+    peak = _peak(device)
+    util = [u for u in util if u is not None]
+    return {"stage": name, "runs": len(recs), "grids": len(chunks(cfgs, members)), "seconds": round(dt, 1),
+            "gpu_util": sum(util) / len(util) if util else None, "mfu": None if peak is None else flops / dt / peak,
+            "flops": flops, "device": t.get("device"), "cuda_graphs": t.get("cuda_graphs"),
+            "commit": recs[0].get("commit"), "source": recs[0].get("source")}
+
+
+def _step_flops(config) -> int:
+    from petheory.nn.grid import step_flops
+
+    return step_flops(config)
+
+
+def _peak(device: str) -> float | None:
+    """Dense bf16 peak of the CUDA device (bench_nn's table), None elsewhere."""
+    import torch
+
+    if not str(device).startswith("cuda") or not torch.cuda.is_available():
+        return None
+    from bench_nn import PEAK_BF16
+
+    name = torch.cuda.get_device_name(torch.device(device))
+    return next((v for k, v in PEAK_BF16.items() if k in name), None)
 
 
 def main(argv=None) -> int:
@@ -161,6 +273,8 @@ def main(argv=None) -> int:
     p.add_argument("--budget", type=float, default=float("inf"), help="seconds; stages that would not fit are not started")
     p.add_argument("--tar", help="pack the out folder into this .tar.gz after every stage")
     p.add_argument("--log", help="append one JSON line per stage to this file")
+    p.add_argument("--members", type=int, default=None,
+                   help="at most this many runs per grid (GPU memory: about 8 at gu2025's paper preset on 80 GB)")
     p.add_argument("--list", action="store_true")
     args = p.parse_args(argv)
     if args.list:
@@ -168,6 +282,10 @@ def main(argv=None) -> int:
             print(f"{k:22s} {folder:32s} ~{est} s  {len(configs_of(spec, 'cpu'))} runs")
         print(f"gu2025 plan ({', '.join(GU2025_PLAN)}): ~{plan_seconds(GU2025_PLAN) / 60:.0f} GPU-minutes "
               f"(target {GU2025_TARGET_MIN})")
+        pr = task1_projection()
+        print(f"gu2025 Task 1 with Figs. 5-7 (gu2025_task1_figs): {pr['runs']} runs, ~{pr['serial_min']:.0f} GPU-minutes "
+              f"run by run (target {pr['target_min']}: needs packing x{pr['packing_needed']:.1f}, "
+              f"{100 * pr['mfu_needed']:.0f}% MFU)")
         return 0
     names = args.stages or list(STAGES)
     bad = [n for n in names if n not in STAGES]
@@ -181,7 +299,7 @@ def main(argv=None) -> int:
             res = {"stage": n, "skipped": f"estimate {STAGES[n][2]} s > {left:.0f} s left"}
         else:
             try:
-                res = run_stage(n, args.device, runs, out)
+                res = run_stage(n, args.device, runs, out, args.members)
             except Exception as exc:  # one stage failing must not lose the others' records
                 res = {"stage": n, "error": f"{type(exc).__name__}: {exc}"[:500]}
         print(json.dumps(res), flush=True)

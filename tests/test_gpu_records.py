@@ -97,3 +97,58 @@ def test_figure_experiments_run_their_fixed_specs():
         experiments.gu2025_partial_rope({"pes": ["rope"]})
     with pytest.raises(ValidationError, match="unknown experiment option"):
         experiments.gu2025_mla_ablation({"sizes": "smoke"})
+
+
+def test_task1_figs_stage_is_task1_and_its_figure_runs_each_once():
+    cfgs = G.configs_of(G.STAGES["gu2025_task1_figs"][0], "cuda")
+    want = {c.hash() for n in G.TASK1_FIGS_FOLDERS for c in G.configs_of(G.STAGES[n][0], "cuda") if c.task.name == "gu2025_task1"}
+    assert len(cfgs) == len(want) == len({c.hash() for c in cfgs}) and {c.hash() for c in cfgs} == want
+    # by hand: the 7 PEs and Fig. 5's pure RoPE and partial RoPE, 3 seeds each (Figs. 6-7 are in the grid)
+    assert len(cfgs) == 3 * (len(experiments.GU2025_PES) + 1 + len(experiments.GU2025_PARTIAL_HEADS))
+    assert G.STAGES["gu2025_task1_figs"][2] == pytest.approx(sum(G.run_seconds("gu2025_task1", c) for c in cfgs), abs=1)
+    # one program per batch size: MLA trains at 1024, the rest at 512; --members cuts a program into near-equal grids
+    parts = G.chunks(cfgs, 8)
+    assert [len(p) for p in parts] == [7, 7, 7, 7, 5, 3]  # 33 at batch 512 in 5 near-equal grids, then MLA's 3
+    assert all(len({c.batch_size for c in p}) == 1 for p in parts)
+    assert [len(p) for p in G.chunks(cfgs, None)] == [33, 3]
+
+
+def test_task1_projection_is_counted_flops_at_the_measured_step_times():
+    from petheory.nn.grid import step_flops
+
+    p = G.task1_projection()
+    rows = {r["pe"]: r for r in p["rows"]}
+    assert sum(r["runs"] for r in rows.values()) == p["runs"] == 36
+    # by hand: minutes = runs x steps x step time; the step times are GU_TRAIN_MIN's source
+    assert p["serial_min"] == pytest.approx(sum(r["runs"] * r["steps"] * r["step_ms"] / 6e4 for r in rows.values()))
+    for pe, r in rows.items():
+        key = "rope+sinusoidal" if pe.startswith("rope") else pe
+        assert r["steps"] * r["step_ms"] / 6e4 == pytest.approx(G.GU_TRAIN_MIN["gu2025_task1"][key], abs=0.05)
+    from petheory.nn import tasks
+
+    n = len(tasks.load(G.configs_of(G.STAGES["gu2025_task1"][0], "cuda")[0].task).train)
+    assert (rows["nope"]["steps"], rows["mla"]["steps"]) == (100 * -(-n // 512), 100 * -(-n // 1024))  # MLA: batch 1024
+    c = G.configs_of(G.STAGES["gu2025_task1_figs"][0], "cuda")[0]
+    assert rows[str(c.model.pe)]["flops_per_step"] == step_flops(c)
+    # the 6N + 12 L T d estimate per token of bench_nn agrees with the count within the terms it leaves out
+    assert rows["nope"]["flops_per_step"] == pytest.approx(512 * 128 * (6 * 3.2e6 + 12 * 6 * 128 * 256), rel=0.1)
+    assert p["packing_needed"] == pytest.approx(p["serial_min"] / G.TASK1_TARGET_MIN)
+    assert p["floor_min"] < G.TASK1_TARGET_MIN < p["serial_min"]  # possible in FLOPs, not at today's step times
+
+
+def test_task1_figs_stage_runs_in_member_grids_and_routes_records(tmp_path, monkeypatch):
+    spec, folder, est = G.STAGES["gu2025_task1_figs"]
+    monkeypatch.setitem(G.STAGES, "gu2025_task1_figs", (_smoke(spec), folder, est))
+    for n in G.TASK1_FIGS_FOLDERS:
+        monkeypatch.setitem(G.STAGES, n, (_smoke(G.STAGES[n][0]), *G.STAGES[n][1:]))
+    out = tmp_path / "records"
+    res = G.run_stage("gu2025_task1_figs", "cpu", tmp_path / "runs", out, members=4)
+    n = len(experiments.GU2025_PES) + 1 + len(experiments.GU2025_PARTIAL_HEADS)
+    assert res["runs"] == n and res["grids"] == 4  # 11 runs at batch 64 (smoke: MLA too) in grids of <= 4
+    assert res["mfu"] is None and res["device"] == "cpu" and res["source"] and res["flops"] > 0
+    folders = {p.parent.name: 0 for p in out.rglob("*.json")}
+    for p in out.rglob("*.json"):
+        folders[p.parent.name] += 1
+    assert folders == {G.STAGES["gu2025_task1"][1]: len(experiments.GU2025_PES),
+                       G.STAGES["gu2025_fig5"][1]: 1 + len(experiments.GU2025_PARTIAL_HEADS)}
+    assert G.run_stage("gu2025_task1_figs", "cpu", tmp_path / "runs", out) == {"stage": "gu2025_task1_figs", "skipped": "done"}

@@ -5,13 +5,16 @@ member over to the per-run trainer."""
 from __future__ import annotations
 
 import dataclasses
+import shutil
 
 import pytest
 import torch
 
 from petheory import experiments
 from petheory.nn import preset, train
-from petheory.nn.grid import shared_key, train_grid
+from petheory.nn import grid as G
+from petheory.nn.grid import first_gradients, shared_key, train_grid
+from petheory.nn.mixed import MixedGroup
 from petheory.nn.train import without_timing
 
 U32 = 2.0**-24  # float32 unit roundoff
@@ -67,6 +70,98 @@ def test_gu2025_grid_with_learned_biases_trainable_tables_and_mla_equals_the_per
         for a, b in zip(r["ablation"]["heads"], want["ablation"]["heads"], strict=True):  # ablation per member
             assert (a["layer"], a["head"]) == (b["layer"], b["head"])
             assert a["value"] == pytest.approx(b["value"], abs=_tol(c) + 1.0 / 400)  # one sample of 400 may flip
+
+
+def _gu_mix(seeds=(0,), **kw):
+    """gu2025 Task 1 (smoke) for every PE family of the paper and Fig. 5's partial RoPE, one epoch."""
+    pes = [*experiments.GU2025_PES.values(), "rope", "rope:heads=1", "rope:heads=2"]
+    return [preset("gu2025_task1", "smoke", pe=pe, seed=s, epochs=1, **kw) for pe in pes for s in seeds]
+
+
+def _groups(cfgs, mixed=True):
+    g = G._Grid(cfgs, [c.hash() for c in cfgs], [None] * len(cfgs), torch.device("cpu"), False, mixed)
+    return g.groups
+
+
+def test_every_gu2025_family_but_mla_is_one_mixed_program():
+    cfgs = _gu_mix(seeds=(0, 1))
+    groups = _groups(cfgs)
+    mixed = [g for g in groups if isinstance(g, MixedGroup)]
+    assert len(mixed) == 1 and mixed[0].S == len(cfgs) - 2  # MLA (2 seeds) keeps its own vmap group
+    assert {str(cfgs[k].model.pe) for g in groups if not isinstance(g, MixedGroup) for k in g.members} == {"mla"}
+    # the rotation mask is the member tensor of partial RoPE: all heads, the first k, none
+    rot, H = mixed[0].rot[:, 0, :, 0, 0], mixed[0].H
+    for i, k in enumerate(mixed[0].members):
+        pe = str(cfgs[k].model.pe)
+        want = H if pe in ("rope", "rope+sinusoidal") else int(pe.split("=")[1]) if pe.startswith("rope:heads") else 0
+        assert rot[i].tolist() == [h < want for h in range(H)], pe
+    assert len(_groups(cfgs, mixed=False)) == len(cfgs) // 2  # the old grouping: one group per model config
+
+
+def test_mixed_grid_with_gradient_clipping_equals_the_per_run_loop():
+    cfgs = _gu_mix(grad_clip=0.05)  # small enough that every member's step is clipped
+    recs = train_grid(cfgs)
+    for c, r in zip(cfgs, recs):
+        want = train(c)
+        _assert_same_run(r, want, _tol(c))
+        for a, b in zip(r["ablation"]["heads"], want["ablation"]["heads"], strict=True):
+            assert a["value"] == pytest.approx(b["value"], abs=_tol(c) + 1.0 / 400)  # one sample of 400 may flip
+
+
+def test_mixed_first_gradients_equal_the_per_config_groups():
+    # each member computes attention with its own model's formula (SDPA; explicit softmax for a learned bias on
+    # the CPU), so only the batching's summation order differs
+    cfgs = _gu_mix()
+    got, want = first_gradients(cfgs), first_gradients(cfgs, mixed=False)
+    for c, a, b in zip(cfgs, got, want):
+        assert set(a["grads"]) == set(b["grads"]), c.model.pe
+        assert a["loss"] == pytest.approx(b["loss"], rel=2**5 * U32)
+        num = sum(float(((a["grads"][n] - g) ** 2).sum()) for n, g in b["grads"].items())
+        den = sum(float((g ** 2).sum()) for g in b["grads"].values())
+        # a weight's gradient is a sum over the batch's B*T tokens: float32 round-off n*u with n = B*T
+        # (measured: <= 5e-7; explicit softmax instead of SDPA would differ by 1.4e-4 on the sinusoidal member)
+        n = c.batch_size * 24
+        assert (num / den) ** 0.5 <= n * U32, c.model.pe
+
+
+def test_a_planted_rotation_mask_error_is_caught(monkeypatch):
+    # the comparison can fail: rotating every head of every member (NoPE included) changes the records
+    cfgs = [preset("gu2025_task1", "smoke", pe=pe, epochs=1, ablate=False) for pe in ("nope", "rope:heads=1")]
+    real = MixedGroup.__init__
+
+    def planted(self, *a, **kw):
+        real(self, *a, **kw)
+        self.rot, self.rot_all, self.n_rot = torch.ones_like(self.rot), True, self.S
+
+    monkeypatch.setattr(MixedGroup, "__init__", planted)
+    recs = train_grid(cfgs)
+    for c, r in zip(cfgs, recs):
+        want = train(c)
+        assert r["history"][0]["train_loss"] != pytest.approx(want["history"][0]["train_loss"], rel=_tol(c))
+
+
+def test_a_killed_mixed_grid_resumes_and_hands_a_member_to_the_per_run_trainer(tmp_path):
+    cfgs = [preset("gu2025_task1", "smoke", pe=pe, epochs=2, ablate=False)
+            for pe in ("rope+sinusoidal", "relative", "random:trainable=true", "alibi:slopes=gu2025")]
+    full = train_grid(cfgs, [tmp_path / "full" / str(i) for i in range(len(cfgs))])
+    dirs = [tmp_path / "cut" / str(i) for i in range(len(cfgs))]
+
+    class Kill(Exception):
+        pass
+
+    def kill(ev):
+        if ev["epoch"] == 1:
+            raise Kill
+
+    with pytest.raises(Kill):
+        train_grid(cfgs, dirs, checkpoint_seconds=0.0, progress=kill)
+    shutil.copytree(dirs[2], tmp_path / "alone")
+    resumed = train_grid(cfgs, dirs)
+    for a, b in zip(resumed, full):
+        assert without_timing(a) == without_timing(b)
+    alone = train(cfgs[2], tmp_path / "alone")  # the trainable table's member resumes alone from the grid's checkpoint
+    assert [h["epoch"] for h in alone["history"]] == [1, 2]
+    _assert_same_run(alone, train(cfgs[2]), _tol(cfgs[2]))
 
 
 def test_lm_grid_equals_the_per_run_loop_without_trimming_padding():

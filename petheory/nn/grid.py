@@ -10,9 +10,13 @@ r"""Grid training: many runs of one task at once, one program per step, data res
 
 How one step works
 ------------------
-* Runs with the same model config form a *group*. A group of S > 1 members is one ``vmap``-ed
-  forward/backward over stacked parameters (``torch.func``; as in :mod:`petheory.nn.ensemble`);
-  a group of one calls its module directly (SDPA attention).
+* Runs on one model shape whose position mechanisms differ (an absolute table, a bias, a rotation,
+  partial RoPE: :func:`petheory.nn.mixed.mix_key`) form one *mixed group*: one batched model in
+  which the PE is a member tensor too (:class:`petheory.nn.mixed.MixedGroup`), so gu2025's six
+  non-MLA PEs and the partial-RoPE ladder x their seeds are one program. The other runs (MLA, a
+  learned bias function, a table shorter than the lengths used) group by model config: a group
+  of S > 1 members is one ``vmap``-ed forward/backward over stacked parameters (``torch.func``;
+  as in :mod:`petheory.nn.ensemble`); a group of one calls its module directly (SDPA attention).
 * The task's tensors are copied to the device once. Each epoch every member's batch order is
   drawn from its own CPU generator (seeded ``seed + 1``, the same permutation
   :func:`~petheory.nn.train.train` draws) and copied to the device in one transfer; a step
@@ -56,6 +60,7 @@ from torch.func import functional_call, stack_module_state, vmap
 
 from petheory.io import atomic_write_json, read_json
 from petheory.nn import tasks as _tasks
+from petheory.nn.mixed import MixedGroup, mix_key
 from petheory.nn.models import build_model
 from petheory.nn.train import (
     CHECKPOINT, CONFIG, RECORD, TrainConfig, autocast, batch_sums, checkpoint_state, complete_model_config, concat_splits,
@@ -75,7 +80,8 @@ def shared_key(config: TrainConfig) -> str:
     return json.dumps({k: d[k] for k in SHARED}, sort_keys=True, default=str)
 
 
-def train_grid(configs, out_dirs=None, *, graphs="auto", checkpoint_seconds: float = 60.0, progress=None) -> list[dict]:
+def train_grid(configs, out_dirs=None, *, graphs="auto", mixed: bool = True, checkpoint_seconds: float = 60.0,
+               progress=None) -> list[dict]:
     """Train every config at once; returns their records in ``configs`` order.
 
     Parameters
@@ -87,6 +93,9 @@ def train_grid(configs, out_dirs=None, *, graphs="auto", checkpoint_seconds: flo
         resume (together when they stopped at the same epoch, else one by one).
     graphs : 'auto', True or False
         Capture the step in a CUDA graph ('auto': on CUDA). ``True`` off CUDA is a ``ValueError``.
+    mixed : bool
+        Train runs of different PEs on one model shape as one batched model (:mod:`petheory.nn.mixed`);
+        False: one group per model config (benchmarks compare the two).
     checkpoint_seconds : float
         Least time between checkpoints (0: after every epoch).
     progress : callable, optional
@@ -128,7 +137,7 @@ def train_grid(configs, out_dirs=None, *, graphs="auto", checkpoint_seconds: flo
                     records[k] = train(cfgs[k], dirs[k])
         by_epoch = {main: by_epoch[main]}
     for ks in by_epoch.values():
-        recs = _Grid([cfgs[k] for k in ks], [hashes[k] for k in ks], [dirs[k] for k in ks], device, use_graphs).run(
+        recs = _Grid([cfgs[k] for k in ks], [hashes[k] for k in ks], [dirs[k] for k in ks], device, use_graphs, mixed).run(
             checkpoint_seconds, progress)
         records.update(zip(ks, recs))
     return [records[k] for k in range(len(cfgs))]
@@ -157,6 +166,14 @@ class _Group:
 
     def tensors(self) -> list[torch.Tensor]:
         return [self.params[n] for n in self.names]
+
+    def layout(self):
+        """[(tensor, [(member k, parameter name, row)], stacked)] for every tensor the optimiser updates."""
+        stacked = self.S > 1
+        return [(self.params[n], [(k, n, i) for i, k in enumerate(self.members)], stacked) for n in self.names]
+
+    def train_mode(self, flag: bool) -> None:
+        self.module.train(flag)
 
     def forward(self, x: torch.Tensor, shared_x: bool) -> torch.Tensor:
         """Outputs (S, B, ...) for inputs (S, B, ...) per member, or (B, ...) shared by all."""
@@ -223,7 +240,7 @@ class _GpuUtil:
 
 
 class _Grid:
-    def __init__(self, cfgs, hashes, dirs, device, use_graphs):
+    def __init__(self, cfgs, hashes, dirs, device, use_graphs, mixed=True):
         self.cfgs, self.hashes, self.dirs, self.device = cfgs, hashes, dirs, device
         self.c = cfgs[0]
         self.amp = self.c.amp and device.type == "cuda"
@@ -233,20 +250,40 @@ class _Grid:
         self.train_split = split_to(data.train, device)
         self.test_id = test_split(data)
         self.mcfgs, groups = {}, {}
+        max_T = max(data.max_len, data.train.x.shape[1], *(sp.x.shape[1] for sp in data.test.values()))
+        rotations: dict[str, list] = {}  # model key -> rotary encodings seen, in order
         for k, c in enumerate(cfgs):
             mcfg = complete_model_config(c.model, data)
-            key = json.dumps(dataclasses.asdict(mcfg), sort_keys=True, default=str)
             self.mcfgs[k] = mcfg
+            # runs of different PEs on one model shape share one batched program (petheory.nn.mixed), one per
+            # rotary encoding (members without a rotation join the first); the rest (MLA, learned bias functions,
+            # short tables) group by their exact model config
+            mix = mix_key(mcfg, max_T) if mixed else None
+            if mix is None:
+                key = ("model", json.dumps(dataclasses.asdict(mcfg), sort_keys=True, default=str))
+            else:
+                seen = rotations.setdefault(mix[0], [])
+                if mix[1] is not None and mix[1] not in seen:
+                    seen.append(mix[1])
+                key = ("mixed", mix[0], mix[1])
             groups.setdefault(key, []).append(k)
+        for key in [k for k in groups if k[0] == "mixed" and k[2] is None and rotations[k[1]]]:
+            groups.setdefault(("mixed", key[1], rotations[key[1]][0]), []).extend(groups.pop(key))
 
         for ks in groups.values():  # every member of a group is a model in memory at once
             require_memory(self.mcfgs[ks[0]], cfgs[ks[0]], copies=len(ks))
         # Rows of the step's index tensor and loss vector are members in group order, so each
         # group reads a contiguous slice (no gather with a host-made index inside a graph).
         self.groups, lo = [], 0
-        for ks in groups.values():
-            self.groups.append(_Group(ks, cfgs, self.mcfgs[ks[0]], device, lo))
+        for key, ks in groups.items():
+            if key[0] == "mixed" and len({self.mcfgs[k].pe for k in ks}) > 1:
+                self.groups.append(MixedGroup(ks, cfgs, self.mcfgs, device, lo))
+            else:  # one model config (a seed ensemble): vmap over the module itself
+                self.groups.append(_Group(ks, cfgs, self.mcfgs[ks[0]], device, lo))
             lo += len(ks)
+        # every optimised tensor with the grid rows of its member slices (per-member clipping in one pass)
+        self.layout = [(t, torch.tensor([g.lo + g.members.index(k) for k, _, _ in rows], device=device), stacked)
+                       for g in self.groups for t, rows, stacked in g.layout()]
         self.M = len(cfgs)
         self.flat = [k for g in self.groups for k in g.members]
         self._build_optimiser()
@@ -260,7 +297,7 @@ class _Grid:
         out = [None] * self.M
         bs = self.c.eval_batch_size
         for g in self.groups:
-            g.module.eval()
+            g.train_mode(False)
             tot = None
             for a in range(0, len(split), bs):
                 b = split_to(split.batch(slice(a, a + bs)), self.device)
@@ -268,7 +305,7 @@ class _Grid:
                     o = g.forward(b.x, shared_x=True)  # (S, B, ...)
                 s = {k: v.double() for k, v in batch_sums(self.kind, o.float(), b).items()}  # float64 totals
                 tot = s if tot is None else {k: tot[k] + s[k] for k in tot}
-            g.module.train()
+            g.train_mode(True)
             tot = {k: v.tolist() for k, v in tot.items()}
             for i, k in enumerate(g.members):
                 out[k] = finish_sums(self.kind, {n: v[i] for n, v in tot.items()}, len(split))
@@ -307,11 +344,22 @@ class _Grid:
         losses = torch.cat(losses)  # (M,) in group order (self.flat)
         losses.sum().backward()  # members share no parameters: each gets its own gradient
         if self.c.grad_clip:
-            for g in self.groups:
-                _clip(g.tensors(), self.c.grad_clip, stacked=g.S > 1)
+            self._clip(self.c.grad_clip)
         self.opt.step()
         with torch.no_grad():
             self.loss_acc += losses.detach().float()
+
+    def _clip(self, max_norm: float) -> None:
+        """clip_grad_norm_ per member, over member k's slice of every gradient, all members at once."""
+        sq = torch.zeros(self.M, device=self.device)
+        for t, rows, stacked in self.layout:
+            if t.grad is not None:
+                g = t.grad.float()
+                sq = sq.index_add(0, rows, (g.flatten(1) ** 2).sum(1) if stacked else (g ** 2).sum()[None])
+        scale = (max_norm / (sq.sqrt() + 1e-6)).clamp(max=1.0)  # (M,)
+        for t, rows, stacked in self.layout:
+            if t.grad is not None:
+                t.grad.mul_(scale[rows].view(-1, *([1] * (t.grad.dim() - 1))).to(t.grad.dtype) if stacked else scale[rows[0]])
 
     def _capture(self, B: int):
         """A CUDA graph of one step at batch size B, its static index buffer, and no trace left behind."""
@@ -406,9 +454,11 @@ class _Grid:
     def _member_opt(self, k) -> dict:
         """Member k's AdamW state in the layout a single model's optimiser saves (train() resumes it)."""
         g = next(g for g in self.groups if k in g.members)
-        pos = g.members.index(k)
+        names = [n for n, _ in g.models[g.members.index(k)].named_parameters()]  # the member's own order
+        slot = {n: (t, pos, stacked) for t, rows, stacked in g.layout() for pos, (kk, n, _) in enumerate(rows) if kk == k}
         st = {}
-        for i, t in enumerate(g.tensors()):
+        for i, n in enumerate(names):
+            t, pos, stacked = slot[n]
             s = self.opt.state.get(t)
             if not s:
                 continue
@@ -417,10 +467,10 @@ class _Grid:
                 if key == "step":  # one step count per stacked tensor, shared by its members
                     st[i][key] = v.detach().to("cpu", torch.float32, copy=True).reshape(())
                 else:
-                    st[i][key] = (v[pos] if g.S > 1 else v).detach().to("cpu", copy=True)
+                    st[i][key] = (v[pos] if stacked else v).detach().to("cpu", copy=True)
         group = {key: v for key, v in self.opt.param_groups[0].items() if key != "params"}
         group.update(lr=float(self.shadow.param_groups[0]["lr"]), initial_lr=float(self.c.lr), capturable=False,
-                     foreach=None, params=list(range(len(g.names))))
+                     foreach=None, params=list(range(len(names))))
         return {"state": st, "param_groups": [group]}
 
     def _checkpoint(self, epoch, histories, initial, tokens, seconds) -> None:
@@ -439,30 +489,30 @@ class _Grid:
         for st, h in zip(states, self.hashes):
             if st["config_hash"] != h:
                 raise ValidationError(f"a checkpoint in the grid's directories was written by a different config ({st['config_hash']} != {h})")
-        with torch.no_grad():
-            for g in self.groups:
-                for n in g.names:
-                    g.params[n].copy_(torch.stack([states[k]["model"][n] for k in g.members]).to(self.device).reshape_as(g.params[n]))
-        # AdamW state: member slices stacked back in the order of the optimiser's parameters
-        flat = [t for g in self.groups for t in g.tensors()]
-        i_of = {}
+        # parameters and AdamW state: member slices stacked back in the order of the optimiser's tensors
+        # (a member's optimiser state is keyed by the index of the parameter in its own model)
+        index = {}
         for g in self.groups:
-            for j, t in enumerate(g.tensors()):
-                i_of[t] = (g, j)
-        for t in flat:
-            g, j = i_of[t]
-            ss = [states[k]["optimizer"]["state"].get(j) or states[k]["optimizer"]["state"].get(str(j)) for k in g.members]
-            if ss[0] is None:
-                continue
-            st = {}
-            for key in ss[0]:
-                if key == "step":
-                    v = ss[0][key].reshape(()).float()
-                    st[key] = v.to(self.device) if self.use_graphs else v
-                else:
-                    v = torch.stack([s[key] for s in ss]) if g.S > 1 else ss[0][key]
-                    st[key] = v.to(self.device).reshape_as(t)
-            self.opt.state[t] = st
+            for k, m in zip(g.members, g.models):
+                index.update({(k, n): j for j, (n, _) in enumerate(m.named_parameters())})
+        for g in self.groups:
+            for t, rows, stacked in g.layout():
+                with torch.no_grad():
+                    v = [states[k]["model"][n] for k, n, _ in rows]
+                    t.copy_((torch.stack(v) if stacked else v[0]).to(self.device).reshape_as(t))
+                ss = [states[k]["optimizer"]["state"].get(index[k, n]) or states[k]["optimizer"]["state"].get(str(index[k, n]))
+                      for k, n, _ in rows]
+                if ss[0] is None:
+                    continue
+                st = {}
+                for key in ss[0]:
+                    if key == "step":
+                        v = ss[0][key].reshape(()).float()
+                        st[key] = v.to(self.device) if self.use_graphs else v
+                    else:
+                        v = torch.stack([s[key] for s in ss]) if stacked else ss[0][key]
+                        st[key] = v.to(self.device).reshape_as(t)
+                self.opt.state[t] = st
         self.sched.load_state_dict(states[0]["scheduler"])
         self.shadow.param_groups[0]["lr"] = self.sched.get_last_lr()[0]
         for gen, st in zip(self.gens, states):
@@ -510,19 +560,7 @@ def _member_losses(kind: str, out: torch.Tensor, b: _tasks.Split) -> torch.Tenso
     return (ce * b.mask).flatten(1).sum(1) / b.mask.flatten(1).sum(1).clamp_min(1.0)
 
 
-def _clip(params, max_norm: float, stacked: bool) -> None:
-    """clip_grad_norm_ per member (over member k's slice of every gradient when stacked)."""
-    grads = [p.grad for p in params if p.grad is not None]
-    if stacked:
-        norms = torch.sqrt(sum((g.flatten(1) ** 2).sum(1) for g in grads))  # (S,)
-    else:
-        norms = torch.sqrt(sum((g ** 2).sum() for g in grads))[None]
-    scale = (max_norm / (norms + 1e-6)).clamp(max=1.0)
-    for g in grads:
-        g.mul_(scale.view(-1, *([1] * (g.dim() - 1))) if stacked else scale[0])
-
-
-def step_time(configs, *, steps: int = 20, graphs="auto") -> dict:
+def step_time(configs, *, steps: int = 20, graphs="auto", mixed: bool = True) -> dict:
     """Median wall time of one grid training step (every member, forward + backward + AdamW) in ms.
 
     Builds the grid of ``configs`` as :func:`train_grid` would (no evaluation, no checkpoints),
@@ -533,7 +571,7 @@ def step_time(configs, *, steps: int = 20, graphs="auto") -> dict:
 
     cfgs = [(c if isinstance(c, TrainConfig) else TrainConfig.from_dict(c)).validate() for c in configs]
     device = resolve_device(cfgs[0].device)
-    g = _Grid(cfgs, [c.hash() for c in cfgs], [None] * len(cfgs), device, device.type == "cuda" and graphs in ("auto", True))
+    g = _Grid(cfgs, [c.hash() for c in cfgs], [None] * len(cfgs), device, device.type == "cuda" and graphs in ("auto", True), mixed)
     B = cfgs[0].batch_size
     N = len(g.data.train)
     sync = torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
@@ -558,7 +596,7 @@ def step_time(configs, *, steps: int = 20, graphs="auto") -> dict:
             "members": g.M, "cuda_graphs": g.use_graphs}
 
 
-def first_gradients(configs) -> list[dict]:
+def first_gradients(configs, *, mixed: bool = True) -> list[dict]:
     """Every member's loss and parameter gradients at initialisation on its first batch (no update).
 
     What the grid changes against the per-run loop is the forward and backward pass (batched
@@ -569,7 +607,7 @@ def first_gradients(configs) -> list[dict]:
     """
     cfgs = [(c if isinstance(c, TrainConfig) else TrainConfig.from_dict(c)).validate() for c in configs]
     device = resolve_device(cfgs[0].device)
-    g = _Grid(cfgs, [c.hash() for c in cfgs], [None] * len(cfgs), device, False)
+    g = _Grid(cfgs, [c.hash() for c in cfgs], [None] * len(cfgs), device, False, mixed)
     B = cfgs[0].batch_size
     idx = torch.stack([torch.randperm(len(g.data.train), generator=g.gens[k])[:B] for k in g.flat]).to(device)
     losses = []
@@ -582,7 +620,36 @@ def first_gradients(configs) -> list[dict]:
     losses.sum().backward()
     out = [None] * len(cfgs)
     for grp in g.groups:
+        grads = {k: {} for k in grp.members}
+        for t, rows, stacked in grp.layout():
+            for pos, (k, n, _) in enumerate(rows):
+                grads[k][n] = (t.grad[pos] if stacked else t.grad).detach().cpu()
         for i, k in enumerate(grp.members):
-            grads = {n: (grp.params[n].grad[i] if grp.S > 1 else grp.params[n].grad).detach().cpu() for n in grp.names}
-            out[k] = {"loss": float(losses[grp.lo + i].detach()), "grads": grads}
+            out[k] = {"loss": float(losses[grp.lo + i].detach()), "grads": grads[k]}
     return out
+
+
+def step_flops(config) -> int:
+    """FLOPs of one training step of ``config``'s model (forward and backward of one batch), counted.
+
+    The model is built on the meta device and one step runs under :class:`torch.utils.flop_counter.FlopCounterMode`,
+    which counts the matrix products (linear layers, attention scores and values, SDPA) as the kernels would run
+    them; elementwise work (LayerNorm, softmax, AdamW) is not counted, as in the MFU convention. No memory is
+    allocated and nothing is computed, so the paper preset counts in seconds on a CPU.
+
+    >>> from petheory.nn import preset
+    >>> step_flops(preset("gu2025_task1", "smoke", pe="rope")) > 0
+    True
+    """
+    from torch.utils.flop_counter import FlopCounterMode
+
+    cfg = (config if isinstance(config, TrainConfig) else TrainConfig.from_dict(config)).validate()
+    data = _tasks.load(cfg.task)
+    mcfg = complete_model_config(cfg.model, data)
+    shape = (cfg.batch_size, *data.train.x.shape[1:])
+    with torch.device("meta"):
+        model = build_model(mcfg)
+        x = torch.zeros(shape, dtype=data.train.x.dtype)
+    with FlopCounterMode(display=False) as counter:
+        model(x).float().sum().backward()
+    return int(counter.get_total_flops())
