@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from petheory import plots
+
+ROOT = Path(__file__).resolve().parents[1]
 
 #: Formulas written as plain text: ``||x||``, ``2^(j/2)``, ``sqrt(``, ``N_max``, one-letter subscripts (``w_i``),
 #: Greek names as words or bare unicode math symbols outside ``$...$``.
@@ -177,3 +180,39 @@ def test_every_figure_names_claims_that_exist_for_the_gallery():
     assert all(f.illustrates for f in reg.values()), [f.name for f in reg.values() if not f.illustrates]
     missing = {(f.name, c) for f in reg.values() for c in f.illustrates if c not in ids}
     assert not missing, missing
+
+
+def _pixels(path):
+    import matplotlib.image as mpimg
+
+    return mpimg.imread(str(path))
+
+
+@pytest.mark.parametrize("name", sorted(n for n, f in plots.registry().items() if f.draw is not None))
+def test_committed_figure_is_its_json_drawn_again(name, tmp_path):
+    """What figures/ shows is what the command draws: the committed PNG is the drawing of the committed JSON
+    (pixel sizes equal, mean absolute difference below 1/255: the same drawing up to PNG rounding), and
+    the command's data today equal the committed JSON (the records behind them are committed too)."""
+    import json
+
+    from petheory.plots import save
+
+    fig = plots.registry()[name]
+    committed = ROOT / "figures"
+    data = json.loads((committed / f"{name}.json").read_text(encoding="utf-8"))
+    png = save(fig.draw(data), data, tmp_path / "redrawn", name)[0]
+    a, b = _pixels(png), _pixels(committed / f"{name}.png")
+    assert a.shape == b.shape, (a.shape, b.shape)
+    assert float(abs(a - b).mean()) < 1 / 255
+    fresh = json.loads(fig.fn(tmp_path / "command", preset="quick", seed=0)[1].read_text(encoding="utf-8"))
+    assert fresh == data, f"figures/{name}.json is stale: run `petheory figures --only {name} --update-committed`"
+
+
+def test_record_figures_have_one_line_per_configuration_not_per_seed():
+    """A 42-run legend covered the axes: the chen2025 figures aggregate seeds (mean ± s.e.), one entry per config."""
+    import json
+
+    data = json.loads((ROOT / "figures" / "lengthgen.accuracy.json").read_text(encoding="utf-8"))
+    for task, runs in data.items():
+        assert len(runs) <= 10, (task, len(runs))
+        assert all(len(r["seeds"]) >= 3 and len(r["token_acc_se"]) == len(r["sizes"]) for r in runs.values()), task

@@ -58,7 +58,7 @@ ROWS = [
                       "qk_rope_head_dim": 63, "qk_nope_head_dim": 128, "max_position_embeddings": 4096,
                       "num_hidden_layers": 61},
      ("qk_rope_head_dim", "even")),
-    ("huge-int-theta", {**LLAMA, "rope_theta": 10**400}, ("rope_theta", "finite number")),
+    ("huge-int-theta", {**LLAMA, "rope_theta": 10**400}, ("rope_theta", "out of range")),  # the JSON reader refuses it first
     ("unknown-rope-key", _rope(wavelet=2), ("rope_scaling.wavelet", "supported keys")),
     ("unknown-layer-type", {**LLAMA, "model_type": "qwen2", "layer_types": ["warp_attention"] * 32},
      ("layer_types[0]", "warp_attention", "supported: full_attention")),

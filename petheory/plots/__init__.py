@@ -28,20 +28,23 @@ class Figure:
     help: str
     fn: Callable  # fn(outdir: Path, *, preset: str, seed: int) -> list[Path]
     illustrates: tuple = ()  # the claim ids (proofs_check) or bounds the figure puts next to data
+    draw: Callable | None = None  # draw(data) -> matplotlib Figure from the saved JSON alone, where split
 
 
 _FIGURES: dict[str, Figure] = {}
 
 
-def figure(name: str, help: str, *, illustrates=()):
+def figure(name: str, help: str, *, illustrates=(), draw=None):
     """Register ``fn(outdir, *, preset, seed) -> list[Path]`` as figure ``name``.
 
     ``illustrates`` names the claims (``proofs_check`` ids) the figure shows beside their data; the
-    docs' gallery links each figure to them, and a test checks every id exists.
+    docs' gallery links each figure to them, and a test checks every id exists. ``draw(data)``, where
+    given, draws the figure from its saved JSON alone: a test redraws the committed PNG from the
+    committed JSON, so what ``figures/`` shows is what the command draws.
     """
 
     def deco(fn):
-        _FIGURES[name] = Figure(name, help, fn, tuple(illustrates))
+        _FIGURES[name] = Figure(name, help, fn, tuple(illustrates), draw)
         return fn
 
     return deco

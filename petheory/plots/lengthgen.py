@@ -81,13 +81,47 @@ def _records():
 
 
 def _accuracy_data(recs) -> dict:
-    out = {}
+    """{task: {config label: per-size mean and standard error over seeds}} of the chen2025 records.
+
+    A configuration is (PE spec, preset); its runs differ only in the seed. Each curve is the mean over
+    its seeds with the standard error (sample sd / sqrt(seeds); 0 for one seed), so the figure has one
+    line per configuration however many seeds were trained.
+    """
+    groups: dict = {}
     for r in recs:
-        sizes = sorted(r["final"]["test"], key=int)
-        out.setdefault(r["task"], {})[f"{r['chen2025']['pe']} s{r['seed']} ({r['chen2025']['preset']})"] = {
-            "sizes": [int(s) for s in sizes], "token_acc": [r["final"]["test"][s]["token_acc"] for s in sizes],
-            "src": [r["chen2025"]["src"].get(s) for s in sizes], "train_len": r["train_len"], "pe": r["chen2025"]["pe"]}
+        c = r["chen2025"]
+        key = (r["task"], f"{c['pe']} ({c['preset']})")
+        groups.setdefault(key, []).append(r)
+    out: dict = {}
+    for (task, label), runs in sorted(groups.items()):
+        sizes = sorted({int(s) for r in runs for s in r["final"]["test"]})
+        acc = np.array([[r["final"]["test"].get(str(n), {}).get("token_acc", np.nan) for n in sizes] for r in runs])
+        src = np.array([[np.nan if r["chen2025"]["src"].get(str(n)) is None else r["chen2025"]["src"][str(n)]
+                         for n in sizes] for r in runs], dtype=float)
+        k = acc.shape[0]
+        out.setdefault(task, {})[label] = {
+            "pe": runs[0]["chen2025"]["pe"], "seeds": sorted(int(r["seed"]) for r in runs), "sizes": sizes,
+            "train_len": runs[0]["train_len"],
+            "token_acc": _nan_list(np.nanmean(acc, axis=0)), "token_acc_se": _nan_list(_se(acc)),
+            "src": _nan_list(np.nanmean(src, axis=0) if k else src), "src_se": _nan_list(_se(src))}
     return out
+
+
+def _se(x: np.ndarray) -> np.ndarray:
+    """Standard error of the mean over axis 0 (rows: seeds), ignoring NaN; 0 where one value."""
+    n = np.sum(~np.isnan(x), axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sd = np.nanstd(x, axis=0, ddof=1) if x.shape[0] > 1 else np.zeros(x.shape[1])
+    return np.where(n > 1, sd / np.sqrt(np.maximum(n, 1)), 0.0)
+
+
+def _nan_list(x) -> list:
+    """JSON has no NaN: a missing value is null."""
+    return [None if not np.isfinite(v) else float(v) for v in np.asarray(x, dtype=float)]
+
+
+def _arr(vals) -> np.ndarray:
+    return np.array([np.nan if v is None else v for v in vals], dtype=float)
 
 
 def _style(pe: str):
@@ -107,51 +141,70 @@ def _empty(outdir, name, msg):
 _NONE = "no chen2025 records: run `python -m petheory.nn.chen2025_runs small`"
 
 
-@figure("lengthgen.accuracy", "chen2025: token accuracy vs problem size per PE, with (dashed/dotted) and without Scale Hint",
-        illustrates=("chen2025.scale_hint", "chen2025.learned_relation_pe"))
-def fig_accuracy(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
+def draw_accuracy(data: dict):
+    """The ``lengthgen.accuracy`` figure from its JSON (:func:`_accuracy_data`): one line per configuration,
+    mean ± standard error over its seeds, the legend beside the axes (never over the curves)."""
     import matplotlib.pyplot as plt
 
-    data = _accuracy_data(_records())
-    if not data:
-        return _empty(outdir, "lengthgen.accuracy", _NONE)
-    fig, axes = plt.subplots(1, len(data), figsize=(4.6 * len(data), 3.6), squeeze=False)
+    fig, axes = plt.subplots(1, len(data), figsize=(4.6 * len(data) + 2.4, 3.6), squeeze=False)
     for ax, (task, runs) in zip(axes[0], data.items()):
         for label, d in runs.items():
             c, ls = _style(d["pe"])
-            ax.plot(d["sizes"], d["token_acc"], ls, marker="o", ms=4, color=c, label=label)
-            ax.axvline(d["train_len"], color="0.7", lw=0.8)
+            y, se = _arr(d["token_acc"]), _arr(d["token_acc_se"])
+            ax.errorbar(d["sizes"], y, yerr=se, fmt=ls, marker="o", ms=4, capsize=2, color=c,
+                        label=f"{label}, {len(d['seeds'])} seeds")
+        ax.axvline(next(iter(runs.values()))["train_len"], color="0.7", lw=0.8)
         ax.set_title(f"{task} (grey: largest training size)", fontsize=9)
         ax.set_xlabel("problem size n")
         ax.set_ylim(0, 1.02)
-        ax.legend(fontsize=7)
-    axes[0, 0].set_ylabel("answer token accuracy")
+    axes[0, 0].set_ylabel("answer token accuracy (mean ± s.e. over seeds)")
+    h, lab = axes[0, 0].get_legend_handles_labels()
+    fig.legend(h, lab, loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=7, frameon=False)
     fig.tight_layout()
-    return save(fig, data, outdir, "lengthgen.accuracy")
+    return fig
 
 
-@figure("lengthgen.src", "chen2025 (reconstruction): SRC at train vs test sizes beside accuracy",
-        illustrates=("chen2025.src_invariance",))
-def fig_src(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
-    import matplotlib.pyplot as plt
-
+@figure("lengthgen.accuracy", "chen2025: token accuracy vs problem size per PE, with (dashed/dotted) and without Scale Hint, "
+        "mean ± s.e. over seeds", illustrates=("chen2025.scale_hint", "chen2025.learned_relation_pe"), draw=draw_accuracy)
+def fig_accuracy(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
     data = _accuracy_data(_records())
     if not data:
-        return _empty(outdir, "lengthgen.src", _NONE)
-    fig, axes = plt.subplots(len(data), 2, figsize=(9.5, 3.3 * len(data)), squeeze=False)
+        return _empty(outdir, "lengthgen.accuracy", _NONE)
+    return save(draw_accuracy(data), data, outdir, "lengthgen.accuracy")
+
+
+def draw_src(data: dict):
+    """The ``lengthgen.src`` figure from its JSON: SRC(n) / SRC(train size) beside accuracy, mean ± s.e."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(len(data), 2, figsize=(11.5, 3.3 * len(data)), squeeze=False)
     for row, (task, runs) in zip(axes, data.items()):
         for label, d in runs.items():
             c, ls = _style(d["pe"])
             i0 = d["sizes"].index(d["train_len"]) if d["train_len"] in d["sizes"] else 0
-            rel = [s / d["src"][i0] if s is not None and d["src"][i0] else np.nan for s in d["src"]]
-            row[0].plot(d["sizes"], rel, ls, marker="o", ms=4, color=c, label=label)
-            row[1].plot(d["sizes"], d["token_acc"], ls, marker="o", ms=4, color=c, label=label)
+            src, src_se = _arr(d["src"]), _arr(d["src_se"])
+            ref = src[i0] if np.isfinite(src[i0]) and src[i0] else np.nan
+            row[0].errorbar(d["sizes"], src / ref, yerr=src_se / ref, fmt=ls, marker="o", ms=4, capsize=2, color=c,
+                            label=f"{label}, {len(d['seeds'])} seeds")
+            row[1].errorbar(d["sizes"], _arr(d["token_acc"]), yerr=_arr(d["token_acc_se"]), fmt=ls, marker="o", ms=4,
+                            capsize=2, color=c, label=f"{label}, {len(d['seeds'])} seeds")
         row[0].axhspan(0.75, 1.25, color="0.9", zorder=0)
-        row[0].set_title(f"{task}: SRC(n) / SRC(train size) (band: 'invariant', |change| <= 25%)", fontsize=9)
-        row[1].set_title(f"{task}: answer token accuracy", fontsize=9)
+        row[0].set_title(f"{task}: mean SRC(n) / mean SRC(train size) (band: |change| <= 25%)", fontsize=9)
+        row[1].set_title(f"{task}: answer token accuracy (mean ± s.e.)", fontsize=9)
         row[1].set_ylim(0, 1.02)
         for ax in row:
             ax.set_xlabel("problem size n")
-        row[1].legend(fontsize=7)
+    h, lab = axes[0, 1].get_legend_handles_labels()
+    fig.legend(h, lab, loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=7, frameon=False)
     fig.tight_layout()
-    return save(fig, data, outdir, "lengthgen.src")
+    return fig
+
+
+@figure("lengthgen.src", "chen2025 (reconstruction): SRC at train vs test sizes beside accuracy, mean ± s.e. over seeds",
+        illustrates=("chen2025.src_invariance",), draw=draw_src)
+def fig_src(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
+    data = _accuracy_data(_records())
+    if not data:
+        return _empty(outdir, "lengthgen.src", _NONE)
+    return save(draw_src(data), data, outdir, "lengthgen.src")
+
