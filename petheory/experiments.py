@@ -263,7 +263,7 @@ def li2025_rademacher_gap(config: dict | None = None) -> list[dict]:
     ``seeds``, ``size``, ``steps``, ``train_set``.
     """
     from petheory import bounds
-    from petheory.comparison import record_pe_name
+    from petheory.analyses.compare import record_pe_name
     from petheory.nn import evaluate, load_model
     from petheory.nn import tasks as _tasks
     from petheory.nn.lipschitz import transformer_input_norm, transformer_lipschitz
@@ -298,7 +298,7 @@ def li2025_alibi_drift(config: dict | None = None) -> dict:
     test inputs of ``length`` (200). Returns ``run`` (its directory), ``spec``, ``n_max``, ``n_layer``,
     ``n_train`` and ``records`` (one per layer, head and distance). Other config keys as
     :func:`li2025_rademacher_gap`."""
-    from petheory.comparison import record_pe_name
+    from petheory.analyses.compare import record_pe_name
     from petheory.nn import load_model
     from petheory.nn import tasks as _tasks
     from petheory.nn.lipschitz import alibi_drift

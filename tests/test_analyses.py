@@ -165,7 +165,7 @@ def test_a_nope_layer_gets_a_section_that_says_what_it_is():
 # ------------------------------------------------------------------------------------ any length
 
 
-@pytest.mark.parametrize("length", [1, 2, 3, 31, 32, 64, 65, 200])
+@pytest.mark.parametrize("length", [1, 2, 3, 31, 32, 64, 65, 200, 1 << 21])
 def test_report_works_at_every_length(length):
     s = resolve_scheme("rope_yarn:scale=4,n_max=64", d=16)
     r = report(s, length=length, multiples=(1, 2), null_draws=0).as_dict()
@@ -175,6 +175,7 @@ def test_report_works_at_every_length(length):
     assert k["distance"][0] == 0 and max(k["distance"]) < length
     assert all(0 < p["k"] < length for p in k["points"])
     assert ("max_abs_over_a0_within_L" in k) == (length > 33) and ("max_abs_over_a0_beyond_L" in k) == (length > 64)
+    assert [s["n"] for s in sec["spectra"]] == [64, 128]  # at L and 2L whatever N
 
 
 @pytest.mark.parametrize("length", ["1", "4096", "65536"])

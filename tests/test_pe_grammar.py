@@ -140,6 +140,7 @@ COMMANDS = ("train", "sweep", "bounds", "stress", "spectrum", "compare", "lrc")
 SPECS = {
     "rope:base=500": dict(train=0, sweep=0, bounds=0, stress=0, spectrum=0, compare=0, lrc=0),  # compare takes parameters
     "rope+sinusoidal": dict(train=0, sweep=0, bounds=0, stress=0, spectrum=0, compare=0, lrc=2),
+    "rope:base=1e+06": dict(train=0, sweep=0, bounds=0, stress=0, spectrum=0, compare=0, lrc=0),  # '+' of an exponent
     "{d}/pe.npy": dict(train=2, sweep=2, bounds=2, stress=0, spectrum=2, compare=2, lrc=2),
     "{d}/pe.safetensors#pos": dict(train=2, sweep=2, bounds=2, stress=0, spectrum=2, compare=2, lrc=2),
     "hf:{minilm}#" + MINILM_KEY: dict(train=2, sweep=2, bounds=2, stress=0, spectrum=2, compare=2, lrc=2),

@@ -229,7 +229,7 @@ def _notes(payload) -> list[str]:
 
 def _title(st) -> str:
     return (f"petheory compare (d={st['d']} for registered encodings, a model's own head dimension and context; "
-            f"spectrum at N={st['n']}; norms past n_max={st['n_max']})")
+            f"spectrum at N={st['n']}; norms past n_max={st['n_max']}, a model's past its own L)")
 
 
 def _markdown(payload) -> None:
