@@ -123,5 +123,6 @@ def test_cli_writes_json_and_figure(llama, tmp_path, capsys):
 
 def test_cli_refuses_a_directory_without_weights(tmp_path, capsys):
     (tmp_path / "config.json").write_text(json.dumps({"model_type": "llama", "hidden_size": 32, "num_attention_heads": 4,
-                                                      "max_position_embeddings": 128}))
+                                                      "max_position_embeddings": 128,
+                                                      "num_hidden_layers": 2}))
     refused(capsys, "bands", "--pe", f"hf:{tmp_path}", match="weights")

@@ -103,7 +103,8 @@ def band_usage(spec, *, context: int | None = None) -> dict:
     dict
         ``model``, ``model_type``, ``pairing``, ``rotary_dim``, ``head_dim``, ``num_heads``, ``num_kv_heads``,
         ``layers`` (indices read), ``context``, ``bands`` ({scheme name: {'frequencies', 'wavelengths',
-        'wavelength_over_context'}}: ``global``, and ``local`` where sliding layers have their own base),
+        'wavelength_over_context'}}: ``global`` (the main layer kind), and each other rotary layer kind
+        by its layer type, e.g. ``sliding_attention``),
         ``query`` / ``key``: ``{'norms': (layers, heads, bands)}``.
 
     Notes
@@ -124,15 +125,15 @@ def band_usage(spec, *, context: int | None = None) -> dict:
         raise ValidationError(f"{directory} has no config.json: band usage needs the model family (pairing, heads)")
     cfg = read_config(cfg_path)
     ms = resolve_config(cfg)
-    main = ms.main
-    if main.encoding == "mla_rope" or "pairing" not in main.params:
-        raise ValidationError(f"band usage reads separate q_proj/k_proj of rotary models; {ms.model_type} "
-                              f"({main.encoding}) is not supported")
+    main = ms.main.positions  # the wavelengths of the first full-attention rotary layer kind
+    if main.kind != "rotary" or main.encoding == "mla_rope" or "pairing" not in main.params:
+        raise ValidationError(f"band usage reads separate q_proj/k_proj of rotary models; {ms.source} "
+                              f"({main.encoding or main.kind}) is not supported")
     pairing = main.params["pairing"]
     r = int(main.params.get("rotary_dim") or main.d)
     text = cfg.get("text_config") if isinstance(cfg.get("text_config"), dict) else cfg
     heads = ms.num_heads
-    kv = int(text.get("num_key_value_heads") or heads)
+    kv = ms.num_kv_heads
     hd = ms.head_dim
     weights = ModelWeights(directory)
     if not any(f.kind != "torch" for f in weights.files):
@@ -152,11 +153,15 @@ def band_usage(spec, *, context: int | None = None) -> dict:
         q_norms.append(band_norms(weights.read(p["q"]), heads=heads, head_dim=hd, rotary_dim=r, pairing=pairing))
         k_norms.append(band_norms(weights.read(p["k"]), heads=kv, head_dim=hd, rotary_dim=r, pairing=pairing))
     bands = {}
-    for name, sch in ms.schemes.items():
+    for layer, idx in ms.kinds():  # one entry per rotary layer kind: 'global' (the main one), else its layer type
+        sch = layer.positions
+        if sch.kind != "rotary":
+            continue
+        name = "global" if layer == ms.main else (layer.type or f"layers {idx[0]}..{idx[-1]}")
         w, _ = band_frequencies(sch.encoding, sch.d, L, **sch.params)
         lam = 2 * math.pi / np.maximum(w, 1e-300)
         bands[name] = {"frequencies": w.tolist(), "wavelengths": lam.tolist(), "wavelength_over_context": (lam / L).tolist()}
-    return {"model": Path(directory).name, "source": f"hf:{directory}", "model_type": ms.model_type, "pairing": pairing,
+    return {"model": Path(directory).name, "source": f"hf:{directory}", "model_type": ms.source, "pairing": pairing,
             "rotary_dim": r, "head_dim": hd, "num_heads": heads, "num_kv_heads": kv, "layers": list(proj),
             "context": L, "bands": bands, "query": {"norms": np.stack(q_norms).tolist()},
             "key": {"norms": np.stack(k_norms).tolist()},
