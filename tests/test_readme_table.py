@@ -143,4 +143,4 @@ def test_the_table_shows_setup_calibration_and_exploratory(records):
     assert "| reconstruction | **not_reproduced** |" in row and "calibration (ours vs paper" in row
     assert "sinusoidal 0.2855 vs 0.0423 (out)" in row
     row = next(line for line in table.splitlines() if "`chen2025.learned_relation_pe__corrected`" in line)
-    assert "**inconclusive** (exploratory)" in row and "named after training" in row
+    assert "**inconclusive** (exploratory)" in row and "is not an ancestor of the commit the records" in row

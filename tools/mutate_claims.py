@@ -60,14 +60,26 @@ def _scaled(path: str, factor: float, add: float = 0.0):
 
 
 def _registry(pe: str, wrap):
-    """Plant: the encoding registry entry ``pe`` replaced by ``wrap(real_fn)``."""
+    """Plant: the encoding registry entry ``pe`` replaced (public ``register(..., overwrite=True)``) by
+    ``wrap(real_fn)``, with the real function's signature; the original entry is registered back on undo."""
     def plant(mp):
+        import functools
+
         from petheory import encodings as enc
 
         info = enc.info(pe)
-        mp.setitem(enc._REGISTRY, pe, enc.EncodingInfo(info.name, info.kind, wrap(info.fn), info.summary,
-                                                        info.conventions, info.source, info.params))
+        planted = functools.wraps(info.fn)(wrap(info.fn))
+        enc.register(pe, info.kind, conventions=info.conventions, source=info.source, overwrite=True)(planted)
+        # undone through the monkeypatch: restoring this attribute re-registers the real function
+        mp.setattr(_Undo, "actions", [*_Undo.actions, lambda: enc.register(
+            pe, info.kind, conventions=info.conventions, source=info.source, overwrite=True)(info.fn)])
     return plant
+
+
+class _Undo:
+    """Undo actions a plant cannot express as a monkeypatch; run (and emptied) after each plant."""
+
+    actions: list = []
 
 
 def _compose(fn):
@@ -391,6 +403,8 @@ def run_plant(p: Plant) -> dict:
             return {"claim": p.claim, "what": p.what, "outcome": "error", "why": f"plant failed: {exc!r}",
                     "seconds": round(time.perf_counter() - t0, 2)}
         after, summary = _verdict_of(p.claim)
+        for undo in _Undo.actions:
+            undo()
     _clear_caches()
     if after == "crash" and "sympy proved the identity" not in summary:
         # a checker that raises under the plant is the plant's failure, not a detection; only the runner's refusal of
