@@ -79,6 +79,8 @@ YOURS = {
     "petheory encodings --plugin ./my_pes.py": "my_pes.py (the plugin shown above it)",
     "petheory check --plugin ./my_pes.py --claims 'user2099.*'": "my_pes.py",
     "petheory check --plugin mypkg.my_pes --claims 'user2099.*'": "an importable mypkg",
+    "petheory report --pe hub/model/config.json": "a hostile hub folder (tests/test_hostile_hub.py builds it)",
+    "petheory stress --pe hf:hub/model": "a hostile hub folder (tests/test_hostile_hub.py builds it)",
 }
 
 
