@@ -96,84 +96,26 @@ def random_table_null(D, d: int, *, kind: str = "stress1", draws: int = DRAWS, s
     Stress-1 is scale-free, so the N(0, 1) scale does not matter for it; raw stress and strain
     are not, and their null is for unit-variance entries. Cost: ``draws`` times one
     :math:`O(n^2 d)` distance matrix. The target is validated once and :math:`\sum D^2` summed
-    once; for stress-1 on a dense target the draws go :data:`BATCH` at a time through one
-    batched GEMM per row block (:func:`_stress1_batch`), with the same Gram formula, close-pair
-    repair and half-triangle sums as :func:`petheory.geometry.stress`; other kinds call it per draw.
+    once, and the draws go 8 at a time through one batched GEMM per row block
+    (:func:`petheory.geometry.stress_measures.stress_of_tables`).
     """
     from petheory import geometry
-    from petheory.geometry import stress_measures as sm
+    from petheory.geometry.stress_measures import stress_of_tables
 
     D = geometry.check_distance_matrix(D, "target")
     d = v.integer("d", d, minimum=1)
     draws = v.integer("draws", draws, minimum=1)
     seed = v.integer("seed", seed, minimum=0)
-    v.choice("kind", kind, sm.STRESS_KINDS)
     n = D.shape[0]
-    T = sm._DenseRows(D)  # validated once, not once per draw
-    tt = float(np.einsum("ij,ij->", D, D)) if kind == "stress1" else 0.0
-    vals = np.empty(draws)
-    for k0 in range(0, draws, BATCH):
-        Xs = [np.random.default_rng(seed + k).standard_normal((n, d)) for k in range(k0, min(draws, k0 + BATCH))]
-        if kind == "stress1" and tt > 0:  # (an all-zero target: geometry.stress says why stress-1 is undefined)
-            vals[k0:k0 + len(Xs)] = _stress1_batch(Xs, T, tt)
-        else:
-            vals[k0:k0 + len(Xs)] = [sm._stress(sm._source(X, "X", True), T, kind) for X in Xs]
-        if progress is not None:
-            for k in range(k0, k0 + len(Xs)):
+
+    def tables():
+        for k in range(draws):
+            yield np.random.default_rng(seed + k).standard_normal((n, d))
+            if progress is not None:
                 progress(k + 1, draws)
+
+    vals = stress_of_tables(tables(), D, kind=kind)
     return NullReference(n=n, d=d, kind=kind, draws=draws, seed=seed, values=np.sort(vals))
-
-
-#: Random tables per batched GEMM in :func:`random_table_null`.
-BATCH = 8
-#: Bytes of the (BATCH, b, n) distance block of one batch (a few L2s: b ~ 16-32 rows at n = 2048).
-_BATCH_BYTES = 2**21
-
-
-def _stress1_batch(Xs: list, T, tt: float) -> np.ndarray:
-    r"""Stress-1 of each table in ``Xs`` (each (n, d)) against the dense target ``T``; shape (len(Xs),).
-
-    For each row block ``[i0, i1)`` against columns ``i0:`` (the upper half; the target and the
-    encoding distances are symmetric): one batched GEMM of the augmented rows
-    :math:`[x_i, |x_i|^2, 1]\cdot[-2x_j, 1, |x_j|^2]` of every table, exactly as
-    :class:`petheory.geometry.stress_measures._CoordRows` forms them (centred rows); a block of a
-    table with a pair below the cancellation screen (close points) is recomputed by that class,
-    which repairs those pairs from differences. :math:`\sum E^2` needs no distances:
-    :math:`\sum_{i,j}\lVert x_i-x_j\rVert^2 = 2n\sum_i\lVert x_i-\bar x\rVert^2`. A draw whose
-    fit is within 1e-3 (where stress-1's :math:`1-\cos^2` cancels) is recomputed by
-    :func:`petheory.geometry.stress`, which then sums the residual directly.
-    """
-    from petheory.geometry import stress_measures as sm
-
-    K, n = len(Xs), T.n
-    C = [sm._CoordRows(X) for X in Xs]
-    L = np.stack([c._L for c in C])  # (K, n, d + 2)
-    R = np.stack([c._R for c in C])  # (K, d + 2, n)
-    sq = np.stack([c.sq for c in C])  # (K, n)
-    sqmax = sq.max(axis=1)
-    ee = 2.0 * n * sq.sum(axis=1)  # sum over ordered pairs of |x_i - x_j|^2
-    te = np.zeros(K)
-    b = int(max(8, min(n, _BATCH_BYTES // (8 * n * K))))
-    buf = np.empty(K * b * n)
-    with sm._one_blas_thread():  # cache-sized GEMMs: threads only wait on each other (see geometry.stress)
-        for i0 in range(0, n, b):
-            i1 = min(n, i0 + b)
-            bb, m = i1 - i0, n - i0
-            D2 = np.matmul(L[:, i0:i1], R[:, :, i0:], out=buf[: K * bb * m].reshape(K, bb, m))
-            rows, diag = np.arange(bb), np.arange(bb)
-            D2[:, rows, diag] = np.inf
-            low = D2.min(axis=2) <= sm._CANCEL * (sq[:, i0:i1] + sqmax[:, None])  # (K, bb): rows that may cancel
-            D2[:, rows, diag] = 0.0
-            E = np.sqrt(np.maximum(D2, 0.0, out=D2), out=D2)
-            for k in np.flatnonzero(low.any(axis=1)):
-                E[k] = C[k].rows(i0, i1, i0)  # exact repair of close pairs, as geometry.stress does
-            Tb = T.rows(i0, i1, i0)
-            te += np.einsum("kij,ij->k", E[:, :, :bb], Tb[:, :bb]) + 2.0 * np.einsum("kij,ij->k", E[:, :, bb:], Tb[:, bb:])
-    out = np.empty(K)
-    for k in range(K):
-        s2 = 1.0 - te[k] * te[k] / (tt * ee[k]) if ee[k] > 0 else 1.0
-        out[k] = sm._stress(C[k], T, "stress1") if s2 < 1e-3 else float(np.sqrt(min(max(s2, 0.0), 1.0)))
-    return out
 
 
 def equidistant_stress(D, *, kind: str = "stress1") -> float:

@@ -18,7 +18,7 @@ from petheory.geometry.distributions import PositionalDistributions
 from petheory.geometry.hellinger import SqrtDistributions, check_distance_matrix, sqrt_distributions
 from petheory.errors import ValidationError
 
-__all__ = ["STRESS_FORMULAS", "STRESS_KINDS", "STRESS_LABELS", "stress", "stress_between"]
+__all__ = ["STRESS_FORMULAS", "STRESS_KINDS", "STRESS_LABELS", "stress", "stress_between", "stress_of_tables"]
 
 #: The stress measures by name (``stress1``, ``strain``, ...), each with its formula in words: one table
 #: for the docs, the CLI and the claims.
@@ -249,6 +249,93 @@ def stress(X, D, *, kind: str = "stress1") -> float:
     0.0
     """
     return _stress(_source(X, "X", True), _source(D, "D", False), kind)
+
+
+def stress_of_tables(tables, D, *, kind: str = "stress1") -> np.ndarray:
+    """Stress of every coordinate table in ``tables`` (an iterable of (n, k) arrays) against one target ``D`` (n, n).
+
+    The same numbers as ``[stress(X, D, kind=kind) for X in tables]`` up to rounding, with ``D``
+    validated and :math:`\sum D^2` summed once; for stress-1 the tables go :data:`BATCH` at a time
+    through one batched GEMM per row block (see :func:`_stress1_batch`). Returns shape (len(tables),).
+
+    >>> import numpy as np
+    >>> D = np.array([[0.0, 1.0], [1.0, 0.0]])
+    >>> stress_of_tables([np.array([[0.0], [2.0]])], D)
+    array([0.])
+    """
+    v.choice("kind", kind, STRESS_KINDS)
+    T = _DenseRows(check_distance_matrix(D, "D"))
+    tt = float(np.einsum("ij,ij->", T.D, T.D))
+    out, batch = [], []
+
+    def flush():
+        Xs = [(X.reshape(-1, 1) if X.ndim == 1 else X) for X in (v.array("X", X, ndim=(1, 2)) for X in batch)]
+        for X in Xs:
+            if X.shape[0] != T.n:
+                raise ValidationError(f"the encoding has {X.shape[0]} positions but the target has {T.n}; they must match")
+        if kind == "stress1" and tt > 0:  # (an all-zero target: _stress says why stress-1 is undefined)
+            out.extend(_stress1_batch(Xs, T, tt))
+        else:
+            out.extend(_stress(_CoordRows(X), T, kind) for X in Xs)
+        batch.clear()
+
+    for X in tables:
+        batch.append(X)
+        if len(batch) == BATCH:
+            flush()
+    if batch:
+        flush()
+    return np.asarray(out, dtype=np.float64)
+
+
+#: Random tables per batched GEMM in :func:`random_table_null`.
+BATCH = 8
+#: Bytes of the (BATCH, b, n) distance block of one batch (a few L2s: b ~ 16-32 rows at n = 2048).
+_BATCH_BYTES = 2**21
+
+
+def _stress1_batch(Xs: list, T, tt: float) -> np.ndarray:
+    r"""Stress-1 of each table in ``Xs`` (each (n, d)) against the dense target ``T``; shape (len(Xs),).
+
+    For each row block ``[i0, i1)`` against columns ``i0:`` (the upper half; the target and the
+    encoding distances are symmetric): one batched GEMM of the augmented rows
+    :math:`[x_i, |x_i|^2, 1]\cdot[-2x_j, 1, |x_j|^2]` of every table, exactly as
+    :class:`_CoordRows` forms them (centred rows); a block of a
+    table with a pair below the cancellation screen (close points) is recomputed by that class,
+    which repairs those pairs from differences. :math:`\sum E^2` needs no distances:
+    :math:`\sum_{i,j}\lVert x_i-x_j\rVert^2 = 2n\sum_i\lVert x_i-\bar x\rVert^2`. A draw whose
+    fit is within 1e-3 (where stress-1's :math:`1-\cos^2` cancels) is recomputed by
+    :func:`petheory.geometry.stress`, which then sums the residual directly.
+    """
+    K, n = len(Xs), T.n
+    C = [_CoordRows(X) for X in Xs]
+    L = np.stack([c._L for c in C])  # (K, n, d + 2)
+    R = np.stack([c._R for c in C])  # (K, d + 2, n)
+    sq = np.stack([c.sq for c in C])  # (K, n)
+    sqmax = sq.max(axis=1)
+    ee = 2.0 * n * sq.sum(axis=1)  # sum over ordered pairs of |x_i - x_j|^2
+    te = np.zeros(K)
+    b = int(max(8, min(n, _BATCH_BYTES // (8 * n * K))))
+    buf = np.empty(K * b * n)
+    with _one_blas_thread():  # cache-sized GEMMs: threads only wait on each other (see geometry.stress)
+        for i0 in range(0, n, b):
+            i1 = min(n, i0 + b)
+            bb, m = i1 - i0, n - i0
+            D2 = np.matmul(L[:, i0:i1], R[:, :, i0:], out=buf[: K * bb * m].reshape(K, bb, m))
+            rows, diag = np.arange(bb), np.arange(bb)
+            D2[:, rows, diag] = np.inf
+            low = D2.min(axis=2) <= _CANCEL * (sq[:, i0:i1] + sqmax[:, None])  # (K, bb): rows that may cancel
+            D2[:, rows, diag] = 0.0
+            E = np.sqrt(np.maximum(D2, 0.0, out=D2), out=D2)
+            for k in np.flatnonzero(low.any(axis=1)):
+                E[k] = C[k].rows(i0, i1, i0)  # exact repair of close pairs, as geometry.stress does
+            Tb = T.rows(i0, i1, i0)
+            te += np.einsum("kij,ij->k", E[:, :, :bb], Tb[:, :bb]) + 2.0 * np.einsum("kij,ij->k", E[:, :, bb:], Tb[:, bb:])
+    out = np.empty(K)
+    for k in range(K):
+        s2 = 1.0 - te[k] * te[k] / (tt * ee[k]) if ee[k] > 0 else 1.0
+        out[k] = _stress(C[k], T, "stress1") if s2 < 1e-3 else float(np.sqrt(min(max(s2, 0.0), 1.0)))
+    return out
 
 
 def stress_between(E, D, *, kind: str = "stress1") -> float:

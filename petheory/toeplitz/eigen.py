@@ -262,12 +262,14 @@ def _davidson_top(T: ToeplitzOperator, theta_star: float, U: float, strang, sign
         X = (np.exp(1j * j * theta_star) * box)[None, :]
     dtype = np.float64 if real else np.complex128
     maxdim, keep = 10, 3  # grown to 40, 8 when progress stalls (see below)
-    V = np.empty((maxdim + 4, n), dtype=dtype)  # rows: orthonormal basis (grown with maxdim: 8N bytes a row)
+    # rows: orthonormal basis, at most maxdim (a step adds <= 3 rows and restarts first when they would not fit);
+    # grown with maxdim only when the iteration stalls: 8N bytes a row (16N complex), the largest memory here
+    V = np.empty((maxdim, n), dtype=dtype)
     W = np.empty_like(V)  # rows: sign * T @ basis
     m = 0
     matvecs = 0
 
-    Hm = np.zeros((44, 44), dtype=dtype)  # Rayleigh quotient V^H W, kept up to date as vectors come and go
+    Hm = np.zeros((40, 40), dtype=dtype)  # Rayleigh quotient V^H W, kept up to date as vectors come and go
 
     def add(Y):
         nonlocal m, matvecs
@@ -324,7 +326,7 @@ def _davidson_top(T: ToeplitzOperator, theta_star: float, U: float, strang, sign
             Tn = np.concatenate([Tn, res_vec[None, :]])
             if maxdim < 40:
                 maxdim, keep = 40, 8
-                V = np.concatenate([V, np.empty((maxdim + 4 - V.shape[0], n), dtype=dtype)])
+                V = np.concatenate([V, np.empty((maxdim - V.shape[0], n), dtype=dtype)])
                 W = np.concatenate([W, np.empty_like(V[W.shape[0]:])])
         if m + Tn.shape[0] > maxdim:  # thick restart on the best Ritz vectors
             k, m_old = min(keep, m), m
