@@ -28,7 +28,7 @@ from harness import Case, cli  # noqa: E402
 
 from petheory import encodings as enc  # noqa: E402
 from petheory import toeplitz as tp  # noqa: E402
-from petheory.models.report import rotary_column  # noqa: E402
+from petheory.analyses.kernel import rotary_column  # noqa: E402
 
 NAME = "spectra"
 TITLE = "rotary-kernel spectra at 8k..8M positions: exact low-rank Gram vs the certified FFT path"

@@ -9,7 +9,7 @@ import pytest
 from petheory import toeplitz as tp
 from petheory.encodings.rotary import rope_frequencies
 from petheory.errors import ValidationError
-from petheory.models.report import rotary_column
+from petheory.analyses.kernel import rotary_column
 
 U = np.finfo(float).eps / 2
 

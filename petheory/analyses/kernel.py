@@ -28,7 +28,6 @@ from petheory import encodings as enc
 from petheory.errors import ValidationError
 from petheory.scheme import Positions
 
-U = np.finfo(float).eps / 2
 
 
 def one_blas_thread():
@@ -160,59 +159,19 @@ def position_column(pos: Positions, n: int, *, project: bool = True, learned_t5:
     return Column(np.asarray(c), r, what, src.record_fields())
 
 
-def _dirichlet(alpha: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    r""":math:`\sum_{i<n}\cos(i\alpha)` and :math:`\sum_{i<n}\sin(i\alpha)` in closed form, elementwise."""
-    a = np.remainder(alpha + math.pi, 2 * math.pi) - math.pi  # i is an integer: alpha mod 2 pi
-    half = np.sin(a / 2)
-    small = np.abs(half) < 1e-300
-    d = np.where(small, float(n), np.sin(n * a / 2) / np.where(small, 1.0, half))
-    return np.cos((n - 1) * a / 2) * d, np.sin((n - 1) * a / 2) * d
-
-
 def low_rank_extremes(freqs, n: int, factor: float = 1.0) -> dict:
-    r"""Extreme eigenvalues of :math:`T_{ij} = F\sum_t\cos((i-j)\omega_t)`, n x n, exactly, in O(b^2 + b^3).
-
-    :math:`T = F A A^T` with :math:`A = [\cos(i\omega_t), \sin(i\omega_t)]` (n x 2b), so the non-zero
-    eigenvalues of T are those of the 2b x 2b Gram :math:`F A^T A`, whose entries are Dirichlet sums in
-    closed form (:func:`_dirichlet`); when n > 2b the rank is at most 2b < n and :math:`\lambda_{min} = 0`.
-
-    Returns the fields of ``petheory.toeplitz.EigenEstimate.as_dict()`` for ``lambda_min`` and
-    ``lambda_max`` (certificate ``'low-rank Gram'``).
-
-    Notes
-    -----
-    Error model (written next to the bound below): an entry of :math:`A^T A` is a Dirichlet sum whose
-    derivative in its argument is at most :math:`n^2/2`, and the argument carries a rounding error of at
-    most :math:`4u(\pi + 2\max\omega)`, so each entry is within :math:`e = 2n^2u(\pi + 2\max\omega) + 4nu`;
-    the 2b x 2b perturbation has 2-norm at most :math:`2b\,e`, and the dense symmetric eigensolver adds
-    :math:`2b\,u\,\|G\|` (Golub & Van Loan §8.4). Both, times F, make ``error_bound``. The Toeplitz path
-    (FFT Lanczos) stays the reference in the tests.
+    r"""Extreme eigenvalues of :math:`T_{ij} = F\sum_t\cos((i-j)\omega_t)`, n x n, exactly: the fields of
+    ``ExtremeEigenvalues.as_dict()`` from :func:`petheory.toeplitz.rotary_kernel_extremes` (the 2b x 2b
+    Gram in closed form, written once there; certificate ``'gram'``).
 
     >>> r = low_rank_extremes([0.5, 0.1], 64)
-    >>> r["lambda_min"]["value"], round(r["lambda_max"]["value"], 6) > 0
+    >>> r["lambda_min"]["value"], r["lambda_max"]["value"] > 0
     (0.0, True)
     """
-    w = v.array("freqs", freqs, ndim=1)
-    n = v.integer("n", n, minimum=1)
-    b = w.shape[0]
-    s, t = w[:, None], w[None, :]
-    cd, sd = _dirichlet(s - t, n)
-    cp, sp = _dirichlet(s + t, n)
-    cc, ss = (cd + cp) / 2, (cd - cp) / 2
-    cs = (sp - sd) / 2  # sum_i cos(i w_s) sin(i w_t) = (S(w_s + w_t) - S(w_s - w_t)) / 2
-    G = np.block([[cc, cs], [cs.T, ss]])
+    from petheory import toeplitz as tp
+
     with one_blas_thread():
-        mu = np.linalg.eigvalsh((G + G.T) / 2)
-    entry = 2.0 * n * n * U * (math.pi + 2.0 * float(np.max(np.abs(w)) if b else 0.0)) + 4.0 * n * U
-    err = float(abs(factor)) * float(2 * b * entry + 2 * b * U * float(np.max(np.abs(mu)) if b else 0.0))
-    top = float(factor * mu[-1]) if b else 0.0
-    low = 0.0 if n > 2 * b else float(factor * mu[2 * b - n])
-
-    def est(val):
-        return {"value": val, "residual": err, "bracket": [val - err, val + err], "error_bound": err,
-                "certificate": "low-rank Gram", "iterations": 0, "matvecs": 0, "converged": True}
-
-    return {"lambda_min": est(low), "lambda_max": est(top)}
+        return tp.rotary_kernel_extremes(freqs, n, factor).as_dict()
 
 
 def extremes(pos: Positions, n: int, *, rtol: float = 1e-8, column: Column | None = None) -> tuple[dict, list[str]]:

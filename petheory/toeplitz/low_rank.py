@@ -11,7 +11,7 @@ every other eigenvalue is 0 (rank at most 2r). The entries of G are Dirichlet su
 forms, so the whole spectrum costs :math:`O(r^2)` for the entries and :math:`O(r^3)` for
 ``eigvalsh``, whatever N is: no FFT, no (N, r) table, no iteration. This is the kernel
 ``petheory report`` certifies for RoPE, PI, NTK, YaRN, Llama 3 and LongRoPE
-(:func:`petheory.models.report.rotary_column`); gu2025 Remark 3.2 (the sinusoidal Gram is
+(:func:`petheory.analyses.kernel.rotary_column`); gu2025 Remark 3.2 (the sinusoidal Gram is
 Toeplitz) is the case :math:`F = 1`, :math:`\omega_t = b^{-2t/d}`.
 """
 
