@@ -165,8 +165,8 @@ def target_warnings(D, details: dict | None = None, *, n_implicit: bool = False)
                        "sampling noise; raise --min-count (or lower --max-vocab)")
         if n_implicit:
             out.append(f"n={n} was chosen implicitly (every position with >= {details.get('min_count', 1)} observations"
-                       f"{', capped by the table' if details.get('capped_by_table') else ''}); pass --n and --min-count "
+                       f"{', capped by the table' if details.get('capped_by_table') else ''}); pass --length and --min-count "
                        "to choose it")
     elif n_implicit:
-        out.append(f"n={n} was chosen implicitly (all of the target's positions); pass --n to choose it")
+        out.append(f"n={n} was chosen implicitly (all of the target's positions); pass --length to choose it")
     return out

@@ -175,7 +175,7 @@ def print_table(records: list[dict], console) -> None:
     if why:
         console.print()
         console.print("[bold]Why refuted[/bold]: each counterexample, what the checker compared on it, and the command that "
-                      "replays it (empirical ones: their records and test are in the report, --report FILE.md)")
+                      "replays it (empirical ones: their records and test are in the report, --markdown FILE)")
         for line in why:
             console.print(escape(line), soft_wrap=True)  # soft_wrap: a command is never broken inside a token
 

@@ -103,9 +103,9 @@ def test_every_command_gives_llama_3_1_its_own_head_dimension_and_numbers(config
     rep = _json(capsys, "report", "--pe", cfg, "--length", "16384", "--multiples", "1", "--null-draws", "5",
                 "--json", "-")["reports"][0]
     sec = rep["sections"][0]
-    cmp = _json(capsys, "compare", "--pe", cfg, "--n", "8192", "--lengths", "64,16384", "--null-draws", "5", "--json", "-")
-    spec = _json(capsys, "spectrum", "--pe", cfg, "--n", "8192", "--json", "-")
-    bnd = _json(capsys, "bounds", "--pe", cfg, "--length", "16384", "--json", "-")
+    cmp = _json(capsys, "compare", "--pe", cfg, "--length", "8192", "--lengths", "64,16384", "--null-draws", "5", "--json", "-")
+    spec = _json(capsys, "spectrum", "--pe", cfg, "--length", "8192", "--json", "-")
+    bnd = _json(capsys, "bounds", "--pe", cfg, "--lengths", "16384", "--json", "-")
     st = _json(capsys, "stress", "--pe", cfg, "--null-draws", "5", "--json", "-")
     # head dimension 128 (64 bands) everywhere, band 1 at 0.8146 rad/position (a 64-wide head would give 0.6636)
     assert rep["head_dim"] == sec["encoding"]["d"] == cmp["rows"][0]["d"] == spec["resolved_encoding"]["d"] == 128
@@ -136,16 +136,16 @@ def test_every_command_sees_gemma_2s_two_layer_kinds(configs, capsys):
     assert slide["analysed_length"] == 4096 and full["analysed_length"] == 8192 and rep["length"] == 8192
     assert any("min(N, 4,096)" in n for n in slide["notes"])
     assert slide["spectra"][0]["n"] == 4096 and full["spectra"][0]["n"] == 8192
-    spec = _json(capsys, "spectrum", "--pe", cfg, "--n", "8192", "--method", "off", "--json", "-")
+    spec = _json(capsys, "spectrum", "--pe", cfg, "--length", "8192", "--method", "off", "--json", "-")
     by_span = {s["span"]: s for s in spec["sections"]}
     assert by_span["sliding 4096"]["n"] == 4096 and by_span["full"]["n"] == 8192
     assert by_span["sliding 4096"]["eigenvalues"]["lambda_max"]["value"] == slide["spectra"][0]["lambda_max"]
     assert by_span["full"]["eigenvalues"]["lambda_max"]["value"] == full["spectra"][0]["lambda_max"]
-    cmp = _json(capsys, "compare", "--pe", cfg, "--n", "8192", "--lengths", "64,128", "--null-draws", "3", "--json", "-")
+    cmp = _json(capsys, "compare", "--pe", cfg, "--length", "8192", "--lengths", "64,128", "--null-draws", "3", "--json", "-")
     assert [(r["span"], r["d"], r["spectrum"]["n"]) for r in cmp["rows"]] == [("sliding 4096", 256, 4096),
                                                                               ("full", 256, 8192)]
     assert cmp["rows"][0]["spectrum"]["lambda_max"] == slide["spectra"][0]["lambda_max"]
-    bnd = _json(capsys, "bounds", "--pe", cfg, "--length", "100", "--json", "-")
+    bnd = _json(capsys, "bounds", "--pe", cfg, "--lengths", "100", "--json", "-")
     assert [r["layers"] for r in bnd["rows"]] == [list(range(42))]  # the same positions: one bound row
 
 
@@ -190,10 +190,10 @@ def test_report_cli_at_short_lengths_of_llama_3_1(configs, capsys, length):
 
 @pytest.mark.parametrize("command", [
     ["report", "--multiples", "1", "--null-draws", "0", "--length", "64"],
-    ["spectrum", "--n", "32", "--method", "off"],
+    ["spectrum", "--length", "32", "--method", "off"],
     ["stress", "--null-draws", "0"],
-    ["bounds", "--length", "100"],
-    ["compare", "--n", "16", "--lengths", "8,16", "--null-draws", "3", "--records", "/nonexistent-records"],
+    ["bounds", "--lengths", "100"],
+    ["compare", "--length", "16", "--lengths", "8,16", "--null-draws", "3", "--records", "/nonexistent-records"],
 ])
 def test_an_exponent_with_a_sign_is_one_number_in_every_command(command, capsys):
     out = _json(capsys, command[0], "--pe", "rope:base=1e+06", *command[1:], "--json", "-")

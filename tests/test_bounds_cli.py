@@ -15,14 +15,14 @@ def run_json(capsys, *args):
 
 
 def test_every_registered_pe_answers(capsys):
-    rows = run_json(capsys, "--length", "120", "--n-max", "50", "-d", "16")["rows"]
+    rows = run_json(capsys, "--lengths", "120", "--context", "50", "-d", "16")["rows"]
     assert sorted(r["pe"] for r in rows) == enc.available()
     for r in rows:
         assert r["norm"]["computed"] is not None and r["B0"] >= 1.0 and r["rademacher"] > 0
 
 
 def test_numbers_are_the_library_numbers(capsys):
-    (r,) = run_json(capsys, "--pe", "sinusoidal", "--length", "300", "-d", "64", "--m", "400", "--weight-norm", "2",
+    (r,) = run_json(capsys, "--pe", "sinusoidal", "--lengths", "300", "-d", "64", "--m", "400", "--weight-norm", "2",
                     "--lipschitz", "3", "--token-norm", "0.5")["rows"]
     assert r["norm"]["stated"] == 8.0 and math.isclose(r["norm"]["computed"], math.sqrt(32), rel_tol=1e-12)
     assert math.isclose(r["rademacher"], 2 * 3 * (0.5 + math.sqrt(32)) / 20, rel_tol=1e-12)
@@ -30,7 +30,7 @@ def test_numbers_are_the_library_numbers(capsys):
 
 def test_alibi_rows_carry_eq9_and_parameters_parse(capsys):
     out = run_json(capsys, "--pe", "alibi:slope=0.5", "--pe", "wavelet:wavelet=db4,normalisation=none",
-                   "--length", "100,400", "--n-max", "50", "--distance", "120")
+                   "--lengths", "100,400", "--context", "50", "--distance", "120")
     a = [r for r in out["rows"] if r["pe"] == "alibi"]
     assert [r["norm"]["stated"] for r in a] == [0.5 * 99, 0.5 * 399]
     assert a[0]["eq9"]["bound"] == 0.25 * 0.5 * (120 - 50)
@@ -39,7 +39,7 @@ def test_alibi_rows_carry_eq9_and_parameters_parse(capsys):
 
 
 def test_table_output(capsys):
-    assert main(["bounds", "--pe", "sinusoidal,rope,alibi", "--length", "64"]) == 0
+    assert main(["bounds", "--pe", "sinusoidal,rope,alibi", "--lengths", "64"]) == 0
     out = capsys.readouterr().out
     assert "sqrt(d_model)" in out and "R_m bound" in out
 
@@ -49,12 +49,12 @@ def test_table_output(capsys):
     (["--weight-norm", "-1"], "weight_norm must be >= 0"),
     (["--lipschitz", "-2"], "lipschitz must be >= 0"),
     (["--token-norm", "-1"], "token_norm must be >= 0"),
-    (["--pe", "alibi", "--n-max", "50", "--distance", "40"], "distance must be > n_max=50"),
+    (["--pe", "alibi", "--context", "50", "--distance", "40"], "distance must be > n_max=50"),
     (["--pe", "sinusoidal", "--distance", "40"], "applies to alibi"),
     (["--pe", "wavelet:wavelet=db99"], "discrete PyWavelets family"),
     (["--pe", "fourier"], "unknown encoding 'fourier'"),
-    (["--length", "0"], "length must be >= 1"),
-    (["--length", "ten"], "--length must be integers"),
+    (["--lengths", "0"], "length must be >= 1"),
+    (["--lengths", "ten"], "--lengths must be integers"),
     (["--pe", "sinusoidal:foo=1"], "sinusoidal takes"),
     (["--lipschitz", "2", "--checkpoint", "x"], "not both"),
 ])
@@ -70,7 +70,7 @@ def test_checkpoint_gives_lipschitz_from_weights(capsys, tmp_path):
 
     train(preset("running_sum", "smoke", pe="alibi", epochs=1, ablate=False, **{"task.n_train": 16, "task.n_test": 4}),
           out_dir=tmp_path)
-    out = run_json(capsys, "--pe", "alibi", "--checkpoint", str(tmp_path), "--length", "60", "--n-max", "50")
+    out = run_json(capsys, "--pe", "alibi", "--checkpoint", str(tmp_path), "--lengths", "60", "--context", "50")
     lip = out["lipschitz"]
     assert lip["total"] > 1 and any(f[0] == "head" for f in lip["factors"])
     assert math.isclose(out["rows"][0]["rademacher"], lip["total"] * 1.0 / math.sqrt(1000), rel_tol=1e-12)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import json
 import subprocess
 import sys
@@ -146,13 +148,24 @@ def test_python_dash_m_petheory_is_the_command():
 
 
 def test_same_option_names_across_commands(capsys):
-    """-d/--d-model wherever a model width is taken, --pe SPEC wherever a PE is; --length is N' (bounds, compare)."""
+    """One name per concept (issue 29): -d/--d-model a model width, --pe SPEC a PE, --length N one length,
+    --lengths a list of them, --context L a training context, --markdown FILE and --json FILE the outputs;
+    the old spellings (--n, --N, --n-max, --report) are gone."""
+    helps = {name: _help([name, "--help"], capsys) for name in ("bounds", "stress", "spectrum", "compare", "lrc", "train",
+                                                                 "sweep", "report", "check", "bands", "extend")}
     for name in ("bounds", "stress", "spectrum", "compare", "lrc", "train", "sweep"):
-        out = _help([name, "--help"], capsys)
-        assert "-d D, --d-model D" in out and "--pe SPEC" in out, name
-    assert "--length N'" in _help(["bounds", "--help"], capsys)
-    assert "--length N'" in _help(["compare", "--help"], capsys)
-    assert "--kernel-length L" in _help(["spectrum", "--help"], capsys)
+        assert "-d D, --d-model D" in helps[name] and "--pe SPEC" in helps[name], name
+    for name in ("stress", "spectrum", "compare", "report"):
+        assert "--length N" in helps[name], name
+    for name in ("bounds", "compare", "lrc", "extend"):
+        assert "--lengths " in helps[name], name
+    for name in ("bounds", "compare", "report", "bands"):
+        assert "--context L" in helps[name], name
+    for name in ("check", "report", "compare"):
+        assert "--markdown FILE" in helps[name], name
+    for name, out in helps.items():
+        assert not re.search(r"--n[ ,]|--N\b|--n-max|--report\b", out), name
+    assert "--kernel-length L" in helps["spectrum"]
 
 
 # ----------------------------------------------------------------------------- a bug is not bad input
@@ -169,7 +182,7 @@ def test_a_library_bug_exits_1_with_one_line_and_a_traceback_file(exc, monkeypat
 
     monkeypatch.setattr("petheory.analyses.kernel.rotary_column", broken)
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    assert main(["spectrum", "--pe", "rope", "--n", "16", "-d", "8"]) == 1
+    assert main(["spectrum", "--pe", "rope", "--length", "16", "-d", "8"]) == 1
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and err.startswith(f"petheory: internal error: {type(exc).__name__}")
     path = err.rsplit("traceback: ", 1)[1].rstrip(")")
@@ -183,8 +196,8 @@ def test_a_library_bug_exits_1_with_one_line_and_a_traceback_file(exc, monkeypat
 
 
 @pytest.mark.parametrize("argv, match", [
-    (["spectrum", "--pe", "rope", "--n", "16", "-d", "7"], "even"),
-    (["spectrum", "--pe", "rope:colour=1", "--n", "16"], "colour"),
+    (["spectrum", "--pe", "rope", "--length", "16", "-d", "7"], "even"),
+    (["spectrum", "--pe", "rope:colour=1", "--length", "16"], "colour"),
     (["spectrum", "--pe", "nosuchpe"], "nosuchpe"),
 ])
 def test_bad_input_still_exits_2_in_one_line(argv, match, capsys):

@@ -69,7 +69,7 @@ def test_cli_compare_json_and_records(tmp_path, capsys, monkeypatch):
     (tmp_path / "runs" / "b").mkdir()
     (tmp_path / "runs" / "b" / "record.json").write_text("{not json")  # skipped, not fatal
     monkeypatch.chdir(tmp_path)
-    assert main(["compare", "--pe", "xpos,kerple_log", "--n", "32", "--lengths", "8,32", "--n-max", "8",
+    assert main(["compare", "--pe", "xpos,kerple_log", "--length", "32", "--lengths", "8,32", "--context", "8",
                  "--null-draws", "3", "--json", "-"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [r["pe"] for r in out["rows"]] == ["xpos", "kerple_log"] and out["records"]["count"] == 1
@@ -80,7 +80,7 @@ def test_cli_compare_json_and_records(tmp_path, capsys, monkeypatch):
 
 def test_cli_compare_table_says_when_there_are_no_records(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert main(["compare", "--pe", "rope_yarn", "--n", "16", "--lengths", "8,16", "--n-max", "8", "--null-draws", "3"]) == 0
+    assert main(["compare", "--pe", "rope_yarn", "--length", "16", "--lengths", "8,16", "--context", "8", "--null-draws", "3"]) == 0
     out = capsys.readouterr().out
     assert "rope_yarn" in out and "no records" in out and "0 training records" in out
 
@@ -142,8 +142,8 @@ def test_a_bias_without_a_logit_gap_metric_falls_back_to_hellinger(monkeypatch):
 
 def test_cli_compare_markdown(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert main(["compare", "--pe", "alibi,rope", "--n", "16", "--lengths", "8,16", "--n-max", "8", "--null-draws", "3",
-                 "--markdown"]) == 0
+    assert main(["compare", "--pe", "alibi,rope", "--length", "16", "--lengths", "8,16", "--context", "8", "--null-draws", "3",
+                 "--markdown", "-"]) == 0
     lines = capsys.readouterr().out.splitlines()
     rows = [ln for ln in lines if ln.startswith("| ")]
     assert len(rows) == 3 and rows[0].startswith("| PE | kind |") and rows[1].startswith("| alibi | bias |")

@@ -291,7 +291,7 @@ def test_json_output_follows_the_design_contract(scratch, tmp_path, capsys):
 def test_markdown_report_is_written(scratch, tmp_path):
     add_holds(), add_refuted()
     path = tmp_path / "report.md"
-    assert main(["check", "--claims", "testpaper2099.*", "--report", str(path), "--quiet"]) == 0
+    assert main(["check", "--claims", "testpaper2099.*", "--markdown", str(path), "--quiet"]) == 0
     md = path.read_text()
     assert md.startswith("# petheory check — profile `quick`, seed 0")
     assert "| `testpaper2099.refuted` | unspecified | exact | **refuted** | searched |" in md

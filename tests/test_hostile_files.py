@@ -245,7 +245,7 @@ def test_concurrent_sweeps_into_one_directory(tmp_path, monkeypatch):
     ["encodings", "--json", "{f}/x.json"],
     ["train", "running_sum", "--out", "{f}"],
     ["sweep", "--task", "running_sum", "--out", "{f}"],
-    ["check", "--claims", "li2025.alibi_monotone_bias", "--report", "{f}/r.md"],
+    ["check", "--claims", "li2025.alibi_monotone_bias", "--markdown", "{f}/r.md"],
     ["spectrum", "--coeffs", "1,0.5", "--json", "{f}/x.json"],
     ["bounds", "--pe", "alibi", "--json", "{f}/x.json"],
     ["stress", "--pe", "sinusoidal", "--json", "{f}/x.json"],

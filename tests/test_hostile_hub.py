@@ -103,6 +103,7 @@ def index(d: Path, weight_map, extra: str | None = None) -> Path:
 
 
 LLAMA = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 8192,
+         "num_hidden_layers": 32,
          "rope_theta": 500000.0, "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
                                                   "original_max_position_embeddings": 8192, "rope_type": "llama3"}}
 
@@ -136,7 +137,7 @@ def deep(n: int = 100_000) -> str:
 
 # ----------------------------------------------------------------------------- safetensors headers that lie
 
-SPEC = ["spectrum", "--n", "16", "--json"]  # + out; --pe FILE is added per row
+SPEC = ["spectrum", "--length", "16", "--json"]  # + out; --pe FILE is added per row
 
 ENTRY = {"dtype": "F32", "shape": [16, 8], "data_offsets": [0, TABLE.nbytes]}
 
@@ -358,7 +359,7 @@ def test_the_hugging_face_cache_layout_still_loads(capsys, tmp_path):
     snap = repo / "snapshots" / "rev1"
     snap.mkdir(parents=True)
     os.symlink(Path("..") / ".." / "blobs" / blob.name, snap / "model.safetensors")
-    rc, out, err = cli(capsys, "spectrum", "--n", "16", "--pe", f"hf:{snap}")
+    rc, out, err = cli(capsys, "spectrum", "--length", "16", "--pe", f"hf:{snap}")
     assert rc == 0, err
 
 
@@ -442,7 +443,7 @@ def test_a_config_with_a_byte_order_mark_is_read(capsys, tmp_path):
     """RFC 8259 lets a parser ignore a leading BOM; editors on Windows write one."""
     cfg = model_dir(tmp_path) / "config.json"
     cfg.write_bytes(b"\xef\xbb\xbf" + json.dumps(LLAMA).encode())
-    rc, out, err = cli(capsys, "spectrum", "--pe", str(cfg), "--n", "64")
+    rc, out, err = cli(capsys, "spectrum", "--pe", str(cfg), "--length", "64")
     assert rc == 0, err
 
 
@@ -562,12 +563,12 @@ def test_compare_skips_a_hostile_record_and_names_it(capsys, tmp_path, kind):
     rec = tmp_path / "recs" / "a" / "record.json"
     rec.parent.mkdir(parents=True)
     rec.write_text(RECORDS[kind])
-    rc, out, err = cli(capsys, "compare", "--pe", "sinusoidal", "--n", "16", "--null-draws", "2", "--records",
+    rc, out, err = cli(capsys, "compare", "--pe", "sinusoidal", "--length", "16", "--null-draws", "2", "--records",
                        tmp_path / "recs", "--json", tmp_path / "c.json")
     assert rc == 0, err
     assert f"skipping {rec}" in err and "Traceback" not in err
     json.loads((tmp_path / "c.json").read_text())  # valid JSON, no NaN literal
-    rc, out, err = cli(capsys, "compare", "--pe", "sinusoidal", "--n", "16", "--null-draws", "2", "--records", tmp_path / "recs")
+    rc, out, err = cli(capsys, "compare", "--pe", "sinusoidal", "--length", "16", "--null-draws", "2", "--records", tmp_path / "recs")
     assert rc == 0 and "nan" not in out.lower().replace("nanogpt", ""), out
 
 
@@ -667,7 +668,7 @@ def _ascii_env():
 
 @pytest.mark.parametrize("argv", [
     ["spectrum", "--pe", "{npy}"],
-    ["compare", "--pe", "sinusoidal", "--n", "16", "--null-draws", "2", "--records", "{tmp}"],
+    ["compare", "--pe", "sinusoidal", "--length", "16", "--null-draws", "2", "--records", "{tmp}"],
     ["encodings"],
     ["spectrum", "--pe", "{tmp}/\u03bb-\u0151.npy"],
 ], ids=["spectrum", "compare", "encodings", "error-with-non-ascii-path"])

@@ -179,8 +179,8 @@ def test_stress_malformed_corpus(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("argv,match", [
-    (["bounds", "--pe", "alibi", "--length", "1.5"], "--length must be integers"),
-    (["bounds", "--pe", "alibi", "--length", ","], "--length is empty"),
+    (["bounds", "--pe", "alibi", "--lengths", "1.5"], "--lengths must be integers"),
+    (["bounds", "--pe", "alibi", "--lengths", ","], "--lengths is empty"),
     (["bounds", "--pe", "alibi", "--m", "many"], "invalid int"),
     (["train", "running_sum", "--set", "epochs=1.5"], "epochs must be a positive integer"),
     (["train", "running_sum", "--set", "model.d_model=abc"], "model.d_model is a number"),
@@ -189,9 +189,9 @@ def test_stress_malformed_corpus(capsys, tmp_path):
     (["figures", "--seed", "x"], "invalid int"),
     (["check", "--claims", "li2025.alibi_monotone_bias", "--case", '{"n": "four", "slope": 1.0}'], "n must be an integer"),
     (["check", "--claims", "li2025.alibi_monotone_bias", "--case", '{"n": 4.5, "slope": 1.0}'], "n must be an integer"),
-    (["spectrum", "--kernel", "exponential", "--n", "1e3"], "invalid int"),
+    (["spectrum", "--kernel", "exponential", "--length", "1e3"], "invalid int"),
     (["spectrum", "--coeffs", "1,,2"], "empty entry"),
-    (["stress", "--pe", "sinusoidal", "--n", "abc"], "invalid int"),
+    (["stress", "--pe", "sinusoidal", "--length", "abc"], "invalid int"),
     (["encodings", "--json"], "expected one argument"),
 ])
 def test_cli_wrong_types(capsys, tmp_path, argv, match):

@@ -82,7 +82,7 @@ def test_malformed_config_is_one_line_exit_2(capsys, tmp_path, name, content, ma
     spec = f"hf:{d}" if how == "hf-dir" else str(cfg)
     out = tmp_path / "out"
     refused(capsys, "report", "--pe", spec, "--json", out / "r.json", match=match)
-    refused(capsys, "spectrum", "--pe", spec, "--n", "64", "--json", out / "s.json", match=match)
+    refused(capsys, "spectrum", "--pe", spec, "--length", "64", "--json", out / "s.json", match=match)
     assert files_under(out) == []
 
 

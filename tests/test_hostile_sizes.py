@@ -25,19 +25,19 @@ CLI_TOO_BIG = [
     # the two cases of issue 16
     (["check", "--claims", "gu2025.classical_toeplitz_eigs_in_symbol_range", "--case",
       json.dumps({"coeffs": [1.0], "coeffs_imag": [0.0], "n": BIG})], "n = 1000000000000"),
-    (["spectrum", "--kernel", "exponential", "--n", 10**11], "N = 100000000000"),
+    (["spectrum", "--kernel", "exponential", "--length", 10**11], "N = 100000000000"),
     (["check", "--claims", "li2025.alibi_monotone_bias", "--case", json.dumps({"n": BIG, "slope": 1.0})], "needs about"),
     (["check", "--claims", "gu2025.logit_decomposition", "--case",
       json.dumps({"n": 3, "d": BIG, "d_head": 1, "pe": "sinusoidal", "bias": None, "proj_bias": False, "scale": 1.0,
                   "content_scale": 1.0, "seed": 0})], "d = 1000000000000"),
-    (["spectrum", "--coeffs", "1,0.5", "--n", BIG], "--n 1000000000000"),
-    (["spectrum", "--pe", "sinusoidal", "--n", BIG], "n = 1000000000000, d = 64"),
-    (["spectrum", "--pe", "rope", "--n", 10**10], "n = 10000000000"),
-    (["spectrum", "--kernel", "gaussian", "--n", 10**10], "N = 10000000000"),
+    (["spectrum", "--coeffs", "1,0.5", "--length", BIG], "--length 1000000000000"),
+    (["spectrum", "--pe", "sinusoidal", "--length", BIG], "n = 1000000000000, d = 64"),
+    (["spectrum", "--pe", "rope", "--length", 10**10], "n = 10000000000"),
+    (["spectrum", "--kernel", "gaussian", "--length", 10**10], "N = 10000000000"),
     (["stress", "--pe", "sinusoidal", "-d", BIG], "d = 1000000000000"),
-    (["bounds", "--pe", "sinusoidal", "--length", BIG], "n = 1000000000000"),
-    (["bounds", "--pe", "learned", "--length", "10", "--n-max", 10**11], "n_max = 100000000000"),
-    (["bounds", "--pe", "wavelet", "--length", 10**10], "n = 10000000000"),
+    (["bounds", "--pe", "sinusoidal", "--lengths", BIG], "n = 1000000000000"),
+    (["bounds", "--pe", "learned", "--lengths", "10", "--context", 10**11], "n_max = 100000000000"),
+    (["bounds", "--pe", "wavelet", "--lengths", 10**10], "n = 10000000000"),
     (["bounds", "--pe", "sinusoidal", "-d", BIG], "d = 1000000000000"),
     (["train", "running_sum", "--set", "model.d_model=1000000", "--set", "model.n_head=1"], "d_model=1000000"),
     (["train", "running_sum", "--set", f"task.n_train={BIG}"], "sequences"),
@@ -70,10 +70,10 @@ def test_cli_refuses_a_size_that_cannot_fit_before_allocating(capsys, tmp_path, 
 
 @pytest.mark.parametrize("argv,what", [
     (["check", "--claims", "li2025.alibi_monotone_bias", "--case", '{"n": 1000, "slope": 1.0}'], "n = 1000"),
-    (["spectrum", "--kernel", "exponential", "--n", "200000"], "N = 200000"),
+    (["spectrum", "--kernel", "exponential", "--length", "200000"], "N = 200000"),
     (["sweep", "--task", "running_sum", "--seeds", "0", "1", "2", "--max-memory", "16K"], "grid of 3 runs"),
     (["train", "running_sum", "--set", "model.d_model=4096", "--set", "model.n_head=1", "--max-memory", "1G"], "d_model=4096"),
-    (["bounds", "--pe", "wavelet", "--length", "100000"], "wavelet norms"),
+    (["bounds", "--pe", "wavelet", "--lengths", "100000"], "wavelet norms"),
     (["stress", "--pe", "sinusoidal", "-d", "100000"], "positional encoding table"),
 ])
 def test_cli_max_memory_limit_is_obeyed_and_named(capsys, tmp_path, argv, what):
@@ -86,7 +86,7 @@ def test_cli_max_memory_limit_is_obeyed_and_named(capsys, tmp_path, argv, what):
 
 
 def test_dense_refusal_names_the_fft_option_and_a_time_estimate(capsys):
-    line = refused(capsys, "spectrum", "--kernel", "exponential", "--n", "3000", "--method", "exact", "--max-memory", "64M")
+    line = refused(capsys, "spectrum", "--kernel", "exponential", "--length", "3000", "--method", "exact", "--max-memory", "64M")
     assert "dense N x N, N = 3000" in line and "of compute" in line and "--method slq" in line
 
 
@@ -202,15 +202,15 @@ def test_estimator_helpers():
 
 
 @pytest.mark.parametrize("argv,match", [
-    (["spectrum", "--kernel", "exponential", "--n", "0"], "--n must be >= 1"),
-    (["spectrum", "--kernel", "exponential", "--n", "-5"], "--n must be >= 1"),
-    (["spectrum", "--pe", "sinusoidal", "--n", "8", "-d", "0"], "d must be"),
+    (["spectrum", "--kernel", "exponential", "--length", "0"], "--length must be >= 1"),
+    (["spectrum", "--kernel", "exponential", "--length", "-5"], "--length must be >= 1"),
+    (["spectrum", "--pe", "sinusoidal", "--length", "8", "-d", "0"], "d must be"),
     (["spectrum", "--coeffs", "1,0.5", "--rtol", "0"], "--rtol must be > 0"),
-    (["stress", "--pe", "sinusoidal", "--n", "1"], "--n must be >= 2"),
+    (["stress", "--pe", "sinusoidal", "--length", "1"], "--length must be >= 2"),
     (["stress", "--pe", "sinusoidal", "-d", "0"], "--d-model must be >= 1"),
     (["stress", "--pe", "sinusoidal", "--rank", "0"], "--rank must be >= 1"),
-    (["bounds", "--pe", "sinusoidal", "--length", "0"], "length must be >= 1"),
-    (["bounds", "--pe", "sinusoidal", "--length", "-3"], "length must be >= 1"),
+    (["bounds", "--pe", "sinusoidal", "--lengths", "0"], "length must be >= 1"),
+    (["bounds", "--pe", "sinusoidal", "--lengths", "-3"], "length must be >= 1"),
     (["bounds", "--pe", "sinusoidal", "-d", "0"], "d must be >= 1"),
     (["check", "--claims", "li2025.alibi_monotone_bias", "--case", '{"n": 0, "slope": 1.0}'], "n must be >= 1"),
     (["check", "--claims", "li2025.alibi_monotone_bias", "--case", '{"n": -4, "slope": 1.0}'], "n must be >= 1"),

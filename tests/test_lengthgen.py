@@ -127,7 +127,7 @@ def test_src_is_one_for_a_head_with_one_relation_at_every_step():
 
 @pytest.mark.parametrize("argv", [
     ["lrc", "--pe", "nope", "--target", "copy"],
-    ["lrc", "--pe", "rope", "--target", "copy", "--N", "0"],
+    ["lrc", "--pe", "rope", "--target", "copy", "--lengths", "0"],
     ["lrc", "--pe", "rope", "--target", "sort"],
     ["lrc", "--pe", "sinusoidal", "--target", "copy", "--hint", "interp"],
 ])
@@ -142,6 +142,6 @@ def test_cli_bad_input_is_one_line_and_exit_2(argv, capsys):
 def test_cli_lrc_prints_the_curve(capsys):
     from petheory.cli import main
 
-    assert main(["lrc", "--pe", "relative", "--target", "copy", "--hint", "shift", "--N", "2", "5"]) == 0
+    assert main(["lrc", "--pe", "relative", "--target", "copy", "--hint", "shift", "--lengths", "2", "5"]) == 0
     out = capsys.readouterr().out
     assert out.count("LRC=  1.0") == 2

@@ -93,7 +93,7 @@ import numpy as np  # noqa: E402
 
 def test_a_closed_pipe_is_not_a_traceback():
     """`petheory bounds --json - | head -1`: the reader goes away after one line of a long output (>> a pipe buffer)."""
-    code = ("import sys; from petheory.cli import main; sys.exit(main(['bounds', '--pe', 'sinusoidal', '--length', "
+    code = ("import sys; from petheory.cli import main; sys.exit(main(['bounds', '--pe', 'sinusoidal', '--lengths', "
             "','.join(str(i) for i in range(2, 300)), '--json', '-']))")
     p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
     first = p.stdout.readline()
@@ -127,7 +127,7 @@ def test_unknown_key_lists_the_tensors(capsys, tmp_path):
 def test_bounds_accepts_a_user_table(capsys, tmp_path):
     T = np.random.default_rng(0).normal(size=(40, 8))
     np.save(tmp_path / "my.npy", T)
-    assert main(["bounds", "--pe", str(tmp_path / "my.npy"), "--length", "20,50", "--json", "-"]) == 0
+    assert main(["bounds", "--pe", str(tmp_path / "my.npy"), "--lengths", "20,50", "--json", "-"]) == 0
     rows = json.loads(capsys.readouterr().out)["rows"]
     norms = np.linalg.norm(T, axis=1)
     assert rows[0]["norm"]["computed"] == pytest.approx(norms[:20].max())

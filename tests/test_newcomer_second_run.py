@@ -17,26 +17,26 @@ from petheory.cli import main
 @pytest.mark.parametrize("spec,n_max", [("rope_yarn:scale=4,n_max=32768", 32768), ("learned:n_max=50", 50),
                                         ("wavelet:n_max=50", 50)])
 def test_bounds_takes_a_specs_own_n_max_as_the_training_length(spec, n_max, capsys):
-    assert main(["bounds", "--pe", spec, "--length", "4096", "--json", "-"]) == 0
+    assert main(["bounds", "--pe", spec, "--lengths", "4096", "--json", "-"]) == 0
     [row] = json.loads(capsys.readouterr().out)["rows"]
     assert row["n_max"] == n_max
-    assert main(["bounds", "--pe", spec, "--length", "4096", "--n-max", str(n_max), "--json", "-"]) == 0  # the same: fine
+    assert main(["bounds", "--pe", spec, "--lengths", "4096", "--context", str(n_max), "--json", "-"]) == 0  # the same: fine
     assert json.loads(capsys.readouterr().out)["rows"][0]["n_max"] == n_max
 
 
 def test_bounds_refuses_two_different_training_lengths_as_bad_input(capsys):
-    assert main(["bounds", "--pe", "learned:n_max=50", "--n-max", "40", "--length", "100"]) == 2
+    assert main(["bounds", "--pe", "learned:n_max=50", "--context", "40", "--lengths", "100"]) == 2
     err = capsys.readouterr().err
-    assert "learned:n_max=50 and --n-max 40" in err and "give one" in err
+    assert "learned:n_max=50 and --context 40" in err and "give one" in err
 
 
 def test_yarn_original_context_comes_from_the_spec_then_n_max_then_the_registry(capsys):
     def n_max(*argv):
-        assert main(["bounds", "--pe", "rope_yarn:scale=4", "--length", "8192", "--json", "-", *argv]) == 0
+        assert main(["bounds", "--pe", "rope_yarn:scale=4", "--lengths", "8192", "--json", "-", *argv]) == 0
         return json.loads(capsys.readouterr().out)["rows"][0]["norm"]["params"]["n_max"]
 
     assert n_max() == 2048  # the registry's default, named in --help
-    assert n_max("--n-max", "4096") == 4096
+    assert n_max("--context", "4096") == 4096
     with pytest.raises(SystemExit):
         main(["bounds", "--help"])
     assert "YaRN's original context" in capsys.readouterr().out
@@ -55,9 +55,9 @@ def test_yarn_at_mscale_one_claims_no_added_vector():
 @pytest.mark.parametrize("argv,expect", [
     (["stress", "--pe", "rope", "--null-draws", "0"], "stress"),
     (["bounds", "--pe", "alibi"], "alibi"),
-    (["spectrum", "--pe", "alibi", "--n", "64"], "eigenvalue range"),
+    (["spectrum", "--pe", "alibi", "--length", "64"], "eigenvalue range"),
     (["encodings", "--kind", "bias"], "alibi"),
-    (["compare", "--pe", "alibi", "--null-draws", "2", "--n", "32", "--lengths", "32,64"], "alibi"),
+    (["compare", "--pe", "alibi", "--null-draws", "2", "--length", "32", "--lengths", "32,64"], "alibi"),
 ])
 def test_quiet_still_prints_the_results(argv, expect, capsys):
     assert main([*argv, "-q"]) == 0
@@ -80,7 +80,7 @@ def test_piped_check_table_keeps_every_word_whole(capsys):
 
 def test_piped_bounds_table_shows_specs_whole(capsys):
     specs = ["rope_yarn:scale=4,beta=32,alpha=1,n_max=32768", "rope_yarn:scale=4,beta=16,alpha=1,n_max=32768"]
-    assert main(["bounds", "--pe", specs[0], "--pe", specs[1], "--length", "65536"]) == 0
+    assert main(["bounds", "--pe", specs[0], "--pe", specs[1], "--lengths", "65536"]) == 0
     lines = [ln for ln in capsys.readouterr().out.splitlines() if "rope_yarn" in ln]
     assert len(lines) == 2 and "beta=32," in lines[0] and "beta=16," in lines[1]
     assert all("…" not in ln for ln in lines)
@@ -101,7 +101,7 @@ def _record(folder, *, pe="alibi", seed=0, n_train=64, mse=(0.01, 0.5)):
 
 def test_compare_takes_parametrised_specs(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    assert main(["compare", "--pe", "rope_yarn:scale=4", "--pe", "learned:n_max=50", "--n", "32", "--lengths", "32,64",
+    assert main(["compare", "--pe", "rope_yarn:scale=4", "--pe", "learned:n_max=50", "--length", "32", "--lengths", "32,64",
                  "--null-draws", "3", "--json", "-"]) == 0
     rows = json.loads(capsys.readouterr().out)["rows"]
     assert [r["pe"] for r in rows] == ["rope_yarn:scale=4", "learned:n_max=50"]
@@ -122,12 +122,12 @@ def test_compare_groups_runs_by_configuration_and_names_them(tmp_path, monkeypat
         _record(runs / "bounds" / f"alibi_m512_s{s}", seed=s, n_train=512, mse=(0.001, 0.05))
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("PETHEORY_RUNS", str(runs))
-    assert main(["compare", "--pe", "alibi", "--n", "32", "--lengths", "32,64", "--null-draws", "3", "--json", "-"]) == 0
+    assert main(["compare", "--pe", "alibi", "--length", "32", "--lengths", "32,64", "--null-draws", "3", "--json", "-"]) == 0
     groups = json.loads(capsys.readouterr().out)["rows"][0]["lengthgen"]["running_sum"]
     assert [(g["runs"], g["config"]) for g in groups] == [(3, {"task.params.n_train": 512}), (2, {"task.params.n_train": 64})]
     assert math.isclose(groups[1]["metrics"]["mse"]["at_longest"], 0.5) and groups[1]["seeds"] == [0, 1]
     assert sorted(Path(r).parent.name for r in groups[1]["records"]) == ["alibi_m64_s0", "alibi_m64_s1"]
-    assert main(["compare", "--pe", "alibi", "--n", "32", "--lengths", "32,64", "--null-draws", "3"]) == 0
+    assert main(["compare", "--pe", "alibi", "--length", "32", "--lengths", "32,64", "--null-draws", "3"]) == 0
     out = capsys.readouterr().out
     assert "running_sum [task.params.n_train=64]: mse 0.01→0.5 @200 (2 runs: alibi_m64_s0, alibi_m64_s1)" in out
 
@@ -138,7 +138,7 @@ def test_compare_with_an_explicit_run_set_reads_only_those_runs(tmp_path, monkey
     _record(runs / "other_s1", seed=1, mse=(0.02, 0.9))
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("PETHEORY_RUNS", str(runs))
-    assert main(["compare", "--pe", "alibi", "--run", str(a), "--n", "32", "--lengths", "32,64", "--null-draws", "3",
+    assert main(["compare", "--pe", "alibi", "--run", str(a), "--length", "32", "--lengths", "32,64", "--null-draws", "3",
                  "--json", "-"]) == 0
     out = json.loads(capsys.readouterr().out)
     [g] = out["rows"][0]["lengthgen"]["running_sum"]
@@ -154,19 +154,19 @@ def test_spectrum_default_skips_the_cubic_szego_distance_past_1024_and_exact_is_
     from petheory.analyses import spectrum
 
     assert spectrum.EXACT_UP_TO == 1024
-    assert main(["spectrum", "--pe", "mla_rope:rope_dim=64", "-d", "192", "--n", "4096", "--json", "-"]) == 0
+    assert main(["spectrum", "--pe", "mla_rope:rope_dim=64", "-d", "192", "--length", "4096", "--json", "-"]) == 0
     rec = json.loads(capsys.readouterr().out)
     assert "--method exact computes it" in rec["szego"]["skipped"]
-    assert main(["spectrum", "--pe", "rope", "--n", "1024", "--json", "-"]) == 0  # the default size: still exact
+    assert main(["spectrum", "--pe", "rope", "--length", "1024", "--json", "-"]) == 0  # the default size: still exact
     assert json.loads(capsys.readouterr().out)["szego"]["method"] == "exact"
 
 
 def test_spectrum_says_on_stderr_when_it_starts_long_work(capsys, monkeypatch):
     monkeypatch.setattr("petheory.analyses.spectrum.EXACT_UP_TO", 16)
-    assert main(["spectrum", "--kernel", "exponential", "--n", "64", "--method", "exact"]) == 0
+    assert main(["spectrum", "--kernel", "exponential", "--length", "64", "--method", "exact"]) == 0
     err = capsys.readouterr().err
     assert err.startswith("spectrum: Szegő distance at N = 64 by dense eigenvalues")
-    assert main(["spectrum", "--kernel", "exponential", "--n", "64", "--method", "exact", "-q"]) == 0
+    assert main(["spectrum", "--kernel", "exponential", "--length", "64", "--method", "exact", "-q"]) == 0
     assert capsys.readouterr().err == ""
 
 

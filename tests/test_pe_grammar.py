@@ -123,12 +123,12 @@ def _argv(command, spec, d, out):
         "train": ["train", "copy", "--pe", spec, "--out", str(out / "run"), "--epochs", "1", "--set", "ablate=false",
                   "--set", "task.n_train=16", "--set", "task.n_test=4", "--threads", "1", "--quiet"],
         "sweep": ["sweep", "--task", "copy", "--pe", spec, "--out", str(out / "sweep"), "--dry-run"],
-        "bounds": ["bounds", "--pe", spec, "--length", "16", "-d", "16", "--json", "-"],
+        "bounds": ["bounds", "--pe", spec, "--lengths", "16", "-d", "16", "--json", "-"],
         "stress": ["stress", "--pe", spec, "--target", str(d / "D.npy"), "--null-draws", "0", "--json", "-"],
-        "spectrum": ["spectrum", "--pe", spec, "--n", "16", "-d", "16", "--json", "-"],
-        "compare": ["compare", "--pe", spec, "--n", "16", "--length", "8,16", "--n-max", "8", "--null-draws", "3",
+        "spectrum": ["spectrum", "--pe", spec, "--length", "16", "-d", "16", "--json", "-"],
+        "compare": ["compare", "--pe", spec, "--length", "16", "--lengths", "8,16", "--context", "8", "--null-draws", "3",
                     "--records", str(d / "records"), "--json", "-"],
-        "lrc": ["lrc", "--pe", spec, "--target", "copy", "--N", "2", "--json", "-"],
+        "lrc": ["lrc", "--pe", spec, "--target", "copy", "--lengths", "2", "--json", "-"],
     }[command]
 
 
@@ -213,10 +213,10 @@ def _json(capsys, argv):
 
 @pytest.mark.parametrize("one, other", [
     (["stress", "--pe", "{d}/pe.safetensors", "--key", "pos"], ["stress", "--pe", "{d}/pe.safetensors#pos"]),
-    (["spectrum", "--pe", "sinusoidal:layout=concatenated,base=500", "-d", "8", "--n", "32"],
-     ["spectrum", "--pe", "sinusoidal:layout=concatenated,base=500", "--d-model", "8", "--n", "32"]),
-    (["bounds", "--pe", "sinusoidal,alibi", "--length", "20", "-d", "8"],
-     ["bounds", "--pe", "sinusoidal", "--pe", "alibi", "--length", "20", "-d", "8"]),
+    (["spectrum", "--pe", "sinusoidal:layout=concatenated,base=500", "-d", "8", "--length", "32"],
+     ["spectrum", "--pe", "sinusoidal:layout=concatenated,base=500", "--d-model", "8", "--length", "32"]),
+    (["bounds", "--pe", "sinusoidal,alibi", "--lengths", "20", "-d", "8"],
+     ["bounds", "--pe", "sinusoidal", "--pe", "alibi", "--lengths", "20", "-d", "8"]),
 ])
 def test_documented_spellings_give_the_same_answer(one, other, files, capsys):
     fill = [a.format(d=files) for a in one], [a.format(d=files) for a in other]
@@ -227,7 +227,12 @@ def test_documented_spellings_give_the_same_answer(one, other, files, capsys):
 @pytest.mark.parametrize("argv", [
     ["stress", "--encoding", "alibi"], ["stress", "--pe", "alibi", "--param", "slope=0.5"], ["stress", "--pe", "alibi", "--d", "16"],
     ["spectrum", "--kernel", "gaussian", "--encoding", "alibi"], ["spectrum", "--pe", "alibi", "--slope", "0.5"], ["spectrum", "--pe", "rope", "--base", "500"],
-    ["spectrum", "--kernel", "gaussian", "--length", "3"], ["spectrum", "--pe", "learned", "--project"],
+    ["spectrum", "--pe", "learned", "--project"],
+    # issue 29: one name per concept, the old ones removed (no alias)
+    ["spectrum", "--kernel", "gaussian", "--n", "3"], ["stress", "--pe", "alibi", "--n", "8"],
+    ["compare", "--pe", "alibi", "--n", "8"], ["compare", "--pe", "alibi", "--n-max", "8"],
+    ["bounds", "--pe", "alibi", "--n-max", "8"], ["lrc", "--pe", "alibi", "--target", "copy", "--N", "4"],
+    ["check", "--claims", "li2025.alibi_monotone_bias", "--report", "x.md"],
     ["bounds", "--pe", "alibi", "--d", "8"], ["compare", "--pe", "alibi", "--d", "8"], ["lrc", "--pe", "alibi", "--target", "copy", "--d", "8"],
     ["train", "copy", "--d", "8"], ["sweep", "--task", "copy", "--out", "unused", "--d", "8"],
 ])

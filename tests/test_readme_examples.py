@@ -32,10 +32,10 @@ FAST = {
     "petheory report --pe tests/data/hf_configs/llama3_1_8b.json --markdown results/llama3_1.md",
     "petheory report --pe tests/data/hf_configs/gemma3_4b.json --length 32768 --null-draws 20",
     "petheory report --pe rope:base=1e+06 -d 128 --context 32768 --length 1",
-    "petheory compare --pe tests/data/hf_configs/llama3_1_8b.json --pe rope:base=5e5 -d 128 --n 1024",
+    "petheory compare --pe tests/data/hf_configs/llama3_1_8b.json --pe rope:base=5e5 -d 128 --length 1024",
     "petheory bounds --pe rope --pe rope_pi:scale=4 --pe rope_ntk:scale=4 --pe rope_yarn:scale=4 --pe xpos "
-    "--pe kerple_log --length 2048 --n-max 512",
-    "petheory bounds --pe sinusoidal --pe legendre --pe wavelet --pe alibi --pe rope --length 200 --n-max 50 --m 1000",
+    "--pe kerple_log --lengths 2048 --context 512",
+    "petheory bounds --pe sinusoidal --pe legendre --pe wavelet --pe alibi --pe rope --lengths 200 --context 50 --m 1000",
     "petheory sweep examples/table5.toml --out runs/table5 --dry-run",
     "petheory figures --list",
     "petheory lrc --pe relative --target copy --hint shift",
@@ -46,7 +46,7 @@ SLOW = {
     "petheory report --pe $F/llama3_1_8b.json --pe $F/qwen2_5_7b_yarn.json --pe $F/phi3_mini_128k.json "
     "--pe $F/deepseek_v3.json --pe $F/gemma3_4b.json --pe $F/mistral_7b.json --pe $F/gpt_neox_20b.json "
     "--null-draws 20 --multiples 1 --figure figures/models.report.png",
-    "petheory spectrum --kernel exponential --kernel-length 4 --n 4096 --method exact",
+    "petheory spectrum --kernel exponential --kernel-length 4 --length 4096 --method exact",
     "petheory train running_sum --pe alibi --preset smoke --out runs/rs-alibi",
     "petheory train gu2025_task1 --pe rope+sinusoidal --preset small --out runs/t1",
     "petheory sweep --task running_sum --pe alibi --pe rope --pe sinusoidal --seeds 0 1 --out runs/demo",
@@ -62,12 +62,12 @@ SLOW = {
     "petheory figures",
     "petheory figures --only 'bounds.*'",
     "petheory figures --update-committed",
-    "petheory spectrum --kernel exponential --n 10000 --method exact --max-memory 100M",
+    "petheory spectrum --kernel exponential --length 10000 --method exact --max-memory 100M",
     "petheory check --claims gu2025.classical_toeplitz_eigs_in_symbol_range --case "
     "'{\"coeffs\": [0.0], \"coeffs_imag\": [0.0], \"n\": 1000000000000}'",
 }
 REFUSED = {
-    "petheory spectrum --kernel exponential --n 100000000000",
+    "petheory spectrum --kernel exponential --length 100000000000",
 }
 YOURS = {
     "petheory stress --pe sinusoidal -d 64 $C": "reviews.txt",

@@ -95,25 +95,25 @@ def test_report_refuses_tables_and_absolute_encodings(capsys, tmp_path):
 
 
 def test_config_json_in_other_commands_uses_the_model_head_dimension(capsys, tmp_path):
-    rc, out, err = cli(capsys, "spectrum", "--pe", DATA / "gpt_neox_20b.json", "--n", "256", "--json", "-")
+    rc, out, err = cli(capsys, "spectrum", "--pe", DATA / "gpt_neox_20b.json", "--length", "256", "--json", "-")
     assert rc == 0, err
     rec = json.loads(out)
     enc = rec["resolved_encoding"]
     assert (enc["encoding"], enc["d"], enc["rotary_dim"], enc["model"]) == ("rope", 96, 24, str(DATA / "gpt_neox_20b.json"))
     assert rec["eigenvalues"]["lambda_max"]["value"] > 0 and rec["eigenvalues"]["lambda_min"]["value"] == 0.0  # rank 24
-    rc, out, err = cli(capsys, "bounds", "--pe", DATA / "llama3_1_8b.json", "--length", "20000", "--json", "-")
+    rc, out, err = cli(capsys, "bounds", "--pe", DATA / "llama3_1_8b.json", "--lengths", "20000", "--json", "-")
     assert rc == 0, err
     row = json.loads(out)["rows"][0]
     assert row["d"] == 128 and row["n_max"] == 8192 and row["angles"]["out_of_range"] == 0  # 20000 < 8 L
 
 
 def test_every_pe_command_names_the_resolved_encoding(capsys):
-    rc, out, _ = cli(capsys, "spectrum", "--pe", "rope_ntk:scale=2", "--n", "64", "--json", "-")
+    rc, out, _ = cli(capsys, "spectrum", "--pe", "rope_ntk:scale=2", "--length", "64", "--json", "-")
     enc = json.loads(out)["resolved_encoding"]
     assert enc["encoding"] == "rope_ntk" and len(enc["frequencies"]) == 32 and enc["rotary_logit_factor"] == 1.0
     rc, out, _ = cli(capsys, "stress", "--pe", "alibi:slope=0.5", "--null-draws", "0", "--json", "-")
     assert json.loads(out)["resolved_encoding"]["params"] == {"slope": 0.5}
-    rc, out, _ = cli(capsys, "bounds", "--pe", "rope_yarn", "--length", "100", "--json", "-")
+    rc, out, _ = cli(capsys, "bounds", "--pe", "rope_yarn", "--lengths", "100", "--json", "-")
     assert json.loads(out)["resolved_encodings"][0]["rotary_logit_factor"] > 1
 
 

@@ -25,7 +25,7 @@ def record(capsys, *argv) -> dict:
 
 
 def test_named_absolute_pe_matches_dense_reference(capsys):
-    rec = record(capsys, "--pe", "sinusoidal", "-d", "16", "--n", "96")
+    rec = record(capsys, "--pe", "sinusoidal", "-d", "16", "--length", "96")
     P = enc.sinusoidal(96, 16)
     w = np.linalg.eigvalsh(P @ P.T)
     scale = w[-1]
@@ -36,7 +36,7 @@ def test_named_absolute_pe_matches_dense_reference(capsys):
 
 
 def test_human_output_names_the_three_answers(capsys):
-    rc, out, err = run(capsys, "--pe", "alibi:slope=0.5", "--n", "64")
+    rc, out, err = run(capsys, "--pe", "alibi:slope=0.5", "--length", "64")
     assert rc == 0, err
     assert "symbol range" in out and "eigenvalue range" in out and "Szegő distance" in out
     B = enc.alibi(64, slope=0.5)
@@ -45,7 +45,7 @@ def test_human_output_names_the_three_answers(capsys):
 
 
 def test_kernel_uses_its_closed_form_symbol(capsys):
-    rec = record(capsys, "--kernel", "exponential", "--kernel-length", "3", "--n", "512")
+    rec = record(capsys, "--kernel", "exponential", "--kernel-length", "3", "--length", "512")
     rho = np.exp(-1 / 3)
     lo, hi = rec["symbol"]["closed_form_range"]
     assert lo == pytest.approx((1 - rho) / (1 + rho), rel=1e-6) and hi == pytest.approx((1 + rho) / (1 - rho), rel=1e-6)
@@ -54,18 +54,18 @@ def test_kernel_uses_its_closed_form_symbol(capsys):
 
 
 def test_rotary_encoding_gives_its_unit_content_kernel(capsys):
-    rec = record(capsys, "--pe", "rope", "-d", "8", "--n", "40")
+    rec = record(capsys, "--pe", "rope", "-d", "8", "--length", "40")
     c = tp.sinusoidal_gram_coefficients(40, 8)  # same frequencies: sum_t cos(k theta_t)
     w = tp.eigenvalues(c)
     assert rec["eigenvalues"]["lambda_max"]["value"] == pytest.approx(w[-1], rel=1e-10)
 
 
 def test_learned_pe_is_projected_with_a_note_unless_no_project(capsys):
-    rc, out, err = run(capsys, "--pe", "learned", "--n", "50", "-d", "8", "--no-project")
+    rc, out, err = run(capsys, "--pe", "learned", "--length", "50", "-d", "8", "--no-project")
     assert rc == 2 and "not Toeplitz" in err and "--no-project" in err and len(err.strip().splitlines()) == 1
-    rec = record(capsys, "--pe", "learned", "--n", "50", "-d", "8")
+    rec = record(capsys, "--pe", "learned", "--length", "50", "-d", "8")
     assert rec["toeplitz_defect"] > 0.5 and "projection" in rec["source"]
-    rc, out, err = run(capsys, "--pe", "learned", "--n", "50", "-d", "8")
+    rc, out, err = run(capsys, "--pe", "learned", "--length", "50", "-d", "8")
     assert rc == 0 and "note: the source matrix is not Toeplitz" in out and "Toeplitz projection" in out
 
 
@@ -77,19 +77,19 @@ def test_a_table_file_defaults_n_to_its_rows(capsys, tmp_path):
     M = tp.toeplitz_projection(P @ P.T)
     w = np.linalg.eigvalsh(M)
     assert rec["eigenvalues"]["lambda_max"]["value"] == pytest.approx(w[-1], rel=1e-8)
-    assert record(capsys, "--pe", str(tmp_path / "pe.npy"), "--n", "20")["n"] == 20
+    assert record(capsys, "--pe", str(tmp_path / "pe.npy"), "--length", "20")["n"] == 20
 
 
 def test_szego_is_skipped_by_default_beyond_the_exact_size(capsys, monkeypatch):
     monkeypatch.setattr("petheory.analyses.spectrum.EXACT_UP_TO", 64)
-    rec = record(capsys, "--kernel", "exponential", "--n", "128")
+    rec = record(capsys, "--kernel", "exponential", "--length", "128")
     assert "--method exact" in rec["szego"]["skipped"] and "--method slq" in rec["szego"]["skipped"]
     assert rec["symbol"]["closed_form_range"][0] > 0
-    assert record(capsys, "--kernel", "exponential", "--n", "128", "--method", "exact")["szego"]["method"] == "exact"
-    rc, out, _ = run(capsys, "--kernel", "exponential", "--n", "128")
+    assert record(capsys, "--kernel", "exponential", "--length", "128", "--method", "exact")["szego"]["method"] == "exact"
+    rc, out, _ = run(capsys, "--kernel", "exponential", "--length", "128")
     assert rc == 0 and "Szegő distance    not computed" in out
-    assert record(capsys, "--kernel", "exponential", "--n", "32")["szego"]["method"] == "exact"
-    assert "skipped" in record(capsys, "--kernel", "exponential", "--n", "32", "--method", "off")["szego"]
+    assert record(capsys, "--kernel", "exponential", "--length", "32")["szego"]["method"] == "exact"
+    assert "skipped" in record(capsys, "--kernel", "exponential", "--length", "32", "--method", "off")["szego"]
 
 
 def test_an_estimate_below_its_error_is_reported_unresolved(capsys, monkeypatch):
@@ -102,9 +102,9 @@ def test_an_estimate_below_its_error_is_reported_unresolved(capsys, monkeypatch)
         return dataclasses.replace(sd, method="slq", kolmogorov=0.0087, error_estimate=0.0093, probes=2, steps=1000)
 
     monkeypatch.setattr("petheory.toeplitz.szego.spectral_distribution", noisy)
-    rc, out, _ = run(capsys, "--kernel", "exponential", "--n", "64")
+    rc, out, _ = run(capsys, "--kernel", "exponential", "--length", "64")
     assert rc == 0 and "unresolved" in out and "below its error 0.0093" in out and "Kolmogorov 0.0087" not in out
-    assert record(capsys, "--kernel", "exponential", "--n", "64")["szego"]["resolved"] is False
+    assert record(capsys, "--kernel", "exponential", "--length", "64")["szego"]["resolved"] is False
 
 
 def test_inline_and_file_coefficients_agree(capsys, tmp_path):
@@ -121,13 +121,13 @@ def test_inline_and_file_coefficients_agree(capsys, tmp_path):
 
 
 def test_n_pads_or_cuts_the_coefficients(capsys):
-    assert record(capsys, "--coeffs", "1,0.5", "--n", "10")["n"] == 10
-    assert record(capsys, "--coeffs", "1,0.5,0.25,0.1", "--n", "2")["n"] == 2
+    assert record(capsys, "--coeffs", "1,0.5", "--length", "10")["n"] == 10
+    assert record(capsys, "--coeffs", "1,0.5,0.25,0.1", "--length", "2")["n"] == 2
 
 
 def test_json_file_is_written(capsys, tmp_path):
     path = tmp_path / "out.json"
-    rc, out, err = run(capsys, "--kernel", "gaussian", "--n", "64", "--json", str(path), "-q")
+    rc, out, err = run(capsys, "--kernel", "gaussian", "--length", "64", "--json", str(path), "-q")
     assert rc == 0 and out.startswith("T_N: gaussian kernel")  # -q hides progress, not the result
     assert json.loads(path.read_text())["szego"]["n"] == 64
 
@@ -151,14 +151,14 @@ def test_hermitian_part_option(capsys):
         (["--coeffs", ""], "empty"),
         (["--coeffs", "1,,2"], "empty entry"),
         (["--coeffs", "1,abc"], "not a number"),
-        (["--coeffs", "1,2", "--n", "0"], ">= 1"),
-        (["--kernel", "exponential", "--n", "-3"], ">= 1"),
+        (["--coeffs", "1,2", "--length", "0"], ">= 1"),
+        (["--kernel", "exponential", "--length", "-3"], ">= 1"),
         (["--kernel", "exponential", "--kernel-length", "-1"], "> 0"),
         (["--kernel", "cauchy"], "kernel must be one of"),
         (["--pe", "nosuchpe"], "no such file"),
         (["--pe", "alibi:base=3"], "takes"),
         (["--pe", "alibi:slope=1j"], "real number"),
-        (["--pe", "t5", "--n", "32"], "not Hermitian"),
+        (["--pe", "t5", "--length", "32"], "not Hermitian"),
         (["--coeffs", "1,2", "--rtol", "0"], "rtol"),
     ],
 )
@@ -177,5 +177,5 @@ def test_bad_files_are_one_line_exit_2(capsys, tmp_path):
     for f, match in (("m.npy", "1-D"), ("z.npy", "empty"), ("bad.txt", "could not read"), ("missing.npy", "no such file")):
         rc, out, err = run(capsys, "--file", str(tmp_path / f))
         assert rc == 2 and match in err and len(err.strip().splitlines()) == 1, err
-    rc, out, err = run(capsys, "--pe", str(tmp_path / "complex_table.npy"), "--n", "4")
+    rc, out, err = run(capsys, "--pe", str(tmp_path / "complex_table.npy"), "--length", "4")
     assert rc == 2 and "real" in err

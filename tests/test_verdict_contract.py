@@ -184,7 +184,7 @@ def test_margins_never_print_as_denormals(scratch):
 def test_json_and_markdown_carry_status_evidence_and_readings(scratch, tmp_path):
     add_two_readings()
     path, md = tmp_path / "c.json", tmp_path / "c.md"
-    assert main(["check", "--claims", "testpaper2099.*", "--json", str(path), "--report", str(md), "--quiet"]) == 0
+    assert main(["check", "--claims", "testpaper2099.*", "--json", str(path), "--markdown", str(md), "--quiet"]) == 0
     doc = json.loads(path.read_text())
     [rec] = doc["claims"]
     assert {"paper_status", "evidence", "readings", "premise"} <= set(rec)
@@ -367,7 +367,7 @@ def test_reproduction_fields_reach_the_json_the_report_and_the_readme_table(scra
     _emp(calibration=CAL, ours={"base": 0.2855, "other": 0.012})
     _emp(id="testpaper2099.explore", verdict="holds", exploratory=True, confirm_on="seeds 3-5")
     path, md = tmp_path / "c.json", tmp_path / "c.md"
-    assert main(["check", "--claims", "testpaper2099.*", "--json", str(path), "--report", str(md), "--quiet"]) == 0
+    assert main(["check", "--claims", "testpaper2099.*", "--json", str(path), "--markdown", str(md), "--quiet"]) == 0
     doc = json.loads(path.read_text())
     recs = {r["id"]: r for r in doc["claims"]}
     assert doc["counts"]["not_reproduced"] == 1

@@ -202,7 +202,7 @@ def lengthgen_summary(records, name: str, params: dict | None = None) -> dict:
 def compare_scheme(scheme: Scheme, target, records=(), *, n: int = 256, lengths=(64, 256, 1024),
                    null_draws: int = 20, seed: int = 0) -> list[dict]:
     """The comparison rows of one scheme: one per distinct layer kind (see the module docstring); errors are
-    recorded, not raised. The training length is the scheme's context (a model's L, a spec's n_max or --n-max)."""
+    recorded, not raised. The training length is the scheme's context (a model's L, a spec's n_max or --context)."""
     learned = scheme.source not in ("spec", "table")
     rows = []
     kinds = scheme.kinds()

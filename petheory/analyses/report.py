@@ -228,6 +228,9 @@ def check_covered(scheme: Scheme) -> None:
         layer, idx = bad[0]
         what = layer.positions.encoding or layer.positions.source or layer.positions.kind
         if layer.positions.kind == "table":
+            if str(what).startswith("hf:"):  # a model folder whose config.json is missing or not resolvable: say so
+                raise ValidationError(f"report reads a model's config.json; {what.split('[')[0]} has none that petheory "
+                                      "resolves (its weights are a position table: use petheory spectrum/stress for it)")
             raise ValidationError(f"report takes a model's config.json (hf:DIR, PATH/config.json) or a registered "
                                   f"encoding, not the table {what}: use petheory spectrum/stress for tables")
         raise ValidationError(f"report covers rotary encodings, biases ALiBi and T5, and NoPE/position-free layers; "

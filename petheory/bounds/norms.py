@@ -359,10 +359,10 @@ def rotary_angle_coverage(name: str, length: int, d: int = 64, *, n_max: int, **
 
 
 def training_length(name: str, params: dict, n_max: int | None) -> tuple[int | None, dict]:
-    """One training length from a PE spec's own ``n_max`` and a separate one (``petheory bounds --n-max``).
+    """One training length from a PE spec's own ``n_max`` and a separate one (``petheory bounds --context``).
 
     A learned table's size, the wavelet/Legendre position maps and YaRN's original context are all
-    the training length N_max, so ``learned:n_max=50`` and ``--n-max 50`` say the same thing.
+    the training length N_max, so ``learned:n_max=50`` and ``--context 50`` say the same thing.
     Returns ``(n_max, params without n_max)``; two different values are a ValueError.
 
     >>> training_length("rope_yarn", {"scale": 4.0, "n_max": 32768}, None)
@@ -373,7 +373,7 @@ def training_length(name: str, params: dict, n_max: int | None) -> tuple[int | N
     params = dict(params)
     own = params.pop("n_max", None)
     if own is not None and n_max is not None and own != n_max:
-        raise ValidationError(f"n_max is given twice with different values: {name}:n_max={own} and --n-max {n_max}; both are "
+        raise ValidationError(f"n_max is given twice with different values: {name}:n_max={own} and --context {n_max}; both are "
                          "the training length (YaRN: its original context); give one")
     return (n_max if own is None else own), params
 

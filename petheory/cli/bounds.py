@@ -23,10 +23,10 @@ def add_arguments(p) -> None:
                    help="encoding: a registered name with parameters (alibi:slope=0.5), rope+sinusoidal, or a table of "
                         "absolute position vectors (file.npy, file.safetensors[#KEY], pytorch_model.bin, hf:DIR); repeat "
                         f"--pe for several (default: every registered PE). {GRAMMAR}")
-    p.add_argument("--length", default="200", metavar="N'[,N'...]", help="inference length(s) N' (default: 200)")
-    p.add_argument("--n-max", type=int, metavar="N", help="training length N_max (default: each N'); sets the learned "
+    p.add_argument("--lengths", dest="length", default="200", metavar="N'[,N'...]", help="inference length(s) N' (default: 200)")
+    p.add_argument("--context", dest="n_max", type=int, metavar="L", help="training context L (li2025's N_max) (default: each N'); sets the learned "
                    "table size, the wavelet/Legendre position maps and YaRN's original context (rope_yarn: default "
-                   "2048, its registry value, when neither --n-max nor rope_yarn:n_max=N is given). A spec's own "
+                   "2048, its registry value, when neither --context nor rope_yarn:n_max=N is given). A spec's own "
                    "n_max (learned:n_max=50) is the same length: give one, or the same value")
     p.add_argument("-d", "--d-model", type=int, default=None, metavar="D",
                    help="model dimension (default 64; a model's config.json fixes its own)")
@@ -62,9 +62,9 @@ def run(args) -> int:
     try:
         lengths = [int(x) for x in str(args.length).split(",") if x.strip()]
     except ValueError:
-        raise ValidationError(f"--length must be integers separated by commas, got {args.length!r}") from None
+        raise ValidationError(f"--lengths must be integers separated by commas, got {args.length!r}") from None
     if not lengths:
-        raise ValidationError("--length is empty")
+        raise ValidationError("--lengths is empty")
     if args.lipschitz is not None and args.checkpoint:
         raise ValidationError("give --lipschitz or --checkpoint, not both")
     lip, lip_report = (1.0 if args.lipschitz is None else args.lipschitz), None
@@ -83,7 +83,7 @@ def run(args) -> int:
     rows = []
     for s in schemes:
         pos = s.main.positions
-        if s.source == "spec":  # learned:n_max=50 is --n-max 50; two different values are an error
+        if s.source == "spec":  # learned:n_max=50 is --context 50; two different values are an error
             n_max, _ = training_length(pos.encoding, pos.params, args.n_max)
         else:
             n_max = args.n_max if args.n_max is not None else (s.context if s.source != "table" else None)

@@ -20,7 +20,7 @@ def add_arguments(p) -> None:
     p.add_argument("--profile", default="quick", choices=("quick", "thorough"), help="search budget (default: quick)")
     p.add_argument("--seed", type=int, default=0, help="run seed; each claim derives its own (default: 0)")
     p.add_argument("--json", metavar="FILE", help="write the results as JSON (fields: id, source, statement, kind, verdict, cases, margin, counterexample, reproduce, ...); '-' prints it instead of the table")
-    p.add_argument("--report", metavar="FILE.md", help="write a Markdown report")
+    p.add_argument("--markdown", dest="report", metavar="FILE", help="write a Markdown report to FILE")
     p.add_argument("--case", metavar="JSON", help="evaluate one case (JSON) of a single exact/symbolic claim and print its violation")
     p.add_argument("--list", action="store_true",
                    help="list the selected claims with their statement and case fields, and exit (with --json: as JSON)")

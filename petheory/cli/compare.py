@@ -10,9 +10,9 @@ NAME = "compare"
 HELP = "every registered PE side by side: symbol range and spectral spread, stress vs the corpus (with a null), norm growth, length generalisation"
 DESCRIPTION = (
     "For each registered encoding (or --pe): the symbol range and certified eigenvalue spread of its position-only "
-    "Toeplitz matrix at --n positions, the stress of its geometry on the built-in corpus next to the mean +- sd of "
+    "Toeplitz matrix at --length positions, the stress of its geometry on the built-in corpus next to the mean +- sd of "
     "seeded random encodings of the same kind and shape, its norm (absolute), logit-bias magnitude (bias) or band "
-    "scale change (rotary) at each --lengths past the training length --n-max, the rotary bands whose angles leave "
+    "scale change (rotary) at each --lengths past the training context --context, the rotary bands whose angles leave "
     "the trained range, and length-generalisation results of running_sum and chen2025 tasks from training records "
     "(record.json files under --records, default records/ and runs/). A model's config.json (or hf:DIR) gives its own "
     "head dimension and original context, one row per distinct layer kind. See petheory.analyses.compare."
@@ -26,12 +26,12 @@ def add_arguments(p) -> None:
                    help="a registered encoding with optional parameters (rope_yarn:scale=4; repeat --pe for several; "
                         "default: every registered one with its defaults); training records count for it when their "
                         f"PE has these parameters. {GRAMMAR}")
-    p.add_argument("--n", type=int, default=256, help="positions of the spectral analysis (default 256)")
+    p.add_argument("--length", dest="n", type=int, default=256, metavar="N", help="positions of the spectral analysis (default 256)")
     p.add_argument("-d", "--d-model", type=int, default=None, metavar="D",
                    help="model dimension (default 64; a model's config.json fixes its own)")
-    p.add_argument("--length", "--lengths", dest="lengths", default="64,256,1024", metavar="N',N',...",
+    p.add_argument("--lengths", default="64,256,1024", metavar="N',N',...",
                    help="inference lengths N' of the norm columns (default 64,256,1024)")
-    p.add_argument("--n-max", type=int, default=None, metavar="N",
+    p.add_argument("--context", dest="n_max", type=int, default=None, metavar="L",
                    help="training length for norms and angle coverage (default 64, or a spec's own n_max: learned:n_max=50)")
     p.add_argument("--null-draws", type=int, default=20, metavar="K", help="random encodings in the stress null (default 20)")
     p.add_argument("--seed", type=int, default=0, help="seed of the null draws")
@@ -42,7 +42,7 @@ def add_arguments(p) -> None:
                    help="an explicit run set: a run folder (with its record.json) or a record.json file; repeatable; "
                         "only these runs (and --records folders, if given) count")
     p.add_argument("--json", metavar="FILE", help="write the rows as JSON to FILE ('-' for stdout)")
-    p.add_argument("--markdown", action="store_true", help="print the table as GitHub Markdown (for a README)")
+    p.add_argument("--markdown", metavar="FILE", help="write the table as GitHub Markdown to FILE ('-' for stdout)")
 
 
 def _with_pe_params(rec: dict) -> dict:
@@ -113,7 +113,7 @@ def run(args) -> int:
     if not lengths or min(lengths) < 2:
         raise ValidationError(f"--lengths needs lengths >= 2, got {args.lengths!r}")
     n_max = 64 if args.n_max is None else args.n_max
-    for flag, val, lo in (("--n", args.n, 2), ("--d-model", args.d_model, 2), ("--n-max", n_max, 2),
+    for flag, val, lo in (("--length", args.n, 2), ("--d-model", args.d_model, 2), ("--context", n_max, 2),
                           ("--null-draws", args.null_draws, 2)):
         if val is not None and val < lo:
             raise ValidationError(f"{flag} must be >= {lo}, got {val}")
@@ -125,10 +125,10 @@ def run(args) -> int:
             term = spec.registered("compare")
             own = term.params.get("n_max")
             if own is not None and args.n_max is not None and own != args.n_max:
-                raise ValidationError(f"n_max is given twice with different values: {term}: n_max={own} and --n-max "
+                raise ValidationError(f"n_max is given twice with different values: {term}: n_max={own} and --context "
                                       f"{args.n_max}; both are the training length; give one")
             if args.n_max is not None and "n_max" in enc.info(term.name).params and own is None and len(spec.terms) == 1:
-                spec = spec.with_params({"n_max": args.n_max})  # the entry's own training length is --n-max
+                spec = spec.with_params({"n_max": args.n_max})  # the entry's own training length is --context
         scheme = resolve_scheme(spec, d=args.d_model, default_context=n_max, what="compare")
         if scheme.main.positions.kind == "table":
             raise ValidationError(f"compare takes registered encodings (with parameters) and model configs, got the "
@@ -149,8 +149,8 @@ def run(args) -> int:
     if args.json:
         atomic_write_json(args.json, payload)
     if args.markdown:
-        _markdown(payload)
-    else:
+        _markdown(payload, args.markdown)
+    if args.markdown != "-":
         _table(payload)
     return 0
 
@@ -232,17 +232,24 @@ def _title(st) -> str:
             f"spectrum at N={st['n']}; norms past n_max={st['n_max']}, a model's past its own L)")
 
 
-def _markdown(payload) -> None:
+def _markdown(payload, dest: str) -> None:
+    """The table as GitHub Markdown, written to ``dest`` ('-': stdout), like ``report --markdown``."""
+    from petheory.io import atomic_write_text
+
     st = payload["settings"]
     heads = [h.format(lengths="/".join(map(str, st["lengths"]))) for h in HEADERS]
-    print(f"**{_title(st)}**\n")
-    print("| " + " | ".join(heads) + " |")
-    print("|" + "|".join("---" for _ in heads) + "|")
+    lines = [f"**{_title(st)}**", "", "| " + " | ".join(heads) + " |", "|" + "|".join("---" for _ in heads) + "|"]
     for r in payload["rows"]:
-        print("| " + " | ".join(c.replace("|", "\\|") for c in _cells(r, st["lengths"])) + " |")
-    print()
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in _cells(r, st["lengths"])) + " |")
+    lines.append("")
     for line in _notes(payload):
-        print(line + "\n")
+        lines += [line, ""]
+    text = "\n".join(lines)
+    if dest == "-":
+        print(text)
+    else:
+        atomic_write_text(dest, text)
+        print(f"wrote {dest}")
 
 
 def _table(payload) -> None:

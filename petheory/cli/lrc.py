@@ -19,7 +19,7 @@ def add_arguments(p) -> None:
     p.add_argument("-d", "--d-model", type=int, default=8, metavar="D",
                    help="width of absolute and rotary features (default 8)")
     p.add_argument("--target", required=True, help="copy, shift, reverse, running_sum, running_mean, parity_cot, addition_cot")
-    p.add_argument("--N", type=int, nargs="+", default=[2, 4, 8, 12], help="largest sizes to report (default 2 4 8 12)")
+    p.add_argument("--lengths", dest="N", type=int, nargs="+", metavar="N", default=[2, 4, 8, 12], help="largest sizes to report (default 2 4 8 12)")
     p.add_argument("--hint", help="Scale Hint: none (default), shift or interp")
     p.add_argument("--unmasked", action="store_true", help="bidirectional POLA (default: causal mask)")
     p.add_argument("--json", metavar="FILE", help="write the rows as JSON to FILE ('-' for stdout)")

@@ -35,7 +35,7 @@ def add_arguments(p) -> None:
                      f"file.safetensors[#KEY] or hf:DIR[#KEY] (hf:minilm). {GRAMMAR}")
     src.add_argument("--kernel", metavar="NAME", help="relative-position kernel: exponential, gaussian or power")
     p.add_argument("--row", metavar="LIST", help="first row a_0,a_{-1},... (default conj of the column: Hermitian)")
-    p.add_argument("--n", type=int, metavar="N", help="matrix size (default: the number of coefficients; the rows of a table "
+    p.add_argument("--length", dest="n", type=int, metavar="N", help="matrix size (default: the number of coefficients; the rows of a table "
                    "file or hf:DIR; 1024 for a named PE or kernel). "
                    "Shorter coefficient lists are zero-padded (banded), longer ones cut to the N x N section")
     p.add_argument("-d", "--d-model", type=int, default=None, metavar="D",
@@ -108,8 +108,8 @@ def _section(c, n):
         return c[:n]
     from petheory import _memory
 
-    _memory.require(_memory.array_bytes(n, itemsize=2 * c.dtype.itemsize), f"zero-padded coefficients (--n {n})",
-                    alternative="use a smaller --n")
+    _memory.require(_memory.array_bytes(n, itemsize=2 * c.dtype.itemsize), f"zero-padded coefficients (--length {n})",
+                    alternative="use a smaller --length")
     out = np.zeros(n, dtype=c.dtype)
     out[: c.shape[0]] = c
     return out
@@ -133,7 +133,7 @@ def run(args) -> int:
     from petheory.cli._describe import describe
 
     if args.n is not None and args.n < 1:
-        raise ValidationError(f"--n must be >= 1, got {args.n}")
+        raise ValidationError(f"--length must be >= 1, got {args.n}")
     if not (args.rtol > 0):
         raise ValidationError(f"--rtol must be > 0, got {args.rtol}")
     from petheory.analyses.spectrum import EXACT_UP_TO, exact_seconds, spectrum, toeplitz_summary

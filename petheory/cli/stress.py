@@ -30,7 +30,7 @@ def add_arguments(p) -> None:
                         f"the bundled all-MiniLM-L6-v2). {GRAMMAR}")
     p.add_argument("--key", metavar="TENSOR", help="tensor name when the file/directory holds several position tables "
                    "(same as SPEC#TENSOR)")
-    p.add_argument("--n", type=int, metavar="N", help="positions compared (default: all the target supports)")
+    p.add_argument("--length", dest="n", type=int, metavar="N", help="positions compared (default: all the target supports)")
     p.add_argument("-d", "--d-model", type=int, metavar="D",
                    help="model dimension for named encodings (default 64; read from tables)")
     src = p.add_mutually_exclusive_group()
@@ -47,7 +47,7 @@ def add_arguments(p) -> None:
                         "The built-in corpus (no --corpus/--target) is fixed at C = 100 (BUILTIN_MIN_COUNT), so it "
                         "keeps the positions with >= 100 observations")
     p.add_argument("--keep-sparse", action="store_true",
-                   help="with --n: keep positions below --min-count (listed in the output) instead of failing")
+                   help="with --length: keep positions below --min-count (listed in the output) instead of failing")
     p.add_argument("--smoothing", type=float, default=0.0, metavar="ALPHA", help="additive pseudo-count (default 0)")
     p.add_argument("--rank", type=int, metavar="R", help="rank of the optimal (MDS) encoding (default: numerical rank)")
     p.add_argument("--kind", default="stress1", choices=("stress1", "raw", "strain"), help="stress formula (default stress1)")
@@ -180,7 +180,7 @@ def run(args) -> int:
     from petheory.io import atomic_write_json
 
     if args.n is not None and args.n < 2:
-        raise ValidationError(f"--n must be >= 2, got {args.n}")
+        raise ValidationError(f"--length must be >= 2, got {args.n}")
     if args.d_model is not None and args.d_model < 1:
         raise ValidationError(f"--d-model must be >= 1, got {args.d_model}")
     if args.rank is not None and args.rank < 1:
