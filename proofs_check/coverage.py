@@ -1,8 +1,8 @@
 """Which statements of each paper the catalogue checks: the README's coverage section, generated.
 
 ``python -m proofs_check.coverage``            print the section
-``python -m proofs_check.coverage --write``    replace the block between the markers in README.md
-``python -m proofs_check.coverage --check``    exit 1 when README.md's block is stale (what the test does)
+``python -m proofs_check.coverage --write``    replace the block between the markers in docs/coverage.md
+``python -m proofs_check.coverage --check``    exit 1 when docs/coverage.md's block is stale (what the test does)
 
 :data:`STATEMENTS` lists, per paper, its theorems, propositions, lemmas, assumptions, remarks and
 headline empirical statements (as far as the text we have shows them: ``../shared/papers/``), each
@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from proofs_check.readme_table import README, update_readme
+from proofs_check.verdict_table import COVERAGE, update_readme
 
 BEGIN = "<!-- coverage:begin (generated: python -m proofs_check.coverage --write) -->"
 END = "<!-- coverage:end -->"
@@ -273,7 +273,7 @@ def render(records: dict | None = None) -> str:
 def problems() -> list[str]:
     """What makes the list disagree with the catalogue (empty when it agrees)."""
     from proofs_check.engine import all_claims
-    from proofs_check.readme_table import builtin_papers
+    from proofs_check.verdict_table import builtin_papers
 
     ids = {c.id for c in all_claims() if c.id.split(".")[0] in builtin_papers()}
     named = [c for _, s in statement_rows() for c in s.claims]
@@ -287,9 +287,9 @@ def problems() -> list[str]:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m proofs_check.coverage", description=__doc__.split("\n\n")[0])
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--write", action="store_true", help="rewrite the coverage block of README.md")
-    g.add_argument("--check", action="store_true", help="exit 1 when README.md's block is stale")
-    p.add_argument("--readme", default=str(README), help=argparse.SUPPRESS)
+    g.add_argument("--write", action="store_true", help="rewrite the coverage block of docs/coverage.md")
+    g.add_argument("--check", action="store_true", help="exit 1 when docs/coverage.md's block is stale")
+    p.add_argument("--readme", default=str(COVERAGE), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     bad = problems()
     if bad:

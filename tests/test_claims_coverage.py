@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from proofs_check import coverage
-from proofs_check.readme_table import README, readme_block
+from proofs_check.verdict_table import COVERAGE as README, readme_block
 
 
 def test_readme_coverage_section_is_up_to_date():

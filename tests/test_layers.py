@@ -264,9 +264,9 @@ def test_the_import_graph_tool_prints_every_layer(capsys):
 def test_readme_where_things_are_table_is_current():
     """The README's file table is generated (python tools/import_graph.py --write): a module added,
     moved or re-described shows up there, or this fails."""
-    from proofs_check.readme_table import readme_block
+    from proofs_check.verdict_table import readme_block
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "guide" / "layout.md").read_text(encoding="utf-8")
     assert readme_block(readme, graph.WHERE_BEGIN, graph.WHERE_END) == graph.where().strip("\n"), (
         "stale: run python tools/import_graph.py --write")
 

@@ -71,7 +71,7 @@ def test_every_readme_counterexample_replays_as_a_counterexample():
     fields a checker never reads, so a counterexample may have fewer fields than a generated case."""
     from proofs_check.runner import replay
 
-    text = (ROOT / "README.md").read_text()
+    text = (ROOT / "docs" / "verdicts.md").read_text()
     # columns: claim, paper status, kind, setup (empty for exact claims), verdict, evidence, counterexample or summary
     rows = re.findall(r"^\| `([^`]+)` \| [\w ]+ \| \w+ \| \w* \| \*\*(?:refuted|depends)\*\*.*?\| (.*) \|$", text, re.M)
     cases = []

@@ -1,4 +1,4 @@
-"""Every ``petheory ...`` example of the README runs as shown.
+"""Every ``petheory ...`` example of the README and of the docs pages (docs/**/*.md) runs as shown.
 
 The examples are extracted from the README itself (``bash`` blocks, with their ``VAR=...`` lines,
 and the ``$ petheory ...`` lines shown with their output) and run in a scratch folder that sees the
@@ -87,7 +87,8 @@ YOURS = {
 def readme_examples() -> list[tuple[str, dict]]:
     """(command without its trailing comment, the VAR=... assignments before it in its block)."""
     out, env, in_block, lang, buf = [], {}, False, "", ""
-    for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines():
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]  # the README and the docs' guide
+    for line in (ln for page in pages if "_build" not in page.parts for ln in page.read_text(encoding="utf-8").splitlines()):
         if line.startswith("```"):
             in_block, lang, env = (not in_block), line[3:].strip(), ({} if not in_block else env)
             continue

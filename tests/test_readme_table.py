@@ -12,7 +12,7 @@ import json
 import numpy as np
 import pytest
 
-from proofs_check import readme_table
+from proofs_check import verdict_table as readme_table
 from proofs_check.engine import EVIDENCE, PAPER_STATUSES
 
 #: Built-in claims whose source names no status ("our analysis shows", a summary's key result): 'unspecified'
@@ -32,9 +32,11 @@ def by_id(records):
 
 
 def test_readme_verdict_table_is_up_to_date(records):
-    block = readme_table.readme_block(readme_table.README.read_text())
+    block = readme_table.readme_block(readme_table.VERDICTS.read_text())
     fresh = readme_table.render(records)
-    assert block == fresh, "README.md's verdict table is stale: run `python -m proofs_check.readme_table --write`"
+    assert block == fresh, "docs/verdicts.md's table is stale: run `python -m proofs_check.verdict_table --write`"
+    counts = readme_table.readme_block(readme_table.README.read_text(), readme_table.COUNTS_BEGIN, readme_table.COUNTS_END)
+    assert counts == readme_table.counts_line(fresh), "README.md's verdict counts are stale: run the same command"
 
 
 def test_every_claim_carries_paper_status_and_evidence(records):
@@ -99,14 +101,18 @@ def test_no_two_claims_are_refuted_by_the_same_counterexample(records):
 def test_the_generator_rewrites_only_its_block_and_only_when_asked(records, tmp_path, capsys):
     doc = tmp_path / "check.json"
     doc.write_text(json.dumps({"claims": records}))
-    readme = tmp_path / "README.md"
-    readme.write_text(f"intro\n\n{readme_table.BEGIN}\nold table\n{readme_table.END}\n\nrest\n")
-    assert readme_table.main(["--from", str(doc), "--check", "--readme", str(readme)]) == 1
-    assert "old table" in readme.read_text()  # --check never writes
-    assert readme_table.main(["--from", str(doc), "--write", "--readme", str(readme)]) == 0
-    text = readme.read_text()
+    page, readme = tmp_path / "verdicts.md", tmp_path / "README.md"
+    page.write_text(f"intro\n\n{readme_table.BEGIN}\nold table\n{readme_table.END}\n\nrest\n")
+    readme.write_text(f"top\n{readme_table.COUNTS_BEGIN}\nold counts\n{readme_table.COUNTS_END}\nend\n")
+    files = ["--page", str(page), "--readme", str(readme)]
+    assert readme_table.main(["--from", str(doc), "--check", *files]) == 1
+    assert "old table" in page.read_text() and "old counts" in readme.read_text()  # --check never writes
+    assert readme_table.main(["--from", str(doc), "--write", *files]) == 0
+    text = page.read_text()
     assert text.startswith("intro\n\n") and text.endswith("\n\nrest\n") and "old table" not in text
-    assert readme_table.main(["--from", str(doc), "--check", "--readme", str(readme)]) == 0
+    counts = readme.read_text()
+    assert "old counts" not in counts and "docs/verdicts.md" in counts and counts.endswith("\nend\n")
+    assert readme_table.main(["--from", str(doc), "--check", *files]) == 0
     assert "up to date" in capsys.readouterr().out
 
 

@@ -127,9 +127,9 @@ def test_positional_separation_checker_catches_a_planted_unseparated_model():
 
 
 def test_readme_reproduced_tables_are_generated_from_the_shipped_records():
-    from proofs_check import readme_reproduced
+    from proofs_check import reproduced_table as readme_reproduced
 
-    assert readme_reproduced.main(["--check"]) == 0, "run: python -m proofs_check.readme_reproduced --write"
+    assert readme_reproduced.main(["--check"]) == 0, "run: python -m proofs_check.reproduced_table --write"
     block = readme_reproduced.render()
     assert "| wavelet |" in block and "0.0108" in block and "| mla |" in block
     assert "passkey: passkey fully right" in block and "| rope_yarn+ft |" in block

@@ -362,7 +362,7 @@ def test_a_calibration_states_numbers_and_where_its_tolerance_comes_from():
 
 
 def test_reproduction_fields_reach_the_json_the_report_and_the_readme_table(scratch, tmp_path):
-    from proofs_check import readme_table
+    from proofs_check import verdict_table as readme_table
 
     _emp(calibration=CAL, ours={"base": 0.2855, "other": 0.012})
     _emp(id="testpaper2099.explore", verdict="holds", exploratory=True, confirm_on="seeds 3-5")

@@ -3,7 +3,7 @@ r"""petheory's import graph, grouped by layer, read from the source without impo
     python tools/import_graph.py            # the graph as Markdown, one line per module with its imports
     python tools/import_graph.py --edges    # one "module -> module" line per import (for a diff)
     python tools/import_graph.py --where    # the README's "where things are" table (file, layer, what it holds)
-    python tools/import_graph.py --write    # replace that table in README.md (--check: exit 1 when stale)
+    python tools/import_graph.py --write    # replace that table in docs/guide/layout.md (--check: exit 1 when stale)
 
 Every ``import`` / ``from ... import`` anywhere in a file counts (inside functions too: a lazy
 import is still a dependency), resolved to the petheory / proofs_check module it names. The
@@ -200,17 +200,17 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--edges", action="store_true", help="print 'module -> module' lines instead of Markdown")
     p.add_argument("--where", action="store_true", help="print the README's 'where things are' table")
-    p.add_argument("--write", action="store_true", help="replace that table in README.md")
-    p.add_argument("--check", action="store_true", help="exit 1 when README.md's table is stale")
+    p.add_argument("--write", action="store_true", help="replace that table in docs/guide/layout.md")
+    p.add_argument("--check", action="store_true", help="exit 1 when docs/guide/layout.md's table is stale")
     args = p.parse_args(argv)
     if args.where:
         sys.stdout.write(where())
         return 0
     if args.write or args.check:  # the tail the README's other generators use (imports petheory: not at module level)
         sys.path.insert(0, str(ROOT))
-        from proofs_check.readme_table import update_readme
+        from proofs_check.verdict_table import update_readme
 
-        return update_readme(ROOT / "README.md", where(), write=args.write, check=args.check,
+        return update_readme(ROOT / "docs" / "guide" / "layout.md", where(), write=args.write, check=args.check,
                              what="where-things-are table", command="python tools/import_graph.py --write",
                              begin=WHERE_BEGIN, end=WHERE_END)
     g = graph()

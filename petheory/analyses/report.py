@@ -211,6 +211,14 @@ def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: i
         out["bounds"] = {k: b[k] for k in keep if k in b}
     except ValueError as exc:
         out["bounds"] = {"skipped": str(exc).splitlines()[0]}
+    if pos.kind == "rotary" and pos.encoding != "mla_rope":  # issue 31: Men, Liu, RoFormer, temperatures per rotary kind
+        from petheory.bounds.long_context import long_context_section
+
+        try:
+            out["long_context"] = long_context_section(pos, context=L, extended_context=max(scheme.max_context, L),
+                                                       length=max(length, 2))
+        except ValueError as exc:
+            out["long_context"] = {"skipped": str(exc).splitlines()[0]}
     return out
 
 

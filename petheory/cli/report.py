@@ -230,11 +230,23 @@ def markdown(r: dict) -> str:
                            f"{s['seconds']} |")
         out += ["", "#### Stress against random tables", "", stress_line(sec["stress"])]
         out += ["", "#### Bound notes", ""] + [f"- {x}" for x in bound_lines(sec["bounds"])]
+        if "long_context" in sec:
+            out += ["", "#### Long-context theory (Men, Liu, RoFormer, temperatures)", ""] + _long_context(sec)
         if sec["notes"]:
             out += ["", "#### Notes", ""] + [f"- {n}" for n in sec["notes"]]
     if r["notes"]:
         out += ["", "### Notes", ""] + [f"- {n}" for n in r["notes"]]
     return "\n".join(out)
+
+
+def _long_context(sec: dict) -> list[str]:
+    """The long-context lines of a rotary section (petheory.bounds.long_context), or none."""
+    from petheory.bounds.long_context import long_context_lines
+
+    lc = sec.get("long_context")
+    if not lc:
+        return []
+    return [f"skipped: {lc['skipped']}"] if "skipped" in lc else long_context_lines(lc)
 
 
 def stress_line(st: dict) -> str:
@@ -310,6 +322,8 @@ def show(r: dict, *, quiet: bool) -> None:
         con.print(f"stress    {escape(stress_line(sec['stress']))}")
         for line in bound_lines(sec["bounds"]):
             con.print(f"bounds    {escape(line)}")
+        for line in _long_context(sec):
+            con.print(f"theory    {escape(line)}")
         for n in sec["notes"]:
             con.print(f"[dim]note      {escape(n)}[/dim]")
     for n in r["notes"]:

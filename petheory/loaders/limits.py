@@ -98,19 +98,19 @@ END = "<!-- limits:end -->"
 
 
 def main(argv=None) -> int:
-    """``python -m petheory.loaders.limits [--write]``: print the README's limits table, or rewrite its block."""
+    """``python -m petheory.loaders.limits [--write]``: print the limits table of docs/guide/reliability.md, or rewrite its block."""
     import argparse
     from pathlib import Path
 
     import os
 
     p = argparse.ArgumentParser(prog="python -m petheory.loaders.limits", description=main.__doc__)
-    p.add_argument("--write", action="store_true", help="replace the block between the markers in README.md")
+    p.add_argument("--write", action="store_true", help="replace the block between the markers in docs/guide/reliability.md")
     args = p.parse_args(argv)
     if not args.write:
         print(limits_table())
         return 0
-    readme = Path(__file__).resolve().parents[2] / "README.md"
+    readme = Path(__file__).resolve().parents[2] / "docs" / "guide" / "reliability.md"
     text = readme.read_text(encoding="utf-8")
     a, b = text.index(BEGIN) + len(BEGIN), text.index(END)
     tmp = readme.with_name(f".{readme.name}.limits.tmp")  # temp file + rename: never a half-written README

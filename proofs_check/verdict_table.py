@@ -1,13 +1,13 @@
-"""The README's verdict table, generated from a check run.
+"""The verdict table (``docs/verdicts.md``) and the README's verdict counts, generated from a check run.
 
-``python -m proofs_check.readme_table``            print the table (quick profile, seed 0, built-in claims)
-``python -m proofs_check.readme_table --write``    replace the block between the markers in README.md
-``python -m proofs_check.readme_table --check``    exit 1 when README.md's block is stale (what the test does)
+``python -m proofs_check.verdict_table``            print the table (quick profile, seed 0, built-in claims)
+``python -m proofs_check.verdict_table --write``    replace the generated blocks of docs/verdicts.md and README.md
+``python -m proofs_check.verdict_table --check``    exit 1 when either block is stale (what the test does)
 ``--from CHECK.json``                              render a ``petheory check --json`` document instead of running
 
 The run is the one a fresh clone gives: built-in claims only (no plugins), an empty working
 directory (no ``runs/`` records), no ``PETHEORY_*`` corpus variables, single-threaded BLAS.
-README.md changes only with ``--write``.
+The files change only with ``--write``.
 """
 
 from __future__ import annotations
@@ -23,9 +23,14 @@ from pathlib import Path
 
 from petheory.errors import ValidationError
 
-BEGIN = "<!-- verdict-table:begin (generated: python -m proofs_check.readme_table --write) -->"
+BEGIN = "<!-- verdict-table:begin (generated: python -m proofs_check.verdict_table --write) -->"
 END = "<!-- verdict-table:end -->"
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+#: The docs pages the generated tables live on (the README keeps the counts and links here).
+VERDICTS, COVERAGE = ROOT / "docs" / "verdicts.md", ROOT / "docs" / "coverage.md"
+COUNTS_BEGIN = "<!-- verdict-counts:begin (generated: python -m proofs_check.verdict_table --write) -->"
+COUNTS_END = "<!-- verdict-counts:end -->"
 PROFILE, SEED = "quick", 0
 
 
@@ -177,19 +182,29 @@ def replace_block(text: str, block: str, begin: str = BEGIN, end: str = END) -> 
     return text[:a] + "\n" + block + "\n" + text[b:]
 
 
+def counts_line(block: str) -> str:
+    """The README's part of the table: its first line (the verdict counts) and where the table is."""
+    return block.splitlines()[0] + " The table with every claim: [docs/verdicts.md](docs/verdicts.md)."
+
+
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m proofs_check.readme_table", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m proofs_check.verdict_table", description=__doc__.split("\n\n")[0])
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--write", action="store_true", help="rewrite the generated block of README.md")
-    g.add_argument("--check", action="store_true", help="exit 1 when README.md's block is stale")
+    g.add_argument("--write", action="store_true", help="rewrite the generated blocks of docs/verdicts.md and README.md")
+    g.add_argument("--check", action="store_true", help="exit 1 when either block is stale")
     p.add_argument("--from", dest="source", metavar="CHECK.json", help="render this `petheory check --json` document")
+    p.add_argument("--page", default=str(VERDICTS), help=argparse.SUPPRESS)
     p.add_argument("--readme", default=str(README), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     records = json.loads(Path(args.source).read_text())["claims"] if args.source else fresh_records()
     block = render(records)
-    path = Path(args.readme)
-    return update_readme(path, block, write=args.write, check=args.check, what="verdict table",
-                         command="python -m proofs_check.readme_table --write")
+    rc = update_readme(Path(args.page), block, write=args.write, check=args.check, what="verdict table",
+                       command="python -m proofs_check.verdict_table --write")
+    if not (args.write or args.check):
+        return rc
+    return max(rc, update_readme(Path(args.readme), counts_line(block), write=args.write, check=args.check,
+                                 what="verdict counts", command="python -m proofs_check.verdict_table --write",
+                                 begin=COUNTS_BEGIN, end=COUNTS_END))
 
 
 def update_readme(path, block: str, *, write: bool, check: bool, what: str, command: str,

@@ -1,11 +1,11 @@
 """The README's reproduced-experiment tables, generated from the shipped records.
 
-``python -m proofs_check.readme_reproduced``          print the tables
-``python -m proofs_check.readme_reproduced --write``  replace the block between the markers in README.md
-``python -m proofs_check.readme_reproduced --check``  exit 1 when README.md's block is stale (a test does this)
+``python -m proofs_check.reproduced_table``          print the tables
+``python -m proofs_check.reproduced_table --write``  replace the block between the markers in docs/guide/training.md
+``python -m proofs_check.reproduced_table --check``  exit 1 when docs/guide/training.md's block is stale (a test does this)
 
 Reads only ``records/`` of the source tree (not ``runs/``), so the tables are what a fresh clone
-ships. README.md changes only with ``--write``.
+ships. The page changes only with ``--write``.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ import argparse
 import sys
 from pathlib import Path
 
-BEGIN = "<!-- reproduced:begin (generated: python -m proofs_check.readme_reproduced --write) -->"
+BEGIN = "<!-- reproduced:begin (generated: python -m proofs_check.reproduced_table --write) -->"
 END = "<!-- reproduced:end -->"
-README = Path(__file__).resolve().parents[1] / "README.md"
+#: The page the tables live on (its "Records" section).
+README = Path(__file__).resolve().parents[1] / "docs" / "guide" / "training.md"
 
 
 def _shipped(task: str) -> list[dict]:
@@ -144,17 +145,17 @@ def render() -> str:
 
 
 def main(argv=None) -> int:
-    from proofs_check.readme_table import update_readme
+    from proofs_check.verdict_table import update_readme
 
-    p = argparse.ArgumentParser(prog="python -m proofs_check.readme_reproduced", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m proofs_check.reproduced_table", description=__doc__.split("\n\n")[0])
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--write", action="store_true", help="rewrite the generated block of README.md")
-    g.add_argument("--check", action="store_true", help="exit 1 when README.md's block is stale")
+    g.add_argument("--write", action="store_true", help="rewrite the generated block of docs/guide/training.md")
+    g.add_argument("--check", action="store_true", help="exit 1 when docs/guide/training.md's block is stale")
     p.add_argument("--readme", default=str(README), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     block, path = render(), Path(args.readme)
     return update_readme(path, block, write=args.write, check=args.check, what="reproduced tables",
-                         command="python -m proofs_check.readme_reproduced --write", begin=BEGIN, end=END)
+                         command="python -m proofs_check.reproduced_table --write", begin=BEGIN, end=END)
 
 if __name__ == "__main__":
     sys.exit(main())
