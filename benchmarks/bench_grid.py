@@ -152,6 +152,22 @@ def plan_lines() -> list[str]:
     return lines
 
 
+def packing(device: str, members: int, size: str = "paper", steps: int = 10) -> dict:
+    """The packing factor of a mixed grid on ``device``: the summed one-run step times of ``members`` Task 1 runs
+    (the first of stage gu2025_task1_figs at batch 512: every PE family) over the grid's step time, both CUDA-graph
+    steps on CUDA (:func:`petheory.nn.grid.step_time`). What :func:`gpu_records.task1_projection` divides by."""
+    import gpu_records as G
+    from petheory.nn.grid import step_time
+
+    cfgs = [c for c in G.configs_of(G.STAGES["gu2025_task1_figs"][0], device) if c.batch_size == 512][:members]
+    if size != "paper":  # the same runs at another preset (a CPU check that the measurement runs)
+        cfgs = [preset(c.task.name, size, pe=c.model.pe, seed=c.seed, device=device, ablate=False) for c in cfgs]
+    one = [step_time([c], steps=steps)["step_ms"] for c in cfgs]
+    grid = step_time(cfgs, steps=steps)
+    return {"members": len(cfgs), "one_run_ms": one, "grid_ms": grid["step_ms"], "packing": sum(one) / grid["step_ms"],
+            "cuda_graphs": grid["cuda_graphs"], "flops": sum(step_flops(c) for c in cfgs)}
+
+
 def main(argv=None) -> int:
     from harness import add_output_arguments, destination
 
@@ -161,8 +177,17 @@ def main(argv=None) -> int:
     p.add_argument("--steps", type=int, default=3, help="training steps per timed call")
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--threads", type=int, default=1, help="torch threads (default 1: the CPU is shared)")
+    p.add_argument("--packing", metavar="DEVICE", help="only measure the packing factor of a paper-preset mixed grid of "
+                   "--members Task 1 runs on DEVICE (a GPU session: --packing cuda) and print it as JSON")
+    p.add_argument("--members", type=int, default=8)
     add_output_arguments(p)
     args = p.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    if args.packing:
+        import json
+
+        print(json.dumps(packing(args.packing, args.members, "smoke" if args.quick else "paper")))
+        return 0
     destination(args)
     size, repeats = ("smoke", 1) if args.quick else (args.size, args.repeats)
     torch.set_num_threads(args.threads)
