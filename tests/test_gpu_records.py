@@ -123,7 +123,8 @@ def test_task1_projection_is_counted_flops_at_the_measured_step_times():
     assert p["serial_min"] == pytest.approx(sum(r["runs"] * r["steps"] * r["step_ms"] / 6e4 for r in rows.values()))
     for pe, r in rows.items():
         key = "rope+sinusoidal" if pe.startswith("rope") else pe
-        assert r["steps"] * r["step_ms"] / 6e4 == pytest.approx(G.GU_TRAIN_MIN["gu2025_task1"][key], abs=0.05)
+        # both tables are rounded (step times to 0.1 ms, minutes to 0.1 min): they agree to about 0.1 min
+        assert r["steps"] * r["step_ms"] / 6e4 == pytest.approx(G.GU_TRAIN_MIN["gu2025_task1"][key], abs=0.1)
     from petheory.nn import tasks
 
     n = len(tasks.load(G.configs_of(G.STAGES["gu2025_task1"][0], "cuda")[0].task).train)
