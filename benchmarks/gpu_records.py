@@ -151,7 +151,7 @@ def task1_projection(packing: float = 1.0) -> dict:
     ``serial_min / packing``. ``packing_needed`` is the factor the :data:`TASK1_TARGET_MIN` target needs,
     ``mfu_needed`` the MFU over the whole plan that it means, and ``floor_min`` the time at 100 % MFU.
     """
-    from petheory.nn.grid import step_flops
+    from petheory.nn.grid_measure import step_flops
 
     cfgs = configs_of(STAGES["gu2025_task1_figs"][0], "cuda")
     rows: dict = {}
@@ -267,7 +267,7 @@ def run_stage(name: str, device: str, runs: Path, out: Path, members: int | None
 
 
 def _step_flops(config) -> int:
-    from petheory.nn.grid import step_flops
+    from petheory.nn.grid_measure import step_flops
 
     return step_flops(config)
 

@@ -114,7 +114,7 @@ def test_task1_figs_stage_is_task1_and_its_figure_runs_each_once():
 
 
 def test_task1_projection_is_counted_flops_at_the_measured_step_times():
-    from petheory.nn.grid import step_flops
+    from petheory.nn.grid_measure import step_flops
 
     p = G.task1_projection()
     rows = {r["pe"]: r for r in p["rows"]}
@@ -145,7 +145,7 @@ def test_task1_figs_stage_runs_in_member_grids_and_routes_records(tmp_path, monk
     out = tmp_path / "records"
     res = G.run_stage("gu2025_task1_figs", "cpu", tmp_path / "runs", out, members=4)
     n = len(experiments.GU2025_PES) + 1 + len(experiments.GU2025_PARTIAL_HEADS)
-    assert res["runs"] == n and res["grids"] == 4  # 11 runs at batch 64 (smoke: MLA too) in grids of <= 4
+    assert res["runs"] == n and res["grids"] == 3  # 12 runs at batch 64 (smoke: MLA too) in grids of <= 4
     assert res["mfu"] is None and res["device"] == "cpu" and res["source"] and res["flops"] > 0
     folders = {p.parent.name: 0 for p in out.rglob("*.json")}
     for p in out.rglob("*.json"):
