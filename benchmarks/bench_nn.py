@@ -39,7 +39,7 @@ import torch  # noqa: E402
 from petheory import experiments, sweep  # noqa: E402
 from petheory.nn import preset, train  # noqa: E402
 from petheory.nn.ensemble import train_ensemble  # noqa: E402
-from petheory.nn.grid import train_grid
+from petheory.nn.grid import train_grid  # noqa: E402
 from petheory.nn.grid_measure import step_time  # noqa: E402
 from petheory.nn.train import loss_fn, resolve_device, setup, split_to, train_batch, train_step  # noqa: E402
 
