@@ -43,7 +43,7 @@ import torch  # noqa: E402
 from harness import emit, machine_info  # noqa: E402
 from petheory import experiments  # noqa: E402
 from petheory.nn import preset  # noqa: E402
-from petheory.nn.grid import _Grid, first_gradients, step_flops  # noqa: E402
+from petheory.nn.grid_measure import first_gradients, step_flops, step_time  # noqa: E402
 from petheory.nn.train import loss_fn, setup, split_to, train_batch, train_step  # noqa: E402
 
 U = 2.0**-24
@@ -95,18 +95,14 @@ class Loop:
 
 
 class GridSteps:
-    """A grid (mixed or per-config) built once; ``steps`` eager steps of every member."""
+    """``steps`` eager steps of every member of the grid (mixed or per-config), timed by
+    :func:`petheory.nn.grid_measure.step_time` (the grid is built outside its timing); returns seconds per step."""
 
     def __init__(self, cfgs, mixed: bool):
-        self.g = _Grid(cfgs, [c.hash() for c in cfgs], [None] * len(cfgs), torch.device("cpu"), False, mixed)
-        self.gen, self.B = torch.Generator().manual_seed(0), cfgs[0].batch_size
+        self.cfgs, self.mixed = cfgs, mixed
 
-    def __call__(self, steps: int) -> None:
-        g = self.g
-        for _ in range(steps):
-            sl = torch.randint(0, len(g.data.train), (g.M, self.B), generator=self.gen)
-            g.opt.zero_grad(set_to_none=True)
-            g._step(sl)
+    def __call__(self, steps: int) -> float:
+        return step_time(self.cfgs, steps=steps, mixed=self.mixed)["step_ms"] / 1e3
 
 
 def run_case(label, cfgs, steps, repeats) -> dict:
@@ -122,12 +118,12 @@ def run_case(label, cfgs, steps, repeats) -> dict:
     for _ in range(repeats):
         for k, fn in sides.items():  # interleaved: drifting load hits every side alike
             t0 = time.perf_counter()
-            fn(steps)
-            times[k].append((time.perf_counter() - t0) / steps)
+            per_step = fn(steps)  # the grids time their own steps (median), the loop is timed here
+            times[k].append(per_step if per_step is not None else (time.perf_counter() - t0) / steps)
         load.append(os.getloadavg()[0])
     med = {k: statistics.median(v) for k, v in times.items()}
     flops = sum(step_flops(c) for c in cfgs)
-    groups = [type(g).__name__ for g in sides["mixed"].g.groups]
+    groups = "mixed"
     print(f"    mixed {1e3 * med['mixed']:.0f} ms, per-config {1e3 * med['per-config']:.0f} ms, loop {1e3 * med['loop']:.0f} ms "
           f"-> {med['loop'] / med['mixed']:.2f}x ({groups})", flush=True)
     return {"label": label, "runs": len(cfgs), "med": med, "disc": disc, "tol": tol, "flops": flops,
@@ -152,6 +148,21 @@ def plan_lines() -> list[str]:
     return lines
 
 
+def packing(device: str, members: int, size: str = "paper", steps: int = 10) -> dict:
+    """The packing factor of a mixed grid on ``device``: the summed one-run step times of ``members`` Task 1 runs
+    (the first of stage gu2025_task1_figs at batch 512: every PE family) over the grid's step time, both CUDA-graph
+    steps on CUDA (:func:`petheory.nn.grid.step_time`). What :func:`gpu_records.task1_projection` divides by."""
+    import gpu_records as G
+
+    cfgs = [c for c in G.configs_of(G.STAGES["gu2025_task1_figs"][0], device) if c.batch_size == 512][:members]
+    if size != "paper":  # the same runs at another preset (a CPU check that the measurement runs)
+        cfgs = [preset(c.task.name, size, pe=c.model.pe, seed=c.seed, device=device, ablate=False) for c in cfgs]
+    one = [step_time([c], steps=steps)["step_ms"] for c in cfgs]
+    grid = step_time(cfgs, steps=steps)
+    return {"members": len(cfgs), "one_run_ms": one, "grid_ms": grid["step_ms"], "packing": sum(one) / grid["step_ms"],
+            "cuda_graphs": grid["cuda_graphs"], "flops": sum(step_flops(c) for c in cfgs)}
+
+
 def main(argv=None) -> int:
     from harness import add_output_arguments, destination
 
@@ -161,8 +172,17 @@ def main(argv=None) -> int:
     p.add_argument("--steps", type=int, default=3, help="training steps per timed call")
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--threads", type=int, default=1, help="torch threads (default 1: the CPU is shared)")
+    p.add_argument("--packing", metavar="DEVICE", help="only measure the packing factor of a paper-preset mixed grid of "
+                   "--members Task 1 runs on DEVICE (a GPU session: --packing cuda) and print it as JSON")
+    p.add_argument("--members", type=int, default=8)
     add_output_arguments(p)
     args = p.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    if args.packing:
+        import json
+
+        print(json.dumps(packing(args.packing, args.members, "smoke" if args.quick else "paper")))
+        return 0
     destination(args)
     size, repeats = ("smoke", 1) if args.quick else (args.size, args.repeats)
     torch.set_num_threads(args.threads)

@@ -39,7 +39,8 @@ import torch  # noqa: E402
 from petheory import experiments, sweep  # noqa: E402
 from petheory.nn import preset, train  # noqa: E402
 from petheory.nn.ensemble import train_ensemble  # noqa: E402
-from petheory.nn.grid import step_time, train_grid  # noqa: E402
+from petheory.nn.grid import train_grid  # noqa: E402
+from petheory.nn.grid_measure import step_time  # noqa: E402
 from petheory.nn.train import loss_fn, resolve_device, setup, split_to, train_batch, train_step  # noqa: E402
 
 #: bf16 dense peak FLOP/s by GPU name fragment (vendor data sheets; SXM unless named).
@@ -96,7 +97,7 @@ def ensemble_cases(device: str, quick: bool) -> list[Case]:
             return [train(c)["final"]["train"] for c in cfgs]
 
         def agree(a, b, cfgs=cfgs):
-            from petheory.nn.grid import first_gradients
+            from petheory.nn.grid_measure import first_gradients
 
             key = "mse" if "mse" in a[0] else "loss"
             print(f"    full runs differ by {max(abs(x[key] - y[key]) for x, y in zip(a, b)):.3g} in final train {key}",

@@ -23,11 +23,32 @@ Figs. 5-7 of :data:`petheory.experiments.GU2025_FIGURES`) is 72 runs. Estimated 
 training times measured on one H100 (:data:`GU_TRAIN_MIN`, benchmarks/RESULTS.md "nn-cuda"; evaluation
 and head ablation not included), summed run by run: Task 1 grid ~155 min, Task 2 grid ~115 min, Fig. 5
 ~210 min (27 runs not in the grid), Figs. 6-7 nothing more: **~480 GPU-minutes, about 19x the
-25-minute target** (``--list`` prints the sum). It does NOT fit at today's measured speeds: a
-one-run step runs at 3.5-4.6 % MFU, and how much a multi-run ensemble at this size overlaps is not
-measured, so the sum is the serial figure. A stage longer than one device session (each of these
-is) is only started when ``--budget`` allows it; it resumes from its checkpoints when rerun with the
-same ``--runs`` folder.
+25-minute target** (``--list`` prints the sum).
+
+Task 1 with its Fig. 5-7 runs, one command (issue 33)::
+
+    PETHEORY_COMMIT=<sha> python benchmarks/gpu_records.py --device cuda --out records --members 8 \
+        --log runs/gpu/task1.jsonl --tar task1.tar.gz gu2025_task1_figs
+
+trains the 36 Task 1 configs of the grid and the figures (7 PEs, pure RoPE and RoPE on the first 1, 2, 4, 8
+of 16 heads, x 3 seeds) as mixed-family grids (:mod:`petheory.nn.mixed`: every PE family as member tensors;
+MLA, at batch 1024, its own grid) of at most ``--members`` runs, resumable from ``--runs``; each record goes to
+the folder of its figure, and the stage's log line carries device, commit, source hash, seconds, mean GPU
+use and MFU (FLOPs counted from the model, :func:`petheory.nn.grid.step_flops`).
+
+**Projection** (:func:`task1_projection`; benchmarks/RESULTS.md "grid"): 36 runs, 6.9e17 FLOPs counted
+(1.39e12 per step of a batch-512 run, 2.82e12 for MLA at 1024), **~286 GPU-minutes run by run** at the H100
+step times measured for one run (:data:`GU_STEP_MS`: 2.5-5.8 % MFU). The 30-minute target needs a packing
+factor of 9.5, i.e. 39 % MFU over the whole plan (the FLOP floor at 100 % MFU is 11.6 min). Packing cannot
+give that at this size: one run's step already runs every kernel over 65,536 tokens (batch 512 x length
+128), and its time goes to bandwidth-bound kernels (LayerNorm backward, attention backward at head dim 16,
+elementwise work; profile in RESULTS.md "nn-cuda") whose bytes grow with their FLOPs when members are
+stacked; the per-run CUDA graph already removes launch gaps. What the mixed program does change at this
+size is relative's step (57 ms with explicit softmax, as SDPA's CPU kernels refuse a mask gradient; the
+mixed program runs it through CUDA's memory-efficient SDPA): at nope's 24 ms the plan is ~263 min. So the
+expected time is **~260-290 GPU-minutes, 9-10x over the target**: it needs faster kernels per step
+(about 39 % MFU), not more packing. The packing factor itself is not measured (no GPU in the session that
+wrote this): ``python benchmarks/bench_grid.py --packing cuda --members 8`` measures it.
 """
 
 from __future__ import annotations
@@ -130,7 +151,7 @@ def task1_projection(packing: float = 1.0) -> dict:
     ``serial_min / packing``. ``packing_needed`` is the factor the :data:`TASK1_TARGET_MIN` target needs,
     ``mfu_needed`` the MFU over the whole plan that it means, and ``floor_min`` the time at 100 % MFU.
     """
-    from petheory.nn.grid import step_flops
+    from petheory.nn.grid_measure import step_flops
 
     cfgs = configs_of(STAGES["gu2025_task1_figs"][0], "cuda")
     rows: dict = {}
@@ -246,7 +267,7 @@ def run_stage(name: str, device: str, runs: Path, out: Path, members: int | None
 
 
 def _step_flops(config) -> int:
-    from petheory.nn.grid import step_flops
+    from petheory.nn.grid_measure import step_flops
 
     return step_flops(config)
 

@@ -114,7 +114,7 @@ def test_task1_figs_stage_is_task1_and_its_figure_runs_each_once():
 
 
 def test_task1_projection_is_counted_flops_at_the_measured_step_times():
-    from petheory.nn.grid import step_flops
+    from petheory.nn.grid_measure import step_flops
 
     p = G.task1_projection()
     rows = {r["pe"]: r for r in p["rows"]}
@@ -123,7 +123,8 @@ def test_task1_projection_is_counted_flops_at_the_measured_step_times():
     assert p["serial_min"] == pytest.approx(sum(r["runs"] * r["steps"] * r["step_ms"] / 6e4 for r in rows.values()))
     for pe, r in rows.items():
         key = "rope+sinusoidal" if pe.startswith("rope") else pe
-        assert r["steps"] * r["step_ms"] / 6e4 == pytest.approx(G.GU_TRAIN_MIN["gu2025_task1"][key], abs=0.05)
+        # both tables are rounded (step times to 0.1 ms, minutes to 0.1 min): they agree to about 0.1 min
+        assert r["steps"] * r["step_ms"] / 6e4 == pytest.approx(G.GU_TRAIN_MIN["gu2025_task1"][key], abs=0.1)
     from petheory.nn import tasks
 
     n = len(tasks.load(G.configs_of(G.STAGES["gu2025_task1"][0], "cuda")[0].task).train)
@@ -144,7 +145,7 @@ def test_task1_figs_stage_runs_in_member_grids_and_routes_records(tmp_path, monk
     out = tmp_path / "records"
     res = G.run_stage("gu2025_task1_figs", "cpu", tmp_path / "runs", out, members=4)
     n = len(experiments.GU2025_PES) + 1 + len(experiments.GU2025_PARTIAL_HEADS)
-    assert res["runs"] == n and res["grids"] == 4  # 11 runs at batch 64 (smoke: MLA too) in grids of <= 4
+    assert res["runs"] == n and res["grids"] == 3  # 12 runs at batch 64 (smoke: MLA too) in grids of <= 4
     assert res["mfu"] is None and res["device"] == "cpu" and res["source"] and res["flops"] > 0
     folders = {p.parent.name: 0 for p in out.rglob("*.json")}
     for p in out.rglob("*.json"):

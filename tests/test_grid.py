@@ -13,7 +13,8 @@ import torch
 from petheory import experiments
 from petheory.nn import preset, train
 from petheory.nn import grid as G
-from petheory.nn.grid import first_gradients, shared_key, train_grid
+from petheory.nn.grid import shared_key, train_grid
+from petheory.nn.grid_measure import first_gradients
 from petheory.nn.mixed import MixedGroup
 from petheory.nn.train import without_timing
 
@@ -79,7 +80,7 @@ def _gu_mix(seeds=(0,), **kw):
 
 
 def _groups(cfgs, mixed=True):
-    g = G._Grid(cfgs, [c.hash() for c in cfgs], [None] * len(cfgs), torch.device("cpu"), False, mixed)
+    g = G.Grid(cfgs, [c.hash() for c in cfgs], [None] * len(cfgs), torch.device("cpu"), False, mixed)
     return g.groups
 
 

@@ -137,7 +137,7 @@ def train_grid(configs, out_dirs=None, *, graphs="auto", mixed: bool = True, che
                     records[k] = train(cfgs[k], dirs[k])
         by_epoch = {main: by_epoch[main]}
     for ks in by_epoch.values():
-        recs = _Grid([cfgs[k] for k in ks], [hashes[k] for k in ks], [dirs[k] for k in ks], device, use_graphs, mixed).run(
+        recs = Grid([cfgs[k] for k in ks], [hashes[k] for k in ks], [dirs[k] for k in ks], device, use_graphs, mixed).run(
             checkpoint_seconds, progress)
         records.update(zip(ks, recs))
     return [records[k] for k in range(len(cfgs))]
@@ -239,7 +239,10 @@ class _GpuUtil:
         return sum(self.samples) / len(self.samples) if self.samples else None
 
 
-class _Grid:
+class Grid:
+    """The runs of one :func:`train_grid` call in memory: its groups, one optimiser, the step (eager or a CUDA
+    graph), evaluation, checkpoints and records. ``run()`` trains; :mod:`petheory.nn.grid_measure` times a step."""
+
     def __init__(self, cfgs, hashes, dirs, device, use_graphs, mixed=True):
         self.cfgs, self.hashes, self.dirs, self.device = cfgs, hashes, dirs, device
         self.c = cfgs[0]
@@ -340,7 +343,7 @@ class _Grid:
             b = self.train_split.batch(idx[g.lo:g.hi])  # (S, B, ...)
             with autocast(self.device, self.amp):
                 out = g.forward(b.x, shared_x=False)
-            losses.append(_member_losses(self.kind, out, b))
+            losses.append(member_losses(self.kind, out, b))
         losses = torch.cat(losses)  # (M,) in group order (self.flat)
         losses.sum().backward()  # members share no parameters: each gets its own gradient
         if self.c.grad_clip:
@@ -546,7 +549,7 @@ class _Grid:
         return out
 
 
-def _member_losses(kind: str, out: torch.Tensor, b: _tasks.Split) -> torch.Tensor:
+def member_losses(kind: str, out: torch.Tensor, b: _tasks.Split) -> torch.Tensor:
     """Per-member training loss (S,) of outputs (S, B, ...), as :func:`~petheory.nn.train.loss_fn` per member."""
     import torch.nn.functional as F
 
@@ -558,98 +561,3 @@ def _member_losses(kind: str, out: torch.Tensor, b: _tasks.Split) -> torch.Tenso
         return F.cross_entropy(out.flatten(0, 1), b.y.flatten(), reduction="none").view(S, Bn).mean(1)
     ce = F.cross_entropy(out.flatten(0, 1).transpose(1, 2), b.y.flatten(0, 1), reduction="none").view(b.y.shape)
     return (ce * b.mask).flatten(1).sum(1) / b.mask.flatten(1).sum(1).clamp_min(1.0)
-
-
-def step_time(configs, *, steps: int = 20, graphs="auto", mixed: bool = True) -> dict:
-    """Median wall time of one grid training step (every member, forward + backward + AdamW) in ms.
-
-    Builds the grid of ``configs`` as :func:`train_grid` would (no evaluation, no checkpoints),
-    warms up, then times ``steps`` steps one by one (synchronising the device around each).
-    Returns ``{"step_ms", "tokens_per_step", "members", "cuda_graphs"}``; for benchmarks.
-    """
-    import statistics
-
-    cfgs = [(c if isinstance(c, TrainConfig) else TrainConfig.from_dict(c)).validate() for c in configs]
-    device = resolve_device(cfgs[0].device)
-    g = _Grid(cfgs, [c.hash() for c in cfgs], [None] * len(cfgs), device, device.type == "cuda" and graphs in ("auto", True), mixed)
-    B = cfgs[0].batch_size
-    N = len(g.data.train)
-    sync = torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
-    gen = torch.Generator().manual_seed(0)
-    if g.use_graphs:
-        graph, idx = g._capture(B)
-    times = []
-    for i in range(steps + 3):
-        sl = torch.randint(0, N, (g.M, B), generator=gen).to(device)
-        sync()
-        t0 = time.perf_counter()
-        if g.use_graphs:
-            idx.copy_(sl)
-            graph.replay()
-        else:
-            g.opt.zero_grad(set_to_none=True)
-            g._step(sl)
-        sync()
-        if i >= 3:
-            times.append(time.perf_counter() - t0)
-    return {"step_ms": 1e3 * statistics.median(times), "tokens_per_step": g.M * B * g.data.train.x.shape[1],
-            "members": g.M, "cuda_graphs": g.use_graphs}
-
-
-def first_gradients(configs, *, mixed: bool = True) -> list[dict]:
-    """Every member's loss and parameter gradients at initialisation on its first batch (no update).
-
-    What the grid changes against the per-run loop is the forward and backward pass (batched
-    kernels over members, batches gathered on the device); AdamW is elementwise, so equal
-    gradients mean equal training up to round-off. Returns, per config, ``{"loss": float,
-    "grads": {name: tensor on the CPU}}``; compare with :func:`petheory.nn.train.setup`'s model
-    on the same batch (benchmarks do).
-    """
-    cfgs = [(c if isinstance(c, TrainConfig) else TrainConfig.from_dict(c)).validate() for c in configs]
-    device = resolve_device(cfgs[0].device)
-    g = _Grid(cfgs, [c.hash() for c in cfgs], [None] * len(cfgs), device, False, mixed)
-    B = cfgs[0].batch_size
-    idx = torch.stack([torch.randperm(len(g.data.train), generator=g.gens[k])[:B] for k in g.flat]).to(device)
-    losses = []
-    for grp in g.groups:
-        b = g.train_split.batch(idx[grp.lo:grp.hi])
-        with autocast(device, g.amp):
-            out = grp.forward(b.x, shared_x=False)
-        losses.append(_member_losses(g.kind, out, b))
-    losses = torch.cat(losses)
-    losses.sum().backward()
-    out = [None] * len(cfgs)
-    for grp in g.groups:
-        grads = {k: {} for k in grp.members}
-        for t, rows, stacked in grp.layout():
-            for pos, (k, n, _) in enumerate(rows):
-                grads[k][n] = (t.grad[pos] if stacked else t.grad).detach().cpu()
-        for i, k in enumerate(grp.members):
-            out[k] = {"loss": float(losses[grp.lo + i].detach()), "grads": grads[k]}
-    return out
-
-
-def step_flops(config) -> int:
-    """FLOPs of one training step of ``config``'s model (forward and backward of one batch), counted.
-
-    The model is built on the meta device and one step runs under :class:`torch.utils.flop_counter.FlopCounterMode`,
-    which counts the matrix products (linear layers, attention scores and values, SDPA) as the kernels would run
-    them; elementwise work (LayerNorm, softmax, AdamW) is not counted, as in the MFU convention. No memory is
-    allocated and nothing is computed, so the paper preset counts in seconds on a CPU.
-
-    >>> from petheory.nn import preset
-    >>> step_flops(preset("gu2025_task1", "smoke", pe="rope")) > 0
-    True
-    """
-    from torch.utils.flop_counter import FlopCounterMode
-
-    cfg = (config if isinstance(config, TrainConfig) else TrainConfig.from_dict(config)).validate()
-    data = _tasks.load(cfg.task)
-    mcfg = complete_model_config(cfg.model, data)
-    shape = (cfg.batch_size, *data.train.x.shape[1:])
-    with torch.device("meta"):
-        model = build_model(mcfg)
-        x = torch.zeros(shape, dtype=data.train.x.dtype)
-    with FlopCounterMode(display=False) as counter:
-        model(x).float().sum().backward()
-    return int(counter.get_total_flops())
