@@ -99,6 +99,51 @@ STAGES = {
     "chen2025": ({"task": list(LENGTHGEN_TASKS), "preset": "paper", "pe": list(LENGTHGEN_PES), "seed": [0]},
                  "chen2025_lengthgen", 400),
 }
+
+# ---------------------------------------------------------------------------------------------- issue 34
+# gu2025 Task 2 at the paper's scale (the "gu2025_task2" stage above), li2025 Table 5 with the db4 wavelet
+# construction and MQAR context extension. Estimates from measured H100 numbers (benchmarks/RESULTS.md "nn-cuda",
+# 2026-11-23, git 16da231); --measure replaces them with step times measured on the device before anything trains.
+
+#: li2025 Table 5 grid on one H100: 35 paper-preset runs (7 PEs x 5 seeds) as one CUDA-graph grid in 100.6 s. A grid
+#: of these 100k-parameter models is launch-bound (98 % GPU utilisation at 35 members), so a grid of fewer members
+#: is taken to cost the same: an upper estimate, not a per-run share.
+T5_GRID_SECONDS = 101
+#: Seeds of the db4 runs: the 15 of the shipped li2025_table5 records, so that every other PE's paper records pair up.
+T5_DB4_SEEDS = list(range(15))
+#: Training tokens per second of a ~3.3M-parameter model on one H100 (gu2025_task1 paper rope+sinusoidal, one run,
+#: CUDA-graph step): the MQAR paper-preset model (4 layers, d=256, ~3.2M parameters) is costed at this rate. The
+#: retrieval runs train with the per-run loop (no CUDA graph), so the step is launch-heavier: x2 for that, and the
+#: evaluations (5 lengths up to 4096 tokens, 3 swaps, 4 fine-tunes of 60 steps) are costed as one more training.
+H100_TOKENS_PER_S = 1_704_452
+RETRIEVAL_LOOP_FACTOR, RETRIEVAL_EVAL_FACTOR = 2.0, 2.0
+
+
+def _mqar_seconds(size: str = "paper") -> float:
+    """Estimated seconds of one MQAR retrieval run of ``size`` on one H100 (training tokens / throughput, see above)."""
+    from petheory.nn.retrieval import DEFAULTS
+
+    p = {**DEFAULTS["mqar"], **preset("mqar", size).task.params}
+    c = preset("mqar", size)
+    mean_seq = (p["min_len"] + p["train_len"]) / 2 + 2 * p["n_pairs"]  # context, SEP and the answers (x = seq[:-1])
+    tokens = p["n_train"] * c.epochs * mean_seq
+    return tokens / H100_TOKENS_PER_S * RETRIEVAL_LOOP_FACTOR * RETRIEVAL_EVAL_FACTOR
+
+
+STAGES["table5_db4"] = ({"task": "running_sum", "preset": "paper", "pe": [experiments.LI2025_DB4], "seed": T5_DB4_SEEDS},
+                        "li2025_table5_db4", T5_GRID_SECONDS)
+# MQAR context extension: RoPE runs with PI/NTK/YaRN swapped in and fine-tuned (petheory.nn.retrieval_runs); the
+# trained baselines of the other PEs are not needed by peng2023.yarn_extends_further (it compares RoPE methods).
+STAGES["mqar_extension"] = ({"task": "mqar", "preset": "paper", "pe": ["rope"], "seed": SEEDS3, "retrieval": True},
+                            "retrieval_mqar_paper", round(3 * _mqar_seconds()))
+#: issue 34's plan, in the order it should run when the budget is short: the cheapest decision first (db4 settles
+#: the Table 5 construction question in about two minutes), then MQAR context extension, then gu2025 Task 2.
+ISSUE34_PLAN = ["table5_db4", "mqar_extension", "gu2025_task2"]
+#: issue 34's target for its whole plan on one H100, in minutes.
+ISSUE34_TARGET_MIN = 30
+#: named plans: ``python benchmarks/gpu_records.py issue34`` runs the plan's stages in order.
+PLANS = {"issue34": ISSUE34_PLAN}
+
 #: issue 25's target for the whole gu2025 plan on one H100, in minutes.
 GU2025_TARGET_MIN = 25
 #: The whole gu2025 paper plan, in order (fig6/fig7 cost nothing after the grid: their runs are in it).
@@ -107,7 +152,17 @@ GU2025_PLAN = ["gu2025_task1", "gu2025_task2", "gu2025_fig5", "gu2025_fig6", "gu
 
 def configs_of(spec, device: str) -> list:
     """The configs of a stage's spec (a grid spec or a list of them), on ``device``."""
-    return [c for s in (spec if isinstance(spec, list) else [spec]) for c in sweep.expand({**s, "device": device})]
+    return [c for s in _specs(spec) for c in sweep.expand({**{k: v for k, v in s.items() if k != "retrieval"}, "device": device})]
+
+
+def _specs(spec) -> list:
+    return spec if isinstance(spec, list) else [spec]
+
+
+def is_retrieval(name: str) -> bool:
+    """Whether stage ``name`` makes retrieval records (petheory.nn.retrieval_runs.make_record: training, then the
+    evaluation by length with every context-extension method) instead of plain training records."""
+    return any(s.get("retrieval") for s in _specs(STAGES[name][0]))
 
 
 def _have(out: Path) -> set:
@@ -136,6 +191,44 @@ def plan_seconds(names, out: Path | None = None) -> float:
     return total
 
 
+def measure_seconds(name: str, device: str, out: Path | None = None, steps: int = 10) -> float:
+    """Projected training seconds of stage ``name`` on ``device`` from step times measured there now.
+
+    Each group of runs that trains as one grid (:func:`petheory.sweep.groups_of`) is built once and ``steps``
+    steps are timed (:func:`petheory.nn.grid.step_time`, CUDA graph on a GPU); the projection is the median step
+    times the group's steps (epochs x batches). A retrieval stage trains run by run, so each of its groups is timed
+    one run at a time. Evaluation, head ablation and checkpoints are not included. Runs already under ``out``
+    count nothing."""
+    import math
+
+    from petheory.nn import tasks as _tasks
+    from petheory.nn.grid import step_time
+
+    have = _have(out) if out is not None else set()
+    cfgs = [c for c in configs_of(STAGES[name][0], device) if c.hash() not in have]
+    total = 0.0
+    for idx in sweep.groups_of(cfgs, range(len(cfgs))):
+        group = [cfgs[i] for i in idx]
+        c = group[0]
+        n_steps = c.epochs * math.ceil(len(_tasks.load(c.task).train) / c.batch_size)
+        units = [[g] for g in group] if is_retrieval(name) else [group]
+        total += sum(step_time(u, steps=steps)["step_ms"] for u in units) / 1e3 * n_steps
+    return total
+
+
+def _run_retrieval(name: str, cfgs, device: str, runs: Path, out: Path) -> list[dict]:
+    """Retrieval records of ``cfgs`` (their task, PE and seed at the stage's preset) into ``out/<folder>``, evaluated
+    at the preset's test lengths (the paper preset: 1x-16x its training context of 256)."""
+    from petheory.nn.retrieval_runs import make_record
+    from petheory.nn.tasks import resolve_params
+
+    spec, folder, _ = STAGES[name]
+    size = _specs(spec)[0]["preset"]
+    return [make_record(c.task.name, str(c.model.pe), seed=c.seed, size=size, device=device, runs_dir=runs / folder,
+                        records_dir=out / folder, lengths=tuple(resolve_params(c.task.name, c.task.params)["test_lens"]))
+            for c in cfgs]
+
+
 def run_stage(name: str, device: str, runs: Path, out: Path) -> dict:
     spec, folder, _ = STAGES[name]
     have = _have(out)
@@ -143,9 +236,13 @@ def run_stage(name: str, device: str, runs: Path, out: Path) -> dict:
     if not cfgs:
         return {"stage": name, "skipped": "done"}
     t0 = time.perf_counter()
-    recs = sweep.run(cfgs, runs / folder, ensemble=True)
-    dt = time.perf_counter() - t0
-    records.export(recs, out, experiment=folder)
+    if is_retrieval(name):
+        recs = _run_retrieval(name, cfgs, device, runs, out)  # written by make_record, one file per run
+        dt = time.perf_counter() - t0
+    else:
+        recs = sweep.run(cfgs, runs / folder, ensemble=True)
+        dt = time.perf_counter() - t0
+        records.export(recs, out, experiment=folder)
     t = recs[0]["timing"]
     return {"stage": name, "runs": len(recs), "seconds": round(dt, 1), "gpu_util": t.get("gpu_util"),
             "device": t.get("device"), "cuda_graphs": t.get("cuda_graphs")}
@@ -153,7 +250,8 @@ def run_stage(name: str, device: str, runs: Path, out: Path) -> dict:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("stages", nargs="*", help=f"stages in order (default: all): {', '.join(STAGES)}")
+    p.add_argument("stages", nargs="*", help=f"stages or plans in order (default: all stages): {', '.join(STAGES)}; "
+                   f"plans: {', '.join(f'{k} ({chr(32).join(v)})' for k, v in PLANS.items())}")
     p.add_argument("--device", default="cuda")
     p.add_argument("--out", default="records", help="records folder (default: records)")
     p.add_argument("--runs", default=str(records.runs_dir() / "gpu"), help="run directories with checkpoints (default: runs/gpu, "
@@ -162,14 +260,18 @@ def main(argv=None) -> int:
     p.add_argument("--tar", help="pack the out folder into this .tar.gz after every stage")
     p.add_argument("--log", help="append one JSON line per stage to this file")
     p.add_argument("--list", action="store_true")
+    p.add_argument("--measure", action="store_true", help="before each stage, time its training steps on --device and "
+                   "use that projection (not the stored estimate) against --budget; printed with each stage's line")
     args = p.parse_args(argv)
     if args.list:
         for k, (spec, folder, est) in STAGES.items():
             print(f"{k:22s} {folder:32s} ~{est} s  {len(configs_of(spec, 'cpu'))} runs")
         print(f"gu2025 plan ({', '.join(GU2025_PLAN)}): ~{plan_seconds(GU2025_PLAN) / 60:.0f} GPU-minutes "
               f"(target {GU2025_TARGET_MIN})")
+        print(f"issue34 plan ({', '.join(ISSUE34_PLAN)}): ~{plan_seconds(ISSUE34_PLAN) / 60:.0f} GPU-minutes "
+              f"(target {ISSUE34_TARGET_MIN})")
         return 0
-    names = args.stages or list(STAGES)
+    names = [n for a in (args.stages or list(STAGES)) for n in PLANS.get(a, [a])]
     bad = [n for n in names if n not in STAGES]
     if bad:
         p.error(f"unknown stage(s) {', '.join(bad)}; known: {', '.join(STAGES)}")
@@ -177,13 +279,18 @@ def main(argv=None) -> int:
     out, runs = Path(args.out), Path(args.runs)
     for n in names:
         left = args.budget - (time.perf_counter() - t_start)
-        if STAGES[n][2] > left:
-            res = {"stage": n, "skipped": f"estimate {STAGES[n][2]} s > {left:.0f} s left"}
-        else:
-            try:
+        est, measured = STAGES[n][2], None
+        try:
+            if args.measure:
+                est = measured = round(measure_seconds(n, args.device, out))
+            if est > left:
+                res = {"stage": n, "skipped": f"estimate {est} s > {left:.0f} s left"}
+            else:
                 res = run_stage(n, args.device, runs, out)
-            except Exception as exc:  # one stage failing must not lose the others' records
-                res = {"stage": n, "error": f"{type(exc).__name__}: {exc}"[:500]}
+        except Exception as exc:  # one stage failing must not lose the others' records
+            res = {"stage": n, "error": f"{type(exc).__name__}: {exc}"[:500]}
+        if measured is not None:
+            res["projected_seconds"] = measured
         print(json.dumps(res), flush=True)
         if args.log:
             with open(args.log, "a") as fh:

@@ -14,7 +14,8 @@ The record is the training record plus a ``retrieval`` block::
 
     {"preset", "lengths", "depths", "train_context", "train_seq_len", "metric",
      "methods": {label: {"spec", "kind": "trained"|"swapped"|"finetuned", "finetune": {...} or None,
-                         "by_length": {"<N>": {"token_acc", "seq_acc", "seq_len", "params", "coverage"}},
+                         "by_length": {"<N>": {"token_acc", "seq_acc", "seq_len", "params", "coverage",
+                                               "query_acc" (mqar: accuracy per query, first to last)}},
                          "grid": {"<N>": {"<depth>": seq_acc}} (passkey)}},
      "wall_seconds", "eval_seconds", "device", "commit"}
 
@@ -56,7 +57,7 @@ def evaluate_lengths(model, task, lengths, *, train_seq_len: int, depths=None, n
     """Metrics of ``model`` at each context length (and on the passkey grid): a method's entry of the record."""
     from petheory.nn import tasks as _tasks
     from petheory.nn.context_extension import angle_coverage, scale_at
-    from petheory.nn.retrieval import passkey_grid
+    from petheory.nn.retrieval import passkey_grid, query_accuracy
     from petheory.nn.train import evaluate
 
     p = dict(task.params)
@@ -71,6 +72,8 @@ def evaluate_lengths(model, task, lengths, *, train_seq_len: int, depths=None, n
         T = int(split.x.shape[1])
         m = evaluate(model, split, data.kind)
         row = {"token_acc": m["token_acc"], "seq_acc": m["seq_acc"], "loss": m["loss"], "seq_len": T}
+        if task.name == "mqar":  # accuracy per query: the first one measures key matching (retrieval.query_accuracy)
+            row["query_acc"] = query_accuracy(model, split)
         if rotary:
             row["params"] = scale_at(model, T) if hasattr(model, "extension") else dict(model.blocks[0].attn.rotary.params)
             row["coverage"] = angle_coverage(_as_extended(model, train_seq_len), T)
