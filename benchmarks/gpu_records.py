@@ -28,6 +28,17 @@ one-run step runs at 3.5-4.6 % MFU, and how much a multi-run ensemble at this si
 measured, so the sum is the serial figure. A stage longer than one device session (each of these
 is) is only started when ``--budget`` allows it; it resumes from its checkpoints when rerun with the
 same ``--runs`` folder.
+
+Issue 34's plan (:data:`ISSUE34_PLAN`, ``python benchmarks/gpu_records.py --device cuda --measure --budget 1800
+issue34``): li2025 Table 5 with the db4 wavelet construction (15 paper-preset runs, one grid, ~2 min from the
+measured Table 5 grid), MQAR context extension (3 RoPE runs of the retrieval paper preset with PI/NTK/YaRN swapped
+in and fine-tuned, ~12 min from the measured tokens/s, with x2 for the per-run loop and x2 for the evaluations), then
+gu2025 Task 2 at the paper's scale (21 runs, ~115 min as the serial sum above): **~128 GPU-minutes, about 4x the
+30-minute target**. It fits only if the 18-member Task 2 grid (6 PEs x 3 seeds; MLA's 3 runs are their own grid,
+batch 1024) trains at least ~6.8x faster than its runs one by one; that overlap is not measured (the Table 5 grid
+gave 3.8-8x, on models 30x smaller). ``--measure`` times each stage's grid step on the device first (about 10
+steps per grid) and uses that projection against ``--budget``, so the command says how long Task 2 will take before
+spending it, and a stage that does not fit is left for the next session (checkpoints resume).
 """
 
 from __future__ import annotations
