@@ -150,6 +150,23 @@ def make_record(task: str, pe: str, *, seed: int = 0, size: str = "small", devic
     return rec
 
 
+def recall_record(seed: int, *, device: str = "cpu", runs_dir=None, overrides=None) -> dict:
+    """Train (or resume) one MQAR run of :data:`petheory.nn.presets.MQAR_RECALL` and return its training record with
+    ``query_acc`` (accuracy per query, :func:`petheory.nn.retrieval.query_accuracy`) at every test length added."""
+    from petheory.nn import tasks as _tasks
+    from petheory.nn.presets import MQAR_RECALL, preset
+    from petheory.nn.retrieval import query_accuracy
+    from petheory.nn.train import load_model, train
+
+    cfg = preset("mqar", "small", pe="rope", seed=seed, device=device, **{**MQAR_RECALL, **(overrides or {})})
+    run = (default_runs_dir() / "mqar-recall" if runs_dir is None else Path(runs_dir)) / f"mqar__rope__s{seed}__{cfg.hash()}"
+    rec = train(cfg, out_dir=run)
+    model, _ = load_model(run, device=device)
+    data = _tasks.load(cfg.task)
+    rec["query_acc"] = {str(L): query_accuracy(model, split) for L, split in data.test.items()}
+    return rec
+
+
 def load_records(root=".", check=None) -> tuple[list[dict], list]:
     """Every record with a ``retrieval`` block, and the files skipped as ``(path, reason)``.
 
