@@ -21,7 +21,7 @@ G = importlib.import_module("gpu_records")
 
 
 def test_issue34_plan_is_its_three_stages_and_its_estimate_is_their_sum():
-    assert G.ISSUE34_PLAN == ["table5_db4", "mqar_extension", "gu2025_task2"]
+    assert G.ISSUE34_PLAN == ["table5_db4", "mqar_filler_long", "mqar_extension", "gu2025_task2"]
     want = sum(G.STAGES[n][2] for n in G.ISSUE34_PLAN)
     assert G.plan_seconds(G.ISSUE34_PLAN) == pytest.approx(want, abs=2)  # each stage's estimate is rounded to 1 s
 
@@ -83,3 +83,13 @@ def test_measure_projects_a_stage_from_timed_steps(monkeypatch):
     n_steps = cfg.epochs * -(-64 // cfg.batch_size)
     assert G.measure_seconds("table5_db4", "cpu") == pytest.approx(0.010 * n_steps)
     assert calls == [2]  # both seeds as one grid, one timing
+
+
+def test_mqar_filler_long_stage_is_the_small_model_with_filler_at_a_constant_lr():
+    cfgs = G.configs_of(G.STAGES["mqar_filler_long"][0], "cuda")
+    assert sorted(c.seed for c in cfgs) == G.SEEDS3
+    for c in cfgs:
+        assert (c.task.name, c.model.pe, c.schedule) == ("mqar", "rope", "constant")
+        p = c.task.params
+        assert "min_len" not in p and "train_len" not in p  # the task's default contexts 16..32: filler between pairs
+        assert c.epochs * -(-p["n_train"] // c.batch_size) >= 7800
