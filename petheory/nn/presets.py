@@ -84,7 +84,7 @@ for _t, _extra in (("passkey", {}), ("mqar", {"n_pairs": 2, "n_keys": 8, "n_valu
 #: constant schedules, lr 1e-3..1e-2, 2 or 4 pairs and up to 1,600 steps, the first query stayed at 0.54-0.58 (a guess
 #: between the stored values); without filler and with the cosine schedule too. Overrides for ``preset('mqar', 'small')``.
 MQAR_RECALL = {"task.n_train": 20000, "task.min_len": 5, "task.train_len": 5, "task.test_lens": (5,), "epochs": 3,
-               "lr": 3e-3, "warmup": 0.05, "schedule": "constant"}
+               "lr": 1e-3, "warmup": 0.05, "schedule": "constant"}
 
 _GU_PAPER_MODEL = {"n_layer": 6, "n_head": 16, "d_model": 256, "d_ff": 512, "dropout": 0.1, "max_len": 128}
 _GU_PAPER_TRAIN = {"batch_size": 512, "lr": 1e-4, "betas": (0.98, 0.9), "weight_decay": 1e-5, "warmup": 0.06,
