@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 G = importlib.import_module("gpu_records")
 
 
-def test_issue34_plan_is_its_three_stages_and_its_estimate_is_their_sum():
+def test_issue34_plan_is_its_four_stages_and_its_estimate_is_their_sum():
     assert G.ISSUE34_PLAN == ["table5_db4", "mqar_filler_long", "mqar_extension", "gu2025_task2"]
     want = sum(G.STAGES[n][2] for n in G.ISSUE34_PLAN)
     assert G.plan_seconds(G.ISSUE34_PLAN) == pytest.approx(want, abs=2)  # each stage's estimate is rounded to 1 s
@@ -52,6 +52,7 @@ def _tiny(monkeypatch, name, spec_over):
     monkeypatch.setitem(G.STAGES, name, ({**spec, **spec_over}, folder, est))
 
 
+@pytest.mark.slow  # trains two smoke runs and evaluates the RoPE one with 7 methods: ~50 s of CPU
 def test_new_stages_train_and_write_their_records_then_skip(tmp_path, monkeypatch):
     _tiny(monkeypatch, "table5_db4", {"preset": "smoke", "seed": [0], "set": {"epochs": 1, "task.n_train": 32}})
     _tiny(monkeypatch, "mqar_extension", {"preset": "smoke", "seed": [0]})
