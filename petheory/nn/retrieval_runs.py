@@ -23,6 +23,10 @@ The record is the training record plus a ``retrieval`` block::
 the RoPE runs carry 3 swapped and 4 fine-tuned methods each: PI, NTK, YaRN and, as the control,
 RoPE fine-tuned the same way without a scaling) into ``runs/retrieval-records``, or
 into the committed ``records/retrieval`` with ``--records records/retrieval``.
+
+:func:`recall_record` trains :data:`petheory.nn.presets.MQAR_RECALL` (MQAR without filler at a constant lr, the
+recipe that learns key matching on a CPU; the 'small' preset's MQAR runs above do not) and adds the accuracy per
+query; its records are ``records/mqar_recall_small``.
 """
 
 from __future__ import annotations
