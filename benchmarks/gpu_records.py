@@ -49,6 +49,27 @@ mixed program runs it through CUDA's memory-efficient SDPA): at nope's 24 ms the
 expected time is **~260-290 GPU-minutes, 9-10x over the target**: it needs faster kernels per step
 (about 39 % MFU), not more packing. The packing factor itself is not measured (no GPU in the session that
 wrote this): ``python benchmarks/bench_grid.py --packing cuda --members 8`` measures it.
+
+The whole gu2025 plan does NOT fit at today's measured speeds: a
+one-run step runs at 3.5-4.6 % MFU, and how much a multi-run ensemble at this size overlaps is not
+measured, so the sum is the serial figure. A stage longer than one device session (each of these
+is) is only started when ``--budget`` allows it; it resumes from its checkpoints when rerun with the
+same ``--runs`` folder.
+
+Issue 34's plan (:data:`ISSUE34_PLAN`, ``python benchmarks/gpu_records.py --device cuda --measure --budget 1800
+issue34``): li2025 Table 5 with the db4 wavelet construction (15 paper-preset runs, one grid, ~2 min from the
+measured Table 5 grid); MQAR with filler trained 7,800 steps at a constant lr (3 seeds, ~1 min: does key matching
+appear with filler given more steps than a CPU can give?); MQAR context extension (3 RoPE runs of the retrieval
+paper preset with PI/NTK/YaRN swapped in and fine-tuned, ~12 min from the measured tokens/s, x2 for the per-run
+loop and x2 for the evaluations); then gu2025 Task 2 at the paper's scale (21 runs, ~115 min as the serial sum
+above): **~129 GPU-minutes, about 4.3x the 30-minute target**. It fits only if the 18-member Task 2 grid (6 PEs x
+3 seeds; MLA's 3 runs are their own grid, batch 1024) trains at least ~7x faster than its runs one by one (15.9
+minutes left for it); that overlap is not measured (the Table 5 grid gave 3.8-8x, on models 30x smaller).
+``--measure`` times each stage's grid step on the device first (about 10 steps per grid) and uses that projection
+against ``--budget``, so the command says how long Task 2 will take before spending it, and a stage that does not
+fit is left for the next session (checkpoints resume). mqar_extension's preset (retrieval 'paper', with filler) is
+not known to learn MQAR: read mqar_filler_long's records first (two queries: first-query accuracy >= 2 token_acc - 1,
+since the second is at most 1; token_acc >= 0.975 proves >= 0.95).
 """
 
 from __future__ import annotations
@@ -122,6 +143,58 @@ STAGES = {
 }
 #: the stages whose folders gu2025_task1_figs's records go to, in order of precedence
 TASK1_FIGS_FOLDERS = ("gu2025_task1", "gu2025_fig5", "gu2025_fig6", "gu2025_fig7")
+
+# ---------------------------------------------------------------------------------------------- issue 34
+# gu2025 Task 2 at the paper's scale (the "gu2025_task2" stage above), li2025 Table 5 with the db4 wavelet
+# construction and MQAR context extension. Estimates from measured H100 numbers (benchmarks/RESULTS.md "nn-cuda",
+# 2026-11-23, git 16da231); --measure replaces them with step times measured on the device before anything trains.
+
+#: li2025 Table 5 grid on one H100: 35 paper-preset runs (7 PEs x 5 seeds) as one CUDA-graph grid in 100.6 s. A grid
+#: of these 100k-parameter models is launch-bound (98 % GPU utilisation at 35 members), so a grid of fewer members
+#: is taken to cost the same: an upper estimate, not a per-run share.
+T5_GRID_SECONDS = 101
+#: Seeds of the db4 runs: the 15 of the shipped li2025_table5 records, so that every other PE's paper records pair up.
+T5_DB4_SEEDS = list(range(15))
+#: Training tokens per second of a ~3.3M-parameter model on one H100 (gu2025_task1 paper rope+sinusoidal, one run,
+#: CUDA-graph step): the MQAR paper-preset model (4 layers, d=256, ~3.2M parameters) is costed at this rate. The
+#: retrieval runs train with the per-run loop (no CUDA graph), so the step is launch-heavier: x2 for that, and the
+#: evaluations (5 lengths up to 4096 tokens, 3 swaps, 4 fine-tunes of 60 steps) are costed as one more training.
+H100_TOKENS_PER_S = 1_704_452
+RETRIEVAL_LOOP_FACTOR, RETRIEVAL_EVAL_FACTOR = 2.0, 2.0
+
+
+def _mqar_seconds(size: str = "paper") -> float:
+    """Estimated seconds of one MQAR retrieval run of ``size`` on one H100 (training tokens / throughput, see above)."""
+    from petheory.nn.retrieval import DEFAULTS
+
+    p = {**DEFAULTS["mqar"], **preset("mqar", size).task.params}
+    c = preset("mqar", size)
+    mean_seq = (p["min_len"] + p["train_len"]) / 2 + 2 * p["n_pairs"]  # context, SEP and the answers (x = seq[:-1])
+    tokens = p["n_train"] * c.epochs * mean_seq
+    return tokens / H100_TOKENS_PER_S * RETRIEVAL_LOOP_FACTOR * RETRIEVAL_EVAL_FACTOR
+
+
+STAGES["table5_db4"] = ({"task": "running_sum", "preset": "paper", "pe": [experiments.LI2025_DB4], "seed": T5_DB4_SEEDS},
+                        "li2025_table5_db4", T5_GRID_SECONDS)
+# MQAR with filler for longer: on the CPU no recipe with filler learned key matching within 1,600 steps (issue 34's
+# report; presets.MQAR_RECALL learns without filler). 7,800 steps of the small preset's model at a constant lr, 3 seeds
+# as one grid, costed at the measured one-run running_sum step (4.7 ms on one H100, a model of the same size) x 1.5:
+# if the first query reaches 0.95 here, this is the recipe for mqar_extension's preset.
+MQAR_FILLER_LONG = {"task.n_train": 100_000, "epochs": 5, "lr": 3e-3, "warmup": 0.05, "schedule": "constant"}
+STAGES["mqar_filler_long"] = ({"task": "mqar", "preset": "small", "pe": ["rope"], "seed": SEEDS3, "set": MQAR_FILLER_LONG},
+                              "mqar_filler_long", round(1.5 * 4.7e-3 * 5 * 100_000 / 64))
+# MQAR context extension: RoPE runs with PI/NTK/YaRN swapped in and fine-tuned (petheory.nn.retrieval_runs); the
+# trained baselines of the other PEs are not needed by peng2023.yarn_extends_further (it compares RoPE methods).
+STAGES["mqar_extension"] = ({"task": "mqar", "preset": "paper", "pe": ["rope"], "seed": SEEDS3, "retrieval": True},
+                            "retrieval_mqar_paper", round(3 * _mqar_seconds()))
+#: issue 34's plan, in the order it should run when the budget is short: the cheapest decision first (db4 settles
+#: the Table 5 construction question in about two minutes), then MQAR context extension, then gu2025 Task 2.
+ISSUE34_PLAN = ["table5_db4", "mqar_filler_long", "mqar_extension", "gu2025_task2"]
+#: issue 34's target for its whole plan on one H100, in minutes.
+ISSUE34_TARGET_MIN = 30
+#: named plans: ``python benchmarks/gpu_records.py issue34`` runs the plan's stages in order.
+PLANS = {"issue34": ISSUE34_PLAN}
+
 #: issue 25's target for the whole gu2025 plan on one H100, in minutes.
 GU2025_TARGET_MIN = 25
 #: issue 33's target for gu2025 Task 1 with its Fig. 5-7 runs on one H100, in minutes.
@@ -175,11 +248,22 @@ def task1_projection(packing: float = 1.0) -> dict:
 def configs_of(spec, device: str) -> list:
     """The configs of a stage's spec (a grid spec or a list of them), on ``device``; a config two specs list once."""
     out, seen = [], set()
-    for c in (c for s in (spec if isinstance(spec, list) else [spec]) for c in sweep.expand({**s, "device": device})):
+    for c in (c for s in _specs(spec) for c in sweep.expand({**{k: v for k, v in s.items() if k != "retrieval"},
+                                                               "device": device})):
         if c.hash() not in seen:
             seen.add(c.hash())
             out.append(c)
     return out
+
+
+def _specs(spec) -> list:
+    return spec if isinstance(spec, list) else [spec]
+
+
+def is_retrieval(name: str) -> bool:
+    """Whether stage ``name`` makes retrieval records (petheory.nn.retrieval_runs.make_record: training, then the
+    evaluation by length with every context-extension method) instead of plain training records."""
+    return any(s.get("retrieval") for s in _specs(STAGES[name][0]))
 
 
 # Task 1 with its Fig. 5-7 runs as one stage (issue 33): every Task 1 config of the grid and the figures, trained in
@@ -191,7 +275,6 @@ STAGES["gu2025_task1_figs"] = (
     "gu2025_task1", 0)
 STAGES["gu2025_task1_figs"] = (*STAGES["gu2025_task1_figs"][:2], round(60 * sum(
     _gu_minutes(c.task.name, str(c.model.pe)) for c in configs_of(STAGES["gu2025_task1_figs"][0], "cpu"))))
-
 
 
 def _have(out: Path) -> set:
@@ -239,6 +322,44 @@ def chunks(cfgs, members: int | None) -> list[list]:
     return out
 
 
+def measure_seconds(name: str, device: str, out: Path | None = None, steps: int = 10) -> float:
+    """Projected training seconds of stage ``name`` on ``device`` from step times measured there now.
+
+    Each group of runs that trains as one grid (:func:`petheory.sweep.groups_of`) is built once and ``steps``
+    steps are timed (:func:`petheory.nn.grid.step_time`, CUDA graph on a GPU); the projection is the median step
+    times the group's steps (epochs x batches). A retrieval stage trains run by run, so each of its groups is timed
+    one run at a time. Evaluation, head ablation and checkpoints are not included. Runs already under ``out``
+    count nothing."""
+    import math
+
+    from petheory.nn import tasks as _tasks
+    from petheory.nn.grid import step_time
+
+    have = _have(out) if out is not None else set()
+    cfgs = [c for c in configs_of(STAGES[name][0], device) if c.hash() not in have]
+    total = 0.0
+    for idx in sweep.groups_of(cfgs, range(len(cfgs))):
+        group = [cfgs[i] for i in idx]
+        c = group[0]
+        n_steps = c.epochs * math.ceil(len(_tasks.load(c.task).train) / c.batch_size)
+        units = [[g] for g in group] if is_retrieval(name) else [group]
+        total += sum(step_time(u, steps=steps)["step_ms"] for u in units) / 1e3 * n_steps
+    return total
+
+
+def _run_retrieval(name: str, cfgs, device: str, runs: Path, out: Path) -> list[dict]:
+    """Retrieval records of ``cfgs`` (their task, PE and seed at the stage's preset) into ``out/<folder>``, evaluated
+    at the preset's test lengths (the paper preset: 1x-16x its training context of 256)."""
+    from petheory.nn.retrieval_runs import make_record
+    from petheory.nn.tasks import resolve_params
+
+    spec, folder, _ = STAGES[name]
+    size = _specs(spec)[0]["preset"]
+    return [make_record(c.task.name, str(c.model.pe), seed=c.seed, size=size, device=device, runs_dir=runs / folder,
+                        records_dir=out / folder, lengths=tuple(resolve_params(c.task.name, c.task.params)["test_lens"]))
+            for c in cfgs]
+
+
 def run_stage(name: str, device: str, runs: Path, out: Path, members: int | None = None) -> dict:
     """Train the stage's configs not yet under ``out`` (in grids of at most ``members`` runs), export their records,
     and report the stage: runs, seconds, device, commit, source hash, CUDA graphs, mean GPU use and MFU."""
@@ -249,13 +370,16 @@ def run_stage(name: str, device: str, runs: Path, out: Path, members: int | None
         return {"stage": name, "skipped": "done"}
     t0 = time.perf_counter()
     recs, util, flops = [], [], 0
-    for part in chunks(cfgs, members):
-        rs = sweep.run(part, runs / folder, ensemble=True)
-        for c, r in zip(part, rs):
-            records.export([r], out, experiment=_folder(name, c))
-            flops += _step_flops(c) * _steps(c)
-        util.append(rs[0]["timing"].get("gpu_util"))
-        recs += rs
+    if is_retrieval(name):
+        recs = _run_retrieval(name, cfgs, device, runs, out)  # written by make_record, one file per run
+    else:
+        for part in chunks(cfgs, members):
+            rs = sweep.run(part, runs / folder, ensemble=True)
+            for c, r in zip(part, rs):
+                records.export([r], out, experiment=_folder(name, c))
+                flops += _step_flops(c) * _steps(c)
+            util.append(rs[0]["timing"].get("gpu_util"))
+            recs += rs
     dt = time.perf_counter() - t0
     t = recs[0]["timing"]
     peak = _peak(device)
@@ -286,7 +410,8 @@ def _peak(device: str) -> float | None:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("stages", nargs="*", help=f"stages in order (default: all): {', '.join(STAGES)}")
+    p.add_argument("stages", nargs="*", help=f"stages or plans in order (default: all stages): {', '.join(STAGES)}; "
+                   f"plans: {', '.join(f'{k} ({chr(32).join(v)})' for k, v in PLANS.items())}")
     p.add_argument("--device", default="cuda")
     p.add_argument("--out", default="records", help="records folder (default: records)")
     p.add_argument("--runs", default=str(records.runs_dir() / "gpu"), help="run directories with checkpoints (default: runs/gpu, "
@@ -297,6 +422,8 @@ def main(argv=None) -> int:
     p.add_argument("--members", type=int, default=None,
                    help="at most this many runs per grid (GPU memory: about 8 at gu2025's paper preset on 80 GB)")
     p.add_argument("--list", action="store_true")
+    p.add_argument("--measure", action="store_true", help="before each stage, time its training steps on --device and "
+                   "use that projection (not the stored estimate) against --budget; printed with each stage's line")
     args = p.parse_args(argv)
     if args.list:
         for k, (spec, folder, est) in STAGES.items():
@@ -307,8 +434,10 @@ def main(argv=None) -> int:
         print(f"gu2025 Task 1 with Figs. 5-7 (gu2025_task1_figs): {pr['runs']} runs, ~{pr['serial_min']:.0f} GPU-minutes "
               f"run by run (target {pr['target_min']}: needs packing x{pr['packing_needed']:.1f}, "
               f"{100 * pr['mfu_needed']:.0f}% MFU)")
+        print(f"issue34 plan ({', '.join(ISSUE34_PLAN)}): ~{plan_seconds(ISSUE34_PLAN) / 60:.0f} GPU-minutes "
+              f"(target {ISSUE34_TARGET_MIN})")
         return 0
-    names = args.stages or list(STAGES)
+    names = [n for a in (args.stages or list(STAGES)) for n in PLANS.get(a, [a])]
     bad = [n for n in names if n not in STAGES]
     if bad:
         p.error(f"unknown stage(s) {', '.join(bad)}; known: {', '.join(STAGES)}")
@@ -316,13 +445,18 @@ def main(argv=None) -> int:
     out, runs = Path(args.out), Path(args.runs)
     for n in names:
         left = args.budget - (time.perf_counter() - t_start)
-        if STAGES[n][2] > left:
-            res = {"stage": n, "skipped": f"estimate {STAGES[n][2]} s > {left:.0f} s left"}
-        else:
-            try:
+        est, measured = STAGES[n][2], None
+        try:
+            if args.measure:
+                est = measured = round(measure_seconds(n, args.device, out))
+            if est > left:
+                res = {"stage": n, "skipped": f"estimate {est} s > {left:.0f} s left"}
+            else:
                 res = run_stage(n, args.device, runs, out, args.members)
-            except Exception as exc:  # one stage failing must not lose the others' records
-                res = {"stage": n, "error": f"{type(exc).__name__}: {exc}"[:500]}
+        except Exception as exc:  # one stage failing must not lose the others' records
+            res = {"stage": n, "error": f"{type(exc).__name__}: {exc}"[:500]}
+        if measured is not None:
+            res["projected_seconds"] = measured
         print(json.dumps(res), flush=True)
         if args.log:
             with open(args.log, "a") as fh:

@@ -187,6 +187,47 @@ def passkey_grid(params: dict, seed: int, lengths, depths=PASSKEY_DEPTHS, n: int
     return out
 
 
+@torch.no_grad()
+def query_accuracy(model, split, *, batch_size: int = 256) -> list[float]:
+    """Accuracy of each answer token by its place in the answer, teacher-forced: ``[acc_1, .., acc_m]``.
+
+    For ``mqar`` entry ``j`` is the accuracy on the value of the ``j``-th query. The first query is
+    the one that measures key matching: every later value can be narrowed down by elimination (with
+    two pairs, once ``v(q_1)`` is known the other stored value answers ``q_2`` whenever the values
+    differ), so a model that only learned "answer with a value from the context" scores about
+    ``1/n_pairs`` on it, while ``token_acc`` averages it with the easier later queries. Every row
+    must hold the same number ``m`` of answer tokens (true of passkey and mqar splits).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from petheory.nn import build_model, ModelConfig, tasks
+    >>> d = tasks.load(tasks.TaskConfig("mqar", 0, {"n_train": 4, "n_test": 8, "test_lens": (16,)}))
+    >>> m = build_model(ModelConfig(head="lm", vocab_size=d.vocab_size, out_dim=d.vocab_size, d_model=8, n_head=1, d_ff=8,
+    ...                             n_layer=1, causal=True))
+    >>> len(query_accuracy(m, d.test[16]))
+    3
+    """
+    if split.mask is None:
+        raise ValidationError("query_accuracy needs an LM split with an answer mask (passkey, mqar)")
+    per_row = split.mask.sum(1)
+    m = int(per_row[0]) if len(split) else 0
+    if len(split) == 0 or m == 0 or bool((per_row != m).any()):
+        raise ValidationError(f"query_accuracy needs the same number (>= 1) of answer tokens in every row, got "
+                              f"{sorted(set(per_row.long().tolist()))}")
+    device = next(model.parameters()).device
+    was = model.training
+    model.eval()
+    right = torch.zeros(m, dtype=torch.float64)
+    for a in range(0, len(split), batch_size):
+        b = split.batch(slice(a, a + batch_size))
+        pred = model(b.x.to(device)).argmax(-1).cpu()  # (B, T)
+        cols = torch.nonzero(b.mask > 0)[:, 1].view(len(b), m)  # (B, m) answer columns, in order
+        right += (pred.gather(1, cols) == b.y.gather(1, cols)).double().sum(0)
+    model.train(was)
+    return (right / len(split)).tolist()
+
+
 def key_offset(split, row: int) -> int:
     """Haystack offset of the MARK in ``split.x[row]`` (position in the sequence minus 1 for BOS); tests use it."""
     pos = torch.nonzero(split.x[row] == MARK).flatten()

@@ -14,7 +14,8 @@ The record is the training record plus a ``retrieval`` block::
 
     {"preset", "lengths", "depths", "train_context", "train_seq_len", "metric",
      "methods": {label: {"spec", "kind": "trained"|"swapped"|"finetuned", "finetune": {...} or None,
-                         "by_length": {"<N>": {"token_acc", "seq_acc", "seq_len", "params", "coverage"}},
+                         "by_length": {"<N>": {"token_acc", "seq_acc", "seq_len", "params", "coverage",
+                                               "query_acc" (mqar: accuracy per query, first to last)}},
                          "grid": {"<N>": {"<depth>": seq_acc}} (passkey)}},
      "wall_seconds", "eval_seconds", "device", "commit"}
 
@@ -22,6 +23,10 @@ The record is the training record plus a ``retrieval`` block::
 the RoPE runs carry 3 swapped and 4 fine-tuned methods each: PI, NTK, YaRN and, as the control,
 RoPE fine-tuned the same way without a scaling) into ``runs/retrieval-records``, or
 into the committed ``records/retrieval`` with ``--records records/retrieval``.
+
+:func:`recall_record` trains :data:`petheory.nn.presets.MQAR_RECALL` (MQAR without filler at a constant lr, the
+recipe that learns key matching on a CPU; the 'small' preset's MQAR runs above do not) and adds the accuracy per
+query; its records are ``records/mqar_recall_small``.
 """
 
 from __future__ import annotations
@@ -56,7 +61,7 @@ def evaluate_lengths(model, task, lengths, *, train_seq_len: int, depths=None, n
     """Metrics of ``model`` at each context length (and on the passkey grid): a method's entry of the record."""
     from petheory.nn import tasks as _tasks
     from petheory.nn.context_extension import angle_coverage, scale_at
-    from petheory.nn.retrieval import passkey_grid
+    from petheory.nn.retrieval import passkey_grid, query_accuracy
     from petheory.nn.train import evaluate
 
     p = dict(task.params)
@@ -71,6 +76,8 @@ def evaluate_lengths(model, task, lengths, *, train_seq_len: int, depths=None, n
         T = int(split.x.shape[1])
         m = evaluate(model, split, data.kind)
         row = {"token_acc": m["token_acc"], "seq_acc": m["seq_acc"], "loss": m["loss"], "seq_len": T}
+        if task.name == "mqar":  # accuracy per query: the first one measures key matching (retrieval.query_accuracy)
+            row["query_acc"] = query_accuracy(model, split)
         if rotary:
             row["params"] = scale_at(model, T) if hasattr(model, "extension") else dict(model.blocks[0].attn.rotary.params)
             row["coverage"] = angle_coverage(_as_extended(model, train_seq_len), T)
@@ -144,6 +151,23 @@ def make_record(task: str, pe: str, *, seed: int = 0, size: str = "small", devic
                         "device": rec["timing"]["device"],
                         "commit": rec.get("commit")}
     atomic_write_json(records_dir / f"{name}.json", rec)
+    return rec
+
+
+def recall_record(seed: int, *, device: str = "cpu", runs_dir=None, overrides=None) -> dict:
+    """Train (or resume) one MQAR run of :data:`petheory.nn.presets.MQAR_RECALL` and return its training record with
+    ``query_acc`` (accuracy per query, :func:`petheory.nn.retrieval.query_accuracy`) at every test length added."""
+    from petheory.nn import tasks as _tasks
+    from petheory.nn.presets import MQAR_RECALL, preset
+    from petheory.nn.retrieval import query_accuracy
+    from petheory.nn.train import load_model, train
+
+    cfg = preset("mqar", "small", pe="rope", seed=seed, device=device, **{**MQAR_RECALL, **(overrides or {})})
+    run = (default_runs_dir() / "mqar-recall" if runs_dir is None else Path(runs_dir)) / f"mqar__rope__s{seed}__{cfg.hash()}"
+    rec = train(cfg, out_dir=run)
+    model, _ = load_model(run, device=device)
+    data = _tasks.load(cfg.task)
+    rec["query_acc"] = {str(L): query_accuracy(model, split) for L, split in data.test.items()}
     return rec
 
 
