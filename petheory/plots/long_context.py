@@ -69,7 +69,9 @@ def draw_bases_vs_men(sections: list[dict], labels: list[str], curve: dict | Non
     colors = plt.get_cmap("tab10").colors
     for i, (s, lab) in enumerate(zip(sections, labels)):
         c = colors[i % len(colors)]
-        ax.scatter([s["context"]], [s["base"]], color=c, marker="o", zorder=3, label=f"{lab}: base at context L")
+        ok = s["men"]["passes_at_context"]  # hollow: this base fails B_m >= 0 up to L (passing bases are not an interval)
+        ax.scatter([s["context"]], [s["base"]], edgecolors=c, facecolors=c if ok else "none", marker="o", zorder=3,
+                   label=f"{lab}: base at context L ({'passes' if ok else 'fails'})")
         if s["extended_context"] != s["context"]:
             ax.scatter([s["extended_context"]], [s["base"]], color=c, marker="x", zorder=3,
                        label=f"{lab}: same base at extended context")
@@ -80,7 +82,8 @@ def draw_bases_vs_men(sections: list[dict], labels: list[str], curve: dict | Non
     ax.set_yscale("log")
     ax.set_xlabel("context length")
     ax.set_ylabel("RoPE base")
-    ax.set_title("Model bases against Men et al.'s lower bound (dashes: the bound at each model's r)")
+    ax.set_title("Model bases against Men et al.'s smallest passing base\n(dashes: at each model's r; hollow: the "
+                 "base fails B_m >= 0 up to L)", fontsize=10)
     ax.legend(fontsize=7, loc="upper left")
     return fig
 
