@@ -411,10 +411,10 @@ def long_context_section(positions, *, context: int, extended_context: int, leng
     Examples
     --------
     >>> from petheory.scheme import Positions
-    >>> p = Positions("rotary", "rope", {"base": 5e5, "pairing": "half"}, 128)
-    >>> s = long_context_section(p, context=8192, extended_context=8192, length=8192)
+    >>> p = Positions("rotary", "rope", {"base": 5e4, "pairing": "half"}, 64)
+    >>> s = long_context_section(p, context=1024, extended_context=1024, length=1024)
     >>> s["men"]["passes_at_context"], s["liu"]["critical_dimension"]
-    (True, 70)
+    (True, 32)
     """
     from petheory.encodings.rope_scaling import band_frequencies
 
