@@ -35,8 +35,8 @@ def draw_band_usage(record: dict):
             ax.axhline(k * n.shape[1] - 0.5, color="white", lw=0.4)
         cross = np.flatnonzero(lam >= 1.0)
         if cross.size:
-            ax.axvline(cross[0] - 0.5, color="red", ls="--", lw=1)
-            ax.text(cross[0] - 0.4, -0.8, "wavelength > context", color="red", fontsize=8, va="bottom")
+            ax.axvline(cross[0] - 0.5, color="red", ls="--", lw=1, label="right of it: wavelength > context")
+            ax.legend(loc="lower right", fontsize=7, framealpha=0.9)
     fig.colorbar(im, ax=axes, shrink=0.8)
     fig.suptitle(f"{record.get('model', '?')}: band usage from W_q, W_k ({record['pairing']} pairing, "
                  f"context {record['context']})")
