@@ -403,15 +403,18 @@ def long_context_section(positions, *, context: int, extended_context: int, leng
     -----
     Men's and Liu's statements are about plain RoPE with base b: the smallest bases are for the
     layer's rotary dimension r; a scaled model's *effective* frequencies are tested directly
-    (``passes_scaled``), as no single base describes them.
+    (``passes_scaled``), as no single base describes them. For a sliding-window or chunked layer
+    pass the span's reach (``Span.reach``) as ``context`` and ``extended_context``: its queries
+    never see farther keys. Cost: dominated by :func:`men_smallest_base` (cached), tens of CPU
+    seconds at 128k.
 
     Examples
     --------
     >>> from petheory.scheme import Positions
-    >>> p = Positions("rotary", "rope", {"base": 5e5, "pairing": "half"}, 128)
-    >>> s = long_context_section(p, context=8192, extended_context=8192, length=8192)
+    >>> p = Positions("rotary", "rope", {"base": 5e4, "pairing": "half"}, 64)
+    >>> s = long_context_section(p, context=1024, extended_context=1024, length=1024)
     >>> s["men"]["passes_at_context"], s["liu"]["critical_dimension"]
-    (True, 70)
+    (True, 32)
     """
     from petheory.encodings.rope_scaling import band_frequencies
 
@@ -471,23 +474,29 @@ def long_context_lines(section: dict) -> list[str]:
         return "passes" if ok else "fails"
 
     out = [f"- Men et al. 2024: base {b:g} vs the smallest base with B_m >= 0 up to L = {L}: "
-           f"{men['smallest_base_at_context']:.3g} ({verdict(men['passes_at_context'])} at L; min B_m "
+           f"{men['smallest_base_at_context']:.3g}; this base {verdict(men['passes_at_context'])} at L (min B_m "
            f"{men['min_kernel']['plain_L']['value']:.3g} at m = {men['min_kernel']['plain_L']['at']})"]
     if Lx != L:
-        out.append(f"  - at the extended context {Lx}: smallest base {men['smallest_base_at_extended']:.3g}; the plain "
-                   f"base {verdict(men['passes_at_extended'])}, the scaled frequencies "
-                   f"{verdict(men['passes_scaled_at_extended'])} (min B_m {men['min_kernel']['scaled_Lx']['value']:.3g})")
+        out.append(f"  - at the extended context {Lx}: smallest base {men['smallest_base_at_extended']:.3g}; the "
+                   f"unscaled base {verdict(men['passes_at_extended'])}, the scaled frequencies "
+                   f"{verdict(men['passes_scaled_at_extended'])[:-1]} (min B_m {men['min_kernel']['scaled_Lx']['value']:.3g})")
+    if b >= men["smallest_base_at_context"] and not men["passes_at_context"]:
+        out.append("  - above the smallest passing base and still failing: passing bases are not closed upwards")
     out.append(f"- Liu et al. 2023: critical dimension {liu['critical_dimension']} of {section['rotary_dim']} "
                f"({liu['bands_turned_within_context']} of {liu['bands']} bands turn within L); T_extra = 2 pi b^(d_extra/d)"
                f" = {liu['extrapolation_bound']:.4g}; with the scaling, {liu['bands_turned_within_context_scaled']} bands "
                f"turn within L and {liu['bands_turned_within_extended_scaled']} within {Lx}")
     d, rb = section["roformer"]["distances"], section["roformer"]["relative_bound"]
     picks = sorted({0, len(d) // 4, len(d) // 2, 3 * len(d) // 4, len(d) - 1})
+    ups = int(np.sum(np.diff(rb) > 0))
     out.append("- RoFormer relative bound (2/d) sum |S_j|: " + ", ".join(f"{rb[i]:.3g} at {d[i]}" for i in picks)
-               + f" (max past distance 1: {max(rb[1:]):.3g})")
-    out.append(f"- attention temperature (logit factor) at n = {', '.join(map(str, t['lengths']))}: scaling's own "
-               f"{t['rotary_logit_factor']:.4g} (constant in n); YaRN (s = {t['scale']:g}) "
-               f"{t['yarn'][0]:.4g}, LongRoPE {t['longrope'][0]:.4g}; Llama 4 NoPE "
-               f"{', '.join(f'{x:.4g}' for x in t['llama4'])}; SSMax s ln n (s = 1) "
-               f"{', '.join(f'{x:.4g}' for x in t['ssmax'])}")
+               + f" (rises at {ups} of {len(rb) - 1} sampled steps: not monotone)" * (ups > 0))
+    n = list(dict.fromkeys(t["lengths"]))
+    k = [t["lengths"].index(x) for x in n]
+    l4 = ", ".join(f"{t['llama4'][i]:.4g}" for i in k)
+    ss = ", ".join(f"{t['ssmax'][i]:.4g}" for i in k)
+    out.append(f"- attention temperature (factor on the logits) at n = {', '.join(map(str, n))}: this layer's own "
+               f"{t['rotary_logit_factor']:.4g}, the same at every n; for comparison at scale s = {t['scale']:g}: YaRN "
+               f"{t['yarn'][0]:.4g}, LongRoPE {t['longrope'][0]:.4g} (both constant in n), Llama 4's NoPE-layer factor "
+               f"{l4}, SSMax s ln n at s = 1 {ss}")
     return out

@@ -78,7 +78,7 @@ def projection_names(names) -> dict:
     """``{layer: {'q': name, 'k': name}}`` of the separate q/k projections among tensor ``names``.
 
     >>> projection_names(["model.layers.0.self_attn.q_proj.weight", "model.layers.0.self_attn.k_proj.weight"])
-    {0: {'q': 'model.layers.0.self_attn.q_proj.weight', 'k': 'model.layers.0.self_attn.k_proj.weight'}}
+    {0: {'k': 'model.layers.0.self_attn.k_proj.weight', 'q': 'model.layers.0.self_attn.q_proj.weight'}}
     """
     out: dict = {}
     for n in sorted(names):

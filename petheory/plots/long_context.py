@@ -35,8 +35,8 @@ def draw_band_usage(record: dict):
             ax.axhline(k * n.shape[1] - 0.5, color="white", lw=0.4)
         cross = np.flatnonzero(lam >= 1.0)
         if cross.size:
-            ax.axvline(cross[0] - 0.5, color="red", ls="--", lw=1)
-            ax.text(cross[0] - 0.4, -0.8, "wavelength > context", color="red", fontsize=8, va="bottom")
+            ax.axvline(cross[0] - 0.5, color="red", ls="--", lw=1, label="right of it: wavelength > context")
+            ax.legend(loc="lower right", fontsize=7, framealpha=0.9)
     fig.colorbar(im, ax=axes, shrink=0.8)
     fig.suptitle(f"{record.get('model', '?')}: band usage from W_q, W_k ({record['pairing']} pairing, "
                  f"context {record['context']})")
@@ -69,7 +69,9 @@ def draw_bases_vs_men(sections: list[dict], labels: list[str], curve: dict | Non
     colors = plt.get_cmap("tab10").colors
     for i, (s, lab) in enumerate(zip(sections, labels)):
         c = colors[i % len(colors)]
-        ax.scatter([s["context"]], [s["base"]], color=c, marker="o", zorder=3, label=f"{lab}: base at context L")
+        ok = s["men"]["passes_at_context"]  # hollow: this base fails B_m >= 0 up to L (passing bases are not an interval)
+        ax.scatter([s["context"]], [s["base"]], edgecolors=c, facecolors=c if ok else "none", marker="o", zorder=3,
+                   label=f"{lab}: base at context L ({'passes' if ok else 'fails'})")
         if s["extended_context"] != s["context"]:
             ax.scatter([s["extended_context"]], [s["base"]], color=c, marker="x", zorder=3,
                        label=f"{lab}: same base at extended context")
@@ -80,7 +82,8 @@ def draw_bases_vs_men(sections: list[dict], labels: list[str], curve: dict | Non
     ax.set_yscale("log")
     ax.set_xlabel("context length")
     ax.set_ylabel("RoPE base")
-    ax.set_title("Model bases against Men et al.'s lower bound (dashes: the bound at each model's r)")
+    ax.set_title("Model bases against Men et al.'s smallest passing base\n(dashes: at each model's r; hollow: the "
+                 "base fails B_m >= 0 up to L)", fontsize=10)
     ax.legend(fontsize=7, loc="upper left")
     return fig
 
