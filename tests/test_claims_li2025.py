@@ -6,7 +6,7 @@ import pytest
 
 from petheory import bounds
 from petheory import encodings as enc
-from proofs_check.claims import li2025, li2025_empirical, li2025_extrapolation
+from proofs_check.claims import li2025, li2025_alibi, li2025_empirical, li2025_extrapolation
 from proofs_check.engine import get
 from proofs_check.runner import check_claim
 
@@ -188,7 +188,7 @@ def test_a_failing_part_refutes_input_norm_bounds(monkeypatch, pe):
 
 
 def test_alibi_eq9_is_tested_against_an_independent_softmax(monkeypatch):
-    from proofs_check.claims import li2025_extrapolation as X
+    from proofs_check.claims import li2025_alibi as X
 
     case = {"mu": [0.3, -1.0], "slope": 0.5, "n_max": 4, "excess": 3, "reading": "weight"}
     mu = np.asarray(case["mu"])
@@ -441,7 +441,7 @@ def test_claims_true_by_construction_say_definitional(cid):
 
 def test_alibi_collapses_to_local_attention_at_large_slope(monkeypatch):
     assert verdict("li2025.alibi_large_slope_local")["verdict"] == "holds"
-    mass, bound = li2025_extrapolation.alibi_nonlocal_mass({"n": 64, "M": 1.0, "slope": 30.0, "seed": 0})
+    mass, bound = li2025_alibi.alibi_nonlocal_mass({"n": 64, "M": 1.0, "slope": 30.0, "seed": 0})
     assert mass <= bound < 1e-9  # purely local at alpha = 30, whatever the length
     # planted: a bias that stops growing past distance 1 (no collapse): refuted
     real = enc.alibi

@@ -31,6 +31,7 @@ FAST = {
     "petheory encodings --json -",
     "petheory report --pe tests/data/hf_configs/llama3_1_8b.json --markdown results/llama3_1.md",
     "petheory report --pe tests/data/hf_configs/gemma3_4b.json --length 32768 --null-draws 20",
+    "petheory report --pe tests/data/hf_configs/qwen2_5_vl_7b.json --length 32768 --null-draws 20",
     "petheory report --pe rope:base=1e+06 -d 128 --context 32768 --length 1",
     "petheory compare --pe tests/data/hf_configs/llama3_1_8b.json --pe rope:base=5e5 -d 128 --length 1024",
     "petheory bounds --pe rope --pe rope_pi:scale=4 --pe rope_ntk:scale=4 --pe rope_yarn:scale=4 --pe xpos "

@@ -18,7 +18,7 @@ from petheory import geometry as geo
 from petheory.rounding import eig_rank_tol, gamma, numerical_rank
 from proofs_check import engine
 from proofs_check.claims import cirrincione2026 as cir
-from proofs_check.claims import gu2025, li2025_extrapolation
+from proofs_check.claims import gu2025, li2025_alibi
 from proofs_check.runner import check_claim
 
 # ----------------------------------------------------------------------------- gu2025.rope_relative
@@ -70,15 +70,15 @@ ALIBI_EQUAL_VALUES = [
 
 @pytest.mark.parametrize("case", ALIBI_EQUAL_VALUES)
 def test_alibi_extrapolation_tolerance_covers_rounding_when_the_bound_is_zero_or_tight(case):
-    assert li2025_extrapolation.alibi_extrapolation(case) <= 0
+    assert li2025_alibi.alibi_extrapolation(case) <= 0
 
 
 def test_alibi_extrapolation_still_refutes_a_drift_above_rounding(monkeypatch):
     case = dict(ALIBI_EQUAL_VALUES[0])
-    terms = li2025_extrapolation.bounds.alibi_extrapolation_terms
+    terms = li2025_alibi.bounds.alibi_extrapolation_terms
     monkeypatch.setattr("petheory.bounds.alibi.alibi_extrapolation_terms",
                         lambda *a, **k: dict(terms(*a, **k), lhs=terms(*a, **k)["lhs"] + 1e-11))
-    assert li2025_extrapolation.alibi_extrapolation(case) > 0
+    assert li2025_alibi.alibi_extrapolation(case) > 0
 
 
 # ----------------------------------------------------------------------------- rank rule, cirrincione2026
