@@ -7,7 +7,7 @@ below (there the 'reference' is the same command with ``--null-draws 0``; ratio 
 
 Both commands print the same stress (checked before timing). Each null draw is one ``geometry.stress``, whose
 blocked, one-BLAS-thread path is checked against the textbook formula (``scipy.spatial.distance.pdist``)
-in ``tests/test_geometry.py::test_blocked_coordinate_stress_equals_pdist``.
+in ``tests/theory/test_geometry.py::test_blocked_coordinate_stress_equals_pdist``.
 
 The target is built from the synthetic positional distributions of ``bench_geometry.py``.
 Run: ``python benchmarks/run.py stress_null`` (or this file directly).

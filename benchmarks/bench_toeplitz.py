@@ -8,7 +8,7 @@ Cases (full sizes; ``--quick`` shrinks them to a smoke test):
    faster, relative error <= 1e-8 against dense. Three symbols: a smooth real one, a complex
    Hermitian one, one with a kink at its maximum. Also an absolute target for the smooth real
    one (the tests' ``geometric`` family): median <= 2 s, where dense takes 10-25 s (this target
-   was a timed assertion in ``tests/test_toeplitz.py``; timings live here, never in tests).
+   was a timed assertion in ``tests/theory/test_toeplitz.py``; timings live here, never in tests).
 2. N = 2^20, the same three symbols, timed alone (dense would need 8 TiB for the matrix): target
    <= 60 s; the certified error bound is reported instead of an error against dense.
 3. Spectral distribution (Szegő): stochastic Lanczos quadrature against dense eigenvalues at

@@ -23,7 +23,7 @@ proofs_check              the claim catalogue and its runner
 
 A layer imports only from its own layer and the layers below it (``cli`` and ``proofs_check`` share
 the top level: ``petheory check`` runs the catalogue and ``python -m proofs_check`` is ``petheory check``); the Markdown ends with the
-imports that go up a layer, if any. ``tests/test_layers.py`` holds the theory layer to that. This file uses only the standard library, so the test can load
+imports that go up a layer, if any. ``tests/project/test_layers.py`` holds the theory layer to that. This file uses only the standard library, so the test can load
 it without importing petheory.
 """
 

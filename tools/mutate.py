@@ -36,15 +36,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 TESTS = {
-    "encodings": ["tests/test_encodings.py", "tests/test_core_references.py", "tests/test_attention_reference.py"],
-    "toeplitz": ["tests/test_toeplitz.py", "tests/test_toeplitz_promises.py", "tests/test_core_references.py"],
-    "coupling": ["tests/test_coupling.py", "tests/test_core_references.py"],
-    "bounds": ["tests/test_bounds.py", "tests/test_bounds_encodings.py", "tests/test_core_references.py"],
-    "geometry": ["tests/test_geometry.py", "tests/test_tolerance_edges.py", "tests/test_core_references.py"],
-    "rounding": ["tests/test_tolerance_edges.py", "tests/test_geometry.py"],
-    "nn": ["tests/test_nn_models.py", "tests/test_attention_reference.py"],
-    "rules": ["tests/test_verdict_contract.py"],
-    "chen2025": ["tests/test_claims_chen2025.py"],
+    "encodings": ["tests/theory/test_encodings.py", "tests/theory/test_core_references.py", "tests/nn/test_attention_reference.py"],
+    "toeplitz": ["tests/theory/test_toeplitz.py", "tests/theory/test_toeplitz_promises.py", "tests/theory/test_core_references.py"],
+    "coupling": ["tests/theory/test_coupling.py", "tests/theory/test_core_references.py"],
+    "bounds": ["tests/theory/test_bounds.py", "tests/theory/test_bounds_encodings.py", "tests/theory/test_core_references.py"],
+    "geometry": ["tests/theory/test_geometry.py", "tests/theory/test_tolerance_edges.py", "tests/theory/test_core_references.py"],
+    "rounding": ["tests/theory/test_tolerance_edges.py", "tests/theory/test_geometry.py"],
+    "nn": ["tests/nn/test_nn_models.py", "tests/nn/test_attention_reference.py"],
+    "rules": ["tests/claims/test_verdict_contract.py"],
+    "chen2025": ["tests/claims/test_claims_chen2025.py"],
 }
 
 

@@ -92,7 +92,7 @@ def _compose(fn):
 
 
 def _lemma_b1(factor):
-    """Plant: Lemma B.1's f extrema scaled by ``factor`` (as tests/test_claims_gu2025.py's scaled_f)."""
+    """Plant: Lemma B.1's f extrema scaled by ``factor`` (as tests/claims/test_claims_gu2025.py's scaled_f)."""
     def plant(mp):
         import dataclasses
 
@@ -300,7 +300,7 @@ PLANTS = [
     Plant("gu2025.normalisation_keeps_toeplitz#scalar_1_over_sqrt_d", "(none)", lambda mp: None,
           equivalent="T / sqrt(d) of a Toeplitz T is Toeplitz by the arithmetic (entry a_{i-j} / sqrt(d), one rounding "
           "each, the same for equal a_{i-j}); the only plants that flip it break the premise (scipy's toeplitz made "
-          "non-Toeplitz, as tests/test_claims_gu2025_mla.py does to show the checker can say refuted)"),
+          "non-Toeplitz, as tests/claims/test_claims_gu2025_mla.py does to show the checker can say refuted)"),
     Plant("gu2025.representation_decomposition#input_layer", "(none)", lambda mp: None,
           equivalent="the input x = E[t] + P[i] is formed in the checker, additive in token and position for every "
           "table P the registry returns; the reading says definitional (its evidence note), and its sibling reading "

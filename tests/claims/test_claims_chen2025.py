@@ -201,7 +201,7 @@ def test_empirical_claims_without_records_are_inconclusive_not_skipped(tmp_path)
 def test_committed_records_give_every_claim_a_verdict():
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     if not (root / "records" / "chen2025").is_dir():
         pytest.skip("records/chen2025 not present")
     c = engine.Context(profile="quick", budget=1, rng=np.random.default_rng(0), seed=0, workdir=str(root))

@@ -387,7 +387,7 @@ def test_every_claim_level_plant_names_a_registered_claim_or_reading():
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "tools" / "mutate_claims.py"
+    path = Path(__file__).resolve().parents[2] / "tools" / "mutate_claims.py"
     spec = importlib.util.spec_from_file_location("mutate_claims", path)
     mod = importlib.util.module_from_spec(spec)
     import sys

@@ -11,7 +11,7 @@ import pytest
 from petheory import geometry, plots
 from petheory.rounding import gamma
 
-from test_geometry import ladder_tol  # tests/ is on sys.path, as for hostile_util
+from theory.test_geometry import ladder_tol  # tests/ is on sys.path (pythonpath), as for hostile_util
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +37,7 @@ def test_stress_figure_data_shows_mds_is_not_stress_optimal(rendered):
     data = json.loads((out / "geometry.stress_per_pe.json").read_text())
     s = data["stress1"]
     assert s["SMACOF rank 2 (from MDS)"] < s["MDS rank 2 (optimal by strain)"]
-    # RoPE's distances are sqrt 2 x sinusoidal's up to ladder_tol (tests/test_geometry.py) and stress-1 is
+    # RoPE's distances are sqrt 2 x sinusoidal's up to ladder_tol (tests/theory/test_geometry.py) and stress-1 is
     # scale-free: the two differ by the largest relative change of a distance plus the three n^2-term sums
     n, d = data["n"], data["d"]
     De = geometry.induced_distances("sinusoidal", n, d)[0]

@@ -8,7 +8,7 @@ from petheory import plots
 from petheory.cli import figures as figcli
 from petheory.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

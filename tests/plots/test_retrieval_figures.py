@@ -8,7 +8,7 @@ import pytest
 
 from petheory import plots
 from petheory.plots import retrieval as F
-from test_claims_context_extension import LENGTHS, _record
+from claims.test_claims_context_extension import LENGTHS, _record  # tests/ is on sys.path (pythonpath)
 
 
 def _planted(tmp_path):

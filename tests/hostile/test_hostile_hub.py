@@ -591,7 +591,7 @@ def test_petheory_corpus_pointing_nowhere_is_one_line(capsys, tmp_path, monkeypa
 
 
 def test_petheory_corpus_is_documented():
-    readme = (Path(__file__).resolve().parents[1] / "docs" / "guide" / "reliability.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "guide" / "reliability.md").read_text(encoding="utf-8")
     assert "PETHEORY_CORPUS" in readme
 
 
@@ -687,7 +687,7 @@ def test_readme_states_the_reader_limits():
     """The Reliability page's limits table is generated from petheory.loaders.limits (python -m petheory.loaders.limits --write)."""
     from petheory.loaders import limits
 
-    readme = (Path(__file__).resolve().parents[1] / "docs" / "guide" / "reliability.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "guide" / "reliability.md").read_text(encoding="utf-8")
     a, b = readme.index(limits.BEGIN) + len(limits.BEGIN), readme.index(limits.END)
     assert readme[a:b].strip("\n") == limits.limits_table()
     assert str(limits.JSON_MAX_DEPTH) in limits.limits_table()

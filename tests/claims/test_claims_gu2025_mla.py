@@ -11,7 +11,7 @@ from proofs_check.claims import gu2025 as G
 from proofs_check.claims import gu2025_mla as M
 
 from _helpers import check_claim
-from test_train_gu2025_claims import fake_record, write
+from claims.test_train_gu2025_claims import fake_record, write  # tests/ is on sys.path (pythonpath)
 
 
 def verdicts(rec):

@@ -147,7 +147,7 @@ EDGE_CLAIMS = ["gu2025.rope_relative", "li2025.alibi_extrapolation", "cirrincion
                "cirrincione2026.minimal_parametrisation__corrected"]
 
 
-@pytest.mark.slow  # ~10 s of CPU per claim (2000 cases): `pytest -m slow tests/test_tolerance_edges.py`
+@pytest.mark.slow  # ~10 s of CPU per claim (2000 cases): `pytest -m slow tests/theory/test_tolerance_edges.py`
 @pytest.mark.parametrize("claim_id", EDGE_CLAIMS)
 def test_thorough_profile_search_gives_no_crash_and_no_rounding_level_refutation(claim_id):
     """The thorough profile (2000 cases) on each claim issue 15 found fragile. Set

@@ -20,7 +20,7 @@ from petheory.analyses.kernel import rotary_column
 from petheory.analyses.report import report
 from petheory.loaders import resolve_scheme
 
-DATA = Path(__file__).parent / "data" / "hf_configs"
+DATA = Path(__file__).parents[1] / "data" / "hf_configs"
 U = np.finfo(float).eps / 2
 
 

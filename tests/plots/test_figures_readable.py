@@ -12,7 +12,7 @@ import pytest
 
 from petheory import plots
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 #: Formulas written as plain text: ``||x||``, ``2^(j/2)``, ``sqrt(``, ``N_max``, one-letter subscripts (``w_i``),
 #: Greek names as words or bare unicode math symbols outside ``$...$``.

@@ -14,7 +14,7 @@ import pytest
 from petheory import experiments
 from petheory.nn.presets import identify
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 G = importlib.import_module("gpu_records")
 
 NEW = {"gu2025_task1": 21, "gu2025_task2": 21, "gu2025_fig5": 30, "gu2025_fig6": 6, "gu2025_fig7": 6}

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("petheory_import_graph", ROOT / "tools" / "import_graph.py")
 graph = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(graph)

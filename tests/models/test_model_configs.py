@@ -38,7 +38,7 @@ transformers = pytest.importorskip("transformers")
 from transformers import AutoConfig  # noqa: E402
 from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS  # noqa: E402
 
-DATA = Path(__file__).parent / "data" / "hf_configs"
+DATA = Path(__file__).parents[1] / "data" / "hf_configs"
 U32 = 2.0**-24
 U64 = 2.0**-53
 ROPE_FIXTURES = ["llama3_1_8b", "qwen2_5_7b_yarn", "phi3_mini_128k", "deepseek_v3", "gpt_neox_20b", "mistral_7b",

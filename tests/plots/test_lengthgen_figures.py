@@ -8,7 +8,7 @@ from pathlib import Path
 from petheory import plots
 from petheory.plots import lengthgen as F
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_lengthgen_figures_render(tmp_path, monkeypatch):

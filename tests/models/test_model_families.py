@@ -12,7 +12,7 @@ differs), writes it as JSON (``config.to_dict()``), resolves it with
 * every rotary layer kind's frequencies and cos/sin factor with the family's ``*RotaryEmbedding``
   (``{layer_type}_inv_freq`` where it keeps one per layer type), and the M-RoPE sections.
 
-Tolerances are those of tests/test_model_configs.py: transformers computes frequencies in float32,
+Tolerances are those of tests/models/test_model_configs.py: transformers computes frequencies in float32,
 so |w_pet - w_hf| <= (|ln base| + 12) u32 w_hf per band (u32 = 2^-24); factors are Python floats
 (64 u64 relative).
 """

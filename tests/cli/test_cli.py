@@ -14,7 +14,7 @@ import pytest
 from petheory import encodings as enc
 from petheory.cli import _subcommands, main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PETHEORY = Path(sys.executable).with_name("petheory")
 SUBCOMMANDS = [m.NAME for m in _subcommands()]
 

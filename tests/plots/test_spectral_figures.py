@@ -49,7 +49,7 @@ def test_contraction_figure_shows_both_outcomes(rendered):
 
 @pytest.mark.slow
 def test_bench_toeplitz_quick_writes_its_section(tmp_path):
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
     import bench_toeplitz
 
     path = tmp_path / "RESULTS.md"

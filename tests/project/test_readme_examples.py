@@ -20,7 +20,7 @@ import pytest
 
 from petheory.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 FAST = {
     "petheory check --list --claims 'li2025.*'",
@@ -80,8 +80,8 @@ YOURS = {
     "petheory encodings --plugin ./my_pes.py": "my_pes.py (the plugin shown above it)",
     "petheory check --plugin ./my_pes.py --claims 'user2099.*'": "my_pes.py",
     "petheory check --plugin mypkg.my_pes --claims 'user2099.*'": "an importable mypkg",
-    "petheory report --pe hub/model/config.json": "a hostile hub folder (tests/test_hostile_hub.py builds it)",
-    "petheory stress --pe hf:hub/model": "a hostile hub folder (tests/test_hostile_hub.py builds it)",
+    "petheory report --pe hub/model/config.json": "a hostile hub folder (tests/hostile/test_hostile_hub.py builds it)",
+    "petheory stress --pe hf:hub/model": "a hostile hub folder (tests/hostile/test_hostile_hub.py builds it)",
 }
 
 

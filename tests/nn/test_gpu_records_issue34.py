@@ -16,7 +16,7 @@ from petheory import experiments, records
 from petheory.nn.presets import identify
 from petheory.provenance import li2025_table5_paper_size
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 G = importlib.import_module("gpu_records")
 
 

@@ -28,7 +28,7 @@ from pathlib import Path  # noqa: E402
 from petheory.cli import main  # noqa: E402
 from proofs_check import engine, runner  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_list_shows_statement_and_case_fields(capsys):

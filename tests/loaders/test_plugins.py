@@ -19,7 +19,7 @@ from petheory import plugins
 from petheory.cli import main
 from proofs_check import engine, runner
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]
 PLUGIN_FILE = TESTS / "plugin_example" / "my_pes.py"
 PETHEORY = Path(sys.executable).with_name("petheory")
 
