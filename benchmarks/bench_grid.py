@@ -151,7 +151,7 @@ def plan_lines() -> list[str]:
 def packing(device: str, members: int, size: str = "paper", steps: int = 10) -> dict:
     """The packing factor of a mixed grid on ``device``: the summed one-run step times of ``members`` Task 1 runs
     (the first of stage gu2025_task1_figs at batch 512: every PE family) over the grid's step time, both CUDA-graph
-    steps on CUDA (:func:`petheory.nn.grid.step_time`). What :func:`gpu_records.task1_projection` divides by."""
+    steps on CUDA (:func:`petheory.nn.grid_measure.step_time`). What :func:`gpu_records.task1_projection` divides by."""
     import gpu_records as G
 
     cfgs = [c for c in G.configs_of(G.STAGES["gu2025_task1_figs"][0], device) if c.batch_size == 512][:members]

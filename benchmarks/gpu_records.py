@@ -326,14 +326,14 @@ def measure_seconds(name: str, device: str, out: Path | None = None, steps: int 
     """Projected training seconds of stage ``name`` on ``device`` from step times measured there now.
 
     Each group of runs that trains as one grid (:func:`petheory.sweep.groups_of`) is built once and ``steps``
-    steps are timed (:func:`petheory.nn.grid.step_time`, CUDA graph on a GPU); the projection is the median step
+    steps are timed (:func:`petheory.nn.grid_measure.step_time`, CUDA graph on a GPU); the projection is the median step
     times the group's steps (epochs x batches). A retrieval stage trains run by run, so each of its groups is timed
     one run at a time. Evaluation, head ablation and checkpoints are not included. Runs already under ``out``
     count nothing."""
     import math
 
     from petheory.nn import tasks as _tasks
-    from petheory.nn.grid import step_time
+    from petheory.nn.grid_measure import step_time
 
     have = _have(out) if out is not None else set()
     cfgs = [c for c in configs_of(STAGES[name][0], device) if c.hash() not in have]

@@ -129,6 +129,7 @@ def _write_gallery(app) -> None:
     import shutil
 
     text, images = gallery_markdown(ROOT / "figures")
+    images = sorted(set(images) | set((ROOT / "figures").glob("*.png")))  # the guide pages show committed PNGs too
     src = Path(app.srcdir)
     (src / "_gallery").mkdir(exist_ok=True)
     for png in images:

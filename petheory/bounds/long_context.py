@@ -373,7 +373,13 @@ def decay_mask_peak(t: int, m: float) -> tuple[int, float]:
 # --------------------------------------------------------------------------- one report section
 
 
-def long_context_section(positions, *, context: int, extended_context: int, length: int, n_curve: int = 64) -> dict:
+#: Above this many positions the report does not scan for Men's smallest base (minutes of CPU): it still tests
+#: the model's own base and frequencies there, and men_smallest_base(d, L) computes it on request.
+MEN_SCAN_MAX = 1 << 17
+
+
+def long_context_section(positions, *, context: int, extended_context: int, length: int, n_curve: int = 64,
+                         scan_max: int | None = MEN_SCAN_MAX) -> dict:
     r"""The long-context theory applied to one rotary layer kind of a model (JSON-able).
 
     Parameters
@@ -431,7 +437,10 @@ def long_context_section(positions, *, context: int, extended_context: int, leng
     base = float(params.get("base", 10000.0))
     w_plain = rope_frequencies(r, base=base)
     w_scaled, factor = band_frequencies(positions.encoding, positions.d, Lx, **params)
-    b_L, b_Lx = men_smallest_base(r, L), men_smallest_base(r, Lx)
+    def smallest(N):  # None past scan_max: the scan is tens of CPU seconds at 128k and grows with N
+        return men_smallest_base(r, N) if scan_max is None or N <= scan_max else None
+
+    b_L, b_Lx = smallest(L), smallest(Lx)
     mins = {k: men_min_kernel(w, N, stop_below=None) for k, (w, N) in
             {"plain_L": (w_plain, L), "plain_Lx": (w_plain, Lx), "scaled_Lx": (w_scaled, Lx)}.items()}
     de = liu_critical_dimension(r, base, L)
@@ -448,7 +457,10 @@ def long_context_section(positions, *, context: int, extended_context: int, leng
                 "min_kernel": {k: {"value": m[0], "at": m[1]} for k, m in mins.items()},
                 "fit_at_context": MEN_FIT[0] * L ** MEN_FIT[1], "fit_at_extended": MEN_FIT[0] * Lx ** MEN_FIT[1],
                 "note": "smallest base with B_m >= 0 for all 0 <= m <= L, for plain RoPE of this rotary_dim; larger "
-                        "bases can fail again (men2024.base_bounds_context#every_larger_base_passes)"},
+                        "bases can fail again (men2024.base_bounds_context#every_larger_base_passes)"
+                        + ("" if b_Lx is not None and b_L is not None else
+                           f"; not scanned above {scan_max:,} positions (minutes of CPU): "
+                           "petheory.bounds.long_context.men_smallest_base(d, L) computes it")},
         "liu": {"critical_dimension": de, "extrapolation_bound": liu_extrapolation_bound(r, de, base),
                 "bands_turned_within_context": turned(w_plain, L),
                 "bands_turned_within_context_scaled": turned(w_scaled, L),
@@ -473,14 +485,17 @@ def long_context_lines(section: dict) -> list[str]:
     def verdict(ok):
         return "passes" if ok else "fails"
 
+    def g(x):
+        return f"not scanned (above {MEN_SCAN_MAX:,} positions; men_smallest_base computes it)" if x is None else f"{x:.3g}"
+
     out = [f"- Men et al. 2024: base {b:g} vs the smallest base with B_m >= 0 up to L = {L}: "
-           f"{men['smallest_base_at_context']:.3g}; this base {verdict(men['passes_at_context'])} at L (min B_m "
+           f"{g(men['smallest_base_at_context'])}; this base {verdict(men['passes_at_context'])} at L (min B_m "
            f"{men['min_kernel']['plain_L']['value']:.3g} at m = {men['min_kernel']['plain_L']['at']})"]
     if Lx != L:
-        out.append(f"  - at the extended context {Lx}: smallest base {men['smallest_base_at_extended']:.3g}; the "
+        out.append(f"  - at the extended context {Lx}: smallest base {g(men['smallest_base_at_extended'])}; the "
                    f"unscaled base {verdict(men['passes_at_extended'])}, the scaled frequencies "
                    f"{verdict(men['passes_scaled_at_extended'])[:-1]} (min B_m {men['min_kernel']['scaled_Lx']['value']:.3g})")
-    if b >= men["smallest_base_at_context"] and not men["passes_at_context"]:
+    if men["smallest_base_at_context"] is not None and b >= men["smallest_base_at_context"] and not men["passes_at_context"]:
         out.append("  - above the smallest passing base and still failing: passing bases are not closed upwards")
     out.append(f"- Liu et al. 2023: critical dimension {liu['critical_dimension']} of {section['rotary_dim']} "
                f"({liu['bands_turned_within_context']} of {liu['bands']} bands turn within L); T_extra = 2 pi b^(d_extra/d)"

@@ -252,7 +252,7 @@ def stress(X, D, *, kind: str = "stress1") -> float:
 
 
 def stress_of_tables(tables, D, *, kind: str = "stress1") -> np.ndarray:
-    """Stress of every coordinate table in ``tables`` (an iterable of (n, k) arrays) against one target ``D`` (n, n).
+    r"""Stress of every coordinate table in ``tables`` (an iterable of (n, k) arrays) against one target ``D`` (n, n).
 
     The same numbers as ``[stress(X, D, kind=kind) for X in tables]`` up to rounding, with ``D``
     validated and :math:`\sum D^2` summed once; for stress-1 the tables go :data:`BATCH` at a time

@@ -130,7 +130,7 @@ def load_model_scheme(source) -> Scheme:
     >>> import json, tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp())
     >>> _ = (d / "config.json").write_text(json.dumps({"model_type": "mistral", "hidden_size": 4096,
-    ...     "num_attention_heads": 32, "max_position_embeddings": 32768, "rope_theta": 10000.0}))
+    ...     "num_attention_heads": 32, "max_position_embeddings": 32768, "rope_theta": 10000.0, "num_hidden_layers": 32}))
     >>> load_model_scheme(f"hf:{d}").main.positions.encoding
     'rope'
     """

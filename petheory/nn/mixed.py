@@ -84,7 +84,7 @@ def _fixed_bias(name: str) -> bool:
 class MixedGroup:
     """Members with one model shape and any mixable PEs, trained as one batched model.
 
-    Same interface as :class:`petheory.nn.grid._Group`: ``members``, ``S``, ``lo:hi`` (rows in the
+    Same interface as the grid's per-config group (``petheory.nn.grid._Group``): ``members``, ``S``, ``lo:hi`` (rows in the
     grid), ``models`` (real modules: init, evaluation past the tables, ablation, checkpoints),
     ``tensors()``, ``layout()``, ``forward(x, shared_x)``, ``train_mode(flag)``, ``sync_models()``.
     """

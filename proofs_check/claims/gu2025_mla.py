@@ -399,7 +399,7 @@ claim_with_readings(
 
 @st.composite
 def _expressiveness_cases(draw):
-    """One content difference magnitude r = |c1 - c2| and a margin gap < r (at gap >= r neither encoding can meet
+    """One content difference magnitude r = ``|c1 - c2|`` and a margin gap < r (at gap >= r neither encoding can meet
     the constraint, and 'larger' compares two empty sets)."""
     r = draw(st.floats(1e-3, 20.0))
     return {"r": r, "gap_fraction": draw(st.floats(0.0, 0.999)), "angles": draw(st.sampled_from([8, 32, 128]))}
@@ -426,7 +426,7 @@ def expressiveness_fractions(case) -> tuple[float, float, int]:
     """(fraction of content directions feasible for relative encoding, the same for RoPE, number of directions).
 
     The content difference c1 - c2 = r e^{i psi} runs over ``angles`` directions psi spread evenly on the circle
-    (the uniform measure on the content pair's direction at fixed |c1 - c2|); each direction is asked of
+    (the uniform measure on the content pair's direction at fixed ``|c1 - c2|``); each direction is asked of
     :func:`_feasible_relative` and :func:`_feasible_rope` as they are registered in this module."""
     r, gap, m = float(case["r"]), float(case["gap_fraction"]) * float(case["r"]), int(case["angles"])
     psi = (np.arange(m) + 0.5) * 2 * np.pi / m  # offset by half a step: no direction lies on the boundary cos = 0

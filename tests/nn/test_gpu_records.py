@@ -81,7 +81,8 @@ def test_every_spec_trains_and_writes_records_the_claims_read(tmp_path, monkeypa
     for fn, spec in ((M.rope_abs_deposit, "rope+sinusoidal"), (M.mla_headwise_ablation, "mla"), (M.dropout_keeps_deposit, "rope")):
         ev = fn(ctx)
         assert ev.verdict == "inconclusive" and list(ev.details["acc"]) == [spec], (fn.__name__, ev.details)
-        assert len(ev.details["max_shallow_drop"]) == 1  # the record carries its head ablation
+        key = "first_layer_drop" if fn is M.rope_abs_deposit else "max_shallow_drop"  # rope_abs_deposit reads layers
+        assert len(ev.details[key]) == 1  # the record carries its head ablation
     for task in ("gu2025_task1", "gu2025_task2"):
         table, size, n = E._table(ctx, task)
         assert size == "custom" and set(table) == set(experiments.GU2025_PES) and n == len(experiments.GU2025_PES)

@@ -79,7 +79,7 @@ def test_measure_projects_a_stage_from_timed_steps(monkeypatch):
         calls.append(len(cfgs))
         return {"step_ms": 10.0}
 
-    monkeypatch.setattr("petheory.nn.grid.step_time", fake_step_time)
+    monkeypatch.setattr("petheory.nn.grid_measure.step_time", fake_step_time)
     cfg = G.configs_of(G.STAGES["table5_db4"][0], "cpu")[0]
     n_steps = cfg.epochs * -(-64 // cfg.batch_size)
     assert G.measure_seconds("table5_db4", "cpu") == pytest.approx(0.010 * n_steps)
