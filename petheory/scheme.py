@@ -300,6 +300,19 @@ class Scheme:
                 out.append((layer, [i]))
         return [(layer, tuple(idx)) for layer, idx in out]
 
+    def position_kinds(self) -> list:
+        """The distinct position mechanisms (spans, temperatures and sinks aside), in order of first appearance:
+        a list of (Positions, layer indices). What an analysis that ignores the span (stress, bounds) iterates."""
+        out: list = []
+        for i, layer in enumerate(self.layers):
+            for known, idx in out:
+                if known == layer.positions:
+                    idx.append(i)
+                    break
+            else:
+                out.append((layer.positions, [i]))
+        return out
+
     @property
     def main(self) -> Layer:
         """The first full-attention layer with positions (else the first layer): a one-line summary's subject."""

@@ -98,14 +98,7 @@ def bounds(scheme: Scheme, lengths, *, n_max: int | None = None, **options) -> B
     """
     if n_max is None and scheme.source not in ("spec", "table"):
         n_max = scheme.context
-    groups: list = []
-    for i, layer in enumerate(scheme.layers):
-        for known, idx in groups:
-            if known == layer.positions:
-                idx.append(i)
-                break
-        else:
-            groups.append((layer.positions, [i]))
+    groups = scheme.position_kinds()
     learned = scheme.source not in ("spec", "table")
     rows = []
     for pos, idx in groups:

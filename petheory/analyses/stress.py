@@ -90,14 +90,7 @@ def stress(scheme: Scheme, target=None, *, null_draws: int = 100, seed: int = 0,
     from petheory import geometry
 
     target = geometry.builtin_target() if target is None else target
-    groups: list = []
-    for i, layer in enumerate(scheme.layers):
-        for known, idx in groups:
-            if known == layer.positions:
-                idx.append(i)
-                break
-        else:
-            groups.append((layer.positions, [i]))
+    groups = scheme.position_kinds()
     learned = scheme.source not in ("spec", "table")
     sections = []
     for pos, idx in groups:
