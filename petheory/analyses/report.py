@@ -215,8 +215,11 @@ def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: i
         from petheory.bounds.long_context import long_context_section
 
         try:
-            out["long_context"] = long_context_section(pos, context=L, extended_context=max(scheme.max_context, L),
-                                                       length=max(length, 2))
+            # a sliding or chunked layer's queries never see past its span: the theory is asked within it
+            ctx_L = max(layer.span.reach(L), 2)
+            out["long_context"] = long_context_section(pos, context=ctx_L,
+                                                       extended_context=max(layer.span.reach(scheme.max_context), ctx_L),
+                                                       length=max(layer.span.reach(length), 2))
         except ValueError as exc:
             out["long_context"] = {"skipped": str(exc).splitlines()[0]}
     return out
