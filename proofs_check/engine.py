@@ -1,6 +1,9 @@
 r"""Claims as data plus a checker, and the registry that holds them.
 
-A claim is declared next to its checker with :func:`claim`::
+A claim is one :class:`Claim` (a frozen dataclass), declared in its module with :func:`claim`,
+the only way into the catalogue. ``claim(**fields)`` takes :class:`Claim`'s fields by name (a
+wrong name is refused, naming the valid ones). Used as a decorator, the decorated function is the
+checker::
 
     @claim(
         id="gu2025.rope_relative",
@@ -12,7 +15,11 @@ A claim is declared next to its checker with :func:`claim`::
     def rope_relative(case) -> float:   # > 0 means the statement fails on this case
         ...
 
-The decorated function is the checker. Its meaning depends on ``kind``:
+A claim with no checker of its own is complete as declared, and the same call registers it at
+once: one decided by its readings (``claim(id=..., ..., readings=[Reading(...), ...])``) or one
+that cannot be checked (``claim(id=..., ..., skip_reason="why")``).
+
+The checker's meaning depends on ``kind``:
 
 ``exact``
     ``violation(case) -> float``; the runner searches ``cases()`` with hypothesis for a case
@@ -40,8 +47,9 @@ What a verdict rests on is part of the claim (DESIGN.md's contract):
 ``readings``
     where a statement is ambiguous, each reasonable reading is a :class:`Reading`, a sub-claim
     with its own statement, checker and verdict (id ``<claim id>#<name>``, selectable and
-    replayable like a claim). The claim's verdict is the readings' common verdict, else
-    ``depends``.
+    replayable like a claim). A reading is its claim with what the :class:`Reading` sets put in
+    place (:meth:`Claim.reading`): everything it leaves unset is inherited. The claim's verdict
+    is the readings' common verdict, else ``depends``.
 ``premise``
     a :class:`Premise` that the paper states but no object satisfies: the verdict is
     ``vacuous`` (with the proof or the search), and the readings check the nearest satisfiable
@@ -70,6 +78,8 @@ import contextvars
 import fnmatch
 import re
 from collections.abc import Callable, Iterator
+import dataclasses
+import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -152,21 +162,24 @@ def recording() -> Iterator[dict]:
 class Reading:
     """One reading of an ambiguous statement: a named sub-claim with its own statement and checker.
 
-    ``check``, ``cases``, ``proof`` and ``kind`` mean what they mean for a :class:`Claim`.
+    Every other field is a :class:`Claim` field of the same name and meaning; left ``None`` it is
+    the claim's (:meth:`Claim.reading`). E.g. ``alpha`` is the claim's pre-registered alpha unless the
+    reading states its own, and ``trained=False`` marks an empirical reading on no trained model (a
+    corpus statistic) under a claim on trained ones.
     """
 
     name: str
     statement: str
     check: Callable[..., Any] | None = None
     cases: Callable[[], Any] | None = None
-    kind: str = "exact"
+    kind: str | None = None
     proof: Callable[[], bool] | None = None
-    examples: dict = field(default_factory=dict)
+    examples: dict | None = None
     evidence: str | None = None
     evidence_note: str | None = None
     reconstruction: str | None = None
-    trained: bool = True  # an empirical reading on no trained model (e.g. a corpus statistic) says False
-    alpha: float | None = None  # an empirical reading's pre-registered alpha (default: the claim's)
+    trained: bool | None = None
+    alpha: float | None = None
 
 
 @dataclass(frozen=True)
@@ -250,18 +263,20 @@ class Claim:
     looks: int = 1
     trained: bool = True  # an empirical claim whose evidence comes from trained models (the seed rule applies)
 
+    def __post_init__(self):
+        # the one place a declaration's containers are normalised (frozen: set through object)
+        object.__setattr__(self, "examples", dict(self.examples or {}))
+        object.__setattr__(self, "readings", tuple(self.readings))
+
     def reading(self, name: str) -> "Claim":
-        """Reading ``name`` as a claim of its own (id ``<id>#<name>``), for the runner and ``--case``."""
+        """Reading ``name`` as a claim of its own (id ``<id>#<name>``), for the runner and ``--case``: this
+        claim with every field the :class:`Reading` sets (not None) in its place, and no readings or premise."""
         for r in self.readings:
             if r.name == name:
-                return Claim(
-                    id=f"{self.id}#{r.name}", source=self.source, statement=r.statement, kind=r.kind, check=r.check,
-                    cases=r.cases, proof=r.proof, reconstruction=r.reconstruction, examples=dict(r.examples),
-                    paper_status=self.paper_status, evidence=r.evidence, evidence_note=r.evidence_note,
-                    reading_of=self.id, setup=self.setup, calibration=self.calibration, exploratory=self.exploratory,
-                    confirm_on=self.confirm_on, alpha=self.alpha if r.alpha is None else r.alpha, looks=self.looks,
-                    trained=self.trained and r.trained,
-                )
+                own = {f.name: getattr(r, f.name) for f in dataclasses.fields(r)
+                       if f.name != "name" and getattr(r, f.name) is not None}
+                return dataclasses.replace(self, id=f"{self.id}#{r.name}", reading_of=self.id, readings=(), premise=None,
+                                           **own)
         names = ", ".join(r.name for r in self.readings) or "none"
         raise ValidationError(f"claim {self.id} has no reading {name!r}; its readings: {names}")
 
@@ -322,94 +337,42 @@ class Evidence:
 _CLAIMS: dict[str, Claim] = {}
 
 
-def claim(
-    *,
-    id: str,
-    source: str,
-    statement: str,
-    kind: str,
-    cases: Callable[[], Any] | None = None,
-    proof: Callable[[], bool] | None = None,
-    reconstruction: str | None = None,
-    corrected_of: str | None = None,
-    examples: dict | None = None,
-    overwrite: bool = False,
-    paper_status: str | None = None,
-    evidence: str | None = None,
-    evidence_note: str | None = None,
-    readings=(),
-    premise: Premise | None = None,
-    setup: str | None = None,
-    calibration: Calibration | None = None,
-    exploratory: bool = False,
-    confirm_on: str | None = None,
-    alpha: float | None = None,
-    looks: int = 1,
-    trained: bool = True,
-):
-    """Decorator registering the decorated checker as claim ``id``. See the module docstring."""
+#: What a declaration may set: every :class:`Claim` field but ``reading_of`` (set by :meth:`Claim.reading`).
+DECLARABLE = tuple(f.name for f in dataclasses.fields(Claim) if f.name != "reading_of")
+
+
+def claim(*, overwrite: bool = False, **fields):
+    """Declare a claim (the fields of :class:`Claim`): the one way to add a claim to the catalogue.
+
+    A claim complete as declared is registered at once and returned: one decided by its ``readings``,
+    one that cannot be checked (``skip_reason``), or one given its ``check``. Otherwise this is a
+    decorator, and the decorated function (returned unchanged) is the checker. ``overwrite=True``
+    replaces a registered claim of the same id. See the module docstring.
+
+    >>> claim(id="doc2099.typo", source="doc", statement="s", kind="exact", statment="typo")
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationTypeError: claim doc2099.typo: unknown field 'statment' (did you mean 'statement'?); a claim's fields: id, source, statement, ...
+    """
+    owner = fields.get("id", "?")
+    for name in fields:
+        if name not in DECLARABLE:
+            close = difflib.get_close_matches(name, DECLARABLE + ("overwrite",), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ValidationTypeError(f"claim {owner}: unknown field {name!r}{hint}; a claim's fields: "
+                                      f"{', '.join(DECLARABLE)}, and overwrite")
+    missing = [f.name for f in dataclasses.fields(Claim)
+               if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING and f.name not in fields]
+    if missing:
+        raise ValidationTypeError(f"claim {owner}: missing field(s) {', '.join(missing)}")
+    if fields.get("check") is not None or fields.get("readings") or fields.get("skip_reason") is not None:
+        return _register(Claim(**fields), overwrite=overwrite)
 
     def deco(fn):
-        register(
-            Claim(
-                id=id,
-                source=source,
-                statement=statement,
-                kind=kind,
-                check=fn,
-                cases=cases,
-                proof=proof,
-                reconstruction=reconstruction,
-                corrected_of=corrected_of,
-                examples=dict(examples or {}),
-                paper_status=paper_status,
-                evidence=evidence,
-                evidence_note=evidence_note,
-                readings=tuple(readings),
-                premise=premise,
-                setup=setup,
-                calibration=calibration,
-                exploratory=exploratory,
-                confirm_on=confirm_on,
-                alpha=alpha,
-                looks=looks,
-                trained=trained,
-            ),
-            overwrite=overwrite,
-        )
+        _register(Claim(check=fn, **fields), overwrite=overwrite)
         return fn
 
     return deco
-
-
-def claim_with_readings(
-    *,
-    id: str,
-    source: str,
-    statement: str,
-    kind: str,
-    paper_status: str | None,
-    readings,
-    premise: Premise | None = None,
-    reconstruction: str | None = None,
-    corrected_of: str | None = None,
-    overwrite: bool = False,
-    **reproduction,
-) -> Claim:
-    """Register a claim whose verdict comes from its readings (and premise) alone.
-
-    ``reproduction``: the empirical fields of :class:`Claim` (``setup``, ``calibration``, ``alpha``, ...),
-    which its readings inherit."""
-    return register(
-        Claim(id=id, source=source, statement=statement, kind=kind, paper_status=paper_status, readings=tuple(readings),
-              premise=premise, reconstruction=reconstruction, corrected_of=corrected_of, **reproduction),
-        overwrite=overwrite,
-    )
-
-
-def skipped(*, id: str, source: str, statement: str, kind: str, reason: str, paper_status: str | None = None) -> Claim:
-    """Register a claim that cannot be checked, with the reason."""
-    return register(Claim(id=id, source=source, statement=statement, kind=kind, skip_reason=reason, paper_status=paper_status))
 
 
 def _validate_checkable(owner: str, kind: str, check, cases, proof) -> None:
@@ -442,7 +405,7 @@ def _validate_reproduction(c: Claim) -> None:
         raise ValidationError(f"claim {c.id}: an exploratory claim must name, in confirm_on, the fresh seeds that would confirm it")
 
 
-def register(c: Claim, *, overwrite: bool = False) -> Claim:
+def _register(c: Claim, *, overwrite: bool = False) -> Claim:
     if not _ID.match(c.id):
         raise ValidationError(f"claim id must look like '<firstauthor><year>.<short_name>', got {c.id!r}")
     if c.kind not in KINDS:
@@ -459,7 +422,8 @@ def register(c: Claim, *, overwrite: bool = False) -> Claim:
     if len(set(names)) != len(names) or not all(_READING.match(n) for n in names):
         raise ValidationError(f"claim {c.id}: reading names must be distinct snake_case words, got {names}")
     for r in c.readings:
-        _validate_checkable(f"{c.id}#{r.name}", r.kind, r.check, r.cases, r.proof)
+        sub = c.reading(r.name)
+        _validate_checkable(sub.id, sub.kind, sub.check, sub.cases, sub.proof)
     if c.premise is not None and not c.readings:
         raise ValidationError(f"claim {c.id}: a premise no object satisfies needs a reading with the nearest satisfiable one")
     if c.skip_reason is None and not c.readings:

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from petheory import lengthgen
 from petheory.lengthgen import pola as _pola
-from proofs_check.engine import Evidence, Reading, claim, claim_with_readings
+from proofs_check.engine import Evidence, Reading, claim
 
 EPS = float(np.finfo(np.float64).eps)
 #: Dictionaries searched: keyed (learned = one-hot, relative, t5, fire) and dense (rope, alibi and
@@ -188,7 +188,7 @@ def lg_implies_bounded(case) -> float:
     return 1.0 if dec["generalises"] and not dec["bounded"] else -1.0
 
 
-claim_with_readings(
+claim(
     id="chen2025.lrc_characterises_lg",
     paper_status=None,
     source="chen2025 abstract ('we theoretically analyze PEs in POLAs, introducing LRC to characterize when PEs enable "

@@ -27,7 +27,7 @@ from petheory.geometry import stress_measures as geo_stress
 from petheory.geometry import hellinger as geo_hellinger
 from petheory.geometry import mds as geo_mds
 from petheory.geometry import rank as geo_rank
-from proofs_check.engine import Evidence, Reading, claim, claim_with_readings, skipped
+from proofs_check.engine import Evidence, Reading, claim
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import gamma, tolerance
 
@@ -145,7 +145,7 @@ def hellinger_mds_optimal__corrected(case) -> float:
     return float(max(mine - best, abs(mine - eckart_young)) - tol)
 
 
-claim_with_readings(
+claim(
     id="cirrincione2026.hellinger_mds_optimal",
     source=f"{SRC}; Prop. 5/6, Algorithm 1",
     statement=_HMO_STATEMENT,
@@ -233,7 +233,7 @@ def fisher_rao_not_euclidean(ctx) -> Evidence:
                     "their geodesic distances")
 
 
-claim_with_readings(
+claim(
     id="cirrincione2026.exact_reproduction_impossible",
     paper_status=None,  # a commentary's sentence: the source names no status
     source=f"{SRC}; commentary on the minimal parametrisation result (the source names no status; CLAIMS.md's quote "
@@ -384,7 +384,7 @@ def minimal_representable(case) -> float:
     return max(err - _svd_tol(X, r), shapes)
 
 
-claim_with_readings(
+claim(
     id="cirrincione2026.minimal_parametrisation",
     paper_status=None,
     source=f"{SRC}; minimal parametrisation result (the source names no status: a 'result')",
@@ -441,7 +441,7 @@ minimal_parametrisation__corrected.memory = minimal_parametrisation.memory
 
 # ============================================================================ Monotonicity Conjecture (NTK regime)
 
-skipped(
+claim(
     id="cirrincione2026.monotonicity_ntk",
     paper_status="conjecture",
     source=f"{SRC}; Appendix A (Monotonicity Conjecture, proved there in the NTK regime)",
@@ -449,7 +449,7 @@ skipped(
     "regime for masked language modelling (MLM) losses, sequence classification losses, and general losses "
     "satisfying a positional sufficiency condition, through five lemmas.'",
     kind="exact",
-    reason="not decidable from the text we have: the abstract names the Monotonicity Conjecture and the regime of its "
+    skip_reason="not decidable from the text we have: the abstract names the Monotonicity Conjecture and the regime of its "
     "proof but does not state it (what is monotone, in what, under which 'positional sufficiency condition'), and "
     "the commentary does not either; any statement we checked would be ours, not the paper's. Needs the full text "
     "of Appendix A.",

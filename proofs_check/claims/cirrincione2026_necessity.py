@@ -9,7 +9,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from proofs_check.claims.cirrincione2026 import SRC
-from proofs_check.engine import Evidence, Reading, claim, claim_with_readings
+from proofs_check.engine import Evidence, Reading, claim
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import tolerance
 
@@ -143,7 +143,7 @@ _NECESSITY_HOW = (r"Checked on real torch modules without PE (MultiheadAttention
                   r"a 2-layer TransformerEncoder; random weights, float64); 'equivalent' = pooled (mean) output "
                   r"invariant, per-token outputs equivariant $f(X_\pi)=f(X)_\pi$.")
 
-claim_with_readings(
+claim(
     id="cirrincione2026.necessity",
     source=f"{SRC}; Theorem 1 (Necessity)",
     statement=r"Any Transformer without a positional signal treats every permutation of the input as equivalent, and so "

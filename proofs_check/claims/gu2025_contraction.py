@@ -22,7 +22,7 @@ from petheory import toeplitz as tp
 from petheory.encodings import bias as enc_bias
 from petheory.toeplitz import eigen as tp_eigen
 from proofs_check.claims._strategies import reals, vectors
-from proofs_check.engine import Premise, Reading, claim, claim_with_readings
+from proofs_check.engine import Premise, Reading, claim
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import tolerance
 
@@ -178,7 +178,7 @@ _BAND = (r"$E$ positive semidefinite Toeplitz with unit diagonal, RoPE's band av
          r"$W\circ E$ lies in $[\lambda_{min}(W),\lambda_{max}(W)]$. Non-strict: with one band (or equal angles) the "
          r"spectra are equal, so this reading holding is not a contraction")
 
-claim_with_readings(
+claim(
     id="gu2025.schur_modulus",
     source="gu2025 App. B (proof of Prop. B.3)",
     statement=r"By Schur's inequality the eigenvalue moduli of $W\circ E$ are at most those of $W$ ($W$, $E$ positive "
@@ -259,7 +259,7 @@ def spectral_contraction_band(case) -> float:
     return _strictly_more_compact(sh["range"], sw["range"], 2 * tol)
 
 
-claim_with_readings(
+claim(
     id="gu2025.spectral_contraction",
     source="gu2025 App. B, Prop. B.3",
     statement=r"'Let $W$, $E$ be $N\times N$ positive definite Toeplitz matrices. Then the eigenvalue spectrum of the "

@@ -18,7 +18,7 @@ from petheory.encodings import absolute as enc_absolute
 from petheory.encodings import rotary as enc_rotary
 from petheory import softmax
 from proofs_check.claims._strategies import even_dims
-from proofs_check.engine import Reading, claim, claim_with_readings
+from proofs_check.engine import Reading, claim
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import gamma, tolerance, unit_roundoff
 
@@ -193,7 +193,7 @@ def gpp_sinusoidal(case) -> float:
     return _gpp_violation(P, np.eye(d), np.eye(d), extra_ops=2 * (case["start"] + case["n"]))
 
 
-claim_with_readings(
+claim(
     id="gu2025.gpp_toeplitz",
     source="gu2025 §3.2, Assumption 3.2",
     statement=r"Assumption 3.2: the attention score matrix induced solely by the position-dependent components is "
@@ -295,7 +295,7 @@ def sinusoidal_scores_identity(case) -> float:
     return sinusoidal_scores_toeplitz({**case, "projections": "identity"})
 
 
-claim_with_readings(
+claim(
     id="gu2025.sinusoidal_scores_toeplitz",
     paper_status="remark",
     source="gu2025 §3.1, Remark 3.2",
@@ -371,7 +371,7 @@ def normalisation_scalar(case) -> float:
     return _toeplitz_violation(S, tolerance(n_ops=2, scale=1.0) * np.abs(S))
 
 
-claim_with_readings(
+claim(
     id="gu2025.normalisation_keeps_toeplitz",
     paper_status="remark",
     source="gu2025 §3.1, Remark 3.1",

@@ -17,7 +17,7 @@ from petheory import coupling
 from petheory.encodings import rotary as enc_rotary
 from proofs_check.claims import _empirical as emp
 from proofs_check.claims.gu2025_empirical import DEPOSIT_LARGE, DEPOSIT_NONE, max_shallow_drop, paper_scale, record_problem, SMALL_PRESET
-from proofs_check.engine import Evidence, Reading, claim, claim_with_readings
+from proofs_check.engine import Evidence, Reading, claim
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import gamma, unit_roundoff
 
@@ -372,7 +372,7 @@ def _decomposition_interaction(case, layer: bool) -> float:
     return float(np.abs(D).max()) - tol
 
 
-claim_with_readings(
+claim(
     id="gu2025.representation_decomposition",
     source="gu2025 §3.1, Assumption 3.1",
     statement=r"Each token representation at position $i$ decomposes into a position-independent content component "

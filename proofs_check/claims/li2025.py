@@ -25,7 +25,7 @@ from petheory.bounds import decay as bounds_decay
 from petheory.bounds import rademacher as bounds_rademacher
 from petheory.encodings import absolute as enc_absolute
 from proofs_check.claims._strategies import even_dims
-from proofs_check.engine import Evidence, Reading, claim, claim_with_readings
+from proofs_check.engine import Evidence, Reading, claim
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import tolerance, unit_roundoff
 
@@ -446,7 +446,7 @@ _AMBIGUITY_RECON = (
     "after 2 pi base^((d-2)/d) positions (47,117 at d = 64), after which that coordinate pair alone repeats."
 )
 
-claim_with_readings(
+claim(
     id="li2025.sinusoidal_periodic_ambiguity",
     source="li2025 §6 (design trade-offs), failure signatures (the summary names no status)",
     statement="Sinusoidal PE suffers periodic ambiguity beyond about 10000 positions. 'Ambiguity' is not defined; "

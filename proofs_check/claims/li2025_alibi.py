@@ -20,7 +20,7 @@ from petheory.bounds import alibi as bounds_alibi
 from petheory.encodings import absolute as enc_absolute
 from petheory.encodings import bias as enc_bias
 from proofs_check.claims._strategies import reals
-from proofs_check.engine import Evidence, Reading, claim, claim_with_readings
+from proofs_check.engine import Evidence, Reading, claim
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import gamma, tolerance, unit_roundoff
 

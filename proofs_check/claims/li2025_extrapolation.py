@@ -22,7 +22,7 @@ from petheory.bounds import alibi as bounds_alibi
 from petheory.encodings import absolute as enc_absolute
 from petheory.encodings import bias as enc_bias
 from proofs_check.claims._strategies import reals
-from proofs_check.engine import Evidence, Reading, claim, claim_with_readings
+from proofs_check.engine import Evidence, Reading, claim
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import gamma, tolerance, unit_roundoff
 
@@ -142,7 +142,7 @@ def wavelet_atom_decay_per_jmax(ctx) -> Evidence:
     )
 
 
-claim_with_readings(
+claim(
     id="li2025.wavelet_atom_decay",
     source="li2025 §6.1.4 (the summary names no status)",
     statement=r"$\lvert\psi_{j,k}(pos)\rvert \le C\,2^{-j/2}\exp(-\beta\lvert pos-k2^{-j}\rvert/2^{-j})$ for $j\le j_{max}$. "

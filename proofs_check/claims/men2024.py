@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from petheory.bounds import long_context as lc
 from petheory.encodings import rope_frequencies
-from proofs_check.engine import Reading, claim, claim_with_readings, quantities
+from proofs_check.engine import Reading, claim, quantities
 
 SOURCE = ("men2024 (Men, Xu, Wang, Zhang, Lin, Han, Chen; arXiv 2405.14591, NeurIPS 2024) §4.2, Theorem 1, Eq. for "
           "B_{m,theta}; §4.3 and Fig. 1 (lower bound of the base per context length). Checked against the arXiv "
@@ -122,7 +122,7 @@ def above_passes(case) -> float:
     return -mn
 
 
-claim_with_readings(
+claim(
     id="men2024.base_bounds_context",
     source=SOURCE,
     statement=r"To keep the ability to attend more to similar tokens than to random ones up to context $L$, "

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from petheory.bounds import long_context as lc
 from petheory.encodings import rope_frequencies
 from proofs_check.claims._strategies import reals
-from proofs_check.engine import Reading, claim, claim_with_readings, quantities
+from proofs_check.engine import Reading, claim, quantities
 
 SOURCE = ("su2021 (Su, Lu, Pan, Murtadha, Wen, Liu; RoFormer, arXiv 2104.09864) §3.4.3, Eq. (37) and Fig. 2; the "
           "section names no status for it (a derivation in the text)")
@@ -79,7 +79,7 @@ def _envelope_cases(draw):
             "gap": draw(st.integers(1, 40))}
 
 
-claim_with_readings(
+claim(
     id="su2021.long_term_decay",
     source=SOURCE,
     statement=r"The relative upper bound $\frac{1}{d/2}\sum_{i=1}^{d/2}|S_i|$ decays with the relative distance "

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from petheory.cli import main
 from proofs_check import engine, report, runner
-from proofs_check.engine import Evidence, claim, skipped
+from proofs_check.engine import Evidence, claim
 
 CONTRACT_KEYS = {"id", "source", "statement", "kind", "verdict", "cases", "margin", "counterexample", "reproduce", "seconds",
                  "paper_status", "evidence", "readings", "setup", "calibration", "exploratory"}
@@ -95,7 +95,7 @@ def test_reproduce_command_quotes_cases_for_the_shell(scratch):
 
 
 def test_a_skipped_claim_gives_its_reason(scratch):
-    skipped(id="testpaper2099.unrecoverable", source="test §4", statement="?", kind="empirical", reason="statement not recoverable")
+    claim(id="testpaper2099.unrecoverable", source="test §4", statement="?", kind="empirical", skip_reason="statement not recoverable")
     rec = runner.check_claim(engine.get("testpaper2099.unrecoverable"))
     assert rec["verdict"] == "skipped" and rec["summary"] == "statement not recoverable"
     assert rec["cases"] == 0
@@ -271,7 +271,7 @@ def test_scratch_claims_do_not_leak():
 
 def test_json_output_follows_the_design_contract(scratch, tmp_path, capsys):
     add_holds(), add_refuted()
-    skipped(id="testpaper2099.skip", source="s", statement="s", kind="exact", reason="r")
+    claim(id="testpaper2099.skip", source="s", statement="s", kind="exact", skip_reason="r")
     path = tmp_path / "sub" / "check.json"
     assert main(["check", "--claims", "testpaper2099.*", "--json", str(path), "--quiet", "--seed", "3"]) == 0
     doc = json.loads(path.read_text())

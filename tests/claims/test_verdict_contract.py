@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from petheory.cli import main
 from proofs_check import engine, report, runner
-from proofs_check.engine import Evidence, Premise, Reading, claim, claim_with_readings
+from proofs_check.engine import Evidence, Premise, Reading, claim
 
 
 
@@ -33,7 +33,7 @@ def _always(case):
 
 
 def add_two_readings(id="testpaper2099.ambiguous", second=_always, **kw):
-    return claim_with_readings(
+    return claim(
         id=id, source="t", statement="ambiguous", kind="exact", paper_status=kw.pop("paper_status", "lemma"),
         readings=[Reading("strict", "every x is at most 50", check=_small, cases=_xs),
                   Reading("loose", "every x is at most 1000", check=second, cases=_xs)], **kw)
@@ -133,7 +133,7 @@ def test_evidence_defaults_by_kind(scratch):
     claim(id="testpaper2099.trend", source="t", statement="s", kind="asymptotic")(lambda ctx: Evidence("holds", 3))
     claim(id="testpaper2099.proved", source="t", statement="s", kind="exact", cases=_xs,
           evidence="definitional", evidence_note="true by construction")(_always)
-    engine.skipped(id="testpaper2099.skip", source="t", statement="s", kind="exact", reason="r")
+    claim(id="testpaper2099.skip", source="t", statement="s", kind="exact", skip_reason="r")
     assert runner.check_claim(engine.get("testpaper2099.trend"))["evidence"] == "statistical"
     rec = runner.check_claim(engine.get("testpaper2099.proved"))
     assert rec["evidence"] == "definitional" and rec["evidence_note"] == "true by construction"
@@ -154,8 +154,8 @@ def test_malformed_status_or_evidence_is_refused(scratch, kw, msg):
 
 def test_reading_names_must_be_distinct_words(scratch):
     with pytest.raises(ValueError, match="reading names"):
-        claim_with_readings(id="testpaper2099.dup", source="t", statement="s", kind="exact", paper_status="lemma",
-                            readings=[Reading("a", "s", check=_always, cases=_xs), Reading("a", "s", check=_always, cases=_xs)])
+        claim(id="testpaper2099.dup", source="t", statement="s", kind="exact", paper_status="lemma",
+              readings=[Reading("a", "s", check=_always, cases=_xs), Reading("a", "s", check=_always, cases=_xs)])
 
 
 # ----------------------------------------------------------------------------- counterexamples, margins
