@@ -1,7 +1,8 @@
 """Bring your own encodings and claims without editing petheory.
 
 Two ways in, both importing a module whose top level calls
-``petheory.encodings.register`` and/or ``proofs_check.claim``:
+``petheory.encodings.register`` and/or ``proofs_check.claim`` (the one way to declare a claim:
+a decorator on its checker, or a plain call for a claim decided by its readings or skipped):
 
 * ``--plugin mypkg.mypes`` (a dotted module name on ``sys.path``) or ``--plugin ./my_pes.py``
   (a file) on any ``petheory`` command;
