@@ -428,7 +428,8 @@ def _register(c: Claim, *, overwrite: bool = False) -> Claim:
         raise ValidationError(f"claim {c.id}: a premise no object satisfies needs a reading with the nearest satisfiable one")
     if c.skip_reason is None and not c.readings:
         _validate_checkable(c.id, c.kind, c.check, c.cases, c.proof)
-    if c.id in _CLAIMS and not overwrite and _CLAIMS[c.id].check is not c.check:
+    if c.id in _CLAIMS and not overwrite and _CLAIMS[c.id] != c:  # the same declaration again (one module imported
+        # twice) is harmless; another under the same id is refused, with or without a checker of its own
         raise ValidationError(f"claim {c.id!r} is already registered")
     _CLAIMS[c.id] = c
     return c

@@ -84,6 +84,21 @@ def test_a_claim_decided_by_readings_or_skipped_is_registered_by_the_same_call(s
     assert isinstance(c.readings, tuple) and s.examples == {}
     assert runner.check_claim(c)["verdict"] == "depends"
     assert runner.check_claim(s)["verdict"] == "skipped"
+    given = claim(id="testpaper2099.given", source="t", statement="s", kind="exact", cases=_xs, check=_never)
+    assert engine.get(given.id) is given and given.check is _never
+
+
+def test_a_second_declaration_of_an_id_is_refused_even_without_a_checker(scratch):
+    """A claim decided by its readings (or skipped) has no checker to tell two declarations apart: the whole
+    declaration is compared, so a second, different one under the same id is refused, never a silent overwrite."""
+    def declare(statement):
+        return claim(id="testpaper2099.twice", source="t", statement=statement, kind="exact", skip_reason="r")
+
+    first = declare("first")
+    assert declare("first") == first  # the same declaration again (a module imported twice) is harmless
+    with pytest.raises(ValueError, match="already registered"):
+        declare("second")
+    assert engine.get("testpaper2099.twice").statement == "first"
 
 
 # ----------------------------------------------------------------------------- readings inherit
