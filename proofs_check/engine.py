@@ -75,11 +75,11 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import dataclasses
+import difflib
 import fnmatch
 import re
 from collections.abc import Callable, Iterator
-import dataclasses
-import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
