@@ -268,6 +268,11 @@ class Claim:
         object.__setattr__(self, "examples", dict(self.examples or {}))
         object.__setattr__(self, "readings", tuple(self.readings))
 
+    def __call__(self, fn):
+        # `@claim(..., readings=...)` over a function: the declaration was complete and registered already
+        raise ValidationTypeError(f"claim {self.id} is complete as declared (its readings, skip_reason or check) and "
+                                  f"takes no checker: call claim(...) on its own, not as a decorator of {fn!r}")
+
     def reading(self, name: str) -> "Claim":
         """Reading ``name`` as a claim of its own (id ``<id>#<name>``), for the runner and ``--case``: this
         claim with every field the :class:`Reading` sets (not None) in its place, and no readings or premise."""

@@ -88,6 +88,13 @@ def test_a_claim_decided_by_readings_or_skipped_is_registered_by_the_same_call(s
     assert engine.get(given.id) is given and given.check is _never
 
 
+def test_decorating_a_function_with_a_complete_declaration_is_refused(scratch):
+    with pytest.raises(ValidationTypeError, match="testpaper2099.deco is complete as declared.*not as a decorator"):
+        @claim(id="testpaper2099.deco", source="t", statement="s", kind="exact", skip_reason="r")
+        def check(case):
+            return -1.0
+
+
 def test_a_second_declaration_of_an_id_is_refused_even_without_a_checker(scratch):
     """A claim decided by its readings (or skipped) has no checker to tell two declarations apart: the whole
     declaration is compared, so a second, different one under the same id is refused, never a silent overwrite."""
