@@ -228,7 +228,7 @@ def alibi_nonlocal_mass(case) -> tuple[float, float]:
 @claim(
     id="li2025.alibi_large_slope_local",
     paper_status=None,  # the summary names no status ('Failure signatures')
-    source="li2025 'Failure signatures' (the summary names no status)",
+    source="li2025 'Failure signatures' (ALiBi with large α) (the summary names no status)",
     statement="'ALiBi with large alpha on very long sequences: Attention collapses to purely local, ignoring useful "
     "long-range dependencies': with content logits bounded by M, the attention a query puts on every other key "
     "vanishes as alpha grows, at most 2 e^{2M - alpha} / (1 - e^{-alpha}) at any sequence length.",
