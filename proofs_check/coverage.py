@@ -208,9 +208,10 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
           "the eigenvalue of W∘E must be less than or equal to the membrane length of the eigenvalue of W\""),
         S("App. B (symbols)", "\"Symble(W∘E)(θ) = Σ_{i=-N+1}^{N-1} w_i e^{i(iθ_i+iθ)} = Σ_{i=0}^{N-1} 2Re{w_i} "
           "cos(iθ_i+iθ)\" and the same for W without θ_i",
-          why_not="a step of the proof: as written the i = 0 term is 2w_0 for w_0 (a constant shift, harmless to the "
-          "range argument) and the phase of a complex w_i is dropped; the range comparison it feeds is Lemma B.1's "
-          "consequence (gu2025.lemma_b1_range) and the proposition is gu2025.spectral_contraction"),
+          why_not="a step of the proof, not checked as a claim: as written its i = 0 term counts w_0 twice (at N = 1, "
+          "W = [w_0], E = [1], the right side is 2w_0 for the symbol w_0: a constant shift, harmless to the range "
+          "argument) and 2Re{w_i} drops the phase of a complex w_i; the range comparison it feeds is Lemma B.1's "
+          "consequence (gu2025.lemma_b1_range), the proposition gu2025.spectral_contraction"),
         S("Lemma B.1 (amplitude bound)", "\"max_θ |f(θ)| ≤ max_θ |g(θ)| = 2 Σ w_i\" for non-negative weights"),
         S("Lemma B.1 (equality case)", "\"Equality holds iff all phase offsets coincide modulo 2π\""),
         S("Lemma B.1 (consequence)", "\"Consequently the peak-to-peak range of g (width 4 Σ_i w_i) never falls below "

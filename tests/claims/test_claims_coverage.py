@@ -43,8 +43,7 @@ def test_a_claim_attaches_to_the_rows_its_source_names():
     # one source naming two sentences lands on both; a __corrected variant rides with its original
     assert "gu2025.rope_logit_form" in at["§3.2, Eq. 9"] and "gu2025.rope_logit_form" in at["App. B, Prop. B.1"]
     assert at["Lemma B.1 (equality case)"] == ("gu2025.lemma_b1_equality", "gu2025.lemma_b1_equality__corrected")
-    # the more specific where wins: 'App. B (proof of Prop. B.3)' over 'App. B, Prop. B.3' is not a match at all,
-    # and 'Prop. B.3' alone would lose to it
+    # a where must be named whole: schur_modulus's 'App. B (proof of Prop. B.3)' does not name 'App. B, Prop. B.3'
     assert at["App. B (proof of Prop. B.3)"][0] == "gu2025.schur_modulus"
     assert "gu2025.schur_modulus" not in at["App. B, Prop. B.3"]
 
@@ -60,6 +59,13 @@ def test_a_claim_attaches_to_the_rows_its_source_names():
 ])
 def test_names_matches_whole_locators_only(where, source, named):
     assert coverage.names(where, source) is named
+
+
+def test_the_more_specific_where_wins():
+    statements = {"gu2025": (coverage.Statement("§5.3", "a"), coverage.Statement("§5.3, Eq. 9", "b"))}
+    claims = [_claim("gu2025.x", "gu2025 §5.3, Eq. 9 (x)"), _claim("gu2025.y", "gu2025 §5.3 (y)")]
+    rows = coverage.attach(statements, claims)["gu2025"]
+    assert [r.claims for r in rows] == [("gu2025.y",), ("gu2025.x",)]
 
 
 def test_a_new_claim_needs_no_second_edit(monkeypatch):
