@@ -260,9 +260,7 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
           "time can be extended to test time by continuity.\" (Mechanism 1: the bias \"remains well-defined and "
           "monotonic for any token distance\")"),
         S("Mechanism 1 (soft locality)", "\"The bias dominates query-key dot products for large distances, creating a "
-          "'soft locality' prior that scales with token distance regardless of training data.\"",
-          why_not="'dominates' names no threshold; the bound that makes it precise in the slope is the ALiBi failure "
-          "signature's (li2025.alibi_large_slope_local)"),
+          "'soft locality' prior that scales with token distance regardless of training data.\""),
         S("Mechanism 1 'Break condition'", "\"For extremely long sequences where d >> Nmax, attention weights degrade "
           "unless α is reduced.\"",
           why_not="'degrade' names no measure; the linear growth is Eq. 9 (li2025.alibi_extrapolation)"),
