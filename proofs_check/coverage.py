@@ -113,8 +113,9 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
         S("Eq. 8", "\"L_Non-RoPE = G_{q^c,k^c} + G_{q^c,k^p} + G_{q^p,k^c} + G_{q^p,k^p} + B\" for additive PEs"),
         S("§3.2 (content terms)", "\"The remaining terms involving content ... are not Toeplitz due to their dependence "
           "on specific token content.\"",
-          why_not="true for generic content and false for special content (constant content makes G_{q^c,k^c} "
-          "constant, hence Toeplitz): as an 'in general' statement no check of it could fail"),
+          why_not="read universally it fails only for degenerate content (all tokens alike make G_{q^c,k^c} constant, "
+          "hence Toeplitz), a strawman; read as 'in general' it holds for any random draw, so no check of it could "
+          "fail"),
         S("§3.2 (cross terms)", "\"for these to collectively capture content-relative position coupling, the model "
           "would need to learn mappings where the cross-term interactions depend solely on i - j yet are modulated "
           "by content. Such constrained mappings are difficult to realize in practice.\"",
@@ -508,7 +509,7 @@ def render(records: dict | None = None) -> str:
         checked = sum(bool(r.claims) for r in rows)
         made = sum(r.generated for r in rows)
         lines += [f"**{paper}** — {PAPERS[paper]}: {checked} of {len(rows)} sentences checked"
-                  + (f" ({made} rows generated from a claim's own source and statement)" if made else "") + ".", "",
+                  + (f" ({made} row{'s' if made > 1 else ''} generated from a claim's own source and statement)" if made else "") + ".", "",
                   "| where | sentence | checked by |", "|---|---|---|"]
         for r in rows:
             if r.claims:
