@@ -189,7 +189,7 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
           why_not="a summary of the results above (checked in their rows) and a speculation with no experiment"),
         S("App. B, Prop. B.1", "\"L_RoPE_complex = (G_{q,k} + G_{q,p} + G_{p,k} + G_p) ∘ G_e\" (the formal version of "
           "Eq. 9)"),
-        S("proof of Prop. B.1 (mean value step)", "\"there are t_1 and t_2 that (Σ_t q_i^(t) k_j^(t)) e^{i(i-j)θ_{t_1}} "
+        S("proof of Prop. B.1, mean value step", "\"there are t_1 and t_2 that (Σ_t q_i^(t) k_j^(t)) e^{i(i-j)θ_{t_1}} "
           "≤ Σ_t q_i^(t) k_j^(t) e^{i(i-j)θ_t} ≤ (Σ_t q_i^(t) k_j^(t)) e^{i(i-j)θ_{t_2}}\"; \"Due to continuity and the "
           "mean value theorem, there exists t_{i-j} that Σ_t q_i^(t) k_j^(t) e^{i(i-j)θ_t} = (Σ_t q_i^(t) k_j^(t)) "
           "e^{i(i-j)θ_{t_{i-j}}}\" (the inequalities compare complex numbers; the equality is checked)"),

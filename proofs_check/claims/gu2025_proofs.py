@@ -22,7 +22,7 @@ from proofs_check.tolerance import gamma, unit_roundoff
 @claim(
     id="gu2025.prop_b1_mean_value_step",
     paper_status=None,  # a step inside the proof of Prop. B.1; the paper gives it no status of its own
-    source="gu2025 App. B, proof of Prop. B.1 (mean value step)",
+    source="gu2025 App. B, proof of Prop. B.1, mean value step (the source names no status: a step of a proof)",
     statement=r"'Due to continuity and the mean value theorem, there exists $t_{i-j}$ that "
     r"$\sum_t q_i^{(t)}k_j^{(t)}e^{i(i-j)\theta_t} = (\sum_t q_i^{(t)}k_j^{(t)})e^{i(i-j)\theta_{t_{i-j}}}$' "
     r"(the complex RoPE logit, $t$ over the rotary bands). Checked in its weakest form: for every $i, j$ SOME "
