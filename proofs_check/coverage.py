@@ -248,7 +248,8 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
         S("Mechanism 3 (learned PEs)", "\"learned PEs require regularization to control B_p\"",
           why_not="advice, not a result (B_p has no value to check)"),
         S("Mechanism 3 'Break condition'", "\"If learned PE norms (B_p) grow unchecked, or if ALiBi's α(N'-1) becomes "
-          "large for very long inference sequences, capacity inflation degrades generalization\""),
+          "large for very long inference sequences, capacity inflation degrades generalization\" (checked: the bound on "
+          "the bias, α(N'-1); 'degrades generalization' names no measure)"),
         S("§4 (universal approximation)", "the paper \"proves universal approximation theorems for various encoding "
           "schemes\"",
           why_not="only named in the summary (no statement of the class, norm or rate to check)"),
@@ -279,7 +280,7 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
         S("'Design tradeoffs' (sinusoidal)", "\"Sinusoidal: Simple, bounded norm, but periodic ambiguity beyond ~10000 "
           "positions\""),
         S("'Design tradeoffs' (learned)", "\"Learned: Most expressive within training range, zero extrapolation "
-          "capability\""),
+          "capability\" (checked: the zero extrapolation; 'most expressive' names no measure)"),
         S("'Design tradeoffs' (ALiBi)", "\"ALiBi: Strong extrapolation, but α must be tuned; weak absolute position "
           "encoding\"",
           why_not="qualitative trade-offs with no measure in the summary; the extrapolation bound is "
