@@ -21,7 +21,7 @@ def test_the_mean_value_step_is_refuted_on_a_small_case():
     rec = check_claim(ID)
     assert rec["verdict"] == "refuted", rec
     cx = rec["counterexample"]
-    assert cx["n"] >= 2 and cx["d"] >= 4  # one band (d = 2) or one position cannot violate it
+    assert cx["d"] >= 4 and cx["offset"] != 0  # one band (d = 2) or offset 0 cannot violate it
     replay = engine.get(ID).check(cx)
     assert replay > 0
 
@@ -33,8 +33,8 @@ def test_the_step_holds_when_every_band_turns_by_one_angle(monkeypatch):
     assert rec["verdict"] == "holds", rec
 
 
-def test_one_band_cannot_violate_the_step():
+def test_one_band_or_offset_zero_cannot_violate_the_step():
     for seed in range(5):
-        case = {"n": 4, "d": 2, "rotary_dim": None, "base": 10000.0, "pairing": "interleaved", "pe": "sinusoidal",
-                "seed": seed}
-        assert engine.get(ID).check(case) < 0
+        one_band = {"d": 2, "base": 10000.0, "offset": 7 + seed, "seed": seed}
+        no_turn = {"d": 16, "base": 10000.0, "offset": 0, "seed": seed}
+        assert engine.get(ID).check(one_band) < 0 and engine.get(ID).check(no_turn) < 0
