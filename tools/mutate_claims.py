@@ -323,6 +323,9 @@ PLANTS = [
                 lambda real: (lambda n, **k: real(n, **k) + 0.01 * np.subtract.outer(np.arange(n), np.arange(n)) ** 2))),
     Plant("li2025.alibi_large_slope_local", "ALiBi bias capped at -1 (stops growing with distance)",
           _attr("petheory.encodings.bias.alibi", lambda real: (lambda n, **k: np.maximum(real(n, **k), -1.0)))),
+    Plant("li2025.alibi_soft_locality", "ALiBi bias capped at -3 alpha (stops growing past distance 3)",
+          _attr("petheory.encodings.bias.alibi",
+                lambda real: (lambda n, **k: np.maximum(real(n, **k), -3.0 * k.get("slope", 1.0))))),
     Plant("li2025.legendre_bounded", "Legendre PE extrapolates past n_max instead of saturating",
           _attr("petheory.encodings.absolute.legendre", lambda real: (lambda *a, **k: real(*a, **{**k, "beyond": "extrapolate"})))),
     Plant("li2025.learned_no_extrapolation", "learned rows past the table differ", _leaky_learned),
@@ -341,6 +344,28 @@ PLANTS = [
           _scaled("petheory.encodings.absolute.wavelet", 1.0, 1e-9)),
     Plant("li2025.wavelet_unnormalised_norm__corrected", "sup norms grow as N sqrt(log N)",
           _attr("petheory.bounds.decay.wavelet_norms", lambda real: (lambda n, d, **k: np.full(n, float(n) * np.sqrt(np.log(n)))))),
+    # ---- outside sources (issue 31): each plant goes through the petheory.bounds.long_context function or the claim
+    # module's helper that the registered checker calls at run time
+    Plant("men2024.similar_token_gap", "Men's kernel B_m shifted by 0.5",
+          _attr("petheory.bounds.long_context.men_kernel", lambda real: (lambda m, w: real(m, w) + 0.5))),
+    Plant("men2024.base_bounds_context#smallest_passing_base", "the smallest passing base reported twice too large",
+          _attr("petheory.bounds.long_context.men_smallest_base", lambda real: (lambda d, L, **k: 2.0 * real(d, L, **k)))),
+    Plant("liu2023.critical_dimension", "critical dimension off by one band",
+          _attr("petheory.bounds.long_context.liu_critical_dimension", lambda real: (lambda d, b, T: real(d, b, T) + 2))),
+    Plant("liu2023.extrapolation_bound", "T_extra 1% long",
+          _attr("petheory.bounds.long_context.liu_extrapolation_bound", lambda real: (lambda d, de, b: 1.01 * real(d, de, b)))),
+    Plant("nakanishi2025.ssmax_prevents_fading", "the target's attention 1% low",
+          _attr("petheory.bounds.long_context.single_target_attention", lambda real: (lambda g, n, **k: 0.99 * real(g, n, **k)))),
+    Plant("su2021.abel_bound", "the Abel bound's right side halved",
+          _attr("petheory.bounds.long_context.abel_bound", lambda real: (lambda h, r, w: (real(h, r, w)[0], 0.5 * real(h, r, w)[1])))),
+    Plant("wu2025.decay_mask_peak", "the decay mask's argmax reported two positions late",
+          _attr("petheory.bounds.long_context.decay_mask_peak", lambda real: (lambda t, m: (real(t, m)[0] + 2, real(t, m)[1])))),
+    Plant("kazemnejad2023.nope_absolute_position", "the first layer's uniform attention without the causal mask",
+          _attr("proofs_check.claims.kazemnejad2023.causal_uniform_attention", lambda real: (lambda n, causal=True: real(n, False)))),
+    Plant("barbero2024.max_at_any_offset", "Prop 3.1's key replaced by -R^r q",
+          _attr("proofs_check.claims.barbero2024.best_key", lambda real: (lambda q, w, r: -real(q, w, r)))),
+    Plant("barbero2024.no_decay_isotropic", "queries and keys drawn with mean 1 (not centred)",
+          _attr("proofs_check.claims.barbero2024.sample_pair", lambda real: (lambda rng, d: tuple(x + 1.0 for x in real(rng, d))))),
 ]
 
 

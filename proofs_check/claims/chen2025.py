@@ -57,7 +57,7 @@ def _random_theta(pe: str, n: int, masked: bool, rng):
 @claim(
     id="chen2025.pe_no_new_capability",
     paper_status=None,
-    source="chen2025 abstract ('our analysis shows'; the abstract names no theorem or proposition)",
+    source="chen2025 abstract, sentence 4 ('our analysis shows'; the abstract names no theorem or proposition)",
     evidence="definitional",
     evidence_note="(1)-(2) hold by construction of the model class (the one-hot span is every masked matrix); (3) is "
     "the identity sigma(Phi (x) Phi) = sigma(Phi) sigma(Phi) for a design the library builds literally as the "
@@ -191,7 +191,7 @@ def lg_implies_bounded(case) -> float:
 claim(
     id="chen2025.lrc_characterises_lg",
     paper_status=None,
-    source="chen2025 abstract ('we theoretically analyze PEs in POLAs, introducing LRC to characterize when PEs enable "
+    source="chen2025 abstract, sentence 3 ('we theoretically analyze PEs in POLAs, introducing LRC to characterize when PEs enable "
     "LG'; the abstract names no theorem)",
     statement="Linear Representation Complexity (LRC) characterises when PEs enable length generalisation in POLAs.",
     kind="exact",
@@ -348,7 +348,7 @@ _TEST = ("Pre-registered test: one-sided paired t-test over seeds (a pair = two 
 @claim(
     id="chen2025.scale_hint",
     paper_status="empirical",
-    source="chen2025 abstract",
+    source="chen2025 abstract, sentence 7",
     statement="Scale Hint, allowing flexible instance scaling, improves length generalisation.",
     kind="empirical",
     setup="reconstruction",
@@ -373,7 +373,7 @@ def scale_hint(ctx) -> Evidence:
 @claim(
     id="chen2025.learned_relation_pe",
     paper_status="empirical",
-    source="chen2025 abstract",
+    source="chen2025 abstract, sentence 7",
     statement="A Learning-Based Position Embedding framework that automatically learns positional relations "
     "improves length generalisation.",
     kind="empirical",
@@ -487,7 +487,7 @@ def src_verdict(rows: list[dict], *, alpha: float = ALPHA) -> Evidence:
 @claim(
     id="chen2025.src_invariance",
     paper_status="conjecture",
-    source="chen2025 abstract (conjecture)",
+    source="chen2025 abstract, sentences 5-6 (conjecture)",
     statement="Length generalisation is possible if and only if the Sequential Representation Complexity (SRC) "
     "remains invariant across scales.",
     kind="empirical",

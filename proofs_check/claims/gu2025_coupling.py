@@ -195,7 +195,7 @@ def gpp_sinusoidal(case) -> float:
 
 claim(
     id="gu2025.gpp_toeplitz",
-    source="gu2025 §3.2, Assumption 3.2",
+    source="gu2025 §3.2, Assumption 3.2; Remark 3.2 (relative PE)",
     statement=r"Assumption 3.2: the attention score matrix induced solely by the position-dependent components is "
     r"Toeplitz, $[a_{i-j}]$ ($G_{q^p,k^p}$ of Eq. 8, or the bias $B$). An assumption, not a result: checked is "
     r"which objects satisfy it, one reading per class of position signal. With query/key projections the "

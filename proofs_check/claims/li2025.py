@@ -65,7 +65,7 @@ def _sinusoid_reference(d: int, pos: int, base: float, layout: str) -> tuple[np.
 @claim(
     id="li2025.sinusoidal_norm_bound",
     paper_status=None,  # the summary names no status
-    source="li2025 Table 2 (§4.2) (the summary names no status)",
+    source="li2025 Table 2, sinusoidal row (the summary names no status)",
     statement=r"Sinusoidal input norm bound $B_0 = B_x + \sqrt{d_{model}}$, i.e. "
     r"$\lVert PE_{sin}(pos)\rVert_2 \le \sqrt{d_{model}}$ for every position. Three parts, each a case field: "
     r"the paper's bound; the exact norm $\lVert PE_{sin}(pos)\rVert_2=\sqrt{d/2}$ ($d/2$ sine-cosine pairs of "
@@ -256,7 +256,7 @@ def _wavelet_norm_fits(profile: str) -> tuple[list, float, dict]:
 @claim(
     id="li2025.wavelet_unnormalised_norm",
     paper_status=None,  # the summary names no status ('Failure signatures')
-    source="li2025 'Failure signatures' (the summary names no status)",
+    source="li2025 'Failure signatures' (unnormalized wavelet) (the summary names no status)",
     statement=r"'Unnormalized wavelet: Input norm inflation ($O(N_{max}\sqrt{\log N_{max}})$) destabilizes training': "
     r"the unnormalised wavelet PE norm grows as $N_{max}\sqrt{\log N_{max}}$.",
     kind="asymptotic",
@@ -347,7 +347,7 @@ def legendre_norm_bound(d: int, orthonormal: bool) -> float:
 @claim(
     id="li2025.legendre_bounded",
     paper_status=None,  # the summary names no status
-    source="li2025 §6 (design trade-offs) (the summary names no status)",
+    source="li2025 'Design tradeoffs' (Legendre) (the summary names no status)",
     statement="Legendre PE has bounded norm and saturates to a constant vector for very large positions.",
     kind="exact",
     cases=_legendre_cases,
@@ -448,7 +448,7 @@ _AMBIGUITY_RECON = (
 
 claim(
     id="li2025.sinusoidal_periodic_ambiguity",
-    source="li2025 §6 (design trade-offs), failure signatures (the summary names no status)",
+    source="li2025 'Design tradeoffs' (sinusoidal); 'Failure signatures' (sinusoidal) (the summary names no status)",
     statement="Sinusoidal PE suffers periodic ambiguity beyond about 10000 positions. 'Ambiguity' is not defined; "
     "each reading is checked at the paper's d_model = 64, base 10000.",
     kind="exact",

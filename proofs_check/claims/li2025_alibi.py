@@ -228,7 +228,7 @@ def alibi_nonlocal_mass(case) -> tuple[float, float]:
 @claim(
     id="li2025.alibi_large_slope_local",
     paper_status=None,  # the summary names no status ('Failure signatures')
-    source="li2025 'Failure signatures' (the summary names no status)",
+    source="li2025 'Failure signatures' (ALiBi with large α) (the summary names no status)",
     statement="'ALiBi with large alpha on very long sequences: Attention collapses to purely local, ignoring useful "
     "long-range dependencies': with content logits bounded by M, the attention a query puts on every other key "
     "vanishes as alpha grows, at most 2 e^{2M - alpha} / (1 - e^{-alpha}) at any sequence length.",
@@ -244,4 +244,54 @@ def alibi_large_slope_local(case) -> float:
     mass, bound = alibi_nonlocal_mass(case)
     tol = gamma(2 * int(case["n"]) + 8)
     quantities(nonlocal_mass=mass, bound=bound, tolerance=tol)
+    return -1.0 if not math.isfinite(bound) else float(mass - bound - tol)
+
+
+# ---------------------------------------------------------------------------- Mechanism 1: soft locality
+
+
+@st.composite
+def _alibi_far_cases(draw):
+    n = draw(st.integers(2, 64))
+    return {"n": n, "M": draw(st.floats(0.0, 5.0)), "slope": draw(st.floats(0.0, 8.0)),
+            "distance": draw(st.integers(1, n - 1)), "seed": draw(st.integers(0, 2**32 - 1))}
+
+
+def alibi_far_mass(case) -> tuple[float, float]:
+    """(largest attention mass a row puts on keys at distance >= D, the bound 2 e^{2M - alpha D} / (1 - e^{-alpha}))
+    for content logits uniform in [-M, M] plus the library's ALiBi bias (symmetric form)."""
+    from petheory import softmax
+
+    n, M, a, D = int(case["n"]), float(case["M"]), float(case["slope"]), int(case["distance"])
+    mu = np.random.default_rng(case["seed"]).uniform(-M, M, (n, n))
+    W = softmax.row_softmax(mu + enc_bias.alibi(n, slope=a, form="symmetric"))
+    dist = np.abs(np.subtract.outer(np.arange(n), np.arange(n)))
+    mass = float(np.max(np.where(dist >= D, W, 0.0).sum(axis=1)))
+    # key j at distance k weighs e^{mu_j - a k} / sum <= e^{2M - a k} (the own key alone gives sum >= e^{-M});
+    # at most two keys per distance, a geometric sum over k >= D
+    bound = 2.0 * math.exp(2 * M - a * D) / -math.expm1(-a) if a > 0 else math.inf
+    return mass, bound
+
+
+@claim(
+    id="li2025.alibi_soft_locality",
+    paper_status=None,  # the summary names no status (Mechanism 1)
+    source="li2025 Mechanism 1 (soft locality) (the summary names no status)",
+    statement="'The bias dominates query-key dot products for large distances, creating a \"soft locality\" prior that "
+    "scales with token distance regardless of training data': with content logits bounded by M (whatever the "
+    "training made them), the attention a query puts on keys at distance >= D is at most "
+    "2 e^{2M - alpha D} / (1 - e^{-alpha}), for every slope alpha > 0 and every length: it decays exponentially in "
+    "D, and the bias outweighs any content difference once alpha D > 2M.",
+    kind="exact",
+    cases=_alibi_far_cases,
+    reconstruction="'Dominates' read as: past a distance the content cannot undo, attention on far keys is bounded by "
+    "the bias alone (the bound uses only |content logit| <= M). Checked on the library's ALiBi bias "
+    "(petheory.encodings.bias.alibi, symmetric form) and softmax (petheory.softmax.row_softmax) for content logits "
+    "uniform in [-M, M] at a fixed slope, where li2025.alibi_large_slope_local fixes the distance (D = 1) and lets "
+    "the slope grow. Tolerance: the softmax's rounding, (n + 4) u per weight, n weights summed.",
+)
+def alibi_soft_locality(case) -> float:
+    mass, bound = alibi_far_mass(case)
+    tol = gamma(2 * int(case["n"]) + 8)
+    quantities(far_mass=mass, bound=bound, tolerance=tol)
     return -1.0 if not math.isfinite(bound) else float(mass - bound - tol)

@@ -43,8 +43,8 @@ def predict(A: np.ndarray, x) -> float:
 @claim(
     id="li2025.ua_no_extrapolation",
     paper_status=None,
-    source="li2025 key results ('universal approximation for fixed N does not guarantee extrapolation'; the summary "
-    "names no theorem)",
+    source="li2025 'Key results' (universal approximation) ('universal approximation for fixed N does not "
+    "guarantee extrapolation'; the summary names no theorem)",
     statement="Universal approximation for a fixed length N does not guarantee extrapolation to longer sequences.",
     kind="exact",
     cases=_ua_cases,

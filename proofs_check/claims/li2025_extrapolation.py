@@ -235,7 +235,7 @@ def _wav_params(case) -> dict:
 @claim(
     id="li2025.wavelet_extrapolation",
     paper_status=None,  # the summary names no status
-    source="li2025 §6.1.4 (the summary names no status)",
+    source="li2025 Mechanism 2 (the summary names no status)",
     statement=r"$\lVert PE_{wav}(pos)-PE_{wav}(N_{max})\rVert_2 = O(e^{-\beta(pos-N_{max})})$ for $pos>N_{max}$.",
     kind="exact",
     cases=_wav_extra_cases,
@@ -383,7 +383,7 @@ def learned_no_extrapolation_gap(case) -> tuple[float, float]:
 @claim(
     id="li2025.learned_no_extrapolation",
     paper_status=None,  # the summary names no status
-    source="li2025 §6 / Table 2 discussion (the summary names no status)",
+    source="li2025 'Key results' (learned); 'Design tradeoffs' (learned); 'Failure signatures' (learned) (the summary names no status)",
     statement=r"Learned PE has zero extrapolation beyond $N_{max}$: reusing $p_{N_{max}}$ collapses all later positions. "
     r"Checked on trained models: a bidirectional Transformer (petheory.nn, float64) with li2025's learned PE, trained "
     r"for 0-4 Adam steps at length $N_{max}$, run at length $N_{max}+extra$: its position rows past $N_{max}$ equal "

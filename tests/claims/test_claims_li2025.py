@@ -447,3 +447,15 @@ def test_alibi_collapses_to_local_attention_at_large_slope(monkeypatch):
     real = enc.alibi
     monkeypatch.setattr("petheory.encodings.bias.alibi", lambda n, **k: np.maximum(real(n, **k), -1.0))
     assert verdict("li2025.alibi_large_slope_local")["verdict"] == "refuted"
+
+
+def test_alibi_far_attention_decays_with_distance_at_a_fixed_slope(monkeypatch):
+    assert verdict("li2025.alibi_soft_locality")["verdict"] == "holds"
+    near, bound_near = li2025_alibi.alibi_far_mass({"n": 64, "M": 1.0, "slope": 1.0, "distance": 2, "seed": 0})
+    far, bound_far = li2025_alibi.alibi_far_mass({"n": 64, "M": 1.0, "slope": 1.0, "distance": 30, "seed": 0})
+    assert far <= bound_far < 1e-11 and far < near <= bound_near  # the same slope, farther keys: exponentially less
+    # planted: a bias that stops growing past distance 3 (no locality beyond it): refuted through the registry
+    real = enc.alibi
+    monkeypatch.setattr("petheory.encodings.bias.alibi",
+                        lambda n, **k: np.maximum(real(n, **k), -3.0 * k.get("slope", 1.0)))
+    assert verdict("li2025.alibi_soft_locality")["verdict"] == "refuted"
