@@ -49,7 +49,15 @@ def _load() -> float | None:
     return round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None
 
 
-def summary(rows: list[tuple[str, float, str]], total: float, load0, load1, passthrough: list[str]) -> str:
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of the finished child processes: what a section costs whatever the load."""
+    import resource
+
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def summary(rows: list[tuple[str, float, float, str]], total: float, load0, load1, passthrough: list[str]) -> str:
     from harness import machine_info
 
     m = machine_info()
@@ -60,11 +68,13 @@ def summary(rows: list[tuple[str, float, str]], total: float, load0, load1, pass
         + f" — git `{m.get('git')}`; {m['cpu']}, {m['logical_cores']} logical cores ({m['usable_cores']} usable); "
         f"load average {load0} before, {load1} after.",
         "",
-        "| section | wall time (s) | status |",
-        "|---|---:|---|",
+        "| section | wall time (s) | CPU time (s) | status |",
+        "|---|---:|---:|---|",
     ]
-    lines += [f"| {name} | {sec:.0f} | {status} |" for name, sec, status in rows]
-    lines += [f"| **total** | **{total:.0f}** | |", ""]
+    lines += [f"| {name} | {sec:.0f} | {cpu:.0f} | {status} |" for name, sec, cpu, status in rows]
+    lines += [f"| **total** | **{total:.0f}** | **{sum(r[2] for r in rows):.0f}** | |", "",
+              "CPU time is that of the section's process and its children (user + system, every thread): on a shared "
+              "machine it stays near what the section costs when wall time does not."]
     lines.append("Not in this run (each has its own command and section): "
                  + "; ".join(f"`{k}`: {v}" for k, v in {**NOT_IN_ALL, **ELSEWHERE}.items()) + ".")
     return "\n".join(lines)
@@ -96,19 +106,19 @@ def main(argv=None) -> int:
     load0, t_all = _load(), time.perf_counter()
     for name in names:
         print(f"=== {name} (load average {_load()})", flush=True)
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), _children_cpu()
         try:
             rc = subprocess.run([sys.executable, str(benches[name]), *passthrough], timeout=args.timeout).returncode
             status = "written" if rc == 0 else f"**failed** (exit {rc}): its old section is kept"
         except subprocess.TimeoutExpired:
             rc, status = -1, f"**stopped** after {args.timeout:.0f} s: its old section is kept"
-        sec = time.perf_counter() - t0
-        print(f"=== {name}: {sec:.0f} s, {'ok' if rc == 0 else status}", flush=True)
-        rows.append((name, sec, status if "--write" in passthrough or "--results" in passthrough or rc else "printed"))
+        sec, cpu = time.perf_counter() - t0, _children_cpu() - cpu0
+        print(f"=== {name}: {sec:.0f} s wall, {cpu:.0f} s CPU, {'ok' if rc == 0 else status}", flush=True)
+        rows.append((name, sec, cpu, status if "--write" in passthrough or "--results" in passthrough or rc else "printed"))
         if rc:
             failed.append(name)
     total = time.perf_counter() - t_all
-    print(f"run.py: {len(names)} sections in {total:.0f} s" + "".join(f"\n  {n}: {s:.0f} s" for n, s, _ in rows),
+    print(f"run.py: {len(names)} sections in {total:.0f} s" + "".join(f"\n  {n}: {s:.0f} s" for n, s, *_ in rows),
           flush=True)
     out = passthrough[passthrough.index("--results") + 1] if "--results" in passthrough[:-1] else None
     if whole and ("--write" in passthrough or out) and "--quick" not in passthrough:
