@@ -84,7 +84,7 @@ def main(argv=None) -> int:
 
     harness.run_cases = keep_last
     try:
-        return cli(NAME, TITLE, make_cases, argv=argv, notes=notes, repeats=3, warmup=0)
+        return cli(NAME, TITLE, make_cases, argv=argv, notes=notes, repeats=2, warmup=0)
     finally:
         harness.run_cases = _run_cases
 

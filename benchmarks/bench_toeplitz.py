@@ -114,7 +114,9 @@ def main(argv=None) -> int:
 
     p = argparse.ArgumentParser(description=f"benchmark {NAME}: {TITLE}")
     p.add_argument("--quick", action="store_true", help="tiny sizes: checks the benchmark runs, numbers mean little")
-    p.add_argument("--repeats", type=int, default=2, help="timed calls per case (default 2: ratios of ~400x need no more)")
+    p.add_argument("--repeats", type=int, default=1,
+                   help="timed calls per case (default 1: the dense references take 3-12 s a call, and ratios of ~400x "
+                        "need no median)")
     p.add_argument("--warmup", type=int, default=0)
     add_output_arguments(p)
     args = p.parse_args(argv)

@@ -174,4 +174,4 @@ if __name__ == "__main__":
         return out
 
     harness.run_cases = keep_last
-    sys.exit(cli(NAME, TITLE, make_cases, notes=notes, repeats=3, warmup=0))
+    sys.exit(cli(NAME, TITLE, make_cases, notes=notes, repeats=2, warmup=0))

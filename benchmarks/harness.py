@@ -39,7 +39,7 @@ HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "RESULTS.md"
 HEADER = (
     "# Benchmark results\n\n"
-    "Each section below is written by one script in `benchmarks/` (`python benchmarks/run.py`; see "
+    "Each section below is written by one script in `benchmarks/` (`python benchmarks/run.py all --write`; see "
     "`benchmarks/README.md`). Times are medians of repeated calls in one process, petheory and the "
     "reference alternating; `ratio` = reference / petheory (> 1: petheory is faster). Outputs are "
     "checked to agree within a derived tolerance before anything is timed.\n"
