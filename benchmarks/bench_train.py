@@ -143,8 +143,8 @@ def notes(quick: bool, results=None) -> str:
                beside=(f"loop {r.reference_median:.2f} s, end to end {r.ours_median:.2f} s" if r is not None else "")),
         Target(f"{size}-preset training step, counted FLOP/s as a share of the {threads}-thread matmul rate",
                100 * frac, 40.0, "%", at_most=False,
-               beside=f"step {1e3 * step_s:.2f} ms, {flops / 1e6:.0f} MFLOP; matmul {peak / 1e9:.0f} GFLOP/s; on 1 thread: "
-                      f"{100 * frac1:.0f} % of {peak1 / 1e9:.0f} GFLOP/s ({1e3 * step1_s:.2f} ms a step)"),
+               beside=f"step {1e3 * step_s:.3g} ms, {flops / 1e6:.0f} MFLOP; matmul {peak / 1e9:.0f} GFLOP/s; on 1 thread: "
+                      f"{100 * frac1:.3g} % of {peak1 / 1e9:.0f} GFLOP/s ({1e3 * step1_s:.3g} ms a step)"),
     ]
     ph_text = ", ".join(f"{k} {v:.2f} s" for k, v in ph.items() if k != "total")
     top_text = ", ".join(f"{name} {pct:.0f} %" for name, pct in top)
