@@ -164,10 +164,20 @@ def render_targets(targets: list[Target]) -> str:
 
 
 def peak_rss_mib() -> float:
-    """This process's peak resident memory so far (MiB): Linux ru_maxrss is in KiB."""
+    """This process's peak resident memory so far (MiB).
+
+    Linux: ``VmHWM`` of /proc/self/status, the peak of this address space alone. Not ``ru_maxrss``,
+    which Linux carries across ``exec``: a child started by a big parent would report the parent's
+    size at the fork."""
     import resource
     import sys
 
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 2**10  # kB
+    except (OSError, ValueError, IndexError):
+        pass
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return rss / 2**20 if sys.platform == "darwin" else rss / 2**10
 

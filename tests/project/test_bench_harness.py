@@ -193,3 +193,12 @@ def test_run_py_keeps_every_section_when_one_fails_or_hangs(monkeypatch, tmp_pat
     section = results.read_text().split("<!-- bench:run -->")[1]
     assert "| good |" in section and "| bad |" in section and "exit 3" in section and "stopped" in section
     assert "**total**" in section and "load average" in section
+
+
+def test_peak_rss_is_this_process_alone_not_its_parent_at_the_fork(harness):
+    # ru_maxrss survives exec on Linux: a small child of a big parent would report the parent's size
+    big = np.ones(300 * 2**20 // 8)  # 300 MiB resident in this (parent) process at the fork
+    code = f"import sys; sys.path.insert(0, {str(BENCH)!r}); import harness; print(harness.peak_rss_mib())"
+    child = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120).stdout)
+    assert harness.peak_rss_mib() >= 300 and child < 150  # a bare interpreter with numpy: ~30-60 MiB
+    del big
