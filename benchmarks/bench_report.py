@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import Case, cli  # noqa: E402
+from harness import Case, Target, cli, render_targets  # noqa: E402
 
 from petheory.analyses.kernel import rotary_bands  # noqa: E402
 from petheory.analyses.report import report  # noqa: E402
@@ -90,8 +90,55 @@ def case(context: int, quick: bool) -> Case:
                 ours, reference, agree, {"context": cfg["max_position_embeddings"]})
 
 
+CONTEXTS = (131072, 262144, 524288, 1024000)
+
+
 def make_cases(quick: bool) -> list[Case]:
-    return [case(c, quick) for c in (131072, 262144, 524288, 1024000)]
+    # the textbook reference (O(N b^2)) is most of this section's time: side by side at the ends only,
+    # the sizes between them are timed alone in the growth rows below
+    return [case(c, quick) for c in (CONTEXTS[0], CONTEXTS[-1])]
+
+
+def growth(quick: bool) -> str:
+    import os
+    import subprocess
+    import tempfile
+    import time
+
+    rows, secs = [], {}
+    for c in CONTEXTS:
+        cfg = {**NEMO, "max_position_embeddings": c // 64 if quick else c}
+        scheme = scheme_of(cfg)
+        t = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            report(scheme, null_draws=5 if quick else 100)
+            t.append(time.perf_counter() - t0)
+        secs[c] = sorted(t)[1]
+        rows.append(f"C = {cfg['max_position_embeddings']:,}: {secs[c]:.2f} s")
+    with tempfile.TemporaryDirectory() as d:  # the whole command as a user runs it: a fresh process, imports included
+        cfg_path = Path(d) / "config.json"
+        import json
+
+        cfg_path.write_text(json.dumps({**NEMO, "max_position_embeddings": CONTEXTS[-1] // 64 if quick else CONTEXTS[-1]}))
+        import resource
+
+        t0, cpu0 = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
+        out = subprocess.run([sys.executable, "-m", "petheory", "report", "--pe", str(cfg_path), "-q"], capture_output=True,
+                             text=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, cwd=d)
+        command_s = time.perf_counter() - t0 if out.returncode == 0 else float("nan")
+        cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        command_cpu = cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime
+        if out.returncode:
+            print(f"  petheory report failed: {out.stderr.strip()[-300:]}", flush=True)
+    lo, hi = CONTEXTS[0], CONTEXTS[-1]
+    targets = [Target(f"report of the {hi // 1000 if not quick else hi // 64000}k-context model (library call)",
+                      secs[hi], 10.0, "s", beside=f"C = {lo:,}: {secs[lo]:.2f} s; growth {secs[hi] / secs[lo]:.2f}x "
+                      f"for {hi / lo:.1f}x N"),
+               Target("the same, the whole `petheory report` command in a fresh process", command_s, 10.0, "s",
+                      beside=f"Python, numpy, scipy and petheory imports included; CPU time {command_cpu:.1f} s")]
+    return (NOTES + "\n\nGrowth of the library call (median of 3 each): " + "; ".join(rows) + ".\n\n"
+            + render_targets(targets))
 
 
 NOTES = """Petheory = the whole report of one layer kind (band table, kernel up to N = C, spectra at C, 2C, 4C, 8C
@@ -103,4 +150,4 @@ report's error bound plus the reference's rounding N 2b u lambda (tolerance 1). 
 
 
 if __name__ == "__main__":
-    sys.exit(cli(NAME, TITLE, make_cases, notes=NOTES))
+    sys.exit(cli(NAME, TITLE, make_cases, notes=growth, repeats=3, warmup=0))

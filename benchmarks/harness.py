@@ -34,11 +34,12 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
+_T0 = time.perf_counter()  # the script's start: each section says how long it took
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "RESULTS.md"
 HEADER = (
     "# Benchmark results\n\n"
-    "Each section below is written by one script in `benchmarks/` (`python benchmarks/run.py`; see "
+    "Each section below is written by one script in `benchmarks/` (`python benchmarks/run.py all --write`; see "
     "`benchmarks/README.md`). Times are medians of repeated calls in one process, petheory and the "
     "reference alternating; `ratio` = reference / petheory (> 1: petheory is faster). Outputs are "
     "checked to agree within a derived tolerance before anything is timed.\n"
@@ -54,6 +55,7 @@ class Case:
     reference: Callable[[], object]
     agree: Callable[[object, object], tuple[float, float]]  # -> (max discrepancy, tolerance)
     params: dict = field(default_factory=dict)
+    threaded_reference: bool = False  # also time the reference on one thread (see the module docstring)
 
 
 @dataclass
@@ -64,6 +66,11 @@ class Result:
     discrepancy: float
     tolerance: float
     params: dict = field(default_factory=dict)
+    reference_1t_s: list[float] | None = None  # the reference on one thread, when it is a threaded one
+
+    @property
+    def ratio_1t(self) -> float | None:
+        return None if not self.reference_1t_s else statistics.median(self.reference_1t_s) / self.ours_median
 
     @property
     def ours_median(self) -> float:
@@ -103,7 +110,76 @@ def compare(case: Case, *, warmup: int = 1, repeats: int = 5) -> Result:
     for _ in range(repeats):
         t_ours.append(time_once(case.ours))
         t_ref.append(time_once(case.reference))
-    return Result(case.label, t_ours, t_ref, float(discrepancy), float(tol), dict(case.params))
+    t_ref1 = None
+    if case.threaded_reference:  # one call: it is the slow side, and only read beside the main ratio
+        with one_thread():
+            t_ref1 = [time_once(case.reference)]
+    return Result(case.label, t_ours, t_ref, float(discrepancy), float(tol), dict(case.params), t_ref1)
+
+
+@contextmanager
+def one_thread():
+    """BLAS/OpenMP pools and torch's intra-op pool limited to one thread inside the block."""
+    import sys
+
+    from threadpoolctl import threadpool_limits
+
+    torch = sys.modules.get("torch")  # only when the script uses torch: importing it costs seconds
+    before = torch.get_num_threads() if torch is not None else None
+    try:
+        with threadpool_limits(limits=1):
+            if torch is not None:
+                torch.set_num_threads(1)
+            yield
+    finally:
+        if torch is not None:
+            torch.set_num_threads(before)
+
+
+@dataclass
+class Target:
+    """A measured number against its limit: ``measured <= limit`` (``at_most=True``) or ``>= limit``."""
+
+    what: str
+    measured: float
+    limit: float
+    unit: str = ""
+    at_most: bool = True
+    beside: str = ""  # the reference it is read beside, with its own number
+
+    @property
+    def met(self) -> bool:
+        m = self.measured
+        return m == m and (m <= self.limit if self.at_most else m >= self.limit)  # NaN (not measured): missed
+
+
+def render_targets(targets: list[Target]) -> str:
+    """The targets as a Markdown table with a PASS/MISS column computed from each measurement."""
+    lines = ["| target | measured | limit | beside | PASS/MISS |", "|---|---:|---:|---|---|"]
+    for t in targets:
+        measured = "not measured" if t.measured != t.measured else f"{t.measured:.3g}{(' ' + t.unit) if t.unit else ''}"
+        limit = f"{'<=' if t.at_most else '>='} {t.limit:g}{(' ' + t.unit) if t.unit else ''}"
+        lines.append(f"| {t.what} | {measured} | {limit} | {t.beside} | {'PASS' if t.met else '**MISS**'} |")
+    return "\n".join(lines)
+
+
+def peak_rss_mib() -> float:
+    """This process's peak resident memory so far (MiB).
+
+    Linux: ``VmHWM`` of /proc/self/status, the peak of this address space alone. Not ``ru_maxrss``,
+    which Linux carries across ``exec``: a child started by a big parent would report the parent's
+    size at the fork."""
+    import resource
+    import sys
+
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 2**10  # kB
+    except (OSError, ValueError, IndexError):
+        pass
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return rss / 2**20 if sys.platform == "darwin" else rss / 2**10
 
 
 def run_cases(cases: list[Case], *, warmup: int = 1, repeats: int = 5, progress: bool = True) -> list[Result]:
@@ -198,14 +274,23 @@ def render_section(name: str, title: str, results: list[Result], machine: dict, 
         f"Python {m['python']}, numpy {m['numpy']}, scipy {m['scipy']}, torch {m['torch']}; BLAS: {m['blas']}; "
         f"load average {m['load_average']} at start, {_load_now()} at end.",
         "",
-        "| case | petheory median (ms) | reference median (ms) | ratio | max discrepancy | tolerance |",
-        "|---|---:|---:|---:|---:|---:|",
     ]
+    one = any(r.reference_1t_s for r in results)
+    if results:
+        lines += (["| case | petheory median (ms) | reference median (ms) | ratio | reference, 1 thread (ms) | "
+                   "ratio vs 1 thread | max discrepancy | tolerance |", "|---|---:|---:|---:|---:|---:|---:|---:|"] if one
+                  else ["| case | petheory median (ms) | reference median (ms) | ratio | max discrepancy | tolerance |",
+                        "|---|---:|---:|---:|---:|---:|"])
     for r in results:
-        lines.append(f"| {r.label} | {_ms(r.ours_median)} | {_ms(r.reference_median)} | {r.ratio:.2f} | "
+        extra = ""
+        if one:
+            extra = (f"{_ms(statistics.median(r.reference_1t_s))} | {r.ratio_1t:.2f} | " if r.reference_1t_s
+                     else "— | — | ")
+        lines.append(f"| {r.label} | {_ms(r.ours_median)} | {_ms(r.reference_median)} | {r.ratio:.2f} | {extra}"
                      f"{r.discrepancy:.2g} | {r.tolerance:.2g} |")
     if notes:
         lines += ["", notes.strip()]
+    lines += ["", f"This section took {time.perf_counter() - _T0:.0f} s (the script from its start, imports included)."]
     return "\n".join(lines)
 
 
@@ -261,21 +346,24 @@ def _locked(folder: Path):
         os.close(fd)
 
 
-def cli(name: str, title: str, make_cases: Callable[[bool], list[Case]], *, notes: str = "", argv=None) -> int:
+def cli(name: str, title: str, make_cases: Callable[[bool], list[Case]], *, notes: str | Callable[[], str] = "",
+        argv=None, repeats: int = 5, warmup: int = 1) -> int:
     """The ``main`` of a benchmark script: ``--quick`` (tiny sizes, for a smoke test), ``--write``,
     ``--results PATH``, ``--repeats``, ``--warmup``, ``--no-write``."""
     import argparse
 
     p = argparse.ArgumentParser(description=f"benchmark {name}: {title}")
     p.add_argument("--quick", action="store_true", help="tiny sizes: checks the benchmark runs, numbers mean little")
-    p.add_argument("--repeats", type=int, default=5)
-    p.add_argument("--warmup", type=int, default=1)
+    p.add_argument("--repeats", type=int, default=repeats)
+    p.add_argument("--warmup", type=int, default=warmup)
     add_output_arguments(p)
     args = p.parse_args(argv)
     destination(args)  # refuse a bad combination before minutes of timing
     machine = machine_info()
     print(f"{name}: {title}", flush=True)
     results = run_cases(make_cases(args.quick), warmup=args.warmup, repeats=args.repeats)
+    if callable(notes):  # measured after the cases (targets, growth): called with the parsed --quick
+        notes = notes(args.quick)
     return publish(name, title, results, machine, args, notes=notes)
 
 

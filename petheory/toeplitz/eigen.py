@@ -260,6 +260,7 @@ def _davidson_top(T: ToeplitzOperator, theta_star: float, U: float, strang, sign
             X = np.stack([np.cos(j * theta_star) * box, np.sin(j * theta_star) * box])
     else:
         X = (np.exp(1j * j * theta_star) * box)[None, :]
+    del j, box  # 8N bytes each: the basis below is the memory that matters
     dtype = np.float64 if real else np.complex128
     maxdim, keep = 10, 3  # grown to 40, 8 when progress stalls (see below)
     # rows: orthonormal basis, at most maxdim (a step adds <= 3 rows and restarts first when they would not fit);

@@ -146,3 +146,59 @@ def test_run_py_quick_never_touches_results_md():
     r = subprocess.run([sys.executable, str(BENCH / "run.py"), "--quick", "--write"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "never" in r.stderr
     assert results.read_bytes() == before
+
+
+# ----------------------------------------------------------------------------- issue 35: targets, threads, one run
+
+
+def test_a_target_is_met_or_missed_by_its_measurement(harness):
+    T = harness.Target
+    assert T("time", 4.9, 5.0, "s").met and not T("time", 5.1, 5.0, "s").met
+    assert T("share", 41.0, 40.0, "%", at_most=False).met and not T("share", 39.0, 40.0, "%", at_most=False).met
+    assert not T("not run", float("nan"), 5.0).met  # a missing measurement never passes
+    table = harness.render_targets([T("fast", 1.0, 5.0, "s", beside="ref 2 s"), T("slow", 9.0, 5.0, "s")])
+    rows = [line for line in table.splitlines() if line.startswith("| fast") or line.startswith("| slow")]
+    assert rows[0].endswith("| PASS |") and "ref 2 s" in rows[0] and rows[1].endswith("| **MISS** |")
+
+
+def test_a_threaded_reference_is_also_timed_on_one_thread(harness):
+    from threadpoolctl import threadpool_info
+
+    seen = []
+
+    def reference():
+        seen.append(max((i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"), default=1))
+        return np.ones(3)
+
+    case = harness.Case("t", lambda: np.ones(3), reference, lambda a, b: (0.0, 0.0), threaded_reference=True)
+    r = harness.compare(case, warmup=0, repeats=2)
+    assert len(r.reference_1t_s) == 1 and seen[-1] == 1 and r.ratio_1t > 0
+    plain = harness.compare(harness.Case("p", lambda: 1, lambda: 1, lambda a, b: (0.0, 0.0)), warmup=0, repeats=1)
+    assert plain.reference_1t_s is None
+    body = harness.render_section("x", "t", [r, plain], harness.machine_info(), warmup=0, repeats=2, command="c")
+    assert "ratio vs 1 thread" in body and "| p |" in body and "This section took" in body
+
+
+def test_run_py_keeps_every_section_when_one_fails_or_hangs(monkeypatch, tmp_path):
+    monkeypatch.syspath_prepend(str(BENCH))
+    run = importlib.import_module("run")
+    scripts = {}
+    for name, code in {"good": "import sys; sys.exit(0)", "bad": "import sys; sys.exit(3)",
+                       "slow": "import time; time.sleep(30)"}.items():
+        scripts[name] = tmp_path / f"bench_{name}.py"
+        scripts[name].write_text(code)
+    monkeypatch.setattr(run, "available", lambda: scripts)
+    results = tmp_path / "R.md"
+    assert run.main(["all", "--timeout", "2", "--results", str(results)]) == 1
+    section = results.read_text().split("<!-- bench:run -->")[1]
+    assert "| good |" in section and "| bad |" in section and "exit 3" in section and "stopped" in section
+    assert "**total**" in section and "load average" in section
+
+
+def test_peak_rss_is_this_process_alone_not_its_parent_at_the_fork(harness):
+    # ru_maxrss survives exec on Linux: a small child of a big parent would report the parent's size
+    big = np.ones(300 * 2**20 // 8)  # 300 MiB resident in this (parent) process at the fork
+    code = f"import sys; sys.path.insert(0, {str(BENCH)!r}); import harness; print(harness.peak_rss_mib())"
+    child = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120).stdout)
+    assert harness.peak_rss_mib() >= 300 and child < 150  # a bare interpreter with numpy: ~30-60 MiB
+    del big

@@ -360,3 +360,30 @@ def test_sizes_below_one_are_rejected():
         tp.kernel("exponential").column(0, 1.0)
     with pytest.raises(ValueError, match="n_grid must be >= N"):
         tp.symbol(np.ones(10), n_grid=4)
+
+
+@pytest.mark.parametrize("n, m", [(1, 1024), (3, 1024), (127, 1024), (1000, 8192), (1025, 16384), (4096, 1 << 16)])
+def test_even_symbol_grid_equals_the_zero_padded_real_transform(n, m):
+    # issue 35: the default symbol grid by m/8-long transforms (a fifth of the memory) against the m-long rfft it
+    # replaced. Both are FFT sums of n terms: error <= ~log2(m) u ||c||_1 each (Higham 2002 §24.1), times 2 for
+    # the factor 2 of the cosine sum, plus u per modulation term (folded into the same ||c||_1 bound).
+    import scipy.fft as sfft
+
+    from petheory.toeplitz.symbols import _even_symbol_grid
+
+    rng = np.random.default_rng(n)
+    c = rng.standard_normal(n) / (1.0 + np.arange(n))
+    old = 2.0 * sfft.rfft(c, n=m).real - c[0]
+    tol = 2 * 2 * (math.log2(m) + 1) * np.finfo(float).eps * np.abs(c).sum()
+    assert np.max(np.abs(_even_symbol_grid(c, m) - old)) <= tol
+
+
+def test_symbol_extrema_of_a_real_column_agree_with_the_whole_circle_path():
+    # the real path (half grid, candidates' neighbours by index) against the complex one (whole circle, wrap-around)
+    k = np.arange(3000, dtype=float)
+    for c in (0.9**k * np.cos(0.3 * k), 1.0 / (1.0 + k) ** 2, np.cos(2.1 * k) / (1.0 + k) ** 1.5):
+        ex, ref = tp.symbol_extrema(c), tp.symbol_extrema(c.astype(complex))
+        assert ex.certified and ref.certified
+        tol = ex.error + ref.error
+        assert abs(ex.max - ref.max) <= tol and abs(ex.min - ref.min) <= tol
+        assert abs(np.cos(ex.argmax) - np.cos(ref.argmax)) <= 1e-6 and abs(np.cos(ex.argmin) - np.cos(ref.argmin)) <= 1e-6
