@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from petheory.encodings import rope_frequencies
 from proofs_check.claims._strategies import vectors
-from proofs_check.engine import Evidence, claim, quantities
+from proofs_check.engine import Evidence, claim, quantities, skipped
 
 SOURCE = ("barbero2024 (Barbero, Vitvitskyi, Perivolaropoulos, Pascanu, Velickovic; arXiv 2410.06205, ICLR 2025) §3 "
           "(Props 3.1, 3.2) and §5 (frequency usage of Gemma 7B). Checked against the abstract and public summaries.")
@@ -172,3 +172,31 @@ def _low_frequencies(ctx) -> Evidence:
         with open(path) as fh:
             recs.append(json.load(fh))
     return band_usage_evidence(recs)
+
+
+# ============================================================================ named, not recovered
+
+_UNREACHED = ("the full text could not be reached: only the arXiv abstract/HTML opening and public "
+              "summaries were found (searched: stored web pages, public GitHub copies of the paper, the authors' "
+              "code); ../shared/papers/outside.md has a one-line summary of it, not its conditions or constants, "
+              "and a checker written from that summary would be our invention")
+
+skipped(
+    id="barbero2024.nope_cannot_sharpen",
+    paper_status="proposition",
+    source=SOURCE.replace("§3 (Props 3.1, 3.2) and §5 (frequency usage of Gemma 7B)", "§5, Prop 5.2"),
+    statement="Prop 5.2, named only (outside.md's summary): a Transformer without positional encoding cannot make "
+    "alpha_ii > 1 - eps on an input of the form [bos, x, x] (its exact hypotheses were not read).",
+    kind="exact",
+    reason="Prop 5.2: " + _UNREACHED,
+)
+
+skipped(
+    id="barbero2024.single_frequency_channel",
+    paper_status="theorem",
+    source=SOURCE.replace("§3 (Props 3.1, 3.2) and §5 (frequency usage of Gemma 7B)", "§6, Thm 6.1"),
+    statement="Thm 6.1, named only (outside.md's summary): a channel rotating at a single frequency cannot keep an "
+    "attention weight alpha > 1 - eps over long enough sequences (its length condition was not read).",
+    kind="exact",
+    reason="Thm 6.1: " + _UNREACHED,
+)

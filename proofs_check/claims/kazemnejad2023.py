@@ -9,10 +9,11 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from proofs_check.engine import claim, quantities
+from proofs_check.engine import claim, quantities, skipped
 
 SOURCE = ("kazemnejad2023 (Kazemnejad, Padhi, Natesan Ramamurthy, Das, Reddy; arXiv 2305.19466, NeurIPS 2023) §5, "
-          "Theorem 1 (absolute position from the first causal NoPE layer)")
+          "Theorem 1 (absolute position from the first causal NoPE layer). Checked against the abstract and public "
+          "summaries; the full text was not reached")
 
 
 def causal_uniform_attention(n: int, causal: bool = True) -> np.ndarray:
@@ -54,3 +55,17 @@ def recovers_position(case) -> float:
 )
 def _recovers_position(case) -> float:
     return recovers_position(case)
+
+
+skipped(
+    id="kazemnejad2023.nope_relative_position",
+    paper_status="theorem",
+    source=SOURCE.replace("Theorem 1 (absolute position from the first causal NoPE layer)",
+                          "Theorem 2 (relative position)"),
+    statement="Theorem 2, named only (the abstract): NoPE can represent relative positional encodings (given the "
+    "absolute position recovered by Theorem 1, a later layer can attend by relative position).",
+    kind="exact",
+    reason="Theorem 2's construction (its attention weights and the class of relative PEs it covers): "
+    "the full text could not be reached: only the arXiv abstract/HTML opening and public summaries were found "
+    "(searched: stored web pages, public GitHub copies of the paper, the authors' code)",
+)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from petheory.bounds import long_context as lc
 from petheory.encodings import rope_frequencies
-from proofs_check.engine import claim, quantities
+from proofs_check.engine import claim, quantities, skipped
 
 SOURCE = ("liu2023 (Liu, Yan, Zhang, Gu, Qiu, Wang; arXiv 2310.05209, ICLR 2024) §3.3, Eq. 8 (critical dimension) and "
           "Eq. 9 / Theorem 2 (extrapolation bound of a base-tuned model). Checked against the abstract and public "
@@ -89,3 +89,17 @@ def extrapolation_bound(case) -> float:
 )
 def _extrapolation_bound(case) -> float:
     return extrapolation_bound(case)
+
+
+skipped(
+    id="liu2023.smaller_base_extrapolation",
+    paper_status="theorem",
+    source=SOURCE.replace("§3.3, Eq. 8 (critical dimension) and Eq. 9 / Theorem 2 (extrapolation bound of a "
+                          "base-tuned model)", "Theorem 1 (scaling law for smaller bases)"),
+    statement="Theorem 1, named only (the abstract): fine-tuning with a base smaller than 10000 in the pre-training "
+    "context improves extrapolation, without a bound once every dimension completes a period in training.",
+    kind="exact",
+    reason="Theorem 1's conditions (the critical base below which every band turns within the tuning length): "
+    "the full text could not be reached: only the arXiv abstract/HTML opening and public summaries were found "
+    "(searched: stored web pages, public GitHub copies of the paper, the authors' code)",
+)

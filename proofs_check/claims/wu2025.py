@@ -12,7 +12,7 @@ import math
 from hypothesis import strategies as st
 
 from petheory.bounds import long_context as lc
-from proofs_check.engine import claim, quantities
+from proofs_check.engine import claim, quantities, skipped
 
 SOURCE = ("wu2025 (Wu, Wang, Jegelka, Jadbabaie; arXiv 2502.01951, ICML 2025) §4 (decay mask; a theorem there, its "
           "number not read), checked against the abstract and public summaries")
@@ -44,3 +44,29 @@ def peak(case) -> float:
 )
 def _peak(case) -> float:
     return peak(case)
+
+
+_UNREACHED = ("the full text could not be reached: only the arXiv abstract/HTML opening and public "
+              "summaries were found (searched: stored web pages, public GitHub copies of the paper, the authors' "
+              "code); outside.md gives the bound's form without its constants C and eps or the conditions on the "
+              "attention scores, and a checker written from that summary would be our invention")
+
+skipped(
+    id="wu2025.causal_mask_first_token",
+    paper_status="theorem",
+    source=SOURCE.replace("§4 (decay mask; a theorem there, its number not read)", "§3 (causal mask)"),
+    statement="Named only (outside.md's summary): under the causal mask, multi-layer attention concentrates on the first "
+    "token as depth grows, P^(t)(z_i = j) <= C (1 - (j - 1) eps)^t.",
+    kind="asymptotic",
+    reason="the causal-mask theorem: " + _UNREACHED,
+)
+
+skipped(
+    id="wu2025.sliding_window_slows_bias",
+    paper_status="theorem",
+    source=SOURCE.replace("§4 (decay mask; a theorem there, its number not read)", "§3 (sliding-window mask)"),
+    statement="Named only (outside.md's summary): a sliding window of width w slows the concentration on the first "
+    "token (about ceil((N - 1)/(w - 1)) layers to reach it).",
+    kind="asymptotic",
+    reason="the sliding-window statement: " + _UNREACHED,
+)
