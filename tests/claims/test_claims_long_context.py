@@ -27,6 +27,8 @@ EXPECTED = {
     "barbero2024.max_at_any_offset": "holds",
     "barbero2024.no_decay_isotropic": "holds",
     "wu2025.decay_mask_peak": "holds",
+    "wu2025.causal_mask_first_token": "holds",
+    "wu2025.sliding_window_first_token": "holds",
     "kazemnejad2023.nope_absolute_position": "holds",
     "nakanishi2025.ssmax_prevents_fading": "holds",
 }
@@ -61,7 +63,6 @@ def test_men_table2_is_not_eq11s_inf_in_either_reading():
 
 
 SKIPPED_FOR_THEIR_SOURCE = ["barbero2024.nope_cannot_sharpen", "barbero2024.single_frequency_channel",
-                            "wu2025.causal_mask_first_token", "wu2025.sliding_window_slows_bias",
                             "kazemnejad2023.nope_relative_position", "liu2023.smaller_base_extrapolation"]
 
 
@@ -172,6 +173,14 @@ def test_planted_peak_off_by_a_factor(monkeypatch):
     real = lc.decay_mask_peak
     monkeypatch.setattr(lc, "decay_mask_peak", lambda t, m: (real(t, m)[0], 2.0 * real(t, m)[1] + 2.0))
     assert verdict("wu2025.decay_mask_peak")["verdict"] == "refuted"
+
+
+@pytest.mark.parametrize("claim_id", ["wu2025.causal_mask_first_token", "wu2025.sliding_window_first_token"])
+def test_planted_epsilon_larger_than_the_smallest_weight(monkeypatch, claim_id):
+    real = wu2025.lemma_a1_epsilon
+    # three times the smallest weight (at most 1/(N-1), where the last token's bound reaches 0): too tight a bound
+    monkeypatch.setattr(wu2025, "lemma_a1_epsilon", lambda layers: min(3.0 * real(layers), 1.0 / (len(layers[0][0]) - 1)))
+    assert verdict(claim_id)["verdict"] == "refuted"
 
 
 def test_planted_bidirectional_mask_loses_position(monkeypatch):
