@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from petheory.bounds import long_context as lc
+from petheory.encodings import rope_frequencies
 from proofs_check.claims import barbero2024, kazemnejad2023, liu2023, men2024, nakanishi2025, su2021, wu2025
 from proofs_check.engine import Context, get
 from proofs_check.runner import check_claim
@@ -26,10 +27,12 @@ EXPECTED = {
     "su2021.long_term_decay__corrected": "holds",
     "barbero2024.max_at_any_offset": "holds",
     "barbero2024.no_decay_isotropic": "holds",
+    "barbero2024.nope_cannot_sharpen": "holds",
     "wu2025.decay_mask_peak": "holds",
     "wu2025.causal_mask_first_token": "holds",
     "wu2025.sliding_window_first_token": "holds",
     "kazemnejad2023.nope_absolute_position": "holds",
+    "kazemnejad2023.nope_relative_position": "holds",
     "nakanishi2025.ssmax_prevents_fading": "holds",
 }
 
@@ -62,8 +65,8 @@ def test_men_table2_is_not_eq11s_inf_in_either_reading():
     assert lc.men_passes(1.16e4, d=128, context=2048) and lc.men_passes(1.16e4, d=128, context=2000)
 
 
-SKIPPED_FOR_THEIR_SOURCE = ["barbero2024.nope_cannot_sharpen", "barbero2024.single_frequency_channel",
-                            "kazemnejad2023.nope_relative_position", "liu2023.smaller_base_extrapolation"]
+SKIPPED_FOR_THEIR_SOURCE = ["barbero2024.single_frequency_channel",
+                            "liu2023.smaller_base_extrapolation"]
 
 
 @pytest.mark.parametrize("claim_id", SKIPPED_FOR_THEIR_SOURCE)
@@ -169,6 +172,18 @@ def test_planted_correlated_queries_and_keys(monkeypatch):
     assert verdict("barbero2024.no_decay_isotropic")["verdict"] == "refuted"
 
 
+def test_planted_rope_head_sharpens_the_diagonal(monkeypatch):
+    def rope_logits(x, w_q, w_k, positions):  # the same head with RoPE (base 10): positions now reach the logits
+        q, k = x @ w_q.T, x @ w_k.T
+        w = rope_frequencies(q.shape[1], base=10.0)
+        rot = np.stack([barbero2024._rot(row, w, p) for row, p in zip(q, positions)])
+        rok = np.stack([barbero2024._rot(row, w, p) for row, p in zip(k, positions)])
+        return rot @ rok.T
+
+    monkeypatch.setattr(barbero2024, "head_logits", rope_logits)
+    assert verdict("barbero2024.nope_cannot_sharpen")["verdict"] == "refuted"
+
+
 def test_planted_peak_off_by_a_factor(monkeypatch):
     real = lc.decay_mask_peak
     monkeypatch.setattr(lc, "decay_mask_peak", lambda t, m: (real(t, m)[0], 2.0 * real(t, m)[1] + 2.0))
@@ -187,6 +202,18 @@ def test_planted_bidirectional_mask_loses_position(monkeypatch):
     real = kazemnejad2023.causal_uniform_attention
     monkeypatch.setattr(kazemnejad2023, "causal_uniform_attention", lambda n, causal=True: real(n, causal=False))
     assert verdict("kazemnejad2023.nope_absolute_position")["verdict"] == "refuted"
+
+
+def test_planted_query_with_a_positive_position(monkeypatch):
+    real = kazemnejad2023.relative_construction
+
+    def plus_t(content_dim, head_dim, lam, rng):  # the query carries +t: the logits get lam (i + t), not relative
+        w_q, w_k = real(content_dim, head_dim, lam, rng)
+        w_q[head_dim, content_dim] = 1.0
+        return w_q, w_k
+
+    monkeypatch.setattr(kazemnejad2023, "relative_construction", plus_t)
+    assert verdict("kazemnejad2023.nope_relative_position")["verdict"] == "refuted"
 
 
 def test_planted_plain_softmax_fades(monkeypatch):
