@@ -497,14 +497,15 @@ def long_context_lines(section: dict) -> list[str]:
            f"passing base at the pre-training context L = {L:,} positions: {g(men['smallest_base_at_context'])}; this "
            f"base {verdict(men['passes_at_context'])} at L (min B_m {men['min_kernel']['plain_L']['value']:.3g} at m = "
            f"{men['min_kernel']['plain_L']['at']:,})"]
+    if men["smallest_base_at_context"] is not None and b >= men["smallest_base_at_context"] and not men["passes_at_context"]:
+        out.append("  - above the smallest passing base at L and still failing there: passing bases are not closed upwards "
+                   "(men2024.base_bounds_context#every_larger_base_passes)")
     if Lx != L:
         src = f" ({section['extended_from']})" if section.get("extended_from") else ""
         out.append(f"  - at the extended context {Lx:,}{src}: smallest passing base "
                    f"{g(men['smallest_base_at_extended'])}; the unscaled base {verdict(men['passes_at_extended'])}, the "
                    f"model's scaled frequencies {'pass' if men['passes_scaled_at_extended'] else 'fail'} (min B_m "
                    f"{men['min_kernel']['scaled_Lx']['value']:.3g} at m = {men['min_kernel']['scaled_Lx']['at']:,})")
-    if men["smallest_base_at_context"] is not None and b >= men["smallest_base_at_context"] and not men["passes_at_context"]:
-        out.append("  - above the smallest passing base and still failing: passing bases are not closed upwards")
     out.append(f"- Liu et al. 2023: critical dimension d_extra = {liu['critical_dimension']} of {section['rotary_dim']} "
                f"rotary dims ({liu['bands_turned_within_context']} of {liu['bands']} bands make a full turn within L); "
                f"T_extra = 2 pi b^(d_extra/d) = {liu['extrapolation_bound']:,.0f} positions, the period of the first band "
