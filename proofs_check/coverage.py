@@ -65,15 +65,18 @@ PAPERS = {
                 "its reported comparison, checked on petheory's retrieval reconstruction)",
     # ---- outside sources: the long-context RoPE theory (issue 31; ../shared/papers/outside.md, checked against the
     # abstracts, arXiv HTML openings and public summaries; the papers' full texts were not read)
-    "men2024": "Men et al., arXiv 2405.14591 (Base of RoPE Bounds Context Length; outside source, abstract and summaries)",
+    "men2024": "Men et al., arXiv 2405.14591v1 (Base of RoPE Bounds Context Length; outside source, full text read as "
+               "extracted in github commotum/4D @ c31dc4bb)",
     "liu2023": "Liu et al., arXiv 2310.05209 (Scaling Laws of RoPE-based Extrapolation; outside source, abstract and "
-               "summaries)",
-    "su2021": "Su et al., arXiv 2104.09864 (RoFormer §3.4.3; outside source)",
-    "barbero2024": "Barbero et al., arXiv 2410.06205 (Round and Round We Go!; outside source, abstract and summaries)",
+               "summaries only: the full text was not reached)",
+    "su2021": "Su et al., arXiv 2104.09864v5 (RoFormer §3.4.3; outside source, full text read as extracted in github "
+              "commotum/4D @ c31dc4bb)",
+    "barbero2024": "Barbero et al., arXiv 2410.06205 (Round and Round We Go!; outside source, abstract and a public "
+                   "structured summary that states its propositions; the full text was not reached)",
     "wu2025": "Wu et al., arXiv 2502.01951 (On the Emergence of Position Bias in Transformers; outside source, abstract "
-              "and summaries)",
+              "and a public structured summary that states Theorems 4.1-4.7; the full text was not reached)",
     "kazemnejad2023": "Kazemnejad et al., arXiv 2305.19466 (NoPE and length generalisation; outside source, abstract "
-                      "and summaries)",
+                      "and a public structured summary that outlines Theorems 1-2; the full text was not reached)",
     "nakanishi2025": "Nakanishi, arXiv 2501.19399 (Scalable-Softmax; outside source, the length-dependent temperature "
                      "statement behind YaRN, LongRoPE and Llama 4's factors)",
 }
@@ -377,45 +380,60 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
     ),
     # ---- outside sources: the long-context RoPE theory (issue 31)
     "men2024": (
-        S("Theorem 1", "similar-token gap E[q^T R_m k*] - E[q^T R_m k] = 2 sigma^2 B_m", ("men2024.similar_token_gap",)),
-        S("§4.3 and Fig. 1", "B_m >= 0 up to L gives an absolute lower bound of the base for context L",
-          ("men2024.base_bounds_context",)),
+        S("Theorem 1 (Eq. 9)", "similar-token gap E[q^T R_m k*] - E[q^T R_m k] = 2 sigma^2 B_m",
+          ("men2024.similar_token_gap",)),
+        S("§4.3 Eqs. 10-11", "base_L = inf{base | B_m >= 0 for all m in [0, L]}: an absolute lower bound of "
+          "the base for context L", ("men2024.base_bounds_context",)),
+        S("Table 2", "the lower bounds for 1k to 1M (4.3e3 ... 5.1e8)", ("men2024.table2_lower_bounds",)),
+        S("§4.1, Eq. 7, Fig. 4", "the long-term decay of the attention score's upper bound (RoFormer's bound)",
+          why_not="RoFormer's own statement, cited by Men et al.; checked under su2021 (su2021.long_term_decay and "
+          "its __corrected)"),
         S("§5, Figs. 4-6", "a base below the bound gives superficial long context (low perplexity, failed retrieval)",
           why_not="empirical on 7B models fine-tuned per base; no records here"),
     ),
     "liu2023": (
-        S("§3.3, Eq. 8", "critical dimension d_extra = 2 ceil(d/2 log_b(T_train / 2 pi))", ("liu2023.critical_dimension",)),
-        S("Theorem 2", "tuned with a larger base beta, extrapolation up to T_extra = 2 pi beta^(d_extra/d)",
-          ("liu2023.extrapolation_bound",)),
-        S("Theorem 1", "tuned with a smaller base, extrapolation without a bound",
-          why_not="its conditions (the critical base below which every band turns in training) were not recovered"),
+        S("§3.3, Eq. 8", "critical dimension d_extra = 2 ceil(d/2 log_b(T_train / 2 pi))",
+          ("liu2023.critical_dimension",)),
+        S("Theorem 2", "tuned with a larger base beta, extrapolation up to T_extra = 2 pi "
+          "beta^(d_extra/d)", ("liu2023.extrapolation_bound",)),
+        S("Theorem 1", "tuned with a smaller base, extrapolation without a bound", ("liu2023.smaller_base_extrapolation",)),
     ),
     "su2021": (
-        S("Eq. (37)", "Abel summation bound of the RoPE inner product", ("su2021.abel_bound",)),
-        S("Fig. 2", "the relative upper bound decays with the relative distance", ("su2021.long_term_decay",)),
+        S("Eqs. (35)-(37)", "Abel summation bound of the RoPE inner product", ("su2021.abel_bound",)),
+        S("Fig. 2", "the relative upper bound decays with the relative distance",
+          ("su2021.long_term_decay", "su2021.long_term_decay__corrected")),
     ),
     "barbero2024": (
         S("Props 3.1", "k = R^r q maximises the activation at any offset r", ("barbero2024.max_at_any_offset",)),
         S("Props 3.1, 3.2", "E[q^T R^r k] = 0 for Gaussian q, k: no decay in expectation", ("barbero2024.no_decay_isotropic",)),
-        S("§5", "Gemma 7B uses low frequencies as semantic channels, high ones for positional heads",
+        S("§5 (frequency usage of Gemma 7B)", "Gemma 7B uses low frequencies as semantic channels, high ones for positional heads",
           ("barbero2024.low_frequencies_semantic",)),
-        S("Prop. 5.2", "NoPE cannot make alpha_ii > 1 - eps on [bos, x, x]",
-          why_not="the construction's exact conditions were not recovered"),
-        S("Thm 6.1", "a single-frequency channel cannot keep alpha > 1 - eps over long sequences",
-          why_not="the theorem's constants and length condition were not recovered"),
+        S("Prop 5.2", "NoPE cannot learn diagonal attention: alpha_33 < 1/2 on [bos, x, x]",
+          ("barbero2024.nope_cannot_sharpen",)),
+        S("Thm 5.3", "RoPE can build diagonal and previous-token heads (q = k = psi, norm to infinity)",
+          why_not="the construction's limit is Prop 3.1's key choice at offsets 0 and 1 (barbero2024.max_at_any_offset); "
+          "not registered separately"),
+        S("Thm 6.1", "a single-frequency channel cannot keep alpha > 1 - eps over long enough sequences",
+          ("barbero2024.single_frequency_channel",)),
+        S("§6.1, Table 2", "0.75-RoPE gives the best validation perplexity on Gemma 2B",
+          why_not="empirical at Gemma 2B scale (8k context, 10k steps); no records here"),
     ),
     "wu2025": (
-        S("§4", "decay mask: attention to distance x after t layers ~ C(t+x, x) e^{-xm}, peak near "
-          "t/(e^m - 1)", ("wu2025.decay_mask_peak",)),
-        S("§3 (causal mask)", "causal attention across depth concentrates on the first token",
-          why_not="the bound's constants C and eps were not recovered"),
-        S("§4 (RoPE)", "RoPE gives a Gaussian-like decay exp(-c (i-j)^2 theta_1^2)",
-          why_not="a small-angle approximation whose constant c was not recovered"),
+        S("Theorem 4.1", "causal mask: P^(t)(z_i = j) <= C (1 - (j-1) eps)^t, context converges to the first token",
+          ("wu2025.causal_mask_first_token",)),
+        S("Theorem 4.2", "sliding window w: the same convergence at rate (1 - (j-1) eps^h)^(t/2h), h = ceil((N-1)/(w-1))",
+          ("wu2025.sliding_window_first_token",)),
+        S("Theorem 4.3", "prefix mask: context converges to the K prefix tokens",
+          why_not="its lower bound kappa is not given in the summary we reached"),
+        S("Theorem 4.5", "decay mask: P^(t) = Theta(C(t+x, x) e^{-xm}), critical point x* = t/(e^m - 1)",
+          ("wu2025.decay_mask_peak",)),
+        S("Lemma 4.6, Theorem 4.7", "RoPE gives a Gaussian-like decay exp(-c (i-j)^2 theta_1^2)",
+          why_not="constants c, c' and the angle condition on queries and keys were not recovered"),
     ),
     "kazemnejad2023": (
         S("Theorem 1", "the first causal NoPE layer can recover absolute position", ("kazemnejad2023.nope_absolute_position",)),
-        S("Theorem 2", "relative position follows from absolute", why_not="an existence construction through an MLP; "
-          "not recovered in enough detail to check"),
+        S("Theorem 2", "subsequent layers can implement relative PE: <q_t, k_i> = f_cnt + f_rel(t - i)",
+          ("kazemnejad2023.nope_relative_position",)),
     ),
     "nakanishi2025": (
         S("§2, Eq. 2", "softmax attention fades as n grows; SSMax (logits x s ln n) keeps a target iff s Delta >= 1",

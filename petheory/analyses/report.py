@@ -217,9 +217,14 @@ def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: i
         try:
             # a sliding or chunked layer's queries never see past its span: the theory is asked within it
             ctx_L = max(layer.span.reach(L), 2)
-            out["long_context"] = long_context_section(pos, context=ctx_L,
-                                                       extended_context=max(layer.span.reach(scheme.max_context), ctx_L),
-                                                       length=max(layer.span.reach(length), 2))
+            # a scaling's factor names the context it is for (Qwen2.5's YaRN x4 over max_position_embeddings 32k)
+            factor = float(pos.params.get("scale") or pos.params.get("factor") or 1.0)
+            target = max(scheme.max_context, int(round(factor * L)))
+            out["long_context"] = long_context_section(
+                pos, context=ctx_L, extended_context=max(layer.span.reach(target), ctx_L),
+                length=max(layer.span.reach(length), 2),
+                extended_from=None if target == scheme.max_context else
+                f"factor {factor:g} x L; max_position_embeddings is {scheme.max_context:,}")
         except ValueError as exc:
             out["long_context"] = {"skipped": str(exc).splitlines()[0]}
     return out

@@ -379,7 +379,7 @@ MEN_SCAN_MAX = 1 << 17
 
 
 def long_context_section(positions, *, context: int, extended_context: int, length: int, n_curve: int = 64,
-                         scan_max: int | None = MEN_SCAN_MAX) -> dict:
+                         scan_max: int | None = MEN_SCAN_MAX, extended_from: str | None = None) -> dict:
     r"""The long-context theory applied to one rotary layer kind of a model (JSON-able).
 
     Parameters
@@ -394,6 +394,10 @@ def long_context_section(positions, *, context: int, extended_context: int, leng
         The length the RoFormer curve and the temperatures are evaluated to.
     n_curve : int
         Points of the RoFormer curve (log-spaced distances).
+    scan_max : int or None
+        The longest context at which the smallest passing base is scanned (None: always).
+    extended_from : str or None
+        Where ``extended_context`` comes from when it is not ``max_position_embeddings`` (printed beside it).
 
     Returns
     -------
@@ -448,9 +452,10 @@ def long_context_section(positions, *, context: int, extended_context: int, leng
     dist = np.unique(np.round(np.geomspace(1, n, n_curve)).astype(int))
     rb = roformer_relative_bound(np.concatenate([[0], dist]), w_scaled)
     scale = float(params.get("scale", params.get("factor", 1.0)) or 1.0)
-    temps = attention_temperatures([x for x in (L, Lx, n) if x >= 2], scale=max(scale, 1.0), context=L)
+    temps = attention_temperatures(sorted({L, Lx, n}), scale=max(scale, 1.0), context=L)  # ascending, each once
     return {
-        "rotary_dim": r, "base": base, "context": L, "extended_context": Lx, "encoding": positions.encoding,
+        "rotary_dim": r, "base": base, "context": L, "extended_context": Lx, "extended_from": extended_from, "length": n,
+        "encoding": positions.encoding,
         "men": {"smallest_base_at_context": b_L, "smallest_base_at_extended": b_Lx,
                 "passes_at_context": mins["plain_L"][0] >= 0, "passes_at_extended": mins["plain_Lx"][0] >= 0,
                 "passes_scaled_at_extended": mins["scaled_Lx"][0] >= 0,
@@ -476,7 +481,7 @@ def long_context_lines(section: dict) -> list[str]:
     >>> from petheory.scheme import Positions
     >>> s = long_context_section(Positions("rotary", "rope", {"base": 1e4}, 64), context=512, extended_context=512,
     ...                          length=512)
-    >>> long_context_lines(s)[0].startswith("- Men et al. 2024: base 10000")
+    >>> long_context_lines(s)[0].startswith("- Men et al. 2024 (B_m = sum_i cos(m theta_i) >= 0")
     True
     """
     men, liu, t = section["men"], section["liu"], section["temperature"]
@@ -488,29 +493,38 @@ def long_context_lines(section: dict) -> list[str]:
     def g(x):
         return f"not scanned (above {MEN_SCAN_MAX:,} positions; men_smallest_base computes it)" if x is None else f"{x:.3g}"
 
-    out = [f"- Men et al. 2024: base {b:g} vs the smallest base with B_m >= 0 up to L = {L}: "
-           f"{g(men['smallest_base_at_context'])}; this base {verdict(men['passes_at_context'])} at L (min B_m "
-           f"{men['min_kernel']['plain_L']['value']:.3g} at m = {men['min_kernel']['plain_L']['at']})"]
-    if Lx != L:
-        out.append(f"  - at the extended context {Lx}: smallest base {g(men['smallest_base_at_extended'])}; the "
-                   f"unscaled base {verdict(men['passes_at_extended'])}, the scaled frequencies "
-                   f"{verdict(men['passes_scaled_at_extended'])[:-1]} (min B_m {men['min_kernel']['scaled_Lx']['value']:.3g})")
+    out = [f"- Men et al. 2024 (B_m = sum_i cos(m theta_i) >= 0 for all 0 <= m <= L): base {b:g} vs the smallest "
+           f"passing base at the pre-training context L = {L:,} positions: {g(men['smallest_base_at_context'])}; this "
+           f"base {verdict(men['passes_at_context'])} at L (min B_m {men['min_kernel']['plain_L']['value']:.3g} at m = "
+           f"{men['min_kernel']['plain_L']['at']:,})"]
     if men["smallest_base_at_context"] is not None and b >= men["smallest_base_at_context"] and not men["passes_at_context"]:
-        out.append("  - above the smallest passing base and still failing: passing bases are not closed upwards")
-    out.append(f"- Liu et al. 2023: critical dimension {liu['critical_dimension']} of {section['rotary_dim']} "
-               f"({liu['bands_turned_within_context']} of {liu['bands']} bands turn within L); T_extra = 2 pi b^(d_extra/d)"
-               f" = {liu['extrapolation_bound']:.4g}; with the scaling, {liu['bands_turned_within_context_scaled']} bands "
-               f"turn within L and {liu['bands_turned_within_extended_scaled']} within {Lx}")
+        out.append("  - above the smallest passing base at L and still failing there: passing bases are not closed upwards "
+                   "(men2024.base_bounds_context#every_larger_base_passes)")
+    if Lx != L:
+        src = f" ({section['extended_from']})" if section.get("extended_from") else ""
+        out.append(f"  - at the extended context {Lx:,}{src}: smallest passing base "
+                   f"{g(men['smallest_base_at_extended'])}; the unscaled base {verdict(men['passes_at_extended'])}, the "
+                   f"model's scaled frequencies {'pass' if men['passes_scaled_at_extended'] else 'fail'} (min B_m "
+                   f"{men['min_kernel']['scaled_Lx']['value']:.3g} at m = {men['min_kernel']['scaled_Lx']['at']:,})")
+    out.append(f"- Liu et al. 2023: critical dimension d_extra = {liu['critical_dimension']} of {section['rotary_dim']} "
+               f"rotary dims ({liu['bands_turned_within_context']} of {liu['bands']} bands make a full turn within L); "
+               f"T_extra = 2 pi b^(d_extra/d) = {liu['extrapolation_bound']:,.0f} positions, the period of the first band "
+               f"that does not (past it that band shows angles unseen in training); with the model's scaling, "
+               f"{liu['bands_turned_within_context_scaled']} bands turn within L and "
+               f"{liu['bands_turned_within_extended_scaled']} within {Lx:,}")
     d, rb = section["roformer"]["distances"], section["roformer"]["relative_bound"]
     picks = sorted({0, len(d) // 4, len(d) // 2, 3 * len(d) // 4, len(d) - 1})
     ups = int(np.sum(np.diff(rb) > 0))
-    out.append("- RoFormer relative bound (2/d) sum |S_j|: " + ", ".join(f"{rb[i]:.3g} at {d[i]}" for i in picks)
-               + f" (rises at {ups} of {len(rb) - 1} sampled steps: not monotone)" * (ups > 0))
-    n = list(dict.fromkeys(t["lengths"]))
-    k = [t["lengths"].index(x) for x in n]
-    l4 = ", ".join(f"{t['llama4'][i]:.4g}" for i in k)
-    ss = ", ".join(f"{t['ssmax'][i]:.4g}" for i in k)
-    out.append(f"- attention temperature (factor on the logits) at n = {', '.join(map(str, n))}: this layer's own "
+    out.append("- RoFormer relative bound (2/d) sum_j |S_j| (a bound on |q^T R k| per unit of max|h_{i+1} - h_i|): "
+               + ", ".join(f"{rb[i]:.3g} at distance {d[i]:,}" for i in picks)
+               + f" (it rises between {ups} of {len(rb) - 1} consecutive sampled distances: not monotone)" * (ups > 0))
+    lengths = t["lengths"]
+    role = {n: ", ".join(r for r, x in (("L", L), ("N", section.get("length")), ("extended", Lx)) if x == n)
+            for n in lengths}
+    at = ", ".join(f"{n:,} ({role[n]})" if role[n] else f"{n:,}" for n in lengths)
+    l4 = ", ".join(f"{x:.4g}" for x in t["llama4"])
+    ss = ", ".join(f"{x:.4g}" for x in t["ssmax"])
+    out.append(f"- attention temperature (factor on the logits) at n = {at}: this layer's own "
                f"{t['rotary_logit_factor']:.4g}, the same at every n; for comparison at scale s = {t['scale']:g}: YaRN "
                f"{t['yarn'][0]:.4g}, LongRoPE {t['longrope'][0]:.4g} (both constant in n), Llama 4's NoPE-layer factor "
                f"{l4}, SSMax s ln n at s = 1 {ss}")

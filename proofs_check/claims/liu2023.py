@@ -89,3 +89,17 @@ def extrapolation_bound(case) -> float:
 )
 def _extrapolation_bound(case) -> float:
     return extrapolation_bound(case)
+
+
+claim(
+    id="liu2023.smaller_base_extrapolation",
+    paper_status="theorem",
+    source=SOURCE.replace("§3.3, Eq. 8 (critical dimension) and Eq. 9 / Theorem 2 (extrapolation bound of a "
+                          "base-tuned model)", "Theorem 1 (scaling law for smaller bases)"),
+    statement="Theorem 1, named only (the abstract): fine-tuning with a base smaller than 10000 in the pre-training "
+    "context improves extrapolation, without a bound once every dimension completes a period in training.",
+    kind="exact",
+    skip_reason="Theorem 1's conditions (the critical base below which every band turns within the tuning length): "
+    "the full text could not be reached: only the arXiv abstract/HTML opening and public summaries were found "
+    "(searched: stored web pages, public GitHub copies of the paper, the authors' code)",
+)

@@ -1,13 +1,19 @@
 r"""men2024 (Base of RoPE Bounds Context Length, arXiv 2405.14591): the similar-token gap and the base bound.
 
-Source checked: the arXiv abstract and HTML (v1) opening, and the paper's Fig. 1 (the fitted curve
-:math:`0.0424\,L^{1.628}`) as read in public summaries; the table of lower bounds is reproduced by
-:func:`petheory.bounds.long_context.men_smallest_base` at d = 128 (4.3e3 at 1k, 2.7e4 at 4k, 8.4e4 at 8k).
-``../shared/papers/outside.md`` gives 2.9e4 at 4k: a coarser scan that missed the island of passing
-bases starting at 2.70e4 (a finer grid finds it).
+Source read: the paper's full text (arXiv 2405.14591v1, as extracted to text in the public repository
+commotum/4D, ``Notes/Vision/pdfs-3/2024_RoPEBase.txt`` at commit c31dc4bb): §4.2 Theorem 1 (Eq. 9) and its
+proof (Appendix A, Eqs. 12-14), §4.3 Eqs. 10-11 (:math:`base_L = \inf\{base \mid B_{m,\theta}\ge 0,\ \forall
+m\in[0,1,\dots,L]\}`) and Table 2 (the numerical lower bounds, 1k to 1M). Su Jianlin's commentary
+(kexue.fm/archives/10122, 2024-05-29, read in a public copy) reports the same table and finds tighter values
+(1.2e4 at 2k, 2.3e5 at 16k) by a finer scan, and notes that the passing set is not closed upwards.
+No code by the authors was found. ``../shared/papers/outside.md`` gives 2.9e4 at 4k: Table 2 says 2.7e4,
+which passes at L = 4000 but not at L = 4096 (:func:`petheory.bounds.long_context.men_smallest_base`:
+2.69e4 at 4000, 2.86e4 at 4096).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from hypothesis import strategies as st
@@ -16,9 +22,9 @@ from petheory.bounds import long_context as lc
 from petheory.encodings import rope_frequencies
 from proofs_check.engine import Reading, claim, quantities
 
-SOURCE = ("men2024 (Men, Xu, Wang, Zhang, Lin, Han, Chen; arXiv 2405.14591, NeurIPS 2024) §4.2, Theorem 1, Eq. for "
-          "B_{m,theta}; §4.3 and Fig. 1 (lower bound of the base per context length). Checked against the arXiv "
-          "abstract/HTML opening and public summaries of Fig. 1; the table values are recomputed here, not read.")
+SOURCE = ("men2024 (Men, Xu, Wang, Zhang, Lin, Han, Chen; arXiv 2405.14591v1, NeurIPS 2024) §4.2 Theorem 1 (Eq. 9) "
+          "and Appendix A; §4.3 Eqs. 10-11, Table 2 and Fig. 1. Read in the full text (arXiv v1 as extracted in "
+          "github.com/commotum/4D, Notes/Vision/pdfs-3/2024_RoPEBase.txt, commit c31dc4bb)")
 
 
 # ============================================================================ Theorem 1: the similar-token gap
@@ -63,12 +69,15 @@ def similar_token_gap(case) -> float:
     id="men2024.similar_token_gap",
     paper_status="theorem",
     source=SOURCE,
-    statement=r"Theorem 1: for q and k with i.i.d. components of standard deviation $\sigma$ and a similar token "
-    r"$k^* = q + \epsilon$, $\frac{1}{2\sigma^2}\big(E[q^\top R_{m,\theta} k^*] - E[q^\top R_{m,\theta} k]\big) = "
-    r"\sum_{i=0}^{d/2-1}\cos(m\theta_i) = B_{m,\theta}$.",
+    statement=r"Theorem 1: 'Assuming that the components of query $q \in R^d$ and key $k \in R^d$ are independent and "
+    r"identically distributed, their standard deviations are denoted as $\sigma$. The key $k^* = q + \epsilon$ is a token "
+    r"similar to the query, where $\epsilon$ is a random variable with a mean of 0. Then' "
+    r"$\frac{1}{2\sigma^2}\big(E_{q,k^*}[q^\top R_{m,\theta} k^*] - E_{q,k}[q^\top R_{m,\theta} k]\big) = "
+    r"\sum_{i=0}^{d/2-1}\cos(m\theta_i) =: B_{m,\theta}$ (Eq. 9).",
     kind="exact",
     cases=_gap_cases,
-    reconstruction="q, k i.i.d. Gaussian with a common mean mu and std sigma, eps independent zero-mean noise; the "
+    reconstruction="q, k i.i.d. Gaussian with a common mean mu and std sigma (Appendix A's proof uses E[q] = E[k]), eps "
+    "independent zero-mean noise; the "
     "expectation is a Monte Carlo mean of 20000 draws, compared with 2 sigma^2 B_m within 6 standard errors. The "
     "logit is q^T R_{-m} k*, i.e. the query m positions after the key (R_m orthogonal, so the sign of m does not "
     "change B_m).",
@@ -125,9 +134,9 @@ def above_passes(case) -> float:
 claim(
     id="men2024.base_bounds_context",
     source=SOURCE,
-    statement=r"To keep the ability to attend more to similar tokens than to random ones up to context $L$, "
-    r"$B_{m,\theta} \ge 0$ must hold for all $0 \le m \le L$; this gives an absolute lower bound $b_L$ of the base "
-    r"for context $L$ (Fig. 1: $b_L \approx 0.0424 L^{1.628}$).",
+    statement=r"§4.3: 'in order to get the expected context length L, there is a lower bound of the base value': "
+    r"$base_L = \inf\{base \mid B_{m,\theta} \ge 0,\ \forall m \in [0, 1, \dots, L]\}$ (Eq. 11), 'an absolute lower "
+    r"bound for the base value to obtain certain context length capability' (Fig. 1: $b_L \approx 0.0424 L^{1.628}$).",
     kind="exact",
     paper_status="theorem",
     readings=[
@@ -137,5 +146,63 @@ claim(
         Reading("every_larger_base_passes", r"a lower bound in the usual sense: every base $b \ge b_L$ gives "
                 r"$B_{m,\theta}\ge 0$ for all $0\le m\le L$.", check=above_passes, cases=_above_cases,
                 examples={"quick": 30, "thorough": 400}),
+    ],
+)
+
+
+# ============================================================================ Table 2: the numbers behind Fig. 1
+
+# Table 2 as printed (context length in thousands -> lower bound of the base); d = 128 (Llama 2 / Baichuan2-7B heads)
+TABLE2 = {1: 4.3e3, 2: 1.6e4, 4: 2.7e4, 8: 8.4e4, 16: 3.1e5, 32: 6.4e5, 64: 2.1e6, 128: 7.8e6, 256: 3.6e7, 512: 6.4e7,
+          1024: 5.1e8}
+TABLE2_D = 128
+CHECKED_UP_TO = 64  # entries past 64k cost minutes of CPU per case (B_m at 128k+ positions on dozens of bases)
+
+
+def _half_unit(v: float) -> float:
+    """Half a unit in the last of the table's two significant digits: inf lies within v +- this."""
+    return 0.5 * 10.0 ** (math.floor(math.log10(v)) - 1)
+
+
+def table_entry_is_the_inf(k: int, L: int) -> float:
+    """> 0 when Table 2's entry for k thousand is not Eq. 11's inf at context L, to its two printed digits.
+
+    Two parts, a conjunction: no base in [v/3, v - h) passes (else the inf is smaller), and some base in
+    [v - h, v + h] passes (else the inf is not there). Both are searched on log grids of 64 points.
+    """
+    v = TABLE2[k]
+    h = _half_unit(v)
+    below = np.geomspace(v / 3.0, v - h, 64, endpoint=False)
+    passing_below = [b for b in below if lc.men_passes(b, d=TABLE2_D, context=L)]
+    inside = np.linspace(v - h, v + h, 64)
+    best_inside = max(lc.men_min_kernel(rope_frequencies(TABLE2_D, base=b), L)[0] for b in inside)
+    quantities(table_value=v, context=L, smallest_passing_base_found_below=min(passing_below, default=None),
+               best_min_B_m_within_rounding=best_inside)
+    low = (v - h - min(passing_below)) / v if passing_below else -1.0  # relative gap to the passing witness
+    return max(low, -best_inside)  # -best_inside > 0: no base within the printed rounding passes
+
+
+@st.composite
+def _table_cases(draw):
+    return {"k": draw(st.sampled_from([k for k in TABLE2 if k <= CHECKED_UP_TO]))}
+
+
+claim(
+    id="men2024.table2_lower_bounds",
+    source=SOURCE + "; Table 2 is a computed table, for which the paper names no status",
+    statement=r"Table 2: 'Context length and its corresponding lower bound of RoPE's base' (Eq. 11): 1k: 4.3e3, 2k: 1.6e4, "
+    r"4k: 2.7e4, 8k: 8.4e4, 16k: 3.1e5, 32k: 6.4e5, 64k: 2.1e6, 128k: 7.8e6, 256k: 3.6e7, 512k: 6.4e7, 1M: 5.1e8.",
+    kind="exact",
+    paper_status=None,
+    reconstruction="d = 128 (the head size of every model the paper trains); each entry read as Eq. 11's inf to the "
+    "two digits printed (inf within +-half a unit of the last digit); entries up to 64k are checked (128k and beyond "
+    "cost minutes per case). 'k' is ambiguous: both readings are checked.",
+    readings=[
+        Reading("k_is_1024", "Table 2's 'N k' is L = 1024 N positions (the usual meaning of a 4k context).",
+                check=lambda c: table_entry_is_the_inf(c["k"], 1024 * c["k"]), cases=_table_cases,
+                examples={"quick": 12, "thorough": 40}),
+        Reading("k_is_1000", "Table 2's 'N k' is L = 1000 N positions.",
+                check=lambda c: table_entry_is_the_inf(c["k"], 1000 * c["k"]), cases=_table_cases,
+                examples={"quick": 12, "thorough": 40}),
     ],
 )

@@ -1,7 +1,11 @@
 r"""su2021 (RoFormer, arXiv 2104.09864) §3.4.3: long-term decay of the RoPE inner product, Eq. (37) and Fig. 2.
 
-Source checked: RoFormer §3.4.3 (Abel summation with :math:`h_{d/2} = 0`, the relative upper bound
-:math:`\frac{1}{d/2}\sum_{j=1}^{d/2}|S_j|` "decays with the relative distance", Fig. 2 up to about 250).
+Source read: the full text (arXiv 2104.09864v5, as extracted to text in the public repository commotum/4D,
+``Notes/Vision/pdfs-3/2021_RoFormer.txt`` at commit c31dc4bb): §3.4.3 Eqs. (35)-(37), Abel summation with
+:math:`h_{d/2} = 0` and :math:`S_0 = 0`, and "the value of :math:`\frac{1}{d/2}\sum_{i=1}^{d/2}|S_i|` decay with the
+relative distance m - n increases by setting :math:`\theta_i = 10000^{-2i/d}`, as shown in Figure 2" (Fig. 2 plots
+it for distances up to about 250; §3.3 calls it "a long-term decay property", "One can prove that this setting
+provides" it). No status word is attached.
 outside.md's numbers (32.5 at r = 0, 4.47 at 1000, 7.49 at 4999, d = 128, base 1e4) are reproduced.
 """
 
@@ -15,8 +19,9 @@ from petheory.encodings import rope_frequencies
 from proofs_check.claims._strategies import reals
 from proofs_check.engine import Reading, claim, quantities
 
-SOURCE = ("su2021 (Su, Lu, Pan, Murtadha, Wen, Liu; RoFormer, arXiv 2104.09864) §3.4.3, Eq. (37) and Fig. 2; the "
-          "section names no status for it (a derivation in the text)")
+SOURCE = ("su2021 (Su, Lu, Pan, Murtadha, Wen, Liu; RoFormer, arXiv 2104.09864v5) §3.4.3, Eqs. (35)-(37) and Fig. 2; "
+          "the section names no status for it (a derivation in the text). Read in the full text (arXiv v5 as extracted in "
+          "github.com/commotum/4D, Notes/Vision/pdfs-3/2021_RoFormer.txt, commit c31dc4bb)")
 
 
 @st.composite
@@ -93,3 +98,51 @@ claim(
                 "over every earlier window, r < 5000", check=envelope, cases=_envelope_cases),
     ],
 )
+
+
+# ============================================================================ the corrected variant
+
+
+def dyadic_means(d: int, base: float, k_max: int) -> np.ndarray:
+    """Mean of the relative bound over each dyadic window [2^k, 2^(k+1)), k = 0..k_max."""
+    w = rope_frequencies(d, base=base)
+    b = lc.roformer_relative_bound(np.arange(0, 2 << k_max), w)
+    return np.array([b[(1 << k):(2 << k)].mean() for k in range(k_max + 1)])
+
+
+CORRECTED_LAST_WINDOW = 11  # windows up to [2048, 4096): the next one, [4096, 8192), rises for d = 32 and 64
+
+
+@st.composite
+def _dyadic_cases(draw):
+    return {"d": draw(st.sampled_from([32, 48, 64, 96, 128, 160, 192, 256])), "base": 10000.0,
+            "k": draw(st.integers(1, CORRECTED_LAST_WINDOW))}
+
+
+def dyadic_decay(case) -> float:
+    """> 0 when the mean over [2^k, 2^(k+1)) exceeds the mean over [2^(k-1), 2^k) (beyond rounding)."""
+    m = dyadic_means(case["d"], case["base"], case["k"])
+    quantities(mean_earlier_window=m[-2], mean_window=m[-1], window_start=1 << case["k"])
+    # each mean averages 2^k values of size <= d/4, each a sum of d/2 unit terms: rounding well below 1e-12 * d
+    return m[-1] - m[-2] - 1e-12 * case["d"]
+
+
+@claim(
+    id="su2021.long_term_decay__corrected",
+    source=SOURCE,
+    statement=r"Corrected: with $\theta_i = 10000^{-2i/d}$ and $d \ge 32$, the relative upper bound decays on average "
+    r"over octaves of distance: its mean over $[2^k, 2^{k+1})$ is non-increasing in $k$ for every octave below 4096. "
+    r"It does not decay pointwise (for d = 128 it first rises at r = 18) nor past the octave [2048, 4096): there it "
+    r"levels off (d = 128: octave means 4.66 to 4.72 from 4096 to 65536) and some later octaves rise (d = 32, 64: "
+    r"[4096, 8192)).",
+    kind="exact",
+    paper_status=None,
+    corrected_of="su2021.long_term_decay",
+    cases=_dyadic_cases,
+    examples={"quick": 40, "thorough": 88},
+    reconstruction="Written after the two readings of su2021.long_term_decay were refuted (exploratory in that sense); "
+    "the cases enumerate RoFormer's base 1e4, head sizes 32..256 and every octave up to [2048, 4096) (d = 16 fails "
+    "already at [16, 32): too few bands for any averaging).",
+)
+def _dyadic_decay(case) -> float:
+    return dyadic_decay(case)

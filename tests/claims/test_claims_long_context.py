@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from petheory.bounds import long_context as lc
+from petheory.encodings import rope_frequencies
 from proofs_check.claims import barbero2024, kazemnejad2023, liu2023, men2024, nakanishi2025, su2021, wu2025
 from proofs_check.engine import Context, get
 from proofs_check.runner import check_claim
@@ -23,10 +24,15 @@ EXPECTED = {
     "liu2023.critical_dimension": "holds",
     "liu2023.extrapolation_bound": "holds",
     "su2021.abel_bound": "holds",
+    "su2021.long_term_decay__corrected": "holds",
     "barbero2024.max_at_any_offset": "holds",
     "barbero2024.no_decay_isotropic": "holds",
+    "barbero2024.nope_cannot_sharpen": "holds",
     "wu2025.decay_mask_peak": "holds",
+    "wu2025.causal_mask_first_token": "holds",
+    "wu2025.sliding_window_first_token": "holds",
     "kazemnejad2023.nope_absolute_position": "holds",
+    "kazemnejad2023.nope_relative_position": "holds",
     "nakanishi2025.ssmax_prevents_fading": "holds",
 }
 
@@ -49,6 +55,24 @@ def test_roformer_decay_is_refuted_in_both_readings():
     rec = verdict("su2021.long_term_decay")
     assert rec["verdict"] == "refuted"
     assert {r["name"]: r["verdict"] for r in rec["readings"]} == {"monotone": "refuted", "envelope": "refuted"}
+
+
+def test_men_table2_is_not_eq11s_inf_in_either_reading():
+    """Table 2's 2k entry (1.6e4) is not Eq. 11's inf: 1.16e4 already passes (Su Jianlin's commentary finds 1.2e4)."""
+    rec = verdict("men2024.table2_lower_bounds")
+    assert rec["verdict"] == "refuted"
+    assert {r["name"]: r["verdict"] for r in rec["readings"]} == {"k_is_1024": "refuted", "k_is_1000": "refuted"}
+    assert lc.men_passes(1.16e4, d=128, context=2048) and lc.men_passes(1.16e4, d=128, context=2000)
+
+
+SKIPPED_FOR_THEIR_SOURCE = ["barbero2024.single_frequency_channel",
+                            "liu2023.smaller_base_extrapolation"]
+
+
+@pytest.mark.parametrize("claim_id", SKIPPED_FOR_THEIR_SOURCE)
+def test_statements_not_recovered_are_skipped_with_the_reason(claim_id):
+    rec = verdict(claim_id)
+    assert rec["verdict"] == "skipped" and "full text could not be reached" in get(claim_id).skip_reason
 
 
 def test_barbero_band_usage_is_not_decided_without_trained_records(tmp_path):
@@ -120,6 +144,19 @@ def test_planted_monotone_bound_holds(monkeypatch):
     assert rec["verdict"] == "holds"
 
 
+def test_planted_table2_of_eq11s_values_holds(monkeypatch):
+    # the entries Eq. 11 gives at L = 1024 k (1k: 4.29e3, 8k: 8.38e4), rounded to two digits: the checker accepts them
+    monkeypatch.setattr(men2024, "TABLE2", {1: 4.3e3, 8: 8.4e4})
+    rec = verdict("men2024.table2_lower_bounds#k_is_1024")
+    assert rec["verdict"] == "holds"
+
+
+def test_planted_octave_means_that_rise(monkeypatch):
+    real = lc.roformer_relative_bound
+    monkeypatch.setattr(lc, "roformer_relative_bound", lambda r, w: real(r, w) + 1e-3 * np.asarray(r, float))
+    assert verdict("su2021.long_term_decay__corrected")["verdict"] == "refuted"
+
+
 def test_planted_key_that_is_not_the_rotated_query(monkeypatch):
     real = barbero2024.best_key
     monkeypatch.setattr(barbero2024, "best_key", lambda q, w, r: real(q, w, r + 1))  # R^{r+1} q at offset r
@@ -135,16 +172,48 @@ def test_planted_correlated_queries_and_keys(monkeypatch):
     assert verdict("barbero2024.no_decay_isotropic")["verdict"] == "refuted"
 
 
+def test_planted_rope_head_sharpens_the_diagonal(monkeypatch):
+    def rope_logits(x, w_q, w_k, positions):  # the same head with RoPE (base 10): positions now reach the logits
+        q, k = x @ w_q.T, x @ w_k.T
+        w = rope_frequencies(q.shape[1], base=10.0)
+        rot = np.stack([barbero2024._rot(row, w, p) for row, p in zip(q, positions)])
+        rok = np.stack([barbero2024._rot(row, w, p) for row, p in zip(k, positions)])
+        return rot @ rok.T
+
+    monkeypatch.setattr(barbero2024, "head_logits", rope_logits)
+    assert verdict("barbero2024.nope_cannot_sharpen")["verdict"] == "refuted"
+
+
 def test_planted_peak_off_by_a_factor(monkeypatch):
     real = lc.decay_mask_peak
     monkeypatch.setattr(lc, "decay_mask_peak", lambda t, m: (real(t, m)[0], 2.0 * real(t, m)[1] + 2.0))
     assert verdict("wu2025.decay_mask_peak")["verdict"] == "refuted"
 
 
+@pytest.mark.parametrize("claim_id", ["wu2025.causal_mask_first_token", "wu2025.sliding_window_first_token"])
+def test_planted_epsilon_larger_than_the_smallest_weight(monkeypatch, claim_id):
+    real = wu2025.lemma_a1_epsilon
+    # three times the smallest weight (at most 1/(N-1), where the last token's bound reaches 0): too tight a bound
+    monkeypatch.setattr(wu2025, "lemma_a1_epsilon", lambda layers: min(3.0 * real(layers), 1.0 / (len(layers[0][0]) - 1)))
+    assert verdict(claim_id)["verdict"] == "refuted"
+
+
 def test_planted_bidirectional_mask_loses_position(monkeypatch):
     real = kazemnejad2023.causal_uniform_attention
     monkeypatch.setattr(kazemnejad2023, "causal_uniform_attention", lambda n, causal=True: real(n, causal=False))
     assert verdict("kazemnejad2023.nope_absolute_position")["verdict"] == "refuted"
+
+
+def test_planted_query_with_a_positive_position(monkeypatch):
+    real = kazemnejad2023.relative_construction
+
+    def plus_t(content_dim, head_dim, lam, rng):  # the query carries +t: the logits get lam (i + t), not relative
+        w_q, w_k = real(content_dim, head_dim, lam, rng)
+        w_q[head_dim, content_dim] = 1.0
+        return w_q, w_k
+
+    monkeypatch.setattr(kazemnejad2023, "relative_construction", plus_t)
+    assert verdict("kazemnejad2023.nope_relative_position")["verdict"] == "refuted"
 
 
 def test_planted_plain_softmax_fades(monkeypatch):

@@ -115,7 +115,7 @@ def test_long_context_section_applies_the_scaling():
     p = Positions("rotary", "rope_pi", {"base": 1e4, "pairing": "half", "scale": 4.0}, 64)
     s = lc.long_context_section(p, context=512, extended_context=2048, length=2048)
     assert s["liu"]["bands_turned_within_context_scaled"] < s["liu"]["bands_turned_within_context"]
-    assert s["temperature"]["scale"] == 4.0 and len(s["temperature"]["lengths"]) == 3
+    assert s["temperature"]["scale"] == 4.0 and s["temperature"]["lengths"] == [512, 2048]  # ascending, each once
 
 
 def test_long_context_section_refuses_what_it_cannot_read():
@@ -148,3 +148,15 @@ def test_blocked_min_kernel_matches_the_direct_sum(d, base, L):
     # both round each argument m*theta (|m theta| <= L): (d/2) terms of error ~ L * eps each, times a few
     assert abs(mn - full.min()) <= 4 * (d / 2) * L * EPS
     assert at == int(np.argmin(full)) or abs(full[at] - full.min()) <= 4 * (d / 2) * L * EPS
+
+
+def test_lines_name_lengths_by_role_and_say_where_the_extended_context_comes_from():
+    p = Positions("rotary", "rope_pi", {"base": 1e4, "pairing": "half", "scale": 4.0}, 64)
+    s = lc.long_context_section(p, context=512, extended_context=2048, length=1024,
+                                extended_from="factor 4 x L; max_position_embeddings is 512")
+    lines = lc.long_context_lines(s)
+    ext = next(x for x in lines if "extended context" in x)
+    assert "(factor 4 x L; max_position_embeddings is 512)" in ext
+    assert "frequencies pass " in ext or "frequencies fail " in ext  # whole words, not 'passe'
+    temp = next(x for x in lines if x.startswith("- attention temperature"))
+    assert "n = 512 (L), 1,024 (N), 2,048 (extended)" in temp
