@@ -160,3 +160,21 @@ def test_lines_name_lengths_by_role_and_say_where_the_extended_context_comes_fro
     assert "frequencies pass " in ext or "frequencies fail " in ext  # whole words, not 'passe'
     temp = next(x for x in lines if x.startswith("- attention temperature"))
     assert "n = 512 (L), 1,024 (N), 2,048 (extended)" in temp
+
+
+@pytest.mark.parametrize("d,L", [(64, 700), (128, 1024), (128, 3000), (32, 2048)])
+def test_smallest_base_with_witnesses_is_the_plain_scan(d, L):
+    """The witness filter only skips full scans of bases it has seen fail: the answer is the plain grid scan's."""
+    lo, hi, per_decade, rel = 2.0, 1e9, 64, 1e-4
+    grid = np.geomspace(lo, hi, int(math.ceil(math.log10(hi / lo) * per_decade)) + 1)
+    prev = None
+    for b in grid:
+        if lc.men_passes(b, d=d, context=L):
+            a, c = prev, float(b)
+            while prev is not None and c / a - 1.0 > rel:
+                mid = math.sqrt(a * c)
+                a, c = (a, mid) if lc.men_passes(mid, d=d, context=L) else (mid, c)
+            want = c
+            break
+        prev = float(b)
+    assert lc.men_smallest_base(d, L, lo=lo, hi=hi, per_decade=per_decade, rel=rel) == want
