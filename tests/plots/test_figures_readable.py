@@ -196,11 +196,6 @@ NOT_SPLIT = {
     "bounds.rademacher_gap": "trains its models inside the figure (runs/bounds cache); the training must become an experiment",
     "bounds.alibi_drift": "trains its model inside the figure (runs/bounds cache); the training must become an experiment",
     "coupling.minilm_terms": "reads all-MiniLM-L6-v2's weights; draws from matrices its JSON does not keep",
-    "empirical.table5": "records figure; drawing and grouping in one function",
-    "empirical.gu2025_accuracy": "records figure; drawing and grouping in one function",
-    "empirical.gu2025_ablation": "records figure; drawing and grouping in one function",
-    "retrieval.accuracy": "records figure; drawing and the table in one function",
-    "retrieval.depth": "records figure; drawing and the table in one function",
     "compare.encodings": "engineer A's module (plots/compare.py)",
     "models.report": "engineer A's module (plots/models.py)",
 }
