@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import os
 import time
 
@@ -55,3 +56,65 @@ def once_per_test_run(tmp_path_factory, name: str, compute):
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, done)
     return json.loads(text)
+
+
+# ----------------------------------------------------------------------------- records planted by several test files
+
+#: The context lengths of :func:`retrieval_record` (training context 32).
+RETRIEVAL_LENGTHS = [32, 64, 128, 256, 512]
+
+
+def retrieval_record(task, seed, accs: dict, coverage: dict | None = None) -> dict:
+    """A retrieval record as the runner writes it. accs: label -> list over RETRIEVAL_LENGTHS; coverage: label ->
+    list of out-of-range counts (default: in range)."""
+    methods = {}
+    for label, vals in accs.items():
+        cov = (coverage or {}).get(label, [0] * len(RETRIEVAL_LENGTHS))
+        methods[label] = {"spec": label, "kind": "swapped", "by_length": {
+            str(N): {"seq_acc": a, "token_acc": a, "coverage": {"bands": 16, "full_turn": 3, "out_of_range": c}}
+            for N, a, c in zip(RETRIEVAL_LENGTHS, vals, cov)}}
+    return {"task": task, "pe": "rope", "seed": seed, "train_len": 32, "config": {}, "history": [],
+            "final": {"train": {"seq_acc": 1.0}, "test": {"32": {"seq_acc": 1.0}}},
+            "retrieval": {"metric": "seq_acc" if task == "passkey" else "token_acc", "train_context": 32,
+                          "lengths": RETRIEVAL_LENGTHS, "finetune_setup": {"factor": 2}, "methods": methods}}
+
+
+def gu2025_record(task, name, acc, size="paper", seed=0, loss=1.0, drop=0.0):
+    """A gu2025 record as train() writes it, with chosen accuracy, mean train loss and shallow-head drop."""
+    from petheory.experiments import GU2025_PES
+    from petheory.nn import preset
+
+    cfg = preset(task, size, pe=GU2025_PES[name], seed=seed)
+    L = cfg.task.params.get("max_len", 128)
+    n_layer = cfg.model.n_layer
+    heads = [{"layer": l, "head": h, "value": acc, "drop": drop if (l, h) == (0, 0) else 0.0}
+             for l in range(n_layer) for h in range(2)]
+    return {"task": task, "pe": GU2025_PES[name], "seed": seed, "config": cfg.as_dict(), "config_hash": cfg.hash(), "train_len": L,
+            "kind": "classification", "model": {"n_layer": n_layer},
+            "final": {"test": {str(L): {"acc": acc, "loss": 1.0}}, "train": {"acc": acc, "loss": 1.0}},
+            "history": [{"train_loss": loss}], "chance": {"acc": 1 / 70},
+            "ablation": {"metric": "acc", "split": "train+test", "baseline": acc, "heads": heads}}
+
+
+def write_runs(root, records):
+    """Each record as ``root/runs/<task>/<pe>-<seed>-<i>/record.json``, where the runs/ reader finds it."""
+    for i, r in enumerate(records):
+        d = root / "runs" / r["task"] / f"{r['pe']}-{r['seed']}-{i}"
+        d.mkdir(parents=True)
+        (d / "record.json").write_text(json.dumps(r))
+
+
+# ----------------------------------------------------------------------------- rounding models shared by test files
+
+
+def ladder_tol(n, d):
+    """Absolute error of a RoPE or sinusoidal distance over positions p < n and frequencies omega <= 1 (d entries).
+
+    An angle p omega is rounded by at most n u, so each sine/cosine (or half-angle chord) coordinate is off by
+    (n + 1) u, a difference of two by 2 (n + 1) u, and a distance (norm of d such coordinates, times sqrt 2 for
+    RoPE) by sqrt(2 d) 2 (n + 1) u; plus gamma_{d+2} of the distance (at most 2 sqrt(d) here) for the norm.
+    """
+    from petheory.rounding import gamma, unit_roundoff
+
+    u = unit_roundoff()
+    return math.sqrt(2 * d) * 2 * (n + 1) * u + gamma(d + 2) * 2 * math.sqrt(d)
