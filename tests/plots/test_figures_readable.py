@@ -191,7 +191,6 @@ def _pixels(path):
 #: Registered figures not yet split into a record and a drawing of it (their ``fn`` computes and draws in one
 #: go, so the committed PNG cannot be checked against its JSON): each with what is left. The list only shrinks.
 NOT_SPLIT = {
-    "bounds.pe_norms": "theory figure; draws from arrays its JSON does not keep",
     "bounds.wavelet_decay": "theory figure; draws from arrays its JSON does not keep",
     "bounds.rademacher_gap": "trains its models inside the figure (runs/bounds cache); the training must become an experiment",
     "bounds.alibi_drift": "trains its model inside the figure (runs/bounds cache); the training must become an experiment",
