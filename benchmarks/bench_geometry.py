@@ -8,6 +8,10 @@ Cases (full sizes; ``--quick`` shrinks them to a smoke test):
    metric="precomputed")`` (scikit-learn >= 1.8: a dense ``scipy.linalg.eigh`` of the
    double-centred matrix) + the textbook stress-1 (``scipy.spatial.distance.pdist``). Target:
    >= 30x faster, the same top-8 eigenvalues to 1e-8.
+1b. The same top-8 classical MDS (eigenvalues and coordinates, no stress) against what a competent
+   user writes without petheory: ``scipy.sparse.linalg.eigsh(B, k=8, which="LA")`` on the dense
+   double-centred matrix ``B = -1/2 J D^2 J`` (formed once, ARPACK on dense ``dsymv`` products).
+   This is the fair peer for the Lanczos path; case 1's ratio is against a dense ``eigh`` of everything.
 2. n = 1024: classical MDS (rank 2) + stress against ``sklearn.manifold.MDS`` (SMACOF, metric,
    300 iterations, random and classical-MDS starts): stress and time side by side.
 3. n = 32768 positions: top-8 MDS straight from the positional distributions
@@ -42,7 +46,7 @@ from harness import Case, add_output_arguments, destination, machine_info, publi
 from petheory import geometry as geo  # noqa: E402
 
 NAME = "geometry"
-TITLE = "classical MDS + stress (petheory.geometry) vs scikit-learn ClassicalMDS and SMACOF"
+TITLE = "classical MDS + stress (petheory.geometry) vs scikit-learn ClassicalMDS and SMACOF, and vs scipy eigsh"
 RANK = 8
 V_TYPES, OBS = 512, 200
 
@@ -90,6 +94,29 @@ def sklearn_top(D, r):
 
     cm = ClassicalMDS(n_components=r, metric="precomputed").fit(D)
     return cm.eigenvalues_, stress1_textbook(cm.embedding_, D)
+
+
+def ours_mds_top(D, r):
+    return geo.classical_mds(D, rank=r).eigenvalues[:r]
+
+
+def eigsh_mds_top(D, r):
+    """Top-r classical MDS as a competent scipy user writes it: form B = -1/2 J D^2 J densely (one pass of
+    row/column means), then ARPACK's Lanczos for the r largest eigenpairs; coordinates V sqrt(lambda)."""
+    from scipy.sparse.linalg import eigsh
+
+    D2 = D * D
+    row = D2.mean(axis=1)
+    B = -0.5 * (D2 - row[:, None] - row[None, :] + row.mean())
+    vals, vecs = eigsh(B, k=r, which="LA")
+    order = np.argsort(vals)[::-1]
+    _coords = vecs[:, order] * np.sqrt(np.clip(vals[order], 0.0, None))
+    return vals[order]
+
+
+def eig_agree(ours, ref):
+    # The same bar as case 1: the top-r eigenvalues to 1e-8 absolute (lambda_1 is O(100) here).
+    return float(np.max(np.abs(ours - ref))), 1e-8
 
 
 def top_agree(ours, ref):
@@ -180,6 +207,8 @@ def main(argv=None) -> int:
     cases = [
         Case(f"top-{RANK} MDS + stress-1, n={n_top} (vs ClassicalMDS)", lambda: ours_top(D_top, RANK),
              lambda: sklearn_top(D_top, RANK), top_agree, {"n": n_top, "rank": RANK}),
+        Case(f"top-{RANK} MDS, n={n_top} (vs eigsh on the dense double-centred B)", lambda: ours_mds_top(D_top, RANK),
+             lambda: eigsh_mds_top(D_top, RANK), eig_agree, {"n": n_top, "rank": RANK}),
         Case(f"classical MDS rank 2 + stress-1 vs SMACOF (random init), n={n_smacof}", lambda: ours_mds2(D_sm),
              lambda: sklearn_smacof(D_sm, "random"), stress_range, {"n": n_smacof}),
         Case(f"classical MDS rank 2 + stress-1 vs SMACOF (classical-MDS init), n={n_smacof}", lambda: ours_mds2(D_sm),
@@ -199,8 +228,16 @@ def main(argv=None) -> int:
     big = large_top(n_large, RANK, stress=not args.no_large_stress)
     print(f"  n={n_large}: {big['top_s']:.1f} s, peak RSS {big['ru_maxrss_mb']:.0f} MB", flush=True)
 
-    ratio = results[0].ratio
+    ratio, peer = results[0].ratio, results[1].ratio
     lines = [
+        f"**Two ratios for top-{RANK} MDS at n={n_top}**: **{ratio:.1f}x** against scikit-learn's ClassicalMDS (a dense "
+        f"`eigh` of all {n_top} eigenpairs; with stress-1 on both sides) and **{peer:.2f}x** against the competent peer, "
+        f"`scipy.sparse.linalg.eigsh` for the top {RANK} of the dense double-centred matrix (MDS alone, "
+        f"{results[1].ours_median * 1e3:.0f} ms vs {results[1].reference_median * 1e3:.0f} ms). The first is the headline "
+        f"against the reference library; the second is what the Lanczos path buys over a user who already knows to ask "
+        f"ARPACK for {RANK} eigenpairs: both run ARPACK on matrix-vector products, petheory's on the implicitly centred "
+        f"D^2 (symmetric `dsymv`, half the matrix read) without forming B.",
+        "",
         f"**Target 1** (n={n_top}, >= 30x, eigenvalues to 1e-8): ratio **{ratio:.1f}x** "
         f"({'met' if ratio >= 30 else 'missed'}); largest eigenvalue difference "
         f"{np.max(np.abs(ev_ours - ev_ref)):.1e} (lambda_1 = {ev_ref[0]:.4g}), stress-1 "
@@ -209,8 +246,8 @@ def main(argv=None) -> int:
         f"computes stress in cache-sized row blocks (one GEMM each); both also validate the n x n input.",
         "",
         f"**SMACOF** (n={n_smacof}, rank 2, stress-1 with optimal scale): classical MDS {s_mds2:.4f} "
-        f"({results[1].ours_median:.2f} s); sklearn SMACOF random init {s_rand:.4f} ({results[1].reference_median:.2f} s), "
-        f"classical-MDS init {s_cmds:.4f} ({results[2].reference_median:.2f} s); petheory's `smacof` started from "
+        f"({results[2].ours_median:.2f} s); sklearn SMACOF random init {s_rand:.4f} ({results[2].reference_median:.2f} s), "
+        f"classical-MDS init {s_cmds:.4f} ({results[3].reference_median:.2f} s); petheory's `smacof` started from "
         f"classical MDS {s_refined:.4f} (+{t_refine:.2f} s). Classical MDS is strain-optimal, not stress-optimal: "
         f"SMACOF lowers stress at the same rank (cirrincione2026.hellinger_mds_optimal is refuted for stress).",
         "",

@@ -21,6 +21,7 @@ are not records: a truncated or hand-edited file is skipped and named in
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -42,6 +43,36 @@ class Found:
 
     def by_task(self, task: str) -> list[dict]:
         return [r for r in self.records if r.get("task") == task]
+
+
+def source_hash(root=None) -> str:
+    """SHA-256 of the petheory package source (every ``*.py`` under ``root``, path and bytes, sorted).
+
+    Parameters
+    ----------
+    root : path-like, optional
+        The package directory; default: the installed ``petheory`` package.
+
+    Returns
+    -------
+    str
+        ``"sha256:<64 hex digits>"``. Written by the trainer into every record (``source``), so that
+        runs compared by a claim can be checked to come from the same code even where the tree was
+        copied without its ``.git`` or the commit was relabelled by hand.
+
+    Examples
+    --------
+    >>> source_hash().startswith("sha256:")
+    True
+    """
+    root = Path(__file__).resolve().parent if root is None else Path(root)
+    h = hashlib.sha256()
+    for f in sorted(root.rglob("*.py"), key=lambda q: q.relative_to(root).as_posix()):
+        if "__pycache__" in f.parts:
+            continue
+        h.update(f.relative_to(root).as_posix().encode() + b"\0")
+        h.update(f.read_bytes() + b"\0")
+    return "sha256:" + h.hexdigest()
 
 
 def runs_dir(workdir=".") -> Path:

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+import math
+import os
+import time
 
 
 def check_claim(claim_id: str, budget: int | None = None) -> dict:
@@ -17,3 +21,100 @@ def check_claim(claim_id: str, budget: int | None = None) -> dict:
     if budget is not None and c.kind in ("exact", "symbolic"):
         c = dataclasses.replace(c, examples={"quick": budget})
     return runner.check_claim(c, profile="quick", seed=0)
+
+
+#: How long a test worker waits for a value another worker computes (the catalogue run: 1-3 min on 2 loaded cores)
+SHARED_WAIT_S = 1800
+
+
+def once_per_test_run(tmp_path_factory, name: str, compute):
+    """``compute()`` (a JSON value) once per test run, even under pytest-xdist: the first worker that asks
+    computes it and writes it next to the workers' temp folders (atomically); the others wait for that file
+    and read it. Every worker gets the value through the same JSON round trip, so all see the same data."""
+    run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID")  # one id per test run, shared by its workers
+    if run_id is None:  # no xdist: one process, a session fixture already runs once
+        return json.loads(json.dumps(compute(), allow_nan=False))
+    shared = tmp_path_factory.getbasetemp().parent
+    done, failed, claim = (shared / f"{name}-{run_id}{ext}" for ext in (".json", ".failed", ".claim"))
+    try:
+        os.close(os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:  # another worker computes it
+        deadline = time.monotonic() + SHARED_WAIT_S
+        while not done.exists():
+            if failed.exists():
+                raise RuntimeError(f"the shared {name} failed in another worker: {failed.read_text()}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"waited {SHARED_WAIT_S} s for another worker's {name}")
+            time.sleep(0.2)
+        return json.loads(done.read_text(encoding="utf-8"))
+    try:
+        text = json.dumps(compute(), allow_nan=False)
+    except BaseException as e:
+        failed.write_text(f"{type(e).__name__}: {e}")
+        raise
+    tmp = done.with_suffix(".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, done)
+    return json.loads(text)
+
+
+# ----------------------------------------------------------------------------- records planted by several test files
+
+#: The context lengths of :func:`retrieval_record` (training context 32).
+RETRIEVAL_LENGTHS = [32, 64, 128, 256, 512]
+
+
+def retrieval_record(task, seed, accs: dict, coverage: dict | None = None) -> dict:
+    """A retrieval record as the runner writes it. accs: label -> list over RETRIEVAL_LENGTHS; coverage: label ->
+    list of out-of-range counts (default: in range)."""
+    methods = {}
+    for label, vals in accs.items():
+        cov = (coverage or {}).get(label, [0] * len(RETRIEVAL_LENGTHS))
+        methods[label] = {"spec": label, "kind": "swapped", "by_length": {
+            str(N): {"seq_acc": a, "token_acc": a, "coverage": {"bands": 16, "full_turn": 3, "out_of_range": c}}
+            for N, a, c in zip(RETRIEVAL_LENGTHS, vals, cov)}}
+    return {"task": task, "pe": "rope", "seed": seed, "train_len": 32, "config": {}, "history": [],
+            "final": {"train": {"seq_acc": 1.0}, "test": {"32": {"seq_acc": 1.0}}},
+            "retrieval": {"metric": "seq_acc" if task == "passkey" else "token_acc", "train_context": 32,
+                          "lengths": RETRIEVAL_LENGTHS, "finetune_setup": {"factor": 2}, "methods": methods}}
+
+
+def gu2025_record(task, name, acc, size="paper", seed=0, loss=1.0, drop=0.0):
+    """A gu2025 record as train() writes it, with chosen accuracy, mean train loss and shallow-head drop."""
+    from petheory.experiments import GU2025_PES
+    from petheory.nn import preset
+
+    cfg = preset(task, size, pe=GU2025_PES[name], seed=seed)
+    L = cfg.task.params.get("max_len", 128)
+    n_layer = cfg.model.n_layer
+    heads = [{"layer": l, "head": h, "value": acc, "drop": drop if (l, h) == (0, 0) else 0.0}
+             for l in range(n_layer) for h in range(2)]
+    return {"task": task, "pe": GU2025_PES[name], "seed": seed, "config": cfg.as_dict(), "config_hash": cfg.hash(), "train_len": L,
+            "kind": "classification", "model": {"n_layer": n_layer},
+            "final": {"test": {str(L): {"acc": acc, "loss": 1.0}}, "train": {"acc": acc, "loss": 1.0}},
+            "history": [{"train_loss": loss}], "chance": {"acc": 1 / 70},
+            "ablation": {"metric": "acc", "split": "train+test", "baseline": acc, "heads": heads}}
+
+
+def write_runs(root, records):
+    """Each record as ``root/runs/<task>/<pe>-<seed>-<i>/record.json``, where the runs/ reader finds it."""
+    for i, r in enumerate(records):
+        d = root / "runs" / r["task"] / f"{r['pe']}-{r['seed']}-{i}"
+        d.mkdir(parents=True)
+        (d / "record.json").write_text(json.dumps(r))
+
+
+# ----------------------------------------------------------------------------- rounding models shared by test files
+
+
+def ladder_tol(n, d):
+    """Absolute error of a RoPE or sinusoidal distance over positions p < n and frequencies omega <= 1 (d entries).
+
+    An angle p omega is rounded by at most n u, so each sine/cosine (or half-angle chord) coordinate is off by
+    (n + 1) u, a difference of two by 2 (n + 1) u, and a distance (norm of d such coordinates, times sqrt 2 for
+    RoPE) by sqrt(2 d) 2 (n + 1) u; plus gamma_{d+2} of the distance (at most 2 sqrt(d) here) for the norm.
+    """
+    from petheory.rounding import gamma, unit_roundoff
+
+    u = unit_roundoff()
+    return math.sqrt(2 * d) * 2 * (n + 1) * u + gamma(d + 2) * 2 * math.sqrt(d)

@@ -26,3 +26,15 @@ def scratch():
     yield
     engine._CLAIMS.clear()
     engine._CLAIMS.update(before)
+
+
+@pytest.fixture(scope="session")
+def catalogue_records(tmp_path_factory):
+    """The records of one quick check of every built-in claim, as a fresh clone computes them
+    (:func:`proofs_check.verdict_table.fresh_records`): computed once per test run, on first use, and shared
+    by every generated-text check (the verdict table, the README's counts, the contract fields of every
+    claim), so the whole run checks the catalogue once, not once per module or per xdist worker."""
+    from _helpers import once_per_test_run
+    from proofs_check.verdict_table import fresh_records
+
+    return once_per_test_run(tmp_path_factory, "catalogue-records", fresh_records)

@@ -17,14 +17,15 @@ theory                    numpy/scipy float64 formulas: no torch, no file readin
 loaders+io                reading encodings and model files, atomic writes, runs and records, the PE grammar
 nn+experiments+sweep      torch: models, tasks, training, the paper experiments, grids of runs
 plots                     records -> matplotlib figures
-cli                       the ``petheory`` command: parse, then call the library
 proofs_check              the claim catalogue and its runner
+cli                       the ``petheory`` command (and ``python -m proofs_check``, which is ``petheory check``):
+                          parse, then call the library or the catalogue
 ========================  =====================================================================
 
-A layer imports only from its own layer and the layers below it (``cli`` and ``proofs_check`` share
-the top level: ``petheory check`` runs the catalogue and ``python -m proofs_check`` is ``petheory check``); the Markdown ends with the
-imports that go up a layer, if any. ``tests/project/test_layers.py`` holds the theory layer to that. This file uses only the standard library, so the test can load
-it without importing petheory.
+A layer imports only from its own layer and the layers below it; the Markdown ends with the
+imports that go up a layer, if any. ``tests/project/test_layers.py`` holds the package to that,
+function-level imports included (:func:`climbing_imports`). This file uses only the standard
+library, so the test can load it without importing petheory.
 """
 
 from __future__ import annotations
@@ -52,14 +53,14 @@ THEORY = ("encodings*", "toeplitz*", "spectral*", "coupling*", "bounds*", "geome
 #: the public theory names), usable from every layer.
 LAYERS = (
     ("helpers", ("petheory", "petheory.errors", "petheory._validate", "petheory._memory", "petheory.plugins", "petheory.texttable",
-                 "petheory.data*")),
+                 "petheory.data*", "petheory.loaders.paths")),
     ("theory", tuple(f"petheory.{p}" for p in THEORY) + tuple(f"petheory.{p}.*" for p in THEORY)),
     ("loaders+io", ("petheory.loaders*", "petheory.io", "petheory.records", "petheory.spec")),
     ("analyses", ("petheory.analyses*",)),
     ("nn+experiments+sweep", ("petheory.nn*", "petheory.provenance", "petheory.experiments*", "petheory.sweep*")),
     ("plots", ("petheory.plots*",)),
-    ("cli", ("petheory.cli*", "petheory.__main__")),
-    ("proofs_check", ("proofs_check*",)),
+    ("proofs_check", ("proofs_check", "proofs_check.[!_]*", "proofs_check._[!_]*")),
+    ("cli", ("petheory.cli*", "petheory.__main__", "proofs_check.__main__")),
 )
 
 
@@ -191,9 +192,39 @@ def where(root: Path = ROOT) -> str:
 def upward_edges(g: dict[str, set[str]]) -> list[tuple[str, str]]:
     """Imports from a lower layer into a higher one (what the layering forbids)."""
     order = {layer: i for i, (layer, _) in enumerate(LAYERS)}
-    order["proofs_check"] = order["cli"]  # one top level: `petheory check` runs the catalogue, `python -m proofs_check` is it
     return sorted((m, d) for m, ds in g.items() for d in ds
                   if m != "petheory" and layer_of(m) and layer_of(d) and order[layer_of(d)] > order[layer_of(m)])
+
+
+def function_imports(path: Path, name: str | None = None, root: Path = ROOT) -> list[tuple[int, str, str, str | None]]:
+    """The imports of ``path`` made inside a function (lazily, when it runs): ``(line, function, module,
+    imported name or None)``, relative imports resolved as in :func:`imports`."""
+    name = name or module_name(path, root)
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    lines: dict[int, str] = {}
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for node in ast.walk(fn):
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    lines.setdefault(node.lineno, fn.name)  # the outermost function (ast.walk visits it first)
+    return [(line, lines[line], mod, attr) for line, mod, attr in imports(path, name, root) if line in lines]
+
+
+def climbing_imports(root: Path = ROOT) -> list[tuple[str, str, int, str]]:
+    """Function-level imports that climb back up a layer: ``(module, function, line, imported module)``
+    where the imported module's layer is above the importing one's. A lazy import is how a lower layer
+    reaches up without an import error (the higher module has loaded by the time the function runs), so
+    it is counted on its own: the layering holds only when this list is empty or justified."""
+    known = modules(root)
+    order = {layer: i for i, (layer, _) in enumerate(LAYERS)}
+    out = set()
+    for name, path in known.items():
+        here = layer_of(name)
+        for line, fn, mod, attr in function_imports(path, name, root):
+            there = layer_of(target(mod, attr, known))
+            if here and there and order[there] > order[here]:
+                out.add((name, fn, line, target(mod, attr, known)))
+    return sorted(out)
 
 
 def main(argv=None) -> int:
@@ -220,8 +251,11 @@ def main(argv=None) -> int:
                 print(f"{m} -> {d}")
         return 0
     up = upward_edges(g)
+    lazy = climbing_imports()
     text = markdown(g) + ("\n".join(["**imports that go up a layer**", "", *(f"- `{m}` -> `{d}`" for m, d in up)]) + "\n"
                           if up else "")
+    text += f"\n{len(lazy)} function-level imports climb back up a layer" + "".join(
+        f"\n- `{m}.{fn}` (line {line}) -> `{d}`" for m, fn, line, d in lazy) + "\n"
     try:
         sys.stdout.write(text)
     except BrokenPipeError:  # `| head`

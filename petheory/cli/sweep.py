@@ -43,7 +43,7 @@ def run(args) -> int:
     from petheory import sweep
     from petheory.cli._console import console as make_console
     from petheory.cli._describe import describe_spec
-    from petheory.cli.train import parse_sets
+    from petheory.cli._sets import parse_sets
     from petheory.io import atomic_write_json
     from petheory.spec import parse_pe_spec
 

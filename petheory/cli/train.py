@@ -16,20 +16,6 @@ DESCRIPTION = (
 )
 
 
-def parse_sets(items) -> dict:
-    """``key=value`` pairs; values are JSON when they parse (numbers, true, lists), else strings."""
-    out = {}
-    for item in items or []:
-        key, eq, val = item.partition("=")
-        if not eq or not key.strip():
-            raise ValidationError(f"--set {item!r} must look like key=value (e.g. epochs=3, model.d_model=32, task.n_train=100)")
-        try:
-            out[key.strip()] = json.loads(val)
-        except json.JSONDecodeError:
-            out[key.strip()] = val
-    return out
-
-
 def _check_set_types(base: dict, over: dict) -> None:
     """``--set lr=abc``: say that lr is a number (the preset's value), not that 'abc' is not > 0."""
     for key, val in over.items():
@@ -77,6 +63,7 @@ def run(args) -> int:
 
     from petheory import sweep
     from petheory.cli._describe import describe_spec
+    from petheory.cli._sets import parse_sets
     from petheory.io import atomic_write_json
     from petheory.nn import preset, train
     from petheory.nn.train import CHECKPOINT, RECORD, load_checkpoint

@@ -321,7 +321,7 @@ def make_record(config: "TrainConfig", chash: str, data, mcfg, model, initial, h
                 device, probe=None) -> dict:
     """The JSON record of a finished run (see the module docstring); one builder for every trainer."""
     from petheory import __version__
-    from petheory.provenance import source_hash
+    from petheory.records import source_hash
 
     return _jsonable({
         "petheory": __version__, "commit": _commit(), "source": source_hash(), "preset": identify(config), "config": config.as_dict(),

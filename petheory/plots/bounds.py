@@ -66,74 +66,92 @@ def mark_n_max(a, n_max: int = N_MAX) -> None:
 # =============================================================================== 1. norms vs position
 
 
-@figure("bounds.pe_norms", "li2025 Table 2: ||PE(pos)|| vs position per PE past N_max, stated bounds; ALiBi bias magnitude",
-        illustrates=("li2025.input_norm_bounds", "li2025.sinusoidal_norm_bound", "li2025.legendre_bounded", "li2025.learned_no_extrapolation"))
-def pe_norms_figure(outdir, *, preset="quick", seed=0):
+_WAVELET_NORMS = [(("l2", "unit"), "-"), (("paper", "unit"), "--"), (("none", "unit"), "-."), (("l2", "position"), "-"),
+                  (("paper", "position"), "--")]
+
+
+def _pe_norm_curves(seed: int) -> list[tuple]:
+    """The curves of ``bounds.pe_norms``: (panel, key, PE, params, colour, line style, draw the stated bound)."""
+    std = enc.info("learned").params["std"]  # the registry's initialisation, as every other command uses it
+    return [
+        ("absolute", "sinusoidal", "sinusoidal", {}, COLORS["sinusoidal"], "-", True),
+        ("absolute", "random (fixed, not in Table 2)", "random", {"seed": seed}, COLORS["random"], "-", False),
+        ("absolute", rf"learned (init $\mathcal{{N}}(0, {std:g}^2)$, clamped past $N_{{max}}$)", "learned", {"seed": seed},
+         COLORS["learned"], "-", True),
+        ("absolute", "legendre (orthonormal=False)", "legendre", {}, COLORS["legendre"], "-", True),
+        ("absolute", "nope", "nope", {}, COLORS["nope"], "-", True),
+        *(("wavelet", wavelet_label(dil, nm), "wavelet", {"normalisation": nm, "dilation": dil}, "C4" if dil == "unit" else "C9",
+           ls, False) for (nm, dil), ls in _WAVELET_NORMS),
+        ("legendre", r"$x = \mathrm{pos}/(N_{max}-1)$, clipped at 1", "legendre", {}, "C5", "-", True),
+        ("legendre", r"$x = 1 - e^{-\mathrm{pos}/N_{max}}$", "legendre", {"position_map": "exp"}, "C6", "--", False),
+        ("inset", r"$x = \mathrm{pos}/(N_{max}-1)$, extrapolated past 1", "legendre", {"beyond": "extrapolate"}, "C3", "-.", False),
+    ]
+
+
+def pe_norms_data(preset: str = "quick", seed: int = 0) -> dict:
+    """The ``bounds.pe_norms`` record: ||PE(pos)|| per curve of :func:`_pe_norm_curves` with li2025 Table 2's stated
+    bound, the wavelet atoms' support ends, and ALiBi's largest bias magnitude per head over inference lengths."""
+    d, L = 64, 8 * N_MAX
+    data = {"d": d, "n_max": N_MAX, "positions": list(range(L)), "curves": {}, "alibi": {}}
+    for panel, key, name, params, color, ls, stated in _pe_norm_curves(seed):
+        nb = bounds.norm_bound(name, L, d, n_max=N_MAX, **params)
+        data["curves"][key] = {"pe": name, "params": nb.params, "norm": bounds.pe_norms(name, L, d, **nb.params).tolist(),
+                               "stated": nb.stated, "stated_formula": nb.stated_formula, "explicit": nb.explicit}
+        if name == "wavelet":
+            data["curves"][key]["support_end"] = bounds.wavelet_support_end(d, N_MAX, dilation=params["dilation"])
+    # a straight line on log-log axes: 256 log-spaced lengths draw it as well as all 4095 (and keep the JSON small)
+    lengths = sorted({int(x) for x in np.rint(np.geomspace(2, 4096, 256))})
+    for H in (8, 1):
+        for h, slope in enumerate(enc.alibi_slopes(H)):
+            data["alibi"][f"H{H}_h{h}"] = {"slope": float(slope), "lengths": lengths,
+                                           "magnitude": [bounds.alibi_bias_magnitude(n, float(slope)) for n in lengths]}
+    return data
+
+
+def draw_pe_norms(data: dict):
+    """The ``bounds.pe_norms`` figure from its record (:func:`pe_norms_data`) alone (the curve table gives the
+    styles only: its keys and panels do not depend on the seed)."""
     import matplotlib.pyplot as plt
 
-    d, L = 64, 8 * N_MAX
-    pos = np.arange(L)
-    data = {"d": d, "n_max": N_MAX, "positions": pos.tolist(), "curves": {}, "alibi": {}}
+    d, pos = data["d"], data["positions"]
     fig, ax = plt.subplots(2, 2, figsize=(13, 9.5))
-
-    def curve(a, key, name, params, color, ls="-", stated=True):
-        nb = bounds.norm_bound(name, L, d, n_max=N_MAX, **params)
-        y = bounds.pe_norms(name, L, d, **nb.params)
-        a.plot(pos, y, color=color, ls=ls, lw=0.8 if name == "random" else 1.6, alpha=0.6 if name == "random" else 1.0, label=key)
-        if stated and nb.stated is not None:
-            a.axhline(nb.stated, color=color, ls=":", lw=1.2,
-                      label=f"  Table 2: {STATED_MATH.get(nb.stated_formula, nb.stated_formula)}")
-        data["curves"][key] = {"pe": name, "params": nb.params, "norm": y.tolist(), "stated": nb.stated,
-                               "stated_formula": nb.stated_formula, "explicit": nb.explicit}
-        return y
-
-    a = ax[0, 0]
-    curve(a, "sinusoidal", "sinusoidal", {}, COLORS["sinusoidal"])
-    curve(a, "random (fixed, not in Table 2)", "random", {"seed": seed}, COLORS["random"], stated=False)
-    std = enc.info("learned").params["std"]  # the registry's initialisation, as every other command uses it
-    curve(a, rf"learned (init $\mathcal{{N}}(0, {std:g}^2)$, clamped past $N_{{max}}$)", "learned", {"seed": seed}, COLORS["learned"])
-    curve(a, "legendre (orthonormal=False)", "legendre", {}, COLORS["legendre"])
-    curve(a, "nope", "nope", {}, COLORS["nope"])
-    a.set_title("absolute PEs, d = 64 (dotted: li2025 Table 2's stated bounds)")
-    a.set_ylim(-0.3, 9)
-
+    ins = ax[1, 0].inset_axes([0.55, 0.1, 0.42, 0.42])
+    axis = {"absolute": ax[0, 0], "wavelet": ax[0, 1], "legendre": ax[1, 0], "inset": ins}
+    curves = _pe_norm_curves(seed=0)
+    for panel, key, name, _, color, ls, stated in curves:
+        c, a = data["curves"][key], axis[panel]
+        a.plot(pos, c["norm"], color=color, ls=ls, lw=0.8 if name == "random" else 1.6, alpha=0.6 if name == "random" else 1.0,
+               label=key)
+        if stated and c["stated"] is not None:
+            a.axhline(c["stated"], color=color, ls=":", lw=1.2,
+                      label=f"  Table 2: {STATED_MATH.get(c['stated_formula'], c['stated_formula'])}")
+        if "support_end" in c:
+            a.plot([c["support_end"]], [0], marker="|", ms=14, color=color)
+    ax[0, 0].set_title("absolute PEs, d = 64 (dotted: li2025 Table 2's stated bounds)")
+    ax[0, 0].set_ylim(-0.3, 9)
     a = ax[0, 1]
-    for (nm, dil), ls in zip([("l2", "unit"), ("paper", "unit"), ("none", "unit"), ("l2", "position"), ("paper", "position")],
-                             ["-", "--", "-.", "-", "--"]):
-        col = "C4" if dil == "unit" else "C9"
-        curve(a, wavelet_label(dil, nm), "wavelet", {"normalisation": nm, "dilation": dil}, col, ls, stated=False)
-        end = bounds.wavelet_support_end(d, N_MAX, dilation=dil)
-        data["curves"][wavelet_label(dil, nm)]["support_end"] = end
-        a.plot([end], [0], marker="|", ms=14, color=col)
     a.set_yscale("symlog", linthresh=0.1)
     a.set_ylabel(NORM + "  (symlog: linear below 0.1, log above)")
     a.set_title("wavelet PE db2 (reconstruction): exactly 0 past the last atom's support (|)")
-
     a = ax[1, 0]
-    curve(a, r"$x = \mathrm{pos}/(N_{max}-1)$, clipped at 1", "legendre", {}, "C5")
-    curve(a, r"$x = 1 - e^{-\mathrm{pos}/N_{max}}$", "legendre", {"position_map": "exp"}, "C6", "--", stated=False)
     a.set_ylim(0, 12.5)  # headroom above the bound 8 for the legend
     a.set_title(rf"Legendre PE, d = {d}: bounded while $x \leq 1$; $\sim x^{{{d - 1}}}$ past it (inset)")
     # the extrapolated map grows like x^(d-1): 10^80 at 8 N_max, so it gets its own log axis (inset), not a spike
-    ins = a.inset_axes([0.55, 0.1, 0.42, 0.42])
-    grow = curve(ins, r"$x = \mathrm{pos}/(N_{max}-1)$, extrapolated past 1", "legendre", {"beyond": "extrapolate"}, "C3", "-.",
-                 stated=False)
+    grow = max(data["curves"][next(row[1] for row in curves if row[0] == "inset")]["norm"])
     ins.set_yscale("log")
-    ins.set_ylim(0.8, 10.0 ** math.ceil(math.log10(float(np.max(grow)))))
+    ins.set_ylim(0.8, 10.0 ** math.ceil(math.log10(float(grow))))
     ins.set_title(r"$x = \mathrm{pos}/(N_{max}-1)$ extrapolated past 1", fontsize=7)
     ins.set_ylabel(NORM + " (log)", fontsize=7)
     ins.tick_params(labelsize=6)
-    ins.axvline(N_MAX - 1, color="grey", lw=0.8)
-
+    ins.axvline(data["n_max"] - 1, color="grey", lw=0.8)
     a = ax[1, 1]
-    Ls = np.arange(2, 4097)
-    for H, col, lw, ls in ((8, "C1", 1.0, "-"), (1, "k", 1.6, "--")):
-        for h, s in enumerate(enc.alibi_slopes(H)):
-            mag = [bounds.alibi_bias_magnitude(int(n), float(s)) for n in Ls]
-            lab = (r"8 heads: slopes $2^{-1}, 2^{-2}, \dots, 2^{-8}$" if H == 8 else
-                   r"1 head: slope $2^{-8}$ (the same line as the 8-head model's last)")
-            a.plot(Ls, mag, color=col, lw=lw, ls=ls, alpha=0.9, zorder=3 if H == 1 else 2, label=lab if h == 0 else None)
-            data["alibi"][f"H{H}_h{h}"] = {"slope": float(s), "lengths": Ls[::64].tolist(), "magnitude": mag[::64]}
+    for key, e in data["alibi"].items():
+        H, h = (int(x) for x in key[1:].split("_h"))
+        col, lw, ls = ("C1", 1.0, "-") if H == 8 else ("k", 1.6, "--")
+        lab = (r"8 heads: slopes $2^{-1}, 2^{-2}, \dots, 2^{-8}$" if H == 8 else
+               r"1 head: slope $2^{-8}$ (the same line as the 8-head model's last)")
+        a.plot(e["lengths"], e["magnitude"], color=col, lw=lw, ls=ls, alpha=0.9, zorder=3 if H == 1 else 2,
+               label=lab if h == 0 else None)
     a.set_xscale("log")
     a.set_yscale("log")
     a.set_xlabel(r"inference length $N'$")
@@ -141,7 +159,7 @@ def pe_norms_figure(outdir, *, preset="quick", seed=0):
     a.set_title("ALiBi adds no vector; its logit-bias magnitude grows linearly (Press et al. slopes)")
     a.legend(fontsize=8)
     for a in (ax[0, 0], ax[0, 1], ax[1, 0]):
-        mark_n_max(a)
+        mark_n_max(a, data["n_max"])
         a.set_xlabel("position")
         if a is not ax[0, 1]:
             a.set_ylabel(NORM)
@@ -152,7 +170,15 @@ def pe_norms_figure(outdir, *, preset="quick", seed=0):
                     title_fontsize=7)
     fig.suptitle(rf"li2025 input-norm bounds: computed $\sup\,\Vert PE\Vert_2$ vs the stated $B_0$ terms")
     fig.tight_layout()
-    return save(fig, data, outdir, "bounds.pe_norms")
+    return fig
+
+
+@figure("bounds.pe_norms", "li2025 Table 2: ||PE(pos)|| vs position per PE past N_max, stated bounds; ALiBi bias magnitude",
+        illustrates=("li2025.input_norm_bounds", "li2025.sinusoidal_norm_bound", "li2025.legendre_bounded", "li2025.learned_no_extrapolation"),
+        draw=draw_pe_norms)
+def pe_norms_figure(outdir, *, preset="quick", seed=0):
+    data = pe_norms_data(preset, seed)
+    return save(draw_pe_norms(data), data, outdir, "bounds.pe_norms")
 
 
 # =============================================================================== 2. gap vs Rademacher bound

@@ -31,57 +31,72 @@ def factors(n: int) -> dict[str, np.ndarray]:
     return {"W": W, "B": B, "E": E}
 
 
-@figure("coupling.additive_vs_hadamard", "gu2025 App. B: spectra of W+B (ALiBi) vs W∘E (one RoPE band) for a PD Toeplitz W, ranges marked",
-        illustrates=("gu2025.classical_weyl_additive", "gu2025.spectral_contraction"))
-def additive_vs_hadamard_figure(outdir, *, preset="quick", seed=0):
-    import matplotlib.pyplot as plt
+#: The four matrices of the additive-vs-Hadamard figure: (record key, colour, legend in mathtext, short name).
+COUPLING_ROWS = (
+    ("W (PD Toeplitz)", "k", r"$W$ (PD Toeplitz)", r"$W$"),
+    ("W + B (additive, ALiBi)", "C1", r"$W + B$ (additive, ALiBi)", r"$W + B$"),
+    ("W ∘ E (Hadamard, RoPE band)", "C0", r"$W \circ E$ (Hadamard, RoPE band)", r"$W \circ E$"),
+    ("Re(W ∘ E) = W ∘ cos", "C2", r"$\mathrm{Re}(W \circ E) = W \circ \cos$", r"$\mathrm{Re}(W \circ E)$"),
+)
 
+
+def additive_vs_hadamard_data(preset: str = "quick", seed: int = 0) -> dict:
+    """The ``coupling.additive_vs_hadamard`` record: the spectrum summary of each matrix of :data:`COUPLING_ROWS`
+    (eigenvalues ascending) and the row softmax of its real part at the middle query."""
     n = N_SPEC[preset]
     f = factors(n)
-    mats = {
-        "W (PD Toeplitz)": f["W"],
-        "W + B (additive, ALiBi)": coupling.compose(f["W"], f["B"], "additive"),
-        "W ∘ E (Hadamard, RoPE band)": coupling.compose(f["W"], f["E"], "hadamard"),
-        "Re(W ∘ E) = W ∘ cos": np.real(coupling.compose(f["W"], f["E"], "hadamard")),
-    }
+    mats = dict(zip((row[0] for row in COUPLING_ROWS), (
+        f["W"], coupling.compose(f["W"], f["B"], "additive"), coupling.compose(f["W"], f["E"], "hadamard"),
+        np.real(coupling.compose(f["W"], f["E"], "hadamard")))))
     summ = {k: coupling.spectral_summary(M) for k, M in mats.items()}
-    # the same names in mathtext for the figure (the JSON keeps the plain keys)
-    tex = dict(zip(mats, [r"$W$ (PD Toeplitz)", r"$W + B$ (additive, ALiBi)", r"$W \circ E$ (Hadamard, RoPE band)",
-                          r"$\mathrm{Re}(W \circ E) = W \circ \cos$"]))
-    short = dict(zip(mats, [r"$W$", r"$W + B$", r"$W \circ E$", r"$\mathrm{Re}(W \circ E)$"]))
-    colors = dict(zip(mats, ["k", "C1", "C0", "C2"]))
+    return {"n": n, "kernel_length": KERNEL_LENGTH, "alibi_slope": ALIBI_SLOPE, "rope_theta": ROPE_THETA,
+            "summaries": {k: {kk: vv for kk, vv in s.items() if kk != "eigenvalues"}
+                          | {"eigenvalues": np.sort(np.real(s["eigenvalues"])).tolist()} for k, s in summ.items()},
+            "middle_row_softmax": {k: softmax.row_softmax(np.real(M))[n // 2].tolist() for k, M in mats.items()}}
+
+
+def draw_additive_vs_hadamard(data: dict):
+    """The ``coupling.additive_vs_hadamard`` figure from its record (:func:`additive_vs_hadamard_data`) alone."""
+    import matplotlib.pyplot as plt
+
+    n, summ = data["n"], data["summaries"]
     fig, (ax, axr, axs) = plt.subplots(1, 3, figsize=(16, 4.8), gridspec_kw={"width_ratios": [1.3, 1, 1]})
-    for k, s in summ.items():
-        ev = np.sort(np.real(s["eigenvalues"]))
-        ax.plot(np.arange(1, n + 1), ev, marker=".", ms=3, lw=1.6 if "∘ E (" in k else 1, color=colors[k], label=tex[k],
+    for k, color, tex, _ in COUPLING_ROWS:
+        s = summ[k]
+        ax.plot(np.arange(1, n + 1), s["eigenvalues"], marker=".", ms=3, lw=1.6 if "∘ E (" in k else 1, color=color, label=tex,
                 ls="--" if "∘ E (" in k else "-")
-        ax.axhspan(s["min"], s["max"], color=colors[k], alpha=0.07)
+        ax.axhspan(s["min"], s["max"], color=color, alpha=0.07)
     ax.set_yscale("symlog", linthresh=1.0)
     ax.set(xlabel="eigenvalue index (ascending)", ylabel="eigenvalue (symlog)",
            title=f"spectra, $N = {n}$ (shaded: range)\n" + r"$W \circ E = D W D^*$, $D = \mathrm{diag}(e^{ip\theta})$: same spectrum as $W$")
     ax.axhline(0, color="grey", lw=0.5)
     ax.legend(fontsize=8)
-    for y, (k, s) in enumerate(summ.items()):
-        axr.plot([s["min"], s["max"]], [y, y], lw=8, color=colors[k], solid_capstyle="butt")
+    for y, (k, color, _, _) in enumerate(COUPLING_ROWS):
+        s = summ[k]
+        axr.plot([s["min"], s["max"]], [y, y], lw=8, color=color, solid_capstyle="butt")
         axr.text(s["max"], y + 0.22, f" range {s['range']:.3g}\n $\\rho$ = {s['spectral_radius']:.3g}, $\\kappa$ = {s['condition']:.3g}",
                  fontsize=8, va="bottom", ha="right")
     axr.set_xscale("symlog", linthresh=1.0)
-    axr.set(yticks=range(len(summ)), yticklabels=[short[k] for k in summ], ylim=(-0.6, len(summ) - 0.1),
+    axr.set(yticks=range(len(COUPLING_ROWS)), yticklabels=[row[3] for row in COUPLING_ROWS], ylim=(-0.6, len(COUPLING_ROWS) - 0.1),
             xlabel="eigenvalue (symlog)", title=r"eigenvalue ranges $[\lambda_{min}, \lambda_{max}]$")
     axr.axvline(0, color="grey", lw=0.5)
     mid = n // 2
-    for k, M in mats.items():
-        axs.plot(np.arange(n) - mid, softmax.row_softmax(np.real(M))[mid], color=colors[k],
-                 label=f"{short[k]}: softmax Toeplitz defect {summ[k]['softmax_toeplitz_defect']:.2g}")
+    for k, color, _, short in COUPLING_ROWS:
+        axs.plot(np.arange(n) - mid, data["middle_row_softmax"][k], color=color,
+                 label=f"{short}: softmax Toeplitz defect {summ[k]['softmax_toeplitz_defect']:.2g}")
     axs.set(xlabel=r"$j - i$ (row $i = N/2$)", ylabel=r"row softmax of $\mathrm{Re}\,M$", title="attention of the middle query")
     axs.legend(fontsize=7)
-    fig.suptitle(rf"Additive vs Hadamard coupling: $W = [e^{{-|i-j|/{KERNEL_LENGTH:g}}}]$, "
-                 rf"$B = -{ALIBI_SLOPE:g}\,|i-j|$, $E = [e^{{i(i-j)\cdot {ROPE_THETA:g}}}]$", fontsize=10)
+    fig.suptitle(rf"Additive vs Hadamard coupling: $W = [e^{{-|i-j|/{data['kernel_length']:g}}}]$, "
+                 rf"$B = -{data['alibi_slope']:g}\,|i-j|$, $E = [e^{{i(i-j)\cdot {data['rope_theta']:g}}}]$", fontsize=10)
     fig.tight_layout()
-    data = {"n": n, "kernel_length": KERNEL_LENGTH, "alibi_slope": ALIBI_SLOPE, "rope_theta": ROPE_THETA,
-            "summaries": {k: {kk: vv for kk, vv in s.items() if kk != "eigenvalues"} | {"eigenvalues": np.sort(np.real(s["eigenvalues"])).tolist()}
-                          for k, s in summ.items()}}
-    return save(fig, data, outdir, "coupling.additive_vs_hadamard")
+    return fig
+
+
+@figure("coupling.additive_vs_hadamard", "gu2025 App. B: spectra of W+B (ALiBi) vs W∘E (one RoPE band) for a PD Toeplitz W, ranges marked",
+        illustrates=("gu2025.classical_weyl_additive", "gu2025.spectral_contraction"), draw=draw_additive_vs_hadamard)
+def additive_vs_hadamard_figure(outdir, *, preset="quick", seed=0):
+    data = additive_vs_hadamard_data(preset, seed)
+    return save(draw_additive_vs_hadamard(data), data, outdir, "coupling.additive_vs_hadamard")
 
 
 @figure("coupling.minilm_terms", "gu2025 Eq. 8 on all-MiniLM-L6-v2 layer 0: the five logit terms as heat maps with their Toeplitz defects",

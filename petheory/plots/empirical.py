@@ -51,11 +51,12 @@ def reading_math(name: str) -> str:
     return name.replace("x ~ U(-1,1)", r"$x \sim U(-1, 1)$").replace("x ~ N(0,1)", r"$x \sim \mathcal{N}(0, 1)$")
 
 
-@figure("empirical.table5", "li2025 Table 5: running-sum MSE vs test length per PE and reading, from records/",
-        illustrates=("li2025.table5_running_sum",))
-def table5(outdir, *, preset="quick", seed=0):
-    import matplotlib.pyplot as plt
+_T5_MAIN = "causal encoder, y_t = S_t/sqrt(t+1), x ~ U"  # the reading drawn first
 
+
+def table5_data(preset: str = "quick", seed: int = 0) -> dict:
+    """The ``empirical.table5`` record: per reading and PE, the test MSE over lengths (mean, min, max over seeds)
+    of the paper-preset running-sum records, beside the paper's MSE at N=200."""
     from petheory.provenance import li2025_table5_paper_size, li2025_table5_reading
 
     recs = [r for r in _records("running_sum") if r.get("train_len") == 50 and li2025_table5_paper_size(r)]
@@ -64,29 +65,38 @@ def table5(outdir, *, preset="quick", seed=0):
         lens = sorted(int(L) for L in r["final"]["test"])
         e = readings.setdefault(li2025_table5_reading(r), {}).setdefault(r["pe"].split(":")[0], {"lens": lens, "mse": []})
         e["mse"].append([r["final"]["test"][str(L)]["mse"] for L in lens])
-    names = sorted(readings, key=lambda k: (not k.startswith("causal encoder, y_t = S_t/sqrt(t+1), x ~ U"), k))
-    fig, axes = plt.subplots(1, max(1, len(names)), figsize=(4.2 * max(1, len(names)), 3.8), sharey=False, squeeze=False)
     data = {"paper_mse200": LI2025_TABLE5_MSE200, "readings": {}}
-    colors = dict(zip(sorted({pe for g in readings.values() for pe in g}), plt.cm.tab10.colors))
-    if not names:
-        _empty(axes[0, 0], "no paper-preset running-sum records\n(records/li2025_table5 ships them)")
-    for ax, name in zip(axes[0], names):
+    for name in sorted(readings, key=lambda k: (not k.startswith(_T5_MAIN), k)):
         data["readings"][name] = {}
         for pe, e in sorted(readings[name].items()):
             m = np.asarray(e["mse"])  # (seeds, lengths)
-            ax.plot(e["lens"], m.mean(0), "o-", color=colors[pe], label=pe, lw=1.5, ms=3)
-            ax.fill_between(e["lens"], m.min(0), m.max(0), color=colors[pe], alpha=0.15, lw=0)
             data["readings"][name][pe] = {"lengths": e["lens"], "mean": m.mean(0).tolist(), "min": m.min(0).tolist(),
                                           "max": m.max(0).tolist(), "seeds": len(m)}
-        for pe, v in LI2025_TABLE5_MSE200.items():
+    return data
+
+
+def draw_table5(data: dict):
+    """The ``empirical.table5`` figure from its record (:func:`table5_data`) alone."""
+    import matplotlib.pyplot as plt
+
+    readings = data["readings"]
+    fig, axes = plt.subplots(1, max(1, len(readings)), figsize=(4.2 * max(1, len(readings)), 3.8), sharey=False, squeeze=False)
+    colors = dict(zip(sorted({pe for g in readings.values() for pe in g}), plt.cm.tab10.colors))
+    if not readings:
+        _empty(axes[0, 0], "no paper-preset running-sum records\n(records/li2025_table5 ships them)")
+    for ax, (name, per_pe) in zip(axes[0], readings.items()):
+        for pe, e in per_pe.items():
+            ax.plot(e["lengths"], e["mean"], "o-", color=colors[pe], label=pe, lw=1.5, ms=3)
+            ax.fill_between(e["lengths"], e["min"], e["max"], color=colors[pe], alpha=0.15, lw=0)
+        for pe, v in data["paper_mse200"].items():
             ax.plot([200], [v], marker="*", ms=12, color=colors.get(pe, "k"), mec="k", ls="none")
         ax.set_yscale("log")
         ax.set_xlabel("test length N (trained at 50)")
-        seeds = sorted({len(e["mse"]) for e in readings[name].values()})
+        seeds = sorted({e["seeds"] for e in per_pe.values()})
         ax.set_title(reading_math(name).replace(", ", "\n", 1) + f"\n{'-'.join(map(str, seeds))} seeds per PE", fontsize=8)
         ax.grid(alpha=0.3)
     axes[0, 0].set_ylabel("MSE (mean over seeds; band: min..max)")
-    if names:
+    if readings:
         h, lab = axes[0, 0].get_legend_handles_labels()
         h.append(plt.Line2D([], [], marker="*", ms=10, color="0.5", mec="k", ls="none"))
         lab.append("li2025's Table 5 (N=200)")
@@ -94,7 +104,14 @@ def table5(outdir, *, preset="quick", seed=0):
                    bbox_to_anchor=(0.5, -0.1))
     fig.suptitle("li2025 Table 5 reproduced (paper preset: 2 layers, d=64, 1 head; one panel per reading)", fontsize=10)
     fig.tight_layout()
-    return save(fig, data, outdir, "empirical.table5")
+    return fig
+
+
+@figure("empirical.table5", "li2025 Table 5: running-sum MSE vs test length per PE and reading, from records/",
+        illustrates=("li2025.table5_running_sum",), draw=draw_table5)
+def table5(outdir, *, preset="quick", seed=0):
+    data = table5_data(preset, seed)
+    return save(draw_table5(data), data, outdir, "empirical.table5")
 
 
 def _gu_table(task):
@@ -111,70 +128,97 @@ def _gu_table(task):
     return None, []
 
 
-@figure("empirical.gu2025_accuracy", "gu2025 Tasks 1/2: test accuracy per PE from records/, beside the paper's Table 1",
-        illustrates=("gu2025.table1", "gu2025.rope_beats_additive_task1", "gu2025.task2_positional_bias_hurts"))
-def gu2025_accuracy(outdir, *, preset="quick", seed=0):
-    import matplotlib.pyplot as plt
+_GU_TASKS = ("gu2025_task1", "gu2025_task2")
 
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), squeeze=False)
+
+def gu2025_accuracy_data(preset: str = "quick", seed: int = 0) -> dict:
+    """The ``empirical.gu2025_accuracy`` record: per task (where records exist) the preset drawn, each PE's
+    per-seed test accuracy (%) and chance, beside the paper's Table 1."""
     data = {"paper_table1_percent": {k: list(v) for k, v in _PAPER_T1.items()}}
-    order = list(_GU_NAMES.values())
-    for i, task in enumerate(("gu2025_task1", "gu2025_task2")):
-        ax = axes[0, i]
+    for task in _GU_TASKS:
         size, recs = _gu_table(task)
         if not recs:
-            _empty(ax, f"no {task} records")
             continue
         acc = {}
         for r in recs:
             acc.setdefault(_GU_NAMES[r["pe"]], []).append(100 * r["final"]["test"][str(r["train_len"])]["acc"])
+        data[task] = {"preset": size, "accuracy_percent": acc, "chance_percent": 100 * recs[0]["chance"]["acc"]}
+    return data
+
+
+def draw_gu2025_accuracy(data: dict):
+    """The ``empirical.gu2025_accuracy`` figure from its record (:func:`gu2025_accuracy_data`) alone."""
+    import matplotlib.pyplot as plt
+
+    paper = data["paper_table1_percent"]
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), squeeze=False)
+    order = list(_GU_NAMES.values())
+    for i, task in enumerate(_GU_TASKS):
+        ax = axes[0, i]
+        if task not in data:
+            _empty(ax, f"no {task} records")
+            continue
+        acc = data[task]["accuracy_percent"]
         names = [n for n in order if n in acc]
         for x, n in enumerate(names):
             v = acc[n]
             ax.bar(x, np.mean(v), color="0.8", edgecolor="0.4")
             ax.plot(np.full(len(v), x) + np.linspace(-0.15, 0.15, len(v)), v, "o", color="C0", ms=3)
-            if n in _PAPER_T1:
-                ax.plot([x], [_PAPER_T1[n][i]], marker="*", color="C3", ms=12, mec="k")
-        ax.axhline(100 * recs[0]["chance"]["acc"], color="k", ls=":", lw=1)
+            if n in paper:
+                ax.plot([x], [paper[n][i]], marker="*", color="C3", ms=12, mec="k")
+        ax.axhline(data[task]["chance_percent"], color="k", ls=":", lw=1)
         ax.set_xticks(range(len(names)), names)
         ax.set_ylim(0, 105)
         ax.set_ylabel("test accuracy (%)")
-        ax.set_title(f"{task} ({size} preset, {len(recs)} runs)", fontsize=9)
-        data[task] = {"preset": size, "accuracy_percent": acc, "chance_percent": 100 * recs[0]["chance"]["acc"]}
+        ax.set_title(f"{task} ({data[task]['preset']} preset, {sum(map(len, acc.values()))} runs)", fontsize=9)
     handles = [plt.Rectangle((0, 0), 1, 1, color="0.8", ec="0.4"), plt.Line2D([], [], marker="o", color="C0", ls="none"),
                plt.Line2D([], [], marker="*", color="C3", mec="k", ms=10, ls="none"), plt.Line2D([], [], color="k", ls=":")]
     fig.legend(handles, ["mean over seeds", "one seed", "gu2025 Table 1 (paper scale)", "chance"], loc="lower center",
                ncol=4, fontsize=8, frameon=False, bbox_to_anchor=(0.5, -0.06))
     fig.suptitle("gu2025 Tasks 1 and 2 per position mechanism", fontsize=10)
     fig.tight_layout()
-    return save(fig, data, outdir, "empirical.gu2025_accuracy")
+    return fig
 
 
-@figure("empirical.gu2025_ablation", "gu2025 §5.1: single-head ablation accuracy drop per layer and head, per PE",
-        illustrates=("gu2025.single_head_deposit", "gu2025.rope_abs_deposit", "gu2025.mla_headwise_ablation"))
-def gu2025_ablation(outdir, *, preset="quick", seed=0):
-    import matplotlib.pyplot as plt
+@figure("empirical.gu2025_accuracy", "gu2025 Tasks 1/2: test accuracy per PE from records/, beside the paper's Table 1",
+        illustrates=("gu2025.table1", "gu2025.rope_beats_additive_task1", "gu2025.task2_positional_bias_hurts"),
+        draw=draw_gu2025_accuracy)
+def gu2025_accuracy(outdir, *, preset="quick", seed=0):
+    data = gu2025_accuracy_data(preset, seed)
+    return save(draw_gu2025_accuracy(data), data, outdir, "empirical.gu2025_accuracy")
 
-    tables = {}
-    for task in ("gu2025_task1", "gu2025_task2"):
+
+def gu2025_ablation_data(preset: str = "quick", seed: int = 0) -> dict:
+    """The ``empirical.gu2025_ablation`` record: per task the preset drawn and, per PE, the mean accuracy drop
+    (points) of zeroing each head (layer x head) over the seeds that have an ablation."""
+    data = {}
+    for task in _GU_TASKS:
         size, recs = _gu_table(task)
         per: dict = {}
         for r in recs:
             ab = r.get("ablation")
             if not ab or ab.get("metric") != "acc":
                 continue
-            L, H = r["model"]["n_layer"], r["model"]["n_head"]
-            m = np.zeros((L, H))
+            m = np.zeros((r["model"]["n_layer"], r["model"]["n_head"]))
             for h in ab["heads"]:
                 m[h["layer"], h["head"]] = 100 * h["drop"]
             per.setdefault(_GU_NAMES[r["pe"]], []).append(m)
-        tables[task] = (size, {k: np.mean(v, 0) for k, v in per.items()}, {k: len(v) for k, v in per.items()})
-    names = [n for n in _GU_NAMES.values() if any(n in t[1] for t in tables.values())]
+        data[task] = {"preset": size, "drop_percent_points": {k: np.mean(v, 0).tolist() for k, v in per.items()},
+                      "seeds": {k: len(v) for k, v in per.items()}}
+    return data
+
+
+def draw_gu2025_ablation(data: dict):
+    """The ``empirical.gu2025_ablation`` figure from its record (:func:`gu2025_ablation_data`) alone."""
+    import matplotlib.pyplot as plt
+
+    mats_by_task = {task: {k: np.array(v) for k, v in t["drop_percent_points"].items()} for task, t in data.items()}
+    names = [n for n in _GU_NAMES.values() if any(n in mats for mats in mats_by_task.values())]
     fig, axes = plt.subplots(2, max(1, len(names)), figsize=(1.9 * max(1, len(names)) + 1, 4.6), squeeze=False)
-    vmax = max([float(np.abs(m).max()) for t in tables.values() for m in t[1].values()] + [1.0])
-    data, im = {}, None
-    for i, (task, (size, mats, seeds)) in enumerate(tables.items()):
-        data[task] = {"preset": size, "drop_percent_points": {k: v.tolist() for k, v in mats.items()}, "seeds": seeds}
+    vmax = max([float(np.abs(m).max()) for mats in mats_by_task.values() for m in mats.values()] + [1.0])
+    im = None
+    for i, (task, mats) in enumerate(mats_by_task.items()):
+        size = data[task]["preset"]
         for j, n in enumerate(names):
             ax = axes[i, j]
             if n not in mats:
@@ -192,4 +236,12 @@ def gu2025_ablation(outdir, *, preset="quick", seed=0):
     if im is not None:
         fig.colorbar(im, ax=axes, shrink=0.8, label="accuracy drop (points) when the head is zeroed")
     fig.suptitle("gu2025 §5.1 head ablation: mean accuracy drop over seeds (red: the head mattered)", fontsize=10)
-    return save(fig, data, outdir, "empirical.gu2025_ablation")
+    return fig
+
+
+@figure("empirical.gu2025_ablation", "gu2025 §5.1: single-head ablation accuracy drop per layer and head, per PE",
+        illustrates=("gu2025.single_head_deposit", "gu2025.rope_abs_deposit", "gu2025.mla_headwise_ablation"),
+        draw=draw_gu2025_ablation)
+def gu2025_ablation(outdir, *, preset="quick", seed=0):
+    data = gu2025_ablation_data(preset, seed)
+    return save(draw_gu2025_ablation(data), data, outdir, "empirical.gu2025_ablation")

@@ -77,101 +77,131 @@ def _procrustes(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
     return scale * Xc @ R
 
 
-@figure("geometry.mds_positions", "cirrincione2026 Alg. 1: 2-D classical MDS of positions, corpus target vs PEs",
-        illustrates=("cirrincione2026.hellinger_mds_optimal", "cirrincione2026.minimal_parametrisation"))
-def mds_positions(outdir, *, preset="quick", seed=0):
-    import matplotlib.pyplot as plt
+_DIM = {"sinusoidal": f" (d={D_MODEL})", "alibi": ": the line |i-j|", "t5": " (Hellinger of softmax rows)"}
 
+
+def mds_positions_data(preset: str = "quick", seed: int = 0) -> dict:
+    """The ``geometry.mds_positions`` record: per panel (the target and each PE) its 2-D MDS coordinates rotated
+    and scaled onto the target's (Procrustes), its stress-1 against the target and the share of its top two axes."""
     P, desc = target()
     n = P.n
     Dt = geo.hellinger_distances(P)
-    mt = geo.classical_mds(Dt)
-    Yt = mt.embedding[:, :2]
+    Yt = geo.classical_mds(Dt).embedding[:, :2]
     panels = [("target: Hellinger", Dt)] + [(lab, _encoding_distances(lab, n)) for lab in ("sinusoidal", "alibi", "t5")]
     if _minilm_table() is not None:
         panels.append(("MiniLM (learned)", _encoding_distances("MiniLM (learned)", n)))
-    fig, axes = plt.subplots(1, len(panels), figsize=(3.7 * len(panels), 4.4), squeeze=False, constrained_layout=True)
     data = {"target": desc, "n": n, "panels": {}}
-    coords = []
     for lab, D in panels:
         m = geo.classical_mds(D)
         X = m.embedding[:, :2] if m.rank >= 2 else np.c_[m.embedding[:, :1], np.zeros(n)]
-        coords.append((m, Yt if lab.startswith("target") else _procrustes(X, Yt)))
-    # one scale for every panel: the Procrustes fit scales each PE onto the target, so the panels must share
-    # their axes for the sizes to be compared (a PE that fits badly comes out small)
-    allX = np.vstack([X for _, X in coords])
-    lo, hi = allX.min(axis=0), allX.max(axis=0)
-    pad = 0.08 * float(np.max(hi - lo))
-    for ax, (lab, D), (m, X) in zip(axes[0], panels, coords):
+        X = Yt if lab.startswith("target") else _procrustes(X, Yt)
         share = float(np.sum(m.eigenvalues[: min(2, m.rank)]) / np.sum(m.eigenvalues[m.eigenvalues > 0]))
         s1 = 0.0 if lab.startswith("target") else geo.stress_between(D, Dt)
+        data["panels"][lab] = {"coords": X.tolist(), "stress1_vs_target": s1, "top2_share": share}
+    return data
+
+
+def draw_mds_positions(data: dict):
+    """The ``geometry.mds_positions`` figure from its record (:func:`mds_positions_data`) alone."""
+    import matplotlib.pyplot as plt
+
+    n, panels = data["n"], data["panels"]
+    fig, axes = plt.subplots(1, len(panels), figsize=(3.7 * len(panels), 4.4), squeeze=False, constrained_layout=True)
+    # one scale for every panel: the Procrustes fit scales each PE onto the target, so the panels must share
+    # their axes for the sizes to be compared (a PE that fits badly comes out small)
+    allX = np.vstack([np.array(p["coords"]) for p in panels.values()])
+    lo, hi = allX.min(axis=0), allX.max(axis=0)
+    pad = 0.08 * float(np.max(hi - lo))
+    for ax, (lab, p) in zip(axes[0], panels.items()):
+        X = np.array(p["coords"])
         ax.plot(X[:, 0], X[:, 1], "-", color="0.75", lw=1, zorder=1)
         sc = ax.scatter(X[:, 0], X[:, 1], c=np.arange(n), cmap="viridis", s=40, zorder=2, edgecolor="k", lw=0.4)
         for i in (0, 1, n // 2, n - 1):
             ax.annotate(str(i), X[i], textcoords="offset points", xytext=(4, 4), fontsize=8)
-        dim = {"sinusoidal": f" (d={D_MODEL})", "alibi": ": the line |i-j|", "t5": " (Hellinger of softmax rows)"}.get(lab, "")
-        title = f"{lab}\n(corpus positional distributions)" if lab.startswith("target") else f"{lab}{dim}\nstress-1 vs target = {s1:.3f}"
+        title = (f"{lab}\n(corpus positional distributions)" if lab.startswith("target")
+                 else f"{lab}{_DIM.get(lab, '')}\nstress-1 vs target = {p['stress1_vs_target']:.3f}")
         ax.set_title(title, fontsize=10)
-        ax.set_xlabel(f"MDS 1  (2 axes = {share:.0%} of its spectrum)", fontsize=8)
+        ax.set_xlabel(f"MDS 1  (2 axes = {p['top2_share']:.0%} of its spectrum)", fontsize=8)
         ax.set_xlim(lo[0] - pad, hi[0] + pad)
         ax.set_ylim(lo[1] - pad, hi[1] + pad)
         ax.set_aspect("equal", adjustable="box")
         ax.tick_params(labelsize=7)
         ax.locator_params(nbins=5)
-        data["panels"][lab] = {"coords": X.tolist(), "stress1_vs_target": s1, "top2_share": share}
     fig.colorbar(sc, ax=axes[0].tolist(), shrink=0.8, label="position")
     fig.suptitle(f"Positions 0..{n - 1} in 2-D classical MDS, each PE rotated and scaled onto the target (Procrustes); "
                  "all panels on the same axes\n"
-                 f"target: {desc}", fontsize=10)
-    return save(fig, data, outdir, "geometry.mds_positions")
+                 f"target: {data['target']}", fontsize=10)
+    return fig
 
 
-@figure("geometry.stress_per_pe", "cirrincione2026: Kruskal stress-1 of each PE against the corpus's Hellinger geometry",
-        illustrates=("cirrincione2026.alibi_lowest_stress", "cirrincione2026.alibi_rank1"))
-def stress_per_pe(outdir, *, preset="quick", seed=0):
-    import matplotlib.pyplot as plt
+@figure("geometry.mds_positions", "cirrincione2026 Alg. 1: 2-D classical MDS of positions, corpus target vs PEs",
+        illustrates=("cirrincione2026.hellinger_mds_optimal", "cirrincione2026.minimal_parametrisation"),
+        draw=draw_mds_positions)
+def mds_positions(outdir, *, preset="quick", seed=0):
+    data = mds_positions_data(preset, seed)
+    return save(draw_mds_positions(data), data, outdir, "geometry.mds_positions")
+
+
+def stress_per_pe_data(preset: str = "quick", seed: int = 0) -> dict:
+    """The ``geometry.stress_per_pe`` record: stress-1 of each PE, of MDS and SMACOF at low ranks and of the
+    random-table null (mean, sd, 5-95%) against the corpus's Hellinger geometry, in ascending order."""
+    from petheory import stress_reference
 
     P, desc = target()
     n = P.n
     Dt = geo.hellinger_distances(P)
-    rows = []
-    for lab in _labels(preset):
-        rows.append((lab, geo.stress_between(_encoding_distances(lab, n), Dt)))
+    rows = [(lab, geo.stress_between(_encoding_distances(lab, n), Dt)) for lab in _labels(preset)]
     m = geo.classical_mds(Dt)
     for r in (1, 2, 4):
         rows.append((f"MDS rank {r} (optimal by strain)", geo.stress(m.embedding[:, :r], Dt)))
     for r in (1, 2):  # classical MDS is not stress-optimal: SMACOF from it does better at the same rank
         rows.append((f"SMACOF rank {r} (from MDS)", geo.stress(geo.smacof(Dt, m.embedding[:, :r]), Dt)))
-    from petheory import stress_reference
-
     null = stress_reference.random_table_null(Dt, D_MODEL, draws=stress_reference.DRAWS, seed=seed)
-    null_label = f"random N(0,1) table, d={D_MODEL} (mean of {null.draws})"
-    rows.append((null_label, null.mean))
+    rows.append((_null_label(null.draws), null.mean))
     rows.sort(key=lambda t: t[1])
+    return {"target": desc, "n": n, "formula": geo.STRESS_FORMULAS["stress1"], "stress1": dict(rows), "d": D_MODEL,
+            "null": null.as_dict()}
+
+
+def _null_label(draws: int) -> str:
+    return f"random N(0,1) table, d={D_MODEL} (mean of {draws})"
+
+
+def draw_stress_per_pe(data: dict):
+    """The ``geometry.stress_per_pe`` figure from its record (:func:`stress_per_pe_data`) alone."""
+    import matplotlib.pyplot as plt
+
+    rows, null, n = list(data["stress1"].items()), data["null"], data["n"]
+    null_label = _null_label(null["draws"])
     fig, ax = plt.subplots(figsize=(8.5, 0.42 * len(rows) + 1.4))
     y = np.arange(len(rows))
     colors = [FAMILY.get(lab, "0.8" if lab.startswith("SMACOF") else "0.55") for lab, _ in rows]
     ax.barh(y, [v for _, v in rows], color=colors, edgecolor="k", lw=0.4)
     k_null = [lab for lab, _ in rows].index(null_label)
-    ax.errorbar(null.mean, k_null, xerr=null.sd, color="k", lw=1, capsize=3)  # mean +- sd of the random tables
-    ax.axvspan(float(np.percentile(null.values, 5)), float(np.percentile(null.values, 95)), color="0.85", zorder=0,
-               label=f"5-95% of {null.draws} random N(0,1) tables (d={D_MODEL}): a PE inside it does no better than chance")
+    ax.errorbar(null["mean"], k_null, xerr=null["sd"], color="k", lw=1, capsize=3)  # mean +- sd of the random tables
+    ax.axvspan(null["p5"], null["p95"], color="0.85", zorder=0,
+               label=f"5-95% of {null['draws']} random N(0,1) tables (d={data['d']}): a PE inside it does no better than chance")
     ax.legend(fontsize=7, loc="lower right")
     for k, (_lab, val) in enumerate(rows):
-        ax.text(val + 0.005 + (null.sd if k == k_null else 0), k, f"{val:.3f}" + (f" ± {null.sd:.3f} (sd)" if k == k_null else ""),
-                va="center", fontsize=8)
+        ax.text(val + 0.005 + (null["sd"] if k == k_null else 0), k,
+                f"{val:.3f}" + (f" ± {null['sd']:.3f} (sd)" if k == k_null else ""), va="center", fontsize=8)
     ax.set_yticks(y, [lab for lab, _ in rows], fontsize=9)
     ax.invert_yaxis()
     ax.set_xlim(0, max(v for _, v in rows) * 1.15)
     ax.set_xlabel("Kruskal stress-1 with optimal scale (0 = the target's geometry up to scale)")
-    ax.set_title(f"Stress of each PE's geometry on positions 0..{n - 1}\ntarget: Hellinger distances, {desc}", fontsize=10)
+    ax.set_title(f"Stress of each PE's geometry on positions 0..{n - 1}\ntarget: Hellinger distances, {data['target']}", fontsize=10)
     ax.grid(axis="x", alpha=0.3)
     note = (r"RoPE = $\Vert R_i - R_j\Vert_F$ ($\sqrt{2}\,\times$ sinusoidal with the same frequencies: equal stress); "
             r"ALiBi = the line $|i-j|$; T5/relative: Hellinger between softmax rows; $d = 64$")
     fig.text(0.01, -0.02, note, fontsize=7, color="0.3")
-    data = {"target": desc, "n": n, "formula": geo.STRESS_FORMULAS["stress1"], "stress1": dict(rows), "d": D_MODEL,
-            "null": null.as_dict()}
-    return save(fig, data, outdir, "geometry.stress_per_pe")
+    return fig
+
+
+@figure("geometry.stress_per_pe", "cirrincione2026: Kruskal stress-1 of each PE against the corpus's Hellinger geometry",
+        illustrates=("cirrincione2026.alibi_lowest_stress", "cirrincione2026.alibi_rank1"), draw=draw_stress_per_pe)
+def stress_per_pe(outdir, *, preset="quick", seed=0):
+    data = stress_per_pe_data(preset, seed)
+    return save(draw_stress_per_pe(data), data, outdir, "geometry.stress_per_pe")
 
 
 def _shuffled_null(P: geo.PositionalDistributions, seed: int) -> np.ndarray:
@@ -188,27 +218,32 @@ def _shuffled_null(P: geo.PositionalDistributions, seed: int) -> np.ndarray:
     return geo.classical_mds(geo.hellinger_distances(Q)).eigenvalues
 
 
-@figure("geometry.eigenvalues", "cirrincione2026: eigenvalues of B = -1/2 J H^2 J with the effective rank marked",
-        illustrates=("cirrincione2026.rank_bound", "cirrincione2026.exact_reproduction_impossible"))
-def eigenvalues(outdir, *, preset="quick", seed=0):
+def eigenvalues_data(preset: str = "quick", seed: int = 0) -> dict:
+    """The ``geometry.eigenvalues`` record: the eigenvalues of B for the target and for its shuffled null, the
+    numerical and effective ranks and the number of axes holding 90% of tr B."""
+    P, desc = target()
+    m = geo.classical_mds(geo.hellinger_distances(P))
+    lam = m.eigenvalues
+    cut = 5e-2
+    energy = np.cumsum(np.clip(lam, 0, None)) / np.sum(np.clip(lam, 0, None))
+    return {"target": desc, "n": int(lam.size), "eigenvalues": lam.tolist(), "numerical_rank": geo.effective_rank(lam),
+            "tol": m.tol, "effective_rank_cut": cut, "effective_rank_at_cut": geo.effective_rank(lam, tol=cut),
+            "null_eigenvalues": _shuffled_null(P, seed).tolist(), "rank_90pct": int(np.searchsorted(energy, 0.9) + 1),
+            "negative": m.negative.tolist()}
+
+
+def draw_eigenvalues(data: dict):
+    """The ``geometry.eigenvalues`` figure from its record (:func:`eigenvalues_data`) alone."""
     import matplotlib.pyplot as plt
 
-    P, desc = target()
-    Dt = geo.hellinger_distances(P)
-    m = geo.classical_mds(Dt)
-    lam = m.eigenvalues
-    n = lam.size
-    r_num = geo.effective_rank(lam)
-    null = _shuffled_null(P, seed)
-    cut = 5e-2
-    r_cut = geo.effective_rank(lam, tol=cut)
+    lam, null, n = np.array(data["eigenvalues"]), np.array(data["null_eigenvalues"]), data["n"]
+    r_num, r_cut, cut, r90 = data["numerical_rank"], data["effective_rank_at_cut"], data["effective_rank_cut"], data["rank_90pct"]
     energy = np.cumsum(np.clip(lam, 0, None)) / np.sum(np.clip(lam, 0, None))
-    r90 = int(np.searchsorted(energy, 0.9) + 1)
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4))
     k = np.arange(1, n + 1)
     pos = lam > 0
     a1.semilogy(k[pos], lam[pos], "o-", color="C0", label=r"eigenvalue $\lambda_k$ of $B$")
-    floor = m.tol * abs(lam).max()
+    floor = data["tol"] * abs(lam).max()
     a1.semilogy(k[: null.size][null > 0], null[null > 0], "x--", color="0.55", lw=1,
                 label="null: words shuffled within each line (sampling noise)")
     a1.axhline(floor, color="0.5", ls=":", label=rf"zero threshold $\gamma\,\lambda_{{max}}$ = {floor:.1e}")
@@ -226,7 +261,12 @@ def eigenvalues(outdir, *, preset="quick", seed=0):
     a2.set_ylabel(r"$(\lambda_1+\dots+\lambda_k)\,/\,\mathrm{tr}\,B$")
     a2.set_title(r"Cumulative share; $B \succeq 0$ (no negative eigenvalue: Hellinger is Euclidean)", fontsize=10)
     a2.legend(fontsize=8)
-    fig.suptitle(f"Target: {desc}, n = {n} positions", fontsize=10)
-    data = {"target": desc, "n": n, "eigenvalues": lam.tolist(), "numerical_rank": r_num, "tol": m.tol,
-            "effective_rank_cut": cut, "effective_rank_at_cut": r_cut, "null_eigenvalues": null.tolist(), "rank_90pct": r90, "negative": m.negative.tolist()}
-    return save(fig, data, outdir, "geometry.eigenvalues")
+    fig.suptitle(f"Target: {data['target']}, n = {n} positions", fontsize=10)
+    return fig
+
+
+@figure("geometry.eigenvalues", "cirrincione2026: eigenvalues of B = -1/2 J H^2 J with the effective rank marked",
+        illustrates=("cirrincione2026.rank_bound", "cirrincione2026.exact_reproduction_impossible"), draw=draw_eigenvalues)
+def eigenvalues(outdir, *, preset="quick", seed=0):
+    data = eigenvalues_data(preset, seed)
+    return save(draw_eigenvalues(data), data, outdir, "geometry.eigenvalues")

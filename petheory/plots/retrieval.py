@@ -61,13 +61,14 @@ def _order(label: str) -> tuple:
     return (label.endswith("+ft"), list(STYLE).index(base) if base in STYLE else len(STYLE), label)
 
 
-def _empty(outdir, name: str) -> list[Path]:
+def _message(data: dict):
+    """The drawing of an empty record (``{"records": 0, "message": ...}``): the message, no axes."""
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(5, 2))
-    ax.text(0.5, 0.5, _NONE, ha="center", va="center", fontsize=9, wrap=True)
+    ax.text(0.5, 0.5, data["message"], ha="center", va="center", fontsize=9, wrap=True)
     ax.axis("off")
-    return save(fig, {"records": 0, "message": _NONE}, outdir, name)
+    return fig
 
 
 def _records():
@@ -76,15 +77,12 @@ def _records():
     return load_records(Path("."))[0]
 
 
-@figure("retrieval.accuracy", "passkey and MQAR accuracy vs context length: trained PEs, RoPE + PI/NTK/YaRN at evaluation "
-        "time and after a short fine-tune (mean and range over seeds)",
-        illustrates=("chen2023.in_range_keeps_retrieval", "peng2023.yarn_extends_further"))
-def fig_accuracy(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
+def draw_accuracy(data: dict):
+    """The ``retrieval.accuracy`` figure from its record (:func:`accuracy_table`) alone."""
     import matplotlib.pyplot as plt
 
-    data = accuracy_table(_records())
-    if not data:
-        return _empty(outdir, "retrieval.accuracy")
+    if data.get("records") == 0:
+        return _message(data)
     fig, axes = plt.subplots(1, len(data), figsize=(5.6 * len(data), 4.2), squeeze=False)
     for ax, (task, t) in zip(axes[0], sorted(data.items(), key=lambda kv: kv[0] != "passkey")):
         x = t["lengths"]
@@ -109,7 +107,15 @@ def fig_accuracy(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[
                  "evaluation (s matched to the length);\ndashed: fine-tuned at the dashed grey context with s = 2 fixed. "
                  "Mean ± standard error over seeds; grey line: training context.", fontsize=9)
     fig.tight_layout()
-    return save(fig, data, outdir, "retrieval.accuracy")
+    return fig
+
+
+@figure("retrieval.accuracy", "passkey and MQAR accuracy vs context length: trained PEs, RoPE + PI/NTK/YaRN at evaluation "
+        "time and after a short fine-tune (mean and range over seeds)",
+        illustrates=("chen2023.in_range_keeps_retrieval", "peng2023.yarn_extends_further"), draw=draw_accuracy)
+def fig_accuracy(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
+    data = accuracy_table(_records()) or {"records": 0, "message": _NONE}
+    return save(draw_accuracy(data), data, outdir, "retrieval.accuracy")
 
 
 def heatmap_table(recs, methods=HEATMAP_METHODS) -> dict:
@@ -129,14 +135,12 @@ def heatmap_table(recs, methods=HEATMAP_METHODS) -> dict:
     return out
 
 
-@figure("retrieval.depth", "passkey: accuracy over context length x key depth (needle-in-a-haystack) for two methods",
-        illustrates=("peng2023.yarn_extends_further",))
-def fig_depth(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
+def draw_depth(data: dict):
+    """The ``retrieval.depth`` figure from its record (:func:`heatmap_table`) alone."""
     import matplotlib.pyplot as plt
 
-    data = heatmap_table(_records())
-    if not data:
-        return _empty(outdir, "retrieval.depth")
+    if data.get("records") == 0:
+        return _message(data)
     fig, axes = plt.subplots(1, len(data), figsize=(4.4 * len(data) + 0.8, 3.8), squeeze=False)
     im = None
     for ax, (label, d) in zip(axes[0], data.items()):
@@ -152,4 +156,11 @@ def fig_depth(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Pat
     axes[0, 0].set_ylabel("key depth (0% = right after BOS)")
     fig.colorbar(im, ax=axes[0].tolist(), label="passkey fully right (mean over seeds)")
     fig.suptitle("Passkey retrieval by length and depth", fontsize=10)
-    return save(fig, data, outdir, "retrieval.depth")
+    return fig
+
+
+@figure("retrieval.depth", "passkey: accuracy over context length x key depth (needle-in-a-haystack) for two methods",
+        illustrates=("peng2023.yarn_extends_further",), draw=draw_depth)
+def fig_depth(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
+    data = heatmap_table(_records()) or {"records": 0, "message": _NONE}
+    return save(draw_depth(data), data, outdir, "retrieval.depth")

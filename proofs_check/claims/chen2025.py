@@ -237,7 +237,7 @@ def _no_records(what: str) -> Evidence:
 
 
 def source_of(rec: dict) -> str | None:
-    """The package-source hash the run was trained from (``provenance.source_hash``); None for older records."""
+    """The package-source hash the run was trained from (``petheory.records.source_hash``); None for older records."""
     return rec.get("source") or rec.get("chen2025", {}).get("source")
 
 
@@ -336,7 +336,7 @@ _EMP = ("Records: petheory.nn.chen2025_runs (tasks of petheory.nn.tasks: BOS inp
         "answer; sizes U{1..train_len} in training, test sizes beyond it), read from records/ (committed: the CPU small "
         "preset, parity and copy x nope, sinusoidal, relative, rope, rope:hint=shift, fire, fire:hint=shift, seeds 0-5; "
         "the verdict names any run of the grid it lacks) and runs/. Only runs trained from one package source "
-        "(the record's source hash, petheory.provenance.source_hash) are compared. Unit: a training seed; per run, "
+        "(the record's source hash, petheory.records.source_hash) are compared. Unit: a training seed; per run, "
         "'accuracy beyond training' = the mean teacher-forced token accuracy on the answer over test sizes > train_len. "
         "chen2025 gives only its abstract, so no number of the paper can calibrate these runs: a reconstruction "
         "without calibration can say not_reproduced, never refuted (DESIGN.md).")

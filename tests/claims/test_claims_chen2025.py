@@ -253,7 +253,7 @@ def test_src_is_decided_per_run_not_per_size():
 
 
 def test_source_hash_names_the_package_source_and_changes_with_it(tmp_path):
-    from petheory.provenance import source_hash
+    from petheory.records import source_hash
 
     pkg = tmp_path / "pkg"
     (pkg / "sub").mkdir(parents=True)

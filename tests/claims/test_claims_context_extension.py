@@ -11,27 +11,12 @@ import json
 
 import pytest
 
+from _helpers import RETRIEVAL_LENGTHS, retrieval_record
+
 from proofs_check.claims._empirical import t_greater
 from proofs_check.claims._extension import KEEP_TOLERANCE
 from proofs_check.claims.chen2023 import in_range_evidence
 from proofs_check.claims.peng2023 import yarn_evidence
-
-LENGTHS = [32, 64, 128, 256, 512]
-
-
-def _record(task, seed, accs: dict, coverage: dict | None = None) -> dict:
-    """accs: label -> list over LENGTHS; coverage: label -> list of out-of-range counts (default: in range)."""
-    methods = {}
-    for label, vals in accs.items():
-        cov = (coverage or {}).get(label, [0] * len(LENGTHS))
-        methods[label] = {"spec": label, "kind": "swapped", "by_length": {
-            str(N): {"seq_acc": a, "token_acc": a, "coverage": {"bands": 16, "full_turn": 3, "out_of_range": c}}
-            for N, a, c in zip(LENGTHS, vals, cov)}}
-    return {"task": task, "pe": "rope", "seed": seed, "train_len": 32, "config": {}, "history": [],
-            "final": {"train": {"seq_acc": 1.0}, "test": {"32": {"seq_acc": 1.0}}},
-            "retrieval": {"metric": "seq_acc" if task == "passkey" else "token_acc", "train_context": 32,
-                          "lengths": LENGTHS, "finetune_setup": {"factor": 2}, "methods": methods}}
-
 
 def _jitter(seed):
     return 0.01 * (seed - 1)  # seeds differ a little, as real ones do
@@ -47,7 +32,7 @@ def test_in_range_claim_catches_a_planted_loss():
     recs = []
     for s in range(3):
         j = _jitter(s)
-        recs.append(_record("passkey", s, {
+        recs.append(retrieval_record("passkey", s, {
             "rope": [0.95 + j, 0.6, 0.3, 0.1, 0.0],
             "rope_pi": [0.95 + j, 0.93 + j, 0.5 + j, 0.3, 0.2],  # in range everywhere, but loses accuracy: planted
         }, coverage={"rope": [0, 3, 6, 8, 9]}))
@@ -60,7 +45,7 @@ def test_in_range_claim_catches_a_planted_loss():
 
 
 def test_in_range_claim_holds_when_every_in_range_cell_keeps_its_accuracy():
-    recs = [_record("passkey", s, {"rope": [0.95 + _jitter(s), 0.6, 0.3, 0.1, 0.0],
+    recs = [retrieval_record("passkey", s, {"rope": [0.95 + _jitter(s), 0.6, 0.3, 0.1, 0.0],
                                    "rope_pi": [0.95, 0.95 + _jitter(s), 0.94 + _jitter(s), 0.95, 0.94]},
                     coverage={"rope": [0, 3, 6, 8, 9]}) for s in range(3)]
     e = in_range_evidence(recs)
@@ -73,7 +58,7 @@ def test_in_range_claim_without_cells_is_inconclusive():
 
 
 def _ft(task, seed, yarn, pi, ntk):
-    return _record(task, seed, {"rope": [0.9] * 5, "rope_yarn+ft": yarn, "rope_pi+ft": pi, "rope_ntk+ft": ntk})
+    return retrieval_record(task, seed, {"rope": [0.9] * 5, "rope_yarn+ft": yarn, "rope_pi+ft": pi, "rope_ntk+ft": ntk})
 
 
 def test_yarn_claim_catches_pi_beating_yarn():

@@ -11,7 +11,7 @@ from proofs_check.claims import gu2025 as G
 from proofs_check.claims import gu2025_mla as M
 
 from _helpers import check_claim
-from claims.test_train_gu2025_claims import fake_record, write  # tests/ is on sys.path (pythonpath)
+from _helpers import gu2025_record, write_runs
 
 
 def verdicts(rec):
@@ -92,7 +92,7 @@ def test_figure_claims_are_inconclusive_without_paper_records(no_shipped, tmp_pa
 
 
 def _deposit_records(name, drops, task="gu2025_task1"):
-    recs = [fake_record(task, name, 0.9, seed=s, drop=d) for s, d in enumerate(drops)]
+    recs = [gu2025_record(task, name, 0.9, seed=s, drop=d) for s, d in enumerate(drops)]
     return recs
 
 
@@ -107,20 +107,20 @@ def _layered_records(first, second):
 
 
 def test_rope_abs_deposit_is_none_in_the_first_layer_and_back_from_the_second(no_shipped, tmp_path):
-    write(tmp_path / "paper", _layered_records([0.01, 0.02, 0.015], [0.4, 0.5, 0.45]))  # as Fig. 6 says
+    write_runs(tmp_path / "paper", _layered_records([0.01, 0.02, 0.015], [0.4, 0.5, 0.45]))  # as Fig. 6 says
     ev = M.rope_abs_deposit(_ctx(tmp_path / "paper"))
     assert ev.verdict == "holds" and ev.seeds == {"gu2025_task1/rope+sinusoidal": 3} and ev.p_value < 0.05
     # the same records satisfy gu2025.single_head_deposit's RoPE part (a shallow deposit in layers 0-1): compatible
     from proofs_check.claims.gu2025_empirical import DEPOSIT_LARGE, max_shallow_drop
     assert all(max_shallow_drop(r) >= DEPOSIT_LARGE for r in _layered_records([0.01] * 3, [0.4, 0.5, 0.45]))
-    write(tmp_path / "first", _layered_records([0.4, 0.5, 0.45], [0.4, 0.5, 0.45]))  # the deposit stays in layer 1
+    write_runs(tmp_path / "first", _layered_records([0.4, 0.5, 0.45], [0.4, 0.5, 0.45]))  # the deposit stays in layer 1
     assert M.rope_abs_deposit(_ctx(tmp_path / "first")).verdict == "refuted"
-    write(tmp_path / "gone", _layered_records([0.01, 0.02, 0.015], [0.01, 0.02, 0.015]))  # never reappears
+    write_runs(tmp_path / "gone", _layered_records([0.01, 0.02, 0.015], [0.01, 0.02, 0.015]))  # never reappears
     assert M.rope_abs_deposit(_ctx(tmp_path / "gone")).verdict == "refuted"
 
 
 def test_mla_deposit_claim_reads_paper_records_per_seed(no_shipped, tmp_path):
-    write(tmp_path / "mla", _deposit_records("mla", [0.4, 0.5, 0.45]))
+    write_runs(tmp_path / "mla", _deposit_records("mla", [0.4, 0.5, 0.45]))
     assert M.mla_headwise_ablation(_ctx(tmp_path / "mla")).verdict == "refuted"
 
 
@@ -128,7 +128,7 @@ def test_partial_rope_compares_with_full_rope_and_nope(no_shipped, tmp_path):
     from petheory.nn import preset
 
     def rec(task, spec, acc, seed):
-        r = fake_record(task, "nope", acc, seed=seed)
+        r = gu2025_record(task, "nope", acc, seed=seed)
         cfg = preset(task, "paper", pe=spec, seed=seed)
         return {**r, "pe": spec, "config": cfg.as_dict(), "config_hash": cfg.hash()}
 
@@ -136,20 +136,20 @@ def test_partial_rope_compares_with_full_rope_and_nope(no_shipped, tmp_path):
     recs += [rec("gu2025_task1", "rope:heads=4", 0.925 + 0.001 * s, s) for s in range(3)]
     recs += [rec("gu2025_task2", "rope:heads=4", 0.5 + 0.001 * s, s) for s in range(3)]
     recs += [rec("gu2025_task2", "nope", 0.78 + 0.001 * s, s) for s in range(3)]
-    write(tmp_path / "ok", recs)
+    write_runs(tmp_path / "ok", recs)
     ev = M.partial_rope(_ctx(tmp_path / "ok"))
     assert ev.verdict == "holds", ev.summary
     bad = [r if not (r["task"] == "gu2025_task1" and r["pe"] == "rope:heads=4") else {**r, "final": {
         **r["final"], "test": {k: {**v, "acc": 0.5} for k, v in r["final"]["test"].items()}}} for r in recs]
     bad = [{**r, "final": {**r["final"], "test": {k: {**v, "acc": v["acc"] + 0.001 * r["seed"]} for k, v in
                                                     r["final"]["test"].items()}}} for r in bad]
-    write(tmp_path / "bad", bad)
+    write_runs(tmp_path / "bad", bad)
     assert M.partial_rope(_ctx(tmp_path / "bad")).verdict != "holds"
     # 'below-near-optimal' keeps its 'below': partial RoPE above full RoPE contradicts it
     above = [r if not (r["task"] == "gu2025_task1" and r["pe"] == "rope:heads=4") else {**r, "final": {
         **r["final"], "test": {k: {**v, "acc": 0.95 + 0.001 * r["seed"]} for k, v in r["final"]["test"].items()}}}
         for r in recs]
-    write(tmp_path / "above", above)
+    write_runs(tmp_path / "above", above)
     ev = M.partial_rope(_ctx(tmp_path / "above"))
     assert ev.verdict == "refuted" and ev.details["p_against"]["task1/rope:heads=4 below rope"] < 0.05
 
@@ -217,7 +217,7 @@ def _acc_records(task, accs, seeds=(0, 1, 2)):
     out = []
     for name, (tr, te) in accs.items():
         for s in seeds:
-            r = fake_record(task, name, te + 0.001 * s, seed=s)
+            r = gu2025_record(task, name, te + 0.001 * s, seed=s)
             r["final"]["train"]["acc"] = tr + 0.0015 * s
             out.append(r)
     return out
@@ -228,11 +228,11 @@ def test_random_pe_overfits_is_a_conjunction_over_both_tasks(no_shipped, tmp_pat
 
     t1 = {"random": (0.99, 0.70), "absolute": (0.995, 0.85), "rope": (0.99, 0.93)}
     t2 = {"random": (0.99, 0.55), "absolute": (0.80, 0.60), "nope": (0.80, 0.78), "alibi": (0.3, 0.2)}
-    write(tmp_path / "paper", _acc_records("gu2025_task1", t1) + _acc_records("gu2025_task2", t2))
+    write_runs(tmp_path / "paper", _acc_records("gu2025_task1", t1) + _acc_records("gu2025_task2", t2))
     ev = E.random_pe_overfits(_ctx(tmp_path / "paper"))
     assert ev.verdict == "holds" and ev.setup == "paper", ev.summary
     # one failing part refutes it: random generalises as well as absolute on Task 1
     t1_bad = {**t1, "random": (0.99, 0.90)}
-    write(tmp_path / "bad", _acc_records("gu2025_task1", t1_bad) + _acc_records("gu2025_task2", t2))
+    write_runs(tmp_path / "bad", _acc_records("gu2025_task1", t1_bad) + _acc_records("gu2025_task2", t2))
     ev = E.random_pe_overfits(_ctx(tmp_path / "bad"))
     assert ev.verdict == "refuted" and ev.details["p_against"]["task1: absolute test acc > random"] < 0.05

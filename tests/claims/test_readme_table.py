@@ -1,8 +1,8 @@
 """The README's verdict table is generated, and a stale one fails here.
 
-One quick check of every built-in claim runs once for this module (in-process, as a fresh clone: no runs/,
-no PETHEORY_* variables), and the tests read its records: the README block, the contract fields every
-claim carries, and the verdicts issue 11 asks for.
+The tests read the records of the test run's one quick check of every built-in claim (the session fixture
+``catalogue_records`` of tests/conftest.py: in-process, as a fresh clone, computed once and shared by every
+worker): the README block, the contract fields every claim carries, and the verdicts issue 11 asks for.
 """
 
 from __future__ import annotations
@@ -22,25 +22,20 @@ _NO_STATUS_IN_SOURCE = ("chen2025.pe_no_new_capability", "chen2025.lrc_character
 
 
 @pytest.fixture(scope="module")
-def records():
-    return readme_table.fresh_records()
+def by_id(catalogue_records):
+    return {r["id"]: r for r in catalogue_records}
 
 
-@pytest.fixture(scope="module")
-def by_id(records):
-    return {r["id"]: r for r in records}
-
-
-def test_readme_verdict_table_is_up_to_date(records):
+def test_readme_verdict_table_is_up_to_date(catalogue_records):
     block = readme_table.readme_block(readme_table.VERDICTS.read_text())
-    fresh = readme_table.render(records)
+    fresh = readme_table.render(catalogue_records)
     assert block == fresh, "docs/verdicts.md's table is stale: run `python -m proofs_check.verdict_table --write`"
     counts = readme_table.readme_block(readme_table.README.read_text(), readme_table.COUNTS_BEGIN, readme_table.COUNTS_END)
     assert counts == readme_table.counts_line(fresh), "README.md's verdict counts are stale: run the same command"
 
 
-def test_every_claim_carries_paper_status_and_evidence(records):
-    for r in records:
+def test_every_claim_carries_paper_status_and_evidence(catalogue_records):
+    for r in catalogue_records:
         if r["id"] in _NO_STATUS_IN_SOURCE or r["paper_status"] == "unspecified":
             assert r["paper_status"] == "unspecified" and "names no" in r["source"], r["id"]
         else:
@@ -54,9 +49,9 @@ def test_every_claim_carries_paper_status_and_evidence(records):
             assert x["verdict"] in ("holds", "refuted", "inconclusive", "skipped") and x["evidence"] in EVIDENCE
 
 
-def test_margins_are_never_denormal(records):
+def test_margins_are_never_denormal(catalogue_records):
     tiny = np.finfo(float).tiny
-    for r in records:
+    for r in catalogue_records:
         for m in [r["margin"]] + [x["margin"] for x in r["readings"]]:
             assert not isinstance(m, float) or m == 0.0 or abs(m) >= tiny, (r["id"], m)
 
@@ -81,15 +76,15 @@ def test_ambiguous_statements_are_reported_per_reading(by_id, claim_id, verdict,
     assert r["verdict"] == verdict and {x["name"]: x["verdict"] for x in r["readings"]} == readings
 
 
-def test_assumptions_and_interpretations_are_never_refuted(records):
-    for r in records:
+def test_assumptions_and_interpretations_are_never_refuted(catalogue_records):
+    for r in catalogue_records:
         if r["paper_status"] in ("assumption", "interpretation"):
             assert r["verdict"] != "refuted", r["id"]
 
 
-def test_no_two_claims_are_refuted_by_the_same_counterexample(records):
+def test_no_two_claims_are_refuted_by_the_same_counterexample(catalogue_records):
     seen = {}
-    for r in records:
+    for r in catalogue_records:
         found = [r["counterexample"]] if r["verdict"] == "refuted" else [
             x["counterexample"] for x in r["readings"] if x["verdict"] == "refuted"]
         for ce in found:
@@ -98,9 +93,9 @@ def test_no_two_claims_are_refuted_by_the_same_counterexample(records):
             seen[key] = r["id"]
 
 
-def test_the_generator_rewrites_only_its_block_and_only_when_asked(records, tmp_path, capsys):
+def test_the_generator_rewrites_only_its_block_and_only_when_asked(catalogue_records, tmp_path, capsys):
     doc = tmp_path / "check.json"
-    doc.write_text(json.dumps({"claims": records}))
+    doc.write_text(json.dumps({"claims": catalogue_records}))
     page, readme = tmp_path / "verdicts.md", tmp_path / "README.md"
     page.write_text(f"intro\n\n{readme_table.BEGIN}\nold table\n{readme_table.END}\n\nrest\n")
     readme.write_text(f"top\n{readme_table.COUNTS_BEGIN}\nold counts\n{readme_table.COUNTS_END}\nend\n")
@@ -143,8 +138,8 @@ def test_empirical_verdicts_claim_no_more_than_their_evidence(by_id, claim_id, v
     assert r["verdict"] == verdict and r["setup"] == setup
 
 
-def test_the_table_shows_setup_calibration_and_exploratory(records):
-    table = readme_table.render(records)
+def test_the_table_shows_setup_calibration_and_exploratory(catalogue_records):
+    table = readme_table.render(catalogue_records)
     row = next(line for line in table.splitlines() if "`li2025.table5_running_sum`" in line)
     assert "| reconstruction | **not_reproduced** |" in row and "calibration (ours vs paper" in row
     assert "sinusoidal 0.2855 vs 0.0423 (out)" in row

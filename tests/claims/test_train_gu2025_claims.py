@@ -1,37 +1,14 @@
 """gu2025's empirical claims: verdicts follow the records, and only paper-sized records decide."""
 
-import json
-
 import numpy as np
 import pytest
 
-from petheory.experiments import GU2025_PES
-from petheory.nn import preset
+from _helpers import gu2025_record, write_runs
+
 from proofs_check.engine import Context, get
 from proofs_check.runner import check_claim
 
 IDS = ["gu2025.rope_beats_additive_task1", "gu2025.task2_positional_bias_hurts", "gu2025.single_head_deposit", "gu2025.table1"]
-
-
-def fake_record(task, name, acc, size="paper", seed=0, loss=1.0, drop=0.0):
-    """A record as train() writes it, with chosen accuracy, mean train loss and shallow-head drop."""
-    cfg = preset(task, size, pe=GU2025_PES[name], seed=seed)
-    L = cfg.task.params.get("max_len", 128)
-    n_layer = cfg.model.n_layer
-    heads = [{"layer": l, "head": h, "value": acc, "drop": drop if (l, h) == (0, 0) else 0.0}
-             for l in range(n_layer) for h in range(2)]
-    return {"task": task, "pe": GU2025_PES[name], "seed": seed, "config": cfg.as_dict(), "config_hash": cfg.hash(), "train_len": L,
-            "kind": "classification", "model": {"n_layer": n_layer},
-            "final": {"test": {str(L): {"acc": acc, "loss": 1.0}}, "train": {"acc": acc, "loss": 1.0}},
-            "history": [{"train_loss": loss}], "chance": {"acc": 1 / 70},
-            "ablation": {"metric": "acc", "split": "train+test", "baseline": acc, "heads": heads}}
-
-
-def write(root, records):
-    for i, r in enumerate(records):
-        d = root / "runs" / r["task"] / f"{r['pe']}-{r['seed']}-{i}"
-        d.mkdir(parents=True)
-        (d / "record.json").write_text(json.dumps(r))
 
 
 def evaluate(claim_id, workdir):
@@ -45,7 +22,7 @@ TASK2_AS_PAPER = {"nope": 0.78, "rope": 0.69, "absolute": 0.6, "relative": 0.78,
 
 def task2_records(accs, seeds=(0, 1, 2), jitter=0.002):
     """Task 2 records at three seeds (a TOST needs a spread): acc + a small seed-dependent offset."""
-    return [fake_record("gu2025_task2", k, a + jitter * (s - 1) * (1 + len(k) % 3), seed=s, drop=0.01)
+    return [gu2025_record("gu2025_task2", k, a + jitter * (s - 1) * (1 + len(k) % 3), seed=s, drop=0.01)
             for k, a in accs.items() for s in seeds]
 
 
@@ -62,9 +39,9 @@ def test_without_records_every_claim_is_inconclusive_and_says_how_to_get_them(tm
 
 
 def test_paper_sized_records_in_the_papers_order_hold(tmp_path):
-    recs = [fake_record("gu2025_task1", k, a, loss=l, drop=0.3 if k == "rope" else 0.01) for k, (a, l) in TASK1_AS_PAPER.items()]
+    recs = [gu2025_record("gu2025_task1", k, a, loss=l, drop=0.3 if k == "rope" else 0.01) for k, (a, l) in TASK1_AS_PAPER.items()]
     recs += task2_records(TASK2_AS_PAPER)
-    write(tmp_path, recs)
+    write_runs(tmp_path, recs)
     assert evaluate("gu2025.rope_beats_additive_task1", tmp_path).verdict == "holds"
     assert evaluate("gu2025.task2_positional_bias_hurts", tmp_path).verdict == "holds"
     assert evaluate("gu2025.single_head_deposit", tmp_path).verdict == "holds"
@@ -75,27 +52,27 @@ def test_paper_sized_records_in_the_papers_order_hold(tmp_path):
 
 def test_task2_is_checked_as_the_paper_says_relative_matches_nope(tmp_path):
     # the paper: relative encoding matches NoPE; a relative run far below NoPE is a counterexample
-    write(tmp_path / "far", task2_records(dict(TASK2_AS_PAPER, relative=0.65)))
+    write_runs(tmp_path / "far", task2_records(dict(TASK2_AS_PAPER, relative=0.65)))
     ev = evaluate("gu2025.task2_positional_bias_hurts", tmp_path / "far")
     assert ev.verdict == "refuted" and ev.details["relative_vs_nope"]["beyond_margin_p"] < 0.05
     # and NoPE need not beat every PE ("generally"): a run above NoPE is no counterexample
-    write(tmp_path / "mla", task2_records(dict(TASK2_AS_PAPER, mla=0.9)))
+    write_runs(tmp_path / "mla", task2_records(dict(TASK2_AS_PAPER, mla=0.9)))
     assert evaluate("gu2025.task2_positional_bias_hurts", tmp_path / "mla").verdict == "holds"
-    write(tmp_path / "abs", task2_records(dict(TASK2_AS_PAPER, absolute=0.9)))  # no penalty for absolute
+    write_runs(tmp_path / "abs", task2_records(dict(TASK2_AS_PAPER, absolute=0.9)))  # no penalty for absolute
     assert evaluate("gu2025.task2_positional_bias_hurts", tmp_path / "abs").verdict == "refuted"
 
 
 def test_paper_sized_records_against_the_paper_refute(tmp_path):
     flipped = dict(TASK1_AS_PAPER, rope=(0.40, 0.2))  # absolute beats rope
-    write(tmp_path, [fake_record("gu2025_task1", k, a, loss=l) for k, (a, l) in flipped.items()])
+    write_runs(tmp_path, [gu2025_record("gu2025_task1", k, a, loss=l) for k, (a, l) in flipped.items()])
     ev = evaluate("gu2025.rope_beats_additive_task1", tmp_path)
     assert ev.verdict == "refuted" and ev.details["checks"]["rope > absolute"] < 0
 
 
 def test_small_records_never_decide(tmp_path):
-    recs = [fake_record("gu2025_task1", k, a, size="small", loss=l, drop=0.3 if k == "rope" else 0.0)
+    recs = [gu2025_record("gu2025_task1", k, a, size="small", loss=l, drop=0.3 if k == "rope" else 0.0)
             for k, (a, l) in TASK1_AS_PAPER.items()]
-    write(tmp_path, recs)
+    write_runs(tmp_path, recs)
     for cid in ("gu2025.rope_beats_additive_task1", "gu2025.single_head_deposit", "gu2025.table1"):
         ev = evaluate(cid, tmp_path)
         assert ev.verdict == "inconclusive" and ev.details["size"].startswith("small"), (cid, ev)
@@ -103,7 +80,7 @@ def test_small_records_never_decide(tmp_path):
 
 def test_differences_within_seed_noise_do_not_decide(tmp_path):
     close = dict(TASK1_AS_PAPER, absolute=(0.925, 0.3))  # rope 0.93 vs absolute 0.925: half a point
-    write(tmp_path, [fake_record("gu2025_task1", k, a, loss=l) for k, (a, l) in close.items()])
+    write_runs(tmp_path, [gu2025_record("gu2025_task1", k, a, loss=l) for k, (a, l) in close.items()])
     assert evaluate("gu2025.rope_beats_additive_task1", tmp_path).verdict == "inconclusive"
 
 

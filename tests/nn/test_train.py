@@ -69,7 +69,7 @@ def test_a_finished_run_is_read_back_not_retrained(tmp_path):
     calls = []
     again = train(cfg, tmp_path, on_epoch=lambda e, _: calls.append(e))
     assert again == rec and calls == []
-    from petheory.provenance import source_hash
+    from petheory.records import source_hash
 
     assert rec["source"] == source_hash()  # the package source the run was trained from
 

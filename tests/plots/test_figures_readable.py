@@ -188,11 +188,67 @@ def _pixels(path):
     return mpimg.imread(str(path))
 
 
+#: Registered figures not yet split into a record and a drawing of it (their ``fn`` computes and draws in one
+#: go, so the committed PNG cannot be checked against its JSON): each with what is left. The list only shrinks.
+NOT_SPLIT = {
+    "bounds.wavelet_decay": "theory figure; draws from arrays its JSON does not keep",
+    "bounds.rademacher_gap": "trains its models inside the figure (runs/bounds cache); the training must become an experiment",
+    "bounds.alibi_drift": "trains its model inside the figure (runs/bounds cache); the training must become an experiment",
+    "coupling.minilm_terms": "reads all-MiniLM-L6-v2's weights; draws from matrices its JSON does not keep",
+    "compare.encodings": "engineer A's module (plots/compare.py): remove this entry when it gets a draw",
+}
+
+#: A float of a figure's record is the same number when it differs by at most RTOL relative plus ATOL absolute.
+#: The records are float64 results of dense eigen-solvers, FFTs and fits on at most 4096 x 4096 matrices of norm
+#: below 10: backward error about n eps ||A|| = 4096 * 2.2e-16 * 10 = 9e-12 absolute, so a number computed on
+#: another machine (other BLAS/libm/SIMD paths: committed 1.1003335372191434, recomputed 1.1003335372191436)
+#: stays within ATOL = 1e-10; RTOL = 1e-9 covers the well-conditioned large values (condition numbers ~30).
+RTOL, ATOL = 1e-9, 1e-10
+
+
+def same_record(a, b, where="") -> list[str]:
+    """Where two JSON records differ: keys, lengths, strings and integers exactly, floats within RTOL/ATOL."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        if a.keys() != b.keys():
+            return [f"{where}: keys {sorted(set(a) ^ set(b))}"]
+        return [d for k in a for d in same_record(a[k], b[k], f"{where}/{k}")]
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return [f"{where}: length {len(a)} vs {len(b)}"]
+        return [d for i, (x, y) in enumerate(zip(a, b)) for d in same_record(x, y, f"{where}[{i}]")]
+    if isinstance(a, float) or isinstance(b, float):
+        ok = isinstance(a, (int, float)) and isinstance(b, (int, float)) and abs(a - b) <= RTOL * max(abs(a), abs(b)) + ATOL
+        return [] if ok else [f"{where}: {a!r} vs {b!r}"]
+    return [] if a == b else [f"{where}: {a!r} vs {b!r}"]
+
+
+def test_same_record_tells_rounding_from_a_change():
+    assert same_record({"x": [1.1003335372191434, 2]}, {"x": [1.1003335372191436, 2]}) == []
+    assert same_record({"x": 1.8e-16}, {"x": 1.4e-16}) == []  # pure rounding noise
+    assert same_record({"x": 1.0}, {"x": 1.0 + 1e-6}) and same_record({"x": [1]}, {"x": [1, 2]})
+    assert same_record({"x": 2}, {"x": 3}) and same_record({"a": 1}, {"b": 1}) and same_record("rope", "alibi")
+
+
+def test_every_registered_figure_is_split_or_listed():
+    reg = plots.registry()
+    unsplit = {n for n, f in reg.items() if f.draw is None}
+    assert unsplit <= set(NOT_SPLIT), sorted(unsplit - set(NOT_SPLIT))
+    stale = sorted(set(NOT_SPLIT) - unsplit)
+    assert not stale, f"split now (or no longer registered): remove from NOT_SPLIT: {stale}"
+
+
+def _pixels(path):
+    import matplotlib.image as mpimg
+
+    return mpimg.imread(str(path))
+
+
 @pytest.mark.parametrize("name", sorted(n for n, f in plots.registry().items() if f.draw is not None))
 def test_committed_figure_is_its_json_drawn_again(name, tmp_path):
     """What figures/ shows is what the command draws: the committed PNG is the drawing of the committed JSON
     (pixel sizes equal, mean absolute difference below 1/255: the same drawing up to PNG rounding), and
-    the command's data today equal the committed JSON (the records behind them are committed too)."""
+    the command's data today equal the committed JSON (same_record: up to last-bit differences of another
+    machine; the records behind them are committed too)."""
     import json
 
     from petheory.plots import save
@@ -205,7 +261,8 @@ def test_committed_figure_is_its_json_drawn_again(name, tmp_path):
     assert a.shape == b.shape, (a.shape, b.shape)
     assert float(abs(a - b).mean()) < 1 / 255
     fresh = json.loads(fig.fn(tmp_path / "command", preset="quick", seed=0)[1].read_text(encoding="utf-8"))
-    assert fresh == data, f"figures/{name}.json is stale: run `petheory figures --only {name} --update-committed`"
+    assert not same_record(fresh, data), (f"figures/{name}.json is stale: run `petheory figures --only {name} "
+                                          f"--update-committed`: {same_record(fresh, data)[:5]}")
 
 
 def test_record_figures_have_one_line_per_configuration_not_per_seed():

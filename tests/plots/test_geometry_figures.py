@@ -11,7 +11,7 @@ import pytest
 from petheory import geometry, plots
 from petheory.rounding import gamma
 
-from theory.test_geometry import ladder_tol  # tests/ is on sys.path (pythonpath), as for hostile_util
+from _helpers import ladder_tol
 
 
 @pytest.fixture(scope="module")

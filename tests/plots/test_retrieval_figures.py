@@ -8,15 +8,15 @@ import pytest
 
 from petheory import plots
 from petheory.plots import retrieval as F
-from claims.test_claims_context_extension import LENGTHS, _record  # tests/ is on sys.path (pythonpath)
+from _helpers import RETRIEVAL_LENGTHS, retrieval_record
 
 
 def _planted(tmp_path):
     for s in range(3):
-        rec = _record("passkey", s, {"rope": [0.9, 0.5, 0.2, 0.1, 0.0], "rope_yarn+ft": [0.9, 0.9, 0.7, 0.5, 0.3],
+        rec = retrieval_record("passkey", s, {"rope": [0.9, 0.5, 0.2, 0.1, 0.0], "rope_yarn+ft": [0.9, 0.9, 0.7, 0.5, 0.3],
                                      "rope_pi": [0.9, 0.8, 0.8, 0.7, 0.7], "rope_yarn": [0.9, 0.8, 0.8, 0.8, 0.7]})
         for label in F.HEATMAP_METHODS:
-            rec["retrieval"]["methods"][label]["grid"] = {str(N): {f"{d:g}": 0.5 for d in (0.0, 0.5, 1.0)} for N in LENGTHS}
+            rec["retrieval"]["methods"][label]["grid"] = {str(N): {f"{d:g}": 0.5 for d in (0.0, 0.5, 1.0)} for N in RETRIEVAL_LENGTHS}
         rec["retrieval"]["depths"] = [0.0, 0.5, 1.0]
         rec["config_hash"] = f"h{s}"
         d = tmp_path / "runs" / "retrieval-records"

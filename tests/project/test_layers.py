@@ -69,6 +69,11 @@ THEORY_LAYER_ALLOW = {
         "positional_distributions(path or 'hf:DIR') hands the path to loaders.read_corpus / hf_tokenize "
         "(lazily, in that branch only); geometry itself opens nothing, and in-memory sequences never load loaders",
 }
+#: Function-level imports that climb back up a layer ((file, imported module) -> why); keep it small.
+CLIMB_ALLOW = {
+    ("petheory/geometry/distributions.py", "petheory.loaders"): THEORY_LAYER_ALLOW[
+        ("petheory/geometry/distributions.py", "petheory.loaders")],
+}
 SIZE_LIMIT = 600
 SIZE_ALLOW: dict = {}
 PRIVATE_ALLOW: dict = {}
@@ -170,6 +175,35 @@ def test_theory_sits_one_level_under_everything_else():
             if layer is not None and layer not in ("helpers", "theory"):
                 found.setdefault((_rel(path), dep), line)
     _check_allow(found, THEORY_LAYER_ALLOW, "theory modules importing from a higher layer")
+
+
+def test_no_function_level_import_climbs_back_up_a_layer():
+    """A lazy import from a lower layer into a higher one works only because the higher module has loaded by
+    the time the function runs: the layering is then a convention nobody can see. Counted on its own, each
+    justified in CLIMB_ALLOW (``provenance`` reaching back into ``nn`` and ``cli/sweep`` into ``cli/train``
+    were the last ones folded away)."""
+    climbs = graph.climbing_imports(ROOT)
+    found = {(_rel(graph.modules(ROOT)[m]), dep): line for m, _, line, dep in climbs}
+    _check_allow(found, CLIMB_ALLOW, "function-level imports climbing back up a layer")
+
+
+def test_the_climb_check_sees_a_lazy_import_of_a_higher_layer(tmp_path):
+    pkg = tmp_path / "petheory"
+    (pkg / "nn").mkdir(parents=True)
+    for f in ("__init__.py", "nn/__init__.py", "nn/train.py"):
+        (pkg / f).write_text("")
+    (pkg / "records.py").write_text("import json\n\ndef f():\n    from petheory.nn import train\n    return train\n")
+    (pkg / "io.py").write_text("from petheory.nn import train\n")  # module level: the graph's edge, not a lazy climb
+    assert graph.climbing_imports(tmp_path) == [("petheory.records", "f", 4, "petheory.nn.train")]
+
+
+def test_cli_commands_share_code_through_helpers_not_through_each_other():
+    """``petheory sweep`` imported ``petheory train``'s module for one parser; commands are peers: what two of
+    them share lives in a lower module (``petheory.cli._*`` or the library)."""
+    g = graph.graph(ROOT)
+    commands = {m for m in g if m.startswith("petheory.cli.") and not m.split(".")[-1].startswith("_")}
+    found = sorted((m, d) for m in commands for d in g[m] if d in commands)
+    assert not found, found
 
 
 def test_no_module_is_over_600_lines():

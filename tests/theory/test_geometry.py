@@ -14,10 +14,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy.spatial.distance import cdist
 
+from _helpers import ladder_tol
+
 from petheory import encodings as enc
 from petheory import geometry as g
 from petheory.geometry import blocks, induced, stress_measures
-from petheory.rounding import eig_rank_tol, gamma, unit_roundoff
+from petheory.rounding import eig_rank_tol, gamma
 
 RNG = np.random.default_rng(1234)
 
@@ -75,17 +77,6 @@ def raw_tol(d, e, k):
     """Absolute error of raw stress sum (d - e)^2 over the pairs, e from k coordinates: a relative error eps of
     each e changes (d - e)^2 by 2 |d - e| eps e, and the m-term sum adds gamma_{m+2} of its value."""
     return 2 * coord_dist_rel(k) * float(np.sum(np.abs(d - e) * e)) + gamma(d.size + 2) * float(np.sum((d - e) ** 2))
-
-
-def ladder_tol(n, d):
-    """Absolute error of a RoPE or sinusoidal distance over positions p < n and frequencies omega <= 1 (d entries).
-
-    An angle p omega is rounded by at most n u, so each sine/cosine (or half-angle chord) coordinate is off by
-    (n + 1) u, a difference of two by 2 (n + 1) u, and a distance (norm of d such coordinates, times sqrt 2 for
-    RoPE) by sqrt(2 d) 2 (n + 1) u; plus gamma_{d+2} of the distance (at most 2 sqrt(d) here) for the norm.
-    """
-    u = unit_roundoff()
-    return math.sqrt(2 * d) * 2 * (n + 1) * u + gamma(d + 2) * 2 * math.sqrt(d)
 
 
 # ----------------------------------------------------------------------------- distributions
