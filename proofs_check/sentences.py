@@ -1,0 +1,414 @@
+"""The sentence list of each paper: data only, read by :mod:`proofs_check.coverage`.
+
+Per paper, each result, definition used as a claim and captioned result (as far as the text we have shows
+them: ``../shared/papers/``), with where it is, the sentence (in double quotes when quoted, else a close
+paraphrase) and, when no claim checks it, why not. Claims are not listed here: they attach from their own
+``source`` (:func:`proofs_check.coverage.attach`), except where a row places ``claims=`` by hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One sentence of a paper: where it is (as the claims' sources name it), what it says (quoted in double
+    quotes, else paraphrased), and why no claim checks it (when none does). ``claims``: the hand-placed claims
+    (``None``: derived from the claims' sources)."""
+
+    where: str
+    what: str
+    claims: tuple | None = None
+    why_not: str = ""
+
+
+
+S = Statement
+#: The papers in the order the README lists them, with the text we have of each.
+PAPERS = {
+    "gu2025": "Gu et al., arXiv 2505.13027 v1 (nearly full text)",
+    "li2025": "Yin Li, arXiv 2506.06398 (a structured summary, not the full text)",
+    "cirrincione2026": "Cirrincione, arXiv 2604.05217 (abstract and a commentary)",
+    "chen2025": "Chen, Liang, Lin, arXiv 2510.04130 (abstract only: every check is a reconstruction)",
+    "chen2023": "Chen, Wong, Chen, Tian, arXiv 2306.15595 (Position Interpolation; not among the four papers and not in "
+                "shared/papers: its headline, as we read it, checked on petheory's retrieval reconstruction)",
+    "peng2023": "Peng, Quesnelle, Fan, Shippole, arXiv 2309.00071 (YaRN; not among the four papers and not in shared/papers: "
+                "its reported comparison, checked on petheory's retrieval reconstruction)",
+    # ---- outside sources: the long-context RoPE theory (issue 31; ../shared/papers/outside.md, checked against the
+    # abstracts, arXiv HTML openings and public summaries; the papers' full texts were not read)
+    "men2024": "Men et al., arXiv 2405.14591v1 (Base of RoPE Bounds Context Length; outside source, full text read as "
+               "extracted in github commotum/4D @ c31dc4bb)",
+    "liu2023": "Liu et al., arXiv 2310.05209 (Scaling Laws of RoPE-based Extrapolation; outside source, abstract and "
+               "summaries only: the full text was not reached)",
+    "su2021": "Su et al., arXiv 2104.09864v5 (RoFormer §3.4.3; outside source, full text read as extracted in github "
+              "commotum/4D @ c31dc4bb)",
+    "barbero2024": "Barbero et al., arXiv 2410.06205 (Round and Round We Go!; outside source, abstract and a public "
+                   "structured summary that states its propositions; the full text was not reached)",
+    "wu2025": "Wu et al., arXiv 2502.01951 (On the Emergence of Position Bias in Transformers; outside source, abstract "
+              "and a public structured summary that states Theorems 4.1-4.7; the full text was not reached)",
+    "kazemnejad2023": "Kazemnejad et al., arXiv 2305.19466 (NoPE and length generalisation; outside source, abstract "
+                      "and a public structured summary that outlines Theorems 1-2; the full text was not reached)",
+    "nakanishi2025": "Nakanishi, arXiv 2501.19399 (Scalable-Softmax; outside source, the length-dependent temperature "
+                     "statement behind YaRN, LongRoPE and Llama 4's factors)",
+}
+STATEMENTS: dict[str, tuple[Statement, ...]] = {
+    # Read sentence by sentence (issue 30): every result, every definition used as a claim, every caption that
+    # states a result. A sentence that only restates one listed here (the abstract, §1, Fig. 1's caption) is
+    # folded into that row's text; set-up, notation and motivation sentences are not listed.
+    "gu2025": (
+        S("§1 (within-length perception)", "\"a focus on length-generalization often implies that, within a fixed "
+          "sequence length, all PE schemes perform similarly. However, to our knowledge, no prior work has "
+          "systematically confirmed or challenged this perception\"",
+          why_not="a claim about related work (what prior work did), not a result of the paper"),
+        S("§2 (related work)", "statements about prior work: NoPE models learn positional distinctions (Haviv et al.; "
+          "also §3.1's motivation of Assumption 3.1), RoPE's 'massive value' phenomena, Toeplitz spectral theory",
+          why_not="claims about related work, cited, not results of the paper"),
+        S("§3.1 (absolute and relative PE)", "\"h_i = e_i + p_i\", \"α_ij ∝ exp((e_i+p_i)^T(e_j+p_j))\"; relative: "
+          "\"α_ij ∝ exp(q_i^T k_j + b_{j-i})\"",
+          why_not="definitions of the PE families (petheory.encodings implements them; used by the claims below)"),
+        S("§3.1 (residual connections)", "\"The residual connections throughout the Transformer layers ensure that "
+          "this form of position-content coupling persists at deeper levels.\"",
+          why_not="'persists' names no measure; the decomposition after attention is a reading of "
+          "gu2025.representation_decomposition (row Assumption 3.1)"),
+        S("§3.1, Eq. 4", "\"(R_i q_i)^T (R_j k_j) = q_i^T R_{j-i} k_j\": RoPE scores depend on the relative position "
+          "only (restated in §1 and §3.2)"),
+        S("Assumption 3.1", "\"Each token representation at position i can be decomposed into a position-independent "
+          "content component and a position-dependent component such that x_i = c_i + p_i.\""),
+        S("Definition 3.1", "Toeplitz matrix, T = [a_{i-j}]",
+          why_not="a definition, not a statement: used by the claims above and below"),
+        S("Assumption 3.2", "\"The attention score matrix induced solely by the position-dependent components exhibits "
+          "a Toeplitz structure\"; §3.2: \"the term G_{q^p,k^p} forms a Toeplitz matrix ... Similarly, B is Toeplitz\""),
+        S("Remark 3.1", "\"The equal sign is used here because the normalization operation does not change the Toeplitz "
+          "property of the matrix.\""),
+        S("Remark 3.2", "\"It can be verified that all forms of sine-cosine position embedding of absolute position "
+          "encoding satisfy this assumption\""),
+        S("Remark 3.2 (relative PE)", "\"and the actual effect of relative position encoding is also presented in the "
+          "form of a Toeplitz matrix\""),
+        S("Eq. 8", "\"L_Non-RoPE = G_{q^c,k^c} + G_{q^c,k^p} + G_{q^p,k^c} + G_{q^p,k^p} + B\" for additive PEs"),
+        S("§3.2 (content terms)", "\"The remaining terms involving content ... are not Toeplitz due to their dependence "
+          "on specific token content.\"",
+          why_not="read universally it fails only for degenerate content (all tokens alike make G_{q^c,k^c} constant, "
+          "hence Toeplitz), a strawman; read as 'in general' it holds for any random draw, so no check of it could "
+          "fail"),
+        S("§3.2 (cross terms)", "\"for these to collectively capture content-relative position coupling, the model "
+          "would need to learn mappings where the cross-term interactions depend solely on i - j yet are modulated "
+          "by content. Such constrained mappings are difficult to realize in practice.\"",
+          why_not="'difficult to realize in practice' names no measure; the solution-space comparison it motivates "
+          "is Prop. B.2 (gu2025.logit_expressiveness)"),
+        S("§3.2, Eq. 9", "\"L_RoPE_complex = (G_{q,k} + G_{q,p} + G_{p,k} + G_p) ∘ G_e\", \"L_RoPE = Re{...}\"; \"Since "
+          "G_e is Toeplitz by construction, the Hadamard product introduces relative-position dependence "
+          "multiplicatively across all terms.\""),
+        S("§3.3 (optimisation)", "\"Spectral contraction—manifested as a reduced eigenvalue range or lower condition "
+          "number—is well known to accelerate and stabilize gradient-based learning\" (also App. B's opening: "
+          "\"favorable spectral properties ... correlate with faster and more stable convergence\")",
+          why_not="a cited principle (Boyd & Vandenberghe; Gray), true for gradient descent on a convex quadratic; "
+          "the paper does not say which matrix's spectrum governs training attention, so there is no object to "
+          "check it on. Its prediction for training is tested by the §4.2 and §5.1 claims"),
+        S("Thm 3.1", "Szegő: \"the eigenvalues of T_N(a) asymptotically fill the interval [min a(e^{iθ}), max "
+          "a(e^{iθ})] as N → ∞\" (real, continuous symbol)"),
+        S("§3.3", "\"In Non-RoPE methods, the Toeplitz components G_{q^p,k^p} and B contribute additively to the logit, "
+          "and their spectral ranges are determined by their respective coefficient sequences.\""),
+        S("§4.1 (set-up)", "a 6-layer decoder, six PE configurations, Task 1 (trigger distance, 100,000 examples) and "
+          "Task 2 (trigger counting, 50,000 examples), 7:3 splits; App. C.1 Tables 3-4: hyperparameters",
+          why_not="the set-up, not a result; the empirical claims' records reproduce it at small scale (a "
+          "scaled-down substitute, not the paper's setup)"),
+        S("§4.2, Fig. 2", "Task 1: \"RoPE converges fastest and most stably, reaching high training and test accuracy "
+          "with a minimal generalization gap\"; Absolute second; \"ALiBi performs poorly\"; \"Neither NoPE nor "
+          "standard Relative generalizes\" (restated in the abstract and §1; §3.2's hypothesis that direct "
+          "content-relative coupling performs better on such tasks)"),
+        S("§4.2, Fig. 3", "Task 2: \"imposing positional biases generally degrades generalization\"; Absolute a mild "
+          "penalty, RoPE even less (superior test accuracy); \"Relative ... matches NoPE's performance\"; \"ALiBi "
+          "suffers most\""),
+        S("§4.2, Figs. 2-3 (Random PE)", "Task 1: \"Random initialization matches Absolute on training accuracy but "
+          "overfits—its non-Toeplitz bias limits generalization, yielding lower test performance\"; Task 2: \"its "
+          "non-Toeplitz bias perfectly fits content counts but produces the largest train–test gap\""),
+        S("§4.2 (Task 1 explanations)", "Absolute ranks second because \"its fixed first-layer bias can be adjusted "
+          "dynamically in deeper layers\"; ALiBi's \"fixed, data-agnostic Toeplitz bias impedes adaptation\"; NoPE and "
+          "Relative \"lack a mechanism to bind content and relative position\"",
+          why_not="explanations of the ranking, not results: the ranking itself is gu2025.rope_beats_additive_task1"),
+        S("§4.2 (Task 2 explanations)", "\"Relative encoding attenuates its learned bias toward zero and thus matches "
+          "NoPE's performance\"; Absolute's bias \"can still be refined by later layers\"",
+          why_not="'attenuates its learned bias toward zero' needs the trained relative-bias tables, which the "
+          "committed records do not keep; the performance half is gu2025.task2_positional_bias_hurts"),
+        S("§5.1, Fig. 4", "\"under RoPE, ablating a single shallow-layer head causes a pronounced accuracy loss\"; \"no "
+          "pronounced deposit pattern appears under No-RoPE methods like NoPE or ALiBi\"; RoPE shows no deposit on "
+          "Task 2 (§1; App. C.1: \"Task 2 did not have a position effect\"); predicted in §3.3"),
+        S("§1 (contributions), App. C Fig. 8", "Absolute, Relative and ALiBi show diffuse or negligible head "
+          "specialisation in both tasks; in Fig. 8 Relative and ALiBi are \"scattered\", Absolute \"has some "
+          "significant heads and some insignificant heads in the shallow layer, and the whole is oscillating\"",
+          why_not="Fig. 8 is a violin plot described qualitatively ('scattered', 'oscillating'): no measure to test; "
+          "the NoPE/ALiBi/Relative part on Task 1 is in gu2025.single_head_deposit"),
+        S("§5.1, Fig. 5", "\"even with only a handful of RoPE-enabled heads, Task 1 performance remains "
+          "below-near-optimal, and Task 2 generalization is shocked\" (testing the hypothesis that \"only a subset of "
+          "heads needs RoPE\")"),
+        S("§5.2, Fig. 6", "RoPE plus an absolute PE: \"the deposit pattern no longer appears in the first layer\", "
+          "\"starting from the second layer, the deposit pattern reappears\""),
+        S("§5.2 (Fig. 6 interpretation)", "\"the deposit pattern is an inherent phenomenon of the coupling between rope "
+          "capture content and relative position. It will not be completely eliminated by adding absolute position "
+          "information to the input.\"",
+          why_not="an interpretation of Fig. 6 (whose result is gu2025.rope_abs_deposit), not a further result"),
+        S("§5.2, Eqs. 11-12", "MLA: \"each head independently processes the inner product of NoPE and RoPE once and "
+          "sums them up, and the parameters of the two parts are independent\"; \"L_MLA_complex = (G_{q,k} + G_{q,p} "
+          "+ G_{p,k} + G_p) ∘ (α G_e + I)\""),
+        S("§5.2, Fig. 7", "\"head-wise ablation under MLA (Figure 7) shows no single head is indispensable for Task 1\" "
+          "(§1: a more distributed 'average deposit')"),
+        S("Table 1", "test accuracy: MLA 88.34 / 97.41, RoPE 92.64 / 69.43, NoPE 3.51 / 77.69 (Task 1 / Task 2)"),
+        S("§5.2 (length generalisation)", "\"We hypothesize that early single-head deposition hinders length "
+          "robustness\"; controlled mixing \"could reconcile spectral stability with robust, length-agnostic "
+          "encoding\"; §6: the connection \"remains theoretical and requires direct empirical validation\"",
+          why_not="stated as a hypothesis for future work, with no experiment in the paper"),
+        S("§6 (conclusion and limitations)", "\"these spectral signatures reliably predict learning dynamics and "
+          "internal processing patterns\"; sequence reversal or Dyck recognition \"likely exceed a Transformer's "
+          "positional reasoning capabilities\"",
+          why_not="a summary of the results above (checked in their rows) and a speculation with no experiment"),
+        S("App. B, Prop. B.1", "\"L_RoPE_complex = (G_{q,k} + G_{q,p} + G_{p,k} + G_p) ∘ G_e\" (the formal version of "
+          "Eq. 9)"),
+        S("proof of Prop. B.1, mean value step", "\"there are t_1 and t_2 that (Σ_t q_i^(t) k_j^(t)) e^{i(i-j)θ_{t_1}} "
+          "≤ Σ_t q_i^(t) k_j^(t) e^{i(i-j)θ_t} ≤ (Σ_t q_i^(t) k_j^(t)) e^{i(i-j)θ_{t_2}}\"; \"Due to continuity and the "
+          "mean value theorem, there exists t_{i-j} that Σ_t q_i^(t) k_j^(t) e^{i(i-j)θ_t} = (Σ_t q_i^(t) k_j^(t)) "
+          "e^{i(i-j)θ_{t_{i-j}}}\" (the inequalities compare complex numbers; the equality is checked)"),
+        S("App. B, Prop. B.2", "\"It is easy to verify that the solution space of RoPE is much larger than that of "
+          "Relative Position Encoding\" for Task 1's constraints (§1 and §3.2: \"a more expressive and learnable "
+          "coupling mechanism\")"),
+        S("App. B, Prop. B.2 (two aspects)", "\"RoPE can make the key-value pairs with a fixed distance meet the "
+          "requirements as long as the angle distribution meets the requirements\"; \"RoPE actually only needs a "
+          "significant angle\", the cause of 'Massive Value' [22]",
+          why_not="the arguments offered for Prop. B.2 (checked as gu2025.logit_expressiveness); 'Massive Value' is "
+          "a claim about related work (Jin et al. 2025)"),
+        S("App. B, Prop. B.3", "\"Let W, E be N×N positive definite Toeplitz matrices. Then the eigenvalue spectrum of "
+          "the Hadamard product W∘E is more compact than W\" (§3.3: the multiplicative interaction \"contracts the "
+          "eigenvalue range relative to additive compositions\"; abstract and §1: RoPE \"induces spectral "
+          "contraction\")"),
+        S("App. B (proof of Prop. B.3)", "\"We can directly use Schur's inequality to prove that the membrane length of "
+          "the eigenvalue of W∘E must be less than or equal to the membrane length of the eigenvalue of W\""),
+        S("App. B (symbols)", "\"Symble(W∘E)(θ) = Σ_{i=-N+1}^{N-1} w_i e^{i(iθ_i+iθ)} = Σ_{i=0}^{N-1} 2Re{w_i} "
+          "cos(iθ_i+iθ)\" and the same for W without θ_i",
+          why_not="a step of the proof, not checked as a claim: as written its i = 0 term counts w_0 twice (at N = 1, "
+          "W = [w_0], E = [1], the right side is 2w_0 for the symbol w_0: a constant shift, harmless to the range "
+          "argument) and 2Re{w_i} drops the phase of a complex w_i; the range comparison it feeds is Lemma B.1's "
+          "consequence (gu2025.lemma_b1_range), the proposition gu2025.spectral_contraction"),
+        S("Lemma B.1 (amplitude bound)", "\"max_θ |f(θ)| ≤ max_θ |g(θ)| = 2 Σ w_i\" for non-negative weights"),
+        S("Lemma B.1 (equality case)", "\"Equality holds iff all phase offsets coincide modulo 2π\""),
+        S("Lemma B.1 (consequence)", "\"Consequently the peak-to-peak range of g (width 4 Σ_i w_i) never falls below "
+          "that of f and both ranges coincide only under complete phase alignment.\""),
+        S("Remark C.1", "\"all our experiments used dropout, so the deposit pattern is not a phenomenon that can be "
+          "improved by ordinary dropout\" (App. D relies on it)"),
+        S("App. C.2 (related work)", "\"The similarities among NoPE, Relative PE, and ALiBi are consistent with previous "
+          "studies on how NoPE obtains position information through causal masks\"",
+          why_not="a claim about related work"),
+        S("App. C.3 (MLA's cost)", "\"MLA can fully alleviate the deposit pattern at the expense of a little "
+          "generalization ability\"",
+          why_not="'a little' names no size; the numbers it rests on are Table 1's (gu2025.table1) and the deposit "
+          "half is gu2025.mla_headwise_ablation"),
+        S("App. C.3 (partial RoPE layers)", "\"the most significant deposit pattern is not necessarily in the first "
+          "layer, but may be in the second or third layer. In some cases, the first layer does not even have a "
+          "deposit pattern.\"",
+          why_not="read off Figs. 9-14, whose (k, l) labels are lost in the text we have; needs the paper's "
+          "per-configuration ablation curves"),
+        S("App. C.4", "\"the position embedding of absolute position encoding is not orthogonal to word embedding. "
+          "Therefore, there is no subspace decomposition that can completely separate the two components.\"",
+          why_not="a statement about the paper's trained embeddings, which we do not have; the additive "
+          "decomposition it qualifies is Assumption 3.1 (gu2025.representation_decomposition)"),
+        S("App. D", "\"the lower the coupling between location and content, the better the scalability\"; \"only some "
+          "frequency bands are fully trained during training\"",
+          why_not="a 'qualitative statement' (the paper's words) of the length-generalisation hypothesis, with no "
+          "experiment; its premise that dropout keeps the deposit is Remark C.1 (gu2025.dropout_keeps_deposit)"),
+    ),
+    "li2025": (
+        S("Table 2", "\"[Table 2]: Compares norm bounds across encoding schemes—sinusoidal B_x+√d_model vs learned "
+          "B_x+B_p\" (Mechanism 3: \"Sinusoidal PEs have bounded norm (√d_model)\")"),
+        S("§4.2", "\"R_m(F^{L,H}_{sinusoidal}) scales as O(L_trans·B_0/√m) up to logarithmic factors\", with \"||W||_2 ≤ "
+          "C_W\" (the executive summary: Rademacher bounds \"showing how PE choices control model capacity\")"),
+        S("Mechanism 3 (learned PEs)", "\"learned PEs require regularization to control B_p\"",
+          why_not="advice, not a result (B_p has no value to check)"),
+        S("Mechanism 3 'Break condition'", "\"If learned PE norms (B_p) grow unchecked, or if ALiBi's α(N'-1) becomes "
+          "large for very long inference sequences, capacity inflation degrades generalization\" (checked: the bound on "
+          "the bias, α(N'-1); 'degrades generalization' names no measure)"),
+        S("§4 (universal approximation)", "the paper \"proves universal approximation theorems for various encoding "
+          "schemes\"",
+          why_not="only named in the summary (no statement of the class, norm or rate to check)"),
+        S("'Key results' (universal approximation)", "\"Universal approximation for fixed N does not guarantee "
+          "extrapolation to longer sequences\""),
+        S("§5.3, Eq. 9", "\"|A(μ,-αd) - A(μ,-αNmax)| ≤ L_A·α(d-Nmax)\", assuming A Lipschitz in its bias (Key results: "
+          "\"ALiBi's extrapolation capability comes with a linear error growth bound\"; Mechanism 1's break "
+          "condition: \"Extrapolation error grows linearly with (d-Nmax)\")"),
+        S("§5.3", "\"Because b(i,j) remains monotonic in distance, the model's learned attention function at train "
+          "time can be extended to test time by continuity.\" (Mechanism 1: the bias \"remains well-defined and "
+          "monotonic for any token distance\")"),
+        S("Mechanism 1 (soft locality)", "\"The bias dominates query-key dot products for large distances, creating a "
+          "'soft locality' prior that scales with token distance regardless of training data.\""),
+        S("Mechanism 1 'Break condition'", "\"For extremely long sequences where d >> Nmax, attention weights degrade "
+          "unless α is reduced.\"",
+          why_not="'degrade' names no measure; the linear growth is Eq. 9 (li2025.alibi_extrapolation)"),
+        S("§6.1.4", "\"|ψ_j,k(pos)| ≤ C·2^{-j/2}·exp(-β|pos-k·2^{-j}|/2^{-j}) for j ≤ j_max\" (Mechanism 2's core "
+          "assumption: compact support and exponential decay)"),
+        S("Mechanism 2", "\"For pos > Nmax, fine-scale (high-frequency) terms vanish exponentially, while coarse-scale "
+          "terms contribute small but nonzero values. The encoding difference ||PE_wavelet(pos) - "
+          "PE_wavelet(Nmax)||_2 decays as O(exp(-β(pos-Nmax))).\"; break condition: \"all positions may converge "
+          "toward similar encodings\""),
+        S("§7, Table 5", "\"Wavelet-based positional encodings achieve the lowest extrapolation error (MSE 0.0108 at "
+          "N=200) among tested schemes\" (Key results; Mechanism 2: \"vs sinusoidal 0.0423\"), on the running-sum "
+          "task of the method summary"),
+        S("'Key results' (learned)", "\"Learned positional encodings provide zero extrapolation capability beyond "
+          "training length\""),
+        S("'Design tradeoffs' (sinusoidal)", "\"Sinusoidal: Simple, bounded norm, but periodic ambiguity beyond ~10000 "
+          "positions\""),
+        S("'Design tradeoffs' (learned)", "\"Learned: Most expressive within training range, zero extrapolation "
+          "capability\" (checked: the zero extrapolation; 'most expressive' names no measure)"),
+        S("'Design tradeoffs' (ALiBi)", "\"ALiBi: Strong extrapolation, but α must be tuned; weak absolute position "
+          "encoding\"",
+          why_not="qualitative trade-offs with no measure in the summary; the extrapolation bound is "
+          "li2025.alibi_extrapolation"),
+        S("'Design tradeoffs' (wavelet)", "\"Wavelet (proposed): Strong extrapolation with exponential decay, requires "
+          "normalization to control norm bounds\"",
+          why_not="restates Mechanism 2 (li2025.wavelet_extrapolation) and the unnormalized-wavelet failure "
+          "signature (li2025.wavelet_unnormalised_norm); no further statement"),
+        S("'Design tradeoffs' (Legendre)", "\"Legendre (proposed): Bounded norm, but saturates to constant vector for "
+          "very large positions\""),
+        S("'Failure signatures' (sinusoidal)", "\"Sinusoidal on long sequences: Positional ambiguity causes attention "
+          "patterns to repeat incorrectly\""),
+        S("'Failure signatures' (learned)", "\"Learned beyond Nmax: No embedding exists—reusing p_Nmax causes all "
+          "positions to collapse\""),
+        S("'Failure signatures' (ALiBi with large α)", "\"ALiBi with large α on very long sequences: Attention "
+          "collapses to purely local, ignoring useful long-range dependencies\""),
+        S("'Failure signatures' (unnormalized wavelet)", "\"Unnormalized wavelet: Input norm inflation (O(Nmax·√log "
+          "Nmax))\""),
+        S("'Failure signatures' (unnormalized wavelet, training)", "\"... destabilizes training\"",
+          why_not="no training run of an unnormalised wavelet PE is described; the norm growth is "
+          "li2025.wavelet_unnormalised_norm"),
+        S("'Open Question 3'", "\"a fixed small α weakens locality on short sequences while a large α harms stability "
+          "on long ones\"",
+          why_not="the motivation of an open question; 'harms stability' names no measure (the large-α locality "
+          "collapse is li2025.alibi_large_slope_local)"),
+        S("the summary's own sections", "'Foundational Learning', 'First 3 experiments', 'Open Questions', "
+          "'Limitations', 'Confidence', 'Next Checks', and the [corpus] evidence anchors",
+          why_not="the summariser's assessment, questions and suggestions, not statements of the paper"),
+    ),
+    "cirrincione2026": (
+        S("Theorem 1 (Necessity)", "\"any Transformer without a positional signal cannot solve any task sensitive to "
+          "word order\" (sentence 1: \"the mathematical operations inside them are insensitive to the order in which "
+          "words appear\")"),
+        S("Positional Separation Theorem", "\"training assigns distinct vector representations to distinct sequence "
+          "positions at every global minimiser, under mild and verifiable conditions\""),
+        S("Prop. 5/6, Algorithm 1", "\"the best achievable approximation to an information-optimal encoding is "
+          "constructed via classical multidimensional scaling (MDS) on the Hellinger distance between positional "
+          "distributions\""),
+        S("Abstract (stress)", "\"the quality of any encoding is measured by a single number, the stress\"",
+          why_not="a definition (the stress is computed by petheory.geometry and used by the claims above)"),
+        S("minimal parametrisation result", "\"the optimal encoding has effective rank r = rank(B) <= n-1 and can be "
+          "represented with r(n+d) parameters instead of nd\""),
+        S("commentary on the minimal parametrisation result", "an exact reproduction of the distances is impossible in "
+          "general (CLAIMS.md's quote 'the relevant geometry is curved'; not in the text we have)"),
+        S("Appendix A", "\"a proof of the Monotonicity Conjecture within the Neural Tangent Kernel (NTK) regime ... "
+          "through five lemmas\" (the conjecture is named, not stated)"),
+        S("experiments (SST-2, IMDB; BERT-base)", "\"Attention with Linear Biases (ALiBi) achieves much lower stress "
+          "than the sinusoidal encoding and Rotary Position Embedding (RoPE)\""),
+        S("experiments (ALiBi)", "\"consistent with a rank-1 interpretation of the MDS encoding under approximate "
+          "shift-equivariance\""),
+        S("Abstract (experiments)", "\"Experiments on SST-2 and IMDB with BERT-base confirm the theoretical "
+          "predictions\"",
+          why_not="which predictions and by what measure is not said; the two experimental statements the abstract "
+          "names are checked above"),
+        S("commentary (Key Points, Merits)", "\"showing ALiBi's lower stress and superior performance, attributed to "
+          "its rank-1 MDS alignment\"",
+          why_not="the commentary's paraphrase; 'superior performance' is not in the abstract and names no task or "
+          "measure (the stress half is cirrincione2026.alibi_lowest_stress)"),
+        S("commentary (Demerits, Expert Commentary, Recommendations)", "the commentator's assessment and "
+          "recommendations",
+          why_not="not statements of the paper"),
+    ),
+    "chen2025": (
+        S("abstract, sentences 1-2", "\"Position Embeddings (PEs) significantly influence Length Generalization (LG) "
+          "performance, yet their fundamental role remains unclear.\"",
+          why_not="motivation (a statement about the field), not a result"),
+        S("abstract, sentence 3", "\"We theoretically analyze PEs in Position-Only Linear Attentions (POLAs), "
+          "introducing Linear Representation Complexity (LRC) to characterize when PEs enable LG.\""),
+        S("abstract, sentence 4", "\"Our analysis shows that PEs do not expand computational capabilities\""),
+        S("abstract, sentence 4 (second half)", "\"but structure learned computations across positions\"",
+          why_not="names no measure of 'structure'; the first half is chen2025.pe_no_new_capability"),
+        S("abstract, sentences 5-6", "\"we propose Sequential Representation Complexity (SRC) and conjecture that LG is "
+          "possible if and only if SRC remains invariant across scales. We support this hypothesis with empirical "
+          "evidence in various reasoning tasks.\""),
+        S("abstract, sentence 7", "\"To enhance LG, we introduce Scale Hint, allowing flexible instance scaling, and a "
+          "Learning-Based Position Embedding framework that automatically learns positional relations.\""),
+        S("abstract, sentence 8", "\"Our work provides theoretical insights and practical strategies for improving LG "
+          "in Transformers.\"",
+          why_not="a summary of sentences 3-7"),
+        S("Figure caption (CLAIMS.md)", "on Parity with chain of thought, relative-style PEs align positions across "
+          "steps and scales; absolute PE does not",
+          why_not="known from a caption that CLAIMS.md quotes and the text we have does not: the chain-of-thought "
+          "task and the alignment measure are not given"),
+        S("'Related papers'", "the aggregator's list of other papers' abstracts",
+          why_not="not chen2025's statements"),
+    ),
+    "chen2023": (
+        S("§2.3", "a RoPE model whose rotary angles all stay within the range seen in training keeps its accuracy at "
+          "the longer context (paraphrase of the headline)"),
+    ),
+    "peng2023": (
+        S("§4.3.1, Table 1", "at equal fine-tuning, YaRN extends further past the fine-tuned context than PI and "
+          "NTK-aware scaling"),
+    ),
+    # ---- outside sources: the long-context RoPE theory (issue 31)
+    "men2024": (
+        S("Theorem 1 (Eq. 9)", "similar-token gap E[q^T R_m k*] - E[q^T R_m k] = 2 sigma^2 B_m",
+          ("men2024.similar_token_gap",)),
+        S("§4.3 Eqs. 10-11", "base_L = inf{base | B_m >= 0 for all m in [0, L]}: an absolute lower bound of "
+          "the base for context L", ("men2024.base_bounds_context",)),
+        S("Table 2", "the lower bounds for 1k to 1M (4.3e3 ... 5.1e8)", ("men2024.table2_lower_bounds",)),
+        S("§4.1, Eq. 7, Fig. 4", "the long-term decay of the attention score's upper bound (RoFormer's bound)",
+          why_not="RoFormer's own statement, cited by Men et al.; checked under su2021 (su2021.long_term_decay and "
+          "its __corrected)"),
+        S("§5, Figs. 4-6", "a base below the bound gives superficial long context (low perplexity, failed retrieval)",
+          why_not="empirical on 7B models fine-tuned per base; no records here"),
+    ),
+    "liu2023": (
+        S("§3.3, Eq. 8", "critical dimension d_extra = 2 ceil(d/2 log_b(T_train / 2 pi))",
+          ("liu2023.critical_dimension",)),
+        S("Theorem 2", "tuned with a larger base beta, extrapolation up to T_extra = 2 pi "
+          "beta^(d_extra/d)", ("liu2023.extrapolation_bound",)),
+        S("Theorem 1", "tuned with a smaller base, extrapolation without a bound", ("liu2023.smaller_base_extrapolation",)),
+    ),
+    "su2021": (
+        S("Eqs. (35)-(37)", "Abel summation bound of the RoPE inner product", ("su2021.abel_bound",)),
+        S("Fig. 2", "the relative upper bound decays with the relative distance",
+          ("su2021.long_term_decay", "su2021.long_term_decay__corrected")),
+    ),
+    "barbero2024": (
+        S("Props 3.1", "k = R^r q maximises the activation at any offset r", ("barbero2024.max_at_any_offset",)),
+        S("Props 3.1, 3.2", "E[q^T R^r k] = 0 for Gaussian q, k: no decay in expectation", ("barbero2024.no_decay_isotropic",)),
+        S("§5 (frequency usage of Gemma 7B)", "Gemma 7B uses low frequencies as semantic channels, high ones for positional heads",
+          ("barbero2024.low_frequencies_semantic",)),
+        S("Prop 5.2", "NoPE cannot learn diagonal attention: alpha_33 < 1/2 on [bos, x, x]",
+          ("barbero2024.nope_cannot_sharpen",)),
+        S("Thm 5.3", "RoPE can build diagonal and previous-token heads (q = k = psi, norm to infinity)",
+          why_not="the construction's limit is Prop 3.1's key choice at offsets 0 and 1 (barbero2024.max_at_any_offset); "
+          "not registered separately"),
+        S("Thm 6.1", "a single-frequency channel cannot keep alpha > 1 - eps over long enough sequences",
+          ("barbero2024.single_frequency_channel",)),
+        S("§6.1, Table 2", "0.75-RoPE gives the best validation perplexity on Gemma 2B",
+          why_not="empirical at Gemma 2B scale (8k context, 10k steps); no records here"),
+    ),
+    "wu2025": (
+        S("Theorem 4.1", "causal mask: P^(t)(z_i = j) <= C (1 - (j-1) eps)^t, context converges to the first token",
+          ("wu2025.causal_mask_first_token",)),
+        S("Theorem 4.2", "sliding window w: the same convergence at rate (1 - (j-1) eps^h)^(t/2h), h = ceil((N-1)/(w-1))",
+          ("wu2025.sliding_window_first_token",)),
+        S("Theorem 4.3", "prefix mask: context converges to the K prefix tokens",
+          why_not="its lower bound kappa is not given in the summary we reached"),
+        S("Theorem 4.5", "decay mask: P^(t) = Theta(C(t+x, x) e^{-xm}), critical point x* = t/(e^m - 1)",
+          ("wu2025.decay_mask_peak",)),
+        S("Lemma 4.6, Theorem 4.7", "RoPE gives a Gaussian-like decay exp(-c (i-j)^2 theta_1^2)",
+          why_not="constants c, c' and the angle condition on queries and keys were not recovered"),
+    ),
+    "kazemnejad2023": (
+        S("Theorem 1", "the first causal NoPE layer can recover absolute position", ("kazemnejad2023.nope_absolute_position",)),
+        S("Theorem 2", "subsequent layers can implement relative PE: <q_t, k_i> = f_cnt + f_rel(t - i)",
+          ("kazemnejad2023.nope_relative_position",)),
+    ),
+    "nakanishi2025": (
+        S("§2, Eq. 2", "softmax attention fades as n grows; SSMax (logits x s ln n) keeps a target iff s Delta >= 1",
+          ("nakanishi2025.ssmax_prevents_fading",)),
+    ),
+}
