@@ -55,7 +55,8 @@ def band_table(pos: Positions, *, context: int, length: int) -> list[dict]:
     ref = dict(pos.params)
     if "scale" in info.params:
         ref["scale"] = 1.0
-    if pos.encoding == "mla_rope" and isinstance(ref.get("scaling_params"), dict):
+    if (pos.encoding == "mla_rope" and isinstance(ref.get("scaling_params"), dict)
+            and "scale" in enc.info(ref.get("scaling", "rope")).params):  # plain rope (DeepSeek-V3 unscaled) takes none
         ref["scaling_params"] = {**ref["scaling_params"], "scale": 1.0}
     w0, _ = enc.band_frequencies(pos.encoding, pos.d, max(context, 2), **ref)
     rows = []
@@ -250,7 +251,7 @@ def check_covered(scheme: Scheme) -> None:
 
 
 def report(scheme: Scheme, *, length: int | None = None, multiples=MULTIPLES, null_draws: int = 100, seed: int = 0,
-           rtol: float = 1e-6, source: str | None = None, progress=None) -> ReportRecord:
+           rtol: float = K.RTOL, source: str | None = None, progress=None) -> ReportRecord:
     """The one-page report of ``scheme``: one section per distinct layer kind (see the module docstring).
 
     Parameters
