@@ -62,8 +62,10 @@ def spectral_summary(pos: Positions, n: int = 256, *, learned_t5: bool = False) 
     ex = tp.symbol_extrema(col.column, col.row)
     eig, _ = K.extremes(pos, n, column=col)
     lo, hi = eig["lambda_min"], eig["lambda_max"]
+    from petheory.analyses.spectrum import EXACT_UP_TO
+
     cpd = None
-    if pos.kind == "bias" and n <= 4096:  # relative biases: conditionally positive definite?
+    if pos.kind == "bias" and n <= EXACT_UP_TO:  # relative biases: conditionally positive definite? (dense, O(N^3))
         cpd = tp.conditional_definiteness(col.column)
     return {"matrix": col.description, "n": n, "cpd": cpd, "symbol_min": ex.min, "symbol_max": ex.max,
             "symbol_certified": bool(ex.certified), "lambda_min": lo["value"], "lambda_max": hi["value"],
