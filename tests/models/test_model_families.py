@@ -32,7 +32,7 @@ from petheory.models import resolve_config
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
-from _families import CASES, SCOUT_ROPE, build  # noqa: E402
+from petheory.models.families_page import CASES, SCOUT_ROPE, build  # noqa: E402
 from transformers import AutoConfig  # noqa: E402
 
 U32 = 2.0**-24
@@ -389,3 +389,28 @@ def test_yarn_truncate_is_validated():
         enc.yarn_ramp(w, n_max=4096, ramp="code", truncate="no")
     with pytest.raises(ValidationError, match="ramp='code'"):
         enc.yarn_ramp(w, n_max=4096, ramp="paper", truncate=False)
+
+
+def test_the_families_page_is_generated_from_these_cases():
+    """docs/guide/families.md is what the resolver gives for the cases today (python -m petheory.models.families_page --write)."""
+    from petheory.models import families_page
+
+    assert families_page.main(["--check"]) == 0, "stale: run python -m petheory.models.families_page --write"
+
+
+def test_the_families_page_notices_a_changed_resolver(monkeypatch):
+    """Planted: a resolver that reads Gemma 2 as 42 global layers changes the page, and --check says so."""
+    from dataclasses import replace
+
+    from petheory.models import config as model_config
+    from petheory.models import families_page
+    from petheory.scheme import Span
+
+    real = model_config.resolve_config
+
+    def all_global(cfg):
+        s = real(cfg)
+        return replace(s, layers=tuple(replace(layer, span=Span()) for layer in s.layers)) if s.source == "gemma2" else s
+
+    monkeypatch.setattr(model_config, "resolve_config", all_global)
+    assert families_page.main(["--check"]) == 1
