@@ -79,8 +79,8 @@ def test_nn_builds_its_config_from_the_parsed_spec():
     for text in ("rope", "rope:heads=2,pairing=half+sinusoidal", "alibi:slopes=gu2025", "learned:n_max=50,beyond=clamp",
                  "random:trainable=true", "mla:latent=8", "rope_sinusoidal:base=500", "fire:hint=shift"):
         cfg = parse_pe(parse_pe_spec(text))
-        assert cfg == parse_pe(text) and cfg.spec() == str(cfg.to_spec())
-        assert parse_pe(cfg.to_spec()) == cfg and parse_pe_spec(cfg.spec()) == cfg.to_spec()
+        assert cfg == parse_pe(text) and cfg.spec() == str(cfg.pe)  # a view of one PESpec: no second copy
+        assert parse_pe(cfg.pe) == cfg and parse_pe_spec(cfg.spec()) == cfg.pe
 
 
 def test_combinations_are_the_registry_named_combinations_for_theory_commands():
