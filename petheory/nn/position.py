@@ -178,7 +178,8 @@ def _resolve_alias(cfg: PEConfig) -> PEConfig:
 
 
 def parse_pe(spec) -> PEConfig:
-    """The :class:`PEConfig` of a spec: text, a parsed :class:`petheory.spec.PESpec`, or a PEConfig
+    """The :class:`PEConfig` of a spec: text, a parsed :class:`petheory.spec.PESpec`, a resolved layer's
+    :class:`petheory.scheme.Positions` (its registry name and parameters, as one spec term), or a PEConfig
     (returned validated).
 
     Raises ``ValueError`` for an unknown encoding, an option the encoding does not take, a table
@@ -186,10 +187,20 @@ def parse_pe(spec) -> PEConfig:
     Named combinations (:data:`petheory.spec.NAMED_COMBINATIONS`: ``rope_sinusoidal``, ``rope_learned``,
     ``mla_rope``) become the mechanism that implements them (``rope+sinusoidal``, ``rope+learned``, ``mla``).
     """
+    from petheory.scheme import Positions
+
     if isinstance(spec, PEConfig):
         cfg = spec
     elif isinstance(spec, (str, PESpec)):
         cfg = _from_spec(parse_pe_spec(spec))
+    elif isinstance(spec, Positions):  # a resolved layer's positions (petheory.loaders.resolve_scheme): its registry term
+        if spec.encoding is None:
+            if spec.kind != "nope":
+                raise ValidationError(f"a model builds its position mechanism from the registry; a {spec.kind!r} layer "
+                                      "has none (NoPE is 'nope')")
+            cfg = PEConfig.of("nope")
+        else:
+            cfg = _from_spec(PESpec((PETerm(name=spec.encoding, options=tuple(spec.params.items())),)))
     else:
         raise ValidationTypeError(f"a PE must be a spec string such as 'rope' or 'alibi:slopes=gu2025', got {spec!r}")
     cfg = _resolve_alias(cfg)
