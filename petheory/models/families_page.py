@@ -23,7 +23,8 @@ from pathlib import Path
 
 from petheory.errors import ValidationError
 
-SCOUT_ROPE = {"rope_type": "llama3", "factor": 8.0, "high_freq_factor": 4.0, "low_freq_factor": 1.0,
+#: meta-llama/Llama-4-Scout-17B-16E's rope_scaling (high = low: no blended band, a step at lambda = L).
+SCOUT_ROPE = {"rope_type": "llama3", "factor": 16.0, "high_freq_factor": 1.0, "low_freq_factor": 1.0,
               "original_max_position_embeddings": 8192, "rope_theta": 500000.0}
 
 #: The families of 2025-26: (case id, model_type, overrides of the configuration class's defaults).
@@ -36,7 +37,7 @@ CASES = [
         "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0}}}),
     ("gemma4_text", "gemma4_text", {}),
     ("gemma4", "gemma4", {}),
-    ("llama4", "llama4", {"text_config": {"rope_parameters": SCOUT_ROPE}}),
+    ("llama4-scout", "llama4", {"text_config": {"rope_parameters": SCOUT_ROPE, "max_position_embeddings": 10485760}}),
     ("llama4_text", "llama4_text", {"num_hidden_layers": 8, "attn_temperature_tuning": True}),
     ("cohere2", "cohere2", {}),
     ("smollm3", "smollm3", {}),

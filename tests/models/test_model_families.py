@@ -178,7 +178,7 @@ def test_gpt_oss_needs_the_unrounded_yarn_ramp():
 
 
 def test_llama4_nope_every_fourth_layer_chunked_rope_layers():
-    config, cfg = build("llama4", {"text_config": {"rope_parameters": SCOUT_ROPE}})
+    config, cfg = build("llama4", {"text_config": {"rope_parameters": SCOUT_ROPE, "max_position_embeddings": 10485760}})
     scheme = resolve_config(cfg)
     kinds = [(layer.positions.kind, layer.span.kind) for layer in scheme.layers]
     assert kinds == [("nope", "full") if (i + 1) % 4 == 0 else ("rotary", "chunked") for i in range(48)]
@@ -213,8 +213,8 @@ TABLE = {
                     ("full_attention", "rotary", "rope", 5, 31.6228, "128/512", "full", None)],
     "gemma4": [("sliding_attention", "rotary", "rope", 25, 10000.0, "256/256", "sliding 512", None),
                ("full_attention", "rotary", "rope", 5, 31.6228, "128/512", "full", None)],
-    "llama4": [("chunked_attention", "rotary", "rope_llama3", 36, 500000.0, "128/128", "chunked 8192", None),
-               ("full_attention", "nope", None, 12, None, None, "full", "llama4")],
+    "llama4-scout": [("chunked_attention", "rotary", "rope_llama3", 36, 500000.0, "128/128", "chunked 8192", None),
+                     ("full_attention", "nope", None, 12, None, None, "full", "llama4")],
     "llama4_text": [("chunked_attention", "rotary", "rope", 6, 500000.0, "128/128", "chunked 8192", None),
                     ("full_attention", "nope", None, 2, None, None, "full", "llama4")],
     "cohere2": [("sliding_attention", "rotary", "rope", 30, 10000.0, "128/128", "sliding 4096", None),
