@@ -31,7 +31,7 @@ from petheory import _validate as v
 from petheory import encodings as enc
 from petheory.analyses import kernel as K
 from petheory.errors import ValidationError
-from petheory.scheme import Positions, Scheme
+from petheory.scheme import Positions, Scheme, layer_ranges
 
 MULTIPLES = (1, 2, 4, 8)
 #: Points of the kernel stored in the report (log-spaced distances) and log bins of its envelope.
@@ -298,14 +298,3 @@ def report(scheme: Scheme, *, length: int | None = None, multiples=MULTIPLES, nu
             progress(k + 1, len(kinds), f"layer kind {k + 1} of {len(kinds)} (layers {layer_ranges(idx)})")
     return ReportRecord(source, scheme.as_dict(), scheme.context, scheme.max_context, N, sections, list(scheme.notes),
                         round(time.perf_counter() - t_start, 3))
-
-
-def layer_ranges(idx) -> str:
-    """Layer indices as ranges: ``0-3, 5, 7-9``."""
-    idx = list(idx)
-    out, start = [], idx[0] if idx else None
-    for a, b in zip(idx, idx[1:] + [None]):
-        if b != a + 1 if b is not None else True:
-            out.append(f"{start}" if start == a else f"{start}-{a}")
-            start = b
-    return ", ".join(out)

@@ -242,7 +242,7 @@ def run(args) -> int:
 
 
 def _ranges(idx) -> str:
-    from petheory.analyses.report import layer_ranges
+    from petheory.scheme import layer_ranges
 
     return layer_ranges(idx)
 

@@ -1,27 +1,17 @@
-"""The families page (docs/guide/families.md): what each model family's config resolves to, generated.
+"""The families page (docs/guide/families.md): what each model family's config resolves to, as a table.
 
-Each family's config is built by transformers' own configuration class (:data:`CASES`, :data:`OLDER`:
-the class's defaults, its flagship sizes, overridden where a published ``config.json`` differs),
-resolved by :func:`petheory.models.resolve_config` (the one resolver every command uses), and
-written as one table row per distinct layer kind. The tests use the same cases
-(tests/models/test_model_families.py compares every layer with transformers' modules;
-tests/analyses/test_every_family_every_command.py runs the five commands on each), and a test
-fails when the committed page is stale::
-
-    python -m petheory.models.families_page            # print the page
-    python -m petheory.models.families_page --write    # rewrite docs/guide/families.md
-    python -m petheory.models.families_page --check    # exit 1 if the page is stale
-
-Building the configs needs transformers (``pip install -e '.[test]'``); resolving them does not.
-Numbers are rounded to 6 significant digits (stable across machines).
+:data:`CASES` and :data:`OLDER` are the families' configs as transformers' own configuration classes
+build them (the class's defaults, its flagship sizes, overridden where a published ``config.json``
+differs): the tests build them (tests/models/test_model_families.py compares every layer with
+transformers' modules; tests/analyses/test_every_family_every_command.py runs the five commands on
+each) and so does the page's generator, ``python tools/families_page.py --write`` (``--check``: exit 1
+when the committed page is stale; a test fails then too). :func:`markdown` writes one table row per
+family and distinct layer kind of the schemes the one resolver (:func:`petheory.models.resolve_config`)
+gives. Pure: no transformers, no files here. Numbers are rounded to 6 significant digits (stable
+across machines).
 """
 
 from __future__ import annotations
-
-import json
-from pathlib import Path
-
-from petheory.errors import ValidationError
 
 #: meta-llama/Llama-4-Scout-17B-16E's rope_scaling (high = low: no blended band, a step at lambda = L).
 SCOUT_ROPE = {"rope_type": "llama3", "factor": 16.0, "high_freq_factor": 1.0, "low_freq_factor": 1.0,
@@ -81,21 +71,8 @@ OLDER = [
     ("t5", "t5", {}),
 ]
 
-PAGE = Path(__file__).resolve().parents[2] / "docs" / "guide" / "families.md"
 HEADS = ("case", "model_type", "layer type", "layers", "mechanism", "base", "rotary dims / d", "scaling", "span",
          "temperature", "sinks", "M-RoPE sections", "L / max")
-
-
-def build(mt: str, kw: dict):
-    """transformers' configuration class of ``mt`` with ``kw``, and its ``config.json`` as a dict (``to_dict()``
-    through JSON, as a file on disk holds it)."""
-    try:
-        from transformers import AutoConfig
-    except ImportError:  # pragma: no cover - the test extra installs it
-        raise ValidationError("the families page builds its configs with transformers' configuration classes: "
-                              "pip install -e '.[test]'") from None
-    config = AutoConfig.for_model(mt, **kw)
-    return config, json.loads(json.dumps(config.to_dict()))
 
 
 def _g(x) -> str:
@@ -104,7 +81,7 @@ def _g(x) -> str:
 
 def kind_rows(scheme) -> list[list[str]]:
     """One row per distinct layer kind of ``scheme`` (cells after the case and model_type)."""
-    from petheory.analyses.report import layer_ranges
+    from petheory.scheme import layer_ranges
 
     rows = []
     for layer, idx in scheme.kinds():
@@ -129,14 +106,20 @@ def kind_rows(scheme) -> list[list[str]]:
     return rows
 
 
-def markdown(cases=None) -> str:
-    """The page: one table row per family and distinct layer kind, then what the resolver refuses."""
-    from petheory.models.config import resolve_config
+def markdown(resolved) -> str:
+    """The page from ``resolved``, a list of (case id, model_type, Scheme): one table row per family and
+    distinct layer kind, then what the resolver refuses.
+
+    >>> from petheory.models import resolve_config
+    >>> cfg = {"model_type": "llama", "hidden_size": 256, "num_attention_heads": 4, "num_hidden_layers": 2,
+    ...        "max_position_embeddings": 2048}
+    >>> [row for row in markdown([("tiny", "llama", resolve_config(cfg))]).splitlines() if row.startswith("| tiny")]
+    ['| tiny | llama | full_attention | 2: 0-1 | rotary (rope) | 10000 | 64/64 | rope | full | - | - | - | 2,048 / 2,048 |']
+    """
     from petheory.models.families import FOREIGN_FIELDS, NOT_SHIPPED
 
-    cases = CASES + OLDER if cases is None else cases
     lines = ["# Model families: what each config resolves to", "",
-             "<!-- generated: python -m petheory.models.families_page --write (do not edit by hand) -->", "",
+             "<!-- generated: python tools/families_page.py --write (do not edit by hand) -->", "",
              "Each row is one distinct layer kind of a family's `config.json`, as petheory's one resolver "
              "(`petheory.models.resolve_config`, used by `report`, `compare`, `spectrum`, `bounds` and `stress` "
              "alike) reads it. The configs are built by transformers' own configuration classes (their defaults "
@@ -148,9 +131,7 @@ def markdown(cases=None) -> str:
              "`max_position_embeddings`. Multimodal RoPE (M-RoPE) is analysed for text-only positions, where "
              "every axis carries the same index and the sections rotate as plain RoPE.", "",
              "| " + " | ".join(HEADS) + " |", "|" + "|".join("---" for _ in HEADS) + "|"]
-    for name, mt, kw in cases:
-        _, cfg = build(mt, kw)
-        scheme = resolve_config(cfg)
+    for name, mt, scheme in resolved:
         types = mt if scheme.source == mt else f"{mt} ({scheme.source})"
         for k, row in enumerate(kind_rows(scheme)):
             first = [name, types] if k == 0 else ["", ""]
@@ -164,31 +145,3 @@ def markdown(cases=None) -> str:
               f"({', '.join(f'`{f}`' for f in FOREIGN_FIELDS)}) on a family that does not read it; an explicit "
               "`layer_types` list that disagrees with what the family's attention code does.", ""]
     return "\n".join(lines)
-
-
-def main(argv=None) -> int:
-    """``python -m petheory.models.families_page [--write | --check]``."""
-    import argparse
-
-    from petheory.io import atomic_write_text
-
-    p = argparse.ArgumentParser(prog="python -m petheory.models.families_page", description=__doc__.splitlines()[0])
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--write", action="store_true", help=f"rewrite {PAGE.relative_to(PAGE.parents[2])}")
-    g.add_argument("--check", action="store_true", help="exit 1 when the committed page differs from the generated one")
-    args = p.parse_args(argv)
-    text = markdown()
-    if args.write:
-        atomic_write_text(PAGE, text)
-        print(f"wrote {PAGE}")
-    elif args.check:
-        if not PAGE.is_file() or PAGE.read_text(encoding="utf-8") != text:
-            print(f"{PAGE} is stale: run python -m petheory.models.families_page --write")
-            return 1
-    else:
-        print(text, end="")
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())
