@@ -79,9 +79,10 @@ class PEConfig:
     spec after :func:`parse_pe` resolved a named combination (:data:`petheory.spec.NAMED_COMBINATIONS`)
     into the mechanism that implements it, checked that a model can build it, and wrote it canonically
     (one mechanism term, its mechanism keys first, at most one absolute term). Its attributes read that
-    spec; ``str(cfg.pe) == cfg.spec()`` is the text records and config hashes keep.
+    spec; ``str(cfg.pe) == cfg.spec()`` is the text records and config hashes keep. Every attribute below
+    reads ``pe``.
 
-    Attributes (read from ``pe``)
+    Attributes
     ----------
     name : str
         A registry encoding (``petheory.encodings.available()``) or ``'mla'``.
