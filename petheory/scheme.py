@@ -33,7 +33,8 @@ import numpy as np
 
 from petheory.errors import ValidationError, ValidationTypeError
 
-__all__ = ["MECHANISMS", "SPANS", "TEMPERATURES", "MRope", "Positions", "Span", "Temperature", "Layer", "Scheme"]
+__all__ = ["MECHANISMS", "SPANS", "TEMPERATURES", "MRope", "Positions", "Span", "Temperature", "Layer", "Scheme",
+           "layer_ranges"]
 
 #: Position mechanisms of one layer.
 MECHANISMS = ("rotary", "bias", "absolute", "table", "nope", "none")
@@ -329,6 +330,21 @@ class Scheme:
                 "kinds": [{"layers": list(idx), **layer.as_dict()} for layer, idx in kinds],
                 "layer_kind": [next(k for k, (_, idx) in enumerate(kinds) if i in idx) for i in range(len(self.layers))],
                 "notes": list(self.notes)}
+
+
+def layer_ranges(idx) -> str:
+    """Layer indices as ranges.
+
+    >>> layer_ranges([0, 1, 2, 3, 5, 7, 8, 9])
+    '0-3, 5, 7-9'
+    """
+    idx = list(idx)
+    out, start = [], idx[0] if idx else None
+    for a, b in zip(idx, idx[1:] + [None]):
+        if b != a + 1 if b is not None else True:
+            out.append(f"{start}" if start == a else f"{start}-{a}")
+            start = b
+    return ", ".join(out)
 
 
 def _jsonable(x):

@@ -2,7 +2,10 @@ r"""One way to name a positional encoding, on the command line and in the API.
 
 Every ``petheory`` command that takes a PE (``train``, ``sweep``, ``bounds``, ``stress``,
 ``spectrum``, ``compare``, ``lrc``) takes it as ``--pe SPEC``, and :mod:`petheory.nn` takes the
-same text (or the parsed :class:`PESpec`). The text is parsed once, by :func:`parse_pe_spec`,
+same text (or the parsed :class:`PESpec`): a PESpec is the one type of a PE. What a model trains
+(:class:`petheory.nn.position.PEConfig`) is a view of one canonical PESpec (named combinations
+resolved, mechanism keys first), with no field of its own; a model's or a table's resolved
+positions are a :class:`petheory.scheme.Scheme` (:func:`petheory.loaders.resolve_scheme`). The text is parsed once, by :func:`parse_pe_spec`,
 into a frozen :class:`PESpec` that is passed down; ``str(spec)`` gives the canonical text back
 (``parse_pe_spec(str(spec)) == spec``).
 

@@ -77,7 +77,7 @@ def layer_bounds(pos: Positions, length: int, *, n_max: int | None = None, m: in
 
 @dataclass(frozen=True)
 class BoundsRecord:
-    """One row per distinct position mechanism and length (``layers``: the layer indices)."""
+    """One row per distinct position mechanism, length and analysed length (``layers``: the layer indices)."""
 
     scheme: dict
     rows: list = field(default_factory=list)
@@ -89,6 +89,10 @@ class BoundsRecord:
 def bounds(scheme: Scheme, lengths, *, n_max: int | None = None, **options) -> BoundsRecord:
     """:func:`layer_bounds` of every distinct position mechanism of ``scheme`` at each length.
 
+    A sliding or chunked layer is bounded at ``min(N', span)`` (``analysed_length``; ``length`` stays N'),
+    as ``report`` and ``compare`` analyse it: layers whose positions agree but whose spans reach differently
+    far get a row each.
+
     ``n_max`` defaults to the model's original context L for a config, to the spec's own ``n_max``
     (else each length) for a plain spec.
 
@@ -98,10 +102,19 @@ def bounds(scheme: Scheme, lengths, *, n_max: int | None = None, **options) -> B
     """
     if n_max is None and scheme.source not in ("spec", "table"):
         n_max = scheme.context
-    groups = scheme.position_kinds()
     learned = scheme.source not in ("spec", "table")
     rows = []
-    for pos, idx in groups:
+    for pos, idx in scheme.position_kinds():
         for N in lengths:
-            rows.append({"layers": idx, **layer_bounds(pos, int(N), n_max=n_max, learned_t5=learned, **options)})
+            N = int(N)
+            # a sliding or chunked layer's queries never see farther than its span: its bound is asked within it, so
+            # layers with the same positions share a row only where they see the same distances
+            by_reach: dict = {}
+            for i in idx:
+                by_reach.setdefault(scheme.layers[i].span.reach(N), []).append(i)
+            for reach, layers in sorted(by_reach.items(), key=lambda kv: kv[1][0]):
+                row = layer_bounds(pos, reach, n_max=n_max, learned_t5=learned, **options)
+                if reach < N:
+                    row = {**row, "length": N, "analysed_length": reach}
+                rows.append({"layers": layers, **row})
     return BoundsRecord(scheme.as_dict(), rows)

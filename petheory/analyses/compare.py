@@ -45,7 +45,7 @@ import numpy as np
 from petheory import _validate as v
 from petheory import encodings as enc
 from petheory.analyses import kernel as K
-from petheory.scheme import Positions, Scheme
+from petheory.scheme import Positions, Scheme, Span
 
 #: Tasks whose records the comparison reads: their metrics, the first one primary (running_sum: lower is better;
 #: chen2025's tasks: exact match seq_acc and per-token token_acc, higher is better).
@@ -60,10 +60,12 @@ def spectral_summary(pos: Positions, n: int = 256, *, learned_t5: bool = False) 
 
     col = K.position_column(pos, n, learned_t5=learned_t5)
     ex = tp.symbol_extrema(col.column, col.row)
-    eig, _ = K.extremes(pos, n, rtol=1e-8, column=col)
+    eig, _ = K.extremes(pos, n, column=col)
     lo, hi = eig["lambda_min"], eig["lambda_max"]
+    from petheory.analyses.spectrum import EXACT_UP_TO
+
     cpd = None
-    if pos.kind == "bias" and n <= 4096:  # relative biases: conditionally positive definite?
+    if pos.kind == "bias" and n <= EXACT_UP_TO:  # relative biases: conditionally positive definite? (dense, O(N^3))
         cpd = tp.conditional_definiteness(col.column)
     return {"matrix": col.description, "n": n, "cpd": cpd, "symbol_min": ex.min, "symbol_max": ex.max,
             "symbol_certified": bool(ex.certified), "lambda_min": lo["value"], "lambda_max": hi["value"],
@@ -85,12 +87,15 @@ def stress_summary(pos: Positions, target, *, null_draws: int = 20, seed: int = 
             "null": "N(0,1) tables of the same shape (petheory.stress_reference.random_table_null)"}
 
 
-def norm_summary(pos: Positions, *, lengths=(64, 256, 1024), n_max: int = 64, learned_t5: bool = False) -> dict:
+def norm_summary(pos: Positions, *, lengths=(64, 256, 1024), n_max: int = 64, learned_t5: bool = False,
+                 span: Span | None = None) -> dict:
     """The computed norm of :func:`petheory.analyses.bounds.layer_bounds` per length (training length ``n_max``);
-    rotary: its angle coverage at the longest."""
+    rotary: its angle coverage at the longest. A sliding or chunked ``span`` is analysed at ``min(N', span)``
+    (its queries see no farther), as ``bounds`` and ``report`` do."""
     from petheory.analyses.bounds import layer_bounds
 
-    rows = [layer_bounds(pos, int(L), n_max=n_max, learned_t5=learned_t5) for L in lengths]
+    span = span or Span()
+    rows = [layer_bounds(pos, span.reach(int(L)), n_max=n_max, learned_t5=learned_t5) for L in lengths]
     vals = {str(L): r["norm"]["computed"] for L, r in zip(lengths, rows)}
     meaning = {"absolute": "sup ||PE(pos)||", "table": "sup ||PE(pos)||", "bias": "max |b(i,j)|",
                "rotary": "max |band factor - 1|"}.get(pos.kind, pos.kind)
@@ -219,7 +224,8 @@ def compare_scheme(scheme: Scheme, target, records=(), *, n: int = 256, lengths=
         why = K.why_no_kernel(pos, learned_t5=learned)
         for key, fn in (("spectrum", lambda: spectral_summary(pos, m, learned_t5=learned)),
                         ("stress", lambda: stress_summary(pos, target, null_draws=null_draws, seed=seed)),
-                        ("norms", lambda: norm_summary(pos, lengths=lengths, n_max=scheme.context, learned_t5=learned))):
+                        ("norms", lambda: norm_summary(pos, lengths=lengths, n_max=scheme.context, learned_t5=learned,
+                                                        span=layer.span))):
             if why is not None:
                 row[key] = {"error": why}
                 continue

@@ -174,7 +174,12 @@ def low_rank_extremes(freqs, n: int, factor: float = 1.0) -> dict:
         return tp.rotary_kernel_extremes(freqs, n, factor).as_dict()
 
 
-def extremes(pos: Positions, n: int, *, rtol: float = 1e-8, column: Column | None = None) -> tuple[dict, list[str]]:
+#: Relative accuracy of certified extreme eigenvalues, the one default of spectrum, report and compare (so a
+#: non-rotary kernel gets the same lambda_min/lambda_max from each).
+RTOL = 1e-8
+
+
+def extremes(pos: Positions, n: int, *, rtol: float = RTOL, column: Column | None = None) -> tuple[dict, list[str]]:
     """Extreme eigenvalues of a layer's n x n position-only matrix (fields of ``ExtremeEigenvalues.as_dict()``) and
     the warnings of the solver: exact low rank for a rotary kernel, certified FFT Lanczos otherwise."""
     from petheory import toeplitz as tp
@@ -186,7 +191,7 @@ def extremes(pos: Positions, n: int, *, rtol: float = 1e-8, column: Column | Non
     return certified_extremes(col.column, col.row, rtol=rtol)
 
 
-def certified_extremes(c, r=None, *, rtol: float = 1e-8) -> tuple[dict, list[str]]:
+def certified_extremes(c, r=None, *, rtol: float = RTOL) -> tuple[dict, list[str]]:
     """:func:`petheory.toeplitz.extreme_eigenvalues` with an absolute accuracy below 1e-4 ||T|| (the zeros of a
     rank-deficient Gram), and its warnings."""
     from petheory import toeplitz as tp

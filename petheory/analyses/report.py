@@ -31,7 +31,7 @@ from petheory import _validate as v
 from petheory import encodings as enc
 from petheory.analyses import kernel as K
 from petheory.errors import ValidationError
-from petheory.scheme import Positions, Scheme
+from petheory.scheme import Positions, Scheme, layer_ranges
 
 MULTIPLES = (1, 2, 4, 8)
 #: Points of the kernel stored in the report (log-spaced distances) and log bins of its envelope.
@@ -55,7 +55,8 @@ def band_table(pos: Positions, *, context: int, length: int) -> list[dict]:
     ref = dict(pos.params)
     if "scale" in info.params:
         ref["scale"] = 1.0
-    if pos.encoding == "mla_rope" and isinstance(ref.get("scaling_params"), dict):
+    if (pos.encoding == "mla_rope" and isinstance(ref.get("scaling_params"), dict)
+            and "scale" in enc.info(ref.get("scaling", "rope")).params):  # plain rope (DeepSeek-V3 unscaled) takes none
         ref["scaling_params"] = {**ref["scaling_params"], "scale": 1.0}
     w0, _ = enc.band_frequencies(pos.encoding, pos.d, max(context, 2), **ref)
     rows = []
@@ -255,7 +256,7 @@ def check_covered(scheme: Scheme) -> None:
 
 
 def report(scheme: Scheme, *, length: int | None = None, multiples=MULTIPLES, null_draws: int = 100, seed: int = 0,
-           rtol: float = 1e-6, source: str | None = None, progress=None) -> ReportRecord:
+           rtol: float = K.RTOL, source: str | None = None, progress=None) -> ReportRecord:
     """The one-page report of ``scheme``: one section per distinct layer kind (see the module docstring).
 
     Parameters
@@ -302,14 +303,3 @@ def report(scheme: Scheme, *, length: int | None = None, multiples=MULTIPLES, nu
             progress(k + 1, len(kinds), f"layer kind {k + 1} of {len(kinds)} (layers {layer_ranges(idx)})")
     return ReportRecord(source, scheme.as_dict(), scheme.context, scheme.max_context, N, sections, list(scheme.notes),
                         round(time.perf_counter() - t_start, 3))
-
-
-def layer_ranges(idx) -> str:
-    """Layer indices as ranges: ``0-3, 5, 7-9``."""
-    idx = list(idx)
-    out, start = [], idx[0] if idx else None
-    for a, b in zip(idx, idx[1:] + [None]):
-        if b != a + 1 if b is not None else True:
-            out.append(f"{start}" if start == a else f"{start}-{a}")
-            start = b
-    return ", ".join(out)

@@ -34,7 +34,7 @@ def resolved(sd) -> bool:
     return sd.method == "exact" or sd.kolmogorov > sd.error_estimate
 
 
-def toeplitz_summary(c, r=None, *, what: str, rtol: float = 1e-8, method: str = "auto", seed: int = 0, symbol=None,
+def toeplitz_summary(c, r=None, *, what: str, rtol: float = K.RTOL, method: str = "auto", seed: int = 0, symbol=None,
                      eigenvalues=None, progress=None) -> dict:
     """Symbol range, extreme eigenvalues and Szegő distance of the Hermitian Toeplitz matrix with first column ``c``.
 
@@ -89,7 +89,7 @@ class SpectrumRecord:
         return {"scheme": self.scheme, "n": self.n, "sections": self.sections}
 
 
-def spectrum(scheme: Scheme, *, n: int | None = None, rtol: float = 1e-8, method: str = "auto", seed: int = 0,
+def spectrum(scheme: Scheme, *, n: int | None = None, rtol: float = K.RTOL, method: str = "auto", seed: int = 0,
              project: bool = True, hermitian_part: bool = False, progress=None) -> SpectrumRecord:
     """:func:`toeplitz_summary` of every distinct layer kind of ``scheme`` at ``n`` positions.
 

@@ -92,12 +92,17 @@ def stress(scheme: Scheme, target=None, *, null_draws: int = 100, seed: int = 0,
     target = geometry.builtin_target() if target is None else target
     groups = scheme.position_kinds()
     learned = scheme.source not in ("spec", "table")
+    name = options.pop("name", None)
     sections = []
     for pos, idx in groups:
         why = K.why_no_kernel(pos, learned_t5=learned)
         if why is not None:
             sections.append({"layers": idx, "skipped": why})
             continue
-        sections.append({"layers": idx, **layer_stress(pos, target, null_draws=null_draws, seed=seed, **options)})
+        # a model's kinds are named each by its own encoding (Gemma 3: rope on sliding layers, rope_pi on global ones)
+        label = name if name is not None and len(groups) == 1 else (
+            (pos.source or pos.encoding) + (f" ({scheme.spec})" if learned and scheme.spec else ""))
+        sections.append({"layers": idx, **layer_stress(pos, target, null_draws=null_draws, seed=seed, name=label,
+                                                       **options)})
     name = target.source if isinstance(target, geometry.PositionalDistributions) else "distance matrix"
     return StressRecord(scheme.as_dict(), str(name), sections)

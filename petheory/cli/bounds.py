@@ -124,6 +124,9 @@ def _table(rows, lip, lip_report) -> None:
         nb = r["norm"]
         stated = nb["stated_formula"] + (f" = {_fmt(nb['stated'])}" if nb["stated"] is not None and not nb["stated_formula"].startswith("0") else "")
         note = []
+        if "analysed_length" in r:  # sliding/chunked layers: their queries see no farther than their span
+            note.append(f"its {len(r['layers'])} layers (in --json) attend within {r['analysed_length']} positions: "
+                        f"bounded at N' = {r['analysed_length']}")
         if nb.get("explicit") is not None:
             note.append(f"explicit bound {_fmt(nb['explicit'])}")
         if nb.get("note"):

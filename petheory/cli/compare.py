@@ -210,8 +210,9 @@ def _notes(payload) -> list[str]:
     where = ", ".join(rc["searched"]) if rc["searched"] else ("no folder searched" if rc.get("runs") else
                                                               "none of records/, runs/ exists here")
     return [
-        f"angles out: rotary bands whose angles at N={lengths[-1]} leave the range seen on 0..{st['n_max'] - 1} "
-        "(≥ the first length where one does).",
+        f"angles out: rotary bands whose angles at N={lengths[-1]} leave the range seen in training, on 0..n_max-1 "
+        f"(n_max = {st['n_max']} for registered encodings, a model's own original context L; a sliding or chunked layer "
+        "within its span) (≥ the first length where one does).",
         f"length generalisation: {rc['count']} training records ({where}"
         + (f"; {len(rc['runs'])} given with --run" if rc.get("runs") else "") + "); running_sum mse (lower is better); "
         "chen2025 tasks seq = exact match, tok = per-token accuracy; at the training length → the longest test length (@), "

@@ -154,7 +154,7 @@ def _kernel_points(sec: dict) -> list:
 
 
 def _layers(idx) -> str:
-    from petheory.analyses.report import layer_ranges
+    from petheory.scheme import layer_ranges
 
     return layer_ranges(idx)
 

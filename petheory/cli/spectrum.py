@@ -25,6 +25,7 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    from petheory.analyses.kernel import RTOL
     from petheory.spec import GRAMMAR
 
     src = p.add_mutually_exclusive_group(required=True)
@@ -45,7 +46,8 @@ def add_arguments(p) -> None:
     p.add_argument("--no-project", action="store_true",
                    help="refuse a source matrix that is not Toeplitz instead of analysing its Toeplitz projection")
     p.add_argument("--hermitian-part", action="store_true", help="use (T + T^H)/2 when the data is not Hermitian")
-    p.add_argument("--rtol", type=float, default=1e-8, help="relative accuracy of the extreme eigenvalues (default 1e-8)")
+    p.add_argument("--rtol", type=float, default=RTOL,
+                   help=f"relative accuracy of the extreme eigenvalues (default {RTOL:g}, as in report and compare)")
     p.add_argument("--method", choices=("auto", "exact", "slq", "off"), default="auto",
                    help="Szegő distance: dense eigenvalues (exact: O(N^3), about 2 s at N=1024 and 30 s at N=4096 on 2 "
                         "cores), stochastic Lanczos quadrature (slq: ~10 s at N=4096, minutes at N=2^20), none (off); "

@@ -227,7 +227,24 @@ def run(args) -> int:
             atomic_write_json(args.json, out)
     if args.json != "-":
         _print(out)
+        if len(rec.sections) > 1:  # a model with several position kinds: the first is shown, each one in a line
+            print("layer kinds (each in --json):")
+            for sec in rec.sections:
+                head = f"  layers {_ranges(sec['layers'])}: "
+                if "skipped" in sec:
+                    print(head + sec["skipped"])
+                else:
+                    null = sec.get("null")
+                    print(head + f"{sec['encoding']}: stress {sec['stress']:.4f}"
+                          + (f" (null {null['mean']:.4f} ± {null['sd']:.4f}, percentile {null['percentile']:.0f})"
+                             if null else ""))
     return 0
+
+
+def _ranges(idx) -> str:
+    from petheory.scheme import layer_ranges
+
+    return layer_ranges(idx)
 
 
 #: From this many positions on, stress prints progress lines on stderr (each null draw is an O(n^2 d) distance matrix).

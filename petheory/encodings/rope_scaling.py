@@ -70,7 +70,8 @@ def llama3_frequencies(freqs, *, scale: float, n_max: int, low_freq_factor: floa
     (``h = high_freq_factor``) keep :math:`\omega_t`; bands with :math:`\lambda_t > L/l`
     (``l = low_freq_factor``) become :math:`\omega_t/s`; in between
     :math:`(1-\gamma)\,\omega_t/s + \gamma\,\omega_t` with :math:`\gamma = (L/\lambda_t - l)/(h - l)`
-    (the turns the band makes over L, mapped linearly from l..h to 0..1).
+    (the turns the band makes over L, mapped linearly from l..h to 0..1). With :math:`h = l` (Llama 4
+    Scout's config.json: l = h = 1) no band is blended: a step at :math:`\lambda_t = L/l`.
 
     >>> import numpy as np
     >>> llama3_frequencies(np.array([1.0, 1e-4]), scale=8, n_max=8192).round(8).tolist()
@@ -81,9 +82,11 @@ def llama3_frequencies(freqs, *, scale: float, n_max: int, low_freq_factor: floa
     L = v.integer("n_max", n_max, minimum=1)
     lo = v.real("low_freq_factor", low_freq_factor, positive=True)
     hi = v.real("high_freq_factor", high_freq_factor, positive=True)
-    if hi <= lo:
-        raise ValidationError(f"Llama 3 scaling needs high_freq_factor > low_freq_factor, got {hi} <= {lo}")
+    if hi < lo:
+        raise ValidationError(f"Llama 3 scaling needs high_freq_factor >= low_freq_factor, got {hi} < {lo}")
     wavelen = 2 * math.pi / freqs
+    if hi == lo:  # Llama 4 (high = low = 1): no blended bands, a step at lambda = L/l (transformers: the same)
+        return np.where(wavelen > L / lo, freqs / s, freqs)
     gamma = (L / wavelen - lo) / (hi - lo)
     smooth = (1 - gamma) * freqs / s + gamma * freqs
     # as transformers: '>' on the low side and '<' on the high side; the band edges themselves are smoothed

@@ -109,8 +109,8 @@ def rope_scheme(cfg: dict, rope: dict, where: str, *, d: int, rotary_dim: int, b
     elif rtype == "llama3":
         params["low_freq_factor"] = read_real(rope, "low_freq_factor", where=where)
         params["high_freq_factor"] = read_real(rope, "high_freq_factor", where=where)
-        if params["high_freq_factor"] <= params["low_freq_factor"]:
-            raise fail(where + "high_freq_factor", f"> low_freq_factor={params['low_freq_factor']:g}",
+        if params["high_freq_factor"] < params["low_freq_factor"]:  # equal: Llama 4 Scout (a step, no blended band)
+            raise fail(where + "high_freq_factor", f">= low_freq_factor={params['low_freq_factor']:g}",
                        params["high_freq_factor"])
     elif rtype == "yarn":
         params["beta"] = read_real(rope, "beta_fast", where=where) if rope.get("beta_fast") else 32.0

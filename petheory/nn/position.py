@@ -22,7 +22,7 @@ Long-context entries (:mod:`petheory.encodings.extension`, :mod:`~petheory.encod
 scales folded into cos/sin); ``kerple_log``/``kerple_power`` learn (r1, r2) per head (the
 reference code's initialisation; ``kerple_log:r1=1,r2=0.5`` starts every head there);
 ``sandwich`` is a fixed bias; the named combinations ``rope_sinusoidal``, ``rope_learned`` and
-``mla_rope`` become ``rope+sinusoidal``, ``rope+learned`` and ``mla`` (:data:`ALIASES`).
+``mla_rope`` become ``rope+sinusoidal``, ``rope+learned`` and ``mla`` (:data:`petheory.spec.NAMED_COMBINATIONS`).
 
 A position is named by a *spec* (:mod:`petheory.spec`, the grammar every command's ``--pe``
 takes), as text or a parsed :class:`petheory.spec.PESpec`; a model takes one named mechanism and
@@ -56,7 +56,7 @@ import functools
 
 import inspect
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -67,16 +67,27 @@ from petheory.spec import MECHANISM_KEYS, MECHANISMS, NAMED_COMBINATIONS, PESpec
 from petheory.errors import ValidationError, ValidationTypeError
 
 
-@dataclass
+#: The mechanism keys of a canonical spec, in the order written (``slopes`` only when not the default ``press``).
+_KEY_ORDER = ("heads", "latent", "rope_dim", "hint", "trainable", "slopes")
+
+
+@dataclass(frozen=True)
 class PEConfig:
-    """Which position mechanism a model uses (see the module docstring for the spec syntax).
+    """What :mod:`petheory.nn` builds, as a view of one canonical :class:`petheory.spec.PESpec`.
+
+    The spec is the one type of a PE (:mod:`petheory.spec`); a PEConfig holds nothing else: it is the
+    spec after :func:`parse_pe` resolved a named combination (:data:`petheory.spec.NAMED_COMBINATIONS`)
+    into the mechanism that implements it, checked that a model can build it, and wrote it canonically
+    (one mechanism term, its mechanism keys first, at most one absolute term). Its attributes read that
+    spec; ``str(cfg.pe) == cfg.spec()`` is the text records and config hashes keep. Every attribute below
+    reads ``pe``.
 
     Attributes
     ----------
     name : str
         A registry encoding (``petheory.encodings.available()``) or ``'mla'``.
     params : dict
-        Keyword arguments of the registry function (JSON-able).
+        Keyword arguments of the registry function: the head term's options that are not mechanism keys.
     trainable : bool or None
         Absolute tables: train them (default: True for ``learned``, False otherwise).
     heads : int or None
@@ -86,47 +97,48 @@ class PEConfig:
     latent, rope_dim : int or None
         MLA latent width (default ``d_model // 2``) and shared RoPE dim (default head dim).
     absolute : str or None
-        An absolute encoding added to the inputs on top of a rotary/bias/MLA mechanism.
+        An absolute encoding added to the inputs on top of a rotary/bias/MLA mechanism (the second term).
     absolute_params : dict
         Registry keyword arguments of ``absolute``.
     hint : str or None
         chen2025 Scale Hint, ``'shift'`` or ``'interp'`` (:mod:`petheory.nn.lengthgen`); None = none.
     """
 
-    name: str = "nope"
-    params: dict = field(default_factory=dict)
-    trainable: bool | None = None
-    heads: int | None = None
-    slopes: str = "press"
-    latent: int | None = None
-    rope_dim: int | None = None
-    absolute: str | None = None
-    absolute_params: dict = field(default_factory=dict)
-    hint: str | None = None
+    pe: PESpec
+
+    @classmethod
+    def of(cls, name: str, params: dict | None = None, *, absolute: str | None = None, absolute_params=None,
+           **mechanism) -> "PEConfig":
+        """The canonical view of mechanism ``name`` with registry ``params``, mechanism keys and an absolute PE."""
+        keys = {k: mechanism[k] for k in _KEY_ORDER if mechanism.get(k) is not None}
+        if keys.get("slopes") == "press":
+            del keys["slopes"]
+        terms = [PETerm(name=name, options=tuple({**keys, **(params or {})}.items()))]
+        if absolute:
+            terms.append(PETerm(name=absolute, options=tuple((absolute_params or {}).items())))
+        return cls(PESpec(tuple(terms)))
+
+    def _key(self, k, default=None):
+        return self.pe.head.params.get(k, default)
+
+    name = property(lambda self: self.pe.head.name)
+    params = property(lambda self: {k: x for k, x in self.pe.head.params.items() if k not in MECHANISM_KEYS})
+    trainable = property(lambda self: self._key("trainable"))
+    heads = property(lambda self: self._key("heads"))
+    slopes = property(lambda self: self._key("slopes", "press"))
+    latent = property(lambda self: self._key("latent"))
+    rope_dim = property(lambda self: self._key("rope_dim"))
+    hint = property(lambda self: self._key("hint"))
+    absolute = property(lambda self: self.pe.terms[1].name if len(self.pe.terms) > 1 else None)
+    absolute_params = property(lambda self: self.pe.terms[1].params if len(self.pe.terms) > 1 else {})
 
     @property
     def kind(self) -> str:
         return "mla" if self.name == "mla" else enc.info(self.name).kind
 
-    def to_spec(self) -> PESpec:
-        """This config as a :class:`petheory.spec.PESpec` (mechanism keys first, then the registry's)."""
-        keys = {k: getattr(self, k) for k in ("heads", "latent", "rope_dim", "hint") if getattr(self, k) is not None}
-        if self.trainable is not None:
-            keys["trainable"] = self.trainable
-        if self.slopes != "press":
-            keys["slopes"] = self.slopes
-        keys.update(self.params)
-        terms = [PETerm(name=self.name, options=tuple(keys.items()))]
-        if self.absolute:
-            terms.append(PETerm(name=self.absolute, options=tuple(self.absolute_params.items())))
-        return PESpec(tuple(terms))
-
     def spec(self) -> str:
         """The canonical spec string that :func:`parse_pe` turns back into this config."""
-        return str(self.to_spec())
-
-    def as_dict(self) -> dict:
-        return asdict(self)
+        return str(self.pe)
 
 
 def pe_names() -> list[str]:
@@ -134,53 +146,62 @@ def pe_names() -> list[str]:
     return enc.available() + [m for m in MECHANISMS if m not in enc.available()]
 
 
-#: Registry entries that name a combination petheory.nn builds from parts: name -> (mechanism, absolute).
-#: Their options go to the part that takes them (``base`` to both; MLA's ``rope_dim`` to the mechanism).
-ALIASES = NAMED_COMBINATIONS
+def _mechanism(cfg: PEConfig) -> dict:
+    return {k: cfg._key(k) for k in _KEY_ORDER}
 
 
 def _resolve_alias(cfg: PEConfig) -> PEConfig:
-    if cfg.name not in ALIASES:
+    """A named combination (:data:`petheory.spec.NAMED_COMBINATIONS`) as the mechanism that implements it; its
+    options go to the part that takes them (``base`` to both; MLA's ``rope_dim`` to the mechanism)."""
+    if cfg.name not in NAMED_COMBINATIONS:
         return cfg
-    mech, absolute = ALIASES[cfg.name]
+    mech, absolute = NAMED_COMBINATIONS[cfg.name]
     if absolute is not None and cfg.absolute is not None:
         raise ValidationError(f"{cfg.name!r} already adds {absolute!r}; write 'rope+{cfg.absolute}' for another absolute PE")
+    keys = _mechanism(cfg)
     params, aparams = {}, {}
     if mech == "mla":
         extra = dict(cfg.params)
         if "rope_dim" in extra:
-            cfg.rope_dim = int(extra.pop("rope_dim"))
+            keys["rope_dim"] = int(extra.pop("rope_dim"))
         if extra:
             raise ValidationError(f"mla_rope in a model takes rope_dim= and latent=, got {sorted(extra)}")
-    else:
-        rope_keys, abs_keys = set(enc.info(mech).params), set(enc.info(absolute).params)
-        for k, x in cfg.params.items():
-            if k not in rope_keys | abs_keys:
-                raise ValidationError(f"{cfg.name} takes {', '.join(sorted(rope_keys | abs_keys))}; got {k}")
-            if k in rope_keys:
-                params[k] = x
-            if k in abs_keys:
-                aparams[k] = x
-        cfg.absolute, cfg.absolute_params = absolute, aparams
-    cfg.name, cfg.params = mech, params
-    return cfg
+        return PEConfig.of(mech, {}, absolute=cfg.absolute, absolute_params=cfg.absolute_params, **keys)
+    rope_keys, abs_keys = set(enc.info(mech).params), set(enc.info(absolute).params)
+    for k, x in cfg.params.items():
+        if k not in rope_keys | abs_keys:
+            raise ValidationError(f"{cfg.name} takes {', '.join(sorted(rope_keys | abs_keys))}; got {k}")
+        if k in rope_keys:
+            params[k] = x
+        if k in abs_keys:
+            aparams[k] = x
+    return PEConfig.of(mech, params, absolute=absolute, absolute_params=aparams, **keys)
 
 
 def parse_pe(spec) -> PEConfig:
-    """A :class:`PEConfig` from a spec: text, a parsed :class:`petheory.spec.PESpec`, a dict or a
-    PEConfig (returned validated).
+    """The :class:`PEConfig` of a spec: text, a parsed :class:`petheory.spec.PESpec`, a resolved layer's
+    :class:`petheory.scheme.Positions` (its registry name and parameters, as one spec term), or a PEConfig
+    (returned validated).
 
     Raises ``ValueError`` for an unknown encoding, an option the encoding does not take, a table
     file (a model builds its mechanism from the registry) or more than one ``+``.
-    Named combinations (:data:`ALIASES`: ``rope_sinusoidal``, ``rope_learned``, ``mla_rope``)
-    become the mechanism that implements them (``rope+sinusoidal``, ``rope+learned``, ``mla``).
+    Named combinations (:data:`petheory.spec.NAMED_COMBINATIONS`: ``rope_sinusoidal``, ``rope_learned``,
+    ``mla_rope``) become the mechanism that implements them (``rope+sinusoidal``, ``rope+learned``, ``mla``).
     """
+    from petheory.scheme import Positions
+
     if isinstance(spec, PEConfig):
         cfg = spec
-    elif isinstance(spec, dict):
-        cfg = PEConfig(**spec)
     elif isinstance(spec, (str, PESpec)):
         cfg = _from_spec(parse_pe_spec(spec))
+    elif isinstance(spec, Positions):  # a resolved layer's positions (petheory.loaders.resolve_scheme): its registry term
+        if spec.encoding is None:
+            if spec.kind != "nope":
+                raise ValidationError(f"a model builds its position mechanism from the registry; a {spec.kind!r} layer "
+                                      "has none (NoPE is 'nope')")
+            cfg = PEConfig.of("nope")
+        else:
+            cfg = _from_spec(PESpec((PETerm(name=spec.encoding, options=tuple(spec.params.items())),)))
     else:
         raise ValidationTypeError(f"a PE must be a spec string such as 'rope' or 'alibi:slopes=gu2025', got {spec!r}")
     cfg = _resolve_alias(cfg)
@@ -197,7 +218,7 @@ def canonical_spec(text: str) -> str:
 
 
 def _from_spec(spec: PESpec) -> PEConfig:
-    """A model's PEConfig from a parsed spec: ``mechanism[+absolute]``, mechanism keys split off."""
+    """A model's PEConfig from a parsed spec: ``mechanism[+absolute]``, written canonically."""
     if len(spec.terms) > 2:
         raise ValidationError(f"a model takes one mechanism and at most one absolute PE ('rope+sinusoidal'), got {spec}")
     for term in spec.terms:
@@ -206,10 +227,9 @@ def _from_spec(spec: PESpec) -> PEConfig:
                              "one (petheory stress/spectrum/bounds read tables)")
     params = spec.head.params
     mech = {k: params.pop(k) for k in list(params) if k in MECHANISM_KEYS}
-    cfg = PEConfig(name=spec.head.name, params=params, **mech)
-    if len(spec.terms) == 2:
-        cfg.absolute, cfg.absolute_params = spec.terms[1].name, spec.terms[1].params
-    return cfg
+    absolute = spec.terms[1] if len(spec.terms) == 2 else None
+    return PEConfig.of(spec.head.name, params, absolute=absolute and absolute.name,
+                       absolute_params=absolute and absolute.params, **mech)
 
 
 def _check(cfg: PEConfig) -> None:

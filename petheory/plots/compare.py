@@ -1,4 +1,8 @@
-"""``compare.encodings``: every registered PE side by side (the figure of ``petheory compare``)."""
+"""``compare.encodings``: every registered PE side by side (the figure of ``petheory compare``).
+
+:func:`compare_data` computes the ``compare`` record with :mod:`petheory.analyses` (as the CLI does);
+:func:`draw_compare` only draws it (``Figure.draw``: the committed PNG is its committed JSON drawn again).
+"""
 
 from __future__ import annotations
 
@@ -39,18 +43,30 @@ def separated(rows: list[dict]) -> list[str]:
     return [r["pe"] for r in rows if r["stress"].get("z") is not None and abs(r["stress"]["z"]) > Z_SEPARATED]
 
 
-@figure("compare.encodings", "every registered PE: stress vs the corpus with its null, norm growth past n_max, spectral spread",
-        illustrates=("cirrincione2026.alibi_lowest_stress",))
-def compare_encodings(outdir, *, preset="quick", seed=0):
-    import matplotlib.pyplot as plt
-
+def compare_data(preset: str = "quick", seed: int = 0) -> dict:
+    """The figure's data: the ``compare`` record (:func:`petheory.analyses.compare.compare`) of every registered PE
+    at d = 64, N = 256, trained on 64 positions, against the built-in corpus; rows with an error are left out."""
     from petheory import geometry
     from petheory.analyses.compare import compare
 
     lengths = (64, 256, 1024) if preset == "quick" else (64, 256, 1024, 4096)
-    target = geometry.builtin_target()
-    rows = compare(target=target, n=256, d=64, lengths=lengths, n_max=64, null_draws=20, seed=seed).rows
-    rows = [r for r in rows if all("error" not in r[k] for k in ("spectrum", "stress", "norms"))]
+    rec = compare(target=geometry.builtin_target(), n=256, d=64, lengths=lengths, n_max=64, null_draws=20, seed=seed)
+    rows = [r for r in rec.rows if all("error" not in r[k] for k in ("spectrum", "stress", "norms"))]
+    sep = separated(rows)
+    lower = [r["pe"] for r in rows if r["pe"] in sep and r["stress"]["z"] < 0]
+    verdict = (f"{len(sep)} of {len(rows)} separate from their null; closer to the corpus than random: "
+               + (", ".join(lower) if lower else "none")) if sep else f"none of {len(rows)} separates from its null"
+    n_pos = rows[0]["stress"]["n"] if rows else 0
+    settings = {k: rec.settings[k] for k in ("n", "d", "lengths", "n_max", "null_draws", "seed")}
+    return {"settings": {**settings, "target": f"built-in corpus, {n_pos} positions"},
+            "stress_separated": {"threshold_sd": Z_SEPARATED, "separated": sep, "verdict": verdict}, "rows": rows}
+
+
+def draw_compare(data: dict):
+    """The figure from a :func:`compare_data` record alone (nothing recomputed)."""
+    import matplotlib.pyplot as plt
+
+    rows, lengths, n_max = data["rows"], tuple(data["settings"]["lengths"]), data["settings"]["n_max"]
     names = [r["pe"] for r in rows]
     colors = [KIND_COLOR.get(r["kind"], "0.5") for r in rows]
     y = np.arange(len(rows))
@@ -61,7 +77,7 @@ def compare_encodings(outdir, *, preset="quick", seed=0):
 
     # geometry: where each stress sits in its null, as a z-score; the panel says plainly what separates
     z = np.array([r["stress"]["z"] if r["stress"]["z"] is not None else np.nan for r in rows])
-    sep = separated(rows)
+    verdict = data["stress_separated"]["verdict"]
     ax_z.axvspan(-Z_SEPARATED, Z_SEPARATED, color="0.9", zorder=0, label=rf"within $\pm{Z_SEPARATED:g}$ sd of the null")
     ax_z.barh(y, np.clip(z, -12, 12), color=colors, edgecolor="k", lw=0.4)
     for k in np.flatnonzero(np.abs(z) > 12):  # the axis is clipped at ±12 sd: the value is written
@@ -73,9 +89,6 @@ def compare_encodings(outdir, *, preset="quick", seed=0):
     ax_z.set_xlabel(r"$z = (\mathrm{stress} - \mathrm{null\ mean})\,/\,\mathrm{null\ sd}$   (left: closer to the corpus "
                     "than random encodings of the kind)")
     ax_z.legend(fontsize=7, loc="lower right")
-    lower = [r["pe"] for r in rows if r["pe"] in sep and r["stress"]["z"] < 0]
-    verdict = (f"{len(sep)} of {len(rows)} separate from their null; closer to the corpus than random: "
-               + (", ".join(lower) if lower else "none")) if sep else f"none of {len(rows)} separates from its null"
     ax_z.set_title(f"geometry: Kruskal stress-1 vs the built-in corpus ({n_pos} positions), as a z-score in a null of "
                    f"{rows[0]['stress']['null_draws'] if rows else 0} random encodings of each kind\n{verdict}", fontsize=9)
 
@@ -88,7 +101,8 @@ def compare_encodings(outdir, *, preset="quick", seed=0):
             ax_s.text(spread[k] * 1.3, k, "CPD" if cp["cpd"] else "not CPD", fontsize=6, va="center")
     ax_s.set_yticks(y, names, fontsize=8)
     ax_s.invert_yaxis()
-    ax_s.set_xlabel(r"$\lambda_{max} - \lambda_{min}$ of the position-only Toeplitz matrix, $N = 256$")
+    ax_s.set_xlabel(r"$\lambda_{max} - \lambda_{min}$ of the position-only Toeplitz matrix, "
+                    + f"$N = {data['settings']['n']}$")
     ax_s.set_title("spectrum (bias B, rotary kernel, absolute Gram)", fontsize=9)
     handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in KIND_COLOR.values()]
     top.legend(handles, list(KIND_COLOR), loc="outside upper center", ncol=3, fontsize=8, frameon=False)
@@ -117,13 +131,17 @@ def compare_encodings(outdir, *, preset="quick", seed=0):
                             color=KIND_COLOR[kind], arrowprops={"arrowstyle": "-", "color": "0.7", "lw": 0.5},
                             annotation_clip=False)
         ax.set_xlim(lengths[0] / 1.3, lengths[-1] * 6)
-        ax.axvline(64, color="0.5", ls=":", lw=0.8)
-        ax.set_xlabel(r"length $N'$ (training length $n_{max}$ = 64, dotted)")
+        ax.axvline(n_max, color="0.5", ls=":", lw=0.8)
+        ax.set_xlabel(r"length $N'$ (training length $n_{max}$ = " + f"{n_max}, dotted)")
         ax.set_ylabel(KIND_QUANTITY[kind])
         note = f"\n(0 up to rounding, omitted: {', '.join(omitted[kind])})" if omitted.get(kind) else ""
         ax.set_title(f"{kind}: growth with length{note}", fontsize=9)
     bottom.suptitle("norm growth past the training length, per kind (three different quantities)", fontsize=10)
-    data = {"settings": {"n": 256, "d": 64, "lengths": list(lengths), "n_max": 64, "null_draws": 20, "seed": seed,
-                         "target": f"built-in corpus, {n_pos} positions"},
-            "stress_separated": {"threshold_sd": Z_SEPARATED, "separated": sep, "verdict": verdict}, "rows": rows}
-    return save(fig, data, outdir, "compare.encodings")
+    return fig
+
+
+@figure("compare.encodings", "every registered PE: stress vs the corpus with its null, norm growth past n_max, spectral spread",
+        illustrates=("cirrincione2026.alibi_lowest_stress",), draw=draw_compare)
+def compare_encodings(outdir, *, preset="quick", seed=0):
+    data = compare_data(preset, seed)
+    return save(draw_compare(data), data, outdir, "compare.encodings")

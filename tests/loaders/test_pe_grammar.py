@@ -79,8 +79,24 @@ def test_nn_builds_its_config_from_the_parsed_spec():
     for text in ("rope", "rope:heads=2,pairing=half+sinusoidal", "alibi:slopes=gu2025", "learned:n_max=50,beyond=clamp",
                  "random:trainable=true", "mla:latent=8", "rope_sinusoidal:base=500", "fire:hint=shift"):
         cfg = parse_pe(parse_pe_spec(text))
-        assert cfg == parse_pe(text) and cfg.spec() == str(cfg.to_spec())
-        assert parse_pe(cfg.to_spec()) == cfg and parse_pe_spec(cfg.spec()) == cfg.to_spec()
+        assert cfg == parse_pe(text) and cfg.spec() == str(cfg.pe)  # a view of one PESpec: no second copy
+        assert parse_pe(cfg.pe) == cfg and parse_pe_spec(cfg.spec()) == cfg.pe
+
+
+def test_nn_builds_a_resolved_layers_positions_through_the_same_spec():
+    """A Scheme's positions (what report/compare analyse) become what nn trains by one term of the grammar."""
+    from petheory.errors import ValidationError
+    from petheory.loaders import resolve_scheme
+    from petheory.nn import parse_pe
+    from petheory.scheme import Positions
+
+    for text in ("rope:base=500,pairing=half", "alibi", "rope_yarn:scale=4,n_max=64", "sinusoidal:base=500"):
+        pos = resolve_scheme(text, d=16).main.positions
+        assert parse_pe(pos) == parse_pe(parse_pe_spec(str(parse_pe(pos).pe)))
+        assert parse_pe(pos).name == pos.encoding and parse_pe(pos).params == pos.params
+    assert parse_pe(Positions("nope")).spec() == "nope"
+    with pytest.raises(ValidationError, match="'none' layer"):
+        parse_pe(Positions("none"))
 
 
 def test_combinations_are_the_registry_named_combinations_for_theory_commands():

@@ -32,52 +32,15 @@ from petheory.models import resolve_config
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
+from _helpers import families_tool  # noqa: E402
+
+from petheory.models.families_page import CASES, SCOUT_ROPE  # noqa: E402
 from transformers import AutoConfig  # noqa: E402
+
+build = families_tool().build
 
 U32 = 2.0**-24
 U64 = 2.0**-53
-SCOUT_ROPE = {"rope_type": "llama3", "factor": 8.0, "high_freq_factor": 4.0, "low_freq_factor": 1.0,
-              "original_max_position_embeddings": 8192, "rope_theta": 500000.0}
-
-#: (case id, model_type, overrides of the configuration class's defaults)
-CASES = [
-    ("gemma2", "gemma2", {"num_hidden_layers": 42, "hidden_size": 3584, "num_attention_heads": 16,
-                          "num_key_value_heads": 8, "query_pre_attn_scalar": 256, "attn_logit_softcapping": 50.0}),
-    ("gemma3", "gemma3", {}),
-    ("gemma3_text-linear8", "gemma3_text", {"num_hidden_layers": 34, "rope_parameters": {
-        "full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1e6},
-        "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0}}}),
-    ("gemma4_text", "gemma4_text", {}),
-    ("gemma4", "gemma4", {}),
-    ("llama4", "llama4", {"text_config": {"rope_parameters": SCOUT_ROPE}}),
-    ("llama4_text", "llama4_text", {"num_hidden_layers": 8, "attn_temperature_tuning": True}),
-    ("cohere2", "cohere2", {}),
-    ("smollm3", "smollm3", {}),
-    ("gpt_oss", "gpt_oss", {}),
-    ("qwen2_vl", "qwen2_vl", {}),
-    ("qwen2_5_vl", "qwen2_5_vl", {"text_config": {"num_hidden_layers": 28, "hidden_size": 3584, "num_attention_heads": 28,
-                                                  "num_key_value_heads": 4, "max_position_embeddings": 128000,
-                                                  "rope_parameters": {"rope_type": "default", "rope_theta": 1e6,
-                                                                      "mrope_section": [16, 24, 24]}}}),
-    ("qwen3_vl", "qwen3_vl", {"text_config": {"rope_parameters": {"rope_type": "default", "rope_theta": 5e6,
-                                                                  "mrope_section": [24, 20, 20], "mrope_interleaved": True}}}),
-    ("olmo2", "olmo2", {"max_position_embeddings": 4096}),
-    ("olmo3", "olmo3", {"max_position_embeddings": 65536}),
-    ("starcoder2", "starcoder2", {"sliding_window": 4096, "max_position_embeddings": 16384, "rope_theta": 100000.0}),
-    # GLM-4.5's published sizes (the class's defaults, 4096 / 96 heads, do not give a whole head size)
-    ("glm4_moe", "glm4_moe", {"hidden_size": 5120, "num_attention_heads": 96, "num_key_value_heads": 8, "head_dim": 128,
-                              "num_hidden_layers": 92, "rope_parameters": {"rope_type": "default", "rope_theta": 1e6,
-                                                                           "partial_rotary_factor": 0.5}}),
-    ("qwen3_next", "qwen3_next", {}),
-    ("exaone4", "exaone4", {"num_hidden_layers": 64, "max_position_embeddings": 131072}),
-]
-
-
-def build(mt: str, kw: dict):
-    config = AutoConfig.for_model(mt, **kw)
-    return config, json.loads(json.dumps(config.to_dict()))
-
-
 def modeling(text):
     mt = {"gemma3_text": "gemma3", "gemma4_text": "gemma4", "llama4_text": "llama4", "qwen2_vl_text": "qwen2_vl",
           "qwen2_5_vl_text": "qwen2_5_vl", "qwen3_vl_text": "qwen3_vl"}.get(text.model_type, text.model_type)
@@ -219,7 +182,7 @@ def test_gpt_oss_needs_the_unrounded_yarn_ramp():
 
 
 def test_llama4_nope_every_fourth_layer_chunked_rope_layers():
-    config, cfg = build("llama4", {"text_config": {"rope_parameters": SCOUT_ROPE}})
+    config, cfg = build("llama4", {"text_config": {"rope_parameters": SCOUT_ROPE, "max_position_embeddings": 10485760}})
     scheme = resolve_config(cfg)
     kinds = [(layer.positions.kind, layer.span.kind) for layer in scheme.layers]
     assert kinds == [("nope", "full") if (i + 1) % 4 == 0 else ("rotary", "chunked") for i in range(48)]
@@ -254,8 +217,8 @@ TABLE = {
                     ("full_attention", "rotary", "rope", 5, 31.6228, "128/512", "full", None)],
     "gemma4": [("sliding_attention", "rotary", "rope", 25, 10000.0, "256/256", "sliding 512", None),
                ("full_attention", "rotary", "rope", 5, 31.6228, "128/512", "full", None)],
-    "llama4": [("chunked_attention", "rotary", "rope_llama3", 36, 500000.0, "128/128", "chunked 8192", None),
-               ("full_attention", "nope", None, 12, None, None, "full", "llama4")],
+    "llama4-scout": [("chunked_attention", "rotary", "rope_llama3", 36, 500000.0, "128/128", "chunked 8192", None),
+                     ("full_attention", "nope", None, 12, None, None, "full", "llama4")],
     "llama4_text": [("chunked_attention", "rotary", "rope", 6, 500000.0, "128/128", "chunked 8192", None),
                     ("full_attention", "nope", None, 2, None, None, "full", "llama4")],
     "cohere2": [("sliding_attention", "rotary", "rope", 30, 10000.0, "128/128", "sliding 4096", None),
@@ -430,3 +393,25 @@ def test_yarn_truncate_is_validated():
         enc.yarn_ramp(w, n_max=4096, ramp="code", truncate="no")
     with pytest.raises(ValidationError, match="ramp='code'"):
         enc.yarn_ramp(w, n_max=4096, ramp="paper", truncate=False)
+
+
+def test_the_families_page_is_generated_from_these_cases():
+    """docs/guide/families.md is what the resolver gives for the cases today (python tools/families_page.py --write)."""
+    assert families_tool().main(["--check"]) == 0, "stale: run python tools/families_page.py --write"
+
+
+def test_the_families_page_notices_a_changed_resolver(monkeypatch):
+    """Planted: a resolver that reads Gemma 2 as 42 global layers changes the page, and --check says so."""
+    from dataclasses import replace
+
+    from petheory.models import config as model_config
+    from petheory.scheme import Span
+
+    real = model_config.resolve_config
+
+    def all_global(cfg):
+        s = real(cfg)
+        return replace(s, layers=tuple(replace(layer, span=Span()) for layer in s.layers)) if s.source == "gemma2" else s
+
+    monkeypatch.setattr(model_config, "resolve_config", all_global)
+    assert families_tool().main(["--check"]) == 1

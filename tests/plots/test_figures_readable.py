@@ -195,7 +195,6 @@ NOT_SPLIT = {
     "bounds.rademacher_gap": "trains its models inside the figure (runs/bounds cache); the training must become an experiment",
     "bounds.alibi_drift": "trains its model inside the figure (runs/bounds cache); the training must become an experiment",
     "coupling.minilm_terms": "reads all-MiniLM-L6-v2's weights; draws from matrices its JSON does not keep",
-    "compare.encodings": "engineer A's module (plots/compare.py): remove this entry when it gets a draw",
 }
 
 #: A float of a figure's record is the same number when it differs by at most RTOL relative plus ATOL absolute.

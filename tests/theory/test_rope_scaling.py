@@ -58,8 +58,17 @@ def test_llama3_at_scale_one_is_rope():
 
 
 def test_llama3_refuses_inverted_factors():
-    with pytest.raises(ValueError, match="high_freq_factor > low_freq_factor"):
+    with pytest.raises(ValueError, match="high_freq_factor >= low_freq_factor"):
         enc.rope_llama3(4, 8, low_freq_factor=4.0, high_freq_factor=1.0)
+
+
+def test_llama3_with_equal_factors_is_a_step_at_L():
+    """Llama 4 Scout (low = high = 1): bands longer than L are divided by s, the others kept; none blended."""
+    w = enc.rope_frequencies(128, base=500000.0)
+    out = enc.llama3_frequencies(w, scale=16.0, n_max=8192, low_freq_factor=1.0, high_freq_factor=1.0)
+    long_ = 2 * np.pi / w > 8192
+    assert long_.any() and (~long_).any()
+    np.testing.assert_array_equal(out, np.where(long_, w / 16.0, w))
 
 
 # ----------------------------------------------------------------------------- LongRoPE

@@ -1,0 +1,61 @@
+"""Write or check docs/guide/families.md: every family case, built by transformers, resolved, tabulated.
+
+    python tools/families_page.py            # print the page
+    python tools/families_page.py --write    # rewrite docs/guide/families.md
+    python tools/families_page.py --check    # exit 1 when the committed page is stale
+
+The cases and the table are :mod:`petheory.models.families_page`; this script builds each case's
+``config.json`` with transformers' own configuration class (the test extra: ``pip install -e '.[test]'``)
+and resolves it with :func:`petheory.models.resolve_config`, the one resolver every command uses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = ROOT / "docs" / "guide" / "families.md"
+
+
+def build(mt: str, kw: dict):
+    """transformers' configuration class of ``mt`` with ``kw``, and its ``config.json`` as a dict (``to_dict()``
+    through JSON, as a file on disk holds it)."""
+    from transformers import AutoConfig
+
+    config = AutoConfig.for_model(mt, **kw)
+    return config, json.loads(json.dumps(config.to_dict()))
+
+
+def page() -> str:
+    from petheory.models.config import resolve_config  # the defining module: a test patches it there
+    from petheory.models.families_page import CASES, OLDER, markdown
+
+    return markdown([(name, mt, resolve_config(build(mt, kw)[1])) for name, mt, kw in CASES + OLDER])
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python tools/families_page.py", description=__doc__.splitlines()[0])
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--write", action="store_true", help="rewrite docs/guide/families.md")
+    g.add_argument("--check", action="store_true", help="exit 1 when the committed page differs from the generated one")
+    args = p.parse_args(argv)
+    text = page()
+    if args.write:
+        from petheory.io import atomic_write_text
+
+        atomic_write_text(PAGE, text)
+        print(f"wrote {PAGE}")
+    elif args.check:
+        if not PAGE.is_file() or PAGE.read_text(encoding="utf-8") != text:
+            print(f"{PAGE} is stale: run python tools/families_page.py --write")
+            return 1
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
