@@ -117,6 +117,27 @@ def _attr(path: str, make):
         mp.setattr(path, make(real))
     return plant
 
+def _query_plus_t(real):
+    """kazemnejad2023's construction with +t in the query: the logits become lam (i + t), not relative."""
+    def plant(content_dim, head_dim, lam, rng):
+        w_q, w_k = real(content_dim, head_dim, lam, rng)
+        w_q[head_dim, content_dim] = 1.0
+        return w_q, w_k
+    return plant
+
+
+def _rope_logits(x, w_q, w_k, positions):
+    """barbero2024's head with RoPE (base 10) on its queries and keys: positions now reach the logits."""
+    from petheory.encodings import rope_frequencies
+    from proofs_check.claims import barbero2024
+
+    q, k = x @ w_q.T, x @ w_k.T
+    w = rope_frequencies(q.shape[1], base=10.0)
+    rot = np.stack([barbero2024._rot(row, w, p) for row, p in zip(q, positions)])
+    rok = np.stack([barbero2024._rot(row, w, p) for row, p in zip(k, positions)])
+    return rot @ rok.T
+
+
 
 def _rope_sign(mp):
     from petheory.encodings import rotary
@@ -366,6 +387,19 @@ PLANTS = [
           _attr("proofs_check.claims.barbero2024.best_key", lambda real: (lambda q, w, r: -real(q, w, r)))),
     Plant("barbero2024.no_decay_isotropic", "queries and keys drawn with mean 1 (not centred)",
           _attr("proofs_check.claims.barbero2024.sample_pair", lambda real: (lambda rng, d: tuple(x + 1.0 for x in real(rng, d))))),
+    Plant("su2021.long_term_decay__corrected", "the relative bound gains a slope 1e-3 r (octave means rise)",
+          _attr("petheory.bounds.long_context.roformer_relative_bound",
+                lambda real: (lambda r, w: real(r, w) + 1e-3 * np.asarray(r, float)))),
+    Plant("wu2025.causal_mask_first_token", "Lemma A.1's epsilon three times the smallest attention weight",
+          _attr("proofs_check.claims.wu2025.lemma_a1_epsilon",
+                lambda real: (lambda layers: min(3.0 * real(layers), 1.0 / (len(layers[0][0]) - 1))))),
+    Plant("wu2025.sliding_window_first_token", "Lemma A.1's epsilon three times the smallest attention weight",
+          _attr("proofs_check.claims.wu2025.lemma_a1_epsilon",
+                lambda real: (lambda layers: min(3.0 * real(layers), 1.0 / (len(layers[0][0]) - 1))))),
+    Plant("kazemnejad2023.nope_relative_position", "the construction's query carries +t (logits lam (i + t))",
+          _attr("proofs_check.claims.kazemnejad2023.relative_construction", lambda real: _query_plus_t(real))),
+    Plant("barbero2024.nope_cannot_sharpen", "the head's logits computed with RoPE (base 10)",
+          _attr("proofs_check.claims.barbero2024.head_logits", lambda real: _rope_logits)),
 ]
 
 
