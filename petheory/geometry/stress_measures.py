@@ -7,7 +7,10 @@ and every result records which was used.
 
 from __future__ import annotations
 
+import collections
+import concurrent.futures
 import math
+import os
 
 import numpy as np
 
@@ -255,8 +258,10 @@ def stress_of_tables(tables, D, *, kind: str = "stress1") -> np.ndarray:
     r"""Stress of every coordinate table in ``tables`` (an iterable of (n, k) arrays) against one target ``D`` (n, n).
 
     The same numbers as ``[stress(X, D, kind=kind) for X in tables]`` up to rounding, with ``D``
-    validated and :math:`\sum D^2` summed once; for stress-1 the tables go :data:`BATCH` at a time
-    through one batched GEMM per row block (see :func:`_stress1_batch`). Returns shape (len(tables),).
+    validated and :math:`\sum D^2` summed once; for stress-1 each table goes through one GEMM per
+    row block (see :func:`_stress1_batch`), tables in parallel on :data:`WORKERS` threads with one
+    BLAS thread each (the blocks are cache-sized: BLAS threads inside one would only wait on each
+    other; numpy releases the GIL in them), in order. Returns shape (len(tables),).
 
     >>> import numpy as np
     >>> D = np.array([[0.0, 1.0], [1.0, 0.0]])
@@ -266,31 +271,31 @@ def stress_of_tables(tables, D, *, kind: str = "stress1") -> np.ndarray:
     v.choice("kind", kind, STRESS_KINDS)
     T = _DenseRows(check_distance_matrix(D, "D"))
     tt = float(np.einsum("ij,ij->", T.D, T.D))
-    out, batch = [], []
 
-    def flush():
-        Xs = [(X.reshape(-1, 1) if X.ndim == 1 else X) for X in (v.array("X", X, ndim=(1, 2)) for X in batch)]
-        for X in Xs:
-            if X.shape[0] != T.n:
-                raise ValidationError(f"the encoding has {X.shape[0]} positions but the target has {T.n}; they must match")
-        if kind == "stress1" and tt > 0:  # (an all-zero target: _stress says why stress-1 is undefined)
-            out.extend(_stress1_batch(Xs, T, tt))
-        else:
-            out.extend(_stress(_CoordRows(X), T, kind) for X in Xs)
-        batch.clear()
+    def table(X):
+        X = v.array("X", X, ndim=(1, 2))
+        X = X.reshape(-1, 1) if X.ndim == 1 else X
+        if X.shape[0] != T.n:
+            raise ValidationError(f"the encoding has {X.shape[0]} positions but the target has {T.n}; they must match")
+        return X
 
-    for X in tables:
-        batch.append(X)
-        if len(batch) == BATCH:
-            flush()
-    if batch:
-        flush()
+    if kind != "stress1" or tt == 0:  # (an all-zero target: _stress says why stress-1 is undefined)
+        return np.asarray([_stress(_CoordRows(table(X)), T, kind) for X in tables], dtype=np.float64)
+    out, pending = [], collections.deque()
+    with _one_blas_thread(), concurrent.futures.ThreadPoolExecutor(WORKERS) as pool:
+        for X in tables:
+            pending.append(pool.submit(_stress1_batch, [table(X)], T, tt))
+            while len(pending) > 2 * WORKERS:  # a bounded number of tables in memory
+                out.extend(pending.popleft().result())
+        while pending:
+            out.extend(pending.popleft().result())
     return np.asarray(out, dtype=np.float64)
 
 
-#: Random tables per batched GEMM in :func:`random_table_null`.
-BATCH = 8
-#: Bytes of the (BATCH, b, n) distance block of one batch (a few L2s: b ~ 16-32 rows at n = 2048).
+#: Threads of :func:`stress_of_tables` (one table each; measured on 2 cores: one table per GEMM stack is
+#: faster than batching 8, and two tables at a time on two threads faster than one table on two BLAS threads).
+WORKERS = max(1, min(4, os.cpu_count() or 1))
+#: Bytes of the (1, b, n) distance block of one table (a few L2s: b ~ 128 rows at n = 2048).
 _BATCH_BYTES = 2**21
 
 
@@ -317,20 +322,20 @@ def _stress1_batch(Xs: list, T, tt: float) -> np.ndarray:
     te = np.zeros(K)
     b = int(max(8, min(n, _BATCH_BYTES // (8 * n * K))))
     buf = np.empty(K * b * n)
-    with _one_blas_thread():  # cache-sized GEMMs: threads only wait on each other (see geometry.stress)
-        for i0 in range(0, n, b):
-            i1 = min(n, i0 + b)
-            bb, m = i1 - i0, n - i0
-            D2 = np.matmul(L[:, i0:i1], R[:, :, i0:], out=buf[: K * bb * m].reshape(K, bb, m))
-            rows, diag = np.arange(bb), np.arange(bb)
-            D2[:, rows, diag] = np.inf
-            low = D2.min(axis=2) <= _CANCEL * (sq[:, i0:i1] + sqmax[:, None])  # (K, bb): rows that may cancel
-            D2[:, rows, diag] = 0.0
-            E = np.sqrt(np.maximum(D2, 0.0, out=D2), out=D2)
-            for k in np.flatnonzero(low.any(axis=1)):
-                E[k] = C[k].rows(i0, i1, i0)  # exact repair of close pairs, as geometry.stress does
-            Tb = T.rows(i0, i1, i0)
-            te += np.einsum("kij,ij->k", E[:, :, :bb], Tb[:, :bb]) + 2.0 * np.einsum("kij,ij->k", E[:, :, bb:], Tb[:, bb:])
+    # the caller holds one BLAS thread (cache-sized GEMMs: BLAS threads would only wait on each other)
+    for i0 in range(0, n, b):
+        i1 = min(n, i0 + b)
+        bb, m = i1 - i0, n - i0
+        D2 = np.matmul(L[:, i0:i1], R[:, :, i0:], out=buf[: K * bb * m].reshape(K, bb, m))
+        rows, diag = np.arange(bb), np.arange(bb)
+        D2[:, rows, diag] = np.inf
+        low = D2.min(axis=2) <= _CANCEL * (sq[:, i0:i1] + sqmax[:, None])  # (K, bb): rows that may cancel
+        D2[:, rows, diag] = 0.0
+        E = np.sqrt(np.maximum(D2, 0.0, out=D2), out=D2)
+        for k in np.flatnonzero(low.any(axis=1)):
+            E[k] = C[k].rows(i0, i1, i0)  # exact repair of close pairs, as geometry.stress does
+        Tb = T.rows(i0, i1, i0)
+        te += np.einsum("kij,ij->k", E[:, :, :bb], Tb[:, :bb]) + 2.0 * np.einsum("kij,ij->k", E[:, :, bb:], Tb[:, bb:])
     out = np.empty(K)
     for k in range(K):
         s2 = 1.0 - te[k] * te[k] / (tt * ee[k]) if ee[k] > 0 else 1.0
