@@ -175,7 +175,7 @@ def men_smallest_base(d: int, context: int, *, lo: float = 2.0, hi: float = 1e12
 
 
 class _Witnesses:
-    """Distances where nearby bases failed: a base is tried there first (a few hundred cosines) before the full scan.
+    r"""Distances where nearby bases failed: a base is tried there first (a few hundred cosines) before the full scan.
 
     Neighbouring grid bases mostly fail near the same distance, so most failing bases are rejected by
     a witness; a base is declared failing only by a witness value below ``-tol``, where ``tol`` is the
