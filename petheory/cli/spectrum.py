@@ -78,9 +78,9 @@ def _read_file(path: str):
 
     import numpy as np
 
-    p = Path(path)
-    if not p.is_file():
-        raise FileNotFoundError(f"no such file: {p}")
+    from petheory.loaders.paths import regular_file
+
+    p = regular_file(Path(path), what="file of Toeplitz coefficients (.npy or text, one a_k per line)")
     if p.suffix.lower() == ".npy":
         from petheory.loaders import load_npy
 

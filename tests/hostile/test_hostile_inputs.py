@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 from hostile_util import files_under, refused
@@ -167,7 +169,10 @@ def test_spectrum_malformed_text_files(capsys, tmp_path):
     (tmp_path / "e.txt").write_text("")
     refused(capsys, "spectrum", "--file", tmp_path / "e.txt", match="empty")
     refused(capsys, "spectrum", "--file", tmp_path / "missing.txt", match="no such file")
-    refused(capsys, "spectrum", "--file", tmp_path, match="no such file")
+    refused(capsys, "spectrum", "--file", tmp_path, match="is a directory; expected a file of Toeplitz coefficients")
+    if hasattr(os, "mkfifo"):  # a FIFO is named as one, never waited on
+        os.mkfifo(tmp_path / "pipe")
+        refused(capsys, "spectrum", "--file", tmp_path / "pipe", match="not a regular file")
 
 
 def test_stress_malformed_corpus(capsys, tmp_path):
