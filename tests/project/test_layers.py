@@ -200,8 +200,9 @@ def test_the_climb_check_sees_a_lazy_import_of_a_higher_layer(tmp_path):
 #: What plots may not import, at module level or inside a function: plots draw records and train nothing; a figure
 #: that needs trained models reads an experiment's records, and ``petheory figures`` (the CLI) runs the experiment.
 PLOTS_FORBIDDEN = ("torch", "petheory.nn", "petheory.experiments", "petheory.sweep")
-#: (plots file, imported module) -> why. Only nn's torch-free record readers (JSON in, no model; nn's ``__init__``
-#: is lazy, so importing them imports no torch: test_plots_registry_imports_no_torch).
+#: (plots file, imported module) -> why. Only nn's record readers (JSON in, no model), imported inside the function
+#: that reads the records. They still load ``petheory.nn``'s ``__init__``, which imports torch: moving them (and
+#: ``provenance``) below torch needs nn's configs, task defaults and PE parsing out of its torch modules.
 PLOTS_ALLOW = {
     ("petheory/plots/lengthgen.py", "petheory.nn.chen2025_runs"): "load_records: the chen2025 records (JSON) the figures draw",
     ("petheory/plots/retrieval.py", "petheory.nn.retrieval_runs"): "load_records: the retrieval records (JSON) the figures draw",
