@@ -241,6 +241,21 @@ def test_the_plots_check_sees_a_lazy_import_of_experiments(tmp_path):
     assert any(_under(m, "petheory.experiments") for m in mods)
 
 
+def test_the_claim_catalogue_and_check_list_import_no_torch():
+    """Loading every claim and ``petheory check --list`` stay torch-free (torch is most of a catalogue load on a
+    loaded machine): the empirical claims read records as JSON and name their presets through ``provenance``."""
+    import subprocess
+    import sys
+
+    code = ("import contextlib, io, sys\nfrom proofs_check import engine\nengine.load_builtin()\n"
+            "assert engine.all_claims()\nfrom petheory.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n    assert main(['check', '--list']) == 0\n"
+            "print('torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
+
+
 def test_cli_commands_share_code_through_helpers_not_through_each_other():
     """``petheory sweep`` imported ``petheory train``'s module for one parser; commands are peers: what two of
     them share lives in a lower module (``petheory.cli._*`` or the library)."""
