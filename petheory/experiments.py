@@ -39,7 +39,6 @@ from __future__ import annotations
 import contextlib
 import math
 import tempfile
-from pathlib import Path
 
 from petheory.errors import ValidationError
 
