@@ -120,6 +120,9 @@ def gallery_markdown(figures_dir: Path, image_dir: str = "_gallery") -> tuple[st
         else:
             lines += ["*(not committed: draw it with the command below)*", ""]
         lines += [f"{f.help}.", "", f"Drawn by: `petheory figures --only {f.name}`", ""]
+        if f.needs:
+            lines += [f"Draws the records of `petheory.experiments.{f.needs}` (trained on the CPU; the command runs it "
+                      "first when they are missing).", ""]
         if f.illustrates:
             lines += ["Illustrates: " + ", ".join(f"[`{c}`](verdicts.md)" for c in f.illustrates), ""]
     return "\n".join(lines), images

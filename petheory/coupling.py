@@ -12,7 +12,7 @@ What is here:
 * :func:`random_projections`, :func:`projections_from_linear`, :func:`bert_inputs` — where ``W_Q, W_K``,
   contents and positions come from (seeded random, torch modules, BERT's embeddings split by its
   LayerNorm rule). Reading a BERT directory is :func:`petheory.loaders.load_bert_first_layer`, and the
-  Eq. 8 terms of MiniLM are :func:`petheory.experiments.minilm_terms`: this module reads no file.
+  Eq. 8 terms of MiniLM are :func:`petheory.loaders.bert_terms.minilm_terms`: this module reads no file.
 * :func:`toeplitz_report` — how Toeplitz each term is.
 * :func:`rope_logit_terms` — RoPE logits in complex form, exactly, one Toeplitz unit-modulus
   phase matrix per frequency band; :func:`single_phase_defect` — whether the *single* ``G_e`` of

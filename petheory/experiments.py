@@ -19,12 +19,11 @@ they are checkpointed, resumable and skipped when done. Common keys: ``size``
     ``proofs_check/claims/gu2025_mla.py``).
 ``chen2025_lengthgen(config)``
     parity (chain of thought), copy, reverse, addition: accuracy per length beyond training.
-``minilm_terms(n, ...)``
-    gu2025 Eq. 8 on all-MiniLM-L6-v2's first layer: the logit terms of one head (model read by
-    :mod:`petheory.loaders`, terms by :mod:`petheory.coupling`).
 ``li2025_rademacher_gap(config)``, ``li2025_alibi_drift(config)``
     li2025 §4.2 and Eq. 9 on trained running-sum models (:func:`trained_running_sum`, cached under
-    ``runs/bounds/``): the rows the ``bounds.rademacher_gap`` and ``bounds.alibi_drift`` figures draw.
+    ``runs/bounds/``); each also writes its record (rows, the settings it ran with) to
+    :func:`petheory.records.bounds_record_path`, which the ``bounds.rademacher_gap`` and
+    ``bounds.alibi_drift`` figures read (``petheory figures`` runs them when it is missing).
 
 li2025 Eq. 9's measured drift of a trained ALiBi model is :func:`petheory.nn.lipschitz.alibi_drift`
 (the one definition: the change of a key's softmax weight when its bias moves from
@@ -40,7 +39,6 @@ from __future__ import annotations
 import contextlib
 import math
 import tempfile
-from pathlib import Path
 
 from petheory.errors import ValidationError
 
@@ -183,13 +181,6 @@ LI2025_GAP_N_TEST = 1000
 LI2025_GAP_STEPS = {"quick": 200, "full": 2000}
 
 
-def bounds_runs_dir() -> Path:
-    """Where the bound experiments' runs are cached: ``records.runs_dir() / 'bounds'`` (``$PETHEORY_RUNS`` honoured)."""
-    from petheory import records
-
-    return records.runs_dir() / "bounds"
-
-
 @contextlib.contextmanager
 def one_torch_thread():
     """Tiny models train 10-20x faster on one thread when the CPU is shared (intra-op threads spin)."""
@@ -210,10 +201,10 @@ def trained_running_sum(preset: str, seed: int = 0, progress=None, *, pes=None, 
     Every model gets the same number of optimiser steps (:data:`LI2025_GAP_STEPS`), so a small ``m``
     is trained as long as a large one (with fixed epochs, small-m models would be under-trained and
     their gap would measure optimisation, not generalisation): ``epochs = ceil(steps * batch / m)``.
-    Runs are cached under :func:`bounds_runs_dir`, so a rerun only reads them back. The keyword
+    Runs are cached under :func:`petheory.records.bounds_runs_dir`, so a rerun only reads them back. The keyword
     arguments default to the ``LI2025_GAP_*`` settings of ``preset``.
     """
-    from petheory import sweep
+    from petheory import records, sweep
     from petheory.nn import TrainConfig
     from petheory.nn import preset as nn_preset
 
@@ -223,7 +214,7 @@ def trained_running_sum(preset: str, seed: int = 0, progress=None, *, pes=None, 
     size = LI2025_GAP_SIZE[preset] if size is None else size
     steps = LI2025_GAP_STEPS[preset] if steps is None else steps
     train_set = LI2025_GAP_SET if train_set is None else train_set
-    out = bounds_runs_dir() / f"running_sum_{preset}"
+    out = records.bounds_runs_dir() / f"running_sum_{preset}"
     batch = nn_preset("running_sum", size).batch_size
     recs = []
     for m in m_grid:
@@ -257,6 +248,23 @@ def _li2025_config(config: dict | None, extra: dict) -> tuple[str, int, dict, di
     return preset, seed, train, own
 
 
+def _li2025_settings(preset: str, train: dict, own: dict) -> dict:
+    """What a li2025 experiment ran with: :func:`trained_running_sum`'s settings (given or the preset's) and ``own``."""
+    return {"pes": list(train.get("pes", LI2025_GAP_PES)), "m_grid": list(train.get("m_grid", LI2025_GAP_M[preset])),
+            "seeds": train.get("seeds", LI2025_GAP_SEEDS[preset]), "size": train.get("size", LI2025_GAP_SIZE[preset]),
+            "steps": train.get("steps", LI2025_GAP_STEPS[preset]), "train_set": dict(train.get("train_set", LI2025_GAP_SET)),
+            **own}
+
+
+def _write_record(experiment: str, preset: str, seed: int, settings: dict, body: dict) -> None:
+    """Write the experiment's record where its figure reads it (:func:`petheory.records.bounds_record_path`)."""
+    from petheory import records
+    from petheory.io import atomic_write_json
+
+    atomic_write_json(records.bounds_record_path(experiment, preset, seed),
+                      {"experiment": experiment, "preset": preset, "seed": seed, "settings": settings, **body})
+
+
 def li2025_rademacher_gap(config: dict | None = None) -> list[dict]:
     r"""li2025 §4.2 on trained running-sum models: one row per model with the measured generalisation gap
     and the bound :math:`L_{trans}B_0/\sqrt m` (:func:`petheory.bounds.rademacher_lipschitz_bound`).
@@ -266,7 +274,8 @@ def li2025_rademacher_gap(config: dict | None = None) -> list[dict]:
     test MSE at the train length on a fresh split of ``n_test`` sequences minus the train MSE.
     Config keys (all optional): ``preset`` ('quick'), ``seed`` (0), ``n_test``
     (:data:`LI2025_GAP_N_TEST`), and :func:`trained_running_sum`'s ``progress``, ``pes``, ``m_grid``,
-    ``seeds``, ``size``, ``steps``, ``train_set``.
+    ``seeds``, ``size``, ``steps``, ``train_set``. Also writes ``{"experiment", "preset", "seed", "settings",
+    "rows"}`` to :func:`petheory.records.bounds_record_path` (the ``bounds.rademacher_gap`` figure draws it).
     """
     from petheory import bounds
     from petheory.analyses.compare import record_pe_name
@@ -295,6 +304,7 @@ def li2025_rademacher_gap(config: dict | None = None) -> list[dict]:
                          "B0": B0, "L_certified": cert.total, "L_on_data": ond.total,
                          "bound_on_data": bounds.rademacher_lipschitz_bound(ond.total, B0, m),
                          "bound_certified": bounds.rademacher_lipschitz_bound(cert.total, B0, m)})
+    _write_record("li2025_rademacher_gap", preset, seed, _li2025_settings(preset, train, own), {"rows": rows})
     return rows
 
 
@@ -303,7 +313,8 @@ def li2025_alibi_drift(config: dict | None = None) -> dict:
     of :func:`trained_running_sum`, measured by :func:`petheory.nn.lipschitz.alibi_drift` on ``batch`` (64)
     test inputs of ``length`` (200). Returns ``run`` (its directory), ``spec``, ``n_max``, ``n_layer``,
     ``n_train`` and ``records`` (one per layer, head and distance). Other config keys as
-    :func:`li2025_rademacher_gap`."""
+    :func:`li2025_rademacher_gap`. Also writes these with ``experiment``, ``preset``, ``seed`` and ``settings`` to
+    :func:`petheory.records.bounds_record_path` (the ``bounds.alibi_drift`` figure draws it)."""
     from petheory.analyses.compare import record_pe_name
     from petheory.nn import load_model
     from petheory.nn import tasks as _tasks
@@ -317,35 +328,7 @@ def li2025_alibi_drift(config: dict | None = None) -> dict:
     model, cfg = load_model(r["run_dir"])
     model = model.double()
     x = _tasks.load(cfg.task).test[length].x[:batch].double()
-    return {"run": r["run_dir"], "spec": r["pe"], "n_max": LI2025_N_MAX, "n_layer": cfg.model.n_layer,
-            "n_train": cfg.task.params["n_train"], "records": alibi_drift(model, x, n_max=LI2025_N_MAX)}
-
-
-# ============================================================================ gu2025 Eq. 8 on MiniLM
-
-
-def minilm_terms(
-    n: int = 64, *, head: int = 0, layernorm: str = "split", text: str | None = None, seed=0, spec: str = "hf:minilm",
-    layer=None,
-):
-    """gu2025 Eq. 8 terms (:class:`petheory.coupling.LogitTerms`) of one head of a BERT model's first layer
-    (default all-MiniLM-L6-v2): loads the model (:mod:`petheory.loaders`), then computes (:mod:`petheory.coupling`).
-
-    ``layer``: an already loaded :class:`petheory.loaders.BertFirstLayer` (skips loading).
-
-    Uses the model's learned positions, real token embeddings (:func:`minilm_token_ids`),
-    its query/key weights and biases, scale ``1/sqrt(d_head)`` and ``B = 0`` (BERT has no logit
-    bias; the padding mask is not used). See :func:`petheory.coupling.bert_inputs` for the LayerNorm rule.
-    """
-    from petheory import _validate as v
-    from petheory import coupling
-    from petheory import loaders
-
-    layer = loaders.load_bert_first_layer(spec) if layer is None else layer
-    head = v.integer("head", head, minimum=0, maximum=layer.num_heads - 1)
-    ids = loaders.minilm_token_ids(n, text=text, seed=seed, spec=spec)
-    C, P = coupling.bert_inputs(layer, ids, layernorm=layernorm)
-    return coupling.logit_terms(
-        C, P, layer.W_Q[head], layer.W_K[head], b_Q=layer.b_Q[head], b_K=layer.b_K[head],
-        scale=1.0 / math.sqrt(layer.d_head),
-    )
+    run = {"run": r["run_dir"], "spec": r["pe"], "n_max": LI2025_N_MAX, "n_layer": cfg.model.n_layer,
+           "n_train": cfg.task.params["n_train"], "records": alibi_drift(model, x, n_max=LI2025_N_MAX)}
+    _write_record("li2025_alibi_drift", preset, seed, _li2025_settings(preset, train, own), run)
+    return run

@@ -81,6 +81,18 @@ def runs_dir(workdir=".") -> Path:
     return Path(env) if env else Path(workdir) / "runs"
 
 
+def bounds_runs_dir(workdir=".") -> Path:
+    """Where the li2025 bound experiments cache their training runs and write their records: ``runs_dir() / 'bounds'``."""
+    return runs_dir(workdir) / "bounds"
+
+
+def bounds_record_path(experiment: str, preset: str, seed: int, workdir=".") -> Path:
+    """The record experiment ``experiment`` (``petheory.experiments.li2025_rademacher_gap`` or ``li2025_alibi_drift``)
+    writes for ``preset`` and ``seed``, and the figure that draws it reads: ``bounds_runs_dir() /
+    '<experiment>_<preset>_s<seed>.json'`` (not a training record: :func:`find` reads only ``record.json`` under runs/)."""
+    return bounds_runs_dir(workdir) / f"{experiment}_{preset}_s{seed}.json"
+
+
 def shipped_dir() -> Path | None:
     """``records/`` of the petheory source tree (a clone or an editable install), if there is one."""
     d = Path(__file__).resolve().parents[1] / "records"

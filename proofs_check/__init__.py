@@ -1,4 +1,4 @@
-"""The claim catalogue of petheory and its runner (``python -m proofs_check`` == ``petheory check``).
+"""The claim catalogue of petheory and its runner (the command is ``petheory check``, or ``python -m petheory check``).
 
 Public surface: :func:`claim` to declare a claim (a decorator, or a plain call for a claim decided
 by its readings or skipped), :class:`Reading` for the readings of an ambiguous one, :class:`Evidence`

@@ -18,7 +18,7 @@ loaders+io                reading encodings and model files, atomic writes, runs
 nn+experiments+sweep      torch: models, tasks, training, the paper experiments, grids of runs
 plots                     records -> matplotlib figures
 proofs_check              the claim catalogue and its runner
-cli                       the ``petheory`` command (and ``python -m proofs_check``, which is ``petheory check``):
+cli                       the ``petheory`` command (and ``python -m petheory``; the claims are ``petheory check``):
                           parse, then call the library or the catalogue
 ========================  =====================================================================
 
@@ -60,7 +60,7 @@ LAYERS = (
     ("nn+experiments+sweep", ("petheory.nn*", "petheory.provenance", "petheory.experiments*", "petheory.sweep*")),
     ("plots", ("petheory.plots*",)),
     ("proofs_check", ("proofs_check", "proofs_check.[!_]*", "proofs_check._[!_]*")),
-    ("cli", ("petheory.cli*", "petheory.__main__", "proofs_check.__main__")),
+    ("cli", ("petheory.cli*", "petheory.__main__")),
 )
 
 

@@ -56,18 +56,35 @@ def run(args) -> int:
     out = output_folder(args)
     con = console()  # what was written is a result: printed even with -q
     lines = Lines("figures", quiet=args.quiet)
-    # training inside a figure (the bound-vs-empirical ones) reports each finished run on stderr
+
+    # an experiment a figure needs reports each finished training run on stderr
     def trained(done, total, rec):
         m = ((rec.get("config") or {}).get("task") or {}).get("params", {}).get("n_train")
         lines.step(done, total, f"trained {rec.get('task')} {rec.get('pe')} s{rec.get('seed')}" + (f" (m={m})" if m else ""))
 
-    plots.PROGRESS = None if args.quiet else trained
-    try:
-        for i, f in enumerate(figs):
-            lines.step(i + 1, len(figs), f"drawing {f.name}")
-            con.print(f"[bold]{f.name}[/bold]: {f.help}")
-            for path in f.fn(out, preset=args.preset, seed=args.seed):
-                con.print(f"  wrote {path}")
-    finally:
-        plots.PROGRESS = None
+    for i, f in enumerate(figs):
+        lines.step(i + 1, len(figs), f"drawing {f.name}")
+        con.print(f"[bold]{f.name}[/bold]: {f.help}")
+        for path in draw(f, out, args, progress=None if args.quiet else trained, say=lines.line):
+            con.print(f"  wrote {path}")
     return 0
+
+
+def draw(f, out, args, *, progress=None, say=lambda text: None) -> list:
+    """Draw figure ``f``; where it reads an experiment's records (``f.needs``) and they are missing, run the
+    experiment first (it trains, and caches under ``runs/``), then draw."""
+    from petheory import plots
+
+    try:
+        return f.fn(out, preset=args.preset, seed=args.seed)
+    except plots.RecordsMissing:
+        if f.needs is None:
+            raise
+    from petheory import experiments
+
+    say(f"{f.name}: no records yet; running experiment {f.needs} (preset {args.preset}, seed {args.seed})")
+    config = {"preset": args.preset, "seed": args.seed}
+    if progress is not None:
+        config["progress"] = progress
+    getattr(experiments, f.needs)(config)
+    return f.fn(out, preset=args.preset, seed=args.seed)

@@ -22,7 +22,7 @@ Sources of an ``(N, d)`` table of absolute position vectors (:func:`load_positio
 
 Also here: UTF-8 corpora (:func:`read_corpus`) and tokenizers (:func:`load_hf_tokenizer`,
 :func:`hf_tokenize`) for :func:`petheory.geometry.positional_distributions`, and the first
-attention layer of a BERT-family model (:func:`load_bert_first_layer`; the terms it gives are :func:`petheory.experiments.minilm_terms`) for
+attention layer of a BERT-family model (:func:`load_bert_first_layer`; the terms it gives are :func:`petheory.loaders.bert_terms.minilm_terms`) for
 :mod:`petheory.coupling`. Reading lives here so the theory modules never open a file.
 
 Where things are::

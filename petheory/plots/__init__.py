@@ -1,9 +1,14 @@
 """Records -> matplotlib figures, and the registry behind ``petheory figures``.
 
-Each figure is a function registered with :func:`figure`; it computes (or loads) its data,
+Each figure is a function registered with :func:`figure`; it computes (or reads) its record,
 draws it, and saves both with :func:`save`, so every PNG in ``figures/`` sits next to the JSON
 it was drawn from. Modules of this package not starting with ``_`` are imported by
 :func:`registry`, so a new topic only adds a file here.
+
+Plots draw records and train nothing (they import neither :mod:`petheory.nn` nor
+:mod:`petheory.experiments`): a figure that needs trained models reads the records of an
+experiment, names it in ``needs``, and raises :class:`RecordsMissing` when they are not there;
+``petheory figures`` then runs that experiment and draws again.
 """
 
 from __future__ import annotations
@@ -14,12 +19,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from petheory.errors import ValidationError
 from petheory.plugins import glob_select, public_submodules
 
 PRESETS = ("quick", "full")
 
-#: ``progress(done, total, record)`` for training inside a figure (set by ``petheory figures``), or None.
-PROGRESS = None
+
+class RecordsMissing(ValidationError):
+    """A figure's experiment records are not on disk; the message names the command that makes them."""
 
 
 @dataclass(frozen=True)
@@ -29,22 +36,24 @@ class Figure:
     fn: Callable  # fn(outdir: Path, *, preset: str, seed: int) -> list[Path]
     illustrates: tuple = ()  # the claim ids (proofs_check) or bounds the figure puts next to data
     draw: Callable | None = None  # draw(data) -> matplotlib Figure from the saved JSON alone, where split
+    needs: str | None = None  # the petheory.experiments function whose records fn reads (it trains), if any
 
 
 _FIGURES: dict[str, Figure] = {}
 
 
-def figure(name: str, help: str, *, illustrates=(), draw=None):
+def figure(name: str, help: str, *, illustrates=(), draw=None, needs=None):
     """Register ``fn(outdir, *, preset, seed) -> list[Path]`` as figure ``name``.
 
     ``illustrates`` names the claims (``proofs_check`` ids) the figure shows beside their data; the
     docs' gallery links each figure to them, and a test checks every id exists. ``draw(data)``, where
     given, draws the figure from its saved JSON alone: a test redraws the committed PNG from the
-    committed JSON, so what ``figures/`` shows is what the command draws.
+    committed JSON, so what ``figures/`` shows is what the command draws. ``needs`` names the function of
+    :mod:`petheory.experiments` whose records ``fn`` reads (``fn`` raises :class:`RecordsMissing` without them).
     """
 
     def deco(fn):
-        _FIGURES[name] = Figure(name, help, fn, tuple(illustrates), draw)
+        _FIGURES[name] = Figure(name, help, fn, tuple(illustrates), draw, needs)
         return fn
 
     return deco

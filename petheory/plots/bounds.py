@@ -1,11 +1,13 @@
 r"""Bound-vs-empirical figures of li2025: PE norms, Rademacher bound vs generalisation gap, wavelet decay, ALiBi drift.
 
-Every number comes from :mod:`petheory.bounds`; the trained figures draw the rows of
-:func:`petheory.experiments.li2025_rademacher_gap` and :func:`petheory.experiments.li2025_alibi_drift`
-(``draw_rademacher_gap``, ``draw_alibi_drift``); the registered figure functions call those first
-(the models are cached under ``runs/bounds/``, so a rerun only draws). Presets: ``quick`` trains the ``smoke`` running-sum model (2 layers,
-d=16, 2 heads) for 6 PEs x 5 sample sizes x 3 seeds on CPU in about 5 minutes; ``full`` trains the ``small``
-preset (2 layers, d=64, one head) for 8 sample sizes x 3 seeds.
+Every number comes from :mod:`petheory.bounds`. The two trained figures draw the records of experiments:
+``bounds.rademacher_gap`` those of :func:`petheory.experiments.li2025_rademacher_gap` and ``bounds.alibi_drift``
+those of :func:`petheory.experiments.li2025_alibi_drift`, read from where the experiments write them
+(:func:`petheory.records.bounds_record_path`, under ``runs/bounds/``); this module trains nothing. When the
+records are missing the figure raises :class:`petheory.plots.RecordsMissing` naming the command that makes them;
+``petheory figures`` runs the experiment (the figure's ``needs``) and then draws. Presets (of the experiments):
+``quick`` trains the ``smoke`` running-sum model (2 layers, d=16, 2 heads) for 6 PEs x 5 sample sizes x 3 seeds
+on CPU in about 5 minutes; ``full`` trains the ``small`` preset (2 layers, d=64, one head) for 8 sample sizes x 3 seeds.
 """
 
 from __future__ import annotations
@@ -14,32 +16,18 @@ import math
 
 import numpy as np
 
-from petheory import bounds
+from petheory import bounds, records
 from petheory import encodings as enc
-from petheory import experiments as ex
+from petheory.errors import ValidationError
 from petheory.fits import fit_power_law
-from petheory.plots import figure, save
+from petheory.io import read_json
+from petheory.plots import RecordsMissing, figure, save
 
-# What the trained figures draw: the li2025 experiments' settings (the same objects as in
-# petheory.experiments; the figures read these names when called and pass them on).
-N_MAX = ex.LI2025_N_MAX
-RUN_PES = ex.LI2025_GAP_PES
-M_GRID = ex.LI2025_GAP_M
-SEEDS = ex.LI2025_GAP_SEEDS
-SIZE = ex.LI2025_GAP_SIZE
-TRAIN_SET = ex.LI2025_GAP_SET
-N_TEST = ex.LI2025_GAP_N_TEST
-STEPS = ex.LI2025_GAP_STEPS
+#: li2025 §7's training length N_max = 50, where the norm and wavelet figures mark the end of training (the same
+#: number as petheory.experiments.LI2025_N_MAX, which trains at it; a test holds them equal).
+N_MAX = 50
 COLORS = dict(zip(["sinusoidal", "learned", "alibi", "rope", "wavelet", "legendre", "random", "nope"],
                   ["C0", "C1", "C2", "C3", "C4", "C5", "C7", "k"]))
-
-
-def _train(preset: str, seed: int) -> dict:
-    """The experiment config of ``preset``: the settings as this module holds them now."""
-    from petheory import plots
-
-    return {"preset": preset, "seed": seed, "progress": plots.PROGRESS, "pes": RUN_PES, "m_grid": M_GRID[preset], "seeds": SEEDS[preset],
-            "size": SIZE[preset], "steps": STEPS[preset], "train_set": TRAIN_SET}
 
 
 def wavelet_label(dilation: str, normalisation: str, d=None) -> str:
@@ -199,62 +187,110 @@ def seed_summary(rows: list[dict], key) -> dict:
     return out
 
 
-@figure("bounds.rademacher_gap", "generalisation gap of trained running-sum models vs the Rademacher bound L_trans B0/sqrt(m), per PE",
-        illustrates=("li2025.rademacher_bound",))
-def rademacher_gap_figure(outdir, *, preset="quick", seed=0):
-    """Train or read back the models (:func:`petheory.experiments.li2025_rademacher_gap`), then draw."""
-    rows = ex.li2025_rademacher_gap({**_train(preset, seed), "n_test": N_TEST})
-    return draw_rademacher_gap(outdir, rows, preset)
+def read_experiment(experiment: str, figure_name: str, preset: str, seed: int) -> dict:
+    """The record ``experiment`` (a function of :mod:`petheory.experiments`) wrote for ``preset`` and ``seed``
+    (:func:`petheory.records.bounds_record_path`); :class:`petheory.plots.RecordsMissing` naming the commands
+    that make it when there is none."""
+    path = records.bounds_record_path(experiment, preset, seed)
+    if not path.is_file():
+        raise RecordsMissing(
+            f"figure {figure_name} draws the records of experiment {experiment}, and {path} does not exist: "
+            f"`petheory figures --only {figure_name}{'' if preset == 'quick' else f' --preset {preset}'}"
+            f"{'' if seed == 0 else f' --seed {seed}'}` runs it first (it trains on the CPU, cached under {path.parent}), "
+            f"or run petheory.experiments.{experiment}({{'preset': {preset!r}, 'seed': {seed}}})")
+    rec = read_json(path)
+    if not isinstance(rec, dict) or rec.get("experiment") != experiment:
+        raise ValidationError(f"{path} is not a record of experiment {experiment} (its 'experiment' field is "
+                              f"{rec.get('experiment') if isinstance(rec, dict) else None!r}); delete it and rerun")
+    return rec
 
 
-def draw_rademacher_gap(outdir, rows: list[dict], preset: str = "quick"):
-    """Draw the rows of :func:`petheory.experiments.li2025_rademacher_gap`: gap and bound/gap vs m per PE,
-    mean ± standard error over the seeds where a (PE, m) has several (the seeds' spread otherwise not shown)."""
+#: li2025 §4.2: the bound, the gap and the error bars as the figure record states them.
+_GAP_TEXT = {
+    "bound": "rademacher_lipschitz_bound(L_trans, B0, m) = L_trans B0 / sqrt(m), constant 1, logs dropped; "
+             "L_trans = bounds.transformer_lipschitz (certified: LayerNorm at 1/sqrt(eps); on data: measured variance floors); "
+             "B0 = bounds.transformer_input_norm on the training inputs",
+    "error_bars": "gap: mean ± standard error over seeds; bound/gap: mean over seeds, bars min to max",
+}
+#: A gap <= 0 (test MSE below train MSE) cannot sit on a log axis; bound/gap divides by at least this.
+GAP_FLOOR = 1e-5
+
+
+def rademacher_gap_record(experiment: dict) -> dict:
+    """The ``bounds.rademacher_gap`` figure record of :func:`petheory.experiments.li2025_rademacher_gap`'s record
+    (its ``rows``, one per trained model, and the ``settings`` it ran with): per (PE, m) the gap and bound/gap over
+    seeds (:func:`seed_summary`), a power law of the gap in m per PE (every seed's positive gaps, where a PE has
+    three distinct m), the median bound/gap per PE and the reference line m^(-1/2)."""
+    rows, st = experiment["rows"], experiment["settings"]
+    gaps = seed_summary(rows, "gap")
+    ratio_of = {k: seed_summary(rows, lambda r, k=k: r[k] / max(r["gap"], GAP_FLOOR)) for k in ("bound_on_data", "bound_certified")}
+    fits, ratios = {}, {}
+    for pe in dict.fromkeys(row["pe"] for row in rows):
+        rs = [row for row in rows if row["pe"] == pe]
+        m = np.array([row["m"] for row in rs], dtype=float)
+        gap = np.array([row["gap"] for row in rs])
+        pos = gap > 0
+        if pos.sum() >= 3 and len(np.unique(m[pos])) >= 3:  # the fit uses every seed's gap, not the means
+            fits[pe] = fit_power_law(m[pos], gap[pos]).as_dict()
+        ratios[pe] = float(np.median([row["bound_on_data"] / max(row["gap"], GAP_FLOOR) for row in rs]))
+    ms_all = sorted({row["m"] for row in rows})
+    first = [row["gap"] for row in rows if row["m"] == ms_all[0] and row["gap"] > 0]
+    rate = ({"m": ms_all, "gap": (float(np.median(first)) * (np.array(ms_all) / ms_all[0]) ** -0.5).tolist()}
+            if first else None)
+    per_m = [{"pe": pe, "m": m, "gap": gaps[(pe, m)], **{f"{k}_over_gap": ratio_of[k][(pe, m)] for k in ratio_of}}
+             for (pe, m) in gaps]
+    return {"experiment": experiment, "per_m": per_m, "gap_fits": fits, "bound_over_gap_median": ratios,
+            "rate_reference": rate, **_GAP_TEXT,
+            "gap": f"test MSE at the train length on a fresh split of {st['n_test']} sequences - train MSE (whole training set)",
+            "training": f"{st['steps']} optimiser steps per model whatever m (epochs = ceil(steps*batch/m))"}
+
+
+def rademacher_gap_data(preset: str = "quick", seed: int = 0) -> dict:
+    """The ``bounds.rademacher_gap`` record from the experiment's record on disk (:func:`read_experiment`)."""
+    return rademacher_gap_record(read_experiment("li2025_rademacher_gap", "bounds.rademacher_gap", preset, seed))
+
+
+def draw_rademacher_gap(data: dict):
+    """The ``bounds.rademacher_gap`` figure from its record (:func:`rademacher_gap_record`) alone: gap and
+    bound/gap vs m per PE, mean ± standard error over the seeds where a (PE, m) has several."""
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
     from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter
 
+    rows, st = data["experiment"]["rows"], data["experiment"]["settings"]
+    per_m = {(p["pe"], p["m"]): p for p in data["per_m"]}
+    fits, ratios = data["gap_fits"], data["bound_over_gap_median"]
     pes = list(dict.fromkeys(row["pe"] for row in rows))
     fig, (ag, ab) = plt.subplots(1, 2, figsize=(15, 7.4))
-    fits, ratios = {}, {}
-    floor = 1e-5
     ms_all = sorted({row["m"] for row in rows})
-    gaps = seed_summary(rows, "gap")
-    ratio_of = {k: seed_summary(rows, lambda r, k=k: r[k] / max(r["gap"], floor)) for k in ("bound_on_data", "bound_certified")}
-    n_seeds = max(len(s["seeds"]) for s in gaps.values())
+    n_seeds = max(len(p["gap"]["seeds"]) for p in data["per_m"])
     shift = {pe: 1.0 + 0.025 * (k - (len(pes) - 1) / 2) for k, pe in enumerate(pes)}  # PEs side by side at each m
     for k, pe in enumerate(pes):
-        rs = [row for row in rows if row["pe"] == pe]
         col = COLORS.get(pe, f"C{k}")
-        ms = np.array(sorted({row["m"] for row in rs}), dtype=float)
-        m = np.array([row["m"] for row in rs], dtype=float)
-        gap = np.array([row["gap"] for row in rs])
-        pos = gap > 0
+        ms = np.array(sorted({row["m"] for row in rows if row["pe"] == pe}), dtype=float)
         lab = pe
-        if pos.sum() >= 3 and len(np.unique(m[pos])) >= 3:  # the fit uses every seed's gap, not the means
-            f = fit_power_law(m[pos], gap[pos])
-            fits[pe] = f.as_dict()
-            ag.plot(ms, np.exp(f.intercept) * ms**f.slope, color=col, lw=1, alpha=0.7)
-            lab = rf"{pe}: gap $\propto m^{{{f.slope:.2f}}}$ [{f.slope_ci[0]:.2f}, {f.slope_ci[1]:.2f}]"
-        g = [gaps[(pe, int(mm))] for mm in ms]
+        if pe in fits:
+            f = fits[pe]
+            ag.plot(ms, np.exp(f["intercept"]) * ms ** f["slope"], color=col, lw=1, alpha=0.7)
+            lab = rf"{pe}: gap $\propto m^{{{f['slope']:.2f}}}$ [{f['slope_ci'][0]:.2f}, {f['slope_ci'][1]:.2f}]"
+        g = [per_m[(pe, int(mm))]["gap"] for mm in ms]
         mean = np.array([s["mean"] for s in g])
         se = np.array([s["se"] or 0.0 for s in g])
         ok = mean > 0
         ag.errorbar(ms[ok] * shift[pe], mean[ok], yerr=np.minimum(se[ok], 0.999 * mean[ok]) if n_seeds > 1 else None,
                     fmt="o", color=col, ms=5, capsize=3, zorder=3, label=lab)
         if (~ok).any():  # a mean gap <= 0 cannot sit on a log axis: an open triangle at the floor
-            ag.scatter(ms[~ok] * shift[pe], np.full((~ok).sum(), floor), marker="v", facecolors="none", edgecolors=col, zorder=3)
+            ag.scatter(ms[~ok] * shift[pe], np.full((~ok).sum(), GAP_FLOOR), marker="v", facecolors="none", edgecolors=col,
+                       zorder=3)
         # one quantity on the right axis: how many times the bound exceeds the measured gap (gaps <= 0 at the floor)
         for key, ls, mk in (("bound_on_data", "--", "o"), ("bound_certified", ":", "s")):
-            s = [ratio_of[key][(pe, int(mm))] for mm in ms]
+            s = [per_m[(pe, int(mm))][f"{key}_over_gap"] for mm in ms]
             mu = np.array([x["mean"] for x in s])
             err = np.array([[x["mean"] - x["min"] for x in s], [x["max"] - x["mean"] for x in s]]) if n_seeds > 1 else None
             ab.errorbar(ms * shift[pe], mu, yerr=err, color=col, ls=ls, lw=1.3, marker=mk, ms=4, capsize=2)
-        ratios[pe] = float(np.median([row["bound_on_data"] / max(row["gap"], floor) for row in rs]))
-    first = [row["gap"] for row in rows if row["m"] == ms_all[0] and row["gap"] > 0]
-    if first:
-        ref = float(np.median(first)) * (np.array(ms_all) / ms_all[0]) ** -0.5
-        ag.plot(ms_all, ref, color="k", lw=2, alpha=0.3, label=r"$m^{-1/2}$ (the bound's rate)")
+    if data["rate_reference"]:
+        ag.plot(data["rate_reference"]["m"], data["rate_reference"]["gap"], color="k", lw=2, alpha=0.3,
+                label=r"$m^{-1/2}$ (the bound's rate)")
     over = f"mean ± s.e. over {n_seeds} seeds" if n_seeds > 1 else "one seed per point"
     ag.set_title(f"measured generalisation gap (test - train MSE at N = 50; {over})", fontsize=11)
     ag.set_ylabel("MSE gap")
@@ -278,51 +314,88 @@ def draw_rademacher_gap(outdir, rows: list[dict], preset: str = "quick"):
         a_.xaxis.set_minor_locator(NullLocator())
         a_.set_xlabel("training samples $m$")
         a_.grid(True, which="major", alpha=0.3)
-    fig.suptitle(f"Running sum (li2025 §7; nn preset '{SIZE[preset]}', train length 50, {STEPS[preset]} steps per model): "
+    fig.suptitle(f"Running sum (li2025 §7; nn preset '{st['size']}', train length 50, {st['steps']} steps per model): "
                  f"the gap shrinks with $m$; the bound ($L_{{trans}}$ on the data) exceeds it {min(ratios.values(), default=0):.0e} to "
                  f"{max(ratios.values(), default=0):.0e} times", fontsize=10)
     fig.tight_layout()
-    per_m = [{"pe": pe, "m": m, "gap": gaps[(pe, m)],
-              **{f"{k}_over_gap": ratio_of[k][(pe, m)] for k in ratio_of}} for (pe, m) in gaps]
-    data = {"preset": preset, "nn_preset": SIZE[preset], "rows": rows, "per_m": per_m, "gap_fits": fits,
-            "bound_over_gap_median": ratios,
-            "bound": "rademacher_lipschitz_bound(L_trans, B0, m) = L_trans B0 / sqrt(m), constant 1, logs dropped; "
-            "L_trans = bounds.transformer_lipschitz (certified: LayerNorm at 1/sqrt(eps); on data: measured variance floors); "
-            "B0 = bounds.transformer_input_norm on the training inputs",
-            "gap": f"test MSE at the train length on a fresh split of {N_TEST} sequences - train MSE (whole training set)",
-            "error_bars": "gap: mean ± standard error over seeds; bound/gap: mean over seeds, bars min to max",
-            "training": f"{STEPS[preset]} optimiser steps per model whatever m (epochs = ceil(steps*batch/m))"}
-    return save(fig, data, outdir, "bounds.rademacher_gap")
+    return fig
+
+
+@figure("bounds.rademacher_gap", "generalisation gap of trained running-sum models vs the Rademacher bound L_trans B0/sqrt(m), per PE",
+        illustrates=("li2025.rademacher_bound",), draw=draw_rademacher_gap, needs="li2025_rademacher_gap")
+def rademacher_gap_figure(outdir, *, preset="quick", seed=0):
+    data = rademacher_gap_data(preset, seed)
+    return save(draw_rademacher_gap(data), data, outdir, "bounds.rademacher_gap")
 
 
 # =============================================================================== 3. wavelet decay
 
+WAVELET_FAMILIES = ("db2", "db4", "sym4")
+#: Panel 2's constructions, (dilation, normalisation) and line style: the scale constants C_j of db2.
+_SCALE_ROWS = ((("unit", "l2"), "-"), (("unit", "none"), "-."), (("unit", "paper"), "--"), (("position", "l2"), "-"),
+               (("position", "paper"), "--"))
+#: Panel 4's constructions, (dilation, normalisation, atoms used) and line style: sup-norm growth with N_max.
+_GROWTH_ROWS = ((("unit", "l2", "full"), "-"), (("position", "paper", "full"), "--"), (("unit", "none", "full"), "-."),
+                (("unit", "paper", "full"), ":"), (("position", "l2", 64), "-"))
+#: |psi| and its envelope are kept at every 8th point of PyWavelets' 2^10-per-unit grid (2,177 points for 3
+#: families): far finer than the drawn panel's pixels, a tenth of the JSON.
+_PSI_STRIDE = 8
 
-@figure("bounds.wavelet_decay", "wavelet atoms: envelope decay with fitted beta, scale constants, extrapolation and norm growth",
-        illustrates=("li2025.wavelet_atom_decay", "li2025.wavelet_extrapolation", "li2025.wavelet_unnormalised_norm"))
-def wavelet_decay_figure(outdir, *, preset="quick", seed=0):
+
+def wavelet_decay_data(preset: str = "quick", seed: int = 0) -> dict:
+    """The ``bounds.wavelet_decay`` record: per mother wavelet its fitted envelope decay and ``|psi|`` with its
+    envelope; db2's scale constants per construction; extrapolation past N_max; sup-norm growth with N_max."""
+    S, d = 3, 64  # db2's support (filter length - 1) and the extrapolation panel's dimension
+    data = {"families": list(WAVELET_FAMILIES), "n_max": N_MAX, "d": d, "decay": {}, "scale_constants": {},
+            "extrapolation": {}, "growth": {}}
+    for w in WAVELET_FAMILIES:
+        x, psi, _ = enc.wavefun(w, 10)
+        env = np.maximum.accumulate(np.abs(psi)[::-1])[::-1]  # largest value to the right, as wavelet_decay_fit
+        data["decay"][w] = {**bounds.wavelet_decay_fit(w).as_dict(), "u": x[::_PSI_STRIDE].tolist(),
+                            "abs_psi": np.abs(psi)[::_PSI_STRIDE].tolist(), "envelope": env[::_PSI_STRIDE].tolist()}
+    d_unit = sum(2**j + S - 1 for j in range(7))
+    for (dil, nm), _ in _SCALE_ROWS:
+        if dil == "unit":
+            r = bounds.wavelet_scale_ratios(d_unit, n_max=64, normalisation=nm, samples_per_unit=16)
+        else:
+            r = bounds.wavelet_scale_ratios(sum((-(-256 // 2 ** (-j)) + S - 1) for j in range(-8, 1)), n_max=256,
+                                            normalisation=nm, dilation="position")
+        data["scale_constants"][f"{dil}/{nm}"] = r
+    pos = np.arange(N_MAX, 8 * N_MAX)
+    for w in ("db2", "db4"):
+        P = enc.wavelet(pos[-1] + 1, d, wavelet=w, n_max=N_MAX)
+        data["extrapolation"][w] = {"positions": pos.tolist(), "diff": np.linalg.norm(P[pos] - P[N_MAX - 1], axis=1).tolist(),
+                                    "norm": np.linalg.norm(P[pos], axis=1).tolist(), "beta": bounds.wavelet_decay_fit(w).beta,
+                                    "support_end": bounds.wavelet_support_end(d, N_MAX, wavelet=w)}
+    data["growth_sizes"] = [2**k for k in range(6, 14)]
+    for (dil, nm, dp), _ in _GROWTH_ROWS:
+        data["growth"][f"{dil}/{nm}/d={dp}"] = bounds.wavelet_norm_growth(data["growth_sizes"], normalisation=nm,
+                                                                          dilation=dil, d=dp)
+    return data
+
+
+def draw_wavelet_decay(data: dict):
+    """The ``bounds.wavelet_decay`` figure from its record (:func:`wavelet_decay_data`) alone."""
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
-    fams = ["db2", "db4", "sym4"]
     fig, ax = plt.subplots(2, 2, figsize=(14, 13), layout="constrained")
-    data = {"families": fams, "decay": {}, "scale_constants": {}, "extrapolation": {}, "growth": {}}
     below = {"loc": "upper center", "bbox_to_anchor": (0.5, -0.12), "frameon": False, "fontsize": 8}  # legends off the data
+    n_max = data["n_max"]
 
     a = ax[0, 0]
     fam_handles = []
-    for i, w in enumerate(fams):
-        x, psi, taps = enc.wavefun(w, 10)
-        f = bounds.wavelet_decay_fit(w)
-        env = np.maximum.accumulate(np.abs(psi)[::-1])[::-1]
-        a.plot(x, np.abs(psi), color=f"C{i}", lw=0.6, alpha=0.4)
-        a.plot(x, env, color=f"C{i}", lw=1.2)
-        u = np.linspace(*f.fit_range, 50)
-        a.plot(u, np.exp(f.log_amplitude - f.beta * u), color=f"C{i}", lw=3, alpha=0.5)
-        a.plot(x, f.C * np.exp(-f.beta * x), color=f"C{i}", ls="--", lw=1.0)
+    for i, w in enumerate(data["families"]):
+        f = data["decay"][w]
+        x = np.array(f["u"])
+        a.plot(x, f["abs_psi"], color=f"C{i}", lw=0.6, alpha=0.4)
+        a.plot(x, f["envelope"], color=f"C{i}", lw=1.2)
+        u = np.linspace(*f["fit_range"], 50)
+        a.plot(u, np.exp(f["log_amplitude"] - f["beta"] * u), color=f"C{i}", lw=3, alpha=0.5)
+        a.plot(x, f["C"] * np.exp(-f["beta"] * x), color=f"C{i}", ls="--", lw=1.0)
         fam_handles.append(Line2D([], [], color=f"C{i}", lw=2,
-                                  label=rf"{w}: $\beta$ = {f.beta:.2f} [{f.beta_ci[0]:.2f}, {f.beta_ci[1]:.2f}], C = {f.C:.3g}"))
-        data["decay"][w] = {**f.as_dict(), "u": x[::8].tolist(), "abs_psi": np.abs(psi)[::8].tolist()}
+                                  label=rf"{w}: $\beta$ = {f['beta']:.2f} [{f['beta_ci'][0]:.2f}, {f['beta_ci'][1]:.2f}], "
+                                        f"C = {f['C']:.3g}"))
     styles = [Line2D([], [], color="grey", lw=0.6, alpha=0.6, label=r"$|\psi(u)|$"),
               Line2D([], [], color="grey", lw=1.2, label="its envelope (largest value to the right)"),
               Line2D([], [], color="grey", lw=3, alpha=0.5, label=r"fit of the envelope: $e^{a - \beta u}$"),
@@ -335,18 +408,11 @@ def wavelet_decay_figure(outdir, *, preset="quick", seed=0):
     a.legend(handles=fam_handles + styles, ncol=2, **below)
 
     a = ax[0, 1]
-    S = 3
-    d_unit = sum(2**j + S - 1 for j in range(7))
-    for (dil, nm), ls in zip([("unit", "l2"), ("unit", "none"), ("unit", "paper"), ("position", "l2"), ("position", "paper")],
-                             ["-", "-.", "--", "-", "--"]):
-        if dil == "unit":
-            r = bounds.wavelet_scale_ratios(d_unit, n_max=64, normalisation=nm, samples_per_unit=16)
-        else:
-            r = bounds.wavelet_scale_ratios(sum((-(-256 // 2 ** (-j)) + S - 1) for j in range(-8, 1)), n_max=256,
-                                            normalisation=nm, dilation="position")
-        C0 = bounds.wavelet_decay_fit("db2").C
-        a.plot(r["scales"], np.array(r["C"]) / C0, marker="o", ls=ls, color="C4" if dil == "unit" else "C9", label=wavelet_label(dil, nm))
-        data["scale_constants"][f"{dil}/{nm}"] = r
+    C0 = data["decay"]["db2"]["C"]
+    for (dil, nm), ls in _SCALE_ROWS:
+        r = data["scale_constants"][f"{dil}/{nm}"]
+        a.plot(r["scales"], np.array(r["C"]) / C0, marker="o", ls=ls, color="C4" if dil == "unit" else "C9",
+               label=wavelet_label(dil, nm))
     a.set_yscale("log", base=2)
     a.set_xlabel("scale $j$")
     a.set_ylabel(r"$C_j / C_\psi$  (smallest $C_j$ for the stated $2^{-j/2}$ bound)")
@@ -354,38 +420,29 @@ def wavelet_decay_figure(outdir, *, preset="quick", seed=0):
     a.legend(title=r"atoms on ... ; amplitude of scale $j$", title_fontsize=8, ncol=2, **below)
 
     a = ax[1, 0]
-    d = 64
-    pos = np.arange(N_MAX, 8 * N_MAX)
-    for i, w in enumerate(["db2", "db4"]):
-        P = enc.wavelet(pos[-1] + 1, d, wavelet=w, n_max=N_MAX)
-        anchor = P[N_MAX - 1]
-        diff = np.linalg.norm(P[pos] - anchor, axis=1)
-        norm = np.linalg.norm(P[pos], axis=1)
-        beta = bounds.wavelet_decay_fit(w).beta
+    for i, (w, e) in enumerate(data["extrapolation"].items()):
+        pos, diff, beta = np.array(e["positions"]), np.array(e["diff"]), e["beta"]
         a.plot(pos, diff, color=f"C{i}", label=rf"{w}: $\Vert PE(\mathrm{{pos}}) - PE(N_{{max}})\Vert$")
-        a.plot(pos, np.maximum(norm, 1e-12), color=f"C{i}", ls="--",
-               label=rf"{w}: $\Vert PE(\mathrm{{pos}})\Vert$ (exactly 0 from position {bounds.wavelet_support_end(d, N_MAX, wavelet=w)})")
+        a.plot(pos, np.maximum(e["norm"], 1e-12), color=f"C{i}", ls="--",
+               label=rf"{w}: $\Vert PE(\mathrm{{pos}})\Vert$ (exactly 0 from position {e['support_end']})")
         # the claim with its most generous reading: beta per atom width (N_max positions at scale 0)
-        claim = diff[0] * np.exp(-beta * (pos - N_MAX) / N_MAX)
+        claim = diff[0] * np.exp(-beta * (pos - n_max) / n_max)
         a.plot(pos, np.maximum(claim, 1e-12), color=f"C{i}", ls=":", lw=1.6,
                label=rf"{w}: claimed shape $e^{{-\beta(\mathrm{{pos}}-N_{{max}})/N_{{max}}}}$, $\beta$ = {beta:.2f}")
-        data["extrapolation"][w] = {"positions": pos.tolist(), "diff": diff.tolist(), "norm": norm.tolist(), "beta": beta}
     a.set_yscale("log")
     a.set_ylim(1e-6, 50)
-    a.set_xlabel(rf"position ($N_{{max}}$ = {N_MAX}; atoms on $t = \mathrm{{pos}}/N_{{max}}$, standard $L^2$ amplitudes)")
+    a.set_xlabel(rf"position ($N_{{max}}$ = {n_max}; atoms on $t = \mathrm{{pos}}/N_{{max}}$, standard $L^2$ amplitudes)")
     a.set_ylabel("distance or norm")
     a.set_title(r"extrapolation: $\Vert PE(\mathrm{pos}) - PE(N_{max})\Vert$ plateaus at $\Vert PE(N_{max})\Vert$"
                 "\n(refuted); PE itself goes to 0")
     a.legend(ncol=2, **below)
 
     a = ax[1, 1]
-    sizes = [2**k for k in range(6, 14)]
-    for (dil, nm, dp), ls in zip([("unit", "l2", "full"), ("position", "paper", "full"), ("unit", "none", "full"),
-                                  ("unit", "paper", "full"), ("position", "l2", 64)], ["-", "--", "-.", ":", "-"]):
-        g = bounds.wavelet_norm_growth(sizes, normalisation=nm, dilation=dil, d=dp)
+    sizes = data["growth_sizes"]
+    for (dil, nm, dp), ls in _GROWTH_ROWS:
+        g = data["growth"][f"{dil}/{nm}/d={dp}"]
         a.plot(sizes, g["sup_norm"], marker="o", ls=ls, ms=3,
                label=rf"{wavelet_label(dil, nm, dp)}: $\sim N^{{{g['fit']['slope']:.2f}}}$")
-        data["growth"][f"{dil}/{nm}/d={dp}"] = g
     N = np.array(sizes, dtype=float)
     a.plot(N, N * np.sqrt(np.log(N)) / 10, color="k", lw=2, alpha=0.4, label=r"$N\sqrt{\log N}\,/\,10$ (li2025's order)")
     a.set_xscale("log")
@@ -395,22 +452,41 @@ def wavelet_decay_figure(outdir, *, preset="quick", seed=0):
     a.set_title(r"unnormalised norm growth: $O(N\sqrt{\log N})$ holds, never attained")
     a.legend(title="atoms on ... ; amplitude; atoms used", title_fontsize=8, ncol=1, **below)
     fig.suptitle("li2025 §6.1.4 wavelet PE (reconstruction; PyWavelets atoms)")
-    return save(fig, data, outdir, "bounds.wavelet_decay")
+    return fig
+
+
+@figure("bounds.wavelet_decay", "wavelet atoms: envelope decay with fitted beta, scale constants, extrapolation and norm growth",
+        illustrates=("li2025.wavelet_atom_decay", "li2025.wavelet_extrapolation", "li2025.wavelet_unnormalised_norm"),
+        draw=draw_wavelet_decay)
+def wavelet_decay_figure(outdir, *, preset="quick", seed=0):
+    data = wavelet_decay_data(preset, seed)
+    return save(draw_wavelet_decay(data), data, outdir, "bounds.wavelet_decay")
 
 
 # =============================================================================== 4. ALiBi drift
 
 
-@figure("bounds.alibi_drift", "measured attention drift of a trained ALiBi model beyond N_max vs li2025 Eq. 9",
-        illustrates=("li2025.alibi_extrapolation", "li2025.alibi_monotone_bias"))
-def alibi_drift_figure(outdir, *, preset="quick", seed=0):
-    """Train or read back the model (:func:`petheory.experiments.li2025_alibi_drift`), then draw."""
-    run = ex.li2025_alibi_drift(_train(preset, seed))
-    return draw_alibi_drift(outdir, run, preset)
+def alibi_drift_record(experiment: dict) -> dict:
+    """The ``bounds.alibi_drift`` figure record of :func:`petheory.experiments.li2025_alibi_drift`'s record: its
+    measured drift and bounds per (layer, head, distance), unclipped, and per head the first distance beyond
+    ``n_max`` from which Eq. 9 reaches 1 (from there on it allows more than any softmax weight can change)."""
+    vacuous_from = {}
+    for q in sorted(experiment["records"], key=lambda z: (z["head"], z["excess"])):
+        if q["eq9_rhs"] >= 1:
+            vacuous_from.setdefault(str(q["head"]), int(q["excess"]))
+    return {"experiment": experiment, "eq9_vacuous_from_excess": vacuous_from,
+            "drawn": "bounds clipped at 1 (a softmax weight lies in [0, 1]); records hold the unclipped values",
+            "reading": "A(mu, b): softmax weight of a key with bias b, the rest of the row mu fixed (bounds.alibi_drift)"}
 
 
-def draw_alibi_drift(outdir, run: dict, preset: str = "quick"):
-    """Draw :func:`petheory.experiments.li2025_alibi_drift`'s records: measured drift vs the Eq. 9 bounds per head.
+def alibi_drift_data(preset: str = "quick", seed: int = 0) -> dict:
+    """The ``bounds.alibi_drift`` record from the experiment's record on disk (:func:`read_experiment`)."""
+    return alibi_drift_record(read_experiment("li2025_alibi_drift", "bounds.alibi_drift", preset, seed))
+
+
+def draw_alibi_drift(data: dict):
+    """The ``bounds.alibi_drift`` figure from its record (:func:`alibi_drift_record`) alone: measured drift vs the
+    Eq. 9 bounds per head.
 
     A change of a softmax weight lies in [0, 1], so the bounds are drawn clipped at 1 (the line at 1 is the
     trivial bound; where Eq. 9 is above it, it says nothing); the JSON keeps their unclipped values.
@@ -418,26 +494,24 @@ def draw_alibi_drift(outdir, run: dict, preset: str = "quick"):
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
+    run = data["experiment"]
     recs_d = run["records"]
     heads = sorted({(q["layer"], q["head"]) for q in recs_d})
     n_layer = max(1, run["n_layer"])
     fig, axes = plt.subplots(1, n_layer, figsize=(6.5 * n_layer, 5.6), squeeze=False, sharey=True)
-    slopes, vacuous_from = {}, {}
+    slopes = {}
     for (layer, head) in heads:
         a = axes[0, layer]
         q = [z for z in recs_d if z["layer"] == layer and z["head"] == head]
         ex = np.array([z["excess"] for z in q])
         col = f"C{head}"
         slopes[head] = q[0]["slope"]
-        eq9 = np.array([z["eq9_rhs"] for z in q])
         a.plot(ex, [max(z["drift_max"], 1e-18) for z in q], color=col, lw=1.8)
         a.plot(ex, [max(z["drift_mean"], 1e-18) for z in q], color=col, lw=0.8, alpha=0.6)
         a.plot(ex, np.minimum([z["sharp_bound"] for z in q], 1.0), color=col, ls="--", lw=1)
-        a.plot(ex, np.minimum(eq9, 1.0), color=col, ls=":", lw=1.6)
-        if (eq9 >= 1).any():  # from here on Eq. 9 allows more than any softmax weight can change
-            k = int(np.argmax(eq9 >= 1))
-            vacuous_from[head] = int(ex[k])
-            a.plot([ex[k]], [1.0], marker="v", color=col, ms=7, zorder=4)
+        a.plot(ex, np.minimum([z["eq9_rhs"] for z in q], 1.0), color=col, ls=":", lw=1.6)
+        if str(head) in data["eq9_vacuous_from_excess"]:
+            a.plot([data["eq9_vacuous_from_excess"][str(head)]], [1.0], marker="v", color=col, ms=7, zorder=4)
     for li in range(axes.shape[1]):
         a = axes[0, li]
         a.set_yscale("log")
@@ -455,12 +529,16 @@ def draw_alibi_drift(outdir, run: dict, preset: str = "quick"):
     colours = [Line2D([], [], color=f"C{h}", lw=3, label=rf"head {h}: slope $\alpha$ = {a_:.4g}") for h, a_ in sorted(slopes.items())]
     fig.legend(handles=styles + colours, loc="lower center", bbox_to_anchor=(0.5, 0.04), ncol=3, fontsize=8, frameon=False)
     fig.text(0.5, 0.005, r"$A(b)$: softmax weight of a key whose ALiBi logit bias is $b$, the query's other logits fixed; "
-             f"inputs of length 200", ha="center", fontsize=8, color="0.3")
-    fig.suptitle(rf"Trained ALiBi running-sum model ($m$ = {run['n_train']}, nn preset '{SIZE[preset]}', $N_{{max}}$ = {N_MAX}): "
-                 "change of a key's softmax weight beyond the training length", fontsize=11)
+             f"inputs of length {run['settings']['length']}", ha="center", fontsize=8, color="0.3")
+    fig.suptitle(rf"Trained ALiBi running-sum model ($m$ = {run['n_train']}, nn preset '{run['settings']['size']}', "
+                 rf"$N_{{max}}$ = {run['n_max']}): change of a key's softmax weight beyond the training length", fontsize=11)
     fig.tight_layout(rect=(0, 0.2, 1, 1))
-    data = {"run": run["run"], "spec": run["spec"], "n_max": run["n_max"], "records": recs_d,
-            "eq9_vacuous_from_excess": vacuous_from,
-            "drawn": "bounds clipped at 1 (a softmax weight lies in [0, 1]); records hold the unclipped values",
-            "reading": "A(mu, b): softmax weight of a key with bias b, the rest of the row mu fixed (bounds.alibi_drift)"}
-    return save(fig, data, outdir, "bounds.alibi_drift")
+    return fig
+
+
+@figure("bounds.alibi_drift", "measured attention drift of a trained ALiBi model beyond N_max vs li2025 Eq. 9",
+        illustrates=("li2025.alibi_extrapolation", "li2025.alibi_monotone_bias"), draw=draw_alibi_drift,
+        needs="li2025_alibi_drift")
+def alibi_drift_figure(outdir, *, preset="quick", seed=0):
+    data = alibi_drift_data(preset, seed)
+    return save(draw_alibi_drift(data), data, outdir, "bounds.alibi_drift")

@@ -10,9 +10,9 @@ import sys
 import numpy as np
 
 from petheory import coupling
-from petheory import experiments
 from petheory import encodings as enc
 from petheory import loaders, softmax
+from petheory.loaders.bert_terms import minilm_terms
 from petheory import toeplitz as tp
 from petheory.plots import figure, save
 
@@ -99,42 +99,66 @@ def additive_vs_hadamard_figure(outdir, *, preset="quick", seed=0):
     return save(draw_additive_vs_hadamard(data), data, outdir, "coupling.additive_vs_hadamard")
 
 
-@figure("coupling.minilm_terms", "gu2025 Eq. 8 on all-MiniLM-L6-v2 layer 0: the five logit terms as heat maps with their Toeplitz defects",
-        illustrates=("gu2025.logit_decomposition", "gu2025.gpp_toeplitz"))
-def minilm_terms_figure(outdir, *, preset="quick", seed=0):
+#: The LayerNorm rules of the two rows (:func:`petheory.coupling.bert_inputs`) and the terms of the five columns.
+MINILM_RULES = {"split": "post-LayerNorm split (what MiniLM computes)", "none": "pre-LayerNorm sum (no LN)"}
+MINILM_SHOWN = ("cc", "cp", "pc", "pp", "total")
+
+
+def minilm_terms_data(preset: str = "quick", seed: int = 0, *, layer=None) -> dict:
+    """The ``coupling.minilm_terms`` record: per LayerNorm rule of :data:`MINILM_RULES`, head 0's Eq. 8 terms
+    (the matrices drawn, ``n x n`` each) with their Toeplitz defect and share, and every head's defects.
+
+    ``layer``: all-MiniLM-L6-v2's first layer, already loaded (default: loaded here; ``FileNotFoundError``
+    without the optional model package)."""
+    layer = loaders.load_bert_first_layer("hf:minilm") if layer is None else layer
+    n, head = N_MINILM[preset], 0
+    data = {"n": n, "seed": seed, "head_shown": head, "source": layer.source, "terms": {}, "report": {}, "defects": {}}
+    for rule in MINILM_RULES:
+        terms = minilm_terms(n, layer=layer, head=head, layernorm=rule, seed=seed)
+        mats = {**terms.as_dict(), "total": terms.total}
+        data["terms"][rule] = {k: np.asarray(mats[k]).tolist() for k in MINILM_SHOWN}
+        data["report"][rule] = {k: {"defect": v["defect"], "share": v["share"]}
+                                for k, v in coupling.toeplitz_report(terms).items() if k in MINILM_SHOWN}
+        # every head, for the JSON: the figure shows head 0
+        data["defects"][rule] = {
+            h: {k: v["defect"] for k, v in coupling.toeplitz_report(
+                minilm_terms(n, layer=layer, head=h, layernorm=rule, seed=seed)).items()}
+            for h in range(layer.num_heads)
+        }
+    return data
+
+
+def draw_minilm_terms(data: dict):
+    """The ``coupling.minilm_terms`` figure from its record (:func:`minilm_terms_data`) alone."""
     import matplotlib.pyplot as plt
 
+    n, head = data["n"], data["head_shown"]
+    fig, axes = plt.subplots(len(MINILM_RULES), len(MINILM_SHOWN), figsize=(17, 7.2))
+    for r, (rule, label) in enumerate(MINILM_RULES.items()):
+        for c, k in enumerate(MINILM_SHOWN):
+            ax = axes[r, c]
+            A = np.asarray(data["terms"][rule][k])
+            rep = data["report"][rule][k]
+            lim = float(np.abs(A).max()) or 1.0
+            im = ax.imshow(A, cmap="RdBu_r", vmin=-lim, vmax=lim)
+            name = "L (B = 0)" if k == "total" else coupling.TERM_LABELS[k]
+            ax.set_title(f"${name}$\nToeplitz defect {rep['defect']:.2f}, share {rep['share']:.2f}", fontsize=9)
+            ax.set_xticks([]), ax.set_yticks([])
+            fig.colorbar(im, ax=ax, fraction=0.046, pad=0.03)
+        axes[r, 0].set_ylabel(label, fontsize=9)
+    fig.suptitle(f"all-MiniLM-L6-v2, layer 0, head {head}: Eq. 8 terms on {n} random word tokens at positions 0..{n - 1} "
+                 r"(defect = $\Vert A - \mathrm{diagavg}(A)\Vert_F\,/\,\Vert A\Vert_F$; 0 = Toeplitz)", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+@figure("coupling.minilm_terms", "gu2025 Eq. 8 on all-MiniLM-L6-v2 layer 0: the five logit terms as heat maps with their Toeplitz defects",
+        illustrates=("gu2025.logit_decomposition", "gu2025.gpp_toeplitz"), draw=draw_minilm_terms)
+def minilm_terms_figure(outdir, *, preset="quick", seed=0):
     try:
         layer = loaders.load_bert_first_layer("hf:minilm")
     except FileNotFoundError as exc:
         print(f"coupling.minilm_terms skipped: {exc}", file=sys.stderr)
         return []
-    n, head = N_MINILM[preset], 0
-    rules = {"split": "post-LayerNorm split (what MiniLM computes)", "none": "pre-LayerNorm sum (no LN)"}
-    shown = ("cc", "cp", "pc", "pp", "total")
-    fig, axes = plt.subplots(len(rules), len(shown), figsize=(17, 7.2))
-    data = {"n": n, "seed": seed, "head_shown": head, "source": layer.source, "defects": {}}
-    for r, (rule, label) in enumerate(rules.items()):
-        terms = experiments.minilm_terms(n, layer=layer, head=head, layernorm=rule, seed=seed)
-        rep = coupling.toeplitz_report(terms)
-        mats = {**terms.as_dict(), "total": terms.total}
-        for c, k in enumerate(shown):
-            ax = axes[r, c]
-            A = mats[k]
-            lim = float(np.abs(A).max()) or 1.0
-            im = ax.imshow(A, cmap="RdBu_r", vmin=-lim, vmax=lim)
-            name = "L (B = 0)" if k == "total" else coupling.TERM_LABELS[k]
-            ax.set_title(f"${name}$\nToeplitz defect {rep[k]['defect']:.2f}, share {rep[k]['share']:.2f}", fontsize=9)
-            ax.set_xticks([]), ax.set_yticks([])
-            fig.colorbar(im, ax=ax, fraction=0.046, pad=0.03)
-        axes[r, 0].set_ylabel(label, fontsize=9)
-        # every head, for the JSON: the figure shows head 0
-        data["defects"][rule] = {
-            h: {k: v["defect"] for k, v in coupling.toeplitz_report(
-                experiments.minilm_terms(n, layer=layer, head=h, layernorm=rule, seed=seed)).items()}
-            for h in range(layer.num_heads)
-        }
-    fig.suptitle(f"all-MiniLM-L6-v2, layer 0, head {head}: Eq. 8 terms on {n} random word tokens at positions 0..{n - 1} "
-                 r"(defect = $\Vert A - \mathrm{diagavg}(A)\Vert_F\,/\,\Vert A\Vert_F$; 0 = Toeplitz)", fontsize=10)
-    fig.tight_layout()
-    return save(fig, data, outdir, "coupling.minilm_terms")
+    data = minilm_terms_data(preset, seed, layer=layer)
+    return save(draw_minilm_terms(data), data, outdir, "coupling.minilm_terms")

@@ -130,8 +130,8 @@ def test_console_script_bad_argument_has_no_traceback():
     assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
 
 
-def test_python_m_proofs_check_lists_the_claims():
-    r = subprocess.run([sys.executable, "-m", "proofs_check", "--list", "--claims", "gu2025.rope_relative,li2025.*"],
+def test_python_m_petheory_check_lists_the_claims():
+    r = subprocess.run([sys.executable, "-m", "petheory", "check", "--list", "--claims", "gu2025.rope_relative,li2025.*"],
                        capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert r.returncode == 0, r.stderr
     ids = [line.split("\t")[0] for line in r.stdout.splitlines()]

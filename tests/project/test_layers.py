@@ -197,6 +197,65 @@ def test_the_climb_check_sees_a_lazy_import_of_a_higher_layer(tmp_path):
     assert graph.climbing_imports(tmp_path) == [("petheory.records", "f", 4, "petheory.nn.train")]
 
 
+#: What plots may not import, at module level or inside a function: plots draw records and train nothing; a figure
+#: that needs trained models reads an experiment's records, and ``petheory figures`` (the CLI) runs the experiment.
+PLOTS_FORBIDDEN = ("torch", "petheory.nn", "petheory.experiments", "petheory.sweep")
+#: (plots file, imported module) -> why. Only nn's record readers (JSON in, no model), imported inside the function
+#: that reads the records. They still load ``petheory.nn``'s ``__init__``, which imports torch: moving them (and
+#: ``provenance``) below torch needs nn's configs, task defaults and PE parsing out of its torch modules.
+PLOTS_ALLOW = {
+    ("petheory/plots/lengthgen.py", "petheory.nn.chen2025_runs"): "load_records: the chen2025 records (JSON) the figures draw",
+    ("petheory/plots/retrieval.py", "petheory.nn.retrieval_runs"): "load_records: the retrieval records (JSON) the figures draw",
+}
+
+
+def test_plots_import_no_training():
+    """``plots/lengthgen``, ``plots/retrieval`` and the bounds figures used to train models inside a figure: a
+    figure draws records, and the training it needs is an experiment whose records it reads (issue 29)."""
+    known = graph.modules(ROOT)
+    found = {}
+    for path in sorted((ROOT / "petheory" / "plots").rglob("*.py")):
+        for line, mod, attr in graph.imports(path, root=ROOT):
+            dep = graph.target(mod, attr, known)
+            if any(_under(dep, bad) for bad in PLOTS_FORBIDDEN):
+                found.setdefault((_rel(path), dep), line)
+    _check_allow(found, PLOTS_ALLOW, "plots importing torch, nn, experiments or sweep (read the experiment's records instead)")
+
+
+def test_plots_registry_imports_no_torch():
+    """Every figure module loads (the registry) without torch: drawing a record needs no training stack."""
+    import subprocess
+    import sys
+
+    code = "import sys; from petheory import plots; plots.registry(); print('torch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
+
+
+def test_the_plots_check_sees_a_lazy_import_of_experiments(tmp_path):
+    path = tmp_path / "petheory" / "plots" / "x.py"
+    path.parent.mkdir(parents=True)
+    path.write_text("def f():\n    from petheory import experiments\n    return experiments.li2025_alibi_drift({})\n")
+    mods = [m for _, m, attr in graph.imports(path, "petheory.plots.x", tmp_path) for m in (m, f"{m}.{attr}")]
+    assert any(_under(m, "petheory.experiments") for m in mods)
+
+
+def test_the_claim_catalogue_and_check_list_import_no_torch():
+    """Loading every claim and ``petheory check --list`` stay torch-free (torch is most of a catalogue load on a
+    loaded machine): the empirical claims read records as JSON and name their presets through ``provenance``."""
+    import subprocess
+    import sys
+
+    code = ("import contextlib, io, sys\nfrom proofs_check import engine\nengine.load_builtin()\n"
+            "assert engine.all_claims()\nfrom petheory.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n    assert main(['check', '--list']) == 0\n"
+            "print('torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
+
+
 def test_cli_commands_share_code_through_helpers_not_through_each_other():
     """``petheory sweep`` imported ``petheory train``'s module for one parser; commands are peers: what two of
     them share lives in a lower module (``petheory.cli._*`` or the library)."""

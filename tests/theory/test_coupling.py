@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from petheory import coupling
-from petheory import experiments
+from petheory.loaders.bert_terms import minilm_terms
 from petheory import encodings as enc
 from petheory import loaders, softmax
 from petheory import toeplitz as tp
@@ -93,7 +93,7 @@ def test_minilm_split_reproduces_the_embedding_layernorm_exactly(minilm):
 
 @pytest.mark.parametrize("layernorm", coupling.LAYERNORM_RULES)
 def test_minilm_reports_a_toeplitz_defect_per_term(minilm, layernorm):
-    rep = coupling.toeplitz_report(experiments.minilm_terms(32, layer=minilm, layernorm=layernorm))
+    rep = coupling.toeplitz_report(minilm_terms(32, layer=minilm, layernorm=layernorm))
     for k in ("cc", "cp", "pc", "pp", "total"):
         assert 0 < rep[k]["defect"] < 1
     assert rep["pp"]["defect"] > 0.05  # learned positions: G_pp is far from Toeplitz (against Assumption 3.2)
