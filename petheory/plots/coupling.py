@@ -110,9 +110,11 @@ def minilm_terms_data(preset: str = "quick", seed: int = 0, *, layer=None) -> di
 
     ``layer``: all-MiniLM-L6-v2's first layer, already loaded (default: loaded here; ``FileNotFoundError``
     without the optional model package)."""
+    # the record names the model by its spec, not by where it was installed (a committed figure is machine-free)
+    source = "hf:minilm (all-MiniLM-L6-v2, the minilm extra)" if layer is None else layer.source
     layer = loaders.load_bert_first_layer("hf:minilm") if layer is None else layer
     n, head = N_MINILM[preset], 0
-    data = {"n": n, "seed": seed, "head_shown": head, "source": layer.source, "terms": {}, "report": {}, "defects": {}}
+    data = {"n": n, "seed": seed, "head_shown": head, "source": source, "terms": {}, "report": {}, "defects": {}}
     for rule in MINILM_RULES:
         terms = minilm_terms(n, layer=layer, head=head, layernorm=rule, seed=seed)
         mats = {**terms.as_dict(), "total": terms.total}
@@ -156,9 +158,8 @@ def draw_minilm_terms(data: dict):
         illustrates=("gu2025.logit_decomposition", "gu2025.gpp_toeplitz"), draw=draw_minilm_terms)
 def minilm_terms_figure(outdir, *, preset="quick", seed=0):
     try:
-        layer = loaders.load_bert_first_layer("hf:minilm")
+        data = minilm_terms_data(preset, seed)
     except FileNotFoundError as exc:
         print(f"coupling.minilm_terms skipped: {exc}", file=sys.stderr)
         return []
-    data = minilm_terms_data(preset, seed, layer=layer)
     return save(draw_minilm_terms(data), data, outdir, "coupling.minilm_terms")

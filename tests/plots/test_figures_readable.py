@@ -288,3 +288,27 @@ def test_record_figures_have_one_line_per_configuration_not_per_seed():
     for task, runs in data.items():
         assert len(runs) <= 10, (task, len(runs))
         assert all(len(r["seeds"]) >= 3 and len(r["token_acc_se"]) == len(r["sizes"]) for r in runs.values()), task
+
+
+def test_committed_records_name_no_machine_paths():
+    """A committed figure's JSON says what it drew, not where it was made: an absolute path in it (the minilm record
+    named the installing machine's site-packages) differs on every clone and fails the redraw comparison there."""
+    import json
+    import re
+
+    absolute = re.compile(r"(?:^|[\s(=])/(?:[\w.-]+/)+")
+
+    def strings(x):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                yield from strings(k)
+                yield from strings(v)
+        elif isinstance(x, list):
+            for v in x:
+                yield from strings(v)
+        elif isinstance(x, str):
+            yield x
+
+    bad = {p.name: s for p in sorted((ROOT / "figures").glob("*.json"))
+           for s in strings(json.loads(p.read_text(encoding="utf-8"))) if absolute.search(s)}
+    assert not bad, bad
