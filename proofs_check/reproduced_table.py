@@ -35,10 +35,10 @@ def _ms(values) -> str:
 
 
 def table5() -> list[str]:
-    from petheory.provenance import LI2025_TABLE5_DEFAULT as _T5_DEFAULT
-    from petheory.provenance import LI2025_TABLE5_MSE200 as _T5_PAPER
-    from petheory.provenance import li2025_table5_paper_size as _t5_paper_size
-    from petheory.provenance import li2025_table5_reading as _t5_reading
+    from petheory.nn.provenance import LI2025_TABLE5_DEFAULT as _T5_DEFAULT
+    from petheory.nn.provenance import LI2025_TABLE5_MSE200 as _T5_PAPER
+    from petheory.nn.provenance import li2025_table5_paper_size as _t5_paper_size
+    from petheory.nn.provenance import li2025_table5_reading as _t5_reading
 
     recs = [r for r in _shipped("running_sum") if _t5_paper_size(r)]
     if not recs:

@@ -57,7 +57,7 @@ LAYERS = (
     ("theory", tuple(f"petheory.{p}" for p in THEORY) + tuple(f"petheory.{p}.*" for p in THEORY)),
     ("loaders+io", ("petheory.loaders*", "petheory.io", "petheory.records", "petheory.spec")),
     ("analyses", ("petheory.analyses*",)),
-    ("nn+experiments+sweep", ("petheory.nn*", "petheory.provenance", "petheory.experiments*", "petheory.sweep*")),
+    ("nn+experiments+sweep", ("petheory.nn*", "petheory.experiments*", "petheory.sweep*")),
     ("plots", ("petheory.plots*",)),
     ("proofs_check", ("proofs_check", "proofs_check.[!_]*", "proofs_check._[!_]*")),
     ("cli", ("petheory.cli*", "petheory.__main__")),

@@ -27,23 +27,52 @@ Seed ensembles (:mod:`petheory.nn.ensemble`)
 Records are plain JSON-able dicts; the layout is in :mod:`petheory.nn.train`.
 """
 
-from petheory.nn.models import ModelConfig, Transformer, build_model
-from petheory.nn.position import PEConfig, parse_pe, pe_names
-from petheory.nn.presets import SIZES, preset
-from petheory.nn.tasks import TaskConfig, TaskData
-from petheory.nn import retrieval as _retrieval  # noqa: F401  (registers passkey and mqar in tasks.TASKS)
-from petheory.nn.config import TrainConfig
-from petheory.nn.train import evaluate, head_ablation, load_model, resolve_device, train
+import importlib
+import sys
+import types
 
-__all__ = [
-    "ModelConfig", "Transformer", "build_model", "PEConfig", "parse_pe", "pe_names", "SIZES", "preset",
-    "TaskConfig", "TaskData", "TrainConfig", "evaluate", "head_ablation", "load_model", "resolve_device", "train",
-    "train_ensemble",
-]
+#: public name -> the module of petheory.nn that defines it. The package loads lazily (PEP 562): importing
+#: ``petheory.nn`` or a torch-free module of it (:mod:`petheory.nn.provenance`, the record readers
+#: :mod:`petheory.nn.chen2025_runs` and :mod:`petheory.nn.retrieval_runs`) does not import torch, so the claim
+#: catalogue and the figures read training records without it; a name below imports its module on first use.
+_EXPORTS = {
+    "ModelConfig": "models", "Transformer": "models", "build_model": "models",
+    "PEConfig": "position", "parse_pe": "position", "pe_names": "position",
+    "SIZES": "presets", "preset": "presets",
+    "TaskConfig": "tasks", "TaskData": "tasks",
+    "TrainConfig": "config",
+    "evaluate": "train", "head_ablation": "train", "load_model": "train", "resolve_device": "train", "train": "train",
+    "train_ensemble": "ensemble",
+}
+
+__all__ = sorted(_EXPORTS)
 
 
-def train_ensemble(*args, **kwargs):
-    """See :func:`petheory.nn.ensemble.train_ensemble`."""
-    from petheory.nn.ensemble import train_ensemble as _te
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(f"petheory.nn.{_EXPORTS[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'petheory.nn' has no attribute {name!r}")
 
-    return _te(*args, **kwargs)
+
+def __dir__():
+    return sorted(set(globals()) | set(_EXPORTS))
+
+
+class _Package(types.ModuleType):
+    """``petheory.nn.train`` is the function :func:`petheory.nn.train.train`, as the eager package had it, although
+    importing the submodule of the same name sets the package's attribute to the module (the import system's
+    ``setattr(parent, child, module)``, which this setter ignores; the module stays ``sys.modules['petheory.nn.train']``
+    and ``from petheory.nn.train import ...`` reads it there)."""
+
+    @property
+    def train(self):
+        return importlib.import_module("petheory.nn.train").train
+
+    @train.setter
+    def train(self, value):
+        pass
+
+
+sys.modules[__name__].__class__ = _Package

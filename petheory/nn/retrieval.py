@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 from petheory.errors import ValidationError
-from petheory.nn.tasks import PAD, SYM, TASKS, Split, resolve_params
+from petheory.nn.task_core import PAD, SYM, TASKS, Split, resolve_params
 
 MARK = 4  # = tasks.PLUS: the passkey tasks have no '+'
 PASSKEY_DEPTHS = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -144,7 +144,7 @@ def _split(name: str, lengths: np.ndarray, rng, p, depth=None):
 
 
 def make(name: str):
-    """The generator :data:`petheory.nn.tasks.TASKS` holds for ``name`` (``'passkey'`` or ``'mqar'``)."""
+    """The generator :data:`petheory.nn.task_core.TASKS` holds for ``name`` (``'passkey'`` or ``'mqar'``)."""
 
     def gen(p, seed):
         check(name, p)
@@ -236,6 +236,6 @@ def key_offset(split, row: int) -> int:
     return int(pos[0]) - 1
 
 
-# The retrieval tasks join the task registry when this module is imported (petheory.nn imports it right
-# after petheory.nn.tasks): tasks -> retrieval would be an import cycle, retrieval builds on tasks' tokens.
+# The retrieval tasks join the task registry when this module is imported (petheory.nn.tasks imports it, so every
+# use of the task registry through petheory.nn.tasks has them).
 TASKS.update({name: (make(name), dict(params)) for name, params in DEFAULTS.items()})

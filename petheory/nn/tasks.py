@@ -2,7 +2,7 @@ r"""The papers' tasks as seeded generators with documented distributions.
 
 ``load(TaskConfig(name, seed, params)) -> TaskData``: a fixed training split and one test
 split per evaluation length, as tensors. Same name, seed and params, same tensors. Every
-parameter below is a field of ``params`` (defaults in :data:`TASKS`, listed by
+parameter below is a field of ``params`` (defaults in :data:`petheory.nn.task_core.TASKS`, listed by
 ``describe(name)``).
 
 ``running_sum`` (li2025 §7, Table 5; **reconstruction**: the paper gives no distribution)
@@ -54,43 +54,15 @@ with a right prefix at every step *is* the teacher-forced one) and ``loss``.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import torch
 
 from petheory.errors import ValidationError
-
-PAD, BOS, SEP, EOS, PLUS, SYM = 0, 1, 2, 3, 4, 5
-
-
-@dataclass
-class TaskConfig:
-    """A task by name, its data seed, and parameter overrides (see the module docstring)."""
-
-    name: str = "running_sum"
-    seed: int = 0
-    params: dict = field(default_factory=dict)
-
-    def as_dict(self) -> dict:
-        return asdict(self)
-
-
-@dataclass
-class Split:
-    """One split: inputs ``x`` (N, T) tokens or (N, T, F) floats, targets ``y`` (N, T) or (N,),
-    and for LM tasks a loss ``mask`` (N, T) that is 1 on answer tokens."""
-
-    x: torch.Tensor
-    y: torch.Tensor
-    mask: torch.Tensor | None = None
-
-    def __len__(self) -> int:
-        return self.x.shape[0]
-
-    def batch(self, idx) -> "Split":
-        return Split(self.x[idx], self.y[idx], None if self.mask is None else self.mask[idx])
-
+from petheory.nn.task_core import (  # noqa: F401  (re-exported: the registry and its types)
+    BOS, EOS, PAD, PLUS, SEP, SYM, TASKS, Split, TaskConfig, available, choice, describe, resolve_params)
+from petheory.nn import retrieval as _retrieval  # noqa: F401,E402  (registers passkey and mqar in TASKS)
 
 @dataclass
 class TaskData:
@@ -121,8 +93,8 @@ def _running_sum(p, seed):
         c = {"sqrt_t": np.sqrt(t), "mean": t, "sqrt_train": np.full(T, math.sqrt(p["train_len"])), "none": np.ones(T)}[p["target_scale"]]
         return Split(torch.tensor(x, dtype=torch.float32), torch.tensor(s / c, dtype=torch.float32))
 
-    _choice("dist", p["dist"], ("uniform", "normal"))
-    _choice("target_scale", p["target_scale"], ("sqrt_t", "mean", "sqrt_train", "none"))
+    choice("dist", p["dist"], ("uniform", "normal"))
+    choice("target_scale", p["target_scale"], ("sqrt_t", "mean", "sqrt_train", "none"))
     train = make(p["n_train"], p["train_len"], np.random.default_rng([seed, 0]))
     test = {L: make(p["n_test"], L, np.random.default_rng([seed, 1, L])) for L in p["test_lens"]}
     var = 1.0 / 3.0 if p["dist"] == "uniform" else 1.0
@@ -256,7 +228,7 @@ def _lm_task(task):
 _LM_DEFAULTS = {"n_train": 2000, "n_test": 200, "min_len": 1, "train_len": 8, "test_lens": (8, 12, 16), "alphabet": 10}
 
 #: name -> (generator, default params). Presets override sizes; see the module docstring.
-TASKS = {
+TASKS.update({
     "running_sum": (_running_sum, {"n_train": 1000, "n_test": 256, "train_len": 50, "test_lens": (50, 100, 200),
                                    "dist": "uniform", "target_scale": "sqrt_t"}),
     "gu2025_task1": (_gu2025_task1, {"n_samples": 100_000, "test_fraction": 0.3, "vocab_size": 574, "max_between": 70,
@@ -267,53 +239,7 @@ TASKS = {
     "copy": (_lm_task("copy"), dict(_LM_DEFAULTS)),
     "reverse": (_lm_task("reverse"), dict(_LM_DEFAULTS)),
     "addition": (_lm_task("addition"), {**_LM_DEFAULTS, "reverse_digits": True}),
-}
-
-
-
-
-def _choice(name, value, choices):
-    if value not in choices:
-        raise ValidationError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
-
-
-def available() -> list[str]:
-    return sorted(TASKS)
-
-
-def describe(name: str) -> dict:
-    """Default parameters of task ``name``."""
-    _choice("task", name, available())
-    return dict(TASKS[name][1])
-
-
-def resolve_params(name: str, params: dict | None = None) -> dict:
-    """Defaults of ``name`` updated with ``params``; unknown keys and bad sizes raise ``ValueError``."""
-    defaults = describe(name)
-    params = dict(params or {})
-    bad = sorted(set(params) - set(defaults))
-    if bad:
-        import difflib
-
-        close = [m for b in bad for m in difflib.get_close_matches(b, list(defaults), n=1)]
-        raise ValidationError(f"task {name!r} has no parameter {', '.join(bad)}"
-                              + (f" (did you mean {', '.join(close)}?)" if close else "")
-                              + f"; it takes {', '.join(sorted(defaults))}")
-    p = {**defaults, **params}
-    if "test_lens" in p:
-        p["test_lens"] = tuple(int(L) for L in p["test_lens"])
-        if not p["test_lens"] or min(p["test_lens"]) < 1:
-            raise ValidationError(f"test_lens must be positive lengths, got {p['test_lens']}")
-    for k in ("n_train", "n_test", "n_samples", "train_len", "min_len", "max_len", "vocab_size", "max_between",
-              "max_side", "cut", "length", "max_count", "n_triggers", "alphabet", "key_len", "filler", "n_pairs",
-              "n_keys", "n_values"):
-        if k in p and (not isinstance(p[k], (int, np.integer)) or isinstance(p[k], bool) or p[k] < 1):
-            raise ValidationError(f"task parameter {k} must be a positive integer, got {p[k]!r}")
-    if "test_fraction" in p and not 0.0 < p["test_fraction"] < 1.0:
-        raise ValidationError(f"test_fraction must be in (0, 1), got {p['test_fraction']}")
-    if name in ("gu2025_task1", "gu2025_task2") and p["vocab_size"] - 1 < max(p.get("max_between", 0), p.get("n_triggers", 0) + 1):
-        raise ValidationError(f"vocab_size={p['vocab_size']} is too small for the segments/triggers requested")
-    return p
+})
 
 
 def load(cfg: TaskConfig | dict) -> TaskData:
@@ -364,3 +290,4 @@ def _require_memory(name: str, p: dict) -> None:
     _memory.require(_memory.array_bytes(n_seq, longest, itemsize=6 * 8),
                     f"task {name} data ({n_seq} sequences of up to {longest} tokens)",
                     alternative="lower n_train/n_test/n_samples or the lengths (--set task.KEY=VALUE)")
+

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from petheory.plots import figure, save
-from petheory.provenance import LI2025_TABLE5_MSE200
+from petheory.nn.provenance import LI2025_TABLE5_MSE200
 
 _PAPER_T1 = {"mla": (88.34, 97.41), "rope": (92.64, 69.43), "nope": (3.51, 77.69)}  # gu2025 Table 1, %
 _GU_NAMES = {"rope+sinusoidal": "rope", "sinusoidal": "absolute", "alibi:slopes=gu2025": "alibi", "nope": "nope",
@@ -57,7 +57,7 @@ _T5_MAIN = "causal encoder, y_t = S_t/sqrt(t+1), x ~ U"  # the reading drawn fir
 def table5_data(preset: str = "quick", seed: int = 0) -> dict:
     """The ``empirical.table5`` record: per reading and PE, the test MSE over lengths (mean, min, max over seeds)
     of the paper-preset running-sum records, beside the paper's MSE at N=200."""
-    from petheory.provenance import li2025_table5_paper_size, li2025_table5_reading
+    from petheory.nn.provenance import li2025_table5_paper_size, li2025_table5_reading
 
     recs = [r for r in _records("running_sum") if r.get("train_len") == 50 and li2025_table5_paper_size(r)]
     readings: dict = {}
@@ -115,7 +115,7 @@ def table5(outdir, *, preset="quick", seed=0):
 
 
 def _gu_table(task):
-    from petheory.provenance import preset_of
+    from petheory.nn.provenance import preset_of
 
     recs = _records(task)
     by_size: dict = {}

@@ -30,7 +30,7 @@ def find(task: str, workdir=".", check=None) -> tuple[list[dict], str]:
 
 
 # The record's preset ('paper', 'small', 'smoke' or 'custom') is read where the presets live.
-from petheory.provenance import preset_of  # noqa: E402,F401
+from petheory.nn.provenance import preset_of  # noqa: E402,F401
 
 
 def mean_se(values) -> tuple[float, float | None]:

@@ -58,10 +58,10 @@ def _table5_problem(r: dict) -> str | None:
 
 
 # li2025 Table 5's paper numbers and the reading of a record live with the records (the figure and the README use them too)
-from petheory.provenance import LI2025_TABLE5_DEFAULT as _T5_DEFAULT  # noqa: E402
-from petheory.provenance import LI2025_TABLE5_MSE200 as _T5_PAPER  # noqa: E402
-from petheory.provenance import li2025_table5_paper_size as _t5_paper_size  # noqa: E402
-from petheory.provenance import li2025_table5_reading as _t5_reading  # noqa: E402
+from petheory.nn.provenance import LI2025_TABLE5_DEFAULT as _T5_DEFAULT  # noqa: E402
+from petheory.nn.provenance import LI2025_TABLE5_MSE200 as _T5_PAPER  # noqa: E402
+from petheory.nn.provenance import li2025_table5_paper_size as _t5_paper_size  # noqa: E402
+from petheory.nn.provenance import li2025_table5_reading as _t5_reading  # noqa: E402
 
 
 def table5_evidence(records: list[dict], note: str = "", alpha: float = ALPHA / LOOKS) -> Evidence:

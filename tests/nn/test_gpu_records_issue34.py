@@ -14,7 +14,7 @@ import pytest
 
 from petheory import experiments, records
 from petheory.nn.presets import identify
-from petheory.provenance import li2025_table5_paper_size
+from petheory.nn.provenance import li2025_table5_paper_size
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 G = importlib.import_module("gpu_records")

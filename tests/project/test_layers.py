@@ -200,13 +200,14 @@ def test_the_climb_check_sees_a_lazy_import_of_a_higher_layer(tmp_path):
 #: What plots may not import, at module level or inside a function: plots draw records and train nothing; a figure
 #: that needs trained models reads an experiment's records, and ``petheory figures`` (the CLI) runs the experiment.
 PLOTS_FORBIDDEN = ("torch", "petheory.nn", "petheory.experiments", "petheory.sweep")
-#: (plots file, imported module) -> why. Only nn's record readers (JSON in, no model), imported inside the function
-#: that reads the records. They still load ``petheory.nn``'s ``__init__``, which imports torch: moving them (and
-#: ``provenance``) below torch needs nn's configs, task defaults and PE parsing out of its torch modules.
+#: (plots file, imported module) -> why. Only nn's torch-free record readers (JSON in, no model): ``petheory.nn``
+#: loads its torch modules lazily, so these import no torch (test_nn_record_readers_import_no_torch).
 PLOTS_ALLOW = {
     ("petheory/plots/lengthgen.py", "petheory.nn.chen2025_runs"): "load_records: the chen2025 records (JSON) the figures draw",
     ("petheory/plots/retrieval.py", "petheory.nn.retrieval_runs"): "load_records: the retrieval records (JSON) the figures draw",
+    ("petheory/plots/empirical.py", "petheory.nn.provenance"): "a record's preset and li2025 Table 5 reading, by name",
 }
+NN_RECORD_READERS = sorted({mod for _, mod in PLOTS_ALLOW})
 
 
 def test_plots_import_no_training():
@@ -229,6 +230,20 @@ def test_plots_registry_imports_no_torch():
 
     code = "import sys; from petheory import plots; plots.registry(); print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
+
+
+def test_nn_record_readers_import_no_torch():
+    """What plots may read from ``nn`` (and the claim catalogue reads: ``provenance``) loads without torch, in a fresh
+    interpreter: ``petheory.nn``'s ``__init__`` is lazy, and the task registry (``nn.task_core``) is torch-free."""
+    import subprocess
+    import sys
+
+    code = ("import importlib, sys; [importlib.import_module(m) for m in sys.argv[1:]]; "
+            "from petheory.nn import provenance, task_core; print('torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code, *NN_RECORD_READERS], capture_output=True, text=True, cwd=ROOT,
+                         timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
 

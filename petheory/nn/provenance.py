@@ -2,11 +2,10 @@ r"""What a training record was trained under: its preset, and the reading of li2
 
 Records (:func:`petheory.nn.train.train`) carry their full config; these functions name it in
 the papers' terms, for the claims, the figures and the README table alike (one definition each).
-It belongs to the nn layer (it reads training configs through :mod:`petheory.nn`) but lives
-outside the ``nn`` package and imports it only when called, so that loading the claim catalogue
-does not import torch (7 s of a 11 s catalogue load on a loaded 2-core machine). Nothing in ``nn``
-imports it (the trainer's ``source`` field is :func:`petheory.records.source_hash`), so the
-lazy import runs one way only: down into ``nn``'s preset table, never back up.
+This module imports no torch: the claim catalogue and the figures read records through it, and
+:mod:`petheory.nn` loads its torch modules lazily. The preset table (:mod:`petheory.nn.presets`,
+which builds models and imports torch) is imported inside the two functions that rebuild a
+preset to identify a record's, a sibling import within ``nn``, never one that climbs a layer.
 """
 
 from __future__ import annotations
