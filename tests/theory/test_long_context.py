@@ -33,6 +33,32 @@ def test_men_min_kernel_matches_a_full_scan():
     assert lc.men_min_kernel(w, 1000)[0] < 0  # the early stop still reports a negative minimum
 
 
+def test_men_min_kernel_early_stop_reports_a_real_negative_value_past_the_first_chunk():
+    # L = 300000: several chunks of 64 columns of ~547 distances; the stopped value is B_m at the m it reports
+    w = rope_frequencies(128, base=1.5e7)
+    mn, at = lc.men_min_kernel(w, 300000)
+    full, at_full = lc.men_min_kernel(w, 300000, stop_below=None)
+    assert mn < 0 and full <= mn and at <= 300000
+    assert abs(lc.men_kernel(at, w) - mn) <= 64 * 300000 * EPS  # the product's error budget (r/2) L eps
+
+
+def test_men_first_passing_agrees_with_men_passes_base_by_base():
+    bases = np.geomspace(1e3, 2e4, 200)  # the first passing base is near Men's 4.3e3 at L = 1024
+    passes = [lc.men_passes(b, d=128, context=1024) for b in bases]
+    r = lc.men_first_passing(bases, d=128, context=1024)
+    first = next((i for i, p in enumerate(passes) if p), None)
+    assert first is not None and r["first_passing"] == bases[first] and r["evaluated"] == first + 1
+    assert r["its_min"] >= 0 and (first == 0 or r["worst_failure"] < 0)
+    none = lc.men_first_passing(bases[:first], d=128, context=1024) if first else None
+    if none is not None:
+        assert none["first_passing"] is None and none["evaluated"] == first and none["worst_failure"] < 0
+
+
+def test_men_first_passing_refuses_bad_bases():
+    with pytest.raises(ValidationError, match="positive"):
+        lc.men_first_passing([1e4, -1.0], d=64, context=100)
+
+
 @pytest.mark.parametrize("L, table", [(1024, 4.3e3), (8192, 8.4e4)])
 def test_smallest_base_reproduces_men_et_al_at_d128(L, table):
     b = lc.men_smallest_base(128, L)
