@@ -397,7 +397,7 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
         S("Theorem 4.2", "sliding window w: the same convergence at rate (1 - (j-1) eps^h)^(t/2h), h = ceil((N-1)/(w-1))",
           ("wu2025.sliding_window_first_token",)),
         S("Theorem 4.3", "prefix mask: context converges to the K prefix tokens",
-          why_not="its lower bound kappa is not given in the summary we reached"),
+          ("wu2025.prefix_mask_prefix_tokens",)),
         S("Theorem 4.5", "decay mask: P^(t) = Theta(C(t+x, x) e^{-xm}), critical point x* = t/(e^m - 1)",
           ("wu2025.decay_mask_peak",)),
         S("Lemma 4.6, Theorem 4.7", "RoPE gives a Gaussian-like decay exp(-c (i-j)^2 theta_1^2)",

@@ -117,6 +117,15 @@ def _attr(path: str, make):
         mp.setattr(path, make(real))
     return plant
 
+def _last_token_off_the_prefix(real):
+    """wu2025's prefix mask with the last token's edges to the K prefix tokens removed."""
+    def mask(n, k):
+        m = real(n, k)
+        m[n - 1, :k] = False
+        return m
+    return mask
+
+
 def _query_plus_t(real):
     """kazemnejad2023's construction with +t in the query: the logits become lam (i + t), not relative."""
     def plant(content_dim, head_dim, lam, rng):
@@ -396,6 +405,8 @@ PLANTS = [
     Plant("wu2025.sliding_window_first_token", "Lemma A.1's epsilon three times the smallest attention weight",
           _attr("proofs_check.claims.wu2025.lemma_a1_epsilon",
                 lambda real: (lambda layers: min(3.0 * real(layers), 1.0 / (len(layers[0][0]) - 1))))),
+    Plant("wu2025.prefix_mask_prefix_tokens", "the last token's edges to the prefix removed from the prefix mask",
+          _attr("proofs_check.claims.wu2025.prefix_mask", lambda real: _last_token_off_the_prefix(real))),
     Plant("kazemnejad2023.nope_relative_position", "the construction's query carries +t (logits lam (i + t))",
           _attr("proofs_check.claims.kazemnejad2023.relative_construction", lambda real: _query_plus_t(real))),
     Plant("barbero2024.nope_cannot_sharpen", "the head's logits computed with RoPE (base 10)",

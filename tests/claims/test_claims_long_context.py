@@ -31,6 +31,7 @@ EXPECTED = {
     "wu2025.decay_mask_peak": "holds",
     "wu2025.causal_mask_first_token": "holds",
     "wu2025.sliding_window_first_token": "holds",
+    "wu2025.prefix_mask_prefix_tokens": "holds",
     "kazemnejad2023.nope_absolute_position": "holds",
     "kazemnejad2023.nope_relative_position": "holds",
     "nakanishi2025.ssmax_prevents_fading": "holds",
@@ -231,6 +232,25 @@ def test_planted_epsilon_larger_than_the_smallest_weight(monkeypatch, claim_id):
     # three times the smallest weight (at most 1/(N-1), where the last token's bound reaches 0): too tight a bound
     monkeypatch.setattr(wu2025, "lemma_a1_epsilon", lambda layers: min(3.0 * real(layers), 1.0 / (len(layers[0][0]) - 1)))
     assert verdict(claim_id)["verdict"] == "refuted"
+
+
+def _last_token_off_the_prefix(real):
+    def mask(n, k):
+        m = real(n, k)
+        m[n - 1, :k] = False  # the last token no longer sees the prefix: its context cannot converge to it
+        return m
+    return mask
+
+
+def test_prefix_mask_is_the_authors():
+    # utils.prefix_mask in the authors' repository: rows < K see columns < K, later rows are causal
+    m = wu2025.prefix_mask(5, 2)
+    assert m.tolist() == [[1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [1, 1, 1, 0, 0], [1, 1, 1, 1, 0], [1, 1, 1, 1, 1]]
+
+
+def test_planted_token_that_never_sees_the_prefix(monkeypatch):
+    monkeypatch.setattr(wu2025, "prefix_mask", _last_token_off_the_prefix(wu2025.prefix_mask))
+    assert verdict("wu2025.prefix_mask_prefix_tokens")["verdict"] == "refuted"
 
 
 def test_planted_bidirectional_mask_loses_position(monkeypatch):
