@@ -21,6 +21,7 @@ Theory only: no file is read, nothing imports torch.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 
@@ -185,6 +186,17 @@ def men_smallest_base(d: int, context: int, *, lo: float = 2.0, hi: float = 1e12
                           v.real("rel", rel, positive=True))
 
 
+def _one_blas_thread():
+    """One BLAS thread for the scans: their products are small ((sqrt L, r) by (r, 64)), and threads waiting on a
+    busy machine cost more than they give (a grid of bases at L = 1M: 8.6x slower with OpenBLAS's threads at load
+    3.8 on 2 cores, measured side by side)."""
+    try:
+        from threadpoolctl import threadpool_limits  # comes with scikit-learn
+    except ImportError:  # pragma: no cover
+        return contextlib.nullcontext()
+    return threadpool_limits(limits=1, user_api="blas")
+
+
 class _Witnesses:
     r"""Distances where nearby bases failed: a base is tried there first (a few hundred cosines) before the full scan.
 
@@ -240,15 +252,21 @@ def men_first_passing(bases, *, d: int, context: int) -> dict:
     if not np.all(bs > 0):
         raise ValidationError("bases must be positive RoPE bases")
     seen, worst = _Witnesses(L), None
-    for n, b in enumerate(bs, 1):
-        if seen.passes(float(b), d):
-            return {"first_passing": float(b), "its_min": seen.value, "evaluated": n, "worst_failure": worst}
-        worst = seen.value if worst is None else max(worst, seen.value)
+    with _one_blas_thread():
+        for n, b in enumerate(bs, 1):
+            if seen.passes(float(b), d):
+                return {"first_passing": float(b), "its_min": seen.value, "evaluated": n, "worst_failure": worst}
+            worst = seen.value if worst is None else max(worst, seen.value)
     return {"first_passing": None, "its_min": None, "evaluated": int(bs.size), "worst_failure": worst}
 
 
 @functools.lru_cache(maxsize=256)
 def _smallest_base(d: int, L: int, lo: float, hi: float, per_decade: int, rel: float) -> float:
+    with _one_blas_thread():
+        return _scan_for_smallest_base(d, L, lo, hi, per_decade, rel)
+
+
+def _scan_for_smallest_base(d: int, L: int, lo: float, hi: float, per_decade: int, rel: float) -> float:
     n = max(2, int(math.ceil(math.log10(hi / lo) * per_decade)) + 1)
     grid = np.geomspace(lo, hi, n)
     seen = _Witnesses(L)  # the same answer as men_passes at every base, most failures for a few cosines
@@ -515,7 +533,7 @@ def long_context_section(positions, *, context: int, extended_context: int, leng
     base = float(params.get("base", 10000.0))
     w_plain = rope_frequencies(r, base=base)
     w_scaled, factor = band_frequencies(positions.encoding, positions.d, Lx, **params)
-    def smallest(N):  # None past scan_max: the scan is ~4 CPU s at 128k, ~30 at 1M (r = 128)
+    def smallest(N):  # None past scan_max: the scan is ~3-4 CPU s at 128k, ~10 at 1M (r = 128)
         return men_smallest_base(r, N) if scan_max is None or N <= scan_max else None
 
     b_L, b_Lx = smallest(L), smallest(Lx)
