@@ -10,14 +10,16 @@ No code by the authors was found. ``../shared/papers/outside.md`` gives 2.9e4 at
 which passes at L = 4000 but not at L = 4096 (:func:`petheory.bounds.long_context.men_smallest_base`:
 2.69e4 at 4000, 2.86e4 at 4096).
 
-Table 2's rows from 128k to 1M (``men2024.table2_long_contexts``) are checked in about a second: each
-row tests a grid of bases with :func:`~petheory.bounds.long_context.men_first_passing` (most failing bases
+Table 2's rows from 128k to 1M (``men2024.table2_long_contexts``) are checked in about a second a row:
+each row tests bases with :func:`~petheory.bounds.long_context.men_first_passing` (most failing bases
 decided at distances where a neighbour failed, the rest by a chunked scan that stops at the first
-negative chunk), not a scan for the smallest base (3-10 s at 128k, 35 s at 1M). At 256k a base of
-3.32e7 and at 1M one of 4.80e8 pass below the rows' 3.6e7 and 5.1e8 (5.1e8 itself fails at 1M:
-min B_m = -1.16). The 128k and 512k rows pass on the grid, but the passing set has islands narrower than
-any grid: ``men_smallest_base(128, 131072)`` finds 4.869e6 (an island 0.07 % wide), below 7.8e6; a grid
-search cannot exclude such islands, so a row that "holds" here means only that the grid found no base.
+negative chunk), not a scan for the smallest base (3-4 s at 128k, 10 s at 1M). Below a row the bases are
+those of ``men_smallest_base``'s own scan (:func:`~petheory.bounds.long_context.men_grid`): the passing
+set has islands narrower than any grid (4.8692e6 to 4.8725e6 at 128k, 0.07 % wide), so the check finds
+what the scan finds. Passing bases below the rows' rounding (each confirmed by direct cosines, min B_m
+0.07 to 1.4): 4.87e6 at 128k, 3.48e7 at 256k, 5.049e8 at 1M (5.1e8 itself fails at 1M: min B_m = -1.16);
+the 512k row is consistent with the grid (6.38e7 passes, no grid base below it does). A row that
+"holds" means only that no base of the grid passes below it.
 """
 
 from __future__ import annotations
@@ -170,7 +172,7 @@ TABLE2_D = 128
 #: the paper's one table split in two so that the long rows get a verdict of their own (a search stops at the
 #: first failing row, and the short rows already fail).
 SHORT_ROWS_UP_TO = 64
-GRID = 64  # bases per part of an entry's check
+GRID = 64  # bases within an entry's rounding
 
 
 def _half_unit(v: float) -> float:
@@ -181,8 +183,9 @@ def _half_unit(v: float) -> float:
 @functools.lru_cache(maxsize=64)
 def _entry(v: float, L: int) -> tuple[dict, dict]:
     h = _half_unit(v)
-    # downwards from the rounding: a passing base below is most likely just under it (then the search stops there)
-    below = lc.men_first_passing(np.geomspace(v / 3.0, v - h, GRID, endpoint=False)[::-1], d=TABLE2_D, context=L)
+    # men_smallest_base's own grid (512 bases a decade), downwards from the rounding: a passing base below is most
+    # likely just under it (the search stops there), and the check finds what the scan finds
+    below = lc.men_first_passing(lc.men_grid(v / 3.0, v - h)[::-1], d=TABLE2_D, context=L)
     inside = lc.men_first_passing(np.linspace(v - h, v + h, GRID), d=TABLE2_D, context=L)
     return below, inside
 
@@ -191,8 +194,8 @@ def table_entry_is_the_inf(k: int, L: int) -> float:
     """> 0 when Table 2's entry for k thousand is not Eq. 11's inf at context L, to its two printed digits.
 
     Two parts, a conjunction: no base in [v/3, v - h) passes (else the inf is smaller), and some base in
-    [v - h, v + h] passes (else the inf is not there). Each is searched on a grid of 64 bases (below:
-    downwards from v - h; within: upwards) (:func:`petheory.bounds.long_context.men_first_passing`: the same answer as
+    [v - h, v + h] passes (else the inf is not there). Below: the bases of ``men_smallest_base``'s own
+    scan (512 a decade, about 240 here), downwards from v - h; within: 64 bases, upwards (:func:`petheory.bounds.long_context.men_first_passing`: the same answer as
     ``men_passes`` for each base, most failures decided at distances where a smaller base failed, so an
     entry at L = 1M costs about a second, not a scan per base). Cached per (entry, L): a search repeats rows.
     """
@@ -221,9 +224,9 @@ def _long_cases(draw):
 
 _TABLE_STATUS = "; Table 2 is a computed table, for which the paper names no status"
 _TABLE_RECONSTRUCTION = ("d = 128 (the head size of every model the paper trains); each entry read as Eq. 11's inf to the "
-                         "two digits printed (inf within +-half a unit of the last digit), searched on 64 bases below "
-                         "(down to a third of the entry) and 64 within the rounding. 'k' is ambiguous: both readings are "
-                         "checked.")
+                         "two digits printed (inf within +-half a unit of the last digit), searched below (down to a "
+                         "third of the entry) on the bases of men_smallest_base's own scan (512 a decade) and on 64 "
+                         "bases within the rounding. 'k' is ambiguous: both readings are checked.")
 
 
 def _table_readings(cases, examples):
