@@ -374,12 +374,12 @@ PLANTS = [
           _scaled("petheory.encodings.absolute.wavelet", 1.0, 1e-9)),
     Plant("li2025.wavelet_unnormalised_norm__corrected", "sup norms grow as N sqrt(log N)",
           _attr("petheory.bounds.decay.wavelet_norms", lambda real: (lambda n, d, **k: np.full(n, float(n) * np.sqrt(np.log(n)))))),
-    # ---- outside sources (issue 31): each plant goes through the petheory.bounds.long_context function or the claim
+    # ---- outside sources (issue 31): each plant goes through the petheory.bounds.long_context (or men_base) function or the claim
     # module's helper that the registered checker calls at run time
     Plant("men2024.similar_token_gap", "Men's kernel B_m shifted by 0.5",
-          _attr("petheory.bounds.long_context.men_kernel", lambda real: (lambda m, w: real(m, w) + 0.5))),
+          _attr("petheory.bounds.men_base.men_kernel", lambda real: (lambda m, w: real(m, w) + 0.5))),
     Plant("men2024.base_bounds_context#smallest_passing_base", "the smallest passing base reported twice too large",
-          _attr("petheory.bounds.long_context.men_smallest_base", lambda real: (lambda d, L, **k: 2.0 * real(d, L, **k)))),
+          _attr("petheory.bounds.men_base.men_smallest_base", lambda real: (lambda d, L, **k: 2.0 * real(d, L, **k)))),
     Plant("liu2023.critical_dimension", "critical dimension off by one band",
           _attr("petheory.bounds.long_context.liu_critical_dimension", lambda real: (lambda d, b, T: real(d, b, T) + 2))),
     Plant("liu2023.extrapolation_bound", "T_extra 1% long",

@@ -7,14 +7,14 @@ m\in[0,1,\dots,L]\}`) and Table 2 (the numerical lower bounds, 1k to 1M). Su Jia
 (kexue.fm/archives/10122, 2024-05-29, read in a public copy) reports the same table and finds tighter values
 (1.2e4 at 2k, 2.3e5 at 16k) by a finer scan, and notes that the passing set is not closed upwards.
 No code by the authors was found. ``../shared/papers/outside.md`` gives 2.9e4 at 4k: Table 2 says 2.7e4,
-which passes at L = 4000 but not at L = 4096 (:func:`petheory.bounds.long_context.men_smallest_base`:
+which passes at L = 4000 but not at L = 4096 (:func:`petheory.bounds.men_base.men_smallest_base`:
 2.69e4 at 4000, 2.86e4 at 4096).
 
 Table 2's rows from 128k to 1M (``men2024.table2_long_contexts``) are checked in about a second a row:
-each row tests bases with :func:`~petheory.bounds.long_context.men_first_passing` (most failing bases
+each row tests bases with :func:`~petheory.bounds.men_base.men_first_passing` (most failing bases
 decided at distances where a neighbour failed, the rest by a chunked scan that stops at the first
 negative chunk), not a scan for the smallest base (3-4 s at 128k, 10 s at 1M). Below a row the bases are
-those of ``men_smallest_base``'s own scan (:func:`~petheory.bounds.long_context.men_grid`): the passing
+those of ``men_smallest_base``'s own scan (:func:`~petheory.bounds.men_base.men_grid`): the passing
 set has islands narrower than any grid (4.8692e6 to 4.8725e6 at 128k, 0.07 % wide), so the check finds
 what the scan finds. Passing bases below the rows' rounding (each confirmed by direct cosines, min B_m
 0.07 to 1.4): 4.87e6 at 128k, 3.48e7 at 256k, 5.049e8 at 1M (5.1e8 itself fails at 1M: min B_m = -1.16);
@@ -30,7 +30,7 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from petheory.bounds import long_context as lc
+from petheory.bounds import men_base as mb
 from petheory.encodings import rope_frequencies
 from proofs_check.engine import Reading, claim, quantities
 
@@ -71,7 +71,7 @@ def similar_token_gap(case) -> float:
     ks = q + case["eps"] * rng.standard_normal((N_SAMPLES, d))  # a similar token k* = q + eps
     diff = np.einsum("nd,nd->n", q, _rotate(ks, w, -m)) - np.einsum("nd,nd->n", q, _rotate(k, w, -m))
     est, se = diff.mean(), diff.std(ddof=1) / np.sqrt(N_SAMPLES)
-    rhs = 2 * sig**2 * float(lc.men_kernel(m, w))
+    rhs = 2 * sig**2 * float(mb.men_kernel(m, w))
     quantities(estimate=est, standard_error=se, two_sigma2_B_m=rhs)
     # 6 standard errors: a false alarm has probability ~2e-9 per case (CLT), the budget is < 1e4 cases
     return abs(est - rhs) - 6 * se
@@ -105,12 +105,12 @@ PAIRS = [(32, 256), (64, 256), (64, 512), (128, 512), (128, 1024)]
 
 
 def smallest(d: int, L: int) -> float:
-    return lc.men_smallest_base(d, L)
+    return mb.men_smallest_base(d, L)
 
 
 def min_kernel(d: int, base: float, L: int) -> tuple[float, int]:
     """min over 0 <= m <= L of B_m for RoPE (d, base), and where."""
-    return lc.men_min_kernel(rope_frequencies(d, base=base), L, stop_below=None)
+    return mb.men_min_kernel(rope_frequencies(d, base=base), L, stop_below=None)
 
 
 @st.composite
@@ -185,8 +185,8 @@ def _entry(v: float, L: int) -> tuple[dict, dict]:
     h = _half_unit(v)
     # men_smallest_base's own grid (512 bases a decade), downwards from the rounding: a passing base below is most
     # likely just under it (the search stops there), and the check finds what the scan finds
-    below = lc.men_first_passing(lc.men_grid(v / 3.0, v - h)[::-1], d=TABLE2_D, context=L)
-    inside = lc.men_first_passing(np.linspace(v - h, v + h, GRID), d=TABLE2_D, context=L)
+    below = mb.men_first_passing(mb.men_grid(v / 3.0, v - h)[::-1], d=TABLE2_D, context=L)
+    inside = mb.men_first_passing(np.linspace(v - h, v + h, GRID), d=TABLE2_D, context=L)
     return below, inside
 
 
@@ -195,7 +195,7 @@ def table_entry_is_the_inf(k: int, L: int) -> float:
 
     Two parts, a conjunction: no base in [v/3, v - h) passes (else the inf is smaller), and some base in
     [v - h, v + h] passes (else the inf is not there). Below: the bases of ``men_smallest_base``'s own
-    scan (512 a decade, about 240 here), downwards from v - h; within: 64 bases, upwards (:func:`petheory.bounds.long_context.men_first_passing`: the same answer as
+    scan (512 a decade, about 240 here), downwards from v - h; within: 64 bases, upwards (:func:`petheory.bounds.men_base.men_first_passing`: the same answer as
     ``men_passes`` for each base, most failures decided at distances where a smaller base failed, so an
     entry at L = 1M costs about a second, not a scan per base). Cached per (entry, L): a search repeats rows.
     """

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from petheory.bounds import long_context as lc
+from petheory.bounds import men_base as mb
 from petheory.encodings import rope_frequencies
 from proofs_check.claims import barbero2024, kazemnejad2023, liu2023, men2024, nakanishi2025, su2021, wu2025
 from proofs_check.engine import Context, get
@@ -63,7 +64,7 @@ def test_men_table2_is_not_eq11s_inf_in_either_reading():
     rec = verdict("men2024.table2_lower_bounds")
     assert rec["verdict"] == "refuted"
     assert {r["name"]: r["verdict"] for r in rec["readings"]} == {"k_is_1024": "refuted", "k_is_1000": "refuted"}
-    assert lc.men_passes(1.16e4, d=128, context=2048) and lc.men_passes(1.16e4, d=128, context=2000)
+    assert mb.men_passes(1.16e4, d=128, context=2048) and mb.men_passes(1.16e4, d=128, context=2000)
 
 
 def _direct_min_kernel(base, L, d=128):
@@ -90,9 +91,9 @@ def test_men_table2_128k_row_search_finds_the_island_men_smallest_base_finds():
     men_smallest_base's own grid, so it finds the grid base the scan finds (4.8709e6), far below the row's 7.8e6."""
     below, inside = men2024._entry(7.8e6, 131072)
     b = below["first_passing"]
-    assert b is not None and 4.869e6 < b < 4.873e6 and b in set(lc.men_grid(4.8e6, 4.9e6))
+    assert b is not None and 4.869e6 < b < 4.873e6 and b in set(mb.men_grid(4.8e6, 4.9e6))
     assert _direct_min_kernel(b, 131072) > 0.1  # direct cosines; error ~ (d/2) L eps ~ 2e-9
-    assert not lc.men_passes(4.86e6, d=128, context=131072) and not lc.men_passes(4.88e6, d=128, context=131072)
+    assert not mb.men_passes(4.86e6, d=128, context=131072) and not mb.men_passes(4.88e6, d=128, context=131072)
 
 
 def test_planted_long_row_of_eq11s_value_holds(monkeypatch):
@@ -131,7 +132,7 @@ def test_barbero_band_usage_reads_the_records_it_is_given(tmp_path):
 
 
 def test_planted_men_kernel_without_the_factor_two(monkeypatch):
-    monkeypatch.setattr(lc, "men_kernel", lambda m, freqs: 0.5 * np.cos(np.asarray(m, float)[..., None] * freqs).sum(-1))
+    monkeypatch.setattr(mb, "men_kernel", lambda m, freqs: 0.5 * np.cos(np.asarray(m, float)[..., None] * freqs).sum(-1))
     assert verdict("men2024.similar_token_gap")["verdict"] == "refuted"
 
 
