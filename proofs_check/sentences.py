@@ -356,7 +356,8 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
           ("men2024.similar_token_gap",)),
         S("§4.3 Eqs. 10-11", "base_L = inf{base | B_m >= 0 for all m in [0, L]}: an absolute lower bound of "
           "the base for context L", ("men2024.base_bounds_context",)),
-        S("Table 2", "the lower bounds for 1k to 1M (4.3e3 ... 5.1e8)", ("men2024.table2_lower_bounds",)),
+        S("Table 2", "the lower bounds for 1k to 1M (4.3e3 ... 5.1e8)",
+          ("men2024.table2_lower_bounds", "men2024.table2_long_contexts")),
         S("§4.1, Eq. 7, Fig. 4", "the long-term decay of the attention score's upper bound (RoFormer's bound)",
           why_not="RoFormer's own statement, cited by Men et al.; checked under su2021 (su2021.long_term_decay and "
           "its __corrected)"),
@@ -396,7 +397,7 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
         S("Theorem 4.2", "sliding window w: the same convergence at rate (1 - (j-1) eps^h)^(t/2h), h = ceil((N-1)/(w-1))",
           ("wu2025.sliding_window_first_token",)),
         S("Theorem 4.3", "prefix mask: context converges to the K prefix tokens",
-          why_not="its lower bound kappa is not given in the summary we reached"),
+          ("wu2025.prefix_mask_prefix_tokens",)),
         S("Theorem 4.5", "decay mask: P^(t) = Theta(C(t+x, x) e^{-xm}), critical point x* = t/(e^m - 1)",
           ("wu2025.decay_mask_peak",)),
         S("Lemma 4.6, Theorem 4.7", "RoPE gives a Gaussian-like decay exp(-c (i-j)^2 theta_1^2)",

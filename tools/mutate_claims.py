@@ -117,6 +117,15 @@ def _attr(path: str, make):
         mp.setattr(path, make(real))
     return plant
 
+def _last_token_off_the_prefix(real):
+    """wu2025's prefix mask with the last token's edges to the K prefix tokens removed."""
+    def mask(n, k):
+        m = real(n, k)
+        m[n - 1, :k] = False
+        return m
+    return mask
+
+
 def _query_plus_t(real):
     """kazemnejad2023's construction with +t in the query: the logits become lam (i + t), not relative."""
     def plant(content_dim, head_dim, lam, rng):
@@ -365,12 +374,12 @@ PLANTS = [
           _scaled("petheory.encodings.absolute.wavelet", 1.0, 1e-9)),
     Plant("li2025.wavelet_unnormalised_norm__corrected", "sup norms grow as N sqrt(log N)",
           _attr("petheory.bounds.decay.wavelet_norms", lambda real: (lambda n, d, **k: np.full(n, float(n) * np.sqrt(np.log(n)))))),
-    # ---- outside sources (issue 31): each plant goes through the petheory.bounds.long_context function or the claim
+    # ---- outside sources (issue 31): each plant goes through the petheory.bounds.long_context (or men_base) function or the claim
     # module's helper that the registered checker calls at run time
     Plant("men2024.similar_token_gap", "Men's kernel B_m shifted by 0.5",
-          _attr("petheory.bounds.long_context.men_kernel", lambda real: (lambda m, w: real(m, w) + 0.5))),
+          _attr("petheory.bounds.men_base.men_kernel", lambda real: (lambda m, w: real(m, w) + 0.5))),
     Plant("men2024.base_bounds_context#smallest_passing_base", "the smallest passing base reported twice too large",
-          _attr("petheory.bounds.long_context.men_smallest_base", lambda real: (lambda d, L, **k: 2.0 * real(d, L, **k)))),
+          _attr("petheory.bounds.men_base.men_smallest_base", lambda real: (lambda d, L, **k: 2.0 * real(d, L, **k)))),
     Plant("liu2023.critical_dimension", "critical dimension off by one band",
           _attr("petheory.bounds.long_context.liu_critical_dimension", lambda real: (lambda d, b, T: real(d, b, T) + 2))),
     Plant("liu2023.extrapolation_bound", "T_extra 1% long",
@@ -396,6 +405,8 @@ PLANTS = [
     Plant("wu2025.sliding_window_first_token", "Lemma A.1's epsilon three times the smallest attention weight",
           _attr("proofs_check.claims.wu2025.lemma_a1_epsilon",
                 lambda real: (lambda layers: min(3.0 * real(layers), 1.0 / (len(layers[0][0]) - 1))))),
+    Plant("wu2025.prefix_mask_prefix_tokens", "the last token's edges to the prefix removed from the prefix mask",
+          _attr("proofs_check.claims.wu2025.prefix_mask", lambda real: _last_token_off_the_prefix(real))),
     Plant("kazemnejad2023.nope_relative_position", "the construction's query carries +t (logits lam (i + t))",
           _attr("proofs_check.claims.kazemnejad2023.relative_construction", lambda real: _query_plus_t(real))),
     Plant("barbero2024.nope_cannot_sharpen", "the head's logits computed with RoPE (base 10)",

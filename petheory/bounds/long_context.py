@@ -1,9 +1,7 @@
 r"""The long-context RoPE theory researchers cite, as pure functions (numpy, float64).
 
-* Men et al. 2024 ("Base of RoPE Bounds Context Length", arXiv 2405.14591, §4, Theorem 1):
-  the similar-token gap :math:`B_{m,\theta} = \sum_{i<d/2}\cos(m\theta_i)` (:func:`men_kernel`) and
-  the smallest base with :math:`B_{m,\theta}\ge 0` for every :math:`0\le m\le L`
-  (:func:`men_smallest_base`; the set of passing bases is *not* closed upwards: :func:`men_every_larger_base`).
+* Men et al. 2024 (the base bounds the context length) is :mod:`petheory.bounds.men_base`; its smallest
+  base enters :func:`long_context_section`.
 * Liu et al. 2023 ("Scaling Laws of RoPE-based Extrapolation", arXiv 2310.05209, §3.3, Eqs. 8-9):
   the critical dimension :math:`d_{extra} = 2\lceil \tfrac d2 \log_{b}\tfrac{T_{train}}{2\pi}\rceil`
   (:func:`liu_critical_dimension`) and the extrapolation bound of a base-tuned model
@@ -21,227 +19,24 @@ Theory only: no file is read, nothing imports torch.
 
 from __future__ import annotations
 
-import functools
 import math
 
 import numpy as np
 
 from petheory import _validate as v
 from petheory.encodings import longrope_attention_factor, rope_frequencies, yarn_mscale
+from petheory.bounds.men_base import MEN_FIT, men_min_kernel, men_smallest_base
 from petheory.errors import ValidationError
 
-__all__ = ["men_kernel", "men_min_kernel", "men_passes", "men_smallest_base", "men_every_larger_base", "MEN_FIT",
-           "liu_critical_dimension", "liu_extrapolation_bound", "roformer_partial_sums", "roformer_relative_bound",
+__all__ = ["liu_critical_dimension", "liu_extrapolation_bound", "roformer_partial_sums", "roformer_relative_bound",
            "abel_bound", "attention_temperatures", "single_target_attention", "decay_mask_peak",
            "long_context_section", "long_context_lines"]
-
-#: Men et al.'s fitted curve (their Fig. 1): lower bound of the base ~= 0.0424 * L ** 1.628 (d = 128).
-MEN_FIT = (0.0424, 1.628)
-# Distances below this are computed directly first: a failing base usually fails among them.
-_FIRST = 128
-
 
 def _freqs(freqs) -> np.ndarray:
     w = v.array("freqs", freqs, ndim=1)
     if w.size == 0 or not np.all(w >= 0):
         raise ValidationError("freqs must be a non-empty 1-d array of non-negative band frequencies (rad/position)")
     return w
-
-
-def men_kernel(m, freqs) -> np.ndarray:
-    r"""Men et al.'s :math:`B_{m,\theta} = \sum_i \cos(m\,\theta_i)` at each distance m (Theorem 1).
-
-    For queries with i.i.d. components of variance :math:`\sigma^2`, a similar key
-    :math:`k^* = q + \epsilon` and an unrelated key k, :math:`E[q^\top R_m k^*] - E[q^\top R_m k] =
-    2\sigma^2 B_{m,\theta}`: the unit-content RoPE kernel (half the trace of :math:`R_m`).
-
-    Parameters
-    ----------
-    m : array_like of float, any shape
-        Relative distances.
-    freqs : array_like, shape (r/2,)
-        Band frequencies :math:`\theta_i` (:func:`petheory.encodings.rope_frequencies`).
-
-    Returns
-    -------
-    ndarray, shape of ``m``
-
-    Examples
-    --------
-    >>> from petheory.encodings import rope_frequencies
-    >>> men_kernel([0, 1], rope_frequencies(4, base=100.0)).round(4).tolist()
-    [2.0, 1.5353]
-    """
-    w = _freqs(freqs)
-    m = np.asarray(m, dtype=np.float64)
-    return np.cos(m[..., None] * w).sum(-1)
-
-
-def men_min_kernel(freqs, context: int, *, stop_below: float | None = 0.0) -> tuple[float, int]:
-    r"""The minimum of :math:`B_{m,\theta}` over integer :math:`0\le m\le L` and where it is (the first m that reaches it).
-
-    With ``stop_below`` (default 0) a value below it among the first distances (where a failing
-    base usually fails) ends the scan early; None always scans all of ``0..L``.
-
-    Notes
-    -----
-    Past the first block, distances are taken in blocks m = m0 + j (j < J ~ sqrt(L)) by angle
-    addition, :math:`B_{m_0+j} = \mathrm{Re}\sum_i e^{ij\theta_i}e^{im_0\theta_i}`: one complex matrix product
-    of (J, r/2) by (r/2, L/J) tables instead of L * r/2 cosines. The tables are powers of
-    :math:`e^{i\theta}` and :math:`e^{iJ\theta}` by repeated products (J and L/J of them, each adding about
-    eps of relative error), so a term is off by about :math:`2\sqrt{L}\,\epsilon`, below the
-    :math:`m\theta_0\,\epsilon` that rounding the argument costs a direct cosine; both sums agree to about
-    :math:`(r/2)\,L\,\epsilon` (tested). A value within that of 0 is not a reliable sign.
-
-    >>> from petheory.encodings import rope_frequencies
-    >>> men_min_kernel(rope_frequencies(128, base=5e5), 8192)[0] > 0
-    True
-    """
-    w = _freqs(freqs)
-    L = v.integer("context", context, minimum=1)
-    first = np.arange(0, min(L, _FIRST - 1) + 1, dtype=np.float64)
-    b = np.cos(first[:, None] * w).sum(-1)
-    i = int(np.argmin(b))
-    best, where = float(b[i]), i
-    if (stop_below is not None and best < stop_below) or L < _FIRST:
-        return best, where
-    J = max(64, int(math.isqrt(L)))
-    K = (L - _FIRST) // J + 1
-    step = np.exp(1j * w)  # e^{i theta}: powers by repeated products, each adding ~eps relative error
-    ej = np.cumprod(np.vstack([np.ones_like(step), np.broadcast_to(step, (J - 1, w.size))]), axis=0)  # (J, r/2)
-    first_start = np.exp(1j * _FIRST * w)
-    jump = np.exp(1j * J * w)
-    es = np.cumprod(np.vstack([first_start, np.broadcast_to(jump, (K - 1, w.size))]), axis=0).T  # (r/2, K)
-    vals = (ej @ es).real  # (J, K): B at m = _FIRST + k J + j
-    m = (_FIRST + np.arange(K) * J)[None, :] + np.arange(J)[:, None]
-    vals = np.where(m <= L, vals, np.inf)
-    k = int(np.argmin(vals.T.ravel()))  # in order of m: blocks (columns) first
-    col, row = divmod(k, J)
-    if vals[row, col] < best:
-        best, where = float(vals[row, col]), int(m[row, col])
-    return best, where
-
-
-def men_passes(base: float, *, d: int, context: int) -> bool:
-    r"""Whether RoPE with ``base`` (head size d) has Men's property :math:`B_{m,\theta}\ge 0` for all :math:`0\le m\le L`.
-
-    >>> men_passes(1e4, d=128, context=1024), men_passes(1e3, d=128, context=1024)
-    (True, False)
-    """
-    return men_min_kernel(rope_frequencies(d, base=base), context)[0] >= 0.0
-
-
-def men_smallest_base(d: int, context: int, *, lo: float = 2.0, hi: float = 1e12, per_decade: int = 512,
-                      rel: float = 1e-4) -> float:
-    r"""The smallest base whose RoPE (head size d) has :math:`B_{m,\theta}\ge 0` for all :math:`0\le m\le L` (Men et al. §4).
-
-    Parameters
-    ----------
-    d : int
-        Rotary dimension (even).
-    context : int
-        L.
-    lo, hi : float
-        The bases searched.
-    per_decade : int
-        Grid points per decade of the scan.
-    rel : float
-        Relative width at which the bisection stops.
-
-    Returns
-    -------
-    float
-        The passing end of the bracket found: every grid base below it fails, it passes.
-
-    Notes
-    -----
-    The passing set is not an interval (bases above the first passing one can fail again), so a
-    plain bisection on [lo, hi] could return a later threshold. The scan walks a log grid upwards
-    and bisects between the last failing grid point and the first passing one: a passing island
-    narrower than one grid step (``10**(1/per_decade)``, 0.45 % at 512) below the returned base
-    would be missed; the claim ``men2024.base_bounds_context#smallest_passing_base`` searches for one.
-    Raises when no grid base in [lo, hi] passes. Cost: about 3000 grid evaluations for L = 128k
-    (a few CPU seconds at r = 128: most failing bases are rejected at a distance where a neighbouring base failed, see _Witnesses); results are cached per (d, L, lo, hi, per_decade, rel).
-
-    Examples
-    --------
-    >>> b = men_smallest_base(128, 1024)
-    >>> round(b, -2)   # Men et al. Table: 4.3e3 at L = 1k (an island: 4.34e3 to 6.06e3 fails again)
-    4300.0
-    """
-    return _smallest_base(v.even("d", d), v.integer("context", context, minimum=1), v.real("lo", lo, positive=True),
-                          v.real("hi", hi, positive=True), v.integer("per_decade", per_decade, minimum=1),
-                          v.real("rel", rel, positive=True))
-
-
-class _Witnesses:
-    r"""Distances where nearby bases failed: a base is tried there first (a few hundred cosines) before the full scan.
-
-    Neighbouring grid bases mostly fail near the same distance, so most failing bases are rejected by
-    a witness; a base is declared failing only by a witness value below ``-tol``, where ``tol`` is the
-    full scan's own error budget :math:`(r/2)\,L\,\epsilon` (:func:`men_min_kernel`'s notes), so a
-    witness never decides a sign the full scan would not; anything else goes to the full scan,
-    and the result is the full scan's.
-    """
-
-    def __init__(self, L: int, half: int = 32, keep: int = 16):
-        self.L, self.half, self.keep, self.at = L, half, keep, []
-
-    def fails(self, w: np.ndarray) -> bool:
-        if not self.at:
-            return False
-        m = np.unique(np.clip(np.add.outer(np.array(self.at), np.arange(-self.half, self.half + 1)), 0, self.L))
-        tol = w.size * self.L * np.finfo(np.float64).eps
-        return bool(np.cos(m[:, None].astype(np.float64) * w).sum(-1).min() < -tol)
-
-    def passes(self, b: float, d: int) -> bool:
-        w = rope_frequencies(d, base=b)
-        if self.fails(w):
-            return False
-        mn, at = men_min_kernel(w, self.L)
-        if mn >= 0.0:
-            return True
-        self.at = ([at] + [x for x in self.at if x != at])[: self.keep]
-        return False
-
-
-@functools.lru_cache(maxsize=256)
-def _smallest_base(d: int, L: int, lo: float, hi: float, per_decade: int, rel: float) -> float:
-    n = max(2, int(math.ceil(math.log10(hi / lo) * per_decade)) + 1)
-    grid = np.geomspace(lo, hi, n)
-    seen = _Witnesses(L)  # the same answer as men_passes at every base, most failures for a few cosines
-    prev = None
-    for b in grid:
-        if seen.passes(float(b), d):
-            if prev is None:
-                return float(b)
-            a, c = prev, float(b)
-            while c / a - 1.0 > rel:
-                mid = math.sqrt(a * c)
-                a, c = (a, mid) if seen.passes(mid, d) else (mid, c)
-            return c
-        prev = float(b)
-    raise ValidationError(f"no base in [{lo:g}, {hi:g}] gives B_m >= 0 for all m <= {L} at d = {d}; raise hi")
-
-
-def men_every_larger_base(d: int, context: int, *, upto: float, start: float | None = None,
-                          per_decade: int = 256) -> dict:
-    r"""The reading "every base :math:`\ge b_L` passes", tested on a log grid of ``[start, upto]``.
-
-    Returns ``{'start', 'upto', 'failing': [bases that fail], 'holds': bool}``; ``start`` defaults
-    to :func:`men_smallest_base`. A grid only samples the interval: ``holds`` is "no failure seen".
-
-    >>> r = men_every_larger_base(128, 1024, upto=2e4)
-    >>> r["holds"], len(r["failing"]) > 0
-    (False, True)
-    """
-    d = v.even("d", d)
-    L = v.integer("context", context, minimum=1)
-    b0 = men_smallest_base(d, L) if start is None else v.real("start", start, positive=True)
-    upto = v.real("upto", upto, positive=True)
-    n = max(2, int(math.ceil(math.log10(max(upto / b0, 1.0 + 1e-12)) * per_decade)) + 1)
-    failing = [float(b) for b in np.geomspace(b0, upto, n) if not men_passes(b, d=d, context=L)]
-    return {"start": b0, "upto": upto, "failing": failing, "holds": not failing}
 
 
 # --------------------------------------------------------------------------- Liu et al. 2023
@@ -447,7 +242,7 @@ def long_context_section(positions, *, context: int, extended_context: int, leng
     layer's rotary dimension r; a scaled model's *effective* frequencies are tested directly
     (``passes_scaled``), as no single base describes them. For a sliding-window or chunked layer
     pass the span's reach (``Span.reach``) as ``context`` and ``extended_context``: its queries
-    never see farther keys. Cost: dominated by :func:`men_smallest_base` (cached), about 4 CPU
+    never see farther keys. Cost: dominated by :func:`~petheory.bounds.men_base.men_smallest_base` (cached), about 4 CPU
     seconds at 128k (r = 128).
 
     Examples
@@ -473,7 +268,7 @@ def long_context_section(positions, *, context: int, extended_context: int, leng
     base = float(params.get("base", 10000.0))
     w_plain = rope_frequencies(r, base=base)
     w_scaled, factor = band_frequencies(positions.encoding, positions.d, Lx, **params)
-    def smallest(N):  # None past scan_max: the scan is ~4 CPU s at 128k, ~30 at 1M (r = 128)
+    def smallest(N):  # None past scan_max: the scan is ~3-4 CPU s at 128k, ~10 at 1M (r = 128)
         return men_smallest_base(r, N) if scan_max is None or N <= scan_max else None
 
     b_L, b_Lx = smallest(L), smallest(Lx)
@@ -497,7 +292,7 @@ def long_context_section(positions, *, context: int, extended_context: int, leng
                         "bases can fail again (men2024.base_bounds_context#every_larger_base_passes)"
                         + ("" if b_Lx is not None and b_L is not None else
                            f"; not scanned above {scan_max:,} positions (minutes of CPU): "
-                           "petheory.bounds.long_context.men_smallest_base(d, L) computes it")},
+                           "petheory.bounds.men_base.men_smallest_base(d, L) computes it")},
         "liu": {"critical_dimension": de, "extrapolation_bound": liu_extrapolation_bound(r, de, base),
                 "bands_turned_within_context": turned(w_plain, L),
                 "bands_turned_within_context_scaled": turned(w_scaled, L),

@@ -53,11 +53,11 @@ def draw_bases_vs_men(sections: list[dict], labels: list[str], curve: dict | Non
     """Each model's base at its context and extended context, against Men et al.'s smallest passing base.
 
     ``curve``: ``{'contexts': [...], 'smallest_base': [...], 'rotary_dim': r}`` (computed by the caller with
-    :func:`petheory.bounds.long_context.men_smallest_base`); the fitted 0.0424 L^1.628 is drawn too.
+    :func:`petheory.bounds.men_base.men_smallest_base`); the fitted 0.0424 L^1.628 is drawn too.
     """
     import matplotlib.pyplot as plt
 
-    from petheory.bounds.long_context import MEN_FIT
+    from petheory.bounds.men_base import MEN_FIT
 
     fig, ax = plt.subplots(figsize=(7.5, 5.5))
     xs = [s["context"] for s in sections] + [s["extended_context"] for s in sections]

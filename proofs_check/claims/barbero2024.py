@@ -178,8 +178,10 @@ def _low_frequencies(ctx) -> Evidence:
 # ============================================================================ named, not recovered
 
 _UNREACHED = ("the paper's full text could not be reached (only the arXiv abstract/HTML opening and public summaries "
-              "were found: stored web pages, public GitHub copies, the authors' code), and a checker written from a "
-              "summary's wording would be our invention")
+              "were found: stored web pages, public GitHub copies, the authors' code; searched again on 2026-11-25 for "
+              "exact phrases of §6 and the abstract in public repositories and paper-text collections such as "
+              "commotum/4D Notes/Vision/pdfs-3: only the abstract, the OpenReview reviews and notes were found), and a "
+              "checker written from a summary's wording would be our invention")
 
 SUMMARY = ("a public structured summary of the paper (a paper-notes Markdown file in a GitHub repository, found by text "
            "search) that states Props 3.1, 3.2, 5.2 and Theorems 5.3, 6.1 with the outline of their proofs")

@@ -101,5 +101,8 @@ claim(
     kind="exact",
     skip_reason="Theorem 1's conditions (the critical base below which every band turns within the tuning length): "
     "the full text could not be reached: only the arXiv abstract/HTML opening and public summaries were found "
-    "(searched: stored web pages, public GitHub copies of the paper, the authors' code)",
+    "(searched: stored web pages, public GitHub copies of the paper, the authors' code; searched again on "
+    "2026-11-25 for exact phrases of the body ('Scaling Law of Smaller Bases', 'Scaling Law of Larger Bases', "
+    "'critical dimension for extrapolation') in public repositories and paper-text collections such as "
+    "commotum/4D Notes/Vision/pdfs-3: only the abstract, OpenReview reviews and notes were found)",
 )

@@ -7,6 +7,13 @@ and 4.6 and assumptions A1-A2 with their formulas. The paper's own text past the
 authors' code, an OpenReview zip) was not reached: every statement here is as that summary quotes it.
 outside.md's recovered forms agree with it (Theorem 4.1's bound, Theorem 4.2's ceil((N-1)/(w-1)) hops,
 Theorem 4.5's Theta form and x* = t/(e^m - 1)).
+
+The authors' code (github.com/xinyiwu98/position-bias-in-attention, ``utils.py`` at ded907e7) gives the masks
+their experiments use: the prefix mask of Theorem 4.3 (:func:`prefix_mask`), the sliding window and the decay
+mask gamma^(i-j) (gamma = e^{-m}). Searched for the full text (exact phrases of the theorems in public
+repositories, paper-text extractions, stored web pages: only the arXiv HTML v2/v4 opening is stored) without
+success; Lemma 4.6 / Theorem 4.7 (RoPE) stay unchecked: their constants c, c' and the angle condition on
+queries and keys are in neither the summary nor the code.
 """
 
 from __future__ import annotations
@@ -149,3 +156,70 @@ def _causal_first_token(case) -> float:
 )
 def _sliding_first_token(case) -> float:
     return first_token_bound(case)
+
+
+# ============================================================================ Theorem 4.3: prefix mask
+
+
+def prefix_mask(n: int, k: int) -> np.ndarray:
+    """The authors' prefix mask (github.com/xinyiwu98/position-bias-in-attention, ``utils.prefix_mask``, commit
+    ded907e7): the first K tokens attend to each other (rows and columns 0..K-1), every later token i causally to
+    0..i. Returns the (n, n) boolean mask of the edges."""
+    i, j = np.indices((n, n))
+    return np.where(i < k, j < k, j <= i)
+
+
+def prefix_layers(n: int, k: int, depth: int, rng, logit_bound: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """depth + 1 softmax layers under :func:`prefix_mask`, logits uniform in [-logit_bound, logit_bound] (A1-A2)."""
+    out = []
+    for _ in range(depth + 1):
+        allowed = prefix_mask(n, k)
+        s = np.where(allowed, rng.uniform(-logit_bound, logit_bound, (n, n)), -np.inf)
+        a = np.exp(s - s.max(1, keepdims=True))
+        out.append((a / a.sum(1, keepdims=True), allowed))
+    return out
+
+
+@st.composite
+def _prefix_cases(draw):
+    n = draw(st.integers(2, 24))
+    return {"n": n, "prefix": draw(st.integers(1, n - 1)), "depth": draw(st.integers(0, 64)),
+            "logit_bound": draw(st.floats(0.0, 4.0)), "seed": draw(st.integers(0, 2**16))}
+
+
+def prefix_convergence(case) -> float:
+    """> 0 when some token's mass outside the K prefix tokens after t + 1 layers exceeds (1 - K eps)^(t+1)."""
+    n, k, t = case["n"], case["prefix"], case["depth"]
+    layers = prefix_layers(n, k, t, np.random.default_rng(case["seed"]), case["logit_bound"])
+    P = np.eye(n)
+    for a, _ in layers:
+        P = a @ P  # (n, n): A^(t) ... A^(0)
+    eps = lemma_a1_epsilon(layers)
+    outside = P[:, k:].sum(1)  # (n,): each token's mass on the non-prefix tokens
+    bound = (1.0 - k * eps) ** (t + 1)
+    quantities(epsilon=eps, kappa=k * eps, largest_mass_outside_prefix=float(outside.max()), bound=bound)
+    # t + 1 products of stochastic matrices and a sum of n entries: rounding <= (t + 2) n eps_machine
+    return float(outside.max() - bound) - (t + 2) * n * np.finfo(float).eps
+
+
+@claim(
+    id="wu2025.prefix_mask_prefix_tokens",
+    paper_status="theorem",
+    source=SOURCE.replace("§4 (decay mask; a theorem there, its number not read)", "§4.1, Theorem 4.3")
+    + "; statement from " + SUMMARY + "; the mask from the authors' code (github.com/xinyiwu98/"
+    "position-bias-in-attention, utils.prefix_mask, commit ded907e7)",
+    statement=r"Theorem 4.3 (as the summary words it): under a prefix mask with K prefix tokens and A1-A2, context "
+    r"converges to the prefix: $\lim_{t\to\infty}\sum_{j\le K} P^{(t)}(z_i = j \mid X^{(0)}) = 1$ for every token i, "
+    r"at a geometric rate with a lower bound $\kappa$ on its per-layer contraction (kappa's value is not given in the "
+    r"summary).",
+    kind="exact",
+    cases=_prefix_cases,
+    reconstruction="The rate read with kappa = K eps, derived here: every non-prefix token puts at least K eps on the "
+    "prefix (Lemma A.1's eps on each edge), prefix tokens attend only to the prefix, so the mass outside the prefix "
+    "shrinks by (1 - K eps) per layer: checked as mass outside the prefix <= (1 - K eps)^(t+1) after t + 1 layers "
+    "(the limit follows). eps is the smallest weight on an edge over the layers drawn; the mask is the authors' "
+    "(prefix tokens attend to each other, later tokens causally).",
+    examples={"quick": 60, "thorough": 600},
+)
+def _prefix_tokens(case) -> float:
+    return prefix_convergence(case)

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from petheory.bounds import long_context as lc
+from petheory.bounds import men_base as mb
 from petheory.encodings import rope_frequencies
 from proofs_check.claims import barbero2024, kazemnejad2023, liu2023, men2024, nakanishi2025, su2021, wu2025
 from proofs_check.engine import Context, get
@@ -31,6 +32,7 @@ EXPECTED = {
     "wu2025.decay_mask_peak": "holds",
     "wu2025.causal_mask_first_token": "holds",
     "wu2025.sliding_window_first_token": "holds",
+    "wu2025.prefix_mask_prefix_tokens": "holds",
     "kazemnejad2023.nope_absolute_position": "holds",
     "kazemnejad2023.nope_relative_position": "holds",
     "nakanishi2025.ssmax_prevents_fading": "holds",
@@ -62,7 +64,42 @@ def test_men_table2_is_not_eq11s_inf_in_either_reading():
     rec = verdict("men2024.table2_lower_bounds")
     assert rec["verdict"] == "refuted"
     assert {r["name"]: r["verdict"] for r in rec["readings"]} == {"k_is_1024": "refuted", "k_is_1000": "refuted"}
-    assert lc.men_passes(1.16e4, d=128, context=2048) and lc.men_passes(1.16e4, d=128, context=2000)
+    assert mb.men_passes(1.16e4, d=128, context=2048) and mb.men_passes(1.16e4, d=128, context=2000)
+
+
+def _direct_min_kernel(base, L, d=128):
+    """min over 0 <= m <= L of B_m by direct cosines, in chunks (the reference for men_min_kernel's product)."""
+    w = rope_frequencies(d, base=base)
+    return min(float(np.cos(np.arange(s, min(L, s + 65535) + 1, dtype=float)[:, None] * w).sum(-1).min())
+               for s in range(0, L + 1, 65536))
+
+
+def test_men_table2_long_rows_are_not_eq11s_inf_in_either_reading():
+    """Table 2's 256k entry (3.6e7) is not Eq. 11's inf: 3.32e7, below its rounding, already passes at 256k and 262144."""
+    rec = verdict("men2024.table2_long_contexts")
+    assert rec["verdict"] == "refuted"
+    assert {r["name"]: r["verdict"] for r in rec["readings"]} == {"k_is_1024": "refuted", "k_is_1000": "refuted"}
+    below, _ = men2024._entry(3.6e7, 262144)
+    b = below["first_passing"]
+    assert b is not None and b < 3.6e7 - 5e5
+    # the witness checked by direct cosines (error ~ (d/2) m eps ~ 2e-9 at m = 262144), with margin 0.1 >> that
+    assert _direct_min_kernel(b, 262144) > 0.1 and _direct_min_kernel(b, 256000) > 0.1
+
+
+def test_men_table2_128k_row_search_finds_the_island_men_smallest_base_finds():
+    """The passing set at 128k has an island 4.8692e6..4.8725e6 (0.07 % wide): the check searches below each row on
+    men_smallest_base's own grid, so it finds the grid base the scan finds (4.8709e6), far below the row's 7.8e6."""
+    below, inside = men2024._entry(7.8e6, 131072)
+    b = below["first_passing"]
+    assert b is not None and 4.869e6 < b < 4.873e6 and b in set(mb.men_grid(4.8e6, 4.9e6))
+    assert _direct_min_kernel(b, 131072) > 0.1  # direct cosines; error ~ (d/2) L eps ~ 2e-9
+    assert not mb.men_passes(4.86e6, d=128, context=131072) and not mb.men_passes(4.88e6, d=128, context=131072)
+
+
+def test_planted_long_row_of_eq11s_value_holds(monkeypatch):
+    # 4.9e6 at 128k: men_smallest_base(128, 131072) = 4.869e6 lies in a passing island 0.07 % wide within its rounding
+    monkeypatch.setattr(men2024, "TABLE2", {128: 4.9e6})
+    assert verdict("men2024.table2_long_contexts#k_is_1024")["verdict"] == "holds"
 
 
 SKIPPED_FOR_THEIR_SOURCE = ["barbero2024.single_frequency_channel",
@@ -95,7 +132,7 @@ def test_barbero_band_usage_reads_the_records_it_is_given(tmp_path):
 
 
 def test_planted_men_kernel_without_the_factor_two(monkeypatch):
-    monkeypatch.setattr(lc, "men_kernel", lambda m, freqs: 0.5 * np.cos(np.asarray(m, float)[..., None] * freqs).sum(-1))
+    monkeypatch.setattr(mb, "men_kernel", lambda m, freqs: 0.5 * np.cos(np.asarray(m, float)[..., None] * freqs).sum(-1))
     assert verdict("men2024.similar_token_gap")["verdict"] == "refuted"
 
 
@@ -196,6 +233,25 @@ def test_planted_epsilon_larger_than_the_smallest_weight(monkeypatch, claim_id):
     # three times the smallest weight (at most 1/(N-1), where the last token's bound reaches 0): too tight a bound
     monkeypatch.setattr(wu2025, "lemma_a1_epsilon", lambda layers: min(3.0 * real(layers), 1.0 / (len(layers[0][0]) - 1)))
     assert verdict(claim_id)["verdict"] == "refuted"
+
+
+def _last_token_off_the_prefix(real):
+    def mask(n, k):
+        m = real(n, k)
+        m[n - 1, :k] = False  # the last token no longer sees the prefix: its context cannot converge to it
+        return m
+    return mask
+
+
+def test_prefix_mask_is_the_authors():
+    # utils.prefix_mask in the authors' repository: rows < K see columns < K, later rows are causal
+    m = wu2025.prefix_mask(5, 2)
+    assert m.tolist() == [[1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [1, 1, 1, 0, 0], [1, 1, 1, 1, 0], [1, 1, 1, 1, 1]]
+
+
+def test_planted_token_that_never_sees_the_prefix(monkeypatch):
+    monkeypatch.setattr(wu2025, "prefix_mask", _last_token_off_the_prefix(wu2025.prefix_mask))
+    assert verdict("wu2025.prefix_mask_prefix_tokens")["verdict"] == "refuted"
 
 
 def test_planted_bidirectional_mask_loses_position(monkeypatch):

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from petheory.bounds import long_context as lc
+from petheory.bounds import men_base as mb
 from petheory.encodings import longrope_attention_factor, rope, rope_frequencies, yarn_mscale
 from petheory.errors import ValidationError
 from petheory.scheme import Positions, Temperature
@@ -22,34 +23,60 @@ def test_men_kernel_is_half_the_trace_of_the_rope_rotation():
     w = rope_frequencies(16, base=500.0)
     for m in (0, 1, 17, 299):
         # trace of R_m: 16 terms of size <= 1, rounding of cos(m w) ~ m * eps each
-        assert abs(np.trace(t.matrix(m)) / 2 - lc.men_kernel(m, w)) <= 16 * (m + 1) * EPS * 4
+        assert abs(np.trace(t.matrix(m)) / 2 - mb.men_kernel(m, w)) <= 16 * (m + 1) * EPS * 4
 
 
 def test_men_min_kernel_matches_a_full_scan():
     w = rope_frequencies(32, base=3000.0)
-    full = lc.men_kernel(np.arange(0, 1001), w)
-    mn, at = lc.men_min_kernel(w, 1000, stop_below=None)
+    full = mb.men_kernel(np.arange(0, 1001), w)
+    mn, at = mb.men_min_kernel(w, 1000, stop_below=None)
     assert abs(mn - full.min()) <= 4 * 16 * 1000 * EPS and at == int(np.argmin(full))  # see the blocked test below
-    assert lc.men_min_kernel(w, 1000)[0] < 0  # the early stop still reports a negative minimum
+    assert mb.men_min_kernel(w, 1000)[0] < 0  # the early stop still reports a negative minimum
+
+
+def test_men_min_kernel_early_stop_reports_a_real_negative_value_past_the_first_chunk():
+    # L = 300000: several chunks of 64 columns of ~547 distances; the stopped value is B_m at the m it reports
+    w = rope_frequencies(128, base=1.5e7)
+    mn, at = mb.men_min_kernel(w, 300000)
+    full, at_full = mb.men_min_kernel(w, 300000, stop_below=None)
+    assert mn < 0 and full <= mn and at <= 300000
+    assert abs(mb.men_kernel(at, w) - mn) <= 64 * 300000 * EPS  # the product's error budget (r/2) L eps
+
+
+def test_men_first_passing_agrees_with_men_passes_base_by_base():
+    bases = np.geomspace(1e3, 2e4, 200)  # the first passing base is near Men's 4.3e3 at L = 1024
+    passes = [mb.men_passes(b, d=128, context=1024) for b in bases]
+    r = mb.men_first_passing(bases, d=128, context=1024)
+    first = next((i for i, p in enumerate(passes) if p), None)
+    assert first is not None and r["first_passing"] == bases[first] and r["evaluated"] == first + 1
+    assert r["its_min"] >= 0 and (first == 0 or r["worst_failure"] < 0)
+    none = mb.men_first_passing(bases[:first], d=128, context=1024) if first else None
+    if none is not None:
+        assert none["first_passing"] is None and none["evaluated"] == first and none["worst_failure"] < 0
+
+
+def test_men_first_passing_refuses_bad_bases():
+    with pytest.raises(ValidationError, match="positive"):
+        mb.men_first_passing([1e4, -1.0], d=64, context=100)
 
 
 @pytest.mark.parametrize("L, table", [(1024, 4.3e3), (8192, 8.4e4)])
 def test_smallest_base_reproduces_men_et_al_at_d128(L, table):
-    b = lc.men_smallest_base(128, L)
+    b = mb.men_smallest_base(128, L)
     assert round(b, -int(math.floor(math.log10(b))) + 1) == table  # the paper prints two significant digits
-    assert lc.men_passes(b, d=128, context=L)
-    assert not lc.men_passes(b * (1 - 2e-4), d=128, context=L)  # the bisection's other end (rel 1e-4) fails
+    assert mb.men_passes(b, d=128, context=L)
+    assert not mb.men_passes(b * (1 - 2e-4), d=128, context=L)  # the bisection's other end (rel 1e-4) fails
 
 
 def test_passing_bases_are_not_closed_upwards():
-    b = lc.men_smallest_base(128, 1024)
-    r = lc.men_every_larger_base(128, 1024, upto=1e4, start=b)
-    assert not r["holds"] and min(r["failing"]) < 4.4e3 and lc.men_passes(6.2e3, d=128, context=1024)
+    b = mb.men_smallest_base(128, 1024)
+    r = mb.men_every_larger_base(128, 1024, upto=1e4, start=b)
+    assert not r["holds"] and min(r["failing"]) < 4.4e3 and mb.men_passes(6.2e3, d=128, context=1024)
 
 
 def test_smallest_base_refuses_an_empty_range():
     with pytest.raises(ValidationError, match="raise hi"):
-        lc.men_smallest_base(128, 1024, lo=2.0, hi=100.0)
+        mb.men_smallest_base(128, 1024, lo=2.0, hi=100.0)
 
 
 def test_liu_critical_dimension_reproduces_llama2_and_counts_bands():
@@ -135,7 +162,7 @@ def test_bases_figure_is_written(tmp_path):
     s = lc.long_context_section(p, context=512, extended_context=1024, length=1024)
     paths = save_bases_vs_men([s], ["tiny"], tmp_path / "bases.png",
                               curve={"contexts": [256, 512, 1024], "rotary_dim": 64,
-                                     "smallest_base": [lc.men_smallest_base(64, L) for L in (256, 512, 1024)]})
+                                     "smallest_base": [mb.men_smallest_base(64, L) for L in (256, 512, 1024)]})
     assert [x.name for x in paths] == ["bases.png", "bases.json"] and all(x.stat().st_size > 0 for x in paths)
     assert json.loads((tmp_path / "bases.json").read_text())["models"][0]["base"] == 5e4
 
@@ -143,8 +170,8 @@ def test_bases_figure_is_written(tmp_path):
 @pytest.mark.parametrize("d, base, L", [(128, 5e5, 8192), (64, 3e3, 5000), (16, 100.0, 1500), (256, 1e6, 40000)])
 def test_blocked_min_kernel_matches_the_direct_sum(d, base, L):
     w = rope_frequencies(d, base=base)
-    full = lc.men_kernel(np.arange(L + 1), w)
-    mn, at = lc.men_min_kernel(w, L, stop_below=None)
+    full = mb.men_kernel(np.arange(L + 1), w)
+    mn, at = mb.men_min_kernel(w, L, stop_below=None)
     # both round each argument m*theta (|m theta| <= L): (d/2) terms of error ~ L * eps each, times a few
     assert abs(mn - full.min()) <= 4 * (d / 2) * L * EPS
     assert at == int(np.argmin(full)) or abs(full[at] - full.min()) <= 4 * (d / 2) * L * EPS
@@ -169,12 +196,12 @@ def test_smallest_base_with_witnesses_is_the_plain_scan(d, L):
     grid = np.geomspace(lo, hi, int(math.ceil(math.log10(hi / lo) * per_decade)) + 1)
     prev = None
     for b in grid:
-        if lc.men_passes(b, d=d, context=L):
+        if mb.men_passes(b, d=d, context=L):
             a, c = prev, float(b)
             while prev is not None and c / a - 1.0 > rel:
                 mid = math.sqrt(a * c)
-                a, c = (a, mid) if lc.men_passes(mid, d=d, context=L) else (mid, c)
+                a, c = (a, mid) if mb.men_passes(mid, d=d, context=L) else (mid, c)
             want = c
             break
         prev = float(b)
-    assert lc.men_smallest_base(d, L, lo=lo, hi=hi, per_decade=per_decade, rel=rel) == want
+    assert mb.men_smallest_base(d, L, lo=lo, hi=hi, per_decade=per_decade, rel=rel) == want
