@@ -379,22 +379,26 @@ class BiasPE(nn.Module):
     def _matrix(self, T: int, device) -> torch.Tensor:
         key = (T, str(device))
         if key not in self._cache:
-            fn = enc.get(self.name)
-            if self.name == "alibi":
-                m = fn(T, slope=1.0, **self.params)  # distance term, scaled per head below
-                t = torch.tensor(m, dtype=torch.float32, device=device)
-            elif self.name == "t5":
-                nb = int(self.params.get("num_buckets", 32))
-                t = torch.tensor(fn(T, values=np.arange(nb, dtype=np.float64), **self.params).astype(np.int64), device=device)
-            elif self.name == "relative":
-                K = int(self.params["max_offset"])
-                t = torch.tensor(fn(T, values=np.arange(2 * K + 1, dtype=np.float64), **self.params).astype(np.int64), device=device)
-            else:
-                t = torch.tensor(fn(T, **self.params), dtype=torch.float32, device=device)
-            # Every length is kept (a handful: train and test lengths): a CUDA graph captured at
-            # one length holds this tensor's address, so it must outlive evaluation at another.
-            self._cache[key] = t
+            with torch.inference_mode(False):  # made under evaluate's inference mode, used in training too
+                self._cache[key] = self._make_matrix(T, device)
         return self._cache[key]
+
+    def _make_matrix(self, T: int, device) -> torch.Tensor:
+        fn = enc.get(self.name)
+        if self.name == "alibi":
+            m = fn(T, slope=1.0, **self.params)  # distance term, scaled per head below
+            t = torch.tensor(m, dtype=torch.float32, device=device)
+        elif self.name == "t5":
+            nb = int(self.params.get("num_buckets", 32))
+            t = torch.tensor(fn(T, values=np.arange(nb, dtype=np.float64), **self.params).astype(np.int64), device=device)
+        elif self.name == "relative":
+            K = int(self.params["max_offset"])
+            t = torch.tensor(fn(T, values=np.arange(2 * K + 1, dtype=np.float64), **self.params).astype(np.int64), device=device)
+        else:
+            t = torch.tensor(fn(T, **self.params), dtype=torch.float32, device=device)
+        # Every length is kept (a handful: train and test lengths): a CUDA graph captured at
+        # one length holds this tensor's address, so it must outlive evaluation at another.
+        return t
 
     def forward(self, T: int, device) -> torch.Tensor:
         if self.name in KERPLE:
@@ -470,18 +474,22 @@ class Rotary(nn.Module):
         query (or, ``key=True``, key) factor of each band, as HF folds YaRN's mscale into cos/sin."""
         ck = (T, str(device), dtype)
         if ck not in self._cache:
-            table = self.fn(T, self.head_dim, **self.params)
-            ang = table.angles  # (T, r/2), float64 in numpy
-            fq = fk = None
-            if hasattr(table, "factors"):  # encodings.extension.ScaledRotaryTable
-                fq, fk = table.factors(), table.factors(key=True)
-            entry = {}
-            for name, f in (("q", fq), ("k", fk)):
-                c, s = (np.cos(ang), np.sin(ang)) if f is None else (np.cos(ang) * f, np.sin(ang) * f)
-                entry[name] = (torch.tensor(c, dtype=dtype, device=device), torch.tensor(s, dtype=dtype, device=device))
-            # every length kept: see BiasPE._matrix (CUDA graphs hold these addresses)
-            self._cache[ck] = entry
+            with torch.inference_mode(False):  # made under evaluate's inference mode, used in training too
+                self._cache[ck] = self._make_cos_sin(T, device, dtype)
         return self._cache[ck]["k" if key else "q"]
+
+    def _make_cos_sin(self, T: int, device, dtype) -> dict:
+        table = self.fn(T, self.head_dim, **self.params)
+        ang = table.angles  # (T, r/2), float64 in numpy
+        fq = fk = None
+        if hasattr(table, "factors"):  # encodings.extension.ScaledRotaryTable
+            fq, fk = table.factors(), table.factors(key=True)
+        entry = {}
+        for name, f in (("q", fq), ("k", fk)):
+            c, s = (np.cos(ang), np.sin(ang)) if f is None else (np.cos(ang) * f, np.sin(ang) * f)
+            entry[name] = (torch.tensor(c, dtype=dtype, device=device), torch.tensor(s, dtype=dtype, device=device))
+        # every length kept: see BiasPE._matrix (CUDA graphs hold these addresses)
+        return entry
 
     def cos_sin_wide(self, T: int, device, dtype=torch.float32, key: bool = False):
         """(C, S), each (T, r), laid out as the rotated coordinates: ``C`` the cosine of each
@@ -490,11 +498,15 @@ class Rotary(nn.Module):
         ck = ("wide", T, str(device), dtype, key)
         if ck not in self._cache:
             cos, sin = self.cos_sin(T, device, dtype, key=key)
-            if self.pairing == "half":
-                self._cache[ck] = (torch.cat([cos, cos], -1), torch.cat([-sin, sin], -1))
-            else:
-                self._cache[ck] = (torch.stack([cos, cos], -1).flatten(-2), torch.stack([-sin, sin], -1).flatten(-2))
+            with torch.inference_mode(False):
+                self._cache[ck] = self._widen(cos, sin)
         return self._cache[ck]
+
+    def _widen(self, cos, sin):
+        if self.pairing == "half":
+            return torch.cat([cos, cos], -1), torch.cat([-sin, sin], -1)
+        else:
+            return torch.stack([cos, cos], -1).flatten(-2), torch.stack([-sin, sin], -1).flatten(-2)
 
     def rotate(self, x: torch.Tensor, key: bool = False) -> torch.Tensor:
         """Rotate the last dim of ``x`` (..., T, hd): row p by R_p (and scale it as a query, or
