@@ -114,6 +114,10 @@ class Attention(nn.Module):
 
     def qkv(self, x):
         B, T, C = x.shape
+        if self.rotary is not None and self.positions is None and self.rotary.joint:
+            qkv = self.c_attn(x)  # (B, T, 3C): queries and keys rotated together where they lie
+            q, k = self.rotary.rotate_qk(qkv[..., :2 * C].unflatten(-1, (2 * self.H, self.hd))).transpose(1, 2).split(self.H, 1)
+            return q, k, qkv[..., 2 * C:].view(B, T, self.H, self.hd).transpose(1, 2), None  # (B, H, T, hd) each
         q, k, v = self.c_attn(x).split(C, dim=2)
         q, k, v = (t.view(B, T, self.H, self.hd).transpose(1, 2) for t in (q, k, v))  # (B, H, T, hd)
         if self.rotary is not None and self.positions is not None:
