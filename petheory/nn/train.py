@@ -158,60 +158,52 @@ def evaluate(model: Transformer, split: _tasks.Split, kind: str, *, batch_size: 
         b = split_to(trim_padding(split.batch(slice(a, a + batch_size))), device)
         with autocast(device, amp):
             out = model(b.x)
-        s = {k: v.double() for k, v in batch_sums(kind, out.float()[None], b).items()}  # float64 totals
-        tot = s if tot is None else {k: tot[k] + s[k] for k in tot}
+        tot = _add(tot, batch_sums(kind, out.float()[None], b))
     model.train(was)
-    return finish_sums(kind, {k: v[0] for k, v in (tot or {}).items()}, len(split)) if tot else finish_sums(
-        kind, {"sq": 0.0, "loss": 0.0, "right": 0.0, "tok": 0.0, "tok_right": 0.0, "seq_right": 0.0}, 0)
+    return _metrics(kind, tot, len(split))
+
+
+def _add(tot: dict | None, sums: dict) -> dict:
+    """Running float64 totals of :func:`batch_sums`."""
+    sums = {k: v.double() for k, v in sums.items()}
+    return sums if tot is None else {k: tot[k] + sums[k] for k in tot}
+
+
+def _metrics(kind: str, tot: dict | None, n: int, i: int = 0) -> dict:
+    """:func:`finish_sums` of model ``i`` of the totals ``tot`` over ``n`` samples (None: no samples)."""
+    if tot is None:
+        return finish_sums(kind, dict.fromkeys(("sq", "loss", "right", "tok", "tok_right", "seq_right"), 0.0), 0)
+    return finish_sums(kind, {k: v[i] for k, v in tot.items()}, n)
 
 
 def head_ablation(model: Transformer, split: _tasks.Split, kind: str, *, batch_size: int = 256, amp: bool = False) -> dict:
-    """Primary metric with each single head zeroed (gu2025 §5.1), and its drop from the baseline.
-
-    ``drop`` is signed so that a positive drop always means the ablation hurt (for ``mse``,
-    ``value - baseline``; otherwise ``baseline - value``). The same as evaluating each
-    :meth:`Transformer.ablated` model with :func:`evaluate`, up to float rounding; see
-    :func:`ablate_heads` (this is its one-split case) for how.
-    """
+    """Primary metric with each single head zeroed (gu2025 §5.1), and its drop from the baseline
+    (signed so that a positive drop means the ablation hurt); :func:`ablate_heads` on one split."""
     return ablate_heads(model, [split], kind, batch_size=batch_size, amp=amp)[0]
 
 
 @torch.inference_mode()
 def ablate_heads(model: Transformer, parts: list[_tasks.Split], kind: str, *, batch_size: int = 256,
                  amp: bool = False) -> tuple[dict, list[dict]]:
-    """:func:`head_ablation` on the union of ``parts`` (e.g. the train and test splits), and the
-    baseline metrics of each part.
-
-    Returns ``(ablation, metrics)``: ``ablation`` as :func:`head_ablation` returns it, over all the
-    samples of ``parts``; ``metrics[i]`` equals ``evaluate(model, parts[i], kind, batch_size=batch_size,
-    amp=amp)`` bit for bit (the same batches, forwards and sums), so :func:`train` does not evaluate
-    those splits again.
+    """``(ablation, metrics)``: :func:`head_ablation` on the union of ``parts`` (e.g. train and
+    test), and each part's baseline metrics, equal bit for bit to ``evaluate(model, part, kind,
+    batch_size=batch_size, amp=amp)`` (the same batches, forwards and sums): :func:`train` reuses them.
 
     Notes
     -----
-    Per batch of ``batch_size`` samples of a part, one plain forward gives the baseline and, for
-    every layer ``l``, its input stream ``s``, its heads' outputs ``y_h`` (before the output
-    projection ``W_O``) and the stream after its attention, ``m = s + W_O y + b_O``. Zeroing head
-    ``h`` of layer ``l`` changes nothing before that attention output, which becomes
-    ``m - W_O[:, h] y_h``: so for each head only the MLP of layer ``l``, the layers after it and the
-    output head run, on the ``n_head`` copies at once (in chunks of ``batch_size // n_head``
-    samples). Against one full forward per ablated head this saves, per head, the embedding, the
-    layers before ``l`` and layer ``l``'s attention. Rounding: ``m - W_O[:, h] y_h`` and
+    Per batch, one plain forward keeps, per layer ``l``, its heads' outputs ``y_h`` (before the
+    output projection ``W_O``) and the stream after its attention, ``m = s + W_O y + b_O``. Zeroing
+    head ``h`` changes nothing before that point, where the stream becomes ``m - W_O[:, h] y_h``;
+    so per head only the MLP of layer ``l``, the layers after it and the output head run, on the
+    ``n_head`` copies at once (chunks of ``batch_size // n_head`` samples). The same metrics as
+    evaluating each :meth:`Transformer.ablated` model, up to rounding: ``m - W_O[:, h] y_h`` and
     ``s + W_O y_{-h} + b_O`` differ by a few ulps of ``sum_j |W_O[:, j] y_j|``.
     """
-    metric = PRIMARY[kind]
-    sign = 1.0 if metric == "mse" else -1.0
-    device = next(model.parameters()).device
-    L, H = model.cfg.n_layer, model.cfg.n_head
-    chunk = max(1, batch_size // H)
+    metric, device = PRIMARY[kind], next(model.parameters()).device
+    L, H, chunk = model.cfg.n_layer, model.cfg.n_head, max(1, batch_size // model.cfg.n_head)
     was = model.training
     model.eval()
     base, abl, per_part = None, [None] * L, []
-
-    def add(tot, sums):
-        sums = {k: val.double() for k, val in sums.items()}
-        return sums if tot is None else {k: tot[k] + sums[k] for k in tot}
-
     try:
         for split in parts:
             part = None
@@ -226,42 +218,28 @@ def ablate_heads(model: Transformer, parts: list[_tasks.Split], kind: str, *, ba
                         h = h + blk.drop(blk.attn.project(y))
                         kept.append((y, h))
                         h = h + blk.mlp(blk.ln_2(h))
-                    s = batch_sums(kind, model._head(h).float()[None], b)
-                    part = add(part, s)
+                    part = _add(part, batch_sums(kind, model._head(h).float()[None], b))
                     for c in range(0, b.x.shape[0], chunk):
                         rows = slice(c, c + chunk)
-                        bc = _tasks.Split(b.x[rows], b.y[rows], None if b.mask is None else b.mask[rows])
                         for blk, p in zip(model.blocks, pos):  # a Scale Hint's per-instance positions, once per copy
                             if p is not None:
                                 blk.attn.positions = p[rows].repeat(H, 1)
                         for l, blk in enumerate(model.blocks):
                             y, mid = kept[l][0][rows], kept[l][1][rows]
-                            Bc, d = mid.shape[0], mid.shape[-1]
-                            w = blk.attn.c_proj.weight.view(d, H, -1)  # (d, H, hd_v): W_O's columns per head
+                            w = blk.attn.c_proj.weight.view(mid.shape[-1], H, -1)  # (d, H, hd_v): W_O's columns per head
                             x = (mid[None] - torch.einsum("bhtk,dhk->hbtd", y, w.to(y.dtype))).flatten(0, 1)  # (H Bc, T, d)
                             x = x + blk.mlp(blk.ln_2(x))
                             for nxt in model.blocks[l + 1:]:
                                 x = nxt(x)
-                            abl[l] = add(abl[l], batch_sums(kind, model._head(x).float().unflatten(0, (H, Bc)), bc))
-                        for blk, p in zip(model.blocks, pos):
-                            if p is not None:
-                                blk.attn.positions = p
-            per_part.append(finish_sums(kind, {k: v[0] for k, v in part.items()}, len(split)) if part else None)
-            if part is not None:
-                base = part if base is None else {k: base[k] + part[k] for k in base}
+                            abl[l] = _add(abl[l], batch_sums(kind, model._head(x).float().unflatten(0, (H, -1)), b.batch(rows)))
+            per_part.append(_metrics(kind, part, len(split)))
+            base = base if part is None else part if base is None else {k: base[k] + part[k] for k in base}
     finally:
         model.train(was)
     n = sum(len(split) for split in parts)
-    empty = {"sq": 0.0, "loss": 0.0, "right": 0.0, "tok": 0.0, "tok_right": 0.0, "seq_right": 0.0}
-    value = (lambda tot, i: finish_sums(kind, {k: val[i] for k, val in tot.items()}, n)[metric] if tot else
-             finish_sums(kind, empty, 0)[metric])
-    per_part = [m if m is not None else finish_sums(kind, empty, 0) for m in per_part]
-    b0 = value(base, 0)
-    heads = []
-    for layer in range(L):
-        for hh in range(H):
-            val = value(abl[layer], hh)
-            heads.append({"layer": layer, "head": hh, "value": val, "drop": sign * (val - b0)})
+    b0 = _metrics(kind, base, n)[metric]
+    heads = [{"layer": layer, "head": hh, "value": (val := _metrics(kind, abl[layer], n, hh)[metric]), "drop": (val - b0) * (1.0 if metric == "mse" else -1.0)}
+             for layer in range(L) for hh in range(H)]
     return {"metric": metric, "baseline": b0, "heads": heads}, per_part
 
 
@@ -578,9 +556,8 @@ def train(config: TrainConfig | dict, out_dir=None, *, progress=None, on_epoch=N
         if on_epoch:
             on_epoch(epoch + 1, entry)
     ev = dict(batch_size=config.eval_batch_size, amp=amp)
-    # Evaluations the run has already made of the final model are not made again: the last
-    # epoch's test evaluation is the final one at that length (the model has not changed since),
-    # and the ablation's baseline pass evaluates its splits with the same batches and sums.
+    # Not evaluated again: the last epoch's test evaluation (the model has not changed since) and the
+    # splits the ablation's baseline pass evaluates (the same batches and sums as evaluate).
     known = {id(test_id): history[-1]["test"]} if history else {}
     ablation = None
     if config.ablate:
