@@ -62,7 +62,7 @@ def phases(cfg) -> dict[str, float]:
     import time
 
     spent: dict[str, float] = {}
-    saved = {name: getattr(T, name) for name in ("setup", "evaluate", "head_ablation", "probe", "train_step")}
+    saved = {name: getattr(T, name) for name in ("setup", "evaluate", "ablate_heads", "probe", "train_step")}
 
     def timed(name, fn):
         def wrapper(*a, **k):
@@ -158,9 +158,12 @@ LAST: dict = {}
 
 
 NOTES = """Ratio = loop / end-to-end (target >= 0.67: end to end within 1.5x of the loop). torch threads: the default
-(every core). What the rest costs: evaluation (initial train split, the test split after every epoch, every test length
-at the end), head ablation on train+test batched across heads (one forward for the baseline and the residual streams,
-then one forward of the remaining layers per layer for all its heads), the position probe."""
+(every core). What the rest costs: evaluation under inference mode (the train split before the first step, the test
+split after every epoch; at the end only the test lengths not yet evaluated), head ablation on train+test batched
+across heads (`ablate_heads`: one forward per batch keeps each layer's head outputs and attention output; per layer,
+the heads' copies are that output minus each head's slice through W_O, and only the layer's MLP and the layers after
+it run on them); its baseline pass is the final evaluation of the train and test splits (the same batches and sums
+as `evaluate`, bit for bit); the position probe."""
 
 
 if __name__ == "__main__":

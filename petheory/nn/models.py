@@ -108,11 +108,16 @@ class Attention(nn.Module):
         self.rotary = Rotary(self.hd, pe.params, pe.heads, cfg.n_head, cfg.max_len, pe.name) if kind == "rotary" else None
         self.bias = BiasPE(pe.name, pe.params, cfg.n_head, cfg.max_len, cfg.causal, pe.slopes) if kind == "bias" else None
         self.register_buffer("head_mask", torch.ones(self.H), persistent=False)  # 0 = ablated head
+        self.masked = False  # True while Transformer.ablated zeroes some of this layer's heads
         self.sdpa = _SDPA[0]  # False: explicit softmax(QK^T) V (seed ensembles, explicit_attention())
         self.positions = None  # (B, T) per-instance positions of a Scale Hint, set by Transformer._embed
 
     def qkv(self, x):
         B, T, C = x.shape
+        if self.rotary is not None and self.positions is None and self.rotary.joint:
+            qkv = self.c_attn(x)  # (B, T, 3C): queries and keys rotated together where they lie
+            q, k = self.rotary.rotate_qk(qkv[..., :2 * C].unflatten(-1, (2 * self.H, self.hd))).transpose(1, 2).split(self.H, 1)
+            return q, k, qkv[..., 2 * C:].view(B, T, self.H, self.hd).transpose(1, 2), None  # (B, H, T, hd) each
         q, k, v = self.c_attn(x).split(C, dim=2)
         q, k, v = (t.view(B, T, self.H, self.hd).transpose(1, 2) for t in (q, k, v))  # (B, H, T, hd)
         if self.rotary is not None and self.positions is not None:
@@ -139,7 +144,9 @@ class Attention(nn.Module):
             m = m.masked_fill(future, float("-inf"))
         return None if m is None else m if hinted else m[None]
 
-    def forward(self, x: torch.Tensor, return_probs: bool = False):
+    def heads(self, x: torch.Tensor, return_probs: bool = False):
+        """Every head's output before the output projection, (B, H, T, hd_v), and the attention
+        probabilities (B, H, T, T) when ``return_probs`` (else None)."""
         B, T, C = x.shape
         q, k, v, scale = self.qkv(x)
         if self.bias is not None and q.dtype in (torch.bfloat16, torch.float16):
@@ -163,9 +170,19 @@ class Attention(nn.Module):
                 q, k, v, attn_mask=m, dropout_p=self.dropout if self.training else 0.0,
                 is_causal=self.causal and m is None, scale=scale,
             )  # (B, H, T, hd_v)
-        hm = self.head_mask  # (H,) for the whole batch, or (B, H): one mask per sample (batched head ablation)
-        y = y.to(x.dtype) * (hm[None, :, None, None] if hm.dim() == 1 else hm[:, :, None, None])
-        y = self.c_proj(y.transpose(1, 2).reshape(B, T, -1))
+        return y.to(x.dtype), p
+
+    def project(self, y: torch.Tensor) -> torch.Tensor:
+        """The output projection of the heads' outputs (B, H, T, hd_v) -> (B, T, d), the heads that
+        :meth:`Transformer.ablated` zeroes left out."""
+        B, H, T, _ = y.shape
+        if self.masked:  # multiplying by a mask of ones is exact: skipped when no head is ablated
+            y = y * self.head_mask[None, :, None, None]
+        return self.c_proj(y.transpose(1, 2).reshape(B, T, -1))
+
+    def forward(self, x: torch.Tensor, return_probs: bool = False):
+        y, p = self.heads(x, return_probs)
+        y = self.project(y)
         return (y, p) if return_probs else y
 
 
@@ -193,6 +210,7 @@ class LatentAttention(Attention):
         self.rope = Rotary(self.dr, {}, None, 1, cfg.max_len)
         self.rotary, self.bias = None, None
         self.register_buffer("head_mask", torch.ones(self.H), persistent=False)
+        self.masked = False
         self.sdpa = _SDPA[0]
 
     def qkv(self, x):
@@ -322,10 +340,12 @@ class Transformer(nn.Module):
         try:
             for l, h in heads:
                 self.blocks[l].attn.head_mask[h] = 0.0
+                self.blocks[l].attn.masked = True
             yield self
         finally:
             for block in self.blocks:
                 block.attn.head_mask.fill_(1.0)
+                block.attn.masked = False
 
 
 def build_model(cfg: ModelConfig | dict) -> Transformer:

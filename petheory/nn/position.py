@@ -379,22 +379,26 @@ class BiasPE(nn.Module):
     def _matrix(self, T: int, device) -> torch.Tensor:
         key = (T, str(device))
         if key not in self._cache:
-            fn = enc.get(self.name)
-            if self.name == "alibi":
-                m = fn(T, slope=1.0, **self.params)  # distance term, scaled per head below
-                t = torch.tensor(m, dtype=torch.float32, device=device)
-            elif self.name == "t5":
-                nb = int(self.params.get("num_buckets", 32))
-                t = torch.tensor(fn(T, values=np.arange(nb, dtype=np.float64), **self.params).astype(np.int64), device=device)
-            elif self.name == "relative":
-                K = int(self.params["max_offset"])
-                t = torch.tensor(fn(T, values=np.arange(2 * K + 1, dtype=np.float64), **self.params).astype(np.int64), device=device)
-            else:
-                t = torch.tensor(fn(T, **self.params), dtype=torch.float32, device=device)
-            # Every length is kept (a handful: train and test lengths): a CUDA graph captured at
-            # one length holds this tensor's address, so it must outlive evaluation at another.
-            self._cache[key] = t
+            with torch.inference_mode(False):  # made under evaluate's inference mode, used in training too
+                self._cache[key] = self._make_matrix(T, device)
         return self._cache[key]
+
+    def _make_matrix(self, T: int, device) -> torch.Tensor:
+        fn = enc.get(self.name)
+        if self.name == "alibi":
+            m = fn(T, slope=1.0, **self.params)  # distance term, scaled per head below
+            t = torch.tensor(m, dtype=torch.float32, device=device)
+        elif self.name == "t5":
+            nb = int(self.params.get("num_buckets", 32))
+            t = torch.tensor(fn(T, values=np.arange(nb, dtype=np.float64), **self.params).astype(np.int64), device=device)
+        elif self.name == "relative":
+            K = int(self.params["max_offset"])
+            t = torch.tensor(fn(T, values=np.arange(2 * K + 1, dtype=np.float64), **self.params).astype(np.int64), device=device)
+        else:
+            t = torch.tensor(fn(T, **self.params), dtype=torch.float32, device=device)
+        # Every length is kept (a handful: train and test lengths): a CUDA graph captured at
+        # one length holds this tensor's address, so it must outlive evaluation at another.
+        return t
 
     def forward(self, T: int, device) -> torch.Tensor:
         if self.name in KERPLE:
@@ -447,12 +451,13 @@ class Rotary(nn.Module):
         self.fn = enc.get(name)  # any registered rotary encoding: it returns a RotaryTable
         if head_dim % 2:
             raise ValidationError(f"rotary PE needs an even head dimension; d_model/n_head = {head_dim}")
-        self.heads = n_head if heads is None else int(heads)
+        self.heads, self.n_head = (n_head if heads is None else int(heads)), n_head
         if not 1 <= self.heads <= n_head:
             raise ValidationError(f"partial RoPE rotates the first k of H={n_head} heads; k must be in 1..{n_head}, got {self.heads} "
                              f"(to rotate {self.heads} heads: --set model.n_head={self.heads} or more)")
         self.params, self.head_dim = dict(params), head_dim
         table = self.fn(1, head_dim, **self.params)  # validates pairing / rotary_dim / base
+        self.alike = not hasattr(table, "factors")  # queries and keys take the same cos/sin (not YaRN, xPos)
         a, b = table.pairs()
         r = table.rotary_dim
         rest = np.setdiff1d(np.arange(head_dim), np.concatenate([a, b]))
@@ -470,18 +475,22 @@ class Rotary(nn.Module):
         query (or, ``key=True``, key) factor of each band, as HF folds YaRN's mscale into cos/sin."""
         ck = (T, str(device), dtype)
         if ck not in self._cache:
-            table = self.fn(T, self.head_dim, **self.params)
-            ang = table.angles  # (T, r/2), float64 in numpy
-            fq = fk = None
-            if hasattr(table, "factors"):  # encodings.extension.ScaledRotaryTable
-                fq, fk = table.factors(), table.factors(key=True)
-            entry = {}
-            for name, f in (("q", fq), ("k", fk)):
-                c, s = (np.cos(ang), np.sin(ang)) if f is None else (np.cos(ang) * f, np.sin(ang) * f)
-                entry[name] = (torch.tensor(c, dtype=dtype, device=device), torch.tensor(s, dtype=dtype, device=device))
-            # every length kept: see BiasPE._matrix (CUDA graphs hold these addresses)
-            self._cache[ck] = entry
+            with torch.inference_mode(False):  # made under evaluate's inference mode, used in training too
+                self._cache[ck] = self._make_cos_sin(T, device, dtype)
         return self._cache[ck]["k" if key else "q"]
+
+    def _make_cos_sin(self, T: int, device, dtype) -> dict:
+        table = self.fn(T, self.head_dim, **self.params)
+        ang = table.angles  # (T, r/2), float64 in numpy
+        fq = fk = None
+        if hasattr(table, "factors"):  # encodings.extension.ScaledRotaryTable
+            fq, fk = table.factors(), table.factors(key=True)
+        entry = {}
+        for name, f in (("q", fq), ("k", fk)):
+            c, s = (np.cos(ang), np.sin(ang)) if f is None else (np.cos(ang) * f, np.sin(ang) * f)
+            entry[name] = (torch.tensor(c, dtype=dtype, device=device), torch.tensor(s, dtype=dtype, device=device))
+        # every length kept: see BiasPE._matrix (CUDA graphs hold these addresses)
+        return entry
 
     def cos_sin_wide(self, T: int, device, dtype=torch.float32, key: bool = False):
         """(C, S), each (T, r), laid out as the rotated coordinates: ``C`` the cosine of each
@@ -490,11 +499,15 @@ class Rotary(nn.Module):
         ck = ("wide", T, str(device), dtype, key)
         if ck not in self._cache:
             cos, sin = self.cos_sin(T, device, dtype, key=key)
-            if self.pairing == "half":
-                self._cache[ck] = (torch.cat([cos, cos], -1), torch.cat([-sin, sin], -1))
-            else:
-                self._cache[ck] = (torch.stack([cos, cos], -1).flatten(-2), torch.stack([-sin, sin], -1).flatten(-2))
+            with torch.inference_mode(False):
+                self._cache[ck] = self._widen(cos, sin)
         return self._cache[ck]
+
+    def _widen(self, cos, sin):
+        if self.pairing == "half":
+            return torch.cat([cos, cos], -1), torch.cat([-sin, sin], -1)
+        else:
+            return torch.stack([cos, cos], -1).flatten(-2), torch.stack([-sin, sin], -1).flatten(-2)
 
     def rotate(self, x: torch.Tensor, key: bool = False) -> torch.Tensor:
         """Rotate the last dim of ``x`` (..., T, hd): row p by R_p (and scale it as a query, or
@@ -506,21 +519,42 @@ class Rotary(nn.Module):
         T, dt = x.shape[-2], x.dtype
         if dt in (torch.bfloat16, torch.float16):
             x = x.float()
-        r = self.r
-        if self.pairing is not None:  # x C + swap(x) S: 4 kernels; the same products and sums as below, bit for bit
-            C, S = self.cos_sin_wide(T, x.device, x.dtype, key=key)  # (T, r)
-            xr = x[..., :r] if r < x.shape[-1] else x
-            if self.pairing == "half":  # partner of t is t + r/2
-                xs = torch.cat([xr[..., r // 2:], xr[..., : r // 2]], dim=-1)
-            else:  # interleaved: partner of 2t is 2t + 1 (a stack of the two strided halves: 2x faster than flip)
-                xp = xr.unflatten(-1, (r // 2, 2))
-                xs = torch.stack([xp[..., 1], xp[..., 0]], dim=-1).flatten(-2)
-            out = xr * C + xs * S  # a: x_a cos + x_b (-sin) = x_a cos - x_b sin; b: x_b cos + x_a sin
-            return (out if r == x.shape[-1] else torch.cat([out, x[..., r:]], dim=-1)).to(dt)
+        if self.pairing is not None:
+            return self._turn(x, *self.cos_sin_wide(T, x.device, x.dtype, key=key)).to(dt)  # C, S: (T, r)
         cos, sin = self.cos_sin(T, x.device, x.dtype, key=key)  # (T, r/2)
         xa, xb = x[..., self.idx_a], x[..., self.idx_b]
         out = torch.cat([xa * cos - xb * sin, xa * sin + xb * cos, x[..., self.idx_rest]], dim=-1)
         return out[..., self.inverse].to(dt)
+
+    def _turn(self, x: torch.Tensor, C: torch.Tensor, S: torch.Tensor) -> torch.Tensor:
+        """``x C + swap(x) S`` on the first ``r`` coordinates of the last dim (C, S broadcast
+        against ``x[..., :r]``): 4 kernels; the same products and sums as the gather form of
+        :meth:`rotate`, bit for bit."""
+        r = self.r
+        xr = x[..., :r] if r < x.shape[-1] else x
+        if self.pairing == "half":  # partner of t is t + r/2
+            xs = torch.cat([xr[..., r // 2:], xr[..., : r // 2]], dim=-1)
+        else:  # interleaved: partner of 2t is 2t + 1 (a stack of the two strided halves: 2x faster than flip)
+            xp = xr.unflatten(-1, (r // 2, 2))
+            xs = torch.stack([xp[..., 1], xp[..., 0]], dim=-1).flatten(-2)
+        out = xr * C + xs * S  # a: x_a cos + x_b (-sin) = x_a cos - x_b sin; b: x_b cos + x_a sin
+        return out if r == x.shape[-1] else torch.cat([out, x[..., r:]], dim=-1)
+
+    @property
+    def joint(self) -> bool:
+        """Whether :meth:`rotate_qk` applies: every head rotated, queries and keys alike (no
+        YaRN/xPos key factor), and a pairing the wide tables serve."""
+        return self.pairing is not None and self.alike and self.heads == self.n_head
+
+    def rotate_qk(self, qk: torch.Tensor) -> torch.Tensor:
+        """Queries and keys rotated together in the layout the QKV projection writes them,
+        (B, T, 2H, hd) with positions on dim 1: the values of :meth:`forward`, bit for bit, in one
+        pass over contiguous memory instead of two over transposed views (only when :attr:`joint`)."""
+        dt = qk.dtype
+        if dt in (torch.bfloat16, torch.float16):
+            qk = qk.float()
+        C, S = self.cos_sin_wide(qk.shape[1], qk.device, qk.dtype)  # (T, r)
+        return self._turn(qk, C[:, None], S[:, None]).to(dt)
 
     def forward(self, q: torch.Tensor, k: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         # q, k: (B, H, T, hd); partial RoPE leaves heads k..H-1 position-free

@@ -146,7 +146,7 @@ def finish_sums(kind: str, sums: dict, n: int) -> dict:
     return {"loss": float(sums["loss"]) / t, "token_acc": float(sums["tok_right"]) / t, "seq_acc": float(sums["seq_right"]) / n}
 
 
-@torch.no_grad()
+@torch.inference_mode()
 def evaluate(model: Transformer, split: _tasks.Split, kind: str, *, batch_size: int = 256,
              device=None, amp: bool = False) -> dict:
     """Metrics of ``model`` on ``split`` (eval mode; sums over batches, then one division)."""
@@ -158,84 +158,89 @@ def evaluate(model: Transformer, split: _tasks.Split, kind: str, *, batch_size: 
         b = split_to(trim_padding(split.batch(slice(a, a + batch_size))), device)
         with autocast(device, amp):
             out = model(b.x)
-        s = {k: v.double() for k, v in batch_sums(kind, out.float()[None], b).items()}  # float64 totals
-        tot = s if tot is None else {k: tot[k] + s[k] for k in tot}
+        tot = _add(tot, batch_sums(kind, out.float()[None], b))
     model.train(was)
-    return finish_sums(kind, {k: v[0] for k, v in (tot or {}).items()}, len(split)) if tot else finish_sums(
-        kind, {"sq": 0.0, "loss": 0.0, "right": 0.0, "tok": 0.0, "tok_right": 0.0, "seq_right": 0.0}, 0)
+    return _metrics(kind, tot, len(split))
 
 
-@torch.no_grad()
+def _add(tot: dict | None, sums: dict) -> dict:
+    """Running float64 totals of :func:`batch_sums`."""
+    sums = {k: v.double() for k, v in sums.items()}
+    return sums if tot is None else {k: tot[k] + sums[k] for k in tot}
+
+
+def _metrics(kind: str, tot: dict | None, n: int, i: int = 0) -> dict:
+    """:func:`finish_sums` of model ``i`` of the totals ``tot`` over ``n`` samples (None: no samples)."""
+    if tot is None:
+        return finish_sums(kind, dict.fromkeys(("sq", "loss", "right", "tok", "tok_right", "seq_right"), 0.0), 0)
+    return finish_sums(kind, {k: v[i] for k, v in tot.items()}, n)
+
+
 def head_ablation(model: Transformer, split: _tasks.Split, kind: str, *, batch_size: int = 256, amp: bool = False) -> dict:
-    """Primary metric with each single head zeroed (gu2025 §5.1), and its drop from the baseline.
+    """Primary metric with each single head zeroed (gu2025 §5.1), and its drop from the baseline
+    (signed so that a positive drop means the ablation hurt); :func:`ablate_heads` on one split."""
+    return ablate_heads(model, [split], kind, batch_size=batch_size, amp=amp)[0]
 
-    ``drop`` is signed so that a positive drop always means the ablation hurt (for ``mse``,
-    ``value - baseline``; otherwise ``baseline - value``).
+
+@torch.inference_mode()
+def ablate_heads(model: Transformer, parts: list[_tasks.Split], kind: str, *, batch_size: int = 256,
+                 amp: bool = False) -> tuple[dict, list[dict]]:
+    """``(ablation, metrics)``: :func:`head_ablation` on the union of ``parts`` (e.g. train and
+    test), and each part's baseline metrics, equal bit for bit to ``evaluate(model, part, kind,
+    batch_size=batch_size, amp=amp)`` (the same batches, forwards and sums): :func:`train` reuses them.
 
     Notes
     -----
-    Batched across heads: per chunk of ``batch_size // n_head`` samples, one plain forward gives
-    the baseline and the residual stream entering every layer; for layer ``l`` that stream is
-    repeated once per head, each copy with its own head zeroed (a per-sample head mask), and only
-    layers ``l..`` run. ``n_layer * n_head`` full forwards become one plus ``n_head`` forwards of
-    the remaining layers per layer, at the evaluation's batch size. Same metrics as evaluating
-    each :meth:`Transformer.ablated` model with :func:`evaluate`, up to float rounding.
+    Per batch, one plain forward keeps, per layer ``l``, its heads' outputs ``y_h`` (before the
+    output projection ``W_O``) and the stream after its attention, ``m = s + W_O y + b_O``. Zeroing
+    head ``h`` changes nothing before that point, where the stream becomes ``m - W_O[:, h] y_h``;
+    so per head only the MLP of layer ``l``, the layers after it and the output head run, on the
+    ``n_head`` copies at once (chunks of ``batch_size // n_head`` samples). The same metrics as
+    evaluating each :meth:`Transformer.ablated` model, up to rounding: ``m - W_O[:, h] y_h`` and
+    ``s + W_O y_{-h} + b_O`` differ by a few ulps of ``sum_j |W_O[:, j] y_j|``.
     """
-    metric = PRIMARY[kind]
-    sign = 1.0 if metric == "mse" else -1.0
-    device = next(model.parameters()).device
-    L, H = model.cfg.n_layer, model.cfg.n_head
-    chunk = max(1, batch_size // H)
-    masks = (1.0 - torch.eye(H, device=device))[:, None, :]  # (H, 1, H): copy h has head h zeroed
+    metric, device = PRIMARY[kind], next(model.parameters()).device
+    L, H, chunk = model.cfg.n_layer, model.cfg.n_head, max(1, batch_size // model.cfg.n_head)
     was = model.training
     model.eval()
-    base, abl = None, [None] * L
-
-    def add(tot, sums):
-        sums = {k: val.double() for k, val in sums.items()}
-        return sums if tot is None else {k: tot[k] + sums[k] for k in tot}
-
+    base, abl, per_part = None, [None] * L, []
     try:
-        for a in range(0, len(split), chunk):
-            b = split_to(trim_padding(split.batch(slice(a, a + chunk))), device)
-            B = b.x.shape[0]
-            with autocast(device, amp):
-                h = model._embed(b.x)
-                pos = [blk.attn.positions if hasattr(blk.attn, "positions") else None for blk in model.blocks]
-                streams = [h]
-                for blk in model.blocks:
-                    h = blk(h)
-                    streams.append(h)
-                base = add(base, batch_sums(kind, model._head(h).float()[None], b))
-                for blk, p in zip(model.blocks, pos):  # a Scale Hint's per-instance positions, once per copy
-                    if p is not None:
-                        blk.attn.positions = p.repeat(H, 1)
-                for l in range(L):
-                    x = streams[l].repeat(H, *([1] * (streams[l].dim() - 1)))  # (H B, T, d), copy h first
-                    attn = model.blocks[l].attn
-                    attn.head_mask = masks.expand(H, B, H).reshape(H * B, H)
-                    try:
-                        for blk in model.blocks[l:]:
-                            x = blk(x)
-                    finally:
-                        attn.head_mask = torch.ones(H, device=device)
-                    abl[l] = add(abl[l], batch_sums(kind, model._head(x).float().unflatten(0, (H, B)), b))
-                for blk, p in zip(model.blocks, pos):
-                    if p is not None:
-                        blk.attn.positions = p
+        for split in parts:
+            part = None
+            for a in range(0, len(split), batch_size):
+                b = split_to(trim_padding(split.batch(slice(a, a + batch_size))), device)
+                with autocast(device, amp):
+                    h = model._embed(b.x)  # the forward of Transformer.forward, kept per layer
+                    pos = [getattr(blk.attn, "positions", None) for blk in model.blocks]
+                    kept = []  # per layer: its heads' outputs (B, H, T, hd_v), the stream after its attention
+                    for blk in model.blocks:
+                        y = blk.attn.heads(blk.ln_1(h))[0]
+                        h = h + blk.drop(blk.attn.project(y))
+                        kept.append((y, h))
+                        h = h + blk.mlp(blk.ln_2(h))
+                    part = _add(part, batch_sums(kind, model._head(h).float()[None], b))
+                    for c in range(0, b.x.shape[0], chunk):
+                        rows = slice(c, c + chunk)
+                        for blk, p in zip(model.blocks, pos):  # a Scale Hint's per-instance positions, once per copy
+                            if p is not None:
+                                blk.attn.positions = p[rows].repeat(H, 1)
+                        for l, blk in enumerate(model.blocks):
+                            y, mid = kept[l][0][rows], kept[l][1][rows]
+                            w = blk.attn.c_proj.weight.view(mid.shape[-1], H, -1)  # (d, H, hd_v): W_O's columns per head
+                            x = (mid[None] - torch.einsum("bhtk,dhk->hbtd", y, w.to(y.dtype))).flatten(0, 1)  # (H Bc, T, d)
+                            x = x + blk.mlp(blk.ln_2(x))
+                            for nxt in model.blocks[l + 1:]:
+                                x = nxt(x)
+                            abl[l] = _add(abl[l], batch_sums(kind, model._head(x).float().unflatten(0, (H, -1)), b.batch(rows)))
+            per_part.append(_metrics(kind, part, len(split)))
+            base = base if part is None else part if base is None else {k: base[k] + part[k] for k in base}
     finally:
         model.train(was)
-    n = len(split)
-    empty = {"sq": 0.0, "loss": 0.0, "right": 0.0, "tok": 0.0, "tok_right": 0.0, "seq_right": 0.0}
-    value = (lambda tot, i: finish_sums(kind, {k: val[i] for k, val in tot.items()}, n)[metric] if tot else
-             finish_sums(kind, empty, 0)[metric])
-    b0 = value(base, 0)
-    heads = []
-    for layer in range(L):
-        for hh in range(H):
-            val = value(abl[layer], hh)
-            heads.append({"layer": layer, "head": hh, "value": val, "drop": sign * (val - b0)})
-    return {"metric": metric, "baseline": b0, "heads": heads}
+    n = sum(len(split) for split in parts)
+    b0 = _metrics(kind, base, n)[metric]
+    heads = [{"layer": layer, "head": hh, "value": (val := _metrics(kind, abl[layer], n, hh)[metric]), "drop": (val - b0) * (1.0 if metric == "mse" else -1.0)}
+             for layer in range(L) for hh in range(H)]
+    return {"metric": metric, "baseline": b0, "heads": heads}, per_part
 
 
 def train_batch(split: _tasks.Split, idx: torch.Tensor, device) -> _tasks.Split:
@@ -551,12 +556,17 @@ def train(config: TrainConfig | dict, out_dir=None, *, progress=None, on_epoch=N
         if on_epoch:
             on_epoch(epoch + 1, entry)
     ev = dict(batch_size=config.eval_batch_size, amp=amp)
-    final = {"train": evaluate(model, data.train, kind, **ev),
-             "test": {str(L): evaluate(model, sp, kind, **ev) for L, sp in data.test.items()}}
+    # Not evaluated again: the last epoch's test evaluation (the model has not changed since) and the
+    # splits the ablation's baseline pass evaluates (the same batches and sums as evaluate).
+    known = {id(test_id): history[-1]["test"]} if history else {}
     ablation = None
     if config.ablate:
-        split = test_id if config.ablation_split == "test" else concat_splits(data.train, test_id)
-        ablation = {"split": config.ablation_split, **head_ablation(model, split, kind, **ev)}
+        parts = [test_id] if config.ablation_split == "test" else ablation_parts(data.train, test_id)
+        ablation, metrics = ablate_heads(model, parts, kind, **ev)
+        ablation = {"split": config.ablation_split, **ablation}
+        known.update({id(sp): m for sp, m in zip(parts, metrics)})
+    final_of = lambda sp: known[id(sp)] if id(sp) in known else evaluate(model, sp, kind, **ev)  # noqa: E731
+    final = {"train": final_of(data.train), "test": {str(L): final_of(sp) for L, sp in data.test.items()}}
     seconds = t_prev + time.perf_counter() - t_start
     timing = {"seconds": seconds, "tokens": tokens, "tokens_per_s": tokens / max(seconds, 1e-9), "engine": "loop"}
     record = make_record(config, chash, data, mcfg, model, initial, history, final, ablation, timing, device,
@@ -572,6 +582,11 @@ def concat_splits(a: _tasks.Split, b: _tasks.Split) -> _tasks.Split:
         return b  # different lengths (LM tasks): evaluate on the test split alone
     cat = lambda u, v: None if u is None else torch.cat([u, v])  # noqa: E731
     return _tasks.Split(torch.cat([a.x, b.x]), torch.cat([a.y, b.y]), cat(a.mask, b.mask))
+
+
+def ablation_parts(train: _tasks.Split, test: _tasks.Split) -> list[_tasks.Split]:
+    """The parts of the 'train+test' ablation split (:func:`concat_splits`, kept apart for :func:`ablate_heads`)."""
+    return [test] if train.x.shape[1:] != test.x.shape[1:] else [train, test]
 
 
 def _device_name(device) -> str:

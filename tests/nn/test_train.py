@@ -173,3 +173,36 @@ def test_gu2025_variants_train_at_the_smoke_preset(pe):
     rec = train(preset(task, "smoke", pe=pe, ablate=False))
     loss = "mse" if rec["kind"] == "regression" else "loss"
     assert rec["final"]["train"][loss] < rec["initial"]["train"][loss]
+
+
+@pytest.mark.parametrize("task,pe,split", [("gu2025_task1", "rope", "train+test"), ("running_sum", "alibi", "test"),
+                                           ("copy", "rope", "train+test")])
+def test_final_metrics_are_those_of_evaluating_the_trained_model(tmp_path, task, pe, split):
+    """train() takes the final train/test metrics from the last epoch's evaluation and the ablation's
+    baseline pass instead of evaluating again: they must be what evaluate() gives, bit for bit."""
+    from petheory.nn.train import evaluate, load_model
+
+    cfg = preset(task, "smoke", pe=pe, seed=0, ablation_split=split, epochs=2)
+    rec = train(cfg, out_dir=tmp_path)
+    model, _ = load_model(tmp_path)
+    data = tasks.load(cfg.task)
+    ev = dict(batch_size=cfg.eval_batch_size)
+    assert rec["final"]["train"] == evaluate(model, data.train, data.kind, **ev)
+    assert rec["final"]["test"] == {str(L): evaluate(model, sp, data.kind, **ev) for L, sp in data.test.items()}
+    assert rec["history"][-1]["test"] == rec["final"]["test"][str(rec["train_len"])]
+
+
+@pytest.mark.parametrize("pe", ["rope", "alibi", "rope:pairing=half", "t5"])
+def test_a_model_evaluated_before_training_still_trains(pe):
+    """evaluate() runs under inference mode; the position tables it caches on first use must stay
+    ordinary tensors, or the first training step could not save them for backward."""
+    from petheory.nn.train import evaluate, setup, train_batch, train_step
+
+    cfg = preset("gu2025_task1", "smoke", pe=pe, seed=0)
+    device, data, _, model, opt, sched, _, _ = setup(cfg)
+    evaluate(model, data.train.batch(slice(0, 8)), data.kind)
+    cached = [t for m in model.modules() for v in getattr(m, "_cache", {}).values()
+              for t in (v.values() if isinstance(v, dict) else [v]) for t in (t if isinstance(t, tuple) else [t])]
+    assert cached and not any(t.is_inference() for t in cached)
+    loss = train_step(model, opt, train_batch(data.train, torch.arange(8), device), data.kind, device=device, amp=False)
+    assert torch.isfinite(loss)
