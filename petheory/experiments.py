@@ -169,7 +169,7 @@ def generalisation_gap(record: dict) -> float:
 LI2025_N_MAX = 50
 #: Running-sum PEs of the bound-vs-gap experiment: li2025 Table 5 plus RoPE and learned (reusing p_{N_max} past the table).
 LI2025_GAP_PES = ["sinusoidal", "learned:n_max=50,beyond=clamp", "alibi", "rope", "wavelet", "legendre"]
-#: Training-set sizes m per preset ('quick': the smoke model, 3 seeds, on CPU in about 5 minutes; 'full': the small one).
+#: Training-set sizes m per preset ('quick': the smoke model, 3 seeds, 90 models on CPU; 'full': the small one).
 LI2025_GAP_M = {"quick": [32, 64, 128, 256, 512], "full": [32, 64, 128, 256, 512, 1024, 2048, 4096]}
 LI2025_GAP_SEEDS = {"quick": 3, "full": 3}
 LI2025_GAP_SIZE = {"quick": "smoke", "full": "small"}

@@ -7,7 +7,7 @@ those of :func:`petheory.experiments.li2025_alibi_drift`, read from where the ex
 records are missing the figure raises :class:`petheory.plots.RecordsMissing` naming the command that makes them;
 ``petheory figures`` runs the experiment (the figure's ``needs``) and then draws. Presets (of the experiments):
 ``quick`` trains the ``smoke`` running-sum model (2 layers, d=16, 2 heads) for 6 PEs x 5 sample sizes x 3 seeds
-on CPU in about 5 minutes; ``full`` trains the ``small`` preset (2 layers, d=64, one head) for 8 sample sizes x 3 seeds.
+on CPU (90 models); ``full`` trains the ``small`` preset (2 layers, d=64, one head) for 8 sample sizes x 3 seeds.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ The build runs on a copy of ``docs/`` in a temporary folder (``PETHEORY_DOCS_ROO
 this checkout), so it writes nothing into the tree. Warnings are errors, and every reference to a
 petheory object must resolve (``nitpicky`` for petheory names), so a docstring section numpydoc
 cannot parse, broken reST, or a formula-table row naming a function that no longer exists fails
-here. About 30-40 s on 2 cores.
+here.
 """
 
 from __future__ import annotations
