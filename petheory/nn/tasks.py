@@ -64,6 +64,7 @@ from petheory.nn.task_core import (  # noqa: F401  (re-exported: the registry an
     BOS, EOS, PAD, PLUS, SEP, SYM, TASKS, Split, TaskConfig, available, choice, describe, resolve_params)
 from petheory.nn import retrieval as _retrieval  # noqa: F401,E402  (registers passkey and mqar in TASKS)
 
+
 @dataclass
 class TaskData:
     """What :func:`load` returns. ``test[length]`` is a split per evaluation length;
