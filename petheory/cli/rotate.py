@@ -77,7 +77,7 @@ def pick_layer(scheme, layer: int | None, kind: str | None) -> int:
         return layer
     if kind is not None:
         idx = [i for i, x in enumerate(scheme.layers) if x.type == kind and x.positions.kind == "rotary"]
-        kinds = {scheme.layers[i] for i in idx}
+        kinds = [x for x, ids in scheme.kinds() if set(ids) & set(idx)]
         types = sorted({x.type for x in scheme.layers if x.positions.kind == "rotary"})
         if not idx:
             raise ValidationError(f"--layer-kind {kind!r}: no rotary layer of that type; rotary layer types: "
