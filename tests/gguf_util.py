@@ -35,3 +35,11 @@ def write_gguf(path, arch: str, *, ctx=4096, embd=256, layers=4, heads=4, kv=Non
     w.write_tensors_to_file()
     w.close()
     return path
+
+
+def write_fixture(path):
+    """tests/data/gguf/llama_yarn.gguf: Llama with YaRN (factor 4 over 8,192 tokens), 8 layers, 8 heads of 64, 2 KV heads."""
+    gguf = __import__("gguf")
+    return write_gguf(path, "llama", ctx=32768, embd=512, layers=8, heads=8, kv=2, rope_freq_base=500000.0,
+                      rope_scaling_type=gguf.RopeScalingType.YARN, rope_scaling_factor=4.0,
+                      rope_scaling_orig_ctx_len=8192)

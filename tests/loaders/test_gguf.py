@@ -79,3 +79,14 @@ def test_gemma2_27b_takes_llama_cpps_softmax_scale(tmp_path):
     s = resolve_scheme(f"gguf:{f}")
     assert s.layers[0].span.size == 4096 and s.layers[1].span.kind == "full"  # the default window, even layers slide
     assert s.layers[0].positions.logit_factor == pytest.approx(math.sqrt(128 / 144))
+
+
+def test_the_committed_fixture_is_what_its_recipe_writes(tmp_path):
+    from pathlib import Path
+
+    from gguf_util import write_fixture
+
+    committed = Path(__file__).parents[1] / "data" / "gguf" / "llama_yarn.gguf"
+    assert write_fixture(tmp_path / "f.gguf").read_bytes() == committed.read_bytes()
+    s = resolve_scheme(f"gguf:{committed}")
+    assert s.layers[0].positions.encoding == "rope_yarn" and s.context == 8192 and s.max_context == 32768
