@@ -94,12 +94,15 @@ def reference(scheme, index: int, positions, *, heads: int, seed: int) -> tuple[
     """(arrays, description) of one layer kind: q, k, positions, their rotations, and what rotate.json says."""
     import numpy as np
 
-    from petheory import __version__
+    from petheory import __version__, _memory
     from petheory.encodings import rotary_frequencies, rotate, rotated_coordinates
     from petheory.scheme import layer_ranges
 
     layer = scheme.layers[index]
     freqs, mscale, layout = rotary_frequencies(layer, seq_len=int(positions.max()) + 1)  # refuses a non-rotary layer
+    # q, k, their rotations and rotate's temporaries: about 8 arrays of (heads, T, d) float64
+    _memory.require(8 * _memory.array_bytes(heads, positions.shape[0], layout["d"]),
+                    f"rotated q and k ({heads} heads x {positions.shape[0]} positions x {layout['d']})")
     rng = np.random.default_rng(seed)
     q = rng.standard_normal((heads, positions.shape[0], layout["d"]))
     k = rng.standard_normal((heads, positions.shape[0], layout["d"]))

@@ -222,6 +222,10 @@ def gguf_scheme(header: GGUFHeader) -> Scheme:
                               f"read it for {arch}; not understood")
     if r != d:
         notes.append(f"partial rotary: {r} of {d} head dimensions rotate ({arch}.rope.dimension_count)")
+    cap = header.metadata.get(f"{arch}.attn_logit_softcapping")
+    if isinstance(cap, (int, float)) and cap:
+        notes.append(f"{arch}.attn_logit_softcapping = {cap:g}: logits are soft-capped (tanh) after the scale; not part "
+                     "of the kernel")
     if factor != 1.0:
         notes.append(f"softmax scale (embedding/heads)^-1/2 = {embd / heads:g}^-1/2 (llama.cpp, {n}-layer {arch}): "
                      f"logit factor {factor:.6g}")

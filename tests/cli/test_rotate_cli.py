@@ -58,3 +58,9 @@ def test_rotate_refuses_what_rotates_nothing_and_bad_options(tmp_path, capsys):
     refused(capsys, "rotate", "--pe", "rope", "--layer-kind", "sliding_attention", "--out", tmp_path / "b",
             match="no rotary layer")
     assert files_under(tmp_path) == []
+
+
+def test_rotate_refuses_sizes_beyond_the_memory_limit(tmp_path, capsys):
+    refused(capsys, "rotate", "--pe", "rope", "-d", "4096", "--heads", "4096", "--positions", "0:65536", "--out",
+            tmp_path / "big", "--max-memory", "1G", match="rotated q and k")
+    assert files_under(tmp_path) == []
