@@ -25,6 +25,8 @@ Grammar
          | 'hf:' DIR | PATH/config.json            a model's positional scheme from its config.json
                                                    (RoPE of every scaling, MLA, ALiBi, T5 buckets;
                                                    petheory.models), no weights needed
+         | 'gguf:' FILE                            a llama.cpp model file's scheme, from its header
+                                                   (petheory.loaders.gguf_scheme), no tensor read
 
 The grammar parses text and opens no file: a path term (a table or a model's ``config.json``)
 is resolved by :func:`petheory.loaders.resolve_scheme`, the one place that reads a PE's files.
@@ -86,7 +88,8 @@ NAMED_COMBINATIONS = {"rope_sinusoidal": ("rope", "sinusoidal"), "rope_learned":
 
 #: The grammar in one paragraph, for every command's ``--help``.
 GRAMMAR = ("SPEC = TERM['+'TERM]...; TERM = NAME[:key=value,...] | PATH.npy | PATH.safetensors[#KEY] | "
-           "pytorch_model.bin[#KEY] | hf:DIR[#KEY] | hf:DIR or PATH/config.json (a model's scheme from its config); "
+           "pytorch_model.bin[#KEY] | hf:DIR[#KEY] | hf:DIR or PATH/config.json (a model's scheme from its config) | "
+           "gguf:FILE (a llama.cpp file's scheme from its header); "
            "NAME: see `petheory encodings`; a comma separates parameters only: repeat --pe for several PEs")
 
 
@@ -252,7 +255,7 @@ def _exists(path: str) -> bool:
 
 
 def _is_table_text(text: str) -> bool:
-    if text.startswith("hf:"):
+    if text.startswith(("hf:", "gguf:")):
         return True
     path = text.rpartition("#")[0] if "#" in text else text
     return Path(path).suffix.lower() in TABLE_SUFFIXES + (".json",) or _exists(text) or bool(path and path != text and _exists(path))
@@ -266,6 +269,8 @@ def _table_term(text: str) -> PETerm:
             path, key = head, tail
     if path == "hf:":
         raise ValidationError(f"{text!r}: hf: needs a model directory, e.g. hf:./bert or hf:minilm")
+    if path == "gguf:":
+        raise ValidationError(f"{text!r}: gguf: needs a file, e.g. gguf:./model.Q4_K_M.gguf")
     if not path or path.startswith("#"):
         raise ValidationError(f"{text!r}: a table needs a path before #KEY, e.g. model.safetensors#wpe.weight")
     return PETerm(path=path, key=key)
@@ -373,7 +378,7 @@ def parse_pe_spec(text) -> PESpec:
     names = _registered()
     parts = split_terms(text)
     first = parts[0].split(":", 1)[0].strip()
-    if text.startswith("hf:") or (first not in names and _is_table_text(text)):
+    if text.startswith(("hf:", "gguf:")) or (first not in names and _is_table_text(text)):
         return PESpec((_table_term(text),))
     terms = []
     for part in parts:

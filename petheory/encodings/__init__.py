@@ -27,7 +27,9 @@ Files, one idea each: :mod:`~petheory.encodings._registry` (the registry, :func:
 :mod:`~petheory.encodings.rotary` (the frequency ladder, RoPE), and the encodings in use today:
 :mod:`~petheory.encodings.extension` (RoPE context extension: PI, NTK, YaRN),
 :mod:`~petheory.encodings.kernels` (position-only kernels: xPos, KERPLE, Sandwich, the rotary
-kernel) and :mod:`~petheory.encodings.combinations` (MLA's decoupled RoPE, RoPE + absolute). The
+kernel) and :mod:`~petheory.encodings.combinations` (MLA's decoupled RoPE, RoPE + absolute), and
+:mod:`~petheory.encodings.rotation` (:func:`rotate`: query/key vectors rotated as a model's layer
+does, the apply-level reference an engine is compared with). The
 public names are re-exported here; a test that plants a bug patches the module that defines
 the name. cirrincione2026's ``mds_optimal`` is built from the geometry of positions, so
 :mod:`petheory.geometry.optimal` registers it (``import petheory`` imports it): this package
@@ -80,6 +82,7 @@ from petheory.encodings.extension import (
     yarn_mscale,
     yarn_ramp,
 )
+from petheory.encodings.rotation import ROTATED_ENTRIES, rotary_frequencies, rotate, rotated_coordinates
 from petheory.encodings.kernels import (
     kerple_log,
     kerple_power,

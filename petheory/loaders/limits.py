@@ -14,7 +14,9 @@ from __future__ import annotations
 import sys
 
 __all__ = ["JSON_MAX_DEPTH", "JSON_MAX_BYTES", "CONFIG_MAX_BYTES", "SAFETENSORS_HEADER_MAX_BYTES", "JSON_INT_MAX",
-           "JSON_INT_MAX_DIGITS", "FLOAT_MAX", "table_abs_max", "LIMITS", "limits_table"]
+           "JSON_INT_MAX_DIGITS", "FLOAT_MAX", "GGUF_HEADER_MAX_BYTES", "GGUF_MAX_KV", "GGUF_MAX_TENSORS",
+           "GGUF_MAX_KEY_BYTES", "GGUF_MAX_STRING_BYTES", "GGUF_MAX_ARRAY", "GGUF_MAX_DIMS", "table_abs_max", "LIMITS",
+           "limits_table"]
 
 #: Nesting depth of any JSON document (configs nest 3 levels, records 5); checked before ``json.loads``
 #: recurses, so a document nested 10^5 deep is refused instead of ending in a RecursionError.
@@ -28,6 +30,19 @@ CONFIG_MAX_BYTES = 16 << 20
 
 #: The safetensors format's own limit on its JSON header (the reference implementation refuses more).
 SAFETENSORS_HEADER_MAX_BYTES = 100 << 20
+
+#: A GGUF file's header (metadata and tensor infos; real ones hold a vocabulary of a few MiB) is read up to this.
+GGUF_HEADER_MAX_BYTES = 256 << 20
+#: Metadata entries of a GGUF header (real files: 20-60) and tensors (real files: up to a few thousand).
+GGUF_MAX_KV = 1 << 16
+GGUF_MAX_TENSORS = 1 << 20
+#: A metadata key or tensor name (the GGUF specification's own limit), a string value (a chat template, a tokenizer
+#: JSON) and an array's elements (a vocabulary of 256k tokens, its merges).
+GGUF_MAX_KEY_BYTES = 65535
+GGUF_MAX_STRING_BYTES = 64 << 20
+GGUF_MAX_ARRAY = 1 << 24
+#: ggml's GGML_MAX_DIMS: a tensor has 1 to 4 dimensions.
+GGUF_MAX_DIMS = 4
 
 #: Integers in JSON files must satisfy ``|n| <= JSON_INT_MAX`` (int64): every size, seed, offset and count
 #: petheory reads fits; ``10**400`` would end in OverflowError in float arithmetic.
@@ -73,6 +88,10 @@ LIMITS = [
     ("safetensors header", f"{SAFETENSORS_HEADER_MAX_BYTES >> 20} MiB",
      "and inside the file; every tensor's `dtype`, `shape` and `data_offsets` present and consistent "
      "(offsets non-negative, contiguous, no overlap or gap, shape x itemsize = bytes)"),
+    ("GGUF header (`gguf:FILE`)", f"{GGUF_HEADER_MAX_BYTES >> 20} MiB",
+     f"walked before the gguf package parses it: at most {GGUF_MAX_KV} metadata entries and {GGUF_MAX_TENSORS} tensors, "
+     f"keys and names {GGUF_MAX_KEY_BYTES} bytes, strings {GGUF_MAX_STRING_BYTES >> 20} MiB, arrays {GGUF_MAX_ARRAY} "
+     f"elements (not nested), 1 to {GGUF_MAX_DIMS} dimensions, every length inside the file; tensor data never read"),
     ("`.npy` header", "shape x itemsize <= file size",
      "real dtypes only (bool, int, float; no object, string, structured, datetime, complex); never unpickled"),
     ("position table", ">= 2 rows, max abs(P) <= sqrt(1.8e308 / d)", "so that the Gram P P^T stays finite in float64"),

@@ -23,6 +23,7 @@ from petheory.loaders import safe_json
 from petheory.loaders.limits import CONFIG_MAX_BYTES
 from petheory.loaders.paths import inside, model_root
 from petheory.errors import ValidationError
+from petheory.loaders.gguf_scheme import load_gguf_scheme
 from petheory.loaders.hf import MINILM, resolve_hf_dir
 from petheory.models import MODEL_TYPES, resolve_config
 from petheory.scheme import Positions, Scheme
@@ -189,8 +190,11 @@ def resolve_scheme(text_or_spec, *, d: int | None = None, context: int | None = 
             raise ValidationError(f"{name} must be >= 1 (an integer), got {val!r}")
     if spec.is_table and len(spec.terms) == 1:
         term = spec.head
-        if term.key is None and config_source(term.path) is not None:
-            scheme = load_model_scheme(term.path)
+        gguf = term.path.startswith("gguf:")  # a llama.cpp file: its header's scheme (petheory.loaders.gguf_scheme)
+        if gguf or (term.key is None and config_source(term.path) is not None):
+            if gguf and term.key is not None:
+                raise ValidationError(f"{term}: a GGUF file's scheme takes no #KEY (tensors are not read)")
+            scheme = load_gguf_scheme(term.path) if gguf else load_model_scheme(term.path)
             for flag, val, own in (("-d/--d-model", d, scheme.head_dim), ("--context", context, scheme.context)):
                 if val is not None and val != own:
                     raise ValidationError(f"{flag} {val}: the model's config fixes it ({own} for {term.path}); drop "

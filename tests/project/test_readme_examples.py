@@ -40,6 +40,9 @@ FAST = {
     "petheory sweep examples/table5.toml --out runs/table5 --dry-run",
     "petheory figures --list",
     "petheory lrc --pe relative --target copy --hint shift",
+    "petheory rotate --pe tests/data/hf_configs/qwen2_5_7b_yarn.json --positions 0,1,2,4095,32767,131071 "
+    "--out results/rotate/qwen",
+    "petheory rotate --pe gguf:tests/data/gguf/llama_yarn.gguf --out results/rotate/llama-gguf",
 }
 SLOW = {
     "petheory check",

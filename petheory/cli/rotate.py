@@ -1,0 +1,172 @@
+"""``petheory rotate``: the expected rotated queries and keys of a model's layer kind, as ``.npy``, to diff an engine with."""
+
+from __future__ import annotations
+
+from petheory.errors import ValidationError
+
+NAME = "rotate"
+HELP = "write random q, k of a model's layer kind and their rotation as the model does it (.npy + rotate.json)"
+DESCRIPTION = (
+    "The apply-level reference: for one rotary layer kind of --pe (a spec, config.json, hf:DIR or gguf:FILE), "
+    "random float64 queries and keys (seeded), the positions, and q and k rotated exactly as the model rotates them "
+    "(petheory.encodings.rotate: pairing, partial rotary slice, proportional RoPE, M-RoPE sections, the factor on cos "
+    "and sin, MLA's rope part) go to DIR as q.npy, k.npy, positions.npy, q_rotated.npy, k_rotated.npy, with "
+    "rotate.json saying the pairing, the rotated coordinates, the frequencies and where they come from. Feed q, k and "
+    "positions to your implementation and compare with the rotated files (an adjacent-pair vs half-split mix-up shows "
+    "as an error of order |q|, not of rounding)."
+)
+
+FILES = ("q.npy", "k.npy", "positions.npy", "q_rotated.npy", "k_rotated.npy", "rotate.json")
+DEFAULT_OUT = "results/rotate"
+
+
+def add_arguments(p) -> None:
+    from petheory.spec import GRAMMAR
+
+    p.add_argument("--pe", required=True, metavar="SPEC", help=f"the model or encoding. {GRAMMAR}")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--layer", type=int, metavar="I", help="the layer kind of layer I (0-based; default: the model's "
+                       "first full-attention rotary layer)")
+    which.add_argument("--layer-kind", metavar="TYPE", help="the layer kind of this layer type (full_attention, "
+                       "sliding_attention, ...; it must name one rotary kind)")
+    p.add_argument("--positions", metavar="LIST", help="comma-separated positions, A:B for a range (default: 0..3 and "
+                   "powers of 16 minus 1 up to the model's context, the last position of the context included)")
+    p.add_argument("--heads", type=int, default=1, metavar="H", help="heads of random vectors (default 1): q, k are (H, T, d)")
+    p.add_argument("-d", "--d-model", type=int, default=None, metavar="D", help="head size of a plain spec (default 64; a "
+                   "model's config fixes its own)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random q and k (default 0)")
+    p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"output folder (default {DEFAULT_OUT})")
+    p.add_argument("--force", action="store_true", help="replace the files of an earlier run in DIR")
+
+
+def parse_positions(text: str, context: int):
+    """``--positions`` text (or None: the default spread up to ``context``) -> a 1-D int64 array."""
+    import numpy as np
+
+    if text is None:
+        pos = {0, 1, 2, 3, context - 1}
+        p = 16
+        while p - 1 < context:
+            pos.add(p - 1)
+            p *= 16
+        return np.array(sorted(x for x in pos if 0 <= x < context), dtype=np.int64)
+    out = []
+    for item in filter(None, (s.strip() for s in text.split(","))):
+        a, colon, b = item.partition(":")
+        try:
+            vals = range(int(a), int(b)) if colon else [int(a)]
+        except ValueError:
+            raise ValidationError(f"--positions {text!r}: {item!r} is not an integer or a range A:B") from None
+        if len(vals) > 1 << 16 or len(out) > 1 << 16:
+            raise ValidationError(f"--positions {text!r}: at most 65536 positions")
+        out.extend(vals)
+    if not out:
+        raise ValidationError(f"--positions {text!r} names no position; e.g. 0,1,2,4095 or 0:16")
+    arr = np.array(out, dtype=np.int64)
+    if (arr < 0).any():
+        raise ValidationError(f"--positions must be >= 0, got {int(arr.min())}")
+    return arr
+
+
+def pick_layer(scheme, layer: int | None, kind: str | None) -> int:
+    """The index of the layer whose kind is written."""
+    n = len(scheme.layers)
+    if layer is not None:
+        if not 0 <= layer < n:
+            raise ValidationError(f"--layer {layer}: the model has layers 0..{n - 1}")
+        return layer
+    if kind is not None:
+        idx = [i for i, x in enumerate(scheme.layers) if x.type == kind and x.positions.kind == "rotary"]
+        kinds = [x for x, ids in scheme.kinds() if set(ids) & set(idx)]
+        types = sorted({x.type for x in scheme.layers if x.positions.kind == "rotary"})
+        if not idx:
+            raise ValidationError(f"--layer-kind {kind!r}: no rotary layer of that type; rotary layer types: "
+                                  f"{', '.join(types) or 'none'}")
+        if len(kinds) > 1:
+            raise ValidationError(f"--layer-kind {kind!r} names {len(kinds)} layer kinds (e.g. different head sizes); "
+                                  "give --layer I")
+        return idx[0]
+    main = scheme.main
+    return next(i for i, x in enumerate(scheme.layers) if x == main)
+
+
+def reference(scheme, index: int, positions, *, heads: int, seed: int) -> tuple[dict, dict]:
+    """(arrays, description) of one layer kind: q, k, positions, their rotations, and what rotate.json says."""
+    import numpy as np
+
+    from petheory import __version__, _memory
+    from petheory.encodings import rotary_frequencies, rotate, rotated_coordinates
+    from petheory.scheme import layer_ranges
+
+    layer = scheme.layers[index]
+    freqs, mscale, layout = rotary_frequencies(layer, seq_len=int(positions.max()) + 1)  # refuses a non-rotary layer
+    # q, k, their rotations and rotate's temporaries: about 8 arrays of (heads, T, d) float64
+    _memory.require(8 * _memory.array_bytes(heads, positions.shape[0], layout["d"]),
+                    f"rotated q and k ({heads} heads x {positions.shape[0]} positions x {layout['d']})")
+    rng = np.random.default_rng(seed)
+    q = rng.standard_normal((heads, positions.shape[0], layout["d"]))
+    k = rng.standard_normal((heads, positions.shape[0], layout["d"]))
+    arrays = {"q": q, "k": k, "positions": positions, "q_rotated": rotate(q, positions, layer),
+              "k_rotated": rotate(k, positions, layer)}
+    first, second = rotated_coordinates(layout)
+    pos = layer.positions
+    same = [i for i, x in enumerate(scheme.layers) if x == layer]
+    desc = {
+        "petheory_rotate": __version__, "pe": scheme.spec, "model": scheme.source, "layer": index,
+        "layer_type": layer.type, "layers_of_this_kind": layer_ranges(same), "encoding": pos.encoding,
+        "params": pos.as_dict()["params"], "pairing": layout["pairing"], "head_dim": layout["d"],
+        "rotary_dim": layout["rotary_dim"], "proportional": layout["proportional"],
+        "rotated_first": first.tolist(), "rotated_second": second.tolist(),
+        "passthrough": sorted(set(range(layout["d"])) - set(first.tolist()) - set(second.tolist())),
+        "frequencies": freqs.tolist(), "cos_sin_factor": mscale,
+        "frequencies_source": f"petheory.encodings registry entry {pos.encoding!r} with the params above, as "
+                              f"resolved from {scheme.spec or scheme.source!r} (at length max(positions) + 1 = "
+                              f"{int(positions.max()) + 1} where the entry depends on it)",
+        "mrope": pos.as_dict().get("mrope"),
+        "seed": seed, "shapes": {name: list(a.shape) for name, a in arrays.items()}, "dtype": "float64",
+        "formula": "per rotated pair (a, b) of band t at angle phi = p * frequencies[t]: (a cos phi - b sin phi, "
+                   "a sin phi + b cos phi), both times cos_sin_factor; passthrough coordinates unchanged",
+        "notes": list(scheme.notes),
+    }
+    if pos.encoding == "mla_rope":
+        desc["mla"] = ("q and k are MLA's rope part alone (qk_rope_head_dim; DeepSeek's q_pe/k_pe); transformers' "
+                       "apply_rotary_pos_emb_interleave returns it de-interleaved (half-split order), this keeps each "
+                       "pair in place")
+    if pos.mrope is not None:
+        desc["mrope_positions"] = "text positions: every axis (t, h, w) carries the same index (rotate() takes (3, T))"
+    return arrays, desc
+
+
+def run(args) -> int:
+    import io
+    import os
+    from pathlib import Path
+
+    import numpy as np
+
+    from petheory.io import atomic_write_bytes, atomic_write_json
+    from petheory.loaders import resolve_scheme
+
+    if args.heads < 1 or args.heads > 4096:
+        raise ValidationError(f"--heads must be in 1..4096, got {args.heads}")
+    scheme = resolve_scheme(args.pe, d=args.d_model, what="rotate")
+    positions = parse_positions(args.positions, scheme.max_context)
+    index = pick_layer(scheme, args.layer, args.layer_kind)
+    arrays, desc = reference(scheme, index, positions, heads=args.heads, seed=args.seed)
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise ValidationError(f"--out {out} is a file; give a folder")
+    taken = [f for f in FILES if os.path.lexists(out / f)]
+    if taken and not args.force:
+        raise ValidationError(f"{out / taken[0]} exists: refusing to overwrite an earlier output; pass --force or "
+                              "choose another --out")
+    for name, arr in arrays.items():
+        buf = io.BytesIO()
+        np.save(buf, arr, allow_pickle=False)
+        atomic_write_bytes(out / f"{name}.npy", buf.getvalue())
+    atomic_write_json(out / "rotate.json", desc)
+    print(f"{desc['model']} layer {index} ({desc['layer_type'] or 'attention'}; layers {desc['layers_of_this_kind']}): "
+          f"{desc['encoding']}, {desc['pairing']} pairing{', proportional' if desc['proportional'] else ''}, "
+          f"{desc['rotary_dim']} of {desc['head_dim']} dimensions rotate, cos/sin factor {desc['cos_sin_factor']:.6g}")
+    print(f"wrote {', '.join(str(out / f) for f in FILES)}")
+    return 0

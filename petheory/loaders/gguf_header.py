@@ -1,0 +1,230 @@
+"""A GGUF file's header (llama.cpp's format): its metadata and its tensors' names and shapes, never their data.
+
+:func:`read_gguf_header` first walks the header itself, bounded by the limits of
+:mod:`petheory.loaders.limits` (metadata count, tensor count, string and array lengths, header size,
+dimensions): every length is checked against the limit and against what is left of the file
+before a byte of it is trusted, so a truncated file or one declaring 2^60 entries is refused in one
+line instead of hanging or allocating. Only then does the ``gguf`` package's own reader
+(``gguf.GGUFReader``, llama.cpp's Python reader; ``pip install -e ".[gguf]"``) parse it; the values
+petheory uses are taken from it. Tensor data is never read: GGUFReader maps the file and builds
+views, and petheory touches only the tensors' names and shapes.
+
+Regular files only; little-endian files only (llama.cpp's own format; a byte-swapped version field
+is named as such).
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import struct
+from dataclasses import dataclass, field
+
+from petheory.errors import ValidationError
+from petheory.loaders.limits import (
+    GGUF_HEADER_MAX_BYTES,
+    GGUF_MAX_ARRAY,
+    GGUF_MAX_DIMS,
+    GGUF_MAX_KEY_BYTES,
+    GGUF_MAX_KV,
+    GGUF_MAX_STRING_BYTES,
+    GGUF_MAX_TENSORS,
+)
+from petheory.loaders.paths import open_regular
+
+__all__ = ["GGUFHeader", "read_gguf_header", "scan_gguf_header"]
+
+_MAGIC = b"GGUF"
+_VERSIONS = (2, 3)
+#: GGUF value types (gguf.GGUFValueType): fixed sizes in bytes; 8 = string, 9 = array.
+_FIXED = {0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8}
+_STRING, _ARRAY = 8, 9
+#: Arrays longer than this are kept as (element type, length), not as values (vocabularies, merges).
+_KEEP_ARRAY = 4096
+
+
+@dataclass(frozen=True)
+class GGUFHeader:
+    """What a GGUF header says: ``metadata`` {key: value} (arrays longer than 4096 elements as ``('array', n)``)
+    and ``tensors`` {name: shape}, plus the format version and the path."""
+
+    path: str
+    version: int
+    metadata: dict = field(default_factory=dict)
+    tensors: dict = field(default_factory=dict)
+
+    @property
+    def architecture(self) -> str | None:
+        arch = self.metadata.get("general.architecture")
+        return arch if isinstance(arch, str) else None
+
+
+class _Walk:
+    """Bounded reads over the mapped header: each one checked against the file's size and the limits."""
+
+    def __init__(self, buf, path, size: int):
+        self.buf, self.path, self.size, self.off = buf, path, size, 0
+
+    def fail(self, what: str) -> ValidationError:
+        return ValidationError(f"{self.path}: not a valid GGUF header: {what} (at byte {self.off})")
+
+    def take(self, n: int, what: str) -> int:
+        if n < 0 or self.off + n > self.size:
+            raise self.fail(f"{what} needs {n} bytes, the file ends {self.size - self.off} bytes later (truncated?)")
+        if self.off + n > GGUF_HEADER_MAX_BYTES:
+            raise self.fail(f"the header runs past {GGUF_HEADER_MAX_BYTES >> 20} MiB, the limit for a GGUF header")
+        start = self.off
+        self.off += n
+        return start
+
+    def u32(self, what: str) -> int:
+        return struct.unpack_from("<I", self.buf, self.take(4, what))[0]
+
+    def u64(self, what: str) -> int:
+        return struct.unpack_from("<Q", self.buf, self.take(8, what))[0]
+
+    def string(self, what: str, limit: int) -> bytes:
+        n = self.u64(f"{what}'s length")
+        if n > limit:
+            raise self.fail(f"{what} declares {n} bytes; at most {limit} are accepted")
+        start = self.take(n, what)
+        return bytes(self.buf[start:start + n]) if n <= GGUF_MAX_KEY_BYTES else b""
+
+    def value(self, vtype: int, key: str, depth: int = 0) -> None:
+        if vtype in _FIXED:
+            self.take(_FIXED[vtype], f"the value of {key}")
+        elif vtype == _STRING:
+            self.string(f"the string value of {key}", GGUF_MAX_STRING_BYTES)
+        elif vtype == _ARRAY:
+            if depth:
+                raise self.fail(f"{key} is an array of arrays (llama.cpp reads no nested arrays)")
+            etype = self.u32(f"the element type of {key}")
+            n = self.u64(f"the length of {key}")
+            if n > GGUF_MAX_ARRAY:
+                raise self.fail(f"array {key} declares {n} elements; at most {GGUF_MAX_ARRAY} are accepted")
+            if etype in _FIXED:
+                self.take(n * _FIXED[etype], f"the {n} elements of {key}")
+            elif etype == _STRING:
+                for _ in range(n):
+                    self.string(f"a string of {key}", GGUF_MAX_STRING_BYTES)
+            else:
+                self.value(etype, key, depth + 1)  # nested array or an unknown type: refused there
+        else:
+            raise self.fail(f"{key} has value type {vtype}, which is not a GGUF type (0-12)")
+
+
+def scan_gguf_header(path) -> tuple[int, int, int]:
+    """Walk the header of GGUF file ``path`` within the limits; returns (version, metadata count, tensor count).
+
+    Raises :class:`~petheory.errors.ValidationError` naming what is wrong (magic, version, a count or
+    length over its limit or past the end of the file, a tensor with more than 4 dimensions or whose
+    data would lie beyond the file) and ``FileNotFoundError`` for a missing file.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "x.gguf"
+    >>> _ = p.write_bytes(b"GGUF" + (3).to_bytes(4, "little") + bytes(16))
+    >>> scan_gguf_header(p)
+    (3, 0, 0)
+    """
+    with open_regular(path, what="GGUF file") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        if size < 24:
+            raise ValidationError(f"{path}: not a GGUF file: {size} bytes, a GGUF header has at least 24")
+        with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as buf:
+            w = _Walk(buf, path, size)
+            if buf[:4] != _MAGIC:
+                raise ValidationError(f"{path}: not a GGUF file (it starts with {bytes(buf[:4])!r}, not b'GGUF')")
+            w.take(4, "the magic")
+            version = w.u32("the version")
+            if version not in _VERSIONS:
+                swapped = int.from_bytes(version.to_bytes(4, "little"), "big")
+                raise w.fail(f"version {version}; supported: {', '.join(map(str, _VERSIONS))}" +
+                             (" (a big-endian file: llama.cpp's format is little-endian)" if swapped in _VERSIONS else ""))
+            n_tensors, n_kv = w.u64("the tensor count"), w.u64("the metadata count")
+            if n_kv > GGUF_MAX_KV:
+                raise w.fail(f"it declares {n_kv} metadata entries; at most {GGUF_MAX_KV} are accepted")
+            if n_tensors > GGUF_MAX_TENSORS:
+                raise w.fail(f"it declares {n_tensors} tensors; at most {GGUF_MAX_TENSORS} are accepted")
+            alignment = 32  # GGUF's default; general.alignment (u32) overrides it
+            for i in range(n_kv):
+                key = w.string(f"metadata key {i}", GGUF_MAX_KEY_BYTES)
+                vtype = w.u32(f"the type of metadata entry {i}")
+                if key == b"general.alignment" and vtype == 4:
+                    alignment = struct.unpack_from("<I", buf, w.off)[0] if w.off + 4 <= size else 32
+                w.value(vtype, f"metadata entry {i}")
+            if alignment < 1 or alignment & (alignment - 1):
+                raise w.fail(f"general.alignment = {alignment}; it must be a power of two")
+            extents = []
+            for i in range(n_tensors):
+                w.string(f"the name of tensor {i}", GGUF_MAX_KEY_BYTES)
+                n_dims = w.u32(f"the dimension count of tensor {i}")
+                if not 1 <= n_dims <= GGUF_MAX_DIMS:
+                    raise w.fail(f"tensor {i} has {n_dims} dimensions; GGUF tensors have 1 to {GGUF_MAX_DIMS}")
+                dims = [w.u64(f"a dimension of tensor {i}") for _ in range(n_dims)]
+                gtype, offset = w.u32(f"the type of tensor {i}"), w.u64(f"the data offset of tensor {i}")
+                extents.append((i, dims, gtype, offset))
+            _check_tensor_extents(w, extents, path, size, alignment)
+    return version, n_kv, n_tensors
+
+
+def _check_tensor_extents(w: _Walk, extents, path, size: int, alignment: int) -> None:
+    """Each tensor's data must lie inside the file (a header-only check: sizes from gguf's table, no data read)."""
+    from gguf.constants import GGML_QUANT_SIZES, GGMLQuantizationType
+
+    start = w.off + (-w.off % alignment)
+    for i, dims, gtype, offset in extents:
+        try:
+            block, nbytes = GGML_QUANT_SIZES[GGMLQuantizationType(gtype)]
+        except (ValueError, KeyError):
+            raise w.fail(f"tensor {i} has type {gtype}, not a ggml type") from None
+        n = 1
+        for dim in dims:
+            n *= dim
+        if n % block or start + offset + n // block * nbytes > size:
+            raise ValidationError(f"{path}: tensor {i} ({'x'.join(map(str, dims))}) declares data past the end of the "
+                                  f"file ({size} bytes): a truncated or corrupt GGUF file")
+
+
+def _value(field):
+    from gguf import GGUFValueType
+
+    types = list(field.types)
+    if not types:
+        return None
+    if types[0] == GGUFValueType.ARRAY:
+        n = len(field.data)
+        if n > _KEEP_ARRAY:
+            return ("array", n)
+        return [field.contents(i) for i in range(n)]
+    return field.contents()
+
+
+def read_gguf_header(path) -> GGUFHeader:
+    """The metadata and tensor shapes of GGUF file ``path`` (see the module docstring); tensor data is never read.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "x.gguf"
+    >>> _ = p.write_bytes(b"GGUF" + (3).to_bytes(4, "little") + bytes(16))
+    >>> read_gguf_header(p).metadata
+    {}
+    """
+    try:
+        from gguf import GGUFReader
+    except ImportError:
+        raise ValidationError("reading a GGUF file needs the gguf package (llama.cpp's reader): pip install -e "
+                              "'.[gguf]' from the clone, or pip install gguf") from None
+    version, _, _ = scan_gguf_header(path)
+    try:
+        reader = GGUFReader(os.fspath(path), "r")
+    except (ValueError, IndexError, KeyError, UnicodeDecodeError) as exc:  # the scan passed: a subtler inconsistency
+        raise ValidationError(f"{path}: the gguf reader refuses it: {exc}") from None
+    meta = {}
+    for key, fld in reader.fields.items():
+        if key.startswith("GGUF."):
+            continue
+        try:
+            meta[key] = _value(fld)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise ValidationError(f"{path}: metadata {key}: {exc}") from None
+    tensors = {t.name: tuple(int(x) for x in t.shape) for t in reader.tensors}
+    return GGUFHeader(os.fspath(path), version, meta, tensors)
