@@ -110,12 +110,17 @@ def why_no_kernel(pos: Positions, *, learned_t5: bool = True) -> str | None:
 
 @dataclass(frozen=True)
 class Column:
-    """First column (and row, None when Hermitian) of a layer's position-only Toeplitz matrix, and what it is."""
+    """First column (and row, None when Hermitian) of a layer's position-only Toeplitz matrix, and what it is.
+
+    ``defect``: the relative Toeplitz defect of the source matrix (0 for a kernel that is Toeplitz by
+    construction); ``defect_exact``: whether it was measured on the whole matrix (None: not a Gram).
+    """
 
     column: np.ndarray
     row: np.ndarray | None
     description: str
-    record_fields: dict
+    defect: float = 0.0
+    defect_exact: bool | None = None
 
 
 def position_column(pos: Positions, n: int, *, project: bool = True, learned_t5: bool = False,
@@ -134,17 +139,16 @@ def position_column(pos: Positions, n: int, *, project: bool = True, learned_t5:
         raise NoKernel(why)
     if pos.kind == "table":
         src = tp.gram_source(np.asarray(pos.table)[:n], f"position Gram P P^T of {pos.source}", project=project)
-        return Column(src.column, src.row, src.description, src.record_fields())
+        return Column(src.column, src.row, src.description, src.defect, src.defect_exact)
     bands = rotary_bands(pos, n)
     if bands is not None:
         w, f = bands
         return Column(rotary_column(w, n, f), None, f"{pos.encoding} unit-content kernel a_k = F sum_t cos(k w_t) "
-                      f"({w.size} rotated bands, F = {f:.6g}: rotary logit factor x logit factor; d={pos.d})",
-                      {"toeplitz_defect": 0.0})
+                      f"({w.size} rotated bands, F = {f:.6g}: rotary logit factor x logit factor; d={pos.d})")
     if pos.encoding == "alibi":  # closed form: no dense n x n bias (a model's 1M context)
         slope = v.real("slope", pos.params.get("slope", 1.0))
         return Column(-slope * np.arange(n, dtype=np.float64), None, f"alibi a_k = -m |k| (m = {slope:g}; the symmetric "
-                      "form: the geometry of distances)", {"toeplitz_defect": 0.0})
+                      "form: the geometry of distances)")
     if pos.kind == "bias" and n > 2 * tp.GRAM_DENSE_MAX:
         raise ValidationError(f"{pos.encoding}: a bias is built as a dense n x n matrix; n = {n} is too large (at most "
                               f"{2 * tp.GRAM_DENSE_MAX})")
@@ -156,22 +160,22 @@ def position_column(pos: Positions, n: int, *, project: bool = True, learned_t5:
             raise ValidationError(f"{what} is not Hermitian (its first row is not the conjugate of its first column); "
                                   "--hermitian-part analyses (T + T^H)/2 instead")
         c, r, what = (c + np.conj(r)) / 2, None, what + " (Hermitian part)"
-    return Column(np.asarray(c), r, what, src.record_fields())
+    return Column(np.asarray(c), r, what, src.defect, src.defect_exact)
 
 
-def low_rank_extremes(freqs, n: int, factor: float = 1.0) -> dict:
-    r"""Extreme eigenvalues of :math:`T_{ij} = F\sum_t\cos((i-j)\omega_t)`, n x n, exactly: the fields of
-    ``ExtremeEigenvalues.as_dict()`` from :func:`petheory.toeplitz.rotary_kernel_extremes` (the 2b x 2b
-    Gram in closed form, written once there; certificate ``'gram'``).
+def low_rank_extremes(freqs, n: int, factor: float = 1.0):
+    r"""Extreme eigenvalues of :math:`T_{ij} = F\sum_t\cos((i-j)\omega_t)`, n x n, exactly:
+    :func:`petheory.toeplitz.rotary_kernel_extremes` (the 2b x 2b Gram in closed form, written once there;
+    certificate ``'gram'``).
 
     >>> r = low_rank_extremes([0.5, 0.1], 64)
-    >>> r["lambda_min"]["value"], r["lambda_max"]["value"] > 0
+    >>> r.min.value, r.max.value > 0
     (0.0, True)
     """
     from petheory import toeplitz as tp
 
     with one_blas_thread():
-        return tp.rotary_kernel_extremes(freqs, n, factor).as_dict()
+        return tp.rotary_kernel_extremes(freqs, n, factor)
 
 
 #: Relative accuracy of certified extreme eigenvalues, the one default of spectrum, report and compare (so a
@@ -179,8 +183,8 @@ def low_rank_extremes(freqs, n: int, factor: float = 1.0) -> dict:
 RTOL = 1e-8
 
 
-def extremes(pos: Positions, n: int, *, rtol: float = RTOL, column: Column | None = None) -> tuple[dict, list[str]]:
-    """Extreme eigenvalues of a layer's n x n position-only matrix (fields of ``ExtremeEigenvalues.as_dict()``) and
+def extremes(pos: Positions, n: int, *, rtol: float = RTOL, column: Column | None = None):
+    """Extreme eigenvalues of a layer's n x n position-only matrix (:class:`petheory.toeplitz.ExtremeEigenvalues`) and
     the warnings of the solver: exact low rank for a rotary kernel, certified FFT Lanczos otherwise."""
     from petheory import toeplitz as tp
 
@@ -191,7 +195,7 @@ def extremes(pos: Positions, n: int, *, rtol: float = RTOL, column: Column | Non
     return certified_extremes(col.column, col.row, rtol=rtol)
 
 
-def certified_extremes(c, r=None, *, rtol: float = RTOL) -> tuple[dict, list[str]]:
+def certified_extremes(c, r=None, *, rtol: float = RTOL):
     """:func:`petheory.toeplitz.extreme_eigenvalues` with an absolute accuracy below 1e-4 ||T|| (the zeros of a
     rank-deficient Gram), and its warnings."""
     from petheory import toeplitz as tp
@@ -200,4 +204,4 @@ def certified_extremes(c, r=None, *, rtol: float = RTOL) -> tuple[dict, list[str
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RuntimeWarning)
         eig = tp.extreme_eigenvalues(c, r, rtol=rtol, atol=rtol * 1e-4 * max(abs(ex.min), abs(ex.max)))
-    return eig.as_dict(), [str(w.message) for w in caught]
+    return eig, [str(w.message) for w in caught]

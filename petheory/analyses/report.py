@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from petheory import _validate as v
 from petheory import encodings as enc
 from petheory.analyses import kernel as K
+from petheory.analyses.record import Skipped
+from petheory.analyses.report_record import (Band, Bucket, EnvelopeBin, KernelPoint, KernelSummary, RangeMax,
+                                             ReportBounds, ReportRecord, ReportSection, SpanInfo, SpectrumAt)
 from petheory.errors import ValidationError
 from petheory.scheme import Positions, Scheme, layer_ranges
 
@@ -39,7 +40,7 @@ KERNEL_POINTS = 240
 ENVELOPE_BINS = 48
 
 
-def band_table(pos: Positions, *, context: int, length: int) -> list[dict]:
+def band_table(pos: Positions, *, context: int, length: int) -> list[Band]:
     """One row per rotary band: frequencies, wavelength, turns over L, interpolated or extrapolated.
 
     ``original_frequency`` is the pre-training ladder (the entry with ``scale=1``); ``interpolation`` is
@@ -64,14 +65,13 @@ def band_table(pos: Positions, *, context: int, length: int) -> list[dict]:
         ratio = om0 / om
         regime = "extrapolated" if abs(ratio - 1) <= 1e-9 else ("interpolated" if ratio > 1 else "sped up")
         seen = (context - 1) * om0
-        rows.append({"band": t, "frequency": float(om), "original_frequency": float(om0),
-                     "wavelength": float(2 * math.pi / om), "turns_over_L": float(context * om0 / (2 * math.pi)),
-                     "interpolation": float(ratio), "regime": regime,
-                     "phase_seen": bool(seen >= 2 * math.pi or (length - 1) * om <= seen * (1 + 8 * np.finfo(float).eps))})
+        rows.append(Band(t, float(om), float(om0), float(2 * math.pi / om), float(context * om0 / (2 * math.pi)),
+                         float(ratio), regime,
+                         bool(seen >= 2 * math.pi or (length - 1) * om <= seen * (1 + 8 * np.finfo(float).eps))))
     return rows
 
 
-def t5_buckets(pos: Positions, length: int) -> list[dict]:
+def t5_buckets(pos: Positions, length: int) -> list[Bucket]:
     """T5's buckets as offset ranges ``j - i`` (query i, key j) within ``length``: one row per bucket."""
     off = np.arange(-(length - 1), length, dtype=np.int64)
     b = enc.t5_bucket(off, bidirectional=bool(pos.params.get("bidirectional", True)),
@@ -79,11 +79,11 @@ def t5_buckets(pos: Positions, length: int) -> list[dict]:
     rows = []
     for k in np.unique(b):
         o = off[b == k]
-        rows.append({"bucket": int(k), "offsets": [int(o.min()), int(o.max())], "count": int(o.shape[0])})
+        rows.append(Bucket(int(k), [int(o.min()), int(o.max())], int(o.shape[0])))
     return rows
 
 
-def kernel_summary(c: np.ndarray, context: int) -> dict:
+def kernel_summary(c: np.ndarray, context: int, formula: str = "") -> KernelSummary:
     """The kernel at log-spaced distances, its log-binned envelope and its largest :math:`|a_k|/a_0` within [L/2, L) and
     beyond L (each only where the column reaches it: any length n >= 1)."""
     n = c.shape[0]
@@ -94,23 +94,22 @@ def kernel_summary(c: np.ndarray, context: int) -> dict:
     env = [(int(lo), int(hi), float(np.max(np.abs(c[lo:hi])) / abs(a0))) for lo, hi in zip(edges[:-1], edges[1:])
            if hi > lo and lo < n]
     at = sorted({k for k in (1, 10, 100, 1000, 10000, context // 2, context, 2 * context, 4 * context, n - 1) if 0 < k < n})
-    out = {"distance": ks.tolist(), "a": c[ks].tolist(), "a0": float(c[0]),
-           "points": [{"k": int(k), "a_over_a0": float(c[k] / a0)} for k in at],
-           "envelope": [{"from": lo, "to": hi, "max_abs_over_a0": e} for lo, hi, e in env]}
+    near = {}
     for name, lo, hi in (("within_L", max(1, context // 2), min(context, n)), ("beyond_L", context, n)):
         if hi > lo:
-            out[f"max_abs_over_a0_{name}"] = {"from": lo, "to": hi, "value": float(np.max(np.abs(c[lo:hi])) / abs(a0))}
-    return out
+            near[name] = RangeMax(lo, hi, float(np.max(np.abs(c[lo:hi])) / abs(a0)))
+    return KernelSummary(formula, ks.tolist(), c[ks].tolist(), float(c[0]),
+                         [KernelPoint(int(k), float(c[k] / a0)) for k in at],
+                         [EnvelopeBin(lo, hi, e) for lo, hi, e in env], near.get("within_L"), near.get("beyond_L"))
 
 
-def spectrum_at(pos: Positions, n: int, *, rtol: float) -> dict:
+def spectrum_at(pos: Positions, n: int, *, rtol: float, multiple: int = 1) -> SpectrumAt:
     """Extreme eigenvalues of the layer's n x n kernel: the fields ``report`` prints (shared with ``spectrum``)."""
     t0 = time.perf_counter()
     eig, caught = K.extremes(pos, n, rtol=rtol)
-    lo, hi = eig["lambda_min"], eig["lambda_max"]
-    return {"n": int(n), "lambda_min": lo["value"], "lambda_max": hi["value"], "error_bounds": [lo["error_bound"],
-            hi["error_bound"]], "certificates": [lo["certificate"], hi["certificate"]], "warnings": caught,
-            "seconds": round(time.perf_counter() - t0, 3)}
+    lo, hi = eig.min, eig.max
+    return SpectrumAt(multiple, int(n), lo.value, hi.value, [lo.error_bound, hi.error_bound],
+                      [lo.certificate, hi.certificate], caught, round(time.perf_counter() - t0, 3))
 
 
 def default_length(scheme: Scheme) -> int:
@@ -120,59 +119,36 @@ def default_length(scheme: Scheme) -> int:
     return max(scheme.max_context, int(round(scheme.context * scale)), 1)
 
 
-@dataclass(frozen=True)
-class ReportRecord:
-    """The report: the scheme (its per-layer table), L, N, one section per distinct layer kind, notes."""
-
-    source: str | None
-    scheme: dict
-    context: int
-    max_context: int
-    length: int
-    sections: list = field(default_factory=list)
-    notes: list = field(default_factory=list)
-    seconds: float = 0.0
-
-    def as_dict(self) -> dict:
-        from petheory.models.describe import jsonable
-
-        return jsonable({"source": self.source, "model_type": self.scheme["source"], "context": self.context,
-                         "max_context": self.max_context, "length": self.length, "num_heads": self.scheme["num_heads"],
-                         "head_dim": self.scheme["head_dim"], "num_layers": self.scheme["num_layers"],
-                         "layer_kind": self.scheme["layer_kind"], "scheme": self.scheme, "sections": self.sections,
-                         "notes": self.notes, "seconds": self.seconds})
-
-
 #: What a report covers (biases: ALiBi's closed form and T5's buckets, at any N); other mechanisms (absolute PEs,
 #: tables, biases built as dense N x N matrices) are refused by name (use spectrum/stress).
 COVERED = ("rotary", "bias", "nope", "none")
 
 
 def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: int, seed: int, rtol: float,
-            stress_cache: list) -> dict:
+            stress_cache: list) -> ReportSection:
     """The report of one layer kind (see the module docstring)."""
-    from petheory.analyses.bounds import layer_bounds
+    from petheory.analyses.bounds import SkippedRow, layer_bounds
     from petheory.analyses.stress import layer_stress
     from petheory.models.describe import describe_encoding
 
     pos, L = layer.positions, scheme.context
     learned = scheme.source not in ("spec", "table")
-    out = {"layers": list(idx), "type": layer.type, "span": {"kind": layer.span.kind, "size": layer.span.size},
-           "mechanism": pos.kind, "notes": []}
+    head = dict(layers=list(idx), type=layer.type, span=SpanInfo(layer.span.kind, layer.span.size), mechanism=pos.kind,
+                notes=[])
+    notes = head["notes"]
     if layer.temperature is not None:
-        out["notes"].append(f"attention temperature {layer.temperature.kind} {layer.temperature.params}: a factor on "
-                            "every logit that grows with the query's position (not in the kernel below)")
+        notes.append(f"attention temperature {layer.temperature.kind} {layer.temperature.params}: a factor on "
+                     "every logit that grows with the query's position (not in the kernel below)")
     if layer.sinks:
-        out["notes"].append("learned attention sinks: a per-head logit outside the positions (not in the kernel)")
+        notes.append("learned attention sinks: a per-head logit outside the positions (not in the kernel)")
     why = K.why_no_kernel(pos, learned_t5=learned)
     if pos.kind in ("nope", "none"):
-        out["skipped"] = why
-        return out
+        return ReportSection(**head, skipped=why)
     n = layer.span.reach(length)
-    out["analysed_length"] = n
     if n < length:
-        out["notes"].append(f"{layer.span} attention: analysed at N = {n:,} = min(N, {layer.span.size:,}); the kernel "
-                            "beyond the span is never used")
+        notes.append(f"{layer.span} attention: analysed at N = {n:,} = min(N, {layer.span.size:,}); the kernel "
+                     "beyond the span is never used")
+    out = dict(head, analysed_length=n)
     # M-RoPE: the scheme's own note (petheory.models) says text-only positions are analysed
     out["encoding"] = describe_encoding(pos.encoding, pos.params, pos.d, length=max(n, 2))
     out["logit_factor"] = pos.logit_factor
@@ -182,17 +158,17 @@ def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: i
     if pos.encoding == "t5":
         out["buckets"] = t5_buckets(pos, n)
     if why is not None:
-        out["kernel"] = out["spectra"] = {"skipped": why}
+        out["kernel"] = out["spectra"] = Skipped(why)
     else:
         col = K.position_column(pos, n)
-        out["kernel"] = {"formula": col.description, **kernel_summary(col.column, L)}
+        out["kernel"] = kernel_summary(col.column, L, col.description)
         spectra, seen = [], set()
         for m in multiples:
             mn = layer.span.reach(m * L)
             if mn in seen:
                 continue
             seen.add(mn)
-            spectra.append({"multiple": m, **spectrum_at(pos, mn, rtol=rtol)})
+            spectra.append(spectrum_at(pos, mn, rtol=rtol, multiple=m))
         out["spectra"] = spectra
     for known, rec in stress_cache:  # the geometry of positions does not depend on the span: computed once
         if known == pos:
@@ -200,20 +176,20 @@ def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: i
             break
     else:
         try:
-            rec = ({"skipped": why} if why is not None else
+            rec = (Skipped(why) if why is not None else
                    layer_stress(pos, _target(), null_draws=null_draws, seed=seed, name=pos.encoding))
         except ValueError as exc:
-            rec = {"skipped": str(exc).splitlines()[0]}
+            rec = Skipped(str(exc).splitlines()[0])
         stress_cache.append((pos, rec))
         out["stress"] = rec
     try:
-        b = layer_bounds(pos, n, n_max=L, learned_t5=learned)
-        keep = ("skipped", "norm", "B0", "rademacher", "rademacher_formula", "angles", "eq9")
-        out["bounds"] = {k: b[k] for k in keep if k in b}
+        b = layer_bounds(pos, n, context=L, learned_t5=learned)
+        out["bounds"] = (Skipped(b.skipped) if isinstance(b, SkippedRow) else
+                         ReportBounds(b.norm, b.B0, b.rademacher, b.rademacher_formula, b.angles, b.eq9))
     except ValueError as exc:
-        out["bounds"] = {"skipped": str(exc).splitlines()[0]}
+        out["bounds"] = Skipped(str(exc).splitlines()[0])
     if pos.kind == "rotary" and pos.encoding != "mla_rope":  # issue 31: Men, Liu, RoFormer, temperatures per rotary kind
-        from petheory.bounds.long_context import long_context_section
+        from petheory.analyses.long_context import long_context_section
 
         try:
             # a sliding or chunked layer's queries never see past its span: the theory is asked within it
@@ -227,8 +203,8 @@ def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: i
                 extended_from=None if target == scheme.max_context else
                 f"factor {factor:g} x L; max_position_embeddings is {scheme.max_context:,}")
         except ValueError as exc:
-            out["long_context"] = {"skipped": str(exc).splitlines()[0]}
-    return out
+            out["long_context"] = Skipped(str(exc).splitlines()[0])
+    return ReportSection(**out)
 
 
 def _target():
@@ -283,7 +259,7 @@ def report(scheme: Scheme, *, length: int | None = None, multiples=MULTIPLES, nu
     --------
     >>> from petheory.loaders import resolve_scheme
     >>> r = report(resolve_scheme("rope", d=16, context=64), length=1, null_draws=0, multiples=(1,))
-    >>> r.sections[0]["analysed_length"], r.sections[0]["spectra"][0]["n"]
+    >>> r.sections[0].analysed_length, r.sections[0].spectra[0].n
     (1, 64)
     """
     if not isinstance(scheme, Scheme):
@@ -301,5 +277,7 @@ def report(scheme: Scheme, *, length: int | None = None, multiples=MULTIPLES, nu
                                 rtol=rtol, stress_cache=cache))
         if progress is not None:
             progress(k + 1, len(kinds), f"layer kind {k + 1} of {len(kinds)} (layers {layer_ranges(idx)})")
-    return ReportRecord(source, scheme.as_dict(), scheme.context, scheme.max_context, N, sections, list(scheme.notes),
+    d = scheme.as_dict()
+    return ReportRecord(source, d["source"], scheme.context, scheme.max_context, N, d["num_heads"], d["head_dim"],
+                        d["num_layers"], d["layer_kind"], scheme, tuple(sections), list(scheme.notes),
                         round(time.perf_counter() - t_start, 3))
