@@ -46,7 +46,7 @@ from petheory import _validate as v
 from petheory import encodings as enc
 from petheory.analyses import kernel as K
 from petheory.analyses.record import Record, item
-from petheory.scheme import Positions, Scheme, Span
+from petheory.scheme import Positions, Scheme, Span, layer_ranges
 
 #: Tasks whose records the comparison reads: their metrics, the first one primary (running_sum: lower is better;
 #: chen2025's tasks: exact match seq_acc and per-token token_acc, higher is better).
@@ -244,7 +244,22 @@ def norm_summary(pos: Positions, *, lengths=(64, 256, 1024), context: int = 64, 
 
 
 def record_pe_name(spec: str) -> str:
-    """The registry name a record's PE spec starts with (``'rope:base=500+sinusoidal'`` -> ``'rope'``)."""
+    """The registry name a record's PE spec starts with.
+
+    Parameters
+    ----------
+    spec : str
+        A training record's PE spec.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> record_pe_name("rope:base=500+sinusoidal")
+    'rope'
+    """
     return str(spec).split("+", 1)[0].split(":", 1)[0].strip()
 
 
@@ -264,8 +279,23 @@ def _flat(d: dict, prefix: str = "") -> dict:
 
 
 def configuration(rec: dict) -> dict:
-    """What a training record measured, flattened (``model.n_layer``, ``task.params.n_train``, ...), without
-    :data:`REPLICATE_FIELDS`; records without a ``config`` fall back to their PE and training length."""
+    """What a training record measured, flattened, without :data:`REPLICATE_FIELDS`.
+
+    Parameters
+    ----------
+    rec : dict
+        A training record (its ``config``: ``model.n_layer``, ``task.params.n_train``, ...).
+
+    Returns
+    -------
+    dict
+        Flattened keys; a record without a ``config`` falls back to its PE and training length.
+
+    Examples
+    --------
+    >>> configuration({"config": {"model": {"pe": "rope"}, "seed": 3}})
+    {'model.pe': 'rope'}
+    """
     cfg = rec.get("config")
     if not isinstance(cfg, dict):
         return {"model.pe": rec.get("pe"), "train_len": rec.get("train_len")}
@@ -273,7 +303,24 @@ def configuration(rec: dict) -> dict:
 
 
 def spec_label(name: str, params: dict | None) -> str:
-    """``name:key=value,...`` as the PE grammar writes it (``rope_yarn:scale=4``)."""
+    """``name:key=value,...`` as the PE grammar writes it.
+
+    Parameters
+    ----------
+    name : str
+        The registry name.
+    params : dict or None
+        Its parameters.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> spec_label("rope_yarn", {"scale": 4.0})
+    'rope_yarn:scale=4'
+    """
     if not params:
         return name
     return name + ":" + ",".join(f"{k}={x:g}" if isinstance(x, float) else f"{k}={x}" for k, x in params.items())
@@ -298,13 +345,34 @@ def _pe_matches(rec: dict, name: str, params: dict | None) -> bool:
 
 
 def lengthgen_summary(records, name: str, params: dict | None = None) -> dict:
-    """Per task of :data:`LENGTHGEN_TASKS`: one entry per training configuration of ``name`` (with at least
-    ``params``), each metric at the training length and at the longest test length, averaged over that
-    configuration's runs (its seeds) only, with the runs listed.
+    """Per task of :data:`LENGTHGEN_TASKS`: each training configuration of ``name`` and its metrics.
 
-    Returns ``{task: [group, ...]}``, a group being ``{"pe", "config" (the fields in which this task's groups
-    differ), "runs", "seeds", "records" (where each run's record came from), "longest", "metrics"}``, largest
-    group first. Runs of other configurations (another sample size, model, PE parameter) are never averaged in.
+    Each metric at the training length and at the longest test length, averaged over that configuration's runs
+    (its seeds) only, with the runs listed. Runs of other configurations (another sample size, model, PE
+    parameter) are never averaged in.
+
+    Parameters
+    ----------
+    records : iterable of dict
+        Training records (``task``, ``pe``, ``train_len``, ``final.test[length]``).
+    name : str
+        The registry name the records' PE must start with.
+    params : dict, optional
+        Parameters the records' PE must have (at least these).
+
+    Returns
+    -------
+    dict
+        ``{task: [group, ...]}``, a group being ``{"pe", "config" (the fields in which this task's groups
+        differ), "runs", "seeds", "records" (where each run's record came from), "longest", "metrics"}``, largest
+        group first.
+
+    Examples
+    --------
+    >>> rec = {"task": "parity", "pe": "rope", "train_len": 8, "seed": 0,
+    ...        "final": {"test": {"8": {"seq_acc": 1.0, "token_acc": 1.0}, "16": {"seq_acc": 0.5, "token_acc": 0.9}}}}
+    >>> lengthgen_summary([rec], "rope")["parity"][0]["metrics"]["seq_acc"]
+    {'at_train': 1.0, 'at_longest': 0.5}
     """
     out = {}
     for task, metrics in LENGTHGEN_TASKS.items():
@@ -401,7 +469,7 @@ def compare_scheme(scheme: Scheme, target, records=(), *, length: int = 256, len
         params = {k: x for k, x in pos.params.items()}
         label = spec_label(name, params) if scheme.source == "spec" else (scheme.spec or scheme.source)
         if len(kinds) > 1:
-            label += f" [layers {idx[0]}..{idx[-1]}: {layer.type or layer.span}]"
+            label += f" [layers {layer_ranges(idx)}: {layer.type or layer.span}]"  # as report names them
         m = layer.span.reach(length)
         why = K.why_no_kernel(pos, learned_t5=learned)
         cols = {}

@@ -31,8 +31,21 @@ from petheory.scheme import Positions
 
 
 def one_blas_thread():
-    """Small dense products here (a 2b x 2b eigenproblem, (chunk, b) matvecs) run with one BLAS thread: threaded
-    BLAS on a busy 2-core machine made a 256 x 256 ``eigvalsh`` take seconds instead of milliseconds."""
+    """A context in which BLAS runs one thread.
+
+    Small dense products here (a 2b x 2b eigenproblem, (chunk, b) matvecs) run with one BLAS thread: threaded
+    BLAS on a busy 2-core machine made a 256 x 256 ``eigvalsh`` take seconds instead of milliseconds.
+
+    Returns
+    -------
+    threadpoolctl.threadpool_limits
+        A context manager.
+
+    Examples
+    --------
+    >>> with one_blas_thread():
+    ...     pass
+    """
     from threadpoolctl import threadpool_limits  # a scikit-learn dependency
 
     return threadpool_limits(limits=1, user_api="blas")
@@ -53,6 +66,21 @@ def rotary_column(freqs, n: int, factor: float = 1.0, *, chunk: int = 4096) -> n
     two (chunk, b) x (b,) products per chunk, with the (chunk, b) tables of :math:`\cos(j\omega_t)`,
     :math:`\sin(j\omega_t)` computed once.
 
+    Parameters
+    ----------
+    freqs : array_like, shape (b,)
+        The band frequencies :math:`\omega_t`.
+    n : int
+        Length of the column.
+    factor : float
+        The factor f on every term.
+    chunk : int
+        Rows of the cosine and sine tables.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n,)
+
     Notes
     -----
     Each term is within :math:`(|k_0\omega_t| + |j\omega_t| + 6)u` of :math:`\cos(k\omega_t)`: the
@@ -60,6 +88,12 @@ def rotary_column(freqs, n: int, factor: float = 1.0, *, chunk: int = 4096) -> n
     :math:`|k\omega_t|u` as well) plus a few roundings of the products and the sum; a_k then within b
     times that, times f. The tests compare it with the direct sum.
 
+    References
+    ----------
+    gu2025 §3.3 (the unit-content kernel of RoPE).
+
+    Examples
+    --------
     >>> rotary_column([0.0, math.pi], 3).tolist()
     [2.0, 0.0, 2.0]
     """
@@ -80,13 +114,47 @@ def rotary_column(freqs, n: int, factor: float = 1.0, *, chunk: int = 4096) -> n
 
 
 def table_logit_factor(pos: Positions) -> float:
-    """The part of ``pos.logit_factor`` its rotary table does not already carry (MLA folds its softmax factor in)."""
+    """The part of ``pos.logit_factor`` its rotary table does not already carry (MLA folds its softmax factor in).
+
+    Parameters
+    ----------
+    pos : petheory.scheme.Positions
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from petheory.scheme import Positions
+    >>> table_logit_factor(Positions("rotary", "rope", {}, 8, logit_factor=0.5))
+    0.5
+    """
     return 1.0 if pos.encoding == "mla_rope" else pos.logit_factor
 
 
 def rotary_bands(pos: Positions, n: int):
-    """``(frequencies (r/2,), F)`` of a rotary layer at length n, F the factor on every rotary logit; None when its
-    kernel is not a sum of cosines (xPos: a per-position scale)."""
+    """The band frequencies of a rotary layer at length n and the factor F on every rotary logit.
+
+    Parameters
+    ----------
+    pos : petheory.scheme.Positions
+    n : int
+        The length (a dynamic scaling depends on it).
+
+    Returns
+    -------
+    tuple or None
+        ``(frequencies (r/2,), F)``; None when the layer is not rotary or its kernel is not a sum of cosines (xPos:
+        a per-position scale).
+
+    Examples
+    --------
+    >>> from petheory.scheme import Positions
+    >>> w, f = rotary_bands(Positions("rotary", "rope", {"base": 100.0}, 4), 16)
+    >>> w.tolist(), f
+    ([1.0, 0.1], 1.0)
+    """
     if pos.kind != "rotary":
         return None
     try:
@@ -97,8 +165,25 @@ def rotary_bands(pos: Positions, n: int):
 
 
 def why_no_kernel(pos: Positions, *, learned_t5: bool = True) -> str | None:
-    """Why a layer has no position-only kernel, or None when it has one (``learned_t5``: a model's T5 buckets,
-    whose values are learned weights; the registry's ``t5`` entry has values of its own)."""
+    """Why a layer has no position-only kernel, or None when it has one.
+
+    Parameters
+    ----------
+    pos : petheory.scheme.Positions
+    learned_t5 : bool
+        T5 buckets are a model's, whose values are learned weights (the registry's ``t5`` entry has values of its
+        own).
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> from petheory.scheme import Positions
+    >>> why_no_kernel(Positions("nope")).startswith("NoPE")
+    True
+    """
     if pos.kind == "nope":
         return "NoPE: softmax attention that sees no position (no kernel; order comes from the causal mask only)"
     if pos.kind == "none":
@@ -125,8 +210,37 @@ class Column:
 
 def position_column(pos: Positions, n: int, *, project: bool = True, learned_t5: bool = False,
                     hermitian_part: bool = True) -> Column:
-    """The n x n position-only Toeplitz matrix of one layer (see the module docstring); :class:`NoKernel` when none.
+    """The n x n position-only Toeplitz matrix of one layer (see the module docstring).
 
+    Parameters
+    ----------
+    pos : petheory.scheme.Positions
+    n : int
+        The matrix size.
+    project : bool
+        Use the Toeplitz projection of a source matrix that is not Toeplitz (False: refuse it).
+    learned_t5 : bool
+        T5 buckets are a model's learned weights (no kernel).
+    hermitian_part : bool
+        Use :math:`(T + T^H)/2` of a kernel that is not Hermitian (False: refuse it).
+
+    Returns
+    -------
+    Column
+
+    Raises
+    ------
+    NoKernel
+        A layer without a kernel (NoPE, none, learned T5 buckets).
+    petheory.errors.ValidationError
+        A kernel that is not Hermitian without ``hermitian_part``; a dense bias too large.
+
+    References
+    ----------
+    gu2025 §3.3 (the position-only Toeplitz matrix).
+
+    Examples
+    --------
     >>> from petheory.scheme import Positions
     >>> position_column(Positions("bias", "alibi", {"slope": 0.5}, 64), 3).column.tolist()
     [-0.0, -0.5, -1.0]
@@ -168,6 +282,21 @@ def low_rank_extremes(freqs, n: int, factor: float = 1.0):
     :func:`petheory.toeplitz.rotary_kernel_extremes` (the 2b x 2b Gram in closed form, written once there;
     certificate ``'gram'``).
 
+    Parameters
+    ----------
+    freqs : array_like, shape (b,)
+        The band frequencies.
+    n : int
+        The matrix size.
+    factor : float
+        F.
+
+    Returns
+    -------
+    petheory.toeplitz.ExtremeEigenvalues
+
+    Examples
+    --------
     >>> r = low_rank_extremes([0.5, 0.1], 64)
     >>> r.min.value, r.max.value > 0
     (0.0, True)
@@ -184,8 +313,30 @@ RTOL = 1e-8
 
 
 def extremes(pos: Positions, n: int, *, rtol: float = RTOL, column: Column | None = None):
-    """Extreme eigenvalues of a layer's n x n position-only matrix (:class:`petheory.toeplitz.ExtremeEigenvalues`) and
-    the warnings of the solver: exact low rank for a rotary kernel, certified FFT Lanczos otherwise."""
+    """Extreme eigenvalues of a layer's n x n position-only matrix: exact low rank (rotary) or certified FFT Lanczos.
+
+    Parameters
+    ----------
+    pos : petheory.scheme.Positions
+    n : int
+        The matrix size.
+    rtol : float
+        Relative accuracy (certified path).
+    column : Column, optional
+        The layer's column, where already built.
+
+    Returns
+    -------
+    (petheory.toeplitz.ExtremeEigenvalues, list of str)
+        The eigenvalues and the solver's warnings.
+
+    Examples
+    --------
+    >>> from petheory.scheme import Positions
+    >>> eig, warns = extremes(Positions("bias", "alibi", {"slope": 1.0}, 8), 2)
+    >>> round(eig.min.value, 9), round(eig.max.value, 9), warns
+    (-1.0, 1.0, [])
+    """
     from petheory import toeplitz as tp
 
     bands = rotary_bands(pos, n)
@@ -196,8 +347,29 @@ def extremes(pos: Positions, n: int, *, rtol: float = RTOL, column: Column | Non
 
 
 def certified_extremes(c, r=None, *, rtol: float = RTOL):
-    """:func:`petheory.toeplitz.extreme_eigenvalues` with an absolute accuracy below 1e-4 ||T|| (the zeros of a
-    rank-deficient Gram), and its warnings."""
+    """:func:`petheory.toeplitz.extreme_eigenvalues` with an absolute accuracy below 1e-4 ||T||, and its warnings.
+
+    The absolute accuracy resolves the zeros of a rank-deficient Gram.
+
+    Parameters
+    ----------
+    c : array_like, shape (n,)
+        First column.
+    r : array_like, shape (n,), optional
+        First row (default: conjugate of ``c``).
+    rtol : float
+        Relative accuracy.
+
+    Returns
+    -------
+    (petheory.toeplitz.ExtremeEigenvalues, list of str)
+
+    Examples
+    --------
+    >>> eig, _ = certified_extremes(np.array([2.0, 1.0]))
+    >>> round(eig.min.value, 9), round(eig.max.value, 9)
+    (1.0, 3.0)
+    """
     from petheory import toeplitz as tp
 
     ex = tp.symbol_extrema(c, r)

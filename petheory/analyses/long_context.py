@@ -95,8 +95,14 @@ class LongContextSection(Record):
     roformer: RoformerCurve
     temperature: Temperatures
 
-    def lines(self) -> list[str]:
+    def lines(self, *, window: bool = False) -> list[str]:
         """The section as short Markdown-friendly lines, for the terminal and the report.
+
+        Parameters
+        ----------
+        window : bool
+            ``context`` is a sliding or chunked layer's span, not the pre-training context: the lines call it W (so
+            that L means the pre-training context everywhere in a report section).
 
         Returns
         -------
@@ -121,11 +127,14 @@ class LongContextSection(Record):
             return f"not scanned (above {MEN_SCAN_MAX:,} positions; men_smallest_base computes it)" if x is None else f"{x:.3g}"
 
         pl, sx = men.min_kernel["plain_L"], men.min_kernel["scaled_Lx"]
-        out = [f"- Men et al. 2024 (B_m = sum_i cos(m theta_i) >= 0 for all 0 <= m <= L): base {b:g} vs the smallest "
-               f"passing base at the pre-training context L = {L:,} positions: {g(men.smallest_base_at_context)}; this "
-               f"base {verdict(men.passes_at_context)} at L (min B_m {pl.value:.3g} at m = {pl.at:,})"]
+        c = "W" if window else "L"
+        where = (f"the window W = {L:,} positions (its queries see no farther)" if window else
+                 f"the pre-training context L = {L:,} positions")
+        out = [f"- Men et al. 2024 (B_m = sum_i cos(m theta_i) >= 0 for all 0 <= m <= {c}): base {b:g} vs the smallest "
+               f"passing base at {where}: {g(men.smallest_base_at_context)}; this "
+               f"base {verdict(men.passes_at_context)} at {c} (min B_m {pl.value:.3g} at m = {pl.at:,})"]
         if men.smallest_base_at_context is not None and b >= men.smallest_base_at_context and not men.passes_at_context:
-            out.append("  - above the smallest passing base at L and still failing there: passing bases are not closed "
+            out.append(f"  - above the smallest passing base at {c} and still failing there: passing bases are not closed "
                        "upwards (men2024.base_bounds_context#every_larger_base_passes)")
         if Lx != L:
             src = f" ({self.extended_from})" if self.extended_from else ""
@@ -134,10 +143,10 @@ class LongContextSection(Record):
                        f"model's scaled frequencies {'pass' if men.passes_scaled_at_extended else 'fail'} (min B_m "
                        f"{sx.value:.3g} at m = {sx.at:,})")
         out.append(f"- Liu et al. 2023: critical dimension d_extra = {liu.critical_dimension} of {self.rotary_dim} "
-                   f"rotary dims ({liu.bands_turned_within_context} of {liu.bands} bands make a full turn within L); "
+                   f"rotary dims ({liu.bands_turned_within_context} of {liu.bands} bands make a full turn within {c}); "
                    f"T_extra = 2 pi b^(d_extra/d) = {liu.extrapolation_bound:,.0f} positions, the period of the first "
                    f"band that does not (past it that band shows angles unseen in training); with the model's scaling, "
-                   f"{liu.bands_turned_within_context_scaled} bands turn within L and "
+                   f"{liu.bands_turned_within_context_scaled} bands turn within {c} and "
                    f"{liu.bands_turned_within_extended_scaled} within {Lx:,}")
         d, rb = self.roformer.distances, self.roformer.relative_bound
         picks = sorted({0, len(d) // 4, len(d) // 2, 3 * len(d) // 4, len(d) - 1})
@@ -146,7 +155,7 @@ class LongContextSection(Record):
                    + ", ".join(f"{rb[i]:.3g} at distance {d[i]:,}" for i in picks)
                    + f" (it rises between {ups} of {len(rb) - 1} consecutive sampled distances: not monotone)" * (ups > 0))
         lengths = t.lengths
-        role = {n: ", ".join(r for r, x in (("L", L), ("N", self.length), ("extended", Lx)) if x == n)
+        role = {n: ", ".join(r for r, x in ((c, L), ("N", self.length), ("extended", Lx)) if x == n)
                 for n in lengths}
         at = ", ".join(f"{n:,} ({role[n]})" if role[n] else f"{n:,}" for n in lengths)
         l4 = ", ".join(f"{x:.4g}" for x in t.llama4)

@@ -43,10 +43,37 @@ ENVELOPE_BINS = 48
 def band_table(pos: Positions, *, context: int, length: int) -> list[Band]:
     """One row per rotary band: frequencies, wavelength, turns over L, interpolated or extrapolated.
 
+    Parameters
+    ----------
+    pos : petheory.scheme.Positions
+        A layer's positions (none but rotary ones have bands).
+    context : int
+        The pre-training context L.
+    length : int
+        The report length N.
+
+    Returns
+    -------
+    list of Band
+        Empty for a layer without rotary bands.
+
+    Notes
+    -----
     ``original_frequency`` is the pre-training ladder (the entry with ``scale=1``); ``interpolation`` is
     original / now (1: extrapolated, the band keeps its frequency; s: fully interpolated).
     ``phase_seen``: every angle the band takes up to N was seen in pre-training: it made a full turn
     within L (:math:`(L-1)\\omega^0_t \\ge 2\\pi`), or :math:`(N-1)\\omega_t \\le (L-1)\\omega^0_t`.
+
+    References
+    ----------
+    Liu et al. 2023, §3.3 (bands that turn within the training context); Peng et al. 2023 (YaRN), §3.
+
+    Examples
+    --------
+    >>> from petheory.scheme import Positions
+    >>> b = band_table(Positions("rotary", "rope", {"base": 100.0}, 4), context=64, length=128)
+    >>> [(x.band, x.regime, x.phase_seen) for x in b]
+    [(0, 'extrapolated', True), (1, 'extrapolated', True)]
     """
     bands = K.rotary_bands(pos, length)
     if bands is None:
@@ -72,7 +99,24 @@ def band_table(pos: Positions, *, context: int, length: int) -> list[Band]:
 
 
 def t5_buckets(pos: Positions, length: int) -> list[Bucket]:
-    """T5's buckets as offset ranges ``j - i`` (query i, key j) within ``length``: one row per bucket."""
+    """T5's buckets as offset ranges ``j - i`` (query i, key j) within ``length``: one row per bucket.
+
+    Parameters
+    ----------
+    pos : petheory.scheme.Positions
+        T5 bias positions (``bidirectional``, ``num_buckets``, ``max_distance``).
+    length : int
+
+    Returns
+    -------
+    list of Bucket
+
+    Examples
+    --------
+    >>> from petheory.scheme import Positions
+    >>> [b.offsets for b in t5_buckets(Positions("bias", "t5", {"bidirectional": False}, 8), 3)]
+    [[0, 2], [-1, -1], [-2, -2]]
+    """
     off = np.arange(-(length - 1), length, dtype=np.int64)
     b = enc.t5_bucket(off, bidirectional=bool(pos.params.get("bidirectional", True)),
                       num_buckets=int(pos.params.get("num_buckets", 32)), max_distance=int(pos.params.get("max_distance", 128)))
@@ -84,8 +128,29 @@ def t5_buckets(pos: Positions, length: int) -> list[Bucket]:
 
 
 def kernel_summary(c: np.ndarray, context: int, formula: str = "") -> KernelSummary:
-    """The kernel at log-spaced distances, its log-binned envelope and its largest :math:`|a_k|/a_0` within [L/2, L) and
-    beyond L (each only where the column reaches it: any length n >= 1)."""
+    """The kernel at log-spaced distances, its log-binned envelope and its largest :math:`|a_k|/a_0` near L.
+
+    Parameters
+    ----------
+    c : numpy.ndarray, shape (n,)
+        The kernel's first column :math:`a_0, \\dots, a_{n-1}`.
+    context : int
+        The pre-training context L.
+    formula : str
+        What the kernel is.
+
+    Returns
+    -------
+    KernelSummary
+        The largest :math:`|a_k|/a_0` within [L/2, L) and beyond L, each only where the column reaches it (any
+        length n >= 1).
+
+    Examples
+    --------
+    >>> k = kernel_summary(np.array([2.0, 1.0, -1.0, 0.5]), 2)
+    >>> [(p.k, p.a_over_a0) for p in k.points], k.max_abs_over_a0_beyond_L.value
+    ([(1, 0.5), (2, -0.5), (3, 0.25)], 0.5)
+    """
     n = c.shape[0]
     a0 = float(c[0]) if c[0] != 0 else 1.0
     ks = np.unique(np.concatenate([[0], np.round(np.geomspace(1, max(n - 1, 1), KERNEL_POINTS)).astype(np.int64)]))
@@ -104,7 +169,29 @@ def kernel_summary(c: np.ndarray, context: int, formula: str = "") -> KernelSumm
 
 
 def spectrum_at(pos: Positions, n: int, *, rtol: float, multiple: int = 1) -> SpectrumAt:
-    """Extreme eigenvalues of the layer's n x n kernel: the fields ``report`` prints (shared with ``spectrum``)."""
+    """Extreme eigenvalues of the layer's n x n kernel: the fields ``report`` prints (shared with ``spectrum``).
+
+    Parameters
+    ----------
+    pos : petheory.scheme.Positions
+    n : int
+        The matrix size.
+    rtol : float
+        Relative accuracy of the certified path.
+    multiple : int
+        n as a multiple of L (kept in the record).
+
+    Returns
+    -------
+    SpectrumAt
+
+    Examples
+    --------
+    >>> from petheory.scheme import Positions
+    >>> s = spectrum_at(Positions("rotary", "rope", {"base": 100.0}, 4), 64, rtol=1e-8)
+    >>> s.lambda_min, s.certificates
+    (0.0, ['gram', 'gram'])
+    """
     t0 = time.perf_counter()
     eig, caught = K.extremes(pos, n, rtol=rtol)
     lo, hi = eig.min, eig.max
@@ -112,11 +199,60 @@ def spectrum_at(pos: Positions, n: int, *, rtol: float, multiple: int = 1) -> Sp
                       [lo.certificate, hi.certificate], caught, round(time.perf_counter() - t0, 3))
 
 
-def default_length(scheme: Scheme) -> int:
-    """The extended context: ``max(max_position_embeddings, L * scale)``."""
+def extended_context(context: int, max_context: int, factor: float) -> tuple[int, str]:
+    """The context a model claims, and where it comes from.
+
+    A config that states a longer ``max_position_embeddings`` than its pre-training context L says what it claims
+    (Llama 3.2: 131,072 over L = 8,192 with a factor 32, whose product would be twice that); one whose
+    ``max_position_embeddings`` is L itself (Qwen2.5 with YaRN x4) claims its scaling's factor times L.
+
+    Parameters
+    ----------
+    context : int
+        The pre-training context L.
+    max_context : int
+        ``max_position_embeddings``.
+    factor : float
+        The rope scaling's factor (1: none).
+
+    Returns
+    -------
+    (int, str)
+        The extended context and where it comes from (``'max_position_embeddings'``, or the factor times L).
+
+    Examples
+    --------
+    >>> extended_context(8192, 131072, 32.0)
+    (131072, 'max_position_embeddings')
+    >>> extended_context(32768, 32768, 4.0)[0]
+    131072
+    """
+    if max_context > context or factor <= 1:
+        return max(int(max_context), 1), "max_position_embeddings"
+    n = int(round(factor * context))
+    return n, f"factor {factor:g} x L; max_position_embeddings is {max_context:,}"
+
+
+def default_length(scheme: Scheme) -> tuple[int, str]:
+    """The report's default length N: the model's extended context (:func:`extended_context`), and where it comes from.
+
+    Parameters
+    ----------
+    scheme : petheory.scheme.Scheme
+
+    Returns
+    -------
+    (int, str)
+
+    Examples
+    --------
+    >>> from petheory.loaders import resolve_scheme
+    >>> default_length(resolve_scheme("rope_yarn:scale=4", context=512))
+    (2048, 'factor 4 x L; max_position_embeddings is 512')
+    """
     p = scheme.main.positions.params
     scale = float(p.get("scale", (p.get("scaling_params") or {}).get("scale", 1.0)))
-    return max(scheme.max_context, int(round(scheme.context * scale)), 1)
+    return extended_context(scheme.context, scheme.max_context, scale)
 
 
 #: What a report covers (biases: ALiBi's closed form and T5's buckets, at any N); other mechanisms (absolute PEs,
@@ -126,7 +262,38 @@ COVERED = ("rotary", "bias", "nope", "none")
 
 def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: int, seed: int, rtol: float,
             stress_cache: list) -> ReportSection:
-    """The report of one layer kind (see the module docstring)."""
+    """The report of one layer kind (see the module docstring).
+
+    Parameters
+    ----------
+    scheme : petheory.scheme.Scheme
+    layer : petheory.scheme.Layer
+        The kind's layer.
+    idx : list of int
+        The kind's layers.
+    length : int
+        The report length N.
+    multiples : sequence of int
+        Spectra at these multiples of L.
+    null_draws, seed : int
+        The stress null reference.
+    rtol : float
+        Relative accuracy of the certified extreme eigenvalues.
+    stress_cache : list
+        ``(positions, stress)`` pairs already computed (the geometry of positions does not depend on the span).
+
+    Returns
+    -------
+    ReportSection
+
+    Examples
+    --------
+    >>> from petheory.loaders import resolve_scheme
+    >>> s = resolve_scheme("rope", d=8, context=16)
+    >>> section(s, s.layers[0], [0], length=32, multiples=(1,), null_draws=0, seed=0, rtol=1e-8,
+    ...         stress_cache=[]).analysed_length
+    32
+    """
     from petheory.analyses.bounds import SkippedRow, layer_bounds
     from petheory.analyses.stress import layer_stress
     from petheory.models.describe import describe_encoding
@@ -196,12 +363,11 @@ def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: i
             ctx_L = max(layer.span.reach(L), 2)
             # a scaling's factor names the context it is for (Qwen2.5's YaRN x4 over max_position_embeddings 32k)
             factor = float(pos.params.get("scale") or pos.params.get("factor") or 1.0)
-            target = max(scheme.max_context, int(round(factor * L)))
+            target, source = extended_context(L, scheme.max_context, factor)
             out["long_context"] = long_context_section(
                 pos, context=ctx_L, extended_context=max(layer.span.reach(target), ctx_L),
                 length=max(layer.span.reach(length), 2),
-                extended_from=None if target == scheme.max_context else
-                f"factor {factor:g} x L; max_position_embeddings is {scheme.max_context:,}")
+                extended_from=None if source == "max_position_embeddings" else source)
         except ValueError as exc:
             out["long_context"] = Skipped(str(exc).splitlines()[0])
     return ReportSection(**out)
@@ -214,7 +380,26 @@ def _target():
 
 
 def check_covered(scheme: Scheme) -> None:
-    """ValidationError naming the first layer kind a report does not cover (absolute encodings, tables)."""
+    """Refuse a scheme with a layer kind a report does not cover (absolute encodings, tables).
+
+    Parameters
+    ----------
+    scheme : petheory.scheme.Scheme
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Naming the first layer kind not covered, and what covers it.
+
+    Examples
+    --------
+    >>> from petheory.loaders import resolve_scheme
+    >>> check_covered(resolve_scheme("alibi"))
+    >>> check_covered(resolve_scheme("sinusoidal"))
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: report covers rotary encodings, ...
+    """
     bad = [(layer, idx) for layer, idx in scheme.kinds() if layer.positions.kind not in COVERED
            or (layer.positions.kind == "bias" and layer.positions.encoding not in ("alibi", "t5"))]
     if bad:
@@ -240,15 +425,32 @@ def report(scheme: Scheme, *, length: int | None = None, multiples=MULTIPLES, nu
     scheme : Scheme
         From :func:`petheory.loaders.resolve_scheme`.
     length : int, optional
-        Report length N >= 1 (default: the extended context, :func:`default_length`).
+        Report length N >= 1 (default: the model's extended context, :func:`default_length`; the record's
+        ``length_from`` says which).
     multiples : tuple of int
         Spectra at these multiples of the original context L.
     null_draws, seed : int
         Random tables of the stress null reference (0: none).
     rtol : float
         Relative accuracy of the certified extreme eigenvalues (non-rotary kernels).
+    source : str, optional
+        What the scheme was resolved from (the report's title).
     progress : callable, optional
         ``progress(done, total, what)`` after each section.
+
+    Returns
+    -------
+    ReportRecord
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A layer kind the report does not cover (:func:`check_covered`), a length or multiple below 1.
+
+    References
+    ----------
+    gu2025 §3.3 (kernel and spectrum); li2025 Table 2, §4.2 (bounds); cirrincione2026 (stress); men2024, Liu et al.
+    2023, RoFormer §3.4.3 (the long-context section).
 
     Notes
     -----
@@ -266,7 +468,7 @@ def report(scheme: Scheme, *, length: int | None = None, multiples=MULTIPLES, nu
         raise ValidationError(f"report takes a petheory.scheme.Scheme (petheory.loaders.resolve_scheme), got "
                               f"{type(scheme).__name__}")
     t_start = time.perf_counter()
-    N = default_length(scheme) if length is None else v.integer("length", length, minimum=1)
+    N, length_from = default_length(scheme) if length is None else (v.integer("length", length, minimum=1), "given")
     mults = [v.integer("multiple", m, minimum=1) for m in multiples]
     null_draws = v.integer("null_draws", null_draws, minimum=0)
     check_covered(scheme)
@@ -278,6 +480,7 @@ def report(scheme: Scheme, *, length: int | None = None, multiples=MULTIPLES, nu
         if progress is not None:
             progress(k + 1, len(kinds), f"layer kind {k + 1} of {len(kinds)} (layers {layer_ranges(idx)})")
     d = scheme.as_dict()
-    return ReportRecord(source, d["source"], scheme.context, scheme.max_context, N, d["num_heads"], d["head_dim"],
+    return ReportRecord(source, d["source"], scheme.context, scheme.max_context, N, length_from, d["num_heads"],
+                        d["head_dim"],
                         d["num_layers"], d["layer_kind"], scheme, tuple(sections), list(scheme.notes),
                         round(time.perf_counter() - t_start, 3))

@@ -146,6 +146,11 @@ class ReportBounds(Record):
         return out
 
 
+#: What the report's λ are eigenvalues of: said beside them (a reader may expect them divided by N, or of a softmax).
+SPECTRUM_NORMALISATION = ("λ: eigenvalues of the N x N matrix T_N[i, j] = a_(i-j) of the kernel above (not divided by N; "
+                          "0 <= λ <= N a_0 for a rotary kernel)")
+
+
 def stress_line(st: LayerStress | Skipped) -> str:
     """The stress of a section in one line (or why there is none).
 
@@ -156,6 +161,11 @@ def stress_line(st: LayerStress | Skipped) -> str:
     Returns
     -------
     str
+
+    Examples
+    --------
+    >>> stress_line(Skipped("NoPE"))
+    'not computed: NoPE'
     """
     return st.lines()[0] if isinstance(st, Skipped) else st.summary_line()
 
@@ -170,6 +180,11 @@ def bound_lines(b: ReportBounds | Skipped) -> list[str]:
     Returns
     -------
     list of str
+
+    Examples
+    --------
+    >>> bound_lines(Skipped("NoPE"))
+    ['not computed: NoPE']
     """
     return b.lines()
 
@@ -230,7 +245,8 @@ class ReportSection(Record):
         lc = self.long_context
         if lc is None:
             return []
-        return [f"skipped: {lc.skipped}"] if isinstance(lc, Skipped) else lc.lines()
+        return [f"skipped: {lc.skipped}"] if isinstance(lc, Skipped) else lc.lines(window=self.span.kind != "full"
+                                                                                       and lc.context == self.span.size)
 
     def markdown(self) -> str:
         """The section as Markdown: header, bands, kernel, spectra, stress, bounds, long-context theory, notes."""
@@ -266,7 +282,8 @@ class ReportSection(Record):
         if isinstance(self.spectra, Skipped):
             out.append(f"Not computed: {self.spectra.skipped}.")
         else:
-            out += ["| N | λ_min | λ_max | error bounds | certificate | seconds |", "|---:|---:|---:|---:|---|---:|"]
+            out += [SPECTRUM_NORMALISATION + ".", "",
+                    "| N | λ_min | λ_max | error bounds | certificate | seconds |", "|---:|---:|---:|---:|---|---:|"]
             for s in self.spectra:
                 out.append(f"| {s.multiple}L = {s.n:,} | {fmt(s.lambda_min, 6)} | {fmt(s.lambda_max, 6)} | "
                            f"{fmt(s.error_bounds[0], 2)}, {fmt(s.error_bounds[1], 2)} | {s.certificates[1]} | "
@@ -302,6 +319,7 @@ class ReportRecord(Record):
     context: int
     max_context: int
     length: int
+    length_from: str
     num_heads: int
     head_dim: int
     num_layers: int
@@ -314,9 +332,10 @@ class ReportRecord(Record):
     def summary_lines(self) -> list[str]:
         """The report's header: what was resolved, L and N, the layer kinds (plain text)."""
         kinds = ", ".join(f"{len(sec.layers)} x {sec.kind_name}" for sec in self.sections)
+        why = "" if self.length_from == "given" else f" ({self.length_from})"
         return [f"{self.source}  ({self.model_type})",
                 f"context   original L = {self.context:,}, max_position_embeddings {self.max_context:,}; report at "
-                f"N = {self.length:,}; {self.num_layers} layers: {kinds}; {self.num_heads} heads x {self.head_dim}"]
+                f"N = {self.length:,}{why}; {self.num_layers} layers: {kinds}; {self.num_heads} heads x {self.head_dim}"]
 
     def markdown(self) -> str:
         """The report as Markdown: header, then per layer kind: bands, kernel, spectra, stress, bounds, notes."""

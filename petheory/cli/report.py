@@ -133,7 +133,7 @@ def show(r, *, quiet: bool) -> None:
     from rich.table import Table
 
     from petheory.analyses.record import Skipped
-    from petheory.analyses.report_record import bound_lines, fmt, stress_line
+    from petheory.analyses.report_record import SPECTRUM_NORMALISATION, bound_lines, fmt, stress_line
     from petheory.cli._console import console
 
     con = console(quiet=quiet)
@@ -167,6 +167,7 @@ def show(r, *, quiet: bool) -> None:
                           + (f" (within [L/2, L): {fmt(k.max_abs_over_a0_within_L.value, 3)})"
                              if k.max_abs_over_a0_within_L is not None else ""))
         if isinstance(sec.spectra, list):
+            con.print(f"spectrum  {escape(SPECTRUM_NORMALISATION)}")
             for s in sec.spectra:
                 con.print(f"spectrum  {s.multiple}L = {s.n:>9,}: λ in [{fmt(s.lambda_min, 6)}, "
                           f"{fmt(s.lambda_max, 6)}] (error <= {fmt(s.error_bounds[0], 2)}, {fmt(s.error_bounds[1], 2)}; "

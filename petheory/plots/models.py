@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from petheory.plots import save
+from petheory.scheme import layer_ranges
 
 NAME = "models.report"
 
@@ -76,7 +77,8 @@ def draw_model_comparison(reports: list, labels=None):
         c, name = colors[i % len(colors)], _label(rep, lab)
         L, sec = rep.context, main_section(rep)
         n_bands = len(sec.bands or [])
-        handles.append(plt.Line2D([], [], color=c, lw=2, label=f"{name}: L = {L:,}, N = {rep.length:,}"
+        kind = f"layers {layer_ranges(sec.layers)}: {sec.kind_name}"  # which layer kind this curve is
+        handles.append(plt.Line2D([], [], color=c, lw=2, label=f"{name} ({kind}): L = {L:,}, N = {rep.length:,}"
                                   + (f", {n_bands} bands" if n_bands else "")))
         env = _envelope(sec)
         if env:
@@ -133,7 +135,7 @@ def save_model_comparison(reports: list, path, labels=None) -> list[Path]:
     labels = labels or [None] * len(reports)
     data = {"figure": NAME, "models": [  # what is drawn, per model (the full reports: petheory report --json)
         {"label": _label(r, lab), "source": r.source, "encoding": _encoding(main_section(r)),
-         "layers": main_section(r).layers, "context": r.context, "length": r.length,
+         "layers": main_section(r).layers, "layer_kind": main_section(r).kind_name, "context": r.context, "length": r.length,
          "envelope": _envelope(main_section(r)),
          "bands": [{"wavelength": b.wavelength, "regime": b.regime} for b in main_section(r).bands or []]}
         for r, lab in zip(reports, labels)]}
