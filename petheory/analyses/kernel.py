@@ -273,7 +273,7 @@ def position_column(pos: Positions, n: int, *, project: bool = True, learned_t5:
         if not hermitian_part:
             raise ValidationError(f"{what} is not Hermitian (its first row is not the conjugate of its first column); "
                                   "--hermitian-part analyses (T + T^H)/2 instead")
-        c, r, what = (c + np.conj(r)) / 2, None, what + " (Hermitian part)"
+        c, r, what = tp.hermitian_part(c, r), None, what + " (Hermitian part)"
     return Column(np.asarray(c), r, what, src.defect, src.defect_exact)
 
 

@@ -31,7 +31,7 @@ from petheory.analyses import kernel as K
 from petheory.analyses.record import Skipped
 from petheory.analyses.report_record import (Band, Bucket, EnvelopeBin, KernelPoint, KernelSummary, RangeMax,
                                              ReportBounds, ReportRecord, ReportSection, SpanInfo, SpectrumAt)
-from petheory.errors import ValidationError
+from petheory.errors import InvalidInput, ValidationError
 from petheory.scheme import Positions, Scheme, layer_ranges
 
 MULTIPLES = (1, 2, 4, 8)
@@ -345,7 +345,7 @@ def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: i
         try:
             rec = (Skipped(why) if why is not None else
                    layer_stress(pos, _target(), null_draws=null_draws, seed=seed, name=pos.encoding))
-        except ValueError as exc:
+        except InvalidInput as exc:  # what the input cannot give (a ValueError from a bug propagates)
             rec = Skipped(str(exc).splitlines()[0])
         stress_cache.append((pos, rec))
         out["stress"] = rec
@@ -353,7 +353,7 @@ def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: i
         b = layer_bounds(pos, n, context=L, learned_t5=learned)
         out["bounds"] = (Skipped(b.skipped) if isinstance(b, SkippedRow) else
                          ReportBounds(b.norm, b.B0, b.rademacher, b.rademacher_formula, b.angles, b.eq9))
-    except ValueError as exc:
+    except InvalidInput as exc:  # what the input cannot give (a ValueError from a bug propagates)
         out["bounds"] = Skipped(str(exc).splitlines()[0])
     if pos.kind == "rotary" and pos.encoding != "mla_rope":  # issue 31: Men, Liu, RoFormer, temperatures per rotary kind
         from petheory.analyses.long_context import long_context_section
@@ -368,7 +368,7 @@ def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: i
                 pos, context=ctx_L, extended_context=max(layer.span.reach(target), ctx_L),
                 length=max(layer.span.reach(length), 2),
                 extended_from=None if source == "max_position_embeddings" else source)
-        except ValueError as exc:
+        except InvalidInput as exc:  # what the input cannot give (a ValueError from a bug propagates)
             out["long_context"] = Skipped(str(exc).splitlines()[0])
     return ReportSection(**out)
 

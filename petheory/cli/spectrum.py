@@ -187,8 +187,7 @@ def run(args) -> int:
                 symbol_fn = lambda t: K.symbol_values(t, args.kernel_length)  # noqa: E731
         c, r = tp.coefficients(c, r)
         if args.hermitian_part:  # (T + T^H)/2 is Toeplitz with first column (c + conj(r))/2
-            c, r = (c + np.conj(r)) / 2, None
-            c[0] = c[0].real
+            c, r = tp.hermitian_part(c, r), None
             what += " (Hermitian part)"
         try:  # the spectral theory needs a Hermitian T: a clear one-line error otherwise
             c, r = tp.coefficients(c, r, hermitian=True)

@@ -71,3 +71,24 @@ def test_the_figure_legend_names_the_layer_kind_of_each_curve(tmp_path):
     assert labels == ["mistral (layers 0-31: sliding_attention sliding 4,096 (rope)): L = 32,768, N = 8,192, 64 bands"]
     save_model_comparison([rec], tmp_path / "fig.png")
     assert json.loads((tmp_path / "fig.json").read_text())["models"][0]["layer_kind"].startswith("sliding_attention")
+
+
+def test_a_bug_in_a_part_of_the_report_is_raised_not_reported_as_skipped(monkeypatch):
+    """issue 45: the report caught bare ValueError and printed a real bug as 'skipped'."""
+    import pytest
+
+    from petheory.errors import ValidationError
+
+    def bug(*a, **k):
+        raise ValueError("a bug: not the input's fault")
+
+    monkeypatch.setattr("petheory.analyses.stress.layer_stress", bug)
+    s = resolve_scheme("alibi:slope=0.5", d=16, context=64)
+    with pytest.raises(ValueError, match="a bug"):
+        report(s, length=64, multiples=(1,), null_draws=2)
+
+    def refused(*a, **k):
+        raise ValidationError("this kind has no geometry at this size")
+
+    monkeypatch.setattr("petheory.analyses.stress.layer_stress", refused)
+    assert report(s, length=64, multiples=(1,), null_draws=2).sections[0].stress.skipped.startswith("this kind")
