@@ -31,6 +31,7 @@ import dataclasses
 import html
 import math
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -153,6 +154,22 @@ class Record:
 
     def _repr_html_(self) -> str:
         return "<pre>" + html.escape(str(self)) + "</pre>"
+
+
+@dataclass(frozen=True)
+class Section(Record):
+    """A layer kind's part of a record: its own fields, and the result it holds in the field named by ``_inner``
+    (None with ``skipped``), whose fields read through (``sec.lambda_min`` for ``sec.summary.lambda_min``)."""
+
+    _inner: ClassVar[str] = "result"
+
+    def __getattr__(self, name):  # only for names the section itself does not have
+        if name.startswith("_") or name == self._inner:
+            raise AttributeError(name)
+        inner = object.__getattribute__(self, self._inner)
+        if inner is None:
+            raise AttributeError(f"{name}: this layer kind was skipped ({object.__getattribute__(self, 'skipped')})")
+        return getattr(inner, name)
 
 
 @dataclass(frozen=True)

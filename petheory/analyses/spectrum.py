@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
 from petheory.analyses import kernel as K
-from petheory.analyses.record import Record, Skipped, item
+from petheory.analyses.record import Record, Section, Skipped, item
 from petheory.scheme import Scheme
 from petheory.toeplitz.eigen import EigenEstimate
 
@@ -264,7 +265,7 @@ def toeplitz_summary(c, r=None, *, what: str, rtol: float = K.RTOL, method: str 
 
 
 @dataclass(frozen=True)
-class SpectrumSection(Record):
+class SpectrumSection(Section):
     """One distinct layer kind of ``spectrum``: its layers, type and span, and its :class:`ToeplitzSummary` (None with
     ``skipped``: the kind has no position-only kernel). The summary's fields read through
     (``sec.lambda_min``, ``sec.eigenvalues``)."""
@@ -275,14 +276,7 @@ class SpectrumSection(Record):
     note: str | None = item(omit=True)
     skipped: str | None = item(omit=True)
     summary: ToeplitzSummary | None = item(inline=True, default=None)
-
-    def __getattr__(self, name):  # the summary's fields and properties read through: sec.lambda_min
-        if name.startswith("_") or name == "summary":
-            raise AttributeError(name)
-        summary = object.__getattribute__(self, "summary")
-        if summary is None:
-            raise AttributeError(f"{name}: this layer kind was skipped ({self.skipped})")
-        return getattr(summary, name)
+    _inner: ClassVar[str] = "summary"
 
     def lines(self, *, rtol: float | None = None) -> list[str]:
         """The section: its summary's lines (:meth:`ToeplitzSummary.lines`), or why it was skipped."""

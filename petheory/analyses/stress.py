@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from petheory.analyses import kernel as K
-from petheory.analyses.record import Record, item
+from petheory.analyses.record import Record, Section, item
 from petheory.scheme import Positions, Scheme
 
 
@@ -193,21 +193,13 @@ def layer_stress(pos: Positions, target, *, length: int | None = None, kind: str
 
 
 @dataclass(frozen=True)
-class StressSection(Record):
+class StressSection(Section):
     """One distinct position mechanism of ``stress``: its layers and its :class:`LayerStress` (None with ``skipped``).
     The stress's fields read through (``sec.stress``, ``sec.null``)."""
 
     layers: list
     skipped: str | None = item(omit=True)
     result: LayerStress | None = item(inline=True, default=None)
-
-    def __getattr__(self, name):  # sec.stress, sec.null: the result's fields
-        if name.startswith("_") or name == "result":
-            raise AttributeError(name)
-        result = object.__getattribute__(self, "result")
-        if result is None:
-            raise AttributeError(f"{name}: this layer kind was skipped ({self.skipped})")
-        return getattr(result, name)
 
     def line(self) -> str:
         """One line: the layers and their stress (with the null reference), or why none."""
