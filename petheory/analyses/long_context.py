@@ -67,8 +67,8 @@ class RoformerCurve(Record):
 
 @dataclass(frozen=True)
 class Temperatures(Record):
-    """The factor on the attention logits at each length, per method (:func:`petheory.bounds.attention_temperatures`),
-    and this layer's own rotary logit factor."""
+    """The factor on the attention logits at each length, per method
+    (:func:`petheory.bounds.long_context.attention_temperatures`), and this layer's own rotary logit factor."""
 
     scale: float
     rotary_logit_factor: float
