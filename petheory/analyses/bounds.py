@@ -11,18 +11,61 @@ coverage (:func:`petheory.bounds.rotary_angle_coverage`, two positions) at the f
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from petheory.analyses import kernel as K
+from petheory.analyses.record import Record, item
 from petheory.scheme import Positions, Scheme
 
 #: A rotary layer's computed norm change is evaluated at min(N', this) positions (its angle table is (N', d/2)).
 NORM_AT_MOST = 1 << 12
 
 
-def _table_row(pos: Positions, length: int, *, m, weight_norm, lipschitz, token_norm) -> dict:
+@dataclass(frozen=True)
+class BoundsRow(Record):
+    """li2025's bounds for one position mechanism at one length (:func:`layer_bounds`).
+
+    ``norm``: the norm bound, stated and computed (:class:`petheory.bounds.norms.NormBound`'s fields, or a table's);
+    ``B0``: the input norm the Rademacher bound sees; ``eq9``: ALiBi's Eq. 9 drift bound; ``angles``: a rotary
+    layer's angle coverage (:func:`petheory.bounds.rotary_angle_coverage`); ``layers`` and ``analysed_length``:
+    where :func:`bounds` asked for a sliding or chunked layer within its span.
+    """
+
+    layers: list | None = item(omit=True, kw_only=True)
+    pe: str
+    kind: str
+    length: int
+    d: int | None
+    n_max: int | None
+    params: dict
+    norm: dict
+    token_norm: float
+    B0: float | None
+    m: int
+    weight_norm: float
+    lipschitz: float
+    rademacher: float | None
+    rademacher_formula: str
+    eq9: dict | None = item(omit=True)
+    angles: dict | None = item(omit=True)
+    analysed_length: int | None = item(omit=True)
+
+
+@dataclass(frozen=True)
+class SkippedRow(Record):
+    """A mechanism without a bound (NoPE, none, learned T5 buckets), and why."""
+
+    layers: list | None = item(omit=True, kw_only=True)
+    pe: str
+    kind: str
+    length: int
+    skipped: str
+    analysed_length: int | None = item(omit=True)
+
+
+def _table_row(pos: Positions, length: int, *, m, weight_norm, lipschitz, token_norm) -> BoundsRow:
     """li2025 Table 2 for a user's (N, d) table: bounded by its own largest row norm; positions past it reuse the last row."""
     from petheory import bounds
 
@@ -33,27 +76,64 @@ def _table_row(pos: Positions, length: int, *, m, weight_norm, lipschitz, token_
     if length > rows:
         computed = max(computed, float(norms[-1]))
     B0 = token_norm + computed
-    return {"pe": pos.source, "kind": "absolute", "length": length, "d": int(T.shape[1]), "n_max": rows, "params": {},
-            "norm": {"stated_formula": "B_p = the table's largest row norm", "stated": float(norms.max()),
-                     "computed": computed, "explicit": None,
-                     "note": f"{T.dtype} table {T.shape}" + (f"; positions >= {rows} reuse the last row" if length > rows else "")},
-            "token_norm": token_norm, "B0": B0, "m": m, "weight_norm": weight_norm, "lipschitz": lipschitz,
-            "rademacher": bounds.rademacher_lipschitz_bound(lipschitz, B0, m, output_norm=weight_norm),
-            "rademacher_formula": "weight_norm * lipschitz * B0 / sqrt(m) (li2025 §4.2, constant 1, logs dropped)"}
+    return BoundsRow(pos.source, "absolute", length, int(T.shape[1]), rows, {},
+                     {"stated_formula": "B_p = the table's largest row norm", "stated": float(norms.max()),
+                      "computed": computed, "explicit": None,
+                      "note": f"{T.dtype} table {T.shape}" + (f"; positions >= {rows} reuse the last row" if length > rows else "")},
+                     token_norm, B0, m, weight_norm, lipschitz,
+                     bounds.rademacher_lipschitz_bound(lipschitz, B0, m, output_norm=weight_norm),
+                     "weight_norm * lipschitz * B0 / sqrt(m) (li2025 §4.2, constant 1, logs dropped)")
 
 
-def layer_bounds(pos: Positions, length: int, *, n_max: int | None = None, m: int = 1000, weight_norm: float = 1.0,
+def layer_bounds(pos: Positions, length: int, *, context: int | None = None, m: int = 1000, weight_norm: float = 1.0,
                  lipschitz: float = 1.0, token_norm: float = 1.0, distance: int | None = None,
-                 learned_t5: bool = False) -> dict:
-    """The bound row of one layer's positions at inference length ``length`` (training length ``n_max``), as JSON;
-    ``{"skipped": why}`` for a mechanism without one (NoPE, none, learned T5 buckets)."""
+                 learned_t5: bool = False) -> BoundsRow | SkippedRow:
+    """The bound row of one layer's positions at inference length ``length``, trained at ``context``.
+
+    Parameters
+    ----------
+    pos : petheory.scheme.Positions
+        The layer's positions.
+    length : int
+        The inference length N'.
+    context : int, optional
+        The training length (li2025's :math:`N_{max}`); default the encoding's own ``n_max``, else ``length``.
+    m : int
+        Sample size of the Rademacher bound.
+    weight_norm, lipschitz, token_norm : float
+        The readout weight norm B, the Lipschitz constant :math:`L_{trans}` and the token norm :math:`B_x`.
+    distance : int, optional
+        ALiBi's key distance for Eq. 9 (beyond ``context``).
+    learned_t5 : bool
+        T5 buckets are a model's learned weights (no bound).
+
+    Returns
+    -------
+    BoundsRow or SkippedRow
+        :class:`SkippedRow` for a mechanism without a bound (NoPE, none, learned T5 buckets).
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Parameters out of range (from :func:`petheory.bounds.bound_report`).
+
+    References
+    ----------
+    li2025 Table 2 (norm bounds), §4.2 (Rademacher complexity), Eq. 9 (ALiBi extrapolation).
+
+    Examples
+    --------
+    >>> from petheory.scheme import Positions
+    >>> layer_bounds(Positions("bias", "alibi", {"slope": 0.5}, 64), 100, context=50).eq9["distance"]
+    99
+    """
     from petheory import bounds
     from petheory.bounds.norms import training_length
 
     kw = dict(m=m, weight_norm=weight_norm, lipschitz=lipschitz, token_norm=token_norm)
     why = K.why_no_kernel(pos, learned_t5=learned_t5)
     if why is not None:
-        return {"pe": pos.encoding or pos.kind, "kind": pos.kind, "length": length, "skipped": why}
+        return SkippedRow(pos.encoding or pos.kind, pos.kind, length, why)
     if pos.kind == "table":
         return _table_row(pos, length, **kw)
     name, d = pos.encoding, pos.d
@@ -62,7 +142,7 @@ def layer_bounds(pos: Positions, length: int, *, n_max: int | None = None, m: in
         name, d = params.get("scaling", "rope"), int(params.get("rope_dim", d))
         params = {"base": params.get("base", 10000.0), **(params.get("scaling_params") or {})}
     own, params = training_length(name, params, None)
-    n_max = own if n_max is None else n_max
+    n_max = own if context is None else context
     short = pos.kind == "rotary" and length > NORM_AT_MOST and K.rotary_bands(pos, length) is not None
     row = bounds.bound_report(name, NORM_AT_MOST if short else length, d, n_max=n_max, distance=distance, **kw, **params)
     row["pe"] = pos.encoding  # MLA's row is computed on its scaling's entry, but it is the mla_rope layer's
@@ -72,34 +152,57 @@ def layer_bounds(pos: Positions, length: int, *, n_max: int | None = None, m: in
                                "band's norm the same at every position")
         if n_max is not None and n_max >= 2:
             row["angles"] = bounds.rotary_angle_coverage(name, length, d, n_max=n_max, **params)
-    return row
+    return BoundsRow(**row)
 
 
 @dataclass(frozen=True)
-class BoundsRecord:
-    """One row per distinct position mechanism, length and analysed length (``layers``: the layer indices)."""
+class BoundsRecord(Record):
+    """``bounds``: one row per distinct position mechanism, length and analysed length (:class:`BoundsRow`)."""
 
-    scheme: dict
-    rows: list = field(default_factory=list)
-
-    def as_dict(self) -> dict:
-        return {"scheme": self.scheme, "rows": self.rows}
+    scheme: Scheme
+    rows: tuple = ()
 
 
-def bounds(scheme: Scheme, lengths, *, n_max: int | None = None, **options) -> BoundsRecord:
+def bounds(scheme: Scheme, lengths, *, context: int | None = None, m: int = 1000, weight_norm: float = 1.0,
+           lipschitz: float = 1.0, token_norm: float = 1.0, distance: int | None = None) -> BoundsRecord:
     """:func:`layer_bounds` of every distinct position mechanism of ``scheme`` at each length.
 
     A sliding or chunked layer is bounded at ``min(N', span)`` (``analysed_length``; ``length`` stays N'),
     as ``report`` and ``compare`` analyse it: layers whose positions agree but whose spans reach differently
     far get a row each.
 
-    ``n_max`` defaults to the model's original context L for a config, to the spec's own ``n_max``
-    (else each length) for a plain spec.
+    Parameters
+    ----------
+    scheme : petheory.scheme.Scheme
+        From :func:`petheory.loaders.resolve_scheme`.
+    lengths : iterable of int
+        The inference lengths N'.
+    context : int, optional
+        The training length; default the model's original context L for a config, the spec's own ``n_max`` (else
+        each length) for a plain spec.
+    m, weight_norm, lipschitz, token_norm, distance
+        As :func:`layer_bounds`.
 
+    Returns
+    -------
+    BoundsRecord
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        As :func:`layer_bounds`.
+
+    References
+    ----------
+    li2025 Table 2, §4.2, Eq. 9.
+
+    Examples
+    --------
     >>> from petheory.loaders import resolve_scheme
-    >>> bounds(resolve_scheme("alibi:slope=0.5"), [100], n_max=50).rows[0]["eq9"]["distance"]
+    >>> bounds(resolve_scheme("alibi:slope=0.5"), [100], context=50).rows[0].eq9["distance"]
     99
     """
+    n_max = context
     if n_max is None and scheme.source not in ("spec", "table"):
         n_max = scheme.context
     learned = scheme.source not in ("spec", "table")
@@ -113,8 +216,9 @@ def bounds(scheme: Scheme, lengths, *, n_max: int | None = None, **options) -> B
             for i in idx:
                 by_reach.setdefault(scheme.layers[i].span.reach(N), []).append(i)
             for reach, layers in sorted(by_reach.items(), key=lambda kv: kv[1][0]):
-                row = layer_bounds(pos, reach, n_max=n_max, learned_t5=learned, **options)
+                row = layer_bounds(pos, reach, context=n_max, learned_t5=learned, m=m, weight_norm=weight_norm,
+                                   lipschitz=lipschitz, token_norm=token_norm, distance=distance)
                 if reach < N:
-                    row = {**row, "length": N, "analysed_length": reach}
-                rows.append({"layers": layers, **row})
-    return BoundsRecord(scheme.as_dict(), rows)
+                    row = replace(row, length=N, analysed_length=reach)
+                rows.append(replace(row, layers=layers))
+    return BoundsRecord(scheme, tuple(rows))

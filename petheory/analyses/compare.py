@@ -45,7 +45,8 @@ import numpy as np
 from petheory import _validate as v
 from petheory import encodings as enc
 from petheory.analyses import kernel as K
-from petheory.scheme import Positions, Scheme, Span
+from petheory.analyses.record import Record, item
+from petheory.scheme import Positions, Scheme, Span, layer_ranges
 
 #: Tasks whose records the comparison reads: their metrics, the first one primary (running_sum: lower is better;
 #: chen2025's tasks: exact match seq_acc and per-token token_acc, higher is better).
@@ -53,62 +54,212 @@ LENGTHGEN_TASKS = {"running_sum": ("mse",), "parity": ("seq_acc", "token_acc"), 
                    "reverse": ("seq_acc", "token_acc"), "addition": ("seq_acc", "token_acc")}
 
 
-def spectral_summary(pos: Positions, n: int = 256, *, learned_t5: bool = False) -> dict:
-    """Symbol range of the finite section and extreme eigenvalues of the layer's position-only matrix (the
-    functions ``spectrum`` and ``report`` use: :mod:`petheory.analyses.kernel`)."""
+@dataclass(frozen=True)
+class SpectralSummary(Record):
+    """Symbol range and extreme eigenvalues of a layer's position-only matrix (:func:`spectral_summary`)."""
+
+    matrix: str
+    n: int
+    cpd: dict | None
+    symbol_min: float
+    symbol_max: float
+    symbol_certified: bool
+    lambda_min: float
+    lambda_max: float
+    spread: float
+    eig_error: float
+    eig_converged: bool
+
+
+@dataclass(frozen=True)
+class StressSummary(Record):
+    """The stress of a layer's positions with its null reference and z-score (:func:`stress_summary`)."""
+
+    stress: float
+    geometry: str
+    n: int
+    null_mean: float
+    null_sd: float
+    z: float | None
+    mds_stress: float
+    null_draws: int
+    null: str
+
+
+@dataclass(frozen=True)
+class NormSummary(Record):
+    """The computed norm per length, its growth exponent and a rotary layer's angle coverage (:func:`norm_summary`)."""
+
+    values: dict
+    n_max: int
+    meaning: str
+    growth: float | None
+    angles: dict | None = item(omit=True)
+
+
+@dataclass(frozen=True)
+class Failed(Record):
+    """A column that could not be computed for a row, and why (``{"error": why}``)."""
+
+    error: str
+
+
+def spectral_summary(pos: Positions, n: int = 256, *, learned_t5: bool = False) -> SpectralSummary:
+    """Symbol range of the finite section and extreme eigenvalues of the layer's position-only matrix.
+
+    Parameters
+    ----------
+    pos : petheory.scheme.Positions
+        The layer's positions.
+    n : int
+        The matrix size.
+    learned_t5 : bool
+        T5 buckets are a model's learned weights (no kernel).
+
+    Returns
+    -------
+    SpectralSummary
+        Computed by the functions ``spectrum`` and ``report`` use (:mod:`petheory.analyses.kernel`); ``cpd`` for a
+        bias up to :data:`petheory.analyses.spectrum.EXACT_UP_TO` (dense).
+
+    Raises
+    ------
+    petheory.analyses.kernel.NoKernel
+        A layer without a position-only kernel.
+
+    References
+    ----------
+    gu2025 §3.3; :func:`petheory.toeplitz.conditional_definiteness` for CPD.
+
+    Examples
+    --------
+    >>> from petheory.scheme import Positions
+    >>> s = spectral_summary(Positions("bias", "alibi", {"slope": 0.5}, 64), 16)
+    >>> s.cpd["cpd"], s.lambda_max > 0
+    (True, True)
+    """
     from petheory import toeplitz as tp
+    from petheory.analyses.spectrum import EXACT_UP_TO
 
     col = K.position_column(pos, n, learned_t5=learned_t5)
     ex = tp.symbol_extrema(col.column, col.row)
     eig, _ = K.extremes(pos, n, column=col)
-    lo, hi = eig["lambda_min"], eig["lambda_max"]
-    from petheory.analyses.spectrum import EXACT_UP_TO
-
+    lo, hi = eig.min, eig.max
     cpd = None
     if pos.kind == "bias" and n <= EXACT_UP_TO:  # relative biases: conditionally positive definite? (dense, O(N^3))
         cpd = tp.conditional_definiteness(col.column)
-    return {"matrix": col.description, "n": n, "cpd": cpd, "symbol_min": ex.min, "symbol_max": ex.max,
-            "symbol_certified": bool(ex.certified), "lambda_min": lo["value"], "lambda_max": hi["value"],
-            "spread": hi["value"] - lo["value"], "eig_error": max(lo["error_bound"], hi["error_bound"]),
-            "eig_converged": bool(lo["converged"] and hi["converged"])}
+    return SpectralSummary(col.description, n, cpd, ex.min, ex.max, bool(ex.certified), lo.value, hi.value,
+                           hi.value - lo.value, max(lo.error_bound, hi.error_bound), bool(lo.converged and hi.converged))
 
 
-def stress_summary(pos: Positions, target, *, null_draws: int = 20, seed: int = 0) -> dict:
-    """Stress of the layer's positions against ``target`` with its null reference
-    (:func:`petheory.analyses.stress.layer_stress`), and the z-score ``(stress - mean) / sd``."""
+def stress_summary(pos: Positions, target, *, null_draws: int = 20, seed: int = 0) -> StressSummary:
+    """Stress of the layer's positions against ``target`` with its null reference, and the z-score.
+
+    Parameters
+    ----------
+    pos : petheory.scheme.Positions
+        The layer's positions.
+    target : petheory.geometry.PositionalDistributions or array_like
+        As :func:`petheory.analyses.stress.layer_stress`.
+    null_draws : int
+        Random tables of the null reference (at least 2: a standard deviation).
+    seed : int
+        Seed of the first.
+
+    Returns
+    -------
+    StressSummary
+        ``z = (stress - mean) / sd`` (None when the null has no spread).
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``null_draws < 2``, or as :func:`petheory.analyses.stress.layer_stress`.
+
+    Examples
+    --------
+    >>> from petheory import geometry
+    >>> from petheory.scheme import Positions
+    >>> stress_summary(Positions("bias", "alibi", {"slope": 0.5}, 64), geometry.builtin_target(), null_draws=2).null_draws
+    2
+    """
     from petheory.analyses.stress import layer_stress
 
     null_draws = v.integer("null_draws", null_draws, minimum=2)
     rec = layer_stress(pos, target, null_draws=null_draws, seed=seed)
-    null = rec["null"]
-    mu, sd = null["mean"], null["sd"]
-    return {"stress": rec["stress"], "geometry": rec["geometry"], "n": rec["n"], "null_mean": mu, "null_sd": sd,
-            "z": (rec["stress"] - mu) / sd if sd > 0 else None, "mds_stress": rec["mds_stress"], "null_draws": null_draws,
-            "null": "N(0,1) tables of the same shape (petheory.stress_reference.random_table_null)"}
+    mu, sd = rec.null.mean, rec.null.sd
+    return StressSummary(rec.stress, rec.geometry, rec.n, mu, sd, (rec.stress - mu) / sd if sd > 0 else None,
+                         rec.mds_stress, null_draws, "N(0,1) tables of the same shape "
+                         "(petheory.stress_reference.random_table_null)")
 
 
-def norm_summary(pos: Positions, *, lengths=(64, 256, 1024), n_max: int = 64, learned_t5: bool = False,
-                 span: Span | None = None) -> dict:
-    """The computed norm of :func:`petheory.analyses.bounds.layer_bounds` per length (training length ``n_max``);
-    rotary: its angle coverage at the longest. A sliding or chunked ``span`` is analysed at ``min(N', span)``
-    (its queries see no farther), as ``bounds`` and ``report`` do."""
+def norm_summary(pos: Positions, *, lengths=(64, 256, 1024), context: int = 64, learned_t5: bool = False,
+                 span: Span | None = None) -> NormSummary:
+    """The computed norm of :func:`petheory.analyses.bounds.layer_bounds` per length, trained at ``context``.
+
+    Parameters
+    ----------
+    pos : petheory.scheme.Positions
+        The layer's positions.
+    lengths : sequence of int
+        Inference lengths N'.
+    context : int
+        The training length.
+    learned_t5 : bool
+        T5 buckets are a model's learned weights.
+    span : petheory.scheme.Span, optional
+        A sliding or chunked span is analysed at ``min(N', span)`` (its queries see no farther), as ``bounds`` and
+        ``report`` do.
+
+    Returns
+    -------
+    NormSummary
+        ``growth``: the log-log slope between the first and last length; rotary: the angle coverage at the longest.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        As :func:`petheory.analyses.bounds.layer_bounds`.
+
+    References
+    ----------
+    li2025 Table 2.
+
+    Examples
+    --------
+    >>> from petheory.scheme import Positions
+    >>> norm_summary(Positions("bias", "alibi", {"slope": 0.5}, 64), lengths=(8, 64), context=8).growth
+    1.0...
+    """
     from petheory.analyses.bounds import layer_bounds
 
     span = span or Span()
-    rows = [layer_bounds(pos, span.reach(int(L)), n_max=n_max, learned_t5=learned_t5) for L in lengths]
-    vals = {str(L): r["norm"]["computed"] for L, r in zip(lengths, rows)}
+    rows = [layer_bounds(pos, span.reach(int(L)), context=context, learned_t5=learned_t5) for L in lengths]
+    vals = {str(L): r.norm["computed"] for L, r in zip(lengths, rows)}
     meaning = {"absolute": "sup ||PE(pos)||", "table": "sup ||PE(pos)||", "bias": "max |b(i,j)|",
                "rotary": "max |band factor - 1|"}.get(pos.kind, pos.kind)
-    out = {"values": vals, "n_max": n_max, "meaning": meaning}
     a, b = vals[str(lengths[0])], vals[str(lengths[-1])]
-    out["growth"] = (math.log(b / a) / math.log(lengths[-1] / lengths[0])) if a and b and a > 0 and b > 0 else None
-    if "angles" in rows[-1]:
-        out["angles"] = rows[-1]["angles"]
-    return out
+    growth = (math.log(b / a) / math.log(lengths[-1] / lengths[0])) if a and b and a > 0 and b > 0 else None
+    return NormSummary(vals, context, meaning, growth, rows[-1].angles)
 
 
 def record_pe_name(spec: str) -> str:
-    """The registry name a record's PE spec starts with (``'rope:base=500+sinusoidal'`` -> ``'rope'``)."""
+    """The registry name a record's PE spec starts with.
+
+    Parameters
+    ----------
+    spec : str
+        A training record's PE spec.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> record_pe_name("rope:base=500+sinusoidal")
+    'rope'
+    """
     return str(spec).split("+", 1)[0].split(":", 1)[0].strip()
 
 
@@ -128,8 +279,23 @@ def _flat(d: dict, prefix: str = "") -> dict:
 
 
 def configuration(rec: dict) -> dict:
-    """What a training record measured, flattened (``model.n_layer``, ``task.params.n_train``, ...), without
-    :data:`REPLICATE_FIELDS`; records without a ``config`` fall back to their PE and training length."""
+    """What a training record measured, flattened, without :data:`REPLICATE_FIELDS`.
+
+    Parameters
+    ----------
+    rec : dict
+        A training record (its ``config``: ``model.n_layer``, ``task.params.n_train``, ...).
+
+    Returns
+    -------
+    dict
+        Flattened keys; a record without a ``config`` falls back to its PE and training length.
+
+    Examples
+    --------
+    >>> configuration({"config": {"model": {"pe": "rope"}, "seed": 3}})
+    {'model.pe': 'rope'}
+    """
     cfg = rec.get("config")
     if not isinstance(cfg, dict):
         return {"model.pe": rec.get("pe"), "train_len": rec.get("train_len")}
@@ -137,7 +303,24 @@ def configuration(rec: dict) -> dict:
 
 
 def spec_label(name: str, params: dict | None) -> str:
-    """``name:key=value,...`` as the PE grammar writes it (``rope_yarn:scale=4``)."""
+    """``name:key=value,...`` as the PE grammar writes it.
+
+    Parameters
+    ----------
+    name : str
+        The registry name.
+    params : dict or None
+        Its parameters.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> spec_label("rope_yarn", {"scale": 4.0})
+    'rope_yarn:scale=4'
+    """
     if not params:
         return name
     return name + ":" + ",".join(f"{k}={x:g}" if isinstance(x, float) else f"{k}={x}" for k, x in params.items())
@@ -162,13 +345,34 @@ def _pe_matches(rec: dict, name: str, params: dict | None) -> bool:
 
 
 def lengthgen_summary(records, name: str, params: dict | None = None) -> dict:
-    """Per task of :data:`LENGTHGEN_TASKS`: one entry per training configuration of ``name`` (with at least
-    ``params``), each metric at the training length and at the longest test length, averaged over that
-    configuration's runs (its seeds) only, with the runs listed.
+    """Per task of :data:`LENGTHGEN_TASKS`: each training configuration of ``name`` and its metrics.
 
-    Returns ``{task: [group, ...]}``, a group being ``{"pe", "config" (the fields in which this task's groups
-    differ), "runs", "seeds", "records" (where each run's record came from), "longest", "metrics"}``, largest
-    group first. Runs of other configurations (another sample size, model, PE parameter) are never averaged in.
+    Each metric at the training length and at the longest test length, averaged over that configuration's runs
+    (its seeds) only, with the runs listed. Runs of other configurations (another sample size, model, PE
+    parameter) are never averaged in.
+
+    Parameters
+    ----------
+    records : iterable of dict
+        Training records (``task``, ``pe``, ``train_len``, ``final.test[length]``).
+    name : str
+        The registry name the records' PE must start with.
+    params : dict, optional
+        Parameters the records' PE must have (at least these).
+
+    Returns
+    -------
+    dict
+        ``{task: [group, ...]}``, a group being ``{"pe", "config" (the fields in which this task's groups
+        differ), "runs", "seeds", "records" (where each run's record came from), "longest", "metrics"}``, largest
+        group first.
+
+    Examples
+    --------
+    >>> rec = {"task": "parity", "pe": "rope", "train_len": 8, "seed": 0,
+    ...        "final": {"test": {"8": {"seq_acc": 1.0, "token_acc": 1.0}, "16": {"seq_acc": 0.5, "token_acc": 0.9}}}}
+    >>> lengthgen_summary([rec], "rope")["parity"][0]["metrics"]["seq_acc"]
+    {'at_train': 1.0, 'at_longest': 0.5}
     """
     out = {}
     for task, metrics in LENGTHGEN_TASKS.items():
@@ -204,10 +408,58 @@ def lengthgen_summary(records, name: str, params: dict | None = None) -> dict:
     return out
 
 
-def compare_scheme(scheme: Scheme, target, records=(), *, n: int = 256, lengths=(64, 256, 1024),
-                   null_draws: int = 20, seed: int = 0) -> list[dict]:
-    """The comparison rows of one scheme: one per distinct layer kind (see the module docstring); errors are
-    recorded, not raised. The training length is the scheme's context (a model's L, a spec's n_max or --context)."""
+@dataclass(frozen=True)
+class CompareRow(Record):
+    """One scheme's distinct layer kind in ``compare``: its label and positions, then each column's summary (a
+    :class:`Failed` where it could not be computed) and its length-generalisation groups by task."""
+
+    pe: str
+    name: str
+    params: dict
+    kind: str
+    layers: list
+    d: int | None
+    span: str
+    n_max: int
+    spectrum: SpectralSummary | Failed
+    stress: StressSummary | Failed
+    norms: NormSummary | Failed
+    lengthgen: dict
+
+
+def compare_scheme(scheme: Scheme, target, records=(), *, length: int = 256, lengths=(64, 256, 1024),
+                   null_draws: int = 20, seed: int = 0) -> list[CompareRow]:
+    """The comparison rows of one scheme: one per distinct layer kind (see the module docstring).
+
+    Parameters
+    ----------
+    scheme : petheory.scheme.Scheme
+        Its training length is the scheme's context (a model's L, a spec's n_max or the CLI's ``--context``).
+    target : petheory.geometry.PositionalDistributions or array_like
+        The stress target.
+    records : iterable of dict
+        Training records (:func:`lengthgen_summary`).
+    length : int
+        Positions of the spectral column (a sliding layer at ``min(length, span)``).
+    lengths : sequence of int
+        Inference lengths of the norm column.
+    null_draws, seed : int
+        The stress null reference.
+
+    Returns
+    -------
+    list of CompareRow
+        Errors are recorded in their column (:class:`Failed`), not raised.
+
+    Examples
+    --------
+    >>> from petheory import geometry
+    >>> from petheory.loaders import resolve_scheme
+    >>> rows = compare_scheme(resolve_scheme("alibi:slope=0.5"), geometry.builtin_target(), length=16, lengths=(8, 16),
+    ...                       null_draws=2)
+    >>> rows[0].spectrum.matrix.startswith("alibi")
+    True
+    """
     learned = scheme.source not in ("spec", "table")
     rows = []
     kinds = scheme.kinds()
@@ -217,46 +469,68 @@ def compare_scheme(scheme: Scheme, target, records=(), *, n: int = 256, lengths=
         params = {k: x for k, x in pos.params.items()}
         label = spec_label(name, params) if scheme.source == "spec" else (scheme.spec or scheme.source)
         if len(kinds) > 1:
-            label += f" [layers {idx[0]}..{idx[-1]}: {layer.type or layer.span}]"
-        row = {"pe": label, "name": name, "params": params, "kind": pos.kind, "layers": list(idx), "d": pos.d,
-               "span": str(layer.span), "n_max": scheme.context}
-        m = layer.span.reach(n)
+            label += f" [layers {layer_ranges(idx)}: {layer.type or layer.span}]"  # as report names them
+        m = layer.span.reach(length)
         why = K.why_no_kernel(pos, learned_t5=learned)
+        cols = {}
         for key, fn in (("spectrum", lambda: spectral_summary(pos, m, learned_t5=learned)),
                         ("stress", lambda: stress_summary(pos, target, null_draws=null_draws, seed=seed)),
-                        ("norms", lambda: norm_summary(pos, lengths=lengths, n_max=scheme.context, learned_t5=learned,
+                        ("norms", lambda: norm_summary(pos, lengths=lengths, context=scheme.context, learned_t5=learned,
                                                         span=layer.span))):
             if why is not None:
-                row[key] = {"error": why}
+                cols[key] = Failed(why)
                 continue
             try:
-                row[key] = fn()
+                cols[key] = fn()
             except (ValueError, TypeError, KeyError, np.linalg.LinAlgError) as exc:  # one failing never hides the rest
-                row[key] = {"error": str(exc).splitlines()[0]}
-        row["lengthgen"] = lengthgen_summary(records, name, params) if scheme.source == "spec" else {}
-        rows.append(row)
+                cols[key] = Failed(str(exc).splitlines()[0])
+        lg = lengthgen_summary(records, name, params) if scheme.source == "spec" else {}
+        rows.append(CompareRow(label, name, params, pos.kind, list(idx), pos.d, str(layer.span), scheme.context,
+                               cols["spectrum"], cols["stress"], cols["norms"], lg))
     return rows
 
 
 @dataclass(frozen=True)
-class CompareRecord:
-    """The comparison: one row per scheme and distinct layer kind, and the settings it was computed with."""
+class CompareRecord(Record):
+    """The comparison: one row per scheme and distinct layer kind (:class:`CompareRow`), and the settings."""
 
-    rows: list
+    rows: tuple
     settings: dict = field(default_factory=dict)
 
-    def as_dict(self) -> dict:
-        return {"rows": self.rows, "settings": self.settings}
 
+def compare(schemes=None, target=None, records=(), *, length: int = 256, d: int = 64, lengths=(64, 256, 1024),
+            context: int = 64, null_draws: int = 20, seed: int = 0) -> CompareRecord:
+    """:func:`compare_scheme` for ``schemes`` against ``target``.
 
-def compare(schemes=None, target=None, records=(), *, n: int = 256, d: int = 64, lengths=(64, 256, 1024),
-            n_max: int = 64, null_draws: int = 20, seed: int = 0) -> CompareRecord:
-    """:func:`compare_scheme` for ``schemes`` (default: every registered encoding at ``d``, trained on ``n_max``)
-    against ``target`` (default the built-in corpus). An item of ``schemes`` is a Scheme or a spec
-    (resolved with :func:`petheory.loaders.resolve_scheme` at ``d`` and context ``n_max``).
+    Parameters
+    ----------
+    schemes : iterable, optional
+        Schemes or specs (a spec is resolved with :func:`petheory.loaders.resolve_scheme` at ``d`` and ``context``);
+        default every registered encoding.
+    target : petheory.geometry.PositionalDistributions or array_like, optional
+        Default the built-in corpus.
+    records : iterable of dict
+        Training records.
+    length, lengths, null_draws, seed
+        As :func:`compare_scheme`.
+    d : int
+        Head dimension of a spec.
+    context : int
+        Training length of a spec.
 
-    >>> rec = compare(["alibi:slope=0.5"], n=16, lengths=(8, 16), n_max=8, null_draws=3)
-    >>> rec.rows[0]["spectrum"]["matrix"].startswith("alibi")
+    Returns
+    -------
+    CompareRecord
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A spec that does not resolve.
+
+    Examples
+    --------
+    >>> rec = compare(["alibi:slope=0.5"], length=16, lengths=(8, 16), context=8, null_draws=3)
+    >>> rec.rows[0].spectrum.matrix.startswith("alibi")
     True
     """
     from petheory import geometry
@@ -265,8 +539,8 @@ def compare(schemes=None, target=None, records=(), *, n: int = 256, d: int = 64,
     items = enc.available() if schemes is None else list(schemes)
     target = geometry.builtin_target() if target is None else target
     rows = []
-    for item in items:
-        scheme = item if isinstance(item, Scheme) else resolve_scheme(item, d=d, context=n_max, what="compare")
-        rows += compare_scheme(scheme, target, records, n=n, lengths=lengths, null_draws=null_draws, seed=seed)
-    return CompareRecord(rows, {"n": n, "d": d, "lengths": list(lengths), "n_max": n_max, "null_draws": null_draws,
-                                "seed": seed})
+    for item_ in items:
+        scheme = item_ if isinstance(item_, Scheme) else resolve_scheme(item_, d=d, context=context, what="compare")
+        rows += compare_scheme(scheme, target, records, length=length, lengths=lengths, null_draws=null_draws, seed=seed)
+    return CompareRecord(tuple(rows), {"n": length, "d": d, "lengths": list(lengths), "n_max": context,
+                                       "null_draws": null_draws, "seed": seed})

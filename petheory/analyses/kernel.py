@@ -31,8 +31,21 @@ from petheory.scheme import Positions
 
 
 def one_blas_thread():
-    """Small dense products here (a 2b x 2b eigenproblem, (chunk, b) matvecs) run with one BLAS thread: threaded
-    BLAS on a busy 2-core machine made a 256 x 256 ``eigvalsh`` take seconds instead of milliseconds."""
+    """A context in which BLAS runs one thread.
+
+    Small dense products here (a 2b x 2b eigenproblem, (chunk, b) matvecs) run with one BLAS thread: threaded
+    BLAS on a busy 2-core machine made a 256 x 256 ``eigvalsh`` take seconds instead of milliseconds.
+
+    Returns
+    -------
+    threadpoolctl.threadpool_limits
+        A context manager.
+
+    Examples
+    --------
+    >>> with one_blas_thread():
+    ...     pass
+    """
     from threadpoolctl import threadpool_limits  # a scikit-learn dependency
 
     return threadpool_limits(limits=1, user_api="blas")
@@ -53,6 +66,21 @@ def rotary_column(freqs, n: int, factor: float = 1.0, *, chunk: int = 4096) -> n
     two (chunk, b) x (b,) products per chunk, with the (chunk, b) tables of :math:`\cos(j\omega_t)`,
     :math:`\sin(j\omega_t)` computed once.
 
+    Parameters
+    ----------
+    freqs : array_like, shape (b,)
+        The band frequencies :math:`\omega_t`.
+    n : int
+        Length of the column.
+    factor : float
+        The factor f on every term.
+    chunk : int
+        Rows of the cosine and sine tables.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n,)
+
     Notes
     -----
     Each term is within :math:`(|k_0\omega_t| + |j\omega_t| + 6)u` of :math:`\cos(k\omega_t)`: the
@@ -60,6 +88,12 @@ def rotary_column(freqs, n: int, factor: float = 1.0, *, chunk: int = 4096) -> n
     :math:`|k\omega_t|u` as well) plus a few roundings of the products and the sum; a_k then within b
     times that, times f. The tests compare it with the direct sum.
 
+    References
+    ----------
+    gu2025 §3.3 (the unit-content kernel of RoPE).
+
+    Examples
+    --------
     >>> rotary_column([0.0, math.pi], 3).tolist()
     [2.0, 0.0, 2.0]
     """
@@ -80,13 +114,47 @@ def rotary_column(freqs, n: int, factor: float = 1.0, *, chunk: int = 4096) -> n
 
 
 def table_logit_factor(pos: Positions) -> float:
-    """The part of ``pos.logit_factor`` its rotary table does not already carry (MLA folds its softmax factor in)."""
+    """The part of ``pos.logit_factor`` its rotary table does not already carry (MLA folds its softmax factor in).
+
+    Parameters
+    ----------
+    pos : petheory.scheme.Positions
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from petheory.scheme import Positions
+    >>> table_logit_factor(Positions("rotary", "rope", {}, 8, logit_factor=0.5))
+    0.5
+    """
     return 1.0 if pos.encoding == "mla_rope" else pos.logit_factor
 
 
 def rotary_bands(pos: Positions, n: int):
-    """``(frequencies (r/2,), F)`` of a rotary layer at length n, F the factor on every rotary logit; None when its
-    kernel is not a sum of cosines (xPos: a per-position scale)."""
+    """The band frequencies of a rotary layer at length n and the factor F on every rotary logit.
+
+    Parameters
+    ----------
+    pos : petheory.scheme.Positions
+    n : int
+        The length (a dynamic scaling depends on it).
+
+    Returns
+    -------
+    tuple or None
+        ``(frequencies (r/2,), F)``; None when the layer is not rotary or its kernel is not a sum of cosines (xPos:
+        a per-position scale).
+
+    Examples
+    --------
+    >>> from petheory.scheme import Positions
+    >>> w, f = rotary_bands(Positions("rotary", "rope", {"base": 100.0}, 4), 16)
+    >>> w.tolist(), f
+    ([1.0, 0.1], 1.0)
+    """
     if pos.kind != "rotary":
         return None
     try:
@@ -97,8 +165,25 @@ def rotary_bands(pos: Positions, n: int):
 
 
 def why_no_kernel(pos: Positions, *, learned_t5: bool = True) -> str | None:
-    """Why a layer has no position-only kernel, or None when it has one (``learned_t5``: a model's T5 buckets,
-    whose values are learned weights; the registry's ``t5`` entry has values of its own)."""
+    """Why a layer has no position-only kernel, or None when it has one.
+
+    Parameters
+    ----------
+    pos : petheory.scheme.Positions
+    learned_t5 : bool
+        T5 buckets are a model's, whose values are learned weights (the registry's ``t5`` entry has values of its
+        own).
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> from petheory.scheme import Positions
+    >>> why_no_kernel(Positions("nope")).startswith("NoPE")
+    True
+    """
     if pos.kind == "nope":
         return "NoPE: softmax attention that sees no position (no kernel; order comes from the causal mask only)"
     if pos.kind == "none":
@@ -110,18 +195,52 @@ def why_no_kernel(pos: Positions, *, learned_t5: bool = True) -> str | None:
 
 @dataclass(frozen=True)
 class Column:
-    """First column (and row, None when Hermitian) of a layer's position-only Toeplitz matrix, and what it is."""
+    """First column (and row, None when Hermitian) of a layer's position-only Toeplitz matrix, and what it is.
+
+    ``defect``: the relative Toeplitz defect of the source matrix (0 for a kernel that is Toeplitz by
+    construction); ``defect_exact``: whether it was measured on the whole matrix (None: not a Gram).
+    """
 
     column: np.ndarray
     row: np.ndarray | None
     description: str
-    record_fields: dict
+    defect: float = 0.0
+    defect_exact: bool | None = None
 
 
 def position_column(pos: Positions, n: int, *, project: bool = True, learned_t5: bool = False,
                     hermitian_part: bool = True) -> Column:
-    """The n x n position-only Toeplitz matrix of one layer (see the module docstring); :class:`NoKernel` when none.
+    """The n x n position-only Toeplitz matrix of one layer (see the module docstring).
 
+    Parameters
+    ----------
+    pos : petheory.scheme.Positions
+    n : int
+        The matrix size.
+    project : bool
+        Use the Toeplitz projection of a source matrix that is not Toeplitz (False: refuse it).
+    learned_t5 : bool
+        T5 buckets are a model's learned weights (no kernel).
+    hermitian_part : bool
+        Use :math:`(T + T^H)/2` of a kernel that is not Hermitian (False: refuse it).
+
+    Returns
+    -------
+    Column
+
+    Raises
+    ------
+    NoKernel
+        A layer without a kernel (NoPE, none, learned T5 buckets).
+    petheory.errors.ValidationError
+        A kernel that is not Hermitian without ``hermitian_part``; a dense bias too large.
+
+    References
+    ----------
+    gu2025 §3.3 (the position-only Toeplitz matrix).
+
+    Examples
+    --------
     >>> from petheory.scheme import Positions
     >>> position_column(Positions("bias", "alibi", {"slope": 0.5}, 64), 3).column.tolist()
     [-0.0, -0.5, -1.0]
@@ -134,17 +253,16 @@ def position_column(pos: Positions, n: int, *, project: bool = True, learned_t5:
         raise NoKernel(why)
     if pos.kind == "table":
         src = tp.gram_source(np.asarray(pos.table)[:n], f"position Gram P P^T of {pos.source}", project=project)
-        return Column(src.column, src.row, src.description, src.record_fields())
+        return Column(src.column, src.row, src.description, src.defect, src.defect_exact)
     bands = rotary_bands(pos, n)
     if bands is not None:
         w, f = bands
         return Column(rotary_column(w, n, f), None, f"{pos.encoding} unit-content kernel a_k = F sum_t cos(k w_t) "
-                      f"({w.size} rotated bands, F = {f:.6g}: rotary logit factor x logit factor; d={pos.d})",
-                      {"toeplitz_defect": 0.0})
+                      f"({w.size} rotated bands, F = {f:.6g}: rotary logit factor x logit factor; d={pos.d})")
     if pos.encoding == "alibi":  # closed form: no dense n x n bias (a model's 1M context)
         slope = v.real("slope", pos.params.get("slope", 1.0))
         return Column(-slope * np.arange(n, dtype=np.float64), None, f"alibi a_k = -m |k| (m = {slope:g}; the symmetric "
-                      "form: the geometry of distances)", {"toeplitz_defect": 0.0})
+                      "form: the geometry of distances)")
     if pos.kind == "bias" and n > 2 * tp.GRAM_DENSE_MAX:
         raise ValidationError(f"{pos.encoding}: a bias is built as a dense n x n matrix; n = {n} is too large (at most "
                               f"{2 * tp.GRAM_DENSE_MAX})")
@@ -155,23 +273,38 @@ def position_column(pos: Positions, n: int, *, project: bool = True, learned_t5:
         if not hermitian_part:
             raise ValidationError(f"{what} is not Hermitian (its first row is not the conjugate of its first column); "
                                   "--hermitian-part analyses (T + T^H)/2 instead")
-        c, r, what = (c + np.conj(r)) / 2, None, what + " (Hermitian part)"
-    return Column(np.asarray(c), r, what, src.record_fields())
+        c, r, what = tp.hermitian_part(c, r), None, what + " (Hermitian part)"
+    return Column(np.asarray(c), r, what, src.defect, src.defect_exact)
 
 
-def low_rank_extremes(freqs, n: int, factor: float = 1.0) -> dict:
-    r"""Extreme eigenvalues of :math:`T_{ij} = F\sum_t\cos((i-j)\omega_t)`, n x n, exactly: the fields of
-    ``ExtremeEigenvalues.as_dict()`` from :func:`petheory.toeplitz.rotary_kernel_extremes` (the 2b x 2b
-    Gram in closed form, written once there; certificate ``'gram'``).
+def low_rank_extremes(freqs, n: int, factor: float = 1.0):
+    r"""Extreme eigenvalues of :math:`T_{ij} = F\sum_t\cos((i-j)\omega_t)`, n x n, exactly:
+    :func:`petheory.toeplitz.rotary_kernel_extremes` (the 2b x 2b Gram in closed form, written once there;
+    certificate ``'gram'``).
 
+    Parameters
+    ----------
+    freqs : array_like, shape (b,)
+        The band frequencies.
+    n : int
+        The matrix size.
+    factor : float
+        F.
+
+    Returns
+    -------
+    petheory.toeplitz.ExtremeEigenvalues
+
+    Examples
+    --------
     >>> r = low_rank_extremes([0.5, 0.1], 64)
-    >>> r["lambda_min"]["value"], r["lambda_max"]["value"] > 0
+    >>> r.min.value, r.max.value > 0
     (0.0, True)
     """
     from petheory import toeplitz as tp
 
     with one_blas_thread():
-        return tp.rotary_kernel_extremes(freqs, n, factor).as_dict()
+        return tp.rotary_kernel_extremes(freqs, n, factor)
 
 
 #: Relative accuracy of certified extreme eigenvalues, the one default of spectrum, report and compare (so a
@@ -179,9 +312,31 @@ def low_rank_extremes(freqs, n: int, factor: float = 1.0) -> dict:
 RTOL = 1e-8
 
 
-def extremes(pos: Positions, n: int, *, rtol: float = RTOL, column: Column | None = None) -> tuple[dict, list[str]]:
-    """Extreme eigenvalues of a layer's n x n position-only matrix (fields of ``ExtremeEigenvalues.as_dict()``) and
-    the warnings of the solver: exact low rank for a rotary kernel, certified FFT Lanczos otherwise."""
+def extremes(pos: Positions, n: int, *, rtol: float = RTOL, column: Column | None = None):
+    """Extreme eigenvalues of a layer's n x n position-only matrix: exact low rank (rotary) or certified FFT Lanczos.
+
+    Parameters
+    ----------
+    pos : petheory.scheme.Positions
+    n : int
+        The matrix size.
+    rtol : float
+        Relative accuracy (certified path).
+    column : Column, optional
+        The layer's column, where already built.
+
+    Returns
+    -------
+    (petheory.toeplitz.ExtremeEigenvalues, list of str)
+        The eigenvalues and the solver's warnings.
+
+    Examples
+    --------
+    >>> from petheory.scheme import Positions
+    >>> eig, warns = extremes(Positions("bias", "alibi", {"slope": 1.0}, 8), 2)
+    >>> round(eig.min.value, 9), round(eig.max.value, 9), warns
+    (-1.0, 1.0, [])
+    """
     from petheory import toeplitz as tp
 
     bands = rotary_bands(pos, n)
@@ -191,13 +346,34 @@ def extremes(pos: Positions, n: int, *, rtol: float = RTOL, column: Column | Non
     return certified_extremes(col.column, col.row, rtol=rtol)
 
 
-def certified_extremes(c, r=None, *, rtol: float = RTOL) -> tuple[dict, list[str]]:
-    """:func:`petheory.toeplitz.extreme_eigenvalues` with an absolute accuracy below 1e-4 ||T|| (the zeros of a
-    rank-deficient Gram), and its warnings."""
+def certified_extremes(c, r=None, *, rtol: float = RTOL):
+    """:func:`petheory.toeplitz.extreme_eigenvalues` with an absolute accuracy below 1e-4 ||T||, and its warnings.
+
+    The absolute accuracy resolves the zeros of a rank-deficient Gram.
+
+    Parameters
+    ----------
+    c : array_like, shape (n,)
+        First column.
+    r : array_like, shape (n,), optional
+        First row (default: conjugate of ``c``).
+    rtol : float
+        Relative accuracy.
+
+    Returns
+    -------
+    (petheory.toeplitz.ExtremeEigenvalues, list of str)
+
+    Examples
+    --------
+    >>> eig, _ = certified_extremes(np.array([2.0, 1.0]))
+    >>> round(eig.min.value, 9), round(eig.max.value, 9)
+    (1.0, 3.0)
+    """
     from petheory import toeplitz as tp
 
     ex = tp.symbol_extrema(c, r)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RuntimeWarning)
         eig = tp.extreme_eigenvalues(c, r, rtol=rtol, atol=rtol * 1e-4 * max(abs(ex.min), abs(ex.max)))
-    return eig.as_dict(), [str(w.message) for w in caught]
+    return eig, [str(w.message) for w in caught]

@@ -23,14 +23,15 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from petheory import _validate as v
 from petheory import encodings as enc
 from petheory.analyses import kernel as K
-from petheory.errors import ValidationError
+from petheory.analyses.record import Skipped
+from petheory.analyses.report_record import (Band, Bucket, EnvelopeBin, KernelPoint, KernelSummary, RangeMax,
+                                             ReportBounds, ReportRecord, ReportSection, SpanInfo, SpectrumAt)
+from petheory.errors import InvalidInput, ValidationError
 from petheory.scheme import Positions, Scheme, layer_ranges
 
 MULTIPLES = (1, 2, 4, 8)
@@ -39,13 +40,40 @@ KERNEL_POINTS = 240
 ENVELOPE_BINS = 48
 
 
-def band_table(pos: Positions, *, context: int, length: int) -> list[dict]:
+def band_table(pos: Positions, *, context: int, length: int) -> list[Band]:
     """One row per rotary band: frequencies, wavelength, turns over L, interpolated or extrapolated.
 
+    Parameters
+    ----------
+    pos : petheory.scheme.Positions
+        A layer's positions (none but rotary ones have bands).
+    context : int
+        The pre-training context L.
+    length : int
+        The report length N.
+
+    Returns
+    -------
+    list of Band
+        Empty for a layer without rotary bands.
+
+    Notes
+    -----
     ``original_frequency`` is the pre-training ladder (the entry with ``scale=1``); ``interpolation`` is
     original / now (1: extrapolated, the band keeps its frequency; s: fully interpolated).
     ``phase_seen``: every angle the band takes up to N was seen in pre-training: it made a full turn
     within L (:math:`(L-1)\\omega^0_t \\ge 2\\pi`), or :math:`(N-1)\\omega_t \\le (L-1)\\omega^0_t`.
+
+    References
+    ----------
+    Liu et al. 2023, §3.3 (bands that turn within the training context); Peng et al. 2023 (YaRN), §3.
+
+    Examples
+    --------
+    >>> from petheory.scheme import Positions
+    >>> b = band_table(Positions("rotary", "rope", {"base": 100.0}, 4), context=64, length=128)
+    >>> [(x.band, x.regime, x.phase_seen) for x in b]
+    [(0, 'extrapolated', True), (1, 'extrapolated', True)]
     """
     bands = K.rotary_bands(pos, length)
     if bands is None:
@@ -64,28 +92,65 @@ def band_table(pos: Positions, *, context: int, length: int) -> list[dict]:
         ratio = om0 / om
         regime = "extrapolated" if abs(ratio - 1) <= 1e-9 else ("interpolated" if ratio > 1 else "sped up")
         seen = (context - 1) * om0
-        rows.append({"band": t, "frequency": float(om), "original_frequency": float(om0),
-                     "wavelength": float(2 * math.pi / om), "turns_over_L": float(context * om0 / (2 * math.pi)),
-                     "interpolation": float(ratio), "regime": regime,
-                     "phase_seen": bool(seen >= 2 * math.pi or (length - 1) * om <= seen * (1 + 8 * np.finfo(float).eps))})
+        rows.append(Band(t, float(om), float(om0), float(2 * math.pi / om), float(context * om0 / (2 * math.pi)),
+                         float(ratio), regime,
+                         bool(seen >= 2 * math.pi or (length - 1) * om <= seen * (1 + 8 * np.finfo(float).eps))))
     return rows
 
 
-def t5_buckets(pos: Positions, length: int) -> list[dict]:
-    """T5's buckets as offset ranges ``j - i`` (query i, key j) within ``length``: one row per bucket."""
+def t5_buckets(pos: Positions, length: int) -> list[Bucket]:
+    """T5's buckets as offset ranges ``j - i`` (query i, key j) within ``length``: one row per bucket.
+
+    Parameters
+    ----------
+    pos : petheory.scheme.Positions
+        T5 bias positions (``bidirectional``, ``num_buckets``, ``max_distance``).
+    length : int
+
+    Returns
+    -------
+    list of Bucket
+
+    Examples
+    --------
+    >>> from petheory.scheme import Positions
+    >>> [b.offsets for b in t5_buckets(Positions("bias", "t5", {"bidirectional": False}, 8), 3)]
+    [[0, 2], [-1, -1], [-2, -2]]
+    """
     off = np.arange(-(length - 1), length, dtype=np.int64)
     b = enc.t5_bucket(off, bidirectional=bool(pos.params.get("bidirectional", True)),
                       num_buckets=int(pos.params.get("num_buckets", 32)), max_distance=int(pos.params.get("max_distance", 128)))
     rows = []
     for k in np.unique(b):
         o = off[b == k]
-        rows.append({"bucket": int(k), "offsets": [int(o.min()), int(o.max())], "count": int(o.shape[0])})
+        rows.append(Bucket(int(k), [int(o.min()), int(o.max())], int(o.shape[0])))
     return rows
 
 
-def kernel_summary(c: np.ndarray, context: int) -> dict:
-    """The kernel at log-spaced distances, its log-binned envelope and its largest :math:`|a_k|/a_0` within [L/2, L) and
-    beyond L (each only where the column reaches it: any length n >= 1)."""
+def kernel_summary(c: np.ndarray, context: int, formula: str = "") -> KernelSummary:
+    """The kernel at log-spaced distances, its log-binned envelope and its largest :math:`|a_k|/a_0` near L.
+
+    Parameters
+    ----------
+    c : numpy.ndarray, shape (n,)
+        The kernel's first column :math:`a_0, \\dots, a_{n-1}`.
+    context : int
+        The pre-training context L.
+    formula : str
+        What the kernel is.
+
+    Returns
+    -------
+    KernelSummary
+        The largest :math:`|a_k|/a_0` within [L/2, L) and beyond L, each only where the column reaches it (any
+        length n >= 1).
+
+    Examples
+    --------
+    >>> k = kernel_summary(np.array([2.0, 1.0, -1.0, 0.5]), 2)
+    >>> [(p.k, p.a_over_a0) for p in k.points], k.max_abs_over_a0_beyond_L.value
+    ([(1, 0.5), (2, -0.5), (3, 0.25)], 0.5)
+    """
     n = c.shape[0]
     a0 = float(c[0]) if c[0] != 0 else 1.0
     ks = np.unique(np.concatenate([[0], np.round(np.geomspace(1, max(n - 1, 1), KERNEL_POINTS)).astype(np.int64)]))
@@ -94,53 +159,100 @@ def kernel_summary(c: np.ndarray, context: int) -> dict:
     env = [(int(lo), int(hi), float(np.max(np.abs(c[lo:hi])) / abs(a0))) for lo, hi in zip(edges[:-1], edges[1:])
            if hi > lo and lo < n]
     at = sorted({k for k in (1, 10, 100, 1000, 10000, context // 2, context, 2 * context, 4 * context, n - 1) if 0 < k < n})
-    out = {"distance": ks.tolist(), "a": c[ks].tolist(), "a0": float(c[0]),
-           "points": [{"k": int(k), "a_over_a0": float(c[k] / a0)} for k in at],
-           "envelope": [{"from": lo, "to": hi, "max_abs_over_a0": e} for lo, hi, e in env]}
+    near = {}
     for name, lo, hi in (("within_L", max(1, context // 2), min(context, n)), ("beyond_L", context, n)):
         if hi > lo:
-            out[f"max_abs_over_a0_{name}"] = {"from": lo, "to": hi, "value": float(np.max(np.abs(c[lo:hi])) / abs(a0))}
-    return out
+            near[name] = RangeMax(lo, hi, float(np.max(np.abs(c[lo:hi])) / abs(a0)))
+    return KernelSummary(formula, ks.tolist(), c[ks].tolist(), float(c[0]),
+                         [KernelPoint(int(k), float(c[k] / a0)) for k in at],
+                         [EnvelopeBin(lo, hi, e) for lo, hi, e in env], near.get("within_L"), near.get("beyond_L"))
 
 
-def spectrum_at(pos: Positions, n: int, *, rtol: float) -> dict:
-    """Extreme eigenvalues of the layer's n x n kernel: the fields ``report`` prints (shared with ``spectrum``)."""
+def spectrum_at(pos: Positions, n: int, *, rtol: float, multiple: int = 1) -> SpectrumAt:
+    """Extreme eigenvalues of the layer's n x n kernel: the fields ``report`` prints (shared with ``spectrum``).
+
+    Parameters
+    ----------
+    pos : petheory.scheme.Positions
+    n : int
+        The matrix size.
+    rtol : float
+        Relative accuracy of the certified path.
+    multiple : int
+        n as a multiple of L (kept in the record).
+
+    Returns
+    -------
+    SpectrumAt
+
+    Examples
+    --------
+    >>> from petheory.scheme import Positions
+    >>> s = spectrum_at(Positions("rotary", "rope", {"base": 100.0}, 4), 64, rtol=1e-8)
+    >>> s.lambda_min, s.certificates
+    (0.0, ['gram', 'gram'])
+    """
     t0 = time.perf_counter()
     eig, caught = K.extremes(pos, n, rtol=rtol)
-    lo, hi = eig["lambda_min"], eig["lambda_max"]
-    return {"n": int(n), "lambda_min": lo["value"], "lambda_max": hi["value"], "error_bounds": [lo["error_bound"],
-            hi["error_bound"]], "certificates": [lo["certificate"], hi["certificate"]], "warnings": caught,
-            "seconds": round(time.perf_counter() - t0, 3)}
+    lo, hi = eig.min, eig.max
+    return SpectrumAt(multiple, int(n), lo.value, hi.value, [lo.error_bound, hi.error_bound],
+                      [lo.certificate, hi.certificate], caught, round(time.perf_counter() - t0, 3))
 
 
-def default_length(scheme: Scheme) -> int:
-    """The extended context: ``max(max_position_embeddings, L * scale)``."""
+def extended_context(context: int, max_context: int, factor: float) -> tuple[int, str]:
+    """The context a model claims, and where it comes from.
+
+    A config that states a longer ``max_position_embeddings`` than its pre-training context L says what it claims
+    (Llama 3.2: 131,072 over L = 8,192 with a factor 32, whose product would be twice that); one whose
+    ``max_position_embeddings`` is L itself (Qwen2.5 with YaRN x4) claims its scaling's factor times L.
+
+    Parameters
+    ----------
+    context : int
+        The pre-training context L.
+    max_context : int
+        ``max_position_embeddings``.
+    factor : float
+        The rope scaling's factor (1: none).
+
+    Returns
+    -------
+    (int, str)
+        The extended context and where it comes from (``'max_position_embeddings'``, or the factor times L).
+
+    Examples
+    --------
+    >>> extended_context(8192, 131072, 32.0)
+    (131072, 'max_position_embeddings')
+    >>> extended_context(32768, 32768, 4.0)[0]
+    131072
+    """
+    if max_context > context or factor <= 1:
+        return max(int(max_context), 1), "max_position_embeddings"
+    n = int(round(factor * context))
+    return n, f"factor {factor:g} x L; max_position_embeddings is {max_context:,}"
+
+
+def default_length(scheme: Scheme) -> tuple[int, str]:
+    """The report's default length N: the model's extended context (:func:`extended_context`), and where it comes from.
+
+    Parameters
+    ----------
+    scheme : petheory.scheme.Scheme
+
+    Returns
+    -------
+    (int, str)
+
+    Examples
+    --------
+    >>> from petheory.loaders import resolve_scheme
+    >>> default_length(resolve_scheme("rope_yarn:scale=4", context=512))
+    (2048, 'factor 4 x L; max_position_embeddings is 512')
+    """
     p = scheme.main.positions.params
     scale = float(p.get("scale", (p.get("scaling_params") or {}).get("scale", 1.0)))
-    return max(scheme.max_context, int(round(scheme.context * scale)), 1)
-
-
-@dataclass(frozen=True)
-class ReportRecord:
-    """The report: the scheme (its per-layer table), L, N, one section per distinct layer kind, notes."""
-
-    source: str | None
-    scheme: dict
-    context: int
-    max_context: int
-    length: int
-    sections: list = field(default_factory=list)
-    notes: list = field(default_factory=list)
-    seconds: float = 0.0
-
-    def as_dict(self) -> dict:
-        from petheory.models.describe import jsonable
-
-        return jsonable({"source": self.source, "model_type": self.scheme["source"], "context": self.context,
-                         "max_context": self.max_context, "length": self.length, "num_heads": self.scheme["num_heads"],
-                         "head_dim": self.scheme["head_dim"], "num_layers": self.scheme["num_layers"],
-                         "layer_kind": self.scheme["layer_kind"], "scheme": self.scheme, "sections": self.sections,
-                         "notes": self.notes, "seconds": self.seconds})
+    return extended_context(scheme.context, scheme.max_context, scale)
 
 
 #: What a report covers (biases: ALiBi's closed form and T5's buckets, at any N); other mechanisms (absolute PEs,
@@ -149,30 +261,61 @@ COVERED = ("rotary", "bias", "nope", "none")
 
 
 def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: int, seed: int, rtol: float,
-            stress_cache: list) -> dict:
-    """The report of one layer kind (see the module docstring)."""
-    from petheory.analyses.bounds import layer_bounds
+            stress_cache: list) -> ReportSection:
+    """The report of one layer kind (see the module docstring).
+
+    Parameters
+    ----------
+    scheme : petheory.scheme.Scheme
+    layer : petheory.scheme.Layer
+        The kind's layer.
+    idx : list of int
+        The kind's layers.
+    length : int
+        The report length N.
+    multiples : sequence of int
+        Spectra at these multiples of L.
+    null_draws, seed : int
+        The stress null reference.
+    rtol : float
+        Relative accuracy of the certified extreme eigenvalues.
+    stress_cache : list
+        ``(positions, stress)`` pairs already computed (the geometry of positions does not depend on the span).
+
+    Returns
+    -------
+    ReportSection
+
+    Examples
+    --------
+    >>> from petheory.loaders import resolve_scheme
+    >>> s = resolve_scheme("rope", d=8, context=16)
+    >>> section(s, s.layers[0], [0], length=32, multiples=(1,), null_draws=0, seed=0, rtol=1e-8,
+    ...         stress_cache=[]).analysed_length
+    32
+    """
+    from petheory.analyses.bounds import SkippedRow, layer_bounds
     from petheory.analyses.stress import layer_stress
     from petheory.models.describe import describe_encoding
 
     pos, L = layer.positions, scheme.context
     learned = scheme.source not in ("spec", "table")
-    out = {"layers": list(idx), "type": layer.type, "span": {"kind": layer.span.kind, "size": layer.span.size},
-           "mechanism": pos.kind, "notes": []}
+    head = dict(layers=list(idx), type=layer.type, span=SpanInfo(layer.span.kind, layer.span.size), mechanism=pos.kind,
+                notes=[])
+    notes = head["notes"]
     if layer.temperature is not None:
-        out["notes"].append(f"attention temperature {layer.temperature.kind} {layer.temperature.params}: a factor on "
-                            "every logit that grows with the query's position (not in the kernel below)")
+        notes.append(f"attention temperature {layer.temperature.kind} {layer.temperature.params}: a factor on "
+                     "every logit that grows with the query's position (not in the kernel below)")
     if layer.sinks:
-        out["notes"].append("learned attention sinks: a per-head logit outside the positions (not in the kernel)")
+        notes.append("learned attention sinks: a per-head logit outside the positions (not in the kernel)")
     why = K.why_no_kernel(pos, learned_t5=learned)
     if pos.kind in ("nope", "none"):
-        out["skipped"] = why
-        return out
+        return ReportSection(**head, skipped=why)
     n = layer.span.reach(length)
-    out["analysed_length"] = n
     if n < length:
-        out["notes"].append(f"{layer.span} attention: analysed at N = {n:,} = min(N, {layer.span.size:,}); the kernel "
-                            "beyond the span is never used")
+        notes.append(f"{layer.span} attention: analysed at N = {n:,} = min(N, {layer.span.size:,}); the kernel "
+                     "beyond the span is never used")
+    out = dict(head, analysed_length=n)
     # M-RoPE: the scheme's own note (petheory.models) says text-only positions are analysed
     out["encoding"] = describe_encoding(pos.encoding, pos.params, pos.d, length=max(n, 2))
     out["logit_factor"] = pos.logit_factor
@@ -182,17 +325,17 @@ def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: i
     if pos.encoding == "t5":
         out["buckets"] = t5_buckets(pos, n)
     if why is not None:
-        out["kernel"] = out["spectra"] = {"skipped": why}
+        out["kernel"] = out["spectra"] = Skipped(why)
     else:
         col = K.position_column(pos, n)
-        out["kernel"] = {"formula": col.description, **kernel_summary(col.column, L)}
+        out["kernel"] = kernel_summary(col.column, L, col.description)
         spectra, seen = [], set()
         for m in multiples:
             mn = layer.span.reach(m * L)
             if mn in seen:
                 continue
             seen.add(mn)
-            spectra.append({"multiple": m, **spectrum_at(pos, mn, rtol=rtol)})
+            spectra.append(spectrum_at(pos, mn, rtol=rtol, multiple=m))
         out["spectra"] = spectra
     for known, rec in stress_cache:  # the geometry of positions does not depend on the span: computed once
         if known == pos:
@@ -200,35 +343,34 @@ def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: i
             break
     else:
         try:
-            rec = ({"skipped": why} if why is not None else
+            rec = (Skipped(why) if why is not None else
                    layer_stress(pos, _target(), null_draws=null_draws, seed=seed, name=pos.encoding))
-        except ValueError as exc:
-            rec = {"skipped": str(exc).splitlines()[0]}
+        except InvalidInput as exc:  # what the input cannot give (a ValueError from a bug propagates)
+            rec = Skipped(str(exc).splitlines()[0])
         stress_cache.append((pos, rec))
         out["stress"] = rec
     try:
-        b = layer_bounds(pos, n, n_max=L, learned_t5=learned)
-        keep = ("skipped", "norm", "B0", "rademacher", "rademacher_formula", "angles", "eq9")
-        out["bounds"] = {k: b[k] for k in keep if k in b}
-    except ValueError as exc:
-        out["bounds"] = {"skipped": str(exc).splitlines()[0]}
+        b = layer_bounds(pos, n, context=L, learned_t5=learned)
+        out["bounds"] = (Skipped(b.skipped) if isinstance(b, SkippedRow) else
+                         ReportBounds(b.norm, b.B0, b.rademacher, b.rademacher_formula, b.angles, b.eq9))
+    except InvalidInput as exc:  # what the input cannot give (a ValueError from a bug propagates)
+        out["bounds"] = Skipped(str(exc).splitlines()[0])
     if pos.kind == "rotary" and pos.encoding != "mla_rope":  # issue 31: Men, Liu, RoFormer, temperatures per rotary kind
-        from petheory.bounds.long_context import long_context_section
+        from petheory.analyses.long_context import long_context_section
 
         try:
             # a sliding or chunked layer's queries never see past its span: the theory is asked within it
             ctx_L = max(layer.span.reach(L), 2)
             # a scaling's factor names the context it is for (Qwen2.5's YaRN x4 over max_position_embeddings 32k)
             factor = float(pos.params.get("scale") or pos.params.get("factor") or 1.0)
-            target = max(scheme.max_context, int(round(factor * L)))
+            target, source = extended_context(L, scheme.max_context, factor)
             out["long_context"] = long_context_section(
                 pos, context=ctx_L, extended_context=max(layer.span.reach(target), ctx_L),
                 length=max(layer.span.reach(length), 2),
-                extended_from=None if target == scheme.max_context else
-                f"factor {factor:g} x L; max_position_embeddings is {scheme.max_context:,}")
-        except ValueError as exc:
-            out["long_context"] = {"skipped": str(exc).splitlines()[0]}
-    return out
+                extended_from=None if source == "max_position_embeddings" else source)
+        except InvalidInput as exc:  # what the input cannot give (a ValueError from a bug propagates)
+            out["long_context"] = Skipped(str(exc).splitlines()[0])
+    return ReportSection(**out)
 
 
 def _target():
@@ -238,7 +380,26 @@ def _target():
 
 
 def check_covered(scheme: Scheme) -> None:
-    """ValidationError naming the first layer kind a report does not cover (absolute encodings, tables)."""
+    """Refuse a scheme with a layer kind a report does not cover (absolute encodings, tables).
+
+    Parameters
+    ----------
+    scheme : petheory.scheme.Scheme
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Naming the first layer kind not covered, and what covers it.
+
+    Examples
+    --------
+    >>> from petheory.loaders import resolve_scheme
+    >>> check_covered(resolve_scheme("alibi"))
+    >>> check_covered(resolve_scheme("sinusoidal"))
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: report covers rotary encodings, ...
+    """
     bad = [(layer, idx) for layer, idx in scheme.kinds() if layer.positions.kind not in COVERED
            or (layer.positions.kind == "bias" and layer.positions.encoding not in ("alibi", "t5"))]
     if bad:
@@ -264,15 +425,32 @@ def report(scheme: Scheme, *, length: int | None = None, multiples=MULTIPLES, nu
     scheme : Scheme
         From :func:`petheory.loaders.resolve_scheme`.
     length : int, optional
-        Report length N >= 1 (default: the extended context, :func:`default_length`).
+        Report length N >= 1 (default: the model's extended context, :func:`default_length`; the record's
+        ``length_from`` says which).
     multiples : tuple of int
         Spectra at these multiples of the original context L.
     null_draws, seed : int
         Random tables of the stress null reference (0: none).
     rtol : float
         Relative accuracy of the certified extreme eigenvalues (non-rotary kernels).
+    source : str, optional
+        What the scheme was resolved from (the report's title).
     progress : callable, optional
         ``progress(done, total, what)`` after each section.
+
+    Returns
+    -------
+    ReportRecord
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A layer kind the report does not cover (:func:`check_covered`), a length or multiple below 1.
+
+    References
+    ----------
+    gu2025 §3.3 (kernel and spectrum); li2025 Table 2, §4.2 (bounds); cirrincione2026 (stress); men2024, Liu et al.
+    2023, RoFormer §3.4.3 (the long-context section).
 
     Notes
     -----
@@ -283,14 +461,14 @@ def report(scheme: Scheme, *, length: int | None = None, multiples=MULTIPLES, nu
     --------
     >>> from petheory.loaders import resolve_scheme
     >>> r = report(resolve_scheme("rope", d=16, context=64), length=1, null_draws=0, multiples=(1,))
-    >>> r.sections[0]["analysed_length"], r.sections[0]["spectra"][0]["n"]
+    >>> r.sections[0].analysed_length, r.sections[0].spectra[0].n
     (1, 64)
     """
     if not isinstance(scheme, Scheme):
         raise ValidationError(f"report takes a petheory.scheme.Scheme (petheory.loaders.resolve_scheme), got "
                               f"{type(scheme).__name__}")
     t_start = time.perf_counter()
-    N = default_length(scheme) if length is None else v.integer("length", length, minimum=1)
+    N, length_from = default_length(scheme) if length is None else (v.integer("length", length, minimum=1), "given")
     mults = [v.integer("multiple", m, minimum=1) for m in multiples]
     null_draws = v.integer("null_draws", null_draws, minimum=0)
     check_covered(scheme)
@@ -301,5 +479,8 @@ def report(scheme: Scheme, *, length: int | None = None, multiples=MULTIPLES, nu
                                 rtol=rtol, stress_cache=cache))
         if progress is not None:
             progress(k + 1, len(kinds), f"layer kind {k + 1} of {len(kinds)} (layers {layer_ranges(idx)})")
-    return ReportRecord(source, scheme.as_dict(), scheme.context, scheme.max_context, N, sections, list(scheme.notes),
+    d = scheme.as_dict()
+    return ReportRecord(source, d["source"], scheme.context, scheme.max_context, N, length_from, d["num_heads"],
+                        d["head_dim"],
+                        d["num_layers"], d["layer_kind"], scheme, tuple(sections), list(scheme.notes),
                         round(time.perf_counter() - t_start, 3))

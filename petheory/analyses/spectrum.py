@@ -11,12 +11,15 @@ numbers ``report`` prints.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
 from petheory.analyses import kernel as K
+from petheory.analyses.record import Record, Section, Skipped, item
 from petheory.scheme import Scheme
+from petheory.toeplitz.eigen import EigenEstimate
 
 #: Szegő distance from dense eigenvalues up to this N by default (O(N^3): about 1-2 s at 1024 on 2 loaded cores).
 EXACT_UP_TO = 1024
@@ -25,21 +28,202 @@ DEFAULT_N = 1024
 
 
 def exact_seconds(n: int) -> float:
-    """Rough wall time of the dense eigenvalues at N on this project's 2-core machines: 30 s at N = 4096, as N^3."""
+    """Rough wall time of the dense eigenvalues at N on this project's 2-core machines: 30 s at N = 4096, as N^3.
+
+    Parameters
+    ----------
+    n : int
+
+    Returns
+    -------
+    float
+        Seconds.
+
+    Examples
+    --------
+    >>> exact_seconds(4096)
+    30.0
+    """
     return 30.0 * (n / 4096) ** 3
 
 
 def resolved(sd) -> bool:
-    """Whether the Kolmogorov distance is larger than its own error estimate (always, for exact)."""
+    """Whether the Kolmogorov distance is larger than its own error estimate (always, for exact).
+
+    Parameters
+    ----------
+    sd : petheory.toeplitz.szego.SpectralDistribution or SzegoDistance
+        A Szegő comparison.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> resolved(SzegoDistance(8, "exact", 0.1, 0.05, 1e-9, 0.0, 0, 0, [0.0, 1.0], [0.0, 1.0], 0.0, True))
+    True
+    """
     return sd.method == "exact" or sd.kolmogorov > sd.error_estimate
 
 
+@dataclass(frozen=True)
+class SymbolRange(Record):
+    """Range of the symbol :math:`a(\\theta)` (gu2025 §3.3): of the finite section, and of the closed form where known.
+
+    Examples
+    --------
+    >>> SymbolRange(-1.0, 1.0, 3.14, 0.0, 1e-15, True, "finite section a_N").range
+    2.0
+    """
+
+    min: float
+    max: float
+    argmin: float
+    argmax: float
+    error: float
+    certified: bool
+    which: str
+    closed_form_range: list | None = item(omit=True)
+
+    @property
+    def range(self) -> float:
+        """``max - min``."""
+        return self.max - self.min
+
+
+@dataclass(frozen=True)
+class Eigenvalues(Record):
+    """The extreme eigenvalues (:class:`petheory.toeplitz.eigen.EigenEstimate` each), the seconds they took, the
+    solver's warnings."""
+
+    lambda_min: EigenEstimate
+    lambda_max: EigenEstimate
+    seconds: float = 0.0
+    warnings: tuple = ()
+
+
+@dataclass(frozen=True)
+class SzegoDistance(Record):
+    """Kolmogorov and Wasserstein distances between the eigenvalue and symbol distributions (Szegő), as computed by
+    :func:`petheory.toeplitz.szego.spectral_distribution`, with the seconds and whether it is resolved."""
+
+    n: int
+    method: str
+    kolmogorov: float
+    wasserstein: float
+    resolution: float
+    error_estimate: float
+    probes: int
+    steps: int
+    eigenvalue_range: list
+    symbol_range: list
+    seconds: float
+    resolved: bool
+
+
+@dataclass(frozen=True)
+class ToeplitzSummary(Record):
+    """Symbol range, extreme eigenvalues and Szegő distance of one Hermitian Toeplitz matrix (:func:`toeplitz_summary`).
+
+    ``toeplitz_defect`` (and ``toeplitz_defect_exact``): a layer's source matrix's relative distance from Toeplitz,
+    where it was built from a layer (None for coefficients).
+    """
+
+    source: str
+    n: int
+    real: bool
+    symbol: SymbolRange
+    eigenvalues: Eigenvalues
+    szego: SzegoDistance | Skipped
+    toeplitz_defect: float | None = item(omit=True)
+    toeplitz_defect_exact: bool | None = item(omit=True)
+
+    @property
+    def lambda_min(self) -> float:
+        """The smallest eigenvalue."""
+        return self.eigenvalues.lambda_min.value
+
+    @property
+    def lambda_max(self) -> float:
+        """The largest eigenvalue."""
+        return self.eigenvalues.lambda_max.value
+
+    @property
+    def projected(self) -> bool:
+        """Whether the source matrix was not Toeplitz and its Toeplitz projection was analysed."""
+        return self.source.endswith("Toeplitz projection")
+
+    def lines(self, *, rtol: float | None = None) -> list[str]:
+        """What ``petheory spectrum`` prints (``rtol``: the accuracy asked for, named where it was not reached)."""
+        eig, sd = self.eigenvalues, self.szego
+        lo, hi = eig.lambda_min, eig.lambda_max
+        srange = self.symbol.closed_form_range or [self.symbol.min, self.symbol.max]
+        out = [f"T_N: {self.source}; N = {self.n}, Hermitian {'real symmetric' if self.real else 'complex'}"]
+        if self.toeplitz_defect:
+            out.append(f"  Toeplitz defect of the source matrix: {self.toeplitz_defect:.3g}")
+        out.append(f"  symbol range      [{srange[0]:.10g}, {srange[1]:.10g}]  ({self.symbol.which})")
+        out.append(f"  eigenvalue range  [{lo.value:.10g}, {hi.value:.10g}]  (error <= {lo.error_bound:.2g}, "
+                   f"{hi.error_bound:.2g}; {lo.certificate}/{hi.certificate} certificate; {eig.seconds:.2f} s)")
+        for end in (e for e in (lo, hi) if not e.converged):
+            out.append(f"  note: lambda = {end.value:.6g} did not reach --rtol {rtol:g}; its error bound is "
+                       f"{end.error_bound:.2g}")
+        if self.projected:
+            out.append(f"  note: the source matrix is not Toeplitz (relative defect {self.toeplitz_defect:.3g}); "
+                       "this analyses its Toeplitz projection (diagonal averages); --no-project refuses instead")
+        if isinstance(sd, Skipped):
+            out.append(f"  Szegő distance    {sd.skipped}")
+        elif sd.resolved:
+            how = "" if sd.method == "exact" else (f", estimate +- {sd.error_estimate:.2g} ({sd.probes} probes x "
+                                                   f"{sd.steps} steps)")
+            out.append(f"  Szegő distance    Kolmogorov {sd.kolmogorov:.4g}, Wasserstein {sd.wasserstein:.4g}  "
+                       f"({sd.method}{how}; {sd.seconds:.2f} s)")
+        else:
+            out.append(f"  Szegő distance    unresolved: Kolmogorov estimate {sd.kolmogorov:.2g} is below its error "
+                       f"{sd.error_estimate:.2g} (so it lies in [0, {sd.kolmogorov + sd.error_estimate:.2g}]); "
+                       f"Wasserstein {sd.wasserstein:.4g}  ({sd.method}, {sd.probes} probes x {sd.steps} steps; "
+                       f"{sd.seconds:.2f} s)")
+        return out
+
+
 def toeplitz_summary(c, r=None, *, what: str, rtol: float = K.RTOL, method: str = "auto", seed: int = 0, symbol=None,
-                     eigenvalues=None, progress=None) -> dict:
+                     eigenvalues=None, progress=None, defect: float | None = None,
+                     defect_exact: bool | None = None) -> ToeplitzSummary:
     """Symbol range, extreme eigenvalues and Szegő distance of the Hermitian Toeplitz matrix with first column ``c``.
 
-    ``eigenvalues``: precomputed ``(as_dict, warnings)`` (a rotary layer's exact low-rank extremes);
-    ``progress(how)`` is called before a long Szegő computation.
+    Parameters
+    ----------
+    c : array_like, shape (n,)
+        First column :math:`a_0, \\dots, a_{n-1}`.
+    r : array_like, shape (n,), optional
+        First row (default: the conjugate of ``c``).
+    what : str
+        What the matrix is (the record's ``source``).
+    rtol : float
+        Relative accuracy of the certified extreme eigenvalues.
+    method : {'auto', 'exact', 'slq', 'off'}
+        The Szegő distance: dense eigenvalues, stochastic Lanczos quadrature, none; ``auto``: exact up to
+        :data:`EXACT_UP_TO`, none beyond.
+    seed : int
+        Seed of the SLQ probes.
+    symbol : callable, optional
+        The closed-form symbol :math:`a(\\theta)` (a kernel's), compared instead of the finite section's.
+    eigenvalues : tuple, optional
+        Precomputed ``(ExtremeEigenvalues, warnings)`` (a rotary layer's exact low-rank extremes).
+    progress : callable, optional
+        ``progress(how)``, called before a long Szegő computation.
+    defect, defect_exact : float and bool, optional
+        The source matrix's Toeplitz defect (a layer's), carried into the record.
+
+    Returns
+    -------
+    ToeplitzSummary
+
+    Examples
+    --------
+    >>> s = toeplitz_summary(np.array([2.0, 1.0]), what="example")
+    >>> s.lambda_min, s.lambda_max, s.szego.method
+    (1.0, 3.0, 'exact')
     """
     from petheory import toeplitz as tp
     from petheory.toeplitz import szego
@@ -61,64 +245,136 @@ def toeplitz_summary(c, r=None, *, what: str, rtol: float = K.RTOL, method: str 
         skip = "not computed (--method off)"
     sd = None if how == "off" else szego.spectral_distribution(c, symbol=symbol, method=how, seed=seed,
                                                                progress=progress)
-    rec = {"source": what, "n": int(n), "real": not np.iscomplexobj(c),
-           "symbol": {"min": ex.min, "max": ex.max, "argmin": ex.argmin, "argmax": ex.argmax, "error": ex.error,
-                      "certified": ex.certified, "which": "closed form (N -> infinity)" if symbol else "finite section a_N"},
-           "eigenvalues": {**eig, "seconds": round(t_eig, 4), "warnings": list(caught)},
-           "szego": {"skipped": skip} if sd is None else {**sd.as_dict(), "seconds": round(time.perf_counter() - t0, 4),
-                                                          "resolved": resolved(sd)}}
+    closed = None
     if symbol is not None:
         if sd is not None:
-            rec["symbol"]["closed_form_range"] = [float(sd.symbol_values[0]), float(sd.symbol_values[-1])]
+            closed = [float(sd.symbol_values[0]), float(sd.symbol_values[-1])]
         else:  # the same grid spectral_distribution samples the symbol on
             ms = 1 << int(np.ceil(np.log2(max(1 << 15, 4 * n))))
             vals = np.real(symbol(2 * np.pi * (np.arange(ms) + 0.5) / ms))
-            rec["symbol"]["closed_form_range"] = [float(vals.min()), float(vals.max())]
-    return rec
+            closed = [float(vals.min()), float(vals.max())]
+    sym = SymbolRange(ex.min, ex.max, ex.argmin, ex.argmax, ex.error, ex.certified,
+                      "closed form (N -> infinity)" if symbol else "finite section a_N", closed)
+    if sd is None:
+        dist = Skipped(skip)
+    else:
+        d = sd.as_dict()
+        dist = SzegoDistance(**d, seconds=round(time.perf_counter() - t0, 4), resolved=resolved(sd))
+    return ToeplitzSummary(what, int(n), not np.iscomplexobj(c), sym,
+                           Eigenvalues(eig.min, eig.max, round(t_eig, 4), tuple(caught)), dist, defect, defect_exact)
 
 
 @dataclass(frozen=True)
-class SpectrumRecord:
-    """One section per distinct layer kind (``layers``: their indices; ``skipped``: why a kind has no kernel)."""
+class SpectrumSection(Section):
+    """One distinct layer kind of ``spectrum``: its layers, type and span, and its :class:`ToeplitzSummary` (None with
+    ``skipped``: the kind has no position-only kernel). The summary's fields read through
+    (``sec.lambda_min``, ``sec.eigenvalues``)."""
 
-    scheme: dict
+    layers: list
+    type: str | None
+    span: str
+    note: str | None = item(omit=True)
+    skipped: str | None = item(omit=True)
+    summary: ToeplitzSummary | None = item(inline=True, default=None)
+    _inner: ClassVar[str] = "summary"
+
+    def lines(self, *, rtol: float | None = None) -> list[str]:
+        """The section: its summary's lines (:meth:`ToeplitzSummary.lines`), or why it was skipped."""
+        if self.summary is None:
+            return [f"layers {self.layers}: {self.skipped}"]
+        out = self.summary.lines(rtol=rtol)
+        if self.note:
+            out.insert(1, f"  note: {self.note}")
+        return out
+
+
+@dataclass(frozen=True)
+class SpectrumRecord(Record):
+    """``spectrum``: one section per distinct layer kind of the scheme (:class:`SpectrumSection`)."""
+
+    scheme: Scheme
     n: int
-    sections: list = field(default_factory=list)
+    sections: tuple = ()
 
-    def as_dict(self) -> dict:
-        return {"scheme": self.scheme, "n": self.n, "sections": self.sections}
+    @property
+    def computed(self) -> list:
+        """The sections that have a kernel."""
+        return [s for s in self.sections if s.summary is not None]
+
+    def lines(self, *, rtol: float | None = None) -> list[str]:
+        """The first layer kind with a kernel in full, then one line per kind where the scheme has several."""
+        secs = self.computed
+        out = secs[0].lines(rtol=rtol) if secs else []
+        if len(self.sections) > 1:
+            out.append("  layer kinds (all in --json):")
+            for sec in self.sections:
+                head = f"    layers {sec.layers[:6]}{'...' if len(sec.layers) > 6 else ''} {sec.span}: "
+                if sec.summary is None:
+                    out.append(head + sec.skipped)
+                else:
+                    out.append(head + f"N = {sec.n}, eigenvalues [{sec.lambda_min:.6g}, {sec.lambda_max:.6g}]")
+        return out
 
 
-def spectrum(scheme: Scheme, *, n: int | None = None, rtol: float = K.RTOL, method: str = "auto", seed: int = 0,
+def spectrum(scheme: Scheme, *, length: int | None = None, rtol: float = K.RTOL, method: str = "auto", seed: int = 0,
              project: bool = True, hermitian_part: bool = False, progress=None) -> SpectrumRecord:
-    """:func:`toeplitz_summary` of every distinct layer kind of ``scheme`` at ``n`` positions.
+    """:func:`toeplitz_summary` of every distinct layer kind of ``scheme`` at ``length`` positions.
 
-    ``n`` defaults to a table's rows, else :data:`DEFAULT_N`; a sliding/chunked layer is analysed at
-    ``min(n, span)``. A kind without a kernel (NoPE, none, learned T5 buckets) is a section with
-    ``skipped`` (never dropped).
+    Parameters
+    ----------
+    scheme : petheory.scheme.Scheme
+        From :func:`petheory.loaders.resolve_scheme`.
+    length : int, optional
+        The matrix size N (default: a table's rows, else :data:`DEFAULT_N`); a sliding or chunked layer is analysed
+        at ``min(N, span)``.
+    rtol, method, seed, progress
+        As :func:`toeplitz_summary`.
+    project : bool
+        Analyse the Toeplitz projection of a source matrix that is not Toeplitz (False: refuse it).
+    hermitian_part : bool
+        Analyse :math:`(T + T^H)/2` of a kernel that is not Hermitian (False: refuse it).
 
+    Returns
+    -------
+    SpectrumRecord
+        A kind without a kernel (NoPE, none, learned T5 buckets) is a section with ``skipped`` (never dropped).
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A kernel that is not Hermitian (without ``hermitian_part``), a size out of range.
+    petheory.toeplitz.NotToeplitzError
+        A source matrix that is not Toeplitz, with ``project=False``.
+
+    References
+    ----------
+    gu2025 §3.3 (the position-only Toeplitz matrix and its symbol); Szegő's first limit theorem.
+
+    Examples
+    --------
     >>> from petheory.loaders import resolve_scheme
-    >>> rec = spectrum(resolve_scheme("rope", d=8), n=16, method="off")
-    >>> rec.sections[0]["eigenvalues"]["lambda_min"]["value"]  # rank <= 2 x 4 bands < 16
+    >>> rec = spectrum(resolve_scheme("rope", d=8), length=16, method="off")
+    >>> rec.sections[0].lambda_min  # rank <= 2 x 4 bands < 16
     0.0
     """
+    n = length
     if n is None:
         main = scheme.main.positions
         n = int(np.shape(main.table)[0]) if main.kind == "table" else DEFAULT_N
     sections = []
     for layer, idx in scheme.kinds():
         pos = layer.positions
-        head = {"layers": list(idx), "type": layer.type, "span": str(layer.span)}
+        head = dict(layers=list(idx), type=layer.type, span=str(layer.span))
         m = layer.span.reach(n)
         if m < n:
             head["note"] = f"{layer.span}: analysed at N = {m} (the kernel beyond the span is never used)"
         why = K.why_no_kernel(pos, learned_t5=scheme.source not in ("spec", "table"))
         if why is not None:
-            sections.append({**head, "skipped": why})
+            sections.append(SpectrumSection(**head, skipped=why))
             continue
         col = K.position_column(pos, m, project=project, hermitian_part=hermitian_part)
         eig = K.extremes(pos, m, rtol=rtol, column=col)
         rec = toeplitz_summary(col.column, col.row, what=col.description, rtol=rtol, method=method, seed=seed,
-                               eigenvalues=eig, progress=progress)
-        sections.append({**head, **rec, **col.record_fields})
-    return SpectrumRecord(scheme.as_dict(), int(n), sections)
+                               eigenvalues=eig, progress=progress, defect=col.defect, defect_exact=col.defect_exact)
+        sections.append(SpectrumSection(**head, summary=rec))
+    return SpectrumRecord(scheme, int(n), tuple(sections))

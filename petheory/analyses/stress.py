@@ -10,26 +10,152 @@ position mechanism of a :class:`~petheory.scheme.Scheme`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from petheory.analyses import kernel as K
+from petheory.analyses.record import Record, Section, item
 from petheory.scheme import Positions, Scheme
 
 
-def layer_stress(pos: Positions, target, *, n: int | None = None, kind: str = "stress1", rank: int | None = None,
+@dataclass(frozen=True)
+class NullSummary(Record):
+    """The null reference of a stress: ``draws`` seeded N(0, 1) tables of the same shape against the same target
+    (:func:`petheory.stress_reference.random_table_null`), and where the encoding's stress falls among them."""
+
+    what: str
+    draws: int
+    mean: float
+    sd: float
+    p5: float
+    median: float
+    p95: float
+    percentile: float
+    z: float | None
+
+
+@dataclass(frozen=True)
+class LayerStress(Record):
+    """The stress of one layer's positions against a target (:func:`layer_stress`): the fields of
+    :class:`petheory.geometry.induced.StressReport`, the equidistant stress, warnings and the null reference."""
+
+    stress: float
+    stress_formula: str
+    kind: str
+    n: int
+    d: int
+    rank: int
+    params_full: int
+    params_min: int
+    encoding: str
+    geometry: str
+    target: str
+    mds_stress: float
+    mds: object
+    target_details: dict | None
+    equidistant_stress: float
+    warnings: list
+    null: NullSummary | None
+
+    def summary_line(self) -> str:
+        """One line: the stress, the corpus size and, with a null reference, where it falls among random tables."""
+        line = (f"stress {self.stress:.4f} (Kruskal stress-1, n = {self.n} positions of the built-in corpus, "
+                f"d = {self.d})")
+        if self.null:
+            line += (f"; {self.null.draws} random N(0,1) tables: {self.null.mean:.4f} ± {self.null.sd:.4f}, this "
+                     f"scheme at percentile {self.null.percentile:.0f} (lower is better)")
+        return line
+
+    def lines(self) -> list[str]:
+        """What ``petheory stress`` prints for one encoding."""
+        from petheory import geometry
+
+        td = self.target_details
+        out = [f"encoding  {self.encoding}  ({self.geometry})"]
+        tgt = self.target
+        if td:
+            tgt += (f"  (n={td['n']}, V={td['V']}, tokenizer {td['tokenizer']}, >= {td['min_observations']} "
+                    "observations/position)")
+        out.append(f"target    {tgt}")
+        if td and td.get("excluded_from") is not None:
+            ex = td["excluded_observations"]
+            out.append(f"note      positions {td['excluded_from']}..{td['excluded_from'] + len(ex) - 1} left out: fewer "
+                       f"than {td['min_count']} observations ({', '.join(map(str, ex[:8]))}{', ...' if len(ex) > 8 else ''})")
+        if td and td.get("sparse_positions"):
+            out.append(f"note      sparse positions kept: {td['sparse_positions']}")
+        out.append(f"stress    {self.stress:.4f}  {geometry.STRESS_LABELS[self.kind]}; n={self.n}, d={self.d}")
+        null = self.null
+        if null:
+            out.append(f"random    {null.draws} N(0,1) tables ({self.n}, {self.d}): stress {null.mean:.4f} ± "
+                       f"{null.sd:.4f} (mean ± sd; 5-95%: {null.p5:.4f}-{null.p95:.4f}); this encoding's stress is at "
+                       f"percentile {null.percentile:.0f} (lower is better)")
+        out.append(f"equidist. every pair of positions equally far: stress {self.equidistant_stress:.4f}")
+        full, small = self.params_full, self.params_min
+        if small < full:
+            params = f"params r(n+d) = {small} < n*d = {full} (the factorisation U V^T saves {full - small})"
+        else:
+            params = (f"params r(n+d) = {small} >= n*d = {full} (no saving: an increase of {small - full}, as "
+                      "r >= nd/(n+d))")
+        out.append(f"optimal   rank-{self.rank} MDS encoding: stress {self.mds_stress:.4f}; {params}")
+        out += [f"warning   {w}" for w in self.warnings]
+        return out
+
+
+def layer_stress(pos: Positions, target, *, length: int | None = None, kind: str = "stress1", rank: int | None = None,
                  bias_map: str | None = None, null_draws: int = 100, seed: int = 0, target_name: str | None = None,
-                 name: str | None = None, details_extra: dict | None = None, n_implicit: bool = False,
-                 progress=None, started=None) -> dict:
-    """Stress of one layer's positions against ``target`` with its null reference, as JSON.
+                 name: str | None = None, details_extra: dict | None = None, length_implicit: bool = False,
+                 progress=None, started=None) -> LayerStress:
+    """Stress of one layer's positions against ``target`` with its null reference.
 
-    ``started(stress, n)`` is called once the stress is known, before the null reference (the long
-    part); ``progress(done, total)`` after each of its draws.
+    Parameters
+    ----------
+    pos : petheory.scheme.Positions
+        The layer's positions (a registry encoding or a table).
+    target : petheory.geometry.PositionalDistributions or array_like, shape (n, n)
+        Positional distributions (their Hellinger distances) or a distance matrix.
+    length : int, optional
+        Positions compared (default: all the target supports).
+    kind : {'stress1', 'raw', 'strain'}
+        The stress formula.
+    rank : int, optional
+        Rank of the optimal (MDS) encoding (default: the numerical rank).
+    bias_map : {'gap', 'hellinger'}, optional
+        How a bias induces distances. A bias whose logit gaps are not a metric (a learned bias favouring another key)
+        falls back to ``'hellinger'`` when none was asked for, and says so.
+    null_draws, seed : int
+        Random N(0, 1) tables of the null reference (0: none) and the seed of the first.
+    target_name, name : str, optional
+        Names of the target (a distance matrix's) and of the encoding in the record.
+    details_extra : dict, optional
+        Extra fields of the target's details (``capped_by_table``).
+    length_implicit : bool
+        The length was not given (a warning about the target then says so).
+    progress : callable, optional
+        ``progress(done, total)`` after each draw of the null reference.
+    started : callable, optional
+        ``started(stress, n)``, once the stress is known, before the null reference (the long part).
 
-    ``target``: :class:`petheory.geometry.PositionalDistributions` or an (n, n) distance matrix.
-    A bias whose logit gaps are not a metric (a learned bias favouring another key) falls back to
-    ``bias_map='hellinger'`` when none was asked for, and says so.
+    Returns
+    -------
+    LayerStress
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Sizes or parameters out of range (from :func:`petheory.geometry.encoding_stress`).
+
+    References
+    ----------
+    Kruskal 1964 (stress-1); cirrincione2026 §3 (the Hellinger geometry of positions).
+
+    Examples
+    --------
+    >>> from petheory import geometry
+    >>> from petheory.scheme import Positions
+    >>> s = layer_stress(Positions("bias", "alibi", {"slope": 0.5}, 64), geometry.builtin_target(), null_draws=2)
+    >>> s.null.draws, 0 <= s.stress <= 1
+    (2, True)
     """
     from petheory import geometry, stress_reference
 
@@ -38,7 +164,7 @@ def layer_stress(pos: Positions, target, *, n: int | None = None, kind: str = "s
         enc_arg, kw = np.asarray(pos.table), {}
     else:
         enc_arg, kw = pos.encoding, {k: val for k, val in pos.params.items() if not (pos.encoding == "alibi" and k == "form")}
-    common = dict(n=n, d=None if pos.kind == "table" else pos.d, kind=kind, rank=rank, name=label,
+    common = dict(n=length, d=None if pos.kind == "table" else pos.d, kind=kind, rank=rank, name=label,
                   target_name=None if isinstance(target, geometry.PositionalDistributions) else target_name)
     notes = []
     try:
@@ -53,38 +179,101 @@ def layer_stress(pos: Positions, target, *, n: int | None = None, kind: str = "s
     D, _desc, details = geometry.target_distances(target, rep.n)
     if details and details_extra:
         details = {**details, **details_extra}
-    out = {**rep.as_dict(), "equidistant_stress": stress_reference.equidistant_stress(D, kind=rep.kind),
-           "warnings": stress_reference.target_warnings(D, details or None, n_implicit=n_implicit) + notes, "null": None}
+    equidistant = stress_reference.equidistant_stress(D, kind=rep.kind)
+    warnings = stress_reference.target_warnings(D, details or None, n_implicit=length_implicit) + notes
+    null = None
     if null_draws:
-        null = stress_reference.random_table_null(D, rep.d, kind=rep.kind, draws=null_draws, seed=seed, progress=progress)
-        out["null"] = null.as_dict(rep.stress)
-        if rep.stress >= out["equidistant_stress"] or null.percentile(rep.stress) > 5:
-            out["warnings"].append(
-                f"this encoding does not beat random tables clearly: {null.percentile(rep.stress):.0f}% of "
-                f"{null.draws} random N(0,1) tables of shape ({rep.n}, {rep.d}) score at most its stress")
-    return out
+        ref = stress_reference.random_table_null(D, rep.d, kind=rep.kind, draws=null_draws, seed=seed, progress=progress)
+        null = NullSummary(**ref.as_dict(rep.stress))
+        if rep.stress >= equidistant or ref.percentile(rep.stress) > 5:
+            warnings.append(
+                f"this encoding does not beat random tables clearly: {ref.percentile(rep.stress):.0f}% of "
+                f"{ref.draws} random N(0,1) tables of shape ({rep.n}, {rep.d}) score at most its stress")
+    return LayerStress(**rep.as_dict(), equidistant_stress=equidistant, warnings=warnings, null=null)
 
 
 @dataclass(frozen=True)
-class StressRecord:
-    """One section per distinct position mechanism (``layers``: the layer indices; ``skipped``: why none)."""
+class StressSection(Section):
+    """One distinct position mechanism of ``stress``: its layers and its :class:`LayerStress` (None with ``skipped``).
+    The stress's fields read through (``sec.stress``, ``sec.null``)."""
 
-    scheme: dict
+    layers: list
+    skipped: str | None = item(omit=True)
+    result: LayerStress | None = item(inline=True, default=None)
+
+    def line(self) -> str:
+        """One line: the layers and their stress (with the null reference), or why none."""
+        from petheory.scheme import layer_ranges
+
+        head = f"  layers {layer_ranges(self.layers)}: "
+        if self.result is None:
+            return head + self.skipped
+        null = self.null
+        return head + (f"{self.encoding}: stress {self.stress:.4f}"
+                       + (f" (null {null.mean:.4f} ± {null.sd:.4f}, percentile {null.percentile:.0f})" if null else ""))
+
+
+@dataclass(frozen=True)
+class StressRecord(Record):
+    """``stress``: one section per distinct position mechanism of the scheme (:class:`StressSection`)."""
+
+    scheme: Scheme
     target: str
-    sections: list = field(default_factory=list)
+    sections: tuple = ()
 
-    def as_dict(self) -> dict:
-        return {"scheme": self.scheme, "target": self.target, "sections": self.sections}
+    @property
+    def computed(self) -> list:
+        """The sections that have a geometry."""
+        return [s for s in self.sections if s.result is not None]
+
+    def lines(self) -> list[str]:
+        """The first mechanism with a geometry in full, then one line per mechanism where the scheme has several."""
+        secs = self.computed
+        out = secs[0].result.lines() if secs else []
+        if len(self.sections) > 1:  # a model with several position kinds: the first is shown, each one in a line
+            out.append("layer kinds (each in --json):")
+            out += [sec.line() for sec in self.sections]
+        return out
 
 
-def stress(scheme: Scheme, target=None, *, null_draws: int = 100, seed: int = 0, **options) -> StressRecord:
-    """:func:`layer_stress` of every distinct position mechanism of ``scheme`` (the span does not change a geometry
-    of positions, so layers that differ only in their span share a section). ``target`` defaults to the
-    built-in corpus.
+def stress(scheme: Scheme, target=None, *, null_draws: int = 100, seed: int = 0, length: int | None = None,
+           kind: str = "stress1", rank: int | None = None, bias_map: str | None = None, target_name: str | None = None,
+           name: str | None = None, details_extra: dict | None = None, length_implicit: bool = False, progress=None,
+           started=None) -> StressRecord:
+    """:func:`layer_stress` of every distinct position mechanism of ``scheme``.
 
+    The span does not change a geometry of positions, so layers that differ only in their span share a section.
+
+    Parameters
+    ----------
+    scheme : petheory.scheme.Scheme
+        From :func:`petheory.loaders.resolve_scheme`.
+    target : petheory.geometry.PositionalDistributions or array_like, optional
+        Default: the built-in corpus (:func:`petheory.geometry.builtin_target`).
+    null_draws, seed, length, kind, rank, bias_map, target_name, details_extra, length_implicit, progress, started
+        As :func:`layer_stress`.
+    name : str, optional
+        The encoding's name in the record, where the scheme has one position mechanism (a model's kinds are named
+        each by its own encoding).
+
+    Returns
+    -------
+    StressRecord
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        As :func:`layer_stress`.
+
+    References
+    ----------
+    Kruskal 1964 (stress-1); cirrincione2026 §3.
+
+    Examples
+    --------
     >>> from petheory.loaders import resolve_scheme
     >>> rec = stress(resolve_scheme("alibi:slope=0.5"), null_draws=0)
-    >>> round(rec.sections[0]["stress"], 4) >= 0
+    >>> round(rec.sections[0].stress, 4) >= 0
     True
     """
     from petheory import geometry
@@ -92,17 +281,18 @@ def stress(scheme: Scheme, target=None, *, null_draws: int = 100, seed: int = 0,
     target = geometry.builtin_target() if target is None else target
     groups = scheme.position_kinds()
     learned = scheme.source not in ("spec", "table")
-    name = options.pop("name", None)
     sections = []
     for pos, idx in groups:
         why = K.why_no_kernel(pos, learned_t5=learned)
         if why is not None:
-            sections.append({"layers": idx, "skipped": why})
+            sections.append(StressSection(idx, skipped=why))
             continue
         # a model's kinds are named each by its own encoding (Gemma 3: rope on sliding layers, rope_pi on global ones)
         label = name if name is not None and len(groups) == 1 else (
             (pos.source or pos.encoding) + (f" ({scheme.spec})" if learned and scheme.spec else ""))
-        sections.append({"layers": idx, **layer_stress(pos, target, null_draws=null_draws, seed=seed, name=label,
-                                                       **options)})
-    name = target.source if isinstance(target, geometry.PositionalDistributions) else "distance matrix"
-    return StressRecord(scheme.as_dict(), str(name), sections)
+        sections.append(StressSection(idx, result=layer_stress(
+            pos, target, null_draws=null_draws, seed=seed, name=label, length=length, kind=kind, rank=rank,
+            bias_map=bias_map, target_name=target_name, details_extra=details_extra, length_implicit=length_implicit,
+            progress=progress, started=started)))
+    tname = target.source if isinstance(target, geometry.PositionalDistributions) else "distance matrix"
+    return StressRecord(scheme, str(tname), tuple(sections))

@@ -1,7 +1,6 @@
 r"""The long-context RoPE theory researchers cite, as pure functions (numpy, float64).
 
-* Men et al. 2024 (the base bounds the context length) is :mod:`petheory.bounds.men_base`; its smallest
-  base enters :func:`long_context_section`.
+* Men et al. 2024 (the base bounds the context length) is :mod:`petheory.bounds.men_base`.
 * Liu et al. 2023 ("Scaling Laws of RoPE-based Extrapolation", arXiv 2310.05209, §3.3, Eqs. 8-9):
   the critical dimension :math:`d_{extra} = 2\lceil \tfrac d2 \log_{b}\tfrac{T_{train}}{2\pi}\rceil`
   (:func:`liu_critical_dimension`) and the extrapolation bound of a base-tuned model
@@ -12,7 +11,9 @@ r"""The long-context RoPE theory researchers cite, as pure functions (numpy, flo
 * Length-dependent attention temperatures (:func:`attention_temperatures`): YaRN, LongRoPE,
   Llama 4's NoPE layers, Scalable-Softmax; and the single-target attention they aim to keep
   (:func:`single_target_attention`).
-* :func:`long_context_section`: all of it for one rotary layer kind of a model's scheme, as JSON.
+
+All of it for one rotary layer kind of a model's scheme (the report's section) is
+:func:`petheory.analyses.long_context.long_context_section`.
 
 Theory only: no file is read, nothing imports torch.
 """
@@ -25,12 +26,10 @@ import numpy as np
 
 from petheory import _validate as v
 from petheory.encodings import longrope_attention_factor, rope_frequencies, yarn_mscale
-from petheory.bounds.men_base import MEN_FIT, men_min_kernel, men_smallest_base
 from petheory.errors import ValidationError
 
 __all__ = ["liu_critical_dimension", "liu_extrapolation_bound", "roformer_partial_sums", "roformer_relative_bound",
-           "abel_bound", "attention_temperatures", "single_target_attention", "decay_mask_peak",
-           "long_context_section", "long_context_lines"]
+           "abel_bound", "attention_temperatures", "single_target_attention", "decay_mask_peak"]
 
 def _freqs(freqs) -> np.ndarray:
     w = v.array("freqs", freqs, ndim=1)
@@ -195,164 +194,3 @@ def decay_mask_peak(t: int, m: float) -> tuple[int, float]:
 
     logf = gammaln(t + x + 1) - gammaln(x + 1) - gammaln(t + 1) - x * m
     return int(np.argmax(logf)), peak
-
-
-# --------------------------------------------------------------------------- one report section
-
-
-#: Above this many positions the report does not scan for Men's smallest base (~10 CPU s at 256k, ~30 at 1M): it still tests
-#: the model's own base and frequencies there, and men_smallest_base(d, L) computes it on request.
-MEN_SCAN_MAX = 1 << 17
-
-
-def long_context_section(positions, *, context: int, extended_context: int, length: int, n_curve: int = 64,
-                         scan_max: int | None = MEN_SCAN_MAX, extended_from: str | None = None) -> dict:
-    r"""The long-context theory applied to one rotary layer kind of a model (JSON-able).
-
-    Parameters
-    ----------
-    positions : petheory.scheme.Positions
-        A rotary layer's positions (registry entry + parameters + d).
-    context : int
-        The pre-training context L (``original_max_position_embeddings`` of a scaled model).
-    extended_context : int
-        The context the model claims (``max_position_embeddings``).
-    length : int
-        The length the RoFormer curve and the temperatures are evaluated to.
-    n_curve : int
-        Points of the RoFormer curve (log-spaced distances).
-    scan_max : int or None
-        The longest context at which the smallest passing base is scanned (None: always).
-    extended_from : str or None
-        Where ``extended_context`` comes from when it is not ``max_position_embeddings`` (printed beside it).
-
-    Returns
-    -------
-    dict
-        ``men``: the model's base, the smallest passing base at L and at the extended context, and
-        whether the model's (effective, scaled) frequencies pass at each (min :math:`B_m` and where);
-        ``liu``: critical dimension at L, the bound :math:`T_{extra}` for the model's base, and the
-        bands that complete a turn within L before/after scaling; ``roformer``: the relative bound
-        curve; ``temperature``: the logit factor at each length (``yarn``/``longrope`` from the
-        scaling, Scalable-Softmax's :math:`\ln n` for comparison).
-
-    Notes
-    -----
-    Men's and Liu's statements are about plain RoPE with base b: the smallest bases are for the
-    layer's rotary dimension r; a scaled model's *effective* frequencies are tested directly
-    (``passes_scaled``), as no single base describes them. For a sliding-window or chunked layer
-    pass the span's reach (``Span.reach``) as ``context`` and ``extended_context``: its queries
-    never see farther keys. Cost: dominated by :func:`~petheory.bounds.men_base.men_smallest_base` (cached), about 4 CPU
-    seconds at 128k (r = 128).
-
-    Examples
-    --------
-    >>> from petheory.scheme import Positions
-    >>> p = Positions("rotary", "rope", {"base": 5e4, "pairing": "half"}, 64)
-    >>> s = long_context_section(p, context=1024, extended_context=1024, length=1024)
-    >>> s["men"]["passes_at_context"], s["liu"]["critical_dimension"]
-    (True, 32)
-    """
-    from petheory.encodings.rope_scaling import band_frequencies
-
-    if getattr(positions, "kind", None) != "rotary":
-        raise ValidationError(f"long_context_section takes a rotary layer's Positions, got {getattr(positions, 'kind', positions)!r}")
-    L = v.integer("context", context, minimum=2)
-    Lx = v.integer("extended_context", extended_context, minimum=L)
-    n = v.integer("length", length, minimum=2)
-    params = dict(positions.params)
-    if positions.encoding == "mla_rope":
-        r = int(params.get("rope_dim"))
-    else:
-        r = int(params.get("rotary_dim") or positions.d)
-    base = float(params.get("base", 10000.0))
-    w_plain = rope_frequencies(r, base=base)
-    w_scaled, factor = band_frequencies(positions.encoding, positions.d, Lx, **params)
-    def smallest(N):  # None past scan_max: the scan is ~3-4 CPU s at 128k, ~10 at 1M (r = 128)
-        return men_smallest_base(r, N) if scan_max is None or N <= scan_max else None
-
-    b_L, b_Lx = smallest(L), smallest(Lx)
-    mins = {k: men_min_kernel(w, N, stop_below=None) for k, (w, N) in
-            {"plain_L": (w_plain, L), "plain_Lx": (w_plain, Lx), "scaled_Lx": (w_scaled, Lx)}.items()}
-    de = liu_critical_dimension(r, base, L)
-    turned = lambda w, N: int(np.sum(2 * math.pi / np.maximum(w, 1e-300) < N))  # noqa: E731
-    dist = np.unique(np.round(np.geomspace(1, n, n_curve)).astype(int))
-    rb = roformer_relative_bound(np.concatenate([[0], dist]), w_scaled)
-    scale = float(params.get("scale", params.get("factor", 1.0)) or 1.0)
-    temps = attention_temperatures(sorted({L, Lx, n}), scale=max(scale, 1.0), context=L)  # ascending, each once
-    return {
-        "rotary_dim": r, "base": base, "context": L, "extended_context": Lx, "extended_from": extended_from, "length": n,
-        "encoding": positions.encoding,
-        "men": {"smallest_base_at_context": b_L, "smallest_base_at_extended": b_Lx,
-                "passes_at_context": mins["plain_L"][0] >= 0, "passes_at_extended": mins["plain_Lx"][0] >= 0,
-                "passes_scaled_at_extended": mins["scaled_Lx"][0] >= 0,
-                "min_kernel": {k: {"value": m[0], "at": m[1]} for k, m in mins.items()},
-                "fit_at_context": MEN_FIT[0] * L ** MEN_FIT[1], "fit_at_extended": MEN_FIT[0] * Lx ** MEN_FIT[1],
-                "note": "smallest base with B_m >= 0 for all 0 <= m <= L, for plain RoPE of this rotary_dim; larger "
-                        "bases can fail again (men2024.base_bounds_context#every_larger_base_passes)"
-                        + ("" if b_Lx is not None and b_L is not None else
-                           f"; not scanned above {scan_max:,} positions (minutes of CPU): "
-                           "petheory.bounds.men_base.men_smallest_base(d, L) computes it")},
-        "liu": {"critical_dimension": de, "extrapolation_bound": liu_extrapolation_bound(r, de, base),
-                "bands_turned_within_context": turned(w_plain, L),
-                "bands_turned_within_context_scaled": turned(w_scaled, L),
-                "bands_turned_within_extended_scaled": turned(w_scaled, Lx), "bands": r // 2},
-        "roformer": {"distances": [0] + dist.tolist(), "relative_bound": rb.tolist()},
-        "temperature": {"scale": scale, "rotary_logit_factor": factor, **temps},
-    }
-
-
-def long_context_lines(section: dict) -> list[str]:
-    """The section (:func:`long_context_section`) as short Markdown-friendly lines, for the terminal and the report.
-
-    >>> from petheory.scheme import Positions
-    >>> s = long_context_section(Positions("rotary", "rope", {"base": 1e4}, 64), context=512, extended_context=512,
-    ...                          length=512)
-    >>> long_context_lines(s)[0].startswith("- Men et al. 2024 (B_m = sum_i cos(m theta_i) >= 0")
-    True
-    """
-    men, liu, t = section["men"], section["liu"], section["temperature"]
-    L, Lx, b = section["context"], section["extended_context"], section["base"]
-
-    def verdict(ok):
-        return "passes" if ok else "fails"
-
-    def g(x):
-        return f"not scanned (above {MEN_SCAN_MAX:,} positions; men_smallest_base computes it)" if x is None else f"{x:.3g}"
-
-    out = [f"- Men et al. 2024 (B_m = sum_i cos(m theta_i) >= 0 for all 0 <= m <= L): base {b:g} vs the smallest "
-           f"passing base at the pre-training context L = {L:,} positions: {g(men['smallest_base_at_context'])}; this "
-           f"base {verdict(men['passes_at_context'])} at L (min B_m {men['min_kernel']['plain_L']['value']:.3g} at m = "
-           f"{men['min_kernel']['plain_L']['at']:,})"]
-    if men["smallest_base_at_context"] is not None and b >= men["smallest_base_at_context"] and not men["passes_at_context"]:
-        out.append("  - above the smallest passing base at L and still failing there: passing bases are not closed upwards "
-                   "(men2024.base_bounds_context#every_larger_base_passes)")
-    if Lx != L:
-        src = f" ({section['extended_from']})" if section.get("extended_from") else ""
-        out.append(f"  - at the extended context {Lx:,}{src}: smallest passing base "
-                   f"{g(men['smallest_base_at_extended'])}; the unscaled base {verdict(men['passes_at_extended'])}, the "
-                   f"model's scaled frequencies {'pass' if men['passes_scaled_at_extended'] else 'fail'} (min B_m "
-                   f"{men['min_kernel']['scaled_Lx']['value']:.3g} at m = {men['min_kernel']['scaled_Lx']['at']:,})")
-    out.append(f"- Liu et al. 2023: critical dimension d_extra = {liu['critical_dimension']} of {section['rotary_dim']} "
-               f"rotary dims ({liu['bands_turned_within_context']} of {liu['bands']} bands make a full turn within L); "
-               f"T_extra = 2 pi b^(d_extra/d) = {liu['extrapolation_bound']:,.0f} positions, the period of the first band "
-               f"that does not (past it that band shows angles unseen in training); with the model's scaling, "
-               f"{liu['bands_turned_within_context_scaled']} bands turn within L and "
-               f"{liu['bands_turned_within_extended_scaled']} within {Lx:,}")
-    d, rb = section["roformer"]["distances"], section["roformer"]["relative_bound"]
-    picks = sorted({0, len(d) // 4, len(d) // 2, 3 * len(d) // 4, len(d) - 1})
-    ups = int(np.sum(np.diff(rb) > 0))
-    out.append("- RoFormer relative bound (2/d) sum_j |S_j| (a bound on |q^T R k| per unit of max|h_{i+1} - h_i|): "
-               + ", ".join(f"{rb[i]:.3g} at distance {d[i]:,}" for i in picks)
-               + f" (it rises between {ups} of {len(rb) - 1} consecutive sampled distances: not monotone)" * (ups > 0))
-    lengths = t["lengths"]
-    role = {n: ", ".join(r for r, x in (("L", L), ("N", section.get("length")), ("extended", Lx)) if x == n)
-            for n in lengths}
-    at = ", ".join(f"{n:,} ({role[n]})" if role[n] else f"{n:,}" for n in lengths)
-    l4 = ", ".join(f"{x:.4g}" for x in t["llama4"])
-    ss = ", ".join(f"{x:.4g}" for x in t["ssmax"])
-    out.append(f"- attention temperature (factor on the logits) at n = {at}: this layer's own "
-               f"{t['rotary_logit_factor']:.4g}, the same at every n; for comparison at scale s = {t['scale']:g}: YaRN "
-               f"{t['yarn'][0]:.4g}, LongRoPE {t['longrope'][0]:.4g} (both constant in n), Llama 4's NoPE-layer factor "
-               f"{l4}, SSMax s ln n at s = 1 {ss}")
-    return out

@@ -137,9 +137,9 @@ def run(args) -> int:
     explicit = read_runs(args.runs or [])
     recs, searched = read_records(args.records or ([] if args.runs else ["records", str(runs_dir())]))
     recs += explicit
-    rec = compare(schemes, records=recs, n=args.n, d=args.d_model or 64, lengths=lengths, n_max=n_max,
+    rec = compare(schemes, records=recs, length=args.n, d=args.d_model or 64, lengths=lengths, context=n_max,
                   null_draws=args.null_draws, seed=args.seed)
-    rows = rec.rows
+    rows = rec.as_dict()["rows"]
     payload = {"rows": rows, "resolved_encodings": [describe(s, length=args.n) for s in schemes],
                "records": {"searched": searched, "runs": [r["_source"] for r in explicit], "count": len(recs)},
                "settings": {**rec.settings, "target": "builtin corpus"}}

@@ -88,8 +88,8 @@ def run(args) -> int:
             lines.step(done, total, f"{_t}: {what}")
 
         reports.append(report(scheme, length=args.length, multiples=mults, null_draws=args.null_draws, seed=args.seed,
-                              source=str(text), progress=progress).as_dict())
-    doc = {"petheory": __version__, "reports": reports}
+                              source=str(text), progress=progress))
+    doc = {"petheory": __version__, "reports": [r.as_dict() for r in reports]}
     if args.json == "-":
         import json
 
@@ -97,7 +97,7 @@ def run(args) -> int:
     elif args.json:
         atomic_write_json(args.json, doc)
     if args.markdown:
-        text = "\n\n".join(markdown(r) for r in reports) + "\n"
+        text = "\n\n".join(r.markdown() for r in reports) + "\n"
         if args.markdown == "-":
             print(text, end="")
         else:
@@ -116,30 +116,7 @@ def run(args) -> int:
     return 0
 
 
-# ------------------------------------------------------------------------------------ rendering
-
-
-def _g(x, digits: int = 4) -> str:
-    if x is None:
-        return "-"
-    if isinstance(x, str):
-        return x
-    if x == 0:
-        return "0"
-    return f"{x:.{digits}g}"
-
-
-def _params(enc: dict) -> str:
-    items = []
-    for k, v in enc["params"].items():
-        if isinstance(v, list):
-            v = f"[{len(v)} numbers]"
-        elif isinstance(v, dict):
-            v = "{" + ", ".join(f"{a}={_g(b) if not isinstance(b, list) else f'[{len(b)}]'}" for a, b in v.items()) + "}"
-        else:
-            v = _g(v, 6) if isinstance(v, float) else v
-        items.append(f"{k}={v}")
-    return ", ".join(items) or "defaults"
+# ------------------------------------------------------------------------------------ the terminal
 
 
 def _band_rows(bands: list, limit: int | None) -> list:
@@ -149,183 +126,59 @@ def _band_rows(bands: list, limit: int | None) -> list:
     return [bands[i] for i in idx]
 
 
-def _kernel_points(sec: dict) -> list:
-    return [(p["k"], p["a_over_a0"]) for p in sec["kernel"]["points"]]
-
-
-def _layers(idx) -> str:
-    from petheory.scheme import layer_ranges
-
-    return layer_ranges(idx)
-
-
-def summary_lines(r: dict) -> list[str]:
-    """The report's header: what was resolved, L and N, the layer kinds (plain text)."""
-    kinds = ", ".join(f"{len(sec['layers'])} x {_kind_name(sec)}" for sec in r["sections"])
-    return [f"{r.get('source')}  ({r['model_type']})",
-            f"context   original L = {r['context']:,}, max_position_embeddings {r['max_context']:,}; report at N = "
-            f"{r['length']:,}; {r['num_layers']} layers: {kinds}; {r['num_heads']} heads x {r['head_dim']}"]
-
-
-def _kind_name(sec: dict) -> str:
-    span = sec["span"]
-    where = "" if span["kind"] == "full" else f" {span['kind']} {span['size']:,}"
-    enc = sec.get("encoding", {}).get("encoding") or sec["mechanism"]
-    return f"{sec['type'] or 'attention'}{where} ({enc})"
-
-
-def section_lines(sec: dict) -> list[str]:
-    """A section's header lines: layers, encoding, dimension, factors."""
-    out = [f"layers    {_layers(sec['layers'])}: {_kind_name(sec)}"]
-    if "skipped" in sec:
-        return out + [f"          {sec['skipped']}"]
-    enc = sec["encoding"]
-    out.append(f"encoding  {enc['encoding']}: {_params(enc)}")
-    out.append(f"acts on   d = {enc['d']}" + (f", {enc['rotary_dim'] // 2} rotary bands; rotary logit factor "
-                                             f"{_g(enc['rotary_logit_factor'], 6)}" if "rotary_dim" in enc else "")
-               + f"; logit factor {_g(sec['logit_factor'], 6)} (on every logit, beyond 1/sqrt(d_head)); analysed at N = "
-               f"{sec['analysed_length']:,}")
-    return out
-
-
-def markdown(r: dict) -> str:
-    """The report as Markdown: header, then per layer kind: bands, kernel, spectra, stress, bounds, notes."""
-    out = [f"## {r.get('source')}", ""] + [f"- {line}" for line in summary_lines(r)[1:]]
-    for sec in r["sections"]:
-        out += ["", f"### Layers {_layers(sec['layers'])}: {_kind_name(sec)}", ""]
-        out += [f"- {line[10:].strip()}" for line in section_lines(sec)[1:]]
-        if "skipped" in sec:
-            continue
-        if sec.get("heads"):
-            out.append("- ALiBi slopes per head: " + ", ".join(_g(h["slope"]) for h in sec["heads"]))
-        if sec["bands"]:
-            out += ["", f"#### Bands (at N = {sec['analysed_length']:,})", "",
-                    "| band | frequency (rad/pos) | original | wavelength (pos) | turns over L | interpolation | regime | phase seen at N |",
-                    "|---:|---:|---:|---:|---:|---:|---|---|"]
-            for b in sec["bands"]:
-                out.append(f"| {b['band']} | {_g(b['frequency'], 6)} | {_g(b['original_frequency'], 6)} | "
-                           f"{_g(b['wavelength'], 6)} | {_g(b['turns_over_L'])} | {_g(b['interpolation'])} | {b['regime']} | "
-                           f"{'yes' if b['phase_seen'] else 'no'} |")
-        if sec.get("buckets"):
-            out += ["", "#### T5 buckets (offset j - i)", "", "| bucket | offsets | count |", "|---:|---|---:|"]
-            out += [f"| {b['bucket']} | {b['offsets'][0]}..{b['offsets'][1]} | {b['count']} |" for b in sec["buckets"]]
-        k = sec["kernel"]
-        out += ["", "#### Kernel against distance", ""]
-        if "skipped" in k:
-            out.append(f"Not computed: {k['skipped']}.")
-        else:
-            out += [f"{k['formula']}; a_0 = {_g(k['a0'], 6)}.", "", "| k | a_k / a_0 |", "|---:|---:|"]
-            out += [f"| {d:,} | {_g(x)} |" for d, x in _kernel_points(sec)]
-            for key, what in (("max_abs_over_a0_within_L", "within [L/2, L)"), ("max_abs_over_a0_beyond_L", "beyond L, [L, N)")):
-                if key in k:
-                    out.append(f"\nmax |a_k|/a_0 {what}: {_g(k[key]['value'])}")
-        out += ["", "#### Spectrum extremes of the N x N kernel", ""]
-        if isinstance(sec["spectra"], dict):
-            out.append(f"Not computed: {sec['spectra']['skipped']}.")
-        else:
-            out += ["| N | λ_min | λ_max | error bounds | certificate | seconds |", "|---:|---:|---:|---:|---|---:|"]
-            for s in sec["spectra"]:
-                out.append(f"| {s['multiple']}L = {s['n']:,} | {_g(s['lambda_min'], 6)} | {_g(s['lambda_max'], 6)} | "
-                           f"{_g(s['error_bounds'][0], 2)}, {_g(s['error_bounds'][1], 2)} | {s['certificates'][1]} | "
-                           f"{s['seconds']} |")
-        out += ["", "#### Stress against random tables", "", stress_line(sec["stress"])]
-        out += ["", "#### Bound notes", ""] + [f"- {x}" for x in bound_lines(sec["bounds"])]
-        if "long_context" in sec:
-            out += ["", "#### Long-context theory (Men, Liu, RoFormer, temperatures)", ""] + _long_context(sec)
-        if sec["notes"]:
-            out += ["", "#### Notes", ""] + [f"- {n}" for n in sec["notes"]]
-    if r["notes"]:
-        out += ["", "### Notes", ""] + [f"- {n}" for n in r["notes"]]
-    return "\n".join(out)
-
-
-def _long_context(sec: dict) -> list[str]:
-    """The long-context lines of a rotary section (petheory.bounds.long_context), or none."""
-    from petheory.bounds.long_context import long_context_lines
-
-    lc = sec.get("long_context")
-    if not lc:
-        return []
-    return [f"skipped: {lc['skipped']}"] if "skipped" in lc else long_context_lines(lc)
-
-
-def stress_line(st: dict) -> str:
-    if "skipped" in st:
-        return f"not computed: {st['skipped']}"
-    line = f"stress {st['stress']:.4f} (Kruskal stress-1, n = {st['n']} positions of the built-in corpus, d = {st['d']})"
-    null = st.get("null")
-    if null:
-        line += (f"; {null['draws']} random N(0,1) tables: {null['mean']:.4f} ± {null['sd']:.4f}, this scheme at "
-                 f"percentile {null['percentile']:.0f} (lower is better)")
-    return line
-
-
-def bound_lines(b: dict) -> list[str]:
-    if "skipped" in b:
-        return [f"not computed: {b['skipped']}"]
-    lines = [f"norm (li2025 Table 2): stated {b['norm']['stated_formula']}; {b['norm']['meaning']}",
-             f"Rademacher (li2025 §4.2): {_g(b['rademacher'])} = {b['rademacher_formula']}"]
-    a = b.get("angles")
-    if a:
-        lines.append(f"angles: {a['full_turn']} of {a['bands']} bands made a full turn within L = {a['n_max']:,}; at N = "
-                     f"{a['length']:,} {a['out_of_range']} bands leave the angle range pre-training saw"
-                     + (f" (from N = {a['onset']:,})" if a["out_of_range"] else ""))
-    if b.get("eq9"):
-        e = b["eq9"]
-        lines.append(f"ALiBi Eq. 9 (li2025): key at distance {e['distance']:,} > N_max = {e['n_max']:,}: drift bound "
-                     f"{_g(e['bound'])} (slope {_g(e['slope'])}, L_A = {e['L_A']})")
-    return lines
-
-
-def show(r: dict, *, quiet: bool) -> None:
-    """The report on the terminal (rich), each band table cut to 16 rows (the full ones are in --json/--markdown)."""
+def show(r, *, quiet: bool) -> None:
+    """The report (:class:`petheory.analyses.report_record.ReportRecord`) on the terminal (rich), each band table cut
+    to 16 rows (the full ones are in --json/--markdown)."""
     from rich.markup import escape
     from rich.table import Table
 
+    from petheory.analyses.record import Skipped
+    from petheory.analyses.report_record import SPECTRUM_NORMALISATION, bound_lines, fmt, stress_line
     from petheory.cli._console import console
 
     con = console(quiet=quiet)
-    head = summary_lines(r)
+    head = r.summary_lines()
     con.print(f"[bold]{escape(head[0])}[/bold]")
     for line in head[1:]:
         con.print(escape(line))
-    for sec in r["sections"]:
+    for sec in r.sections:
         con.print("")
-        for line in section_lines(sec):
+        for line in sec.head_lines():
             con.print(escape(line))
-        if "skipped" in sec:
+        if sec.skipped is not None:
             continue
-        if sec["bands"]:
-            t = Table(title=f"bands at N = {sec['analysed_length']:,} ({len(sec['bands'])}; 16 shown, all in "
+        if sec.bands:
+            t = Table(title=f"bands at N = {sec.analysed_length:,} ({len(sec.bands)}; 16 shown, all in "
                       "--json/--markdown)", title_justify="left")
             for col in ("band", "ω (rad/pos)", "wavelength", "turns over L", "interp.", "regime", "phase seen at N"):
                 t.add_column(col, justify="right" if col not in ("regime",) else "left")
-            for b in _band_rows(sec["bands"], 16):
-                t.add_row(str(b["band"]), _g(b["frequency"]), _g(b["wavelength"]), _g(b["turns_over_L"]),
-                          _g(b["interpolation"]), b["regime"], "yes" if b["phase_seen"] else "[yellow]no[/yellow]")
+            for b in _band_rows(sec.bands, 16):
+                t.add_row(str(b.band), fmt(b.frequency), fmt(b.wavelength), fmt(b.turns_over_L),
+                          fmt(b.interpolation), b.regime, "yes" if b.phase_seen else "[yellow]no[/yellow]")
             con.print(t)
-        k = sec["kernel"]
-        if "skipped" in k:
-            con.print(f"kernel    not computed: {escape(k['skipped'])}")
+        k = sec.kernel
+        if isinstance(k, Skipped):
+            con.print(f"kernel    not computed: {escape(k.skipped)}")
         else:
-            pts = ", ".join(f"k={d:,}: {_g(x, 3)}" for d, x in _kernel_points(sec))
+            pts = ", ".join(f"k={p.k:,}: {fmt(p.a_over_a0, 3)}" for p in k.points)
             con.print(f"kernel    a_k/a_0  {pts}")
-            if "max_abs_over_a0_beyond_L" in k:
-                con.print(f"          max |a_k|/a_0 beyond L: {_g(k['max_abs_over_a0_beyond_L']['value'], 3)}"
-                          + (f" (within [L/2, L): {_g(k['max_abs_over_a0_within_L']['value'], 3)})"
-                             if "max_abs_over_a0_within_L" in k else ""))
-        if isinstance(sec["spectra"], list):
-            for s in sec["spectra"]:
-                con.print(f"spectrum  {s['multiple']}L = {s['n']:>9,}: λ in [{_g(s['lambda_min'], 6)}, "
-                          f"{_g(s['lambda_max'], 6)}] (error <= {_g(s['error_bounds'][0], 2)}, {_g(s['error_bounds'][1], 2)}; "
-                          f"{s['certificates'][1]}; {s['seconds']} s)")
-        con.print(f"stress    {escape(stress_line(sec['stress']))}")
-        for line in bound_lines(sec["bounds"]):
+            if k.max_abs_over_a0_beyond_L is not None:
+                con.print(f"          max |a_k|/a_0 beyond L: {fmt(k.max_abs_over_a0_beyond_L.value, 3)}"
+                          + (f" (within [L/2, L): {fmt(k.max_abs_over_a0_within_L.value, 3)})"
+                             if k.max_abs_over_a0_within_L is not None else ""))
+        if isinstance(sec.spectra, list):
+            con.print(f"spectrum  {escape(SPECTRUM_NORMALISATION)}")
+            for s in sec.spectra:
+                con.print(f"spectrum  {s.multiple}L = {s.n:>9,}: λ in [{fmt(s.lambda_min, 6)}, "
+                          f"{fmt(s.lambda_max, 6)}] (error <= {fmt(s.error_bounds[0], 2)}, {fmt(s.error_bounds[1], 2)}; "
+                          f"{s.certificates[1]}; {s.seconds} s)")
+        con.print(f"stress    {escape(stress_line(sec.stress))}")
+        for line in bound_lines(sec.bounds):
             con.print(f"bounds    {escape(line)}")
-        for line in _long_context(sec):
+        for line in sec.long_context_lines():
             con.print(f"theory    {escape(line)}")
-        for n in sec["notes"]:
+        for n in sec.notes:
             con.print(f"[dim]note      {escape(n)}[/dim]")
-    for n in r["notes"]:
+    for n in r.notes:
         con.print(f"[dim]note      {escape(n)}[/dim]")
-    con.print(f"[dim]({r['seconds']} s)[/dim]")
+    con.print(f"[dim]({r.seconds} s)[/dim]")

@@ -150,26 +150,26 @@ def run(args) -> int:
             lines.line(f"Szegő distance at N = {n_now[0]} by {how}")
 
     n_now = [0]
-    symbol_fn, extra, projected = None, {}, False
+    symbol_fn = None
     if args.pe is not None:
         if args.row is not None:
             raise ValidationError("--row goes with --coeffs or --file, not --pe")
         scheme = _scheme(args)
         n_now[0] = args.n or DEFAULT_N
         try:
-            full = spectrum(scheme, n=args.n, rtol=args.rtol, method=args.method, seed=args.seed,
-                              project=not args.no_project, hermitian_part=args.hermitian_part, progress=starting)
+            full = spectrum(scheme, length=args.n, rtol=args.rtol, method=args.method, seed=args.seed,
+                            project=not args.no_project, hermitian_part=args.hermitian_part, progress=starting)
         except tp.NotToeplitzError as e:
             raise ValidationError(f"{e}; drop --no-project to analyse its Toeplitz projection") from None
-        secs = [s for s in full.sections if "skipped" not in s]
+        secs = full.computed
         if not secs:
             raise ValidationError(f"{args.pe}: no layer kind has a position-only kernel ("
-                                  + "; ".join(s["skipped"] for s in full.sections) + ")")
-        rec = {**secs[0], "resolved_encoding": describe(scheme, length=secs[0]["n"]), "scheme": full.scheme}
+                                  + "; ".join(s.skipped for s in full.sections) + ")")
+        rec = {**secs[0].as_dict(), "resolved_encoding": describe(scheme, length=secs[0].n),
+               "scheme": full.as_dict()["scheme"]}
         if len(full.sections) > 1:
-            rec["sections"] = full.sections
-        projected = rec["source"].endswith("Toeplitz projection")
-        what = rec["source"]
+            rec["sections"] = full.as_dict()["sections"]
+        text = full.lines(rtol=args.rtol)
     else:
         if args.coeffs is not None or args.file is not None:
             c = _parse_list("--coeffs", args.coeffs) if args.coeffs is not None else _read_file(args.file)
@@ -187,23 +187,26 @@ def run(args) -> int:
                 symbol_fn = lambda t: K.symbol_values(t, args.kernel_length)  # noqa: E731
         c, r = tp.coefficients(c, r)
         if args.hermitian_part:  # (T + T^H)/2 is Toeplitz with first column (c + conj(r))/2
-            c, r = (c + np.conj(r)) / 2, None
-            c[0] = c[0].real
+            c, r = tp.hermitian_part(c, r), None
             what += " (Hermitian part)"
         try:  # the spectral theory needs a Hermitian T: a clear one-line error otherwise
             c, r = tp.coefficients(c, r, hermitian=True)
         except ValueError as exc:
             raise ValidationError(f"{exc}; --hermitian-part analyses (T + T^H)/2 instead") from None
         n_now[0] = c.shape[0]
-        rec = {**toeplitz_summary(c, None, what=what, rtol=args.rtol, method=args.method, seed=args.seed,
-                                    symbol=symbol_fn, progress=starting), "resolved_encoding": None}
-    n = rec["n"]
-    eig = rec["eigenvalues"]
-    sd = rec["szego"]
-    extra = {k: rec[k] for k in ("toeplitz_defect",) if k in rec}
+        summary = toeplitz_summary(c, None, what=what, rtol=args.rtol, method=args.method, seed=args.seed,
+                                   symbol=symbol_fn, progress=starting)
+        rec = {**summary.as_dict(), "resolved_encoding": None}
+        text = summary.lines(rtol=args.rtol)
     if args.json == "-":
         print(json.dumps(rec, indent=2, default=float))
         return 0
+    if args.json:
+        from petheory.io import atomic_write_json
+
+        atomic_write_json(args.json, rec)
+    print("\n".join(text))
+    return 0
     if args.json:
         from petheory.io import atomic_write_json
 

@@ -208,17 +208,19 @@ def run(args) -> int:
                    + (f"; null reference of {args.null_draws} random tables next" if args.null_draws else ""))
 
     details_extra = {"capped_by_table": True} if getattr(args, "capped_by_table", False) else None
-    rec = stress(scheme, target, null_draws=args.null_draws, seed=args.seed, n=args.n, kind=args.kind, rank=args.rank,
-                 bias_map=args.bias_map, target_name=target_name, name=label, details_extra=details_extra,
-                 n_implicit=args.n is None and args.corpus is not None, progress=progress, started=started)
-    secs = [s for s in rec.sections if "skipped" not in s]
+    rec = stress(scheme, target, null_draws=args.null_draws, seed=args.seed, length=args.n, kind=args.kind,
+                 rank=args.rank, bias_map=args.bias_map, target_name=target_name, name=label,
+                 details_extra=details_extra, length_implicit=args.n is None and args.corpus is not None,
+                 progress=progress, started=started)
+    secs = rec.computed
     if not secs:
         raise ValidationError(f"{args.pe}: no layer kind has a position geometry ("
-                              + "; ".join(s["skipped"] for s in rec.sections) + ")")
-    out = {"petheory": __version__, **{k: val for k, val in secs[0].items() if k != "layers"},
+                              + "; ".join(s.skipped for s in rec.sections) + ")")
+    doc = rec.as_dict()
+    out = {"petheory": __version__, **{k: val for k, val in secs[0].as_dict().items() if k != "layers"},
            "resolved_encoding": describe(scheme)}
     if len(rec.sections) > 1:
-        out["sections"] = rec.sections
+        out["sections"] = doc["sections"]
     if args.json:
         text = json.dumps(out, indent=2, allow_nan=False)
         if args.json == "-":
@@ -226,67 +228,24 @@ def run(args) -> int:
         else:
             atomic_write_json(args.json, out)
     if args.json != "-":
-        _print(out)
-        if len(rec.sections) > 1:  # a model with several position kinds: the first is shown, each one in a line
-            print("layer kinds (each in --json):")
-            for sec in rec.sections:
-                head = f"  layers {_ranges(sec['layers'])}: "
-                if "skipped" in sec:
-                    print(head + sec["skipped"])
-                else:
-                    null = sec.get("null")
-                    print(head + f"{sec['encoding']}: stress {sec['stress']:.4f}"
-                          + (f" (null {null['mean']:.4f} ± {null['sd']:.4f}, percentile {null['percentile']:.0f})"
-                             if null else ""))
+        _print(rec.lines())
     return 0
-
-
-def _ranges(idx) -> str:
-    from petheory.scheme import layer_ranges
-
-    return layer_ranges(idx)
 
 
 #: From this many positions on, stress prints progress lines on stderr (each null draw is an O(n^2 d) distance matrix).
 LONG_N = 512
 
 
-def _print(out: dict) -> None:
-    from petheory.cli._console import console
+#: How the terminal styles a line of the record by its first word (a pipe gets the plain text).
+STYLE = {"stress": "bold", "warning": "yellow", "note": "yellow"}
 
+
+def _print(lines: list[str]) -> None:
     from rich.markup import escape
 
-    from petheory import geometry
+    from petheory.cli._console import console
 
     con = console()
-    td = out["target_details"]
-    con.print(f"encoding  {escape(out['encoding'])}  [dim]({escape(out['geometry'])})[/dim]")
-    tgt = escape(out["target"])
-    if td:
-        tgt += f"  (n={td['n']}, V={td['V']}, tokenizer {escape(td['tokenizer'])}, >= {td['min_observations']} observations/position)"
-    con.print(f"target    {tgt}")
-    if td and td.get("excluded_from") is not None:
-        ex = td["excluded_observations"]
-        con.print(
-            f"[yellow]note[/yellow]      positions {td['excluded_from']}..{td['excluded_from'] + len(ex) - 1} left out: "
-            f"fewer than {td['min_count']} observations ({', '.join(map(str, ex[:8]))}{', ...' if len(ex) > 8 else ''})"
-        )
-    if td and td.get("sparse_positions"):
-        con.print(f"[yellow]note[/yellow]      sparse positions kept: {td['sparse_positions']}")
-    con.print(f"[bold]stress    {out['stress']:.4f}[/bold]  [dim]{escape(geometry.STRESS_LABELS[out['kind']])}; n={out['n']}, d={out['d']}[/dim]")
-    null = out.get("null")
-    if null:
-        con.print(
-            f"random    {null['draws']} N(0,1) tables ({out['n']}, {out['d']}): stress {null['mean']:.4f} ± {null['sd']:.4f} "
-            f"(mean ± sd; 5-95%: {null['p5']:.4f}-{null['p95']:.4f}); this encoding's stress is at percentile "
-            f"{null['percentile']:.0f} (lower is better)"
-        )
-    con.print(f"equidist. every pair of positions equally far: stress {out['equidistant_stress']:.4f}")
-    full, small = out["params_full"], out["params_min"]
-    if small < full:
-        params = f"params r(n+d) = {small} < n*d = {full} (the factorisation U V^T saves {full - small})"
-    else:
-        params = f"params r(n+d) = {small} >= n*d = {full} (no saving: an increase of {small - full}, as r >= nd/(n+d))"
-    con.print(f"optimal   rank-{out['rank']} MDS encoding: stress {out['mds_stress']:.4f}; {params}")
-    for w in out.get("warnings", []):
-        con.print(f"[yellow]warning[/yellow]   {escape(w)}")
+    for line in lines:
+        style = STYLE.get(line.split(" ", 1)[0])
+        con.print(f"[{style}]{escape(line)}[/{style}]" if style else escape(line))

@@ -50,8 +50,10 @@ def compare_data(preset: str = "quick", seed: int = 0) -> dict:
     from petheory.analyses.compare import compare
 
     lengths = (64, 256, 1024) if preset == "quick" else (64, 256, 1024, 4096)
-    rec = compare(target=geometry.builtin_target(), n=256, d=64, lengths=lengths, n_max=64, null_draws=20, seed=seed)
-    rows = [r for r in rec.rows if all("error" not in r[k] for k in ("spectrum", "stress", "norms"))]
+    rec = compare(target=geometry.builtin_target(), length=256, d=64, lengths=lengths, context=64, null_draws=20,
+                  seed=seed)
+    # the figure is drawn from its JSON (the committed PNG is its committed JSON drawn again): the record's JSON
+    rows = [r for r in rec.as_dict()["rows"] if all("error" not in r[k] for k in ("spectrum", "stress", "norms"))]
     sep = separated(rows)
     lower = [r["pe"] for r in rows if r["pe"] in sep and r["stress"]["z"] < 0]
     verdict = (f"{len(sep)} of {len(rows)} separate from their null; closer to the corpus than random: "

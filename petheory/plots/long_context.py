@@ -1,7 +1,7 @@
 """Long-context figures: band usage of a model's weights (a heatmap) and models' RoPE bases against Men et al.'s curve.
 
 Records in, figures out: :func:`draw_band_usage` reads :func:`petheory.loaders.band_usage.band_usage`'s
-record; :func:`draw_bases_vs_men` reads :func:`petheory.bounds.long_context.long_context_section` dicts
+record; :func:`draw_bases_vs_men` reads :func:`petheory.analyses.long_context.long_context_section` records
 (one per model and rotary layer kind) and, for the curve, the smallest bases the caller computed.
 """
 
@@ -49,7 +49,7 @@ def save_band_usage(record: dict, path) -> list[Path]:
     return save(draw_band_usage(record), record, path.parent, path.stem if path.suffix.lower() == ".png" else path.name)
 
 
-def draw_bases_vs_men(sections: list[dict], labels: list[str], curve: dict | None = None):
+def draw_bases_vs_men(sections: list, labels: list[str], curve: dict | None = None):
     """Each model's base at its context and extended context, against Men et al.'s smallest passing base.
 
     ``curve``: ``{'contexts': [...], 'smallest_base': [...], 'rotary_dim': r}`` (computed by the caller with
@@ -60,7 +60,7 @@ def draw_bases_vs_men(sections: list[dict], labels: list[str], curve: dict | Non
     from petheory.bounds.men_base import MEN_FIT
 
     fig, ax = plt.subplots(figsize=(7.5, 5.5))
-    xs = [s["context"] for s in sections] + [s["extended_context"] for s in sections]
+    xs = [s.context for s in sections] + [s.extended_context for s in sections]
     grid = np.geomspace(min(xs) / 2, max(xs) * 2, 50)
     ax.plot(grid, MEN_FIT[0] * grid ** MEN_FIT[1], color="gray", ls=":", label="Men et al. fit 0.0424 L^1.628")
     if curve:
@@ -69,14 +69,13 @@ def draw_bases_vs_men(sections: list[dict], labels: list[str], curve: dict | Non
     colors = plt.get_cmap("tab10").colors
     for i, (s, lab) in enumerate(zip(sections, labels)):
         c = colors[i % len(colors)]
-        ok = s["men"]["passes_at_context"]  # hollow: this base fails B_m >= 0 up to L (passing bases are not an interval)
-        ax.scatter([s["context"]], [s["base"]], edgecolors=c, facecolors=c if ok else "none", marker="o", zorder=3,
+        ok = s.men.passes_at_context  # hollow: this base fails B_m >= 0 up to L (passing bases are not an interval)
+        ax.scatter([s.context], [s.base], edgecolors=c, facecolors=c if ok else "none", marker="o", zorder=3,
                    label=f"{lab}: base at context L ({'passes' if ok else 'fails'})")
-        if s["extended_context"] != s["context"]:
-            ax.scatter([s["extended_context"]], [s["base"]], color=c, marker="x", zorder=3,
+        if s.extended_context != s.context:
+            ax.scatter([s.extended_context], [s.base], color=c, marker="x", zorder=3,
                        label=f"{lab}: same base at extended context")
-        ax.scatter([s["context"], s["extended_context"]],
-                   [s["men"]["smallest_base_at_context"], s["men"]["smallest_base_at_extended"]],
+        ax.scatter([s.context, s.extended_context], [s.men.smallest_base_at_context, s.men.smallest_base_at_extended],
                    color=c, marker="_", s=200, zorder=3)
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -88,12 +87,12 @@ def draw_bases_vs_men(sections: list[dict], labels: list[str], curve: dict | Non
     return fig
 
 
-def save_bases_vs_men(sections: list[dict], labels: list[str], path, curve: dict | None = None) -> list[Path]:
+def save_bases_vs_men(sections: list, labels: list[str], path, curve: dict | None = None) -> list[Path]:
     """Draw :func:`draw_bases_vs_men`; save ``PATH.png`` and what it drew as ``PATH.json``."""
     path = Path(path)
     data = {"figure": "long_context.bases_vs_men", "curve": curve,
-            "models": [{"label": lab, "base": s["base"], "context": s["context"], "extended_context": s["extended_context"],
-                        "rotary_dim": s["rotary_dim"], "men": {k: s["men"][k] for k in (
+            "models": [{"label": lab, "base": s.base, "context": s.context, "extended_context": s.extended_context,
+                        "rotary_dim": s.rotary_dim, "men": {k: getattr(s.men, k) for k in (
                             "smallest_base_at_context", "smallest_base_at_extended", "passes_at_context",
                             "passes_at_extended", "passes_scaled_at_extended")}}
                        for s, lab in zip(sections, labels)]}

@@ -17,26 +17,56 @@ from pathlib import Path
 import numpy as np
 
 from petheory.plots import save
+from petheory.scheme import layer_ranges
 
 NAME = "models.report"
 
 
-def main_section(rep: dict) -> dict:
-    """The section a one-line comparison draws: the first full-attention kind with a kernel, else the first with one."""
-    secs = [s for s in rep["sections"] if "kernel" in s]
-    full = [s for s in secs if s["span"]["kind"] == "full"]
-    return (full or secs or rep["sections"])[0]
+def main_section(rep):
+    """The section a one-line comparison draws: the first full-attention kind with a kernel, else the first with one.
+
+    Parameters
+    ----------
+    rep : petheory.analyses.report_record.ReportRecord
+
+    Returns
+    -------
+    petheory.analyses.report_record.ReportSection
+    """
+    secs = [s for s in rep.sections if s.kernel is not None]
+    full = [s for s in secs if s.span.kind == "full"]
+    return (full or secs or list(rep.sections))[0]
 
 
-def _label(rep: dict, label: str | None) -> str:
+def _encoding(sec) -> str | None:
+    return (sec.encoding or {}).get("encoding")
+
+
+def _label(rep, label: str | None) -> str:
     if label:
         return label
-    src = rep.get("source") or main_section(rep).get("encoding", {}).get("encoding", "?")
-    return Path(str(src).removeprefix("hf:")).stem if src else rep.get("model_type", "?")
+    src = rep.source or _encoding(main_section(rep)) or "?"
+    return Path(str(src).removeprefix("hf:")).stem if src else rep.model_type
 
 
-def draw_model_comparison(reports: list[dict], labels=None):
-    """A matplotlib figure comparing the kernels and band wavelengths of ``reports`` (one per model)."""
+def _envelope(sec) -> list[dict] | None:
+    k = sec.kernel
+    return None if k is None or not hasattr(k, "envelope") else [e.as_dict() for e in k.envelope]
+
+
+def draw_model_comparison(reports: list, labels=None):
+    """A matplotlib figure comparing the kernels and band wavelengths of ``reports`` (one per model).
+
+    Parameters
+    ----------
+    reports : list of petheory.analyses.report_record.ReportRecord
+    labels : list of str, optional
+        Default: each report's source file name.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     import matplotlib.pyplot as plt
 
     labels = list(labels) if labels else [None] * len(reports)
@@ -45,23 +75,23 @@ def draw_model_comparison(reports: list[dict], labels=None):
     handles = []
     for i, (rep, lab) in enumerate(zip(reports, labels)):
         c, name = colors[i % len(colors)], _label(rep, lab)
-        L, sec = rep["context"], main_section(rep)
-        n_bands = len(sec.get("bands") or [])
-        handles.append(plt.Line2D([], [], color=c, lw=2, label=f"{name}: L = {L:,}, N = {rep['length']:,}"
+        L, sec = rep.context, main_section(rep)
+        n_bands = len(sec.bands or [])
+        kind = f"layers {layer_ranges(sec.layers)}: {sec.kind_name}"  # which layer kind this curve is
+        handles.append(plt.Line2D([], [], color=c, lw=2, label=f"{name} ({kind}): L = {L:,}, N = {rep.length:,}"
                                   + (f", {n_bands} bands" if n_bands else "")))
-        kern = sec.get("kernel", {})
-        if "envelope" in kern:
-            env = kern["envelope"]
+        env = _envelope(sec)
+        if env:
             x = [np.sqrt(max(e["from"], 1) * e["to"]) for e in env]  # geometric bin centres
             y = [e["max_abs_over_a0"] for e in env]
             ax_k.semilogx(x, y, "-", color=c, lw=1.6)
             if L <= x[-1]:
                 ax_k.plot([L], [np.interp(np.log(L), np.log(x), y)], "o", color=c, ms=6, mec="k", mew=0.6)
-        bands = sec.get("bands") or []
+        bands = sec.bands or []
         if bands:
             frac = (np.arange(len(bands)) + 0.5) / len(bands)
-            lam = np.array([b["wavelength"] for b in bands]) / L
-            interp = np.array([b["regime"] == "interpolated" for b in bands])
+            lam = np.array([b.wavelength for b in bands]) / L
+            interp = np.array([b.regime == "interpolated" for b in bands])
             ax_w.semilogy(frac, lam, "-", color=c, lw=1)
             ax_w.semilogy(frac[interp], lam[interp], "o", color=c, ms=3.5)
             ax_w.semilogy(frac[~interp], lam[~interp], "o", mfc="none", mec=c, ms=3.5)
@@ -85,15 +115,28 @@ def draw_model_comparison(reports: list[dict], labels=None):
     return fig
 
 
-def save_model_comparison(reports: list[dict], path, labels=None) -> list[Path]:
-    """Draw :func:`draw_model_comparison` and save ``PATH.png`` with the reports as ``PATH.json`` beside it."""
+def save_model_comparison(reports: list, path, labels=None) -> list[Path]:
+    """Draw :func:`draw_model_comparison` and save ``PATH.png`` with what it drew as ``PATH.json`` beside it.
+
+    Parameters
+    ----------
+    reports : list of petheory.analyses.report_record.ReportRecord
+    path : str or pathlib.Path
+        ``FILE.png`` (or a stem).
+    labels : list of str, optional
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written.
+    """
     path = Path(path)
     fig = draw_model_comparison(reports, labels)
     labels = labels or [None] * len(reports)
     data = {"figure": NAME, "models": [  # what is drawn, per model (the full reports: petheory report --json)
-        {"label": _label(r, lab), "source": r.get("source"), "encoding": main_section(r).get("encoding", {}).get("encoding"),
-         "layers": main_section(r)["layers"], "context": r["context"], "length": r["length"],
-         "envelope": main_section(r).get("kernel", {}).get("envelope"),
-         "bands": [{"wavelength": b["wavelength"], "regime": b["regime"]} for b in main_section(r).get("bands") or []]}
+        {"label": _label(r, lab), "source": r.source, "encoding": _encoding(main_section(r)),
+         "layers": main_section(r).layers, "layer_kind": main_section(r).kind_name, "context": r.context, "length": r.length,
+         "envelope": _envelope(main_section(r)),
+         "bands": [{"wavelength": b.wavelength, "regime": b.regime} for b in main_section(r).bands or []]}
         for r, lab in zip(reports, labels)]}
     return save(fig, data, path.parent, path.stem if path.suffix.lower() == ".png" else path.name)

@@ -63,6 +63,7 @@ from petheory.toeplitz.operators import (
     coefficients,
     dense,
     gram_toeplitz_column,
+    hermitian_part,
     operator,
     rounding_defect,
     toeplitz_defect,
@@ -75,6 +76,7 @@ from petheory.toeplitz.szego import SpectralDistribution, kolmogorov_distance, s
 __all__ = [
     "coefficients",
     "dense",
+    "hermitian_part",
     "operator",
     "ToeplitzOperator",
     "symbol",

@@ -83,9 +83,7 @@ def coefficients(c, r=None, *, hermitian: bool = False) -> tuple[np.ndarray, np.
                 f"Toeplitz data is not Hermitian: r[{k}]={r[k]} != conj(c[{k}])={np.conj(c[k])}; "
                 "this needs a Hermitian matrix (omit r, or pass r = conj(c))"
             )
-        c = c.copy()
-        if np.iscomplexobj(c):
-            c[0] = c[0].real
+        c = hermitian_part(c)
         r = np.conj(c)
         return c, r
     if r[0] != c[0]:
@@ -95,6 +93,39 @@ def coefficients(c, r=None, *, hermitian: bool = False) -> tuple[np.ndarray, np.
     if np.iscomplexobj(c) and not np.iscomplexobj(r):
         r = r.astype(np.complex128)
     return c, r
+
+
+def hermitian_part(c, r=None) -> np.ndarray:
+    r"""First column of the Hermitian part :math:`(T + T^H)/2` of the Toeplitz matrix with first column ``c``.
+
+    With a first row ``r`` the column is :math:`(c + \bar r)/2`; without one, ``c`` is read as a Hermitian
+    matrix's column and only its diagonal entry :math:`a_0` is made real (the imaginary part a rounding or a
+    generator left there). Either way the diagonal is exactly real.
+
+    Parameters
+    ----------
+    c : array_like, shape (n,)
+        First column.
+    r : array_like, shape (n,), optional
+        First row.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n,)
+        A new array.
+
+    Examples
+    --------
+    >>> hermitian_part(np.array([1 + 1j, 2j]), np.array([1 + 1j, 0])).tolist()
+    [(1+0j), 1j]
+    >>> hermitian_part([3 + 1e-17j, 1j]).tolist()
+    [(3+0j), 1j]
+    """
+    c = np.asarray(c)
+    out = (c + np.conj(np.asarray(r))) / 2 if r is not None else c.copy()
+    if np.iscomplexobj(out):
+        out[0] = out[0].real
+    return out
 
 
 def dense(c, r=None) -> np.ndarray:

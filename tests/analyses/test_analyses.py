@@ -55,7 +55,7 @@ def configs(tmp_path_factory):
 def test_low_rank_extremes_match_dense_eigenvalues_within_their_bounds(n):
     w = np.array([1.0, 0.31, 0.05, 1e-4])  # 4 bands: rank <= 8
     for factor in (1.0, 1.7):
-        got = low_rank_extremes(w, n, factor)
+        got = low_rank_extremes(w, n, factor).as_dict()
         ev = sla.eigvalsh(sla.toeplitz(rotary_column(w, n, factor)))
         dense = 4 * n * U * np.abs(ev).max()  # the dense solver's own error (Golub & Van Loan §8.4)
         for end, ref in (("lambda_min", ev[0]), ("lambda_max", ev[-1])):
@@ -71,7 +71,7 @@ def test_low_rank_extremes_agree_with_the_certified_toeplitz_path(n):
 
     w, _ = band_frequencies(
         "rope_llama3", 128, n, base=500000.0, scale=8.0, n_max=8192, low_freq_factor=1.0, high_freq_factor=4.0)
-    got = low_rank_extremes(w, n)
+    got = low_rank_extremes(w, n).as_dict()
     c = rotary_column(w, n)
     ex = tp.symbol_extrema(c)
     ref = tp.extreme_eigenvalues(c, rtol=1e-10, atol=1e-10 * 1e-4 * max(abs(ex.min), abs(ex.max)))
@@ -83,10 +83,10 @@ def test_a_wrong_gram_is_caught():
     """Planted: the cos-sin block dropped (a tempting shortcut) moves lambda_max far outside the bounds."""
     w, n = np.array([0.9, 0.2]), 50
     ev = sla.eigvalsh(sla.toeplitz(rotary_column(w, n)))
-    assert abs(low_rank_extremes(w, n)["lambda_max"]["value"] - ev[-1]) <= 1e-9 * ev[-1]
+    assert abs(low_rank_extremes(w, n).as_dict()["lambda_max"]["value"] - ev[-1]) <= 1e-9 * ev[-1]
     A = np.cos(np.outer(np.arange(n), w))
     wrong = sla.eigvalsh(A.T @ A)[-1]  # the Gram without its sine half
-    assert abs(wrong - ev[-1]) > 1e3 * low_rank_extremes(w, n)["lambda_max"]["error_bound"]
+    assert abs(wrong - ev[-1]) > 1e3 * low_rank_extremes(w, n).as_dict()["lambda_max"]["error_bound"]
 
 
 # ------------------------------------------------------------------------------------ every command, same numbers

@@ -18,7 +18,7 @@ from petheory.scheme import Positions
 
 def test_rows_reuse_the_single_pe_functions():
     target = geometry.builtin_target()
-    row = compare(["alibi"], target, n=64, lengths=(8, 64), n_max=8, null_draws=5).rows[0]
+    row = compare(["alibi"], target, length=64, lengths=(8, 64), context=8, null_draws=5).as_dict()["rows"][0]
     # ALiBi's symbol at N=64 is the finite-section Fejér-like sum: its minimum is a_N(0) = -sum |k|
     assert math.isclose(row["spectrum"]["symbol_min"], -2 * sum(range(64)), rel_tol=1e-12)
     assert row["stress"]["stress"] == geometry.encoding_stress("alibi", target, d=64).stress
@@ -26,7 +26,7 @@ def test_rows_reuse_the_single_pe_functions():
 
 
 def test_mds_optimal_sits_far_below_its_null_and_nope_far_above():
-    rows = {r["pe"]: r for r in compare(["mds_optimal", "nope"], n=32, lengths=(8, 32), n_max=8, null_draws=8).rows}
+    rows = {r["pe"]: r for r in compare(["mds_optimal", "nope"], length=32, lengths=(8, 32), context=8, null_draws=8).as_dict()["rows"]}
     assert rows["mds_optimal"]["stress"]["stress"] < 1e-7 and rows["mds_optimal"]["stress"]["z"] < -10
     assert rows["nope"]["stress"]["stress"] == 1.0 and rows["nope"]["stress"]["z"] > 10
 
@@ -37,7 +37,7 @@ def test_null_reference_is_seeded():
     a = stress_summary(rope, t, null_draws=4, seed=3)
     b = stress_summary(rope, t, null_draws=4, seed=3)
     c = stress_summary(rope, t, null_draws=4, seed=4)
-    assert a == b and a["null_mean"] != c["null_mean"]
+    assert a == b and a.null_mean != c.null_mean
 
 
 def test_lengthgen_reads_records_by_registry_name_one_configuration_at_a_time():
@@ -98,7 +98,7 @@ def test_cli_compare_bad_input_is_one_line_exit_2(argv, match, capsys):
 
 
 def test_every_registered_encoding_gets_a_full_row():
-    rows = compare(n=32, lengths=(8, 32), n_max=8, null_draws=3).rows
+    rows = compare(length=32, lengths=(8, 32), context=8, null_draws=3).as_dict()["rows"]
     assert [r["pe"] for r in rows] == enc.available()
     for r in rows:
         for key in ("spectrum", "stress", "norms"):
@@ -107,8 +107,8 @@ def test_every_registered_encoding_gets_a_full_row():
 
 
 def test_biases_report_conditional_positive_definiteness():
-    rows = {r["pe"]: r for r in compare(["kerple_log", "sandwich", "t5", "rope"], n=64, lengths=(8, 64), n_max=8,
-                                        null_draws=3).rows}
+    rows = {r["pe"]: r for r in compare(["kerple_log", "sandwich", "t5", "rope"], length=64, lengths=(8, 64), context=8,
+                                        null_draws=3).as_dict()["rows"]}
     assert rows["kerple_log"]["spectrum"]["cpd"]["cpd"] and rows["sandwich"]["spectrum"]["cpd"]["cpd"]
     assert not rows["t5"]["spectrum"]["cpd"]["cpd"]  # a random bucket table is not CPD
     assert rows["rope"]["spectrum"]["cpd"] is None
@@ -120,7 +120,7 @@ def test_compare_figure_renders_png_and_json(tmp_path, monkeypatch):
     plots.use_agg()
     full = compare
     some = ["alibi", "kerple_log", "mds_optimal", "nope", "rope", "xpos"]  # one of each kind and case (zero norms, CPD)
-    monkeypatch.setattr("petheory.analyses.compare.compare", lambda schemes=None, **kw: full(some, **{**kw, "n": 64}))
+    monkeypatch.setattr("petheory.analyses.compare.compare", lambda schemes=None, **kw: full(some, **{**kw, "length": 64}))
     paths = plots.registry()["compare.encodings"].fn(tmp_path, preset="quick", seed=0)
     assert sorted(p.suffix for p in paths) == [".json", ".png"] and all(p.stat().st_size > 0 for p in paths)
     data = json.loads((tmp_path / "compare.encodings.json").read_text())
@@ -135,7 +135,7 @@ def test_a_bias_without_a_logit_gap_metric_falls_back_to_hellinger(monkeypatch):
 
     try:
         s = stress_summary(Positions("bias", "user_modern_bump", {}, 64), geometry.builtin_target(), null_draws=3)
-        assert "Hellinger" in s["geometry"] and 0 <= s["stress"] <= 1
+        assert "Hellinger" in s.geometry and 0 <= s.stress <= 1
     finally:
         enc._REGISTRY.pop("user_modern_bump", None)
 

@@ -20,7 +20,7 @@ difference means a command re-derived something on its own):
 * a kind without a kernel (NoPE, linear attention, learned T5 buckets) is skipped with the same
   reason in every command, never dropped.
 
-The report's long-context section (petheory.bounds.long_context: Men's base scan, about 10-50 s per
+The report's long-context section (petheory.analyses.long_context: Men's base scan, about 10-50 s per
 rotary kind, shared with no other command) is replaced by a stub here to keep this file fast; it
 is tested in tests/theory.
 """
@@ -41,6 +41,7 @@ from _helpers import families_tool  # noqa: E402
 from petheory.models.families_page import CASES, OLDER  # noqa: E402
 
 from petheory import encodings as enc  # noqa: E402
+from petheory.analyses.record import Skipped  # noqa: E402
 from petheory.cli import main  # noqa: E402
 from petheory.models import resolve_config  # noqa: E402
 from petheory.models.describe import jsonable  # noqa: E402
@@ -67,8 +68,8 @@ def family(request, tmp_path_factory):
     scheme = resolve_config(cfg)
     L = scheme.context
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("petheory.bounds.long_context.long_context_section",
-                   lambda pos, **kw: {"skipped": "stubbed in test_every_family_every_command"})
+        mp.setattr("petheory.analyses.long_context.long_context_section",
+                   lambda pos, **kw: Skipped("stubbed in test_every_family_every_command"))
         runs = {
             "report": _cli("report", "--pe", path, "--length", L, "--multiples", "1", "--null-draws", NULL_DRAWS),
             "spectrum": _cli("spectrum", "--pe", path, "--length", L, "--method", "off"),

@@ -111,7 +111,7 @@ def test_compare_takes_parametrised_specs(tmp_path, monkeypatch, capsys):
 
     default = spectral_summary(resolve_scheme("rope_yarn", d=64).main.positions, 32)
     yarn4 = spectral_summary(resolve_scheme("rope_yarn:scale=4", d=64).main.positions, 32)
-    assert rows[0]["spectrum"]["spread"] == yarn4["spread"] != default["spread"]
+    assert rows[0]["spectrum"]["spread"] == yarn4.spread != default.spread
 
 
 def test_compare_groups_runs_by_configuration_and_names_them(tmp_path, monkeypatch, capsys):

@@ -1,9 +1,8 @@
 """petheory.bounds.long_context (issue 31): each formula against a direct computation from its definition, the
-numbers the sources report, and the report section's contract."""
+numbers the sources report (the report's section on them: tests/analyses/test_long_context_section.py)."""
 
 from __future__ import annotations
 
-import json
 import math
 
 import numpy as np
@@ -13,7 +12,7 @@ from petheory.bounds import long_context as lc
 from petheory.bounds import men_base as mb
 from petheory.encodings import longrope_attention_factor, rope, rope_frequencies, yarn_mscale
 from petheory.errors import ValidationError
-from petheory.scheme import Positions, Temperature
+from petheory.scheme import Temperature
 
 EPS = np.finfo(float).eps
 
@@ -127,46 +126,6 @@ def test_decay_mask_peak_matches_brute_force():
         assert lc.decay_mask_peak(t, m)[0] == x
 
 
-def test_long_context_section_for_llama2_like_rope():
-    p = Positions("rotary", "rope", {"base": 1e4, "pairing": "half"}, 128)
-    s = lc.long_context_section(p, context=4096, extended_context=4096, length=4096)
-    json.dumps(s)  # JSON-able
-    assert s["liu"]["critical_dimension"] == 92 and round(s["liu"]["extrapolation_bound"]) == 4712
-    assert s["men"]["passes_at_context"] is False  # 1e4 < 2.7e4: Men et al.'s point about Llama 2 at 4k
-    assert s["men"]["smallest_base_at_context"] > 1e4
-    assert s["roformer"]["distances"][0] == 0 and s["roformer"]["relative_bound"][0] == 32.5
-    assert s["liu"]["bands_turned_within_context"] == 46
-
-
-def test_long_context_section_applies_the_scaling():
-    p = Positions("rotary", "rope_pi", {"base": 1e4, "pairing": "half", "scale": 4.0}, 64)
-    s = lc.long_context_section(p, context=512, extended_context=2048, length=2048)
-    assert s["liu"]["bands_turned_within_context_scaled"] < s["liu"]["bands_turned_within_context"]
-    assert s["temperature"]["scale"] == 4.0 and s["temperature"]["lengths"] == [512, 2048]  # ascending, each once
-
-
-def test_long_context_section_refuses_what_it_cannot_read():
-    with pytest.raises(ValidationError, match="rotary"):
-        lc.long_context_section(Positions("bias", "alibi", {}, 64), context=512, extended_context=512, length=512)
-    with pytest.raises(ValidationError, match="extended_context"):
-        lc.long_context_section(Positions("rotary", "rope", {"base": 1e4}, 64), context=512, extended_context=256,
-                                length=512)
-
-
-def test_bases_figure_is_written(tmp_path):
-    from petheory.plots import use_agg
-    from petheory.plots.long_context import save_bases_vs_men
-
-    use_agg()
-    p = Positions("rotary", "rope", {"base": 5e4, "pairing": "half"}, 64)
-    s = lc.long_context_section(p, context=512, extended_context=1024, length=1024)
-    paths = save_bases_vs_men([s], ["tiny"], tmp_path / "bases.png",
-                              curve={"contexts": [256, 512, 1024], "rotary_dim": 64,
-                                     "smallest_base": [mb.men_smallest_base(64, L) for L in (256, 512, 1024)]})
-    assert [x.name for x in paths] == ["bases.png", "bases.json"] and all(x.stat().st_size > 0 for x in paths)
-    assert json.loads((tmp_path / "bases.json").read_text())["models"][0]["base"] == 5e4
-
-
 @pytest.mark.parametrize("d, base, L", [(128, 5e5, 8192), (64, 3e3, 5000), (16, 100.0, 1500), (256, 1e6, 40000)])
 def test_blocked_min_kernel_matches_the_direct_sum(d, base, L):
     w = rope_frequencies(d, base=base)
@@ -175,18 +134,6 @@ def test_blocked_min_kernel_matches_the_direct_sum(d, base, L):
     # both round each argument m*theta (|m theta| <= L): (d/2) terms of error ~ L * eps each, times a few
     assert abs(mn - full.min()) <= 4 * (d / 2) * L * EPS
     assert at == int(np.argmin(full)) or abs(full[at] - full.min()) <= 4 * (d / 2) * L * EPS
-
-
-def test_lines_name_lengths_by_role_and_say_where_the_extended_context_comes_from():
-    p = Positions("rotary", "rope_pi", {"base": 1e4, "pairing": "half", "scale": 4.0}, 64)
-    s = lc.long_context_section(p, context=512, extended_context=2048, length=1024,
-                                extended_from="factor 4 x L; max_position_embeddings is 512")
-    lines = lc.long_context_lines(s)
-    ext = next(x for x in lines if "extended context" in x)
-    assert "(factor 4 x L; max_position_embeddings is 512)" in ext
-    assert "frequencies pass " in ext or "frequencies fail " in ext  # whole words, not 'passe'
-    temp = next(x for x in lines if x.startswith("- attention temperature"))
-    assert "n = 512 (L), 1,024 (N), 2,048 (extended)" in temp
 
 
 @pytest.mark.parametrize("d,L", [(64, 700), (128, 1024), (128, 3000), (32, 2048)])

@@ -1,0 +1,202 @@
+"""What the analysis commands write on the fixtures, kept as golden files so a refactor can show it changed nothing.
+
+Each case is one ``petheory`` command line (``report``, ``spectrum``, ``stress``, ``bounds``, ``compare``) on a
+model config of ``tests/data/hf_configs`` or a registered PE, run in-process through the CLI's own entry point
+(:func:`petheory.cli.main`) three times: ``--json -`` (the record), the terminal text (a pipe: plain), and
+``--markdown -`` where the command has it. What is kept (:func:`normalise`): the JSON with every ``seconds`` field
+removed (wall clock), the text with every "N s" / "| seconds |" cell replaced by ``<s>``, temp folders by ``<tmp>``.
+
+The golden files were written from main at 43e7423 (before issue 45's typed records), by::
+
+    python tools/golden_records.py --write            # every case (about 2-3 minutes on 2 loaded cores)
+
+and ``tests/analyses/test_records_golden.py`` compares the output of today's code with them (a sample by default,
+every case with ``-m slow``). ``python tools/golden_records.py --check`` compares every case from the shell.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gzip
+import io
+import json
+import math
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = ROOT / "tests" / "data" / "golden"
+CONFIGS = ROOT / "tests" / "data" / "hf_configs"
+
+#: Model configs: every fixture (the report at an explicit N keeps the cost down; one case keeps the default N).
+MODELS = sorted(p.stem for p in CONFIGS.glob("*.json"))
+#: Registered encodings the single-PE commands take (one of each mechanism, a scaled rotary, a table-free bias).
+SPECS = ("alibi:slope=0.5", "sinusoidal", "rope", "rope_yarn:scale=4", "t5", "kerple_log")
+
+
+def cases() -> dict[str, list[str]]:
+    """Case name -> argv (without the output flag). Cheap settings: few null draws, N of a few thousand."""
+    out: dict[str, list[str]] = {}
+    for m in MODELS:
+        cfg = str(CONFIGS / f"{m}.json")
+        out[f"report__{m}"] = ["report", "--pe", cfg, "--length", "8192", "--multiples", "1,2", "--null-draws", "3"]
+        out[f"spectrum__{m}"] = ["spectrum", "--pe", cfg, "--length", "512", "--method", "exact"]
+        out[f"stress__{m}"] = ["stress", "--pe", cfg, "--null-draws", "4"]
+        out[f"bounds__{m}"] = ["bounds", "--pe", cfg, "--lengths", "100,20000"]
+        out[f"compare__{m}"] = ["compare", "--pe", cfg, "--length", "128", "--lengths", "64,4096", "--null-draws", "3",
+                                "--records", "<tmp>"]
+    out["report__default_length__mistral_7b"] = ["report", "--pe", str(CONFIGS / "mistral_7b.json"), "--multiples", "1",
+                                                 "--null-draws", "0"]
+    out["report__two_models"] = ["report", "--pe", str(CONFIGS / "bloom_560m.json"), "--pe", "rope_llama3:scale=8",
+                                 "--length", "4096", "--multiples", "1", "--null-draws", "2"]
+    for s in SPECS:
+        key = s.replace(":", "_").replace("=", "")
+        out[f"spectrum__{key}"] = ["spectrum", "--pe", s, "--length", "256", "-d", "16"]
+        out[f"stress__{key}"] = ["stress", "--pe", s, "--null-draws", "4", "-d", "16"]
+        out[f"report__{key}"] = ["report", "--pe", s, "--length", "2048", "--context", "512", "-d", "32",
+                                 "--multiples", "1,4", "--null-draws", "3"]
+    out["spectrum__kernel_gaussian"] = ["spectrum", "--kernel", "gaussian", "--length", "300"]
+    out["spectrum__coeffs"] = ["spectrum", "--coeffs", "1,0.5,0.25", "--length", "64", "--method", "slq"]
+    out["spectrum__hermitian_part"] = ["spectrum", "--coeffs", "2,1j,0.5", "--row", "2,0.5,0", "--hermitian-part"]
+    out["bounds__every_pe"] = ["bounds", "--lengths", "200,5000", "--context", "100"]
+    out["bounds__alibi_eq9"] = ["bounds", "--pe", "alibi:slope=0.25", "--lengths", "300", "--context", "100",
+                                "--distance", "250"]
+    out["compare__every_pe"] = ["compare", "--length", "64", "--lengths", "64,512", "--null-draws", "3",
+                                "--records", "<tmp>"]
+    out["compare__rotary_pair"] = ["compare", "--pe", "rope", "--pe", "rope_yarn:scale=4", "--length", "96", "-d", "32",
+                                   "--lengths", "64,2048", "--context", "32", "--null-draws", "3", "--records", "<tmp>"]
+    return out
+
+
+#: The cases the default test run compares (every command and renderer, a few seconds in all); the rest run with
+#: ``-m slow`` (a model report scans Men's bases at its extended context: seconds each).
+SAMPLE = ("report__bloom_560m", "report__t5_base", "report__rope", "report__rope_yarn_scale4", "spectrum__sinusoidal",
+          "spectrum__hermitian_part", "spectrum__t5_base", "stress__deepseek_v3", "stress__sinusoidal",
+          "bounds__qwen2_5_7b_yarn", "bounds__alibi_eq9", "compare__mistral_7b", "compare__rotary_pair")
+
+_SECONDS = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:e-?\d+)? s\b")
+
+
+def _drop_seconds(x):
+    if isinstance(x, dict):
+        return {k: _drop_seconds(v) for k, v in x.items() if k != "seconds"}
+    if isinstance(x, list):
+        return [_drop_seconds(v) for v in x]
+    return x
+
+
+def normalise_text(text: str, tmp: str) -> str:
+    """Wall clock and temp folders out of a command's text: ``1.23 s`` -> ``<s>``, a spectra table's seconds cell too."""
+    text = text.replace(tmp, "<tmp>")
+    text = _SECONDS.sub("<s>", text)
+    # report --markdown: the last cell of the spectra table's rows ("| 2L = 16,384 | ... | 0.012 |")
+    return re.sub(r"^(\| \d+L = .*\| )[\d.]+ \|$", r"\1<s> |", text, flags=re.M)
+
+
+def _run(argv: list[str]) -> tuple[int, str, str]:
+    from petheory.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = main(argv)
+    return rc, out.getvalue(), err.getvalue()
+
+
+def run_case(argv: list[str]) -> dict:
+    """``{"argv", "json", "text", "markdown"}`` of one case, normalised (:func:`normalise_text`); a refused case is
+    ``{"argv", "rc", "stderr"}`` (a refusal is output too)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        argv = [tmp if a == "<tmp>" else a for a in argv] + ["--quiet"]
+        doc = {"argv": [a.replace(tmp, "<tmp>") for a in argv]}
+        rc, out, err = _run(argv + ["--json", "-"])
+        if rc != 0:
+            doc.update(rc=rc, stderr=normalise_text(err, tmp))
+        else:
+            doc["json"] = _drop_seconds(json.loads(out.replace(tmp, "<tmp>")))
+            rc, out, err = _run(argv)
+            if rc != 0:
+                raise RuntimeError(f"petheory {' '.join(argv)} exited {rc} (but not with --json -): {err.strip()}")
+            doc["text"] = normalise_text(out, tmp)
+            if argv[0] in ("report", "compare"):
+                rc, out, err = _run(argv + ["--markdown", "-"])
+                doc["markdown"] = normalise_text(out, tmp)
+    return json.loads(json.dumps(doc).replace(str(ROOT) + "/", ""))  # paths relative to the clone
+
+
+def path(name: str) -> Path:
+    return GOLDEN / f"{name}.json.gz"
+
+
+def read(name: str) -> dict:
+    with gzip.open(path(name), "rt", encoding="utf-8") as f:
+        return json.load(f)
+
+
+def write(name: str, doc: dict) -> None:
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    data = json.dumps(doc, indent=1).encode()  # key order kept: it is part of the JSON
+    with open(path(name), "wb") as f:  # mtime 0: the same record gives the same bytes
+        with gzip.GzipFile(fileobj=f, mode="wb", mtime=0, filename="") as g:
+            g.write(data)
+
+
+#: Floats agree to this relative accuracy (and this absolute one near 0): a sum taken in another order (threaded BLAS,
+#: another machine's libm) moves the last few of 53 bits (about 1e-13 relative at the sizes here, 1e-16 absolute for
+#: a near-zero eigenvalue of a unit-scale kernel); a refactor that changes a formula moves far more.
+RTOL, ATOL = 1e-9, 1e-12
+
+
+def differences(want, got, where: str = "") -> list[str]:
+    """Where ``got`` differs from ``want``: keys, types, strings, ints exactly; floats within :data:`RTOL`/:data:`ATOL`."""
+    if isinstance(want, dict) and isinstance(got, dict):
+        out = []
+        if list(want) != list(got):
+            out.append(f"{where or '/'}: keys {list(want)} != {list(got)}")
+        for k in want:
+            if k in got:
+                out += differences(want[k], got[k], f"{where}/{k}")
+        return out
+    if isinstance(want, list) and isinstance(got, list):
+        if len(want) != len(got):
+            return [f"{where}: {len(want)} items != {len(got)}"]
+        return [d for i, (a, b) in enumerate(zip(want, got)) for d in differences(a, b, f"{where}[{i}]")]
+    if isinstance(want, float) and isinstance(got, float):
+        ok = math.isclose(want, got, rel_tol=RTOL, abs_tol=ATOL) or (math.isnan(want) and math.isnan(got))
+        return [] if ok else [f"{where}: {want!r} != {got!r}"]
+    if type(want) is not type(got) or want != got:
+        if isinstance(want, str) and isinstance(got, str):
+            w, g = want.splitlines(), got.splitlines()
+            for i, (a, b) in enumerate(zip(w, g)):
+                if a != b:
+                    return [f"{where} line {i + 1}:\n  - {a}\n  + {b}"]
+            return [f"{where}: {len(w)} lines != {len(g)}"]
+        return [f"{where}: {want!r} != {got!r}"]
+    return []
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--write", action="store_true", help="(re)write the golden files from this checkout's code")
+    ap.add_argument("--check", action="store_true", help="compare this checkout's output with the golden files")
+    ap.add_argument("--only", action="append", help="case names (default: every case)")
+    a = ap.parse_args(argv)
+    todo = cases()
+    names = a.only or list(todo)
+    bad = 0
+    for name in names:
+        doc = run_case(todo[name])
+        if a.write:
+            write(name, doc)
+            print(f"wrote {path(name).relative_to(ROOT)}")
+        else:
+            diff = differences(read(name), doc)
+            bad += bool(diff)
+            print(f"{name}: " + ("same" if not diff else f"{len(diff)} differences\n  " + "\n  ".join(diff[:5])))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
