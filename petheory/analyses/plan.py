@@ -5,8 +5,10 @@ layers; its sliding layers never see farther than their window), with base b, ro
 original context L and target N (s = N / L), the candidates (:func:`candidates`):
 
 * ``as_configured``: the model's own positions at N;
-* ``base_men``: plain RoPE with the first base >= b (on Men's log grid) whose Men kernel
-  :math:`B_m=\sum_t\cos(m\theta_t)` stays non-negative for every :math:`0\le m\le N` (Men et al. 2024 §4);
+* ``base_men``: plain RoPE with the first base >= b on :func:`~petheory.bounds.men_base.men_smallest_base`'s log
+  grid (64 a decade by default, 512 its own) whose Men kernel :math:`B_m=\sum_t\cos(m\theta_t)` stays
+  non-negative for every :math:`0\le m\le N` (Men et al. 2024 §4; the passing set has islands, so a finer grid
+  can find a smaller base);
 * ``base_liu``: plain RoPE with the smallest base whose Liu bound reaches N,
   :math:`T_{extra} = 2\pi\beta^{d_{extra}/r} \ge N` (Liu et al. 2023 Eq. 9 solved for :math:`\beta`:
   :func:`liu_base_for_context`), :math:`d_{extra}` from b and L (Eq. 8);
@@ -116,15 +118,16 @@ def candidates(pos: Positions, *, context: int, target: int, base_grid: int = BA
     b, r, s = float(pos.params.get("base", 10000.0)), _rotary_dim(pos), N / L
     keep = _keep(pos)
     out = [("as_configured", f"{pos.encoding} as the config has it", pos.encoding, dict(pos.params), "")]
-    # Men: the model's own base first (no raise needed), then the grid upwards from it
-    grid = np.concatenate([[b], mb.men_grid(b * (1 + 1e-12), 1e12, per_decade=v.integer("base_grid", base_grid, minimum=1))])
-    found = mb.men_first_passing(grid, d=r, context=N)
-    if found["first_passing"] is not None:
-        bm = found["first_passing"]
+    # Men: the model's own base first (no raise needed), then men_smallest_base's log grid (at base_grid a decade) up
+    grid = v.integer("base_grid", base_grid, minimum=1)
+    found = mb.men_first_passing(np.concatenate([[b], mb.men_grid(b * (1 + 1e-12), 1e12, per_decade=grid)]), d=r, context=N)
+    bm = found["first_passing"]
+    if bm is not None:
         out.append(("base_men", f"rope_theta {bm:.4g}", "rope", {"base": bm, **keep},
                     "the model's base already passes" if bm == b else
-                    f"first passing base >= {b:g} on Men's grid ({base_grid} a decade; passing bases are not closed "
-                    "upwards, see men2024.base_bounds_context)"))
+                    f"the first passing base >= {b:g} on men_smallest_base's log grid at {grid} a decade (512: its own "
+                    "scan's grid); passing bases are not closed upwards and have islands narrower than a grid step, so a "
+                    "finer grid can find a smaller one"))
     de = lc.liu_critical_dimension(r, b, L)
     if 0 < de < r:
         bl = max(b, liu_base_for_context(r, de, N))
