@@ -73,8 +73,87 @@ ROWS = (
     ("LongAlpaca (13B)", "YuKang/LongAlpaca-13B", "32K", "<4K"),
 )
 
-#: Hugging Face id -> {"config": the positional fields of its config.json, "source": where they were read}.
-CONFIGS: dict = {}
+_HF = "https://huggingface.co/"
 
+#: Hugging Face id -> {"config": the positional fields of its config.json, "source": where they were read}.
+#: Which rows have one here was settled by which configs could be read and sourced, before any was compared.
+CONFIGS: dict = {
+    "meta-llama/Meta-Llama-3.1-8B-Instruct": {
+        "config": {"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
+                   "max_position_embeddings": 131072, "rope_theta": 500000.0,
+                   "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                                    "original_max_position_embeddings": 8192, "rope_type": "llama3"}},
+        "source": "tests/data/hf_configs/llama3_1_8b.json (meta-llama/Llama-3.1-8B's config.json); the Instruct model's "
+                  "rope_scaling, rope_theta and max_position_embeddings are the same (AutoConfig of its ModelScope mirror "
+                  "LLM-Research/Meta-Llama-3.1-8B-Instruct, printed in a public script)"},
+    "mistralai/Mistral-Nemo-Instruct-2407": {
+        "config": {"model_type": "mistral", "head_dim": 128, "hidden_size": 5120, "num_hidden_layers": 40, "num_attention_heads": 32,
+                   "num_key_value_heads": 8, "max_position_embeddings": 128000, "rope_theta": 1000000.0,
+                   "sliding_window": None},
+        "source": "mistralai/Mistral-Nemo-Base-2407's config.json as quoted in github.com/kevinstephano/thunder_model_blocks "
+                  "thunder_model_blocks/mistral/mistral_config.py (a23dd8fe); the Instruct model card (copied in "
+                  "github.com/sassoftware/sas-agentic-ai-accelerator LLM-Definitions/mistral_nemo/Model-Card.md) gives the "
+                  "same head dim 128, 32 heads, 8 kv-heads and 'Rotary embeddings (theta = 1M)'"},
+    "mistralai/Mistral-7B-instruct-v0.2": {
+        "config": {"model_type": "mistral", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
+                   "max_position_embeddings": 32768, "rope_theta": 1000000.0, "sliding_window": None},
+        "source": _HF + "mlx-community/Mistral-7B-Instruct-v0.2-4-bit/commit/625bae0744b0d21a0ad593612afda46c4ef96a54 "
+                  "(its params: n_heads 32, n_kv_heads 8, rope_theta 1e6) and github.com/edadaltocg/mistral-src-finetune "
+                  "finetune/config.py ('Mistral-7B-v0.2-Instruct': dim 4096, n_layers 32, head_dim 128, rope_theta 1e6); 32k context, "
+                  "no sliding window in v0.2"},
+    "mistralai/Mixtral-8x22B-instruct-v0.1": {
+        "config": {"model_type": "mixtral", "hidden_size": 6144, "num_hidden_layers": 56, "num_attention_heads": 48, "num_key_value_heads": 8,
+                   "max_position_embeddings": 65536, "rope_theta": 1000000.0, "sliding_window": None},
+        "source": _HF + "nithiyn/Mixtral-8x22B-Instruct-neuron/blob/main/config.json (checkpoint "
+                  "mistralai/Mixtral-8x22B-Instruct-v0.1, revision a46959a1)"},
+    "01-ai/Yi-34B-200K": {
+        "config": {"model_type": "llama", "hidden_size": 7168, "num_hidden_layers": 60, "num_attention_heads": 56, "num_key_value_heads": 8,
+                   "max_position_embeddings": 200000, "rope_theta": 5000000.0},
+        "source": _HF + "01-ai/Yi-34B-200K/blob/837927e48ac2a4b31e3f0fd0313c8749fc9c03b8/config.json (model_type 'Yi', "
+                  "Llama's architecture; later copies name it 'llama')"},
+    "LargeWorldModel/LWM-Text-Chat-1M": {
+        "config": {"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 32,
+                   "max_position_embeddings": 1048576, "rope_theta": 50000000.0},
+        "source": _HF + "mergekit-community/llama-world/blob/main/config.json (_name_or_path "
+                  "LargeWorldModel/LWM-Text-Chat-1M)"},
+    "Qwen/Qwen2-72B-Instruct": {
+        "config": {"model_type": "qwen2", "hidden_size": 8192, "num_hidden_layers": 80, "num_attention_heads": 64, "num_key_value_heads": 8,
+                   "max_position_embeddings": 32768, "rope_theta": 1000000.0, "sliding_window": 131072,
+                   "use_sliding_window": False},
+        "source": _HF + "Qwen/Qwen2-72B-Instruct/blob/7c7b4195787f74b15d14d70a52653ca5cf0c4d75/config.json (no "
+                  "rope_scaling: the model card's YaRN block for long inputs is not in the file)"},
+    "Qwen/Qwen1.5-72B-Chat": {
+        "config": {"model_type": "qwen2", "hidden_size": 8192, "num_hidden_layers": 80, "num_attention_heads": 64, "num_key_value_heads": 64,
+                   "max_position_embeddings": 32768, "rope_theta": 1000000.0, "sliding_window": 4096,
+                   "use_sliding_window": False},
+        "source": _HF + "Qwen/Qwen1.5-72B-Chat/blob/3eebb4deedb8c952318504d9afc9b335fcb7bc84/config.json"},
+}
+
+_NOT_READ = "config.json not read and sourced here (the comparison covers the rows above only)"
 #: Hugging Face id (or model name) -> why the row is not compared.
-EXCLUDED: dict = {}
+EXCLUDED: dict = {
+    "meta-llama/Llama-2-7b-chat-hf": "the table's threshold row: no effective length",
+    "ai21labs/AI21-Jamba-1.5-Large": "Jamba's attention layers carry no positional encoding (Mamba layers give order)",
+    "ai21labs/AI21-Jamba-1.5-Mini": "Jamba's attention layers carry no positional encoding (Mamba layers give order)",
+    "Gemini-1.5-pro": "no public config",
+    "GPT-4-1106-preview": "no public config",
+    "FILM-7B* (7B)": "no Hugging Face config linked; evaluated with YaRN beyond 32K (RULER's note)",
+    "Qwen/Qwen2.5-14B-Instruct-1m": "Dual Chunk Attention remaps relative positions beyond its chunks: B_m of the plain "
+                                    "frequencies is not what the model computes",
+    "Qwen/Qwen2.5-7B-Instruct-1M": "Dual Chunk Attention remaps relative positions beyond its chunks",
+    "CohereForAI/c4ai-command-r-v01": "model_type 'cohere' is not a type petheory resolves",
+    "CohereForAI/c4ai-command-r-08-2024": "model_type 'cohere' is not a type petheory resolves",
+    "CohereForAI/c4ai-command-r-plus": "model_type 'cohere' is not a type petheory resolves",
+    "CohereForAI/c4ai-command-r-plus-08-2024": "model_type 'cohere' is not a type petheory resolves",
+    "THUDM/glm-4-9b-chat-1m": "ChatGLM's remote-code config (rope_ratio, seq_length) has no transformers reading here",
+    "THUDM/chatglm3-6b-128K": "ChatGLM's remote-code config (rope_ratio, seq_length) has no transformers reading here",
+    "gradientai/Llama-3-8B-Instruct-Gradient-1048k": "its config's revisions disagree (rope_theta 2.80e9 in snapshot "
+                                                     "909ddf7 as copied, 3.58e9 in later copies) and RULER does not say "
+                                                     "which it evaluated",
+    "gradientai/Llama-3-70B-Instruct-Gradient-1048k": "revisions of the Gradient configs disagree (as for the 8B)",
+    "microsoft/Phi-3-mini-128K-instruct": "its LongRoPE factor lists were not read (tests/data/hf_configs ships "
+                                          "Phi-3.5-mini's)",
+}
+for _name, _hf, _c, _e in ROWS:
+    if (_hf or _name) not in CONFIGS and (_hf or _name) not in EXCLUDED:
+        EXCLUDED[_hf or _name] = _NOT_READ
