@@ -226,6 +226,9 @@ def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: i
                 length=max(layer.span.reach(length), 2),
                 extended_from=None if target == scheme.max_context else
                 f"factor {factor:g} x L; max_position_embeddings is {scheme.max_context:,}")
+            from petheory.analyses.plan import supported_context  # issue 41: the largest context each theory supports
+
+            out["theory_range"] = supported_context(pos, context=ctx_L, extended=max(layer.span.reach(target), ctx_L)).lines()[0]
         except ValueError as exc:
             out["long_context"] = {"skipped": str(exc).splitlines()[0]}
     return out

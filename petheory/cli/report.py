@@ -246,7 +246,7 @@ def _long_context(sec: dict) -> list[str]:
     lc = sec.get("long_context")
     if not lc:
         return []
-    return [f"skipped: {lc['skipped']}"] if "skipped" in lc else long_context_lines(lc)
+    return [f"skipped: {lc['skipped']}"] if "skipped" in lc else [f"- {sec['theory_range']}"] * ("theory_range" in sec) + long_context_lines(lc)
 
 
 def stress_line(st: dict) -> str:

@@ -152,12 +152,12 @@ def bound_approximates_real_context(ctx) -> Evidence:
     verdict, p = decide(st, ctx.alpha or ALPHA)
     direction = ("towards the statement" if st["spearman_rho"] > 0 and st["p_spearman"] < ALPHA else
                  "against it" if st["p_spearman_negative"] < ALPHA else "neither way at alpha")
-    share = st["share_failing_among_short"]
+    share, other = st["share_failing_among_short"], st["share_failing_among_not_short"]
+    others = "no model reaches its claimed length" if other is None else f"{other:.0%} of the others"
     return Evidence(verdict, st["n"], margin=st["spearman_rho"], p_value=p,
                     details={"statistics": st, "models": rows, "source": data.SOURCE,
                              "excluded": dict(data.EXCLUDED)},
                     summary=f"{st['n']} RULER models: Spearman rho(M, E) = {st['spearman_rho']:.3f} (one-sided p "
                     f"{st['p_spearman']:.3g}); failing Men at the claimed length: "
                     f"{'-' if share is None else f'{share:.0%}'} of the {sum(r['short'] for r in rows)} whose effective "
-                    f"length falls short, {st['share_failing_among_not_short'] if st['share_failing_among_not_short'] is None else format(st['share_failing_among_not_short'], '.0%')} "
-                    f"of the others (Fisher one-sided p {st['p_fisher']:.3g}); the data point {direction}")
+                    f"length falls short, {others} (Fisher one-sided p {st['p_fisher']:.3g}); the data point {direction}")

@@ -160,3 +160,13 @@ def test_cli_plan_refuses_bad_input_in_one_line(capsys, argv, match):
 
 def test_cli_plan_refuses_a_model_without_rotary_layers(capsys):
     refused(capsys, "plan", "--pe", DATA / "bloom_560m.json", "--length", "8192", match="no full-attention rotary")
+
+
+def test_report_has_the_theory_range_line_per_rotary_kind():
+    from petheory.analyses.report import report
+
+    sec = report(resolve_scheme(str(DATA / "llama3_1_8b.json")), length=8192, null_draws=0, multiples=(1,)).sections[0]
+    s = P.supported_context(sec_pos := resolve_scheme(str(DATA / "llama3_1_8b.json")).main.positions, context=8192,
+                            extended=131072)
+    assert sec["theory_range"] == s.lines()[0] and sec_pos.encoding == "rope_llama3"
+    assert "advertised 131,072: outside both" in sec["theory_range"]  # Men's B_m < 0 from m = 85,133
