@@ -24,6 +24,7 @@ to vLLM and llama.cpp as the plain base transformers uses at N.
 from __future__ import annotations
 
 import json
+import shlex
 from dataclasses import dataclass
 
 from petheory import encodings as enc
@@ -56,8 +57,8 @@ class RuntimeConfig:
                "  transformers 4.x config.json: " + (json.dumps({**self.v4, "max_position_embeddings":
                                                                     self.max_position_embeddings})
                                                       if self.v4 is not None else "no 4.x layout for this model's RoPE"),
-               "  llama.cpp: " + (" ".join(self.llama_cpp) if self.llama_cpp else "no flags give it (see the note)"),
-               "  vLLM: " + " ".join(self.vllm)]
+               "  llama.cpp: " + (shlex.join(self.llama_cpp) if self.llama_cpp else "no flags give it (see the note)"),
+               "  vLLM: " + shlex.join(self.vllm)]
         return out + [f"  note: {n}" for n in self.notes]
 
     def markdown(self) -> str:
@@ -66,8 +67,8 @@ class RuntimeConfig:
         if self.v4 is not None:
             out += ["transformers 4.x:", "", "```json", json.dumps({**self.v4, "max_position_embeddings":
                                                                     self.max_position_embeddings}, indent=1), "```", ""]
-        out += ["llama.cpp: " + (f"`{' '.join(self.llama_cpp)}`" if self.llama_cpp else "no flags give it"), "",
-                f"vLLM: `{' '.join(self.vllm)}`"]
+        out += ["llama.cpp: " + (f"`{shlex.join(self.llama_cpp)}`" if self.llama_cpp else "no flags give it"), "",
+                f"vLLM: `{shlex.join(self.vllm)}`"]
         return "\n".join(out + [f"\n- {n}" for n in self.notes])
 
     def __str__(self) -> str:
