@@ -70,6 +70,9 @@ CHECKS = ("men", "liu", "phase")
 PLANNED = ("rope", "rope_pi", "rope_ntk", "rope_yarn", "rope_llama3", "rope_longrope", "rope_dynamic")
 #: Men's base grid of the ``base_men`` candidate: points per decade (men_smallest_base's own scan uses 512).
 BASE_GRID = 64
+#: The longest target planned: the Men column at N is N + 1 numbers per candidate, and the base search scans
+#: O(N r) per base it cannot reject early (about a minute at 16M on one core).
+MAX_TARGET = 1 << 24
 _EPS = float(np.finfo(np.float64).eps)
 
 
@@ -317,6 +320,9 @@ def plan(scheme: Scheme, *, target: int, context: int | None = None, base_grid: 
     t0 = time.perf_counter()
     L = scheme.context if context is None else v.integer("context", context, minimum=2)
     N = v.integer("target", target, minimum=2)
+    if N > MAX_TARGET:
+        raise ValidationError(f"the target context N = {N:,} is beyond what plan scans ({MAX_TARGET:,} positions: the Men "
+                              "check reads every distance up to N)")
     if N <= L:
         raise ValidationError(f"the target context N = {N:,} must exceed the original context L = {L:,} the factors count "
                               f"from; for N <= L, petheory report --length {N} says what the model does there")

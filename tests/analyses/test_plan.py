@@ -153,6 +153,7 @@ def test_cli_plan_prints_writes_json_and_markdown(capsys, tmp_path):
     (("--length", "100"), "must exceed the original context"),
     (("--length", "65536", "--base-grid", "0"), "--base-grid"),
     (("--length", "65536", "-d", "64"), "--d-model applies to a registry RoPE"),
+    (("--length", str(10**9)), "beyond what plan scans"),
 ])
 def test_cli_plan_refuses_bad_input_in_one_line(capsys, argv, match):
     refused(capsys, "plan", "--pe", DATA / "qwen2_5_7b_yarn.json", *argv, match=match)
