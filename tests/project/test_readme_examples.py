@@ -40,6 +40,8 @@ FAST = {
     "petheory sweep examples/table5.toml --out runs/table5 --dry-run",
     "petheory figures --list",
     "petheory lrc --pe relative --target copy --hint shift",
+    "petheory plan --pe tests/data/hf_configs/qwen2_5_7b_yarn.json --length 131072",
+    "petheory plan --pe tests/data/hf_configs/gemma3_27b.json --length 262144 --markdown -",
 }
 SLOW = {
     "petheory check",
