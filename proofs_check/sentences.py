@@ -363,6 +363,8 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
           "its __corrected)"),
         S("§5, Figs. 4-6", "a base below the bound gives superficial long context (low perplexity, failed retrieval)",
           why_not="empirical on 7B models fine-tuned per base; no records here"),
+        S("§4.3, the note after Eq. 11", '"Notwithstanding, in Section 5 we find that the derived bound approximates the '
+          'real context length in practice."'),
     ),
     "liu2023": (
         S("§3.3, Eq. 8", "critical dimension d_extra = 2 ceil(d/2 log_b(T_train / 2 pi))",

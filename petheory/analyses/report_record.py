@@ -219,6 +219,7 @@ class ReportSection(Record):
     stress: LayerStress | Skipped | None = item(omit=True)
     bounds: ReportBounds | Skipped | None = item(omit=True)
     long_context: LongContextSection | Skipped | None = item(omit=True)
+    theory_range: str | None = item(omit=True)
 
     @property
     def kind_name(self) -> str:
@@ -245,8 +246,10 @@ class ReportSection(Record):
         lc = self.long_context
         if lc is None:
             return []
-        return [f"skipped: {lc.skipped}"] if isinstance(lc, Skipped) else lc.lines(window=self.span.kind != "full"
-                                                                                       and lc.context == self.span.size)
+        if isinstance(lc, Skipped):
+            return [f"skipped: {lc.skipped}"]
+        return [f"- {self.theory_range}"] * (self.theory_range is not None) + lc.lines(
+            window=self.span.kind != "full" and lc.context == self.span.size)
 
     def markdown(self) -> str:
         """The section as Markdown: header, bands, kernel, spectra, stress, bounds, long-context theory, notes."""

@@ -25,6 +25,11 @@ TOOL_FLAGS = {
     "--budget": "benchmarks/gpu_records.py",
     "--quick": "benchmarks/run.py",
     "--results": "benchmarks/run.py (passed through to the scripts)",
+    **{f: "llama.cpp (common/arg.cpp), the flags petheory plan emits" for f in (
+        "--rope-scaling", "--rope-freq-base", "--rope-freq-scale", "--yarn-orig-ctx", "--yarn-ext-factor",
+        "--yarn-attn-factor", "--yarn-beta-fast", "--yarn-beta-slow")},
+    "--hf-overrides": "vLLM, the override petheory plan emits",
+    "--max-model-len": "vLLM, the override petheory plan emits",
 }
 
 

@@ -43,6 +43,8 @@ FAST = {
     "petheory rotate --pe tests/data/hf_configs/qwen2_5_7b_yarn.json --positions 0,1,2,4095,32767,131071 "
     "--out results/rotate/qwen",
     "petheory rotate --pe gguf:tests/data/gguf/llama_yarn.gguf --out results/rotate/llama-gguf",
+    "petheory plan --pe tests/data/hf_configs/qwen2_5_7b_yarn.json --length 131072",
+    "petheory plan --pe tests/data/hf_configs/gemma3_27b.json --length 262144 --markdown -",
 }
 SLOW = {
     "petheory check",

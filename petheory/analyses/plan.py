@@ -1,0 +1,335 @@
+r"""``plan``: which base, which factor for a target context N -- the candidates, each checked by the theory.
+
+For every rotary full-attention layer kind of a model (a Gemma-style model scales only its global
+layers; its sliding layers never see farther than their window), with base b, rotary dimension r,
+original context L and target N (s = N / L), the candidates (:func:`candidates`):
+
+* ``as_configured``: the model's own positions at N;
+* ``base_men``: plain RoPE with the first base >= b on :func:`~petheory.bounds.men_base.men_smallest_base`'s log
+  grid (64 a decade by default, 512 its own) whose Men kernel :math:`B_m=\sum_t\cos(m\theta_t)` stays
+  non-negative for every :math:`0\le m\le N` (Men et al. 2024 §4; the passing set has islands, so a finer grid
+  can find a smaller base);
+* ``base_liu``: plain RoPE with the smallest base whose Liu bound reaches N,
+  :math:`T_{extra} = 2\pi\beta^{d_{extra}/r} \ge N` (Liu et al. 2023 Eq. 9 solved for :math:`\beta`:
+  :func:`liu_base_for_context`), :math:`d_{extra}` from b and L (Eq. 8);
+* ``pi`` (linear, factor s), ``ntk`` (NTK-aware, base :math:`b s^{r/(r-2)}`: plain RoPE with that base),
+  ``dynamic`` (transformers' dynamic NTK with factor 1: plain RoPE up to L, at N exactly the NTK base
+  of s = N/L), ``yarn`` (factor s over L, beta_fast 32, beta_slow 1, attention factor 0.1 ln s + 1),
+  ``llama3`` (factor s over L, low 1, high 4).
+
+Each is analysed at N (:func:`analyse`) with the library's own formulas, and given three checks:
+
+* ``men``: :math:`B_m \ge 0` for every :math:`0\le m\le N` (a value below :math:`-(r/2)(N+6)\epsilon`,
+  the rounding of the column, is a failure; the first such m is reported);
+* ``liu``: the period under the candidate's frequencies of the critical band (the first band that did
+  not complete a turn within L under the pre-training ladder) is >= N: Liu's :math:`T_{extra}` for a
+  base-tuned candidate, the same band's period for the others;
+* ``phase``: no band takes, at a distance up to N, an angle its pre-training ladder never reached at a
+  distance up to L (a band that made a full turn within L has seen every angle). Distances run to N and L
+  inclusive, Men's range of m (``petheory report``'s band table counts positions 0..N-1 instead).
+
+Also reported: bands kept / interpolated / sped up, turns over L and N, the logit factor, YaRN's
+:math:`(0.1\ln s+1)^2` and Scalable-Softmax's growth :math:`\ln N/\ln L`, the kernel's decay
+(:math:`\max|a_k|/a_0` within [L/2, L) and beyond L), the certified extreme eigenvalues of the position
+kernel at N against those of the pre-training ladder at L.
+
+The recommendation is fixed in advance, not tuned to the models: among the candidates that pass every
+check, the one that changes the fewest bands (its trained short-range behaviour least disturbed), then
+the smallest total :math:`|\ln(\omega/\omega^0)|`, ``as_configured`` first on a tie; when none passes
+all three, the one passing most, named as such. The theory cannot say how a model will do after (or
+without) fine-tuning: the checks say what the positions do, not the quality of the answers.
+
+The record (:mod:`petheory.analyses.plan_record`) renders itself; the configs a runtime reads come
+from :mod:`petheory.analyses.runtime_config`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from petheory import _validate as v
+from petheory import encodings as enc
+from petheory.analyses import kernel as K
+from petheory.analyses.plan_record import CandidatePlan, Check, KindPlan, PlanRecord, SupportedContext
+from petheory.analyses.runtime_config import runtime_configs
+from petheory.bounds import long_context as lc
+from petheory.bounds import men_base as mb
+from petheory.errors import ValidationError
+from petheory.scheme import Layer, Positions, Scheme
+
+__all__ = ["CANDIDATES", "CHECKS", "candidates", "analyse", "plan", "liu_base_for_context", "supported_context"]
+
+#: The candidates, in the order they are listed (the tie-break of the recommendation follows it too).
+CANDIDATES = ("as_configured", "base_men", "base_liu", "pi", "ntk", "dynamic", "yarn", "llama3")
+#: The checks each candidate gets at N.
+CHECKS = ("men", "liu", "phase")
+#: Registry entries a plan scales (plain rotary layers; MLA's decoupled RoPE and xPos are not planned).
+PLANNED = ("rope", "rope_pi", "rope_ntk", "rope_yarn", "rope_llama3", "rope_longrope", "rope_dynamic")
+#: Men's base grid of the ``base_men`` candidate: points per decade (men_smallest_base's own scan uses 512).
+BASE_GRID = 64
+#: The longest target planned: the Men column at N is N + 1 numbers per candidate, and the base search scans
+#: O(N r) per base it cannot reject early (about a minute at 16M on one core).
+MAX_TARGET = 1 << 24
+_EPS = float(np.finfo(np.float64).eps)
+
+
+def liu_base_for_context(d: int, d_extra: int, context: int) -> float:
+    r"""The base :math:`\beta` whose Liu bound is ``context``: :math:`2\pi\beta^{d_{extra}/d} = N`, i.e.
+    :math:`\beta = (N/2\pi)^{d/d_{extra}}` (Liu et al. 2023 Eq. 9 solved for :math:`\beta`).
+
+    Inverse of :func:`petheory.bounds.long_context.liu_extrapolation_bound`; needs ``0 < d_extra < d``
+    (with every band turned in training there is no critical band, with none no bound).
+
+    >>> from petheory.bounds.long_context import liu_extrapolation_bound
+    >>> b = liu_base_for_context(128, 92, 32768)
+    >>> round(liu_extrapolation_bound(128, 92, b))
+    32768
+    """
+    d = v.even("d", d)
+    de = v.integer("d_extra", d_extra, minimum=1, maximum=d - 1)
+    n = v.integer("context", context, minimum=7)  # > 2 pi: a base > 1
+    return (n / (2 * math.pi)) ** (d / de)
+
+
+def _rotary_dim(pos: Positions) -> int:
+    return int(pos.params.get("rotary_dim") or pos.d)
+
+
+def _ladder(pos: Positions, base: float) -> np.ndarray:
+    """Plain RoPE's frequencies for ``pos``'s head and rotary dimensions at ``base``."""
+    return enc.rope_frequencies(pos.d, base=base, rotary_dim=pos.params.get("rotary_dim"))
+
+
+def _keep(pos: Positions) -> dict:
+    return {k: pos.params[k] for k in ("pairing", "rotary_dim") if k in pos.params}
+
+
+def candidates(pos: Positions, *, context: int, target: int, base_grid: int = BASE_GRID) -> list[tuple]:
+    """The candidates of one rotary layer kind: a list of ``(name, label, encoding, params, note)``.
+
+    >>> p = Positions("rotary", "rope", {"base": 1e4, "pairing": "half"}, 64)
+    >>> [c[0] for c in candidates(p, context=1024, target=4096)]
+    ['as_configured', 'base_men', 'base_liu', 'pi', 'ntk', 'dynamic', 'yarn', 'llama3']
+    """
+    if pos.kind != "rotary" or pos.encoding not in PLANNED:
+        raise ValidationError(f"plan scales plain rotary layers ({', '.join(PLANNED)}); this layer is {pos.encoding or pos.kind}")
+    L = v.integer("context", context, minimum=2)
+    N = v.integer("target", target, minimum=L + 1)
+    b, r, s = float(pos.params.get("base", 10000.0)), _rotary_dim(pos), N / L
+    keep = _keep(pos)
+    out = [("as_configured", f"{pos.encoding} as the config has it", pos.encoding, dict(pos.params), "")]
+    # Men: the model's own base first (no raise needed), then men_smallest_base's log grid (at base_grid a decade) up
+    grid = v.integer("base_grid", base_grid, minimum=1)
+    found = mb.men_first_passing(np.concatenate([[b], mb.men_grid(b * (1 + 1e-12), 1e12, per_decade=grid)]), d=r, context=N)
+    bm = found["first_passing"]
+    if bm is not None:
+        out.append(("base_men", f"rope_theta {bm:.4g}", "rope", {"base": bm, **keep},
+                    "the model's base already passes" if bm == b else
+                    f"the first passing base >= {b:g} on men_smallest_base's log grid at {grid} a decade (512: its own "
+                    "scan's grid); passing bases are not closed upwards and have islands narrower than a grid step, so a "
+                    "finer grid can find a smaller one"))
+    de = lc.liu_critical_dimension(r, b, L)
+    if 0 < de < r:
+        bl = max(b, liu_base_for_context(r, de, N))
+        out.append(("base_liu", f"rope_theta {bl:.4g}", "rope", {"base": bl, **keep},
+                    "the model's base already reaches N" if bl == b else
+                    f"T_extra = 2 pi beta^(d_extra/r) = N with d_extra = {de} (Liu Eq. 9)"))
+    out += [
+        ("pi", f"linear x{s:g}", "rope_pi", {"base": b, "scale": s, **keep}, ""),
+        ("ntk", f"rope_theta {enc.ntk_base(b, s, r):.4g} (NTK-aware x{s:g})", "rope",
+         {"base": enc.ntk_base(b, s, r), **keep}, "static NTK-aware scaling is plain RoPE with base b s^(r/(r-2))"),
+        ("dynamic", "dynamic NTK, factor 1", "rope_dynamic", {"base": b, "scale": 1.0, "n_max": L, **keep},
+         "transformers' dynamic NTK with factor f has base b (f n/L - f + 1)^(r/(r-2)) at length n: f = 1 is plain "
+         "RoPE up to L and the NTK base of s = N/L at N (f = s would divide the slowest band by s^2 - s + 1 there)"),
+        ("yarn", f"YaRN x{s:g} over {L:,}", "rope_yarn",
+         {"base": b, "scale": s, "n_max": L, "alpha": 1.0, "beta": 32.0, "ramp": "code", **keep}, ""),
+        ("llama3", f"llama3 x{s:g} over {L:,}", "rope_llama3",
+         {"base": b, "scale": s, "n_max": L, "low_freq_factor": 1.0, "high_freq_factor": 4.0, **keep}, ""),
+    ]
+    return out
+
+
+def _extremes(w, n: int, factor: float) -> tuple[float, float]:
+    e = K.low_rank_extremes(w, n, factor)
+    return float(e["lambda_min"]["value"]), float(e["lambda_max"]["value"])
+
+
+def _max_ratio(a: np.ndarray, lo: int, hi: int) -> float | None:
+    return float(np.max(np.abs(a[lo:hi])) / a[0]) if hi > lo else None
+
+
+def analyse(pos: Positions, cand: tuple, *, context: int, target: int) -> CandidatePlan:
+    """One candidate (from :func:`candidates`) at N: its checks and what it does (see the module docstring).
+
+    >>> p = Positions("rotary", "rope", {"base": 1e4}, 64)
+    >>> c = analyse(p, candidates(p, context=1024, target=4096)[0], context=1024, target=4096)
+    >>> c.name, [x.name for x in c.checks]
+    ('as_configured', ['men', 'liu', 'phase'])
+    """
+    name, label, encoding, params, note = cand
+    L, N = int(context), int(target)
+    b, r = float(pos.params.get("base", 10000.0)), _rotary_dim(pos)
+    p = Positions("rotary", encoding, params, pos.d, logit_factor=pos.logit_factor)
+    w, F = K.rotary_bands(p, N)  # at N: dynamic and LongRoPE depend on the length
+    rotary_factor = F / pos.logit_factor
+    w0 = _ladder(pos, b)  # the pre-training ladder
+    # Men: the unit-content column B_m, m = 0..N (the same sum as men_kernel, by angle addition)
+    a = K.rotary_column(w, N + 1, 1.0)
+    tol = (r / 2) * (N + 6) * _EPS  # rotary_column's rounding (its Notes); also men_min_kernel's budget
+    at = int(np.argmin(a))
+    neg = np.flatnonzero(a < -tol)
+    first = int(neg[0]) if neg.size else None
+    men = Check("men", first is None, f"min B_m = {a[at]:.4g} at m = {at:,}" +
+                (f"; first B_m < 0 at m = {first:,}" if first is not None else f" (>= -{tol:.1g}: non-negative to N)"))
+    # Liu: the critical band (first not turned within L under the pre-training ladder) and its period now
+    de = lc.liu_critical_dimension(r, b, L)
+    period = math.inf if de >= r else 2 * math.pi / w[de // 2]
+    # the period is 2 pi / fl(beta^(-2t/r)): pow and the reciprocal round by about |ln beta| eps < 64 eps relative, so a
+    # base solved for T_extra = N (base_liu) lands within that of N
+    liu = Check("liu", period >= N * (1 - 64 * _EPS), f"d_extra = {de} of {r}; critical band {de // 2}'s period "
+                + ("unbounded (every band turned within L)" if math.isinf(period) else f"{period:,.0f}") + f" vs N = {N:,}")
+    # phase: every angle at distances 0..N was reached at distances 0..L (Men's range of m) or the band turned
+    seen_L = L * w0
+    turned = seen_L >= 2 * math.pi
+    seen = turned | (N * w <= seen_L * (1 + 8 * _EPS))
+    out_of_range = int(np.sum(~seen))
+    ratio = w / w0
+    kept = int(np.sum(np.abs(ratio - 1) <= 1e-9))
+    interp = int(np.sum(ratio < 1 - 1e-9))
+    phase = Check("phase", out_of_range == 0, f"{out_of_range} of {w.size} bands reach angles unseen within L"
+                  + (f" (from band {int(np.flatnonzero(~seen)[0])})" if out_of_range else ""))
+    s = N / L
+    temps = lc.attention_temperatures([L, N], scale=s, context=L)
+    lam_L = _extremes(w0, L, pos.logit_factor)
+    lam_N = _extremes(w, N, F)
+    return CandidatePlan(
+        name=name, label=label, encoding=encoding, params=dict(params), note=note, checks=(men, liu, phase),
+        men_min=float(a[at]), men_min_at=at, men_first_failure=first, critical_dimension=de, critical_period=period,
+        bands=int(w.size), bands_kept=kept, bands_interpolated=interp, bands_sped_up=int(w.size) - kept - interp,
+        bands_out_of_range=out_of_range, turns_over_L=tuple(float(x) for x in L * w0 / (2 * math.pi)),
+        turns_over_N=tuple(float(x) for x in N * w / (2 * math.pi)),
+        log_change=float(np.sum(np.abs(np.log(ratio)))), rotary_logit_factor=float(rotary_factor),
+        yarn_temperature=float(temps["yarn"][0]), ssmax_growth=float(temps["ssmax"][1] / temps["ssmax"][0]),
+        decay_within_L=_max_ratio(a, max(1, L // 2), min(L, N + 1)), decay_beyond_L=_max_ratio(a, L, N + 1),
+        lambda_at_L=lam_L, lambda_at_N=lam_N, frequencies=tuple(float(x) for x in w))
+
+
+def _recommend(cands: list[CandidatePlan]) -> tuple[str | None, str]:
+    if not cands:
+        return None, "no candidate"
+    best = max(len([c for c in x.checks if c.passed]) for x in cands)
+    pool = [c for c in cands if len([x for x in c.checks if x.passed]) == best]
+    # fewest bands changed, then the smallest total |ln(w/w0)|; order of CANDIDATES on a tie
+    pick = min(pool, key=lambda c: (c.bands - c.bands_kept, round(c.log_change, 9), CANDIDATES.index(c.name)))
+    passed = ", ".join(x.name for x in pick.checks if x.passed) or "none"
+    if best == len(CHECKS):
+        why = (f"passes every check ({passed}) and changes the fewest bands of those that do ({pick.bands - pick.bands_kept} "
+               f"of {pick.bands}; ties by the smallest total |ln(w/w0)|)")
+    else:
+        why = (f"no candidate passes every check; this one passes the most ({passed}) and changes the fewest bands of "
+               "those")
+    return pick.name, why
+
+
+def supported_context(pos: Positions, *, context: int, extended: int, cap: int | None = None) -> SupportedContext:
+    r"""The largest context each theory supports for one rotary layer kind as configured.
+
+    Men: the largest M with :math:`B_m \ge 0` for every :math:`0\le m\le M` (frequencies at ``extended``; searched to
+    ``cap``, default 4x ``extended`` but at most 2^22); Liu: the period of the critical band (d_extra from the base
+    and L) under the configured frequencies (:math:`T_{extra}` for plain RoPE).
+
+    >>> s = supported_context(Positions("rotary", "rope", {"base": 1e4}, 128), context=4096, extended=4096)
+    >>> s.men_largest, round(s.liu_t_extra)
+    (1706, 4712)
+    """
+    L = v.integer("context", context, minimum=2)
+    Lx = v.integer("extended", extended, minimum=1)
+    bands = K.rotary_bands(pos, Lx)
+    if bands is None:
+        raise ValidationError(f"supported_context takes a rotary layer whose kernel is a sum of cosines, got {pos.encoding}")
+    w = bands[0]
+    r = _rotary_dim(pos)
+    n = v.integer("cap", cap, minimum=2) if cap is not None else min(4 * max(Lx, L), 1 << 22)
+    a = K.rotary_column(w, n + 1, 1.0)
+    neg = np.flatnonzero(a < -(r / 2) * (n + 6) * _EPS)
+    b = float(pos.params.get("base", 10000.0))
+    de = lc.liu_critical_dimension(r, b, L)
+    t = math.inf if de >= r else 2 * math.pi / w[de // 2]
+    return SupportedContext(men_largest=int(neg[0]) - 1 if neg.size else None, men_searched_to=n, liu_t_extra=t,
+                            critical_dimension=de, context=L, advertised=Lx)
+
+
+def _kind_plan(scheme: Scheme, layer: Layer, idx, *, target: int, context: int, base_grid: int) -> KindPlan:
+    pos, span = layer.positions, layer.span
+    head = dict(layers=tuple(idx), type=layer.type, span=str(span), encoding=pos.encoding or pos.kind)
+    if pos.kind != "rotary":
+        return KindPlan(**head, planned=False, note=f"{pos.kind}: no rotary positions to scale")
+    if pos.encoding not in PLANNED:
+        return KindPlan(**head, planned=False, note=f"{pos.encoding}: not planned (plan scales {', '.join(PLANNED)})")
+    if span.kind != "full":
+        reach = span.reach(target)
+        c = analyse(pos, ("as_configured", f"{pos.encoding} as configured", pos.encoding, dict(pos.params), ""),
+                    context=min(context, reach), target=reach)
+        return KindPlan(**head, planned=False, candidates=(c,),
+                        note=f"{span} attention: its queries never see past {span.size:,} positions, so it keeps its "
+                        "positions (checked as configured at its span)")
+    cands = tuple(analyse(pos, c, context=context, target=target)
+                  for c in candidates(pos, context=context, target=target, base_grid=base_grid))
+    rec, why = _recommend(list(cands))
+    return KindPlan(**head, planned=True, candidates=cands, recommended=rec, why=why,
+                    base=float(pos.params.get("base", 10000.0)), rotary_dim=_rotary_dim(pos))
+
+
+def plan(scheme: Scheme, *, target: int, context: int | None = None, base_grid: int = BASE_GRID,
+         source: str | None = None) -> PlanRecord:
+    """The plan of ``scheme`` for the target context N: candidates per rotary layer kind, checked, with the configs.
+
+    Parameters
+    ----------
+    scheme : Scheme
+        From :func:`petheory.loaders.resolve_scheme`.
+    target : int
+        N, the context wanted (> L).
+    context : int, optional
+        L, the original context the factors count from (default the scheme's: ``original_max_position_embeddings``).
+    base_grid : int
+        Bases per decade of the ``base_men`` search.
+    source : str, optional
+        Where the scheme came from (printed).
+
+    Notes
+    -----
+    Cost per planned kind: Men's column at N for each candidate (:math:`O(N r)` flops by angle addition, about
+    0.1 s at 1M and r = 128) and the ``base_men`` search (most failing bases rejected at a few distances where
+    a smaller base failed, :func:`petheory.bounds.men_base.men_first_passing`), the extreme eigenvalues from
+    a 2b x 2b Gram at any N.
+
+    Examples
+    --------
+    >>> from petheory.loaders import resolve_scheme
+    >>> r = plan(resolve_scheme("rope:base=10000", d=64, context=1024), target=4096)
+    >>> r.kinds[0].recommended is not None, len(r.kinds[0].candidates)
+    (True, 8)
+    """
+    if not isinstance(scheme, Scheme):
+        raise ValidationError(f"plan takes a petheory.scheme.Scheme (petheory.loaders.resolve_scheme), got "
+                              f"{type(scheme).__name__}")
+    t0 = time.perf_counter()
+    L = scheme.context if context is None else v.integer("context", context, minimum=2)
+    N = v.integer("target", target, minimum=2)
+    if N > MAX_TARGET:
+        raise ValidationError(f"the target context N = {N:,} is beyond what plan scans ({MAX_TARGET:,} positions: the Men "
+                              "check reads every distance up to N)")
+    if N <= L:
+        raise ValidationError(f"the target context N = {N:,} must exceed the original context L = {L:,} the factors count "
+                              f"from; for N <= L, petheory report --length {N} says what the model does there")
+    kinds = tuple(_kind_plan(scheme, layer, idx, target=N, context=L, base_grid=base_grid) for layer, idx in scheme.kinds())
+    if not any(k.planned for k in kinds):
+        raise ValidationError("plan found no full-attention rotary layer to scale ("
+                              + "; ".join(f"layers {k.layers[:4]}: {k.note}" for k in kinds) + ")")
+    configs = runtime_configs(scheme, kinds, target=N, context=L)
+    return PlanRecord(source=source, model_type=scheme.source, context=L, target=N, max_context=scheme.max_context,
+                      kinds=kinds, configs=configs, notes=tuple(scheme.notes), seconds=round(time.perf_counter() - t0, 3))

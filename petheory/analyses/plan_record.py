@@ -1,0 +1,282 @@
+r"""The records of ``plan`` (:mod:`petheory.analyses.plan`): typed, frozen, rendering themselves.
+
+:class:`PlanRecord` holds one :class:`KindPlan` per layer kind, each with its :class:`CandidatePlan` s
+(their :class:`Check` s) and the recommendation, and one runtime config per candidate
+(:class:`petheory.analyses.runtime_config.RuntimeConfig`). Every record has ``lines()`` (plain text),
+``markdown()``, ``__str__`` and ``_repr_html_``; :func:`to_json` is the one serialiser (any of these
+dataclasses, recursively, to JSON-able values).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import json
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from petheory.texttable import plain_table
+
+__all__ = ["Check", "CandidatePlan", "KindPlan", "SupportedContext", "PlanRecord", "to_json"]
+
+
+def to_json(x):
+    """A record (any dataclass here, nested) as JSON-able values: tuples as lists, inf as the string 'inf'.
+
+    >>> to_json(Check("men", True, "ok"))
+    {'name': 'men', 'passed': True, 'detail': 'ok'}
+    """
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        return {f.name: to_json(getattr(x, f.name)) for f in dataclasses.fields(x) if f.repr}
+    if isinstance(x, dict):
+        return {str(k): to_json(val) for k, val in x.items()}
+    if isinstance(x, (list, tuple, np.ndarray)):
+        return [to_json(val) for val in (x.tolist() if isinstance(x, np.ndarray) else x)]
+    if isinstance(x, np.generic):
+        x = x.item()
+    if isinstance(x, float) and not math.isfinite(x):
+        return str(x)
+    return x
+
+
+def _g(x, digits: int = 4) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, float) and math.isinf(x):
+        return "unbounded"
+    return f"{x:.{digits}g}" if isinstance(x, float) else f"{x:,}" if isinstance(x, int) else str(x)
+
+
+class _Renders:
+    """``__str__`` and ``_repr_html_`` from ``lines()`` and ``markdown()``."""
+
+    def lines(self) -> list[str]:  # pragma: no cover - every record defines it
+        raise NotImplementedError
+
+    def markdown(self) -> str:
+        return "\n".join(self.lines())
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+    def _repr_html_(self) -> str:
+        return f"<pre>{html.escape(str(self))}</pre>"
+
+    def as_dict(self) -> dict:
+        return to_json(self)
+
+
+@dataclass(frozen=True)
+class Check(_Renders):
+    """One check of a candidate at N: its name (``men``, ``liu``, ``phase``), whether it passed, and the numbers."""
+
+    name: str
+    passed: bool
+    detail: str
+
+    def lines(self) -> list[str]:
+        return [f"{self.name}: {'passes' if self.passed else 'FAILS'} ({self.detail})"]
+
+
+@dataclass(frozen=True)
+class CandidatePlan(_Renders):
+    """A candidate analysed at N (:func:`petheory.analyses.plan.analyse`).
+
+    ``params`` are the registry entry's (``encoding``); ``frequencies`` the per-band frequencies analysed at N
+    (what the emitted runtime config must give back); ``rotary_logit_factor`` the factor on every rotary logit
+    (YaRN's attention factor squared); ``lambda_at_L`` the certified extreme eigenvalues of the pre-training
+    ladder's L x L kernel, ``lambda_at_N`` those of this candidate's N x N kernel.
+    """
+
+    name: str
+    label: str
+    encoding: str
+    params: dict
+    note: str
+    checks: tuple
+    men_min: float
+    men_min_at: int
+    men_first_failure: int | None
+    critical_dimension: int
+    critical_period: float
+    bands: int
+    bands_kept: int
+    bands_interpolated: int
+    bands_sped_up: int
+    bands_out_of_range: int
+    turns_over_L: tuple
+    turns_over_N: tuple
+    log_change: float
+    rotary_logit_factor: float
+    yarn_temperature: float
+    ssmax_growth: float
+    decay_within_L: float | None
+    decay_beyond_L: float | None
+    lambda_at_L: tuple
+    lambda_at_N: tuple
+    frequencies: tuple = field(repr=False, default=())
+
+    @property
+    def passed(self) -> bool:
+        return all(c.passed for c in self.checks)
+
+    @property
+    def failed(self) -> tuple:
+        return tuple(c.name for c in self.checks if not c.passed)
+
+    def row(self) -> list[str]:
+        mark = {True: "ok", False: "FAIL"}
+        men = mark[self.checks[0].passed] + ("" if self.men_first_failure is None else f" @{self.men_first_failure:,}")
+        return [self.name, self.label, men, mark[self.checks[1].passed], mark[self.checks[2].passed],
+                f"{self.bands_kept}/{self.bands_interpolated}/{self.bands_out_of_range}", _g(self.rotary_logit_factor),
+                _g(self.decay_beyond_L, 3), f"{_g(self.lambda_at_N[1], 4)}"]
+
+    def lines(self) -> list[str]:
+        out = [f"{self.name}: {self.label}" + (f" ({self.note})" if self.note else "")]
+        out += [f"  {c.lines()[0]}" for c in self.checks]
+        out.append(f"  bands {self.bands}: {self.bands_kept} kept, {self.bands_interpolated} interpolated, "
+                   f"{self.bands_sped_up} sped up, {self.bands_out_of_range} reach angles unseen within L")
+        out.append(f"  logit factor {_g(self.rotary_logit_factor)} (YaRN's (0.1 ln s + 1)^2 = {_g(self.yarn_temperature)}; "
+                   f"SSMax's s ln n grows x{_g(self.ssmax_growth)} from L to N); max |a_k|/a_0 within [L/2, L) "
+                   f"{_g(self.decay_within_L, 3)}, beyond L {_g(self.decay_beyond_L, 3)}")
+        out.append(f"  kernel eigenvalues: [{_g(self.lambda_at_L[0])}, {_g(self.lambda_at_L[1])}] at L (pre-training), "
+                   f"[{_g(self.lambda_at_N[0])}, {_g(self.lambda_at_N[1])}] at N")
+        return out
+
+
+HEADERS = ["candidate", "what", "men", "liu", "phase", "kept/interp/unseen", "logit factor", "max|a|/a0 >L",
+           "lambda_max(N)"]
+
+
+@dataclass(frozen=True)
+class KindPlan(_Renders):
+    """One layer kind: its candidates and the recommendation (``planned``: a full-attention rotary kind)."""
+
+    layers: tuple
+    type: str
+    span: str
+    encoding: str
+    planned: bool
+    note: str = ""
+    candidates: tuple = ()
+    recommended: str | None = None
+    why: str = ""
+    base: float | None = None
+    rotary_dim: int | None = None
+
+    def candidate(self, name: str) -> CandidatePlan:
+        for c in self.candidates:
+            if c.name == name:
+                return c
+        raise KeyError(name)
+
+    def _title(self) -> str:
+        from petheory.scheme import layer_ranges
+
+        return f"layers {layer_ranges(list(self.layers))}: {self.type or 'attention'} ({self.span}, {self.encoding})"
+
+    def lines(self) -> list[str]:
+        out = [self._title()]
+        if self.note:
+            out.append(f"  {self.note}")
+        if not self.candidates:
+            return out
+        out.append(plain_table(None, HEADERS, [c.row() for c in self.candidates], right={5, 6, 7, 8}))
+        if self.planned:
+            out.append(f"recommended: {self.recommended}: {self.why}")
+            fails = [f"{c.name} ({', '.join(c.failed)})" for c in self.candidates if not c.passed]
+            if fails:
+                out.append("fail: " + "; ".join(fails))
+        return out
+
+    def markdown(self) -> str:
+        out = [f"### {self._title()}", ""]
+        if self.note:
+            out += [self.note, ""]
+        if not self.candidates:
+            return "\n".join(out)
+        out += ["| " + " | ".join(HEADERS) + " |", "|" + "---|" * len(HEADERS)]
+        out += ["| " + " | ".join(c.row()) + " |" for c in self.candidates]
+        if self.planned:
+            out += ["", f"**Recommended: `{self.recommended}`**: {self.why}."]
+            fails = [f"`{c.name}` ({', '.join(c.failed)})" for c in self.candidates if not c.passed]
+            if fails:
+                out += ["", "Failing: " + "; ".join(fails) + "."]
+        out += [""] + [f"- {line.strip()}" for c in self.candidates for line in c.lines()]
+        return "\n".join(out)
+
+
+@dataclass(frozen=True)
+class SupportedContext(_Renders):
+    """The largest context each theory supports for a layer kind as configured (the report's line)."""
+
+    men_largest: int | None
+    men_searched_to: int
+    liu_t_extra: float
+    critical_dimension: int
+    context: int
+    advertised: int
+
+    def lines(self) -> list[str]:
+        men = (f"B_m >= 0 up to m = {self.men_largest:,}" if self.men_largest is not None
+               else f"B_m >= 0 to at least {self.men_searched_to:,} (searched)")
+        inside = (self.men_largest is None or self.men_largest >= self.advertised - 1, self.liu_t_extra >= self.advertised)
+        verdict = {(True, True): "inside both", (False, False): "outside both",
+                   (True, False): "inside Men's, outside Liu's", (False, True): "inside Liu's, outside Men's"}[inside]
+        return [f"theory's range as configured: Men {men}; Liu T_extra = {_g(self.liu_t_extra, 5)} (the period "
+                f"of band d_extra/2 = {self.critical_dimension // 2} under the configured frequencies, scaling included; "
+                f"L = {self.context:,}); advertised {self.advertised:,}: {verdict}"]
+
+
+@dataclass(frozen=True)
+class PlanRecord(_Renders):
+    """The plan of a model for a target context N (:func:`petheory.analyses.plan.plan`)."""
+
+    source: str | None
+    model_type: str
+    context: int
+    target: int
+    max_context: int
+    kinds: tuple
+    configs: tuple
+    notes: tuple = ()
+    seconds: float = 0.0
+
+    def config(self, name: str):
+        for c in self.configs:
+            if c.candidate == name:
+                return c
+        raise KeyError(name)
+
+    def recommended(self) -> str | None:
+        """The candidate recommended for the first planned kind."""
+        return next((k.recommended for k in self.kinds if k.planned), None)
+
+    def _head(self) -> str:
+        return (f"{self.source or self.model_type} ({self.model_type}): plan from L = {self.context:,} to N = {self.target:,} "
+                f"(s = {self.target / self.context:g}); max_position_embeddings {self.max_context:,}")
+
+    def lines(self) -> list[str]:
+        out = [self._head()]
+        for k in self.kinds:
+            out += [""] + k.lines()
+        rec = self.recommended()
+        if rec is not None:
+            out += ["", f"runtime config of {rec} (every candidate's in --json/--markdown):"] + self.config(rec).lines()
+        out += [f"note: {n}" for n in self.notes]
+        return out
+
+    def markdown(self) -> str:
+        out = [f"## {self._head()}", ""]
+        for k in self.kinds:
+            out += [k.markdown(), ""]
+        out += ["### Runtime configs", ""]
+        for c in self.configs:
+            out += [c.markdown(), ""]
+        out += [f"- note: {n}" for n in self.notes]
+        return "\n".join(out).rstrip() + "\n"
+
+    def to_json_text(self) -> str:
+        return json.dumps(to_json(self), indent=2)

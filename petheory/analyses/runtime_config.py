@@ -1,0 +1,233 @@
+r"""The configs a runtime reads, for each candidate of a plan (:mod:`petheory.analyses.plan`).
+
+Per candidate (:class:`RuntimeConfig`):
+
+* ``rope_parameters``: transformers 5.x's block (``rope_type``, ``rope_theta`` and the type's keys), keyed by
+  layer type where the model has several (Gemma 3: ``full_attention`` gets the candidate,
+  ``sliding_attention`` keeps its own), with ``max_position_embeddings``;
+* ``v4``: the transformers 4.x keys (``rope_theta``, ``rope_scaling``, Gemma 3's ``rope_local_base_freq``), or
+  None where 4.x has no layout for the model's per-layer RoPE;
+* ``llama_cpp``: llama.cpp's flags (``--rope-scaling``, ``--rope-freq-base``, ``--rope-freq-scale`` = 1/factor,
+  ``--yarn-orig-ctx``, ``--yarn-ext-factor``, ``--yarn-attn-factor``, ``--yarn-beta-fast/slow``, ``-c``), or None
+  where no flag gives the candidate (Llama 3's band factors live in the GGUF);
+* ``vllm``: the ``--hf-overrides`` JSON and ``--max-model-len`` (vLLM's context-extension page: its old
+  ``--rope-scaling`` is gone, ``rope_parameters`` goes through ``--hf-overrides``).
+
+Semantics that differ between runtimes (see ``docs/guide/plan.md``): llama.cpp's ``--rope-freq-scale`` is
+1/factor; its YaRN multiplies cos and sin by :math:`0.1\ln(1/\text{freq\_scale}) + 1` inside ggml's
+``rope_yarn`` whenever ``--yarn-ext-factor`` is not 0 (1 = the full YaRN blend), so ``--yarn-attn-factor``
+stays 1 for transformers' default attention factor; vLLM's ``dynamic`` type is static (one base at
+``max_position_embeddings * factor``), unlike transformers' per-length one, so a dynamic candidate is given
+to vLLM and llama.cpp as the plain base transformers uses at N.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from dataclasses import dataclass
+
+from petheory import encodings as enc
+from petheory.errors import ValidationError
+
+__all__ = ["RuntimeConfig", "rope_block", "runtime_configs"]
+
+#: Model types whose transformers 4.x config has a per-layer-type layout (Gemma 3's local base).
+LOCAL_BASE_TYPES = ("gemma3", "gemma3_text")
+
+
+@dataclass(frozen=True)
+class RuntimeConfig:
+    """What to write or pass for one candidate (see the module docstring)."""
+
+    candidate: str
+    rope_parameters: dict
+    max_position_embeddings: int
+    v4: dict | None
+    llama_cpp: tuple | None
+    vllm: tuple
+    notes: tuple = ()
+
+    def config_fields(self) -> dict:
+        """The keys to set in a transformers 5.x ``config.json`` (the model's text config)."""
+        return {"rope_parameters": self.rope_parameters, "max_position_embeddings": self.max_position_embeddings}
+
+    def lines(self) -> list[str]:
+        out = [f"  transformers 5.x config.json: {json.dumps(self.config_fields())}",
+               "  transformers 4.x config.json: " + (json.dumps({**self.v4, "max_position_embeddings":
+                                                                    self.max_position_embeddings})
+                                                      if self.v4 is not None else "no 4.x layout for this model's RoPE"),
+               "  llama.cpp: " + (shlex.join(self.llama_cpp) if self.llama_cpp else "no flags give it (see the note)"),
+               "  vLLM: " + shlex.join(self.vllm)]
+        return out + [f"  note: {n}" for n in self.notes]
+
+    def markdown(self) -> str:
+        out = [f"#### `{self.candidate}`", "", "transformers 5.x (`config.json`):", "", "```json",
+               json.dumps(self.config_fields(), indent=1), "```", ""]
+        if self.v4 is not None:
+            out += ["transformers 4.x:", "", "```json", json.dumps({**self.v4, "max_position_embeddings":
+                                                                    self.max_position_embeddings}, indent=1), "```", ""]
+        out += ["llama.cpp: " + (f"`{shlex.join(self.llama_cpp)}`" if self.llama_cpp else "no flags give it"), "",
+                f"vLLM: `{shlex.join(self.vllm)}`"]
+        return "\n".join(out + [f"\n- {n}" for n in self.notes])
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+
+def rope_block(encoding: str, params: dict, d: int) -> dict:
+    """transformers 5.x's RoPE parameter dict of a rotary registry entry with ``params`` (head size ``d``).
+
+    The inverse of :func:`petheory.models.rope.rope_scheme` for the entries a plan emits; an entry or a
+    parameter transformers has no key for is refused by name.
+
+    >>> rope_block("rope_pi", {"base": 1e6, "scale": 8.0, "pairing": "half"}, 128)
+    {'rope_type': 'linear', 'rope_theta': 1000000.0, 'factor': 8.0}
+    """
+    p = dict(params)
+    out: dict = {"rope_theta": float(p.pop("base", 10000.0))}
+    p.pop("pairing", None)  # transformers' pairing is the model's (half-split for every Llama-like model)
+    r = p.pop("rotary_dim", None)
+    if encoding == "rope":
+        out = {"rope_type": "default", **out}
+    elif encoding == "rope_pi":
+        out = {"rope_type": "linear", **out, "factor": float(p.pop("scale"))}
+    elif encoding == "rope_dynamic":
+        p.pop("n_max", None)  # transformers' dynamic counts from max_position_embeddings
+        p.pop("seq_len", None)
+        out = {"rope_type": "dynamic", **out, "factor": float(p.pop("scale"))}
+    elif encoding == "rope_yarn":
+        if p.pop("ramp", "paper") != "code":
+            raise ValidationError("transformers' YaRN ramp is the reference code's (ramp='code'); the paper's ramp has no "
+                                  "rope_parameters")
+        s = float(p.pop("scale"))
+        out = {"rope_type": "yarn", **out, "factor": s, "original_max_position_embeddings": int(p.pop("n_max")),
+               "beta_fast": float(p.pop("beta", 32.0)), "beta_slow": float(p.pop("alpha", 1.0))}
+        m = p.pop("mscale", None)
+        if m is not None and abs(m - enc.yarn_mscale(s)) > 1e-12 * m:
+            out["attention_factor"] = float(m)
+        if not p.pop("truncate", True):
+            out["truncate"] = False
+    elif encoding == "rope_llama3":
+        out = {"rope_type": "llama3", **out, "factor": float(p.pop("scale")),
+               "low_freq_factor": float(p.pop("low_freq_factor")), "high_freq_factor": float(p.pop("high_freq_factor")),
+               "original_max_position_embeddings": int(p.pop("n_max"))}
+    elif encoding == "rope_longrope":
+        out = {"rope_type": "longrope", **out, "factor": float(p.pop("scale")),
+               "original_max_position_embeddings": int(p.pop("n_max")),
+               "short_factor": [float(x) for x in p.pop("short_factor")],
+               "long_factor": [float(x) for x in p.pop("long_factor")]}
+        if p.get("attention_factor") is not None:
+            out["attention_factor"] = float(p.pop("attention_factor"))
+        p.pop("regime", None)
+        p.pop("seq_len", None)
+    else:
+        raise ValidationError(f"no transformers rope_parameters for the registry entry {encoding}")
+    if p:
+        raise ValidationError(f"{encoding}: parameter(s) {', '.join(sorted(p))} have no transformers rope_parameters key")
+    if r is not None and int(r) != int(d):
+        out["partial_rotary_factor"] = int(r) / int(d)
+    return out
+
+
+def _v4(model_type: str, blocks: dict) -> dict | None:
+    """The transformers 4.x keys: one flat block, or Gemma 3's global block + local base."""
+    def split(b):
+        rest = {k: val for k, val in b.items() if k not in ("rope_theta", "partial_rotary_factor")}
+        return b["rope_theta"], (rest if rest.get("rope_type") != "default" else None)
+
+    if len(blocks) == 1:
+        theta, scaling = split(next(iter(blocks.values())))
+        return {"rope_theta": theta, "rope_scaling": scaling}
+    if (model_type in LOCAL_BASE_TYPES and set(blocks) == {"full_attention", "sliding_attention"}
+            and blocks["sliding_attention"]["rope_type"] == "default"):
+        theta, scaling = split(blocks["full_attention"])
+        return {"rope_theta": theta, "rope_scaling": scaling, "rope_local_base_freq": blocks["sliding_attention"]["rope_theta"]}
+    return None
+
+
+def _llama_cpp(encoding: str, params: dict, configured: str, *, target: int, d: int) -> tuple[tuple | None, list]:
+    b = float(params.get("base", 10000.0))
+    ctx = ("-c", str(target))
+    notes = []
+    if configured == "rope_llama3":
+        notes.append("a GGUF converted from this model carries its Llama 3 band factors (rope_freqs), which no flag "
+                     "removes: convert again from a config.json with this rope_parameters block")
+    if encoding == "rope":
+        return ("--rope-scaling", "none", "--rope-freq-base", f"{b:.10g}") + ctx, notes
+    if encoding == "rope_pi":
+        return ("--rope-scaling", "linear", "--rope-freq-base", f"{b:.10g}", "--rope-freq-scale",
+                f"{1 / params['scale']:.10g}") + ctx, notes
+    if encoding == "rope_yarn":
+        s = float(params["scale"])
+        m = params.get("mscale")
+        if m is not None and abs(m - enc.yarn_mscale(s)) > 1e-12 * m:
+            notes.append(f"attention factor {m:.6g} is not YaRN's default 0.1 ln s + 1 = {enc.yarn_mscale(s):.6g}, which "
+                         "llama.cpp applies itself: its --yarn-attn-factor handling differs between builds")
+        if params.get("truncate") is False:
+            notes.append("llama.cpp always rounds the YaRN ramp's end bands (transformers' truncate=true)")
+        return ("--rope-scaling", "yarn", "--rope-freq-base", f"{b:.10g}", "--rope-freq-scale", f"{1 / s:.10g}",
+                "--yarn-orig-ctx", str(int(params["n_max"])), "--yarn-ext-factor", "1", "--yarn-attn-factor", "1",
+                "--yarn-beta-fast", f"{params.get('beta', 32.0):g}", "--yarn-beta-slow",
+                f"{params.get('alpha', 1.0):g}") + ctx, notes
+    if encoding == "rope_dynamic":
+        r = int(params.get("rotary_dim") or d)
+        bn = enc.dynamic_base(b, float(params["scale"]), int(params["n_max"]), target, r)
+        notes.append(f"llama.cpp has no dynamic NTK: --rope-freq-base {bn:.10g} is the base transformers uses at N")
+        return ("--rope-scaling", "none", "--rope-freq-base", f"{bn:.10g}") + ctx, notes
+    if encoding == "rope_llama3":
+        notes.append("llama.cpp takes Llama 3's band factors from the GGUF (rope_freqs, written by convert_hf_to_gguf.py "
+                     "from the config's rope scaling), not from flags: convert from a config.json with this block")
+        return None, notes
+    notes.append(f"llama.cpp takes {encoding}'s per-band factors from the GGUF, not from flags")
+    return None, notes
+
+
+def runtime_configs(scheme, kinds, *, target: int, context: int) -> tuple:
+    """One :class:`RuntimeConfig` per candidate of the plan's kinds (``kinds`` aligned with ``scheme.kinds()``)."""
+    layers = scheme.kinds()
+    names = []
+    for k in kinds:
+        if k.planned:
+            names += [c.name for c in k.candidates if c.name not in names]
+    out = []
+    for name in names:
+        blocks: dict = {}
+        scaled = None
+        for (layer, _), k in zip(layers, kinds):
+            pos = layer.positions
+            if pos.kind != "rotary":
+                continue
+            if k.planned:
+                c = k.candidate(name)
+                enc_name, params = c.encoding, c.params
+                scaled = scaled or (enc_name, params, pos.encoding)
+            else:
+                enc_name, params = pos.encoding, pos.params
+            key = layer.type or "full_attention"
+            block = rope_block(enc_name, params, pos.d)
+            if key in blocks and blocks[key] != block:
+                raise ValidationError(f"layers of type {key} have different RoPE: one rope_parameters block cannot give both")
+            blocks[key] = block
+        rope = next(iter(blocks.values())) if len(blocks) == 1 else blocks
+        enc_name, params, configured = scaled
+        dyn = enc_name == "rope_dynamic"
+        m = context if dyn else target
+        notes = []
+        if dyn:
+            notes.append(f"transformers' dynamic NTK counts from max_position_embeddings: it stays {context:,}")
+        flags, cpp_notes = _llama_cpp(enc_name, params, configured, target=target, d=scheme.head_dim)
+        notes += cpp_notes
+        v_rope = rope
+        if dyn:  # vLLM's dynamic type computes one base at max_position_embeddings * factor: give it transformers' base at N
+            r = int(params.get("rotary_dim") or scheme.head_dim)
+            bn = enc.dynamic_base(float(params["base"]), float(params["scale"]), int(params["n_max"]), target, r)
+            plain = {"rope_type": "default", "rope_theta": bn}
+            v_rope = plain if len(blocks) == 1 else {key: (plain if val.get("rope_type") == "dynamic" else val)
+                                                     for key, val in blocks.items()}
+            notes.append("vLLM's dynamic type is static (one base at max_position_embeddings x factor): the override "
+                         "gives it the plain base transformers uses at N")
+        vllm = ("--hf-overrides", json.dumps({"rope_parameters": v_rope, "max_position_embeddings": target}),
+                "--max-model-len", str(target))
+        out.append(RuntimeConfig(name, rope, m, _v4(scheme.source, blocks), flags, vllm, tuple(notes)))
+    return tuple(out)

@@ -1,0 +1,72 @@
+"""``petheory plan``: which base, which factor for a target context -- candidates checked by the theory, and the configs.
+
+For a model's config.json (or a registry RoPE) and a target context N: per rotary full-attention layer kind,
+the candidates (a raised base by Men et al. and by Liu et al., PI, NTK-aware, dynamic NTK, YaRN, Llama 3),
+each checked at N (Men's B_m >= 0 up to N, Liu's extrapolation bound, the bands' phase range), the
+recommended one and why, and for each the transformers 5.x / 4.x config block, llama.cpp's flags and vLLM's
+override (:func:`petheory.analyses.plan.plan`). On the terminal, as JSON (``--json``), as Markdown (``--markdown``).
+"""
+
+from __future__ import annotations
+
+from petheory.errors import ValidationError
+
+NAME = "plan"
+HELP = "which base or factor for a target context N: candidates checked by the theory, with the runtime configs"
+DESCRIPTION = (
+    "What should I set to run this model at N tokens? For --pe (a model's config.json, hf:DIR, or a registered RoPE) "
+    "and --length N: per rotary full-attention layer kind (a Gemma-style model scales only its global layers), the "
+    "candidates -- the first base >= the model's whose Men kernel B_m stays >= 0 up to N, the base whose Liu bound "
+    "T_extra reaches N, PI, NTK-aware, dynamic NTK, YaRN, Llama 3 -- each checked at N (Men, Liu, phase range), with "
+    "the bands kept/interpolated, the logit factor, the kernel's decay and its certified extreme eigenvalues; the "
+    "recommended candidate and why; and for each the transformers 5.x rope_parameters and 4.x rope_scaling blocks, "
+    "llama.cpp's flags and vLLM's --hf-overrides."
+)
+
+
+def add_arguments(p) -> None:
+    from petheory.spec import GRAMMAR
+
+    p.add_argument("--pe", required=True, metavar="SPEC", help=f"hf:DIR or PATH/config.json (a model), or a registered "
+                   f"RoPE (rope:base=10000). {GRAMMAR}")
+    p.add_argument("--length", type=int, required=True, metavar="N", help="the target context N (> the original context L)")
+    p.add_argument("--context", type=int, metavar="L", help="the original context the factors count from (default: the "
+                   "config's original_max_position_embeddings, else max_position_embeddings; a registry RoPE's n_max, "
+                   "else 4096)")
+    p.add_argument("-d", "--d-model", type=int, metavar="D", help="head dimension of a registry RoPE (default 128)")
+    p.add_argument("--base-grid", type=int, default=64, metavar="K", help="bases per decade of the Men base search "
+                   "(default 64; men_smallest_base's own scan uses 512)")
+    p.add_argument("--json", metavar="FILE", help="write the plan as JSON to FILE ('-' for stdout)")
+    p.add_argument("--markdown", metavar="FILE", help="write the plan as Markdown to FILE ('-' for stdout)")
+
+
+def run(args) -> int:
+    from petheory import __version__
+    from petheory.analyses.plan import plan
+    from petheory.analyses.plan_record import to_json
+    from petheory.io import atomic_write_json, atomic_write_text
+    from petheory.loaders import resolve_scheme
+
+    if args.base_grid < 1:
+        raise ValidationError(f"--base-grid must be >= 1 (bases per decade), got {args.base_grid}")
+    scheme = resolve_scheme(args.pe, default_d=args.d_model or 128, default_context=args.context, what="plan")
+    if args.d_model is not None and scheme.source != "spec":
+        raise ValidationError("--d-model applies to a registry RoPE; a model's config fixes its head dimension (drop it)")
+    rec = plan(scheme, target=args.length, context=args.context if scheme.source != "spec" else None,
+               base_grid=args.base_grid, source=str(args.pe))
+    doc = {"petheory": __version__, "plan": to_json(rec)}
+    if args.json == "-":
+        import json
+
+        print(json.dumps(doc, indent=2))
+    elif args.json:
+        atomic_write_json(args.json, doc)
+    if args.markdown == "-":
+        print(rec.markdown(), end="")
+    elif args.markdown:
+        atomic_write_text(args.markdown, rec.markdown())
+    if "-" not in (args.json, args.markdown):
+        print(rec)
+        if not args.quiet:
+            print(f"({rec.seconds} s)")
+    return 0

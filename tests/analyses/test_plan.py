@@ -1,0 +1,173 @@
+"""``plan``: each check reads the library's own formulas, and a wrong number flips it.
+
+The plan's Men check (its column, by angle addition) agrees with :func:`men_min_kernel` and with direct cosines;
+its Liu check with :func:`liu_extrapolation_bound` for a base-tuned candidate; the NTK and dynamic candidates
+are the registry's ``rope_ntk`` and ``dynamic_base``; the recommendation follows its rule. The CLI prints,
+writes JSON and Markdown, and refuses bad input in one line.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hostile_util import cli, refused
+
+from petheory import encodings as enc
+from petheory.analyses import plan as P
+from petheory.analyses.plan_record import to_json
+from petheory.bounds import long_context as lc
+from petheory.bounds import men_base as mb
+from petheory.loaders import resolve_scheme
+from petheory.scheme import Positions
+
+DATA = Path(__file__).parents[1] / "data" / "hf_configs"
+EPS = np.finfo(float).eps
+
+
+@pytest.fixture(scope="module")
+def small():
+    """A registry RoPE from L = 1024 to N = 8192 (d = 64): every candidate in a fraction of a second."""
+    return P.plan(resolve_scheme("rope:base=10000", d=64, context=1024), target=8192)
+
+
+def test_men_check_agrees_with_men_min_kernel_and_direct_cosines(small):
+    k = small.kinds[0]
+    for c in k.candidates:
+        w = np.asarray(c.frequencies)
+        mn, at = mb.men_min_kernel(w, small.target, stop_below=None)
+        tol = (w.size * small.target + 6 * w.size) * EPS
+        assert c.men_min == pytest.approx(mn, abs=tol), c.name
+        assert c.checks[0].passed == (mn >= -tol), c.name
+        if c.men_first_failure is not None:  # the first negative value, by direct cosines
+            m = c.men_first_failure
+            assert mb.men_kernel(m, w) < 0 and np.all(mb.men_kernel(np.arange(m), w) >= -tol), c.name
+
+
+def test_liu_check_is_liu_extrapolation_bound_for_a_base_tuned_candidate(small):
+    k = small.kinds[0]
+    de = lc.liu_critical_dimension(64, 1e4, 1024)
+    for name in ("base_men", "base_liu", "ntk"):
+        c = k.candidate(name)
+        assert c.critical_dimension == de
+        assert c.critical_period == pytest.approx(lc.liu_extrapolation_bound(64, de, c.params["base"]), rel=64 * EPS)
+    assert k.candidate("base_liu").critical_period == pytest.approx(small.target, rel=64 * EPS)
+    assert k.candidate("base_liu").checks[1].passed
+
+
+def test_ntk_and_dynamic_candidates_are_the_registry_entries_at_n(small):
+    k = small.kinds[0]
+    ntk = enc.band_frequencies("rope_ntk", 64, 2, scale=8.0, base=1e4)[0]
+    assert np.allclose(k.candidate("ntk").frequencies, ntk, rtol=16 * EPS, atol=0)
+    dyn = enc.rope_frequencies(64, base=enc.dynamic_base(1e4, 1.0, 1024, 8192, 64))
+    assert np.allclose(k.candidate("dynamic").frequencies, dyn, rtol=16 * EPS, atol=0)
+    assert np.allclose(k.candidate("dynamic").frequencies, ntk, rtol=64 * EPS, atol=0)  # factor 1 = NTK at N
+
+
+def test_phase_check_counts_bands_beyond_the_trained_angles(small):
+    k = small.kinds[0]
+    assert k.candidate("pi").bands_out_of_range == 0  # PI maps distance N onto L exactly
+    plain = k.candidate("as_configured")  # unscaled: the bands that did not turn within L reach new angles
+    w0 = enc.rope_frequencies(64, base=1e4)
+    assert plain.bands_out_of_range == int(np.sum(1024 * w0 < 2 * math.pi))
+    assert not plain.checks[2].passed
+
+
+def test_recommendation_passes_every_check_and_changes_fewest_bands(small):
+    k = small.kinds[0]
+    rec = k.candidate(k.recommended)
+    passing = [c for c in k.candidates if c.passed]
+    assert rec.passed and passing
+    assert rec.bands - rec.bands_kept == min(c.bands - c.bands_kept for c in passing)
+
+
+def test_a_planted_men_failure_flips_the_check(monkeypatch):
+    """The Men check reads petheory.analyses.kernel.rotary_column: a column with a negative value fails it."""
+    from petheory.analyses import kernel as K
+
+    real = K.rotary_column
+
+    def planted(w, n, f=1.0, **kw):
+        a = real(w, n, f, **kw)
+        a[n // 2] = -1.0
+        return a
+
+    p = Positions("rotary", "rope", {"base": 1e6}, 64)
+    cand = ("as_configured", "x", "rope", {"base": 1e6}, "")
+    assert P.analyse(p, cand, context=1024, target=4096).checks[0].passed
+    monkeypatch.setattr(K, "rotary_column", planted)
+    c = P.analyse(p, cand, context=1024, target=4096)
+    assert not c.checks[0].passed and c.men_first_failure == 2048
+
+
+def test_a_planted_liu_error_flips_the_check(monkeypatch):
+    p = Positions("rotary", "rope", {"base": 1e4}, 64)
+    cand = P.candidates(p, context=1024, target=8192)[2]
+    assert cand[0] == "base_liu" and P.analyse(p, cand, context=1024, target=8192).checks[1].passed
+    monkeypatch.setattr(lc, "liu_critical_dimension", lambda d, b, L: 2)  # an earlier critical band: a short period
+    assert not P.analyse(p, cand, context=1024, target=8192).checks[1].passed
+
+
+def test_gemma_plans_only_its_global_layers():
+    rec = P.plan(resolve_scheme(str(DATA / "gemma3_27b.json")), target=65536)
+    planned = [k for k in rec.kinds if k.planned]
+    assert [k.type for k in planned] == ["full_attention"]
+    local = next(k for k in rec.kinds if not k.planned)
+    assert local.type == "sliding_attention" and "1,024" in local.note
+    assert local.candidates[0].checks[0].passed  # base 1e4 at 1024 (Men's Table 2: 4.3e3 at 1k)
+
+
+def test_supported_context_is_the_first_failure_of_men_and_liu_bound():
+    s = P.supported_context(Positions("rotary", "rope", {"base": 1e4}, 128), context=4096, extended=4096)
+    w = enc.rope_frequencies(128, base=1e4)
+    assert mb.men_min_kernel(w, s.men_largest, stop_below=None)[0] >= 0
+    assert mb.men_kernel(s.men_largest + 1, w) < 0
+    assert s.liu_t_extra == pytest.approx(lc.liu_extrapolation_bound(128, 92, 1e4), rel=64 * EPS)
+    assert "inside Liu's, outside Men's" in s.lines()[0]  # Llama 2: B_m < 0 from m = 1,707
+
+
+def test_record_renders_and_serialises(small):
+    text = str(small)
+    assert "recommended:" in text and "transformers 5.x" in text
+    md = small.markdown()
+    assert md.startswith("## ") and "| candidate |" in md and "#### `yarn`" in md
+    assert small._repr_html_().startswith("<pre>")
+    doc = json.loads(json.dumps(to_json(small)))
+    assert doc["target"] == 8192 and len(doc["configs"]) == len(small.kinds[0].candidates)
+
+
+def test_cli_plan_prints_writes_json_and_markdown(capsys, tmp_path):
+    rc, out, err = cli(capsys, "plan", "--pe", DATA / "qwen2_5_7b_yarn.json", "--length", "131072", "--json",
+                       tmp_path / "p.json", "--markdown", tmp_path / "p.md", "-q")
+    assert rc == 0, err
+    assert "recommended:" in out and "vLLM: --hf-overrides" in out
+    doc = json.loads((tmp_path / "p.json").read_text())
+    assert doc["plan"]["target"] == 131072 and doc["plan"]["kinds"][0]["recommended"]
+    assert "### Runtime configs" in (tmp_path / "p.md").read_text()
+
+
+@pytest.mark.parametrize("argv, match", [
+    (("--length", "100"), "must exceed the original context"),
+    (("--length", "65536", "--base-grid", "0"), "--base-grid"),
+    (("--length", "65536", "-d", "64"), "--d-model applies to a registry RoPE"),
+    (("--length", str(10**9)), "beyond what plan scans"),
+])
+def test_cli_plan_refuses_bad_input_in_one_line(capsys, argv, match):
+    refused(capsys, "plan", "--pe", DATA / "qwen2_5_7b_yarn.json", *argv, match=match)
+
+
+def test_cli_plan_refuses_a_model_without_rotary_layers(capsys):
+    refused(capsys, "plan", "--pe", DATA / "bloom_560m.json", "--length", "8192", match="no full-attention rotary")
+
+
+def test_report_has_the_theory_range_line_per_rotary_kind():
+    from petheory.analyses.report import report
+
+    sec = report(resolve_scheme(str(DATA / "llama3_1_8b.json")), length=8192, null_draws=0, multiples=(1,)).sections[0]
+    s = P.supported_context(sec_pos := resolve_scheme(str(DATA / "llama3_1_8b.json")).main.positions, context=8192,
+                            extended=131072)
+    assert sec["theory_range"] == s.lines()[0] and sec_pos.encoding == "rope_llama3"
+    assert "advertised 131,072: outside both" in sec["theory_range"]  # Men's B_m < 0 from m = 85,133
