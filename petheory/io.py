@@ -118,6 +118,34 @@ def refuse_replacing(path, *, own_field: str, by: str) -> None:
                           "move it away or choose another name")
 
 
+def distinct_outputs(outputs: dict) -> None:
+    """Refuse two outputs of one command that are the same file (``{flag: path}``; None and ``'-'`` left out).
+
+    ``report --json F --markdown F`` would keep one of the two; a figure's ``X.json`` named again by
+    ``--json X.json`` too. The refusal names both flags, before any work.
+
+    >>> distinct_outputs({"--json": "r.json", "--markdown": "r.json"})
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: --json and --markdown both name r.json: one would replace the other; give each output its own file
+    """
+    seen: dict = {}
+    for flag, path in outputs.items():
+        if path is None or str(path) == "-":
+            continue
+        key = os.path.realpath(os.path.abspath(os.fspath(path)))
+        if key in seen:
+            raise ValidationError(f"{seen[key]} and {flag} both name {path}: one would replace the other; give each "
+                                  "output its own file")
+        seen[key] = flag
+
+
+def figure_json(figure) -> Path:
+    """The JSON a figure ``X.png`` (or ``X``) is saved beside: ``X.json`` (:func:`petheory.plots.save`)."""
+    fig = Path(figure)
+    return fig.with_suffix(".json") if fig.suffix.lower() == ".png" else fig.with_name(fig.name + ".json")
+
+
 def _default(obj):
     import numpy as np
 

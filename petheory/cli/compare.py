@@ -117,6 +117,9 @@ def run(args) -> int:
                           ("--null-draws", args.null_draws, 2)):
         if val is not None and val < lo:
             raise ValidationError(f"{flag} must be >= {lo}, got {val}")
+    from petheory.loaders.limits import null_draws
+
+    null_draws(args.null_draws)
     if args.d_model is not None and args.d_model % 2:
         raise ValidationError(f"--d-model must be even (rotary encodings pair coordinates), got {args.d_model}")
     schemes = []

@@ -1,0 +1,142 @@
+"""Hostile inputs, round 5 (issue 46.2) outside ``bands``: sweep TOML files, environment variables, plugins that
+exit, outputs named twice, limits without a refusal, hand-edited records for ``figures`` and ``compare --records``.
+Each case: one ``petheory: error:`` line, exit 2, nothing written (or, for records, skipped and named)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from hostile_util import cli, files_under, refused
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# ----------------------------------------------------------------------------- sweep grid files
+
+TOMLS = {
+    "nested_3000": ("x = " + "[" * 3000 + "]" * 3000, "nests 3000 levels"),
+    "nested_inline_tables": ("x = " + "{a = " * 200 + "1" + "}" * 200, "nests"),
+    "dotted_keys_deep": ("task = 'running_sum'\n[set]\n" + ".".join(["a"] * 300) + " = 1", "nested more than 64"),
+    "set_number": ("task = 'running_sum'\nset = 5", "field 'set' must be a table"),
+    "grid_text": ("task = 'running_sum'\ngrid = 'abc'", "field 'grid' must be a table"),
+    "grid_list": ("task = 'running_sum'\ngrid = [1, 2]", "field 'grid' must be a table"),
+    "nan_override": ("task = 'running_sum'\n[set]\nlr = nan", "field 'set.lr' is nan"),
+    "inf_axis": ("task = 'running_sum'\n[grid]\nlr = [1e-3, inf]", "field 'grid.lr[1]' is inf"),
+    "date_value": ("task = 'running_sum'\nseed = 1979-05-27", "date/time"),
+    "table_as_seed": ("task = 'running_sum'\nseed = {a = 1}", "field 'seed' must be a value"),
+    "not_utf8": (b"task = '\xff'", "not UTF-8"),
+    "not_toml": ("task = = 1", "not valid TOML"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(TOMLS))
+def test_hostile_sweep_toml_is_one_line(capsys, tmp_path, kind):
+    text, match = TOMLS[kind]
+    grid = tmp_path / "g.toml"
+    grid.write_bytes(text if isinstance(text, bytes) else text.encode())
+    refused(capsys, "sweep", grid, "--out", tmp_path / "out", "--dry-run", match=match)
+    assert files_under(tmp_path / "out") == []
+
+
+@pytest.mark.parametrize("doc,match", [
+    ({"task": "running_sum", "set": 5}, "field 'set' must be a table"),
+    ({"task": "running_sum", "grid": [1, 2]}, "field 'grid' must be a table"),
+    ([1, 2], "must hold an object"),
+])
+def test_hostile_sweep_json_is_one_line(capsys, tmp_path, doc, match):
+    (tmp_path / "g.json").write_text(json.dumps(doc))
+    refused(capsys, "sweep", tmp_path / "g.json", "--out", tmp_path / "out", "--dry-run", match=match)
+
+
+def test_a_good_toml_grid_still_expands(capsys, tmp_path):
+    (tmp_path / "g.toml").write_text("task = 'running_sum'\npe = ['alibi', 'rope']\n# a comment with [[[[\n"
+                                     "[set]\nepochs = 1\n[grid]\n'task.n_train' = [8, 16]\n")
+    rc, out, err = cli(capsys, "sweep", tmp_path / "g.toml", "--out", tmp_path / "out", "--dry-run")
+    assert rc == 0, err
+    assert len(out.strip().splitlines()) == 4
+
+
+# ----------------------------------------------------------------------------- environment variables
+
+
+@pytest.mark.parametrize("name,value", [
+    ("PETHEORY_MAX_VOCAB", "abc"), ("PETHEORY_MAX_VOCAB", "0"), ("PETHEORY_MAX_VOCAB", "-3"),
+    ("PETHEORY_MAX_VOCAB", "4.5"), ("PETHEORY_MAX_VOCAB", "9" * 400), ("PETHEORY_MIN_COUNT", "1e3"),
+    ("PETHEORY_MIN_COUNT", "١٢"), ("PETHEORY_MIN_COUNT", "0"), ("PETHEORY_MAX_MEMORY", "lots"),
+])
+def test_bad_environment_variables_are_named(capsys, monkeypatch, name, value):
+    monkeypatch.setenv(name, value)
+    refused(capsys, "encodings", match=(f"environment variable {name}", "must be" if "MEMORY" not in name else "size"))
+
+
+def test_environment_integers_are_read_where_they_are_used(monkeypatch):
+    from petheory.loaders.environment import env_int
+
+    monkeypatch.setenv("PETHEORY_MAX_VOCAB", " 12 ")
+    monkeypatch.delenv("PETHEORY_MIN_COUNT", raising=False)
+    assert (env_int("PETHEORY_MAX_VOCAB"), env_int("PETHEORY_MIN_COUNT")) == (12, 100)
+
+
+def test_every_environment_variable_is_documented():
+    from petheory.loaders.environment import VARIABLES
+
+    text = (ROOT / "docs" / "guide" / "reliability.md").read_text(encoding="utf-8")
+    assert [v for v in VARIABLES if v not in text] == []
+
+
+# ----------------------------------------------------------------------------- plugins that exit
+
+
+@pytest.mark.parametrize("body", ["import sys\nsys.exit(0)\n", "raise SystemExit('plugin says bye')\n",
+                                  "import sys\nsys.exit(3)\n"])
+def test_a_plugin_that_exits_while_imported_is_petheorys_error(capsys, tmp_path, body):
+    (tmp_path / "bye.py").write_text(body)
+    line = refused(capsys, "report", "--pe", "rope", "--plugin", tmp_path / "bye.py", "--json", tmp_path / "r.json",
+                   match=("plugin", "sys.exit"))
+    assert line.startswith("petheory: error: plugin") and "bye.py" in line  # its own text only inside our line
+    assert files_under(tmp_path) == ["bye.py"]
+
+
+def test_a_plugin_encoding_that_exits_while_the_command_runs(capsys, tmp_path):
+    (tmp_path / "late.py").write_text(
+        "import sys\nfrom petheory import encodings as enc\n"
+        "@enc.register('late_exit', 'absolute', conventions='exits', source='test')\n"
+        "def late(n, d):\n    sys.exit(0)\n")
+    refused(capsys, "stress", "--pe", "late_exit", "--plugin", tmp_path / "late.py", "--json", tmp_path / "s.json",
+            match=("did not finish", "sys.exit(0)", "late.py"))
+    assert not (tmp_path / "s.json").exists()
+
+
+# ----------------------------------------------------------------------------- outputs named twice; limits
+
+
+@pytest.mark.parametrize("argv", [
+    ["--json", "F", "--markdown", "F"],
+    ["--json", "F.json", "--figure", "F.png"],
+    ["--markdown", "F.png", "--figure", "F.png"],
+])
+def test_report_refuses_one_file_named_twice(capsys, tmp_path, argv):
+    (tmp_path / "F").write_text("kept")
+    argv = [str(tmp_path / a) if a.startswith("F") else a for a in argv]
+    refused(capsys, "report", "--pe", "rope", "--null-draws", "0", *argv, match="both name")
+    assert files_under(tmp_path) == ["F"] and (tmp_path / "F").read_text() == "kept"
+
+
+@pytest.mark.parametrize("command", ["report", "stress", "compare"])
+def test_null_draws_beyond_the_limit_are_refused_with_a_time_estimate(capsys, tmp_path, command):
+    from petheory.loaders.limits import NULL_DRAWS_MAX
+
+    line = refused(capsys, command, "--pe", "rope", "--null-draws", 10**12, "--json", tmp_path / "o.json",
+                   match=(str(NULL_DRAWS_MAX), "years"))
+    assert "95 years" in line  # 10^12 draws x 3 ms
+    refused(capsys, command, "--pe", "rope", "--null-draws", NULL_DRAWS_MAX + 1, match="minutes")
+    assert files_under(tmp_path) == []
+
+
+def test_the_limits_table_in_the_guide_is_the_generated_one():
+    from petheory.loaders.limits import BEGIN, END, limits_table
+
+    text = (ROOT / "docs" / "guide" / "reliability.md").read_text(encoding="utf-8")
+    assert text[text.index(BEGIN) + len(BEGIN):text.index(END)].strip() == limits_table()
