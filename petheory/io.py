@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import stat
 import tempfile
 from pathlib import Path
@@ -163,6 +164,9 @@ def _default(obj):
 _NUMBER = (int, float)
 
 
+_LENGTH = re.compile(r"[1-9][0-9]{0,17}")  # a test length as the trainer writes it: str(int)
+
+
 def _is_number(x) -> bool:
     return isinstance(x, _NUMBER) and not isinstance(x, bool)
 
@@ -182,10 +186,24 @@ def record_problem(rec) -> str | None:
             return f"field {key!r} is missing"
         if not isinstance(rec[key], typ) or isinstance(rec[key], bool):
             return f"field {key!r} must be {name}, got {type(rec[key]).__name__}"
+    if rec["train_len"] < 1:
+        return f"field 'train_len' must be >= 1, got {rec['train_len']}"
     final = rec["final"]
     test = final.get("test")
     if not isinstance(test, dict) or not test:
         return "field 'final.test' must be a non-empty object (length -> metrics)"
+    odd = next((k for k in test if not _LENGTH.fullmatch(k)), None)
+    if odd is not None:
+        return f"field 'final.test' has the key {odd!r:.30}; its keys are test lengths, integers >= 1 such as '200'"
+    model = rec.get("model", {})
+    if not isinstance(model, dict):
+        return f"field 'model' must be an object, got {type(model).__name__}"
+    for key in ("n_layer", "n_head", "d_model"):
+        if key in model and not (isinstance(model[key], int) and not isinstance(model[key], bool) and model[key] >= 1):
+            return f"field 'model.{key}' must be an integer >= 1, got {model[key]!r:.30}"
+    for key in ("chance", "ablation"):
+        if key in rec and rec[key] is not None and not isinstance(rec[key], dict):
+            return f"field {key!r} must be an object, got {type(rec[key]).__name__}"
     for split, metrics in [("train", final.get("train"))] + [(f"test.{k}", m) for k, m in test.items()]:
         if not isinstance(metrics, dict) or not metrics:
             return f"field 'final.{split}' must be an object of metrics"

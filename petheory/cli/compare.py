@@ -56,23 +56,34 @@ def _with_pe_params(rec: dict) -> dict:
     return {**rec, "_pe_params": params}
 
 
-def read_records(dirs) -> tuple[list[dict], list[str]]:
-    """Every record.json under ``dirs`` with a task, a pe and final.test; (records, folders searched)."""
+def read_records(dirs, *, given: bool = False) -> tuple[list[dict], list[str]]:
+    """Every training record under ``dirs``: ``record.json`` files of run folders (``runs/``), else every ``*.json``
+    of a records folder (``records/li2025_table5``: one file per run); (records, folders searched).
+
+    A file that is not a usable record is skipped and named on stderr; a folder the user gave (``given``) that
+    does not exist, or holds no usable record, is said so: never "0 training records" where records are.
+    """
+    import sys
     from pathlib import Path
 
-    from petheory.records import load_or_skip
+    from petheory.io import read_records as read_folder, record_files
 
     recs, searched = [], []
     for d in dirs:
         root = Path(d)
         if not root.is_dir():
+            if given:
+                raise ValidationError(f"--records {d}: no such folder; give a folder of training records (records/..., "
+                                      "runs/)")
             continue
         searched.append(str(root))
-        for f in sorted(root.rglob("record.json")):
-            if (rec := load_or_skip(f)) is None:  # named on stderr: NaN/Infinity, 10**400, too deep, not JSON
-                continue
-            if isinstance(rec, dict) and rec.get("task") and rec.get("pe") and (rec.get("final") or {}).get("test"):
-                recs.append(_with_pe_params({**rec, "_source": str(f)}))
+        pattern = "record.json" if record_files(root, "record.json") else "*.json"
+        found, skipped = read_folder(root, pattern=pattern, with_path=True)
+        if given and not found:
+            why = (f"its {len(skipped)} JSON files are not usable training records (named above)" if skipped else
+                   "it holds no JSON files (record.json of a run folder, or *.json records)")
+            print(f"petheory: warning: --records {d}: no training records read: {why}", file=sys.stderr)
+        recs += [_with_pe_params({**r, "_source": r.pop("_path")}) for r in found]
     return recs, searched
 
 
@@ -138,7 +149,8 @@ def run(args) -> int:
                                   f"table {spec}; petheory stress/spectrum/bounds take tables")
         schemes.append(scheme)
     explicit = read_runs(args.runs or [])
-    recs, searched = read_records(args.records or ([] if args.runs else ["records", str(runs_dir())]))
+    recs, searched = read_records(args.records or ([] if args.runs else ["records", str(runs_dir())]),
+                                  given=bool(args.records))
     recs += explicit
     rec = compare(schemes, records=recs, n=args.n, d=args.d_model or 64, lengths=lengths, n_max=n_max,
                   null_draws=args.null_draws, seed=args.seed)

@@ -140,3 +140,63 @@ def test_the_limits_table_in_the_guide_is_the_generated_one():
 
     text = (ROOT / "docs" / "guide" / "reliability.md").read_text(encoding="utf-8")
     assert text[text.index(BEGIN) + len(BEGIN):text.index(END)].strip() == limits_table()
+
+
+# ----------------------------------------------------------------------------- hand-edited records
+
+
+def _table5_copy(tmp_path) -> dict:
+    """Two shipped li2025 Table 5 records copied into tmp_path/recs; returns one of them (a dict) to edit."""
+    (tmp_path / "recs").mkdir()
+    for f in sorted((ROOT / "records" / "li2025_table5").glob("running_sum__alibi__s[01]__*.json")):
+        shutil.copy(f, tmp_path / "recs")
+    return json.loads(next((tmp_path / "recs").glob("*s0__*.json")).read_text())
+
+
+EDITS = {  # (edit of a copied record, why it is skipped)
+    "length_key_text": (lambda r: r["final"]["test"].__setitem__("abc", r["final"]["test"]["50"]), "'abc'"),
+    "length_key_float": (lambda r: r["final"]["test"].__setitem__("1e2", r["final"]["test"].pop("100")), "'1e2'"),
+    "length_key_zero_padded": (lambda r: r["final"]["test"].__setitem__("050", r["final"]["test"].pop("50")), "'050'"),
+    "length_key_negative": (lambda r: r["final"]["test"].__setitem__("-5", r["final"]["test"]["50"]), "'-5'"),
+    "mse_missing": (lambda r: r["final"]["test"]["100"].__setitem__("loss", r["final"]["test"]["100"].pop("mse")),
+                    "final.test.100.mse' is missing"),
+    "model_not_object": (lambda r: r.__setitem__("model", 5), "field 'model' must be an object"),
+    "model_layers_text": (lambda r: r["model"].__setitem__("n_layer", "2"), "model.n_layer"),
+    "mixed_test_lengths": (lambda r: r["final"]["test"].pop("200"), "differ from the other seeds'"),
+    "train_len_zero": (lambda r: r.__setitem__("train_len", 0), "train_len"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(EDITS))
+def test_figures_skip_a_hand_edited_record_and_name_it(capsys, tmp_path, monkeypatch, kind):
+    edit, match = EDITS[kind]
+    rec = _table5_copy(tmp_path)
+    edit(rec)
+    rec["config_hash"] = "edited"
+    (tmp_path / "runs" / "x").mkdir(parents=True)
+    (tmp_path / "runs" / "x" / "record.json").write_text(json.dumps(rec))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PETHEORY_RECORDS", str(tmp_path / "recs"))
+    monkeypatch.delenv("PETHEORY_RUNS", raising=False)
+    rc, out, err = cli(capsys, "figures", "--only", "empirical.table5", "--out", tmp_path / "out")
+    assert rc == 0, err
+    warnings = [ln for ln in err.splitlines() if ln.startswith("petheory: warning: skipping")]
+    assert len(warnings) == 1 and match in warnings[0] and "Traceback" not in err, err
+    drawn = json.loads((tmp_path / "out" / "empirical.table5.json").read_text())["readings"]
+    assert [e["seeds"] for g in drawn.values() for e in g.values()] == [2]  # the two shipped seeds, never the edit
+
+
+def test_compare_reads_the_shipped_records_folder(capsys, tmp_path):
+    rc, out, err = cli(capsys, "compare", "--pe", "wavelet", "--records", ROOT / "records" / "li2025_table5",
+                       "--null-draws", 2, "--json", tmp_path / "c.json")
+    assert rc == 0, err
+    doc = json.loads((tmp_path / "c.json").read_text())
+    assert doc["records"]["count"] == 105
+
+
+def test_compare_says_why_a_records_folder_gave_nothing(capsys, tmp_path):
+    (tmp_path / "recs").mkdir()
+    (tmp_path / "recs" / "a.json").write_text('{"task": "running_sum"}')
+    rc, out, err = cli(capsys, "compare", "--pe", "wavelet", "--records", tmp_path / "recs", "--null-draws", 2)
+    assert rc == 0 and "no training records read" in err and "a.json" in err, err
+    refused(capsys, "compare", "--pe", "wavelet", "--records", tmp_path / "nowhere", match="no such folder")
