@@ -403,7 +403,9 @@ def load_model(out_dir, *, device: str = "cpu") -> tuple[Transformer, TrainConfi
         raise ValidationError(f"checkpoint {out_dir / CHECKPOINT} has no {' or '.join(missing)}: not a complete petheory "
                               "checkpoint (retrain the run)")
     try:
-        model = build_model(ModelConfig(**state["model_config"]))
+        mcfg = ModelConfig(**state["model_config"])
+        require_eval_memory(mcfg, f"the model checkpoint {out_dir / CHECKPOINT} describes")  # before building it
+        model = build_model(mcfg)
         model.load_state_dict(state["model"])
     except (TypeError, KeyError, RuntimeError) as exc:
         raise ValidationError(f"checkpoint {out_dir / CHECKPOINT} does not match a petheory model "
@@ -432,6 +434,25 @@ def _jsonable(x):
     return json.loads(json.dumps(x))
 
 
+def model_parameters(m: ModelConfig) -> int:
+    """An upper estimate of the parameters (and position tables) of the model ``m`` describes, from its sizes alone."""
+    m.validate()  # types and ranges first: the estimate below needs integers
+    d, L, T, H = int(m.d_model), int(m.n_layer), int(m.max_len), int(m.n_head)
+    params = L * (4 * d * d + 2 * d * int(m.d_ff)) + (int(m.vocab_size) + int(m.input_dim) + int(m.out_dim) + T) * d
+    return params + L * H * T * T  # a bias PE's (heads, max_len, max_len) table, at most
+
+
+def require_eval_memory(m: ModelConfig, what: str) -> None:
+    """Refuse to build a model (for evaluation: its float32 weights and one copy, as ``extend`` swaps its rotary
+    angles) that cannot fit; the estimate comes from the sizes ``m`` states, before anything is allocated."""
+    from petheory import _memory
+
+    params = model_parameters(m)
+    _memory.require(2 * 4 * params, f"{what} (d_model={m.d_model}, n_layer={m.n_layer}, d_ff={m.d_ff}, "
+                    f"vocab_size={m.vocab_size}, max_len={m.max_len}: about {params:.3g} parameters)",
+                    alternative="evaluate it on a machine with more memory, or raise --max-memory")
+
+
 def require_memory(m: ModelConfig, config: TrainConfig, copies: int = 1) -> None:
     """Refuse a model whose weights, optimiser state and activations cannot fit, before building it.
 
@@ -439,10 +460,8 @@ def require_memory(m: ModelConfig, config: TrainConfig, copies: int = 1) -> None
     :mod:`petheory._memory`) naming the model and what to lower; ``ValueError`` for a bad config."""
     from petheory import _memory
 
-    m.validate()  # types and ranges first: the estimate below needs integers
+    params = model_parameters(m)
     d, L, T, H = int(m.d_model), int(m.n_layer), int(m.max_len), int(m.n_head)
-    params = L * (4 * d * d + 2 * d * int(m.d_ff)) + (int(m.vocab_size) + int(m.input_dim) + int(m.out_dim) + T) * d
-    params += L * H * T * T  # a bias PE's (heads, max_len, max_len) table, at most
     # float32 weights, gradients and two AdamW moments; activations of one batch (about 12 d-vectors per token
     # and layer, plus the (heads, T, T) attention scores) for training and one of evaluation
     act = (int(config.batch_size) + int(config.eval_batch_size)) * T * L * (12 * d + 2 * H * T)
