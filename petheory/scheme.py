@@ -118,6 +118,12 @@ class Positions:
         The (N, d) table of a ``table`` layer (not compared, not serialised).
     source : str or None
         Where a table came from (a path, ``hf:DIR#KEY``).
+    proportional : bool
+        Proportional RoPE (Gemma 4's global layers): the half-split pairs span the whole head,
+        coordinate t with t + d/2, and only the first ``rotary_dim / 2`` pairs rotate (transformers
+        zero-pads the frequencies of the others). The frequencies and kernels are those of
+        ``params`` (its ladder is the cut one); only where the rotated coordinates sit differs
+        from a partial rotary slice (:func:`petheory.encodings.rotate` reads it).
     """
 
     kind: str
@@ -129,6 +135,7 @@ class Positions:
     mrope: MRope | None = None
     table: object = field(default=None, compare=False, repr=False)
     source: str | None = None
+    proportional: bool = False
 
     def __post_init__(self):
         if self.kind not in MECHANISMS:
@@ -139,6 +146,8 @@ class Positions:
             raise ValidationTypeError("a 'table' layer needs its table")
         if not (isinstance(self.logit_factor, (int, float)) and math.isfinite(self.logit_factor) and self.logit_factor > 0):
             raise ValidationError(f"logit_factor must be a finite number > 0, got {self.logit_factor!r}")
+        if self.proportional and self.kind != "rotary":
+            raise ValidationTypeError(f"proportional RoPE is a rotary layout; a {self.kind!r} layer cannot be proportional")
         object.__setattr__(self, "params", dict(self.params or {}))
         object.__setattr__(self, "heads", tuple(self.heads or ()))
 
@@ -156,6 +165,8 @@ class Positions:
                             "axes": list(self.mrope.axes)}
         if self.source is not None:
             out["source"] = self.source
+        if self.proportional:
+            out["proportional"] = True
         if self.table is not None:
             out["shape"] = list(np.shape(self.table))
         return out

@@ -232,7 +232,7 @@ def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes):
         theta = (params["base"]) ** (d / r)
         notes.append(f"proportional RoPE ({t}): rope_theta {theta:.6g} on the ladder of the whole {d}-dimensional head, "
                      f"cut to its first {r // 2} bands = base {params['base']:.6g} on a {r}-dimensional ladder")
-    return Positions("rotary", name, params, d, factor, mrope=mrope), L
+    return Positions("rotary", name, params, d, factor, mrope=mrope, proportional=proportional), L
 
 
 def _span(cfg: dict, t: str) -> Span:
