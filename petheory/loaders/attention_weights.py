@@ -91,7 +91,7 @@ def _visible(name: str) -> str:
 
 
 def projection_tensors(cfg: dict, mt: str, n_layers: int, names, *, heads: int, dims: list, source: str,
-                       shared_kv: dict | None = None) -> list:
+                       read=None, shared_kv: dict | None = None) -> dict:
     """The :class:`LayerTensors` of each of the ``n_layers`` layers a config declares, by transformers' names.
 
     Parameters
@@ -104,8 +104,16 @@ def projection_tensors(cfg: dict, mt: str, n_layers: int, names, *, heads: int, 
         Every tensor name of the checkpoint.
     heads, dims
         Query heads; the head size of each layer.
+    read : iterable of int, optional
+        The layers whose projections are wanted (default: all); the others (a linear-attention layer of a
+        hybrid, which has no ``q_proj``) are neither required nor read.
     shared_kv : dict, optional
         ``{layer: source layer}`` of layers without their own keys (Gemma 4's ``num_kv_shared_layers``).
+
+    Returns
+    -------
+    dict
+        ``{layer: LayerTensors}`` for the layers of ``read``.
 
     Raises
     ------
@@ -117,7 +125,7 @@ def projection_tensors(cfg: dict, mt: str, n_layers: int, names, *, heads: int, 
     --------
     >>> names = {f"model.layers.{i}.self_attn.{p}_proj.weight" for i in range(2) for p in "qk"}
     >>> names |= {"model.layers.01.self_attn.q_proj.weight"}   # a zero-padded look-alike: never read
-    >>> [t.q for t in projection_tensors({}, "llama", 2, names, heads=2, dims=[4, 4], source="m")]
+    >>> [t.q for t in projection_tensors({}, "llama", 2, names, heads=2, dims=[4, 4], source="m").values()]
     ['model.layers.0.self_attn.q_proj.weight', 'model.layers.1.self_attn.q_proj.weight']
     """
     if mt in NOT_SPLIT:
@@ -131,12 +139,16 @@ def projection_tensors(cfg: dict, mt: str, n_layers: int, names, *, heads: int, 
     top = cfg.get("model_type")
     prefixes = (WRAPPED + WRAPPED_EXTRA.get(top, ())) if top in TEXT_CONFIG else layout.base
     names = set(names)
-    present = [p for p in prefixes if layout.names(p, 0)[0] in names]
+    read = sorted(set(range(n_layers) if read is None else read))
+    if not read:
+        return {}
+    first = read[0]
+    present = [p for p in prefixes if layout.names(p, first)[0] in names]
     if not present:
-        want = " or ".join(repr(layout.names(p, 0)[0]) for p in prefixes)
+        want = " or ".join(repr(layout.names(p, first)[0]) for p in prefixes)
         near = sorted(n for n in names if f".{layout.attn}." in n and (layout.fused or "q_proj") in n)
         seen = f"; it holds {_visible(near[0])!r}, which the {mt} model does not load" if near else ""
-        raise ValidationError(f"{source}: no tensor {want} (layer 0's query projection as transformers names it for "
+        raise ValidationError(f"{source}: no tensor {want} (layer {first}'s query projection as transformers names it for "
                               f"{top or mt}){seen}")
     if len(present) > 1:
         raise ValidationError(f"{source}: the decoder's layers appear under two prefixes ({', '.join(repr(p) for p in present)}"
@@ -147,8 +159,8 @@ def projection_tensors(cfg: dict, mt: str, n_layers: int, names, *, heads: int, 
         raise ValidationError(f"{source}: holds {extra!r}, a layer beyond the num_hidden_layers={n_layers} its config "
                               "declares; fix the config or the weights")
     shared_kv = shared_kv or {}
-    out = []
-    for i in range(n_layers):
+    out = {}
+    for i in read:
         q, k = layout.names(prefix, i)
         need = [q] + ([] if i in shared_kv else [k])
         missing = [n for n in need if n not in names]
@@ -164,6 +176,6 @@ def projection_tensors(cfg: dict, mt: str, n_layers: int, names, *, heads: int, 
             rows = (0, 2 * hd, hd), None
         else:
             rows = None, None
-        out.append(LayerTensors(i, q, None if i in shared_kv else k, rows[0], None if i in shared_kv else rows[1],
-                                shared_kv.get(i)))
+        out[i] = LayerTensors(i, q, None if i in shared_kv else k, rows[0], None if i in shared_kv else rows[1],
+                              shared_kv.get(i))
     return out

@@ -201,8 +201,9 @@ def band_usage(spec, *, context: int | None = None) -> dict:
         found = ", ".join(f.path.name for f in weights.files[:3])
         raise ValidationError(f"{directory} has no model.safetensors or model.safetensors.index.json, the files "
                               f"transformers loads (found {found}); save the model with save_pretrained(safe_serialization=True)")
+    rotary = [i for i, layer in enumerate(ms.layers) if layer.positions.kind == "rotary"]
     tensors = projection_tensors(cfg, ms.source, n, weights.names, heads=ms.num_heads, dims=dims, source=str(directory),
-                                 shared_kv=shared)
+                                 read=sorted(set(rotary) | {shared[i] for i in rotary if i in shared}), shared_kv=shared)
     L = v.integer("context", context if context is not None else ms.context, minimum=1)
     groups: dict = {}
     for k, (layer, idx) in enumerate(ms.kinds()):
@@ -242,7 +243,7 @@ def band_usage(spec, *, context: int | None = None) -> dict:
                       "wavelengths": lam.tolist(), "wavelength_over_reach": (lam / entry["reach"]).tolist(),
                       "query": {"norms": np.stack(q_norms).tolist()}, "key": {"norms": np.stack(k_norms).tolist()},
                       **({"key_shared_from": {str(a): b for a, b in k_from.items()}} if k_from else {})})
-    files = sorted({str(weights.files[0].file_of(t.q).name) for t in tensors if t.q} | set())
+    files = sorted({weights.files[0].file_of(name).name for t in tensors.values() for name in (t.q, t.k) if name})
     return {"model": directory.name, "source": f"hf:{directory}", "model_type": ms.source, "context": L, "num_layers": n,
             "num_heads": ms.num_heads, "num_kv_heads": ms.num_kv_heads, "head_dim": ms.head_dim, "tensors": files,
             "kinds": kinds,
