@@ -50,7 +50,7 @@ import torch.nn.functional as F
 from petheory.io import atomic_write, atomic_write_json, read_json
 from petheory.nn import tasks as _tasks
 from petheory.nn.config import TrainConfig
-from petheory.nn.models import ModelConfig, Transformer, build_model
+from petheory.nn.models import ModelConfig, Transformer, build_model, model_parameters, require_eval_memory
 from petheory.nn.position import parse_pe
 from petheory.nn.presets import identify
 from petheory.errors import ValidationError, ValidationTypeError
@@ -432,25 +432,6 @@ def _set_rng_state(s: dict, gen: torch.Generator, device) -> None:
 
 def _jsonable(x):
     return json.loads(json.dumps(x))
-
-
-def model_parameters(m: ModelConfig) -> int:
-    """An upper estimate of the parameters (and position tables) of the model ``m`` describes, from its sizes alone."""
-    m.validate()  # types and ranges first: the estimate below needs integers
-    d, L, T, H = int(m.d_model), int(m.n_layer), int(m.max_len), int(m.n_head)
-    params = L * (4 * d * d + 2 * d * int(m.d_ff)) + (int(m.vocab_size) + int(m.input_dim) + int(m.out_dim) + T) * d
-    return params + L * H * T * T  # a bias PE's (heads, max_len, max_len) table, at most
-
-
-def require_eval_memory(m: ModelConfig, what: str) -> None:
-    """Refuse to build a model (for evaluation: its float32 weights and one copy, as ``extend`` swaps its rotary
-    angles) that cannot fit; the estimate comes from the sizes ``m`` states, before anything is allocated."""
-    from petheory import _memory
-
-    params = model_parameters(m)
-    _memory.require(2 * 4 * params, f"{what} (d_model={m.d_model}, n_layer={m.n_layer}, d_ff={m.d_ff}, "
-                    f"vocab_size={m.vocab_size}, max_len={m.max_len}: about {params:.3g} parameters)",
-                    alternative="evaluate it on a machine with more memory, or raise --max-memory")
 
 
 def require_memory(m: ModelConfig, config: TrainConfig, copies: int = 1) -> None:
