@@ -87,7 +87,7 @@ def check_grid(spec, *, source: str = "grid spec") -> dict:
     petheory.errors.ValidationError: grid spec: field 'grid' must be a table (override key -> list of values), got a list
     """
     if not isinstance(spec, dict):
-        raise ValidationError(f"{source} must hold an object (a grid spec), got a {_kind(spec)}")
+        raise ValidationError(f"{source} must hold a JSON object or TOML tables (a grid spec), got a {_kind(spec)}")
     for key, what in (("set", "override key -> value"), ("grid", "override key -> list of values")):
         if key in spec and not isinstance(spec[key], dict):
             raise ValidationError(f"{source}: field {key!r} must be a table ({what}), got a {_kind(spec[key])}")

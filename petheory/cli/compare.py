@@ -66,7 +66,8 @@ def read_records(dirs, *, given: bool = False) -> tuple[list[dict], list[str]]:
     import sys
     from pathlib import Path
 
-    from petheory.io import read_records as read_folder, record_files
+    from petheory.io import record_files, warn_skipped
+    from petheory.records import load_or_skip
 
     recs, searched = [], []
     for d in dirs:
@@ -77,13 +78,20 @@ def read_records(dirs, *, given: bool = False) -> tuple[list[dict], list[str]]:
                                       "runs/)")
             continue
         searched.append(str(root))
-        pattern = "record.json" if record_files(root, "record.json") else "*.json"
-        found, skipped = read_folder(root, pattern=pattern, with_path=True)
+        files = record_files(root, "record.json") or record_files(root, "*.json")
+        found = 0
+        for f in files:
+            if (rec := load_or_skip(f)) is None:  # named on stderr: NaN/Infinity, 10**400, too deep, not JSON
+                continue
+            if isinstance(rec, dict) and rec.get("task") and rec.get("pe") and (rec.get("final") or {}).get("test"):
+                recs.append(_with_pe_params({**rec, "_source": str(f)}))
+                found += 1
+            else:
+                warn_skipped(f, "not a finished training record (needs task, pe and final.test)")
         if given and not found:
-            why = (f"its {len(skipped)} JSON files are not usable training records (named above)" if skipped else
+            why = (f"its {len(files)} JSON files are not usable training records (named above)" if files else
                    "it holds no JSON files (record.json of a run folder, or *.json records)")
             print(f"petheory: warning: --records {d}: no training records read: {why}", file=sys.stderr)
-        recs += [_with_pe_params({**r, "_source": r.pop("_path")}) for r in found]
     return recs, searched
 
 

@@ -43,7 +43,7 @@ def test_hostile_sweep_toml_is_one_line(capsys, tmp_path, kind):
 @pytest.mark.parametrize("doc,match", [
     ({"task": "running_sum", "set": 5}, "field 'set' must be a table"),
     ({"task": "running_sum", "grid": [1, 2]}, "field 'grid' must be a table"),
-    ([1, 2], "must hold an object"),
+    ([1, 2], "must hold a JSON object"),
 ])
 def test_hostile_sweep_json_is_one_line(capsys, tmp_path, doc, match):
     (tmp_path / "g.json").write_text(json.dumps(doc))
@@ -231,3 +231,32 @@ def test_extend_sizes_the_checkpoints_model_before_building_it(capsys, tmp_path,
     refused(capsys, "extend", run, "--lengths", "32", "--max-memory", "100M",
             match=("checkpoint", "d_model=1024", "--max-memory"))
     assert built == []
+
+
+GU_EDITS = {
+    "ablation_head_out_of_range": (lambda r: r["ablation"]["heads"][0].__setitem__("head", 99), "ablation.heads"),
+    "ablation_not_object": (lambda r: r.__setitem__("ablation", [1]), "field 'ablation' must be an object"),
+    "chance_missing": (lambda r: r.pop("chance"), "chance.acc"),
+    "accuracy_missing": (lambda r: r["final"]["test"]["32"].pop("acc"), "final.test.32.acc"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(GU_EDITS))
+def test_gu2025_figures_skip_a_hand_edited_record(capsys, tmp_path, monkeypatch, kind):
+    edit, match = GU_EDITS[kind]
+    (tmp_path / "recs").mkdir()
+    src = sorted((ROOT / "records" / "gu2025_task1_small").glob("*.json"))[:2]
+    for f in src:
+        shutil.copy(f, tmp_path / "recs")
+    rec = json.loads(src[0].read_text())
+    edit(rec)
+    rec["config_hash"] = "edited"
+    (tmp_path / "runs" / "x").mkdir(parents=True)
+    (tmp_path / "runs" / "x" / "record.json").write_text(json.dumps(rec))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PETHEORY_RECORDS", str(tmp_path / "recs"))
+    monkeypatch.delenv("PETHEORY_RUNS", raising=False)
+    rc, out, err = cli(capsys, "figures", "--only", "empirical.gu2025_*", "--out", tmp_path / "out")
+    assert rc == 0, err
+    warnings = [ln for ln in err.splitlines() if ln.startswith("petheory: warning: skipping")]
+    assert len(warnings) == 1 and match in warnings[0] and "Traceback" not in err, err
