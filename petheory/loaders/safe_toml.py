@@ -21,11 +21,10 @@ import datetime
 import math
 import re
 
-import numpy as np
-
 from petheory.errors import ValidationError
 from petheory.loaders import limits
 from petheory.loaders.paths import read_limited
+from petheory.loaders.safe_json import bracket_depth
 
 __all__ = ["loads", "read_toml"]
 
@@ -35,10 +34,7 @@ _SKIP = re.compile(r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\
 
 def _depth(text: str) -> int:
     """Deepest nesting of ``[``/``{`` outside strings and comments (no recursion)."""
-    body = _SKIP.sub('""', text).encode("utf-8")
-    a = np.frombuffer(body, dtype=np.uint8)
-    step = np.isin(a, (ord("["), ord("{"))).astype(np.int64) - np.isin(a, (ord("]"), ord("}"))).astype(np.int64)
-    return int(np.cumsum(step).max()) if step.size else 0
+    return bracket_depth(_SKIP.sub('""', text).encode("utf-8"))
 
 
 def _problem(x, depth: int):

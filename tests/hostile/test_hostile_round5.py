@@ -145,12 +145,26 @@ def test_the_limits_table_in_the_guide_is_the_generated_one():
 # ----------------------------------------------------------------------------- hand-edited records
 
 
-def _table5_copy(tmp_path) -> dict:
-    """Two shipped li2025 Table 5 records copied into tmp_path/recs; returns one of them (a dict) to edit."""
+def _figures_with_an_edit(capsys, tmp_path, monkeypatch, shipped: str, pattern: str, edit, only: str) -> str:
+    """Two shipped records of ``shipped`` (files matching ``pattern``) as the records folder and an edited copy of the
+    first under runs/; ``petheory figures --only ONLY``; returns the one skip warning (asserted to be the only one)."""
     (tmp_path / "recs").mkdir()
-    for f in sorted((ROOT / "records" / "li2025_table5").glob("running_sum__alibi__s[01]__*.json")):
+    src = sorted((ROOT / "records" / shipped).glob(pattern))[:2]
+    for f in src:
         shutil.copy(f, tmp_path / "recs")
-    return json.loads(next((tmp_path / "recs").glob("*s0__*.json")).read_text())
+    rec = json.loads(src[0].read_text())
+    edit(rec)
+    rec["config_hash"] = "edited"
+    (tmp_path / "runs" / "x").mkdir(parents=True)
+    (tmp_path / "runs" / "x" / "record.json").write_text(json.dumps(rec))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PETHEORY_RECORDS", str(tmp_path / "recs"))
+    monkeypatch.delenv("PETHEORY_RUNS", raising=False)
+    rc, out, err = cli(capsys, "figures", "--only", only, "--out", tmp_path / "out")
+    assert rc == 0, err
+    warnings = [ln for ln in err.splitlines() if ln.startswith("petheory: warning: skipping")]
+    assert len(warnings) == 1 and "Traceback" not in err, err
+    return warnings[0]
 
 
 EDITS = {  # (edit of a copied record, why it is skipped)
@@ -170,18 +184,9 @@ EDITS = {  # (edit of a copied record, why it is skipped)
 @pytest.mark.parametrize("kind", sorted(EDITS))
 def test_figures_skip_a_hand_edited_record_and_name_it(capsys, tmp_path, monkeypatch, kind):
     edit, match = EDITS[kind]
-    rec = _table5_copy(tmp_path)
-    edit(rec)
-    rec["config_hash"] = "edited"
-    (tmp_path / "runs" / "x").mkdir(parents=True)
-    (tmp_path / "runs" / "x" / "record.json").write_text(json.dumps(rec))
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("PETHEORY_RECORDS", str(tmp_path / "recs"))
-    monkeypatch.delenv("PETHEORY_RUNS", raising=False)
-    rc, out, err = cli(capsys, "figures", "--only", "empirical.table5", "--out", tmp_path / "out")
-    assert rc == 0, err
-    warnings = [ln for ln in err.splitlines() if ln.startswith("petheory: warning: skipping")]
-    assert len(warnings) == 1 and match in warnings[0] and "Traceback" not in err, err
+    line = _figures_with_an_edit(capsys, tmp_path, monkeypatch, "li2025_table5", "running_sum__alibi__s[01]__*.json",
+                                 edit, "empirical.table5")
+    assert match in line
     drawn = json.loads((tmp_path / "out" / "empirical.table5.json").read_text())["readings"]
     assert [e["seeds"] for g in drawn.values() for e in g.values()] == [2]  # the two shipped seeds, never the edit
 
@@ -244,19 +249,5 @@ GU_EDITS = {
 @pytest.mark.parametrize("kind", sorted(GU_EDITS))
 def test_gu2025_figures_skip_a_hand_edited_record(capsys, tmp_path, monkeypatch, kind):
     edit, match = GU_EDITS[kind]
-    (tmp_path / "recs").mkdir()
-    src = sorted((ROOT / "records" / "gu2025_task1_small").glob("*.json"))[:2]
-    for f in src:
-        shutil.copy(f, tmp_path / "recs")
-    rec = json.loads(src[0].read_text())
-    edit(rec)
-    rec["config_hash"] = "edited"
-    (tmp_path / "runs" / "x").mkdir(parents=True)
-    (tmp_path / "runs" / "x" / "record.json").write_text(json.dumps(rec))
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("PETHEORY_RECORDS", str(tmp_path / "recs"))
-    monkeypatch.delenv("PETHEORY_RUNS", raising=False)
-    rc, out, err = cli(capsys, "figures", "--only", "empirical.gu2025_*", "--out", tmp_path / "out")
-    assert rc == 0, err
-    warnings = [ln for ln in err.splitlines() if ln.startswith("petheory: warning: skipping")]
-    assert len(warnings) == 1 and match in warnings[0] and "Traceback" not in err, err
+    assert match in _figures_with_an_edit(capsys, tmp_path, monkeypatch, "gu2025_task1_small", "*.json", edit,
+                                          "empirical.gu2025_*")
