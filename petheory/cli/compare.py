@@ -61,7 +61,7 @@ def read_records(dirs, *, given: bool = False) -> tuple[list[dict], list[str]]:
     of a records folder (``records/li2025_table5``: one file per run); (records, folders searched).
 
     A file that is not a usable record is skipped and named on stderr; a folder the user gave (``given``) that
-    does not exist, or holds no usable record, is said so: never "0 training records" where records are.
+    does not exist, or holds no usable record, is said so on stderr: never a silent "0 training records".
     """
     import sys
     from pathlib import Path
@@ -74,8 +74,8 @@ def read_records(dirs, *, given: bool = False) -> tuple[list[dict], list[str]]:
         root = Path(d)
         if not root.is_dir():
             if given:
-                raise ValidationError(f"--records {d}: no such folder; give a folder of training records (records/..., "
-                                      "runs/)")
+                print(f"petheory: warning: --records {d}: no such folder; no training records read from it",
+                      file=sys.stderr)
             continue
         searched.append(str(root))
         files = record_files(root, "record.json") or record_files(root, "*.json")
@@ -136,9 +136,11 @@ def run(args) -> int:
                           ("--null-draws", args.null_draws, 2)):
         if val is not None and val < lo:
             raise ValidationError(f"{flag} must be >= {lo}, got {val}")
+    from petheory.io import distinct_outputs
     from petheory.loaders.limits import null_draws
 
     null_draws(args.null_draws)
+    distinct_outputs({"--json": args.json, "--markdown": args.markdown})
     if args.d_model is not None and args.d_model % 2:
         raise ValidationError(f"--d-model must be even (rotary encodings pair coordinates), got {args.d_model}")
     schemes = []

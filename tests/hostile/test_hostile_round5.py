@@ -89,9 +89,25 @@ def test_every_environment_variable_is_documented():
 # ----------------------------------------------------------------------------- plugins that exit
 
 
+@pytest.fixture
+def clean_plugins():
+    """What a plugin registers is gone after the test (other tests iterate every registered encoding)."""
+    import sys
+
+    from petheory import encodings as enc
+
+    enc.available()
+    encs, mods = dict(enc._REGISTRY), set(sys.modules)
+    yield
+    enc._REGISTRY.clear(), enc._REGISTRY.update(encs)
+    for m in set(sys.modules) - mods:
+        if m.startswith("petheory_plugin_"):
+            del sys.modules[m]
+
+
 @pytest.mark.parametrize("body", ["import sys\nsys.exit(0)\n", "raise SystemExit('plugin says bye')\n",
                                   "import sys\nsys.exit(3)\n"])
-def test_a_plugin_that_exits_while_imported_is_petheorys_error(capsys, tmp_path, body):
+def test_a_plugin_that_exits_while_imported_is_petheorys_error(capsys, tmp_path, body, clean_plugins):
     (tmp_path / "bye.py").write_text(body)
     line = refused(capsys, "report", "--pe", "rope", "--plugin", tmp_path / "bye.py", "--json", tmp_path / "r.json",
                    match=("plugin", "sys.exit"))
@@ -99,7 +115,7 @@ def test_a_plugin_that_exits_while_imported_is_petheorys_error(capsys, tmp_path,
     assert files_under(tmp_path) == ["bye.py"]
 
 
-def test_a_plugin_encoding_that_exits_while_the_command_runs(capsys, tmp_path):
+def test_a_plugin_encoding_that_exits_while_the_command_runs(capsys, tmp_path, clean_plugins):
     (tmp_path / "late.py").write_text(
         "import sys\nfrom petheory import encodings as enc\n"
         "@enc.register('late_exit', 'absolute', conventions='exits', source='test')\n"
@@ -110,6 +126,11 @@ def test_a_plugin_encoding_that_exits_while_the_command_runs(capsys, tmp_path):
 
 
 # ----------------------------------------------------------------------------- outputs named twice; limits
+
+
+def test_compare_refuses_one_file_named_twice(capsys, tmp_path):
+    refused(capsys, "compare", "--pe", "rope", "--json", tmp_path / "F", "--markdown", tmp_path / "F", match="both name")
+    assert files_under(tmp_path) == []
 
 
 @pytest.mark.parametrize("argv", [
@@ -204,7 +225,8 @@ def test_compare_says_why_a_records_folder_gave_nothing(capsys, tmp_path):
     (tmp_path / "recs" / "a.json").write_text('{"task": "running_sum"}')
     rc, out, err = cli(capsys, "compare", "--pe", "wavelet", "--records", tmp_path / "recs", "--null-draws", 2)
     assert rc == 0 and "no training records read" in err and "a.json" in err, err
-    refused(capsys, "compare", "--pe", "wavelet", "--records", tmp_path / "nowhere", match="no such folder")
+    rc, out, err = cli(capsys, "compare", "--pe", "wavelet", "--records", tmp_path / "nowhere", "--null-draws", 2)
+    assert rc == 0 and "no such folder" in err, err
 
 
 # ----------------------------------------------------------------------------- extend: the model a checkpoint describes
