@@ -128,8 +128,9 @@ def test_a_plugin_encoding_that_exits_while_the_command_runs(capsys, tmp_path, c
 # ----------------------------------------------------------------------------- outputs named twice; limits
 
 
-def test_compare_refuses_one_file_named_twice(capsys, tmp_path):
-    refused(capsys, "compare", "--pe", "rope", "--json", tmp_path / "F", "--markdown", tmp_path / "F", match="both name")
+@pytest.mark.parametrize("argv", [["compare", "--pe", "rope"], ["check", "--claims", "li2025.alibi_monotone_bias"]])
+def test_json_and_markdown_to_one_file_are_refused(capsys, tmp_path, argv):
+    refused(capsys, *argv, "--json", tmp_path / "F", "--markdown", tmp_path / "F", match="both name")
     assert files_under(tmp_path) == []
 
 
