@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import stat
 import tempfile
 from pathlib import Path
@@ -118,6 +119,34 @@ def refuse_replacing(path, *, own_field: str, by: str) -> None:
                           "move it away or choose another name")
 
 
+def distinct_outputs(outputs: dict) -> None:
+    """Refuse two outputs of one command that are the same file (``{flag: path}``; None and ``'-'`` left out).
+
+    ``report --json F --markdown F`` would keep one of the two; a figure's ``X.json`` named again by
+    ``--json X.json`` too. The refusal names both flags, before any work.
+
+    >>> distinct_outputs({"--json": "r.json", "--markdown": "r.json"})
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: --json and --markdown both name r.json: one would replace the other; give each output its own file
+    """
+    seen: dict = {}
+    for flag, path in outputs.items():
+        if path is None or str(path) == "-":
+            continue
+        key = os.path.realpath(os.path.abspath(os.fspath(path)))
+        if key in seen:
+            raise ValidationError(f"{seen[key]} and {flag} both name {path}: one would replace the other; give each "
+                                  "output its own file")
+        seen[key] = flag
+
+
+def figure_json(figure) -> Path:
+    """The JSON a figure ``X.png`` (or ``X``) is saved beside: ``X.json`` (:func:`petheory.plots.save`)."""
+    fig = Path(figure)
+    return fig.with_suffix(".json") if fig.suffix.lower() == ".png" else fig.with_name(fig.name + ".json")
+
+
 def _default(obj):
     import numpy as np
 
@@ -133,6 +162,9 @@ def _default(obj):
 # ---------------------------------------------------------------------------- training records read back
 
 _NUMBER = (int, float)
+
+
+_LENGTH = re.compile(r"[1-9][0-9]{0,17}")  # a test length as the trainer writes it: str(int)
 
 
 def _is_number(x) -> bool:
@@ -154,10 +186,24 @@ def record_problem(rec) -> str | None:
             return f"field {key!r} is missing"
         if not isinstance(rec[key], typ) or isinstance(rec[key], bool):
             return f"field {key!r} must be {name}, got {type(rec[key]).__name__}"
+    if rec["train_len"] < 1:
+        return f"field 'train_len' must be >= 1, got {rec['train_len']}"
     final = rec["final"]
     test = final.get("test")
     if not isinstance(test, dict) or not test:
         return "field 'final.test' must be a non-empty object (length -> metrics)"
+    odd = next((k for k in test if not _LENGTH.fullmatch(k)), None)
+    if odd is not None:
+        return f"field 'final.test' has the key {odd!r:.30}; its keys are test lengths, integers >= 1 such as '200'"
+    model = rec.get("model", {})
+    if not isinstance(model, dict):
+        return f"field 'model' must be an object, got {type(model).__name__}"
+    for key in ("n_layer", "n_head", "d_model"):
+        if key in model and not (isinstance(model[key], int) and not isinstance(model[key], bool) and model[key] >= 1):
+            return f"field 'model.{key}' must be an integer >= 1, got {model[key]!r:.30}"
+    for key in ("chance", "ablation"):
+        if key in rec and rec[key] is not None and not isinstance(rec[key], dict):
+            return f"field {key!r} must be an object, got {type(rec[key]).__name__}"
     for split, metrics in [("train", final.get("train"))] + [(f"test.{k}", m) for k, m in test.items()]:
         if not isinstance(metrics, dict) or not metrics:
             return f"field 'final.{split}' must be an object of metrics"

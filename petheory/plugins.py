@@ -51,7 +51,7 @@ def load_module(spec: str):
         sys.modules[name] = module
         try:
             mod_spec.loader.exec_module(module)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             del sys.modules[name]
             raise PluginError(f"plugin {spec} failed to import: {_describe(exc)}") from exc
         return module
@@ -61,7 +61,7 @@ def load_module(spec: str):
         if exc.name and (spec == exc.name or spec.startswith(exc.name + ".")):
             raise ValidationError(f"plugin module {spec!r} not found (is it installed or on PYTHONPATH?)") from None
         raise PluginError(f"plugin {spec} failed to import: {_describe(exc)}") from exc
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         raise PluginError(f"plugin {spec} failed to import: {_describe(exc)}") from exc
 
 
@@ -76,7 +76,7 @@ def load_entry_points(group: str) -> list[str]:
             obj = ep.load()
             if callable(obj) and not isinstance(obj, type(sys)):
                 obj()
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             _LOADED_GROUPS.discard(group)  # report it again next time rather than silently skip it
             raise PluginError(f"entry point {ep.name!r} ({ep.value}) of group {group!r} failed: {_describe(exc)}") from exc
         names.append(ep.name)
@@ -111,6 +111,20 @@ def glob_select(names, patterns, *, no_match: str) -> list[str]:
     return out
 
 
+def exit_in_command(exc: SystemExit, command: str) -> PluginError:
+    """The error for a ``sys.exit`` called while ``petheory COMMAND`` ran (a registered encoding or claim of a
+    plugin, never petheory's own code): the command did not finish, so its exit code must not say it did."""
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" in {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+    return PluginError(f"petheory {command} did not finish: sys.exit({exc.code!r:.40}) was called{where} (plugin "
+                       "code); a registered encoding or claim returns or raises, it does not end the command")
+
+
 def _describe(exc: BaseException) -> str:
+    if isinstance(exc, SystemExit):  # a plugin that exits would end petheory with its own code and text
+        return (f"it called sys.exit({exc.code!r:.40}); a plugin registers encodings or claims and returns, it does not "
+                "end the command")
     msg = str(exc).strip().splitlines()
     return f"{type(exc).__name__}: {msg[0]}" if msg else type(exc).__name__

@@ -123,7 +123,8 @@ class Positions:
         coordinate t with t + d/2, and only the first ``rotary_dim / 2`` pairs rotate (transformers
         zero-pads the frequencies of the others). The frequencies and kernels are those of
         ``params`` (its ladder is the cut one); only where the rotated coordinates sit differs
-        from a partial rotary slice (:func:`petheory.encodings.rotate` reads it).
+        from a partial rotary slice (:func:`petheory.encodings.rotate` and ``petheory bands``,
+        :func:`petheory.loaders.band_usage.band_pairs`, read it).
     """
 
     kind: str

@@ -61,28 +61,46 @@ _AXES = ("task", "preset", "pe", "seed", "device")
 
 
 def load_grid(path) -> dict:
-    """A grid spec from a ``.json`` or ``.toml`` file."""
-    from petheory.loaders.limits import JSON_MAX_BYTES
-    from petheory.loaders.paths import read_limited
+    """A grid spec from a ``.json`` or ``.toml`` file, read by the validating readers
+    (:mod:`petheory.loaders.safe_json`, :mod:`petheory.loaders.safe_toml`) and checked by :func:`check_grid`."""
+    from petheory.loaders.safe_toml import read_toml
 
     path = Path(path)
     if not os.path.lexists(path):
         raise FileNotFoundError(f"no such grid file: {path}")
-    if path.suffix == ".toml":
-        import tomllib
-
-        try:  # a FIFO, a link loop or a directory is named by read_limited, never waited on
-            return tomllib.loads(read_limited(path, JSON_MAX_BYTES, what="grid file").decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            raise ValidationError(f"{path} is not UTF-8 text (invalid byte at offset {exc.start})") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise ValidationError(f"{path} is not valid TOML ({exc})") from None
-    if path.suffix == ".json":
+    if path.suffix == ".toml":  # a FIFO, a link loop or a directory is named by the reader, never waited on
+        spec = read_toml(path, what="grid file")
+    elif path.suffix == ".json":
         spec = read_json(path)
-        if not isinstance(spec, dict):
-            raise ValidationError(f"{path} must hold a JSON object (a grid spec), got {type(spec).__name__}")
-        return spec
-    raise ValidationError(f"grid file must end in .json or .toml, got {path.name}")
+    else:
+        raise ValidationError(f"grid file must end in .json or .toml, got {path.name}")
+    return check_grid(spec, source=str(path))
+
+
+def check_grid(spec, *, source: str = "grid spec") -> dict:
+    """``spec`` if it has the shape of a grid: an object whose ``set`` and ``grid`` are tables (key -> value, key ->
+    value or list of values) with text keys; else the error that names ``source`` and the field.
+
+    >>> check_grid({"task": "running_sum", "grid": [1, 2]})
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: grid spec: field 'grid' must be a table (override key -> list of values), got a list
+    """
+    if not isinstance(spec, dict):
+        raise ValidationError(f"{source} must hold a JSON object or TOML tables (a grid spec), got a {_kind(spec)}")
+    for key, what in (("set", "override key -> value"), ("grid", "override key -> list of values")):
+        if key in spec and not isinstance(spec[key], dict):
+            raise ValidationError(f"{source}: field {key!r} must be a table ({what}), got a {_kind(spec[key])}")
+    for key in _AXES:
+        vals = spec.get(key)
+        if isinstance(vals, (dict, bool)) or (isinstance(vals, list) and any(isinstance(x, (dict, list)) for x in vals)):
+            raise ValidationError(f"{source}: field {key!r} must be a value or a list of values, got {str(vals)[:60]}")
+    return spec
+
+
+def _kind(x) -> str:
+    return {dict: "table", list: "list", str: "text", bool: "boolean", int: "number", float: "number"}.get(type(x),
+                                                                                                      type(x).__name__)
 
 
 def expand(spec: dict) -> list:
@@ -91,6 +109,7 @@ def expand(spec: dict) -> list:
 
     if not isinstance(spec, dict):
         raise ValidationTypeError(f"a grid spec must be a dict, got {type(spec).__name__}")
+    check_grid(spec)
     known = set(_AXES) | {"set", "grid"}
     bad = sorted(set(spec) - known)
     if bad:

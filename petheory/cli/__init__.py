@@ -83,7 +83,12 @@ def main(argv=None) -> int:
         from petheory._memory import limit
 
         with limit(args.max_memory):
-            rc = int(args._run(args) or 0)
+            try:
+                rc = int(args._run(args) or 0)
+            except SystemExit as exc:  # only plugin code exits: petheory's commands return their code
+                from petheory.plugins import exit_in_command
+
+                raise exit_in_command(exc, args.command) from None
         sys.stdout.flush()  # a closed pipe shows up here, inside the handler below, not at interpreter exit
         return rc
     except BrokenPipeError:
@@ -112,9 +117,9 @@ def main(argv=None) -> int:
 
 def _check_environment() -> None:
     """Environment variables petheory reads, checked once before any command runs (one line, exit 2, when wrong)."""
-    from petheory.data.corpus import env_corpus
+    from petheory.loaders.environment import check_environment
 
-    env_corpus()
+    check_environment()
 
 
 def write_traceback(exc: BaseException) -> str:

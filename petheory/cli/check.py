@@ -27,7 +27,7 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from petheory.io import atomic_write_json, atomic_write_text, json_text
+    from petheory.io import atomic_write_json, atomic_write_text, distinct_outputs, json_text
     from proofs_check import report
     from proofs_check.engine import select
     from proofs_check.runner import check_claim, replay
@@ -35,6 +35,7 @@ def run(args) -> int:
 
     if args.seed < 0:
         raise ValidationError(f"--seed must be >= 0, got {args.seed}")
+    distinct_outputs({"--json": args.json, "--markdown": args.report})
     claims = _select(select, args.claims)
     from petheory.cli._console import console as make_console
 

@@ -56,23 +56,42 @@ def _with_pe_params(rec: dict) -> dict:
     return {**rec, "_pe_params": params}
 
 
-def read_records(dirs) -> tuple[list[dict], list[str]]:
-    """Every record.json under ``dirs`` with a task, a pe and final.test; (records, folders searched)."""
+def read_records(dirs, *, given: bool = False) -> tuple[list[dict], list[str]]:
+    """Every training record under ``dirs``: ``record.json`` files of run folders (``runs/``), else every ``*.json``
+    of a records folder (``records/li2025_table5``: one file per run); (records, folders searched).
+
+    A file that is not a usable record is skipped and named on stderr; a folder the user gave (``given``) that
+    does not exist, or holds no usable record, is said so on stderr: never a silent "0 training records".
+    """
+    import sys
     from pathlib import Path
 
+    from petheory.io import record_files, warn_skipped
     from petheory.records import load_or_skip
 
     recs, searched = [], []
     for d in dirs:
         root = Path(d)
         if not root.is_dir():
+            if given:
+                print(f"petheory: warning: --records {d}: no such folder; no training records read from it",
+                      file=sys.stderr)
             continue
         searched.append(str(root))
-        for f in sorted(root.rglob("record.json")):
+        files = record_files(root, "record.json") or record_files(root, "*.json")
+        found = 0
+        for f in files:
             if (rec := load_or_skip(f)) is None:  # named on stderr: NaN/Infinity, 10**400, too deep, not JSON
                 continue
             if isinstance(rec, dict) and rec.get("task") and rec.get("pe") and (rec.get("final") or {}).get("test"):
                 recs.append(_with_pe_params({**rec, "_source": str(f)}))
+                found += 1
+            else:
+                warn_skipped(f, "not a finished training record (needs task, pe and final.test)")
+        if given and not found:
+            why = (f"its {len(files)} JSON files are not usable training records (named above)" if files else
+                   "it holds no JSON files (record.json of a run folder, or *.json records)")
+            print(f"petheory: warning: --records {d}: no training records read: {why}", file=sys.stderr)
     return recs, searched
 
 
@@ -117,6 +136,11 @@ def run(args) -> int:
                           ("--null-draws", args.null_draws, 2)):
         if val is not None and val < lo:
             raise ValidationError(f"{flag} must be >= {lo}, got {val}")
+    from petheory.io import distinct_outputs
+    from petheory.loaders.limits import null_draws
+
+    null_draws(args.null_draws)
+    distinct_outputs({"--json": args.json, "--markdown": args.markdown})
     if args.d_model is not None and args.d_model % 2:
         raise ValidationError(f"--d-model must be even (rotary encodings pair coordinates), got {args.d_model}")
     schemes = []
@@ -135,7 +159,8 @@ def run(args) -> int:
                                   f"table {spec}; petheory stress/spectrum/bounds take tables")
         schemes.append(scheme)
     explicit = read_runs(args.runs or [])
-    recs, searched = read_records(args.records or ([] if args.runs else ["records", str(runs_dir())]))
+    recs, searched = read_records(args.records or ([] if args.runs else ["records", str(runs_dir())]),
+                                  given=bool(args.records))
     recs += explicit
     rec = compare(schemes, records=recs, length=args.n, d=args.d_model or 64, lengths=lengths, context=n_max,
                   null_draws=args.null_draws, seed=args.seed)

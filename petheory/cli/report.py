@@ -9,7 +9,6 @@ comparing their kernels and band wavelengths side by side.
 
 from __future__ import annotations
 
-from pathlib import Path
 from petheory.errors import ValidationError
 
 
@@ -63,8 +62,14 @@ def run(args) -> int:
 
     if args.length is not None and args.length < 1:
         raise ValidationError(f"--length must be >= 1, got {args.length}")
-    if args.null_draws < 0 or args.seed < 0:
-        raise ValidationError("--null-draws and --seed must be >= 0")
+    if args.seed < 0:
+        raise ValidationError(f"--seed must be >= 0, got {args.seed}")
+    from petheory.io import distinct_outputs, figure_json
+    from petheory.loaders.limits import null_draws
+
+    null_draws(args.null_draws)
+    distinct_outputs({"--json": args.json, "--markdown": args.markdown, "--figure": args.figure,
+                      "--figure (its .json)": figure_json(args.figure) if args.figure else None})
     mults = _multiples(args.multiples)
     # --context and -d are a registry encoding's (a model's config fixes its own): defaults for plain specs only
     schemes = [resolve_scheme(text, default_d=args.d_model or 128, default_context=args.context, what="report")
@@ -78,9 +83,7 @@ def run(args) -> int:
     from petheory import _memory, io as pio
 
     if args.figure:  # the figure's data goes to FILE.json: never over another command's output
-        fig = Path(args.figure)
-        pio.refuse_replacing(fig.with_suffix(".json") if fig.suffix.lower() == ".png" else fig.with_name(fig.name + ".json"),
-                             own_field="figure", by="a petheory figure")
+        pio.refuse_replacing(figure_json(args.figure), own_field="figure", by="a petheory figure")
     for text, scheme in zip(args.pe, schemes):  # the memory estimate of every report before any work
         _memory.require_model_report(scheme, length=args.length, multiples=mults, what=f"report of {text}")
     for text, scheme in zip(args.pe, schemes):

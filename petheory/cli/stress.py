@@ -185,8 +185,9 @@ def run(args) -> int:
         raise ValidationError(f"--d-model must be >= 1, got {args.d_model}")
     if args.rank is not None and args.rank < 1:
         raise ValidationError(f"--rank must be >= 1, got {args.rank}")
-    if args.null_draws < 0:
-        raise ValidationError(f"--null-draws must be >= 0, got {args.null_draws}")
+    from petheory.loaders.limits import null_draws
+
+    null_draws(args.null_draws)
     if args.seed < 0:
         raise ValidationError(f"--seed must be >= 0, got {args.seed}")
     from petheory.analyses.stress import stress

@@ -112,7 +112,8 @@ class ModelWeights:
     """The weights of a local Hugging Face model directory, in the order they are searched.
 
     A sharded model is its ``model.safetensors.index.json`` (one :class:`WeightFile` of kind
-    ``'index'``); otherwise every ``*.safetensors`` file (sorted), then ``pytorch_model.bin``
+    ``'index'``); otherwise ``model.safetensors`` as transformers loads it (another ``*.safetensors``
+    beside it is not read), else every ``*.safetensors`` file (sorted); then ``pytorch_model.bin``
     (read with ``torch.load(weights_only=True)``, never unpickling arbitrary objects).
 
     Raises
@@ -128,7 +129,9 @@ class ModelWeights:
         if os.path.lexists(index):
             self.files = [WeightFile(index, "index", self._weight_map(index))]
             return
-        st = [WeightFile(self._inside(p), "safetensors") for p in sorted(self.directory.glob("*.safetensors"))]
+        single = self.directory / "model.safetensors"  # what transformers loads: a stray a.safetensors is not read
+        found = [single] if os.path.lexists(single) else sorted(self.directory.glob("*.safetensors"))
+        st = [WeightFile(self._inside(p), "safetensors") for p in found]
         bin_ = self.directory / "pytorch_model.bin"
         bins = [WeightFile(self._inside(bin_), "torch")] if os.path.lexists(bin_) else []
         if not st and not bins:
@@ -153,6 +156,10 @@ class ModelWeights:
         for name, shard in wm.items():
             if not isinstance(shard, str) or not shard:
                 raise ValidationError(f"{index}: field 'weight_map.{name}' must be a shard file name, got {shard!r:.40}")
+            if any(ord(c) < 32 or ord(c) == 127 for c in shard):
+                raise ValidationError(f"{index}: field 'weight_map.{name!r:.60}' names the shard {shard!r:.60}, which "
+                                      "holds a control character (a NUL byte, a newline); shard names are plain file "
+                                      "names such as model-00001-of-00002.safetensors")
             if os.path.isabs(shard):
                 raise ValidationError(f"{index}: field 'weight_map.{name}' names the absolute path {shard}, which leaves "
                                       f"the model folder {self.root}; shards are named relative to the folder")

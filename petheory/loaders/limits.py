@@ -15,8 +15,8 @@ import sys
 
 __all__ = ["JSON_MAX_DEPTH", "JSON_MAX_BYTES", "CONFIG_MAX_BYTES", "SAFETENSORS_HEADER_MAX_BYTES", "JSON_INT_MAX",
            "JSON_INT_MAX_DIGITS", "FLOAT_MAX", "GGUF_HEADER_MAX_BYTES", "GGUF_MAX_KV", "GGUF_MAX_TENSORS",
-           "GGUF_MAX_KEY_BYTES", "GGUF_MAX_STRING_BYTES", "GGUF_MAX_ARRAY", "GGUF_MAX_DIMS", "table_abs_max", "LIMITS",
-           "limits_table"]
+           "GGUF_MAX_KEY_BYTES", "GGUF_MAX_STRING_BYTES", "GGUF_MAX_ARRAY", "GGUF_MAX_DIMS", "TOML_MAX_DEPTH",
+           "TOML_MAX_BYTES", "NULL_DRAWS_MAX", "NULL_DRAW_SECONDS", "table_abs_max", "null_draws", "LIMITS", "limits_table"]
 
 #: Nesting depth of any JSON document (configs nest 3 levels, records 5); checked before ``json.loads``
 #: recurses, so a document nested 10^5 deep is refused instead of ending in a RecursionError.
@@ -51,6 +51,19 @@ JSON_INT_MAX = 2**63 - 1
 #: Digits of :data:`JSON_INT_MAX`: a longer literal is refused before ``int()`` parses it.
 JSON_INT_MAX_DIGITS = len(str(JSON_INT_MAX))
 
+#: Nesting depth and size of a TOML file (sweep grids nest 2 levels); the depth is counted before ``tomllib``
+#: recurses (:mod:`petheory.loaders.safe_toml`).
+TOML_MAX_DEPTH = JSON_MAX_DEPTH
+TOML_MAX_BYTES = JSON_MAX_BYTES
+
+#: Random tables of a stress null reference (``--null-draws`` of report, stress, compare): each is one
+#: stress fit; beyond this the z-score's own error (about 1/sqrt(K)) is far below anything it decides.
+NULL_DRAWS_MAX = 100_000
+
+#: Seconds per null draw on the built-in corpus (49 x 49 targets; measured about 2-3 ms on one core of
+#: the 2-core CI machine under load, 2026-11): the time estimate of a refused ``--null-draws``.
+NULL_DRAW_SECONDS = 3e-3
+
 #: Largest finite float64; a JSON number beyond it (``1e400``) would parse to inf and is refused,
 #: as are the non-JSON literals ``NaN``, ``Infinity`` and ``-Infinity``.
 FLOAT_MAX = sys.float_info.max
@@ -66,6 +79,34 @@ def table_abs_max(d: int) -> float:
     '1.34e+154'
     """
     return (FLOAT_MAX / max(int(d), 1)) ** 0.5
+
+
+def null_draws(k: int, *, flag: str = "--null-draws") -> int:
+    """``k`` if it is a number of null draws within :data:`NULL_DRAWS_MAX`; else the refusal with a time estimate.
+
+    >>> null_draws(100)
+    100
+    >>> null_draws(10**12)
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: --null-draws 1000000000000 is more than 100000 random tables (about 95 years at 3 ms per draw); the z-score's error is about 1/sqrt(K): 1000 draws give 3 %
+    """
+    from petheory.errors import ValidationError
+
+    if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+        raise ValidationError(f"{flag} must be an integer >= 0, got {k!r}")
+    if k > NULL_DRAWS_MAX:
+        raise ValidationError(f"{flag} {k} is more than {NULL_DRAWS_MAX} random tables (about "
+                              f"{_duration(k * NULL_DRAW_SECONDS)} at {NULL_DRAW_SECONDS * 1e3:.0f} ms per draw); the "
+                              "z-score's error is about 1/sqrt(K): 1000 draws give 3 %")
+    return k
+
+
+def _duration(seconds: float) -> str:
+    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= 2 * size:
+            return f"{seconds / size:.0f} {unit}"
+    return f"{seconds:.0f} s"
 
 
 #: (what, limit, why) rows: the README's Reliability table.
@@ -97,6 +138,25 @@ LIMITS = [
     ("position table", ">= 2 rows, max abs(P) <= sqrt(1.8e308 / d)", "so that the Gram P P^T stays finite in float64"),
     ("checkpoints", "`torch.load(weights_only=True)`", "never unpickles arbitrary objects; a petheory run's checkpoint "
      "must hold its model config and weights"),
+    ("TOML files (sweep grids)", f"{TOML_MAX_BYTES >> 20} MiB, nesting {TOML_MAX_DEPTH}",
+     "depth counted before parsing (no RecursionError); `nan`/`inf`, integers beyond int64 and dates refused with the "
+     "field named; `set` and `grid` must be tables"),
+    ("training records (`runs/`, `records/`)", "checked fields", "`task`, `pe`, `seed`, `train_len`, `config` and `model` "
+     "objects, `final.test` keyed by integer lengths with numeric metrics; a record that fails is skipped and named "
+     "(`petheory: warning: skipping PATH: REASON`), never a crash"),
+    ("shard and weight file names", "no control characters", "a NUL byte, newline or other control character in a "
+     "name an index gives is refused; a folder is read as transformers reads it: `model.safetensors.index.json`, "
+     "else `model.safetensors` (a stray `a.safetensors` beside it is not read)"),
+    ("weights (`bands`)", "finite; the tensors the model loads",
+     "NaN/inf refused with the tensor named; norms of finite weights up to 1.8e308 computed without overflow; only "
+     "the declared layers' exact projection names of the model type are read (no other tower, no look-alike names)"),
+    ("checkpoint size (`extend`)", "estimated from its header", "the model a checkpoint describes is sized from its "
+     "stored config before it is built; beyond `--max-memory` it is refused"),
+    ("stress null draws", f"<= {NULL_DRAWS_MAX}", f"`--null-draws` of report, stress and compare: about "
+     f"{NULL_DRAW_SECONDS * 1e3:.0f} ms per draw; a larger K is refused with its time estimate"),
+    ("environment variables", "checked at start", "`PETHEORY_MAX_VOCAB`, `PETHEORY_MIN_COUNT` (integers >= 1), "
+     "`PETHEORY_MAX_MEMORY` (a size), `PETHEORY_CORPUS` (a regular file): a bad value is one error line naming the "
+     "variable"),
     ("memory", "estimated before allocating", "`--max-memory` / `PETHEORY_MAX_MEMORY`, else the memory available"),
 ]
 

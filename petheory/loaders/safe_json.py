@@ -27,7 +27,7 @@ from petheory.errors import ValidationError
 from petheory.loaders import limits
 from petheory.loaders.paths import read_limited
 
-__all__ = ["loads", "read_json"]
+__all__ = ["loads", "read_json", "bracket_depth"]
 
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -78,7 +78,15 @@ def _pairs(pairs):
 
 def _depth(raw: bytes) -> int:
     """Deepest nesting of ``[``/``{`` outside strings (vectorised: no recursion, no per-character Python loop)."""
-    body = _STRING.sub(b'""', raw)
+    return bracket_depth(_STRING.sub(b'""', raw))
+
+
+def bracket_depth(body: bytes) -> int:
+    """Deepest nesting of ``[``/``{`` in ``body`` (strings already removed by the caller: JSON's or TOML's).
+
+    >>> bracket_depth(b'{"a": [[1], {}]}')
+    3
+    """
     a = np.frombuffer(body, dtype=np.uint8)
     step = np.isin(a, (ord("["), ord("{"))).astype(np.int64) - np.isin(a, (ord("]"), ord("}"))).astype(np.int64)
     return int(np.cumsum(step).max()) if step.size else 0

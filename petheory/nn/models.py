@@ -353,3 +353,22 @@ def build_model(cfg: ModelConfig | dict) -> Transformer:
     if isinstance(cfg, dict):
         cfg = ModelConfig(**cfg)
     return Transformer(cfg)
+
+
+def model_parameters(m: ModelConfig) -> int:
+    """An upper estimate of the parameters (and position tables) of the model ``m`` describes, from its sizes alone."""
+    m.validate()  # types and ranges first: the estimate below needs integers
+    d, L, T, H = int(m.d_model), int(m.n_layer), int(m.max_len), int(m.n_head)
+    params = L * (4 * d * d + 2 * d * int(m.d_ff)) + (int(m.vocab_size) + int(m.input_dim) + int(m.out_dim) + T) * d
+    return params + L * H * T * T  # a bias PE's (heads, max_len, max_len) table, at most
+
+
+def require_eval_memory(m: ModelConfig, what: str) -> None:
+    """Refuse to build a model (for evaluation: its float32 weights and one copy, as ``extend`` swaps its rotary
+    angles) that cannot fit; the estimate comes from the sizes ``m`` states, before anything is allocated."""
+    from petheory import _memory
+
+    params = model_parameters(m)
+    _memory.require(2 * 4 * params, f"{what} (d_model={m.d_model}, n_layer={m.n_layer}, d_ff={m.d_ff}, "
+                    f"vocab_size={m.vocab_size}, max_len={m.max_len}: about {params:.3g} parameters)",
+                    alternative="evaluate it on a machine with more memory, or raise --max-memory")

@@ -50,7 +50,7 @@ import torch.nn.functional as F
 from petheory.io import atomic_write, atomic_write_json, read_json
 from petheory.nn import tasks as _tasks
 from petheory.nn.config import TrainConfig
-from petheory.nn.models import ModelConfig, Transformer, build_model
+from petheory.nn.models import ModelConfig, Transformer, build_model, model_parameters, require_eval_memory
 from petheory.nn.position import parse_pe
 from petheory.nn.presets import identify
 from petheory.errors import ValidationError, ValidationTypeError
@@ -403,7 +403,9 @@ def load_model(out_dir, *, device: str = "cpu") -> tuple[Transformer, TrainConfi
         raise ValidationError(f"checkpoint {out_dir / CHECKPOINT} has no {' or '.join(missing)}: not a complete petheory "
                               "checkpoint (retrain the run)")
     try:
-        model = build_model(ModelConfig(**state["model_config"]))
+        mcfg = ModelConfig(**state["model_config"])
+        require_eval_memory(mcfg, f"the model checkpoint {out_dir / CHECKPOINT} describes")  # before building it
+        model = build_model(mcfg)
         model.load_state_dict(state["model"])
     except (TypeError, KeyError, RuntimeError) as exc:
         raise ValidationError(f"checkpoint {out_dir / CHECKPOINT} does not match a petheory model "
@@ -439,10 +441,8 @@ def require_memory(m: ModelConfig, config: TrainConfig, copies: int = 1) -> None
     :mod:`petheory._memory`) naming the model and what to lower; ``ValueError`` for a bad config."""
     from petheory import _memory
 
-    m.validate()  # types and ranges first: the estimate below needs integers
+    params = model_parameters(m)
     d, L, T, H = int(m.d_model), int(m.n_layer), int(m.max_len), int(m.n_head)
-    params = L * (4 * d * d + 2 * d * int(m.d_ff)) + (int(m.vocab_size) + int(m.input_dim) + int(m.out_dim) + T) * d
-    params += L * H * T * T  # a bias PE's (heads, max_len, max_len) table, at most
     # float32 weights, gradients and two AdamW moments; activations of one batch (about 12 d-vectors per token
     # and layer, plus the (heads, T, T) attention scores) for training and one of evaluation
     act = (int(config.batch_size) + int(config.eval_batch_size)) * T * L * (12 * d + 2 * H * T)

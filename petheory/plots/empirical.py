@@ -25,10 +25,52 @@ _GU_NAMES = {"rope+sinusoidal": "rope", "sinusoidal": "absolute", "alibi:slopes=
              "relative": "relative", "random:trainable=true": "random", "mla": "mla"}
 
 
-def _records(task):
+def _records(task, check=None):
+    """The usable records of ``task``; one that lacks what a figure reads (``check``) is skipped and named."""
     from petheory import records
 
-    return records.find(task).records
+    return records.find(task, check=check).records
+
+
+def _metric_everywhere(name: str):
+    """A record check: every ``final.test[L]`` holds metric ``name``."""
+    def check(r):
+        missing = [k for k, m in r["final"]["test"].items() if name not in m]
+        return f"metric 'final.test.{missing[0]}.{name}' is missing" if missing else None
+    return check
+
+
+def _gu_check(r):
+    """What the gu2025 figures read: accuracy at the training length, chance accuracy, an ablation's heads in range."""
+    if "acc" not in r["final"]["test"].get(str(r["train_len"]), {}):
+        return f"metric 'final.test.{r['train_len']}.acc' (accuracy at the training length) is missing"
+    if not isinstance((r.get("chance") or {}).get("acc"), (int, float)):
+        return "field 'chance.acc' (a number) is missing"
+    ab = r.get("ablation")
+    if ab:
+        shape = (r.get("model", {}).get("n_layer"), r.get("model", {}).get("n_head"))
+        heads = ab.get("heads")
+        if None in shape or not isinstance(heads, list) or not all(
+                isinstance(h, dict) and isinstance(h.get("drop"), (int, float)) and
+                all(isinstance(h.get(k), int) and 0 <= h[k] < n for k, n in zip(("layer", "head"), shape))
+                for h in heads):
+            return (f"field 'ablation.heads' must list {{layer, head, drop}} within the model's n_layer x n_head "
+                    f"{shape}")
+    return None
+
+
+def _common_lengths(group: list) -> list:
+    """The records of one curve that share its most common test lengths; the others skipped and named."""
+    from collections import Counter
+
+    from petheory.io import warn_skipped
+
+    lens = [tuple(sorted(int(L) for L in r["final"]["test"])) for r in group]
+    common = max(Counter(lens).items(), key=lambda kv: (kv[1], len(kv[0])))[0]  # ties: the longer curve
+    for r, ls in zip(group, lens):
+        if ls != common:
+            warn_skipped(r.get("_path", "?"), f"its test lengths {list(ls)} differ from the other seeds' {list(common)}")
+    return [r for r, ls in zip(group, lens) if ls == common]
 
 
 def _empty(ax, text):
@@ -59,12 +101,17 @@ def table5_data(preset: str = "quick", seed: int = 0) -> dict:
     of the paper-preset running-sum records, beside the paper's MSE at N=200."""
     from petheory.nn.provenance import li2025_table5_paper_size, li2025_table5_reading
 
-    recs = [r for r in _records("running_sum") if r.get("train_len") == 50 and li2025_table5_paper_size(r)]
-    readings: dict = {}
+    recs = [r for r in _records("running_sum", _metric_everywhere("mse"))
+            if r.get("train_len") == 50 and li2025_table5_paper_size(r)]
+    groups: dict = {}
     for r in recs:
-        lens = sorted(int(L) for L in r["final"]["test"])
-        e = readings.setdefault(li2025_table5_reading(r), {}).setdefault(r["pe"].split(":")[0], {"lens": lens, "mse": []})
-        e["mse"].append([r["final"]["test"][str(L)]["mse"] for L in lens])
+        groups.setdefault((li2025_table5_reading(r), r["pe"].split(":")[0]), []).append(r)
+    readings: dict = {}
+    for (reading, pe), group in groups.items():
+        for r in _common_lengths(group):
+            lens = sorted(int(L) for L in r["final"]["test"])
+            e = readings.setdefault(reading, {}).setdefault(pe, {"lens": lens, "mse": []})
+            e["mse"].append([r["final"]["test"][str(L)]["mse"] for L in lens])
     data = {"paper_mse200": LI2025_TABLE5_MSE200, "readings": {}}
     for name in sorted(readings, key=lambda k: (not k.startswith(_T5_MAIN), k)):
         data["readings"][name] = {}
@@ -117,7 +164,7 @@ def table5(outdir, *, preset="quick", seed=0):
 def _gu_table(task):
     from petheory.nn.provenance import preset_of
 
-    recs = _records(task)
+    recs = _records(task, _gu_check)
     by_size: dict = {}
     for r in recs:
         if r["pe"] in _GU_NAMES:

@@ -32,12 +32,13 @@ FAMILY = {"sinusoidal": "C0", "rope": "C3", "alibi": "C2", "t5": "C4", "relative
 
 
 def target() -> tuple[geo.PositionalDistributions, str]:
+    from petheory.loaders.environment import env_int
+
     path = os.environ.get("PETHEORY_CORPUS")
     if not path:
         return geo.builtin_target(), "built-in corpus (305 reviews, top-48 words + <other>)"
     P = geo.positional_distributions(
-        path, lowercase=True, max_vocab=int(os.environ.get("PETHEORY_MAX_VOCAB", "48")),
-        min_count=int(os.environ.get("PETHEORY_MIN_COUNT", "100")),
+        path, lowercase=True, max_vocab=env_int("PETHEORY_MAX_VOCAB"), min_count=env_int("PETHEORY_MIN_COUNT"),
     )
     return P, f"{path} (top-{P.V - 1} words + <other>)"
 

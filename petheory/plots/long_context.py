@@ -17,36 +17,51 @@ __all__ = ["draw_band_usage", "save_band_usage", "draw_bases_vs_men", "save_base
 
 
 def draw_band_usage(record: dict):
-    """Heatmaps of the band norms (rows: layer x head; columns: bands, highest frequency left), queries and keys,
-    each head's row divided by its largest band; the top axis gives the band's wavelength / context."""
+    """Heatmaps of the band norms, one row of panels per rotary layer kind (query left, key right): rows are
+    layer x head (ticks at each layer's first head, integers), columns are bands (highest frequency left), each
+    head's row divided by its largest band; a dashed line where the wavelength passes the kind's reach."""
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
-    fig, axes = plt.subplots(1, 2, figsize=(12, 5.5), sharex=True)
-    lam = np.asarray(record["bands"]["global"]["wavelength_over_context"])
-    for ax, part in zip(axes, ("query", "key")):
-        n = np.asarray(record[part]["norms"], dtype=float)  # (layers, heads, bands)
-        rows = n.reshape(-1, n.shape[-1])
-        rows = rows / np.maximum(rows.max(1, keepdims=True), 1e-300)
-        im = ax.imshow(rows, aspect="auto", cmap="viridis", vmin=0, vmax=1, interpolation="nearest")
-        ax.set_xlabel("band t (frequency decreases to the right)")
-        ax.set_ylabel(f"layer x head ({n.shape[0]} layers, {n.shape[1]} heads)")
-        ax.set_title(f"{part} projection: band norm / head's largest")
-        for k in range(1, n.shape[0]):
-            ax.axhline(k * n.shape[1] - 0.5, color="white", lw=0.4)
-        cross = np.flatnonzero(lam >= 1.0)
-        if cross.size:
-            ax.axvline(cross[0] - 0.5, color="red", ls="--", lw=1, label="right of it: wavelength > context")
-            ax.legend(loc="lower right", fontsize=7, framealpha=0.9)
-    fig.colorbar(im, ax=axes, shrink=0.8)
-    fig.suptitle(f"{record.get('model', '?')}: band usage from W_q, W_k ({record['pairing']} pairing, "
-                 f"context {record['context']})")
+    kinds = [k for k in record["kinds"] if "query" in k]
+    fig, axes = plt.subplots(len(kinds), 2, figsize=(12, 1.2 + 4.3 * len(kinds)), squeeze=False)
+    im = None
+    for row, kind in zip(axes, kinds):
+        lam = np.asarray(kind["wavelength_over_reach"])
+        for ax, part in zip(row, ("query", "key")):
+            n = np.asarray(kind[part]["norms"], dtype=float)  # (layers, heads, bands)
+            rows = n.reshape(-1, n.shape[-1])
+            rows = rows / np.maximum(rows.max(1, keepdims=True), 1e-300)
+            im = ax.imshow(rows, aspect="auto", cmap="viridis", vmin=0, vmax=1, interpolation="nearest")
+            ax.set_xlabel("band t (frequency decreases to the right)")
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            heads = n.shape[1]
+            step = max(1, int(np.ceil(n.shape[0] / 12)))  # at most about 12 layer labels
+            ticks = list(range(0, n.shape[0], step))
+            ax.set_yticks([t * heads for t in ticks], [str(kind["layers"][t]) for t in ticks])
+            ax.set_ylabel(f"layer (each: {heads} {part} head{'s' if heads > 1 else ''})")
+            ax.set_title(f"{kind['name']}: {part} band norm / head's largest", fontsize=9)
+            for k in range(1, n.shape[0]):
+                ax.axhline(k * heads - 0.5, color="white", lw=0.4)
+            cross = np.flatnonzero(lam >= 1.0)
+            if cross.size:
+                ax.axvline(cross[0] - 0.5, color="red", ls="--", lw=1,
+                           label=f"right of it: wavelength > reach {kind['reach']}")
+                ax.legend(loc="lower right", fontsize=7, framealpha=0.9)
+    if im is not None:
+        fig.colorbar(im, ax=axes, shrink=0.8)
+    skipped = [f"{k['name']} (layers {k['layers'][0]}..{k['layers'][-1]}): {k['skipped']}" for k in record["kinds"]
+               if "skipped" in k]
+    fig.suptitle(f"{record.get('model', '?')}: band usage from W_q, W_k (context {record['context']})"
+                 + ("\n" + "; ".join(skipped) if skipped else ""), fontsize=10)
     return fig
 
 
 def save_band_usage(record: dict, path) -> list[Path]:
-    """Draw :func:`draw_band_usage`; save ``PATH.png`` and the record as ``PATH.json``."""
+    """Draw :func:`draw_band_usage`; save ``PATH.png`` and the record as ``PATH.json`` (marked ``figure: bands``)."""
     path = Path(path)
-    return save(draw_band_usage(record), record, path.parent, path.stem if path.suffix.lower() == ".png" else path.name)
+    return save(draw_band_usage(record), {"figure": "bands", **record}, path.parent,
+                path.stem if path.suffix.lower() == ".png" else path.name)
 
 
 def draw_bases_vs_men(sections: list, labels: list[str], curve: dict | None = None):

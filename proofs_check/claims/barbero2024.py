@@ -142,10 +142,14 @@ def band_usage_evidence(records: list[dict]) -> Evidence:
                         "(random weights decide nothing)", details={"criterion": "see band_usage_evidence"})
     per = {}
     for rec in records:
-        norms = np.asarray(rec["query"]["norms"], dtype=float)  # (layers, heads, bands), band 0 = highest frequency
-        q = max(1, norms.shape[-1] // 4)
-        low, high = norms[..., -q:].mean(-1), norms[..., :q].mean(-1)
-        per[rec.get("model", "?")] = float(np.mean(low > high))
+        above = []
+        for kind in rec["kinds"]:  # each rotary layer kind with its own bands; NoPE kinds have none
+            if "query" not in kind:
+                continue
+            norms = np.asarray(kind["query"]["norms"], dtype=float)  # (layers, heads, bands), band 0 = highest frequency
+            q = max(1, norms.shape[-1] // 4)
+            above.append((norms[..., -q:].mean(-1) > norms[..., :q].mean(-1)).ravel())
+        per[rec.get("model", "?")] = float(np.mean(np.concatenate(above)))
     summary = "; ".join(f"{k}: {v:.0%} of heads put more query norm in the lowest-frequency quarter" for k, v in per.items())
     return Evidence("inconclusive", len(per), details={"share_low_over_high": per}, summary=summary,
                     setup="reconstruction")

@@ -122,7 +122,9 @@ def test_barbero_band_usage_reads_the_records_it_is_given(tmp_path):
     (tmp_path / "band_usage").mkdir()
     norms = np.ones((2, 4, 8))
     norms[..., -2:] = 3.0  # every head: more norm in the lowest-frequency quarter
-    (tmp_path / "band_usage" / "m.json").write_text(json.dumps({"model": "m", "query": {"norms": norms.tolist()}}))
+    nope = {"name": "full_attention", "layers": [2], "skipped": "NoPE"}  # a kind without bands counts no head
+    (tmp_path / "band_usage" / "m.json").write_text(json.dumps({"model": "m", "kinds": [
+        {"name": "sliding_attention", "layers": [0, 1], "query": {"norms": norms.tolist()}}, nope]}))
     ev = get("barbero2024.low_frequencies_semantic").check(Context("quick", 1, np.random.default_rng(0), 0,
                                                                    workdir=str(tmp_path)))
     assert ev.verdict == "inconclusive" and ev.details["share_low_over_high"] == {"m": 1.0}

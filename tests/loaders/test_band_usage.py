@@ -54,14 +54,15 @@ def test_band_norms_match_a_direct_computation_on_the_saved_model(which, request
     rec = band_usage(f"hf:{path}")
     cfg = model.config
     hd = cfg.hidden_size // cfg.num_attention_heads
-    assert rec["pairing"] == "half" and rec["num_kv_heads"] == cfg.num_key_value_heads and rec["layers"] == [0, 1]
+    (kind,) = rec["kinds"]
+    assert kind["pairing"] == "half" and kind["kv_heads"] == cfg.num_key_value_heads and kind["layers"] == [0, 1]
     for i, layer in enumerate(model.model.layers):
         q = layer.self_attn.q_proj.weight.detach().double().numpy()
         k = layer.self_attn.k_proj.weight.detach().double().numpy()
-        # float32 weights widened to float64 exactly: the sums differ only in summation order
-        np.testing.assert_allclose(rec["query"]["norms"][i], _direct(q, cfg.num_attention_heads, hd), rtol=1e-12)
-        np.testing.assert_allclose(rec["key"]["norms"][i], _direct(k, cfg.num_key_value_heads, hd), rtol=1e-12)
-    assert np.asarray(rec["key"]["norms"]).shape == (2, cfg.num_key_value_heads, hd // 2)
+        # float32 weights widened to float64 exactly; each row scaled by its largest entry: a few ulps apart
+        np.testing.assert_allclose(kind["query"]["norms"][i], _direct(q, cfg.num_attention_heads, hd), rtol=1e-12)
+        np.testing.assert_allclose(kind["key"]["norms"][i], _direct(k, cfg.num_key_value_heads, hd), rtol=1e-12)
+    assert np.asarray(kind["key"]["norms"]).shape == (2, cfg.num_key_value_heads, hd // 2)
 
 
 def test_pairing_matches_transformers_rotary_code(llama):
@@ -90,10 +91,10 @@ def test_pairing_matches_transformers_rotary_code(llama):
 
 def test_wavelengths_against_the_context(llama):
     rec = band_usage(f"hf:{llama[0]}", context=64)
-    lam = np.asarray(rec["bands"]["global"]["wavelengths"])
+    lam = np.asarray(rec["kinds"][0]["wavelengths"])
     hd = 8
     np.testing.assert_allclose(lam, 2 * np.pi * 10000.0 ** (np.arange(0, hd, 2) / hd), rtol=1e-12)
-    np.testing.assert_allclose(rec["bands"]["global"]["wavelength_over_context"], lam / 64, rtol=1e-12)
+    np.testing.assert_allclose(rec["kinds"][0]["wavelength_over_reach"], lam / 64, rtol=1e-12)
 
 
 def test_only_the_projection_tensors_are_read(llama, monkeypatch):
@@ -114,11 +115,11 @@ def test_band_norms_refuses_a_wrong_head_count():
 
 def test_cli_writes_json_and_figure(llama, tmp_path, capsys):
     rc, out, err = cli(capsys, "bands", "--pe", f"hf:{llama[0]}", "--json", tmp_path / "b.json", "--figure",
-                       tmp_path / "b.png")
+                       tmp_path / "fig.png")
     assert rc == 0, err
     rec = json.loads((tmp_path / "b.json").read_text())
-    assert np.asarray(rec["query"]["norms"]).shape == (2, 4, 4)
-    assert (tmp_path / "b.png").stat().st_size > 0 and "2 layers" in out
+    assert np.asarray(rec["kinds"][0]["query"]["norms"]).shape == (2, 4, 4)
+    assert (tmp_path / "fig.png").stat().st_size > 0 and "2 layers" in out
 
 
 def test_cli_refuses_a_directory_without_weights(tmp_path, capsys):

@@ -83,6 +83,8 @@ YOURS = {
     "petheory stress --pe hf:minilm --corpus reviews.txt --tokenizer hf:minilm --max-vocab 48 --min-count 100":
         "reviews.txt",
     "petheory encodings --plugin ./my_pes.py": "my_pes.py (the plugin shown above it)",
+    "petheory bands --pe hf:gemma4-tiny --figure bands.png": "a model folder (a tiny Gemma 4 saved by transformers, as "
+                                                              "tests/loaders/test_band_usage_models.py saves one)",
     "petheory check --plugin ./my_pes.py --claims 'user2099.*'": "my_pes.py",
     "petheory check --plugin mypkg.my_pes --claims 'user2099.*'": "an importable mypkg",
     "petheory report --pe hub/model/config.json": "a hostile hub folder (tests/hostile/test_hostile_hub.py builds it)",

@@ -1,0 +1,70 @@
+"""The environment variables petheory reads, each parsed by one validating reader that names the variable.
+
+``petheory`` checks every variable of :data:`VARIABLES` when it starts (:func:`check_environment`),
+so a bad value is one line, ``petheory: error: environment variable NAME=VALUE: ...``, exit 2,
+before any work, never a ``ValueError`` from a bare ``int()`` half-way through a figure. The
+readers (:func:`env_int`) are what the code that uses a variable calls.
+
+>>> import os; os.environ["PETHEORY_MAX_VOCAB"] = "12"; env_int("PETHEORY_MAX_VOCAB")
+12
+>>> os.environ["PETHEORY_MAX_VOCAB"] = "4O"; env_int("PETHEORY_MAX_VOCAB")
+Traceback (most recent call last):
+...
+petheory.errors.ValidationError: environment variable PETHEORY_MAX_VOCAB='4O' must be an integer in 1..10000000 (the corpus words the geometry figures keep; default 48)
+>>> del os.environ["PETHEORY_MAX_VOCAB"]
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from petheory.errors import ValidationError
+
+__all__ = ["INTEGERS", "VARIABLES", "env_int", "check_environment"]
+
+#: Integer variables: name -> (default, minimum, maximum, what it sets).
+INTEGERS = {
+    "PETHEORY_MAX_VOCAB": (48, 1, 10**7, "the corpus words the geometry figures keep"),
+    "PETHEORY_MIN_COUNT": (100, 1, 2**62, "the observations a position needs in the geometry figures"),
+}
+
+#: Every variable petheory reads -> what it does (the reliability guide lists them).
+VARIABLES = {
+    "PETHEORY_MAX_MEMORY": "memory a computation may use (a size such as 8G)",
+    "PETHEORY_CORPUS": "a UTF-8 text corpus the corpus claims and geometry figures read",
+    **{name: what for name, (_d, _lo, _hi, what) in INTEGERS.items()},
+    "PETHEORY_RUNS": "the runs folder",
+    "PETHEORY_RECORDS": "the records folders",
+}
+
+
+def env_int(name: str) -> int:
+    """Integer variable ``name`` of :data:`INTEGERS` (its default when unset or empty), range-checked."""
+    default, lo, hi, what = INTEGERS[name]
+    raw = os.environ.get(name, "")
+    text = raw.strip()
+    if not text:
+        return default
+    if not re.fullmatch(r"[+]?[0-9]{1,19}", text) or not lo <= int(text) <= hi:
+        shown = raw if len(raw) <= 40 else raw[:40] + "..."
+        bound = f">= {lo}" if hi >= 2**62 else f"in {lo}..{hi}"
+        raise ValidationError(f"environment variable {name}={shown!r} must be an integer {bound} ({what}; default "
+                              f"{default})")
+    return int(text)
+
+
+def check_environment() -> None:
+    """Every variable of :data:`VARIABLES` that is set, parsed once (the CLI calls this before any command)."""
+    from petheory import _memory
+    from petheory.data.corpus import env_corpus
+
+    env_corpus()
+    for name in INTEGERS:
+        env_int(name)
+    raw = os.environ.get(_memory.ENV, "").strip()
+    if raw:
+        try:
+            _memory.parse_size(raw)
+        except ValueError as exc:
+            raise ValidationError(f"environment variable {_memory.ENV}: {exc}") from None
