@@ -119,21 +119,11 @@ def compare(case: Case, *, warmup: int = 1, repeats: int = 5) -> Result:
 
 @contextmanager
 def one_thread():
-    """BLAS/OpenMP pools and torch's intra-op pool limited to one thread inside the block."""
-    import sys
+    """BLAS pools and torch's intra-op pool (when the script uses torch) limited to one thread inside the block."""
+    from petheory._threads import blas_threads, torch_threads
 
-    from threadpoolctl import threadpool_limits
-
-    torch = sys.modules.get("torch")  # only when the script uses torch: importing it costs seconds
-    before = torch.get_num_threads() if torch is not None else None
-    try:
-        with threadpool_limits(limits=1):
-            if torch is not None:
-                torch.set_num_threads(1)
-            yield
-    finally:
-        if torch is not None:
-            torch.set_num_threads(before)
+    with blas_threads(1), torch_threads(1):
+        yield
 
 
 @dataclass
