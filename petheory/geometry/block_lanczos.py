@@ -160,8 +160,8 @@ def top_eigenpairs(matmat, n: int, k: int, *, tol: float = 1e-10, seed=0, block:
                     f"block Lanczos basis (n = {n}, {m_max} columns and their products)",
                     alternative="a smaller max_basis or block")
     rng = v.generator(seed)
-    V = np.empty((n, m_max))
-    AV = np.empty((n, m_max))
+    V = np.empty((n, m_max), order="F")  # column-major: each block, and what matmat gets, is contiguous
+    AV = np.empty((n, m_max), order="F")
     H = np.empty((m_max, m_max))
     eps23 = np.finfo(float).eps ** (2.0 / 3.0)
     rtol = max(tol, np.finfo(float).eps)
@@ -170,7 +170,7 @@ def top_eigenpairs(matmat, n: int, k: int, *, tol: float = 1e-10, seed=0, block:
     Q, _ = np.linalg.qr(rng.standard_normal((n, w)))
     while True:
         # one pass: the new block's product, its column of H, and its Krylov remainder (I - V V^T) A Q
-        AQ = matmat(Q)
+        AQ = matmat(np.asfortranarray(Q))
         V[:, m : m + w], AV[:, m : m + w] = Q, AQ
         C = V[:, : m + w].T @ AQ
         H[: m + w, m : m + w] = C
