@@ -157,6 +157,28 @@ def fastest(variants: dict) -> str | None:
     return min(timed, key=timed.get) if timed else None
 
 
+def render(rec: dict) -> str:
+    """The record as the ``gpu-efficiency`` section of RESULTS.md (``--write``)."""
+    cur = rec["variants"].get("current", {}).get("step_ms_per_member")
+    lines = [f"## gpu-efficiency: the {rec['preset']}-preset step of {rec['task']} in each form, one device",
+             "", f"`python benchmarks/gpu_efficiency.py --device cuda --write` — {rec['device']}, torch {rec['torch']}, "
+             f"commit `{str(rec.get('commit'))[:7]}`, {rec['steps']} timed steps per variant (median); record "
+             "`records/gpu_efficiency/`.", "",
+             "| variant | members | step (ms) | per member (ms) | vs current | steps/s | tokens/s | MFU |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for name in VARIANTS:
+        v = rec["variants"].get(name)
+        if v is None or "step_ms" not in v:
+            lines.append(f"| {name} | | | | | | | {'error: ' + v['error'][:80] if v else 'not measured'} |")
+            continue
+        mfu = "n/a" if v.get("mfu") is None else f"{100 * v['mfu']:.1f} %"
+        vs = f"{cur / v['step_ms_per_member']:.2f}x" if cur else "—"
+        lines.append(f"| {name} | {v['members']} | {v['step_ms']:.3g} | {v['step_ms_per_member']:.3g} | {vs} | "
+                     f"{v['steps_per_s']:.3g} | {v['tokens_per_s']:.3g} | {mfu} |")
+    lines += ["", f"Fastest per run: **{rec.get('fastest')}** (what `gpu_records.py --status` projects with)."]
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--device", default="cuda")
@@ -168,6 +190,8 @@ def main(argv=None) -> int:
                    "in what is left is not started")
     p.add_argument("--dry", action="store_true", help="smoke preset, 2 steps: test the code path (e.g. on a CPU)")
     p.add_argument("--force", action="store_true", help="measure the variants already in the record again")
+    p.add_argument("--write", action="store_true", help="also write the record as the gpu-efficiency section of "
+                   "benchmarks/RESULTS.md (a CUDA device and the paper preset only)")
     args = p.parse_args(argv)
     names = [v for v in args.variants.split(",") if v]
     bad = [v for v in names if v not in VARIANTS]
@@ -216,6 +240,13 @@ def main(argv=None) -> int:
             atomic_write_json(path, rec)
         print(json.dumps({"variant": name, **line}), flush=True)
     print(json.dumps({"fastest": rec.get("fastest"), "record": str(path) if path else None}), flush=True)
+    if args.write:
+        if args.dry or not args.device.startswith("cuda"):
+            print("gpu_efficiency: not written: RESULTS.md takes a CUDA device at the paper preset", file=sys.stderr)
+            return 2
+        from harness import write_section
+
+        print(f"wrote section 'gpu-efficiency' of {write_section('gpu-efficiency', render(rec))}")
     return 0
 
 

@@ -29,6 +29,8 @@ def test_dry_run_writes_each_variant_once_and_a_rerun_measures_nothing(tmp_path,
     for v in rec["variants"].values():
         assert v["step_ms"] > 0 and v["flops_per_step"] > 0 and v["mfu"] is None  # no peak for a CPU
     assert rec["fastest"] in rec["variants"] and first[-1]["record"] == str(path)
+    table = E.render(rec)
+    assert "| fp32_eager | 1 |" in table and "| current | 1 |" in table and "| mixed8 |" in table  # not measured: a row
     assert E.main(["--device", "cpu", "--dry", "--variants", "fp32_eager,current", "--out", str(tmp_path)]) == 0
     again = lines(capsys)
     assert [ln.get("skipped") for ln in again[:2]] == ["in the record already"] * 2
