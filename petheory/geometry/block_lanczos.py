@@ -133,9 +133,12 @@ def top_eigenpairs(matmat, n: int, k: int, *, tol: float = 1e-10, seed=0, block:
     :math:`A` times the last one, orthogonalised against V by classical Gram--Schmidt twice; when the
     basis reaches ``max_basis`` it restarts thick (Stathopoulos & Saad's thick restart, the block form of
     Wu & Simon's): the best ``m/2`` Ritz vectors are kept with their products, and the next block spans
-    their residuals. A residual computed from stored products cannot fall below the rounding of
-    the products, about :math:`\sqrt n\,u\,\lVert A\rVert` (:math:`\lVert A\rVert` estimated by the
-    largest :math:`|\theta|` of H); the criterion is floored there, so ``tol=0`` stops at that floor.
+    their residuals. Each pass first gates on the Lanczos relation (:math:`AV = VH + W E^\top` with W
+    the last block's remainder, so :math:`\lVert W y_{last}\rVert` is the residual of :math:`Vy`), then
+    computes the residuals in full before returning. A residual computed from stored products cannot
+    fall below the rounding of the products, about :math:`\sqrt n\,u\,\lVert A\rVert_F`
+    (:math:`\lVert A\rVert_F` estimated from below by :math:`\lVert H\rVert_F`); the criterion is
+    floored there (times 4), so ``tol=0`` stops at that floor.
     Convergence of the k-th pair goes with the gap between :math:`\lambda_k` and :math:`\lambda_{b+1}`
     (relative to the spread below), which is why b exceeds k.
 
