@@ -2,7 +2,7 @@
 
 Two workloads, each timed with three thread settings in alternating rounds (median of the rounds):
 
-* a training step of gu2025 Task 1 at the small preset (RoPE; ``petheory.nn.train.train_step``, 20 steps a
+* a training step of gu2025 Task 1 at the small preset (RoPE; ``petheory.nn.train.train_step``, 10 steps a
   call), torch's intra-op threads set to 1, to every usable core, or to petheory's choice
   (:func:`petheory._threads.pick_threads`, what ``petheory train`` uses when ``--threads`` is not given:
   the cores no other process is running on, read at the start of the call);
@@ -67,7 +67,7 @@ def train_steps(quick: bool):
     cfg = preset("gu2025_task1", "smoke" if quick else "small", pe="rope", seed=0)
     device, data, mcfg, model, opt, sched, gen, _ = T.setup(cfg)
     model.train()
-    steps = 5 if quick else 20
+    steps = 3 if quick else 10
 
     def run(setting: str) -> tuple[float, int]:
         n = threads_for(setting)
@@ -126,7 +126,7 @@ def main(argv=None) -> int:
 
     p = argparse.ArgumentParser(description=f"benchmark {NAME}: {TITLE}")
     p.add_argument("--quick", action="store_true", help="tiny sizes: checks the benchmark runs, numbers mean little")
-    p.add_argument("--rounds", type=int, default=5, help="alternating rounds per condition (default 5)")
+    p.add_argument("--rounds", type=int, default=3, help="alternating rounds per condition (default 3)")
     p.add_argument("--repeats", type=int, default=None, help=argparse.SUPPRESS)  # run.py passes these through
     p.add_argument("--warmup", type=int, default=None, help=argparse.SUPPRESS)
     add_output_arguments(p)
