@@ -117,7 +117,8 @@ def top_eigenpairs(matmat, n: int, k: int, *, tol: float = 1e-10, seed=0, block:
     block : int, optional
         Block size b (default :func:`default_block`).
     max_basis : int, optional
-        Basis columns kept before a thick restart (default ``min(n, 24 b)``).
+        Basis columns kept before a thick restart (default ``min(n, 24 b, max(k + 2b, n / 4, 512))``: the basis and
+        its products then take at most half the memory of an n x n matrix, beyond n = 2048).
     max_passes : int, optional
         Give up after this many block products (default ``max(100, 20 n / b)``): ``RuntimeError``.
 
@@ -154,7 +155,8 @@ def top_eigenpairs(matmat, n: int, k: int, *, tol: float = 1e-10, seed=0, block:
     k = v.integer("k", k, minimum=1, maximum=n - 1)
     tol = v.real("tol", tol, nonnegative=True)
     b = default_block(n, k) if block is None else v.integer("block", block, minimum=1, maximum=n)
-    m_max = min(n, 24 * b) if max_basis is None else v.integer("max_basis", max_basis, minimum=1, maximum=n)
+    m_max = (min(n, 24 * b, max(k + 2 * b, n // 4, 512)) if max_basis is None
+             else v.integer("max_basis", max_basis, minimum=1, maximum=n))
     if m_max < min(n, k + 2 * b):
         raise ValidationError(f"max_basis={m_max} is too small for k={k} and block={b}: at least k + 2 * block "
                                 f"= {k + 2 * b} (or n)")

@@ -209,7 +209,8 @@ def classical_mds(D, rank: int | None = None, *, method: str = "auto", seed=0, t
     \mathbf 1\,r^\top X + \bar r\,\mathbf 1\mathbf 1^\top X)` with the row means r of
     :math:`D^{\circ2}` to a block X of ``max(2 rank, 16)`` columns: one GEMM per pass, which reads
     :math:`D^{\circ2}` once for the whole block where a one-vector Lanczos (ARPACK) reads it once per
-    vector (memory 2 n^2 floats, D and its square, plus the basis, 48 n max(2 rank, 16) floats).
+    vector (memory 2 n^2 floats, D and its square, plus the basis: at most 48 n max(2 rank, 16) floats,
+    and at most n^2/2 beyond n = 2048).
     Its passes grow when :math:`\lambda_r` is close to :math:`\lambda_{2r+1}` relative to the
     spread below, as on a flat sampling-noise floor. The ``lambda_{r+1}..`` not computed are summarised by
     ``trace`` and ``frobenius`` (closed form :math:`\lVert JAJ\rVert_F^2 = \lVert A\rVert_F^2
