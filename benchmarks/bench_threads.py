@@ -54,7 +54,8 @@ def busy_cores(n: int):
 
 
 def threads_for(setting: str) -> int:
-    _threads._cache = None  # read the run queue now, not 2 s ago
+    if setting == "petheory's choice":
+        _threads.free_cores(fresh=True)  # read the run queue now, not 2 s ago (pick_threads reuses this reading)
     return {"1 thread": 1, "every core": _threads.usable_cores()}.get(setting) or _threads.pick_threads(None)
 
 
@@ -98,7 +99,7 @@ def mds_top(quick: bool):
     def run(setting: str) -> tuple[float, int]:
         n_threads = threads_for(setting)
         saved = _threads.free_cores
-        _threads.free_cores = lambda: n_threads  # what blas_threads(None) inside classical_mds will use
+        _threads.free_cores = lambda fresh=False: n_threads  # what blas_threads(None) inside classical_mds uses
         try:
             t0 = time.perf_counter()
             geo.classical_mds(D, rank=8, method="lanczos")

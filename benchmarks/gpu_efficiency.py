@@ -146,6 +146,21 @@ def _device_name(device: str) -> str:
     return f"cpu ({platform.processor() or platform.machine()}, {torch.get_num_threads()} threads)"
 
 
+def _commit() -> str | None:
+    """``$PETHEORY_COMMIT`` (a tree copied without .git, as on a GPU machine), else ``git rev-parse HEAD``."""
+    import os
+    import subprocess
+
+    if os.environ.get("PETHEORY_COMMIT"):
+        return os.environ["PETHEORY_COMMIT"]
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).resolve().parent, capture_output=True,
+                             text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
 def record_path(out: Path, device_name: str) -> Path:
     slug = "".join(ch if ch.isalnum() else "_" for ch in device_name).strip("_").lower()
     return out / f"{slug}.json"
@@ -198,8 +213,6 @@ def main(argv=None) -> int:
     if bad:
         p.error(f"unknown variant(s) {', '.join(bad)}; known: {', '.join(VARIANTS)}")
     steps = args.steps or (2 if args.dry else 20)
-    import importlib
-
     from petheory.io import atomic_write_json
     from petheory.records import source_hash
 
@@ -213,7 +226,7 @@ def main(argv=None) -> int:
     out = Path(args.out) if args.out else (None if args.dry else Path("records/gpu_efficiency"))
     path = record_path(out, dev_name) if out else None
     head = {"experiment": "gpu_efficiency", "device": dev_name, "torch": torch.__version__,
-            "commit": importlib.import_module("petheory.nn.train")._commit(), "source": source_hash(),  # as records
+            "commit": _commit(), "source": source_hash(),
             "preset": "smoke" if args.dry else "paper", "task": "gu2025_task1", "steps": steps}
     rec = json.loads(path.read_text()) if path and path.is_file() else {}
     same = all(rec.get(k) == head[k] for k in ("device", "commit", "source", "preset"))

@@ -77,11 +77,12 @@ def _runnable_elsewhere() -> int | None:
     return max(0, total - max(ours, 1))
 
 
-def free_cores() -> int:
+def free_cores(fresh: bool = False) -> int:
     """Usable cores that no other process is running on now, at least 1.
 
     The run queue is sampled a few times over about 20 ms (``/proc/loadavg``'s count of runnable
-    threads, less this process's own) and the median taken; a reading is reused for 2 seconds.
+    threads, less this process's own) and the median taken; a reading is reused for 2 seconds
+    unless ``fresh``.
     Where the run queue cannot be read (not Linux), the 1-minute load average stands in for it.
 
     Examples
@@ -91,7 +92,7 @@ def free_cores() -> int:
     """
     global _cache
     now = time.monotonic()
-    if _cache is not None and now - _cache[0] < _TTL:
+    if not fresh and _cache is not None and now - _cache[0] < _TTL:
         return _cache[1]
     usable = usable_cores()
     readings = []
