@@ -58,11 +58,11 @@ def scheme_of(cfg: dict):
 
 
 def textbook_lambda_max(pos, n: int, chunk: int = 1 << 16) -> float:
-    from threadpoolctl import threadpool_limits
+    from petheory._threads import blas_threads
 
     w, f = rotary_bands(pos, n)
     G = np.zeros((2 * w.size, 2 * w.size))
-    with threadpool_limits(limits=1, user_api="blas"):  # as the report: 5x faster than 2 threads on the busy machine
+    with blas_threads(1):  # as the report: 5x faster than 2 threads on the busy machine
         for lo in range(0, n, chunk):
             ang = np.arange(lo, min(n, lo + chunk), dtype=np.float64)[:, None] * w[None, :]
             P = np.hstack([np.cos(ang), np.sin(ang)])  # (chunk, 2b)

@@ -13,6 +13,16 @@ returns what it finished::
 Where the tree was copied without its ``.git`` (a GPU machine), set ``PETHEORY_COMMIT`` so that
 each record names the commit it was trained from.
 
+Issue 44 (the plan in slices of a few minutes, one each time a GPU is lent): ``--status`` prints which
+stages are done under ``--out`` and the GPU-minutes left, from the records there and the measured step
+times (and, once ``benchmarks/gpu_efficiency.py`` has written its record under ``--out/gpu_efficiency``,
+divided by the speed-up of the fastest step form it measured). A slice::
+
+    python benchmarks/gpu_records.py --status
+    python benchmarks/gpu_efficiency.py --device cuda --out records/gpu_efficiency --budget 180
+    PETHEORY_COMMIT=<sha> python benchmarks/gpu_records.py --device cuda --out records --members 8 \
+        --budget <seconds left - 120> --tar slice.tar.gz issue44
+
 Stages: see :data:`STAGES` (name -> experiment spec and an estimate of its seconds on one H100,
 updated from measurements). A stage trains only the configs whose records are not anywhere under
 ``--out`` yet, so overlapping stages share runs (Fig. 6's rope+sinusoidal and Fig. 7's mla are in the
@@ -193,7 +203,9 @@ ISSUE34_PLAN = ["table5_db4", "mqar_filler_long", "mqar_extension", "gu2025_task
 #: issue 34's target for its whole plan on one H100, in minutes.
 ISSUE34_TARGET_MIN = 30
 #: named plans: ``python benchmarks/gpu_records.py issue34`` runs the plan's stages in order.
-PLANS = {"issue34": ISSUE34_PLAN}
+#: issue 44's plan, in slice order after the efficiency measurement (benchmarks/gpu_efficiency.py).
+ISSUE44_PLAN = ["gu2025_task1_figs", "gu2025_task2"]
+PLANS = {"issue34": ISSUE34_PLAN, "issue44": ISSUE44_PLAN}
 
 #: issue 25's target for the whole gu2025 plan on one H100, in minutes.
 GU2025_TARGET_MIN = 25
@@ -408,6 +420,65 @@ def _peak(device: str) -> float | None:
     return next((v for k, v in PEAK_BF16.items() if k in name), None)
 
 
+def efficiency_record(out: Path) -> dict | None:
+    """The newest CUDA record of benchmarks/gpu_efficiency.py under ``out/gpu_efficiency``, or None."""
+    folder = out / "gpu_efficiency"
+    recs = []
+    for f in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            r = json.loads(f.read_text())
+        except (OSError, ValueError):
+            continue
+        if isinstance(r, dict) and r.get("preset") == "paper" and not str(r.get("device", "")).startswith("cpu"):
+            recs.append((f.stat().st_mtime, r))
+    return max(recs, key=lambda t: t[0])[1] if recs else None
+
+
+def status(out: Path, names=None) -> dict:
+    """Which stages are done under ``out`` and the GPU minutes left: per stage, runs done of all, and the
+    estimated minutes of the runs not done (run by run, :func:`run_seconds`: the H100 step times measured so far),
+    each run counted once across stages; then divided by the speed-up of the fastest form measured by
+    benchmarks/gpu_efficiency.py over today's (when its record is there)."""
+    have = _have(out)
+    seen, rows = set(have), []
+    for n in names or list(STAGES):
+        cfgs = configs_of(STAGES[n][0], "cuda")
+        todo = [c for c in cfgs if c.hash() not in seen]
+        seen |= {c.hash() for c in todo}
+        rows.append({"stage": n, "runs": len(cfgs), "done": sum(c.hash() in have for c in cfgs),
+                     "minutes_left": sum(run_seconds(n, c) for c in todo) / 60})
+    eff = efficiency_record(out)
+    speedup, best = 1.0, None
+    if eff and eff.get("fastest") and "current" in eff.get("variants", {}):
+        best = eff["fastest"]
+        speedup = eff["variants"]["current"]["step_ms_per_member"] / eff["variants"][best]["step_ms_per_member"]
+    return {"stages": rows, "efficiency": None if eff is None else {"device": eff.get("device"), "fastest": best,
+                                                                    "speedup": speedup, "commit": eff.get("commit")},
+            "minutes_left": sum(r["minutes_left"] for r in rows), "projected_minutes_left":
+            sum(r["minutes_left"] for r in rows) / speedup}
+
+
+def print_status(out: Path, names=None) -> None:
+    st = status(out, names)
+    eff = st["efficiency"]
+    print(f"{'stage':22s} {'runs done':>10s} {'GPU-min left':>13s}")
+    print(f"{'gpu_efficiency':22s} {('done' if eff else 'todo'):>10s} {'' if eff else '~' + str(round(sum(_eff_estimates()) / 60)):>13s}"
+          + (f"  {eff['device']}: fastest {eff['fastest']}, x{eff['speedup']:.2f} over today's step" if eff else
+             "  (benchmarks/gpu_efficiency.py --budget 180: the first minutes of a slice)"))
+    for r in st["stages"]:
+        print(f"{r['stage']:22s} {r['done']:>4d} / {r['runs']:<4d} {r['minutes_left']:>13.0f}")
+    line = f"projected GPU-minutes left: ~{st['minutes_left']:.0f} at today's step times"
+    if eff and st["projected_minutes_left"] != st["minutes_left"]:
+        line += f", ~{st['projected_minutes_left']:.0f} in the fastest form measured ({eff['fastest']})"
+    print(line + " (training only; each run counted once, in stage order)")
+
+
+def _eff_estimates():
+    from gpu_efficiency import ESTIMATE_S
+
+    return ESTIMATE_S.values()
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("stages", nargs="*", help=f"stages or plans in order (default: all stages): {', '.join(STAGES)}; "
@@ -422,6 +493,8 @@ def main(argv=None) -> int:
     p.add_argument("--members", type=int, default=None,
                    help="at most this many runs per grid (GPU memory: about 8 at gu2025's paper preset on 80 GB)")
     p.add_argument("--list", action="store_true")
+    p.add_argument("--status", action="store_true", help="which stages are done under --out and the GPU minutes left "
+                   "(issue 44's plan, or the stages named), from the records there and the measured step times")
     p.add_argument("--measure", action="store_true", help="before each stage, time its training steps on --device and "
                    "use that projection (not the stored estimate) against --budget; printed with each stage's line")
     args = p.parse_args(argv)
@@ -441,6 +514,9 @@ def main(argv=None) -> int:
     bad = [n for n in names if n not in STAGES]
     if bad:
         p.error(f"unknown stage(s) {', '.join(bad)}; known: {', '.join(STAGES)}")
+    if args.status:
+        print_status(Path(args.out), names if args.stages else ISSUE44_PLAN)
+        return 0
     t_start = time.perf_counter()
     out, runs = Path(args.out), Path(args.runs)
     for n in names:

@@ -67,6 +67,7 @@ class Result:
     tolerance: float
     params: dict = field(default_factory=dict)
     reference_1t_s: list[float] | None = None  # the reference on one thread, when it is a threaded one
+    load: tuple[float | None, float | None] = (None, None)  # 1-minute load average before and after the timing
 
     @property
     def ratio_1t(self) -> float | None:
@@ -100,6 +101,7 @@ def compare(case: Case, *, warmup: int = 1, repeats: int = 5) -> Result:
     if repeats < 1 or warmup < 0:
         raise ValueError(f"need repeats >= 1 and warmup >= 0, got repeats={repeats}, warmup={warmup}")
     ours, ref = case.ours(), case.reference()
+    load0 = _load_now()
     discrepancy, tol = case.agree(ours, ref)
     del ours, ref
     if not discrepancy <= tol:  # also catches NaN
@@ -114,26 +116,17 @@ def compare(case: Case, *, warmup: int = 1, repeats: int = 5) -> Result:
     if case.threaded_reference:  # one call: it is the slow side, and only read beside the main ratio
         with one_thread():
             t_ref1 = [time_once(case.reference)]
-    return Result(case.label, t_ours, t_ref, float(discrepancy), float(tol), dict(case.params), t_ref1)
+    return Result(case.label, t_ours, t_ref, float(discrepancy), float(tol), dict(case.params), t_ref1,
+                  (load0, _load_now()))
 
 
 @contextmanager
 def one_thread():
-    """BLAS/OpenMP pools and torch's intra-op pool limited to one thread inside the block."""
-    import sys
+    """BLAS pools and torch's intra-op pool (when the script uses torch) limited to one thread inside the block."""
+    from petheory._threads import blas_threads, torch_threads
 
-    from threadpoolctl import threadpool_limits
-
-    torch = sys.modules.get("torch")  # only when the script uses torch: importing it costs seconds
-    before = torch.get_num_threads() if torch is not None else None
-    try:
-        with threadpool_limits(limits=1):
-            if torch is not None:
-                torch.set_num_threads(1)
-            yield
-    finally:
-        if torch is not None:
-            torch.set_num_threads(before)
+    with blas_threads(1), torch_threads(1):
+        yield
 
 
 @dataclass
@@ -146,6 +139,7 @@ class Target:
     unit: str = ""
     at_most: bool = True
     beside: str = ""  # the reference it is read beside, with its own number
+    load: float | None = field(default_factory=lambda: _load_now())  # 1-minute load average when it was measured
 
     @property
     def met(self) -> bool:
@@ -155,11 +149,12 @@ class Target:
 
 def render_targets(targets: list[Target]) -> str:
     """The targets as a Markdown table with a PASS/MISS column computed from each measurement."""
-    lines = ["| target | measured | limit | beside | PASS/MISS |", "|---|---:|---:|---|---|"]
+    lines = ["| target | measured | limit | beside | load | PASS/MISS |", "|---|---:|---:|---|---:|---|"]
     for t in targets:
         measured = "not measured" if t.measured != t.measured else f"{t.measured:.3g}{(' ' + t.unit) if t.unit else ''}"
         limit = f"{'<=' if t.at_most else '>='} {t.limit:g}{(' ' + t.unit) if t.unit else ''}"
-        lines.append(f"| {t.what} | {measured} | {limit} | {t.beside} | {'PASS' if t.met else '**MISS**'} |")
+        lines.append(f"| {t.what} | {measured} | {limit} | {t.beside} | {_fmt_load(t.load)} | "
+                     f"{'PASS' if t.met else '**MISS**'} |")
     return "\n".join(lines)
 
 
@@ -278,16 +273,16 @@ def render_section(name: str, title: str, results: list[Result], machine: dict, 
     one = any(r.reference_1t_s for r in results)
     if results:
         lines += (["| case | petheory median (ms) | reference median (ms) | ratio | reference, 1 thread (ms) | "
-                   "ratio vs 1 thread | max discrepancy | tolerance |", "|---|---:|---:|---:|---:|---:|---:|---:|"] if one
-                  else ["| case | petheory median (ms) | reference median (ms) | ratio | max discrepancy | tolerance |",
-                        "|---|---:|---:|---:|---:|---:|"])
+                   "ratio vs 1 thread | max discrepancy | tolerance | load |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+                  if one else ["| case | petheory median (ms) | reference median (ms) | ratio | max discrepancy | tolerance "
+                               "| load |", "|---|---:|---:|---:|---:|---:|---:|"])
     for r in results:
         extra = ""
         if one:
             extra = (f"{_ms(statistics.median(r.reference_1t_s))} | {r.ratio_1t:.2f} | " if r.reference_1t_s
                      else "— | — | ")
         lines.append(f"| {r.label} | {_ms(r.ours_median)} | {_ms(r.reference_median)} | {r.ratio:.2f} | {extra}"
-                     f"{r.discrepancy:.2g} | {r.tolerance:.2g} |")
+                     f"{r.discrepancy:.2g} | {r.tolerance:.2g} | {_fmt_load(*r.load)} |")
     if notes:
         lines += ["", notes.strip()]
     lines += ["", f"This section took {time.perf_counter() - _T0:.0f} s (the script from its start, imports included)."]
@@ -296,6 +291,13 @@ def render_section(name: str, title: str, results: list[Result], machine: dict, 
 
 def _load_now():
     return round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None
+
+
+def _fmt_load(before, after=None) -> str:
+    """The 1-minute load average beside a figure: one value, or before-after of its timing."""
+    if before is None:
+        return "?"
+    return f"{before:.1f}" if after is None or abs(after - before) < 0.05 else f"{before:.1f}-{after:.1f}"
 
 
 def _markers(name: str) -> tuple[str, str]:

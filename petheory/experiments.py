@@ -36,10 +36,10 @@ scalar per offset); :data:`LI2025_PES` lists li2025 Table 5's encodings.
 
 from __future__ import annotations
 
-import contextlib
 import math
 import tempfile
 
+from petheory._threads import torch_threads
 from petheory.errors import ValidationError
 
 #: gu2025 §4.1 run name -> PE spec, as their code does it (CLAIMS.md).
@@ -181,19 +181,6 @@ LI2025_GAP_N_TEST = 1000
 LI2025_GAP_STEPS = {"quick": 200, "full": 2000}
 
 
-@contextlib.contextmanager
-def one_torch_thread():
-    """Tiny models train 10-20x faster on one thread when the CPU is shared (intra-op threads spin)."""
-    import torch
-
-    n = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(n)
-
-
 def trained_running_sum(preset: str, seed: int = 0, progress=None, *, pes=None, m_grid=None, seeds=None, size=None,
                         steps=None, train_set=None) -> list[dict]:
     """Train (or read back) the running-sum models of the gap experiment; each record gets ``run_dir``.
@@ -286,7 +273,7 @@ def li2025_rademacher_gap(config: dict | None = None) -> list[dict]:
     preset, seed, train, own = _li2025_config(config, {"n_test": LI2025_GAP_N_TEST})
     n_test = own["n_test"]
     rows = []
-    with one_torch_thread():
+    with torch_threads(1):  # tiny models: 10-20x faster on one thread when the CPU is shared
         recs = trained_running_sum(preset, seed, **train)
         for r in recs:
             model, cfg = load_model(r["run_dir"])
@@ -322,7 +309,7 @@ def li2025_alibi_drift(config: dict | None = None) -> dict:
 
     preset, seed, train, own = _li2025_config(config, {"length": 200, "batch": 64})
     length, batch = own["length"], own["batch"]
-    with one_torch_thread():
+    with torch_threads(1):  # tiny models: 10-20x faster on one thread when the CPU is shared
         recs = [r for r in trained_running_sum(preset, seed, **train) if record_pe_name(r["pe"]) == "alibi"]
     r = max(recs, key=lambda r: (r["config"]["task"]["params"]["n_train"], -r["seed"]))
     model, cfg = load_model(r["run_dir"])

@@ -25,8 +25,8 @@ Engines
 ``'local'`` (default)
     one after another in this process.
 ``'process'``
-    a ``concurrent.futures`` pool of ``workers`` spawned processes (each gets
-    ``cpu_count // workers`` torch threads).
+    a ``concurrent.futures`` pool of ``workers`` spawned processes (default: one per free core; each gets
+    ``free cores // workers`` torch threads, :func:`petheory._threads.free_cores`).
 ``'slurm'``
     a SLURM job array through submitit (``pip install -e ".[cluster]"`` from the clone): one array task per
     pending run, ``slurm`` options such as ``{"partition": "gpu", "timeout_min": 60,
@@ -262,13 +262,16 @@ def run(configs, out_dir, *, engine: str = "local", workers: int | None = None, 
 
 
 def _run_pool(units, fn, args_of, workers, finished) -> None:
-    """One spawned process per unit at a time, ``workers`` at once, each with ``cpu_count // workers``
-    torch threads so that the processes never oversubscribe the cores."""
+    """One spawned process per unit at a time, ``workers`` at once, each with ``free cores // workers``
+    torch threads so that the processes never oversubscribe the cores other processes leave free."""
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    workers = int(workers or min(len(units), os.cpu_count() or 1)) or 1
-    threads = max(1, (os.cpu_count() or 1) // workers)
+    from petheory._threads import free_cores
+
+    free = free_cores()
+    workers = int(workers or min(len(units), free)) or 1
+    threads = max(1, free // workers)
     with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as pool:
         futs = {pool.submit(fn, *args_of(idx), threads): k for k, idx in enumerate(units)}
         for f in as_completed(futs):

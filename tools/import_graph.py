@@ -12,7 +12,7 @@ layers, bottom to top, and what may import what:
 ========================  =====================================================================
 layer                     holds
 ========================  =====================================================================
-helpers                   ``petheory/__init__``, ``errors``, ``_validate``, ``_memory``, ``plugins``, ``data``
+helpers                   ``petheory/__init__``, ``errors``, ``_validate``, ``_memory``, ``_threads``, ``plugins``, ``data``
 theory                    numpy/scipy float64 formulas: no torch, no file reading (``THEORY``)
 loaders+io                reading encodings and model files, atomic writes, runs and records, the PE grammar
 nn+experiments+sweep      torch: models, tasks, training, the paper experiments, grids of runs
@@ -52,7 +52,7 @@ THEORY = ("encodings*", "toeplitz*", "spectral*", "coupling*", "bounds*", "geome
 #: built-in corpus as Python data) and the package itself (``petheory/__init__``: the version and
 #: the public theory names), usable from every layer.
 LAYERS = (
-    ("helpers", ("petheory", "petheory.errors", "petheory._validate", "petheory._memory", "petheory.plugins", "petheory.texttable",
+    ("helpers", ("petheory", "petheory.errors", "petheory._validate", "petheory._memory", "petheory._threads", "petheory.plugins", "petheory.texttable",
                  "petheory.data*", "petheory.loaders.paths")),
     ("theory", tuple(f"petheory.{p}" for p in THEORY) + tuple(f"petheory.{p}.*" for p in THEORY)),
     ("loaders+io", ("petheory.loaders*", "petheory.io", "petheory.records", "petheory.spec")),

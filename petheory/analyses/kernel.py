@@ -24,31 +24,10 @@ import numpy as np
 
 from petheory import _memory
 from petheory import _validate as v
+from petheory._threads import blas_threads
 from petheory import encodings as enc
 from petheory.errors import ValidationError
 from petheory.scheme import Positions
-
-
-
-def one_blas_thread():
-    """A context in which BLAS runs one thread.
-
-    Small dense products here (a 2b x 2b eigenproblem, (chunk, b) matvecs) run with one BLAS thread: threaded
-    BLAS on a busy 2-core machine made a 256 x 256 ``eigvalsh`` take seconds instead of milliseconds.
-
-    Returns
-    -------
-    threadpoolctl.threadpool_limits
-        A context manager.
-
-    Examples
-    --------
-    >>> with one_blas_thread():
-    ...     pass
-    """
-    from threadpoolctl import threadpool_limits  # a scikit-learn dependency
-
-    return threadpool_limits(limits=1, user_api="blas")
 
 
 class NoKernel(ValidationError):
@@ -105,7 +84,7 @@ def rotary_column(freqs, n: int, factor: float = 1.0, *, chunk: int = 4096) -> n
     j = np.arange(m, dtype=np.float64)[:, None] * freqs[None, :]  # (m, b)
     C, S = np.cos(j), np.sin(j)
     out = np.empty(n)
-    with one_blas_thread():
+    with blas_threads(1):  # a 2b x 2b eigenproblem, (chunk, b) matvecs: threads only wait
         for lo in range(0, n, m):
             hi = min(n, lo + m)
             base = lo * freqs  # (b,)
@@ -303,7 +282,7 @@ def low_rank_extremes(freqs, n: int, factor: float = 1.0):
     """
     from petheory import toeplitz as tp
 
-    with one_blas_thread():
+    with blas_threads(1):
         return tp.rotary_kernel_extremes(freqs, n, factor)
 
 

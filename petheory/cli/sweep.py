@@ -36,7 +36,7 @@ def add_arguments(p) -> None:
     p.add_argument("--dry-run", action="store_true", help="list the runs and whether they are done, train nothing")
     p.add_argument("--json", metavar="FILE", help="write all records as a JSON list ('-' for stdout)")
     p.add_argument("--threads", type=int, help="torch CPU threads in this process (default: 1 when every run is a "
-                                               "smoke preset, else torch's default)")
+                                               "smoke preset, else the cores no other process is using at start)")
 
 
 def run(args) -> int:
@@ -61,10 +61,13 @@ def run(args) -> int:
     if args.threads is not None and args.threads < 1:
         raise ValidationError(f"--threads must be >= 1, got {args.threads}")
     presets = spec.get("preset", "smoke")
-    if args.threads or set(presets if isinstance(presets, list) else [presets]) == {"smoke"}:
+    smoke = set(presets if isinstance(presets, list) else [presets]) == {"smoke"}
+    if args.threads or smoke or args.engine == "local":
         import torch
 
-        torch.set_num_threads(args.threads or 1)
+        from petheory._threads import pick_threads
+
+        torch.set_num_threads(pick_threads(args.threads or (1 if smoke else None)))
     if args.device:
         from petheory.nn.train import resolve_device
 

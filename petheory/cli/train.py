@@ -55,13 +55,16 @@ def add_arguments(p) -> None:
     p.add_argument("--json", metavar="FILE", help="also write the record to FILE ('-' for stdout)")
     p.add_argument("--threads", type=int,
                    help="torch CPU threads (default: 1 for the smoke preset, whose tiny matmuls only lose to threading; "
-                        "else torch's default)")
+                        "else the cores no other process is using at start, so a busy machine never runs more threads "
+                        "than it has free cores; the record's timing.threads says how many). Losses can differ in the "
+                        "last bits between thread counts: pass --threads to fix them")
 
 
 def run(args) -> int:
     import torch
 
     from petheory import sweep
+    from petheory._threads import pick_threads
     from petheory.cli._describe import describe_spec
     from petheory.cli._sets import parse_sets
     from petheory.io import atomic_write_json
@@ -76,8 +79,7 @@ def run(args) -> int:
         raise ValidationError(f"--seed must be >= 0, got {args.seed}")
     if args.threads is not None and args.threads < 1:
         raise ValidationError(f"--threads must be >= 1, got {args.threads}")
-    if args.threads or args.preset == "smoke":
-        torch.set_num_threads(args.threads or 1)
+    torch.set_num_threads(pick_threads(args.threads or (1 if args.preset == "smoke" else None)))
     over = parse_sets(args.set)
     if args.epochs is not None:
         over["epochs"] = args.epochs

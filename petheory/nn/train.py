@@ -333,7 +333,7 @@ def make_record(config: "TrainConfig", chash: str, data, mcfg, model, initial, h
         "config_hash": chash, "task": config.task.name, "pe": parse_pe(config.model.pe).spec(), "seed": config.seed,
         "kind": data.kind, "model": asdict(mcfg), "n_params": model.n_params(), "train_len": data.train_len,
         "initial": initial, "history": history, "final": final, "ablation": ablation, "chance": data.chance,
-        "probe": probe, "timing": {**timing, "device": _device_name(device)},
+        "probe": probe, "timing": {**timing, "device": _device_name(device), "threads": torch.get_num_threads()},
     })
 
 

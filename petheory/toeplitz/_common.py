@@ -1,7 +1,8 @@
 """Helpers shared by the files of :mod:`petheory.toeplitz` (internal to the package).
 
 Rounding constants from the one rounding model (:mod:`petheory.rounding`), the memory guards of
-dense and FFT paths, single-threaded BLAS for the iterative solvers, and the Hermitian test.
+dense and FFT paths, and the Hermitian test (one-thread BLAS for the iterative solvers is
+:func:`petheory._threads.blas_threads`).
 """
 
 from __future__ import annotations
@@ -32,17 +33,6 @@ def _need_fft(n: int, per_entry: int, what: str) -> None:
                     alternative="use a smaller N")
 _TINY = float(np.finfo(np.float64).smallest_subnormal)  # absolute rounding unit below the normal range
 
-
-def _single_thread_blas():
-    """Iterative solvers here do many small BLAS calls; threaded BLAS only adds latency to them
-    (10x slower on a busy 2-core machine), so they run with one BLAS thread."""
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - threadpoolctl comes with scikit-learn
-        import contextlib
-
-        return contextlib.nullcontext()
-    return threadpool_limits(limits=1, user_api="blas")
 
 
 def _is_hermitian(c: np.ndarray, r: np.ndarray) -> bool:

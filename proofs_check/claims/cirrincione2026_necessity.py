@@ -43,14 +43,12 @@ def permutation_gap(case) -> tuple[float, float]:
     Runs torch on one thread (restored afterwards): the matrices are tiny, and on a busy 2-core
     machine thread start-up costs ~40x the arithmetic.
     """
-    import torch
+    import torch  # noqa: F401  (loaded first, so torch_threads has a pool to set)
 
-    prev = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
+    from petheory._threads import torch_threads
+
+    with torch_threads(1):
         return _permutation_gap(case)
-    finally:
-        torch.set_num_threads(prev)
 
 
 def _mask(case):

@@ -118,17 +118,14 @@ def _table(ctx, task: str) -> tuple[dict, str, int]:
 
 
 def _train_small(root: Path) -> None:
-    import torch
+    import torch  # noqa: F401  (loaded first, so torch_threads has a pool to set)
 
     from petheory import experiments
+    from petheory._threads import torch_threads
 
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
+    with torch_threads(1):
         for task, fn in (("gu2025_task1", experiments.gu2025_task1), ("gu2025_task2", experiments.gu2025_task2)):
             fn({"size": "small", "seeds": [0], "out_dir": str(root / task), "set": {"ablation_split": "train+test"}})
-    finally:
-        torch.set_num_threads(threads)
 
 
 def _stats(accs: list[float]) -> tuple[float, float]:

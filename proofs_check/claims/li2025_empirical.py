@@ -163,18 +163,15 @@ def table5_running_sum(ctx) -> Evidence:
     from proofs_check.claims import _empirical as emp
 
     if ctx.profile != "quick":
-        import torch
+        import torch  # noqa: F401  (loaded first, so torch_threads has a pool to set)
 
         from petheory import experiments
+        from petheory._threads import torch_threads
         from petheory.records import runs_dir
 
-        threads = torch.get_num_threads()
-        torch.set_num_threads(1)  # tiny models: intra-op threads only contend on a shared CPU
-        try:
+        with torch_threads(1):  # tiny models: intra-op threads only contend on a shared CPU
             experiments.running_sum({"size": "small", "pes": ["sinusoidal", "alibi", "wavelet", "legendre"], "seeds": [0, 1],
                                      "out_dir": str(runs_dir(ctx.workdir or ".") / "li2025_table5"),
                                      "set": {"ablate": False}})
-        finally:
-            torch.set_num_threads(threads)
     recs, note = emp.find("running_sum", ctx.workdir or ".", check=_table5_problem)
     return table5_evidence(recs, note, alpha=ctx.alpha or ALPHA / LOOKS)

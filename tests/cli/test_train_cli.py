@@ -34,6 +34,7 @@ def test_train_writes_a_record_and_reads_it_back(tmp_path, capsys):
     assert resolved == {"encoding": "alibi", "kind": "bias", "params": {}, "d": 8}
     rec["resolved_encoding"] = resolved
     assert rec["pe"] == "alibi" and rec["task"] == "copy"
+    assert rec["timing"]["threads"] == 1  # the smoke preset's default: one torch thread
     rc, stdout, _ = run_cli(capsys, "train", "copy", "--pe", "alibi", "--out", str(out), "--json", "-")
     assert rc == 0 and json.loads(stdout) == rec
 

@@ -4,8 +4,8 @@
   no file readers, and call no file I/O;
 * theory sits one level under the rest: it imports only the package's helpers and other theory;
 * no module is over about 600 lines;
-* no module uses another module's private (``_x``) name (``petheory._validate`` and
-  ``petheory._memory`` are the package's internal helpers, usable anywhere);
+* no module uses another module's private (``_x``) name (``petheory._validate``,
+  ``petheory._memory`` and ``petheory._threads`` are the package's internal helpers, usable anywhere);
 * the import graph of petheory and proofs_check has no cycle, and the encodings layer imports
   nothing but the helpers and itself.
 
@@ -56,7 +56,7 @@ IO_ON = {("np", "load"), ("numpy", "load"), ("np", "loadtxt"), ("np", "genfromtx
          ("torch", "save"), ("pickle", "load"), ("io", "open"), ("gzip", "open")}
 
 #: Internal helpers any module may use by their private names.
-INTERNAL = ("_validate", "_memory")
+INTERNAL = ("_validate", "_memory", "_threads")
 
 # ------------------------------------------------------------------------------------ allow-lists
 # (module file relative to the repository, what it breaks) -> why it is allowed. Each entry must
