@@ -167,7 +167,8 @@ def extra_factors(attn, skip=("scaling",)) -> list:
         return []
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" \
-                and FACTOR_NAME.search(node.attr) and node.attr not in skip:
+                and FACTOR_NAME.search(node.attr) and node.attr not in skip \
+                and not re.match(r"v_|value", node.attr):  # a factor on the values, not on q, k or the logits
             val = getattr(attn, node.attr, None)
             out[node.attr] = _float(val) if _float(val) is not None else (None if val is None else repr(val)[:40])
     return sorted(out.items())
@@ -349,7 +350,11 @@ def modeling_module(model):
 
 def facts(config) -> dict:
     """What transformers does with ``config``'s text decoder, layer by layer (JSON)."""
-    model, text = build_meta(config)
+    return facts_of(*build_meta(config))
+
+
+def facts_of(model, text) -> dict:
+    """:func:`facts` of a model already built on the meta device and its text config."""
     layers = decoder_layers(model, text)
     env = {"position_embeddings": object() if _passes_position_embeddings(model) else None,
            "is_cross_attention": False, "alibi": object() if getattr(text, "alibi", False) else None,

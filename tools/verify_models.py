@@ -100,6 +100,8 @@ def layout_variants(text) -> list:
         out.append(("nope", {"layer_rope_theta": [0.0 if i % 3 == 2 else 10000.0 * (1 + i % 2) for i in range(n)]}))
     if "attention_chunk_size" in d:
         out.append(("chunked", {"attention_chunk_size": 1024}))
+    if "attn_layer_indices" in d and n >= 4:  # Bamba: attention among Mamba layers
+        out.append(("hybrid", {"attn_layer_indices": [i for i in range(n) if i % 4 == 3]}))
     if "alibi" in d and not d["alibi"]:
         out.append(("alibi", {"alibi": True}))
     if "position_embedding_type" in d and isinstance(d.get("layer_types"), list) and n >= 4:
@@ -275,10 +277,26 @@ def _t5(p, f):
 
 
 def class_fields(config) -> list:
-    """The positional fields of ``config``'s (text) class, from its default instance's dict."""
+    """The positional fields ``config``'s (text) model reads: its class's own (a default instance's dict) and every
+    ``config.X`` / ``getattr(config, "X", ...)`` in its configuration and modeling modules (a field the class does
+    not declare but the code reads through ``getattr``, such as GLM-4.5's ``head_dim``, counts)."""
+    import importlib
+    import inspect
+    import re
+
     from petheory.models.understood import guarded
 
-    return sorted(k for k in config.get_text_config(decoder=True).to_dict() if guarded(k))
+    text = config.get_text_config(decoder=True)
+    keys = set(text.to_dict())
+    base = type(text).__module__
+    for name in (base, base.replace(".configuration_", ".modeling_")):
+        try:
+            src = inspect.getsource(importlib.import_module(name))
+        except Exception:  # noqa: BLE001 - no modeling module of that name
+            continue
+        keys |= set(re.findall(r"config\.(\w+)", src))
+        keys |= set(re.findall(r"getattr\(\s*(?:self\.)?\w*config\w*\s*,\s*[\"'](\w+)", src))
+    return sorted(k for k in keys if guarded(k))
 
 
 def run_case(mt: str, case: str, config) -> dict:
@@ -296,18 +314,26 @@ def run_case(mt: str, case: str, config) -> dict:
             from transformers import AutoConfig
 
             back = AutoConfig.from_pretrained(tmp)
-            f = verify_hf.facts(back)
+            rec["text_type"] = back.get_text_config(decoder=True).model_type
+        except Exception as exc:  # noqa: BLE001 - transformers' own failure
+            return {**rec, "outcome": "transformers", "detail": _one_line(exc)}
+        if not _is_text(mt, rec["text_type"]):
+            return {**rec, "outcome": "not-text", "detail": f"{type(back).__name__.removesuffix('Config')} is not a text "
+                    "model (no language-model head in transformers' auto mappings): positions over image patches, audio "
+                    "frames or other inputs are not read"}
+        try:
+            built = verify_hf.build_meta(back)
         except Exception as exc:  # noqa: BLE001 - transformers' own failure
             if "Unrecognized configuration class" in str(exc):
                 return {**rec, "outcome": "no-model", "detail": "transformers has no model class for this configuration "
                         "alone (a sub-configuration: read through the model type that holds it)"}
             return {**rec, "outcome": "transformers", "detail": _one_line(exc)}
-        rec["text_type"] = f["text_type"]
+        try:
+            f = verify_hf.facts_of(*built)
+        except Exception as exc:  # noqa: BLE001 - this tool cannot read the modules: not verified
+            return {**rec, "outcome": "refused", "detail": f"unverified: the tool could not read {type(built[0]).__name__}'s "
+                    f"modules ({_one_line(exc)})"}
         rec["model_class"] = f["model_class"]
-        if not _is_text(mt, f["text_type"]):
-            return {**rec, "outcome": "not-text", "detail": f"{f['model_class']} is not a text model (no language-model "
-                    "head in transformers' auto mappings): positions over image patches, audio frames or other inputs "
-                    "are not read"}
         if not _has_positions(f):
             return {**rec, "outcome": "no-positions", "detail": _no_positions(f)}
         found = _found(f)

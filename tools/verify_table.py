@@ -44,6 +44,8 @@ def table(recs: dict) -> dict:
             entry["why"] = why
         if recs[mt].get("aliases"):
             entry["aliases"] = recs[mt]["aliases"]
+        if recs[mt].get("fields") is not None:
+            entry["fields"] = recs[mt]["fields"]  # the positional fields its configuration class has
         if recs[mt]["cases"][0].get("model_class"):
             entry["class"] = recs[mt]["cases"][0]["model_class"]
         text = recs[mt]["cases"][0].get("text_type")

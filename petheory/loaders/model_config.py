@@ -25,6 +25,7 @@ from petheory.loaders.paths import inside, model_root
 from petheory.errors import ValidationError
 from petheory.loaders.hf import MINILM, resolve_hf_dir
 from petheory.models import MODEL_TYPES, resolve_config
+from petheory.spec import TABLE_SUFFIXES
 from petheory.scheme import Positions, Scheme
 
 __all__ = ["CONFIG_MAX_BYTES", "DEFAULT_D", "DEFAULT_CONTEXT", "config_source", "read_config", "load_model_scheme",
@@ -119,7 +120,8 @@ def _config_or_weights(text) -> None:
     """A model folder (``hf:DIR`` or a directory) with neither ``config.json`` nor weights: the error names config.json."""
     s = str(text)
     path = Path(s[3:] if s.startswith("hf:") else s).expanduser()
-    if s[3:] == MINILM or not path.is_dir() or os.path.lexists(path / "config.json"):
+    if s[3:] == MINILM or not path.is_dir() or os.path.lexists(path / "config.json") or \
+            path.suffix.lower() in TABLE_SUFFIXES:  # a folder named like a table: the table reader says what it is
         return
     if any(os.path.lexists(path / w) for w in _WEIGHTS) or any(path.glob("*.safetensors")) or any(path.glob("*.pt")):
         return

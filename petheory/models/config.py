@@ -31,7 +31,7 @@ from petheory.models.bias import alibi_model, mla_model, t5_model
 from petheory.models.families import NOT_SHIPPED, REFUSED, TEXT_TYPES, family
 from petheory.models.fields import fail, read_heads, read_int
 from petheory.models.read import HEADS, HIDDEN, first_key, rope_model
-from petheory.models.understood import refuse_foreign_to_class
+from petheory.models.understood import unread_by_class
 from petheory.models.verified import refusal, table_aliases, table_fields, verified_types
 from petheory.scheme import Scheme
 
@@ -81,8 +81,9 @@ def mechanism(cfg: dict, mt: str) -> str:
     """Which reader a (text) config takes, from its fields: ``t5`` buckets, ``mla``, ``alibi`` or ``rope``."""
     if cfg.get("relative_attention_num_buckets") is not None and cfg.get("d_kv") is not None:
         return "t5"
-    if cfg.get("kv_lora_rank") is not None and cfg.get("qk_rope_head_dim") is not None:
-        return "mla"
+    if cfg.get("qk_rope_head_dim") is not None and (cfg.get("kv_lora_rank") is not None or
+                                                    mt in ("deepseek_v2", "deepseek_v3")):
+        return "mla"  # DeepSeek-V2/V3's classes default kv_lora_rank
     if cfg.get("qk_rope_head_dim") is not None:
         raise ValidationError(f"config field qk_rope_head_dim (a decoupled rotary part of each head) without "
                               f"kv_lora_rank: {mt}'s attention is not multi-head latent attention as petheory reads it "
@@ -129,7 +130,25 @@ def read_config(cfg: dict, mt: str | None = None, *, aliases: dict | None = None
     fields = table_fields(tmt) if fields is None else fields
     if fields is not None:
         fields = set(fields) | set(aliases)
-    refuse_foreign_to_class(text, tmt, fields)
+    unread = unread_by_class(text, fields)
+    scheme = _dispatch({k: v for k, v in text.items() if k not in unread}, tmt, kind, fields)
+    if unread:
+        # transformers' code for tmt never reads these: it runs the model as if they were absent. When reading them
+        # would change the scheme, the file says something its model type does not do: refused, never dropped
+        try:
+            same = _dispatch(text, tmt, kind, None).layers == scheme.layers
+        except ValidationError:
+            same = False
+        if not same:
+            raise ValidationError(f"config field {unread[0]} is never read by transformers' {tmt} code, and reading it "
+                                  "would change the positions: refused rather than dropped; remove it, or read the model "
+                                  "as a family whose code reads it (as_family / --as-family)")
+        note = f"ignored, as transformers' {tmt} code never reads them (they change nothing here): {', '.join(unread)}"
+        scheme = dataclasses.replace(scheme, notes=scheme.notes + (note,))
+    return scheme
+
+
+def _dispatch(text: dict, tmt: str, kind: str, fields) -> Scheme:
     if kind == "t5":
         return t5_model(text, tmt)
     if kind == "mla":

@@ -24,7 +24,7 @@ from petheory.models.understood import refuse_unknown
 from petheory.models.rope import ROPE_TYPES, check_rope_keys, rope_dict, rope_scheme
 from petheory.scheme import Layer, MRope, Positions, Scheme, Span, Temperature
 
-#: Spellings of the same quantity across families (transformers' ``attribute_map``s), first found wins.
+#: Spellings of the same quantity across families (as transformers' attribute maps name them), first found wins.
 LAYERS = ("num_hidden_layers", "n_layer", "num_layers", "n_layers")
 HEADS = ("num_attention_heads", "n_head", "num_heads", "n_heads")
 HIDDEN = ("hidden_size", "n_embd", "d_model", "n_embed")
@@ -192,6 +192,9 @@ def rope_model(cfg: dict, mt: str, fam: Family, fields=None) -> Scheme:
         layers.append(kinds[key])
         keys.append(key)
     notes.extend(_notes(cfg, mt, fam, layers))
+    if cfg.get("head_dim") is None and hidden % heads:
+        notes.append(f"hidden_size {hidden} is not a multiple of the {heads} heads: transformers sizes each head "
+                     f"hidden_size // heads = {d}, as here")
     scheme = Scheme(mt, tuple(layers), max_pos, max_pos, heads, kv, d, tuple(dict.fromkeys(notes)))
     # L: the main layer's original context (a scaled global RoPE's; Gemma 3's local layers are not scaled)
     L = contexts.get(keys[layers.index(scheme.main)], min(contexts.values(), default=max_pos))
@@ -260,8 +263,9 @@ def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes, 
         lrope, lwhere = {**lrope, "rope_theta": theta}, "layer_rope_theta: "
     check_rope_keys(lrope, lwhere)
     if lrope.get("rope_type", lrope.get("type")) == "mrope" and fam.mrope is None and "mrope_section" not in lrope:
-        raise ValidationError(f"rope_type 'mrope' in {lwhere.rstrip('.')} for {mt} without mrope_section (multimodal RoPE "
-                              f"needs its sections); supported: {', '.join(sorted(set(ROPE_TYPES) - {'mrope'}))}")
+        raise ValidationError(f"unknown rope_type 'mrope' in {lwhere.rstrip('.')} for {mt} (multimodal RoPE is read for "
+                              "the families whose code has it, with their sections); supported: "
+                              f"{', '.join(sorted(set(ROPE_TYPES) - {'mrope'}))}")
     proportional = lrope.get("rope_type") == "proportional"
     r, _ = _partial(cfg, fam, lrope, lwhere, d, proportional)
     base_key = "rotary_emb_base" if mt == "gpt_neox" and "rotary_emb_base" in cfg else "rope_theta"

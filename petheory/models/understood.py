@@ -16,7 +16,7 @@ import re
 
 from petheory.errors import ValidationError
 
-__all__ = ["LEGACY", "NOT_POSITIONAL", "POSITIONAL", "READ", "guarded", "refuse_foreign_to_class", "refuse_unknown"]
+__all__ = ["LEGACY", "NOT_POSITIONAL", "POSITIONAL", "READ", "guarded", "refuse_unknown", "unread_by_class"]
 
 #: Names that may change positions or the logit scale.
 POSITIONAL = re.compile(r"rope|rotary|position|alibi|window|chunk|nope|bucket|theta|partial|interleave|sink|"
@@ -92,24 +92,17 @@ def guarded(key: str) -> bool:
     return key in LAYOUT or bool(POSITIONAL.search(key)) and key not in NOT_POSITIONAL
 
 
-def refuse_foreign_to_class(cfg: dict, mt: str, fields) -> None:
-    """Refuse a positional field that model type ``mt``'s configuration class does not have (``fields``: the ones it
-    has, as the verification table recorded them): transformers' code for ``mt`` never reads it, so reading it
-    would misread the model.
+def unread_by_class(cfg: dict, fields) -> list:
+    """The positional fields of ``cfg`` that model type's code never reads (``fields``: the ones it reads, as the
+    verification table recorded them from its configuration and modeling modules): transformers ignores them, and so
+    does petheory (it would misread the model otherwise, e.g. ``layer_types`` on Llama, whose attention has no window).
 
-    >>> refuse_foreign_to_class({"layer_types": ["sliding_attention"]}, "llama", ["head_dim", "rope_parameters"])
-    Traceback (most recent call last):
-    ...
-    petheory.errors.ValidationError: config field layer_types is not a field of llama's configuration class in transformers: its code does not read it, so petheory does not either; remove it (or read the model as a family that has it)
+    >>> unread_by_class({"layer_types": ["sliding_attention"], "head_dim": 64}, ["head_dim", "rope_parameters"])
+    ['layer_types']
     """
     if fields is None:
-        return
+        return []
     fields = set(fields)
-    for key, val in cfg.items():
-        if key in fields or key in LEGACY or not guarded(key) or val in (None, [], {}):
-            continue
-        if re.search(r"dropout|_init|initializer|vision|audio|image|mtp_|router", key):
-            continue
-        raise ValidationError(f"config field {key} is not a field of {mt}'s configuration class in transformers: its "
-                              "code does not read it, so petheory does not either; remove it (or read the model as a "
-                              "family that has it)")
+    return [key for key, val in cfg.items() if key not in fields and key not in LEGACY and guarded(key)
+            and val not in (None, [], {}) and not re.search(r"dropout|_init|initializer|vision|audio|image|mtp_|router",
+                                                            key)]

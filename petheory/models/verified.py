@@ -47,7 +47,7 @@ def nearest(mt: str, architectures=()) -> str | None:
     ``architectures`` name (``DeepseekV3ForCausalLM`` -> deepseek_v3), else the closest name (difflib's ratio);
     None when none is verified.
 
-    >>> nearest("llama") in (None, "llama")
+    >>> nearest("llama_next") in (None, "llama")
     True
     """
     ok = sorted(verified_types())
@@ -60,9 +60,14 @@ def nearest(mt: str, architectures=()) -> str | None:
         if hits:
             return max(hits, key=lambda t: len(types[t]["class"]))
     text = str(mt).lower()
-    prefixed = [t for t in ok if text.startswith(t) or t.startswith(text)]
+    if text in ok:
+        return text
+    prefixed = [t for t in ok if text.startswith(t)]  # llama_next -> llama
     if prefixed:
         return max(prefixed, key=len)
+    inside = [t for t in ok if text.endswith("_" + t) or f"_{t}_" in text]  # my_llama -> llama
+    if inside:
+        return max(inside, key=len)
     return max(ok, key=lambda t: (difflib.SequenceMatcher(None, text, t).ratio(), t))
 
 

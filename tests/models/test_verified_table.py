@@ -98,3 +98,19 @@ def test_results_md_and_the_families_page_quote_the_table():
             ", ".join(f"{v} {k}" for k, v in counts["cases_by_outcome"].items()))
     assert line in results, line
     assert f"| {counts['model_types']} | " in (root / "docs" / "guide" / "families.md").read_text(encoding="utf-8")
+
+
+def test_the_cli_reads_an_unknown_type_as_a_family_and_says_so(tmp_path, capsys):
+    from petheory.cli import main
+
+    cfg = {"model_type": "my_llama", "hidden_size": 64, "num_attention_heads": 4, "num_hidden_layers": 2,
+           "max_position_embeddings": 256}
+    (tmp_path / "config.json").write_text(json.dumps(cfg))
+    assert main(["report", "--pe", f"hf:{tmp_path}", "--length", "64", "--null-draws", "0", "--multiples", "1"]) == 2
+    assert "nearest verified family: llama" in capsys.readouterr().err
+    assert main(["report", "--pe", f"hf:{tmp_path}", "--as-family", "llama", "--length", "64", "--null-draws", "0",
+                 "--multiples", "1", "--json", str(tmp_path / "r.json")]) == 0
+    doc = json.loads((tmp_path / "r.json").read_text())
+    notes = doc["notes"] if "notes" in doc else doc["reports"][0]["notes"]
+    assert notes[0].startswith("read as llama: the user's assertion")
+    assert main(["report", "--pe", "rope", "--as-family", "llama", "--length", "8"]) == 2
