@@ -136,6 +136,8 @@ FAMILIES = {
     "jamba": Family(default_types=_jamba, nope_types=("full_attention",),
                     extra=("attn_layer_period", "attn_layer_offset")),
     "mistral_large4": Family(no_rope_layers=4),
+    # Nemotron-H: attention layers without RoPE among Mamba, MoE and MLP layers
+    "nemotron_h": Family(nope_types=("full_attention",)),
     # adjacent pairs (their apply_rotary_pos_emb interleaves; tools/verify_hf.pairing evaluates it)
     **{t: Family(pairing="interleaved") for t in ("cohere", "ernie4_5", "ernie4_5_moe", "glm", "glm4", "helium")},
     "glm_ocr_text": Family(pairing="interleaved", mrope="chunked", mrope_default=(8, 12, 12)),

@@ -117,6 +117,23 @@ def refusal_group(detail: str) -> str:
     m = re.search(r"applies (\S+) under `([^`]*)`", detail)
     if m:
         return f"RoPE applied only under `{m.group(2)}` (a rule of the family's code, not in the table)"
+    for pat, label in ((r"bidirectional", "bidirectional (encoder) attention: petheory reads causal decoders"),
+                       (r"mrope_section = .* must be 3 band counts", "M-RoPE sections that do not cover the rotary "
+                                                                    "bands as petheory reads them"),
+                       (r"gives rotary dimension \d+; it must be an even", "an odd rotary dimension (the class's "
+                                                                          "default sizes)"),
+                       (r"has no rotary embedding, ALiBi", "no rotary embedding, ALiBi, T5 buckets or table in its code "
+                                                          "(positions of another kind)"),
+                       (r"sin/cos table of its own", "RoPE from a sin/cos table of its own (no RotaryEmbedding module)"),
+                       (r"the tool could not read", "modules the verification tool cannot read (no decoder layer "
+                                                    "list it recognises)"),
+                       (r"without kv_lora_rank", "decoupled RoPE (qk_rope_head_dim) without multi-head latent "
+                                                 "attention")):
+        if re.search(pat, detail):
+            return label
+    m = re.match(r"model_type '\w+': (.*)", detail)
+    if m:
+        return m.group(1)[:120]
     for pat, label in ((r"config field (\S+?)(?:\[\d+\])? = '([^']+)' is not a layer type", "layer type `{1}`"),
                        (r"unknown rope_type '([^']+)'", "rope_type `{0}`"),
                        (r"config field ([\w.]+) (?:may change|changes) positions", "field `{0}` not read"),

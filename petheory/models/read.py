@@ -148,7 +148,11 @@ def rope_model(cfg: dict, mt: str, fam: Family, fields=None) -> Scheme:
     refuse_foreign(cfg, mt, fam)
     d = read_head_dim(cfg, hidden, heads)
     kv = read_int(cfg, "num_key_value_heads", default=cfg.get("num_kv_heads") or heads)
-    n = read_int(cfg, first_key(cfg, LAYERS))
+    listed = cfg.get("layer_types", cfg.get("layers_block_type"))
+    if cfg.get(first_key(cfg, LAYERS)) is None and isinstance(listed, (list, tuple)) and listed:
+        n = len(listed)  # Nemotron-H: the layer count is its layers_block_type's length
+    else:
+        n = read_int(cfg, first_key(cfg, LAYERS))
     max_pos = read_int(cfg, first_key(cfg, MAX_POS), default=2048 if mt == "falcon" else None)
     rope, where = rope_dict(cfg)
     rope_on = _rope_on(cfg, fam, n)
