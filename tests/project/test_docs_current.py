@@ -25,6 +25,7 @@ TOOL_FLAGS = {
     "--budget": "benchmarks/gpu_records.py",
     "--quick": "benchmarks/run.py",
     "--results": "benchmarks/run.py (passed through to the scripts)",
+    "--fresh": "tools/verify_models.py (recompute cached model types)",
 }
 
 
