@@ -134,3 +134,15 @@ def families_tool():
         sys.modules[spec.name] = mod
         spec.loader.exec_module(mod)
     return sys.modules["petheory_families_page_tool"]
+
+
+def verify_tools():
+    """tools/verify_hf.py and tools/verify_models.py as modules (the verification sweep's oracle and comparison)."""
+    import importlib
+    import sys
+    from pathlib import Path
+
+    tools = str(Path(__file__).resolve().parents[1] / "tools")
+    if tools not in sys.path:
+        sys.path.insert(0, tools)
+    return importlib.import_module("verify_hf"), importlib.import_module("verify_models")

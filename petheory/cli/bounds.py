@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from petheory.cli._model import add_as_family
 from petheory.errors import ValidationError
 
 NAME = "bounds"
@@ -19,6 +20,7 @@ DESCRIPTION = (
 def add_arguments(p) -> None:
     from petheory.spec import GRAMMAR
 
+    add_as_family(p)
     p.add_argument("--pe", action="append", metavar="SPEC",
                    help="encoding: a registered name with parameters (alibi:slope=0.5), rope+sinusoidal, or a table of "
                         "absolute position vectors (file.npy, file.safetensors[#KEY], pytorch_model.bin, hf:DIR); repeat "
@@ -40,7 +42,7 @@ def add_arguments(p) -> None:
     p.add_argument("--json", metavar="FILE", help="write the rows as JSON to FILE ('-' for stdout)")
 
 
-def resolve_all(values, d: int | None) -> list:
+def resolve_all(values, d: int | None, as_family: str | None = None) -> list:
     """``--pe`` values -> [Scheme] (:func:`petheory.loaders.resolve_scheme`; default: every registered encoding).
 
     The old ``--pe a,b`` list of names is read as ``--pe a --pe b`` (:func:`petheory.spec.parse_pe_specs`).
@@ -50,7 +52,7 @@ def resolve_all(values, d: int | None) -> list:
     from petheory.spec import parse_pe_specs
 
     specs = parse_pe_specs(values) if values else enc.available()
-    return [resolve_scheme(s, d=d, what="bounds") for s in specs]
+    return [resolve_scheme(s, d=d, what="bounds", as_family=as_family) for s in specs]
 
 
 def run(args) -> int:
@@ -68,7 +70,7 @@ def run(args) -> int:
     if args.lipschitz is not None and args.checkpoint:
         raise ValidationError("give --lipschitz or --checkpoint, not both")
     lip, lip_report = (1.0 if args.lipschitz is None else args.lipschitz), None
-    schemes = resolve_all(args.pe, args.d_model)
+    schemes = resolve_all(args.pe, args.d_model, args.as_family)
     if args.checkpoint:
         from petheory.nn import lipschitz, load_model
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from petheory.cli._model import add_as_family
 from petheory.errors import ValidationError
 
 NAME = "compare"
@@ -22,6 +23,7 @@ DESCRIPTION = (
 def add_arguments(p) -> None:
     from petheory.spec import GRAMMAR
 
+    add_as_family(p)
     p.add_argument("--pe", action="append", metavar="SPEC",
                    help="a registered encoding with optional parameters (rope_yarn:scale=4; repeat --pe for several; "
                         "default: every registered one with its defaults); training records count for it when their "
@@ -153,7 +155,7 @@ def run(args) -> int:
                                       f"{args.n_max}; both are the training length; give one")
             if args.n_max is not None and "n_max" in enc.info(term.name).params and own is None and len(spec.terms) == 1:
                 spec = spec.with_params({"n_max": args.n_max})  # the entry's own training length is --context
-        scheme = resolve_scheme(spec, d=args.d_model, default_context=n_max, what="compare")
+        scheme = resolve_scheme(spec, d=args.d_model, default_context=n_max, what="compare", as_family=args.as_family)
         if scheme.main.positions.kind == "table":
             raise ValidationError(f"compare takes registered encodings (with parameters) and model configs, got the "
                                   f"table {spec}; petheory stress/spectrum/bounds take tables")

@@ -9,6 +9,7 @@ comparing their kernels and band wavelengths side by side.
 
 from __future__ import annotations
 
+from petheory.cli._model import add_as_family
 from petheory.errors import ValidationError
 
 
@@ -26,6 +27,7 @@ DESCRIPTION = (
 def add_arguments(p) -> None:
     from petheory.spec import GRAMMAR
 
+    add_as_family(p)
     p.add_argument("--pe", action="append", required=True, metavar="SPEC",
                    help="hf:DIR or PATH/config.json (a model), or a registered encoding (rope_llama3:scale=8); repeat "
                         f"for several models. {GRAMMAR}")
@@ -72,7 +74,7 @@ def run(args) -> int:
                       "--figure (its .json)": figure_json(args.figure) if args.figure else None})
     mults = _multiples(args.multiples)
     # --context and -d are a registry encoding's (a model's config fixes its own): defaults for plain specs only
-    schemes = [resolve_scheme(text, default_d=args.d_model or 128, default_context=args.context, what="report")
+    schemes = [resolve_scheme(text, default_d=args.d_model or 128, default_context=args.context, what="report", as_family=args.as_family)
                for text in args.pe]
     if (args.context is not None or args.d_model is not None) and all(s.source not in ("spec",) for s in schemes):
         raise ValidationError("--context/--d-model apply to registry encodings; a model's config fixes both (drop them)")

@@ -11,6 +11,7 @@ import json
 import time
 import warnings
 
+from petheory.cli._model import add_as_family
 from petheory.errors import ValidationError, ValidationTypeError
 
 NAME = "spectrum"
@@ -31,6 +32,7 @@ def add_arguments(p) -> None:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--coeffs", metavar="LIST", help="first column a_0,a_1,... inline, comma-separated (complex as 1+2j)")
     src.add_argument("--file", metavar="PATH", help="first column from a .npy or .txt file (1-D)")
+    add_as_family(p)
     src.add_argument("--pe", metavar="SPEC", help="a registered PE with parameters (alibi:slope=0.5, sinusoidal:base=500; "
                      "see `petheory encodings`), or a table of absolute position vectors: file.npy, "
                      f"file.safetensors[#KEY] or hf:DIR[#KEY] (hf:minilm). {GRAMMAR}")
@@ -125,7 +127,7 @@ def _scheme(args):
     """``--pe`` (with ``--key`` and ``-d``) resolved once into its Scheme."""
     from petheory.loaders import resolve_scheme
 
-    return resolve_scheme(args.pe, d=args.d_model, key=args.key, what="spectrum")
+    return resolve_scheme(args.pe, d=args.d_model, key=args.key, what="spectrum", as_family=args.as_family)
 
 
 def run(args) -> int:

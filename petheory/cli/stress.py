@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+from petheory.cli._model import add_as_family
 from petheory.errors import ValidationError
 
 NAME = "stress"
@@ -24,6 +25,7 @@ DESCRIPTION = (
 def add_arguments(p) -> None:
     from petheory.spec import GRAMMAR
 
+    add_as_family(p)
     p.add_argument("--pe", metavar="SPEC",
                    help="the encoding: a registered name with parameters (sinusoidal, alibi:slope=0.5; see `petheory "
                         "encodings`), file.npy, file.safetensors[#KEY], pytorch_model.bin, or hf:DIR[#KEY] (hf:minilm = "
@@ -70,7 +72,7 @@ def _scheme(args):
 
     if args.pe is None:
         raise ValidationError("give the encoding: --pe SPEC (a registered name, file.npy, file.safetensors or hf:DIR)")
-    scheme = resolve_scheme(args.pe, d=args.d_model, key=args.key, what="stress")
+    scheme = resolve_scheme(args.pe, d=args.d_model, key=args.key, what="stress", as_family=args.as_family)
     pos = scheme.main.positions
     if pos.kind != "table":
         if args.table_offset:

@@ -213,10 +213,10 @@ def yarn_ramp(freqs, *, n_max: int, alpha: float = 1.0, beta: float = 32.0, ramp
     n_max = v.integer("n_max", n_max, minimum=1)
     alpha = v.real("alpha", alpha, positive=True)
     beta = v.real("beta", beta, positive=True)
-    if beta <= alpha:
-        raise ValidationError(f"YaRN needs beta > alpha (turns above which a band is kept > below which it is interpolated), "
-                         f"got alpha={alpha}, beta={beta}")
     v.choice("ramp", ramp, YARN_RAMPS)
+    if beta < alpha or beta == alpha and ramp == "paper":  # 'code' takes a tie (Kimi K2): a one-band step, as HF
+        raise ValidationError(f"YaRN needs beta > alpha (turns above which a band is kept > below which it is interpolated; "
+                              f"ramp='code' also takes beta = alpha), got alpha={alpha}, beta={beta}")
     if not isinstance(truncate, (bool, np.bool_)):
         raise ValidationError(f"truncate must be true or false (round the YaRN ramp's end bands or not), got {truncate!r}")
     if ramp == "paper" and not truncate:

@@ -26,6 +26,7 @@ from petheory.errors import ValidationError
 from petheory.loaders.gguf_scheme import load_gguf_scheme
 from petheory.loaders.hf import MINILM, resolve_hf_dir
 from petheory.models import MODEL_TYPES, resolve_config
+from petheory.spec import TABLE_SUFFIXES
 from petheory.scheme import Positions, Scheme
 
 __all__ = ["CONFIG_MAX_BYTES", "DEFAULT_D", "DEFAULT_CONTEXT", "config_source", "read_config", "load_model_scheme",
@@ -60,10 +61,11 @@ def read_config(path) -> dict:
     return cfg
 
 
-def config_source(text) -> Path | None:
+def config_source(text, *, as_family: str | None = None) -> Path | None:
     """The ``config.json`` a PE term stands for, or None when the term is a table (or not a path).
 
-    See the module docstring for the rule. Reads at most that one small file.
+    See the module docstring for the rule (with ``as_family``, a folder's ``config.json`` is the model's whatever its
+    model type). Reads at most that one small file.
     """
     s = str(text)
     if s.startswith("hf:"):
@@ -85,7 +87,7 @@ def config_source(text) -> Path | None:
         return None
     inside(cfg_path, model_root(path), named_by=None)  # a config.json linked from outside the folder is refused
     has_weights = any(os.path.lexists(path / w) for w in _WEIGHTS) or any(path.glob("*.safetensors"))
-    if not has_weights:
+    if not has_weights or as_family is not None:
         return cfg_path
     try:
         return cfg_path if read_config(cfg_path).get("model_type") in MODEL_TYPES else None
@@ -115,8 +117,23 @@ def not_a_model(text) -> str:
     return f"not the table {s}: use petheory spectrum/stress for tables"
 
 
-def load_model_scheme(source) -> Scheme:
-    """Read ``source`` (a config.json, ``hf:DIR`` or a directory holding one) and resolve its scheme.
+def _config_or_weights(text) -> None:
+    """A model folder (``hf:DIR`` or a directory) with neither ``config.json`` nor weights: the error names config.json."""
+    s = str(text)
+    path = Path(s[3:] if s.startswith("hf:") else s).expanduser()
+    if s[3:] == MINILM or not path.is_dir() or os.path.lexists(path / "config.json") or \
+            path.suffix.lower() in TABLE_SUFFIXES:  # a folder named like a table: the table reader says what it is
+        return
+    if any(os.path.lexists(path / w) for w in _WEIGHTS) or any(path.glob("*.safetensors")) or any(path.glob("*.pt")):
+        return
+    raise ValidationError(f"{path} has no config.json: a model's positional scheme is read from its config.json "
+                          "(copy it into the folder; no weights are needed), and the folder holds no position table "
+                          "(model.safetensors or pytorch_model.bin) either")
+
+
+def load_model_scheme(source, *, as_family: str | None = None) -> Scheme:
+    """Read ``source`` (a config.json, ``hf:DIR`` or a directory holding one) and resolve its scheme (``as_family``:
+    read it as that verified model type, the user's assertion: :func:`petheory.models.resolve_config`).
 
     Raises
     ------
@@ -135,19 +152,20 @@ def load_model_scheme(source) -> Scheme:
     >>> load_model_scheme(f"hf:{d}").main.positions.encoding
     'rope'
     """
-    path = config_source(source)
+    path = config_source(source, as_family=as_family)
     if path is None:
         raise ValidationError(not_a_model(source))
     cfg = read_config(path)
     try:
-        scheme = resolve_config(cfg)
+        scheme = resolve_config(cfg, as_family=as_family)
     except (ValueError, TypeError) as exc:
         raise ValidationError(f"{path}: {exc}") from None
     return replace(scheme, spec=str(source))
 
 
 def resolve_scheme(text_or_spec, *, d: int | None = None, context: int | None = None, key: str | None = None,
-                   default_d: int = DEFAULT_D, default_context: int | None = None, what: str = "this command") -> Scheme:
+                   default_d: int = DEFAULT_D, default_context: int | None = None, what: str = "this command",
+                   as_family: str | None = None) -> Scheme:
     """A ``--pe`` (text or a parsed :class:`petheory.spec.PESpec`) -> its :class:`~petheory.scheme.Scheme`, validated.
 
     Parameters
@@ -166,6 +184,9 @@ def resolve_scheme(text_or_spec, *, d: int | None = None, context: int | None = 
     default_d, default_context : int, optional
         A plain spec's head dimension and context when ``d``/``context`` are None (a command's own
         defaults: never applied to, nor checked against, a model's config).
+    as_family : str, optional
+        Read a model's config as this verified model type (``--as-family``): the user's assertion, which the
+        scheme's notes state. Only for a model's config.
 
     Raises
     ------
@@ -191,15 +212,22 @@ def resolve_scheme(text_or_spec, *, d: int | None = None, context: int | None = 
     if spec.is_table and len(spec.terms) == 1:
         term = spec.head
         gguf = term.path.startswith("gguf:")  # a llama.cpp file: its header's scheme (petheory.loaders.gguf_scheme)
-        if gguf or (term.key is None and config_source(term.path) is not None):
+        if gguf or (term.key is None and config_source(term.path, as_family=as_family) is not None):
             if gguf and term.key is not None:
                 raise ValidationError(f"{term}: a GGUF file's scheme takes no #KEY (tensors are not read)")
-            scheme = load_gguf_scheme(term.path) if gguf else load_model_scheme(term.path)
+            if gguf and as_family is not None:
+                raise ValidationError(f"{term}: as_family applies to a config.json; a GGUF file's architecture fixes "
+                                      "its scheme")
+            scheme = load_gguf_scheme(term.path) if gguf else load_model_scheme(term.path, as_family=as_family)
             for flag, val, own in (("-d/--d-model", d, scheme.head_dim), ("--context", context, scheme.context)):
                 if val is not None and val != own:
                     raise ValidationError(f"{flag} {val}: the model's config fixes it ({own} for {term.path}); drop "
                                           f"{flag.split('/')[-1]}")
             return scheme
+        if as_family is not None:
+            raise ValidationError(f"--as-family {as_family}: {not_a_model(term.path)}; --as-family reads a model's "
+                                  "config.json")
+        _config_or_weights(term.path)
         from petheory.loaders.positions import load_position_embeddings
 
         loaded = load_position_embeddings(term.path, key=term.key)
@@ -209,6 +237,9 @@ def resolve_scheme(text_or_spec, *, d: int | None = None, context: int | None = 
         label = term.path + (f"[{loaded.key}]" if loaded.key and not term.path.endswith(".safetensors") else "")
         table = Positions("table", table=loaded.table, d=int(width), source=label)
         return Scheme.single(table, context=int(context or rows), source="table", spec=str(spec))
+    if as_family is not None:
+        raise ValidationError(f"--as-family {as_family} names the family of a model's config.json; {spec} is a "
+                              "registered encoding (drop --as-family)")
     term = spec.registered(what)
     if term.is_table:
         raise ValidationError(f"{what} takes one PE: a table stands alone, not in the combination {spec}")

@@ -17,18 +17,20 @@ from petheory.models.rope import rope_dict, rope_scheme, yarn_get_mscale
 from petheory.scheme import Layer, Positions, Scheme
 
 
-def mla_model(cfg: dict, mt: str) -> Scheme:
-    """DeepSeek-V2/V3's multi-head latent attention: decoupled RoPE on ``qk_rope_head_dim`` coordinates."""
+def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
+    """DeepSeek-V2/V3's multi-head latent attention: decoupled RoPE on ``qk_rope_head_dim`` coordinates (``nope``: its
+    family applies none, Kimi Linear)."""
     heads = read_heads(cfg, "num_attention_heads")
     read_int(cfg, "hidden_size")
     r = read_int(cfg, "qk_rope_head_dim", minimum=2)
-    nope = read_int(cfg, "qk_nope_head_dim", minimum=0)
+    nope_dim = read_int(cfg, "qk_nope_head_dim", minimum=0)
     if r % 2:
         raise fail("qk_rope_head_dim", "even (coordinates rotate in pairs)", r)
     n = read_int(cfg, "num_hidden_layers")
     max_pos = read_int(cfg, "max_position_embeddings")
     rope, where = rope_dict(cfg)
-    pairing = "interleaved" if cfg.get("rope_interleave", True) else "half"
+    # rope_interleave as the file says; absent, DeepSeek-V2/V3's classes default to adjacent pairs, others rotate halves
+    pairing = "interleaved" if cfg.get("rope_interleave", mt in ("deepseek_v2", "deepseek_v3")) else "half"
     name, params, L = rope_scheme(cfg, rope, where, d=r, rotary_dim=r, pairing=pairing, max_pos=max_pos)
     params.pop("pairing"), params.pop("base")
     softmax = 1.0
@@ -36,12 +38,25 @@ def mla_model(cfg: dict, mt: str) -> Scheme:
         softmax = yarn_get_mscale(params.get("scale", 1.0), read_real(rope, "mscale_all_dim", where=where))
     mla = {"rope_dim": r, "base": read_real(rope if "rope_theta" in rope else cfg, "rope_theta", default=10000.0),
            "pairing": pairing, "scaling": name, "scaling_params": params, "softmax_mscale": softmax}
-    notes = [f"MLA: {r} of the {r + nope} query/key dimensions per head rotate (the rope key is shared by all heads)"]
+    notes = [f"MLA: {r} of the {r + nope_dim} query/key dimensions per head rotate (the rope key is shared by all heads)"
+             if not nope else f"MLA without RoPE ({mt}): its latent-attention layers see no position"]
     if softmax != 1.0:
         notes.append(f"mscale_all_dim: every logit (content too) is multiplied by {softmax:.6g}^2 = {softmax ** 2:.6g}")
-    layer = Layer(Positions("rotary", "mla_rope", mla, r + nope, softmax ** 2), type="full_attention")
+    pos = Positions("rotary", "mla_rope", mla, r + nope_dim, softmax ** 2) if not nope else \
+        Positions("nope", d=r + nope_dim)
+    types = cfg.get("layer_types") or ["full_attention"] * n
+    if not isinstance(types, (list, tuple)) or len(types) != n:
+        raise fail("layer_types", f"a list of num_hidden_layers={n} layer types", types)
+    kinds = {"full_attention": Layer(pos, type="full_attention"), "linear_attention": Layer(Positions("none"),
+                                                                                           type="linear_attention")}
+    for i, t in enumerate(types):
+        if t not in kinds:
+            raise ValidationError(f"config field layer_types[{i}] = {t!r} is not a layer type petheory reads for MLA "
+                                  f"({mt}); supported: {', '.join(kinds)}")
+    if "linear_attention" in types:
+        notes.append("linear-attention layers carry no positional encoding here: kind 'none'")
     kv = read_int(cfg, "num_key_value_heads", default=heads)
-    return Scheme(mt, (layer,) * n, L, max_pos, heads, kv, r + nope, tuple(notes))
+    return Scheme(mt, tuple(kinds[t] for t in types), L, max_pos, heads, kv, r + nope_dim, tuple(notes))
 
 
 def mpt_slopes(num_heads: int, alibi_bias_max: float = 8.0) -> np.ndarray:
@@ -59,8 +74,32 @@ def mpt_slopes(num_heads: int, alibi_bias_max: float = 8.0) -> np.ndarray:
     return slopes
 
 
+def bfloat16(x) -> np.ndarray:
+    """``x`` rounded to bfloat16 (8 significant bits, round to nearest even) from its float32 value, as torch's
+    ``.bfloat16()`` rounds.
+
+    >>> bfloat16([0.917004043]).tolist()
+    [0.91796875]
+    """
+    u = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    u = (u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000
+    return u.astype(np.uint32).view(np.float32).astype(np.float64)
+
+
+def falcon_slopes(num_heads: int, head_dim: int) -> np.ndarray:
+    r"""Falcon's effective ALiBi slopes on the softmax's input, shape (H,): Press et al.'s slopes computed in float32,
+    rounded to bfloat16 (``build_alibi_tensor``), divided by :math:`\sqrt{d_{head}}` (``FalconModel`` adds
+    ``alibi / sqrt(head_dim)`` to the mask; its eager path scales ``scores + alibi`` by the same factor).
+
+    >>> falcon_slopes(8, 64)[:2].tolist()
+    [0.0625, 0.03125]
+    """
+    return bfloat16(alibi_slopes(num_heads).astype(np.float32)) / math.sqrt(head_dim)
+
+
 def alibi_model(cfg: dict, mt: str, heads: int, hidden: int, *, schedule: str) -> Scheme:
-    """ALiBi with BLOOM's (Press et al.'s) slope schedule or MPT's (``alibi_bias_max``)."""
+    """ALiBi with BLOOM's (Press et al.'s) slope schedule, Falcon's (bfloat16, over sqrt(d)) or MPT's
+    (``alibi_bias_max``)."""
     if hidden % heads:
         raise ValidationError(f"config fields hidden_size={hidden} and the {heads} heads: the heads must divide the hidden "
                               "size; fix the config.json")
@@ -71,12 +110,17 @@ def alibi_model(cfg: dict, mt: str, heads: int, hidden: int, *, schedule: str) -
         slopes = mpt_slopes(heads, read_real(attn, "alibi_bias_max", default=8.0, where="attn_config."))
         L = read_int(cfg, "max_seq_len", default=2048)
     else:
-        slopes = alibi_slopes(heads)
+        slopes = falcon_slopes(heads, hidden // heads) if schedule == "falcon" else alibi_slopes(heads)
         L = read_int(cfg, "seq_length", default=read_int(cfg, "max_position_embeddings", default=2048))
     per_head = tuple({"slope": float(s)} for s in slopes)
     pos = Positions("bias", "alibi", {"form": "causal", "slope": float(slopes[0])}, hidden // heads, 1.0, per_head)
     notes = ("ALiBi: one slope per head (the table lists head 1, the steepest; every head's slope is in 'heads'); "
              "no rotation, so the band table is empty",)
+    if schedule == "falcon":
+        notes += (f"Falcon ALiBi: transformers rounds each slope to bfloat16 and adds alibi / sqrt(head_dim) = "
+                  f"/ {math.sqrt(hidden // heads):.6g} to the logits, so the slopes here are bfloat16(m_h) / "
+                  "sqrt(head_dim); it also rounds each bias slope x key index to bfloat16 (relative error <= 2^-9, "
+                  "not modelled: the bias here is exactly linear)",)
     key = next((k for k in ("num_hidden_layers", "n_layer", "n_layers") if cfg.get(k) is not None), "num_hidden_layers")
     n = read_int(cfg, key)
     return Scheme(mt, (Layer(pos, type="full_attention"),) * n, L, L, heads, heads, hidden // heads, notes)
@@ -84,8 +128,8 @@ def alibi_model(cfg: dict, mt: str, heads: int, hidden: int, *, schedule: str) -
 
 def t5_model(cfg: dict, mt: str) -> Scheme:
     """T5's relative-position buckets: bidirectional in the encoder, causal in the decoder."""
-    heads = read_heads(cfg, "num_heads")
-    d_model = read_int(cfg, "d_model")
+    heads = read_heads(cfg, "num_heads", "num_attention_heads")
+    d_model = read_int(cfg, "d_model" if cfg.get("d_model") is not None else "hidden_size")
     d_kv = read_int(cfg, "d_kv", default=d_model // heads)
     nb = read_int(cfg, "relative_attention_num_buckets", default=32, minimum=4)
     md = read_int(cfg, "relative_attention_max_distance", default=128, minimum=2)
@@ -93,7 +137,7 @@ def t5_model(cfg: dict, mt: str) -> Scheme:
                 type="encoder")
     dec = Layer(Positions("bias", "t5", {"bidirectional": False, "num_buckets": nb, "max_distance": md}, d_kv),
                 type="decoder")
-    n_enc = read_int(cfg, "num_layers")
+    n_enc = read_int(cfg, "num_layers" if cfg.get("num_layers") is not None else "num_hidden_layers")
     n_dec = read_int(cfg, "num_decoder_layers", default=n_enc)
     notes = ("T5: the bucket values are learned weights (not in config.json): the scheme is the bucketing, "
              "shared by all layers of the encoder (bidirectional) and of the decoder (causal); the decoder's "

@@ -1,26 +1,23 @@
-r"""What each supported ``model_type`` does per layer, as transformers' configuration and modeling code do it.
+r"""What only a family's modeling code knows: the table beside the fields a config has.
 
-One :class:`Family` per model type: which layer types it knows, the layer types it derives when
-the config lists none (``layer_types`` is what transformers' config class writes, and an explicit
-list wins), which layers see no rotary position (NoPE), the RoPE pairing, M-RoPE, sinks, and the
-fields only it may carry. :mod:`petheory.models.config` turns these into a
-``petheory.scheme.Scheme``.
+A config's positions are read from its fields, by their meaning in transformers (:mod:`petheory.models.read`).
+What a ``config.json`` does not say, and a family's ``modeling_<type>.py`` decides, is one :class:`Family` entry
+here, each checked against that code by ``python tools/verify_models.py`` (the verification table is
+:mod:`petheory.models.verified`):
 
-Sources (transformers 5.24, ``models/<type>/configuration_<type>.py`` and ``modeling_<type>.py``):
+* which layers slide when a (transformers 4) file lists no ``layer_types``: every layer (Mistral), the layers from
+  ``max_window_layers`` on (Qwen2), every k-th full (Gemma 2/3, Cohere2, OLMo 3, EXAONE 4), gpt-oss's alternation;
+* which layers apply no RoPE: Cohere2's full layers, EXAONE 4's full layers when any layer slides, Llama 4's and
+  SmolLM3's ``no_rope_layers`` (0 = NoPE), Granite-SWA's ``layer_rope_theta`` (0 = NoPE), Granite 4.0-H's
+  ``position_embedding_type`` (``nope``: no RoPE anywhere);
+* the logit scale where it is not ``head_dim^-1/2``: Gemma's ``query_pre_attn_scalar``, Gemma 3n's and Gemma 4's
+  1 (q and k are RMS-normed), Granite's ``attention_multiplier``, Falcon-H1's ``key_multiplier``;
+* the rotary pairing (adjacent pairs: Llama 4, Cohere, DeepSeek with ``rope_interleave``), M-RoPE's layout, sinks,
+  Llama 4's query temperature, the legacy partial-rotary fields (``rotary_pct``, ``rotary_dim``), and the fields
+  only a family may carry (:data:`FOREIGN_FIELDS`).
 
-* Mistral, Mixtral, Phi-3, StarCoder2: ``sliding_window`` (when set) limits every layer.
-* Qwen2 / Qwen2-MoE / Qwen3 / Qwen2-VL / Qwen2.5-VL: layer i slides when ``use_sliding_window``
-  and i >= ``max_window_layers``.
-* Gemma 2: layers 0, 2, 4, ... slide; Gemma 3 and Cohere2: every layer but each
-  ``sliding_window_pattern``-th (6, 4); Gemma 4: the same with 6 and the last layer full;
-  OLMo 3: every 4th full; EXAONE 4: every ``sliding_window_pattern``-th full (none slide
-  without ``sliding_window``); gpt-oss: alternating, sliding first.
-* Cohere2 and EXAONE 4 (with a sliding window): the full-attention layers apply no RoPE.
-* Llama 4, SmolLM3: ``no_rope_layers[i] == 0`` marks a NoPE layer (default every 4th); Llama 4's
-  rotary layers attend in chunks of ``attention_chunk_size``, its NoPE layers get the query
-  temperature ``attn_temperature_tuning``.
-* Qwen3-Next: every ``full_attention_interval``-th layer (4) is full attention, the others
-  linear attention (no positions).
+A model type without an entry is read by the fields alone (:data:`DEFAULT`); whether that reading is what its code
+does is what the verification table says.
 """
 
 from __future__ import annotations
@@ -28,10 +25,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from petheory.errors import ValidationError
-from petheory.models.fields import fail, read_bool, read_int
+from petheory.models.fields import fail, read_bool, read_int, read_int_list
 
-#: Layer type names (transformers' ``layer_types``) and what they mean here.
-LAYER_TYPES = ("full_attention", "sliding_attention", "chunked_attention", "linear_attention")
+#: Layer type names (transformers' ``layer_types``) with positions, and the ones that carry none.
+ATTENTION_TYPES = ("full_attention", "sliding_attention", "chunked_attention")
+NO_POSITION_TYPES = ("linear_attention", "conv", "mlp", "moe", "cross_attention")
+#: transformers' legacy layer-type names (configuration_utils._LEGACY_LAYER_TYPE_REMAP).
+LEGACY_TYPES = {"mamba": "linear_attention", "attention": "full_attention"}
 
 
 def _all_full(cfg, n):
@@ -40,6 +40,11 @@ def _all_full(cfg, n):
 
 def _window_all(cfg, n):  # Mistral, Mixtral, Phi-3, StarCoder2: the window (if any) applies to every layer
     return ["sliding_attention" if cfg.get("sliding_window") is not None else "full_attention"] * n
+
+
+def _window_if_used(cfg, n):  # Qwen3-MoE: config.sliding_window on every layer, set only with use_sliding_window
+    on = read_bool(cfg, "use_sliding_window", default=False) and cfg.get("sliding_window") is not None
+    return ["sliding_attention" if on else "full_attention"] * n
 
 
 def _qwen(cfg, n):
@@ -81,40 +86,98 @@ def _llama4(cfg, n, rope_on):
     return ["chunked_attention" if r and chunked else "full_attention" for r in rope_on]
 
 
+def _jamba(cfg, n):  # JambaConfig.layers_block_type: attention where i % attn_layer_period == attn_layer_offset
+    period = read_int(cfg, "attn_layer_period", default=8)
+    offset = read_int(cfg, "attn_layer_offset", default=4, minimum=0)
+    return ["full_attention" if i % period == offset else "linear_attention" for i in range(n)]
+
+
+def _bamba(cfg, n):  # BambaConfig: attention at attn_layer_indices (None: no attention layer)
+    idx = set(read_int_list(cfg, "attn_layer_indices")) if cfg.get("attn_layer_indices") is not None else set()
+    return ["full_attention" if i in idx else "linear_attention" for i in range(n)]
+
+
+def _lfm2(cfg, n):  # Lfm2Config: full attention at full_attn_idxs (default: every layer), short convolutions elsewhere
+    idx = read_int_list(cfg, "full_attn_idxs") if cfg.get("full_attn_idxs") is not None else range(n)
+    return ["full_attention" if i in set(idx) else "conv" for i in range(n)]
+
+
 @dataclass(frozen=True)
 class Family:
-    """How one model type lays out its layers' positions (see the module docstring for the sources)."""
+    """What one model type's code does that its config does not say (see the module docstring)."""
 
-    types: tuple = ("full_attention",)               # layer types it knows
-    default_types: object = _all_full                # (cfg, n[, rope_on]) -> list of layer types
-    reads_layer_types: bool = True                   # its config class keeps an explicit layer_types list
-    nope_types: tuple = ()                           # layer types that apply no RoPE (EXAONE 4: config.py)
+    types: tuple = ATTENTION_TYPES + NO_POSITION_TYPES  # layer types it knows
+    default_types: object = None                     # (cfg, n[, rope_on]) -> layer types when the file has none
+    reads_layer_types: bool = True                   # its attention follows an explicit layer_types list
+    nope_types: tuple = ()                           # layer types that apply no RoPE
+    nope_if_window: bool = False                     # EXAONE 4: the full layers apply no RoPE when sliding_window is set
+    window_on_full: bool = False                     # MiniMax: sliding_window, when set, limits the full-attention layers
     no_rope_layers: int | None = None                # default NoPE interval when it reads no_rope_layers
     pairing: str = "half"
     mrope: str | None = None                         # M-RoPE layout, with its default sections
     mrope_default: tuple = ()
     sinks: bool = False
     prf_default: float = 1.0                         # partial_rotary_factor when the config has none
+    prf_legacy: str | None = None                    # legacy partial-rotary field: rotary_pct (fraction), rotary_dim
     theta_default: float = 10000.0
+    scale: str | None = None                         # the logit-scale rule (read.logit_factor)
     softcap_key: str = "attn_logit_softcapping"
-    extra: tuple = field(default=())                 # other position fields only this family may carry
+    extra: tuple = field(default=())                 # fields only this family may carry, understood here
+    text: str | None = None                          # a wrapper's text model type when text_config has none
 
 
 _SW = ("full_attention", "sliding_attention")
+DEFAULT = Family()
 FAMILIES = {
-    **{t: Family() for t in ("llama", "gemma", "olmo2", "gpt_neox", "falcon")},
-    "glm4_moe": Family(prf_default=0.5),
     **{t: Family(_SW, _window_all, reads_layer_types=False) for t in ("mistral", "mixtral", "phi3", "starcoder2")},
     **{t: Family(_SW, _qwen) for t in ("qwen2", "qwen2_moe", "qwen3")},
+    "qwen3_moe": Family(_SW, _window_if_used, reads_layer_types=False),
+    # attention layers among Mamba ones apply no RoPE (JambaAttention has no rotary embedding)
+    "jamba": Family(default_types=_jamba, nope_types=("full_attention",),
+                    extra=("attn_layer_period", "attn_layer_offset")),
+    "mistral_large4": Family(no_rope_layers=4),
+    # Nemotron-H: attention layers without RoPE among Mamba, MoE and MLP layers
+    "nemotron_h": Family(nope_types=("full_attention",)),
+    # adjacent pairs (their apply_rotary_pos_emb interleaves; tools/verify_hf.pairing evaluates it)
+    **{t: Family(pairing="interleaved") for t in ("cohere", "ernie4_5", "ernie4_5_moe", "glm", "glm4", "helium")},
+    "glm_ocr_text": Family(pairing="interleaved", mrope="chunked", mrope_default=(8, 12, 12)),
+    "mimo_v2_flash": Family(sinks=True),
+    # MiniMax's softmax layers take config.sliding_window when it is set (its layer_types name no sliding layer)
+    "minimax": Family(("full_attention", "linear_attention"), window_on_full=True),
+    # attention that ignores sliding_window (Moshi; Qwen3-VL-MoE's text model): every layer is full
+    "moshi": Family(default_types=_all_full),
+    "qwen3_vl_moe_text": Family(default_types=_all_full, reads_layer_types=False, mrope="interleaved", mrope_default=(24, 20, 20),
+                                theta_default=500000.0),
+    # the layers of cross_attention_layers attend to the image instead of the text (Mllama): no positions
+    "mllama_text_model": Family(extra=("cross_attention_layers",)),
+    **{t: Family(sinks=True) for t in ("hy_v4", "hy_v4_vl_text")},
+    "gpt_neox": Family(prf_legacy="rotary_pct"),
+    "minimax_m2": Family(prf_legacy="rotary_dim"),
+    "glm4_moe": Family(prf_default=0.5),
     "qwen2_vl": Family(_SW, _qwen, mrope="chunked", mrope_default=(16, 24, 24)),
     "qwen2_5_vl": Family(_SW, _qwen, mrope="chunked", mrope_default=(16, 24, 24)),
-    "qwen3_vl": Family(reads_layer_types=False, mrope="interleaved", mrope_default=(24, 20, 20),
+    "qwen3_vl": Family(default_types=_all_full, reads_layer_types=False, mrope="interleaved", mrope_default=(24, 20, 20),
                        theta_default=500000.0),
-    "gemma2": Family(_SW, _every(2, None)),
-    "gemma3_text": Family(_SW, _every(6), theta_default=1e6, extra=("rope_local_base_freq",)),
-    "gemma4_text": Family(_SW, _every(6, None, last_full=True), theta_default=1e6),
+    # M-RoPE: sections in order (glm4v's `m[i % 3]` over the split, Qwen2.5-Omni's and PaddleOCR-VL's split), or
+    # interleaved (Qwen3.5's and Cosmos3-Edge's apply_interleaved_mrope): tools/verify_hf.mrope_layout reads the code
+    "glm4v_text": Family(mrope="chunked", mrope_default=(8, 12, 12)),
+    **{t: Family(mrope="chunked", mrope_default=(16, 24, 24)) for t in ("paddleocr_vl_text", "qwen2_5_omni_text")},
+    **{t: Family(("full_attention", "linear_attention"), mrope="interleaved", mrope_default=(11, 11, 10),
+                 prf_default=0.25) for t in ("qwen3_5_text", "qwen3_5_moe_text")},
+    "cosmos3_edge_text": Family(mrope="interleaved"),
+    "gemma2": Family(_SW, _every(2, None), scale="gemma"),
+    "gemma3_text": Family(_SW, _every(6), theta_default=1e6, scale="gemma", extra=("rope_local_base_freq",)),
+    "gemma3n_text": Family(_SW, theta_default=1e6, scale="one", extra=("num_kv_shared_layers",)),
+    "gemma4_text": Family(_SW, _every(6, None, last_full=True), theta_default=1e6, scale="one",
+                          extra=("per_layer_config", "global_head_dim")),
     "cohere2": Family(_SW, _every(4), nope_types=("full_attention",), pairing="interleaved"),
-    "exaone4": Family(_SW, _exaone4),
+    **{t: Family(_SW, _exaone4, nope_if_window=True) for t in ("exaone4", "exaone_moe", "exaone4_5", "kolibri1")},
+    # forward applies RoPE only on the sliding layers (`if self.is_local_attention` / `if self.sliding_window is not
+    # None`); Flint also learns sinks
+    "afmoe": Family(_SW, nope_types=("full_attention",)),
+    "flint": Family(_SW, nope_types=("full_attention",), sinks=True),
+    "cohere2_moe": Family(_SW, nope_types=("full_attention",), pairing="interleaved",
+                          extra=("prefix_dense_sliding_window_pattern",)),
     "olmo3": Family(_SW, _every(4, None), theta_default=500000.0),
     "gpt_oss": Family(_SW, _every(2, None), sinks=True, theta_default=150000.0),
     "smollm3": Family(_SW, _smollm3, no_rope_layers=4, theta_default=2e6),
@@ -123,17 +186,44 @@ FAMILIES = {
                           extra=("attention_chunk_size", "attn_temperature_tuning", "floor_scale", "attn_scale")),
     "qwen3_next": Family(("full_attention", "linear_attention"), _every(4, "full_attention_interval", "linear_attention"),
                          prf_default=0.25),
+    **{t: Family(scale="granite", extra=("attention_multiplier",)) for t in ("granite", "granitemoe",
+                                                                             "granitemoeshared")},
+    "granitemoehybrid": Family(scale="granite", extra=("attention_multiplier", "position_embedding_type")),
+    **{t: Family(scale="granite", extra=("attention_multiplier",)) for t in ("granite_docling_text", "hyperclovax")},
+    # a per-layer rope_theta, 0 meaning no RoPE on that layer
+    **{t: Family(scale="granite", sinks=True, extra=("attention_multiplier", "layer_rope_theta"))
+       for t in ("granite_swa", "granitemoe_swa")},
+    **{t: Family(extra=("layer_rope_theta",)) for t in ("muse_glimmer_text", "muse_spark_text")},
+    "vaultgemma": Family(scale="gemma"),
+    # Kimi Linear: its MLA (full-attention) layers apply no RoPE; the others are linear attention
+    "kimi_linear": Family(nope_types=("full_attention",)),
+    "falcon_h1": Family(scale="falcon_h1", extra=("key_multiplier", "attention_in_multiplier")),
+    "bamba": Family(default_types=_bamba, extra=("attn_layer_indices",)),
+    "lfm2": Family(default_types=_lfm2, extra=("full_attn_idxs",)),
 }
 
-#: Multimodal model types read through their ``text_config`` (the text decoder's positions).
-TEXT_CONFIG = {"gemma3": "gemma3_text", "gemma4": "gemma4_text", "llama4": "llama4_text", "qwen2_vl": "qwen2_vl",
-               "qwen2_5_vl": "qwen2_5_vl", "qwen3_vl": "qwen3_vl"}
-#: transformers 5's names of the nested text configs -> the family read.
-TEXT_TYPES = {"qwen2_vl_text": "qwen2_vl", "qwen2_5_vl_text": "qwen2_5_vl", "qwen3_vl_text": "qwen3_vl"}
+#: Wrappers whose ``text_config`` may be written without its own model_type (a transformers 4 file on the Hub).
+TEXT_TYPES = {"gemma3": "gemma3_text", "gemma4": "gemma4_text", "llama4": "llama4_text", "gemma3n": "gemma3n_text",
+              "qwen2_vl": "qwen2_vl", "qwen2_5_vl": "qwen2_5_vl", "qwen3_vl": "qwen3_vl",
+              "qwen2_vl_text": "qwen2_vl", "qwen2_5_vl_text": "qwen2_5_vl", "qwen3_vl_text": "qwen3_vl"}
 
 #: Fields that change positions but belong to some families only: found elsewhere, they are refused.
 FOREIGN_FIELDS = ("no_rope_layers", "attention_chunk_size", "attn_temperature_tuning", "mrope_section",
-                  "rope_local_base_freq", "per_layer_config", "global_head_dim")
+                  "rope_local_base_freq", "per_layer_config", "global_head_dim", "layer_rope_theta",
+                  "attention_multiplier", "key_multiplier", "attention_in_multiplier", "query_pre_attn_scalar",
+                  "rope_interleave")
+
+#: Model types whose code does what petheory does not read: refused with the mechanism named.
+REFUSED = {
+    **{t: f"{t} is a bidirectional encoder (is_causal False in transformers): petheory reads causal decoders"
+       for t in ("esmc", "eurobert", "gte", "jina_embeddings_v3", "nomic_bert")},
+    "ernie4_5_vl_moe_text": "ERNIE 4.5-VL's 3-D RoPE (its own frequency ladder over t/h/w, adjacent pairs): not read",
+    "ernie4_5_vl_moe": "ERNIE 4.5-VL's 3-D RoPE (its own frequency ladder over t/h/w, adjacent pairs): not read",
+    **{t: f"{t} is a bidirectional encoder (is_causal False) with sliding-window attention: petheory reads causal "
+          "decoders' windows" for t in ("ultrabert", "ultravbert")},
+    "dory": "Dory's recurrent-depth layout (n_input_layers, n_recurrent_layers, n_output_layers: a block of layers "
+            "run several times) and its legacy layer_types with 'mlp' entries, which transformers halves: not read",
+}
 
 #: Families known by name that transformers does not ship: refused with this reason.
 NOT_SHIPPED = {
@@ -143,22 +233,38 @@ NOT_SHIPPED = {
 }
 
 
-def layer_types(cfg: dict, mt: str, fam: Family, n: int, rope_on) -> list:
-    """The layer types of an ``n``-layer config: its ``layer_types`` if given (validated), else as transformers derives them."""
+def family(mt: str) -> Family:
+    """The table entry of model type ``mt`` (the fields-only :data:`DEFAULT` when it has none)."""
+    return FAMILIES.get(mt, DEFAULT)
+
+
+def layer_types(cfg: dict, mt: str, fam: Family, n: int, rope_on, class_has_types: bool | None = None) -> list:
+    """The layer types of an ``n``-layer config: its ``layer_types`` if given (validated), else as its family derives
+    them (a config that needs a derivation its family does not have is refused by name). A class without a
+    ``layer_types`` field (``class_has_types`` False) applies its ``sliding_window`` to every layer, as Mistral's."""
     def derived():
+        if fam.default_types is None:
+            if cfg.get("sliding_window") is not None and class_has_types is False:
+                return _window_all(cfg, n)
+            if cfg.get("sliding_window") is not None and mt not in FAMILIES:
+                raise ValidationError(f"config field sliding_window = {cfg['sliding_window']!r} without layer_types: "
+                                      f"which of {mt}'s layers slide is decided by its code, which petheory reads only "
+                                      "from layer_types for this model type; add layer_types (transformers 5 writes it)")
+            return _all_full(cfg, n)
         return fam.default_types(cfg, n, rope_on) if fam.no_rope_layers else fam.default_types(cfg, n)
 
-    given = cfg.get("layer_types")
+    given = cfg.get("layer_types", cfg.get("layers_block_type"))
     if given is None:
         return derived()
     if not isinstance(given, (list, tuple)) or len(given) != n:
         raise ValidationError(f"config field layer_types must be a list of num_hidden_layers={n} names (one per layer), "
                               f"got {str(given)[:60]}; fix the config.json")
+    given = [LEGACY_TYPES.get(t, t) if isinstance(t, str) else t for t in given]
     for i, t in enumerate(given):
         if t not in fam.types:
-            raise ValidationError(f"config field layer_types[{i}] = {t!r} is not a layer type {mt} has; supported: "
-                                  f"{', '.join(fam.types)}")
-    given = list(given)
+            known = t in ATTENTION_TYPES + NO_POSITION_TYPES
+            raise ValidationError(f"config field layer_types[{i}] = {t!r} is not a layer type "
+                                  f"{mt + ' has' if known else 'petheory reads'}; supported: {', '.join(fam.types)}")
     if not fam.reads_layer_types and given != derived():
         raise ValidationError(f"config field layer_types = {given[:4]}... disagrees with what {mt}'s attention does "
                               f"(its code does not read layer_types: {derived()[0]} on every layer); remove it or fix it")

@@ -1,17 +1,19 @@
-"""The families page (docs/guide/families.md): what each model family's config resolves to, as a table.
+"""The families page (docs/guide/families.md): the verification table, and what flagship configs resolve to.
 
-:data:`CASES` and :data:`OLDER` are the families' configs as transformers' own configuration classes
-build them (the class's defaults, its flagship sizes, overridden where a published ``config.json``
-differs): the tests build them (tests/models/test_model_families.py compares every layer with
-transformers' modules; tests/analyses/test_every_family_every_command.py runs the five commands on
-each) and so does the page's generator, ``python tools/families_page.py --write`` (``--check``: exit 1
-when the committed page is stale; a test fails then too). :func:`markdown` writes one table row per
-family and distinct layer kind of the schemes the one resolver (:func:`petheory.models.resolve_config`)
-gives. Pure: no transformers, no files here. Numbers are rounded to 6 significant digits (stable
-across machines).
+:func:`verified_markdown` renders the verification table (:mod:`petheory.models.verified`, written by
+``python tools/verify_models.py --write``): its counts, the model types read, the refused ones grouped by the
+mechanism they lack (:func:`refusal_group`), the others. :data:`CASES` and :data:`OLDER` are flagship configs as
+transformers' own configuration classes build them (the class's defaults, overridden where a published
+``config.json`` differs): the tests build them (tests/models/test_model_families.py compares every layer with
+transformers' modules; tests/analyses/test_every_family_every_command.py runs the five commands on each) and so
+does the page's generator, ``python tools/families_page.py --write`` (``--check``: exit 1 when the committed page
+is stale; a test fails then too); :func:`markdown_kinds` writes one row per case and distinct layer kind. Pure: no
+transformers, no files here. Numbers are rounded to 6 significant digits (stable across machines).
 """
 
 from __future__ import annotations
+
+import re
 
 #: meta-llama/Llama-4-Scout-17B-16E's rope_scaling (high = low: no blended band, a step at lambda = L).
 SCOUT_ROPE = {"rope_type": "llama3", "factor": 16.0, "high_freq_factor": 1.0, "low_freq_factor": 1.0,
@@ -106,30 +108,126 @@ def kind_rows(scheme) -> list[list[str]]:
     return rows
 
 
-def markdown(resolved) -> str:
-    """The page from ``resolved``, a list of (case id, model_type, Scheme): one table row per family and
-    distinct layer kind, then what the resolver refuses.
+def refusal_group(detail: str) -> str:
+    """The missing mechanism a refusal names, as a short label shared by the model types it refuses.
 
-    >>> from petheory.models import resolve_config
+    >>> refusal_group("config field rope_wavelet may change positions or the logit scale and petheory does not ...")
+    'field `rope_wavelet` not read'
+    """
+    m = re.search(r"applies (\S+) under `([^`]*)`", detail)
+    if m:
+        return f"RoPE applied only under `{m.group(2)}` (a rule of the family's code, not in the table)"
+    for pat, label in ((r"bidirectional", "bidirectional (encoder) attention: petheory reads causal decoders"),
+                       (r"mrope_section = .* must be 3 band counts", "M-RoPE sections that do not cover the rotary "
+                                                                    "bands as petheory reads them"),
+                       (r"gives rotary dimension \d+; it must be an even", "an odd rotary dimension (the class's "
+                                                                          "default sizes)"),
+                       (r"has no rotary embedding, ALiBi", "no rotary embedding, ALiBi, T5 buckets or table in its code "
+                                                          "(positions of another kind)"),
+                       (r"sin/cos table of its own", "RoPE from a sin/cos table of its own (no RotaryEmbedding module)"),
+                       (r"the tool could not read", "modules the verification tool cannot read (no decoder layer "
+                                                    "list it recognises)"),
+                       (r"without kv_lora_rank", "decoupled RoPE (qk_rope_head_dim) without multi-head latent "
+                                                 "attention")):
+        if re.search(pat, detail):
+            return label
+    m = re.match(r"model_type '\w+': (.*)", detail)
+    if m:
+        return m.group(1)[:120]
+    for pat, label in ((r"config field (\S+?)(?:\[\d+\])? = '([^']+)' is not a layer type", "layer type `{1}`"),
+                       (r"unknown rope_type '([^']+)'", "rope_type `{0}`"),
+                       (r"config field ([\w.]+) (?:may change|changes) positions", "field `{0}` not read"),
+                       (r"config field ([\w.]+) is not understood", "field `{0}` not read"),
+                       (r"config field ([\w.]+) is missing", "field `{0}` missing (the family names it otherwise)"),
+                       (r"(\d+) rotary modules", "several rotary modules (which layer uses which is not read)"),
+                       (r"keeps no softmax scale", "no softmax scale attribute to check"),
+                       (r"reads self\.(\w+)", "a factor `{0}` in the attention's forward")):
+        m = re.search(pat, detail)
+        if m:
+            return label.format(*m.groups())
+    return detail[:100]
+
+
+def verified_markdown(doc: dict, resolved=()) -> str:
+    """The families page: the verification table's counts, the model types read (one row each), the refused ones
+    grouped by the mechanism they lack, the others; then ``resolved``'s per-layer-kind table (:func:`markdown_kinds`)."""
+    counts, types = doc["counts"], doc["types"]
+    by = counts["by_status"]
+    cases = counts["cases_by_outcome"]
+    ok = sorted(t for t, r in types.items() if r["status"] == "ok")
+    lines = ["# Model families: what petheory reads, verified against transformers", "",
+             "<!-- generated: python tools/verify_models.py --write (python tools/families_page.py --write redraws it "
+             "from petheory/data/verified_models.json); do not edit by hand -->", "",
+             f"Every model type of transformers {doc['transformers']} ({counts['model_types']} in `CONFIG_MAPPING`) was "
+             "swept by `python tools/verify_models.py`: its default config, and for the ones read, their rope-scaling "
+             "variants (linear, dynamic, YaRN, Llama 3, LongRoPE) and layer-layout variants (sliding window, NoPE "
+             "schedule, chunks, ALiBi, hybrid layouts), each saved with `save_pretrained`, read back through petheory's "
+             "loader and compared layer by layer (layer kinds, head size, softmax scale, window, NoPE-ness, "
+             "temperature, sinks, rotated dimensions, frequencies, cos/sin factor, M-RoPE sections, ALiBi slopes, T5 "
+             "buckets) with the modules transformers builds from the same file. `resolve_config` reads exactly the "
+             "model types found `ok` here; every other one is refused with the reason below (an unknown one with "
+             "the nearest verified family, which `--as-family` asserts).", "",
+             "| model types | " + " | ".join(by) + " |", "|---|" + "---|" * len(by),
+             f"| {counts['model_types']} | " + " | ".join(str(v) for v in by.values()) + " |", "",
+             "| cases | " + " | ".join(cases) + " |", "|---|" + "---|" * len(cases),
+             f"| {counts['cases']} | " + " | ".join(str(v) for v in cases.values()) + " |", "",
+             f"## Read as transformers runs them ({len(ok)} model types)", "",
+             "| model_type | text model | layer kinds (default config) | cases ok |", "|---|---|---|---|"]
+    per = {}
+    for c in doc["cases"]:
+        per.setdefault(c["model_type"], []).append(c)
+    for mt in ok:
+        cs = per.get(mt, [])
+        kinds = "; ".join(f"{k[2]} x {k[0] or '-'} ({k[1]}{', ' + k[3] if k[3] else ''}{', ' + k[4] if k[4] != 'full' else ''})"
+                          for k in (cs[0].get("layers") or [])) if cs else ""
+        good = [c["case"] for c in cs if c["outcome"] == "ok"]
+        lines.append(f"| `{mt}` | {types[mt].get('text', '-')} | {kinds} | {len(good)}/{len(cs)}: {', '.join(good)} |")
+    groups: dict = {}
+    for mt, r in types.items():
+        if r["status"] == "refused":
+            groups.setdefault(refusal_group(r.get("why", "")), []).append(mt)
+    lines += ["", f"## Refused, by the mechanism petheory does not read ({sum(map(len, groups.values()))} model types)",
+              "", "A refusal is one line that names what is missing; nothing is dropped in silence.", ""]
+    for label, mts in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        lines.append(f"- {label} ({len(mts)}): " + ", ".join(f"`{m}`" for m in sorted(mts)))
+    for status, title, say in (
+            ("misread", "Misread", "what differs from transformers"),
+            ("crash", "Crashed", "petheory raised an error that is not a refusal (a bug)"),
+            ("no-positions", "No positions in a config",
+             "learned absolute positions are weights: `petheory spectrum/stress --pe hf:DIR` reads the table"),
+            ("not-text", "Not text models", "vision or audio encoders and other non-language models: positions over "
+                                            "patches or frames are not read"),
+            ("transformers", "transformers' own failures", "its config class or modules fail to build here (a missing "
+                                                           "package, a validation error of its own): not a petheory "
+                                                           "outcome")):
+        mts = sorted(t for t, r in types.items() if r["status"] == status)
+        lines += ["", f"## {title} ({len(mts)})", "", say + ".", ""]
+        if status in ("misread", "crash", "transformers"):
+            lines += [f"- `{m}`: {types[m].get('why', '')[:200]}" for m in mts]
+        else:
+            lines.append(", ".join(f"`{m}`" for m in mts) or "none")
+    if resolved:
+        lines += ["", markdown_kinds(resolved)]
+    return "\n".join(lines) + "\n"
+
+
+def markdown_kinds(resolved) -> str:
+    """Per layer kind, the flagship configs of :data:`CASES` and :data:`OLDER` as resolved: ``resolved`` is a list of
+    (case id, model_type, Scheme).
+
+    >>> from petheory.models.config import read_config
     >>> cfg = {"model_type": "llama", "hidden_size": 256, "num_attention_heads": 4, "num_hidden_layers": 2,
     ...        "max_position_embeddings": 2048}
-    >>> [row for row in markdown([("tiny", "llama", resolve_config(cfg))]).splitlines() if row.startswith("| tiny")]
+    >>> [row for row in markdown_kinds([("tiny", "llama", read_config(cfg))]).splitlines() if row.startswith("| tiny")]
     ['| tiny | llama | full_attention | 2: 0-1 | rotary (rope) | 10000 | 64/64 | rope | full | - | - | - | 2,048 / 2,048 |']
     """
-    from petheory.models.families import FOREIGN_FIELDS, NOT_SHIPPED
-
-    lines = ["# Model families: what each config resolves to", "",
-             "<!-- generated: python tools/families_page.py --write (do not edit by hand) -->", "",
-             "Each row is one distinct layer kind of a family's `config.json`, as petheory's one resolver "
-             "(`petheory.models.resolve_config`, used by `report`, `compare`, `spectrum`, `bounds` and `stress` "
-             "alike) reads it. The configs are built by transformers' own configuration classes (their defaults "
-             "are the flagship sizes, overridden where a published config differs; the cases live in "
-             "`petheory/models/families_page.py`), and the tests compare every layer with transformers' "
-             "attention modules and rotary code. `base`: the rotary frequency base; `rotary dims / d`: rotated "
-             "dimensions of the head size d (partial rotary); `scaling`: the registry entry of the frequencies and "
-             "its factor; `span`: full, sliding window W or chunks of C; `L / max`: the original context and "
-             "`max_position_embeddings`. Multimodal RoPE (M-RoPE) is analysed for text-only positions, where "
-             "every axis carries the same index and the sections rotate as plain RoPE.", "",
+    lines = ["## Flagship configs, layer kind by layer kind", "",
+             "The configs of `petheory/models/families_page.py` (built by transformers' configuration classes, "
+             "overridden where a published config differs), resolved. `base`: the rotary frequency base; `rotary dims "
+             "/ d`: rotated dimensions of the head size d (partial rotary); `scaling`: the registry entry of the "
+             "frequencies and its factor; `span`: full, sliding window W or chunks of C; `L / max`: the original "
+             "context and `max_position_embeddings`. Multimodal RoPE (M-RoPE) is analysed for text-only positions, "
+             "where every axis carries the same index and the sections rotate as plain RoPE.", "",
              "| " + " | ".join(HEADS) + " |", "|" + "|".join("---" for _ in HEADS) + "|"]
     for name, mt, scheme in resolved:
         types = mt if scheme.source == mt else f"{mt} ({scheme.source})"
@@ -137,11 +235,4 @@ def markdown(resolved) -> str:
             first = [name, types] if k == 0 else ["", ""]
             last = [f"{scheme.context:,} / {scheme.max_context:,}" if k == 0 else ""]
             lines.append("| " + " | ".join(c.replace("|", "\\|") for c in first + row + last) + " |")
-    lines += ["", "## Refused, never dropped", "",
-              "A field that changes positions and is not understood is refused in one line that names it and what is "
-              "supported; fields that do not touch positions are ignored. Refused by name:", ""]
-    lines += [f"- `{mt}`: {why}" for mt, why in sorted(NOT_SHIPPED.items())]
-    lines += [f"- an unknown `model_type`, `rope_type`, rope key or layer-type name; a field only some families carry "
-              f"({', '.join(f'`{f}`' for f in FOREIGN_FIELDS)}) on a family that does not read it; an explicit "
-              "`layer_types` list that disagrees with what the family's attention code does.", ""]
     return "\n".join(lines)

@@ -131,13 +131,14 @@ def read_heads(cfg: dict, *keys: str) -> int:
 
 
 def read_head_dim(cfg: dict, hidden: int, heads: int) -> int:
-    """``head_dim`` if the config gives one, else ``hidden / heads`` (which must divide)."""
+    """``head_dim`` if the config gives one, else ``hidden // heads`` (transformers' floor division)."""
     if cfg.get("head_dim") is not None:
         return read_int(cfg, "head_dim", minimum=2)
-    if hidden % heads:
-        raise ValidationError(f"config fields hidden_size={hidden} and num_attention_heads={heads}: the heads must divide "
-                              "the hidden size (or give head_dim); fix the config.json")
-    return hidden // heads
+    if hidden // heads < 2:
+        raise ValidationError(f"config fields hidden_size={hidden} and num_attention_heads={heads}: a head of "
+                              f"{hidden // heads} dimensions (hidden_size // heads, as transformers sizes it); fix the "
+                              "config.json or give head_dim")
+    return hidden // heads  # transformers: getattr(config, "head_dim", hidden_size // num_attention_heads)
 
 
 def read_int_list(cfg: dict, key: str, *, length: int | None = None, minimum: int = 0, maximum: int | None = None,

@@ -29,8 +29,9 @@ ROWS = [
     ("not-json", "{ not json", "is not valid JSON"),
     ("array", "[1, 2]", "not an object"),
     ("binary", b"\xff\xfe\x00", "not UTF-8"),
-    ("unknown-model", {"model_type": "bert", "hidden_size": 768}, ("unknown model_type 'bert'", "supported: ", "llama")),
-    ("no-model-type", {"hidden_size": 768}, ("unknown model_type None", "supported")),
+    ("unknown-model", {"model_type": "bert_next", "hidden_size": 768}, ("unknown model_type 'bert_next'",
+                                                                        "nearest verified family", "--as-family")),
+    ("no-model-type", {"hidden_size": 768}, ("no model_type field", "--as-family")),
     ("unknown-rope", _rope(rope_type="mrope"), ("unknown rope_type 'mrope'", "supported: ", "llama3", "yarn")),
     ("negative-factor", _rope(factor=-2.0), ("rope_scaling.factor", "> 0", "-2")),
     ("shrinking-factor", _rope(factor=0.5), ("rope_scaling.factor", ">= 1", "0.5")),
@@ -46,7 +47,7 @@ ROWS = [
     ("negative-in-list", {**PHI3, "rope_scaling": {**PHI3["rope_scaling"], "long_factor": [1.0] * 47 + [-1.0]}},
      ("rope_scaling.long_factor[47]", "> 0")),
     ("list-not-list", {**PHI3, "rope_scaling": {**PHI3["rope_scaling"], "long_factor": 2.0}}, "rope_scaling.long_factor"),
-    ("heads-do-not-divide", {**LLAMA, "hidden_size": 4097}, ("hidden_size=4097", "num_attention_heads=32", "divide")),
+    ("head-of-one-dimension", {**LLAMA, "hidden_size": 40}, ("hidden_size=40", "num_attention_heads=32", "head of 1")),
     ("zero-heads", {**LLAMA, "num_attention_heads": 0}, ("num_attention_heads", ">= 1")),
     ("absurd-hidden", {**LLAMA, "hidden_size": 1 << 40}, ("hidden_size", "at most")),
     ("absurd-positions", {**LLAMA, "max_position_embeddings": 1 << 40}, ("max_position_embeddings", "at most")),
@@ -90,5 +91,5 @@ def test_missing_config_path_says_no_such_file(capsys, tmp_path):
     refused(capsys, "report", "--pe", tmp_path / "nope" / "config.json", match="no such file")
 
 
-def test_directory_without_config_or_weights_is_still_the_table_error(capsys, tmp_path):
-    refused(capsys, "spectrum", "--pe", f"hf:{tmp_path}", match="no model weights")
+def test_directory_without_config_or_weights_names_config_json(capsys, tmp_path):
+    refused(capsys, "spectrum", "--pe", f"hf:{tmp_path}", match="no config.json")

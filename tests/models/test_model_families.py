@@ -256,21 +256,21 @@ LLAMA = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, 
 
 @pytest.mark.parametrize("cfg,match", [
     ({**LLAMA, "model_type": "phi3small"}, "Phi-3-small"),
-    ({**LLAMA, "model_type": "bert"}, "unknown model_type 'bert'"),
+    ({**LLAMA, "model_type": "bert"}, "model_type 'bert': BertModel: absolute positions"),
+    ({**LLAMA, "model_type": "my_llama"}, "unknown model_type 'my_llama'"),
     ({**LLAMA, "rope_scaling": {"rope_type": "linear", "factor": 2.0, "wavelet": 3}}, "rope_scaling.wavelet"),
     ({**LLAMA, "rope_parameters": {"rope_type": "default", "mrope_section": [16, 24, 24]}}, "mrope_section"),
     ({**LLAMA, "mrope_section": [16, 24, 24]}, "mrope_section"),
     ({**LLAMA, "no_rope_layers": [1, 1, 1, 0]}, "no_rope_layers"),
     ({**LLAMA, "attention_chunk_size": 8192}, "attention_chunk_size"),
-    ({**LLAMA, "rope_scaling": {"rope_type": "mrope"}}, "unknown rope_type 'mrope'"),
-    ({**LLAMA, "layer_types": ["full_attention"] * 3 + ["sliding_attention"]}, "layer_types[3]"),
+    ({**LLAMA, "rope_scaling": {"rope_type": "mrope"}}, "rope_type 'mrope'"),
     ({**LLAMA, "model_type": "qwen2", "layer_types": ["full_attention"] * 3 + ["hyper_attention"]}, "hyper_attention"),
     ({**LLAMA, "model_type": "qwen2", "layer_types": ["full_attention"] * 3}, "num_hidden_layers=4"),
     ({**LLAMA, "model_type": "mistral", "sliding_window": 4096, "layer_types": ["full_attention"] * 4}, "layer_types"),
     ({**LLAMA, "model_type": "smollm3", "no_rope_layers": [1, 1, 0]}, "no_rope_layers has 3 items, expected 4"),
     ({**LLAMA, "model_type": "smollm3", "no_rope_layers": [1, 1, 2, 0]}, "no_rope_layers[2]"),
     ({**LLAMA, "model_type": "qwen2_vl", "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 20]}}, "sum"),
-    ({**LLAMA, "model_type": "qwen3_vl", "text_config": {**LLAMA, "rope_parameters": {
+    ({**LLAMA, "model_type": "qwen3_vl", "text_config": {**LLAMA, "model_type": "qwen3_vl_text", "rope_parameters": {
         "rope_type": "default", "mrope_section": [24, 20, 20], "mrope_interleaved": False}}}, "mrope_interleaved"),
     ({**LLAMA, "model_type": "gemma2", "sliding_window": None}, "sliding_window"),
     ({**LLAMA, "rope_theta": 10**400}, "rope_theta"),
@@ -290,6 +290,19 @@ def test_a_field_that_changes_positions_is_refused_not_dropped(cfg, match):
         resolve_config(cfg)
     msg = str(exc.value)
     assert match in msg and "\n" not in msg, msg
+
+
+def test_a_field_the_familys_code_never_reads_is_refused_when_it_would_change_the_reading():
+    """Llama's attention has no window: a layer_types list naming sliding layers says what Llama does not do."""
+    with pytest.raises(ValidationError, match="sliding_window is never read by transformers' llama code"):
+        resolve_config({**LLAMA, "sliding_window": 4096, "layer_types": ["full_attention"] * 3 + ["sliding_attention"]})
+
+
+def test_a_field_the_familys_code_never_reads_is_ignored_when_it_changes_nothing():
+    """Qwen3-30B-A3B's published config.json carries max_window_layers, which transformers' qwen3_moe never reads."""
+    cfg = {**LLAMA, "model_type": "qwen3_moe", "max_window_layers": 48, "use_sliding_window": False, "head_dim": 128}
+    scheme = resolve_config(cfg)
+    assert any("never reads them (they change nothing here): max_window_layers" in note for note in scheme.notes)
 
 
 def test_fields_that_do_not_touch_positions_are_ignored():

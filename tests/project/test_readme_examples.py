@@ -89,6 +89,8 @@ YOURS = {
     "petheory check --plugin mypkg.my_pes --claims 'user2099.*'": "an importable mypkg",
     "petheory report --pe hub/model/config.json": "a hostile hub folder (tests/hostile/test_hostile_hub.py builds it)",
     "petheory stress --pe hf:hub/model": "a hostile hub folder (tests/hostile/test_hostile_hub.py builds it)",
+    "petheory report --pe hf:./Kimi-K2-Instruct --as-family deepseek_v3 --length 131072":
+        "a local copy of moonshotai/Kimi-K2-Instruct's config.json (tests/models/test_named_models.py builds its fields)",
 }
 
 

@@ -1,0 +1,359 @@
+r"""A rotary decoder's config (its text part) -> one ``petheory.scheme.Layer`` per layer, read from its fields.
+
+The fields are read by their meaning in transformers 5 (``PreTrainedConfig.convert_rope_params_to_dict``):
+``rope_parameters`` (5.x) or ``rope_scaling`` + ``rope_theta`` (4.x), flat or keyed by layer type, with a value
+inside the dict winning over the same field at the top level; partial rotary from ``partial_rotary_factor``
+(inside the rope dict, then at the top level), then the family's legacy field (``rotary_pct``, ``rotary_dim``);
+``head_dim`` (else hidden size / heads); ``layer_types`` (``linear_attention``, ``conv``, ``mlp``: layers without
+positions), else the family's derivation; ``sliding_window`` and ``attention_chunk_size`` for the spans. What only
+a family's code decides (NoPE rules, the logit scale, the pairing) is :mod:`petheory.models.families`.
+
+Pure: no file is read.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from petheory.encodings import partial_rotary_dim
+from petheory.errors import ValidationError
+from petheory.models.families import FOREIGN_FIELDS, NO_POSITION_TYPES, Family, layer_types
+from petheory.models.fields import INT_LIMIT, fail, read_bool, read_head_dim, read_heads, read_int, read_int_list, read_real
+from petheory.models.understood import refuse_unknown
+from petheory.models.rope import ROPE_TYPES, check_rope_keys, rope_dict, rope_scheme
+from petheory.scheme import Layer, MRope, Positions, Scheme, Span, Temperature
+
+#: Spellings of the same quantity across families (as transformers' attribute maps name them), first found wins.
+LAYERS = ("num_hidden_layers", "n_layer", "num_layers", "n_layers")
+HEADS = ("num_attention_heads", "n_head", "num_heads", "n_heads")
+HIDDEN = ("hidden_size", "n_embd", "d_model", "n_embed")
+MAX_POS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "n_ctx")
+
+
+def first_key(cfg: dict, keys: tuple) -> str:
+    """The first of ``keys`` the config sets (the first one when none is set: its missing-field error names it)."""
+    return next((k for k in keys if cfg.get(k) is not None), keys[0])
+
+
+def _nested_rope(rope: dict) -> dict | None:
+    """A ``rope_parameters`` keyed by layer type (Gemma 3, OLMo 3; a null entry: that layer type has no RoPE), else
+    None."""
+    keys = [k for k in rope if k in ("full_attention", "sliding_attention", "chunked_attention", "linear_attention")]
+    if not keys:
+        return None
+    if len(keys) != len(rope) or not all(isinstance(rope[k], dict) or rope[k] is None for k in keys):
+        raise ValidationError("config field rope_parameters mixes per-layer-type objects and flat keys; give either "
+                              "{'full_attention': {...}, 'sliding_attention': {...}} or one flat object")
+    return rope
+
+
+def _rope_on(cfg: dict, fam: Family, n: int) -> list:
+    """Per layer: whether RoPE may apply (False: a NoPE layer by the family's per-layer field)."""
+    if cfg.get("layer_rope_theta") is not None and "layer_rope_theta" in fam.extra:
+        thetas = cfg["layer_rope_theta"]
+        if not isinstance(thetas, (list, tuple)) or len(thetas) != n:
+            raise fail("layer_rope_theta", f"a list of num_hidden_layers={n} numbers (0: no RoPE on that layer)", thetas)
+        return [read_real({"t": x}, "t", positive=False, minimum=0.0, where="layer_rope_theta") > 0 for x in thetas]
+    if not fam.no_rope_layers:
+        return [True] * n
+    given = cfg.get("no_rope_layers")
+    if not given:  # transformers: None or [] -> a NoPE layer every no_rope_layer_interval-th layer
+        k = read_int(cfg, "no_rope_layer_interval", default=fam.no_rope_layers)
+        return [bool((i + 1) % k) for i in range(n)]
+    return [bool(x) for x in read_int_list(cfg, "no_rope_layers", length=n, minimum=0, maximum=1)]
+
+
+def _mrope(cfg: dict, rope: dict, where: str, fam: Family, mt: str, bands: int) -> MRope | None:
+    """Multimodal RoPE from ``mrope_section`` (in the rope dict, else at the top level, else the family's default), its
+    layout from the family's code (the table); ``mrope_interleaved`` must agree with it."""
+    sec = rope.get("mrope_section", cfg.get("mrope_section") or None)  # transformers reads the rope dict's
+    if fam.mrope is None:
+        if sec:
+            raise ValidationError(f"config field {where if 'mrope_section' in rope else ''}mrope_section (multimodal RoPE) "
+                                  f"is not part of {mt}'s code as petheory has verified it; refused rather than read")
+        return None
+    layout = fam.mrope
+    src = rope if "mrope_section" in rope else cfg
+    sections = fam.mrope_default if not sec else read_int_list(src, "mrope_section", where=where if src is rope else "")
+    if len(sections) != 3 or sum(sections) != bands:
+        raise ValidationError(f"config field mrope_section = {str(list(sections))[:60]} must be 3 band counts (t, h, w) summing to "
+                              f"the {bands} rotary bands; fix the config.json")
+    if "mrope_interleaved" in rope and read_bool(rope, "mrope_interleaved", default=False) != (layout == "interleaved"):
+        raise ValidationError(f"config field {where}mrope_interleaved = {rope['mrope_interleaved']}: {mt}'s code uses the "
+                              f"{layout} layout; supported: {layout == 'interleaved'}")
+    return MRope(sections, layout)
+
+
+def refuse_foreign(cfg: dict, mt: str, fam: Family) -> None:
+    """A field that changes positions but is not read for this family is refused by name, never dropped."""
+    mine = set(fam.extra) | ({"no_rope_layers", "no_rope_layer_interval"} if fam.no_rope_layers else set()) | (
+        {"mrope_section"} if fam.mrope else set()) | ({"query_pre_attn_scalar"} if fam.scale == "gemma" else set())
+    for key in FOREIGN_FIELDS:
+        if key not in mine and cfg.get(key) is not None and cfg.get(key) != []:
+            if key in ("attention_multiplier", "key_multiplier", "attention_in_multiplier") and cfg[key] in (1, 1.0) \
+                    or key == "rope_interleave" and not cfg[key]:
+                continue  # the value that changes nothing
+            raise ValidationError(f"config field {key} changes positions but is not part of {mt}: refused rather than "
+                                  f"dropped; remove it, or give the model_type that has it")
+    own = mine | {"rotary_pct", "rotary_emb_base", "rotary_dim"} & {fam.prf_legacy, "rotary_emb_base" if mt == "gpt_neox"
+                                                                     else None} | set(FOREIGN_FIELDS) | {
+        "no_rope_layer_interval", "floor_scale"}
+    refuse_unknown(cfg, mt, own)
+    if cfg.get("use_bidirectional_attention"):
+        raise ValidationError("config field use_bidirectional_attention is set (non-causal attention, an embedding model): "
+                              "not supported; supported: causal decoders")
+
+
+def _layer_dims(cfg: dict, mt: str, d: int, types: list) -> list:
+    """Head dimension per layer: Gemma 4's full-attention layers have their own (``global_head_dim``)."""
+    if mt != "gemma4_text":
+        return [d] * len(types)
+    plc = cfg.get("per_layer_config")
+    if plc is None:
+        gd = read_int(cfg, "global_head_dim", default=512, minimum=2, limit=1 << 14)
+        return [gd if t == "full_attention" else d for t in types]
+    if not isinstance(plc, dict):
+        raise fail("per_layer_config", "an object {layer index: {head_dim: ...}}", plc)
+    out = [d] * len(types)
+    for k, over in plc.items():
+        if not (isinstance(k, str) and k.isdigit() or isinstance(k, int)) or int(k) >= len(types):
+            raise fail("per_layer_config", f"keyed by layer indices < {len(types)}", k)
+        if not isinstance(over, dict) or set(over) - {"head_dim", "num_key_value_heads"}:
+            raise fail(f"per_layer_config.{k}", "an object with head_dim / num_key_value_heads only", over)
+        if "head_dim" in over:
+            out[int(k)] = read_int(over, "head_dim", minimum=2, where=f"per_layer_config.{k}.", limit=1 << 14)
+    return out
+
+
+def logit_factor(cfg: dict, fam: Family, d: int) -> float:
+    r"""The factor on every logit beyond :math:`d^{-1/2}`, as the family's attention computes it."""
+    if fam.scale == "gemma" and cfg.get("query_pre_attn_scalar") is not None:
+        # softmax scale query_pre_attn_scalar^-1/2 instead of d^-1/2: every logit times sqrt(d / query_pre_attn_scalar)
+        return math.sqrt(d / read_real(cfg, "query_pre_attn_scalar"))
+    if fam.scale == "one":  # Gemma 3n, Gemma 4: scaling = 1 (queries and keys are RMS-normed)
+        return math.sqrt(d)
+    if fam.scale == "granite":  # scaling = attention_multiplier
+        return read_real(cfg, "attention_multiplier", default=1.0) * math.sqrt(d)
+    if fam.scale == "falcon_h1":  # keys times key_multiplier, the attention's input times attention_in_multiplier
+        return read_real(cfg, "key_multiplier", default=1.0) * read_real(cfg, "attention_in_multiplier", default=1.0) ** 2
+    return 1.0
+
+
+def rope_model(cfg: dict, mt: str, fam: Family, fields=None) -> Scheme:
+    """The per-layer scheme of a rotary decoder's (text) config; ``mt`` names its family's table entry, ``fields`` the
+    positional fields its configuration class has (None: unknown)."""
+    hidden = read_int(cfg, first_key(cfg, HIDDEN))
+    heads = read_heads(cfg, *HEADS)
+    refuse_foreign(cfg, mt, fam)
+    d = read_head_dim(cfg, hidden, heads)
+    kv = read_int(cfg, "num_key_value_heads", default=cfg.get("num_kv_heads") or heads)
+    listed = cfg.get("layer_types", cfg.get("layers_block_type"))
+    if cfg.get(first_key(cfg, LAYERS)) is None and isinstance(listed, (list, tuple)) and listed:
+        n = len(listed)  # Nemotron-H: the layer count is its layers_block_type's length
+    else:
+        n = read_int(cfg, first_key(cfg, LAYERS))
+    max_pos = read_int(cfg, first_key(cfg, MAX_POS), default=2048 if mt == "falcon" else None)
+    rope, where = rope_dict(cfg)
+    rope_on = _rope_on(cfg, fam, n)
+    types = layer_types(cfg, mt, fam, n, rope_on, class_has_types=None if fields is None else "layer_types" in fields)
+    if "cross_attention_layers" in fam.extra and cfg.get("cross_attention_layers"):
+        cross = set(read_int_list(cfg, "cross_attention_layers", minimum=0, maximum=n - 1))
+        types = ["cross_attention" if i in cross else t for i, t in enumerate(types)]
+    dims = _layer_dims(cfg, mt, d, types)
+    nested = _nested_rope(rope)
+    notes: list = []
+    kinds: dict = {}  # (layer type, rotary?, d, theta) -> Layer
+    contexts: dict = {}  # kind key -> its original context L (rotary layers)
+    layers, keys = [], []
+    nope_types = fam.nope_types
+    if fam.nope_if_window and cfg.get("sliding_window") is not None:  # EXAONE 4: global layers skip RoPE when any slides
+        nope_types = ("full_attention",)
+    forced = [False] * n
+    if mt == "cohere2_moe" and read_int(cfg, "prefix_dense_sliding_window_pattern", default=1, minimum=0) == 1:
+        # Cohere2MoeAttention.force_rope: a dense (non-MoE) layer applies RoPE whatever its type when the pattern is 1
+        mlp = cfg.get("mlp_layer_types")
+        if not isinstance(mlp, (list, tuple)) or len(mlp) != n:
+            raise fail("mlp_layer_types", f"a list of num_hidden_layers={n} 'dense' / 'sparse'", mlp)
+        forced = [x == "dense" for x in mlp]
+    if "position_embedding_type" in fam.extra and cfg.get("position_embedding_type") != "rope":
+        # Granite 4.0-H: the model builds its rotary embedding only for position_embedding_type == "rope"
+        rope_on = [False] * n
+        if cfg.get("position_embedding_type") not in (None, "nope"):
+            raise fail("position_embedding_type", "'rope', 'nope' or null (no positions)", cfg["position_embedding_type"])
+    thetas = cfg.get("layer_rope_theta") if "layer_rope_theta" in fam.extra else None
+    for i, (t, d_i) in enumerate(zip(types, dims)):
+        rotary = forced[i] or rope_on[i] and t not in nope_types and t not in NO_POSITION_TYPES and not (
+            nested is not None and t in nested and nested[t] is None)  # transformers: a null entry has no RoPE
+        theta = float(thetas[i]) if thetas and rotary else None
+        key = (t, rotary, d_i, theta)
+        if key not in kinds:
+            pos, L = _positions(cfg, mt, fam, t, rotary, d_i, rope, where, nested, max_pos, notes, theta)
+            kinds[key] = Layer(pos, _span(cfg, t, fam), _temperature(cfg, mt, rotary), fam.sinks and t not in
+                               NO_POSITION_TYPES, t)
+            if L is not None:
+                contexts[key] = L
+        layers.append(kinds[key])
+        keys.append(key)
+    notes.extend(_notes(cfg, mt, fam, layers))
+    if cfg.get("head_dim") is None and hidden % heads:
+        notes.append(f"hidden_size {hidden} is not a multiple of the {heads} heads: transformers sizes each head "
+                     f"hidden_size // heads = {d}, as here")
+    scheme = Scheme(mt, tuple(layers), max_pos, max_pos, heads, kv, d, tuple(dict.fromkeys(notes)))
+    # L: the main layer's original context (a scaled global RoPE's; Gemma 3's local layers are not scaled)
+    L = contexts.get(keys[layers.index(scheme.main)], min(contexts.values(), default=max_pos))
+    return dataclasses.replace(scheme, context=L)
+
+
+def _layer_rope(cfg, mt, fam, t, rope, where, nested):
+    """The RoPE parameter dict of layer type ``t`` and where it was read (for errors)."""
+    if nested is not None and t in nested:
+        return nested[t], f"{where}{t}."
+    if nested is not None and mt not in ("gemma3_text", "olmo3"):
+        raise ValidationError(f"config field {where.rstrip('.')} has no entry for the {t} layers; it has "
+                              f"{', '.join(nested)}")
+    if nested is not None:  # Gemma 3, OLMo 3: transformers fills a missing layer type with default RoPE
+        return {}, where
+    if mt == "gemma4_text" and rope:
+        raise ValidationError(f"config field {where.rstrip('.')} must be keyed by layer type for gemma4 "
+                              "({'full_attention': {...}, 'sliding_attention': {...}}), as transformers reads it")
+    if mt == "gemma4_text":  # transformers' defaults
+        return ({"rope_type": "proportional", "partial_rotary_factor": 0.25, "rope_theta": 1e6}
+                if t == "full_attention" else {"rope_theta": 10000.0}), ""
+    if t == "sliding_attention" and mt in ("gemma3_text", "olmo3"):
+        # a flat rope_scaling/rope_parameters is the full-attention layers'; the sliding ones keep default RoPE at
+        # rope_local_base_freq (Gemma 3, default 10^4) or at the model's rope_theta (OLMo 3): transformers' config classes
+        key = "rope_local_base_freq" if mt == "gemma3_text" else "rope_theta"
+        src = cfg if cfg.get(key) is not None else (rope if mt == "olmo3" and "rope_theta" in rope else {})
+        return {"rope_theta": read_real(src, key if src is cfg else "rope_theta", default=fam.theta_default if
+                                        mt == "olmo3" else 10000.0, where="" if src is cfg else where)}, ""
+    return rope, where
+
+
+def _partial(cfg, fam, lrope, lwhere, d, proportional):
+    """Rotated dimensions of a ``d``-dimensional head: the rope dict's partial_rotary_factor wins, then the top
+    level's, then the family's legacy field (transformers' priority)."""
+    if "partial_rotary_factor" in lrope:
+        key, src, where = "partial_rotary_factor", lrope, lwhere
+    elif cfg.get("partial_rotary_factor") is not None:
+        key, src, where = "partial_rotary_factor", cfg, ""
+    elif fam.prf_legacy == "rotary_dim" and cfg.get("rotary_dim") is not None:
+        r = read_int(cfg, "rotary_dim", minimum=2)
+        if r > d:
+            raise fail("rotary_dim", f"at most head_dim = {d}", r)
+        return 2 * (r // 2) if proportional else partial_rotary_dim(d, r / d), "rotary_dim"
+    elif fam.prf_legacy == "rotary_pct" and cfg.get("rotary_pct") is not None:
+        key, src, where = "rotary_pct", cfg, ""
+    else:
+        key, src, where = "partial_rotary_factor", {}, ""
+    prf = read_real(src, key, default=fam.prf_default, where=where)
+    try:
+        r = 2 * int(prf * d // 2) if proportional else partial_rotary_dim(d, prf)
+    except ValueError as exc:
+        raise ValidationError(f"config field {where}{key}: {exc}") from None
+    if r < 2:
+        raise fail(where + key, f"a fraction of head_dim={d} that leaves at least one rotary pair", prf)
+    return r, where + key
+
+
+def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes, theta=None):
+    if t in NO_POSITION_TYPES:
+        return Positions("none"), None
+    factor = logit_factor(cfg, fam, d)
+    if not rotary:
+        return Positions("nope", d=d, logit_factor=factor), None
+    lrope, lwhere = _layer_rope(cfg, mt, fam, t, rope, where, nested)
+    if theta is not None:  # Granite-SWA: this layer's own rope_theta
+        lrope, lwhere = {**lrope, "rope_theta": theta}, "layer_rope_theta: "
+    check_rope_keys(lrope, lwhere)
+    if lrope.get("rope_type", lrope.get("type")) == "mrope" and fam.mrope is None and "mrope_section" not in lrope:
+        raise ValidationError(f"unknown rope_type 'mrope' in {lwhere.rstrip('.')} for {mt} (multimodal RoPE is read for "
+                              "the families whose code has it, with their sections); supported: "
+                              f"{', '.join(sorted(set(ROPE_TYPES) - {'mrope'}))}")
+    proportional = lrope.get("rope_type") == "proportional"
+    r, _ = _partial(cfg, fam, lrope, lwhere, d, proportional)
+    base_key = "rotary_emb_base" if mt == "gpt_neox" and "rotary_emb_base" in cfg else "rope_theta"
+    default_base = 10000.0 if t == "sliding_attention" and mt in ("gemma3_text", "gemma4_text") else fam.theta_default
+    pairing = "interleaved" if cfg.get("rope_interleave") and "rope_interleave" in fam.extra else fam.pairing
+    name, params, L = rope_scheme(cfg, lrope, lwhere, d=d, rotary_dim=r, base_key=base_key, default_base=default_base,
+                                  pairing=pairing, max_pos=max_pos)
+    mrope = _mrope(cfg, lrope, lwhere, fam, mt, r // 2)
+    if r != d:
+        notes.append(f"partial rotary ({t}): {r} of {d} head dimensions rotate, the other {d - r} carry no position")
+    if proportional:
+        theta = (params["base"]) ** (d / r)
+        notes.append(f"proportional RoPE ({t}): rope_theta {theta:.6g} on the ladder of the whole {d}-dimensional head, "
+                     f"cut to its first {r // 2} bands = base {params['base']:.6g} on a {r}-dimensional ladder")
+    return Positions("rotary", name, params, d, factor, mrope=mrope, proportional=proportional), L
+
+
+def _span(cfg: dict, t: str, fam: Family | None = None) -> Span:
+    if t == "full_attention" and fam is not None and fam.window_on_full and cfg.get("sliding_window") is not None:
+        return Span("sliding", read_int(cfg, "sliding_window"))
+    if t == "sliding_attention":
+        return Span("sliding", read_int(cfg, "sliding_window"))
+    if t == "chunked_attention":
+        return Span("chunked", read_int(cfg, "attention_chunk_size"))
+    return Span()
+
+
+def _temperature(cfg: dict, mt: str, rotary: bool) -> Temperature | None:
+    if mt != "llama4_text" or rotary:
+        return None
+    # Llama 4's published config.json writes an integer (4) here; transformers tests its truth value
+    tuning = cfg.get("attn_temperature_tuning", True)
+    if isinstance(tuning, int) and not isinstance(tuning, bool) and 0 <= tuning <= INT_LIMIT:
+        tuning = bool(tuning)
+    if not read_bool({"attn_temperature_tuning": tuning}, "attn_temperature_tuning", default=True):
+        return None
+    return Temperature("llama4", {"floor_scale": float(read_int(cfg, "floor_scale", default=8192)),
+                                  "attn_scale": read_real(cfg, "attn_scale", default=0.1)})
+
+
+def _notes(cfg: dict, mt: str, fam: Family, layers: list) -> list:
+    notes = []
+    count = {}
+    for layer in layers:
+        key = (layer.type, layer.positions.kind, str(layer.span))
+        count[key] = count.get(key, 0) + 1
+    if len(count) > 1 or any(s != "full" for (_, _, s) in count):
+        notes.append("layers: " + "; ".join(f"{c} x {t or 'attention'} ({k}, span {s})" for (t, k, s), c in count.items()))
+    if any(layer.span.kind == "sliding" for layer in layers):
+        notes.append("sliding-window layers attend to the last W keys: their kernel beyond W is never used")
+    if any(layer.span.kind == "chunked" for layer in layers):
+        notes.append("chunked layers attend within their chunk of C tokens: distances reach at most C - 1")
+    if any(layer.positions.kind == "nope" for layer in layers):
+        notes.append("NoPE layers: softmax attention that sees no position (causal masking aside)")
+    if any(layer.positions.kind == "none" for layer in layers):
+        notes.append("layers without softmax attention (linear attention, state-space or convolution mixers) carry no "
+                     "positional encoding here: kind 'none'")
+    if any(layer.temperature is not None for layer in layers):
+        notes.append("Llama 4 temperature: NoPE layers multiply queries by log(floor((p + 1) / floor_scale) + 1) * "
+                     "attn_scale + 1 at position p (a factor on their logits that grows with p)")
+    if any(layer.sinks for layer in layers):
+        notes.append("attention sinks: one learned logit per head joins the softmax (its value is a weight, not in "
+                     "config.json); it only lowers every attention weight by a common factor per query")
+    if any(layer.positions.mrope is not None for layer in layers):
+        m = next(layer.positions.mrope for layer in layers if layer.positions.mrope is not None)
+        notes.append(f"M-RoPE ({m.layout}, sections {list(m.sections)} for t/h/w): text-only positions assumed (every "
+                     "axis carries the token index), where it rotates exactly as plain RoPE; image/video tokens are "
+                     "not analysed")
+    for key in (fam.softcap_key, "final_logit_softcapping"):
+        if cfg.get(key) and key == fam.softcap_key:
+            notes.append(f"{key}={cfg[key]}: logits are soft-capped (tanh) after the scale; not part of the kernel")
+    if mt == "llama4_text" and cfg.get("use_qk_norm", True):
+        notes.append("use_qk_norm: Llama 4's rotary layers L2-normalise queries and keys after RoPE (content norms only)")
+    if fam.scale == "one":
+        notes.append(f"{mt}: queries and keys are RMS-normalised and the softmax scale is 1 (logit factor sqrt(d))")
+    if fam.scale == "granite" and cfg.get("attention_multiplier") not in (None, 1, 1.0):
+        notes.append(f"attention_multiplier = {cfg['attention_multiplier']}: the softmax scale (instead of d^-1/2)")
+    if fam.scale == "falcon_h1" and (cfg.get("key_multiplier"), cfg.get("attention_in_multiplier")) != (1.0, 1.0):
+        notes.append(f"Falcon-H1: keys times key_multiplier = {cfg.get('key_multiplier')} and the attention's input times "
+                     f"attention_in_multiplier = {cfg.get('attention_in_multiplier')}: every logit times "
+                     "key_multiplier * attention_in_multiplier^2 (the logit factor)")
+    if "num_kv_shared_layers" in fam.extra and cfg.get("num_kv_shared_layers"):
+        notes.append(f"num_kv_shared_layers = {cfg['num_kv_shared_layers']}: the last layers reuse the keys and values "
+                     "of an earlier layer of the same type (same positions; content shared)")
+    if any(layer.positions.kind == "rotary" and layer.positions.params.get("truncate") is False for layer in layers):
+        notes.append("YaRN truncate=false: the ramp's end bands are not rounded (gpt-oss)")
+    return notes

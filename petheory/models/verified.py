@@ -1,0 +1,95 @@
+"""The verification table: which model types petheory reads as transformers runs them, and why the others are refused.
+
+``petheory/data/verified_models.json`` is written by ``python tools/verify_models.py --write``: for every model type of
+the pinned transformers, each case (its default config, its text part, rope-scaling and layer-layout variants) saved
+with ``save_pretrained``, read back through petheory's loader and compared layer by layer with the family's own
+modules. A model type is verified (``ok``) when its cases end ``ok`` (or refused by name); the others keep the reason:
+the mechanism petheory does not implement, the positions a config does not hold (a learned table), or transformers'
+own failure to build it. :func:`refusal` turns that into the one-line error an unverified type gets, naming the
+nearest verified family for a type the table does not know.
+
+Pure: the table is package data (:mod:`petheory.data.verified_models` reads it).
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from petheory.data import verified_models
+
+__all__ = ["TABLE", "load", "nearest", "refusal", "table_aliases", "table_fields", "verified_types"]
+
+#: The table's file (package data, read by :mod:`petheory.data.verified_models`).
+TABLE = verified_models.PATH
+#: The parsed table: ``{"transformers": version, "counts": {...}, "types": {...}, "cases": [...]}``.
+load = verified_models.table
+
+
+def verified_types() -> frozenset:
+    """Model types whose reading the tool found equal to transformers' (status ``ok``)."""
+    return frozenset(mt for mt, rec in load()["types"].items() if rec.get("status") == "ok")
+
+
+def table_aliases(mt) -> dict:
+    """The standard fields model type ``mt``'s config class stores under other names (its ``attribute_map``, as the
+    tool recorded it): ``{standard: stored}``."""
+    return dict(load()["types"].get(mt, {}).get("aliases", {}))
+
+
+def table_fields(mt):
+    """The positional fields model type ``mt``'s configuration class has, as the tool recorded them (None: unknown)."""
+    rec = load()["types"].get(mt)
+    return None if rec is None or "fields" not in rec else tuple(rec["fields"])
+
+
+def nearest(mt: str, architectures=()) -> str | None:
+    """The verified model type closest to ``mt``: the one whose transformers model class the config's
+    ``architectures`` name (``DeepseekV3ForCausalLM`` -> deepseek_v3), else the closest name (difflib's ratio);
+    None when none is verified.
+
+    >>> nearest("llama_next") in (None, "llama")
+    True
+    """
+    ok = sorted(verified_types())
+    if not ok:
+        return None
+    types = load()["types"]
+    for arch in architectures if isinstance(architectures, (list, tuple)) else ():
+        hits = [t for t in ok if isinstance(arch, str) and types[t].get("class") and
+                arch.startswith(types[t]["class"].removesuffix("Model"))]
+        if hits:
+            return max(hits, key=lambda t: len(types[t]["class"]))
+    text = str(mt).lower()
+    if text in ok:
+        return text
+    prefixed = [t for t in ok if text.startswith(t)]  # llama_next -> llama
+    if prefixed:
+        return max(prefixed, key=len)
+    inside = [t for t in ok if text.endswith("_" + t) or f"_{t}_" in text]  # my_llama -> llama
+    if inside:
+        return max(inside, key=len)
+    return max(ok, key=lambda t: (difflib.SequenceMatcher(None, text, t).ratio(), t))
+
+
+def refusal(mt, architectures=()) -> str:
+    """Why model type ``mt`` is not read, in one line (the table's reason, or the nearest verified family, judged by
+    the config's ``architectures`` first)."""
+    table = load()
+    rec = table["types"].get(mt)
+    version = table.get("transformers") or "?"
+    near = nearest(mt, architectures) if isinstance(mt, str) else None
+    hint = (f"; if its code positions tokens as {near}'s does, read it as {near} (as_family={near!r}, CLI "
+            f"--as-family {near}): your assertion, stated in the report") if near else ""
+    if rec is None:
+        return (f"unknown model_type {mt!r}: not a model type of transformers {version} that petheory has verified "
+                f"({len(verified_types())} are: python tools/verify_models.py lists them); nearest verified family: "
+                f"{near}{hint}")
+    status, why = rec.get("status"), rec.get("why", "")
+    if status == "refused":
+        return f"model_type {mt!r} is refused: {why}"
+    if status == "no-positions":
+        return f"model_type {mt!r}: {why}"
+    if status == "transformers":
+        return (f"model_type {mt!r} is not verified: transformers {version} itself could not build its modules to "
+                f"compare with ({why}){hint}")
+    return f"model_type {mt!r} is not verified ({status}: {why}){hint}"

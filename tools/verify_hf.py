@@ -1,0 +1,425 @@
+"""What transformers' own modules do with a config, per layer: the oracle of tools/verify_models.py.
+
+:func:`facts` builds a configuration's text model on the ``meta`` device (modules, no weights), finds its
+decoder layers and their attention modules, and reads from them what positions and the logit scale depend on:
+the head size, the softmax scale (``scaling`` and its older spellings), the sliding window, the sinks, whether
+the attention's ``forward`` applies the rotary embedding at that layer (the condition around the call to the
+rotary function is evaluated on the module itself; one it cannot evaluate is reported, never guessed), and any
+other factor on the queries, keys or logits its ``forward`` reads from ``self`` (``key_multiplier``, ...). The
+rotary module is rebuilt on the CPU (its buffers are small) for its inverse frequencies (one set per layer type
+where it keeps several), its cos/sin factor and M-RoPE sections. ALiBi slopes and T5 buckets come from the
+families' own functions. Everything returned is JSON (floats as Python floats), so the sweep caches it.
+
+Needs torch and transformers (the test extra); a tool, not the library.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import math
+import re
+import textwrap
+
+import torch
+
+#: Attention-like classes that are not softmax attention over the token sequence (they carry no positions here).
+NOT_SOFTMAX = ("Linear", "Lightning", "GatedDeltaNet", "Delta", "Mamba", "Cross", "ShortConv", "Vision", "Audio", "Image",
+               "Indexer", "Pooling", "Resampler", "Perceiver", "Projector", "Merger")
+#: ``self.X`` read in an attention's forward that may scale queries, keys or logits beyond ``scaling``.
+FACTOR_NAME = re.compile(r"multiplier|scale|scalar|temperature|softcap|mscale", re.I)
+#: Names a rotary call goes by in a forward.
+ROTARY_CALL = re.compile(r"rotary|rope|rotate", re.I)
+
+
+def _float(x):
+    if isinstance(x, torch.Tensor):
+        return float(x.detach().double().item()) if x.numel() == 1 and x.device.type != "meta" else None
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return None
+
+
+def build_meta(config):
+    """The text model of ``config`` (its own class where transformers maps the text config, else the whole model), on
+    the meta device."""
+    from transformers import AutoModel
+    from transformers.models.auto.modeling_auto import MODEL_MAPPING_NAMES
+
+    with torch.device("meta"):
+        text = config.get_text_config(decoder=True)
+        if text is not config and text.model_type in MODEL_MAPPING_NAMES:
+            try:
+                return AutoModel.from_config(text), text
+            except Exception:  # noqa: BLE001 - fall back to the whole model
+                pass
+        return AutoModel.from_config(config), text
+
+
+def decoder_layers(model, text) -> list:
+    """(qualified name, layer module) of the text decoder's layers (T5-style: the encoder's, then the decoder's)."""
+    n = getattr(text, "num_hidden_layers", None)
+    lists = []
+    for name, mod in model.named_modules():
+        if isinstance(mod, torch.nn.ModuleList) and len(mod) and not re.search(
+                r"vision|visual|audio|image|speech|mtp|vit|patch|connector|projector|merger", name, re.I):
+            lists.append((name, mod))
+    enc = [x for x in lists if re.search(r"(^|\.)encoder\.(block|layers?)$", x[0])]
+    dec = [x for x in lists if re.search(r"(^|\.)decoder\.(block|layers?)$", x[0])]
+    if enc and dec:
+        return [(f"{enc[0][0]}.{i}", m) for i, m in enumerate(enc[0][1])] + \
+               [(f"{dec[0][0]}.{i}", m) for i, m in enumerate(dec[0][1])]
+    match = [x for x in lists if len(x[1]) == n and not re.search(r"experts|heads|norms?$", x[0])]
+    if not match:
+        raise LookupError(f"no module list of num_hidden_layers={n} layers in {type(model).__name__}")
+    name, mods = min(match, key=lambda x: x[0].count("."))
+    return [(f"{name}.{i}", m) for i, m in enumerate(mods)]
+
+
+def attention_of(layer, prefix: str = ""):
+    """The softmax self-attention module of a decoder layer (None: a layer without one, such as a Mamba layer);
+    ``prefix``: the model's class-name prefix (KimiLinear), stripped before the class name is judged."""
+    found = []
+    for name, mod in layer.named_modules():
+        cls = type(mod).__name__
+        bare = cls[len(prefix):] if prefix and cls.startswith(prefix) else cls
+        if not cls.endswith(("Attention", "Attention2", "SelfAttention")) or any(x in bare for x in NOT_SOFTMAX):
+            continue
+        if re.search(r"cross|encoder_attn|vision", name, re.I):
+            continue
+        found.append((name.count("."), name, mod))
+    return min(found, key=lambda x: (x[0], x[1]))[2] if found else None
+
+
+def _forward_tree(cls):
+    try:
+        src = textwrap.dedent(inspect.getsource(cls.forward))
+    except (OSError, TypeError):
+        return None
+    return ast.parse(src)
+
+
+class _Rope(ast.NodeVisitor):
+    """Calls to a rotary function in a forward, each with the conditions (test, taken) around it."""
+
+    def __init__(self):
+        self.calls, self.stack = [], []
+
+    def visit_If(self, node):
+        self.visit(node.test)
+        self.stack.append((node.test, True))
+        for n in node.body:
+            self.visit(n)
+        self.stack[-1] = (node.test, False)
+        for n in node.orelse:
+            self.visit(n)
+        self.stack.pop()
+
+    def visit_IfExp(self, node):
+        self.stack.append((node.test, True))
+        self.visit(node.body)
+        self.stack[-1] = (node.test, False)
+        self.visit(node.orelse)
+        self.stack.pop()
+
+    def visit_Call(self, node):
+        name = ast.unparse(node.func)
+        if ROTARY_CALL.search(name.split(".")[-1]):
+            self.calls.append((name, list(self.stack)))
+        self.generic_visit(node)
+
+
+def rope_applied(attn, env: dict):
+    """(True / False / None, why): whether the attention's forward rotates queries and keys at this layer.
+
+    ``env`` gives the values of the forward's local names a condition may test (``position_embeddings``: whether
+    the model passes them). None when a condition reads something else: the reason names it.
+    """
+    tree = _forward_tree(type(attn))
+    if tree is None:
+        return None, f"no source for {type(attn).__name__}.forward"
+    v = _Rope()
+    v.visit(tree)
+    if not v.calls:
+        return False, "its forward calls no rotary function"
+    answers = []
+    for name, conds in v.calls:
+        ok = True
+        for test, taken in conds:
+            try:
+                val = bool(eval(compile(ast.Expression(test), "<cond>", "eval"), {"__builtins__": {}},
+                                {"self": attn, **env}))
+            except Exception:  # noqa: BLE001 - a name the tool does not know: unverifiable
+                return None, f"{type(attn).__name__}.forward applies {name} under `{ast.unparse(test)}`"
+            ok = ok and (val == taken)
+        answers.append(ok)
+    return any(answers), "evaluated"
+
+
+def extra_factors(attn, skip=("scaling",)) -> list:
+    """``self.X`` names read in the attention's forward that look like a factor on q, k or the logits (not ``skip``:
+    the softmax scale), with their values."""
+    tree = _forward_tree(type(attn))
+    out = {}
+    if tree is None:
+        return []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" \
+                and FACTOR_NAME.search(node.attr) and node.attr not in skip \
+                and not re.match(r"v_|value", node.attr):  # a factor on the values, not on q, k or the logits
+            val = getattr(attn, node.attr, None)
+            out[node.attr] = _float(val) if _float(val) is not None else (None if val is None else repr(val)[:40])
+    return sorted(out.items())
+
+
+def _layer_factors(layer) -> list:
+    """A decoder layer's factor on its attention's input (Falcon-H1's ``attention_in_multiplier``: q and k both)."""
+    val = _float(getattr(layer, "attention_in_multiplier", None))
+    return [] if val is None else [("attention_in_multiplier^2", val * val)]
+
+
+def softmax_scale(attn, head_dim):
+    """The factor on q.k before the softmax, as the module keeps it (``scaling`` or an older spelling)."""
+    for key in ("scaling", "softmax_scale", "scale", "inv_norm_factor"):
+        val = _float(getattr(attn, key, None))
+        if val is not None:
+            return val, key
+    for key in ("norm_factor", "scale_attn"):  # sqrt(head_dim) divides the logits
+        val = _float(getattr(attn, key, None))
+        if val:
+            return 1.0 / val, key
+    return None, "no scaling attribute"
+
+
+def global_window(model) -> bool:
+    """Whether the text model masks every layer with ``config.sliding_window`` (one sliding mask for all layers,
+    Mistral/PhiMoE style) rather than per layer type."""
+    for name, mod in model.named_modules():
+        if name.count(".") <= 1 and hasattr(mod, "layers") and hasattr(type(mod), "forward"):
+            try:
+                src = inspect.getsource(type(mod).forward)
+            except (OSError, TypeError):
+                return False
+            return "create_sliding_window_causal_mask" in src and "sliding_attention" not in src
+    return False
+
+
+def window_of(attn, text, everywhere: bool = False):
+    if hasattr(attn, "is_sliding"):  # EXAONE 4 style: config.sliding_window on every layer, used where is_sliding
+        return getattr(attn, "sliding_window", None) if attn.is_sliding else None
+    if hasattr(attn, "sliding_window"):
+        w = attn.sliding_window
+        return int(w) if w is not None else None
+    tree = _forward_tree(type(attn))
+    if everywhere or tree is not None and re.search(r"self\.config, .sliding_window.|self\.config\.sliding_window",
+                                                    ast.unparse(tree)):
+        w = getattr(text, "sliding_window", None)  # Mistral, StarCoder2: config.sliding_window on every layer
+        return int(w) if w is not None else None
+    return None
+
+
+def mrope_layout(model, emb) -> str | None:
+    """'interleaved' (Qwen3-VL's apply_interleaved_mrope: band t follows axis t mod 3) or 'chunked' (sections in
+    order), read from the rotary class's and the modeling module's source; None when neither pattern is found."""
+    srcs = []
+    for obj in (type(emb), modeling_module(model)):
+        try:
+            srcs.append(inspect.getsource(obj))
+        except (OSError, TypeError):
+            pass
+    src = "\n".join(srcs)
+    if re.search(r"mrope_section\[\w+\] \* 3", src):
+        return "interleaved"
+    if re.search(r"split\((self\.)?mrope_section|mrope_section \* 2|m\[i % 3\]", src):
+        return "chunked"
+    return None
+
+
+def rotary_modules(model):
+    """The text model's rotary embedding modules (not vision/audio ones): (name, module)."""
+    return [(n, m) for n, m in model.named_modules() if type(m).__name__.endswith("RotaryEmbedding")
+            and not re.search(r"vision|visual|audio|image|speech|patch|vit", n + type(m).__name__, re.I)]
+
+
+def _rebuild(mod, text):
+    """A rotary module rebuilt on the CPU from the text config (its inv_freq and factor readable)."""
+    cls = type(mod)
+    params = inspect.signature(cls.__init__).parameters
+    kwargs = {}
+    if "config" in params:
+        kwargs["config"] = text
+    elif "dim" in params:
+        return None
+    if "layer_type" in params and getattr(mod, "layer_type", None) is not None:
+        kwargs["layer_type"] = mod.layer_type
+    with torch.device("cpu"):
+        return cls(**kwargs)
+
+
+def rotary_facts(model, text) -> dict:
+    """Per rotary module and per layer type it keeps: the inverse frequencies (float64 list), the cos/sin factor."""
+    out = {}
+    for name, mod in rotary_modules(model):
+        cpu = _rebuild(mod, text)
+        if cpu is None:
+            out[name] = {"error": f"{type(mod).__name__} is not built from the config"}
+            continue
+        entry = {"class": type(cpu).__name__}
+        for bname, buf in cpu.named_buffers():
+            if bname.endswith("inv_freq") and "original" not in bname:
+                key = bname[: -len("inv_freq")].rstrip("_") or "default"
+                entry.setdefault("inv_freq", {})[key] = [float(x) for x in buf.double().flatten()]
+        for attr in dir(cpu):
+            if attr.endswith("attention_scaling"):
+                key = attr[: -len("attention_scaling")].rstrip("_") or "default"
+                val = getattr(cpu, attr, None)
+                if isinstance(val, (int, float)) or isinstance(val, torch.Tensor):
+                    entry.setdefault("attention_scaling", {})[key] = _float(val)
+        for attr in ("mrope_section",):
+            val = getattr(cpu, attr, None)
+            if val is not None:
+                entry["mrope_section"] = [int(x) for x in val]
+                entry["mrope_layout"] = mrope_layout(model, cpu)
+        for attr in ("rope_type",):
+            val = getattr(cpu, attr, None)
+            entry["rope_type"] = val if isinstance(val, (str, dict)) else None
+        out[name] = entry
+    return out
+
+
+def pairing(model, text):
+    """('half' | 'interleaved' | None, why): which coordinate the family's ``apply_rotary_pos_emb`` pairs with
+    coordinate 0, on its own rotary module's cos/sin at position 1."""
+    mod = modeling_module(model)
+    apply = getattr(mod, "apply_rotary_pos_emb", None)
+    if getattr(text, "rope_interleave", False) and hasattr(mod, "apply_rotary_pos_emb_interleave"):
+        apply = mod.apply_rotary_pos_emb_interleave  # DeepSeek-V3 style: the attention calls it when rope_interleave
+    rots = rotary_modules(model)
+    if apply is None or not rots:
+        return None, "no module-level apply_rotary_pos_emb"
+    try:
+        emb = _rebuild(rots[0][1], text)
+        params = inspect.signature(emb.forward).parameters
+        kw = {"layer_type": next(iter(getattr(text, "layer_types", None) or ["full_attention"]))} \
+            if "layer_type" in params else {}
+        pos = torch.tensor([[0, 1]])
+        if getattr(emb, "mrope_section", None) is not None or "mrope" in type(emb).__name__.lower():
+            pos = torch.tensor([[[0, 1]]] * 3)
+        cos, sin = emb(torch.zeros(1, 2, 8), pos, **kw)
+        width = cos.shape[-1]
+        q = torch.eye(width)[None, :, None, :].repeat(1, 1, 2, 1)  # head j holds e_j at both positions
+        out = apply(q, q.clone(), cos.float(), sin.float())[0]
+        # logits between e_0 at position 1 and e_j at position 0: nonzero for j = 0 and j = 0's partner, whatever
+        # layout the function works in (DeepSeek's interleave permutes q and k alike)
+        q2 = torch.stack([out[0, 0, 1] @ out[0, j, 0] for j in range(width)])
+    except Exception as exc:  # noqa: BLE001 - a family whose apply takes other arguments: not read
+        return None, f"apply_rotary_pos_emb not callable here ({type(exc).__name__})"
+    nz = [i for i in range(1, q2.numel()) if abs(float(q2[i])) > 1e-6]
+    if nz == [width // 2]:
+        return "half", "evaluated"
+    if nz == [1]:
+        return "interleaved", "evaluated"
+    return None, f"coordinate 0 pairs with {nz[:3]}"
+
+
+def _per_type_position_embeddings(model) -> bool:
+    """Whether the text model passes each layer its own layer type's position embeddings (None for a null entry of
+    ``rope_parameters``: Beam)."""
+    for name, mod in model.named_modules():
+        if name.count(".") <= 1 and hasattr(mod, "rotary_emb"):
+            try:
+                src = inspect.getsource(type(mod).forward)
+            except (OSError, TypeError):
+                return False
+            return "position_embeddings[layer_type] = None" in src
+    return False
+
+
+def _passes_position_embeddings(model) -> bool:
+    for name, mod in model.named_modules():
+        if name.count(".") <= 1 and hasattr(mod, "rotary_emb"):
+            return getattr(mod, "rotary_emb") is not None
+    return bool(rotary_modules(model))
+
+
+def modeling_module(model):
+    return importlib.import_module(type(model).__module__)
+
+
+def facts(config) -> dict:
+    """What transformers does with ``config``'s text decoder, layer by layer (JSON)."""
+    return facts_of(*build_meta(config))
+
+
+def facts_of(model, text) -> dict:
+    """:func:`facts` of a model already built on the meta device and its text config."""
+    layers = decoder_layers(model, text)
+    env = {"position_embeddings": object() if _passes_position_embeddings(model) else None,
+           "is_cross_attention": False, "alibi": object() if getattr(text, "alibi", False) else None,
+           "rotary_pos_emb": object() if rotary_modules(model) else None}
+    out = {"model_class": type(model).__name__, "text_type": getattr(text, "model_type", None),
+           "layer_types": list(text.layer_types) if isinstance(getattr(text, "layer_types", None), (list, tuple)) else None,
+           "layers": []}
+    per_type = _per_type_position_embeddings(model)
+    everywhere = global_window(model)
+    prefix = type(model).__name__.removesuffix("Model").removesuffix("ForConditionalGeneration").removesuffix("Text")
+    types = out["layer_types"] or []
+    rp = getattr(text, "rope_parameters", None) or {}
+    for i, (qual, layer) in enumerate(layers):
+        attn = attention_of(layer, prefix)
+        if per_type and i < len(types) and isinstance(rp, dict) and types[i] in rp:
+            env = {**env, "position_embeddings": None if rp[types[i]] is None else object()}
+        if attn is None:
+            out["layers"].append({"name": qual, "attention": None})
+            continue
+        hd = getattr(attn, "head_dim", getattr(attn, "head_size", None))
+        hd = getattr(attn, "qk_head_dim", hd)
+        scale, skey = softmax_scale(attn, hd)
+        rope, why = rope_applied(attn, env)
+        rec = {"name": qual, "attention": type(attn).__name__, "head_dim": None if hd is None else int(hd),
+               "scaling": scale, "scaling_key": skey, "window": window_of(attn, text, everywhere), "rope": rope,
+               "rope_why": why, "sinks": hasattr(attn, "sinks"),
+               "factors": extra_factors(attn, ("scaling", skey)) + _layer_factors(layer),
+               "is_causal": getattr(attn, "is_causal", None)}
+        if getattr(attn, "attn_temperature_tuning", False) and rope is False:
+            rec["temperature"] = {"floor_scale": _float(attn.floor_scale), "attn_scale": _float(attn.attn_scale)}
+        out["layers"].append(rec)
+    out["rotary"] = rotary_facts(model, text)
+    out["pairing"], out["pairing_why"] = pairing(model, text)
+    out["absolute"] = [n for n, m in model.named_modules() if (isinstance(m, torch.nn.Embedding) and
+                       re.search(r"pos|wpe", n.split(".")[-1], re.I) or re.search(r"Positional?Embedding",
+                       type(m).__name__) and "Rotary" not in type(m).__name__) and
+                       not re.search(r"vision|visual|audio|image", n)]
+    mod = modeling_module(model)
+    heads = getattr(text, "num_attention_heads", None)
+    if getattr(text, "alibi", False) or hasattr(mod, "build_alibi_tensor") or hasattr(mod, "build_mpt_alibi_tensor"):
+        out["alibi"] = alibi_facts(mod, text, heads)
+    for name, m in model.named_modules():
+        if hasattr(type(m), "_relative_position_bucket") and getattr(m, "has_relative_attention_bias", True):
+            out["t5"] = {"class": type(m).__name__,
+                         "num_buckets": int(getattr(m, "relative_attention_num_buckets", 0) or 0),
+                         "max_distance": int(getattr(m, "relative_attention_max_distance", 0) or 0)}
+            break
+    return out
+
+
+def alibi_facts(mod, text, heads) -> dict:
+    """Each head's effective ALiBi slope on the softmax's input, as the family's code builds the bias."""
+    if hasattr(mod, "build_mpt_alibi_tensor"):
+        attn_cfg = getattr(text, "attn_config", None)
+        bias_max = getattr(attn_cfg, "alibi_bias_max", 8) if attn_cfg is not None else 8
+        b = mod.build_mpt_alibi_tensor(heads, 4, alibi_bias_max=bias_max)
+        return {"slopes": [float(x) for x in (b[:, 0, 3] - b[:, 0, 2]).double()], "rounding": None, "divided_by": 1.0}
+    if not hasattr(mod, "build_alibi_tensor"):
+        return {"error": "no build_alibi_tensor"}
+    b = mod.build_alibi_tensor(torch.ones(1, 4), heads, torch.float32)  # (H, 1, 4): slope_h * position
+    slopes = [float(x) for x in b[:, 0, 1].double()]
+    src = inspect.getsource(mod.build_alibi_tensor)
+    div = 1.0
+    if "falcon" in mod.__name__:  # FalconModel.forward adds alibi / sqrt(head_dim) to the mask (read below)
+        fsrc = inspect.getsource(mod.FalconModel.forward)
+        if "alibi / math.sqrt(self.config.hidden_size // self.num_heads)" in fsrc:
+            div = math.sqrt(text.hidden_size // heads)
+    return {"slopes": slopes, "rounding": "bfloat16" if ".bfloat16()" in src else None, "divided_by": div}
