@@ -294,8 +294,13 @@ def pairing(model, text):
     coordinate 0, on its own rotary module's cos/sin at position 1."""
     mod = modeling_module(model)
     apply = getattr(mod, "apply_rotary_pos_emb", None)
-    if getattr(text, "rope_interleave", False) and hasattr(mod, "apply_rotary_pos_emb_interleave"):
-        apply = mod.apply_rotary_pos_emb_interleave  # DeepSeek-V3 style: the attention calls it when rope_interleave
+    if hasattr(mod, "apply_rotary_pos_emb_interleave") and (apply is None or getattr(text, "rope_interleave", False)):
+        # DeepSeek-V3 style: the attention calls it when rope_interleave; a family that has only this one (Bailing
+        # hybrid's MLA) calls it always
+        apply = mod.apply_rotary_pos_emb_interleave
+    complex_apply = apply is None and hasattr(mod, "apply_rotary_emb")  # Llama 4, DeepSeek-V2: freqs_cis
+    if complex_apply:
+        apply = mod.apply_rotary_emb
     rots = rotary_modules(model)
     if apply is None or not rots:
         return None, "no module-level apply_rotary_pos_emb"
@@ -307,16 +312,29 @@ def pairing(model, text):
         pos = torch.tensor([[0, 1]])
         if getattr(emb, "mrope_section", None) is not None or "mrope" in type(emb).__name__.lower():
             pos = torch.tensor([[[0, 1]]] * 3)
-        cos, sin = emb(torch.zeros(1, 2, 8), pos, **kw)
-        width = cos.shape[-1]
-        q = torch.eye(width)[None, :, None, :].repeat(1, 1, 2, 1)  # head j holds e_j at both positions
-        out = apply(q, q.clone(), cos.float(), sin.float())[0]
+        got = emb(torch.zeros(1, 2, 8), pos, **kw)
+        if complex_apply:
+            width = 2 * got.shape[-1]
+            q = torch.eye(width)[None, :, None, :].repeat(1, 1, 2, 1)  # head j holds e_j at both positions
+            try:  # (B, H, T, d): DeepSeek-V2 broadcasts freqs_cis over the heads
+                out = apply(q, q.clone(), got)[0]
+            except RuntimeError:  # (B, T, H, d): Llama 4
+                out = apply(q.transpose(1, 2), q.transpose(1, 2).clone(), got)[0].transpose(1, 2)
+        else:
+            cos, sin = got
+            width = cos.shape[-1]
+            q = torch.eye(width)[None, :, None, :].repeat(1, 1, 2, 1)  # head j holds e_j at both positions
+            out = apply(q, q.clone(), cos.float(), sin.float())[0]
         # logits between e_0 at position 1 and e_j at position 0: nonzero for j = 0 and j = 0's partner, whatever
         # layout the function works in (DeepSeek's interleave permutes q and k alike)
         q2 = torch.stack([out[0, 0, 1] @ out[0, j, 0] for j in range(width)])
     except Exception as exc:  # noqa: BLE001 - a family whose apply takes other arguments: not read
         return None, f"apply_rotary_pos_emb not callable here ({type(exc).__name__})"
     nz = [i for i in range(1, q2.numel()) if abs(float(q2[i])) > 1e-6]
+    # the partner's component is +sin(w_0) in the convention petheory's rotate and every kernel use (e_0 turns towards
+    # its partner); a negative one is a rotation by -theta (NanoChat's rotate_half flips the signs): not read
+    if len(nz) == 1 and float(q2[nz[0]]) < 0:
+        return None, "it rotates by -theta (coordinate 0 turns away from its partner: rotate_half with flipped signs)"
     if nz == [width // 2]:
         return "half", "evaluated"
     if nz == [1]:

@@ -215,7 +215,10 @@ def compare(scheme, f: dict, hf_config) -> tuple[list, list]:
             if not math.isclose(factor, af * af, rel_tol=64 * U64):
                 bad.append(f"{layer.type}: cos/sin factor^2 {factor:.9g}, transformers {af * af:.9g}")
             pair = params.get("pairing", "half") if name != "mla_rope" else params.get("pairing")
-            if f.get("pairing") is not None and pair != f["pairing"]:
+            if f.get("pairing") is None:  # not read is not verified: the pairing decides rotate's output and bands
+                unknown.append(f"{layer.type}: the pairing of transformers' apply function is not read "
+                               f"({f.get('pairing_why') or 'no reason given'})")
+            elif pair != f["pairing"]:
                 bad.append(f"{layer.type}: {pair} pairing, transformers' apply_rotary_pos_emb pairs {f['pairing']}")
             mine = None if p.mrope is None else (list(p.mrope.sections), p.mrope.layout)
             if sections is not None and sections[1] is None:

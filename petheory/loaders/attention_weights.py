@@ -134,10 +134,11 @@ def projection_tensors(cfg: dict, mt: str, n_layers: int, names, *, heads: int, 
     if layout is None:
         raise ValidationError(f"{source}: band usage reads the attention weights of model types whose tensor names are "
                               f"checked against transformers ({', '.join(sorted(LAYOUTS))}); {mt} is not one of them")
-    from petheory.models.families import TEXT_CONFIG
-
     top = cfg.get("model_type")
-    prefixes = (WRAPPED + WRAPPED_EXTRA.get(top, ())) if top in TEXT_CONFIG else layout.base
+    # a multimodal wrapper (its decoder in text_config; Qwen2-VL's flat Hub files too) keeps the text model's layers
+    # under a wrapper's prefix
+    wrapped = isinstance(cfg.get("text_config"), dict) or top in WRAPPED_EXTRA
+    prefixes = (WRAPPED + WRAPPED_EXTRA.get(top, ())) if wrapped else layout.base
     names = set(names)
     read = sorted(set(range(n_layers) if read is None else read))
     if not read:

@@ -17,6 +17,12 @@ from petheory.models.rope import rope_dict, rope_scheme, yarn_get_mscale
 from petheory.scheme import Layer, Positions, Scheme
 
 
+#: MLA families whose attention rotates adjacent pairs unconditionally (transformers 5.24's modeling code).
+MLA_ALWAYS_INTERLEAVED = ("deepseek_v2", "bailing_hybrid", "glm_moe_dsa", "longcat_flash", "mistral_large4")
+#: MLA families whose config class reads ``rope_interleave`` with default True.
+MLA_INTERLEAVE_DEFAULT = ("deepseek_v3", "axk1", "glm4_moe_lite", "mistral4", "sarvam_mla", "youtu")
+
+
 def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
     """DeepSeek-V2/V3's multi-head latent attention: decoupled RoPE on ``qk_rope_head_dim`` coordinates (``nope``: its
     family applies none, Kimi Linear)."""
@@ -29,8 +35,11 @@ def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
     n = read_int(cfg, "num_hidden_layers")
     max_pos = read_int(cfg, "max_position_embeddings")
     rope, where = rope_dict(cfg)
-    # rope_interleave as the file says; absent, DeepSeek-V2/V3's classes default to adjacent pairs, others rotate halves
-    pairing = "interleaved" if cfg.get("rope_interleave", mt in ("deepseek_v2", "deepseek_v3")) else "half"
+    # adjacent pairs where the family's attention always rotates them (DeepSeek-V2's complex apply_rotary_emb, Bailing
+    # hybrid's apply_rotary_pos_emb_interleave, whatever the file says), else rope_interleave as the file says (absent:
+    # the class's default), else halves
+    pairing = "interleaved" if mt in MLA_ALWAYS_INTERLEAVED or cfg.get("rope_interleave", mt in MLA_INTERLEAVE_DEFAULT) \
+        else "half"
     name, params, L = rope_scheme(cfg, rope, where, d=r, rotary_dim=r, pairing=pairing, max_pos=max_pos)
     params.pop("pairing"), params.pop("base")
     softmax = 1.0

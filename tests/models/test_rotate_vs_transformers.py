@@ -164,7 +164,16 @@ def hf_rotate(mod, rot, layer, q, k, pos):
     cos, sin = emb
     if next(iter(inspect.signature(fn).parameters)) == "x":  # Gemma 4: one tensor at a time
         return fn(q, cos, sin), fn(k, cos, sin)
+    r = cos.shape[-1]
+    if r < q.shape[-1] and _SLICES_BEFORE_APPLY.search(inspect.getsource(mod)):
+        # Phi, Persimmon, StableLM: the attention rotates q[..., :rotary_ndims] and concatenates the rest unchanged
+        qr, kr = fn(q[..., :r], k[..., :r], cos, sin)
+        return torch.cat((qr, q[..., r:]), dim=-1), torch.cat((kr, k[..., r:]), dim=-1)
     return fn(q, k, cos, sin)
+
+
+#: The attention code of a family that slices the rotary part before calling its apply function.
+_SLICES_BEFORE_APPLY = re.compile(r"query_states\[\.\.\., : self\.rotary_ndims\]")
 
 
 def bound(x, layer, pos, seq_len):
@@ -244,10 +253,7 @@ def _rotary_kinds(scheme):
 
 #: Model types petheory reads wrong today, each with its issue: the test requires them to still fail, so an entry
 #: goes the day the resolver is fixed (an XPASS here is a failure: remove the entry).
-KNOWN_MISREADS = {
-    "gpt_neox": "issue 40: transformers 5 keeps GPT-NeoX's partial rotary in rope_parameters.partial_rotary_factor; "
-                "petheory reads rotary_pct and rotates 96 of 96 dimensions where transformers rotates 24",
-}
+KNOWN_MISREADS: dict = {}  # gpt_neox (5.x partial_rotary_factor) was here until the resolver read it (issue 40)
 
 
 def test_rotate_matches_every_rotary_family_of_transformers():
