@@ -14,17 +14,20 @@ import functools
 import numpy as np
 
 
-@functools.lru_cache(maxsize=32)
 def head(d: int, *, pe: str = "nope", causal: bool = True, n: int = 8):
     """A one-head :class:`~petheory.nn.models.Attention` of width ``d`` (head dim d), float64, eval mode, no biases.
 
     ``n`` is the longest sequence it is asked about (the rotary tables' ``max_len``). Cached (building the module
-    costs more than running it): callers set every weight with :func:`set_weights` before each run."""
-    import torch
+    costs more than running it; ``n`` is rounded up to a power of two for that): callers set every weight with
+    :func:`set_weights` before each run."""
+    return _head(int(d), pe, bool(causal), 1 << max(3, (int(n) - 1).bit_length()))
 
+
+@functools.lru_cache(maxsize=32)
+def _head(d: int, pe: str, causal: bool, n: int):
     from petheory.nn import models
 
-    cfg = models.ModelConfig(head="regression", pe=pe, n_head=1, d_model=d, d_ff=d, max_len=max(n, 2), causal=causal,
+    cfg = models.ModelConfig(head="regression", pe=pe, n_head=1, d_model=d, d_ff=d, max_len=n, causal=causal,
                              bias=False)
     with models.explicit_attention():  # softmax(QK^T) V written out: the probabilities are returned, not fused away
         att = models.Attention(cfg.validate(), models.parse_pe(cfg.pe))

@@ -230,3 +230,75 @@ def nope_semantic(case) -> float:
 )
 def _nope_semantic(case) -> float:
     return nope_semantic(case)
+
+
+# ============================================================================ §6.1, p-RoPE (beside partial RoPE)
+
+
+def p_rope_reference(d: int, p: float, theta: float) -> np.ndarray:
+    """App. D's ``apply_p_rope`` frequencies, transcribed: ``rope_angles = int(p * d // 2)``, timescale
+    ``theta ** (2 * arange(rope_angles) / d)`` padded with ``inf`` (frequency 0) for the other d/2 - rope_angles."""
+    kept = int(p * d // 2)
+    out = np.zeros(d // 2)
+    out[:kept] = 1.0 / theta ** (2.0 * np.arange(kept) / d)
+    return out
+
+
+def library_frequencies(d: int, p: float, theta: float, *, proportional: bool) -> np.ndarray:
+    """The rotary frequencies (d/2,) petheory resolves for a head of d with fraction p rotating: a Gemma 4
+    ``proportional`` rope dict (p-RoPE) or a ``partial_rotary_factor`` with default RoPE; unrotated bands 0."""
+    from petheory.encodings import rotary
+    from petheory.models import rope as model_rope
+
+    r = 2 * int(p * d // 2)
+    rope = {"rope_type": "proportional" if proportional else "default", "rope_theta": theta}
+    _, params, _ = model_rope.rope_scheme({}, rope, "rope_parameters.", d=d, rotary_dim=r, max_pos=8192)
+    out = np.zeros(d // 2)
+    out[:r // 2] = rotary.rope_frequencies(d, base=params["base"], rotary_dim=params.get("rotary_dim", d))
+    return out
+
+
+@st.composite
+def _p_rope_cases(draw):
+    d = draw(st.sampled_from([16, 64, 128, 256]))
+    return {"d": d, "p": draw(st.floats(2.0 / d, 1.0)), "theta": draw(st.floats(1e3, 1e7))}
+
+
+def p_rope(case) -> float:
+    """> 0 when the library's p-RoPE differs from App. D's, or does not drop exactly RoPE's lowest frequencies."""
+    d, p, theta = case["d"], case["p"], case["theta"]
+    ref = p_rope_reference(d, p, theta)
+    lib = library_frequencies(d, p, theta, proportional=True)
+    full = p_rope_reference(d, 1.0, theta)  # p = 1: RoPE
+    kept = ref > 0
+    dropped_lowest = bool(np.all(full[~kept] <= (full[kept].min() if kept.any() else np.inf)))
+    partial = library_frequencies(d, p, theta, proportional=False)
+    rel = float(np.max(np.abs(lib - ref) / np.where(ref > 0, ref, 1.0)))
+    quantities(max_relative_gap_to_app_d=rel, kept_bands=int(kept.sum()), p_rope_lowest_kept=ref[kept].min(),
+               rope_lowest=full.min(), partial_rope_lowest=partial[partial > 0].min(),
+               drops_the_lowest=dropped_lowest)
+    # base^(r/d) then ^(-2t/r): two roundings of a power with exponent <= log(theta): <= 8 eps log(theta), relatively
+    gap = rel - 8 * EPS * math.log(theta)
+    return gap if dropped_lowest else max(gap, 1.0)
+
+
+@claim(
+    id="barbero2024.p_rope_truncates_lowest",
+    paper_status=None,  # a definition of §6.1
+    source=SOURCE.format(where="§6.1 (p-RoPE) and App. D (apply_p_rope)"),
+    statement=r"§6.1: 'we truncate the very lowest frequencies of RoPE ... We call this modification p-RoPE, with "
+    r"$0 \le p \le 1$ being the fraction of RoPE kept ... p = 0 coincides with NoPE, while the case p = 1 with RoPE'; "
+    r"App. D: rope_angles = int(p * head_dim // 2), timescale = max_wavelength**(2 * arange(rope_angles) / head_dim), "
+    r"the rest infinite.",
+    kind="exact",
+    cases=_p_rope_cases,
+    reconstruction="The library's p-RoPE is what it resolves for a Gemma 4 'proportional' rope dict "
+    "(petheory.models.rope.rope_scheme: base^(r/d) on an r-dimensional ladder); checked against App. D's code "
+    "transcribed (p_rope_reference) and for dropping exactly the lowest of RoPE's d/2 frequencies. Partial RoPE "
+    "(partial_rotary_factor p with default RoPE, the paper's Table 2 row '0.75-RoPE (partial)') is reported beside "
+    "it: its ladder base^(-2t/r) keeps RoPE's lowest frequency range and drops intermediate ones instead "
+    "(partial_rope_lowest < p_rope_lowest_kept). p = 0 (no rotated band) is NoPE by the same code and is not "
+    "resolved (a config with no rotary band is refused).",
+)
+def _p_rope(case) -> float:
+    return p_rope(case)
