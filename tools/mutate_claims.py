@@ -20,8 +20,12 @@ checker does not read (a module attribute it captured earlier) survives. Outcome
 * ``equivalent``: a plant listed with the argument why no observable change is possible;
 * ``error``: the claim does not hold before planting (the list is stale), or the plant itself failed.
 
-A claim that holds on the quick profile with no plant listed here is reported as ``missing``. Exit code 0 when
-every plant is killed (or equivalent) and none is missing, 1 otherwise. Not part of CI; deterministic (seed 0).
+A claim that holds on the quick profile with no plant listed here is reported as ``missing``, and so is every library
+function such a claim reads (traced: the petheory functions its checker calls directly, ``module:qualname``) that no
+plant listed here targets (``Plant.reads``, derived from the path of ``_attr`` / ``_scaled`` plants) and flips: the
+line ``missing    module:qualname (read by ...)``. Not counted: :data:`NOT_PLANTED` (the tolerance model and the
+registry's dispatch, with the reason). Exit code 0 when every plant is killed (or equivalent) and nothing is missing,
+1 otherwise. Not part of CI; deterministic (seed 0).
 """
 
 from __future__ import annotations
@@ -46,6 +50,33 @@ class Plant:
     what: str
     plant: object  # (mp: pytest.MonkeyPatch) -> None
     equivalent: str = ""
+    reads: tuple = ()  # the library functions it plants ('module:qualname'); _attr/_scaled plants carry their path
+
+    def targets(self) -> tuple:
+        return self.reads or tuple(getattr(self.plant, "reads", ()))
+
+
+#: Library functions a holds claim may read without a plant of their own, and why.
+NOT_PLANTED = {
+    "petheory.rounding": "the tolerance model (gamma, unit_roundoff, tolerance): a planted tolerance moves the margin "
+    "every check allows for rounding, not the statement; tests/theory pins it",
+    "petheory.encodings._registry:get": "the registry's dispatch: a plant through it is a plant of the entry it returns "
+    "(the _registry plants)",
+}
+
+
+def _dotted_to_read(path: str) -> str:
+    """'petheory.bounds.men_base.men_kernel' -> 'petheory.bounds.men_base:men_kernel' (classes kept in the qualname)."""
+    import importlib
+
+    parts = path.split(".")
+    for k in range(len(parts) - 1, 0, -1):
+        try:
+            importlib.import_module(".".join(parts[:k]))
+        except ImportError:
+            continue
+        return ".".join(parts[:k]) + ":" + ".".join(parts[k:])
+    return path
 
 
 def _scaled(path: str, factor: float, add: float = 0.0):
@@ -56,6 +87,7 @@ def _scaled(path: str, factor: float, add: float = 0.0):
         mod, name = path.rsplit(".", 1)
         real = getattr(importlib.import_module(mod), name)
         mp.setattr(path, lambda *a, **k: factor * real(*a, **k) + add)
+    plant.reads = (_dotted_to_read(path),)
     return plant
 
 
@@ -108,13 +140,18 @@ def _lemma_b1(factor):
 
 
 def _attr(path: str, make):
-    """Plant: ``path`` replaced by ``make(real)``."""
+    """Plant: ``path`` replaced by ``make(real)``; ``path`` is 'module.function' or 'module.Class.method'."""
     def plant(mp):
         import importlib
 
-        mod, name = path.rsplit(".", 1)
-        real = getattr(importlib.import_module(mod), name)
-        mp.setattr(path, make(real))
+        owner_path, name = path.rsplit(".", 1)
+        try:
+            owner = importlib.import_module(owner_path)
+        except ModuleNotFoundError:  # a class attribute: 'module.Class.method'
+            mod, cls = owner_path.rsplit(".", 1)
+            owner = getattr(importlib.import_module(mod), cls)
+        mp.setattr(owner, name, make(getattr(owner, name)))
+    plant.reads = (_dotted_to_read(path),)
     return plant
 
 def _last_token_off_the_prefix(real):
@@ -130,22 +167,69 @@ def _query_plus_t(real):
     """kazemnejad2023's construction with +t in the query: the logits become lam (i + t), not relative."""
     def plant(content_dim, head_dim, lam, rng):
         w_q, w_k = real(content_dim, head_dim, lam, rng)
-        w_q[head_dim, content_dim] = 1.0
+        w_q[w_q.shape[0] - 2, content_dim] = 1.0
         return w_q, w_k
     return plant
 
 
-def _rope_logits(x, w_q, w_k, positions):
-    """barbero2024's head with RoPE (base 10) on its queries and keys: positions now reach the logits."""
-    from petheory.encodings import rope_frequencies
-    from proofs_check.claims import barbero2024
+def _skip_endpoint(real):
+    """men_min_kernel scanning 0..L-1: the off-by-one that skips m = L."""
+    return lambda freqs, context, **k: real(freqs, max(1, context - 1), **k)
 
-    q, k = x @ w_q.T, x @ w_k.T
-    w = rope_frequencies(q.shape[1], base=10.0)
-    rot = np.stack([barbero2024._rot(row, w, p) for row, p in zip(q, positions)])
-    rok = np.stack([barbero2024._rot(row, w, p) for row, p in zip(k, positions)])
-    return rot @ rok.T
 
+def _column_softmax(real):
+    """The softmax along the wrong axis (columns), same shape."""
+    return lambda M: real(np.asarray(M, float).T).T
+
+
+def _not_causal(real):
+    def heads(self, x, return_probs=False):
+        was, self.causal = self.causal, False
+        try:
+            return real(self, x, return_probs)
+        finally:
+            self.causal = was
+    return heads
+
+
+def _position_leak(real):
+    def qkv(self, x):
+        q, k, v, scale = real(self, x)
+        import torch
+
+        pos = torch.arange(q.shape[-2], dtype=q.dtype)[:, None]  # (T, 1): the position, added to every coordinate
+        return q + pos, k + pos, v, scale
+    return qkv
+
+
+def _reversed_rotary(real):
+    def cos_sin(self, T, device, dtype=None, key=False):
+        c, s_ = real(self, T, device, dtype, key=key) if dtype is not None else real(self, T, device, key=key)
+        return c, -s_
+    return cos_sin
+
+
+def _no_rotation(real):
+    def cos_sin(self, T, device, dtype=None, key=False):
+        c, s_ = real(self, T, device, dtype, key=key) if dtype is not None else real(self, T, device, key=key)
+        return c * 0 + 1, s_ * 0
+    return cos_sin
+
+
+def _proportional_as_partial(real):
+    def scheme(cfg, rope, where, **k):
+        if rope.get("rope_type") == "proportional":
+            rope = {**rope, "rope_type": "default"}
+        return real(cfg, rope, where, **k)
+    return scheme
+
+
+def _chunked_axes(real):
+    import dataclasses
+
+    def band_axes(self):
+        return real(dataclasses.replace(self, layout="chunked"))
+    return band_axes
 
 
 def _rope_sign(mp):
@@ -306,7 +390,6 @@ PLANTS = [
     Plant("gu2025.lemma_b1_amplitude", "f scaled by 1.001 (above 2 sum w)", _lemma_b1(1.001)),
     Plant("gu2025.lemma_b1_equality__corrected", "f scaled by 1 - 1e-6", _lemma_b1(1 - 1e-6)),
     Plant("gu2025.lemma_b1_range__corrected", "f scaled by 1.01", _lemma_b1(1.01)),
-    Plant("gu2025.logit_expressiveness", "RoPE's feasible set made equal to relative encoding's", _expressiveness_equal),
     Plant("gu2025.mla_logit_form__corrected", "the library's rotation turns the wrong way", _rope_sign),
     Plant("gu2025.rope_logit_form__corrected", "the library's rotation turns the wrong way", _rope_sign),
     Plant("gu2025.rope_relative", "rotation drifts with the absolute position", _rope_drift),
@@ -374,31 +457,37 @@ PLANTS = [
           _scaled("petheory.encodings.absolute.wavelet", 1.0, 1e-9)),
     Plant("li2025.wavelet_unnormalised_norm__corrected", "sup norms grow as N sqrt(log N)",
           _attr("petheory.bounds.decay.wavelet_norms", lambda real: (lambda n, d, **k: np.full(n, float(n) * np.sqrt(np.log(n)))))),
-    # ---- outside sources (issue 31): each plant goes through the petheory.bounds.long_context (or men_base) function or the claim
-    # module's helper that the registered checker calls at run time
+    # ---- outside sources (issues 31, 42): each plant goes through the library function (or the claim module's helper)
+    # that the registered checker calls at run time
     Plant("men2024.similar_token_gap", "Men's kernel B_m shifted by 0.5",
           _attr("petheory.bounds.men_base.men_kernel", lambda real: (lambda m, w: real(m, w) + 0.5))),
-    Plant("men2024.base_bounds_context#smallest_passing_base", "the smallest passing base reported twice too large",
+    Plant("men2024.base_bounds_context", "the smallest passing base reported twice too large",
           _attr("petheory.bounds.men_base.men_smallest_base", lambda real: (lambda d, L, **k: 2.0 * real(d, L, **k)))),
+    Plant("men2024.context_of_a_base", "min B_m scanned over 0..L-1 (the endpoint m = L skipped)",
+          _attr("petheory.bounds.men_base.men_min_kernel", lambda real: _skip_endpoint(real))),
     Plant("liu2023.critical_dimension", "critical dimension off by one band",
           _attr("petheory.bounds.long_context.liu_critical_dimension", lambda real: (lambda d, b, T: real(d, b, T) + 2))),
     Plant("liu2023.extrapolation_bound", "T_extra 1% long",
           _attr("petheory.bounds.long_context.liu_extrapolation_bound", lambda real: (lambda d, de, b: 1.01 * real(d, de, b)))),
+    Plant("liu2023.updated_critical_dimension", "the critical dimension one band short at any base but 10000",
+          _attr("petheory.bounds.long_context.liu_critical_dimension",
+                lambda real: (lambda d, b, T: real(d, b, T) - (2 if b != 10000.0 else 0)))),
     Plant("nakanishi2025.ssmax_prevents_fading", "the target's attention 1% low",
           _attr("petheory.bounds.long_context.single_target_attention", lambda real: (lambda g, n, **k: 0.99 * real(g, n, **k)))),
     Plant("su2021.abel_bound", "the Abel bound's right side halved",
           _attr("petheory.bounds.long_context.abel_bound", lambda real: (lambda h, r, w: (real(h, r, w)[0], 0.5 * real(h, r, w)[1])))),
-    Plant("wu2025.decay_mask_peak", "the decay mask's argmax reported two positions late",
-          _attr("petheory.bounds.long_context.decay_mask_peak", lambda real: (lambda t, m: (real(t, m)[0] + 2, real(t, m)[1])))),
-    Plant("kazemnejad2023.nope_absolute_position", "the first layer's uniform attention without the causal mask",
-          _attr("proofs_check.claims.kazemnejad2023.causal_uniform_attention", lambda real: (lambda n, causal=True: real(n, False)))),
-    Plant("barbero2024.max_at_any_offset", "Prop 3.1's key replaced by -R^r q",
-          _attr("proofs_check.claims.barbero2024.best_key", lambda real: (lambda q, w, r: -real(q, w, r)))),
-    Plant("barbero2024.no_decay_isotropic", "queries and keys drawn with mean 1 (not centred)",
-          _attr("proofs_check.claims.barbero2024.sample_pair", lambda real: (lambda rng, d: tuple(x + 1.0 for x in real(rng, d))))),
     Plant("su2021.long_term_decay__corrected", "the relative bound gains a slope 1e-3 r (octave means rise)",
           _attr("petheory.bounds.long_context.roformer_relative_bound",
                 lambda real: (lambda r, w: real(r, w) + 1e-3 * np.asarray(r, float)))),
+    Plant("su2021.long_term_decay__corrected", "the relative bound a sum over the bands, not their mean",
+          _attr("petheory.bounds.long_context.roformer_relative_bound", lambda real: (lambda r, w: real(r, w) * len(w)))),
+    Plant("wu2025.decay_mask_peak", "the decay mask's argmax reported two positions late",
+          _attr("petheory.bounds.long_context.decay_mask_peak", lambda real: (lambda t, m: (real(t, m)[0] + 2, real(t, m)[1])))),
+    Plant("wu2025.decay_mask_one_layer", "the causal ALiBi bias twice as steep as its slope",
+          _attr("petheory.encodings.bias.alibi", lambda real: (lambda n, **k: 2.0 * real(n, **k)))),
+    Plant("wu2025.decay_mask_theta", "the causal ALiBi bias twice as steep as its slope",
+          _attr("petheory.encodings.bias.alibi", lambda real: (lambda n, **k: 2.0 * real(n, **k)))),
+    Plant("wu2025.decay_mask_theta", "softmax over the columns instead of the rows", _attr("petheory.softmax.row_softmax", lambda real: _column_softmax(real))),
     Plant("wu2025.causal_mask_first_token", "Lemma A.1's epsilon three times the smallest attention weight",
           _attr("proofs_check.claims.wu2025.lemma_a1_epsilon",
                 lambda real: (lambda layers: min(3.0 * real(layers), 1.0 / (len(layers[0][0]) - 1))))),
@@ -407,10 +496,56 @@ PLANTS = [
                 lambda real: (lambda layers: min(3.0 * real(layers), 1.0 / (len(layers[0][0]) - 1))))),
     Plant("wu2025.prefix_mask_prefix_tokens", "the last token's edges to the prefix removed from the prefix mask",
           _attr("proofs_check.claims.wu2025.prefix_mask", lambda real: _last_token_off_the_prefix(real))),
+    Plant("kazemnejad2023.nope_absolute_position", "petheory's attention without its causal mask",
+          _attr("petheory.nn.models.Attention.heads", lambda real: _not_causal(real))),
     Plant("kazemnejad2023.nope_relative_position", "the construction's query carries +t (logits lam (i + t))",
           _attr("proofs_check.claims.kazemnejad2023.relative_construction", lambda real: _query_plus_t(real))),
-    Plant("barbero2024.nope_cannot_sharpen", "the head's logits computed with RoPE (base 10)",
-          _attr("proofs_check.claims.barbero2024.head_logits", lambda real: _rope_logits)),
+    Plant("barbero2024.max_at_any_offset", "the library's rotation turns the wrong way", _rope_sign,
+          reads=("petheory.encodings.rotary:RotaryTable.apply_at", "petheory.encodings.rotary:RotaryTable.apply",
+                 "petheory.encodings.rotary:rope")),
+    Plant("barbero2024.max_at_any_offset", "RoPE's frequency ladder in reverse order (bands paired with the wrong rates)",
+          _attr("petheory.encodings.rotary.rope_frequencies", lambda real: (lambda *a, **k: real(*a, **k)[::-1].copy()))),
+    Plant("barbero2024.max_at_any_offset", "softmax over the columns instead of the rows",
+          _attr("petheory.softmax.row_softmax", lambda real: _column_softmax(real))),
+    Plant("barbero2024.no_decay_isotropic", "the library's rotation adds an offset (affine, not linear)",
+          _attr("petheory.encodings.rotary.RotaryTable.apply_at", lambda real: (lambda self, x, p: real(self, x, p) + 0.5))),
+    Plant("barbero2024.lemma_a1_no_return", "every band a quarter turn per token (commensurate with 2 pi)",
+          _attr("petheory.encodings.rotary.rope_frequencies",
+                lambda real: (lambda *a, **k: np.full_like(real(*a, **k), np.pi / 2)))),
+    Plant("barbero2024.lemma_a1_no_return", "the chord |e^{ia} - 1|^2 of a quarter of the angle",
+          _attr("petheory.encodings.rotary.chord_sq", lambda real: (lambda a: real(np.asarray(a) * 0.0)))),
+    Plant("barbero2024.lemma_a3_dominated_half", "softmax over the columns instead of the rows",
+          _attr("petheory.softmax.row_softmax", lambda real: _column_softmax(real))),
+    Plant("barbero2024.nope_cannot_sharpen", "the head's queries and keys carry their position (a leak into NoPE)",
+          _attr("petheory.nn.models.Attention.qkv", lambda real: _position_leak(real))),
+    Plant("barbero2024.nope_semantic_channel", "the head's queries and keys carry their position (a leak into NoPE)",
+          _attr("petheory.nn.models.Attention.qkv", lambda real: _position_leak(real))),
+    Plant("barbero2024.rope_can_sharpen", "the model's rotary turns the wrong way",
+          _attr("petheory.nn.position.Rotary.cos_sin", lambda real: _reversed_rotary(real))),
+    Plant("barbero2024.single_frequency_channel", "the model's rotary does not rotate (NoPE in disguise)",
+          _attr("petheory.nn.position.Rotary.cos_sin", lambda real: _no_rotation(real))),
+    Plant("barbero2024.p_rope_truncates_lowest", "proportional RoPE resolved on the rotary dims' own ladder (partial RoPE)",
+          _attr("petheory.models.rope.rope_scheme", lambda real: _proportional_as_partial(real))),
+    Plant("barbero2024.no_decay_isotropic", "queries and keys drawn with mean 1 (not centred)",
+          _attr("proofs_check.claims.barbero2024.sample_pair", lambda real: (lambda rng, d: tuple(x + 1.0 for x in real(rng, d))))),
+    Plant("lin2025.constant_gate_is_alibi", "the causal ALiBi bias 1% steeper than its slope",
+          _attr("petheory.encodings.bias.alibi", lambda real: (lambda n, **k: 1.01 * real(n, **k)))),
+    Plant("tan2024.weights_sum_at_most_one", "(none)", lambda mp: None,
+          equivalent="no library code is read (evidence definitional): the weights are the authors' formula transcribed "
+          "in the claim module; tests/claims/test_claims_outside_2025.py plants weights without the stick-breaking "
+          "product and sees them caught"),
+    Plant("huang2025.interleave_full_frequency", "the interleaved M-RoPE layout laid out in chunks",
+          _attr("petheory.scheme.MRope.band_axes", lambda real: _chunked_axes(real))),
+    Plant("wei2025.mrope_temporal_high_frequency", "the chunked sections taken from the slow end of the ladder",
+          _attr("petheory.scheme.MRope.band_axes", lambda real: (lambda self: tuple(reversed(real(self)))))),
+    Plant("gu2025.logit_expressiveness#single_phase", "RoPE's feasible set made equal to relative encoding's",
+          _expressiveness_equal),
+    Plant("gu2025.mla_logit_form#schematic", "the library's rotation turns the wrong way", _rope_sign),
+    Plant("li2025.wavelet_unnormalised_norm#upper_bound", "sup norms grow as N^1.2 sqrt(log N)",
+          _attr("petheory.bounds.decay.wavelet_norms",
+                lambda real: (lambda n, d, **k: np.full(n, float(n) ** 1.2 * np.sqrt(np.log(n)))))),
+    Plant("cirrincione2026.exact_reproduction_impossible__corrected", "Hellinger distances scaled by 1/2",
+          _attr("petheory.geometry.hellinger.hellinger_distances", lambda real: (lambda P: 0.5 * real(P)))),
 ]
 
 
@@ -424,22 +559,55 @@ def _verdict_of(cid: str) -> tuple[str, str]:
     return rec["verdict"], rec["summary"][:160]
 
 
-def holding_ids() -> list[str]:
-    """Claims and readings that hold on the quick profile (seed 0): what needs a plant."""
+def _traced_check(c) -> tuple[dict, set]:
+    """The quick record of claim ``c`` and the petheory functions its checker (code in proofs_check.claims) called
+    directly, as 'module:qualname'."""
+    from proofs_check import runner
+
+    root = str(ROOT / "petheory") + "/"
+    seen: set = set()
+
+    def profile(frame, event, arg):
+        if event != "call" or not frame.f_code.co_filename.startswith(root) or frame.f_back is None:
+            return
+        if frame.f_back.f_globals.get("__name__", "").startswith("proofs_check.claims"):
+            seen.add(f"{frame.f_globals.get('__name__')}:{frame.f_code.co_qualname}")
+
+    sys.setprofile(profile)
+    try:
+        rec = runner.check_claim(c, profile="quick", seed=0)
+    finally:
+        sys.setprofile(None)
+    return rec, seen
+
+
+def _planted_elsewhere(read: str) -> bool:
+    return any(read == k or read.startswith(k + ":") or read.startswith(k + ".") for k in NOT_PLANTED)
+
+
+def survey() -> dict[str, set]:
+    """Claims and readings that hold on the quick profile (seed 0), each with the library functions it reads: what
+    needs a plant. A reading is credited with what its claim's checkers read together."""
     from proofs_check import engine, runner
 
-    out = []
+    out = {}
     for c in engine.all_claims():
         try:
-            rec = runner.check_claim(c, profile="quick", seed=0)
+            rec, reads = _traced_check(c)
         except runner.CheckerCrash:
             continue
+        reads = {r for r in reads if not _planted_elsewhere(r)}
         if rec["verdict"] == "holds":
-            out.append(c.id)
+            out[c.id] = reads
         for r in rec["readings"]:
             if r["verdict"] == "holds" and rec["verdict"] != "holds":
-                out.append(f"{c.id}#{r['name']}")
+                out[f"{c.id}#{r['name']}"] = reads
     return out
+
+
+def holding_ids() -> list[str]:
+    """Claims and readings that hold on the quick profile (seed 0): what needs a plant."""
+    return list(survey())
 
 
 def _clear_caches() -> None:
@@ -506,13 +674,27 @@ def main(argv=None) -> int:
                                                                else f"  ({r.get('why', '')})"), flush=True)
     missing = []
     if not args.no_missing and not args.pattern:
+        held = survey()
         planted = {p.claim for p in PLANTS}
-        missing = [cid for cid in holding_ids() if cid not in planted]
+        missing = [cid for cid in held if cid not in planted]
+        killing = {(r["claim"], t) for r, p in zip(results, plants) if r["outcome"] in ("killed", "equivalent")
+                   for t in p.targets()}
+        readers: dict = {}
+        for cid, reads in held.items():
+            for f in reads:
+                readers.setdefault(f, []).append(cid)
+        for f, cids in sorted(readers.items()):
+            if not any((cid, f) in killing for cid in cids):
+                missing.append(f)
+                print(f"{'missing':10s} {f} (read by {', '.join(sorted(cids)[:3])}{', ...' if len(cids) > 3 else ''})")
         for cid in missing:
-            print(f"{'missing':10s} {cid}")
+            if cid in held:
+                print(f"{'missing':10s} {cid}")
     counts = {k: sum(r["outcome"] == k for r in results) for k in ("killed", "survived", "equivalent", "error")}
     print(f"\n{counts['killed']} killed, {counts['survived']} survived, {counts['equivalent']} equivalent, "
-          f"{counts['error']} error, {len(missing)} holds claims without a plant")
+          f"{counts['error']} error, {sum(m in held for m in missing) if missing else 0} holds claims without a plant, "
+          f"{sum(m not in held for m in missing) if missing else 0} library functions they read without a plant that "
+          f"flips one of them")
     if args.json:
         Path(args.json).write_text(json.dumps({"results": results, "missing": missing, "counts": counts}, indent=1))
     return 0 if counts["survived"] == counts["error"] == 0 and not missing else 1

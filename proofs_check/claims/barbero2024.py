@@ -118,8 +118,8 @@ def isotropic_zero_mean(case) -> float:
     d = case["d"]
     w = rotary.rope_frequencies(d, base=case["base"])
     q, k = sample_pair(np.random.default_rng(case["seed"]), d)
-    rk = rotary.RotaryTable((case["r"] * w)[None, :], d, "interleaved").apply_at(k, 0)  # R^r k, the library's code
-    vals = np.einsum("nd,nd->n", q, rk)
+    table = rotary.RotaryTable(np.outer([0.0, case["r"]], w), d, "interleaved")  # positions 0 and r, the library's
+    vals = np.einsum("nd,nd->n", table.apply_at(q, 0), table.apply_at(k, 1))  # (R_0 q)^T (R_r k) = q^T R^r k
     est, se = vals.mean(), vals.std(ddof=1) / np.sqrt(N_SAMPLES)
     quantities(estimate=est, standard_error=se)
     return abs(est) - 6 * se  # 6 SE: false alarm ~2e-9 per case (CLT)
@@ -135,8 +135,9 @@ def isotropic_zero_mean(case) -> float:
     cases=_iso_cases,
     examples={"quick": 20, "thorough": 300},
     reconstruction="q and k independent (the proof's reading of 'q, k ~ N(0, I)'); the expectation is a Monte Carlo mean "
-    "of 20000 draws, |mean| within 6 standard errors of 0, with R^r the library's rotation (RotaryTable). The "
-    "identity holds for any linear R, so only a rotation that is not linear (an offset, a bias) can flip it.",
+    "of 20000 draws, |mean| within 6 standard errors of 0, the query and the key each rotated by the library "
+    "(RotaryTable, positions 0 and r). The identity holds for any maps of q and of k with zero-mean images, so only a "
+    "rotation that is not linear (an offset, a bias) can flip it.",
 )
 def _no_decay(case) -> float:
     return isotropic_zero_mean(case)

@@ -15,7 +15,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from petheory.bounds import long_context as lc
-from petheory.encodings import rope_frequencies
+from petheory.encodings import rotary
 from proofs_check.engine import claim, quantities
 
 SOURCE = ("liu2023 (Liu, Yan, Zhang, An, Qiu, Lin; arXiv 2310.05209, ICLR 2024) {where}; read in the authors' README "
@@ -31,7 +31,7 @@ def _cases(draw):
 def critical_dimension(case) -> float:
     """> 0 when d_extra differs from twice the number of bands whose period 2 pi / theta_i is shorter than T_train."""
     d, b, T = case["d"], case["base"], case["context"]
-    w = rope_frequencies(d, base=b)
+    w = rotary.rope_frequencies(d, base=b)
     counted = 2 * int(np.sum(2 * math.pi / w < T))
     de = lc.liu_critical_dimension(d, b, T)
     quantities(d_extra=de, twice_bands_with_period_below_T=counted)
@@ -68,7 +68,7 @@ def extrapolation_bound(case) -> float:
     if de >= d:
         return -1.0  # every band turned in training: no critical band, no bound
     T = lc.liu_extrapolation_bound(d, de, case["tuned_base"])
-    theta_c = rope_frequencies(d, base=case["tuned_base"])[de // 2]
+    theta_c = rotary.rope_frequencies(d, base=case["tuned_base"])[de // 2]
     quantities(d_extra=de, T_extra=T, angle_at_T_extra=T * theta_c)
     # relative rounding of base**(de/d) and of the product: a few ulps of 2 pi
     return abs(T * theta_c - 2 * math.pi) - 64 * np.finfo(float).eps * 2 * math.pi

@@ -32,7 +32,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from petheory.bounds import men_base as mb
-from petheory.encodings import rope_frequencies
+from petheory.encodings import rotary
 from proofs_check.engine import Reading, claim, quantities
 
 SOURCE = ("men2024 (Men, Xu, Wang, Zhang, Lin, Han, Chen; arXiv 2405.14591v1, NeurIPS 2024) §4.2 Theorem 1 (Eq. 9) "
@@ -65,7 +65,7 @@ N_SAMPLES = 20000
 def similar_token_gap(case) -> float:
     """Monte Carlo estimate of E[q^T R_m k*] - E[q^T R_m k] against 2 sigma^2 B_m; > 0 when outside 6 standard errors."""
     d, m, sig = case["d"], case["m"], case["sigma"]
-    w = rope_frequencies(d, base=case["base"])
+    w = rotary.rope_frequencies(d, base=case["base"])
     rng = np.random.default_rng(case["seed"])
     q = case["mu"] + sig * rng.standard_normal((N_SAMPLES, d))
     k = case["mu"] + sig * rng.standard_normal((N_SAMPLES, d))  # an unrelated token: same law, independent of q
@@ -111,7 +111,7 @@ def smallest(d: int, L: int) -> float:
 
 def min_kernel(d: int, base: float, L: int) -> tuple[float, int]:
     """min over 0 <= m <= L of B_m for RoPE (d, base), and where."""
-    return mb.men_min_kernel(rope_frequencies(d, base=base), L, stop_below=None)
+    return mb.men_min_kernel(rotary.rope_frequencies(d, base=base), L, stop_below=None)
 
 
 @st.composite
@@ -149,6 +149,55 @@ claim(
     "passes, and bases above it fail again (men_every_larger_base(128, 1024, upto=2e4) lists them; tests/claims "
     "pins one); the final interval starts higher (2.279e4 at L = 2048, ../shared/papers/outside-texts.md).",
 )
+@st.composite
+def _context_cases(draw):
+    return {"d": draw(st.sampled_from([32, 64, 128])), "base": draw(st.floats(100.0, 3e4))}
+
+
+def first_negative(d: int, base: float, upto: int = 1 << 17) -> int:
+    """The first m >= 0 with B_m < 0, by direct cosines (the reference for men_min_kernel), or -1 if none <= upto."""
+    w = rotary.rope_frequencies(d, base=base)
+    for s0 in range(0, upto + 1, 8192):
+        m = np.arange(s0, min(upto, s0 + 8191) + 1, dtype=float)
+        neg = np.flatnonzero(np.cos(m[:, None] * w).sum(-1) < 0)
+        if neg.size:
+            return int(m[neg[0]])
+    return -1
+
+
+def context_of_base(case) -> float:
+    """> 0 when the library's min over 0 <= m <= L of B_m disagrees in sign with Eq. 10 at L_theta or L_theta + 1."""
+    d, b = case["d"], case["base"]
+    m0 = first_negative(d, b)
+    if m0 < 1:
+        return -1.0  # no negative value in range (or B_0 < 0, impossible: B_0 = d/2)
+    w = rotary.rope_frequencies(d, base=b)
+    at, _ = mb.men_min_kernel(w, m0 - 1, stop_below=None)  # L_theta = m0 - 1: every m <= L_theta passes
+    past, where = mb.men_min_kernel(w, m0, stop_below=None)  # one more distance: B_{m0} < 0 must be seen
+    quantities(L_theta=m0 - 1, min_B_m_up_to_L_theta=at, min_B_m_up_to_L_theta_plus_1=past, at_m=where)
+    # the kernel's two evaluations agree to about (d/2) L eps (men_min_kernel's Notes): a sign within that is unreliable
+    tol = d * m0 * np.finfo(float).eps
+    return max(-at - tol, past + tol) if abs(past) > tol and abs(at) > tol else -1.0
+
+
+@claim(
+    id="men2024.context_of_a_base",
+    paper_status=None,  # Eq. 10, a definition used as the measure of a base's context
+    source=SOURCE.replace("§4.2 Theorem 1 (Eq. 9) and Appendix A; §4.3 Eqs. 10-11, Table 2 and Fig. 1", "§4.3 Eq. 10"),
+    statement=r"Eq. 10: 'Given the $\theta$ in RoPE, the context length $L_\theta$ that can be truly obtained satisfies: "
+    r"$L_\theta = \sup\{L \mid B_{m,\theta} \ge 0,\ \forall m \in [0, 1, \dots, L]\}$'.",
+    kind="exact",
+    cases=_context_cases,
+    examples={"quick": 30, "thorough": 300},
+    reconstruction="L_theta computed as the first m with B_m < 0, minus one, by direct cosines; the library's "
+    "men_min_kernel (what men_smallest_base, men_passes and Table 2's checks stand on) must find min B_m >= 0 over "
+    "0..L_theta and < 0 over 0..L_theta + 1 -- the endpoint m = L included. Bases 100 to 3e4 (L_theta up to about "
+    "10^4 positions); a minimum within rounding of 0 decides nothing and is skipped.",
+)
+def _context_of_base(case) -> float:
+    return context_of_base(case)
+
+
 # ============================================================================ Table 2: the numbers behind Fig. 1
 
 # Table 2 as printed (context length in thousands -> lower bound of the base); d = 128 (Llama 2 / Baichuan2-7B heads)
@@ -180,7 +229,7 @@ def _entry(v: float, L: int) -> tuple[dict, dict]:
 @functools.lru_cache(maxsize=64)
 def _printed(v: float, L: int) -> tuple[float, int]:
     """min over 0 <= m <= L of B_m for the printed base v (d = 128), and where (men_min_kernel, every m)."""
-    return mb.men_min_kernel(rope_frequencies(TABLE2_D, base=v), L, stop_below=None)
+    return mb.men_min_kernel(rotary.rope_frequencies(TABLE2_D, base=v), L, stop_below=None)
 
 
 def table_entry_is_the_inf(k: int, L: int) -> float:
