@@ -163,11 +163,12 @@ def _last_token_off_the_prefix(real):
     return mask
 
 
-def _query_plus_t(real):
-    """kazemnejad2023's construction with +t in the query: the logits become lam (i + t), not relative."""
+def _key_twice_position(real):
+    """kazemnejad2023's construction with 2 lam i in the key: logits lam (2i - t), not a function of t - i (a +t in the
+    query instead would add a constant per row, which no softmax can see)."""
     def plant(content_dim, head_dim, lam, rng):
         w_q, w_k = real(content_dim, head_dim, lam, rng)
-        w_q[w_q.shape[0] - 2, content_dim] = 1.0
+        w_k[w_k.shape[0] - 1, content_dim] = 2 * lam
         return w_q, w_k
     return plant
 
@@ -487,7 +488,6 @@ PLANTS = [
           _attr("petheory.encodings.bias.alibi", lambda real: (lambda n, **k: 2.0 * real(n, **k)))),
     Plant("wu2025.decay_mask_theta", "the causal ALiBi bias twice as steep as its slope",
           _attr("petheory.encodings.bias.alibi", lambda real: (lambda n, **k: 2.0 * real(n, **k)))),
-    Plant("wu2025.decay_mask_theta", "softmax over the columns instead of the rows", _attr("petheory.softmax.row_softmax", lambda real: _column_softmax(real))),
     Plant("wu2025.causal_mask_first_token", "Lemma A.1's epsilon three times the smallest attention weight",
           _attr("proofs_check.claims.wu2025.lemma_a1_epsilon",
                 lambda real: (lambda layers: min(3.0 * real(layers), 1.0 / (len(layers[0][0]) - 1))))),
@@ -498,8 +498,8 @@ PLANTS = [
           _attr("proofs_check.claims.wu2025.prefix_mask", lambda real: _last_token_off_the_prefix(real))),
     Plant("kazemnejad2023.nope_absolute_position", "petheory's attention without its causal mask",
           _attr("petheory.nn.models.Attention.heads", lambda real: _not_causal(real))),
-    Plant("kazemnejad2023.nope_relative_position", "the construction's query carries +t (logits lam (i + t))",
-          _attr("proofs_check.claims.kazemnejad2023.relative_construction", lambda real: _query_plus_t(real))),
+    Plant("kazemnejad2023.nope_relative_position", "the construction's key carries 2 lam i (logits lam (2i - t))",
+          _attr("proofs_check.claims.kazemnejad2023.relative_construction", lambda real: _key_twice_position(real))),
     Plant("barbero2024.max_at_any_offset", "the library's rotation turns the wrong way", _rope_sign,
           reads=("petheory.encodings.rotary:RotaryTable.apply_at", "petheory.encodings.rotary:RotaryTable.apply",
                  "petheory.encodings.rotary:rope")),

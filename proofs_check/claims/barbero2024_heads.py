@@ -185,7 +185,7 @@ def single_frequency(case) -> float:
     reconstruction="From its hypotheses: d = 2, g_1 = 1 (RoPE's only band), any head (W_Q, W_K), a query, a target and a "
     "distractor token; the sequence is the distractor everywhere (bos included) but the query at position N and the "
     "target m positions before it. 'Large enough N' is the N its proof's density argument gives (every arc of pi/2 "
-    "holds two of {m g mod 2 pi}; computed, 6 for g = 1); the check: some placement 1 <= m < N gives alpha <= 1/2 "
+    "holds two of {m g mod 2 pi}; computed, 12 for g = 1); the check: some placement 1 <= m < N gives alpha <= 1/2 "
     "(so alpha > 1 - eps fails for every eps <= 1/2), with petheory's causal RoPE head computing alpha.",
 )
 def _single_frequency(case) -> float:
