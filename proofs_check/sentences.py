@@ -440,15 +440,18 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
         S("Theorem 4.5", "decay mask, many layers: P^(t) = Theta(C(t+i-j, i-j) e^{-(i-j)m}) for t <= T"),
         S("§4.2, the text after Theorem 4.5", "under Stirling's approximation the critical point of "
           "log(C(t+x, x) e^{-xm}) is x* = t/(e^m - 1)"),
-        S("Lemma 4.6, Theorem 4.7", "RoPE (d = 2, |phi| <= delta theta_1, (delta + N - 1) theta_1 <= pi): "
-          "A_ij and P^(t) = Theta of e^{-c (i-j)^2 theta_1^2} (times C(t+i-j, i-j))",
-          why_not="not checked yet: their constants depend on the norms of queries and keys and on delta in ways the "
-          "proofs leave implicit (1 - x^2/2 <= cos x <= 1 - x^2/c); the decay-mask pair (Lemma 4.4, Theorem 4.5) is "
-          "checked with the proofs' constants"),
+        S("Lemma 4.6", "RoPE, one layer (d = 2, |phi| <= delta theta_1, (delta + N - 1) theta_1 <= pi): "
+          "C_min e^{-c (i-j)^2 theta_1^2} <= A_ij <= C_max e^{-c' (i-j)^2 theta_1^2}"),
+        S("Theorem 4.7", "RoPE, many layers: P^(t) = Theta(C(t+i-j, i-j) e^{-c (i-j)^2 theta_1^2}) for t <= T"),
+        S("§4.3, the text after Theorem 4.7", "the critical point x* of log(C(t+x, x) e^{-x^2 theta_1^2}) increases with "
+          "the depth t and decreases with theta_1 (App. H)",
+          why_not="a property of the closed form L(x), not of attention: no library code computes it, so a check could "
+          "not fail through the library (definitional); App. H derives it"),
         S("App. I (A3, Lemma I.1, Theorem I.2)", "general even d: the same bounds with sum_l (i-j)^2 alpha_l^2 theta_1^2, "
           "under A3 (every band keeps a fixed share of the query and key norms)",
-          why_not="as Lemma 4.6 / Theorem 4.7, and Lemma I.1's condition was rebuilt from a mangled square root in the "
-          "PDF text (outside-texts.md): not quoted until checked against the PDF"),
+          why_not="Lemma I.1's condition was rebuilt from a mangled square root in the PDF text (outside-texts.md) and "
+          "could not be checked against the PDF's glyphs here: not quoted, so not checked; its d = 2 case is Lemma 4.6 "
+          "and Theorem 4.7 (wu2025.rope_one_layer, wu2025.rope_many_layers)"),
     ),
     "kazemnejad2023": (
         S("Theorem 1", "the first causal NoPE layer can recover absolute position: there exist W_Q, W_K, W_V, W_O, W_1, "

@@ -183,6 +183,12 @@ def _column_softmax(real):
     return lambda M: real(np.asarray(M, float).T).T
 
 
+def _triple_angle(real):
+    from petheory.encodings import rotary
+
+    return lambda self, x: real(rotary.RotaryTable(3.0 * self.angles, self.d, self.pairing), x)
+
+
 def _not_causal(real):
     def heads(self, x, return_probs=False):
         was, self.causal = self.causal, False
@@ -496,6 +502,10 @@ PLANTS = [
                 lambda real: (lambda layers: min(3.0 * real(layers), 1.0 / (len(layers[0][0]) - 1))))),
     Plant("wu2025.prefix_mask_prefix_tokens", "the last token's edges to the prefix removed from the prefix mask",
           _attr("proofs_check.claims.wu2025.prefix_mask", lambda real: _last_token_off_the_prefix(real))),
+    Plant("wu2025.rope_one_layer", "the library's rotation turns three times as fast as its angles",
+          _attr("petheory.encodings.rotary.RotaryTable.apply", lambda real: _triple_angle(real))),
+    Plant("wu2025.rope_many_layers", "the library's rotation turns three times as fast as its angles",
+          _attr("petheory.encodings.rotary.RotaryTable.apply", lambda real: _triple_angle(real))),
     Plant("kazemnejad2023.nope_absolute_position", "petheory's attention without its causal mask",
           _attr("petheory.nn.models.Attention.heads", lambda real: _not_causal(real))),
     Plant("kazemnejad2023.nope_relative_position", "the construction's key carries 2 lam i (logits lam (2i - t))",

@@ -208,3 +208,16 @@ def test_planted_correlated_queries_and_keys(monkeypatch):
 
     monkeypatch.setattr(barbero2024, "sample_pair", correlated)
     assert verdict("barbero2024.no_decay_isotropic") == "refuted"
+
+
+@pytest.mark.parametrize("claim_id", ["wu2025.rope_one_layer", "wu2025.rope_many_layers"])
+def test_rope_bounds_hold_with_the_proofs_constants(claim_id):
+    assert verdict(claim_id) == "holds"
+
+
+@pytest.mark.parametrize("claim_id", ["wu2025.rope_one_layer", "wu2025.rope_many_layers"])
+def test_planted_rotation_three_times_too_fast(monkeypatch, claim_id):
+    real = rotary.RotaryTable.apply
+    monkeypatch.setattr(rotary.RotaryTable, "apply",
+                        lambda self, x: real(rotary.RotaryTable(3.0 * self.angles, self.d, self.pairing), x))
+    assert verdict(claim_id) == "refuted"
