@@ -55,7 +55,7 @@ def _max_cases(draw):
 
 def softmax_at_offset(case) -> tuple[np.ndarray, float]:
     """The softmax row of a query at the last of ``window`` positions over keys k = R^r q (the paper's key, built
-    from §2's formulas) at every position, with the library's RoPE table and softmax; and |q|^2."""
+    from §2's formulas) at every position, with the library's RoPE table and softmax; and the squared norm of q."""
     d, n, q = case["d"], case["window"], np.asarray(case["q"], float)
     table = rotary.rope(n, d, base=case["base"])  # the library's rotation of positions 0..n-1
     k = paper_rotation(q, d, case["base"], case["r"])
@@ -153,7 +153,7 @@ def _no_return_cases(draw):
 
 
 def no_return(case) -> float:
-    """> 0 when some RoPE band returns to angle 0 (mod 2 pi) after 1 <= n <= span steps: chord |e^{i n g} - 1|^2 = 0."""
+    """> 0 when some RoPE band returns to angle 0 (mod 2 pi) after 1 <= n <= span steps: chord ``|e^{i n g} - 1|^2`` is 0."""
     w = rotary.rope_frequencies(case["d"], base=case["base"])
     n = np.arange(1, case["span"] + 1, dtype=float)
     chord = rotary.chord_sq(np.outer(n, w))  # (span, d/2)

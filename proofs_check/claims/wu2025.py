@@ -11,7 +11,7 @@ A1-A2, there exists eps > 0 such that A^(t)_ij >= eps for all t >= 0, (j, i) in 
 Every constant of these statements is existential. The checks use the constants the proofs construct: eps is
 Lemma A.1's (the smallest attention weight on an edge, over the layers drawn), C = 1 - eps (the base case of
 Theorem 4.1's proof), and for the decay mask C_min = e^{-2B}(1 - e^{-m}), C_max = e^{2B} with B the logit bound
-(|Z_ij| <= B, what A1 gives: Lemma 4.4's proof), whose products over t + 1 layers bound Theorem 4.5's Theta.
+(``|Z_ij| <= B``, what A1 gives: Lemma 4.4's proof), whose products over t + 1 layers bound Theorem 4.5's Theta.
 The authors' code (github.com/xinyiwu98/position-bias-in-attention, ``utils.py`` at ded907e7) gives the prefix
 mask (:func:`prefix_mask`).
 """
@@ -235,7 +235,7 @@ def _prefix_tokens(case) -> float:
 
 
 def decay_layers(n: int, m: float, depth: int, rng, logit_bound: float) -> list[np.ndarray]:
-    """depth + 1 attention layers A_decay = softmax_G(Z + D) with G causal, |Z_ij| <= logit_bound (A1) and D the decay
+    """depth + 1 attention layers A_decay = softmax_G(Z + D) with G causal, ``|Z_ij| <= logit_bound`` (A1) and D the decay
     mask of eq. (2), D_ij = -(i - j) m: the library's causal ALiBi bias (petheory.encodings.alibi, slope m) and its
     row softmax (petheory.softmax.row_softmax)."""
     i, j = np.indices((n, n))

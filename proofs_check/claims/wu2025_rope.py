@@ -51,7 +51,7 @@ def _cases(draw):
 def rope_layers(case) -> tuple[list, dict]:
     """depth + 1 causal softmax layers whose logits are RoPE's on the slowest band of a d-dimensional head, computed
     by the library (rope table, row softmax); queries and keys of norms in [norm_lo, norm_lo * norm_spread] at angles
-    within +-delta theta / 2 (so |phi_ij| <= delta theta). Returns the layers and the lemma's constants."""
+    within +-delta theta / 2 (so ``|phi_ij| <= delta theta``). Returns the layers and the lemma's constants."""
     d, n = case["d"], case["n"]
     table = rotary.rope(n, d, base=case["base"])
     theta = float(table.angles[1, -1]) if n > 1 else float(rotary.rope_frequencies(d, base=case["base"])[-1])
