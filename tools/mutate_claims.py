@@ -66,15 +66,21 @@ NOT_PLANTED = {
 
 
 def _dotted_to_read(path: str) -> str:
-    """'petheory.bounds.men_base.men_kernel' -> 'petheory.bounds.men_base:men_kernel' (classes kept in the qualname)."""
+    """The function at dotted ``path`` (a module attribute, a package re-export, a name a claim module imported, or a
+    class attribute), named where it is defined: 'module:qualname', as the tracer names what a checker calls."""
     import importlib
 
     parts = path.split(".")
     for k in range(len(parts) - 1, 0, -1):
         try:
-            importlib.import_module(".".join(parts[:k]))
+            obj = importlib.import_module(".".join(parts[:k]))
         except ImportError:
             continue
+        for name in parts[k:]:
+            obj = getattr(obj, name)
+        fn = obj.fget if isinstance(obj, property) else obj
+        if hasattr(fn, "__module__") and hasattr(fn, "__qualname__"):
+            return f"{fn.__module__}:{fn.__qualname__}"
         return ".".join(parts[:k]) + ":" + ".".join(parts[k:])
     return path
 
@@ -105,6 +111,10 @@ def _registry(pe: str, wrap):
         # undone through the monkeypatch: restoring this attribute re-registers the real function
         mp.setattr(_Undo, "actions", [*_Undo.actions, lambda: enc.register(
             pe, info.kind, conventions=info.conventions, source=info.source, overwrite=True)(info.fn)])
+    from petheory import encodings as enc
+
+    fn = enc.info(pe).fn
+    plant.reads = (f"{fn.__module__}:{fn.__qualname__}",)
     return plant
 
 
@@ -120,6 +130,7 @@ def _compose(fn):
 
         real = cp.compose
         mp.setattr("petheory.coupling.compose", lambda A, B, mode: fn(real, A, B, mode))
+    plant.reads = ("petheory.coupling:compose",)
     return plant
 
 
@@ -136,6 +147,7 @@ def _lemma_b1(factor):
             r = real(*a, **k)
             return dataclasses.replace(r, f=dataclasses.replace(r.f, max=r.f.max * factor, min=r.f.min * factor))
         mp.setattr("petheory.toeplitz.phase_modulation.lemma_b1", scaled)
+    plant.reads = ("petheory.toeplitz.phase_modulation:lemma_b1",)
     return plant
 
 
@@ -239,6 +251,170 @@ def _chunked_axes(real):
     return band_axes
 
 
+def _narrow(summary: dict) -> dict:
+    out = dict(summary)
+    mid = 0.5 * (summary["max"] + summary["min"])
+    out["min"], out["max"] = mid + 0.9 * (summary["min"] - mid), mid + 0.9 * (summary["max"] - mid)
+    out["range"] = out["max"] - out["min"]
+    return out
+
+
+def _shrunk_extrema(ext):
+    import dataclasses
+
+    return dataclasses.replace(ext, max=ext.max - 0.01 * (1 + abs(ext.max)))
+
+
+def _half_symbol(real, c, r, theta, **k):
+    th = None if theta is None else 0.5 * np.asarray(theta, float)
+    t, f = real(c, r, th, **k)
+    return t, f
+
+
+def _heavier_kernel(kern):
+    import dataclasses
+
+    coef = kern.coefficients
+    return dataclasses.replace(kern, coefficients=lambda n, L: 1.1 * coef(n, L))
+
+
+def _steeper(fit, by: float = 0.5):
+    import dataclasses
+
+    return dataclasses.replace(fit, slope=fit.slope + by, slope_ci=(fit.slope_ci[0] + by, fit.slope_ci[1] + by))
+
+
+def _halve_first(terms):
+    if isinstance(terms, tuple):
+        return (0.5 * terms[0],) + tuple(terms[1:])
+    if isinstance(terms, dict):
+        k0 = next(iter(terms))
+        return {**terms, k0: 0.5 * np.asarray(terms[k0])}
+    return 0.5 * terms
+
+
+def _times(x, f):
+    return None if x is None else f * x
+
+
+def _lower_bound(nb):
+    import dataclasses
+
+    fields = {f.name: getattr(nb, f.name) for f in dataclasses.fields(nb)}
+    num = {k: 0.9 * v for k, v in fields.items() if isinstance(v, float) and np.isfinite(v) and k != "length"}
+    return dataclasses.replace(nb, **num)
+
+
+def _steeper_growth(g: dict) -> dict:
+    import dataclasses
+
+    out = dict(g)
+    out["ratio_fit"] = _steeper(g["ratio_fit"], 1.0) if dataclasses.is_dataclass(g["ratio_fit"]) else {
+        **g["ratio_fit"], "slope": g["ratio_fit"]["slope"] + 1.0,
+        "slope_ci": [g["ratio_fit"]["slope_ci"][0] + 1.0, g["ratio_fit"]["slope_ci"][1] + 1.0]}
+    return out
+
+
+def _steeper_decay(fit):
+    import dataclasses
+
+    if dataclasses.is_dataclass(fit):
+        return _steeper(fit, 1.0)
+    if isinstance(fit, dict):
+        return {k: (_steeper(v, 1.0) if dataclasses.is_dataclass(v) else v) for k, v in fit.items()}
+    return fit
+
+
+def _doubled(x):
+    if isinstance(x, dict):
+        return {k: (2.0 * np.asarray(v) if isinstance(v, (list, np.ndarray, float)) else v) for k, v in x.items()}
+    return 2.0 * np.asarray(x)
+
+
+def _tripled(x):
+    if isinstance(x, tuple):
+        return tuple(3.0 * np.asarray(v) if i == 0 else v for i, v in enumerate(x))
+    return 3.0 * np.asarray(x)
+
+
+def _always_generalises(res):
+    import dataclasses
+
+    if isinstance(res, bool):
+        return True
+    if dataclasses.is_dataclass(res):
+        return dataclasses.replace(res, **{f.name: True for f in dataclasses.fields(res) if isinstance(getattr(res, f.name), bool)})
+    if isinstance(res, dict):
+        return {k: (True if isinstance(v, bool) else v) for k, v in res.items()}
+    return res
+
+
+def _with_square(out, pos):
+    name, B = out
+    p = np.asarray(pos, float).reshape(-1, 1)
+    return name, np.hstack([B, p ** 2]) if B.ndim == 2 and B.shape[0] == p.shape[0] else B
+
+
+def _ramped(M):
+    M = np.asarray(M, float)
+    return M + 1e-3 * np.arange(M.shape[-1])[None, :] * np.arange(M.shape[0])[:, None]
+
+
+def _noisy_table(T):
+    T = np.asarray(T, float)
+    return np.hstack([T, np.random.default_rng(0).standard_normal((T.shape[0], T.shape[0]))])
+
+
+def _sinusoidal_cfg(cfg):
+    import dataclasses
+
+    from petheory.nn.models import ModelConfig
+
+    c = cfg if isinstance(cfg, ModelConfig) else ModelConfig(**cfg)
+    return dataclasses.replace(c, pe="sinusoidal") if "learned" in str(c.pe) else c
+
+
+def _as_qwen25(cfg):
+    cfg = dict(cfg)
+    if cfg.get("model_type") == "qwen3_vl":
+        cfg["model_type"] = "qwen2_5_vl"
+        cfg["rope_scaling"] = {k: v for k, v in cfg.get("rope_scaling", {}).items() if k != "mrope_interleaved"}
+    return cfg
+
+
+def _init_not_causal(real):
+    def init(self, cfg, pe):
+        real(self, cfg, pe)
+        self.causal = False
+    return init
+
+
+def _validate_not_causal(real):
+    def validate(self):
+        out = real(self)
+        if self.head != "lm":
+            self.causal = False
+        return out
+    return validate
+
+
+def _shifted_symbol(out):
+    t, f = out
+    return t, f + 0.1 * (np.max(f) - np.min(f))
+
+
+def _negated(fit):
+    import dataclasses
+
+    return dataclasses.replace(fit, slope=-fit.slope, slope_ci=(-fit.slope_ci[1], -fit.slope_ci[0]))
+
+
+def _lower_stated(nb):
+    import dataclasses
+
+    return dataclasses.replace(nb, stated=None if nb.stated is None else 0.9 * nb.stated)
+
+
 def _rope_sign(mp):
     from petheory.encodings import rotary
 
@@ -246,11 +422,17 @@ def _rope_sign(mp):
     mp.setattr(rotary.RotaryTable, "apply", lambda self, x: real(rotary.RotaryTable(-self.angles, self.d, self.pairing), x))
 
 
+_rope_sign.reads = ("petheory.encodings.rotary:RotaryTable.apply",)
+
+
 def _rope_drift(mp):
     from petheory.encodings import rotary
 
     real = rotary.RotaryTable.apply_at
     mp.setattr(rotary.RotaryTable, "apply_at", lambda self, x, p: real(self, x, p) * (1 + 1e-6 * p))
+
+
+_rope_drift.reads = ("petheory.encodings.rotary:RotaryTable.apply_at",)
 
 
 def _leaky_learned(mp):
@@ -262,6 +444,9 @@ def _leaky_learned(mp):
         out = real(n, d, n_max=n_max, beyond="clamp", **k)
         return out + 1e-3 * (np.arange(n)[:, None] >= (n_max or n))
     mp.setattr("petheory.encodings.absolute.learned", leaky)
+
+
+_leaky_learned.reads = ("petheory.encodings.absolute:learned",)
 
 
 def _expressiveness_equal(mp):
@@ -280,11 +465,17 @@ def _mds_inexact(mp):
                lambda D, rank=None, **kw: dataclasses.replace(real(D, rank=rank, **kw), embedding=1.01 * real(D, rank=rank, **kw).embedding))
 
 
+_mds_inexact.reads = ("petheory.geometry.mds:classical_mds",)
+
+
 def _bent_alibi(mp):
     from petheory.geometry import induced
 
     real = induced.bias_distances
     mp.setattr("petheory.geometry.induced.bias_distances", lambda B, m="gap": np.sqrt(real(B, m)))
+
+
+_bent_alibi.reads = ("petheory.geometry.induced:bias_distances",)
 
 
 def _minimal_param(mp):
@@ -297,6 +488,9 @@ def _minimal_param(mp):
                lambda X, rank: dataclasses.replace(real(X, rank=rank), error=real(X, rank=rank).error * 1.5 + 1e-3))
 
 
+_minimal_param.reads = ("petheory.geometry.rank:minimal_parametrisation",)
+
+
 def _gram_not_centred(mp):
     from petheory.geometry import mds
 
@@ -304,11 +498,17 @@ def _gram_not_centred(mp):
     mp.setattr("petheory.geometry.mds.gram_from_distances", lambda D: real(D) + 1e-3)
 
 
+_gram_not_centred.reads = ("petheory.geometry.mds:gram_from_distances",)
+
+
 def _span_grows(mp):
     from petheory.lengthgen import pola
 
     real = pola.span_dimension
     mp.setattr(pola, "span_dimension", lambda pe, n, masked=True: real(pe, n, masked=masked) + (n * n if pe != "learned" else 0))
+
+
+_span_grows.reads = ("petheory.lengthgen.pola:span_dimension",)
 
 
 def _szego_growing(mp):
@@ -323,6 +523,9 @@ def _szego_growing(mp):
     mp.setattr("petheory.toeplitz.szego.spectral_distribution", growing)
 
 
+_szego_growing.reads = ("petheory.toeplitz.szego:spectral_distribution",)
+
+
 def _eigs_escape(mp):
     import dataclasses
 
@@ -335,6 +538,9 @@ def _eigs_escape(mp):
         lo = dataclasses.replace(r.min, value=r.min.value - 0.01 * (1 + abs(r.min.value)))
         return tp.ExtremeEigenvalues(lo, r.max)
     mp.setattr("petheory.toeplitz.eigen.extreme_eigenvalues", escaping)
+
+
+_eigs_escape.reads = ("petheory.toeplitz.eigen:extreme_eigenvalues",)
 
 
 def _unbounded_atoms(mp):
@@ -556,6 +762,97 @@ PLANTS = [
                 lambda real: (lambda n, d, **k: np.full(n, float(n) ** 1.2 * np.sqrt(np.log(n)))))),
     Plant("cirrincione2026.exact_reproduction_impossible__corrected", "Hellinger distances scaled by 1/2",
           _attr("petheory.geometry.hellinger.hellinger_distances", lambda real: (lambda P: 0.5 * real(P)))),
+    # ---- one plant per library function a holds claim reads (issue 42): each through the function itself
+    Plant("gu2025.logit_decomposition", "the Eq. 8 total misses the bias term",
+          _attr("petheory.coupling.LogitTerms.total", lambda real: property(lambda self: real.fget(self) - self.bias))),
+    Plant("gu2025.rope_logit_form__corrected", "the RoPE logits' real part taken of the conjugate phases",
+          _attr("petheory.coupling.RopeTerms.logits", lambda real: property(
+              lambda self: np.real(self.gram_sum * np.conj(self.phases)).sum(axis=0) + self.passthrough))),
+    Plant("gu2025.rope_logit_form__corrected", "the logit terms built on the transposed query/key projections",
+          _attr("petheory.coupling.rope_logit_terms", lambda real: (lambda c, p, W_Q, W_K, table, **k: real(
+              c, p, W_K, W_Q, table, **k)))),
+    Plant("gu2025.mla_logit_form__corrected", "rotary pairs as complex numbers with the wrong sign of the phase",
+          _attr("petheory.coupling.complex_pairs", lambda real: (lambda x, table: np.conj(real(x, table))))),
+    Plant("gu2025.logit_decomposition", "(none: random projections)", lambda mp: None, reads=("petheory.coupling:random_projections",),
+          equivalent="a random draw of W_Q, W_K that both sides of the identity share: any draw (any plant of it) "
+          "keeps L = sum of the terms; the draw's own contract (shapes, seed) is tests/theory's"),
+    Plant("gu2025.schur_modulus#band_average", "the band average 10% heavier",
+          _scaled("petheory.coupling.rope_band_average", 1.1)),
+    Plant("gu2025.classical_weyl_additive", "the spectral summary of M computed on M @ M",
+          _attr("petheory.coupling.spectral_summary", lambda real: (lambda M: real(np.asarray(M) @ np.asarray(M))))),
+    Plant("gu2025.gpp_toeplitz#relative_bias", "relative biases that grow with the key's position",
+          _registry("relative", lambda fn: (lambda n, **k: fn(n, **k) + 0.1 * np.arange(n)[None, :]))),
+    Plant("gu2025.gpp_toeplitz#relative_bias", "T5 biases that grow with the key's position",
+          _registry("t5", lambda fn: (lambda n, **k: fn(n, **k) + 0.1 * np.arange(n)[None, :]))),
+    Plant("gu2025.logit_decomposition", "(none: NoPE's table)", lambda mp: None, reads=("petheory.encodings.absolute:nope",),
+          equivalent="Eq. 8's decomposition is an identity in the table P (every table satisfies it), and so is "
+          "rope_logit_form__corrected's: no NoPE table, zero or not, can flip them; NoPE's table is pinned by "
+          "tests/theory"),
+    Plant("gu2025.gpp_toeplitz#sinusoidal", "(none)", lambda mp: None, reads=("petheory.encodings.absolute:random_fixed",),
+          equivalent="read only by gpp_toeplitz's other_absolute reading, which is refuted (the tracer credits a "
+          "claim's reads to each of its holding readings); no holding reading reads the random table"),
+    Plant("gu2025.gpp_toeplitz__corrected", "the Toeplitz defect reported 1 too large",
+          _attr("petheory.toeplitz.toeplitz_defect", lambda real: (lambda A, **k: real(A, **k) + 1.0))),
+    Plant("gu2025.spectral_contraction__corrected", "dense Toeplitz matrices with their diagonal 20% heavy",
+          _attr("petheory.toeplitz.dense", lambda real: (lambda c, r=None: real(c, r) + 0.2 * np.real(np.asarray(c)[0]) * np.eye(len(c))))),
+    Plant("gu2025.classical_toeplitz_eigs_in_symbol_range", "the symbol's maximum reported 1% low",
+          _attr("petheory.toeplitz.symbol_extrema", lambda real: (lambda c, r=None, **k: _shrunk_extrema(real(c, r, **k))))),
+    Plant("gu2025.szego", "the symbol's values shifted by a tenth of their range",
+          _attr("petheory.toeplitz.symbol", lambda real: (lambda c, r=None, theta=None, **k: _shifted_symbol(real(c, r, theta, **k))))),
+    Plant("gu2025.szego", "the kernel's closed-form symbol 10% high",
+          _attr("petheory.toeplitz.closed_forms.Kernel.symbol_values", lambda real: (lambda self, th, L: 1.1 * real(self, th, L)))),
+    Plant("gu2025.szego", "the kernel's column 10% high", _attr("petheory.toeplitz.closed_forms.Kernel.column",
+                                                                lambda real: (lambda self, n, L: 1.1 * real(self, n, L)))),
+    Plant("gu2025.szego", "the power-law fit's slope with the wrong sign",
+          _attr("petheory.fits.fit_power_law", lambda real: (lambda x, y, **k: _negated(real(x, y, **k))))),
+    Plant("gu2025.lemma_b1_amplitude", "max |f| read from the minimum only",
+          _attr("petheory.toeplitz.phase_modulation.LemmaB1.max_abs_f", lambda real: property(lambda self: 1.001 * real.fget(self)))),
+    Plant("gu2025.lemma_b1_amplitude", "max |g| 0.1% high",
+          _attr("petheory.toeplitz.phase_modulation.LemmaB1.max_abs_g", lambda real: property(lambda self: 1.001 * real.fget(self)))),
+    Plant("gu2025.lemma_b1_range__corrected", "the range of f 1% wide",
+          _attr("petheory.toeplitz.phase_modulation.LemmaB1.ptp_f", lambda real: property(lambda self: 1.01 * real.fget(self)))),
+    Plant("gu2025.lemma_b1_range__corrected", "the range of g 1% wide",
+          _attr("petheory.toeplitz.phase_modulation.LemmaB1.ptp_g", lambda real: property(lambda self: 1.01 * real.fget(self)))),
+    Plant("li2025.alibi_extrapolation", "the extrapolation terms' Lipschitz part halved",
+          _attr("petheory.bounds.alibi.alibi_extrapolation_terms", lambda real: (lambda *a, **k: _halve_first(real(*a, **k))))),
+    Plant("li2025.alibi_extrapolation", "the numeric Lipschitz constant doubled",
+          _scaled("petheory.bounds.alibi_lipschitz_numeric", 2.0)),
+    Plant("li2025.legendre_bounded", "the Legendre limit reported 10% high",
+          _scaled("petheory.bounds.legendre_limit", 1.1)),
+    Plant("li2025.legendre_bounded", "the Legendre norm bound 10% low", _scaled("petheory.bounds.legendre_norm_bound", 0.9)),
+    Plant("li2025.legendre_bounded", "the saturation bound 10% low",
+          _scaled("petheory.bounds.legendre_saturation_bound", 0.9)),
+    Plant("li2025.input_norm_bounds", "the input norm bound 10% high",
+          _attr("petheory.bounds.norms.NormBound.input_norm", lambda real: (lambda self, token_norm=0.0: _times(real(self, token_norm), 1.1)))),
+    Plant("li2025.input_norm_bounds", "norm_bound hands out a stated bound 10% low",
+          _attr("petheory.bounds.norm_bound", lambda real: (lambda *a, **k: _lower_stated(real(*a, **k))))),
+    Plant("li2025.wavelet_unnormalised_norm#upper_bound", "the growth fits' ratio exponents 1 higher",
+          _attr("petheory.bounds.wavelet_norm_growth", lambda real: (lambda *a, **k: _steeper_growth(real(*a, **k))))),
+    Plant("li2025.wavelet_atom_decay__corrected", "the wavelet function tripled",
+          _attr("petheory.encodings.absolute.wavefun", lambda real: (lambda *a, **k: _tripled(real(*a, **k))))),
+    Plant("li2025.wavelet_atom_decay__corrected", "the atoms tripled",
+          _attr("petheory.encodings.absolute.wavelet_atoms", lambda real: (lambda *a, **k: _tripled(real(*a, **k))))),
+    Plant("li2025.alibi_monotone_bias", "(none)", lambda mp: None, reads=("petheory.encodings.bias:alibi_slopes",),
+          equivalent="the slopes only pick which slope a case draws: the bias is monotone for every slope >= 0, and a "
+          "negative slope is refused by alibi() (ValidationError), so no schedule can flip it; the schedules are "
+          "pinned by tests/theory against Press et al.'s and gu2025's"),
+    Plant("cirrincione2026.hellinger_mds_optimal#strain", "(none: smacof)", lambda mp: None, reads=("petheory.geometry.mds:smacof",),
+          equivalent="SMACOF is the rival the reading compares classical MDS against: a worse rival cannot flip 'MDS is "
+          "optimal', and a better one would have to beat the optimum; SMACOF's own descent is tests/theory's"),
+    Plant("cirrincione2026.hellinger_mds_optimal#strain", "(none: stress)", lambda mp: None,
+          reads=("petheory.geometry.stress_measures:stress",),
+          equivalent="read only by hellinger_mds_optimal's stress reading, which is refuted (the tracer credits a claim's "
+          "reads to each of its holding readings); the strain reading compares strains, not stress"),
+    Plant("cirrincione2026.rank_bound", "the effective rank one too many",
+          _attr("petheory.geometry.rank.effective_rank", lambda real: (lambda B, tol=None, **k: real(B, tol, **k) + 1))),
+    Plant("cirrincione2026.minimal_parametrisation__corrected", "the factorisation says it saves parameters always",
+          _attr("petheory.geometry.rank.Factorisation.saves", lambda real: property(lambda self: True))),
+    Plant("chen2025.pe_no_new_capability", "the POLA matrix gains a position ramp",
+          _attr("petheory.lengthgen.pola.pola_matrix", lambda real: (lambda pe, theta, pos, **k: _ramped(real(pe, theta, pos, **k))))),
+    Plant("kazemnejad2023.nope_absolute_position", "the attention built without its causal mask",
+          _attr("petheory.nn.models.Attention.__init__", lambda real: _init_not_causal(real))),
+    Plant("kazemnejad2023.nope_absolute_position", "config validation drops causal",
+          _attr("petheory.nn.models.ModelConfig.validate", lambda real: _validate_not_causal(real))),
 ]
 
 
