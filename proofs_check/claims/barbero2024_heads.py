@@ -218,7 +218,7 @@ def nope_semantic(case) -> float:
 
 @claim(
     id="barbero2024.nope_semantic_channel",
-    paper_status="theorem",
+    paper_status=None,  # a remark after Thm 6.1, no status word of its own
     source=SOURCE.format(where="§6, the remark after Thm 6.1"),
     statement=r"After Thm 6.1: 'the observation that NoPE is instead able to build this type of attention pattern is "
     r"immediate': a NoPE head can attend to a target token with $\alpha_{i,n} > 1 - \epsilon$ wherever it sits.",
@@ -226,7 +226,7 @@ def nope_semantic(case) -> float:
     cases=_semantic_cases,
     reconstruction="Existential, with a constructed head: every token queries with e_1, the target's key is g e_1 and "
     "the distractor's 0, g = log(N(1-eps)/eps) + 1 (what alpha > 1 - eps over N other keys needs, one nat to spare); "
-    "run through petheory's causal NoPE head at every placement of the target. The remark carries Thm 6.1's status.",
+    "run through petheory's causal NoPE head at every placement of the target.",
 )
 def _nope_semantic(case) -> float:
     return nope_semantic(case)
