@@ -219,7 +219,7 @@ def nope_semantic(case) -> float:
 @claim(
     id="barbero2024.nope_semantic_channel",
     paper_status=None,  # a remark after Thm 6.1, no status word of its own
-    source=SOURCE.format(where="§6, the remark after Thm 6.1"),
+    source=SOURCE.format(where="§6, the remark after Thm 6.1; the remark names no status"),
     statement=r"After Thm 6.1: 'the observation that NoPE is instead able to build this type of attention pattern is "
     r"immediate': a NoPE head can attend to a target token with $\alpha_{i,n} > 1 - \epsilon$ wherever it sits.",
     kind="exact",
@@ -285,7 +285,7 @@ def p_rope(case) -> float:
 @claim(
     id="barbero2024.p_rope_truncates_lowest",
     paper_status=None,  # a definition of §6.1
-    source=SOURCE.format(where="§6.1 (p-RoPE) and App. D (apply_p_rope)"),
+    source=SOURCE.format(where="§6.1 (p-RoPE) and App. D (apply_p_rope); the section names no status (a definition)"),
     statement=r"§6.1: 'we truncate the very lowest frequencies of RoPE ... We call this modification p-RoPE, with "
     r"$0 \le p \le 1$ being the fraction of RoPE kept ... p = 0 coincides with NoPE, while the case p = 1 with RoPE'; "
     r"App. D: rope_angles = int(p * head_dim // 2), timescale = max_wavelength**(2 * arange(rope_angles) / head_dim), "

@@ -67,7 +67,7 @@ def in_range_evidence(recs: list[dict], note: str = "") -> Evidence:
 @claim(
     id="chen2023.in_range_keeps_retrieval",
     paper_status=None,  # the PI paper gives the sentence no status word (a paraphrase of its §2.3 headline)
-    source="chen2023 (Position Interpolation, arXiv 2306.15595) §2.3 (no status word); "
+    source="chen2023 (Position Interpolation, arXiv 2306.15595) §2.3 (the paper names no status); "
     "petheory.bounds.norms.rotary_angle_coverage (Notes)",
     statement=r"A RoPE model trained at context $L$ and evaluated at $N > L$ with a rotary method whose bands all stay "
     r"within the angles seen in training ($(N-1)\omega'_t \le (L-1)\omega_t$ for every band without a full turn) keeps "

@@ -17,7 +17,7 @@ from petheory.models import resolve_config
 from proofs_check.engine import claim, quantities
 
 SOURCE = ("huang2025 (Huang, Liu, Song, Hou, Chang, Lin, Bai; arXiv 2510.23095v1) abstract (the three guidelines) and "
-          "§1; read in the abstract and the HTML v1 opening; no status word reached")
+          "§1; read in the abstract and the HTML v1 opening; the abstract names no status")
 
 #: model type -> (mrope_section, rope_theta, interleaved): the Qwen-VL families' defaults (transformers' config classes)
 QWEN_VL = {"qwen2_vl": ((16, 24, 24), 1e6, False), "qwen2_5_vl": ((16, 24, 24), 1e6, False),

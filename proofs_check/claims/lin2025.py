@@ -20,7 +20,7 @@ from proofs_check.engine import claim, quantities
 SOURCE = ("lin2025 (Lin, Nikishin, He, Courville; arXiv 2503.02130, ICLR 2025) §2 (Forgetting Attention), read in the "
           "abstract and the authors' code (github.com/zhixuan-lin/forgetting-transformer, "
           "src/forgetting_transformer/ops/forgetting_attention.py @ 0c44f84b: log_lambda = cumsum(log_fgate), the bias "
-          "log_lambda[i] - log_lambda[j]); no status word reached")
+          "log_lambda[i] - log_lambda[j]); the sources read names no status")
 EPS = np.finfo(float).eps
 
 

@@ -183,7 +183,7 @@ def context_of_base(case) -> float:
 @claim(
     id="men2024.context_of_a_base",
     paper_status=None,  # Eq. 10, a definition used as the measure of a base's context
-    source=SOURCE.replace("§4.2 Theorem 1 (Eq. 9) and Appendix A; §4.3 Eqs. 10-11, Table 2 and Fig. 1", "§4.3 Eq. 10"),
+    source=SOURCE.replace("§4.2 Theorem 1 (Eq. 9) and Appendix A; §4.3 Eqs. 10-11, Table 2 and Fig. 1", "§4.3 Eq. 10; the equation names no status"),
     statement=r"Eq. 10: 'Given the $\theta$ in RoPE, the context length $L_\theta$ that can be truly obtained satisfies: "
     r"$L_\theta = \sup\{L \mid B_{m,\theta} \ge 0,\ \forall m \in [0, 1, \dots, L]\}$'.",
     kind="exact",

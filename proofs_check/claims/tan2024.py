@@ -16,7 +16,7 @@ from proofs_check.engine import claim, quantities
 
 SOURCE = ("tan2024 (Tan, Yang, Panda, Courville; arXiv 2410.17980, ICLR 2025) §2 (stick-breaking attention), read in the "
           "abstract and the authors' reference code (github.com/shawntan/stickbreaking-attention, "
-          "stickbreaking_attention/sb_ref.py @ ea69b8dd: att and the remainder 1 - att.sum(-1)); no status word reached")
+          "stickbreaking_attention/sb_ref.py @ ea69b8dd: att and the remainder 1 - att.sum(-1)); the sources read names no status")
 
 
 def stick_breaking_weights(logits: np.ndarray) -> np.ndarray:

@@ -16,7 +16,7 @@ from proofs_check.claims.huang2025 import axis_bands
 from proofs_check.engine import claim, quantities
 
 SOURCE = ("wei2025 (Wei, Liu, Zang, Dong, Zhang, Cao, Tong, Duan, Guo, Wang, Qiu, Lin; arXiv 2502.05173v3) abstract and "
-          "§1 (low-frequency temporal allocation); read in the abstract and the HTML v3 opening; no status word reached")
+          "§1 (low-frequency temporal allocation); read in the abstract and the HTML v3 opening; the abstract names no status")
 
 
 @st.composite

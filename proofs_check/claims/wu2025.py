@@ -48,7 +48,7 @@ def peak(case) -> float:
 @claim(
     id="wu2025.decay_mask_peak",
     paper_status=None,  # the text after Theorem 4.5, no status of its own
-    source=SOURCE.format(where="§4.2, the text after Theorem 4.5 (the critical point)"),
+    source=SOURCE.format(where="§4.2, the text after Theorem 4.5 (the critical point); the text names no status"),
     statement=r"After Theorem 4.5: with $L(x) = \log\big(\binom{t+x}{x}e^{-xm}\big)$, 'under Stirling's approximation, "
     r"the critical point ... is at $x^* = t/(e^m - 1)$'.",
     kind="exact",
