@@ -35,22 +35,30 @@ PAPERS = {
                 "shared/papers: its headline, as we read it, checked on petheory's retrieval reconstruction)",
     "peng2023": "Peng, Quesnelle, Fan, Shippole, arXiv 2309.00071 (YaRN; not among the four papers and not in shared/papers: "
                 "its reported comparison, checked on petheory's retrieval reconstruction)",
-    # ---- outside sources: the long-context RoPE theory (issue 31; ../shared/papers/outside.md, checked against the
-    # abstracts, arXiv HTML openings and public summaries; the papers' full texts were not read)
+    # ---- outside sources: the long-context RoPE theory (issues 31, 42; ../shared/papers/outside.md and
+    # outside-texts.md, the full texts where public repositories store them)
     "men2024": "Men et al., arXiv 2405.14591v1 (Base of RoPE Bounds Context Length; outside source, full text read as "
                "extracted in github commotum/4D @ c31dc4bb)",
-    "liu2023": "Liu et al., arXiv 2310.05209 (Scaling Laws of RoPE-based Extrapolation; outside source, abstract and "
-               "summaries only: the full text was not reached)",
+    "liu2023": "Liu et al., arXiv 2310.05209 (Scaling Laws of RoPE-based Extrapolation; outside source, Lemma 1 and "
+               "Theorem 3 from the authors' README (github OpenLMLab/scaling-rope @ 101b93b1, Chinese, with the paper's "
+               "equation tags); Theorems 1-2 in no copy found)",
     "su2021": "Su et al., arXiv 2104.09864v5 (RoFormer §3.4.3; outside source, full text read as extracted in github "
               "commotum/4D @ c31dc4bb)",
-    "barbero2024": "Barbero et al., arXiv 2410.06205 (Round and Round We Go!; outside source, abstract and a public "
-                   "structured summary that states its propositions; the full text was not reached)",
-    "wu2025": "Wu et al., arXiv 2502.01951 (On the Emergence of Position Bias in Transformers; outside source, abstract "
-              "and a public structured summary that states Theorems 4.1-4.7; the full text was not reached)",
-    "kazemnejad2023": "Kazemnejad et al., arXiv 2305.19466 (NoPE and length generalisation; outside source, abstract "
-                      "and a public structured summary that outlines Theorems 1-2; the full text was not reached)",
+    "barbero2024": "Barbero et al., arXiv 2410.06205v3 (Round and Round We Go!; outside source, full text: the arXiv v3 "
+                   "PDF in github viktor-shcherb/msc_thesis @ b629b1db)",
+    "wu2025": "Wu et al., arXiv 2502.01951v4 (On the Emergence of Position Bias in Transformers; outside source, full "
+              "text: the arXiv v4 PDF in github viktor-shcherb/msc_thesis @ 2d548cc2)",
+    "kazemnejad2023": "Kazemnejad et al., arXiv 2305.19466v2 (NoPE and length generalisation; outside source, full "
+                      "text: the arXiv v2 PDF in github viktor-shcherb/msc_thesis @ 0a683d97)",
     "nakanishi2025": "Nakanishi, arXiv 2501.19399 (Scalable-Softmax; outside source, the length-dependent temperature "
                      "statement behind YaRN, LongRoPE and Llama 4's factors)",
+    # ---- the 2025-26 results researchers cite (issue 42): abstracts, and the authors' code where it states the formula
+    "lin2025": "Lin et al., arXiv 2503.02130 (Forgetting Transformer; abstract and the authors' code, github "
+               "zhixuan-lin/forgetting-transformer @ 0c44f84b)",
+    "tan2024": "Tan et al., arXiv 2410.17980 (stick-breaking attention; abstract and the authors' reference code, github "
+               "shawntan/stickbreaking-attention @ ea69b8dd)",
+    "huang2025": "Huang et al., arXiv 2510.23095 (MRoPE-I, Qwen Team; abstract and HTML v1 opening)",
+    "wei2025": "Wei et al., arXiv 2502.05173 (VideoRoPE; abstract and HTML v3 opening)",
 }
 STATEMENTS: dict[str, tuple[Statement, ...]] = {
     # Read sentence by sentence (issue 30): every result, every definition used as a claim, every caption that
@@ -354,10 +362,18 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
     "men2024": (
         S("Theorem 1 (Eq. 9)", "similar-token gap E[q^T R_m k*] - E[q^T R_m k] = 2 sigma^2 B_m",
           ("men2024.similar_token_gap",)),
+        S("§4.3 Eq. 10", "\"the context length L_theta that can be truly obtained satisfies: L_theta = sup{L | B_m >= 0, "
+          "for all m in [0, 1, ..., L]}\""),
         S("§4.3 Eqs. 10-11", "base_L = inf{base | B_m >= 0 for all m in [0, L]}: an absolute lower bound of "
-          "the base for context L", ("men2024.base_bounds_context",)),
-        S("Table 2", "the lower bounds for 1k to 1M (4.3e3 ... 5.1e8)",
+          "the base for context L (necessity; the passing set is not closed upwards, a finding beside it)",
+          ("men2024.base_bounds_context",)),
+        S("Table 2", "the lower bounds for 1k to 1M (4.3e3 ... 5.1e8); 'we get the numerical solution'",
           ("men2024.table2_lower_bounds", "men2024.table2_long_contexts")),
+        S("§4.3 (note)", "\"this boundary is not very strict because the stacking of layers in LLMs allows the model to "
+          "extract information beyond the single layers' range\"",
+          why_not="a caveat on the bound's tightness for deep models: it names no measure of how far layers extend it"),
+        S("Fig. 1", "the fitted curve y = 0.0424 x^1.628 of the base against the context",
+          why_not="known only from a third-party description of the figure image, not from the text"),
         S("§4.1, Eq. 7, Fig. 4", "the long-term decay of the attention score's upper bound (RoFormer's bound)",
           why_not="RoFormer's own statement, cited by Men et al.; checked under su2021 (su2021.long_term_decay and "
           "its __corrected)"),
@@ -367,11 +383,22 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
           'real context length in practice."'),
     ),
     "liu2023": (
-        S("§3.3, Eq. 8", "critical dimension d_extra = 2 ceil(d/2 log_b(T_train / 2 pi))",
-          ("liu2023.critical_dimension",)),
-        S("Theorem 2", "tuned with a larger base beta, extrapolation up to T_extra = 2 pi "
-          "beta^(d_extra/d)", ("liu2023.extrapolation_bound",)),
+        S("Lemma 1, eqs. 12-13", "critical dimension d_extra = 2 ceil(d/2 log_10000(T_train / 2 pi)): the dimensions "
+          "whose period fits in T_train (92 for Llama 2)", ("liu2023.critical_dimension",)),
+        S("Theorem 3 (first part)", "tuned with base beta > 1 on T_tune >= T_train, extrapolation does not get worse; "
+          "unchanged iff beta = 10000 and T_tune = T_train",
+          why_not="a statement about trained models' extrapolation; no fine-tuning records here"),
+        S("Theorem 3, eqs. 16a and 16c", "critical base beta_0; for beta <= beta_0 the critical dimension updates to "
+          "d'_extra >= d_extra", ("liu2023.updated_critical_dimension",)),
+        S("Theorem 3, eq. 16b", "for beta > beta_0 the extrapolation bound is T_extra = 2 pi beta^(d_extra/d)",
+          ("liu2023.extrapolation_bound",)),
+        S("Theorem 3, eq. 16d", "below beta_1 = 2 T_tune / pi, beta_2 = T_tune / pi, beta_3 = T_tune / 2 pi "
+          "extrapolation improves markedly",
+          why_not="empirical ('improves markedly' on tuned Llama 2); no fine-tuning records here"),
         S("Theorem 1", "tuned with a smaller base, extrapolation without a bound", ("liu2023.smaller_base_extrapolation",)),
+        S("Theorem 2", "scaling law of larger bases",
+          why_not="its English text is in no copy found; the larger-base bound is Theorem 3's 16b "
+          "(liu2023.extrapolation_bound)"),
     ),
     "su2021": (
         S("Eqs. (35)-(37)", "Abel summation bound of the RoPE inner product", ("su2021.abel_bound",)),
@@ -379,39 +406,79 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
           ("su2021.long_term_decay", "su2021.long_term_decay__corrected")),
     ),
     "barbero2024": (
-        S("Props 3.1", "k = R^r q maximises the activation at any offset r", ("barbero2024.max_at_any_offset",)),
-        S("Props 3.1, 3.2", "E[q^T R^r k] = 0 for Gaussian q, k: no decay in expectation", ("barbero2024.no_decay_isotropic",)),
+        S("Prop 3.1", "\"Given any query q and any relative distance r, we can find a key k such that the softmax value "
+          "is largest at distance r with RoPE\""),
+        S("Prop 3.2", "\"Let q, k ~ N(0, I). Then, for any relative distance r, E[q^T R^r k] = 0\""),
+        S("Def 5.1", "a head can learn a diagonal (previous-token) pattern if alpha_ii > 1 - eps (alpha_{i,i-1} > 1 - eps) "
+          "for all i <= N", why_not="a definition: used by the checks of Prop 5.2 and Thm 5.3"),
+        S("Prop 5.2", "\"An attention head with NoPE cannot learn a diagonal or off-diagonal pattern\""),
+        S("Thm 5.3", "\"An attention head with RoPE can learn a diagonal or off-diagonal pattern\""),
+        S("Thm 6.1", "d = 2, one frequency: for large enough N the head cannot attend to a target token with "
+          "alpha > 1 - eps at every position"),
+        S("§6, the remark after Thm 6.1", "\"the observation that NoPE is instead able to build this type of attention "
+          "pattern is immediate\""),
+        S("§6.1 (p-RoPE)", "p-RoPE truncates the lowest frequencies; p = 0 is NoPE, p = 1 RoPE (App. D's code)"),
+        S("Lemma A.1", "\"Consider g in Q with g != 0 and n in Z. Then, ng = 0 (mod 2 pi) only when n = 0\""),
+        S("Lemma A.2", "\"The subset {ng (mod 2 pi) : n in Z} is dense in [0, 2 pi]\" (g irrational)",
+          why_not="Kronecker's density theorem for an irrational rotation, a classical fact; its quantified form (the N "
+          "at which the orbit is pi/4-dense) is what barbero2024.single_frequency_channel's check computes and uses"),
+        S("Lemma A.3", "\"If a_i < a_j for some j, then alpha_i <= 1/2\""),
         S("§5 (frequency usage of Gemma 7B)", "Gemma 7B uses low frequencies as semantic channels, high ones for positional heads",
           ("barbero2024.low_frequencies_semantic",)),
-        S("Prop 5.2", "NoPE cannot learn diagonal attention: alpha_33 < 1/2 on [bos, x, x]",
-          ("barbero2024.nope_cannot_sharpen",)),
-        S("Thm 5.3", "RoPE can build diagonal and previous-token heads (q = k = psi, norm to infinity)",
-          why_not="the construction's limit is Prop 3.1's key choice at offsets 0 and 1 (barbero2024.max_at_any_offset); "
-          "not registered separately"),
-        S("Thm 6.1", "a single-frequency channel cannot keep alpha > 1 - eps over long enough sequences",
-          ("barbero2024.single_frequency_channel",)),
         S("§6.1, Table 2", "0.75-RoPE gives the best validation perplexity on Gemma 2B",
           why_not="empirical at Gemma 2B scale (8k context, 10k steps); no records here"),
     ),
     "wu2025": (
-        S("Theorem 4.1", "causal mask: P^(t)(z_i = j) <= C (1 - (j-1) eps)^t, context converges to the first token",
-          ("wu2025.causal_mask_first_token",)),
-        S("Theorem 4.2", "sliding window w: the same convergence at rate (1 - (j-1) eps^h)^(t/2h), h = ceil((N-1)/(w-1))",
-          ("wu2025.sliding_window_first_token",)),
-        S("Theorem 4.3", "prefix mask: context converges to the K prefix tokens",
-          ("wu2025.prefix_mask_prefix_tokens",)),
-        S("Theorem 4.5", "decay mask: P^(t) = Theta(C(t+x, x) e^{-xm}), critical point x* = t/(e^m - 1)",
-          ("wu2025.decay_mask_peak",)),
-        S("Lemma 4.6, Theorem 4.7", "RoPE gives a Gaussian-like decay exp(-c (i-j)^2 theta_1^2)",
-          why_not="constants c, c' and the angle condition on queries and keys were not recovered"),
+        S("Def 3.1", "\"A node v from which every node in the directed graph G is reachable is called a center node\"",
+          why_not="a definition; the masks the theorems use (causal, sliding window, prefix) are built in the checks"),
+        S("A1-A2", "A1: the key and query weights are bounded (max_t ||W_Q||, ||W_K|| <= C); A2: the products of the "
+          "value weights are bounded", why_not="assumptions of every theorem below: the checks draw logits bounded by "
+          "logit_bound, which is what A1 gives (Lemma A.1), and A2 does not enter P^(t)"),
+        S("Theorem 4.1", "causal mask: P^(t)(z_i = j) <= C (1 - (j-1) eps)^t, context converges to the first token"),
+        S("Theorem 4.2", "sliding window w: P^(t)(z_i = j) <= C (1 - (j-1) eps^h)^(t/2h), h = ceil((N-1)/(w-1))"),
+        S("Theorem 4.3", "prefix mask: context converges to the K prefix tokens, liminf P(z_i = k) >= kappa, and "
+          "P(z_i = j) <= C (1 - (j-K) eps)^t"),
+        S("Lemma 4.4", "decay mask, one layer: C_min e^{-(i-j)m} <= A_ij <= C_max e^{-(i-j)m}"),
+        S("Theorem 4.5", "decay mask, many layers: P^(t) = Theta(C(t+i-j, i-j) e^{-(i-j)m}) for t <= T"),
+        S("§4.2, the text after Theorem 4.5", "under Stirling's approximation the critical point of "
+          "log(C(t+x, x) e^{-xm}) is x* = t/(e^m - 1)"),
+        S("Lemma 4.6", "RoPE, one layer (d = 2, |phi| <= delta theta_1, (delta + N - 1) theta_1 <= pi): "
+          "C_min e^{-c (i-j)^2 theta_1^2} <= A_ij <= C_max e^{-c' (i-j)^2 theta_1^2}"),
+        S("Theorem 4.7", "RoPE, many layers: P^(t) = Theta(C(t+i-j, i-j) e^{-c (i-j)^2 theta_1^2}) for t <= T"),
+        S("§4.3, the text after Theorem 4.7", "the critical point x* of log(C(t+x, x) e^{-x^2 theta_1^2}) increases with "
+          "the depth t and decreases with theta_1 (App. H)",
+          why_not="a property of the closed form L(x), not of attention: no library code computes it, so a check could "
+          "not fail through the library (definitional); App. H derives it"),
+        S("App. I (A3, Lemma I.1, Theorem I.2)", "general even d: the same bounds with sum_l (i-j)^2 alpha_l^2 theta_1^2, "
+          "under A3 (every band keeps a fixed share of the query and key norms)",
+          why_not="Lemma I.1's condition was rebuilt from a mangled square root in the PDF text (outside-texts.md) and "
+          "could not be checked against the PDF's glyphs here: not quoted, so not checked; its d = 2 case is Lemma 4.6 "
+          "and Theorem 4.7 (wu2025.rope_one_layer, wu2025.rope_many_layers)"),
     ),
     "kazemnejad2023": (
-        S("Theorem 1", "the first causal NoPE layer can recover absolute position", ("kazemnejad2023.nope_absolute_position",)),
+        S("Theorem 1", "the first causal NoPE layer can recover absolute position: there exist W_Q, W_K, W_V, W_O, W_1, "
+          "W_2 that compute it", ("kazemnejad2023.nope_absolute_position",)),
         S("Theorem 2", "subsequent layers can implement relative PE: <q_t, k_i> = f_cnt + f_rel(t - i)",
           ("kazemnejad2023.nope_relative_position",)),
     ),
     "nakanishi2025": (
         S("§2, Eq. 2", "softmax attention fades as n grows; SSMax (logits x s ln n) keeps a target iff s Delta >= 1",
           ("nakanishi2025.ssmax_prevents_fading",)),
+    ),
+    # ---- the 2025-26 results researchers cite (issue 42)
+    "lin2025": (
+        S("§2 (Forgetting Attention)", "a forget gate down-weights the unnormalised scores: D_ij = sum_{l=j+1}^{i} log f_l; "
+          "a constant gate is ALiBi with slope -log f"),
+    ),
+    "tan2024": (
+        S("§2 (stick-breaking attention)", "A_ij = beta_ij prod_{j<k<i} (1 - beta_ik): the weights sum to at most 1"),
+    ),
+    "huang2025": (
+        S("abstract (the three guidelines)", "positional coherence, full frequency utilization, preservation of textual "
+          "priors; MRoPE-I meets them"),
+    ),
+    "wei2025": (
+        S("abstract and §1 (low-frequency temporal allocation)", "previous variants lack appropriate temporal "
+          "allocation; VideoRoPE gives time the low frequencies"),
     ),
 }

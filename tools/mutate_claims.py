@@ -7,7 +7,8 @@ through what its registered checker reads, rerun the claim from the registry, an
     python tools/mutate_claims.py -k li2025    # only plants whose claim id contains 'li2025'
     python tools/mutate_claims.py --json out.json
 
-Sibling of ``tools/mutate.py`` (which mutates the library's source and runs its tests). Here a plant is a
+Sibling of ``tools/mutate.py`` (which mutates the library's source and runs its tests). The plants are
+``tools/claim_plants.py``'s ``PLANTS``. Here a plant is a
 function ``plant(mp)`` that monkeypatches (``pytest.MonkeyPatch``) the library function, the encoding registry
 entry or the claim module's helper that the registered checker calls at run time; the claim is then checked with
 ``runner.check_claim(engine.get(id))``, the path ``petheory check`` takes, so a plant on something the registered
@@ -20,8 +21,12 @@ checker does not read (a module attribute it captured earlier) survives. Outcome
 * ``equivalent``: a plant listed with the argument why no observable change is possible;
 * ``error``: the claim does not hold before planting (the list is stale), or the plant itself failed.
 
-A claim that holds on the quick profile with no plant listed here is reported as ``missing``. Exit code 0 when
-every plant is killed (or equivalent) and none is missing, 1 otherwise. Not part of CI; deterministic (seed 0).
+A claim that holds on the quick profile with no plant listed here is reported as ``missing``, and so is every library
+function such a claim reads (traced: the petheory functions its checker calls directly, ``module:qualname``) that no
+plant listed here targets (``Plant.reads``, derived from the path of ``_attr`` / ``_scaled`` plants) and flips: the
+line ``missing    module:qualname (read by ...)``. Not counted: :data:`NOT_PLANTED` (the tolerance model and the
+registry's dispatch, with the reason). Exit code 0 when every plant is killed (or equivalent) and nothing is missing,
+1 otherwise. Not part of CI; deterministic (seed 0).
 """
 
 from __future__ import annotations
@@ -30,388 +35,16 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for _p in (ROOT, ROOT / "tools"):
+    if str(_p) not in sys.path:
+        sys.path.insert(0, str(_p))
 
+from claim_plants import NOT_PLANTED, PLANTS, Plant, Undo  # noqa: E402  (after the path set-up)
 
-@dataclass(frozen=True)
-class Plant:
-    claim: str  # a claim id, or '<id>#<reading>'
-    what: str
-    plant: object  # (mp: pytest.MonkeyPatch) -> None
-    equivalent: str = ""
 
-
-def _scaled(path: str, factor: float, add: float = 0.0):
-    """Plant: the function at dotted ``path`` returns ``factor * real + add``."""
-    def plant(mp):
-        import importlib
-
-        mod, name = path.rsplit(".", 1)
-        real = getattr(importlib.import_module(mod), name)
-        mp.setattr(path, lambda *a, **k: factor * real(*a, **k) + add)
-    return plant
-
-
-def _registry(pe: str, wrap):
-    """Plant: the encoding registry entry ``pe`` replaced (public ``register(..., overwrite=True)``) by
-    ``wrap(real_fn)``, with the real function's signature; the original entry is registered back on undo."""
-    def plant(mp):
-        import functools
-
-        from petheory import encodings as enc
-
-        info = enc.info(pe)
-        planted = functools.wraps(info.fn)(wrap(info.fn))
-        enc.register(pe, info.kind, conventions=info.conventions, source=info.source, overwrite=True)(planted)
-        # undone through the monkeypatch: restoring this attribute re-registers the real function
-        mp.setattr(_Undo, "actions", [*_Undo.actions, lambda: enc.register(
-            pe, info.kind, conventions=info.conventions, source=info.source, overwrite=True)(info.fn)])
-    return plant
-
-
-class _Undo:
-    """Undo actions a plant cannot express as a monkeypatch; run (and emptied) after each plant."""
-
-    actions: list = []
-
-
-def _compose(fn):
-    def plant(mp):
-        from petheory import coupling as cp
-
-        real = cp.compose
-        mp.setattr("petheory.coupling.compose", lambda A, B, mode: fn(real, A, B, mode))
-    return plant
-
-
-def _lemma_b1(factor):
-    """Plant: Lemma B.1's f extrema scaled by ``factor`` (as tests/claims/test_claims_gu2025.py's scaled_f)."""
-    def plant(mp):
-        import dataclasses
-
-        from petheory.toeplitz import phase_modulation as pm
-
-        real = pm.lemma_b1
-
-        def scaled(*a, **k):
-            r = real(*a, **k)
-            return dataclasses.replace(r, f=dataclasses.replace(r.f, max=r.f.max * factor, min=r.f.min * factor))
-        mp.setattr("petheory.toeplitz.phase_modulation.lemma_b1", scaled)
-    return plant
-
-
-def _attr(path: str, make):
-    """Plant: ``path`` replaced by ``make(real)``."""
-    def plant(mp):
-        import importlib
-
-        mod, name = path.rsplit(".", 1)
-        real = getattr(importlib.import_module(mod), name)
-        mp.setattr(path, make(real))
-    return plant
-
-def _last_token_off_the_prefix(real):
-    """wu2025's prefix mask with the last token's edges to the K prefix tokens removed."""
-    def mask(n, k):
-        m = real(n, k)
-        m[n - 1, :k] = False
-        return m
-    return mask
-
-
-def _query_plus_t(real):
-    """kazemnejad2023's construction with +t in the query: the logits become lam (i + t), not relative."""
-    def plant(content_dim, head_dim, lam, rng):
-        w_q, w_k = real(content_dim, head_dim, lam, rng)
-        w_q[head_dim, content_dim] = 1.0
-        return w_q, w_k
-    return plant
-
-
-def _rope_logits(x, w_q, w_k, positions):
-    """barbero2024's head with RoPE (base 10) on its queries and keys: positions now reach the logits."""
-    from petheory.encodings import rope_frequencies
-    from proofs_check.claims import barbero2024
-
-    q, k = x @ w_q.T, x @ w_k.T
-    w = rope_frequencies(q.shape[1], base=10.0)
-    rot = np.stack([barbero2024._rot(row, w, p) for row, p in zip(q, positions)])
-    rok = np.stack([barbero2024._rot(row, w, p) for row, p in zip(k, positions)])
-    return rot @ rok.T
-
-
-
-def _rope_sign(mp):
-    from petheory.encodings import rotary
-
-    real = rotary.RotaryTable.apply
-    mp.setattr(rotary.RotaryTable, "apply", lambda self, x: real(rotary.RotaryTable(-self.angles, self.d, self.pairing), x))
-
-
-def _rope_drift(mp):
-    from petheory.encodings import rotary
-
-    real = rotary.RotaryTable.apply_at
-    mp.setattr(rotary.RotaryTable, "apply_at", lambda self, x, p: real(self, x, p) * (1 + 1e-6 * p))
-
-
-def _leaky_learned(mp):
-    from petheory.encodings import absolute
-
-    real = absolute.learned
-
-    def leaky(n, d, *, n_max=None, beyond="error", **k):
-        out = real(n, d, n_max=n_max, beyond="clamp", **k)
-        return out + 1e-3 * (np.arange(n)[:, None] >= (n_max or n))
-    mp.setattr("petheory.encodings.absolute.learned", leaky)
-
-
-def _expressiveness_equal(mp):
-    from proofs_check.claims import gu2025_mla as M
-
-    mp.setattr(M, "_feasible_rope", M._feasible_relative)
-
-
-def _mds_inexact(mp):
-    import dataclasses
-
-    from petheory.geometry import mds
-
-    real = mds.classical_mds
-    mp.setattr("petheory.geometry.mds.classical_mds",
-               lambda D, rank=None, **kw: dataclasses.replace(real(D, rank=rank, **kw), embedding=1.01 * real(D, rank=rank, **kw).embedding))
-
-
-def _bent_alibi(mp):
-    from petheory.geometry import induced
-
-    real = induced.bias_distances
-    mp.setattr("petheory.geometry.induced.bias_distances", lambda B, m="gap": np.sqrt(real(B, m)))
-
-
-def _minimal_param(mp):
-    import dataclasses
-
-    from petheory.geometry import rank
-
-    real = rank.minimal_parametrisation
-    mp.setattr("petheory.geometry.rank.minimal_parametrisation",
-               lambda X, rank: dataclasses.replace(real(X, rank=rank), error=real(X, rank=rank).error * 1.5 + 1e-3))
-
-
-def _gram_not_centred(mp):
-    from petheory.geometry import mds
-
-    real = mds.gram_from_distances
-    mp.setattr("petheory.geometry.mds.gram_from_distances", lambda D: real(D) + 1e-3)
-
-
-def _span_grows(mp):
-    from petheory.lengthgen import pola
-
-    real = pola.span_dimension
-    mp.setattr(pola, "span_dimension", lambda pe, n, masked=True: real(pe, n, masked=masked) + (n * n if pe != "learned" else 0))
-
-
-def _szego_growing(mp):
-    from petheory.toeplitz import szego
-
-    real = szego.spectral_distribution
-
-    def growing(c, *a, **k):
-        sd = real(c, *a, **k)
-        sd.kolmogorov = 1e-3 * np.log(len(c))  # a distance that grows with N
-        return sd
-    mp.setattr("petheory.toeplitz.szego.spectral_distribution", growing)
-
-
-def _eigs_escape(mp):
-    import dataclasses
-
-    from petheory import toeplitz as tp
-
-    real = tp.extreme_eigenvalues
-
-    def escaping(c, *a, **k):
-        r = real(c, *a, **k)
-        lo = dataclasses.replace(r.min, value=r.min.value - 0.01 * (1 + abs(r.min.value)))
-        return tp.ExtremeEigenvalues(lo, r.max)
-    mp.setattr("petheory.toeplitz.eigen.extreme_eigenvalues", escaping)
-
-
-def _unbounded_atoms(mp):
-    from proofs_check.claims import li2025_extrapolation as X
-
-    real = X._atom_decay_uniform
-
-    def planted(profile):
-        ev = real(profile)
-        fams = {w: {**t, "unit/l2": {**t["unit/l2"], "C_j": [np.inf] * len(t["unit/l2"]["C_j"])}}
-                for w, t in ev.details["per_family"].items()}
-        return X.Evidence(ev.verdict, ev.cases, details={**ev.details, "per_family": fams})
-    mp.setattr(X, "_atom_decay_uniform", planted)
-
-
-PLANTS = [
-    # ----------------------------------------------------------------------------- chen2025
-    Plant("chen2025.pe_no_new_capability", "every PE but learned adds n^2 to the POLA span", _span_grows),
-    Plant("chen2025.lrc_characterises_lg", "the LRC reported constant (bounded) whatever the fit does",
-          _attr("petheory.lengthgen.pola.lrc",
-                lambda real: (lambda *a, **k: __import__("dataclasses").replace(real(*a, **k), value=1.0)))),
-    # ----------------------------------------------------------------------------- cirrincione2026
-    Plant("cirrincione2026.alibi_rank1__corrected", "ALiBi's gap geometry bent (square root of the distances)", _bent_alibi),
-    Plant("cirrincione2026.exact_reproduction_impossible__corrected", "Hellinger distances squared (non-Euclidean)",
-          _attr("petheory.geometry.hellinger.hellinger_distances", lambda real: (lambda P: real(P) ** 2))),
-    Plant("cirrincione2026.exact_reproduction_impossible#fisher_rao_geodesic",
-          "the 'Fisher-Rao' distance made the Euclidean chord: no witness can exist",
-          _attr("proofs_check.claims.cirrincione2026.fisher_rao_distances",
-                lambda real: (lambda P: __import__("petheory.geometry.hellinger", fromlist=["x"]).hellinger_distances(P) * 2))),
-    Plant("cirrincione2026.hellinger_mds_optimal__corrected", "classical MDS embedding scaled by 1.01", _mds_inexact),
-    Plant("cirrincione2026.hellinger_mds_optimal#strain", "classical MDS embedding scaled by 1.01", _mds_inexact),
-    Plant("cirrincione2026.minimal_parametrisation#representable", "the factor U of the parametrisation 1% off",
-          _attr("petheory.geometry.rank.minimal_parametrisation",
-                lambda real: (lambda X, rank: __import__("dataclasses").replace(real(X, rank=rank),
-                                                                              U=real(X, rank=rank).U * 1.01)))),
-    Plant("cirrincione2026.minimal_parametrisation__corrected", "the parametrisation's stated error 1.5x off", _minimal_param),
-    Plant("cirrincione2026.rank_bound", "double centring leaves a constant offset", _gram_not_centred),
-    Plant("cirrincione2026.necessity__corrected", "a causal mask (a positional signal) slipped into every variant",
-          _attr("proofs_check.claims.cirrincione2026_necessity._mask",
-                lambda real: (lambda case: __import__("torch").nn.Transformer.generate_square_subsequent_mask(
-                    case["n"], dtype=__import__("torch").float64)))),
-    Plant("cirrincione2026.necessity#mask_is_a_signal", "a causal mask (a positional signal) slipped into every variant",
-          _attr("proofs_check.claims.cirrincione2026_necessity._mask",
-                lambda real: (lambda case: __import__("torch").nn.Transformer.generate_square_subsequent_mask(
-                    case["n"], dtype=__import__("torch").float64)))),
-    # ----------------------------------------------------------------------------- gu2025
-    Plant("gu2025.classical_schur_product", "Hadamard product shifted by -0.1 I",
-          _compose(lambda real, A, B, mode: real(A, B, mode) - 0.1 * np.eye(A.shape[0]))),
-    Plant("gu2025.classical_weyl_additive", "sum plus a growing diagonal",
-          _compose(lambda real, A, B, mode: real(A, B, mode) + 0.5 * np.diag(np.arange(A.shape[0])))),
-    Plant("gu2025.classical_toeplitz_eigs_in_symbol_range", "largest eigenvalue reported 1 too high", _eigs_escape),
-    Plant("gu2025.spectral_contraction__corrected", "Hadamard product scaled by 1.05",
-          _compose(lambda real, A, B, mode: 1.05 * real(A, B, mode))),
-    Plant("gu2025.schur_modulus__corrected", "Hadamard product scaled by 1.1",
-          _compose(lambda real, A, B, mode: 1.1 * real(A, B, mode))),
-    Plant("gu2025.schur_modulus#psd_equal_spectra", "Hadamard product drops E's phases",
-          _compose(lambda real, A, B, mode: real(A, B.real, mode) if mode == "hadamard" else real(A, B, mode))),
-    Plant("gu2025.schur_modulus#band_average", "Hadamard product scaled by 1.1",
-          _compose(lambda real, A, B, mode: 1.1 * real(A, B, mode))),
-    Plant("gu2025.lemma_b1_amplitude", "f scaled by 1.001 (above 2 sum w)", _lemma_b1(1.001)),
-    Plant("gu2025.lemma_b1_equality__corrected", "f scaled by 1 - 1e-6", _lemma_b1(1 - 1e-6)),
-    Plant("gu2025.lemma_b1_range__corrected", "f scaled by 1.01", _lemma_b1(1.01)),
-    Plant("gu2025.logit_expressiveness", "RoPE's feasible set made equal to relative encoding's", _expressiveness_equal),
-    Plant("gu2025.mla_logit_form__corrected", "the library's rotation turns the wrong way", _rope_sign),
-    Plant("gu2025.rope_logit_form__corrected", "the library's rotation turns the wrong way", _rope_sign),
-    Plant("gu2025.rope_relative", "rotation drifts with the absolute position", _rope_drift),
-    Plant("gu2025.szego", "Kolmogorov distance grows with N", _szego_growing),
-    Plant("gu2025.logit_decomposition", "the two cross terms swapped (same total, wrong terms)",
-          _attr("petheory.coupling.logit_terms",
-                lambda real: (lambda *a, **k: __import__("dataclasses").replace(real(*a, **k), cp=real(*a, **k).pc,
-                                                                               pc=real(*a, **k).cp)))),
-    Plant("gu2025.gpp_toeplitz__corrected", "sinusoidal PE amplitude grows with position",
-          _attr("petheory.encodings.absolute.sinusoidal",
-                lambda real: (lambda n, d, **k: real(n, d, **k) * (1 + 0.01 * np.arange(n))[:, None]))),
-    Plant("gu2025.sinusoidal_scores_toeplitz__corrected", "sinusoidal PE amplitude grows with position",
-          _attr("petheory.encodings.absolute.sinusoidal",
-                lambda real: (lambda n, d, **k: real(n, d, **k) * (1 + 0.01 * np.arange(n))[:, None]))),
-    Plant("gu2025.normalisation_keeps_toeplitz__corrected", "softmax with a causal mask",
-          _attr("petheory.softmax.row_softmax",
-                lambda real: (lambda M: real(np.where(np.triu(np.ones_like(M), 1) > 0, -np.inf, M))))),
-    Plant("gu2025.sinusoidal_scores_toeplitz#identity", "sinusoidal PE amplitude grows with position",
-          _attr("petheory.encodings.absolute.sinusoidal",
-                lambda real: (lambda n, d, **k: real(n, d, **k) * (1 + 0.01 * np.arange(n))[:, None]))),
-    Plant("gu2025.normalisation_keeps_toeplitz#scalar_1_over_sqrt_d", "(none)", lambda mp: None,
-          equivalent="T / sqrt(d) of a Toeplitz T is Toeplitz by the arithmetic (entry a_{i-j} / sqrt(d), one rounding "
-          "each, the same for equal a_{i-j}); the only plants that flip it break the premise (scipy's toeplitz made "
-          "non-Toeplitz, as tests/claims/test_claims_gu2025_mla.py does to show the checker can say refuted)"),
-    Plant("gu2025.representation_decomposition#input_layer", "(none)", lambda mp: None,
-          equivalent="the input x = E[t] + P[i] is formed in the checker, additive in token and position for every "
-          "table P the registry returns; the reading says definitional (its evidence note), and its sibling reading "
-          "after_attention is what can fail"),
-    Plant("gu2025.gpp_toeplitz#relative_bias", "relative biases that depend on the key's absolute position",
-          _attr("petheory.encodings.get",
-                lambda real: (lambda name: (lambda n, **k: real(name)(n, **k) + np.arange(n)[None, :] * 0.1)
-                              if name in ("alibi", "t5", "relative") else real(name)))),
-    Plant("gu2025.gpp_toeplitz#sinusoidal", "sinusoidal PE amplitude grows with position",
-          _attr("petheory.encodings.absolute.sinusoidal",
-                lambda real: (lambda n, d, **k: real(n, d, **k) * (1 + 0.01 * np.arange(n))[:, None]))),
-    # ----------------------------------------------------------------------------- li2025
-    Plant("li2025.sinusoidal_norm_bound", "sinusoidal PE doubled", _scaled("petheory.encodings.absolute.sinusoidal", 2.0)),
-    Plant("li2025.input_norm_bounds", "sinusoidal registry entry scaled by 1.5",
-          _registry("sinusoidal", lambda fn: (lambda *a, **k: 1.5 * fn(*a, **k)))),
-    Plant("li2025.alibi_extrapolation", "ALiBi's attention weight with an 8x steeper slope",
-          _attr("petheory.bounds.alibi.attention_weight", lambda real: (lambda mu, b: real(mu, 8.0 * np.asarray(b))))),
-    Plant("li2025.alibi_monotone_bias", "ALiBi bias with a quadratic bump",
-          _attr("petheory.encodings.bias.alibi",
-                lambda real: (lambda n, **k: real(n, **k) + 0.01 * np.subtract.outer(np.arange(n), np.arange(n)) ** 2))),
-    Plant("li2025.alibi_large_slope_local", "ALiBi bias capped at -1 (stops growing with distance)",
-          _attr("petheory.encodings.bias.alibi", lambda real: (lambda n, **k: np.maximum(real(n, **k), -1.0)))),
-    Plant("li2025.alibi_soft_locality", "ALiBi bias capped at -3 alpha (stops growing past distance 3)",
-          _attr("petheory.encodings.bias.alibi",
-                lambda real: (lambda n, **k: np.maximum(real(n, **k), -3.0 * k.get("slope", 1.0))))),
-    Plant("li2025.legendre_bounded", "Legendre PE extrapolates past n_max instead of saturating",
-          _attr("petheory.encodings.absolute.legendre", lambda real: (lambda *a, **k: real(*a, **{**k, "beyond": "extrapolate"})))),
-    Plant("li2025.learned_no_extrapolation", "learned rows past the table differ", _leaky_learned),
-    Plant("li2025.sinusoidal_periodic_ambiguity__corrected", "onset of ambiguity reported at 7",
-          _attr("petheory.bounds.decay.sinusoidal_ambiguity_onset", lambda real: (lambda d, **k: 7))),
-    Plant("li2025.sinusoidal_periodic_ambiguity#slowest_period", "sinusoidal base 1e7",
-          _attr("petheory.encodings.absolute.sinusoidal", lambda real: (lambda *a, **k: real(*a, **{**k, "base": 1e7})))),
-    Plant("li2025.ua_no_extrapolation", "the pair-table fit misses the running sum by 10%",
-          _attr("proofs_check.claims.li2025_approximation.fit_pair_table", lambda real: (lambda xs, ys, N: 0.9 * real(xs, ys, N)))),
-    Plant("li2025.wavelet_atom_decay__corrected", "wavelet PE tripled", _scaled("petheory.encodings.absolute.wavelet", 3.0, 1e-6)),
-    Plant("li2025.wavelet_atom_decay#uniform_c_paper_amplitude", "paper amplitude replaced by none",
-          _attr("petheory.encodings.absolute.wavelet_amplitude", lambda real: (lambda j, nm: real(j, "none")))),
-    Plant("li2025.wavelet_atom_decay#c_depends_on_jmax", "the standard atoms' per-scale constants unbounded (C_j = inf), "
-          "as the shared atom table reports them", _unbounded_atoms),
-    Plant("li2025.wavelet_extrapolation__corrected", "wavelet PE never exactly zero far out",
-          _scaled("petheory.encodings.absolute.wavelet", 1.0, 1e-9)),
-    Plant("li2025.wavelet_unnormalised_norm__corrected", "sup norms grow as N sqrt(log N)",
-          _attr("petheory.bounds.decay.wavelet_norms", lambda real: (lambda n, d, **k: np.full(n, float(n) * np.sqrt(np.log(n)))))),
-    # ---- outside sources (issue 31): each plant goes through the petheory.bounds.long_context (or men_base) function or the claim
-    # module's helper that the registered checker calls at run time
-    Plant("men2024.similar_token_gap", "Men's kernel B_m shifted by 0.5",
-          _attr("petheory.bounds.men_base.men_kernel", lambda real: (lambda m, w: real(m, w) + 0.5))),
-    Plant("men2024.base_bounds_context#smallest_passing_base", "the smallest passing base reported twice too large",
-          _attr("petheory.bounds.men_base.men_smallest_base", lambda real: (lambda d, L, **k: 2.0 * real(d, L, **k)))),
-    Plant("liu2023.critical_dimension", "critical dimension off by one band",
-          _attr("petheory.bounds.long_context.liu_critical_dimension", lambda real: (lambda d, b, T: real(d, b, T) + 2))),
-    Plant("liu2023.extrapolation_bound", "T_extra 1% long",
-          _attr("petheory.bounds.long_context.liu_extrapolation_bound", lambda real: (lambda d, de, b: 1.01 * real(d, de, b)))),
-    Plant("nakanishi2025.ssmax_prevents_fading", "the target's attention 1% low",
-          _attr("petheory.bounds.long_context.single_target_attention", lambda real: (lambda g, n, **k: 0.99 * real(g, n, **k)))),
-    Plant("su2021.abel_bound", "the Abel bound's right side halved",
-          _attr("petheory.bounds.long_context.abel_bound", lambda real: (lambda h, r, w: (real(h, r, w)[0], 0.5 * real(h, r, w)[1])))),
-    Plant("wu2025.decay_mask_peak", "the decay mask's argmax reported two positions late",
-          _attr("petheory.bounds.long_context.decay_mask_peak", lambda real: (lambda t, m: (real(t, m)[0] + 2, real(t, m)[1])))),
-    Plant("kazemnejad2023.nope_absolute_position", "the first layer's uniform attention without the causal mask",
-          _attr("proofs_check.claims.kazemnejad2023.causal_uniform_attention", lambda real: (lambda n, causal=True: real(n, False)))),
-    Plant("barbero2024.max_at_any_offset", "Prop 3.1's key replaced by -R^r q",
-          _attr("proofs_check.claims.barbero2024.best_key", lambda real: (lambda q, w, r: -real(q, w, r)))),
-    Plant("barbero2024.no_decay_isotropic", "queries and keys drawn with mean 1 (not centred)",
-          _attr("proofs_check.claims.barbero2024.sample_pair", lambda real: (lambda rng, d: tuple(x + 1.0 for x in real(rng, d))))),
-    Plant("su2021.long_term_decay__corrected", "the relative bound gains a slope 1e-3 r (octave means rise)",
-          _attr("petheory.bounds.long_context.roformer_relative_bound",
-                lambda real: (lambda r, w: real(r, w) + 1e-3 * np.asarray(r, float)))),
-    Plant("wu2025.causal_mask_first_token", "Lemma A.1's epsilon three times the smallest attention weight",
-          _attr("proofs_check.claims.wu2025.lemma_a1_epsilon",
-                lambda real: (lambda layers: min(3.0 * real(layers), 1.0 / (len(layers[0][0]) - 1))))),
-    Plant("wu2025.sliding_window_first_token", "Lemma A.1's epsilon three times the smallest attention weight",
-          _attr("proofs_check.claims.wu2025.lemma_a1_epsilon",
-                lambda real: (lambda layers: min(3.0 * real(layers), 1.0 / (len(layers[0][0]) - 1))))),
-    Plant("wu2025.prefix_mask_prefix_tokens", "the last token's edges to the prefix removed from the prefix mask",
-          _attr("proofs_check.claims.wu2025.prefix_mask", lambda real: _last_token_off_the_prefix(real))),
-    Plant("kazemnejad2023.nope_relative_position", "the construction's query carries +t (logits lam (i + t))",
-          _attr("proofs_check.claims.kazemnejad2023.relative_construction", lambda real: _query_plus_t(real))),
-    Plant("barbero2024.nope_cannot_sharpen", "the head's logits computed with RoPE (base 10)",
-          _attr("proofs_check.claims.barbero2024.head_logits", lambda real: _rope_logits)),
-]
 
 
 def _verdict_of(cid: str) -> tuple[str, str]:
@@ -424,22 +57,55 @@ def _verdict_of(cid: str) -> tuple[str, str]:
     return rec["verdict"], rec["summary"][:160]
 
 
-def holding_ids() -> list[str]:
-    """Claims and readings that hold on the quick profile (seed 0): what needs a plant."""
+def _traced_check(c) -> tuple[dict, set]:
+    """The quick record of claim ``c`` and the petheory functions its checker (code in proofs_check.claims) called
+    directly, as 'module:qualname'."""
+    from proofs_check import runner
+
+    root = str(ROOT / "petheory") + "/"
+    seen: set = set()
+
+    def profile(frame, event, arg):
+        if event != "call" or not frame.f_code.co_filename.startswith(root) or frame.f_back is None:
+            return
+        if frame.f_back.f_globals.get("__name__", "").startswith("proofs_check.claims"):
+            seen.add(f"{frame.f_globals.get('__name__')}:{frame.f_code.co_qualname}")
+
+    sys.setprofile(profile)
+    try:
+        rec = runner.check_claim(c, profile="quick", seed=0)
+    finally:
+        sys.setprofile(None)
+    return rec, seen
+
+
+def _planted_elsewhere(read: str) -> bool:
+    return any(read == k or read.startswith(k + ":") or read.startswith(k + ".") for k in NOT_PLANTED)
+
+
+def survey() -> dict[str, set]:
+    """Claims and readings that hold on the quick profile (seed 0), each with the library functions it reads: what
+    needs a plant. A reading is credited with what its claim's checkers read together."""
     from proofs_check import engine, runner
 
-    out = []
+    out = {}
     for c in engine.all_claims():
         try:
-            rec = runner.check_claim(c, profile="quick", seed=0)
+            rec, reads = _traced_check(c)
         except runner.CheckerCrash:
             continue
+        reads = {r for r in reads if not _planted_elsewhere(r)}
         if rec["verdict"] == "holds":
-            out.append(c.id)
+            out[c.id] = reads
         for r in rec["readings"]:
             if r["verdict"] == "holds" and rec["verdict"] != "holds":
-                out.append(f"{c.id}#{r['name']}")
+                out[f"{c.id}#{r['name']}"] = reads
     return out
+
+
+def holding_ids() -> list[str]:
+    """Claims and readings that hold on the quick profile (seed 0): what needs a plant."""
+    return list(survey())
 
 
 def _clear_caches() -> None:
@@ -473,7 +139,7 @@ def run_plant(p: Plant) -> dict:
             return {"claim": p.claim, "what": p.what, "outcome": "error", "why": f"plant failed: {exc!r}",
                     "seconds": round(time.perf_counter() - t0, 2)}
         after, summary = _verdict_of(p.claim)
-        for undo in _Undo.actions:
+        for undo in Undo.actions:
             undo()
     _clear_caches()
     if after == "crash" and "sympy proved the identity" not in summary:
@@ -506,13 +172,27 @@ def main(argv=None) -> int:
                                                                else f"  ({r.get('why', '')})"), flush=True)
     missing = []
     if not args.no_missing and not args.pattern:
+        held = survey()
         planted = {p.claim for p in PLANTS}
-        missing = [cid for cid in holding_ids() if cid not in planted]
+        missing = [cid for cid in held if cid not in planted]
+        killing = {(r["claim"], t) for r, p in zip(results, plants) if r["outcome"] in ("killed", "equivalent")
+                   for t in p.targets()}
+        readers: dict = {}
+        for cid, reads in held.items():
+            for f in reads:
+                readers.setdefault(f, []).append(cid)
+        for f, cids in sorted(readers.items()):
+            if not any((cid, f) in killing for cid in cids):
+                missing.append(f)
+                print(f"{'missing':10s} {f} (read by {', '.join(sorted(cids)[:3])}{', ...' if len(cids) > 3 else ''})")
         for cid in missing:
-            print(f"{'missing':10s} {cid}")
+            if cid in held:
+                print(f"{'missing':10s} {cid}")
     counts = {k: sum(r["outcome"] == k for r in results) for k in ("killed", "survived", "equivalent", "error")}
     print(f"\n{counts['killed']} killed, {counts['survived']} survived, {counts['equivalent']} equivalent, "
-          f"{counts['error']} error, {len(missing)} holds claims without a plant")
+          f"{counts['error']} error, {sum(m in held for m in missing) if missing else 0} holds claims without a plant, "
+          f"{sum(m not in held for m in missing) if missing else 0} library functions they read without a plant that "
+          f"flips one of them")
     if args.json:
         Path(args.json).write_text(json.dumps({"results": results, "missing": missing, "counts": counts}, indent=1))
     return 0 if counts["survived"] == counts["error"] == 0 and not missing else 1

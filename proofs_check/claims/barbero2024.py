@@ -1,10 +1,15 @@
 r"""barbero2024 (Round and Round We Go! What makes Rotary Positional Encodings useful?, arXiv 2410.06205, ICLR 2025).
 
-Source checked: the arXiv abstract and HTML v1 opening (RoPE's usefulness is not decay; Gemma 7B uses
-the lowest frequencies most, as semantic channels, and high frequencies to build positional attention
-heads) and a public structured summary of the paper that states Props 3.1, 3.2, 5.2 and Theorems 5.3,
-6.1 with their proof outlines (its wording of Props 3.1-3.2 matches the statements below). The paper's
-own text past the opening was not reached. Thm 6.1 stays skipped: the summary leaves its hypotheses open.
+Source read: the paper's full text, arXiv v3 (13 May 2025, "Published as a conference paper at ICLR 2025"), the
+PDF stored in the public repository viktor-shcherb/msc_thesis
+(``references/2025-04-round-and-round-rope/2410.06205.pdf``, last commit touching it b629b1db), as transcribed in
+``../shared/papers/outside-texts.md`` §2. Its numbered results: Props 3.1, 3.2, Def 5.1, Prop 5.2, Thm 5.3
+(``Prop 5.3`` in the appendix), Thm 6.1, Lemmas A.1-A.3; §6.1 defines p-RoPE (App. D gives its JAX code).
+
+Conventions (§2): :math:`\alpha_{i,j} = \exp(a_{i,j})/\sum_{\ell \le i}\exp(a_{i,\ell})`, the :math:`1/\sqrt d`
+factor ignored; :math:`G = (g_k = \theta^{-2(k-1)/d})`, :math:`\kappa_{RoPE}(q_i, k_j) = q_i^\top R^{j-i} k_j`.
+This module: Props 3.1, 3.2, Lemmas A.1, A.3 and the frequency-usage measurement of §5; the heads (Prop 5.2,
+Thm 5.3, Thm 6.1) and p-RoPE are :mod:`proofs_check.claims.barbero2024_heads`.
 """
 
 from __future__ import annotations
@@ -16,111 +21,194 @@ import os
 import numpy as np
 from hypothesis import strategies as st
 
-from petheory.encodings import rope_frequencies
+from petheory import softmax
+from petheory.encodings import rotary
 from proofs_check.claims._strategies import vectors
 from proofs_check.engine import Evidence, claim, quantities
 
-SOURCE = ("barbero2024 (Barbero, Vitvitskyi, Perivolaropoulos, Pascanu, Velickovic; arXiv 2410.06205, ICLR 2025) §3 "
-          "(Props 3.1, 3.2) and §5 (frequency usage of Gemma 7B). Checked against the abstract and public summaries.")
+SOURCE = ("barbero2024 (Barbero, Vitvitskyi, Perivolaropoulos, Pascanu, Velickovic; arXiv 2410.06205v3, ICLR 2025) "
+          "{where}; read in the full text (the arXiv v3 PDF stored in github.com/viktor-shcherb/msc_thesis, "
+          "references/2025-04-round-and-round-rope/2410.06205.pdf @ b629b1db)")
 
 
-def _rot(x, w, r):
-    a, b = x[0::2], x[1::2]
-    c, s = np.cos(r * w), np.sin(r * w)
+def paper_rotation(x: np.ndarray, d: int, base: float, r: float) -> np.ndarray:
+    r"""R^r x with the paper's own ladder :math:`g_k = \theta^{-2(k-1)/d}` and rotation blocks :math:`\rho(g_k)^r`,
+    written here from §2 (not from the library), pairs (2k, 2k+1)."""
+    g = base ** (-2.0 * np.arange(d // 2) / d)
+    a, b = x[..., 0::2], x[..., 1::2]
+    c, s = np.cos(r * g), np.sin(r * g)
     out = np.empty_like(x)
-    out[0::2], out[1::2] = a * c - b * s, a * s + b * c
+    out[..., 0::2], out[..., 1::2] = a * c - b * s, a * s + b * c
     return out
 
 
-def logit(q, k, w, r):
-    """The RoPE logit of a query r positions after its key: (R_{p+r} q)^T (R_p k) = q^T R_{-r} k."""
-    return float(q @ _rot(k, w, -r))
-
-
-def best_key(q, w, r):
-    """Prop 3.1's key for offset r: R^r q."""
-    return _rot(q, w, r)
+# ============================================================================ Prop 3.1
 
 
 @st.composite
 def _max_cases(draw):
     d = draw(st.sampled_from([2, 4, 8, 16]))
-    return {"d": d, "base": draw(st.floats(2.0, 1e5)), "r": draw(st.integers(0, 10000)),
-            "q": draw(vectors(d, -5, 5)), "k": draw(vectors(d, -5, 5))}
+    r = draw(st.integers(0, 48))
+    return {"d": d, "base": draw(st.floats(2.0, 1e5)), "r": r, "window": r + 1 + draw(st.integers(0, 32)),
+            "q": draw(vectors(d, -5, 5))}
+
+
+def softmax_at_offset(case) -> tuple[np.ndarray, float]:
+    """The softmax row of a query at the last of ``window`` positions over keys k = R^r q (the paper's key, built
+    from §2's formulas) at every position, with the library's RoPE table and softmax; and the squared norm of q."""
+    d, n, q = case["d"], case["window"], np.asarray(case["q"], float)
+    table = rotary.rope(n, d, base=case["base"])  # the library's rotation of positions 0..n-1
+    k = paper_rotation(q, d, case["base"], case["r"])
+    logits = table.apply(np.tile(k, (n, 1))) @ table.apply_at(q, n - 1)  # (n,): key at j, query at n - 1
+    return softmax.row_softmax(logits[None, :])[0], float(q @ q)
 
 
 def max_at_offset(case) -> float:
-    """> 0 when some key of the same norm beats k = R^r q at offset r."""
-    w = rope_frequencies(case["d"], base=case["base"])
-    q, k = np.array(case["q"]), np.array(case["k"])
-    nq, nk = np.linalg.norm(q), np.linalg.norm(k)
-    if nq == 0 or nk == 0:
-        return -1.0
-    best = logit(q, best_key(q, w, case["r"]), w, case["r"])
-    other = logit(q, k * (nq / nk), w, case["r"])
-    quantities(logit_of_R_r_q=best, logit_of_other_key=other, norm_q_squared=nq * nq)
-    return other - best - 8 * case["d"] * np.finfo(float).eps * nq * nq
+    """> 0 when the softmax row is not largest, strictly, at distance r (key position n - 1 - r)."""
+    alpha, nq = softmax_at_offset(case)
+    if nq == 0:
+        return -1.0  # the appendix restates it for a non-zero query
+    n, r = case["window"], case["r"]
+    at = n - 1 - r
+    others = np.delete(alpha, at)
+    second = float(others.max()) if others.size else 0.0
+    quantities(alpha_at_r=alpha[at], largest_other=second, argmax_distance=int(n - 1 - np.argmax(alpha)))
+    # logits are d-term sums of size <= |q|^2 with angles p g rounded (<= n eps each): each is off by <= 8 (d + n) eps
+    # |q|^2, and a ratio of two softmax entries by twice that, relatively
+    return second - alpha[at] + 16 * (case["d"] + n) * np.finfo(float).eps * max(nq, 1.0) * alpha[at]
 
 
 @claim(
     id="barbero2024.max_at_any_offset",
     paper_status="proposition",
-    source=SOURCE,
-    statement=r"Prop 3.1: for any query $q \ne 0$ and offset $r$, the key $k = R^r q$ maximises the activation at "
-    r"distance $r$ among keys of its norm, so RoPE can attend most to any chosen distance (no forced decay).",
+    source=SOURCE.format(where="§3, Prop 3.1 and App. A.1 (proof: k = R^r psi and Lemma A.1)"),
+    statement=r"Prop 3.1 (RoPE can be maximal at arbitrary distance): 'Given any query q and any relative distance "
+    r"$r \in \mathbb{Z}$, we can find a key k such that the softmax value is largest at distance r with RoPE' (the "
+    r"appendix: 'any (non-zero) query q').",
     kind="exact",
     cases=_max_cases,
+    reconstruction="An existence statement, checked with the key its proof constructs, k = R^r q, written from §2's "
+    "formulas (G and rho(g_k)) and placed at every position of a window of distances 0..window-1 behind the query; "
+    "the attention row is computed by the library (petheory.encodings.rope's table, petheory.softmax.row_softmax). "
+    "'Largest' is read strictly (Lemma A.1 is what makes it strict); distances r >= 0 (keys behind a causal query).",
 )
 def _max_at_offset(case) -> float:
     return max_at_offset(case)
 
 
+# ============================================================================ Prop 3.2
+
+
 @st.composite
 def _iso_cases(draw):
     return {"d": draw(st.sampled_from([2, 8, 32, 128])), "base": draw(st.floats(2.0, 1e6)),
-            "r": draw(st.integers(0, 100000)), "seed": draw(st.integers(0, 2**16))}
+            "r": draw(st.integers(-100000, 100000)), "seed": draw(st.integers(0, 2**16))}
 
 
 N_SAMPLES = 20000
 
 
+def sample_pair(rng, d):
+    """Independent standard Gaussian queries and keys (the premise of Prop 3.2), (N_SAMPLES, d) each."""
+    return rng.standard_normal((N_SAMPLES, d)), rng.standard_normal((N_SAMPLES, d))
+
+
 def isotropic_zero_mean(case) -> float:
-    """Monte Carlo mean of q^T R^r k for independent q, k ~ N(0, I); > 0 when 6 standard errors from 0."""
+    """Monte Carlo mean of q^T R^r k with the library's rotation; > 0 when 6 standard errors from 0."""
     d = case["d"]
-    w = rope_frequencies(d, base=case["base"])
-    rng = np.random.default_rng(case["seed"])
-    q, k = sample_pair(rng, d)
-    vals = np.einsum("nd,nd->n", q, _rot_rows(k, w, -case["r"]))
+    w = rotary.rope_frequencies(d, base=case["base"])
+    q, k = sample_pair(np.random.default_rng(case["seed"]), d)
+    table = rotary.RotaryTable(np.outer([0.0, case["r"]], w), d, "interleaved")  # positions 0 and r, the library's
+    vals = np.einsum("nd,nd->n", table.apply_at(q, 0), table.apply_at(k, 1))  # (R_0 q)^T (R_r k) = q^T R^r k
     est, se = vals.mean(), vals.std(ddof=1) / np.sqrt(N_SAMPLES)
     quantities(estimate=est, standard_error=se)
     return abs(est) - 6 * se  # 6 SE: false alarm ~2e-9 per case (CLT)
 
 
-def sample_pair(rng, d):
-    """Independent standard Gaussian queries and keys (the premise of Prop 3.2)."""
-    return rng.standard_normal((N_SAMPLES, d)), rng.standard_normal((N_SAMPLES, d))
-
-
-def _rot_rows(x, w, r):
-    a, b = x[:, 0::2], x[:, 1::2]
-    c, s = np.cos(r * w), np.sin(r * w)
-    out = np.empty_like(x)
-    out[:, 0::2], out[:, 1::2] = a * c - b * s, a * s + b * c
-    return out
-
-
 @claim(
     id="barbero2024.no_decay_isotropic",
     paper_status="proposition",
-    source=SOURCE,
-    statement=r"Prop 3.2: for $q, k \sim N(0, I)$ independent, $E[q^\top R^r k] = 0$ at every distance $r$: RoPE "
-    r"gives no decay in expectation for Gaussian queries and keys.",
+    source=SOURCE.format(where="§3, Prop 3.2"),
+    statement=r"Prop 3.2 (Gaussian queries and keys do not decay): 'Let q, k ~ N(0, I). Then, for any relative distance "
+    r"$r \in \mathbb{Z}$, we have that: $E_{q,k\sim N(0,I)}[q^\top R^r k] = 0$.'",
     kind="exact",
     cases=_iso_cases,
     examples={"quick": 20, "thorough": 300},
+    reconstruction="q and k independent (the proof's reading of 'q, k ~ N(0, I)'); the expectation is a Monte Carlo mean "
+    "of 20000 draws, |mean| within 6 standard errors of 0, the query and the key each rotated by the library "
+    "(RotaryTable, positions 0 and r). The identity holds for any maps of q and of k with zero-mean images, so only a "
+    "rotation that is not linear (an offset, a bias) can flip it.",
 )
 def _no_decay(case) -> float:
     return isotropic_zero_mean(case)
+
+
+# ============================================================================ Lemmas A.1 and A.3
+
+
+@st.composite
+def _no_return_cases(draw):
+    return {"d": draw(st.sampled_from([2, 8, 64, 128])), "base": draw(st.floats(2.0, 1e6)),
+            "span": draw(st.integers(1, 2000))}
+
+
+def no_return(case) -> float:
+    """> 0 when some RoPE band returns to angle 0 (mod 2 pi) after 1 <= n <= span steps: chord ``|e^{i n g} - 1|^2`` is 0."""
+    w = rotary.rope_frequencies(case["d"], base=case["base"])
+    n = np.arange(1, case["span"] + 1, dtype=float)
+    chord = rotary.chord_sq(np.outer(n, w))  # (span, d/2)
+    i, t = np.unravel_index(np.argmin(chord), chord.shape)
+    quantities(smallest_chord_sq=chord[i, t], at_n=int(n[i]), band=int(t))
+    # the angle n g is rounded by <= n eps g; chord_sq(x) ~ x^2 near 0, so rounding can fake a return only below
+    # (4 n eps)^2 relative to a full turn: that is the tolerance
+    return float((4 * case["span"] * np.finfo(float).eps * 2 * np.pi) ** 2 - chord[i, t])
+
+
+@claim(
+    id="barbero2024.lemma_a1_no_return",
+    paper_status="lemma",
+    source=SOURCE.format(where="App. A.1, Lemma A.1"),
+    statement=r"Lemma A.1: 'Consider $g \in \mathbb{Q}$ with $g \ne 0$ and $n \in \mathbb{Z}$. Then, $ng \equiv 0 \pmod{2\pi}$ "
+    r"only when n = 0. In particular, this also holds if g is algebraic.'",
+    kind="exact",
+    cases=_no_return_cases,
+    reconstruction="Checked on the frequencies RoPE actually uses (the library's ladder base^(-2t/d), floating-point "
+    "numbers and so rationals): no band returns to angle 0 within 1 <= n <= span steps, measured by the library's "
+    "chord |e^{i n g} - 1|^2 = 4 sin^2(n g / 2) against the rounding of n g.",
+)
+def _no_return(case) -> float:
+    return no_return(case)
+
+
+@st.composite
+def _a3_cases(draw):
+    rows, n = draw(st.integers(1, 6)), draw(st.integers(2, 12))
+    return {"rows": rows, "n": n, "scale": draw(st.floats(0.01, 50.0)), "seed": draw(st.integers(0, 2**16))}
+
+
+def lemma_a3(case) -> float:
+    """> 0 when, in a row of the library's softmax, an entry with a strictly larger activation beside it exceeds 1/2."""
+    a = case["scale"] * np.random.default_rng(case["seed"]).standard_normal((case["rows"], case["n"]))
+    alpha = softmax.row_softmax(a)
+    dominated = a < a.max(axis=1, keepdims=True)  # a_i < a_j for some j in its row
+    worst = float(alpha[dominated].max()) if dominated.any() else 0.0
+    quantities(largest_dominated_alpha=worst)
+    return worst - 0.5 - 4 * np.finfo(float).eps * case["n"]  # a row sums n rounded terms
+
+
+@claim(
+    id="barbero2024.lemma_a3_dominated_half",
+    paper_status="lemma",
+    source=SOURCE.format(where="App. A.3, Lemma A.3"),
+    statement=r"Lemma A.3: 'Let $a \in \mathbb{R}^n$ be a sequence of n activations entering a softmax such that "
+    r"$\alpha = softmax(a)$. ... If $a_i < a_j$ for some j, then $\alpha_i \le 1/2$.'",
+    kind="exact",
+    cases=_a3_cases,
+    reconstruction="Each row of a random activation matrix through the library's softmax (petheory.softmax.row_softmax): "
+    "every entry with a strictly larger entry in its row is <= 1/2.",
+)
+def _lemma_a3(case) -> float:
+    return lemma_a3(case)
 
 
 # ============================================================================ frequency usage of trained models
@@ -158,7 +246,7 @@ def band_usage_evidence(records: list[dict]) -> Evidence:
 @claim(
     id="barbero2024.low_frequencies_semantic",
     paper_status="empirical",
-    source=SOURCE,
+    source=SOURCE.format(where="§5 (frequency usage of Gemma 7B)"),
     statement=r"§5: trained Gemma 7B uses the lowest frequencies of RoPE the most (semantic channels that carry little "
     r"position over the context), and high frequencies to build positional attention heads.",
     kind="empirical",
@@ -177,74 +265,3 @@ def _low_frequencies(ctx) -> Evidence:
         with open(path) as fh:
             recs.append(json.load(fh))
     return band_usage_evidence(recs)
-
-
-# ============================================================================ named, not recovered
-
-_UNREACHED = ("the paper's full text could not be reached (only the arXiv abstract/HTML opening and public summaries "
-              "were found: stored web pages, public GitHub copies, the authors' code; searched again on 2026-11-25 for "
-              "exact phrases of §6 and the abstract in public repositories and paper-text collections such as "
-              "commotum/4D Notes/Vision/pdfs-3: only the abstract, the OpenReview reviews and notes were found), and a "
-              "checker written from a summary's wording would be our invention")
-
-SUMMARY = ("a public structured summary of the paper (a paper-notes Markdown file in a GitHub repository, found by text "
-           "search) that states Props 3.1, 3.2, 5.2 and Theorems 5.3, 6.1 with the outline of their proofs")
-
-
-def head_logits(x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, positions: np.ndarray) -> np.ndarray:
-    """Causal attention logits of one NoPE head: a_ij = <W_q x_i, W_k x_j> (positions unused: no positional encoding)."""
-    q, k = x @ w_q.T, x @ w_k.T  # (n, d)
-    return q @ k.T
-
-
-@st.composite
-def _nope_cases(draw):
-    dm, d = draw(st.integers(1, 8)), draw(st.sampled_from([2, 4, 8]))
-    return {"d_model": dm, "d": d, "scale": draw(st.floats(0.01, 1e3)), "tied": draw(st.booleans()),
-            "seed": draw(st.integers(0, 2**16))}
-
-
-def nope_diagonal(case) -> float:
-    """> 0 when a NoPE head puts more than 1/2 of token 3's attention on itself on [bos, x, x]."""
-    rng = np.random.default_rng(case["seed"])
-    dm, d, c = case["d_model"], case["d"], case["scale"]
-    bos, x1 = rng.standard_normal(dm), rng.standard_normal(dm)
-    x = np.stack([bos, x1, x1])  # the input [x_bos, x_1, x_1]
-    w_q = c * rng.standard_normal((d, dm))
-    w_k = w_q.copy() if case["tied"] else c * rng.standard_normal((d, dm))  # tied: Theorem 5.3's q = k construction
-    a = head_logits(x, w_q, w_k, np.arange(3))[2, :3]  # row of token 3, causal: keys 1..3
-    alpha = np.exp(a - a.max())
-    alpha /= alpha.sum()
-    quantities(alpha_33=alpha[2], alpha_32=alpha[1], alpha_31=alpha[0])
-    # alpha_33 = alpha_32 exactly (identical logits), so alpha_33 <= 1/2; rounding of the softmax: a few ulps
-    return float(alpha[2] - 0.5 - 4 * np.finfo(float).eps)
-
-
-@claim(
-    id="barbero2024.nope_cannot_sharpen",
-    paper_status="proposition",
-    source=SOURCE.replace("§3 (Props 3.1, 3.2) and §5 (frequency usage of Gemma 7B)", "§5, Prop 5.2 and Appendix A.2")
-    + "; statement from " + SUMMARY,
-    statement=r"Prop 5.2: NoPE cannot learn diagonal (or off-diagonal) attention patterns in a single head: on the "
-    r"sequence $[x_{bos}, x_1, x_1]$, $a_{3,3} = \langle q_3, k_3\rangle = \langle q_3, k_2\rangle = a_{3,2}$, so "
-    r"$\alpha_{3,3} < 1/2$, contradicting the diagonal pattern's $\alpha_{i,i} > 1 - \epsilon$.",
-    kind="exact",
-    cases=_nope_cases,
-    reconstruction="One causal softmax head with arbitrary W_q, W_k (any scale, tied or not) on random embeddings; the "
-    "check is the counterexample input of the proof: alpha_33 <= 1/2 for every head.",
-)
-def _nope_diagonal(case) -> float:
-    return nope_diagonal(case)
-
-
-claim(
-    id="barbero2024.single_frequency_channel",
-    paper_status="theorem",
-    source=SOURCE.replace("§3 (Props 3.1, 3.2) and §5 (frequency usage of Gemma 7B)", "§6, Thm 6.1"),
-    statement="Thm 6.1 (as a public summary words it): for d = 2 (a single RoPE frequency g_1), given a long enough "
-    "sequence, the attention head cannot attend to a target token with alpha_{i,n} > 1 - eps; the proof uses the "
-    "density of irrational rotations (Lemma A.2).",
-    kind="exact",
-    skip_reason="Thm 6.1: the summary we reached does not say what the non-target tokens' keys are allowed to be (a "
-    "non-target key of small norm never wins), nor how 'long enough' depends on eps; " + _UNREACHED,
-)

@@ -66,8 +66,9 @@ def in_range_evidence(recs: list[dict], note: str = "") -> Evidence:
 
 @claim(
     id="chen2023.in_range_keeps_retrieval",
-    paper_status="interpretation",
-    source="chen2023 (Position Interpolation, arXiv 2306.15595) §2.3; petheory.bounds.norms.rotary_angle_coverage (Notes)",
+    paper_status=None,  # the PI paper gives the sentence no status word (a paraphrase of its §2.3 headline)
+    source="chen2023 (Position Interpolation, arXiv 2306.15595) §2.3 (the paper names no status); "
+    "petheory.bounds.norms.rotary_angle_coverage (Notes)",
     statement=r"A RoPE model trained at context $L$ and evaluated at $N > L$ with a rotary method whose bands all stay "
     r"within the angles seen in training ($(N-1)\omega'_t \le (L-1)\omega_t$ for every band without a full turn) keeps "
     r"its retrieval accuracy at $N$.",
@@ -82,7 +83,7 @@ def in_range_evidence(recs: list[dict], note: str = "") -> Evidence:
     "the drop acc(RoPE at 32) - acc(cell), acc = passkey seq_acc / MQAR token_acc. Test: one-sided one-sample t-tests "
     "over 3 seeds (0, 1, 2) of mean drop > 0.05 (lost) and < 0.05 (kept), alpha 0.05, Holm over the cells; refuted if "
     "any cell is lost, holds if all are kept, else inconclusive. One planned look. No calibration (the PI paper's "
-    "numbers are 7B-65B models): a failing check is at most not_reproduced, and as an interpretation never refuted.",
+    "numbers are 7B-65B models): as a reconstruction without a calibration a failing check is at most not_reproduced.",
 )
 def in_range_keeps_retrieval(ctx) -> Evidence:
     recs, note = retrieval_records(ctx.workdir)

@@ -278,7 +278,14 @@ def exact_reproduction_impossible__corrected(case) -> float:
     lam_max = float(np.max(np.abs(lam)))
     psd = -float(lam.min()) - _lambda_tol(n, lam_max)  # > 0 if a negative eigenvalue is real
     rank_excess = float(r - min(n - 1, V))
-    return max(psd, err - tol, rank_excess)
+    # the statement's first equality, H = ||sqrt p - sqrt q|| / sqrt 2, against the library's distances; the Gram
+    # route the library takes loses sqrt(gamma_V) on nearly equal rows (its Notes), so compare squares: <= gamma_(V+4)
+    R = np.sqrt(distributions(case))
+    direct2 = 0.5 * np.sum((R[:, None, :] - R[None, :, :]) ** 2, axis=2)
+    lib2 = geo_hellinger.hellinger_distances(distributions(case)) ** 2
+    formula = float(np.max(np.abs(lib2 - direct2))) - tolerance(n_ops=V + 4, scale=4.0)
+    quantities(max_squared_distance_error=err, tolerance=tol, max_gap_to_the_formula_squared=float(np.max(np.abs(lib2 - direct2))))
+    return max(psd, err - tol, rank_excess, formula)
 
 
 # ============================================================================ rank_bound

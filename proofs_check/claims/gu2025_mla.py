@@ -268,23 +268,6 @@ def _mla_tolerance(case, parts) -> float:
     return (gamma(int(case["dc"]) + int(case["dr"]) + 8) + 8 * unit_roundoff() * n) * scale * n
 
 
-@claim(
-    id="gu2025.mla_logit_form",
-    source="gu2025 §5.2, Eqs. 11-12 (the source names no status: an equation)",
-    statement=r"MLA's logit $<q_i,k_j> = <(W_{UQ}W_{DQ}x_i; R_iW_{UR}W_{DQ}x_i), (W_{UK}W_{DKV}x_j; R_jW_{KR}x_j)>$ "
-    r"(Eq. 11), where 'each head independently processes the inner product of NoPE and RoPE once and sums them up, "
-    r"and the parameters of the two parts are independent and do not interfere with each other', 'can be expressed "
-    r"as' $L_{MLA\_complex} = (G_{q,k}+G_{q,p}+G_{p,k}+G_p)\circ(\alpha G_e + I)$ (Eq. 12).",
-    kind="exact",
-    paper_status=None,  # the source names no status
-    cases=_mla_cases,
-    reconstruction="Complex form as gu2025 Eq. 9 (pairs as complex numbers, R_p a phase), real part taken; MLA adds "
-    "no absolute PE, so G = G_{q,k}, the content Gram of the NoPE part (the only Gram Eq. 12 has). The content and "
-    "rotary parts have independent parameters, as the sentence before Eq. 12 says. alpha and the frequency of G_e "
-    "are not defined by the paper: both are chosen in the paper's favour per case (alpha >= 0 by least squares, G_e "
-    "at whichever frequency of the rotary part fits best), so a positive residual says no alpha and no G_e make "
-    "Eq. 12 exact. The section calls Eq. 12 neither a proposition nor anything else: paper_status unspecified.",
-)
 def mla_logit_form(case) -> float:
     """Least-squares residual of Eq. 11's logit from the family Re(G_c o (alpha G_e + I)) (alpha >= 0, G_e at each
     frequency of the rotary part), the best over the frequencies, minus rounding."""
@@ -328,6 +311,31 @@ def mla_logit_form__corrected(case) -> float:
     tol = _mla_tolerance(case, parts) / n  # entrywise, not a Frobenius norm
     quantities(max_gap=float(np.abs(L - form).max()), tolerance=tol)
     return float(np.abs(L - form).max() - tol)
+
+
+claim(
+    id="gu2025.mla_logit_form",
+    source="gu2025 §5.2, Eqs. 11-12 (the source names no status: an equation)",
+    statement=r"MLA's logit $<q_i,k_j> = <(W_{UQ}W_{DQ}x_i; R_iW_{UR}W_{DQ}x_i), (W_{UK}W_{DKV}x_j; R_jW_{KR}x_j)>$ "
+    r"(Eq. 11), where 'each head independently processes the inner product of NoPE and RoPE once and sums them up, "
+    r"and the parameters of the two parts are independent and do not interfere with each other', 'in our theoretical "
+    r"framework, it can be expressed as' $L_{MLA\_complex} = (G_{q,k}+G_{q,p}+G_{p,k}+G_p)\circ(\alpha G_e + I)$ (Eq. 12).",
+    kind="exact",
+    paper_status=None,  # the source names no status
+    cases=_mla_cases,
+    reconstruction="Complex form as gu2025 Eq. 9 (pairs as complex numbers, R_p a phase), real part taken; MLA adds "
+    "no absolute PE, so G = G_{q,k}, the content Gram of the NoPE part (the only Gram Eq. 12 has). 'In our "
+    "theoretical framework, it can be expressed as' admits two readings: Eq. 12 as an identity, or as a schema of the "
+    "framework's kind (a content Gram plus a Hadamard product with Toeplitz unit-modulus factors).",
+    readings=[
+        Reading("literal_identity", "Eq. 12 holds as written for some alpha >= 0 and some G_e (each chosen in the "
+                "paper's favour per case: alpha by least squares, G_e at whichever frequency of the rotary part fits "
+                "best): a positive residual says no alpha and no G_e make it exact.", check=mla_logit_form),
+        Reading("schematic", "Eq. 12 as a schema: L_MLA is the NoPE part's Gram plus the RoPE part's, which is a sum of "
+                "Hadamard products of Grams with Toeplitz unit-modulus factors E^(t)_ij = e^{i(i-j) theta_t} (alpha G_e "
+                "standing for that sum), with the library's rotation computing Eq. 11.", check=mla_logit_form__corrected),
+    ],
+)
 
 
 # ---------------------------------------------------------------------------- Assumption 3.1
@@ -436,28 +444,6 @@ def expressiveness_fractions(case) -> tuple[float, float, int]:
     return rel, rope, m
 
 
-@claim(
-    id="gu2025.logit_expressiveness",
-    paper_status="proposition",
-    source="gu2025 App. B, Prop. B.2",
-    statement="'It is easy to verify that the solution space of RoPE is much larger than that of Relative Position "
-    "Encoding' for Task 1's constraints <q_i,k_j> + b_{i-j} > C1 > C2 > <q_{i+s},k_{j+s}> + b_{i-j} (relative) and "
-    "Re{<q_i,k_j> e^{i(i-j) theta}} > C1 > C2 > Re{<q_{i+s},k_{j+s}> e^{i(i-j) theta}} (RoPE).",
-    kind="exact",
-    cases=_expressiveness_cases,
-    reconstruction="The constraint set of App. B for one pair (i, j) and its shift (i+s, j+s): c1 = <q_i, k_j>, c2 = "
-    "<q_{i+s}, k_{j+s}> in complex form (Eq. 9), C1 - C2 >= gap. Both pairs have the offset i - j, so relative "
-    "encoding adds the same b_{i-j} to both (it cancels: feasible iff Re c1 - Re c2 > gap), while RoPE multiplies both "
-    "by the same e^{i phi} with phi free (feasible iff some phi on a 4096-angle grid works; no closed form used). "
-    "The solution space is measured over the content pair: at each |c1 - c2| = r > gap, the fraction of directions "
-    "of c1 - c2 (uniform on the circle) that each encoding can satisfy. 'Much larger' has no number in the paper; it "
-    "is read as at least MUCH_LARGER = 2 times relative encoding's fraction at every r and gap (the least factor a "
-    "reader would call 'much'; the fractions are 1 for RoPE and arccos(gap/r)/pi <= 1/2 for relative, so the factor "
-    "is 2 at gap 0 and grows without bound as gap -> r). Checked per case: RoPE's set contains relative's and "
-    "rope_fraction >= 2 * relative_fraction. The directions are offset by half a grid step, so none lies on the "
-    "boundary of relative's set; RoPE's grid of angles errs by at most 2 (pi/4096)^2 r, below the smallest gap "
-    "margin r - gap >= 1e-3 r drawn.",
-)
 def logit_expressiveness(case) -> float:
     """> 0 when RoPE's share of content directions is below MUCH_LARGER times relative encoding's, or some direction
     feasible for relative encoding is not feasible for RoPE (the sets are not nested)."""
@@ -470,3 +456,68 @@ def logit_expressiveness(case) -> float:
         return 1.0
     # the fractions are counts / m, so the comparison is exact (no rounding to allow for)
     return float(round(MUCH_LARGER * rel * m) - round(rope * m)) / m
+
+
+@st.composite
+def _band_cases(draw):
+    return {"d": draw(st.sampled_from([2, 4, 8, 16])), "base": draw(st.floats(2.0, 1e5)), "offset": draw(st.integers(1, 256)),
+            "shift": draw(st.integers(1, 256)), "gap_fraction": draw(st.floats(0.0, 1.0)), "seed": draw(st.integers(0, 2**16))}
+
+
+BAND_DRAWS = 4000
+
+
+def rope_logit_fractions(case) -> tuple[float, float, float]:
+    """(relative encoding's feasible fraction, RoPE's, the Monte Carlo standard error) of App. B's constraint for the
+    pair (i, j) and its shift (i+s, j+s), over content vectors q_i, k_j, q_{i+s}, k_{j+s} ~ N(0, I_d), with RoPE's real
+    multi-band logit (R_i q)^T (R_j k) computed by the library's rotation, gap = gap_fraction * sqrt(d)."""
+    d, i, s = case["d"], case["offset"], case["shift"]
+    rng = np.random.default_rng(case["seed"])
+    qi, kj, qs, ks = rng.standard_normal((4, BAND_DRAWS, d))
+    table = enc_rotary.rope(i + s + 1, d, base=case["base"])  # positions 0..i+s; the key j sits at 0 (j = 0)
+    rope1 = np.einsum("nd,nd->n", table.apply_at(qi, i), table.apply_at(kj, 0))
+    rope2 = np.einsum("nd,nd->n", table.apply_at(qs, i + s), table.apply_at(ks, s))
+    gap = case["gap_fraction"] * np.sqrt(d)
+    rel = float(np.mean(np.einsum("nd,nd->n", qi, kj) - np.einsum("nd,nd->n", qs, ks) > gap))  # b_{i-j} cancels
+    rope = float(np.mean(rope1 - rope2 > gap))
+    return rel, rope, float(np.sqrt(max(rel * (1 - rel), 1.0 / BAND_DRAWS) / BAND_DRAWS))
+
+
+def rope_logit_much_larger(case) -> float:
+    """> 0 when RoPE's feasible fraction is below MUCH_LARGER times relative encoding's, beyond 4 standard errors."""
+    rel, rope, se = rope_logit_fractions(case)
+    quantities(relative_fraction=rel, rope_fraction=rope, factor_needed=MUCH_LARGER, standard_error=se)
+    # both fractions are means of BAND_DRAWS Bernoulli draws: 4 standard errors of each (false alarm < 1e-4 per case)
+    return MUCH_LARGER * rel - rope - 4 * (MUCH_LARGER + 1) * se
+
+
+claim(
+    id="gu2025.logit_expressiveness",
+    paper_status="proposition",
+    source="gu2025 App. B, Prop. B.2",
+    statement="'It is easy to verify that the solution space of RoPE is much larger than that of Relative Position "
+    "Encoding' for Task 1's constraints <q_i,k_j> + b_{i-j} > C1 > C2 > <q_{i+s},k_{j+s}> + b_{i-j} (relative) and "
+    "Re{<q_i,k_j> e^{i(i-j) theta}} > C1 > C2 > Re{<q_{i+s},k_{j+s}> e^{i(i-j) theta}} (RoPE).",
+    kind="exact",
+    reconstruction="The constraint set of App. B for one pair (i, j) and its shift (i+s, j+s), C1 - C2 >= gap. Both pairs "
+    "have the offset i - j, so relative encoding adds the same b_{i-j} to both (it cancels). The solution space is "
+    "measured over the content pair. 'Much larger' has no number in the paper; it is read as at least MUCH_LARGER = 2 "
+    "times relative encoding's measure (the least factor a reader would call 'much'). What RoPE's phase is differs "
+    "between the two readings; they disagree, and the proposition holds only in the idealised one.",
+    readings=[
+        Reading("single_phase", "App. B's idealisation: one common phase theta_{t_{i-j}} free for the model to choose "
+                "(the form App. B writes); c1 - c2 = r e^{i psi} over directions psi on the circle, feasible for RoPE "
+                "iff some phase on a 4096-angle grid works, for relative iff Re c1 - Re c2 > gap (fractions 1 and "
+                "arccos(gap/r)/pi <= 1/2: the factor is 2 at gap 0, exactly the threshold, and grows as gap -> r). "
+                "Checked per case: RoPE's set contains relative's and rope_fraction >= 2 relative_fraction.",
+                check=logit_expressiveness, cases=_expressiveness_cases, evidence="definitional",
+                evidence_note="true by the idealisation's closed form (a free phase makes RoPE's set the whole circle), "
+                "conditional on it: no library code is involved, and the free common phase is what "
+                "gu2025.prop_b1_mean_value_step and gu2025.rope_logit_form refute for the real logit; at gap 0 the "
+                "margin is exactly 0"),
+        Reading("rope_logit", "RoPE's real logit (R_i q_i)^T (R_j k_j), a sum over d/2 bands whose phases (i-j) "
+                "theta_t are fixed by the positions, not free: over content vectors ~ N(0, I_d), the fraction "
+                "satisfying the constraint at gap = gap_fraction sqrt(d) is at least 2 times relative encoding's.",
+                check=rope_logit_much_larger, cases=_band_cases, examples={"quick": 20, "thorough": 200}),
+    ],
+)

@@ -1,8 +1,10 @@
 r"""liu2023 (Scaling Laws of RoPE-based Extrapolation, arXiv 2310.05209): critical dimension and extrapolation bound.
 
-Source checked: the arXiv abstract ("critical dimension for extrapolation", base tuning in the
-pre-training context) and public summaries of §3.3; the formula is recomputed against a direct
-count of the bands, Llama 2's d_extra = 92 (d = 128, base 1e4, T_train = 4096) as the paper reports.
+Source read: the authors' own README (github.com/OpenLMLab/scaling-rope, ``README.md`` at 101b93b1, in Chinese,
+with the paper's equation tags): Lemma 1 (the critical dimension, eqs. 12-13) and Theorem 3 (the extended scaling
+law, eqs. 16a-16d), as transcribed and translated in ``../shared/papers/outside-texts.md`` §1a; one English
+sentence of the paper quoted by a third party (d_extra = 92 for Llama 2). Theorems 1 and 2 (smaller and larger
+bases) were not found in any copy; the README's Theorem 3 contains the larger-base bound (16b).
 """
 
 from __future__ import annotations
@@ -13,12 +15,11 @@ import numpy as np
 from hypothesis import strategies as st
 
 from petheory.bounds import long_context as lc
-from petheory.encodings import rope_frequencies
+from petheory.encodings import rotary
 from proofs_check.engine import claim, quantities
 
-SOURCE = ("liu2023 (Liu, Yan, Zhang, Gu, Qiu, Wang; arXiv 2310.05209, ICLR 2024) §3.3, Eq. 8 (critical dimension) and "
-          "Eq. 9 / Theorem 2 (extrapolation bound of a base-tuned model). Checked against the abstract and public "
-          "summaries; d_extra = 92 for Llama 2 (d=128, base 1e4, T_train 4096) recomputed.")
+SOURCE = ("liu2023 (Liu, Yan, Zhang, An, Qiu, Lin; arXiv 2310.05209, ICLR 2024) {where}; read in the authors' README "
+          "(github.com/OpenLMLab/scaling-rope, README.md @ 101b93b1, Chinese, with the paper's equation tags)")
 
 
 @st.composite
@@ -30,7 +31,7 @@ def _cases(draw):
 def critical_dimension(case) -> float:
     """> 0 when d_extra differs from twice the number of bands whose period 2 pi / theta_i is shorter than T_train."""
     d, b, T = case["d"], case["base"], case["context"]
-    w = rope_frequencies(d, base=b)
+    w = rotary.rope_frequencies(d, base=b)
     counted = 2 * int(np.sum(2 * math.pi / w < T))
     de = lc.liu_critical_dimension(d, b, T)
     quantities(d_extra=de, twice_bands_with_period_below_T=counted)
@@ -39,9 +40,9 @@ def critical_dimension(case) -> float:
 
 @claim(
     id="liu2023.critical_dimension",
-    paper_status="theorem",
-    source=SOURCE,
-    statement=r"Eq. 8: the critical dimension $d_{extra} = 2\lceil \frac d2 \log_{10000}\frac{T_{train}}{2\pi}\rceil$ "
+    paper_status="lemma",
+    source=SOURCE.format(where="Lemma 1, eqs. 12-13"),
+    statement=r"Lemma 1 (eqs. 12-13): the critical dimension $d_{extra} = 2\lceil \frac d2 \log_{10000}\frac{T_{train}}{2\pi}\rceil$ "
     r"counts the dimensions whose period $2\pi\cdot 10000^{2i/d}$ is covered by the training context; the dimensions "
     r"beyond it never complete a period in training.",
     kind="exact",
@@ -67,7 +68,7 @@ def extrapolation_bound(case) -> float:
     if de >= d:
         return -1.0  # every band turned in training: no critical band, no bound
     T = lc.liu_extrapolation_bound(d, de, case["tuned_base"])
-    theta_c = rope_frequencies(d, base=case["tuned_base"])[de // 2]
+    theta_c = rotary.rope_frequencies(d, base=case["tuned_base"])[de // 2]
     quantities(d_extra=de, T_extra=T, angle_at_T_extra=T * theta_c)
     # relative rounding of base**(de/d) and of the product: a few ulps of 2 pi
     return abs(T * theta_c - 2 * math.pi) - 64 * np.finfo(float).eps * 2 * math.pi
@@ -76,10 +77,9 @@ def extrapolation_bound(case) -> float:
 @claim(
     id="liu2023.extrapolation_bound",
     paper_status="theorem",
-    source=SOURCE,
-    statement=r"Theorem 2 (larger bases): a model pre-trained with base 10000 at $T_{train}$ and tuned with base "
-    r"$\beta$ extrapolates up to $T_{extra} = 2\pi\beta^{d_{extra}/d}$, the period of the critical dimension under "
-    r"$\beta$.",
+    source=SOURCE.format(where="Theorem 3, eq. 16b"),
+    statement=r"Theorem 3 (16b): tuned with base $\beta > \beta_0$, the extrapolation upper bound is "
+    r"$T_{extra} = 2\pi\beta^{d_{extra}/d}$, the period of the critical dimension under $\beta$.",
     kind="exact",
     cases=_bound_cases,
     evidence="definitional",
@@ -91,16 +91,59 @@ def _extrapolation_bound(case) -> float:
     return extrapolation_bound(case)
 
 
+@st.composite
+def _tune_cases(draw):
+    t_train = draw(st.integers(8, 1 << 16))
+    return {"d": draw(st.sampled_from([16, 64, 128, 256])), "t_train": t_train,
+            "t_tune": t_train + draw(st.integers(0, 1 << 18)), "fraction": draw(st.floats(0.0, 1.0))}
+
+
+def critical_base(t_train: int, t_tune: int) -> float:
+    """Eq. 16a: beta_0 = 10000^(log_{T_train / 2 pi}(T_tune / 2 pi))."""
+    return 10000.0 ** (math.log(t_tune / (2 * math.pi)) / math.log(t_train / (2 * math.pi)))
+
+
+def updated_dimension_grows(case) -> float:
+    """> 0 when a base 1 < beta <= beta_0 gives d'_extra (the library's critical dimension at T_tune) below d_extra."""
+    d, tt, tu = case["d"], case["t_train"], case["t_tune"]
+    b0 = critical_base(tt, tu)
+    beta = 1.0 + case["fraction"] * (b0 - 1.0)  # 1 < beta <= beta_0
+    if beta <= 1.0 + 1e-9:
+        return -1.0
+    de = lc.liu_critical_dimension(d, 10000.0, tt)
+    de_new = lc.liu_critical_dimension(d, beta, tu)
+    quantities(beta_0=b0, beta=beta, d_extra=de, d_extra_updated=de_new)
+    return float(de - de_new)
+
+
+@claim(
+    id="liu2023.updated_critical_dimension",
+    paper_status="theorem",
+    source=SOURCE.format(where="Theorem 3, eqs. 16a and 16c"),
+    statement=r"Theorem 3 (16a, 16c): with $T_{tune} \ge T_{train}$ and the critical base "
+    r"$\beta_0 = 10000^{\log_{T_{train}/2\pi}(T_{tune}/2\pi)}$, a base $\beta \le \beta_0$ updates the critical "
+    r"dimension to $d'_{extra} = 2\lceil \frac d2 \log_\beta \frac{T_{tune}}{2\pi}\rceil \ge "
+    r"2\lceil \frac d2 \log_{10000} \frac{T_{train}}{2\pi}\rceil = d_{extra}$.",
+    kind="exact",
+    cases=_tune_cases,
+    reconstruction="Bases 1 < beta <= beta_0 (the README's 'beta > 1'); T_train > 2 pi (below it log_{T_train/2pi} "
+    "changes sign); both dimensions by the library's liu_critical_dimension (clipped to [0, d]). The claim that "
+    "extrapolation then reaches T_tune (and past it below beta_1..3, 16d) is empirical and not checked.",
+)
+def _updated_dimension(case) -> float:
+    return updated_dimension_grows(case)
+
+
 claim(
     id="liu2023.smaller_base_extrapolation",
     paper_status="theorem",
-    source=SOURCE.replace("§3.3, Eq. 8 (critical dimension) and Eq. 9 / Theorem 2 (extrapolation bound of a "
-                          "base-tuned model)", "Theorem 1 (scaling law for smaller bases)"),
+    source=SOURCE.format(where="Theorem 1 (scaling law for smaller bases)"),
     statement="Theorem 1, named only (the abstract): fine-tuning with a base smaller than 10000 in the pre-training "
     "context improves extrapolation, without a bound once every dimension completes a period in training.",
     kind="exact",
     skip_reason="Theorem 1's conditions (the critical base below which every band turns within the tuning length): "
-    "the full text could not be reached: only the arXiv abstract/HTML opening and public summaries were found "
+    "the English text of Theorems 1-2 is in no copy found (the authors' README gives Lemma 1 and Theorem 3 only; "
+    "Theorem 3's 16c-16d cover a smaller base at T_tune >= T_train, liu2023.updated_critical_dimension): only the arXiv abstract/HTML opening and public summaries were found "
     "(searched: stored web pages, public GitHub copies of the paper, the authors' code; searched again on "
     "2026-11-25 for exact phrases of the body ('Scaling Law of Smaller Bases', 'Scaling Law of Larger Bases', "
     "'critical dimension for extrapolation') in public repositories and paper-text collections such as "

@@ -10,16 +10,17 @@ No code by the authors was found. ``../shared/papers/outside.md`` gives 2.9e4 at
 which passes at L = 4000 but not at L = 4096 (:func:`petheory.bounds.men_base.men_smallest_base`:
 2.69e4 at 4000, 2.86e4 at 4096).
 
-Table 2's rows from 128k to 1M (``men2024.table2_long_contexts``) are checked in about a second a row:
-each row tests bases with :func:`~petheory.bounds.men_base.men_first_passing` (most failing bases
-decided at distances where a neighbour failed, the rest by a chunked scan that stops at the first
-negative chunk), not a scan for the smallest base (3-4 s at 128k, 10 s at 1M). Below a row the bases are
-those of ``men_smallest_base``'s own scan (:func:`~petheory.bounds.men_base.men_grid`): the passing
-set has islands narrower than any grid (4.8692e6 to 4.8725e6 at 128k, 0.07 % wide), so the check finds
-what the scan finds. Passing bases below the rows' rounding (each confirmed by direct cosines, min B_m
-0.07 to 1.4): 4.87e6 at 128k, 3.48e7 at 256k, 5.049e8 at 1M (5.1e8 itself fails at 1M: min B_m = -1.16);
-the 512k row is consistent with the grid (6.38e7 passes, no grid base below it does). A row that
-"holds" means only that no base of the grid passes below it.
+Table 2's rows from 128k to 1M (``men2024.table2_long_contexts``) fail first of all on their own terms: the
+printed bases do not have the property they are printed for (d = 128, min over 0 <= m <= L of B_m, by
+:func:`~petheory.bounds.men_base.men_min_kernel`): 7.8e6 at 128k reaches -1.02 (at m = 131072), 3.6e7 at 256k
+-0.88, 5.1e8 at 1M -1.16; 6.4e7 at 512k passes. That alone refutes those rows as "the lower bound of the base
+for context L". Beside it, as in the short rows, passing bases below the printed rounding (the witnesses found
+on ``men_smallest_base``'s own grid, 512 a decade, by :func:`~petheory.bounds.men_base.men_first_passing`;
+printed here to full precision, since a witness rounded to four digits can fail): 4870941.939981921 at 128k
+(min B_m 1.37), 34762454.28411925 at 256k (min B_m 0.27), 504888056.5179392 at 1M (min B_m 0.070); at 512k no
+grid base below 6.4e7 passes. The passing set has islands narrower than any grid (4.8692e6 to 4.8725e6 at 128k,
+0.07 % wide), so a search below a row finds what the scan finds; each row costs about a second (most failing
+bases decided at distances where a neighbour failed, the rest by a chunked scan).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from petheory.bounds import men_base as mb
-from petheory.encodings import rope_frequencies
+from petheory.encodings import rotary
 from proofs_check.engine import Reading, claim, quantities
 
 SOURCE = ("men2024 (Men, Xu, Wang, Zhang, Lin, Han, Chen; arXiv 2405.14591v1, NeurIPS 2024) §4.2 Theorem 1 (Eq. 9) "
@@ -64,7 +65,7 @@ N_SAMPLES = 20000
 def similar_token_gap(case) -> float:
     """Monte Carlo estimate of E[q^T R_m k*] - E[q^T R_m k] against 2 sigma^2 B_m; > 0 when outside 6 standard errors."""
     d, m, sig = case["d"], case["m"], case["sigma"]
-    w = rope_frequencies(d, base=case["base"])
+    w = rotary.rope_frequencies(d, base=case["base"])
     rng = np.random.default_rng(case["seed"])
     q = case["mu"] + sig * rng.standard_normal((N_SAMPLES, d))
     k = case["mu"] + sig * rng.standard_normal((N_SAMPLES, d))  # an unrelated token: same law, independent of q
@@ -110,19 +111,13 @@ def smallest(d: int, L: int) -> float:
 
 def min_kernel(d: int, base: float, L: int) -> tuple[float, int]:
     """min over 0 <= m <= L of B_m for RoPE (d, base), and where."""
-    return mb.men_min_kernel(rope_frequencies(d, base=base), L, stop_below=None)
+    return mb.men_min_kernel(rotary.rope_frequencies(d, base=base), L, stop_below=None)
 
 
 @st.composite
 def _below_cases(draw):
     d, L = draw(st.sampled_from(PAIRS))
     return {"d": d, "context": L, "fraction": draw(st.floats(0.02, 0.9999))}
-
-
-@st.composite
-def _above_cases(draw):
-    d, L = draw(st.sampled_from(PAIRS))
-    return {"d": d, "context": L, "factor": draw(st.floats(1.0, 30.0))}
 
 
 def below_fails(case) -> float:
@@ -134,32 +129,73 @@ def below_fails(case) -> float:
     return 1.0 if mn >= 0 else mn  # a passing base below b_L is a counterexample; else its (negative) min
 
 
-def above_passes(case) -> float:
-    """> 0 when a base at or above b_L fails Men's property: min_m B_m < 0 (its depth below 0)."""
-    b0 = smallest(case["d"], case["context"])
-    b = b0 * case["factor"]
-    mn, at = min_kernel(case["d"], b, case["context"])
-    quantities(b_L=b0, base=b, min_B_m=mn, at_m=at)
-    return -mn
-
-
 claim(
     id="men2024.base_bounds_context",
-    source=SOURCE,
+    source=SOURCE.replace("§4.2 Theorem 1 (Eq. 9) and Appendix A; §4.3 Eqs. 10-11, Table 2 and Fig. 1",
+                          "§4.3 Eqs. 10-11 and Fig. 1"),
     statement=r"§4.3: 'in order to get the expected context length L, there is a lower bound of the base value': "
     r"$base_L = \inf\{base \mid B_{m,\theta} \ge 0,\ \forall m \in [0, 1, \dots, L]\}$ (Eq. 11), 'an absolute lower "
     r"bound for the base value to obtain certain context length capability' (Fig. 1: $b_L \approx 0.0424 L^{1.628}$).",
     kind="exact",
     paper_status="theorem",
-    readings=[
-        Reading("smallest_passing_base", r"$b_L$ is the smallest base with $B_{m,\theta}\ge 0$ for all "
-                r"$0\le m\le L$: every base below it fails.", check=below_fails, cases=_below_cases,
-                examples={"quick": 30, "thorough": 400}),
-        Reading("every_larger_base_passes", r"a lower bound in the usual sense: every base $b \ge b_L$ gives "
-                r"$B_{m,\theta}\ge 0$ for all $0\le m\le L$.", check=above_passes, cases=_above_cases,
-                examples={"quick": 30, "thorough": 400}),
-    ],
+    check=below_fails,
+    cases=_below_cases,
+    examples={"quick": 30, "thorough": 400},
+    reconstruction="A lower bound states necessity: a base below base_L does not give B_m >= 0 for all m <= L. Checked: "
+    "every base b_L * fraction (fraction in [0.02, 1)) below the library's b_L (petheory.bounds.men_base."
+    "men_smallest_base, its grid scan for the inf) fails, with min B_m by men_min_kernel over every 0 <= m <= L. "
+    "A finding beside it, not a reading (the authors never say a larger base suffices): the passing set is not "
+    "closed upwards, so 'b >= b_L' does not give the property -- d = 128, L = 1024: b_L = 4293.458795669853 "
+    "passes, and bases above it fail again (men_every_larger_base(128, 1024, upto=2e4) lists them; tests/claims "
+    "pins one); the final interval starts higher (2.279e4 at L = 2048, ../shared/papers/outside-texts.md).",
 )
+@st.composite
+def _context_cases(draw):
+    return {"d": draw(st.sampled_from([32, 64, 128])), "base": draw(st.floats(100.0, 3e4))}
+
+
+def first_negative(d: int, base: float, upto: int = 1 << 17) -> int:
+    """The first m >= 0 with B_m < 0, by direct cosines (the reference for men_min_kernel), or -1 if none <= upto."""
+    w = rotary.rope_frequencies(d, base=base)
+    for s0 in range(0, upto + 1, 8192):
+        m = np.arange(s0, min(upto, s0 + 8191) + 1, dtype=float)
+        neg = np.flatnonzero(np.cos(m[:, None] * w).sum(-1) < 0)
+        if neg.size:
+            return int(m[neg[0]])
+    return -1
+
+
+def context_of_base(case) -> float:
+    """> 0 when the library's min over 0 <= m <= L of B_m disagrees in sign with Eq. 10 at L_theta or L_theta + 1."""
+    d, b = case["d"], case["base"]
+    m0 = first_negative(d, b)
+    if m0 < 1:
+        return -1.0  # no negative value in range (or B_0 < 0, impossible: B_0 = d/2)
+    w = rotary.rope_frequencies(d, base=b)
+    at, _ = mb.men_min_kernel(w, m0 - 1, stop_below=None)  # L_theta = m0 - 1: every m <= L_theta passes
+    past, where = mb.men_min_kernel(w, m0, stop_below=None)  # one more distance: B_{m0} < 0 must be seen
+    quantities(L_theta=m0 - 1, min_B_m_up_to_L_theta=at, min_B_m_up_to_L_theta_plus_1=past, at_m=where)
+    # the kernel's two evaluations agree to about (d/2) L eps (men_min_kernel's Notes): a sign within that is unreliable
+    tol = d * m0 * np.finfo(float).eps
+    return max(-at - tol, past + tol) if abs(past) > tol and abs(at) > tol else -1.0
+
+
+@claim(
+    id="men2024.context_of_a_base",
+    paper_status=None,  # Eq. 10, a definition used as the measure of a base's context
+    source=SOURCE.replace("§4.2 Theorem 1 (Eq. 9) and Appendix A; §4.3 Eqs. 10-11, Table 2 and Fig. 1", "§4.3 Eq. 10; the equation names no status"),
+    statement=r"Eq. 10: 'Given the $\theta$ in RoPE, the context length $L_\theta$ that can be truly obtained satisfies: "
+    r"$L_\theta = \sup\{L \mid B_{m,\theta} \ge 0,\ \forall m \in [0, 1, \dots, L]\}$'.",
+    kind="exact",
+    cases=_context_cases,
+    examples={"quick": 30, "thorough": 300},
+    reconstruction="L_theta computed as the first m with B_m < 0, minus one, by direct cosines; the library's "
+    "men_min_kernel (what men_smallest_base, men_passes and Table 2's checks stand on) must find min B_m >= 0 over "
+    "0..L_theta and < 0 over 0..L_theta + 1 -- the endpoint m = L included. Bases 100 to 3e4 (L_theta up to about "
+    "10^4 positions); a minimum within rounding of 0 decides nothing and is skipped.",
+)
+def _context_of_base(case) -> float:
+    return context_of_base(case)
 
 
 # ============================================================================ Table 2: the numbers behind Fig. 1
@@ -190,10 +226,17 @@ def _entry(v: float, L: int) -> tuple[dict, dict]:
     return below, inside
 
 
+@functools.lru_cache(maxsize=64)
+def _printed(v: float, L: int) -> tuple[float, int]:
+    """min over 0 <= m <= L of B_m for the printed base v (d = 128), and where (men_min_kernel, every m)."""
+    return mb.men_min_kernel(rotary.rope_frequencies(TABLE2_D, base=v), L, stop_below=None)
+
+
 def table_entry_is_the_inf(k: int, L: int) -> float:
     """> 0 when Table 2's entry for k thousand is not Eq. 11's inf at context L, to its two printed digits.
 
-    Two parts, a conjunction: no base in [v/3, v - h) passes (else the inf is smaller), and some base in
+    Three parts, a conjunction, the first decisive where it fails: the printed base itself has B_m >= 0 for every
+    m <= L (else it is no bound for L at all, violation its depth below 0); no base in [v/3, v - h) passes (else the inf is smaller), and some base in
     [v - h, v + h] passes (else the inf is not there). Below: the bases of ``men_smallest_base``'s own
     scan (512 a decade, about 240 here), downwards from v - h; within: 64 bases, upwards (:func:`petheory.bounds.men_base.men_first_passing`: the same answer as
     ``men_passes`` for each base, most failures decided at distances where a smaller base failed, so an
@@ -201,15 +244,18 @@ def table_entry_is_the_inf(k: int, L: int) -> float:
     """
     v = TABLE2[k]
     h = _half_unit(v)
+    own, own_at = _printed(v, L)
     below, inside = _entry(v, L)
-    quantities(table_value=v, context=L, passing_base_found_below=below["first_passing"],
+    quantities(table_value=v, context=L, printed_base_min_B_m=own, at_m=own_at,
+               passing_base_found_below=below["first_passing"],
                passing_base_within_rounding=inside["first_passing"], its_min_B_m=inside["its_min"],
                every_base_within_rounding_reaches=inside["worst_failure"] if inside["first_passing"] is None else None)
     # relative gap to the passing witness below; else -1 (no violation from this part)
     low = (v - h - below["first_passing"]) / v if below["first_passing"] is not None else -1.0
     # no base within the printed rounding passes: each reaches B_m <= worst_failure < 0, the violation is its depth
     high = -inside["its_min"] if inside["first_passing"] is not None else -inside["worst_failure"]
-    return max(low, high)
+    # first and decisive: the printed base lacks the property it is printed for (its depth below 0)
+    return max(-own, low, high)
 
 
 @st.composite
@@ -224,7 +270,9 @@ def _long_cases(draw):
 
 _TABLE_STATUS = "; Table 2 is a computed table, for which the paper names no status"
 _TABLE_RECONSTRUCTION = ("d = 128 (the head size of every model the paper trains); each entry read as Eq. 11's inf to the "
-                         "two digits printed (inf within +-half a unit of the last digit), searched below (down to a "
+                         "two digits printed, a conjunction whose first part is decisive where it fails: the printed base "
+                         "has the property (B_m >= 0 for every m <= L, men_min_kernel over every m); then the inf lies "
+                         "within +-half a unit of the last digit, searched below (down to a "
                          "third of the entry) on the bases of men_smallest_base's own scan (512 a decade) and on 64 "
                          "bases within the rounding. 'k' is ambiguous: both readings are checked.")
 

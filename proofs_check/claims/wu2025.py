@@ -1,19 +1,19 @@
-r"""wu2025 (On the Emergence of Position Bias in Transformers, arXiv 2502.01951, ICML 2025): the decay-mask peak.
+r"""wu2025 (On the Emergence of Position Bias in Transformers, arXiv 2502.01951, ICML 2025): masks and depth.
 
-Source checked: the arXiv abstract and HTML v2/v4 opening (graph-theoretic framework; causal mask biases
-towards early positions; decay masks and RoPE trade long-term decay against the cumulative weight of
-early positions), and a public structured summary of the paper that states Theorems 4.1-4.7, Lemmas 4.4
-and 4.6 and assumptions A1-A2 with their formulas. The paper's own text past the abstract (and the
-authors' code, an OpenReview zip) was not reached: every statement here is as that summary quotes it.
-outside.md's recovered forms agree with it (Theorem 4.1's bound, Theorem 4.2's ceil((N-1)/(w-1)) hops,
-Theorem 4.5's Theta form and x* = t/(e^m - 1)).
+Source read: the paper's full text, arXiv v4 (9 Aug 2025, ICML 2025 camera-ready, PMLR 267), the PDF stored in the
+public repository viktor-shcherb/msc_thesis (``references/2025-07-position-bias-transformers/2502.01951.pdf``, last
+commit touching it 2d548cc2), as transcribed in ``../shared/papers/outside-texts.md`` §3: §3's set-up (masked
+attention A = softmax_G(Z), X^(t+1) = A^(t) X^(t) W_V^(t), P^(t)(z_i = j | X^(0)) = (A^(t)...A^(0))_ij, the decay mask
+D_ij = -(i-j)m), assumptions A1-A2, Theorems 4.1-4.3, Lemma 4.4, Theorem 4.5 and its follow-up (the critical
+point x* = t/(e^m - 1)), Lemma 4.6, Theorem 4.7, Appendix I (A3, Lemma I.1, Theorem I.2), and Lemma A.1 ("Under
+A1-A2, there exists eps > 0 such that A^(t)_ij >= eps for all t >= 0, (j, i) in E").
 
-The authors' code (github.com/xinyiwu98/position-bias-in-attention, ``utils.py`` at ded907e7) gives the masks
-their experiments use: the prefix mask of Theorem 4.3 (:func:`prefix_mask`), the sliding window and the decay
-mask gamma^(i-j) (gamma = e^{-m}). Searched for the full text (exact phrases of the theorems in public
-repositories, paper-text extractions, stored web pages: only the arXiv HTML v2/v4 opening is stored) without
-success; Lemma 4.6 / Theorem 4.7 (RoPE) stay unchecked: their constants c, c' and the angle condition on
-queries and keys are in neither the summary nor the code.
+Every constant of these statements is existential. The checks use the constants the proofs construct: eps is
+Lemma A.1's (the smallest attention weight on an edge, over the layers drawn), C = 1 - eps (the base case of
+Theorem 4.1's proof), and for the decay mask C_min = e^{-2B}(1 - e^{-m}), C_max = e^{2B} with B the logit bound
+(``|Z_ij| <= B``, what A1 gives: Lemma 4.4's proof), whose products over t + 1 layers bound Theorem 4.5's Theta.
+The authors' code (github.com/xinyiwu98/position-bias-in-attention, ``utils.py`` at ded907e7) gives the prefix
+mask (:func:`prefix_mask`).
 """
 
 from __future__ import annotations
@@ -23,14 +23,14 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
+from petheory import softmax
 from petheory.bounds import long_context as lc
+from petheory.encodings import bias
 from proofs_check.engine import claim, quantities
 
-SOURCE = ("wu2025 (Wu, Wang, Jegelka, Jadbabaie; arXiv 2502.01951, ICML 2025) §4 (decay mask; a theorem there, its "
-          "number not read), checked against the abstract and public summaries")
-SOURCE_45 = ("wu2025 (Wu, Wang, Jegelka, Jadbabaie; arXiv 2502.01951, ICML 2025) §4.2, Theorem 4.5 (decay mask, "
-             "multi-layer); read in the abstract and a public structured summary of the paper that quotes the theorem "
-             "(the paper's own text past its abstract was not reached)")
+SOURCE = ("wu2025 (Wu, Wang, Jegelka, Jadbabaie; arXiv 2502.01951v4, ICML 2025) {where}; read in the full text (the "
+          "arXiv v4 PDF stored in github.com/viktor-shcherb/msc_thesis, "
+          "references/2025-07-position-bias-transformers/2502.01951.pdf @ 2d548cc2)")
 
 
 @st.composite
@@ -47,17 +47,15 @@ def peak(case) -> float:
 
 @claim(
     id="wu2025.decay_mask_peak",
-    paper_status="theorem",
-    source=SOURCE_45,
-    statement=r"Theorem 4.5: with the decay mask $D_{ij} = -(i-j)m$ and the causal mask, "
-    r"$P^{(t)}_{decay}(z_i = j \mid X^{(0)}) = \Theta\big(\binom{t+i-j}{i-j}e^{-(i-j)m}\big)$; "
-    r"$L(x) = \log\big(\binom{t+x}{x}e^{-xm}\big)$ is non-monotonic with critical point $x^* = t/(e^m-1)$ under "
-    r"Stirling's approximation.",
+    paper_status=None,  # the text after Theorem 4.5, no status of its own
+    source=SOURCE.format(where="§4.2, the text after Theorem 4.5 (the critical point); the text names no status"),
+    statement=r"After Theorem 4.5: with $L(x) = \log\big(\binom{t+x}{x}e^{-xm}\big)$, 'under Stirling's approximation, "
+    r"the critical point ... is at $x^* = t/(e^m - 1)$'.",
     kind="exact",
     cases=_cases,
-    reconstruction="the 'peak' read as the integer argmax of the Theta-term C(t+x, x) e^{-xm} over x >= 0; 'near' as "
-    "within one position (the argmax is floor(t/(e^m-1)), with a tie at integers). The Theta statement itself (the "
-    "multi-layer attention) is not checked here.",
+    reconstruction="the critical point read as the integer argmax of C(t+x, x) e^{-xm} over x >= 0 "
+    "(petheory.bounds.long_context.decay_mask_peak), 'at' as within one position (the argmax is floor(t/(e^m-1)), "
+    "with a tie at integers). Theorem 4.5 itself is wu2025.decay_mask_theta.",
 )
 def _peak(case) -> float:
     return peak(case)
@@ -66,9 +64,6 @@ def _peak(case) -> float:
 
 # ============================================================================ Theorems 4.1 and 4.2: causal and sliding masks
 
-SUMMARY = ("a public structured summary of the paper (a paper-notes Markdown file in a GitHub repository, found by text "
-           "search; it gives the theorem numbers, assumptions A1-A2 and the bounds of Theorems 4.1-4.7); the paper's "
-           "own text past its abstract was not reached")
 
 
 def layer_attention(n: int, window: int, rng, logit_bound: float) -> tuple[np.ndarray, np.ndarray]:
@@ -98,7 +93,7 @@ def _mask_cases(draw, sliding: bool):
 
 
 def first_token_bound(case) -> float:
-    """> 0 when P^(t)(z_i = j) = (A^(t)...A^(0))_ij exceeds the theorem's bound (C = 1) for some 1 < j <= i."""
+    """> 0 when P^(t)(z_i = j) = (A^(t)...A^(0))_ij exceeds the theorem's bound (C = 1 - eps) for some 1 < j <= i."""
     n, w, t = case["n"], case["window"], case["depth"]
     rng = np.random.default_rng(case["seed"])
     layers = [layer_attention(n, w, rng, case["logit_bound"]) for _ in range(t + 1)]
@@ -108,10 +103,10 @@ def first_token_bound(case) -> float:
     eps = lemma_a1_epsilon(layers)
     jj = np.arange(1, n + 1)
     if w >= n:  # Theorem 4.1
-        bound = (1.0 - (jj - 1) * eps) ** t
+        bound = (1.0 - eps) * (1.0 - (jj - 1) * eps) ** t
     else:  # Theorem 4.2: hops h = ceil((N-1)/(w-1))
         h = math.ceil((n - 1) / (w - 1))
-        bound = (1.0 - (jj - 1) * eps**h) ** (t / (2 * h))
+        bound = (1.0 - eps) * (1.0 - (jj - 1) * eps**h) ** (t / (2 * h))
     lower = np.tril(np.ones((n, n), bool))
     lower[:, 0] = False
     excess = (P - bound[None, :])[lower]
@@ -123,17 +118,17 @@ def first_token_bound(case) -> float:
 @claim(
     id="wu2025.causal_mask_first_token",
     paper_status="theorem",
-    source=SOURCE.replace("§4 (decay mask; a theorem there, its number not read)", "§4.1, Theorem 4.1 and Lemma A.1")
-    + "; statement from " + SUMMARY,
-    statement=r"Theorem 4.1: under the causal mask and A1-A2, for every token i, "
-    r"$\lim_{t\to\infty} P^{(t)}(z_i = 1 \mid X^{(0)}) = 1$, with $P^{(t)}(z_i = j \mid X^{(0)}) \le C(1 - (j-1)\epsilon)^t$ "
-    r"for all $1 < j \le i$, where $N\epsilon < 1$ and $P^{(t)} = A^{(t)}\cdots A^{(0)}$.",
+    source=SOURCE.format(where="§4.1, Theorem 4.1 and Lemma A.1"),
+    statement=r"Theorem 4.1: 'Let G be the causal mask. Under A1-A2, given $X^{(0)} \in R^{N\times d}$, for every token "
+    r"$i \in [N]$, $\lim_{t\to\infty} P^{(t)}(z_i = 1 \mid X^{(0)}) = 1$. Moreover, there exist $0 < C, \epsilon < 1$ "
+    r"where $N\epsilon < 1$ such that $P^{(t)}(z_i = j \mid X^{(0)}) \le C(1 - (j-1)\epsilon)^t$ for all $1 < j \le i$ "
+    r"and $t \ge 0$.'",
     kind="exact",
     cases=lambda: _mask_cases(sliding=False),
-    reconstruction="Lemma A.1's epsilon (every attention weight on an edge of the mask is >= epsilon) is taken as the "
-    "smallest such weight over the layers drawn; the layers are softmax attention with logits bounded by "
-    "logit_bound (what A1-A2 guarantee). Checked with C = 1, the constant the induction gives (so a pass implies the "
-    "theorem for any C >= 1); the limit follows from the bound.",
+    reconstruction="An existence statement, checked with the constants its proof constructs: eps from Lemma A.1 (the "
+    "smallest attention weight on an edge of the mask, over the layers drawn; N eps <= 1 since a row of N such "
+    "weights sums to 1) and C = 1 - eps (the proof's base case). Layers: softmax attention with logits bounded by "
+    "logit_bound (what A1-A2 guarantee: their Lemma A.1). The limit follows from the bound.",
     examples={"quick": 60, "thorough": 600},
 )
 def _causal_first_token(case) -> float:
@@ -143,15 +138,16 @@ def _causal_first_token(case) -> float:
 @claim(
     id="wu2025.sliding_window_first_token",
     paper_status="theorem",
-    source=SOURCE.replace("§4 (decay mask; a theorem there, its number not read)", "§4.1, Theorem 4.2")
-    + "; statement from " + SUMMARY,
-    statement=r"Theorem 4.2: under a sliding-window mask of width w, context still converges to the first token, at a "
-    r"slower rate: $P^{(t)}(z_i = j \mid X^{(0)}) \le C\big(1 - (j-1)\epsilon^{h}\big)^{t/(2h)}$ with "
-    r"$h = \lceil (N-1)/(w-1) \rceil$ (the hops from token 1 to every token).",
+    source=SOURCE.format(where="§4.1, Theorem 4.2"),
+    statement=r"Theorem 4.2: 'Let G be the sliding-window mask with width $w \ge 2$. Under A1-A2, ... for every token "
+    r"$i \in [N]$, $\lim_{t\to\infty} P^{(t)}(z_i = 1 \mid X^{(0)}) = 1$. Moreover, there exist $0 < C, \epsilon < 1$ "
+    r"where $N\epsilon^{\lceil\frac{N-1}{w-1}\rceil} < 1$ such that $P^{(t)}(z_i = j \mid X^{(0)}) \le "
+    r"C\big(1 - (j-1)\epsilon^{\lceil\frac{N-1}{w-1}\rceil}\big)^{t/(2\lceil\frac{N-1}{w-1}\rceil)}$ for all "
+    r"$1 < j \le i$ and $t \ge 0$.'",
     kind="exact",
     cases=lambda: _mask_cases(sliding=True),
-    reconstruction="As for wu2025.causal_mask_first_token: epsilon is the smallest weight on an edge over the layers "
-    "drawn, C = 1; windows 2 <= w < N (w >= N is the causal mask).",
+    reconstruction="As for wu2025.causal_mask_first_token: eps is Lemma A.1's (the smallest weight on an edge over the "
+    "layers drawn), C = 1 - eps; windows 2 <= w < N (w >= N is the causal mask).",
     examples={"quick": 60, "thorough": 600},
 )
 def _sliding_first_token(case) -> float:
@@ -188,7 +184,9 @@ def _prefix_cases(draw):
 
 
 def prefix_convergence(case) -> float:
-    """> 0 when some token's mass outside the K prefix tokens after t + 1 layers exceeds (1 - K eps)^(t+1)."""
+    """> 0 when one part of Theorem 4.3 fails with the proof's constants, after t + 1 layers: the mass outside the
+    prefix exceeds (1 - K eps)^(t+1) (the limit), some P(z_i = k), k <= K, falls below kappa = K eps^2 (the liminf),
+    or some P(z_i = j), K < j <= i, exceeds (1 - eps)(1 - (j - K) eps)^t."""
     n, k, t = case["n"], case["prefix"], case["depth"]
     layers = prefix_layers(n, k, t, np.random.default_rng(case["seed"]), case["logit_bound"])
     P = np.eye(n)
@@ -196,30 +194,136 @@ def prefix_convergence(case) -> float:
         P = a @ P  # (n, n): A^(t) ... A^(0)
     eps = lemma_a1_epsilon(layers)
     outside = P[:, k:].sum(1)  # (n,): each token's mass on the non-prefix tokens
-    bound = (1.0 - k * eps) ** (t + 1)
-    quantities(epsilon=eps, kappa=k * eps, largest_mass_outside_prefix=float(outside.max()), bound=bound)
+    limit = float(outside.max()) - (1.0 - k * eps) ** (t + 1)
+    # liminf: a prefix token's row of P^(t-1) puts >= eps on each prefix token, and A^(t) puts >= K eps on the prefix
+    kappa = k * eps * eps
+    floor = kappa - float(P[:, :k].min()) if t >= 1 else -1.0
+    jj = np.arange(1, n + 1)
+    bound = (1.0 - eps) * np.clip(1.0 - (jj - k) * eps, 0.0, None) ** t
+    mask = np.tril(np.ones((n, n), bool)) & (jj[None, :] > k)
+    rate = float((P - bound[None, :])[mask].max()) if mask.any() else -1.0
+    quantities(epsilon=eps, kappa=kappa, largest_mass_outside_prefix=float(outside.max()),
+               smallest_prefix_probability=float(P[:, :k].min()), largest_excess_over_rate=rate)
     # t + 1 products of stochastic matrices and a sum of n entries: rounding <= (t + 2) n eps_machine
-    return float(outside.max() - bound) - (t + 2) * n * np.finfo(float).eps
+    return max(limit, floor, rate) - (t + 2) * n * np.finfo(float).eps
 
 
 @claim(
     id="wu2025.prefix_mask_prefix_tokens",
     paper_status="theorem",
-    source=SOURCE.replace("§4 (decay mask; a theorem there, its number not read)", "§4.1, Theorem 4.3")
-    + "; statement from " + SUMMARY + "; the mask from the authors' code (github.com/xinyiwu98/"
+    source=SOURCE.format(where="§4.1, Theorem 4.3") + "; the mask from the authors' code (github.com/xinyiwu98/"
     "position-bias-in-attention, utils.prefix_mask, commit ded907e7)",
-    statement=r"Theorem 4.3 (as the summary words it): under a prefix mask with K prefix tokens and A1-A2, context "
-    r"converges to the prefix: $\lim_{t\to\infty}\sum_{j\le K} P^{(t)}(z_i = j \mid X^{(0)}) = 1$ for every token i, "
-    r"at a geometric rate with a lower bound $\kappa$ on its per-layer contraction (kappa's value is not given in the "
-    r"summary).",
+    statement=r"Theorem 4.3: 'Let G be the prefix mask with the first K tokens being the prefix tokens. Under A1-A2, ... "
+    r"for every token $i \in [N]$, $\lim_{t\to\infty} P^{(t)}(z_i \in [K] \mid X^{(0)}) = 1$, and there exists "
+    r"$\kappa > 0$ such that $\liminf_{t\to\infty} P^{(t)}(z_i = k \mid X^{(0)}) \ge \kappa,\ \forall k \in [K]$. "
+    r"Moreover, there exist $0 < C, \epsilon < 1$ where $N\epsilon < 1$ such that $P^{(t)}(z_i = j \mid X^{(0)}) \le "
+    r"C(1 - (j-K)\epsilon)^t$ for all $K < j \le i$ and $t \ge 0$.'",
     kind="exact",
     cases=_prefix_cases,
-    reconstruction="The rate read with kappa = K eps, derived here: every non-prefix token puts at least K eps on the "
-    "prefix (Lemma A.1's eps on each edge), prefix tokens attend only to the prefix, so the mass outside the prefix "
-    "shrinks by (1 - K eps) per layer: checked as mass outside the prefix <= (1 - K eps)^(t+1) after t + 1 layers "
-    "(the limit follows). eps is the smallest weight on an edge over the layers drawn; the mask is the authors' "
-    "(prefix tokens attend to each other, later tokens causally).",
+    reconstruction="A conjunction of three parts, each with constants derived as the proofs do: eps is Lemma A.1's "
+    "(smallest weight on an edge over the layers drawn) and C = 1 - eps; the limit as mass outside the prefix <= "
+    "(1 - K eps)^(t+1) after t + 1 layers (every token puts >= K eps on the prefix, prefix tokens attend only to it); "
+    "the liminf with kappa = K eps^2 (a prefix token's row puts >= eps on each prefix token, and one more layer puts "
+    ">= K eps on the prefix), checked at every depth t >= 1; the rate at every K < j <= i. The mask is the authors'.",
     examples={"quick": 60, "thorough": 600},
 )
 def _prefix_tokens(case) -> float:
     return prefix_convergence(case)
+
+
+# ============================================================================ Lemma 4.4 and Theorem 4.5: the decay mask
+
+
+def decay_layers(n: int, m: float, depth: int, rng, logit_bound: float) -> list[np.ndarray]:
+    """depth + 1 attention layers A_decay = softmax_G(Z + D) with G causal, ``|Z_ij| <= logit_bound`` (A1) and D the decay
+    mask of eq. (2), D_ij = -(i - j) m: the library's causal ALiBi bias (petheory.encodings.alibi, slope m) and its
+    row softmax (petheory.softmax.row_softmax)."""
+    i, j = np.indices((n, n))
+    d = bias.alibi(n, slope=m, form="causal")
+    return [softmax.row_softmax(np.where(j <= i, rng.uniform(-logit_bound, logit_bound, (n, n)) + d, -np.inf))
+            for _ in range(depth + 1)]
+
+
+def lemma_44_constants(m: float, logit_bound: float) -> tuple[float, float]:
+    """(C_min, C_max) of Lemma 4.4 as its proof bounds them: A_ij = e^{Z_ij - (i-j)m} / sum_l e^{Z_il - (i-l)m}, the
+    sum in [e^{-B}, e^{B} / (1 - e^{-m})], so C_min = e^{-2B} (1 - e^{-m}), C_max = e^{2B}."""
+    return math.exp(-2 * logit_bound) * -math.expm1(-m), math.exp(2 * logit_bound)
+
+
+@st.composite
+def _decay_cases(draw):
+    return {"n": draw(st.integers(1, 24)), "m": draw(st.floats(0.01, 4.0)), "depth": draw(st.integers(0, 16)),
+            "logit_bound": draw(st.floats(0.0, 3.0)), "seed": draw(st.integers(0, 2**16))}
+
+
+def _decay_ratio(case, depth: int) -> tuple[np.ndarray, np.ndarray]:
+    """P^(depth) / (C(t+i-j, i-j) e^{-(i-j)m}) on j <= i, and the mask of those entries."""
+    n, m = case["n"], case["m"]
+    layers = decay_layers(n, m, depth, np.random.default_rng(case["seed"]), case["logit_bound"])
+    P = np.eye(n)
+    for a in layers:
+        P = a @ P
+    i, j = np.indices((n, n))
+    x = np.where(j <= i, i - j, 0)
+    log_form = np.vectorize(lambda xx: math.lgamma(depth + xx + 1) - math.lgamma(xx + 1) - math.lgamma(depth + 1))(x) - x * m
+    with np.errstate(divide="ignore"):
+        return np.where(j <= i, np.log(np.where(j <= i, P, 1.0)) - log_form, 0.0), j <= i
+
+
+def lemma_44(case) -> float:
+    """> 0 when one layer's weight leaves [C_min e^{-(i-j)m}, C_max e^{-(i-j)m}] (the proof's constants), in log."""
+    log_ratio, lower = _decay_ratio(case, 0)
+    cmin, cmax = lemma_44_constants(case["m"], case["logit_bound"])
+    out = max(float(log_ratio[lower].max()) - math.log(cmax), math.log(cmin) - float(log_ratio[lower].min()))
+    quantities(largest_log_ratio=log_ratio[lower].max(), smallest_log_ratio=log_ratio[lower].min(),
+               log_c_max=math.log(cmax), log_c_min=math.log(cmin))
+    return out - 64 * case["n"] * np.finfo(float).eps * (1 + case["n"] * case["m"] + case["logit_bound"])
+
+
+@claim(
+    id="wu2025.decay_mask_one_layer",
+    paper_status="lemma",
+    source=SOURCE.format(where="§4.2, Lemma 4.4"),
+    statement=r"Lemma 4.4: 'Consider the decay mask in (2) where G is causal. Under A1-A2, given $X^{(0)}$, there exists "
+    r"$C_{\max}, C_{\min} > 0$ such that for all $j \le i \in [N]$ and $t \ge 0$, $C_{\min}e^{-(i-j)m} \le "
+    r"(A^{(t)}_{decay})_{ij} \le C_{\max}e^{-(i-j)m}$.'",
+    kind="exact",
+    cases=_decay_cases,
+    reconstruction="Existential, checked with the constants the proof's bound gives: C_min = e^{-2B}(1 - e^{-m}), "
+    "C_max = e^{2B}, B the logit bound (|Z_ij| <= B: A1); the layer is the library's causal ALiBi bias with slope m "
+    "(D_ij = -(i-j)m) through its row softmax, the logits Z uniform in [-B, B].",
+)
+def _lemma_44(case) -> float:
+    return lemma_44(case)
+
+
+def decay_theta(case) -> float:
+    """> 0 when P^(t) / (C(t+i-j, i-j) e^{-(i-j)m}) leaves [C_min^{t+1}, C_max^{t+1}], in log, at some j <= i."""
+    t = case["depth"]
+    log_ratio, lower = _decay_ratio(case, t)
+    cmin, cmax = lemma_44_constants(case["m"], case["logit_bound"])
+    hi, lo = (t + 1) * math.log(cmax), (t + 1) * math.log(cmin)
+    quantities(largest_log_ratio=log_ratio[lower].max(), smallest_log_ratio=log_ratio[lower].min(),
+               log_upper_constant=hi, log_lower_constant=lo)
+    return max(float(log_ratio[lower].max()) - hi, lo - float(log_ratio[lower].min())) \
+        - 64 * (t + 1) * case["n"] * np.finfo(float).eps * (1 + case["n"] * case["m"] + case["logit_bound"])
+
+
+@claim(
+    id="wu2025.decay_mask_theta",
+    paper_status="theorem",
+    source=SOURCE.format(where="§4.2, Theorem 4.5 and App. E (the path count)"),
+    statement=r"Theorem 4.5: 'Consider the decay mask in (2) where G is causal. Fix T >= 0. Under A1-A2, given "
+    r"$X^{(0)}$, it holds for all $j \le i \in [N]$ and $t \le T$, $P^{(t)}_{decay}(z_i = j \mid X^{(0)}) = "
+    r"\Theta\big(\binom{t+i-j}{i-j}e^{-(i-j)m}\big)$.'",
+    kind="exact",
+    cases=_decay_cases,
+    reconstruction="The Theta read as a two-sided bound whose constants depend on t and the logit bound B but not on N, "
+    "i or j, with the constants its proof builds: each of the C(t+i-j, i-j) paths of t + 1 hops from j to i (App. E) "
+    "weighs between C_min^{t+1} e^{-(i-j)m} and C_max^{t+1} e^{-(i-j)m} (Lemma 4.4's constants, "
+    "wu2025.decay_mask_one_layer), so the ratio P / (C(t+i-j, i-j) e^{-(i-j)m}) lies in [C_min^{t+1}, C_max^{t+1}] "
+    "for every N, checked up to N = 24 and depth 16 through the library's ALiBi bias and softmax. Not a fit: the "
+    "constants are the proof's, fixed before any case is drawn.",
+)
+def _decay_theta(case) -> float:
+    return decay_theta(case)

@@ -78,7 +78,7 @@ REFUTED = [
     ("gu2025.gpp_toeplitz#other_absolute", {"n": 2, "d": 2, "pe": "learned"}),
     ("gu2025.lemma_b1_equality", {"weights": [1.0, 1.0], "p": [1, 1], "q": 3, "reading": "proof"}),
     ("gu2025.lemma_b1_range", {"weights": [1.0, 1.0], "p": [0, 0], "q": 1, "reading": "statement", "part": "width_4_sum_w"}),
-    ("gu2025.mla_logit_form", {"n": 2, "dc": 1, "dr": 2, "seed": 0}),
+    ("gu2025.mla_logit_form#literal_identity", {"n": 2, "dc": 1, "dr": 2, "seed": 0}),
     ("gu2025.normalisation_keeps_toeplitz#row_softmax", {"c": [0.0, 0.0], "r": [0.0, 1.0]}),
     ("gu2025.representation_decomposition#after_attention", {"n": 2, "vocab": 2, "d": 2, "pe": "sinusoidal", "seed": 0}),
     ("gu2025.rope_logit_form", {"n": 2, "d": 4, "rotary_dim": None, "base": 10000.0, "pairing": "interleaved", "pe": "nope", "seed": 0}),
