@@ -307,24 +307,36 @@ def pairing(model, text):
     try:
         emb = _rebuild(rots[0][1], text)
         params = inspect.signature(emb.forward).parameters
-        kw = {"layer_type": next(iter(getattr(text, "layer_types", None) or ["full_attention"]))} \
-            if "layer_type" in params else {}
+        types = [None]
+        if "layer_type" in params:  # the first layer type the module keeps frequencies for (LFM3 lists conv layers)
+            types = [t for t in dict.fromkeys(getattr(text, "layer_types", None) or ["full_attention"])
+                     if hasattr(emb, f"{t}_inv_freq")] or ["full_attention"]
+        kw = {} if types[0] is None else {"layer_type": types[0]}
         pos = torch.tensor([[0, 1]])
         if getattr(emb, "mrope_section", None) is not None or "mrope" in type(emb).__name__.lower():
             pos = torch.tensor([[[0, 1]]] * 3)
         got = emb(torch.zeros(1, 2, 8), pos, **kw)
-        if complex_apply:
-            width = 2 * got.shape[-1]
-            q = torch.eye(width)[None, :, None, :].repeat(1, 1, 2, 1)  # head j holds e_j at both positions
-            try:  # (B, H, T, d): DeepSeek-V2 broadcasts freqs_cis over the heads
-                out = apply(q, q.clone(), got)[0]
-            except RuntimeError:  # (B, T, H, d): Llama 4
-                out = apply(q.transpose(1, 2), q.transpose(1, 2).clone(), got)[0].transpose(1, 2)
-        else:
+        one_tensor = next(iter(inspect.signature(apply).parameters)) == "x"  # Gemma 3n / 4: apply(x, cos, sin)
+
+        def run(q):
+            if complex_apply:
+                try:  # (B, H, T, d): DeepSeek-V2 broadcasts freqs_cis over the heads
+                    return apply(q, q.clone(), got)[0]
+                except RuntimeError:  # (B, T, H, d): Llama 4
+                    return apply(q.transpose(1, 2), q.transpose(1, 2).clone(), got)[0].transpose(1, 2)
             cos, sin = got
-            width = cos.shape[-1]
+            return apply(q, cos.float(), sin.float()) if one_tensor else apply(q, q.clone(), cos.float(), sin.float())[0]
+
+        last = None if complex_apply else got[0].shape[-1]
+        widths = [2 * got.shape[-1]] if complex_apply else [last, 2 * last]  # gpt-oss's cos holds one entry per band
+        for width in widths:
             q = torch.eye(width)[None, :, None, :].repeat(1, 1, 2, 1)  # head j holds e_j at both positions
-            out = apply(q, q.clone(), cos.float(), sin.float())[0]
+            try:
+                out = run(q)
+                break
+            except RuntimeError:
+                if width == widths[-1]:
+                    raise
         # logits between e_0 at position 1 and e_j at position 0: nonzero for j = 0 and j = 0's partner, whatever
         # layout the function works in (DeepSeek's interleave permutes q and k alike)
         q2 = torch.stack([out[0, 0, 1] @ out[0, j, 0] for j in range(width)])

@@ -433,7 +433,11 @@ def _no_positions(f) -> str:
 
 
 def _one_line(exc) -> str:
-    text = str(exc).strip().splitlines()
+    """The exception's first line, with this machine's site-packages path replaced (the table is committed)."""
+    import transformers
+
+    site = str(Path(transformers.__file__).resolve().parents[1])
+    text = str(exc).replace(site, "<site-packages>").strip().splitlines()
     return f"{type(exc).__name__}: {text[0][:300] if text else ''}"
 
 

@@ -19,7 +19,8 @@ from petheory.models import resolve_config
 from petheory.models.verified import load, nearest, refusal, verified_types
 
 SAMPLE = [("llama", "yarn"), ("gpt_neox", "default"), ("cohere2", "window"), ("granitemoehybrid", "hybrid-nope"),
-          ("falcon", "alibi"), ("t5", "default"), ("gpt2", "default"), ("doge", "default")]
+          ("falcon", "alibi"), ("t5", "default"), ("gpt2", "default"), ("doge", "default"),
+          ("nanochat", "default"), ("bailing_hybrid", "default")]  # a rotation by -theta; MLA that always interleaves
 
 
 def committed(mt, case):
@@ -31,6 +32,13 @@ def test_the_table_has_no_misread_and_no_crash():
     counts = load()["counts"]
     assert counts["cases_by_outcome"].get("misread", 0) == 0 and counts["cases_by_outcome"].get("crash", 0) == 0, counts
     assert not [mt for mt, r in load()["types"].items() if r["status"] in ("misread", "crash")]
+
+
+def test_the_committed_table_names_no_path_of_the_machine_that_wrote_it():
+    from petheory.models.verified import TABLE
+
+    text = TABLE.read_text(encoding="utf-8")
+    assert "site-packages/" not in text.replace("<site-packages>/", "") and "/work/" not in text and "/home/" not in text
 
 
 def test_every_refusal_names_what_is_missing():
