@@ -21,6 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from petheory._threads import one_blas_thread
 from petheory.errors import ValidationError
 
 BEGIN = "<!-- verdict-table:begin (generated: python -m proofs_check.verdict_table --write) -->"
@@ -51,15 +52,6 @@ def _fresh_clone_env():
         os.environ.update(saved)
 
 
-def _one_blas_thread():
-    """Single-threaded BLAS: a threaded eigensolver can differ in the last bit between runs, which can move where
-    shrinking stops near a zero margin; the table must be the same on every run."""
-    try:
-        from threadpoolctl import threadpool_limits  # comes with scikit-learn
-    except ImportError:  # pragma: no cover
-        return contextlib.nullcontext()
-    return threadpool_limits(limits=1, user_api="blas")
-
 
 def fresh_records() -> list[dict]:
     """Records of the quick check of every built-in claim, as a fresh clone computes them."""
@@ -68,7 +60,7 @@ def fresh_records() -> list[dict]:
 
     papers = builtin_papers()
     claims = [c for c in all_claims() if c.id.split(".")[0] in papers]
-    with tempfile.TemporaryDirectory() as tmp, _fresh_clone_env(), _one_blas_thread():
+    with tempfile.TemporaryDirectory() as tmp, _fresh_clone_env(), one_blas_thread():
         records, crashes = run(claims, profile=PROFILE, seed=SEED, quiet=True, workdir=tmp)
     if crashes:
         raise RuntimeError("; ".join(str(c) for c in crashes))

@@ -24,18 +24,11 @@ import numpy as np
 
 from petheory import _memory
 from petheory import _validate as v
+from petheory._threads import one_blas_thread
 from petheory import encodings as enc
 from petheory.errors import ValidationError
 from petheory.scheme import Positions
 
-
-
-def one_blas_thread():
-    """Small dense products here (a 2b x 2b eigenproblem, (chunk, b) matvecs) run with one BLAS thread: threaded
-    BLAS on a busy 2-core machine made a 256 x 256 ``eigvalsh`` take seconds instead of milliseconds."""
-    from threadpoolctl import threadpool_limits  # a scikit-learn dependency
-
-    return threadpool_limits(limits=1, user_api="blas")
 
 
 class NoKernel(ValidationError):

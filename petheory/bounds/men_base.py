@@ -11,13 +11,13 @@ Theory only: no file is read, nothing imports torch.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import math
 
 import numpy as np
 
 from petheory import _validate as v
+from petheory._threads import one_blas_thread
 from petheory.encodings import rope_frequencies
 from petheory.errors import ValidationError
 
@@ -174,16 +174,6 @@ def men_smallest_base(d: int, context: int, *, lo: float = 2.0, hi: float = 1e12
                           v.real("rel", rel, positive=True))
 
 
-def _one_blas_thread():
-    """One BLAS thread for the scans: their products are small ((sqrt L, r) by (r, 64)), and threads waiting on a
-    busy machine cost more than they give (a grid of bases at L = 1M: 8.6x slower with OpenBLAS's threads at load
-    3.8 on 2 cores, measured side by side)."""
-    try:
-        from threadpoolctl import threadpool_limits  # comes with scikit-learn
-    except ImportError:  # pragma: no cover
-        return contextlib.nullcontext()
-    return threadpool_limits(limits=1, user_api="blas")
-
 
 class _Witnesses:
     r"""Distances where nearby bases failed: a base is tried there first (a few hundred cosines) before the full scan.
@@ -240,7 +230,7 @@ def men_first_passing(bases, *, d: int, context: int) -> dict:
     if not np.all(bs > 0):
         raise ValidationError("bases must be positive RoPE bases")
     seen, worst = _Witnesses(L), None
-    with _one_blas_thread():
+    with one_blas_thread():  # small products ((sqrt L, r) by (r, 64)): 8.6x slower threaded at load 3.8
         for n, b in enumerate(bs, 1):
             if seen.passes(float(b), d):
                 return {"first_passing": float(b), "its_min": seen.value, "evaluated": n, "worst_failure": worst}
@@ -250,7 +240,7 @@ def men_first_passing(bases, *, d: int, context: int) -> dict:
 
 @functools.lru_cache(maxsize=256)
 def _smallest_base(d: int, L: int, lo: float, hi: float, per_decade: int, rel: float) -> float:
-    with _one_blas_thread():
+    with one_blas_thread():  # small products ((sqrt L, r) by (r, 64)): 8.6x slower threaded at load 3.8
         return _scan_for_smallest_base(d, L, lo, hi, per_decade, rel)
 
 

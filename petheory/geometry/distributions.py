@@ -165,6 +165,20 @@ def _read_sequences(corpus, tokenize: Callable | None) -> tuple[list, int, str]:
     return out, empty, source
 
 
+def _string_types(flat: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``np.unique(flat.astype(str), return_inverse=True, return_counts=True)``, by a dict instead of a sort of the
+    tokens: the distinct types sorted as numpy sorts strings (by code point), each token's index among them and their
+    counts. Same arrays, about 3x faster on 44,000 tokens (the bootstrap of cirrincione2026.alibi_* builds 80 tables)."""
+    index: dict[str, int] = {}
+    seen = np.fromiter((index.setdefault(w, len(index)) for w in flat.astype(str).tolist()), dtype=np.int64,
+                       count=flat.size)
+    types = sorted(index)
+    rank = np.empty(len(types), dtype=np.int64)
+    rank[[index[w] for w in types]] = np.arange(len(types))
+    inv = rank[seen]
+    return np.array(types, dtype=str), inv, np.bincount(inv, minlength=len(types))
+
+
 def _make_tokenizer(tokenizer, lowercase: bool, add_special_tokens: bool) -> tuple[Callable, int | None, str]:
     if callable(tokenizer):
         return tokenizer, None, getattr(tokenizer, "__name__", "callable")
@@ -283,7 +297,7 @@ def positional_distributions(
     ):
         tok_name = "token ids"
     if flat.dtype.kind in "US" or flat.dtype == object:
-        types, inv, cnt = np.unique(flat.astype(str), return_inverse=True, return_counts=True)
+        types, inv, cnt = _string_types(flat)
         order = np.lexsort((types, -cnt))  # most frequent first, ties alphabetical
         rank = np.empty_like(order)
         rank[order] = np.arange(order.size)

@@ -15,6 +15,7 @@ import os
 import numpy as np
 
 from petheory import _validate as v
+from petheory._threads import one_blas_thread
 from petheory.geometry import blocks as _blocks  # CACHE_BYTES read at call time (tests shrink it)
 from petheory.geometry.blocks import block_rows
 from petheory.geometry.distributions import PositionalDistributions
@@ -141,15 +142,9 @@ def _stress(E, T, kind: str) -> float:
         # Cache-sized GEMMs (b x k x n, b ~ 32) gain nothing from BLAS threads, and when the cores are busy
         # (pytest -n 2, a second job) OpenBLAS's threads wait on each other: n = 2048, k = 128 took 1.5 s
         # with 2 threads on 2 loaded cores and 0.11 s with one (same value, bit for bit). One thread here.
-        with _one_blas_thread():
+        with one_blas_thread():
             return _stress_blocks(E, T, kind, n, blocks)
     return _stress_blocks(E, T, kind, n, blocks)
-
-
-def _one_blas_thread():
-    from threadpoolctl import threadpool_limits  # a scikit-learn dependency
-
-    return threadpool_limits(limits=1, user_api="blas")
 
 
 def _stress_blocks(E, T, kind: str, n: int, blocks) -> float:
@@ -282,7 +277,7 @@ def stress_of_tables(tables, D, *, kind: str = "stress1") -> np.ndarray:
     if kind != "stress1" or tt == 0:  # (an all-zero target: _stress says why stress-1 is undefined)
         return np.asarray([_stress(_CoordRows(table(X)), T, kind) for X in tables], dtype=np.float64)
     out, pending = [], collections.deque()
-    with _one_blas_thread(), concurrent.futures.ThreadPoolExecutor(WORKERS) as pool:
+    with one_blas_thread(), concurrent.futures.ThreadPoolExecutor(WORKERS) as pool:
         for X in tables:
             pending.append(pool.submit(_stress1_batch, [table(X)], T, tt))
             while len(pending) > 2 * WORKERS:  # a bounded number of tables in memory

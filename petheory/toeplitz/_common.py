@@ -33,17 +33,5 @@ def _need_fft(n: int, per_entry: int, what: str) -> None:
 _TINY = float(np.finfo(np.float64).smallest_subnormal)  # absolute rounding unit below the normal range
 
 
-def _single_thread_blas():
-    """Iterative solvers here do many small BLAS calls; threaded BLAS only adds latency to them
-    (10x slower on a busy 2-core machine), so they run with one BLAS thread."""
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - threadpoolctl comes with scikit-learn
-        import contextlib
-
-        return contextlib.nullcontext()
-    return threadpool_limits(limits=1, user_api="blas")
-
-
 def _is_hermitian(c: np.ndarray, r: np.ndarray) -> bool:
     return bool(np.all(r == np.conj(c)) or np.allclose(r, np.conj(c), rtol=0, atol=4 * _U * np.max(np.abs(c))))

@@ -17,7 +17,8 @@ import scipy.fft as sfft
 import scipy.linalg as sla
 
 from petheory import _validate as v
-from petheory.toeplitz._common import _U, _WORKERS, _need_dense, _need_fft, _single_thread_blas
+from petheory.toeplitz._common import _U, _WORKERS, _need_dense, _need_fft
+from petheory._threads import one_blas_thread
 from petheory.toeplitz.operators import ToeplitzOperator, coefficients
 from petheory.errors import ValidationTypeError
 from petheory.toeplitz.symbols import SymbolExtrema, symbol_extrema
@@ -218,7 +219,7 @@ def extreme_eigenvalues(
     # what the FFT matvec resolves: u log2(L) times the largest eigenvalue of the embedding
     floor = 8 * math.ceil(math.log2(T.L)) * _U * T.embedding_norm
     floor = max(floor, atol)
-    with _single_thread_blas():
+    with one_blas_thread():
         hi = _davidson_top(T, ext.argmax, ext.max, strang, +1.0, rtol, floor, maxiter)
         lo = _davidson_top(T, ext.argmin, -ext.min, strang, -1.0, rtol, floor, maxiter)
     return ExtremeEigenvalues(lo, hi)

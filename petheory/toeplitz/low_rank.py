@@ -23,7 +23,8 @@ import numpy as np
 import scipy.linalg as sla
 
 from petheory import _validate as v
-from petheory.toeplitz._common import _U, _single_thread_blas
+from petheory.toeplitz._common import _U
+from petheory._threads import one_blas_thread
 from petheory.toeplitz.eigen import EigenEstimate, ExtremeEigenvalues
 
 
@@ -178,7 +179,7 @@ def rotary_kernel_spectrum(freqs, n: int, factor: float = 1.0) -> LowRankSpectru
     factor = v.real("factor", factor)
     r = w.shape[0]
     G = rotary_kernel_gram(w, n, factor)
-    with _single_thread_blas():  # a (2r, 2r) eigenproblem: BLAS threads only wait on each other
+    with one_blas_thread():  # a (2r, 2r) eigenproblem: BLAS threads only wait on each other
         vals = sla.eigvalsh(G, check_finite=False) if r else np.zeros(0)
     if vals.shape[0] > n:  # only n of the Gram's eigenvalues are T's; the rest are 0
         vals = vals[-n:] if factor >= 0 else vals[:n]

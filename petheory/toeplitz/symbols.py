@@ -18,7 +18,8 @@ import scipy.fft as sfft
 
 from petheory import _memory
 from petheory import _validate as v
-from petheory.toeplitz._common import _TINY, _U, _WORKERS, _is_hermitian, _single_thread_blas
+from petheory.toeplitz._common import _TINY, _U, _WORKERS, _is_hermitian
+from petheory._threads import one_blas_thread
 from petheory.toeplitz.operators import coefficients
 from petheory.errors import ValidationError
 
@@ -349,7 +350,7 @@ def symbol_extrema(c, r=None, *, n_grid: int | None = None, max_candidates: int 
     else:
         grid = symbol_grid(c, n_grid=m)
     ev = _TrigEval(c)
-    with _single_thread_blas():  # O(N) dot products: threads only add latency (4-6x slower on a busy machine)
+    with one_blas_thread():  # O(N) dot products: threads only add latency (4-6x slower on a busy machine)
         tmax, amax, emax, cmax = _extrema_from_grid(c, grid, 1.0, max_candidates=max_candidates, m=m, ev=ev)
         tmin, amin_neg, emin, cmin = _extrema_from_grid(c, grid, -1.0, max_candidates=max_candidates, m=m, ev=ev)
     return SymbolExtrema(-amin_neg, amax, tmin, tmax, max(emax, emin), cmax and cmin)

@@ -20,7 +20,8 @@ import scipy.linalg as sla
 from petheory import _memory
 from petheory import _validate as v
 from petheory.rounding import gamma as _gamma
-from petheory.toeplitz._common import _U, _need_dense, _single_thread_blas
+from petheory.toeplitz._common import _U, _need_dense
+from petheory._threads import one_blas_thread
 from petheory.toeplitz.operators import ToeplitzOperator, coefficients
 from petheory.toeplitz.symbols import symbol as _symbol_of
 from petheory.errors import ValidationError
@@ -267,7 +268,7 @@ def spectral_distribution(
     k = v.integer("steps", k, minimum=2)
     k = min(k, n)
     T = ToeplitzOperator(c, r)
-    with _single_thread_blas():
+    with one_blas_thread():
         nodes, wts = _slq(T, m, k, v.generator(seed))
     res = (k + 8 * math.ceil(math.log2(T.L))) * _U * T.embedding_norm
     ks = kolmogorov_distance(nodes, sym, wts, None, resolution=res)

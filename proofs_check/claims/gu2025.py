@@ -24,6 +24,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from petheory import toeplitz as tp
+from petheory._threads import one_blas_thread
 from petheory.encodings import rotary as enc_rotary
 from petheory.toeplitz import phase_modulation as tp_phase
 from petheory.toeplitz import szego as tp_szego
@@ -146,15 +147,6 @@ def _szego_symbols(rng: np.random.Generator) -> dict:
     }
 
 
-def _one_blas_thread():
-    try:
-        from threadpoolctl import threadpool_limits  # comes with scikit-learn
-    except ImportError:  # pragma: no cover
-        import contextlib
-
-        return contextlib.nullcontext()
-    return threadpool_limits(limits=1, user_api="blas")
-
 
 def _decay_rate(ns, ys):
     """Rate r of y ~ N^-r with its 95% t-interval (fits.fit_power_law; n-2 degrees of freedom)."""
@@ -185,7 +177,7 @@ def szego(ctx) -> Evidence:
     for name, (col, sym) in _szego_symbols(ctx.rng).items():
         ks, gaps = [], []
         for n in sizes:
-            with _one_blas_thread():  # small dense eigenproblems: threads only add latency
+            with one_blas_thread():  # small dense eigenproblems: threads only add latency
                 sd = tp_szego.spectral_distribution(col(n), symbol=sym, method="exact")
             lo, hi = sd.symbol_values[0], sd.symbol_values[-1]
             pts = np.concatenate([[lo], np.clip(sd.support, lo, hi), [hi]])
