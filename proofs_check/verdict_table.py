@@ -21,7 +21,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-from petheory._threads import one_blas_thread
 from petheory.errors import ValidationError
 
 BEGIN = "<!-- verdict-table:begin (generated: python -m proofs_check.verdict_table --write) -->"
@@ -60,7 +59,7 @@ def fresh_records() -> list[dict]:
 
     papers = builtin_papers()
     claims = [c for c in all_claims() if c.id.split(".")[0] in papers]
-    with tempfile.TemporaryDirectory() as tmp, _fresh_clone_env(), one_blas_thread():
+    with tempfile.TemporaryDirectory() as tmp, _fresh_clone_env():  # BLAS: one thread, as every check (runner)
         records, crashes = run(claims, profile=PROFILE, seed=SEED, quiet=True, workdir=tmp)
     if crashes:
         raise RuntimeError("; ".join(str(c) for c in crashes))

@@ -48,3 +48,19 @@ def test_one_blas_thread_limits_blas_and_makes_its_controller_once(monkeypatch):
             inside = [p["num_threads"] for p in ThreadpoolController.info(_threads._CONTROLLER[0]) if p["user_api"] == "blas"]
         assert inside and set(inside) == {1}
     assert len(made) == 1
+
+
+@given(st.lists(st.lists(st.sampled_from(["", "a", "a\x00", "b\x00c", "A", "é", "the", "of"]), min_size=1, max_size=6),
+                min_size=1, max_size=30), st.integers(1, 4))
+def test_lists_of_words_give_the_tables_numpy_gives(seqs, max_vocab):
+    """Sequences as lists of words are counted without a numpy array; as tuples they go through numpy: same table."""
+    def fast(line):
+        return seqs[int(line)]
+
+    def slow(line):
+        return tuple(seqs[int(line)])
+
+    lines = [str(i) for i in range(len(seqs))]
+    a = distributions.positional_distributions(lines, tokenizer=fast, max_vocab=max_vocab, n=1, on_sparse="keep")
+    b = distributions.positional_distributions(lines, tokenizer=slow, max_vocab=max_vocab, n=1, on_sparse="keep")
+    assert a.vocab == b.vocab and (a.counts != b.counts).nnz == 0 and a.n_tokens == b.n_tokens
