@@ -68,3 +68,14 @@ def test_a_readers_check_judges_only_the_records_of_its_task(tmp_path):
     found = records.find("running_sum", where=[tmp_path], check=lambda r: None if r["task"] == "running_sum" else "wrong",
                          report=False)
     assert [r["config_hash"] for r in found.records] == ["h1"] and found.skipped == []
+
+
+def test_the_cache_keeps_at_most_its_budget_oldest_first(tmp_path, monkeypatch):
+    paths = records.export([_rec(seed=i, h=f"h{i}") for i in range(4)], tmp_path, experiment="x")
+    monkeypatch.setattr(io, "_READ_CACHE", {})
+    monkeypatch.setattr(io, "_READ_CACHE_HELD", [0])
+    monkeypatch.setattr(io, "_READ_CACHE_BYTES", 2 * len(paths[0].read_bytes()))  # about two marshalled records
+    assert len(records.find("running_sum", where=[tmp_path]).records) == 4  # all read, whatever the cache keeps
+    kept = list(io._READ_CACHE)
+    assert 1 <= len(kept) < 4 and kept == sorted(str(p) for p in paths)[-len(kept):]  # the newest stay
+    assert io._READ_CACHE_HELD[0] == sum(len(e[2]) for e in io._READ_CACHE.values()) <= io._READ_CACHE_BYTES
