@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import random
 import shlex
 import time
@@ -106,6 +107,30 @@ def _no_local_constants():
         cache.cache.clear()
 
 
+@contextlib.contextmanager
+def _no_wall_clock_limit():
+    """Run hypothesis without its one wall-clock budget: shrinking stops after ``MAX_SHRINKING_SECONDS`` (300 s).
+
+    On a busy machine a long shrink (the thorough profile's 2,000 steps of a slow checker) would stop there, at
+    another counterexample than on a quiet one; :data:`SHRINK_STEPS` is the budget instead, a count. Private API,
+    so a hypothesis without it is left alone (its deadline and health checks are settings, turned off below).
+    """
+    try:
+        from hypothesis.internal.conjecture import engine as conjecture_engine
+    except ImportError:  # pragma: no cover
+        yield
+        return
+    saved = getattr(conjecture_engine, "MAX_SHRINKING_SECONDS", None)
+    if saved is None:  # pragma: no cover
+        yield
+        return
+    conjecture_engine.MAX_SHRINKING_SECONDS = math.inf
+    try:
+        yield
+    finally:
+        conjecture_engine.MAX_SHRINKING_SECONDS = saved
+
+
 def _search(c: Claim, budget: int, seed: int, shrink_steps: int = SHRINK_STEPS["quick"]) -> dict:
     from hypothesis import HealthCheck, Phase, Verbosity, find, settings
     from hypothesis.errors import NoSuchExample
@@ -140,7 +165,7 @@ def _search(c: Claim, budget: int, seed: int, shrink_steps: int = SHRINK_STEPS["
     )
     truncated = False
     try:
-        with _no_local_constants():
+        with _no_local_constants(), _no_wall_clock_limit():
             case = find(c.cases(), condition, settings=cfg, random=random.Random(seed))
     except _ShrinkBudgetSpent:
         if "crash" in stats:  # a crash met while shrinking outranks the counterexample

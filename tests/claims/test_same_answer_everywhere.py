@@ -115,3 +115,34 @@ def test_the_comparison_tells_rounding_from_another_answer():
     assert differences(rec, {**rec, "cases": 83}) and differences(rec, {**rec, "margin": -0.0344})
     assert differences(rec, {**rec, "counterexample": {"counts": [[0, 1], [1, 0]], "d": 1}})
     assert differences({"x": 1}, {"x": 1.0}) and differences({"x": True}, {"x": 1})
+
+
+def test_a_clock_that_races_changes_no_search(monkeypatch):
+    """Hypothesis stops shrinking after 300 s of wall clock; the runner's budget is a count of steps instead, so a
+    machine slow enough to reach 300 s (here: a clock that advances 400 s at every reading) shrinks as far."""
+    import itertools
+
+    from hypothesis import strategies as st
+    from hypothesis.internal.conjecture import engine as conjecture_engine
+
+    from proofs_check import runner
+    from proofs_check.engine import Claim
+
+    c = Claim(id="test2026.sum_small", source="test", statement="sum <= 10", kind="exact",
+              check=lambda case: float(sum(case["v"]) - 10),
+              cases=lambda: st.fixed_dictionaries({"v": st.lists(st.integers(0, 20), min_size=1, max_size=8)}))
+    quiet = runner._search(c, 60, 1)
+    ticks = itertools.count(0, 400.0)
+
+    class RacingClock:
+        def __getattr__(self, name):
+            return getattr(conjecture_engine.__dict__["_real_time"], name)
+
+        def perf_counter(self):
+            return next(ticks)
+
+        monotonic = perf_counter
+
+    monkeypatch.setitem(conjecture_engine.__dict__, "_real_time", conjecture_engine.time)
+    monkeypatch.setattr(conjecture_engine, "time", RacingClock())
+    assert runner._search(c, 60, 1) == quiet and quiet["counterexample"] == {"v": [11]}
