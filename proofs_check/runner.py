@@ -17,9 +17,7 @@ never read are dropped (when the smaller case replays with the same violation).
 
 from __future__ import annotations
 
-import contextlib
 import json
-import math
 import random
 import shlex
 import time
@@ -29,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from proofs_check import isolation
 from proofs_check.engine import EVIDENCE, MIN_SEEDS, NOT_RESULTS, Claim, Context, Evidence
 
 from petheory._threads import one_blas_thread
@@ -77,60 +76,6 @@ class _ShrinkBudgetSpent(BaseException):
     """Raised inside hypothesis to stop shrinking (a BaseException: hypothesis lets it through)."""
 
 
-@contextlib.contextmanager
-def _no_local_constants():
-    """Run hypothesis without the literals it harvests from local modules' source code.
-
-    Hypothesis (>= 6.131) mixes into generation constants found in every imported module that is
-    not installed (this repository's), and the pool grows as modules are imported: the cases of a
-    claim then depend on which claims (and modules) ran before it. Private API, so a hypothesis
-    without it is left alone.
-    """
-    try:
-        from hypothesis.internal.conjecture import providers
-        from hypothesis.internal.constants_ast import Constants
-    except ImportError:  # pragma: no cover
-        yield
-        return
-    saved = getattr(providers, "_get_local_constants", None)
-    cache = getattr(providers, "CONSTANTS_CACHE", None)
-    if saved is None or cache is None:  # pragma: no cover
-        yield
-        return
-    empty = Constants()
-    providers._get_local_constants = lambda: empty
-    cache.cache.clear()  # cached choices may hold local constants
-    try:
-        yield
-    finally:
-        providers._get_local_constants = saved
-        cache.cache.clear()
-
-
-@contextlib.contextmanager
-def _no_wall_clock_limit():
-    """Run hypothesis without its one wall-clock budget: shrinking stops after ``MAX_SHRINKING_SECONDS`` (300 s).
-
-    On a busy machine a long shrink (the thorough profile's 2,000 steps of a slow checker) would stop there, at
-    another counterexample than on a quiet one; :data:`SHRINK_STEPS` is the budget instead, a count. Private API,
-    so a hypothesis without it is left alone (its deadline and health checks are settings, turned off below).
-    """
-    try:
-        from hypothesis.internal.conjecture import engine as conjecture_engine
-    except ImportError:  # pragma: no cover
-        yield
-        return
-    saved = getattr(conjecture_engine, "MAX_SHRINKING_SECONDS", None)
-    if saved is None:  # pragma: no cover
-        yield
-        return
-    conjecture_engine.MAX_SHRINKING_SECONDS = math.inf
-    try:
-        yield
-    finally:
-        conjecture_engine.MAX_SHRINKING_SECONDS = saved
-
-
 def _search(c: Claim, budget: int, seed: int, shrink_steps: int = SHRINK_STEPS["quick"]) -> dict:
     from hypothesis import HealthCheck, Phase, Verbosity, find, settings
     from hypothesis.errors import NoSuchExample
@@ -165,7 +110,7 @@ def _search(c: Claim, budget: int, seed: int, shrink_steps: int = SHRINK_STEPS["
     )
     truncated = False
     try:
-        with _no_local_constants(), _no_wall_clock_limit():
+        with isolation.no_local_constants(), isolation.no_wall_clock_limit():
             case = find(c.cases(), condition, settings=cfg, random=random.Random(seed))
     except _ShrinkBudgetSpent:
         if "crash" in stats:  # a crash met while shrinking outranks the counterexample
