@@ -35,6 +35,7 @@ _SAMPLES, _SPACING = 5, 0.004
 _TTL = 2.0
 _cache: tuple[float, int] | None = None
 _controller = None
+_controller_modules = -1  # len(sys.modules) when the controller was made
 
 
 def usable_cores() -> int:
@@ -132,9 +133,14 @@ def pick_threads(requested: int | None = None) -> int:
 
 
 def _blas_controller():
-    """One threadpoolctl controller per process, made after numpy's and scipy's BLAS are loaded."""
-    global _controller
-    if _controller is None:
+    """One threadpoolctl controller, made after numpy's and scipy's BLAS are loaded, and made again only when
+    modules were imported since (a new extension module may have loaded another BLAS, which must be limited too).
+
+    ``threadpoolctl.threadpool_limits`` finds the loaded libraries anew on every call (it walks every shared object
+    of the process: about 1 ms, several with torch loaded); ``petheory check`` entered such a block 1,226 times in
+    one quick run."""
+    global _controller, _controller_modules
+    if _controller is None or (_controller and _controller_modules != len(sys.modules)):
         import numpy  # noqa: F401  (load the BLAS libraries the controller must see)
         import scipy.linalg  # noqa: F401
 
@@ -144,6 +150,7 @@ def _blas_controller():
             _controller = False
             return None
         _controller = ThreadpoolController()
+        _controller_modules = len(sys.modules)
     return _controller or None
 
 

@@ -163,8 +163,8 @@ def load_or_skip(path):
 def find(task: str | None = None, workdir=".", *, where=None, check=None, report: bool = True) -> Found:
     """Every record of ``task`` (or all) under :func:`roots` (or the folders ``where``).
 
-    Files are read by :func:`petheory.io.read_records`: one that is truncated, hand-edited or
-    fails ``check(record) -> reason or None`` (the fields a reader needs) is skipped, listed in
+    Files are read by :func:`petheory.io.read_records` (each parsed once per process): one that is truncated,
+    hand-edited or (a record of ``task``) fails ``check(record) -> reason or None`` (the fields a reader needs) is skipped, listed in
     ``Found.skipped`` and, with ``report``, named on stderr (``petheory: warning: skipping PATH:
     REASON``). Duplicates (same ``config_hash``) are read once: ``runs/`` before ``records/``.
     """
@@ -175,7 +175,7 @@ def find(task: str | None = None, workdir=".", *, where=None, check=None, report
     for root in (roots(workdir) if where is None else [Path(w) for w in where]):
         pattern = "record.json" if where is None and root == runs else "*.json"
         recs, skipped = read_records(root, limit=_MAX_FILES, report=report, check=check, pattern=pattern,
-                                       with_path=True)
+                                       with_path=True, task=task)
         found.skipped += [(str(p), why) for p, why in skipped]
         for rec in recs:
             if task is not None and rec["task"] != task:

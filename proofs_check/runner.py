@@ -6,7 +6,8 @@ Every claim gets its own seed derived from the run seed and its id, so selecting
 claims never changes what is found for the others. The search depends on nothing else: it runs
 under hypothesis's default settings (not the loaded test profile), without an example database,
 and without the constants hypothesis would otherwise collect from the source of every local
-module imported so far (which made a claim's cases depend on which claims ran before it).
+module imported so far (which made a claim's cases depend on which claims ran before it). BLAS runs one
+thread: a threaded product splits its sums by the core count, and threads only wait on each other on a busy machine.
 
 A claim with readings gets one verdict per reading (each searched with its own seed, from
 ``<id>#<reading>``) and the common verdict or ``depends``; a claim with a :class:`Premise` that no
@@ -16,7 +17,6 @@ never read are dropped (when the smaller case replays with the same violation).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 import shlex
@@ -27,8 +27,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from proofs_check import isolation
 from proofs_check.engine import EVIDENCE, MIN_SEEDS, NOT_RESULTS, Claim, Context, Evidence
 
+from petheory._threads import blas_threads
 from petheory.errors import ValidationError, ValidationTypeError
 
 #: Number of generated cases per exact/symbolic claim, per profile (a claim may override).
@@ -74,36 +76,6 @@ class _ShrinkBudgetSpent(BaseException):
     """Raised inside hypothesis to stop shrinking (a BaseException: hypothesis lets it through)."""
 
 
-@contextlib.contextmanager
-def _no_local_constants():
-    """Run hypothesis without the literals it harvests from local modules' source code.
-
-    Hypothesis (>= 6.131) mixes into generation constants found in every imported module that is
-    not installed (this repository's), and the pool grows as modules are imported: the cases of a
-    claim then depend on which claims (and modules) ran before it. Private API, so a hypothesis
-    without it is left alone.
-    """
-    try:
-        from hypothesis.internal.conjecture import providers
-        from hypothesis.internal.constants_ast import Constants
-    except ImportError:  # pragma: no cover
-        yield
-        return
-    saved = getattr(providers, "_get_local_constants", None)
-    cache = getattr(providers, "CONSTANTS_CACHE", None)
-    if saved is None or cache is None:  # pragma: no cover
-        yield
-        return
-    empty = Constants()
-    providers._get_local_constants = lambda: empty
-    cache.cache.clear()  # cached choices may hold local constants
-    try:
-        yield
-    finally:
-        providers._get_local_constants = saved
-        cache.cache.clear()
-
-
 def _search(c: Claim, budget: int, seed: int, shrink_steps: int = SHRINK_STEPS["quick"]) -> dict:
     from hypothesis import HealthCheck, Phase, Verbosity, find, settings
     from hypothesis.errors import NoSuchExample
@@ -138,7 +110,7 @@ def _search(c: Claim, budget: int, seed: int, shrink_steps: int = SHRINK_STEPS["
     )
     truncated = False
     try:
-        with _no_local_constants():
+        with isolation.no_local_constants(), isolation.no_wall_clock_limit():
             case = find(c.cases(), condition, settings=cfg, random=random.Random(seed))
     except _ShrinkBudgetSpent:
         if "crash" in stats:  # a crash met while shrinking outranks the counterexample
@@ -160,12 +132,17 @@ def check_claim(c: Claim, *, profile: str = "quick", seed: int = 0, quiet: bool 
 
     ``workdir`` is where empirical checkers look for ``runs/`` (default: the current directory).
     Raises :class:`CheckerCrash` when the checker itself fails.
+
+    BLAS runs one thread throughout (:func:`petheory._threads.blas_threads`): a checker's products are small,
+    so threads only wait on each other (a quarter of the quick profile's CPU time with 2 threads on 2 cores), and
+    one thread sums in the same order whatever the machine's core count.
     """
     t0 = time.perf_counter()
-    if c.readings and c.skip_reason is None:
-        rec = _check_readings(c, profile=profile, seed=seed, quiet=quiet, workdir=workdir)
-    else:
-        rec = _check_single(c, profile=profile, seed=seed, quiet=quiet, workdir=workdir)
+    with blas_threads(1):
+        if c.readings and c.skip_reason is None:
+            rec = _check_readings(c, profile=profile, seed=seed, quiet=quiet, workdir=workdir)
+        else:
+            rec = _check_single(c, profile=profile, seed=seed, quiet=quiet, workdir=workdir)
     if c.paper_status in NOT_RESULTS and c.reading_of is None and rec["verdict"] == "refuted":
         # An assumption or interpretation is a premise or a gloss, not a result: a failing object says
         # where it does not apply. Readings that name the objects give 'depends' instead.

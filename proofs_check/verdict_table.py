@@ -60,7 +60,7 @@ def fresh_records() -> list[dict]:
 
     papers = builtin_papers()
     claims = [c for c in all_claims() if c.id.split(".")[0] in papers]
-    with tempfile.TemporaryDirectory() as tmp, _fresh_clone_env(), blas_threads(1):  # a threaded eigensolver's last bit can move a shrink near a zero margin
+    with tempfile.TemporaryDirectory() as tmp, _fresh_clone_env():  # BLAS: one thread, as every check (runner)
         records, crashes = run(claims, profile=PROFILE, seed=SEED, quiet=True, workdir=tmp)
     if crashes:
         raise RuntimeError("; ".join(str(c) for c in crashes))

@@ -23,30 +23,48 @@ def check_claim(claim_id: str, budget: int | None = None) -> dict:
     return runner.check_claim(c, profile="quick", seed=0)
 
 
-#: How long a test worker waits for a value another worker computes (the catalogue run: 1-3 min on 2 loaded cores)
-SHARED_WAIT_S = 1800
+#: A subprocess of a test that has not finished after this long hangs. The limit only ends a hung test: it is
+#: never a measure of speed, since a busy machine takes many times the quiet time (limits of 60-300 s made
+#: tests fail at load 10 that pass on a quiet machine, issue 46). Tests of speed are benchmarks, not tests.
+HANG_S = 3600
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # pragma: no cover - exists, owned by someone else
+        return True
+    return True
 
 
 def once_per_test_run(tmp_path_factory, name: str, compute):
     """``compute()`` (a JSON value) once per test run, even under pytest-xdist: the first worker that asks
     computes it and writes it next to the workers' temp folders (atomically); the others wait for that file
-    and read it. Every worker gets the value through the same JSON round trip, so all see the same data."""
+    and read it. Every worker gets the value through the same JSON round trip, so all see the same data.
+
+    A waiting worker waits as long as the computing one is alive (its process id is in the claim file), never a
+    fixed time: the catalogue run takes 1-3 min on 2 loaded cores and many times that at load 10, and a deadline
+    made the test's outcome depend on the machine's load (issue 46)."""
     run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID")  # one id per test run, shared by its workers
     if run_id is None:  # no xdist: one process, a session fixture already runs once
         return json.loads(json.dumps(compute(), allow_nan=False))
     shared = tmp_path_factory.getbasetemp().parent
     done, failed, claim = (shared / f"{name}-{run_id}{ext}" for ext in (".json", ".failed", ".claim"))
     try:
-        os.close(os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        fd = os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
     except FileExistsError:  # another worker computes it
-        deadline = time.monotonic() + SHARED_WAIT_S
         while not done.exists():
             if failed.exists():
                 raise RuntimeError(f"the shared {name} failed in another worker: {failed.read_text()}")
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"waited {SHARED_WAIT_S} s for another worker's {name}")
+            owner = claim.read_text().strip()
+            if owner.isdigit() and not _alive(int(owner)) and not (done.exists() or failed.exists()):
+                raise RuntimeError(f"the worker computing the shared {name} (process {owner}) ended without a result")
             time.sleep(0.2)
         return json.loads(done.read_text(encoding="utf-8"))
+    os.write(fd, str(os.getpid()).encode())
+    os.close(fd)
     try:
         text = json.dumps(compute(), allow_nan=False)
     except BaseException as e:

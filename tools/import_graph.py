@@ -48,7 +48,7 @@ THEORY = ("encodings*", "toeplitz*", "spectral*", "coupling*", "bounds*", "geome
           "rounding", "softmax", "stress_reference", "scheme")
 
 #: Layers bottom to top: (name, fnmatch patterns on dotted module names). First match wins.
-#: "helpers" are the package's internal helpers (validation, memory guard, the plugin loader, the
+#: "helpers" are the package's internal helpers (validation, memory guard, BLAS threads, the plugin loader, the
 #: built-in corpus as Python data) and the package itself (``petheory/__init__``: the version and
 #: the public theory names), usable from every layer.
 LAYERS = (

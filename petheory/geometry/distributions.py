@@ -165,6 +165,29 @@ def _read_sequences(corpus, tokenize: Callable | None) -> tuple[list, int, str]:
     return out, empty, source
 
 
+def _words(seqs) -> list[str] | None:
+    """The tokens of ``seqs`` in order when every sequence is a list of ``str``, as a numpy text array would hold them
+    (it drops trailing NULs); else None (token ids, tuples, arrays: counted through numpy)."""
+    if not all(type(s) is list for s in seqs) or not all(type(w) is str for s in seqs for w in s):
+        return None
+    return [w.rstrip("\0") if "\0" in w else w for s in seqs for w in s]
+
+
+def _string_types(flat) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``np.unique(np.asarray(flat).astype(str), return_inverse=True, return_counts=True)`` for an array or a list of
+    words (:func:`_words`), by a dict instead of a sort of the tokens: the distinct types sorted as numpy sorts
+    strings (by code point), each token's index among them and their counts. Same arrays, about 3x faster on
+    44,000 tokens (the bootstrap of cirrincione2026.alibi_* builds 80 tables)."""
+    words = flat.astype(str).tolist() if isinstance(flat, np.ndarray) else flat
+    index: dict[str, int] = {}
+    seen = np.fromiter((index.setdefault(w, len(index)) for w in words), dtype=np.int64, count=len(words))
+    types = sorted(index)
+    rank = np.empty(len(types), dtype=np.int64)
+    rank[[index[w] for w in types]] = np.arange(len(types))
+    inv = rank[seen]
+    return np.array(types, dtype=str), inv, np.bincount(inv, minlength=len(types))
+
+
 def _make_tokenizer(tokenizer, lowercase: bool, add_special_tokens: bool) -> tuple[Callable, int | None, str]:
     if callable(tokenizer):
         return tokenizer, None, getattr(tokenizer, "__name__", "callable")
@@ -275,15 +298,16 @@ def positional_distributions(
         raise ValidationError(f"corpus is empty: {source} has no non-blank sequence ({n_empty} blank lines)")
 
     lengths = np.fromiter((len(s) for s in seqs), dtype=np.int64, count=len(seqs))
-    flat = np.concatenate([np.asarray(s) for s in seqs])
+    words = _words(seqs)  # lists of text tokens (whitespace, most callables): counted without a numpy array
+    flat = np.concatenate([np.asarray(s) for s in seqs]) if words is None else None
     pos = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths)
     vocab = None
-    if flat.dtype.kind not in "USO" and not isinstance(corpus, (str, Path)) and not (
+    if words is None and flat.dtype.kind not in "USO" and not isinstance(corpus, (str, Path)) and not (
         isinstance(corpus, Sequence) and corpus and isinstance(corpus[0], str)
     ):
         tok_name = "token ids"
-    if flat.dtype.kind in "US" or flat.dtype == object:
-        types, inv, cnt = np.unique(flat.astype(str), return_inverse=True, return_counts=True)
+    if words is not None or flat.dtype.kind in "US" or flat.dtype == object:
+        types, inv, cnt = _string_types(flat if words is None else words)
         order = np.lexsort((types, -cnt))  # most frequent first, ties alphabetical
         rank = np.empty_like(order)
         rank[order] = np.arange(order.size)

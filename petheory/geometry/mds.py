@@ -347,6 +347,13 @@ def smacof(D, X0, *, n_iter: int = 300, rtol: float = 1e-10) -> np.ndarray:
     :math:`B(X)_{ij} = -D_{ij}/E_{ij}` (0 where :math:`E_{ij}=0`), :math:`B_{ii} = -\sum_{j\ne i}
     B_{ij}`; raw stress never increases. Used to show that classical MDS is not
     stress-optimal (cirrincione2026.hellinger_mds_optimal). O(n^2 k) per iteration.
+
+    Two points closer than the rounding of their coordinates (:math:`E_{ij} \le n k \epsilon
+    \max|X|`, the error of one coordinate of the update) count as coincident. Points that coincide in
+    exact arithmetic (a symmetric start, such as an MDS embedding that maps two positions to one
+    point) then stay a stationary pair on every machine, where the exact-zero test left them together
+    on one processor's BLAS and, at a last-bit distance, flung them apart (:math:`D_{ij}/E_{ij} \sim
+    10^{16}`) on another.
     """
     D = check_distance_matrix(D)
     X = v.array("X0", X0, ndim=2).copy()
@@ -362,9 +369,11 @@ def smacof(D, X0, *, n_iter: int = 300, rtol: float = 1e-10) -> np.ndarray:
 
     E = cdist(X, X)
     prev = raw(E)
+    eps = np.finfo(float).eps
     for _ in range(n_iter):
+        apart = E > n * X.shape[1] * eps * float(np.max(np.abs(X), initial=0.0))
         with np.errstate(divide="ignore", invalid="ignore"):
-            R = np.where(E > 0, D / E, 0.0)
+            R = np.where(apart, D / E, 0.0)
         Bm = -R
         Bm[np.diag_indices(n)] = R.sum(axis=1)
         X = Bm @ X / n

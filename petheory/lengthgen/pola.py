@@ -280,6 +280,20 @@ def realise(pe, name, N: int, *, n_min: int = 1, masked: bool = True, hint: str 
     return fit_entries(mode, np.concatenate(Xs), np.concatenate(ys), pe.name)
 
 
+def decided(ratio: float, separation: float = 1e2) -> bool:
+    """Whether residual / tolerance ``ratio`` decides realisability the same way on every machine.
+
+    At most 1: the residual is within its rounding bound, an exact fit to the precision the
+    arithmetic has; the ratio's value below 1 is rounding noise (0.008 on one processor's BLAS,
+    0.013 on another's for the same fit), so no threshold below 1 is used. At least ``separation``:
+    a misfit far beyond rounding. Between the two the decision is too close to call.
+
+    >>> decided(0.5), decided(3.0), decided(300.0)
+    (True, False, True)
+    """
+    return ratio <= 1.0 or ratio >= separation
+
+
 @dataclass(frozen=True)
 class LRC:
     """LRC of one PE x target up to N, with the certificates of its realisation."""
@@ -291,12 +305,11 @@ class LRC:
     realisation: Realisation
 
     def certified(self, separation: float = 1e2) -> bool:
-        """Whether the decision is robust: residual/tol <= 1/separation or >= separation, and (dense)
-        the rank gap sigma_r / sigma_{r+1} >= separation. Ill-conditioned dictionaries (absolute tables
-        with low frequencies) often fail this: their LRC is then not a certified number."""
+        """Whether the decision is robust: :func:`decided` (the residual within its rounding bound, or beyond
+        ``separation`` times it), and (dense) the rank gap sigma_r / sigma_{r+1} >= separation. Ill-conditioned
+        dictionaries (absolute tables with low frequencies) often fail this: their LRC is then not a certified number."""
         r = self.realisation
-        ratio = r.residual / max(r.residual_tol, np.finfo(float).tiny)
-        return (ratio <= 1.0 / separation or ratio >= separation) and r.rank_gap >= separation
+        return decided(r.residual / max(r.residual_tol, np.finfo(float).tiny), separation) and r.rank_gap >= separation
 
     def as_dict(self) -> dict:
         r = self.realisation

@@ -154,6 +154,11 @@ def decide_lowest(groups: dict, target: str, *, lower_is_better: bool = True, ma
             "not_yet_beaten": sorted(k for k, v in beats.items() if not v), "tests": tests, "p_value": p, "alpha": alpha}
 
 
+#: How long git may take before it counts as hung. It answers in milliseconds; a limit a busy machine can reach
+#: (it was 30 s, and the verdict then read "not verifiable") would make the verdict depend on the load.
+GIT_HANG_S = 600
+
+
 def preregistered(naming_commit: str, record_commits, repo=None) -> tuple[bool, str]:
     """Whether a pre-registration is visible in git: ``naming_commit`` (the commit that names the seeds or the test)
     is an ancestor of (or equal to) every commit in ``record_commits`` (the commits the records were trained from).
@@ -173,7 +178,9 @@ def preregistered(naming_commit: str, record_commits, repo=None) -> tuple[bool, 
     for c in commits:
         try:
             out = subprocess.run(["git", "-C", str(repo), "merge-base", "--is-ancestor", naming_commit, c],
-                                 capture_output=True, text=True, timeout=30)
+                                 capture_output=True, text=True, timeout=GIT_HANG_S)
+        except subprocess.TimeoutExpired:  # a hung git, not an answer: no verdict rather than one that depends on load
+            raise RuntimeError(f"git merge-base did not answer in {GIT_HANG_S} s; the pre-registration is undecided") from None
         except (OSError, subprocess.SubprocessError) as exc:
             return False, f"pre-registration not verifiable (git: {exc})"
         if out.returncode == 1:

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from petheory.errors import ValidationTypeError
 from proofs_check import engine, runner
 from proofs_check.engine import DECLARABLE, Calibration, Claim, Reading, claim
+from _helpers import HANG_S
 
 
 def _xs():
@@ -195,7 +196,7 @@ def test_a_new_claim_module_reaches_the_runner_check_and_verdict_table_with_no_o
     (tmp_path / "testpaper2099.py").write_text(textwrap.dedent(NEW_MODULE))
     driver = tmp_path / "driver.py"
     driver.write_text(DRIVER)
-    proc = subprocess.run([sys.executable, str(driver), str(tmp_path)], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run([sys.executable, str(driver), str(tmp_path)], capture_output=True, text=True, timeout=HANG_S)
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out["code"] == 0 and "testpaper2099" in out["papers"]

@@ -85,7 +85,15 @@ def test_differences_within_seed_noise_do_not_decide(tmp_path):
 
 
 def test_quick_profile_is_fast_without_training(tmp_path, monkeypatch):
+    """Without records the quick profile says inconclusive and trains nothing (asserted on what runs, not on the
+    seconds it took: a time limit fails on a busy machine, issue 46)."""
+    from proofs_check.claims import gu2025_empirical
+
+    def no_training(*a, **k):
+        raise AssertionError("the quick profile trained a model")
+
+    monkeypatch.setattr(gu2025_empirical, "_train_small", no_training)
     monkeypatch.chdir(tmp_path)
     for cid in IDS:
         rec = check_claim(get(cid), profile="quick")
-        assert rec["verdict"] == "inconclusive" and rec["seconds"] < 2.0
+        assert rec["verdict"] == "inconclusive"

@@ -13,6 +13,7 @@ import pytest
 
 from petheory import encodings as enc
 from petheory.cli import _subcommands, main
+from _helpers import HANG_S
 
 ROOT = Path(__file__).resolve().parents[2]
 PETHEORY = Path(sys.executable).with_name("petheory")
@@ -125,14 +126,14 @@ def test_writing_into_a_directory_is_a_one_line_error(tmp_path, capsys):
 
 @pytest.mark.skipif(not PETHEORY.exists(), reason="console script not installed next to this interpreter")
 def test_console_script_bad_argument_has_no_traceback():
-    r = subprocess.run([str(PETHEORY), "check", "--profile", "nightly"], capture_output=True, text=True, timeout=120)
+    r = subprocess.run([str(PETHEORY), "check", "--profile", "nightly"], capture_output=True, text=True, timeout=HANG_S)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
 
 
 def test_python_m_petheory_check_lists_the_claims():
     r = subprocess.run([sys.executable, "-m", "petheory", "check", "--list", "--claims", "gu2025.rope_relative,li2025.*"],
-                       capture_output=True, text=True, timeout=120, cwd=ROOT)
+                       capture_output=True, text=True, timeout=HANG_S, cwd=ROOT)
     assert r.returncode == 0, r.stderr
     ids = [line.split("\t")[0] for line in r.stdout.splitlines()]
     assert ids[0] == "gu2025.rope_relative"
@@ -143,7 +144,7 @@ def test_python_m_petheory_check_lists_the_claims():
 
 def test_python_dash_m_petheory_is_the_command():
     out = subprocess.run([sys.executable, "-m", "petheory", "--version"], capture_output=True, text=True, cwd=ROOT,
-                         timeout=120)
+                         timeout=HANG_S)
     assert out.returncode == 0 and out.stdout.startswith("petheory "), out.stderr
 
 

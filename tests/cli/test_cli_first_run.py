@@ -27,6 +27,7 @@ from pathlib import Path  # noqa: E402
 
 from petheory.cli import main  # noqa: E402
 from proofs_check import engine, runner  # noqa: E402
+from _helpers import HANG_S  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -99,7 +100,7 @@ def test_a_closed_pipe_is_not_a_traceback():
     first = p.stdout.readline()
     p.stdout.close()
     err = p.stderr.read().decode()
-    rc = p.wait(timeout=120)
+    rc = p.wait(timeout=HANG_S)
     assert first and "Traceback" not in err and "BrokenPipe" not in err, err
     assert rc in (0, 141)
 

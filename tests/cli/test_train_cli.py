@@ -13,6 +13,7 @@ import torch
 from petheory.cli import main
 from petheory.nn import preset, train
 from petheory.nn.train import CHECKPOINT, RECORD, without_timing
+from _helpers import HANG_S
 
 torch.set_num_threads(1)
 
@@ -78,14 +79,13 @@ def test_train_resumes_after_kill_minus_9(tmp_path):
     args = ["train", "copy", "--pe", "rope", "--epochs", "150", "--out", str(out), "--threads", "1", "--quiet"]
     cmd = [sys.executable, "-c", "import sys; from petheory.cli import main; sys.exit(main(sys.argv[1:]))", *args]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    t0 = time.time()
-    while not (out / CHECKPOINT).exists() and proc.poll() is None and time.time() - t0 < 120:
+    while not (out / CHECKPOINT).exists() and proc.poll() is None:  # as long as it takes: a busy machine is slow
         time.sleep(0.02)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     assert proc.returncode == -signal.SIGKILL, "the run finished before it could be killed"
     assert (out / CHECKPOINT).exists() and not (out / RECORD).exists()
-    done = subprocess.run(cmd[:3] + [a for a in args if a != "--quiet"], capture_output=True, text=True, timeout=300)
+    done = subprocess.run(cmd[:3] + [a for a in args if a != "--quiet"], capture_output=True, text=True, timeout=HANG_S)
     assert done.returncode == 0, done.stderr
     assert "resuming" in done.stderr
     resumed = json.loads((out / RECORD).read_text())

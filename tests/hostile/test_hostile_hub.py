@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hostile_util import Marker, cli, files_under, no_marker, refused
+from _helpers import HANG_S
 
 # ----------------------------------------------------------------------------- builders
 
@@ -675,7 +676,7 @@ def _ascii_env():
 def test_an_ascii_terminal_gets_ascii(tmp_path, argv):
     np.save(tmp_path / "pe.npy", TABLE)
     args = [a.format(npy=tmp_path / "pe.npy", tmp=tmp_path) for a in argv]
-    r = subprocess.run([sys.executable, "-m", "petheory", *args], capture_output=True, env=_ascii_env(), timeout=300)
+    r = subprocess.run([sys.executable, "-m", "petheory", *args], capture_output=True, env=_ascii_env(), timeout=HANG_S)
     err = r.stderr.decode("ascii", "replace")
     assert "UnicodeEncodeError" not in err and "internal error" not in err, err
     assert r.returncode == (2 if "error" in argv[-1] or "\u03bb" in argv[-1] else 0), err

@@ -18,6 +18,7 @@ from petheory import encodings as enc
 from petheory import plugins
 from petheory.cli import main
 from proofs_check import engine, runner
+from _helpers import HANG_S
 
 TESTS = Path(__file__).resolve().parents[1]
 PLUGIN_FILE = TESTS / "plugin_example" / "my_pes.py"
@@ -163,7 +164,7 @@ def test_a_broken_entry_point_is_reported_and_not_silently_skipped(clean, monkey
 
 
 def _run(*argv, **env):
-    return subprocess.run([str(PETHEORY), *argv], capture_output=True, text=True, timeout=120,
+    return subprocess.run([str(PETHEORY), *argv], capture_output=True, text=True, timeout=HANG_S,
                           env={**os.environ, **env}, cwd=TESTS.parent)
 
 

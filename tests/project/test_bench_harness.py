@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _helpers import HANG_S
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 
@@ -95,8 +96,8 @@ def test_bench_encodings_quick_writes_its_section(harness, tmp_path, capsys):
 
 
 def test_run_py_lists_the_benchmarks():
-    r = subprocess.run([sys.executable, str(BENCH / "run.py"), "--list"], capture_output=True, text=True, timeout=60)
-    assert r.returncode == 0 and r.stdout.startswith("encodings\t")
+    r = subprocess.run([sys.executable, str(BENCH / "run.py"), "--list"], capture_output=True, text=True, timeout=HANG_S)
+    assert r.returncode == 0 and "\nencodings\t" in "\n" + r.stdout and "\ncheck\t" in "\n" + r.stdout
 
 
 # ----------------------------------------------------------------------------- no tracked file by default
@@ -140,10 +141,10 @@ def test_run_py_quick_never_touches_results_md():
     results = BENCH / "RESULTS.md"
     before = results.read_bytes()
     r = subprocess.run([sys.executable, str(BENCH / "run.py"), "encodings", "--quick", "--repeats", "1", "--warmup", "0"],
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, timeout=HANG_S)
     assert r.returncode == 0, r.stderr
     assert results.read_bytes() == before
-    r = subprocess.run([sys.executable, str(BENCH / "run.py"), "--quick", "--write"], capture_output=True, text=True, timeout=60)
+    r = subprocess.run([sys.executable, str(BENCH / "run.py"), "--quick", "--write"], capture_output=True, text=True, timeout=HANG_S)
     assert r.returncode == 2 and "never" in r.stderr
     assert results.read_bytes() == before
 
@@ -184,12 +185,14 @@ def test_run_py_keeps_every_section_when_one_fails_or_hangs(monkeypatch, tmp_pat
     run = importlib.import_module("run")
     scripts = {}
     for name, code in {"good": "import sys; sys.exit(0)", "bad": "import sys; sys.exit(3)",
-                       "slow": "import time; time.sleep(30)"}.items():
+                       "slow": "import time; time.sleep(3600)"}.items():
         scripts[name] = tmp_path / f"bench_{name}.py"
         scripts[name].write_text(code)
     monkeypatch.setattr(run, "available", lambda: scripts)
     results = tmp_path / "R.md"
-    assert run.main(["all", "--timeout", "2", "--results", str(results)]) == 1
+    # the good and the bad script end at once, the slow one never: 10 s tells them apart on a busy machine too,
+    # where 2 s (the time limit before) left a bare interpreter's start-up little room
+    assert run.main(["all", "--timeout", "10", "--results", str(results)]) == 1
     section = results.read_text().split("<!-- bench:run -->")[1]
     assert "| good |" in section and "| bad |" in section and "exit 3" in section and "stopped" in section
     assert "**total**" in section and "load average" in section
@@ -199,6 +202,6 @@ def test_peak_rss_is_this_process_alone_not_its_parent_at_the_fork(harness):
     # ru_maxrss survives exec on Linux: a small child of a big parent would report the parent's size
     big = np.ones(300 * 2**20 // 8)  # 300 MiB resident in this (parent) process at the fork
     code = f"import sys; sys.path.insert(0, {str(BENCH)!r}); import harness; print(harness.peak_rss_mib())"
-    child = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120).stdout)
+    child = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=HANG_S).stdout)
     assert harness.peak_rss_mib() >= 300 and child < 150  # a bare interpreter with numpy: ~30-60 MiB
     del big

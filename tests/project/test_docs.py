@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from _helpers import HANG_S
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,7 +32,7 @@ def built(tmp_path_factory):
     out = tmp / "html"
     env = {**os.environ, "PETHEORY_DOCS_ROOT": str(ROOT)}
     proc = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", "-j", "2",
-                           str(src), str(out)], cwd=tmp, env=env, capture_output=True, text=True, timeout=300)
+                           str(src), str(out)], cwd=tmp, env=env, capture_output=True, text=True, timeout=HANG_S)
     return proc, out
 
 

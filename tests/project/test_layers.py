@@ -30,6 +30,7 @@ import importlib.util
 from pathlib import Path
 
 import pytest
+from _helpers import HANG_S
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("petheory_import_graph", ROOT / "tools" / "import_graph.py")
@@ -229,7 +230,7 @@ def test_plots_registry_imports_no_torch():
     import sys
 
     code = "import sys; from petheory import plots; plots.registry(); print('torch' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=HANG_S)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
 
@@ -243,7 +244,7 @@ def test_nn_record_readers_import_no_torch():
     code = ("import importlib, sys; [importlib.import_module(m) for m in sys.argv[1:]]; "
             "from petheory.nn import provenance, task_core; print('torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code, *NN_RECORD_READERS], capture_output=True, text=True, cwd=ROOT,
-                         timeout=120)
+                         timeout=HANG_S)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
 
@@ -266,7 +267,7 @@ def test_the_claim_catalogue_and_check_list_import_no_torch():
             "assert engine.all_claims()\nfrom petheory.cli import main\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n    assert main(['check', '--list']) == 0\n"
             "print('torch' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=HANG_S)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
 

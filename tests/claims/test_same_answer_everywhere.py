@@ -1,0 +1,148 @@
+"""The catalogue's answer is a function of the seed, the profile and the library versions alone (issue 46.1):
+not of the machine's load, nor of the processor's make (which BLAS kernels and SIMD loops run).
+
+The README's test command failed on an AMD EPYC machine: OpenBLAS picked other kernels there, a last-bit
+difference steered a search near a threshold, and `cirrincione2026.hellinger_mds_optimal` shrank to another
+counterexample (a last-bit distance between two points that coincide in exact arithmetic made SMACOF's D/E
+~ 1e16). Another make cannot be borrowed, but its kernels can: numpy's OpenBLAS takes the kernel family from
+``OPENBLAS_CORETYPE`` (``Haswell``: the AVX2 kernels AMD Zen processors get; ``Prescott``: SSE3) and numpy's
+own loops drop AVX2/AVX-512 with ``NPY_DISABLE_CPU_FEATURES``. Before the fixes of issue 46 these runs gave two
+other answers (hellinger_mds_optimal shrank elsewhere under Haswell; barbero2024.nope_cannot_sharpen was
+refuted under Prescott by an ulp of a logit of 1e6).
+
+The claims run here are the sensitive ones (about 4 s of CPU a run): the searches that shrink longest
+(gu2025.schur_modulus: 104 evaluations after the first counterexample, hellinger_mds_optimal 83, lemma_b1_range
+61, su2021.long_term_decay 54, minimal_parametrisation 44; lemma_b1_equality and spectral_contraction, close
+behind, search the same objects as two of these) and a holds whose margin is within rounding of zero
+(nope_cannot_sharpen, 5e-13). Each runs as ``petheory check`` in a subprocess, as a user
+runs it in a fresh clone, and is compared with the same claims of the test run's one catalogue check
+(``catalogue_records``, in-process): a subset of the catalogue gives the same records as the whole, so the
+order in which claims run does not matter either.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from proofs_check import verdict_table
+
+SENSITIVE = ("barbero2024.nope_cannot_sharpen", "cirrincione2026.hellinger_mds_optimal",
+             "cirrincione2026.minimal_parametrisation", "gu2025.lemma_b1_range", "gu2025.schur_modulus",
+             "su2021.long_term_decay")
+
+#: Other processors, emulated by the kernels they would run.
+MACHINES = {
+    "amd_zen_avx2": {"OPENBLAS_CORETYPE": "Haswell", "OPENBLAS_NUM_THREADS": "2"},
+    "sse3_without_avx": {"OPENBLAS_CORETYPE": "Prescott", "OPENBLAS_NUM_THREADS": "1",
+                         "NPY_DISABLE_CPU_FEATURES": "X86_V3 X86_V4 AVX512_ICL"},
+}
+
+#: A float computed in another reduction order moves by its rounding error, gamma_n times its condition number:
+#: over the whole catalogue and the two emulated processors above, at most 7e-11 relative (men2024's smallest
+#: B_m over a scan of bases); RTOL = 1e-9 allows a condition number 10x larger. ATOL for quantities that are
+#: zero in exact arithmetic (an exponent fitted to a constant: 0.0 with one kernel, 8e-32 with another).
+RTOL, ATOL = 1e-9, 1e-12
+
+
+def check_json(env_extra: dict, cwd) -> list[dict]:
+    """``petheory check --claims SENSITIVE --json -`` in a fresh process, as a fresh clone runs it (no PETHEORY_*
+    variables, an empty working directory), with ``env_extra`` set."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PETHEORY_", "OPENBLAS_", "NPY_", "OMP_"))}
+    env.update(env_extra)
+    out = subprocess.run([sys.executable, "-m", "petheory", "check", "--quiet", "--claims", ",".join(SENSITIVE),
+                          "--json", "-"], capture_output=True, text=True, cwd=cwd, env=env)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout)["claims"]
+
+
+def without_seconds(records) -> list[dict]:
+    return [{k: v for k, v in r.items() if k != "seconds"} for r in records]
+
+
+def differences(a, b, where="") -> list[str]:
+    """Where two records differ: every key, length, string, integer and boolean exactly, floats within RTOL/ATOL."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        if a.keys() != b.keys():
+            return [f"{where}: keys {sorted(set(a) ^ set(b))}"]
+        return [d for k in a for d in differences(a[k], b[k], f"{where}/{k}")]
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return [f"{where}: length {len(a)} vs {len(b)}"]
+        return [d for i, (x, y) in enumerate(zip(a, b)) for d in differences(x, y, f"{where}[{i}]")]
+    if isinstance(a, float) and isinstance(b, float):
+        return [] if abs(a - b) <= RTOL * max(abs(a), abs(b)) + ATOL else [f"{where}: {a!r} vs {b!r}"]
+    return [] if type(a) is type(b) and a == b else [f"{where}: {a!r} vs {b!r}"]
+
+
+@pytest.fixture(scope="module")
+def reference(catalogue_records):
+    by_id = {r["id"]: r for r in catalogue_records}
+    return [by_id[i] for i in SENSITIVE]
+
+
+def test_a_busy_machine_gives_the_same_json(reference, tmp_path):
+    """Every core kept busy by a spinning process while the claims run: the same JSON, bit for bit (nothing in a
+    search may depend on time: no deadline, no time budget, no timeout that changes an answer)."""
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 1)]
+    try:
+        busy = check_json({"OPENBLAS_NUM_THREADS": "1"}, tmp_path)
+    finally:
+        for p in spinners:
+            p.kill()
+            p.wait()
+    assert without_seconds(busy) == without_seconds(reference)
+
+
+@pytest.mark.parametrize("machine", sorted(MACHINES))
+def test_another_processor_gives_the_same_answer(machine, reference, tmp_path):
+    """The same verdicts, cases, counterexamples and text on another processor's kernels; its floats equal up to
+    their rounding; the verdict table's rows, as committed, identical."""
+    other = check_json(MACHINES[machine], tmp_path)
+    diff = differences(without_seconds(other), without_seconds(reference))
+    assert not diff, diff[:8]
+    assert verdict_table.render(other) == verdict_table.render(reference)
+
+
+def test_the_comparison_tells_rounding_from_another_answer():
+    rec = {"verdict": "refuted", "cases": 82, "counterexample": {"counts": [[1, 0], [0, 1]], "d": 1}, "margin": -0.0345}
+    assert not differences(rec, {**rec, "margin": -0.0345 * (1 + 1e-14)})
+    assert not differences({"x": 0.0}, {"x": 8e-32})
+    assert differences(rec, {**rec, "cases": 83}) and differences(rec, {**rec, "margin": -0.0344})
+    assert differences(rec, {**rec, "counterexample": {"counts": [[0, 1], [1, 0]], "d": 1}})
+    assert differences({"x": 1}, {"x": 1.0}) and differences({"x": True}, {"x": 1})
+
+
+def test_a_clock_that_races_changes_no_search(monkeypatch):
+    """Hypothesis stops shrinking after 300 s of wall clock; the runner's budget is a count of steps instead, so a
+    machine slow enough to reach 300 s (here: a clock that advances 400 s at every reading) shrinks as far."""
+    import itertools
+
+    from hypothesis import strategies as st
+    from hypothesis.internal.conjecture import engine as conjecture_engine
+
+    from proofs_check import runner
+    from proofs_check.engine import Claim
+
+    c = Claim(id="test2026.sum_small", source="test", statement="sum <= 10", kind="exact",
+              check=lambda case: float(sum(case["v"]) - 10),
+              cases=lambda: st.fixed_dictionaries({"v": st.lists(st.integers(0, 20), min_size=1, max_size=8)}))
+    quiet = runner._search(c, 60, 1)
+    ticks = itertools.count(0, 400.0)
+
+    class RacingClock:
+        def __getattr__(self, name):
+            return getattr(conjecture_engine.__dict__["_real_time"], name)
+
+        def perf_counter(self):
+            return next(ticks)
+
+        monotonic = perf_counter
+
+    monkeypatch.setitem(conjecture_engine.__dict__, "_real_time", conjecture_engine.time)
+    monkeypatch.setattr(conjecture_engine, "time", RacingClock())
+    assert runner._search(c, 60, 1) == quiet and quiet["counterexample"] == {"v": [11]}
