@@ -9,8 +9,8 @@ and reports medians over ``--repeats``:
 * **mixed grid**: :func:`petheory.nn.grid.train_grid`'s step with the PE families as member tensors
   (:mod:`petheory.nn.mixed`; MLA and short learned tables in their own groups);
 * **per-config grid**: the same grid with one group per model config (``mixed=False``: the step before issue 33);
-* **loop**: :func:`petheory.nn.train.train_step` on each run's own model, one after the other (what
-  :func:`~petheory.nn.train.train` does per step).
+* **loop**: :func:`petheory.nn.training.train_step` on each run's own model, one after the other (what
+  :func:`~petheory.nn.training.train` does per step).
 
 Agreement, before any timing: every member's gradient at initialisation on one batch from the mixed grid
 against the per-run model's (relative 2-norm), within float32 round-off of a sum over the batch's B x T
@@ -44,7 +44,7 @@ from harness import emit, machine_info  # noqa: E402
 from petheory import experiments  # noqa: E402
 from petheory.nn import preset  # noqa: E402
 from petheory.nn.grid_measure import first_gradients, step_flops, step_time  # noqa: E402
-from petheory.nn.train import loss_fn, setup, split_to, train_batch, train_step  # noqa: E402
+from petheory.nn.training import loss_fn, setup, split_to, train_batch, train_step  # noqa: E402
 
 U = 2.0**-24
 

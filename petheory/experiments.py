@@ -1,7 +1,7 @@
 r"""One function per reproduced paper experiment: ``run(config) -> records``.
 
 Each takes a plain dict (every key optional) and returns a list of training records
-(:mod:`petheory.nn.train`); runs go through :func:`petheory.sweep.run`, so with ``out_dir``
+(:mod:`petheory.nn.training`); runs go through :func:`petheory.sweep.run`, so with ``out_dir``
 they are checkpointed, resumable and skipped when done. Common keys: ``size``
 (``'smoke'|'small'|'paper'``), ``seeds`` (list), ``pes`` (spec strings), ``device``,
 ``out_dir`` (None: a temporary directory), ``engine``/``workers``/``ensemble`` (see

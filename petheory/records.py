@@ -1,6 +1,6 @@
 r"""Training records on disk: where they live, reading them back defensively, shipping them.
 
-Two places hold records (JSON objects written by :func:`petheory.nn.train.train` and
+Two places hold records (JSON objects written by :func:`petheory.nn.training.train` and
 :func:`petheory.nn.grid.train_grid`):
 
 ``runs/``

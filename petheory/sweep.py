@@ -18,7 +18,7 @@ command's ``--pe``) or a parsed :class:`petheory.spec.PESpec`.
 ``run(configs, out_dir, engine=...) -> [record]`` trains each config in
 ``out_dir/<task>__<pe>__s<seed>__<hash>/`` and returns the records in config order. It is
 idempotent: a run whose ``record.json`` carries the config's hash is read back, not retrained;
-a run killed half-way resumes from its last epoch checkpoint (:func:`petheory.nn.train.train`).
+a run killed half-way resumes from its last epoch checkpoint (:func:`petheory.nn.training.train`).
 
 Engines
 -------
@@ -151,7 +151,7 @@ def _train_one(cfg_dict: dict, directory: str, threads: int | None = None) -> di
     import torch
 
     from petheory.nn.config import TrainConfig
-    from petheory.nn.train import train
+    from petheory.nn.training import train
 
     if threads:
         torch.set_num_threads(threads)
@@ -281,7 +281,7 @@ def _run_slurm(units, fn, args_of, out_dir, slurm: dict, executor, finished) -> 
 
 def summary(records: list[dict]) -> list[dict]:
     """One flat row per record: task, pe, seed, and the primary metric per test length."""
-    from petheory.nn.train import PRIMARY
+    from petheory.nn.training import PRIMARY
 
     rows = []
     for r in records:

@@ -65,7 +65,7 @@ LAYERS = (
 
 
 def module_name(path: Path, root: Path = ROOT) -> str:
-    """``petheory/nn/train.py`` -> ``petheory.nn.train``; ``petheory/nn/__init__.py`` -> ``petheory.nn``."""
+    """``petheory/nn/training.py`` -> ``petheory.nn.training``; ``petheory/nn/__init__.py`` -> ``petheory.nn``."""
     parts = list(path.relative_to(root).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()

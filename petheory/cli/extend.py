@@ -60,7 +60,7 @@ def run(args) -> int:
     from petheory.io import atomic_write_json
     from petheory.nn.context_extension import finetune, method_params, swap_rotary
     from petheory.nn.retrieval_runs import METRIC, evaluate_lengths
-    from petheory.nn.train import CHECKPOINT, CONFIG, load_model, resolve_device
+    from petheory.nn.training import CHECKPOINT, CONFIG, load_model, resolve_device
 
     run_dir = Path(args.run)
     if not all(os.path.lexists(run_dir / f) for f in (CONFIG, CHECKPOINT)):

@@ -66,7 +66,7 @@ def run(args) -> int:
 
         torch.set_num_threads(args.threads or 1)
     if args.device:
-        from petheory.nn.train import resolve_device
+        from petheory.nn.training import resolve_device
 
         resolve_device(args.device)
     console = make_console(stderr=args.json == "-", quiet=args.quiet)  # -q silences only a table moved to stderr

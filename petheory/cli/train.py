@@ -66,7 +66,7 @@ def run(args) -> int:
     from petheory.cli._sets import parse_sets
     from petheory.io import atomic_write_json
     from petheory.nn import preset, train
-    from petheory.nn.train import CHECKPOINT, RECORD, load_checkpoint
+    from petheory.nn.training import CHECKPOINT, RECORD, load_checkpoint
     from petheory.records import runs_dir
     from petheory.spec import parse_pe_spec
 
@@ -86,7 +86,7 @@ def run(args) -> int:
     pe = parse_pe_spec(args.pe)  # parsed once, passed down as a PESpec
     _check_set_types(preset(args.task, args.preset, pe=pe, seed=args.seed, device=args.device).as_dict(), over)
     cfg = preset(args.task, args.preset, pe=pe, seed=args.seed, device=args.device, **over)
-    from petheory.nn.train import resolve_device
+    from petheory.nn.training import resolve_device
 
     resolve_device(cfg.device)  # fail before any work when the device is absent
     from pathlib import Path
@@ -131,7 +131,7 @@ def run(args) -> int:
 def print_record(rec: dict, console) -> None:
     from rich.table import Table
 
-    from petheory.nn.train import PRIMARY
+    from petheory.nn.training import PRIMARY
 
     metric = PRIMARY[rec["kind"]]
     first, last = rec["initial"]["train"], rec["final"]["train"]

@@ -1,7 +1,7 @@
 r"""chen2025 training records: accuracy per length, SRC per length, per-instance scores (torch).
 
 ``make_record(task, pe, size=..., runs_dir=..., records_dir=...)`` trains one model with
-:func:`petheory.nn.train` (checkpointed under ``runs_dir``), then measures on every test size
+:func:`petheory.nn.training.train` (checkpointed under ``runs_dir``), then measures on every test size
 
 * ``src``: Sequential Representation Complexity (:func:`petheory.lengthgen.src`) from the
   attention maps of the first ``SRC_INSTANCES`` test instances;
@@ -92,7 +92,7 @@ def make_record(task: str, pe: str, *, size: str = "small", seed: int = 0, devic
     ``runs_dir`` defaults to ``<runs>/chen2025`` and ``records_dir`` to ``<runs>/chen2025-records``,
     ``<runs>`` being :func:`petheory.records.runs_dir` (``$PETHEORY_RUNS``, else ``runs``)."""
     from petheory.nn.presets import preset
-    from petheory.nn.train import load_model, train
+    from petheory.nn.training import load_model, train
 
     runs_dir = default_runs_dir() / "chen2025" if runs_dir is None else runs_dir
     records_dir = default_runs_dir() / "chen2025-records" if records_dir is None else records_dir

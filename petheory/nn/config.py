@@ -1,7 +1,7 @@
 """The configuration of one training run: :class:`TrainConfig` (a plain dataclass, nanoGPT style).
 
 Its own module so that :mod:`petheory.nn.presets` (which builds configs) and
-:mod:`petheory.nn.train` (which runs them and names the preset in each record) both import it
+:mod:`petheory.nn.training` (which runs them and names the preset in each record) both import it
 without importing each other.
 """
 

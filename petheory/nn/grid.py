@@ -19,7 +19,7 @@ How one step works
   as in :mod:`petheory.nn.ensemble`); a group of one calls its module directly (SDPA attention).
 * The task's tensors are copied to the device once. Each epoch every member's batch order is
   drawn from its own CPU generator (seeded ``seed + 1``, the same permutation
-  :func:`~petheory.nn.train.train` draws) and copied to the device in one transfer; a step
+  :func:`~petheory.nn.training.train` draws) and copied to the device in one transfer; a step
   gathers its batches by index on the device. No per-step host work but one small copy.
 * One AdamW over every group's parameters (AdamW is elementwise, so over stacked parameters it is
   S independent optimisers), one learning-rate schedule.
@@ -38,7 +38,7 @@ mask that changes nothing but round-off. A non-finite loss is reported at the en
 in which it happened (the loop stops at the step).
 
 Checkpoints and records: each member's directory gets the same ``config.json``,
-``checkpoint.pt`` and ``record.json`` as a :func:`~petheory.nn.train.train` run, so any member
+``checkpoint.pt`` and ``record.json`` as a :func:`~petheory.nn.training.train` run, so any member
 can be resumed alone. Checkpoints are written at the end of an epoch once ``checkpoint_seconds``
 have passed since the last (and after the last epoch): a kill loses at most that much training
 and a rerun resumes to the same final record. Records add ``timing.engine = 'grid'``,
@@ -62,7 +62,7 @@ from petheory.io import atomic_write_json, read_json
 from petheory.nn import tasks as _tasks
 from petheory.nn.mixed import MixedGroup, mix_key
 from petheory.nn.models import build_model
-from petheory.nn.train import (
+from petheory.nn.training import (
     CHECKPOINT, CONFIG, RECORD, TrainConfig, autocast, batch_sums, checkpoint_state, complete_model_config, concat_splits,
     finish_sums, head_ablation, load_checkpoint, make_record, probe, require_memory, resolve_device, save_checkpoint,
     schedule, split_to, test_split, train,
@@ -550,7 +550,7 @@ class Grid:
 
 
 def member_losses(kind: str, out: torch.Tensor, b: _tasks.Split) -> torch.Tensor:
-    """Per-member training loss (S,) of outputs (S, B, ...), as :func:`~petheory.nn.train.loss_fn` per member."""
+    """Per-member training loss (S,) of outputs (S, B, ...), as :func:`~petheory.nn.training.loss_fn` per member."""
     import torch.nn.functional as F
 
     out = out.float()

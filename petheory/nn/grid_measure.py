@@ -10,7 +10,7 @@ import torch
 from petheory.nn import tasks as _tasks
 from petheory.nn.grid import Grid, member_losses
 from petheory.nn.models import build_model
-from petheory.nn.train import TrainConfig, autocast, complete_model_config, resolve_device
+from petheory.nn.training import TrainConfig, autocast, complete_model_config, resolve_device
 
 
 def step_time(configs, *, steps: int = 20, graphs="auto", mixed: bool = True) -> dict:
@@ -55,7 +55,7 @@ def first_gradients(configs, *, mixed: bool = True) -> list[dict]:
     What the grid changes against the per-run loop is the forward and backward pass (batched
     kernels over members, batches gathered on the device); AdamW is elementwise, so equal
     gradients mean equal training up to round-off. Returns, per config, ``{"loss": float,
-    "grads": {name: tensor on the CPU}}``; compare with :func:`petheory.nn.train.setup`'s model
+    "grads": {name: tensor on the CPU}}``; compare with :func:`petheory.nn.training.setup`'s model
     on the same batch (benchmarks do).
     """
     cfgs = [(c if isinstance(c, TrainConfig) else TrainConfig.from_dict(c)).validate() for c in configs]

@@ -1,7 +1,7 @@
 r"""Retrieval records: passkey and MQAR by length (and depth), for trained PEs and RoPE context extension.
 
 ``make_record(task, pe, seed=...)`` trains one run of the ``small`` preset with
-:func:`petheory.nn.train.train` (checkpointed under ``runs_dir``, so a killed run resumes), then
+:func:`petheory.nn.training.train` (checkpointed under ``runs_dir``, so a killed run resumes), then
 evaluates it at every length of :data:`LENGTHS` (1x to 16x the training context) and, for
 ``passkey``, on the length x depth grid of :func:`petheory.nn.retrieval.passkey_grid`. A RoPE run is
 also evaluated with every method of :data:`SWAPPED` swapped in at evaluation time (matched factor,
@@ -62,7 +62,7 @@ def evaluate_lengths(model, task, lengths, *, train_seq_len: int, depths=None, n
     from petheory.nn import tasks as _tasks
     from petheory.nn.context_extension import angle_coverage, scale_at
     from petheory.nn.retrieval import passkey_grid, query_accuracy
-    from petheory.nn.train import evaluate
+    from petheory.nn.training import evaluate
 
     p = dict(task.params)
     data = _tasks.load(_tasks.TaskConfig(task.name, task.seed, {**p, "test_lens": tuple(lengths)}))
@@ -110,7 +110,7 @@ def make_record(task: str, pe: str, *, seed: int = 0, size: str = "small", devic
     """Train (or resume) one run, evaluate every method it carries (resuming per method), write its record."""
     from petheory.nn.context_extension import finetune, swap_rotary
     from petheory.nn.presets import preset
-    from petheory.nn.train import load_model, train
+    from petheory.nn.training import load_model, train
 
     runs_dir = default_runs_dir() / "retrieval" if runs_dir is None else Path(runs_dir)
     records_dir = default_runs_dir() / "retrieval-records" if records_dir is None else Path(records_dir)
@@ -160,7 +160,7 @@ def recall_record(seed: int, *, device: str = "cpu", runs_dir=None, overrides=No
     from petheory.nn import tasks as _tasks
     from petheory.nn.presets import MQAR_RECALL, preset
     from petheory.nn.retrieval import query_accuracy
-    from petheory.nn.train import load_model, train
+    from petheory.nn.training import load_model, train
 
     cfg = preset("mqar", "small", pe="rope", seed=seed, device=device, **{**MQAR_RECALL, **(overrides or {})})
     run = (default_runs_dir() / "mqar-recall" if runs_dir is None else Path(runs_dir)) / f"mqar__rope__s{seed}__{cfg.hash()}"

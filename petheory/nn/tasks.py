@@ -45,7 +45,7 @@ parameter below is a field of ``params`` (defaults in :data:`petheory.nn.task_co
     Shorter training sequences are right-padded; under a causal mask padding after a sequence
     cannot change its outputs.
 
-Metrics (``petheory.nn.train`` computes them): regression ``mse``; classification ``acc``
+Metrics (``petheory.nn.training`` computes them): regression ``mse``; classification ``acc``
 and ``loss``; LM ``token_acc`` (answer tokens right under teacher forcing), ``seq_acc``
 (every answer token right; equal to greedy decoding's exact match, since a greedy decode
 with a right prefix at every step *is* the teacher-forced one) and ``loss``.

@@ -12,7 +12,7 @@ import torch
 
 from petheory.cli import main
 from petheory.nn import preset, train
-from petheory.nn.train import CHECKPOINT, RECORD, without_timing
+from petheory.nn.training import CHECKPOINT, RECORD, without_timing
 
 torch.set_num_threads(1)
 

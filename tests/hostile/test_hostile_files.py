@@ -117,7 +117,7 @@ def test_pickled_checkpoint_is_refused_by_train_and_bounds(capsys, tmp_path):
     import torch
 
     from petheory.nn import preset
-    from petheory.nn.train import CHECKPOINT, CONFIG
+    from petheory.nn.training import CHECKPOINT, CONFIG
 
     marker = tmp_path / "PWNED"
     run = tmp_path / "run"
@@ -168,7 +168,7 @@ def test_check_json_into_a_directory_is_one_line(capsys, tmp_path):
 
 def test_truncated_checkpoint_is_refused_by_path_and_kept(capsys, tmp_path):
     from petheory.nn import preset
-    from petheory.nn.train import CHECKPOINT, CONFIG
+    from petheory.nn.training import CHECKPOINT, CONFIG
 
     run = tmp_path / "run"
     run.mkdir()
@@ -181,7 +181,7 @@ def test_truncated_checkpoint_is_refused_by_path_and_kept(capsys, tmp_path):
 
 
 def test_corrupt_run_config_is_refused_by_path(capsys, tmp_path):
-    from petheory.nn.train import CONFIG
+    from petheory.nn.training import CONFIG
 
     run = tmp_path / "run"
     run.mkdir()

@@ -16,7 +16,7 @@ from petheory.nn import grid as G
 from petheory.nn.grid import shared_key, train_grid
 from petheory.nn.grid_measure import first_gradients
 from petheory.nn.mixed import MixedGroup
-from petheory.nn.train import without_timing
+from petheory.nn.training import without_timing
 
 U32 = 2.0**-24  # float32 unit roundoff
 

@@ -12,7 +12,7 @@ import torch
 
 from petheory.nn import preset
 
-T = importlib.import_module("petheory.nn.train")
+T = importlib.import_module("petheory.nn.training")
 U32 = torch.finfo(torch.float32).eps / 2
 
 

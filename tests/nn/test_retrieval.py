@@ -191,13 +191,13 @@ def test_bad_swaps_are_value_errors(pe, method, words):
 
 def test_finetune_is_deterministic_fixes_the_factor_and_validates():
     from petheory.nn import preset
-    from petheory.nn.train import train
+    from petheory.nn.training import train
 
     cfg = preset("passkey", "smoke", pe="rope", seed=0)
     rec = train(cfg)
     assert rec["final"]["test"]["16"]["seq_acc"] >= 0.0
     torch.manual_seed(1)
-    from petheory.nn.train import complete_model_config
+    from petheory.nn.training import complete_model_config
 
     data = tasks.load(cfg.task)
     m = build_model(complete_model_config(cfg.model, data)).eval()
@@ -245,7 +245,7 @@ def test_record_runner_resumes_per_method(tmp_path):
 @pytest.fixture(scope="module")
 def smoke_runs(tmp_path_factory):
     from petheory.nn import preset
-    from petheory.nn.train import train
+    from petheory.nn.training import train
 
     root = tmp_path_factory.mktemp("runs")
     for task, pe in (("passkey", "rope"), ("mqar", "rope"), ("passkey", "alibi")):
@@ -309,7 +309,7 @@ def test_the_shipped_retrieval_records_are_complete():
 def test_extend_refuses_a_task_that_is_not_a_causal_lm(tmp_path, capsys):
     from petheory.cli import main
     from petheory.nn import preset
-    from petheory.nn.train import train
+    from petheory.nn.training import train
 
     train(preset("gu2025_task1", "smoke", pe="rope", ablate=False), out_dir=tmp_path / "gu")
     assert main(["extend", str(tmp_path / "gu"), "--method", "rope_pi"]) == 2

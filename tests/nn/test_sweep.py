@@ -10,7 +10,7 @@ import torch
 from petheory import sweep
 from petheory.nn import preset, train
 from petheory.nn.ensemble import train_ensemble
-from petheory.nn.train import CHECKPOINT, without_timing
+from petheory.nn.training import CHECKPOINT, without_timing
 
 torch.set_num_threads(1)
 
@@ -159,7 +159,7 @@ def test_ensemble_checkpoints_resume_per_member(tmp_path):
     cut = dataclasses.replace(cfg, epochs=3)
     # simulate a kill after epoch 2 of an ensemble: train members to epoch 2 with train(), which
     # writes the same checkpoint format, then let the ensemble finish from there
-    from petheory.nn.train import train as single
+    from petheory.nn.training import train as single
 
     class Stop(Exception):
         pass

@@ -248,6 +248,20 @@ def test_nn_record_readers_import_no_torch():
     assert out.stdout.strip() == "False"
 
 
+def test_nn_names_its_loop_module_and_its_function_apart():
+    """``petheory.nn.train`` is the function and ``petheory.nn.training`` the module that defines it, before and after
+    the module is imported (a submodule import binds the package attribute of its own name only), and the package
+    binds nothing when a name is read: each read is the defining module's attribute."""
+    import subprocess
+    import sys
+
+    code = ("import sys, types, petheory.nn as nn; before = nn.train; import petheory.nn.training as t; "
+            "print(before is t.train is nn.train, isinstance(nn.training, types.ModuleType), 'train' in vars(nn))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "True", "False"]
+
+
 def test_the_plots_check_sees_a_lazy_import_of_experiments(tmp_path):
     path = tmp_path / "petheory" / "plots" / "x.py"
     path.parent.mkdir(parents=True)
@@ -366,7 +380,7 @@ def test_the_import_graph_tool_prints_every_layer(capsys):
     for layer, _ in graph.LAYERS:
         if layer != "helpers" or "petheory._validate" in out:
             assert f"**{layer}**" in out
-    assert "`petheory.encodings`" in out and "`petheory.nn.train`" in out
+    assert "`petheory.encodings`" in out and "`petheory.nn.training`" in out
 
 
 def test_readme_where_things_are_table_is_current():
