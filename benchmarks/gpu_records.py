@@ -287,7 +287,7 @@ def run_seconds(name: str, config) -> float:
     stage's estimate over its runs."""
     spec, _, est = STAGES[name]
     if config.task.name in GU_TRAIN_MIN and all(s.get("preset") == "paper" for s in (spec if isinstance(spec, list) else [spec])):
-        return 60 * _gu_minutes(config.task.name, config.model.pe)
+        return 60 * _gu_minutes(config.task.name, str(config.model.pe))
     return est / len(configs_of(spec, "cpu"))
 
 

@@ -126,9 +126,7 @@ def expand(spec: dict) -> list:
 
 def run_dir(out_dir, cfg) -> Path:
     """Where a config's run lives: readable prefix + config hash."""
-    from petheory.nn.position import parse_pe
-
-    pe = re.sub(r"[^A-Za-z0-9_.=-]+", "-", parse_pe(cfg.model.pe).spec())
+    pe = re.sub(r"[^A-Za-z0-9_.=-]+", "-", str(cfg.model.pe))
     return Path(out_dir) / f"{cfg.task.name}__{pe}__s{cfg.seed}__{cfg.hash()}"
 
 

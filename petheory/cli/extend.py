@@ -89,7 +89,7 @@ def run(args) -> int:
         raise ValidationError(f"--depths applies to passkey runs; this run's task is {cfg.task.name}")
     ft_len = args.finetune_length or 2 * p.get("train_len", 0)
     metric = METRIC.get(cfg.task.name, "token_acc")
-    out = {"run": str(run_dir), "task": cfg.task.name, "pe": model.pe.spec(), "train_seq_len": L_seq, "metric": metric,
+    out = {"run": str(run_dir), "task": cfg.task.name, "pe": str(model.pe), "train_seq_len": L_seq, "metric": metric,
            "lengths": lengths, "methods": {}}
     for m in methods:
         ft = None

@@ -5,7 +5,7 @@ Public API (stable; other modules and the bounds/plots code build on it):
 Models (:mod:`petheory.nn.models`, :mod:`petheory.nn.position`)
     ``ModelConfig`` (dataclass), ``build_model(cfg) -> Transformer``; ``Transformer.forward``,
     ``.attention_probs(x) -> [(B, H, T, T)] per layer``, ``.ablated({(layer, head), ...})``
-    (context manager). ``parse_pe(spec) -> PEConfig``, ``pe_names()``: every registry
+    (context manager). ``parse_pe(spec) -> PESpec`` (canonical), ``pe_names()``: every registry
     encoding plus ``'mla'``; spec syntax ``name[:k=v,...][+absolute]`` (``'rope+sinusoidal'``,
     ``'alibi:slopes=gu2025'``, ``'rope:heads=4'``).
 Tasks (:mod:`petheory.nn.tasks`)
@@ -38,7 +38,7 @@ import importlib
 #: :func:`~petheory.nn.training.train`).
 _EXPORTS = {
     "ModelConfig": "models", "Transformer": "models", "build_model": "models",
-    "PEConfig": "position", "parse_pe": "position", "pe_names": "position",
+    "model_spec": "position", "parse_pe": "position", "pe_names": "position",
     "SIZES": "presets", "preset": "presets",
     "TaskConfig": "tasks", "TaskData": "tasks",
     "TrainConfig": "config",

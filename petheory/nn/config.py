@@ -15,7 +15,6 @@ from dataclasses import asdict, dataclass, field
 from petheory.errors import ValidationError
 from petheory.nn import tasks as _tasks
 from petheory.nn.models import ModelConfig
-from petheory.nn.position import parse_pe
 
 
 @dataclass
@@ -78,6 +77,5 @@ class TrainConfig:
             raise ValidationError(f"ablation_split must be 'test' or 'train+test', got {self.ablation_split!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise ValidationError(f"seed must be a non-negative integer, got {self.seed!r}")
-        parse_pe(self.model.pe)
         _tasks.resolve_params(self.task.name, self.task.params)
         return self

@@ -48,7 +48,6 @@ training, from NVML, when available).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 import threading
@@ -263,7 +262,7 @@ class Grid:
             # short tables) group by their exact model config
             mix = mix_key(mcfg, max_T) if mixed else None
             if mix is None:
-                key = ("model", json.dumps(dataclasses.asdict(mcfg), sort_keys=True, default=str))
+                key = ("model", json.dumps(mcfg.as_dict(), sort_keys=True, default=str))
             else:
                 seen = rotations.setdefault(mix[0], [])
                 if mix[1] is not None and mix[1] not in seen:
@@ -434,7 +433,7 @@ class Grid:
                 bad = [k for k, v in enumerate(run_loss) if not math.isfinite(v)]
                 if bad:
                     raise FloatingPointError(f"loss became non-finite in epoch {epoch + 1} for run(s) "
-                                             f"{', '.join(self.cfgs[k].model.pe + ' seed ' + str(self.cfgs[k].seed) for k in bad)}; lower lr")
+                                             f"{', '.join(str(self.cfgs[k].model.pe) + ' seed ' + str(self.cfgs[k].seed) for k in bad)}; lower lr")
                 lr = self.sched.get_last_lr()[0]
                 for k, m in enumerate(self.evaluate(self.test_id)):
                     histories[k].append({"epoch": epoch + 1, "train_loss": run_loss[k], "lr": lr, "test": m})

@@ -92,7 +92,7 @@ def _as_extended(model, train_seq_len: int):
     """The model itself if it carries a swapped method, else plain RoPE as a 'swap' (for angle_coverage)."""
     from petheory.nn.context_extension import swap_rotary
 
-    return model if hasattr(model, "extension") else swap_rotary(model, model.pe.spec(), train_len=train_seq_len,
+    return model if hasattr(model, "extension") else swap_rotary(model, str(model.pe), train_len=train_seq_len,
                                                                   matched=False)
 
 

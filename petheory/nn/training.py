@@ -41,7 +41,7 @@ import math
 import os
 import time
 import warnings
-from dataclasses import asdict
+from dataclasses import replace
 from pathlib import Path
 
 import torch
@@ -51,7 +51,6 @@ from petheory.io import atomic_write, atomic_write_json, read_json
 from petheory.nn import tasks as _tasks
 from petheory.nn.config import TrainConfig
 from petheory.nn.models import ModelConfig, Transformer, build_model
-from petheory.nn.position import parse_pe
 from petheory.nn.presets import identify
 from petheory.errors import ValidationError, ValidationTypeError
 
@@ -86,12 +85,9 @@ def resolve_device(name: str) -> torch.device:
 def complete_model_config(cfg: ModelConfig, data: _tasks.TaskData) -> ModelConfig:
     """The model config with the task's vocabulary, output size, head and lengths filled in."""
     head = {"regression": "regression", "classification": "classifier", "lm": "lm"}[data.kind]
-    return ModelConfig(**{
-        **asdict(cfg), "head": head, "vocab_size": data.vocab_size, "input_dim": data.input_dim,
-        "out_dim": data.n_outputs, "max_len": max(cfg.max_len, data.max_len) if cfg.max_len else data.max_len,
-        "train_len": cfg.train_len or data.train_seq_len, "causal": True if data.kind == "lm" else cfg.causal,
-        "pe": parse_pe(cfg.pe).spec(),
-    })
+    return replace(cfg, head=head, vocab_size=data.vocab_size, input_dim=data.input_dim, out_dim=data.n_outputs,
+                   max_len=max(cfg.max_len, data.max_len) if cfg.max_len else data.max_len,
+                   train_len=cfg.train_len or data.train_seq_len, causal=True if data.kind == "lm" else cfg.causal)
 
 
 # --------------------------------------------------------------------------- loss and metrics
@@ -318,7 +314,7 @@ def checkpoint_state(config_hash, epoch, model, mcfg, optimizer: dict, scheduler
                      tokens, seconds) -> dict:
     """What ``checkpoint.pt`` holds after ``epoch`` epochs (one layout for every trainer)."""
     return {"format": _FORMAT, "config_hash": config_hash, "epoch": epoch, "model": model.state_dict(),
-            "model_config": asdict(mcfg), "optimizer": optimizer, "scheduler": scheduler, "rng": rng,
+            "model_config": mcfg.as_dict(), "optimizer": optimizer, "scheduler": scheduler, "rng": rng,
             "history": history, "initial": initial, "tokens": tokens, "seconds": seconds}
 
 
@@ -330,8 +326,8 @@ def make_record(config: "TrainConfig", chash: str, data, mcfg, model, initial, h
 
     return _jsonable({
         "petheory": __version__, "commit": _commit(), "source": source_hash(), "preset": identify(config), "config": config.as_dict(),
-        "config_hash": chash, "task": config.task.name, "pe": parse_pe(config.model.pe).spec(), "seed": config.seed,
-        "kind": data.kind, "model": asdict(mcfg), "n_params": model.n_params(), "train_len": data.train_len,
+        "config_hash": chash, "task": config.task.name, "pe": str(config.model.pe), "seed": config.seed,
+        "kind": data.kind, "model": mcfg.as_dict(), "n_params": model.n_params(), "train_len": data.train_len,
         "initial": initial, "history": history, "final": final, "ablation": ablation, "chance": data.chance,
         "probe": probe, "timing": {**timing, "device": _device_name(device)},
     })

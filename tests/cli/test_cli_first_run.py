@@ -162,7 +162,7 @@ def test_the_example_grid_file_parses_and_expands():
     spec = sweep.load_grid(ROOT / "examples" / "table5.toml")
     cfgs = sweep.expand(spec)
     assert len(cfgs) == len(experiments.LI2025_PES) * 3 * 2
-    assert {c.model.pe for c in cfgs} == {parse_pe(p).spec() for p in experiments.LI2025_PES}
+    assert {c.model.pe for c in cfgs} == {parse_pe(p) for p in experiments.LI2025_PES}
     assert {c.task.params["n_train"] for c in cfgs} == {128, 256} and {c.epochs for c in cfgs} == {3}
 
 

@@ -222,7 +222,7 @@ def test_sweep_prints_mean_and_standard_error_per_configuration(capsys, monkeypa
     from petheory import sweep
 
     def fake_run(configs, out, **kw):
-        return [{"task": c.task.name, "pe": c.model.pe, "seed": c.seed, "kind": "lm", "config": c.as_dict(),
+        return [{"task": c.task.name, "pe": str(c.model.pe), "seed": c.seed, "kind": "lm", "config": c.as_dict(),
                  "model": {"d_model": 32, "n_head": 2},  # as every trainer record has (petheory.nn.training.make_record)
                  "final": {"train": {"token_acc": 1.0}, "test": {"8": {"token_acc": 0.2 + 0.2 * c.seed}}}} for c in configs]
 
