@@ -44,7 +44,8 @@ from harness import emit, machine_info  # noqa: E402
 from petheory import experiments  # noqa: E402
 from petheory.nn import preset  # noqa: E402
 from petheory.nn.grid_measure import first_gradients, step_flops, step_time  # noqa: E402
-from petheory.nn.training import loss_fn, setup, split_to, train_batch, train_step  # noqa: E402
+from petheory.nn.evaluation import loss_fn, split_to  # noqa: E402
+from petheory.nn.training import setup, train_batch, train_step  # noqa: E402
 
 U = 2.0**-24
 

@@ -279,7 +279,7 @@ def _run_slurm(units, fn, args_of, out_dir, slurm: dict, executor, finished) -> 
 
 def summary(records: list[dict]) -> list[dict]:
     """One flat row per record: task, pe, seed, and the primary metric per test length."""
-    from petheory.nn.training import PRIMARY
+    from petheory.nn.ablation import PRIMARY
 
     rows = []
     for r in records:

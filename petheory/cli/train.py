@@ -131,7 +131,7 @@ def run(args) -> int:
 def print_record(rec: dict, console) -> None:
     from rich.table import Table
 
-    from petheory.nn.training import PRIMARY
+    from petheory.nn.ablation import PRIMARY
 
     metric = PRIMARY[rec["kind"]]
     first, last = rec["initial"]["train"], rec["final"]["train"]

@@ -42,8 +42,8 @@ _EXPORTS = {
     "SIZES": "presets", "preset": "presets",
     "TaskConfig": "tasks", "TaskData": "tasks",
     "TrainConfig": "config",
-    "evaluate": "training", "head_ablation": "training", "load_model": "training", "resolve_device": "training",
-    "train": "training",
+    "evaluate": "evaluation", "head_ablation": "ablation",
+    "load_model": "training", "resolve_device": "training", "train": "training",
     "train_ensemble": "ensemble",
 }
 

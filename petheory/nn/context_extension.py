@@ -197,7 +197,8 @@ def finetune(model, task, method, *, length: int, steps: int, train_len: int, lr
         The longest training sequence in tokens (original context of the method).
     """
     from petheory.nn import tasks as _tasks
-    from petheory.nn.training import evaluate, resolve_device, train_batch, train_step
+    from petheory.nn.evaluation import evaluate
+    from petheory.nn.training import resolve_device, train_batch, train_step
 
     for name, val in (("length", length), ("steps", steps), ("batch_size", batch_size)):
         if isinstance(val, bool) or not isinstance(val, int) or val < 1:

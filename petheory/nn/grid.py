@@ -61,10 +61,12 @@ from petheory.io import atomic_write_json, read_json
 from petheory.nn import tasks as _tasks
 from petheory.nn.mixed import MixedGroup, mix_key
 from petheory.nn.models import build_model
+from petheory.nn.ablation import concat_splits, head_ablation
+from petheory.nn.config import TrainConfig
+from petheory.nn.evaluation import autocast, batch_sums, finish_sums, split_to, test_split
 from petheory.nn.training import (
-    CHECKPOINT, CONFIG, RECORD, TrainConfig, autocast, batch_sums, checkpoint_state, complete_model_config, concat_splits,
-    finish_sums, head_ablation, load_checkpoint, make_record, probe, require_memory, resolve_device, save_checkpoint,
-    schedule, split_to, test_split, train,
+    CHECKPOINT, CONFIG, RECORD, checkpoint_state, complete_model_config, load_checkpoint, make_record, probe,
+    require_memory, resolve_device, save_checkpoint, schedule, train,
 )
 from petheory.errors import ValidationError
 

@@ -10,7 +10,9 @@ import torch
 from petheory.nn import tasks as _tasks
 from petheory.nn.grid import Grid, member_losses
 from petheory.nn.models import build_model
-from petheory.nn.training import TrainConfig, autocast, complete_model_config, resolve_device
+from petheory.nn.config import TrainConfig
+from petheory.nn.evaluation import autocast
+from petheory.nn.training import complete_model_config, resolve_device
 
 
 def step_time(configs, *, steps: int = 20, graphs="auto", mixed: bool = True) -> dict:

@@ -62,7 +62,7 @@ def evaluate_lengths(model, task, lengths, *, train_seq_len: int, depths=None, n
     from petheory.nn import tasks as _tasks
     from petheory.nn.context_extension import angle_coverage, scale_at
     from petheory.nn.retrieval import passkey_grid, query_accuracy
-    from petheory.nn.training import evaluate
+    from petheory.nn.evaluation import evaluate
 
     p = dict(task.params)
     data = _tasks.load(_tasks.TaskConfig(task.name, task.seed, {**p, "test_lens": tuple(lengths)}))
