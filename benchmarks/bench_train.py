@@ -8,7 +8,7 @@ order). ``ratio = loop / end-to-end``: the target 1.5x is ``ratio >= 0.67``. Agr
 epoch's mean training loss, identical bit for bit (the evaluations draw no random numbers).
 
 Also (issue 35) the training step against the machine: the small preset's step rate in counted FLOPs
-(:func:`petheory.nn.grid_measure.step_flops`) as a fraction of a float32 matrix multiply's rate measured
+(:func:`petheory.experiments.grid_measure.step_flops`) as a fraction of a float32 matrix multiply's rate measured
 here on the same threads (target >= 40 %), and where the step's time goes (torch.profiler, self CPU
 time by operator, :func:`profile_step.cpu_breakdown`).
 
@@ -106,7 +106,7 @@ def step_rate(cfg, steps: int) -> tuple[float, float]:
     import statistics
     import time
 
-    from petheory.nn.grid_measure import step_flops
+    from petheory.experiments.grid_measure import step_flops
 
     device, data, mcfg, model, opt, sched, gen, _ = T.setup(cfg)
     model.train()

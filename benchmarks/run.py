@@ -36,7 +36,7 @@ NOT_IN_ALL = {
 #: RESULTS.md sections that no bench script on a CPU writes, and where they come from.
 ELSEWHERE = {
     "nn-cuda": "one GPU: `python benchmarks/bench_nn.py --device cuda --write`",
-    "retrieval": "hand-written from `/usr/bin/time -v` of `python -m petheory.nn.retrieval_runs` (about 28 minutes)",
+    "retrieval": "hand-written from `/usr/bin/time -v` of `python -m petheory.experiments.retrieval_runs` (about 28 minutes)",
     "setup": "hand-written: a fresh clone's install, test suite and `petheory check` times",
 }
 

@@ -76,7 +76,7 @@ FORMULAS = [
     ("theory", "linear representation complexity (LRC), reconstructed", "petheory.lengthgen.pola.lrc", "chen2025", "abstract (reconstruction)"),
     ("theory", "strong representation complexity (SRC), reconstructed", "petheory.lengthgen.src.src", "chen2025", "abstract (reconstruction)"),
     # ---------------------------------------------------------------- nn
-    ("nn+experiments+sweep", "li2025's Lipschitz-product bound of a trained model", "petheory.nn.lipschitz.transformer_lipschitz",
+    ("nn+experiments", "li2025's Lipschitz-product bound of a trained model", "petheory.nn.lipschitz.transformer_lipschitz",
      "li2025", "§4.2"),
-    ("nn+experiments+sweep", "measured ALiBi drift of a trained model", "petheory.nn.lipschitz.alibi_drift", "li2025", "Eq. 9, §5.3"),
+    ("nn+experiments", "measured ALiBi drift of a trained model", "petheory.nn.lipschitz.alibi_drift", "li2025", "Eq. 9, §5.3"),
 ]

@@ -1,7 +1,7 @@
 """petheory: executable theory of positional encodings in Transformers.
 
 The theory modules (numpy/scipy, float64) never import torch; ``petheory.nn``,
-``petheory.experiments`` and ``petheory.sweep`` do.
+``petheory.experiments`` and ``petheory.experiments.sweep`` do.
 """
 
 from importlib import metadata as _metadata

@@ -58,8 +58,8 @@ def run(args) -> int:
     from petheory.loaders.paths import regular_file
 
     from petheory.io import atomic_write_json
-    from petheory.nn.context_extension import finetune, method_params, swap_rotary
-    from petheory.nn.retrieval_runs import METRIC, evaluate_lengths
+    from petheory.experiments.context_extension import finetune, method_params, swap_rotary
+    from petheory.experiments.retrieval_runs import METRIC, evaluate_lengths
     from petheory.nn.training import CHECKPOINT, CONFIG, load_model, resolve_device
 
     run_dir = Path(args.run)

@@ -61,7 +61,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     import torch
 
-    from petheory import sweep
+    from petheory.experiments import sweep
     from petheory.cli._describe import describe_spec
     from petheory.cli._sets import parse_sets
     from petheory.io import atomic_write_json

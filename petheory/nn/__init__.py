@@ -12,17 +12,16 @@ Tasks (:mod:`petheory.nn.tasks`)
     ``TaskConfig(name, seed, params)``, ``load(cfg) -> TaskData`` (``.train``, ``.test[length]``
     splits of tensors), ``available()``, ``describe(name)`` (default parameters).
     Tasks: running_sum, gu2025_task1, gu2025_task2, parity, copy, reverse, addition, passkey, mqar
-    (retrieval: :mod:`petheory.nn.retrieval`; context extension of a trained RoPE model:
-    :mod:`petheory.nn.context_extension`).
-Training (:mod:`petheory.nn.config`, :mod:`petheory.nn.training`, :mod:`petheory.nn.presets`)
+    (retrieval: :mod:`petheory.nn.retrieval`).
+Training (:mod:`petheory.nn.config`, :mod:`petheory.nn.training`, :mod:`petheory.nn.evaluation`,
+:mod:`petheory.nn.ablation`, :mod:`petheory.nn.presets`)
     ``TrainConfig`` (dataclass; ``.as_dict()``, ``.from_dict()``, ``.hash()``),
     ``preset(task, 'smoke'|'small'|'paper', pe=, seed=, device=, **overrides) -> TrainConfig``,
     ``train(cfg, out_dir=None) -> record`` (dict; checkpoints + resume when ``out_dir`` is
     given), ``evaluate(model, split, kind)``, ``head_ablation(model, split, kind)``,
     ``load_model(out_dir) -> (model, cfg)``, ``resolve_device(name)``.
-Seed ensembles (:mod:`petheory.nn.ensemble`)
-    ``train_ensemble(cfg, seeds) -> [record]``: same-shaped models trained at once with
-    ``torch.func`` (``vmap`` over stacked parameters); numerically the per-seed runs.
+Many runs at once (grids, seed ensembles, sweeps), the paper experiments and context extension are
+:mod:`petheory.experiments`, which builds on this package (never the other way round).
 
 Records are plain JSON-able dicts; the layout is in :mod:`petheory.nn.training`.
 """
@@ -30,12 +29,11 @@ Records are plain JSON-able dicts; the layout is in :mod:`petheory.nn.training`.
 import importlib
 
 #: public name -> the module of petheory.nn that defines it. The package loads lazily (PEP 562): importing
-#: ``petheory.nn`` or a torch-free module of it (:mod:`petheory.nn.provenance`, the record readers
-#: :mod:`petheory.nn.chen2025_runs` and :mod:`petheory.nn.retrieval_runs`) does not import torch, so the claim
-#: catalogue and the figures read training records without it. A name below is looked up in its module on each
-#: access (``sys.modules`` keeps the module once imported); nothing is bound in this namespace, so a submodule
-#: and a public name never compete for one attribute (the loop is :mod:`petheory.nn.training`, its function
-#: :func:`~petheory.nn.training.train`).
+#: ``petheory.nn`` or a torch-free module of it (:mod:`petheory.nn.provenance`, :mod:`petheory.nn.task_core`) does
+#: not import torch, so the claim catalogue and the figures read training records without it. A name below is
+#: looked up in its module on each access (``sys.modules`` keeps the module once imported); nothing is bound in
+#: this namespace, so a submodule and a public name never compete for one attribute (the loop is
+#: :mod:`petheory.nn.training`, its function :func:`~petheory.nn.training.train`).
 _EXPORTS = {
     "ModelConfig": "models", "Transformer": "models", "build_model": "models",
     "model_spec": "position", "parse_pe": "position", "pe_names": "position",
@@ -44,7 +42,6 @@ _EXPORTS = {
     "TrainConfig": "config",
     "evaluate": "evaluation", "head_ablation": "ablation",
     "load_model": "training", "resolve_device": "training", "train": "training",
-    "train_ensemble": "ensemble",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -63,7 +63,7 @@ for _t in _LM:
                              {"epochs": 20, "batch_size": 256, "lr": 3e-4, "weight_decay": 0.01})
 
 # Retrieval (petheory.nn.retrieval): CPU-sized; context 16..32 in training, test at 1x..16x. 'small' is the
-# preset of the shipped records/retrieval (petheory.nn.retrieval_runs), sized so that its whole grid trains in
+# preset of the shipped records/retrieval (petheory.experiments.retrieval_runs), sized so that its whole grid trains in
 # about 25 minutes on one core of the shared CPU (benchmarks/RESULTS.md); 'paper' is the same task at a GPU's size.
 _RETRIEVAL_MODEL = {"n_layer": 2, "n_head": 2, "d_model": 64, "d_ff": 128}
 for _t, _extra in (("passkey", {}), ("mqar", {"n_pairs": 2, "n_keys": 8, "n_values": 8})):

@@ -165,13 +165,13 @@ def table5_running_sum(ctx) -> Evidence:
     if ctx.profile != "quick":
         import torch
 
-        from petheory import experiments
+        from petheory.experiments import papers
         from petheory.records import runs_dir
 
         threads = torch.get_num_threads()
         torch.set_num_threads(1)  # tiny models: intra-op threads only contend on a shared CPU
         try:
-            experiments.running_sum({"size": "small", "pes": ["sinusoidal", "alibi", "wavelet", "legendre"], "seeds": [0, 1],
+            papers.running_sum({"size": "small", "pes": ["sinusoidal", "alibi", "wavelet", "legendre"], "seeds": [0, 1],
                                      "out_dir": str(runs_dir(ctx.workdir or ".") / "li2025_table5"),
                                      "set": {"ablate": False}})
         finally:

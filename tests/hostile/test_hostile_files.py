@@ -213,7 +213,7 @@ def test_concurrent_atomic_writers_leave_one_valid_file(tmp_path):
 
 def test_concurrent_sweeps_into_one_directory(tmp_path, monkeypatch):
     """Two sweeps of the same grid into one directory at once: every record valid, nothing half-written."""
-    from petheory import sweep
+    from petheory.experiments import sweep
 
     configs = sweep.expand({"task": "running_sum", "seed": [0, 1], "set": {"epochs": 1, "task.n_train": 32,
                                                                              "task.n_test": 8, "ablate": False}})

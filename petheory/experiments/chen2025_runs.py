@@ -33,7 +33,7 @@ CPU_TASKS = ("parity", "copy")
 CPU_SEEDS = (0, 1, 2)
 CPU_RUNS = [(t, pe) for t in CPU_TASKS for pe in CPU_PES]
 #: chen2025's length-generalisation tasks, and the encodings it compares on them (the defaults of
-#: :func:`petheory.experiments.chen2025_lengthgen` and of the GPU records stage): one list, used everywhere.
+#: :func:`petheory.experiments.papers.chen2025_lengthgen` and of the GPU records stage): one list, used everywhere.
 LENGTHGEN_TASKS = ("parity", "copy", "reverse", "addition")
 LENGTHGEN_PES = ("nope", "sinusoidal", "learned", "alibi", "rope", "t5")
 GPU_RUNS = [(t, pe) for t in LENGTHGEN_TASKS
@@ -114,12 +114,12 @@ def make_record(task: str, pe: str, *, size: str = "small", seed: int = 0, devic
 
 
 def main(argv=None) -> int:
-    """python -m petheory.nn.chen2025_runs [small|paper] [--device cpu|cuda] [--records DIR]"""
+    """python -m petheory.experiments.chen2025_runs [small|paper] [--device cpu|cuda] [--records DIR]"""
     import argparse
 
     import torch
 
-    p = argparse.ArgumentParser(prog="python -m petheory.nn.chen2025_runs",
+    p = argparse.ArgumentParser(prog="python -m petheory.experiments.chen2025_runs",
                                 description="train chen2025's grid and write its records (default: runs/chen2025-records, "
                                 "never the committed records/ unless --records records/chen2025 is given)")
     p.add_argument("size", nargs="?", default="small", choices=("small", "paper"))

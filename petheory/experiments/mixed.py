@@ -23,7 +23,7 @@ Which runs mix (:func:`mix_key`): same model config but the PE, and a PE that is
 covering every length used, a bias (ALiBi, T5, relative or a fixed registry bias), a rotary
 encoding (the same one for every rotary member of a group), or a rotary with an absolute table
 (gu2025's ``rope+sinusoidal``). MLA (other weights: a latent), KERPLE, FIRE, Scale Hints and
-tables shorter than the lengths used do not: :mod:`petheory.nn.grid` trains them in groups of one
+tables shorter than the lengths used do not: :mod:`petheory.experiments.grid` trains them in groups of one
 model config, as before.
 
 Notes
@@ -82,7 +82,7 @@ def _fixed_bias(name: str) -> bool:
 class MixedGroup:
     """Members with one model shape and any mixable PEs, trained as one batched model.
 
-    Same interface as the grid's per-config group (``petheory.nn.grid._Group``): ``members``, ``S``, ``lo:hi`` (rows in the
+    Same interface as the grid's per-config group (``petheory.experiments.grid._Group``): ``members``, ``S``, ``lo:hi`` (rows in the
     grid), ``models`` (real modules: init, evaluation past the tables, ablation, checkpoints),
     ``tensors()``, ``layout()``, ``forward(x, shared_x)``, ``train_mode(flag)``, ``sync_models()``.
     """

@@ -3,13 +3,14 @@ seed ensembles match per-seed training."""
 
 import dataclasses
 import json
+import sys
 
 import pytest
 import torch
 
-from petheory import sweep
+from petheory.experiments import sweep
+from petheory.experiments.ensemble import train_ensemble
 from petheory.nn import preset, train
-from petheory.nn.ensemble import train_ensemble
 from petheory.nn.training import CHECKPOINT, without_timing
 
 torch.set_num_threads(1)
@@ -174,3 +175,11 @@ def test_ensemble_checkpoints_resume_per_member(tmp_path):
     resumed = train_ensemble(cut, [0, 1], dirs)
     for a, b in zip(resumed, full):
         assert a["final"]["train"]["loss"] == pytest.approx(b["final"]["train"]["loss"], rel=1e-4)
+
+
+def test_missing_submitit_names_the_command_that_works_from_a_clone(monkeypatch, tmp_path):
+    from petheory.experiments import sweep
+
+    monkeypatch.setitem(sys.modules, "submitit", None)  # import submitit -> ImportError
+    with pytest.raises(ValueError, match=r'pip install -e "\.\[cluster\]"'):
+        sweep.run(sweep.expand({"task": "copy", "preset": "smoke", "pe": "nope", "seed": 0}), tmp_path, engine="slurm")

@@ -1,4 +1,4 @@
-"""Measurements of a grid (:mod:`petheory.nn.grid`) for benchmarks and tests: its step time, its gradients at
+"""Measurements of a grid (:mod:`petheory.experiments.grid`) for benchmarks and tests: its step time, its gradients at
 initialisation against the per-run model's, and the FLOPs of a training step counted from the model."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import time
 import torch
 
 from petheory.nn import tasks as _tasks
-from petheory.nn.grid import Grid, member_losses
+from petheory.experiments.grid import Grid, member_losses
 from petheory.nn.models import build_model
 from petheory.nn.config import TrainConfig
 from petheory.nn.evaluation import autocast

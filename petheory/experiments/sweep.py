@@ -36,7 +36,7 @@ Engines
     array as local processes, so ``--engine slurm`` also works (slowly) on a laptop.
 
 ``ensemble=True`` trains every set of runs that share a task, schedule and optimiser
-(:func:`groups_of`) at once with :func:`petheory.nn.grid.train_grid`: seeds and position
+(:func:`groups_of`) at once with :func:`petheory.experiments.grid.train_grid`: seeds and position
 mechanisms of one group become one program per step (a CUDA graph on a GPU), so li2025's whole
 Table 5 grid is one launch per step. A group is then the engine's unit of work: ``'local'``
 trains the groups one after another in this process, ``'process'`` one group per worker, and
@@ -158,10 +158,10 @@ def _train_one(cfg_dict: dict, directory: str, threads: int | None = None) -> di
 
 def _train_group(cfg_dicts: list, directories: list, threads: int | None = None) -> list:
     """Worker entry point (importable, picklable): train runs that share a program as one grid
-    (:func:`petheory.nn.grid.train_grid`) into their directories; their records in order."""
+    (:func:`petheory.experiments.grid.train_grid`) into their directories; their records in order."""
     import torch
 
-    from petheory.nn.grid import train_grid
+    from petheory.experiments.grid import train_grid
     from petheory.nn.config import TrainConfig
 
     if threads:
@@ -170,9 +170,9 @@ def _train_group(cfg_dicts: list, directories: list, threads: int | None = None)
 
 
 def groups_of(configs, todo) -> list[list[int]]:
-    """The indices ``todo`` of ``configs`` grouped by :func:`petheory.nn.grid.shared_key`: each group
+    """The indices ``todo`` of ``configs`` grouped by :func:`petheory.experiments.grid.shared_key`: each group
     trains as one grid (one program per step), first-seen order."""
-    from petheory.nn.grid import shared_key
+    from petheory.experiments.grid import shared_key
 
     groups: dict[str, list[int]] = {}
     for i in todo:

@@ -5,7 +5,7 @@ r"""Retrieval records: passkey and MQAR by length (and depth), for trained PEs a
 evaluates it at every length of :data:`LENGTHS` (1x to 16x the training context) and, for
 ``passkey``, on the length x depth grid of :func:`petheory.nn.retrieval.passkey_grid`. A RoPE run is
 also evaluated with every method of :data:`SWAPPED` swapped in at evaluation time (matched factor,
-:mod:`petheory.nn.context_extension`) and after a fine-tune of :data:`FT_STEPS` steps at
+:mod:`petheory.experiments.context_extension`) and after a fine-tune of :data:`FT_STEPS` steps at
 ``FT_FACTOR`` times the training context with each method of :data:`FINETUNED` (fixed factor
 ``FT_FACTOR``). Each method's results are saved as they finish (``runs_dir/<name>/methods/``), so a
 rerun redoes only what is missing; the record goes to ``records_dir/<name>.json`` (atomic).
@@ -19,7 +19,7 @@ The record is the training record plus a ``retrieval`` block::
                          "grid": {"<N>": {"<depth>": seq_acc}} (passkey)}},
      "wall_seconds", "eval_seconds", "device", "commit"}
 
-``python -m petheory.nn.retrieval_runs`` trains the grid (:data:`RUNS`: 2 tasks x 4 PEs x 3 seeds;
+``python -m petheory.experiments.retrieval_runs`` trains the grid (:data:`RUNS`: 2 tasks x 4 PEs x 3 seeds;
 the RoPE runs carry 3 swapped and 4 fine-tuned methods each: PI, NTK, YaRN and, as the control,
 RoPE fine-tuned the same way without a scaling) into ``runs/retrieval-records``, or
 into the committed ``records/retrieval`` with ``--records records/retrieval``.
@@ -60,7 +60,7 @@ def run_name(task: str, pe: str, seed: int) -> str:
 def evaluate_lengths(model, task, lengths, *, train_seq_len: int, depths=None, n_grid: int = GRID_N) -> dict:
     """Metrics of ``model`` at each context length (and on the passkey grid): a method's entry of the record."""
     from petheory.nn import tasks as _tasks
-    from petheory.nn.context_extension import angle_coverage, scale_at
+    from petheory.experiments.context_extension import angle_coverage, scale_at
     from petheory.nn.retrieval import passkey_grid, query_accuracy
     from petheory.nn.evaluation import evaluate
 
@@ -90,7 +90,7 @@ def evaluate_lengths(model, task, lengths, *, train_seq_len: int, depths=None, n
 
 def _as_extended(model, train_seq_len: int):
     """The model itself if it carries a swapped method, else plain RoPE as a 'swap' (for angle_coverage)."""
-    from petheory.nn.context_extension import swap_rotary
+    from petheory.experiments.context_extension import swap_rotary
 
     return model if hasattr(model, "extension") else swap_rotary(model, str(model.pe), train_len=train_seq_len,
                                                                   matched=False)
@@ -108,7 +108,7 @@ def _methods(pe: str) -> list[tuple[str, str, str]]:
 def make_record(task: str, pe: str, *, seed: int = 0, size: str = "small", device: str = "cpu", runs_dir=None,
                 records_dir=None, lengths=LENGTHS, depths=DEPTHS, ft_steps: int = FT_STEPS, log=None) -> dict:
     """Train (or resume) one run, evaluate every method it carries (resuming per method), write its record."""
-    from petheory.nn.context_extension import finetune, swap_rotary
+    from petheory.experiments.context_extension import finetune, swap_rotary
     from petheory.nn.presets import preset
     from petheory.nn.training import load_model, train
 
@@ -195,12 +195,12 @@ def load_records(root=".", check=None) -> tuple[list[dict], list]:
 
 
 def main(argv=None) -> int:
-    """python -m petheory.nn.retrieval_runs [--records DIR] [--only TASK] [--seeds 0,1,2]"""
+    """python -m petheory.experiments.retrieval_runs [--records DIR] [--only TASK] [--seeds 0,1,2]"""
     import argparse
 
     import torch
 
-    p = argparse.ArgumentParser(prog="python -m petheory.nn.retrieval_runs",
+    p = argparse.ArgumentParser(prog="python -m petheory.experiments.retrieval_runs",
                                 description="train the retrieval grid and write its records (default: "
                                 "runs/retrieval-records; the committed ones only with --records records/retrieval)")
     p.add_argument("--records", default=None)
