@@ -169,6 +169,11 @@ def logit_terms(content, positions, W_Q, W_K, bias=None, *, b_Q=None, b_K=None, 
 def toeplitz_report(terms: LogitTerms) -> dict[str, dict[str, float]]:
     """How Toeplitz each term of Eq. 8 is.
 
+    Parameters
+    ----------
+    terms : LogitTerms
+        The split logits of :func:`logit_terms` (or :func:`bert_logit_terms`).
+
     Returns
     -------
     dict
@@ -176,6 +181,20 @@ def toeplitz_report(terms: LogitTerms) -> dict[str, dict[str, float]]:
         for ``cc, cp, pc, pp, bias`` and ``total``; ``T`` is
         :func:`petheory.toeplitz.toeplitz_projection` (diagonal averages). Defect 0 means
         Toeplitz; about ``sqrt(1 - 1/n)``-ish values mean no diagonal structure at all.
+
+    References
+    ----------
+    gu2025 Eq. 8 (the four terms of an additive PE's logits).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import coupling, encodings
+    >>> rng = np.random.default_rng(0)
+    >>> W_Q, W_K = coupling.random_projections(8, 4, seed=0)
+    >>> terms = coupling.logit_terms(np.zeros((6, 8)), encodings.sinusoidal(6, 8), W_Q, W_K)
+    >>> sorted(coupling.toeplitz_report(terms))
+    ['bias', 'cc', 'cp', 'pc', 'pp', 'total']
     """
     mats = {**terms.as_dict(), "total": terms.total}
     norms = {k: float(np.linalg.norm(a)) for k, a in mats.items()}
@@ -193,6 +212,29 @@ def random_projections(d: int, d_head: int, *, seed=0, shared: bool = False) -> 
     """Seeded Gaussian ``W_Q, W_K`` of shape (d, d_head), entries N(0, 1/d).
 
     ``shared=True`` returns ``W_K = W_Q`` (tied projections).
+
+    Parameters
+    ----------
+    d : int
+        Model width.
+    d_head : int
+        Head width.
+    seed : int or numpy.random.Generator, optional
+        Seed (default 0).
+    shared : bool, optional
+        Tie the key projection to the query's (default False).
+
+    Returns
+    -------
+    (W_Q, W_K) : tuple of numpy.ndarray
+        Shape (d, d_head) each.
+
+    Examples
+    --------
+    >>> from petheory import coupling
+    >>> W_Q, W_K = coupling.random_projections(8, 4, seed=1, shared=True)
+    >>> W_Q.shape, W_K is W_Q or bool((W_K == W_Q).all())
+    ((8, 4), True)
     """
     d = v.integer("d", d, minimum=1)
     d_head = v.integer("d_head", d_head, minimum=1)
@@ -223,6 +265,16 @@ def projections_from_linear(query, key, *, num_heads: int = 1, head: int = 0) ->
     Returns
     -------
     dict with ``W_Q, W_K`` of shape (d, d_head) (the transposed row block) and ``b_Q, b_K`` (or None).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from types import SimpleNamespace
+    >>> from petheory import coupling
+    >>> q = SimpleNamespace(weight=np.arange(24.0).reshape(6, 4), bias=None)
+    >>> p = coupling.projections_from_linear(q, q, num_heads=2, head=1)
+    >>> p["W_Q"].shape, p["b_Q"]
+    ((4, 3), None)
     """
     num_heads = v.integer("num_heads", num_heads, minimum=1)
     head = v.integer("head", head, minimum=0, maximum=num_heads - 1)
@@ -273,6 +325,18 @@ def bert_inputs(layer, token_ids, *, layernorm: str = "split") -> tuple[np.ndarr
     Returns
     -------
     C, P : ndarray, shape (n, d)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from types import SimpleNamespace
+    >>> from petheory import coupling
+    >>> rng = np.random.default_rng(0)
+    >>> layer = SimpleNamespace(word=rng.normal(size=(10, 8)), position=rng.normal(size=(6, 8)),
+    ...                         token_type=rng.normal(size=8), ln_gamma=np.ones(8), ln_beta=np.zeros(8), ln_eps=1e-12)
+    >>> C, P = coupling.bert_inputs(layer, [1, 4, 2], layernorm="none")
+    >>> C.shape, P.shape
+    ((3, 8), (3, 8))
     """
     v.choice("layernorm", layernorm, LAYERNORM_RULES)
     ids = np.asarray(token_ids)
@@ -301,7 +365,33 @@ def complex_pairs(x, table: enc.RotaryTable) -> np.ndarray:
     ``z[:, t] = x[:, a_t] + i x[:, b_t]`` with ``(a_t, b_t)`` = ``table.pairs()``.
 
     With this pairing RoPE's rotation of pair ``t`` at position ``p`` is multiplication by
-    ``exp(i p θ_t)``, and the real inner product of two pairs is ``Re{z conj(z')}``."""
+    ``exp(i p θ_t)``, and the real inner product of two pairs is ``Re{z conj(z')}``.
+
+    Parameters
+    ----------
+    x : array_like, shape (n, d)
+        Queries or keys (rows are positions).
+    table : petheory.encodings.RotaryTable
+        The rotary table whose ``pairs()`` name the coordinates rotated together.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``z``, complex128, shape (n, r/2) (``r`` the rotated dimensions).
+
+    References
+    ----------
+    su2024 §3.2 and Eq. 12 (RoPE as multiplication by :math:`e^{ip\theta_t}`); gu2025 App. B.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import coupling, encodings
+    >>> t = encodings.rope(3, 4)
+    >>> z = coupling.complex_pairs(np.eye(3, 4), t)
+    >>> z.shape, z.dtype
+    ((3, 2), dtype('complex128'))
+    """
     x = v.array("x", x, ndim=2)
     if x.shape[1] != table.d:
         raise ValidationError(f"x must have d={table.d} columns, got shape {x.shape}")
@@ -367,6 +457,17 @@ def rope_logit_terms(content, positions, W_Q, W_K, table: enc.RotaryTable, *, sc
     gu2025 writes ``q_i^(t) k_j^(t)`` without the conjugate; that product does not give the real
     logits. Eq. 9 then replaces the per-band phases by a single Toeplitz ``G_e``; see
     :func:`single_phase_defect` for why that step fails.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import coupling, encodings
+    >>> rng = np.random.default_rng(0)
+    >>> X, W_Q, W_K = rng.normal(size=(5, 8)), rng.normal(size=(8, 4)), rng.normal(size=(8, 4))
+    >>> t = encodings.rope(5, 4)
+    >>> terms = coupling.rope_logit_terms(X, np.zeros((5, 8)), W_Q, W_K, t, scale=1.0)
+    >>> bool(np.allclose(terms.logits, coupling.rope_logits(X @ W_Q, X @ W_K, t)))
+    True
     """
     C = v.array("content", content, ndim=2)
     n, d = C.shape
@@ -397,7 +498,33 @@ def rope_logit_terms(content, positions, W_Q, W_K, table: enc.RotaryTable, *, sc
 
 
 def rope_logits(q, k, table: enc.RotaryTable) -> np.ndarray:
-    """Reference: ``(R_i q_i)·(R_j k_j)`` by rotating with ``table.apply``, shape (n, n)."""
+    """Reference: ``(R_i q_i)·(R_j k_j)`` by rotating with ``table.apply``, shape (n, n).
+
+    Parameters
+    ----------
+    q, k : array_like, shape (n, d_head)
+        Queries and keys of positions 0..n-1.
+    table : petheory.encodings.RotaryTable
+        The rotation (``table.apply``), with n rows.
+
+    Returns
+    -------
+    numpy.ndarray
+        Unscaled logits ``(R_i q_i) . (R_j k_j)``, shape (n, n).
+
+    References
+    ----------
+    su2024 Eq. 14-16.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import coupling, encodings
+    >>> q = np.ones((3, 4))
+    >>> L = coupling.rope_logits(q, q, encodings.rope(3, 4))
+    >>> bool(np.allclose(np.diag(L), 4.0)), bool(np.isclose(L[2, 1], L[1, 0]))  # depends on i - j only
+    (True, True)
+    """
     return table.apply(q) @ table.apply(k).T
 
 
@@ -419,7 +546,28 @@ def single_phase_defect(S, L, *, n_grid: int = 4096) -> float:
     Parameters
     ----------
     S : array_like, shape (n, n), complex
+        The complex Gram summed over bands.
     L : array_like, shape (n, n), real
+        The real RoPE logits.
+    n_grid : int, optional
+        Angles tried per diagonal (default 4096).
+
+    Returns
+    -------
+    float
+        The certified lower bound (0 when a single ``G_e`` reproduces ``L`` up to the grid's resolution).
+
+    References
+    ----------
+    gu2025 Eq. 9 and Prop. B.1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import coupling
+    >>> S = np.array([[1.0, 1j], [-1j, 1.0]])
+    >>> coupling.single_phase_defect(S, np.array([[1.0, 0.0], [0.0, 1.0]])) <= 1e-12  # e = 1 on every diagonal
+    True
     """
     S = v.square("S", S, dtype="complex")
     L = v.square("L", L)
@@ -448,9 +596,32 @@ MODES = ("additive", "hadamard")
 def compose(W, X, mode: str) -> np.ndarray:
     """``W + X`` (additive: bias-style PE) or ``W ∘ X`` (Hadamard: RoPE-style), shape (n, n).
 
+    Parameters
+    ----------
+    W : array_like, shape (n, n)
+        Content logits.
+    X : array_like, shape (n, n)
+        Position matrix: a bias (``additive``) or a relative-phase kernel (``hadamard``).
+    mode : {'additive', 'hadamard'}
+        How the two combine.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (n, n).
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Another mode, or shapes that differ.
+
     See Also
     --------
     spectral_summary
+
+    References
+    ----------
+    gu2025 §3.1 and Eq. 8-9 (additive vs multiplicative coupling).
 
     Examples
     --------
@@ -480,6 +651,37 @@ def rope_band_average(offsets, thetas, weights=None) -> np.ndarray:
     Hermitian positive semidefinite with unit diagonal. ``weights`` (non-negative, shape of
     ``thetas``) are normalised to the simplex; ``None`` means uniform, the plain mean over bands.
     :math:`e_0 = 1` exactly (not up to the rounding of :math:`\sum_t\alpha_t`).
+
+    Parameters
+    ----------
+    offsets : array_like of int
+        The offsets ``k = i - j``; any shape.
+    thetas : array_like of float
+        The band frequencies :math:`\theta_t`.
+    weights : array_like of float, optional
+        Non-negative band weights, normalised to sum to 1 (default uniform).
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`e_k`, complex128, the shape of ``offsets``.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Negative or all-zero weights, or weights of another shape than ``thetas``.
+
+    References
+    ----------
+    gu2025 App. B, Prop. B.3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import coupling
+    >>> e = coupling.rope_band_average([0, 1], [0.0, np.pi])
+    >>> np.round(e, 12).tolist()  # e_0 = 1; e_1 = (1 + e^{i pi}) / 2 = 0
+    [(1+0j), 0j]
     """
     k = np.asarray(offsets, dtype=np.float64)
     th = v.array("thetas", thetas, ndim=1, dtype="real")
@@ -500,6 +702,11 @@ def rope_band_average(offsets, thetas, weights=None) -> np.ndarray:
 def spectral_summary(M) -> dict:
     """Spectrum of ``M`` (n, n) and the numbers gu2025 App. B compares.
 
+    Parameters
+    ----------
+    M : array_like, shape (n, n)
+        A logit or position matrix (real or complex).
+
     Returns
     -------
     dict
@@ -512,6 +719,18 @@ def spectral_summary(M) -> dict:
     -----
     Hermitian input goes through ``eigvalsh`` (backward stable, errors ``~ n u ||M||``);
     otherwise ``eigvals``, whose eigenvalues can be ill-conditioned (non-normal matrices).
+
+    References
+    ----------
+    gu2025 App. B (the spectra of additive and multiplicative couplings).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import coupling
+    >>> s = coupling.spectral_summary(np.array([[2.0, 1.0], [1.0, 2.0]]))
+    >>> s["hermitian"], round(s["min"], 12), round(s["max"], 12), round(s["condition"], 12)
+    (True, 1.0, 3.0, 3.0)
     """
     M = v.square("M", M, dtype="any")
     herm = bool(np.allclose(M, M.conj().T, rtol=0, atol=8 * M.shape[0] * np.finfo(float).eps * max(np.abs(M).max(), 1e-300)))
