@@ -9,6 +9,8 @@ from petheory.errors import ValidationError
 
 NAME = "train"
 HELP = "train one model (task, PE, size preset) with checkpoints; resumes when --out holds a checkpoint"
+#: library parameters this command spells otherwise than its options' dests (petheory.cli.in_cli_terms)
+PARAM_FLAGS = {"out_dir": "--out"}
 DESCRIPTION = (
     "Train a pluggable-position Transformer on TASK and write a JSON record (per-length evaluation, per-head "
     "ablation). A checkpoint is written to --out every epoch; rerunning the same command resumes from it, and a "

@@ -83,7 +83,7 @@ def method_params(model, method, *, train_len: int, matched: bool = True) -> tup
     base = model.pe
     if base.kind != "rotary" or base.name == "mla" or base.hint is not None:
         raise ValidationError(f"context extension swaps the rotary angles of a RoPE model; this model's PE is {str(base)!r} "
-                         "(train with --pe rope)")
+                              "(a model trained with pe='rope')")
     cfg = parse_pe(method)
     if cfg.kind != "rotary" or cfg.absolute is not None or cfg.hint is not None:
         rotary = ", ".join(enc.available("rotary"))

@@ -204,7 +204,8 @@ def trained_running_sum(preset: str, seed: int = 0, progress=None, *, pes=None, 
     Runs are cached under :func:`petheory.records.bounds_runs_dir`, so a rerun only reads them back. The keyword
     arguments default to the ``LI2025_GAP_*`` settings of ``preset``.
     """
-    from petheory import records, sweep
+    from petheory import records
+    from petheory.experiments import sweep
     from petheory.nn import TrainConfig
     from petheory.nn import preset as nn_preset
 
