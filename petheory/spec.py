@@ -237,7 +237,7 @@ class PESpec:
     @property
     def kind(self) -> str | None:
         """Where the head term's position signal enters attention: ``'absolute'``, ``'bias'``, ``'rotary'``, ``'none'``
-        (the registry's :attr:`~petheory.encodings.EncodingInfo.kind`) or ``'mla'``; None for a table."""
+        (the registry's ``info(name).kind``, :func:`petheory.encodings.info`) or ``'mla'``; None for a table."""
         if self.is_table:
             return None
         if self.name in MECHANISMS:

@@ -13,13 +13,13 @@ Tasks (:mod:`petheory.nn.tasks`)
     splits of tensors), ``available()``, ``describe(name)`` (default parameters).
     Tasks: running_sum, gu2025_task1, gu2025_task2, parity, copy, reverse, addition, passkey, mqar
     (retrieval: :mod:`petheory.nn.retrieval`).
-Training (:mod:`petheory.nn.config`, :mod:`petheory.nn.training`, :mod:`petheory.nn.evaluation`,
-:mod:`petheory.nn.ablation`, :mod:`petheory.nn.presets`)
+Training (:mod:`~petheory.nn.config`, :mod:`~petheory.nn.training`, :mod:`~petheory.nn.evaluation`, :mod:`~petheory.nn.ablation`, :mod:`~petheory.nn.presets`)
     ``TrainConfig`` (dataclass; ``.as_dict()``, ``.from_dict()``, ``.hash()``),
     ``preset(task, 'smoke'|'small'|'paper', pe=, seed=, device=, **overrides) -> TrainConfig``,
     ``train(cfg, out_dir=None) -> record`` (dict; checkpoints + resume when ``out_dir`` is
     given), ``evaluate(model, split, kind)``, ``head_ablation(model, split, kind)``,
     ``load_model(out_dir) -> (model, cfg)``, ``resolve_device(name)``.
+
 Many runs at once (grids, seed ensembles, sweeps), the paper experiments and context extension are
 :mod:`petheory.experiments`, which builds on this package (never the other way round).
 
