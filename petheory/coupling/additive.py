@@ -15,7 +15,7 @@ import numpy as np
 from petheory import _validate as v
 from petheory import toeplitz as tp
 from petheory.errors import ValidationError
-from petheory.coupling._checks import projection
+from petheory.coupling._checks import content_and_positions, projection
 
 
 TERM_NAMES = ("cc", "cp", "pc", "pp", "bias")
@@ -116,11 +116,8 @@ def logit_terms(content, positions, W_Q, W_K, bias=None, *, b_Q=None, b_K=None, 
     >>> bool(np.allclose(t.cc + t.cp + t.pc + t.pp, t.total))
     True
     """
-    C = v.array("content", content, ndim=2)
+    C, P = content_and_positions(content, positions)
     n, d = C.shape
-    P = v.array("positions", positions, ndim=2)
-    if P.shape != (n, d):
-        raise ValidationError(f"positions must have the shape of content {(n, d)}, got {P.shape}")
     W_Q = projection("W_Q", W_Q, d)
     W_K = projection("W_K", W_K, d)
     if W_K.shape != W_Q.shape:

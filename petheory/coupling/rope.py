@@ -12,7 +12,7 @@ from petheory import _memory
 from petheory import _validate as v
 from petheory import encodings as enc
 from petheory.errors import ValidationError, ValidationTypeError
-from petheory.coupling._checks import projection
+from petheory.coupling._checks import content_and_positions, projection
 
 
 def complex_pairs(x, table: enc.RotaryTable) -> np.ndarray:
@@ -124,11 +124,8 @@ def rope_logit_terms(content, positions, W_Q, W_K, table: enc.RotaryTable, *, sc
     >>> bool(np.allclose(terms.logits, coupling.rope_logits(X @ W_Q, X @ W_K, t)))
     True
     """
-    C = v.array("content", content, ndim=2)
+    C, P = content_and_positions(content, positions)
     n, d = C.shape
-    P = v.array("positions", positions, ndim=2)
-    if P.shape != (n, d):
-        raise ValidationError(f"positions must have the shape of content {(n, d)}, got {P.shape}")
     W_Q, W_K = projection("W_Q", W_Q, d), projection("W_K", W_K, d)
     if W_K.shape != W_Q.shape:
         raise ValidationError(f"W_K must have the shape of W_Q {W_Q.shape}, got {W_K.shape}")
