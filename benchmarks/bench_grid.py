@@ -6,17 +6,17 @@ seeds); li2025 Table 5's 7 PEs x 5 seeds on the running sum. Each case times ``-
 every run three ways, in one process, interleaved (mixed grid, loop, per-config grid, mixed grid, loop, ...),
 and reports medians over ``--repeats``:
 
-* **mixed grid**: :func:`petheory.nn.grid.train_grid`'s step with the PE families as member tensors
-  (:mod:`petheory.nn.mixed`; MLA and short learned tables in their own groups);
+* **mixed grid**: :func:`petheory.experiments.grid.train_grid`'s step with the PE families as member tensors
+  (:mod:`petheory.experiments.mixed`; MLA and short learned tables in their own groups);
 * **per-config grid**: the same grid with one group per model config (``mixed=False``: the step before issue 33);
-* **loop**: :func:`petheory.nn.train.train_step` on each run's own model, one after the other (what
-  :func:`~petheory.nn.train.train` does per step).
+* **loop**: :func:`petheory.nn.training.train_step` on each run's own model, one after the other (what
+  :func:`~petheory.nn.training.train` does per step).
 
 Agreement, before any timing: every member's gradient at initialisation on one batch from the mixed grid
 against the per-run model's (relative 2-norm), within float32 round-off of a sum over the batch's B x T
 tokens, n u with u = 2^-24 (the tests hold the same bound).
 
-FLOPs per step are counted from the model (:func:`petheory.nn.grid.step_flops`, FlopCounterMode on the meta
+FLOPs per step are counted from the model (:func:`petheory.experiments.grid.step_flops`, FlopCounterMode on the meta
 device); the paper preset's count and the H100 step times measured for it (``gpu_records.GU_TRAIN_MIN``) give
 the projection of gu2025's Task 1 plan that ``gpu_records.task1_projection`` states::
 
@@ -41,23 +41,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import torch  # noqa: E402
 
 from harness import emit, machine_info  # noqa: E402
-from petheory import experiments  # noqa: E402
+from petheory.experiments import papers  # noqa: E402
 from petheory.nn import preset  # noqa: E402
-from petheory.nn.grid_measure import first_gradients, step_flops, step_time  # noqa: E402
-from petheory.nn.train import loss_fn, setup, split_to, train_batch, train_step  # noqa: E402
+from petheory.experiments.grid_measure import first_gradients, step_flops, step_time  # noqa: E402
+from petheory.nn.evaluation import loss_fn, split_to  # noqa: E402
+from petheory.nn.training import setup, train_batch, train_step  # noqa: E402
 
 U = 2.0**-24
 
 
 def cases(size: str) -> list[tuple[str, list]]:
-    gu = list(experiments.GU2025_PES.values())
+    gu = list(papers.GU2025_PES.values())
     figs = ["rope", "rope:heads=1", "rope:heads=2"]  # Fig. 5's pure and partial RoPE that fit the small model's 4 heads
     if size == "smoke":
         figs = ["rope", "rope:heads=1"]  # 2 heads
     over = {"ablate": False}
     t1 = [preset("gu2025_task1", size, pe=pe, seed=s, **over) for pe in gu for s in (0, 1, 2)]
     t1f = t1 + [preset("gu2025_task1", size, pe=pe, seed=s, **over) for pe in figs for s in (0, 1, 2)]
-    t5 = [preset("running_sum", size, pe=pe, seed=s, **over) for pe in experiments.LI2025_PES for s in range(5)]
+    t5 = [preset("running_sum", size, pe=pe, seed=s, **over) for pe in papers.LI2025_PES for s in range(5)]
     return [(f"gu2025_task1 7 PEs x 3 seeds ({size})", t1), (f"gu2025_task1 + Fig. 5-7, 10 PEs x 3 seeds ({size})", t1f),
             (f"running_sum li2025 7 PEs x 5 seeds ({size})", t5)]
 
@@ -96,7 +97,7 @@ class Loop:
 
 class GridSteps:
     """``steps`` eager steps of every member of the grid (mixed or per-config), timed by
-    :func:`petheory.nn.grid_measure.step_time` (the grid is built outside its timing); returns seconds per step."""
+    :func:`petheory.experiments.grid_measure.step_time` (the grid is built outside its timing); returns seconds per step."""
 
     def __init__(self, cfgs, mixed: bool):
         self.cfgs, self.mixed = cfgs, mixed
@@ -151,7 +152,7 @@ def plan_lines() -> list[str]:
 def packing(device: str, members: int, size: str = "paper", steps: int = 10) -> dict:
     """The packing factor of a mixed grid on ``device``: the summed one-run step times of ``members`` Task 1 runs
     (the first of stage gu2025_task1_figs at batch 512: every PE family) over the grid's step time, both CUDA-graph
-    steps on CUDA (:func:`petheory.nn.grid_measure.step_time`). What :func:`gpu_records.task1_projection` divides by."""
+    steps on CUDA (:func:`petheory.experiments.grid_measure.step_time`). What :func:`gpu_records.task1_projection` divides by."""
     import gpu_records as G
 
     cfgs = [c for c in G.configs_of(G.STAGES["gu2025_task1_figs"][0], device) if c.batch_size == 512][:members]

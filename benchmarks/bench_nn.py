@@ -8,7 +8,7 @@ li2025 Table 5 grid, and gu2025 Task 1 at paper scale.
 * **throughput**: tokens/s of the training step (forward, backward, AdamW) after warm-up, and
   model FLOP utilisation ``MFU = (6 N + 12 L T d) tokens/s / peak`` (PaLM's estimate; N the
   non-embedding parameters), with the bf16 dense peak of the GPU when it is a known one.
-* **table5**: wall time of li2025 Table 5's grid, every PE of ``experiments.LI2025_PES`` x 5 seeds,
+* **table5**: wall time of li2025 Table 5's grid, every PE of ``papers.LI2025_PES`` x 5 seeds,
   each evaluated at 3 lengths (target on one H100, paper preset, ensembles: <= 5 min).
 * **task1**: gu2025 Task 1 at the paper preset, per PE: measured epochs x 100 (``--full``: the whole
   run) (target on one H100: <= 15 min per PE).
@@ -36,12 +36,13 @@ from harness import Case, add_output_arguments, destination, emit, machine_info,
 
 import torch  # noqa: E402
 
-from petheory import experiments, sweep  # noqa: E402
+from petheory.experiments import papers, sweep  # noqa: E402
 from petheory.nn import preset, train  # noqa: E402
-from petheory.nn.ensemble import train_ensemble  # noqa: E402
-from petheory.nn.grid import train_grid  # noqa: E402
-from petheory.nn.grid_measure import step_time  # noqa: E402
-from petheory.nn.train import loss_fn, resolve_device, setup, split_to, train_batch, train_step  # noqa: E402
+from petheory.experiments.ensemble import train_ensemble  # noqa: E402
+from petheory.experiments.grid import train_grid  # noqa: E402
+from petheory.experiments.grid_measure import step_time  # noqa: E402
+from petheory.nn.evaluation import loss_fn, split_to  # noqa: E402
+from petheory.nn.training import resolve_device, setup, train_batch, train_step  # noqa: E402
 
 #: bf16 dense peak FLOP/s by GPU name fragment (vendor data sheets; SXM unless named).
 PEAK_BF16 = {"H100 PCIe": 756e12, "H100": 989e12, "H200": 989e12, "A100": 312e12, "L40S": 362e12, "L4": 121e12,
@@ -81,7 +82,7 @@ def ensemble_cases(device: str, quick: bool) -> list[Case]:
     if gpu:  # the sizes the GPU targets are about: li2025's running-sum model
         n = 512 if quick else 2000
         specs = [("running_sum", ["alibi"], {"task.n_train": n}), ("running_sum", ["rope"], {"task.n_train": n}),
-                 ("running_sum", experiments.LI2025_PES, {"task.n_train": n})]
+                 ("running_sum", papers.LI2025_PES, {"task.n_train": n})]
     size = "small" if gpu else "smoke"
     cases = []
     for task, pes, over in specs:
@@ -97,7 +98,7 @@ def ensemble_cases(device: str, quick: bool) -> list[Case]:
             return [train(c)["final"]["train"] for c in cfgs]
 
         def agree(a, b, cfgs=cfgs):
-            from petheory.nn.grid_measure import first_gradients
+            from petheory.experiments.grid_measure import first_gradients
 
             key = "mse" if "mse" in a[0] else "loss"
             print(f"    full runs differ by {max(abs(x[key] - y[key]) for x, y in zip(a, b)):.3g} in final train {key}",
@@ -160,7 +161,7 @@ def table5_grid(device: str, size: str, ensemble: bool, export: str | None = Non
     the records (exported to ``export/li2025_table5`` when given: the same runs the records ship)."""
     from petheory import records
 
-    cfgs = sweep.expand({"task": "running_sum", "preset": size, "pe": experiments.LI2025_PES, "seed": list(seeds),
+    cfgs = sweep.expand({"task": "running_sum", "preset": size, "pe": papers.LI2025_PES, "seed": list(seeds),
                          "device": device})
     with tempfile.TemporaryDirectory(prefix="bench-table5-") as tmp:
         t0 = time.perf_counter()
@@ -175,7 +176,7 @@ def gu2025_paper_steps(device: str, task: str, steps: int) -> dict:
     """Per PE: the median training-step time at gu2025's paper preset (CUDA graph), and the whole
     run's training time it implies (steps per epoch x epochs; evaluation and ablation excluded)."""
     out = {}
-    for name, spec in experiments.GU2025_PES.items():
+    for name, spec in papers.GU2025_PES.items():
         cfg = preset(task, "paper", pe=spec, device=device)
         st = step_time([cfg], steps=steps)
         total = math.ceil(len_train(cfg) / cfg.batch_size) * cfg.epochs
@@ -239,7 +240,7 @@ def main(argv=None) -> int:
                      f"{tp['achieved_flops']:.3g} | {mfu} |")
     lines.append("")
     if t5:
-        lines.append(f"li2025 Table 5 grid ({t5_size} preset, {len(experiments.LI2025_PES)} PEs x 5 seeds, 3 test lengths, "
+        lines.append(f"li2025 Table 5 grid ({t5_size} preset, {len(papers.LI2025_PES)} PEs x 5 seeds, 3 test lengths, "
                      f"{'one grid, CUDA graph' if gpu else 'per-seed loop'}): **{t5['runs']} runs in {t5['seconds']:.1f} s**"
                      + ("" if t5["gpu_util"] is None else f", mean GPU utilisation {t5['gpu_util']:.0f}% while training")
                      + ("" if gpu else " (CPU, smoke sizes: not the 5-minute GPU target, which is about the paper preset)."))

@@ -2,7 +2,7 @@
 
 Two workloads, each timed with three thread settings in alternating rounds (median of the rounds):
 
-* a training step of gu2025 Task 1 at the small preset (RoPE; ``petheory.nn.train.train_step``, 10 steps a
+* a training step of gu2025 Task 1 at the small preset (RoPE; ``petheory.nn.training.train_step``, 10 steps a
   call), torch's intra-op threads set to 1, to every usable core, or to petheory's choice
   (:func:`petheory._threads.pick_threads`, what ``petheory train`` uses when ``--threads`` is not given:
   the cores no other process is running on, read at the start of the call);
@@ -64,7 +64,7 @@ def train_steps(quick: bool):
 
     from petheory.nn import preset
 
-    T = importlib.import_module("petheory.nn.train")
+    T = importlib.import_module("petheory.nn.training")
     cfg = preset("gu2025_task1", "smoke" if quick else "small", pe="rope", seed=0)
     device, data, mcfg, model, opt, sched, gen, _ = T.setup(cfg)
     model.train()

@@ -1,6 +1,6 @@
 """``petheory train`` end to end against its own training loop (issue 35: within 1.5x at the small preset).
 
-Ours: :func:`petheory.nn.train` of gu2025 Task 1 at the small preset (RoPE), everything a user waits
+Ours: :func:`petheory.nn.training.train` of gu2025 Task 1 at the small preset (RoPE), everything a user waits
 for: data, model, the initial evaluation, per-epoch test evaluation, final evaluation at every test
 length, head ablation on train+test (gu2025 §5.1), the position probe and the record. Reference: the
 same run's training loop alone (``setup`` and the same ``train_step`` calls, same seeds and batch
@@ -32,7 +32,7 @@ from profile_step import cpu_breakdown  # noqa: E402
 
 from petheory.nn import preset  # noqa: E402
 
-T = importlib.import_module("petheory.nn.train")
+T = importlib.import_module("petheory.nn.training")
 NAME = "train"
 TITLE = "petheory train end to end vs its training loop (small preset)"
 

@@ -8,20 +8,20 @@ device, commit and source measures only the variants not yet there (``--force``:
 
 Variants (``--variants`` picks; default all):
 
-* ``current``: what ``gpu_records.py`` trains with today: the one-run grid (``petheory.nn.grid``) with the
-  preset's bf16 autocast and a CUDA graph per step (:func:`petheory.nn.grid_measure.step_time`);
-* ``fp32_eager``: the per-run loop (``petheory.nn.train.train_step``), float32, no graph;
+* ``current``: what ``gpu_records.py`` trains with today: the one-run grid (``petheory.experiments.grid``) with the
+  preset's bf16 autocast and a CUDA graph per step (:func:`petheory.experiments.grid_measure.step_time`);
+* ``fp32_eager``: the per-run loop (``petheory.nn.training.train_step``), float32, no graph;
 * ``bf16_eager``: the same with bf16 autocast;
 * ``fp32_graphs``: the one-run grid in float32 with a CUDA graph (what bf16 alone buys is current / this);
 * ``bf16_compile``: the per-run loop on ``torch.compile(model)`` with bf16 autocast (compilation time recorded
   apart from the step time);
 * ``bf16_compile_graphs``: the same with ``mode="reduce-overhead"`` (inductor's CUDA graphs);
-* ``mixed8``: the mixed-family grid (``petheory.nn.mixed``: every PE family as member tensors) of 8 Task 1
+* ``mixed8``: the mixed-family grid (``petheory.experiments.mixed``: every PE family as member tensors) of 8 Task 1
   runs (the 7 PEs of gu2025's grid without MLA, which trains at batch 1024, plus pure RoPE and Fig. 5's RoPE on one head), packed as
   ``gpu_records.py --members 8`` packs them, bf16 and CUDA graphs: its per-member step against ``current``.
 
 For each: median step (ms), steps per second, tokens per second, counted FLOPs per step
-(:func:`petheory.nn.grid_measure.step_flops`, every member) and MFU against the device's dense bf16 peak
+(:func:`petheory.experiments.grid_measure.step_flops`, every member) and MFU against the device's dense bf16 peak
 (``bench_nn.PEAK_BF16``; none on a CPU). The record names the fastest variant per run, which
 ``gpu_records.py --status`` uses to project the minutes left. CUDA-only variants are skipped on a CPU with the
 reason written, except under ``--dry``, which shrinks everything (smoke preset, 2 steps) and runs every
@@ -74,7 +74,7 @@ def loop_step_ms(cfg, steps: int, *, compile_mode: str | None = None) -> dict:
 
     import torch
 
-    T = importlib.import_module("petheory.nn.train")
+    T = importlib.import_module("petheory.nn.training")
     device, data, mcfg, model, opt, sched, gen, _ = T.setup(cfg)
     model.train()
     compile_s = None
@@ -99,7 +99,7 @@ def loop_step_ms(cfg, steps: int, *, compile_mode: str | None = None) -> dict:
 
 def measure(name: str, device: str, dry: bool, steps: int) -> dict:
     """One variant's line: timing, FLOPs, MFU."""
-    from petheory.nn.grid_measure import step_flops, step_time
+    from petheory.experiments.grid_measure import step_flops, step_time
 
     if name in CUDA_ONLY and not device.startswith("cuda") and not dry:
         return {"skipped": f"needs {CUDA_ONLY[name]}: CUDA only (--dry runs its code path without it)"}

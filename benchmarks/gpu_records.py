@@ -1,6 +1,6 @@
 """Make the paper-preset records on one GPU, in stages, within a time budget (resumable).
 
-Each stage trains one grid with :func:`petheory.sweep.run` (``ensemble=True``: one CUDA graph per
+Each stage trains one grid with :func:`petheory.experiments.sweep.run` (``ensemble=True``: one CUDA graph per
 step for the whole grid) into ``--runs`` and exports its records (JSON only) into
 ``--out/<experiment>/``. A stage whose records are all in ``--out`` already is skipped; a stage
 is not started when its estimated time does not fit in what is left of ``--budget``. After each
@@ -29,7 +29,7 @@ updated from measurements). A stage trains only the configs whose records are no
 gu2025 grid) and a stage cut short resumes from its checkpoints under ``--runs``.
 
 gu2025 at the paper's scale (:data:`GU2025_PLAN`: Task 1 and Task 2 for the 7 PEs x 3 seeds, then
-Figs. 5-7 of :data:`petheory.experiments.GU2025_FIGURES`) is 72 runs. Estimated from the one-run
+Figs. 5-7 of :data:`petheory.experiments.papers.GU2025_FIGURES`) is 72 runs. Estimated from the one-run
 training times measured on one H100 (:data:`GU_TRAIN_MIN`, benchmarks/RESULTS.md "nn-cuda"; evaluation
 and head ablation not included), summed run by run: Task 1 grid ~155 min, Task 2 grid ~115 min, Fig. 5
 ~210 min (27 runs not in the grid), Figs. 6-7 nothing more: **~480 GPU-minutes, about 19x the
@@ -41,10 +41,10 @@ Task 1 with its Fig. 5-7 runs, one command (issue 33)::
         --log runs/gpu/task1.jsonl --tar task1.tar.gz gu2025_task1_figs
 
 trains the 36 Task 1 configs of the grid and the figures (7 PEs, pure RoPE and RoPE on the first 1, 2, 4, 8
-of 16 heads, x 3 seeds) as mixed-family grids (:mod:`petheory.nn.mixed`: every PE family as member tensors;
+of 16 heads, x 3 seeds) as mixed-family grids (:mod:`petheory.experiments.mixed`: every PE family as member tensors;
 MLA, at batch 1024, its own grid) of at most ``--members`` runs, resumable from ``--runs``; each record goes to
 the folder of its figure, and the stage's log line carries device, commit, source hash, seconds, mean GPU
-use and MFU (FLOPs counted from the model, :func:`petheory.nn.grid.step_flops`).
+use and MFU (FLOPs counted from the model, :func:`petheory.experiments.grid.step_flops`).
 
 **Projection** (:func:`task1_projection`; benchmarks/RESULTS.md "grid"): 36 runs, 6.9e17 FLOPs counted
 (1.39e12 per step of a batch-512 run, 2.82e12 for MLA at 1024), **~286 GPU-minutes run by run** at the H100
@@ -93,14 +93,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from petheory import experiments, records, sweep  # noqa: E402
-from petheory.nn.chen2025_runs import LENGTHGEN_PES, LENGTHGEN_TASKS  # noqa: E402
+from petheory import records  # noqa: E402
+from petheory.experiments import papers, sweep  # noqa: E402
+from petheory.experiments.chen2025_runs import LENGTHGEN_PES, LENGTHGEN_TASKS  # noqa: E402
 from petheory.nn.presets import preset  # noqa: E402
 
 SEEDS5 = [0, 1, 2, 3, 4]
 #: gu2025's paper grid and figures: 3 seeds per (task, PE), the fewest the Fig. 5-7 claims decide on.
 SEEDS3 = [0, 1, 2]
-_GU = list(experiments.GU2025_PES.values())
+_GU = list(papers.GU2025_PES.values())
 
 #: Minutes of training per gu2025 paper-preset run on one H100 (one run, CUDA-graph step: median step x steps),
 #: from benchmarks/RESULTS.md "nn-cuda" (2026-11-23, git 16da231). Evaluation and the 6 x 16 head ablations are
@@ -129,25 +130,25 @@ def _gu_stage(parts, folder: str):
 
 #: name -> (grid spec, or a list of them, for sweep.expand; experiment folder; estimated seconds on one H100)
 STAGES = {
-    "table5": ({"task": "running_sum", "preset": "paper", "pe": experiments.LI2025_PES, "seed": SEEDS5},
+    "table5": ({"task": "running_sum", "preset": "paper", "pe": papers.LI2025_PES, "seed": SEEDS5},
                "li2025_table5", 120),
-    "table5_bidirectional": ({"task": "running_sum", "preset": "paper", "pe": experiments.LI2025_PES, "seed": SEEDS5,
+    "table5_bidirectional": ({"task": "running_sum", "preset": "paper", "pe": papers.LI2025_PES, "seed": SEEDS5,
                               "set": {"model.causal": False}}, "li2025_table5_bidirectional", 120),
-    "table5_mean": ({"task": "running_sum", "preset": "paper", "pe": experiments.LI2025_PES, "seed": SEEDS5,
+    "table5_mean": ({"task": "running_sum", "preset": "paper", "pe": papers.LI2025_PES, "seed": SEEDS5,
                      "set": {"task.target_scale": "mean"}}, "li2025_table5_target_mean", 120),
-    "table5_mean_more": ({"task": "running_sum", "preset": "paper", "pe": experiments.LI2025_PES, "seed": list(range(5, 15)),
+    "table5_mean_more": ({"task": "running_sum", "preset": "paper", "pe": papers.LI2025_PES, "seed": list(range(5, 15)),
                           "set": {"task.target_scale": "mean"}}, "li2025_table5_target_mean", 210),
-    "table5_normal": ({"task": "running_sum", "preset": "paper", "pe": experiments.LI2025_PES, "seed": SEEDS5,
+    "table5_normal": ({"task": "running_sum", "preset": "paper", "pe": papers.LI2025_PES, "seed": SEEDS5,
                        "set": {"task.dist": "normal"}}, "li2025_table5_normal_inputs", 120),
     "gu2025_task1_small": ({"task": "gu2025_task1", "preset": "small", "pe": _GU, "seed": SEEDS5}, "gu2025_task1_small", 90),
     "gu2025_task2_small": ({"task": "gu2025_task2", "preset": "small", "pe": _GU, "seed": SEEDS5}, "gu2025_task2_small", 90),
     # gu2025's paper grid: 7 PEs x 3 seeds per task (includes Fig. 6's rope+sinusoidal and Fig. 7's mla)
     "gu2025_task1": _gu_stage([("gu2025_task1", _GU)], "gu2025_task1"),
     "gu2025_task2": _gu_stage([("gu2025_task2", _GU)], "gu2025_task2"),
-    # gu2025 §5 figures (experiments.GU2025_FIGURES); runs already in --out (e.g. from the grid above) are not redone
-    "gu2025_fig5": _gu_stage(experiments.GU2025_FIGURES["fig5"], "gu2025_fig5_partial_rope"),
-    "gu2025_fig6": _gu_stage(experiments.GU2025_FIGURES["fig6"], "gu2025_fig6_rope_abs"),
-    "gu2025_fig7": _gu_stage(experiments.GU2025_FIGURES["fig7"], "gu2025_fig7_mla"),
+    # gu2025 §5 figures (papers.GU2025_FIGURES); runs already in --out (e.g. from the grid above) are not redone
+    "gu2025_fig5": _gu_stage(papers.GU2025_FIGURES["fig5"], "gu2025_fig5_partial_rope"),
+    "gu2025_fig6": _gu_stage(papers.GU2025_FIGURES["fig6"], "gu2025_fig6_rope_abs"),
+    "gu2025_fig7": _gu_stage(papers.GU2025_FIGURES["fig7"], "gu2025_fig7_mla"),
     "chen2025": ({"task": list(LENGTHGEN_TASKS), "preset": "paper", "pe": list(LENGTHGEN_PES), "seed": [0]},
                  "chen2025_lengthgen", 400),
 }
@@ -184,7 +185,7 @@ def _mqar_seconds(size: str = "paper") -> float:
     return tokens / H100_TOKENS_PER_S * RETRIEVAL_LOOP_FACTOR * RETRIEVAL_EVAL_FACTOR
 
 
-STAGES["table5_db4"] = ({"task": "running_sum", "preset": "paper", "pe": [experiments.LI2025_DB4], "seed": T5_DB4_SEEDS},
+STAGES["table5_db4"] = ({"task": "running_sum", "preset": "paper", "pe": [papers.LI2025_DB4], "seed": T5_DB4_SEEDS},
                         "li2025_table5_db4", T5_GRID_SECONDS)
 # MQAR with filler for longer: on the CPU no recipe with filler learned key matching within 1,600 steps (issue 34's
 # report; presets.MQAR_RECALL learns without filler). 7,800 steps of the small preset's model at a constant lr, 3 seeds
@@ -193,7 +194,7 @@ STAGES["table5_db4"] = ({"task": "running_sum", "preset": "paper", "pe": [experi
 MQAR_FILLER_LONG = {"task.n_train": 100_000, "epochs": 5, "lr": 3e-3, "warmup": 0.05, "schedule": "constant"}
 STAGES["mqar_filler_long"] = ({"task": "mqar", "preset": "small", "pe": ["rope"], "seed": SEEDS3, "set": MQAR_FILLER_LONG},
                               "mqar_filler_long", round(1.5 * 4.7e-3 * 5 * 100_000 / 64))
-# MQAR context extension: RoPE runs with PI/NTK/YaRN swapped in and fine-tuned (petheory.nn.retrieval_runs); the
+# MQAR context extension: RoPE runs with PI/NTK/YaRN swapped in and fine-tuned (petheory.experiments.retrieval_runs); the
 # trained baselines of the other PEs are not needed by peng2023.yarn_extends_further (it compares RoPE methods).
 STAGES["mqar_extension"] = ({"task": "mqar", "preset": "paper", "pe": ["rope"], "seed": SEEDS3, "retrieval": True},
                             "retrieval_mqar_paper", round(3 * _mqar_seconds()))
@@ -230,13 +231,13 @@ def _steps(config) -> int:
 def task1_projection(packing: float = 1.0) -> dict:
     """GPU time of gu2025 Task 1 with its Fig. 5-7 runs (stage ``gu2025_task1_figs``) on one H100.
 
-    Per (PE, seeds): FLOPs per step counted from the model (:func:`petheory.nn.grid.step_flops`), steps, the
+    Per (PE, seeds): FLOPs per step counted from the model (:func:`petheory.experiments.grid.step_flops`), steps, the
     step time measured on an H100 (:data:`GU_STEP_MS`) and the MFU that makes. ``serial_min`` is the run-by-run
     sum; a grid that packs members ``packing`` times better than running them one by one takes
     ``serial_min / packing``. ``packing_needed`` is the factor the :data:`TASK1_TARGET_MIN` target needs,
     ``mfu_needed`` the MFU over the whole plan that it means, and ``floor_min`` the time at 100 % MFU.
     """
-    from petheory.nn.grid_measure import step_flops
+    from petheory.experiments.grid_measure import step_flops
 
     cfgs = configs_of(STAGES["gu2025_task1_figs"][0], "cuda")
     rows: dict = {}
@@ -273,13 +274,13 @@ def _specs(spec) -> list:
 
 
 def is_retrieval(name: str) -> bool:
-    """Whether stage ``name`` makes retrieval records (petheory.nn.retrieval_runs.make_record: training, then the
+    """Whether stage ``name`` makes retrieval records (petheory.experiments.retrieval_runs.make_record: training, then the
     evaluation by length with every context-extension method) instead of plain training records."""
     return any(s.get("retrieval") for s in _specs(STAGES[name][0]))
 
 
 # Task 1 with its Fig. 5-7 runs as one stage (issue 33): every Task 1 config of the grid and the figures, trained in
-# grids of at most --members runs of one program (the mixed-family model of petheory.nn.mixed; MLA, at batch 1024,
+# grids of at most --members runs of one program (the mixed-family model of petheory.experiments.mixed; MLA, at batch 1024,
 # is its own grid); each record goes to the folder of the first of these stages that lists it
 STAGES["gu2025_task1_figs"] = (
     [s for n in ("gu2025_task1", "gu2025_fig5", "gu2025_fig6", "gu2025_fig7")
@@ -299,7 +300,7 @@ def run_seconds(name: str, config) -> float:
     stage's estimate over its runs."""
     spec, _, est = STAGES[name]
     if config.task.name in GU_TRAIN_MIN and all(s.get("preset") == "paper" for s in (spec if isinstance(spec, list) else [spec])):
-        return 60 * _gu_minutes(config.task.name, config.model.pe)
+        return 60 * _gu_minutes(config.task.name, str(config.model.pe))
     return est / len(configs_of(spec, "cpu"))
 
 
@@ -337,15 +338,15 @@ def chunks(cfgs, members: int | None) -> list[list]:
 def measure_seconds(name: str, device: str, out: Path | None = None, steps: int = 10) -> float:
     """Projected training seconds of stage ``name`` on ``device`` from step times measured there now.
 
-    Each group of runs that trains as one grid (:func:`petheory.sweep.groups_of`) is built once and ``steps``
-    steps are timed (:func:`petheory.nn.grid_measure.step_time`, CUDA graph on a GPU); the projection is the median step
+    Each group of runs that trains as one grid (:func:`petheory.experiments.sweep.groups_of`) is built once and ``steps``
+    steps are timed (:func:`petheory.experiments.grid_measure.step_time`, CUDA graph on a GPU); the projection is the median step
     times the group's steps (epochs x batches). A retrieval stage trains run by run, so each of its groups is timed
     one run at a time. Evaluation, head ablation and checkpoints are not included. Runs already under ``out``
     count nothing."""
     import math
 
     from petheory.nn import tasks as _tasks
-    from petheory.nn.grid_measure import step_time
+    from petheory.experiments.grid_measure import step_time
 
     have = _have(out) if out is not None else set()
     cfgs = [c for c in configs_of(STAGES[name][0], device) if c.hash() not in have]
@@ -362,7 +363,7 @@ def measure_seconds(name: str, device: str, out: Path | None = None, steps: int 
 def _run_retrieval(name: str, cfgs, device: str, runs: Path, out: Path) -> list[dict]:
     """Retrieval records of ``cfgs`` (their task, PE and seed at the stage's preset) into ``out/<folder>``, evaluated
     at the preset's test lengths (the paper preset: 1x-16x its training context of 256)."""
-    from petheory.nn.retrieval_runs import make_record
+    from petheory.experiments.retrieval_runs import make_record
     from petheory.nn.tasks import resolve_params
 
     spec, folder, _ = STAGES[name]
@@ -403,7 +404,7 @@ def run_stage(name: str, device: str, runs: Path, out: Path, members: int | None
 
 
 def _step_flops(config) -> int:
-    from petheory.nn.grid_measure import step_flops
+    from petheory.experiments.grid_measure import step_flops
 
     return step_flops(config)
 

@@ -2,7 +2,7 @@
 
     python benchmarks/profile_step.py --task gu2025_task1 --preset paper --pe sinusoidal --device cuda
 
-Trains nothing that is kept: builds the run's model and data (petheory.nn.train.setup), runs a few
+Trains nothing that is kept: builds the run's model and data (petheory.nn.training.setup), runs a few
 plain steps to warm up, then profiles ``--steps`` steps and prints the kernels by total CUDA time
 (or CPU time on a CPU), with the number of launches per step.
 """
@@ -18,7 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import torch  # noqa: E402
 
 from petheory.nn import preset  # noqa: E402
-from petheory.nn.train import setup, split_to, train_batch, train_step  # noqa: E402
+from petheory.nn.evaluation import split_to  # noqa: E402
+from petheory.nn.training import setup, train_batch, train_step  # noqa: E402
 
 
 def cpu_breakdown(cfg, steps: int = 10, top: int = 6) -> list[tuple[str, float]]:
@@ -57,7 +58,7 @@ def main(argv=None) -> int:
     amp = cfg.amp and device.type == "cuda"
     train = split_to(data.train, device)
 
-    def step():  # the training step of petheory.nn.train (data already on the device: no copy per step)
+    def step():  # the training step of petheory.nn.training (data already on the device: no copy per step)
         idx = torch.randint(0, len(train), (cfg.batch_size,), device=device)
         train_step(model, opt, train_batch(train, idx, device), data.kind, device=device, amp=amp,
                    grad_clip=cfg.grad_clip, sched=sched)

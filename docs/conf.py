@@ -63,7 +63,8 @@ LAYER_TEXT = {
     "loaders+io": "Reading encodings and model files safely, atomic writes, runs and records, the PE grammar.",
     "analyses": "What a user asks of a resolved scheme (petheory.scheme.Scheme): spectrum, stress with its null, bounds, "
                 "report, compare; each (scheme, options) -> record, one section per distinct layer kind.",
-    "nn+experiments+sweep": "torch: models with a pluggable position mechanism, tasks, training, the paper experiments, grids.",
+    "nn+experiments": "torch: a model with a pluggable position mechanism, its tasks and training run (nn); many runs, "
+                      "grids, sweeps and the paper experiments (experiments).",
     "plots": "Records to matplotlib figures.",
     "cli": "The ``petheory`` command: parse, then call the library.",
     "proofs_check": "The claim catalogue and its runner (``petheory check``).",
@@ -121,7 +122,7 @@ def gallery_markdown(figures_dir: Path, image_dir: str = "_gallery") -> tuple[st
             lines += ["*(not committed: draw it with the command below)*", ""]
         lines += [f"{f.help}.", "", f"Drawn by: `petheory figures --only {f.name}`", ""]
         if f.needs:
-            lines += [f"Draws the records of `petheory.experiments.{f.needs}` (trained on the CPU; the command runs it "
+            lines += [f"Draws the records of `petheory.experiments.papers.{f.needs}` (trained on the CPU; the command runs it "
                       "first when they are missing).", ""]
         if f.illustrates:
             lines += ["Illustrates: " + ", ".join(f"[`{c}`](verdicts.md)" for c in f.illustrates), ""]

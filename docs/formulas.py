@@ -52,10 +52,10 @@ FORMULAS = [
      "petheory.toeplitz.phase_modulation.lemma_b1", "gu2025", "Lemma B.1"),
     # ---------------------------------------------------------------- theory: coupling
     ("theory", r"logit decomposition :math:`L = G_{q^c,k^c}+G_{q^c,k^p}+G_{q^p,k^c}+G_{q^p,k^p}+B`",
-     "petheory.coupling.logit_terms", "gu2025", "Eq. 8"),
-    ("theory", "RoPE logits as one unit-modulus phase matrix per band", "petheory.coupling.rope_logit_terms", "gu2025", "Eq. 9"),
-    ("theory", r"a single :math:`G_e` (Hadamard form)", "petheory.coupling.single_phase_defect", "gu2025", "Eq. 9, Prop. B.1"),
-    ("theory", r"additive :math:`W+B` against Hadamard :math:`W\circ E` composition", "petheory.coupling.compose", "gu2025", "§3.2; Prop. B.3"),
+     "petheory.coupling.additive.logit_terms", "gu2025", "Eq. 8"),
+    ("theory", "RoPE logits as one unit-modulus phase matrix per band", "petheory.coupling.rope.rope_logit_terms", "gu2025", "Eq. 9"),
+    ("theory", r"a single :math:`G_e` (Hadamard form)", "petheory.coupling.rope.single_phase_defect", "gu2025", "Eq. 9, Prop. B.1"),
+    ("theory", r"additive :math:`W+B` against Hadamard :math:`W\circ E` composition", "petheory.coupling.composition.compose", "gu2025", "§3.2; Prop. B.3"),
     # ---------------------------------------------------------------- theory: bounds
     ("theory", "per-PE norm bounds", "petheory.bounds.norms.norm_bound", "li2025", "Table 2"),
     ("theory", "Rademacher complexity of norm-bounded linear classes", "petheory.bounds.rademacher.rademacher_linear_bound", "li2025", "§4.2"),
@@ -76,7 +76,7 @@ FORMULAS = [
     ("theory", "linear representation complexity (LRC), reconstructed", "petheory.lengthgen.pola.lrc", "chen2025", "abstract (reconstruction)"),
     ("theory", "strong representation complexity (SRC), reconstructed", "petheory.lengthgen.src.src", "chen2025", "abstract (reconstruction)"),
     # ---------------------------------------------------------------- nn
-    ("nn+experiments+sweep", "li2025's Lipschitz-product bound of a trained model", "petheory.nn.lipschitz.transformer_lipschitz",
+    ("nn+experiments", "li2025's Lipschitz-product bound of a trained model", "petheory.nn.lipschitz.transformer_lipschitz",
      "li2025", "§4.2"),
-    ("nn+experiments+sweep", "measured ALiBi drift of a trained model", "petheory.nn.lipschitz.alibi_drift", "li2025", "Eq. 9, §5.3"),
+    ("nn+experiments", "measured ALiBi drift of a trained model", "petheory.nn.lipschitz.alibi_drift", "li2025", "Eq. 9, §5.3"),
 ]

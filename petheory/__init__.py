@@ -1,7 +1,7 @@
 """petheory: executable theory of positional encodings in Transformers.
 
-The theory modules (numpy/scipy, float64) never import torch; ``petheory.nn``,
-``petheory.experiments`` and ``petheory.sweep`` do.
+The theory modules (numpy/scipy, float64) never import torch; ``petheory.nn`` and
+``petheory.experiments`` (sweeps, grids, the paper experiments) do.
 """
 
 from importlib import metadata as _metadata

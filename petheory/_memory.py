@@ -160,12 +160,14 @@ def array_bytes(*shape, itemsize: int = 8) -> int:
     return total
 
 
-def require(nbytes, what: str, *, alternative: str | None = None, flops: float | None = None) -> None:
+def require(nbytes, what: str, *, alternative: str | None = None, flops: float | None = None,
+            params: dict | None = None) -> None:
     """Refuse (:class:`MemoryLimitError`) when ``nbytes`` exceed what is available.
 
     ``what`` names the computation and its size (``"dense n x n matrix (n = 100000)"``);
-    ``alternative`` says which option takes a memory-light path; ``flops`` (when the work is
-    predictable) adds a time estimate at :data:`FLOPS` to the message.
+    ``alternative`` says which option takes a memory-light path, in the library's parameter names
+    (``params``: :class:`petheory.errors.ValidationError`'s, so the CLI says them as its flags); ``flops``
+    (when the work is predictable) adds a time estimate at :data:`FLOPS` to the message.
     """
     nbytes = int(nbytes)
     if nbytes < _SMALL and _limit is None and not os.environ.get(ENV, "").strip():
@@ -178,7 +180,7 @@ def require(nbytes, what: str, *, alternative: str | None = None, flops: float |
         msg += f" and about {format_seconds(flops / FLOPS)} of compute"
     msg += f", more than the {format_bytes(avail)} of {where}" if not where.startswith("the ") else f", more than {where} of {format_bytes(avail)}"
     msg += f"; {alternative}" if alternative else "; use a smaller size"
-    raise MemoryLimitError(msg)
+    raise MemoryLimitError(msg, params=params)
 
 
 
@@ -201,4 +203,5 @@ def require_model_report(model, *, length=None, multiples=(1, 2, 4, 8), what: st
         length = max(int(model.max_context), int(round(L * scale)), 2)
     n = max(int(length), max((int(m) for m in multiples), default=1) * L)
     require(array_bytes(n, itemsize=REPORT_BYTES_PER_POSITION), f"{what}: kernel and spectra up to N = {n:,} positions",
-            alternative="use a smaller --length (or --multiples)", flops=float(n) * max(int(s.d), 2) * 10)
+            alternative="use a smaller length (or multiples)", params={"length": None, "multiples": None},
+            flops=float(n) * max(int(s.d), 2) * 10)

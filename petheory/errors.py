@@ -19,7 +19,22 @@ class InvalidInput(Exception):
 
 
 class ValidationError(InvalidInput, ValueError):
-    """A value is out of range, malformed or inconsistent; the message names it, what was expected and a fix."""
+    """A value is out of range, malformed or inconsistent; the message names it, what was expected and a fix.
+
+    The message speaks the library's terms: a parameter as ``name=value`` (what an API user types), or as its bare
+    ``name`` when no value is meant. ``params`` maps each parameter the message names so to that value (None: the
+    bare name), so that a front end can say it in its own words: the ``petheory`` command writes its flag
+    (``rtol=1e-08`` -> ``--rtol 1e-08``; :func:`petheory.cli.in_cli_terms`).
+
+    >>> from petheory.errors import ValidationError
+    >>> e = ValidationError("pass hermitian_part=True to analyse (T + T^H)/2", params={"hermitian_part": True})
+    >>> str(e), e.params
+    ('pass hermitian_part=True to analyse (T + T^H)/2', {'hermitian_part': True})
+    """
+
+    def __init__(self, *args, params: dict | None = None):
+        super().__init__(*args)
+        self.params = dict(params or {})
 
 
 class ValidationTypeError(InvalidInput, TypeError):

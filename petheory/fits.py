@@ -37,11 +37,38 @@ class LineFit:
 def fit_line(x, y, *, level: float = 0.95, weights=None) -> LineFit:
     """Weighted least-squares line through ``(x, y)``, shape (n,) each, n >= 3.
 
+    Parameters
+    ----------
+    x, y : array_like, shape (n,)
+        The points, ``n >= 3``, finite.
+    level : float, optional
+        Confidence level of the slope's interval (default 0.95).
+    weights : array_like, shape (n,), optional
+        Non-negative weights (default equal).
+
+    Returns
+    -------
+    LineFit
+        Slope, intercept, the slope's t-interval and standard error, ``n`` and ``level``.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Fewer than three points, shapes that differ, or ``x`` with a single value.
+
     Notes
     -----
     The interval is the classical t-interval of the slope (n-2 degrees of freedom). When the
     points are a deterministic function sampled on a grid (an envelope, a sup norm), the
     interval measures how well one line describes them, not sampling noise; callers say which.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory.fits import fit_line
+    >>> f = fit_line(np.arange(4.0), 1.0 + 2.0 * np.arange(4.0))
+    >>> round(f.slope, 12), round(f.intercept, 12)
+    (2.0, 1.0)
     """
     x = v.array("x", x, ndim=1)
     y = v.array("y", y, ndim=1)
@@ -70,6 +97,25 @@ def fit_line(x, y, *, level: float = 0.95, weights=None) -> LineFit:
 
 def fit_power_law(x, y, *, level: float = 0.95, weights=None) -> LineFit:
     """Fit ``y = C x^slope`` by OLS on ``(log x, log y)``; ``intercept`` is ``log C``.
+
+    Parameters
+    ----------
+    x, y : array_like, shape (n,)
+        Positive points, ``n >= 3``.
+    level : float, optional
+        Confidence level of the exponent's interval (default 0.95).
+    weights : array_like, shape (n,), optional
+        Non-negative weights (default equal).
+
+    Returns
+    -------
+    LineFit
+        The exponent as ``slope`` and ``log C`` as ``intercept``, with the slope's t-interval.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A non-positive value, or as :func:`fit_line`.
 
     See Also
     --------

@@ -172,7 +172,7 @@ def _is_number(x) -> bool:
 
 
 def record_problem(rec) -> str | None:
-    """Why a training record (``record.json`` of :func:`petheory.nn.train.train`) cannot be used; None if it can.
+    """Why a training record (``record.json`` of :func:`petheory.nn.training.train`) cannot be used; None if it can.
 
     Checks the fields the claim checkers and figures read: ``task``, ``pe`` (text), ``seed``,
     ``train_len`` (integers), ``config`` (an object), ``final.train`` and every ``final.test[L]``

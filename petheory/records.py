@@ -1,7 +1,7 @@
 r"""Training records on disk: where they live, reading them back defensively, shipping them.
 
-Two places hold records (JSON objects written by :func:`petheory.nn.train.train` and
-:func:`petheory.nn.grid.train_grid`):
+Two places hold records (JSON objects written by :func:`petheory.nn.training.train` and
+:func:`petheory.experiments.grid.train_grid`):
 
 ``runs/``
     what this machine trained: one directory per run with ``record.json`` (and a checkpoint).
@@ -87,7 +87,7 @@ def bounds_runs_dir(workdir=".") -> Path:
 
 
 def bounds_record_path(experiment: str, preset: str, seed: int, workdir=".") -> Path:
-    """The record experiment ``experiment`` (``petheory.experiments.li2025_rademacher_gap`` or ``li2025_alibi_drift``)
+    """The record experiment ``experiment`` (``petheory.experiments.papers.li2025_rademacher_gap`` or ``li2025_alibi_drift``)
     writes for ``preset`` and ``seed``, and the figure that draws it reads: ``bounds_runs_dir() /
     '<experiment>_<preset>_s<seed>.json'`` (not a training record: :func:`find` reads only ``record.json`` under runs/)."""
     return bounds_runs_dir(workdir) / f"{experiment}_{preset}_s{seed}.json"

@@ -347,6 +347,19 @@ class Scheme:
 def layer_ranges(idx) -> str:
     """Layer indices as ranges.
 
+    Parameters
+    ----------
+    idx : iterable of int
+        Layer indices (sorted, or sorted here).
+
+    Returns
+    -------
+    str
+        Runs of consecutive indices as ``a-b``, joined by ``', '``.
+
+    Examples
+    --------
+    >>> from petheory.scheme import layer_ranges
     >>> layer_ranges([0, 1, 2, 3, 5, 7, 8, 9])
     '0-3, 5, 7-9'
     """

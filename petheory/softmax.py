@@ -18,6 +18,16 @@ __all__ = ["row_softmax"]
 def row_softmax(M) -> np.ndarray:
     """Row-wise softmax of a real (n, n) matrix (max-subtracted; ``-inf`` entries allowed as masks).
 
+    Parameters
+    ----------
+    M : array_like of float, shape (n, n)
+        Logits; ``-inf`` masks an entry. Each row needs one finite entry.
+
+    Returns
+    -------
+    numpy.ndarray
+        Row-stochastic, shape (n, n), float64.
+
     Examples
     --------
     >>> import numpy as np

@@ -3,8 +3,9 @@ r"""One way to name a positional encoding, on the command line and in the API.
 Every ``petheory`` command that takes a PE (``train``, ``sweep``, ``bounds``, ``stress``,
 ``spectrum``, ``compare``, ``lrc``) takes it as ``--pe SPEC``, and :mod:`petheory.nn` takes the
 same text (or the parsed :class:`PESpec`): a PESpec is the one type of a PE. What a model trains
-(:class:`petheory.nn.position.PEConfig`) is a view of one canonical PESpec (named combinations
-resolved, mechanism keys first), with no field of its own; a model's or a table's resolved
+(``ModelConfig.pe``) is a PESpec too, written canonically by :func:`petheory.nn.position.parse_pe`
+(named combinations resolved, mechanism keys first), whose model readings (:attr:`PESpec.kind`,
+:attr:`PESpec.heads`, :attr:`PESpec.absolute`, ...) are properties of the spec; a model's or a table's resolved
 positions are a :class:`petheory.scheme.Scheme` (:func:`petheory.loaders.resolve_scheme`). The text is parsed once, by :func:`parse_pe_spec`,
 into a frozen :class:`PESpec` that is passed down; ``str(spec)`` gives the canonical text back
 (``parse_pe_spec(str(spec)) == spec``).
@@ -229,6 +230,37 @@ class PESpec:
         opts = dict(self.head.options)
         opts.update(params)
         return PESpec((replace(self.head, options=tuple(opts.items())),) + self.terms[1:])
+
+    # ---- what petheory.nn reads of a model's spec. :func:`petheory.nn.position.parse_pe` writes a model's PE as a
+    # PESpec of one mechanism term (its MECHANISM_KEYS first) and at most one absolute term; these read that form.
+
+    @property
+    def kind(self) -> str | None:
+        """Where the head term's position signal enters attention: ``'absolute'``, ``'bias'``, ``'rotary'``, ``'none'``
+        (the registry's ``info(name).kind``, :func:`petheory.encodings.info`) or ``'mla'``; None for a table."""
+        if self.is_table:
+            return None
+        if self.name in MECHANISMS:
+            return self.name
+        from petheory import encodings as enc
+
+        return enc.info(self.name).kind
+
+    @property
+    def registry_params(self) -> dict:
+        """The head term's keyword arguments for its registry function: its options less the :data:`MECHANISM_KEYS`."""
+        return {k: x for k, x in self.head.options if k not in MECHANISM_KEYS}
+
+    heads = property(lambda self: self.params.get("heads"), doc="Rotary: rotate the first ``heads`` heads only (None: all).")
+    slopes = property(lambda self: self.params.get("slopes", "press"), doc="ALiBi's slope schedule, 'press' or 'gu2025'.")
+    trainable = property(lambda self: self.params.get("trainable"), doc="An absolute table: train it (None: the default).")
+    latent = property(lambda self: self.params.get("latent"), doc="MLA's latent width (None: ``d_model // 2``).")
+    rope_dim = property(lambda self: self.params.get("rope_dim"), doc="MLA's shared RoPE dimension (None: the head dim).")
+    hint = property(lambda self: self.params.get("hint"), doc="chen2025's Scale Hint, 'shift' or 'interp' (None: none).")
+    absolute = property(lambda self: self.terms[1].name if len(self.terms) > 1 else None,
+                        doc="The absolute encoding added to the inputs on top of the mechanism (the second term), or None.")
+    absolute_params = property(lambda self: self.terms[1].params if len(self.terms) > 1 else {},
+                               doc="The registry keyword arguments of :attr:`absolute`.")
 
     def with_key(self, key: str | None) -> PESpec:
         """The spec with tensor name ``key`` set on its table term (``--key``)."""

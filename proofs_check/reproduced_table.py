@@ -105,7 +105,7 @@ def _pct(values) -> str:
 
 def retrieval() -> list[str]:
     """Passkey and MQAR accuracy by context length per method (records/retrieval)."""
-    from petheory.nn.retrieval_runs import TASKS
+    from petheory.experiments.retrieval_runs import TASKS
 
     recs = sorted((r for t in TASKS for r in _shipped(t) if isinstance(r.get("retrieval"), dict)),
                   key=lambda r: (r["task"], r["pe"], r["seed"]))

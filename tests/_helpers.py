@@ -99,7 +99,7 @@ def retrieval_record(task, seed, accs: dict, coverage: dict | None = None) -> di
 
 def gu2025_record(task, name, acc, size="paper", seed=0, loss=1.0, drop=0.0):
     """A gu2025 record as train() writes it, with chosen accuracy, mean train loss and shallow-head drop."""
-    from petheory.experiments import GU2025_PES
+    from petheory.experiments.papers import GU2025_PES
     from petheory.nn import preset
 
     cfg = preset(task, size, pe=GU2025_PES[name], seed=seed)

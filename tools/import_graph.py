@@ -15,7 +15,8 @@ layer                     holds
 helpers                   ``petheory/__init__``, ``errors``, ``_validate``, ``_memory``, ``_threads``, ``plugins``, ``data``
 theory                    numpy/scipy float64 formulas: no torch, no file reading (``THEORY``)
 loaders+io                reading encodings and model files, atomic writes, runs and records, the PE grammar
-nn+experiments+sweep      torch: models, tasks, training, the paper experiments, grids of runs
+nn+experiments            torch: a model and its training run (nn); many runs, their engines and the
+                          paper experiments (experiments)
 plots                     records -> matplotlib figures
 proofs_check              the claim catalogue and its runner
 cli                       the ``petheory`` command (and ``python -m petheory``; the claims are ``petheory check``):
@@ -57,7 +58,7 @@ LAYERS = (
     ("theory", tuple(f"petheory.{p}" for p in THEORY) + tuple(f"petheory.{p}.*" for p in THEORY)),
     ("loaders+io", ("petheory.loaders*", "petheory.io", "petheory.records", "petheory.spec")),
     ("analyses", ("petheory.analyses*",)),
-    ("nn+experiments+sweep", ("petheory.nn*", "petheory.experiments*", "petheory.sweep*")),
+    ("nn+experiments", ("petheory.nn*", "petheory.experiments*")),
     ("plots", ("petheory.plots*",)),
     ("proofs_check", ("proofs_check", "proofs_check.[!_]*", "proofs_check._[!_]*")),
     ("cli", ("petheory.cli*", "petheory.__main__")),
@@ -65,7 +66,7 @@ LAYERS = (
 
 
 def module_name(path: Path, root: Path = ROOT) -> str:
-    """``petheory/nn/train.py`` -> ``petheory.nn.train``; ``petheory/nn/__init__.py`` -> ``petheory.nn``."""
+    """``petheory/nn/training.py`` -> ``petheory.nn.training``; ``petheory/nn/__init__.py`` -> ``petheory.nn``."""
     parts = list(path.relative_to(root).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()

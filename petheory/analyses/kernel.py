@@ -251,7 +251,7 @@ def position_column(pos: Positions, n: int, *, project: bool = True, learned_t5:
     if r is not None and not np.allclose(r, np.conj(c), rtol=1e-12, atol=1e-12 * max(1.0, float(np.abs(c).max()))):
         if not hermitian_part:
             raise ValidationError(f"{what} is not Hermitian (its first row is not the conjugate of its first column); "
-                                  "--hermitian-part analyses (T + T^H)/2 instead")
+                                  "hermitian_part=True analyses (T + T^H)/2 instead", params={"hermitian_part": True})
         c, r, what = tp.hermitian_part(c, r), None, what + " (Hermitian part)"
     return Column(np.asarray(c), r, what, src.defect, src.defect_exact)
 

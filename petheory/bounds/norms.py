@@ -373,8 +373,8 @@ def training_length(name: str, params: dict, n_max: int | None) -> tuple[int | N
     params = dict(params)
     own = params.pop("n_max", None)
     if own is not None and n_max is not None and own != n_max:
-        raise ValidationError(f"n_max is given twice with different values: {name}:n_max={own} and --context {n_max}; both are "
-                         "the training length (YaRN: its original context); give one")
+        raise ValidationError(f"n_max is given twice with different values: {name}:n_max={own} and n_max={n_max}; both are "
+                              "the training length (YaRN: its original context); give one", params={"n_max": n_max})
     return (n_max if own is None else own), params
 
 

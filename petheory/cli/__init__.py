@@ -60,7 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     for mod in _subcommands():
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP), parents=[common])
         mod.add_arguments(p)
-        p.set_defaults(_run=mod.run)
+        # a library parameter a command names otherwise than its option's dest: the module's PARAM_FLAGS
+        p.set_defaults(_run=mod.run, _flags={**long_flags(p), **getattr(mod, "PARAM_FLAGS", {})})
     return parser
 
 
@@ -69,6 +70,7 @@ def main(argv=None) -> int:
     from petheory.cli._console import ascii_safe_streams, one_line
 
     ascii_safe_streams()  # LANG=C: Szegő prints as Szego, never a UnicodeEncodeError
+    args = None
     try:
         _check_environment()
         parser = build_parser()
@@ -98,6 +100,8 @@ def main(argv=None) -> int:
         return 2
     except (InvalidInput, PluginError, OSError) as exc:  # OSError: a missing input, an output path under a file, a full disk
         msg = one_line(str(exc).strip().splitlines()[0]) if str(exc).strip() else type(exc).__name__
+        if getattr(exc, "params", None) and args is not None:  # the library's parameter names, as this command's flags
+            msg = in_cli_terms(msg, exc.params, getattr(args, "_flags", {}))
         print(f"petheory: error: {msg}", file=sys.stderr)
         return 2
     except MemoryError as exc:  # an allocation no estimate foresaw: still one line, never a traceback
@@ -161,3 +165,38 @@ def _reader_went_away() -> int:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
+
+
+def long_flags(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """``dest -> --long-option`` of every option of a command's parser (its longest spelling)."""
+    return {a.dest: max(a.option_strings, key=len) for a in parser._actions if a.option_strings and a.dest != "help"}
+
+
+def in_cli_terms(message: str, params: dict, flags: dict[str, str]) -> str:
+    """``message`` (library terms: a parameter as ``name=value`` or its bare ``name``, :class:`ValidationError`'s
+    ``params``) with each parameter the command has a flag for written as that flag: ``rtol=1e-08`` ->
+    ``--rtol 1e-08``, ``hermitian_part=True`` -> ``--hermitian-part`` (a switch), a bare ``out_dir`` -> ``--out``. A
+    setting of a training config (``model.n_head=4``) becomes ``--set model.n_head=4`` where the command takes ``--set``.
+
+    >>> in_cli_terms("lower rtol=1e-08 or use model.n_head=4", {"rtol": 1e-08, "model.n_head": 4},
+    ...              {"rtol": "--rtol", "overrides": "--set"})
+    'lower --rtol 1e-08 or use --set model.n_head=4'
+    """
+    import re
+
+    for name, value in params.items():
+        key = name.replace("-", "_")
+        bare = value is None
+        phrase = name if bare else f"{name}={value}"
+        where = re.compile(rf"(?<![\w:,.=/-]){re.escape(phrase)}(?![\w=])")
+        if phrase in flags:  # a command's own word for one setting (on_sparse='keep' -> --keep-sparse)
+            cli = flags[phrase]
+        elif key in flags:
+            flag = flags[key]
+            cli = flag if bare or value is True else f"{flag} {str(value).strip(chr(39))}"
+        elif not bare and "--set" in flags.values():
+            cli = f"--set {name}={value}"
+        else:
+            continue
+        message = where.sub(lambda _m: cli, message)
+    return message

@@ -58,9 +58,9 @@ def run(args) -> int:
     from petheory.loaders.paths import regular_file
 
     from petheory.io import atomic_write_json
-    from petheory.nn.context_extension import finetune, method_params, swap_rotary
-    from petheory.nn.retrieval_runs import METRIC, evaluate_lengths
-    from petheory.nn.train import CHECKPOINT, CONFIG, load_model, resolve_device
+    from petheory.experiments.context_extension import finetune, method_params, swap_rotary
+    from petheory.experiments.retrieval_runs import METRIC, evaluate_lengths
+    from petheory.nn.training import CHECKPOINT, CONFIG, load_model, resolve_device
 
     run_dir = Path(args.run)
     if not all(os.path.lexists(run_dir / f) for f in (CONFIG, CHECKPOINT)):
@@ -89,7 +89,7 @@ def run(args) -> int:
         raise ValidationError(f"--depths applies to passkey runs; this run's task is {cfg.task.name}")
     ft_len = args.finetune_length or 2 * p.get("train_len", 0)
     metric = METRIC.get(cfg.task.name, "token_acc")
-    out = {"run": str(run_dir), "task": cfg.task.name, "pe": model.pe.spec(), "train_seq_len": L_seq, "metric": metric,
+    out = {"run": str(run_dir), "task": cfg.task.name, "pe": str(model.pe), "train_seq_len": L_seq, "metric": metric,
            "lengths": lengths, "methods": {}}
     for m in methods:
         ft = None

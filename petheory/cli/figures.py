@@ -80,11 +80,11 @@ def draw(f, out, args, *, progress=None, say=lambda text: None) -> list:
     except plots.RecordsMissing:
         if f.needs is None:
             raise
-    from petheory import experiments
+    from petheory.experiments import papers
 
     say(f"{f.name}: no records yet; running experiment {f.needs} (preset {args.preset}, seed {args.seed})")
     config = {"preset": args.preset, "seed": args.seed}
     if progress is not None:
         config["progress"] = progress
-    getattr(experiments, f.needs)(config)
+    getattr(papers, f.needs)(config)
     return f.fn(out, preset=args.preset, seed=args.seed)

@@ -15,6 +15,8 @@ from petheory.errors import ValidationError
 
 NAME = "stress"
 HELP = "stress of an encoding (named, .npy, .safetensors, hf:DIR) against a corpus's Hellinger geometry"
+#: library parameters this command spells otherwise than its options' dests (petheory.cli.in_cli_terms)
+PARAM_FLAGS = {"on_sparse='keep'": "--keep-sparse", "n": "--length"}
 DESCRIPTION = (
     "Compute the stress between the geometry an encoding induces on positions and a target geometry: "
     "the Hellinger distances between positional distributions of --corpus (default: the built-in corpus) "

@@ -9,7 +9,7 @@ from petheory.errors import ValidationError
 NAME = "sweep"
 HELP = "train a grid of configs (grid file or flags) in-process, in a process pool, or as a SLURM array"
 DESCRIPTION = (
-    "Expand a grid (a JSON/TOML file, see petheory.sweep, or --task/--pe/--seeds flags) and train every run into "
+    "Expand a grid (a JSON/TOML file, see petheory.experiments.sweep, or --task/--pe/--seeds flags) and train every run into "
     "OUT/<task>__<pe>__s<seed>__<hash>/. Finished runs are skipped by config hash; interrupted ones resume."
 )
 
@@ -30,7 +30,7 @@ def add_arguments(p) -> None:
     p.add_argument("--out", required=True, metavar="DIR", help="sweep directory")
     p.add_argument("--engine", default="local", choices=("local", "process", "slurm"), help="default: local (in-process)")
     p.add_argument("--workers", type=int, help="process engine: number of worker processes")
-    p.add_argument("--ensemble", action="store_true", help="train runs that share task, schedule and optimiser as one grid (petheory.nn.grid); each group is one unit of work of --engine (one SLURM array task, one pool job)")
+    p.add_argument("--ensemble", action="store_true", help="train runs that share task, schedule and optimiser as one grid (petheory.experiments.grid); each group is one unit of work of --engine (one SLURM array task, one pool job)")
     p.add_argument("--slurm", action="append", metavar="KEY=VALUE",
                    help="submitit/SLURM option, e.g. partition=gpu, timeout_min=60, gpus_per_node=1; repeatable")
     p.add_argument("--dry-run", action="store_true", help="list the runs and whether they are done, train nothing")
@@ -40,7 +40,7 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from petheory import sweep
+    from petheory.experiments import sweep
     from petheory.cli._console import console as make_console
     from petheory.cli._describe import describe_spec
     from petheory.cli._sets import parse_sets
@@ -69,7 +69,7 @@ def run(args) -> int:
 
         torch.set_num_threads(pick_threads(args.threads or (1 if smoke else None)))
     if args.device:
-        from petheory.nn.train import resolve_device
+        from petheory.nn.training import resolve_device
 
         resolve_device(args.device)
     console = make_console(stderr=args.json == "-", quiet=args.quiet)  # -q silences only a table moved to stderr

@@ -9,6 +9,8 @@ from petheory.errors import ValidationError
 
 NAME = "train"
 HELP = "train one model (task, PE, size preset) with checkpoints; resumes when --out holds a checkpoint"
+#: library parameters this command spells otherwise than its options' dests (petheory.cli.in_cli_terms)
+PARAM_FLAGS = {"out_dir": "--out"}
 DESCRIPTION = (
     "Train a pluggable-position Transformer on TASK and write a JSON record (per-length evaluation, per-head "
     "ablation). A checkpoint is written to --out every epoch; rerunning the same command resumes from it, and a "
@@ -63,13 +65,13 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     import torch
 
-    from petheory import sweep
+    from petheory.experiments import sweep
     from petheory._threads import pick_threads
     from petheory.cli._describe import describe_spec
     from petheory.cli._sets import parse_sets
     from petheory.io import atomic_write_json
     from petheory.nn import preset, train
-    from petheory.nn.train import CHECKPOINT, RECORD, load_checkpoint
+    from petheory.nn.training import CHECKPOINT, RECORD, load_checkpoint
     from petheory.records import runs_dir
     from petheory.spec import parse_pe_spec
 
@@ -88,7 +90,7 @@ def run(args) -> int:
     pe = parse_pe_spec(args.pe)  # parsed once, passed down as a PESpec
     _check_set_types(preset(args.task, args.preset, pe=pe, seed=args.seed, device=args.device).as_dict(), over)
     cfg = preset(args.task, args.preset, pe=pe, seed=args.seed, device=args.device, **over)
-    from petheory.nn.train import resolve_device
+    from petheory.nn.training import resolve_device
 
     resolve_device(cfg.device)  # fail before any work when the device is absent
     from pathlib import Path
@@ -133,7 +135,7 @@ def run(args) -> int:
 def print_record(rec: dict, console) -> None:
     from rich.table import Table
 
-    from petheory.nn.train import PRIMARY
+    from petheory.nn.ablation import PRIMARY
 
     metric = PRIMARY[rec["kind"]]
     first, last = rec["initial"]["train"], rec["final"]["train"]

@@ -176,5 +176,5 @@ def _bias_n(n) -> int:
     # the (n, n) matrix and two temporaries (offsets, buckets or |i-j|)
     _memory.require(_memory.array_bytes(n, n, itemsize=3 * 8), f"bias encoding matrix (dense n x n, n = {n})",
                     alternative="a Toeplitz bias's spectrum takes the O(n) FFT path from its first column "
-                    "(petheory spectrum --coeffs/--file, petheory.toeplitz.operator)")
+                    "(petheory.toeplitz.operator, extreme_eigenvalues)")
     return n

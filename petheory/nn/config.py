@@ -1,7 +1,7 @@
 """The configuration of one training run: :class:`TrainConfig` (a plain dataclass, nanoGPT style).
 
 Its own module so that :mod:`petheory.nn.presets` (which builds configs) and
-:mod:`petheory.nn.train` (which runs them and names the preset in each record) both import it
+:mod:`petheory.nn.training` (which runs them and names the preset in each record) both import it
 without importing each other.
 """
 
@@ -15,7 +15,6 @@ from dataclasses import asdict, dataclass, field
 from petheory.errors import ValidationError
 from petheory.nn import tasks as _tasks
 from petheory.nn.models import ModelConfig
-from petheory.nn.position import parse_pe
 
 
 @dataclass
@@ -78,6 +77,5 @@ class TrainConfig:
             raise ValidationError(f"ablation_split must be 'test' or 'train+test', got {self.ablation_split!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise ValidationError(f"seed must be a non-negative integer, got {self.seed!r}")
-        parse_pe(self.model.pe)
         _tasks.resolve_params(self.task.name, self.task.params)
         return self

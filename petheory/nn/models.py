@@ -20,14 +20,15 @@ zeroing of a head's value rows, since a head's output is ``softmax(.) V_h``)::
 from __future__ import annotations
 
 import contextlib
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from petheory.nn.position import AbsolutePE, BiasPE, PEConfig, Rotary, attention_scale, canonical_spec, mla_sizes, parse_pe
+from petheory.nn.position import AbsolutePE, BiasPE, Rotary, attention_scale, mla_sizes, parse_pe
 from petheory.errors import ValidationError, ValidationTypeError
+from petheory.spec import PESpec
 
 HEADS = ("regression", "classifier", "lm")
 _SDPA = [True]  # models built while explicit_attention() is active use softmax(QK^T)V instead of SDPA
@@ -47,7 +48,9 @@ def explicit_attention():
 
 @dataclass
 class ModelConfig:
-    """Shape of a model. ``pe`` is a spec string or :class:`PEConfig` (see :mod:`petheory.nn.position`).
+    """Shape of a model. ``pe`` is given as spec text, a :class:`petheory.spec.PESpec` or a resolved layer's
+    :class:`petheory.scheme.Positions`, and parsed once, when the config is made, into the canonical model spec
+    (:func:`petheory.nn.position.parse_pe`): ``cfg.pe`` is a PESpec and ``str(cfg.pe)`` its canonical text.
 
     ``vocab_size > 0`` means token inputs (an embedding); 0 means continuous inputs of
     ``input_dim`` features. ``out_dim``: regression outputs per position or classes (an
@@ -56,7 +59,7 @@ class ModelConfig:
     """
 
     head: str = "lm"
-    pe: str | PEConfig = "nope"
+    pe: PESpec | str = "nope"
     vocab_size: int = 0
     input_dim: int = 1
     out_dim: int = 1
@@ -71,10 +74,12 @@ class ModelConfig:
     activation: str = "relu"
     bias: bool = True
 
+    def __post_init__(self):
+        self.pe = parse_pe(self.pe)
+
     def as_dict(self) -> dict:
-        d = asdict(self)
-        d["pe"] = canonical_spec(self.pe) if isinstance(self.pe, str) else parse_pe(self.pe).spec()
-        return d
+        """The fields as JSON values, ``pe`` as its canonical text (what records, checkpoints and hashes keep)."""
+        return {f: str(self.pe) if f == "pe" else getattr(self, f) for f in self.__dataclass_fields__}
 
     def validate(self) -> "ModelConfig":
         if self.head not in HEADS:
@@ -98,15 +103,15 @@ class ModelConfig:
 class Attention(nn.Module):
     """Multi-head self-attention with an absolute-free position mechanism (bias, rotary or none)."""
 
-    def __init__(self, cfg: ModelConfig, pe: PEConfig):
+    def __init__(self, cfg: ModelConfig, pe: PESpec):
         super().__init__()
         self.H, self.hd = cfg.n_head, cfg.d_model // cfg.n_head
         self.causal, self.dropout = cfg.causal, cfg.dropout
         self.c_attn = nn.Linear(cfg.d_model, 3 * cfg.d_model, bias=cfg.bias)
         self.c_proj = nn.Linear(cfg.d_model, cfg.d_model, bias=cfg.bias)
         kind = pe.kind
-        self.rotary = Rotary(self.hd, pe.params, pe.heads, cfg.n_head, cfg.max_len, pe.name) if kind == "rotary" else None
-        self.bias = BiasPE(pe.name, pe.params, cfg.n_head, cfg.max_len, cfg.causal, pe.slopes) if kind == "bias" else None
+        self.rotary = Rotary(self.hd, pe.registry_params, pe.heads, cfg.n_head, cfg.max_len, pe.name) if kind == "rotary" else None
+        self.bias = BiasPE(pe.name, pe.registry_params, cfg.n_head, cfg.max_len, cfg.causal, pe.slopes) if kind == "bias" else None
         self.register_buffer("head_mask", torch.ones(self.H), persistent=False)  # 0 = ablated head
         self.masked = False  # True while Transformer.ablated zeroes some of this layer's heads
         self.sdpa = _SDPA[0]  # False: explicit softmax(QK^T) V (seed ensembles, explicit_attention())
@@ -195,7 +200,7 @@ class LatentAttention(Attention):
     at gu2025's size: d=256, H=16, latent 128, d_r 16).
     """
 
-    def __init__(self, cfg: ModelConfig, pe: PEConfig):
+    def __init__(self, cfg: ModelConfig, pe: PESpec):
         nn.Module.__init__(self)
         self.H, self.hd = cfg.n_head, cfg.d_model // cfg.n_head
         self.causal, self.dropout = cfg.causal, cfg.dropout
@@ -225,7 +230,7 @@ class LatentAttention(Attention):
 class Block(nn.Module):
     """Pre-LN block: x + attn(ln(x)), then x + ffn(ln(x))."""
 
-    def __init__(self, cfg: ModelConfig, pe: PEConfig):
+    def __init__(self, cfg: ModelConfig, pe: PESpec):
         super().__init__()
         self.ln_1 = nn.LayerNorm(cfg.d_model)
         self.attn = LatentAttention(cfg, pe) if pe.kind == "mla" else Attention(cfg, pe)
@@ -250,12 +255,12 @@ class Transformer(nn.Module):
     def __init__(self, cfg: ModelConfig):
         super().__init__()
         self.cfg = cfg.validate()
-        pe = self.pe = parse_pe(cfg.pe)
+        pe = self.pe = cfg.pe
         d, train_len = cfg.d_model, cfg.train_len or cfg.max_len
         self.embed = nn.Embedding(cfg.vocab_size, d) if cfg.vocab_size else nn.Linear(cfg.input_dim, d)
         absolute, aparams, trainable = None, {}, False
         if pe.kind == "absolute":
-            absolute, aparams = pe.name, pe.params
+            absolute, aparams = pe.name, pe.registry_params
             trainable = pe.name == "learned" if pe.trainable is None else bool(pe.trainable)
         elif pe.absolute:
             absolute, aparams = pe.absolute, pe.absolute_params

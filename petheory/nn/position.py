@@ -52,11 +52,8 @@ silently.
 
 from __future__ import annotations
 
-import functools
-
 import inspect
 import math
-from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -71,74 +68,45 @@ from petheory.errors import ValidationError, ValidationTypeError
 _KEY_ORDER = ("heads", "latent", "rope_dim", "hint", "trainable", "slopes")
 
 
-@dataclass(frozen=True)
-class PEConfig:
-    """What :mod:`petheory.nn` builds, as a view of one canonical :class:`petheory.spec.PESpec`.
+def model_spec(name: str, params: dict | None = None, *, absolute: str | None = None, absolute_params=None,
+               **mechanism) -> PESpec:
+    """The canonical spec of mechanism ``name`` with registry ``params``, mechanism keys and an absolute PE.
 
-    The spec is the one type of a PE (:mod:`petheory.spec`); a PEConfig holds nothing else: it is the
-    spec after :func:`parse_pe` resolved a named combination (:data:`petheory.spec.NAMED_COMBINATIONS`)
-    into the mechanism that implements it, checked that a model can build it, and wrote it canonically
-    (one mechanism term, its mechanism keys first, at most one absolute term). Its attributes read that
-    spec; ``str(cfg.pe) == cfg.spec()`` is the text records and config hashes keep. Every attribute below
-    reads ``pe``.
+    Canonical: one mechanism term, its mechanism keys first in the order ``heads, latent, rope_dim, hint,
+    trainable, slopes`` (``slopes`` only when not the default ``press``), then the registry parameters; at most
+    one absolute term. ``str`` of it is the text records and config hashes keep. Nothing is checked here
+    (:func:`parse_pe` checks).
 
-    Attributes
+    Parameters
     ----------
     name : str
-        A registry encoding (``petheory.encodings.available()``) or ``'mla'``.
-    params : dict
-        Keyword arguments of the registry function: the head term's options that are not mechanism keys.
-    trainable : bool or None
-        Absolute tables: train them (default: True for ``learned``, False otherwise).
-    heads : int or None
-        Rotary: rotate only the first ``heads`` heads (partial RoPE); None = all.
-    slopes : str
-        ALiBi slope schedule, ``'press'`` or ``'gu2025'`` (:func:`petheory.encodings.alibi_slopes`).
-    latent, rope_dim : int or None
-        MLA latent width (default ``d_model // 2``) and shared RoPE dim (default head dim).
-    absolute : str or None
-        An absolute encoding added to the inputs on top of a rotary/bias/MLA mechanism (the second term).
-    absolute_params : dict
-        Registry keyword arguments of ``absolute``.
-    hint : str or None
-        chen2025 Scale Hint, ``'shift'`` or ``'interp'`` (:mod:`petheory.nn.lengthgen`); None = none.
+        A registry encoding or ``'mla'``.
+    params : dict, optional
+        Keyword arguments of the registry function.
+    absolute : str, optional
+        An absolute encoding added to the inputs (the second term).
+    absolute_params : dict, optional
+        Its registry keyword arguments.
+    **mechanism
+        Mechanism keys (:data:`petheory.spec.MECHANISM_KEYS`); None values are left out.
+
+    Returns
+    -------
+    petheory.spec.PESpec
+
+    Examples
+    --------
+    >>> from petheory.nn.position import model_spec
+    >>> str(model_spec("rope", {"base": 500}, heads=4, absolute="sinusoidal"))
+    'rope:heads=4,base=500+sinusoidal'
     """
-
-    pe: PESpec
-
-    @classmethod
-    def of(cls, name: str, params: dict | None = None, *, absolute: str | None = None, absolute_params=None,
-           **mechanism) -> "PEConfig":
-        """The canonical view of mechanism ``name`` with registry ``params``, mechanism keys and an absolute PE."""
-        keys = {k: mechanism[k] for k in _KEY_ORDER if mechanism.get(k) is not None}
-        if keys.get("slopes") == "press":
-            del keys["slopes"]
-        terms = [PETerm(name=name, options=tuple({**keys, **(params or {})}.items()))]
-        if absolute:
-            terms.append(PETerm(name=absolute, options=tuple((absolute_params or {}).items())))
-        return cls(PESpec(tuple(terms)))
-
-    def _key(self, k, default=None):
-        return self.pe.head.params.get(k, default)
-
-    name = property(lambda self: self.pe.head.name)
-    params = property(lambda self: {k: x for k, x in self.pe.head.params.items() if k not in MECHANISM_KEYS})
-    trainable = property(lambda self: self._key("trainable"))
-    heads = property(lambda self: self._key("heads"))
-    slopes = property(lambda self: self._key("slopes", "press"))
-    latent = property(lambda self: self._key("latent"))
-    rope_dim = property(lambda self: self._key("rope_dim"))
-    hint = property(lambda self: self._key("hint"))
-    absolute = property(lambda self: self.pe.terms[1].name if len(self.pe.terms) > 1 else None)
-    absolute_params = property(lambda self: self.pe.terms[1].params if len(self.pe.terms) > 1 else {})
-
-    @property
-    def kind(self) -> str:
-        return "mla" if self.name == "mla" else enc.info(self.name).kind
-
-    def spec(self) -> str:
-        """The canonical spec string that :func:`parse_pe` turns back into this config."""
-        return str(self.pe)
+    keys = {k: mechanism[k] for k in _KEY_ORDER if mechanism.get(k) is not None}
+    if keys.get("slopes") == "press":
+        del keys["slopes"]
+    terms = [PETerm(name=name, options=tuple({**keys, **(params or {})}.items()))]
+    if absolute:
+        terms.append(PETerm(name=absolute, options=tuple((absolute_params or {}).items())))
+    return PESpec(tuple(terms))
 
 
 def pe_names() -> list[str]:
@@ -146,79 +114,96 @@ def pe_names() -> list[str]:
     return enc.available() + [m for m in MECHANISMS if m not in enc.available()]
 
 
-def _mechanism(cfg: PEConfig) -> dict:
-    return {k: cfg._key(k) for k in _KEY_ORDER}
+def _mechanism(spec: PESpec) -> dict:
+    return {k: spec.params.get(k) for k in _KEY_ORDER}
 
 
-def _resolve_alias(cfg: PEConfig) -> PEConfig:
+def _resolve_alias(spec: PESpec) -> PESpec:
     """A named combination (:data:`petheory.spec.NAMED_COMBINATIONS`) as the mechanism that implements it; its
     options go to the part that takes them (``base`` to both; MLA's ``rope_dim`` to the mechanism)."""
-    if cfg.name not in NAMED_COMBINATIONS:
-        return cfg
-    mech, absolute = NAMED_COMBINATIONS[cfg.name]
-    if absolute is not None and cfg.absolute is not None:
-        raise ValidationError(f"{cfg.name!r} already adds {absolute!r}; write 'rope+{cfg.absolute}' for another absolute PE")
-    keys = _mechanism(cfg)
+    if spec.name not in NAMED_COMBINATIONS:
+        return spec
+    mech, absolute = NAMED_COMBINATIONS[spec.name]
+    if absolute is not None and spec.absolute is not None:
+        raise ValidationError(f"{spec.name!r} already adds {absolute!r}; write 'rope+{spec.absolute}' for another absolute PE")
+    keys = _mechanism(spec)
     params, aparams = {}, {}
     if mech == "mla":
-        extra = dict(cfg.params)
+        extra = dict(spec.registry_params)
         if "rope_dim" in extra:
             keys["rope_dim"] = int(extra.pop("rope_dim"))
         if extra:
             raise ValidationError(f"mla_rope in a model takes rope_dim= and latent=, got {sorted(extra)}")
-        return PEConfig.of(mech, {}, absolute=cfg.absolute, absolute_params=cfg.absolute_params, **keys)
+        return model_spec(mech, {}, absolute=spec.absolute, absolute_params=spec.absolute_params, **keys)
     rope_keys, abs_keys = set(enc.info(mech).params), set(enc.info(absolute).params)
-    for k, x in cfg.params.items():
+    for k, x in spec.registry_params.items():
         if k not in rope_keys | abs_keys:
-            raise ValidationError(f"{cfg.name} takes {', '.join(sorted(rope_keys | abs_keys))}; got {k}")
+            raise ValidationError(f"{spec.name} takes {', '.join(sorted(rope_keys | abs_keys))}; got {k}")
         if k in rope_keys:
             params[k] = x
         if k in abs_keys:
             aparams[k] = x
-    return PEConfig.of(mech, params, absolute=absolute, absolute_params=aparams, **keys)
+    return model_spec(mech, params, absolute=absolute, absolute_params=aparams, **keys)
 
 
-def parse_pe(spec) -> PEConfig:
-    """The :class:`PEConfig` of a spec: text, a parsed :class:`petheory.spec.PESpec`, a resolved layer's
-    :class:`petheory.scheme.Positions` (its registry name and parameters, as one spec term), or a PEConfig
-    (returned validated).
+def parse_pe(spec) -> PESpec:
+    """A model's position mechanism as one canonical :class:`petheory.spec.PESpec`.
 
-    Raises ``ValueError`` for an unknown encoding, an option the encoding does not take, a table
-    file (a model builds its mechanism from the registry) or more than one ``+``.
     Named combinations (:data:`petheory.spec.NAMED_COMBINATIONS`: ``rope_sinusoidal``, ``rope_learned``,
-    ``mla_rope``) become the mechanism that implements them (``rope+sinusoidal``, ``rope+learned``, ``mla``).
+    ``mla_rope``) become the mechanism that implements them (``rope+sinusoidal``, ``rope+learned``, ``mla``),
+    the mechanism keys are written first (:func:`model_spec`), and the result is checked buildable. The spec's
+    model readings (:attr:`~petheory.spec.PESpec.kind`, :attr:`~petheory.spec.PESpec.heads`, ...) are its
+    properties. :class:`~petheory.nn.models.ModelConfig` calls this once, when it is made.
+
+    Parameters
+    ----------
+    spec : str, petheory.spec.PESpec or petheory.scheme.Positions
+        Spec text (:mod:`petheory.spec`), a parsed spec, or a resolved layer's positions (its registry name and
+        parameters, as one term).
+
+    Returns
+    -------
+    petheory.spec.PESpec
+        Canonical: ``parse_pe(str(p)) == p``.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        An unknown encoding, an option the encoding does not take, a table file (a model builds its mechanism
+        from the registry) or more than one ``+``.
+    petheory.errors.ValidationTypeError
+        ``spec`` is none of the types above.
+
+    Examples
+    --------
+    >>> from petheory.nn.position import parse_pe
+    >>> pe = parse_pe("rope_sinusoidal:base=500")
+    >>> str(pe), pe.kind, pe.absolute
+    ('rope:base=500+sinusoidal:base=500', 'rotary', 'sinusoidal')
+    >>> parse_pe("alibi:slopes=gu2025").slopes
+    'gu2025'
     """
     from petheory.scheme import Positions
 
-    if isinstance(spec, PEConfig):
-        cfg = spec
-    elif isinstance(spec, (str, PESpec)):
-        cfg = _from_spec(parse_pe_spec(spec))
+    if isinstance(spec, (str, PESpec)):
+        out = _from_spec(parse_pe_spec(spec))
     elif isinstance(spec, Positions):  # a resolved layer's positions (petheory.loaders.resolve_scheme): its registry term
         if spec.encoding is None:
             if spec.kind != "nope":
                 raise ValidationError(f"a model builds its position mechanism from the registry; a {spec.kind!r} layer "
                                       "has none (NoPE is 'nope')")
-            cfg = PEConfig.of("nope")
+            out = model_spec("nope")
         else:
-            cfg = _from_spec(PESpec((PETerm(name=spec.encoding, options=tuple(spec.params.items())),)))
+            out = _from_spec(PESpec((PETerm(name=spec.encoding, options=tuple(spec.params.items())),)))
     else:
         raise ValidationTypeError(f"a PE must be a spec string such as 'rope' or 'alibi:slopes=gu2025', got {spec!r}")
-    cfg = _resolve_alias(cfg)
-    _check(cfg)
-    return cfg
+    out = _resolve_alias(out)
+    _check(out)
+    return out
 
 
-@functools.lru_cache(maxsize=1024)
-def canonical_spec(text: str) -> str:
-    """``parse_pe(text).spec()``, parsed once per distinct text: a config's hash and record name
-    ask for it many times along one sweep (``ModelConfig.as_dict``), the text never changes meaning
-    within a process (a failed parse is not cached, so a plugin registered later is still seen)."""
-    return parse_pe(text).spec()
-
-
-def _from_spec(spec: PESpec) -> PEConfig:
-    """A model's PEConfig from a parsed spec: ``mechanism[+absolute]``, written canonically."""
+def _from_spec(spec: PESpec) -> PESpec:
+    """A model's spec from a parsed one: ``mechanism[+absolute]``, written canonically (:func:`model_spec`)."""
     if len(spec.terms) > 2:
         raise ValidationError(f"a model takes one mechanism and at most one absolute PE ('rope+sinusoidal'), got {spec}")
     for term in spec.terms:
@@ -228,25 +213,25 @@ def _from_spec(spec: PESpec) -> PEConfig:
     params = spec.head.params
     mech = {k: params.pop(k) for k in list(params) if k in MECHANISM_KEYS}
     absolute = spec.terms[1] if len(spec.terms) == 2 else None
-    return PEConfig.of(spec.head.name, params, absolute=absolute and absolute.name,
-                       absolute_params=absolute and absolute.params, **mech)
+    return model_spec(spec.head.name, params, absolute=absolute and absolute.name,
+                      absolute_params=absolute and absolute.params, **mech)
 
 
-def _check(cfg: PEConfig) -> None:
+def _check(cfg: PESpec) -> None:
     if cfg.name not in pe_names():
         raise ValidationError(f"unknown PE {cfg.name!r}; known: {', '.join(pe_names())}")
     kind = cfg.kind
     if cfg.name != "mla":
-        _check_params(cfg.name, cfg.params)
-    elif cfg.params:
-        raise ValidationError(f"mla takes only latent= and rope_dim=, got {sorted(cfg.params)}")
+        _check_params(cfg.name, cfg.registry_params)
+    elif cfg.registry_params:
+        raise ValidationError(f"mla takes only latent= and rope_dim=, got {sorted(cfg.registry_params)}")
     if cfg.heads is not None and kind != "rotary":
         raise ValidationError(f"heads= (partial RoPE) applies to rotary encodings, not {cfg.name!r}")
     if cfg.trainable is not None and kind != "absolute":
         raise ValidationError(f"trainable= applies to absolute encodings, not {cfg.name!r}")
     if cfg.slopes != "press" and cfg.name != "alibi":
         raise ValidationError(f"slopes= applies to alibi, not {cfg.name!r}")
-    if cfg.name == "alibi" and "slope" in cfg.params:
+    if cfg.name == "alibi" and "slope" in cfg.registry_params:
         raise ValidationError("alibi in a model takes one slope per head from slopes=press|gu2025, not slope=")
     if cfg.slopes not in ("press", "gu2025"):
         raise ValidationError(f"slopes must be 'press' or 'gu2025', got {cfg.slopes!r}")
@@ -454,7 +439,8 @@ class Rotary(nn.Module):
         self.heads, self.n_head = (n_head if heads is None else int(heads)), n_head
         if not 1 <= self.heads <= n_head:
             raise ValidationError(f"partial RoPE rotates the first k of H={n_head} heads; k must be in 1..{n_head}, got {self.heads} "
-                             f"(to rotate {self.heads} heads: --set model.n_head={self.heads} or more)")
+                                  f"(to rotate {self.heads} heads: model.n_head={self.heads} or more)",
+                                  params={"model.n_head": self.heads})
         self.params, self.head_dim = dict(params), head_dim
         table = self.fn(1, head_dim, **self.params)  # validates pairing / rotary_dim / base
         self.alike = not hasattr(table, "factors")  # queries and keys take the same cos/sin (not YaRN, xPos)
@@ -565,7 +551,7 @@ class Rotary(nn.Module):
                 torch.cat([self.rotate(k[:, :h], key=True), k[:, h:]], dim=1))
 
 
-def mla_sizes(cfg: PEConfig, d_model: int, n_head: int) -> tuple[int, int]:
+def mla_sizes(cfg: PESpec, d_model: int, n_head: int) -> tuple[int, int]:
     """(latent, rope_dim) of an MLA config: defaults d_model/2 and the head dim (128, 16 at gu2025's size)."""
     latent = int(cfg.latent or d_model // 2)
     rope_dim = int(cfg.rope_dim or d_model // n_head)

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from petheory.nn import tasks as _tasks
 from petheory.nn.models import ModelConfig
-from petheory.nn.position import parse_pe
 from petheory.nn.config import TrainConfig
 from petheory.errors import ValidationError
 
@@ -64,7 +63,7 @@ for _t in _LM:
                              {"epochs": 20, "batch_size": 256, "lr": 3e-4, "weight_decay": 0.01})
 
 # Retrieval (petheory.nn.retrieval): CPU-sized; context 16..32 in training, test at 1x..16x. 'small' is the
-# preset of the shipped records/retrieval (petheory.nn.retrieval_runs), sized so that its whole grid trains in
+# preset of the shipped records/retrieval (petheory.experiments.retrieval_runs), sized so that its whole grid trains in
 # about 25 minutes on one core of the shared CPU (benchmarks/RESULTS.md); 'paper' is the same task at a GPU's size.
 _RETRIEVAL_MODEL = {"n_layer": 2, "n_head": 2, "d_model": 64, "d_ff": 128}
 for _t, _extra in (("passkey", {}), ("mqar", {"n_pairs": 2, "n_keys": 8, "n_values": 8})):
@@ -103,25 +102,25 @@ _DATA_SEED = {"gu2025_task1": 42, "gu2025_task2": 42}  # the authors' split seed
 
 
 def preset(task: str, size: str = "smoke", *, pe="nope", seed: int = 0, device: str = "cpu", **overrides) -> TrainConfig:
-    """The :class:`TrainConfig` of ``task`` at ``size`` with position mechanism ``pe`` (a spec string,
-    a :class:`petheory.spec.PESpec` or a :class:`~petheory.nn.position.PEConfig`)."""
+    """The :class:`TrainConfig` of ``task`` at ``size`` with position mechanism ``pe`` (spec text or a
+    :class:`petheory.spec.PESpec`)."""
     if task not in _tasks.available():
         raise ValidationError(f"unknown task {task!r}; known: {', '.join(_tasks.available())}")
     if size not in SIZES:
         raise ValidationError(f"preset must be one of {', '.join(SIZES)}, got {size!r}")
     tparams, mover, tover = _TABLE[(task, size)]
-    pe_cfg = parse_pe(pe)  # parsed once: text or a petheory.spec.PESpec; the config keeps the canonical text
-    model = {**_MODEL.get(size, {}), "max_len": 0, **mover, "pe": pe_cfg.spec()}
+    model = {**_MODEL.get(size, {}), "max_len": 0, **mover, "pe": pe}
     train = dict(tover)
-    if task.startswith("gu2025") and size == "paper" and pe_cfg.name == "mla":
-        train["batch_size"] = 1024  # the authors' MLA runs
     if task.startswith("gu2025"):
         train.setdefault("ablation_split", "train+test")  # gu2025 §5.1 evaluates ablations on train+test
     cfg = {"task": {"name": task, "seed": _DATA_SEED.get(task, 0), "params": dict(tparams)}, "model": model,
            "seed": seed, "device": device, **train}
     for key, val in overrides.items():
         _set(cfg, key, val)
-    return TrainConfig.from_dict(cfg).validate()
+    config = TrainConfig.from_dict(cfg)  # its ModelConfig parses the PE, once
+    if task.startswith("gu2025") and size == "paper" and config.model.pe.name == "mla" and "batch_size" not in overrides:
+        config.batch_size = 1024  # the authors' MLA runs
+    return config.validate()
 
 
 def _did_you_mean(name: str, known, prefix: str = "") -> str:

@@ -1,6 +1,6 @@
 r"""What a training record was trained under: its preset, and the reading of li2025 Table 5.
 
-Records (:func:`petheory.nn.train.train`) carry their full config; these functions name it in
+Records (:func:`petheory.nn.training.train`) carry their full config; these functions name it in
 the papers' terms, for the claims, the figures and the README table alike (one definition each).
 This module imports no torch: the claim catalogue and the figures read records through it, and
 :mod:`petheory.nn` loads its torch modules lazily. The preset table (:mod:`petheory.nn.presets`,

@@ -2,7 +2,7 @@ r"""Long-context retrieval tasks: passkey retrieval and multi-query associative 
 
 Both are causal-LM tasks in the layout of :mod:`petheory.nn.tasks` (``x = seq[:-1]``,
 ``y = seq[1:]``, a loss ``mask`` that is 1 on the answer tokens only), registered there under
-``passkey`` and ``mqar``, so ``petheory train``, the presets and :func:`petheory.nn.train.train`
+``passkey`` and ``mqar``, so ``petheory train``, the presets and :func:`petheory.nn.training.train`
 take them like any other task. Token ids: PAD 0, BOS 1, SEP 2, MARK 4 (the passkey's marker),
 symbols from 5 in disjoint ranges (key digits / keys, values, filler). No EOS target: the metrics
 cover the retrieved tokens alone (``token_acc``: fraction of answer tokens right under teacher

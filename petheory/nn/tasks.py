@@ -45,7 +45,7 @@ parameter below is a field of ``params`` (defaults in :data:`petheory.nn.task_co
     Shorter training sequences are right-padded; under a causal mask padding after a sequence
     cannot change its outputs.
 
-Metrics (``petheory.nn.train`` computes them): regression ``mse``; classification ``acc``
+Metrics (``petheory.nn.training`` computes them): regression ``mse``; classification ``acc``
 and ``loss``; LM ``token_acc`` (answer tokens right under teacher forcing), ``seq_acc``
 (every answer token right; equal to greedy decoding's exact match, since a greedy decode
 with a right prefix at every step *is* the teacher-forced one) and ``loss``.
@@ -290,5 +290,6 @@ def _require_memory(name: str, p: dict) -> None:
     # int64 inputs and targets, a float mask and generation temporaries: about 6 words per token
     _memory.require(_memory.array_bytes(n_seq, longest, itemsize=6 * 8),
                     f"task {name} data ({n_seq} sequences of up to {longest} tokens)",
-                    alternative="lower n_train/n_test/n_samples or the lengths (--set task.KEY=VALUE)")
+                    alternative="lower n_train/n_test/n_samples or the lengths (preset override task.KEY=VALUE)",
+                    params={"task.KEY": "VALUE"})
 

@@ -1,8 +1,8 @@
 r"""Bound-vs-empirical figures of li2025: PE norms, Rademacher bound vs generalisation gap, wavelet decay, ALiBi drift.
 
 Every number comes from :mod:`petheory.bounds`. The two trained figures draw the records of experiments:
-``bounds.rademacher_gap`` those of :func:`petheory.experiments.li2025_rademacher_gap` and ``bounds.alibi_drift``
-those of :func:`petheory.experiments.li2025_alibi_drift`, read from where the experiments write them
+``bounds.rademacher_gap`` those of :func:`petheory.experiments.papers.li2025_rademacher_gap` and ``bounds.alibi_drift``
+those of :func:`petheory.experiments.papers.li2025_alibi_drift`, read from where the experiments write them
 (:func:`petheory.records.bounds_record_path`, under ``runs/bounds/``); this module trains nothing. When the
 records are missing the figure raises :class:`petheory.plots.RecordsMissing` naming the command that makes them;
 ``petheory figures`` runs the experiment (the figure's ``needs``) and then draws. Presets (of the experiments):
@@ -24,7 +24,7 @@ from petheory.io import read_json
 from petheory.plots import RecordsMissing, figure, save
 
 #: li2025 §7's training length N_max = 50, where the norm and wavelet figures mark the end of training (the same
-#: number as petheory.experiments.LI2025_N_MAX, which trains at it; a test holds them equal).
+#: number as petheory.experiments.papers.LI2025_N_MAX, which trains at it; a test holds them equal).
 N_MAX = 50
 COLORS = dict(zip(["sinusoidal", "learned", "alibi", "rope", "wavelet", "legendre", "random", "nope"],
                   ["C0", "C1", "C2", "C3", "C4", "C5", "C7", "k"]))
@@ -217,7 +217,7 @@ GAP_FLOOR = 1e-5
 
 
 def rademacher_gap_record(experiment: dict) -> dict:
-    """The ``bounds.rademacher_gap`` figure record of :func:`petheory.experiments.li2025_rademacher_gap`'s record
+    """The ``bounds.rademacher_gap`` figure record of :func:`petheory.experiments.papers.li2025_rademacher_gap`'s record
     (its ``rows``, one per trained model, and the ``settings`` it ran with): per (PE, m) the gap and bound/gap over
     seeds (:func:`seed_summary`), a power law of the gap in m per PE (every seed's positive gaps, where a PE has
     three distinct m), the median bound/gap per PE and the reference line m^(-1/2)."""
@@ -467,7 +467,7 @@ def wavelet_decay_figure(outdir, *, preset="quick", seed=0):
 
 
 def alibi_drift_record(experiment: dict) -> dict:
-    """The ``bounds.alibi_drift`` figure record of :func:`petheory.experiments.li2025_alibi_drift`'s record: its
+    """The ``bounds.alibi_drift`` figure record of :func:`petheory.experiments.papers.li2025_alibi_drift`'s record: its
     measured drift and bounds per (layer, head, distance), unclipped, and per head the first distance beyond
     ``n_max`` from which Eq. 9 reaches 1 (from there on it allows more than any softmax weight can change)."""
     vacuous_from = {}

@@ -1,7 +1,7 @@
 r"""chen2025 reconstruction figures: LRC vs N, accuracy vs length with and without Scale Hint, SRC.
 
 ``lengthgen.lrc`` is pure theory (:mod:`petheory.lengthgen`, seconds). The two others draw the
-chen2025 training records (:func:`petheory.nn.chen2025_runs.load_records`: committed
+chen2025 training records (:func:`petheory.experiments.chen2025_runs.load_records`: committed
 ``records/chen2025`` plus any under ``runs/``); they never train.
 """
 
@@ -80,7 +80,7 @@ def fig_lrc(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]
 
 
 def _records():
-    from petheory.nn.chen2025_runs import load_records
+    from petheory.experiments.chen2025_runs import load_records
 
     return sorted(load_records(Path(".")), key=lambda r: (r["task"], r["chen2025"]["pe"], r["seed"]))
 
@@ -143,7 +143,7 @@ def _empty(outdir, name, msg):
     return save(fig, {"records": 0, "message": msg}, outdir, name)
 
 
-_NONE = "no chen2025 records: run `python -m petheory.nn.chen2025_runs small`"
+_NONE = "no chen2025 records: run `python -m petheory.experiments.chen2025_runs small`"
 
 
 def draw_accuracy(data: dict):

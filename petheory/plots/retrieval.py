@@ -1,6 +1,6 @@
 r"""Retrieval figures: accuracy against context length per method, and passkey's length x depth heatmap.
 
-Both draw the retrieval records (:func:`petheory.nn.retrieval_runs.load_records`: ``runs/`` first,
+Both draw the retrieval records (:func:`petheory.experiments.retrieval_runs.load_records`: ``runs/`` first,
 then the committed ``records/retrieval``); they never train. A method is a trained PE (``nope``,
 ``alibi``, ``sinusoidal``, ``rope``), a rotary scaling swapped into the RoPE runs at evaluation
 (``rope_pi``, ``rope_ntk``, ``rope_yarn``: factor matched to each length) or one fine-tuned at twice
@@ -21,7 +21,7 @@ STYLE = {"nope": ("k", ":"), "alibi": ("C5", ":"), "sinusoidal": ("C7", ":"), "r
 HEATMAP_METHODS = ("rope", "rope_yarn")
 _DESCRIBE = {"rope": "trained angles", "rope_pi": "PI at evaluation", "rope_ntk": "NTK at evaluation",
              "rope_yarn": "YaRN at evaluation, s matched"}
-_NONE = "no retrieval records: run `python -m petheory.nn.retrieval_runs` (about 25 min on one CPU core)"
+_NONE = "no retrieval records: run `python -m petheory.experiments.retrieval_runs` (about 25 min on one CPU core)"
 
 
 def accuracy_table(recs) -> dict:
@@ -72,7 +72,7 @@ def _message(data: dict):
 
 
 def _records():
-    from petheory.nn.retrieval_runs import load_records
+    from petheory.experiments.retrieval_runs import load_records
 
     return load_records(Path("."))[0]
 

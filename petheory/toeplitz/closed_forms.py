@@ -37,6 +37,25 @@ def alibi_symbol(theta, n: int, slope: float = 1.0) -> np.ndarray:
     with the limit :math:`-m\,n(n-1)` at :math:`\theta = 0`. The coefficients grow with ``|k|``,
     so ALiBi has no ``n``-independent symbol: Szegő's theorem does not apply to it as ``n`` grows.
 
+    Parameters
+    ----------
+    theta : array_like of float
+        Frequencies (radians); any shape.
+    n : int
+        Matrix size, >= 1.
+    slope : float, optional
+        ALiBi's slope ``m >= 0`` (default 1).
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`a_n(\theta)`, float64, the shape of ``theta``.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``n < 1``, a negative slope or a non-real ``theta``.
+
     Notes
     -----
     The closed form cancels catastrophically near ``theta = 0`` (relative error about
@@ -45,6 +64,10 @@ def alibi_symbol(theta, n: int, slope: float = 1.0) -> np.ndarray:
     See Also
     --------
     petheory.encodings.bias.alibi
+
+    References
+    ----------
+    press2022 (ALiBi, §3); li2025 §5.3 (the bias as a Toeplitz matrix).
 
     Examples
     --------
@@ -76,6 +99,38 @@ def sinusoidal_gram_coefficients(n: int, d: int, *, base: float = 10000.0) -> np
 
     ``P P^T`` is exactly Toeplitz and symmetric for either layout (gu2025 Remark 3.2), since
     :math:`\sin(i\omega)\sin(j\omega)+\cos(i\omega)\cos(j\omega)=\cos((i-j)\omega)`.
+
+    Parameters
+    ----------
+    n : int
+        Number of positions, >= 1.
+    d : int
+        Embedding width (even); the frequencies are ``base ** (-2t/d)``, ``t = 0..d/2-1``.
+    base : float, optional
+        Frequency base (default 10000).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``a_k``, shape (n,), float64; ``a_0 = d/2``.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``n < 1`` or an odd ``d``.
+
+    References
+    ----------
+    gu2025 Remark 3.2 (the sinusoidal Gram is Toeplitz); vaswani2017 §3.5 (the encoding).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import encodings
+    >>> from petheory.toeplitz.closed_forms import sinusoidal_gram_coefficients
+    >>> P = encodings.sinusoidal(8, 16)
+    >>> bool(np.allclose(sinusoidal_gram_coefficients(8, 16), (P @ P.T)[:, 0]))
+    True
     """
     n = v.integer("n", n, minimum=1)
     w = rope_frequencies(d, base=base)  # the same frequencies base^(-2t/d)
@@ -92,6 +147,36 @@ def sinusoidal_gram_symbol(theta, n: int, d: int, *, base: float = 10000.0) -> n
     the Dirichlet kernel. It has peaks of height about ``n`` at :math:`\pm\omega_t`, so it does not
     converge as ``n`` grows (``P P^T`` has rank at most ``d``). :func:`rotary_kernel_symbol` at the
     frequencies :math:`\omega_t = base^{-2t/d}`.
+
+    Parameters
+    ----------
+    theta : array_like of float
+        Frequencies (radians); any shape.
+    n : int
+        Number of positions, >= 1.
+    d : int
+        Embedding width (even).
+    base : float, optional
+        Frequency base (default 10000).
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`a_n(\theta)`, float64, the shape of ``theta``.
+
+    References
+    ----------
+    gu2025 Remark 3.2 and §3.3 (the symbol of the sinusoidal Gram).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import toeplitz
+    >>> from petheory.toeplitz.closed_forms import sinusoidal_gram_coefficients, sinusoidal_gram_symbol
+    >>> theta = np.array([0.3, 1.0])
+    >>> _, direct = toeplitz.symbol(sinusoidal_gram_coefficients(12, 8), theta=theta)
+    >>> bool(np.allclose(sinusoidal_gram_symbol(theta, 12, 8), direct.real))
+    True
     """
     return rotary_kernel_symbol(theta, n, rope_frequencies(d, base=base))
 
@@ -178,7 +263,30 @@ KERNELS: dict[str, Kernel] = {
 
 
 def kernel(name: str) -> Kernel:
-    """The kernel registered under ``name`` in :data:`KERNELS`."""
+    """The kernel registered under ``name`` in :data:`KERNELS`.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`KERNELS`: ``'exponential'``, ``'gaussian'`` or ``'power'``.
+
+    Returns
+    -------
+    Kernel
+        Its coefficients (``.column(n, length)``) and, where known, its symbol (``.symbol_values``).
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        An unknown name (the message lists the known ones).
+
+    Examples
+    --------
+    >>> from petheory.toeplitz.closed_forms import kernel
+    >>> k = kernel("exponential")
+    >>> [round(float(x), 4) for x in k.column(3, 2.0)]
+    [1.0, 0.6065, 0.3679]
+    """
     v.choice("kernel", name, KERNELS)
     return KERNELS[name]
 
@@ -195,6 +303,37 @@ def rotary_kernel_symbol(theta, n: int, freqs, *, weight: float = 1.0) -> np.nda
     and of its context extensions, PI, NTK and YaRN (``freqs`` their scaled frequencies,
     ``weight`` YaRN's ``mscale**2``). xPos's kernel is not of this form (its terms carry
     :math:`\zeta_t^{k/B}`).
+
+    Parameters
+    ----------
+    theta : array_like of float
+        Frequencies (radians); any shape.
+    n : int
+        Matrix size, >= 1.
+    freqs : array_like of float
+        The rotation frequencies :math:`\omega_t`, shape (d/2,).
+    weight : float, optional
+        The factor ``w`` (default 1; YaRN: ``mscale ** 2``).
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`a_n(\theta)`, float64, the shape of ``theta``.
+
+    References
+    ----------
+    su2024 Eq. 15 (RoPE's kernel); chen2023 (PI), peng2023 (YaRN) for the scaled frequencies.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import toeplitz
+    >>> from petheory.toeplitz.closed_forms import rotary_kernel_symbol
+    >>> w = np.array([1.0, 0.1])
+    >>> a = np.cos(np.outer(np.arange(10), w)).sum(axis=1)
+    >>> _, direct = toeplitz.symbol(a, theta=np.array([0.5]))
+    >>> bool(np.allclose(rotary_kernel_symbol([0.5], 10, w), direct.real))
+    True
     """
     theta = v.array("theta", theta, dtype="real", nonempty=False)
     n = v.integer("n", n, minimum=1)
@@ -217,6 +356,38 @@ def sandwich_symbol(theta, n: int, *, d_bar: int = 128, base: float = 10000.0, s
     The first term is the symbol of a Gram matrix (positive semidefinite); the shift by the
     diagonal subtracts :math:`\tfrac{\bar d}2 D_{n-1}`, a spike of height
     :math:`\tfrac{\bar d}{2}(2n-1)` at :math:`\theta=0` that changes no row softmax.
+
+    Parameters
+    ----------
+    theta : array_like of float
+        Frequencies (radians); any shape.
+    n : int
+        Matrix size, >= 1.
+    d_bar : int, optional
+        Sandwich's even width :math:`\bar d` (default 128).
+    base : float, optional
+        Frequency base ``b`` (default 10000).
+    scale : float, optional
+        The factor ``s`` (default 1).
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`a_n(\theta)`, float64, the shape of ``theta``.
+
+    References
+    ----------
+    chi2023 (Sandwich, the bias :math:`\bar p_i^\top \bar p_j` less its diagonal).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import encodings, toeplitz
+    >>> from petheory.toeplitz.closed_forms import sandwich_symbol
+    >>> c = encodings.sandwich(9, d_bar=8)[:, 0]
+    >>> _, direct = toeplitz.symbol(c, theta=np.array([0.7]))
+    >>> bool(np.allclose(sandwich_symbol([0.7], 9, d_bar=8), direct.real))
+    True
     """
     theta = v.array("theta", theta, dtype="real", nonempty=False)
     n = v.integer("n", n, minimum=1)
@@ -230,6 +401,32 @@ def fejer_symbol(c, theta) -> np.ndarray:
 
     :math:`\sigma_n(\theta) = \tfrac1n e_\theta^* T_n e_\theta` with :math:`e_\theta = (e^{ij\theta})_j`:
     the Rayleigh quotient of a Fourier vector, shape of ``theta``.
+
+    Parameters
+    ----------
+    c : array_like
+        First column ``a_0..a_{n-1}`` of a Hermitian Toeplitz matrix.
+    theta : array_like of float
+        Frequencies (radians); any shape.
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`\sigma_n(\theta)`, float64, the shape of ``theta``.
+
+    References
+    ----------
+    Grenander and Szegő (1958), §5 (Cesàro means of the symbol); gu2025 §3.3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory.toeplitz.closed_forms import fejer_symbol
+    >>> c = np.array([2.0, -1.0, 0.0])
+    >>> T = np.array([[2.0, -1, 0], [-1, 2, -1], [0, -1, 2]])
+    >>> e = np.exp(1j * 0.4 * np.arange(3))
+    >>> bool(np.isclose(fejer_symbol(c, [0.4])[0], (e.conj() @ T @ e).real / 3))
+    True
     """
     c, _ = coefficients(c, hermitian=True)
     theta = v.array("theta", theta, dtype="real", nonempty=False)
@@ -257,6 +454,35 @@ def conditional_definiteness(c) -> dict:
     below ``-tol``), ``fejer_min_nonzero`` (min of :math:`\sigma_n` over the non-zero Fourier
     frequencies), ``fejer_at_zero``, ``tol`` (:math:`\gamma_{n}\,n\max|a_k|`, a backward-stable
     eigensolver's error) and ``cpd``. Dense: ``n`` <= 4096.
+
+    Parameters
+    ----------
+    c : array_like of float
+        First column ``a_0..a_{n-1}`` of a real symmetric Toeplitz matrix, ``n <= 4096``.
+
+    Returns
+    -------
+    dict
+        ``min_compressed``, ``negative_eigenvalues``, ``fejer_min_nonzero``, ``fejer_at_zero``, ``tol`` and ``cpd``
+        (above).
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Complex coefficients, or ``n > 4096`` (the test is dense).
+
+    References
+    ----------
+    Schoenberg (1938) for conditionally positive definite kernels; press2022 and kerple (Chi et al. 2022) for
+    ``-|k|`` and ``-log(1 + r|k|)`` as biases.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory.toeplitz.closed_forms import conditional_definiteness
+    >>> k = np.arange(6.0)
+    >>> conditional_definiteness(-k)["cpd"], conditional_definiteness(-k ** 3)["cpd"]
+    (True, False)
     """
     c, _ = coefficients(c, hermitian=True)
     if np.iscomplexobj(c):

@@ -30,6 +30,18 @@ from petheory.toeplitz.symbols import SymbolExtrema, symbol_extrema
 def eigenvalues(c, r=None) -> np.ndarray:
     """All eigenvalues of a Hermitian Toeplitz matrix, ascending, shape (N,) — dense reference.
 
+    Parameters
+    ----------
+    c : array_like, shape (N,)
+        First column (real or complex).
+    r : array_like, shape (N,), optional
+        First row; if given it must be ``conj(c)`` (the matrix is Hermitian).
+
+    Returns
+    -------
+    numpy.ndarray
+        The N eigenvalues, ascending, float64.
+
     Notes
     -----
     ``scipy.linalg.eigvalsh`` on the dense matrix: ``O(N^3)`` time, ``O(N^2)`` memory, backward
@@ -38,6 +50,10 @@ def eigenvalues(c, r=None) -> np.ndarray:
     See Also
     --------
     extreme_eigenvalues
+
+    References
+    ----------
+    Golub and Van Loan, *Matrix Computations*, §8.1 (symmetric eigenproblem, backward stability).
 
     Examples
     --------
@@ -131,7 +147,9 @@ def extreme_eigenvalues(
     Parameters
     ----------
     c : array_like, shape (N,)
-        First column (real or complex); ``r``, if given, must be ``conj(c)``.
+        First column (real or complex).
+    r : array_like, shape (N,), optional
+        First row; if given it must be ``conj(c)``.
     rtol : float
         Target relative accuracy: stop when the error bound is at most
         ``max(rtol * |lambda|, atol, floor)``, ``floor = 8 log2(L) u max|a|`` being what the FFT

@@ -196,6 +196,24 @@ def rotary_kernel_extremes(freqs, n: int, factor: float = 1.0) -> ExtremeEigenva
     half-width ``error`` (:func:`rotary_kernel_spectrum`), and no iterations. An eigenvalue 0 by
     rank (``n > 2r``) is returned as exactly 0 with error 0.
 
+    Parameters
+    ----------
+    freqs : array_like of float, shape (r,)
+        The rotation frequencies :math:`\omega_t` of the kernel :math:`a_k = \text{factor}\sum_t\cos(k\omega_t)`.
+    n : int
+        Matrix size.
+    factor : float, optional
+        The kernel's weight (default 1; YaRN: ``mscale ** 2``).
+
+    Returns
+    -------
+    ExtremeEigenvalues
+        ``(lambda_min, lambda_max)``, each an :class:`EigenEstimate` with ``certificate='gram'``.
+
+    References
+    ----------
+    su2024 Eq. 15 (RoPE's kernel); gu2025 §3.3 (its spectrum).
+
     Examples
     --------
     >>> from petheory import toeplitz

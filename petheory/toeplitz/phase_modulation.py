@@ -49,6 +49,21 @@ def phase_modulated_column(weights, phases=None, *, reading: str = "statement") 
     Returns
     -------
     ndarray, shape (N,), complex128
+
+    References
+    ----------
+    gu2025 Lemma B.1 and Prop. B.3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import toeplitz
+    >>> c = toeplitz.phase_modulated_column([1.0, 0.5], [0.0, 0.3])
+    >>> theta = np.array([0.8])
+    >>> _, f = toeplitz.symbol(c, theta=theta)
+    >>> want = 2 * 1.0 * np.cos(0.0) + 2 * 0.5 * np.cos(1 * 0.3 + 0.8)  # reading 'statement': psi_i = i theta_i
+    >>> bool(np.isclose(f.real[0], want))
+    True
     """
     w = v.array("weights", weights, ndim=1)
     if np.any(w < 0):
@@ -96,6 +111,22 @@ def lemma_b1(weights, phases, *, reading: str = "statement", n_grid: int | None 
     :func:`symbol_extrema` (dense grid plus Newton refinement of every candidate peak; certified
     when all candidates were refined). ``bound = 2 sum w_i``.
 
+    Parameters
+    ----------
+    weights : array_like, shape (N,)
+        ``w_i >= 0``.
+    phases : array_like, shape (N,)
+        ``theta_i``.
+    reading : {'statement', 'proof'}
+        As :func:`phase_modulated_column`.
+    n_grid : int, optional
+        Grid of :func:`symbol_extrema` (default: a power of two >= max(64 N, 4096)).
+
+    Returns
+    -------
+    LemmaB1
+        The extremes of ``f`` and ``g`` (:class:`SymbolExtrema` each) and ``bound = 2 sum w_i``.
+
     Notes
     -----
     The grid is ``>= 64 N`` points (at least 4096), so ``h^2/8 max|f''|`` is small and every
@@ -105,6 +136,10 @@ def lemma_b1(weights, phases, *, reading: str = "statement", n_grid: int | None 
     See Also
     --------
     phase_modulated_column
+
+    References
+    ----------
+    gu2025 Lemma B.1 and Prop. B.3.
 
     Examples
     --------

@@ -66,6 +66,33 @@ def gram_source(P, description: str, *, project: bool = True) -> ToeplitzSource:
     ``project=False`` raises :class:`~petheory.toeplitz.operators.NotToeplitzError` (a ``ValueError``)
     when the Gram is not Toeplitz beyond rounding (the message starts with ``description``);
     otherwise its Toeplitz projection is used.
+
+    Parameters
+    ----------
+    P : array_like, shape (n, d)
+        Position table (rows are positions).
+    description : str
+        What the table is, for the record (and the start of a refusal's message).
+    project : bool, optional
+        Use the Toeplitz projection when the Gram is not Toeplitz (default True).
+
+    Returns
+    -------
+    ToeplitzSource
+        The Gram's column (or its projection's) and how it was obtained.
+
+    Raises
+    ------
+    petheory.toeplitz.operators.NotToeplitzError
+        ``project=False`` and the Gram is not Toeplitz beyond rounding.
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> from petheory.toeplitz.sources import gram_source
+    >>> s = gram_source(encodings.sinusoidal(8, 4), "sinusoidal")
+    >>> s.projected, s.column.shape
+    (False, (8,))
     """
     try:
         g = gram_toeplitz_column(P, project=project)
@@ -80,6 +107,31 @@ def encoding_source(name: str, n: int, d: int = 64, *, project: bool = True, **p
 
     A bias is built as a dense ``(n, n)`` matrix; one that is not Toeplitz is projected
     (``project=True``) or refused with ``NotToeplitzError`` (``project=False``).
+
+    Parameters
+    ----------
+    name : str
+        A registered encoding (``petheory.encodings.available()``).
+    n : int
+        Number of positions.
+    d : int, optional
+        Width of an absolute encoding's table (default 64).
+    project : bool, optional
+        Use the Toeplitz projection of a matrix that is not Toeplitz (default True) instead of refusing it.
+    **params
+        Keyword arguments of the registry function (``slope``, ``base``, ...).
+
+    Returns
+    -------
+    ToeplitzSource
+        Its column, row, description and how it was obtained (``projected``, ``defect``).
+
+    Raises
+    ------
+    petheory.toeplitz.operators.NotToeplitzError
+        ``project=False`` and the matrix is not Toeplitz beyond rounding.
+    petheory.errors.ValidationError
+        An unknown encoding or a parameter it does not take.
 
     See Also
     --------

@@ -114,7 +114,34 @@ def _symbol_at(c, r, theta, herm, chunk: int = 1 << 22) -> np.ndarray:
 
 
 def symbol_grid(c, r=None, *, n_grid: int | None = None) -> np.ndarray:
-    """Symbol values on the default uniform grid, shape (n_grid,) (see :func:`symbol`)."""
+    """Symbol values on the default uniform grid, shape (n_grid,) (see :func:`symbol`).
+
+    Parameters
+    ----------
+    c : array_like, shape (N,)
+        First column.
+    r : array_like, shape (N,), optional
+        First row; if given it must be ``conj(c)`` (the matrix is Hermitian).
+    n_grid : int, optional
+        Grid size (default as :func:`symbol`).
+
+    Returns
+    -------
+    numpy.ndarray
+        The symbol at ``2 pi j / n_grid``, shape (n_grid,); real for a Hermitian matrix.
+
+    References
+    ----------
+    gu2025 §3.3, Eq. (symbol of a Toeplitz matrix); Grenander and Szegő (1958), §1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory.toeplitz.symbols import symbol_grid
+    >>> s = symbol_grid([2.0, 1.0], n_grid=4)  # 2 + 2 cos(theta) at theta = 0, pi/2, pi, 3 pi/2
+    >>> np.round(s.real, 12).tolist()
+    [4.0, 2.0, 0.0, 2.0]
+    """
     return symbol(c, r, n_grid=n_grid)[1]
 
 
@@ -306,7 +333,9 @@ def symbol_extrema(c, r=None, *, n_grid: int | None = None, max_candidates: int 
     Parameters
     ----------
     c : array_like, shape (N,)
-        First column; ``r`` (if given) must be ``conj(c)``.
+        First column.
+    r : array_like, shape (N,), optional
+        First row; if given it must be ``conj(c)``.
     n_grid : int, optional
         Sampling grid (default as :func:`symbol`).
     max_candidates : int

@@ -67,6 +67,14 @@ def kolmogorov_distance(x1, x2, w1=None, w2=None, *, resolution: float = 0.0) ->
     Returns
     -------
     float in [0, 1]
+
+    Examples
+    --------
+    >>> from petheory.toeplitz.szego import kolmogorov_distance
+    >>> kolmogorov_distance([0.0, 1.0], [0.0, 2.0])
+    0.5
+    >>> kolmogorov_distance([1.0], [1.0 + 1e-12], resolution=1e-9)  # rounding noise is not a difference
+    0.0
     """
     a, wa = _measure(x1, w1)
     b, wb = _measure(x2, w2)
@@ -87,6 +95,28 @@ def wasserstein_distance(x1, x2, w1=None, w2=None) -> float:
     r"""Wasserstein-1 distance :math:`\int |F_1 - F_2|\,dx` between two discrete distributions.
 
     Shapes as :func:`kolmogorov_distance`; in the units of the values.
+
+    Parameters
+    ----------
+    x1, x2 : array_like, shape (n1,), (n2,)
+        Atoms.
+    w1, w2 : array_like, optional
+        Their weights (default uniform), each summing to 1.
+
+    Returns
+    -------
+    float
+        :math:`W_1 \ge 0`, in the units of the values.
+
+    References
+    ----------
+    Villani, *Optimal Transport* (2009), Remark 6.6 (:math:`W_1` on the line as the L1 distance of the CDFs).
+
+    Examples
+    --------
+    >>> from petheory.toeplitz.szego import wasserstein_distance
+    >>> wasserstein_distance([0.0, 1.0], [0.5, 1.5])
+    0.5
     """
     a, wa = _measure(x1, w1)
     b, wb = _measure(x2, w2)
@@ -180,16 +210,22 @@ def spectral_distribution(
     Parameters
     ----------
     c : array_like, shape (N,)
-        First column; ``r``, if given, must be ``conj(c)``.
+        First column.
+    r : array_like, shape (N,), optional
+        First row; if given it must be ``conj(c)``.
     symbol : callable, optional
         ``symbol(theta) -> values`` (shape preserved), e.g. a closed-form ``N -> infinity``
         symbol from :data:`KERNELS`. Default: the symbol of ``T_N`` itself (:func:`symbol`).
     method : {'auto', 'exact', 'slq'}
         ``exact``: dense eigenvalues (``O(N^3)``); ``slq``: stochastic Lanczos quadrature on
         FFT matvecs (``O(probes * steps * N log N)``); ``auto``: exact for ``N <= exact_below``.
+    exact_below : int
+        The largest ``N`` that ``auto`` decomposes densely (default 4096).
     tol : float
         Target accuracy of the Kolmogorov distance for ``slq``; sets the defaults
         ``probes = max(2, ceil(12.5 / (N tol^2)))`` and ``steps = ceil(10 / tol)``.
+    probes, steps : int, optional
+        Random probe vectors and Lanczos steps of ``slq`` (defaults from ``tol``).
     n_symbol : int, optional
         Symbol samples (default ``max(2^15, 4N)`` rounded up to a power of two).
     seed : int or numpy.random.Generator

@@ -35,7 +35,7 @@ CALIBRATION_NOTE = ("peng2023 Table 1 (Llama 2 7B, s=2, 400 fine-tuning steps, P
 
 def retrieval_records(workdir):
     from petheory import records
-    from petheory.nn.retrieval_runs import load_records
+    from petheory.experiments.retrieval_runs import load_records
 
     recs, skipped = load_records(workdir or ".", check=_problem)
     return recs, records.skipped_note(records.Found(skipped=skipped))

@@ -30,7 +30,7 @@ def in_range_evidence(recs: list[dict], note: str = "") -> Evidence:
                 cells.setdefault((r["task"], label, int(N)), {})[r["seed"]] = base - row[metric]
     if not cells:
         return Evidence("inconclusive", 0, details={"skipped": note}, summary="no retrieval records of a RoPE run with a "
-                        "method in range beyond the training context; run `python -m petheory.nn.retrieval_runs`")
+                        "method in range beyond the training context; run `python -m petheory.experiments.retrieval_runs`")
     worse, kept, table = {}, {}, {}
     for key, drops in sorted(cells.items()):
         d = list(drops.values())
@@ -78,7 +78,7 @@ def in_range_evidence(recs: list[dict], note: str = "") -> Evidence:
     looks=1,
     reconstruction="Pre-registered: setup reconstruction (passkey and MQAR, petheory.nn.retrieval, 'small' preset: "
     "2 layers, d=64, 2 heads, RoPE base 10000, trained at context 16-32; records/retrieval). Cells: every (task, "
-    "method, N) of the RoPE runs with N > 32 and no band out of range (petheory.nn.context_extension.angle_coverage): "
+    "method, N) of the RoPE runs with N > 32 and no band out of range (petheory.experiments.context_extension.angle_coverage): "
     "PI/NTK/YaRN swapped in at evaluation with the factor matched to N, and the fine-tuned methods. Statistic per seed: "
     "the drop acc(RoPE at 32) - acc(cell), acc = passkey seq_acc / MQAR token_acc. Test: one-sided one-sample t-tests "
     "over 3 seeds (0, 1, 2) of mean drop > 0.05 (lost) and < 0.05 (kept), alpha 0.05, Holm over the cells; refuted if "

@@ -8,7 +8,7 @@ checked against a **reconstruction**, stated in its ``reconstruction=`` field an
 * ``pe_no_new_capability``, ``lrc_characterises_lg``: exact, searched with hypothesis over
   registry PEs x target families x Scale Hints x masks x sizes.
 * ``src_invariance``, ``scale_hint``, ``learned_relation_pe``: empirical, on chen2025 records
-  (:mod:`petheory.nn.chen2025_runs`) read from ``records/`` (committed: the CPU ``small`` preset)
+  (:mod:`petheory.experiments.chen2025_runs`) read from ``records/`` (committed: the CPU ``small`` preset)
   and ``runs/`` (any ``record.json`` with a ``chen2025`` block); never trained here. Criteria are
   pre-registered in each claim (test, alpha, sidedness). Per-instance tests compare two trained
   models on the *same* test instances, so they condition on the trained models: with one seed
@@ -207,8 +207,8 @@ claim(
 
 
 def chen_records(root: Path) -> list[dict]:
-    """chen2025 records under ``root/records`` and ``root/runs`` (:func:`petheory.nn.chen2025_runs.load_records`)."""
-    from petheory.nn.chen2025_runs import load_records
+    """chen2025 records under ``root/records`` and ``root/runs`` (:func:`petheory.experiments.chen2025_runs.load_records`)."""
+    from petheory.experiments.chen2025_runs import load_records
 
     return load_records(root)
 
@@ -228,7 +228,7 @@ def _sizes(recs) -> str:
 
 def _no_records(what: str) -> Evidence:
     return Evidence("inconclusive", 0, summary=(
-        f"no chen2025 records for {what} under records/ or runs/: run `python -m petheory.nn.chen2025_runs small` "
+        f"no chen2025 records for {what} under records/ or runs/: run `python -m petheory.experiments.chen2025_runs small` "
         "(CPU, ~20 s a run on one core) or `... paper --device cuda` on a GPU"))
 
 
@@ -328,7 +328,7 @@ TASKS = ("parity", "copy")
 FIXED_PES = ("nope", "sinusoidal", "relative", "rope")
 LOOKS = 2
 
-_EMP = ("Records: petheory.nn.chen2025_runs (tasks of petheory.nn.tasks: BOS input SEP answer, causal LM, loss on the "
+_EMP = ("Records: petheory.experiments.chen2025_runs (tasks of petheory.nn.tasks: BOS input SEP answer, causal LM, loss on the "
         "answer; sizes U{1..train_len} in training, test sizes beyond it), read from records/ (committed: the CPU small "
         "preset, parity and copy x nope, sinusoidal, relative, rope, rope:hint=shift, fire, fire:hint=shift, seeds 0-5; "
         "the verdict names any run of the grid it lacks) and runs/. Only runs trained from one package source "

@@ -16,7 +16,7 @@ Verdict rules (pre-registered; stated in each claim):
 * "A beats B": one-sided Welch t-test at alpha 0.05, Holm-corrected over the comparisons of one
   claim (:mod:`proofs_check.claims._empirical`); with one seed on a side, a difference counts
   when it exceeds 2 accuracy points.
-* gu2025's run names map to PE specs by :data:`petheory.experiments.GU2025_PES` ("rope" is RoPE
+* gu2025's run names map to PE specs by :data:`petheory.experiments.papers.GU2025_PES` ("rope" is RoPE
   plus sinusoidal inputs, as in their code).
 """
 
@@ -40,7 +40,7 @@ SMALL_PRESET = ("gu2025 specifies its setup in full (App. C: a 6-layer decoder, 
                 "with its numbers).")
 
 
-_RECON = ("Records of petheory.experiments.gu2025_task1/2 from runs/ and the shipped records/ (quick profile: read "
+_RECON = ("Records of petheory.experiments.papers.gu2025_task1/2 from runs/ and the shipped records/ (quick profile: read "
           "only; thorough: trains the small preset first). " + SMALL_PRESET + " "
           "Pre-registered test: 'A beats B' by a one-sided Welch t-test on test accuracy over seeds (directional "
           "statements), alpha 0.05, Holm-corrected over the claim's comparisons; with one seed a side, a difference "
@@ -88,7 +88,7 @@ def record_problem(r: dict) -> str | None:
 
 
 def _name(spec: str) -> str | None:
-    from petheory.experiments import GU2025_PES
+    from petheory.experiments.papers import GU2025_PES
 
     return {v: k for k, v in GU2025_PES.items()}.get(spec)
 
@@ -120,11 +120,11 @@ def _table(ctx, task: str) -> tuple[dict, str, int]:
 def _train_small(root: Path) -> None:
     import torch  # noqa: F401  (loaded first, so torch_threads has a pool to set)
 
-    from petheory import experiments
+    from petheory.experiments import papers
     from petheory._threads import torch_threads
 
     with torch_threads(1):
-        for task, fn in (("gu2025_task1", experiments.gu2025_task1), ("gu2025_task2", experiments.gu2025_task2)):
+        for task, fn in (("gu2025_task1", papers.gu2025_task1), ("gu2025_task2", papers.gu2025_task2)):
             fn({"size": "small", "seeds": [0], "out_dir": str(root / task), "set": {"ablation_split": "train+test"}})
 
 

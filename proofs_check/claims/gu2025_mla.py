@@ -22,11 +22,11 @@ from proofs_check.engine import quantities  # what a replay prints (see engine.q
 from proofs_check.tolerance import gamma, unit_roundoff
 
 ALPHA = 0.05
-_FIG = ("Records of petheory.experiments.gu2025_task1/2 (runs/ first, then records/), grouped by PE spec. " + SMALL_PRESET +
+_FIG = ("Records of petheory.experiments.papers.gu2025_task1/2 (runs/ first, then records/), grouped by PE spec. " + SMALL_PRESET +
         " Paper-preset records decide with >= 3 seeds per spec; none are shipped "
         "(records/ holds the small preset of the seven §4 runs only), so the verdict is inconclusive until they exist: "
         "train them with `python benchmarks/gpu_records.py --device cuda gu2025_fig5 gu2025_fig6 gu2025_fig7` or "
-        "petheory.experiments.gu2025_partial_rope / gu2025_rope_abs / gu2025_mla_ablation({'size': 'paper', 'device': 'cuda'}).")
+        "petheory.experiments.papers.gu2025_partial_rope / gu2025_rope_abs / gu2025_mla_ablation({'size': 'paper', 'device': 'cuda'}).")
 
 
 def _by_spec(ctx, task: str, match) -> dict:

@@ -165,12 +165,12 @@ def table5_running_sum(ctx) -> Evidence:
     if ctx.profile != "quick":
         import torch  # noqa: F401  (loaded first, so torch_threads has a pool to set)
 
-        from petheory import experiments
+        from petheory.experiments import papers
         from petheory._threads import torch_threads
         from petheory.records import runs_dir
 
         with torch_threads(1):  # tiny models: intra-op threads only contend on a shared CPU
-            experiments.running_sum({"size": "small", "pes": ["sinusoidal", "alibi", "wavelet", "legendre"], "seeds": [0, 1],
+            papers.running_sum({"size": "small", "pes": ["sinusoidal", "alibi", "wavelet", "legendre"], "seeds": [0, 1],
                                      "out_dir": str(runs_dir(ctx.workdir or ".") / "li2025_table5"),
                                      "set": {"ablate": False}})
     recs, note = emp.find("running_sum", ctx.workdir or ".", check=_table5_problem)

@@ -44,7 +44,7 @@ def yarn_evidence(recs: list[dict], note: str = "") -> Evidence:
             better[name], worse[name] = t_greater(d), t_greater([-x for x in d])
     if not diffs:
         return Evidence("inconclusive", 0, details={"skipped": note}, summary="no retrieval records with fine-tuned "
-                        "PI, NTK and YaRN on 2+ seeds; run `python -m petheory.nn.retrieval_runs`")
+                        "PI, NTK and YaRN on 2+ seeds; run `python -m petheory.experiments.retrieval_runs`")
     b, w = holm(better), holm(worse)
     enough = all(len(v["seeds"]) >= 3 for v in diffs.values())
     verdict = "refuted" if any(w.values()) else "holds" if all(b.values()) and enough else "inconclusive"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -148,3 +149,12 @@ def test_cli_compare_markdown(tmp_path, capsys, monkeypatch):
     rows = [ln for ln in lines if ln.startswith("| ")]
     assert len(rows) == 3 and rows[0].startswith("| PE | kind |") and rows[1].startswith("| alibi | bias |")
     assert all(ln.count(" | ") == rows[0].count(" | ") for ln in rows)
+
+
+DATA = Path(__file__).parents[1] / "data" / "hf_configs"
+
+
+def test_compare_labels_a_layer_kind_by_its_layers_as_report_does():
+    rows = compare([resolve_scheme(str(DATA / "gemma3_4b.json"))], length=64, lengths=(64, 128), null_draws=2).rows
+    assert rows[0].pe.endswith("[layers 0-4, 6-10, 12-16, 18-22, 24-28, 30-33: sliding_attention]")
+    assert rows[1].pe.endswith("[layers 5, 11, 17, 23, 29: full_attention]")  # not '5..29', read as every layer

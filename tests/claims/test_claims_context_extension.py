@@ -1,6 +1,6 @@
 """The context-extension claims catch planted violations and hold on planted agreements.
 
-Records are built by hand in the layout of :mod:`petheory.nn.retrieval_runs`: three seeds, a RoPE
+Records are built by hand in the layout of :mod:`petheory.experiments.retrieval_runs`: three seeds, a RoPE
 run carrying swapped and fine-tuned methods; the numbers are planted so that the pre-registered
 test must decide one way.
 """
@@ -102,7 +102,7 @@ def test_claims_read_the_shipped_records_or_say_how_to_make_them(tmp_path, monke
     ctx = engine.Context(profile="quick", budget=1, rng=None, seed=0, workdir=str(tmp_path))
     for cid in ("chen2023.in_range_keeps_retrieval", "peng2023.yarn_extends_further"):
         ev = engine.get(cid).check(ctx)
-        assert ev.verdict == "inconclusive" and "petheory.nn.retrieval_runs" in ev.summary
+        assert ev.verdict == "inconclusive" and "petheory.experiments.retrieval_runs" in ev.summary
     rec = _ft("passkey", 0, [0.9] * 5, [0.9] * 5, [0.9] * 5)
     (tmp_path / "runs" / "retrieval-records").mkdir(parents=True)
     (tmp_path / "runs" / "retrieval-records" / "r.json").write_text(json.dumps({**rec, "config_hash": "x"}))

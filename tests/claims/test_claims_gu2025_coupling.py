@@ -197,5 +197,5 @@ def test_per_band_form_without_the_conjugate_is_refuted(monkeypatch):
         # conjugating the keys here cancels the conj in the Gram, leaving the paper's literal q k.
         return np.conj(z) if calls["n"] % 4 in (3, 0) else z
 
-    monkeypatch.setattr(coupling, "complex_pairs", keys_preconjugated)
+    monkeypatch.setattr("petheory.coupling.rope.complex_pairs", keys_preconjugated)  # where rope_logit_terms reads it
     refuted("gu2025.rope_logit_form__corrected")

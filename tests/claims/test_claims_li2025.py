@@ -341,7 +341,7 @@ def _rec(pe, mse200, *, size="paper", seed=0, **over):
     from petheory.nn import preset
 
     cfg = preset("running_sum", size, pe=pe, seed=seed, **over)
-    return {"task": "running_sum", "pe": cfg.model.pe if isinstance(cfg.model.pe, str) else pe, "train_len": 50,
+    return {"task": "running_sum", "pe": str(cfg.model.pe), "train_len": 50,
             "seed": seed, "config": cfg.as_dict(), "config_hash": cfg.hash(), "kind": "regression",
             "model": {"causal": cfg.model.causal, "d_model": cfg.model.d_model},
             "final": {"test": {"50": {"mse": 0.01}, "100": {"mse": 0.02}, "200": {"mse": mse200}}}}

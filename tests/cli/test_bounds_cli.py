@@ -3,6 +3,7 @@
 import json
 import math
 
+import numpy as np
 import pytest
 
 from petheory import encodings as enc
@@ -74,3 +75,51 @@ def test_checkpoint_gives_lipschitz_from_weights(capsys, tmp_path):
     lip = out["lipschitz"]
     assert lip["total"] > 1 and any(f[0] == "head" for f in lip["factors"])
     assert math.isclose(out["rows"][0]["rademacher"], lip["total"] * 1.0 / math.sqrt(1000), rel_tol=1e-12)
+
+
+def test_bounds_accepts_a_user_table(capsys, tmp_path):
+    T = np.random.default_rng(0).normal(size=(40, 8))
+    np.save(tmp_path / "my.npy", T)
+    assert main(["bounds", "--pe", str(tmp_path / "my.npy"), "--lengths", "20,50", "--json", "-"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    norms = np.linalg.norm(T, axis=1)
+    assert rows[0]["norm"]["computed"] == pytest.approx(norms[:20].max())
+    assert rows[1]["norm"]["computed"] == pytest.approx(norms.max()) and "reuse the last row" in rows[1]["norm"]["note"]
+    assert rows[0]["B0"] == pytest.approx(1 + norms[:20].max())
+    assert rows[0]["rademacher"] == pytest.approx(rows[0]["B0"] / np.sqrt(1000))
+
+
+@pytest.mark.parametrize("spec,n_max", [("rope_yarn:scale=4,n_max=32768", 32768), ("learned:n_max=50", 50),
+                                        ("wavelet:n_max=50", 50)])
+def test_bounds_takes_a_specs_own_n_max_as_the_training_length(spec, n_max, capsys):
+    assert main(["bounds", "--pe", spec, "--lengths", "4096", "--json", "-"]) == 0
+    [row] = json.loads(capsys.readouterr().out)["rows"]
+    assert row["n_max"] == n_max
+    assert main(["bounds", "--pe", spec, "--lengths", "4096", "--context", str(n_max), "--json", "-"]) == 0  # the same: fine
+    assert json.loads(capsys.readouterr().out)["rows"][0]["n_max"] == n_max
+
+
+def test_bounds_refuses_two_different_training_lengths_as_bad_input(capsys):
+    assert main(["bounds", "--pe", "learned:n_max=50", "--context", "40", "--lengths", "100"]) == 2
+    err = capsys.readouterr().err
+    assert "learned:n_max=50 and --context 40" in err and "give one" in err
+
+
+def test_yarn_original_context_comes_from_the_spec_then_n_max_then_the_registry(capsys):
+    def n_max(*argv):
+        assert main(["bounds", "--pe", "rope_yarn:scale=4", "--lengths", "8192", "--json", "-", *argv]) == 0
+        return json.loads(capsys.readouterr().out)["rows"][0]["norm"]["params"]["n_max"]
+
+    assert n_max() == 2048  # the registry's default, named in --help
+    assert n_max("--context", "4096") == 4096
+    with pytest.raises(SystemExit):
+        main(["bounds", "--help"])
+    assert "YaRN's original context" in capsys.readouterr().out
+
+
+def test_piped_bounds_table_shows_specs_whole(capsys):
+    specs = ["rope_yarn:scale=4,beta=32,alpha=1,n_max=32768", "rope_yarn:scale=4,beta=16,alpha=1,n_max=32768"]
+    assert main(["bounds", "--pe", specs[0], "--pe", specs[1], "--lengths", "65536"]) == 0
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if "rope_yarn" in ln]
+    assert len(lines) == 2 and "beta=32," in lines[0] and "beta=16," in lines[1]
+    assert all("…" not in ln for ln in lines)

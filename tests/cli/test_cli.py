@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import re
-
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -205,3 +204,29 @@ def test_bad_input_still_exits_2_in_one_line(argv, match, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and err.startswith("petheory: error:") and match in err
+
+
+def test_a_closed_pipe_is_not_a_traceback():
+    """`petheory bounds --json - | head -1`: the reader goes away after one line of a long output (>> a pipe buffer)."""
+    code = ("import sys; from petheory.cli import main; sys.exit(main(['bounds', '--pe', 'sinusoidal', '--lengths', "
+            "','.join(str(i) for i in range(2, 300)), '--json', '-']))")
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    first = p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    rc = p.wait(timeout=HANG_S)
+    assert first and "Traceback" not in err and "BrokenPipe" not in err, err
+    assert rc in (0, 141)
+
+
+@pytest.mark.parametrize("argv,expect", [
+    (["stress", "--pe", "rope", "--null-draws", "0"], "stress"),
+    (["bounds", "--pe", "alibi"], "alibi"),
+    (["spectrum", "--pe", "alibi", "--length", "64"], "eigenvalue range"),
+    (["encodings", "--kind", "bias"], "alibi"),
+    (["compare", "--pe", "alibi", "--null-draws", "2", "--length", "32", "--lengths", "32,64"], "alibi"),
+])
+def test_quiet_still_prints_the_results(argv, expect, capsys):
+    assert main([*argv, "-q"]) == 0
+    cap = capsys.readouterr()
+    assert expect in cap.out and cap.err == ""

@@ -52,3 +52,32 @@ def test_a_real_figure_leaves_the_committed_files_untouched(tmp_path, monkeypatc
 def test_default_folder_is_not_tracked():
     assert figcli.DEFAULT_OUT.startswith("results/")
     assert "results/" in (ROOT / ".gitignore").read_text().split()
+
+
+def test_figures_report_the_training_of_an_experiment_a_figure_needs_and_quiet_silences(capsys, monkeypatch, tmp_path):
+    from petheory import plots
+    from petheory.experiments import papers
+
+    done = []
+
+    def draws(outdir, *, preset, seed):
+        if not done:
+            raise plots.RecordsMissing("no records")
+        return []
+
+    def fake_experiment(config):
+        for i in range(3):
+            config.get("progress", lambda *a: None)(i + 1, 3, {"task": "running_sum", "pe": "alibi", "seed": i})
+        done.append(config)
+
+    monkeypatch.setattr(papers, "fake_experiment", fake_experiment, raising=False)
+    fake = plots.Figure("bounds.fake", "a figure that needs an experiment", draws, needs="fake_experiment")
+    monkeypatch.setattr(plots, "select", lambda only: [fake])
+    assert main(["figures", "--out", str(tmp_path)]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("figures: [1/1] drawing bounds.fake")
+    assert err[1].startswith("figures: bounds.fake: no records yet; running experiment fake_experiment")
+    assert [l.split(" (")[0] for l in err[2:]] == [f"figures: [{i}/3] trained running_sum alibi s{i - 1}" for i in (1, 2, 3)]
+    done.clear()
+    assert main(["figures", "--out", str(tmp_path), "--quiet"]) == 0
+    assert capsys.readouterr().err == "" and done and "progress" not in done[0]

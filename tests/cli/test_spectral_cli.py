@@ -179,3 +179,23 @@ def test_bad_files_are_one_line_exit_2(capsys, tmp_path):
         assert rc == 2 and match in err and len(err.strip().splitlines()) == 1, err
     rc, out, err = run(capsys, "--pe", str(tmp_path / "complex_table.npy"), "--length", "4")
     assert rc == 2 and "real" in err
+
+
+def test_spectrum_default_skips_the_cubic_szego_distance_past_1024_and_exact_is_opt_in(capsys):
+    from petheory.analyses import spectrum
+
+    assert spectrum.EXACT_UP_TO == 1024
+    assert main(["spectrum", "--pe", "mla_rope:rope_dim=64", "-d", "192", "--length", "4096", "--json", "-"]) == 0
+    rec = json.loads(capsys.readouterr().out)
+    assert "--method exact computes it" in rec["szego"]["skipped"]
+    assert main(["spectrum", "--pe", "rope", "--length", "1024", "--json", "-"]) == 0  # the default size: still exact
+    assert json.loads(capsys.readouterr().out)["szego"]["method"] == "exact"
+
+
+def test_spectrum_says_on_stderr_when_it_starts_long_work(capsys, monkeypatch):
+    monkeypatch.setattr("petheory.analyses.spectrum.EXACT_UP_TO", 16)
+    assert main(["spectrum", "--kernel", "exponential", "--length", "64", "--method", "exact"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("spectrum: Szegő distance at N = 64 by dense eigenvalues")
+    assert main(["spectrum", "--kernel", "exponential", "--length", "64", "--method", "exact", "-q"]) == 0
+    assert capsys.readouterr().err == ""

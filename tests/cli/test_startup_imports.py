@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from _helpers import HANG_S
 
 ROOT = Path(__file__).resolve().parents[2]
 WATCHED = ("numpy", "torch", "matplotlib", "sklearn")
@@ -30,7 +31,7 @@ print("MODULES " + json.dumps({"exit": code, "loaded": sorted(m for m in %r if m
 
 
 def loaded_by(*argv: str) -> dict:
-    res = subprocess.run([sys.executable, "-c", PROBE, *argv], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    res = subprocess.run([sys.executable, "-c", PROBE, *argv], cwd=ROOT, capture_output=True, text=True, timeout=HANG_S)
     line = [ln for ln in res.stderr.splitlines() if ln.startswith("MODULES ")]
     assert line, res.stderr[-2000:]
     return json.loads(line[-1][len("MODULES "):])

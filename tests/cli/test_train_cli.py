@@ -12,7 +12,7 @@ import torch
 
 from petheory.cli import main
 from petheory.nn import preset, train
-from petheory.nn.train import CHECKPOINT, RECORD, without_timing
+from petheory.nn.training import CHECKPOINT, RECORD, without_timing
 from _helpers import HANG_S
 
 torch.set_num_threads(1)
@@ -113,3 +113,44 @@ def test_sweep_cli_trains_then_skips(tmp_path, capsys):
     grid.write_text(json.dumps({"task": "copy", "pe": ["nope", "alibi"], "seed": [0], "set": {"epochs": 1, "ablate": False}}))
     rc, out, _ = run_cli(capsys, "sweep", str(grid), "--out", str(tmp_path), "--dry-run")
     assert rc == 0 and out.count("done\t") == 1 and out.count("todo\t") == 1
+
+
+def test_set_with_a_word_for_a_number_says_it_is_a_number(capsys):
+    assert main(["train", "running_sum", "--set", "lr=abc", "--out", "unused"]) == 2
+    err = capsys.readouterr().err
+    assert "lr is a number" in err and "must be > 0" not in err
+
+
+def test_partial_rope_on_too_few_heads_says_how_to_get_more(capsys, tmp_path):
+    pytest.importorskip("torch")
+    assert main(["train", "running_sum", "--pe", "rope:heads=4", "--out", str(tmp_path / "a")]) == 2
+    err = capsys.readouterr().err
+    assert "--set model.n_head=4" in err
+    # the suggestion works
+    assert main(["train", "running_sum", "--pe", "rope:heads=4", "--set", "model.n_head=4", "--epochs", "1",
+                 "--set", "ablate=false", "--set", "task.n_train=32", "--quiet", "--out", str(tmp_path / "b")]) == 0
+
+
+def test_train_prints_a_line_per_epoch_when_not_a_terminal(capsys, tmp_path):
+    pytest.importorskip("torch")
+    assert main(["train", "running_sum", "--pe", "alibi", "--set", "epochs=2", "--set", "ablate=false",
+                 "--set", "task.n_train=32", "--out", str(tmp_path / "r")]) == 0
+    err = [l for l in capsys.readouterr().err.splitlines() if l.startswith("train: ")]
+    assert [l.split("]")[0] for l in err] == ["train: [1/2", "train: [2/2"]
+
+
+@pytest.mark.parametrize("setting,suggestion", [("model.n_heads=4", "did you mean model.n_head?"),
+                                                ("epoch=3", "did you mean epochs?"),
+                                                ("task.n_trian=5", "did you mean n_train?")])
+def test_a_misspelt_setting_gets_a_did_you_mean(setting, suggestion, capsys):
+    assert main(["train", "copy", "--pe", "rope", "--set", setting]) == 2
+    assert suggestion in capsys.readouterr().err
+
+
+def test_the_d_model_error_names_the_flag_the_user_typed(capsys, tmp_path):
+    import numpy as np
+
+    np.save(tmp_path / "pe.npy", np.random.default_rng(0).normal(size=(16, 8)))
+    assert main(["stress", "--pe", str(tmp_path / "pe.npy"), "-d", "32"]) == 2
+    err = capsys.readouterr().err
+    assert "--d-model 32" in err and "--d 32" not in err

@@ -117,7 +117,7 @@ def test_pickled_checkpoint_is_refused_by_train_and_bounds(capsys, tmp_path):
     import torch
 
     from petheory.nn import preset
-    from petheory.nn.train import CHECKPOINT, CONFIG
+    from petheory.nn.training import CHECKPOINT, CONFIG
 
     marker = tmp_path / "PWNED"
     run = tmp_path / "run"
@@ -168,7 +168,7 @@ def test_check_json_into_a_directory_is_one_line(capsys, tmp_path):
 
 def test_truncated_checkpoint_is_refused_by_path_and_kept(capsys, tmp_path):
     from petheory.nn import preset
-    from petheory.nn.train import CHECKPOINT, CONFIG
+    from petheory.nn.training import CHECKPOINT, CONFIG
 
     run = tmp_path / "run"
     run.mkdir()
@@ -181,7 +181,7 @@ def test_truncated_checkpoint_is_refused_by_path_and_kept(capsys, tmp_path):
 
 
 def test_corrupt_run_config_is_refused_by_path(capsys, tmp_path):
-    from petheory.nn.train import CONFIG
+    from petheory.nn.training import CONFIG
 
     run = tmp_path / "run"
     run.mkdir()
@@ -213,7 +213,7 @@ def test_concurrent_atomic_writers_leave_one_valid_file(tmp_path):
 
 def test_concurrent_sweeps_into_one_directory(tmp_path, monkeypatch):
     """Two sweeps of the same grid into one directory at once: every record valid, nothing half-written."""
-    from petheory import sweep
+    from petheory.experiments import sweep
 
     configs = sweep.expand({"task": "running_sum", "seed": [0, 1], "set": {"epochs": 1, "task.n_train": 32,
                                                                              "task.n_test": 8, "ablate": False}})

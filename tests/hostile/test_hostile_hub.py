@@ -503,7 +503,7 @@ def _run_dir(p: Path, *, config_text: str | None = None, state=None, raw: bytes 
     import torch
 
     from petheory.nn import preset
-    from petheory.nn.train import CHECKPOINT, CONFIG
+    from petheory.nn.training import CHECKPOINT, CONFIG
 
     run = p / "run"
     run.mkdir()

@@ -112,7 +112,7 @@ def test_check_gu2025_empirical_skips_corrupt_records(tmp_path, capsys, monkeypa
 
 def test_sweep_redoes_a_hand_edited_record_instead_of_crashing(tmp_path, monkeypatch):
     """The figures read trained runs through sweep.run: a broken record.json is redone, not read back."""
-    from petheory import sweep
+    from petheory.experiments import sweep
 
     (cfg,) = sweep.expand({"task": "running_sum", "set": {"epochs": 1}})
     rec_path = sweep.run_dir(tmp_path, cfg) / "record.json"

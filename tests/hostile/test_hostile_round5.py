@@ -242,9 +242,9 @@ def test_extend_sizes_the_checkpoints_model_before_building_it(capsys, tmp_path,
 
     import importlib
 
-    tr = importlib.import_module("petheory.nn.train")  # the module (petheory.nn.train is also a function)
+    tr = importlib.import_module("petheory.nn.training")
     from petheory.nn import preset
-    from petheory.nn.train import CHECKPOINT, CONFIG
+    from petheory.nn.training import CHECKPOINT, CONFIG
 
     cfg = preset("passkey", "smoke")
     big = {**dataclasses.asdict(cfg.model), "d_model": 1024, "n_layer": 4, "d_ff": 4096, "n_head": 4,

@@ -163,7 +163,7 @@ def test_nn_sizes_are_refused_before_building(tmp_path):
 
     with pytest.raises(_memory.MemoryLimitError, match="task running_sum data"):
         tasks.load({"name": "running_sum", "params": {"n_train": BIG}})
-    from petheory import sweep
+    from petheory.experiments import sweep
 
     with pytest.raises(_memory.MemoryLimitError, match="grid of"), _memory.limit("1K"):
         sweep.expand({"task": "running_sum", "seed": [0, 1]})

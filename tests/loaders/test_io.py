@@ -84,11 +84,11 @@ def test_atomic_write_bytes_and_streaming_writer_are_whole_or_nothing(tmp_path):
 
 
 def test_checkpoints_and_figures_go_through_the_one_atomic_writer():
-    """nn.train and plots save through petheory.io.atomic_write: no second temp-file-and-rename."""
+    """nn.training and plots save through petheory.io.atomic_write: no second temp-file-and-rename."""
     import importlib
     import inspect
 
-    for name in ("petheory.nn.train", "petheory.plots"):
+    for name in ("petheory.nn.training", "petheory.plots"):
         src = inspect.getsource(importlib.import_module(name))
         assert "atomic_write(" in src and "mkstemp" not in src and ".replace(png)" not in src
 

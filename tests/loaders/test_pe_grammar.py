@@ -74,13 +74,15 @@ def test_a_registered_name_wins_over_a_file_of_that_name(tmp_path, monkeypatch):
 
 
 def test_nn_builds_its_config_from_the_parsed_spec():
-    from petheory.nn import parse_pe
+    """A model's PE is a PESpec (one type): parse_pe writes it canonically, and its text parses back to it."""
+    from petheory.nn import ModelConfig, parse_pe
 
     for text in ("rope", "rope:heads=2,pairing=half+sinusoidal", "alibi:slopes=gu2025", "learned:n_max=50,beyond=clamp",
                  "random:trainable=true", "mla:latent=8", "rope_sinusoidal:base=500", "fire:hint=shift"):
-        cfg = parse_pe(parse_pe_spec(text))
-        assert cfg == parse_pe(text) and cfg.spec() == str(cfg.pe)  # a view of one PESpec: no second copy
-        assert parse_pe(cfg.pe) == cfg and parse_pe_spec(cfg.spec()) == cfg.pe
+        pe = parse_pe(parse_pe_spec(text))
+        assert type(pe) is PESpec and pe == parse_pe(text)
+        assert parse_pe(pe) == pe and parse_pe_spec(str(pe)) == pe
+        assert ModelConfig(pe=text).pe == pe and ModelConfig(pe=text).as_dict()["pe"] == str(pe)
 
 
 def test_nn_builds_a_resolved_layers_positions_through_the_same_spec():
@@ -92,9 +94,9 @@ def test_nn_builds_a_resolved_layers_positions_through_the_same_spec():
 
     for text in ("rope:base=500,pairing=half", "alibi", "rope_yarn:scale=4,n_max=64", "sinusoidal:base=500"):
         pos = resolve_scheme(text, d=16).main.positions
-        assert parse_pe(pos) == parse_pe(parse_pe_spec(str(parse_pe(pos).pe)))
-        assert parse_pe(pos).name == pos.encoding and parse_pe(pos).params == pos.params
-    assert parse_pe(Positions("nope")).spec() == "nope"
+        assert parse_pe(pos) == parse_pe(parse_pe_spec(str(parse_pe(pos))))
+        assert parse_pe(pos).name == pos.encoding and parse_pe(pos).registry_params == pos.params
+    assert str(parse_pe(Positions("nope"))) == "nope"
     with pytest.raises(ValidationError, match="'none' layer"):
         parse_pe(Positions("none"))
 

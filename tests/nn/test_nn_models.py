@@ -127,7 +127,7 @@ def test_bad_model_configs_raise_clear_errors(kw, match):
 
 def test_spec_round_trips():
     for spec in ["rope:heads=2,pairing=half+sinusoidal", "alibi:slopes=gu2025", "learned:trainable=false", "mla:latent=8"]:
-        assert parse_pe(parse_pe(spec).spec()) == parse_pe(spec)
+        assert parse_pe(str(parse_pe(spec))) == parse_pe(spec)
 
 
 # --------------------------------------------------------------------------- models

@@ -31,14 +31,14 @@ def test_norm_figure_renders_with_its_data(tmp_path):
 def tiny_li2025(tmp_path, monkeypatch):
     """The li2025 experiments on 1-epoch ALiBi models at m = 16, 32, 64, cached under a temporary runs/."""
     pytest.importorskip("torch")
-    from petheory import experiments
+    from petheory.experiments import papers
 
     monkeypatch.setenv("PETHEORY_RUNS", str(tmp_path / "runs"))
-    monkeypatch.setattr(experiments, "LI2025_GAP_PES", ["alibi"])
-    monkeypatch.setitem(experiments.LI2025_GAP_M, "quick", [16, 32, 64])
-    monkeypatch.setattr(experiments, "LI2025_GAP_SET", {"ablate": False, "epochs": 1, "task.n_test": 8})
-    monkeypatch.setattr(experiments, "LI2025_GAP_N_TEST", 32)
-    return experiments
+    monkeypatch.setattr(papers, "LI2025_GAP_PES", ["alibi"])
+    monkeypatch.setitem(papers.LI2025_GAP_M, "quick", [16, 32, 64])
+    monkeypatch.setattr(papers, "LI2025_GAP_SET", {"ablate": False, "epochs": 1, "task.n_test": 8})
+    monkeypatch.setattr(papers, "LI2025_GAP_N_TEST", 32)
+    return papers
 
 
 def test_petheory_figures_runs_the_experiment_a_figure_needs_then_only_draws(tmp_path, tiny_li2025, monkeypatch, capsys):
@@ -85,10 +85,10 @@ def test_a_figure_reads_only_its_own_experiments_record(tmp_path, monkeypatch):
 
 
 def test_the_figures_mark_n_max_where_the_experiments_train():
-    from petheory import experiments
+    from petheory.experiments import papers
     from petheory.plots import bounds as fb
 
-    assert fb.N_MAX == experiments.LI2025_N_MAX
+    assert fb.N_MAX == papers.LI2025_N_MAX
 
 
 def test_every_figure_is_named_area_dot_name_after_its_module():

@@ -56,5 +56,5 @@ def test_formulas_link_to_their_paper_equation_and_function(built):
     _, out = built
     theory = (out / "api" / "theory.html").read_text(encoding="utf-8")
     assert 'href="https://arxiv.org/abs/2505.13027">gu2025</a>, Eq. 8' in theory
-    assert 'href="#petheory.coupling.logit_terms"' in theory  # the table row links to the function's entry
+    assert 'href="#petheory.coupling.additive.logit_terms"' in theory  # the table row links to the function's entry
     assert 'id="petheory.toeplitz.eigen.extreme_eigenvalues"' in theory and "Examples" in theory

@@ -46,7 +46,7 @@ THEORY = graph.THEORY
 #: What theory may not import, at module level or inside a function: torch and plotting, the
 #: torch/training/plotting/CLI layers, the claim catalogue, and the libraries that read model files.
 FORBIDDEN_IMPORTS = ("torch", "matplotlib", "petheory.nn", "petheory.plots", "petheory.cli", "petheory.experiments",
-                     "petheory.sweep", "proofs_check", "safetensors", "tokenizers", "transformers", "huggingface_hub")
+                     "proofs_check", "safetensors", "tokenizers", "transformers", "huggingface_hub")
 
 #: Calls that read or write files: ``open(...)``, ``<base>.<attr>(...)`` for these bases, and
 #: ``<anything>.<attr>(...)`` for the Path methods and safetensors' reader.
@@ -142,7 +142,7 @@ def _check_allow(found: dict, allow: dict, what: str) -> None:
 def test_the_theory_list_finds_the_theory_modules():
     names = {p.relative_to(ROOT / "petheory").parts[0].removesuffix(".py") for p in theory_files()}
     assert {"encodings", "rounding", "lengthgen"} <= names
-    assert not names & {"nn", "plots", "cli", "experiments", "sweep", "loaders", "io", "records"}
+    assert not names & {"nn", "plots", "cli", "experiments", "loaders", "io", "records"}
 
 
 def test_theory_modules_import_no_torch_plots_training_cli_or_claims():
@@ -198,14 +198,28 @@ def test_the_climb_check_sees_a_lazy_import_of_a_higher_layer(tmp_path):
     assert graph.climbing_imports(tmp_path) == [("petheory.records", "f", 4, "petheory.nn.train")]
 
 
+def test_nn_imports_nothing_of_experiments():
+    """``petheory.nn`` is one model and its training run; ``petheory.experiments`` runs many of them (sweeps, grids,
+    the paper experiments) on top of it. Both sit on one layer, so the layer check cannot see a climb between them:
+    this test holds the direction, at module level and inside functions."""
+    known = graph.modules(ROOT)
+    found = {}
+    for path in sorted((ROOT / "petheory" / "nn").rglob("*.py")):
+        for line, mod, attr in graph.imports(path, root=ROOT):
+            dep = graph.target(mod, attr, known)
+            if _under(dep, "petheory.experiments"):
+                found.setdefault((_rel(path), dep), line)
+    assert not found, f"petheory.nn importing petheory.experiments: {found}"
+
+
 #: What plots may not import, at module level or inside a function: plots draw records and train nothing; a figure
 #: that needs trained models reads an experiment's records, and ``petheory figures`` (the CLI) runs the experiment.
-PLOTS_FORBIDDEN = ("torch", "petheory.nn", "petheory.experiments", "petheory.sweep")
+PLOTS_FORBIDDEN = ("torch", "petheory.nn", "petheory.experiments")
 #: (plots file, imported module) -> why. Only nn's torch-free record readers (JSON in, no model): ``petheory.nn``
 #: loads its torch modules lazily, so these import no torch (test_nn_record_readers_import_no_torch).
 PLOTS_ALLOW = {
-    ("petheory/plots/lengthgen.py", "petheory.nn.chen2025_runs"): "load_records: the chen2025 records (JSON) the figures draw",
-    ("petheory/plots/retrieval.py", "petheory.nn.retrieval_runs"): "load_records: the retrieval records (JSON) the figures draw",
+    ("petheory/plots/lengthgen.py", "petheory.experiments.chen2025_runs"): "load_records: the chen2025 records (JSON) the figures draw",
+    ("petheory/plots/retrieval.py", "petheory.experiments.retrieval_runs"): "load_records: the retrieval records (JSON) the figures draw",
     ("petheory/plots/empirical.py", "petheory.nn.provenance"): "a record's preset and li2025 Table 5 reading, by name",
 }
 NN_RECORD_READERS = sorted({mod for _, mod in PLOTS_ALLOW})
@@ -221,7 +235,7 @@ def test_plots_import_no_training():
             dep = graph.target(mod, attr, known)
             if any(_under(dep, bad) for bad in PLOTS_FORBIDDEN):
                 found.setdefault((_rel(path), dep), line)
-    _check_allow(found, PLOTS_ALLOW, "plots importing torch, nn, experiments or sweep (read the experiment's records instead)")
+    _check_allow(found, PLOTS_ALLOW, "plots importing torch, nn or experiments (read the experiment's records instead)")
 
 
 def test_plots_registry_imports_no_torch():
@@ -247,6 +261,20 @@ def test_nn_record_readers_import_no_torch():
                          timeout=HANG_S)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
+
+
+def test_nn_names_its_loop_module_and_its_function_apart():
+    """``petheory.nn.train`` is the function and ``petheory.nn.training`` the module that defines it, before and after
+    the module is imported (a submodule import binds the package attribute of its own name only), and the package
+    binds nothing when a name is read: each read is the defining module's attribute."""
+    import subprocess
+    import sys
+
+    code = ("import sys, types, petheory.nn as nn; before = nn.train; import petheory.nn.training as t; "
+            "print(before is t.train is nn.train, isinstance(nn.training, types.ModuleType), 'train' in vars(nn))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=HANG_S)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "True", "False"]
 
 
 def test_the_plots_check_sees_a_lazy_import_of_experiments(tmp_path):
@@ -367,7 +395,7 @@ def test_the_import_graph_tool_prints_every_layer(capsys):
     for layer, _ in graph.LAYERS:
         if layer != "helpers" or "petheory._validate" in out:
             assert f"**{layer}**" in out
-    assert "`petheory.encodings`" in out and "`petheory.nn.train`" in out
+    assert "`petheory.encodings`" in out and "`petheory.nn.training`" in out
 
 
 def test_readme_where_things_are_table_is_current():

@@ -340,3 +340,10 @@ def test_theory_modules_do_not_import_torch():
 
     code = "import sys, petheory.bounds, proofs_check.claims.li2025, petheory.cli.bounds; print('torch' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
+
+
+def test_yarn_at_mscale_one_claims_no_added_vector():
+    from petheory.bounds import norm_bound
+
+    nb = norm_bound("rope_yarn", 512, 64, scale=4.0, mscale=1.0)
+    assert "sup ||PE||" not in nb.stated_formula and nb.additive is None

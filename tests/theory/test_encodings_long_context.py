@@ -335,9 +335,9 @@ def test_nn_kerple_is_learnable_and_follows_the_registry_formula():
 def test_nn_named_combinations_resolve_to_their_mechanisms():
     from petheory.nn import parse_pe
 
-    assert parse_pe("rope_sinusoidal").spec() == "rope+sinusoidal"
-    assert parse_pe("rope_sinusoidal:base=500").spec() == "rope:base=500+sinusoidal:base=500"
-    assert parse_pe("mla_rope:rope_dim=8").spec() == "mla:rope_dim=8"
+    assert str(parse_pe("rope_sinusoidal")) == "rope+sinusoidal"
+    assert str(parse_pe("rope_sinusoidal:base=500")) == "rope:base=500+sinusoidal:base=500"
+    assert str(parse_pe("mla_rope:rope_dim=8")) == "mla:rope_dim=8"
     with pytest.raises(ValueError, match="mla_rope"):
         parse_pe("mla_rope:base=500")
 

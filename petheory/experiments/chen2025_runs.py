@@ -1,7 +1,7 @@
 r"""chen2025 training records: accuracy per length, SRC per length, per-instance scores (torch).
 
 ``make_record(task, pe, size=..., runs_dir=..., records_dir=...)`` trains one model with
-:func:`petheory.nn.train` (checkpointed under ``runs_dir``), then measures on every test size
+:func:`petheory.nn.training.train` (checkpointed under ``runs_dir``), then measures on every test size
 
 * ``src``: Sequential Representation Complexity (:func:`petheory.lengthgen.src`) from the
   attention maps of the first ``SRC_INSTANCES`` test instances;
@@ -33,7 +33,7 @@ CPU_TASKS = ("parity", "copy")
 CPU_SEEDS = (0, 1, 2)
 CPU_RUNS = [(t, pe) for t in CPU_TASKS for pe in CPU_PES]
 #: chen2025's length-generalisation tasks, and the encodings it compares on them (the defaults of
-#: :func:`petheory.experiments.chen2025_lengthgen` and of the GPU records stage): one list, used everywhere.
+#: :func:`petheory.experiments.papers.chen2025_lengthgen` and of the GPU records stage): one list, used everywhere.
 LENGTHGEN_TASKS = ("parity", "copy", "reverse", "addition")
 LENGTHGEN_PES = ("nope", "sinusoidal", "learned", "alibi", "rope", "t5")
 GPU_RUNS = [(t, pe) for t in LENGTHGEN_TASKS
@@ -92,7 +92,7 @@ def make_record(task: str, pe: str, *, size: str = "small", seed: int = 0, devic
     ``runs_dir`` defaults to ``<runs>/chen2025`` and ``records_dir`` to ``<runs>/chen2025-records``,
     ``<runs>`` being :func:`petheory.records.runs_dir` (``$PETHEORY_RUNS``, else ``runs``)."""
     from petheory.nn.presets import preset
-    from petheory.nn.train import load_model, train
+    from petheory.nn.training import load_model, train
 
     runs_dir = default_runs_dir() / "chen2025" if runs_dir is None else runs_dir
     records_dir = default_runs_dir() / "chen2025-records" if records_dir is None else records_dir
@@ -114,12 +114,12 @@ def make_record(task: str, pe: str, *, size: str = "small", seed: int = 0, devic
 
 
 def main(argv=None) -> int:
-    """python -m petheory.nn.chen2025_runs [small|paper] [--device cpu|cuda] [--records DIR]"""
+    """python -m petheory.experiments.chen2025_runs [small|paper] [--device cpu|cuda] [--records DIR]"""
     import argparse
 
     import torch
 
-    p = argparse.ArgumentParser(prog="python -m petheory.nn.chen2025_runs",
+    p = argparse.ArgumentParser(prog="python -m petheory.experiments.chen2025_runs",
                                 description="train chen2025's grid and write its records (default: runs/chen2025-records, "
                                 "never the committed records/ unless --records records/chen2025 is given)")
     p.add_argument("size", nargs="?", default="small", choices=("small", "paper"))

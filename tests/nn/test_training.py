@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from petheory.nn import TrainConfig, pe_names, preset, tasks, train
-from petheory.nn.train import CHECKPOINT, RECORD, load_checkpoint, lr_lambda, resolve_device, without_timing
+from petheory.nn.training import CHECKPOINT, RECORD, load_checkpoint, lr_lambda, resolve_device, without_timing
 
 torch.set_num_threads(1)
 
@@ -180,7 +180,8 @@ def test_gu2025_variants_train_at_the_smoke_preset(pe):
 def test_final_metrics_are_those_of_evaluating_the_trained_model(tmp_path, task, pe, split):
     """train() takes the final train/test metrics from the last epoch's evaluation and the ablation's
     baseline pass instead of evaluating again: they must be what evaluate() gives, bit for bit."""
-    from petheory.nn.train import evaluate, load_model
+    from petheory.nn.evaluation import evaluate
+    from petheory.nn.training import load_model
 
     cfg = preset(task, "smoke", pe=pe, seed=0, ablation_split=split, epochs=2)
     rec = train(cfg, out_dir=tmp_path)
@@ -196,7 +197,8 @@ def test_final_metrics_are_those_of_evaluating_the_trained_model(tmp_path, task,
 def test_a_model_evaluated_before_training_still_trains(pe):
     """evaluate() runs under inference mode; the position tables it caches on first use must stay
     ordinary tensors, or the first training step could not save them for backward."""
-    from petheory.nn.train import evaluate, setup, train_batch, train_step
+    from petheory.nn.evaluation import evaluate
+    from petheory.nn.training import setup, train_batch, train_step
 
     cfg = preset("gu2025_task1", "smoke", pe=pe, seed=0)
     device, data, _, model, opt, sched, _, _ = setup(cfg)

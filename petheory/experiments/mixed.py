@@ -23,7 +23,7 @@ Which runs mix (:func:`mix_key`): same model config but the PE, and a PE that is
 covering every length used, a bias (ALiBi, T5, relative or a fixed registry bias), a rotary
 encoding (the same one for every rotary member of a group), or a rotary with an absolute table
 (gu2025's ``rope+sinusoidal``). MLA (other weights: a latent), KERPLE, FIRE, Scale Hints and
-tables shorter than the lengths used do not: :mod:`petheory.nn.grid` trains them in groups of one
+tables shorter than the lengths used do not: :mod:`petheory.experiments.grid` trains them in groups of one
 model config, as before.
 
 Notes
@@ -37,14 +37,12 @@ kernels do not, so on the CPU a learned bias takes the explicit ``softmax(QK^T/s
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
 import torch
 import torch.nn.functional as F
 
 from petheory.nn.models import build_model
-from petheory.nn.position import parse_pe
 
 
 def mix_key(mcfg, max_T: int) -> tuple[str, str | None] | None:
@@ -53,12 +51,12 @@ def mix_key(mcfg, max_T: int) -> tuple[str, str | None] | None:
     Configs with equal ``model`` keys mix (the same model but for the position mechanism) as long
     as their rotations (None: no rotation) are one: every rotary member of a group shares the
     rotary encoding. ``max_T`` is the longest sequence the runs see (training and every test length)."""
-    pe = parse_pe(mcfg.pe)
+    pe = mcfg.pe
     if pe.hint is not None or pe.kind == "mla":
         return None
     rot = None
     if pe.kind == "rotary":
-        rot = [pe.name, pe.params]
+        rot = [pe.name, pe.registry_params]
     elif pe.kind == "bias":
         if pe.name not in ("alibi", "t5", "relative") and not _fixed_bias(pe.name):
             return None  # KERPLE, FIRE: learned functions of their own
@@ -67,10 +65,10 @@ def mix_key(mcfg, max_T: int) -> tuple[str, str | None] | None:
     table = pe.name if pe.kind == "absolute" else pe.absolute
     if table not in (None, "nope"):
         trainable = pe.name == "learned" if pe.trainable is None else bool(pe.trainable)
-        rows = int(pe.params.get("n_max") or mcfg.max_len) if pe.name == "learned" else mcfg.max_len
+        rows = int(pe.registry_params.get("n_max") or mcfg.max_len) if pe.name == "learned" else mcfg.max_len
         if (trainable or pe.name == "learned") and rows < max_T:
             return None  # a table that must clamp or refuse past its rows: evaluated by its own module
-    d = dataclasses.asdict(mcfg)
+    d = mcfg.as_dict()
     d.pop("pe")
     return json.dumps(d, sort_keys=True, default=str), None if rot is None else json.dumps(rot, sort_keys=True, default=str)
 
@@ -84,7 +82,7 @@ def _fixed_bias(name: str) -> bool:
 class MixedGroup:
     """Members with one model shape and any mixable PEs, trained as one batched model.
 
-    Same interface as the grid's per-config group (``petheory.nn.grid._Group``): ``members``, ``S``, ``lo:hi`` (rows in the
+    Same interface as the grid's per-config group (``petheory.experiments.grid._Group``): ``members``, ``S``, ``lo:hi`` (rows in the
     grid), ``models`` (real modules: init, evaluation past the tables, ablation, checkpoints),
     ``tensors()``, ``layout()``, ``forward(x, shared_x)``, ``train_mode(flag)``, ``sync_models()``.
     """
@@ -93,7 +91,7 @@ class MixedGroup:
         # rows in the order [rotary members, the rest, learned-bias members]: each position mechanism then reads
         # a slice of the member axis (a view) instead of a gather
         def rank(k):
-            pe = parse_pe(mcfgs[k].pe)
+            pe = mcfgs[k].pe
             return 0 if pe.kind == "rotary" else 2 if pe.kind == "bias" and pe.name in ("t5", "relative") else 1
 
         members = sorted(members, key=rank)

@@ -3,14 +3,15 @@ seed ensembles match per-seed training."""
 
 import dataclasses
 import json
+import sys
 
 import pytest
 import torch
 
-from petheory import sweep
+from petheory.experiments import sweep
+from petheory.experiments.ensemble import train_ensemble
 from petheory.nn import preset, train
-from petheory.nn.ensemble import train_ensemble
-from petheory.nn.train import CHECKPOINT, without_timing
+from petheory.nn.training import CHECKPOINT, without_timing
 
 torch.set_num_threads(1)
 
@@ -20,7 +21,7 @@ GRID = {"task": "copy", "preset": "smoke", "pe": ["nope", "alibi"], "seed": [0, 
 def test_grid_is_the_cartesian_product_in_stable_order():
     cfgs = sweep.expand({**GRID, "grid": {"task.n_train": [32, 64]}})
     assert len(cfgs) == 8
-    assert [(c.model.pe, c.seed, c.task.params["n_train"]) for c in cfgs[:3]] == [("nope", 0, 32), ("nope", 0, 64), ("nope", 1, 32)]
+    assert [(str(c.model.pe), c.seed, c.task.params["n_train"]) for c in cfgs[:3]] == [("nope", 0, 32), ("nope", 0, 64), ("nope", 1, 32)]
     assert len({c.hash() for c in cfgs}) == 8
     assert [c.hash() for c in sweep.expand({**GRID, "grid": {"task.n_train": [32, 64]}})] == [c.hash() for c in cfgs]
 
@@ -159,7 +160,7 @@ def test_ensemble_checkpoints_resume_per_member(tmp_path):
     cut = dataclasses.replace(cfg, epochs=3)
     # simulate a kill after epoch 2 of an ensemble: train members to epoch 2 with train(), which
     # writes the same checkpoint format, then let the ensemble finish from there
-    from petheory.nn.train import train as single
+    from petheory.nn.training import train as single
 
     class Stop(Exception):
         pass
@@ -174,3 +175,11 @@ def test_ensemble_checkpoints_resume_per_member(tmp_path):
     resumed = train_ensemble(cut, [0, 1], dirs)
     for a, b in zip(resumed, full):
         assert a["final"]["train"]["loss"] == pytest.approx(b["final"]["train"]["loss"], rel=1e-4)
+
+
+def test_missing_submitit_names_the_command_that_works_from_a_clone(monkeypatch, tmp_path):
+    from petheory.experiments import sweep
+
+    monkeypatch.setitem(sys.modules, "submitit", None)  # import submitit -> ImportError
+    with pytest.raises(ValueError, match=r'pip install -e "\.\[cluster\]"'):
+        sweep.run(sweep.expand({"task": "copy", "preset": "smoke", "pe": "nope", "seed": 0}), tmp_path, engine="slurm")

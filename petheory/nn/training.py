@@ -1,4 +1,4 @@
-r"""Training with checkpoints, resume, per-length evaluation and head ablation, as JSON records.
+r"""The training loop: one run with checkpoints and resume, ending in its JSON record.
 
 ::
 
@@ -31,7 +31,8 @@ The record (a JSON object)::
      "chance": {...}, "timing": {"seconds", "tokens", "tokens_per_s", "device"}}
 
 Metrics per task kind: regression ``mse``; classification ``loss``, ``acc``; LM ``loss``,
-``token_acc``, ``seq_acc`` (see :mod:`petheory.nn.tasks`).
+``token_acc``, ``seq_acc`` (:mod:`petheory.nn.evaluation`); the ablation block is
+:mod:`petheory.nn.ablation`'s.
 """
 
 from __future__ import annotations
@@ -41,24 +42,22 @@ import math
 import os
 import time
 import warnings
-from dataclasses import asdict
+from dataclasses import replace
 from pathlib import Path
 
 import torch
-import torch.nn.functional as F
 
 from petheory.io import atomic_write, atomic_write_json, read_json
 from petheory.nn import tasks as _tasks
+from petheory.nn.ablation import ablate_heads, ablation_parts
 from petheory.nn.config import TrainConfig
+from petheory.nn.evaluation import autocast, evaluate, loss_fn, split_to, test_split, trim_padding
 from petheory.nn.models import ModelConfig, Transformer, build_model, model_parameters, require_eval_memory
-from petheory.nn.position import parse_pe
 from petheory.nn.presets import identify
 from petheory.errors import ValidationError, ValidationTypeError
 
 CHECKPOINT, RECORD, CONFIG = "checkpoint.pt", "record.json", "config.json"
 _FORMAT = "petheory-checkpoint-1"
-#: The metric that head ablation reports, per task kind (higher is better except mse).
-PRIMARY = {"regression": "mse", "classification": "acc", "lm": "token_acc"}
 
 
 def resolve_device(name: str) -> torch.device:
@@ -86,161 +85,9 @@ def resolve_device(name: str) -> torch.device:
 def complete_model_config(cfg: ModelConfig, data: _tasks.TaskData) -> ModelConfig:
     """The model config with the task's vocabulary, output size, head and lengths filled in."""
     head = {"regression": "regression", "classification": "classifier", "lm": "lm"}[data.kind]
-    return ModelConfig(**{
-        **asdict(cfg), "head": head, "vocab_size": data.vocab_size, "input_dim": data.input_dim,
-        "out_dim": data.n_outputs, "max_len": max(cfg.max_len, data.max_len) if cfg.max_len else data.max_len,
-        "train_len": cfg.train_len or data.train_seq_len, "causal": True if data.kind == "lm" else cfg.causal,
-        "pe": parse_pe(cfg.pe).spec(),
-    })
-
-
-# --------------------------------------------------------------------------- loss and metrics
-
-
-def trim_padding(split: _tasks.Split) -> _tasks.Split:
-    """Drop trailing all-padding columns of an LM batch (causal: they cannot affect the rest)."""
-    if split.mask is None:
-        return split
-    cols = torch.nonzero(split.mask.any(0)).flatten()
-    last = int(cols[-1]) + 1 if len(cols) else 1
-    return _tasks.Split(split.x[:, :last], split.y[:, :last], split.mask[:, :last])
-
-
-def loss_fn(kind: str, out: torch.Tensor, b: _tasks.Split) -> torch.Tensor:
-    """Training loss of one batch: MSE (regression), cross-entropy (classes, LM answer tokens)."""
-    out = out.float()
-    if kind == "regression":
-        return F.mse_loss(out[..., 0], b.y)
-    if kind == "classification":
-        return F.cross_entropy(out, b.y)
-    ce = F.cross_entropy(out.transpose(1, 2), b.y, reduction="none")  # (B, T)
-    return (ce * b.mask).sum() / b.mask.sum().clamp_min(1.0)
-
-
-def batch_sums(kind: str, out: torch.Tensor, b: _tasks.Split) -> dict:
-    """Per-model metric sums over one batch: ``out`` (S, B, ...) for S models, ``b`` (B, ...) shared.
-
-    Returns tensors of shape (S,); :func:`finish_sums` turns the sums over a split into metrics.
-    """
-    if kind == "regression":
-        return {"sq": ((out[..., 0] - b.y) ** 2).mean(-1).sum(-1)}
-    if kind == "classification":
-        S, B = out.shape[:2]
-        ce = F.cross_entropy(out.flatten(0, 1), b.y.repeat(S), reduction="none").view(S, B)
-        return {"loss": ce.sum(1), "right": (out.argmax(-1) == b.y).sum(1).float()}
-    S = out.shape[0]
-    ce = F.cross_entropy(out.flatten(0, 1).transpose(1, 2), b.y.repeat(S, 1), reduction="none").view(S, *b.y.shape)
-    ok = (out.argmax(-1) == b.y).float() * b.mask
-    return {"loss": (ce * b.mask).flatten(1).sum(1), "tok": b.mask.sum().expand(S), "tok_right": ok.flatten(1).sum(1),
-            "seq_right": (ok.sum(-1) == b.mask.sum(-1)).float().sum(-1)}
-
-
-def finish_sums(kind: str, sums: dict, n: int) -> dict:
-    """Metrics of one model from its :func:`batch_sums` totals (floats) over ``n`` samples."""
-    n = max(n, 1)
-    if kind == "regression":
-        return {"mse": float(sums["sq"]) / n}
-    if kind == "classification":
-        return {"loss": float(sums["loss"]) / n, "acc": float(sums["right"]) / n}
-    t = max(float(sums["tok"]), 1.0)
-    return {"loss": float(sums["loss"]) / t, "token_acc": float(sums["tok_right"]) / t, "seq_acc": float(sums["seq_right"]) / n}
-
-
-@torch.inference_mode()
-def evaluate(model: Transformer, split: _tasks.Split, kind: str, *, batch_size: int = 256,
-             device=None, amp: bool = False) -> dict:
-    """Metrics of ``model`` on ``split`` (eval mode; sums over batches, then one division)."""
-    device = device or next(model.parameters()).device
-    was = model.training
-    model.eval()
-    tot = None
-    for a in range(0, len(split), batch_size):
-        b = split_to(trim_padding(split.batch(slice(a, a + batch_size))), device)
-        with autocast(device, amp):
-            out = model(b.x)
-        tot = _add(tot, batch_sums(kind, out.float()[None], b))
-    model.train(was)
-    return _metrics(kind, tot, len(split))
-
-
-def _add(tot: dict | None, sums: dict) -> dict:
-    """Running float64 totals of :func:`batch_sums`."""
-    sums = {k: v.double() for k, v in sums.items()}
-    return sums if tot is None else {k: tot[k] + sums[k] for k in tot}
-
-
-def _metrics(kind: str, tot: dict | None, n: int, i: int = 0) -> dict:
-    """:func:`finish_sums` of model ``i`` of the totals ``tot`` over ``n`` samples (None: no samples)."""
-    if tot is None:
-        return finish_sums(kind, dict.fromkeys(("sq", "loss", "right", "tok", "tok_right", "seq_right"), 0.0), 0)
-    return finish_sums(kind, {k: v[i] for k, v in tot.items()}, n)
-
-
-def head_ablation(model: Transformer, split: _tasks.Split, kind: str, *, batch_size: int = 256, amp: bool = False) -> dict:
-    """Primary metric with each single head zeroed (gu2025 §5.1), and its drop from the baseline
-    (signed so that a positive drop means the ablation hurt); :func:`ablate_heads` on one split."""
-    return ablate_heads(model, [split], kind, batch_size=batch_size, amp=amp)[0]
-
-
-@torch.inference_mode()
-def ablate_heads(model: Transformer, parts: list[_tasks.Split], kind: str, *, batch_size: int = 256,
-                 amp: bool = False) -> tuple[dict, list[dict]]:
-    """``(ablation, metrics)``: :func:`head_ablation` on the union of ``parts`` (e.g. train and
-    test), and each part's baseline metrics, equal bit for bit to ``evaluate(model, part, kind,
-    batch_size=batch_size, amp=amp)`` (the same batches, forwards and sums): :func:`train` reuses them.
-
-    Notes
-    -----
-    Per batch, one plain forward keeps, per layer ``l``, its heads' outputs ``y_h`` (before the
-    output projection ``W_O``) and the stream after its attention, ``m = s + W_O y + b_O``. Zeroing
-    head ``h`` changes nothing before that point, where the stream becomes ``m - W_O[:, h] y_h``;
-    so per head only the MLP of layer ``l``, the layers after it and the output head run, on the
-    ``n_head`` copies at once (chunks of ``batch_size // n_head`` samples). The same metrics as
-    evaluating each :meth:`Transformer.ablated` model, up to rounding: ``m - W_O[:, h] y_h`` and
-    ``s + W_O y_{-h} + b_O`` differ by a few ulps of ``sum_j |W_O[:, j] y_j|``.
-    """
-    metric, device = PRIMARY[kind], next(model.parameters()).device
-    L, H, chunk = model.cfg.n_layer, model.cfg.n_head, max(1, batch_size // model.cfg.n_head)
-    was = model.training
-    model.eval()
-    base, abl, per_part = None, [None] * L, []
-    try:
-        for split in parts:
-            part = None
-            for a in range(0, len(split), batch_size):
-                b = split_to(trim_padding(split.batch(slice(a, a + batch_size))), device)
-                with autocast(device, amp):
-                    h = model._embed(b.x)  # the forward of Transformer.forward, kept per layer
-                    pos = [getattr(blk.attn, "positions", None) for blk in model.blocks]
-                    kept = []  # per layer: its heads' outputs (B, H, T, hd_v), the stream after its attention
-                    for blk in model.blocks:
-                        y = blk.attn.heads(blk.ln_1(h))[0]
-                        h = h + blk.drop(blk.attn.project(y))
-                        kept.append((y, h))
-                        h = h + blk.mlp(blk.ln_2(h))
-                    part = _add(part, batch_sums(kind, model._head(h).float()[None], b))
-                    for c in range(0, b.x.shape[0], chunk):
-                        rows = slice(c, c + chunk)
-                        for blk, p in zip(model.blocks, pos):  # a Scale Hint's per-instance positions, once per copy
-                            if p is not None:
-                                blk.attn.positions = p[rows].repeat(H, 1)
-                        for l, blk in enumerate(model.blocks):
-                            y, mid = kept[l][0][rows], kept[l][1][rows]
-                            w = blk.attn.c_proj.weight.view(mid.shape[-1], H, -1)  # (d, H, hd_v): W_O's columns per head
-                            x = (mid[None] - torch.einsum("bhtk,dhk->hbtd", y, w.to(y.dtype))).flatten(0, 1)  # (H Bc, T, d)
-                            x = x + blk.mlp(blk.ln_2(x))
-                            for nxt in model.blocks[l + 1:]:
-                                x = nxt(x)
-                            abl[l] = _add(abl[l], batch_sums(kind, model._head(x).float().unflatten(0, (H, -1)), b.batch(rows)))
-            per_part.append(_metrics(kind, part, len(split)))
-            base = base if part is None else part if base is None else {k: base[k] + part[k] for k in base}
-    finally:
-        model.train(was)
-    n = sum(len(split) for split in parts)
-    b0 = _metrics(kind, base, n)[metric]
-    heads = [{"layer": layer, "head": hh, "value": (val := _metrics(kind, abl[layer], n, hh)[metric]), "drop": (val - b0) * (1.0 if metric == "mse" else -1.0)}
-             for layer in range(L) for hh in range(H)]
-    return {"metric": metric, "baseline": b0, "heads": heads}, per_part
+    return replace(cfg, head=head, vocab_size=data.vocab_size, input_dim=data.input_dim, out_dim=data.n_outputs,
+                   max_len=max(cfg.max_len, data.max_len) if cfg.max_len else data.max_len,
+                   train_len=cfg.train_len or data.train_seq_len, causal=True if data.kind == "lm" else cfg.causal)
 
 
 def train_batch(split: _tasks.Split, idx: torch.Tensor, device) -> _tasks.Split:
@@ -272,23 +119,6 @@ def train_step(model: Transformer, opt, b: _tasks.Split, kind: str, *, device, a
     return loss
 
 
-def split_to(b: _tasks.Split, device) -> _tasks.Split:
-    """The split with its tensors on ``device``."""
-    return _tasks.Split(b.x.to(device), b.y.to(device), None if b.mask is None else b.mask.to(device))
-
-
-def autocast(device, amp: bool, cache: bool = True):
-    """bf16 autocast on CUDA when ``amp`` (a no-op elsewhere); ``cache=False`` inside CUDA graph capture."""
-    device = torch.device(device)
-    return torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bool(amp) and device.type == "cuda",
-                          cache_enabled=cache)
-
-
-def test_split(data: _tasks.TaskData) -> _tasks.Split:
-    """The test split at the training length (the one the history and ablation use)."""
-    return data.test[data.train_len] if data.train_len in data.test else next(iter(data.test.values()))
-
-
 def lr_lambda(step: int, total: int, warmup: float, schedule: str) -> float:
     """Multiplier of the base learning rate: linear warm-up, then cosine to 0 (or constant)."""
     w = int(round(warmup * total))
@@ -318,7 +148,7 @@ def checkpoint_state(config_hash, epoch, model, mcfg, optimizer: dict, scheduler
                      tokens, seconds) -> dict:
     """What ``checkpoint.pt`` holds after ``epoch`` epochs (one layout for every trainer)."""
     return {"format": _FORMAT, "config_hash": config_hash, "epoch": epoch, "model": model.state_dict(),
-            "model_config": asdict(mcfg), "optimizer": optimizer, "scheduler": scheduler, "rng": rng,
+            "model_config": mcfg.as_dict(), "optimizer": optimizer, "scheduler": scheduler, "rng": rng,
             "history": history, "initial": initial, "tokens": tokens, "seconds": seconds}
 
 
@@ -330,8 +160,8 @@ def make_record(config: "TrainConfig", chash: str, data, mcfg, model, initial, h
 
     return _jsonable({
         "petheory": __version__, "commit": _commit(), "source": source_hash(), "preset": identify(config), "config": config.as_dict(),
-        "config_hash": chash, "task": config.task.name, "pe": parse_pe(config.model.pe).spec(), "seed": config.seed,
-        "kind": data.kind, "model": asdict(mcfg), "n_params": model.n_params(), "train_len": data.train_len,
+        "config_hash": chash, "task": config.task.name, "pe": str(config.model.pe), "seed": config.seed,
+        "kind": data.kind, "model": mcfg.as_dict(), "n_params": model.n_params(), "train_len": data.train_len,
         "initial": initial, "history": history, "final": final, "ablation": ablation, "chance": data.chance,
         "probe": probe, "timing": {**timing, "device": _device_name(device), "threads": torch.get_num_threads()},
     })
@@ -450,7 +280,8 @@ def require_memory(m: ModelConfig, config: TrainConfig, copies: int = 1) -> None
                     f"model d_model={d}, n_layer={L}, n_head={H}, max_len={T}, vocab_size={m.vocab_size} "
                     f"(about {params:.3g} parameters) with batch_size={config.batch_size}"
                     + (f", {copies} seeds at once" if copies > 1 else ""),
-                    alternative="lower model.d_model/n_layer/d_ff, the lengths or batch_size (--set KEY=VALUE)")
+                    alternative="lower model.d_model/n_layer/d_ff, the lengths or batch_size (preset override KEY=VALUE)",
+                    params={"KEY": "VALUE"})
 
 
 def setup(config: TrainConfig):
@@ -509,7 +340,7 @@ def train(config: TrainConfig | dict, out_dir=None, *, progress=None, on_epoch=N
             if not isinstance(saved, dict):
                 raise ValidationError(f"{out / CONFIG} is not a petheory run config (a JSON object expected)")
             if saved.get("hash", chash) != chash:
-                raise ValidationError(f"{out} holds a run of a different config; use another --out directory")
+                raise ValidationError(f"{out} holds a run of a different config; use another out_dir", params={"out_dir": None})
     t_start = time.perf_counter()
     device, data, mcfg, model, opt, sched, gen, steps = setup(config)
     amp = config.amp and device.type == "cuda"
@@ -574,19 +405,6 @@ def train(config: TrainConfig | dict, out_dir=None, *, progress=None, on_epoch=N
     if out is not None:
         atomic_write_json(out / RECORD, record)
     return record
-
-
-def concat_splits(a: _tasks.Split, b: _tasks.Split) -> _tasks.Split:
-    """``a`` and ``b`` as one split (head ablation on train + test); ``b`` alone when their lengths differ."""
-    if a.x.shape[1:] != b.x.shape[1:]:
-        return b  # different lengths (LM tasks): evaluate on the test split alone
-    cat = lambda u, v: None if u is None else torch.cat([u, v])  # noqa: E731
-    return _tasks.Split(torch.cat([a.x, b.x]), torch.cat([a.y, b.y]), cat(a.mask, b.mask))
-
-
-def ablation_parts(train: _tasks.Split, test: _tasks.Split) -> list[_tasks.Split]:
-    """The parts of the 'train+test' ablation split (:func:`concat_splits`, kept apart for :func:`ablate_heads`)."""
-    return [test] if train.x.shape[1:] != test.x.shape[1:] else [train, test]
 
 
 def _device_name(device) -> str:

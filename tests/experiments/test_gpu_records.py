@@ -1,18 +1,23 @@
-"""benchmarks/gpu_records.py's gu2025 plan (issue 25): the paper grid and the Fig. 5-7 stages expand to valid
-paper-preset configs, the plan's estimate is the run-by-run sum of the measured one-run times, and a tiny run of
-every spec writes records where the claims that need them read."""
+"""benchmarks/gpu_records.py's stages: the gu2025 paper grid and the Fig. 5-7 stages expand to valid paper-preset
+configs, the plan's estimate is the run-by-run sum of the measured one-run times, and a tiny run of every spec writes
+records where the claims that need them read; the paper-scale plan (gu2025 Task 2, li2025 Table 5 with the db4
+wavelet construction, MQAR context extension) is its stages, each trains and writes its records, and --measure
+projects a stage from step times measured on the device."""
 
 from __future__ import annotations
 
 import importlib
+import json
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from petheory import experiments
+from petheory import records
+from petheory.experiments import papers
 from petheory.nn.presets import identify
+from petheory.nn.provenance import li2025_table5_paper_size
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 G = importlib.import_module("gpu_records")
@@ -32,7 +37,7 @@ def test_gu2025_stages_expand_to_paper_configs(name):
 
 def test_fig5_covers_the_partial_rope_ladder_on_both_tasks():
     pes = {(c.task.name, str(c.model.pe)) for c in G.configs_of(G.STAGES["gu2025_fig5"][0], "cuda")}
-    for k in experiments.GU2025_PARTIAL_HEADS:
+    for k in papers.GU2025_PARTIAL_HEADS:
         assert {("gu2025_task1", f"rope:heads={k}"), ("gu2025_task2", f"rope:heads={k}")} <= pes
     assert ("gu2025_task1", "rope") in pes and ("gu2025_task2", "nope") in pes
 
@@ -41,7 +46,7 @@ def test_plan_counts_each_run_once_and_does_not_fit_the_target():
     # by hand from GU_TRAIN_MIN: both grids, then Fig. 5's runs not in them (rope and 4 partial on Task 1 at the
     # rope time, 4 partial on Task 2); Figs. 6 and 7 are in the grids
     t1, t2 = G.GU_TRAIN_MIN["gu2025_task1"], G.GU_TRAIN_MIN["gu2025_task2"]
-    k = len(experiments.GU2025_PARTIAL_HEADS)
+    k = len(papers.GU2025_PARTIAL_HEADS)
     want = 60 * 3 * (sum(t1.values()) + sum(t2.values()) + (k + 1) * t1["rope+sinusoidal"] + k * t2["rope+sinusoidal"])
     got = G.plan_seconds(G.GU2025_PLAN)
     assert got == pytest.approx(want, rel=1e-12)
@@ -69,7 +74,7 @@ def test_every_spec_trains_and_writes_records_the_claims_read(tmp_path, monkeypa
     assert G.run_stage("gu2025_fig6", "cpu", runs, out) == {"stage": "gu2025_fig6", "skipped": "done"}
     # the grid stages trained only what Figs. 5-7 had not: each config once, in the folder of its first stage
     files = sorted(out.rglob("*.json"))
-    assert len(files) == 2 * len(experiments.GU2025_PES) + 2 * len(experiments.GU2025_PARTIAL_HEADS) + 1
+    assert len(files) == 2 * len(papers.GU2025_PES) + 2 * len(papers.GU2025_PARTIAL_HEADS) + 1
     assert {p.parent.name for p in files} == {G.STAGES[n][1] for n in NEW}
 
     monkeypatch.setenv("PETHEORY_RECORDS", str(out))  # the claims read these records alone
@@ -77,7 +82,7 @@ def test_every_spec_trains_and_writes_records_the_claims_read(tmp_path, monkeypa
                   alpha=0.05)
     ev = M.partial_rope(ctx)
     assert ev.details["size"] == "custom" and set(ev.details["acc"]) == {"rope", *(
-        f"rope:heads={k}" for k in experiments.GU2025_PARTIAL_HEADS)}
+        f"rope:heads={k}" for k in papers.GU2025_PARTIAL_HEADS)}
     for fn, spec in ((M.rope_abs_deposit, "rope+sinusoidal"), (M.mla_headwise_ablation, "mla"), (M.dropout_keeps_deposit, "rope")):
         ev = fn(ctx)
         assert ev.verdict == "inconclusive" and list(ev.details["acc"]) == [spec], (fn.__name__, ev.details)
@@ -85,19 +90,19 @@ def test_every_spec_trains_and_writes_records_the_claims_read(tmp_path, monkeypa
         assert len(ev.details[key]) == 1  # the record carries its head ablation
     for task in ("gu2025_task1", "gu2025_task2"):
         table, size, n = E._table(ctx, task)
-        assert size == "custom" and set(table) == set(experiments.GU2025_PES) and n == len(experiments.GU2025_PES)
+        assert size == "custom" and set(table) == set(papers.GU2025_PES) and n == len(papers.GU2025_PES)
 
 
 def test_figure_experiments_run_their_fixed_specs():
     from petheory.errors import ValidationError
 
-    recs = experiments.gu2025_rope_abs({"size": "smoke"})
+    recs = papers.gu2025_rope_abs({"size": "smoke"})
     assert [(r["task"], r["pe"]) for r in recs] == [("gu2025_task1", "rope+sinusoidal"), ("gu2025_task2", "rope+sinusoidal")]
     assert all(r["ablation"]["heads"] for r in recs)
     with pytest.raises(ValidationError, match="pes"):
-        experiments.gu2025_partial_rope({"pes": ["rope"]})
+        papers.gu2025_partial_rope({"pes": ["rope"]})
     with pytest.raises(ValidationError, match="unknown experiment option"):
-        experiments.gu2025_mla_ablation({"sizes": "smoke"})
+        papers.gu2025_mla_ablation({"sizes": "smoke"})
 
 
 def test_task1_figs_stage_is_task1_and_its_figure_runs_each_once():
@@ -105,7 +110,7 @@ def test_task1_figs_stage_is_task1_and_its_figure_runs_each_once():
     want = {c.hash() for n in G.TASK1_FIGS_FOLDERS for c in G.configs_of(G.STAGES[n][0], "cuda") if c.task.name == "gu2025_task1"}
     assert len(cfgs) == len(want) == len({c.hash() for c in cfgs}) and {c.hash() for c in cfgs} == want
     # by hand: the 7 PEs and Fig. 5's pure RoPE and partial RoPE, 3 seeds each (Figs. 6-7 are in the grid)
-    assert len(cfgs) == 3 * (len(experiments.GU2025_PES) + 1 + len(experiments.GU2025_PARTIAL_HEADS))
+    assert len(cfgs) == 3 * (len(papers.GU2025_PES) + 1 + len(papers.GU2025_PARTIAL_HEADS))
     assert G.STAGES["gu2025_task1_figs"][2] == pytest.approx(sum(G.run_seconds("gu2025_task1", c) for c in cfgs), abs=1)
     # one program per batch size: MLA trains at 1024, the rest at 512; --members cuts a program into near-equal grids
     parts = G.chunks(cfgs, 8)
@@ -115,7 +120,7 @@ def test_task1_figs_stage_is_task1_and_its_figure_runs_each_once():
 
 
 def test_task1_projection_is_counted_flops_at_the_measured_step_times():
-    from petheory.nn.grid_measure import step_flops
+    from petheory.experiments.grid_measure import step_flops
 
     p = G.task1_projection()
     rows = {r["pe"]: r for r in p["rows"]}
@@ -145,12 +150,88 @@ def test_task1_figs_stage_runs_in_member_grids_and_routes_records(tmp_path, monk
         monkeypatch.setitem(G.STAGES, n, (_smoke(G.STAGES[n][0]), *G.STAGES[n][1:]))
     out = tmp_path / "records"
     res = G.run_stage("gu2025_task1_figs", "cpu", tmp_path / "runs", out, members=4)
-    n = len(experiments.GU2025_PES) + 1 + len(experiments.GU2025_PARTIAL_HEADS)
+    n = len(papers.GU2025_PES) + 1 + len(papers.GU2025_PARTIAL_HEADS)
     assert res["runs"] == n and res["grids"] == 3  # 12 runs at batch 64 (smoke: MLA too) in grids of <= 4
     assert res["mfu"] is None and res["device"] == "cpu" and res["source"] and res["flops"] > 0
     folders = {p.parent.name: 0 for p in out.rglob("*.json")}
     for p in out.rglob("*.json"):
         folders[p.parent.name] += 1
-    assert folders == {G.STAGES["gu2025_task1"][1]: len(experiments.GU2025_PES),
-                       G.STAGES["gu2025_fig5"][1]: 1 + len(experiments.GU2025_PARTIAL_HEADS)}
+    assert folders == {G.STAGES["gu2025_task1"][1]: len(papers.GU2025_PES),
+                       G.STAGES["gu2025_fig5"][1]: 1 + len(papers.GU2025_PARTIAL_HEADS)}
     assert G.run_stage("gu2025_task1_figs", "cpu", tmp_path / "runs", out) == {"stage": "gu2025_task1_figs", "skipped": "done"}
+
+
+def _tiny(monkeypatch, name, spec_over):
+    spec, folder, est = G.STAGES[name]
+    monkeypatch.setitem(G.STAGES, name, ({**spec, **spec_over}, folder, est))
+
+
+def test_the_paper_scale_plan_is_its_four_stages_and_its_estimate_is_their_sum():
+    assert G.ISSUE34_PLAN == ["table5_db4", "mqar_filler_long", "mqar_extension", "gu2025_task2"]
+    want = sum(G.STAGES[n][2] for n in G.ISSUE34_PLAN)
+    assert G.plan_seconds(G.ISSUE34_PLAN) == pytest.approx(want, abs=2)  # each stage's estimate is rounded to 1 s
+
+
+def test_table5_db4_stage_is_the_paper_preset_with_the_db4_construction_and_the_shipped_seeds():
+    cfgs = G.configs_of(G.STAGES["table5_db4"][0], "cuda")
+    assert [c.seed for c in cfgs] == G.T5_DB4_SEEDS == list(range(15))
+    for c in cfgs:
+        assert str(c.model.pe) == papers.LI2025_DB4 and "wavelet=db4" in str(c.model.pe)
+        rec = {"config": c.as_dict(), "model": c.model.as_dict()}
+        assert li2025_table5_paper_size(rec)  # the claim counts these as paper-size records
+    # the other PEs' paper records pair up seed by seed with the shipped ones
+    shipped = {r["seed"] for r in records.find("running_sum", where=[records.shipped_dir() / "li2025_table5"],
+                                                report=False).records}
+    assert set(G.T5_DB4_SEEDS) <= shipped
+
+
+def test_mqar_extension_stage_is_rope_at_the_retrieval_paper_preset():
+    cfgs = G.configs_of(G.STAGES["mqar_extension"][0], "cuda")
+    assert G.is_retrieval("mqar_extension") and not G.is_retrieval("table5_db4")
+    assert {(c.task.name, str(c.model.pe), identify(c)) for c in cfgs} == {("mqar", "rope", "paper")}
+    assert sorted(c.seed for c in cfgs) == G.SEEDS3
+    assert G.STAGES["mqar_extension"][2] == round(3 * G._mqar_seconds("paper"))
+
+
+@pytest.mark.slow  # trains two smoke runs and evaluates the RoPE one with 7 methods: ~50 s of CPU
+def test_new_stages_train_and_write_their_records_then_skip(tmp_path, monkeypatch):
+    _tiny(monkeypatch, "table5_db4", {"preset": "smoke", "seed": [0], "set": {"epochs": 1, "task.n_train": 32}})
+    _tiny(monkeypatch, "mqar_extension", {"preset": "smoke", "seed": [0]})
+    monkeypatch.setattr("petheory.experiments.retrieval_runs.FT_STEPS", 2)
+    out, runs = tmp_path / "records", tmp_path / "runs"
+    for name in ("table5_db4", "mqar_extension"):
+        res = G.run_stage(name, "cpu", runs, out)
+        assert "error" not in res and res["runs"] == 1, res
+        assert G.run_stage(name, "cpu", runs, out) == {"stage": name, "skipped": "done"}
+    (t5,) = (out / "li2025_table5_db4").glob("*.json")
+    assert json.loads(t5.read_text())["pe"] == papers.LI2025_DB4
+    (mq,) = (out / "retrieval_mqar_paper").glob("*.json")
+    rec = json.loads(mq.read_text())
+    by = rec["retrieval"]["methods"]["rope"]["by_length"]
+    assert rec["task"] == "mqar" and set(by) == {"16", "32"} and len(by["16"]["query_acc"]) == rec["config"]["task"]["params"]["n_pairs"]
+    assert {"rope_yarn", "rope_yarn+ft"} <= set(rec["retrieval"]["methods"])
+
+
+def test_measure_projects_a_stage_from_timed_steps(monkeypatch):
+    _tiny(monkeypatch, "table5_db4", {"preset": "smoke", "seed": [0, 1], "set": {"task.n_train": 64}})
+    calls = []
+
+    def fake_step_time(cfgs, steps):
+        calls.append(len(cfgs))
+        return {"step_ms": 10.0}
+
+    monkeypatch.setattr("petheory.experiments.grid_measure.step_time", fake_step_time)
+    cfg = G.configs_of(G.STAGES["table5_db4"][0], "cpu")[0]
+    n_steps = cfg.epochs * -(-64 // cfg.batch_size)
+    assert G.measure_seconds("table5_db4", "cpu") == pytest.approx(0.010 * n_steps)
+    assert calls == [2]  # both seeds as one grid, one timing
+
+
+def test_mqar_filler_long_stage_is_the_small_model_with_filler_at_a_constant_lr():
+    cfgs = G.configs_of(G.STAGES["mqar_filler_long"][0], "cuda")
+    assert sorted(c.seed for c in cfgs) == G.SEEDS3
+    for c in cfgs:
+        assert (c.task.name, str(c.model.pe), c.schedule) == ("mqar", "rope", "constant")
+        p = c.task.params
+        assert "min_len" not in p and "train_len" not in p  # the task's default contexts 16..32: filler between pairs
+        assert c.epochs * -(-p["n_train"] // c.batch_size) >= 7800

@@ -18,7 +18,7 @@ command's ``--pe``) or a parsed :class:`petheory.spec.PESpec`.
 ``run(configs, out_dir, engine=...) -> [record]`` trains each config in
 ``out_dir/<task>__<pe>__s<seed>__<hash>/`` and returns the records in config order. It is
 idempotent: a run whose ``record.json`` carries the config's hash is read back, not retrained;
-a run killed half-way resumes from its last epoch checkpoint (:func:`petheory.nn.train.train`).
+a run killed half-way resumes from its last epoch checkpoint (:func:`petheory.nn.training.train`).
 
 Engines
 -------
@@ -36,7 +36,7 @@ Engines
     array as local processes, so ``--engine slurm`` also works (slowly) on a laptop.
 
 ``ensemble=True`` trains every set of runs that share a task, schedule and optimiser
-(:func:`groups_of`) at once with :func:`petheory.nn.grid.train_grid`: seeds and position
+(:func:`groups_of`) at once with :func:`petheory.experiments.grid.train_grid`: seeds and position
 mechanisms of one group become one program per step (a CUDA graph on a GPU), so li2025's whole
 Table 5 grid is one launch per step. A group is then the engine's unit of work: ``'local'``
 trains the groups one after another in this process, ``'process'`` one group per worker, and
@@ -145,9 +145,7 @@ def expand(spec: dict) -> list:
 
 def run_dir(out_dir, cfg) -> Path:
     """Where a config's run lives: readable prefix + config hash."""
-    from petheory.nn.position import parse_pe
-
-    pe = re.sub(r"[^A-Za-z0-9_.=-]+", "-", parse_pe(cfg.model.pe).spec())
+    pe = re.sub(r"[^A-Za-z0-9_.=-]+", "-", str(cfg.model.pe))
     return Path(out_dir) / f"{cfg.task.name}__{pe}__s{cfg.seed}__{cfg.hash()}"
 
 
@@ -170,7 +168,7 @@ def _train_one(cfg_dict: dict, directory: str, threads: int | None = None) -> di
     import torch
 
     from petheory.nn.config import TrainConfig
-    from petheory.nn.train import train
+    from petheory.nn.training import train
 
     if threads:
         torch.set_num_threads(threads)
@@ -179,10 +177,10 @@ def _train_one(cfg_dict: dict, directory: str, threads: int | None = None) -> di
 
 def _train_group(cfg_dicts: list, directories: list, threads: int | None = None) -> list:
     """Worker entry point (importable, picklable): train runs that share a program as one grid
-    (:func:`petheory.nn.grid.train_grid`) into their directories; their records in order."""
+    (:func:`petheory.experiments.grid.train_grid`) into their directories; their records in order."""
     import torch
 
-    from petheory.nn.grid import train_grid
+    from petheory.experiments.grid import train_grid
     from petheory.nn.config import TrainConfig
 
     if threads:
@@ -191,9 +189,9 @@ def _train_group(cfg_dicts: list, directories: list, threads: int | None = None)
 
 
 def groups_of(configs, todo) -> list[list[int]]:
-    """The indices ``todo`` of ``configs`` grouped by :func:`petheory.nn.grid.shared_key`: each group
+    """The indices ``todo`` of ``configs`` grouped by :func:`petheory.experiments.grid.shared_key`: each group
     trains as one grid (one program per step), first-seen order."""
-    from petheory.nn.grid import shared_key
+    from petheory.experiments.grid import shared_key
 
     groups: dict[str, list[int]] = {}
     for i in todo:
@@ -303,7 +301,7 @@ def _run_slurm(units, fn, args_of, out_dir, slurm: dict, executor, finished) -> 
 
 def summary(records: list[dict]) -> list[dict]:
     """One flat row per record: task, pe, seed, and the primary metric per test length."""
-    from petheory.nn.train import PRIMARY
+    from petheory.nn.ablation import PRIMARY
 
     rows = []
     for r in records:

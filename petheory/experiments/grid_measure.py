@@ -1,4 +1,4 @@
-"""Measurements of a grid (:mod:`petheory.nn.grid`) for benchmarks and tests: its step time, its gradients at
+"""Measurements of a grid (:mod:`petheory.experiments.grid`) for benchmarks and tests: its step time, its gradients at
 initialisation against the per-run model's, and the FLOPs of a training step counted from the model."""
 
 from __future__ import annotations
@@ -8,9 +8,11 @@ import time
 import torch
 
 from petheory.nn import tasks as _tasks
-from petheory.nn.grid import Grid, member_losses
+from petheory.experiments.grid import Grid, member_losses
 from petheory.nn.models import build_model
-from petheory.nn.train import TrainConfig, autocast, complete_model_config, resolve_device
+from petheory.nn.config import TrainConfig
+from petheory.nn.evaluation import autocast
+from petheory.nn.training import complete_model_config, resolve_device
 
 
 def step_time(configs, *, steps: int = 20, graphs="auto", mixed: bool = True) -> dict:
@@ -55,7 +57,7 @@ def first_gradients(configs, *, mixed: bool = True) -> list[dict]:
     What the grid changes against the per-run loop is the forward and backward pass (batched
     kernels over members, batches gathered on the device); AdamW is elementwise, so equal
     gradients mean equal training up to round-off. Returns, per config, ``{"loss": float,
-    "grads": {name: tensor on the CPU}}``; compare with :func:`petheory.nn.train.setup`'s model
+    "grads": {name: tensor on the CPU}}``; compare with :func:`petheory.nn.training.setup`'s model
     on the same batch (benchmarks do).
     """
     cfgs = [(c if isinstance(c, TrainConfig) else TrainConfig.from_dict(c)).validate() for c in configs]

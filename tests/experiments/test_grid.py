@@ -1,4 +1,4 @@
-"""Grid training (petheory.nn.grid): many runs with different seeds *and* position mechanisms in
+"""Grid training (petheory.experiments.grid): many runs with different seeds *and* position mechanisms in
 one program per step must give each run's own per-run record, resume after a kill, and hand any
 member over to the per-run trainer."""
 
@@ -10,13 +10,13 @@ import shutil
 import pytest
 import torch
 
-from petheory import experiments
+from petheory.experiments import papers
 from petheory.nn import preset, train
-from petheory.nn import grid as G
-from petheory.nn.grid import shared_key, train_grid
-from petheory.nn.grid_measure import first_gradients
-from petheory.nn.mixed import MixedGroup
-from petheory.nn.train import without_timing
+from petheory.experiments import grid as G
+from petheory.experiments.grid import shared_key, train_grid
+from petheory.experiments.grid_measure import first_gradients
+from petheory.experiments.mixed import MixedGroup
+from petheory.nn.training import without_timing
 
 U32 = 2.0**-24  # float32 unit roundoff
 
@@ -52,7 +52,7 @@ def _assert_same_run(got: dict, want: dict, rel: float) -> None:
 
 
 def test_table5_grid_of_every_pe_and_two_seeds_equals_the_per_run_loop():
-    cfgs = [_small_sum(pe) for pe in experiments.LI2025_PES] + [_small_sum("alibi", 1)]
+    cfgs = [_small_sum(pe) for pe in papers.LI2025_PES] + [_small_sum("alibi", 1)]
     recs = train_grid(cfgs)
     for c, r in zip(cfgs, recs):
         _assert_same_run(r, train(c), _tol(c))
@@ -63,7 +63,7 @@ def test_table5_grid_of_every_pe_and_two_seeds_equals_the_per_run_loop():
 
 
 def test_gu2025_grid_with_learned_biases_trainable_tables_and_mla_equals_the_per_run_loop():
-    cfgs = [preset("gu2025_task1", "smoke", pe=pe, epochs=1) for pe in experiments.GU2025_PES.values()]
+    cfgs = [preset("gu2025_task1", "smoke", pe=pe, epochs=1) for pe in papers.GU2025_PES.values()]
     recs = train_grid(cfgs)
     for c, r in zip(cfgs, recs):
         want = train(c)
@@ -75,7 +75,7 @@ def test_gu2025_grid_with_learned_biases_trainable_tables_and_mla_equals_the_per
 
 def _gu_mix(seeds=(0,), **kw):
     """gu2025 Task 1 (smoke) for every PE family of the paper and Fig. 5's partial RoPE, one epoch."""
-    pes = [*experiments.GU2025_PES.values(), "rope", "rope:heads=1", "rope:heads=2"]
+    pes = [*papers.GU2025_PES.values(), "rope", "rope:heads=1", "rope:heads=2"]
     return [preset("gu2025_task1", "smoke", pe=pe, seed=s, epochs=1, **kw) for pe in pes for s in seeds]
 
 

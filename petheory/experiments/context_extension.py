@@ -82,8 +82,8 @@ def method_params(model, method, *, train_len: int, matched: bool = True) -> tup
     """
     base = model.pe
     if base.kind != "rotary" or base.name == "mla" or base.hint is not None:
-        raise ValidationError(f"context extension swaps the rotary angles of a RoPE model; this model's PE is {base.spec()!r} "
-                         "(train with --pe rope)")
+        raise ValidationError(f"context extension swaps the rotary angles of a RoPE model; this model's PE is {str(base)!r} "
+                              "(a model trained with pe='rope')")
     cfg = parse_pe(method)
     if cfg.kind != "rotary" or cfg.absolute is not None or cfg.hint is not None:
         rotary = ", ".join(enc.available("rotary"))
@@ -92,12 +92,12 @@ def method_params(model, method, *, train_len: int, matched: bool = True) -> tup
         raise ValidationError(f"method {method!r} rotates heads={cfg.heads}, the model was trained with heads={base.heads}; "
                          "leave heads= out")
     allowed = enc.info(cfg.name).params
-    params = dict(cfg.params)
+    params = cfg.registry_params
     for k in _INHERITED:
-        if k in base.params and k not in params:
+        if k in base.registry_params and k not in params:
             if k not in allowed:
-                raise ValidationError(f"the model was trained with {k}={base.params[k]!r}, which {cfg.name!r} cannot take")
-            params[k] = base.params[k]
+                raise ValidationError(f"the model was trained with {k}={base.registry_params[k]!r}, which {cfg.name!r} cannot take")
+            params[k] = base.registry_params[k]
     for k in ORIGINAL_LEN_KEYS:
         if k in allowed and k not in params:
             params[k] = int(train_len)
@@ -197,7 +197,8 @@ def finetune(model, task, method, *, length: int, steps: int, train_len: int, lr
         The longest training sequence in tokens (original context of the method).
     """
     from petheory.nn import tasks as _tasks
-    from petheory.nn.train import evaluate, resolve_device, train_batch, train_step
+    from petheory.nn.evaluation import evaluate
+    from petheory.nn.training import resolve_device, train_batch, train_step
 
     for name, val in (("length", length), ("steps", steps), ("batch_size", batch_size)):
         if isinstance(val, bool) or not isinstance(val, int) or val < 1:

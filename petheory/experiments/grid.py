@@ -11,15 +11,15 @@ r"""Grid training: many runs of one task at once, one program per step, data res
 How one step works
 ------------------
 * Runs on one model shape whose position mechanisms differ (an absolute table, a bias, a rotation,
-  partial RoPE: :func:`petheory.nn.mixed.mix_key`) form one *mixed group*: one batched model in
-  which the PE is a member tensor too (:class:`petheory.nn.mixed.MixedGroup`), so gu2025's six
+  partial RoPE: :func:`petheory.experiments.mixed.mix_key`) form one *mixed group*: one batched model in
+  which the PE is a member tensor too (:class:`petheory.experiments.mixed.MixedGroup`), so gu2025's six
   non-MLA PEs and the partial-RoPE ladder x their seeds are one program. The other runs (MLA, a
   learned bias function, a table shorter than the lengths used) group by model config: a group
   of S > 1 members is one ``vmap``-ed forward/backward over stacked parameters (``torch.func``;
-  as in :mod:`petheory.nn.ensemble`); a group of one calls its module directly (SDPA attention).
+  as in :mod:`petheory.experiments.ensemble`); a group of one calls its module directly (SDPA attention).
 * The task's tensors are copied to the device once. Each epoch every member's batch order is
   drawn from its own CPU generator (seeded ``seed + 1``, the same permutation
-  :func:`~petheory.nn.train.train` draws) and copied to the device in one transfer; a step
+  :func:`~petheory.nn.training.train` draws) and copied to the device in one transfer; a step
   gathers its batches by index on the device. No per-step host work but one small copy.
 * One AdamW over every group's parameters (AdamW is elementwise, so over stacked parameters it is
   S independent optimisers), one learning-rate schedule.
@@ -38,7 +38,7 @@ mask that changes nothing but round-off. A non-finite loss is reported at the en
 in which it happened (the loop stops at the step).
 
 Checkpoints and records: each member's directory gets the same ``config.json``,
-``checkpoint.pt`` and ``record.json`` as a :func:`~petheory.nn.train.train` run, so any member
+``checkpoint.pt`` and ``record.json`` as a :func:`~petheory.nn.training.train` run, so any member
 can be resumed alone. Checkpoints are written at the end of an epoch once ``checkpoint_seconds``
 have passed since the last (and after the last epoch): a kill loses at most that much training
 and a rerun resumes to the same final record. Records add ``timing.engine = 'grid'``,
@@ -48,7 +48,6 @@ training, from NVML, when available).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 import threading
@@ -60,12 +59,14 @@ from torch.func import functional_call, stack_module_state, vmap
 
 from petheory.io import atomic_write_json, read_json
 from petheory.nn import tasks as _tasks
-from petheory.nn.mixed import MixedGroup, mix_key
+from petheory.experiments.mixed import MixedGroup, mix_key
 from petheory.nn.models import build_model
-from petheory.nn.train import (
-    CHECKPOINT, CONFIG, RECORD, TrainConfig, autocast, batch_sums, checkpoint_state, complete_model_config, concat_splits,
-    finish_sums, head_ablation, load_checkpoint, make_record, probe, require_memory, resolve_device, save_checkpoint,
-    schedule, split_to, test_split, train,
+from petheory.nn.ablation import concat_splits, head_ablation
+from petheory.nn.config import TrainConfig
+from petheory.nn.evaluation import autocast, batch_sums, finish_sums, split_to, test_split
+from petheory.nn.training import (
+    CHECKPOINT, CONFIG, RECORD, checkpoint_state, complete_model_config, load_checkpoint, make_record, probe,
+    require_memory, resolve_device, save_checkpoint, schedule, train,
 )
 from petheory.errors import ValidationError
 
@@ -94,7 +95,7 @@ def train_grid(configs, out_dirs=None, *, graphs="auto", mixed: bool = True, che
     graphs : 'auto', True or False
         Capture the step in a CUDA graph ('auto': on CUDA). ``True`` off CUDA is a ``ValueError``.
     mixed : bool
-        Train runs of different PEs on one model shape as one batched model (:mod:`petheory.nn.mixed`);
+        Train runs of different PEs on one model shape as one batched model (:mod:`petheory.experiments.mixed`);
         False: one group per model config (benchmarks compare the two).
     checkpoint_seconds : float
         Least time between checkpoints (0: after every epoch).
@@ -107,7 +108,7 @@ def train_grid(configs, out_dirs=None, *, graphs="auto", mixed: bool = True, che
     keys = {shared_key(c) for c in cfgs}
     if len(keys) > 1:
         raise ValidationError("a grid's runs must share task, schedule, optimiser and device (only seed and model may "
-                         "differ); group them with petheory.nn.grid.shared_key")
+                         "differ); group them with petheory.experiments.grid.shared_key")
     hashes = [c.hash() for c in cfgs]
     if len(set(hashes)) != len(hashes):
         raise ValidationError("a grid holds the same config twice; give each run its own seed or model")
@@ -241,7 +242,7 @@ class _GpuUtil:
 
 class Grid:
     """The runs of one :func:`train_grid` call in memory: its groups, one optimiser, the step (eager or a CUDA
-    graph), evaluation, checkpoints and records. ``run()`` trains; :mod:`petheory.nn.grid_measure` times a step."""
+    graph), evaluation, checkpoints and records. ``run()`` trains; :mod:`petheory.experiments.grid_measure` times a step."""
 
     def __init__(self, cfgs, hashes, dirs, device, use_graphs, mixed=True):
         self.cfgs, self.hashes, self.dirs, self.device = cfgs, hashes, dirs, device
@@ -258,12 +259,12 @@ class Grid:
         for k, c in enumerate(cfgs):
             mcfg = complete_model_config(c.model, data)
             self.mcfgs[k] = mcfg
-            # runs of different PEs on one model shape share one batched program (petheory.nn.mixed), one per
+            # runs of different PEs on one model shape share one batched program (petheory.experiments.mixed), one per
             # rotary encoding (members without a rotation join the first); the rest (MLA, learned bias functions,
             # short tables) group by their exact model config
             mix = mix_key(mcfg, max_T) if mixed else None
             if mix is None:
-                key = ("model", json.dumps(dataclasses.asdict(mcfg), sort_keys=True, default=str))
+                key = ("model", json.dumps(mcfg.as_dict(), sort_keys=True, default=str))
             else:
                 seen = rotations.setdefault(mix[0], [])
                 if mix[1] is not None and mix[1] not in seen:
@@ -434,7 +435,7 @@ class Grid:
                 bad = [k for k, v in enumerate(run_loss) if not math.isfinite(v)]
                 if bad:
                     raise FloatingPointError(f"loss became non-finite in epoch {epoch + 1} for run(s) "
-                                             f"{', '.join(self.cfgs[k].model.pe + ' seed ' + str(self.cfgs[k].seed) for k in bad)}; lower lr")
+                                             f"{', '.join(str(self.cfgs[k].model.pe) + ' seed ' + str(self.cfgs[k].seed) for k in bad)}; lower lr")
                 lr = self.sched.get_last_lr()[0]
                 for k, m in enumerate(self.evaluate(self.test_id)):
                     histories[k].append({"epoch": epoch + 1, "train_loss": run_loss[k], "lr": lr, "test": m})
@@ -550,7 +551,7 @@ class Grid:
 
 
 def member_losses(kind: str, out: torch.Tensor, b: _tasks.Split) -> torch.Tensor:
-    """Per-member training loss (S,) of outputs (S, B, ...), as :func:`~petheory.nn.train.loss_fn` per member."""
+    """Per-member training loss (S,) of outputs (S, B, ...), as :func:`~petheory.nn.training.loss_fn` per member."""
     import torch.nn.functional as F
 
     out = out.float()

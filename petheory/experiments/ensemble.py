@@ -3,7 +3,7 @@ r"""Seed ensembles: S runs that differ only in seed, trained at once.
 ``train_ensemble(config, seeds, out_dirs=None) -> [record]`` gives, member by member, the
 records of ``train(replace(config, seed=s), out_dir)``: same initialisation, same batch order,
 same AdamW and schedule, but one ``vmap``-ed forward/backward per step (and on CUDA one graph
-replay) instead of a Python loop over seeds. It is :func:`petheory.nn.grid.train_grid` with one
+replay) instead of a Python loop over seeds. It is :func:`petheory.experiments.grid.train_grid` with one
 model config; see that module for the numerics, checkpoints and records.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from petheory.nn.grid import train_grid
+from petheory.experiments.grid import train_grid
 from petheory.nn.config import TrainConfig
 from petheory.errors import ValidationError
 

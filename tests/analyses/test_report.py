@@ -1,13 +1,14 @@
-"""What a newcomer hit in report, compare and report --figure (issue 40, item 5), each pinned by its example."""
+"""``report``: its default length and where the header says it comes from, the long-context lines of a windowed
+section, lambda's normalisation, the figure's legend, and a bug in a part raised, not reported as skipped."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from petheory.analyses.compare import compare
 from petheory.analyses.report import default_length, report
 from petheory.loaders import resolve_scheme
+
 
 DATA = Path(__file__).parents[1] / "data" / "hf_configs"
 
@@ -38,12 +39,6 @@ def test_the_header_says_where_n_comes_from():
     assert "report at N = 256 (factor 4 x L; max_position_embeddings is 64)" in rec.summary_lines()[1]
     given = report(resolve_scheme("rope", d=16, context=64), length=100, multiples=(1,), null_draws=0)
     assert given.length_from == "given" and "report at N = 100;" in given.summary_lines()[1]
-
-
-def test_compare_labels_a_layer_kind_by_its_layers_as_report_does():
-    rows = compare([resolve_scheme(str(DATA / "gemma3_4b.json"))], length=64, lengths=(64, 128), null_draws=2).rows
-    assert rows[0].pe.endswith("[layers 0-4, 6-10, 12-16, 18-22, 24-28, 30-33: sliding_attention]")
-    assert rows[1].pe.endswith("[layers 5, 11, 17, 23, 29: full_attention]")  # not '5..29', read as every layer
 
 
 def test_a_windowed_sections_long_context_lines_call_the_window_w_not_l():

@@ -1,11 +1,11 @@
 r"""One function per reproduced paper experiment: ``run(config) -> records``.
 
 Each takes a plain dict (every key optional) and returns a list of training records
-(:mod:`petheory.nn.train`); runs go through :func:`petheory.sweep.run`, so with ``out_dir``
+(:mod:`petheory.nn.training`); runs go through :func:`petheory.experiments.sweep.run`, so with ``out_dir``
 they are checkpointed, resumable and skipped when done. Common keys: ``size``
 (``'smoke'|'small'|'paper'``), ``seeds`` (list), ``pes`` (spec strings), ``device``,
 ``out_dir`` (None: a temporary directory), ``engine``/``workers``/``ensemble`` (see
-:mod:`petheory.sweep`), ``set`` (overrides for every run, as in :func:`petheory.nn.preset`).
+:mod:`petheory.experiments.sweep`), ``set`` (overrides for every run, as in :func:`petheory.nn.preset`).
 
 ``running_sum(config)``
     li2025 §7 Table 5: running-sum MSE at train length 50 and test lengths 100/200 per PE.
@@ -76,7 +76,7 @@ LI2025_DB4 = "wavelet:wavelet=db4"
 
 
 def _sweep(task: str, config: dict, default_pes, extra_axes=None) -> list[dict]:
-    from petheory import sweep
+    from petheory.experiments import sweep
 
     config = dict(config or {})
     pes = config.pop("pes", default_pes)
@@ -142,7 +142,7 @@ def gu2025_mla_ablation(config: dict | None = None) -> list[dict]:
 def chen2025_lengthgen(config: dict | None = None) -> list[dict]:
     """chen2025's length-generalisation tasks; ``tasks`` key picks a subset."""
     config = dict(config or {})
-    from petheory.nn.chen2025_runs import LENGTHGEN_PES, LENGTHGEN_TASKS
+    from petheory.experiments.chen2025_runs import LENGTHGEN_PES, LENGTHGEN_TASKS
 
     tasks = config.pop("tasks", list(LENGTHGEN_TASKS))
     pes = config.get("pes", list(LENGTHGEN_PES))
@@ -191,7 +191,8 @@ def trained_running_sum(preset: str, seed: int = 0, progress=None, *, pes=None, 
     Runs are cached under :func:`petheory.records.bounds_runs_dir`, so a rerun only reads them back. The keyword
     arguments default to the ``LI2025_GAP_*`` settings of ``preset``.
     """
-    from petheory import records, sweep
+    from petheory import records
+    from petheory.experiments import sweep
     from petheory.nn import TrainConfig
     from petheory.nn import preset as nn_preset
 

@@ -1,11 +1,11 @@
 r"""Retrieval records: passkey and MQAR by length (and depth), for trained PEs and RoPE context extension.
 
 ``make_record(task, pe, seed=...)`` trains one run of the ``small`` preset with
-:func:`petheory.nn.train.train` (checkpointed under ``runs_dir``, so a killed run resumes), then
+:func:`petheory.nn.training.train` (checkpointed under ``runs_dir``, so a killed run resumes), then
 evaluates it at every length of :data:`LENGTHS` (1x to 16x the training context) and, for
 ``passkey``, on the length x depth grid of :func:`petheory.nn.retrieval.passkey_grid`. A RoPE run is
 also evaluated with every method of :data:`SWAPPED` swapped in at evaluation time (matched factor,
-:mod:`petheory.nn.context_extension`) and after a fine-tune of :data:`FT_STEPS` steps at
+:mod:`petheory.experiments.context_extension`) and after a fine-tune of :data:`FT_STEPS` steps at
 ``FT_FACTOR`` times the training context with each method of :data:`FINETUNED` (fixed factor
 ``FT_FACTOR``). Each method's results are saved as they finish (``runs_dir/<name>/methods/``), so a
 rerun redoes only what is missing; the record goes to ``records_dir/<name>.json`` (atomic).
@@ -19,7 +19,7 @@ The record is the training record plus a ``retrieval`` block::
                          "grid": {"<N>": {"<depth>": seq_acc}} (passkey)}},
      "wall_seconds", "eval_seconds", "device", "commit"}
 
-``python -m petheory.nn.retrieval_runs`` trains the grid (:data:`RUNS`: 2 tasks x 4 PEs x 3 seeds;
+``python -m petheory.experiments.retrieval_runs`` trains the grid (:data:`RUNS`: 2 tasks x 4 PEs x 3 seeds;
 the RoPE runs carry 3 swapped and 4 fine-tuned methods each: PI, NTK, YaRN and, as the control,
 RoPE fine-tuned the same way without a scaling) into ``runs/retrieval-records``, or
 into the committed ``records/retrieval`` with ``--records records/retrieval``.
@@ -60,9 +60,9 @@ def run_name(task: str, pe: str, seed: int) -> str:
 def evaluate_lengths(model, task, lengths, *, train_seq_len: int, depths=None, n_grid: int = GRID_N) -> dict:
     """Metrics of ``model`` at each context length (and on the passkey grid): a method's entry of the record."""
     from petheory.nn import tasks as _tasks
-    from petheory.nn.context_extension import angle_coverage, scale_at
+    from petheory.experiments.context_extension import angle_coverage, scale_at
     from petheory.nn.retrieval import passkey_grid, query_accuracy
-    from petheory.nn.train import evaluate
+    from petheory.nn.evaluation import evaluate
 
     p = dict(task.params)
     data = _tasks.load(_tasks.TaskConfig(task.name, task.seed, {**p, "test_lens": tuple(lengths)}))
@@ -90,9 +90,9 @@ def evaluate_lengths(model, task, lengths, *, train_seq_len: int, depths=None, n
 
 def _as_extended(model, train_seq_len: int):
     """The model itself if it carries a swapped method, else plain RoPE as a 'swap' (for angle_coverage)."""
-    from petheory.nn.context_extension import swap_rotary
+    from petheory.experiments.context_extension import swap_rotary
 
-    return model if hasattr(model, "extension") else swap_rotary(model, model.pe.spec(), train_len=train_seq_len,
+    return model if hasattr(model, "extension") else swap_rotary(model, str(model.pe), train_len=train_seq_len,
                                                                   matched=False)
 
 
@@ -108,9 +108,9 @@ def _methods(pe: str) -> list[tuple[str, str, str]]:
 def make_record(task: str, pe: str, *, seed: int = 0, size: str = "small", device: str = "cpu", runs_dir=None,
                 records_dir=None, lengths=LENGTHS, depths=DEPTHS, ft_steps: int = FT_STEPS, log=None) -> dict:
     """Train (or resume) one run, evaluate every method it carries (resuming per method), write its record."""
-    from petheory.nn.context_extension import finetune, swap_rotary
+    from petheory.experiments.context_extension import finetune, swap_rotary
     from petheory.nn.presets import preset
-    from petheory.nn.train import load_model, train
+    from petheory.nn.training import load_model, train
 
     runs_dir = default_runs_dir() / "retrieval" if runs_dir is None else Path(runs_dir)
     records_dir = default_runs_dir() / "retrieval-records" if records_dir is None else Path(records_dir)
@@ -160,7 +160,7 @@ def recall_record(seed: int, *, device: str = "cpu", runs_dir=None, overrides=No
     from petheory.nn import tasks as _tasks
     from petheory.nn.presets import MQAR_RECALL, preset
     from petheory.nn.retrieval import query_accuracy
-    from petheory.nn.train import load_model, train
+    from petheory.nn.training import load_model, train
 
     cfg = preset("mqar", "small", pe="rope", seed=seed, device=device, **{**MQAR_RECALL, **(overrides or {})})
     run = (default_runs_dir() / "mqar-recall" if runs_dir is None else Path(runs_dir)) / f"mqar__rope__s{seed}__{cfg.hash()}"
@@ -195,12 +195,12 @@ def load_records(root=".", check=None) -> tuple[list[dict], list]:
 
 
 def main(argv=None) -> int:
-    """python -m petheory.nn.retrieval_runs [--records DIR] [--only TASK] [--seeds 0,1,2]"""
+    """python -m petheory.experiments.retrieval_runs [--records DIR] [--only TASK] [--seeds 0,1,2]"""
     import argparse
 
     import torch
 
-    p = argparse.ArgumentParser(prog="python -m petheory.nn.retrieval_runs",
+    p = argparse.ArgumentParser(prog="python -m petheory.experiments.retrieval_runs",
                                 description="train the retrieval grid and write its records (default: "
                                 "runs/retrieval-records; the committed ones only with --records records/retrieval)")
     p.add_argument("--records", default=None)

@@ -1,0 +1,103 @@
+r"""Loss and metrics of a model on a task's split: what training minimises and what records report.
+
+Metrics per task kind (:mod:`petheory.nn.tasks`): regression ``mse``; classification ``loss``, ``acc``; LM
+``loss``, ``token_acc``, ``seq_acc``. A split is summed batch by batch (:func:`batch_sums`, float64 running
+totals by :func:`add_sums`) and divided once (:func:`finish_sums`), so every evaluator (:func:`evaluate`, the head
+ablation of :mod:`petheory.nn.ablation`, the grid of :mod:`petheory.experiments.grid`) gives the same numbers
+for the same batches.
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from petheory.nn import tasks as _tasks
+from petheory.nn.models import Transformer
+
+
+def trim_padding(split: _tasks.Split) -> _tasks.Split:
+    """Drop trailing all-padding columns of an LM batch (causal: they cannot affect the rest)."""
+    if split.mask is None:
+        return split
+    cols = torch.nonzero(split.mask.any(0)).flatten()
+    last = int(cols[-1]) + 1 if len(cols) else 1
+    return _tasks.Split(split.x[:, :last], split.y[:, :last], split.mask[:, :last])
+
+def loss_fn(kind: str, out: torch.Tensor, b: _tasks.Split) -> torch.Tensor:
+    """Training loss of one batch: MSE (regression), cross-entropy (classes, LM answer tokens)."""
+    out = out.float()
+    if kind == "regression":
+        return F.mse_loss(out[..., 0], b.y)
+    if kind == "classification":
+        return F.cross_entropy(out, b.y)
+    ce = F.cross_entropy(out.transpose(1, 2), b.y, reduction="none")  # (B, T)
+    return (ce * b.mask).sum() / b.mask.sum().clamp_min(1.0)
+
+def batch_sums(kind: str, out: torch.Tensor, b: _tasks.Split) -> dict:
+    """Per-model metric sums over one batch: ``out`` (S, B, ...) for S models, ``b`` (B, ...) shared.
+
+    Returns tensors of shape (S,); :func:`finish_sums` turns the sums over a split into metrics.
+    """
+    if kind == "regression":
+        return {"sq": ((out[..., 0] - b.y) ** 2).mean(-1).sum(-1)}
+    if kind == "classification":
+        S, B = out.shape[:2]
+        ce = F.cross_entropy(out.flatten(0, 1), b.y.repeat(S), reduction="none").view(S, B)
+        return {"loss": ce.sum(1), "right": (out.argmax(-1) == b.y).sum(1).float()}
+    S = out.shape[0]
+    ce = F.cross_entropy(out.flatten(0, 1).transpose(1, 2), b.y.repeat(S, 1), reduction="none").view(S, *b.y.shape)
+    ok = (out.argmax(-1) == b.y).float() * b.mask
+    return {"loss": (ce * b.mask).flatten(1).sum(1), "tok": b.mask.sum().expand(S), "tok_right": ok.flatten(1).sum(1),
+            "seq_right": (ok.sum(-1) == b.mask.sum(-1)).float().sum(-1)}
+
+def finish_sums(kind: str, sums: dict, n: int) -> dict:
+    """Metrics of one model from its :func:`batch_sums` totals (floats) over ``n`` samples."""
+    n = max(n, 1)
+    if kind == "regression":
+        return {"mse": float(sums["sq"]) / n}
+    if kind == "classification":
+        return {"loss": float(sums["loss"]) / n, "acc": float(sums["right"]) / n}
+    t = max(float(sums["tok"]), 1.0)
+    return {"loss": float(sums["loss"]) / t, "token_acc": float(sums["tok_right"]) / t, "seq_acc": float(sums["seq_right"]) / n}
+
+@torch.inference_mode()
+def evaluate(model: Transformer, split: _tasks.Split, kind: str, *, batch_size: int = 256,
+             device=None, amp: bool = False) -> dict:
+    """Metrics of ``model`` on ``split`` (eval mode; sums over batches, then one division)."""
+    device = device or next(model.parameters()).device
+    was = model.training
+    model.eval()
+    tot = None
+    for a in range(0, len(split), batch_size):
+        b = split_to(trim_padding(split.batch(slice(a, a + batch_size))), device)
+        with autocast(device, amp):
+            out = model(b.x)
+        tot = add_sums(tot, batch_sums(kind, out.float()[None], b))
+    model.train(was)
+    return metrics_of(kind, tot, len(split))
+
+def add_sums(tot: dict | None, sums: dict) -> dict:
+    """Running float64 totals of :func:`batch_sums`."""
+    sums = {k: v.double() for k, v in sums.items()}
+    return sums if tot is None else {k: tot[k] + sums[k] for k in tot}
+
+def metrics_of(kind: str, tot: dict | None, n: int, i: int = 0) -> dict:
+    """:func:`finish_sums` of model ``i`` of the totals ``tot`` over ``n`` samples (None: no samples)."""
+    if tot is None:
+        return finish_sums(kind, dict.fromkeys(("sq", "loss", "right", "tok", "tok_right", "seq_right"), 0.0), 0)
+    return finish_sums(kind, {k: v[i] for k, v in tot.items()}, n)
+
+def split_to(b: _tasks.Split, device) -> _tasks.Split:
+    """The split with its tensors on ``device``."""
+    return _tasks.Split(b.x.to(device), b.y.to(device), None if b.mask is None else b.mask.to(device))
+
+def autocast(device, amp: bool, cache: bool = True):
+    """bf16 autocast on CUDA when ``amp`` (a no-op elsewhere); ``cache=False`` inside CUDA graph capture."""
+    device = torch.device(device)
+    return torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bool(amp) and device.type == "cuda",
+                          cache_enabled=cache)
+
+def test_split(data: _tasks.TaskData) -> _tasks.Split:
+    """The test split at the training length (the one the history and ablation use)."""
+    return data.test[data.train_len] if data.train_len in data.test else next(iter(data.test.values()))
