@@ -83,6 +83,31 @@ def liu_base_for_context(d: int, d_extra: int, context: int) -> float:
     Inverse of :func:`petheory.bounds.long_context.liu_extrapolation_bound`; needs ``0 < d_extra < d``
     (with every band turned in training there is no critical band, with none no bound).
 
+    Parameters
+    ----------
+    d : int
+        The rotary dimension.
+    d_extra : int
+        Liu's critical dimension (twice the bands that make a full turn within L), ``0 < d_extra < d``.
+    context : int
+        The context N the base is for.
+
+    Returns
+    -------
+    float
+        The base :math:`\beta`.
+
+    Raises
+    ------
+    ValidationError
+        ``d_extra`` outside ``(0, d)``, or a non-positive ``context``.
+
+    References
+    ----------
+    Liu, X. et al. (2023). Scaling Laws of RoPE-based Extrapolation. arXiv:2310.05209, Eq. 9.
+
+    Examples
+    --------
     >>> from petheory.bounds.long_context import liu_extrapolation_bound
     >>> b = liu_base_for_context(128, 92, 32768)
     >>> round(liu_extrapolation_bound(128, 92, b))
@@ -107,17 +132,46 @@ def _keep(pos: Positions) -> dict:
     return {k: pos.params[k] for k in ("pairing", "rotary_dim") if k in pos.params}
 
 
-def candidates(pos: Positions, *, context: int, target: int, base_grid: int = BASE_GRID) -> list[tuple]:
+def candidates(pos: Positions, *, context: int, length: int, base_grid: int = BASE_GRID) -> list[tuple]:
     """The candidates of one rotary layer kind: a list of ``(name, label, encoding, params, note)``.
 
+    Parameters
+    ----------
+    pos : Positions
+        A rotary layer kind of the scheme.
+    context : int
+        L, the original context.
+    length : int
+        N, the target context (> L).
+    base_grid : int, optional
+        Bases per decade of the ``base_men`` search.
+
+    Returns
+    -------
+    list of tuple
+        ``(name, label, encoding, params, note)`` per candidate: as configured, Men's and Liu's bases, PI, NTK,
+        dynamic NTK, YaRN and llama3 (those a layer's RoPE can take).
+
+    Raises
+    ------
+    ValidationError
+        N not above L, or a layer whose frequencies no candidate can rescale.
+
+    References
+    ----------
+    Men, X. et al. (2024). Base of RoPE Bounds Context Length, Eq. 11; Liu et al. (2023), Eq. 9; Peng, B. et al.
+    (2023). YaRN, Eqs. 17-20; Chen, S. et al. (2023). Position Interpolation.
+
+    Examples
+    --------
     >>> p = Positions("rotary", "rope", {"base": 1e4, "pairing": "half"}, 64)
-    >>> [c[0] for c in candidates(p, context=1024, target=4096)]
+    >>> [c[0] for c in candidates(p, context=1024, length=4096)]
     ['as_configured', 'base_men', 'base_liu', 'pi', 'ntk', 'dynamic', 'yarn', 'llama3']
     """
     if pos.kind != "rotary" or pos.encoding not in PLANNED:
         raise ValidationError(f"plan scales plain rotary layers ({', '.join(PLANNED)}); this layer is {pos.encoding or pos.kind}")
     L = v.integer("context", context, minimum=2)
-    N = v.integer("target", target, minimum=L + 1)
+    N = v.integer("length", length, minimum=L + 1)
     b, r, s = float(pos.params.get("base", 10000.0)), _rotary_dim(pos), N / L
     keep = _keep(pos)
     out = [("as_configured", f"{pos.encoding} as the config has it", pos.encoding, dict(pos.params), "")]
@@ -154,23 +208,42 @@ def candidates(pos: Positions, *, context: int, target: int, base_grid: int = BA
 
 def _extremes(w, n: int, factor: float) -> tuple[float, float]:
     e = K.low_rank_extremes(w, n, factor)
-    return float(e["lambda_min"]["value"]), float(e["lambda_max"]["value"])
+    return float(e.min.value), float(e.max.value)
 
 
 def _max_ratio(a: np.ndarray, lo: int, hi: int) -> float | None:
     return float(np.max(np.abs(a[lo:hi])) / a[0]) if hi > lo else None
 
 
-def analyse(pos: Positions, cand: tuple, *, context: int, target: int) -> CandidatePlan:
+def analyse(pos: Positions, cand: tuple, *, context: int, length: int) -> CandidatePlan:
     """One candidate (from :func:`candidates`) at N: its checks and what it does (see the module docstring).
 
+    Parameters
+    ----------
+    pos : Positions
+        The rotary layer kind as configured.
+    cand : tuple
+        One entry of :func:`candidates`.
+    context : int
+        L, the original context.
+    length : int
+        N, the target context.
+
+    Returns
+    -------
+    CandidatePlan
+        Men's, Liu's and the phase check at N, the bands kept / interpolated / unseen, the logit factors, the
+        kernel's decay and the extreme eigenvalues at L and N.
+
+    Examples
+    --------
     >>> p = Positions("rotary", "rope", {"base": 1e4}, 64)
-    >>> c = analyse(p, candidates(p, context=1024, target=4096)[0], context=1024, target=4096)
+    >>> c = analyse(p, candidates(p, context=1024, length=4096)[0], context=1024, length=4096)
     >>> c.name, [x.name for x in c.checks]
     ('as_configured', ['men', 'liu', 'phase'])
     """
     name, label, encoding, params, note = cand
-    L, N = int(context), int(target)
+    L, N = int(context), int(length)
     b, r = float(pos.params.get("base", 10000.0)), _rotary_dim(pos)
     p = Positions("rotary", encoding, params, pos.d, logit_factor=pos.logit_factor)
     w, F = K.rotary_bands(p, N)  # at N: dynamic and LongRoPE depend on the length
@@ -241,6 +314,33 @@ def supported_context(pos: Positions, *, context: int, extended: int, cap: int |
     ``cap``, default 4x ``extended`` but at most 2^22); Liu: the period of the critical band (d_extra from the base
     and L) under the configured frequencies (:math:`T_{extra}` for plain RoPE).
 
+    Parameters
+    ----------
+    pos : Positions
+        A rotary layer kind.
+    context : int
+        L, the original context (Liu's critical dimension counts the bands turned within it).
+    extended : int
+        The advertised context the frequencies are evaluated at (a dynamic scaling depends on it).
+    cap : int, optional
+        How far Men's property is searched.
+
+    Returns
+    -------
+    SupportedContext
+        Men's largest passing M (None when no m up to ``cap`` fails), Liu's T_extra and critical dimension.
+
+    Raises
+    ------
+    ValidationError
+        A layer whose kernel is not a sum of cosines (no rotary bands).
+
+    References
+    ----------
+    Men et al. (2024), Eq. 11 (:math:`B_m`); Liu et al. (2023), Eq. 9 (:math:`T_{extra}`).
+
+    Examples
+    --------
     >>> s = supported_context(Positions("rotary", "rope", {"base": 1e4}, 128), context=4096, extended=4096)
     >>> s.men_largest, round(s.liu_t_extra)
     (1706, 4712)
@@ -262,7 +362,7 @@ def supported_context(pos: Positions, *, context: int, extended: int, cap: int |
                             critical_dimension=de, context=L, advertised=Lx)
 
 
-def _kind_plan(scheme: Scheme, layer: Layer, idx, *, target: int, context: int, base_grid: int) -> KindPlan:
+def _kind_plan(scheme: Scheme, layer: Layer, idx, *, length: int, context: int, base_grid: int) -> KindPlan:
     pos, span = layer.positions, layer.span
     head = dict(layers=tuple(idx), type=layer.type, span=str(span), encoding=pos.encoding or pos.kind)
     if pos.kind != "rotary":
@@ -270,20 +370,20 @@ def _kind_plan(scheme: Scheme, layer: Layer, idx, *, target: int, context: int, 
     if pos.encoding not in PLANNED:
         return KindPlan(**head, planned=False, note=f"{pos.encoding}: not planned (plan scales {', '.join(PLANNED)})")
     if span.kind != "full":
-        reach = span.reach(target)
+        reach = span.reach(length)
         c = analyse(pos, ("as_configured", f"{pos.encoding} as configured", pos.encoding, dict(pos.params), ""),
-                    context=min(context, reach), target=reach)
+                    context=min(context, reach), length=reach)
         return KindPlan(**head, planned=False, candidates=(c,),
                         note=f"{span} attention: its queries never see past {span.size:,} positions, so it keeps its "
                         "positions (checked as configured at its span)")
-    cands = tuple(analyse(pos, c, context=context, target=target)
-                  for c in candidates(pos, context=context, target=target, base_grid=base_grid))
+    cands = tuple(analyse(pos, c, context=context, length=length)
+                  for c in candidates(pos, context=context, length=length, base_grid=base_grid))
     rec, why = _recommend(list(cands))
     return KindPlan(**head, planned=True, candidates=cands, recommended=rec, why=why,
                     base=float(pos.params.get("base", 10000.0)), rotary_dim=_rotary_dim(pos))
 
 
-def plan(scheme: Scheme, *, target: int, context: int | None = None, base_grid: int = BASE_GRID,
+def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: int = BASE_GRID,
          source: str | None = None) -> PlanRecord:
     """The plan of ``scheme`` for the target context N: candidates per rotary layer kind, checked, with the configs.
 
@@ -291,7 +391,7 @@ def plan(scheme: Scheme, *, target: int, context: int | None = None, base_grid: 
     ----------
     scheme : Scheme
         From :func:`petheory.loaders.resolve_scheme`.
-    target : int
+    length : int
         N, the context wanted (> L).
     context : int, optional
         L, the original context the factors count from (default the scheme's: ``original_max_position_embeddings``).
@@ -299,6 +399,12 @@ def plan(scheme: Scheme, *, target: int, context: int | None = None, base_grid: 
         Bases per decade of the ``base_men`` search.
     source : str, optional
         Where the scheme came from (printed).
+
+    Returns
+    -------
+    PlanRecord
+        One :class:`KindPlan` per layer kind (its candidates, checks and recommendation) and one runtime config per
+        candidate; it renders itself (``lines()``, ``markdown()``).
 
     Notes
     -----
@@ -310,7 +416,7 @@ def plan(scheme: Scheme, *, target: int, context: int | None = None, base_grid: 
     Examples
     --------
     >>> from petheory.loaders import resolve_scheme
-    >>> r = plan(resolve_scheme("rope:base=10000", d=64, context=1024), target=4096)
+    >>> r = plan(resolve_scheme("rope:base=10000", d=64, context=1024), length=4096)
     >>> r.kinds[0].recommended is not None, len(r.kinds[0].candidates)
     (True, 8)
     """
@@ -319,17 +425,17 @@ def plan(scheme: Scheme, *, target: int, context: int | None = None, base_grid: 
                               f"{type(scheme).__name__}")
     t0 = time.perf_counter()
     L = scheme.context if context is None else v.integer("context", context, minimum=2)
-    N = v.integer("target", target, minimum=2)
+    N = v.integer("length", length, minimum=2)
     if N > MAX_TARGET:
         raise ValidationError(f"the target context N = {N:,} is beyond what plan scans ({MAX_TARGET:,} positions: the Men "
                               "check reads every distance up to N)")
     if N <= L:
         raise ValidationError(f"the target context N = {N:,} must exceed the original context L = {L:,} the factors count "
                               f"from; for N <= L, petheory report --length {N} says what the model does there")
-    kinds = tuple(_kind_plan(scheme, layer, idx, target=N, context=L, base_grid=base_grid) for layer, idx in scheme.kinds())
+    kinds = tuple(_kind_plan(scheme, layer, idx, length=N, context=L, base_grid=base_grid) for layer, idx in scheme.kinds())
     if not any(k.planned for k in kinds):
         raise ValidationError("plan found no full-attention rotary layer to scale ("
                               + "; ".join(f"layers {k.layers[:4]}: {k.note}" for k in kinds) + ")")
-    configs = runtime_configs(scheme, kinds, target=N, context=L)
-    return PlanRecord(source=source, model_type=scheme.source, context=L, target=N, max_context=scheme.max_context,
+    configs = runtime_configs(scheme, kinds, length=N, context=L)
+    return PlanRecord(source=source, model_type=scheme.source, context=L, length=N, max_context=scheme.max_context,
                       kinds=kinds, configs=configs, notes=tuple(scheme.notes), seconds=round(time.perf_counter() - t0, 3))

@@ -3,42 +3,20 @@ r"""The records of ``plan`` (:mod:`petheory.analyses.plan`): typed, frozen, rend
 :class:`PlanRecord` holds one :class:`KindPlan` per layer kind, each with its :class:`CandidatePlan` s
 (their :class:`Check` s) and the recommendation, and one runtime config per candidate
 (:class:`petheory.analyses.runtime_config.RuntimeConfig`). Every record has ``lines()`` (plain text),
-``markdown()``, ``__str__`` and ``_repr_html_``; :func:`to_json` is the one serialiser (any of these
-dataclasses, recursively, to JSON-able values).
+``markdown()``, ``__str__`` and ``_repr_html_`` (:class:`petheory.analyses.record.Record`), and
+:func:`petheory.analyses.record.to_json`, the one serialiser of every record, gives its JSON.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import html
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-import numpy as np
-
+from petheory.analyses.record import Record, item, to_json
 from petheory.texttable import plain_table
 
-__all__ = ["Check", "CandidatePlan", "KindPlan", "SupportedContext", "PlanRecord", "to_json"]
-
-
-def to_json(x):
-    """A record (any dataclass here, nested) as JSON-able values: tuples as lists, inf as the string 'inf'.
-
-    >>> to_json(Check("men", True, "ok"))
-    {'name': 'men', 'passed': True, 'detail': 'ok'}
-    """
-    if dataclasses.is_dataclass(x) and not isinstance(x, type):
-        return {f.name: to_json(getattr(x, f.name)) for f in dataclasses.fields(x) if f.repr}
-    if isinstance(x, dict):
-        return {str(k): to_json(val) for k, val in x.items()}
-    if isinstance(x, (list, tuple, np.ndarray)):
-        return [to_json(val) for val in (x.tolist() if isinstance(x, np.ndarray) else x)]
-    if isinstance(x, np.generic):
-        x = x.item()
-    if isinstance(x, float) and not math.isfinite(x):
-        return str(x)
-    return x
+__all__ = ["Check", "CandidatePlan", "KindPlan", "SupportedContext", "PlanRecord"]
 
 
 def _g(x, digits: int = 4) -> str:
@@ -49,27 +27,15 @@ def _g(x, digits: int = 4) -> str:
     return f"{x:.{digits}g}" if isinstance(x, float) else f"{x:,}" if isinstance(x, int) else str(x)
 
 
-class _Renders:
-    """``__str__`` and ``_repr_html_`` from ``lines()`` and ``markdown()``."""
-
-    def lines(self) -> list[str]:  # pragma: no cover - every record defines it
-        raise NotImplementedError
+class _Part(Record):
+    """A part of a plan: its Markdown is its plain lines (the tables are already aligned text)."""
 
     def markdown(self) -> str:
         return "\n".join(self.lines())
 
-    def __str__(self) -> str:
-        return "\n".join(self.lines())
-
-    def _repr_html_(self) -> str:
-        return f"<pre>{html.escape(str(self))}</pre>"
-
-    def as_dict(self) -> dict:
-        return to_json(self)
-
 
 @dataclass(frozen=True)
-class Check(_Renders):
+class Check(_Part):
     """One check of a candidate at N: its name (``men``, ``liu``, ``phase``), whether it passed, and the numbers."""
 
     name: str
@@ -81,7 +47,7 @@ class Check(_Renders):
 
 
 @dataclass(frozen=True)
-class CandidatePlan(_Renders):
+class CandidatePlan(_Part):
     """A candidate analysed at N (:func:`petheory.analyses.plan.analyse`).
 
     ``params`` are the registry entry's (``encoding``); ``frequencies`` the per-band frequencies analysed at N
@@ -116,7 +82,7 @@ class CandidatePlan(_Renders):
     decay_beyond_L: float | None
     lambda_at_L: tuple
     lambda_at_N: tuple
-    frequencies: tuple = field(repr=False, default=())
+    frequencies: tuple = item(default=(), json=False)
 
     @property
     def passed(self) -> bool:
@@ -151,7 +117,7 @@ HEADERS = ["candidate", "what", "men", "liu", "phase", "kept/interp/unseen", "lo
 
 
 @dataclass(frozen=True)
-class KindPlan(_Renders):
+class KindPlan(_Part):
     """One layer kind: its candidates and the recommendation (``planned``: a full-attention rotary kind)."""
 
     layers: tuple
@@ -209,7 +175,7 @@ class KindPlan(_Renders):
 
 
 @dataclass(frozen=True)
-class SupportedContext(_Renders):
+class SupportedContext(_Part):
     """The largest context each theory supports for a layer kind as configured (the report's line)."""
 
     men_largest: int | None
@@ -231,13 +197,13 @@ class SupportedContext(_Renders):
 
 
 @dataclass(frozen=True)
-class PlanRecord(_Renders):
+class PlanRecord(_Part):
     """The plan of a model for a target context N (:func:`petheory.analyses.plan.plan`)."""
 
     source: str | None
     model_type: str
     context: int
-    target: int
+    length: int
     max_context: int
     kinds: tuple
     configs: tuple
@@ -255,8 +221,8 @@ class PlanRecord(_Renders):
         return next((k.recommended for k in self.kinds if k.planned), None)
 
     def _head(self) -> str:
-        return (f"{self.source or self.model_type} ({self.model_type}): plan from L = {self.context:,} to N = {self.target:,} "
-                f"(s = {self.target / self.context:g}); max_position_embeddings {self.max_context:,}")
+        return (f"{self.source or self.model_type} ({self.model_type}): plan from L = {self.context:,} to N = {self.length:,} "
+                f"(s = {self.length / self.context:g}); max_position_embeddings {self.max_context:,}")
 
     def lines(self) -> list[str]:
         out = [self._head()]

@@ -36,7 +36,7 @@ from typing import ClassVar
 import numpy as np
 
 
-def item(*, key: str | None = None, omit: bool = False, inline: bool = False, **kwargs):
+def item(*, key: str | None = None, omit: bool = False, inline: bool = False, json: bool = True, **kwargs):
     """A record field stored under ``key`` in the JSON (default its name); ``omit``: left out while it is None.
 
     Parameters
@@ -47,6 +47,9 @@ def item(*, key: str | None = None, omit: bool = False, inline: bool = False, **
         Leave the key out of the JSON while the value is None (the default ``None`` is then implied).
     inline : bool
         Put the value's own keys in the JSON in place of this field (the value is a :class:`Record` or None).
+    json : bool
+        False: the field is never in the JSON (data a record keeps for its callers, such as a plan candidate's
+        frequencies, which its JSON gives as a summary).
     **kwargs
         Passed on to :func:`dataclasses.field` (``default``, ``default_factory``).
 
@@ -62,7 +65,7 @@ def item(*, key: str | None = None, omit: bool = False, inline: bool = False, **
     """
     if omit:
         kwargs.setdefault("default", None)
-    return dataclasses.field(metadata={"key": key, "omit": omit, "inline": inline}, **kwargs)
+    return dataclasses.field(metadata={"key": key, "omit": omit, "inline": inline, "json": json}, **kwargs)
 
 
 def to_json(x):
@@ -88,7 +91,7 @@ def to_json(x):
         out = {}
         for f in dataclasses.fields(x):
             val = getattr(x, f.name)
-            if f.metadata.get("omit") and val is None:
+            if f.metadata.get("omit") and val is None or f.metadata.get("json") is False:
                 continue
             if f.metadata.get("inline"):
                 out.update(to_json(val) if val is not None else {})

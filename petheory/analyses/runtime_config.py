@@ -28,6 +28,7 @@ import shlex
 from dataclasses import dataclass
 
 from petheory import encodings as enc
+from petheory.analyses.record import Record
 from petheory.errors import ValidationError
 
 __all__ = ["RuntimeConfig", "rope_block", "runtime_configs"]
@@ -37,7 +38,7 @@ LOCAL_BASE_TYPES = ("gemma3", "gemma3_text")
 
 
 @dataclass(frozen=True)
-class RuntimeConfig:
+class RuntimeConfig(Record):
     """What to write or pass for one candidate (see the module docstring)."""
 
     candidate: str
@@ -81,6 +82,27 @@ def rope_block(encoding: str, params: dict, d: int) -> dict:
     The inverse of :func:`petheory.models.rope.rope_scheme` for the entries a plan emits; an entry or a
     parameter transformers has no key for is refused by name.
 
+    Parameters
+    ----------
+    encoding : str
+        A rotary registry entry (``rope``, ``rope_pi``, ``rope_yarn``, ``rope_dynamic``, ``rope_llama3``).
+    params : dict
+        Its parameters.
+    d : int
+        The head size (partial rotary is written as ``partial_rotary_factor``).
+
+    Returns
+    -------
+    dict
+        The ``rope_parameters`` entry.
+
+    Raises
+    ------
+    ValidationError
+        An entry or a parameter transformers has no key for.
+
+    Examples
+    --------
     >>> rope_block("rope_pi", {"base": 1e6, "scale": 8.0, "pairing": "half"}, 128)
     {'rope_type': 'linear', 'rope_theta': 1000000.0, 'factor': 8.0}
     """
@@ -146,9 +168,9 @@ def _v4(model_type: str, blocks: dict) -> dict | None:
     return None
 
 
-def _llama_cpp(encoding: str, params: dict, configured: str, *, target: int, d: int) -> tuple[tuple | None, list]:
+def _llama_cpp(encoding: str, params: dict, configured: str, *, length: int, d: int) -> tuple[tuple | None, list]:
     b = float(params.get("base", 10000.0))
-    ctx = ("-c", str(target))
+    ctx = ("-c", str(length))
     notes = []
     if configured == "rope_llama3":
         notes.append("a GGUF converted from this model carries its Llama 3 band factors (rope_freqs), which no flag "
@@ -172,7 +194,7 @@ def _llama_cpp(encoding: str, params: dict, configured: str, *, target: int, d: 
                 f"{params.get('alpha', 1.0):g}") + ctx, notes
     if encoding == "rope_dynamic":
         r = int(params.get("rotary_dim") or d)
-        bn = enc.dynamic_base(b, float(params["scale"]), int(params["n_max"]), target, r)
+        bn = enc.dynamic_base(b, float(params["scale"]), int(params["n_max"]), length, r)
         notes.append(f"llama.cpp has no dynamic NTK: --rope-freq-base {bn:.10g} is the base transformers uses at N")
         return ("--rope-scaling", "none", "--rope-freq-base", f"{bn:.10g}") + ctx, notes
     if encoding == "rope_llama3":
@@ -183,8 +205,33 @@ def _llama_cpp(encoding: str, params: dict, configured: str, *, target: int, d: 
     return None, notes
 
 
-def runtime_configs(scheme, kinds, *, target: int, context: int) -> tuple:
-    """One :class:`RuntimeConfig` per candidate of the plan's kinds (``kinds`` aligned with ``scheme.kinds()``)."""
+def runtime_configs(scheme, kinds, *, length: int, context: int) -> tuple:
+    """One :class:`RuntimeConfig` per candidate of the plan's kinds (``kinds`` aligned with ``scheme.kinds()``).
+
+    Parameters
+    ----------
+    scheme : Scheme
+        The model's scheme.
+    kinds : sequence of KindPlan
+        The plan's layer kinds, in the order of ``scheme.kinds()``.
+    length : int
+        N, the target context (the emitted ``max_position_embeddings``).
+    context : int
+        L, the original context.
+
+    Returns
+    -------
+    tuple of RuntimeConfig
+        The transformers 5.x and 4.x blocks, llama.cpp flags and vLLM arguments of each candidate.
+
+    Examples
+    --------
+    >>> from petheory.loaders import resolve_scheme
+    >>> from petheory.analyses.plan import plan
+    >>> r = plan(resolve_scheme("rope:base=10000", d=64, context=1024), length=4096)
+    >>> [c.candidate for c in r.configs][:3]
+    ['as_configured', 'base_men', 'base_liu']
+    """
     layers = scheme.kinds()
     names = []
     for k in kinds:
@@ -212,22 +259,22 @@ def runtime_configs(scheme, kinds, *, target: int, context: int) -> tuple:
         rope = next(iter(blocks.values())) if len(blocks) == 1 else blocks
         enc_name, params, configured = scaled
         dyn = enc_name == "rope_dynamic"
-        m = context if dyn else target
+        m = context if dyn else length
         notes = []
         if dyn:
             notes.append(f"transformers' dynamic NTK counts from max_position_embeddings: it stays {context:,}")
-        flags, cpp_notes = _llama_cpp(enc_name, params, configured, target=target, d=scheme.head_dim)
+        flags, cpp_notes = _llama_cpp(enc_name, params, configured, length=length, d=scheme.head_dim)
         notes += cpp_notes
         v_rope = rope
         if dyn:  # vLLM's dynamic type computes one base at max_position_embeddings * factor: give it transformers' base at N
             r = int(params.get("rotary_dim") or scheme.head_dim)
-            bn = enc.dynamic_base(float(params["base"]), float(params["scale"]), int(params["n_max"]), target, r)
+            bn = enc.dynamic_base(float(params["base"]), float(params["scale"]), int(params["n_max"]), length, r)
             plain = {"rope_type": "default", "rope_theta": bn}
             v_rope = plain if len(blocks) == 1 else {key: (plain if val.get("rope_type") == "dynamic" else val)
                                                      for key, val in blocks.items()}
             notes.append("vLLM's dynamic type is static (one base at max_position_embeddings x factor): the override "
                          "gives it the plain base transformers uses at N")
-        vllm = ("--hf-overrides", json.dumps({"rope_parameters": v_rope, "max_position_embeddings": target}),
-                "--max-model-len", str(target))
+        vllm = ("--hf-overrides", json.dumps({"rope_parameters": v_rope, "max_position_embeddings": length}),
+                "--max-model-len", str(length))
         out.append(RuntimeConfig(name, rope, m, _v4(scheme.source, blocks), flags, vllm, tuple(notes)))
     return tuple(out)

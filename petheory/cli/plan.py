@@ -43,7 +43,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     from petheory import __version__
     from petheory.analyses.plan import plan
-    from petheory.analyses.plan_record import to_json
+    from petheory.analyses.record import to_json
     from petheory.io import atomic_write_json, atomic_write_text
     from petheory.loaders import resolve_scheme
 
@@ -52,7 +52,7 @@ def run(args) -> int:
     scheme = resolve_scheme(args.pe, default_d=args.d_model or 128, default_context=args.context, what="plan")
     if args.d_model is not None and scheme.source != "spec":
         raise ValidationError("--d-model applies to a registry RoPE; a model's config fixes its head dimension (drop it)")
-    rec = plan(scheme, target=args.length, context=args.context if scheme.source != "spec" else None,
+    rec = plan(scheme, length=args.length, context=args.context if scheme.source != "spec" else None,
                base_grid=args.base_grid, source=str(args.pe))
     doc = {"petheory": __version__, "plan": to_json(rec)}
     if args.json == "-":

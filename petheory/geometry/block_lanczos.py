@@ -66,6 +66,18 @@ def default_block(n: int, k: int) -> int:
     separates the k-th eigenvalue from the ``(b+1)``-th, not the ``(k+1)``-th; at least 16, because
     below that a GEMM is still bound by reading the matrix (a pass costs about what 16 columns do).
 
+    Parameters
+    ----------
+    n : int
+        The matrix size.
+    k : int
+        How many extreme eigenpairs are wanted.
+
+    Returns
+    -------
+    int
+        The number of columns per block, ``min(n, max(2k, 16))``.
+
     Examples
     --------
     >>> default_block(4096, 8), default_block(4096, 2), default_block(10, 8)

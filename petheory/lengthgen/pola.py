@@ -288,6 +288,20 @@ def decided(ratio: float, separation: float = 1e2) -> bool:
     0.013 on another's for the same fit), so no threshold below 1 is used. At least ``separation``:
     a misfit far beyond rounding. Between the two the decision is too close to call.
 
+    Parameters
+    ----------
+    ratio : float
+        A least-squares residual divided by its rounding bound (:func:`LRC`'s certificate).
+    separation : float, optional
+        How far above the rounding bound a residual must be to count as a misfit (default 100).
+
+    Returns
+    -------
+    bool
+        True when ``ratio <= 1`` or ``ratio >= separation``.
+
+    Examples
+    --------
     >>> decided(0.5), decided(3.0), decided(300.0)
     (True, False, True)
     """

@@ -100,10 +100,16 @@ def projection_tensors(cfg: dict, mt: str, n_layers: int, names, *, heads: int, 
         The ``config.json`` (its ``model_type`` says whether a multimodal wrapper holds the text model).
     mt : str
         The text model type (``Scheme.source``).
+    n_layers : int
+        The layers its config declares (``num_hidden_layers``).
     names : set of str
         Every tensor name of the checkpoint.
-    heads, dims
-        Query heads; the head size of each layer.
+    heads : int
+        Query heads per layer.
+    dims : list of int
+        The head size of each layer.
+    source : str
+        The folder, for messages.
     read : iterable of int, optional
         The layers whose projections are wanted (default: all); the others (a linear-attention layer of a
         hybrid, which has no ``q_proj``) are neither required nor read.

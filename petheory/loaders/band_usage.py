@@ -33,6 +33,25 @@ __all__ = ["band_pairs", "band_norms", "band_usage"]
 def band_pairs(rotary_dim: int, *, head_dim: int, pairing: str = "half", proportional: bool = False) -> tuple:
     """Rows (a_t, b_t) of a head that band t rotates together, each of shape (rotary_dim / 2,).
 
+    Parameters
+    ----------
+    rotary_dim : int
+        The coordinates of a head that rotate (even).
+    head_dim : int
+        The head's size.
+    pairing : {'half', 'interleaved'}
+        ``'half'``: band t pairs coordinates t and t + rotary_dim/2 (transformers' ``rotate_half``);
+        ``'interleaved'``: 2t and 2t + 1.
+    proportional : bool
+        Gemma 4's proportional RoPE: half-split pairs across the whole head (t and t + head_dim/2).
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(a, b)``: the first and second row of each band's pair.
+
+    Examples
+    --------
     >>> [a.tolist() for a in band_pairs(4, head_dim=8)]
     [[0, 1], [2, 3]]
     >>> [a.tolist() for a in band_pairs(4, head_dim=8, proportional=True)]   # Gemma 4: across the whole head

@@ -40,7 +40,30 @@ VARIABLES = {
 
 
 def env_int(name: str) -> int:
-    """Integer variable ``name`` of :data:`INTEGERS` (its default when unset or empty), range-checked."""
+    """Integer variable ``name`` of :data:`INTEGERS` (its default when unset or empty), range-checked.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`INTEGERS` (``PETHEORY_MAX_VOCAB``, ``PETHEORY_MIN_COUNT``).
+
+    Returns
+    -------
+    int
+        The variable's value, or its default.
+
+    Raises
+    ------
+    ValidationError
+        A value that is not an integer in the variable's range; the message names the variable.
+
+    Examples
+    --------
+    >>> import os
+    >>> os.environ.pop("PETHEORY_MIN_COUNT", None) and None
+    >>> env_int("PETHEORY_MIN_COUNT") == INTEGERS["PETHEORY_MIN_COUNT"][0]
+    True
+    """
     default, lo, hi, what = INTEGERS[name]
     raw = os.environ.get(name, "")
     text = raw.strip()
@@ -55,7 +78,17 @@ def env_int(name: str) -> int:
 
 
 def check_environment() -> None:
-    """Every variable of :data:`VARIABLES` that is set, parsed once (the CLI calls this before any command)."""
+    """Every variable of :data:`VARIABLES` that is set, parsed once (the CLI calls this before any command).
+
+    Raises
+    ------
+    ValidationError
+        The first variable whose value is not what it must be, named in the message.
+
+    Examples
+    --------
+    >>> check_environment()   # nothing set wrongly: nothing to say
+    """
     from petheory import _memory
     from petheory.data.corpus import env_corpus
 

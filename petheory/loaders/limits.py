@@ -84,6 +84,25 @@ def table_abs_max(d: int) -> float:
 def null_draws(k: int, *, flag: str = "--null-draws") -> int:
     """``k`` if it is a number of null draws within :data:`NULL_DRAWS_MAX`; else the refusal with a time estimate.
 
+    Parameters
+    ----------
+    k : int
+        The number of random tables asked for.
+    flag : str, optional
+        How the caller names the value, for the message.
+
+    Returns
+    -------
+    int
+        ``k``.
+
+    Raises
+    ------
+    ValidationError
+        ``k`` negative, not an integer, or above :data:`NULL_DRAWS_MAX`.
+
+    Examples
+    --------
     >>> null_draws(100)
     100
     >>> null_draws(10**12)

@@ -84,6 +84,18 @@ def _depth(raw: bytes) -> int:
 def bracket_depth(body: bytes) -> int:
     """Deepest nesting of ``[``/``{`` in ``body`` (strings already removed by the caller: JSON's or TOML's).
 
+    Parameters
+    ----------
+    body : bytes
+        The document's text without its string literals.
+
+    Returns
+    -------
+    int
+        The largest number of brackets open at once.
+
+    Examples
+    --------
     >>> bracket_depth(b'{"a": [[1], {}]}')
     3
     """

@@ -65,7 +65,31 @@ def _find_bad(obj):
 
 
 def loads(text, *, source: str) -> dict:
-    """Parse TOML text or UTF-8 bytes from ``source`` (a file name, for messages) within :mod:`~petheory.loaders.limits`."""
+    """Parse TOML text or UTF-8 bytes from ``source`` (a file name, for messages) within :mod:`~petheory.loaders.limits`.
+
+    Parameters
+    ----------
+    text : str or bytes
+        The document.
+    source : str
+        Where it came from, for messages.
+
+    Returns
+    -------
+    dict
+        The parsed document.
+
+    Raises
+    ------
+    ValidationError
+        Not UTF-8, nested deeper than ``TOML_MAX_DEPTH``, not TOML, or a value petheory does not read (a
+        non-finite float, an integer beyond 64 bits, a date).
+
+    Examples
+    --------
+    >>> loads('grid = {pe = ["rope", "alibi"]}', source="g.toml")
+    {'grid': {'pe': ['rope', 'alibi']}}
+    """
     import tomllib
 
     if isinstance(text, (bytes, bytearray)):
@@ -91,5 +115,33 @@ def loads(text, *, source: str) -> dict:
 
 
 def read_toml(path, *, what: str = "TOML file", max_bytes: int = limits.TOML_MAX_BYTES) -> dict:
-    """The TOML document in regular file ``path`` (at most ``max_bytes``), read by :func:`loads`."""
+    """The TOML document in regular file ``path`` (at most ``max_bytes``), read by :func:`loads`.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        A regular file.
+    what : str, optional
+        What the file is, for messages.
+    max_bytes : int, optional
+        The largest file read.
+
+    Returns
+    -------
+    dict
+        The parsed document.
+
+    Raises
+    ------
+    ValidationError
+        Not a regular file, too large, or not a TOML document :func:`loads` reads.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "g.toml"
+    >>> _ = p.write_text("seeds = [0, 1]")
+    >>> read_toml(p)
+    {'seeds': [0, 1]}
+    """
     return loads(read_limited(path, max_bytes, what=what), source=str(path))

@@ -376,4 +376,4 @@ def require_eval_memory(m: ModelConfig, what: str) -> None:
     params = model_parameters(m)
     _memory.require(2 * 4 * params, f"{what} (d_model={m.d_model}, n_layer={m.n_layer}, d_ff={m.d_ff}, "
                     f"vocab_size={m.vocab_size}, max_len={m.max_len}: about {params:.3g} parameters)",
-                    alternative="evaluate it on a machine with more memory, or raise --max-memory")
+                    alternative="evaluate it on a machine with more memory, or raise the memory limit")

@@ -18,7 +18,7 @@ from hostile_util import cli, refused
 
 from petheory import encodings as enc
 from petheory.analyses import plan as P
-from petheory.analyses.plan_record import to_json
+from petheory.analyses.record import to_json
 from petheory.bounds import long_context as lc
 from petheory.bounds import men_base as mb
 from petheory.loaders import resolve_scheme
@@ -31,15 +31,15 @@ EPS = np.finfo(float).eps
 @pytest.fixture(scope="module")
 def small():
     """A registry RoPE from L = 1024 to N = 8192 (d = 64): every candidate in a fraction of a second."""
-    return P.plan(resolve_scheme("rope:base=10000", d=64, context=1024), target=8192)
+    return P.plan(resolve_scheme("rope:base=10000", d=64, context=1024), length=8192)
 
 
 def test_men_check_agrees_with_men_min_kernel_and_direct_cosines(small):
     k = small.kinds[0]
     for c in k.candidates:
         w = np.asarray(c.frequencies)
-        mn, at = mb.men_min_kernel(w, small.target, stop_below=None)
-        tol = (w.size * small.target + 6 * w.size) * EPS
+        mn, at = mb.men_min_kernel(w, small.length, stop_below=None)
+        tol = (w.size * small.length + 6 * w.size) * EPS
         assert c.men_min == pytest.approx(mn, abs=tol), c.name
         assert c.checks[0].passed == (mn >= -tol), c.name
         if c.men_first_failure is not None:  # the first negative value, by direct cosines
@@ -54,7 +54,7 @@ def test_liu_check_is_liu_extrapolation_bound_for_a_base_tuned_candidate(small):
         c = k.candidate(name)
         assert c.critical_dimension == de
         assert c.critical_period == pytest.approx(lc.liu_extrapolation_bound(64, de, c.params["base"]), rel=64 * EPS)
-    assert k.candidate("base_liu").critical_period == pytest.approx(small.target, rel=64 * EPS)
+    assert k.candidate("base_liu").critical_period == pytest.approx(small.length, rel=64 * EPS)
     assert k.candidate("base_liu").checks[1].passed
 
 
@@ -97,22 +97,22 @@ def test_a_planted_men_failure_flips_the_check(monkeypatch):
 
     p = Positions("rotary", "rope", {"base": 1e6}, 64)
     cand = ("as_configured", "x", "rope", {"base": 1e6}, "")
-    assert P.analyse(p, cand, context=1024, target=4096).checks[0].passed
+    assert P.analyse(p, cand, context=1024, length=4096).checks[0].passed
     monkeypatch.setattr(K, "rotary_column", planted)
-    c = P.analyse(p, cand, context=1024, target=4096)
+    c = P.analyse(p, cand, context=1024, length=4096)
     assert not c.checks[0].passed and c.men_first_failure == 2048
 
 
 def test_a_planted_liu_error_flips_the_check(monkeypatch):
     p = Positions("rotary", "rope", {"base": 1e4}, 64)
-    cand = P.candidates(p, context=1024, target=8192)[2]
-    assert cand[0] == "base_liu" and P.analyse(p, cand, context=1024, target=8192).checks[1].passed
+    cand = P.candidates(p, context=1024, length=8192)[2]
+    assert cand[0] == "base_liu" and P.analyse(p, cand, context=1024, length=8192).checks[1].passed
     monkeypatch.setattr(lc, "liu_critical_dimension", lambda d, b, L: 2)  # an earlier critical band: a short period
-    assert not P.analyse(p, cand, context=1024, target=8192).checks[1].passed
+    assert not P.analyse(p, cand, context=1024, length=8192).checks[1].passed
 
 
 def test_gemma_plans_only_its_global_layers():
-    rec = P.plan(resolve_scheme(str(DATA / "gemma3_27b.json")), target=65536)
+    rec = P.plan(resolve_scheme(str(DATA / "gemma3_27b.json")), length=65536)
     planned = [k for k in rec.kinds if k.planned]
     assert [k.type for k in planned] == ["full_attention"]
     local = next(k for k in rec.kinds if not k.planned)
@@ -136,7 +136,7 @@ def test_record_renders_and_serialises(small):
     assert md.startswith("## ") and "| candidate |" in md and "#### `yarn`" in md
     assert small._repr_html_().startswith("<pre>")
     doc = json.loads(json.dumps(to_json(small)))
-    assert doc["target"] == 8192 and len(doc["configs"]) == len(small.kinds[0].candidates)
+    assert doc["length"] == 8192 and len(doc["configs"]) == len(small.kinds[0].candidates)
 
 
 def test_cli_plan_prints_writes_json_and_markdown(capsys, tmp_path):
@@ -145,7 +145,7 @@ def test_cli_plan_prints_writes_json_and_markdown(capsys, tmp_path):
     assert rc == 0, err
     assert "recommended:" in out and "vLLM: --hf-overrides" in out
     doc = json.loads((tmp_path / "p.json").read_text())
-    assert doc["plan"]["target"] == 131072 and doc["plan"]["kinds"][0]["recommended"]
+    assert doc["plan"]["length"] == 131072 and doc["plan"]["kinds"][0]["recommended"]
     assert "### Runtime configs" in (tmp_path / "p.md").read_text()
 
 
@@ -169,5 +169,5 @@ def test_report_has_the_theory_range_line_per_rotary_kind():
     sec = report(resolve_scheme(str(DATA / "llama3_1_8b.json")), length=8192, null_draws=0, multiples=(1,)).sections[0]
     s = P.supported_context(sec_pos := resolve_scheme(str(DATA / "llama3_1_8b.json")).main.positions, context=8192,
                             extended=131072)
-    assert sec["theory_range"] == s.lines()[0] and sec_pos.encoding == "rope_llama3"
-    assert "advertised 131,072: outside both" in sec["theory_range"]  # Men's B_m < 0 from m = 85,133
+    assert sec.theory_range == s.lines()[0] and sec_pos.encoding == "rope_llama3"
+    assert "advertised 131,072: outside both" in sec.theory_range  # Men's B_m < 0 from m = 85,133

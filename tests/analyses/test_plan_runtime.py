@@ -49,7 +49,7 @@ ROPE_KEYS = ("rope_scaling", "rope_theta", "rope_local_base_freq", "rope_paramet
 def planned(request):
     name, n = request.param
     cfg = json.loads((DATA / f"{name}.json").read_text())
-    return cfg, plan(resolve_scheme(str(DATA / f"{name}.json")), target=n)
+    return cfg, plan(resolve_scheme(str(DATA / f"{name}.json")), length=n)
 
 
 def _text(cfg: dict) -> dict:
@@ -104,7 +104,7 @@ def _check_layout(cfg, rec, fields_of):
         assert config.max_position_embeddings == rc.max_position_embeddings
         for k in rec.kinds:
             lt = k.type if isinstance(getattr(emb, "rope_type", None), dict) else None
-            inv, af, cos1, sin1 = _read(emb, config, lt, rec.target)
+            inv, af, cos1, sin1 = _read(emb, config, lt, rec.length)
             if k.planned:
                 cand = k.candidate(rc.candidate)
                 _compare(cand, inv, af, cos1, sin1, max(cand.params["base"], 2.0), f"{rc.candidate} {k.type}")
@@ -130,7 +130,7 @@ def test_vllm_override_carries_the_v5_block_or_the_dynamic_base_at_n(planned):
     for rc in rec.configs:
         i = rc.vllm.index("--hf-overrides")
         over = json.loads(rc.vllm[i + 1])
-        assert over["max_position_embeddings"] == rec.target == int(rc.vllm[rc.vllm.index("--max-model-len") + 1])
+        assert over["max_position_embeddings"] == rec.length == int(rc.vllm[rc.vllm.index("--max-model-len") + 1])
         if rc.candidate == "dynamic":  # vLLM's dynamic is static: the plain base transformers uses at N
             k = next(k for k in rec.kinds if k.planned)
             blocks = over["rope_parameters"]
@@ -178,7 +178,7 @@ def test_llama_cpp_flags_give_the_analysed_frequencies_under_ggml_semantics(plan
             continue
         cand = k.candidate(rc.candidate)
         flags = rc.llama_cpp[:-2]
-        assert rc.llama_cpp[-2:] == ("-c", str(rec.target))
+        assert rc.llama_cpp[-2:] == ("-c", str(rec.length))
         w, m = ggml_frequencies(flags, k.rotary_dim)
         # flags print 10 significant digits: the base (and 1/factor) within 5e-10 relative, so w within |ln w| 5e-10
         tol = 5e-10 * (np.abs(np.log(np.asarray(cand.frequencies))) + 2)
@@ -198,6 +198,6 @@ def test_a_planted_emission_error_is_caught(planned, monkeypatch):
     block["factor"] = block["factor"] * (1 + 1e-3)
     config, emb = _rotary(_with(cfg, fields))
     lt = k.type if isinstance(getattr(emb, "rope_type", None), dict) else None
-    inv, af, cos1, sin1 = _read(emb, config, lt, rec.target)
+    inv, af, cos1, sin1 = _read(emb, config, lt, rec.length)
     with pytest.raises(AssertionError):
         _compare(k.candidate("pi"), inv, af, cos1, sin1, 1e6, "planted")
