@@ -520,6 +520,23 @@ def _unweighted_decay_constant(real):
     return fit
 
 
+def _angles_not_linear(real):
+    """RotaryTable.apply turning by angle (1 + 1e-3 angle): no longer linear in the position (a per-position scaling)."""
+    from petheory.encodings import rotary
+
+    return lambda self, x: real(rotary.RotaryTable(self.angles * (1 + 1e-3 * self.angles), self.d, self.pairing), x)
+
+
+def _rope_skips_position_one(real):
+    """rope()'s table with positions 1, 2, ... read one late (angles (p + 1) theta for p >= 1): an off-by-one."""
+    def rope(n, d, **k):
+        import dataclasses
+
+        t = real(n + 1, d, **k)
+        return dataclasses.replace(t, angles=np.concatenate([t.angles[:1], t.angles[2:]]))
+    return rope
+
+
 PLANTS = [
     # ----------------------------------------------------------------------------- chen2025
     Plant("chen2025.pe_no_new_capability", "every PE but learned adds n^2 to the POLA span", _span_grows),
@@ -850,6 +867,10 @@ PLANTS = [
           "itself is tests/theory's (petheory.fits against scipy's linregress)"),
     Plant("li2025.wavelet_extrapolation__corrected", "the support's end one position early (floor(end), no + 1)",
           _attr("petheory.bounds.wavelet_support_end", lambda real: (lambda *a, **k: real(*a, **k) - 1))),
+    Plant("yu2025.commuting_iff_relative", "the library's rotation turns by angle (1 + 1e-3 angle) (not linear in the position)",
+          _attr("petheory.encodings.rotary.RotaryTable.apply", _angles_not_linear)),
+    Plant("yu2025.commuting_iff_relative", "the RoPE table skips position 1 (angles (p + 1) theta from p = 1 on)",
+          _attr("petheory.encodings.rotary.rope", _rope_skips_position_one)),
     Plant("li2025.wavelet_atom_decay__corrected", "the amplitude of scale j read at -j (a level index for a scale)",
           _attr("petheory.encodings.absolute.wavelet_amplitude", lambda real: (lambda j, nm: real(-j, nm)))),
 ]
