@@ -19,6 +19,8 @@ was not read here; the claim is ComRoPE's.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from hypothesis import strategies as st
 from scipy.linalg import expm
@@ -37,6 +39,7 @@ MROPE_FAMILIES = {"qwen2_vl": ((16, 24, 24), 1e6, False), "qwen3_vl": ((24, 20, 
 P_MAX = 64  # 3-D positions drawn in [0, P_MAX)^3; shifts too
 
 
+@functools.lru_cache(maxsize=4)
 def mrope_layer(model_type: str):
     """The rotary layer petheory resolves for a config of the family (head dim 128): its Positions record."""
     sections, base, interleaved = MROPE_FAMILIES[model_type]
