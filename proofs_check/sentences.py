@@ -59,6 +59,8 @@ PAPERS = {
                "shawntan/stickbreaking-attention @ ea69b8dd)",
     "huang2025": "Huang et al., arXiv 2510.23095 (MRoPE-I, Qwen Team; abstract and HTML v1 opening)",
     "wei2025": "Wei et al., arXiv 2502.05173 (VideoRoPE; abstract and HTML v3 opening)",
+    "yu2025": "Yu et al., arXiv 2506.03737 (ComRoPE, CVPR 2025; full text, as a Markdown transcription in a public "
+              "repository, and the authors' README, github Longin-Yu/ComRoPE @ 7aeef083)",
 }
 STATEMENTS: dict[str, tuple[Statement, ...]] = {
     # Read sentence by sentence (issue 30): every result, every definition used as a claim, every caption that
@@ -480,5 +482,20 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
     "wei2025": (
         S("abstract and §1 (low-frequency temporal allocation)", "previous variants lack appropriate temporal "
           "allocation; VideoRoPE gives time the low frequencies"),
+    ),
+    "yu2025": (
+        S("§3.1, Definitions 3-6 and Proposition 1", "the RPE and RoPE Equations; \"f is said to be a RoPE function if "
+          "and only if ... R_f(x)^T R_f(y) = R_f(y - x)\"; R(x; A) = exp(sum_i A_i x_i) with skew-symmetric angle matrices",
+          why_not="definitions, and the RoPE Equation restated: the form in which Theorem 1 is checked "
+          "(yu2025.commuting_iff_relative)"),
+        S("§3.2, Theorem 1", "\"The rotation difference R(x)^T R(y) can be represented by the location difference y - x "
+          "if and only if A pairwise commute\" (N > 1)", ("yu2025.commuting_iff_relative",)),
+        S("§3.2, Remark 1", "LieRE's trained generators need not commute, so its R does not always satisfy the RoPE "
+          "Equation", ("yu2025.commuting_iff_relative",)),
+        S("§3.3, Propositions 2-3", "block-diagonal generators commute when their blocks do: all but one zero "
+          "(ComRoPE-AP) or linearly dependent (ComRoPE-LD)", ("yu2025.commuting_iff_relative",)),
+        S("§4 (experiments)", "ComRoPE-LD surpasses LieRE by 1.6% at 224 and 2.9% at 512 on ImageNet-1K; object "
+          "detection and 3D classification", why_not="ViT-B training on ImageNet-1K, COCO and UCF-101: not reproduced "
+          "(no such data or compute here)"),
     ),
 }

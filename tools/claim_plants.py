@@ -472,6 +472,71 @@ def _unbounded_atoms(mp):
     mp.setattr(X, "_atom_decay_uniform", planted)
 
 
+def _kron_as_hadamard(real):
+    """The absolute pair features phi(i) (x) phi(j) formed over one axis: phi(i) o phi(j) (D = d, not d^2)."""
+    def basis(pe, pos, seg=None):
+        mode, B = real(pe, pos, seg)
+        from petheory.lengthgen import pola
+
+        p = pola.pola_pe(pe)
+        if mode == "dense" and p.kind == "absolute":
+            L = B.shape[0]
+            B = np.ascontiguousarray(B.reshape(L, L, p.d, p.d).diagonal(axis1=2, axis2=3))
+        return mode, B
+    return basis
+
+
+def _rows_from_one(real):
+    """position_table's rows for positions 1..n (off by one) instead of 0..n-1."""
+    return lambda pe, n: real(pe, n + 1)[1:]
+
+
+def _test_sizes_short(real):
+    """generalises() testing sizes up to N_test - 1: the last size never tested (an off-by-one in the range)."""
+    def planted(pe, name, N_train, N_test, **k):
+        return real(pe, name, N_train, max(N_train, N_test - 1), **k)
+    return planted
+
+
+def _certified_band_reversed(real):
+    """LRC.certified with the residual test's comparison reversed: certified inside the band (1/s, s) it should
+    exclude."""
+    def certified(self, separation=1e2):
+        r = self.realisation
+        ratio = r.residual / max(r.residual_tol, np.finfo(float).tiny)
+        return (1.0 / separation < ratio < separation) and r.rank_gap >= separation
+    return certified
+
+
+def _unweighted_decay_constant(real):
+    """wavelet_decay_fit's C without its e^{beta u} weight: max |psi| (too small for every beta > 0)."""
+    def fit(wavelet="db2", **k):
+        import dataclasses
+
+        from petheory import encodings as enc
+
+        f = real(wavelet, **k)
+        return dataclasses.replace(f, C=float(np.max(np.abs(enc.wavefun(wavelet, k.get("resolution", 10))[1]))))
+    return fit
+
+
+def _angles_not_linear(real):
+    """RotaryTable.apply turning by angle (1 + 1e-3 angle): no longer linear in the position (a per-position scaling)."""
+    from petheory.encodings import rotary
+
+    return lambda self, x: real(rotary.RotaryTable(self.angles * (1 + 1e-3 * self.angles), self.d, self.pairing), x)
+
+
+def _rope_skips_position_one(real):
+    """rope()'s table with positions 1, 2, ... read one late (angles (p + 1) theta for p >= 1): an off-by-one."""
+    def rope(n, d, **k):
+        import dataclasses
+
+        t = real(n + 1, d, **k)
+        return dataclasses.replace(t, angles=np.concatenate([t.angles[:1], t.angles[2:]]))
+    return rope
+
+
 PLANTS = [
     # ----------------------------------------------------------------------------- chen2025
     Plant("chen2025.pe_no_new_capability", "every PE but learned adds n^2 to the POLA span", _span_grows),
@@ -614,7 +679,7 @@ PLANTS = [
           _attr("petheory.bounds.long_context.decay_mask_peak", lambda real: (lambda t, m: (real(t, m)[0] + 2, real(t, m)[1])))),
     Plant("wu2025.decay_mask_one_layer", "the causal ALiBi bias twice as steep as its slope",
           _attr("petheory.encodings.bias.alibi", lambda real: (lambda n, **k: 2.0 * real(n, **k)))),
-    Plant("wu2025.decay_mask_theta", "the causal ALiBi bias twice as steep as its slope",
+    Plant("wu2025.decay_mask_theta#proof_constants", "the causal ALiBi bias twice as steep as its slope",
           _attr("petheory.encodings.bias.alibi", lambda real: (lambda n, **k: 2.0 * real(n, **k)))),
     Plant("wu2025.causal_mask_first_token", "Lemma A.1's epsilon three times the smallest attention weight",
           _attr("proofs_check.claims.wu2025.lemma_a1_epsilon",
@@ -626,7 +691,7 @@ PLANTS = [
           _attr("proofs_check.claims.wu2025.prefix_mask", lambda real: _last_token_off_the_prefix(real))),
     Plant("wu2025.rope_one_layer", "the library's rotation turns three times as fast as its angles",
           _attr("petheory.encodings.rotary.RotaryTable.apply", lambda real: _triple_angle(real))),
-    Plant("wu2025.rope_many_layers", "the library's rotation turns three times as fast as its angles",
+    Plant("wu2025.rope_many_layers#proof_constants", "the library's rotation turns three times as fast as its angles",
           _attr("petheory.encodings.rotary.RotaryTable.apply", lambda real: _triple_angle(real))),
     Plant("kazemnejad2023.nope_absolute_position", "petheory's attention without its causal mask",
           _attr("petheory.nn.models.Attention.heads", lambda real: _not_causal(real))),
@@ -781,5 +846,33 @@ PLANTS = [
           _attr("petheory.nn.models.Attention.__init__", lambda real: _init_not_causal(real))),
     Plant("kazemnejad2023.nope_absolute_position", "config validation drops causal",
           _attr("petheory.nn.models.ModelConfig.validate", lambda real: _validate_not_causal(real))),
+    # ---- the last nine library functions holds claims read (issue 42, round 2)
+    Plant("chen2025.pe_no_new_capability", "absolute pair features formed over one axis: phi(i) o phi(j) (D = d, not d^2)",
+          _attr("petheory.lengthgen.pola.basis", _kron_as_hadamard)),
+    Plant("chen2025.pe_no_new_capability", "position tables read from position 1 (rows off by one)",
+          _attr("petheory.lengthgen.pola.position_table", _rows_from_one)),
+    Plant("chen2025.pe_no_new_capability", "the POLA width halved (d counted in rotary pairs)",
+          _attr("petheory.lengthgen.pola.pola_pe", lambda real: (lambda pe, *, d=8, **p: real(pe, d=d // 2, **p)))),
+    Plant("chen2025.lrc_characterises_lg", "generalises() never tests the last size (its range one short)",
+          _attr("petheory.lengthgen.pola.generalises", _test_sizes_short)),
+    Plant("chen2025.lrc_characterises_lg", "LRC.certified with the residual test reversed (certified inside the band)",
+          _attr("petheory.lengthgen.pola.LRC.certified", _certified_band_reversed)),
+    Plant("li2025.wavelet_atom_decay#uniform_c_paper_amplitude", "the mother wavelet's C without its e^{beta u} weight",
+          _attr("petheory.bounds.wavelet_decay_fit", _unweighted_decay_constant)),
+    Plant("li2025.wavelet_atom_decay#uniform_c_paper_amplitude", "(none: fit_line)", lambda mp: None,
+          reads=("petheory.fits:fit_line",),
+          equivalent="the fitted trend of log2 C_j decides only the uniform_c reading (refuted) and the details: the "
+          "holding readings decide by the constant the argument constructs (uniform_c_paper_amplitude: C_psi(beta) "
+          "e^{beta h} bounds every C_j) and by finiteness (c_depends_on_jmax), neither of which reads the fit; the fit "
+          "itself is tests/theory's (petheory.fits against scipy's linregress)"),
+    Plant("li2025.wavelet_extrapolation__corrected", "the support's end one position early (floor(end), no + 1)",
+          _attr("petheory.bounds.wavelet_support_end", lambda real: (lambda *a, **k: real(*a, **k) - 1))),
+    Plant("yu2025.commuting_iff_relative", "the library's rotation turns by angle (1 + 1e-3 angle) (not linear in the position)",
+          _attr("petheory.encodings.rotary.RotaryTable.apply", _angles_not_linear)),
+    Plant("yu2025.commuting_iff_relative", "the RoPE table skips position 1 (angles (p + 1) theta from p = 1 on)",
+          _attr("petheory.encodings.rotary.rope", _rope_skips_position_one)),
+    Plant("li2025.wavelet_atom_decay__corrected", "the amplitude of scale j read at -j (a level index for a scale)",
+          _attr("petheory.encodings.absolute.wavelet_amplitude", lambda real: (lambda j, nm: real(-j, nm)))),
 ]
+
 

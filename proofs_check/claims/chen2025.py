@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 from hypothesis import strategies as st
 
+from petheory import encodings as enc
 from petheory import lengthgen
 from petheory.lengthgen import pola as _pola
 from proofs_check.engine import Evidence, Reading, claim
@@ -40,13 +41,26 @@ SRC_TAU, LG_DROP = 0.25, 0.10  # SRC invariant: relative change <= 25%; LG: toke
 # ---------------------------------------------------------------------------- exact
 
 
+#: (3)'s oracle: the dense absolute PEs' own tables, read from the encodings (not from the POLA code), at the POLA width
+#: the checker asks for and at the training length petheory.lengthgen.pola pins wavelet/legendre tables to (64, so
+#: that a table never rescales with the length L).
+POLA_D = 8
+POLA_N_MAX = 64
+DENSE_TABLES = {
+    "sinusoidal": lambda n: enc.sinusoidal(n, POLA_D),
+    "random": lambda n: enc.random_fixed(n, POLA_D),
+    "legendre": lambda n: enc.legendre(n, POLA_D, n_max=POLA_N_MAX),
+    "wavelet": lambda n: enc.wavelet(n, POLA_D, n_max=POLA_N_MAX),
+}
+
+
 @st.composite
 def _capability_cases(draw):
     return {"pe": draw(st.sampled_from(POLA_PES)), "n": draw(st.integers(1, 10)), "masked": draw(st.booleans()),
             "seed": draw(st.integers(0, 2**32 - 1))}
 
 
-def _random_theta(pe: str, n: int, masked: bool, rng):
+def _random_theta(pe, n: int, masked: bool, rng):
     mode, B = _pola.basis(pe, np.arange(n, dtype=np.float64))
     if mode == "dense":
         return rng.standard_normal(B.shape[-1]), None
@@ -61,7 +75,8 @@ def _random_theta(pe: str, n: int, masked: bool, rng):
     evidence="definitional",
     evidence_note="(1)-(2) hold by construction of the model class (the one-hot span is every masked matrix); (3) is "
     "the identity sigma(Phi (x) Phi) = sigma(Phi) sigma(Phi) for a design the library builds literally as the "
-    "Kronecker product Phi (x) Phi: the search checks the implementation, it cannot find a counterexample to the "
+    "Kronecker product Phi (x) Phi: the search checks the implementation (that the POLA dictionary is built from the "
+    "PE's own table, read from the encodings apart from the POLA code), it cannot find a counterexample to the "
     "statement",
     statement="In Position-Only Linear Attentions (POLAs), PEs do not expand computational capabilities but "
     "structure the learned computation across positions.",
@@ -75,13 +90,17 @@ def _random_theta(pe: str, n: int, masked: bool, rng):
     "random theta): (1) the one-hot POLA with Q = A reproduces the PE's POLA exactly (residual within "
     "n^2 eps ||A||); (2) dim S_n(PE) <= dim S_n(one-hot) = n(n+1)/2 (masked) or n^2; (3) for dense absolute "
     "tables without mask, the singular values of the POLA design are the products sigma_a(Phi) sigma_b(Phi), so "
-    "dim S_n = rank(Phi_n)^2 (the PE acts only through the span of its vectors; tolerance: SVD backward error). "
+    "dim S_n = rank(Phi_n)^2 (the PE acts only through the span of its vectors; tolerance: SVD backward error), "
+    "with Phi_n the PE's own table from the encodings (d = 8; wavelet and legendre at n_max = 64, the length the "
+    "POLA code pins them to), not the table the POLA code builds its features from: the identity holds for any "
+    "table, so only the PE's own one tests that the POLA is the PE's. "
     "(1)-(2) hold by construction of the model class (the one-hot span is everything); (3) is the non-trivial "
     "identity. The second half ('structure the computation across positions') is what LRC measures: the same "
     "per-length capability, different length-independent parametrisations (chen2025.lrc_characterises_lg).",
 )
 def pe_no_new_capability(case) -> float:
-    pe, n, masked = case["pe"], int(case["n"]), bool(case["masked"])
+    name, n, masked = case["pe"], int(case["n"]), bool(case["masked"])
+    pe = _pola.pola_pe(name, d=POLA_D)
     rng = np.random.default_rng(case["seed"])
     pos = np.arange(n, dtype=np.float64)
     theta, keys = _random_theta(pe, n, masked, rng)
@@ -94,15 +113,17 @@ def pe_no_new_capability(case) -> float:
     dim_1h = _pola.span_dimension("learned", n, masked=masked)
     v_dim = float(dim_pe - dim_1h) - 0.5  # integers: equality leaves slack 0.5
     v_abs = -1.0
-    p = _pola.pola_pe(pe)
-    if p.kind == "absolute" and p.mode == "dense" and not masked:
+    if name in DENSE_TABLES and not masked:
         # Unmasked, the POLA design is Phi (x) Phi, whose singular values are the products
         # sigma_a(Phi) sigma_b(Phi): the span depends on Phi only through its singular structure, and
         # dim S_n = rank(Phi)^2. Compared as singular values (a numerical rank of a smoothly decaying
         # spectrum is not a certified quantity; the products are). Tolerance: SVD backward error
         # max(m, p) eps ||X||, plus forming X (eps ||X||_F <= sqrt(min(m,p)) eps ||X||) and the
         # products of Phi's singular values (2 n eps ||Phi||^2 = 2 n eps ||X||).
-        table = _pola.position_table(p, n)  # Phi_n (n, d): the same table the POLA features are built from
+        # Phi_n (n, d) is the PE's own table, from the encodings: the identity holds for any table, so it is checked
+        # against this one, and a POLA dictionary built from another (rows shifted, another width, an n_max that
+        # rescales with L) fails it
+        table = DENSE_TABLES[name](n)
         X = _pola.basis(pe, pos)[1].reshape(n * n, -1)
         sx = np.linalg.svd(X, compute_uv=False)
         sp = np.linalg.svd(table, compute_uv=False)
@@ -121,10 +142,10 @@ def _lrc_cases(draw):
 
 
 def lrc_decisions(case) -> dict | None:
-    """LRC at N_train and N_test, 'bounded' (equal and finite), and the POLA's length generalisation.
-
-    None when a decision is not certified (a residual above its tolerance but within a factor SEPARATION of it,
-    or a dense rank gap below SEPARATION), or when the PE does not take the hint's positions."""
+    """LRC at N_train and N_test, 'bounded' (equal and finite), the POLA's length generalisation, and whether
+    these decisions are certified (no residual between its rounding bound and SEPARATION times it:
+    :func:`petheory.lengthgen.pola.decided`; no dense rank gap below SEPARATION). None when the PE does not take the
+    hint's positions."""
     kw = {"masked": case["masked"], "hint": case["hint"]}
     try:
         a = _pola.lrc(case["pe"], case["target"], case["N_train"], **kw)
@@ -132,16 +153,27 @@ def lrc_decisions(case) -> dict | None:
     except ValueError:  # e.g. 'interp' (fractional positions) with an absolute table or t5
         return None
     ok, worst = _pola.generalises(case["pe"], case["target"], case["N_train"], case["N_test"], **kw)
-    if not (a.certified(SEPARATION) and b.certified(SEPARATION) and _pola.decided(worst, SEPARATION)):
-        return None
     return {"lrc_train": a.value, "lrc_test": b.value, "bounded": a.value == b.value < math.inf, "generalises": ok,
-            "worst": worst}
+            "worst": worst, "certified": a.certified(SEPARATION) and b.certified(SEPARATION) and _pola.decided(worst, SEPARATION)}
+
+
+def _undecided(case, dec) -> float | None:
+    """The violation of a case whose decisions are not certified (None when they are): 0 (it cannot test the
+    statement) for a dense dictionary or a PE that does not take the hint's positions, 1 for a keyed dictionary.
+    Keyed decisions are exact (disjoint supports: each coefficient is its key's mean, no rank gap), and certified on
+    every case the strategies draw (an exhaustive pass over every keyed PE, target, hint and mask, N_train 1-8,
+    N_test up to N_train + 6: 7,398 cases, 0 uncertified): an uncertified one is the certificate failing, and a
+    certificate that certified nothing would make the claim hold on no decided case at all."""
+    if dec is not None and dec["certified"]:
+        return None
+    return 1.0 if dec is not None and case["pe"] in _pola.KEYED else 0.0
 
 
 def lrc_characterises_lg(case) -> float:
     dec = lrc_decisions(case)
-    if dec is None:
-        return 0.0
+    undecided = _undecided(case, dec)
+    if undecided is not None:
+        return undecided
     return 1.0 if dec["bounded"] != dec["generalises"] else -1.0
 
 
@@ -161,7 +193,9 @@ _LRC_RECON = ("LRC_PE(T; N): stack the specified entries of T_1..T_N into one le
     "key's mean; dense: equal rank means equal row spaces, so the min-norm fit extends); 'LG => bounded' is not "
     "automatic (a fit could extend by luck while the rank grows): the reading lg_implies_bounded aims the search there (an "
     "exhaustive pass over N_train 1-3, N_test N_train+1..+2, every PE, target, hint and mask found none of 2,088 "
-    "certified cases: 1,978 unbounded and not LG, 110 bounded and LG). For dense dictionaries LRC is the numerical rank "
+    "certified cases: 1,978 unbounded and not LG, 110 bounded and LG). Keyed dictionaries' decisions are exact and "
+    "certified on every case the strategies draw (exhaustively: 7,398 keyed cases, N_train 1-8, N_test up to +6, 0 "
+    "uncertified), so an uncertified keyed case is a violation (the certificate failing), never a skipped case. For dense dictionaries LRC is the numerical rank "
     "of the design matrix: it depends on the positions and the mask, not on the target's values (only whether a "
     "length-independent fit exists does), so 'bounded' there says the design stops growing.")
 
@@ -179,8 +213,9 @@ def _lrc_small_cases(draw):
 def lg_implies_bounded(case) -> float:
     """Violation 1 when the fit generalises while LRC grows (the direction the construction does not give)."""
     dec = lrc_decisions(case)
-    if dec is None:
-        return 0.0
+    undecided = _undecided(case, dec)
+    if undecided is not None:
+        return undecided
     return 1.0 if dec["generalises"] and not dec["bounded"] else -1.0
 
 

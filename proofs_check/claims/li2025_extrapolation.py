@@ -83,7 +83,8 @@ def _atom_decay_uniform(profile: str) -> Evidence:
                 uniform = flat or capped
                 table[w][f"{dil}/{nm}"] = {"scales": js, "C_j": Cs, "log2_C_growth_per_scale": lf.slope,
                                            "ci95": list(lf.slope_ci), "tail_points": tail,
-                                           "max_C_over_mother_C": max(Cs) / fit.C, "uniform_C": uniform}
+                                           "max_C_over_mother_C": max(Cs) / fit.C, "flat": flat, "capped": capped,
+                                           "uniform_C": uniform}
     verdicts = {f"{w}/{k}": v["uniform_C"] for w in table for k, v in table[w].items() if isinstance(v, dict)}
     holds_for = sorted(k for k, ok in verdicts.items() if ok)
     fails_for = sorted(k for k, ok in verdicts.items() if not ok)
@@ -112,17 +113,24 @@ def _atom_decay_uniform(profile: str) -> Evidence:
 
 
 def wavelet_atom_decay_paper_amplitude(ctx) -> Evidence:
-    """Reading 'uniform_c_paper_amplitude': one C for every scale when the atoms carry the paper's 2^(-j/2) amplitude."""
+    """Reading 'uniform_c_paper_amplitude': one C for every scale when the atoms carry the paper's 2^(-j/2) amplitude.
+
+    Decided by the constant the argument constructs, not by the trend: with the paper's amplitude every atom is the
+    same interpolated psi dilated and shifted, so C = C_psi(beta) e^{beta h} (the mother wavelet's own constant, h the
+    psi sampling step) serves every scale j, and the check asks that it bound every C_j computed ('capped'). The
+    fitted trend ('flat') is reported beside it: in the position dilation the densely sampled coarse atoms approach
+    C_psi from below, so C_j still rises by rounding-sized steps there and the trend alone would not certify it."""
     ev = _atom_decay_uniform("quick" if ctx.profile == "quick" else "thorough")
     rows = {f"{w}/{k}": v for w, t in ev.details["per_family"].items() for k, v in t.items()
             if isinstance(v, dict) and k.endswith("/paper")}
-    bad = sorted(k for k, v in rows.items() if not v["uniform_C"])
+    bad = sorted(k for k, v in rows.items() if not v["capped"])
     worst = max(rows.values(), key=lambda v: v["log2_C_growth_per_scale"])
     return Evidence("refuted" if bad else "holds", len(rows), margin=-float(worst["log2_C_growth_per_scale"]),
                     details={"per_construction": rows}, counterexample={"fails_for": bad} if bad else None,
                     summary=(f"one C fails for {', '.join(bad)}" if bad else
-                             f"atoms with the paper's amplitude 2^(-j/2): one C serves every scale in all {len(rows)} "
-                             "constructions (family x dilation)"))
+                             f"atoms with the paper's amplitude 2^(-j/2): the mother wavelet's own C_psi(beta) e^(beta h) "
+                             f"serves every scale in all {len(rows)} constructions (family x dilation; largest C_j / "
+                             f"C_psi {max(v['max_C_over_mother_C'] for v in rows.values()):.6f})"))
 
 
 def wavelet_atom_decay_per_jmax(ctx) -> Evidence:
@@ -163,18 +171,32 @@ claim(
 )
 
 
+#: The atoms' amplitude c_j as the corrected statement gives it, per normalisation (the encoding's features must carry
+#: exactly this: petheory.encodings.wavelet_amplitude is what is checked, not what the check reads).
+STATED_AMPLITUDE = {"l2": lambda j: 2.0 ** (j / 2), "paper": lambda j: 2.0 ** (-j / 2), "none": lambda j: 1.0}
+
+
 @st.composite
 def _atom_cases(draw):
+    """Cases anywhere (the atom must vanish outside its support), inside the atom's support, and at the position
+    nearest the point where the bound is tight (the argmax of |psi(s)| e^{beta s}): a position drawn uniformly from
+    0..40 N_max meets a given atom's support rarely, and its peak more rarely still."""
     n_max = draw(st.integers(1, 256))
-    return {
-        "wavelet": draw(st.sampled_from(["db2", "db4", "haar", "sym4", "coif1"])),
-        "normalisation": draw(st.sampled_from(["l2", "paper", "none"])),
-        "dilation": draw(st.sampled_from(["unit", "position"])),
-        "n_max": n_max,
-        "atom": draw(st.integers(0, 199)),
-        "pos": draw(st.integers(0, 40 * n_max)),
-        "beta": draw(st.floats(0.0, 6.0)),
-    }
+    w, dil, atom = (draw(st.sampled_from(["db2", "db4", "haar", "sym4", "coif1"])),
+                    draw(st.sampled_from(["unit", "position"])), draw(st.integers(0, 199)))
+    beta = draw(st.floats(0.0, 6.0))
+    pos = draw(st.integers(0, 40 * n_max))
+    where = draw(st.sampled_from(["anywhere", "support", "peak"]))
+    if where != "anywhere":
+        x, psi, taps = enc.wavefun(w, 10)
+        j, k = enc.wavelet_atoms(atom + 1, taps - 1, dilation=dil, n_max=n_max)[atom]
+        unit = (n_max if dil == "unit" else 1) * 2.0 ** -j  # pos = unit (k + s) for s in the support [0, S]
+        if where == "peak":
+            pos = max(0, round(unit * (k + float(x[np.argmax(np.abs(psi) * np.exp(beta * x))]))))
+        elif math.floor(unit * (k + taps - 1)) >= max(0, math.ceil(unit * k)):
+            pos = draw(st.integers(max(0, math.ceil(unit * k)), math.floor(unit * (k + taps - 1))))
+    return {"wavelet": w, "normalisation": draw(st.sampled_from(["l2", "paper", "none"])), "dilation": dil,
+            "n_max": n_max, "atom": atom, "pos": pos, "beta": beta}
 
 
 @claim(
@@ -194,7 +216,9 @@ def _atom_cases(draw):
     reconstruction="The amplitude is the atom's (2^(j/2) for the orthonormal psi_{j,k}), not 2^(-j/2); the constant "
     "is uniform in j and k. Checked on the encoding's own features (petheory.encodings.wavelet, psi sampled by "
     "PyWavelets and linearly interpolated: the interpolant obeys the bound with C_psi(beta) e^{beta h}, h = the "
-    "sampling step 2^-resolution, since |interp| is at most its left neighbour's value).",
+    "sampling step 2^-resolution, since |interp| is at most its left neighbour's value). c_j is the statement's "
+    "(2^(j/2) 'l2', 2^(-j/2) 'paper', 1 'none'), written here, not read from the library, so an encoding whose "
+    "atoms carry another amplitude fails.",
 )
 def wavelet_atom_decay__corrected(case) -> float:
     w, nm, dil, n_max = case["wavelet"], case["normalisation"], case["dilation"], case["n_max"]
@@ -206,7 +230,7 @@ def wavelet_atom_decay__corrected(case) -> float:
     u = 2.0**j * (case["pos"] / n_max if dil == "unit" else case["pos"]) - k
     beta, h = case["beta"], float(x[1] - x[0])
     C = float(np.max(np.abs(psi) * np.exp(beta * x))) * math.exp(beta * h)
-    cj = enc_absolute.wavelet_amplitude(j, nm)
+    cj = STATED_AMPLITUDE[nm](j)  # the statement's c_j, not the library's: the encoding must carry it
     if u < 0 or u > x[-1]:
         return float(abs(val))  # outside the support: must be exactly 0
     # val is c_j * interp(u): one product and one interpolation (3 roundings) on values <= C c_j

@@ -96,6 +96,45 @@ def test_lrc_decisions_skip_uncertified_and_inapplicable_cases():
                             "N_train": 2, "N_test": 3}) is None
 
 
+def test_an_uncertified_keyed_decision_is_a_violation_not_a_skip(monkeypatch):
+    # keyed decisions are exact and certified; a certificate that certifies nothing would let the claim hold on no
+    # decided case: with LRC.certified reversed (certified inside the band it should exclude) the keyed case fails
+    case = {"pe": "relative", "target": "copy", "hint": "none", "masked": True, "N_train": 3, "N_test": 6}
+    assert C.lrc_decisions(case)["certified"] and C.lrc_characterises_lg(case) == -1.0
+
+    def reversed_band(self, separation=1e2):
+        r = self.realisation
+        return 1.0 / separation < r.residual / max(r.residual_tol, np.finfo(float).tiny) < separation
+
+    monkeypatch.setattr(pola.LRC, "certified", reversed_band)
+    assert C.lrc_characterises_lg(case) == 1.0 and C.lg_implies_bounded(case) == 1.0
+    dense = {**case, "pe": "rope"}  # a dense dictionary's uncertified decision cannot test the statement
+    assert C.lrc_characterises_lg(dense) == 0.0
+
+
+def test_lrc_catches_a_generalisation_test_one_size_short(monkeypatch):
+    case = {"pe": "learned", "target": "copy", "hint": "none", "masked": True, "N_train": 2, "N_test": 3}
+    assert C.lrc_characterises_lg(case) == -1.0
+    real = pola.generalises
+    monkeypatch.setattr(pola, "generalises", lambda pe, name, N_train, N_test, **k: real(pe, name, N_train, N_test - 1, **k))
+    assert C.lrc_characterises_lg(case) == 1.0  # 'generalises' while LRC grows
+
+
+@pytest.mark.parametrize("plant", ["rows_from_one", "half_width"])
+def test_capability_checks_the_pe_own_table(monkeypatch, plant):
+    # (3) is an identity in the table, so it is checked against the PE's own table from the encodings: a POLA
+    # dictionary built from another one (rows off by one, half the width) fails it
+    case = {"pe": "legendre", "n": 4, "masked": False, "seed": 0}
+    assert C.pe_no_new_capability(case) <= 0
+    if plant == "rows_from_one":
+        real = pola.position_table
+        monkeypatch.setattr(pola, "position_table", lambda pe, n: real(pe, n + 1)[1:])
+    else:
+        real = pola.pola_pe
+        monkeypatch.setattr(pola, "pola_pe", lambda pe, *, d=8, **p: real(pe, d=d // 2, **p))
+    assert C.pe_no_new_capability(case) > 0
+
+
 # ---------------------------------------------------------------------------- empirical, planted records
 
 

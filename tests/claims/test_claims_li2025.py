@@ -255,6 +255,59 @@ def test_atom_decay_checker_says_holds_when_atoms_carry_the_stated_amplitude(mon
         li2025_extrapolation._atom_decay_uniform.cache_clear()
 
 
+def test_paper_amplitude_reading_is_decided_by_the_constructed_constant(monkeypatch):
+    # holds with the mother wavelet's own C_psi(beta) e^(beta h) bounding every C_j ('capped'); a fit whose C drops
+    # the e^(beta u) weight (max |psi|) is too small for it and flips the reading
+    rec = verdict("li2025.wavelet_atom_decay#uniform_c_paper_amplitude")
+    assert rec["verdict"] == "holds" and "C_psi(beta)" in rec["summary"]
+    assert all(v["capped"] for v in rec["details"]["per_construction"].values())
+    real = bounds.wavelet_decay_fit
+
+    def unweighted(w="db2", **k):
+        import dataclasses
+
+        return dataclasses.replace(real(w, **k), C=float(np.max(np.abs(enc.wavefun(w, 10)[1]))))
+
+    monkeypatch.setattr("petheory.bounds.wavelet_decay_fit", unweighted)
+    li2025_extrapolation._atom_decay_uniform.cache_clear()
+    try:
+        assert verdict("li2025.wavelet_atom_decay#uniform_c_paper_amplitude")["verdict"] == "refuted"
+    finally:
+        li2025_extrapolation._atom_decay_uniform.cache_clear()
+
+
+def test_atom_decay_corrected_checks_the_stated_amplitude(monkeypatch):
+    # the amplitude of scale j read at -j: a coarse (j = -8) L2 atom in the position dilation is 2^8 times too large
+    case = {"wavelet": "db2", "normalisation": "l2", "dilation": "position", "n_max": 256, "atom": 0, "pos": 10,
+            "beta": 0.0}
+    assert li2025_extrapolation.wavelet_atom_decay__corrected(case) <= 0
+    real = enc.wavelet_amplitude
+    monkeypatch.setattr("petheory.encodings.absolute.wavelet_amplitude", lambda j, nm: real(-j, nm))
+    assert li2025_extrapolation.wavelet_atom_decay__corrected(case) > 0
+
+
+def test_atom_cases_reach_the_atoms_support_and_peak():
+    from hypothesis import HealthCheck, given, settings
+
+    seen = []
+
+    @settings(max_examples=60, database=None, suppress_health_check=list(HealthCheck), deadline=None, derandomize=True)
+    @given(li2025_extrapolation._atom_cases())
+    def draw(case):
+        seen.append(li2025_extrapolation.wavelet_atom_decay__corrected(case) != 0.0)  # 0.0 exactly: outside the support
+
+    draw()
+    assert sum(seen) >= len(seen) // 3
+
+
+def test_planted_support_end_one_short_is_caught(monkeypatch):
+    case = {"wavelet": "db2", "d": 4, "n_max": 16, "normalisation": "l2", "dilation": "unit", "far": 0}
+    assert li2025_extrapolation.wavelet_extrapolation__corrected(case) <= 0
+    real = bounds.wavelet_support_end
+    monkeypatch.setattr("petheory.bounds.wavelet_support_end", lambda *a, **k: real(*a, **k) - 1)
+    assert li2025_extrapolation.wavelet_extrapolation__corrected(case) > 0
+
+
 def test_planted_atom_decay_corrected_violation(monkeypatch):
     real = enc.wavelet
     monkeypatch.setattr("petheory.encodings.absolute.wavelet", lambda *a, **k: 3.0 * real(*a, **k) + 1e-6)
