@@ -6,7 +6,9 @@ model config of ``tests/data/hf_configs`` or a registered PE, run in-process thr
 ``--markdown -`` where the command has it. What is kept (:func:`normalise`): the JSON with every ``seconds`` field
 removed (wall clock), the text with every "N s" / "| seconds |" cell replaced by ``<s>``, temp folders by ``<tmp>``.
 
-The golden files were written from main at 43e7423 (before issue 45's typed records), by::
+The golden files were first written from main at 43e7423 (before issue 45's typed records) and rewritten once, when
+issue 41 added the report's theory-range line and the cases began to run from the clone's root (relative config
+paths: a compare table's width no longer depends on where the clone lives), by::
 
     python tools/golden_records.py --write            # every case (about 2-3 minutes on 2 loaded cores)
 
@@ -30,6 +32,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "data" / "golden"
 CONFIGS = ROOT / "tests" / "data" / "hf_configs"
+#: Configs are named relative to the clone and the cases run from its root: a compare table's column is as wide as
+#: the longest source, so an absolute path would make the text depend on where the clone lives.
+REL = CONFIGS.relative_to(ROOT)
 
 #: Model configs: every fixture (the report at an explicit N keeps the cost down; one case keeps the default N).
 MODELS = sorted(p.stem for p in CONFIGS.glob("*.json"))
@@ -41,16 +46,16 @@ def cases() -> dict[str, list[str]]:
     """Case name -> argv (without the output flag). Cheap settings: few null draws, N of a few thousand."""
     out: dict[str, list[str]] = {}
     for m in MODELS:
-        cfg = str(CONFIGS / f"{m}.json")
+        cfg = str(REL / f"{m}.json")
         out[f"report__{m}"] = ["report", "--pe", cfg, "--length", "8192", "--multiples", "1,2", "--null-draws", "3"]
         out[f"spectrum__{m}"] = ["spectrum", "--pe", cfg, "--length", "512", "--method", "exact"]
         out[f"stress__{m}"] = ["stress", "--pe", cfg, "--null-draws", "4"]
         out[f"bounds__{m}"] = ["bounds", "--pe", cfg, "--lengths", "100,20000"]
         out[f"compare__{m}"] = ["compare", "--pe", cfg, "--length", "128", "--lengths", "64,4096", "--null-draws", "3",
                                 "--records", "<tmp>"]
-    out["report__default_length__mistral_7b"] = ["report", "--pe", str(CONFIGS / "mistral_7b.json"), "--multiples", "1",
+    out["report__default_length__mistral_7b"] = ["report", "--pe", str(REL / "mistral_7b.json"), "--multiples", "1",
                                                  "--null-draws", "0"]
-    out["report__two_models"] = ["report", "--pe", str(CONFIGS / "bloom_560m.json"), "--pe", "rope_llama3:scale=8",
+    out["report__two_models"] = ["report", "--pe", str(REL / "bloom_560m.json"), "--pe", "rope_llama3:scale=8",
                                  "--length", "4096", "--multiples", "1", "--null-draws", "2"]
     for s in SPECS:
         key = s.replace(":", "_").replace("=", "")
@@ -108,7 +113,7 @@ def _run(argv: list[str]) -> tuple[int, str, str]:
 def run_case(argv: list[str]) -> dict:
     """``{"argv", "json", "text", "markdown"}`` of one case, normalised (:func:`normalise_text`); a refused case is
     ``{"argv", "rc", "stderr"}`` (a refusal is output too)."""
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, contextlib.chdir(ROOT):
         argv = [tmp if a == "<tmp>" else a for a in argv] + ["--quiet"]
         doc = {"argv": [a.replace(tmp, "<tmp>") for a in argv]}
         rc, out, err = _run(argv + ["--json", "-"])
@@ -191,6 +196,9 @@ def main(argv=None) -> int:
         if a.write:
             write(name, doc)
             print(f"wrote {path(name).relative_to(ROOT)}")
+        elif not path(name).exists():
+            bad += 1
+            print(f"{name}: no golden file (write it with --write --only {name})")
         else:
             diff = differences(read(name), doc)
             bad += bool(diff)

@@ -185,7 +185,8 @@ class SupportedContext(_Part):
     context: int
     advertised: int
 
-    def lines(self) -> list[str]:
+    def lines(self, window: bool = False) -> list[str]:
+        """One line; ``window``: the layer is sliding or chunked and ``context`` is its window W, not L."""
         men = (f"B_m >= 0 up to m = {self.men_largest:,}" if self.men_largest is not None
                else f"B_m >= 0 to at least {self.men_searched_to:,} (searched)")
         inside = (self.men_largest is None or self.men_largest >= self.advertised - 1, self.liu_t_extra >= self.advertised)
@@ -193,7 +194,7 @@ class SupportedContext(_Part):
                    (True, False): "inside Men's, outside Liu's", (False, True): "inside Liu's, outside Men's"}[inside]
         return [f"theory's range as configured: Men {men}; Liu T_extra = {_g(self.liu_t_extra, 5)} (the period "
                 f"of band d_extra/2 = {self.critical_dimension // 2} under the configured frequencies, scaling included; "
-                f"L = {self.context:,}); advertised {self.advertised:,}: {verdict}"]
+                f"{'the window W' if window else 'L'} = {self.context:,}); advertised {self.advertised:,}: {verdict}"]
 
 
 @dataclass(frozen=True)

@@ -248,8 +248,8 @@ class ReportSection(Record):
             return []
         if isinstance(lc, Skipped):
             return [f"skipped: {lc.skipped}"]
-        return [f"- {self.theory_range}"] * (self.theory_range is not None) + lc.lines(
-            window=self.span.kind != "full" and lc.context == self.span.size)
+        window = self.span.kind != "full" and lc.context == self.span.size
+        return lc.lines(window=window) + [f"- {self.theory_range}"] * (self.theory_range is not None)
 
     def markdown(self) -> str:
         """The section as Markdown: header, bands, kernel, spectra, stress, bounds, long-context theory, notes."""
