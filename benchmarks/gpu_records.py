@@ -244,9 +244,10 @@ def task1_projection(packing: float = 1.0) -> dict:
     for c in cfgs:
         pe = str(c.model.pe)
         key = "rope+sinusoidal" if pe == "rope" or pe.startswith("rope:") else pe
-        r = rows.setdefault(pe, {"task": c.task.name, "pe": pe, "runs": 0, "steps": _steps(c),
-                                 "step_ms": GU_STEP_MS[c.task.name][key], "flops_per_step": step_flops(c)})
-        r["runs"] += 1
+        if pe not in rows:  # counted once per PE (seeds share the model): not once per run
+            rows[pe] = {"task": c.task.name, "pe": pe, "runs": 0, "steps": _steps(c),
+                        "step_ms": GU_STEP_MS[c.task.name][key], "flops_per_step": step_flops(c)}
+        rows[pe]["runs"] += 1
     for r in rows.values():
         r["mfu"] = r["flops_per_step"] / (r["step_ms"] / 1e3) / H100_PEAK
         r["minutes"] = r["runs"] * r["steps"] * r["step_ms"] / 6e4
