@@ -6,7 +6,7 @@ Two workloads, each timed with three thread settings in alternating rounds (medi
   call), torch's intra-op threads set to 1, to every usable core, or to petheory's choice
   (:func:`petheory._threads.pick_threads`, what ``petheory train`` uses when ``--threads`` is not given:
   the cores no other process is running on, read at the start of the call);
-* top-8 classical MDS at n = 2048 (``geometry.classical_mds``, block Lanczos: GEMMs with the n x n squared
+* top-8 classical MDS at n = 2048 (``geometry.classical_mds(method="block")``, block Lanczos: GEMMs with the n x n squared
   distances), whose products run on the free cores; the forced rows pin that count to 1 or to every core.
 
 Each runs under two conditions: the machine as it is (its load average is written beside every row), and
@@ -102,7 +102,7 @@ def mds_top(quick: bool):
         _threads.free_cores = lambda fresh=False: n_threads  # what blas_threads(None) inside classical_mds uses
         try:
             t0 = time.perf_counter()
-            geo.classical_mds(D, rank=8, method="lanczos")
+            geo.classical_mds(D, rank=8, method="block")
             return time.perf_counter() - t0, n_threads
         finally:
             _threads.free_cores = saved

@@ -1,7 +1,8 @@
 r"""The top eigenpairs of a symmetric operator by block Lanczos: each pass over the matrix is one GEMM.
 
-:func:`top_eigenpairs` is the eigensolver behind :func:`petheory.geometry.classical_mds` (top-``rank``
-path). ARPACK's Lanczos (``scipy.sparse.linalg.eigsh``)
+:func:`top_eigenpairs` is the eigensolver behind :func:`petheory.geometry.classical_mds` with
+``method='block'`` (the default top-``rank`` path is ARPACK: on a quiet 2-core machine it took 1.8x less time
+at n = 4096 and 2-21x less at n = 1024-2048, benchmarks/RESULTS.md "geometry"). ARPACK's Lanczos (``scipy.sparse.linalg.eigsh``)
 multiplies by one vector at a time: on a dense n x n matrix each product streams the whole matrix
 from memory for 2 n^2 flops, so it runs at the memory bandwidth. A block of ``b`` vectors reads the
 matrix once for 2 n^2 b flops (a GEMM, at the arithmetic rate), and the Krylov space of a block

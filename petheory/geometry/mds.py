@@ -132,13 +132,16 @@ def _result_from_eigh(w, U, rank, tol_rel, trace, frob) -> MDSResult:
     return MDSResult(X, w, r, rank, "eigh", tol_rel, w[w < -thr], w[r:npos], trace, frob, True)
 
 
-def _top_eigs(matmat, n: int, k: int, seed, tol: float = 1e-10, *, block: bool = True) -> tuple[np.ndarray, np.ndarray]:
+def _top_eigs(matmat, n: int, k: int, seed, tol: float = 1e-10, *, block: bool = True,
+              matvec=None) -> tuple[np.ndarray, np.ndarray]:
     """The top ``k`` eigenpairs of the symmetric operator ``matmat``; the small dense work on one BLAS thread.
 
     ``block``: block Lanczos (one GEMM per pass, on the free cores), for an operator that reads an n x n
     matrix; else ARPACK's one-vector Lanczos (``eigsh``), for a cheap operator (sparse products), where the
     block method's orthogonalisation against its n x O(k) basis would cost more than the products it saves
-    (hellinger_mds at n = 32768: 5x the CPU time, measured side by side)."""
+    (hellinger_mds at n = 32768: 5x the CPU time, measured side by side) or a dense one on few cores
+    (classical_mds: 2-21x, benchmarks/RESULTS.md). ``matvec``: ARPACK's one-vector product, when it has a
+    cheaper form than a one-column ``matmat`` (a symmetric ``dsymv``)."""
     tol = v.real("tol", tol, nonnegative=True)
     with blas_threads(1):
         if block:
@@ -150,9 +153,20 @@ def _top_eigs(matmat, n: int, k: int, seed, tol: float = 1e-10, *, block: bool =
             return top.values, top.vectors
         from scipy.sparse.linalg import LinearOperator, eigsh
 
-        op = LinearOperator((n, n), matvec=lambda x: matmat(x.reshape(n, 1)).ravel(), matmat=matmat, dtype=np.float64)
+        mv = matvec or (lambda x: matmat(x.reshape(n, 1)).ravel())
+        if matvec is not None and n >= THREADED_MATVEC_N:
+            def mv(x, one=matvec):  # a dense product worth threads: on the free cores
+                with blas_threads(None):
+                    return one(x)
+
+        op = LinearOperator((n, n), matvec=mv, matmat=matmat, dtype=np.float64)
         v0 = v.generator(seed).standard_normal(n)
         return eigsh(op, k=k, which="LA", v0=v0, tol=tol, ncv=min(n, max(2 * k + 1, 20)))
+
+
+#: From this n a dense matrix-vector product runs on the free cores: top-8 MDS on 2 quiet cores took 454 ms on one
+#: thread and 374 ms threaded at n = 4096, but 117 ms and 135 ms at n = 2048 (the thread switch costs more there).
+THREADED_MATVEC_N = 4096
 
 
 def _result_from_top(w, U, rank, tol_rel, trace, frob) -> MDSResult:
@@ -176,12 +190,17 @@ def classical_mds(D, rank: int | None = None, *, method: str = "auto", seed=0, t
         Distances (validated by :func:`check_distance_matrix`).
     rank : int, optional
         Number of coordinates r. ``None`` keeps every positive eigenvalue (exact solver).
-    method : {'auto', 'eigh', 'lanczos'}
+    method : {'auto', 'eigh', 'lanczos', 'block'}
         ``'eigh'``: dense symmetric eigensolver, all n eigenvalues, O(n^3).
-        ``'lanczos'``: the top ``rank`` eigenpairs by block Lanczos
-        (:func:`petheory.geometry.block_lanczos.top_eigenpairs`) on the double-centred operator,
-        one GEMM with :math:`D^{\circ2}` per pass, B never formed.
-        ``'auto'``: ``'eigh'`` when ``rank`` is None or ``n <= 512``, else ``'lanczos'``.
+        ``'lanczos'``: the top ``rank`` eigenpairs by ARPACK's Lanczos (``scipy.sparse.linalg.eigsh``)
+        on the double-centred operator, one symmetric matrix-vector product (``dsymv``, half of
+        :math:`D^{\circ2}` read) per step, B never formed.
+        ``'block'``: the same operator by block Lanczos
+        (:func:`petheory.geometry.block_lanczos.top_eigenpairs`), one GEMM per pass.
+        ``'auto'``: ``'eigh'`` when ``rank`` is None or ``n <= 512``, else ``'lanczos'`` (measured on a quiet
+        2-core machine, benchmarks/RESULTS.md "geometry": ``'lanczos'`` took 2-21x less time than ``'block'``
+        at n = 1024-4096 and rank 2-32, the same eigenvalues to 1e-14; the block method pays only where a
+        GEMM is many times faster per column than a matrix-vector product, i.e. on many cores).
     seed : int or numpy.random.Generator
         Starting block of Lanczos (the result does not depend on it beyond rounding).
     tol : float
@@ -205,13 +224,12 @@ def classical_mds(D, rank: int | None = None, *, method: str = "auto", seed=0, t
     whenever the kept eigenvalues are positive; it does **not** in general minimise Kruskal
     stress (see :func:`smacof`). Negative eigenvalues mean D is not Euclidean; they cannot be
     reproduced by any real encoding and are reported, not kept.
-    The Lanczos path applies :math:`BX = -\tfrac12(D^{\circ2}X - r\,\mathbf 1^\top X -
+    The Lanczos paths apply :math:`BX = -\tfrac12(D^{\circ2}X - r\,\mathbf 1^\top X -
     \mathbf 1\,r^\top X + \bar r\,\mathbf 1\mathbf 1^\top X)` with the row means r of
-    :math:`D^{\circ2}` to a block X of ``max(2 rank, 16)`` columns: one GEMM per pass, which reads
-    :math:`D^{\circ2}` once for the whole block where a one-vector Lanczos (ARPACK) reads it once per
-    vector (memory 2 n^2 floats, D and its square, plus the basis: at most 48 n max(2 rank, 16) floats,
-    and at most n^2/2 beyond n = 2048).
-    Its passes grow when :math:`\lambda_r` is close to :math:`\lambda_{2r+1}` relative to the
+    :math:`D^{\circ2}`: ARPACK to one vector at a time (``dsymv``; memory 2 n^2 floats, D and its square,
+    plus ARPACK's ``max(2 rank + 1, 20)`` vectors), the block method to a block of ``max(2 rank, 16)``
+    columns (one GEMM per pass; its basis at most 48 n max(2 rank, 16) floats, at most n^2/2 beyond
+    n = 2048). Either's steps grow when :math:`\lambda_r` is close to :math:`\lambda_{2r+1}` relative to the
     spread below, as on a flat sampling-noise floor. The ``lambda_{r+1}..`` not computed are summarised by
     ``trace`` and ``frobenius`` (closed form :math:`\lVert JAJ\rVert_F^2 = \lVert A\rVert_F^2
     - 2n\lVert r\rVert^2 + n^2\bar r^2`); the strain derived from them cancels when the kept
@@ -236,11 +254,12 @@ def classical_mds(D, rank: int | None = None, *, method: str = "auto", seed=0, t
     n = D.shape[0]
     if rank is not None:
         rank = v.integer("rank", rank, minimum=1, maximum=n)
-    v.choice("method", method, ("auto", "eigh", "lanczos"))
+    v.choice("method", method, ("auto", "eigh", "lanczos", "block"))
     if method == "auto":
         method = "eigh" if rank is None or n <= EXACT_MAX_N or rank >= n - 1 else "lanczos"
-    if method == "lanczos" and (rank is None or rank >= n - 1):
-        raise ValidationError(f"method='lanczos' needs a rank below n-1={n - 1}; use method='eigh' for the full spectrum")
+    if method != "eigh" and (rank is None or rank >= n - 1):
+        raise ValidationError(f"method={method!r} needs a rank below n-1={n - 1}; use method='eigh' for the full "
+                              "spectrum")
     tol_rel = eig_rank_tol(n)
     D2 = D * D
     if method == "eigh":
@@ -268,7 +287,18 @@ def classical_mds(D, rank: int | None = None, *, method: str = "auto", seed=0, t
     # ||J A J||_F^2 = ||A||_F^2 - 2n||r||^2 + n^2 rbar^2 for symmetric A = D^2 with row means r
     flat = D2.ravel()
     frob2 = max(0.25 * (float(flat @ flat) - 2 * n * float(r @ r) + n * n * rbar * rbar), 0.0)
-    w, U = _top_eigs(matmat, n, rank, seed, tol)
+    if method == "block":
+        w, U = _top_eigs(matmat, n, rank, seed, tol)
+    else:
+        def matvec(x):  # the same product for one vector: dsymv reads one triangle of D2
+            x = np.ascontiguousarray(x.ravel())
+            sx = float(x.sum())
+            y = blas.dsymv(-0.5, D2T, x)
+            y += (0.5 * sx) * r
+            y += 0.5 * (float(r @ x) - rbar * sx)
+            return y
+
+        w, U = _top_eigs(matmat, n, rank, seed, tol, block=False, matvec=matvec)
     return _result_from_top(w, U, rank, tol_rel, n * rbar / 2.0, math.sqrt(frob2))
 
 

@@ -334,13 +334,14 @@ def test_target_distances_of_a_matrix_and_its_prefix():
         geo.target_distances(D, n=7)
 
 
-def test_classical_mds_lanczos_meets_its_tol_against_dense_eigh():
-    """method='lanczos' promises eigenvalues within ~ ||r||^2/gap <= tol |theta| of the true ones."""
+@pytest.mark.parametrize("method", ["lanczos", "block"])
+def test_classical_mds_lanczos_meets_its_tol_against_dense_eigh(method):
+    """method='lanczos' (ARPACK) and 'block' promise eigenvalues within ~ ||r||^2/gap <= tol |theta| of the true ones."""
     X = np.random.default_rng(19).standard_normal((60, 5)) * np.array([5, 3, 2, 1, 0.5])
     D = cdist(X, X)
     exact = geo.classical_mds(D, method="eigh")
     for tol in (1e-4, 1e-10):
-        lz = geo.classical_mds(D, rank=3, method="lanczos", tol=tol)
+        lz = geo.classical_mds(D, rank=3, method=method, tol=tol)
         np.testing.assert_allclose(lz.eigenvalues[:3], exact.eigenvalues[:3], rtol=tol + gamma(17 * 60), atol=0)
 
 

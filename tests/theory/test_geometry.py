@@ -264,10 +264,11 @@ def test_non_euclidean_distances_report_negative_eigenvalues():
     assert np.all(m.eigenvalues[: m.rank] > 0)
 
 
-def test_lanczos_matches_dense_eigh_top_eigenvalues():
+@pytest.mark.parametrize("method", ["lanczos", "block"])
+def test_lanczos_matches_dense_eigh_top_eigenvalues(method):
     D = g.hellinger_distances(dirichlet(300, 30, 7, alpha=0.3))
     exact = g.classical_mds(D, method="eigh")
-    top = g.classical_mds(D, rank=6, method="lanczos")
+    top = g.classical_mds(D, rank=6, method=method)
     # each solver's eigenvalues are within gamma_{17n} |lambda|_max (forming B and the eigensolver's backward error:
     # the library's rank threshold eig_rank_tol), so the two differ by at most twice that
     n = D.shape[0]
@@ -299,8 +300,9 @@ def test_bad_ranks_and_methods():
     D = g.euclidean_distances(RNG.normal(size=(10, 2)))
     with pytest.raises(ValueError, match="rank"):
         g.classical_mds(D, rank=0)
-    with pytest.raises(ValueError, match="lanczos"):
-        g.classical_mds(D, method="lanczos")
+    for method in ("lanczos", "block"):
+        with pytest.raises(ValueError, match=method):
+            g.classical_mds(D, method=method)
     with pytest.raises(ValueError, match="method"):
         g.classical_mds(D, method="svd")
 
