@@ -140,7 +140,7 @@ def _top_eigs(matmat, n: int, k: int, seed, tol: float = 1e-10, *, block: bool =
     matrix; else ARPACK's one-vector Lanczos (``eigsh``), for a cheap operator (sparse products), where the
     block method's orthogonalisation against its n x O(k) basis would cost more than the products it saves
     (hellinger_mds at n = 32768: 5x the CPU time, measured side by side) or a dense one on few cores
-    (classical_mds: 2-21x, benchmarks/RESULTS.md). ``matvec``: ARPACK's one-vector product, when it has a
+    (classical_mds: 1.8-21x, benchmarks/RESULTS.md). ``matvec``: ARPACK's one-vector product, when it has a
     cheaper form than a one-column ``matmat`` (a symmetric ``dsymv``)."""
     tol = v.real("tol", tol, nonnegative=True)
     with blas_threads(1):
@@ -198,15 +198,15 @@ def classical_mds(D, rank: int | None = None, *, method: str = "auto", seed=0, t
         ``'block'``: the same operator by block Lanczos
         (:func:`petheory.geometry.block_lanczos.top_eigenpairs`), one GEMM per pass.
         ``'auto'``: ``'eigh'`` when ``rank`` is None or ``n <= 512``, else ``'lanczos'`` (measured on a quiet
-        2-core machine, benchmarks/RESULTS.md "geometry": ``'lanczos'`` took 2-21x less time than ``'block'``
+        2-core machine, benchmarks/RESULTS.md "geometry": ``'lanczos'`` took 1.8-21x less time than ``'block'``
         at n = 1024-4096 and rank 2-32, the same eigenvalues to 1e-14; the block method pays only where a
         GEMM is many times faster per column than a matrix-vector product, i.e. on many cores).
     seed : int or numpy.random.Generator
-        Starting block of Lanczos (the result does not depend on it beyond rounding).
+        Starting vector (block) of Lanczos (the result does not depend on it beyond rounding).
     tol : float
         Lanczos stopping criterion: residual :math:`\lVert Bu-\theta u\rVert \le tol\,|\theta|`
-        for each kept pair (ARPACK's, as ``scipy.sparse.linalg.eigsh(tol=...)``; the residual is
-        computed, not estimated).
+        for each kept pair (ARPACK's, as ``scipy.sparse.linalg.eigsh(tol=...)``: ``'lanczos'`` stops on
+        ARPACK's Ritz estimate of the residual, ``'block'`` computes it).
         Eigenvalues are then accurate to about :math:`\lVert r\rVert^2/\mathrm{gap}` (far below
         ``tol``), eigenvectors to :math:`\lVert r\rVert/\mathrm{gap}`; ``0`` asks for full precision.
 
