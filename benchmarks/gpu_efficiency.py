@@ -87,6 +87,8 @@ def loop_step_ms(cfg, steps: int, *, compile_mode: str | None = None) -> dict:
         b = T.train_batch(data.train, torch.randint(0, len(data.train), (cfg.batch_size,), generator=gen), device)
         sync()
         t1 = time.perf_counter()
+        if compile_mode == "reduce-overhead":  # inductor's CUDA graphs reuse their outputs: a step is a new replay
+            torch.compiler.cudagraph_mark_step_begin()  # (without it the second step read overwritten tensors, H200)
         T.train_step(model, opt, b, data.kind, device=device, amp=amp, grad_clip=cfg.grad_clip, sched=sched)
         sync()
         if i == 0 and compile_mode is not None:

@@ -161,18 +161,21 @@ def array_bytes(*shape, itemsize: int = 8) -> int:
 
 
 def require(nbytes, what: str, *, alternative: str | None = None, flops: float | None = None,
-            params: dict | None = None) -> None:
+            params: dict | None = None, memory: tuple[int, str] | None = None) -> None:
     """Refuse (:class:`MemoryLimitError`) when ``nbytes`` exceed what is available.
 
     ``what`` names the computation and its size (``"dense n x n matrix (n = 100000)"``);
     ``alternative`` says which option takes a memory-light path, in the library's parameter names
     (``params``: :class:`petheory.errors.ValidationError`'s, so the CLI says them as its flags); ``flops``
-    (when the work is predictable) adds a time estimate at :data:`FLOPS` to the message.
+    (when the work is predictable) adds a time estimate at :data:`FLOPS` to the message. ``memory``: (bytes, where)
+    of another memory than the host's (a GPU's free memory), unless a limit (``--max-memory``, the environment
+    variable) is set, which still applies.
     """
     nbytes = int(nbytes)
     if nbytes < _SMALL and _limit is None and not os.environ.get(ENV, "").strip():
         return  # hot paths (claim searches build thousands of small tables): no /proc read for what always fits
-    avail, where = available()
+    limited = _limit is not None or os.environ.get(ENV, "").strip()
+    avail, where = memory if memory is not None and not limited else available()
     if avail is None or nbytes <= avail:
         return
     msg = f"{what} needs about {format_bytes(nbytes)}"

@@ -276,12 +276,17 @@ def require_memory(m: ModelConfig, config: TrainConfig, copies: int = 1) -> None
     # float32 weights, gradients and two AdamW moments; activations of one batch (about 12 d-vectors per token
     # and layer, plus the (heads, T, T) attention scores) for training and one of evaluation
     act = (int(config.batch_size) + int(config.eval_batch_size)) * T * L * (12 * d + 2 * H * T)
+    device = resolve_device(config.device)
+    gpu = None
+    if device.type == "cuda":  # weights, state and activations live on the GPU: its free memory, not the host's
+        free = torch.cuda.mem_get_info(device)[0]
+        gpu = (int(free), f"free memory on {torch.cuda.get_device_name(device)} (torch.cuda.mem_get_info)")
     _memory.require(4 * (4 * params + act) * int(copies),
                     f"model d_model={d}, n_layer={L}, n_head={H}, max_len={T}, vocab_size={m.vocab_size} "
                     f"(about {params:.3g} parameters) with batch_size={config.batch_size}"
                     + (f", {copies} seeds at once" if copies > 1 else ""),
                     alternative="lower model.d_model/n_layer/d_ff, the lengths or batch_size (preset override KEY=VALUE)",
-                    params={"KEY": "VALUE"})
+                    params={"KEY": "VALUE"}, memory=gpu)
 
 
 def setup(config: TrainConfig):
