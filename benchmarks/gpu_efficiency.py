@@ -28,7 +28,7 @@ reason written, except under ``--dry``, which shrinks everything (smoke preset, 
 variant's code path on whatever device (on a CPU without graphs) to test it; without ``--out`` a dry run
 writes nothing.
 
-    python benchmarks/gpu_efficiency.py --device cuda --out records/gpu_efficiency --budget 180
+    python benchmarks/gpu_efficiency.py --device cuda --budget 180
     python benchmarks/gpu_efficiency.py --device cpu --dry --variants current,fp32_eager,mixed8
 """
 
@@ -180,7 +180,7 @@ def render(rec: dict) -> str:
     lines = [f"## gpu-efficiency: the {rec['preset']}-preset step of {rec['task']} in each form, one device",
              "", f"`python benchmarks/gpu_efficiency.py --device cuda --write` — {rec['device']}, torch {rec['torch']}, "
              f"commit `{str(rec.get('commit'))[:7]}`, {rec['steps']} timed steps per variant (median); record "
-             "`records/gpu_efficiency/`.", "",
+             "`benchmarks/gpu_efficiency_records/`.", "",
              "| variant | members | step (ms) | per member (ms) | vs current | steps/s | tokens/s | MFU |",
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for name in VARIANTS:
@@ -199,7 +199,7 @@ def render(rec: dict) -> str:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--device", default="cuda")
-    p.add_argument("--out", help="folder of the record (one JSON file per device); default: records/gpu_efficiency, "
+    p.add_argument("--out", help="folder of the record (one JSON file per device); default: benchmarks/gpu_efficiency_records, "
                    "or nothing written with --dry")
     p.add_argument("--variants", default=",".join(VARIANTS), help=f"comma-separated, in order (default all: {','.join(VARIANTS)})")
     p.add_argument("--steps", type=int, default=None, help="timed steps per variant (default 20; --dry: 2)")
@@ -225,7 +225,7 @@ def main(argv=None) -> int:
 
         torch.set_num_threads(pick_threads(None))  # the free cores, as petheory train
     dev_name = _device_name(args.device)
-    out = Path(args.out) if args.out else (None if args.dry else Path("records/gpu_efficiency"))
+    out = Path(args.out) if args.out else (None if args.dry else Path(__file__).resolve().parent / "gpu_efficiency_records")
     path = record_path(out, dev_name) if out else None
     head = {"experiment": "gpu_efficiency", "device": dev_name, "torch": torch.__version__,
             "commit": _commit(), "source": source_hash(),

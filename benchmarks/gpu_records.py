@@ -15,11 +15,11 @@ each record names the commit it was trained from.
 
 Issue 44 (the plan in slices of a few minutes, one each time a GPU is lent): ``--status`` prints which
 stages are done under ``--out`` and the GPU-minutes left, from the records there and the measured step
-times (and, once ``benchmarks/gpu_efficiency.py`` has written its record under ``--out/gpu_efficiency``,
+times (and, once ``benchmarks/gpu_efficiency.py`` has written its record under ``benchmarks/gpu_efficiency_records/``,
 divided by the speed-up of the fastest step form it measured). A slice::
 
     python benchmarks/gpu_records.py --status
-    python benchmarks/gpu_efficiency.py --device cuda --out records/gpu_efficiency --budget 180
+    python benchmarks/gpu_efficiency.py --device cuda --budget 180
     PETHEORY_COMMIT=<sha> python benchmarks/gpu_records.py --device cuda --out records --members 8 \
         --budget <seconds left - 120> --tar slice.tar.gz issue44
 
@@ -422,9 +422,13 @@ def _peak(device: str) -> float | None:
     return next((v for k, v in PEAK_BF16.items() if k in name), None)
 
 
-def efficiency_record(out: Path) -> dict | None:
-    """The newest CUDA record of benchmarks/gpu_efficiency.py under ``out/gpu_efficiency``, or None."""
-    folder = out / "gpu_efficiency"
+#: Where benchmarks/gpu_efficiency.py keeps its records: beside the scripts, not in ``records/`` (a step-time
+#: measurement is not a training record: ``petheory check`` would warn that it skips it).
+EFFICIENCY_DIR = Path(__file__).resolve().parent / "gpu_efficiency_records"
+
+
+def efficiency_record(folder: Path = EFFICIENCY_DIR) -> dict | None:
+    """The newest CUDA record of benchmarks/gpu_efficiency.py in ``folder``, or None."""
     recs = []
     for f in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
@@ -436,7 +440,7 @@ def efficiency_record(out: Path) -> dict | None:
     return max(recs, key=lambda t: t[0])[1] if recs else None
 
 
-def status(out: Path, names=None) -> dict:
+def status(out: Path, names=None, efficiency: Path = EFFICIENCY_DIR) -> dict:
     """Which stages are done under ``out`` and the GPU minutes left: per stage, runs done of all, and the
     estimated minutes of the runs not done (run by run, :func:`run_seconds`: the H100 step times measured so far),
     each run counted once across stages; then divided by the speed-up of the fastest form measured by
@@ -449,7 +453,7 @@ def status(out: Path, names=None) -> dict:
         seen |= {c.hash() for c in todo}
         rows.append({"stage": n, "runs": len(cfgs), "done": sum(c.hash() in have for c in cfgs),
                      "minutes_left": sum(run_seconds(n, c) for c in todo) / 60})
-    eff = efficiency_record(out)
+    eff = efficiency_record(efficiency)
     speedup, best = 1.0, None
     if eff and eff.get("fastest") and "current" in eff.get("variants", {}):
         best = eff["fastest"]
@@ -460,8 +464,8 @@ def status(out: Path, names=None) -> dict:
             sum(r["minutes_left"] for r in rows) / speedup}
 
 
-def print_status(out: Path, names=None) -> None:
-    st = status(out, names)
+def print_status(out: Path, names=None, efficiency: Path = EFFICIENCY_DIR) -> None:
+    st = status(out, names, efficiency)
     eff = st["efficiency"]
     print(f"{'stage':22s} {'runs done':>10s} {'GPU-min left':>13s}")
     print(f"{'gpu_efficiency':22s} {('done' if eff else 'todo'):>10s} {'' if eff else '~' + str(round(sum(_eff_estimates()) / 60)):>13s}"

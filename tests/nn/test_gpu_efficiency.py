@@ -47,7 +47,7 @@ def test_without_dry_cuda_only_variants_are_skipped_on_a_cpu_and_the_budget_is_k
 
 
 def test_status_counts_the_plan_and_divides_by_a_measured_speedup(tmp_path, capsys):
-    st = G.status(tmp_path, G.ISSUE44_PLAN)
+    st = G.status(tmp_path, G.ISSUE44_PLAN, tmp_path / "gpu_efficiency")
     assert [r["stage"] for r in st["stages"]] == G.ISSUE44_PLAN and all(r["done"] == 0 for r in st["stages"])
     assert st["minutes_left"] == pytest.approx(G.plan_seconds(G.ISSUE44_PLAN) / 60)
     assert st["efficiency"] is None and st["projected_minutes_left"] == st["minutes_left"]
@@ -55,9 +55,9 @@ def test_status_counts_the_plan_and_divides_by_a_measured_speedup(tmp_path, caps
     (tmp_path / "gpu_efficiency" / "nvidia_h100.json").write_text(json.dumps({
         "device": "NVIDIA H100 80GB HBM3", "preset": "paper", "fastest": "mixed8",
         "variants": {"current": {"step_ms_per_member": 40.0}, "mixed8": {"step_ms_per_member": 10.0}}}))
-    st = G.status(tmp_path, G.ISSUE44_PLAN)
+    st = G.status(tmp_path, G.ISSUE44_PLAN, tmp_path / "gpu_efficiency")
     assert st["efficiency"]["speedup"] == pytest.approx(4.0)
     assert st["projected_minutes_left"] == pytest.approx(st["minutes_left"] / 4)
-    G.print_status(tmp_path, G.ISSUE44_PLAN)
+    G.print_status(tmp_path, G.ISSUE44_PLAN, tmp_path / "gpu_efficiency")
     out = capsys.readouterr().out
     assert "gu2025_task1_figs" in out and "x4.00 over today's step" in out and "in the fastest form measured (mixed8)" in out
