@@ -33,6 +33,8 @@ NOT_PLANTED = {
     "every check allows for rounding, not the statement; tests/theory pins it",
     "petheory.encodings._registry:get": "the registry's dispatch: a plant through it is a plant of the entry it returns "
     "(the _registry plants)",
+    "petheory.nn:__getattr__": "the package's lazy re-export (petheory.nn.train is petheory.nn.training.train): a plant "
+    "through it is a plant of the function it returns",
 }
 
 
@@ -101,7 +103,7 @@ def _compose(fn):
 
         real = cp.compose
         mp.setattr("petheory.coupling.compose", lambda A, B, mode: fn(real, A, B, mode))
-    plant.reads = ("petheory.coupling:compose",)
+    plant.reads = ("petheory.coupling.composition:compose",)
     return plant
 
 
@@ -754,7 +756,7 @@ PLANTS = [
               c, p, W_K, W_Q, table, **k)))),
     Plant("gu2025.mla_logit_form__corrected", "rotary pairs as complex numbers with the wrong sign of the phase",
           _attr("petheory.coupling.complex_pairs", lambda real: (lambda x, table: np.conj(real(x, table))))),
-    Plant("gu2025.logit_decomposition", "(none: random projections)", lambda mp: None, reads=("petheory.coupling:random_projections",),
+    Plant("gu2025.logit_decomposition", "(none: random projections)", lambda mp: None, reads=("petheory.coupling.inputs:random_projections",),
           equivalent="a random draw of W_Q, W_K that both sides of the identity share: any draw (any plant of it) "
           "keeps L = sum of the terms; the draw's own contract (shapes, seed) is tests/theory's"),
     Plant("gu2025.schur_modulus#band_average", "the band average 10% heavier",
@@ -855,6 +857,8 @@ PLANTS = [
           _attr("petheory.lengthgen.pola.pola_pe", lambda real: (lambda pe, *, d=8, **p: real(pe, d=d // 2, **p)))),
     Plant("chen2025.lrc_characterises_lg", "generalises() never tests the last size (its range one short)",
           _attr("petheory.lengthgen.pola.generalises", _test_sizes_short)),
+    Plant("chen2025.lrc_characterises_lg", "a realisability decision taken the other way round (pola.decided negated)",
+          _attr("petheory.lengthgen.pola.decided", lambda real: (lambda ratio, separation=1e2: not real(ratio, separation)))),
     Plant("chen2025.lrc_characterises_lg", "LRC.certified with the residual test reversed (certified inside the band)",
           _attr("petheory.lengthgen.pola.LRC.certified", _certified_band_reversed)),
     Plant("li2025.wavelet_atom_decay#uniform_c_paper_amplitude", "the mother wavelet's C without its e^{beta u} weight",
