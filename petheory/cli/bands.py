@@ -15,7 +15,9 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--pe", required=True, metavar="hf:DIR", help="a model directory with config.json and *.safetensors")
+    from petheory.cli._pe import add_pe
+
+    add_pe(p, "folder", required=True, metavar="hf:DIR", grammar=False)
     p.add_argument("--context", type=int, metavar="L", help="context the wavelengths are compared with (default: the "
                    "config's original context)")
     p.add_argument("--json", metavar="FILE", help="write the record as JSON to FILE ('-' for stdout)")

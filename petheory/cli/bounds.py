@@ -18,13 +18,10 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
-    from petheory.spec import GRAMMAR
+    from petheory.cli._pe import add_pe
 
     add_as_family(p)
-    p.add_argument("--pe", action="append", metavar="SPEC",
-                   help="encoding: a registered name with parameters (alibi:slope=0.5), rope+sinusoidal, or a table of "
-                        "absolute position vectors (file.npy, file.safetensors[#KEY], pytorch_model.bin, hf:DIR); repeat "
-                        f"--pe for several (default: every registered PE). {GRAMMAR}")
+    add_pe(p, "encoding", "model", "table", several=True, note="default: every registered PE")
     p.add_argument("--lengths", dest="length", default="200", metavar="N'[,N'...]", help="inference length(s) N' (default: 200)")
     p.add_argument("--context", dest="n_max", type=int, metavar="L", help="training context L (li2025's N_max) (default: each N'); sets the learned "
                    "table size, the wavelet/Legendre position maps and YaRN's original context (rope_yarn: default "

@@ -21,13 +21,11 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
-    from petheory.spec import GRAMMAR
+    from petheory.cli._pe import add_pe
 
     add_as_family(p)
-    p.add_argument("--pe", action="append", metavar="SPEC",
-                   help="a registered encoding with optional parameters (rope_yarn:scale=4; repeat --pe for several; "
-                        "default: every registered one with its defaults); training records count for it when their "
-                        f"PE has these parameters. {GRAMMAR}")
+    add_pe(p, "encoding", "model", several=True, note="default: every registered one with its defaults; training "
+           "records count for an encoding when their PE has these parameters")
     p.add_argument("--length", dest="n", type=int, default=256, metavar="N", help="positions of the spectral analysis (default 256)")
     p.add_argument("-d", "--d-model", type=int, default=None, metavar="D",
                    help="model dimension (default 64; a model's config.json fixes its own)")

@@ -11,11 +11,10 @@ HELP = "LRC(N) of a target family (copy, shift, reverse, ...) under a PE's posit
 
 
 def add_arguments(p) -> None:
-    from petheory.spec import GRAMMAR
+    from petheory.cli._pe import add_pe
 
-    p.add_argument("--pe", required=True, metavar="SPEC",
-                   help="a registered encoding with positions and its parameters (rope, rope:base=500, relative, learned, "
-                        f"fire, ...; rope:hint=shift = --hint shift). {GRAMMAR}")
+    add_pe(p, "encoding", required=True, note="one with positions: rope, rope:base=500, relative, learned, fire, ...; "
+           "rope:hint=shift = --hint shift")
     p.add_argument("-d", "--d-model", type=int, default=8, metavar="D",
                    help="width of absolute and rotary features (default 8)")
     p.add_argument("--target", required=True, help="copy, shift, reverse, running_sum, running_mean, parity_cot, addition_cot")

@@ -25,10 +25,9 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
-    from petheory.spec import GRAMMAR
+    from petheory.cli._pe import add_pe
 
-    p.add_argument("--pe", required=True, metavar="SPEC", help=f"hf:DIR or PATH/config.json (a model), or a registered "
-                   f"RoPE (rope:base=10000). {GRAMMAR}")
+    add_pe(p, "model", "rope", required=True)
     p.add_argument("--length", type=int, required=True, metavar="N", help="the target context N (> the original context L)")
     p.add_argument("--context", type=int, metavar="L", help="the original context the factors count from (default: the "
                    "config's original_max_position_embeddings, else max_position_embeddings; a registry RoPE's n_max, "

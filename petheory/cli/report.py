@@ -25,12 +25,10 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
-    from petheory.spec import GRAMMAR
+    from petheory.cli._pe import add_pe
 
     add_as_family(p)
-    p.add_argument("--pe", action="append", required=True, metavar="SPEC",
-                   help="hf:DIR or PATH/config.json (a model), or a registered encoding (rope_llama3:scale=8); repeat "
-                        f"for several models. {GRAMMAR}")
+    add_pe(p, "model", "encoding", several=True, required=True)
     p.add_argument("--length", type=int, metavar="N", help="report length N >= 1 for the bands and the kernel (default: "
                    "the model's extended context, max(max_position_embeddings, L * factor)); sliding layers at min(N, W)")
     p.add_argument("--context", type=int, metavar="L", help="original context L of a registry encoding (default: its "

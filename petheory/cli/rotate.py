@@ -21,9 +21,9 @@ DEFAULT_OUT = "results/rotate"
 
 
 def add_arguments(p) -> None:
-    from petheory.spec import GRAMMAR
+    from petheory.cli._pe import add_pe
 
-    p.add_argument("--pe", required=True, metavar="SPEC", help=f"the model or encoding. {GRAMMAR}")
+    add_pe(p, "model", "encoding", required=True)
     which = p.add_mutually_exclusive_group()
     which.add_argument("--layer", type=int, metavar="I", help="the layer kind of layer I (0-based; default: the model's "
                        "first full-attention rotary layer)")

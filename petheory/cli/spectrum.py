@@ -27,15 +27,13 @@ DESCRIPTION = (
 
 def add_arguments(p) -> None:
     from petheory.analyses.kernel import RTOL
-    from petheory.spec import GRAMMAR
+    from petheory.cli._pe import add_pe
 
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--coeffs", metavar="LIST", help="first column a_0,a_1,... inline, comma-separated (complex as 1+2j)")
     src.add_argument("--file", metavar="PATH", help="first column from a .npy or .txt file (1-D)")
     add_as_family(p)
-    src.add_argument("--pe", metavar="SPEC", help="a registered PE with parameters (alibi:slope=0.5, sinusoidal:base=500; "
-                     "see `petheory encodings`), or a table of absolute position vectors: file.npy, "
-                     f"file.safetensors[#KEY] or hf:DIR[#KEY] (hf:minilm). {GRAMMAR}")
+    add_pe(src, "encoding", "model", "table")
     src.add_argument("--kernel", metavar="NAME", help="relative-position kernel: exponential, gaussian or power")
     p.add_argument("--row", metavar="LIST", help="first row a_0,a_{-1},... (default conj of the column: Hermitian)")
     p.add_argument("--length", dest="n", type=int, metavar="N", help="matrix size (default: the number of coefficients; the rows of a table "

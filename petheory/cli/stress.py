@@ -25,13 +25,10 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
-    from petheory.spec import GRAMMAR
+    from petheory.cli._pe import add_pe
 
     add_as_family(p)
-    p.add_argument("--pe", metavar="SPEC",
-                   help="the encoding: a registered name with parameters (sinusoidal, alibi:slope=0.5; see `petheory "
-                        "encodings`), file.npy, file.safetensors[#KEY], pytorch_model.bin, or hf:DIR[#KEY] (hf:minilm = "
-                        f"the bundled all-MiniLM-L6-v2). {GRAMMAR}")
+    add_pe(p, "encoding", "model", "table")
     p.add_argument("--key", metavar="TENSOR", help="tensor name when the file/directory holds several position tables "
                    "(same as SPEC#TENSOR)")
     p.add_argument("--length", dest="n", type=int, metavar="N", help="positions compared (default: all the target supports)")

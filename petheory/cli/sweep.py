@@ -15,13 +15,11 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
-    from petheory.spec import GRAMMAR
+    from petheory.cli._pe import add_pe
 
     p.add_argument("grid", nargs="?", metavar="GRID", help="grid file (.json or .toml); flags below add to / override it")
     p.add_argument("--task", action="append", help="task (repeatable)")
-    p.add_argument("--pe", action="append", metavar="SPEC",
-                   help="position mechanism, as `petheory train --pe` (e.g. alibi, rope+sinusoidal, 'rope:heads=4'); "
-                        f"repeat --pe for several. {GRAMMAR}")
+    add_pe(p, "mechanism", several=True, note="as `petheory train --pe`")
     p.add_argument("-d", "--d-model", type=int, metavar="D", help="model width of every run (--set model.d_model=D)")
     p.add_argument("--preset", choices=("smoke", "small", "paper"), help="size preset (default: the grid's, else smoke)")
     p.add_argument("--seeds", type=int, nargs="+", metavar="S", help="seeds")

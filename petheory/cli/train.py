@@ -36,14 +36,11 @@ def _check_set_types(base: dict, over: dict) -> None:
 
 
 def add_arguments(p) -> None:
-    from petheory.spec import GRAMMAR
+    from petheory.cli._pe import add_pe
 
     p.add_argument("task", help="running_sum, gu2025_task1, gu2025_task2, parity, copy, reverse, addition, passkey, mqar")
-    p.add_argument("--pe", default="nope", metavar="SPEC",
-                   help="position mechanism: a registered encoding or mla with parameters, plus at most one absolute PE "
-                        "after '+', e.g. alibi, rope+sinusoidal, 'rope:heads=4', 'alibi:slopes=gu2025', "
-                        "'learned:n_max=50,beyond=clamp' (default: nope). Keys heads, slopes, trainable, latent, "
-                        f"rope_dim, hint configure the mechanism; the others go to the encoding. {GRAMMAR}")
+    add_pe(p, "mechanism", default="nope", note="default: nope; keys heads, slopes, trainable, latent, rope_dim, "
+           "hint configure the mechanism, the others go to the encoding")
     p.add_argument("-d", "--d-model", type=int, metavar="D", help="model width (shorthand for --set model.d_model=D)")
     p.add_argument("--preset", default="smoke", choices=("smoke", "small", "paper"), help="size (default: smoke)")
     p.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N, mps or auto (default: cpu)")

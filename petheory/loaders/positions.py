@@ -206,4 +206,5 @@ def load_position_embeddings(spec, *, key: str | None = None) -> LoadedEncoding:
         except LookupError:
             raise ValidationError(f"{path} has no tensor ending in {', '.join(POSITION_KEYS)}; choose one with key=/--key") from None
         return LoadedEncoding(_as_table(arr, str(path)), str(path), k, dt)
-    raise ValidationError(f"unsupported encoding file {path.name!r}: use .npy, .safetensors, pytorch_model.bin or hf:DIR")
+    raise ValidationError(f"unsupported encoding file {path.name!r}: a position table is .npy, .safetensors or "
+                          "pytorch_model.bin (or hf:DIR); a model is PATH/config.json, hf:DIR or gguf:FILE")

@@ -230,3 +230,21 @@ def test_quiet_still_prints_the_results(argv, expect, capsys):
     assert main([*argv, "-q"]) == 0
     cap = capsys.readouterr()
     assert expect in cap.out and cap.err == ""
+
+
+def test_every_pe_flag_says_what_it_takes_in_one_vocabulary():
+    """issue 45: one --pe declaration (petheory.cli._pe.add_pe); every command whose --pe reads a model says so in the
+    same words (four of them did not mention config.json or gguf:FILE though they read both)."""
+    from petheory.cli import build_parser
+    from petheory.cli._pe import KINDS
+
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    seen = {}
+    for name, p in sub.choices.items():
+        pe = next((a for a in p._actions if "--pe" in a.option_strings), None)
+        if pe is not None:
+            seen[name] = pe.help
+            assert any(pe.help.startswith(text) for text in KINDS.values()), (name, pe.help[:80])
+    models = {n for n, h in seen.items() if KINDS["model"] in h}
+    assert {"report", "plan", "rotate", "spectrum", "stress", "bounds", "compare"} <= models, sorted(models)
+    assert {"train", "sweep", "bands", "lrc"} <= set(seen)
