@@ -117,6 +117,22 @@ def quantities(**named) -> None:
     context-variable read. Values are converted to plain floats, lists or strings for the JSON.
     A checker that compares several things calls it as often as it likes; a later name overwrites.
 
+    Parameters
+    ----------
+    **named
+        Name -> value. Numpy scalars become Python numbers, arrays, tuples and lists become lists,
+        dict keys strings, a complex number ``{'re': ..., 'im': ...}``; strings and None stay, any other
+        object becomes its ``str``.
+
+    See Also
+    --------
+    recording
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proofs_check.engine import quantities, recording
+    >>> quantities(lhs=1.0)  # no replay is recording: nothing is kept
     >>> with recording() as q:
     ...     quantities(lhs=1.5, rhs=np.float64(2.0))
     >>> q
@@ -149,7 +165,31 @@ def _plain(x):
 
 @contextlib.contextmanager
 def recording() -> Iterator[dict]:
-    """Collect what checkers pass to :func:`quantities` inside the block, into the dict it yields."""
+    """Collect what checkers pass to :func:`quantities` inside the block, into the dict it yields.
+
+    The recording is a context variable: it is reset when the block exits (also on an exception),
+    and a nested recording collects into its own dict while it lasts.
+
+    Yields
+    ------
+    dict
+        Name -> plain value (float, int, list, str, ...), filled as the block runs; a later value under
+        the same name replaces the earlier one.
+
+    See Also
+    --------
+    quantities
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from proofs_check.engine import quantities, recording
+    >>> with recording() as q:
+    ...     quantities(ptp=np.float64(0.25), terms=np.array([1, 2]))
+    ...     quantities(ptp=0.5)  # a later value under the same name wins
+    >>> q
+    {'ptp': 0.5, 'terms': [1, 2]}
+    """
     into: dict = {}
     token = _RECORDING.set(into)
     try:
@@ -354,6 +394,46 @@ def claim(*, overwrite: bool = False, **fields):
     decorator, and the decorated function (returned unchanged) is the checker. ``overwrite=True``
     replaces a registered claim of the same id. See the module docstring.
 
+    Parameters
+    ----------
+    overwrite : bool
+        Replace a registered claim of the same id (default: a different declaration under a registered
+        id is refused; the same declaration again is harmless).
+    **fields
+        The fields of :class:`Claim` by name (every one but ``reading_of``): ``id``, ``source``,
+        ``statement`` and ``kind`` are required; ``check``, ``cases``, ``readings``, ``skip_reason``,
+        ``paper_status``, ``evidence``, ... as the claim needs.
+
+    Returns
+    -------
+    Claim or callable
+        The registered :class:`Claim` when the declaration is complete (``check``, ``readings`` or
+        ``skip_reason`` given); otherwise a decorator that registers the claim with the decorated
+        function as its checker and returns that function unchanged.
+
+    Raises
+    ------
+    petheory.errors.ValidationTypeError
+        An unknown field (with the closest valid name) or a missing required one.
+    petheory.errors.ValidationError
+        A declaration the registry refuses: an id not shaped ``<firstauthor><year>.<short_name>``, an
+        unknown ``kind``, ``paper_status`` or ``evidence``, an exact claim without ``cases``, an empirical
+        claim without ``setup`` or ``alpha``, an id already registered with another declaration, ...
+
+    See Also
+    --------
+    Claim, get
+
+    Examples
+    --------
+    >>> from proofs_check.engine import claim
+    >>> deco = claim(id="doc2099.later", source="doc", statement="s", kind="exact", cases=lambda: None)
+    >>> callable(deco)  # no checker yet: a decorator, and nothing is registered until it decorates one
+    True
+    >>> claim(id="doc2099.short", source="doc", kind="exact")
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationTypeError: claim doc2099.short: missing field(s) statement
     >>> claim(id="doc2099.typo", source="doc", statement="s", kind="exact", statment="typo")
     Traceback (most recent call last):
     ...
@@ -441,7 +521,43 @@ def _register(c: Claim, *, overwrite: bool = False) -> Claim:
 
 
 def get(claim_id: str) -> Claim:
-    """Claim ``claim_id``, or one reading of it as a claim when the id is ``<claim id>#<reading>``."""
+    """Claim ``claim_id``, or one reading of it as a claim when the id is ``<claim id>#<reading>``.
+
+    Loads the built-in claims (and the ``petheory.claims`` entry points) first: :func:`load_builtin`.
+
+    Parameters
+    ----------
+    claim_id : str
+        A registered id (``<firstauthor><year>.<short_name>``), or ``<claim id>#<reading name>``.
+
+    Returns
+    -------
+    Claim
+        The registered claim, or for a reading the claim with the reading's fields in place
+        (:meth:`Claim.reading`: id ``<claim id>#<reading>``, ``reading_of`` set, no readings).
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        An unknown id, or a reading the claim does not have (the message lists its readings).
+
+    See Also
+    --------
+    select, all_claims
+
+    Examples
+    --------
+    >>> from proofs_check import engine
+    >>> c = engine.get("li2025.alibi_monotone_bias")
+    >>> c.kind, c.source
+    ('exact', 'li2025 §5.3 (the summary names no status)')
+    >>> engine.get("cirrincione2026.hellinger_mds_optimal#stress").reading_of
+    'cirrincione2026.hellinger_mds_optimal'
+    >>> engine.get("li2025.no_such_claim")
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: unknown claim 'li2025.no_such_claim'; `petheory check --list` shows ...
+    """
     load_builtin()
     if "#" in claim_id:
         base, name = claim_id.split("#", 1)
@@ -453,6 +569,26 @@ def get(claim_id: str) -> Claim:
 
 
 def all_claims() -> list[Claim]:
+    """Every registered claim (built-in and plugin ones), sorted by id; readings are not listed apart.
+
+    Loads the built-in claims and the ``petheory.claims`` entry points first (:func:`load_builtin`).
+
+    Returns
+    -------
+    list of Claim
+        The catalogue, sorted by id.
+
+    See Also
+    --------
+    select, get
+
+    Examples
+    --------
+    >>> from proofs_check import engine
+    >>> ids = [c.id for c in engine.all_claims()]
+    >>> ids == sorted(ids), "li2025.alibi_monotone_bias" in ids
+    (True, True)
+    """
     load_builtin()
     return [_CLAIMS[k] for k in sorted(_CLAIMS)]
 
@@ -461,6 +597,39 @@ def select(patterns: str | None) -> list[Claim]:
     """Claims matching a comma-separated list of glob patterns (all when None or empty).
 
     A pattern that matches nothing is an error, so a typo never silently checks nothing.
+
+    Parameters
+    ----------
+    patterns : str or None
+        Comma-separated ``fnmatch`` globs on claim ids (``'gu2025.*'``); ``'<claim glob>#<reading glob>'``
+        selects readings of the matching claims, each as a claim of its own (:meth:`Claim.reading`).
+
+    Returns
+    -------
+    list of Claim
+        The matched claims and readings, each once, sorted by id.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A pattern that matches no claim (or no reading), or a non-empty string with no pattern in it.
+
+    See Also
+    --------
+    all_claims, get
+
+    Examples
+    --------
+    >>> from proofs_check import engine
+    >>> for c in engine.select("li2025.alibi_monotone_bias, cirrincione2026.hellinger_mds_optimal#*"):
+    ...     print(c.id)
+    cirrincione2026.hellinger_mds_optimal#strain
+    cirrincione2026.hellinger_mds_optimal#stress
+    li2025.alibi_monotone_bias
+    >>> engine.select("li2025.alibi_monotne_bias")  # a typo is an error, not an empty selection
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: --claims pattern 'li2025.alibi_monotne_bias' matches no registered claim
     """
     claims = all_claims()
     if not patterns:
@@ -488,7 +657,24 @@ _LOADED = False
 
 
 def load_builtin() -> None:
-    """Import the built-in claim modules and the ``petheory.claims`` entry points once."""
+    """Import the built-in claim modules and the ``petheory.claims`` entry points once.
+
+    The registry functions (:func:`get`, :func:`all_claims`, :func:`select`) call it themselves; a
+    later call is a no-op.
+
+    See Also
+    --------
+    all_claims
+
+    Examples
+    --------
+    >>> from proofs_check import engine
+    >>> engine.load_builtin()
+    >>> n = len(engine.all_claims())
+    >>> engine.load_builtin()  # once only: nothing is registered twice
+    >>> len(engine.all_claims()) == n
+    True
+    """
     global _LOADED
     if not _LOADED:
         _LOADED = True

@@ -26,6 +26,18 @@ def attention_weight(mu, b) -> np.ndarray:
     content logit folded into ``mu``'s reference, i.e. ``b`` is its whole logit). ``b`` may be an
     array; the result has its shape. Computed in log space (no overflow).
 
+    Parameters
+    ----------
+    mu : array_like, shape (n-1,)
+        The other keys' logits (may be empty: the weight is then 1).
+    b : float or array_like
+        The moving key's logit (its ALiBi bias :math:`-\alpha d` in Eq. 9).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape of ``b`` (0-d for a scalar): the weights, in [0, 1].
+
     See Also
     --------
     alibi_lipschitz, alibi_extrapolation_terms
@@ -35,6 +47,8 @@ def attention_weight(mu, b) -> np.ndarray:
     >>> from petheory import bounds
     >>> round(float(bounds.attention_weight([0.0], 0.0)), 6)  # two equal logits: 1/2
     0.5
+    >>> bounds.attention_weight([0.0, 0.0], [-1000.0, 1000.0]).tolist()  # no overflow at either end
+    [0.0, 1.0]
     """
     mu = v.array("mu", mu, ndim=1, nonempty=False)
     b = np.asarray(b, dtype=np.float64)
@@ -46,6 +60,37 @@ def attention_output(mu, b, values, value_b) -> np.ndarray:
     r""":math:`A(\mu,b)=\sum_jp_jv_j` with the moving key's value ``value_b`` (d,), other keys' ``values`` (n-1, d).
 
     The output reading of Eq. 9. Returns (d,) for scalar ``b``, (len(b), d) for an array.
+
+    Parameters
+    ----------
+    mu : array_like, shape (n-1,)
+        The other keys' logits (non-empty).
+    b : float or array_like, shape (nb,)
+        The moving key's logit(s).
+    values : array_like, shape (n-1, d)
+        The other keys' values.
+    value_b : array_like, shape (d,)
+        The moving key's value.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (d,) for a scalar ``b``, (nb, d) for an array: the attention output at each ``b``.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``values`` not of shape (len(mu), len(value_b)), an empty ``mu``, non-finite entries.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import bounds
+    >>> mu, values, value_b = [0.0, 0.0], [[1.0, 0.0], [0.0, 1.0]], [2.0, 2.0]
+    >>> bounds.attention_output(mu, np.log(2.0), values, value_b).round(6).tolist()  # weights 1/2, 1/4, 1/4
+    [1.25, 1.25]
+    >>> bounds.attention_output(mu, [-50.0, 50.0], values, value_b).round(6).tolist()  # the others' mean, value_b
+    [[0.5, 0.5], [2.0, 2.0]]
     """
     vals = v.array("values", values, ndim=2)
     vb = v.array("value_b", value_b, ndim=1)
@@ -69,6 +114,25 @@ def alibi_lipschitz(reading: str = "weight", *, values=None, value_b=None) -> fl
     :math:`\bar v_{-b}` the others' weighted mean; returned as :math:`\tfrac14\max_j\lVert v_b-v_j\rVert`
     (valid for every :math:`\mu`).
 
+    Parameters
+    ----------
+    reading : {'weight', 'output'}
+        Which :math:`A`: the softmax weight (:func:`attention_weight`) or the output (:func:`attention_output`).
+    values : array_like, shape (n-1, d), optional
+        The other keys' values (needed for 'output').
+    value_b : array_like, shape (d,), optional
+        The moving key's value (needed for 'output').
+
+    Returns
+    -------
+    float
+        :math:`L_A`: 1/4 for 'weight', :math:`\tfrac14\max_j\lVert v_b-v_j\rVert` for 'output'.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        An unknown ``reading``; for 'output', missing or mis-shaped values.
+
     See Also
     --------
     attention_weight
@@ -78,6 +142,8 @@ def alibi_lipschitz(reading: str = "weight", *, values=None, value_b=None) -> fl
     >>> from petheory import bounds
     >>> bounds.alibi_lipschitz('weight')  # sup A(1 - A)
     0.25
+    >>> bounds.alibi_lipschitz('output', values=[[0.0, 0.0], [3.0, 4.0]], value_b=[0.0, 0.0])  # 5 / 4
+    1.25
     """
     v.choice("reading", reading, ALIBI_READINGS)
     if reading == "weight":
@@ -92,6 +158,32 @@ def alibi_lipschitz_numeric(mu, *, b_range: tuple[float, float] | None = None, n
 
     Default range: :math:`\mathrm{lse}(\mu)\pm 40` (covers :math:`A` from :math:`e^{-40}` to
     :math:`1-e^{-40}`). Converges to 1/4 as the grid refines: a check of :func:`alibi_lipschitz`.
+
+    Parameters
+    ----------
+    mu : array_like, shape (n-1,)
+        The other keys' logits (non-empty).
+    b_range : (float, float), optional
+        The interval of ``b`` searched; default :math:`\mathrm{lse}(\mu)\pm 40`.
+    n_grid : int
+        Grid points (>= 3); the step is ``(hi - lo) / (n_grid - 1)``.
+
+    Returns
+    -------
+    float
+        The largest central difference quotient of :func:`attention_weight` on the grid.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        An empty or non-finite ``mu``, ``n_grid`` below 3.
+
+    Examples
+    --------
+    >>> from petheory import bounds
+    >>> L = bounds.alibi_lipschitz_numeric([0.0, 1.0])
+    >>> 0.2499 < L <= bounds.alibi_lipschitz("weight")  # the analytic 1/4, from below
+    True
     """
     mu = v.array("mu", mu, ndim=1)
     lse = float(np.logaddexp.reduce(mu))
@@ -111,6 +203,46 @@ def alibi_extrapolation_terms(mu, *, slope: float, distance: int, n_max: int, re
     Returns ``lhs``, ``rhs`` (with the analytic :math:`L_A`), and ``sharp``: the mean-value bound
     :math:`\max_{b\in[-\alpha d,-\alpha N_{max}]}A(1-A)\,\alpha(d-N_{max})` (times the value spread
     for the output reading), never larger than ``rhs``. Needs ``distance > n_max``.
+
+    Parameters
+    ----------
+    mu : array_like, shape (n-1,)
+        The other keys' logits in the row.
+    slope : float
+        The head's ALiBi slope :math:`\alpha` (>= 0).
+    distance : int
+        The moving key's distance d from the query, beyond the training length.
+    n_max : int
+        Training length :math:`N_{max}` (>= 1).
+    reading : {'weight', 'output'}
+        Which :math:`A` (see :func:`alibi_lipschitz`); any value other than 'weight' is read as 'output'.
+    values : array_like, shape (n-1, d), optional
+        The other keys' values (for 'output').
+    value_b : array_like, shape (d,), optional
+        The moving key's value (for 'output').
+
+    Returns
+    -------
+    dict
+        ``lhs`` (the drift), ``rhs`` (Eq. 9's bound), ``sharp`` (the mean-value bound, between the two)
+        and ``L_A`` (the constant used).
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``distance <= n_max``, a negative ``slope``, ``n_max`` below 1, mis-shaped inputs.
+
+    References
+    ----------
+    li2025 §5.3, Eq. 9.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import bounds
+    >>> t = bounds.alibi_extrapolation_terms(np.zeros(3), slope=0.5, distance=12, n_max=10)
+    >>> t["lhs"] <= t["sharp"] <= t["rhs"], t["rhs"]  # L_A alpha (d - N_max) = 0.25 * 0.5 * 2
+    (True, 0.25)
     """
     alpha = v.real("slope", slope, nonnegative=True)
     n_max = v.integer("n_max", n_max, minimum=1)

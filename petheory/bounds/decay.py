@@ -30,6 +30,42 @@ def wavelet_norms(n: int, d: int, *, start: int = 0, wavelet: str = "db2", n_max
 
     Sums squares of :func:`petheory.encodings.wavelet_terms` (at most S+1 atoms per scale per
     position), so ``d`` may be in the tens of thousands. Same parameters as the encoding.
+
+    Parameters
+    ----------
+    n : int
+        Number of positions (>= 1).
+    d : int
+        Number of features of the encoding (>= 1).
+    start : int
+        First position (>= 0): the norms are those of positions ``start .. start+n-1``.
+    wavelet : str
+        Orthogonal discrete PyWavelets family (``'db2'``: 4-tap Daubechies, ``'db4'``: 8-tap, ``'haar'``, ...).
+    n_max : int, optional
+        Training length (default ``n``): ``t = pos / n_max`` ('unit'), the coarsest scale ('position').
+    normalisation : {'l2', 'paper', 'none'}
+        Amplitude ``c_j`` of scale ``j``: ``2^(j/2)``, ``2^(-j/2)`` or 1.
+    resolution : int
+        Cascade iterations PyWavelets uses to sample psi (grid step ``2**-resolution``).
+    dilation : {'unit', 'position'}
+        Whether the atoms dilate ``t = pos / n_max`` or the raw position (:func:`petheory.encodings.wavelet_atoms`).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (n,): the row norms of :func:`petheory.encodings.wavelet` with the same arguments.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import bounds, encodings
+    >>> norms = bounds.wavelet_norms(8, 16, n_max=8)
+    >>> norms.shape, bool(np.allclose(norms, np.linalg.norm(encodings.wavelet(8, 16, n_max=8), axis=1)))
+    ((8,), True)
+    >>> bounds.wavelet_norms(3, 16, n_max=8, start=24).tolist()  # compact support: 0 from position S * n_max on
+    [0.0, 0.0, 0.0]
+    >>> bounds.wavelet_norms(2, 50_000, n_max=1000).shape  # no (n, d) table is built
+    (2,)
     """
     n = v.integer("n", n, minimum=1)
     d = v.integer("d", d, minimum=1)
@@ -45,7 +81,24 @@ def wavelet_norms(n: int, d: int, *, start: int = 0, wavelet: str = "db2", n_max
 
 
 def wavelet_support_length(wavelet: str = "db2") -> int:
-    """Support length ``S = taps - 1`` of the mother wavelet (db2: 3, db4: 7)."""
+    """Support length ``S = taps - 1`` of the mother wavelet (db2: 3, db4: 7).
+
+    Parameters
+    ----------
+    wavelet : str
+        Orthogonal discrete PyWavelets family (``'db2'``, ``'db4'``, ``'haar'``, ``'sym4'``, ...).
+
+    Returns
+    -------
+    int
+        The length of the support ``[0, S]`` of psi, in units of its argument.
+
+    Examples
+    --------
+    >>> from petheory import bounds
+    >>> [bounds.wavelet_support_length(w) for w in ("db2", "db4", "haar")]
+    [3, 7, 1]
+    """
     return enc.wavefun(wavelet, 4)[2] - 1
 
 
@@ -57,6 +110,33 @@ def wavelet_support_end(d: int, n_max: int, *, wavelet: str = "db2", dilation: s
     Daubechies, symlets and coiflets; :math:`1+2^{-resolution}` for Haar, whose sampled
     :math:`\psi(1)=-1`). At most about :math:`S\,N_{max}` for 'unit' (the scale-0 atom with k=0)
     and :math:`S\,2^J` for 'position'.
+
+    Parameters
+    ----------
+    d : int
+        Number of features of the encoding (>= 1): it decides which atoms are used.
+    n_max : int
+        Training length (>= 1).
+    wavelet : str
+        Orthogonal discrete PyWavelets family.
+    dilation : {'unit', 'position'}
+        Whether the atoms dilate ``t = pos / n_max`` or the raw position.
+    resolution : int
+        Cascade iterations PyWavelets uses to sample psi (grid step ``2**-resolution``).
+
+    Returns
+    -------
+    int
+        The first position from which every feature is exactly 0 (the one before has a non-zero feature).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import bounds, encodings
+    >>> end = bounds.wavelet_support_end(16, 8)
+    >>> P = encodings.wavelet(end + 4, 16, n_max=8)
+    >>> end, bool(np.all(P[end:] == 0)), bool(np.any(P[end - 1] != 0))  # db2 (S = 3), 'unit': end = S * n_max
+    (24, True, True)
     """
     d = v.integer("d", d, minimum=1)
     n_max = v.integer("n_max", n_max, minimum=1)
@@ -93,6 +173,33 @@ def wavelet_decay_fit(wavelet: str = "db2", *, resolution: int = 10, floor: floa
     :math:`\beta=-\text{slope}`; the interval is the OLS t-interval (it measures how well one
     exponential describes a deterministic envelope, not noise). ``C`` is the smallest constant
     making :math:`\lvert\psi(u)\rvert\le Ce^{-\beta u}` hold on the whole support.
+
+    Parameters
+    ----------
+    wavelet : str
+        Orthogonal discrete PyWavelets family.
+    resolution : int
+        Cascade iterations PyWavelets uses to sample psi (grid step ``2**-resolution``): the samples fitted.
+    floor : float
+        The fit ends where the envelope falls below ``floor`` times its peak.
+    level : float
+        Confidence level of the interval on :math:`\beta`.
+
+    Returns
+    -------
+    DecayFit
+        ``beta``, ``beta_ci``, ``C``, the ``support`` length, the ``points`` fitted, ``log_amplitude``, ``fit_range``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import bounds, encodings
+    >>> f = bounds.wavelet_decay_fit("db2")
+    >>> round(f.beta, 2), f.beta_ci[0] < f.beta < f.beta_ci[1], f.support
+    (3.8, True, 3)
+    >>> x, psi, _taps = encodings.wavefun("db2", 10)
+    >>> bool(np.all(np.abs(psi) <= f.C * np.exp(-f.beta * x) * (1 + 1e-12)))  # the envelope bound holds everywhere
+    True
     """
     x, psi, taps = enc.wavefun(wavelet, resolution)
     a = np.abs(psi)
@@ -121,6 +228,40 @@ def wavelet_scale_ratios(d: int, *, wavelet: str = "db2", n_max: int, normalisat
     the coarsest scale; the finest atoms are sampled once per position). ``beta`` defaults to the fitted
     :func:`wavelet_decay_fit` rate. Returns ``{"scales": [...], "C": [...], "beta": beta}``.
     A uniform constant C exists iff ``C`` stays bounded as scales are added.
+
+    Parameters
+    ----------
+    d : int
+        Number of features of the encoding (>= 1): it decides which scales are present.
+    wavelet : str
+        Orthogonal discrete PyWavelets family.
+    n_max : int
+        Training length (>= 1); sets the coarsest scale for 'position' dilation.
+    normalisation : {'l2', 'paper', 'none'}
+        Amplitude ``c_j`` of scale ``j``: ``2^(j/2)``, ``2^(-j/2)`` or 1.
+    dilation : {'unit', 'position'}
+        Whether the atoms dilate ``t = pos / n_max`` or the raw position.
+    beta : float, optional
+        Decay rate (>= 0) in the bound; default the fitted :func:`wavelet_decay_fit` rate.
+    samples_per_unit : int
+        Samples per unit width of the finest atom for 'unit' dilation (>= 1).
+    resolution : int
+        Cascade iterations PyWavelets uses to sample psi (grid step ``2**-resolution``).
+
+    Returns
+    -------
+    dict
+        ``scales`` (ascending), ``C`` (per scale; 0.0 where no atom is sampled) and ``beta`` (the rate used).
+
+    Examples
+    --------
+    >>> from petheory import bounds
+    >>> l2 = bounds.wavelet_scale_ratios(13, n_max=64, samples_per_unit=16)  # db2: 3 + 4 + 6 atoms, scales 0, 1, 2
+    >>> l2["scales"], [round(c / l2["C"][0], 6) for c in l2["C"]]  # 'l2' atoms: C_j doubles per scale
+    ([0, 1, 2], [1.0, 2.0, 4.0])
+    >>> paper = bounds.wavelet_scale_ratios(13, n_max=64, normalisation="paper", samples_per_unit=16)
+    >>> [round(c / paper["C"][0], 6) for c in paper["C"]]  # the paper's amplitude: one C for every scale
+    [1.0, 1.0, 1.0]
     """
     d = v.integer("d", d, minimum=1)
     n_max = v.integer("n_max", n_max, minimum=1)
@@ -164,6 +305,34 @@ def wavelet_norm_growth(sizes, *, wavelet: str = "db2", normalisation: str = "no
     the power-law fit of the norm (exponent with CI) and of the ratio to
     :math:`N_{max}\sqrt{\log N_{max}}` (li2025's unnormalised growth; an exponent <= 0 means the
     norm grows no faster).
+
+    Parameters
+    ----------
+    sizes : iterable of int
+        The training lengths :math:`N_{max}` (each >= 4); the norms are taken over positions ``0..N_max-1``.
+    wavelet : str
+        Orthogonal discrete PyWavelets family.
+    normalisation : {'none', 'l2', 'paper'}
+        Amplitude ``c_j`` of scale ``j``: 1, ``2^(j/2)`` or ``2^(-j/2)``.
+    dilation : {'unit', 'position'}
+        Whether the atoms dilate ``t = pos / n_max`` or the raw position.
+    d : int or 'full'
+        ``'full'`` (atoms down to the scale that resolves one position: grows with N_max) or a fixed width.
+
+    Returns
+    -------
+    dict
+        ``sizes``, ``d`` (the width at each size), ``sup_norm``, ``fit`` and ``ratio_fit`` (power-law fits as
+        dicts: ``slope``, ``slope_ci``, ...), ``wavelet``, ``normalisation``, ``dilation``, ``d_policy`` (``d``).
+
+    Examples
+    --------
+    >>> from petheory import bounds
+    >>> g = bounds.wavelet_norm_growth([16, 32, 64, 128], normalisation="l2")
+    >>> g["d"]  # 'full': atoms down to the scale that resolves one position
+    [41, 75, 141, 271]
+    >>> round(g["fit"]["slope"], 2), g["ratio_fit"]["slope_ci"][1] < 0  # ~ sqrt(N_max): below N_max sqrt(log N_max)
+    (0.5, True)
     """
     sizes = [v.integer("size", s, minimum=4) for s in sizes]
     S = wavelet_support_length(wavelet)
@@ -193,7 +362,30 @@ def wavelet_norm_growth(sizes, *, wavelet: str = "db2", normalisation: str = "no
 
 
 def legendre_norm_bound(d: int, orthonormal: bool = False) -> float:
-    r"""li2025 Table 2, Legendre "bounded": :math:`\sup_{x\in[-1,1]}\lVert(c_kP_k(x))_k\rVert_2=(\sum_kc_k^2)^{1/2}`, attained at x=1 where :math:`P_k(1)=1`."""
+    r"""li2025 Table 2, Legendre "bounded": :math:`\sup_{x\in[-1,1]}\lVert(c_kP_k(x))_k\rVert_2=(\sum_kc_k^2)^{1/2}`, attained at x=1 where :math:`P_k(1)=1`.
+
+    Parameters
+    ----------
+    d : int
+        Number of features (degrees ``k = 0..d-1``, >= 1).
+    orthonormal : bool
+        ``c_k = sqrt((2k+1)/2)`` (True) or ``c_k = 1`` (False), as in :func:`petheory.encodings.legendre`.
+
+    Returns
+    -------
+    float
+        The bound: ``sqrt(d)``, or ``d / sqrt(2)`` when orthonormal.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import bounds, encodings
+    >>> bounds.legendre_norm_bound(4), round(bounds.legendre_norm_bound(4, orthonormal=True), 6)
+    (2.0, 2.828427)
+    >>> norms = np.linalg.norm(encodings.legendre(10, 4, n_max=10), axis=1)
+    >>> bool(norms.max() <= 2.0), round(float(norms[-1]), 6)  # attained at the last training position (x = 1)
+    (True, 2.0)
+    """
     d = v.integer("d", d, minimum=1)
     _memory.require(_memory.array_bytes(d, itemsize=2 * 8), f"Legendre constants (d = {d})")
     c2 = (2.0 * np.arange(d) + 1.0) / 2.0 if orthonormal else np.ones(d)
@@ -201,7 +393,30 @@ def legendre_norm_bound(d: int, orthonormal: bool = False) -> float:
 
 
 def legendre_limit(d: int, orthonormal: bool = False) -> np.ndarray:
-    r"""li2025 §6, Legendre saturation: the vector :math:`PE_\infty=(c_kP_k(1))_k=(c_k)_k`, shape (d,)."""
+    r"""li2025 §6, Legendre saturation: the vector :math:`PE_\infty=(c_kP_k(1))_k=(c_k)_k`, shape (d,).
+
+    Parameters
+    ----------
+    d : int
+        Number of features (>= 1).
+    orthonormal : bool
+        ``c_k = sqrt((2k+1)/2)`` (True) or ``c_k = 1`` (False), as in :func:`petheory.encodings.legendre`.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (d,): the encoding at x = 1 (every position from ``n_max - 1`` on, clipped linear map).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import bounds, encodings
+    >>> bounds.legendre_limit(3).tolist(), bounds.legendre_limit(3, orthonormal=True).round(6).tolist()
+    ([1.0, 1.0, 1.0], [0.707107, 1.224745, 1.581139])
+    >>> P = encodings.legendre(3, 3, n_max=10, start=9)  # positions 9, 10, 11: x clipped at 1
+    >>> bool(np.allclose(P, bounds.legendre_limit(3)))
+    True
+    """
     d = v.integer("d", d, minimum=1)
     _memory.require(_memory.array_bytes(d, itemsize=2 * 8), f"Legendre saturation vector (d = {d})")
     return np.sqrt((2.0 * np.arange(d) + 1.0) / 2.0) if orthonormal else np.ones(d)
@@ -216,6 +431,37 @@ def legendre_saturation_bound(pos, n_max: int, d: int, *, orthonormal: bool = Fa
     :math:`(1-x(pos))\,(\sum_k(c_kk(k+1)/2)^2)^{1/2}`: exactly 0 from :math:`N_{max}-1` on for the
     clipped linear map, :math:`2e^{-\ln(20)\,pos/(N_{max}-1)}(\cdots)` for the 'exp' map. ``inf``
     where :math:`x>1` (``beyond='extrapolate'``: no saturation).
+
+    Parameters
+    ----------
+    pos : array_like
+        Positions (any shape).
+    n_max : int
+        Training length (>= 2).
+    d : int
+        Number of features (>= 1).
+    orthonormal : bool
+        ``c_k = sqrt((2k+1)/2)`` (True) or ``c_k = 1`` (False).
+    position_map : {'linear', 'exp'}
+        The map from positions to x (:func:`petheory.encodings.legendre_positions`).
+    beyond : {'clip', 'extrapolate'}
+        Whether x is held at 1 past the training range.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape like ``pos`` (0-d for a scalar): the bound on the distance to :func:`legendre_limit`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import bounds, encodings
+    >>> bnd = bounds.legendre_saturation_bound(np.arange(12), 10, 4)
+    >>> gap = np.linalg.norm(encodings.legendre(12, 4, n_max=10) - bounds.legendre_limit(4), axis=1)
+    >>> bool(np.all(gap <= bnd)), bnd[9:].tolist()  # saturated exactly from n_max - 1 on
+    (True, [0.0, 0.0, 0.0])
+    >>> float(bounds.legendre_saturation_bound(12, 10, 4, beyond="extrapolate"))
+    inf
     """
     x = enc.legendre_positions(pos, v.integer("n_max", n_max, minimum=2), position_map=position_map, beyond=beyond)
     c = legendre_limit(d, orthonormal)  # refuses a d that cannot fit
@@ -233,6 +479,31 @@ def sinusoidal_offset_distance(offsets, d: int, *, base: float = 10000.0) -> np.
     Independent of :math:`p` and of the layout (each frequency :math:`\omega_i=base^{-2i/d}`
     contributes a sine and a cosine). Computed from :math:`\Delta` directly, so it carries no
     rounding of large absolute positions.
+
+    Parameters
+    ----------
+    offsets : array_like
+        Offsets :math:`\Delta` in positions (any shape).
+    d : int
+        Width of the encoding (even).
+    base : float
+        Base of the frequency ladder (> 0).
+
+    Returns
+    -------
+    numpy.ndarray
+        Same shape as ``offsets``: the L2 distance between the encodings of two positions that far apart.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import bounds, encodings
+    >>> D = bounds.sinusoidal_offset_distance([0, 1, 2], 4)
+    >>> D.round(6).tolist()
+    [0.0, 0.958903, 1.683061]
+    >>> P = encodings.sinusoidal(60, 4)
+    >>> bool(np.allclose(np.linalg.norm(P[50:53] - P[50], axis=1), D))  # the same from any position
+    True
     """
     d = v.even("d", d)
     base = v.real("base", base, positive=True)
@@ -252,6 +523,32 @@ def sinusoidal_ambiguity_onset(d: int, *, base: float = 10000.0, max_offset: int
     offset, this is the first length at which the encoding has an ambiguous pair under that
     criterion. Pruned search: frequencies from fastest to slowest, dropping offsets whose partial
     sum already exceeds :math:`D(1)^2` (every term is non-negative).
+
+    Parameters
+    ----------
+    d : int
+        Width of the encoding (even).
+    base : float
+        Base of the frequency ladder (> 0).
+    max_offset : int
+        Largest offset searched (>= 2).
+    chunk : int
+        Offsets examined at a time (bounds the memory used, not the result).
+
+    Returns
+    -------
+    int or None
+        The smallest such offset, or None when there is none up to ``max_offset``.
+
+    Examples
+    --------
+    >>> from petheory import bounds
+    >>> bounds.sinusoidal_ambiguity_onset(2)  # one pair at 1 rad/position: 6 rad is almost a full turn
+    6
+    >>> bool(bounds.sinusoidal_offset_distance(6, 2) < bounds.sinusoidal_offset_distance(1, 2))
+    True
+    >>> bounds.sinusoidal_ambiguity_onset(64, max_offset=10**5) is None  # slower pairs keep offsets apart
+    True
     """
     d = v.even("d", d)
     base = v.real("base", base, positive=True)
@@ -274,7 +571,28 @@ def sinusoidal_ambiguity_onset(d: int, *, base: float = 10000.0, max_offset: int
 
 
 def sinusoidal_slowest_period(d: int, *, base: float = 10000.0) -> float:
-    r"""Period :math:`2\pi\,base^{(d-2)/d}` of the slowest sine-cosine pair, in positions."""
+    r"""Period :math:`2\pi\,base^{(d-2)/d}` of the slowest sine-cosine pair, in positions.
+
+    Parameters
+    ----------
+    d : int
+        Width of the encoding (even).
+    base : float
+        Base of the frequency ladder (> 0).
+
+    Returns
+    -------
+    float
+        The period of the pair with frequency :math:`base^{-(d-2)/d}`.
+
+    Examples
+    --------
+    >>> from petheory import bounds
+    >>> round(bounds.sinusoidal_slowest_period(2), 6)  # d = 2: 2 pi, the one pair turns at 1 rad/position
+    6.283185
+    >>> round(bounds.sinusoidal_slowest_period(128), 1)  # 2 pi 10000^(126/128): well past 10000 positions
+    54410.1
+    """
     d = v.even("d", d)
     base = v.real("base", base, positive=True)
     return 2.0 * math.pi * base ** ((d - 2) / d)

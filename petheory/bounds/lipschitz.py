@@ -40,6 +40,55 @@ def attention_lipschitz(w_q, w_k, w_v, w_o, *, n_head: int, radius: float, b_q=N
     times :math:`\delta/\sqrt{d_h}`. ALiBi/T5 biases and causal masks are constant in the input; RoPE's
     rotations are orthogonal (the :math:`\lVert W_Q\rVert\lVert b_K\rVert` term covers the key bias it
     makes position-dependent). Valid on the convex set of inputs with row norms :math:`\le R`.
+
+    Parameters
+    ----------
+    w_q, w_k, w_v : array_like, shape (d, d_in)
+        Query, key and value projections in torch's ``(out, in)`` layout; head h owns rows
+        ``h*d/n_head .. (h+1)*d/n_head - 1``.
+    w_o : array_like, 2-d
+        Output projection (only its spectral norm is used).
+    n_head : int
+        Number of heads (>= 1, dividing the number of rows of ``w_q``).
+    radius : float
+        R (>= 0), the largest token norm of the inputs the constant is valid for.
+    b_q, b_k : array_like, shape (d,), optional
+        Query and key biases (default 0).
+
+    Returns
+    -------
+    float
+        The bound on :math:`L_{attn}` in the per-token norm :math:`\lVert\cdot\rVert_{2,\infty}`.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A row count of ``w_q`` not divisible by ``n_head``, a negative ``radius``, arrays of the wrong
+        dimension or with non-finite entries.
+
+    References
+    ----------
+    li2025 §4.2 (the factor of :math:`L_{trans}`); Kim et al. 2021 and Edelman et al. 2022 (Lipschitz
+    on bounded inputs only).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import bounds
+    >>> I = np.eye(2)
+    >>> L = bounds.attention_lipschitz(I, I, I, I, n_head=1, radius=1.0)
+    >>> round(L, 6)  # 1 + R (2R) / sqrt(2)
+    2.414214
+    >>> def attn(X):  # the same head: identity projections, no bias
+    ...     S = X @ X.T / np.sqrt(2)
+    ...     P = np.exp(S - S.max(axis=1, keepdims=True))
+    ...     return (P / P.sum(axis=1, keepdims=True)) @ X
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-0.5, 0.5, (5, 2))  # token norms <= 0.71 <= R
+    >>> Y = X + 1e-3 * rng.standard_normal((5, 2))
+    >>> ratio = np.linalg.norm(attn(X) - attn(Y), axis=1).max() / np.linalg.norm(X - Y, axis=1).max()
+    >>> bool(ratio <= L)
+    True
     """
     H = v.integer("n_head", n_head, minimum=1)
     R = v.real("radius", radius, nonnegative=True)
@@ -67,6 +116,43 @@ def layernorm_lipschitz(gamma, *, eps: float, variance_floor: float = 0.0) -> fl
     :math:`\mathrm{diag}(\gamma)\,\Pi/\sqrt{\mathrm{var}+\epsilon}` with :math:`\Pi` a projection, so
     :math:`L\le\max\lvert\gamma\rvert/\sqrt{v_{min}+\epsilon}`. With ``variance_floor=0`` this is the
     global (certified, very large) constant :math:`\max\lvert\gamma\rvert/\sqrt\epsilon`.
+
+    Parameters
+    ----------
+    gamma : array_like, shape (d,)
+        LayerNorm's scale :math:`\gamma`.
+    eps : float
+        LayerNorm's :math:`\epsilon` (> 0).
+    variance_floor : float
+        :math:`v_{min}` (>= 0), the smallest per-token variance of the inputs considered.
+
+    Returns
+    -------
+    float
+        :math:`\max\lvert\gamma\rvert/\sqrt{v_{min}+\epsilon}`.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        An empty or non-finite ``gamma``, a non-positive ``eps``, a negative ``variance_floor``.
+
+    References
+    ----------
+    li2025 §4.2 (the factor of :math:`L_{trans}`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import bounds
+    >>> round(bounds.layernorm_lipschitz(np.ones(4), eps=1e-5), 6)  # global: 1 / sqrt(eps)
+    316.227766
+    >>> L = bounds.layernorm_lipschitz(np.ones(4), eps=1e-5, variance_floor=2.0)
+    >>> def ln(x):
+    ...     return (x - x.mean()) / np.sqrt(x.var() + 1e-5)
+    >>> x = np.array([1.0, -1.0, 2.0, -2.0])  # variance 2.5
+    >>> y = x + 1e-4 * np.array([1.0, 0.0, -1.0, 0.5])
+    >>> bool(np.linalg.norm(ln(x) - ln(y)) / np.linalg.norm(x - y) <= L), round(L, 6)
+    (True, 0.707105)
     """
     g = v.array("gamma", gamma, ndim=1)
     eps = v.real("eps", eps, positive=True)

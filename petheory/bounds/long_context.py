@@ -48,8 +48,42 @@ def liu_critical_dimension(d: int, base: float, context: int) -> int:
     the training context: those bands saw every angle in training. Clipped to [0, d] (a context
     shorter than :math:`2\pi` gives 0; one longer than every period gives d).
 
+    Parameters
+    ----------
+    d : int
+        Rotary dimension (even, >= 2).
+    base : float
+        The RoPE base b (> 1) of pre-training.
+    context : int
+        The training context :math:`T_{train}` in positions (> 0).
+
+    Returns
+    -------
+    int
+        :math:`d_{extra}`, even, in [0, d].
+
+    Raises
+    ------
+    ValidationError
+        If ``d`` is not even, ``base`` <= 1 or ``context`` <= 0.
+
+    See Also
+    --------
+    liu_extrapolation_bound
+
+    References
+    ----------
+    Liu et al. 2023, "Scaling Laws of RoPE-based Extrapolation", arXiv 2310.05209, §3.3, Eq. 8.
+
+    Examples
+    --------
+    >>> from petheory.bounds.long_context import liu_critical_dimension
     >>> liu_critical_dimension(128, 1e4, 4096)   # Llama 2: 92 (Liu et al. §3.3)
     92
+    >>> liu_critical_dimension(128, 5e5, 4096)   # a larger base: fewer bands complete a turn
+    64
+    >>> liu_critical_dimension(128, 1e4, 4)      # shorter than 2 pi: no band does
+    0
     """
     d = v.even("d", d)
     base = v.real("base", base, positive=True)
@@ -66,8 +100,40 @@ def liu_extrapolation_bound(d: int, d_extra: int, base: float) -> float:
     The period, under β, of the first band that did not complete a turn in pre-training (band
     :math:`d_{extra}/2`); ``d_extra`` comes from the *pre-training* base and context.
 
+    Parameters
+    ----------
+    d : int
+        Rotary dimension (even, >= 2).
+    d_extra : int
+        The critical dimension of pre-training (:func:`liu_critical_dimension`), in [0, d].
+    base : float
+        The base β of fine-tuning (> 0).
+
+    Returns
+    -------
+    float
+        :math:`T_{extra} = 2\pi\beta^{d_{extra}/d}`, in positions.
+
+    Raises
+    ------
+    ValidationError
+        If ``d`` is not even, ``d_extra`` is outside [0, d] or ``base`` <= 0.
+
+    See Also
+    --------
+    liu_critical_dimension
+
+    References
+    ----------
+    Liu et al. 2023, "Scaling Laws of RoPE-based Extrapolation", arXiv 2310.05209, §3.3, Eq. 9.
+
+    Examples
+    --------
+    >>> from petheory.bounds.long_context import liu_extrapolation_bound
     >>> round(liu_extrapolation_bound(128, 92, 1e4))
     4712
+    >>> round(liu_extrapolation_bound(128, 92, 5e5))   # fine-tuned with a larger base: further
+    78400
     """
     d = v.even("d", d)
     de = v.integer("d_extra", d_extra, minimum=0, maximum=d)
@@ -81,8 +147,40 @@ def liu_extrapolation_bound(d: int, d_extra: int, base: float) -> float:
 def roformer_partial_sums(r, freqs) -> np.ndarray:
     r"""RoFormer's partial sums :math:`S_j = \sum_{k<j} e^{i r\theta_k}`, j = 1..d/2, shape (len(r), d/2), complex.
 
+    Parameters
+    ----------
+    r : float or array_like
+        Relative distance(s) between query and key, in positions; a scalar counts as one distance.
+    freqs : array_like, shape (d/2,)
+        The band frequencies :math:`\theta_k` (rad/position, >= 0), e.g. :func:`~petheory.encodings.rope_frequencies`.
+
+    Returns
+    -------
+    numpy.ndarray, shape (len(r), d/2), complex128
+        Row i holds :math:`S_1, \dots, S_{d/2}` at distance ``r[i]``.
+
+    Raises
+    ------
+    ValidationError
+        If ``freqs`` is empty, not 1-D, or has a negative entry.
+
+    See Also
+    --------
+    roformer_relative_bound, abel_bound
+
+    References
+    ----------
+    Su et al. 2021, RoFormer, arXiv 2104.09864, §3.4.3.
+
+    Examples
+    --------
+    At r = 0 every term is 1, so :math:`S_j = j`:
+
+    >>> from petheory.bounds.long_context import roformer_partial_sums
     >>> roformer_partial_sums([0], [1.0, 0.5]).real.tolist()
     [[1.0, 2.0]]
+    >>> roformer_partial_sums([0, 1, 2], [1.0, 0.5, 0.1, 0.01]).shape
+    (3, 4)
     """
     w = _freqs(freqs)
     r = np.atleast_1d(np.asarray(r, dtype=np.float64))
@@ -92,6 +190,37 @@ def roformer_partial_sums(r, freqs) -> np.ndarray:
 def roformer_relative_bound(r, freqs) -> np.ndarray:
     r"""RoFormer's relative upper bound :math:`\tfrac{1}{d/2}\sum_{j=1}^{d/2}|S_j|` at each distance r (§3.4.3, Fig. 2).
 
+    Computed in chunks of 4096 distances, so long ranges of r stay within memory.
+
+    Parameters
+    ----------
+    r : float or array_like
+        Relative distance(s), in positions; a scalar counts as one distance.
+    freqs : array_like, shape (d/2,)
+        The band frequencies :math:`\theta_k` (rad/position, >= 0).
+
+    Returns
+    -------
+    numpy.ndarray, shape (len(r),)
+        The mean of :math:`|S_j|` over the d/2 bands at each distance: d/4 + 1/2 at r = 0,
+        decaying (not monotonically) with r, as in RoFormer's Fig. 2.
+
+    Raises
+    ------
+    ValidationError
+        If ``freqs`` is empty, not 1-D, or has a negative entry.
+
+    See Also
+    --------
+    roformer_partial_sums, abel_bound
+
+    References
+    ----------
+    Su et al. 2021, RoFormer, arXiv 2104.09864, §3.4.3, Fig. 2.
+
+    Examples
+    --------
+    >>> from petheory.bounds.long_context import roformer_relative_bound
     >>> from petheory.encodings import rope_frequencies
     >>> roformer_relative_bound([0, 1000], rope_frequencies(128, base=1e4)).round(2).tolist()
     [32.5, 4.47]
@@ -110,6 +239,39 @@ def abel_bound(h, r: float, freqs) -> tuple[float, float]:
     ``h`` has one complex entry per band; RoFormer sets :math:`h_{d/2} = 0` (the convention under
     which Abel summation gives the bound).
 
+    Parameters
+    ----------
+    h : array_like, shape (d/2,)
+        One (complex) coefficient per band, e.g. :math:`q_{[2i:2i+1]}k^*_{[2i:2i+1]}`; finite.
+    r : float
+        Relative distance, in positions.
+    freqs : array_like, shape (d/2,)
+        The band frequencies :math:`\theta_i` (rad/position, >= 0).
+
+    Returns
+    -------
+    lhs : float
+        :math:`|\sum_i h_i e^{ir\theta_i}|`.
+    rhs : float
+        :math:`\max_i|h_{i+1}-h_i|\sum_j|S_j|`, with :math:`h_{d/2} = 0` appended; ``lhs <= rhs``
+        up to rounding.
+
+    Raises
+    ------
+    ValidationError
+        If ``h`` has not one finite entry per band, or ``freqs`` is invalid.
+
+    See Also
+    --------
+    roformer_partial_sums, roformer_relative_bound
+
+    References
+    ----------
+    Su et al. 2021, RoFormer, arXiv 2104.09864, §3.4.3, Eq. (37).
+
+    Examples
+    --------
+    >>> from petheory.bounds.long_context import abel_bound
     >>> lhs, rhs = abel_bound([1.0, 0.5], 3.0, [1.0, 0.1])
     >>> lhs <= rhs
     True
@@ -140,6 +302,42 @@ def attention_temperatures(lengths, *, scale: float = 1.0, context: int | None =
 
     Returns ``{'lengths': [...], 'yarn': [...], 'longrope': [...], 'llama4': [...], 'ssmax': [...]}``.
 
+    Parameters
+    ----------
+    lengths : int or sequence of int
+        The lengths n (each >= 1).
+    scale : float, default 1.0
+        The context-extension factor s (> 0) of YaRN and LongRoPE.
+    context : int, optional
+        The original context L of LongRoPE's factor (>= 2); default the largest of ``lengths``.
+    ssmax_s : float, default 1.0
+        Scalable-Softmax's s (> 0).
+    llama4_floor : int, default 8192
+        Llama 4's ``floor_scale`` f (>= 1).
+    llama4_attn_scale : float, default 0.1
+        Llama 4's ``attn_scale`` a.
+
+    Returns
+    -------
+    dict
+        ``lengths`` (the n as ints) and, per method, a list of one factor per length.
+
+    Raises
+    ------
+    ValidationError
+        If a length is < 1, or a parameter is out of its range.
+
+    See Also
+    --------
+    single_target_attention
+
+    References
+    ----------
+    Peng et al. 2023 (YaRN), Eq. 22; Nakanishi 2025 (Scalable-Softmax), Eq. 2.
+
+    Examples
+    --------
+    >>> from petheory.bounds.long_context import attention_temperatures
     >>> t = attention_temperatures([4096, 32768], scale=8.0, context=4096)
     >>> [round(x, 4) for x in t["yarn"]], [round(x, 4) for x in t["llama4"]]
     ([1.4591, 1.4591], [1.0, 1.1609])
@@ -162,8 +360,47 @@ def single_target_attention(gap: float, n, *, logit_factor=1.0) -> np.ndarray:
     :math:`\alpha = e^{c\Delta}/(e^{c\Delta} + n - 1)`; with Scalable-Softmax's :math:`c = s\ln n`
     it is :math:`n^{s\Delta}/(n^{s\Delta} + n - 1)`. Computed as a logistic for stability.
 
+    Parameters
+    ----------
+    gap : float
+        :math:`\Delta`, the target's logit minus each distractor's.
+    n : float or array_like
+        Number of keys attended, target included (each >= 1; n = 1 gives weight 1).
+    logit_factor : float or array_like, default 1.0
+        The factor c on the logits, broadcast against ``n`` (e.g. ``ssmax_s * log(n)``).
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`\alpha` in (0, 1], shaped as ``n`` and ``logit_factor`` broadcast together.
+
+    Raises
+    ------
+    ValidationError
+        If ``gap`` is not a finite real number or some n < 1.
+
+    See Also
+    --------
+    attention_temperatures
+
+    References
+    ----------
+    Nakanishi 2025, Scalable-Softmax, Eq. 2.
+
+    Examples
+    --------
+    With a constant factor the target's weight fades as n grows; with :math:`c = s\ln n` and
+    :math:`s\Delta = 1` it tends to 1/2:
+
+    >>> import numpy as np
+    >>> from petheory.bounds.long_context import single_target_attention
     >>> float(single_target_attention(1.0, 2, logit_factor=np.log(2)))   # s*gap = 1: n/(2n-1)
     0.6666666666666666
+    >>> n = np.array([2, 100, 10000])
+    >>> single_target_attention(1.0, n).round(6).tolist()
+    [0.731059, 0.026724, 0.000272]
+    >>> single_target_attention(1.0, n, logit_factor=np.log(n)).round(6).tolist()
+    [0.666667, 0.502513, 0.500025]
     """
     g = v.real("gap", gap)
     n = np.asarray(n, dtype=np.float64)
@@ -182,8 +419,35 @@ def decay_mask_peak(t: int, m: float) -> tuple[int, float]:
     :math:`x + 1 \le t/(e^m-1)`; the argmax is found by evaluating the log-terms on
     0..ceil(2 t/(e^m - 1)) + 2 (past the peak the terms decrease).
 
+    Parameters
+    ----------
+    t : int
+        The integer t >= 0 of the term :math:`\binom{t+x}{x}e^{-xm}`.
+    m : float
+        The decay rate m > 0.
+
+    Returns
+    -------
+    argmax : int
+        The integer x >= 0 where the term peaks, in [peak - 1, peak] (the search range is capped
+        at 10,000,000).
+    peak : float
+        The continuous estimate :math:`t/(e^m-1)`.
+
+    Raises
+    ------
+    ValidationError
+        If ``t`` < 0 or ``m`` <= 0.
+
+    Examples
+    --------
+    >>> import math
+    >>> from petheory.bounds.long_context import decay_mask_peak
     >>> decay_mask_peak(10, math.log(2))
     (10, 10.0)
+    >>> x, peak = decay_mask_peak(100, 1.0)
+    >>> x, round(peak, 6)
+    (58, 58.197671)
     """
     t = v.integer("t", t, minimum=0)
     m = v.real("m", m, positive=True)

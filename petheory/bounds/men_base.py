@@ -75,6 +75,25 @@ def men_min_kernel(freqs, context: int, *, stop_below: float | None = 0.0) -> tu
     then about 64 sqrt(L) at a time, in order of m) whose minimum is below it, and returns that
     value and place: enough to decide the sign, not the global minimum. None always scans all of ``0..L``.
 
+    Parameters
+    ----------
+    freqs : array_like, shape (r/2,)
+        Band frequencies :math:`\theta_i` (non-negative, non-empty; :func:`petheory.encodings.rope_frequencies`).
+    context : int
+        L (>= 1): distances ``0..L`` are scanned.
+    stop_below : float or None
+        Stop at the first chunk whose minimum is below this value; None scans every distance.
+
+    Returns
+    -------
+    (float, int)
+        The minimum of :math:`B_{m,\theta}` found and the first m where it is reached.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Empty or negative ``freqs``, ``context`` below 1.
+
     Notes
     -----
     Past the first block, distances are taken in blocks m = m0 + j (j < J ~ sqrt(L)) by angle
@@ -86,9 +105,19 @@ def men_min_kernel(freqs, context: int, *, stop_below: float | None = 0.0) -> tu
     :math:`m\theta_0\,\epsilon` that rounding the argument costs a direct cosine; both sums agree to about
     :math:`(r/2)\,L\,\epsilon` (tested). A value within that of 0 is not a reliable sign.
 
+    References
+    ----------
+    Men et al. 2024, "Base of RoPE Bounds Context Length" (arXiv 2405.14591), §4, Theorem 1.
+
+    Examples
+    --------
     >>> from petheory.encodings import rope_frequencies
     >>> men_min_kernel(rope_frequencies(128, base=5e5), 8192)[0] > 0
     True
+    >>> w = rope_frequencies(128, base=1e3)
+    >>> value, m = men_min_kernel(w, 1024, stop_below=None)  # the global minimum over 0 <= m <= 1024
+    >>> round(value, 4), m, bool(abs(men_kernel(m, w) - value) < 1e-9)
+    (-11.1156, 1003, True)
     """
     w = _freqs(freqs)
     L = v.integer("context", context, minimum=1)
@@ -125,6 +154,31 @@ def men_min_kernel(freqs, context: int, *, stop_below: float | None = 0.0) -> tu
 def men_passes(base: float, *, d: int, context: int) -> bool:
     r"""Whether RoPE with ``base`` (head size d) has Men's property :math:`B_{m,\theta}\ge 0` for all :math:`0\le m\le L`.
 
+    Parameters
+    ----------
+    base : float
+        RoPE base (> 0).
+    d : int
+        Rotary dimension (even).
+    context : int
+        L (>= 1).
+
+    Returns
+    -------
+    bool
+        Whether the minimum of :func:`men_min_kernel` over ``0..L`` is >= 0.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        An odd ``d``, a non-positive ``base``, ``context`` below 1.
+
+    References
+    ----------
+    Men et al. 2024, "Base of RoPE Bounds Context Length" (arXiv 2405.14591), §4, Theorem 1.
+
+    Examples
+    --------
     >>> men_passes(1e4, d=128, context=1024), men_passes(1e3, d=128, context=1024)
     (True, False)
     """
@@ -220,6 +274,32 @@ def men_first_passing(bases, *, d: int, context: int) -> dict:
     distances where an earlier base failed (see ``_Witnesses``): a check of a few bases at L = 1M
     costs about a second instead of a scan of every base.
 
+    Parameters
+    ----------
+    bases : array_like, shape (k,)
+        Positive RoPE bases, tried in this order.
+    d : int
+        Rotary dimension (even).
+    context : int
+        L (>= 1).
+
+    Returns
+    -------
+    dict
+        ``first_passing`` (float or None), ``its_min`` (float or None), ``evaluated`` (int, the bases
+        tried) and ``worst_failure`` (float or None), as above.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A non-positive base, an odd ``d``, ``context`` below 1.
+
+    See Also
+    --------
+    men_grid : the bases of :func:`men_smallest_base`'s scan in a range.
+
+    Examples
+    --------
     >>> r = men_first_passing([1e3, 2e3, 1e4], d=128, context=1024)
     >>> r["first_passing"], r["evaluated"], r["worst_failure"] < 0
     (10000.0, 3, True)
@@ -254,6 +334,27 @@ def men_grid(start: float, stop: float, *, lo: float = 2.0, hi: float = 1e12, pe
     A search over these bases finds whatever passing grid base the scan would find there: the passing set has
     islands narrower than any grid (0.07 % wide at L = 128k), so two different grids can disagree.
 
+    Parameters
+    ----------
+    start, stop : float
+        The range ``[start, stop)`` of bases kept (> 0).
+    lo, hi : float
+        The ends of the whole grid (> 0), as in :func:`men_smallest_base`.
+    per_decade : int
+        Grid points per decade (>= 1).
+
+    Returns
+    -------
+    numpy.ndarray
+        The grid bases in ``[start, stop)``, ascending (empty when none).
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A non-positive or non-finite end, ``per_decade`` below 1.
+
+    Examples
+    --------
     >>> g = men_grid(1e4, 1e5)
     >>> len(g), bool(g[0] >= 1e4 and g[-1] < 1e5)
     (512, True)
@@ -288,8 +389,39 @@ def men_every_larger_base(d: int, context: int, *, upto: float, start: float | N
     Returns ``{'start', 'upto', 'failing': [bases that fail], 'holds': bool}``; ``start`` defaults
     to :func:`men_smallest_base`. A grid only samples the interval: ``holds`` is "no failure seen".
 
+    Parameters
+    ----------
+    d : int
+        Rotary dimension (even).
+    context : int
+        L (>= 1).
+    upto : float
+        The largest base tested (> 0).
+    start : float, optional
+        The smallest base tested (> 0); default ``men_smallest_base(d, context)``.
+    per_decade : int
+        Grid points per decade of ``[start, upto]`` (the grid has at least its two ends).
+
+    Returns
+    -------
+    dict
+        ``start`` and ``upto`` (float), ``failing`` (list of float, the grid bases without the property)
+        and ``holds`` (bool: ``failing`` is empty).
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        An odd ``d``, ``context`` below 1, a non-positive ``start`` or ``upto``; with the default ``start``,
+        no passing base in men_smallest_base's range.
+
+    References
+    ----------
+    Men et al. 2024, "Base of RoPE Bounds Context Length" (arXiv 2405.14591), §4, Theorem 1, Eq. 11.
+
+    Examples
+    --------
     >>> r = men_every_larger_base(128, 1024, upto=2e4)
-    >>> r["holds"], len(r["failing"]) > 0
+    >>> r["holds"], len(r["failing"]) > 0  # b_L = 4293 at L = 1k, yet grid bases 4332 .. 5978 fail
     (False, True)
     """
     d = v.even("d", d)

@@ -60,6 +60,22 @@ def pe_norms(name: str, n: int, d: int, **params) -> np.ndarray:
 
     The wavelet encoding is evaluated sparsely (:func:`wavelet_norms`), so long ranges are cheap.
 
+    Parameters
+    ----------
+    name : str
+        A registered encoding of the absolute kind.
+    n : int
+        Number of positions (>= 1).
+    d : int
+        Model dimension.
+    **params
+        The encoding's own keyword arguments (``normalisation`` for wavelet, ...).
+
+    Returns
+    -------
+    numpy.ndarray, shape (n,)
+        :math:`\\lVert PE(pos)\\rVert_2` for ``pos = 0..n-1``.
+
     See Also
     --------
     norm_bound
@@ -67,7 +83,7 @@ def pe_norms(name: str, n: int, d: int, **params) -> np.ndarray:
     Examples
     --------
     >>> from petheory import bounds
-    >>> bounds.pe_norms('sinusoidal', 3, 8)
+    >>> bounds.pe_norms('sinusoidal', 3, 8)  # every row: sqrt(d/2)
     array([2., 2., 2.])
     """
     info = enc.info(name)
@@ -83,7 +99,28 @@ def pe_norms(name: str, n: int, d: int, **params) -> np.ndarray:
 
 
 def alibi_bias_magnitude(length: int, slope: float) -> float:
-    r"""li2025 Table 2: ALiBi adds a logit bias of magnitude up to :math:`\alpha(N'-1)` at length N'."""
+    r"""li2025 Table 2: ALiBi adds a logit bias of magnitude up to :math:`\alpha(N'-1)` at length N'.
+
+    Parameters
+    ----------
+    length : int
+        Inference length N' (>= 1).
+    slope : float
+        ALiBi's head slope :math:`\alpha` (>= 0).
+
+    Returns
+    -------
+    float
+        :math:`\alpha(N'-1)`, the largest :math:`\lvert b(i,j)\rvert` over positions below N'.
+
+    Examples
+    --------
+    >>> from petheory import bounds
+    >>> bounds.alibi_bias_magnitude(64, 0.5)
+    31.5
+    >>> bounds.norm_bound('alibi', 64, slope=0.5).computed  # measured on the bias matrix
+    31.5
+    """
     length = v.integer("length", length, minimum=1)
     slope = v.real("slope", slope, nonnegative=True)
     return slope * (length - 1)
@@ -181,7 +218,34 @@ LONG_CONTEXT_BIAS_BOUNDS = {k: TABLE2[k] for k in ("kerple_log", "kerple_power",
 def stated_bound(name: str, length: int, d: int | None, params: dict) -> StatedBound:
     """The :data:`TABLE2` row of encoding ``name`` at inference length ``length``; an unknown name raises
     the registry's ValueError (which lists the registered names), a registered one without a row gets
-    ``StatedBound(None, "not in Table 2")``."""
+    ``StatedBound(None, "not in Table 2")``.
+
+    Parameters
+    ----------
+    name : str
+        Any registered encoding.
+    length : int
+        Inference length N'.
+    d : int or None
+        Model dimension; None for bias kinds (their rows do not use it).
+    params : dict
+        The encoding's keyword arguments, as the row reads them (``slope`` for ALiBi, ``n_max`` for learned, ...).
+
+    Returns
+    -------
+    StatedBound
+        ``stated`` (None: order only, or no number), ``formula`` and ``explicit``.
+
+    Examples
+    --------
+    >>> from petheory import bounds
+    >>> bounds.stated_bound('sinusoidal', 100, 64, {})
+    StatedBound(stated=8.0, formula='sqrt(d_model)', explicit=None)
+    >>> bounds.stated_bound('alibi', 100, None, {'slope': 0.25})  # alpha (N' - 1)
+    StatedBound(stated=24.75, formula="alpha (N'-1)", explicit=None)
+    >>> bounds.stated_bound('rope', 100, 64, {}).formula
+    'not in Table 2'
+    """
     enc.info(name)
     row = TABLE2.get(name)
     return StatedBound(None, "not in Table 2") if row is None else row(length, d, params)
@@ -282,6 +346,34 @@ def scaled_rotary_norm_bound(name: str, table, length: int, d: int, params: dict
     :math:`\mathrm{mscale}^2`); xPos's key factor :math:`\zeta_0^{-(N'-1)/B}-1`, which grows
     exponentially in N' while the logit factor :math:`\zeta_t^{(i-j)/B}\le 1` for causal
     :math:`i\ge j`; RoPE + absolute rotates by 0 and adds ``sup ||PE(pos)||`` to :math:`B_0`.
+
+    Parameters
+    ----------
+    name : str
+        The encoding's registered name (recorded in the result).
+    table : ScaledRotaryTable
+        The table the encoding built at ``length`` positions (``encodings.get(name)(length, d, **params)``).
+    length : int
+        Inference length N' the table was built for.
+    d : int
+        Model dimension.
+    params : dict
+        The encoding's keyword arguments (recorded in the result).
+
+    Returns
+    -------
+    NormBound
+        ``kind='rotary'``; ``stated`` and ``stated_formula`` as above, ``computed``, and ``additive``
+        (the absolute part's :math:`\sup\lVert PE(pos)\rVert`, None without one).
+
+    Examples
+    --------
+    >>> import math
+    >>> from petheory import bounds, encodings
+    >>> table = encodings.get('rope_yarn')(64, 16, scale=4.0, n_max=16)
+    >>> nb = bounds.scaled_rotary_norm_bound('rope_yarn', table, 64, 16, {'scale': 4.0, 'n_max': 16})
+    >>> round(nb.stated, 6), round(nb.computed, 6), round(0.1 * math.log(4.0), 6)  # YaRN: 0.1 ln s, measured
+    (0.138629, 0.138629, 0.138629)
     """
     fq, fk = table.factors(), table.factors(key=True)  # (N', r/2)
     computed = float(max(np.max(np.abs(fq - 1.0)), np.max(np.abs(fk - 1.0))))
@@ -313,6 +405,19 @@ def rotary_angle_coverage(name: str, length: int, d: int = 64, *, n_max: int, **
     :math:`(L-1)\omega_t \ge 2\pi`; else it saw :math:`[0, (L-1)\omega_t]` and goes out of
     range at the first length :math:`N` with :math:`(N-1)\omega'_t > (L-1)\omega_t`.
 
+    Parameters
+    ----------
+    name : str
+        A registered encoding of the rotary kind.
+    length : int
+        Inference length N (>= 1).
+    d : int, default 64
+        Model dimension.
+    n_max : int
+        Training length L (>= 2); also the encoding's own ``n_max`` (YaRN) unless ``params`` gives one.
+    **params
+        The encoding's own keyword arguments (``scale``, ``base``, ...).
+
     Returns
     -------
     dict
@@ -327,6 +432,20 @@ def rotary_angle_coverage(name: str, length: int, d: int = 64, *, n_max: int, **
     :math:`N-1 > s(L-1)`. NTK: band t is divided by :math:`s^{2t/(r-2)} < s`, so middle bands
     leave their range before :math:`s(L-1)`. YaRN: interpolated bands (few turns) behave as PI,
     kept bands (many turns) had full turns.
+
+    Examples
+    --------
+    Position interpolation by s = 4 from L = 16: no band leaves its range up to
+    :math:`N - 1 = s(L-1) = 60`, all partial bands do at N = 62:
+
+    >>> from petheory import bounds
+    >>> c = bounds.rotary_angle_coverage('rope_pi', 61, 16, n_max=16, scale=4.0)
+    >>> c['bands'], c['full_turn'], c['out_of_range'], c['onset']
+    (8, 1, 0, 62)
+    >>> bounds.rotary_angle_coverage('rope_pi', 62, 16, n_max=16, scale=4.0)['out_of_range']
+    7
+    >>> bounds.rotary_angle_coverage('rope_ntk', 61, 16, n_max=16, scale=4.0)['onset']  # NTK: far earlier
+    20
     """
     info = enc.info(name)
     if info.kind != "rotary":
@@ -365,6 +484,25 @@ def training_length(name: str, params: dict, n_max: int | None) -> tuple[int | N
     the training length N_max, so ``learned:n_max=50`` and ``--context 50`` say the same thing.
     Returns ``(n_max, params without n_max)``; two different values are a ValueError.
 
+    Parameters
+    ----------
+    name : str
+        The PE's name (for the error message).
+    params : dict
+        The PE spec's keyword arguments, possibly with ``n_max``; not modified.
+    n_max : int or None
+        The training length given separately (``--context``), or None.
+
+    Returns
+    -------
+    n_max : int or None
+        The one training length (None when neither gives one).
+    params : dict
+        A copy of ``params`` without ``n_max``.
+
+    Examples
+    --------
+    >>> from petheory.bounds.norms import training_length
     >>> training_length("rope_yarn", {"scale": 4.0, "n_max": 32768}, None)
     (32768, {'scale': 4.0})
     >>> training_length("learned", {}, 50)
@@ -392,8 +530,46 @@ def bound_report(name: str, length: int, d: int = 64, *, n_max: int | None = Non
     A PE spec's own ``n_max`` (``learned:n_max=50``) and a separate training length meet in
     :func:`training_length` first.
 
-    >>> bound_report("rope_yarn", 131072, 64, scale=4.0, n_max=32768)["n_max"]
-    32768
+    Parameters
+    ----------
+    name : str
+        Any registered encoding.
+    length : int
+        Inference length N'.
+    d : int, default 64
+        Model dimension.
+    n_max : int, optional
+        Training length N_max (see :func:`norm_bound`); with a rotary encoding and ``n_max >= 2``
+        the result also holds ``angles`` (:func:`rotary_angle_coverage`).
+    m : int, default 1000
+        Sample size of the Rademacher bound (>= 1).
+    weight_norm, lipschitz, token_norm : float, default 1.0
+        B (the readout's norm bound), :math:`L_{trans}` and :math:`B_x` (the token norm), each >= 0.
+    distance : int, optional
+        ALiBi only: the key distance of the Eq. 9 bound (must exceed ``n_max``).
+    **params
+        The encoding's own keyword arguments.
+
+    Returns
+    -------
+    dict
+        ``pe``, ``kind``, ``length``, ``d``, ``n_max``, ``params``, ``norm`` (:meth:`NormBound.as_dict`),
+        ``token_norm``, ``B0``, ``m``, ``weight_norm``, ``lipschitz``, ``rademacher`` (None when
+        ``B0`` is), ``rademacher_formula``; ``eq9`` (ALiBi) and ``angles`` (rotary) as above.
+
+    Examples
+    --------
+    Sinusoidal at d = 64: :math:`B_0 = 1 + \sqrt{32}`, and the bound is :math:`B_0/\sqrt{400}`:
+
+    >>> from petheory import bounds
+    >>> r = bounds.bound_report("sinusoidal", 100, 64, m=400)
+    >>> round(r["B0"], 6), round(r["rademacher"], 6)
+    (6.656854, 0.332843)
+    >>> r = bounds.bound_report("rope_yarn", 256, 16, scale=4.0, n_max=64)  # rotary: B0 = B_x
+    >>> r["n_max"], r["B0"], r["angles"]["onset"]
+    (64, 1.0, 254)
+    >>> bounds.bound_report("alibi", 100, slope=0.5, n_max=50)["eq9"]["bound"]  # L_A alpha (d - N_max)
+    6.125
     """
     m = v.integer("m", m, minimum=1)
     weight_norm = v.real("weight_norm", weight_norm, nonnegative=True)

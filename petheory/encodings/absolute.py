@@ -89,6 +89,30 @@ def learned(
     ``n_max`` is the table size (default ``n``). Asking for ``n > n_max`` positions raises
     unless ``beyond='clamp'``, which reuses the last row, as li2025 describes.
 
+    Parameters
+    ----------
+    n, d : int
+        Number of positions and model dimension.
+    n_max : int, optional
+        Number of rows of the trainable table (default ``n``).
+    seed : int
+        Seed of the generator the table is drawn from.
+    std : float
+        Standard deviation of the ``N(0, std^2)`` initialisation (0.02 as BERT).
+    beyond : {'error', 'clamp'}
+        What positions ``>= n_max`` get: ``'error'`` raises, ``'clamp'`` reuses row ``n_max - 1``.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n, d)
+        Row ``p`` is the table's row ``min(p, n_max - 1)``; the first ``min(n, n_max)`` rows do not
+        depend on ``n`` (same ``seed`` and ``n_max``).
+
+    Raises
+    ------
+    ValidationError
+        ``n > n_max`` with ``beyond='error'``.
+
     See Also
     --------
     random_fixed
@@ -126,6 +150,20 @@ def learned(
 def random_fixed(n: int, d: int, *, seed: int = 0, scale: float | None = None) -> np.ndarray:
     """Random fixed absolute encoding, shape (n, d).
 
+    Parameters
+    ----------
+    n, d : int
+        Number of positions and model dimension.
+    seed : int
+        Seed of the generator: the same seed gives the same table.
+    scale : float, optional
+        Standard deviation of every entry (default ``1/sqrt(d)``, so that ``E||PE_p||^2 = 1``).
+
+    Returns
+    -------
+    numpy.ndarray, shape (n, d)
+        I.i.d. ``N(0, scale^2)`` entries, fixed (not trained).
+
     See Also
     --------
     learned
@@ -136,6 +174,9 @@ def random_fixed(n: int, d: int, *, seed: int = 0, scale: float | None = None) -
     >>> import numpy as np
     >>> bool(np.array_equal(encodings.random_fixed(5, 4, seed=1), encodings.random_fixed(5, 4, seed=1)))
     True
+    >>> P = encodings.random_fixed(2000, 16)
+    >>> round(float((P**2).sum(axis=1).mean()), 1)  # E||PE_p||^2 = 1 with the default scale
+    1.0
     """
     n, d = table_shape(n, d)
     scale = 1.0 / math.sqrt(d) if scale is None else v.real("scale", scale, positive=True)
@@ -145,6 +186,16 @@ def random_fixed(n: int, d: int, *, seed: int = 0, scale: float | None = None) -
 @register("nope", "absolute", conventions="All zeros: no positional signal.", source="gu2025 §3.1 (NoPE)")
 def nope(n: int, d: int) -> np.ndarray:
     """No positional encoding: zeros of shape (n, d).
+
+    Parameters
+    ----------
+    n, d : int
+        Number of positions and model dimension.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n, d)
+        All zeros: no positional signal.
 
     Examples
     --------
@@ -159,7 +210,41 @@ def nope(n: int, d: int) -> np.ndarray:
 def wavefun(wavelet: str, resolution: int) -> tuple[np.ndarray, np.ndarray, int]:
     """Samples ``(x, psi)`` of the mother wavelet on ``[0, taps-1]``, step ``2**-resolution``, and ``taps``.
 
-    The arrays are cached and read-only."""
+    The arrays are cached and read-only.
+
+    Parameters
+    ----------
+    wavelet : str
+        Orthogonal discrete PyWavelets family (``'db2'``, ``'sym4'``, ``'coif1'``, ``'haar'``, ...).
+    resolution : int
+        Cascade iterations of ``pywt.Wavelet.wavefun``: the grid step is ``2**-resolution``.
+
+    Returns
+    -------
+    x : numpy.ndarray, shape (m,)
+        Sample points, from 0 to ``taps - 1``; read-only.
+    psi : numpy.ndarray, shape (m,)
+        The mother wavelet at ``x``; read-only. For Haar (``'db1'``) PyWavelets' samples are
+        shifted one step so that ``psi`` is the right-continuous Haar wavelet on ``[0, 1]``.
+    taps : int
+        Filter length of the wavelet (``psi`` is supported on ``[0, taps - 1]``).
+
+    Raises
+    ------
+    ValidationError
+        ``wavelet`` is not the name of a discrete PyWavelets family, or names a non-orthogonal one.
+
+    Examples
+    --------
+    >>> x, psi, taps = wavefun("db2", 4)
+    >>> taps, float(x[0]), float(x[-1]), len(x)  # 4 taps: support [0, 3], step 1/16
+    (4, 0.0, 3.0, 49)
+    >>> psi.flags.writeable  # cached: shared, so read-only
+    False
+    >>> x, psi, taps = wavefun("haar", 4)
+    >>> [round(float(y), 6) for y in (psi[0], psi[7], psi[8], psi[-1])]  # +1 on [0, 1/2), -1 on [1/2, 1)
+    [1.0, 1.0, -1.0, 0.0]
+    """
     if not isinstance(wavelet, str):  # checked before the cache, which would fail on unhashable values
         raise ValidationError(f"wavelet must be a PyWavelets family name such as 'db2', got {type(wavelet).__name__} {wavelet!r}")
     return _wavefun_cached(wavelet, resolution)
@@ -193,7 +278,26 @@ WAVELET_NORMALISATIONS = ("l2", "paper", "none")
 
 
 def wavelet_amplitude(j: int, normalisation: str) -> float:
-    """Amplitude ``c_j`` of the atoms of scale ``j``: 'l2' ``2^(j/2)``, 'paper' ``2^(-j/2)``, 'none' 1."""
+    """Amplitude ``c_j`` of the atoms of scale ``j``: 'l2' ``2^(j/2)``, 'paper' ``2^(-j/2)``, 'none' 1.
+
+    Parameters
+    ----------
+    j : int
+        Scale (``j >= 0`` for ``dilation='unit'``; negative scales occur with ``'position'``).
+    normalisation : {'l2', 'paper', 'none'}
+        ``'l2'`` makes the atoms ``c_j psi(2^j t - k)`` orthonormal; ``'paper'`` is the amplitude
+        in li2025's decay bound.
+
+    Returns
+    -------
+    float
+        The amplitude ``c_j``.
+
+    Examples
+    --------
+    >>> [wavelet_amplitude(2, norm) for norm in ("l2", "paper", "none")]
+    [2.0, 0.5, 1.0]
+    """
     v.choice("normalisation", normalisation, WAVELET_NORMALISATIONS)
     return {"l2": 2.0 ** (j / 2), "paper": 2.0 ** (-j / 2), "none": 1.0}[normalisation]
 
@@ -220,6 +324,35 @@ def wavelet_atoms(d: int, support: int, *, dilation: str = "unit", n_max: int | 
     ``t`` in ``[0, 1)``. ``dilation='position'``: atoms ``psi(2^j p - k)`` on raw positions ``p``,
     scales from ``j = -ceil(log2 n_max)`` (one atom as wide as the training range) upwards, shifts
     meeting ``[0, n_max)``. Scales are taken in order until ``d`` atoms.
+
+    Parameters
+    ----------
+    d : int
+        Number of features (atoms) to fill; the finest scale is cut where ``d`` is reached.
+    support : int
+        Support length ``S`` of the mother wavelet (``taps - 1``: 3 for ``'db2'``).
+    dilation : {'unit', 'position'}
+        Whether atoms dilate ``t = p/n_max`` or the raw position ``p`` (see above).
+    n_max : int, optional
+        Training length; required with ``dilation='position'`` (it sets the coarsest scale),
+        unused with ``'unit'``.
+
+    Returns
+    -------
+    list of tuple of int
+        ``d`` pairs ``(j, k)``, by scale then shift: feature ``a`` is the atom of pair ``a``.
+
+    Raises
+    ------
+    ValidationError
+        ``dilation='position'`` without ``n_max``.
+
+    Examples
+    --------
+    >>> wavelet_atoms(6, 3)  # db2: 3 shifts at scale 0, then scale 1 cut at 6 features
+    [(0, -2), (0, -1), (0, 0), (1, -2), (1, -1), (1, 0)]
+    >>> wavelet_atoms(4, 3, dilation="position", n_max=4)  # coarsest scale -log2(4): width >= n_max
+    [(-2, -2), (-2, -1), (-2, 0), (-1, -2)]
     """
     d = v.integer("d", d, minimum=1)
     # a Python list of d (j, k) tuples: about 128 bytes each
@@ -256,6 +389,38 @@ def wavelet_terms(
     meet a point (``S = taps - 1`` is the support length of ``psi``), so the cost is
     O(n S x scales) instead of O(n d): :func:`wavelet` scatters these into a dense table,
     :func:`petheory.bounds.wavelet_norms` sums their squares for long ranges.
+
+    Parameters
+    ----------
+    positions : array_like, shape (n,)
+        Positions ``p`` (float or int) at which to evaluate the features.
+    d : int
+        Number of features (atoms, chosen by :func:`wavelet_atoms`).
+    wavelet : str
+        Orthogonal PyWavelets family (see :func:`wavefun`).
+    n_max : int
+        Training length (with ``dilation='unit'`` the atoms read ``u = p/n_max``).
+    normalisation : {'l2', 'paper', 'none'}
+        Amplitude ``c_j`` of scale ``j`` (:func:`wavelet_amplitude`).
+    dilation : {'unit', 'position'}
+        Whether atoms dilate ``p/n_max`` or the raw position ``p`` (:func:`wavelet_atoms`).
+    resolution : int
+        Grid step ``2**-resolution`` of the sampled ``psi``, read by linear interpolation.
+
+    Yields
+    ------
+    j : int
+        The scale, coarse to fine.
+    cols : numpy.ndarray of int64, shape (n, S+1)
+        Feature (column) index of each candidate atom at each position, ``-1`` where none.
+    vals : numpy.ndarray, shape (n, S+1)
+        Feature values ``c_j psi(2^j u - k)`` (0 where ``cols`` is ``-1``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> [(j, cols.shape) for j, cols, vals in wavelet_terms(np.arange(4), 8, n_max=4)]  # db2: S + 1 = 4
+    [(0, (4, 4)), (1, (4, 4)), (2, (4, 4))]
     """
     x, psi, taps = wavefun(wavelet, resolution)
     S = taps - 1
@@ -301,6 +466,8 @@ def wavelet(
 
     Parameters
     ----------
+    n, d : int
+        Number of positions and of features (atoms, see :func:`wavelet_atoms`).
     wavelet : str
         Orthogonal PyWavelets family; ``'db2'`` is the 4-tap Daubechies wavelet, ``'db4'`` the 8-tap.
     n_max : int
@@ -314,6 +481,17 @@ def wavelet(
     dilation : {'unit', 'position'}
         Whether atoms dilate the length-normalised position ``t = p/n_max`` (scales ``j >= 0``)
         or the raw position ``p`` (scales ``j >= -ceil(log2 n_max)``); see :func:`wavelet_atoms`.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n, d)
+        Column ``a`` holds ``c_j psi(2^j u - k)`` for the ``a``-th atom ``(j, k)``, ``u = p/n_max``
+        (``'unit'``) or ``p`` (``'position'``).
+
+    Raises
+    ------
+    ValidationError
+        An unknown ``wavelet``, ``normalisation`` or ``dilation``, or ``resolution`` outside 4..16.
 
     Notes
     -----
@@ -332,6 +510,10 @@ def wavelet(
     >>> from petheory import encodings
     >>> encodings.wavelet(32, 16).shape
     (32, 16)
+    >>> import numpy as np
+    >>> P = encodings.wavelet(16, 8, n_max=4)  # db2, 'unit': supports end at t = S = 3, p = 12
+    >>> bool((P[12:] == 0).all()), bool((np.abs(P[:12]).sum(axis=1) > 0).all())
+    (True, True)
     """
     n, d = table_shape(n, d)
     n_max = n if n_max is None else v.integer("n_max", n_max, minimum=1)
@@ -359,6 +541,31 @@ def legendre_positions(pos, n_max: int, *, position_map: str = "linear", beyond:
     exceeds 1 and ``beyond='clip'`` holds it at 1). 'exp': ``x = 1 - 2 exp(-ln(20) p/(n_max-1))``
     (training positions fill [-1, 0.9]; x < 1 always and x -> 1 as p -> infinity, so the encoding
     saturates asymptotically, never exactly).
+
+    Parameters
+    ----------
+    pos : array_like
+        Positions ``p`` (any shape).
+    n_max : int
+        Training length (at least 2): positions ``0 .. n_max-1`` map onto the training interval.
+    position_map : {'linear', 'exp'}
+        The map ``x(p)`` (see above).
+    beyond : {'clip', 'extrapolate'}
+        Whether values of ``x`` above 1 are held at 1 or kept (only the ``'linear'`` map exceeds 1).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``x(p)``, float64, the shape of ``pos``.
+
+    Examples
+    --------
+    >>> legendre_positions([0, 2, 4, 6], 5).tolist()  # position 6 is past n_max: held at 1
+    [-1.0, 0.0, 1.0, 1.0]
+    >>> legendre_positions([0, 2, 4, 6], 5, beyond="extrapolate").tolist()
+    [-1.0, 0.0, 1.0, 2.0]
+    >>> legendre_positions([0, 4], 5, position_map="exp").round(6).tolist()  # the last training position: 0.9
+    [-1.0, 0.9]
     """
     n_max = v.integer("n_max", n_max, minimum=2)
     v.choice("position_map", position_map, LEGENDRE_MAPS)
@@ -396,6 +603,31 @@ def legendre(
     ``orthonormal=True`` scales column ``k`` by ``sqrt((2k+1)/2)`` (unit L2 norm on [-1, 1]).
     Rows are positions ``start .. start+n-1``; ``n_max`` defaults to ``start + n``.
     ``position_map`` and ``beyond`` choose ``x(p)``: see :func:`legendre_positions`.
+
+    Parameters
+    ----------
+    n, d : int
+        Number of positions and of polynomials (degrees ``0 .. d-1``).
+    n_max : int, optional
+        Training length, at least 2 (default ``start + n``).
+    beyond : {'clip', 'extrapolate'}
+        Past ``n_max`` with the linear map: hold ``x`` at 1 (``P_k(1) = 1``) or evaluate ``P_k`` at ``x > 1``.
+    orthonormal : bool
+        Scale column ``k`` by ``sqrt((2k+1)/2)``.
+    start : int
+        First position.
+    position_map : {'linear', 'exp'}
+        The map from positions to ``x`` (:func:`legendre_positions`).
+
+    Returns
+    -------
+    numpy.ndarray, shape (n, d)
+        ``PE[p, k] = c_k P_k(x(p))``, ``c_k = 1`` or ``sqrt((2k+1)/2)``.
+
+    Raises
+    ------
+    ValidationError
+        ``n_max < 2``.
 
     See Also
     --------

@@ -77,7 +77,35 @@ class ScaledRotaryTable(RotaryTable):
 
 
 def extension_factor(scale) -> float:
-    r"""``scale`` checked as a context-extension factor :math:`s \ge 1` (1 = plain RoPE); returns it as a float."""
+    r"""``scale`` checked as a context-extension factor :math:`s \ge 1` (1 = plain RoPE); returns it as a float.
+
+    Parameters
+    ----------
+    scale : float
+        The extension factor: the new context over the one the model was trained on.
+
+    Returns
+    -------
+    float
+        ``scale`` as a Python float.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``scale`` not finite, not > 0, or below 1.
+    petheory.errors.ValidationTypeError
+        ``scale`` not a real number (a bool included).
+
+    Examples
+    --------
+    >>> from petheory.encodings import extension_factor
+    >>> extension_factor(4)
+    4.0
+    >>> extension_factor(0.5)  # a context is extended, never shrunk
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: scale is a context-extension factor and must be >= 1 ...
+    """
     s = v.real("scale", scale, positive=True)
     if s < 1:
         raise ValidationError(f"scale is a context-extension factor and must be >= 1 (1 = plain RoPE), got {s}")
@@ -85,7 +113,37 @@ def extension_factor(scale) -> float:
 
 
 def rotary_dims(d: int, pairing: str, rotary_dim: int | None) -> int:
-    """The number ``r`` of rotated coordinates (``rotary_dim``, default ``d``), with ``pairing`` checked."""
+    """The number ``r`` of rotated coordinates (``rotary_dim``, default ``d``), with ``pairing`` checked.
+
+    Parameters
+    ----------
+    d : int
+        Head dimension (the full vector size; the caller has checked it).
+    pairing : {'interleaved', 'half'}
+        How the rotated coordinates pair up (see :class:`~petheory.encodings.rotary.RotaryTable`).
+    rotary_dim : int or None
+        Number of rotated coordinates, even and at most ``d`` (partial RoPE); None rotates all ``d``.
+
+    Returns
+    -------
+    int
+        ``r``: ``rotary_dim``, or ``d`` when it is None.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        An unknown ``pairing``, an odd ``rotary_dim`` (or one below 2), or ``rotary_dim > d``.
+
+    Examples
+    --------
+    >>> from petheory.encodings import rotary_dims
+    >>> rotary_dims(8, "half", None), rotary_dims(8, "interleaved", 4)
+    (8, 4)
+    >>> rotary_dims(8, "half", 10)
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: rotary_dim must be <= d=8, got 10
+    """
     v.choice("pairing", pairing, ("interleaved", "half"))
     r = d if rotary_dim is None else v.even("rotary_dim", rotary_dim)
     if r > d:
@@ -94,7 +152,31 @@ def rotary_dims(d: int, pairing: str, rotary_dim: int | None) -> int:
 
 
 def rotary_angles(n: int, freqs: np.ndarray) -> np.ndarray:
-    """Angles ``p * freqs[t]`` of positions ``p = 0..n-1``, shape (n, len(freqs))."""
+    """Angles ``p * freqs[t]`` of positions ``p = 0..n-1``, shape (n, len(freqs)).
+
+    Nothing is validated here: the registry entries check ``n`` (``table_shape``) and build
+    ``freqs`` themselves before calling it.
+
+    Parameters
+    ----------
+    n : int
+        Number of positions.
+    freqs : numpy.ndarray, shape (r/2,)
+        Frequency of each rotated band, in radians per position.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n, r/2), float64
+        ``angles[p, t] = p * freqs[t]``: row 0 is all zeros.
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> encodings.rotary_angles(3, encodings.rope_frequencies(4))
+    array([[0.  , 0.  ],
+           [1.  , 0.01],
+           [2.  , 0.02]])
+    """
     return np.arange(n, dtype=np.float64)[:, None] * freqs[None, :]
 
 
@@ -108,7 +190,37 @@ def rotary_angles(n: int, freqs: np.ndarray) -> np.ndarray:
 )
 def rope_pi(n: int, d: int, *, scale: float = 2.0, base: float = 10000.0, pairing: str = "interleaved",
             rotary_dim: int | None = None) -> RotaryTable:
-    """RoPE with position interpolation: frequencies divided by ``scale``.
+    r"""RoPE with position interpolation: frequencies divided by ``scale``.
+
+    Parameters
+    ----------
+    n : int
+        Number of positions ``0..n-1`` (rows of ``angles``).
+    d : int
+        Head dimension, even.
+    scale : float
+        Extension factor :math:`s \ge 1`; every frequency is divided by it (1 is plain RoPE).
+    base : float
+        RoPE base :math:`b` of the ladder :math:`\omega_t = b^{-2t/r}`.
+    pairing : {'interleaved', 'half'}
+        Rotated pairs ``(2t, 2t+1)`` (RoFormer) or ``(t, t + r/2)`` (GPT-NeoX/Llama).
+    rotary_dim : int, optional
+        Number ``r`` of rotated coordinates, even and at most ``d`` (default ``d``); the others are
+        left unrotated.
+
+    Returns
+    -------
+    RotaryTable
+        ``angles`` of shape (n, r/2), ``angles[p, t] = (p / s) b^{-2t/r}``.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``n < 1``, an odd ``d``, ``scale < 1``, an unknown ``pairing``, a bad ``rotary_dim`` or ``base``.
+
+    References
+    ----------
+    chen2023 (Extending context window of LLMs via positional interpolation), Eq. 2.
 
     See Also
     --------
@@ -131,15 +243,41 @@ def rope_pi(n: int, d: int, *, scale: float = 2.0, base: float = 10000.0, pairin
 def ntk_base(base: float, scale: float, rotary_dim: int) -> float:
     r"""NTK-aware base :math:`b' = b\,s^{r/(r-2)}`: the lowest band is interpolated by exactly ``s``.
 
+    Parameters
+    ----------
+    base : float
+        The original RoPE base :math:`b` (> 0).
+    scale : float
+        Extension factor :math:`s \ge 1`.
+    rotary_dim : int
+        Number ``r`` of rotated coordinates, even and at least 4.
+
+    Returns
+    -------
+    float
+        The new base :math:`b'`; band ``t``'s frequency is divided by :math:`s^{2t/(r-2)}`.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A non-positive ``base``, ``scale < 1``, an odd ``rotary_dim`` or one below 4.
+
+    References
+    ----------
+    bloc97 2023 (NTK-aware scaled RoPE, r/LocalLLaMA); peng2023 (YaRN) §3.1, Eq. 16.
+
     See Also
     --------
     rope_ntk
 
     Examples
     --------
-    >>> from petheory.encodings import ntk_base
+    >>> from petheory.encodings import ntk_base, rope_frequencies
     >>> round(ntk_base(10000.0, 4.0, 8), 3)  # 10000 * 4^(8/6)
     63496.042
+    >>> w0, w = rope_frequencies(8), rope_frequencies(8, base=ntk_base(10000.0, 4.0, 8))
+    >>> (w0 / w).round(6)  # fastest band kept, slowest interpolated by exactly s = 4
+    array([1.      , 1.587401, 2.519842, 4.      ])
     """
     base = v.real("base", base, positive=True)
     s = extension_factor(scale)
@@ -159,7 +297,40 @@ def ntk_base(base: float, scale: float, rotary_dim: int) -> float:
 )
 def rope_ntk(n: int, d: int, *, scale: float = 2.0, base: float = 10000.0, pairing: str = "interleaved",
              rotary_dim: int | None = None) -> RotaryTable:
-    """RoPE with NTK-aware base scaling ``base * scale**(r/(r-2))``.
+    r"""RoPE with NTK-aware base scaling ``base * scale**(r/(r-2))``.
+
+    Static: ``scale`` is fixed, whatever ``n`` is (not transformers' dynamic variant).
+
+    Parameters
+    ----------
+    n : int
+        Number of positions ``0..n-1`` (rows of ``angles``).
+    d : int
+        Head dimension, even.
+    scale : float
+        Extension factor :math:`s \ge 1`; the base becomes :func:`ntk_base` ``(base, scale, r)``.
+    base : float
+        Original RoPE base :math:`b` of the ladder :math:`\omega_t = b^{-2t/r}`.
+    pairing : {'interleaved', 'half'}
+        Rotated pairs ``(2t, 2t+1)`` (RoFormer) or ``(t, t + r/2)`` (GPT-NeoX/Llama).
+    rotary_dim : int, optional
+        Number ``r`` of rotated coordinates, even, at least 4 and at most ``d`` (default ``d``); the
+        others are left unrotated.
+
+    Returns
+    -------
+    RotaryTable
+        ``angles`` of shape (n, r/2), ``angles[p, t] = p b'^{-2t/r}``.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``n < 1``, an odd ``d``, ``scale < 1``, an unknown ``pairing``, ``r < 4`` or ``r > d``, a
+        non-positive ``base``.
+
+    References
+    ----------
+    bloc97 2023 (NTK-aware scaled RoPE, r/LocalLLaMA); peng2023 (YaRN) §3.1, Eq. 16.
 
     See Also
     --------
@@ -171,6 +342,8 @@ def rope_ntk(n: int, d: int, *, scale: float = 2.0, base: float = 10000.0, pairi
     >>> t = encodings.rope_ntk(4, 8, scale=4.0)
     >>> t.angles.shape
     (4, 4)
+    >>> (encodings.rope(4, 8).angles[1] / t.angles[1]).round(6)  # per band: s^(2t/(r-2))
+    array([1.      , 1.587401, 2.519842, 4.      ])
     """
     n, d = table_shape(n, d, even=True)
     r = rotary_dims(d, pairing, rotary_dim)
@@ -193,6 +366,43 @@ def yarn_ramp(freqs, *, n_max: int, alpha: float = 1.0, beta: float = 32.0, ramp
     :math:`t(\rho) = r\ln(L/(2\pi\rho))/(2\ln b)`, and a ramp linear in the band index between them.
     ``truncate=False`` (``'code'`` only; transformers' ``rope_parameters.truncate``, gpt-oss) keeps
     the end points unrounded, ``low = t(beta)``, ``high = t(alpha)`` (still clipped to [0, r-1]).
+
+    Parameters
+    ----------
+    freqs : array_like, shape (r/2,)
+        The bands' original frequencies :math:`\omega_t` in radians per position (e.g.
+        :func:`~petheory.encodings.rotary.rope_frequencies`); ``r`` is read from its length.
+    n_max : int
+        The original (pre-training) context length :math:`L`.
+    alpha : float
+        Turns over ``L`` below which a band is fully interpolated (:math:`\gamma = 0`); default 1.
+    beta : float
+        Turns over ``L`` above which a band is kept (:math:`\gamma = 1`); default 32. Must exceed
+        ``alpha`` (``ramp='code'`` also takes ``beta == alpha``: a one-band step).
+    ramp : {'paper', 'code'}
+        Ramp linear in the turns (peng2023 Eq. 18) or in the band index (reference code, transformers).
+    base : float
+        RoPE base of ``freqs``; read by ``ramp='code'`` only, to turn ``alpha`` and ``beta`` into band
+        indices.
+    truncate : bool
+        ``ramp='code'`` only: round the end bands outwards (True, the default) or keep them
+        unrounded (False; refused with ``ramp='paper'``).
+
+    Returns
+    -------
+    numpy.ndarray, shape (r/2,)
+        :math:`\gamma_t \in [0, 1]` per band.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``n_max < 1``, non-positive ``alpha``, ``beta`` or ``base``, ``beta < alpha`` (or equal with
+        ``ramp='paper'``), an unknown ``ramp``, a non-boolean ``truncate``, ``truncate=False`` with
+        ``ramp='paper'``.
+
+    References
+    ----------
+    peng2023 (YaRN), Eq. 18; HF transformers ``modeling_rope_utils._compute_yarn_parameters``.
 
     See Also
     --------
@@ -241,6 +451,27 @@ def yarn_ramp(freqs, *, n_max: int, alpha: float = 1.0, beta: float = 32.0, ramp
 def yarn_mscale(scale: float) -> float:
     r"""YaRN's attention factor :math:`\sqrt{1/t} = 0.1\ln s + 1` (peng2023 Eq. 22); 1 at s = 1.
 
+    Queries and keys are both multiplied by it, so the logits by its square.
+
+    Parameters
+    ----------
+    scale : float
+        Extension factor :math:`s \ge 1`.
+
+    Returns
+    -------
+    float
+        :math:`0.1\ln s + 1`.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``scale < 1``.
+
+    References
+    ----------
+    peng2023 (YaRN), Eq. 22.
+
     See Also
     --------
     rope_yarn
@@ -266,7 +497,53 @@ def yarn_mscale(scale: float) -> float:
 def rope_yarn(n: int, d: int, *, scale: float = 2.0, n_max: int = 2048, alpha: float = 1.0, beta: float = 32.0,
               ramp: str = "paper", mscale: float | None = None, base: float = 10000.0, pairing: str = "interleaved",
               rotary_dim: int | None = None, truncate: bool = True) -> ScaledRotaryTable:
-    """RoPE with YaRN's per-band interpolation ramp and attention temperature.
+    r"""RoPE with YaRN's per-band interpolation ramp and attention temperature.
+
+    Band ``t``'s frequency becomes :math:`(1-\gamma_t)\,\omega_t/s + \gamma_t\,\omega_t`, with
+    :math:`\gamma_t` from :func:`yarn_ramp`: fast bands (many turns over ``n_max``) are kept, slow
+    ones interpolated by ``s`` as in PI.
+
+    Parameters
+    ----------
+    n : int
+        Number of positions ``0..n-1`` (rows of ``angles``).
+    d : int
+        Head dimension, even.
+    scale : float
+        Extension factor :math:`s \ge 1` (1 is plain RoPE).
+    n_max : int
+        The original (pre-training) context length :math:`L` the ramp counts turns over.
+    alpha, beta : float
+        The ramp's end points in turns over ``n_max`` (see :func:`yarn_ramp`); defaults 1 and 32.
+    ramp : {'paper', 'code'}
+        Ramp linear in the turns (paper) or in the band index (reference code, transformers).
+    mscale : float, optional
+        Factor on both queries and keys (logits times ``mscale**2``); default :func:`yarn_mscale`
+        ``(scale)``.
+    base : float
+        RoPE base :math:`b` of the ladder :math:`\omega_t = b^{-2t/r}`.
+    pairing : {'interleaved', 'half'}
+        Rotated pairs ``(2t, 2t+1)`` (RoFormer) or ``(t, t + r/2)`` (GPT-NeoX/Llama).
+    rotary_dim : int, optional
+        Number ``r`` of rotated coordinates, even and at most ``d`` (default ``d``); the others are
+        left unrotated.
+    truncate : bool
+        ``ramp='code'`` only: round the ramp's end bands outwards (default) or not.
+
+    Returns
+    -------
+    ScaledRotaryTable
+        ``angles`` of shape (n, r/2) with the blended frequencies, ``mscale`` set, no ``log_scale``.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A bad shape, ``scale < 1``, a non-positive ``mscale``, or a ramp argument :func:`yarn_ramp`
+        refuses.
+
+    References
+    ----------
+    peng2023 (YaRN) §3.2-3.4, Eqs. 17-22; HF transformers ``modeling_rope_utils._compute_yarn_parameters``.
 
     See Also
     --------
@@ -278,6 +555,9 @@ def rope_yarn(n: int, d: int, *, scale: float = 2.0, n_max: int = 2048, alpha: f
     >>> t = encodings.rope_yarn(16, 8, scale=4.0, n_max=8)
     >>> t.angles.shape, round(t.mscale, 6)
     ((16, 4), 1.138629)
+    >>> t = encodings.rope_yarn(16, 8, scale=4.0, n_max=2048)
+    >>> (encodings.rope(16, 8).angles[1] / t.angles[1]).round(6)  # fast bands kept, slowest divided by s
+    array([1.      , 1.      , 3.282292, 4.      ])
     """
     n, d = table_shape(n, d, even=True)
     s = extension_factor(scale)

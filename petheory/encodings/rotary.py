@@ -30,6 +30,31 @@ def rope_frequencies(d: int, *, base: float = 10000.0, rotary_dim: int | None = 
     RoFormer Eq. 15, :math:`\theta_t = base^{-2t/d}`) and, with ``first=1``, Sandwich's
     kernel (Chi et al. 2023, :math:`w_i = base^{-2i/\bar d}`, i = 1..d̄/2) all take it from here.
 
+    Parameters
+    ----------
+    d : int
+        Even vector dimension.
+    base : float
+        Wavelength base (10000 in Vaswani et al. and RoFormer).
+    rotary_dim : int, optional
+        Even number ``r <= d`` of rotated coordinates (default ``d``); the exponent divides by ``r``.
+    first : int
+        Index of the first band (``1`` for Sandwich).
+
+    Returns
+    -------
+    numpy.ndarray, shape (r/2,)
+        The frequencies in rad/position, decreasing from ``base**(-2 first/r)``.
+
+    Raises
+    ------
+    ValidationError
+        Odd ``d`` or ``rotary_dim``, or ``rotary_dim > d``.
+
+    References
+    ----------
+    vaswani2017 §3.5; su2024 Eq. 15 (RoFormer); chi2023 (Sandwich).
+
     See Also
     --------
     rope, sinusoidal
@@ -39,6 +64,10 @@ def rope_frequencies(d: int, *, base: float = 10000.0, rotary_dim: int | None = 
     >>> from petheory import encodings
     >>> encodings.rope_frequencies(8, base=10000.0)
     array([1.   , 0.1  , 0.01 , 0.001])
+    >>> encodings.rope_frequencies(8, rotary_dim=4)  # partial RoPE: a ladder over r = 4
+    array([1.  , 0.01])
+    >>> encodings.rope_frequencies(8, first=1).tolist()  # Sandwich: t = 1..d/2
+    [0.1, 0.01, 0.001, 0.0001]
     """
     d = v.even("d", d)
     r = d if rotary_dim is None else v.even("rotary_dim", rotary_dim)
@@ -59,12 +88,24 @@ def chord_sq(angles) -> np.ndarray:
     (``geometry.rotary_distances``). The half-angle form avoids the cancellation of :math:`1-\cos`
     at small angles.
 
+    Parameters
+    ----------
+    angles : array_like
+        Angles :math:`\phi` in radians (any shape).
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`4\sin^2(\phi/2)`, float64, the shape of ``angles``; in [0, 4].
+
     Examples
     --------
     >>> import numpy as np
     >>> from petheory.encodings import chord_sq
     >>> chord_sq(np.array([0.0, np.pi]))  # |e^{i a} - 1|^2
     array([0., 4.])
+    >>> float(chord_sq(1e-9)), float(2 * (1 - np.cos(1e-9)))  # the half-angle form keeps tiny angles
+    (1e-18, 0.0)
     """
     return 4.0 * np.sin(0.5 * np.asarray(angles, dtype=np.float64)) ** 2
 
@@ -147,6 +188,26 @@ class RotaryTable:
 def rope(n: int, d: int, *, base: float = 10000.0, pairing: str = "interleaved", rotary_dim: int | None = None) -> RotaryTable:
     """Rotary position table for n positions of d-dimensional vectors.
 
+    Parameters
+    ----------
+    n, d : int
+        Number of positions and (even) vector dimension.
+    base : float
+        Frequency base: band ``t`` turns by ``base**(-2t/r)`` per position.
+    pairing : {'interleaved', 'half'}
+        Rotated pairs ``(2t, 2t+1)`` (RoFormer) or ``(t, t + r/2)`` (GPT-NeoX/Llama).
+    rotary_dim : int, optional
+        Number ``r`` of rotated coordinates, even and ``<= d`` (default ``d``); the rest pass through.
+
+    Returns
+    -------
+    RotaryTable
+        ``angles[p, t] = p * base**(-2t/r)``, shape (n, r/2).
+
+    References
+    ----------
+    su2024 Eq. 15 (RoFormer); gu2025 Eq. 4.
+
     See Also
     --------
     rope_frequencies
@@ -163,6 +224,8 @@ def rope(n: int, d: int, *, base: float = 10000.0, pairing: str = "interleaved",
     >>> x = np.ones((4, 8))
     >>> bool(np.allclose(np.linalg.norm(t.apply(x), axis=1), np.sqrt(8)))  # rotations keep norms
     True
+    >>> encodings.rope(3, 8, rotary_dim=4, pairing="half").pairs()  # partial, half-split: (0, 2), (1, 3)
+    (array([0, 1]), array([2, 3]))
     """
     n, d = table_shape(n, d, even=True)
     v.choice("pairing", pairing, ("interleaved", "half"))

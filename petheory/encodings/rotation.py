@@ -50,12 +50,42 @@ def rotary_frequencies(layer, *, seq_len: int | None = None) -> tuple[np.ndarray
     scaling's factor, not DeepSeek's ``mscale_all_dim``, which scales the softmax), and
     ``layout``: ``{"d": vector size, "rotary_dim": r, "pairing": ..., "proportional": bool}``.
 
+    Parameters
+    ----------
+    layer : petheory.scheme.Layer or petheory.scheme.Positions
+        A rotary layer whose encoding is one of :data:`ROTATED_ENTRIES`.
+    seq_len : int, optional
+        Current length, for the length-dependent entries (``rope_dynamic``, ``rope_longrope``) when the
+        layer's parameters do not set it. Without either, they are read at a length within the original
+        context (dynamic NTK: the plain base; LongRoPE: the short factors).
+
+    Returns
+    -------
+    freqs : numpy.ndarray, shape (r/2,)
+        Band frequencies in rad/position.
+    mscale : float
+        Factor on cos and sin (1 without one).
+    layout : dict
+        ``d`` (for MLA the rope part's size), ``rotary_dim``, ``pairing`` and ``proportional``.
+
+    Raises
+    ------
+    ValidationError
+        A layer that is not rotary or whose entry is not in :data:`ROTATED_ENTRIES`, or proportional
+        RoPE on a layer that does not pair half-split over the whole head.
+    ValidationTypeError
+        ``layer`` is neither a Layer nor a Positions.
+
     Examples
     --------
     >>> from petheory.scheme import Positions
     >>> w, m, lay = rotary_frequencies(Positions("rotary", "rope", {"base": 100.0, "pairing": "half"}, 4))
     >>> w.tolist(), m, lay["pairing"], lay["rotary_dim"]
     ([1.0, 0.1], 1.0, 'half', 4)
+    >>> dyn = Positions("rotary", "rope_dynamic", {"n_max": 4}, 8)
+    >>> w, m, lay = rotary_frequencies(dyn, seq_len=8)  # beyond n_max the base grows: slow bands slow down
+    >>> w.round(6).tolist()
+    [1.0, 0.069336, 0.004807, 0.000333]
     """
     pos = _positions_of(layer)
     if pos.kind != "rotary":
@@ -95,8 +125,26 @@ def rotated_coordinates(layout: dict) -> tuple[np.ndarray, np.ndarray]:
     Interleaved: (2t, 2t+1); half-split: (t, t + r/2); proportional: (t, t + d/2). Coordinates in
     neither list pass through unrotated.
 
+    Parameters
+    ----------
+    layout : dict
+        With keys ``d``, ``rotary_dim``, ``pairing`` and ``proportional``, as :func:`rotary_frequencies`
+        returns it.
+
+    Returns
+    -------
+    first, second : numpy.ndarray of int, shape (r/2,)
+        Coordinate indices of the two members of each rotated pair.
+
+    Examples
+    --------
     >>> [a.tolist() for a in rotated_coordinates({"d": 8, "rotary_dim": 4, "pairing": "half", "proportional": True})]
     [[0, 1], [4, 5]]
+    >>> [a.tolist() for a in rotated_coordinates({"d": 8, "rotary_dim": 4, "pairing": "half", "proportional": False})]
+    [[0, 1], [2, 3]]
+    >>> [a.tolist() for a in rotated_coordinates({"d": 8, "rotary_dim": 4, "pairing": "interleaved",
+    ...                                            "proportional": False})]
+    [[0, 2], [1, 3]]
     """
     h, d = layout["rotary_dim"] // 2, layout["d"]
     t = np.arange(h)

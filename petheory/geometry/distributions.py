@@ -395,6 +395,28 @@ def builtin_target(n: int | None = None, *, max_vocab: int = BUILTIN_MAX_VOCAB, 
     gives ``n = 15`` positions. It is the default target of ``petheory stress`` and of the
     claims that need real text; it is not SST-2 or IMDB.
 
+    Parameters
+    ----------
+    n : int, optional
+        Number of positions. Default: every leading position with at least ``min_count``
+        observations (15 with the defaults); a larger ``n`` is refused.
+    max_vocab : int, optional
+        Most frequent word types kept (default :data:`BUILTIN_MAX_VOCAB`); the rest are pooled into
+        ``<other>``.
+    min_count : int, optional
+        Observations each position needs (default :data:`BUILTIN_MIN_COUNT`).
+
+    Returns
+    -------
+    PositionalDistributions
+        Unsmoothed counts (n, max_vocab + 1), ``source`` ``'builtin:<corpus name>'``.
+
+    Raises
+    ------
+    ValueError
+        ``n`` beyond the positions with ``min_count`` observations (the message says which n the
+        corpus supports).
+
     See Also
     --------
     positional_distributions
@@ -404,6 +426,11 @@ def builtin_target(n: int | None = None, *, max_vocab: int = BUILTIN_MAX_VOCAB, 
     >>> from petheory import geometry
     >>> geometry.builtin_target().n
     15
+    >>> P = geometry.builtin_target()
+    >>> P.V, P.n_sequences, bool(P.observations.min() >= 100)
+    (49, 305, True)
+    >>> geometry.builtin_target(max_vocab=10, min_count=50).counts.shape  # a lower floor: more positions
+    (16, 11)
     """
     from petheory.data import corpus
 

@@ -120,7 +120,47 @@ def _check_probabilities(P, atol) -> tuple[object, float]:
 
 def sqrt_distributions(P, atol=None) -> SqrtDistributions:
     """The square roots of the rows of ``P`` (ndarray or scipy.sparse (n, V), validated as distributions
-    within ``atol`` as in :func:`hellinger_distances`, or PositionalDistributions, taken from the counts)."""
+    within ``atol`` as in :func:`hellinger_distances`, or PositionalDistributions, taken from the counts).
+
+    Parameters
+    ----------
+    P : ndarray (n, V), scipy.sparse matrix (n, V), or PositionalDistributions
+        Rows that are distributions (non-negative, summing to 1 within ``atol``), or counts per
+        position: then :math:`\\sqrt{(c_{iv}+\\alpha)/(N_i+\\alpha V)}` from the counts and the
+        smoothing :math:`\\alpha`, never the dense (n, V) probabilities.
+    atol : float, optional
+        Tolerance on the row sums (default :math:`\\gamma_{V+1}` in the dtype of ``P``); not used
+        for PositionalDistributions.
+
+    Returns
+    -------
+    SqrtDistributions
+        ``S`` the square roots (sparse stays sparse, dense stays dense) and ``a = None``; from
+        smoothed counts, ``S`` holds the roots minus the floor ``a`` (zero off the observed support)
+        and ``a`` the per-row floor :math:`\\sqrt{\\alpha/(N_i+\\alpha V)}`.
+
+    Raises
+    ------
+    ValidationError
+        Rows that are not distributions: negative entries, NaN/inf, or a row sum off 1 by more than ``atol``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import geometry
+    >>> r = sqrt_distributions(np.array([[1.0, 0.0], [0.25, 0.75]]))
+    >>> r.n, r.V, r.S.round(4)
+    (2, 2, array([[1.   , 0.   ],
+           [0.5  , 0.866]]))
+    >>> Q = geometry.positional_distributions(["a b", "a c", "b c"], smoothing=1.0)
+    >>> r = sqrt_distributions(Q)  # S sparse, plus a floor a_i on every column
+    >>> bool(np.allclose((r.S.toarray() + r.a[:, None]) ** 2, Q.probabilities()))
+    True
+    >>> sqrt_distributions(np.array([[0.5, 0.4]]))
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: rows of P must sum to 1 (tolerance 3.3e-16 = gamma_(V+1) for V=2 in float64); ...
+    """
     if isinstance(P, PositionalDistributions):
         N = P.observations.astype(np.float64)
         C = P.counts.astype(np.float64).tocsr()
@@ -203,7 +243,9 @@ def check_distance_matrix(D, name: str = "D", *, atol: float | None = None) -> n
     Parameters
     ----------
     D : array_like, shape (n, n)
-        Finite, non-negative, symmetric, zero diagonal (within ``atol``).
+        Finite, non-negative, symmetric, zero diagonal (within ``atol``), n >= 2.
+    name : str, optional
+        How the messages name the matrix.
     atol : float, optional
         Default :math:`\sqrt{\gamma_{n+1}}\max D`: distances of n points are realisable in
         n-1 dimensions, so a squared distance computed from coordinates or a Gram matrix
@@ -213,6 +255,30 @@ def check_distance_matrix(D, name: str = "D", *, atol: float | None = None) -> n
     Returns
     -------
     ndarray, shape (n, n)
+        float64, exactly symmetric (:math:`(D + D^\top)/2`) with a zero diagonal; ``D`` itself, not a
+        copy, when it is a float64 array that already is.
+
+    Raises
+    ------
+    ValidationError
+        Not square, fewer than 2 positions, NaN/inf, a negative entry, a diagonal entry or an
+        asymmetry beyond ``atol`` (the message gives the entry).
+    ValidationTypeError
+        Not an array of numbers.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> D = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.0], [2.0, 1.0 + 1e-12, 0.0]])
+    >>> E = check_distance_matrix(D)  # asymmetry within atol: averaged away
+    >>> bool(E[2, 1] == E[1, 2]), f"{E[2, 1] - 1:.1e}"
+    (True, '5.0e-13')
+    >>> check_distance_matrix(E) is E  # already exact: returned without a copy
+    True
+    >>> check_distance_matrix(np.array([[0.0, 1.0], [2.0, 0.0]]), "E")
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: E must be symmetric: E[1,0] = 2 but E[0,1] = 1 (tolerance 3.7e-08)
     """
     D = v.square(name, D, finite=False)
     lo, scale = float(D.min()), float(D.max())

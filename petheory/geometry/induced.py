@@ -38,7 +38,26 @@ __all__ = [
 ]
 
 def euclidean_distances(X) -> np.ndarray:
-    """Euclidean distances between the rows of an (n, d) encoding, shape (n, n)."""
+    """Euclidean distances between the rows of an (n, d) encoding, shape (n, n).
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+        Absolute position vectors, one row per position.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n, n)
+        :math:`\\lVert X_i - X_j\\rVert_2` (``scipy.spatial.distance.cdist``), with an exact zero diagonal.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> euclidean_distances(np.array([[0.0, 0.0], [3.0, 0.0], [0.0, 4.0]]))
+    array([[0., 3., 4.],
+           [3., 0., 5.],
+           [4., 5., 0.]])
+    """
     from scipy.spatial.distance import cdist
 
     X = v.array("X", X, ndim=2)
@@ -69,6 +88,19 @@ def rotary_distances(table) -> np.ndarray:
     A table with an additive absolute part (RoPE + absolute, ``table.additive``) is the pair
     :math:`(R_p, PE_p)`: :math:`\sqrt{\lVert R_i-R_j\rVert_F^2 + \lVert PE_i-PE_j\rVert^2}`.
     xPos's and YaRN's scales are not part of this geometry (it is the rotations').
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import encodings
+    >>> D = rotary_distances(encodings.get('rope')(4, 4))
+    >>> D.round(6)  # a function of |i - j| only
+    array([[0.      , 1.356094, 2.380207, 2.821661],
+           [1.356094, 0.      , 1.356094, 2.380207],
+           [2.380207, 1.356094, 0.      , 1.356094],
+           [2.821661, 2.380207, 1.356094, 0.      ]])
+    >>> np.allclose(D, np.sqrt(2) * euclidean_distances(encodings.get('sinusoidal')(4, 4)))
+    True
     """
     ang = np.asarray(table.angles, dtype=np.float64)  # (n, r/2)
     n, h = ang.shape
@@ -100,6 +132,11 @@ def bias_distances(B, bias_map: str = "gap") -> np.ndarray:
         :math:`\operatorname{softmax}(B_{i\cdot})`, :math:`\operatorname{softmax}(B_{j\cdot})`;
         always a metric, the choice for learned biases (T5 buckets, per-offset scalars).
 
+    Returns
+    -------
+    numpy.ndarray, shape (n, n)
+        The distances: symmetric, non-negative, zero diagonal.
+
     Raises
     ------
     ValueError
@@ -111,6 +148,23 @@ def bias_distances(B, bias_map: str = "gap") -> np.ndarray:
     :func:`classical_mds` has negative eigenvalues, which are reported). The softmax rows are
     shifted by their maximum before exponentiation, so large biases do not overflow; a row
     whose bias spans more than ~745 underflows to exact zeros, which Hellinger handles.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import encodings
+    >>> bias_distances(encodings.get('alibi')(3))  # ALiBi -|i - j|: the line |i - j|
+    array([[0., 1., 2.],
+           [1., 0., 1.],
+           [2., 1., 0.]])
+    >>> B = np.array([[0.0, 2.0], [0.0, 0.0]])  # query 0 prefers key 1 to itself
+    >>> bias_distances(B, 'hellinger').round(6)
+    array([[0.      , 0.303711],
+           [0.303711, 0.      ]])
+    >>> bias_distances(B)
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: bias_map='gap' gives a negative distance -1 at (0,1): ...
     """
     B = v.square("B", B)
     v.choice("bias_map", bias_map, BIAS_MAPS)
@@ -264,7 +318,42 @@ class StressReport:
 
 
 def target_distances(target, n: int | None = None) -> tuple[np.ndarray, str, dict]:
-    """Target -> (distances (n, n), description, details). Accepts distributions or a distance matrix."""
+    """Target -> (distances (n, n), description, details). Accepts distributions or a distance matrix.
+
+    Parameters
+    ----------
+    target : PositionalDistributions or array_like, shape (N, N)
+        Positional distributions (their Hellinger distances are formed densely) or a distance matrix
+        (validated by :func:`~petheory.geometry.hellinger.check_distance_matrix`).
+    n : int, optional
+        Keep the first ``n`` positions (default: all).
+
+    Returns
+    -------
+    D : numpy.ndarray, shape (n, n)
+        The target distances.
+    description : str
+        ``'hellinger:<source>'`` for distributions, ``'distances (N, N)'`` for a matrix.
+    details : dict
+        The distributions' summary (corpus, counts, smoothing, ...); empty for a matrix.
+
+    Raises
+    ------
+    ValueError
+        ``n`` larger than the target's positions, or an invalid distance matrix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> D = np.array([[0.0, 3.0, 4.0], [3.0, 0.0, 5.0], [4.0, 5.0, 0.0]])
+    >>> target_distances(D, n=2)
+    (array([[0., 3.],
+           [3., 0.]]), 'distances (3, 3)', {})
+    >>> from petheory import geometry
+    >>> Dt, what, details = target_distances(geometry.builtin_target(), n=4)
+    >>> Dt.shape, what
+    ((4, 4), 'hellinger:builtin:petheory-builtin-reviews-v1')
+    """
     if isinstance(target, PositionalDistributions):
         if n is not None and n > target.n:
             raise ValidationError(
@@ -321,6 +410,8 @@ def encoding_stress(
         See :func:`bias_distances`.
     name, target_name : str, optional
         How to call the encoding and the target in the report.
+    **params
+        Passed to the registered encoding function (``base``, ``slope``, ...), as in :func:`induced_distances`.
 
     Returns
     -------

@@ -32,6 +32,31 @@ def gram_from_distances(D) -> np.ndarray:
 
     :math:`B` is positive semidefinite exactly when ``D`` is Euclidean (Schoenberg 1935), and
     then :math:`B = XX^\top` for centred coordinates :math:`X`. Always :math:`B\mathbf 1 = 0`.
+
+    Parameters
+    ----------
+    D : array_like, shape (n, n)
+        Distances (validated by :func:`check_distance_matrix`).
+
+    Returns
+    -------
+    numpy.ndarray, shape (n, n)
+        :math:`B` with :math:`J = I - \tfrac1n \mathbf 1\mathbf 1^\top`, symmetric.
+
+    References
+    ----------
+    I. J. Schoenberg, "Remarks to Maurice Fréchet's article 'Sur la définition axiomatique d'une classe
+    d'espaces distanciés vectoriellement applicables sur l'espace de Hilbert'", Annals of Mathematics 36
+    (1935), 724-732.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0, 0.0], [3.0, 0.0], [0.0, 4.0]])
+    >>> B = gram_from_distances(np.linalg.norm(X[:, None] - X[None], axis=-1))
+    >>> Xc = X - X.mean(axis=0)
+    >>> np.allclose(B, Xc @ Xc.T), np.allclose(B.sum(axis=1), 0.0)  # Euclidean D: the Gram of centred X
+    (True, True)
     """
     D = check_distance_matrix(D)
     D2 = D * D
@@ -312,6 +337,9 @@ def hellinger_mds(P, rank: int, *, seed=0, atol: float | None = None, tol: float
         Number of coordinates, ``1 <= rank < n - 1``.
     seed, tol
         As in :func:`classical_mds`.
+    atol : float, optional
+        Tolerance on the row sums of an array ``P``, as in :func:`hellinger_distances` (ignored for
+        PositionalDistributions, whose rows come from their counts).
 
     Returns
     -------
@@ -328,6 +356,18 @@ def hellinger_mds(P, rank: int, *, seed=0, atol: float | None = None, tol: float
     The eigenpairs come from ARPACK's Lanczos (``eigsh``): with products this cheap, one vector at a
     time beats a block. Memory is O(nnz + n * rank). ``frobenius`` is computed when the centred (n, V) root fits
     in 256 MiB (via the V x V Gram), else left ``None``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import geometry
+    >>> P = np.array([[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.0, 0.0, 1.0]])
+    >>> m = hellinger_mds(P, 2)
+    >>> m.method, m.embedding.shape, m.eigenvalues.round(6)
+    ('lanczos', (4, 2), array([0.75    , 0.271447]))
+    >>> full = geometry.classical_mds(geometry.hellinger_distances(P))  # the same, from the dense distances
+    >>> np.allclose(m.eigenvalues, full.eigenvalues[:2])
+    True
     """
     root = sqrt_distributions(P, atol)
     n = root.n
@@ -384,6 +424,18 @@ def smacof(D, X0, *, n_iter: int = 300, rtol: float = 1e-10) -> np.ndarray:
     point) then stay a stationary pair on every machine, where the exact-zero test left them together
     on one processor's BLAS and, at a last-bit distance, flung them apart (:math:`D_{ij}/E_{ij} \sim
     10^{16}`) on another.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import geometry
+    >>> D = np.array([[0.0, 1.0, 1.0, 1.5], [1.0, 0.0, 1.0, 1.0], [1.0, 1.0, 0.0, 1.0], [1.5, 1.0, 1.0, 0.0]])
+    >>> X0 = geometry.classical_mds(D, rank=1).embedding
+    >>> X1 = smacof(D, X0)
+    >>> X0.ravel().round(6) + 0.0, X1.ravel().round(6) + 0.0  # the outer points move apart
+    (array([-0.75,  0.  ,  0.  ,  0.75]), array([-0.875,  0.   ,  0.   ,  0.875]))
+    >>> round(geometry.stress(X0, D, kind='raw'), 6), round(geometry.stress(X1, D, kind='raw'), 6)
+    (1.25, 1.125)
     """
     D = check_distance_matrix(D)
     X = v.array("X0", X0, ndim=2).copy()

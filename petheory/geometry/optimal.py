@@ -42,15 +42,60 @@ def mds_optimal(n: int, d: int, *, rank: int | None = None, corpus=None, min_cou
     ``corpus``: a sequence of sentences (strings, whitespace-tokenised, lowercased) or None for
     the built-in corpus. Theory code reads no files: pass the sentences, not a path.
 
+    Parameters
+    ----------
+    n : int
+        Positions (rows), at least 1.
+    d : int
+        Dimensions (columns), at least 1.
+    rank : int, optional
+        MDS coordinates kept, the first columns; the rest are zeros. Default ``min(d, r)`` with r the
+        numerical rank of the corpus's MDS Gram matrix (14 for the built-in corpus).
+    corpus : sequence of str, optional
+        The sentences whose positional distributions (:func:`positional_distributions`, lowercased)
+        give the geometry; None: the built-in corpus (:func:`builtin_target`; its MDS is cached).
+    min_count : int, optional
+        Observations a position needs to have a row (``positional_distributions``'s ``min_count``).
+    max_vocab : int, optional
+        Most frequent word types kept; the rest are pooled into one type.
+    beyond : {'clamp', 'error'}, optional
+        What the rows past the positions the corpus supports are: the last supported row again
+        (``'clamp'``), or a ValidationError (``'error'``).
+
+    Returns
+    -------
+    ndarray, shape (n, d)
+        Row p: the classical-MDS coordinates (:func:`classical_mds` of the Hellinger distances) of
+        position p, first ``rank`` columns, zeros after.
+
+    Raises
+    ------
+    ValidationError
+        ``rank`` above ``d`` or above the numerical rank, ``n`` beyond the corpus's positions with
+        ``beyond='error'``, or a bad ``n``, ``d``, ``min_count``, ``max_vocab`` or ``beyond``.
+    ValidationTypeError
+        ``corpus`` one string (a path) or not a sequence of strings.
+
     See Also
     --------
     petheory.geometry.mds.classical_mds, petheory.geometry.induced.encoding_stress
 
     Examples
     --------
+    >>> import numpy as np
     >>> from petheory import encodings
     >>> encodings.get('mds_optimal')(15, 8).shape
     (15, 8)
+    >>> T = encodings.get('mds_optimal')(20, 8)  # the built-in corpus supports 15 positions
+    >>> bool((T[15:] == T[14]).all())  # beyond='clamp': rows 15..19 repeat row 14
+    True
+    >>> T3 = encodings.get('mds_optimal')(15, 8, rank=3)
+    >>> bool((T3[:, 3:] == 0).all()), bool(np.allclose(T3[:, :3], T[:15, :3]))
+    (True, True)
+    >>> encodings.get('mds_optimal')(20, 8, beyond='error')
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: the corpus supports 15 positions (min_count=100) but n=20 were asked for; ...
     """
     n, d = table_shape(n, d)
     v.choice("beyond", beyond, ("clamp", "error"))

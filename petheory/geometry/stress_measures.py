@@ -259,10 +259,46 @@ def stress_of_tables(tables, D, *, kind: str = "stress1") -> np.ndarray:
     BLAS thread each (the blocks are cache-sized: BLAS threads inside one would only wait on each
     other; numpy releases the GIL in them), in order. Returns shape (len(tables),).
 
+    Parameters
+    ----------
+    tables : iterable of array_like, each shape (n, k) or (n,)
+        Coordinate tables of the n positions (a 1-D table is one coordinate); consumed once, in
+        order, a few at a time, so a generator of many random tables need not fit in memory.
+    D : array_like, shape (n, n)
+        Target distances (validated by :func:`check_distance_matrix`).
+    kind : {'stress1', 'raw', 'strain'}
+        The measure, as in :func:`stress`; only ``'stress1'`` takes the batched path, the others
+        call the one-table computation for each table.
+
+    Returns
+    -------
+    ndarray, shape (len(tables),)
+        float64, the stress of each table, in the order given.
+
+    Raises
+    ------
+    ValidationError
+        A table whose number of rows is not n, a bad ``D`` or ``kind``, or an all-zero ``D`` with
+        ``kind='stress1'`` (stress-1 is undefined).
+
+    See Also
+    --------
+    stress
+
+    Examples
+    --------
     >>> import numpy as np
     >>> D = np.array([[0.0, 1.0], [1.0, 0.0]])
     >>> stress_of_tables([np.array([[0.0], [2.0]])], D)
     array([0.])
+    >>> from petheory import geometry
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> D = np.linalg.norm(X[:, None] - X[None], axis=-1)
+    >>> tables = [X, 3 * X, np.array([[0.1, -0.1], [0.6, 0.1], [-0.5, 0.4]])]
+    >>> stress_of_tables(tables, D).round(4)  # X scaled: still 0 (stress-1 is scale-free)
+    array([0.   , 0.   , 0.152])
+    >>> [round(geometry.stress(T, D), 4) for T in tables]  # the same as one table at a time
+    [0.0, 0.0, 0.152]
     """
     v.choice("kind", kind, STRESS_KINDS)
     T = _DenseRows(check_distance_matrix(D, "D"))
@@ -343,6 +379,43 @@ def stress_between(E, D, *, kind: str = "stress1") -> float:
     """Stress between two distance matrices: encoding distances ``E`` and target ``D``, both (n, n).
 
     Same formulas as :func:`stress`; ``D`` may also be a PositionalDistributions.
+
+    Parameters
+    ----------
+    E : array_like (n, n) or PositionalDistributions
+        The encoding's distances (validated by :func:`check_distance_matrix`).
+    D : array_like (n, n) or PositionalDistributions
+        Target distances, or distributions whose Hellinger distances are the target (computed in
+        row blocks, never stored).
+    kind : {'stress1', 'raw', 'strain'}
+        The measure, as in :func:`stress` (the strain double-centres both squared matrices).
+
+    Returns
+    -------
+    float
+        The stress; for ``'stress1'`` in [0, 1] and symmetric in ``E`` and ``D``.
+
+    Raises
+    ------
+    ValidationError
+        ``E`` and ``D`` of different sizes, a matrix that is not a distance matrix, an unknown
+        ``kind``, or an all-zero ``D`` with ``kind='stress1'``.
+
+    See Also
+    --------
+    stress : the same from coordinates.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory import geometry
+    >>> x = np.array([0.0, 1.0, 2.0])
+    >>> E = np.abs(x[:, None] - x[None])  # three points on a line
+    >>> stress_between(E, 2 * E), stress_between(E, 2 * E, kind="raw")  # raw: (1 - 2)^2 + (2 - 4)^2 + (1 - 2)^2
+    (0.0, 6.0)
+    >>> P = geometry.positional_distributions(["a b c", "a c b", "b a c"])
+    >>> stress_between(geometry.hellinger_distances(P), P)  # D from the distributions, block by block
+    0.0
     """
     return _stress(_source(E, "E", False), _source(D, "D", False), kind)
 

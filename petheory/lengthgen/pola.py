@@ -79,6 +79,36 @@ def pola_pe(pe, *, d: int = 8, **params) -> PolaPE:
 
     ``d`` is the width of absolute and rotary features. Raises ``ValueError`` for an unknown
     name or a PE without positions (``nope``, an all-zero table), ``TypeError`` for a non-string.
+
+    Parameters
+    ----------
+    pe : str or PolaPE
+        A registry name (``petheory encodings`` lists them); a :class:`PolaPE` is returned as it is.
+    d : int, optional
+        Width of the absolute and rotary position vectors, even (default 8); ignored by keyed and bias PEs.
+    **params
+        Passed to the registry encoding (``base`` for RoPE, ``max_offset`` for ``relative``, ...).
+
+    Returns
+    -------
+    PolaPE
+        The name, the registry kind, the dictionary mode (``'keyed'`` for ``learned``, ``relative``,
+        ``t5`` and ``fire``, else ``'dense'``), ``d`` and the parameters.
+
+    Raises
+    ------
+    ValueError
+        An unknown name, an odd ``d``, or a PE without positions (``nope``, an all-zero absolute table).
+    TypeError
+        ``pe`` is neither a string nor a :class:`PolaPE`.
+
+    Examples
+    --------
+    >>> from petheory.lengthgen import pola_pe
+    >>> pola_pe('rope', d=4)
+    PolaPE(name='rope', kind='rotary', mode='dense', d=4, params={})
+    >>> pola_pe('relative').mode  # one feature per clipped offset
+    'keyed'
     """
     if isinstance(pe, PolaPE):
         return pe
@@ -99,7 +129,31 @@ def pola_pe(pe, *, d: int = 8, **params) -> PolaPE:
 
 def position_table(pe: PolaPE, n: int) -> np.ndarray:
     """The table :math:`\\Phi_n` (n, d) of the PE's position vectors that the POLA features are built from
-    (registry encoding with the spec's parameters; a learned table gets ``n_max`` = the POLA's)."""
+    (registry encoding with the spec's parameters; a learned table gets ``n_max`` = the POLA's).
+
+    Parameters
+    ----------
+    pe : PolaPE
+        An absolute PE's dictionary (:func:`pola_pe`); its ``d`` and parameters go to the registry encoding.
+    n : int
+        Number of positions ``0..n-1``.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n, d)
+        The position vectors, float64. Encodings that take ``n_max`` (wavelet, legendre, learned) get a
+        fixed one (64) unless the spec sets it, so row ``p`` does not depend on ``n``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from petheory.lengthgen import pola_pe
+    >>> pe = pola_pe('legendre', d=4)
+    >>> position_table(pe, 3).shape
+    (3, 4)
+    >>> np.array_equal(position_table(pe, 3), position_table(pe, 6)[:3])  # rows do not rescale with n
+    True
+    """
     fn = enc.get(pe.name)
     kw = dict(pe.params)
     if "n_max" in inspect.signature(fn).parameters:
@@ -137,6 +191,47 @@ def basis(pe, pos, seg=None) -> tuple[str, np.ndarray]:
     Keyed: ``K[i, j]`` is the key (m numbers) of pair ``(i, j)``; equal keys share one feature.
     ``seg`` (L,), optional: segment indices (the 'shift' Scale Hint); keyed keys then also carry
     the segment distance ``seg_i - seg_j``.
+
+    Parameters
+    ----------
+    pe : str or PolaPE
+        The PE (:func:`pola_pe`; a name gets the default ``d = 8``).
+    pos : array_like, shape (L,)
+        The positions the PE sees, ``L >= 1`` (integers ``0..L-1``, or a Scale Hint's,
+        :func:`~petheory.lengthgen.targets.hint_positions`). Absolute tables, T5 and the non-RoPE rotary
+        variants need integer positions ``>= 0``.
+    seg : array_like, shape (L,), optional
+        Segment indices (:func:`~petheory.lengthgen.targets.segments`); used by keyed PEs only.
+
+    Returns
+    -------
+    mode : str
+        ``'dense'`` or ``'keyed'``.
+    B : numpy.ndarray, shape (L, L, D) or (L, L, m)
+        Dense: the features ``g_k(pi_i, pi_j)`` (``D = d^2`` for an absolute table; for rotary, cos and sin
+        of ``angle(j) - angle(i)`` per frequency, ``D = d`` for full RoPE; ``D = 1`` for a Toeplitz bias).
+        Keyed: the key of each pair (``learned``: ``(pi_i, pi_j)``; ``relative``: the clipped offset
+        ``pi_j - pi_i``; ``t5``: the bucket; ``fire``: FIRE's normalised offset), plus ``seg_i - seg_j`` when
+        ``seg`` is given.
+
+    Raises
+    ------
+    ValueError
+        Empty positions, fractional positions where the PE needs integers, ``seg`` of another shape, or a
+        bias that is not a function of ``i - j``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> mode, K = basis('relative', np.arange(3.0))
+    >>> mode, K.shape
+    ('keyed', (3, 3, 1))
+    >>> K[..., 0]  # key of pair (i, j): the offset j - i
+    array([[ 0.,  1.,  2.],
+           [-1.,  0.,  1.],
+           [-2., -1.,  0.]])
+    >>> basis('rope', np.arange(3.0))[1].shape  # d = 8: cos and sin of 4 frequencies
+    (3, 3, 8)
     """
     mode, B = _basis(pola_pe(pe), pos)
     if seg is not None and mode == "keyed":
@@ -242,7 +337,40 @@ def _round_keys(K: np.ndarray) -> np.ndarray:
 
 
 def fit_entries(mode: str, X: np.ndarray, y: np.ndarray, pe: str = "") -> Realisation:
-    """Least-squares realisation of stacked entries ``X`` (m, D or key width) -> ``y`` (m,)."""
+    """Least-squares realisation of stacked entries ``X`` (m, D or key width) -> ``y`` (m,).
+
+    Parameters
+    ----------
+    mode : {'dense', 'keyed'}
+        The dictionary's mode (:func:`basis`).
+    X : numpy.ndarray, shape (m, D) or (m, key width)
+        Dense: the features of each entry. Keyed: the key of each entry; keys equal after rounding to 9
+        decimals share one feature.
+    y : numpy.ndarray, shape (m,)
+        The target values of the entries.
+    pe : str, optional
+        The PE's name, recorded in the result.
+
+    Returns
+    -------
+    Realisation
+        Keyed: ``theta`` the mean of ``y`` per key (the least-squares solution; keys sorted, in ``keys``),
+        ``used`` the keys with a nonzero target entry. Dense: the minimum-norm least-squares ``theta``
+        over the singular values above ``max(m, D) eps sigma_max``, ``rank`` and ``used`` that many.
+        Both with the residual ``||X theta - y||``, its tolerance and the rank certificates of the module
+        docstring.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> r = fit_entries('keyed', np.array([[0.0], [1.0], [0.0]]), np.array([1.0, 3.0, 1.0]))
+    >>> r.theta, r.realisable  # one value per key, consistent entries
+    (array([1., 3.]), True)
+    >>> fit_entries('keyed', np.array([[0.0], [0.0]]), np.array([1.0, 2.0])).realisable  # key 0 wants 1 and 2
+    False
+    >>> fit_entries('dense', np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]), np.array([2.0, 3.0, 5.0])).theta
+    array([2., 3.])
+    """
     m = y.size
     ny = float(np.linalg.norm(y))
     if mode == "keyed":
@@ -267,7 +395,45 @@ def fit_entries(mode: str, X: np.ndarray, y: np.ndarray, pe: str = "") -> Realis
 
 def realise(pe, name, N: int, *, n_min: int = 1, masked: bool = True, hint: str = "none", k: int = 1,
             ref_scale: float = 8.0) -> Realisation:
-    """Fit one length-independent POLA to the family ``name`` (or a list of Targets) at sizes n_min..N."""
+    """Fit one length-independent POLA to the family ``name`` (or a list of Targets) at sizes n_min..N.
+
+    The specified, allowed entries of every operator are stacked into one least-squares problem
+    (:func:`fit_entries`).
+
+    Parameters
+    ----------
+    pe : str or PolaPE
+        The PE (:func:`pola_pe`).
+    name : str or list of Target
+        A family of :data:`~petheory.lengthgen.targets.TARGETS`, or the operators themselves (then ``N``
+        and ``n_min`` are not used).
+    N : int
+        Largest problem size, ``>= 1``.
+    n_min : int, optional
+        Smallest problem size, ``1 <= n_min <= N`` (default 1).
+    masked : bool, optional
+        Causal mask: only the entries ``j <= i`` are fitted (default True).
+    hint : {'none', 'shift', 'interp'}, optional
+        The Scale Hint that maps token indices to the positions the PE sees
+        (:func:`~petheory.lengthgen.targets.hint_positions`).
+    k : int, optional
+        The shift of the ``'shift'`` target (default 1).
+    ref_scale : float, optional
+        The ``'interp'`` hint's reference scale (default 8).
+
+    Returns
+    -------
+    Realisation
+        The fitted coefficients with the residual, its tolerance and the rank certificates.
+
+    Examples
+    --------
+    >>> r = realise('relative', 'shift', 6)
+    >>> r.realisable, r.used  # one key (offset -1) carries the whole family
+    (True, 1)
+    >>> realise('learned', 'shift', 6).used  # a free table needs one entry per position pair (i, i-1)
+    5
+    """
     pe = pola_pe(pe)
     masked = v.boolean("masked", masked)
     v.choice("hint", hint, HINTS)
@@ -333,19 +499,94 @@ class LRC:
 
 
 def lrc(pe, name: str, N: int, **kw) -> LRC:
-    """Linear Representation Complexity of target family ``name`` under ``pe`` up to size N (module docstring)."""
+    """Linear Representation Complexity of target family ``name`` under ``pe`` up to size N (module docstring).
+
+    Parameters
+    ----------
+    pe : str or PolaPE
+        The PE (:func:`pola_pe`).
+    name : str or list of Target
+        The target family (a name of :data:`~petheory.lengthgen.targets.TARGETS`) or its operators.
+    N : int
+        Largest problem size.
+    **kw
+        Passed to :func:`realise` (``n_min``, ``masked``, ``hint``, ``k``, ``ref_scale``).
+
+    Returns
+    -------
+    LRC
+        ``value``: keyed, the number of keys with a nonzero coefficient; dense, the rank of the stacked
+        features; ``inf`` when no length-independent POLA realises the family. With the realisation and
+        its certificates (:meth:`LRC.certified`).
+
+    Examples
+    --------
+    >>> lrc('relative', 'shift', 8).value
+    1.0
+    >>> lrc('learned', 'shift', 8).value  # grows with N
+    7.0
+    >>> lrc('relative', 'copy', 8).value  # the offset to gather depends on n: not realisable
+    inf
+    """
     r = realise(pe, name, N, **kw)
     value = float(r.used if r.mode == "keyed" else r.rank) if r.realisable else float("inf")
     return LRC(pola_pe(pe).name, name if isinstance(name, str) else "custom", int(N), value, r)
 
 
 def lrc_curve(pe, name: str, Ns, **kw) -> list[LRC]:
-    """LRC(N) for each N in ``Ns``."""
+    """LRC(N) for each N in ``Ns``.
+
+    Parameters
+    ----------
+    pe : str or PolaPE
+        The PE (:func:`pola_pe`).
+    name : str or list of Target
+        The target family, as in :func:`lrc`.
+    Ns : iterable of int
+        The largest problem sizes.
+    **kw
+        Passed to :func:`realise`.
+
+    Returns
+    -------
+    list of LRC
+        One per entry of ``Ns``, in order.
+
+    Examples
+    --------
+    >>> [c.value for c in lrc_curve('learned', 'shift', [2, 4, 8])]  # grows with N
+    [1.0, 3.0, 7.0]
+    >>> [c.value for c in lrc_curve('relative', 'shift', [2, 4, 8])]  # bounded
+    [1.0, 1.0, 1.0]
+    """
     return [lrc(pe, name, int(N), **kw) for N in Ns]
 
 
 def predict_entries(r: Realisation, mode: str, X: np.ndarray) -> np.ndarray:
-    """What realisation ``r`` gives on entries ``X``; keyed: keys unseen in the fit get 0."""
+    """What realisation ``r`` gives on entries ``X``; keyed: keys unseen in the fit get 0.
+
+    Parameters
+    ----------
+    r : Realisation
+        A fitted POLA (:func:`realise`, :func:`fit_entries`).
+    mode : {'dense', 'keyed'}
+        The dictionary's mode.
+    X : numpy.ndarray, shape (m, D) or (m, key width)
+        Features (dense) or keys (keyed) of the entries, as :func:`basis` gives them.
+
+    Returns
+    -------
+    numpy.ndarray, shape (m,)
+        Dense: ``X @ r.theta``. Keyed: the fitted value of each entry's key (rounded to 9 decimals), 0 for
+        a key not seen in the fit.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> r = realise('relative', 'shift', 4)  # keys: the offsets -3..0
+    >>> predict_entries(r, 'keyed', np.array([[-1.0], [-2.0], [-7.0]]))  # offset -7 never seen: 0
+    array([1., 0., 0.])
+    """
     if mode == "dense":
         return X @ r.theta
     keys = _round_keys(X)
@@ -362,6 +603,43 @@ def generalises(pe, name: str, N_train: int, N_test: int, *, n_min: int = 1, mas
 
     Returns ``(ok, worst)`` with ``worst`` the largest residual / tolerance over all sizes
     (<= 1 means realised; tolerances as in the module docstring, for each size's entries).
+
+    Parameters
+    ----------
+    pe : str or PolaPE
+        The PE (:func:`pola_pe`).
+    name : str
+        The target family (a name of :data:`~petheory.lengthgen.targets.TARGETS`).
+    N_train : int
+        Largest size the POLA is fitted on (:func:`realise`).
+    N_test : int
+        Largest size it is tested on, ``>= N_train``.
+    n_min : int, optional
+        Smallest size, of the fit and of the test (default 1).
+    masked, hint, k, ref_scale
+        As in :func:`realise`.
+
+    Returns
+    -------
+    ok : bool
+        ``worst <= 1``: the fitted POLA realises every size ``n_min..N_test``.
+    worst : float
+        The largest ``||prediction - target|| / tolerance`` over those sizes (keys unseen in training
+        predict 0, :func:`predict_entries`).
+
+    Raises
+    ------
+    ValueError
+        ``N_test < N_train``.
+
+    Examples
+    --------
+    >>> generalises('relative', 'shift', 4, 8)
+    (True, 0.0)
+    >>> generalises('learned', 'shift', 4, 8)[0]  # the pairs (i, i-1) with i >= 4 were never trained
+    False
+    >>> generalises('relative', 'copy', 4, 8, hint='shift')  # the segment-aligned Scale Hint makes copy learnable
+    (True, 0.0)
     """
     pe = pola_pe(pe)
     N_test = v.integer("N_test", N_test, minimum=1)
@@ -385,6 +663,41 @@ def pola_matrix(pe, theta, pos, *, masked: bool = True, keys=None) -> np.ndarray
     """The attention matrix ``A = M ∘ sum_k theta_k G_k`` (L, L) at positions ``pos``.
 
     Dense: ``theta`` (D,). Keyed: ``theta`` (a,) values of the keys ``keys`` (a, m); other keys 0.
+
+    Parameters
+    ----------
+    pe : str or PolaPE
+        The PE (:func:`pola_pe`).
+    theta : array_like, shape (D,) or (a,)
+        Dense: one coefficient per feature of :func:`basis`. Keyed: the values of ``keys``.
+    pos : array_like, shape (L,)
+        The positions the PE sees.
+    masked : bool, optional
+        Apply the causal mask (keep ``j <= i``; default True).
+    keys : array_like, shape (a, m), optional
+        The keys of a keyed PE's ``theta`` (required for a keyed PE, ignored for a dense one).
+
+    Returns
+    -------
+    numpy.ndarray, shape (L, L)
+        The position-only attention matrix.
+
+    Raises
+    ------
+    ValueError
+        ``theta`` of the wrong length for a dense PE, or no ``keys`` for a keyed one.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> pola_matrix('relative', [1.0], np.arange(4.0), keys=[[-1.0]])  # weight 1 on offset -1: a shift
+    array([[0., 0., 0., 0.],
+           [1., 0., 0., 0.],
+           [0., 1., 0., 0.],
+           [0., 0., 1., 0.]])
+    >>> A = pola_matrix('alibi', [0.5], np.arange(3.0))  # 0.5 times ALiBi's bias -|i - j|, masked
+    >>> np.array_equal(A, np.tril(-0.5 * np.abs(np.subtract.outer(np.arange(3), np.arange(3)))))
+    True
     """
     mode, B = basis(pe, pos)
     L = B.shape[0]
@@ -403,7 +716,34 @@ def pola_matrix(pe, theta, pos, *, masked: bool = True, keys=None) -> np.ndarray
 
 
 def pola_output(A, X, W) -> np.ndarray:
-    """``y = A X W``: (L, L) attention, (L, d_in) inputs, (d_in, d_out) value map -> (L, d_out)."""
+    """``y = A X W``: (L, L) attention, (L, d_in) inputs, (d_in, d_out) value map -> (L, d_out).
+
+    Parameters
+    ----------
+    A : array_like, shape (L, L)
+        The attention matrix (:func:`pola_matrix`).
+    X : array_like, shape (L, d_in)
+        The token representations.
+    W : array_like, shape (d_in, d_out)
+        The value map.
+
+    Returns
+    -------
+    numpy.ndarray, shape (L, d_out)
+        ``A @ X @ W``.
+
+    Raises
+    ------
+    ValueError
+        Shapes that do not chain.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A = pola_matrix('relative', [1.0], np.arange(4.0), keys=[[-1.0]])  # shift by one
+    >>> pola_output(A, np.arange(4.0)[:, None], np.array([[2.0]])).ravel()  # y[i] = 2 x[i-1]
+    array([0., 0., 2., 4.])
+    """
     A = v.square("A", A)
     X = v.array("X", X, ndim=2)
     W = v.array("W", W, ndim=2)
@@ -413,7 +753,32 @@ def pola_output(A, X, W) -> np.ndarray:
 
 
 def span_dimension(pe, n: int, *, masked: bool = True) -> int:
-    """``dim S_n``: the dimension of the space of attention matrices the PE's POLAs realise at length n."""
+    """``dim S_n``: the dimension of the space of attention matrices the PE's POLAs realise at length n.
+
+    Parameters
+    ----------
+    pe : str or PolaPE
+        The PE (:func:`pola_pe`).
+    n : int
+        The length, ``>= 1`` (positions ``0..n-1``).
+    masked : bool, optional
+        Count only the causal entries ``j <= i`` (default True).
+
+    Returns
+    -------
+    int
+        Keyed: the number of distinct keys among the entries; dense: the numerical rank of the features
+        (singular values above ``max(m, D) eps sigma_max``).
+
+    Examples
+    --------
+    >>> span_dimension('relative', 4), span_dimension('relative', 4, masked=False)  # offsets 0..-3, or -3..3
+    (4, 7)
+    >>> span_dimension('learned', 4)  # every causal entry free: 4 * 5 / 2
+    10
+    >>> span_dimension('alibi', 4)  # one scalar times the bias
+    1
+    """
     n = v.integer("n", n, minimum=1)
     mode, B = basis(pe, np.arange(n, dtype=np.float64))
     allowed = np.tril(np.ones((n, n), dtype=bool)) if masked else np.ones((n, n), dtype=bool)

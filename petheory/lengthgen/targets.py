@@ -38,6 +38,7 @@ import numpy as np
 from petheory import _validate as v
 from petheory.errors import ValidationError, ValidationTypeError
 
+#: The target families :func:`target` builds, by name.
 TARGETS = ("copy", "shift", "reverse", "running_sum", "running_mean", "parity_cot", "addition_cot")
 HINTS = ("none", "shift", "interp")
 
@@ -69,6 +70,44 @@ def target(name: str, n: int, *, k: int = 1) -> Target:
     """The target operator ``name`` at problem size ``n`` (see the module docstring).
 
     Raises ``ValueError`` for an unknown name or ``n < 1`` (``TypeError`` for a non-integer).
+
+    Parameters
+    ----------
+    name : {'copy', 'shift', 'reverse', 'running_sum', 'running_mean', 'parity_cot', 'addition_cot'}
+        The family (:data:`TARGETS`).
+    n : int
+        Problem size, ``>= 1``.
+    k : int, optional
+        The shift of ``'shift'``, ``>= 0`` (default 1); other families ignore it.
+
+    Returns
+    -------
+    Target
+        The operator ``T`` (L, L) with ``L = n`` (shift, running sum/mean), ``2n + 1`` (copy, reverse,
+        parity) or ``3n + 2`` (addition), its specified rows, segment starts and instance scale.
+
+    Raises
+    ------
+    ValueError
+        An unknown name, ``n < 1`` or ``k < 0``.
+    TypeError
+        A non-integer ``n`` or ``k``.
+
+    Examples
+    --------
+    >>> t = target('copy', 2)  # BOS x1 x2 SEP y1
+    >>> t.T.astype(int)  # SEP (3) gathers x1, y1 (4) gathers x2
+    array([[0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0],
+           [0, 1, 0, 0, 0],
+           [0, 0, 1, 0, 0]])
+    >>> t.rows, t.scale
+    (array([False, False, False,  True,  True]), 3)
+    >>> target('shift', 3).T
+    array([[0., 0., 0.],
+           [1., 0., 0.],
+           [0., 1., 0.]])
     """
     v.choice("target", name, TARGETS)
     n = v.integer("n", n, minimum=1)
@@ -111,7 +150,37 @@ def target(name: str, n: int, *, k: int = 1) -> Target:
 
 
 def check_target(t) -> Target:
-    """Validate a user-built :class:`Target`: square finite ``T``, ``rows`` and segments of length L."""
+    """Validate a user-built :class:`Target`: square finite ``T``, ``rows`` and segments of length L.
+
+    Parameters
+    ----------
+    t : Target
+        The operator to check.
+
+    Returns
+    -------
+    Target
+        ``t`` itself, unchanged.
+
+    Raises
+    ------
+    TypeError
+        ``t`` is not a :class:`Target`.
+    ValueError
+        ``T`` not a finite square (L, L) array with ``L >= 1``, or ``rows`` / ``segment_start`` not of
+        shape (L,).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = Target('identity', 2, np.eye(2), np.ones(2, dtype=bool), np.zeros(2, dtype=int), 2)
+    >>> check_target(t) is t
+    True
+    >>> check_target(Target('bad', 2, np.eye(2), np.ones(3, dtype=bool), np.zeros(2, dtype=int), 2))
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: target.rows must have shape (2,) to match T, got (3,)
+    """
     if not isinstance(t, Target):
         raise ValidationTypeError(f"a target must be a petheory.lengthgen.Target (see target()), got {type(t).__name__}")
     T = v.array("target.T", t.T, ndim=2)
@@ -125,7 +194,23 @@ def check_target(t) -> Target:
 
 
 def segments(t: Target) -> np.ndarray:
-    """Segment index of each position (0 before the first separator, +1 at each separator), shape (L,)."""
+    """Segment index of each position (0 before the first separator, +1 at each separator), shape (L,).
+
+    Parameters
+    ----------
+    t : Target
+        The operator (:func:`target`), whose ``segment_start`` gives the segments.
+
+    Returns
+    -------
+    numpy.ndarray, shape (L,)
+        The segment index of each position, float64.
+
+    Examples
+    --------
+    >>> segments(target('addition_cot', 2))  # BOS a1 a2 | + b1 b2 | SEP o1
+    array([0., 0., 0., 1., 1., 1., 2., 2.])
+    """
     starts = np.unique(t.segment_start)
     return np.searchsorted(starts, t.segment_start).astype(np.float64)
 
@@ -141,6 +226,30 @@ def hint_positions(t: Target, hint: str = "none", *, ref_scale: float = 8.0) -> 
     ``pi(t) = t * ref_scale / s`` with ``s`` the instance scale, so every instance spans the same
     position range (fractional positions). Both tell the model the instance's scale; neither
     looks at token contents beyond the separators.
+
+    Parameters
+    ----------
+    t : Target
+        The operator (:func:`target`): its length, segment starts and instance scale.
+    hint : {'none', 'shift', 'interp'}, optional
+        The Scale Hint (default ``'none'``).
+    ref_scale : float, optional
+        The ``'interp'`` hint's reference scale, ``> 0`` (default 8): the instance scale ``s`` maps to it.
+
+    Returns
+    -------
+    numpy.ndarray, shape (L,)
+        The positions ``pi(0..L-1)``, float64.
+
+    Examples
+    --------
+    >>> t = target('copy', 2)  # BOS x1 x2 SEP y1, SEP at 3
+    >>> hint_positions(t)
+    array([0., 1., 2., 3., 4.])
+    >>> hint_positions(t, 'shift')  # the answer restarts at 0 on SEP
+    array([0., 1., 2., 0., 1.])
+    >>> hint_positions(t, 'interp', ref_scale=6.0)  # t * 6 / 3
+    array([0., 2., 4., 6., 8.])
     """
     v.choice("hint", hint, HINTS)
     idx = np.arange(t.length, dtype=np.float64)

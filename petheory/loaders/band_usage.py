@@ -182,6 +182,29 @@ def band_usage(spec, *, context: int | None = None) -> dict:
     -----
     Weights only: an input-independent upper view of usage (the paper measures activations). Biases
     (Qwen2's ``q_proj.bias``) are left out. MLA's compressed projections are refused.
+
+    Examples
+    --------
+    A one-layer Llama with 2 heads of size 4 whose query rows 1 and 3 (band 1 of head 0) are zero:
+
+    >>> import json, tempfile, pathlib
+    >>> import numpy as np
+    >>> from safetensors.numpy import save_file
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> d = pathlib.Path(tmp.name)
+    >>> _ = (d / "config.json").write_text(json.dumps({"model_type": "llama", "hidden_size": 8,
+    ...     "num_attention_heads": 2, "num_hidden_layers": 1, "max_position_embeddings": 64, "rope_theta": 10000.0}))
+    >>> wq = np.ones((8, 8), np.float32)
+    >>> wq[[1, 3]] = 0
+    >>> save_file({"model.layers.0.self_attn.q_proj.weight": wq,
+    ...            "model.layers.0.self_attn.k_proj.weight": np.ones((8, 8), np.float32)}, str(d / "model.safetensors"))
+    >>> usage = band_usage(f"hf:{d}")
+    >>> kind = usage["kinds"][0]
+    >>> usage["context"], kind["name"], kind["pairing"], [round(x, 1) for x in kind["wavelengths"]]
+    (64, 'full_attention', 'half', [6.3, 628.3])
+    >>> kind["query"]["norms"]   # (layers, heads, bands)
+    [[[4.0, 0.0], [4.0, 4.0]]]
+    >>> tmp.cleanup()
     """
     import os
 

@@ -46,6 +46,41 @@ def load_npy(path) -> np.ndarray:
     truncated file, or a header that claims more data than there is, is refused before numpy
     allocates for it) and the memory available (:mod:`petheory._memory`). Fortran order and
     either byte order are read with their values.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The ``.npy`` file.
+
+    Returns
+    -------
+    numpy.ndarray
+        The array with the header's shape and dtype (not converted to float64).
+
+    Raises
+    ------
+    FileNotFoundError
+        No such file.
+    ValidationError
+        Not a regular file, not a ``.npy`` file, a dtype that is not numbers, a negative or
+        out-of-range shape, a file shorter than its header says, or more than the memory available.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> import numpy as np
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> p = pathlib.Path(tmp.name) / "table.npy"
+    >>> np.save(p, np.arange(6.0).reshape(2, 3))
+    >>> load_npy(p)
+    array([[0., 1., 2.],
+           [3., 4., 5.]])
+    >>> _ = p.write_bytes(p.read_bytes()[:-8])  # one float64 short of its header's shape
+    >>> load_npy(p)
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: ...table.npy is truncated or corrupt: ... (48 bytes) but the file holds 40 bytes...
+    >>> tmp.cleanup()
     """
     from petheory import _memory
 
@@ -138,6 +173,45 @@ def safetensors_header(path) -> dict:
     depth, numbers, duplicate names); every tensor with ``dtype``, ``shape`` (non-negative
     integers) and ``data_offsets`` (``0 <= begin <= end``, as many bytes as the shape needs);
     the tensors' byte ranges contiguous from 0, without overlap or gap, within the file.
+    Only the header is read, never the tensors' data.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The safetensors file.
+
+    Returns
+    -------
+    dict
+        Tensor name -> ``{"dtype": str, "shape": list, "data_offsets": [begin, end]}``, as stored;
+        the optional ``__metadata__`` entry is checked (an object) and left out.
+
+    Raises
+    ------
+    FileNotFoundError
+        No such file.
+    ValidationError
+        Not a regular file, or a header that breaks one of the rules above (the message names
+        the tensor and the field).
+
+    Examples
+    --------
+    >>> import json, struct, tempfile, pathlib
+    >>> def write(path, header, data):
+    ...     h = json.dumps(header).encode()
+    ...     _ = path.write_bytes(struct.pack("<Q", len(h)) + h + data)
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> p = pathlib.Path(tmp.name) / "model.safetensors"
+    >>> write(p, {"w": {"dtype": "F32", "shape": [2, 2], "data_offsets": [0, 16]},
+    ...           "__metadata__": {"format": "pt"}}, bytes(16))
+    >>> safetensors_header(p)
+    {'w': {'dtype': 'F32', 'shape': [2, 2], 'data_offsets': [0, 16]}}
+    >>> write(p, {"w": {"dtype": "F32", "shape": [2, 2], "data_offsets": [0, 12]}}, bytes(12))
+    >>> safetensors_header(p)
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: ...model.safetensors: tensor 'w': field 'shape' [2, 2] of F32 needs 16 bytes but ...
+    >>> tmp.cleanup()
     """
     path = Path(path)
     with open_regular(path, what="safetensors file") as fh:
@@ -179,7 +253,51 @@ def safetensors_header(path) -> dict:
 
 
 def read_safetensor(path, key: str) -> tuple[np.ndarray, str]:
-    """One tensor of a safetensors file as float64 (reads only its bytes); returns (array, dtype)."""
+    """One tensor of a safetensors file as float64 (reads only its bytes); returns (array, dtype).
+
+    The header is checked first (:func:`safetensors_header`) and the memory the tensor needs
+    (:mod:`petheory._memory`); then only the tensor's byte range is read. BF16 is widened exactly
+    (shifted into the high half of a float32).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The safetensors file.
+    key : str
+        The tensor's name in the header.
+
+    Returns
+    -------
+    array : numpy.ndarray
+        The tensor as float64, with its stored shape.
+    dtype : str
+        Its dtype in the file (``'F32'``, ``'BF16'``, ...).
+
+    Raises
+    ------
+    FileNotFoundError
+        No such file.
+    ValidationError
+        A bad header, no tensor ``key`` (the message lists up to 20 names), a dtype that is not
+        numbers (readable: F64, F32, F16, BF16, I64, I32, I16, I8, U8), or a file shorter than its header says.
+
+    Examples
+    --------
+    >>> import json, struct, tempfile, pathlib
+    >>> import numpy as np
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> p = pathlib.Path(tmp.name) / "model.safetensors"
+    >>> h = json.dumps({"w": {"dtype": "F32", "shape": [2, 2], "data_offsets": [0, 16]}}).encode()
+    >>> _ = p.write_bytes(struct.pack("<Q", len(h)) + h + np.arange(4, dtype="<f4").tobytes())
+    >>> read_safetensor(p, "w")
+    (array([[0., 1.],
+           [2., 3.]]), 'F32')
+    >>> read_safetensor(p, "v")
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: ...model.safetensors has no tensor 'v'; it has: w
+    >>> tmp.cleanup()
+    """
     path = Path(path)
     header = safetensors_header(path)
     if key not in header:
@@ -212,7 +330,37 @@ def read_safetensor(path, key: str) -> tuple[np.ndarray, str]:
 def torch_state(path: Path) -> dict:
     """The state dict of a torch checkpoint, read with ``torch.load(weights_only=True, mmap=True)``: never unpickles
     arbitrary objects; a special file is refused before torch opens it, torch's own warnings are not shown (the
-    refusal is the one line), and any failure to read it is a ValueError that names the file."""
+    refusal is the one line), and any failure to read it is a ValueError that names the file.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The checkpoint (a ``torch.save`` file).
+
+    Returns
+    -------
+    dict
+        What the checkpoint holds (tensors memory-mapped on the CPU), when it is a dict.
+
+    Raises
+    ------
+    FileNotFoundError
+        No such file.
+    ValidationError
+        Not a regular file (checked before torch is imported), a file ``torch.load(weights_only=True)``
+        cannot read (the message gives torch's first line), or a checkpoint that is not a dict.
+
+    Examples
+    --------
+    A folder named like a checkpoint is refused before torch is imported:
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory(suffix=".pt") as tmp:
+    ...     torch_state(tmp)
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: ....pt is a directory; expected a torch checkpoint
+    """
     import warnings
 
     path = regular_file(path, what="torch checkpoint")
@@ -238,12 +386,37 @@ def torch_state(path: Path) -> dict:
 def read_corpus(path) -> list[str]:
     """The lines of a UTF-8 text corpus, one sequence per line (blank lines kept: the caller counts them).
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The corpus file (a regular file, opened by :func:`petheory.loaders.paths.open_regular`).
+
+    Returns
+    -------
+    list of str
+        Its lines, without their line endings (``str.splitlines``).
+
     Raises
     ------
     FileNotFoundError
         No such file.
     ValueError
-        Not UTF-8 text (the message gives the byte offset).
+        Not UTF-8 text (the message gives the byte offset), or not a regular file.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> p = pathlib.Path(tmp.name) / "corpus.txt"
+    >>> _ = p.write_text("the cat\\n\\nsat down\\n", encoding="utf-8")
+    >>> read_corpus(p)
+    ['the cat', '', 'sat down']
+    >>> _ = p.write_bytes(b"caf\\xe9\\n")  # Latin-1, not UTF-8
+    >>> read_corpus(p)
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: corpus ...corpus.txt is not UTF-8 text (invalid continuation byte at byte 3)
+    >>> tmp.cleanup()
     """
     path = Path(path)
     if not os.path.lexists(path):

@@ -116,15 +116,39 @@ class _Walk:
 def scan_gguf_header(path) -> tuple[int, int, int]:
     """Walk the header of GGUF file ``path`` within the limits; returns (version, metadata count, tensor count).
 
-    Raises :class:`~petheory.errors.ValidationError` naming what is wrong (magic, version, a count or
-    length over its limit or past the end of the file, a tensor with more than 4 dimensions or whose
-    data would lie beyond the file) and ``FileNotFoundError`` for a missing file.
+    Parameters
+    ----------
+    path : str or path
+        The file (a regular file).
 
+    Returns
+    -------
+    tuple of int
+        ``(version, metadata count, tensor count)`` as the header declares them.
+
+    Raises
+    ------
+    ValidationError
+        Naming what is wrong (magic, version, a count or length over its limit or past the end of the file, a
+        tensor with more than 4 dimensions or whose data would lie beyond the file).
+    FileNotFoundError
+        A missing file.
+
+    Examples
+    --------
     >>> import tempfile, pathlib
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "x.gguf"
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> p = pathlib.Path(tmp.name) / "x.gguf"
     >>> _ = p.write_bytes(b"GGUF" + (3).to_bytes(4, "little") + bytes(16))
     >>> scan_gguf_header(p)
     (3, 0, 0)
+    >>> tmp.cleanup()
+    >>> scan_gguf_header("tests/data/gguf/llama_yarn.gguf")
+    (3, 10, 1)
+    >>> scan_gguf_header("tests/data/hf_configs/mistral_7b.json")
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: tests/data/hf_configs/mistral_7b.json: not a GGUF file (it starts with ...
     """
     with open_regular(path, what="GGUF file") as fh:
         size = os.fstat(fh.fileno()).st_size
@@ -202,11 +226,37 @@ def _value(field):
 def read_gguf_header(path) -> GGUFHeader:
     """The metadata and tensor shapes of GGUF file ``path`` (see the module docstring); tensor data is never read.
 
+    Parameters
+    ----------
+    path : str or path
+        The file, first walked by :func:`scan_gguf_header`, then parsed by ``gguf.GGUFReader``.
+
+    Returns
+    -------
+    GGUFHeader
+        Its metadata (without the reader's own ``GGUF.*`` fields; arrays over 4096 elements as ``('array', n)``),
+        its tensors' names and shapes, the format version and the path.
+
+    Raises
+    ------
+    ValidationError
+        The ``gguf`` package is missing, :func:`scan_gguf_header` refuses the header, or the gguf reader refuses
+        the file or one of its metadata values.
+    FileNotFoundError
+        A missing file.
+
+    Examples
+    --------
     >>> import tempfile, pathlib
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "x.gguf"
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> p = pathlib.Path(tmp.name) / "x.gguf"
     >>> _ = p.write_bytes(b"GGUF" + (3).to_bytes(4, "little") + bytes(16))
     >>> read_gguf_header(p).metadata
     {}
+    >>> tmp.cleanup()
+    >>> h = read_gguf_header("tests/data/gguf/llama_yarn.gguf")
+    >>> h.version, h.architecture, h.metadata["llama.rope.scaling.type"], h.tensors
+    (3, 'llama', 'yarn', {'token_embd.weight': (1,)})
     """
     try:
         from gguf import GGUFReader

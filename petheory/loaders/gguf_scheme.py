@@ -157,12 +157,39 @@ def _rope(f: _Fields, spec: GGUFArch, d: int, r: int, ctx: int, notes: list) -> 
 def gguf_scheme(header: GGUFHeader) -> Scheme:
     """The :class:`~petheory.scheme.Scheme` llama.cpp runs for a parsed GGUF header (see the module docstring).
 
+    Parameters
+    ----------
+    header : GGUFHeader
+        The header (:func:`petheory.loaders.gguf_header.read_gguf_header`); only its metadata and tensor names are
+        read.
+
+    Returns
+    -------
+    Scheme
+        One layer per block (sliding and full layers by the architecture's pattern), original context L (the
+        scaling's original context, else the file's context length), ``max_context`` the file's context length,
+        and notes naming the GGUF fields used.
+
+    Raises
+    ------
+    ValidationError
+        No or an unsupported ``general.architecture`` (:data:`ARCHS`), a key under ``{arch}.rope.`` or
+        ``{arch}.attention.`` that is not understood, a frequency tensor (``rope_freqs``, LongRoPE's factors), a
+        required key missing or a value of the wrong type or range, a scaling type other than none, linear or
+        yarn, a non-causal model, or a sliding window llama.cpp does not read for the architecture.
+
+    Examples
+    --------
     >>> from petheory.loaders.gguf_header import GGUFHeader
     >>> h = GGUFHeader("x.gguf", 3, {"general.architecture": "llama", "llama.context_length": 4096,
     ...     "llama.embedding_length": 4096, "llama.block_count": 32, "llama.attention.head_count": 32})
     >>> s = gguf_scheme(h)
     >>> s.main.positions.params["pairing"], s.head_dim, len(s.layers)
     ('interleaved', 128, 32)
+    >>> gguf_scheme(GGUFHeader("x.gguf", 3, {"general.architecture": "bert"}))
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: x.gguf: GGUF architecture 'bert' is not read by petheory; supported: falcon, ...
     """
     arch = header.architecture
     if arch is None:
@@ -236,6 +263,30 @@ def gguf_scheme(header: GGUFHeader) -> Scheme:
 def load_gguf_scheme(text) -> Scheme:
     """``gguf:FILE`` (or a path) -> its scheme, with the file named in any error.
 
+    Parameters
+    ----------
+    text : str or path
+        ``gguf:FILE`` or the file's path (``~`` expanded).
+
+    Returns
+    -------
+    Scheme
+        :func:`gguf_scheme` of the file's header (:func:`~petheory.loaders.gguf_header.read_gguf_header`), with
+        ``spec`` set to ``text``.
+
+    Raises
+    ------
+    FileNotFoundError
+        No such file.
+    ValidationError
+        ``gguf:`` without a file, no ``gguf`` package, a header that is not valid GGUF, or one
+        :func:`gguf_scheme` refuses.
+
+    Examples
+    --------
+    >>> s = load_gguf_scheme("gguf:tests/data/gguf/llama_yarn.gguf")
+    >>> s.main.positions.encoding, s.main.positions.params["scale"], s.context, s.max_context
+    ('rope_yarn', 4.0, 8192, 32768)
     >>> load_gguf_scheme("gguf:/no/such.gguf")
     Traceback (most recent call last):
     ...

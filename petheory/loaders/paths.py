@@ -26,6 +26,21 @@ _KINDS = [(stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character de
 def regular_file(path, *, what: str = "file") -> Path:
     """``path`` if it is (or links to) a regular file; else the error that says what it is.
 
+    Only ``os.stat`` is called (symlinks followed): the file is not opened, so a FIFO is refused
+    without waiting on it.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to check.
+    what : str, optional
+        What the caller expects there (``"torch checkpoint"``), for the messages.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path`` as a Path, unresolved (a symlink stays a symlink).
+
     Raises
     ------
     FileNotFoundError
@@ -33,11 +48,19 @@ def regular_file(path, *, what: str = "file") -> Path:
     ValidationError
         A symlink loop, a directory, a FIFO, a device or a socket.
 
+    Examples
+    --------
     >>> import tempfile, pathlib
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "x.json"
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> p = pathlib.Path(tmp.name) / "x.json"
     >>> _ = p.write_text("{}")
     >>> regular_file(p) == p
     True
+    >>> regular_file(tmp.name, what="config file")
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: ... is a directory; expected a config file
+    >>> tmp.cleanup()
     """
     path = Path(path)
     try:
@@ -61,7 +84,37 @@ def regular_file(path, *, what: str = "file") -> Path:
 
 def open_regular(path, *, what: str = "file"):
     """``path`` opened for binary reading, after :func:`regular_file`; ``O_NONBLOCK`` so that a file swapped
-    for a FIFO between the check and the open cannot block, and checked again on the open descriptor."""
+    for a FIFO between the check and the open cannot block, and checked again on the open descriptor.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to open.
+    what : str, optional
+        What the caller expects there, for the messages of :func:`regular_file`.
+
+    Returns
+    -------
+    io.BufferedReader
+        The open file (``"rb"``, close-on-exec); the caller closes it, e.g. with ``with``.
+
+    Raises
+    ------
+    FileNotFoundError
+        Nothing there.
+    ValidationError
+        Not a regular file, at the check or on the open descriptor.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     p = pathlib.Path(tmp) / "x.txt"
+    ...     _ = p.write_bytes(b"abc")
+    ...     with open_regular(p) as fh:
+    ...         fh.read()
+    b'abc'
+    """
     path = regular_file(path, what=what)
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     try:
@@ -74,7 +127,46 @@ def open_regular(path, *, what: str = "file"):
 
 
 def read_limited(path, max_bytes: int, *, what: str = "file") -> bytes:
-    """The bytes of regular file ``path``; refused before reading when it holds more than ``max_bytes``."""
+    """The bytes of regular file ``path``; refused before reading when it holds more than ``max_bytes``.
+
+    The size is taken from the open descriptor before reading, and at most ``max_bytes + 1`` bytes are
+    read, so a file that grows while it is read is refused too.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to read (opened by :func:`open_regular`).
+    max_bytes : int
+        The largest size accepted, in bytes (the callers pass a limit of :mod:`petheory.loaders.limits`).
+    what : str, optional
+        What the caller expects there (``"config.json"``), for the messages.
+
+    Returns
+    -------
+    bytes
+        The whole content of the file.
+
+    Raises
+    ------
+    FileNotFoundError
+        Nothing there.
+    ValidationError
+        Not a regular file, or more than ``max_bytes`` bytes.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> p = pathlib.Path(tmp.name) / "config.json"
+    >>> _ = p.write_text('{"a": 1}')
+    >>> read_limited(p, 16)
+    b'{"a": 1}'
+    >>> read_limited(p, 4, what="config.json")
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: ...config.json has 8 bytes; a config.json of at most 4 bytes (0 MiB) is accepted
+    >>> tmp.cleanup()
+    """
     with open_regular(path, what=what) as fh:
         size = os.fstat(fh.fileno()).st_size
         if size > max_bytes:
@@ -91,7 +183,26 @@ def model_root(directory) -> Path:
 
     The folder itself, resolved; for a snapshot of the Hugging Face cache
     (``models--ORG--NAME/snapshots/REV``, whose files are links to ``../../blobs/SHA``) it is the
-    ``models--ORG--NAME`` folder, so that the cache's own links are followed and nothing else is.
+    ``models--ORG--NAME`` folder, so that the cache's own links are followed and nothing else is
+    (``datasets--ORG--NAME`` snapshots likewise). Nothing is read: the folder need not exist.
+
+    Parameters
+    ----------
+    directory : str or os.PathLike
+        The model folder (the ``DIR`` of ``hf:DIR``).
+
+    Returns
+    -------
+    pathlib.Path
+        The resolved root that :func:`inside` checks the folder's files against.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     snapshot = pathlib.Path(tmp) / "models--org--name" / "snapshots" / "abc123"
+    ...     print(model_root(snapshot).name, model_root(tmp) == pathlib.Path(tmp).resolve())
+    models--org--name True
     """
     root = Path(directory).resolve()
     if root.parent.name == "snapshots" and root.parent.parent.name.startswith(("models--", "datasets--")):
@@ -103,6 +214,38 @@ def inside(path, root: Path, *, named_by: str | None = None) -> Path:
     """``path`` resolved (symlinks included), refused when it leaves ``root`` (see :func:`model_root`).
 
     ``named_by`` says who named the path (``"model.safetensors.index.json weight_map['x']"``) for the message.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A file the model folder names (it need not exist).
+    root : pathlib.Path
+        The resolved folder it must lie in, from :func:`model_root`.
+    named_by : str, optional
+        Who named ``path``, for the message.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path`` itself as a Path (not resolved), once its resolution is known to lie inside ``root``.
+
+    Raises
+    ------
+    ValidationError
+        ``path`` resolves outside ``root`` (``..``, an absolute name, a symlink out), or is a symlink loop.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> root = model_root(tmp.name)
+    >>> inside(root / "model.safetensors", root) == root / "model.safetensors"
+    True
+    >>> inside(root / ".." / "x.safetensors", root, named_by="index.json weight_map['w']")
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: index.json weight_map['w'] names .../../x.safetensors, which leaves ...
+    >>> tmp.cleanup()
     """
     path = Path(path)
     try:

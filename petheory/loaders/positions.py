@@ -171,6 +171,32 @@ def load_position_embeddings(spec, *, key: str | None = None) -> LoadedEncoding:
         Missing file or directory (or MiniLM not installed).
     ValueError
         Unsupported file type, not 2-D, non-finite entries, no position table in a directory.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> import numpy as np
+    >>> from safetensors.numpy import save_file
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> d = pathlib.Path(tmp.name)
+    >>> np.save(d / "pe.npy", np.arange(8, dtype=np.float32).reshape(4, 2))
+    >>> pe = load_position_embeddings(d / "pe.npy")
+    >>> pe.table.shape, pe.table.dtype, pe.dtype
+    ((4, 2), dtype('float64'), 'float32')
+
+    In a model directory, the one tensor whose name ends in one of :data:`POSITION_KEYS`:
+
+    >>> save_file({"embeddings.position_embeddings.weight": np.zeros((16, 4), np.float16),
+    ...            "embeddings.word_embeddings.weight": np.zeros((8, 4), np.float16)}, str(d / "model.safetensors"))
+    >>> pe = load_position_embeddings(f"hf:{d}")
+    >>> pe.key, pe.table.shape, pe.dtype
+    ('embeddings.position_embeddings.weight', (16, 4), 'F16')
+    >>> np.save(d / "one.npy", np.zeros((1, 4)))
+    >>> load_position_embeddings(d / "one.npy")
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: the position table from ... has shape (1, 4): one position; a table needs at ...
+    >>> tmp.cleanup()
     """
     s = str(spec)
     if s.startswith("hf:"):

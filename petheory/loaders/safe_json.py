@@ -130,6 +130,42 @@ def loads(data, *, source: str, max_depth: int = limits.JSON_MAX_DEPTH, bom: boo
 
     ``bom``: a leading UTF-8 byte order mark is ignored (RFC 8259 lets a parser do so); with
     ``bom=False`` it is refused (the safetensors header must start with ``{``).
+
+    Parameters
+    ----------
+    data : str or bytes-like
+        The JSON text, or its UTF-8 encoding.
+    source : str
+        Where the text came from (a file name), the first word of every message.
+    max_depth : int, optional
+        The deepest nesting of ``[``/``{`` accepted, counted before parsing
+        (default :data:`~petheory.loaders.limits.JSON_MAX_DEPTH`).
+    bom : bool, optional
+        Whether a leading UTF-8 byte order mark is skipped (True) or refused (False).
+
+    Returns
+    -------
+    object
+        The document, as ``json.loads`` gives it (dict, list, str, int, float, bool or None).
+
+    Raises
+    ------
+    ValidationError
+        Not UTF-8, nested deeper than ``max_depth``, not JSON, a duplicate key, ``NaN``/``Infinity``,
+        a float that overflows, an integer beyond int64, or a lone surrogate (the message names the field).
+
+    Examples
+    --------
+    >>> loads(b'\\xef\\xbb\\xbf{"n_positions": 512}', source="config.json")  # a byte order mark is skipped
+    {'n_positions': 512}
+    >>> loads('{"a": 1, "a": 2}', source="config.json")
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: config.json: duplicate key 'a' in one object (JSON readers disagree on which ...
+    >>> loads("[[[0]]]", source="record.json", max_depth=2)
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: record.json nests 3 levels deep; JSON files petheory reads nest at most 2 levels
     """
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
     if raw.startswith(b"\xef\xbb\xbf"):
@@ -163,11 +199,44 @@ def loads(data, *, source: str, max_depth: int = limits.JSON_MAX_DEPTH, bom: boo
 def read_json(path, *, what: str = "JSON file", max_bytes: int = limits.JSON_MAX_BYTES):
     """The JSON document in regular file ``path`` (at most ``max_bytes``), read by :func:`loads`.
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file (read by :func:`petheory.loaders.paths.read_limited`).
+    what : str, optional
+        What the caller expects there (``"config.json"``), for the size message.
+    max_bytes : int, optional
+        The largest file accepted, in bytes (default :data:`~petheory.loaders.limits.JSON_MAX_BYTES`).
+
+    Returns
+    -------
+    object
+        The document, as :func:`loads` gives it; messages name the file by ``str(path)``.
+
     Raises
     ------
     FileNotFoundError
         No such file.
     ValidationError
         Not a regular file, too large, not UTF-8, not JSON, or beyond a limit (the message names the field).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> p = pathlib.Path(tmp.name) / "config.json"
+    >>> _ = p.write_text('{"rope_theta": 10000, "rope_scaling": {"factor": NaN}}')
+    >>> read_json(p)
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: ...config.json: field 'rope_scaling.factor' is NaN (not a JSON number: ...
+    >>> _ = p.write_text('{"rope_theta": 10000}')
+    >>> read_json(p, what="config.json")
+    {'rope_theta': 10000}
+    >>> read_json(p, what="config.json", max_bytes=8)
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: ...config.json has 21 bytes; a config.json of at most 8 bytes (0 MiB) is accepted
+    >>> tmp.cleanup()
     """
     return loads(read_limited(path, max_bytes, what=what), source=str(path))

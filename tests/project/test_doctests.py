@@ -29,8 +29,10 @@ FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 
 
 def modules_with_examples() -> list[str]:
-    """Dotted names of petheory modules whose source has a ``>>>`` line (read, not imported)."""
-    return [name for name, path in graph.modules(ROOT, ("petheory",)).items() if ">>> " in path.read_text(encoding="utf-8")]
+    """Dotted names of petheory's modules and the claim engine's whose source has a ``>>>`` line (read, not
+    imported)."""
+    return [name for name, path in graph.modules(ROOT, ("petheory", "proofs_check")).items()
+            if ">>> " in path.read_text(encoding="utf-8")]
 
 
 def _tests(name: str) -> list[doctest.DocTest]:

@@ -76,7 +76,15 @@ CLIMB_ALLOW = {
         ("petheory/geometry/distributions.py", "petheory.loaders")],
 }
 SIZE_LIMIT = 600
-SIZE_ALLOW: dict = {}
+#: Over the cap because of their reference docs (issue 45: Parameters, Returns and a run example for every public name),
+#: each still one idea with at most ~360 lines of code; split them by idea when the code grows.
+SIZE_ALLOW: dict = {
+    "petheory/lengthgen/pola.py": "314 lines of code, 475 of docstrings (PoLA tables, LRC, realisability)",
+    "proofs_check/engine.py": "364 lines of code, 320 of docstrings (the claim registry and its verdict rules)",
+    "petheory/encodings/absolute.py": "264 lines of code, 391 of docstrings (the absolute tables: learned, random, "
+                                      "wavelet, Legendre)",
+    "petheory/loaders/hf.py": "304 lines of code, 316 of docstrings (Hugging Face folders, tokenizer, BERT layer)",
+}
 PRIVATE_ALLOW: dict = {}
 
 
