@@ -34,7 +34,8 @@ class PluginError(RuntimeError):
 def load_module(spec: str):
     """Import a plugin given as a dotted module name or a path to a ``.py`` file."""
     if not isinstance(spec, str) or not spec.strip():
-        raise ValidationError("--plugin needs a module name (mypkg.mypes) or a .py file path")
+        raise ValidationError(f"plugin={spec!r} is neither a module name (mypkg.mypes) nor a .py file path",
+                              params={"plugin": spec})
     path = Path(spec)
     if spec.endswith(".py") or path.is_file():
         if not os.path.lexists(path):

@@ -61,7 +61,10 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP), parents=[common])
         mod.add_arguments(p)
         # a library parameter a command names otherwise than its option's dest: the module's PARAM_FLAGS
-        p.set_defaults(_run=mod.run, _flags={**long_flags(p), **getattr(mod, "PARAM_FLAGS", {})})
+        flags = long_flags(p)
+        if "d_model" in flags:  # the library's width d is every command's -d/--d-model
+            flags.setdefault("d", flags["d_model"])
+        p.set_defaults(_run=mod.run, _flags={**flags, **getattr(mod, "PARAM_FLAGS", {})})
     return parser
 
 

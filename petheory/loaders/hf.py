@@ -115,7 +115,7 @@ def resolve_hf_dir(spec) -> Path:
     if spec == MINILM:
         return minilm_dir()
     if path.exists():
-        raise ValidationError(f"hf:{spec} must be a model directory, got a file; pass the file itself as --pe")
+        raise ValidationError(f"hf:{spec} must be a model directory, got a file; name the file itself, without hf:")
     raise FileNotFoundError(f"model directory not found: {spec}")
 
 
@@ -297,7 +297,8 @@ def load_hf_tokenizer(spec):
         import tokenizers
     except ImportError:
         raise ValidationError(
-            "--tokenizer hf:DIR needs the 'tokenizers' package: pip install -e \".[minilm]\" from the petheory clone (or pip install tokenizers)"
+            "a Hugging Face tokenizer (hf:DIR) needs the 'tokenizers' package: pip install -e \".[minilm]\" from the "
+            "petheory clone (or pip install tokenizers)"
         ) from None
     tj, vocab = directory / "tokenizer.json", directory / "vocab.txt"
     if tj.is_file():

@@ -251,7 +251,7 @@ def load_model_scheme(source, *, as_family: str | None = None) -> Scheme:
     try:
         scheme = resolve_config(cfg, as_family=as_family)
     except (ValueError, TypeError) as exc:
-        raise ValidationError(f"{path}: {exc}") from None
+        raise ValidationError(f"{path}: {exc}", params=getattr(exc, "params", None)) from None
     return replace(scheme, spec=str(source))
 
 
@@ -326,21 +326,22 @@ def resolve_scheme(text_or_spec, *, d: int | None = None, context: int | None = 
                                           f"{flag.split('/')[-1]}")
             return scheme
         if as_family is not None:
-            raise ValidationError(f"--as-family {as_family}: {not_a_model(term.path)}; --as-family reads a model's "
-                                  "config.json")
+            raise ValidationError(f"as_family={as_family}: {not_a_model(term.path)}; a family says how a model's "
+                                  "config.json is read", params={"as_family": as_family})
         _config_or_weights(term.path)
         from petheory.loaders.positions import load_position_embeddings
 
         loaded = load_position_embeddings(term.path, key=term.key)
         rows, width = loaded.table.shape
         if d is not None and d != width:
-            raise ValidationError(f"--d-model {d} does not match the loaded table's d={width} ({loaded.describe()})")
+            raise ValidationError(f"d={d} does not match the loaded table's width {width} ({loaded.describe()})",
+                                  params={"d": d})
         label = term.path + (f"[{loaded.key}]" if loaded.key and not term.path.endswith(".safetensors") else "")
         table = Positions("table", table=loaded.table, d=int(width), source=label)
         return Scheme.single(table, context=int(context or rows), source="table", spec=str(spec))
     if as_family is not None:
-        raise ValidationError(f"--as-family {as_family} names the family of a model's config.json; {spec} is a "
-                              "registered encoding (drop --as-family)")
+        raise ValidationError(f"as_family={as_family} names the family of a model's config.json; {spec} is a "
+                              "registered encoding (leave the family out)", params={"as_family": as_family})
     term = spec.registered(what)
     if term.is_table:
         raise ValidationError(f"{what} takes one PE: a table stands alone, not in the combination {spec}")

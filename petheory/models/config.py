@@ -142,7 +142,7 @@ def read_config(cfg: dict, mt: str | None = None, *, aliases: dict | None = None
         if not same:
             raise ValidationError(f"config field {unread[0]} is never read by transformers' {tmt} code, and reading it "
                                   "would change the positions: refused rather than dropped; remove it, or read the model "
-                                  "as a family whose code reads it (as_family / --as-family)")
+                                  "as a family whose code reads it (as_family)", params={"as_family": None})
         note = f"ignored, as transformers' {tmt} code never reads them (they change nothing here): {', '.join(unread)}"
         scheme = dataclasses.replace(scheme, notes=scheme.notes + (note,))
     return scheme
@@ -212,7 +212,7 @@ def resolve_config(cfg, *, as_family: str | None = None) -> Scheme:
     if mt is None and as_family is None:
         raise ValidationError("the config has no model_type field: petheory reads a model's positions by its "
                               "transformers model type (e.g. \"model_type\": \"llama\"); add it, or pass as_family "
-                              "(CLI: --as-family) to read it as a verified family")
+                              "to read it as a verified family", params={"as_family": None})
     if mt is not None and not isinstance(mt, str):
         raise fail("model_type", "text such as 'llama'", mt)
     if as_family is not None:
