@@ -20,8 +20,13 @@ divided by the speed-up of the fastest step form it measured). A slice::
 
     python benchmarks/gpu_records.py --status
     python benchmarks/gpu_efficiency.py --device cuda --budget 180
-    PETHEORY_COMMIT=<sha> python benchmarks/gpu_records.py --device cuda --out records --members 8 \
-        --budget <seconds left - 120> --tar slice.tar.gz issue44
+    PETHEORY_COMMIT=<sha> python benchmarks/gpu_records.py --device cuda --out records --budget 520 \
+        --new-only --tar $OUT/slice.tar.gz --log $OUT/slice.jsonl issue44
+
+A stage that does not fit whole trains the runs of it that do (:func:`run_runs_that_fit`: the fullest subset of the
+runs left, re-packed after each run with the device's measured speed), one record exported per run, so the plan
+advances a few runs per slice. Runs longer than a slice (relative attention's, ``--status`` lists them) need a faster
+step or a checkpoint carried between slices, which this script does not do yet.
 
 Stages: see :data:`STAGES` (name -> experiment spec and an estimate of its seconds on one H100,
 updated from measurements). A stage trains only the configs whose records are not anywhere under
@@ -204,8 +209,10 @@ ISSUE34_PLAN = ["table5_db4", "mqar_filler_long", "mqar_extension", "gu2025_task
 #: issue 34's target for its whole plan on one H100, in minutes.
 ISSUE34_TARGET_MIN = 30
 #: named plans: ``python benchmarks/gpu_records.py issue34`` runs the plan's stages in order.
-#: issue 44's plan, in slice order after the efficiency measurement (benchmarks/gpu_efficiency.py).
-ISSUE44_PLAN = ["gu2025_task1_figs", "gu2025_task2"]
+#: issue 44's plan, in slice order after the efficiency measurement (benchmarks/gpu_efficiency.py): Task 2 first, as
+#: its 21 runs (~115 GPU-minutes) decide gu2025.task2_positional_bias_hurts on their own, and Task 1 with Figs. 5-7
+#: (36 runs, ~287) decides the rest.
+ISSUE44_PLAN = ["gu2025_task2", "gu2025_task1_figs"]
 PLANS = {"issue34": ISSUE34_PLAN, "issue44": ISSUE44_PLAN}
 
 #: issue 25's target for the whole gu2025 plan on one H100, in minutes.
@@ -305,12 +312,12 @@ def run_seconds(name: str, config) -> float:
     return est / len(configs_of(spec, "cpu"))
 
 
-def plan_seconds(names, out: Path | None = None) -> float:
+def plan_seconds(names, out: Path | None = None, device: str = "cuda") -> float:
     """Estimated seconds of stages ``names`` run in order: each run counted once, none already under ``out``."""
     seen = _have(out) if out is not None else set()
     total = 0.0
     for n in names:
-        for c in configs_of(STAGES[n][0], "cuda"):
+        for c in configs_of(STAGES[n][0], device):
             if c.hash() not in seen:
                 seen.add(c.hash())
                 total += run_seconds(n, c)
@@ -374,7 +381,8 @@ def _run_retrieval(name: str, cfgs, device: str, runs: Path, out: Path) -> list[
             for c in cfgs]
 
 
-def run_stage(name: str, device: str, runs: Path, out: Path, members: int | None = None) -> dict:
+def run_stage(name: str, device: str, runs: Path, out: Path, members: int | None = None,
+              written: list | None = None) -> dict:
     """Train the stage's configs not yet under ``out`` (in grids of at most ``members`` runs), export their records,
     and report the stage: runs, seconds, device, commit, source hash, CUDA graphs, mean GPU use and MFU."""
     spec, folder, _ = STAGES[name]
@@ -390,7 +398,9 @@ def run_stage(name: str, device: str, runs: Path, out: Path, members: int | None
         for part in chunks(cfgs, members):
             rs = sweep.run(part, runs / folder, ensemble=True)
             for c, r in zip(part, rs):
-                records.export([r], out, experiment=_folder(name, c))
+                files = records.export([r], out, experiment=_folder(name, c))
+                if written is not None:
+                    written += files
                 flops += _step_flops(c) * _steps(c)
             util.append(rs[0]["timing"].get("gpu_util"))
             recs += rs
@@ -402,6 +412,77 @@ def run_stage(name: str, device: str, runs: Path, out: Path, members: int | None
             "gpu_util": sum(util) / len(util) if util else None, "mfu": None if peak is None else flops / dt / peak,
             "flops": flops, "device": t.get("device"), "cuda_graphs": t.get("cuda_graphs"),
             "commit": recs[0].get("commit"), "source": recs[0].get("source")}
+
+
+def run_runs_that_fit(name: str, device: str, runs: Path, out: Path, seconds: float, written: list | None = None,
+                      log=None) -> dict:
+    """Train stage ``name``'s runs not yet under ``out`` one at a time, as many GPU-seconds of them as fit in ``seconds``.
+
+    Before each run, the runs left are packed into what is left of ``seconds`` (:func:`fullest`: the subset whose
+    estimated seconds sum highest without passing it), and the longest of that subset trains next. A run's estimate
+    is :func:`run_seconds` (the H100 training time) times the measured-to-estimated ratio of the runs this call
+    finished (1 before the first: the H100 figure); the ratio covers what the estimate leaves out (data, evaluation,
+    the head ablation) and the device's speed. A slice of a few minutes trains the runs that fit, and the next slice
+    starts where it stopped (every record is exported as its run ends, so a time limit costs at most the run it cut).
+    ``written`` collects the record files; ``log(dict)`` is called per run."""
+    spec, folder, _ = STAGES[name]
+    have = _have(out)
+    cfgs = [c for c in configs_of(spec, device) if c.hash() not in have]
+    todo = list(cfgs)
+    t0, est_done, took_done, done = time.perf_counter(), 0.0, 0.0, []
+    flops, util = 0, []
+    while todo:
+        ratio = took_done / est_done if est_done else 1.0
+        left = seconds - (time.perf_counter() - t0)
+        pick = fullest([run_seconds(name, c) * ratio for c in todo], left)
+        if not pick:
+            break
+        c = todo.pop(max(pick, key=lambda i: (run_seconds(name, todo[i]), -i)))
+        t = time.perf_counter()
+        (r,) = sweep.run([c], runs / folder, ensemble=True)
+        files = records.export([r], out, experiment=_folder(name, c))
+        took = time.perf_counter() - t
+        est_done, took_done = est_done + run_seconds(name, c), took_done + took
+        flops += _step_flops(c) * _steps(c)
+        util.append(r["timing"].get("gpu_util"))
+        done.append(r)
+        if written is not None:
+            written += files
+        if log:
+            log({"stage": name, "run": f"{c.task.name} {c.model.pe} seed {c.seed}", "config_hash": c.hash(),
+                 "seconds": round(took, 1), "estimate_s": round(run_seconds(name, c)), "ratio": round(took / run_seconds(name, c), 3),
+                 "acc": r.get("final", {}).get("test", {}).get(str(r.get("train_len")), {}).get("acc")})
+    dt = time.perf_counter() - t0
+    util = [u for u in util if u is not None]
+    peak = _peak(device)
+    res = {"stage": name, "runs": len(done), "runs_left": len(cfgs) - len(done), "seconds": round(dt, 1),
+           "estimated_s": round(est_done), "ratio": round(took_done / est_done, 3) if est_done else None,
+           "gpu_util": sum(util) / len(util) if util else None, "mfu": None if peak is None or not done else flops / dt / peak}
+    if done:
+        t = done[0]["timing"]
+        res.update(device=t.get("device"), cuda_graphs=t.get("cuda_graphs"), commit=done[0].get("commit"),
+                   source=done[0].get("source"))
+    if not cfgs:
+        res["skipped"] = "done"
+    elif not done:
+        res["skipped"] = f"no run fits in {seconds:.0f} s (the cheapest is ~{min(run_seconds(name, c) for c in cfgs):.0f} s)"
+    return res
+
+
+def fullest(sizes, capacity: float) -> list[int]:
+    """Indices of the subset of ``sizes`` (seconds) with the largest sum not above ``capacity`` (0/1 knapsack over whole
+    seconds, sizes rounded up so that the subset never passes ``capacity``); ties go to the subset found first."""
+    cap = int(capacity)
+    if cap <= 0:
+        return []
+    w = [int(-(-x // 1)) for x in sizes]
+    best: dict[int, list[int]] = {0: []}  # reachable sum -> the items that reach it
+    for i, wi in enumerate(w):
+        for total, items in list(best.items()):
+            t = total + wi
+            if t <= cap and t not in best:
+                best[t] = items + [i]
+    return best[max(best)]
 
 
 def _step_flops(config) -> int:
@@ -440,6 +521,12 @@ def efficiency_record(folder: Path = EFFICIENCY_DIR) -> dict | None:
     return max(recs, key=lambda t: t[0])[1] if recs else None
 
 
+#: The step forms of benchmarks/gpu_efficiency.py that this script trains with: today's one-run step, and the
+#: mixed-family grid (``--members 8``). ``bf16_compile`` (1.33x on the H200) is not one: its 71 s of compilation per
+#: program costs more than it saves in a slice of one or two runs, so the projection does not divide by it.
+TRAINS_WITH = ("current", "mixed8")
+
+
 def status(out: Path, names=None, efficiency: Path = EFFICIENCY_DIR) -> dict:
     """Which stages are done under ``out`` and the GPU minutes left: per stage, runs done of all, and the
     estimated minutes of the runs not done (run by run, :func:`run_seconds`: the H100 step times measured so far),
@@ -455,11 +542,14 @@ def status(out: Path, names=None, efficiency: Path = EFFICIENCY_DIR) -> dict:
                      "minutes_left": sum(run_seconds(n, c) for c in todo) / 60})
     eff = efficiency_record(efficiency)
     speedup, best = 1.0, None
-    if eff and eff.get("fastest") and "current" in eff.get("variants", {}):
-        best = eff["fastest"]
-        speedup = eff["variants"]["current"]["step_ms_per_member"] / eff["variants"][best]["step_ms_per_member"]
-    return {"stages": rows, "efficiency": None if eff is None else {"device": eff.get("device"), "fastest": best,
-                                                                    "speedup": speedup, "commit": eff.get("commit")},
+    var = (eff or {}).get("variants", {})
+    if eff and "current" in var:
+        usable = {k: v["step_ms_per_member"] for k, v in var.items() if k in TRAINS_WITH and "step_ms_per_member" in v}
+        best = min(usable, key=usable.get)
+        speedup = var["current"]["step_ms_per_member"] / usable[best]
+    return {"stages": rows, "efficiency": None if eff is None else {
+                "device": eff.get("device"), "fastest": best, "speedup": speedup, "commit": eff.get("commit"),
+                "fastest_measured": eff.get("fastest")},
             "minutes_left": sum(r["minutes_left"] for r in rows), "projected_minutes_left":
             sum(r["minutes_left"] for r in rows) / speedup}
 
@@ -469,14 +559,26 @@ def print_status(out: Path, names=None, efficiency: Path = EFFICIENCY_DIR) -> No
     eff = st["efficiency"]
     print(f"{'stage':22s} {'runs done':>10s} {'GPU-min left':>13s}")
     print(f"{'gpu_efficiency':22s} {('done' if eff else 'todo'):>10s} {'' if eff else '~' + str(round(sum(_eff_estimates()) / 60)):>13s}"
-          + (f"  {eff['device']}: fastest {eff['fastest']}, x{eff['speedup']:.2f} over today's step" if eff else
+          + (f"  {eff['device']}: fastest {eff['fastest']}, x{eff['speedup']:.2f} over today's step"
+             + (f" (of the forms this script trains with; {eff['fastest_measured']} was faster)"
+                if eff.get("fastest_measured") not in (None, eff["fastest"]) else "") if eff else
              "  (benchmarks/gpu_efficiency.py --budget 180: the first minutes of a slice)"))
     for r in st["stages"]:
         print(f"{r['stage']:22s} {r['done']:>4d} / {r['runs']:<4d} {r['minutes_left']:>13.0f}")
-    line = f"projected GPU-minutes left: ~{st['minutes_left']:.0f} at today's step times"
+    line = f"projected GPU-minutes left: ~{st['minutes_left']:.0f} at the H100 step times"
     if eff and st["projected_minutes_left"] != st["minutes_left"]:
         line += f", ~{st['projected_minutes_left']:.0f} in the fastest form measured ({eff['fastest']})"
     print(line + " (training only; each run counted once, in stage order)")
+    long = [(n, c) for n in (names or list(STAGES)) for c in configs_of(STAGES[n][0], "cuda")
+            if c.hash() not in _have(out) and run_seconds(n, c) > SLICE_S]
+    if long:
+        kinds = sorted({f"{c.task.name} {c.model.pe}" for _, c in long})
+        print(f"{len(long)} runs take over {SLICE_S // 60} min each at the H100 step ({', '.join(kinds)}): longer than "
+              "one slice, they need a faster step or a checkpoint carried from one slice to the next")
+
+
+#: Seconds of training one slice can hold: a 10-minute command less a minute for start-up, evaluation and packing.
+SLICE_S = 540
 
 
 def _eff_estimates():
@@ -493,11 +595,16 @@ def main(argv=None) -> int:
     p.add_argument("--out", default="records", help="records folder (default: records)")
     p.add_argument("--runs", default=str(records.runs_dir() / "gpu"), help="run directories with checkpoints (default: runs/gpu, "
                    "under $PETHEORY_RUNS when set)")
-    p.add_argument("--budget", type=float, default=float("inf"), help="seconds; stages that would not fit are not started")
+    p.add_argument("--budget", type=float, default=float("inf"), help="seconds; a stage that would not fit "
+                   "trains the runs that fit (see --whole)")
     p.add_argument("--tar", help="pack the out folder into this .tar.gz after every stage")
     p.add_argument("--log", help="append one JSON line per stage to this file")
     p.add_argument("--members", type=int, default=None,
                    help="at most this many runs per grid (GPU memory: about 8 at gu2025's paper preset on 80 GB)")
+    p.add_argument("--whole", action="store_true", help="start a stage only whole (default: a stage that does not fit "
+                   "trains its runs that fit, longest first, one by one)")
+    p.add_argument("--new-only", action="store_true", help="--tar packs only the records this call wrote (and --log), "
+                   "not the whole --out folder")
     p.add_argument("--list", action="store_true")
     p.add_argument("--status", action="store_true", help="which stages are done under --out and the GPU minutes left "
                    "(issue 44's plan, or the stages named), from the records there and the measured step times")
@@ -525,27 +632,38 @@ def main(argv=None) -> int:
         return 0
     t_start = time.perf_counter()
     out, runs = Path(args.out), Path(args.runs)
-    for n in names:
-        left = args.budget - (time.perf_counter() - t_start)
-        est, measured = STAGES[n][2], None
-        try:
-            if args.measure:
-                est = measured = round(measure_seconds(n, args.device, out))
-            if est > left:
-                res = {"stage": n, "skipped": f"estimate {est} s > {left:.0f} s left"}
-            else:
-                res = run_stage(n, args.device, runs, out, args.members)
-        except Exception as exc:  # one stage failing must not lose the others' records
-            res = {"stage": n, "error": f"{type(exc).__name__}: {exc}"[:500]}
-        if measured is not None:
-            res["projected_seconds"] = measured
+    written: list[Path] = []  # record files a per-run slice wrote (a whole stage packs the out folder)
+
+    def emit(res: dict) -> None:
         print(json.dumps(res), flush=True)
         if args.log:
             with open(args.log, "a") as fh:
                 fh.write(json.dumps(res) + "\n")
-        if args.tar and out.is_dir():
-            with tarfile.open(args.tar, "w:gz") as tf:
-                tf.add(out, arcname=out.name)
+        if args.tar and out.is_dir():  # after every run or stage: a time limit loses at most what is in flight
+            tmp = Path(args.tar + ".part")
+            with tarfile.open(tmp, "w:gz") as tf:
+                for f in written if args.new_only else [out]:
+                    tf.add(f, arcname=str(Path(out.name) / Path(f).relative_to(out)) if f != out else out.name)
+                if args.log and Path(args.log).is_file():
+                    tf.add(args.log, arcname=Path(args.log).name)
+            tmp.replace(args.tar)
+    for n in names:
+        left = args.budget - (time.perf_counter() - t_start)
+        est, measured = round(plan_seconds([n], out, args.device)), None  # the runs not done yet
+        try:
+            if args.measure:
+                est = measured = round(measure_seconds(n, args.device, out))
+            if est > left and (args.whole or is_retrieval(n)):
+                res = {"stage": n, "skipped": f"estimate {est} s > {left:.0f} s left"}
+            elif est > left:  # the runs of the stage that fit, one by one (issue 44's slices)
+                res = run_runs_that_fit(n, args.device, runs, out, left, written, log=emit)
+            else:
+                res = run_stage(n, args.device, runs, out, args.members, written)
+        except Exception as exc:  # one stage failing must not lose the others' records
+            res = {"stage": n, "error": f"{type(exc).__name__}: {exc}"[:500]}
+        if measured is not None:
+            res["projected_seconds"] = measured
+        emit(res)
     return 0
 
 

@@ -235,3 +235,61 @@ def test_mqar_filler_long_stage_is_the_small_model_with_filler_at_a_constant_lr(
         p = c.task.params
         assert "min_len" not in p and "train_len" not in p  # the task's default contexts 16..32: filler between pairs
         assert c.epochs * -(-p["n_train"] // c.batch_size) >= 7800
+
+
+def test_fullest_packs_the_most_seconds_into_the_capacity():
+    assert sorted(G.fullest([20, 14, 12], 27)) == [1, 2]  # 26 s; longest-first would stop at 20
+    assert G.fullest([20, 14, 12], 34) == [0, 1]
+    assert sorted(G.fullest([20, 14, 12], 46)) == [0, 1, 2] and G.fullest([30], 25) == [] and G.fullest([], 5) == []
+    assert G.fullest([9.5], 9.9) == []  # sizes round up: 10 s does not fit in 9.9
+
+
+def test_a_stage_that_does_not_fit_trains_the_runs_that_fit_fullest_first_and_packs_only_them(tmp_path, monkeypatch):
+    """Issue 44's slices: with runs estimated 12, 14 and 20 s and 27 s of budget, the slice trains 14 + 12 (the fullest
+    subset, longest first; longest-first alone would train 20 and stop); the measured-to-estimated ratio of finished
+    runs scales the rest; the tar holds the two new records and the log, and the next slice trains the one left."""
+    import tarfile
+
+    monkeypatch.setitem(G.STAGES, "gu2025_task2", ({"task": "gu2025_task2", "preset": "smoke", "pe": [
+        "nope", "sinusoidal", "alibi:slopes=gu2025"], "seed": [0], "set": {"epochs": 1, "task.n_samples": 64}},
+        *G.STAGES["gu2025_task2"][1:]))
+    est = {"nope": 12.0, "sinusoidal": 14.0, "alibi:slopes=gu2025": 20.0}
+    monkeypatch.setattr(G, "run_seconds", lambda name, c: est[str(c.model.pe)])
+    trained, clock, factor = [], [0.0], [1.0]
+    real = G.sweep.run
+
+    def timed(cfgs, out_dir, ensemble):  # a run's measured time is its estimate x factor (the clock is faked)
+        trained.append(str(cfgs[0].model.pe))
+        clock[0] += factor[0] * est[str(cfgs[0].model.pe)]
+        return real(cfgs, out_dir, ensemble=ensemble)
+
+    monkeypatch.setattr(G.sweep, "run", timed)
+    monkeypatch.setattr(G.time, "perf_counter", lambda: clock[0])
+    out, tar, log = tmp_path / "records", tmp_path / "slice.tar.gz", tmp_path / "log.jsonl"
+
+    def argv(budget):
+        return ["--device", "cpu", "--out", str(out), "--runs", str(tmp_path / "runs"), "--budget", str(budget),
+                "--tar", str(tar), "--new-only", "--log", str(log), "gu2025_task2"]
+
+    assert G.main(argv(27)) == 0
+    assert trained == ["sinusoidal", "nope"]
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    assert [ln["run"].split()[1] for ln in lines[:2]] == ["sinusoidal", "nope"]
+    assert lines[-1]["runs"] == 2 and lines[-1]["runs_left"] == 1 and lines[-1]["ratio"] == pytest.approx(1.0)
+    with tarfile.open(tar) as tf:
+        names = sorted(tf.getnames())
+    assert len(names) == 3 and "log.jsonl" in names and all(n.startswith("records/gu2025_task2/") for n in names if n != "log.jsonl")
+    assert len(list(out.rglob("*.json"))) == 2
+    assert G.main(argv(19)) == 0  # the 20 s run alone is left: it does not fit in 19 s
+    assert trained[2:] == [] and json.loads(log.read_text().splitlines()[-1])["skipped"].startswith("no run fits in 19 s")
+    assert G.main(argv(21)) == 0  # it fits whole
+    assert trained[2:] == ["alibi:slopes=gu2025"] and len(list(out.rglob("*.json"))) == 3
+    assert G.main(["--whole"] + argv(1)) == 0
+    assert json.loads(log.read_text().splitlines()[-1]) == {"stage": "gu2025_task2", "skipped": "done"}
+    # on a device twice as fast as the estimates the measured ratio (0.5 after the first run) lets all three fit in
+    # 27 s: 14 -> 7 s, then 20 and 12 need 10 and 6 of the 20 left (at ratio 1, 20 then 12 would not fit)
+    out, trained[:], factor[0], clock[0] = tmp_path / "records2", [], 0.5, 0.0
+    assert G.main(argv(27)) == 0
+    assert trained == ["sinusoidal", "alibi:slopes=gu2025", "nope"]
+    last = json.loads(log.read_text().splitlines()[-1])
+    assert last["runs"] == 3 and last["runs_left"] == 0 and last["ratio"] == pytest.approx(0.5)
