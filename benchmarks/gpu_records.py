@@ -415,13 +415,14 @@ def run_stage(name: str, device: str, runs: Path, out: Path, members: int | None
 
 
 def run_runs_that_fit(name: str, device: str, runs: Path, out: Path, seconds: float, written: list | None = None,
-                      log=None) -> dict:
+                      log=None, ratio0: float = 1.0) -> dict:
     """Train stage ``name``'s runs not yet under ``out`` one at a time, as many GPU-seconds of them as fit in ``seconds``.
 
     Before each run, the runs left are packed into what is left of ``seconds`` (:func:`fullest`: the subset whose
     estimated seconds sum highest without passing it), and the longest of that subset trains next. A run's estimate
     is :func:`run_seconds` (the H100 training time) times the measured-to-estimated ratio of the runs this call
-    finished (1 before the first: the H100 figure); the ratio covers what the estimate leaves out (data, evaluation,
+    finished (``ratio0`` before the first: 1 is the H100 figure; a slice on a device measured before passes the
+    ratio measured there, as the first run is otherwise packed at the H100 speed); the ratio covers what the estimate leaves out (data, evaluation,
     the head ablation) and the device's speed. A slice of a few minutes trains the runs that fit, and the next slice
     starts where it stopped (every record is exported as its run ends, so a time limit costs at most the run it cut).
     ``written`` collects the record files; ``log(dict)`` is called per run."""
@@ -432,7 +433,7 @@ def run_runs_that_fit(name: str, device: str, runs: Path, out: Path, seconds: fl
     t0, est_done, took_done, done = time.perf_counter(), 0.0, 0.0, []
     flops, util = 0, []
     while todo:
-        ratio = took_done / est_done if est_done else 1.0
+        ratio = took_done / est_done if est_done else ratio0
         left = seconds - (time.perf_counter() - t0)
         pick = fullest([run_seconds(name, c) * ratio for c in todo], left)
         if not pick:
@@ -603,6 +604,8 @@ def main(argv=None) -> int:
                    help="at most this many runs per grid (GPU memory: about 8 at gu2025's paper preset on 80 GB)")
     p.add_argument("--whole", action="store_true", help="start a stage only whole (default: a stage that does not fit "
                    "trains its runs that fit, longest first, one by one)")
+    p.add_argument("--ratio", type=float, default=1.0, help="a run's measured-to-estimated time on this device, as a "
+                   "slice before measured it (its log's 'ratio'; default 1: the H100 estimates), until this call measures one")
     p.add_argument("--new-only", action="store_true", help="--tar packs only the records this call wrote (and --log), "
                    "not the whole --out folder")
     p.add_argument("--list", action="store_true")
@@ -656,7 +659,7 @@ def main(argv=None) -> int:
             if est > left and (args.whole or is_retrieval(n)):
                 res = {"stage": n, "skipped": f"estimate {est} s > {left:.0f} s left"}
             elif est > left:  # the runs of the stage that fit, one by one (issue 44's slices)
-                res = run_runs_that_fit(n, args.device, runs, out, left, written, log=emit)
+                res = run_runs_that_fit(n, args.device, runs, out, left, written, log=emit, ratio0=args.ratio)
             else:
                 res = run_stage(n, args.device, runs, out, args.members, written)
         except Exception as exc:  # one stage failing must not lose the others' records

@@ -293,3 +293,7 @@ def test_a_stage_that_does_not_fit_trains_the_runs_that_fit_fullest_first_and_pa
     assert trained == ["sinusoidal", "alibi:slopes=gu2025", "nope"]
     last = json.loads(log.read_text().splitlines()[-1])
     assert last["runs"] == 3 and last["runs_left"] == 0 and last["ratio"] == pytest.approx(0.5)
+    # a slice told the device's ratio up front packs its first run by it: at 0.5, 20 s needs 10 of 12
+    out, trained[:], clock[0] = tmp_path / "records3", [], 0.0
+    assert G.main(argv(12)[:-1] + ["--ratio", "0.5", "gu2025_task2"]) == 0
+    assert trained == ["alibi:slopes=gu2025"]
