@@ -578,6 +578,36 @@ def print_status(out: Path, names=None, efficiency: Path = EFFICIENCY_DIR) -> No
               "one slice, they need a faster step or a checkpoint carried from one slice to the next")
 
 
+#: Where each slice's log (``--log``, one JSON line per run and per stage) is kept, one file per slice, named
+#: ``<date>_<device>_slice<k>.jsonl``: the source of RESULTS.md's ``gpu-slices`` section (``--slices --write``).
+SLICES_DIR = Path(__file__).resolve().parent / "gpu_slices"
+
+
+def render_slices(folder: Path = SLICES_DIR, out: Path = Path("records")) -> str:
+    """The slices run so far (their logs under ``folder``), run by run, and what is left of issue 44's plan under
+    ``out``: RESULTS.md's ``gpu-slices`` section."""
+    lines = ["## gpu-slices: issue 44's plan, a few runs each time a GPU is lent (gu2025 paper preset)", "",
+             "`python benchmarks/gpu_records.py --device cuda --out records --budget <s> --new-only --tar ... --log "
+             "benchmarks/gpu_slices/<slice>.jsonl issue44`, then `--slices --write`. One run per row: its seconds on the "
+             "device (training, evaluation and head ablation), the H100 training-time estimate it was packed by, their "
+             "ratio, its test accuracy; the stage's mean GPU use and MFU (bf16 dense peak).", "",
+             "| slice | device | run | seconds | H100 estimate (s) | ratio | test acc | GPU use | MFU |",
+             "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    for f in sorted(folder.glob("*.jsonl")) if folder.is_dir() else []:
+        rows = [json.loads(x) for x in f.read_text().splitlines() if x.strip()]
+        stages = {r["stage"]: r for r in rows if "run" not in r and r.get("device")}
+        for r in (r for r in rows if "run" in r):
+            st = stages.get(r["stage"], {})
+            util = "" if st.get("gpu_util") is None else f"{st['gpu_util']:.0f} %"
+            mfu = "" if st.get("mfu") is None else f"{100 * st['mfu']:.1f} %"
+            lines.append(f"| {f.stem} | {st.get('device', '')} | {r['run']} | {r['seconds']:.0f} | {r['estimate_s']} | "
+                         f"{r['ratio']:.2f} | {r['acc']:.4f} | {util} | {mfu} |")
+    st = status(out, ISSUE44_PLAN)
+    lines += ["", "Left of the plan (`--status`): " + "; ".join(
+        f"{r['stage']} {r['done']}/{r['runs']} runs, ~{r['minutes_left']:.0f} H100-minutes" for r in st["stages"]) + "."]
+    return "\n".join(lines)
+
+
 #: Seconds of training one slice can hold: a 10-minute command less a minute for start-up, evaluation and packing.
 SLICE_S = 540
 
@@ -608,6 +638,9 @@ def main(argv=None) -> int:
                    "slice before measured it (its log's 'ratio'; default 1: the H100 estimates), until this call measures one")
     p.add_argument("--new-only", action="store_true", help="--tar packs only the records this call wrote (and --log), "
                    "not the whole --out folder")
+    p.add_argument("--slices", action="store_true", help="print the slices logged under benchmarks/gpu_slices/ and "
+                   "what is left of issue 44's plan under --out (with --write: as RESULTS.md's gpu-slices section)")
+    p.add_argument("--write", action="store_true", help="with --slices: write benchmarks/RESULTS.md's gpu-slices section")
     p.add_argument("--list", action="store_true")
     p.add_argument("--status", action="store_true", help="which stages are done under --out and the GPU minutes left "
                    "(issue 44's plan, or the stages named), from the records there and the measured step times")
@@ -630,6 +663,14 @@ def main(argv=None) -> int:
     bad = [n for n in names if n not in STAGES]
     if bad:
         p.error(f"unknown stage(s) {', '.join(bad)}; known: {', '.join(STAGES)}")
+    if args.slices:
+        text = render_slices(out=Path(args.out))
+        print(text)
+        if args.write:
+            from harness import write_section
+
+            write_section("gpu-slices", text)
+        return 0
     if args.status:
         print_status(Path(args.out), names if args.stages else ISSUE44_PLAN)
         return 0

@@ -37,6 +37,7 @@ NOT_IN_ALL = {
 ELSEWHERE = {
     "nn-cuda": "one GPU: `python benchmarks/bench_nn.py --device cuda --write`",
     "gpu-efficiency": "one GPU: `python benchmarks/gpu_efficiency.py --device cuda --write` (issue 44's first minutes)",
+    "gpu-slices": "one GPU, a slice at a time: `python benchmarks/gpu_records.py --slices --write` from the slices' logs",
     "retrieval": "hand-written from `/usr/bin/time -v` of `python -m petheory.experiments.retrieval_runs` (about 28 minutes)",
     "setup": "hand-written: a fresh clone's install, test suite and `petheory check` times",
 }

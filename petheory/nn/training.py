@@ -178,12 +178,13 @@ def probe(model, data) -> dict | None:
 
 
 def _commit() -> str | None:
-    """The git commit of the petheory source tree, when it is a checkout; else ``$PETHEORY_COMMIT``
-    (set it where the tree was copied without its .git, e.g. onto a GPU machine), else None."""
+    """``$PETHEORY_COMMIT`` when set (whoever copied the tree onto another machine names its commit: a GPU machine's
+    copy can carry a stale .git, whose HEAD named the session's first commit on issue 44's first slices), else the
+    git commit of the petheory source tree when it is a checkout, else None."""
     import subprocess
 
     root = Path(__file__).resolve().parents[2]
-    if not (root / ".git").exists():
+    if os.environ.get("PETHEORY_COMMIT") or not (root / ".git").exists():
         return os.environ.get("PETHEORY_COMMIT") or None
     try:
         out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)

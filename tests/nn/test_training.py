@@ -208,3 +208,17 @@ def test_a_model_evaluated_before_training_still_trains(pe):
     assert cached and not any(t.is_inference() for t in cached)
     loss = train_step(model, opt, train_batch(data.train, torch.arange(8), device), data.kind, device=device, amp=False)
     assert torch.isfinite(loss)
+
+
+def test_a_named_commit_wins_over_the_checkout(monkeypatch):
+    """A tree copied onto a GPU machine can carry a stale .git (issue 44's first slices recorded the session's first
+    commit): $PETHEORY_COMMIT, set by whoever copied it, names the commit; without it, the checkout's HEAD."""
+    import subprocess
+
+    from petheory.nn.training import _commit
+
+    monkeypatch.delenv("PETHEORY_COMMIT", raising=False)
+    head = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    assert _commit() == (head or None)
+    monkeypatch.setenv("PETHEORY_COMMIT", "abc1234")
+    assert _commit() == "abc1234"
