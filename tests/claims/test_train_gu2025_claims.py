@@ -97,3 +97,19 @@ def test_quick_profile_is_fast_without_training(tmp_path, monkeypatch):
     for cid in IDS:
         rec = check_claim(get(cid), profile="quick")
         assert rec["verdict"] == "inconclusive"
+
+
+def test_a_partial_paper_set_does_not_hide_the_complete_small_one(tmp_path):
+    """Issue 44's GPU slices bring paper-preset runs a few at a time: while the paper set lacks a run a claim compares,
+    the claim reads the complete small set (inconclusive, with its numbers) and names the paper runs in so far; once the
+    paper set has every compared run it is the one read."""
+    small = [gu2025_record("gu2025_task2", k, a, size="small", seed=s) for k, a in TASK2_AS_PAPER.items() for s in (0, 1, 2)]
+    paper = [gu2025_record("gu2025_task2", k, TASK2_AS_PAPER[k]) for k in ("absolute", "alibi")]
+    write_runs(tmp_path / "partial", small + paper)
+    ev = evaluate("gu2025.task2_positional_bias_hurts", tmp_path / "partial")
+    assert ev.verdict == "inconclusive" and ev.details["size"] == "small" and "nope > absolute" in ev.details["checks"]
+    assert ev.details["paper_runs_so_far"] == {"gu2025_task2": {"absolute": 1, "alibi": 1}}
+    assert "paper-preset runs so far (too few to decide): gu2025_task2 absolute x1, gu2025_task2 alibi x1" in ev.summary
+    write_runs(tmp_path / "full", small + task2_records(TASK2_AS_PAPER))
+    ev = evaluate("gu2025.task2_positional_bias_hurts", tmp_path / "full")
+    assert ev.verdict == "holds" and ev.details["size"] == "paper" and "paper_runs_so_far" not in ev.details
