@@ -1,6 +1,6 @@
 """Threads for the machine as it is (issue 43): 1 thread, every core, and petheory's choice, quiet and made busy.
 
-Two workloads, each timed with three thread settings in alternating rounds (median of the rounds):
+Two workloads, each timed with three thread settings in rotating rounds (median of the rounds):
 
 * a training step of gu2025 Task 1 at the small preset (RoPE; ``petheory.nn.training.train_step``, 10 steps a
   call), torch's intra-op threads set to 1, to every usable core, or to petheory's choice
@@ -112,10 +112,13 @@ def mds_top(quick: bool):
 
 
 def measure(run, rounds: int) -> dict:
+    """Median time and threads used per setting over ``rounds`` rounds; each round starts one setting later (1 thread
+    first, then every core first, ...), so no setting always runs right after the same other one: on a busy machine
+    the setting after 'every core' ran up to 1.3x slower with the same thread count (git a279c8e, load 2)."""
     times = {s: [] for s in SETTINGS}
     used = {s: set() for s in SETTINGS}
-    for _ in range(rounds):
-        for s in SETTINGS:
+    for r in range(rounds):
+        for s in SETTINGS[r % len(SETTINGS):] + SETTINGS[:r % len(SETTINGS)]:
             t, n = run(s)
             times[s].append(t)
             used[s].add(n)
@@ -127,7 +130,8 @@ def main(argv=None) -> int:
 
     p = argparse.ArgumentParser(description=f"benchmark {NAME}: {TITLE}")
     p.add_argument("--quick", action="store_true", help="tiny sizes: checks the benchmark runs, numbers mean little")
-    p.add_argument("--rounds", type=int, default=3, help="alternating rounds per condition (default 3)")
+    p.add_argument("--rounds", type=int, default=6, help="rounds per condition, each starting one setting later "
+                   "(default 6: each setting first twice)")
     p.add_argument("--repeats", type=int, default=None, help=argparse.SUPPRESS)  # run.py passes these through
     p.add_argument("--warmup", type=int, default=None, help=argparse.SUPPRESS)
     add_output_arguments(p)
@@ -162,7 +166,7 @@ def main(argv=None) -> int:
         f"## {NAME}: {TITLE}",
         "",
         f"`python benchmarks/run.py {NAME}{' --quick' if args.quick else ''}` — "
-        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, git `{machine.get('git')}`, {rounds} alternating rounds "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, git `{machine.get('git')}`, {rounds} rotating rounds "
         "per condition (median).",
         "",
         f"Machine: {machine['cpu']}, {machine['logical_cores']} logical cores ({cores} usable); torch {machine['torch']}; "
