@@ -73,25 +73,40 @@ _T1 = {"mla": (88.34, 97.41), "rope": (92.64, 69.43), "nope": (3.51, 77.69)}
 def gu2025() -> list[str]:
     from proofs_check.claims._empirical import preset_of
 
-    cols = {}
+    from petheory.nn.provenance import preset_to_read
+
+    cols, recs = {}, []
     for i, task in enumerate(("gu2025_task1", "gu2025_task2")):
         for r in _shipped(task):
             if r["pe"] in _GU:
+                recs.append(r)
                 cols.setdefault((task, preset_of(r)), {}).setdefault(_GU[r["pe"]], []).append(
                     100 * r["final"]["test"][str(r["train_len"])]["acc"])
     if not cols:
         return ["(no shipped gu2025 records)"]
-    sizes = sorted({s for _, s in cols})
-    t1, t2 = cols.get(("gu2025_task1", sizes[0]), {}), cols.get(("gu2025_task2", sizes[0]), {})
+    # the largest preset with every run on both tasks (paper-preset runs arrive a few per GPU slice, issue 44)
+    size = preset_to_read(recs, need={(t, n) for t in ("gu2025_task1", "gu2025_task2") for n in _GU.values()},
+                          key=lambda r: (r["task"], _GU[r["pe"]]))
+    t1, t2 = cols.get(("gu2025_task1", size), {}), cols.get(("gu2025_task2", size), {})
     n = sorted({len(v) for c in (t1, t2) for v in c.values()})
-    out = [f"**gu2025 Tasks 1 and 2** (test accuracy %, {sizes[0]} preset: 2 layers, d=64, 4 heads, 16 / 31 classes; "
+    model = _GU_MODEL.get(size, "")
+    out = [f"**gu2025 Tasks 1 and 2** (test accuracy %, {size} preset{': ' + model if model else ''}; "
            f"{'-'.join(map(str, n))} seeds, mean ± standard error) beside gu2025's Table 1 (paper scale: 6 layers, d=256, "
            "16 heads, 70 / 101 classes, one run):", "",
            "| PE | Task 1 (ours) | Task 1 (gu2025) | Task 2 (ours) | Task 2 (gu2025) |", "|---|---:|---:|---:|---:|"]
     for name in _GU.values():
         p1, p2 = _T1.get(name, ("—", "—"))
         out.append(f"| {name} | {_pct(t1.get(name))} | {p1} | {_pct(t2.get(name))} | {p2} |")
+    more = {t: c for (t, z), c in sorted(cols.items()) if z != size and z == "paper"}
+    if more:
+        out += ["", "Paper-preset runs so far (a few per GPU slice; the table above shows the " + size + " preset until "
+                "every run is in): " + "; ".join(f"{t}: " + ", ".join(f"{k} {_pct(v)} ({len(v)} seed{'s' * (len(v) > 1)})"
+                                                                   for k, v in c.items()) for t, c in more.items()) + "."]
     return out
+
+
+#: the model of each preset the gu2025 table can show (petheory.nn.presets)
+_GU_MODEL = {"small": "2 layers, d=64, 4 heads, 16 / 31 classes", "paper": "6 layers, d=256, 16 heads, gu2025's App. C"}
 
 
 def _pct(values) -> str:

@@ -23,6 +23,44 @@ def preset_of(record: dict) -> str:
         return "custom"
 
 
+#: Preset sizes from the largest model down: the order a reader of records prefers them in.
+PRESET_ORDER = ("paper", "small", "custom", "smoke")
+
+
+def preset_to_read(records, need=(), key=lambda r: r["pe"]) -> str | None:
+    """The preset a reader draws or tests ``records`` at: the largest whose records cover every ``key`` in ``need``.
+
+    Paper-preset records arrive a few runs per GPU slice (issue 44): a largest set that lacks a compared run must
+    not replace a complete smaller one.
+
+    Parameters
+    ----------
+    records : iterable of dict
+        Training records (their preset from :func:`preset_of`).
+    need : collection
+        The keys the reader compares (e.g. PE specs); empty: any.
+    key : callable
+        A record's key (default: its ``pe``).
+
+    Returns
+    -------
+    str or None
+        The largest preset (:data:`PRESET_ORDER`) whose records cover ``need``, else the largest present; None
+        without records.
+
+    Examples
+    --------
+    >>> recs = [{"pe": "a", "preset": "small"}, {"pe": "b", "preset": "small"}, {"pe": "a", "preset": "paper"}]
+    >>> preset_to_read(recs, need={"a", "b"}), preset_to_read(recs), preset_to_read([])
+    ('small', 'paper', None)
+    """
+    have: dict = {}
+    for r in records:
+        have.setdefault(preset_of(r), set()).add(key(r))
+    order = [z for z in PRESET_ORDER if z in have] + sorted(set(have) - set(PRESET_ORDER))
+    return next((z for z in order if set(need) <= have[z]), order[0] if order else None)
+
+
 #: li2025 Table 5: the paper's MSE at N=200 (running sum, trained at 50).
 LI2025_TABLE5_MSE200 = {"wavelet": 0.0108, "sinusoidal": 0.0423}
 #: The reading of li2025 Table 5 that petheory's paper preset trains (the paper states none).

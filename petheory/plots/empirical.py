@@ -162,17 +162,13 @@ def table5(outdir, *, preset="quick", seed=0):
 
 
 def _gu_table(task):
-    from petheory.nn.provenance import preset_of
+    """(preset, records) of ``task`` drawn: the largest preset with every gu2025 run
+    (:func:`petheory.nn.provenance.preset_to_read`), else the largest present."""
+    from petheory.nn.provenance import preset_of, preset_to_read
 
-    recs = _records(task, _gu_check)
-    by_size: dict = {}
-    for r in recs:
-        if r["pe"] in _GU_NAMES:
-            by_size.setdefault(preset_of(r), []).append(r)
-    for size in ("paper", "small", "custom", "smoke"):
-        if size in by_size:
-            return size, by_size[size]
-    return None, []
+    recs = [r for r in _records(task, _gu_check) if r["pe"] in _GU_NAMES]
+    size = preset_to_read(recs, need=set(_GU_NAMES))
+    return size, [r for r in recs if preset_of(r) == size]
 
 
 _GU_TASKS = ("gu2025_task1", "gu2025_task2")

@@ -13,12 +13,11 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.fft as sfft
 import scipy.linalg as sla
 
 from petheory import _validate as v
 from petheory._threads import blas_threads
-from petheory.toeplitz._common import _U, _WORKERS, _need_dense, _need_fft
+from petheory.toeplitz._common import sfft, _U, _WORKERS, _need_dense, _need_fft
 from petheory.toeplitz.operators import ToeplitzOperator, coefficients
 from petheory.errors import ValidationTypeError
 from petheory.toeplitz.symbols import SymbolExtrema, symbol_extrema

@@ -13,13 +13,12 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.fft as sfft
 import scipy.linalg as sla
 from scipy.sparse.linalg import LinearOperator
 
 from petheory import _validate as v
 from petheory.rounding import gamma as _gamma
-from petheory.toeplitz._common import _U, _WORKERS, _is_hermitian, _need_dense, _need_fft
+from petheory.toeplitz._common import sfft, _U, _WORKERS, _is_hermitian, _need_dense, _need_fft
 from petheory.errors import ValidationError
 
 

@@ -14,12 +14,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.fft as sfft
 
 from petheory import _memory
 from petheory import _validate as v
 from petheory._threads import blas_threads
-from petheory.toeplitz._common import _TINY, _U, _WORKERS, _is_hermitian
+from petheory.toeplitz._common import sfft, _TINY, _U, _WORKERS, _is_hermitian
 from petheory.toeplitz.operators import coefficients
 from petheory.errors import ValidationError
 

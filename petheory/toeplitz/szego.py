@@ -14,14 +14,13 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-import scipy.fft as sfft
 import scipy.linalg as sla
 
 from petheory import _memory
 from petheory import _validate as v
 from petheory._threads import blas_threads
 from petheory.rounding import gamma as _gamma
-from petheory.toeplitz._common import _U, _need_dense
+from petheory.toeplitz._common import sfft, _U, _need_dense
 from petheory.toeplitz.operators import ToeplitzOperator, coefficients
 from petheory.toeplitz.symbols import symbol as _symbol_of
 from petheory.errors import ValidationError

@@ -118,6 +118,7 @@ def _table(ctx, task: str, need=None) -> tuple[dict, str, int]:
     ``need`` (the runs the claim compares), else the largest present: paper-preset records arrive a few runs per GPU
     slice (issue 44), and a paper set short of a compared run must not hide the complete smaller one (the checker
     stays inconclusive either way; :func:`paper_scale` says which paper runs are in)."""
+    from petheory.nn.provenance import preset_to_read
     from petheory.records import runs_dir
     from proofs_check.claims import _empirical as emp
 
@@ -125,22 +126,16 @@ def _table(ctx, task: str, need=None) -> tuple[dict, str, int]:
         _train_small(runs_dir(ctx.workdir or "."))
     found, _ = emp.find(task, ctx.workdir or ".", check=record_problem)
     recs = [r for r in found if _name(r["pe"])]
-    by_size: dict[str, list] = {}
-    for r in recs:
-        by_size.setdefault(emp.preset_of(r), []).append(r)
-    order = [z for z in ("paper", "small", "custom", "smoke") if z in by_size]
-    if need:
-        order = [z for z in order if set(need) <= {_name(r["pe"]) for r in by_size[z]}] + order
-    for size in order:
-        if size in by_size:
-            table: dict = {}
-            for r in by_size[size]:
-                key = str(r["train_len"])
-                e = table.setdefault(_name(r["pe"]), {"acc": [], "records": []})
-                e["acc"].append(r["final"]["test"][key]["acc"])
-                e["records"].append(r)
-            return table, size, len(by_size[size])
-    return {}, "none", 0
+    size = preset_to_read(recs, need=need or (), key=lambda r: _name(r["pe"]))
+    if size is None:
+        return {}, "none", 0
+    table: dict = {}
+    chosen = [r for r in recs if emp.preset_of(r) == size]
+    for r in chosen:
+        e = table.setdefault(_name(r["pe"]), {"acc": [], "records": []})
+        e["acc"].append(r["final"]["test"][str(r["train_len"])]["acc"])
+        e["records"].append(r)
+    return table, size, len(chosen)
 
 
 def _train_small(root: Path) -> None:
