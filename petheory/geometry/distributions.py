@@ -147,6 +147,9 @@ def _read_sequences(corpus, tokenize: Callable | None) -> tuple[list, int, str]:
         else:
             seqs = []
             for k, s in enumerate(corpus):
+                if type(s) is np.ndarray and s.dtype == np.int64 and s.ndim == 1:  # ids as a bootstrap passes them
+                    seqs.append(s)
+                    continue
                 a = np.asarray(s)
                 if a.ndim != 1 or (a.size and not np.issubdtype(a.dtype, np.integer)):
                     raise ValidationTypeError(f"corpus[{k}] must be a string or a 1-D sequence of integer token ids, got {a.dtype} shape {a.shape}")
