@@ -12,6 +12,7 @@ import numpy as np
 from petheory import _memory
 from petheory.rounding import unit_roundoff
 
+
 class _LazyModule:
     """A module imported at its first attribute lookup, then read from this object's own dict (a plain attribute
     lookup from then on). ``scipy.fft`` imports ``scipy.special`` (~90 ms together), which ``petheory report`` and

@@ -73,7 +73,8 @@ def paper_scale(checker):
 
 
 def paper_runs_so_far(ctx) -> dict:
-    """{task: {gu2025 name or PE spec: records}} of the paper-preset gu2025 Task 1/2 records found (issue 44's slices)."""
+    """{task: {gu2025 name (or PE spec): number of records}} of the paper-preset gu2025 Task 1/2 records found (issue
+    44's slices bring them a few at a time)."""
     from proofs_check.claims import _empirical as emp
 
     out: dict = {}
