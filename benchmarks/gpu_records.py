@@ -25,8 +25,15 @@ divided by the speed-up of the fastest step form it measured). A slice::
 
 A stage that does not fit whole trains the runs of it that do (:func:`run_runs_that_fit`: the fullest subset of the
 runs left, re-packed after each run with the device's measured speed), one record exported per run, so the plan
-advances a few runs per slice. Runs longer than a slice (relative attention's, ``--status`` lists them) need a faster
-step or a checkpoint carried between slices, which this script does not do yet.
+advances a few runs per slice. A run longer than a slice (relative attention's, ``--status`` lists them) goes on
+across slices: ``--partial`` starts the longest run left when none fits, the command's time limit stops it, and its
+last epoch checkpoint travels in parts a GPU machine returns (``--pack-checkpoints``; ``--unpack-checkpoints`` in
+the next slice, from a folder carried with the tree; the run then counts only its epochs left)::
+
+    [ -d .ckpt ] && python benchmarks/gpu_records.py --unpack-checkpoints .ckpt
+    timeout 540 env PETHEORY_COMMIT=<sha> python benchmarks/gpu_records.py --device cuda --out records --budget 515 \
+        --ratio 1.2 --partial --new-only --tar $OUT/slice.tar.gz --log $OUT/slice.jsonl issue44
+    python benchmarks/gpu_records.py --pack-checkpoints $OUT/ckpt     # then, here: $OUT/ckpt -> .ckpt (git-ignored)
 
 Stages: see :data:`STAGES` (name -> experiment spec and an estimate of its seconds on one H100,
 updated from measurements). A stage trains only the configs whose records are not anywhere under
@@ -415,7 +422,7 @@ def run_stage(name: str, device: str, runs: Path, out: Path, members: int | None
 
 
 def run_runs_that_fit(name: str, device: str, runs: Path, out: Path, seconds: float, written: list | None = None,
-                      log=None, ratio0: float = 1.0) -> dict:
+                      log=None, ratio0: float = 1.0, partial: bool = False) -> dict:
     """Train stage ``name``'s runs not yet under ``out`` one at a time, as many GPU-seconds of them as fit in ``seconds``.
 
     Before each run, the runs left are packed into what is left of ``seconds`` (:func:`fullest`: the subset whose
@@ -425,25 +432,40 @@ def run_runs_that_fit(name: str, device: str, runs: Path, out: Path, seconds: fl
     ratio measured there, as the first run is otherwise packed at the H100 speed); the ratio covers what the estimate leaves out (data, evaluation,
     the head ablation) and the device's speed. A slice of a few minutes trains the runs that fit, and the next slice
     starts where it stopped (every record is exported as its run ends, so a time limit costs at most the run it cut).
-    ``written`` collects the record files; ``log(dict)`` is called per run."""
+    ``written`` collects the record files; ``log(dict)`` is called per run.
+
+    A run with a checkpoint under ``runs`` (a slice before trained part of it, :func:`unpack_checkpoints`) counts only
+    the share of its epochs left. With ``partial``, when no run fits the longest one left starts anyway: the caller's
+    time limit stops it, and :func:`pack_checkpoints` takes its last epoch checkpoint to the next slice (relative
+    attention's runs are longer than a slice); not with less than :data:`PARTIAL_MIN_S` left."""
     spec, folder, _ = STAGES[name]
     have = _have(out)
     cfgs = [c for c in configs_of(spec, device) if c.hash() not in have]
     todo = list(cfgs)
+    left_share = {c.hash(): 1.0 - fraction_done(c, runs, folder) for c in cfgs}
+
+    def est(c) -> float:
+        return run_seconds(name, c) * left_share[c.hash()]
+
     t0, est_done, took_done, done = time.perf_counter(), 0.0, 0.0, []
     flops, util = 0, []
     while todo:
         ratio = took_done / est_done if est_done else ratio0
         left = seconds - (time.perf_counter() - t0)
-        pick = fullest([run_seconds(name, c) * ratio for c in todo], left)
+        pick = fullest([est(c) * ratio for c in todo], left)
+        if not pick and partial and left >= PARTIAL_MIN_S:
+            pick = [max(range(len(todo)), key=lambda i: (left_share[todo[i].hash()] < 1.0, est(todo[i])))]
+            if log:
+                log({"stage": name, "partial": f"{todo[pick[0]].task.name} {todo[pick[0]].model.pe} seed {todo[pick[0]].seed}",
+                     "estimate_s": round(est(todo[pick[0]]) * ratio), "left_s": round(left)})
         if not pick:
             break
-        c = todo.pop(max(pick, key=lambda i: (run_seconds(name, todo[i]), -i)))
+        c = todo.pop(max(pick, key=lambda i: (est(todo[i]), -i)))
         t = time.perf_counter()
         (r,) = sweep.run([c], runs / folder, ensemble=True)
         files = records.export([r], out, experiment=_folder(name, c))
         took = time.perf_counter() - t
-        est_done, took_done = est_done + run_seconds(name, c), took_done + took
+        est_done, took_done = est_done + est(c), took_done + took
         flops += _step_flops(c) * _steps(c)
         util.append(r["timing"].get("gpu_util"))
         done.append(r)
@@ -451,7 +473,9 @@ def run_runs_that_fit(name: str, device: str, runs: Path, out: Path, seconds: fl
             written += files
         if log:
             log({"stage": name, "run": f"{c.task.name} {c.model.pe} seed {c.seed}", "config_hash": c.hash(),
-                 "seconds": round(took, 1), "estimate_s": round(run_seconds(name, c)), "ratio": round(took / run_seconds(name, c), 3),
+                 "seconds": round(took, 1), "estimate_s": round(est(c)),
+                 "ratio": round(took / est(c), 3) if est(c) > 0 else None,
+                 "resumed_from": round(1.0 - left_share[c.hash()], 3),
                  "acc": r.get("final", {}).get("test", {}).get(str(r.get("train_len")), {}).get("acc")})
     dt = time.perf_counter() - t0
     util = [u for u in util if u is not None]
@@ -470,20 +494,92 @@ def run_runs_that_fit(name: str, device: str, runs: Path, out: Path, seconds: fl
     return res
 
 
+#: A checkpoint part's size: a GPU machine returns files of at most 16 MiB (8 files), so a gu2025 paper checkpoint
+#: (model and Adam state of ~3.3M parameters, ~40 MB) comes back in three parts.
+PART_BYTES = 15 * 2**20
+MANIFEST = "checkpoints.json"
+#: The least time left in which ``--partial`` starts a run it cannot finish: set-up, data and the first epoch
+#: checkpoint (written at an epoch's end once 60 s have passed since the last) must fit, or the slice keeps nothing.
+PARTIAL_MIN_S = 150
+
+
+def pack_checkpoints(runs: Path, dest: Path, part_bytes: int = PART_BYTES) -> list[Path]:
+    """The checkpoints of the unfinished runs under ``runs`` (``checkpoint.pt`` without ``record.json``) as files of
+    at most ``part_bytes`` in ``dest`` (``ckpt<k>.part<NN>``, names a GPU machine returns), and ``dest/checkpoints.json``
+    naming each checkpoint's path under ``runs``, size, SHA-256 and parts: a run longer than a slice goes on in the
+    next one (:func:`unpack_checkpoints`, then the same command: the run resumes from its last epoch checkpoint)."""
+    import hashlib
+
+    from petheory.io import atomic_write_json
+
+    dest.mkdir(parents=True, exist_ok=True)
+    manifest, written = [], []
+    ckpts = sorted(p for p in runs.rglob("checkpoint.pt") if not (p.parent / "record.json").is_file()) if runs.is_dir() else []
+    for k, ck in enumerate(ckpts):
+        data = ck.read_bytes()
+        parts = []
+        for j in range(0, max(len(data), 1), part_bytes):
+            part = dest / f"ckpt{k}.part{j // part_bytes:02d}"
+            part.write_bytes(data[j:j + part_bytes])
+            parts.append(part.name)
+            written.append(part)
+        manifest.append({"path": str(ck.relative_to(runs)), "bytes": len(data),
+                         "sha256": hashlib.sha256(data).hexdigest(), "parts": parts})
+    written.append(atomic_write_json(dest / MANIFEST, {"checkpoints": manifest}))
+    return written
+
+
+def unpack_checkpoints(src: Path, runs: Path) -> list[Path]:
+    """Put the checkpoints :func:`pack_checkpoints` wrote into ``src`` back under ``runs`` (atomically, each checked
+    against its size and SHA-256; a part missing or a mismatch raises and writes nothing for that checkpoint)."""
+    import hashlib
+
+    from petheory.errors import ValidationError
+    from petheory.io import atomic_write
+
+    manifest = json.loads((src / MANIFEST).read_text())["checkpoints"]
+    out = []
+    for m in manifest:
+        data = b"".join((src / name).read_bytes() for name in m["parts"])
+        if len(data) != m["bytes"] or hashlib.sha256(data).hexdigest() != m["sha256"]:
+            raise ValidationError(f"checkpoint {m['path']}: its parts in {src} do not make the file that was packed "
+                                  f"({len(data)} of {m['bytes']} bytes, or another SHA-256)")
+        target = runs / m["path"]
+        if Path(m["path"]).is_absolute() or ".." in Path(m["path"]).parts:
+            raise ValidationError(f"checkpoint path {m['path']!r} must stay under {runs}")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        out.append(atomic_write(target, lambda fh, data=data: fh.write(data)))
+    return out
+
+
+def fraction_done(config, runs: Path, folder: str) -> float:
+    """The share of ``config``'s epochs its checkpoint under ``runs/folder`` has trained (0 without one)."""
+    ck = sweep.run_dir(runs / folder, config) / "checkpoint.pt"
+    if not ck.is_file():
+        return 0.0
+    from petheory.nn.training import load_checkpoint
+
+    return min(1.0, load_checkpoint(ck)["epoch"] / max(config.epochs, 1))
+
+
 def fullest(sizes, capacity: float) -> list[int]:
     """Indices of the subset of ``sizes`` (seconds) with the largest sum not above ``capacity`` (0/1 knapsack over whole
-    seconds, sizes rounded up so that the subset never passes ``capacity``); ties go to the subset found first."""
+    seconds, sizes rounded up so that the subset never passes ``capacity``; sizes of 0 are always in it); ties go
+    to the subset found first."""
     cap = int(capacity)
-    if cap <= 0:
+    if cap < 0:
         return []
     w = [int(-(-x // 1)) for x in sizes]
+    free = [i for i, wi in enumerate(w) if wi <= 0]  # nothing left to train (a resumed run at its last epoch)
     best: dict[int, list[int]] = {0: []}  # reachable sum -> the items that reach it
     for i, wi in enumerate(w):
+        if wi <= 0:
+            continue
         for total, items in list(best.items()):
             t = total + wi
             if t <= cap and t not in best:
                 best[t] = items + [i]
-    return best[max(best)]
+    return sorted(free + best[max(best)])
 
 
 def _step_flops(config) -> int:
@@ -575,7 +671,7 @@ def print_status(out: Path, names=None, efficiency: Path = EFFICIENCY_DIR) -> No
     if long:
         kinds = sorted({f"{c.task.name} {c.model.pe}" for _, c in long})
         print(f"{len(long)} runs take over {SLICE_S // 60} min each at the H100 step ({', '.join(kinds)}): longer than "
-              "one slice, they need a faster step or a checkpoint carried from one slice to the next")
+              "one slice, they go on across slices (--partial, then --pack-checkpoints / --unpack-checkpoints)")
 
 
 #: Where each slice's log (``--log``, one JSON line per run and per stage) is kept, one file per slice, named
@@ -638,6 +734,12 @@ def main(argv=None) -> int:
                    "slice before measured it (its log's 'ratio'; default 1: the H100 estimates), until this call measures one")
     p.add_argument("--new-only", action="store_true", help="--tar packs only the records this call wrote (and --log), "
                    "not the whole --out folder")
+    p.add_argument("--partial", action="store_true", help="when no run fits, start the longest left anyway (a run "
+                   "longer than a slice): the command's time limit stops it, --pack-checkpoints takes it on")
+    p.add_argument("--pack-checkpoints", metavar="DIR", help="write the checkpoints of the unfinished runs under --runs "
+                   "into DIR in parts of at most 15 MiB with a manifest (what a GPU machine returns), then exit")
+    p.add_argument("--unpack-checkpoints", metavar="DIR", help="put the checkpoints packed in DIR back under --runs "
+                   "(checked by SHA-256), then exit; the next call resumes those runs")
     p.add_argument("--slices", action="store_true", help="print the slices logged under benchmarks/gpu_slices/ and "
                    "what is left of issue 44's plan under --out (with --write: as RESULTS.md's gpu-slices section)")
     p.add_argument("--write", action="store_true", help="with --slices: write benchmarks/RESULTS.md's gpu-slices section")
@@ -663,6 +765,12 @@ def main(argv=None) -> int:
     bad = [n for n in names if n not in STAGES]
     if bad:
         p.error(f"unknown stage(s) {', '.join(bad)}; known: {', '.join(STAGES)}")
+    if args.pack_checkpoints or args.unpack_checkpoints:
+        runs = Path(args.runs)
+        files = (pack_checkpoints(runs, Path(args.pack_checkpoints)) if args.pack_checkpoints
+                 else unpack_checkpoints(Path(args.unpack_checkpoints), runs))
+        print(json.dumps({"pack" if args.pack_checkpoints else "unpack": [str(f) for f in files]}))
+        return 0
     if args.slices:
         text = render_slices(out=Path(args.out))
         print(text)
@@ -700,7 +808,8 @@ def main(argv=None) -> int:
             if est > left and (args.whole or is_retrieval(n)):
                 res = {"stage": n, "skipped": f"estimate {est} s > {left:.0f} s left"}
             elif est > left:  # the runs of the stage that fit, one by one (issue 44's slices)
-                res = run_runs_that_fit(n, args.device, runs, out, left, written, log=emit, ratio0=args.ratio)
+                res = run_runs_that_fit(n, args.device, runs, out, left, written, log=emit, ratio0=args.ratio,
+                                        partial=args.partial)
             else:
                 res = run_stage(n, args.device, runs, out, args.members, written)
         except Exception as exc:  # one stage failing must not lose the others' records

@@ -267,8 +267,8 @@ def test_a_stage_that_does_not_fit_trains_the_runs_that_fit_fullest_first_and_pa
     monkeypatch.setattr(G.time, "perf_counter", lambda: clock[0])
     out, tar, log = tmp_path / "records", tmp_path / "slice.tar.gz", tmp_path / "log.jsonl"
 
-    def argv(budget):
-        return ["--device", "cpu", "--out", str(out), "--runs", str(tmp_path / "runs"), "--budget", str(budget),
+    def argv(budget, runs="runs"):
+        return ["--device", "cpu", "--out", str(out), "--runs", str(tmp_path / runs), "--budget", str(budget),
                 "--tar", str(tar), "--new-only", "--log", str(log), "gu2025_task2"]
 
     assert G.main(argv(27)) == 0
@@ -289,11 +289,56 @@ def test_a_stage_that_does_not_fit_trains_the_runs_that_fit_fullest_first_and_pa
     # on a device twice as fast as the estimates the measured ratio (0.5 after the first run) lets all three fit in
     # 27 s: 14 -> 7 s, then 20 and 12 need 10 and 6 of the 20 left (at ratio 1, 20 then 12 would not fit)
     out, trained[:], factor[0], clock[0] = tmp_path / "records2", [], 0.5, 0.0
-    assert G.main(argv(27)) == 0
+    assert G.main(argv(27, runs="runs2")) == 0  # a bare machine: no finished run to read back
     assert trained == ["sinusoidal", "alibi:slopes=gu2025", "nope"]
     last = json.loads(log.read_text().splitlines()[-1])
     assert last["runs"] == 3 and last["runs_left"] == 0 and last["ratio"] == pytest.approx(0.5)
     # a slice told the device's ratio up front packs its first run by it: at 0.5, 20 s needs 10 of 12
     out, trained[:], clock[0] = tmp_path / "records3", [], 0.0
-    assert G.main(argv(12)[:-1] + ["--ratio", "0.5", "gu2025_task2"]) == 0
+    assert G.main(argv(12, runs="runs3")[:-1] + ["--ratio", "0.5", "gu2025_task2"]) == 0
     assert trained == ["alibi:slopes=gu2025"]
+
+
+def test_checkpoints_of_unfinished_runs_travel_in_parts_and_the_run_resumes(tmp_path, monkeypatch):
+    """A run longer than a slice (issue 44: relative attention's) goes on in the next slice: --pack-checkpoints writes
+    the checkpoints of unfinished runs in parts a GPU machine returns, --unpack-checkpoints puts them back (checked by
+    SHA-256), and the next call counts only the epochs left and resumes; --partial starts the longest run when none fits."""
+    import shutil
+
+    monkeypatch.setitem(G.STAGES, "gu2025_task2", ({"task": "gu2025_task2", "preset": "smoke", "pe": ["nope", "sinusoidal"],
+                                                    "seed": [0], "set": {"epochs": 2, "task.n_samples": 64}},
+                                                   *G.STAGES["gu2025_task2"][1:]))
+    est = {"nope": 300.0, "sinusoidal": 400.0}
+    monkeypatch.setattr(G, "run_seconds", lambda name, c: est[str(c.model.pe)])
+    out, runs, log = tmp_path / "records", tmp_path / "runs", []
+    # no run fits in 150 s; --partial starts the longest (here it finishes: a smoke run; then, at the ratio measured,
+    # the other fits), but not with less than PARTIAL_MIN_S left
+    assert G.run_runs_that_fit("gu2025_task2", "cpu", runs, out, 100, log=log.append, partial=True)["runs"] == 0
+    res = G.run_runs_that_fit("gu2025_task2", "cpu", runs, out, G.PARTIAL_MIN_S + 5, log=log.append, partial=True)
+    assert log[0]["partial"] == "gu2025_task2 sinusoidal seed 0" and res["runs"] == 2
+    # the sinusoidal run as a slice cut it: its checkpoint (the last epoch's) without its record, and no exported record
+    (rd,) = [d for d in (runs / "gu2025_task2").iterdir() if "sinusoidal" in d.name]
+    (rd / "record.json").unlink()
+    shutil.rmtree(out)
+    packed = tmp_path / "packed"
+    assert G.main(["--runs", str(runs), "--pack-checkpoints", str(packed)]) == 0
+    manifest = json.loads((packed / G.MANIFEST).read_text())["checkpoints"]
+    assert [m["path"] for m in manifest] == [f"gu2025_task2/{rd.name}/checkpoint.pt"]  # the finished nope run stays
+    size = manifest[0]["bytes"]
+    G.pack_checkpoints(runs, tmp_path / "small_parts", part_bytes=-(-size // 3))
+    assert len(json.loads((tmp_path / "small_parts" / G.MANIFEST).read_text())["checkpoints"][0]["parts"]) == 3
+    fresh = tmp_path / "runs_next_slice"  # a bare machine: nothing but what was carried
+    assert G.main(["--runs", str(fresh), "--unpack-checkpoints", str(tmp_path / "small_parts")]) == 0
+    assert (fresh / manifest[0]["path"]).read_bytes() == (rd / "checkpoint.pt").read_bytes()
+    c = next(c for c in G.configs_of(G.STAGES["gu2025_task2"][0], "cpu") if str(c.model.pe) == "sinusoidal")
+    assert G.fraction_done(c, fresh, "gu2025_task2") == 1.0  # its last epoch: nothing left to train
+    log.clear()
+    res = G.run_runs_that_fit("gu2025_task2", "cpu", fresh, out, 150, log=log.append)
+    assert [ln["run"] for ln in log if "run" in ln][0] == "gu2025_task2 sinusoidal seed 0"  # 0 s left: fits first
+    assert log[0]["resumed_from"] == 1.0 and res["runs"] == 1  # nope (300 s, no checkpoint here) does not fit
+    # a part that does not match refuses the whole checkpoint
+    part = tmp_path / "small_parts" / "ckpt0.part01"
+    part.write_bytes(b"x" + part.read_bytes()[1:])
+    with pytest.raises(Exception, match="do not make the file that was packed"):
+        G.unpack_checkpoints(tmp_path / "small_parts", tmp_path / "runs3")
+    assert not (tmp_path / "runs3").exists()
