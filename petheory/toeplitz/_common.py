@@ -12,24 +12,6 @@ import numpy as np
 from petheory import _memory
 from petheory.rounding import unit_roundoff
 
-
-class _LazyModule:
-    """A module imported at its first attribute lookup, then read from this object's own dict (a plain attribute
-    lookup from then on). ``scipy.fft`` imports ``scipy.special`` (~90 ms together), which ``petheory report`` and
-    ``--help`` never call: importing it lazily keeps them off their import floor (issue 43.4)."""
-
-    def __init__(self, name: str):
-        self._name = name
-
-    def __getattr__(self, attr: str):  # only reached before the import (and for names the module lacks)
-        import importlib
-
-        mod = importlib.import_module(self._name)
-        self.__dict__.update({k: getattr(mod, k) for k in dir(mod) if not k.startswith("__")})
-        return getattr(mod, attr)
-
-
-sfft = _LazyModule("scipy.fft")  # every scipy.fft call of petheory.toeplitz goes through this
 _WORKERS = -1  # scipy.fft threads: every core (a transform of 2^21+ points splits well over them)
 _U = unit_roundoff()  # float64 unit roundoff, from the one rounding model
 

@@ -13,11 +13,12 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
+import scipy  # scipy.fft loads at its first use (scipy's lazy submodules): report and --help never use it
 import scipy.linalg as sla
 
 from petheory import _validate as v
 from petheory._threads import blas_threads
-from petheory.toeplitz._common import sfft, _U, _WORKERS, _need_dense, _need_fft
+from petheory.toeplitz._common import _U, _WORKERS, _need_dense, _need_fft
 from petheory.toeplitz.operators import ToeplitzOperator, coefficients
 from petheory.errors import ValidationTypeError
 from petheory.toeplitz.symbols import SymbolExtrema, symbol_extrema
@@ -257,8 +258,8 @@ def _strang_eigenvalues(c: np.ndarray) -> np.ndarray:
     if n - h - 1 > 0:
         s[h + 1 :] = np.conj(c[1 : n - h][::-1])
     if not np.iscomplexobj(c):
-        return sfft.rfft(s, workers=_WORKERS).real
-    return sfft.fft(s, workers=_WORKERS).real
+        return scipy.fft.rfft(s, workers=_WORKERS).real
+    return scipy.fft.fft(s, workers=_WORKERS).real
 
 
 def _davidson_top(T: ToeplitzOperator, theta_star: float, U: float, strang, sign: float, rtol: float, floor: float,
@@ -337,9 +338,9 @@ def _davidson_top(T: ToeplitzOperator, theta_star: float, U: float, strang, sign
         sig = U + 0.01 * gap + floor
         d = np.abs(sig - sign * strang) + floor
         if real:  # a real symmetric circulant maps real to real: half-length transforms
-            Tn = sfft.irfft(sfft.rfft(R, axis=-1, workers=_WORKERS) / d, n=n, axis=-1, workers=_WORKERS)
+            Tn = scipy.fft.irfft(scipy.fft.rfft(R, axis=-1, workers=_WORKERS) / d, n=n, axis=-1, workers=_WORKERS)
         else:
-            Tn = sfft.ifft(sfft.fft(R, axis=-1, workers=_WORKERS) / d, axis=-1, workers=_WORKERS)
+            Tn = scipy.fft.ifft(scipy.fft.fft(R, axis=-1, workers=_WORKERS) / d, axis=-1, workers=_WORKERS)
         stalled = len(history) >= 4 and history[-1] > 0.5 * history[-4]
         if stalled:  # the preconditioner is not helping: add the Krylov direction, keep a longer memory
             Tn = np.concatenate([Tn, res_vec[None, :]])

@@ -13,12 +13,13 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import scipy  # scipy.fft loads at its first use (scipy's lazy submodules): report and --help never use it
 import scipy.linalg as sla
 from scipy.sparse.linalg import LinearOperator
 
 from petheory import _validate as v
 from petheory.rounding import gamma as _gamma
-from petheory.toeplitz._common import sfft, _U, _WORKERS, _is_hermitian, _need_dense, _need_fft
+from petheory.toeplitz._common import _U, _WORKERS, _is_hermitian, _need_dense, _need_fft
 from petheory.errors import ValidationError
 
 
@@ -188,12 +189,12 @@ class ToeplitzOperator(LinearOperator):
         self.c, self.r = c, r
         self.hermitian = _is_hermitian(c, r)
         self._real = not (np.iscomplexobj(c) or np.iscomplexobj(r))
-        self.L = sfft.next_fast_len(max(2 * n - 1, 1), real=self._real)
+        self.L = scipy.fft.next_fast_len(max(2 * n - 1, 1), real=self._real)
         col = np.zeros(self.L, dtype=np.result_type(c, r))
         col[:n] = c
         if n > 1:
             col[self.L - n + 1 :] = r[1:][::-1]
-        self._fhat = sfft.rfft(col, workers=_WORKERS) if self._real else sfft.fft(col, workers=_WORKERS)
+        self._fhat = scipy.fft.rfft(col, workers=_WORKERS) if self._real else scipy.fft.fft(col, workers=_WORKERS)
         dtype = col.dtype
         del col
         super().__init__(dtype=dtype, shape=(n, n))
@@ -213,12 +214,12 @@ class ToeplitzOperator(LinearOperator):
         if self._real:
             if np.iscomplexobj(X):
                 return self.apply_rows(X.real) + 1j * self.apply_rows(X.imag)
-            F = sfft.rfft(X, n=L, axis=-1, workers=_WORKERS)
+            F = scipy.fft.rfft(X, n=L, axis=-1, workers=_WORKERS)
             F *= self._fhat
-            return sfft.irfft(F, n=L, axis=-1, workers=_WORKERS)[..., :n]
-        F = sfft.fft(X, n=L, axis=-1, workers=_WORKERS)
+            return scipy.fft.irfft(F, n=L, axis=-1, workers=_WORKERS)[..., :n]
+        F = scipy.fft.fft(X, n=L, axis=-1, workers=_WORKERS)
         F *= self._fhat
-        return sfft.ifft(F, axis=-1, workers=_WORKERS, overwrite_x=True)[..., :n]
+        return scipy.fft.ifft(F, axis=-1, workers=_WORKERS, overwrite_x=True)[..., :n]
 
     def _matvec(self, x):
         return self.apply_rows(np.ravel(x))
@@ -482,8 +483,8 @@ def gram_toeplitz_column(P, *, project: bool = True) -> GramColumn:
     if n <= GRAM_DENSE_MAX:
         col = toeplitz_projection(M)[:, 0].copy()
     else:
-        L = sfft.next_fast_len(2 * n, real=True)
-        F = sfft.rfft(P, n=L, axis=0)
-        auto = sfft.irfft(np.sum(np.abs(F) ** 2, axis=1), n=L)[:n]  # sum_i p_{i+k} . p_i
+        L = scipy.fft.next_fast_len(2 * n, real=True)
+        F = scipy.fft.rfft(P, n=L, axis=0)
+        auto = scipy.fft.irfft(np.sum(np.abs(F) ** 2, axis=1), n=L)[:n]  # sum_i p_{i+k} . p_i
         col = auto / (n - np.arange(n))
     return GramColumn(col, defect, exact, tol, True)

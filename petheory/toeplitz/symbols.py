@@ -14,11 +14,12 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import scipy  # scipy.fft loads at its first use (scipy's lazy submodules): report and --help never use it
 
 from petheory import _memory
 from petheory import _validate as v
 from petheory._threads import blas_threads
-from petheory.toeplitz._common import sfft, _TINY, _U, _WORKERS, _is_hermitian
+from petheory.toeplitz._common import _TINY, _U, _WORKERS, _is_hermitian
 from petheory.toeplitz.operators import coefficients
 from petheory.errors import ValidationError
 
@@ -88,12 +89,12 @@ def _symbol_on_grid(c, r, m, herm) -> np.ndarray:
     n = c.shape[0]
     z = np.zeros(m, dtype=np.complex128)
     z[:n] = c
-    pos = sfft.ifft(z, workers=_WORKERS) * m  # sum_k c_k e^{+ik theta_j}
+    pos = scipy.fft.ifft(z, workers=_WORKERS) * m  # sum_k c_k e^{+ik theta_j}
     if herm:
         return 2.0 * pos.real - float(np.real(c[0]))
     w = np.zeros(m, dtype=np.complex128)
     w[:n] = r
-    neg = sfft.fft(w, workers=_WORKERS)  # sum_k r_k e^{-ik theta_j}
+    neg = scipy.fft.fft(w, workers=_WORKERS)  # sum_k r_k e^{-ik theta_j}
     return pos + neg - c[0]
 
 
@@ -313,7 +314,7 @@ def _even_symbol_grid(c: np.ndarray, m: int) -> np.ndarray:
             np.sin(phase, out=buf.imag[:n])
             buf.real[:n] *= c
             buf.imag[:n] *= c
-        re = sfft.fft(buf, workers=_WORKERS).real  # re[q] = sum_k c_k cos(2 pi k (8q + s) / m)
+        re = scipy.fft.fft(buf, workers=_WORKERS).real  # re[q] = sum_k c_k cos(2 pi k (8q + s) / m)
         cnt = len(range(s, h + 1, 8))
         grid[s::8] = re[:cnt]
         if 1 <= s <= 3:  # j = 8q + (8 - s) = m - (8(n8 - 1 - q) + s): the even symbol's mirror image
@@ -374,7 +375,7 @@ def symbol_extrema(c, r=None, *, n_grid: int | None = None, max_candidates: int 
     elif not np.iscomplexobj(c) and m % 2 == 0 and m >= n:  # even symbol: [0, pi] by one real FFT
         _memory.require(_memory.array_bytes(m, itemsize=24), f"symbol on a grid of {m} points (N = {n})",
                         alternative="pass a smaller n_grid")
-        grid = 2.0 * sfft.rfft(c, n=m, workers=_WORKERS).real - float(c[0])  # sum_k c_k cos(k theta_j), j <= m/2
+        grid = 2.0 * scipy.fft.rfft(c, n=m, workers=_WORKERS).real - float(c[0])  # sum_k c_k cos(k theta_j), j <= m/2
     else:
         grid = symbol_grid(c, n_grid=m)
     ev = _TrigEval(c)

@@ -14,13 +14,14 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy  # scipy.fft loads at its first use (scipy's lazy submodules): report and --help never use it
 import scipy.linalg as sla
 
 from petheory import _memory
 from petheory import _validate as v
 from petheory._threads import blas_threads
 from petheory.rounding import gamma as _gamma
-from petheory.toeplitz._common import sfft, _U, _need_dense
+from petheory.toeplitz._common import _U, _need_dense
 from petheory.toeplitz.operators import ToeplitzOperator, coefficients
 from petheory.toeplitz.symbols import symbol as _symbol_of
 from petheory.errors import ValidationError
@@ -316,7 +317,7 @@ def _shifted_grid_symbol(c: np.ndarray, ms: int) -> np.ndarray:
     n = c.shape[0]
     z = np.zeros(ms, dtype=np.complex128)
     z[:n] = c * np.exp(1j * np.pi * np.arange(n) / ms)
-    return 2.0 * (sfft.ifft(z) * ms).real - float(np.real(c[0]))
+    return 2.0 * (scipy.fft.ifft(z) * ms).real - float(np.real(c[0]))
 
 
 def _slq(T: ToeplitzOperator, m: int, k: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
