@@ -443,6 +443,8 @@ def run_runs_that_fit(name: str, device: str, runs: Path, out: Path, seconds: fl
     cfgs = [c for c in configs_of(spec, device) if c.hash() not in have]
     todo = list(cfgs)
     left_share = {c.hash(): 1.0 - fraction_done(c, runs, folder) for c in cfgs}
+    # runs an earlier call on this machine finished (their records not yet under out): exported, not trained
+    finished = {c.hash() for c in cfgs if (sweep.run_dir(runs / folder, c) / "record.json").is_file()}
 
     def est(c) -> float:
         return run_seconds(name, c) * left_share[c.hash()]
@@ -466,7 +468,7 @@ def run_runs_that_fit(name: str, device: str, runs: Path, out: Path, seconds: fl
         files = records.export([r], out, experiment=_folder(name, c))
         took = time.perf_counter() - t
         est_done, took_done = est_done + est(c), took_done + took
-        flops += _step_flops(c) * _steps(c)
+        flops += _step_flops(c) * _steps(c) * left_share[c.hash()]  # the steps this call trained
         util.append(r["timing"].get("gpu_util"))
         done.append(r)
         if written is not None:
@@ -475,18 +477,21 @@ def run_runs_that_fit(name: str, device: str, runs: Path, out: Path, seconds: fl
             log({"stage": name, "run": f"{c.task.name} {c.model.pe} seed {c.seed}", "config_hash": c.hash(),
                  "seconds": round(took, 1), "estimate_s": round(est(c)),
                  "ratio": round(took / est(c), 3) if est(c) > 0 else None,
-                 "resumed_from": round(1.0 - left_share[c.hash()], 3),
+                 "resumed_from": round(1.0 - left_share[c.hash()], 3), **({"reexported": True} if c.hash() in finished else {}),
                  "acc": r.get("final", {}).get("test", {}).get(str(r.get("train_len")), {}).get("acc")})
     dt = time.perf_counter() - t0
     util = [u for u in util if u is not None]
     peak = _peak(device)
-    res = {"stage": name, "runs": len(done), "runs_left": len(cfgs) - len(done), "seconds": round(dt, 1),
+    trained = sum(r["config_hash"] not in finished for r in done)
+    res = {"stage": name, "runs": trained, "runs_left": len(cfgs) - len(done), "seconds": round(dt, 1),
            "estimated_s": round(est_done), "ratio": round(took_done / est_done, 3) if est_done else None,
            "gpu_util": sum(util) / len(util) if util else None, "mfu": None if peak is None or not done else flops / dt / peak}
     if done:
         t = done[0]["timing"]
         res.update(device=t.get("device"), cuda_graphs=t.get("cuda_graphs"), commit=done[0].get("commit"),
                    source=done[0].get("source"))
+    if trained < len(done):
+        res["reexported"] = len(done) - trained
     if not cfgs:
         res["skipped"] = "done"
     elif not done:
@@ -692,12 +697,12 @@ def render_slices(folder: Path = SLICES_DIR, out: Path = Path("records")) -> str
     for f in sorted(folder.glob("*.jsonl")) if folder.is_dir() else []:
         rows = [json.loads(x) for x in f.read_text().splitlines() if x.strip()]
         stages = {r["stage"]: r for r in rows if "run" not in r and r.get("device")}
-        for r in (r for r in rows if "run" in r):
+        for r in (r for r in rows if "run" in r and not r.get("reexported")):  # a re-export's run has its row already
             st = stages.get(r["stage"], {})
             util = "" if st.get("gpu_util") is None else f"{st['gpu_util']:.0f} %"
             mfu = "" if st.get("mfu") is None else f"{100 * st['mfu']:.1f} %"
             lines.append(f"| {f.stem} | {st.get('device', '')} | {r['run']} | {r['seconds']:.0f} | {r['estimate_s']} | "
-                         f"{r['ratio']:.2f} | {r['acc']:.4f} | {util} | {mfu} |")
+                         f"{'—' if r['ratio'] is None else format(r['ratio'], '.2f')} | {r['acc']:.4f} | {util} | {mfu} |")
     st = status(out, ISSUE44_PLAN)
     lines += ["", "Left of the plan (`--status`): " + "; ".join(
         f"{r['stage']} {r['done']}/{r['runs']} runs, ~{r['minutes_left']:.0f} H100-minutes" for r in st["stages"]) + "."]

@@ -336,6 +336,18 @@ def test_checkpoints_of_unfinished_runs_travel_in_parts_and_the_run_resumes(tmp_
     res = G.run_runs_that_fit("gu2025_task2", "cpu", fresh, out, 150, log=log.append)
     assert [ln["run"] for ln in log if "run" in ln][0] == "gu2025_task2 sinusoidal seed 0"  # 0 s left: fits first
     assert log[0]["resumed_from"] == 1.0 and res["runs"] == 1  # nope (300 s, no checkpoint here) does not fit
+    assert "reexported" not in log[0] and "reexported" not in res  # it had no record: this call evaluated it
+    # the next call on the same machine, its records folder fresh from the tree (slice 4 on the H200): the finished run
+    # is exported again, and neither counted as trained nor given flops, nor a row of its own in RESULTS.md
+    log.clear()
+    res = G.run_runs_that_fit("gu2025_task2", "cpu", fresh, tmp_path / "records_again", 150, log=log.append)
+    assert log[0]["reexported"] is True and res["runs"] == 0 and res["reexported"] == 1 and res["mfu"] in (None, 0.0)
+    slices = tmp_path / "slices"
+    slices.mkdir()
+    (slices / "s.jsonl").write_text("".join(json.dumps(x) + "\n" for x in [*log, {**res, "device": "cpu"}]))
+    monkeypatch.setattr(G, "status", lambda out, plan: {"stages": []})  # the plan's real stages: not this test's
+    table = G.render_slices(slices, tmp_path / "records_again")
+    assert "| s | cpu |" not in table and "sinusoidal" not in table
     # a part that does not match refuses the whole checkpoint
     part = tmp_path / "small_parts" / "ckpt0.part01"
     part.write_bytes(b"x" + part.read_bytes()[1:])
