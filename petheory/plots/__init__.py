@@ -37,6 +37,7 @@ class Figure:
     illustrates: tuple = ()  # the claim ids (proofs_check) or bounds the figure puts next to data
     draw: Callable | None = None  # draw(data) -> matplotlib Figure from the saved JSON alone, where split
     needs: str | None = None  # the petheory.experiments function whose records fn reads (it trains), if any
+    data: Callable | None = None  # data(preset, seed) -> the JSON fn saves, computed without drawing (register)
 
 
 _FIGURES: dict[str, Figure] = {}
@@ -57,6 +58,26 @@ def figure(name: str, help: str, *, illustrates=(), draw=None, needs=None):
         return fn
 
     return deco
+
+
+def register(name: str, help: str, *, data: Callable, draw: Callable, illustrates=(), needs=None) -> Callable:
+    """Register figure ``name`` as ``draw(data(preset, seed))``, saved as PNG and JSON; returns its
+    ``fn(outdir, *, preset, seed) -> list[Path]``.
+
+    The figure's record is then ``registry()[name].data(preset, seed)``, computed without drawing: what a
+    notebook reads, and what the test of the committed figures compares (a drawing takes most of a figure's
+    time). :func:`figure` registers a figure whose command does more than that (skips, or draws a placeholder).
+    """
+
+    def fn(outdir, *, preset: str = "quick", seed: int = 0) -> list[Path]:
+        record = data(preset, seed)
+        return save(draw(record), record, outdir, name)
+
+    fn.__name__ = fn.__qualname__ = name.replace(".", "_")
+    fn.__module__ = draw.__module__  # the figure's module (bounds.*: petheory.plots.bounds), where draw is defined
+    fn.__doc__ = f"Figure {name}: {help}"
+    _FIGURES[name] = Figure(name, help, fn, tuple(illustrates), draw, needs, data)
+    return fn
 
 
 def registry() -> dict[str, Figure]:

@@ -21,7 +21,7 @@ from petheory import encodings as enc
 from petheory.errors import ValidationError
 from petheory.fits import fit_power_law
 from petheory.io import read_json
-from petheory.plots import RecordsMissing, figure, save
+from petheory.plots import RecordsMissing, register
 
 #: li2025 §7's training length N_max = 50, where the norm and wavelet figures mark the end of training (the same
 #: number as petheory.experiments.papers.LI2025_N_MAX, which trains at it; a test holds them equal).
@@ -161,12 +161,10 @@ def draw_pe_norms(data: dict):
     return fig
 
 
-@figure("bounds.pe_norms", "li2025 Table 2: ||PE(pos)|| vs position per PE past N_max, stated bounds; ALiBi bias magnitude",
-        illustrates=("li2025.input_norm_bounds", "li2025.sinusoidal_norm_bound", "li2025.legendre_bounded", "li2025.learned_no_extrapolation"),
-        draw=draw_pe_norms)
-def pe_norms_figure(outdir, *, preset="quick", seed=0):
-    data = pe_norms_data(preset, seed)
-    return save(draw_pe_norms(data), data, outdir, "bounds.pe_norms")
+pe_norms_figure = register(
+    "bounds.pe_norms", "li2025 Table 2: ||PE(pos)|| vs position per PE past N_max, stated bounds; ALiBi bias magnitude",
+    illustrates=("li2025.input_norm_bounds", "li2025.sinusoidal_norm_bound", "li2025.legendre_bounded", "li2025.learned_no_extrapolation"),
+    draw=draw_pe_norms, data=pe_norms_data)
 
 
 # =============================================================================== 2. gap vs Rademacher bound
@@ -321,11 +319,9 @@ def draw_rademacher_gap(data: dict):
     return fig
 
 
-@figure("bounds.rademacher_gap", "generalisation gap of trained running-sum models vs the Rademacher bound L_trans B0/sqrt(m), per PE",
-        illustrates=("li2025.rademacher_bound",), draw=draw_rademacher_gap, needs="li2025_rademacher_gap")
-def rademacher_gap_figure(outdir, *, preset="quick", seed=0):
-    data = rademacher_gap_data(preset, seed)
-    return save(draw_rademacher_gap(data), data, outdir, "bounds.rademacher_gap")
+rademacher_gap_figure = register(
+    "bounds.rademacher_gap", "generalisation gap of trained running-sum models vs the Rademacher bound L_trans B0/sqrt(m), per PE",
+    illustrates=("li2025.rademacher_bound",), draw=draw_rademacher_gap, needs="li2025_rademacher_gap", data=rademacher_gap_data)
 
 
 # =============================================================================== 3. wavelet decay
@@ -455,12 +451,10 @@ def draw_wavelet_decay(data: dict):
     return fig
 
 
-@figure("bounds.wavelet_decay", "wavelet atoms: envelope decay with fitted beta, scale constants, extrapolation and norm growth",
-        illustrates=("li2025.wavelet_atom_decay", "li2025.wavelet_extrapolation", "li2025.wavelet_unnormalised_norm"),
-        draw=draw_wavelet_decay)
-def wavelet_decay_figure(outdir, *, preset="quick", seed=0):
-    data = wavelet_decay_data(preset, seed)
-    return save(draw_wavelet_decay(data), data, outdir, "bounds.wavelet_decay")
+wavelet_decay_figure = register(
+    "bounds.wavelet_decay", "wavelet atoms: envelope decay with fitted beta, scale constants, extrapolation and norm growth",
+    illustrates=("li2025.wavelet_atom_decay", "li2025.wavelet_extrapolation", "li2025.wavelet_unnormalised_norm"),
+    draw=draw_wavelet_decay, data=wavelet_decay_data)
 
 
 # =============================================================================== 4. ALiBi drift
@@ -536,9 +530,7 @@ def draw_alibi_drift(data: dict):
     return fig
 
 
-@figure("bounds.alibi_drift", "measured attention drift of a trained ALiBi model beyond N_max vs li2025 Eq. 9",
-        illustrates=("li2025.alibi_extrapolation", "li2025.alibi_monotone_bias"), draw=draw_alibi_drift,
-        needs="li2025_alibi_drift")
-def alibi_drift_figure(outdir, *, preset="quick", seed=0):
-    data = alibi_drift_data(preset, seed)
-    return save(draw_alibi_drift(data), data, outdir, "bounds.alibi_drift")
+alibi_drift_figure = register(
+    "bounds.alibi_drift", "measured attention drift of a trained ALiBi model beyond N_max vs li2025 Eq. 9",
+    illustrates=("li2025.alibi_extrapolation", "li2025.alibi_monotone_bias"), draw=draw_alibi_drift,
+    needs="li2025_alibi_drift", data=alibi_drift_data)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from petheory.plots import figure, save
+from petheory.plots import register
 
 KIND_COLOR = {"absolute": "tab:blue", "bias": "tab:orange", "rotary": "tab:green"}
 #: What ``norm_summary`` measures per kind: three different quantities, so three panels.
@@ -142,8 +142,6 @@ def draw_compare(data: dict):
     return fig
 
 
-@figure("compare.encodings", "every registered PE: stress vs the corpus with its null, norm growth past n_max, spectral spread",
-        illustrates=("cirrincione2026.alibi_lowest_stress",), draw=draw_compare)
-def compare_encodings(outdir, *, preset="quick", seed=0):
-    data = compare_data(preset, seed)
-    return save(draw_compare(data), data, outdir, "compare.encodings")
+compare_encodings = register(
+    "compare.encodings", "every registered PE: stress vs the corpus with its null, norm growth past n_max, spectral spread",
+    illustrates=("cirrincione2026.alibi_lowest_stress",), draw=draw_compare, data=compare_data)

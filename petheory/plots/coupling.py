@@ -14,7 +14,7 @@ from petheory import encodings as enc
 from petheory import loaders, softmax
 from petheory.loaders.bert_terms import minilm_terms
 from petheory import toeplitz as tp
-from petheory.plots import figure, save
+from petheory.plots import figure, register, save
 
 N_SPEC = {"quick": 64, "full": 256}
 N_MINILM = {"quick": 64, "full": 128}
@@ -92,11 +92,9 @@ def draw_additive_vs_hadamard(data: dict):
     return fig
 
 
-@figure("coupling.additive_vs_hadamard", "gu2025 App. B: spectra of W+B (ALiBi) vs W∘E (one RoPE band) for a PD Toeplitz W, ranges marked",
-        illustrates=("gu2025.classical_weyl_additive", "gu2025.spectral_contraction"), draw=draw_additive_vs_hadamard)
-def additive_vs_hadamard_figure(outdir, *, preset="quick", seed=0):
-    data = additive_vs_hadamard_data(preset, seed)
-    return save(draw_additive_vs_hadamard(data), data, outdir, "coupling.additive_vs_hadamard")
+additive_vs_hadamard_figure = register(
+    "coupling.additive_vs_hadamard", "gu2025 App. B: spectra of W+B (ALiBi) vs W∘E (one RoPE band) for a PD Toeplitz W, ranges marked",
+    illustrates=("gu2025.classical_weyl_additive", "gu2025.spectral_contraction"), draw=draw_additive_vs_hadamard, data=additive_vs_hadamard_data)
 
 
 #: The LayerNorm rules of the two rows (:func:`petheory.coupling.bert_inputs`) and the terms of the five columns.

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from petheory.plots import figure, save
+from petheory.plots import register
 from petheory.nn.provenance import LI2025_TABLE5_MSE200
 
 _PAPER_T1 = {"mla": (88.34, 97.41), "rope": (92.64, 69.43), "nope": (3.51, 77.69)}  # gu2025 Table 1, %
@@ -154,11 +154,9 @@ def draw_table5(data: dict):
     return fig
 
 
-@figure("empirical.table5", "li2025 Table 5: running-sum MSE vs test length per PE and reading, from records/",
-        illustrates=("li2025.table5_running_sum",), draw=draw_table5)
-def table5(outdir, *, preset="quick", seed=0):
-    data = table5_data(preset, seed)
-    return save(draw_table5(data), data, outdir, "empirical.table5")
+table5 = register(
+    "empirical.table5", "li2025 Table 5: running-sum MSE vs test length per PE and reading, from records/",
+    illustrates=("li2025.table5_running_sum",), draw=draw_table5, data=table5_data)
 
 
 def _gu_table(task):
@@ -223,12 +221,10 @@ def draw_gu2025_accuracy(data: dict):
     return fig
 
 
-@figure("empirical.gu2025_accuracy", "gu2025 Tasks 1/2: test accuracy per PE from records/, beside the paper's Table 1",
-        illustrates=("gu2025.table1", "gu2025.rope_beats_additive_task1", "gu2025.task2_positional_bias_hurts"),
-        draw=draw_gu2025_accuracy)
-def gu2025_accuracy(outdir, *, preset="quick", seed=0):
-    data = gu2025_accuracy_data(preset, seed)
-    return save(draw_gu2025_accuracy(data), data, outdir, "empirical.gu2025_accuracy")
+gu2025_accuracy = register(
+    "empirical.gu2025_accuracy", "gu2025 Tasks 1/2: test accuracy per PE from records/, beside the paper's Table 1",
+    illustrates=("gu2025.table1", "gu2025.rope_beats_additive_task1", "gu2025.task2_positional_bias_hurts"),
+    draw=draw_gu2025_accuracy, data=gu2025_accuracy_data)
 
 
 def gu2025_ablation_data(preset: str = "quick", seed: int = 0) -> dict:
@@ -282,9 +278,7 @@ def draw_gu2025_ablation(data: dict):
     return fig
 
 
-@figure("empirical.gu2025_ablation", "gu2025 §5.1: single-head ablation accuracy drop per layer and head, per PE",
-        illustrates=("gu2025.single_head_deposit", "gu2025.rope_abs_deposit", "gu2025.mla_headwise_ablation"),
-        draw=draw_gu2025_ablation)
-def gu2025_ablation(outdir, *, preset="quick", seed=0):
-    data = gu2025_ablation_data(preset, seed)
-    return save(draw_gu2025_ablation(data), data, outdir, "empirical.gu2025_ablation")
+gu2025_ablation = register(
+    "empirical.gu2025_ablation", "gu2025 §5.1: single-head ablation accuracy drop per layer and head, per PE",
+    illustrates=("gu2025.single_head_deposit", "gu2025.rope_abs_deposit", "gu2025.mla_headwise_ablation"),
+    draw=draw_gu2025_ablation, data=gu2025_ablation_data)

@@ -14,7 +14,7 @@ import os
 import numpy as np
 
 from petheory import geometry as geo
-from petheory.plots import figure, save
+from petheory.plots import register
 
 D_MODEL = 64  # dimension of the named absolute/rotary encodings drawn
 CORE = {
@@ -135,12 +135,10 @@ def draw_mds_positions(data: dict):
     return fig
 
 
-@figure("geometry.mds_positions", "cirrincione2026 Alg. 1: 2-D classical MDS of positions, corpus target vs PEs",
-        illustrates=("cirrincione2026.hellinger_mds_optimal", "cirrincione2026.minimal_parametrisation"),
-        draw=draw_mds_positions)
-def mds_positions(outdir, *, preset="quick", seed=0):
-    data = mds_positions_data(preset, seed)
-    return save(draw_mds_positions(data), data, outdir, "geometry.mds_positions")
+mds_positions = register(
+    "geometry.mds_positions", "cirrincione2026 Alg. 1: 2-D classical MDS of positions, corpus target vs PEs",
+    illustrates=("cirrincione2026.hellinger_mds_optimal", "cirrincione2026.minimal_parametrisation"),
+    draw=draw_mds_positions, data=mds_positions_data)
 
 
 def stress_per_pe_data(preset: str = "quick", seed: int = 0) -> dict:
@@ -198,11 +196,9 @@ def draw_stress_per_pe(data: dict):
     return fig
 
 
-@figure("geometry.stress_per_pe", "cirrincione2026: Kruskal stress-1 of each PE against the corpus's Hellinger geometry",
-        illustrates=("cirrincione2026.alibi_lowest_stress", "cirrincione2026.alibi_rank1"), draw=draw_stress_per_pe)
-def stress_per_pe(outdir, *, preset="quick", seed=0):
-    data = stress_per_pe_data(preset, seed)
-    return save(draw_stress_per_pe(data), data, outdir, "geometry.stress_per_pe")
+stress_per_pe = register(
+    "geometry.stress_per_pe", "cirrincione2026: Kruskal stress-1 of each PE against the corpus's Hellinger geometry",
+    illustrates=("cirrincione2026.alibi_lowest_stress", "cirrincione2026.alibi_rank1"), draw=draw_stress_per_pe, data=stress_per_pe_data)
 
 
 def _shuffled_null(P: geo.PositionalDistributions, seed: int) -> np.ndarray:
@@ -266,8 +262,6 @@ def draw_eigenvalues(data: dict):
     return fig
 
 
-@figure("geometry.eigenvalues", "cirrincione2026: eigenvalues of B = -1/2 J H^2 J with the effective rank marked",
-        illustrates=("cirrincione2026.rank_bound", "cirrincione2026.exact_reproduction_impossible"), draw=draw_eigenvalues)
-def eigenvalues(outdir, *, preset="quick", seed=0):
-    data = eigenvalues_data(preset, seed)
-    return save(draw_eigenvalues(data), data, outdir, "geometry.eigenvalues")
+eigenvalues = register(
+    "geometry.eigenvalues", "cirrincione2026: eigenvalues of B = -1/2 J H^2 J with the effective rank marked",
+    illustrates=("cirrincione2026.rank_bound", "cirrincione2026.exact_reproduction_impossible"), draw=draw_eigenvalues, data=eigenvalues_data)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from petheory.plots import figure, save
+from petheory.plots import figure, register, save
 
 LRC_PES = ("learned", "relative", "t5", "fire", "rope", "alibi")
 LRC_N = {"quick": list(range(1, 11)), "full": list(range(1, 17))}
@@ -72,11 +72,9 @@ def draw_lrc(data: dict):
     return fig
 
 
-@figure("lengthgen.lrc", "chen2025 (reconstruction): LRC vs N per PE and target, without and with the shift Scale Hint",
-        illustrates=("chen2025.lrc_characterises_lg", "chen2025.pe_no_new_capability"), draw=draw_lrc)
-def fig_lrc(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
-    data = lrc_table(preset)
-    return save(draw_lrc(data), data, outdir, "lengthgen.lrc")
+fig_lrc = register(
+    "lengthgen.lrc", "chen2025 (reconstruction): LRC vs N per PE and target, without and with the shift Scale Hint",
+    illustrates=("chen2025.lrc_characterises_lg", "chen2025.pe_no_new_capability"), draw=draw_lrc, data=lambda preset, seed: lrc_table(preset))
 
 
 def _records():

@@ -13,7 +13,7 @@ import numpy as np
 from petheory import coupling
 from petheory import encodings as enc
 from petheory import toeplitz as tp
-from petheory.plots import figure, save
+from petheory.plots import register
 
 SZEGO_SIZES = {"quick": [16, 64, 256, 1024], "full": [16, 64, 256, 1024, 4096]}
 SZEGO_TRACE = {"quick": [8, 16, 32, 64, 128, 256, 512, 1024], "full": [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]}
@@ -85,11 +85,9 @@ def draw_szego(data: dict):
     return fig
 
 
-@figure("spectral.szego", "gu2025 Thm 3.1 (Szegő): eigenvalue histograms of T_N(a) against the value density of a, growing N",
-        illustrates=("gu2025.szego", "gu2025.classical_toeplitz_eigs_in_symbol_range"), draw=draw_szego)
-def szego_figure(outdir, *, preset="quick", seed=0):
-    data = szego_data(preset, seed)
-    return save(draw_szego(data), data, outdir, "spectral.szego")
+szego_figure = register(
+    "spectral.szego", "gu2025 Thm 3.1 (Szegő): eigenvalue histograms of T_N(a) against the value density of a, growing N",
+    illustrates=("gu2025.szego", "gu2025.classical_toeplitz_eigs_in_symbol_range"), draw=draw_szego, data=szego_data)
 
 
 # the three situations of Lemma B.1 worth seeing: (weights, phases, reading, title)
@@ -141,11 +139,9 @@ def draw_lemma_b1(data: dict):
     return fig
 
 
-@figure("spectral.lemma_b1", "gu2025 Lemma B.1: f and g over theta for three cases (bound holds; range claim fails; equality with unequal phases)",
-        illustrates=("gu2025.lemma_b1_amplitude", "gu2025.lemma_b1_range", "gu2025.lemma_b1_equality"), draw=draw_lemma_b1)
-def lemma_b1_figure(outdir, *, preset="quick", seed=0):
-    data = lemma_b1_data(preset, seed)
-    return save(draw_lemma_b1(data), data, outdir, "spectral.lemma_b1")
+lemma_b1_figure = register(
+    "spectral.lemma_b1", "gu2025 Lemma B.1: f and g over theta for three cases (bound holds; range claim fails; equality with unequal phases)",
+    illustrates=("gu2025.lemma_b1_amplitude", "gu2025.lemma_b1_range", "gu2025.lemma_b1_equality"), draw=draw_lemma_b1, data=lemma_b1_data)
 
 
 CONTRACTION_N = {"quick": 48, "full": 128}
@@ -217,9 +213,7 @@ def draw_contraction(data: dict):
     return fig
 
 
-@figure("spectral.hadamard_contraction", "gu2025 Prop. B.3: spectrum of W∘E vs W for unit-modulus E (refuted) and band-averaged RoPE E (corrected)",
-        illustrates=("gu2025.spectral_contraction", "gu2025.spectral_contraction__corrected", "gu2025.schur_modulus"),
-        draw=draw_contraction)
-def contraction_figure(outdir, *, preset="quick", seed=0):
-    data = contraction_data(preset, seed)
-    return save(draw_contraction(data), data, outdir, "spectral.hadamard_contraction")
+contraction_figure = register(
+    "spectral.hadamard_contraction", "gu2025 Prop. B.3: spectrum of W∘E vs W for unit-modulus E (refuted) and band-averaged RoPE E (corrected)",
+    illustrates=("gu2025.spectral_contraction", "gu2025.spectral_contraction__corrected", "gu2025.schur_modulus"),
+    draw=draw_contraction, data=contraction_data)

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from petheory import plots
+from petheory.io import json_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -318,9 +319,22 @@ def test_committed_figure_is_its_json_drawn_again(name, tmp_path, monkeypatch):
         exp = data["experiment"]
         assert exp["experiment"] == fig.needs and (exp["preset"], exp["seed"]) == ("quick", 0)
         atomic_write_json(records.bounds_record_path(fig.needs, "quick", 0), exp)
-    fresh = json.loads(fig.fn(tmp_path / "command", preset="quick", seed=0)[1].read_text(encoding="utf-8"))
+    if fig.data is not None:  # the command saves draw(data(...)) (register): its record, without drawing it again
+        fresh = json.loads(json_text(fig.data("quick", 0)))
+    else:
+        fresh = json.loads(fig.fn(tmp_path / "command", preset="quick", seed=0)[1].read_text(encoding="utf-8"))
     assert not same_record(fresh, data), (f"figures/{name}.json is stale: run `petheory figures --only {name} "
                                           f"--update-committed`: {same_record(fresh, data)[:5]}")
+
+
+def test_a_registered_figure_saves_its_data_drawn(tmp_path):
+    """A figure registered with ``data`` (:func:`petheory.plots.register`) saves exactly ``data(preset, seed)`` as its
+    JSON and its drawing as its PNG: what lets the test above compare ``data`` alone with the committed JSON."""
+    fig = plots.registry()["geometry.eigenvalues"]
+    png, js = fig.fn(tmp_path, preset="quick", seed=0)
+    assert json.loads(js.read_text(encoding="utf-8")) == json.loads(json_text(fig.data("quick", 0)))
+    assert png.name == "geometry.eigenvalues.png" and _pixels(png).shape[0] > 100
+    assert sum(f.data is not None for f in plots.registry().values()) >= 16
 
 
 def test_record_figures_have_one_line_per_configuration_not_per_seed():
