@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import ast
 import fnmatch
+import functools
 import re
 import sys
 from pathlib import Path
@@ -90,6 +91,18 @@ def layer_of(name: str) -> str | None:
     return None
 
 
+def parse(path: Path) -> ast.Module:
+    """``path``'s syntax tree, parsed once while the file is unchanged (the layer checks walk every file several
+    times; callers only read the tree)."""
+    st = Path(path).stat()
+    return _parse(str(path), st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=2048)
+def _parse(path: str, mtime_ns: int, size: int) -> ast.Module:
+    return ast.parse(Path(path).read_text(encoding="utf-8"), filename=path)
+
+
 def imports(path: Path, name: str | None = None, root: Path = ROOT) -> list[tuple[int, str, str | None]]:
     """Every import in ``path``, anywhere in the file: ``(line, module, imported name or None)``.
 
@@ -97,7 +110,7 @@ def imports(path: Path, name: str | None = None, root: Path = ROOT) -> list[tupl
     and ``(line, 'a', 'c')``; relative imports are resolved against ``name`` (the file's module)."""
     name = name or module_name(path, root)
     is_pkg = path.name == "__init__.py"
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    tree = parse(path)
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -164,7 +177,7 @@ ABBREVIATIONS = {"Eq", "Eqs", "Prop", "Thm", "Fig", "Sec", "Def", "App", "Lemma"
 
 def summary(path: Path, width: int = 120) -> str:
     """First sentence of a module's docstring (what the file holds), on one line, at most ``width`` characters."""
-    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    doc = ast.get_docstring(parse(path)) or ""
     text = " ".join(doc.split("\n\n")[0].split())
     for m in re.finditer(r"\.(?=\s|$)", text):  # the first full stop that ends a sentence, not "Eq. 9"
         word = text[: m.start()].split()[-1].lstrip("(") if text[: m.start()].split() else ""
@@ -201,7 +214,7 @@ def function_imports(path: Path, name: str | None = None, root: Path = ROOT) -> 
     """The imports of ``path`` made inside a function (lazily, when it runs): ``(line, function, module,
     imported name or None)``, relative imports resolved as in :func:`imports`."""
     name = name or module_name(path, root)
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    tree = parse(path)
     lines: dict[int, str] = {}
     for fn in ast.walk(tree):
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):

@@ -120,7 +120,7 @@ def _imported_modules(path: Path) -> list[tuple[int, str]]:
 
 
 def _io_calls(path: Path) -> list[tuple[int, str]]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = graph.parse(path)
     out = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
@@ -334,7 +334,7 @@ def _private_uses(path: Path) -> list[tuple[int, str]]:
     me = graph.module_name(path, ROOT)
     known = graph.modules(ROOT)
     out, aliases = [], {}
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = graph.parse(path)
 
     def private(dotted: str, line: int) -> None:
         parts = dotted.split(".")
