@@ -205,3 +205,22 @@ def test_peak_rss_is_this_process_alone_not_its_parent_at_the_fork(harness):
     child = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=HANG_S).stdout)
     assert harness.peak_rss_mib() >= 300 and child < 150  # a bare interpreter with numpy: ~30-60 MiB
     del big
+
+
+def test_the_setup_benchmark_runs_the_readmes_own_commands(harness):
+    """bench_setup times the README's two commands as written (issue 43.5's target row comes from it): the install
+    and the test run are the test command split at its pytest, and the check is the first command's."""
+    setup = importlib.import_module("bench_setup")
+    readme = (BENCH.parent / "README.md").read_text(encoding="utf-8")
+    main, tests = setup.readme_commands(readme)
+    assert main in readme and tests in readme and main != tests
+    install, run = setup.split_tests_command(tests)
+    assert f"{install} && {run}" == tests
+    assert install.startswith("python3 -m venv .venv && ") and "pip install" in install and "pytest" not in install
+    assert run.startswith("HYPOTHESIS_PROFILE=ci ") and "pytest -n 2" in run
+    assert setup.check_part(main).startswith(".venv/bin/petheory check ") and main.endswith(setup.check_part(main))
+    with pytest.raises(ValueError, match="one set-up command"):
+        setup.readme_commands(readme.replace("pytest", "tox"))
+    log = "....\n  12.50s call     tests/a.py::t\n0.20s setup    tests/b.py::u\n= 10 passed, 1 skipped in 3.00s =\n"
+    assert setup.pytest_summary(log) == ("10 passed, 1 skipped in 3.00s", ["12.50s call     tests/a.py::t",
+                                                                          "0.20s setup    tests/b.py::u"])
