@@ -224,3 +224,16 @@ def test_the_setup_benchmark_runs_the_readmes_own_commands(harness):
     log = "....\n  12.50s call     tests/a.py::t\n0.20s setup    tests/b.py::u\n= 10 passed, 1 skipped in 3.00s =\n"
     assert setup.pytest_summary(log) == ("10 passed, 1 skipped in 3.00s", ["12.50s call     tests/a.py::t",
                                                                           "0.20s setup    tests/b.py::u"])
+
+
+def test_the_threads_benchmark_pairs_each_round(harness):
+    """bench_threads' target ratio is the median of per-round ratios: a round the machine slowed slows both
+    settings, so a choice that runs its reference's setting reads 1.0 however the rounds vary, where the ratio of
+    the two medians reads the noise; and a choice 1.3x slower in every round reads 1.3, whatever the noise."""
+    threads = importlib.import_module("bench_threads")
+    load = [1.0, 3.0, 1.1, 2.5, 1.0, 2.9]  # how much each round was slowed
+    ref = [0.030 * x for x in load]
+    same = {"1 thread": ref, "petheory's choice": [t * (1 + 1e-3 * (-1) ** i) for i, t in enumerate(ref)]}
+    assert threads.paired_ratio(same, "petheory's choice", "1 thread") == pytest.approx(1.0, abs=2e-3)
+    slower = {"1 thread": ref, "petheory's choice": [1.3 * t for t in ref]}
+    assert threads.paired_ratio(slower, "petheory's choice", "1 thread") == pytest.approx(1.3)
