@@ -49,13 +49,14 @@ MACHINES = {
 RTOL, ATOL = 1e-9, 1e-12
 
 
-def check_json(env_extra: dict, cwd) -> list[dict]:
+def check_json(env_extra: dict, cwd, cpus=None) -> list[dict]:
     """``petheory check --claims SENSITIVE --json -`` in a fresh process, as a fresh clone runs it (no PETHEORY_*
-    variables, an empty working directory), with ``env_extra`` set."""
+    variables, an empty working directory), with ``env_extra`` set; on the processors ``cpus`` if given."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PETHEORY_", "OPENBLAS_", "NPY_", "OMP_"))}
     env.update(env_extra)
     out = subprocess.run([sys.executable, "-m", "petheory", "check", "--quiet", "--claims", ",".join(SENSITIVE),
-                          "--json", "-"], capture_output=True, text=True, cwd=cwd, env=env)
+                          "--json", "-"], capture_output=True, text=True, cwd=cwd, env=env,
+                         preexec_fn=None if cpus is None else lambda: os.sched_setaffinity(0, cpus))
     assert out.returncode == 0, out.stderr[-2000:]
     return json.loads(out.stdout)["claims"]
 
@@ -86,11 +87,17 @@ def reference(catalogue_records):
 
 
 def test_a_busy_machine_gives_the_same_json(reference, tmp_path):
-    """Every core kept busy by a spinning process while the claims run: the same JSON, bit for bit (nothing in a
-    search may depend on time: no deadline, no time budget, no timeout that changes an answer)."""
-    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 1)]
+    """The claims run while a spinning process holds their core, so they get half of it and their wall clock runs
+    at least twice their CPU time: the same JSON, bit for bit (nothing in a search may depend on time: no deadline,
+    no time budget, no timeout that changes an answer). Where processes can be pinned (Linux), the check and one
+    spinner share one core and the test run keeps its other cores; elsewhere a spinner runs on every core."""
+    pin = hasattr(os, "sched_setaffinity")
+    cpus = {max(os.sched_getaffinity(0))} if pin else None
+    spin = [sys.executable, "-c", "while True: pass"]
+    spinners = [subprocess.Popen(spin, preexec_fn=lambda: os.sched_setaffinity(0, cpus))] if pin else \
+        [subprocess.Popen(spin) for _ in range(os.cpu_count() or 1)]
     try:
-        busy = check_json({"OPENBLAS_NUM_THREADS": "1"}, tmp_path)
+        busy = check_json({"OPENBLAS_NUM_THREADS": "1"}, tmp_path, cpus)
     finally:
         for p in spinners:
             p.kill()

@@ -100,22 +100,6 @@ def save_drift(outdir, run):
     return plots.save(fb.draw_alibi_drift(data), data, outdir, "bounds.alibi_drift")
 
 
-@pytest.mark.parametrize("name", sorted(plots.registry()))
-def test_every_figure_writes_formulas_in_mathtext(name):
-    """Every registered figure, drawn from its committed JSON (what the command draws: the committed-figure test
-    below holds the two equal): no plain-text formula in any title, label, legend or annotation."""
-    import matplotlib.pyplot as plt
-    import matplotlib.text
-
-    data = json.loads((ROOT / "figures" / f"{name}.json").read_text(encoding="utf-8"))
-    fig = plots.registry()[name].draw(data)
-    try:
-        strings = [t.get_text() for t in fig.findobj(matplotlib.text.Text) if t.get_text()]
-    finally:
-        plt.close(fig)
-    assert len(strings) > 3 and not plain_formulas(strings), plain_formulas(strings)
-
-
 def test_the_plain_formula_check_catches_plain_text():
     plain = ["||PE(pos)||_2", "2^(j/2) (standard L2)", "max |b| = alpha (N'-1)", "N_max = 50", "f(θ) = Σ 2 w_i cos(iθ)",
              "eigenvalue ranges [λmin, λmax]"]
@@ -291,13 +275,16 @@ def _pixels(path):
 
 @pytest.mark.parametrize("name", sorted(plots.registry()))
 def test_committed_figure_is_its_json_drawn_again(name, tmp_path, monkeypatch):
-    """What figures/ shows is what the command draws: the committed PNG is the drawing of the committed JSON
+    """What figures/ shows is what the command draws, its formulas in mathtext (no plain-text formula in any title,
+    label, legend or annotation: :func:`plain_formulas`): the committed PNG is the drawing of the committed JSON
     (pixel sizes equal, mean absolute difference below 1/255: the same drawing up to PNG rounding), and
     the command's data today equal the committed JSON (same_record: up to last-bit differences of another
     machine; the records behind them are committed too). A figure that draws an experiment's records
     (``needs``) keeps that record in its JSON (``experiment``): it is put where the experiment writes it, and
     the figure's data are recomputed from it (training is the experiment's, tested in tests/plots/test_bounds_figures.py)."""
     import json
+
+    import matplotlib.text
 
     from petheory import records
     from petheory.io import atomic_write_json
@@ -306,7 +293,10 @@ def test_committed_figure_is_its_json_drawn_again(name, tmp_path, monkeypatch):
     fig = plots.registry()[name]
     committed = ROOT / "figures"
     data = json.loads((committed / f"{name}.json").read_text(encoding="utf-8"))
-    png = save(fig.draw(data), data, tmp_path / "redrawn", name)[0]
+    drawn = fig.draw(data)
+    strings = [t.get_text() for t in drawn.findobj(matplotlib.text.Text) if t.get_text()]
+    assert len(strings) > 3 and not plain_formulas(strings), plain_formulas(strings)  # formulas in mathtext
+    png = save(drawn, data, tmp_path / "redrawn", name)[0]
     a, b = _pixels(png), _pixels(committed / f"{name}.png")
     assert a.shape == b.shape, (a.shape, b.shape)
     assert float(abs(a - b).mean()) < 1 / 255

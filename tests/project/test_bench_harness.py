@@ -190,9 +190,10 @@ def test_run_py_keeps_every_section_when_one_fails_or_hangs(monkeypatch, tmp_pat
         scripts[name].write_text(code)
     monkeypatch.setattr(run, "available", lambda: scripts)
     results = tmp_path / "R.md"
-    # the good and the bad script end at once, the slow one never: 10 s tells them apart on a busy machine too,
-    # where 2 s (the time limit before) left a bare interpreter's start-up little room
-    assert run.main(["all", "--timeout", "10", "--results", str(results)]) == 1
+    # the good and the bad script end at once, the slow one never: the slow one is stopped at the 1-s limit, while the
+    # other two get 60 s (LONG_S, as a long section does), room for a bare interpreter's start-up on a busy machine
+    monkeypatch.setattr(run, "LONG_S", {"good": 60.0, "bad": 60.0})
+    assert run.main(["all", "--timeout", "1", "--results", str(results)]) == 1
     section = results.read_text().split("<!-- bench:run -->")[1]
     assert "| good |" in section and "| bad |" in section and "exit 3" in section and "stopped" in section
     assert "**total**" in section and "load average" in section
