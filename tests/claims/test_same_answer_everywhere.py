@@ -49,14 +49,24 @@ MACHINES = {
 RTOL, ATOL = 1e-9, 1e-12
 
 
+def pinned(cpus, *run) -> list[str]:
+    """A Python command line running ``run`` (``-m module`` or ``-c code``) on the processors ``cpus`` (all if None).
+    The child pins itself first: a ``preexec_fn`` could deadlock in a test process that runs threads (xdist's)."""
+    if cpus is None:
+        return [sys.executable, *run]
+    pin = f"import os, runpy\nos.sched_setaffinity(0, {sorted(cpus)!r})\n"
+    if run[0] == "-m":
+        return [sys.executable, "-c", pin + f"runpy.run_module({run[1]!r}, run_name='__main__', alter_sys=True)"]
+    return [sys.executable, "-c", pin + run[1]]
+
+
 def check_json(env_extra: dict, cwd, cpus=None) -> list[dict]:
     """``petheory check --claims SENSITIVE --json -`` in a fresh process, as a fresh clone runs it (no PETHEORY_*
     variables, an empty working directory), with ``env_extra`` set; on the processors ``cpus`` if given."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PETHEORY_", "OPENBLAS_", "NPY_", "OMP_"))}
     env.update(env_extra)
-    out = subprocess.run([sys.executable, "-m", "petheory", "check", "--quiet", "--claims", ",".join(SENSITIVE),
-                          "--json", "-"], capture_output=True, text=True, cwd=cwd, env=env,
-                         preexec_fn=None if cpus is None else lambda: os.sched_setaffinity(0, cpus))
+    out = subprocess.run([*pinned(cpus, "-m", "petheory"), "check", "--quiet", "--claims", ",".join(SENSITIVE),
+                          "--json", "-"], capture_output=True, text=True, cwd=cwd, env=env)
     assert out.returncode == 0, out.stderr[-2000:]
     return json.loads(out.stdout)["claims"]
 
@@ -93,9 +103,8 @@ def test_a_busy_machine_gives_the_same_json(reference, tmp_path):
     spinner share one core and the test run keeps its other cores; elsewhere a spinner runs on every core."""
     pin = hasattr(os, "sched_setaffinity")
     cpus = {max(os.sched_getaffinity(0))} if pin else None
-    spin = [sys.executable, "-c", "while True: pass"]
-    spinners = [subprocess.Popen(spin, preexec_fn=lambda: os.sched_setaffinity(0, cpus))] if pin else \
-        [subprocess.Popen(spin) for _ in range(os.cpu_count() or 1)]
+    spinners = [subprocess.Popen(pinned(cpus, "-c", "while True: pass"))
+                for _ in range(1 if pin else os.cpu_count() or 1)]
     try:
         busy = check_json({"OPENBLAS_NUM_THREADS": "1"}, tmp_path, cpus)
     finally:
@@ -103,6 +112,25 @@ def test_a_busy_machine_gives_the_same_json(reference, tmp_path):
             p.kill()
             p.wait()
     assert without_seconds(busy) == without_seconds(reference)
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="processes are pinned on Linux only")
+def test_the_busy_machine_is_busy_where_the_check_runs():
+    """What the test above relies on: a pinned command runs on the one processor it is given, and a spinner pinned
+    there takes half of it (a pinned loop of 0.3 s of CPU takes at least 1.5 times that long beside it)."""
+    cpu = max(os.sched_getaffinity(0))
+    out = subprocess.run(pinned({cpu}, "-c", "import os\nprint(sorted(os.sched_getaffinity(0)))"), capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.strip() == f"[{cpu}]"
+    timed = ("import time\nc0, t0 = time.process_time(), time.perf_counter()\nwhile time.process_time() - c0 < 0.3: pass\n"
+             "print(time.perf_counter() - t0)")
+    spinner = subprocess.Popen(pinned({cpu}, "-c", "while True: pass"))
+    try:
+        wall = float(subprocess.run(pinned({cpu}, "-c", timed), capture_output=True, text=True, check=True).stdout)
+    finally:
+        spinner.kill()
+        spinner.wait()
+    assert wall >= 1.5 * 0.3, wall
 
 
 @pytest.mark.parametrize("machine", sorted(MACHINES))
