@@ -236,18 +236,28 @@ class _Witnesses:
     a witness; a base is declared failing only by a witness value below ``-tol``, where ``tol`` is the
     full scan's own error budget :math:`(r/2)\,L\,\epsilon` (:func:`men_min_kernel`'s notes), so a
     witness never decides a sign the full scan would not; anything else goes to the full scan,
-    and the result is the full scan's.
+    and the result is the full scan's. ``certify=False`` (the smallest-base scan, which reads only the sign)
+    stops at the first witness distance below ``-tol`` instead of taking the minimum over all of them (the
+    certificate ``value`` that :func:`men_first_passing` reports): the same decision, for fewer cosines.
     """
 
-    def __init__(self, L: int, half: int = 32, keep: int = 16):
-        self.L, self.half, self.keep, self.at = L, half, keep, []
+    def __init__(self, L: int, half: int = 32, keep: int = 16, certify: bool = True):
+        self.L, self.half, self.keep, self.at, self.certify = L, half, keep, [], certify
         self.value = math.nan  # the last base's certificate: a B_m below -tol (failing) or its minimum (passing)
 
     def fails(self, w: np.ndarray) -> bool:
         if not self.at:
             return False
-        m = np.unique(np.clip(np.add.outer(np.array(self.at), np.arange(-self.half, self.half + 1)), 0, self.L))
         tol = w.size * self.L * np.finfo(np.float64).eps
+        if not self.certify:  # the sign alone: the witnesses one at a time, the latest first, until one fails
+            if float(np.cos(float(self.at[0]) * w).sum()) < -tol:  # where the last failure was: most fail there too
+                return True
+            for x in self.at:
+                m = np.arange(max(x - self.half, 0), min(x + self.half, self.L) + 1, dtype=np.float64)
+                if float(np.cos(m[:, None] * w).sum(-1).min()) < -tol:
+                    return True
+            return False
+        m = np.unique(np.clip(np.add.outer(np.array(self.at), np.arange(-self.half, self.half + 1)), 0, self.L))
         self.value = float(np.cos(m[:, None].astype(np.float64) * w).sum(-1).min())
         return self.value < -tol
 
@@ -367,7 +377,10 @@ def men_grid(start: float, stop: float, *, lo: float = 2.0, hi: float = 1e12, pe
 
 def _scan_for_smallest_base(d: int, L: int, lo: float, hi: float, per_decade: int, rel: float) -> float:
     grid = _grid(lo, hi, per_decade)
-    seen = _Witnesses(L)  # the same answer as men_passes at every base, most failures for a few cosines
+    # the same answer as men_passes at every base, most failures for a few cosines; the scan reads only the sign, so
+    # the first witness distance that fails ends the test of a base (the latest one rejects most): the README's Gemma 3
+    # report (d = 256, L = 32k) 5.3 -> 3.0 s CPU; 12 (d, L) pairs up to L = 128k 14.0 -> 5.7 s, the same bases
+    seen = _Witnesses(L, certify=False)
     prev = None
     for b in grid:
         if seen.passes(float(b), d):

@@ -152,3 +152,18 @@ def test_smallest_base_with_witnesses_is_the_plain_scan(d, L):
             break
         prev = float(b)
     assert mb.men_smallest_base(d, L, lo=lo, hi=hi, per_decade=per_decade, rel=rel) == want
+
+
+@pytest.mark.parametrize("d,L", [(64, 700), (128, 3000)])
+def test_a_witness_that_reads_only_the_sign_decides_as_the_certifying_one(d, L):
+    """_Witnesses(certify=False) stops at the first failing witness distance: base by base, with the same witnesses,
+    it declares a failure exactly when the certifying filter (the minimum over every witness distance) does."""
+    sign, cert = mb._Witnesses(L, certify=False), mb._Witnesses(L)
+    decided = 0
+    for b in np.geomspace(50.0, 1e6, 400):
+        w = rope_frequencies(d, base=float(b))
+        assert sign.fails(w) == cert.fails(w), b
+        decided += cert.fails(w)
+        cert.passes(float(b), d)  # the certifying filter picks up witnesses as the scan does; both share them
+        sign.at = list(cert.at)
+    assert decided > 100  # most failures are decided by a witness: the comparison is not vacuous
