@@ -1,6 +1,6 @@
 """Threads for the machine as it is (issue 43): 1 thread, every core, and petheory's choice, quiet and made busy.
 
-Two workloads, each timed with three thread settings in rotating rounds (the table: medians; a target: the median
+Two workloads, each timed with three thread settings in rounds of every order (the table: medians; a target: the median
 over rounds of the choice's time over its reference's in the same round, :func:`paired_ratio`):
 
 * a training step of gu2025 Task 1 at the small preset (RoPE; ``petheory.nn.training.train_step``, 10 steps a
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import itertools
 import os
 import statistics
 import subprocess
@@ -112,17 +113,29 @@ def mds_top(quick: bool):
     return run, f"top-8 classical MDS, n={n} (block Lanczos)"
 
 
-def measure(run, rounds: int) -> tuple[dict, dict]:
-    """Times and threads used per setting over ``rounds`` rounds; each round starts one setting later (1 thread
-    first, then every core first, ...), so no setting always runs right after the same other one: on a busy machine
-    the setting after 'every core' ran up to 1.3x slower with the same thread count (git a279c8e, load 2)."""
+#: The six orders of the three settings, one a round: each setting runs first twice in six rounds, and right after
+#: each other setting equally often. Rotating one order (1, every core, choice) instead put petheory's choice right
+#: after 'every core' in every round, and on a busy machine the setting after 'every core' ran up to 1.3x slower
+#: with the same thread count (git a279c8e, load 2): at ab1feaa the choice read 1.12x the 1-thread time while
+#: running 1 thread itself.
+ORDERS = tuple(itertools.permutations(SETTINGS))
+
+#: Seconds of rest after each run, so that what it leaves running (torch's or BLAS's worker threads spinning
+#: for their next task) is not timed as part of the next setting.
+SETTLE_S = 0.2
+
+
+def measure(run, rounds: int, settle: float = SETTLE_S) -> tuple[dict, dict]:
+    """Times and threads used per setting over ``rounds`` rounds, round r in the order ``ORDERS[r % 6]``, with
+    ``settle`` seconds of rest after each run."""
     times = {s: [] for s in SETTINGS}
     used = {s: set() for s in SETTINGS}
     for r in range(rounds):
-        for s in SETTINGS[r % len(SETTINGS):] + SETTINGS[:r % len(SETTINGS)]:
+        for s in ORDERS[r % len(ORDERS)]:
             t, n = run(s)
             times[s].append(t)
             used[s].add(n)
+            time.sleep(settle)
     return times, {s: sorted(n) for s, n in used.items()}
 
 
@@ -139,8 +152,8 @@ def main(argv=None) -> int:
 
     p = argparse.ArgumentParser(description=f"benchmark {NAME}: {TITLE}")
     p.add_argument("--quick", action="store_true", help="tiny sizes: checks the benchmark runs, numbers mean little")
-    p.add_argument("--rounds", type=int, default=6, help="rounds per condition, each starting one setting later "
-                   "(default 6: each setting first twice)")
+    p.add_argument("--rounds", type=int, default=6, help="rounds per condition, each in another order of the three "
+                   "settings (default 6: every order once)")
     p.add_argument("--repeats", type=int, default=None, help=argparse.SUPPRESS)  # run.py passes these through
     p.add_argument("--warmup", type=int, default=None, help=argparse.SUPPRESS)
     add_output_arguments(p)
@@ -181,9 +194,9 @@ def main(argv=None) -> int:
         f"## {NAME}: {TITLE}",
         "",
         f"`python benchmarks/run.py {NAME}{' --quick' if args.quick else ''}` — "
-        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, git `{machine.get('git')}`, {rounds} rotating rounds "
-        "per condition (medians; the target's ratio is the median over rounds of the choice's time over the "
-        "reference's in the same round).",
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, git `{machine.get('git')}`, {rounds} rounds per "
+        f"condition, each in another order of the three settings, {SETTLE_S} s of rest after each run (medians; the "
+        "target's ratio is the median over rounds of the choice's time over the reference's in the same round).",
         "",
         f"Machine: {machine['cpu']}, {machine['logical_cores']} logical cores ({cores} usable); torch {machine['torch']}; "
         f"BLAS: {machine['blas']}; load average {machine['load_average']} at start.",
