@@ -114,10 +114,10 @@ def mds_top(quick: bool):
 
 
 #: The six orders of the three settings, one a round: each setting runs first twice in six rounds, and right after
-#: each other setting equally often. Rotating one order (1, every core, choice) instead put petheory's choice right
-#: after 'every core' in every round, and on a busy machine the setting after 'every core' ran up to 1.3x slower
-#: with the same thread count (git a279c8e, load 2): at ab1feaa the choice read 1.12x the 1-thread time while
-#: running 1 thread itself.
+#: each other setting equally often. Rotating one order (1, every core, choice) keeps its cycle: petheory's choice ran
+#: right after 'every core' in 4 of 6 rounds, 1 thread in 1, and on a busy machine the setting after 'every core' ran
+#: up to 1.3x slower with the same thread count (git a279c8e, load 2): at ab1feaa the choice read 1.12x the 1-thread
+#: time while running 1 thread itself.
 ORDERS = tuple(itertools.permutations(SETTINGS))
 
 #: Seconds of rest after each run, so that what it leaves running (torch's or BLAS's worker threads spinning
