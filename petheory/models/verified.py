@@ -14,6 +14,8 @@ Pure: the table is package data (:mod:`petheory.data.verified_models` reads it).
 from __future__ import annotations
 
 import difflib
+import functools
+from collections import Counter
 
 from petheory.data import verified_models
 
@@ -68,7 +70,33 @@ def nearest(mt: str, architectures=()) -> str | None:
     inside = [t for t in ok if text.endswith("_" + t) or f"_{t}_" in text]  # my_llama -> llama
     if inside:
         return max(inside, key=len)
-    return max(ok, key=lambda t: (difflib.SequenceMatcher(None, text, t).ratio(), t))
+    return _closest(text, ok)
+
+
+def _closest(text: str, names) -> str:
+    """``max(names, key=lambda t: (SequenceMatcher(None, text, t).ratio(), t))``, skipping the names whose upper
+    bounds (difflib's ``real_quick_ratio`` and ``quick_ratio``, both >= ``ratio``, computed here from letter counts
+    kept per name) are below the best ratio so far, as ``difflib.get_close_matches`` does: the same name, with the
+    full ratio of a few of the ~180 names."""
+    best, best_t = -1.0, None
+    mine = Counter(text)
+    m = difflib.SequenceMatcher(None, text, "")
+    for t, theirs in _letter_counts(tuple(names)):
+        total = len(text) + len(t)
+        if (2.0 * min(len(text), len(t)) / total if total else 1.0) < best:  # real_quick_ratio
+            continue
+        if (2.0 * sum(min(n, theirs[ch]) for ch, n in mine.items()) / total if total else 1.0) < best:  # quick_ratio
+            continue
+        m.set_seq2(t)
+        r = m.ratio()
+        if (r, t) > (best, best_t or ""):
+            best, best_t = r, t
+    return best_t
+
+
+@functools.lru_cache(maxsize=4)
+def _letter_counts(names: tuple) -> tuple:
+    return tuple((t, Counter(t)) for t in names)
 
 
 def refusal(mt, architectures=()) -> str:

@@ -122,3 +122,22 @@ def test_the_cli_reads_an_unknown_type_as_a_family_and_says_so(tmp_path, capsys)
     notes = doc["notes"] if "notes" in doc else doc["reports"][0]["notes"]
     assert notes[0].startswith("read as llama: the user's assertion")
     assert main(["report", "--pe", "rope", "--as-family", "llama", "--length", "8"]) == 2
+
+
+def test_the_nearest_name_is_difflibs_best_ratio_with_the_bounds_skipping_only_losers():
+    """:func:`petheory.models.verified._closest` skips names by difflib's upper bounds: the name it returns is the
+    plain ``max`` over every name's full ratio (ties to the later name), for 40 model types of the table (a seeded
+    sample) as typed with a letter dropped, doubled or changed, and for names unlike any."""
+    import difflib
+    import random
+
+    from petheory.models.verified import _closest
+
+    ok = sorted(verified_types())
+    rng = random.Random(0)
+    queries = ["zzfoo", "x", "", "model_type", "llama_moe_vision_next", "qwen3moe", "gemma-3n"]
+    for t in rng.sample(sorted(load()["types"]), 40):
+        i = rng.randrange(len(t))
+        queries += [t[:i] + t[i + 1:], t[:i] + t[i] + t[i:], t[:i] + rng.choice("abcxyz_0123") + t[i + 1:]]
+    for q in queries:
+        assert _closest(q, ok) == max(ok, key=lambda t: (difflib.SequenceMatcher(None, q, t).ratio(), t)), q
