@@ -8,6 +8,8 @@ draws only is *optional* (e.g. ``w_imag`` drawn as absent or null).
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import json
 import random
 from dataclasses import dataclass
@@ -30,8 +32,23 @@ class CaseFields:
         return req + (f"; optional: {', '.join(self.optional)}" if self.optional else "")
 
 
+#: case_fields per claim object, draws and seed: the draws are seeded, so a claim's answer never changes, and
+#: ``check --list``, ``--case`` and every replay of a counterexample in one process draw its 40 cases once.
+#: Keyed by the claim's identity (the entry keeps the claim alive, so the id is never reused): a claim
+#: registered again under the same id is another object and is drawn afresh.
+_FIELDS: dict[tuple[int, int, int], tuple[object, CaseFields | None]] = {}
+
+
 def case_fields(c, draws: int = DRAWS, seed: int = 0) -> CaseFields | None:
     """The fields of claim ``c``'s cases (None for claims without cases: asymptotic, empirical, skipped)."""
+    hit = _FIELDS.get((id(c), draws, seed))
+    if hit is None or hit[0] is not c:
+        hit = _FIELDS[id(c), draws, seed] = (c, _draw_fields(c, draws, seed))
+    f = hit[1]
+    return f if f is None else dataclasses.replace(f, example=copy.deepcopy(f.example))  # a caller may edit its copy
+
+
+def _draw_fields(c, draws: int, seed: int) -> CaseFields | None:
     if c.cases is None or c.kind not in ("exact", "symbolic"):
         return None
     from hypothesis import HealthCheck, Phase, Verbosity, find, settings

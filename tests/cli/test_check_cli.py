@@ -91,3 +91,29 @@ def test_piped_check_table_keeps_every_word_whole(capsys):
     rows = [ln for ln in out.splitlines() if ln.startswith(("chen2025.", "gu2025."))]
     assert len(rows) == 2 and all(ln == ln.rstrip() for ln in out.splitlines())
     assert "petheory check --claims gu2025.lemma_b1_range --case '" in out  # the replay command, whole
+
+
+def test_case_fields_are_drawn_once_per_claim_and_afresh_for_a_new_claim():
+    """``check --list``, ``--case`` and every replay read a claim's fields; the 40 seeded draws run once per claim object
+    (the answer could not change), and a claim registered again (another object, another strategy) is drawn afresh."""
+    from hypothesis import strategies as st
+
+    from proofs_check.engine import Claim
+    from proofs_check.fields import case_fields
+
+    calls = []
+
+    def claim(keys):
+        def cases():
+            calls.append(keys)
+            return st.fixed_dictionaries({k: st.integers(0, 3) for k in keys})
+
+        return Claim(id="test2026.fields", source="test", statement="s", kind="exact", check=lambda case: 0.0, cases=cases)
+
+    one = claim(("a", "b"))
+    first = case_fields(one)
+    first.example["a"] = "edited"  # the caller's copy: the next answer is unchanged
+    again = case_fields(one)
+    assert calls == [("a", "b")] and again.required == ("a", "b") and again.example["a"] != "edited"
+    other = case_fields(claim(("c",)))
+    assert calls == [("a", "b"), ("c",)] and other.required == ("c",)
