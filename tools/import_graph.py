@@ -108,11 +108,17 @@ def imports(path: Path, name: str | None = None, root: Path = ROOT) -> list[tupl
 
     ``import a.b`` gives ``(line, 'a.b', None)``; ``from a import b, c`` gives ``(line, 'a', 'b')``
     and ``(line, 'a', 'c')``; relative imports are resolved against ``name`` (the file's module)."""
-    name = name or module_name(path, root)
-    is_pkg = path.name == "__init__.py"
-    tree = parse(path)
+    st = Path(path).stat()
+    return list(_imports(str(path), st.st_mtime_ns, st.st_size, name or module_name(path, root)))
+
+
+@functools.lru_cache(maxsize=2048)
+def _imports(path: str, mtime_ns: int, size: int, name: str) -> tuple[tuple[int, str, str | None], ...]:
+    """:func:`imports` of an unchanged file, walked once (the layer checks ask for every file's imports several
+    times)."""
+    is_pkg = Path(path).name == "__init__.py"
     out = []
-    for node in ast.walk(tree):
+    for node in ast.walk(_parse(path, mtime_ns, size)):
         if isinstance(node, ast.Import):
             out += [(node.lineno, a.name, None) for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -122,7 +128,7 @@ def imports(path: Path, name: str | None = None, root: Path = ROOT) -> list[tupl
                 base = base[: len(base) - node.level + (1 if is_pkg else 0)]
                 mod = ".".join(base + ([mod] if mod else []))
             out += [(node.lineno, mod, a.name) for a in node.names]
-    return sorted(out, key=lambda t: (t[0], t[1], t[2] or ""))
+    return tuple(sorted(out, key=lambda t: (t[0], t[1], t[2] or "")))
 
 
 def target(mod: str, attr: str | None, known: dict[str, Path]) -> str:
@@ -213,15 +219,21 @@ def upward_edges(g: dict[str, set[str]]) -> list[tuple[str, str]]:
 def function_imports(path: Path, name: str | None = None, root: Path = ROOT) -> list[tuple[int, str, str, str | None]]:
     """The imports of ``path`` made inside a function (lazily, when it runs): ``(line, function, module,
     imported name or None)``, relative imports resolved as in :func:`imports`."""
-    name = name or module_name(path, root)
-    tree = parse(path)
+    st = Path(path).stat()
+    lines = _function_lines(str(path), st.st_mtime_ns, st.st_size)
+    return [(line, lines[line], mod, attr) for line, mod, attr in imports(path, name, root) if line in lines]
+
+
+@functools.lru_cache(maxsize=2048)
+def _function_lines(path: str, mtime_ns: int, size: int) -> dict[int, str]:
+    """The lines of an unchanged file's imports made inside a function, each with the outermost function's name."""
     lines: dict[int, str] = {}
-    for fn in ast.walk(tree):
+    for fn in ast.walk(_parse(path, mtime_ns, size)):
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for node in ast.walk(fn):
                 if isinstance(node, (ast.Import, ast.ImportFrom)):
                     lines.setdefault(node.lineno, fn.name)  # the outermost function (ast.walk visits it first)
-    return [(line, lines[line], mod, attr) for line, mod, attr in imports(path, name, root) if line in lines]
+    return lines
 
 
 def climbing_imports(root: Path = ROOT) -> list[tuple[str, str, int, str]]:
