@@ -220,8 +220,10 @@ def function_imports(path: Path, name: str | None = None, root: Path = ROOT) -> 
     """The imports of ``path`` made inside a function (lazily, when it runs): ``(line, function, module,
     imported name or None)``, relative imports resolved as in :func:`imports`."""
     st = Path(path).stat()
-    lines = _function_lines(str(path), st.st_mtime_ns, st.st_size)
-    return [(line, lines[line], mod, attr) for line, mod, attr in imports(path, name, root) if line in lines]
+    key = (str(path), st.st_mtime_ns, st.st_size)
+    lines = _function_lines(*key)
+    return [(line, lines[line], mod, attr) for line, mod, attr in _imports(*key, name or module_name(path, root))
+            if line in lines]
 
 
 @functools.lru_cache(maxsize=2048)
