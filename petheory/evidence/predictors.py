@@ -23,6 +23,7 @@ meets its baseline), cannot reject: :attr:`Test.can_reject` is False and the tes
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,7 +33,7 @@ from petheory.loaders.safe_json import read_json
 from petheory.evidence import table as T
 from petheory.scheme import Positions
 
-__all__ = ["CHECKS", "OUTCOMES", "positions", "evaluable", "outcomes", "committed", "Test", "fisher", "tests"]
+__all__ = ["CHECKS", "OUTCOMES", "positions", "evaluable", "outcomes", "committed", "Test", "fisher", "fisher_greater", "tests"]
 
 #: The checks of ``plan`` this module evaluates (its CHECKS, in order).
 CHECKS = ("men", "liu", "phase")
@@ -176,29 +177,38 @@ class Test:
                 f"{c + d} (below {c}); Fisher one-sided p {self.p:.3g}{why}")
 
 
+def fisher_greater(table) -> float:
+    """Fisher's exact one-sided p-value P(X >= a) for [[a, b], [c, d]] (hypergeometric, margins fixed); exact in
+    integers (:func:`math.comb`), so ``plan`` needs no scipy (the tests compare it with ``scipy.stats.fisher_exact``).
+
+    >>> round(fisher_greater([[5, 0], [0, 5]]), 6)
+    0.003968
+    """
+    (a, b), (c, d) = table
+    r1, c1, n = a + b, a + c, a + b + c + d
+    hi = min(r1, c1)
+    num = sum(math.comb(c1, k) * math.comb(n - c1, r1 - k) for k in range(a, hi + 1))
+    return min(1.0, num / math.comb(n, r1))
+
+
 def _min_p(table) -> float:
     """The smallest one-sided p-value of Fisher's test over the tables with ``table``'s margins."""
-    from scipy import stats
-
     (a, b), (c, d) = table
     r1, c1, n = a + b, a + c, a + b + c + d
     hi = min(r1, c1)  # the most extreme table puts every failing row below the baseline
-    t = [[hi, r1 - hi], [c1 - hi, n - r1 - c1 + hi]]
-    return float(stats.fisher_exact(t, alternative="greater").pvalue)
+    return fisher_greater([[hi, r1 - hi], [c1 - hi, n - r1 - c1 + hi]])
 
 
 def fisher(check: str, regime: str, rows: list[dict], alpha: float = 0.05) -> Test:
     """The test of ``check`` on the outcome dicts of ``regime`` (module docstring)."""
-    from scipy import stats
-
     sel = [r for r in rows if r["regime"] == regime]
     table = ((sum(not r[check] and not r["met"] for r in sel), sum(not r[check] and r["met"] for r in sel)),
              (sum(r[check] and not r["met"] for r in sel), sum(r[check] and r["met"] for r in sel)))
     if not sel:
         return Test(check, regime, table, None, None, None, None, alpha)
-    t = [list(x) for x in table]
-    p = float(stats.fisher_exact(t, alternative="greater").pvalue)
-    q = float(stats.fisher_exact(t, alternative="less").pvalue)
+    (a, b), (c, d) = table
+    p = fisher_greater(table)
+    q = fisher_greater(((b, a), (d, c)))  # the other side: failing goes with meeting the baseline
     acc = (table[0][0] + table[1][1]) / len(sel)
     return Test(check, regime, table, p, q, _min_p(table), acc, alpha)
 
