@@ -321,7 +321,8 @@ def _family(c: CandidatePlan, base: float) -> tuple[str, str]:
 def _answer(regime: str, cands: list[CandidatePlan], base: float, s: float) -> Answer:
     """The recommendation of one regime (rule fixed in advance, module docstring): the candidate whose method family
     has the highest expected RULER score at s in the evidence; ties by more rows, then by more matched rows of the
-    candidate's own method, then the order of CANDIDATES; none with evidence: no recommendation."""
+    candidate's own method, then the order of CANDIDATES; none with evidence: no recommendation. The other families
+    with evidence are named beside it with their medians (a difference within the error decides little)."""
     scored = []
     for c in cands:
         fam, meth = _family(c, base)
@@ -334,20 +335,25 @@ def _answer(regime: str, cands: list[CandidatePlan], base: float, s: float) -> A
     if not scored:
         return Answer(regime, None, "", f"no evidence: no {regime.replace('_', '-')} row of the evidence table with a RULER "
                       f"score covers any candidate's method at an extension within x{ev.WINDOW:g} of {s:g}", "")
-    _, c, e = min(scored, key=lambda t: t[0])
-    reach = "at or above" if e.median >= _RULER_THRESHOLD else "below"
-    why = (f"the highest expected score of the candidates with evidence ({e.family} family); the median is {reach} "
-           f"RULER's threshold {_RULER_THRESHOLD:g}, so the effective length is expected "
-           + ("to reach N" if reach.startswith("at") else "to fall short of N"))
-    fam, meth = _family(c, base)
-    other = [f"{m} x{n}" for m, n in e.methods if m != meth]
-    if other:
-        why += f"; rows of other methods of the family ({', '.join(other)}) are in the expectation, not in this block"
+    scored.sort(key=lambda t: t[0])
+    _, c, e = scored[0]
+    reach = e.median >= ev_table.RULER_THRESHOLD
+    why = (f"the highest expected score of the candidates' method families ({e.family}); the median is "
+           f"{'at or above' if reach else 'below'} RULER's threshold {ev_table.RULER_THRESHOLD:g}, so the effective "
+           f"length is expected {'to reach N' if reach else 'to fall short of N'}")
+    meth = _family(c, base)[1]
+    other = [f"{m} x{n}" for m, n in e.methods if m != meth and not (meth == "yarn" and m == "yarn_dca")]
+    dca = [f"{m} x{n}" for m, n in e.methods if m == "yarn_dca" and meth == "yarn"]
+    if other or dca:
+        why += f"; the expectation includes rows of {', '.join(other + dca)}, which this block does not set"
+    seen, alts = {e.family}, []
+    for _, c2, e2 in scored[1:]:
+        if e2.family not in seen:
+            seen.add(e2.family)
+            alts.append(f"{e2.family} {e2.median:.1f} ({len(e2.rows)} row{'s' if len(e2.rows) > 1 else ''})")
+    if alts:
+        why += "; next: " + ", ".join(alts)
     return Answer(regime, c.name, c.label, e.line(), why)
-
-
-#: RULER's effective-length threshold (Llama-2-7B's score at 4K), the baseline of a RULER score row.
-_RULER_THRESHOLD = 85.6
 
 
 def predictor_lines() -> tuple:
@@ -490,8 +496,13 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
         raise ValidationError("plan found no full-attention rotary layer to scale ("
                               + "; ".join(f"layers {k.layers[:4]}: {k.note}" for k in kinds) + ")")
     configs = runtime_configs(scheme, kinds, length=N, context=L)
+    notes = tuple(scheme.notes)
+    if L < scheme.max_context and N <= scheme.max_context:
+        notes += (f"the config already advertises {scheme.max_context:,} positions with its scaling over L = {L:,}: if the "
+                  f"model was trained there (its card says), keep it as configured; a method added at a trained length "
+                  f"does not help ({_at_own_length()})",)
     return PlanRecord(source=source, model_type=scheme.source, context=L, length=N, max_context=scheme.max_context,
-                      kinds=kinds, configs=configs, notes=tuple(scheme.notes), predictors=predictor_lines(),
+                      kinds=kinds, configs=configs, notes=notes, predictors=predictor_lines(),
                       evidence_model=ev.MODEL, seconds=round(time.perf_counter() - t0, 3))
 
 

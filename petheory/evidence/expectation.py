@@ -2,8 +2,9 @@ r"""What the table says a candidate can expect at N: one line, stated in advance
 
 The model (:data:`MODEL`): for a candidate's method family (:data:`petheory.evidence.table.METHODS`), a regime
 (training-free or fine-tuned) and the extension ratio s = N / L, the rows of the table with that family and regime,
-the RULER score as metric, and an extension ratio within a factor :data:`WINDOW` of s; the expectation is their
-median, with their range. Its error is the leave-one-source-out error: every matched row predicted by the median of
+the RULER score as metric, and an extension ratio within a factor :data:`WINDOW` of s; a fine-tuned row counts only
+at the length it was trained at (the answer to "train with it at N"; a model evaluated below its training length, or
+past it, answers another question); the expectation is their median, with their range. Its error is the leave-one-source-out error: every matched row predicted by the median of
 the matched rows of the *other* sources (a source is the paper or report, :func:`paper`), the mean absolute
 difference; with one source there is nothing to hold out and the error is not known (said so). No matched row:
 "no evidence" (never an extrapolation).
@@ -24,8 +25,8 @@ WINDOW = 2.0
 #: The metric the expectation is in (the one most rows share).
 METRIC = "ruler"
 MODEL = (f"median and range of the RULER score at the target over the table's rows of the same regime and method "
-         f"family whose extension ratio target/L is within x{WINDOW:g} of N/L; error: leave-one-source-out mean "
-         "absolute error")
+         f"family whose extension ratio target/L is within x{WINDOW:g} of N/L (fine-tuned rows: at their training "
+         "length); error: leave-one-source-out mean absolute error")
 
 
 def paper(row: T.Row) -> str:
@@ -80,7 +81,8 @@ class Expectation:
 
 def _matched(family: str, regime: str, s: float, rows) -> list:
     return [r for r in rows if r.family == family and r.regime == regime and r.metric == METRIC
-            and s / WINDOW <= r.extension <= s * WINDOW]
+            and s / WINDOW <= r.extension <= s * WINDOW
+            and (r.regime == "training_free" or r.train_length is None or r.train_length == r.target)]
 
 
 def expect(family: str, regime: str, s: float, rows=None) -> Expectation:

@@ -3,9 +3,10 @@ r"""``plan``'s checks as predictors: each evaluated on the table's rows, and the
 A row is *evaluable* when it extends (target > pretrain_length), has a baseline (:attr:`Row.met` is not None), a
 rotary dimension, and frequencies the registry can give from what it states (:func:`positions`): plain RoPE as
 trained (``none``), PI, NTK-aware and YaRN with a stated factor, Llama 3 with a stated factor, a base change with a
-stated new base. Dynamic NTK without its factor, YaRN + dual chunk attention (DCA remaps the distances the
-frequencies see), LongRoPE's searched factors and the other methods are not: their rows inform the expectations
-only.
+stated new base, transformers' dynamic NTK with a stated factor where the row's target is at or past its training
+length (below it, Lu et al.'s dynamic scaling counts from the training length, not the target). Dynamic NTK without
+its factor, YaRN + dual chunk attention (DCA remaps the distances the frequencies see), LongRoPE's searched factors
+and the other methods are not: their rows inform the expectations only.
 
 Each evaluable row is checked by ``plan``'s own :func:`~petheory.analyses.plan.analyse`, passed in by the caller (this
 module sits below ``plan``), at the row's target with L its pre-training length; the checks are ``men``, ``liu``
@@ -62,6 +63,10 @@ def positions(row: T.Row) -> tuple[Positions, tuple] | None:
         return None
     elif m == "pi":
         cand = ("pi", f"linear x{f:g}", "rope_pi", {"base": b, "scale": f, **keep}, "")
+    elif m == "dynamic_ntk":  # transformers' dynamic NTK: base b (f n/L - f + 1)^(r/(r-2)) at length n
+        if row.train_length is not None and row.target < row.train_length:
+            return None
+        cand = ("dynamic", f"dynamic NTK, factor {f:g}", "rope_dynamic", {"base": b, "scale": f, "n_max": L, **keep}, "")
     elif m == "ntk":
         cand = ("ntk", f"NTK-aware x{f:g}", "rope", {"base": enc.ntk_base(b, f, r), **keep}, "")
     elif m == "yarn":  # plan's yarn candidate: beta_fast 32, beta_slow 1, transformers' ramp
