@@ -359,7 +359,18 @@ def _answer(regime: str, cands: list[CandidatePlan], base: float, s: float) -> A
 def predictor_lines() -> tuple:
     """Each check's measured accuracy as a predictor on the evidence table (the committed outcomes; the claims
     ``men2024.base_bounds_extension_outcome``, ``liu2023.extrapolation_bound_predicts_extension_outcome`` and
-    ``petheory2026.phase_range_predicts_extension_outcome`` decide them)."""
+    ``petheory2026.phase_range_predicts_extension_outcome`` decide them).
+
+    Returns
+    -------
+    tuple of str
+        One line per check and regime (:meth:`petheory.evidence.predictors.Test.line`).
+
+    Examples
+    --------
+    >>> [line.split(":")[0] for line in predictor_lines()][:2]
+    ['men (training-free)', 'men (fine-tuned)']
+    """
     tests = ev_predictors.tests(ev_predictors.committed())
     return tuple(t.line() for t in tests.values())
 

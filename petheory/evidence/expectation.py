@@ -30,7 +30,22 @@ MODEL = (f"median and range of the RULER score at the target over the table's ro
 
 
 def paper(row: T.Row) -> str:
-    """The source a row comes from (its paper or report: the ``source`` field up to the first comma)."""
+    """The source a row comes from (its paper or report: the ``source`` field up to the first comma).
+
+    Parameters
+    ----------
+    row : Row
+        A row of the table.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> paper(T.rows()[0])
+    'Lu et al. 2024'
+    """
     return row.source.split(",")[0].strip()
 
 
@@ -61,6 +76,7 @@ class Expectation:
         return bool(self.rows)
 
     def line(self) -> str:
+        """The expectation in one line (the median, range, rows, sources, error), or "no evidence: ..."."""
         if not self.rows:
             return (f"no evidence: no {self.regime.replace('_', '-')} {self.family} row with a RULER score at an "
                     f"extension within x{WINDOW:g} of {self.s:g}")

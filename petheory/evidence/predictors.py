@@ -45,6 +45,18 @@ OUTCOMES = T.PATH.with_name("extension_checks.json")
 def positions(row: T.Row) -> tuple[Positions, tuple] | None:
     """The row's pre-training positions and its method as a ``plan`` candidate tuple, or None (module docstring).
 
+    Parameters
+    ----------
+    row : Row
+        A row of the table.
+
+    Returns
+    -------
+    tuple or None
+        ``(Positions, (name, label, encoding, params, note))``; None when the row's frequencies are not known.
+
+    Examples
+    --------
     >>> p, c = positions(next(r for r in T.rows() if r.id == "lu2024_pi_ft32k_32k"))
     >>> c[2], c[3]["scale"]
     ('rope_pi', 8.0)
@@ -81,7 +93,22 @@ def positions(row: T.Row) -> tuple[Positions, tuple] | None:
 
 
 def evaluable(rows=None) -> list:
-    """The rows the checks are evaluated on (module docstring)."""
+    """The rows the checks are evaluated on (module docstring).
+
+    Parameters
+    ----------
+    rows : sequence of Row, optional
+        Default: the committed table.
+
+    Returns
+    -------
+    list of Row
+
+    Examples
+    --------
+    >>> all(r.target > r.pretrain_length and r.met is not None for r in evaluable())
+    True
+    """
     rows = T.rows() if rows is None else rows
     return [r for r in rows if r.target > r.pretrain_length and r.met is not None and positions(r) is not None]
 
@@ -100,6 +127,13 @@ def outcomes(analyse, rows=None) -> list[dict]:
     -------
     list of dict
         ``{"id", "regime", "met", "men", "liu", "phase", "detail"}`` (True: the check passes).
+
+    Examples
+    --------
+    >>> from petheory.analyses.plan import analyse
+    >>> o = outcomes(analyse, [r for r in T.rows() if r.id == "lu2024_pi_ft32k_32k"])
+    >>> o[0]["met"], o[0]["men"]
+    (False, False)
     """
     out = []
     for r in evaluable(rows):
@@ -113,6 +147,16 @@ def outcomes(analyse, rows=None) -> list[dict]:
 
 def committed(path=None) -> list[dict]:
     """The outcomes committed in ``path`` (default :data:`OUTCOMES`), each row's id checked against the table.
+
+    Parameters
+    ----------
+    path : path-like, optional
+        A file in the committed format.
+
+    Returns
+    -------
+    list of dict
+        As :func:`outcomes` gives them.
 
     Raises
     ------
@@ -166,13 +210,16 @@ class Test:
 
     @property
     def n(self) -> int:
+        """The rows tested."""
         return sum(sum(r) for r in self.table)
 
     @property
     def can_reject(self) -> bool:
+        """Whether some table with these margins gives p < alpha (else the test decides nothing)."""
         return self.min_p is not None and self.min_p < self.alpha
 
     def line(self) -> str:
+        """The test in one line: rows classified right, the table, p, and whether it can decide."""
         (a, b), (c, d) = self.table
         if self.n == 0:
             return f"{self.check} ({self.regime.replace('_', '-')}): no evaluable row"
@@ -186,6 +233,17 @@ def fisher_greater(table) -> float:
     """Fisher's exact one-sided p-value P(X >= a) for [[a, b], [c, d]] (hypergeometric, margins fixed); exact in
     integers (:func:`math.comb`), so ``plan`` needs no scipy (the tests compare it with ``scipy.stats.fisher_exact``).
 
+    Parameters
+    ----------
+    table : sequence of two pairs of int
+        [[a, b], [c, d]].
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
     >>> round(fisher_greater([[5, 0], [0, 5]]), 6)
     0.003968
     """
@@ -205,7 +263,29 @@ def _min_p(table) -> float:
 
 
 def fisher(check: str, regime: str, rows: list[dict], alpha: float = 0.05) -> Test:
-    """The test of ``check`` on the outcome dicts of ``regime`` (module docstring)."""
+    """The test of ``check`` on the outcome dicts of ``regime`` (module docstring).
+
+    Parameters
+    ----------
+    check : str
+        ``men``, ``liu`` or ``phase``.
+    regime : str
+        ``training_free`` or ``fine_tuned``.
+    rows : list of dict
+        From :func:`outcomes` or :func:`committed`.
+    alpha : float, optional
+        The level a test must be able to reach to decide anything.
+
+    Returns
+    -------
+    Test
+
+    Examples
+    --------
+    >>> t = fisher("men", "fine_tuned", committed())
+    >>> t.n > 0, 0 <= t.accuracy <= 1
+    (True, True)
+    """
     sel = [r for r in rows if r["regime"] == regime]
     table = ((sum(not r[check] and not r["met"] for r in sel), sum(not r[check] and r["met"] for r in sel)),
              (sum(r[check] and not r["met"] for r in sel), sum(r[check] and r["met"] for r in sel)))
@@ -219,5 +299,22 @@ def fisher(check: str, regime: str, rows: list[dict], alpha: float = 0.05) -> Te
 
 
 def tests(rows: list[dict], alpha: float = 0.05) -> dict:
-    """Every pre-registered test: ``{(check, regime): Test}``."""
+    """Every pre-registered test: ``{(check, regime): Test}``.
+
+    Parameters
+    ----------
+    rows : list of dict
+        From :func:`outcomes` or :func:`committed`.
+    alpha : float, optional
+        As :func:`fisher`.
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> sorted(tests(committed()))[:2]
+    [('liu', 'fine_tuned'), ('liu', 'training_free')]
+    """
     return {(c, g): fisher(c, g, rows, alpha) for c in CHECKS for g in T.REGIMES}

@@ -122,6 +122,7 @@ class Row:
 
     @property
     def family(self) -> str:
+        """The method's family (:data:`METHODS`)."""
         return METHODS[self.method]
 
     @property
@@ -232,5 +233,15 @@ def read(path=None) -> tuple[Row, ...]:
 
 @functools.lru_cache(maxsize=1)
 def rows() -> tuple[Row, ...]:
-    """The committed table (read once)."""
+    """The committed table, read once (:func:`read` of :data:`PATH`).
+
+    Returns
+    -------
+    tuple of Row
+
+    Examples
+    --------
+    >>> rows()[0].id
+    'lu2024_ntk_frozen_8k'
+    """
     return read()
