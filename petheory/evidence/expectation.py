@@ -24,6 +24,7 @@ __all__ = ["MODEL", "WINDOW", "METRIC", "Expectation", "expect", "paper"]
 WINDOW = 2.0
 #: The metric the expectation is in (the one most rows share).
 METRIC = "ruler"
+#: The model of the table in one line (printed by ``plan``).
 MODEL = (f"median and range of the RULER score at the target over the table's rows of the same regime and method "
          f"family whose extension ratio target/L is within x{WINDOW:g} of N/L (fine-tuned rows: at their training "
          "length); error: leave-one-source-out mean absolute error")

@@ -39,10 +39,12 @@ METHODS = {"none": "none", "pi": "pi", "ntk": "base", "dynamic_ntk": "base", "ab
            "clex": "clex", "longlora": "longlora", "dca": "dca", "rerope": "rerope", "string": "string",
            "self_extend": "self_extend", "lm_infinite": "lm_infinite", "landmark": "landmark",
            "per_dim_mix": "per_dim_mix", "unstated": "unstated"}
+#: The method families, sorted.
 FAMILIES = tuple(sorted(set(METHODS.values())))
 #: Metric -> whether higher is better.
 METRICS = {"ruler": True, "ruler_effective": True, "passkey": True, "niah": True, "perplexity": False, "longeval": True,
            "lveval": True, "needlebench": True, "longbench": True}
+#: The regimes: no training after the change, or fine-tuned (continued training) with it.
 REGIMES = ("training_free", "fine_tuned")
 #: RULER's effective-length threshold: Llama-2-7B's score at 4K in RULER's README (hsiehjackson/RULER @ 0193bdd0).
 RULER_THRESHOLD = 85.6
