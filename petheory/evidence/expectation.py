@@ -55,8 +55,8 @@ class Expectation:
     """The expected RULER score of a method family in a regime at extension ratio ``s`` (see the module docstring).
 
     ``rows`` are the matched row ids; ``median``/``low``/``high`` None when none matched; ``loso_error`` None with
-    fewer than two sources; ``methods`` the matched rows' methods with their counts; ``short_context`` the matched
-    rows' short-context costs (metric, change, source); ``threshold`` RULER's 85.6.
+    fewer than two sources; ``methods`` the matched rows' methods with their counts; ``short_context`` the short-context costs (metric, change, source) the
+    table reports for the family and regime within the window (any metric: a cost is the trained model's).
     """
 
     family: str
@@ -91,8 +91,11 @@ class Expectation:
         out = (f"RULER {self.median:.1f} [{self.low:.1f}, {self.high:.1f}] (median [range] of {len(self.rows)} row"
                f"{'s' if len(self.rows) > 1 else ''}: {meth}; {len(self.sources)} source{'s' if len(self.sources) > 1 else ''}"
                f"{toks}; {err})")
-        for sc in self.short_context:
-            out += f"; short-context cost {sc[0]} {sc[1]:+g} ({sc[2]})"
+        if self.short_context:
+            by = {}
+            for metric, change, src in self.short_context:
+                by.setdefault(src.split(",")[0] + ", " + src.split(", ")[-1].split(" (")[0], []).append(f"{metric} {change:+g}")
+            out += "; short-context cost where reported: " + "; ".join(f"{', '.join(v)} ({k})" for k, v in by.items())
         return out
 
 
@@ -142,8 +145,10 @@ def expect(family: str, regime: str, s: float, rows=None) -> Expectation:
     if len(sources) > 1:
         errs = [abs(r.value - statistics.median([o.value for o in m if paper(o) != paper(r)])) for r in m]
         loso = sum(errs) / len(errs)
-    sc = tuple((r.short_context["metric"], r.short_context["change"], r.short_context["source"]) for r in m
-               if r.short_context)
+    # short-context costs: any metric, the same family, regime and window (a cost is the trained model's, at any target)
+    sc = tuple((r.short_context["metric"], r.short_context["change"], r.short_context["source"]) for r in rows
+               if r.short_context and r.family == family and r.regime == regime
+               and float(s) / WINDOW <= r.extension <= float(s) * WINDOW)
     return Expectation(family, regime, float(s), tuple(r.id for r in m), sources, statistics.median(vals), min(vals),
                        max(vals), loso, tuple(Counter(r.method for r in m).most_common()), sc,
                        tuple(r.train_tokens for r in m if r.train_tokens is not None))

@@ -109,6 +109,13 @@ def test_expectation_is_the_median_with_a_leave_one_source_out_error():
         E.expect("warp", "training_free", 2.0)
 
 
+def test_short_context_cost_is_quoted_where_the_table_reports_one():
+    e = E.expect("yarn", "fine_tuned", 16.0)
+    assert ("MMLU", -1.3) in {(m, round(c, 6)) for m, c, _ in e.short_context}  # YaRN s=16: Llama 2 7B 43.8 -> 42.5
+    assert "short-context cost where reported: MMLU -1.3" in e.line()
+    assert not E.expect("base", "fine_tuned", 28.0).short_context  # Code Llama's MMLU drop is its code training's
+
+
 def test_fisher_greater_is_scipys_one_sided_fisher():
     for t in itertools.product(range(4), repeat=4):
         if sum(t):
