@@ -62,8 +62,7 @@ def check(name: str, ctx, rows=None) -> Evidence:
     lines = "; ".join(t.line() for t in tests.values())
     note = (f" A regime that cannot reject ({', '.join(m.replace('_', '-') for m in mute)}) decides nothing."
             if mute else "")
-    acc = [t.accuracy for t in tests.values() if t.accuracy is not None]
-    return Evidence(verdict, len(rows), margin=min(acc) if acc else None, p_value=p,
+    return Evidence(verdict, len(rows), p_value=p,
                     details={"tests": {g: {"table [[fail&below, fail&meets], [pass&below, pass&meets]]": t.table,
                                            "p": t.p, "p_opposite": t.p_opposite, "min_p": t.min_p,
                                            "can_reject": t.can_reject, "accuracy": t.accuracy}
