@@ -44,8 +44,8 @@ highest median is recommended (ties: more rows, then more rows of the candidate'
 The three checks stay in the table as predictors, each with its measured accuracy on the table's rows beside it
 (:func:`predictor_lines`; the claims ``men2024.base_bounds_extension_outcome``,
 ``liu2023.extrapolation_bound_predicts_extension_outcome`` and ``petheory2026.phase_range_predicts_extension_outcome``
-decide whether they predict anything). N <= L is refused, with the evidence that a method added at the trained
-length does not help (STRING's table).
+decide whether they predict anything). N <= L is refused, with the evidence that an extension method added at the
+trained length does not help (STRING's table).
 
 The record (:mod:`petheory.analyses.plan_record`) renders itself; the configs a runtime reads come
 from :mod:`petheory.analyses.runtime_config`.
@@ -500,7 +500,7 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
                               "check reads every distance up to N)")
     if N <= L:
         raise ValidationError(f"the target context N = {N:,} must exceed the original context L = {L:,} the factors count "
-                              f"from, and a method added at the trained length does not help ({_at_own_length()}); for "
+                              f"from, and an extension method added at the trained length does not help ({_at_own_length()}); for "
                               f"N <= L, petheory report --length {N} says what the model does there")
     kinds = tuple(_kind_plan(scheme, layer, idx, length=N, context=L, base_grid=base_grid) for layer, idx in scheme.kinds())
     if not any(k.planned for k in kinds):
@@ -510,7 +510,7 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
     notes = tuple(scheme.notes)
     if L < scheme.max_context and N <= scheme.max_context:
         notes += (f"the config already advertises {scheme.max_context:,} positions with its scaling over L = {L:,}: if the "
-                  f"model was trained there (its card says), keep it as configured; a method added at a trained length "
+                  f"model was trained there (its card says), keep it as configured; an extension method added at a trained length "
                   f"does not help ({_at_own_length()})",)
     return PlanRecord(source=source, model_type=scheme.source, context=L, length=N, max_context=scheme.max_context,
                       kinds=kinds, configs=configs, notes=notes, predictors=predictor_lines(),
@@ -518,9 +518,14 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
 
 
 def _at_own_length() -> str:
-    """The evidence for the refusal at N <= L: rows of a method added to a model at its own trained length."""
+    """The evidence for the refusal at N <= L: extension methods added to a model at its own trained length (STRING's
+    Table 2), and STRING's own shift beside them."""
     rows = [r for r in ev_table.rows() if r.target == r.pretrain_length and r.method != "none" and r.baseline is not None]
     if not rows:
         return "no evidence either way"
-    return (f"{rows[0].model} at {rows[0].target:,}: " + ", ".join(f"{r.method} {r.value:g}" for r in rows)
-            + f" vs {rows[0].baseline:g} without; {rows[0].source}")
+    rows = [r for r in rows if r.model == rows[0].model]  # one model's row of the source's table
+    ext = [r for r in rows if r.method != "string"]
+    out = (f"{rows[0].model} at {rows[0].target:,}: " + ", ".join(f"{r.method} {r.value:g}" for r in ext)
+           + f" vs {rows[0].baseline:g} without")
+    out += "".join(f" (STRING's position shift, not an extension: {r.value:g})" for r in rows if r.method == "string")
+    return out + f"; {rows[0].source}"

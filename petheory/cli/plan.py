@@ -29,7 +29,7 @@ DESCRIPTION = (
     "row with its source table) expect to score highest on RULER at N, with the median and range of those results "
     "and their leave-one-source-out error, or 'no evidence' where no result covers a candidate; and for each candidate "
     "the transformers 5.x rope_parameters and 4.x rope_scaling blocks, llama.cpp's flags and vLLM's --hf-overrides. "
-    "N must exceed the original context L (a method added at a trained length does not help: STRING's table)."
+    "N must exceed the original context L (an extension method added at a trained length does not help: STRING's table)."
 )
 
 

@@ -184,7 +184,7 @@ def test_cli_plan_prints_writes_json_and_markdown(capsys, tmp_path):
 
 @pytest.mark.parametrize("argv, match", [
     (("--length", "100"), "must exceed the original context"),
-    (("--length", "32768"), ("a method added at the trained length does not help", "yarn 76.3", "vs 77 without")),
+    (("--length", "32768"), ("an extension method added at the trained length does not help", "yarn 76.3", "vs 77 without", "not an extension: 80")),
     (("--length", "65536", "--base-grid", "0"), "--base-grid"),
     (("--length", "65536", "-d", "64"), "--d-model applies to a registry RoPE"),
     (("--length", str(10**9)), "beyond what plan scans"),
