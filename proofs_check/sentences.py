@@ -59,6 +59,9 @@ PAPERS = {
                "shawntan/stickbreaking-attention @ ea69b8dd)",
     "huang2025": "Huang et al., arXiv 2510.23095 (MRoPE-I, Qwen Team; abstract and HTML v1 opening)",
     "wei2025": "Wei et al., arXiv 2502.05173 (VideoRoPE; abstract and HTML v3 opening)",
+    # ---- petheory's own criteria (issue 53): no paper; tested as predictors on published extension results
+    "petheory2026": "petheory plan's own criteria (the phase-range check), tested as predictors on the published "
+                    "context-extension table (petheory/data/extension_evidence.json)",
     "yu2025": "Yu et al., arXiv 2506.03737 (ComRoPE, CVPR 2025; full text, as a Markdown transcription in a public "
               "repository, and the authors' README, github Longin-Yu/ComRoPE @ 7aeef083)",
 }

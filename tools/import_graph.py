@@ -58,7 +58,7 @@ LAYERS = (
                  "petheory.data*", "petheory.loaders.paths")),
     ("theory", tuple(f"petheory.{p}" for p in THEORY) + tuple(f"petheory.{p}.*" for p in THEORY)),
     ("loaders+io", ("petheory.loaders*", "petheory.io", "petheory.records", "petheory.spec")),
-    ("analyses", ("petheory.analyses*",)),
+    ("analyses", ("petheory.analyses*", "petheory.evidence*")),
     ("nn+experiments", ("petheory.nn*", "petheory.experiments*")),
     ("plots", ("petheory.plots*",)),
     ("proofs_check", ("proofs_check", "proofs_check.[!_]*", "proofs_check._[!_]*")),

@@ -33,11 +33,19 @@ Also reported: bands kept / interpolated / sped up, turns over L and N, the logi
 (:math:`\max|a_k|/a_0` within [L/2, L) and beyond L), the certified extreme eigenvalues of the position
 kernel at N against those of the pre-training ladder at L.
 
-The recommendation is fixed in advance, not tuned to the models: among the candidates that pass every
-check, the one that changes the fewest bands (its trained short-range behaviour least disturbed), then
-the smallest total :math:`|\ln(\omega/\omega^0)|`, ``as_configured`` first on a tie; when none passes
-all three, the one passing most, named as such. The theory cannot say how a model will do after (or
-without) fine-tuning: the checks say what the positions do, not the quality of the answers.
+Two recommendations, each with what the published evidence says it can expect at N (:mod:`petheory.evidence`):
+a training-free one (what to set at inference) and a fine-tuning one (what to train with at N). The rule is fixed
+in advance, not tuned to the models: per regime, each candidate's method family (a raised base, NTK-aware and
+dynamic NTK are the ``base`` family; YaRN, PI, Llama 3; plain RoPE as trained is ``none``) gets the expectation of
+:func:`petheory.evidence.expectation.expect` at s = N / L (the median and range of the RULER score over the table's
+rows of that regime and family within x2 of s, with its leave-one-source-out error), and the candidate with the
+highest median is recommended (ties: more rows, then more rows of the candidate's own method, then the order of
+:data:`CANDIDATES`); where no candidate's family has a row, the answer is "no evidence", never an extrapolation.
+The three checks stay in the table as predictors, each with its measured accuracy on the table's rows beside it
+(:func:`predictor_lines`; the claims ``men2024.base_bounds_extension_outcome``,
+``liu2023.extrapolation_bound_predicts_extension_outcome`` and ``petheory2026.phase_range_predicts_extension_outcome``
+decide whether they predict anything). N <= L is refused, with the evidence that an extension method added at the
+trained length does not help (STRING's table).
 
 The record (:mod:`petheory.analyses.plan_record`) renders itself; the configs a runtime reads come
 from :mod:`petheory.analyses.runtime_config`.
@@ -53,14 +61,18 @@ import numpy as np
 from petheory import _validate as v
 from petheory import encodings as enc
 from petheory.analyses import kernel as K
-from petheory.analyses.plan_record import CandidatePlan, Check, KindPlan, PlanRecord, SupportedContext
+from petheory.analyses.plan_record import Answer, CandidatePlan, Check, KindPlan, PlanRecord, SupportedContext
 from petheory.analyses.runtime_config import runtime_configs
 from petheory.bounds import long_context as lc
 from petheory.bounds import men_base as mb
 from petheory.errors import ValidationError
+from petheory.evidence import expectation as ev
+from petheory.evidence import predictors as ev_predictors
+from petheory.evidence import table as ev_table
 from petheory.scheme import Layer, Positions, Scheme
 
-__all__ = ["CANDIDATES", "CHECKS", "candidates", "analyse", "plan", "liu_base_for_context", "supported_context"]
+__all__ = ["CANDIDATES", "CHECKS", "candidates", "analyse", "plan", "predictor_lines", "liu_base_for_context",
+           "supported_context"]
 
 #: The candidates, in the order they are listed (the tie-break of the recommendation follows it too).
 CANDIDATES = ("as_configured", "base_men", "base_liu", "pi", "ntk", "dynamic", "yarn", "llama3")
@@ -290,21 +302,77 @@ def analyse(pos: Positions, cand: tuple, *, context: int, length: int) -> Candid
         lambda_at_L=lam_L, lambda_at_N=lam_N, frequencies=tuple(float(x) for x in w))
 
 
-def _recommend(cands: list[CandidatePlan]) -> tuple[str | None, str]:
-    if not cands:
-        return None, "no candidate"
-    best = max(len([c for c in x.checks if c.passed]) for x in cands)
-    pool = [c for c in cands if len([x for x in c.checks if x.passed]) == best]
-    # fewest bands changed, then the smallest total |ln(w/w0)|; order of CANDIDATES on a tie
-    pick = min(pool, key=lambda c: (c.bands - c.bands_kept, round(c.log_change, 9), CANDIDATES.index(c.name)))
-    passed = ", ".join(x.name for x in pick.checks if x.passed) or "none"
-    if best == len(CHECKS):
-        why = (f"passes every check ({passed}) and changes the fewest bands of those that do ({pick.bands - pick.bands_kept} "
-               f"of {pick.bands}; ties by the smallest total |ln(w/w0)|)")
-    else:
-        why = (f"no candidate passes every check; this one passes the most ({passed}) and changes the fewest bands of "
-               "those")
-    return pick.name, why
+#: A candidate's method family (petheory.evidence.table.METHODS) from what it runs: its registry entry, and for plain
+#: RoPE whether the base was raised.
+_FAMILY = {"rope_pi": "pi", "rope_ntk": "base", "rope_dynamic": "base", "rope_yarn": "yarn", "rope_llama3": "llama3",
+           "rope_longrope": "longrope"}
+_METHOD = {"rope_pi": "pi", "rope_ntk": "ntk", "rope_dynamic": "dynamic_ntk", "rope_yarn": "yarn", "rope_llama3": "llama3",
+           "rope_longrope": "longrope"}
+
+
+def _family(c: CandidatePlan, base: float) -> tuple[str, str]:
+    """(family, method) of a candidate, as the evidence table names them."""
+    if c.encoding == "rope":
+        raised = float(c.params.get("base", base)) > base * (1 + 1e-12)
+        return ("base", "ntk" if c.name == "ntk" else "abf") if raised else ("none", "none")
+    return _FAMILY.get(c.encoding, c.encoding), _METHOD.get(c.encoding, c.encoding)
+
+
+def _answer(regime: str, cands: list[CandidatePlan], base: float, s: float) -> Answer:
+    """The recommendation of one regime (rule fixed in advance, module docstring): the candidate whose method family
+    has the highest expected RULER score at s in the evidence; ties by more rows, then by more matched rows of the
+    candidate's own method, then the order of CANDIDATES; none with evidence: no recommendation. The other families
+    with evidence are named beside it with their medians (a difference within the error decides little)."""
+    scored = []
+    for c in cands:
+        fam, meth = _family(c, base)
+        e = ev.expect(fam, regime, s) if fam in ev_table.FAMILIES else None
+        if e is None or not e.evidence:
+            continue
+        own = sum(n for m, n in e.methods if m == meth or (meth == "yarn" and m == "yarn_dca"))
+        order = CANDIDATES.index(c.name) if c.name in CANDIDATES else len(CANDIDATES)
+        scored.append(((-e.median, -len(e.rows), -own, order), c, e))
+    if not scored:
+        return Answer(regime, None, "", f"no evidence: no {regime.replace('_', '-')} row of the evidence table with a RULER "
+                      f"score covers any candidate's method at an extension within x{ev.WINDOW:g} of {s:g}", "")
+    scored.sort(key=lambda t: t[0])
+    _, c, e = scored[0]
+    reach = e.median >= ev_table.RULER_THRESHOLD
+    why = (f"the highest expected score of the candidates' method families ({e.family}); the median is "
+           f"{'at or above' if reach else 'below'} RULER's threshold {ev_table.RULER_THRESHOLD:g}, so the effective "
+           f"length is expected {'to reach N' if reach else 'to fall short of N'}")
+    meth = _family(c, base)[1]
+    other = [f"{m} x{n}" for m, n in e.methods if m != meth and not (meth == "yarn" and m == "yarn_dca")]
+    dca = [f"{m} x{n}" for m, n in e.methods if m == "yarn_dca" and meth == "yarn"]
+    if other or dca:
+        why += f"; the expectation includes rows of {', '.join(other + dca)}, which this block does not set"
+    seen, alts = {e.family}, []
+    for _, c2, e2 in scored[1:]:
+        if e2.family not in seen:
+            seen.add(e2.family)
+            alts.append(f"{e2.family} {e2.median:.1f} ({len(e2.rows)} row{'s' if len(e2.rows) > 1 else ''})")
+    if alts:
+        why += "; next: " + ", ".join(alts)
+    return Answer(regime, c.name, c.label, e.line(), why)
+
+
+def predictor_lines() -> tuple:
+    """Each check's measured accuracy as a predictor on the evidence table (the committed outcomes; the claims
+    ``men2024.base_bounds_extension_outcome``, ``liu2023.extrapolation_bound_predicts_extension_outcome`` and
+    ``petheory2026.phase_range_predicts_extension_outcome`` decide them).
+
+    Returns
+    -------
+    tuple of str
+        One line per check and regime (:meth:`petheory.evidence.predictors.Test.line`).
+
+    Examples
+    --------
+    >>> [line.split(":")[0] for line in predictor_lines()][:2]
+    ['men (training-free)', 'men (fine-tuned)']
+    """
+    tests = ev_predictors.tests(ev_predictors.committed())
+    return tuple(t.line() for t in tests.values())
 
 
 def supported_context(pos: Positions, *, context: int, extended: int, cap: int | None = None) -> SupportedContext:
@@ -378,9 +446,10 @@ def _kind_plan(scheme: Scheme, layer: Layer, idx, *, length: int, context: int, 
                         "positions (checked as configured at its span)")
     cands = tuple(analyse(pos, c, context=context, length=length)
                   for c in candidates(pos, context=context, length=length, base_grid=base_grid))
-    rec, why = _recommend(list(cands))
-    return KindPlan(**head, planned=True, candidates=cands, recommended=rec, why=why,
-                    base=float(pos.params.get("base", 10000.0)), rotary_dim=_rotary_dim(pos))
+    b = float(pos.params.get("base", 10000.0))
+    answers = tuple(_answer(g, list(cands), b, length / context) for g in ev_table.REGIMES)
+    return KindPlan(**head, planned=True, candidates=cands, training_free=answers[0], fine_tuned=answers[1],
+                    base=b, rotary_dim=_rotary_dim(pos))
 
 
 def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: int = BASE_GRID,
@@ -403,8 +472,8 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
     Returns
     -------
     PlanRecord
-        One :class:`KindPlan` per layer kind (its candidates, checks and recommendation) and one runtime config per
-        candidate; it renders itself (``lines()``, ``markdown()``).
+        One :class:`KindPlan` per layer kind (its candidates, checks and the two recommendations with their expected
+        outcomes) and one runtime config per candidate; it renders itself (``lines()``, ``markdown()``).
 
     Notes
     -----
@@ -417,8 +486,8 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
     --------
     >>> from petheory.loaders import resolve_scheme
     >>> r = plan(resolve_scheme("rope:base=10000", d=64, context=1024), length=4096)
-    >>> r.kinds[0].recommended is not None, len(r.kinds[0].candidates)
-    (True, 8)
+    >>> r.kinds[0].fine_tuned.regime, len(r.kinds[0].candidates)
+    ('fine_tuned', 8)
     """
     if not isinstance(scheme, Scheme):
         raise ValidationError(f"plan takes a petheory.scheme.Scheme (petheory.loaders.resolve_scheme), got "
@@ -431,11 +500,32 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
                               "check reads every distance up to N)")
     if N <= L:
         raise ValidationError(f"the target context N = {N:,} must exceed the original context L = {L:,} the factors count "
-                              f"from; for N <= L, petheory report --length {N} says what the model does there")
+                              f"from, and an extension method added at the trained length does not help ({_at_own_length()}); for "
+                              f"N <= L, petheory report --length {N} says what the model does there")
     kinds = tuple(_kind_plan(scheme, layer, idx, length=N, context=L, base_grid=base_grid) for layer, idx in scheme.kinds())
     if not any(k.planned for k in kinds):
         raise ValidationError("plan found no full-attention rotary layer to scale ("
                               + "; ".join(f"layers {k.layers[:4]}: {k.note}" for k in kinds) + ")")
     configs = runtime_configs(scheme, kinds, length=N, context=L)
+    notes = tuple(scheme.notes)
+    if L < scheme.max_context and N <= scheme.max_context:
+        notes += (f"the config already advertises {scheme.max_context:,} positions with its scaling over L = {L:,}: if the "
+                  f"model was trained there (its card says), keep it as configured; an extension method added at a trained length "
+                  f"does not help ({_at_own_length()})",)
     return PlanRecord(source=source, model_type=scheme.source, context=L, length=N, max_context=scheme.max_context,
-                      kinds=kinds, configs=configs, notes=tuple(scheme.notes), seconds=round(time.perf_counter() - t0, 3))
+                      kinds=kinds, configs=configs, notes=notes, predictors=predictor_lines(),
+                      evidence_model=ev.MODEL, seconds=round(time.perf_counter() - t0, 3))
+
+
+def _at_own_length() -> str:
+    """The evidence for the refusal at N <= L: extension methods added to a model at its own trained length (STRING's
+    Table 2), and STRING's own shift beside them."""
+    rows = [r for r in ev_table.rows() if r.target == r.pretrain_length and r.method != "none" and r.baseline is not None]
+    if not rows:
+        return "no evidence either way"
+    rows = [r for r in rows if r.model == rows[0].model]  # one model's row of the source's table
+    ext = [r for r in rows if r.method != "string"]
+    out = (f"{rows[0].model} at {rows[0].target:,}: " + ", ".join(f"{r.method} {r.value:g}" for r in ext)
+           + f" vs {rows[0].baseline:g} without")
+    out += "".join(f" (STRING's position shift, not an extension: {r.value:g})" for r in rows if r.method == "string")
+    return out + f"; {rows[0].source}"

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from petheory.analyses.record import Record, item, to_json
 from petheory.texttable import plain_table
 
-__all__ = ["Check", "CandidatePlan", "KindPlan", "SupportedContext", "PlanRecord"]
+__all__ = ["Check", "CandidatePlan", "Answer", "KindPlan", "SupportedContext", "PlanRecord"]
 
 
 def _g(x, digits: int = 4) -> str:
@@ -43,7 +43,7 @@ class Check(_Part):
     detail: str
 
     def lines(self) -> list[str]:
-        return [f"{self.name}: {'passes' if self.passed else 'FAILS'} ({self.detail})"]
+        return [f"{self.name}: {'passes' if self.passed else 'fails'} ({self.detail})"]
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ class CandidatePlan(_Part):
         return tuple(c.name for c in self.checks if not c.passed)
 
     def row(self) -> list[str]:
-        mark = {True: "ok", False: "FAIL"}
+        mark = {True: "ok", False: "fail"}
         men = mark[self.checks[0].passed] + ("" if self.men_first_failure is None else f" @{self.men_first_failure:,}")
         return [self.name, self.label, men, mark[self.checks[1].passed], mark[self.checks[2].passed],
                 f"{self.bands_kept}/{self.bands_interpolated}/{self.bands_out_of_range}", _g(self.rotary_logit_factor),
@@ -112,6 +112,25 @@ class CandidatePlan(_Part):
         return out
 
 
+@dataclass(frozen=True)
+class Answer(_Part):
+    """One recommendation (:func:`petheory.analyses.plan.plan`): the regime (``training_free``: what to set at
+    inference; ``fine_tuned``: what to train with at N), the candidate (None: no evidence), its label, the expected
+    outcome at N from the evidence table (:meth:`petheory.evidence.expectation.Expectation.line`) and why."""
+
+    regime: str
+    candidate: str | None
+    label: str
+    expected: str
+    why: str
+
+    def lines(self) -> list[str]:
+        head = {"training_free": "training-free (set at inference)", "fine_tuned": "fine-tuning (train with at N)"}
+        if self.candidate is None:
+            return [f"{head[self.regime]}: {self.expected}"]
+        return [f"{head[self.regime]}: {self.candidate} ({self.label}); expected at N: {self.expected}; {self.why}"]
+
+
 HEADERS = ["candidate", "what", "men", "liu", "phase", "kept/interp/unseen", "logit factor", "max|a|/a0 >L",
            "lambda_max(N)"]
 
@@ -127,8 +146,8 @@ class KindPlan(_Part):
     planned: bool
     note: str = ""
     candidates: tuple = ()
-    recommended: str | None = None
-    why: str = ""
+    training_free: Answer | None = None
+    fine_tuned: Answer | None = None
     base: float | None = None
     rotary_dim: int | None = None
 
@@ -151,10 +170,7 @@ class KindPlan(_Part):
             return out
         out.append(plain_table(None, HEADERS, [c.row() for c in self.candidates], right={5, 6, 7, 8}))
         if self.planned:
-            out.append(f"recommended: {self.recommended}: {self.why}")
-            fails = [f"{c.name} ({', '.join(c.failed)})" for c in self.candidates if not c.passed]
-            if fails:
-                out.append("fail: " + "; ".join(fails))
+            out += [a.lines()[0] for a in (self.training_free, self.fine_tuned)]
         return out
 
     def markdown(self) -> str:
@@ -166,10 +182,7 @@ class KindPlan(_Part):
         out += ["| " + " | ".join(HEADERS) + " |", "|" + "---|" * len(HEADERS)]
         out += ["| " + " | ".join(c.row()) + " |" for c in self.candidates]
         if self.planned:
-            out += ["", f"**Recommended: `{self.recommended}`**: {self.why}."]
-            fails = [f"`{c.name}` ({', '.join(c.failed)})" for c in self.candidates if not c.passed]
-            if fails:
-                out += ["", "Failing: " + "; ".join(fails) + "."]
+            out += [""] + [f"- **{a.lines()[0]}**" for a in (self.training_free, self.fine_tuned)]
         out += [""] + [f"- {line.strip()}" for c in self.candidates for line in c.lines()]
         return "\n".join(out)
 
@@ -209,6 +222,8 @@ class PlanRecord(_Part):
     kinds: tuple
     configs: tuple
     notes: tuple = ()
+    predictors: tuple = ()
+    evidence_model: str = ""
     seconds: float = 0.0
 
     def config(self, name: str):
@@ -217,9 +232,16 @@ class PlanRecord(_Part):
                 return c
         raise KeyError(name)
 
-    def recommended(self) -> str | None:
-        """The candidate recommended for the first planned kind."""
-        return next((k.recommended for k in self.kinds if k.planned), None)
+    def recommended(self) -> tuple:
+        """The candidates recommended for the first planned kind: (training-free, fine-tuning), None where no
+        evidence covers a candidate."""
+        k = next((k for k in self.kinds if k.planned), None)
+        return (None, None) if k is None else (k.training_free.candidate, k.fine_tuned.candidate)
+
+    def _evidence(self) -> list[str]:
+        return ([f"expected outcomes: {self.evidence_model} (petheory/data/extension_evidence.json)",
+                 "checks as predictors on the table's rows (a failing check read as 'falls below its baseline'; "
+                 "pre-registered one-sided Fisher test per regime):"] + [f"  {p}" for p in self.predictors])
 
     def _head(self) -> str:
         return (f"{self.source or self.model_type} ({self.model_type}): plan from L = {self.context:,} to N = {self.length:,} "
@@ -229,9 +251,10 @@ class PlanRecord(_Part):
         out = [self._head()]
         for k in self.kinds:
             out += [""] + k.lines()
-        rec = self.recommended()
-        if rec is not None:
-            out += ["", f"runtime config of {rec} (every candidate's in --json/--markdown):"] + self.config(rec).lines()
+        out += [""] + self._evidence()
+        for what, rec in zip(("training-free", "fine-tuning"), self.recommended()):
+            if rec is not None:
+                out += ["", f"runtime config of {rec} ({what}; every candidate's in --json/--markdown):"] + self.config(rec).lines()
         out += [f"note: {n}" for n in self.notes]
         return out
 
@@ -239,6 +262,7 @@ class PlanRecord(_Part):
         out = [f"## {self._head()}", ""]
         for k in self.kinds:
             out += [k.markdown(), ""]
+        out += [f"- {line.strip()}" for line in self._evidence()] + [""]
         out += ["### Runtime configs", ""]
         for c in self.configs:
             out += [c.markdown(), ""]

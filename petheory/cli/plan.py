@@ -1,10 +1,13 @@
-"""``petheory plan``: which base, which factor for a target context -- candidates checked by the theory, and the configs.
+"""``petheory plan``: what to set (training-free) and what to train with (fine-tuning) for a target context, each with
+the outcome published results lead one to expect, the theory's checks beside them, and the configs.
 
 For a model's config.json (or a registry RoPE) and a target context N: per rotary full-attention layer kind,
 the candidates (a raised base by Men et al. and by Liu et al., PI, NTK-aware, dynamic NTK, YaRN, Llama 3),
-each checked at N (Men's B_m >= 0 up to N, Liu's extrapolation bound, the bands' phase range), the
-recommended one and why, and for each the transformers 5.x / 4.x config block, llama.cpp's flags and vLLM's
-override (:func:`petheory.analyses.plan.plan`). On the terminal, as JSON (``--json``), as Markdown (``--markdown``).
+each checked at N (Men's B_m >= 0 up to N, Liu's extrapolation bound, the bands' phase range: predictors, shown
+with their measured accuracy on the evidence table), a training-free and a fine-tuning recommendation with the
+expected RULER score at N from :mod:`petheory.evidence` (or "no evidence"), and for each candidate the
+transformers 5.x / 4.x config block, llama.cpp's flags and vLLM's override (:func:`petheory.analyses.plan.plan`).
+On the terminal, as JSON (``--json``), as Markdown (``--markdown``).
 """
 
 from __future__ import annotations
@@ -12,15 +15,21 @@ from __future__ import annotations
 from petheory.errors import ValidationError
 
 NAME = "plan"
-HELP = "which base or factor for a target context N: candidates checked by the theory, with the runtime configs"
+HELP = ("what to set (training-free) and what to train with (fine-tuning) for a target context N, each with the "
+        "outcome published results lead one to expect, and the runtime configs")
 DESCRIPTION = (
-    "What should I set to run this model at N tokens? For --pe (a model's config.json, hf:DIR, or a registered RoPE) "
-    "and --length N: per rotary full-attention layer kind (a Gemma-style model scales only its global layers), the "
-    "candidates -- the first base >= the model's whose Men kernel B_m stays >= 0 up to N, the base whose Liu bound "
-    "T_extra reaches N, PI, NTK-aware, dynamic NTK, YaRN, Llama 3 -- each checked at N (Men, Liu, phase range), with "
-    "the bands kept/interpolated, the logit factor, the kernel's decay and its certified extreme eigenvalues; the "
-    "recommended candidate and why; and for each the transformers 5.x rope_parameters and 4.x rope_scaling blocks, "
-    "llama.cpp's flags and vLLM's --hf-overrides."
+    "What should I set to run this model at N tokens, and what should I train with? For --pe (a model's config.json, "
+    "hf:DIR, or a registered RoPE) and --length N: per rotary full-attention layer kind (a Gemma-style model scales "
+    "only its global layers), the candidates -- the first base >= the model's whose Men kernel B_m stays >= 0 up to N, "
+    "the base whose Liu bound T_extra reaches N, PI, NTK-aware, dynamic NTK, YaRN, Llama 3 -- each checked at N (Men, "
+    "Liu, phase range: shown as predictors, with their measured accuracy on published results), with the bands "
+    "kept/interpolated, the logit factor, the kernel's decay and its certified extreme eigenvalues. Two "
+    "recommendations: training-free (what to set at inference) and fine-tuning (what to train with at N), each the "
+    "candidate whose method family published context-extension results (petheory/data/extension_evidence.json, each "
+    "row with its source table) expect to score highest on RULER at N, with the median and range of those results "
+    "and their leave-one-source-out error, or 'no evidence' where no result covers a candidate; and for each candidate "
+    "the transformers 5.x rope_parameters and 4.x rope_scaling blocks, llama.cpp's flags and vLLM's --hf-overrides. "
+    "N must exceed the original context L (an extension method added at a trained length does not help: STRING's table)."
 )
 
 
@@ -28,7 +37,8 @@ def add_arguments(p) -> None:
     from petheory.cli._pe import add_pe
 
     add_pe(p, "model", "rope", required=True)
-    p.add_argument("--length", type=int, required=True, metavar="N", help="the target context N (> the original context L)")
+    p.add_argument("--length", type=int, required=True, metavar="N", help="the target context N (> the original context L; "
+                   "the expectations are for N/L)")
     p.add_argument("--context", type=int, metavar="L", help="the original context the factors count from (default: the "
                    "config's original_max_position_embeddings, else max_position_embeddings; a registry RoPE's n_max, "
                    "else 4096)")

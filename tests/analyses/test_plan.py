@@ -21,6 +21,8 @@ from petheory.analyses import plan as P
 from petheory.analyses.record import to_json
 from petheory.bounds import long_context as lc
 from petheory.bounds import men_base as mb
+from petheory.evidence import expectation as ev
+from petheory.evidence import table as ev_table
 from petheory.loaders import resolve_scheme
 from petheory.scheme import Positions
 
@@ -76,12 +78,42 @@ def test_phase_check_counts_bands_beyond_the_trained_angles(small):
     assert not plain.checks[2].passed
 
 
-def test_recommendation_passes_every_check_and_changes_fewest_bands(small):
+def test_qwen25_training_free_keeps_the_shipped_yarn_and_fine_tuning_raises_the_base():
+    """Issue 53: no published result supports a training-free base raise; Qwen's YaRN x4 (+ DCA) does (Qwen2.5 report
+    Table 16), and with fine-tuning a raised base (dynamic NTK, Lu et al. Table 3) is at least as good as YaRN."""
+    k = P.plan(resolve_scheme(str(DATA / "qwen2_5_7b_yarn.json")), length=131072).kinds[0]
+    tf, ft = k.training_free, k.fine_tuned
+    assert tf.candidate == "as_configured" and k.candidate("as_configured").encoding == "rope_yarn"
+    assert "qwen25_7b_yarn_dca_128k" in ev.expect("yarn", "training_free", 4.0).rows
+    assert "yarn_dca" in tf.why  # the DCA rows are in the expectation, not in the printed block: said so
+    assert P._family(k.candidate(ft.candidate), k.base)[0] == "base" and "next: pi" in ft.why
+    assert ev.expect("base", "training_free", 4.0).median < 20  # dynamic NTK training-free: RULER 44.45/14.79/0.72
+
+
+def test_a_config_that_already_advertises_n_is_told_to_keep_it():
+    rec = P.plan(resolve_scheme(str(DATA / "llama3_1_8b.json")), length=131072)
+    assert any("already advertises 131,072" in n and "76.3" in n for n in rec.notes)
+
+
+def test_each_answer_is_the_family_with_the_highest_expected_score(small):
     k = small.kinds[0]
-    rec = k.candidate(k.recommended)
-    passing = [c for c in k.candidates if c.passed]
-    assert rec.passed and passing
-    assert rec.bands - rec.bands_kept == min(c.bands - c.bands_kept for c in passing)
+    for a in (k.training_free, k.fine_tuned):
+        best = max((ev.expect(P._family(c, k.base)[0], a.regime, 8.0) for c in k.candidates), key=lambda e: e.median or -1)
+        assert a.candidate is not None and P._family(k.candidate(a.candidate), k.base)[0] == best.family
+
+
+def test_no_evidence_is_said_not_extrapolated(monkeypatch):
+    monkeypatch.setattr(ev_table, "rows", lambda: ())
+    k = P.plan(resolve_scheme("rope:base=10000", d=64, context=1024), length=8192).kinds[0]
+    for a in (k.training_free, k.fine_tuned):
+        assert a.candidate is None and a.expected.startswith("no evidence")
+        assert "no evidence" in a.lines()[0]
+
+
+def test_the_checks_print_their_measured_accuracy_beside_the_table(small):
+    text = str(small)
+    assert "checks as predictors" in text
+    assert all(f"{c} (training-free): " in text and f"{c} (fine-tuned): " in text for c in P.CHECKS)
 
 
 def test_a_planted_men_failure_flips_the_check(monkeypatch):
@@ -131,7 +163,8 @@ def test_supported_context_is_the_first_failure_of_men_and_liu_bound():
 
 def test_record_renders_and_serialises(small):
     text = str(small)
-    assert "recommended:" in text and "transformers 5.x" in text
+    assert "training-free (set at inference)" in text and "fine-tuning (train with at N)" in text
+    assert "transformers 5.x" in text
     md = small.markdown()
     assert md.startswith("## ") and "| candidate |" in md and "#### `yarn`" in md
     assert small._repr_html_().startswith("<pre>")
@@ -143,14 +176,15 @@ def test_cli_plan_prints_writes_json_and_markdown(capsys, tmp_path):
     rc, out, err = cli(capsys, "plan", "--pe", DATA / "qwen2_5_7b_yarn.json", "--length", "131072", "--json",
                        tmp_path / "p.json", "--markdown", tmp_path / "p.md", "-q")
     assert rc == 0, err
-    assert "recommended:" in out and "vLLM: --hf-overrides" in out
+    assert "training-free (set at inference): as_configured" in out and "vLLM: --hf-overrides" in out
     doc = json.loads((tmp_path / "p.json").read_text())
-    assert doc["plan"]["length"] == 131072 and doc["plan"]["kinds"][0]["recommended"]
+    assert doc["plan"]["length"] == 131072 and doc["plan"]["kinds"][0]["fine_tuned"]["candidate"] == "dynamic"
     assert "### Runtime configs" in (tmp_path / "p.md").read_text()
 
 
 @pytest.mark.parametrize("argv, match", [
     (("--length", "100"), "must exceed the original context"),
+    (("--length", "32768"), ("an extension method added at the trained length does not help", "yarn 76.3", "vs 77 without", "not an extension: 80")),
     (("--length", "65536", "--base-grid", "0"), "--base-grid"),
     (("--length", "65536", "-d", "64"), "--d-model applies to a registry RoPE"),
     (("--length", str(10**9)), "beyond what plan scans"),

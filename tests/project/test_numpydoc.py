@@ -24,7 +24,7 @@ numpydoc_validate = pytest.importorskip("numpydoc.validate")
 #: Where a user enters: the analyses, the loaders, the scheme, the theory packages and the claim engine.
 PACKAGES = ("petheory.analyses", "petheory.loaders", "petheory.scheme", "petheory.toeplitz", "petheory.bounds",
             "petheory.geometry", "petheory.lengthgen", "petheory.encodings", "petheory.coupling", "petheory.fits",
-            "petheory.softmax", "proofs_check.engine")
+            "petheory.softmax", "petheory.evidence", "proofs_check.engine")
 
 #: The checks, by numpydoc's codes. Functions: a docstring (GL08), every parameter documented (PR01) and no
 #: documented parameter that does not exist (PR02), a Returns section (RT01), an Examples section (EX01, run as
