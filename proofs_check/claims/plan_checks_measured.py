@@ -151,11 +151,13 @@ def _declare(check: str, id: str, source: str, what: str, paper_status: str | No
 
 
 _declare("men", "men2024.plan_check_predicts_small_extension",
-         "men2024 (Base of RoPE Bounds Context Length, arXiv 2405.14591) §4 Eq. 11, §5; petheory.analyses.plan (check men)",
+         "men2024 (Base of RoPE Bounds Context Length, arXiv 2405.14591) §5, Figs. 4-6 (as a predictor, on small "
+         "models); petheory.analyses.plan (check men)",
          r"Men's check ($B_m=\sum_t\cos(m\theta_t)\ge 0$ for every $0\le m\le N$ under the candidate's frequencies)",
          "empirical")
 _declare("liu", "liu2023.plan_check_predicts_small_extension",
-         "liu2023 (Scaling Laws of RoPE-based Extrapolation, arXiv 2310.05209) Eqs. 8-9; petheory.analyses.plan (check liu)",
+         "liu2023 (Scaling Laws of RoPE-based Extrapolation, arXiv 2310.05209) Theorem 3, eq. 16b (as a predictor, on "
+         "small models); petheory.analyses.plan (check liu)",
          r"Liu's check (the critical band's period under the candidate's frequencies, $T_{extra}=2\pi\beta^{d_{extra}/d}$ "
          r"for a base change, is $\ge N$)", "empirical")
 _declare("phase", "chen2023.plan_check_predicts_small_extension",
