@@ -144,3 +144,31 @@ def test_main_refuses_bad_seeds_with_exit_2(capsys):
     with pytest.raises(SystemExit) as e:
         xl.main(["--seeds", "a,b"])
     assert e.value.code == 2 and "--seeds" in capsys.readouterr().err
+
+
+def test_the_shipped_records_read_and_were_trained_after_their_preregistration():
+    """records/extension_lengths: seeds 0-2 of the pre-registered setup, each trained from a commit that descends
+    from 8f614a2 (the commit that named the seeds, threshold and test, before any record existed)."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    from petheory import records
+
+    folder = records.shipped_dir() / "extension_lengths"
+    recs = [xl.read_record(p) for p in sorted(folder.glob("*.json"))]
+    assert sorted(r["seed"] for r in recs) == list(xl.SEEDS)
+    for r in recs:
+        ext = r["extension"]
+        assert ext["setup"]["seeds"] == list(xl.SEEDS) and ext["threshold_fraction"] == xl.THRESHOLD_FRACTION
+        assert xl.predictions(r) == {t: {n: c["checks"] for n, c in e["candidates"].items()}
+                                     for t, e in ext["targets"].items()}  # plan still gives the checks they were made with
+    root = Path(__file__).resolve().parents[2]
+    if shutil.which("git") is None or not (root / ".git").exists():
+        pytest.skip("not a git checkout: the ancestry cannot be read")
+    for r in recs:
+        ok = subprocess.run(["git", "-C", str(root), "merge-base", "--is-ancestor", "8f614a2", r["commit"]],
+                            capture_output=True)
+        if ok.returncode == 128:
+            pytest.skip("the commits are not in this clone's history (a shallow clone)")
+        assert ok.returncode == 0, (r["seed"], r["commit"])
