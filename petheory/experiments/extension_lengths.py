@@ -268,8 +268,16 @@ def load_records(root=".", *, task: str = "passkey") -> tuple[list[dict], list]:
     found = records.find(task, root, where=[w for w in where if w.is_dir()], check=extension_problem)
     out: dict = {}
     for r in found.records:
-        out.setdefault((r["extension"]["base"], r["seed"]), r)
+        out.setdefault((setup_key(r), r["seed"]), r)
     return list(out.values()), list(found.skipped)
+
+
+def setup_key(rec: dict) -> str:
+    """The record's setup without its seeds, as text: records of one sweep share it (a smoke run does not)."""
+    import json
+
+    setup = rec["extension"].get("setup") or {}
+    return json.dumps({k: v for k, v in setup.items() if k != "seeds"}, sort_keys=True)
 
 
 # ---------------------------------------------------------------------------- training (torch from here on)

@@ -114,3 +114,21 @@ def test_the_claim_reads_the_shipped_layout(tmp_path, monkeypatch):
         (d / f"s{s}.json").write_text(json.dumps(_record(s, lambda ch, g, s: 0.5)))
     recs, note = extension_records(tmp_path)
     assert sorted(r["seed"] for r in recs) == [0, 1, 2] and not note
+
+
+def test_records_of_another_setup_are_not_read(tmp_path, monkeypatch):
+    """A smoke sweep left in runs/ must not mix into the pre-registered evidence."""
+    from proofs_check.claims.plan_checks_measured import extension_records, preregistered
+
+    monkeypatch.setenv("PETHEORY_RECORDS", str(tmp_path / "records"))
+    monkeypatch.setenv("PETHEORY_RUNS", str(tmp_path / "runs"))
+    d = tmp_path / "records" / "extension_lengths"
+    d.mkdir(parents=True)
+    for s, setup in enumerate([xl.ExtensionSetup(), xl.ExtensionSetup(), xl.ExtensionSetup(size="smoke")]):
+        r = _record(s % 2, lambda ch, g, s: 0.5)
+        r["extension"]["setup"] = setup.as_dict()
+        r["config_hash"] = f"h{s}"
+        (d / f"r{s}.json").write_text(json.dumps(r))
+    recs, _ = extension_records(tmp_path)
+    ours, other = preregistered(recs)
+    assert len(recs) == 3 and sorted(r["seed"] for r in ours) == [0, 1] and other[0].endswith("r2.json")
