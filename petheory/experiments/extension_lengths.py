@@ -272,6 +272,14 @@ def load_records(root=".", *, task: str = "passkey") -> tuple[list[dict], list]:
     return list(out.values()), list(found.skipped)
 
 
+def of_setup(recs: list[dict], setup: ExtensionSetup | None = None) -> tuple[list[dict], list[str]]:
+    """The records of ``setup`` (default: the pre-registered :class:`ExtensionSetup`; seeds aside) and the paths of
+    the others (a smoke run left in ``runs/``), which the claims and the figure do not read."""
+    want = setup_key({"extension": {"setup": (setup or ExtensionSetup()).as_dict()}})
+    return ([r for r in recs if setup_key(r) == want],
+            [r.get("_path", f"seed {r['seed']}") for r in recs if setup_key(r) != want])
+
+
 def setup_key(rec: dict) -> str:
     """The record's setup without its seeds, as text: records of one sweep share it (a smoke run does not)."""
     import json

@@ -51,16 +51,6 @@ def extension_records(workdir):
     return recs, records.skipped_note(records.Found(skipped=skipped))
 
 
-def preregistered(recs: list[dict]) -> tuple[list[dict], list[str]]:
-    """The records of the pre-registered sweep (:class:`~petheory.experiments.extension_lengths.ExtensionSetup`'s
-    defaults, seeds aside) and the names of those of any other setup (a smoke run in ``runs/``), which are not read."""
-    from petheory.experiments.extension_lengths import ExtensionSetup, setup_key
-
-    want = setup_key({"extension": {"setup": ExtensionSetup().as_dict()}})
-    ours = [r for r in recs if setup_key(r) == want]
-    return ours, [r.get("_path", f"seed {r['seed']}") for r in recs if setup_key(r) != want]
-
-
 def cells(rec: dict, check: str, regime: str, preds: dict | None = None) -> dict:
     """``{'pass': [(target, candidate, e)], 'fail': [...]}`` of one record: each cell's effective-length ratio e,
     on the side ``check``'s prediction (``preds``: :func:`~petheory.experiments.extension_lengths.predictions`) puts it."""
@@ -146,10 +136,12 @@ _RECON = ("Pre-registered (module proofs_check.claims.plan_checks_measured, comm
 
 
 def _declare(check: str, id: str, source: str, what: str, paper_status: str | None) -> None:
+    from petheory.experiments.extension_lengths import of_setup
+
     def reading(regime):
         def check_fn(ctx):
             recs, note = extension_records(ctx.workdir)
-            recs, other = preregistered(recs)
+            recs, other = of_setup(recs)
             if other:
                 note = "; ".join([x for x in (note, f"not the pre-registered setup, not read: {', '.join(other)}") if x])
             return predictor_evidence(recs, check, regime, note)

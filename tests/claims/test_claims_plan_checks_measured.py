@@ -118,7 +118,7 @@ def test_the_claim_reads_the_shipped_layout(tmp_path, monkeypatch):
 
 def test_records_of_another_setup_are_not_read(tmp_path, monkeypatch):
     """A smoke sweep left in runs/ must not mix into the pre-registered evidence."""
-    from proofs_check.claims.plan_checks_measured import extension_records, preregistered
+    from proofs_check.claims.plan_checks_measured import extension_records
 
     monkeypatch.setenv("PETHEORY_RECORDS", str(tmp_path / "records"))
     monkeypatch.setenv("PETHEORY_RUNS", str(tmp_path / "runs"))
@@ -130,5 +130,5 @@ def test_records_of_another_setup_are_not_read(tmp_path, monkeypatch):
         r["config_hash"] = f"h{s}"
         (d / f"r{s}.json").write_text(json.dumps(r))
     recs, _ = extension_records(tmp_path)
-    ours, other = preregistered(recs)
+    ours, other = xl.of_setup(recs)
     assert len(recs) == 3 and sorted(r["seed"] for r in ours) == [0, 1] and other[0].endswith("r2.json")
