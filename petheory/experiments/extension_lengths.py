@@ -363,7 +363,7 @@ def make_record(setup: ExtensionSetup, seed: int, *, device: str = "cpu", runs_d
 
 
 def main(argv=None) -> int:
-    """python -m petheory.experiments.extension_lengths [--records DIR] [--size small] [--seeds 0,1,2] [--device cpu]"""
+    """python -m petheory.experiments.extension_lengths [--records DIR] [--size small] [--seeds 0,1,2] [--device cpu] [--quiet]"""
     import argparse
 
     import torch
@@ -377,6 +377,7 @@ def main(argv=None) -> int:
     p.add_argument("--size", default="small", choices=("smoke", "small", "paper"))
     p.add_argument("--task", default="passkey", choices=tuple(METRIC))
     p.add_argument("--seeds", default=",".join(map(str, SEEDS)))
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
     args = p.parse_args(argv)
     try:
         seeds = tuple(int(s) for s in args.seeds.split(",") if s)
@@ -390,8 +391,10 @@ def main(argv=None) -> int:
         p.error(str(exc))
     t0 = time.perf_counter()
     for seed in seeds:
-        make_record(setup, seed, device=args.device, records_dir=args.records, log=lambda s: print(s, flush=True))
-    print(f"total {time.perf_counter() - t0:.1f}s", flush=True)
+        make_record(setup, seed, device=args.device, records_dir=args.records,
+                    log=None if args.quiet else lambda s: print(s, flush=True))
+    if not args.quiet:
+        print(f"total {time.perf_counter() - t0:.1f}s", flush=True)
     return 0
 
 
