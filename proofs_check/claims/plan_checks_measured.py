@@ -164,7 +164,7 @@ _declare("liu", "liu2023.plan_check_predicts_small_extension",
          "liu2023 (Scaling Laws of RoPE-based Extrapolation, arXiv 2310.05209) Theorem 3, eq. 16b (as a predictor, on "
          "small models); petheory.analyses.plan (check liu)",
          r"Liu's check (the critical band's period under the candidate's frequencies, $T_{extra}=2\pi\beta^{d_{extra}/d}$ "
-         r"for a base change, is $\ge N$)", "empirical")
+         r"for a base change, is $\ge N$)", "theorem")  # Theorem 3 states the bound; tested: its use in plan
 _declare("phase", "chen2023.plan_check_predicts_small_extension",
          "chen2023 (Position Interpolation, arXiv 2306.15595) §2.3 (the paper names no status); petheory.analyses.plan "
          "(check phase)",
