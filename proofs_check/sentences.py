@@ -382,8 +382,7 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
         S("§4.1, Eq. 7, Fig. 4", "the long-term decay of the attention score's upper bound (RoFormer's bound)",
           why_not="RoFormer's own statement, cited by Men et al.; checked under su2021 (su2021.long_term_decay and "
           "its __corrected)"),
-        S("§5, Figs. 4-6", "a base below the bound gives superficial long context (low perplexity, failed retrieval)",
-          why_not="empirical on 7B models fine-tuned per base; no records here"),
+        S("§5, Figs. 4-6", "a base below the bound gives superficial long context (low perplexity, failed retrieval)"),
         S("§4.3, the note after Eq. 11", '"Notwithstanding, in Section 5 we find that the derived bound approximates the '
           'real context length in practice."'),
     ),
@@ -396,7 +395,7 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
         S("Theorem 3, eqs. 16a and 16c", "critical base beta_0; for beta <= beta_0 the critical dimension updates to "
           "d'_extra >= d_extra", ("liu2023.updated_critical_dimension",)),
         S("Theorem 3, eq. 16b", "for beta > beta_0 the extrapolation bound is T_extra = 2 pi beta^(d_extra/d)",
-          ("liu2023.extrapolation_bound",)),
+          ("liu2023.extrapolation_bound", "liu2023.plan_check_predicts_small_extension")),
         S("Theorem 3, eq. 16d", "below beta_1 = 2 T_tune / pi, beta_2 = T_tune / pi, beta_3 = T_tune / 2 pi "
           "extrapolation improves markedly",
           why_not="empirical ('improves markedly' on tuned Llama 2); no fine-tuning records here"),

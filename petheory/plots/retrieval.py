@@ -1,4 +1,5 @@
-r"""Retrieval figures: accuracy against context length per method, and passkey's length x depth heatmap.
+r"""Retrieval figures: accuracy against context length per method, passkey's length x depth heatmap, and the
+effective length of each of ``plan``'s extension candidates beside its checks (``retrieval.extension_lengths``).
 
 Both draw the retrieval records (:func:`petheory.experiments.retrieval_runs.load_records`: ``runs/`` first,
 then the committed ``records/retrieval``); they never train. A method is a trained PE (``nope``,
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from petheory.plots import figure, save
+from petheory.plots import figure, register, save
 
 #: drawing order and style: (colour, line style); fine-tuned methods dashed in their method's colour
 STYLE = {"nope": ("k", ":"), "alibi": ("C5", ":"), "sinusoidal": ("C7", ":"), "rope": ("C0", "-"),
@@ -164,3 +165,72 @@ def draw_depth(data: dict):
 def fig_depth(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
     data = heatmap_table(_records()) or {"records": 0, "message": _NONE}
     return save(draw_depth(data), data, outdir, "retrieval.depth")
+
+
+_NO_EXTENSION = ("no extension records: run `python -m petheory.experiments.extension_lengths` (about 20 min on the "
+                 "shared CPU)")
+
+
+def extension_table(preset: str = "quick", seed: int = 0) -> dict:
+    """{"targets", "candidates", "checks": {target: {candidate: {check: passed}}}, "e": {regime: {target: {candidate:
+    [effective length / target per seed]}}}, "seeds", "threshold_fraction"} from the pre-registered sweep's records.
+
+    ``preset`` and ``seed`` are the figure command's; the records are those of
+    :mod:`petheory.experiments.extension_lengths` (its seeds), so neither changes the table."""
+    from petheory.experiments.extension_lengths import REGIMES, THRESHOLD_FRACTION, load_records, of_setup
+
+    recs = sorted(of_setup(load_records(Path("."))[0])[0], key=lambda r: r["seed"])
+    if not recs:
+        return {"records": 0, "message": _NO_EXTENSION}
+    targets = list(recs[0]["extension"]["targets"])
+    cands = list(recs[0]["extension"]["targets"][targets[0]]["candidates"])
+    checks = {t: {c: recs[0]["extension"]["targets"][t]["candidates"][c]["checks"] for c in cands} for t in targets}
+    e = {g: {t: {c: [r["extension"]["targets"][t]["candidates"][c][g]["effective_length"] / int(t) for r in recs]
+                 for c in cands} for t in targets} for g in REGIMES}
+    return {"targets": targets, "candidates": cands, "checks": checks, "e": e, "seeds": [r["seed"] for r in recs],
+            "threshold_fraction": THRESHOLD_FRACTION}
+
+
+def draw_extension(data: dict):
+    """The ``retrieval.extension_lengths`` figure from its record (:func:`extension_table`) alone."""
+    import matplotlib.pyplot as plt
+
+    if data.get("records") == 0:
+        return _message(data)
+    cands, targets = data["candidates"], data["targets"]
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.4), sharey=True)
+    width = 0.8 / len(targets)
+    x = np.arange(len(cands))
+    for ax, (regime, by) in zip(axes, data["e"].items()):
+        for k, t in enumerate(targets):
+            pos = x - 0.4 + width * (k + 0.5)
+            vals = [by[t][c] for c in cands]
+            ax.bar(pos, [np.mean(v) for v in vals], width * 0.9, color=f"C{k}", alpha=0.55, label=f"target {t}")
+            for p, v in zip(pos, vals):
+                ax.plot([p] * len(v), v, "k.", ms=4)
+        labels = []
+        for c in cands:
+            marks = "/".join("".join(ch[0].upper() if data["checks"][t][c][ch] else "-" for ch in ("men", "liu", "phase"))
+                             for t in targets)
+            labels.append(f"{c}\n{marks}")
+        ax.set_xticks(x, labels, fontsize=7)
+        ax.set_title({"training_free": "training-free", "finetuned": "fine-tuned at the target"}.get(regime, regime), fontsize=9)
+        ax.set_ylim(-0.02, 1.05)
+        ax.grid(alpha=0.3, axis="y")
+    axes[0].set_ylabel(r"effective length / target, $L_{\mathrm{eff}}/N$")
+    axes[1].legend(fontsize=7, loc="upper right")
+    fig.suptitle("Passkey, RoPE base 500 trained at 32, extended by plan's candidates (bars: mean, dots: seeds "
+                 f"{', '.join(map(str, data['seeds']))}). Under each candidate: the checks it passes at each target "
+                 "(M: men, L: liu, P: phase; - fails).\n"
+                 rf"$L_{{\mathrm{{eff}}}}$: longest context with accuracy $\geq {data['threshold_fraction']:g}\times$ the "
+                 "pre-trained accuracy at 32 at every context up to it", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+fig_extension = register("retrieval.extension_lengths", "effective length of a small passkey model extended to 4x and 8x "
+                         "by each of plan's candidates, training-free and fine-tuned, beside the checks plan gives them",
+                         data=extension_table, draw=draw_extension,
+                         illustrates=("men2024.plan_check_predicts_small_extension",
+                                      "liu2023.plan_check_predicts_small_extension",
+                                      "chen2023.plan_check_predicts_small_extension"))

@@ -228,6 +228,8 @@ PLOTS_FORBIDDEN = ("torch", "petheory.nn", "petheory.experiments")
 PLOTS_ALLOW = {
     ("petheory/plots/lengthgen.py", "petheory.experiments.chen2025_runs"): "load_records: the chen2025 records (JSON) the figures draw",
     ("petheory/plots/retrieval.py", "petheory.experiments.retrieval_runs"): "load_records: the retrieval records (JSON) the figures draw",
+    ("petheory/plots/retrieval.py", "petheory.experiments.extension_lengths"): "load_records, of_setup: the extension "
+    "records (JSON) the figure draws",
     ("petheory/plots/empirical.py", "petheory.nn.provenance"): "a record's preset and li2025 Table 5 reading, by name",
 }
 NN_RECORD_READERS = sorted({mod for _, mod in PLOTS_ALLOW})

@@ -45,6 +45,8 @@ FAST = {
     "petheory rotate --pe gguf:tests/data/gguf/llama_yarn.gguf --out results/rotate/llama-gguf",
     "petheory plan --pe tests/data/hf_configs/qwen2_5_7b_yarn.json --length 131072",
     "petheory plan --pe tests/data/hf_configs/gemma3_27b.json --length 262144 --markdown -",
+    "petheory check --claims '*.plan_check_predicts_small_extension'",
+    "petheory figures --only retrieval.extension_lengths",
 }
 SLOW = {
     "petheory check",
