@@ -27,6 +27,7 @@ FAST = {
     "petheory check --list --json -",
     "petheory check --claims li2025.alibi_monotone_bias --case '{\"n\": 3, \"slope\": 0.5}'",
     "petheory check --claims 'gu2025.schur_modulus#psd_equal_spectra'",
+    "petheory check --claims 'li2025.sinusoidal_norm_bound,gu2025.spectral_contraction*'",  # the check guide's example (3 claims, ~6 s)
     "petheory encodings",
     "petheory encodings --json -",
     "petheory report --pe tests/data/hf_configs/llama3_1_8b.json --markdown results/llama3_1.md",
