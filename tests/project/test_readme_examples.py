@@ -99,7 +99,10 @@ def readme_examples() -> list[tuple[str, dict]]:
     """(command without its trailing comment, the VAR=... assignments before it in its block)."""
     out, env, in_block, lang, buf = [], {}, False, "", ""
     pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]  # the README and the docs' guide
-    for line in (ln for page in pages if "_build" not in page.parts for ln in page.read_text(encoding="utf-8").splitlines()):
+    # not what the docs build writes into docs/ when built in place (docs/conf.py: _build/, api/, the gallery's pages)
+    generated = {"_build", "api", "gallery", "gallery.md"}
+    pages = [p for p in pages if not generated & set(p.relative_to(ROOT / "docs").parts if p.is_relative_to(ROOT / "docs") else ())]
+    for line in (ln for page in pages for ln in page.read_text(encoding="utf-8").splitlines()):
         if line.startswith("```"):
             in_block, lang, env = (not in_block), line[3:].strip(), ({} if not in_block else env)
             continue
