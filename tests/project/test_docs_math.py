@@ -1,7 +1,7 @@
 """The guide, the tutorial and the index write their formulas as math (issue 59), not as plain characters.
 
 The Markdown pages enable MyST's ``dollarmath`` and ``amsmath`` (``docs/conf.py``): ``$\\theta_t = b^{-2t/d}$`` inline,
-``$$ ... $$ (label)`` displayed and numbered, and MathJax renders them in the reader's browser. A formula typed as
+``$$ ... \\tag{gu2025 Eq. 8} $$`` displayed with the paper's number, and MathJax renders them in the reader's browser. A formula typed as
 characters (``B_m = Σ cos(m θ_t)``, ``b s^(r/(r-2))``) renders as those characters. Code (fenced blocks, inline
 backticks), math and link targets are left out of the search: there ``^(`` is Python or a shell's, not a formula's.
 """
