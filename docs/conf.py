@@ -1,9 +1,12 @@
 """Sphinx configuration of petheory's docs site (``sphinx-build -W docs OUT``): the user guide
 (Markdown, through MyST), the gallery, and the API reference.
 
-The gallery (``gallery.md``) is generated at build time from the figure registry
-(:func:`petheory.plots.registry`): each figure's committed PNG from ``figures/``, its caption, the
-command that draws it and the claims it illustrates.
+The gallery (``gallery.md``, a grid of thumbnails, and ``gallery/NAME.md``, one page per figure) is generated at
+build time from the figure registry (:func:`petheory.plots.registry`): each figure's committed PNG and JSON from
+``figures/``, a thumbnail of it, its caption, the command that draws it and the claims it illustrates.
+
+The theme is pydata-sphinx-theme (numpy's, scipy's, scikit-learn's); the header names petheory's version and the
+transformers release the model table was verified against. Formulas are MathJax, loaded by the reader's browser.
 
 One page per layer of ``tools/import_graph.py`` (helpers, theory, loaders+io, nn, plots, cli,
 proofs_check), generated at build time into ``api/`` (not committed): a table that links each
@@ -34,12 +37,47 @@ from formulas import FORMULAS, PAPERS  # noqa: E402
 
 project = "petheory"
 author = "petheory contributors"
-extensions = ["sphinx.ext.autodoc", "sphinx.ext.mathjax", "numpydoc", "myst_parser"]
+import petheory  # noqa: E402
+from petheory.data.verified_models import table as _verified_table  # noqa: E402
+
+extensions = ["sphinx.ext.autodoc", "sphinx.ext.mathjax", "numpydoc", "myst_parser", "sphinx_copybutton"]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 myst_heading_anchors = 3
+# $...$ and $$...$$ (with (label) equation numbers) and \begin{align} in the Markdown pages, as :math: and
+# .. math:: are in the docstrings; sphinx.ext.mathjax only writes a <script> tag for MathJax 3, which the
+# reader's browser loads: the build itself fetches nothing.
+myst_enable_extensions = ["dollarmath", "amsmath"]
+myst_dmath_double_inline = True
 exclude_patterns = ["_build", "README.md"]
-html_theme = "alabaster"
-html_static_path: list = []
+
+version = release = petheory.__version__
+#: the transformers release the model table was verified against (tools/verify_models.py --write)
+TRANSFORMERS_VERIFIED = _verified_table().get("transformers") or "none"
+html_title = "petheory"
+html_theme = "pydata_sphinx_theme"
+html_static_path = ["_static"]
+html_css_files = ["petheory.css"]
+templates_path = ["_templates"]
+html_context = {"petheory_version": release, "transformers_verified": TRANSFORMERS_VERIFIED,
+                "default_mode": "auto"}  # light or dark as the reader's system says; the switch in the header
+html_theme_options = {
+    # the header: name, the two versions, the top sections; search and the light/dark switch on the right
+    "navbar_start": ["navbar-logo"],
+    "navbar_end": ["petheory-versions", "theme-switcher"],
+    "navbar_persistent": ["search-button"],
+    "secondary_sidebar_items": ["page-toc"],  # the outline of this page, on the right
+    "show_toc_level": 2,
+    "header_links_before_dropdown": 5,
+    "navigation_with_keys": False,
+    "navbar_align": "left",
+}
+html_sidebars = {"**": ["sidebar-nav-bs"]}  # the section's pages, on the left
+html_show_sourcelink = False
+# the copy button leaves out a shell prompt ("$ ") and Python's (">>> ", "... ") and the lines they do not start
+# when a block has prompts, so what is pasted is the command
+copybutton_prompt_text = r"\$ |>>> |\.\.\. "
+copybutton_prompt_is_regexp = True
+copybutton_only_copy_prompt_lines = True
 
 # Each object is documented once, in the module that defines it (a package's __all__ re-exports
 # are not documented again); a reference to its public re-export path (petheory.encodings.rope)
@@ -103,46 +141,88 @@ def _write_pages(app) -> None:
             page.write_text(text, encoding="utf-8")
 
 
-def gallery_markdown(figures_dir: Path, image_dir: str = "_gallery") -> tuple[str, list]:
-    """The gallery page (Markdown) and the PNGs it shows: one section per registered figure."""
+#: the width of a gallery thumbnail in pixels (the committed figures are 1,000-2,500 wide)
+THUMB_WIDTH = 360
+
+
+def gallery_pages(figures_dir: Path, claims: dict) -> dict[str, str]:
+    """The gallery (Markdown): ``{"gallery.md": the grid of thumbnails, "gallery/NAME.md": one page per figure}``.
+
+    Each thumbnail (``_gallery/thumbs/NAME.png``, made by :func:`_thumbnail`) links to its figure's page: the figure,
+    what it shows, the command that draws it, the JSON it was drawn from and the claims it illustrates (``claims``:
+    id -> claim of the catalogue, for the statement and the source)."""
     import petheory.plots as plots
 
-    lines = ["# Gallery", "",
-             "Every figure `petheory figures` draws, generated from the figure registry. Each is drawn from the JSON "
-             "beside it in `figures/` (committed, so a clone shows them without training); the command redraws it "
-             "into `results/figures/`. The claims it illustrates link to their verdicts.", ""]
-    images = []
-    for f in plots.registry().values():
-        lines += [f"## {f.name}", ""]
-        png = figures_dir / f"{f.name}.png"
-        if png.is_file():
-            lines += [f"![{f.name}]({image_dir}/{f.name}.png)", ""]
-            images.append(png)
-        else:
-            lines += ["*(not committed: draw it with the command below)*", ""]
-        lines += [f"{f.help}.", "", f"Drawn by: `petheory figures --only {f.name}`", ""]
+    figs = list(plots.registry().values())
+    grid = ["# Gallery", "",
+            "Every figure `petheory figures` draws, from the figure registry. Each is drawn from the JSON beside it in "
+            "`figures/` (committed, so a clone shows them without training); click one for the figure, the command "
+            "that redraws it into `results/figures/`, its JSON and the claims it illustrates.", "",
+            "```{toctree}", ":hidden:", "", *(f"gallery/{f.name}" for f in figs), "```", "",
+            "```{container} pe-gallery", ""]
+    pages = {}
+    for f in figs:
+        committed = (figures_dir / f"{f.name}.png").is_file()
+        # a card: the thumbnail and the name, both one link to the figure's page (a link Sphinx checks)
+        img = f"![{f.name}](_gallery/thumbs/{f.name}.png)" if committed else "*(not committed)*"
+        grid += [f"[{img} {f.name}](gallery/{f.name}.md)", ""]
+        page = [f"# {f.name}", "", f"{f.help}.", ""]
+        page += ([f"![{f.name}](../_gallery/{f.name}.png)", ""] if committed else
+                 ["*(not committed: draw it with the command below)*", ""])
+        page += ["## The command that draws it", "", "```bash", f"petheory figures --only {f.name}", "```", "",
+                 "It writes `results/figures/" + f.name + ".png` and the JSON it was drawn from beside it.", ""]
         if f.needs:
-            lines += [f"Draws the records of `petheory.experiments.papers.{f.needs}` (trained on the CPU; the command runs it "
-                      "first when they are missing).", ""]
-        if f.illustrates:
-            lines += ["Illustrates: " + ", ".join(f"[`{c}`](verdicts.md)" for c in f.illustrates), ""]
-    return "\n".join(lines), images
+            page += [f"It draws the records of `petheory.experiments.papers.{f.needs}`, trained on the CPU; the command "
+                     "runs that experiment first when they are missing.", ""]
+        page += ["## The JSON it was drawn from", ""]
+        page += ([f"{{download}}`figures/{f.name}.json <../_gallery/{f.name}.json>`: the record `Figure.draw` draws "
+                  "this PNG from, alone.", ""] if (figures_dir / f"{f.name}.json").is_file() else
+                 ["Not committed: the command above writes it.", ""])
+        page += ["## The claims it illustrates", "",
+                 "Their verdicts are in the [verdict table](../verdicts.md) (`petheory check --claims ID` checks one).", ""]
+        for cid in f.illustrates:
+            c = claims.get(cid)
+            page += [f"- `{cid}`" + (f" ({c.source}): {c.statement}" if c is not None else ""), ""]
+        pages[f"gallery/{f.name}.md"] = "\n".join(page)
+    grid += ["```", ""]
+    pages["gallery.md"] = "\n".join(grid)
+    return pages
+
+
+def _thumbnail(png: Path, dest: Path) -> None:
+    """``png`` scaled to :data:`THUMB_WIDTH` pixels wide (aspect kept), written to ``dest``."""
+    from PIL import Image
+
+    with Image.open(png) as im:  # about 40 ms of CPU a figure, most of it reading the full-size PNG
+        h = max(1, round(im.height * THUMB_WIDTH / im.width))
+        # reducing_gap: a box reduction first, then Lanczos over the last factor 3; with zlib's default level instead of
+        # optimize=True the 22 committed figures take 0.9 s of CPU instead of 1.4 s
+        im.convert("RGB").resize((THUMB_WIDTH, h), Image.LANCZOS, reducing_gap=3.0).save(dest)
 
 
 def _write_gallery(app) -> None:
     import shutil
 
-    text, images = gallery_markdown(ROOT / "figures")
-    images = sorted(set(images) | set((ROOT / "figures").glob("*.png")))  # the guide pages show committed PNGs too
+    from proofs_check import engine
+
+    engine.load_builtin()
+    claims = {c.id: c for c in engine.all_claims()}
+    figures = ROOT / "figures"
     src = Path(app.srcdir)
-    (src / "_gallery").mkdir(exist_ok=True)
-    for png in images:
-        dest = src / "_gallery" / png.name
-        if not dest.exists() or dest.stat().st_size != png.stat().st_size:
-            shutil.copyfile(png, dest)
-    page = src / "gallery.md"
-    if not page.exists() or page.read_text(encoding="utf-8") != text:
-        page.write_text(text, encoding="utf-8")
+    thumbs = src / "_gallery" / "thumbs"
+    thumbs.mkdir(parents=True, exist_ok=True)
+    (src / "gallery").mkdir(exist_ok=True)
+    for f in sorted(figures.glob("*.png")) + sorted(figures.glob("*.json")):  # the guide pages show committed PNGs too
+        dest = src / "_gallery" / f.name
+        if not dest.exists() or dest.stat().st_size != f.stat().st_size:
+            shutil.copyfile(f, dest)
+        thumb = thumbs / f.name
+        if f.suffix == ".png" and (not thumb.exists() or thumb.stat().st_mtime < dest.stat().st_mtime):
+            _thumbnail(f, thumb)
+    for name, text in gallery_pages(figures, claims).items():
+        page = src / name
+        if not page.exists() or page.read_text(encoding="utf-8") != text:  # unchanged pages keep Sphinx's cache
+            page.write_text(text, encoding="utf-8")
 
 
 def _resolve_reexport(app, env, node, contnode):

@@ -39,6 +39,7 @@ def table5() -> list[str]:
     from petheory.nn.provenance import LI2025_TABLE5_MSE200 as _T5_PAPER
     from petheory.nn.provenance import li2025_table5_paper_size as _t5_paper_size
     from petheory.nn.provenance import li2025_table5_reading as _t5_reading
+    from petheory.plots.empirical import reading_math  # the readings' formulas as math, for the docs' MathJax
 
     recs = [r for r in _shipped("running_sum") if _t5_paper_size(r)]
     if not recs:
@@ -50,7 +51,7 @@ def table5() -> list[str]:
     order = sorted(main, key=lambda pe: sum(x["final"]["test"]["200"]["mse"] for x in main[pe]) / len(main[pe]))
     seeds = sorted({len(v) for v in main.values()})
     device = recs[0]["timing"]["device"]
-    out = [f"**li2025 Table 5** (running sum, paper preset: 2 layers, d=64, one head, train length 50; {_T5_DEFAULT}; "
+    out = [f"**li2025 Table 5** (running sum, paper preset: 2 layers, d=64, one head, train length 50; {reading_math(_T5_DEFAULT)}; "
            f"{'-'.join(map(str, seeds))} seeds per PE, mean ± standard error; trained on one {device}):", "",
            "| PE | MSE @ 50 | MSE @ 100 | MSE @ 200 | li2025 @ 200 |", "|---|---:|---:|---:|---:|"]
     for pe in order:
@@ -61,7 +62,7 @@ def table5() -> list[str]:
     for name, groups in sorted(readings.items()):
         means = {pe: sum(x["final"]["test"]["200"]["mse"] for x in rs) / len(rs) for pe, rs in groups.items()}
         ranked = sorted(means, key=means.get)
-        out.append(f"- {name}: {' < '.join(ranked)} (wavelet {ranked.index('wavelet') + 1} of {len(ranked)})")
+        out.append(f"- {reading_math(name)}: {' < '.join(ranked)} (wavelet {ranked.index('wavelet') + 1} of {len(ranked)})")
     return out
 
 

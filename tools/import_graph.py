@@ -190,8 +190,14 @@ def summary(path: Path, width: int = 120) -> str:
         if word not in ABBREVIATIONS:
             text = text[: m.end()]
             break
+    text = re.sub(r":math:`([^`]*)`", r"$\1$", text)  # reST math -> the docs' Markdown math (MyST dollarmath)
     text = text.replace("|", "\\|")
-    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+    if len(text) > width:
+        text = text[: width - 1]
+        if text.count("$") % 2:  # never cut inside a formula
+            text = text[: text.rindex("$")]
+        text = text.rstrip() + "…"
+    return text
 
 
 def where(root: Path = ROOT) -> str:

@@ -28,7 +28,7 @@ DEFAULT_N = 1024
 
 
 def exact_seconds(n: int) -> float:
-    """Rough wall time of the dense eigenvalues at N on this project's 2-core machines: 30 s at N = 4096, as N^3.
+    """Rough wall time of the dense eigenvalues at N on this project's 2-core machines: 30 s at N = 4096, as :math:`N^3`.
 
     Parameters
     ----------

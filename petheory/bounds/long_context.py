@@ -417,7 +417,7 @@ def decay_mask_peak(t: int, m: float) -> tuple[int, float]:
 
     The ratio of consecutive terms is :math:`\frac{t+x+1}{x+1}e^{-m}`, >= 1 exactly while
     :math:`x + 1 \le t/(e^m-1)`; the argmax is found by evaluating the log-terms on
-    0..ceil(2 t/(e^m - 1)) + 2 (past the peak the terms decrease).
+    :math:`0, \dots, \lceil 2t/(e^m - 1)\rceil + 2` (past the peak the terms decrease).
 
     Parameters
     ----------

@@ -72,7 +72,7 @@ def men_min_kernel(freqs, context: int, *, stop_below: float | None = 0.0) -> tu
     r"""The minimum of :math:`B_{m,\theta}` over integer :math:`0\le m\le L` and where it is (the first m that reaches it).
 
     With ``stop_below`` (default 0) the scan ends at the first chunk of distances (the first 128,
-    then about 64 sqrt(L) at a time, in order of m) whose minimum is below it, and returns that
+    then about :math:`64\sqrt{L}` at a time, in order of m) whose minimum is below it, and returns that
     value and place: enough to decide the sign, not the global minimum. None always scans all of ``0..L``.
 
     Parameters
@@ -96,7 +96,7 @@ def men_min_kernel(freqs, context: int, *, stop_below: float | None = 0.0) -> tu
 
     Notes
     -----
-    Past the first block, distances are taken in blocks m = m0 + j (j < J ~ sqrt(L)) by angle
+    Past the first block, distances are taken in blocks :math:`m = m_0 + j` (:math:`j < J \approx \sqrt{L}`) by angle
     addition, :math:`B_{m_0+j} = \mathrm{Re}\sum_i e^{ij\theta_i}e^{im_0\theta_i}`: one complex matrix product
     of (J, r/2) by (r/2, L/J) tables instead of L * r/2 cosines, computed as one real product
     of their real and imaginary parts (only the real part is wanted). The tables are powers of

@@ -151,7 +151,7 @@ def empirical_rademacher(
     Give ``X`` (m, d) for the linear class :math:`\{x\mapsto\langle w,x\rangle:\lVert w\rVert_2\le B\}`
     or ``gram`` (m, m) for the RKHS ball :math:`\{\lVert f\rVert_{\mathcal H}\le B\}`. The supremum is
     exact for every draw (:func:`rademacher_linear_sup`, :func:`rademacher_kernel_sup`); only the
-    expectation over :math:`\sigma` is sampled, so ``se`` (sample std / sqrt(n_draws)) is the only error.
+    expectation over :math:`\sigma` is sampled, so ``se`` (sample std / :math:`\sqrt{n_\text{draws}}`) is the only error.
 
     Parameters
     ----------

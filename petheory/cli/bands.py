@@ -1,4 +1,4 @@
-"""``petheory bands``: the norm of each rotary frequency band of W_q and W_k, per head and layer, from a model's weights."""
+"""``petheory bands``: the norm of each rotary frequency band of :math:`W_q` and :math:`W_k`, per head and layer, from a model's weights."""
 
 from __future__ import annotations
 

@@ -50,7 +50,7 @@ def sinusoidal(n: int, d: int, *, base: float = 10000.0, layout: str = "interlea
     See Also
     --------
     rope_frequencies : the frequency ladder it is built on.
-    petheory.toeplitz.sinusoidal_gram_coefficients : its Gram P P^T in closed form.
+    petheory.toeplitz.sinusoidal_gram_coefficients : its Gram :math:`PP^T` in closed form.
 
     Examples
     --------

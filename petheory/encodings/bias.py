@@ -427,9 +427,9 @@ def fire_input(q_pos, k_pos, *, c: float = 1.0, threshold: float = 1.0) -> np.nd
 
 
 def fire_mlp_init(hidden: int, seed) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Seeded weights ``(w1 (hidden,), b1 (hidden,), w2 (hidden,), b2 ())`` of FIRE's 1-hidden-layer MLP.
+    r"""Seeded weights ``(w1 (hidden,), b1 (hidden,), w2 (hidden,), b2 ())`` of FIRE's 1-hidden-layer MLP.
 
-    Uniform(-1/sqrt(fan_in), 1/sqrt(fan_in)) for every weight and bias, the scale of torch's
+    :math:`U(-1/\sqrt{\text{fan\_in}}, 1/\sqrt{\text{fan\_in}})` for every weight and bias, the scale of torch's
     ``nn.Linear`` default (the numbers differ from torch's: numpy draws them).
 
     Parameters
@@ -443,7 +443,7 @@ def fire_mlp_init(hidden: int, seed) -> tuple[np.ndarray, np.ndarray, np.ndarray
     -------
     tuple of (numpy.ndarray, numpy.ndarray, numpy.ndarray, float)
         ``w1``, ``b1`` (hidden,) in U(-1, 1) (fan-in 1), ``w2`` (hidden,) and the scalar ``b2`` in
-        U(-1/sqrt(hidden), 1/sqrt(hidden)).
+        :math:`U(-1/\sqrt{\text{hidden}}, 1/\sqrt{\text{hidden}})`.
 
     Raises
     ------

@@ -64,11 +64,11 @@ class ScaledRotaryTable(RotaryTable):
         return out
 
     def apply(self, x) -> np.ndarray:
-        """Queries: rotate row p by R_p and scale band t by ``factors()[p, t]``."""
+        """Queries: rotate row :math:`p` by :math:`R_p` and scale band t by ``factors()[p, t]``."""
         return self._scaled(super().apply(x), self.factors())
 
     def apply_key(self, x) -> np.ndarray:
-        """Keys: rotate row p by R_p and scale band t by ``factors(key=True)[p, t]``."""
+        """Keys: rotate row :math:`p` by :math:`R_p` and scale band t by ``factors(key=True)[p, t]``."""
         return self._scaled(super().apply(x), self.factors(key=True))
 
     def apply_at(self, x, p: int) -> np.ndarray:

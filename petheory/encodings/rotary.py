@@ -140,7 +140,7 @@ class RotaryTable:
         return np.arange(h), np.arange(h, 2 * h)
 
     def apply(self, x) -> np.ndarray:
-        """Rotate ``x`` of shape (n, d): row p by R_p. Returns a new array."""
+        """Rotate ``x`` of shape (n, d): row :math:`p` by :math:`R_p`. Returns a new array."""
         x = v.array("x", x, ndim=2)
         if x.shape != (self.angles.shape[0], self.d):
             raise ValidationError(f"x must have shape {(self.angles.shape[0], self.d)}, got {x.shape}")
@@ -164,12 +164,12 @@ class RotaryTable:
         return out
 
     def matrix(self, p: int) -> np.ndarray:
-        """The (d, d) rotation R_p of position ``p`` (identity on non-rotary coordinates)."""
+        """The (d, d) rotation :math:`R_p` of position ``p`` (identity on non-rotary coordinates)."""
         p = v.integer("p", p, minimum=0, maximum=self.angles.shape[0] - 1)
         return self.apply_at(np.eye(self.d), p).T  # rows of the result are R_p e_i
 
     def apply_at(self, x, p: int) -> np.ndarray:
-        """Rotate every row of ``x`` (m, d) by R_p, as if it sat at position ``p``."""
+        """Rotate every row of ``x`` (m, d) by :math:`R_p`, as if it sat at position ``p``."""
         p = v.integer("p", p, minimum=0, maximum=self.angles.shape[0] - 1)
         x = v.array("x", x, ndim=(1, 2))
         if x.shape[-1] != self.d:

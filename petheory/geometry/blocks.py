@@ -1,4 +1,4 @@
-"""Row blocks for the geometry's O(n^2) loops: how many rows fit a temporary budget.
+"""Row blocks for the geometry's :math:`O(n^2)` loops: how many rows fit a temporary budget.
 
 Distances, Gram blocks and stress sums run over row blocks so that their temporaries stay near a
 fixed size whatever n and V (the (n, n) outputs themselves are the caller's).

@@ -352,7 +352,7 @@ def hellinger_mds(P, rank: int, *, seed=0, atol: float | None = None, tol: float
     with :math:`G=\sqrt P\sqrt P^\top`, so :math:`B = -\tfrac12 JD^{\circ2}J = \tfrac12 JGJ`:
     classical MDS of Hellinger distances is PCA of the square-root distributions, B is
     positive semidefinite (Hellinger is Euclidean: no negative eigenvalues ever), and a product
-    with B costs two sparse products with :math:`\sqrt P` -- O(nnz), never O(n^2).
+    with B costs two sparse products with :math:`\sqrt P` -- O(nnz), never :math:`O(n^2)`.
     The eigenpairs come from ARPACK's Lanczos (``eigsh``): with products this cheap, one vector at a
     time beats a block. Memory is O(nnz + n * rank). ``frobenius`` is computed when the centred (n, V) root fits
     in 256 MiB (via the V x V Gram), else left ``None``.
@@ -416,7 +416,7 @@ def smacof(D, X0, *, n_iter: int = 300, rtol: float = 1e-10) -> np.ndarray:
     De Leeuw's majorisation: :math:`X \leftarrow \tfrac1n B(X)X` with
     :math:`B(X)_{ij} = -D_{ij}/E_{ij}` (0 where :math:`E_{ij}=0`), :math:`B_{ii} = -\sum_{j\ne i}
     B_{ij}`; raw stress never increases. Used to show that classical MDS is not
-    stress-optimal (cirrincione2026.hellinger_mds_optimal). O(n^2 k) per iteration.
+    stress-optimal (cirrincione2026.hellinger_mds_optimal). :math:`O(n^2 k)` per iteration.
 
     Two points closer than the rounding of their coordinates (:math:`E_{ij} \le n k \epsilon
     \max|X|`, the error of one coordinate of the update) count as coincident. Points that coincide in

@@ -42,7 +42,7 @@ def effective_rank(B, tol: float | None = None, *, positive: bool = False) -> in
 
     Notes
     -----
-    ``numpy.linalg.eigvalsh`` on the symmetrised matrix (O(n^3)); pass eigenvalues already
+    ``numpy.linalg.eigvalsh`` on the symmetrised matrix (:math:`O(n^3)`); pass eigenvalues already
     computed (e.g. ``classical_mds(D).eigenvalues``) to skip it. Eigenvalues within the
     threshold of zero are not resolved: the count near the threshold is not stable under
     rounding, so use a threshold well above it when the spectrum decays smoothly.

@@ -1,4 +1,4 @@
-r"""Band usage from weights: the norm of each rotary frequency band of W_q and W_k, per head and layer.
+r"""Band usage from weights: the norm of each rotary frequency band of :math:`W_q` and :math:`W_k`, per head and layer.
 
 The weight-space counterpart of Barbero et al. 2025's measurement (§5, "Round and Round We Go!":
 query/key norm per frequency band, per head): a band whose rows of :math:`W_q` (or :math:`W_k`) have

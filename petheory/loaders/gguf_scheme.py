@@ -2,7 +2,7 @@
 
 The scheme is built directly from llama.cpp's semantics, not through a Hugging Face config: a GGUF
 file is what llama.cpp runs, and llama.cpp reads some fields differently from transformers (its own
-sliding-window rules per architecture, Gemma 3's local layers at base 10^4, YaRN's factor on cos/sin)
+sliding-window rules per architecture, Gemma 3's local layers at base :math:`10^4`, YaRN's factor on cos/sin)
 and rotates the pairs of the file's own weight layout (:data:`ARCHS`). Sources, llama.cpp
 (ggml-org/llama.cpp, ``src/llama-model.cpp``): ``llama_model_rope_type`` (which architectures rotate
 adjacent pairs, ``LLAMA_ROPE_TYPE_NORM``, and which half-split pairs, ``NEOX``), ``load_hparams``
@@ -12,7 +12,7 @@ adjacent pairs, ``LLAMA_ROPE_TYPE_NORM``, and which half-split pairs, ``NEOX``),
 
 Fields: ``{arch}.context_length``, ``.embedding_length``, ``.block_count``, ``.attention.head_count``
 (``_kv``), ``.attention.key_length`` (head size, default embedding / heads), ``.rope.dimension_count``
-(rotated dimensions, default the head size), ``.rope.freq_base`` (default 10^4), ``.rope.freq_base_swa``,
+(rotated dimensions, default the head size), ``.rope.freq_base`` (default :math:`10^4`), ``.rope.freq_base_swa``,
 ``.rope.scaling.type`` (``none``, ``linear``, ``yarn``; llama.cpp's default is linear at factor 1),
 ``.rope.scaling.factor`` (or the old ``.rope.scale_linear``), ``.rope.scaling.original_context_length``,
 ``.rope.scaling.attn_factor``, ``.rope.scaling.yarn_beta_fast`` / ``_slow``, ``.attention.sliding_window``.

@@ -151,7 +151,7 @@ LIMITS = [
      "and must lie in the folder (in the Hugging Face cache: in the model's `models--*` folder); `..` and absolute "
      "shard names are refused"),
     ("JSON nesting depth", str(JSON_MAX_DEPTH), "checked before parsing: no RecursionError"),
-    ("JSON integers", "abs(n) <= 2^63 - 1", f"longer than {JSON_INT_MAX_DIGITS} digits refused before `int()`"),
+    ("JSON integers", r"$\lvert n\rvert \le 2^{63} - 1$", f"longer than {JSON_INT_MAX_DIGITS} digits refused before `int()`"),
     ("JSON floats", "finite, abs(x) <= 1.8e308", "`1e400`, `NaN`, `Infinity`, `-Infinity` refused with the field named"),
     ("JSON keys", "unique per object", "a duplicated key is refused (readers disagree on which value wins)"),
     ("JSON text", "UTF-8, no lone surrogates", "a leading byte order mark is ignored in config and record files"),
@@ -167,7 +167,8 @@ LIMITS = [
     ("`.npy` header", "shape x itemsize <= file size",
      "numbers only (bool, int, float, complex: Toeplitz coefficients may be; no object, string, structured, "
      "datetime); a position table must be real; never unpickled"),
-    ("position table", ">= 2 rows, max abs(P) <= sqrt(1.8e308 / d)", "so that the Gram P P^T stays finite in float64"),
+    ("position table", r"$\ge 2$ rows, $\max_{ij}\lvert P_{ij}\rvert \le \sqrt{1.8\cdot 10^{308}/d}$",
+     r"so that the Gram $PP^\top$ stays finite in float64"),
     ("checkpoints", "`torch.load(weights_only=True)`", "never unpickles arbitrary objects; a petheory run's checkpoint "
      "must hold its model config and weights"),
     ("TOML files (sweep grids)", f"{TOML_MAX_BYTES >> 20} MiB, nesting {TOML_MAX_DEPTH}",

@@ -107,7 +107,7 @@ def falcon_slopes(num_heads: int, head_dim: int) -> np.ndarray:
 
 
 def alibi_model(cfg: dict, mt: str, heads: int, hidden: int, *, schedule: str) -> Scheme:
-    """ALiBi with BLOOM's (Press et al.'s) slope schedule, Falcon's (bfloat16, over sqrt(d)) or MPT's
+    r"""ALiBi with BLOOM's (Press et al.'s) slope schedule, Falcon's (bfloat16, over :math:`\sqrt{d}`) or MPT's
     (``alibi_bias_max``)."""
     if hidden % heads:
         raise ValidationError(f"config fields hidden_size={hidden} and the {heads} heads: the heads must divide the hidden "

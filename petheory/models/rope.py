@@ -57,8 +57,8 @@ def rope_scheme(cfg: dict, rope: dict, where: str, *, d: int, rotary_dim: int, b
     """(registry name, params, original context L) of one RoPE parameter dict.
 
     ``d`` is the head dimension, ``rotary_dim`` how many of its coordinates rotate (for
-    ``proportional``, the ladder is that of the whole head: base^(-2t/d) for the first
-    rotary_dim/2 bands, the same as base' = base^(rotary_dim/d) on a ladder of rotary_dim).
+    ``proportional``, the ladder is that of the whole head: :math:`b^{-2t/d}` for the first
+    rotary_dim/2 bands, the same as :math:`b' = b^{r/d}` (:math:`r` = rotary_dim) on a ladder of rotary_dim).
     """
     check_rope_keys(rope, where)
     rtype = rope.get("rope_type", rope.get("type", "default"))

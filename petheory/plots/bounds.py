@@ -218,7 +218,7 @@ def rademacher_gap_record(experiment: dict) -> dict:
     """The ``bounds.rademacher_gap`` figure record of :func:`petheory.experiments.papers.li2025_rademacher_gap`'s record
     (its ``rows``, one per trained model, and the ``settings`` it ran with): per (PE, m) the gap and bound/gap over
     seeds (:func:`seed_summary`), a power law of the gap in m per PE (every seed's positive gaps, where a PE has
-    three distinct m), the median bound/gap per PE and the reference line m^(-1/2)."""
+    three distinct m), the median bound/gap per PE and the reference line :math:`m^{-1/2}`."""
     rows, st = experiment["rows"], experiment["settings"]
     gaps = seed_summary(rows, "gap")
     ratio_of = {k: seed_summary(rows, lambda r, k=k: r[k] / max(r["gap"], GAP_FLOOR)) for k in ("bound_on_data", "bound_certified")}

@@ -65,10 +65,10 @@ def save_band_usage(record: dict, path) -> list[Path]:
 
 
 def draw_bases_vs_men(sections: list, labels: list[str], curve: dict | None = None):
-    """Each model's base at its context and extended context, against Men et al.'s smallest passing base.
+    r"""Each model's base at its context and extended context, against Men et al.'s smallest passing base.
 
     ``curve``: ``{'contexts': [...], 'smallest_base': [...], 'rotary_dim': r}`` (computed by the caller with
-    :func:`petheory.bounds.men_base.men_smallest_base`); the fitted 0.0424 L^1.628 is drawn too.
+    :func:`petheory.bounds.men_base.men_smallest_base`); the fitted :math:`0.0424\,L^{1.628}` is drawn too.
     """
     import matplotlib.pyplot as plt
 

@@ -34,7 +34,7 @@ def _column(n: int) -> np.ndarray:
 
 
 def szego_data(preset: str = "quick", seed: int = 0) -> dict:
-    """The ``spectral.szego`` record: eigenvalues of T_N(a) per size, the symbol's value density, and the
+    """The ``spectral.szego`` record: eigenvalues of :math:`T_N(a)` per size, the symbol's value density, and the
     Kolmogorov / Wasserstein distances over growing N with their fitted exponents."""
     sizes, trace = SZEGO_SIZES[preset], SZEGO_TRACE[preset]
     dists = {n: tp.spectral_distribution(_column(n), symbol=_szego_symbol, method="exact") for n in sorted(set(sizes) | set(trace))}

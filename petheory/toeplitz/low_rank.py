@@ -122,7 +122,7 @@ class LowRankSpectrum:
 
     @property
     def min(self) -> float:
-        """lambda_min: exactly 0 when there are zeros by rank and F >= 0 (F P P^T is then semidefinite)."""
+        r"""lambda_min: exactly 0 when there are zeros by rank and :math:`F \ge 0` (:math:`FPP^T` is then semidefinite)."""
         if self.zeros and self.factor >= 0 or self.values.shape[0] == 0:
             return 0.0
         return float(min(self.values[0], 0.0)) if self.zeros else float(self.values[0])
@@ -143,7 +143,7 @@ def rotary_kernel_spectrum(freqs, n: int, factor: float = 1.0) -> LowRankSpectru
     freqs : array_like, shape (r,)
         Band frequencies (rad/position).
     n : int
-        N, any size (1 to 10^9 cost the same).
+        N, any size (1 to :math:`10^9` cost the same).
     factor : float
         F.
 

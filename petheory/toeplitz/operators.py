@@ -231,7 +231,7 @@ class ToeplitzOperator(LinearOperator):
         return ToeplitzOperator(np.conj(self.r), np.conj(self.c))
 
     def to_dense(self) -> np.ndarray:
-        """The (N, N) matrix (for testing; O(N^2) memory)."""
+        """The (N, N) matrix (for testing; :math:`O(N^2)` memory)."""
         return sla.toeplitz(self.c, self.r)
 
 
@@ -254,7 +254,7 @@ def operator(c, r=None) -> ToeplitzOperator:
     Circulant embedding of order ``L = next_fast_len(2N-1)`` with the transform of the embedding
     cached; see :class:`ToeplitzOperator` for the error model. Measured against
     ``scipy.linalg.matmul_toeplitz`` (which re-embeds on every call): 4.5x faster at N=4096, 14x at
-    N=65536, 3.9x at N=2^20 per product (``benchmarks/RESULTS.md``, section toeplitz).
+    N=65536, 3.9x at :math:`N = 2^{20}` per product (``benchmarks/RESULTS.md``, section toeplitz).
 
     See Also
     --------

@@ -10,6 +10,7 @@ here.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -58,3 +59,60 @@ def test_formulas_link_to_their_paper_equation_and_function(built):
     assert 'href="https://arxiv.org/abs/2505.13027">gu2025</a>, Eq. 8' in theory
     assert 'href="#petheory.coupling.additive.logit_terms"' in theory  # the table row links to the function's entry
     assert 'id="petheory.toeplitz.eigen.extreme_eigenvalues"' in theory and "Examples" in theory
+
+
+# ----------------------------------------------------------------------------- what a reader sees (issue 59)
+
+def _html(out: Path, page: str) -> str:
+    return (out / page).read_text(encoding="utf-8")
+
+
+def test_formulas_are_math_that_the_browser_renders(built):
+    """A guide formula is a MathJax span and every page loads MathJax from a URL (the reader's browser fetches it;
+    the build itself reaches no network: nothing of MathJax is in the output)."""
+    _, out = built
+    plan = _html(out, "guide/plan.html")
+    assert r'<span class="math notranslate nohighlight">\(B_{m,\theta} = \sum_{i=0}^{r/2-1} \cos(m\theta_i)\)' in plan
+    assert "B_m = Σ" not in plan and "β^(" not in plan
+    spectra = _html(out, "guide/spectra.html")
+    # a display equation numbered as the paper numbers it, not by Sphinx's page counter
+    assert re.search(r'<div class="math notranslate nohighlight">\s*\\\[L = G_\{q\^c,k\^c\}.*\\tag\{gu2025 Eq\. 8\}', spectra)
+    for page in ("guide/plan.html", "guide/spectra.html", "api/theory.html", "gallery/spectral.szego.html"):
+        tags = re.findall(r'<script[^>]*src="([^"]*mathjax[^"]*)"', _html(out, page))
+        assert tags and all(t.startswith("https://") for t in tags), (page, tags)
+    assert not list(out.rglob("tex-mml-chtml*.js"))
+
+
+def test_the_header_names_both_versions_and_pages_have_outline_search_and_copy_buttons(built):
+    import petheory
+    from petheory.data.verified_models import table
+
+    _, out = built
+    models = _html(out, "guide/models.html")
+    assert f"{petheory.__version__} · verified against transformers {table()['transformers']}" in models
+    assert "bd-sidebar-secondary" in models and 'href="#worked-example-llama-3-1-8b-at-128k"' in models  # outline
+    assert "bd-sidebar-primary" in models and 'href="plan.html"' in models  # the section's pages on the left
+    assert "search-button" in models and "theme-switch" in models
+    assert "copybutton.js" in models and (out / "_static" / "copybutton.js").is_file()
+
+
+def test_the_gallery_is_a_grid_of_thumbnails_linking_to_one_page_per_figure(built):
+    from PIL import Image
+
+    import petheory.plots as plots
+
+    _, out = built
+    grid = _html(out, "gallery.html")
+    assert 'class="pe-gallery' in grid
+    cards = re.findall(r'<a class="reference internal" href="gallery/([\w.]+)\.html"><span[^>]*><img alt="[^"]*" '
+                       r'src="(_images/[^"]+)"', grid)
+    names = [f.name for f in plots.registry().values() if (ROOT / "figures" / f"{f.name}.png").is_file()]
+    assert sorted(c[0] for c in cards) == sorted(names)
+    for name, src in cards:
+        with Image.open(out / src) as im:
+            assert im.width == 360, (name, im.size)  # a thumbnail, not the committed full-size figure
+        page = _html(out, f"gallery/{name}.html")
+        assert f"petheory figures --only {name}" in re.sub(r"<[^>]+>", "", page)  # the command (highlighted) that draws it
+        assert re.search(rf'class="reference download internal"[^>]*href="[^"]*/{re.escape(name)}\.json"', page)
+        fig = plots.registry()[name]
+        assert all(c in page for c in fig.illustrates), name  # the claims it illustrates

@@ -27,6 +27,7 @@ FAST = {
     "petheory check --list --json -",
     "petheory check --claims li2025.alibi_monotone_bias --case '{\"n\": 3, \"slope\": 0.5}'",
     "petheory check --claims 'gu2025.schur_modulus#psd_equal_spectra'",
+    "petheory check --claims 'li2025.sinusoidal_norm_bound,gu2025.spectral_contraction*'",  # the check guide's example (3 claims, ~6 s)
     "petheory encodings",
     "petheory encodings --json -",
     "petheory report --pe tests/data/hf_configs/llama3_1_8b.json --markdown results/llama3_1.md",
@@ -100,7 +101,10 @@ def readme_examples() -> list[tuple[str, dict]]:
     """(command without its trailing comment, the VAR=... assignments before it in its block)."""
     out, env, in_block, lang, buf = [], {}, False, "", ""
     pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]  # the README and the docs' guide
-    for line in (ln for page in pages if "_build" not in page.parts for ln in page.read_text(encoding="utf-8").splitlines()):
+    # not what the docs build writes into docs/ when built in place (docs/conf.py: _build/, api/, the gallery's pages)
+    generated = {"_build", "api", "gallery", "gallery.md"}
+    pages = [p for p in pages if not generated & set(p.relative_to(ROOT / "docs").parts if p.is_relative_to(ROOT / "docs") else ())]
+    for line in (ln for page in pages for ln in page.read_text(encoding="utf-8").splitlines()):
         if line.startswith("```"):
             in_block, lang, env = (not in_block), line[3:].strip(), ({} if not in_block else env)
             continue
