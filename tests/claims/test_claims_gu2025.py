@@ -218,9 +218,10 @@ def test_schur_modulus_checker_accepts_a_world_where_hadamard_is_harmless(monkey
     assert check("schur_modulus#unit_diagonal", 40)["verdict"] == "holds"
 
 
-def test_spectral_contraction_is_refuted_on_ropes_own_g_e_and_holds_where_the_product_contracts(monkeypatch):
+def test_spectral_contraction_is_vacuous_refuted_on_ropes_own_g_e_and_holds_where_the_product_contracts(monkeypatch):
     rec = check("spectral_contraction", 30)
-    assert rec["verdict"] == "refuted" and rec["premise"] is None  # checked on RoPE's G_e, not vacuous
+    # its premise is schur_modulus's (no unit-modulus E is positive definite): vacuous, readings listed
+    assert rec["verdict"] == "vacuous" and rec["premise"]["evidence"] == "proved" and not rec["premise"]["satisfiable"]
     assert {x["name"]: x["verdict"] for x in rec["readings"]} == {
         "rope_single_band": "refuted", "unit_diagonal": "refuted", "band_average": "refuted"}
     # RoPE's single band at theta = 0.7 on a non-scalar W: equal spectra, so never strictly more compact
@@ -231,7 +232,8 @@ def test_spectral_contraction_is_refuted_on_ropes_own_g_e_and_holds_where_the_pr
     real = cp.compose
     monkeypatch.setattr(cp, "compose", lambda W, X, mode: 0.5 * W if mode == "hadamard" else real(W, X, mode))
     assert GC.spectral_contraction_rope(case) < 0
-    assert check("spectral_contraction", 30)["verdict"] == "holds"
+    assert all(check(f"spectral_contraction#{r}", 30)["verdict"] == "holds"
+               for r in ("rope_single_band", "unit_diagonal", "band_average"))
 
 
 def test_psd_readings_catch_a_hadamard_product_that_drops_the_phases(monkeypatch):
