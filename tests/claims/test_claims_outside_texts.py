@@ -83,6 +83,16 @@ def test_planted_affine_rotation_makes_isotropic_pairs_correlate(monkeypatch):
     assert verdict("barbero2024.no_decay_isotropic") == "refuted"
 
 
+def test_isotropic_no_decay_cannot_see_a_wrong_angle_so_its_evidence_is_definitional(monkeypatch):
+    # E[q^T M k] = 0 for any linear M: a rotation three times too fast is still linear and still passes, which is why
+    # the claim says 'definitional' and names the two things it can detect (the two plants around this test)
+    real = rotary.RotaryTable.apply_at
+    monkeypatch.setattr(rotary.RotaryTable, "apply_at",
+                        lambda self, x, p: real(rotary.RotaryTable(3.0 * self.angles, self.d, self.pairing), x, p))
+    rec = check_claim(get("barbero2024.no_decay_isotropic"), profile="quick", seed=0)
+    assert rec["verdict"] == "holds" and rec["evidence"] == "definitional" and "not linear" in rec["evidence_note"]
+
+
 def test_planted_commensurate_frequencies_return(monkeypatch):
     real = rotary.rope_frequencies
     monkeypatch.setattr(rotary, "rope_frequencies", lambda *a, **k: np.full_like(real(*a, **k), np.pi / 2))
