@@ -21,8 +21,8 @@ from _helpers import check_claim
 
 P = "gu2025."
 MINE = (
-    "rope_relative", "szego", "lemma_b1_amplitude", "lemma_b1_equality", "lemma_b1_range", "schur_modulus",
-    "spectral_contraction", "classical_schur_product", "classical_weyl_additive",
+    "rope_relative", "szego", "lemma_b1_amplitude", "lemma_b1_equality", "lemma_b1_range", "lemma_b1_range_width",
+    "lemma_b1_range_coincide", "schur_modulus", "spectral_contraction", "classical_schur_product", "classical_weyl_additive",
     "classical_toeplitz_eigs_in_symbol_range",
 )
 
@@ -185,7 +185,18 @@ def test_range_checker_accepts_a_world_where_g_dominates(monkeypatch):
         return dataclasses.replace(r, f=f, g=g)
 
     monkeypatch.setattr("petheory.toeplitz.phase_modulation.lemma_b1", world)
-    assert check("lemma_b1_range", 40)["verdict"] == "holds"
+    for part in ("lemma_b1_range", "lemma_b1_range_width", "lemma_b1_range_coincide"):
+        assert check(part, 40)["verdict"] == "holds"
+
+
+def test_the_range_sentence_is_three_claims_each_refuted_by_its_own_part():
+    # issue 57: searched as one conjunction, the trivial width part hid the substantive counterexample
+    for name, part in (("lemma_b1_range", "g_not_below_f"), ("lemma_b1_range_width", "width_4_sum_w"),
+                       ("lemma_b1_range_coincide", "coincide_only_if_aligned")):
+        rec = check(name, 40)
+        assert rec["verdict"] == "refuted" and rec["counterexample"]["part"] == part
+        assert sum(w > 0 for w in rec["counterexample"]["weights"]) >= 2
+    assert check("lemma_b1_range", 40)["quantities"]["ptp_f"] > check("lemma_b1_range", 40)["quantities"]["ptp_g"]
 
 
 def test_corrected_range_holds_and_catches_an_overshoot(monkeypatch):
