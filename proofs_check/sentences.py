@@ -61,6 +61,9 @@ PAPERS = {
     "wei2025": "Wei et al., arXiv 2502.05173 (VideoRoPE; abstract and HTML v3 opening)",
     "yu2025": "Yu et al., arXiv 2506.03737 (ComRoPE, CVPR 2025; full text, as a Markdown transcription in a public "
               "repository, and the authors' README, github Longin-Yu/ComRoPE @ 7aeef083)",
+    # ---- the 2026 theory of long contexts (issue 57)
+    "liu2026": "Feilong Liu, arXiv 2602.10959 (RoPE as phase modulation; the abstract, and the bounds' formulas from a "
+               "third-party summary: the paper's text was not found)",
 }
 STATEMENTS: dict[str, tuple[Statement, ...]] = {
     # Read sentence by sentence (issue 30): every result, every definition used as a claim, every caption that
@@ -497,5 +500,26 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
         S("§4 (experiments)", "ComRoPE-LD surpasses LieRE by 1.6% at 224 and 2.9% at 512 on ImageNet-1K; object "
           "detection and 3D classification", why_not="ViT-B training on ImageNet-1K, COCO and UCF-101: not reproduced "
           "(no such data or compute here)"),
+    ),
+    # The abstract's results, one row each (the numbered theorems of the text could not be read); formulas as a
+    # third-party summary gives them.
+    "liu2026": (
+        S("abstract (aliasing bound)", "\"a fundamental aliasing bound, analogous to a Nyquist limit\", a lower bound on "
+          "the base necessary for positional coherence over L: L < 2 pi base (the summary's formula)"),
+        S("abstract (DC-stability bound)", "\"a DC-component stability bound that constrains phase drift in "
+          "low-frequency positional modes\": base >= L / arccos(eps), over N layers L / arccos(eps^(1/N))"),
+        S("abstract (depth)", "\"repeated rotary modulation across layers compounds angular misalignment, tightening the "
+          "base requirement as depth increases\""),
+        S("abstract (precision bound)", "\"a precision-dependent upper bound on the RoPE base arising from finite "
+          "floating-point resolution. Beyond this limit, incremental phase updates become numerically "
+          "indistinguishable\": base < 1/eps_mach (the summary's formula)",
+          why_not="the criterion for 'numerically indistinguishable' (which update, in which arithmetic, against which "
+          "tolerance) is in the paper's text, which was not read; every reading of it tried here depends on the vector "
+          "rotated and on the head size, so none is the paper's. petheory.bounds.rope_base.precision_max_base gives "
+          "the formula, unchecked, for plan's lint"),
+        S("abstract (case study)", "\"observed successes, failures, and community retrofits align closely with the "
+          "predicted bounds\" (LLaMA, Mistral, DeepSeek variants); beyond one million tokens \"a hard precision wall\"",
+          why_not="the case study's models, outcomes and criterion for 'align closely' are in the text, not read: no "
+          "pre-registrable test can be stated from the abstract"),
     ),
 }
