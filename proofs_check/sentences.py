@@ -62,6 +62,8 @@ PAPERS = {
     "yu2025": "Yu et al., arXiv 2506.03737 (ComRoPE, CVPR 2025; full text, as a Markdown transcription in a public "
               "repository, and the authors' README, github Longin-Yu/ComRoPE @ 7aeef083)",
     # ---- the 2026 theory of long contexts (issue 57)
+    "an2024": "An et al., arXiv 2410.18745 (STRING, ICLR 2025; the text as transcribed section by section in github "
+              "viktor-shcherb/msc_thesis @ a6577d10)",
     "liu2026": "Feilong Liu, arXiv 2602.10959 (RoPE as phase modulation; the abstract, and the bounds' formulas from a "
                "third-party summary: the paper's text was not found)",
 }
@@ -500,6 +502,35 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
         S("§4 (experiments)", "ComRoPE-LD surpasses LieRE by 1.6% at 224 and 2.9% at 512 on ImageNet-1K; object "
           "detection and 3D classification", why_not="ViT-B training on ImageNet-1K, COCO and UCF-101: not reproduced "
           "(no such data or compute here)"),
+    ),
+    "an2024": (
+        S("§2.2, Eqs. 1-2", "\"we define the frequency of relative position i by f(i) = L - i\"; over a corpus "
+          "f(i) = sum_s max(|s| - i, 0)"),
+        S("§2.2, the position frequency statistics", "\"When the training length is 2048, the position indices i <= "
+          "1024 account for more than 80% of all indices, whereas those with i >= 1536 constitute less than 5%\""),
+        S("Fig. 1 (caption)", "position frequency is left-skewed for natural, uniform and concatenated data; uniform "
+          "lengths: frequencies decline quadratically; concatenated: linearly",
+          why_not="the uniform and concatenated shapes are Eq. 2 on those length distributions (an2024.position_frequency "
+          "checks Eq. 2, an2024.position_share_2048 uses both); SlimPajama-627B's lengths are not available here"),
+        S("§3, Findings (1)-(3)", "\"Models can achieve similar effective context lengths if they have been exposed "
+          "to similar frequencies of position indices, even if their maximum training lengths differ\" (with (1) a "
+          "larger window needs fewer tokens for the same effective length, (3) the effective length grows as the "
+          "position frequency does)",
+          why_not="pre-training two 1.3B models on 1T tokens of SlimPajama: not reproduced (no such compute here)"),
+        S("§4.1, Eq. 3 and Fig. 5", "\"STRING initially drops all position indices i >= N\"; P[m][n] - S in the "
+          "bottom-left triangle; the S-th diagonal becomes zero"),
+        S("§4.1, Eq. 4", "P[m][n] - S + W in the bottom-left triangle: \"W is used to ensure the neighboring W tokens "
+          "remain the closest in terms of positional encoding\""),
+        S("§4.1, the suggested W and S", "\"We suggest setting the local window W >= 32 ... and the offset L/7 <= S "
+          "<= L/2. We set S = L/3 and W = 128\"",
+          why_not="a recommendation from an ablation (Fig. 7) on trained models; the range is the suggested_range "
+          "reading of an2024.string_drops_infrequent"),
+        S("§4.1, Algorithm 1", "\"STRING controls the relative distance by only modifying the position indices for "
+          "queries\": shifted query ids m - S + W on the bottom-left triangle, a sliding window elsewhere"),
+        S("§5 (main results)", "STRING raises open models' RULER and InfiniteBench scores at their training length "
+          "(e.g. Llama 3.1 70B, Qwen2 72B)",
+          why_not="needs 7B-70B models and the benchmarks: not reproduced; the reported numbers are evidence records "
+          "(../shared/papers/extension-evidence.md, row 35)"),
     ),
     # The abstract's results, one row each (the numbered theorems of the text could not be read); formulas as a
     # third-party summary gives them.

@@ -174,6 +174,15 @@ def _triple_angle(real):
     return lambda self, x: real(rotary.RotaryTable(3.0 * self.angles, self.d, self.pairing), x)
 
 
+def _superlinear_angles(real):
+    from petheory.encodings import rotary
+
+    def table(n, d, **k):
+        t = real(n, d, **k)
+        return rotary.RotaryTable(t.angles * np.sqrt(np.arange(n))[:, None], t.d, t.pairing)
+    return table
+
+
 def _not_causal(real):
     def heads(self, x, return_probs=False):
         was, self.causal = self.causal, False
@@ -540,6 +549,31 @@ def _rope_skips_position_one(real):
 
 
 PLANTS = [
+    # ----------------------------------------------------------------------------- an2024 (STRING, issue 57)
+    Plant("an2024.position_frequency", "Eq. 2 counts one occurrence too many",
+          _scaled("petheory.encodings.shifted.position_frequency", 1.0, add=1.0)),
+    Plant("an2024.position_frequency", "the relative position matrix one too far everywhere",
+          _attr("petheory.encodings.shifted.string_relative_positions",
+                lambda real: (lambda n, **k: (lambda P: np.where(P >= 0, P + 1, P))(real(n, **k))))),
+    Plant("an2024.position_share_2048#uniform_lengths", "Eq. 2 ignores the corpus (every sequence fills the window)",
+          _attr("petheory.encodings.shifted.position_frequency", lambda real: (lambda lengths, n: real([n], n)))),
+    Plant("an2024.string_drops_infrequent#suggested_range", "the shift starts one diagonal late (r > S, not r >= S)",
+          _attr("petheory.encodings.shifted.string_relative_positions",
+                lambda real: (lambda n, shift, window=0: real(n, shift=shift + 1, window=window + 1)))),
+    Plant("an2024.string_keeps_neighbours_closest", "Eq. 4 without its window (Eq. 3)",
+          _attr("petheory.encodings.shifted.string_relative_positions",
+                lambda real: (lambda n, shift, window=0: real(n, shift=shift, window=0)))),
+    Plant("an2024.string_query_shift", "Algorithm 1's query ids without the window",
+          _attr("petheory.encodings.shifted.string_query_positions",
+                lambda real: (lambda n, shift, window=0: real(n, shift=shift, window=0)))),
+    Plant("an2024.string_query_shift", "Eq. 4's matrix without the window",
+          _attr("petheory.encodings.shifted.string_relative_positions",
+                lambda real: (lambda n, shift, window=0: real(n, shift=shift, window=0)))),
+    Plant("an2024.string_query_shift", "the library's RoPE table with angles growing as position^1.5 (not relative)",
+          _attr("petheory.encodings.rotary.rope", lambda real: _superlinear_angles(real))),
+    Plant("an2024.string_query_shift", "the library's rotation turns by angle^1.5 (not relative)",
+          _attr("petheory.encodings.rotary.RotaryTable.apply",
+                lambda real: (lambda self, x: real(type(self)(self.angles ** 1.5, self.d, self.pairing), x)))),
     # ----------------------------------------------------------------------------- liu2026 (issue 57)
     Plant("liu2026.aliasing_bound#necessary", "the library's ladder half as fast",
           _scaled("petheory.encodings.rotary.rope_frequencies", 0.5)),
