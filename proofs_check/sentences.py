@@ -64,6 +64,8 @@ PAPERS = {
     # ---- the 2026 theory of long contexts (issue 57)
     "an2024": "An et al., arXiv 2410.18745 (STRING, ICLR 2025; the text as transcribed section by section in github "
               "viktor-shcherb/msc_thesis @ a6577d10)",
+    "du2026": "Du et al., arXiv 2605.15514 (RoPE distinguishes neither positions nor tokens in long contexts; the "
+              "abstract only: the theorems' text was not found)",
     "liu2026": "Feilong Liu, arXiv 2602.10959 (RoPE as phase modulation; the abstract, and the bounds' formulas from a "
                "third-party summary: the paper's text was not found)",
 }
@@ -531,6 +533,26 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
           "(e.g. Llama 3.1 70B, Qwen2 72B)",
           why_not="needs 7B-70B models and the benchmarks: not reproduced; the reported numbers are evidence records "
           "(../shared/papers/extension-evidence.md, row 35)"),
+    ),
+    "du2026": (
+        S("abstract (locality)", "\"it loses its locality bias: RoPE is no more likely to favor nearer positions than "
+          "substantially farther ones\" ... \"the probability of failure approaches 0.5\"",
+          why_not="needs a content model the abstract does not give: with independent query and key content a key's "
+          "near and far scores are exchanged by k -> -k, so the failure probability is exactly 1/2 at every length "
+          "(nothing to approach); a model with keys similar to the query is the paper's, not read"),
+        S("abstract (token relevance)", "\"it loses consistency in token relevance: a key vector that receives a higher "
+          "attention score than an alternative at one position may receive a lower score at another\"; failure "
+          "probability approaches 0.5"),
+        S("abstract (indistinguishability)", "\"the attention score can remain unchanged when a key token is moved to "
+          "a different position, or even replaced by a different token\"",
+          why_not="an existence statement whose tolerance ('unchanged') and length regime are in the theorems' text, "
+          "not read: as an exact equality it is true of any rotation in d >= 2 (a different key in the query's "
+          "orthogonal complement), which checks nothing about RoPE"),
+        S("abstract (the base trade-off)", "\"Increasing the RoPE base hyperparameter ... helps distinguish different "
+          "tokens, but inevitably sacrifices the ability to distinguish positions\""),
+        S("abstract (multi-head, multi-layer)", "\"multi-head, multi-layer architectures are insufficient to overcome "
+          "these limitations\" (empirical)",
+          why_not="the models, tasks and measures are in the text, not read: no pre-registrable test"),
     ),
     # The abstract's results, one row each (the numbered theorems of the text could not be read); formulas as a
     # third-party summary gives them.

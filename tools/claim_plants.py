@@ -574,6 +574,12 @@ PLANTS = [
     Plant("an2024.string_query_shift", "the library's rotation turns by angle^1.5 (not relative)",
           _attr("petheory.encodings.rotary.RotaryTable.apply",
                 lambda real: (lambda self, x: real(type(self)(self.angles ** 1.5, self.d, self.pairing), x)))),
+    # ----------------------------------------------------------------------------- du2026 (issue 57)
+    Plant("du2026.token_consistency_fails", "the library's ladder frozen (every frequency 0: no rotation)",
+          _scaled("petheory.encodings.rotary.rope_frequencies", 0.0)),
+    Plant("du2026.base_helps_tokens", "the library's ladder ignores its base (always 10000)",
+          _attr("petheory.encodings.rotary.rope_frequencies",
+                lambda real: (lambda d, base=10000.0, **k: real(d, base=10000.0, **k)))),
     # ----------------------------------------------------------------------------- liu2026 (issue 57)
     Plant("liu2026.aliasing_bound#necessary", "the library's ladder half as fast",
           _scaled("petheory.encodings.rotary.rope_frequencies", 0.5)),

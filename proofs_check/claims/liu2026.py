@@ -28,7 +28,8 @@ from petheory.encodings import rotary
 from proofs_check.engine import Reading, claim, quantities
 
 SOURCE = ("liu2026 (Feilong Liu; arXiv 2602.10959, 2026, TMLR submission) {where}; read in the abstract, the formulas "
-          "in a third-party summary (sciencestack.ai/paper/2602.10959), not in the paper's text")
+          "in a third-party summary (sciencestack.ai/paper/2602.10959), not in the paper's text; the abstract names no "
+          "status for its bounds")
 _FORMULA = ("Reconstruction: the paper's text was not read (no copy found); the formula is the one a third-party summary "
             "of the paper gives, checked as written. 'Base' is the ladder's base, theta_t = base^(-2t/r) "
             "(rope_frequencies), the slowest band theta_min = theta_(r/2-1).")
@@ -97,7 +98,7 @@ claim(
     r"are necessary to preserve positional coherence over a target context length' (abstract), in the summary's "
     r"formula: $L < 2\pi\cdot base$.",
     kind="exact",
-    paper_status="theorem",
+    paper_status=None,
     reconstruction=_FORMULA + " Aliasing read as the slowest band completing a turn over positions 0..L "
     "(L theta_min >= 2 pi: two positions then share its phase). The abstract calls the bound necessary; a reader may "
     "also take a Nyquist-like limit as the condition that rules aliasing out: both readings.",
@@ -117,7 +118,7 @@ claim(
     r"$base > (L/2\pi)^{r/(r-2)}$ (:func:`petheory.bounds.rope_base.exact_aliasing_min_base`), above the summary's "
     r"$L/2\pi$ for every r.",
     kind="exact",
-    paper_status="theorem",
+    paper_status=None,
     cases=_cases,
     corrected_of="liu2026.aliasing_bound",
 )
@@ -169,7 +170,7 @@ claim(
     r"to deep transformers (abstract), in the summary's formulas: $base \ge L/\arccos(\epsilon)$, and over N layers "
     r"$base \ge L/\arccos(\epsilon^{1/N})$.",
     kind="exact",
-    paper_status="theorem",
+    paper_status=None,
     reconstruction=_FORMULA + " Stability read as the slowest (DC) band keeping cos(m theta_min) >= eps^(1/N) for "
     "every 0 <= m <= L (N layers compound the drift: cos^N >= eps); eps in [0.01, 0.99], N in 1..96. Necessary (as "
     "the abstract calls it) and sufficient readings, as for the aliasing bound.",
@@ -190,7 +191,7 @@ claim(
     r"iff $base \ge (L/\arccos(\epsilon^{1/N}))^{r/(r-2)}$ "
     r"(:func:`petheory.bounds.rope_base.exact_stability_min_base`).",
     kind="exact",
-    paper_status="theorem",
+    paper_status=None,
     cases=lambda: _cases(with_eps=True),
     corrected_of="liu2026.stability_bound",
 )
@@ -214,7 +215,7 @@ def _depth_cases(draw):
     statement=r"'Repeated rotary modulation across layers compounds angular misalignment, tightening the base "
     r"requirement as depth increases': $L/\arccos(\epsilon^{1/(N+1)}) > L/\arccos(\epsilon^{1/N})$.",
     kind="exact",
-    paper_status="theorem",
+    paper_status=None,
     cases=_depth_cases,
     reconstruction=_FORMULA + " Checked on the library's stability_min_base at N and N + 1 (strictly larger, beyond "
     "rounding).",
