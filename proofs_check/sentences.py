@@ -66,6 +66,8 @@ PAPERS = {
               "viktor-shcherb/msc_thesis @ a6577d10)",
     "du2026": "Du et al., arXiv 2605.15514 (RoPE distinguishes neither positions nor tokens in long contexts; the "
               "abstract only: the theorems' text was not found)",
+    "wertheimer2026": "Wertheimer et al., arXiv 2603.18017 (Frayed RoPE, ICLR 2026; the abstract only: the text was not "
+                      "found)",
     "liu2026": "Feilong Liu, arXiv 2602.10959 (RoPE as phase modulation; the abstract, and the bounds' formulas from a "
                "third-party summary: the paper's text was not found)",
 }
@@ -533,6 +535,20 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
           "(e.g. Llama 3.1 70B, Qwen2 72B)",
           why_not="needs 7B-70B models and the benchmarks: not reproduced; the reported numbers are evidence records "
           "(../shared/papers/extension-evidence.md, row 35)"),
+    ),
+    "wertheimer2026": (
+        S("abstract (out of distribution)", "\"Prior analyses assert (rightly) that long inputs cause channels to rotate "
+          "'out of distribution'\""),
+        S("abstract (sink tokens)", "\"attention induces tight clustering of separated key and query latent point "
+          "clouds, allowing for creation of sink tokens\"; \"RoPE applied to longer inputs damages this key/query "
+          "cluster separation, producing pathological behavior by inhibiting sink token functionality\"",
+          why_not="a finding about trained models' latent geometry whose measure of separation is in the text, not "
+          "read; the kernel-level part (channels meeting unseen angles) is wertheimer2026.channels_rotate_ood. The "
+          "small trained models here (petheory.nn) log no attention-to-first-token by distance yet: not run"),
+        S("abstract (RoPE-ID)", "\"apply RoPE with high frequency to a subset of channels\" generalizes attention to "
+          "longer inputs (1B and 3B models on LongBench and RULER)",
+          why_not="which channels and which frequencies are in the text, not read, so no encoding can be built from the "
+          "abstract; the benchmarks need 1B-3B models"),
     ),
     "du2026": (
         S("abstract (locality)", "\"it loses its locality bias: RoPE is no more likely to favor nearer positions than "

@@ -580,6 +580,12 @@ PLANTS = [
     Plant("du2026.base_helps_tokens", "the library's ladder ignores its base (always 10000)",
           _attr("petheory.encodings.rotary.rope_frequencies",
                 lambda real: (lambda d, base=10000.0, **k: real(d, base=10000.0, **k)))),
+    # ----------------------------------------------------------------------------- wertheimer2026 (issue 57)
+    Plant("wertheimer2026.channels_rotate_ood", "the library's ladder frozen (no channel rotates)",
+          _scaled("petheory.encodings.rotary.rope_frequencies", 0.0)),
+    Plant("wertheimer2026.channels_rotate_ood", "every channel of the ladder turns a third of a circle a position",
+          _attr("petheory.encodings.rotary.rope_frequencies",
+                lambda real: (lambda *a, **k: np.full_like(real(*a, **k), 2 * np.pi / 3)))),
     # ----------------------------------------------------------------------------- liu2026 (issue 57)
     Plant("liu2026.aliasing_bound#necessary", "the library's ladder half as fast",
           _scaled("petheory.encodings.rotary.rope_frequencies", 0.5)),
