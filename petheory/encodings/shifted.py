@@ -9,7 +9,8 @@ keeps RoPE and replaces the relative position matrix :math:`P[m][n] = m - n` (qu
 
 (§4.1, Eq. 4; Eq. 3 is W = 0), S the shift offset :math:`S = L - N` (indices :math:`\ge N` are dropped) and W a
 local window: :func:`string_relative_positions`. Its implementation (Algorithm 1) rotates the queries of the
-bottom-left triangle at the shifted indices :math:`m - S + W` and the keys at their own (:func:`string_query_positions`).
+bottom-left triangle at the shifted indices :math:`m - S + W` and the keys at their own
+(:func:`string_query_positions`).
 
 STRING is not a registry entry: it gives a query two position indices (one for the keys within S of it, one for the
 rest), which no per-position rotary table can hold; it is a remapping of RoPE's relative positions.

@@ -8,7 +8,8 @@ Source read: the paper's text as transcribed section by section in the public re
 
 Findings: Eq. 3's "STRING initially drops all position indices i >= N" holds only for S <= L/2 (the range §4.1
 suggests): the entries within S of the diagonal keep their indices up to S - 1, which reach N when S > L/2 (L = 3,
-S = 2: index 1 = N stays). And "When the training length is 2048, the position indices i <= 1024 account for more than 80% of all indices,
+S = 2: index 1 = N stays). And "When the training length is 2048, the position indices i <= 1024 account for more
+than 80% of all indices,
 whereas those with i >= 1536 constitute less than 5%" holds for documents of uniform length (Fig. 1b: 87.5 % and
 1.6 %) but not for the relative position matrix itself, every sequence filling the window (Eq. 1, Fig. 1c: 75.0 %
 and 6.3 %); SlimPajama's lengths (Fig. 1a) are not available here.

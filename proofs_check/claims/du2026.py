@@ -11,10 +11,10 @@ this module's reconstruction, said in each claim: query q and keys k, k' indepen
 m, n independent and uniform over 0..L-1.
 
 Why that model gives a number with no sampling of q: for fixed v = k - k', the two scores q^T R_m v and q^T R_n v are
-jointly Gaussian in q with correlation :math:`\rho = \sum_t |v_t|^2\cos((n-m)\theta_t) / |v|^2` (:math:`|v_t|^2` the energy of
-band t), so the keys swap order with probability :math:`\arccos(\rho)/\pi` (Sheppard's formula); the failure
-probability is its mean over v and m - n (:func:`failure_probability`). As L grows the phases equidistribute and
-:math:`\rho` becomes symmetric about 0, so the mean tends to 1/2.
+jointly Gaussian in q with correlation :math:`\rho = \sum_t |v_t|^2\cos((n-m)\theta_t) / |v|^2`
+(:math:`|v_t|^2` the energy of band t), so the keys swap order with probability :math:`\arccos(\rho)/\pi`
+(Sheppard's formula); the failure probability is its mean over v and m - n (:func:`failure_probability`). As L grows
+the phases equidistribute and :math:`\rho` becomes symmetric about 0, so the mean tends to 1/2.
 
 Not checked: the locality statement ("RoPE is no more likely to favor nearer positions than substantially farther
 ones"): under independent content a key's score at a near and at a far position are exchanged by k -> -k, so its

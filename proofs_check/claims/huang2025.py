@@ -82,7 +82,8 @@ def full_frequency(case) -> float:
     reconstruction="'Full frequency utilization' read as: each axis's bands span at least two thirds of the ladder's "
     "log-frequency range, i.e. reach into its first and its last third (the threshold derived from the abstract's "
     "contrast of the whole spectrum with one contiguous third; an interleaved axis of s bands at stride 3 spans "
-    "3(s - 1)/63 of a 64-band ladder, Qwen3-VL's h and w 57/63 = 0.905, a chunked axis (s - 1)/63, at most 0.365). Checked on the layouts petheory resolves (resolve_config, MRope.band_axes, the rotary "
+    "3(s - 1)/63 of a 64-band ladder, Qwen3-VL's h and w 57/63 = 0.905, a chunked axis (s - 1)/63, at most 0.365). "
+    "Checked on the layouts petheory resolves (resolve_config, MRope.band_axes, the rotary "
     "ladder): Qwen3-VL's interleaved (24, 20, 20) must meet it, Qwen2-VL's and Qwen2.5-VL's chunked (16, 24, 24) "
     "must not (a conjunction over the three families).",
 )
