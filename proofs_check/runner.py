@@ -286,6 +286,8 @@ def _check_single(c: Claim, *, profile: str, seed: int, quiet: bool, workdir: st
                 rec["quantities"] = counterexample_quantities(c, case)
                 rec["reproduce"] = reproduce_command(c, profile=profile, seed=seed, case=case)
                 rec["summary"] = f"violation {res['violation']:.3g} on the shrunk case"
+                if rec["quantities"].get("failed_part"):  # a conjunction's checker names the part that failed
+                    rec["summary"] += f": {rec['quantities']['failed_part']}"
                 if res["shrink_truncated"]:
                     rec["summary"] += f" (shrinking stopped after {SHRINK_STEPS[profile]} steps: it may shrink further)"
             elif proved:
@@ -335,7 +337,8 @@ def _check_readings(c: Claim, *, profile: str, seed: int, quiet: bool, workdir: 
     if rec["evidence_note"] is None:  # a claim as weak as a definitional reading says why, from that reading
         notes = [f"{x['name']}: {x['evidence_note']}" for x in subs if x["evidence"] == "definitional" and x["evidence_note"]]
         rec["evidence_note"] = "; ".join(notes) or None
-    listing = "; ".join(f"{x['name']}: {x['verdict']}" for x in subs)
+    listing = "; ".join(f"{x['name']}: {x['verdict']}" + (f" ({part})" if x["verdict"] == "refuted" and (
+        part := (x.get("quantities") or {}).get("failed_part")) else "") for x in subs)
     verdicts = {x["verdict"] for x in subs}
     if c.premise is not None:
         prem = _check_premise(c, profile=profile, seed=seed)

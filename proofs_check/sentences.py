@@ -64,6 +64,15 @@ PAPERS = {
                     "context-extension table (petheory/data/extension_evidence.json)",
     "yu2025": "Yu et al., arXiv 2506.03737 (ComRoPE, CVPR 2025; full text, as a Markdown transcription in a public "
               "repository, and the authors' README, github Longin-Yu/ComRoPE @ 7aeef083)",
+    # ---- the 2026 theory of long contexts (issue 57)
+    "an2024": "An et al., arXiv 2410.18745 (STRING, ICLR 2025; the text as transcribed section by section in github "
+              "viktor-shcherb/msc_thesis @ a6577d10)",
+    "du2026": "Du et al., arXiv 2605.15514 (RoPE distinguishes neither positions nor tokens in long contexts; the "
+              "abstract only: the theorems' text was not found)",
+    "wertheimer2026": "Wertheimer et al., arXiv 2603.18017 (Frayed RoPE, ICLR 2026; the abstract only: the text was not "
+                      "found)",
+    "liu2026": "Feilong Liu, arXiv 2602.10959 (RoPE as phase modulation; the abstract, and the bounds' formulas from a "
+               "third-party summary: the paper's text was not found)",
 }
 STATEMENTS: dict[str, tuple[Statement, ...]] = {
     # Read sentence by sentence (issue 30): every result, every definition used as a claim, every caption that
@@ -499,5 +508,89 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
         S("§4 (experiments)", "ComRoPE-LD surpasses LieRE by 1.6% at 224 and 2.9% at 512 on ImageNet-1K; object "
           "detection and 3D classification", why_not="ViT-B training on ImageNet-1K, COCO and UCF-101: not reproduced "
           "(no such data or compute here)"),
+    ),
+    "an2024": (
+        S("§2.2, Eqs. 1-2", "\"we define the frequency of relative position i by f(i) = L - i\"; over a corpus "
+          "f(i) = sum_s max(|s| - i, 0)"),
+        S("§2.2, the position frequency statistics", "\"When the training length is 2048, the position indices i <= "
+          "1024 account for more than 80% of all indices, whereas those with i >= 1536 constitute less than 5%\""),
+        S("Fig. 1 (caption)", "position frequency is left-skewed for natural, uniform and concatenated data; uniform "
+          "lengths: frequencies decline quadratically; concatenated: linearly",
+          why_not="the uniform and concatenated shapes are Eq. 2 on those length distributions (an2024.position_frequency "
+          "checks Eq. 2, an2024.position_share_2048 uses both); SlimPajama-627B's lengths are not available here"),
+        S("§3, Findings (1)-(3)", "\"Models can achieve similar effective context lengths if they have been exposed "
+          "to similar frequencies of position indices, even if their maximum training lengths differ\" (with (1) a "
+          "larger window needs fewer tokens for the same effective length, (3) the effective length grows as the "
+          "position frequency does)",
+          why_not="pre-training two 1.3B models on 1T tokens of SlimPajama: not reproduced (no such compute here)"),
+        S("§4.1, Eq. 3 and Fig. 5", "\"STRING initially drops all position indices i >= N\"; P[m][n] - S in the "
+          "bottom-left triangle; the S-th diagonal becomes zero"),
+        S("§4.1, Eq. 4", "P[m][n] - S + W in the bottom-left triangle: \"W is used to ensure the neighboring W tokens "
+          "remain the closest in terms of positional encoding\""),
+        S("§4.1, the suggested W and S", "\"We suggest setting the local window W >= 32 ... and the offset L/7 <= S "
+          "<= L/2. We set S = L/3 and W = 128\"",
+          why_not="a recommendation from an ablation (Fig. 7) on trained models; the range is the suggested_range "
+          "reading of an2024.string_drops_infrequent"),
+        S("§4.1, Algorithm 1", "\"STRING controls the relative distance by only modifying the position indices for "
+          "queries\": shifted query ids m - S + W on the bottom-left triangle, a sliding window elsewhere"),
+        S("§5 (main results)", "STRING raises open models' RULER and InfiniteBench scores at their training length "
+          "(e.g. Llama 3.1 70B, Qwen2 72B)",
+          why_not="needs 7B-70B models and the benchmarks: not reproduced; the reported numbers are evidence records "
+          "(../shared/papers/extension-evidence.md, row 35)"),
+    ),
+    "wertheimer2026": (
+        S("abstract (out of distribution)", "\"Prior analyses assert (rightly) that long inputs cause channels to rotate "
+          "'out of distribution'\""),
+        S("abstract (sink tokens)", "\"attention induces tight clustering of separated key and query latent point "
+          "clouds, allowing for creation of sink tokens\"; \"RoPE applied to longer inputs damages this key/query "
+          "cluster separation, producing pathological behavior by inhibiting sink token functionality\"",
+          why_not="a finding about trained models' latent geometry whose measure of separation is in the text, not "
+          "read; the kernel-level part (channels meeting unseen angles) is wertheimer2026.channels_rotate_ood. The "
+          "small trained models here (petheory.nn) log no attention-to-first-token by distance yet: not run"),
+        S("abstract (RoPE-ID)", "\"apply RoPE with high frequency to a subset of channels\" generalizes attention to "
+          "longer inputs (1B and 3B models on LongBench and RULER)",
+          why_not="which channels and which frequencies are in the text, not read, so no encoding can be built from the "
+          "abstract; the benchmarks need 1B-3B models"),
+    ),
+    "du2026": (
+        S("abstract (locality)", "\"it loses its locality bias: RoPE is no more likely to favor nearer positions than "
+          "substantially farther ones\" ... \"the probability of failure approaches 0.5\"",
+          why_not="needs a content model the abstract does not give: with independent query and key content a key's "
+          "near and far scores are exchanged by k -> -k, so the failure probability is exactly 1/2 at every length "
+          "(nothing to approach); a model with keys similar to the query is the paper's, not read"),
+        S("abstract (token relevance)", "\"it loses consistency in token relevance: a key vector that receives a higher "
+          "attention score than an alternative at one position may receive a lower score at another\"; failure "
+          "probability approaches 0.5"),
+        S("abstract (indistinguishability)", "\"the attention score can remain unchanged when a key token is moved to "
+          "a different position, or even replaced by a different token\"",
+          why_not="an existence statement whose tolerance ('unchanged') and length regime are in the theorems' text, "
+          "not read: as an exact equality it is true of any rotation in d >= 2 (a different key in the query's "
+          "orthogonal complement), which checks nothing about RoPE"),
+        S("abstract (the base trade-off)", "\"Increasing the RoPE base hyperparameter ... helps distinguish different "
+          "tokens, but inevitably sacrifices the ability to distinguish positions\""),
+        S("abstract (multi-head, multi-layer)", "\"multi-head, multi-layer architectures are insufficient to overcome "
+          "these limitations\" (empirical)",
+          why_not="the models, tasks and measures are in the text, not read: no pre-registrable test"),
+    ),
+    # The abstract's results, one row each (the numbered theorems of the text could not be read); formulas as a
+    # third-party summary gives them.
+    "liu2026": (
+        S("abstract (aliasing bound)", "\"a fundamental aliasing bound, analogous to a Nyquist limit\", a lower bound on "
+          "the base necessary for positional coherence over L: L < 2 pi base (the summary's formula)"),
+        S("abstract (DC-stability bound)", "\"a DC-component stability bound that constrains phase drift in "
+          "low-frequency positional modes\": base >= L / arccos(eps), over N layers L / arccos(eps^(1/N))"),
+        S("abstract (depth)", "\"repeated rotary modulation across layers compounds angular misalignment, tightening the "
+          "base requirement as depth increases\""),
+        S("abstract (precision bound)", "\"a precision-dependent upper bound on the RoPE base arising from finite "
+          "floating-point resolution. Beyond this limit, incremental phase updates become numerically "
+          "indistinguishable\": base < 1/eps_mach (the summary's formula)",
+          why_not="the criterion for 'numerically indistinguishable' (which update, in which arithmetic, against which "
+          "tolerance) is in the paper's text, which was not read; every reading of it tried here depends on the vector "
+          "rotated and on the head size, so none is the paper's. petheory.bounds.rope_base.precision_max_base gives "
+          "the formula, unchecked, for plan's lint"),
+        S("abstract (case study)", "\"observed successes, failures, and community retrofits align closely with the "
+          "predicted bounds\" (LLaMA, Mistral, DeepSeek variants); beyond one million tokens \"a hard precision wall\"",
+          why_not="the case study's models, outcomes and criterion for 'align closely' are in the text, not read: no "
+          "pre-registrable test can be stated from the abstract"),
     ),
 }

@@ -124,6 +124,8 @@ def _evidence_text(r: dict) -> str:
         parts = []
         for x in r["readings"]:
             what = _counterexample(x["counterexample"], 110) if x["verdict"] == "refuted" and x.get("counterexample") is not None else _cell(x["summary"], 90)
+            if x["verdict"] == "refuted" and (part := (x.get("quantities") or {}).get("failed_part")):
+                what = _cell(part, 140) + ", " + what  # which part of a conjunction failed comes first
             parts.append(f"{x['name']}: {what}")
         head = "premise unsatisfiable; " if r["verdict"] == "vacuous" else ""
         return head + "; ".join(parts)

@@ -174,6 +174,15 @@ def _triple_angle(real):
     return lambda self, x: real(rotary.RotaryTable(3.0 * self.angles, self.d, self.pairing), x)
 
 
+def _superlinear_angles(real):
+    from petheory.encodings import rotary
+
+    def table(n, d, **k):
+        t = real(n, d, **k)
+        return rotary.RotaryTable(t.angles * np.sqrt(np.arange(n))[:, None], t.d, t.pairing)
+    return table
+
+
 def _not_causal(real):
     def heads(self, x, return_probs=False):
         was, self.causal = self.causal, False
@@ -540,6 +549,63 @@ def _rope_skips_position_one(real):
 
 
 PLANTS = [
+    # ----------------------------------------------------------------------------- an2024 (STRING, issue 57)
+    Plant("an2024.position_frequency", "Eq. 2 counts one occurrence too many",
+          _scaled("petheory.encodings.shifted.position_frequency", 1.0, add=1.0)),
+    Plant("an2024.position_frequency", "the relative position matrix one too far everywhere",
+          _attr("petheory.encodings.shifted.string_relative_positions",
+                lambda real: (lambda n, **k: (lambda P: np.where(P >= 0, P + 1, P))(real(n, **k))))),
+    Plant("an2024.position_share_2048#uniform_lengths", "Eq. 2 ignores the corpus (every sequence fills the window)",
+          _attr("petheory.encodings.shifted.position_frequency", lambda real: (lambda lengths, n: real([n], n)))),
+    Plant("an2024.string_drops_infrequent#suggested_range", "the shift starts one diagonal late (r > S, not r >= S)",
+          _attr("petheory.encodings.shifted.string_relative_positions",
+                lambda real: (lambda n, shift, window=0: real(n, shift=shift + 1, window=window + 1)))),
+    Plant("an2024.string_keeps_neighbours_closest", "Eq. 4 without its window (Eq. 3)",
+          _attr("petheory.encodings.shifted.string_relative_positions",
+                lambda real: (lambda n, shift, window=0: real(n, shift=shift, window=0)))),
+    Plant("an2024.string_query_shift", "Algorithm 1's query ids without the window",
+          _attr("petheory.encodings.shifted.string_query_positions",
+                lambda real: (lambda n, shift, window=0: real(n, shift=shift, window=0)))),
+    Plant("an2024.string_query_shift", "Eq. 4's matrix without the window",
+          _attr("petheory.encodings.shifted.string_relative_positions",
+                lambda real: (lambda n, shift, window=0: real(n, shift=shift, window=0)))),
+    Plant("an2024.string_query_shift", "the library's RoPE table with angles growing as position^1.5 (not relative)",
+          _attr("petheory.encodings.rotary.rope", lambda real: _superlinear_angles(real))),
+    Plant("an2024.string_query_shift", "the library's rotation turns by angle^1.5 (not relative)",
+          _attr("petheory.encodings.rotary.RotaryTable.apply",
+                lambda real: (lambda self, x: real(type(self)(self.angles ** 1.5, self.d, self.pairing), x)))),
+    # ----------------------------------------------------------------------------- du2026 (issue 57)
+    Plant("du2026.token_consistency_fails", "the library's ladder frozen (every frequency 0: no rotation)",
+          _scaled("petheory.encodings.rotary.rope_frequencies", 0.0)),
+    Plant("du2026.base_helps_tokens", "the library's ladder ignores its base (always 10000)",
+          _attr("petheory.encodings.rotary.rope_frequencies",
+                lambda real: (lambda d, base=10000.0, **k: real(d, base=10000.0, **k)))),
+    # ----------------------------------------------------------------------------- wertheimer2026 (issue 57)
+    Plant("wertheimer2026.channels_rotate_ood", "the library's ladder frozen (no channel rotates)",
+          _scaled("petheory.encodings.rotary.rope_frequencies", 0.0)),
+    Plant("wertheimer2026.channels_rotate_ood", "every channel of the ladder turns a third of a circle a position",
+          _attr("petheory.encodings.rotary.rope_frequencies",
+                lambda real: (lambda *a, **k: np.full_like(real(*a, **k), 2 * np.pi / 3)))),
+    # ----------------------------------------------------------------------------- liu2026 (issue 57)
+    Plant("liu2026.aliasing_bound#necessary", "the library's ladder half as fast",
+          _scaled("petheory.encodings.rotary.rope_frequencies", 0.5)),
+    Plant("liu2026.aliasing_bound#necessary", "the aliasing bound twice too high",
+          _scaled("petheory.bounds.rope_base.aliasing_min_base", 2.0)),
+    Plant("liu2026.aliasing_bound__corrected", "the library's ladder half as fast",
+          _scaled("petheory.encodings.rotary.rope_frequencies", 0.5)),
+    Plant("liu2026.aliasing_bound__corrected", "the exact aliasing bound 1.5 times too high",
+          _scaled("petheory.bounds.rope_base.exact_aliasing_min_base", 1.5)),
+    Plant("liu2026.stability_bound#necessary", "the library's ladder half as fast",
+          _scaled("petheory.encodings.rotary.rope_frequencies", 0.5)),
+    Plant("liu2026.stability_bound#necessary", "the stability bound twice too high",
+          _scaled("petheory.bounds.rope_base.stability_min_base", 2.0)),
+    Plant("liu2026.stability_bound__corrected", "the library's ladder half as fast",
+          _scaled("petheory.encodings.rotary.rope_frequencies", 0.5)),
+    Plant("liu2026.stability_bound__corrected", "the exact stability bound 1.5 times too high",
+          _scaled("petheory.bounds.rope_base.exact_stability_min_base", 1.5)),
+    Plant("liu2026.depth_tightens", "the stability bound ignores depth",
+          _attr("petheory.bounds.rope_base.stability_min_base",
+                lambda real: (lambda L, eps, depth=1: real(L, eps, depth=1)))),
     # ----------------------------------------------------------------------------- chen2025
     Plant("chen2025.pe_no_new_capability", "every PE but learned adds n^2 to the POLA span", _span_grows),
     Plant("chen2025.lrc_characterises_lg", "the LRC reported constant (bounded) whatever the fit does",
@@ -681,7 +747,7 @@ PLANTS = [
           _attr("petheory.bounds.long_context.decay_mask_peak", lambda real: (lambda t, m: (real(t, m)[0] + 2, real(t, m)[1])))),
     Plant("wu2025.decay_mask_one_layer", "the causal ALiBi bias twice as steep as its slope",
           _attr("petheory.encodings.bias.alibi", lambda real: (lambda n, **k: 2.0 * real(n, **k)))),
-    Plant("wu2025.decay_mask_theta#proof_constants", "the causal ALiBi bias twice as steep as its slope",
+    Plant("wu2025.decay_mask_theta", "the causal ALiBi bias twice as steep as its slope",
           _attr("petheory.encodings.bias.alibi", lambda real: (lambda n, **k: 2.0 * real(n, **k)))),
     Plant("wu2025.causal_mask_first_token", "Lemma A.1's epsilon three times the smallest attention weight",
           _attr("proofs_check.claims.wu2025.lemma_a1_epsilon",
@@ -693,7 +759,7 @@ PLANTS = [
           _attr("proofs_check.claims.wu2025.prefix_mask", lambda real: _last_token_off_the_prefix(real))),
     Plant("wu2025.rope_one_layer", "the library's rotation turns three times as fast as its angles",
           _attr("petheory.encodings.rotary.RotaryTable.apply", lambda real: _triple_angle(real))),
-    Plant("wu2025.rope_many_layers#proof_constants", "the library's rotation turns three times as fast as its angles",
+    Plant("wu2025.rope_many_layers", "the library's rotation turns three times as fast as its angles",
           _attr("petheory.encodings.rotary.RotaryTable.apply", lambda real: _triple_angle(real))),
     Plant("kazemnejad2023.nope_absolute_position", "petheory's attention without its causal mask",
           _attr("petheory.nn.models.Attention.heads", lambda real: _not_causal(real))),

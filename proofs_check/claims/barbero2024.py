@@ -136,8 +136,12 @@ def isotropic_zero_mean(case) -> float:
     examples={"quick": 20, "thorough": 300},
     reconstruction="q and k independent (the proof's reading of 'q, k ~ N(0, I)'); the expectation is a Monte Carlo mean "
     "of 20000 draws, |mean| within 6 standard errors of 0, the query and the key each rotated by the library "
-    "(RotaryTable, positions 0 and r). The identity holds for any maps of q and of k with zero-mean images, so only a "
-    "rotation that is not linear (an offset, a bias) can flip it.",
+    "(RotaryTable, positions 0 and r).",
+    evidence="definitional",
+    evidence_note="E[q^T M k] = 0 for every linear M when q and k are independent and zero-mean, so no error in the "
+    "rotation's angles, frequencies or pairing can flip it (a rotation three times too fast still holds: tested); "
+    "what the Monte Carlo can detect is a rotation that is not linear (an added offset: planted, it refutes) or "
+    "queries and keys that are not independent (planted, it refutes)",
 )
 def _no_decay(case) -> float:
     return isotropic_zero_mean(case)

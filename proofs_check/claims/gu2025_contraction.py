@@ -268,11 +268,14 @@ claim(
     r"strict: $\lambda_{max}(W\circ E)-\lambda_{min}(W\circ E)<\lambda_{max}(W)-\lambda_{min}(W)$.",
     kind="exact",
     paper_status="proposition",
-    reconstruction="No E with unit-modulus entries is positive definite for n >= 2 (the premise of "
-    "gu2025.schur_modulus, proved there), but the proposition is about RoPE's multiplicative coupling, and RoPE's "
-    "own G_e, (G_e)_{ij} = e^{i(i-j) theta}, is the nearest object that satisfies it (positive semidefinite, rank "
-    "one, unit-modulus entries): the conclusion is checked on it and on the two other objects a reader could put in "
-    "E's place (a Hermitian unit-modulus Toeplitz E with unit diagonal; RoPE's band average over several "
+    premise=_PD_UNIT_MODULUS,
+    reconstruction="No E with unit-modulus entries is positive definite for n >= 2 (the premise, shared with "
+    "gu2025.schur_modulus and proved there), so the statement is vacuous by the catalogue's rule (docs/verdicts.md): "
+    "its premise is declared and checked, and the verdict lists the readings. The proposition is about RoPE's "
+    "multiplicative coupling, and RoPE's own G_e, (G_e)_{ij} = e^{i(i-j) theta}, is the nearest object that satisfies "
+    "it (positive semidefinite, rank one, unit-modulus entries): the conclusion is checked on it and on the two other "
+    "objects a reader could put in E's place (a Hermitian unit-modulus Toeplitz E with unit diagonal; RoPE's band "
+    "average over several "
     "frequencies). The paper's own Lemma B.1 allows equal ranges ('coincide only under complete phase alignment'), "
     "which is exactly RoPE's single band: W o G_e = D W D^* with D unitary diagonal, so the spectra are equal and "
     "never more compact. The weaker non-strict statement (containment) is gu2025.spectral_contraction__corrected. "

@@ -10,17 +10,20 @@ No code by the authors was found. ``../shared/papers/outside.md`` gives 2.9e4 at
 which passes at L = 4000 but not at L = 4096 (:func:`petheory.bounds.men_base.men_smallest_base`:
 2.69e4 at 4000, 2.86e4 at 4096).
 
-Table 2's rows from 128k to 1M (``men2024.table2_long_contexts``) fail first of all on their own terms: the
-printed bases do not have the property they are printed for (d = 128, min over 0 <= m <= L of B_m, by
-:func:`~petheory.bounds.men_base.men_min_kernel`): 7.8e6 at 128k reaches -1.02 (at m = 131072), 3.6e7 at 256k
--0.88, 5.1e8 at 1M -1.16; 6.4e7 at 512k passes. That alone refutes those rows as "the lower bound of the base
-for context L". Beside it, as in the short rows, passing bases below the printed rounding (the witnesses found
+Table 2's rows from 128k to 1M (``men2024.table2_long_contexts``) fail on their own terms only where "k" is 1024:
+with d = 128 and L = 1024 N (min over 0 <= m <= L of B_m, by :func:`~petheory.bounds.men_base.men_min_kernel`),
+7.8e6 at 128k reaches -1.02 (at m = 128,915), 3.6e7 at 256k -0.88 (m = 207,456), 6.4e7 at 512k -0.22
+(m = 511,210), 5.1e8 at 1M -1.16 (m = 874,868). Where "k" is 1000 the 128k row's printed base passes
+(L = 128,000: min B_m = +0.025 at m = 121,250), and that row fails only as an inf: a smaller base passes; the
+256k, 512k and 1M printed bases fail under both readings (their minima lie below 256,000, 512,000 and 1,024,000).
+Beside it, as in the short rows, passing bases below the printed rounding (the witnesses found
 on ``men_smallest_base``'s own grid, 512 a decade, by :func:`~petheory.bounds.men_base.men_first_passing`;
 printed here to full precision, since a witness rounded to four digits can fail): 4870941.939981921 at 128k
 (min B_m 1.37), 34762454.28411925 at 256k (min B_m 0.27), 504888056.5179392 at 1M (min B_m 0.070); at 512k no
 grid base below 6.4e7 passes. The passing set has islands narrower than any grid (4.8692e6 to 4.8725e6 at 128k,
 0.07 % wide), so a search below a row finds what the scan finds; each row costs about a second (most failing
-bases decided at distances where a neighbour failed, the rest by a chunked scan).
+bases decided at distances where a neighbour failed, the rest by a chunked scan). Each refuted reading names the
+part of the conjunction that failed (``failed_part``), in its record's summary.
 """
 
 from __future__ import annotations
@@ -255,6 +258,14 @@ def table_entry_is_the_inf(k: int, L: int) -> float:
     # no base within the printed rounding passes: each reaches B_m <= worst_failure < 0, the violation is its depth
     high = -inside["its_min"] if inside["first_passing"] is not None else -inside["worst_failure"]
     # first and decisive: the printed base lacks the property it is printed for (its depth below 0)
+    if own < 0:
+        part = f"the printed base {v:.2g} lacks its own property at L = {L}: min B_m = {own:.3g} at m = {own_at}"
+    elif low > 0:
+        part = (f"the printed base {v:.2g} has the property at L = {L} (min B_m = {own:+.2g} at m = {own_at}) but is "
+                f"not the inf: {below['first_passing']:.7g} passes")
+    else:
+        part = f"no base within the printed rounding of {v:.2g} passes at L = {L}"
+    quantities(failed_part=part if max(-own, low, high) > 0 else None)
     return max(-own, low, high)
 
 
@@ -306,6 +317,9 @@ claim(
     r"men2024.table2_lower_bounds).",
     kind="exact",
     paper_status=None,
-    reconstruction=_TABLE_RECONSTRUCTION + " '1M' read as 1024k (1,048,576 positions) or 1000k.",
+    reconstruction=_TABLE_RECONSTRUCTION + " '1M' read as 1024k (1,048,576 positions) or 1000k. The printed bases "
+    "lack their own property only under k_is_1024 at 128k: under k_is_1000 (L = 128,000) the printed 7.8e6 passes "
+    "(min B_m = +0.025 at m = 121,250) and the row fails as an inf (a smaller base passes); 3.6e7, 6.4e7 and 5.1e8 "
+    "lack the property under both readings.",
     readings=_table_readings(_long_cases, {"quick": 4, "thorough": 8}),
 )

@@ -21,8 +21,8 @@ from _helpers import check_claim
 
 P = "gu2025."
 MINE = (
-    "rope_relative", "szego", "lemma_b1_amplitude", "lemma_b1_equality", "lemma_b1_range", "schur_modulus",
-    "spectral_contraction", "classical_schur_product", "classical_weyl_additive",
+    "rope_relative", "szego", "lemma_b1_amplitude", "lemma_b1_equality", "lemma_b1_range", "lemma_b1_range_width",
+    "lemma_b1_range_coincide", "schur_modulus", "spectral_contraction", "classical_schur_product", "classical_weyl_additive",
     "classical_toeplitz_eigs_in_symbol_range",
 )
 
@@ -185,7 +185,18 @@ def test_range_checker_accepts_a_world_where_g_dominates(monkeypatch):
         return dataclasses.replace(r, f=f, g=g)
 
     monkeypatch.setattr("petheory.toeplitz.phase_modulation.lemma_b1", world)
-    assert check("lemma_b1_range", 40)["verdict"] == "holds"
+    for part in ("lemma_b1_range", "lemma_b1_range_width", "lemma_b1_range_coincide"):
+        assert check(part, 40)["verdict"] == "holds"
+
+
+def test_the_range_sentence_is_three_claims_each_refuted_by_its_own_part():
+    # issue 57: searched as one conjunction, the trivial width part hid the substantive counterexample
+    for name, part in (("lemma_b1_range", "g_not_below_f"), ("lemma_b1_range_width", "width_4_sum_w"),
+                       ("lemma_b1_range_coincide", "coincide_only_if_aligned")):
+        rec = check(name, 40)
+        assert rec["verdict"] == "refuted" and rec["counterexample"]["part"] == part
+        assert sum(w > 0 for w in rec["counterexample"]["weights"]) >= 2
+    assert check("lemma_b1_range", 40)["quantities"]["ptp_f"] > check("lemma_b1_range", 40)["quantities"]["ptp_g"]
 
 
 def test_corrected_range_holds_and_catches_an_overshoot(monkeypatch):
@@ -218,9 +229,10 @@ def test_schur_modulus_checker_accepts_a_world_where_hadamard_is_harmless(monkey
     assert check("schur_modulus#unit_diagonal", 40)["verdict"] == "holds"
 
 
-def test_spectral_contraction_is_refuted_on_ropes_own_g_e_and_holds_where_the_product_contracts(monkeypatch):
+def test_spectral_contraction_is_vacuous_refuted_on_ropes_own_g_e_and_holds_where_the_product_contracts(monkeypatch):
     rec = check("spectral_contraction", 30)
-    assert rec["verdict"] == "refuted" and rec["premise"] is None  # checked on RoPE's G_e, not vacuous
+    # its premise is schur_modulus's (no unit-modulus E is positive definite): vacuous, readings listed
+    assert rec["verdict"] == "vacuous" and rec["premise"]["evidence"] == "proved" and not rec["premise"]["satisfiable"]
     assert {x["name"]: x["verdict"] for x in rec["readings"]} == {
         "rope_single_band": "refuted", "unit_diagonal": "refuted", "band_average": "refuted"}
     # RoPE's single band at theta = 0.7 on a non-scalar W: equal spectra, so never strictly more compact
@@ -231,7 +243,8 @@ def test_spectral_contraction_is_refuted_on_ropes_own_g_e_and_holds_where_the_pr
     real = cp.compose
     monkeypatch.setattr(cp, "compose", lambda W, X, mode: 0.5 * W if mode == "hadamard" else real(W, X, mode))
     assert GC.spectral_contraction_rope(case) < 0
-    assert check("spectral_contraction", 30)["verdict"] == "holds"
+    assert all(check(f"spectral_contraction#{r}", 30)["verdict"] == "holds"
+               for r in ("rope_single_band", "unit_diagonal", "band_average"))
 
 
 def test_psd_readings_catch_a_hadamard_product_that_drops_the_phases(monkeypatch):

@@ -67,8 +67,8 @@ def _direct_min_kernel(base, L, d=128):
 
 
 def test_men_table2_long_rows_are_not_eq11s_inf_in_either_reading():
-    """Table 2's long rows fail first on their own terms (the printed 7.8e6, 3.6e7 and 5.1e8 reach B_m < 0 within
-    their context), and below the 256k entry 34762454.28411925 already passes at 256k and 262144."""
+    """Table 2's long rows under k = 1024 fail first on their own terms (the printed 7.8e6, 3.6e7 and 5.1e8 reach
+    B_m < 0 within their context), and below the 256k entry 34762454.28411925 already passes at 256k and 262144."""
     rec = verdict("men2024.table2_long_contexts")
     assert rec["verdict"] == "refuted"
     assert {r["name"]: r["verdict"] for r in rec["readings"]} == {"k_is_1024": "refuted", "k_is_1000": "refuted"}
@@ -81,6 +81,20 @@ def test_men_table2_long_rows_are_not_eq11s_inf_in_either_reading():
     assert b is not None and b < 3.6e7 - 5e5
     # the witness checked by direct cosines (error ~ (d/2) m eps ~ 2e-9 at m = 262144), with margin 0.1 >> that
     assert _direct_min_kernel(b, 262144) > 0.1 and _direct_min_kernel(b, 256000) > 0.1
+
+
+def test_men_table2_128k_printed_base_fails_its_property_only_when_k_is_1024():
+    """Issue 57: the printed 7.8e6 reaches B_m < 0 first at m = 128,915 (inside 131,072, beyond 128,000), so under
+    k = 1000 it passes (min B_m = +0.025) and the row fails only as an inf; the summary says which part failed."""
+    assert _direct_min_kernel(7.8e6, 128000) == pytest.approx(0.0252403, abs=1e-6)  # error ~ (d/2) L eps ~ 2e-9
+    assert _direct_min_kernel(7.8e6, 128915) < -1.0 and _direct_min_kernel(7.8e6, 128914) > 0
+    assert men2024._printed(7.8e6, 131072)[1] == 128915
+    assert _direct_min_kernel(6.4e7, 512000) < -0.2  # the 512k row lacks the property under both readings too
+    rec = verdict("men2024.table2_long_contexts")
+    by = {r["name"]: r for r in rec["readings"]}
+    assert by["k_is_1000"]["quantities"]["printed_base_min_B_m"] == pytest.approx(0.0252403, abs=1e-6)
+    assert "lacks its own property at L = 131072" in rec["summary"]
+    assert "has the property at L = 128000 (min B_m = +0.025" in rec["summary"] and "not the inf" in rec["summary"]
 
 
 def test_men_table2_128k_row_search_finds_the_island_men_smallest_base_finds():

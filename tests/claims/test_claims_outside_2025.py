@@ -42,8 +42,10 @@ def test_planted_gates_without_the_stick_breaking_product(monkeypatch):
 
 def test_qwen_layouts_as_resolved():
     cov2, cov3 = huang2025.coverage("qwen2_5_vl"), huang2025.coverage("qwen3_vl")
-    assert max(cov2.values()) < 0.5  # chunked: each axis one contiguous stretch of the ladder
-    assert min(cov3.values()) > 0.9  # interleaved: every axis from (nearly) the fastest band to the slowest
+    # band k of 64 sits at k/63 of the log range; the threshold 2/3 is derived in huang2025.FULL from these layouts
+    assert cov2 == pytest.approx({"t": 15 / 63, "h": 23 / 63, "w": 23 / 63})  # chunked (16, 24, 24): contiguous
+    assert cov3 == pytest.approx({"t": 1.0, "h": 57 / 63, "w": 57 / 63})  # interleaved (24, 20, 20): stride 3
+    assert huang2025.FULL == 2 / 3 and max(cov2.values()) < huang2025.FULL < min(cov3.values())
 
 
 def test_planted_interleaved_layout_laid_out_in_chunks(monkeypatch):

@@ -8,6 +8,7 @@ worker): the README block, the contract fields every claim carries, and the verd
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -68,12 +69,34 @@ def test_margins_are_never_denormal(catalogue_records):
     ("li2025.wavelet_atom_decay", "depends", {"uniform_c": "refuted", "uniform_c_paper_amplitude": "holds", "c_depends_on_jmax": "holds"}),
     ("li2025.sinusoidal_periodic_ambiguity", "depends", {"near_repeat": "refuted", "slowest_period": "holds"}),
     ("gu2025.schur_modulus", "vacuous", {"psd_equal_spectra": "holds", "unit_diagonal": "refuted", "band_average": "holds"}),
-    ("gu2025.spectral_contraction", "refuted", {"rope_single_band": "refuted", "unit_diagonal": "refuted", "band_average": "refuted"}),
+    ("gu2025.spectral_contraction", "vacuous", {"rope_single_band": "refuted", "unit_diagonal": "refuted", "band_average": "refuted"}),
     ("gu2025.gpp_toeplitz", "depends", {"relative_bias": "holds", "sinusoidal": "holds", "other_absolute": "refuted"}),
 ])
 def test_ambiguous_statements_are_reported_per_reading(by_id, claim_id, verdict, readings):
     r = by_id[claim_id]
     assert r["verdict"] == verdict and {x["name"]: x["verdict"] for x in r["readings"]} == readings
+
+
+#: What a claim's own text says when it knows its premise is empty: such a claim must declare that premise, so that
+#: the rule below reaches it (gu2025.spectral_contraction said so in words and was reported refuted, issue 57).
+_SAYS_NO_OBJECT_SATISFIES = re.compile(r"\bno (object|\$?\w+\$?) satisfies|\bno \w+ (with [\w -]+ )?(is|are) positive definite", re.I)
+
+
+def test_every_claim_whose_premise_no_object_satisfies_is_vacuous(by_id):
+    """docs/verdicts.md's rule, applied mechanically to every built-in claim: run each declared premise's
+    satisfiability check (the witness search and its proof) on its own, and require `vacuous` exactly where it
+    fails; a claim whose text says its premise is empty must declare it."""
+    from proofs_check import engine, runner
+
+    unsatisfiable = set()
+    for c in engine.all_claims():
+        text = " ".join(filter(None, (c.statement, c.reconstruction)))
+        if c.reading_of is None and _SAYS_NO_OBJECT_SATISFIES.search(text):
+            assert c.premise is not None, f"{c.id} says no object satisfies its premise but declares none"
+        if c.premise is not None and not runner._check_premise(c, profile="quick", seed=0)["satisfiable"]:
+            unsatisfiable.add(c.id)
+    assert {"gu2025.schur_modulus", "gu2025.spectral_contraction"} <= unsatisfiable
+    assert {i for i, r in by_id.items() if r["verdict"] == "vacuous"} == unsatisfiable
 
 
 def test_assumptions_and_interpretations_are_never_refuted(catalogue_records):

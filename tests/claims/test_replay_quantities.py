@@ -63,7 +63,7 @@ def test_a_refuted_record_carries_its_counterexample_quantities_and_the_table_sa
 
 def test_lemma_b1_range_replay_names_ptp_f_ptp_g_and_four_sum_w():
     case = {"weights": [0.5, 1.0], "p": [0, 1], "q": 4, "reading": "statement", "part": "width_4_sum_w"}
-    q = runner.replay(engine.get("gu2025.lemma_b1_range"), case)["quantities"]
+    q = runner.replay(engine.get("gu2025.lemma_b1_range_width"), case)["quantities"]
     assert {"ptp_f", "ptp_g", "four_sum_w", "tolerance"} <= set(q)
     assert q["four_sum_w"] == 4 * sum(case["weights"])
     assert q["ptp_f"] <= 2 * q["four_sum_w"] and q["ptp_g"] <= 2 * q["four_sum_w"]
@@ -77,7 +77,9 @@ REFUTED = [
     ("cirrincione2026.necessity#mask_is_not_a_signal", {"attention": "causal", "output": "pooled", "model": "encoder_layer", "norm_first": False, "n": 3, "d_model": 4, "nhead": 1, "seed": 0, "perm": [0, 2, 1]}),
     ("gu2025.gpp_toeplitz#other_absolute", {"n": 2, "d": 2, "pe": "learned"}),
     ("gu2025.lemma_b1_equality", {"weights": [1.0, 1.0], "p": [1, 1], "q": 3, "reading": "proof"}),
-    ("gu2025.lemma_b1_range", {"weights": [1.0, 1.0], "p": [0, 0], "q": 1, "reading": "statement", "part": "width_4_sum_w"}),
+    ("gu2025.lemma_b1_range", {"weights": [1.0] * 8, "p": [1] * 8, "q": 3, "reading": "proof", "part": "g_not_below_f"}),
+    ("gu2025.lemma_b1_range_width", {"weights": [1.0, 1.0], "p": [0, 0], "q": 1, "reading": "statement", "part": "width_4_sum_w"}),
+    ("gu2025.lemma_b1_range_coincide", {"weights": [1.0, 1.0], "p": [0, 1], "q": 2, "reading": "statement", "part": "coincide_only_if_aligned"}),
     ("gu2025.mla_logit_form#literal_identity", {"n": 2, "dc": 1, "dr": 2, "seed": 0}),
     ("gu2025.normalisation_keeps_toeplitz#row_softmax", {"c": [0.0, 0.0], "r": [0.0, 1.0]}),
     ("gu2025.representation_decomposition#after_attention", {"n": 2, "vocab": 2, "d": 2, "pe": "sinusoidal", "seed": 0}),
