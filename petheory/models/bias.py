@@ -23,6 +23,23 @@ MLA_ALWAYS_INTERLEAVED = ("deepseek_v2", "bailing_hybrid", "glm_moe_dsa", "longc
 MLA_INTERLEAVE_DEFAULT = ("deepseek_v3", "axk1", "glm4_moe_lite", "mistral4", "sarvam_mla", "youtu")
 
 
+#: MLA families whose ``indexed_attention`` layers (DeepSeek Sparse Attention) transformers runs with DeepSeek-V3.2's
+#: indexer: the main attention is MLA over the keys the indexer selects.
+MLA_INDEXED = ("deepseek_v32", "glm_moe_dsa")
+
+
+def _indexer_note(cfg: dict, r: int) -> str:
+    """What the DSA indexer's positions are (``DeepseekV32Indexer.forward``), for the scheme's notes."""
+    topk = cfg.get("index_topk", 2048)
+    hd = cfg.get("index_head_dim", 128)
+    return (f"indexed_attention (DeepSeek Sparse Attention): the MLA attention above (its positions) attends only to "
+            f"the index_topk = {topk} keys an indexer selects per query (all keys while there are at most {topk}); the "
+            f"indexer scores keys with its own {hd}-dimensional heads whose first qk_rope_head_dim = {r} dimensions are "
+            "rotated by the same cos/sin as MLA but in half-split pairs (rotate_half), the rest unrotated; which keys it "
+            "keeps depends on content, so positions beyond index_topk keys are not a fixed span (analysed here as full "
+            "causal attention)")
+
+
 def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
     """DeepSeek-V2/V3's multi-head latent attention: decoupled RoPE on ``qk_rope_head_dim`` coordinates (``nope``: its
     family applies none, Kimi Linear)."""
@@ -53,15 +70,21 @@ def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
         notes.append(f"mscale_all_dim: every logit (content too) is multiplied by {softmax:.6g}^2 = {softmax ** 2:.6g}")
     pos = Positions("rotary", "mla_rope", mla, r + nope_dim, softmax ** 2) if not nope else \
         Positions("nope", d=r + nope_dim)
-    types = cfg.get("layer_types") or ["full_attention"] * n
+    indexed = mt in MLA_INDEXED
+    # DeepseekV32Config.__post_init__ derives layer_types = ['indexed_attention'] * n when the file has none
+    types = cfg.get("layer_types") or ["indexed_attention" if indexed else "full_attention"] * n
     if not isinstance(types, (list, tuple)) or len(types) != n:
         raise fail("layer_types", f"a list of num_hidden_layers={n} layer types", types)
     kinds = {"full_attention": Layer(pos, type="full_attention"), "linear_attention": Layer(Positions("none"),
                                                                                            type="linear_attention")}
+    if indexed:
+        kinds["indexed_attention"] = Layer(pos, type="indexed_attention")
     for i, t in enumerate(types):
         if t not in kinds:
             raise ValidationError(f"config field layer_types[{i}] = {t!r} is not a layer type petheory reads for MLA "
                                   f"({mt}); supported: {', '.join(kinds)}")
+    if "indexed_attention" in types:
+        notes.append(_indexer_note(cfg, r))
     if "linear_attention" in types:
         notes.append("linear-attention layers carry no positional encoding here: kind 'none'")
     kv = read_int(cfg, "num_key_value_heads", default=heads)

@@ -119,6 +119,10 @@ class Family:
     sinks: bool = False
     prf_default: float = 1.0                         # partial_rotary_factor when the config has none
     prf_legacy: str | None = None                    # legacy partial-rotary field: rotary_pct (fraction), rotary_dim
+    prf_forced: float | None = None                  # the class's __post_init__ sets partial_rotary_factor (Bamba: 0.5)
+    ntk_alpha: bool = False                          # rope_type dynamic with an alpha: base * alpha^(d/(d-2)) (Hunyuan)
+    query_scale: str | None = None                   # a position-dependent factor on every query (Temperature kind)
+    rope_keys: tuple = ()                            # keys of the rope dict only this family reads or ignores
     theta_default: float = 10000.0
     scale: str | None = None                         # the logit-scale rule (read.logit_factor)
     softcap_key: str = "attn_logit_softcapping"
@@ -198,7 +202,13 @@ FAMILIES = {
     # Kimi Linear: its MLA (full-attention) layers apply no RoPE; the others are linear attention
     "kimi_linear": Family(nope_types=("full_attention",)),
     "falcon_h1": Family(scale="falcon_h1", extra=("key_multiplier", "attention_in_multiplier")),
-    "bamba": Family(default_types=_bamba, extra=("attn_layer_indices",)),
+    # BambaConfig.__post_init__ hard-codes partial_rotary_factor = 0.5 (a rope dict's own value wins)
+    "bamba": Family(default_types=_bamba, extra=("attn_layer_indices",), prf_forced=0.5),
+    # HunYuanMoEV1RotaryEmbedding: a "dynamic" rope dict with an alpha is rope type ntk_alpha (a fixed stretched base)
+    **{t: Family(ntk_alpha=True, rope_keys=("alpha",)) for t in ("hunyuan_v1_moe", "hunyuan_v1_dense")},
+    # Ministral3Attention multiplies every query by get_llama_4_attn_scale(position, llama_4_scaling_beta,
+    # original_max_position_embeddings); the rope dict's max_position_embeddings is ignored by its rope code
+    "ministral3": Family(query_scale="llama4_beta", rope_keys=("llama_4_scaling_beta", "max_position_embeddings")),
     "lfm2": Family(default_types=_lfm2, extra=("full_attn_idxs",)),
 }
 
