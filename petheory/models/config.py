@@ -136,6 +136,7 @@ def read_config(cfg: dict, mt: str | None = None, *, aliases: dict | None = None
     is refused); both default to the verification table's record of the class.
     """
     text, tmt = text_part(cfg, mt)
+    plain = text is cfg and composite(cfg.get("model_type")) is False
     if mt is not None:
         tmt = TEXT_TYPES.get(mt, mt)
     if tmt in REFUSED:
@@ -153,7 +154,7 @@ def read_config(cfg: dict, mt: str | None = None, *, aliases: dict | None = None
     scheme = _dispatch({k: v for k, v in text.items() if k not in unread and k not in restated}, tmt, kind, fields)
     if restated:
         scheme = dataclasses.replace(scheme, notes=scheme.notes + tuple(_restated(text, restated, scheme, tmt)))
-    if text is cfg and composite(cfg.get("model_type")) is False:
+    if plain:
         scheme = _plain_nested(cfg, scheme, tmt)
     if unread:
         # transformers' code for tmt never reads these: it runs the model as if they were absent. When reading them
