@@ -25,6 +25,7 @@ else ``max_position_embeddings``.
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from petheory.errors import ValidationError, ValidationTypeError
 from petheory.models.bias import alibi_model, mla_model, t5_model
@@ -143,6 +144,20 @@ def read_config(cfg: dict, mt: str | None = None, *, aliases: dict | None = None
         raise ValidationError(f"model_type {tmt!r}: {REFUSED[tmt]}")
     aliases = table_aliases(tmt) if aliases is None else aliases
     kind = mechanism(text, tmt)
+    try:
+        return _read(cfg, text, tmt, kind, aliases, fields, plain)
+    except ValidationError as exc:
+        # a message names the standard field; the file holds it under its class's name (Zamba2's layers_block_type)
+        msg = str(exc)
+        for std, stored in aliases.items():
+            if stored in text and std not in text and kind != "t5":
+                msg = re.sub(rf"config field {std}\b", f"config field {stored}", msg)
+        if msg == str(exc):
+            raise
+        raise ValidationError(msg, params=exc.params) from None
+
+
+def _read(cfg: dict, text: dict, tmt: str, kind: str, aliases: dict, fields, plain: bool) -> Scheme:
     if kind != "t5":  # T5's reader reads its own names (d_kv, num_heads)
         text = apply_aliases(text, aliases)
     fields = table_fields(tmt) if fields is None else fields
@@ -310,5 +325,5 @@ def resolve_config(cfg, *, as_family: str | None = None) -> Scheme:
     if mt in NOT_SHIPPED:
         raise ValidationError(NOT_SHIPPED[mt])
     if mt not in MODEL_TYPES:
-        raise ValidationError(refusal(mt, cfg.get("architectures") or ()))
+        raise ValidationError(refusal(mt, cfg.get("architectures") or (), cfg))
     return read_config(cfg)
