@@ -5,9 +5,13 @@
     python tools/verify_models.py --write          # write petheory/data/verified_models.json and docs/guide/families.md
     python tools/verify_models.py --check TYPE...  # exit 1 when the committed table differs for these types
 
-For each model type in ``transformers.CONFIG_MAPPING``, its cases: the default config; for a decoder whose rotary
-takes ``rope_parameters``, its linear, dynamic, YaRN, Llama 3 and LongRoPE variants; layer-layout variants (a
-sliding window, a NoPE schedule, chunks) where its config class has the fields. Each case is saved with
+For each model type in ``transformers.CONFIG_MAPPING``, its cases: the default config; the published config.json
+files of tests/data/hf_configs of that type, written as is (``hub:FILE``); for a decoder whose rotary takes
+``rope_parameters``, its linear, dynamic, YaRN, Llama 3 and LongRoPE variants; layer-layout variants (a sliding
+window, a NoPE schedule, chunks, a hybrid's attention layers) where its config class has the fields, and one with
+all of them at once (``every-kind``); the default written as a transformers 4 file on the hub (``hub-layout``:
+``rope_theta`` / ``rope_scaling`` at the top level, no derivable ``layer_types``). A case counts only for the layer
+kinds it contains, each compared with transformers' module. Each case is saved with
 ``save_pretrained``, read back through petheory's loader (the reader before the verification gate:
 ``petheory.models.config.read_config``) and compared layer by layer with the modules transformers builds from the
 same file (tools/verify_hf.py, on the meta device). A case ends ``ok``, ``refused`` (petheory's one-line reason, or
@@ -75,6 +79,44 @@ def rope_variants(text, bands: int) -> list:
                                  "factor": 4.0, "short_factor": [1.0 + 0.01 * i for i in range(bands)],
                                  "long_factor": [1.0 + 0.5 * i for i in range(bands)]}))
     return out
+
+
+def hub_layout(config) -> dict | None:
+    """``config`` (no wrapper) as a transformers 4 file on the hub writes it: ``rope_theta`` and
+    ``partial_rotary_factor`` at the top level, a non-default scaling in ``rope_scaling`` (``type`` key), no
+    ``rope_parameters``, and no ``layer_types`` where the class derives the same list without it; None for a nested
+    (per-layer-type) ``rope_parameters`` (4.x files wrote those families' fields otherwise)."""
+    d = {k: v for k, v in config.to_dict().items() if _finite_json(v)}  # published files hold no Infinity (Bamba's
+    # time_step_limit default: not a positional field)
+    rp = d.pop("rope_parameters", None)
+    if isinstance(rp, dict) and rp:
+        if any(isinstance(v, dict) or v is None for v in rp.values()):
+            return None
+        rp = dict(rp)
+        d["rope_theta"] = rp.pop("rope_theta", None)
+        if "partial_rotary_factor" in rp:
+            d["partial_rotary_factor"] = rp.pop("partial_rotary_factor")
+        rtype = rp.pop("rope_type", rp.pop("type", "default"))
+        rp.pop("type", None)
+        d["rope_scaling"] = {"type": rtype, **rp} if rtype != "default" or rp else None
+        if d["rope_theta"] is None:
+            d.pop("rope_theta")
+    if isinstance(d.get("layer_types"), list):
+        try:
+            again = type(config).from_dict({k: v for k, v in d.items() if k not in ("layer_types", "model_type")})
+            if list(getattr(again, "layer_types", None) or []) == d["layer_types"]:
+                d.pop("layer_types")
+        except Exception:  # noqa: BLE001 - the class needs its list: keep it
+            pass
+    return d
+
+
+def _finite_json(v) -> bool:
+    try:
+        json.dumps(v, allow_nan=False)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def layout_variants(text) -> list:
@@ -536,6 +578,9 @@ def verify_type(mt: str) -> dict:
             cases.append(_variant_case(mt, name, config, {"rope_parameters": rope}, layers=4))
         for name, over in layout_variants(config):
             cases.append(_variant_case(mt, name, config, over))
+        raw = hub_layout(config)
+        if raw is not None:
+            cases.append(run_case(mt, "hub-layout", None, raw=raw))
     return {"model_type": mt, "cases": cases, "aliases": own, "fields": fields, "seconds": round(time.time() - t0, 2)}
 
 
@@ -577,6 +622,8 @@ def verify_case(mt: str, case: str) -> dict:
     config = CONFIG_MAPPING[mt]()
     if case == "default":
         return run_case(mt, "default", config)
+    if case == "hub-layout":
+        return run_case(mt, case, None, raw=hub_layout(config))
     if case.startswith("hub:"):
         return run_case(mt, case, None, raw=dict(hub_files(mt))[case.split(":", 1)[1]])
     if case.startswith("published:"):
