@@ -12,7 +12,9 @@ import numpy as np
 
 from petheory.encodings import alibi_slopes
 from petheory.errors import ValidationError
+from petheory.models.families import family
 from petheory.models.fields import LIMITS, fail, read_heads, read_int, read_real
+from petheory.models.read import query_scale
 from petheory.models.rope import rope_dict, rope_scheme, yarn_get_mscale
 from petheory.scheme import Layer, Positions, Scheme
 
@@ -52,6 +54,9 @@ def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
     n = read_int(cfg, "num_hidden_layers")
     max_pos = read_int(cfg, "max_position_embeddings")
     rope, where = rope_dict(cfg)
+    fam = family(mt)
+    temperature = query_scale(cfg, fam)  # Mistral 4: llama_4_scaling_beta
+    rope = {k: v for k, v in rope.items() if k not in fam.rope_keys}
     # adjacent pairs where the family's attention always rotates them (DeepSeek-V2's complex apply_rotary_emb, Bailing
     # hybrid's apply_rotary_pos_emb_interleave, whatever the file says), else rope_interleave as the file says (absent:
     # the class's default), else halves
@@ -75,10 +80,13 @@ def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
     types = cfg.get("layer_types") or ["indexed_attention" if indexed else "full_attention"] * n
     if not isinstance(types, (list, tuple)) or len(types) != n:
         raise fail("layer_types", f"a list of num_hidden_layers={n} layer types", types)
-    kinds = {"full_attention": Layer(pos, type="full_attention"), "linear_attention": Layer(Positions("none"),
-                                                                                           type="linear_attention")}
+    kinds = {"full_attention": Layer(pos, temperature=temperature, type="full_attention"),
+             "linear_attention": Layer(Positions("none"), type="linear_attention")}
     if indexed:
-        kinds["indexed_attention"] = Layer(pos, type="indexed_attention")
+        kinds["indexed_attention"] = Layer(pos, temperature=temperature, type="indexed_attention")
+    if temperature is not None:
+        notes.append("Llama 4 scaling (rope_parameters.llama_4_scaling_beta): every attention layer multiplies its "
+                     "queries by 1 + beta * log(1 + floor(p / original_max_position_embeddings)) at position p")
     for i, t in enumerate(types):
         if t not in kinds:
             raise ValidationError(f"config field layer_types[{i}] = {t!r} is not a layer type petheory reads for MLA "

@@ -208,7 +208,8 @@ FAMILIES = {
     **{t: Family(ntk_alpha=True, rope_keys=("alpha",)) for t in ("hunyuan_v1_moe", "hunyuan_v1_dense")},
     # Ministral3Attention multiplies every query by get_llama_4_attn_scale(position, llama_4_scaling_beta,
     # original_max_position_embeddings); the rope dict's max_position_embeddings is ignored by its rope code
-    "ministral3": Family(query_scale="llama4_beta", rope_keys=("llama_4_scaling_beta", "max_position_embeddings")),
+    **{t: Family(query_scale="llama4_beta", rope_keys=("llama_4_scaling_beta", "max_position_embeddings"))
+       for t in ("ministral3", "mistral4")},
     "lfm2": Family(default_types=_lfm2, extra=("full_attn_idxs",)),
 }
 

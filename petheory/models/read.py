@@ -330,14 +330,22 @@ def _span(cfg: dict, t: str, fam: Family | None = None) -> Span:
     return Span()
 
 
+def query_scale(cfg: dict, fam: Family) -> Temperature | None:
+    """The family's position-dependent factor on every query of an attention layer (None: none).
+
+    Ministral 3's and Mistral 4's attention multiply queries by ``get_llama_4_attn_scale``: 1 + beta * log(1 +
+    floor(p / L0)), beta and L0 read from rope_parameters (a file without them fails in transformers' forward)."""
+    if fam.query_scale != "llama4_beta":
+        return None
+    rope, where = rope_dict(cfg)
+    beta = read_real(rope, "llama_4_scaling_beta", positive=False, minimum=0.0, where=where)
+    L0 = read_int(rope, "original_max_position_embeddings", where=where)
+    return Temperature("llama4_beta", {"beta": beta, "original_max_position_embeddings": float(L0)})
+
+
 def _temperature(cfg: dict, mt: str, fam: Family, t: str, rotary: bool) -> Temperature | None:
-    if fam.query_scale == "llama4_beta" and t not in NO_POSITION_TYPES:
-        # Ministral3Attention: queries times 1 + beta * log(1 + floor(p / L0)), both read from rope_parameters (a file
-        # without them fails in transformers' forward: None * tensor)
-        rope, where = rope_dict(cfg)
-        beta = read_real(rope, "llama_4_scaling_beta", positive=False, minimum=0.0, where=where)
-        L0 = read_int(rope, "original_max_position_embeddings", where=where)
-        return Temperature("llama4_beta", {"beta": beta, "original_max_position_embeddings": float(L0)})
+    if fam.query_scale is not None:
+        return None if t in NO_POSITION_TYPES else query_scale(cfg, fam)
     if mt != "llama4_text" or rotary:
         return None
     # Llama 4's published config.json writes an integer (4) here; transformers tests its truth value
