@@ -164,7 +164,9 @@ FAMILIES = {
                        theta_default=500000.0),
     # M-RoPE: sections in order (glm4v's `m[i % 3]` over the split, Qwen2.5-Omni's and PaddleOCR-VL's split), or
     # interleaved (Qwen3.5's and Cosmos3-Edge's apply_interleaved_mrope): tools/verify_hf.mrope_layout reads the code
-    "glm4v_text": Family(mrope="chunked", mrope_default=(8, 12, 12)),
+    # adjacent pairs as GLM's (rotate_half_llm); its default config has no partial rotary, so its 64 bands do not
+    # match the default sections: the published GLM-4.1V file (partial_rotary_factor 0.5) found the pairing
+    "glm4v_text": Family(mrope="chunked", mrope_default=(8, 12, 12), pairing="interleaved"),
     **{t: Family(mrope="chunked", mrope_default=(16, 24, 24)) for t in ("paddleocr_vl_text", "qwen2_5_omni_text")},
     **{t: Family(("full_attention", "linear_attention"), mrope="interleaved", mrope_default=(11, 11, 10),
                  prf_default=0.25) for t in ("qwen3_5_text", "qwen3_5_moe_text")},

@@ -30,7 +30,7 @@ from transformers import AutoConfig  # noqa: E402
 
 DATA = Path(__file__).parents[1] / "data" / "hf_configs"
 U32 = 2.0**-24
-PUBLISHED = ["gemma2_9b", "bamba_9b", "hunyuan_a13b", "ministral3_8b", "deepseek_v3_2_exp"]
+PUBLISHED = ["gemma2_9b", "bamba_9b", "hunyuan_a13b", "ministral3_8b", "deepseek_v3_2_exp", "glm4_1v_9b_thinking"]
 
 
 def folder(tmp_path, name, **edit):
@@ -141,3 +141,10 @@ def test_deepseek_v32_indexed_layers_are_mla_with_the_indexer_described(tmp_path
     assert {layer.type for layer in scheme.layers} == {"indexed_attention"}
     assert scheme.main.positions.encoding == "mla_rope" and scheme.main.positions.params["rope_dim"] == 64
     assert any("index_topk = 2048" in n and "half-split" in n for n in scheme.notes)
+
+
+def test_glm4v_rotates_adjacent_pairs_over_its_sections(tmp_path):
+    """Found by reading the published file: GLM-4.1V's text model rotates adjacent pairs (rotate_half_llm), as GLM's."""
+    p = resolve_scheme(f"hf:{folder(tmp_path, 'glm4_1v_9b_thinking')}").main.positions
+    assert p.params["pairing"] == "interleaved" and p.params["rotary_dim"] == 64
+    assert list(p.mrope.sections) == [8, 12, 12] and p.mrope.layout == "chunked"
