@@ -175,7 +175,8 @@ def _read(cfg: dict, text: dict, tmt: str, kind: str, aliases: dict, fields, pla
         # transformers' code for tmt never reads these: it runs the model as if they were absent. When reading them
         # would change the scheme, the file says something its model type does not do: refused, never dropped
         try:
-            same = _dispatch(text, tmt, kind, None).layers == scheme.layers
+            same = _dispatch({k: v for k, v in text.items() if k not in restated}, tmt, kind, None).layers == \
+                scheme.layers
         except ValidationError:
             same = False
         if not same:

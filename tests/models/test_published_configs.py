@@ -91,6 +91,12 @@ def test_gemma2_sliding_window_size_that_agrees_is_noted(tmp_path):
     assert any("sliding_window_size = 4096" in n and "agrees" in n for n in scheme.notes)
 
 
+def test_gemma2_restated_window_beside_another_unread_field_is_still_read(tmp_path):
+    """max_window_layers is never read by gemma2's code and changes nothing: noted, as the restated window is."""
+    scheme = resolve_scheme(f"hf:{folder(tmp_path, 'gemma2_9b', max_window_layers=21)}")
+    assert any("never reads them" in n and "max_window_layers" in n for n in scheme.notes)
+
+
 def test_gemma2_sliding_window_size_that_disagrees_is_refused_naming_both(tmp_path):
     with pytest.raises(ValidationError, match=r"sliding_window_size = 2048 .*sliding_window = 4096"):
         resolve_scheme(f"hf:{folder(tmp_path, 'gemma2_9b', sliding_window_size=2048)}")
