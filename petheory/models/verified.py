@@ -146,6 +146,7 @@ def refusal(mt, architectures=(), cfg: dict | None = None) -> str:
     if status == "no-positions":
         return f"model_type {mt!r}: {why}"
     if status == "transformers":
-        return (f"model_type {mt!r} is not verified: transformers {version} itself could not build its modules to "
-                f"compare with ({why}){hint}")
+        return (f"model_type {mt!r} is not verified: the sweep could not build transformers {version}'s modules from "
+                f"this type's default configuration ({why}), and no published file of it was compared; so its reading "
+                f"is unchecked{hint}")
     return f"model_type {mt!r} is not verified ({status}: {why}){hint}"
