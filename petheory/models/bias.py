@@ -12,7 +12,7 @@ import numpy as np
 
 from petheory.encodings import alibi_slopes
 from petheory.errors import ValidationError
-from petheory.models.families import family
+from petheory.models.families import family, refuse_underived
 from petheory.models.fields import LIMITS, fail, read_heads, read_int, read_real
 from petheory.models.read import query_scale
 from petheory.models.rope import rope_dict, rope_scheme, yarn_get_mscale
@@ -77,6 +77,8 @@ def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
         Positions("nope", d=r + nope_dim)
     indexed = mt in MLA_INDEXED
     # DeepseekV32Config.__post_init__ derives layer_types = ['indexed_attention'] * n when the file has none
+    if not cfg.get("layer_types"):
+        refuse_underived(mt)  # Bailing hybrid, Kimi Linear: the class derives linear / full layers by its own rule
     types = cfg.get("layer_types") or ["indexed_attention" if indexed else "full_attention"] * n
     if not isinstance(types, (list, tuple)) or len(types) != n:
         raise fail("layer_types", f"a list of num_hidden_layers={n} layer types", types)

@@ -177,7 +177,9 @@ FAMILIES = {
     "gemma4_text": Family(_SW, _every(6, None, last_full=True), theta_default=1e6, scale="one",
                           extra=("per_layer_config", "global_head_dim")),
     "cohere2": Family(_SW, _every(4), nope_types=("full_attention",), pairing="interleaved"),
-    **{t: Family(_SW, _exaone4, nope_if_window=True) for t in ("exaone4", "exaone_moe", "exaone4_5", "kolibri1")},
+    **{t: Family(_SW, _exaone4, nope_if_window=True) for t in ("exaone4", "exaone_moe", "exaone4_5")},
+    # Kolibri1Config: every 5th layer full whatever sliding_window_pattern says (found by the sweep's hub-layout case)
+    "kolibri1": Family(_SW, _every(5, None), nope_if_window=True),
     # forward applies RoPE only on the sliding layers (`if self.is_local_attention` / `if self.sliding_window is not
     # None`); Flint also learns sinks
     "afmoe": Family(_SW, nope_types=("full_attention",)),
@@ -200,7 +202,7 @@ FAMILIES = {
     **{t: Family(scale="granite", sinks=True, extra=("attention_multiplier", "layer_rope_theta"))
        for t in ("granite_swa", "granitemoe_swa")},
     **{t: Family(extra=("layer_rope_theta",)) for t in ("muse_glimmer_text", "muse_spark_text")},
-    "vaultgemma": Family(scale="gemma"),
+    "vaultgemma": Family(_SW, _every(2, None), scale="gemma"),  # VaultGemmaConfig: every 2nd layer full, as Gemma 2
     # Kimi Linear: its MLA (full-attention) layers apply no RoPE; the others are linear attention
     "kimi_linear": Family(nope_types=("full_attention",)),
     "falcon_h1": Family(scale="falcon_h1", extra=("key_multiplier", "attention_in_multiplier")),
@@ -214,6 +216,12 @@ FAMILIES = {
        for t in ("ministral3", "mistral4")},
     "lfm2": Family(default_types=_lfm2, extra=("full_attn_idxs",)),
 }
+
+#: Model types whose configuration class derives ``layer_types`` (its ``__post_init__``) by a rule petheory does not
+#: implement: a file without the list is refused, never read as all full attention (the sweep's hub-layout case, a
+#: transformers 4 file without the list, found each one misread before).
+DERIVES_UNREAD = ("afmoe", "bailing_hybrid", "cohere2_moe", "flint", "granitemoehybrid", "kimi_linear", "minimax",
+                  "olmo_hybrid", "qwen3_5_moe_text", "qwen3_5_text")
 
 #: Wrappers whose ``text_config`` may be written without its own model_type (a transformers 4 file on the Hub).
 TEXT_TYPES = {"gemma3": "gemma3_text", "gemma4": "gemma4_text", "llama4": "llama4_text", "gemma3n": "gemma3n_text",
@@ -246,6 +254,14 @@ NOT_SHIPPED = {
 }
 
 
+def refuse_underived(mt: str) -> None:
+    """Refuse a file without ``layer_types`` of a model type in :data:`DERIVES_UNREAD`."""
+    if mt in DERIVES_UNREAD:
+        raise ValidationError(f"config field layer_types is missing: transformers' {mt} configuration class derives it "
+                              "(its __post_init__, from num_hidden_layers and a rule of its own) and petheory does not "
+                              "implement that rule; add layer_types (transformers 5 writes it on saving)")
+
+
 def family(mt: str) -> Family:
     """The table entry of model type ``mt`` (the fields-only :data:`DEFAULT` when it has none)."""
     return FAMILIES.get(mt, DEFAULT)
@@ -256,6 +272,7 @@ def layer_types(cfg: dict, mt: str, fam: Family, n: int, rope_on, class_has_type
     them (a config that needs a derivation its family does not have is refused by name). A class without a
     ``layer_types`` field (``class_has_types`` False) applies its ``sliding_window`` to every layer, as Mistral's."""
     def derived():
+        refuse_underived(mt)
         if fam.default_types is None:
             if cfg.get("sliding_window") is not None and class_has_types is False:
                 return _window_all(cfg, n)

@@ -176,8 +176,9 @@ def verified_markdown(doc: dict, resolved=()) -> str:
              "| cases | " + " | ".join(cases) + " |", "|---|" + "---|" * len(cases),
              f"| {counts['cases']} | " + " | ".join(str(v) for v in cases.values()) + " |", "",
              f"## Read as transformers runs them ({len(ok)} model types)", "",
-             "`layer kinds exercised`: every (layer type, mechanism) that some case compared with transformers' "
-             "modules and found equal (a case counts only for the layer kinds it contains, each compared).", "",
+             "`layer kinds exercised`: every (layer type, mechanism: rotary, nope, bias or none; its span when not "
+             "full) that some case compared with transformers' modules and found equal (a case counts only for the "
+             "layer kinds it contains, each compared).", "",
              "| model_type | text model | layer kinds (default config) | layer kinds exercised | cases ok |",
              "|---|---|---|---|---|"]
     per = {}
@@ -188,8 +189,8 @@ def verified_markdown(doc: dict, resolved=()) -> str:
         kinds = "; ".join(f"{k[2]} x {k[0] or '-'} ({k[1]}{', ' + k[3] if k[3] else ''}{', ' + k[4] if k[4] != 'full' else ''})"
                           for k in (cs[0].get("layers") or [])) if cs else ""
         good = [c["case"] for c in cs if c["outcome"] == "ok"]
-        seen = sorted({f"{k[0] or '-'} {k[1]}" + (" sliding" if k[4].startswith("sliding") else " chunked" if
-                                                   k[4].startswith("chunked") else "")
+        seen = sorted({f"{k[0] or '-'} {k[1].split()[0]}" + (" sliding" if k[4].startswith("sliding") else " chunked"
+                                                            if k[4].startswith("chunked") else "")
                        for c in cs if c["outcome"] == "ok" for k in c.get("layers") or []})
         lines.append(f"| `{mt}` | {types[mt].get('text', '-')} | {kinds} | {'; '.join(seen)} | "
                      f"{len(good)}/{len(cs)}: {', '.join(good)} |")
