@@ -27,7 +27,7 @@ MLA_INTERLEAVE_DEFAULT = ("deepseek_v3", "axk1", "glm4_moe_lite", "mistral4", "s
 
 #: MLA families whose ``indexed_attention`` layers (DeepSeek Sparse Attention) transformers runs with DeepSeek-V3.2's
 #: indexer: the main attention is MLA over the keys the indexer selects.
-MLA_INDEXED = ("deepseek_v32", "glm_moe_dsa")
+MLA_INDEXED = ("deepseek_v32", "glm_moe_dsa", "axk2")
 
 
 def _indexer_note(cfg: dict, r: int) -> str:
