@@ -41,7 +41,7 @@ MECHANISMS = ("rotary", "bias", "absolute", "table", "nope", "none")
 #: Attention spans.
 SPANS = ("full", "sliding", "chunked")
 #: Length-dependent attention temperatures.
-TEMPERATURES = ("constant", "llama4")
+TEMPERATURES = ("constant", "llama4", "llama4_beta")
 
 
 @dataclass(frozen=True)
@@ -203,7 +203,9 @@ class Temperature:
     ``constant``: ``params['factor']`` at every position (YaRN's mscale squared where it
     multiplies the logits). ``llama4``: transformers' Llama 4 NoPE-layer query scaling,
     :math:`\log(\lfloor (p + 1) / f\rfloor + 1)\,s + 1` with ``floor_scale`` f and
-    ``attn_scale`` s at position p.
+    ``attn_scale`` s at position p. ``llama4_beta``: transformers' ``get_llama_4_attn_scale`` (Ministral 3, on
+    every attention layer), :math:`1 + \beta \log(1 + \lfloor p / L_0 \rfloor)` with ``beta`` and
+    ``original_max_position_embeddings`` :math:`L_0`.
     """
 
     kind: str
@@ -223,6 +225,9 @@ class Temperature:
         p = np.asarray(positions, dtype=np.float64)
         if self.kind == "constant":
             return np.full(p.shape, float(self.params["factor"]))
+        if self.kind == "llama4_beta":
+            beta, L0 = float(self.params["beta"]), float(self.params["original_max_position_embeddings"])
+            return 1.0 + beta * np.log(1.0 + np.floor(p / L0))
         f, s = float(self.params["floor_scale"]), float(self.params["attn_scale"])
         return np.log(np.floor((p + 1.0) / f) + 1.0) * s + 1.0
 

@@ -374,6 +374,33 @@ def _passes_position_embeddings(model) -> bool:
     return bool(rotary_modules(model))
 
 
+#: Positions at which a position-dependent query scale is evaluated, in units of its length L0 (and p = L0 - 1).
+QUERY_SCALE_AT = (0, 1, 2, 3, 7, 100, 4096)
+
+
+def query_scale(attn, text) -> dict | None:
+    """A factor on the queries that depends on their position, as the attention's forward computes it: transformers'
+    own ``get_llama_4_attn_scale`` (Ministral 3) evaluated at positions 0, L0 - 1, L0, 2 L0, ... (float32, as the
+    forward), with L0 and beta read where the forward reads them (``config.rope_parameters``); None when the forward
+    calls no such function."""
+    mod = importlib.import_module(type(attn).__module__)
+    fn = getattr(mod, "get_llama_4_attn_scale", None)
+    try:
+        src = inspect.getsource(type(attn).forward)
+    except (OSError, TypeError):
+        return None
+    if fn is None or "get_llama_4_attn_scale(" not in src:
+        return None
+    rp = text.rope_parameters
+    beta, L0 = rp.get("llama_4_scaling_beta"), rp.get("original_max_position_embeddings")
+    if beta is None or L0 is None:
+        return {"error": f"rope_parameters has llama_4_scaling_beta={beta}, original_max_position_embeddings={L0}"}
+    pos = sorted({int(k * L0) for k in QUERY_SCALE_AT} | {int(L0) - 1})
+    with torch.device("cpu"):
+        vals = fn(torch.tensor([pos]), beta, L0).flatten().tolist()
+    return {"positions": pos, "values": [float(v) for v in vals]}
+
+
 def modeling_module(model):
     return importlib.import_module(type(model).__module__)
 
@@ -415,6 +442,9 @@ def facts_of(model, text) -> dict:
                "is_causal": getattr(attn, "is_causal", None)}
         if getattr(attn, "attn_temperature_tuning", False) and rope is False:
             rec["temperature"] = {"floor_scale": _float(attn.floor_scale), "attn_scale": _float(attn.attn_scale)}
+        scale = query_scale(attn, text)
+        if scale is not None:
+            rec["query_scale"] = scale
         out["layers"].append(rec)
     out["rotary"] = rotary_facts(model, text)
     out["pairing"], out["pairing_why"] = pairing(model, text)

@@ -5,9 +5,13 @@
     python tools/verify_models.py --write          # write petheory/data/verified_models.json and docs/guide/families.md
     python tools/verify_models.py --check TYPE...  # exit 1 when the committed table differs for these types
 
-For each model type in ``transformers.CONFIG_MAPPING``, its cases: the default config; for a decoder whose rotary
-takes ``rope_parameters``, its linear, dynamic, YaRN, Llama 3 and LongRoPE variants; layer-layout variants (a
-sliding window, a NoPE schedule, chunks) where its config class has the fields. Each case is saved with
+For each model type in ``transformers.CONFIG_MAPPING``, its cases: the default config; the published config.json
+files of tests/data/hf_configs of that type, written as is (``hub:FILE``); for a decoder whose rotary takes
+``rope_parameters``, its linear, dynamic, YaRN, Llama 3 and LongRoPE variants; layer-layout variants (a sliding
+window, a NoPE schedule, chunks, a hybrid's attention layers) where its config class has the fields, and one with
+all of them at once (``every-kind``); the default written as a transformers 4 file on the hub (``hub-layout``:
+``rope_theta`` / ``rope_scaling`` at the top level, no derivable ``layer_types``). A case counts only for the layer
+kinds it contains, each compared with transformers' module. Each case is saved with
 ``save_pretrained``, read back through petheory's loader (the reader before the verification gate:
 ``petheory.models.config.read_config``) and compared layer by layer with the modules transformers builds from the
 same file (tools/verify_hf.py, on the meta device). A case ends ``ok``, ``refused`` (petheory's one-line reason, or
@@ -77,6 +81,44 @@ def rope_variants(text, bands: int) -> list:
     return out
 
 
+def hub_layout(config) -> dict | None:
+    """``config`` (no wrapper) as a transformers 4 file on the hub writes it: ``rope_theta`` and
+    ``partial_rotary_factor`` at the top level, a non-default scaling in ``rope_scaling`` (``type`` key), no
+    ``rope_parameters``, and no ``layer_types`` where the class derives the same list without it; None for a nested
+    (per-layer-type) ``rope_parameters`` (4.x files wrote those families' fields otherwise)."""
+    d = {k: v for k, v in config.to_dict().items() if _finite_json(v)}  # published files hold no Infinity (Bamba's
+    # time_step_limit default: not a positional field)
+    rp = d.pop("rope_parameters", None)
+    if isinstance(rp, dict) and rp:
+        if any(isinstance(v, dict) or v is None for v in rp.values()):
+            return None
+        rp = dict(rp)
+        d["rope_theta"] = rp.pop("rope_theta", None)
+        if "partial_rotary_factor" in rp:
+            d["partial_rotary_factor"] = rp.pop("partial_rotary_factor")
+        rtype = rp.pop("rope_type", rp.pop("type", "default"))
+        rp.pop("type", None)
+        d["rope_scaling"] = {"type": rtype, **rp} if rtype != "default" or rp else None
+        if d["rope_theta"] is None:
+            d.pop("rope_theta")
+    if isinstance(d.get("layer_types"), list):
+        try:
+            again = type(config).from_dict({k: v for k, v in d.items() if k not in ("layer_types", "model_type")})
+            if list(getattr(again, "layer_types", None) or []) == d["layer_types"]:
+                d.pop("layer_types")
+        except Exception:  # noqa: BLE001 - the class needs its list: keep it
+            pass
+    return d
+
+
+def _finite_json(v) -> bool:
+    try:
+        json.dumps(v, allow_nan=False)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
 def layout_variants(text) -> list:
     """(name, overrides) of layer-layout variants the config class has fields for."""
     d = text.to_dict()
@@ -108,7 +150,34 @@ def layout_variants(text) -> list:
         mixed = ["full_attention" if i % 4 == 3 else "linear_attention" for i in range(n)]
         out.append(("hybrid-rope", {"layer_types": mixed, "position_embedding_type": "rope"}))
         out.append(("hybrid-nope", {"layer_types": mixed, "position_embedding_type": "nope"}))
+    every = every_kind(d, n, [over for name, over in out if name != "alibi"])
+    if every is not None:
+        out.append(("every-kind", every))
     return out
+
+
+def every_kind(d: dict, n: int, layouts: list) -> dict | None:
+    """One variant with every layer kind of ``layouts`` present at once (a window with NoPE layers, chunks and
+    attention among a hybrid's other layers): the overrides merged, and a ``layer_types`` list holding every type the
+    default and the layouts name (sliding, full, linear ...), each at least once; None when fewer than two layouts
+    apply (each is its own case already)."""
+    if len(layouts) < 2 or n < 4:
+        return None
+    merged = {}
+    for over in layouts:
+        merged.update(over)
+    kinds = []
+    for types in [d.get("layer_types")] + [over.get("layer_types") for over in layouts]:
+        for t in types if isinstance(types, list) else []:
+            if t not in kinds:
+                kinds.append(t)
+    if len(kinds) >= 2:
+        types = [kinds[i % len(kinds)] for i in range(n)]
+        last = (merged.get("layer_types") or d.get("layer_types") or [None])[-1]
+        if last == "full_attention" and types[-1] != last:  # a family that forces its last layer full (Gemma 4)
+            types[-1] = last
+        merged["layer_types"] = types
+    return merged
 
 
 def variant(config, over: dict, layers: int | None = None):
@@ -182,7 +251,9 @@ def compare(scheme, f: dict, hf_config) -> tuple[list, list]:
             bad.append(f"layer {i}: read as causal, transformers' attention is bidirectional (is_causal False)")
         if fl["sinks"] != layer.sinks:
             bad.append(f"layer {i}: sinks {layer.sinks}, transformers {fl['sinks']}")
-        if ("temperature" in fl) != (layer.temperature is not None):
+        if "query_scale" in fl:
+            bad += _query_scale(i, layer, fl["query_scale"])
+        elif ("temperature" in fl) != (layer.temperature is not None):
             bad.append(f"layer {i}: temperature {layer.temperature}, transformers {fl.get('temperature')}")
         elif layer.temperature is not None and {k: float(v) for k, v in layer.temperature.params.items()} != \
                 fl["temperature"]:
@@ -240,6 +311,19 @@ def compare(scheme, f: dict, hf_config) -> tuple[list, list]:
     return bad, sorted(set(unknown))
 
 
+def _query_scale(i, layer, hf) -> list:
+    """A position-dependent query scale (transformers' values at its positions) against the layer's temperature: equal
+    to float32 rounding (transformers computes floor, log and the product in float32: a few u32 of the value)."""
+    if "error" in hf:
+        return [f"layer {i}: transformers' query scale cannot be evaluated ({hf['error']})"]
+    if layer.temperature is None:
+        return [f"layer {i}: no temperature here, transformers scales queries by {hf['values'][:4]}..."]
+    ours = layer.temperature.at(hf["positions"]).tolist()
+    if any(abs(a - b) > 8 * U32 * abs(b) for a, b in zip(ours, hf["values"])):
+        return [f"layer {i}: query scale {ours[:4]}..., transformers {hf['values'][:4]}..."]
+    return []
+
+
 def _rotary_by_type(f):
     rot = {k: v for k, v in f.get("rotary", {}).items() if "error" not in v}
     errors = [v["error"] for v in f.get("rotary", {}).values() if "error" in v]
@@ -279,10 +363,12 @@ def _t5(p, f):
 # ----------------------------------------------------------------------------- one case, one type
 
 
-def class_fields(config) -> list:
+def class_fields(config, raw: dict | None = None) -> list:
     """The positional fields ``config``'s (text) model reads: its class's own (a default instance's dict) and every
     ``config.X`` / ``getattr(config, "X", ...)`` in its configuration and modeling modules (a field the class does
-    not declare but the code reads through ``getattr``, such as GLM-4.5's ``head_dim``, counts)."""
+    not declare but the code reads through ``getattr``, such as GLM-4.5's ``head_dim``, counts). ``raw``: the file
+    ``config`` was loaded from; a key that only the file brings (kept by the class as an attribute, never declared)
+    is not the class's."""
     import importlib
     import inspect
     import re
@@ -291,6 +377,10 @@ def class_fields(config) -> list:
 
     text = config.get_text_config(decoder=True)
     keys = set(text.to_dict())
+    if raw is not None:
+        part = raw.get("text_config") if isinstance(raw.get("text_config"), dict) else raw
+        declared = {k for cls in type(text).__mro__ for k in getattr(cls, "__annotations__", {})}
+        keys -= set(part) - declared
     base = type(text).__module__
     for name in (base, base.replace(".configuration_", ".modeling_")):
         try:
@@ -302,8 +392,9 @@ def class_fields(config) -> list:
     return sorted(k for k in keys if guarded(k))
 
 
-def run_case(mt: str, case: str, config) -> dict:
-    """Save ``config``, read it back through petheory and transformers, compare: the case's record."""
+def run_case(mt: str, case: str, config, raw: dict | None = None) -> dict:
+    """Save ``config`` (or write ``raw``, a config.json as the hub ships it), read it back through petheory and
+    transformers, compare: the case's record."""
     import verify_hf
 
     from petheory.errors import ValidationError
@@ -313,7 +404,10 @@ def run_case(mt: str, case: str, config) -> dict:
     rec = {"model_type": mt, "case": case}
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            config.save_pretrained(tmp)
+            if raw is None:
+                config.save_pretrained(tmp)
+            else:
+                Path(tmp, "config.json").write_text(json.dumps(raw), encoding="utf-8")
             from transformers import AutoConfig
 
             back = AutoConfig.from_pretrained(tmp)
@@ -341,7 +435,8 @@ def run_case(mt: str, case: str, config) -> dict:
             return {**rec, "outcome": "no-positions", "detail": _no_positions(f)}
         found = _found(f)
         try:
-            scheme = read_config(read_file(Path(tmp) / "config.json"), aliases=aliases(back), fields=class_fields(back))
+            scheme = read_config(read_file(Path(tmp) / "config.json"), aliases=aliases(back),
+                                 fields=class_fields(back, raw))
         except ValidationError as exc:
             if not found:
                 return {**rec, "outcome": "no-positions", "detail": _nothing(f)}
@@ -463,6 +558,8 @@ def verify_type(mt: str) -> dict:
         return {"model_type": mt, "cases": [{"model_type": mt, "case": "default", "outcome": "transformers",
                                              "detail": _one_line(exc)}], "seconds": time.time() - t0}
     cases = [run_case(mt, "default", config)]
+    for name, doc in hub_files(mt):
+        cases.append(run_case(mt, f"hub:{name}", None, raw=doc))
     for name, kw in published(mt):
         try:
             cases.append(run_case(mt, f"published:{name}", _published_config(config, kw)))
@@ -481,6 +578,9 @@ def verify_type(mt: str) -> dict:
             cases.append(_variant_case(mt, name, config, {"rope_parameters": rope}, layers=4))
         for name, over in layout_variants(config):
             cases.append(_variant_case(mt, name, config, over))
+        raw = hub_layout(config)
+        if raw is not None:
+            cases.append(run_case(mt, "hub-layout", None, raw=raw))
     return {"model_type": mt, "cases": cases, "aliases": own, "fields": fields, "seconds": round(time.time() - t0, 2)}
 
 
@@ -489,6 +589,25 @@ def published(mt: str) -> list:
     from petheory.models.families_page import CASES, OLDER
 
     return [(name, kw) for name, t, kw in CASES + OLDER if t == mt and "text_config" not in kw]
+
+
+#: config.json files as the hub ships them (4.x keys, the fields published checkpoints carry): each is a case of its
+#: model type (and of its text part's, cut out of a wrapper), written as is.
+HUB = ROOT / "tests" / "data" / "hf_configs"
+
+
+def hub_files(mt: str) -> list:
+    """(file stem, config dict) of the hub-layout fixtures of model type ``mt``: a file whose model_type is ``mt``, or
+    a wrapper whose text_config's is (its text part alone)."""
+    out = []
+    for path in sorted(HUB.glob("*.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        text = doc.get("text_config") if isinstance(doc.get("text_config"), dict) else {}
+        if doc.get("model_type") == mt:
+            out.append((path.stem, doc))
+        elif text.get("model_type") == mt:
+            out.append((path.stem, text))
+    return out
 
 
 def _published_config(config, kw):
@@ -503,6 +622,10 @@ def verify_case(mt: str, case: str) -> dict:
     config = CONFIG_MAPPING[mt]()
     if case == "default":
         return run_case(mt, "default", config)
+    if case == "hub-layout":
+        return run_case(mt, case, None, raw=hub_layout(config))
+    if case.startswith("hub:"):
+        return run_case(mt, case, None, raw=dict(hub_files(mt))[case.split(":", 1)[1]])
     if case.startswith("published:"):
         kw = dict(published(mt))[case.split(":", 1)[1]]
         return run_case(mt, case, _published_config(config, kw))

@@ -22,11 +22,11 @@ def type_status(rec: dict) -> tuple[str, str]:
         if hit:
             return bad, f"{hit[0]['case']}: {hit[0]['detail']}"
     first = cases[0]
-    pub = [c for c in cases if c["case"].startswith("published:")]
-    if first["outcome"] == "refused" and pub and all(c["outcome"] in ("ok", "skipped") for c in pub) and \
-            any(c["outcome"] == "ok" for c in pub):
-        return "ok", ""  # the class's own defaults are malformed (GLM-4.5: 96 heads do not divide 4096); the published
-        # sizes are read as transformers runs them
+    pub = [c for c in cases if c["case"].startswith(("published:", "hub:"))]
+    if first["outcome"] in ("refused", "transformers") and pub and all(c["outcome"] in ("ok", "skipped") for c in pub) \
+            and any(c["outcome"] == "ok" for c in pub):
+        return "ok", ""  # the class's own defaults are malformed (GLM-4.5: 96 heads do not divide 4096; Hunyuan: no
+        # rope_theta), or refused; the published files are read as transformers runs them
     if first["outcome"] == "no-positions" and any(c["outcome"] == "ok" for c in cases):
         return "ok", ""  # a hybrid whose default config has no attention layer (Granite 4.0-H): its variants have
     return first["outcome"], first.get("detail", "")

@@ -12,7 +12,9 @@ import numpy as np
 
 from petheory.encodings import alibi_slopes
 from petheory.errors import ValidationError
+from petheory.models.families import family, refuse_underived
 from petheory.models.fields import LIMITS, fail, read_heads, read_int, read_real
+from petheory.models.read import query_scale
 from petheory.models.rope import rope_dict, rope_scheme, yarn_get_mscale
 from petheory.scheme import Layer, Positions, Scheme
 
@@ -21,6 +23,23 @@ from petheory.scheme import Layer, Positions, Scheme
 MLA_ALWAYS_INTERLEAVED = ("deepseek_v2", "bailing_hybrid", "glm_moe_dsa", "longcat_flash", "mistral_large4")
 #: MLA families whose config class reads ``rope_interleave`` with default True.
 MLA_INTERLEAVE_DEFAULT = ("deepseek_v3", "axk1", "glm4_moe_lite", "mistral4", "sarvam_mla", "youtu")
+
+
+#: MLA families whose ``indexed_attention`` layers (DeepSeek Sparse Attention) transformers runs with DeepSeek-V3.2's
+#: indexer: the main attention is MLA over the keys the indexer selects.
+MLA_INDEXED = ("deepseek_v32", "glm_moe_dsa", "axk2")
+
+
+def _indexer_note(cfg: dict, r: int) -> str:
+    """What the DSA indexer's positions are (``DeepseekV32Indexer.forward``), for the scheme's notes."""
+    topk = cfg.get("index_topk", 2048)
+    hd = cfg.get("index_head_dim", 128)
+    return (f"indexed_attention (DeepSeek Sparse Attention): the MLA attention above (its positions) attends only to "
+            f"the index_topk = {topk} keys an indexer selects per query (all keys while there are at most {topk}); the "
+            f"indexer scores keys with its own {hd}-dimensional heads whose first qk_rope_head_dim = {r} dimensions are "
+            "rotated by the same cos/sin as MLA but in half-split pairs (rotate_half), the rest unrotated; which keys it "
+            "keeps depends on content, so positions beyond index_topk keys are not a fixed span (analysed here as full "
+            "causal attention)")
 
 
 def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
@@ -35,6 +54,9 @@ def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
     n = read_int(cfg, "num_hidden_layers")
     max_pos = read_int(cfg, "max_position_embeddings")
     rope, where = rope_dict(cfg)
+    fam = family(mt)
+    temperature = query_scale(cfg, fam)  # Mistral 4: llama_4_scaling_beta
+    rope = {k: v for k, v in rope.items() if k not in fam.rope_keys}
     # adjacent pairs where the family's attention always rotates them (DeepSeek-V2's complex apply_rotary_emb, Bailing
     # hybrid's apply_rotary_pos_emb_interleave, whatever the file says), else rope_interleave as the file says (absent:
     # the class's default), else halves
@@ -53,15 +75,26 @@ def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
         notes.append(f"mscale_all_dim: every logit (content too) is multiplied by {softmax:.6g}^2 = {softmax ** 2:.6g}")
     pos = Positions("rotary", "mla_rope", mla, r + nope_dim, softmax ** 2) if not nope else \
         Positions("nope", d=r + nope_dim)
-    types = cfg.get("layer_types") or ["full_attention"] * n
+    indexed = mt in MLA_INDEXED
+    # DeepseekV32Config.__post_init__ derives layer_types = ['indexed_attention'] * n when the file has none
+    if not cfg.get("layer_types"):
+        refuse_underived(mt)  # Bailing hybrid, Kimi Linear: the class derives linear / full layers by its own rule
+    types = cfg.get("layer_types") or ["indexed_attention" if indexed else "full_attention"] * n
     if not isinstance(types, (list, tuple)) or len(types) != n:
         raise fail("layer_types", f"a list of num_hidden_layers={n} layer types", types)
-    kinds = {"full_attention": Layer(pos, type="full_attention"), "linear_attention": Layer(Positions("none"),
-                                                                                           type="linear_attention")}
+    kinds = {"full_attention": Layer(pos, temperature=temperature, type="full_attention"),
+             "linear_attention": Layer(Positions("none"), type="linear_attention")}
+    if indexed:
+        kinds["indexed_attention"] = Layer(pos, temperature=temperature, type="indexed_attention")
+    if temperature is not None:
+        notes.append("Llama 4 scaling (rope_parameters.llama_4_scaling_beta): every attention layer multiplies its "
+                     "queries by 1 + beta * log(1 + floor(p / original_max_position_embeddings)) at position p")
     for i, t in enumerate(types):
         if t not in kinds:
             raise ValidationError(f"config field layer_types[{i}] = {t!r} is not a layer type petheory reads for MLA "
                                   f"({mt}); supported: {', '.join(kinds)}")
+    if "indexed_attention" in types:
+        notes.append(_indexer_note(cfg, r))
     if "linear_attention" in types:
         notes.append("linear-attention layers carry no positional encoding here: kind 'none'")
     kv = read_int(cfg, "num_key_value_heads", default=heads)

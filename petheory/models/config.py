@@ -25,6 +25,7 @@ else ``max_position_embeddings``.
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from petheory.errors import ValidationError, ValidationTypeError
 from petheory.models.bias import alibi_model, mla_model, t5_model
@@ -32,7 +33,7 @@ from petheory.models.families import NOT_SHIPPED, REFUSED, TEXT_TYPES, family
 from petheory.models.fields import fail, read_heads, read_int
 from petheory.models.read import HEADS, HIDDEN, first_key, rope_model
 from petheory.models.understood import unread_by_class
-from petheory.models.verified import refusal, table_aliases, table_fields, verified_types
+from petheory.models.verified import load, refusal, table_aliases, table_fields, verified_types
 from petheory.scheme import Scheme
 
 __all__ = ["ALIASED", "MODEL_TYPES", "apply_aliases", "mechanism", "read_config", "resolve_config", "text_part"]
@@ -57,10 +58,27 @@ MODEL_TYPES = _Verified()
 _TEXT_KEYS = ("text_config", "decoder", "generator")
 
 
+def composite(mt) -> bool | None:
+    """Whether model type ``mt``'s configuration class holds its text decoder in a sub-configuration (``text_config``,
+    ``decoder``, ``generator``): a wrapper (True), a plain model that runs its top-level fields (False), or unknown
+    to the verification table (None)."""
+    if mt in TEXT_TYPES:
+        return True
+    rec = load()["types"].get(mt) if isinstance(mt, str) else None
+    return None if rec is None else "text" in rec
+
+
 def text_part(cfg: dict, fallback: str | None = None) -> tuple[dict, str]:
     """A config's text decoder (a wrapper's ``text_config``, else the config itself) and the model type to read it as
-    (``fallback`` when its text part names none)."""
+    (``fallback`` when its text part names none).
+
+    A nested ``text_config`` / ``decoder`` / ``generator`` is read only where the model type's configuration class
+    holds one (:func:`composite`); a plain model's class never reads it (transformers runs the top-level fields), so
+    it is not read in their place (:func:`read_config` refuses it when it says other positions).
+    """
     mt = cfg.get("model_type")
+    if composite(mt) is False:
+        return cfg, TEXT_TYPES.get(mt, mt)
     for key in _TEXT_KEYS:
         text = cfg.get(key)
         if text is None or key != "text_config" and not (isinstance(text, dict) and "model_type" in text):
@@ -119,24 +137,46 @@ def read_config(cfg: dict, mt: str | None = None, *, aliases: dict | None = None
     is refused); both default to the verification table's record of the class.
     """
     text, tmt = text_part(cfg, mt)
+    plain = text is cfg and composite(cfg.get("model_type")) is False
     if mt is not None:
         tmt = TEXT_TYPES.get(mt, mt)
     if tmt in REFUSED:
         raise ValidationError(f"model_type {tmt!r}: {REFUSED[tmt]}")
     aliases = table_aliases(tmt) if aliases is None else aliases
     kind = mechanism(text, tmt)
+    try:
+        return _read(cfg, text, tmt, kind, aliases, fields, plain)
+    except ValidationError as exc:
+        # a message names the standard field; the file holds it under its class's name (Zamba2's layers_block_type)
+        msg = str(exc)
+        for std, stored in aliases.items():
+            if stored in text and std not in text and kind != "t5":
+                msg = re.sub(rf"config field {std}\b", f"config field {stored}", msg)
+        if msg == str(exc):
+            raise
+        raise ValidationError(msg, params=exc.params) from None
+
+
+def _read(cfg: dict, text: dict, tmt: str, kind: str, aliases: dict, fields, plain: bool) -> Scheme:
     if kind != "t5":  # T5's reader reads its own names (d_kv, num_heads)
         text = apply_aliases(text, aliases)
     fields = table_fields(tmt) if fields is None else fields
     if fields is not None:
         fields = set(fields) | set(aliases)
     unread = unread_by_class(text, fields)
-    scheme = _dispatch({k: v for k, v in text.items() if k not in unread}, tmt, kind, fields)
+    restated = [k for k in unread if k in RESTATED]
+    unread = [k for k in unread if k not in RESTATED]
+    scheme = _dispatch({k: v for k, v in text.items() if k not in unread and k not in restated}, tmt, kind, fields)
+    if restated:
+        scheme = dataclasses.replace(scheme, notes=scheme.notes + tuple(_restated(text, restated, scheme, tmt)))
+    if plain:
+        scheme = _plain_nested(cfg, scheme, tmt)
     if unread:
         # transformers' code for tmt never reads these: it runs the model as if they were absent. When reading them
         # would change the scheme, the file says something its model type does not do: refused, never dropped
         try:
-            same = _dispatch(text, tmt, kind, None).layers == scheme.layers
+            same = _dispatch({k: v for k, v in text.items() if k not in restated}, tmt, kind, None).layers == \
+                scheme.layers
         except ValidationError:
             same = False
         if not same:
@@ -145,6 +185,67 @@ def read_config(cfg: dict, mt: str | None = None, *, aliases: dict | None = None
                                   "as a family whose code reads it (as_family)", params={"as_family": None})
         note = f"ignored, as transformers' {tmt} code never reads them (they change nothing here): {', '.join(unread)}"
         scheme = dataclasses.replace(scheme, notes=scheme.notes + (note,))
+    return scheme
+
+
+#: Fields a model type's code does not read that restate a quantity it does read: the field they restate. Read for
+#: that meaning: a note where they agree with what transformers runs, refused (naming both) where they do not.
+RESTATED = {"sliding_window_size": "sliding_window",  # Gemma 2's published files carry both
+            "attn_rotary_emb": "the rotated dimensions of each attention head"}  # Bamba's: 64 of 128
+
+
+def _rotated(scheme: Scheme) -> set:
+    return {p.params.get("rotary_dim", p.params.get("rope_dim", p.d)) for layer, _ in scheme.kinds()
+            if (p := layer.positions).kind == "rotary"}
+
+
+def _restated(text: dict, restated: list, scheme: Scheme, tmt: str) -> list:
+    """Notes for the fields of ``restated`` (:data:`RESTATED`) that agree with the scheme transformers runs; the first
+    that disagrees is refused, naming both."""
+    notes = []
+    for key in restated:
+        val = text[key]
+        if key == "attn_rotary_emb":
+            runs = _rotated(scheme)
+            if not runs:
+                notes.append(f"config field {key} = {val!r} ({RESTATED[key]}) is not read by transformers' {tmt} code; "
+                             "this config has no rotary attention layer, so it changes nothing")
+                continue
+            ok = runs == {val}
+            runs_txt = f"it rotates {' or '.join(map(str, sorted(runs)))} dimensions per head"
+        else:
+            runs = text.get(RESTATED[key])
+            ok = runs == val and not isinstance(val, bool)
+            runs_txt = f"{RESTATED[key]} = {runs!r}"
+        if not ok:
+            raise ValidationError(f"config field {key} = {val!r} ({RESTATED[key]}) disagrees with what transformers' "
+                                  f"{tmt} code runs: {runs_txt}; its code never reads {key}, so the file says two "
+                                  f"things: make them agree or remove {key}")
+        notes.append(f"config field {key} = {val!r} is not read by transformers' {tmt} code; it agrees with what the "
+                     f"code runs ({runs_txt}), so it changes nothing")
+    return notes
+
+
+def _plain_nested(cfg: dict, scheme: Scheme, tmt: str) -> Scheme:
+    """A plain model's file that carries a ``text_config`` / ``decoder`` object: transformers' class for ``tmt`` never
+    reads it (the model runs the top-level fields, as read here). Noted when reading it would give the same positions,
+    refused (naming it) when it says other ones."""
+    for key in _TEXT_KEYS:
+        nested = cfg.get(key)
+        if not isinstance(nested, dict) or not nested:
+            continue
+        inner = {**nested, "model_type": nested.get("model_type") or tmt}
+        try:
+            same = read_config(inner, TEXT_TYPES.get(inner["model_type"], inner["model_type"])).layers == scheme.layers
+        except ValidationError:
+            same = False
+        if not same:
+            raise ValidationError(f"config field {key} is an object, but transformers' {tmt} configuration class has no "
+                                  f"{key}: the model runs the top-level fields, and {key} says other positions; "
+                                  f"remove {key}, or give the model_type of the composite model that holds it")
+        scheme = dataclasses.replace(scheme, notes=scheme.notes + (
+            f"config field {key} is not read ({tmt}'s configuration class has none; the model runs the top-level "
+            f"fields): its positions agree with them",))
     return scheme
 
 
@@ -225,5 +326,5 @@ def resolve_config(cfg, *, as_family: str | None = None) -> Scheme:
     if mt in NOT_SHIPPED:
         raise ValidationError(NOT_SHIPPED[mt])
     if mt not in MODEL_TYPES:
-        raise ValidationError(refusal(mt, cfg.get("architectures") or ()))
+        raise ValidationError(refusal(mt, cfg.get("architectures") or (), cfg))
     return read_config(cfg)

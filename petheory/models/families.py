@@ -119,6 +119,10 @@ class Family:
     sinks: bool = False
     prf_default: float = 1.0                         # partial_rotary_factor when the config has none
     prf_legacy: str | None = None                    # legacy partial-rotary field: rotary_pct (fraction), rotary_dim
+    prf_forced: float | None = None                  # the class's __post_init__ sets partial_rotary_factor (Bamba: 0.5)
+    ntk_alpha: bool = False                          # rope_type dynamic with an alpha: base * alpha^(d/(d-2)) (Hunyuan)
+    query_scale: str | None = None                   # a position-dependent factor on every query (Temperature kind)
+    rope_keys: tuple = ()                            # keys of the rope dict only this family reads or ignores
     theta_default: float = 10000.0
     scale: str | None = None                         # the logit-scale rule (read.logit_factor)
     softcap_key: str = "attn_logit_softcapping"
@@ -160,7 +164,9 @@ FAMILIES = {
                        theta_default=500000.0),
     # M-RoPE: sections in order (glm4v's `m[i % 3]` over the split, Qwen2.5-Omni's and PaddleOCR-VL's split), or
     # interleaved (Qwen3.5's and Cosmos3-Edge's apply_interleaved_mrope): tools/verify_hf.mrope_layout reads the code
-    "glm4v_text": Family(mrope="chunked", mrope_default=(8, 12, 12)),
+    # adjacent pairs as GLM's (rotate_half_llm); its default config has no partial rotary, so its 64 bands do not
+    # match the default sections: the published GLM-4.1V file (partial_rotary_factor 0.5) found the pairing
+    "glm4v_text": Family(mrope="chunked", mrope_default=(8, 12, 12), pairing="interleaved"),
     **{t: Family(mrope="chunked", mrope_default=(16, 24, 24)) for t in ("paddleocr_vl_text", "qwen2_5_omni_text")},
     **{t: Family(("full_attention", "linear_attention"), mrope="interleaved", mrope_default=(11, 11, 10),
                  prf_default=0.25) for t in ("qwen3_5_text", "qwen3_5_moe_text")},
@@ -171,7 +177,9 @@ FAMILIES = {
     "gemma4_text": Family(_SW, _every(6, None, last_full=True), theta_default=1e6, scale="one",
                           extra=("per_layer_config", "global_head_dim")),
     "cohere2": Family(_SW, _every(4), nope_types=("full_attention",), pairing="interleaved"),
-    **{t: Family(_SW, _exaone4, nope_if_window=True) for t in ("exaone4", "exaone_moe", "exaone4_5", "kolibri1")},
+    **{t: Family(_SW, _exaone4, nope_if_window=True) for t in ("exaone4", "exaone_moe", "exaone4_5")},
+    # Kolibri1Config: every 5th layer full whatever sliding_window_pattern says (found by the sweep's hub-layout case)
+    "kolibri1": Family(_SW, _every(5, None), nope_if_window=True),
     # forward applies RoPE only on the sliding layers (`if self.is_local_attention` / `if self.sliding_window is not
     # None`); Flint also learns sinks
     "afmoe": Family(_SW, nope_types=("full_attention",)),
@@ -194,13 +202,26 @@ FAMILIES = {
     **{t: Family(scale="granite", sinks=True, extra=("attention_multiplier", "layer_rope_theta"))
        for t in ("granite_swa", "granitemoe_swa")},
     **{t: Family(extra=("layer_rope_theta",)) for t in ("muse_glimmer_text", "muse_spark_text")},
-    "vaultgemma": Family(scale="gemma"),
+    "vaultgemma": Family(_SW, _every(2, None), scale="gemma"),  # VaultGemmaConfig: every 2nd layer full, as Gemma 2
     # Kimi Linear: its MLA (full-attention) layers apply no RoPE; the others are linear attention
     "kimi_linear": Family(nope_types=("full_attention",)),
     "falcon_h1": Family(scale="falcon_h1", extra=("key_multiplier", "attention_in_multiplier")),
-    "bamba": Family(default_types=_bamba, extra=("attn_layer_indices",)),
+    # BambaConfig.__post_init__ hard-codes partial_rotary_factor = 0.5 (a rope dict's own value wins)
+    "bamba": Family(default_types=_bamba, extra=("attn_layer_indices",), prf_forced=0.5),
+    # HunYuanMoEV1RotaryEmbedding: a "dynamic" rope dict with an alpha is rope type ntk_alpha (a fixed stretched base)
+    **{t: Family(ntk_alpha=True, rope_keys=("alpha",)) for t in ("hunyuan_v1_moe", "hunyuan_v1_dense")},
+    # Ministral3Attention multiplies every query by get_llama_4_attn_scale(position, llama_4_scaling_beta,
+    # original_max_position_embeddings); the rope dict's max_position_embeddings is ignored by its rope code
+    **{t: Family(query_scale="llama4_beta", rope_keys=("llama_4_scaling_beta", "max_position_embeddings"))
+       for t in ("ministral3", "mistral4")},
     "lfm2": Family(default_types=_lfm2, extra=("full_attn_idxs",)),
 }
+
+#: Model types whose configuration class derives ``layer_types`` (its ``__post_init__``) by a rule petheory does not
+#: implement: a file without the list is refused, never read as all full attention (the sweep's hub-layout case, a
+#: transformers 4 file without the list, found each one misread before).
+DERIVES_UNREAD = ("afmoe", "bailing_hybrid", "cohere2_moe", "flint", "granitemoehybrid", "kimi_linear", "minimax",
+                  "olmo_hybrid", "qwen3_5_moe_text", "qwen3_5_text")
 
 #: Wrappers whose ``text_config`` may be written without its own model_type (a transformers 4 file on the Hub).
 TEXT_TYPES = {"gemma3": "gemma3_text", "gemma4": "gemma4_text", "llama4": "llama4_text", "gemma3n": "gemma3n_text",
@@ -233,6 +254,14 @@ NOT_SHIPPED = {
 }
 
 
+def refuse_underived(mt: str) -> None:
+    """Refuse a file without ``layer_types`` of a model type in :data:`DERIVES_UNREAD`."""
+    if mt in DERIVES_UNREAD:
+        raise ValidationError(f"config field layer_types is missing: transformers' {mt} configuration class derives it "
+                              "(its __post_init__, from num_hidden_layers and a rule of its own) and petheory does not "
+                              "implement that rule; add layer_types (transformers 5 writes it on saving)")
+
+
 def family(mt: str) -> Family:
     """The table entry of model type ``mt`` (the fields-only :data:`DEFAULT` when it has none)."""
     return FAMILIES.get(mt, DEFAULT)
@@ -243,6 +272,7 @@ def layer_types(cfg: dict, mt: str, fam: Family, n: int, rope_on, class_has_type
     them (a config that needs a derivation its family does not have is refused by name). A class without a
     ``layer_types`` field (``class_has_types`` False) applies its ``sliding_window`` to every layer, as Mistral's."""
     def derived():
+        refuse_underived(mt)
         if fam.default_types is None:
             if cfg.get("sliding_window") is not None and class_has_types is False:
                 return _window_all(cfg, n)

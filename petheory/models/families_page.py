@@ -161,7 +161,11 @@ def verified_markdown(doc: dict, resolved=()) -> str:
              f"Every model type of transformers {doc['transformers']} ({counts['model_types']} in `CONFIG_MAPPING`) was "
              "swept by `python tools/verify_models.py`: its default config, and for the ones read, their rope-scaling "
              "variants (linear, dynamic, YaRN, Llama 3, LongRoPE) and layer-layout variants (sliding window, NoPE "
-             "schedule, chunks, ALiBi, hybrid layouts), each saved with `save_pretrained`, read back through petheory's "
+             "schedule, chunks, ALiBi, hybrid layouts, and one with every layer kind the family has at once), each saved with "
+             "`save_pretrained`; the default again as a transformers 4 file on the hub writes it (`rope_theta` and "
+             "`rope_scaling` at the top level, no derivable `layer_types`: case `hub-layout`); and the published "
+             "config.json files of tests/data/hf_configs, written as is (cases `hub:`); each read back through "
+             "petheory's "
              "loader and compared layer by layer (layer kinds, head size, softmax scale, window, NoPE-ness, "
              "temperature, sinks, rotated dimensions, frequencies, cos/sin factor, M-RoPE sections, ALiBi slopes, T5 "
              "buckets) with the modules transformers builds from the same file. `resolve_config` reads exactly the "
@@ -172,7 +176,11 @@ def verified_markdown(doc: dict, resolved=()) -> str:
              "| cases | " + " | ".join(cases) + " |", "|---|" + "---|" * len(cases),
              f"| {counts['cases']} | " + " | ".join(str(v) for v in cases.values()) + " |", "",
              f"## Read as transformers runs them ({len(ok)} model types)", "",
-             "| model_type | text model | layer kinds (default config) | cases ok |", "|---|---|---|---|"]
+             "`layer kinds exercised`: every (layer type, mechanism: rotary, nope, bias or none; its span when not "
+             "full) that some case compared with transformers' modules and found equal (a case counts only for the "
+             "layer kinds it contains, each compared).", "",
+             "| model_type | text model | layer kinds (default config) | layer kinds exercised | cases ok |",
+             "|---|---|---|---|---|"]
     per = {}
     for c in doc["cases"]:
         per.setdefault(c["model_type"], []).append(c)
@@ -181,7 +189,11 @@ def verified_markdown(doc: dict, resolved=()) -> str:
         kinds = "; ".join(f"{k[2]} x {k[0] or '-'} ({k[1]}{', ' + k[3] if k[3] else ''}{', ' + k[4] if k[4] != 'full' else ''})"
                           for k in (cs[0].get("layers") or [])) if cs else ""
         good = [c["case"] for c in cs if c["outcome"] == "ok"]
-        lines.append(f"| `{mt}` | {types[mt].get('text', '-')} | {kinds} | {len(good)}/{len(cs)}: {', '.join(good)} |")
+        seen = sorted({f"{k[0] or '-'} {k[1].split()[0]}" + (" sliding" if k[4].startswith("sliding") else " chunked"
+                                                            if k[4].startswith("chunked") else "")
+                       for c in cs if c["outcome"] == "ok" for k in c.get("layers") or []})
+        lines.append(f"| `{mt}` | {types[mt].get('text', '-')} | {kinds} | {'; '.join(seen)} | "
+                     f"{len(good)}/{len(cs)}: {', '.join(good)} |")
     groups: dict = {}
     for mt, r in types.items():
         if r["status"] == "refused":

@@ -189,7 +189,7 @@ def rope_model(cfg: dict, mt: str, fam: Family, fields=None) -> Scheme:
         key = (t, rotary, d_i, theta)
         if key not in kinds:
             pos, L = _positions(cfg, mt, fam, t, rotary, d_i, rope, where, nested, max_pos, notes, theta)
-            kinds[key] = Layer(pos, _span(cfg, t, fam), _temperature(cfg, mt, rotary), fam.sinks and t not in
+            kinds[key] = Layer(pos, _span(cfg, t, fam), _temperature(cfg, mt, fam, t, rotary), fam.sinks and t not in
                                NO_POSITION_TYPES, t)
             if L is not None:
                 contexts[key] = L
@@ -235,6 +235,15 @@ def _partial(cfg, fam, lrope, lwhere, d, proportional):
     level's, then the family's legacy field (transformers' priority)."""
     if "partial_rotary_factor" in lrope:
         key, src, where = "partial_rotary_factor", lrope, lwhere
+    elif fam.prf_forced is not None:
+        # the class's __post_init__ passes partial_rotary_factor = prf_forced to the rope standardisation, in place of
+        # a top-level one (Bamba: transformers rotates half of each head whatever the top level says)
+        top = cfg.get("partial_rotary_factor")
+        if top is not None and read_real(cfg, "partial_rotary_factor") != fam.prf_forced:
+            raise ValidationError(f"config field partial_rotary_factor = {top!r}: transformers' configuration class of "
+                                  f"this model type replaces it with {fam.prf_forced} (its __post_init__), so the model "
+                                  f"runs {fam.prf_forced}; remove it, or put it in rope_parameters, where it is read")
+        key, src, where = "partial_rotary_factor", {"partial_rotary_factor": fam.prf_forced}, ""
     elif cfg.get("partial_rotary_factor") is not None:
         key, src, where = "partial_rotary_factor", cfg, ""
     elif fam.prf_legacy == "rotary_dim" and cfg.get("rotary_dim") is not None:
@@ -256,6 +265,27 @@ def _partial(cfg, fam, lrope, lwhere, d, proportional):
     return r, where + key
 
 
+def _ntk_alpha(cfg, rope, lrope, lwhere, d, fam, notes) -> dict:
+    r"""Hunyuan's ``ntk_alpha`` RoPE (``HunYuanMoEV1RotaryEmbedding.compute_ntk_alpha_rope_parameters``): a "dynamic"
+    rope dict with an ``alpha`` is not dynamic scaling but default RoPE at the fixed base
+    :math:`\theta\,\alpha^{d/(d-2)}` over the whole head (``d = config.head_dim``; ``factor`` is not read)."""
+    if cfg.get("head_dim") is None:
+        raise ValidationError(f"config field {lwhere}alpha (Hunyuan's ntk_alpha RoPE) needs head_dim: transformers "
+                              "computes its base from config.head_dim and fails without it; add head_dim")
+    if rope.get("factor") is None:
+        raise ValidationError(f"config field {lwhere}factor is missing: transformers refuses a 'dynamic' rope dict "
+                              "without factor (even with an alpha, which it then runs as ntk_alpha); add factor")
+    alpha = read_real(rope, "alpha", where=lwhere)  # transformers' validation: a float > 1
+    theta = read_real(lrope if "rope_theta" in lrope else cfg, "rope_theta", minimum=1.0 + 2 ** -52,
+                      where=lwhere if "rope_theta" in lrope else "")  # the class has no default: transformers fails
+    base = theta * alpha ** (d / (d - 2))
+    unread = sorted(set(rope) - {"alpha", "type", "rope_type", "rope_theta"})
+    notes.append(f"{lwhere}type 'dynamic' with alpha = {alpha:g}: transformers runs it as rope type ntk_alpha, fixed "
+                 f"RoPE at base rope_theta * alpha^(d/(d-2)) = {base:.6g} (d = {d})" +
+                 (f"; its code does not read {', '.join(unread)}" if unread else ""))
+    return {"rope_type": "default", "rope_theta": base}
+
+
 def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes, theta=None):
     if t in NO_POSITION_TYPES:
         return Positions("none"), None
@@ -263,6 +293,9 @@ def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes, 
     if not rotary:
         return Positions("nope", d=d, logit_factor=factor), None
     lrope, lwhere = _layer_rope(cfg, mt, fam, t, rope, where, nested)
+    lrope = {k: v for k, v in lrope.items() if k not in fam.rope_keys}
+    if fam.ntk_alpha and lrope.get("rope_type", lrope.get("type")) == "dynamic" and rope.get("alpha"):
+        lrope = _ntk_alpha(cfg, rope, lrope, lwhere, d, fam, notes)
     if theta is not None:  # Granite-SWA: this layer's own rope_theta
         lrope, lwhere = {**lrope, "rope_theta": theta}, "layer_rope_theta: "
     check_rope_keys(lrope, lwhere)
@@ -297,7 +330,22 @@ def _span(cfg: dict, t: str, fam: Family | None = None) -> Span:
     return Span()
 
 
-def _temperature(cfg: dict, mt: str, rotary: bool) -> Temperature | None:
+def query_scale(cfg: dict, fam: Family) -> Temperature | None:
+    """The family's position-dependent factor on every query of an attention layer (None: none).
+
+    Ministral 3's and Mistral 4's attention multiply queries by ``get_llama_4_attn_scale``: 1 + beta * log(1 +
+    floor(p / L0)), beta and L0 read from rope_parameters (a file without them fails in transformers' forward)."""
+    if fam.query_scale != "llama4_beta":
+        return None
+    rope, where = rope_dict(cfg)
+    beta = read_real(rope, "llama_4_scaling_beta", positive=False, minimum=0.0, where=where)
+    L0 = read_int(rope, "original_max_position_embeddings", where=where)
+    return Temperature("llama4_beta", {"beta": beta, "original_max_position_embeddings": float(L0)})
+
+
+def _temperature(cfg: dict, mt: str, fam: Family, t: str, rotary: bool) -> Temperature | None:
+    if fam.query_scale is not None:
+        return None if t in NO_POSITION_TYPES else query_scale(cfg, fam)
     if mt != "llama4_text" or rotary:
         return None
     # Llama 4's published config.json writes an integer (4) here; transformers tests its truth value
@@ -327,7 +375,11 @@ def _notes(cfg: dict, mt: str, fam: Family, layers: list) -> list:
     if any(layer.positions.kind == "none" for layer in layers):
         notes.append("layers without softmax attention (linear attention, state-space or convolution mixers) carry no "
                      "positional encoding here: kind 'none'")
-    if any(layer.temperature is not None for layer in layers):
+    if any(layer.temperature is not None and layer.temperature.kind == "llama4_beta" for layer in layers):
+        notes.append("Llama 4 scaling (rope_parameters.llama_4_scaling_beta): every attention layer multiplies its "
+                     "queries by 1 + beta * log(1 + floor(p / original_max_position_embeddings)) at position p (a factor "
+                     "on the logits that grows with p)")
+    if any(layer.temperature is not None and layer.temperature.kind == "llama4" for layer in layers):
         notes.append("Llama 4 temperature: NoPE layers multiply queries by log(floor((p + 1) / floor_scale) + 1) * "
                      "attn_scale + 1 at position p (a factor on their logits that grows with p)")
     if any(layer.sinks for layer in layers):

@@ -32,8 +32,39 @@ ROPE_KEYS = frozenset({"rope_type", "type", "rope_theta", "factor", "original_ma
                        "mrope_section", "mrope_interleaved"})
 
 
+def _standard(rope: dict, cfg: dict) -> dict:
+    """A flat rope dict as transformers 5 standardises it: ``type`` -> ``rope_type``, the top-level rope_theta and
+    partial_rotary_factor filled in where the dict has none."""
+    out = {k: v for k, v in rope.items() if k != "type"}
+    out.setdefault("rope_type", rope.get("type", "default"))
+    for key in ("rope_theta", "partial_rotary_factor"):
+        if cfg.get(key) is not None:
+            out.setdefault(key, cfg[key])
+    return out
+
+
 def rope_dict(cfg: dict) -> tuple[dict, str]:
-    """The RoPE parameters (transformers 4: ``rope_scaling`` + ``rope_theta``; 5: ``rope_parameters``) and their name."""
+    """The RoPE parameters (transformers 4: ``rope_scaling`` + ``rope_theta``; 5: ``rope_parameters``) and their name.
+
+    A file with both is read when they say the same (transformers 5 takes ``rope_scaling`` in place of
+    ``rope_parameters``, transformers 4 reads only ``rope_scaling``); two layouts that disagree are refused, naming both.
+
+    >>> rope_dict({"rope_scaling": {"type": "linear", "factor": 4.0}, "rope_theta": 1e4,
+    ...            "rope_parameters": {"rope_type": "default", "rope_theta": 1e4}})
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: config fields rope_scaling and rope_parameters disagree (rope_scaling.factor = 4.0, rope_parameters.factor absent): transformers 5 runs rope_scaling in place of rope_parameters, other readers may take rope_parameters; keep one of them
+    """
+    both = [cfg.get(k) for k in ("rope_scaling", "rope_parameters")]
+    if all(isinstance(v, dict) and v for v in both) and not any(isinstance(v, dict) for v in both[1].values()):
+        a, b = (_standard(v, cfg) for v in both)
+        if a != b:
+            key = next(k for k in sorted(set(a) | set(b)) if a.get(k, b) != b.get(k, a))
+            say = {name: f"{name}.{key} = {d[key]!r}" if key in d else f"{name}.{key} absent"
+                   for name, d in (("rope_scaling", a), ("rope_parameters", b))}
+            raise ValidationError(f"config fields rope_scaling and rope_parameters disagree ({say['rope_scaling']}, "
+                                  f"{say['rope_parameters']}): transformers 5 runs rope_scaling in place of "
+                                  "rope_parameters, other readers may take rope_parameters; keep one of them")
     for key in ("rope_parameters", "rope_scaling"):
         val = cfg.get(key)
         if val is None:

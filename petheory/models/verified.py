@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import difflib
 import functools
+import re
 from collections import Counter
 
 from petheory.data import verified_models
 
-__all__ = ["TABLE", "load", "nearest", "refusal", "table_aliases", "table_fields", "verified_types"]
+__all__ = ["TABLE", "derived_fields", "load", "nearest", "refusal", "table_aliases", "table_fields", "verified_types"]
 
 #: The table's file (package data, read by :mod:`petheory.data.verified_models`).
 TABLE = verified_models.PATH
@@ -44,10 +45,11 @@ def table_fields(mt):
     return None if rec is None or "fields" not in rec else tuple(rec["fields"])
 
 
-def nearest(mt: str, architectures=()) -> str | None:
+def nearest(mt: str, architectures=(), composite: bool = False) -> str | None:
     """The verified model type closest to ``mt``: the one whose transformers model class the config's
-    ``architectures`` name (``DeepseekV3ForCausalLM`` -> deepseek_v3), else the closest name (difflib's ratio);
-    None when none is verified.
+    ``architectures`` name (``DeepseekV3ForCausalLM`` -> deepseek_v3), else the closest name (difflib's ratio) among
+    the families of the same build (``composite``: a wrapper whose text decoder is a sub-configuration, such as a
+    vision-language model; a plain decoder is never pointed to one); None when none is verified.
 
     >>> nearest("llama_next") in (None, "llama")
     True
@@ -64,6 +66,7 @@ def nearest(mt: str, architectures=()) -> str | None:
     text = str(mt).lower()
     if text in ok:
         return text
+    ok = [t for t in ok if ("text" in types[t]) == composite] or ok
     prefixed = [t for t in ok if text.startswith(t)]  # llama_next -> llama
     if prefixed:
         return max(prefixed, key=len)
@@ -94,30 +97,56 @@ def _closest(text: str, names) -> str:
     return best_t
 
 
+def derived_fields(why: str, cfg: dict | None) -> str:
+    """``why`` with each ``config field NAME`` that the user's ``cfg`` does not hold (at its top level or in its
+    text_config) marked as derived by the configuration class: the sweep's reasons name the fields of the file
+    ``save_pretrained`` writes, which holds the class's defaults and its ``__post_init__``'s derivations.
+
+    >>> derived_fields("config field layer_types[0] = 'x' is not read", {"num_hidden_layers": 2})
+    "config field layer_types[0] (not in this file: transformers' configuration class derives it from the file's other fields and its defaults) = 'x' is not read"
+    """
+    if not isinstance(cfg, dict):
+        return why
+    text = cfg.get("text_config") if isinstance(cfg.get("text_config"), dict) else {}
+
+    def mark(m):
+        name = m.group(1)
+        root = re.split(r"[.\[]", name)[0]
+        if root in cfg or root in text:
+            return m.group(0)
+        return (f"config field {name} (not in this file: transformers' configuration class derives it from the file's "
+                "other fields and its defaults)")
+    return re.sub(r"config field ([\w.\[\]]+)", mark, why)
+
+
 @functools.lru_cache(maxsize=4)
 def _letter_counts(names: tuple) -> tuple:
     return tuple((t, Counter(t)) for t in names)
 
 
-def refusal(mt, architectures=()) -> str:
+def refusal(mt, architectures=(), cfg: dict | None = None) -> str:
     """Why model type ``mt`` is not read, in one line (the table's reason, or the nearest verified family, judged by
-    the config's ``architectures`` first)."""
+    the config's ``architectures`` first). ``cfg``: the user's file; a field the table's reason names that the file
+    does not hold is marked as one transformers' configuration class derives (the sweep read the file the class
+    writes)."""
     table = load()
     rec = table["types"].get(mt)
     version = table.get("transformers") or "?"
-    near = nearest(mt, architectures) if isinstance(mt, str) else None
+    wrapper = isinstance(cfg, dict) and any(isinstance(cfg.get(k), dict) for k in ("text_config", "vision_config"))
+    near = nearest(mt, architectures, composite=wrapper) if isinstance(mt, str) else None
     hint = (f"; if its code positions tokens as {near}'s does, read it as {near} (as_family={near!r}, CLI "
             f"--as-family {near}): your assertion, stated in the report") if near else ""
     if rec is None:
         return (f"unknown model_type {mt!r}: not a model type of transformers {version} that petheory has verified "
                 f"({len(verified_types())} are: python tools/verify_models.py lists them); nearest verified family: "
                 f"{near}{hint}")
-    status, why = rec.get("status"), rec.get("why", "")
+    status, why = rec.get("status"), derived_fields(rec.get("why", ""), cfg)
     if status == "refused":
         return f"model_type {mt!r} is refused: {why}"
     if status == "no-positions":
         return f"model_type {mt!r}: {why}"
     if status == "transformers":
-        return (f"model_type {mt!r} is not verified: transformers {version} itself could not build its modules to "
-                f"compare with ({why}){hint}")
+        return (f"model_type {mt!r} is not verified: the sweep could not build transformers {version}'s modules from "
+                f"this type's default configuration ({why}), and no published file of it was compared; so its reading "
+                f"is unchecked{hint}")
     return f"model_type {mt!r} is not verified ({status}: {why}){hint}"

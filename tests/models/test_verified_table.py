@@ -2,7 +2,8 @@
 resolver obeys.
 
 A stratified sample of its cases (a plain decoder's YaRN variant, partial rotary, a NoPE rule with a window, a
-hybrid's NoPE attention among Mamba layers, Falcon's ALiBi, T5 buckets, a learned table, a refusal) is recomputed
+hybrid's NoPE attention among Mamba layers, Falcon's ALiBi, T5 buckets, a learned table, a refusal, every layer kind
+at once, a transformers 4 hub file, a published file) is recomputed
 against transformers here and must equal the committed record; the full sweep is ``python tools/verify_models.py``
 (about half an hour on two loaded cores). The committed table holds no misread and no crash (the project's target),
 every ``ok`` type is one the resolver reads, and every other is refused with its recorded reason.
@@ -20,7 +21,9 @@ from petheory.models.verified import load, nearest, refusal, verified_types
 
 SAMPLE = [("llama", "yarn"), ("gpt_neox", "default"), ("cohere2", "window"), ("granitemoehybrid", "hybrid-nope"),
           ("falcon", "alibi"), ("t5", "default"), ("gpt2", "default"), ("doge", "default"),
-          ("nanochat", "default"), ("bailing_hybrid", "default")]  # a rotation by -theta; MLA that always interleaves
+          ("nanochat", "default"), ("bailing_hybrid", "default"),  # a rotation by -theta; MLA that always interleaves
+          ("smollm3", "every-kind"), ("qwen2", "hub-layout"), ("bamba", "hub:bamba_9b")]  # issue 55: every layer kind
+# at once; the default as a transformers 4 hub file; a published file as is
 
 
 def committed(mt, case):
