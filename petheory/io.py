@@ -310,14 +310,14 @@ def record_problem(rec) -> str | None:
 
 
 def field_problem(rec: dict, path: str, kind: str = "number") -> str | None:
-    """Why ``rec[a][b]...`` (``path`` = ``'a.b'``) is not a ``kind`` (number, int, list, object); None if it is."""
+    """Why ``rec[a][b]...`` (``path`` = ``'a.b'``) is not a ``kind`` (number, int, bool, text, list, object); None if it is."""
     x = rec
     for key in path.split("."):
         if not isinstance(x, dict) or key not in x:
             return f"field {path!r} is missing"
         x = x[key]
     ok = {"number": _is_number(x), "int": isinstance(x, int) and not isinstance(x, bool), "bool": isinstance(x, bool),
-          "list": isinstance(x, list), "object": isinstance(x, dict)}[kind]
+          "text": isinstance(x, str), "list": isinstance(x, list), "object": isinstance(x, dict)}[kind]
     return None if ok else f"field {path!r} must be {'an' if kind[0] in 'aeio' else 'a'} {kind}, got {x!r:.40}"
 
 
