@@ -150,11 +150,12 @@ def _device_name(device: str) -> str:
 
 def _commit() -> str | None:
     """``$PETHEORY_COMMIT`` (a tree copied without .git, as on a GPU machine), else ``git rev-parse HEAD``."""
-    import os
     import subprocess
 
-    if os.environ.get("PETHEORY_COMMIT"):
-        return os.environ["PETHEORY_COMMIT"]
+    from petheory.loaders.environment import env_commit
+
+    if env_commit():  # validated: a commit id (one line, exit 2 through the caller otherwise)
+        return env_commit()
     try:
         out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).resolve().parent, capture_output=True,
                              text=True, timeout=10)

@@ -586,10 +586,15 @@ def _joined(src: Path, m: dict, where: str):
     import os
 
     from petheory.errors import ValidationError
-    from petheory.loaders.paths import inside, open_regular
+    from petheory.loaders.paths import inside, open_regular, regular_file
 
     root = src.resolve()
     files = [inside(src / name, root, named_by=f"{where}.parts", folder="checkpoint folder") for name in m["parts"]]
+    for f in files:  # named with the manifest's entry; checked again on the open descriptor below
+        try:
+            regular_file(f, what="checkpoint part")
+        except (ValidationError, FileNotFoundError) as exc:
+            raise ValidationError(f"{where}.parts: {exc}") from None
 
     def write(fh) -> None:
         opened = []
@@ -817,18 +822,21 @@ class _Parser(argparse.ArgumentParser):
 def main(argv=None) -> int:
     """Run the tool; a refusal (bad arguments, a manifest or file that is refused, a full disk) is one line on
     stderr and exit 2, never a traceback."""
-    from petheory.cli._console import one_line
     from petheory.errors import InvalidInput
 
     try:
         return _main(argv)
     except (_Refused, InvalidInput, OSError) as exc:
-        text = str(exc).strip()
-        print(f"gpu_records.py: error: {one_line(text)[:2000] if text else type(exc).__name__}", file=sys.stderr)
+        text = str(exc).strip() or type(exc).__name__
+        text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)  # one line
+        print(f"gpu_records.py: error: {text[:2000]}", file=sys.stderr)
         return 2
 
 
 def _main(argv=None) -> int:
+    from petheory.loaders.environment import check_environment
+
+    check_environment()  # PETHEORY_COMMIT goes into every record: a bad one is refused before any training
     p = _Parser(description=__doc__.splitlines()[0])
     p.add_argument("stages", nargs="*", help=f"stages or plans in order (default: all stages): {', '.join(STAGES)}; "
                    f"plans: {', '.join(f'{k} ({chr(32).join(v)})' for k, v in PLANS.items())}")
