@@ -82,6 +82,11 @@ def env_commit() -> str | None:
     """``$PETHEORY_COMMIT`` when set: a git commit id (7 to 64 hexadecimal digits, as ``git rev-parse`` prints it), the
     one form a record's ``commit`` field takes; None when unset.
 
+    Returns
+    -------
+    str or None
+        The commit id, or None when the variable is unset or empty.
+
     Raises
     ------
     ValidationError

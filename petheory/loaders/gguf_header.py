@@ -54,6 +54,23 @@ def shown(text, limit: int = 60, *, quote: bool = True) -> str:
     """``text`` (a key or value from a file) for a message: control characters escaped (a newline in a key cannot cut
     the message short), at most ``limit`` characters (a 1 MiB string is not echoed), quoted unless ``quote=False``.
 
+    Parameters
+    ----------
+    text : object
+        What to show (``str()`` of it).
+    limit : int, optional
+        The most characters of ``text`` shown; a longer one is cut and its length given.
+    quote : bool, optional
+        Put the text in single quotes (a value) or not (a key, read in running text).
+
+    Returns
+    -------
+    str
+        One line, at most about ``limit`` characters plus the escapes and the length note.
+
+    Examples
+    --------
+
     >>> shown("llama.rope.x\\nlines" + "y" * 100, 24)
     "'llama.rope.x\\\\nlinesyyyyyy'... (118 characters)"
     >>> shown("llama.rope.scale", quote=False)
