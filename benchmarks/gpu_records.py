@@ -703,10 +703,12 @@ EFFICIENCY_DIR = Path(__file__).resolve().parent / "gpu_efficiency_records"
 
 def efficiency_record(folder: Path = EFFICIENCY_DIR) -> dict | None:
     """The newest CUDA record of benchmarks/gpu_efficiency.py in ``folder``, or None."""
+    from petheory.loaders.safe_json import read_json
+
     recs = []
     for f in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
-            r = json.loads(f.read_text())
+            r = read_json(f, what="efficiency record")  # petheory's one JSON reader: regular file, size, depth
         except (OSError, ValueError):
             continue
         if isinstance(r, dict) and r.get("preset") == "paper" and not str(r.get("device", "")).startswith("cpu"):
@@ -785,8 +787,13 @@ def render_slices(folder: Path = SLICES_DIR, out: Path = Path("records")) -> str
              "ratio, its test accuracy; the stage's mean GPU use and MFU (bf16 dense peak).", "",
              "| slice | device | run | seconds | H100 estimate (s) | ratio | test acc | GPU use | MFU |",
              "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    from petheory.loaders.limits import JSON_MAX_BYTES
+    from petheory.loaders.paths import read_limited
+    from petheory.loaders.safe_json import loads
+
     for f in sorted(folder.glob("*.jsonl")) if folder.is_dir() else []:
-        rows = [json.loads(x) for x in f.read_text().splitlines() if x.strip()]
+        text = read_limited(f, JSON_MAX_BYTES, what="slice log").decode("utf-8", "replace")
+        rows = [loads(x, source=f"{f} line {i}") for i, x in enumerate(text.splitlines(), 1) if x.strip()]
         stages = {r["stage"]: r for r in rows if "run" not in r and r.get("device")}
         for r in (r for r in rows if "run" in r and not r.get("reexported")):  # a re-export's run has its row already
             st = stages.get(r["stage"], {})
