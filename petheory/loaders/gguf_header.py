@@ -326,7 +326,7 @@ def read_gguf_header(path) -> GGUFHeader:
     try:
         import gguf  # noqa: F401  (its type table sizes the tensors)
     except ImportError:
-        raise ValidationError("reading a GGUF file needs the gguf package (llama.cpp's reader): pip install -e "
+        raise ValidationError("reading a GGUF file needs the gguf package (llama.cpp's tensor type tables): pip install -e "
                               "'.[gguf]' from the clone, or pip install gguf") from None
     version, meta, tensors = _parse(path)
     return GGUFHeader(os.fspath(path), version, meta, tensors)
