@@ -150,11 +150,12 @@ def _device_name(device: str) -> str:
 
 def _commit() -> str | None:
     """``$PETHEORY_COMMIT`` (a tree copied without .git, as on a GPU machine), else ``git rev-parse HEAD``."""
-    import os
     import subprocess
 
-    if os.environ.get("PETHEORY_COMMIT"):
-        return os.environ["PETHEORY_COMMIT"]
+    from petheory.loaders.environment import env_commit
+
+    if env_commit():  # validated: a commit id (one line, exit 2 through the caller otherwise)
+        return env_commit()
     try:
         out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).resolve().parent, capture_output=True,
                              text=True, timeout=10)
@@ -230,7 +231,9 @@ def main(argv=None) -> int:
     head = {"experiment": "gpu_efficiency", "device": dev_name, "torch": torch.__version__,
             "commit": _commit(), "source": source_hash(),
             "preset": "smoke" if args.dry else "paper", "task": "gu2025_task1", "steps": steps}
-    rec = json.loads(path.read_text()) if path and path.is_file() else {}
+    from petheory.loaders.safe_json import read_json
+
+    rec = read_json(path, what="efficiency record") if path and path.is_file() else {}
     same = all(rec.get(k) == head[k] for k in ("device", "commit", "source", "preset"))
     rec = {**head, "variants": rec.get("variants", {}) if same and not args.force else {}}
     t_start = time.perf_counter()

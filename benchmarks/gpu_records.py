@@ -512,49 +512,140 @@ def pack_checkpoints(runs: Path, dest: Path, part_bytes: int = PART_BYTES) -> li
     """The checkpoints of the unfinished runs under ``runs`` (``checkpoint.pt`` without ``record.json``) as files of
     at most ``part_bytes`` in ``dest`` (``ckpt<k>.part<NN>``, names a GPU machine returns), and ``dest/checkpoints.json``
     naming each checkpoint's path under ``runs``, size, SHA-256 and parts: a run longer than a slice goes on in the
-    next one (:func:`unpack_checkpoints`, then the same command: the run resumes from its last epoch checkpoint)."""
+    next one (:func:`unpack_checkpoints`, then the same command: the run resumes from its last epoch checkpoint).
+    Only regular files inside ``runs`` are packed (a symlink out of it is refused), read part by part."""
     import hashlib
 
-    from petheory.io import atomic_write_json
+    from petheory.io import atomic_write_bytes, atomic_write_json
+    from petheory.loaders.paths import inside, open_regular
 
-    dest.mkdir(parents=True, exist_ok=True)
+    root = runs.resolve()
     manifest, written = [], []
     ckpts = sorted(p for p in runs.rglob("checkpoint.pt") if not (p.parent / "record.json").is_file()) if runs.is_dir() else []
+    dest.mkdir(parents=True, exist_ok=True)
     for k, ck in enumerate(ckpts):
-        data = ck.read_bytes()
-        parts = []
-        for j in range(0, max(len(data), 1), part_bytes):
-            part = dest / f"ckpt{k}.part{j // part_bytes:02d}"
-            part.write_bytes(data[j:j + part_bytes])
-            parts.append(part.name)
-            written.append(part)
-        manifest.append({"path": str(ck.relative_to(runs)), "bytes": len(data),
-                         "sha256": hashlib.sha256(data).hexdigest(), "parts": parts})
+        inside(ck, root, named_by=f"a run under {runs}", folder="runs folder")
+        digest, parts, total = hashlib.sha256(), [], 0
+        with open_regular(ck, what="torch checkpoint") as fh:
+            while True:
+                data = fh.read(part_bytes)
+                if not data and parts:
+                    break
+                part = dest / f"ckpt{k}.part{len(parts):02d}"
+                written.append(atomic_write_bytes(part, data))
+                parts.append(part.name)
+                digest.update(data)
+                total += len(data)
+                if not data:
+                    break
+        manifest.append({"path": str(ck.relative_to(runs)), "bytes": total, "sha256": digest.hexdigest(), "parts": parts})
     written.append(atomic_write_json(dest / MANIFEST, {"checkpoints": manifest}))
     return written
 
 
-def unpack_checkpoints(src: Path, runs: Path) -> list[Path]:
-    """Put the checkpoints :func:`pack_checkpoints` wrote into ``src`` back under ``runs`` (atomically, each checked
-    against its size and SHA-256; a part missing or a mismatch raises and writes nothing for that checkpoint)."""
-    import hashlib
+#: The largest checkpoint a manifest may declare (a gu2025 paper-preset checkpoint is about 0.1 GiB).
+CHECKPOINT_MAX_BYTES = 8 << 30
+_CHUNK = 1 << 20  # parts are read and hashed in chunks of this many bytes, never whole
+
+
+def _manifest(src: Path) -> list[dict]:
+    """The checkpoints ``src/checkpoints.json`` lists, each field checked; the messages name the file and field."""
+    import re
 
     from petheory.errors import ValidationError
-    from petheory.io import atomic_write
+    from petheory.loaders.safe_json import read_json
 
-    manifest = json.loads((src / MANIFEST).read_text())["checkpoints"]
-    out = []
-    for m in manifest:
-        data = b"".join((src / name).read_bytes() for name in m["parts"])
-        if len(data) != m["bytes"] or hashlib.sha256(data).hexdigest() != m["sha256"]:
-            raise ValidationError(f"checkpoint {m['path']}: its parts in {src} do not make the file that was packed "
-                                  f"({len(data)} of {m['bytes']} bytes, or another SHA-256)")
-        target = runs / m["path"]
-        if Path(m["path"]).is_absolute() or ".." in Path(m["path"]).parts:
-            raise ValidationError(f"checkpoint path {m['path']!r} must stay under {runs}")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        out.append(atomic_write(target, lambda fh, data=data: fh.write(data)))
-    return out
+    path = src / MANIFEST
+    doc = read_json(path, what="checkpoint manifest", max_bytes=1 << 20)
+    items = doc.get("checkpoints") if isinstance(doc, dict) else None
+    if not isinstance(items, list):
+        raise ValidationError(f"{path}: field 'checkpoints' must be a list of checkpoints, as --pack-checkpoints "
+                              "writes it")
+    for i, m in enumerate(items):
+        where = f"{path}: checkpoints[{i}]"
+        if not isinstance(m, dict):
+            raise ValidationError(f"{where} must be an object with path, bytes, sha256 and parts")
+        if not isinstance(m.get("path"), str) or Path(m["path"]).name != "checkpoint.pt":
+            raise ValidationError(f"{where}.path must name a run's checkpoint.pt under --runs, got {str(m.get('path'))[:200]!r}")
+        n = m.get("bytes")
+        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= CHECKPOINT_MAX_BYTES:
+            raise ValidationError(f"{where}.bytes must be an integer in 0..{CHECKPOINT_MAX_BYTES}, got {str(n)[:40]}")
+        if not isinstance(m.get("sha256"), str) or not re.fullmatch(r"[0-9a-f]{64}", m["sha256"]):
+            raise ValidationError(f"{where}.sha256 must be 64 lowercase hex digits")
+        parts = m.get("parts")
+        if not isinstance(parts, list) or not parts or not all(isinstance(x, str) and x for x in parts):
+            raise ValidationError(f"{where}.parts must be a non-empty list of file names in {src}")
+    return items
+
+
+def _joined(src: Path, m: dict, where: str):
+    """A ``write(fh)`` that streams the parts of checkpoint ``m`` into ``fh``: each part a regular file inside ``src``
+    whose sizes add up to the declared bytes (checked on the open files before a byte is read); read in chunks, never
+    past the declared size; the SHA-256 compared at the end (a mismatch raises: the staged file is dropped)."""
+    import hashlib
+    import os
+
+    from petheory.errors import ValidationError
+    from petheory.loaders.paths import inside, open_regular, regular_file
+
+    root = src.resolve()
+    files = [inside(src / name, root, named_by=f"{where}.parts", folder="checkpoint folder") for name in m["parts"]]
+    for f in files:  # named with the manifest's entry; checked again on the open descriptor below
+        try:
+            regular_file(f, what="checkpoint part")
+        except (ValidationError, FileNotFoundError) as exc:
+            raise ValidationError(f"{where}.parts: {exc}") from None
+
+    def write(fh) -> None:
+        opened = []
+        try:
+            for f in files:
+                opened.append(open_regular(f, what="checkpoint part"))
+            sizes = [os.fstat(h.fileno()).st_size for h in opened]
+            if sum(sizes) != m["bytes"]:
+                raise ValidationError(f"{where}: its parts hold {sum(sizes)} bytes, the manifest declares {m['bytes']}")
+            digest, left = hashlib.sha256(), m["bytes"]
+            for h, size in zip(opened, sizes):
+                todo = size
+                while todo and left:
+                    chunk = h.read(min(_CHUNK, todo, left))
+                    if not chunk:
+                        break
+                    digest.update(chunk)
+                    fh.write(chunk)
+                    todo, left = todo - len(chunk), left - len(chunk)
+                if todo or h.read(1):  # shrank or grew while read
+                    raise ValidationError(f"{where}: part {h.name} changed size while it was read")
+            if digest.hexdigest() != m["sha256"]:
+                raise ValidationError(f"{where}: its parts do not make the file that was packed (another SHA-256)")
+        finally:
+            for h in opened:
+                h.close()
+
+    return write
+
+
+def unpack_checkpoints(src: Path, runs: Path) -> list[Path]:
+    """Put the checkpoints :func:`pack_checkpoints` wrote into ``src`` back under ``runs``, as one set: every part a
+    regular file inside ``src``, every target a ``checkpoint.pt`` inside ``runs`` of a run without ``record.json`` (a
+    finished run is never touched), each checked against its size and SHA-256 while it is staged; any refusal
+    leaves ``runs`` as it was."""
+    from petheory.errors import ValidationError
+    from petheory.io import atomic_write_set
+    from petheory.loaders.paths import inside
+
+    root = runs.resolve()
+    staged = {}
+    for i, m in enumerate(_manifest(src)):
+        where = f"{src / MANIFEST}: checkpoints[{i}]"
+        target = inside(runs / m["path"], root, named_by=f"{where}.path", folder="runs folder")
+        if (target.parent / "record.json").exists():
+            raise ValidationError(f"{where}.path: {target.parent} holds a finished run (record.json); its checkpoint "
+                                  "is not replaced")
+        if target.exists() and not target.is_file() or target.is_symlink():
+            raise ValidationError(f"{where}.path: {target} exists and is not a regular file")
+        staged[target] = _joined(src, m, where)
+    return atomic_write_set(staged)
 
 
 def fraction_done(config, runs: Path, folder: str) -> float:
@@ -612,10 +703,12 @@ EFFICIENCY_DIR = Path(__file__).resolve().parent / "gpu_efficiency_records"
 
 def efficiency_record(folder: Path = EFFICIENCY_DIR) -> dict | None:
     """The newest CUDA record of benchmarks/gpu_efficiency.py in ``folder``, or None."""
+    from petheory.loaders.safe_json import read_json
+
     recs = []
     for f in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
-            r = json.loads(f.read_text())
+            r = read_json(f, what="efficiency record")  # petheory's one JSON reader: regular file, size, depth
         except (OSError, ValueError):
             continue
         if isinstance(r, dict) and r.get("preset") == "paper" and not str(r.get("device", "")).startswith("cpu"):
@@ -694,8 +787,13 @@ def render_slices(folder: Path = SLICES_DIR, out: Path = Path("records")) -> str
              "ratio, its test accuracy; the stage's mean GPU use and MFU (bf16 dense peak).", "",
              "| slice | device | run | seconds | H100 estimate (s) | ratio | test acc | GPU use | MFU |",
              "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    from petheory.loaders.limits import JSON_MAX_BYTES
+    from petheory.loaders.paths import read_limited
+    from petheory.loaders.safe_json import loads
+
     for f in sorted(folder.glob("*.jsonl")) if folder.is_dir() else []:
-        rows = [json.loads(x) for x in f.read_text().splitlines() if x.strip()]
+        text = read_limited(f, JSON_MAX_BYTES, what="slice log").decode("utf-8", "replace")
+        rows = [loads(x, source=f"{f} line {i}") for i, x in enumerate(text.splitlines(), 1) if x.strip()]
         stages = {r["stage"]: r for r in rows if "run" not in r and r.get("device")}
         for r in (r for r in rows if "run" in r and not r.get("reexported")):  # a re-export's run has its row already
             st = stages.get(r["stage"], {})
@@ -719,8 +817,34 @@ def _eff_estimates():
     return ESTIMATE_S.values()
 
 
+class _Refused(Exception):
+    """A usage error of this tool: one line and exit 2, as the petheory CLI says it."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse's own: usage lines and exit 2; here one line, through main's handler
+        raise _Refused(message)
+
+
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    """Run the tool; a refusal (bad arguments, a manifest or file that is refused, a full disk) is one line on
+    stderr and exit 2, never a traceback."""
+    from petheory.errors import InvalidInput
+
+    try:
+        return _main(argv)
+    except (_Refused, InvalidInput, OSError) as exc:
+        text = str(exc).strip() or type(exc).__name__
+        text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)  # one line
+        print(f"gpu_records.py: error: {text[:2000]}", file=sys.stderr)
+        return 2
+
+
+def _main(argv=None) -> int:
+    from petheory.loaders.environment import check_environment
+
+    check_environment()  # PETHEORY_COMMIT goes into every record: a bad one is refused before any training
+    p = _Parser(description=__doc__.splitlines()[0])
     p.add_argument("stages", nargs="*", help=f"stages or plans in order (default: all stages): {', '.join(STAGES)}; "
                    f"plans: {', '.join(f'{k} ({chr(32).join(v)})' for k, v in PLANS.items())}")
     p.add_argument("--device", default="cuda")

@@ -47,18 +47,109 @@ def atomic_write(path, write) -> Path:
 
 def _write_into(fd: int, tmp: str, path: Path, write) -> None:
     try:
-        os.fchmod(fd, _mode_for(path))
-        with os.fdopen(fd, "wb") as fh:
-            write(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
+        _fill(fd, path, write)
         os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
+        _unlink(tmp)
         raise
+
+
+def _fill(fd: int, path: Path, write) -> None:
+    """``write(fh)`` into the open temporary ``fd`` of ``path``, with ``path``'s mode, flushed and synced; closes it."""
+    os.fchmod(fd, _mode_for(path))
+    with os.fdopen(fd, "wb") as fh:
+        write(fh)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def _unlink(name) -> None:
+    try:
+        os.unlink(name)
+    except FileNotFoundError:
+        pass
+
+
+def atomic_write_set(files: dict) -> list[Path]:
+    """Write several files as one set: all of them, or none (the earlier set left whole).
+
+    ``files`` is ``{path: write}`` (``write(fh)`` fills a binary file, as for :func:`atomic_write`). Every file is
+    first written to a temporary file beside its destination and synced, so a full disk or an exception stops the
+    command before any destination changes. Only then are the old files moved aside and the new ones renamed in;
+    a rename that fails puts back every file already swapped. Two entries that name the same file are refused.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The destinations, in the order given.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     a, b = pathlib.Path(tmp) / "a.txt", pathlib.Path(tmp) / "b.txt"
+    ...     _ = atomic_write_set({a: lambda fh: fh.write(b"1"), b: lambda fh: fh.write(b"2")})
+    ...     def fail(fh):
+    ...         raise OSError(28, "No space left on device")
+    ...     try:
+    ...         atomic_write_set({a: lambda fh: fh.write(b"new"), b: fail})
+    ...     except OSError as exc:
+    ...         print(exc.strerror)
+    ...     print(a.read_text(), b.read_text())
+    No space left on device while writing
+    1 2
+    """
+    paths = [Path(p) for p in files]
+    distinct_outputs({str(p): p for p in paths})
+    staged: list[tuple[str, Path]] = []
+    made: list[Path] = []  # folders this call created, removed again on failure (nothing left behind)
+    try:
+        for path, write in zip(paths, files.values()):
+            missing = [d for d in (path.parent, *path.parent.parents) if not d.exists()]
+            path.parent.mkdir(parents=True, exist_ok=True)
+            made.extend(reversed(missing))
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            staged.append((tmp, path))
+            try:
+                _fill(fd, path, write)
+            except OSError as exc:
+                if exc.filename is None and exc.errno is not None:
+                    raise OSError(exc.errno, f"{exc.strerror or exc} while writing", str(path)) from None
+                raise
+        _swap(staged)
+    except BaseException:
+        for tmp, _ in staged:
+            _unlink(tmp)
+        for d in reversed(made):
+            try:
+                d.rmdir()
+            except OSError:
+                pass
+        raise
+    return paths
+
+
+def _swap(staged: list) -> None:
+    """Rename each staged ``(tmp, path)`` over its path; the old files wait aside until all are in, then go."""
+    moved: list[tuple[Path, str | None]] = []  # (path, where its old file waits, or None when there was none)
+    try:
+        for tmp, path in staged:
+            old = None
+            if os.path.lexists(path):
+                old = tempfile.mktemp(prefix=f".{path.name}.", suffix=".old", dir=path.parent)
+                os.replace(path, old)
+            moved.append((path, old))
+            os.replace(tmp, path)
+    except BaseException:
+        for path, old in reversed(moved):
+            if old is not None:
+                os.replace(old, path)
+            else:
+                _unlink(path)
+        raise
+    for _, old in moved:
+        if old is not None:
+            _unlink(old)
 
 
 def _mode_for(path: Path) -> int:
@@ -219,14 +310,14 @@ def record_problem(rec) -> str | None:
 
 
 def field_problem(rec: dict, path: str, kind: str = "number") -> str | None:
-    """Why ``rec[a][b]...`` (``path`` = ``'a.b'``) is not a ``kind`` (number, int, list, object); None if it is."""
+    """Why ``rec[a][b]...`` (``path`` = ``'a.b'``) is not a ``kind`` (number, int, bool, text, list, object); None if it is."""
     x = rec
     for key in path.split("."):
         if not isinstance(x, dict) or key not in x:
             return f"field {path!r} is missing"
         x = x[key]
     ok = {"number": _is_number(x), "int": isinstance(x, int) and not isinstance(x, bool), "bool": isinstance(x, bool),
-          "list": isinstance(x, list), "object": isinstance(x, dict)}[kind]
+          "text": isinstance(x, str), "list": isinstance(x, list), "object": isinstance(x, dict)}[kind]
     return None if ok else f"field {path!r} must be {'an' if kind[0] in 'aeio' else 'a'} {kind}, got {x!r:.40}"
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import struct
+
 import numpy as np
 
 
@@ -43,3 +45,27 @@ def write_fixture(path):
     return write_gguf(path, "llama", ctx=32768, embd=512, layers=8, heads=8, kv=2, rope_freq_base=500000.0,
                       rope_scaling_type=gguf.RopeScalingType.YARN, rope_scaling_factor=4.0,
                       rope_scaling_orig_ctx_len=8192)
+
+
+def gguf_kv(key: str, vtype: int, payload: bytes) -> bytes:
+    k = key.encode()
+    return struct.pack("<Q", len(k)) + k + struct.pack("<I", vtype) + payload
+
+
+def gguf_string(text: str) -> bytes:
+    b = text.encode()
+    return struct.pack("<Q", len(b)) + b
+
+
+def llama_gguf(path, *, vocab: int = 0, blocks: int = 4, extra: bytes = b"", n_extra: int = 0):
+    """A header-only llama GGUF, written byte by byte: its usual keys, and a tokenizer of ``vocab`` empty strings
+    (8 bytes each: an 8 MiB file at 2^20, inside every limit of petheory.loaders.limits)."""
+    u32 = struct.Struct("<I").pack
+    kvs = [gguf_kv("general.architecture", 8, gguf_string("llama")), gguf_kv("llama.context_length", 4, u32(4096)),
+           gguf_kv("llama.embedding_length", 4, u32(256)), gguf_kv("llama.block_count", 4, u32(blocks)),
+           gguf_kv("llama.attention.head_count", 4, u32(4))]
+    if vocab:
+        kvs.append(gguf_kv("tokenizer.ggml.tokens", 9, struct.pack("<IQ", 8, vocab) + bytes(8 * vocab)))
+    body = b"".join(kvs) + extra
+    path.write_bytes(b"GGUF" + struct.pack("<IQQ", 3, 0, len(kvs) + n_extra) + body)
+    return path

@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 
+from petheory import _memory
 from petheory import _validate as v
 from petheory._threads import blas_threads
 from petheory.encodings import rope_frequencies
@@ -334,8 +335,16 @@ def _smallest_base(d: int, L: int, lo: float, hi: float, per_decade: int, rel: f
         return _scan_for_smallest_base(d, L, lo, hi, per_decade, rel)
 
 
+#: Peak bytes per grid base: 16 measured with tracemalloc for men_grid (geomspace's result and a temporary), plus
+#: 8 for a caller's copy of the bases it keeps (plan prepends the model's own base).
+GRID_BYTES_PER_BASE = 24
+
+
 def _grid(lo: float, hi: float, per_decade: int) -> np.ndarray:
-    return np.geomspace(lo, hi, max(2, int(math.ceil(math.log10(hi / lo) * per_decade)) + 1))
+    n = max(2, int(math.ceil(math.log10(hi / lo) * per_decade)) + 1)
+    _memory.require(GRID_BYTES_PER_BASE * n, f"Men's base grid ({n} bases: {per_decade} a decade over [{lo:g}, {hi:g}])",
+                    alternative="use fewer bases per decade (per_decade; plan's base_grid)", params={"base_grid": None})
+    return np.geomspace(lo, hi, n)
 
 
 def men_grid(start: float, stop: float, *, lo: float = 2.0, hi: float = 1e12, per_decade: int = 512) -> np.ndarray:

@@ -54,6 +54,8 @@ def run(args) -> int:
     from petheory.cli._progress import Lines
 
     out = output_folder(args)
+    for f in figs:  # before any drawing: a figure's X.json must not replace another command's output
+        plots.refuse_foreign(out, f.name)
     con = console()  # what was written is a result: printed even with -q
     lines = Lines("figures", quiet=args.quiet)
 

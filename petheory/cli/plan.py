@@ -53,27 +53,27 @@ def run(args) -> int:
     from petheory import __version__
     from petheory.analyses.plan import plan
     from petheory.analyses.record import to_json
-    from petheory.io import atomic_write_json, atomic_write_text
+    from petheory.io import atomic_write_set, distinct_outputs, json_text
     from petheory.loaders import resolve_scheme
 
     if args.base_grid < 1:
         raise ValidationError(f"--base-grid must be >= 1 (bases per decade), got {args.base_grid}")
-    scheme = resolve_scheme(args.pe, default_d=args.d_model or 128, default_context=args.context, what="plan")
+    if args.d_model is not None and args.d_model < 2:
+        raise ValidationError(f"--d-model must be an even head dimension >= 2, got {args.d_model}")
+    distinct_outputs({"--json": args.json, "--markdown": args.markdown})
+    scheme = resolve_scheme(args.pe, default_d=args.d_model if args.d_model is not None else 128,
+                            default_context=args.context, what="plan")
     if args.d_model is not None and scheme.source != "spec":
         raise ValidationError("--d-model applies to a registry RoPE; a model's config fixes its head dimension (drop it)")
     rec = plan(scheme, length=args.length, context=args.context if scheme.source != "spec" else None,
                base_grid=args.base_grid, source=str(args.pe))
     doc = {"petheory": __version__, "plan": to_json(rec)}
-    if args.json == "-":
-        import json
-
-        print(json.dumps(doc, indent=2))
-    elif args.json:
-        atomic_write_json(args.json, doc)
-    if args.markdown == "-":
-        print(rec.markdown(), end="")
-    elif args.markdown:
-        atomic_write_text(args.markdown, rec.markdown())
+    texts = [(args.json, json_text(doc) + "\n"), (args.markdown, rec.markdown())]
+    for f, text in texts:
+        if f == "-":
+            print(text, end="")
+    # the two files as one set: a failure writing either leaves both earlier ones as they were
+    atomic_write_set({f: (lambda fh, t=text: fh.write(t.encode("utf-8"))) for f, text in texts if f not in (None, "-")})
     if "-" not in (args.json, args.markdown):
         print(rec)
         if not args.quiet:

@@ -16,6 +16,9 @@ DESCRIPTION = (
     "as an error of order |q|, not of rounding)."
 )
 
+#: The most positions ``--positions`` may list (in all, over every item), and the largest one (float64 holds it exactly).
+MAX_POSITIONS = 1 << 16
+POSITION_MAX = 1 << 53
 FILES = ("q.npy", "k.npy", "positions.npy", "q_rotated.npy", "k_rotated.npy", "rotate.json")
 DEFAULT_OUT = "results/rotate"
 
@@ -44,28 +47,33 @@ def parse_positions(text: str, context: int):
     import numpy as np
 
     if text is None:
+        if context - 1 > POSITION_MAX:
+            raise ValidationError(f"the model's context {context} is past 2^53 positions (float64 holds positions "
+                                  "exactly up to there); give --positions")
         pos = {0, 1, 2, 3, context - 1}
         p = 16
         while p - 1 < context:
             pos.add(p - 1)
             p *= 16
         return np.array(sorted(x for x in pos if 0 <= x < context), dtype=np.int64)
-    out = []
+    shown = repr(text if len(text) <= 80 else text[:77] + "...")  # a 1 MB argument is not echoed whole
+    out: list = []
     for item in filter(None, (s.strip() for s in text.split(","))):
         a, colon, b = item.partition(":")
         try:
-            vals = range(int(a), int(b)) if colon else [int(a)]
+            lo, hi = (int(a), int(b)) if colon else (int(a), int(a) + 1)
         except ValueError:
-            raise ValidationError(f"--positions {text!r}: {item!r} is not an integer or a range A:B") from None
-        if len(vals) > 1 << 16 or len(out) > 1 << 16:
-            raise ValidationError(f"--positions {text!r}: at most 65536 positions")
-        out.extend(vals)
+            raise ValidationError(f"--positions {shown}: {item[:40]!r} is not an integer or a range A:B") from None
+        if lo < 0:
+            raise ValidationError(f"--positions must be >= 0, got {lo}")
+        if max(lo, hi - 1) > POSITION_MAX:
+            raise ValidationError(f"--positions must be <= 2^53 (exact in float64), got {max(lo, hi - 1)}")
+        if len(out) + max(hi - lo, 0) > MAX_POSITIONS:  # before the range is expanded: a count, not a list
+            raise ValidationError(f"--positions {shown}: at most {MAX_POSITIONS} positions in all")
+        out.extend(range(lo, hi))
     if not out:
-        raise ValidationError(f"--positions {text!r} names no position; e.g. 0,1,2,4095 or 0:16")
-    arr = np.array(out, dtype=np.int64)
-    if (arr < 0).any():
-        raise ValidationError(f"--positions must be >= 0, got {int(arr.min())}")
-    return arr
+        raise ValidationError(f"--positions {shown} names no position; e.g. 0,1,2,4095 or 0:16")
+    return np.array(out, dtype=np.int64)
 
 
 def pick_layer(scheme, layer: int | None, kind: str | None) -> int:
@@ -138,17 +146,18 @@ def reference(scheme, index: int, positions, *, heads: int, seed: int) -> tuple[
 
 
 def run(args) -> int:
-    import io
     import os
     from pathlib import Path
 
     import numpy as np
 
-    from petheory.io import atomic_write_bytes, atomic_write_json
+    from petheory.io import atomic_write_set, json_text
     from petheory.loaders import resolve_scheme
 
     if args.heads < 1 or args.heads > 4096:
         raise ValidationError(f"--heads must be in 1..4096, got {args.heads}")
+    if not 0 <= args.seed < 2**63:
+        raise ValidationError(f"--seed must be in 0..2^63-1 (numpy's seeds are non-negative), got {args.seed}")
     scheme = resolve_scheme(args.pe, d=args.d_model, what="rotate")
     positions = parse_positions(args.positions, scheme.max_context)
     index = pick_layer(scheme, args.layer, args.layer_kind)
@@ -160,11 +169,12 @@ def run(args) -> int:
     if taken and not args.force:
         raise ValidationError(f"{out / taken[0]} exists: refusing to overwrite an earlier output; pass --force or "
                               "choose another --out")
-    for name, arr in arrays.items():
-        buf = io.BytesIO()
-        np.save(buf, arr, allow_pickle=False)
-        atomic_write_bytes(out / f"{name}.npy", buf.getvalue())
-    atomic_write_json(out / "rotate.json", desc)
+    def npy(arr):
+        return lambda fh: np.save(fh, arr, allow_pickle=False)
+
+    # one set: a failure (a full disk) before the swap leaves an earlier run's six files as they were
+    atomic_write_set({**{out / f"{name}.npy": npy(arr) for name, arr in arrays.items()},
+                      out / "rotate.json": lambda fh: fh.write((json_text(desc) + "\n").encode())})
     print(f"{desc['model']} layer {index} ({desc['layer_type'] or 'attention'}; layers {desc['layers_of_this_kind']}): "
           f"{desc['encoding']}, {desc['pairing']} pairing{', proportional' if desc['proportional'] else ''}, "
           f"{desc['rotary_dim']} of {desc['head_dim']} dimensions rotate, cos/sin factor {desc['cos_sin_factor']:.6g}")

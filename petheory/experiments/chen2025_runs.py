@@ -45,6 +45,35 @@ def run_name(task: str, pe: str, seed: int) -> str:
     return f"{task}__{pe.replace(':', '-').replace('=', '').replace(',', '_').replace('+', 'plus')}__s{seed}"
 
 
+def chen2025_problem(rec: dict) -> str | None:
+    """Why a record's ``chen2025`` block cannot be read by the figures and claims; None if it can (or has none).
+
+    ``pe`` and ``preset`` (text), ``src`` (test length -> a finite number, every length of ``final.test`` present)
+    and ``final.test[L].token_acc`` (a fraction in [0, 1]); :func:`petheory.io.record_problem` has checked the rest.
+    """
+    import math
+
+    c = rec.get("chen2025")
+    if c is None:
+        return None
+    if not isinstance(c, dict):
+        return f"field 'chen2025' must be an object, got {type(c).__name__}"
+    for key in ("pe", "preset"):
+        if not isinstance(c.get(key), str):
+            return f"field 'chen2025.{key}' must be text, got {c.get(key)!r:.40}"
+    src = c.get("src")
+    if not isinstance(src, dict):
+        return "field 'chen2025.src' must be an object (test length -> SRC)"
+    for n, m in rec["final"]["test"].items():
+        x = src.get(n)
+        if not (isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)):
+            return f"field 'chen2025.src.{n}' must be a finite number (every test length has one), got {x!r:.40}"
+        acc = m.get("token_acc")
+        if not (isinstance(acc, (int, float)) and not isinstance(acc, bool) and 0.0 <= acc <= 1.0):
+            return f"field 'final.test.{n}.token_acc' must be a fraction in [0, 1], got {acc!r:.40}"
+    return None
+
+
 def load_records(root) -> list[dict]:
     """Every record with a ``chen2025`` block that :func:`petheory.records.find` sees from ``root``:
     ``root/runs`` first, then ``root/records`` and the records shipped with the source tree.
@@ -55,7 +84,7 @@ def load_records(root) -> list[dict]:
     from petheory import records
 
     out: dict[tuple, dict] = {}
-    for r in reversed(records.find(workdir=root).records):  # runs/ comes first in find: last write wins
+    for r in reversed(records.find(workdir=root, check=chen2025_problem).records):  # runs/ comes first in find: last write wins
         if isinstance(r.get("chen2025"), dict):
             out[(r["task"], r["chen2025"]["pe"], r["seed"], r["chen2025"]["preset"])] = r
     return list(out.values())

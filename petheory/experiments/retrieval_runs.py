@@ -171,6 +171,76 @@ def recall_record(seed: int, *, device: str = "cpu", runs_dir=None, overrides=No
     return rec
 
 
+def retrieval_problem(rec: dict) -> str | None:
+    """Why a record's ``retrieval`` block cannot be read by the figures and claims; None if it can (or has none).
+
+    Every field they read, typed: ``metric`` (text), ``train_context`` (integer >= 1), ``finetune_setup.factor``
+    (a number > 0), ``lengths`` (integers >= 1), ``methods`` (objects whose ``by_length`` has each of ``lengths``,
+    each row the metric as a fraction in [0, 1] and an optional ``coverage.out_of_range`` number; an optional
+    ``grid`` of each length by each of ``depths``), ``chance.token_acc`` and ``config.task.params.key_len``
+    where present. The reason names the field (``retrieval.methods.rope.by_length.64.token_acc``).
+    """
+    from petheory.io import field_problem
+
+    ret = rec.get("retrieval")
+    if ret is None:
+        return None
+    if not isinstance(ret, dict):
+        return f"field 'retrieval' must be an object, got {type(ret).__name__}"
+    for path, kind in (("metric", "text"), ("train_context", "int"), ("finetune_setup.factor", "number"),
+                       ("lengths", "list"), ("methods", "object")):
+        why = field_problem(ret, path, kind)
+        if why:
+            return why.replace(f"field '{path}'", f"field 'retrieval.{path}'")
+    metric, L, lengths = ret["metric"], ret["train_context"], ret["lengths"]
+    if L < 1 or not ret["finetune_setup"]["factor"] > 0:
+        return "fields 'retrieval.train_context' and 'retrieval.finetune_setup.factor' must be > 0"
+    if not lengths or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in lengths):
+        return "field 'retrieval.lengths' must be a non-empty list of integers >= 1"
+    depths = ret.get("depths")
+
+    def fraction(x, where: str) -> str | None:
+        ok = isinstance(x, (int, float)) and not isinstance(x, bool) and 0.0 <= x <= 1.0
+        return None if ok else f"field '{where}' must be a fraction in [0, 1], got {x!r:.40}"
+
+    for label, m in ret["methods"].items():
+        here = f"retrieval.methods.{label}"
+        by = m.get("by_length") if isinstance(m, dict) else None
+        if not isinstance(by, dict):
+            return f"field '{here}.by_length' must be an object (length -> metrics)"
+        for N in [str(n) for n in lengths] + [k for k in by if k not in map(str, lengths)]:
+            row = by.get(N)
+            if not isinstance(row, dict) or not N.isdigit():
+                return f"field '{here}.by_length.{N!s:.20}' must be an object of metrics (a length of 'lengths')"
+            why = fraction(row.get(metric), f"{here}.by_length.{N}.{metric}")
+            cov = row.get("coverage")
+            if why is None and cov is not None and field_problem({"c": cov}, "c.out_of_range", "number"):
+                why = f"field '{here}.by_length.{N}.coverage.out_of_range' must be a number"
+            if why:
+                return why
+        if label == "rope" and str(L) not in by:
+            return f"field '{here}.by_length' has no row at the training context {L}"
+        grid = m.get("grid")
+        if grid:
+            if not isinstance(depths, list) or not all(isinstance(d, (int, float)) and not isinstance(d, bool)
+                                                       for d in depths):
+                return "field 'retrieval.depths' must be a list of numbers (the grid's key depths)"
+            for N in map(str, lengths):
+                for d in (f"{x:g}" for x in depths):
+                    cell = grid.get(N).get(d) if isinstance(grid, dict) and isinstance(grid.get(N), dict) else None
+                    why = fraction(cell, f"{here}.grid.{N}.{d}")
+                    if why:
+                        return why
+    chance = rec.get("chance")
+    if chance is not None and (not isinstance(chance, dict) or "token_acc" in chance and fraction(chance["token_acc"], "")):
+        return "field 'chance.token_acc' must be a fraction in [0, 1]"
+    params = ((rec.get("config") or {}).get("task") or {}).get("params", {})
+    key_len = params.get("key_len", 3) if isinstance(params, dict) else None
+    if not (isinstance(key_len, int) and not isinstance(key_len, bool) and 1 <= key_len <= 4096):
+        return "field 'config.task.params.key_len' must be an integer in 1..4096"
+    return None
+
+
 def load_records(root=".", check=None) -> tuple[list[dict], list]:
     """Every record with a ``retrieval`` block, and the files skipped as ``(path, reason)``.
 
@@ -178,7 +248,8 @@ def load_records(root=".", check=None) -> tuple[list[dict], list]:
     of :func:`petheory.records.roots` (the working directory's and the shipped ``records/``); one
     record per (task, PE, seed), the first found wins. The training records under ``<runs>/retrieval``
     are not read: they share their config hash with the retrieval record made from them and would
-    shadow it in :func:`petheory.records.find`. JSON only (no torch)."""
+    shadow it in :func:`petheory.records.find`. JSON only (no torch). A record whose retrieval block fails
+    :func:`retrieval_problem` (or ``check``) is skipped and named with its field, never a crash."""
     from petheory import records
 
     runs = records.runs_dir(root)
@@ -186,7 +257,8 @@ def load_records(root=".", check=None) -> tuple[list[dict], list]:
     out: dict[tuple, dict] = {}
     skipped = []
     for task in TASKS:
-        found = records.find(task, root, where=[w for w in where if w.is_dir()], check=check)
+        found = records.find(task, root, where=[w for w in where if w.is_dir()],
+                             check=lambda r: retrieval_problem(r) or (check(r) if check is not None else None))
         skipped += found.skipped
         for r in found.records:
             if isinstance(r.get("retrieval"), dict):

@@ -21,7 +21,7 @@ import re
 
 from petheory.errors import ValidationError
 
-__all__ = ["INTEGERS", "VARIABLES", "env_int", "check_environment"]
+__all__ = ["INTEGERS", "VARIABLES", "env_int", "env_commit", "check_environment"]
 
 #: Integer variables: name -> (default, minimum, maximum, what it sets).
 INTEGERS = {
@@ -36,6 +36,7 @@ VARIABLES = {
     **{name: what for name, (_d, _lo, _hi, what) in INTEGERS.items()},
     "PETHEORY_RUNS": "the runs folder",
     "PETHEORY_RECORDS": "the records folders",
+    "PETHEORY_COMMIT": "the git commit a copied tree (no .git) was made from, written into training records",
 }
 
 
@@ -77,6 +78,42 @@ def env_int(name: str) -> int:
     return int(text)
 
 
+def env_commit() -> str | None:
+    """``$PETHEORY_COMMIT`` when set: a git commit id (7 to 64 hexadecimal digits, as ``git rev-parse`` prints it), the
+    one form a record's ``commit`` field takes; None when unset.
+
+    Returns
+    -------
+    str or None
+        The commit id, or None when the variable is unset or empty.
+
+    Raises
+    ------
+    ValidationError
+        Anything else (a newline, a path, a 1 MB value), naming the variable.
+
+    Examples
+    --------
+    >>> import os; os.environ["PETHEORY_COMMIT"] = "d7e8712"; env_commit()
+    'd7e8712'
+    >>> os.environ["PETHEORY_COMMIT"] = "main\\nx"; env_commit()
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: environment variable PETHEORY_COMMIT='main\\nx' must be a git commit id (7 to 64 hexadecimal digits, as git rev-parse HEAD prints it); unset it to read the checkout's HEAD
+    >>> del os.environ["PETHEORY_COMMIT"]
+    """
+    import re
+
+    raw = os.environ.get("PETHEORY_COMMIT", "").strip()
+    if not raw:
+        return None
+    if not re.fullmatch(r"[0-9a-f]{7,64}", raw):
+        shown = repr(raw[:80])[1:-1] + ("..." if len(raw) > 80 else "")
+        raise ValidationError(f"environment variable PETHEORY_COMMIT='{shown}' must be a git commit id (7 to 64 "
+                              "hexadecimal digits, as git rev-parse HEAD prints it); unset it to read the checkout's HEAD")
+    return raw
+
+
 def check_environment() -> None:
     """Every variable of :data:`VARIABLES` that is set, parsed once (the CLI calls this before any command).
 
@@ -93,6 +130,7 @@ def check_environment() -> None:
     from petheory.data.corpus import env_corpus
 
     env_corpus()
+    env_commit()
     for name in INTEGERS:
         env_int(name)
     raw = os.environ.get(_memory.ENV, "").strip()

@@ -28,7 +28,8 @@ import math
 from dataclasses import dataclass
 
 from petheory.errors import ValidationError
-from petheory.loaders.gguf_header import GGUFHeader, read_gguf_header
+from petheory import _memory
+from petheory.loaders.gguf_header import GGUFHeader, read_gguf_header, shown
 from petheory.scheme import Layer, Positions, Scheme, Span
 
 __all__ = ["ARCHS", "GGUFArch", "gguf_scheme", "load_gguf_scheme"]
@@ -60,6 +61,11 @@ ARCHS = {
     "starcoder2": GGUFArch("half"), "olmo2": GGUFArch("half", swa_pattern=4, swa_needs_key=True),
 }
 
+#: The most layers llama.cpp loads (src/llama-hparams.h ``LLAMA_MAX_LAYERS``; llama-model-loader.cpp's
+#: ``get_key_or_arr`` refuses a per-layer key of more, "n > N_MAX"), and petheory's bytes per layer (see gguf_scheme).
+LLAMA_MAX_LAYERS = 512
+LAYER_BYTES = 512
+
 _ROPE_KEYS = {"freq_base", "freq_base_swa", "dimension_count", "scale_linear", "scaling.type", "scaling.factor",
               "scaling.original_context_length", "scaling.attn_factor", "scaling.yarn_beta_fast", "scaling.yarn_beta_slow",
               "scaling.finetuned"}
@@ -77,7 +83,7 @@ class _Fields:
         self.meta, self.arch, self.used = header.metadata, arch, []
         self.path = header.path
 
-    def get(self, key: str, kind, default=None, *, required: bool = False, minimum=None):
+    def get(self, key: str, kind, default=None, *, required: bool = False, minimum=None, maximum=None, why: str = ""):
         full = f"{self.arch}.{key}"
         if full not in self.meta:
             if required:
@@ -93,12 +99,16 @@ class _Fields:
         else:
             ok = isinstance(val, kind)
         if not ok:
-            shown = "an array (one value per layer)" if isinstance(val, (list, tuple)) else repr(val)[:40]
-            raise ValidationError(f"{self.path}: GGUF key {full} is {shown}; expected a single "
+            per_layer = isinstance(val, list) or isinstance(val, tuple) and val[0] == "array"
+            what = ("an array (one value per layer)" if per_layer else f"a string of {val[1]} bytes (longer than any value petheory reads)"
+                    if isinstance(val, tuple) else shown(repr(val), 40, quote=False))
+            raise ValidationError(f"{self.path}: GGUF key {full} is {what}; expected a single "
                                   f"{ {int: 'integer', float: 'number', str: 'string', bool: 'boolean'}[kind]}"
-                                  + (" (per-layer values are not read)" if isinstance(val, (list, tuple)) else ""))
+                                  + (" (per-layer values are not read)" if per_layer else ""))
         if minimum is not None and val < minimum:
             raise ValidationError(f"{self.path}: GGUF key {full} = {val}; expected >= {minimum}")
+        if maximum is not None and val > maximum:
+            raise ValidationError(f"{self.path}: GGUF key {full} = {val}; expected <= {maximum}{why}")
         return val
 
 
@@ -107,7 +117,7 @@ def _refuse_unknown(header: GGUFHeader, arch: str) -> None:
         for ns, known in (("rope.", _ROPE_KEYS), ("attention.", _ATTENTION_KEYS)):
             prefix = f"{arch}.{ns}"
             if key.startswith(prefix) and key[len(prefix):] not in known:
-                raise ValidationError(f"{header.path}: GGUF key {key} is not understood (it may change the positions); "
+                raise ValidationError(f"{header.path}: GGUF key {shown(key, 120, quote=False)} is not understood (it may change the positions); "
                                       f"understood under {prefix}: {', '.join(sorted(known))}")
     for name, what in _FREQ_TENSORS.items():
         if name in header.tensors:
@@ -126,7 +136,7 @@ def _rope(f: _Fields, spec: GGUFArch, d: int, r: int, ctx: int, notes: list) -> 
     if r != d:
         params["rotary_dim"] = r
     if rtype not in ("none", "linear", "yarn"):
-        raise ValidationError(f"{f.path}: GGUF key {f.arch}.rope.scaling.type = {rtype!r}; supported: none, linear, yarn"
+        raise ValidationError(f"{f.path}: GGUF key {f.arch}.rope.scaling.type = {shown(rtype)}; supported: none, linear, yarn"
                               + (" (LongRoPE's factors are tensors, which petheory does not read)" if rtype == "longrope"
                                  else ""))
     attn = f.get("rope.scaling.attn_factor", float, 1.0, minimum=1e-300)
@@ -196,14 +206,19 @@ def gguf_scheme(header: GGUFHeader) -> Scheme:
         raise ValidationError(f"{header.path}: the GGUF header has no general.architecture (a string); every llama.cpp "
                               "model file names its architecture")
     if arch not in ARCHS:
-        raise ValidationError(f"{header.path}: GGUF architecture {arch!r} is not read by petheory; supported: "
+        raise ValidationError(f"{header.path}: GGUF architecture {shown(arch)} is not read by petheory; supported: "
                               f"{', '.join(sorted(ARCHS))}")
     spec = ARCHS[arch]
     _refuse_unknown(header, arch)
     f = _Fields(header, arch)
-    ctx = f.get("context_length", int, required=True, minimum=1)
+    ctx = f.get("context_length", int, required=True, minimum=1, maximum=2**32 - 1,
+                why=" (llama.cpp reads the training context as a uint32, n_ctx_train)")
     embd = f.get("embedding_length", int, required=True, minimum=1)
-    n = f.get("block_count", int, required=True, minimum=1)
+    n = f.get("block_count", int, required=True, minimum=1, maximum=LLAMA_MAX_LAYERS,
+              why=" (llama.cpp's LLAMA_MAX_LAYERS: its loader refuses more layers, 'n > N_MAX')")
+    # one Layer reference per block and what the commands build per layer: 485 bytes a layer measured (tracemalloc
+    # peak of `report` on a 65,536-layer file), rounded up
+    _memory.require(n * LAYER_BYTES, f"the scheme of {n} layers ({arch}.block_count)")
     heads = f.get("attention.head_count", int, required=True, minimum=1)
     kv = f.get("attention.head_count_kv", int, heads, minimum=1)
     d = f.get("attention.key_length", int, embd // heads, minimum=2)

@@ -161,9 +161,11 @@ LIMITS = [
      "and inside the file; every tensor's `dtype`, `shape` and `data_offsets` present and consistent "
      "(offsets non-negative, contiguous, no overlap or gap, shape x itemsize = bytes)"),
     ("GGUF header (`gguf:FILE`)", f"{GGUF_HEADER_MAX_BYTES >> 20} MiB",
-     f"walked before the gguf package parses it: at most {GGUF_MAX_KV} metadata entries and {GGUF_MAX_TENSORS} tensors, "
+     f"walked once: at most {GGUF_MAX_KV} metadata entries and {GGUF_MAX_TENSORS} tensors, "
      f"keys and names {GGUF_MAX_KEY_BYTES} bytes, strings {GGUF_MAX_STRING_BYTES >> 20} MiB, arrays {GGUF_MAX_ARRAY} "
-     f"elements (not nested), 1 to {GGUF_MAX_DIMS} dimensions, every length inside the file; tensor data never read"),
+     f"elements (not nested), 1 to {GGUF_MAX_DIMS} dimensions, every length inside the file; arrays over 4096 elements "
+     "(vocabularies, merges) skipped by their declared sizes, never materialised; tensor data never read; "
+     "`block_count` <= 512 and `context_length` < 2^32, as llama.cpp loads them"),
     ("`.npy` header", "shape x itemsize <= file size",
      "numbers only (bool, int, float, complex: Toeplitz coefficients may be; no object, string, structured, "
      "datetime); a position table must be real; never unpickled"),
@@ -188,7 +190,8 @@ LIMITS = [
     ("stress null draws", f"<= {NULL_DRAWS_MAX}", f"`--null-draws` of report, stress and compare: about "
      f"{NULL_DRAW_SECONDS * 1e3:.0f} ms per draw; a larger K is refused with its time estimate"),
     ("environment variables", "checked at start", "`PETHEORY_MAX_VOCAB`, `PETHEORY_MIN_COUNT` (integers >= 1), "
-     "`PETHEORY_MAX_MEMORY` (a size), `PETHEORY_CORPUS` (a regular file): a bad value is one error line naming the "
+     "`PETHEORY_MAX_MEMORY` (a size), `PETHEORY_CORPUS` (a regular file), `PETHEORY_COMMIT` (a commit id): "
+     "a bad value is one error line naming the "
      "variable"),
     ("memory", "estimated before allocating", "`--max-memory` / `PETHEORY_MAX_MEMORY`, else the memory available"),
 ]

@@ -210,7 +210,7 @@ def model_root(directory) -> Path:
     return root
 
 
-def inside(path, root: Path, *, named_by: str | None = None) -> Path:
+def inside(path, root: Path, *, named_by: str | None = None, folder: str = "model folder") -> Path:
     """``path`` resolved (symlinks included), refused when it leaves ``root`` (see :func:`model_root`).
 
     ``named_by`` says who named the path (``"model.safetensors.index.json weight_map['x']"``) for the message.
@@ -223,6 +223,8 @@ def inside(path, root: Path, *, named_by: str | None = None) -> Path:
         The resolved folder it must lie in, from :func:`model_root`.
     named_by : str, optional
         Who named ``path``, for the message.
+    folder : str, optional
+        What ``root`` is, for the message (a tool's ``"checkpoint folder"``).
 
     Returns
     -------
@@ -254,6 +256,6 @@ def inside(path, root: Path, *, named_by: str | None = None) -> Path:
         raise ValidationError(f"{path} is a symbolic link loop (too many levels of symbolic links)") from None
     if resolved != root and root not in resolved.parents:
         who = f"{named_by} names {path}" if named_by else f"{path}"
-        raise ValidationError(f"{who}, which leaves the model folder {root} (it resolves to {resolved}); every file a "
-                              "model folder names must lie inside it")
+        raise ValidationError(f"{who}, which leaves the {folder} {root} (it resolves to {resolved}); every file a "
+                              f"{folder} names must lie inside it")
     return path

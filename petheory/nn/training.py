@@ -183,9 +183,12 @@ def _commit() -> str | None:
     git commit of the petheory source tree when it is a checkout, else None."""
     import subprocess
 
+    from petheory.loaders.environment import env_commit
+
     root = Path(__file__).resolve().parents[2]
-    if os.environ.get("PETHEORY_COMMIT") or not (root / ".git").exists():
-        return os.environ.get("PETHEORY_COMMIT") or None
+    named = env_commit()  # validated: a commit id, never raw text into a record
+    if named or not (root / ".git").exists():
+        return named
     try:
         out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.SubprocessError):

@@ -95,18 +95,45 @@ def select(patterns: str | None) -> list[Figure]:
                                                                 "`petheory figures --list` shows them")]
 
 
+def refuse_foreign(outdir, name: str) -> None:
+    """Refuse when ``outdir/name.json`` exists and is not a figure's record: another command's output (a JSON with a
+    ``petheory...`` field: ``check --json``, ``plan --json``, ``rotate.json``), or a file that is not a figure's pair
+    (no ``name.png`` beside it, no ``figure`` field). ``petheory figures`` asks for every figure before it draws."""
+    import os
+
+    from petheory.errors import ValidationError
+    from petheory.io import read_json
+
+    js = Path(outdir) / f"{name}.json"
+    if not os.path.lexists(js):
+        return
+    try:
+        doc = read_json(js)
+    except (OSError, ValueError):
+        doc = None
+    if isinstance(doc, dict) and not any(str(k).startswith("petheory") for k in doc) and (
+            "figure" in doc or os.path.lexists(js.with_suffix(".png"))):
+        return
+    raise ValidationError(f"{js} exists and is not the record of figure {name} (another command's output or your "
+                          "file): refusing to replace it; move it away or choose another --out")
+
+
 def save(fig, data: dict, outdir, name: str) -> list[Path]:
-    """Save ``fig`` as ``name.png`` and ``data`` as ``name.json`` in ``outdir`` (atomically)."""
+    """Save ``fig`` as ``name.png`` and ``data`` as ``name.json`` in ``outdir``: one set, both or neither
+    (:func:`petheory.io.atomic_write_set`), never over another command's ``name.json`` (:func:`refuse_foreign`)."""
     import matplotlib.pyplot as plt
 
-    from petheory.io import atomic_write, atomic_write_json
+    from petheory.io import atomic_write_set, json_text
 
     outdir = Path(outdir)
     try:
-        png = atomic_write(outdir / f"{name}.png", lambda fh: fig.savefig(fh, format="png", dpi=120, bbox_inches="tight"))
+        refuse_foreign(outdir, name)
+        text = (json_text(data) + "\n").encode("utf-8")  # NaN refused before either file is touched
+        png, js = atomic_write_set({outdir / f"{name}.png": lambda fh: fig.savefig(fh, format="png", dpi=120,
+                                                                                   bbox_inches="tight"),
+                                    outdir / f"{name}.json": lambda fh: fh.write(text)})
     finally:
         plt.close(fig)
-    js = atomic_write_json(outdir / f"{name}.json", data)
     return [png, js]
 
 

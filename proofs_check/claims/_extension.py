@@ -37,19 +37,8 @@ def retrieval_records(workdir):
     from petheory import records
     from petheory.experiments.retrieval_runs import load_records
 
-    recs, skipped = load_records(workdir or ".", check=_problem)
+    recs, skipped = load_records(workdir or ".")  # each record checked by retrieval_runs.retrieval_problem
     return recs, records.skipped_note(records.Found(skipped=skipped))
-
-
-def _problem(r: dict) -> str | None:
-    from petheory.io import field_problem
-
-    if r["task"] not in ("passkey", "mqar") or "retrieval" not in r:
-        return None
-    for path, kind in (("retrieval.methods", "object"), ("retrieval.lengths", "list"), ("retrieval.metric", None)):
-        if kind and field_problem(r, path, kind):
-            return field_problem(r, path, kind)
-    return None
 
 
 def decision(verdict: str, rejected_for: dict, rejected_against: dict, n_seeds: dict) -> dict:

@@ -84,13 +84,14 @@ def test_atomic_write_bytes_and_streaming_writer_are_whole_or_nothing(tmp_path):
 
 
 def test_checkpoints_and_figures_go_through_the_one_atomic_writer():
-    """nn.training and plots save through petheory.io.atomic_write: no second temp-file-and-rename."""
+    """nn.training and plots save through petheory.io's writers (atomic_write, atomic_write_set for a figure's PNG and
+    JSON pair): no second temp-file-and-rename."""
     import importlib
     import inspect
 
-    for name in ("petheory.nn.training", "petheory.plots"):
+    for name, writer in (("petheory.nn.training", "atomic_write("), ("petheory.plots", "atomic_write_set(")):
         src = inspect.getsource(importlib.import_module(name))
-        assert "atomic_write(" in src and "mkstemp" not in src and ".replace(png)" not in src
+        assert writer in src and "mkstemp" not in src and ".replace(png)" not in src
 
 
 @pytest.mark.parametrize("umask, expected", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
