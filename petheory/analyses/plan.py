@@ -54,16 +54,17 @@ from petheory import _validate as v
 from petheory import encodings as enc
 from petheory.analyses import kernel as K
 from petheory.analyses.plan_record import CandidatePlan, Check, KindPlan, PlanRecord, SupportedContext
-from petheory.analyses.runtime_config import runtime_configs
+from petheory.analyses.runtime_config import PER_LAYER_TYPE, runtime_configs
 from petheory.bounds import long_context as lc
 from petheory.bounds import men_base as mb
 from petheory.errors import ValidationError
 from petheory.scheme import Layer, Positions, Scheme
 
-__all__ = ["CANDIDATES", "CHECKS", "candidates", "analyse", "plan", "liu_base_for_context", "supported_context"]
+__all__ = ["CANDIDATES", "CHECKS", "candidates", "analyse", "plan", "original_context", "liu_base_for_context",
+           "supported_context"]
 
 #: The candidates, in the order they are listed (the tie-break of the recommendation follows it too).
-CANDIDATES = ("as_configured", "base_men", "base_liu", "pi", "ntk", "dynamic", "yarn", "llama3")
+CANDIDATES = ("as_configured", "base_men", "base_liu", "pi", "ntk", "dynamic", "yarn", "llama3", "llama3_x8", "base_1e6")
 #: The checks each candidate gets at N.
 CHECKS = ("men", "liu", "phase")
 #: Registry entries a plan scales (plain rotary layers; MLA's decoupled RoPE and xPos are not planned).
@@ -74,6 +75,20 @@ BASE_GRID = 64
 #: O(N r) per base it cannot reject early (about a minute at 16M on one core).
 MAX_TARGET = 1 << 24
 _EPS = float(np.finfo(np.float64).eps)
+#: Original contexts a model card states where the config does not: (model type, max_position_embeddings, sliding
+#: window or None) -> (L, where it is stated). Used only when the config has no original_max_position_embeddings.
+CARD_CONTEXT = {
+    **{(mt, 40960, None): (32768, "the Qwen3 model cards (32,768 tokens natively; their YaRN block counts from "
+                                  "original_max_position_embeddings 32,768)") for mt in ("qwen3", "qwen3_moe")},
+    ("mistral", 32768, 4096): (8192, "Mistral 7B (Jiang et al. 2023, arXiv 2310.06825) Table 1: context_len 8192, "
+                                     "window_size 4096"),
+}
+#: Shipped conventions offered beside the N/L factors: Llama 3.1's factor 8 (meta-llama/Llama-3.1-8B config.json:
+#: llama3, factor 8, low 1, high 4 over 8,192, for 131,072 = 16 x 8,192), offered to Llama models and specs when s > 8; Mistral 7B v0.2's base
+#: 10^6 with the window removed (mistralai/Mistral-7B-v0.2: rope_theta 1e6, sliding_window null, 32k), offered
+#: when a plan removes the window of an all-sliding model whose base is below it.
+LLAMA31_FACTOR = 8.0
+MISTRAL_V02_BASE = 1e6
 
 
 def liu_base_for_context(d: int, d_extra: int, context: int) -> float:
@@ -132,7 +147,8 @@ def _keep(pos: Positions) -> dict:
     return {k: pos.params[k] for k in ("pairing", "rotary_dim") if k in pos.params}
 
 
-def candidates(pos: Positions, *, context: int, length: int, base_grid: int = BASE_GRID) -> list[tuple]:
+def candidates(pos: Positions, *, context: int, length: int, base_grid: int = BASE_GRID,
+               window_removed: bool = False, family: str = "spec") -> list[tuple]:
     """The candidates of one rotary layer kind: a list of ``(name, label, encoding, params, note)``.
 
     Parameters
@@ -144,13 +160,18 @@ def candidates(pos: Positions, *, context: int, length: int, base_grid: int = BA
     length : int
         N, the target context (> L).
     base_grid : int, optional
-        Bases per decade of the ``base_men`` search.
+        Bases per decade of the ``base_men`` search's first pass.
+    window_removed : bool, optional
+        The layer slides and the plan removes its window (then Mistral 7B v0.2's base is offered).
+    family : str, optional
+        The scheme's model type (``spec`` for a registry RoPE): Llama 3.1's factor is offered to ``llama`` and ``spec``.
 
     Returns
     -------
     list of tuple
         ``(name, label, encoding, params, note)`` per candidate: as configured, Men's and Liu's bases, PI, NTK,
-        dynamic NTK, YaRN and llama3 (those a layer's RoPE can take).
+        dynamic NTK, YaRN (with the model's own beta_fast, beta_slow and truncate where it ships YaRN: gpt-oss) and
+        llama3 at s = N/L; Llama 3.1's factor 8 where s > 8 (Llama models and specs); Mistral 7B v0.2's base where a window is removed.
 
     Raises
     ------
@@ -174,7 +195,8 @@ def candidates(pos: Positions, *, context: int, length: int, base_grid: int = BA
     N = v.integer("length", length, minimum=L + 1)
     b, r, s = float(pos.params.get("base", 10000.0)), _rotary_dim(pos), N / L
     keep = _keep(pos)
-    out = [("as_configured", f"{pos.encoding} as the config has it", pos.encoding, dict(pos.params), "")]
+    out = [("as_configured", f"{pos.encoding} as the config has it" + (", window removed" if window_removed else ""),
+            pos.encoding, dict(pos.params), "")]
     # Men: the model's own base first (no raise needed), then men_smallest_base's log grid (at base_grid a decade) up
     grid = v.integer("base_grid", base_grid, minimum=1)
     found = mb.men_first_passing(np.concatenate([[b], mb.men_grid(b * (1 + 1e-12), 1e12, per_decade=grid)]), d=r, context=N)
@@ -191,6 +213,13 @@ def candidates(pos: Positions, *, context: int, length: int, base_grid: int = BA
         out.append(("base_liu", f"rope_theta {bl:.4g}", "rope", {"base": bl, **keep},
                     "the model's base already reaches N" if bl == b else
                     f"T_extra = 2 pi beta^(d_extra/r) = N with d_extra = {de} (Liu Eq. 9)"))
+    # YaRN as the model ships it where it does (gpt-oss: truncate false; its betas), else transformers' defaults
+    own = pos.params if pos.encoding == "rope_yarn" else {}
+    yarn = {"beta": float(own.get("beta", 32.0)), "alpha": float(own.get("alpha", 1.0))}
+    if own.get("truncate") is False:
+        yarn["truncate"] = False
+    yarn_label = "" if not own else f", beta_fast {yarn['beta']:g}, beta_slow {yarn['alpha']:g}" + (
+        ", truncate false" if "truncate" in yarn else "")
     out += [
         ("pi", f"linear x{s:g}", "rope_pi", {"base": b, "scale": s, **keep}, ""),
         ("ntk", f"rope_theta {enc.ntk_base(b, s, r):.4g} (NTK-aware x{s:g})", "rope",
@@ -198,11 +227,20 @@ def candidates(pos: Positions, *, context: int, length: int, base_grid: int = BA
         ("dynamic", "dynamic NTK, factor 1", "rope_dynamic", {"base": b, "scale": 1.0, "n_max": L, **keep},
          "transformers' dynamic NTK with factor f has base b (f n/L - f + 1)^(r/(r-2)) at length n: f = 1 is plain "
          "RoPE up to L and the NTK base of s = N/L at N (f = s would divide the slowest band by s^2 - s + 1 there)"),
-        ("yarn", f"YaRN x{s:g} over {L:,}", "rope_yarn",
-         {"base": b, "scale": s, "n_max": L, "alpha": 1.0, "beta": 32.0, "ramp": "code", **keep}, ""),
+        ("yarn", f"YaRN x{s:g} over {L:,}{yarn_label}", "rope_yarn",
+         {"base": b, "scale": s, "n_max": L, **yarn, "ramp": "code", **keep},
+         "beta_fast, beta_slow and truncate as the model's own YaRN" if own else ""),
         ("llama3", f"llama3 x{s:g} over {L:,}", "rope_llama3",
          {"base": b, "scale": s, "n_max": L, "low_freq_factor": 1.0, "high_freq_factor": 4.0, **keep}, ""),
     ]
+    if s > LLAMA31_FACTOR and family in ("llama", "spec"):
+        out.append(("llama3_x8", f"llama3 x{LLAMA31_FACTOR:g} over {L:,} (Llama 3.1's shipped factor)", "rope_llama3",
+                    {"base": b, "scale": LLAMA31_FACTOR, "n_max": L, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                     **keep}, "Meta ships Llama 3.1 with factor 8 over 8,192 for 131,072 (s = 16), not s"))
+    if window_removed and b < MISTRAL_V02_BASE:
+        out.append(("base_1e6", f"rope_theta {MISTRAL_V02_BASE:g}, window removed (Mistral 7B v0.2's)", "rope",
+                    {"base": MISTRAL_V02_BASE, **keep}, "Mistral 7B v0.2 over v0.1: sliding window removed, rope_theta "
+                    "1e6, 32k context (its config.json)"))
     return out
 
 
@@ -362,29 +400,91 @@ def supported_context(pos: Positions, *, context: int, extended: int, cap: int |
                             critical_dimension=de, context=L, advertised=Lx)
 
 
-def _kind_plan(scheme: Scheme, layer: Layer, idx, *, length: int, context: int, base_grid: int) -> KindPlan:
+def _kind_plan(scheme: Scheme, layer: Layer, idx, *, length: int, context: int, base_grid: int,
+               window_removed: bool = False) -> KindPlan:
     pos, span = layer.positions, layer.span
     head = dict(layers=tuple(idx), type=layer.type, span=str(span), encoding=pos.encoding or pos.kind)
     if pos.kind != "rotary":
         return KindPlan(**head, planned=False, note=f"{pos.kind}: no rotary positions to scale")
     if pos.encoding not in PLANNED:
         return KindPlan(**head, planned=False, note=f"{pos.encoding}: not planned (plan scales {', '.join(PLANNED)})")
-    if span.kind != "full":
+    if window_removed:
+        head["span"] = f"{span}, removed"
+    elif span.kind != "full":
         reach = span.reach(length)
         c = analyse(pos, ("as_configured", f"{pos.encoding} as configured", pos.encoding, dict(pos.params), ""),
                     context=min(context, reach), length=reach)
+        flat = ("" if scheme.source in PER_LAYER_TYPE else f"; {scheme.source}'s rotary module reads one flat "
+                "rope_parameters, so these layers take each candidate's block too")
         return KindPlan(**head, planned=False, candidates=(c,),
                         note=f"{span} attention: its queries never see past {span.size:,} positions, so it keeps its "
-                        "positions (checked as configured at its span)")
+                        f"positions (checked as configured at its span){flat}")
     cands = tuple(analyse(pos, c, context=context, length=length)
-                  for c in candidates(pos, context=context, length=length, base_grid=base_grid))
+                  for c in candidates(pos, context=context, length=length, base_grid=base_grid,
+                                      window_removed=window_removed, family=scheme.source))
     rec, why = _recommend(list(cands))
-    return KindPlan(**head, planned=True, candidates=cands, recommended=rec, why=why,
+    note = (f"every layer slides ({span}): planned with the window removed (sliding_window null in every config "
+            "below), as Mistral 7B v0.2 did over v0.1") if window_removed else ""
+    return KindPlan(**head, planned=True, note=note, candidates=cands, recommended=rec, why=why,
                     base=float(pos.params.get("base", 10000.0)), rotary_dim=_rotary_dim(pos))
 
 
+def original_context(scheme: Scheme, config: dict | None = None) -> tuple[int, str]:
+    """The original context L a plan counts from when the user gives none, and which field or source gave it.
+
+    ``original_max_position_embeddings`` (or ``max_position_embeddings / factor``) where the config's scaling block
+    has one; else the model card's convention where :data:`CARD_CONTEXT` knows the family's (Qwen3's 40,960 is
+    32,768 of context; Mistral 7B v0.1 was trained at 8,192); else ``max_position_embeddings``, said as such.
+
+    Parameters
+    ----------
+    scheme : Scheme
+        The model's scheme.
+    config : dict, optional
+        Its ``config.json`` (its text part's ``sliding_window`` keys the card table).
+
+    Returns
+    -------
+    tuple of (int, str)
+        L and where it came from (printed by the plan).
+
+    Examples
+    --------
+    >>> from petheory.loaders import resolve_scheme
+    >>> original_context(resolve_scheme("tests/data/hf_configs/qwen3_8b.json"))[0]
+    32768
+    """
+    if scheme.source == "spec":
+        return scheme.context, "the spec's n_max (else 4,096)"
+    if scheme.context != scheme.max_context:
+        return scheme.context, ("the scaling block's original_max_position_embeddings"
+                                if "n_max" in scheme.main.positions.params else "max_position_embeddings / the scaling factor")
+    windows = {layer.span.size for layer in scheme.layers if layer.span.kind == "sliding"}
+    full = any(layer.span.kind == "full" and layer.positions.kind == "rotary" for layer in scheme.layers)
+    window = next(iter(windows)) if len(windows) == 1 and not full else None
+    hit = CARD_CONTEXT.get((scheme.source, scheme.max_context, window))
+    if hit is not None:
+        return hit[0], f"{hit[1]}, not max_position_embeddings {scheme.max_context:,}; --context L plans from another"
+    return scheme.context, ("max_position_embeddings (the config has no original_max_position_embeddings; --context L "
+                            "if the model was trained shorter)")
+
+
+def _all_sliding(scheme: Scheme, config: dict | None) -> bool:
+    """No full-attention rotary layer, and every rotary layer slides: a plan can remove the window."""
+    rotary = [layer for layer in scheme.layers if layer.positions.kind == "rotary"]
+    if not rotary or not all(layer.span.kind == "sliding" for layer in rotary):
+        return False
+    if any(layer.span.kind == "full" and layer.positions.kind != "rotary" for layer in scheme.layers):
+        return False  # full layers without RoPE (NoPE) beside sliding RoPE layers: removing the window is not the plan
+    if config is None:
+        return True
+    from petheory.models.config import text_part
+
+    return text_part(config)[0].get("sliding_window") is not None
+
+
 def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: int = BASE_GRID,
-         source: str | None = None) -> PlanRecord:
+         source: str | None = None, config: dict | None = None) -> PlanRecord:
     """The plan of ``scheme`` for the target context N: candidates per rotary layer kind, checked, with the configs.
 
     Parameters
@@ -394,11 +494,15 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
     length : int
         N, the context wanted (> L).
     context : int, optional
-        L, the original context the factors count from (default the scheme's: ``original_max_position_embeddings``).
+        L, the original context the factors count from (default :func:`original_context`: the config's
+        ``original_max_position_embeddings``, else the model card's, else ``max_position_embeddings``).
     base_grid : int
-        Bases per decade of the ``base_men`` search.
+        Bases per decade of the ``base_men`` search's first pass.
     source : str, optional
         Where the scheme came from (printed).
+    config : dict, optional
+        The model's ``config.json``: the emitted blocks go where its text part is (``text_config``) and keep its RoPE
+        block's own keys (``mrope_section``, ...).
 
     Returns
     -------
@@ -411,7 +515,8 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
     Cost per planned kind: Men's column at N for each candidate (:math:`O(N r)` flops by angle addition, about
     0.1 s at 1M and r = 128) and the ``base_men`` search (most failing bases rejected at a few distances where
     a smaller base failed, :func:`petheory.bounds.men_base.men_first_passing`), the extreme eigenvalues from
-    a 2b x 2b Gram at any N.
+    a 2b x 2b Gram at any N. A model whose every rotary layer slides (Mistral 7B v0.1) is planned with the window
+    removed.
 
     Examples
     --------
@@ -424,18 +529,25 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
         raise ValidationError(f"plan takes a petheory.scheme.Scheme (petheory.loaders.resolve_scheme), got "
                               f"{type(scheme).__name__}")
     t0 = time.perf_counter()
-    L = scheme.context if context is None else v.integer("context", context, minimum=2)
+    if context is None:
+        L, context_from = original_context(scheme, config)
+    else:
+        L, context_from = v.integer("context", context, minimum=2), "--context"
     N = v.integer("length", length, minimum=2)
     if N > MAX_TARGET:
         raise ValidationError(f"the target context N = {N:,} is beyond what plan scans ({MAX_TARGET:,} positions: the Men "
                               "check reads every distance up to N)")
     if N <= L:
         raise ValidationError(f"the target context N = {N:,} must exceed the original context L = {L:,} the factors count "
-                              f"from; for N <= L, petheory report --length {N} says what the model does there")
-    kinds = tuple(_kind_plan(scheme, layer, idx, length=N, context=L, base_grid=base_grid) for layer, idx in scheme.kinds())
+                              f"from ({context_from}); for N <= L, petheory report --length {N} says what the model does "
+                              "there")
+    window_removed = _all_sliding(scheme, config)
+    kinds = tuple(_kind_plan(scheme, layer, idx, length=N, context=L, base_grid=base_grid, window_removed=window_removed)
+                  for layer, idx in scheme.kinds())
     if not any(k.planned for k in kinds):
         raise ValidationError("plan found no full-attention rotary layer to scale ("
                               + "; ".join(f"layers {k.layers[:4]}: {k.note}" for k in kinds) + ")")
-    configs = runtime_configs(scheme, kinds, length=N, context=L)
+    configs = runtime_configs(scheme, kinds, length=N, context=L, config=config, window_removed=window_removed)
     return PlanRecord(source=source, model_type=scheme.source, context=L, length=N, max_context=scheme.max_context,
-                      kinds=kinds, configs=configs, notes=tuple(scheme.notes), seconds=round(time.perf_counter() - t0, 3))
+                      kinds=kinds, configs=configs, notes=tuple(scheme.notes), seconds=round(time.perf_counter() - t0, 3),
+                      context_from=context_from)

@@ -30,8 +30,9 @@ def add_arguments(p) -> None:
     add_pe(p, "model", "rope", required=True)
     p.add_argument("--length", type=int, required=True, metavar="N", help="the target context N (> the original context L)")
     p.add_argument("--context", type=int, metavar="L", help="the original context the factors count from (default: the "
-                   "config's original_max_position_embeddings, else max_position_embeddings; a registry RoPE's n_max, "
-                   "else 4096)")
+                   "config's original_max_position_embeddings, else the model card's where petheory knows the family's "
+                   "(Qwen3: 32,768; Mistral 7B v0.1: 8,192), else max_position_embeddings; a registry RoPE's n_max, "
+                   "else 4096); the plan prints which one it used")
     p.add_argument("-d", "--d-model", type=int, metavar="D", help="head dimension of a registry RoPE (default 128)")
     p.add_argument("--base-grid", type=int, default=64, metavar="K", help="bases per decade of the Men base search "
                    "(default 64; men_smallest_base's own scan uses 512)")
@@ -45,14 +46,16 @@ def run(args) -> int:
     from petheory.analyses.record import to_json
     from petheory.io import atomic_write_json, atomic_write_text
     from petheory.loaders import resolve_scheme
+    from petheory.loaders.model_config import config_source, read_config
 
     if args.base_grid < 1:
         raise ValidationError(f"--base-grid must be >= 1 (bases per decade), got {args.base_grid}")
     scheme = resolve_scheme(args.pe, default_d=args.d_model or 128, default_context=args.context, what="plan")
     if args.d_model is not None and scheme.source != "spec":
         raise ValidationError("--d-model applies to a registry RoPE; a model's config fixes its head dimension (drop it)")
+    src = config_source(args.pe) if scheme.source != "spec" else None
     rec = plan(scheme, length=args.length, context=args.context if scheme.source != "spec" else None,
-               base_grid=args.base_grid, source=str(args.pe))
+               base_grid=args.base_grid, source=str(args.pe), config=read_config(src) if src is not None else None)
     doc = {"petheory": __version__, "plan": to_json(rec)}
     if args.json == "-":
         import json
