@@ -44,11 +44,10 @@ __all__ = ["PER_LAYER_TYPE", "RuntimeConfig", "rope_block", "runtime_configs"]
 LOCAL_BASE_TYPES = ("gemma3", "gemma3_text")
 #: Text model types whose transformers 5.x rotary module reads ``rope_parameters`` keyed by layer type (its
 #: ``forward`` takes ``layer_type``); every other family reads one flat block for all its layers.
-#: tests/analyses/test_plan_runtime.py checks this set against the pinned transformers' rotary modules.
-PER_LAYER_TYPE = frozenset({
-    "cohere_compass", "deepseek_v4", "dots3_note", "embedding_gemma2", "gemma3", "gemma3_text", "gemma3n", "gemma3n_text",
-    "gemma4", "gemma4_text", "laguna", "lfm3", "mellum", "mimo_v2_flash", "modernbert", "modernbert_decoder", "olmo3",
-    "step3p7", "t5gemma2", "zaya"})
+#: tests/analyses/test_plan_runtime.py checks this set against the pinned transformers' rotary modules of every
+#: accepted family (petheory/data/verified_models.json).
+PER_LAYER_TYPE = frozenset({"beam", "gemma3_text", "gemma3n_text", "gemma4_text", "laguna", "lfm3", "mellum",
+                            "mimo_v2_flash", "modernbert-decoder", "olmo3"})
 #: Keys of a model's own RoPE block that say what the scaling is; any other key (``mrope_section``,
 #: ``mrope_interleaved``, ...) is the family's and is carried into every emitted block.
 SCALING_KEYS = frozenset({"rope_type", "type", "rope_theta", "factor", "original_max_position_embeddings", "beta_fast",
@@ -183,9 +182,9 @@ def _v4(model_type: str, blocks: dict) -> dict | None:
     """The transformers 4.x keys: one flat block, or Gemma 3's global block + local base (``partial_rotary_factor`` at
     the top level, where 4.x reads it)."""
     def split(b):
+        # never rope_scaling null: a family whose config class defaults to a scaling (gpt-oss: YaRN x32) keeps it then
         rest = {k: val for k, val in b.items() if k not in ("rope_theta", "partial_rotary_factor")}
-        out = {"rope_theta": b["rope_theta"], "rope_scaling": rest if set(rest) != {"rope_type"} or
-               rest["rope_type"] != "default" else None}
+        out = {"rope_theta": b["rope_theta"], "rope_scaling": rest}
         if "partial_rotary_factor" in b:
             out["partial_rotary_factor"] = b["partial_rotary_factor"]
         return out
@@ -217,7 +216,10 @@ def _llama_cpp(encoding: str, params: dict, configured: str, *, length: int, d: 
             notes.append(f"attention factor {m:.6g} is not YaRN's default 0.1 ln s + 1 = {enc.yarn_mscale(s):.6g}, which "
                          "llama.cpp applies itself: its --yarn-attn-factor handling differs between builds")
         if params.get("truncate") is False:
-            notes.append("llama.cpp always rounds the YaRN ramp's end bands (transformers' truncate=true)")
+            notes.append("llama.cpp's YaRN always rounds the ramp's end bands (floor/ceil in ggml_rope_yarn_corr_dims: "
+                         "transformers' truncate=true): no flags give truncate=false; convert a GGUF from a config.json "
+                         "with this block and check that the build keeps it")
+            return None, notes
         return ("--rope-scaling", "yarn", "--rope-freq-base", f"{b:.10g}", "--rope-freq-scale", f"{1 / s:.10g}",
                 "--yarn-orig-ctx", str(int(params["n_max"])), "--yarn-ext-factor", "1", "--yarn-attn-factor", "1",
                 "--yarn-beta-fast", f"{params.get('beta', 32.0):g}", "--yarn-beta-slow",
@@ -336,7 +338,7 @@ def runtime_configs(scheme, kinds, *, length: int, context: int, config: dict | 
             cpp_notes.append("llama.cpp's flags set one RoPE for every layer and this model has one per layer type ("
                              + "; ".join(f"{t}: {b['rope_type']} base {b['rope_theta']:g}" for t, b in blocks.items())
                              + "): no flags give it; convert a GGUF from a config.json with this block")
-        if window_removed and flags is not None:
+        if window_removed:
             flags = None
             cpp_notes.append("no llama.cpp flag removes a sliding window: convert a GGUF from a config.json with this "
                              "block (sliding_window null)")
