@@ -5,10 +5,11 @@ layers; its sliding layers never see farther than their window), with base b, ro
 original context L and target N (s = N / L), the candidates (:func:`candidates`):
 
 * ``as_configured``: the model's own positions at N;
-* ``base_men``: plain RoPE with the first base >= b on :func:`~petheory.bounds.men_base.men_smallest_base`'s log
-  grid (64 a decade by default, 512 its own) whose Men kernel :math:`B_m=\sum_t\cos(m\theta_t)` stays
-  non-negative for every :math:`0\le m\le N` (Men et al. 2024 §4; the passing set has islands, so a finer grid
-  can find a smaller base);
+* ``base_men``: plain RoPE with the first base >= b whose Men kernel :math:`B_m=\sum_t\cos(m\theta_t)` stays
+  non-negative for every :math:`0\le m\le N` (Men et al. 2024 §4), by
+  :func:`~petheory.bounds.men_base.men_first_passing_base`: a log grid (64 a decade) first, then every base below the
+  grid's certified failing or the first passing one found (the passing set has islands narrower than any grid); when
+  the search budget runs out first, the base found is labelled as not certified;
 * ``base_liu``: plain RoPE with the smallest base whose Liu bound reaches N,
   :math:`T_{extra} = 2\pi\beta^{d_{extra}/r} \ge N` (Liu et al. 2023 Eq. 9 solved for :math:`\beta`:
   :func:`liu_base_for_context`), :math:`d_{extra}` from b and L (Eq. 8);
@@ -69,8 +70,12 @@ CANDIDATES = ("as_configured", "base_men", "base_liu", "pi", "ntk", "dynamic", "
 CHECKS = ("men", "liu", "phase")
 #: Registry entries a plan scales (plain rotary layers; MLA's decoupled RoPE and xPos are not planned).
 PLANNED = ("rope", "rope_pi", "rope_ntk", "rope_yarn", "rope_llama3", "rope_longrope", "rope_dynamic")
-#: Men's base grid of the ``base_men`` candidate: points per decade (men_smallest_base's own scan uses 512).
+#: Men's base grid of the ``base_men`` candidate's first pass: points per decade (men_smallest_base's own scan uses 512).
 BASE_GRID = 64
+#: The ``base_men`` refinement's budget in cosines (:func:`~petheory.bounds.men_base.men_first_passing_base`): a count,
+#: not seconds, so that a plan is the same on every machine. Enough to certify the first passing base up to N = 8k at
+#: d = 128; beyond, the base found is printed as not certified.
+MEN_WORK = 1.5e8
 #: The longest target planned: the Men column at N is N + 1 numbers per candidate, and the base search scans
 #: O(N r) per base it cannot reject early (about a minute at 16M on one core).
 MAX_TARGET = 1 << 24
@@ -199,14 +204,17 @@ def candidates(pos: Positions, *, context: int, length: int, base_grid: int = BA
             pos.encoding, dict(pos.params), "")]
     # Men: the model's own base first (no raise needed), then men_smallest_base's log grid (at base_grid a decade) up
     grid = v.integer("base_grid", base_grid, minimum=1)
-    found = mb.men_first_passing(np.concatenate([[b], mb.men_grid(b * (1 + 1e-12), 1e12, per_decade=grid)]), d=r, context=N)
-    bm = found["first_passing"]
+    found = mb.men_first_passing_base(b, d=r, context=N, per_decade=grid, max_work=MEN_WORK)
+    bm = found["base"]
     if bm is not None:
-        out.append(("base_men", f"rope_theta {bm:.4g}", "rope", {"base": bm, **keep},
+        lo, _ = found["bracket"]
+        out.append(("base_men", f"rope_theta {bm:.5g}", "rope", {"base": bm, **keep},
                     "the model's base already passes" if bm == b else
-                    f"the first passing base >= {b:g} on men_smallest_base's log grid at {grid} a decade (512: its own "
-                    "scan's grid); passing bases are not closed upwards and have islands narrower than a grid step, so a "
-                    "finer grid can find a smaller one"))
+                    (f"the first passing base >= {b:g}: every base in [{b:g}, {lo:.7g}) certified failing, {bm:.7g} passes "
+                     "(men_first_passing_base: grid, then bracket and refine)" if found["certified"] else
+                     f"the first passing base found (grid at {grid} a decade gave {found['grid_base']:.5g}, refined within "
+                     f"the search budget): smaller passing islands between {b:g} and it are not excluded")
+                    + (f"; {found['slivers']} intervals narrower than 1e-6 undecided" if found["slivers"] else "")))
     de = lc.liu_critical_dimension(r, b, L)
     if 0 < de < r:
         bl = max(b, liu_base_for_context(r, de, N))
