@@ -68,6 +68,7 @@ class RuntimeConfig(Record):
     notes: tuple = ()
     where: str | None = None
     extra: dict = item(default_factory=dict)
+    replaces: tuple = ()
 
     def _placed(self, fields: dict) -> dict:
         fields = {**fields, "max_position_embeddings": self.max_position_embeddings, **self.extra}
@@ -82,18 +83,20 @@ class RuntimeConfig(Record):
         return None if self.v4 is None else self._placed(self.v4)
 
     def lines(self) -> list[str]:
-        out = [f"  transformers 5.x config.json: {json.dumps(self.config_fields())}",
-               "  transformers 4.x config.json: " + (json.dumps(self.v4_fields())
+        instead = f" (in place of its {', '.join(self.replaces)})" if self.replaces else ""
+        out = [f"  transformers 5.x config.json{instead}: {json.dumps(self.config_fields())}",
+               f"  transformers 4.x config.json{instead}: " + (json.dumps(self.v4_fields())
                                                       if self.v4 is not None else "no 4.x layout for this model's RoPE"),
                "  llama.cpp: " + (shlex.join(self.llama_cpp) if self.llama_cpp else "no flags give it (see the note)"),
                "  vLLM: " + shlex.join(self.vllm)]
         return out + [f"  note: {n}" for n in self.notes]
 
     def markdown(self) -> str:
-        out = [f"#### `{self.candidate}`", "", "transformers 5.x (`config.json`):", "", "```json",
+        instead = f", in place of its {', '.join(f'`{k}`' for k in self.replaces)}" if self.replaces else ""
+        out = [f"#### `{self.candidate}`", "", f"transformers 5.x (`config.json`{instead}):", "", "```json",
                json.dumps(self.config_fields(), indent=1), "```", ""]
         if self.v4 is not None:
-            out += ["transformers 4.x:", "", "```json", json.dumps(self.v4_fields(), indent=1), "```", ""]
+            out += [f"transformers 4.x{instead}:", "", "```json", json.dumps(self.v4_fields(), indent=1), "```", ""]
         out += ["llama.cpp: " + (f"`{shlex.join(self.llama_cpp)}`" if self.llama_cpp else "no flags give it"), "",
                 f"vLLM: `{shlex.join(self.vllm)}`"]
         return "\n".join(out + [f"\n- {n}" for n in self.notes])
@@ -237,16 +240,22 @@ def _llama_cpp(encoding: str, params: dict, configured: str, *, length: int, d: 
     return None, notes
 
 
-def _own_rope(config: dict | None) -> tuple[dict, str | None]:
-    """The model's own RoPE block (its text part's ``rope_parameters`` or ``rope_scaling``) and where the text part is."""
+#: The fields an emitted block supersedes where the model's config has them (gpt-neox's ``rotary_emb_base`` overrides
+#: a ``rope_parameters`` base when left in place).
+REPLACED = ("rope_parameters", "rope_scaling", "rope_theta", "rope_local_base_freq", "rotary_emb_base")
+
+
+def _own_rope(config: dict | None) -> tuple[dict, str | None, tuple]:
+    """The model's own RoPE block (its text part's ``rope_parameters`` or ``rope_scaling``), where the text part is,
+    and the fields of :data:`REPLACED` it has."""
     if config is None:
-        return {}, None
+        return {}, None, ()
     from petheory.models.config import text_part
 
     where = "text_config" if isinstance(config.get("text_config"), dict) else None
     text, _ = text_part(config)
     rope = text.get("rope_parameters") or text.get("rope_scaling") or {}
-    return (rope if isinstance(rope, dict) else {}), where
+    return (rope if isinstance(rope, dict) else {}), where, tuple(k for k in REPLACED if k in text)
 
 
 def _carried(rope: dict, layer_type: str) -> dict:
@@ -296,7 +305,7 @@ def runtime_configs(scheme, kinds, *, length: int, context: int, config: dict | 
     layers = scheme.kinds()
     per_layer = scheme.source in PER_LAYER_TYPE
     planned = [k for k in kinds if k.planned]
-    own, where = _own_rope(config)
+    own, where, replaces = _own_rope(config)
     names = []
     for k in planned:
         names += [c.name for c in k.candidates if c.name not in names]
@@ -356,7 +365,8 @@ def runtime_configs(scheme, kinds, *, length: int, context: int, config: dict | 
             notes.append("vLLM's dynamic type is static (one base at max_position_embeddings x factor): the override "
                          "gives it the plain base transformers uses at N")
         extra = {"sliding_window": None} if window_removed else {}
-        rc = RuntimeConfig(name, rope, m, _v4(scheme.source, blocks if per_layer else {"all": rope}), flags, (), tuple(notes), where, extra)
+        rc = RuntimeConfig(name, rope, m, _v4(scheme.source, blocks if per_layer else {"all": rope}), flags, (),
+                           tuple(notes), where, extra, replaces)
         over = {**rc._placed({"rope_parameters": v_rope})}
         inner = over[where] if where else over
         inner["max_position_embeddings"] = length

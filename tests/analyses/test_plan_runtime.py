@@ -75,14 +75,14 @@ def planned(request):
     return cfg, _plan(cfg, n)
 
 
-def _write(cfg: dict, fields: dict) -> dict:
-    """``cfg`` with ``fields`` written as printed: under ``text_config`` if they are placed there, in place of the RoPE
-    keys of the part they go to."""
+def _write(cfg: dict, fields: dict, replaces=ROPE_KEYS) -> dict:
+    """``cfg`` with ``fields`` written as printed: under ``text_config`` if they are placed there, in place of the keys
+    the plan says they replace."""
     out = copy.deepcopy(cfg)
     part, add = out, fields
     if set(fields) == {"text_config"}:
         part, add = out["text_config"], fields["text_config"]
-    for k in ROPE_KEYS:
+    for k in replaces:
         part.pop(k, None)
     part.update(copy.deepcopy(add))
     return out
@@ -166,7 +166,7 @@ def check_layout(cfg, rec, fields_of) -> int:
         fields = fields_of(rc)
         if fields is None:
             continue
-        whole = _write(cfg, fields)
+        whole = _write(cfg, fields, rc.replaces)
         config, text, emb = _load(whole)
         assert text.max_position_embeddings == rc.max_position_embeddings, rc.candidate
         if "sliding_window" in rc.extra:
