@@ -73,9 +73,9 @@ PLANNED = ("rope", "rope_pi", "rope_ntk", "rope_yarn", "rope_llama3", "rope_long
 #: Men's base grid of the ``base_men`` candidate's first pass: points per decade (men_smallest_base's own scan uses 512).
 BASE_GRID = 64
 #: The ``base_men`` refinement's budget in cosines (:func:`~petheory.bounds.men_base.men_first_passing_base`): a count,
-#: not seconds, so that a plan is the same on every machine. Enough to certify the first passing base up to N = 8k at
+#: not seconds, so that a plan is the same on every machine. Enough to certify the first passing base at N = 4k at
 #: d = 128; beyond, the base found is printed as not certified.
-MEN_WORK = 1.5e8
+MEN_WORK = 6e7
 #: The longest target planned: the Men column at N is N + 1 numbers per candidate, and the base search scans
 #: O(N r) per base it cannot reject early (about a minute at 16M on one core).
 MAX_TARGET = 1 << 24
@@ -491,6 +491,27 @@ def _all_sliding(scheme: Scheme, config: dict | None) -> bool:
     return text_part(config)[0].get("sliding_window") is not None
 
 
+def _warnings(scheme: Scheme, kinds, config: dict | None, length: int) -> tuple:
+    """The config's lints (:func:`petheory.analyses.lints.config_lints`) and the candidates whose base is above the
+    precision ceiling of the config's dtype at N, each one line naming the field."""
+    if config is None:
+        return ()
+    from petheory.analyses.lints import UNIT_ROUNDOFF, config_lints, precision_ceiling
+    from petheory.models.config import text_part
+
+    out = [f"warning: {x}" for x in config_lints(config, scheme, length=length)]
+    text = text_part(config)[0]
+    dtype = text.get("torch_dtype") or text.get("dtype") or config.get("torch_dtype") or config.get("dtype")
+    if dtype in UNIT_ROUNDOFF and dtype != "float32":
+        for k in kinds:
+            for c in k.candidates if k.planned else ():
+                top = precision_ceiling(length, k.rotary_dim, dtype)
+                if c.encoding == "rope" and c.params["base"] > top:
+                    out.append(f"warning: {c.name}'s rope_theta {c.params['base']:.4g} is above {dtype}'s precision "
+                               f"ceiling {top:.3g} at N = {length:,} (torch_dtype = {dtype}; petheory.analyses.lints)")
+    return tuple(out)
+
+
 def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: int = BASE_GRID,
          source: str | None = None, config: dict | None = None) -> PlanRecord:
     """The plan of ``scheme`` for the target context N: candidates per rotary layer kind, checked, with the configs.
@@ -556,6 +577,8 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
         raise ValidationError("plan found no full-attention rotary layer to scale ("
                               + "; ".join(f"layers {k.layers[:4]}: {k.note}" for k in kinds) + ")")
     configs = runtime_configs(scheme, kinds, length=N, context=L, config=config, window_removed=window_removed)
+    warnings = _warnings(scheme, kinds, config, N)
     return PlanRecord(source=source, model_type=scheme.source, context=L, length=N, max_context=scheme.max_context,
-                      kinds=kinds, configs=configs, notes=tuple(scheme.notes), seconds=round(time.perf_counter() - t0, 3),
+                      kinds=kinds, configs=configs, notes=tuple(scheme.notes) + warnings,
+                      seconds=round(time.perf_counter() - t0, 3),
                       context_from=context_from)
