@@ -181,15 +181,21 @@ def rope_block(encoding: str, params: dict, d: int) -> dict:
     return out
 
 
+#: Families whose transformers 4.x config names the base and the rotary fraction otherwise (GPT-NeoX's).
+V4_KEYS = {"gpt_neox": ("rotary_emb_base", "rotary_pct"), "gpt_neox_japanese": ("rotary_emb_base", "rotary_pct")}
+
+
 def _v4(model_type: str, blocks: dict) -> dict | None:
     """The transformers 4.x keys: one flat block, or Gemma 3's global block + local base (``partial_rotary_factor`` at
-    the top level, where 4.x reads it)."""
+    the top level, where 4.x reads it; GPT-NeoX's own names, :data:`V4_KEYS`)."""
+    base_key, part_key = V4_KEYS.get(model_type, ("rope_theta", "partial_rotary_factor"))
+
     def split(b):
         # never rope_scaling null: a family whose config class defaults to a scaling (gpt-oss: YaRN x32) keeps it then
         rest = {k: val for k, val in b.items() if k not in ("rope_theta", "partial_rotary_factor")}
-        out = {"rope_theta": b["rope_theta"], "rope_scaling": rest}
+        out = {base_key: b["rope_theta"], "rope_scaling": rest}
         if "partial_rotary_factor" in b:
-            out["partial_rotary_factor"] = b["partial_rotary_factor"]
+            out[part_key] = b["partial_rotary_factor"]
         return out
 
     if len(blocks) == 1:
@@ -242,7 +248,7 @@ def _llama_cpp(encoding: str, params: dict, configured: str, *, length: int, d: 
 
 #: The fields an emitted block supersedes where the model's config has them (gpt-neox's ``rotary_emb_base`` overrides
 #: a ``rope_parameters`` base when left in place).
-REPLACED = ("rope_parameters", "rope_scaling", "rope_theta", "rope_local_base_freq", "rotary_emb_base")
+REPLACED = ("rope_parameters", "rope_scaling", "rope_theta", "rope_local_base_freq", "rotary_emb_base", "rotary_pct")
 
 
 def _own_rope(config: dict | None) -> tuple[dict, str | None, tuple]:

@@ -16,7 +16,8 @@ HELP = "which base or factor for a target context N: candidates checked by the t
 DESCRIPTION = (
     "What should I set to run this model at N tokens? For --pe (a model's config.json, hf:DIR, or a registered RoPE) "
     "and --length N: per rotary full-attention layer kind (a Gemma-style model scales only its global layers), the "
-    "candidates -- the first base >= the model's whose Men kernel B_m stays >= 0 up to N, the base whose Liu bound "
+    "candidates -- the first base >= the model's whose Men kernel B_m stays >= 0 up to N (certified by bracket and "
+    "refine, or said not to be), the base whose Liu bound "
     "T_extra reaches N, PI, NTK-aware, dynamic NTK, YaRN, Llama 3 -- each checked at N (Men, Liu, phase range), with "
     "the bands kept/interpolated, the logit factor, the kernel's decay and its certified extreme eigenvalues; the "
     "recommended candidate and why; and for each the transformers 5.x rope_parameters and 4.x rope_scaling blocks, "
@@ -34,8 +35,11 @@ def add_arguments(p) -> None:
                    "(Qwen3: 32,768; Mistral 7B v0.1: 8,192), else max_position_embeddings; a registry RoPE's n_max, "
                    "else 4096); the plan prints which one it used")
     p.add_argument("-d", "--d-model", type=int, metavar="D", help="head dimension of a registry RoPE (default 128)")
-    p.add_argument("--base-grid", type=int, default=64, metavar="K", help="bases per decade of the Men base search "
-                   "(default 64; men_smallest_base's own scan uses 512)")
+    p.add_argument("--base-grid", type=int, default=64, metavar="K", help="bases per decade of the first pass of the "
+                   "Men base search (default 64); the base_men candidate is the first base >= the model's with B_m >= 0 "
+                   "for every m <= N: a grid pass, then every base below the grid's either certified failing or the "
+                   "first passing one found to 1e-6 (bracket and refine, islands included); when the fixed search "
+                   "budget runs out first, the plan says the base is not certified")
     p.add_argument("--json", metavar="FILE", help="write the plan as JSON to FILE ('-' for stdout)")
     p.add_argument("--markdown", metavar="FILE", help="write the plan as Markdown to FILE ('-' for stdout)")
 
