@@ -7,7 +7,7 @@ original context L and target N (s = N / L), the candidates (:func:`candidates`)
 * ``as_configured``: the model's own positions at N;
 * ``base_men``: plain RoPE with the first base >= b whose Men kernel :math:`B_m=\sum_t\cos(m\theta_t)` stays
   non-negative for every :math:`0\le m\le N` (Men et al. 2024 §4), by
-  :func:`~petheory.bounds.men_base.men_first_passing_base`: a log grid (64 a decade) first, then every base below the
+  :func:`~petheory.bounds.men_search.men_first_passing_base`: a log grid (64 a decade) first, then every base below the
   grid's certified failing or the first passing one found (the passing set has islands narrower than any grid); when
   the search budget runs out first, the base found is labelled as not certified;
 * ``base_liu``: plain RoPE with the smallest base whose Liu bound reaches N,
@@ -57,7 +57,7 @@ from petheory.analyses import kernel as K
 from petheory.analyses.plan_record import CandidatePlan, Check, KindPlan, PlanRecord, SupportedContext
 from petheory.analyses.runtime_config import PER_LAYER_TYPE, runtime_configs
 from petheory.bounds import long_context as lc
-from petheory.bounds import men_base as mb
+from petheory.bounds import men_search
 from petheory.errors import ValidationError
 from petheory.scheme import Layer, Positions, Scheme
 
@@ -72,7 +72,7 @@ CHECKS = ("men", "liu", "phase")
 PLANNED = ("rope", "rope_pi", "rope_ntk", "rope_yarn", "rope_llama3", "rope_longrope", "rope_dynamic")
 #: Men's base grid of the ``base_men`` candidate's first pass: points per decade (men_smallest_base's own scan uses 512).
 BASE_GRID = 64
-#: The ``base_men`` refinement's budget in cosines (:func:`~petheory.bounds.men_base.men_first_passing_base`): a count,
+#: The ``base_men`` refinement's budget in cosines (:func:`~petheory.bounds.men_search.men_first_passing_base`): a count,
 #: not seconds, so that a plan is the same on every machine. Enough to certify the first passing base at N = 4k at
 #: d = 128; beyond, the base found is printed as not certified.
 MEN_WORK = 6e7
@@ -204,7 +204,7 @@ def candidates(pos: Positions, *, context: int, length: int, base_grid: int = BA
             pos.encoding, dict(pos.params), "")]
     # Men: the model's own base first (no raise needed), then men_smallest_base's log grid (at base_grid a decade) up
     grid = v.integer("base_grid", base_grid, minimum=1)
-    found = mb.men_first_passing_base(b, d=r, context=N, per_decade=grid, max_work=MEN_WORK)
+    found = men_search.men_first_passing_base(b, d=r, context=N, per_decade=grid, max_work=MEN_WORK)
     bm = found["base"]
     if bm is not None:
         lo, _ = found["bracket"]
@@ -543,7 +543,7 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
     -----
     Cost per planned kind: Men's column at N for each candidate (:math:`O(N r)` flops by angle addition, about
     0.1 s at 1M and r = 128) and the ``base_men`` search (most failing bases rejected at a few distances where
-    a smaller base failed, :func:`petheory.bounds.men_base.men_first_passing`), the extreme eigenvalues from
+    a smaller base failed, then bracket and refine within MEN_WORK: :func:`petheory.bounds.men_search.men_first_passing_base`), the extreme eigenvalues from
     a 2b x 2b Gram at any N. A model whose every rotary layer slides (Mistral 7B v0.1) is planned with the window
     removed.
 
