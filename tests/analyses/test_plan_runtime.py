@@ -385,3 +385,21 @@ def test_every_accepted_family_takes_every_block_as_printed():
     assert not unexpected, "\n".join(f"{k}: {val}" for k, val in unexpected.items())
     assert set(failed) == set(KNOWN_FAILING), f"no longer failing: {sorted(set(KNOWN_FAILING) - set(failed))}"
     assert len(checked) >= 100
+
+
+def test_qwen3_vl_blocks_go_into_text_config_with_their_mrope_keys():
+    """Qwen3-VL (transformers' default config with Qwen/Qwen3-VL-8B-Instruct's text RoPE: base 5e6, interleaved
+    M-RoPE sections [24, 20, 20]): the fields under text_config, mrope_section and mrope_interleaved kept, and every
+    block takes effect there as printed."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cfg = json.loads(json.dumps(AutoConfig.for_model("qwen3_vl").to_dict(), default=str))
+    cfg["text_config"]["rope_parameters"] = {"rope_type": "default", "rope_theta": 5e6, "mrope_section": [24, 20, 20],
+                                             "mrope_interleaved": True}
+    rec = _plan(cfg, 4096, context=1024)
+    own = cfg["text_config"]["rope_parameters"]
+    assert {"mrope_section", "mrope_interleaved"} <= set(own)
+    for rc in rec.configs:
+        assert rc.where == "text_config" and set(rc.config_fields()) == {"text_config"}
+        assert all(rc.rope_parameters[k] == own[k] for k in ("mrope_section", "mrope_interleaved")), rc.candidate
+    assert check_layout(cfg, rec, RuntimeConfigFields.v5) >= len(rec.configs)
