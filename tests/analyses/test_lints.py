@@ -110,3 +110,16 @@ def test_plan_warns_of_a_candidate_base_above_the_ceiling():
     assert over and all(any(n.startswith(f"warning: {c}'s rope_theta") for n in rec.notes) for c in over)
     assert not any("warning" in n for n in plan(resolve_scheme(str(DATA / "gemma3_27b.json")), length=262144,
                                                 config=json.loads((DATA / "gemma3_27b.json").read_text())).notes)
+
+
+def test_report_and_plan_commands_print_the_lints(tmp_path, capsys):
+    from petheory.cli import main
+
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({**LLAMA, "rope_parameters": {"rope_type": "yarn", "factor": 1.0, "rope_theta": 5e5,
+                                                             "original_max_position_embeddings": 4096}}))
+    assert main(["report", "--pe", str(path), "--null-draws", "5", "-q"]) == 0
+    err = capsys.readouterr().err
+    assert f"petheory: warning: {path}: rope_parameters.factor = 1" in err
+    assert main(["plan", "--pe", str(path), "--length", "32768", "-q"]) == 0
+    assert "warning: rope_parameters.factor = 1" in capsys.readouterr().out
