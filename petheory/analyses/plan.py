@@ -93,6 +93,13 @@ CARD_CONTEXT = {
 #: 10^6 with the window removed (mistralai/Mistral-7B-v0.2: rope_theta 1e6, sliding_window null, 32k), offered
 #: when a plan removes the window of an all-sliding model whose base is below it.
 LLAMA31_FACTOR = 8.0
+#: Families whose transformers config class accepts only these rope_type values (its validation raises on the
+#: others): their plans leave out the candidates it would refuse. Phi-3's ``validate_rope`` takes longrope only as
+#: a scaling; Cosmos3 Edge's ``validate_architecture`` requires default (tests/analyses/test_plan_runtime.py's sweep).
+ROPE_TYPES = {**dict.fromkeys(("phi3", "phimoe", "phi4_multimodal"), ("default", "longrope")),
+              **dict.fromkeys(("cosmos3_edge", "cosmos3_edge_text"), ("default",))}
+_ROPE_TYPE = {"rope": "default", "rope_pi": "linear", "rope_dynamic": "dynamic", "rope_yarn": "yarn",
+              "rope_llama3": "llama3", "rope_longrope": "longrope"}
 MISTRAL_V02_BASE = 1e6
 
 
@@ -427,12 +434,17 @@ def _kind_plan(scheme: Scheme, layer: Layer, idx, *, length: int, context: int, 
         return KindPlan(**head, planned=False, candidates=(c,),
                         note=f"{span} attention: its queries never see past {span.size:,} positions, so it keeps its "
                         f"positions (checked as configured at its span){flat}")
-    cands = tuple(analyse(pos, c, context=context, length=length)
-                  for c in candidates(pos, context=context, length=length, base_grid=base_grid,
-                                      window_removed=window_removed, family=scheme.source))
+    allowed = ROPE_TYPES.get(scheme.source)
+    offered = candidates(pos, context=context, length=length, base_grid=base_grid, window_removed=window_removed,
+                         family=scheme.source)
+    left_out = [c[0] for c in offered if allowed and c[0] != "as_configured" and _ROPE_TYPE[c[2]] not in allowed]
+    cands = tuple(analyse(pos, c, context=context, length=length) for c in offered if c[0] not in left_out)
     rec, why = _recommend(list(cands))
     note = (f"every layer slides ({span}): planned with the window removed (sliding_window null in every config "
             "below), as Mistral 7B v0.2 did over v0.1") if window_removed else ""
+    if left_out:
+        note = (note + "; " if note else "") + (f"left out: {', '.join(left_out)} (transformers' {scheme.source} config "
+                                                f"accepts rope_type {' or '.join(allowed)} only)")
     return KindPlan(**head, planned=True, note=note, candidates=cands, recommended=rec, why=why,
                     base=float(pos.params.get("base", 10000.0)), rotary_dim=_rotary_dim(pos))
 

@@ -337,10 +337,6 @@ def test_a_planted_emission_error_is_caught(planned):
 KNOWN_FAILING = {
     # transformers has no modeling module for these (remote code): no rotary module to read the block back
     **dict.fromkeys(("exaone", "internlm3", "iquestcoder", "sarvam_moe"), "no transformers modeling module"),
-    # the config class refuses every rope_type but default: plan still offers linear, dynamic, YaRN, Llama 3
-    **dict.fromkeys(("cosmos3_edge", "cosmos3_edge_text"), "plan offers scalings the family refuses"),
-    # Phi-3's config validation refuses the scaling blocks plan emits (validate_rope)
-    **dict.fromkeys(("phi3", "phi4_multimodal", "phimoe"), "plan offers blocks the family's validation refuses"),
     # per-layer-type families whose rotary reads a block for a layer type the model does not use: plan omits it
     **dict.fromkeys(("laguna", "mellum"), "per-layer block missing for a layer type the rotary module reads"),
     # the rotary dimension read back (64 bands) is not the planned one (32): partial rotary lost in the emitted block
