@@ -343,8 +343,11 @@ KNOWN_FAILING = {
     **dict.fromkeys(("lfm3", "lfm3_vl"), "partial rotary lost"),
     # this test reads cos/sin at the wrong coordinates for these rotary outputs (frequencies agree)
     **dict.fromkeys(("ernie4_5", "ernie4_5_moe", "glm", "glm4", "helium"), "cos/sin layout not read by this test"),
-    # this test's reading of the head size (per-layer head_dim; a None field) fails before any comparison
-    **dict.fromkeys(("gemma4", "gemma4_text", "minimax", "mixtral"), "this test cannot build the rotary input"),
+    # this test's reading of the head size fails on Gemma 4's per-layer head_dim before any comparison
+    **dict.fromkeys(("gemma4", "gemma4_text"), "this test cannot build the rotary input"),
+    # transformers' dynamic NTK init multiplies config.head_dim, null in these default configs: it raises on the
+    # dynamic candidate (plan could write head_dim into the block's config)
+    **dict.fromkeys(("minimax", "mixtral"), "transformers' dynamic init fails on head_dim null"),
 }
 
 
