@@ -5,10 +5,11 @@ layers; its sliding layers never see farther than their window), with base b, ro
 original context L and target N (s = N / L), the candidates (:func:`candidates`):
 
 * ``as_configured``: the model's own positions at N;
-* ``base_men``: plain RoPE with the first base >= b on :func:`~petheory.bounds.men_base.men_smallest_base`'s log
-  grid (64 a decade by default, 512 its own) whose Men kernel :math:`B_m=\sum_t\cos(m\theta_t)` stays
-  non-negative for every :math:`0\le m\le N` (Men et al. 2024 §4; the passing set has islands, so a finer grid
-  can find a smaller base);
+* ``base_men``: plain RoPE with the first base >= b whose Men kernel :math:`B_m=\sum_t\cos(m\theta_t)` stays
+  non-negative for every :math:`0\le m\le N` (Men et al. 2024 §4), by
+  :func:`~petheory.bounds.men_search.men_first_passing_base`: a log grid (64 a decade) first, then every base below the
+  grid's certified failing or the first passing one found (the passing set has islands narrower than any grid); when
+  the search budget runs out first, the base found is labelled as not certified;
 * ``base_liu``: plain RoPE with the smallest base whose Liu bound reaches N,
   :math:`T_{extra} = 2\pi\beta^{d_{extra}/r} \ge N` (Liu et al. 2023 Eq. 9 solved for :math:`\beta`:
   :func:`liu_base_for_context`), :math:`d_{extra}` from b and L (Eq. 8);
@@ -62,30 +63,56 @@ from petheory import _validate as v
 from petheory import encodings as enc
 from petheory.analyses import kernel as K
 from petheory.analyses.plan_record import Answer, CandidatePlan, Check, KindPlan, PlanRecord, SupportedContext
-from petheory.analyses.runtime_config import runtime_configs
+from petheory.analyses.runtime_config import PER_LAYER_TYPE, runtime_configs
 from petheory.bounds import long_context as lc
-from petheory.bounds import men_base as mb
+from petheory.bounds import men_search
 from petheory.errors import ValidationError
 from petheory.evidence import expectation as ev
 from petheory.evidence import predictors as ev_predictors
 from petheory.evidence import table as ev_table
 from petheory.scheme import Layer, Positions, Scheme
 
-__all__ = ["CANDIDATES", "CHECKS", "candidates", "analyse", "plan", "predictor_lines", "liu_base_for_context",
+__all__ = ["CANDIDATES", "CHECKS", "candidates", "analyse", "plan", "predictor_lines", "original_context",
+           "liu_base_for_context",
            "supported_context"]
 
 #: The candidates, in the order they are listed (the tie-break of the recommendation follows it too).
-CANDIDATES = ("as_configured", "base_men", "base_liu", "pi", "ntk", "dynamic", "yarn", "llama3")
+CANDIDATES = ("as_configured", "base_men", "base_liu", "pi", "ntk", "dynamic", "yarn", "llama3", "llama3_x8", "base_1e6")
 #: The checks each candidate gets at N.
 CHECKS = ("men", "liu", "phase")
 #: Registry entries a plan scales (plain rotary layers; MLA's decoupled RoPE and xPos are not planned).
 PLANNED = ("rope", "rope_pi", "rope_ntk", "rope_yarn", "rope_llama3", "rope_longrope", "rope_dynamic")
-#: Men's base grid of the ``base_men`` candidate: points per decade (men_smallest_base's own scan uses 512).
+#: Men's base grid of the ``base_men`` candidate's first pass: points per decade (men_smallest_base's own scan uses 512).
 BASE_GRID = 64
+#: The ``base_men`` refinement's budget in cosines (:func:`~petheory.bounds.men_search.men_first_passing_base`): a count,
+#: not seconds, so that a plan is the same on every machine. Enough to certify the first passing base at N = 4k at
+#: d = 128; beyond, the base found is printed as not certified.
+MEN_WORK = 6e7
 #: The longest target planned: the Men column at N is N + 1 numbers per candidate, and the base search scans
 #: O(N r) per base it cannot reject early (about a minute at 16M on one core).
 MAX_TARGET = 1 << 24
 _EPS = float(np.finfo(np.float64).eps)
+#: Original contexts a model card states where the config does not: (model type, max_position_embeddings, sliding
+#: window or None) -> (L, where it is stated). Used only when the config has no original_max_position_embeddings.
+CARD_CONTEXT = {
+    **{(mt, 40960, None): (32768, "the Qwen3 model cards (32,768 tokens natively; their YaRN block counts from "
+                                  "original_max_position_embeddings 32,768)") for mt in ("qwen3", "qwen3_moe")},
+    ("mistral", 32768, 4096): (8192, "Mistral 7B (Jiang et al. 2023, arXiv 2310.06825) Table 1: context_len 8192, "
+                                     "window_size 4096"),
+}
+#: Shipped conventions offered beside the N/L factors: Llama 3.1's factor 8 (meta-llama/Llama-3.1-8B config.json:
+#: llama3, factor 8, low 1, high 4 over 8,192, for 131,072 = 16 x 8,192), offered to Llama models and specs when s > 8; Mistral 7B v0.2's base
+#: 10^6 with the window removed (mistralai/Mistral-7B-v0.2: rope_theta 1e6, sliding_window null, 32k), offered
+#: when a plan removes the window of an all-sliding model whose base is below it.
+LLAMA31_FACTOR = 8.0
+#: Families whose transformers config class accepts only these rope_type values (its validation raises on the
+#: others): their plans leave out the candidates it would refuse. Phi-3's ``validate_rope`` takes longrope only as
+#: a scaling; Cosmos3 Edge's ``validate_architecture`` requires default (tests/analyses/test_plan_runtime.py's sweep).
+ROPE_TYPES = {**dict.fromkeys(("phi3", "phimoe", "phi4_multimodal"), ("default", "longrope")),
+              **dict.fromkeys(("cosmos3_edge", "cosmos3_edge_text"), ("default",))}
+_ROPE_TYPE = {"rope": "default", "rope_pi": "linear", "rope_dynamic": "dynamic", "rope_yarn": "yarn",
+              "rope_llama3": "llama3", "rope_longrope": "longrope"}
+MISTRAL_V02_BASE = 1e6
 
 
 def liu_base_for_context(d: int, d_extra: int, context: int) -> float:
@@ -144,7 +171,8 @@ def _keep(pos: Positions) -> dict:
     return {k: pos.params[k] for k in ("pairing", "rotary_dim") if k in pos.params}
 
 
-def candidates(pos: Positions, *, context: int, length: int, base_grid: int = BASE_GRID) -> list[tuple]:
+def candidates(pos: Positions, *, context: int, length: int, base_grid: int = BASE_GRID,
+               window_removed: bool = False, family: str = "spec") -> list[tuple]:
     """The candidates of one rotary layer kind: a list of ``(name, label, encoding, params, note)``.
 
     Parameters
@@ -156,13 +184,18 @@ def candidates(pos: Positions, *, context: int, length: int, base_grid: int = BA
     length : int
         N, the target context (> L).
     base_grid : int, optional
-        Bases per decade of the ``base_men`` search.
+        Bases per decade of the ``base_men`` search's first pass.
+    window_removed : bool, optional
+        The layer slides and the plan removes its window (then Mistral 7B v0.2's base is offered).
+    family : str, optional
+        The scheme's model type (``spec`` for a registry RoPE): Llama 3.1's factor is offered to ``llama`` and ``spec``.
 
     Returns
     -------
     list of tuple
         ``(name, label, encoding, params, note)`` per candidate: as configured, Men's and Liu's bases, PI, NTK,
-        dynamic NTK, YaRN and llama3 (those a layer's RoPE can take).
+        dynamic NTK, YaRN (with the model's own beta_fast, beta_slow and truncate where it ships YaRN: gpt-oss) and
+        llama3 at s = N/L; Llama 3.1's factor 8 where s > 8 (Llama models and specs); Mistral 7B v0.2's base where a window is removed.
 
     Raises
     ------
@@ -186,23 +219,34 @@ def candidates(pos: Positions, *, context: int, length: int, base_grid: int = BA
     N = v.integer("length", length, minimum=L + 1)
     b, r, s = float(pos.params.get("base", 10000.0)), _rotary_dim(pos), N / L
     keep = _keep(pos)
-    out = [("as_configured", f"{pos.encoding} as the config has it", pos.encoding, dict(pos.params), "")]
+    out = [("as_configured", f"{pos.encoding} as the config has it" + (", window removed" if window_removed else ""),
+            pos.encoding, dict(pos.params), "")]
     # Men: the model's own base first (no raise needed), then men_smallest_base's log grid (at base_grid a decade) up
     grid = v.integer("base_grid", base_grid, minimum=1)
-    found = mb.men_first_passing(np.concatenate([[b], mb.men_grid(b * (1 + 1e-12), 1e12, per_decade=grid)]), d=r, context=N)
-    bm = found["first_passing"]
+    found = men_search.men_first_passing_base(b, d=r, context=N, per_decade=grid, max_work=MEN_WORK)
+    bm = found["base"]
     if bm is not None:
-        out.append(("base_men", f"rope_theta {bm:.4g}", "rope", {"base": bm, **keep},
+        lo, _ = found["bracket"]
+        out.append(("base_men", f"rope_theta {bm:.5g}", "rope", {"base": bm, **keep},
                     "the model's base already passes" if bm == b else
-                    f"the first passing base >= {b:g} on men_smallest_base's log grid at {grid} a decade (512: its own "
-                    "scan's grid); passing bases are not closed upwards and have islands narrower than a grid step, so a "
-                    "finer grid can find a smaller one"))
+                    (f"the first passing base >= {b:g}: every base in [{b:g}, {lo:.7g}) certified failing, {bm:.7g} passes "
+                     "(men_first_passing_base: grid, then bracket and refine)" if found["certified"] else
+                     f"the first passing base found (grid at {grid} a decade gave {found['grid_base']:.5g}, refined within "
+                     f"the search budget): smaller passing islands between {b:g} and it are not excluded")
+                    + (f"; {found['slivers']} intervals narrower than 1e-6 undecided" if found["slivers"] else "")))
     de = lc.liu_critical_dimension(r, b, L)
     if 0 < de < r:
         bl = max(b, liu_base_for_context(r, de, N))
         out.append(("base_liu", f"rope_theta {bl:.4g}", "rope", {"base": bl, **keep},
                     "the model's base already reaches N" if bl == b else
                     f"T_extra = 2 pi beta^(d_extra/r) = N with d_extra = {de} (Liu Eq. 9)"))
+    # YaRN as the model ships it where it does (gpt-oss: truncate false; its betas), else transformers' defaults
+    own = pos.params if pos.encoding == "rope_yarn" else {}
+    yarn = {"beta": float(own.get("beta", 32.0)), "alpha": float(own.get("alpha", 1.0))}
+    if own.get("truncate") is False:
+        yarn["truncate"] = False
+    yarn_label = "" if not own else f", beta_fast {yarn['beta']:g}, beta_slow {yarn['alpha']:g}" + (
+        ", truncate false" if "truncate" in yarn else "")
     out += [
         ("pi", f"linear x{s:g}", "rope_pi", {"base": b, "scale": s, **keep}, ""),
         ("ntk", f"rope_theta {enc.ntk_base(b, s, r):.4g} (NTK-aware x{s:g})", "rope",
@@ -210,11 +254,20 @@ def candidates(pos: Positions, *, context: int, length: int, base_grid: int = BA
         ("dynamic", "dynamic NTK, factor 1", "rope_dynamic", {"base": b, "scale": 1.0, "n_max": L, **keep},
          "transformers' dynamic NTK with factor f has base b (f n/L - f + 1)^(r/(r-2)) at length n: f = 1 is plain "
          "RoPE up to L and the NTK base of s = N/L at N (f = s would divide the slowest band by s^2 - s + 1 there)"),
-        ("yarn", f"YaRN x{s:g} over {L:,}", "rope_yarn",
-         {"base": b, "scale": s, "n_max": L, "alpha": 1.0, "beta": 32.0, "ramp": "code", **keep}, ""),
+        ("yarn", f"YaRN x{s:g} over {L:,}{yarn_label}", "rope_yarn",
+         {"base": b, "scale": s, "n_max": L, **yarn, "ramp": "code", **keep},
+         "beta_fast, beta_slow and truncate as the model's own YaRN" if own else ""),
         ("llama3", f"llama3 x{s:g} over {L:,}", "rope_llama3",
          {"base": b, "scale": s, "n_max": L, "low_freq_factor": 1.0, "high_freq_factor": 4.0, **keep}, ""),
     ]
+    if s > LLAMA31_FACTOR and family in ("llama", "spec"):
+        out.append(("llama3_x8", f"llama3 x{LLAMA31_FACTOR:g} over {L:,} (Llama 3.1's shipped factor)", "rope_llama3",
+                    {"base": b, "scale": LLAMA31_FACTOR, "n_max": L, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                     **keep}, "Meta ships Llama 3.1 with factor 8 over 8,192 for 131,072 (s = 16), not s"))
+    if window_removed and b < MISTRAL_V02_BASE:
+        out.append(("base_1e6", f"rope_theta {MISTRAL_V02_BASE:g}, window removed (Mistral 7B v0.2's)", "rope",
+                    {"base": MISTRAL_V02_BASE, **keep}, "Mistral 7B v0.2 over v0.1: sliding window removed, rope_theta "
+                    "1e6, 32k context (its config.json)"))
     return out
 
 
@@ -430,30 +483,118 @@ def supported_context(pos: Positions, *, context: int, extended: int, cap: int |
                             critical_dimension=de, context=L, advertised=Lx)
 
 
-def _kind_plan(scheme: Scheme, layer: Layer, idx, *, length: int, context: int, base_grid: int) -> KindPlan:
+def _kind_plan(scheme: Scheme, layer: Layer, idx, *, length: int, context: int, base_grid: int,
+               window_removed: bool = False) -> KindPlan:
     pos, span = layer.positions, layer.span
     head = dict(layers=tuple(idx), type=layer.type, span=str(span), encoding=pos.encoding or pos.kind)
     if pos.kind != "rotary":
         return KindPlan(**head, planned=False, note=f"{pos.kind}: no rotary positions to scale")
     if pos.encoding not in PLANNED:
         return KindPlan(**head, planned=False, note=f"{pos.encoding}: not planned (plan scales {', '.join(PLANNED)})")
-    if span.kind != "full":
+    if window_removed:
+        head["span"] = f"{span}, removed"
+    elif span.kind != "full":
         reach = span.reach(length)
         c = analyse(pos, ("as_configured", f"{pos.encoding} as configured", pos.encoding, dict(pos.params), ""),
                     context=min(context, reach), length=reach)
+        flat = ("" if scheme.source in PER_LAYER_TYPE else f"; {scheme.source}'s rotary module reads one flat "
+                "rope_parameters, so these layers take each candidate's block too")
         return KindPlan(**head, planned=False, candidates=(c,),
                         note=f"{span} attention: its queries never see past {span.size:,} positions, so it keeps its "
-                        "positions (checked as configured at its span)")
-    cands = tuple(analyse(pos, c, context=context, length=length)
-                  for c in candidates(pos, context=context, length=length, base_grid=base_grid))
+                        f"positions (checked as configured at its span){flat}")
+    allowed = ROPE_TYPES.get(scheme.source)
+    offered = candidates(pos, context=context, length=length, base_grid=base_grid, window_removed=window_removed,
+                         family=scheme.source)
+    left_out = [c[0] for c in offered if allowed and c[0] != "as_configured" and _ROPE_TYPE[c[2]] not in allowed]
+    cands = tuple(analyse(pos, c, context=context, length=length) for c in offered if c[0] not in left_out)
     b = float(pos.params.get("base", 10000.0))
     answers = tuple(_answer(g, list(cands), b, length / context) for g in ev_table.REGIMES)
-    return KindPlan(**head, planned=True, candidates=cands, training_free=answers[0], fine_tuned=answers[1],
+    note = (f"every layer slides ({span}): planned with the window removed (sliding_window null in every config "
+            "below), as Mistral 7B v0.2 did over v0.1") if window_removed else ""
+    if left_out:
+        note = (note + "; " if note else "") + (f"left out: {', '.join(left_out)} (transformers' {scheme.source} config "
+                                                f"accepts rope_type {' or '.join(allowed)} only)")
+    return KindPlan(**head, planned=True, note=note, candidates=cands, training_free=answers[0], fine_tuned=answers[1],
                     base=b, rotary_dim=_rotary_dim(pos))
 
 
+def original_context(scheme: Scheme, config: dict | None = None) -> tuple[int, str]:
+    """The original context L a plan counts from when the user gives none, and which field or source gave it.
+
+    ``original_max_position_embeddings`` (or ``max_position_embeddings / factor``) where the config's scaling block
+    has one; else the model card's convention where :data:`CARD_CONTEXT` knows the family's (Qwen3's 40,960 is
+    32,768 of context; Mistral 7B v0.1 was trained at 8,192); else ``max_position_embeddings``, said as such.
+
+    Parameters
+    ----------
+    scheme : Scheme
+        The model's scheme.
+    config : dict, optional
+        Its ``config.json`` (its text part's ``sliding_window`` keys the card table).
+
+    Returns
+    -------
+    tuple of (int, str)
+        L and where it came from (printed by the plan).
+
+    Examples
+    --------
+    >>> from petheory.loaders import resolve_scheme
+    >>> original_context(resolve_scheme("tests/data/hf_configs/qwen3_8b.json"))[0]
+    32768
+    """
+    if scheme.source == "spec":
+        return scheme.context, "the spec's n_max (else 4,096)"
+    if scheme.context != scheme.max_context:
+        return scheme.context, ("the scaling block's original_max_position_embeddings"
+                                if "n_max" in scheme.main.positions.params else "max_position_embeddings / the scaling factor")
+    windows = {layer.span.size for layer in scheme.layers if layer.span.kind == "sliding"}
+    full = any(layer.span.kind == "full" and layer.positions.kind == "rotary" for layer in scheme.layers)
+    window = next(iter(windows)) if len(windows) == 1 and not full else None
+    hit = CARD_CONTEXT.get((scheme.source, scheme.max_context, window))
+    if hit is not None:
+        return hit[0], f"{hit[1]}, not max_position_embeddings {scheme.max_context:,}; --context L plans from another"
+    return scheme.context, ("max_position_embeddings (the config has no original_max_position_embeddings; --context L "
+                            "if the model was trained shorter)")
+
+
+def _all_sliding(scheme: Scheme, config: dict | None) -> bool:
+    """No full-attention rotary layer, and every rotary layer slides: a plan can remove the window."""
+    rotary = [layer for layer in scheme.layers if layer.positions.kind == "rotary"]
+    if not rotary or not all(layer.span.kind == "sliding" for layer in rotary):
+        return False
+    if any(layer.span.kind == "full" and layer.positions.kind != "rotary" for layer in scheme.layers):
+        return False  # full layers without RoPE (NoPE) beside sliding RoPE layers: removing the window is not the plan
+    if config is None:
+        return True
+    from petheory.models.config import text_part
+
+    return text_part(config)[0].get("sliding_window") is not None
+
+
+def _warnings(scheme: Scheme, kinds, config: dict | None, length: int) -> tuple:
+    """The config's lints (:func:`petheory.analyses.lints.config_lints`) and the candidates whose base is above the
+    precision ceiling of the config's dtype at N, each one line naming the field."""
+    if config is None:
+        return ()
+    from petheory.analyses.lints import UNIT_ROUNDOFF, config_lints, precision_ceiling
+    from petheory.models.config import text_part
+
+    out = [f"warning: {x}" for x in config_lints(config, scheme, length=length)]
+    text = text_part(config)[0]
+    dtype = text.get("torch_dtype") or text.get("dtype") or config.get("torch_dtype") or config.get("dtype")
+    if dtype in UNIT_ROUNDOFF and dtype != "float32":
+        for k in kinds:
+            for c in k.candidates if k.planned else ():
+                top = precision_ceiling(length, k.rotary_dim, dtype)
+                if c.encoding == "rope" and c.params["base"] > top:
+                    out.append(f"warning: {c.name}'s rope_theta {c.params['base']:.4g} is above {dtype}'s precision "
+                               f"ceiling {top:.3g} at N = {length:,} (torch_dtype = {dtype}; petheory.analyses.lints)")
+    return tuple(out)
+
+
 def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: int = BASE_GRID,
-         source: str | None = None) -> PlanRecord:
+         source: str | None = None, config: dict | None = None) -> PlanRecord:
     """The plan of ``scheme`` for the target context N: candidates per rotary layer kind, checked, with the configs.
 
     Parameters
@@ -463,11 +604,15 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
     length : int
         N, the context wanted (> L).
     context : int, optional
-        L, the original context the factors count from (default the scheme's: ``original_max_position_embeddings``).
+        L, the original context the factors count from (default :func:`original_context`: the config's
+        ``original_max_position_embeddings``, else the model card's, else ``max_position_embeddings``).
     base_grid : int
-        Bases per decade of the ``base_men`` search.
+        Bases per decade of the ``base_men`` search's first pass.
     source : str, optional
         Where the scheme came from (printed).
+    config : dict, optional
+        The model's ``config.json``: the emitted blocks go where its text part is (``text_config``) and keep its RoPE
+        block's own keys (``mrope_section``, ...).
 
     Returns
     -------
@@ -479,8 +624,9 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
     -----
     Cost per planned kind: Men's column at N for each candidate (:math:`O(N r)` flops by angle addition, about
     0.1 s at 1M and r = 128) and the ``base_men`` search (most failing bases rejected at a few distances where
-    a smaller base failed, :func:`petheory.bounds.men_base.men_first_passing`), the extreme eigenvalues from
-    a 2b x 2b Gram at any N.
+    a smaller base failed, then bracket and refine within MEN_WORK: :func:`petheory.bounds.men_search.men_first_passing_base`), the extreme eigenvalues from
+    a 2b x 2b Gram at any N. A model whose every rotary layer slides (Mistral 7B v0.1) is planned with the window
+    removed.
 
     Examples
     --------
@@ -493,28 +639,41 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
         raise ValidationError(f"plan takes a petheory.scheme.Scheme (petheory.loaders.resolve_scheme), got "
                               f"{type(scheme).__name__}")
     t0 = time.perf_counter()
-    L = scheme.context if context is None else v.integer("context", context, minimum=2)
+    if context is None:
+        L, context_from = original_context(scheme, config)
+    else:
+        L, context_from = v.integer("context", context, minimum=2), "--context"
     N = v.integer("length", length, minimum=2)
     if N > MAX_TARGET:
         raise ValidationError(f"the target context N = {N:,} is beyond what plan scans ({MAX_TARGET:,} positions: the Men "
                               "check reads every distance up to N)")
     if N <= L:
         raise ValidationError(f"the target context N = {N:,} must exceed the original context L = {L:,} the factors count "
-                              f"from, and an extension method added at the trained length does not help ({_at_own_length()}); for "
-                              f"N <= L, petheory report --length {N} says what the model does there")
-    kinds = tuple(_kind_plan(scheme, layer, idx, length=N, context=L, base_grid=base_grid) for layer, idx in scheme.kinds())
+                              f"from ({context_from}), and an extension method added at the trained length does not help "
+                              f"({_at_own_length()}); for N <= L, petheory report --length {N} says what the model does there")
+    window_removed = _all_sliding(scheme, config)
+    kinds = tuple(_kind_plan(scheme, layer, idx, length=N, context=L, base_grid=base_grid, window_removed=window_removed)
+                  for layer, idx in scheme.kinds())
     if not any(k.planned for k in kinds):
         raise ValidationError("plan found no full-attention rotary layer to scale ("
-                              + "; ".join(f"layers {k.layers[:4]}: {k.note}" for k in kinds) + ")")
-    configs = runtime_configs(scheme, kinds, length=N, context=L)
+                              + "; ".join(f"layers {_layer_list(k.layers)}: {k.note}" for k in kinds) + ")")
+    configs = runtime_configs(scheme, kinds, length=N, context=L, config=config, window_removed=window_removed)
     notes = tuple(scheme.notes)
     if L < scheme.max_context and N <= scheme.max_context:
         notes += (f"the config already advertises {scheme.max_context:,} positions with its scaling over L = {L:,}: if the "
                   f"model was trained there (its card says), keep it as configured; an extension method added at a trained length "
                   f"does not help ({_at_own_length()})",)
     return PlanRecord(source=source, model_type=scheme.source, context=L, length=N, max_context=scheme.max_context,
-                      kinds=kinds, configs=configs, notes=notes, predictors=predictor_lines(),
-                      evidence_model=ev.MODEL, seconds=round(time.perf_counter() - t0, 3))
+                      kinds=kinds, configs=configs, notes=notes + _warnings(scheme, kinds, config, N),
+                      predictors=predictor_lines(), evidence_model=ev.MODEL, seconds=round(time.perf_counter() - t0, 3),
+                      context_from=context_from)
+
+
+def _layer_list(layers, shown: int = 4) -> str:
+    """A layer list in a message: complete, or its first ``shown`` and "and N more"."""
+    layers = list(layers)
+    head = ", ".join(str(i) for i in layers[:shown])
+    return head + (f" and {len(layers) - shown} more" if len(layers) > shown else "")
 
 
 def _at_own_length() -> str:

@@ -225,6 +225,7 @@ class PlanRecord(_Part):
     predictors: tuple = ()
     evidence_model: str = ""
     seconds: float = 0.0
+    context_from: str = ""
 
     def config(self, name: str):
         for c in self.configs:
@@ -247,8 +248,11 @@ class PlanRecord(_Part):
         return (f"{self.source or self.model_type} ({self.model_type}): plan from L = {self.context:,} to N = {self.length:,} "
                 f"(s = {self.length / self.context:g}); max_position_embeddings {self.max_context:,}")
 
+    def _context_line(self) -> list[str]:
+        return [f"L from {self.context_from}"] if self.context_from else []
+
     def lines(self) -> list[str]:
-        out = [self._head()]
+        out = [self._head()] + self._context_line()
         for k in self.kinds:
             out += [""] + k.lines()
         out += [""] + self._evidence()
@@ -259,7 +263,7 @@ class PlanRecord(_Part):
         return out
 
     def markdown(self) -> str:
-        out = [f"## {self._head()}", ""]
+        out = [f"## {self._head()}", ""] + [x + "." for x in self._context_line()] + [""] * bool(self.context_from)
         for k in self.kinds:
             out += [k.markdown(), ""]
         out += [f"- {line.strip()}" for line in self._evidence()] + [""]

@@ -2,16 +2,22 @@ r"""The configs a runtime reads, for each candidate of a plan (:mod:`petheory.an
 
 Per candidate (:class:`RuntimeConfig`):
 
-* ``rope_parameters``: transformers 5.x's block (``rope_type``, ``rope_theta`` and the type's keys), keyed by
-  layer type where the model has several (Gemma 3: ``full_attention`` gets the candidate,
-  ``sliding_attention`` keeps its own), with ``max_position_embeddings``;
+* ``rope_parameters``: transformers 5.x's block (``rope_type``, ``rope_theta`` and the type's keys, with the keys the
+  model's own block carries that are not scaling keys: ``mrope_section``, ``mrope_interleaved``, ...), written the way
+  the family's rotary module reads it: keyed by layer type for a family in :data:`PER_LAYER_TYPE` (Gemma 3:
+  ``full_attention`` gets the candidate, ``sliding_attention`` keeps its own), else one flat block that every rotary
+  layer reads (gpt-oss: ``GptOssRotaryEmbedding`` reads one dict, its sliding layers take the candidate too), with
+  ``max_position_embeddings`` (and ``sliding_window: null`` where the plan removes the window);
+* ``where``: the config key the fields go under (``text_config`` for a composite model such as Qwen3-VL or Gemma 3
+  27B, whose positions live in its text config: a top-level block is ignored there), None for the top level;
 * ``v4``: the transformers 4.x keys (``rope_theta``, ``rope_scaling``, Gemma 3's ``rope_local_base_freq``), or
   None where 4.x has no layout for the model's per-layer RoPE;
 * ``llama_cpp``: llama.cpp's flags (``--rope-scaling``, ``--rope-freq-base``, ``--rope-freq-scale`` = 1/factor,
   ``--yarn-orig-ctx``, ``--yarn-ext-factor``, ``--yarn-attn-factor``, ``--yarn-beta-fast/slow``, ``-c``), or None
-  where no flag gives the candidate (Llama 3's band factors live in the GGUF);
+  with the reason where no flag gives the candidate (Llama 3's band factors live in the GGUF; one base cannot give
+  per-layer-type bases; no flag removes a sliding window);
 * ``vllm``: the ``--hf-overrides`` JSON and ``--max-model-len`` (vLLM's context-extension page: its old
-  ``--rope-scaling`` is gone, ``rope_parameters`` goes through ``--hf-overrides``).
+  ``--rope-scaling`` is gone, ``rope_parameters`` goes through ``--hf-overrides``), placed like the transformers block.
 
 Semantics that differ between runtimes (see ``docs/guide/plan.md``): llama.cpp's ``--rope-freq-scale`` is
 1/factor; its YaRN multiplies cos and sin by :math:`0.1\ln(1/\text{freq\_scale}) + 1` inside ggml's
@@ -23,18 +29,30 @@ to vLLM and llama.cpp as the plain base transformers uses at N.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shlex
 from dataclasses import dataclass
 
 from petheory import encodings as enc
-from petheory.analyses.record import Record
+from petheory.analyses.record import Record, item
 from petheory.errors import ValidationError
 
-__all__ = ["RuntimeConfig", "rope_block", "runtime_configs"]
+__all__ = ["PER_LAYER_TYPE", "RuntimeConfig", "rope_block", "runtime_configs"]
 
 #: Model types whose transformers 4.x config has a per-layer-type layout (Gemma 3's local base).
 LOCAL_BASE_TYPES = ("gemma3", "gemma3_text")
+#: Text model types whose transformers 5.x rotary module reads ``rope_parameters`` keyed by layer type (its
+#: ``forward`` takes ``layer_type``); every other family reads one flat block for all its layers.
+#: tests/analyses/test_plan_runtime.py checks this set against the pinned transformers' rotary modules of every
+#: accepted family (petheory/data/verified_models.json).
+PER_LAYER_TYPE = frozenset({"beam", "gemma3_text", "gemma3n_text", "gemma4_text", "laguna", "lfm3", "mellum",
+                            "mimo_v2_flash", "modernbert-decoder", "olmo3"})
+#: Keys of a model's own RoPE block that say what the scaling is; any other key (``mrope_section``,
+#: ``mrope_interleaved``, ...) is the family's and is carried into every emitted block.
+SCALING_KEYS = frozenset({"rope_type", "type", "rope_theta", "factor", "original_max_position_embeddings", "beta_fast",
+                          "beta_slow", "attention_factor", "mscale", "mscale_all_dim", "low_freq_factor",
+                          "high_freq_factor", "short_factor", "long_factor", "truncate", "partial_rotary_factor"})
 
 
 @dataclass(frozen=True)
@@ -48,26 +66,37 @@ class RuntimeConfig(Record):
     llama_cpp: tuple | None
     vllm: tuple
     notes: tuple = ()
+    where: str | None = None
+    extra: dict = item(default_factory=dict)
+    replaces: tuple = ()
+
+    def _placed(self, fields: dict) -> dict:
+        fields = {**fields, "max_position_embeddings": self.max_position_embeddings, **self.extra}
+        return {self.where: fields} if self.where else fields
 
     def config_fields(self) -> dict:
-        """The keys to set in a transformers 5.x ``config.json`` (the model's text config)."""
-        return {"rope_parameters": self.rope_parameters, "max_position_embeddings": self.max_position_embeddings}
+        """The keys to set in a transformers 5.x ``config.json``, placed where the family reads them (``where``)."""
+        return self._placed({"rope_parameters": self.rope_parameters})
+
+    def v4_fields(self) -> dict | None:
+        """The keys to set in a transformers 4.x ``config.json`` (None: 4.x has no layout for this RoPE)."""
+        return None if self.v4 is None else self._placed(self.v4)
 
     def lines(self) -> list[str]:
-        out = [f"  transformers 5.x config.json: {json.dumps(self.config_fields())}",
-               "  transformers 4.x config.json: " + (json.dumps({**self.v4, "max_position_embeddings":
-                                                                    self.max_position_embeddings})
+        instead = f" (in place of its {', '.join(self.replaces)})" if self.replaces else ""
+        out = [f"  transformers 5.x config.json{instead}: {json.dumps(self.config_fields())}",
+               f"  transformers 4.x config.json{instead}: " + (json.dumps(self.v4_fields())
                                                       if self.v4 is not None else "no 4.x layout for this model's RoPE"),
                "  llama.cpp: " + (shlex.join(self.llama_cpp) if self.llama_cpp else "no flags give it (see the note)"),
                "  vLLM: " + shlex.join(self.vllm)]
         return out + [f"  note: {n}" for n in self.notes]
 
     def markdown(self) -> str:
-        out = [f"#### `{self.candidate}`", "", "transformers 5.x (`config.json`):", "", "```json",
+        instead = f", in place of its {', '.join(f'`{k}`' for k in self.replaces)}" if self.replaces else ""
+        out = [f"#### `{self.candidate}`", "", f"transformers 5.x (`config.json`{instead}):", "", "```json",
                json.dumps(self.config_fields(), indent=1), "```", ""]
         if self.v4 is not None:
-            out += ["transformers 4.x:", "", "```json", json.dumps({**self.v4, "max_position_embeddings":
-                                                                    self.max_position_embeddings}, indent=1), "```", ""]
+            out += [f"transformers 4.x{instead}:", "", "```json", json.dumps(self.v4_fields(), indent=1), "```", ""]
         out += ["llama.cpp: " + (f"`{shlex.join(self.llama_cpp)}`" if self.llama_cpp else "no flags give it"), "",
                 f"vLLM: `{shlex.join(self.vllm)}`"]
         return "\n".join(out + [f"\n- {n}" for n in self.notes])
@@ -152,19 +181,28 @@ def rope_block(encoding: str, params: dict, d: int) -> dict:
     return out
 
 
+#: Families whose transformers 4.x config names the base and the rotary fraction otherwise (GPT-NeoX's).
+V4_KEYS = {"gpt_neox": ("rotary_emb_base", "rotary_pct"), "gpt_neox_japanese": ("rotary_emb_base", "rotary_pct")}
+
+
 def _v4(model_type: str, blocks: dict) -> dict | None:
-    """The transformers 4.x keys: one flat block, or Gemma 3's global block + local base."""
+    """The transformers 4.x keys: one flat block, or Gemma 3's global block + local base (``partial_rotary_factor`` at
+    the top level, where 4.x reads it; GPT-NeoX's own names, :data:`V4_KEYS`)."""
+    base_key, part_key = V4_KEYS.get(model_type, ("rope_theta", "partial_rotary_factor"))
+
     def split(b):
+        # never rope_scaling null: a family whose config class defaults to a scaling (gpt-oss: YaRN x32) keeps it then
         rest = {k: val for k, val in b.items() if k not in ("rope_theta", "partial_rotary_factor")}
-        return b["rope_theta"], (rest if rest.get("rope_type") != "default" else None)
+        out = {base_key: b["rope_theta"], "rope_scaling": rest}
+        if "partial_rotary_factor" in b:
+            out[part_key] = b["partial_rotary_factor"]
+        return out
 
     if len(blocks) == 1:
-        theta, scaling = split(next(iter(blocks.values())))
-        return {"rope_theta": theta, "rope_scaling": scaling}
+        return split(next(iter(blocks.values())))
     if (model_type in LOCAL_BASE_TYPES and set(blocks) == {"full_attention", "sliding_attention"}
             and blocks["sliding_attention"]["rope_type"] == "default"):
-        theta, scaling = split(blocks["full_attention"])
-        return {"rope_theta": theta, "rope_scaling": scaling, "rope_local_base_freq": blocks["sliding_attention"]["rope_theta"]}
+        return {**split(blocks["full_attention"]), "rope_local_base_freq": blocks["sliding_attention"]["rope_theta"]}
     return None
 
 
@@ -187,7 +225,10 @@ def _llama_cpp(encoding: str, params: dict, configured: str, *, length: int, d: 
             notes.append(f"attention factor {m:.6g} is not YaRN's default 0.1 ln s + 1 = {enc.yarn_mscale(s):.6g}, which "
                          "llama.cpp applies itself: its --yarn-attn-factor handling differs between builds")
         if params.get("truncate") is False:
-            notes.append("llama.cpp always rounds the YaRN ramp's end bands (transformers' truncate=true)")
+            notes.append("llama.cpp's YaRN always rounds the ramp's end bands (floor/ceil in ggml_rope_yarn_corr_dims: "
+                         "transformers' truncate=true): no flags give truncate=false; convert a GGUF from a config.json "
+                         "with this block and check that the build keeps it")
+            return None, notes
         return ("--rope-scaling", "yarn", "--rope-freq-base", f"{b:.10g}", "--rope-freq-scale", f"{1 / s:.10g}",
                 "--yarn-orig-ctx", str(int(params["n_max"])), "--yarn-ext-factor", "1", "--yarn-attn-factor", "1",
                 "--yarn-beta-fast", f"{params.get('beta', 32.0):g}", "--yarn-beta-slow",
@@ -205,7 +246,32 @@ def _llama_cpp(encoding: str, params: dict, configured: str, *, length: int, d: 
     return None, notes
 
 
-def runtime_configs(scheme, kinds, *, length: int, context: int) -> tuple:
+#: The fields an emitted block supersedes where the model's config has them (gpt-neox's ``rotary_emb_base`` overrides
+#: a ``rope_parameters`` base when left in place).
+REPLACED = ("rope_parameters", "rope_scaling", "rope_theta", "rope_local_base_freq", "rotary_emb_base", "rotary_pct")
+
+
+def _own_rope(config: dict | None) -> tuple[dict, str | None, tuple]:
+    """The model's own RoPE block (its text part's ``rope_parameters`` or ``rope_scaling``), where the text part is,
+    and the fields of :data:`REPLACED` it has."""
+    if config is None:
+        return {}, None, ()
+    from petheory.models.config import text_part
+
+    where = "text_config" if isinstance(config.get("text_config"), dict) else None
+    text, _ = text_part(config)
+    rope = text.get("rope_parameters") or text.get("rope_scaling") or {}
+    return (rope if isinstance(rope, dict) else {}), where, tuple(k for k in REPLACED if k in text)
+
+
+def _carried(rope: dict, layer_type: str) -> dict:
+    """The keys of the model's own block for ``layer_type`` that are not scaling keys (the family's: M-RoPE sections)."""
+    own = rope.get(layer_type) if isinstance(rope.get(layer_type), dict) else rope
+    return {k: val for k, val in own.items() if k not in SCALING_KEYS and not isinstance(val, dict)}
+
+
+def runtime_configs(scheme, kinds, *, length: int, context: int, config: dict | None = None,
+                    window_removed: bool = False) -> tuple:
     """One :class:`RuntimeConfig` per candidate of the plan's kinds (``kinds`` aligned with ``scheme.kinds()``).
 
     Parameters
@@ -218,11 +284,21 @@ def runtime_configs(scheme, kinds, *, length: int, context: int) -> tuple:
         N, the target context (the emitted ``max_position_embeddings``).
     context : int
         L, the original context.
+    config : dict, optional
+        The model's ``config.json``: where its text part sits (``text_config``) and the keys its RoPE block carries
+        (``mrope_section``, ...) are taken from it.
+    window_removed : bool
+        The plan runs the sliding layers at full attention: every config gets ``sliding_window: null``.
 
     Returns
     -------
     tuple of RuntimeConfig
         The transformers 5.x and 4.x blocks, llama.cpp flags and vLLM arguments of each candidate.
+
+    Raises
+    ------
+    ValidationError
+        A flat-block family whose layer kinds would need different blocks.
 
     Examples
     --------
@@ -233,10 +309,12 @@ def runtime_configs(scheme, kinds, *, length: int, context: int) -> tuple:
     ['as_configured', 'base_men', 'base_liu']
     """
     layers = scheme.kinds()
+    per_layer = scheme.source in PER_LAYER_TYPE
+    planned = [k for k in kinds if k.planned]
+    own, where, replaces = _own_rope(config)
     names = []
-    for k in kinds:
-        if k.planned:
-            names += [c.name for c in k.candidates if c.name not in names]
+    for k in planned:
+        names += [c.name for c in k.candidates if c.name not in names]
     out = []
     for name in names:
         blocks: dict = {}
@@ -245,36 +323,59 @@ def runtime_configs(scheme, kinds, *, length: int, context: int) -> tuple:
             pos = layer.positions
             if pos.kind != "rotary":
                 continue
-            if k.planned:
-                c = k.candidate(name)
+            if k.planned or not per_layer:  # a flat-block family: every rotary layer reads the planned block
+                c = (k if k.planned else planned[0]).candidate(name)
                 enc_name, params = c.encoding, c.params
                 scaled = scaled or (enc_name, params, pos.encoding)
             else:
                 enc_name, params = pos.encoding, pos.params
             key = layer.type or "full_attention"
-            block = rope_block(enc_name, params, pos.d)
+            block = {**rope_block(enc_name, params, pos.d), **_carried(own, key)}
             if key in blocks and blocks[key] != block:
                 raise ValidationError(f"layers of type {key} have different RoPE: one rope_parameters block cannot give both")
             blocks[key] = block
-        rope = next(iter(blocks.values())) if len(blocks) == 1 else blocks
+        if not per_layer and len({json.dumps(b, sort_keys=True) for b in blocks.values()}) > 1:
+            raise ValidationError(f"{scheme.source}'s rotary module reads one flat rope_parameters for every layer, and its "
+                                  f"layer types ({', '.join(blocks)}) would need different blocks for {name}")
+        rope = blocks if per_layer else next(iter(blocks.values()))
         enc_name, params, configured = scaled
         dyn = enc_name == "rope_dynamic"
         m = context if dyn else length
         notes = []
         if dyn:
             notes.append(f"transformers' dynamic NTK counts from max_position_embeddings: it stays {context:,}")
+        if not per_layer and len(blocks) > 1:
+            notes.append(f"{scheme.source} reads one flat rope_parameters: its {', '.join(k for k in blocks if k != planned[0].type)} "
+                         "layers take this block too")
         flags, cpp_notes = _llama_cpp(enc_name, params, configured, length=length, d=scheme.head_dim)
+        if per_layer and len({json.dumps(b, sort_keys=True) for b in blocks.values()}) > 1:
+            flags = None
+            cpp_notes.append("llama.cpp's flags set one RoPE for every layer and this model has one per layer type ("
+                             + "; ".join(f"{t}: {b['rope_type']} base {b['rope_theta']:g}" for t, b in blocks.items())
+                             + "): no flags give it; convert a GGUF from a config.json with this block")
+        if window_removed:
+            flags = None
+            cpp_notes.append("no llama.cpp flag removes a sliding window: convert a GGUF from a config.json with this "
+                             "block (sliding_window null)")
         notes += cpp_notes
         v_rope = rope
         if dyn:  # vLLM's dynamic type computes one base at max_position_embeddings * factor: give it transformers' base at N
             r = int(params.get("rotary_dim") or scheme.head_dim)
             bn = enc.dynamic_base(float(params["base"]), float(params["scale"]), int(params["n_max"]), length, r)
-            plain = {"rope_type": "default", "rope_theta": bn}
-            v_rope = plain if len(blocks) == 1 else {key: (plain if val.get("rope_type") == "dynamic" else val)
-                                                     for key, val in blocks.items()}
+
+            def plain(val):
+                return {**{x: y for x, y in val.items() if x != "factor"}, "rope_type": "default", "rope_theta": bn}
+
+            v_rope = plain(rope) if not per_layer else {key: (plain(val) if val.get("rope_type") == "dynamic" else val)
+                                                         for key, val in blocks.items()}
             notes.append("vLLM's dynamic type is static (one base at max_position_embeddings x factor): the override "
                          "gives it the plain base transformers uses at N")
-        vllm = ("--hf-overrides", json.dumps({"rope_parameters": v_rope, "max_position_embeddings": length}),
-                "--max-model-len", str(length))
-        out.append(RuntimeConfig(name, rope, m, _v4(scheme.source, blocks), flags, vllm, tuple(notes)))
+        extra = {"sliding_window": None} if window_removed else {}
+        rc = RuntimeConfig(name, rope, m, _v4(scheme.source, blocks if per_layer else {"all": rope}), flags, (),
+                           tuple(notes), where, extra, replaces)
+        over = {**rc._placed({"rope_parameters": v_rope})}
+        inner = over[where] if where else over
+        inner["max_position_embeddings"] = length
+        vllm = ("--hf-overrides", json.dumps(over), "--max-model-len", str(length))
+        out.append(dataclasses.replace(rc, vllm=vllm))
     return tuple(out)

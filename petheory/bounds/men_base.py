@@ -4,7 +4,8 @@ The similar-token gap :math:`B_{m,\theta} = \sum_{i<d/2}\cos(m\theta_i)` (Theore
 its minimum over :math:`0\le m\le L` (:func:`men_min_kernel`), and the smallest base with
 :math:`B_{m,\theta}\ge 0` for every :math:`0\le m\le L` (Eq. 11, :func:`men_smallest_base`; the set of
 passing bases is *not* closed upwards: :func:`men_every_larger_base`; a grid of bases tested in order:
-:func:`men_first_passing` on :func:`men_grid`).
+:func:`men_first_passing` on :func:`men_grid`; the first passing base without stepping over an island:
+:func:`petheory.bounds.men_search.men_first_passing_base`).
 
 Theory only: no file is read, nothing imports torch.
 """
@@ -453,3 +454,4 @@ def men_every_larger_base(d: int, context: int, *, upto: float, start: float | N
     n = max(2, int(math.ceil(math.log10(max(upto / b0, 1.0 + 1e-12)) * per_decade)) + 1)
     failing = [float(b) for b in np.geomspace(b0, upto, n) if not men_passes(b, d=d, context=L)]
     return {"start": b0, "upto": upto, "failing": failing, "holds": not failing}
+

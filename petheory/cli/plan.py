@@ -20,9 +20,9 @@ HELP = ("what to set (training-free) and what to train with (fine-tuning) for a 
 DESCRIPTION = (
     "What should I set to run this model at N tokens, and what should I train with? For --pe (a model's config.json, "
     "hf:DIR, or a registered RoPE) and --length N: per rotary full-attention layer kind (a Gemma-style model scales "
-    "only its global layers), the candidates -- the first base >= the model's whose Men kernel B_m stays >= 0 up to N, "
-    "the base whose Liu bound T_extra reaches N, PI, NTK-aware, dynamic NTK, YaRN, Llama 3 -- each checked at N (Men, "
-    "Liu, phase range: shown as predictors, with their measured accuracy on published results), with the bands "
+    "only its global layers), the candidates -- the first base >= the model's whose Men kernel B_m stays >= 0 up to N "
+    "(certified by bracket and refine, or said not to be), the base whose Liu bound T_extra reaches N, PI, "
+    "NTK-aware, dynamic NTK, YaRN, Llama 3 -- each checked at N (Men, Liu, phase range: shown as predictors, with their measured accuracy on published results), with the bands "
     "kept/interpolated, the logit factor, the kernel's decay and its certified extreme eigenvalues. Two "
     "recommendations: training-free (what to set at inference) and fine-tuning (what to train with at N), each the "
     "candidate whose method family published context-extension results (petheory/data/extension_evidence.json, each "
@@ -40,11 +40,15 @@ def add_arguments(p) -> None:
     p.add_argument("--length", type=int, required=True, metavar="N", help="the target context N (> the original context L; "
                    "the expectations are for N/L)")
     p.add_argument("--context", type=int, metavar="L", help="the original context the factors count from (default: the "
-                   "config's original_max_position_embeddings, else max_position_embeddings; a registry RoPE's n_max, "
-                   "else 4096)")
+                   "config's original_max_position_embeddings, else the model card's where petheory knows the family's "
+                   "(Qwen3: 32,768; Mistral 7B v0.1: 8,192), else max_position_embeddings; a registry RoPE's n_max, "
+                   "else 4096); the plan prints which one it used")
     p.add_argument("-d", "--d-model", type=int, metavar="D", help="head dimension of a registry RoPE (default 128)")
-    p.add_argument("--base-grid", type=int, default=64, metavar="K", help="bases per decade of the Men base search "
-                   "(default 64; men_smallest_base's own scan uses 512)")
+    p.add_argument("--base-grid", type=int, default=64, metavar="K", help="bases per decade of the first pass of the "
+                   "Men base search (default 64); the base_men candidate is the first base >= the model's with B_m >= 0 "
+                   "for every m <= N: a grid pass, then every base below the grid's either certified failing or the "
+                   "first passing one found to 1e-6 (bracket and refine, islands included); when the fixed search "
+                   "budget runs out first, the plan says the base is not certified")
     p.add_argument("--json", metavar="FILE", help="write the plan as JSON to FILE ('-' for stdout)")
     p.add_argument("--markdown", metavar="FILE", help="write the plan as Markdown to FILE ('-' for stdout)")
 
@@ -55,6 +59,7 @@ def run(args) -> int:
     from petheory.analyses.record import to_json
     from petheory.io import atomic_write_set, distinct_outputs, json_text
     from petheory.loaders import resolve_scheme
+    from petheory.loaders.model_config import config_source, read_config
 
     if args.base_grid < 1:
         raise ValidationError(f"--base-grid must be >= 1 (bases per decade), got {args.base_grid}")
@@ -65,8 +70,9 @@ def run(args) -> int:
                             default_context=args.context, what="plan")
     if args.d_model is not None and scheme.source != "spec":
         raise ValidationError("--d-model applies to a registry RoPE; a model's config fixes its head dimension (drop it)")
+    src = config_source(args.pe) if scheme.source != "spec" else None
     rec = plan(scheme, length=args.length, context=args.context if scheme.source != "spec" else None,
-               base_grid=args.base_grid, source=str(args.pe))
+               base_grid=args.base_grid, source=str(args.pe), config=read_config(src) if src is not None else None)
     doc = {"petheory": __version__, "plan": to_json(rec)}
     texts = [(args.json, json_text(doc) + "\n"), (args.markdown, rec.markdown())]
     for f, text in texts:

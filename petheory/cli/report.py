@@ -53,6 +53,20 @@ def _multiples(text: str) -> tuple:
     return vals
 
 
+def _warn_config(texts, schemes, length) -> None:
+    """The config lints of each model (:func:`petheory.analyses.lints.config_lints`), one line each on stderr."""
+    import sys
+
+    from petheory.analyses.lints import config_lints
+    from petheory.loaders.model_config import config_source, read_config
+
+    for text, scheme in zip(texts, schemes):
+        src = config_source(text) if scheme.source != "spec" else None
+        if src is not None:
+            for line in config_lints(read_config(src), scheme, length=length):
+                print(f"petheory: warning: {text}: {line}", file=sys.stderr)
+
+
 def run(args) -> int:
     from petheory import __version__
     from petheory.analyses.report import check_covered, report
@@ -92,6 +106,7 @@ def run(args) -> int:
 
         reports.append(report(scheme, length=args.length, multiples=mults, null_draws=args.null_draws, seed=args.seed,
                               source=str(text), progress=progress))
+    _warn_config(args.pe, schemes, args.length)
     doc = {"petheory": __version__, "reports": [r.as_dict() for r in reports]}
     if args.json == "-":
         import json

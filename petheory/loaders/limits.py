@@ -165,7 +165,7 @@ LIMITS = [
      f"keys and names {GGUF_MAX_KEY_BYTES} bytes, strings {GGUF_MAX_STRING_BYTES >> 20} MiB, arrays {GGUF_MAX_ARRAY} "
      f"elements (not nested), 1 to {GGUF_MAX_DIMS} dimensions, every length inside the file; arrays over 4096 elements "
      "(vocabularies, merges) skipped by their declared sizes, never materialised; tensor data never read; "
-     "`block_count` <= 512 and `context_length` < 2^32, as llama.cpp loads them"),
+     "`block_count` <= 512 and `context_length` $< 2^{32}$, as llama.cpp loads them"),
     ("`.npy` header", "shape x itemsize <= file size",
      "numbers only (bool, int, float, complex: Toeplitz coefficients may be; no object, string, structured, "
      "datetime); a position table must be real; never unpickled"),

@@ -1,12 +1,20 @@
-"""Every runtime config a plan emits reads back to the frequencies and factors the plan analysed.
+"""Every runtime config a plan emits takes effect as printed: it reads back to the frequencies and factors analysed.
 
-For each model (their config.json in ``tests/data/hf_configs/``) and each candidate, the emitted transformers
-5.x block (``rope_parameters`` + ``max_position_embeddings``) and the 4.x keys (``rope_theta``,
-``rope_scaling``, Gemma 3's ``rope_local_base_freq``) are written into the model's config, loaded with
-transformers' own config class and rotary module (the version pinned in constraints.txt), and compared with
-the plan: per band ``inv_freq`` against the analysed frequencies, ``attention_scaling**2`` against the
-analysed rotary logit factor, and the module's cos/sin at position 1 against ``af * cos(w)``, ``af * sin(w)``.
-A dynamic candidate is read at N (a forward at position N - 1 makes transformers recompute its base).
+For each model and each candidate, the emitted transformers 5.x fields (``rc.config_fields()``) and the 4.x ones
+(``rc.v4_fields()``) are written, exactly as printed (placed under ``text_config`` where the plan says so, flat or per
+layer type as printed), into a copy of the model's config in place of its RoPE keys; the whole config is loaded with
+transformers' own config class, and the rotary module of its text config is built from it. Compared with the plan:
+per band ``inv_freq`` against the analysed frequencies, ``attention_scaling**2`` against the analysed rotary logit
+factor, and the module's cos/sin at position 1 against ``af * cos(w)``, ``af * sin(w)``; a layer kind the plan does
+not scale keeps its own frequencies unless its family reads one flat block (then it takes the planned block). A
+dynamic candidate is read at N (a forward at position N - 1 makes transformers recompute its base). The keys the
+model's own block carries besides its scaling (``mrope_section``, ``mrope_interleaved``) must load unchanged, a
+removed window must load as ``sliding_window = None``, and the vLLM override must be the same fields.
+
+The models: the issue's six (Qwen2.5-7B -> 128k, Llama 3 8B -> 128k, Qwen3-8B -> 131072, gpt-oss-20b -> 131072,
+Gemma 3 27B -> 256k, Mistral 7B v0.1 -> 32k) and three more fixtures in the default run; every family the families
+sweep accepts (``petheory/data/verified_models.json``, status ok), from its transformers default config, planned
+from 1,024 to 4,096, in the ``slow`` run.
 
 Tolerances (the float32 model of tests/models/test_model_configs.py): transformers' frequencies carry at most
 (|ln base| + 12) u32 relative error (u32 = 2^-24); attention factors are float64 on both sides (64 u64
@@ -23,14 +31,18 @@ from __future__ import annotations
 
 import copy
 import importlib
+import inspect
 import json
 import math
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from petheory.analyses.plan import plan
+from petheory.analyses.runtime_config import PER_LAYER_TYPE, SCALING_KEYS
+from petheory.errors import ValidationError
 from petheory.loaders import resolve_scheme
 
 torch = pytest.importorskip("torch")
@@ -39,108 +51,215 @@ from transformers import AutoConfig  # noqa: E402
 
 DATA = Path(__file__).parents[1] / "data" / "hf_configs"
 U32, U64 = 2.0**-24, 2.0**-53
-#: (fixture, target N): the issue's four models; Llama 3.1 and Mistral Nemo at 256k rather than 1M (the emitted
-#: blocks are the same functions of s = N/L; the 1M plans are timed in the report, not here)
-MODELS = [("llama3_1_8b", 1 << 18), ("qwen2_5_7b_yarn", 131072), ("gemma3_27b", 262144), ("mistral_nemo_base_2407", 1 << 18)]
+#: (fixture, target N): the issue's six models, then Llama 3.1 and Mistral Nemo at 256k rather than 1M (the emitted
+#: blocks are the same functions of s = N/L; the 1M plans are timed in the report, not here) and Qwen2.5-VL's M-RoPE
+MODELS = [("qwen2_5_7b_yarn", 131072), ("llama3_8b", 131072), ("qwen3_8b", 131072), ("gpt_oss_20b", 131072),
+          ("gemma3_27b", 262144), ("mistral_7b", 32768), ("llama3_1_8b", 1 << 18), ("mistral_nemo_base_2407", 1 << 18),
+          ("qwen2_5_vl_7b", 262144)]
 ROPE_KEYS = ("rope_scaling", "rope_theta", "rope_local_base_freq", "rope_parameters")
+
+
+def _plan(cfg: dict, n: int, **kw):
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "config.json"
+        path.write_text(json.dumps(cfg))
+        return plan(resolve_scheme(str(path)), length=n, config=cfg, **kw)
 
 
 @pytest.fixture(scope="module", params=MODELS, ids=[m for m, _ in MODELS])
 def planned(request):
     name, n = request.param
     cfg = json.loads((DATA / f"{name}.json").read_text())
-    return cfg, plan(resolve_scheme(str(DATA / f"{name}.json")), length=n)
+    return cfg, _plan(cfg, n)
 
 
-def _text(cfg: dict) -> dict:
-    return copy.deepcopy(cfg["text_config"] if cfg.get("model_type") == "gemma3" else cfg)
+def _write(cfg: dict, fields: dict, replaces=ROPE_KEYS) -> dict:
+    """``cfg`` with ``fields`` written as printed: under ``text_config`` if they are placed there, in place of the keys
+    the plan says they replace."""
+    out = copy.deepcopy(cfg)
+    part, add = out, fields
+    if set(fields) == {"text_config"}:
+        part, add = out["text_config"], fields["text_config"]
+    for k in replaces:
+        part.pop(k, None)
+    part.update(copy.deepcopy(add))
+    return out
 
 
-def _with(cfg: dict, fields: dict) -> dict:
-    text = {k: val for k, val in _text(cfg).items() if k not in ROPE_KEYS}
-    text.update({k: copy.deepcopy(val) for k, val in fields.items() if val is not None})
-    return text
+def _load(whole: dict):
+    """transformers' config of the whole file, its text config and the text model's rotary module."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        config = AutoConfig.for_model(**copy.deepcopy(whole))
+        text = config.get_text_config()
+        mod = importlib.import_module(type(text).__module__.replace(".configuration_", ".modeling_"))
+        found = [getattr(mod, a) for a in dir(mod) if a.endswith("RotaryEmbedding") and "Vision" not in a
+                 and isinstance(getattr(mod, a), type) and getattr(mod, a).__module__ == mod.__name__]
+        if len(found) > 1:
+            found = [c for c in found if "Text" in c.__name__] or found
+        (cls,) = found[:1]
+        return config, text, cls(text)
 
 
-def _rotary(text: dict):
-    config = AutoConfig.for_model(**text)
-    mt = {"gemma3_text": "gemma3"}.get(config.model_type, config.model_type)
-    mod = importlib.import_module(f"transformers.models.{mt}.modeling_{mt}")
-    (cls,) = [getattr(mod, a) for a in dir(mod) if a.endswith("RotaryEmbedding")]
-    return config, cls(config)
+def _reads_per_layer(emb) -> bool:
+    return "layer_type" in inspect.signature(emb.forward).parameters
 
 
-def _read(emb, config, layer_type: str | None, n: int):
+def _read(emb, text, layer_type: str | None, n: int, pairing: str = "half"):
     """(inv_freq, attention_scaling, cos/sin at position 1) of the module, after a forward that reaches position n - 1."""
-    nested = isinstance(getattr(emb, "rope_type", None), dict)
-    x = torch.zeros(1, 2, getattr(config, "head_dim", None) or config.hidden_size // config.num_attention_heads)
+    nested = _reads_per_layer(emb)
+    x = torch.zeros(1, 2, getattr(text, "head_dim", None) or text.hidden_size // text.num_attention_heads)
     kw = {"layer_type": layer_type} if nested else {}
-    cos, sin = emb(x, torch.tensor([[1, n - 1]]), **kw)
+    pos = torch.tensor([[1, n - 1]])
+    rp = getattr(text, "rope_parameters", None) or {}
+    if any("mrope" in k for k in (rp if "rope_type" in rp else {}).keys()):
+        pos = pos[None].expand(3, 1, 2)  # M-RoPE: one index per axis; text-only positions are the same on each
+    cos, sin = emb(x, pos, **kw)
+    if cos.ndim == 4:
+        cos, sin = cos[0], sin[0]
     pre = f"{layer_type}_" if nested else ""
     inv = getattr(emb, f"{pre}inv_freq").double().numpy()
-    af = float(getattr(emb, f"{pre}attention_scaling") if nested else emb.attention_scaling)
+    af = float(getattr(emb, f"{pre}attention_scaling"))
     h = inv.shape[0]
-    return inv, af, cos[0, 0, :h].double().numpy(), sin[0, 0, :h].double().numpy()
+    cut = slice(0, 2 * h, 2) if pairing == "interleaved" else slice(0, h)  # band t at 2t, 2t+1 or at t, t + h
+    return inv, af, cos[0, 0, cut].double().numpy(), sin[0, 0, cut].double().numpy()
 
 
-def _compare(cand, inv, af, cos1, sin1, base, what):
-    w = np.asarray(cand.frequencies)
+def _compare(freqs, factor, inv, af, cos1, sin1, base, what):
+    w = np.asarray(freqs)
+    assert inv.shape == w.shape, f"{what}: {inv.shape[0]} bands read back, {w.size} planned"
     rel = np.abs(inv - w) / w
     tol = (abs(math.log(base)) + 12) * U32
     assert rel.max() <= tol, f"{what}: frequencies off by {rel.max():.3g} > {tol:.3g} (band {rel.argmax()})"
-    assert af**2 == pytest.approx(cand.rotary_logit_factor, rel=64 * U64), what
+    assert af**2 == pytest.approx(factor, rel=64 * U64), what
     bound = af * (np.abs(inv - w) + 4 * U32)
     assert np.all(np.abs(cos1 - af * np.cos(w)) <= bound), what
     assert np.all(np.abs(sin1 - af * np.sin(w)) <= bound), what
 
 
-def _check_layout(cfg, rec, fields_of):
+def _family_keys(text) -> dict:
+    rp = getattr(text, "rope_parameters", None) or {}
+    blocks = rp.values() if rp and all(isinstance(b, dict) for b in rp.values()) else [rp]
+    return [{k: val for k, val in b.items() if k not in SCALING_KEYS} for b in blocks]
+
+
+def _expected(rec, k, name):
+    """(frequencies, logit factor, base) the module must give for kind ``k`` under candidate ``name``."""
+    if k.planned:
+        c = k.candidate(name)
+    elif rec.model_type not in PER_LAYER_TYPE and any(x.planned for x in rec.kinds):
+        c = next(x for x in rec.kinds if x.planned).candidate(name)  # one flat block: the planned kind's
+    else:
+        c = k.candidates[0]
+        return c.frequencies, c.rotary_logit_factor, max(float(c.params.get("base", 1e4)), 2.0)
+    return c.frequencies, c.rotary_logit_factor, max(float(c.params["base"]), 2.0)
+
+
+def check_layout(cfg, rec, fields_of) -> int:
+    """Write each candidate's fields as printed, load them, compare every rotary kind; the number of comparisons."""
+    _, text0, _ = _load(cfg)
+    own_keys = _family_keys(text0)
     n_checked = 0
     for rc in rec.configs:
         fields = fields_of(rc)
         if fields is None:
             continue
-        config, emb = _rotary(_with(cfg, fields))
-        assert config.max_position_embeddings == rc.max_position_embeddings
+        whole = _write(cfg, fields, rc.replaces)
+        config, text, emb = _load(whole)
+        assert text.max_position_embeddings == rc.max_position_embeddings, rc.candidate
+        if "sliding_window" in rc.extra:
+            assert getattr(text, "sliding_window", None) is None, rc.candidate
+            assert all(layer.span.kind == "full" for layer in resolve_scheme_dict(whole).layers), rc.candidate
+        if fields_of is RuntimeConfigFields.v5:
+            assert _family_keys(text) == own_keys or all(o.items() <= n.items() for o, n in
+                                                         zip(own_keys, _family_keys(text))), rc.candidate
         for k in rec.kinds:
-            lt = k.type if isinstance(getattr(emb, "rope_type", None), dict) else None
-            inv, af, cos1, sin1 = _read(emb, config, lt, rec.length)
-            if k.planned:
-                cand = k.candidate(rc.candidate)
-                _compare(cand, inv, af, cos1, sin1, max(cand.params["base"], 2.0), f"{rc.candidate} {k.type}")
-            else:  # a kind the plan does not scale keeps its frequencies
-                assert np.allclose(inv, k.candidates[0].frequencies, rtol=(abs(math.log(1e4)) + 12) * U32, atol=0)
+            if not (k.planned or k.candidates):  # no rotary positions
+                continue
+            lt = k.type if _reads_per_layer(emb) else None
+            pairing = (k.candidates[0].params if k.candidates else {}).get("pairing", "half")
+            inv, af, cos1, sin1 = _read(emb, text, lt, rec.length, pairing)
+            w, factor, base = _expected(rec, k, rc.candidate)
+            _compare(w, factor, inv, af, cos1, sin1, base, f"{rc.candidate} {k.type}")
             n_checked += 1
     return n_checked
 
 
-def test_every_v5_block_reads_back_through_transformers(planned):
+def resolve_scheme_dict(cfg: dict):
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "config.json"
+        path.write_text(json.dumps(cfg))
+        return resolve_scheme(str(path))
+
+
+class RuntimeConfigFields:
+    """How a test reads the fields of one layout off a runtime config (as printed)."""
+
+    @staticmethod
+    def v5(rc):
+        return rc.config_fields()
+
+    @staticmethod
+    def v4(rc):
+        return rc.v4_fields()
+
+
+def test_every_v5_block_takes_effect_as_printed(planned):
     cfg, rec = planned
-    assert _check_layout(cfg, rec, lambda rc: rc.config_fields()) >= len(rec.configs)
+    assert check_layout(cfg, rec, RuntimeConfigFields.v5) >= len(rec.configs)
 
 
-def test_every_v4_block_reads_back_through_transformers(planned):
+def test_every_v4_block_takes_effect_as_printed(planned):
     cfg, rec = planned
-    assert _check_layout(cfg, rec, lambda rc: None if rc.v4 is None else
-                         {**rc.v4, "max_position_embeddings": rc.max_position_embeddings}) >= len(rec.configs)
+    assert check_layout(cfg, rec, RuntimeConfigFields.v4) >= sum(rc.v4 is not None for rc in rec.configs)
 
 
-def test_vllm_override_carries_the_v5_block_or_the_dynamic_base_at_n(planned):
+def test_vllm_override_is_the_printed_fields_or_the_dynamic_base_at_n(planned):
     _, rec = planned
     for rc in rec.configs:
         i = rc.vllm.index("--hf-overrides")
         over = json.loads(rc.vllm[i + 1])
-        assert over["max_position_embeddings"] == rec.length == int(rc.vllm[rc.vllm.index("--max-model-len") + 1])
+        fields = rc.config_fields()
+        assert set(over) == set(fields), rc.candidate  # placed where the transformers block is (text_config)
+        inner, printed = (over[rc.where], fields[rc.where]) if rc.where else (over, fields)
+        assert inner["max_position_embeddings"] == rec.length == int(rc.vllm[rc.vllm.index("--max-model-len") + 1])
+        assert {k: val for k, val in inner.items() if k not in ("rope_parameters", "max_position_embeddings")} == \
+            {k: val for k, val in printed.items() if k not in ("rope_parameters", "max_position_embeddings")}
         if rc.candidate == "dynamic":  # vLLM's dynamic is static: the plain base transformers uses at N
             k = next(k for k in rec.kinds if k.planned)
-            blocks = over["rope_parameters"]
-            block = blocks.get(k.type, blocks) if "rope_type" not in blocks else blocks
+            blocks = inner["rope_parameters"]
+            block = blocks if "rope_type" in blocks else blocks[k.type]
             w = np.asarray(k.candidate("dynamic").frequencies)
             r = 2 * w.size
             assert block["rope_type"] == "default"
             assert block["rope_theta"] ** (-2 / r) == pytest.approx(w[1], rel=1e-12)
+            assert {x: y for x, y in block.items() if x not in SCALING_KEYS} == \
+                {x: y for x, y in (rc.rope_parameters if "rope_type" in rc.rope_parameters else
+                                   rc.rope_parameters[k.type]).items() if x not in SCALING_KEYS}
         else:
-            assert over["rope_parameters"] == rc.rope_parameters
+            assert inner["rope_parameters"] == rc.rope_parameters
+
+
+def test_per_layer_type_families_are_those_whose_rotary_takes_a_layer_type():
+    """PER_LAYER_TYPE is the set of accepted text model types whose transformers rotary module reads ``layer_type``."""
+    from petheory.data.verified_models import table
+
+    types = {v.get("text") or k for k, v in table()["types"].items() if v["status"] == "ok"}
+    seen, per_layer = 0, set()
+    for mt in sorted(types):
+        try:
+            _, text, emb = _load({"model_type": mt})
+        except Exception:  # noqa: BLE001 - MLA, T5, ALiBi and hybrid types: no plain rotary module to build
+            continue
+        seen += 1
+        if _reads_per_layer(emb):
+            per_layer.add(text.model_type)
+    assert per_layer == PER_LAYER_TYPE
+    assert seen >= 90
 
 
 def ggml_frequencies(flags: tuple, n_dims: int):
@@ -171,10 +290,11 @@ def ggml_frequencies(flags: tuple, n_dims: int):
 def test_llama_cpp_flags_give_the_analysed_frequencies_under_ggml_semantics(planned):
     _, rec = planned
     k = next(k for k in rec.kinds if k.planned)
-    seen = 0
+    seen = unexpressible = 0
     for rc in rec.configs:
-        if rc.llama_cpp is None:
-            assert any("GGUF" in n for n in rc.notes), rc.candidate  # said why: llama3 factors live in the GGUF
+        if rc.llama_cpp is None:  # said why: llama3 factors live in the GGUF, per-layer bases, a removed window
+            assert any("GGUF" in n for n in rc.notes), rc.candidate
+            unexpressible += any("per layer type" in n or "sliding window" in n for n in rc.notes)
             continue
         cand = k.candidate(rc.candidate)
         flags = rc.llama_cpp[:-2]
@@ -185,19 +305,101 @@ def test_llama_cpp_flags_give_the_analysed_frequencies_under_ggml_semantics(plan
         assert np.all(np.abs(w / np.asarray(cand.frequencies) - 1) <= tol), rc.candidate
         assert m**2 == pytest.approx(cand.rotary_logit_factor, rel=1e-9), rc.candidate
         seen += 1
-    assert seen >= 5
+    assert seen >= 5 or unexpressible == len(rec.configs)
 
 
-def test_a_planted_emission_error_is_caught(planned, monkeypatch):
-    """The read-back sees a block that is off by one factor: the comparison is not vacuous."""
+def test_llama_cpp_says_when_flags_cannot_express_the_model():
+    """Per-layer-type bases (Gemma 3) and a removed sliding window (Mistral 7B v0.1) are not given as flags."""
+    for name, n, why in [("gemma3_27b", 262144, "per layer type"), ("mistral_7b", 32768, "sliding window")]:
+        rec = _plan(json.loads((DATA / f"{name}.json").read_text()), n)
+        assert all(rc.llama_cpp is None and any(why in x for x in rc.notes) for rc in rec.configs), name
+
+
+def test_a_planted_emission_error_is_caught(planned):
+    """The read-back sees a block that is off by one factor, or placed where the family does not read it."""
     cfg, rec = planned
     rc = rec.config("pi")
     k = next(k for k in rec.kinds if k.planned)
     fields = copy.deepcopy(rc.config_fields())
-    block = fields["rope_parameters"].get(k.type, fields["rope_parameters"])
+    inner = fields[rc.where] if rc.where else fields
+    block = inner["rope_parameters"].get(k.type, inner["rope_parameters"])
     block["factor"] = block["factor"] * (1 + 1e-3)
-    config, emb = _rotary(_with(cfg, fields))
-    lt = k.type if isinstance(getattr(emb, "rope_type", None), dict) else None
-    inv, af, cos1, sin1 = _read(emb, config, lt, rec.length)
     with pytest.raises(AssertionError):
-        _compare(k.candidate("pi"), inv, af, cos1, sin1, 1e6, "planted")
+        check_layout(cfg, rec, lambda x: fields if x.candidate == "pi" else None)
+    if rc.where:  # the block at the top level of a composite config: transformers ignores it there
+        with pytest.raises(AssertionError):
+            check_layout(cfg, rec, lambda x: {**x.config_fields()[x.where], "text_config": cfg["text_config"]}
+                         if x.candidate == "pi" else None)
+
+
+#: Accepted families the sweep cannot yet confirm, each with what fails (a known finding, not a pass): the set must
+#: be exactly the failing one, so a fixed family fails this test until it leaves the list.
+KNOWN_FAILING = {
+    # transformers has no modeling module for these (remote code): no rotary module to read the block back
+    **dict.fromkeys(("exaone", "internlm3", "iquestcoder", "sarvam_moe"), "no transformers modeling module"),
+    # per-layer-type families whose rotary reads a block for a layer type the model does not use: plan omits it
+    **dict.fromkeys(("laguna", "mellum"), "per-layer block missing for a layer type the rotary module reads"),
+    # proportional RoPE (rope_type proportional, Gemma 4's layout) is emitted as rope_type default: transformers then
+    # reads back 64 bands where the plan analysed 32
+    **dict.fromkeys(("lfm3", "lfm3_vl"), "proportional RoPE emitted as default"),
+    # this test reads cos/sin at the wrong coordinates for these rotary outputs (frequencies agree)
+    **dict.fromkeys(("ernie4_5", "ernie4_5_moe", "glm", "glm4", "helium"), "cos/sin layout not read by this test"),
+    # this test's reading of the head size fails on Gemma 4's per-layer head_dim before any comparison
+    **dict.fromkeys(("gemma4", "gemma4_text"), "this test cannot build the rotary input"),
+    # transformers' dynamic NTK init multiplies config.head_dim, null in these default configs: it raises on the
+    # dynamic candidate (plan could write head_dim into the block's config)
+    **dict.fromkeys(("minimax", "mixtral"), "transformers' dynamic init fails on head_dim null"),
+}
+
+
+@pytest.mark.slow
+def test_every_accepted_family_takes_every_block_as_printed():
+    """The families sweep's accepted model types, each from transformers' default config, planned from 1,024 to 4,096."""
+    from petheory.data.verified_models import table
+
+    checked, refused, failed = [], {}, {}
+    for mt, row in sorted(table()["types"].items()):
+        if row["status"] != "ok":
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                cfg = AutoConfig.for_model(mt).to_dict()
+            except Exception:  # noqa: BLE001 - the sweep reads these through their wrapper type
+                continue
+        cfg = json.loads(json.dumps(cfg, default=str))
+        try:
+            rec = _plan(cfg, 4096, context=1024)
+        except ValidationError as exc:  # plan refuses: not a type plan accepts (no full or sliding rotary layer)
+            refused[mt] = str(exc)
+            continue
+        try:
+            assert check_layout(cfg, rec, RuntimeConfigFields.v5) >= len(rec.configs)
+            check_layout(cfg, rec, RuntimeConfigFields.v4)
+        except Exception as exc:  # noqa: BLE001 - every family's failure listed at the end
+            failed[mt] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
+            continue
+        checked.append(mt)
+    print(f"{len(checked)} families checked; plan refuses {len(refused)}: {sorted(refused)}")
+    unexpected = {k: val for k, val in failed.items() if k not in KNOWN_FAILING}
+    assert not unexpected, "\n".join(f"{k}: {val}" for k, val in unexpected.items())
+    assert set(failed) == set(KNOWN_FAILING), f"no longer failing: {sorted(set(KNOWN_FAILING) - set(failed))}"
+    assert len(checked) >= 100
+
+
+def test_qwen3_vl_blocks_go_into_text_config_with_their_mrope_keys():
+    """Qwen3-VL (transformers' default config with Qwen/Qwen3-VL-8B-Instruct's text RoPE: base 5e6, interleaved
+    M-RoPE sections [24, 20, 20]): the fields under text_config, mrope_section and mrope_interleaved kept, and every
+    block takes effect there as printed."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cfg = json.loads(json.dumps(AutoConfig.for_model("qwen3_vl").to_dict(), default=str))
+    cfg["text_config"]["rope_parameters"] = {"rope_type": "default", "rope_theta": 5e6, "mrope_section": [24, 20, 20],
+                                             "mrope_interleaved": True}
+    rec = _plan(cfg, 4096, context=1024)
+    own = cfg["text_config"]["rope_parameters"]
+    assert {"mrope_section", "mrope_interleaved"} <= set(own)
+    for rc in rec.configs:
+        assert rc.where == "text_config" and set(rc.config_fields()) == {"text_config"}
+        assert all(rc.rope_parameters[k] == own[k] for k in ("mrope_section", "mrope_interleaved")), rc.candidate
+    assert check_layout(cfg, rec, RuntimeConfigFields.v5) >= len(rec.configs)

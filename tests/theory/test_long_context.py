@@ -10,6 +10,7 @@ import pytest
 
 from petheory.bounds import long_context as lc
 from petheory.bounds import men_base as mb
+from petheory.bounds import men_search as ms
 from petheory.encodings import longrope_attention_factor, rope, rope_frequencies, yarn_mscale
 from petheory.errors import ValidationError
 from petheory.scheme import Temperature
@@ -167,3 +168,40 @@ def test_a_witness_that_reads_only_the_sign_decides_as_the_certifying_one(d, L):
         cert.passes(float(b), d)  # the certifying filter picks up witnesses as the scan does; both share them
         sign.at = list(cert.at)
     assert decided > 100  # most failures are decided by a witness: the comparison is not vacuous
+
+
+def _check_first_passing_base(r, start, d, L):
+    """The search's answer as it states it: its base passes, the bracket's low end and bases below fail, and a fine
+    grid of [start, base) (men_first_passing, 2048 a decade) finds no passing base the search stepped over."""
+    assert r["certified"] and r["slivers"] == 0
+    assert mb.men_passes(r["base"], d=d, context=L)
+    lo, hi = r["bracket"]
+    assert hi == r["base"] and hi / lo - 1 <= 1e-6
+    assert not mb.men_passes(lo * (1 - 1e-9), d=d, context=L)
+    fine = mb.men_grid(start, r["base"], per_decade=2048)
+    assert mb.men_first_passing(fine, d=d, context=L)["first_passing"] is None
+
+
+@pytest.mark.parametrize("k,table", [(1, 4.3e3), (4, 2.7e4)])
+def test_men_first_passing_base_matches_table2_where_the_grid_steps_over_an_island(k, table):
+    """Men et al. Table 2 (d = 128): 4.3e3 at 1k and 2.7e4 at 4k, to the two digits printed; at 4k the 64-a-decade
+    grid's first passing base is 4.73e4 (the island near 2.7e4 is narrower than a grid step)."""
+    L = 1024 * k
+    r = ms.men_first_passing_base(table / 3, d=128, context=L)
+    _check_first_passing_base(r, table / 3, 128, L)
+    assert float(f"{r['base']:.2g}") == table
+    if k == 4:
+        assert r["grid_base"] > 4.7e4 and r["base"] < 2.8e4
+
+
+def test_a_bound_that_certifies_too_much_is_caught(monkeypatch):
+    """Planted: an interval bound that calls every interval failing steps over the island: the check above fails."""
+    monkeypatch.setattr(ms, "_interval_upper", lambda lo, hi, ms, d: np.full(ms.shape, -1e9))
+    r = ms.men_first_passing_base(9e3, d=128, context=4096)
+    with pytest.raises(AssertionError):
+        _check_first_passing_base(r, 9e3, 128, 4096)
+
+
+def test_men_first_passing_base_says_when_its_budget_ran_out():
+    r = ms.men_first_passing_base(1e4, d=128, context=4096, max_work=1e6)
+    assert not r["certified"] and r["base"] == r["grid_base"] and mb.men_passes(r["base"], d=128, context=4096)
