@@ -394,6 +394,10 @@ def _answer(regime: str, cands: list[CandidatePlan], base: float, s: float) -> A
     why = (f"the highest expected score of the candidates' method families ({e.family}); the median is "
            f"{'at or above' if reach else 'below'} RULER's threshold {ev_table.RULER_THRESHOLD:g}, so the effective "
            f"length is expected {'to reach N' if reach else 'to fall short of N'}")
+    if e.high < ev_table.RULER_THRESHOLD:
+        # not one matched row reaches the threshold: the pick is the least bad, not a way to N
+        why += (f"; not one of its {len(e.rows)} matched row{'s' if len(e.rows) > 1 else ''} reaches the threshold: "
+                f"the table has no {regime.replace('_', '-')} way to N at s = {s:g}, this is the least bad")
     meth = _family(c, base)[1]
     other = [f"{m} x{n}" for m, n in e.methods if m != meth and not (meth == "yarn" and m == "yarn_dca")]
     dca = [f"{m} x{n}" for m, n in e.methods if m == "yarn_dca" and meth == "yarn"]

@@ -90,6 +90,15 @@ def test_qwen25_training_free_keeps_the_shipped_yarn_and_fine_tuning_raises_the_
     assert ev.expect("base", "training_free", 4.0).median < 20  # dynamic NTK training-free: RULER 44.45/14.79/0.72
 
 
+def test_an_answer_no_matched_row_supports_is_called_the_least_bad():
+    """Llama 3 8B to 128K training-free (s = 16): the best family's rows all score near 0 (Lu et al.: dynamic NTK at
+    16x), so the answer must not read as a way to N; Qwen2.5's YaRN x4 has rows above the threshold and is not."""
+    worst = P.plan(resolve_scheme(str(DATA / "llama3_8b.json")), length=131072).kinds[0].training_free
+    assert "least bad" in worst.why and "no training-free way to N" in worst.why
+    qwen = P.plan(resolve_scheme(str(DATA / "qwen2_5_7b_yarn.json")), length=131072).kinds[0].training_free
+    assert "least bad" not in qwen.why
+
+
 def test_a_config_that_already_advertises_n_is_told_to_keep_it():
     rec = P.plan(resolve_scheme(str(DATA / "llama3_1_8b.json")), length=131072)
     assert any("already advertises 131,072" in n and "76.3" in n for n in rec.notes)
