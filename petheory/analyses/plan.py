@@ -396,8 +396,8 @@ def _answer(regime: str, cands: list[CandidatePlan], base: float, s: float) -> A
            f"length is expected {'to reach N' if reach else 'to fall short of N'}")
     if e.high < ev_table.RULER_THRESHOLD:
         # not one matched row reaches the threshold: the pick is the least bad, not a way to N
-        why += (f"; not one of its {len(e.rows)} matched row{'s' if len(e.rows) > 1 else ''} reaches the threshold: "
-                f"the table has no {regime.replace('_', '-')} way to N at s = {s:g}, this is the least bad")
+        rows = f"not one of its {len(e.rows)} matched rows reaches" if len(e.rows) > 1 else "its one matched row does not reach"
+        why += f"; {rows} the threshold: the table has no {regime.replace('_', '-')} way to N at s = {s:g}, this is the least bad"
     meth = _family(c, base)[1]
     other = [f"{m} x{n}" for m, n in e.methods if m != meth and not (meth == "yarn" and m == "yarn_dca")]
     dca = [f"{m} x{n}" for m, n in e.methods if m == "yarn_dca" and meth == "yarn"]
@@ -552,6 +552,10 @@ def original_context(scheme: Scheme, config: dict | None = None) -> tuple[int, s
     if scheme.context != scheme.max_context:
         return scheme.context, ("the scaling block's original_max_position_embeddings"
                                 if "n_max" in scheme.main.positions.params else "max_position_embeddings / the scaling factor")
+    main = scheme.main.positions
+    if "n_max" in main.params and main.encoding != "rope_dynamic":  # YaRN / Llama 3 / LongRoPE over the advertised L
+        return scheme.context, ("the scaling block's original context (original_max_position_embeddings, else "
+                                "max_position_embeddings, as transformers reads it)")
     windows = {layer.span.size for layer in scheme.layers if layer.span.kind == "sliding"}
     full = any(layer.span.kind == "full" and layer.positions.kind == "rotary" for layer in scheme.layers)
     window = next(iter(windows)) if len(windows) == 1 and not full else None
