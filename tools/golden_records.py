@@ -23,7 +23,6 @@ import contextlib
 import gzip
 import io
 import json
-import math
 import re
 import sys
 import tempfile
@@ -148,38 +147,13 @@ def write(name: str, doc: dict) -> None:
             g.write(data)
 
 
-#: Floats agree to this relative accuracy (and this absolute one near 0): a sum taken in another order (threaded BLAS,
-#: another machine's libm) moves the last few of 53 bits (about 1e-13 relative at the sizes here, 1e-16 absolute for
-#: a near-zero eigenvalue of a unit-scale kernel); a refactor that changes a formula moves far more.
-RTOL, ATOL = 1e-9, 1e-12
+def differences(want, got) -> list[str]:
+    """Where a command's output ``got`` differs from its golden ``want``: :func:`petheory.rounding.record_differences`,
+    the one rule for committed numbers (each float at its own stated error, an error bound by its bound, the text's
+    numbers where they print a float that moved within its error)."""
+    from petheory.rounding import record_differences
 
-
-def differences(want, got, where: str = "") -> list[str]:
-    """Where ``got`` differs from ``want``: keys, types, strings, ints exactly; floats within :data:`RTOL`/:data:`ATOL`."""
-    if isinstance(want, dict) and isinstance(got, dict):
-        out = []
-        if list(want) != list(got):
-            out.append(f"{where or '/'}: keys {list(want)} != {list(got)}")
-        for k in want:
-            if k in got:
-                out += differences(want[k], got[k], f"{where}/{k}")
-        return out
-    if isinstance(want, list) and isinstance(got, list):
-        if len(want) != len(got):
-            return [f"{where}: {len(want)} items != {len(got)}"]
-        return [d for i, (a, b) in enumerate(zip(want, got)) for d in differences(a, b, f"{where}[{i}]")]
-    if isinstance(want, float) and isinstance(got, float):
-        ok = math.isclose(want, got, rel_tol=RTOL, abs_tol=ATOL) or (math.isnan(want) and math.isnan(got))
-        return [] if ok else [f"{where}: {want!r} != {got!r}"]
-    if type(want) is not type(got) or want != got:
-        if isinstance(want, str) and isinstance(got, str):
-            w, g = want.splitlines(), got.splitlines()
-            for i, (a, b) in enumerate(zip(w, g)):
-                if a != b:
-                    return [f"{where} line {i + 1}:\n  - {a}\n  + {b}"]
-            return [f"{where}: {len(w)} lines != {len(g)}"]
-        return [f"{where}: {want!r} != {got!r}"]
-    return []
+    return record_differences(want, got)
 
 
 def main(argv=None) -> int:
