@@ -13,7 +13,9 @@ paths: a compare table's width no longer depends on where the clone lives), by::
     python tools/golden_records.py --write            # every case (about 2-3 minutes on 2 loaded cores)
 
 and ``tests/analyses/test_records_golden.py`` compares the output of today's code with them (a sample by default,
-every case with ``-m slow``). ``python tools/golden_records.py --check`` compares every case from the shell.
+every case with ``-m slow``). ``python tools/golden_records.py --check`` compares every case from the shell, and with
+``--figures`` every committed figure record too (tests/analyses/test_golden_everywhere.py runs that on other
+processors' kernels and at other loads).
 """
 
 from __future__ import annotations
@@ -156,14 +158,75 @@ def differences(want, got) -> list[str]:
     return record_differences(want, got)
 
 
+FIGURES = ROOT / "figures"
+
+
+def figure_names() -> list[str]:
+    """Every registered figure: each has its record committed as ``figures/NAME.json``."""
+    from petheory import plots
+
+    return sorted(plots.registry())
+
+
+def figure_record(name: str, workdir: Path) -> dict:
+    """The record ``petheory figures --only NAME`` saves today (quick preset, seed 0), as JSON reads it back; a figure
+    that draws an experiment's record (``needs``) is recomputed from the record its committed JSON keeps (put where
+    the experiment writes it, under ``workdir``: training is the experiment's, tested on its own)."""
+    import os
+
+    from petheory import plots, records
+    from petheory.io import atomic_write_json, json_text
+
+    fig = plots.registry()[name]
+    before = os.environ.get("PETHEORY_RUNS")
+    os.environ["PETHEORY_RUNS"] = str(workdir / "runs")
+    try:
+        if fig.needs:
+            committed = json.loads((FIGURES / f"{name}.json").read_text(encoding="utf-8"))
+            atomic_write_json(records.bounds_record_path(fig.needs, "quick", 0), committed["experiment"])
+        if fig.data is not None:  # the command saves draw(data(...)): its record, without drawing it
+            return json.loads(json_text(fig.data("quick", 0)))
+        return json.loads(fig.fn(workdir / "command", preset="quick", seed=0)[1].read_text(encoding="utf-8"))
+    finally:
+        if before is None:
+            os.environ.pop("PETHEORY_RUNS", None)
+        else:
+            os.environ["PETHEORY_RUNS"] = before
+
+
+def machine() -> dict:
+    """What this process computes with: numpy's SIMD extensions in use (its dispatch targets found, after
+    ``NPY_DISABLE_CPU_FEATURES``), OpenBLAS's kernel family and pool (``OPENBLAS_CORETYPE``, ``OPENBLAS_NUM_THREADS``)
+    and the threads petheory picks for the load now."""
+    import threadpoolctl
+    from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
+
+    from petheory._threads import pick_threads
+
+    blas = [i for i in threadpoolctl.threadpool_info() if i.get("user_api") == "blas"]
+    return {"simd": [f for f in __cpu_dispatch__ if __cpu_features__.get(f)],
+            "blas": [i.get("architecture") for i in blas], "blas_threads": [i.get("num_threads") for i in blas],
+            "threads": pick_threads()}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--write", action="store_true", help="(re)write the golden files from this checkout's code")
     ap.add_argument("--check", action="store_true", help="compare this checkout's output with the golden files")
     ap.add_argument("--only", action="append", help="case names (default: every case)")
+    ap.add_argument("--figures", action="store_true",
+                    help="also compare every committed figure record (figures/*.json) with what its figure computes "
+                         "today (they are written by `petheory figures --update-committed`, not here)")
     a = ap.parse_args(argv)
+    if a.write and a.figures:
+        ap.error("--figures only checks: committed figures are written by `petheory figures --update-committed`")
     todo = cases()
     names = a.only or list(todo)
+    unknown = sorted(set(names) - set(todo))
+    if unknown:
+        ap.error(f"no such case: {', '.join(unknown)} (the cases are the golden files' names)")
+    if not a.write:
+        print(f"machine: {json.dumps(machine())}", flush=True)
     bad = 0
     for name in names:
         doc = run_case(todo[name])
@@ -176,7 +239,16 @@ def main(argv=None) -> int:
         else:
             diff = differences(read(name), doc)
             bad += bool(diff)
-            print(f"{name}: " + ("same" if not diff else f"{len(diff)} differences\n  " + "\n  ".join(diff[:5])))
+            print(f"{name}: " + ("same" if not diff else f"{len(diff)} differences\n  " + "\n  ".join(diff[:5])),
+                  flush=True)
+    if a.figures:
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in figure_names():
+                committed = json.loads((FIGURES / f"{name}.json").read_text(encoding="utf-8"))
+                diff = differences(committed, figure_record(name, Path(tmp) / name))
+                bad += bool(diff)
+                print(f"figures/{name}.json: " + ("same" if not diff else f"{len(diff)} differences\n  "
+                                                 + "\n  ".join(diff[:5])), flush=True)
     return 1 if bad else 0
 
 

@@ -25,9 +25,9 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 
 import pytest
+from _helpers import MACHINES, busy_cpus, machine_env, pinned, spinning
 
 from petheory.rounding import record_differences
 from proofs_check import verdict_table
@@ -36,29 +36,11 @@ SENSITIVE = ("barbero2024.nope_cannot_sharpen", "cirrincione2026.hellinger_mds_o
              "cirrincione2026.minimal_parametrisation", "gu2025.lemma_b1_range", "gu2025.schur_modulus",
              "su2021.long_term_decay")
 
-#: Other processors, emulated by the kernels they would run.
-MACHINES = {
-    "amd_zen_avx2": {"OPENBLAS_CORETYPE": "Haswell", "OPENBLAS_NUM_THREADS": "2"},
-    "sse3_without_avx": {"OPENBLAS_CORETYPE": "Prescott", "OPENBLAS_NUM_THREADS": "1",
-                         "NPY_DISABLE_CPU_FEATURES": "X86_V3 X86_V4 AVX512_ICL"},
-}
-
-def pinned(cpus, *run) -> list[str]:
-    """A Python command line running ``run`` (``-m module`` or ``-c code``) on the processors ``cpus`` (all if None).
-    The child pins itself first: a ``preexec_fn`` could deadlock in a test process that runs threads (xdist's)."""
-    if cpus is None:
-        return [sys.executable, *run]
-    pin = f"import os, runpy\nos.sched_setaffinity(0, {sorted(cpus)!r})\n"
-    if run[0] == "-m":
-        return [sys.executable, "-c", pin + f"runpy.run_module({run[1]!r}, run_name='__main__', alter_sys=True)"]
-    return [sys.executable, "-c", pin + run[1]]
 
 
-def check_json(env_extra: dict, cwd, cpus=None) -> list[dict]:
+def check_json(env: dict, cwd, cpus=None) -> list[dict]:
     """``petheory check --claims SENSITIVE --json -`` in a fresh process, as a fresh clone runs it (no PETHEORY_*
-    variables, an empty working directory), with ``env_extra`` set; on the processors ``cpus`` if given."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PETHEORY_", "OPENBLAS_", "NPY_", "OMP_"))}
-    env.update(env_extra)
+    variables, an empty working directory), in the environment ``env``; on the processors ``cpus`` if given."""
     out = subprocess.run([*pinned(cpus, "-m", "petheory"), "check", "--quiet", "--claims", ",".join(SENSITIVE),
                           "--json", "-"], capture_output=True, text=True, cwd=cwd, env=env)
     assert out.returncode == 0, out.stderr[-2000:]
@@ -80,16 +62,10 @@ def test_a_busy_machine_gives_the_same_json(reference, tmp_path):
     at least twice their CPU time: the same JSON, bit for bit (nothing in a search may depend on time: no deadline,
     no time budget, no timeout that changes an answer). Where processes can be pinned (Linux), the check and one
     spinner share one core and the test run keeps its other cores; elsewhere a spinner runs on every core."""
-    pin = hasattr(os, "sched_setaffinity")
-    cpus = {max(os.sched_getaffinity(0))} if pin else None
-    spinners = [subprocess.Popen(pinned(cpus, "-c", "while True: pass"))
-                for _ in range(1 if pin else os.cpu_count() or 1)]
-    try:
-        busy = check_json({"OPENBLAS_NUM_THREADS": "1"}, tmp_path, cpus)
-    finally:
-        for p in spinners:
-            p.kill()
-            p.wait()
+    cpus = busy_cpus()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PETHEORY_", "OPENBLAS_", "NPY_", "OMP_"))}
+    with spinning(cpus):
+        busy = check_json({**env, "OPENBLAS_NUM_THREADS": "1"}, tmp_path, cpus)
     assert without_seconds(busy) == without_seconds(reference)
 
 
@@ -116,7 +92,7 @@ def test_the_busy_machine_is_busy_where_the_check_runs():
 def test_another_processor_gives_the_same_answer(machine, reference, tmp_path):
     """The same verdicts, cases, counterexamples and text on another processor's kernels; its floats equal up to
     their rounding; the verdict table's rows, as committed, identical."""
-    other = check_json(MACHINES[machine], tmp_path)
+    other = check_json(machine_env(machine), tmp_path)
     diff = record_differences(without_seconds(reference), without_seconds(other))
     assert not diff, diff[:8]
     assert verdict_table.render(other) == verdict_table.render(reference)

@@ -3,6 +3,7 @@ clipped at what a softmax weight can do, labelled axes, and a comparison whose p
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 from pathlib import Path
@@ -15,6 +16,9 @@ from petheory.io import json_text
 from petheory.rounding import record_differences
 
 ROOT = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location("golden_records", ROOT / "tools" / "golden_records.py")
+golden = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(golden)
 
 #: Formulas written as plain text: ``||x||``, ``2^(j/2)``, ``sqrt(``, ``N_max``, one-letter subscripts (``w_i``),
 #: Greek names as words or bare unicode math symbols outside ``$...$``.
@@ -201,20 +205,19 @@ def _pixels(path):
 
 
 @pytest.mark.parametrize("name", sorted(plots.registry()))
-def test_committed_figure_is_its_json_drawn_again(name, tmp_path, monkeypatch):
+def test_committed_figure_is_its_json_drawn_again(name, tmp_path):
     """What figures/ shows is what the command draws, its formulas in mathtext (no plain-text formula in any title,
     label, legend or annotation: :func:`plain_formulas`): the committed PNG is the drawing of the committed JSON
     (pixel sizes equal, mean absolute difference below 1/255: the same drawing up to PNG rounding), and
     the command's data today equal the committed JSON (:func:`petheory.rounding.record_differences`: each float at
     its own error, on any processor and at any load; the records behind them are committed too). A figure that draws
-    an experiment's records (``needs``) keeps that record in its JSON (``experiment``): it is put where the experiment writes it, and
-    the figure's data are recomputed from it (training is the experiment's, tested in tests/plots/test_bounds_figures.py)."""
+    an experiment's records (``needs``) keeps that record in its JSON (``experiment``): the figure's data are
+    recomputed from it (tools/golden_records.py's ``figure_record``; training is the experiment's, tested in
+    tests/plots/test_bounds_figures.py). tests/analyses/test_golden_everywhere.py compares them on other processors."""
     import json
 
     import matplotlib.text
 
-    from petheory import records
-    from petheory.io import atomic_write_json
     from petheory.plots import save
 
     fig = plots.registry()[name]
@@ -228,14 +231,9 @@ def test_committed_figure_is_its_json_drawn_again(name, tmp_path, monkeypatch):
     assert a.shape == b.shape, (a.shape, b.shape)
     assert float(abs(a - b).mean()) < 1 / 255
     if fig.needs:
-        monkeypatch.setenv("PETHEORY_RUNS", str(tmp_path / "runs"))
         exp = data["experiment"]
         assert exp["experiment"] == fig.needs and (exp["preset"], exp["seed"]) == ("quick", 0)
-        atomic_write_json(records.bounds_record_path(fig.needs, "quick", 0), exp)
-    if fig.data is not None:  # the command saves draw(data(...)) (register): its record, without drawing it again
-        fresh = json.loads(json_text(fig.data("quick", 0)))
-    else:
-        fresh = json.loads(fig.fn(tmp_path / "command", preset="quick", seed=0)[1].read_text(encoding="utf-8"))
+    fresh = golden.figure_record(name, tmp_path)  # what `petheory figures --only NAME` saves today
     diff = record_differences(data, fresh)
     assert not diff, f"figures/{name}.json is stale: run `petheory figures --only {name} --update-committed`: {diff[:5]}"
 
