@@ -93,8 +93,8 @@ def simd_above(level: str | None) -> str:
 #: ``Prescott`` SSE3), numpy's own SIMD loops (``NPY_DISABLE_CPU_FEATURES``: ``simd`` is the highest level left
 #: on, None the baseline), and the load: ``busy`` runs the command pinned to one core beside a spinner (every core
 #: it has is busy, so petheory picks 1 thread and the wall clock runs at least twice the CPU time); otherwise the
-#: threads follow the test run's load, or ``OPENBLAS_NUM_THREADS`` fixes them. ``allowed``: the numpy dispatch
-#: targets the command may find on.
+#: threads follow the test run's load, or ``OPENBLAS_NUM_THREADS`` fixes them (the catalogue's test runs its busy
+#: machine apart: tests/claims/test_same_answer_everywhere.py).
 MACHINES = {
     "amd_zen_avx2": {"env": {"OPENBLAS_CORETYPE": "Haswell"}, "simd": "X86_V3", "busy": True},
     "sse3_without_avx": {"env": {"OPENBLAS_CORETYPE": "Prescott", "OPENBLAS_NUM_THREADS": "1"}, "simd": None,

@@ -58,5 +58,6 @@ def test_stress_rows_that_tie_to_rounding_keep_one_order_on_every_processor():
 
     here = [("sinusoidal", 0.3672386566659433), ("rope", 0.3672386566659432), ("alibi", 0.48), ("wavelet", 0.33)]
     sse = [("sinusoidal", 0.3672386566659432), ("rope", 0.3672386566659433), ("alibi", 0.48), ("wavelet", 0.33)]
-    assert [r[0] for r in _ascending(here)] == [r[0] for r in _ascending(sse)] == ["wavelet", "rope", "sinusoidal", "alibi"]
+    order = ["wavelet", "rope", "sinusoidal", "alibi"]
+    assert [r[0] for r in _ascending(here)] == [r[0] for r in _ascending(sse)] == order
     assert [r[0] for r in _ascending([("b", 0.3672), ("a", 0.3673)])] == ["b", "a"]  # not a tie: by value
