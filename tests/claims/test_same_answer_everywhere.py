@@ -61,9 +61,13 @@ def test_a_busy_machine_gives_the_same_json(reference, tmp_path):
     """The claims run while a spinning process holds their core, so they get half of it and their wall clock runs
     at least twice their CPU time: the same JSON, bit for bit (nothing in a search may depend on time: no deadline,
     no time budget, no timeout that changes an answer). Where processes can be pinned (Linux), the check and one
-    spinner share one core and the test run keeps its other cores; elsewhere a spinner runs on every core."""
+    spinner share one core and the test run keeps its other cores; elsewhere a spinner runs on every core. The
+    check runs on the processor the reference ran on: a test run that emulates one (``OPENBLAS_CORETYPE=Zen``,
+    ``NPY_DISABLE_CPU_FEATURES``) passes it on, or the two would be two processors compared bit for bit."""
     cpus = busy_cpus()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PETHEORY_", "OPENBLAS_", "NPY_", "OMP_"))}
+    processor = ("OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FEATURES", "NPY_ENABLE_CPU_FEATURES")
+    env = {k: v for k, v in os.environ.items()
+           if k in processor or not k.startswith(("PETHEORY_", "OPENBLAS_", "NPY_", "OMP_"))}
     with spinning(cpus):
         busy = check_json({**env, "OPENBLAS_NUM_THREADS": "1"}, tmp_path, cpus)
     assert without_seconds(busy) == without_seconds(reference)
