@@ -76,6 +76,79 @@ def once_per_test_run(tmp_path_factory, name: str, compute):
     return json.loads(text)
 
 
+# ----------------------------------------------------------------------------- other processors and loads, emulated
+
+def simd_above(level: str | None) -> str:
+    """An ``NPY_DISABLE_CPU_FEATURES`` value that leaves numpy's SIMD loops at ``level`` (``"X86_V3"``: AVX2, what an
+    AMD Zen 3 runs; None: numpy's baseline): every dispatch target of this numpy above it. ``X86_V4`` alone is not
+    enough: numpy 2.4 dispatches ``AVX512_ICL`` and ``AVX512_SPR`` loops as targets of their own, which stay on."""
+    from numpy._core._multiarray_umath import __cpu_dispatch__
+
+    targets = list(__cpu_dispatch__)
+    return " ".join(targets[targets.index(level) + 1:] if level in targets else targets)
+
+
+#: Other processors, emulated by the kernels they would run (another make cannot be borrowed, its kernels can):
+#: OpenBLAS's kernel family (``OPENBLAS_CORETYPE``: ``Haswell`` is the AVX2 family AMD Zen processors get,
+#: ``Prescott`` SSE3), numpy's own SIMD loops (``NPY_DISABLE_CPU_FEATURES``: ``simd`` is the highest level left
+#: on, None the baseline), and the load: ``busy`` runs the command pinned to one core beside a spinner (every core
+#: it has is busy, so petheory picks 1 thread and the wall clock runs at least twice the CPU time); otherwise the
+#: threads follow the test run's load, or ``OPENBLAS_NUM_THREADS`` fixes them (the catalogue's test runs its busy
+#: machine apart: tests/claims/test_same_answer_everywhere.py).
+MACHINES = {
+    "amd_zen_avx2": {"env": {"OPENBLAS_CORETYPE": "Haswell"}, "simd": "X86_V3", "busy": True},
+    "sse3_without_avx": {"env": {"OPENBLAS_CORETYPE": "Prescott", "OPENBLAS_NUM_THREADS": "1"}, "simd": None,
+                         "busy": False},
+}
+
+
+def machine_env(name: str) -> dict:
+    """The environment of a fresh process on the emulated machine ``name``: this one's, without the PETHEORY_,
+    OPENBLAS_, NPY_ and OMP_ variables (a fresh clone sets none), with the machine's."""
+    m = MACHINES[name]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PETHEORY_", "OPENBLAS_", "NPY_", "OMP_"))}
+    return {**env, **m["env"], "NPY_DISABLE_CPU_FEATURES": simd_above(m["simd"])}
+
+
+def pinned(cpus, *run) -> list[str]:
+    """A Python command line running ``run`` (``-m module`` or ``-c code``) on the processors ``cpus`` (all if None).
+    The child pins itself first: a ``preexec_fn`` could deadlock in a test process that runs threads (xdist's)."""
+    import sys
+
+    if cpus is None:
+        return [sys.executable, *run]
+    pin = f"import os, runpy\nos.sched_setaffinity(0, {sorted(cpus)!r})\n"
+    if run[0] == "-m":
+        return [sys.executable, "-c", pin + f"runpy.run_module({run[1]!r}, run_name='__main__', alter_sys=True)"]
+    return [sys.executable, "-c", pin + run[1]]
+
+
+def busy_cpus():
+    """Where a busy command runs: one processor of this process's (Linux), shared with one spinner; None elsewhere
+    (a spinner then runs on every core)."""
+    return {max(os.sched_getaffinity(0))} if hasattr(os, "sched_setaffinity") else None
+
+
+class spinning:
+    """``with spinning(cpus):`` a busy loop on each processor of ``cpus`` (one per core if None) for the block."""
+
+    def __init__(self, cpus):
+        self.cpus = cpus
+
+    def __enter__(self):
+        import subprocess
+
+        n = 1 if self.cpus is not None else (os.cpu_count() or 1)
+        self.procs = [subprocess.Popen(pinned(self.cpus, "-c", "while True: pass")) for _ in range(n)]
+        return self
+
+    def __exit__(self, *exc):
+        for p in self.procs:
+            p.kill()
+            p.wait()
+        return False
+
+
 # ----------------------------------------------------------------------------- records planted by several test files
 
 #: The context lengths of :func:`retrieval_record` (training context 32).

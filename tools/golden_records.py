@@ -13,7 +13,9 @@ paths: a compare table's width no longer depends on where the clone lives), by::
     python tools/golden_records.py --write            # every case (about 2-3 minutes on 2 loaded cores)
 
 and ``tests/analyses/test_records_golden.py`` compares the output of today's code with them (a sample by default,
-every case with ``-m slow``). ``python tools/golden_records.py --check`` compares every case from the shell.
+every case with ``-m slow``). ``python tools/golden_records.py --check`` compares every case from the shell, and with
+``--figures`` every committed figure record too (tests/analyses/test_golden_everywhere.py runs that on other
+processors' kernels and at other loads).
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ import contextlib
 import gzip
 import io
 import json
-import math
 import re
 import sys
 import tempfile
@@ -148,38 +149,64 @@ def write(name: str, doc: dict) -> None:
             g.write(data)
 
 
-#: Floats agree to this relative accuracy (and this absolute one near 0): a sum taken in another order (threaded BLAS,
-#: another machine's libm) moves the last few of 53 bits (about 1e-13 relative at the sizes here, 1e-16 absolute for
-#: a near-zero eigenvalue of a unit-scale kernel); a refactor that changes a formula moves far more.
-RTOL, ATOL = 1e-9, 1e-12
+def differences(want, got) -> list[str]:
+    """Where a command's output ``got`` differs from its golden ``want``: :func:`petheory.rounding.record_differences`,
+    the one rule for committed numbers (each float at its own stated error, an error bound by its bound, the text's
+    numbers where they print a float that moved within its error)."""
+    from petheory.rounding import record_differences
+
+    return record_differences(want, got)
 
 
-def differences(want, got, where: str = "") -> list[str]:
-    """Where ``got`` differs from ``want``: keys, types, strings, ints exactly; floats within :data:`RTOL`/:data:`ATOL`."""
-    if isinstance(want, dict) and isinstance(got, dict):
-        out = []
-        if list(want) != list(got):
-            out.append(f"{where or '/'}: keys {list(want)} != {list(got)}")
-        for k in want:
-            if k in got:
-                out += differences(want[k], got[k], f"{where}/{k}")
-        return out
-    if isinstance(want, list) and isinstance(got, list):
-        if len(want) != len(got):
-            return [f"{where}: {len(want)} items != {len(got)}"]
-        return [d for i, (a, b) in enumerate(zip(want, got)) for d in differences(a, b, f"{where}[{i}]")]
-    if isinstance(want, float) and isinstance(got, float):
-        ok = math.isclose(want, got, rel_tol=RTOL, abs_tol=ATOL) or (math.isnan(want) and math.isnan(got))
-        return [] if ok else [f"{where}: {want!r} != {got!r}"]
-    if type(want) is not type(got) or want != got:
-        if isinstance(want, str) and isinstance(got, str):
-            w, g = want.splitlines(), got.splitlines()
-            for i, (a, b) in enumerate(zip(w, g)):
-                if a != b:
-                    return [f"{where} line {i + 1}:\n  - {a}\n  + {b}"]
-            return [f"{where}: {len(w)} lines != {len(g)}"]
-        return [f"{where}: {want!r} != {got!r}"]
-    return []
+FIGURES = ROOT / "figures"
+
+
+def figure_names() -> list[str]:
+    """Every registered figure: each has its record committed as ``figures/NAME.json``."""
+    from petheory import plots
+
+    return sorted(plots.registry())
+
+
+def figure_record(name: str, workdir: Path) -> dict:
+    """The record ``petheory figures --only NAME`` saves today (quick preset, seed 0), as JSON reads it back; a figure
+    that draws an experiment's record (``needs``) is recomputed from the record its committed JSON keeps (put where
+    the experiment writes it, under ``workdir``: training is the experiment's, tested on its own)."""
+    import os
+
+    from petheory import plots, records
+    from petheory.io import atomic_write_json, json_text
+
+    fig = plots.registry()[name]
+    before = os.environ.get("PETHEORY_RUNS")
+    os.environ["PETHEORY_RUNS"] = str(workdir / "runs")
+    try:
+        if fig.needs:
+            committed = json.loads((FIGURES / f"{name}.json").read_text(encoding="utf-8"))
+            atomic_write_json(records.bounds_record_path(fig.needs, "quick", 0), committed["experiment"])
+        if fig.data is not None:  # the command saves draw(data(...)): its record, without drawing it
+            return json.loads(json_text(fig.data("quick", 0)))
+        return json.loads(fig.fn(workdir / "command", preset="quick", seed=0)[1].read_text(encoding="utf-8"))
+    finally:
+        if before is None:
+            os.environ.pop("PETHEORY_RUNS", None)
+        else:
+            os.environ["PETHEORY_RUNS"] = before
+
+
+def machine() -> dict:
+    """What this process computes with: numpy's SIMD extensions in use (its dispatch targets found, after
+    ``NPY_DISABLE_CPU_FEATURES``), OpenBLAS's kernel family and pool (``OPENBLAS_CORETYPE``, ``OPENBLAS_NUM_THREADS``)
+    and the threads petheory picks for the load now."""
+    import threadpoolctl
+    from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
+
+    from petheory._threads import pick_threads
+
+    blas = [i for i in threadpoolctl.threadpool_info() if i.get("user_api") == "blas"]
+    return {"simd": [f for f in __cpu_dispatch__ if __cpu_features__.get(f)],
+            "blas": [i.get("architecture") for i in blas], "blas_threads": [i.get("num_threads") for i in blas],
+            "threads": pick_threads()}
 
 
 def main(argv=None) -> int:
@@ -187,9 +214,19 @@ def main(argv=None) -> int:
     ap.add_argument("--write", action="store_true", help="(re)write the golden files from this checkout's code")
     ap.add_argument("--check", action="store_true", help="compare this checkout's output with the golden files")
     ap.add_argument("--only", action="append", help="case names (default: every case)")
+    ap.add_argument("--figures", action="store_true",
+                    help="also compare every committed figure record (figures/*.json) with what its figure computes "
+                         "today (they are written by `petheory figures --update-committed`, not here)")
     a = ap.parse_args(argv)
+    if a.write and a.figures:
+        ap.error("--figures only checks: committed figures are written by `petheory figures --update-committed`")
     todo = cases()
     names = a.only or list(todo)
+    unknown = sorted(set(names) - set(todo))
+    if unknown:
+        ap.error(f"no such case: {', '.join(unknown)} (the cases are the golden files' names)")
+    if not a.write:
+        print(f"machine: {json.dumps(machine())}", flush=True)
     bad = 0
     for name in names:
         doc = run_case(todo[name])
@@ -202,7 +239,16 @@ def main(argv=None) -> int:
         else:
             diff = differences(read(name), doc)
             bad += bool(diff)
-            print(f"{name}: " + ("same" if not diff else f"{len(diff)} differences\n  " + "\n  ".join(diff[:5])))
+            print(f"{name}: " + ("same" if not diff else f"{len(diff)} differences\n  " + "\n  ".join(diff[:5])),
+                  flush=True)
+    if a.figures:
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in figure_names():
+                committed = json.loads((FIGURES / f"{name}.json").read_text(encoding="utf-8"))
+                diff = differences(committed, figure_record(name, Path(tmp) / name))
+                bad += bool(diff)
+                print(f"figures/{name}.json: " + ("same" if not diff else f"{len(diff)} differences\n  "
+                                                 + "\n  ".join(diff[:5])), flush=True)
     return 1 if bad else 0
 
 

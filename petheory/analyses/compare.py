@@ -44,6 +44,7 @@ import numpy as np
 
 from petheory import _validate as v
 from petheory import encodings as enc
+from petheory import rounding
 from petheory.analyses import kernel as K
 from petheory.analyses.record import Record, item
 from petheory.scheme import Positions, Scheme, Span, layer_ranges
@@ -214,7 +215,8 @@ def norm_summary(pos: Positions, *, lengths=(64, 256, 1024), context: int = 64, 
     Returns
     -------
     NormSummary
-        ``growth``: the log-log slope between the first and last length; rotary: the angle coverage at the longest.
+        ``growth``: the log-log slope between the first and last length (None where either norm is zero, or for a
+        rotation zero to rounding); rotary: the angle coverage at the longest.
 
     Raises
     ------
@@ -239,7 +241,11 @@ def norm_summary(pos: Positions, *, lengths=(64, 256, 1024), context: int = 64, 
     meaning = {"absolute": "sup ||PE(pos)||", "table": "sup ||PE(pos)||", "bias": "max |b(i,j)|",
                "rotary": "max |band factor - 1|"}.get(pos.kind, pos.kind)
     a, b = vals[str(lengths[0])], vals[str(lengths[-1])]
-    growth = (math.log(b / a) / math.log(lengths[-1] / lengths[0])) if a and b and a > 0 and b > 0 else None
+    # a rotation changes no norm: its computed change is rounding, |(||R x|| - ||x||)| / ||x|| <= 2 gamma_{d+4} (a
+    # d-term norm each, 3 operations per rotated coordinate); the growth exponent of two such numbers is noise (0.16
+    # on one processor, 0 on another), so it is undefined there, as for a zero
+    zero = 2 * rounding.gamma(pos.d + 4) if pos.kind == "rotary" else 0.0
+    growth = (math.log(b / a) / math.log(lengths[-1] / lengths[0])) if a and b and min(a, b) > zero else None
     return NormSummary(vals, context, meaning, growth, rows[-1].angles)
 
 

@@ -158,3 +158,19 @@ def test_compare_labels_a_layer_kind_by_its_layers_as_report_does():
     rows = compare([resolve_scheme(str(DATA / "gemma3_4b.json"))], length=64, lengths=(64, 128), null_draws=2).rows
     assert rows[0].pe.endswith("[layers 0-4, 6-10, 12-16, 18-22, 24-28, 30-33: sliding_attention]")
     assert rows[1].pe.endswith("[layers 5, 11, 17, 23, 29: full_attention]")  # not '5..29', read as every layer
+
+
+def test_a_rotation_has_no_norm_growth_where_its_norm_change_is_rounding():
+    """A rotation changes no norm: its computed change is rounding (1.1e-16 at 64 positions, 2.2e-16 at 4096 on one
+    processor, 2.2e-16 at both on another), and the slope between two such numbers (0.16 against 0.0) is noise: None.
+    A rotary table that scales (YaRN's mscale) changes norms for real and keeps its slope."""
+    from petheory import rounding
+    from petheory.analyses.compare import norm_summary
+
+    rope = norm_summary(Positions("rotary", "rope", {"base": 10000.0}, 256), lengths=(64, 4096), context=64)
+    assert max(rope.values.values()) <= 2 * rounding.gamma(256 + 4) and rope.growth is None
+    yarn = norm_summary(Positions("rotary", "rope_yarn", {"scale": 4.0}, 64), lengths=(64, 4096), context=64)
+    assert min(yarn.values.values()) > 0.1 and yarn.growth == pytest.approx(0.0, abs=1e-12)
+    # the threshold is the rotation's rounding, not a cut on any small number: a bias of 1e-12 keeps its slope
+    alibi = norm_summary(Positions("bias", "alibi", {"slope": 1e-12}, 64), lengths=(8, 64), context=8)
+    assert alibi.growth == pytest.approx(math.log(63 / 7) / math.log(8))

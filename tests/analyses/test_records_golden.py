@@ -2,8 +2,10 @@
 
 The golden files were written from main at 43e7423, before the records became types (issue 45); a refactor of the
 records, their serialiser or their rendering must leave every command's ``--json``, terminal text and
-``--markdown`` as they were (floats within the tool's RTOL/ATOL, everything else exactly). A change meant to alter
-the output rewrites the affected golden files with ``python tools/golden_records.py --write --only CASE`` in the
+``--markdown`` as they were (:func:`petheory.rounding.record_differences`: each float at its own stated error, an
+error figure by its bound, a text's numbers where they print a float that moved within its error, everything else
+exactly). A change meant to alter the output rewrites the affected golden files with
+``python tools/golden_records.py --write --only CASE`` in the
 same commit, which then shows the change.
 """
 
@@ -45,7 +47,8 @@ def test_command_output_is_unchanged_everywhere(name):
 
 
 def test_a_changed_number_is_caught():
-    """The comparison can fail: one float moved by 1e-6 relative, one key renamed, one text line changed."""
+    """The comparison can fail: one float moved by 1e-6 relative, one key renamed, one text line changed (the rules
+    for stated errors and printed numbers are tested in tests/theory/test_record_differences.py)."""
     want = {"a": [1.0, 2.0], "b": {"c": "x\ny"}}
     assert golden.differences(want, {"a": [1.0, 2.0 * (1 + 1e-6)], "b": {"c": "x\ny"}})
     assert golden.differences(want, {"a": [1.0, 2.0], "B": {"c": "x\ny"}})

@@ -25,46 +25,22 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 
 import pytest
+from _helpers import MACHINES, busy_cpus, machine_env, pinned, spinning
 
+from petheory.rounding import record_differences
 from proofs_check import verdict_table
 
 SENSITIVE = ("barbero2024.nope_cannot_sharpen", "cirrincione2026.hellinger_mds_optimal",
              "cirrincione2026.minimal_parametrisation", "gu2025.lemma_b1_range", "gu2025.schur_modulus",
              "su2021.long_term_decay")
 
-#: Other processors, emulated by the kernels they would run.
-MACHINES = {
-    "amd_zen_avx2": {"OPENBLAS_CORETYPE": "Haswell", "OPENBLAS_NUM_THREADS": "2"},
-    "sse3_without_avx": {"OPENBLAS_CORETYPE": "Prescott", "OPENBLAS_NUM_THREADS": "1",
-                         "NPY_DISABLE_CPU_FEATURES": "X86_V3 X86_V4 AVX512_ICL"},
-}
-
-#: A float computed in another reduction order moves by its rounding error, gamma_n times its condition number:
-#: over the whole catalogue and the two emulated processors above, at most 7e-11 relative (men2024's smallest
-#: B_m over a scan of bases); RTOL = 1e-9 allows a condition number 10x larger. ATOL for quantities that are
-#: zero in exact arithmetic (an exponent fitted to a constant: 0.0 with one kernel, 8e-32 with another).
-RTOL, ATOL = 1e-9, 1e-12
 
 
-def pinned(cpus, *run) -> list[str]:
-    """A Python command line running ``run`` (``-m module`` or ``-c code``) on the processors ``cpus`` (all if None).
-    The child pins itself first: a ``preexec_fn`` could deadlock in a test process that runs threads (xdist's)."""
-    if cpus is None:
-        return [sys.executable, *run]
-    pin = f"import os, runpy\nos.sched_setaffinity(0, {sorted(cpus)!r})\n"
-    if run[0] == "-m":
-        return [sys.executable, "-c", pin + f"runpy.run_module({run[1]!r}, run_name='__main__', alter_sys=True)"]
-    return [sys.executable, "-c", pin + run[1]]
-
-
-def check_json(env_extra: dict, cwd, cpus=None) -> list[dict]:
+def check_json(env: dict, cwd, cpus=None) -> list[dict]:
     """``petheory check --claims SENSITIVE --json -`` in a fresh process, as a fresh clone runs it (no PETHEORY_*
-    variables, an empty working directory), with ``env_extra`` set; on the processors ``cpus`` if given."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PETHEORY_", "OPENBLAS_", "NPY_", "OMP_"))}
-    env.update(env_extra)
+    variables, an empty working directory), in the environment ``env``; on the processors ``cpus`` if given."""
     out = subprocess.run([*pinned(cpus, "-m", "petheory"), "check", "--quiet", "--claims", ",".join(SENSITIVE),
                           "--json", "-"], capture_output=True, text=True, cwd=cwd, env=env)
     assert out.returncode == 0, out.stderr[-2000:]
@@ -73,21 +49,6 @@ def check_json(env_extra: dict, cwd, cpus=None) -> list[dict]:
 
 def without_seconds(records) -> list[dict]:
     return [{k: v for k, v in r.items() if k != "seconds"} for r in records]
-
-
-def differences(a, b, where="") -> list[str]:
-    """Where two records differ: every key, length, string, integer and boolean exactly, floats within RTOL/ATOL."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        if a.keys() != b.keys():
-            return [f"{where}: keys {sorted(set(a) ^ set(b))}"]
-        return [d for k in a for d in differences(a[k], b[k], f"{where}/{k}")]
-    if isinstance(a, list) and isinstance(b, list):
-        if len(a) != len(b):
-            return [f"{where}: length {len(a)} vs {len(b)}"]
-        return [d for i, (x, y) in enumerate(zip(a, b)) for d in differences(x, y, f"{where}[{i}]")]
-    if isinstance(a, float) and isinstance(b, float):
-        return [] if abs(a - b) <= RTOL * max(abs(a), abs(b)) + ATOL else [f"{where}: {a!r} vs {b!r}"]
-    return [] if type(a) is type(b) and a == b else [f"{where}: {a!r} vs {b!r}"]
 
 
 @pytest.fixture(scope="module")
@@ -100,17 +61,15 @@ def test_a_busy_machine_gives_the_same_json(reference, tmp_path):
     """The claims run while a spinning process holds their core, so they get half of it and their wall clock runs
     at least twice their CPU time: the same JSON, bit for bit (nothing in a search may depend on time: no deadline,
     no time budget, no timeout that changes an answer). Where processes can be pinned (Linux), the check and one
-    spinner share one core and the test run keeps its other cores; elsewhere a spinner runs on every core."""
-    pin = hasattr(os, "sched_setaffinity")
-    cpus = {max(os.sched_getaffinity(0))} if pin else None
-    spinners = [subprocess.Popen(pinned(cpus, "-c", "while True: pass"))
-                for _ in range(1 if pin else os.cpu_count() or 1)]
-    try:
-        busy = check_json({"OPENBLAS_NUM_THREADS": "1"}, tmp_path, cpus)
-    finally:
-        for p in spinners:
-            p.kill()
-            p.wait()
+    spinner share one core and the test run keeps its other cores; elsewhere a spinner runs on every core. The
+    check runs on the processor the reference ran on: a test run that emulates one (``OPENBLAS_CORETYPE=Zen``,
+    ``NPY_DISABLE_CPU_FEATURES``) passes it on, or the two would be two processors compared bit for bit."""
+    cpus = busy_cpus()
+    processor = ("OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FEATURES", "NPY_ENABLE_CPU_FEATURES")
+    env = {k: v for k, v in os.environ.items()
+           if k in processor or not k.startswith(("PETHEORY_", "OPENBLAS_", "NPY_", "OMP_"))}
+    with spinning(cpus):
+        busy = check_json({**env, "OPENBLAS_NUM_THREADS": "1"}, tmp_path, cpus)
     assert without_seconds(busy) == without_seconds(reference)
 
 
@@ -137,19 +96,10 @@ def test_the_busy_machine_is_busy_where_the_check_runs():
 def test_another_processor_gives_the_same_answer(machine, reference, tmp_path):
     """The same verdicts, cases, counterexamples and text on another processor's kernels; its floats equal up to
     their rounding; the verdict table's rows, as committed, identical."""
-    other = check_json(MACHINES[machine], tmp_path)
-    diff = differences(without_seconds(other), without_seconds(reference))
+    other = check_json(machine_env(machine), tmp_path)
+    diff = record_differences(without_seconds(reference), without_seconds(other))
     assert not diff, diff[:8]
     assert verdict_table.render(other) == verdict_table.render(reference)
-
-
-def test_the_comparison_tells_rounding_from_another_answer():
-    rec = {"verdict": "refuted", "cases": 82, "counterexample": {"counts": [[1, 0], [0, 1]], "d": 1}, "margin": -0.0345}
-    assert not differences(rec, {**rec, "margin": -0.0345 * (1 + 1e-14)})
-    assert not differences({"x": 0.0}, {"x": 8e-32})
-    assert differences(rec, {**rec, "cases": 83}) and differences(rec, {**rec, "margin": -0.0344})
-    assert differences(rec, {**rec, "counterexample": {"counts": [[0, 1], [1, 0]], "d": 1}})
-    assert differences({"x": 1}, {"x": 1.0}) and differences({"x": True}, {"x": 1})
 
 
 def test_a_clock_that_races_changes_no_search(monkeypatch):

@@ -3,6 +3,7 @@ clipped at what a softmax weight can do, labelled axes, and a comparison whose p
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 from pathlib import Path
@@ -12,8 +13,12 @@ import pytest
 
 from petheory import plots
 from petheory.io import json_text
+from petheory.rounding import record_differences
 
 ROOT = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location("golden_records", ROOT / "tools" / "golden_records.py")
+golden = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(golden)
 
 #: Formulas written as plain text: ``||x||``, ``2^(j/2)``, ``sqrt(``, ``N_max``, one-letter subscripts (``w_i``),
 #: Greek names as words or bare unicode math symbols outside ``$...$``.
@@ -186,80 +191,6 @@ def test_every_figure_names_claims_that_exist_for_the_gallery():
     assert not missing, missing
 
 
-#: A float of a figure's record is the same number when it differs by at most RTOL relative plus ATOL absolute,
-#: unless the record states the number's own error (STATED_ERRORS).
-#: The records are float64 results of dense eigen-solvers, FFTs and fits on at most 4096 x 4096 matrices of norm
-#: below 10: backward error about n eps ||A|| = 4096 * 2.2e-16 * 10 = 9e-12 absolute, so a number computed on
-#: another machine (other BLAS/libm/SIMD paths: committed 1.1003335372191434, recomputed 1.1003335372191436)
-#: stays within ATOL = 1e-10; RTOL = 1e-9 covers the well-conditioned large values (condition numbers ~30).
-RTOL, ATOL = 1e-9, 1e-10
-
-#: Numbers a record gives with their error, beside them: {error field: {number: multiple of the error}}. Both
-#: computations are within their errors of the true value, so they agree within k (error_a + error_b). An
-#: iterative eigensolver stopped at its budget (compare.encodings: ``eig_converged`` false) states
-#: ``eig_error`` = the larger error bound of lambda_min and lambda_max; ``spread`` = lambda_max - lambda_min errs
-#: by up to twice that. On AMD's kernels lambda_min was 0.0388881 against the committed 0.0388917, eig_error 0.06.
-STATED_ERRORS = {"eig_error": {"lambda_min": 1, "lambda_max": 1, "spread": 2}}
-#: An error bound is an order of magnitude: a solver stopped after the same number of steps along another
-#: rounding states another bound of the same size (0.0631 against 0.0621). Two agree within this factor.
-ERROR_FACTOR = 2.0
-
-
-def _close(a, b, tol: float) -> bool:
-    return isinstance(a, (int, float)) and isinstance(b, (int, float)) and abs(a - b) <= tol
-
-
-def same_record(a, b, where="") -> list[str]:
-    """Where two JSON records differ: keys, lengths, strings and integers exactly, floats within RTOL/ATOL or, where
-    the record states their error (STATED_ERRORS), within that error."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        if a.keys() != b.keys():
-            return [f"{where}: keys {sorted(set(a) ^ set(b))}"]
-        out, stated = [], {}
-        for err, covered in STATED_ERRORS.items():
-            if _close(a.get(err), b.get(err), float("inf")):
-                ea, eb = abs(a[err]), abs(b[err])
-                if not max(ea, eb) <= ERROR_FACTOR * min(ea, eb):
-                    out.append(f"{where}/{err}: {a[err]!r} vs {b[err]!r} (error bounds more than {ERROR_FACTOR}x apart)")
-                stated[err] = None  # compared above
-                stated.update({k: m * (ea + eb) for k, m in covered.items() if k in a})
-        for k in a:
-            if k not in stated:
-                out += same_record(a[k], b[k], f"{where}/{k}")
-            elif stated[k] is not None and not _close(a[k], b[k], stated[k]):
-                out.append(f"{where}/{k}: {a[k]!r} vs {b[k]!r} (beyond the stated error {stated[k]:.3g})")
-        return out
-    if isinstance(a, list) and isinstance(b, list):
-        if len(a) != len(b):
-            return [f"{where}: length {len(a)} vs {len(b)}"]
-        return [d for i, (x, y) in enumerate(zip(a, b)) for d in same_record(x, y, f"{where}[{i}]")]
-    if isinstance(a, float) or isinstance(b, float):
-        ok = _close(a, b, RTOL * max(abs(a), abs(b)) + ATOL) if _close(a, b, float("inf")) else False
-        return [] if ok else [f"{where}: {a!r} vs {b!r}"]
-    return [] if a == b else [f"{where}: {a!r} vs {b!r}"]
-
-
-def test_same_record_tells_rounding_from_a_change():
-    assert same_record({"x": [1.1003335372191434, 2]}, {"x": [1.1003335372191436, 2]}) == []
-    assert same_record({"x": 1.8e-16}, {"x": 1.4e-16}) == []  # pure rounding noise
-    assert same_record({"x": 1.0}, {"x": 1.0 + 1e-6}) and same_record({"x": [1]}, {"x": [1, 2]})
-    assert same_record({"x": 2}, {"x": 3}) and same_record({"a": 1}, {"b": 1}) and same_record("rope", "alibi")
-
-
-def test_same_record_compares_a_number_at_the_error_its_record_states():
-    """compare.encodings on AMD's kernels (issue 46): an eigensolver stopped at its budget, its error stated beside."""
-    committed = {"lambda_min": 0.03889166068442451, "lambda_max": 256.37692932412256, "spread": 256.3380376634381,
-                 "eig_error": 0.06212485712055833, "eig_converged": False, "n": 256}
-    amd = {**committed, "lambda_min": 0.03888806983530893, "spread": 256.3380412542868, "eig_error": 0.06314978949726749}
-    assert same_record(amd, committed) == []
-    assert same_record({**amd, "lambda_min": 0.03889166 + 0.2}, committed)  # beyond both errors
-    assert same_record({**amd, "spread": 256.338 + 0.3}, committed)  # beyond twice both errors
-    assert same_record({**amd, "eig_error": 0.2}, committed)  # another order of magnitude
-    assert same_record({**amd, "n": 512}, committed) and same_record({**amd, "eig_converged": True}, committed)
-    tight = {**committed, "eig_error": 1e-12}
-    assert same_record({**tight, "lambda_min": 0.0389}, tight)  # a converged solver's small error: tight again
-
-
 def test_every_registered_figure_is_a_record_and_a_drawing_of_it():
     """Every figure has ``draw(record)`` (the last four, the wavelet decay, MiniLM's terms and the two trained
     bounds figures, were split in issue 29), so the committed-figure test below covers every figure."""
@@ -274,20 +205,19 @@ def _pixels(path):
 
 
 @pytest.mark.parametrize("name", sorted(plots.registry()))
-def test_committed_figure_is_its_json_drawn_again(name, tmp_path, monkeypatch):
+def test_committed_figure_is_its_json_drawn_again(name, tmp_path):
     """What figures/ shows is what the command draws, its formulas in mathtext (no plain-text formula in any title,
     label, legend or annotation: :func:`plain_formulas`): the committed PNG is the drawing of the committed JSON
     (pixel sizes equal, mean absolute difference below 1/255: the same drawing up to PNG rounding), and
-    the command's data today equal the committed JSON (same_record: up to last-bit differences of another
-    machine; the records behind them are committed too). A figure that draws an experiment's records
-    (``needs``) keeps that record in its JSON (``experiment``): it is put where the experiment writes it, and
-    the figure's data are recomputed from it (training is the experiment's, tested in tests/plots/test_bounds_figures.py)."""
+    the command's data today equal the committed JSON (:func:`petheory.rounding.record_differences`: each float at
+    its own error, on any processor and at any load; the records behind them are committed too). A figure that draws
+    an experiment's records (``needs``) keeps that record in its JSON (``experiment``): the figure's data are
+    recomputed from it (tools/golden_records.py's ``figure_record``; training is the experiment's, tested in
+    tests/plots/test_bounds_figures.py). tests/analyses/test_golden_everywhere.py compares them on other processors."""
     import json
 
     import matplotlib.text
 
-    from petheory import records
-    from petheory.io import atomic_write_json
     from petheory.plots import save
 
     fig = plots.registry()[name]
@@ -301,16 +231,11 @@ def test_committed_figure_is_its_json_drawn_again(name, tmp_path, monkeypatch):
     assert a.shape == b.shape, (a.shape, b.shape)
     assert float(abs(a - b).mean()) < 1 / 255
     if fig.needs:
-        monkeypatch.setenv("PETHEORY_RUNS", str(tmp_path / "runs"))
         exp = data["experiment"]
         assert exp["experiment"] == fig.needs and (exp["preset"], exp["seed"]) == ("quick", 0)
-        atomic_write_json(records.bounds_record_path(fig.needs, "quick", 0), exp)
-    if fig.data is not None:  # the command saves draw(data(...)) (register): its record, without drawing it again
-        fresh = json.loads(json_text(fig.data("quick", 0)))
-    else:
-        fresh = json.loads(fig.fn(tmp_path / "command", preset="quick", seed=0)[1].read_text(encoding="utf-8"))
-    assert not same_record(fresh, data), (f"figures/{name}.json is stale: run `petheory figures --only {name} "
-                                          f"--update-committed`: {same_record(fresh, data)[:5]}")
+    fresh = golden.figure_record(name, tmp_path)  # what `petheory figures --only NAME` saves today
+    diff = record_differences(data, fresh)
+    assert not diff, f"figures/{name}.json is stale: run `petheory figures --only {name} --update-committed`: {diff[:5]}"
 
 
 def test_a_registered_figure_saves_its_data_drawn(tmp_path):

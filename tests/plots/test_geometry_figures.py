@@ -49,3 +49,15 @@ def test_eigenvalue_figure_marks_the_rank(rendered):
     out, _ = rendered
     e = json.loads((out / "geometry.eigenvalues.json").read_text())
     assert e["numerical_rank"] == e["n"] - 1 and e["negative"] == [] and len(e["null_eigenvalues"]) == e["n"]
+
+
+def test_stress_rows_that_tie_to_rounding_keep_one_order_on_every_processor():
+    """RoPE's stress equals sinusoidal's (sqrt(2) x its distances): 0.3672386566659432 and ...433 here, the other way
+    round on SSE kernels, which swapped their keys in figures/geometry.stress_per_pe.json. Ties go by label."""
+    from petheory.plots.geometry import _ascending
+
+    here = [("sinusoidal", 0.3672386566659433), ("rope", 0.3672386566659432), ("alibi", 0.48), ("wavelet", 0.33)]
+    sse = [("sinusoidal", 0.3672386566659432), ("rope", 0.3672386566659433), ("alibi", 0.48), ("wavelet", 0.33)]
+    order = ["wavelet", "rope", "sinusoidal", "alibi"]
+    assert [r[0] for r in _ascending(here)] == [r[0] for r in _ascending(sse)] == order
+    assert [r[0] for r in _ascending([("b", 0.3672), ("a", 0.3673)])] == ["b", "a"]  # not a tie: by value
