@@ -62,12 +62,9 @@ def test_a_derived_field_is_marked_and_a_field_of_the_file_is_not():
 
 
 def _hostile_rows():
-    import sys
+    from hostile_util import MODEL_CONFIG_ROWS
 
-    sys.path.insert(0, str(Path(__file__).parents[1] / "hostile"))
-    from test_hostile_model_configs import ROWS
-
-    return [(name, doc) for name, doc, _ in ROWS if isinstance(doc, dict)]
+    return [(name, doc) for name, doc, _ in MODEL_CONFIG_ROWS if isinstance(doc, dict)]
 
 
 @pytest.mark.parametrize("name,doc", _hostile_rows(), ids=lambda x: x if isinstance(x, str) else "")

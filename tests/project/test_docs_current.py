@@ -32,6 +32,7 @@ TOOL_FLAGS = {
     "--hf-overrides": "vLLM, the override petheory plan emits",
     "--max-model-len": "vLLM, the override petheory plan emits",
     "--fresh": "tools/verify_models.py (recompute cached model types)",
+    "--size": "python -m petheory.experiments.extension_lengths (smoke, small, paper)",
 }
 
 
