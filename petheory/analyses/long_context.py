@@ -77,6 +77,10 @@ class Temperatures(Record):
     longrope: list
     llama4: list
     ssmax: list
+    #: The layer's own query scale at the last position of each length (a ``Temperature`` of the scheme, e.g.
+    #: Ministral 3's ``llama4_beta``), with its kind; None for a layer without one.
+    query_scale: list | None = None
+    query_scale_kind: str | None = None
 
 
 @dataclass(frozen=True)
@@ -160,15 +164,19 @@ class LongContextSection(Record):
         at = ", ".join(f"{n:,} ({role[n]})" if role[n] else f"{n:,}" for n in lengths)
         l4 = ", ".join(f"{x:.4g}" for x in t.llama4)
         ss = ", ".join(f"{x:.4g}" for x in t.ssmax)
-        out.append(f"- attention temperature (factor on the logits) at n = {at}: this layer's own "
-                   f"{t.rotary_logit_factor:.4g}, the same at every n; for comparison at scale s = {t.scale:g}: YaRN "
+        own = (f"this layer's rotary logit factor {t.rotary_logit_factor:.4g} (the same at every n)"
+               if t.query_scale is None else
+               f"this layer's rotary logit factor {t.rotary_logit_factor:.4g} times its query scale ({t.query_scale_kind}) "
+               + ", ".join(f"{x:.4g}" for x in t.query_scale) + ", growing with the query's position")
+        out.append(f"- attention temperature (factor on the logits) at n = {at}: {own}; for comparison at scale s = {t.scale:g}: YaRN "
                    f"{t.yarn[0]:.4g}, LongRoPE {t.longrope[0]:.4g} (both constant in n), Llama 4's NoPE-layer factor "
                    f"{l4}, SSMax s ln n at s = 1 {ss}")
         return out
 
 
 def long_context_section(positions, *, context: int, extended_context: int, length: int, n_curve: int = 64,
-                         scan_max: int | None = MEN_SCAN_MAX, extended_from: str | None = None) -> LongContextSection:
+                         scan_max: int | None = MEN_SCAN_MAX, extended_from: str | None = None,
+                         temperature=None) -> LongContextSection:
     r"""The long-context theory applied to one rotary layer kind of a model.
 
     Parameters
@@ -187,6 +195,9 @@ def long_context_section(positions, *, context: int, extended_context: int, leng
         The longest context at which the smallest passing base is scanned (None: always).
     extended_from : str or None
         Where ``extended_context`` comes from when it is not ``max_position_embeddings`` (printed beside it).
+    temperature : petheory.scheme.Temperature or None
+        The layer's own position-dependent query scale (``Layer.temperature``), evaluated at the last position of
+        each length; None: the layer has none.
 
     Returns
     -------
@@ -272,4 +283,11 @@ def long_context_section(positions, *, context: int, extended_context: int, leng
                     turned(w_scaled, Lx), r // 2)
     return LongContextSection(r, base, L, Lx, extended_from, n, positions.encoding, men, liu,
                               RoformerCurve([0] + dist.tolist(), rb.tolist()),
-                              Temperatures(scale, factor, **temps))
+                              Temperatures(scale, factor, **temps, **_query_scale(temperature, temps["lengths"])))
+
+
+def _query_scale(temperature, lengths) -> dict:
+    """The layer's own query scale at the last position of each length, for :class:`Temperatures`."""
+    if temperature is None or temperature.kind == "constant":
+        return {}
+    return {"query_scale": temperature.at(np.asarray(lengths) - 1).tolist(), "query_scale_kind": temperature.kind}

@@ -7,6 +7,7 @@ tests/theory/test_long_context.py; here its record, its lines and its figure.
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -66,3 +67,21 @@ def test_lines_name_lengths_by_role_and_say_where_the_extended_context_comes_fro
     assert "frequencies pass " in ext or "frequencies fail " in ext  # whole words, not 'passe'
     temp = next(x for x in lines if x.startswith("- attention temperature"))
     assert "n = 512 (L), 1,024 (N), 2,048 (extended)" in temp
+
+
+def test_a_layer_whose_query_scale_grows_says_so_in_its_temperature_line():
+    """Ministral 3 multiplies every query by 1 + beta log(1 + floor(p / L0)) (transformers' get_llama_4_attn_scale):
+    the report must not call its logit factor 'the same at every n'."""
+    from pathlib import Path
+
+    from petheory.analyses.report import report
+    from petheory.loaders import resolve_scheme
+
+    cfg = Path(__file__).parents[1] / "data" / "hf_configs" / "ministral3_8b.json"
+    t = report(resolve_scheme(str(cfg))).sections[0].long_context.temperature
+    assert t.query_scale_kind == "llama4_beta"
+    beta, L0 = 0.1, 16384  # the fixture's llama_4_scaling_beta and original_max_position_embeddings
+    want = [1 + beta * math.log(1 + (n - 1) // L0) for n in t.lengths]
+    assert t.query_scale == pytest.approx(want, rel=1e-15)
+    line = next(x for x in report(resolve_scheme(str(cfg))).lines() if "attention temperature" in x)
+    assert "growing with the query's position" in line and "the same at every n" not in line
