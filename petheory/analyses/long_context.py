@@ -13,7 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from petheory import _validate as v
+from petheory.analyses import kernel as K
+from petheory.analyses.plan_record import SupportedContext
 from petheory.analyses.record import Record
+from petheory.bounds import long_context as lc
 from petheory.errors import ValidationError
 
 #: Above this many positions the report does not scan for Men's smallest base (~10 CPU s at 256k, ~30 at 1M): it still tests
@@ -291,3 +294,59 @@ def _query_scale(temperature, lengths) -> dict:
     if temperature is None or temperature.kind == "constant":
         return {}
     return {"query_scale": temperature.at(np.asarray(lengths) - 1).tolist(), "query_scale_kind": temperature.kind}
+
+
+def supported_context(pos: Positions, *, context: int, extended: int, cap: int | None = None) -> SupportedContext:
+    r"""The largest context each theory supports for one rotary layer kind as configured.
+
+    Men: the largest M with :math:`B_m \ge 0` for every :math:`0\le m\le M` (frequencies at ``extended``; searched to
+    ``cap``, default 4x ``extended`` but at most 2^22); Liu: the period of the critical band (d_extra from the base
+    and L) under the configured frequencies (:math:`T_{extra}` for plain RoPE).
+
+    Parameters
+    ----------
+    pos : Positions
+        A rotary layer kind.
+    context : int
+        L, the original context (Liu's critical dimension counts the bands turned within it).
+    extended : int
+        The advertised context the frequencies are evaluated at (a dynamic scaling depends on it).
+    cap : int, optional
+        How far Men's property is searched.
+
+    Returns
+    -------
+    SupportedContext
+        Men's largest passing M (None when no m up to ``cap`` fails), Liu's T_extra and critical dimension.
+
+    Raises
+    ------
+    ValidationError
+        A layer whose kernel is not a sum of cosines (no rotary bands).
+
+    References
+    ----------
+    Men et al. (2024), Eq. 11 (:math:`B_m`); Liu et al. (2023), Eq. 9 (:math:`T_{extra}`).
+
+    Examples
+    --------
+    >>> from petheory.scheme import Positions
+    >>> s = supported_context(Positions("rotary", "rope", {"base": 1e4}, 128), context=4096, extended=4096)
+    >>> s.men_largest, round(s.liu_t_extra)
+    (1706, 4712)
+    """
+    L = v.integer("context", context, minimum=2)
+    Lx = v.integer("extended", extended, minimum=1)
+    bands = K.rotary_bands(pos, Lx)
+    if bands is None:
+        raise ValidationError(f"supported_context takes a rotary layer whose kernel is a sum of cosines, got {pos.encoding}")
+    w = bands[0]
+    r = int(pos.params.get("rotary_dim") or pos.d)
+    n = v.integer("cap", cap, minimum=2) if cap is not None else min(4 * max(Lx, L), 1 << 22)
+    a = K.rotary_column(w, n + 1, 1.0)
+    neg = np.flatnonzero(a < -(r / 2) * (n + 6) * float(np.finfo(np.float64).eps))
+    b = float(pos.params.get("base", 10000.0))
+    de = lc.liu_critical_dimension(r, b, L)
+    t = math.inf if de >= r else 2 * math.pi / w[de // 2]
+    return SupportedContext(men_largest=int(neg[0]) - 1 if neg.size else None, men_searched_to=n, liu_t_extra=t,
+                            critical_dimension=de, context=L, advertised=Lx)

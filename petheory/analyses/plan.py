@@ -62,19 +62,17 @@ import numpy as np
 from petheory import _validate as v
 from petheory import encodings as enc
 from petheory.analyses import kernel as K
-from petheory.analyses.plan_record import Answer, CandidatePlan, Check, KindPlan, PlanRecord, SupportedContext
+from petheory.analyses.plan_answers import answer, at_own_length, predictor_lines
+from petheory.analyses.plan_record import CandidatePlan, Check, KindPlan, PlanRecord
 from petheory.analyses.runtime_config import PER_LAYER_TYPE, runtime_configs
 from petheory.bounds import long_context as lc
 from petheory.bounds import men_search
 from petheory.errors import ValidationError
 from petheory.evidence import expectation as ev
-from petheory.evidence import predictors as ev_predictors
 from petheory.evidence import table as ev_table
 from petheory.scheme import Layer, Positions, Scheme
 
-__all__ = ["CANDIDATES", "CHECKS", "candidates", "analyse", "plan", "predictor_lines", "original_context",
-           "liu_base_for_context",
-           "supported_context"]
+__all__ = ["CANDIDATES", "CHECKS", "candidates", "analyse", "plan", "original_context", "liu_base_for_context"]
 
 #: The candidates, in the order they are listed (the tie-break of the recommendation follows it too).
 CANDIDATES = ("as_configured", "base_men", "base_liu", "pi", "ntk", "dynamic", "yarn", "llama3", "llama3_x8", "base_1e6")
@@ -355,138 +353,6 @@ def analyse(pos: Positions, cand: tuple, *, context: int, length: int) -> Candid
         lambda_at_L=lam_L, lambda_at_N=lam_N, frequencies=tuple(float(x) for x in w))
 
 
-#: A candidate's method family (petheory.evidence.table.METHODS) from what it runs: its registry entry, and for plain
-#: RoPE whether the base was raised.
-_FAMILY = {"rope_pi": "pi", "rope_ntk": "base", "rope_dynamic": "base", "rope_yarn": "yarn", "rope_llama3": "llama3",
-           "rope_longrope": "longrope"}
-_METHOD = {"rope_pi": "pi", "rope_ntk": "ntk", "rope_dynamic": "dynamic_ntk", "rope_yarn": "yarn", "rope_llama3": "llama3",
-           "rope_longrope": "longrope"}
-
-
-def _family(c: CandidatePlan, base: float) -> tuple[str, str]:
-    """(family, method) of a candidate, as the evidence table names them."""
-    if c.encoding == "rope":
-        raised = float(c.params.get("base", base)) > base * (1 + 1e-12)
-        return ("base", "ntk" if c.name == "ntk" else "abf") if raised else ("none", "none")
-    return _FAMILY.get(c.encoding, c.encoding), _METHOD.get(c.encoding, c.encoding)
-
-
-def _answer(regime: str, cands: list[CandidatePlan], base: float, s: float) -> Answer:
-    """The recommendation of one regime (rule fixed in advance, module docstring): the candidate whose method family
-    has the highest expected RULER score at s in the evidence; ties by more rows, then by more matched rows of the
-    candidate's own method, then the order of CANDIDATES; none with evidence: no recommendation. The other families
-    with evidence are named beside it with their medians (a difference within the error decides little)."""
-    scored = []
-    for c in cands:
-        fam, meth = _family(c, base)
-        e = ev.expect(fam, regime, s) if fam in ev_table.FAMILIES else None
-        if e is None or not e.evidence:
-            continue
-        own = sum(n for m, n in e.methods if m == meth or (meth == "yarn" and m == "yarn_dca"))
-        order = CANDIDATES.index(c.name) if c.name in CANDIDATES else len(CANDIDATES)
-        scored.append(((-e.median, -len(e.rows), -own, order), c, e))
-    if not scored:
-        return Answer(regime, None, "", f"no evidence: no {regime.replace('_', '-')} row of the evidence table with a RULER "
-                      f"score covers any candidate's method at an extension within x{ev.WINDOW:g} of {s:g}", "")
-    scored.sort(key=lambda t: t[0])
-    _, c, e = scored[0]
-    reach = e.median >= ev_table.RULER_THRESHOLD
-    why = (f"the highest expected score of the candidates' method families ({e.family}); the median is "
-           f"{'at or above' if reach else 'below'} RULER's threshold {ev_table.RULER_THRESHOLD:g}, so the effective "
-           f"length is expected {'to reach N' if reach else 'to fall short of N'}")
-    if e.high < ev_table.RULER_THRESHOLD:
-        # not one matched row reaches the threshold: the pick is the least bad, not a way to N
-        rows = f"not one of its {len(e.rows)} matched rows reaches" if len(e.rows) > 1 else "its one matched row does not reach"
-        why += f"; {rows} the threshold: the table has no {regime.replace('_', '-')} way to N at s = {s:g}, this is the least bad"
-    meth = _family(c, base)[1]
-    other = [f"{m} x{n}" for m, n in e.methods if m != meth and not (meth == "yarn" and m == "yarn_dca")]
-    dca = [f"{m} x{n}" for m, n in e.methods if m == "yarn_dca" and meth == "yarn"]
-    if other or dca:
-        why += f"; the expectation includes rows of {', '.join(other + dca)}, which this block does not set"
-    seen, alts = {e.family}, []
-    for _, c2, e2 in scored[1:]:
-        if e2.family not in seen:
-            seen.add(e2.family)
-            alts.append(f"{e2.family} {e2.median:.1f} ({len(e2.rows)} row{'s' if len(e2.rows) > 1 else ''})")
-    if alts:
-        why += "; next: " + ", ".join(alts)
-    return Answer(regime, c.name, c.label, e.line(), why)
-
-
-def predictor_lines() -> tuple:
-    """Each check's measured accuracy as a predictor on the evidence table (the committed outcomes; the claims
-    ``men2024.base_bounds_extension_outcome``, ``liu2023.extrapolation_bound_predicts_extension_outcome`` and
-    ``petheory2026.phase_range_predicts_extension_outcome`` decide them).
-
-    Returns
-    -------
-    tuple of str
-        One line per check and regime (:meth:`petheory.evidence.predictors.Test.line`).
-
-    Examples
-    --------
-    >>> [line.split(":")[0] for line in predictor_lines()][:2]
-    ['men (training-free)', 'men (fine-tuned)']
-    """
-    tests = ev_predictors.tests(ev_predictors.committed())
-    return tuple(t.line() for t in tests.values())
-
-
-def supported_context(pos: Positions, *, context: int, extended: int, cap: int | None = None) -> SupportedContext:
-    r"""The largest context each theory supports for one rotary layer kind as configured.
-
-    Men: the largest M with :math:`B_m \ge 0` for every :math:`0\le m\le M` (frequencies at ``extended``; searched to
-    ``cap``, default 4x ``extended`` but at most 2^22); Liu: the period of the critical band (d_extra from the base
-    and L) under the configured frequencies (:math:`T_{extra}` for plain RoPE).
-
-    Parameters
-    ----------
-    pos : Positions
-        A rotary layer kind.
-    context : int
-        L, the original context (Liu's critical dimension counts the bands turned within it).
-    extended : int
-        The advertised context the frequencies are evaluated at (a dynamic scaling depends on it).
-    cap : int, optional
-        How far Men's property is searched.
-
-    Returns
-    -------
-    SupportedContext
-        Men's largest passing M (None when no m up to ``cap`` fails), Liu's T_extra and critical dimension.
-
-    Raises
-    ------
-    ValidationError
-        A layer whose kernel is not a sum of cosines (no rotary bands).
-
-    References
-    ----------
-    Men et al. (2024), Eq. 11 (:math:`B_m`); Liu et al. (2023), Eq. 9 (:math:`T_{extra}`).
-
-    Examples
-    --------
-    >>> s = supported_context(Positions("rotary", "rope", {"base": 1e4}, 128), context=4096, extended=4096)
-    >>> s.men_largest, round(s.liu_t_extra)
-    (1706, 4712)
-    """
-    L = v.integer("context", context, minimum=2)
-    Lx = v.integer("extended", extended, minimum=1)
-    bands = K.rotary_bands(pos, Lx)
-    if bands is None:
-        raise ValidationError(f"supported_context takes a rotary layer whose kernel is a sum of cosines, got {pos.encoding}")
-    w = bands[0]
-    r = _rotary_dim(pos)
-    n = v.integer("cap", cap, minimum=2) if cap is not None else min(4 * max(Lx, L), 1 << 22)
-    a = K.rotary_column(w, n + 1, 1.0)
-    neg = np.flatnonzero(a < -(r / 2) * (n + 6) * _EPS)
-    b = float(pos.params.get("base", 10000.0))
-    de = lc.liu_critical_dimension(r, b, L)
-    t = math.inf if de >= r else 2 * math.pi / w[de // 2]
-    return SupportedContext(men_largest=int(neg[0]) - 1 if neg.size else None, men_searched_to=n, liu_t_extra=t,
-                            critical_dimension=de, context=L, advertised=Lx)
-
-
 def _kind_plan(scheme: Scheme, layer: Layer, idx, *, length: int, context: int, base_grid: int,
                window_removed: bool = False) -> KindPlan:
     pos, span = layer.positions, layer.span
@@ -512,7 +378,7 @@ def _kind_plan(scheme: Scheme, layer: Layer, idx, *, length: int, context: int, 
     left_out = [c[0] for c in offered if allowed and c[0] != "as_configured" and _ROPE_TYPE[c[2]] not in allowed]
     cands = tuple(analyse(pos, c, context=context, length=length) for c in offered if c[0] not in left_out)
     b = float(pos.params.get("base", 10000.0))
-    answers = tuple(_answer(g, list(cands), b, length / context) for g in ev_table.REGIMES)
+    answers = tuple(answer(g, list(cands), b, length / context) for g in ev_table.REGIMES)
     note = (f"every layer slides ({span}): planned with the window removed (sliding_window null in every config "
             "below), as Mistral 7B v0.2 did over v0.1") if window_removed else ""
     if left_out:
@@ -658,7 +524,7 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
     if N <= L:
         raise ValidationError(f"the target context N = {N:,} must exceed the original context L = {L:,} the factors count "
                               f"from ({context_from}), and an extension method added at the trained length does not help "
-                              f"({_at_own_length()}); for N <= L, petheory report --length {N} says what the model does there")
+                              f"({at_own_length()}); for N <= L, petheory report --length {N} says what the model does there")
     window_removed = _all_sliding(scheme, config)
     kinds = tuple(_kind_plan(scheme, layer, idx, length=N, context=L, base_grid=base_grid, window_removed=window_removed)
                   for layer, idx in scheme.kinds())
@@ -670,7 +536,7 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
     if L < scheme.max_context and N <= scheme.max_context:
         notes += (f"the config already advertises {scheme.max_context:,} positions with its scaling over L = {L:,}: if the "
                   f"model was trained there (its card says), keep it as configured; an extension method added at a trained length "
-                  f"does not help ({_at_own_length()})",)
+                  f"does not help ({at_own_length()})",)
     return PlanRecord(source=source, model_type=scheme.source, context=L, length=N, max_context=scheme.max_context,
                       kinds=kinds, configs=configs, notes=notes + _warnings(scheme, kinds, config, N),
                       predictors=predictor_lines(), evidence_model=ev.MODEL, seconds=round(time.perf_counter() - t0, 3),
@@ -682,17 +548,3 @@ def _layer_list(layers, shown: int = 4) -> str:
     layers = list(layers)
     head = ", ".join(str(i) for i in layers[:shown])
     return head + (f" and {len(layers) - shown} more" if len(layers) > shown else "")
-
-
-def _at_own_length() -> str:
-    """The evidence for the refusal at N <= L: extension methods added to a model at its own trained length (STRING's
-    Table 2), and STRING's own shift beside them."""
-    rows = [r for r in ev_table.rows() if r.target == r.pretrain_length and r.method != "none" and r.baseline is not None]
-    if not rows:
-        return "no evidence either way"
-    rows = [r for r in rows if r.model == rows[0].model]  # one model's row of the source's table
-    ext = [r for r in rows if r.method != "string"]
-    out = (f"{rows[0].model} at {rows[0].target:,}: " + ", ".join(f"{r.method} {r.value:g}" for r in ext)
-           + f" vs {rows[0].baseline:g} without")
-    out += "".join(f" (STRING's position shift, not an extension: {r.value:g})" for r in rows if r.method == "string")
-    return out + f"; {rows[0].source}"

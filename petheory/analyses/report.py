@@ -368,7 +368,7 @@ def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: i
                 pos, context=ctx_L, extended_context=max(layer.span.reach(target), ctx_L),
                 length=max(layer.span.reach(length), 2),
                 extended_from=None if source == "max_position_embeddings" else source, temperature=layer.temperature)
-            from petheory.analyses.plan import supported_context  # issue 41: the largest context each theory supports
+            from petheory.analyses.long_context import supported_context  # issue 41: the largest context each theory supports
 
             out["theory_range"] = supported_context(pos, context=ctx_L, extended=max(layer.span.reach(target), ctx_L)).lines(
                 window=ctx_L < L)[0]

@@ -11,7 +11,7 @@ history of ``proofs_check/claims/_ruler_data.py``):
 * per model (a RULER row with a sourced config that petheory resolves to rotary full-attention layers): the
   claimed length C and RULER's effective length E (">128K" ranks above 128K, "<4K" below 4K); Men's supported
   context M: the largest M with :math:`B_m = \sum_t\cos(m\theta_t) \ge 0` for every :math:`0\le m\le M`, for the
-  frequencies the config gives at C (:func:`petheory.analyses.plan.supported_context`, searched to 4C; the
+  frequencies the config gives at C (:func:`petheory.analyses.long_context.supported_context`, searched to 4C; the
   smallest M over the model's full-attention rotary kinds); the model "fails Men at C" when M < C;
 * test 1 (the sentence: the bound tracks the real length): Spearman's rank correlation of M and E, one-sided
   (H1: rho > 0);
@@ -86,7 +86,8 @@ def lower_length(text: str) -> int | None:
 def supported(cfg: dict, claimed: int) -> dict:
     """Men's supported context M of a config at its claimed length C (the smallest over its full-attention rotary
     kinds) and Liu's T_extra beside it; ``None`` M: no B_m < 0 up to the search limit (SEARCH x C)."""
-    from petheory.analyses.plan import PLANNED, supported_context
+    from petheory.analyses.long_context import supported_context
+    from petheory.analyses.plan import PLANNED
     from petheory.models import resolve_config
 
     scheme = resolve_config(cfg)

@@ -18,6 +18,8 @@ from hostile_util import cli, refused
 
 from petheory import encodings as enc
 from petheory.analyses import plan as P
+from petheory.analyses import plan_answers
+from petheory.analyses.long_context import supported_context
 from petheory.analyses.record import to_json
 from petheory.bounds import long_context as lc
 from petheory.bounds import men_base as mb
@@ -86,7 +88,7 @@ def test_qwen25_training_free_keeps_the_shipped_yarn_and_fine_tuning_raises_the_
     assert tf.candidate == "as_configured" and k.candidate("as_configured").encoding == "rope_yarn"
     assert "qwen25_7b_yarn_dca_128k" in ev.expect("yarn", "training_free", 4.0).rows
     assert "yarn_dca" in tf.why  # the DCA rows are in the expectation, not in the printed block: said so
-    assert P._family(k.candidate(ft.candidate), k.base)[0] == "base" and "next: pi" in ft.why
+    assert plan_answers.method_family(k.candidate(ft.candidate), k.base)[0] == "base" and "next: pi" in ft.why
     assert ev.expect("base", "training_free", 4.0).median < 20  # dynamic NTK training-free: RULER 44.45/14.79/0.72
 
 
@@ -107,8 +109,8 @@ def test_a_config_that_already_advertises_n_is_told_to_keep_it():
 def test_each_answer_is_the_family_with_the_highest_expected_score(small):
     k = small.kinds[0]
     for a in (k.training_free, k.fine_tuned):
-        best = max((ev.expect(P._family(c, k.base)[0], a.regime, 8.0) for c in k.candidates), key=lambda e: e.median or -1)
-        assert a.candidate is not None and P._family(k.candidate(a.candidate), k.base)[0] == best.family
+        best = max((ev.expect(plan_answers.method_family(c, k.base)[0], a.regime, 8.0) for c in k.candidates), key=lambda e: e.median or -1)
+        assert a.candidate is not None and plan_answers.method_family(k.candidate(a.candidate), k.base)[0] == best.family
 
 
 def test_no_evidence_is_said_not_extrapolated(monkeypatch):
@@ -162,7 +164,7 @@ def test_gemma_plans_only_its_global_layers():
 
 
 def test_supported_context_is_the_first_failure_of_men_and_liu_bound():
-    s = P.supported_context(Positions("rotary", "rope", {"base": 1e4}, 128), context=4096, extended=4096)
+    s = supported_context(Positions("rotary", "rope", {"base": 1e4}, 128), context=4096, extended=4096)
     w = enc.rope_frequencies(128, base=1e4)
     assert mb.men_min_kernel(w, s.men_largest, stop_below=None)[0] >= 0
     assert mb.men_kernel(s.men_largest + 1, w) < 0
@@ -210,7 +212,7 @@ def test_report_has_the_theory_range_line_per_rotary_kind():
     from petheory.analyses.report import report
 
     sec = report(resolve_scheme(str(DATA / "llama3_1_8b.json")), length=8192, null_draws=0, multiples=(1,)).sections[0]
-    s = P.supported_context(sec_pos := resolve_scheme(str(DATA / "llama3_1_8b.json")).main.positions, context=8192,
+    s = supported_context(sec_pos := resolve_scheme(str(DATA / "llama3_1_8b.json")).main.positions, context=8192,
                             extended=131072)
     assert sec.theory_range == s.lines()[0] and sec_pos.encoding == "rope_llama3"
     assert "advertised 131,072: outside both" in sec.theory_range  # Men's B_m < 0 from m = 85,133
