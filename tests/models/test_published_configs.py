@@ -127,7 +127,7 @@ def test_ministral3_query_scale_equals_transformers_get_llama_4_attn_scale(tmp_p
     temps = [layer.temperature for layer in scheme.layers]
     assert len(temps) == 34 and all(t == temps[0] for t in temps) and temps[0].kind == "llama4_beta"
     pos = np.array([0, 1, 16383, 16384, 16385, 3 * 16384, 10**6])
-    hf = get_llama_4_attn_scale(torch.tensor([pos]), 0.1, 16384).flatten().double().numpy()
+    hf = get_llama_4_attn_scale(torch.from_numpy(pos[None]), 0.1, 16384).flatten().double().numpy()
     ours = temps[0].at(pos)
     assert np.all(np.abs(ours - hf) <= 8 * U32 * hf)  # transformers computes floor, log, product in float32
 
