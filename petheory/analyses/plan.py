@@ -54,6 +54,7 @@ from :mod:`petheory.analyses.runtime_config`.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 
@@ -63,7 +64,7 @@ from petheory import _validate as v
 from petheory import encodings as enc
 from petheory.analyses import kernel as K
 from petheory.analyses.plan_answers import answer, at_own_length, predictor_lines
-from petheory.analyses.plan_record import CandidatePlan, Check, KindPlan, PlanRecord
+from petheory.analyses.plan_record import Answer, CandidatePlan, Check, KindPlan, PlanRecord
 from petheory.analyses.runtime_config import PER_LAYER_TYPE, runtime_configs
 from petheory.bounds import long_context as lc
 from petheory.bounds import men_search
@@ -388,6 +389,19 @@ def _kind_plan(scheme: Scheme, layer: Layer, idx, *, length: int, context: int, 
                     base=b, rotary_dim=_rotary_dim(pos))
 
 
+def _keep_advertised(k: KindPlan, advertised: int) -> KindPlan:
+    """A kind whose config's scaling already advertises N: its training-free answer is the model as configured."""
+    was = k.training_free
+    c = k.candidate("as_configured")
+    why = ("the config's own scaling already advertises N; if the model was trained there (its card says), an extension "
+           f"added on top does not help (STRING's table, in the notes)")
+    if was is not None and was.candidate not in (None, "as_configured"):
+        why += f"; without that, the table's training-free pick would be {was.candidate}: {was.expected.split(' (')[0]}"
+    answer_ = Answer("training_free", "as_configured", c.label,
+                     f"no extension: its scaling covers up to {advertised:,} positions", why)
+    return dataclasses.replace(k, training_free=answer_)
+
+
 def original_context(scheme: Scheme, config: dict | None = None) -> tuple[int, str]:
     """The original context L a plan counts from when the user gives none, and which field or source gave it.
 
@@ -534,6 +548,8 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
     configs = runtime_configs(scheme, kinds, length=N, context=L, config=config, window_removed=window_removed)
     notes = tuple(scheme.notes)
     if L < scheme.max_context and N <= scheme.max_context:
+        # the shipped scaling already covers N: training-free, the answer is to keep it, not the table's extension
+        kinds = tuple(_keep_advertised(k, scheme.max_context) if k.planned else k for k in kinds)
         notes += (f"the config already advertises {scheme.max_context:,} positions with its scaling over L = {L:,}: if the "
                   f"model was trained there (its card says), keep it as configured; an extension method added at a trained length "
                   f"does not help ({at_own_length()})",)

@@ -104,6 +104,10 @@ def test_an_answer_no_matched_row_supports_is_called_the_least_bad():
 def test_a_config_that_already_advertises_n_is_told_to_keep_it():
     rec = P.plan(resolve_scheme(str(DATA / "llama3_1_8b.json")), length=131072)
     assert any("already advertises 131,072" in n and "76.3" in n for n in rec.notes)
+    tf = rec.kinds[0].training_free  # and the training-free answer is the shipped scaling, not the table's extension
+    assert tf.candidate == "as_configured" and tf.expected.startswith("no extension") and "table's training-free pick" in tf.why
+    unscaled = P.plan(resolve_scheme(str(DATA / "llama3_8b.json")), length=131072).kinds[0].training_free
+    assert unscaled.candidate != "as_configured"  # a config that does not advertise N gets the table's pick
 
 
 def test_each_answer_is_the_family_with_the_highest_expected_score(small):
