@@ -547,7 +547,8 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
                               + "; ".join(f"layers {_layer_list(k.layers)}: {k.note}" for k in kinds) + ")")
     configs = runtime_configs(scheme, kinds, length=N, context=L, config=config, window_removed=window_removed)
     notes = tuple(scheme.notes)
-    if L < scheme.max_context and N <= scheme.max_context:
+    # the config's own scaling (not a card's context) counts from below max_position_embeddings and reaches N
+    if scheme.context < scheme.max_context and L < scheme.max_context and N <= scheme.max_context:
         # the shipped scaling already covers N: training-free, the answer is to keep it, not the table's extension
         kinds = tuple(_keep_advertised(k, scheme.max_context) if k.planned else k for k in kinds)
         notes += (f"the config already advertises {scheme.max_context:,} positions with its scaling over L = {L:,}: if the "

@@ -108,6 +108,10 @@ def test_a_config_that_already_advertises_n_is_told_to_keep_it():
     assert tf.candidate == "as_configured" and tf.expected.startswith("no extension") and "table's training-free pick" in tf.why
     unscaled = P.plan(resolve_scheme(str(DATA / "llama3_8b.json")), length=131072).kinds[0].training_free
     assert unscaled.candidate != "as_configured"  # a config that does not advertise N gets the table's pick
+    # Mistral 7B v0.1: max_position_embeddings 32,768 with no scaling, trained at 8,192 (its card): not advertised
+    mistral = P.plan(resolve_scheme(str(DATA / "mistral_7b.json")), length=32768)
+    assert mistral.kinds[0].training_free.candidate != "as_configured"
+    assert not any("already advertises" in n for n in mistral.notes)
 
 
 def test_each_answer_is_the_family_with_the_highest_expected_score(small):
