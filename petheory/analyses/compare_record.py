@@ -1,5 +1,7 @@
-r"""What ``compare`` returns: one row per scheme and distinct layer kind, each column a summary or why it failed, and
-how the comparison renders itself (one table, the same cells as plain text, Markdown and a terminal's rich table).
+r"""The record of ``compare`` (:mod:`petheory.analyses.compare`): typed rows that render themselves as one table.
+
+One row per scheme and distinct layer kind, each column a summary or why it failed; the table's cells are the same as
+plain text, as Markdown and as a terminal's rich table.
 
 :class:`CompareRecord` is what :func:`petheory.analyses.compare.compare` returns and what ``petheory compare``
 prints (``lines()``), writes as Markdown (``markdown()``) and as JSON (``as_dict()``).

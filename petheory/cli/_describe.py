@@ -1,5 +1,7 @@
-"""What a petheory.nn spec names, as JSON (``train``, ``sweep``, ``lrc``); a resolved scheme is described by
-:func:`petheory.analyses.describe.describe`."""
+"""What a petheory.nn spec names, as JSON (``train``, ``sweep``, ``lrc``).
+
+A resolved scheme is described by :func:`petheory.analyses.describe.describe`.
+"""
 
 from __future__ import annotations
 
