@@ -47,6 +47,8 @@ class TextTable:
         Indices of the right-aligned columns.
     notes : tuple of str
         Lines printed under the table (paragraphs in Markdown).
+    last_width : int or None
+        On a terminal, the last column's widest (a long note column folds instead of widening the table).
 
     Examples
     --------
@@ -73,6 +75,7 @@ class TextTable:
     rows: tuple
     right: frozenset = frozenset()
     notes: tuple = ()
+    last_width: int | None = None
 
     def plain(self) -> str:
         """The table (:func:`plain_table`) and its notes, one line each.

@@ -233,7 +233,7 @@ class BoundsRecord(Record):
                              f"{_fmt(r0.token_norm)}), so their R_m bound is one number: the bound sees a PE only through "
                              "B0, and L_trans is the same for all rows.")
         return TextTable("petheory bounds (li2025 Table 2, §4.2, Eq. 9)", heads, cells, frozenset({2, 3, 5, 6, 7}),
-                         tuple(notes))
+                         tuple(notes), last_width=34)
 
     def lines(self) -> list[str]:
         return self.table().plain().splitlines()

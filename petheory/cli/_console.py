@@ -37,8 +37,10 @@ def show(rec) -> None:
         return
     tab = rec.table()
     t = Table(title=tab.title)
+    last = len(tab.headers) - 1
     for k, h in enumerate(tab.headers):
-        t.add_column(h, style="bold" if k == 0 else None, justify="right" if k in tab.right else "left", overflow="fold")
+        t.add_column(h, style="bold" if k == 0 else None, justify="right" if k in tab.right else "left", overflow="fold",
+                     max_width=tab.last_width if k == last else None)
     for row in tab.rows:
         t.add_row(*(escape(c) for c in row))
     con.print(t)
