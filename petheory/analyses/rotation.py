@@ -7,7 +7,7 @@ cos and sin, MLA's rope part) and says how (:class:`RotationReference`, whose JS
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
