@@ -28,8 +28,8 @@ original context:
     change of a band's norm), and for rotary encodings the angle coverage at the longest length.
 ``lengthgen``
     From training records (dicts with ``task``, ``pe``, ``train_len`` and ``final.test[length]``;
-    the CLI reads them from ``records/`` and ``runs/``): per task, the primary metric at the
-    training length and at the longest test length. None where no record exists.
+    :func:`petheory.records.read_training_records` reads them from ``records/`` and ``runs/``): per task, the primary
+    metric at the training length and at the longest test length. None where no record exists.
 
 Theory code: numpy only, no files (records are passed in).
 """
