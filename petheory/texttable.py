@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 
 def plain_table(title: str | None, headers, rows, *, right=()) -> str:
     """A table as plain text for a pipe or a file: one row per line, every cell whole, columns aligned
@@ -26,3 +28,75 @@ def plain_table(title: str | None, headers, rows, *, right=()) -> str:
 
     rule = ["-" * w for w in widths] + ["-" * len(headers[-1])]
     return "\n".join(([title] if title else []) + [line(headers), line(rule)] + [line(r) for r in rows])
+
+
+@dataclass(frozen=True)
+class TextTable:
+    """A record's table as it renders itself: plain text (a pipe, a file, ``str(rec)``) or Markdown, with the notes
+    printed under it; a terminal shows the same cells as a rich table (``petheory.cli._console.show``).
+
+    Attributes
+    ----------
+    title : str
+        Printed above the table (bold in Markdown).
+    headers : tuple of str
+        The column headers.
+    rows : tuple of tuple of str
+        The cells, no markup.
+    right : frozenset of int
+        Indices of the right-aligned columns.
+    notes : tuple of str
+        Lines printed under the table (paragraphs in Markdown).
+    last_width : int or None
+        On a terminal, the last column's widest (a long note column folds instead of widening the table).
+
+    Examples
+    --------
+    >>> t = TextTable("t", ("a", "b"), (("x", "1"),), frozenset({1}), ("a note",))
+    >>> print(t.plain())
+    t
+    a  b
+    -  -
+    x  1
+    a note
+    >>> print(t.markdown())
+    **t**
+    <BLANKLINE>
+    | a | b |
+    |---|---|
+    | x | 1 |
+    <BLANKLINE>
+    a note
+    <BLANKLINE>
+    """
+
+    title: str
+    headers: tuple
+    rows: tuple
+    right: frozenset = frozenset()
+    notes: tuple = ()
+    last_width: int | None = None
+
+    def plain(self) -> str:
+        """The table (:func:`plain_table`) and its notes, one line each.
+
+        Returns
+        -------
+        str
+        """
+        return "\n".join([plain_table(self.title, self.headers, self.rows, right=self.right), *self.notes])
+
+    def markdown(self) -> str:
+        """The table as GitHub Markdown (a ``|`` in a cell escaped), each note a paragraph.
+
+        Returns
+        -------
+        str
+        """
+        lines = [f"**{self.title}**", "", "| " + " | ".join(self.headers) + " |",
+                 "|" + "|".join("---" for _ in self.headers) + "|"]
+        lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in self.rows]
+        lines.append("")
+        for note in self.notes:
+            lines += [note, ""]
+        return "\n".join(lines)

@@ -10,7 +10,9 @@ rendering itself (``str(rec)``, ``rec.markdown()``, ``_repr_html_`` in a noteboo
 Files: :mod:`~petheory.analyses.kernel` (bands, position-only kernel, exact/certified extremes),
 :mod:`~petheory.analyses.spectrum`, :mod:`~petheory.analyses.stress`, :mod:`~petheory.analyses.bounds`,
 :mod:`~petheory.analyses.report` (its record: :mod:`~petheory.analyses.report_record`; its long-context section:
-:mod:`~petheory.analyses.long_context`), :mod:`~petheory.analyses.compare`, :mod:`~petheory.analyses.record`.
+:mod:`~petheory.analyses.long_context`), :mod:`~petheory.analyses.compare` (its record:
+:mod:`~petheory.analyses.compare_record`), :mod:`~petheory.analyses.rotation` (``rotate``'s reference),
+:mod:`~petheory.analyses.describe` (what a scheme resolved to, in the records' JSON), :mod:`~petheory.analyses.record`.
 
 The functions live in their modules (``petheory.analyses.report.report``, ...), so that
 ``petheory.analyses.spectrum`` is always the module, never shadowed by its function.

@@ -28,8 +28,8 @@ original context:
     change of a band's norm), and for rotary encodings the angle coverage at the longest length.
 ``lengthgen``
     From training records (dicts with ``task``, ``pe``, ``train_len`` and ``final.test[length]``;
-    the CLI reads them from ``records/`` and ``runs/``): per task, the primary metric at the
-    training length and at the longest test length. None where no record exists.
+    :func:`petheory.records.read_training_records` reads them from ``records/`` and ``runs/``): per task, the primary
+    metric at the training length and at the longest test length. None where no record exists.
 
 Theory code: numpy only, no files (records are passed in).
 """
@@ -38,71 +38,20 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from petheory import _validate as v
 from petheory import encodings as enc
 from petheory import rounding
 from petheory.analyses import kernel as K
-from petheory.analyses.record import Record, item
+from petheory.analyses.compare_record import (CompareRecord, CompareRow, Failed, NormSummary, RecordsRead,
+                                               SpectralSummary, StressSummary)
 from petheory.scheme import Positions, Scheme, Span, layer_ranges
 
 #: Tasks whose records the comparison reads: their metrics, the first one primary (running_sum: lower is better;
 #: chen2025's tasks: exact match seq_acc and per-token token_acc, higher is better).
 LENGTHGEN_TASKS = {"running_sum": ("mse",), "parity": ("seq_acc", "token_acc"), "copy": ("seq_acc", "token_acc"),
                    "reverse": ("seq_acc", "token_acc"), "addition": ("seq_acc", "token_acc")}
-
-
-@dataclass(frozen=True)
-class SpectralSummary(Record):
-    """Symbol range and extreme eigenvalues of a layer's position-only matrix (:func:`spectral_summary`)."""
-
-    matrix: str
-    n: int
-    cpd: dict | None
-    symbol_min: float
-    symbol_max: float
-    symbol_certified: bool
-    lambda_min: float
-    lambda_max: float
-    spread: float
-    eig_error: float
-    eig_converged: bool
-
-
-@dataclass(frozen=True)
-class StressSummary(Record):
-    """The stress of a layer's positions with its null reference and z-score (:func:`stress_summary`)."""
-
-    stress: float
-    geometry: str
-    n: int
-    null_mean: float
-    null_sd: float
-    z: float | None
-    mds_stress: float
-    null_draws: int
-    null: str
-
-
-@dataclass(frozen=True)
-class NormSummary(Record):
-    """The computed norm per length, its growth exponent and a rotary layer's angle coverage (:func:`norm_summary`)."""
-
-    values: dict
-    n_max: int
-    meaning: str
-    growth: float | None
-    angles: dict | None = item(omit=True)
-
-
-@dataclass(frozen=True)
-class Failed(Record):
-    """A column that could not be computed for a row, and why (``{"error": why}``)."""
-
-    error: str
 
 
 def spectral_summary(pos: Positions, n: int = 256, *, learned_t5: bool = False) -> SpectralSummary:
@@ -414,25 +363,6 @@ def lengthgen_summary(records, name: str, params: dict | None = None) -> dict:
     return out
 
 
-@dataclass(frozen=True)
-class CompareRow(Record):
-    """One scheme's distinct layer kind in ``compare``: its label and positions, then each column's summary (a
-    :class:`Failed` where it could not be computed) and its length-generalisation groups by task."""
-
-    pe: str
-    name: str
-    params: dict
-    kind: str
-    layers: list
-    d: int | None
-    span: str
-    n_max: int
-    spectrum: SpectralSummary | Failed
-    stress: StressSummary | Failed
-    norms: NormSummary | Failed
-    lengthgen: dict
-
-
 def compare_scheme(scheme: Scheme, target, records=(), *, length: int = 256, lengths=(64, 256, 1024),
                    null_draws: int = 20, seed: int = 0) -> list[CompareRow]:
     """The comparison rows of one scheme: one per distinct layer kind (see the module docstring).
@@ -496,14 +426,6 @@ def compare_scheme(scheme: Scheme, target, records=(), *, length: int = 256, len
     return rows
 
 
-@dataclass(frozen=True)
-class CompareRecord(Record):
-    """The comparison: one row per scheme and distinct layer kind (:class:`CompareRow`), and the settings."""
-
-    rows: tuple
-    settings: dict = field(default_factory=dict)
-
-
 def compare(schemes=None, target=None, records=(), *, length: int = 256, d: int = 64, lengths=(64, 256, 1024),
             context: int = 64, null_draws: int = 20, seed: int = 0) -> CompareRecord:
     """:func:`compare_scheme` for ``schemes`` against ``target``.
@@ -515,8 +437,9 @@ def compare(schemes=None, target=None, records=(), *, length: int = 256, d: int 
         default every registered encoding.
     target : petheory.geometry.PositionalDistributions or array_like, optional
         Default the built-in corpus.
-    records : iterable of dict
-        Training records.
+    records : petheory.records.TrainingRecords or iterable of dict
+        Training records: as :func:`petheory.records.read_training_records` read them (the folders and runs are named in
+        the record), or the records themselves.
     length, lengths, null_draws, seed
         As :func:`compare_scheme`.
     d : int
@@ -527,6 +450,7 @@ def compare(schemes=None, target=None, records=(), *, length: int = 256, d: int 
     Returns
     -------
     CompareRecord
+        With what each scheme resolved to (:func:`petheory.analyses.describe.describe`, at ``length``).
 
     Raises
     ------
@@ -540,13 +464,23 @@ def compare(schemes=None, target=None, records=(), *, length: int = 256, d: int 
     True
     """
     from petheory import geometry
+    from petheory.analyses.describe import describe
     from petheory.loaders import resolve_scheme
+    from petheory.records import TrainingRecords
 
     items = enc.available() if schemes is None else list(schemes)
+    named = "builtin corpus" if target is None else "given"
     target = geometry.builtin_target() if target is None else target
+    if isinstance(records, TrainingRecords):
+        read = RecordsRead(records.searched, records.runs, len(records.records))
+        records = records.records
+    else:
+        records = list(records)
+        read = RecordsRead((), (), len(records), where="passed in")
+    schemes = [x if isinstance(x, Scheme) else resolve_scheme(x, d=d, context=context, what="compare") for x in items]
     rows = []
-    for item_ in items:
-        scheme = item_ if isinstance(item_, Scheme) else resolve_scheme(item_, d=d, context=context, what="compare")
+    for scheme in schemes:
         rows += compare_scheme(scheme, target, records, length=length, lengths=lengths, null_draws=null_draws, seed=seed)
-    return CompareRecord(tuple(rows), {"n": length, "d": d, "lengths": list(lengths), "n_max": context,
-                                       "null_draws": null_draws, "seed": seed})
+    return CompareRecord(tuple(rows), [describe(s, length=length) for s in schemes], read,
+                         {"n": length, "d": d, "lengths": list(lengths), "n_max": context, "null_draws": null_draws,
+                          "seed": seed, "target": named})

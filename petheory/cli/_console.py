@@ -24,6 +24,30 @@ def console(*, stderr: bool = False, quiet: bool = False):
     return Console(stderr=stderr, quiet=quiet and stderr, width=width)
 
 
+def show(rec) -> None:
+    """A record that renders a table (``rec.table()``, a :class:`petheory.texttable.TextTable`) on stdout: on a
+    terminal as a rich table (its first column bold, cells folded) and its notes; in a pipe or a file its plain lines
+    (``rec.lines()``), every cell whole."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    con = console()
+    if not con.is_terminal:
+        print("\n".join(rec.lines()))
+        return
+    tab = rec.table()
+    t = Table(title=tab.title)
+    last = len(tab.headers) - 1
+    for k, h in enumerate(tab.headers):
+        t.add_column(h, style="bold" if k == 0 else None, justify="right" if k in tab.right else "left", overflow="fold",
+                     max_width=tab.last_width if k == last else None)
+    for row in tab.rows:
+        t.add_row(*(escape(c) for c in row))
+    con.print(t)
+    for line in tab.notes:
+        con.print(escape(line))
+
+
 #: What an ASCII-only terminal gets instead of the non-ASCII characters petheory prints.
 ASCII = {"λ": "lambda", "μ": "mu", "σ": "sigma", "ω": "omega", "θ": "theta", "α": "alpha", "β": "beta", "Δ": "Delta",
          "τ": "tau", "π": "pi", "ρ": "rho", "ε": "eps", "→": "->", "←": "<-", "≥": ">=", "≤": "<=", "≠": "!=", "±": "+-",

@@ -172,10 +172,12 @@ def test_spread_labels_keeps_order_and_a_minimum_gap():
 
 
 def test_comparison_names_the_encodings_that_separate_from_their_null():
+    from types import SimpleNamespace
+
     from petheory.plots.compare import separated
 
-    rows = [{"pe": "a", "stress": {"z": 3.0}}, {"pe": "b", "stress": {"z": -2.5}}, {"pe": "c", "stress": {"z": 1.9}},
-            {"pe": "d", "stress": {"z": None}}]
+    rows = [SimpleNamespace(pe=pe, stress=SimpleNamespace(z=z)) for pe, z in (("a", 3.0), ("b", -2.5), ("c", 1.9),
+                                                                            ("d", None))]
     assert separated(rows) == ["a", "b"]
 
 
