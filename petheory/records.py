@@ -22,7 +22,6 @@ are not records: a truncated or hand-edited file is skipped and named in
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 from dataclasses import dataclass, field

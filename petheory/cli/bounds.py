@@ -53,7 +53,6 @@ def resolve_all(values, d: int | None, as_family: str | None = None) -> list:
 
 
 def run(args) -> int:
-    from petheory import bounds
     from petheory.cli._describe import describe
     from petheory.bounds.norms import training_length
     from petheory.io import atomic_write_json

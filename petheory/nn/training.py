@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import time
 import warnings
 from dataclasses import replace

@@ -347,10 +347,6 @@ def per_seed_comparison(table: dict, comparisons: dict, seeds, *, alpha: float =
                     summary=head + (listing or "no comparison has all its runs"))
 
 
-def _by_key(recs):
-    return {(r["task"], r["chen2025"]["pe"], r["seed"], r["chen2025"]["preset"]): r for r in recs}
-
-
 #: The pre-registered seeds: scale_hint and learned_relation_pe are decided on PLANNED_SEEDS (their second
 #: look: the first was one seed of older code); learned_relation_pe__corrected, written after seeing seed 0,
 #: is confirmed only on CONFIRM_SEEDS, named here before any run with them was trained.

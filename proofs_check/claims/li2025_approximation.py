@@ -24,7 +24,7 @@ def _ua_cases(draw):
 def fit_pair_table(xs: list, ys: list, N: int) -> np.ndarray:
     """Least-squares fit of A (N, N) in y(x) = sum_t A[min(n, N) - 1, min(t, N - 1)] x_t for sequences x of length n
     (positions past the table reuse its last row and column: li2025's learned PE beyond N_max)."""
-    rows, cols = [], []
+    rows = []
     for x in xs:
         n = len(x)
         r = np.zeros((N, N))

@@ -18,13 +18,10 @@ from hypothesis import strategies as st
 from petheory import bounds
 from petheory import encodings as enc
 from petheory import fits
-from petheory.bounds import alibi as bounds_alibi
 from petheory.encodings import absolute as enc_absolute
-from petheory.encodings import bias as enc_bias
-from proofs_check.claims._strategies import reals
 from proofs_check.engine import Evidence, Reading, claim
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
-from proofs_check.tolerance import gamma, tolerance, unit_roundoff
+from proofs_check.tolerance import tolerance
 
 
 # ============================================================================= wavelet: atom decay
