@@ -86,7 +86,7 @@ from typing import Any
 import numpy as np
 
 from petheory.plugins import glob_select
-from petheory.errors import ValidationError, ValidationTypeError
+from petheory.errors import NoMatchError, ValidationError, ValidationTypeError
 
 KINDS = ("exact", "symbolic", "asymptotic", "empirical")
 VERDICTS = ("holds", "refuted", "depends", "vacuous", "inconclusive", "not_reproduced", "skipped")
@@ -629,7 +629,7 @@ def select(patterns: str | None) -> list[Claim]:
     >>> engine.select("li2025.alibi_monotne_bias")  # a typo is an error, not an empty selection
     Traceback (most recent call last):
     ...
-    petheory.errors.ValidationError: --claims pattern 'li2025.alibi_monotne_bias' matches no registered claim
+    petheory.errors.NoMatchError: --claims pattern 'li2025.alibi_monotne_bias' matches no registered claim
     """
     claims = all_claims()
     if not patterns:
@@ -644,7 +644,7 @@ def select(patterns: str | None) -> list[Claim]:
             hit = [c.reading(r.name) for c in claims if fnmatch.fnmatchcase(c.id, cp)
                    for r in c.readings if fnmatch.fnmatchcase(r.name, rp)]
             if not hit:
-                raise ValidationError(f"--claims pattern {p!r} matches no reading of a registered claim")
+                raise NoMatchError(f"--claims pattern {p!r} matches no reading of a registered claim")
             chosen.extend(h for h in hit if h.id not in {x.id for x in chosen})
             continue
         by_id = {c.id: c for c in claims}
