@@ -295,7 +295,7 @@ def _ramped(M):
 def _sinusoidal_cfg(cfg):
     import dataclasses
 
-    from petheory.nn.models import ModelConfig
+    from petheory.nn.transformer import ModelConfig
 
     c = cfg if isinstance(cfg, ModelConfig) else ModelConfig(**cfg)
     return dataclasses.replace(c, pe="sinusoidal") if "learned" in str(c.pe) else c
@@ -762,7 +762,7 @@ PLANTS = [
     Plant("wu2025.rope_many_layers", "the library's rotation turns three times as fast as its angles",
           _attr("petheory.encodings.rotary.RotaryTable.apply", lambda real: _triple_angle(real))),
     Plant("kazemnejad2023.nope_absolute_position", "petheory's attention without its causal mask",
-          _attr("petheory.nn.models.Attention.heads", lambda real: _not_causal(real))),
+          _attr("petheory.nn.transformer.Attention.heads", lambda real: _not_causal(real))),
     Plant("kazemnejad2023.nope_relative_position", "the construction's key carries 2 lam i (logits lam (2i - t))",
           _attr("proofs_check.claims.kazemnejad2023.relative_construction", lambda real: _key_twice_position(real))),
     Plant("barbero2024.max_at_any_offset", "the library's rotation turns the wrong way", _rope_sign,
@@ -782,9 +782,9 @@ PLANTS = [
     Plant("barbero2024.lemma_a3_dominated_half", "softmax over the columns instead of the rows",
           _attr("petheory.softmax.row_softmax", lambda real: _column_softmax(real))),
     Plant("barbero2024.nope_cannot_sharpen", "the head's queries and keys carry their position (a leak into NoPE)",
-          _attr("petheory.nn.models.Attention.qkv", lambda real: _position_leak(real))),
+          _attr("petheory.nn.transformer.Attention.qkv", lambda real: _position_leak(real))),
     Plant("barbero2024.nope_semantic_channel", "the head's queries and keys carry their position (a leak into NoPE)",
-          _attr("petheory.nn.models.Attention.qkv", lambda real: _position_leak(real))),
+          _attr("petheory.nn.transformer.Attention.qkv", lambda real: _position_leak(real))),
     Plant("barbero2024.rope_can_sharpen", "the model's rotary turns the wrong way",
           _attr("petheory.nn.position.Rotary.cos_sin", lambda real: _reversed_rotary(real))),
     Plant("barbero2024.single_frequency_channel", "the model's rotary does not rotate (NoPE in disguise)",
@@ -909,11 +909,11 @@ PLANTS = [
     Plant("huang2025.interleave_full_frequency", "the resolver reads every Qwen-VL config as Qwen2.5-VL's (chunked)",
           _attr("proofs_check.claims.huang2025.resolve_config", lambda real: (lambda cfg: real(_as_qwen25(cfg))))),
     Plant("barbero2024.nope_cannot_sharpen", "the PE spec parsed as RoPE whatever it says",
-          _attr("petheory.nn.models.parse_pe", lambda real: (lambda spec: real("rope" if spec in ("nope",) else spec)))),
+          _attr("petheory.nn.transformer.parse_pe", lambda real: (lambda spec: real("rope" if spec in ("nope",) else spec)))),
     Plant("kazemnejad2023.nope_absolute_position", "the attention built without its causal mask",
-          _attr("petheory.nn.models.Attention.__init__", lambda real: _init_not_causal(real))),
+          _attr("petheory.nn.transformer.Attention.__init__", lambda real: _init_not_causal(real))),
     Plant("kazemnejad2023.nope_absolute_position", "config validation drops causal",
-          _attr("petheory.nn.models.ModelConfig.validate", lambda real: _validate_not_causal(real))),
+          _attr("petheory.nn.transformer.ModelConfig.validate", lambda real: _validate_not_causal(real))),
     # ---- the last nine library functions holds claims read (issue 42, round 2)
     Plant("chen2025.pe_no_new_capability", "absolute pair features formed over one axis: phi(i) o phi(j) (D = d, not d^2)",
           _attr("petheory.lengthgen.pola.basis", _kron_as_hadamard)),

@@ -3,7 +3,7 @@ r"""barbero2024, the heads: Prop 5.2, Thm 5.3 and Thm 6.1 built as weights and r
 Same source as :mod:`proofs_check.claims.barbero2024` (the arXiv v3 full text). Def 5.1: a head "can learn a
 diagonal attention pattern if given an :math:`\epsilon > 0` and a fixed size N, for all :math:`i \le N`,
 :math:`\alpha_{i,i} > 1 - \epsilon`" (and :math:`\alpha_{i,i-1} > 1 - \epsilon` for the previous-token head).
-Every head here is :class:`petheory.nn.models.Attention` (:mod:`proofs_check.claims._heads`) with the proof's
+Every head here is :class:`petheory.nn.transformer.Attention` (:mod:`proofs_check.claims._heads`) with the proof's
 weights: the causal mask, the softmax and the rotary tables are the library's, and its :math:`1/\sqrt d` logit
 scale (which the paper ignores) is folded into the constructed norms.
 """
