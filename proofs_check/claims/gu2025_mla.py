@@ -25,7 +25,7 @@ ALPHA = 0.05
 _FIG = ("Records of petheory.experiments.papers.gu2025_task1/2 (runs/ first, then records/), grouped by PE spec. " + SMALL_PRESET +
         " Paper-preset records decide with >= 3 seeds per spec; none are shipped "
         "(records/ holds the small preset of the seven §4 runs only), so the verdict is inconclusive until they exist: "
-        "train them with `python benchmarks/gpu_records.py --device cuda gu2025_fig5 gu2025_fig6 gu2025_fig7` or "
+        "train them with `python tools/gpu/gpu_records.py --device cuda gu2025_fig5 gu2025_fig6 gu2025_fig7` or "
         "petheory.experiments.papers.gu2025_partial_rope / gu2025_rope_abs / gu2025_mla_ablation({'size': 'paper', 'device': 'cuda'}).")
 
 
