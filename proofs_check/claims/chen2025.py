@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from petheory import encodings as enc
 from petheory import lengthgen
 from petheory.lengthgen import pola as _pola
+from proofs_check import plants as pl
 from proofs_check.engine import Evidence, Reading, claim
 
 EPS = float(np.finfo(np.float64).eps)
@@ -97,6 +98,17 @@ def _random_theta(pe, n: int, masked: bool, rng):
     "(1)-(2) hold by construction of the model class (the one-hot span is everything); (3) is the non-trivial "
     "identity. The second half ('structure the computation across positions') is what LRC measures: the same "
     "per-length capability, different length-independent parametrisations (chen2025.lrc_characterises_lg).",
+    plants=(
+        pl.Plant("every PE but learned adds n^2 to the POLA span", pl.span_grows),
+        pl.Plant("the POLA matrix gains a position ramp",
+                 pl.attr("petheory.lengthgen.pola.pola_matrix", lambda real: (lambda pe, theta, pos, **k: pl.ramped(real(pe, theta, pos, **k))))),
+        pl.Plant("absolute pair features formed over one axis: phi(i) o phi(j) (D = d, not d^2)",
+                 pl.attr("petheory.lengthgen.pola.basis", pl.kron_as_hadamard)),
+        pl.Plant("position tables read from position 1 (rows off by one)",
+                 pl.attr("petheory.lengthgen.pola.position_table", pl.rows_from_one)),
+        pl.Plant("the POLA width halved (d counted in rotary pairs)",
+                 pl.attr("petheory.lengthgen.pola.pola_pe", lambda real: (lambda pe, *, d=8, **p: real(pe, d=d // 2, **p)))),
+    ),
 )
 def pe_no_new_capability(case) -> float:
     name, n, masked = case["pe"], int(case["n"]), bool(case["masked"])
@@ -235,6 +247,17 @@ claim(
                 "searched where it is likeliest (N_train 1-3, tested 1-2 sizes further)",
                 check=lg_implies_bounded, cases=_lrc_small_cases),
     ],
+    plants=(
+        pl.Plant("the LRC reported constant (bounded) whatever the fit does",
+                 pl.attr("petheory.lengthgen.pola.lrc",
+                       lambda real: (lambda *a, **k: __import__("dataclasses").replace(real(*a, **k), value=1.0)))),
+        pl.Plant("generalises() never tests the last size (its range one short)",
+                 pl.attr("petheory.lengthgen.pola.generalises", pl.test_sizes_short)),
+        pl.Plant("a realisability decision taken the other way round (pola.decided negated)",
+                 pl.attr("petheory.lengthgen.pola.decided", lambda real: (lambda ratio, separation=1e2: not real(ratio, separation)))),
+        pl.Plant("LRC.certified with the residual test reversed (certified inside the band)",
+                 pl.attr("petheory.lengthgen.pola.LRC.certified", pl.certified_band_reversed)),
+    ),
 )
 
 
