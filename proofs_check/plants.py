@@ -85,6 +85,7 @@ def registry(pe: str, wrap):
         # undone through the monkeypatch: restoring this attribute re-registers the real function
         mp.setattr(Undo, "actions", [*Undo.actions, lambda: enc.register(
             pe, info.kind, conventions=info.conventions, source=info.source, overwrite=True)(info.fn)])
+
     def reads():
         from petheory import encodings as enc
 
@@ -141,6 +142,7 @@ def attr(path: str, make):
         mp.setattr(owner, name, make(getattr(owner, name)))
     plant.reads = lambda: (dotted_to_read(path),)
     return plant
+
 
 def last_token_off_the_prefix(real):
     """wu2025's prefix mask with the last token's edges to the K prefix tokens removed."""
