@@ -19,7 +19,7 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-from petheory.errors import ValidationError
+from petheory.errors import NoMatchError, ValidationError
 
 _LOADED_GROUPS: set[str] = set()
 
@@ -97,7 +97,7 @@ def glob_select(names, patterns, *, no_match: str) -> list[str]:
     """The ``names`` matching any of the glob ``patterns`` (``fnmatch``, case-sensitive), each once,
     pattern by pattern in the order of ``names``.
 
-    A pattern that matches nothing raises ``ValueError(no_match.format(pattern=p))``, so a typo
+    A pattern that matches nothing raises ``NoMatchError(no_match.format(pattern=p))``, so a typo
     never silently selects nothing. The one glob selector of ``petheory figures --only`` and
     ``petheory check --claims``."""
     import fnmatch
@@ -107,7 +107,7 @@ def glob_select(names, patterns, *, no_match: str) -> list[str]:
     for p in patterns:
         hit = [n for n in names if fnmatch.fnmatchcase(n, p)]
         if not hit:
-            raise ValidationError(no_match.format(pattern=p))
+            raise NoMatchError(no_match.format(pattern=p))
         out.extend(h for h in hit if h not in out)
     return out
 

@@ -46,6 +46,7 @@ from petheory import rounding
 from petheory.analyses import kernel as K
 from petheory.analyses.compare_record import (CompareRecord, CompareRow, Failed, NormSummary, RecordsRead,
                                                SpectralSummary, StressSummary)
+from petheory.errors import InvalidInput
 from petheory.scheme import Positions, Scheme, Span, layer_ranges
 
 #: Tasks whose records the comparison reads: their metrics, the first one primary (running_sum: lower is better;
@@ -385,7 +386,8 @@ def compare_scheme(scheme: Scheme, target, records=(), *, length: int = 256, len
     Returns
     -------
     list of CompareRow
-        Errors are recorded in their column (:class:`Failed`), not raised.
+        A column the library refuses (its validation error) or cannot solve (``LinAlgError``) is recorded in
+        that column (:class:`Failed`); any other exception is a bug and is raised.
 
     Examples
     --------
@@ -418,7 +420,7 @@ def compare_scheme(scheme: Scheme, target, records=(), *, length: int = 256, len
                 continue
             try:
                 cols[key] = fn()
-            except (ValueError, TypeError, KeyError, np.linalg.LinAlgError) as exc:  # one failing never hides the rest
+            except (InvalidInput, np.linalg.LinAlgError) as exc:  # a refused column never hides the rest; a bug does
                 cols[key] = Failed(str(exc).splitlines()[0])
         lg = lengthgen_summary(records, name, params) if scheme.source == "spec" else {}
         rows.append(CompareRow(label, name, params, pos.kind, list(idx), pos.d, str(layer.span), scheme.context,

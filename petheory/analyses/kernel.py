@@ -16,7 +16,6 @@ Written once, used by :mod:`~petheory.analyses.spectrum`, :mod:`~petheory.analys
 
 from __future__ import annotations
 
-import math
 import warnings
 from dataclasses import dataclass
 
@@ -73,6 +72,7 @@ def rotary_column(freqs, n: int, factor: float = 1.0, *, chunk: int = 4096) -> n
 
     Examples
     --------
+    >>> import math
     >>> rotary_column([0.0, math.pi], 3).tolist()
     [2.0, 0.0, 2.0]
     """
@@ -316,8 +316,6 @@ def extremes(pos: Positions, n: int, *, rtol: float = RTOL, column: Column | Non
     >>> round(eig.min.value, 9), round(eig.max.value, 9), warns
     (-1.0, 1.0, [])
     """
-    from petheory import toeplitz as tp
-
     bands = rotary_bands(pos, n)
     if bands is not None:
         return low_rank_extremes(bands[0], n, bands[1]), []

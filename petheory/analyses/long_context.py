@@ -18,6 +18,7 @@ from petheory.analyses.plan_record import SupportedContext
 from petheory.analyses.record import Record
 from petheory.bounds import long_context as lc
 from petheory.errors import ValidationError
+from petheory.scheme import Positions
 
 #: Above this many positions the report does not scan for Men's smallest base (~10 CPU s at 256k, ~30 at 1M): it still tests
 #: the model's own base and frequencies there, and men_smallest_base(d, L) computes it on request.

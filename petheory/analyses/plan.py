@@ -394,7 +394,7 @@ def _keep_advertised(k: KindPlan, advertised: int) -> KindPlan:
     was = k.training_free
     c = k.candidate("as_configured")
     why = ("the config's own scaling already advertises N; if the model was trained there (its card says), an extension "
-           f"added on top does not help (STRING's table, in the notes)")
+           "added on top does not help (STRING's table, in the notes)")
     if was is not None and was.candidate not in (None, "as_configured"):
         why += f"; without that, the table's training-free pick would be {was.candidate}: {was.expected.split(' (')[0]}"
     answer_ = Answer("training_free", "as_configured", c.label,

@@ -16,6 +16,7 @@ import numpy as np
 
 from petheory.analyses import kernel as K
 from petheory.analyses.record import Record, Section, item
+from petheory.errors import NotAMetricError
 from petheory.scheme import Positions, Scheme
 
 
@@ -169,8 +170,8 @@ def layer_stress(pos: Positions, target, *, length: int | None = None, kind: str
     notes = []
     try:
         rep = geometry.encoding_stress(enc_arg, target, bias_map=bias_map, **common, **kw)
-    except ValueError as exc:  # a learned bias may favour another key over the query's own: no logit-gap metric
-        if pos.kind != "bias" or bias_map is not None or "bias_map='hellinger'" not in str(exc):
+    except NotAMetricError:  # a learned bias may favour another key over the query's own: no logit-gap metric
+        if pos.kind != "bias" or bias_map is not None:
             raise
         rep = geometry.encoding_stress(enc_arg, target, bias_map="hellinger", **common, **kw)
         notes.append("its logit gaps are not a metric: distances by bias_map='hellinger'")

@@ -6,7 +6,7 @@ import gc
 import json
 import sys
 
-from petheory.errors import ValidationError
+from petheory.errors import NoMatchError, ValidationError
 
 NAME = "check"
 HELP = "check the papers' claims: holds / refuted (with a shrunk counterexample) / depends (on the reading) / vacuous / inconclusive / skipped"
@@ -102,9 +102,7 @@ def _select(select, patterns):
     """``select(patterns)``, with "did you mean" for a pattern that matches no claim."""
     try:
         return select(patterns)
-    except ValueError as exc:
-        if "matches no registered claim" not in str(exc):
-            raise
+    except NoMatchError as exc:
         import difflib
 
         from proofs_check.engine import all_claims
@@ -123,7 +121,7 @@ def select_ok(select, pattern) -> bool:
     try:
         select(pattern)
         return True
-    except ValueError:
+    except NoMatchError:
         return False
 
 

@@ -127,7 +127,6 @@ def _scheme(args):
 
 
 def run(args) -> int:
-    import numpy as np
 
     from petheory import toeplitz as tp
     from petheory.analyses.describe import describe

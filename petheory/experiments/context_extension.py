@@ -112,7 +112,7 @@ def swap_rotary(model, method, *, train_len: int, matched: bool = True):
 
     Parameters
     ----------
-    model : petheory.nn.models.Transformer
+    model : petheory.nn.transformer.Transformer
         Trained with a rotary PE (``rope``, or any rotary entry).
     method : str or PESpec
         A rotary registry entry with options, e.g. ``'rope_yarn'``, ``'rope_ntk:scale=4'``; ``'rope'``

@@ -42,7 +42,7 @@ import json
 import torch
 import torch.nn.functional as F
 
-from petheory.nn.models import build_model
+from petheory.nn.transformer import build_model
 
 
 def mix_key(mcfg, max_T: int) -> tuple[str, str | None] | None:

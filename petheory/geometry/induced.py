@@ -21,7 +21,7 @@ from petheory.geometry.mds import classical_mds
 from petheory.geometry.stress_measures import STRESS_FORMULAS, stress, stress_between
 from petheory.rounding import gamma as _gamma
 from petheory.softmax import row_softmax
-from petheory.errors import ValidationError
+from petheory.errors import NotAMetricError, ValidationError
 
 __all__ = [
     "euclidean_distances",
@@ -164,7 +164,7 @@ def bias_distances(B, bias_map: str = "gap") -> np.ndarray:
     >>> bias_distances(B)
     Traceback (most recent call last):
     ...
-    petheory.errors.ValidationError: bias_map='gap' gives a negative distance -1 at (0,1): ...
+    petheory.errors.NotAMetricError: bias_map='gap' gives a negative distance -1 at (0,1): ...
     """
     B = v.square("B", B)
     v.choice("bias_map", bias_map, BIAS_MAPS)
@@ -175,7 +175,7 @@ def bias_distances(B, bias_map: str = "gap") -> np.ndarray:
     tol = _gamma(4) * float(np.abs(B).max())  # four operands, one rounding each
     if G.min() < -tol:
         i, j = np.unravel_index(int(np.argmin(G)), G.shape)
-        raise ValidationError(
+        raise NotAMetricError(
             f"bias_map='gap' gives a negative distance {G[i, j]:.3g} at ({i},{j}): the bias favours another key over "
             "the query's own position (as a learned bias may); use bias_map='hellinger'"
         )

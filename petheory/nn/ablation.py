@@ -11,7 +11,7 @@ import torch
 
 from petheory.nn import tasks as _tasks
 from petheory.nn.evaluation import add_sums, autocast, batch_sums, metrics_of, split_to, trim_padding
-from petheory.nn.models import Transformer
+from petheory.nn.transformer import Transformer
 
 #: The metric that head ablation reports, per task kind (higher is better except mse).
 PRIMARY = {"regression": "mse", "classification": "acc", "lm": "token_acc"}

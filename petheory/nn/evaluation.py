@@ -13,7 +13,7 @@ import torch
 import torch.nn.functional as F
 
 from petheory.nn import tasks as _tasks
-from petheory.nn.models import Transformer
+from petheory.nn.transformer import Transformer
 
 
 def trim_padding(split: _tasks.Split) -> _tasks.Split:

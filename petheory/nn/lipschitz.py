@@ -1,4 +1,4 @@
-r"""Probes of a trained :class:`petheory.nn.models.Transformer` for li2025's bounds (torch).
+r"""Probes of a trained :class:`petheory.nn.transformer.Transformer` for li2025's bounds (torch).
 
 The theory lives in :mod:`petheory.bounds` (numpy); this module reads a model's weights and
 activations and hands arrays to it.
@@ -55,7 +55,7 @@ def _np(t) -> np.ndarray:
 
 
 def transformer_lipschitz(model, *, inputs=None) -> LipschitzReport:
-    r"""Lipschitz-product bound :math:`L_{trans}` of a :class:`petheory.nn.models.Transformer` from its weights.
+    r"""Lipschitz-product bound :math:`L_{trans}` of a :class:`petheory.nn.transformer.Transformer` from its weights.
 
     The map is from :math:`z^{(0)}` (token embedding + absolute PE, whose norm :math:`B_0` bounds)
     to the output, in the per-token norm :math:`\lVert\cdot\rVert_{2,\infty}`. For the pre-LN block
@@ -125,7 +125,7 @@ def transformer_input_norm(model, inputs) -> float:
 
 
 def alibi_drift(model, inputs, *, n_max: int, layers=None) -> list[dict]:
-    r"""Measured li2025 Eq. 9 drift of a trained ALiBi :class:`petheory.nn.models.Transformer` on ``inputs`` (B, T[, F]).
+    r"""Measured li2025 Eq. 9 drift of a trained ALiBi :class:`petheory.nn.transformer.Transformer` on ``inputs`` (B, T[, F]).
 
     For every layer, head (slope :math:`\alpha_h`), query :math:`i` and key :math:`j` at distance
     :math:`d=\lvert i-j\rvert>N_{max}`, the model's own logits give :math:`\mu` (the rest of row

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import time
 import warnings
 from dataclasses import replace
@@ -52,7 +51,7 @@ from petheory.nn import tasks as _tasks
 from petheory.nn.ablation import ablate_heads, ablation_parts
 from petheory.nn.config import TrainConfig
 from petheory.nn.evaluation import autocast, evaluate, loss_fn, split_to, test_split, trim_padding
-from petheory.nn.models import ModelConfig, Transformer, build_model, model_parameters, require_eval_memory
+from petheory.nn.transformer import ModelConfig, Transformer, build_model, model_parameters, require_eval_memory
 from petheory.nn.presets import identify
 from petheory.errors import ValidationError, ValidationTypeError
 
