@@ -172,6 +172,23 @@ class Positions:
             out["shape"] = list(np.shape(self.table))
         return out
 
+    @classmethod
+    def from_dict(cls, d: dict) -> "Positions":
+        """The positions :meth:`as_dict` wrote (lists as tuples); a table's values are not in it, so a table refuses.
+
+        >>> p = Positions("bias", "alibi", {"slope": 0.5}, 64)
+        >>> Positions.from_dict(p.as_dict()) == p
+        True
+        """
+        if "shape" in d:
+            raise ValueError(f"a {d.get('kind')!r} layer's table of shape {d['shape']} is not in the JSON (only its "
+                             "shape): read the table file again")
+        mrope = d.get("mrope")
+        return cls(d["kind"], d["encoding"], _tuples(d["params"]), d["d"], d["logit_factor"],
+                   tuple(_tuples(h) for h in d.get("heads", ())),
+                   None if mrope is None else MRope(tuple(mrope["sections"]), mrope["layout"], tuple(mrope["axes"])),
+                   None, d.get("source"), d.get("proportional", False))
+
 
 @dataclass(frozen=True)
 class Span:
@@ -252,6 +269,19 @@ class Layer:
         if self.temperature is not None:
             out["temperature"] = {"kind": self.temperature.kind, **_jsonable(self.temperature.params)}
         return out
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Layer":
+        """The layer :meth:`as_dict` wrote.
+
+        >>> layer = Layer(Positions("nope"), Span("sliding", 8), type="sliding_attention")
+        >>> Layer.from_dict(layer.as_dict()) == layer
+        True
+        """
+        t = d.get("temperature")
+        temperature = None if t is None else Temperature(t["kind"], _tuples({k: x for k, x in t.items() if k != "kind"}))
+        return cls(Positions.from_dict(d["positions"]), Span(d["span"]["kind"], d["span"]["size"]), temperature,
+                   d["sinks"], d["type"])
 
 
 @dataclass(frozen=True)
@@ -348,6 +378,27 @@ class Scheme:
                 "layer_kind": [next(k for k, (_, idx) in enumerate(kinds) if i in idx) for i in range(len(self.layers))],
                 "notes": list(self.notes)}
 
+    @classmethod
+    def from_dict(cls, d: dict) -> "Scheme":
+        """The scheme :meth:`as_dict` wrote: each layer the kind ``layer_kind`` names.
+
+        Raises ``ValueError`` where the JSON cannot give the scheme back: a table layer (its values are not in it),
+        ``layer_kind`` naming a kind that is not there, or disagreeing with the kinds' ``layers``.
+
+        >>> s = Scheme.single(Positions("rotary", "rope", {"base": 10000.0}, 64), context=4096)
+        >>> Scheme.from_dict(s.as_dict()) == s
+        True
+        """
+        kinds = [Layer.from_dict({k: x for k, x in kind.items() if k != "layers"}) for kind in d["kinds"]]
+        lk = d["layer_kind"]
+        if len(lk) != d["num_layers"] or any(not isinstance(k, int) or not 0 <= k < len(kinds) for k in lk):
+            raise ValueError(f"a scheme's layer_kind {lk} does not name one of its {len(kinds)} kinds for each of its "
+                             f"{d['num_layers']} layers")
+        if any([i for i, k in enumerate(lk) if k == j] != kind["layers"] for j, kind in enumerate(d["kinds"])):
+            raise ValueError("a scheme's layer_kind disagrees with the layers its kinds list")
+        return cls(d["source"], tuple(kinds[k] for k in lk), d["context"], d["max_context"], d["num_heads"],
+                   d["num_kv_heads"], d["head_dim"], tuple(d["notes"]), d["spec"])
+
 
 def layer_ranges(idx) -> str:
     """Layer indices as ranges.
@@ -375,6 +426,15 @@ def layer_ranges(idx) -> str:
             out.append(f"{start}" if start == a else f"{start}-{a}")
             start = b
     return ", ".join(out)
+
+
+def _tuples(x):
+    """JSON data as the scheme holds it: lists as tuples, in dicts and lists alike (the inverse of :func:`_jsonable`)."""
+    if isinstance(x, dict):
+        return {k: _tuples(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return tuple(_tuples(v) for v in x)
+    return x
 
 
 def _jsonable(x):

@@ -160,7 +160,7 @@ class BoundsRecord(Record):
     """``bounds``: one row per distinct position mechanism, length and analysed length (:class:`BoundsRow`)."""
 
     scheme: Scheme
-    rows: tuple = ()
+    rows: tuple[BoundsRow | SkippedRow, ...] = ()
 
 
 def bounds(scheme: Scheme, lengths, *, context: int | None = None, m: int = 1000, weight_norm: float = 1.0,

@@ -483,8 +483,4 @@ def report(scheme: Scheme, *, length: int | None = None, multiples=MULTIPLES, nu
                                 rtol=rtol, stress_cache=cache))
         if progress is not None:
             progress(k + 1, len(kinds), f"layer kind {k + 1} of {len(kinds)} (layers {layer_ranges(idx)})")
-    d = scheme.as_dict()
-    return ReportRecord(source, d["source"], scheme.context, scheme.max_context, N, length_from, d["num_heads"],
-                        d["head_dim"],
-                        d["num_layers"], d["layer_kind"], scheme, tuple(sections), list(scheme.notes),
-                        round(time.perf_counter() - t_start, 3))
+    return ReportRecord(source, scheme, N, length_from, tuple(sections), round(time.perf_counter() - t_start, 3))

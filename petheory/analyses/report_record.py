@@ -98,8 +98,8 @@ class KernelSummary(Record):
     distance: list
     a: list
     a0: float
-    points: list
-    envelope: list
+    points: list[KernelPoint]
+    envelope: list[EnvelopeBin]
     max_abs_over_a0_within_L: RangeMax | None = item(omit=True)
     max_abs_over_a0_beyond_L: RangeMax | None = item(omit=True)
 
@@ -212,10 +212,10 @@ class ReportSection(Record):
     encoding: dict | None = item(omit=True)
     logit_factor: float | None = item(omit=True)
     heads: list | None = item(omit=True)
-    bands: list | None = item(omit=True)
-    buckets: list | None = item(omit=True)
+    bands: list[Band] | None = item(omit=True)
+    buckets: list[Bucket] | None = item(omit=True)
     kernel: KernelSummary | Skipped | None = item(omit=True)
-    spectra: list | Skipped | None = item(omit=True)
+    spectra: list[SpectrumAt] | Skipped | None = item(omit=True)
     stress: LayerStress | Skipped | None = item(omit=True)
     bounds: ReportBounds | Skipped | None = item(omit=True)
     long_context: LongContextSection | Skipped | None = item(omit=True)
@@ -315,22 +315,76 @@ def _params(enc: dict) -> str:
 
 @dataclass(frozen=True)
 class ReportRecord(Record):
-    """The report: the scheme (its per-layer table), L, N, one section per distinct layer kind, notes."""
+    """The report: what was resolved, L and N, one section per distinct layer kind.
+
+    Its JSON also carries, as it always has, what the scheme gives: ``model_type`` (the scheme's ``source``),
+    ``context``, ``max_context``, ``num_heads``, ``head_dim``, ``num_layers``, ``layer_kind`` and ``notes``
+    (properties; see :class:`petheory.scheme.Scheme`).
+
+    Attributes
+    ----------
+    source : str or None
+        What the scheme was resolved from (the report's title).
+    scheme : petheory.scheme.Scheme
+        The scheme reported on.
+    length : int
+        The report length N.
+    length_from : str
+        Where N came from: ``'given'``, or why the default (:func:`petheory.analyses.report.default_length`).
+    sections : tuple of ReportSection
+        One per distinct layer kind, in order of first appearance.
+    seconds : float
+        Wall time of the report.
+    """
 
     source: str | None
-    model_type: str
-    context: int
-    max_context: int
+    scheme: Scheme
     length: int
     length_from: str
-    num_heads: int
-    head_dim: int
-    num_layers: int
-    layer_kind: list
-    scheme: Scheme
-    sections: tuple
-    notes: list
+    sections: tuple[ReportSection, ...]
     seconds: float = 0.0
+    json_keys = ("source", "model_type", "context", "max_context", "length", "length_from", "num_heads", "head_dim",
+                 "num_layers", "layer_kind", "scheme", "sections", "notes", "seconds")
+
+    @property
+    def model_type(self) -> str:
+        """The scheme's ``source``: a config's ``model_type``, ``'spec'`` or ``'table'``."""
+        return self.scheme.source
+
+    @property
+    def context(self) -> int:
+        """The original (pre-training) context L."""
+        return self.scheme.context
+
+    @property
+    def max_context(self) -> int:
+        """``max_position_embeddings``."""
+        return self.scheme.max_context
+
+    @property
+    def num_heads(self) -> int:
+        """Attention heads."""
+        return self.scheme.num_heads
+
+    @property
+    def head_dim(self) -> int:
+        """A head's dimension."""
+        return self.scheme.head_dim
+
+    @property
+    def num_layers(self) -> int:
+        """Attention layers."""
+        return len(self.scheme.layers)
+
+    @property
+    def layer_kind(self) -> list:
+        """Each layer's index into the scheme's distinct kinds (and into ``sections``)."""
+        return self.scheme.as_dict()["layer_kind"]
+
+    @property
+    def notes(self) -> list:
+        """What the scheme leaves out or assumes."""
+        return list(self.scheme.notes)
 
     def summary_lines(self) -> list[str]:
         """The report's header: what was resolved, L and N, the layer kinds (plain text)."""

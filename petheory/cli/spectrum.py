@@ -165,7 +165,7 @@ def run(args) -> int:
         if not secs:
             raise ValidationError(f"{args.pe}: no layer kind has a position-only kernel ("
                                   + "; ".join(s.skipped for s in full.sections) + ")")
-        rec = {**secs[0].as_dict(), "resolved_encoding": describe(scheme, length=secs[0].n),
+        rec = {**secs[0].as_dict(), "resolved_encoding": describe(scheme, length=secs[0].summary.n),
                "scheme": full.as_dict()["scheme"]}
         if len(full.sections) > 1:
             rec["sections"] = full.as_dict()["sections"]

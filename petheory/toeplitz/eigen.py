@@ -101,6 +101,7 @@ class EigenEstimate:
     converged: bool
 
     def as_dict(self) -> dict:
+        """The fields by name (``bracket`` as a list)."""
         return {
             "value": self.value,
             "residual": self.residual,
@@ -111,6 +112,18 @@ class EigenEstimate:
             "matvecs": self.matvecs,
             "converged": self.converged,
         }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "EigenEstimate":
+        """The estimate :meth:`as_dict` wrote.
+
+        >>> e = EigenEstimate(1.0, 0.0, (1.0, 1.0), 0.0, "dense", 0, 0, True)
+        >>> EigenEstimate.from_dict(e.as_dict()) == e
+        True
+        """
+        f = lambda x: float(x) if isinstance(x, str) else x  # noqa: E731 (JSON writes inf as "inf")
+        return cls(f(d["value"]), f(d["residual"]), tuple(f(b) for b in d["bracket"]), f(d["error_bound"]),
+                   d["certificate"], d["iterations"], d["matvecs"], d["converged"])
 
 
 class ExtremeEigenvalues(tuple):
