@@ -192,7 +192,15 @@ class Positions:
 
 @dataclass(frozen=True)
 class Span:
-    """Which keys a query attends to: all earlier ones, the last ``size`` (sliding), or its chunk of ``size``."""
+    """Which keys a query attends to: all earlier ones, the last ``size`` (sliding), or its chunk of ``size``.
+
+    Attributes
+    ----------
+    kind : {'full', 'sliding', 'chunked'}
+        One of :data:`SPANS`.
+    size : int or None
+        The window or chunk size; None for ``full``.
+    """
 
     kind: str = "full"
     size: int | None = None
@@ -211,6 +219,19 @@ class Span:
 
     def __str__(self) -> str:
         return "full" if self.kind == "full" else f"{self.kind} {self.size}"
+
+    def as_dict(self) -> dict:
+        """``{"kind": ..., "size": ...}``."""
+        return {"kind": self.kind, "size": self.size}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Span":
+        """The span :meth:`as_dict` wrote.
+
+        >>> Span.from_dict(Span("sliding", 4096).as_dict())
+        Span(kind='sliding', size=4096)
+        """
+        return cls(d["kind"], d["size"])
 
 
 @dataclass(frozen=True)
@@ -264,8 +285,7 @@ class Layer:
     type: str = ""
 
     def as_dict(self) -> dict:
-        out = {"type": self.type, "positions": self.positions.as_dict(), "span": {"kind": self.span.kind,
-               "size": self.span.size}, "sinks": self.sinks}
+        out = {"type": self.type, "positions": self.positions.as_dict(), "span": self.span.as_dict(), "sinks": self.sinks}
         if self.temperature is not None:
             out["temperature"] = {"kind": self.temperature.kind, **_jsonable(self.temperature.params)}
         return out
@@ -280,7 +300,7 @@ class Layer:
         """
         t = d.get("temperature")
         temperature = None if t is None else Temperature(t["kind"], _tuples({k: x for k, x in t.items() if k != "kind"}))
-        return cls(Positions.from_dict(d["positions"]), Span(d["span"]["kind"], d["span"]["size"]), temperature,
+        return cls(Positions.from_dict(d["positions"]), Span.from_dict(d["span"]), temperature,
                    d["sinks"], d["type"])
 
 

@@ -212,8 +212,9 @@ def from_json(cls, data):
 
     The fields' type annotations say what to rebuild: a :class:`Record` field by field (its key, ``omit`` and
     ``inline`` as :func:`item` declares them), a theory result by its ``from_dict`` (and checked: its JSON must be
-    ``data`` again), ``list[T]`` and ``tuple[T, ...]`` element by element, a union by the member whose keys the data
-    fit, a float written as ``"inf"`` as the float. A field declared with ``json=False`` takes its default.
+    ``data`` again), ``list[T]``, ``tuple[T, ...]`` and ``dict[str, T]`` element by element, a union by the member
+    whose keys the data fit, a float written as ``"inf"`` as the float. A field declared with ``json=False`` takes
+    its default; a bare ``list``, ``tuple`` or ``dict`` keeps its JSON as it is.
 
     Parameters
     ----------
@@ -266,6 +267,10 @@ def _load(tp, x, where: str):
         elem = args[0] if args else typing.Any
         out = [_load(elem, val, f"{where}[{i}]") for i, val in enumerate(x)]
         return tuple(out) if origin is tuple else out
+    if origin is dict:
+        if not isinstance(x, dict):
+            raise ValueError(f"{where}: expected a dict, got {type(x).__name__}")
+        return {k: _load(args[1], val, f"{where}.{k}") for k, val in x.items()}
     if tp in (list, tuple, dict):
         if not isinstance(x, list if tp is not dict else dict):
             raise ValueError(f"{where}: expected a {'dict' if tp is dict else 'list'}, got {type(x).__name__}")

@@ -30,7 +30,7 @@ from petheory import encodings as enc
 from petheory.analyses import kernel as K
 from petheory.analyses.record import Skipped
 from petheory.analyses.report_record import (Band, Bucket, EnvelopeBin, KernelPoint, KernelSummary, RangeMax,
-                                             ReportBounds, ReportRecord, ReportSection, SpanInfo, SpectrumAt)
+                                             ReportBounds, ReportRecord, ReportSection, SpectrumAt)
 from petheory.errors import InvalidInput, ValidationError
 from petheory.scheme import Positions, Scheme, layer_ranges
 
@@ -300,8 +300,7 @@ def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: i
 
     pos, L = layer.positions, scheme.context
     learned = scheme.source not in ("spec", "table")
-    head = dict(layers=list(idx), type=layer.type, span=SpanInfo(layer.span.kind, layer.span.size), mechanism=pos.kind,
-                notes=[])
+    head = dict(layers=list(idx), type=layer.type, span=layer.span, mechanism=pos.kind, notes=[])
     notes = head["notes"]
     if layer.temperature is not None:
         notes.append(f"attention temperature {layer.temperature.kind} {layer.temperature.params}: a factor on "
