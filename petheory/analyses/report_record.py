@@ -464,9 +464,7 @@ def _params(enc: dict) -> str:
 class ReportRecord(Record):
     """The report: what was resolved, L and N, one section per distinct layer kind.
 
-    Its JSON also carries, as it always has, what the scheme gives: ``model_type`` (the scheme's ``source``),
-    ``context``, ``max_context``, ``num_heads``, ``head_dim``, ``num_layers``, ``layer_kind`` and ``notes``
-    (properties; see :class:`petheory.scheme.Scheme`).
+    Its JSON also carries, as it always has, what the scheme gives (properties, read from the held scheme).
 
     Attributes
     ----------
@@ -482,6 +480,16 @@ class ReportRecord(Record):
         One per distinct layer kind, in order of first appearance.
     seconds : float
         Wall time of the report.
+    model_type : str
+        Property: the scheme's ``source`` (a config's ``model_type``, ``'spec'`` or ``'table'``).
+    context, max_context : int
+        Properties: the original context L and ``max_position_embeddings``.
+    num_heads, head_dim, num_layers : int
+        Properties: the scheme's attention heads, head dimension and layers.
+    layer_kind : list of int
+        Property: each layer's index into the distinct kinds (and into ``sections``).
+    notes : list of str
+        Property: what the scheme leaves out or assumes.
     """
 
     source: str | None
