@@ -57,32 +57,7 @@ LENGTHGEN_TASKS = {"running_sum": ("mse",), "parity": ("seq_acc", "token_acc"), 
 
 @dataclass(frozen=True)
 class SpectralSummary(Record):
-    """Symbol range and extreme eigenvalues of a layer's position-only matrix (:func:`spectral_summary`): the
-    columns of a comparison table, from a :class:`petheory.toeplitz.symbols.SymbolExtrema` and an
-    :class:`petheory.toeplitz.eigen.ExtremeEigenvalues`.
-
-    Attributes
-    ----------
-    matrix : str
-        What the matrix is.
-    n : int
-        Its size.
-    cpd : dict or None
-        Whether a bias is conditionally positive definite (:func:`petheory.toeplitz.conditional_definiteness`);
-        None beyond the dense size or for other mechanisms.
-    symbol_min, symbol_max : float
-        The finite section's symbol range.
-    symbol_certified : bool
-        Whether that range is certified.
-    lambda_min, lambda_max : float
-        The extreme eigenvalues.
-    spread : float
-        ``lambda_max - lambda_min``.
-    eig_error : float
-        The larger of the two eigenvalues' error bounds.
-    eig_converged : bool
-        Whether both ends converged.
-    """
+    """Symbol range and extreme eigenvalues of a layer's position-only matrix (:func:`spectral_summary`)."""
 
     matrix: str
     n: int
@@ -99,28 +74,7 @@ class SpectralSummary(Record):
 
 @dataclass(frozen=True)
 class StressSummary(Record):
-    """The stress of a layer's positions with its null reference and z-score (:func:`stress_summary`): the columns
-    of a comparison table, from a :class:`petheory.analyses.stress.LayerStress`.
-
-    Attributes
-    ----------
-    stress : float
-        The encoding's stress against the target.
-    geometry : str
-        How the encoding induces distances.
-    n : int
-        Positions compared.
-    null_mean, null_sd : float
-        Mean and standard deviation of the null reference's stress.
-    z : float or None
-        ``(stress - null_mean) / null_sd``; None when ``null_sd`` is 0.
-    mds_stress : float
-        Stress of the optimal (classical MDS) encoding.
-    null_draws : int
-        Random tables of the null reference.
-    null : str
-        What the null reference is, in words.
-    """
+    """The stress of a layer's positions with its null reference and z-score (:func:`stress_summary`)."""
 
     stress: float
     geometry: str
@@ -135,21 +89,7 @@ class StressSummary(Record):
 
 @dataclass(frozen=True)
 class NormSummary(Record):
-    """The computed norm per length, its growth exponent and a rotary layer's angle coverage (:func:`norm_summary`).
-
-    Attributes
-    ----------
-    values : dict of str to float
-        The computed norm (li2025 Table 2) at each length.
-    n_max : int
-        The training length.
-    meaning : str
-        What the norm measures for this mechanism.
-    growth : float or None
-        The log-log slope between the first and last length; None where either is zero or rounding.
-    angles : dict or None
-        A rotary layer's angle coverage at the longest length.
-    """
+    """The computed norm per length, its growth exponent and a rotary layer's angle coverage (:func:`norm_summary`)."""
 
     values: dict
     n_max: int
@@ -160,13 +100,7 @@ class NormSummary(Record):
 
 @dataclass(frozen=True)
 class Failed(Record):
-    """A column that could not be computed for a row, and why (``{"error": why}``).
-
-    Attributes
-    ----------
-    error : str
-        Why.
-    """
+    """A column that could not be computed for a row, and why (``{"error": why}``)."""
 
     error: str
 
@@ -483,35 +417,7 @@ def lengthgen_summary(records, name: str, params: dict | None = None) -> dict:
 @dataclass(frozen=True)
 class CompareRow(Record):
     """One scheme's distinct layer kind in ``compare``: its label and positions, then each column's summary (a
-    :class:`Failed` where it could not be computed) and its length-generalisation groups by task.
-
-    Attributes
-    ----------
-    pe : str
-        The row's label (a spec, or a model's name with its layer kind).
-    name : str
-        The encoding's name (or the mechanism's).
-    params : dict
-        Its parameters.
-    kind : str
-        Its position mechanism.
-    layers : list of int
-        The layers of this kind.
-    d : int or None
-        The dimension the positions act on.
-    span : str
-        The attention span.
-    n_max : int
-        The training length.
-    spectrum : SpectralSummary or Failed
-        The spectral column.
-    stress : StressSummary or Failed
-        The stress column.
-    norms : NormSummary or Failed
-        The norm column.
-    lengthgen : dict
-        Training records' length-generalisation metrics by task (:func:`lengthgen_summary`).
-    """
+    :class:`Failed` where it could not be computed) and its length-generalisation groups by task."""
 
     pe: str
     name: str
@@ -592,15 +498,7 @@ def compare_scheme(scheme: Scheme, target, records=(), *, length: int = 256, len
 
 @dataclass(frozen=True)
 class CompareRecord(Record):
-    """The comparison: one row per scheme and distinct layer kind, and the settings.
-
-    Attributes
-    ----------
-    rows : tuple of CompareRow
-        One per scheme and distinct layer kind.
-    settings : dict
-        ``n``, ``d``, ``lengths``, ``n_max``, ``null_draws`` and ``seed`` as asked.
-    """
+    """The comparison: one row per scheme and distinct layer kind (:class:`CompareRow`), and the settings."""
 
     rows: tuple[CompareRow, ...]
     settings: dict = field(default_factory=dict)

@@ -207,8 +207,8 @@ class Skipped(Record):
         return [f"not computed: {self.skipped}"]
 
 
-def from_json(cls, data):
-    """The record (or theory result, or plain data) of type ``cls`` that :func:`to_json` wrote as ``data``.
+def from_json(record_type, data):
+    """The record (or theory result, or plain data) of type ``record_type`` that :func:`to_json` wrote as ``data``.
 
     The fields' type annotations say what to rebuild: a :class:`Record` field by field (its key, ``omit`` and
     ``inline`` as :func:`item` declares them), a theory result by its ``from_dict`` (and checked: its JSON must be
@@ -218,7 +218,7 @@ def from_json(cls, data):
 
     Parameters
     ----------
-    cls : type
+    record_type : type
         A :class:`Record` subclass, a class with ``from_dict``, or a type annotation (``list[Band] | None``).
     data : object
         Parsed JSON (``json.load``), as :func:`to_json` gives it.
@@ -226,7 +226,7 @@ def from_json(cls, data):
     Returns
     -------
     object
-        An instance of ``cls``, with ``to_json(result) == data``.
+        An instance of ``record_type``, with ``to_json(result) == data``.
 
     Raises
     ------
@@ -244,7 +244,7 @@ def from_json(cls, data):
     >>> again.as_dict() == rec.as_dict(), again.scheme == rec.scheme
     (True, True)
     """
-    return _load(cls, data, cls.__name__ if isinstance(cls, type) else str(cls))
+    return _load(record_type, data, record_type.__name__ if isinstance(record_type, type) else str(record_type))
 
 
 _FLOATS = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
