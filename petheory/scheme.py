@@ -285,7 +285,8 @@ class Layer:
     type: str = ""
 
     def as_dict(self) -> dict:
-        out = {"type": self.type, "positions": self.positions.as_dict(), "span": self.span.as_dict(), "sinks": self.sinks}
+        out = {"type": self.type, "positions": self.positions.as_dict(), "span": self.span.as_dict(),
+               "sinks": self.sinks}
         if self.temperature is not None:
             out["temperature"] = {"kind": self.temperature.kind, **_jsonable(self.temperature.params)}
         return out
@@ -299,7 +300,8 @@ class Layer:
         True
         """
         t = d.get("temperature")
-        temperature = None if t is None else Temperature(t["kind"], _tuples({k: x for k, x in t.items() if k != "kind"}))
+        temperature = None if t is None else Temperature(t["kind"], {k: _tuples(x) for k, x in t.items()
+                                                                      if k != "kind"})
         return cls(Positions.from_dict(d["positions"]), Span.from_dict(d["span"]), temperature,
                    d["sinks"], d["type"])
 
@@ -449,7 +451,7 @@ def layer_ranges(idx) -> str:
 
 
 def _tuples(x):
-    """JSON data as the scheme holds it: lists as tuples, in dicts and lists alike (the inverse of :func:`_jsonable`)."""
+    """JSON data as the scheme holds it: lists as tuples, in dicts and lists alike (:func:`_jsonable`'s inverse)."""
     if isinstance(x, dict):
         return {k: _tuples(v) for k, v in x.items()}
     if isinstance(x, list):

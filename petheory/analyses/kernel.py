@@ -222,9 +222,9 @@ def position_column(pos: Positions, n: int, *, project: bool = True, learned_t5:
     bands = rotary_bands(pos, n)
     if bands is not None:
         w, f = bands
-        return ToeplitzSource(rotary_column(w, n, f), None, f"{pos.encoding} unit-content kernel a_k = F sum_t cos(k w_t) "
-                              f"({w.size} rotated bands, F = {f:.6g}: rotary logit factor x logit factor; d={pos.d})",
-                              0.0, False)
+        what = (f"{pos.encoding} unit-content kernel a_k = F sum_t cos(k w_t) ({w.size} rotated bands, F = {f:.6g}: "
+                f"rotary logit factor x logit factor; d={pos.d})")
+        return ToeplitzSource(rotary_column(w, n, f), None, what, 0.0, False)
     if pos.encoding == "alibi":  # closed form: no dense n x n bias (a model's 1M context)
         slope = v.real("slope", pos.params.get("slope", 1.0))
         return ToeplitzSource(-slope * np.arange(n, dtype=np.float64), None, f"alibi a_k = -m |k| (m = {slope:g}; the "

@@ -48,6 +48,9 @@ from typing import ClassVar
 
 import numpy as np
 
+from petheory.errors import InvalidInput
+from petheory.rounding import json_number
+
 
 def item(*, key: str | None = None, omit: bool = False, inline: bool = False, json: bool = True, **kwargs):
     """A record field stored under ``key`` in the JSON (default its name); ``omit``: left out while it is None.
@@ -247,9 +250,6 @@ def from_json(record_type, data):
     return _load(record_type, data, record_type.__name__ if isinstance(record_type, type) else str(record_type))
 
 
-_FLOATS = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
-
-
 def _load(tp, x, where: str):
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if tp is typing.Any or tp is object:
@@ -276,8 +276,7 @@ def _load(tp, x, where: str):
             raise ValueError(f"{where}: expected a {'dict' if tp is dict else 'list'}, got {type(x).__name__}")
         return tuple(x) if tp is tuple else x
     if tp is float:
-        if isinstance(x, str) and x in _FLOATS:
-            return _FLOATS[x]
+        x = json_number(x)
         if isinstance(x, bool) or not isinstance(x, (int, float)):
             raise ValueError(f"{where}: expected a number, got {x!r}")
         return x
@@ -290,7 +289,12 @@ def _load(tp, x, where: str):
     if isinstance(tp, type) and hasattr(tp, "from_dict"):
         if not isinstance(x, dict):
             raise ValueError(f"{where}: expected a {tp.__name__} object, got {type(x).__name__}")
-        obj = tp.from_dict(x)
+        try:
+            obj = tp.from_dict(x)
+        except KeyError as exc:
+            raise ValueError(f"{where}: missing key {exc} of a {tp.__name__}") from None
+        except InvalidInput as exc:  # the theory's own validation of what the JSON holds
+            raise ValueError(f"{where}: {exc}") from None
         if to_json(obj) != x:
             raise ValueError(f"{where}: the {tp.__name__} rebuilt from the JSON does not write the same JSON")
         return obj

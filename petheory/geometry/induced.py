@@ -19,7 +19,7 @@ from petheory.geometry.distributions import PositionalDistributions
 from petheory.geometry.hellinger import check_distance_matrix, hellinger_distances
 from petheory.geometry.mds import classical_mds
 from petheory.geometry.stress_measures import STRESS_FORMULAS, stress, stress_between
-from petheory.rounding import gamma as _gamma
+from petheory.rounding import gamma as _gamma, json_number
 from petheory.softmax import row_softmax
 from petheory.errors import ValidationError
 
@@ -350,16 +350,13 @@ class StressReport:
         >>> StressReport.from_dict(r.as_dict()) == r
         True
         """
-        d = dict(d)
-        formula = d.pop("stress_formula", None)
-        kind = d.get("kind")
+        kind, formula = d["kind"], d["stress_formula"]
         if kind not in STRESS_FORMULAS or formula != STRESS_FORMULAS[kind]:
             raise ValueError(f"a stress report of kind {kind!r} with stress_formula {formula!r}: expected one of "
                              f"{', '.join(STRESS_FORMULAS)} with its formula")
-        for k in ("stress", "mds_stress"):
-            if isinstance(d.get(k), str):  # JSON writes a stress that is not finite as its string
-                d[k] = float(d[k])
-        return cls(**d)
+        return cls(json_number(d["stress"]), kind, d["n"], d["d"], d["rank"], d["params_full"], d["params_min"],
+                   d["encoding"], d["geometry"], d["target"], json_number(d["mds_stress"]), d["mds"],
+                   d["target_details"])
 
 
 def target_distances(target, n: int | None = None) -> tuple[np.ndarray, str, dict]:

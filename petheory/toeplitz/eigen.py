@@ -22,6 +22,7 @@ from petheory.toeplitz._common import _U, _WORKERS, _need_dense, _need_fft
 from petheory.toeplitz.operators import ToeplitzOperator, coefficients
 from petheory.errors import ValidationTypeError
 from petheory.toeplitz.symbols import SymbolExtrema, symbol_extrema
+from petheory.rounding import json_number
 
 
 # ----------------------------------------------------------------------------- eigenvalues
@@ -121,8 +122,8 @@ class EigenEstimate:
         >>> EigenEstimate.from_dict(e.as_dict()) == e
         True
         """
-        f = lambda x: float(x) if isinstance(x, str) else x  # noqa: E731 (JSON writes inf as "inf")
-        return cls(f(d["value"]), f(d["residual"]), tuple(f(b) for b in d["bracket"]), f(d["error_bound"]),
+        return cls(json_number(d["value"]), json_number(d["residual"]), tuple(json_number(b) for b in d["bracket"]),
+                   json_number(d["error_bound"]),
                    d["certificate"], d["iterations"], d["matvecs"], d["converged"])
 
 

@@ -22,6 +22,7 @@ from petheory._threads import blas_threads
 from petheory.toeplitz._common import _TINY, _U, _WORKERS, _is_hermitian
 from petheory.toeplitz.operators import coefficients
 from petheory.errors import ValidationError
+from petheory.rounding import json_number
 
 
 # ----------------------------------------------------------------------------- symbol
@@ -187,7 +188,7 @@ class SymbolExtrema:
         >>> SymbolExtrema.from_dict(e.as_dict()) == e
         True
         """
-        return cls(**{k: float(x) if isinstance(x, str) else x for k, x in d.items()})
+        return cls(*(json_number(d[k]) for k in ("min", "max", "argmin", "argmax", "error")), d["certified"])
 
 
 class _TrigEval:

@@ -20,7 +20,7 @@ import scipy.linalg as sla
 from petheory import _memory
 from petheory import _validate as v
 from petheory._threads import blas_threads
-from petheory.rounding import gamma as _gamma
+from petheory.rounding import gamma as _gamma, json_number
 from petheory.toeplitz._common import _U, _need_dense
 from petheory.toeplitz.operators import ToeplitzOperator, coefficients
 from petheory.toeplitz.symbols import symbol as _symbol_of
@@ -220,10 +220,10 @@ class SpectralDistribution:
         >>> back.as_dict() == sd.as_dict(), back.support is None
         (True, True)
         """
-        f = lambda x: float(x) if isinstance(x, str) else x  # noqa: E731 (JSON writes inf as "inf")
-        return cls(d["n"], d["method"], None, None, None, f(d["kolmogorov"]), f(d["wasserstein"]), f(d["resolution"]),
-                   f(d["error_estimate"]), d["probes"], d["steps"], tuple(f(x) for x in d["eigenvalue_range"]),
-                   tuple(f(x) for x in d["symbol_range"]))
+        return cls(d["n"], d["method"], None, None, None,
+                   *(json_number(d[k]) for k in ("kolmogorov", "wasserstein", "resolution", "error_estimate")),
+                   d["probes"], d["steps"], tuple(json_number(x) for x in d["eigenvalue_range"]),
+                   tuple(json_number(x) for x in d["symbol_range"]))
 
 
 def spectral_distribution(

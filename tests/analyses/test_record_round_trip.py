@@ -158,6 +158,8 @@ def test_a_record_holds_the_theory_s_results_and_reads_them_back(records):
     (lambda d: d["sections"][0].update(spectra={"skipped": 1}), r"sections\[0\]\.spectra\.skipped: expected str"),
     (lambda d: d["sections"][0]["stress"].update(stress_formula="x"), "stress_formula 'x'"),
     (lambda d: d["scheme"].update(layer_kind=[0, 0]), "layer_kind disagrees"),
+    (lambda d: d["scheme"].pop("context"), r"ReportRecord\.scheme: missing key 'context' of a Scheme"),
+    (lambda d: d["scheme"]["kinds"][0]["positions"].update(kind="rotory"), "position mechanism 'rotory' is not one of"),
 ])
 def test_json_that_does_not_fit_the_record_is_refused_with_where(records, edit, match):
     d = json.loads(json.dumps(records[2].as_dict()))
