@@ -157,6 +157,7 @@ class Positions:
         return self.kind == "rotary"
 
     def as_dict(self) -> dict:
+        """The positions as JSON data (a table by its shape, not its values)."""
         out = {"kind": self.kind, "encoding": self.encoding, "params": _jsonable(self.params), "d": self.d,
                "logit_factor": self.logit_factor}
         if self.heads:
@@ -244,6 +245,14 @@ class Temperature:
     ``attn_scale`` s at position p. ``llama4_beta``: transformers' ``get_llama_4_attn_scale`` (Ministral 3, on
     every attention layer), :math:`1 + \beta \log(1 + \lfloor p / L_0 \rfloor)` with ``beta`` and
     ``original_max_position_embeddings`` :math:`L_0`.
+
+    Attributes
+    ----------
+    kind : str
+        One of :data:`TEMPERATURES`.
+    params : dict
+        Its parameters (``factor``; ``floor_scale`` and ``attn_scale``; ``beta`` and
+        ``original_max_position_embeddings``).
     """
 
     kind: str
@@ -274,8 +283,19 @@ class Temperature:
 class Layer:
     """One attention layer: its positions, span, temperature and sinks.
 
-    ``type`` is the config's own name for the layer kind (``full_attention``,
-    ``sliding_attention``, ``chunked_attention``, ``linear_attention``, ...), or ``''``.
+    Attributes
+    ----------
+    positions : Positions
+        Its position mechanism.
+    span : Span
+        Which keys a query attends to.
+    temperature : Temperature or None
+        A factor on the query that depends on its position; None for none.
+    sinks : bool
+        Whether the layer has learned attention sinks (a per-head logit outside the positions).
+    type : str
+        The config's own name for the layer kind (``full_attention``, ``sliding_attention``,
+        ``chunked_attention``, ``linear_attention``, ...), or ``''``.
     """
 
     positions: Positions
@@ -285,6 +305,7 @@ class Layer:
     type: str = ""
 
     def as_dict(self) -> dict:
+        """The layer as JSON data."""
         out = {"type": self.type, "positions": self.positions.as_dict(), "span": self.span.as_dict(),
                "sinks": self.sinks}
         if self.temperature is not None:
@@ -392,6 +413,7 @@ class Scheme:
         return self.layers[0]
 
     def as_dict(self) -> dict:
+        """The scheme as JSON data: its distinct layer kinds, and each layer's kind in ``layer_kind``."""
         kinds = self.kinds()
         return {"source": self.source, "spec": self.spec, "context": self.context, "max_context": self.max_context,
                 "num_heads": self.num_heads, "num_kv_heads": self.num_kv_heads, "head_dim": self.head_dim,
@@ -451,7 +473,7 @@ def layer_ranges(idx) -> str:
 
 
 def _tuples(x):
-    """JSON data as the scheme holds it: lists as tuples, in dicts and lists alike (:func:`_jsonable`'s inverse)."""
+    """JSON data as the scheme holds it: lists as tuples, in dicts and lists alike (``_jsonable``'s inverse)."""
     if isinstance(x, dict):
         return {k: _tuples(v) for k, v in x.items()}
     if isinstance(x, list):

@@ -279,7 +279,7 @@ class StressReport:
     stress : float
         The encoding's stress against the target, by the formula ``kind`` names.
     kind : {'stress1', 'raw', 'strain'}
-        The stress formula (:data:`petheory.geometry.STRESS_FORMULAS`; ``stress_formula`` writes it out).
+        The stress formula (:data:`petheory.geometry.stress_measures.STRESS_FORMULAS`; ``stress_formula`` writes it out).
     n : int
         Positions compared.
     d : int
@@ -299,7 +299,7 @@ class StressReport:
     mds_stress : float
         Stress of the rank-``rank`` classical MDS encoding (the reference the paper calls optimal).
     mds : dict
-        The MDS summary (:meth:`petheory.geometry.mds.MDSResult.summary`, with all its eigenvalues).
+        The MDS summary (``summary()`` of :class:`petheory.geometry.mds.MDSResult`, with all its eigenvalues).
     target_details : dict
         The target distributions' summary (corpus, counts, smoothing); empty for a distance matrix.
     """

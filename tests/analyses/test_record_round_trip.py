@@ -29,7 +29,7 @@ from petheory.analyses.spectrum import SzegoDistance, spectrum, toeplitz_summary
 from petheory.analyses.stress import LayerStress, StressRecord, stress
 from petheory.geometry.induced import StressReport
 from petheory.loaders import resolve_scheme
-from petheory.scheme import Layer, Positions, Scheme, Span
+from petheory.scheme import Layer, MRope, Positions, Scheme, Span, Temperature
 from petheory.toeplitz.eigen import EigenEstimate
 from petheory.toeplitz.sources import ToeplitzSource
 from petheory.toeplitz.symbols import SymbolExtrema
@@ -47,9 +47,13 @@ NOT_YET_READ_BACK = {"Check", "CandidatePlan", "Answer", "KindPlan", "SupportedC
 NOT_YET_DOCUMENTED = {"Check", "CandidatePlan", "Answer", "KindPlan", "SupportedContext", "PlanRecord", "RuntimeConfig",
                       "SpectralSummary", "StressSummary", "NormSummary", "Failed", "CompareRow", "CompareRecord"}
 
-#: The theory's result classes a record may hold; no record re-declares their fields.
-THEORY = (StressReport, SymbolExtrema, SpectralDistribution, EigenEstimate, ToeplitzSource, NullReference, Scheme,
-          Layer, Positions, Span)
+#: The theory's result classes a record holds (or, for NullReference, summarises): no record re-declares their
+#: fields, and each documents them.
+HELD = (StressReport, SymbolExtrema, SpectralDistribution, EigenEstimate, ToeplitzSource, NullReference, Scheme, Layer,
+        Positions, Span)
+#: ... and the parts of a scheme they hold, documented too (a Temperature's ``kind`` and ``params`` are names every
+#: mechanism row has of its own, so they are not checked for copies).
+THEORY = HELD + (Temperature, MRope)
 
 
 def record_classes() -> dict[str, type]:
@@ -193,11 +197,20 @@ def test_every_record_documents_its_fields_once_in_an_attributes_section():
     assert NOT_YET_DOCUMENTED <= set(record_classes())
 
 
+def test_every_theory_result_a_record_holds_documents_its_fields():
+    from numpydoc.docscrape import ClassDoc
+
+    for cls in THEORY:
+        documented = {n.strip() for p in ClassDoc(cls, config={"show_class_members": False})["Attributes"]
+                      for n in p.name.split(",")}
+        assert documented == {f.name for f in dataclasses.fields(cls)}, cls.__name__
+
+
 def copies(cls) -> list[str]:
     """The theory result classes whose fields ``cls`` re-declares (more than half of them, at least two)."""
     mine = {f.name for f in dataclasses.fields(cls)}
     out = []
-    for t in THEORY:
+    for t in HELD:
         theirs = {f.name for f in dataclasses.fields(t)}
         if len(mine & theirs) >= 2 and 2 * len(mine & theirs) > len(theirs):
             out.append(t.__name__)
