@@ -162,6 +162,22 @@ class Record:
         """
         return to_json(self)
 
+    @classmethod
+    def from_dict(cls, data: dict):
+        """The record :meth:`as_dict` wrote, its held theory objects rebuilt (:func:`from_json`).
+
+        Parameters
+        ----------
+        data : dict
+            Parsed JSON of a record of this class.
+
+        Returns
+        -------
+        Record
+            An instance of this class, with ``rec.as_dict() == data``.
+        """
+        return from_json(cls, data)
+
     def lines(self) -> list[str]:
         """The record as plain-text lines (the CLI's terminal output where the command prints it as text).
 

@@ -141,7 +141,7 @@ def test_every_record_class_reads_back_to_the_same_json_byte_for_byte(records):
 
 def test_a_record_holds_the_theory_s_results_and_reads_them_back(records):
     st, sp, rep = records[0], records[1], records[2]
-    back = from_json(StressRecord, st.as_dict())
+    back = StressRecord.from_dict(st.as_dict())
     held = back.sections[0].result.stress
     assert isinstance(held, StressReport) and held == st.sections[0].result.stress
     assert back.scheme == st.scheme and isinstance(back.scheme.layers[1].span, Span)
