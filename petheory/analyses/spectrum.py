@@ -212,17 +212,17 @@ class ToeplitzSummary(Record):
         if isinstance(sd, Skipped):
             out.append(f"  Szegő distance    {sd.skipped}")
             return out
-        resolved_, sd = sd.resolved, sd.distribution
-        if resolved_:
-            how = "" if sd.method == "exact" else (f", estimate +- {sd.error_estimate:.2g} ({sd.probes} probes x "
-                                                   f"{sd.steps} steps)")
-            out.append(f"  Szegő distance    Kolmogorov {sd.kolmogorov:.4g}, Wasserstein {sd.wasserstein:.4g}  "
-                       f"({sd.method}{how}; {self.szego.seconds:.2f} s)")
+        d = sd.distribution
+        if sd.resolved:
+            how = "" if d.method == "exact" else (f", estimate +- {d.error_estimate:.2g} ({d.probes} probes x "
+                                                  f"{d.steps} steps)")
+            out.append(f"  Szegő distance    Kolmogorov {d.kolmogorov:.4g}, Wasserstein {d.wasserstein:.4g}  "
+                       f"({d.method}{how}; {sd.seconds:.2f} s)")
         else:
-            out.append(f"  Szegő distance    unresolved: Kolmogorov estimate {sd.kolmogorov:.2g} is below its error "
-                       f"{sd.error_estimate:.2g} (so it lies in [0, {sd.kolmogorov + sd.error_estimate:.2g}]); "
-                       f"Wasserstein {sd.wasserstein:.4g}  ({sd.method}, {sd.probes} probes x {sd.steps} steps; "
-                       f"{self.szego.seconds:.2f} s)")
+            out.append(f"  Szegő distance    unresolved: Kolmogorov estimate {d.kolmogorov:.2g} is below its error "
+                       f"{d.error_estimate:.2g} (so it lies in [0, {d.kolmogorov + d.error_estimate:.2g}]); "
+                       f"Wasserstein {d.wasserstein:.4g}  ({d.method}, {d.probes} probes x {d.steps} steps; "
+                       f"{sd.seconds:.2f} s)")
         return out
 
 
