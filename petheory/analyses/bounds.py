@@ -30,10 +30,44 @@ NORM_AT_MOST = 1 << 12
 class BoundsRow(Record):
     """li2025's bounds for one position mechanism at one length (:func:`layer_bounds`).
 
-    ``norm``: the norm bound, stated and computed (:class:`petheory.bounds.norms.NormBound`'s fields, or a table's);
-    ``B0``: the input norm the Rademacher bound sees; ``eq9``: ALiBi's Eq. 9 drift bound; ``angles``: a rotary
-    layer's angle coverage (:func:`petheory.bounds.rotary_angle_coverage`); ``layers`` and ``analysed_length``:
-    where :func:`bounds` asked for a sliding or chunked layer within its span.
+    Attributes
+    ----------
+    layers : list of int or None
+        The layers with this mechanism (set by :func:`bounds`; None from :func:`layer_bounds`).
+    pe : str
+        The encoding's name.
+    kind : str
+        Its position mechanism (:data:`petheory.scheme.MECHANISMS`).
+    length : int
+        The inference length N'.
+    d : int or None
+        The dimension the positions act on.
+    n_max : int or None
+        The training length (li2025's :math:`N_{max}`).
+    params : dict
+        The encoding's parameters.
+    norm : dict
+        The norm bound, stated and computed (:class:`petheory.bounds.norms.NormBound`'s fields, or a table's).
+    token_norm : float
+        The token norm :math:`B_x`.
+    B0 : float or None
+        The input norm the Rademacher bound sees.
+    m : int
+        Sample size of the Rademacher bound.
+    weight_norm : float
+        The readout weight norm B.
+    lipschitz : float
+        The Lipschitz constant :math:`L_{trans}`.
+    rademacher : float or None
+        li2025's Rademacher complexity bound (§4.2).
+    rademacher_formula : str
+        Its formula, written out.
+    eq9 : dict or None
+        ALiBi's Eq. 9 drift bound.
+    angles : dict or None
+        A rotary layer's angle coverage (:func:`petheory.bounds.rotary_angle_coverage`).
+    analysed_length : int or None
+        Where a sliding or chunked layer was bounded within its span, ``min(N', span)``.
     """
 
     layers: list | None = item(omit=True, kw_only=True)
@@ -58,7 +92,23 @@ class BoundsRow(Record):
 
 @dataclass(frozen=True)
 class SkippedRow(Record):
-    """A mechanism without a bound (NoPE, none, learned T5 buckets), and why."""
+    """A mechanism without a bound (NoPE, none, learned T5 buckets), and why.
+
+    Attributes
+    ----------
+    layers : list of int or None
+        The layers with this mechanism (set by :func:`bounds`).
+    pe : str
+        The encoding's name, or the mechanism's.
+    kind : str
+        Its position mechanism.
+    length : int
+        The inference length N'.
+    skipped : str
+        Why it has no bound.
+    analysed_length : int or None
+        As :class:`BoundsRow`.
+    """
 
     layers: list | None = item(omit=True, kw_only=True)
     pe: str
@@ -192,7 +242,15 @@ def _cells(r: BoundsRow | SkippedRow) -> list[str]:
 
 @dataclass(frozen=True)
 class GivenLipschitz(Record):
-    """The Lipschitz constant :math:`L_{trans}` of the Rademacher bound as given (``total``) and where it came from."""
+    """The Lipschitz constant :math:`L_{trans}` of the Rademacher bound as given (``total``) and where it came from.
+
+    Attributes
+    ----------
+    total : float
+        The constant :math:`L_{trans}`.
+    source : str
+        Where it came from: ``"given"`` or the default (:data:`DEFAULT_LIPSCHITZ`).
+    """
 
     total: float
     source: str
@@ -202,7 +260,17 @@ class GivenLipschitz(Record):
 class BoundsRecord(Record):
     """``bounds``: one row per scheme, distinct position mechanism, length and analysed length (:class:`BoundsRow`,
     :class:`SkippedRow`), what each scheme resolved to, and the Lipschitz constant the Rademacher bounds used (a
-    :class:`petheory.bounds.LipschitzReport` from a trained model's weights, or :class:`GivenLipschitz`)."""
+    :class:`petheory.bounds.LipschitzReport` from a trained model's weights, or :class:`GivenLipschitz`).
+
+    Attributes
+    ----------
+    rows : tuple of BoundsRow or SkippedRow
+        One per scheme, distinct position mechanism, length and analysed length.
+    resolved_encodings : list of dict
+        What each scheme resolved to (:func:`petheory.analyses.describe.describe`), in the order given.
+    lipschitz : petheory.bounds.LipschitzReport or GivenLipschitz
+        The Lipschitz constant the Rademacher bounds used, and where it came from.
+    """
 
     rows: tuple = ()
     resolved_encodings: list = field(default_factory=list)

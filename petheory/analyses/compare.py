@@ -138,9 +138,9 @@ def stress_summary(pos: Positions, target, *, null_draws: int = 20, seed: int = 
 
     null_draws = v.integer("null_draws", null_draws, minimum=2)
     rec = layer_stress(pos, target, null_draws=null_draws, seed=seed)
-    mu, sd = rec.null.mean, rec.null.sd
-    return StressSummary(rec.stress, rec.geometry, rec.n, mu, sd, (rec.stress - mu) / sd if sd > 0 else None,
-                         rec.mds_stress, null_draws, "N(0,1) tables of the same shape "
+    rep, mu, sd = rec.stress, rec.null.mean, rec.null.sd
+    return StressSummary(rep.stress, rep.geometry, rep.n, mu, sd, (rep.stress - mu) / sd if sd > 0 else None,
+                         rep.mds_stress, null_draws, "N(0,1) tables of the same shape "
                          "(petheory.stress_reference.random_table_null)")
 
 

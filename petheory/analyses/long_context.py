@@ -27,7 +27,15 @@ MEN_SCAN_MAX = 1 << 17
 
 @dataclass(frozen=True)
 class MinKernel(Record):
-    """The smallest :math:`B_m` over :math:`0 \\le m \\le N` and the first m where it is attained."""
+    """The smallest :math:`B_m` over :math:`0 \\le m \\le N` and the first m where it is attained.
+
+    Attributes
+    ----------
+    value : float
+        The smallest :math:`B_m`.
+    at : int
+        The first m where it is attained.
+    """
 
     value: float
     at: int
@@ -36,14 +44,31 @@ class MinKernel(Record):
 @dataclass(frozen=True)
 class MenResult(Record):
     """Men et al. 2024: the smallest base with :math:`B_m = \\sum_i\\cos(m\\theta_i) \\ge 0` for all m up to a context,
-    and whether this layer's base (plain, and its scaled frequencies) passes."""
+    and whether this layer's base (plain, and its scaled frequencies) passes.
+
+    Attributes
+    ----------
+    smallest_base_at_context, smallest_base_at_extended : float or None
+        The smallest passing base of plain RoPE of this rotary dimension at L and at the extended context; None
+        above the scan's limit.
+    passes_at_context, passes_at_extended : bool
+        Whether the layer's base, unscaled, gives :math:`B_m \\ge 0` up to L and up to the extended context.
+    passes_scaled_at_extended : bool
+        Whether its scaled (effective) frequencies do up to the extended context.
+    min_kernel : dict of str to MinKernel
+        The smallest :math:`B_m` of each of the three (``plain_L``, ``plain_Lx``, ``scaled_Lx``).
+    fit_at_context, fit_at_extended : float
+        men2024's power-law fit of the smallest base at L and at the extended context.
+    note : str
+        What the smallest bases mean and where they were not scanned.
+    """
 
     smallest_base_at_context: float | None
     smallest_base_at_extended: float | None
     passes_at_context: bool
     passes_at_extended: bool
     passes_scaled_at_extended: bool
-    min_kernel: dict
+    min_kernel: dict[str, MinKernel]
     fit_at_context: float
     fit_at_extended: float
     note: str
@@ -51,7 +76,21 @@ class MenResult(Record):
 
 @dataclass(frozen=True)
 class LiuResult(Record):
-    """Liu et al. 2023: the critical dimension, :math:`T_{extra}`, and the bands that turn within the contexts."""
+    """Liu et al. 2023: the critical dimension, :math:`T_{extra}`, and the bands that turn within the contexts.
+
+    Attributes
+    ----------
+    critical_dimension : int
+        :math:`d_{extra}` at L for the layer's base (Eq. 8).
+    extrapolation_bound : float
+        :math:`T_{extra}`, the period of the critical band (Eq. 9).
+    bands_turned_within_context : int
+        Unscaled bands that complete a turn within L.
+    bands_turned_within_context_scaled, bands_turned_within_extended_scaled : int
+        Scaled bands that complete a turn within L and within the extended context.
+    bands : int
+        Rotary bands (rotary dimension / 2).
+    """
 
     critical_dimension: int
     extrapolation_bound: float
@@ -63,7 +102,15 @@ class LiuResult(Record):
 
 @dataclass(frozen=True)
 class RoformerCurve(Record):
-    """RoFormer's relative bound :math:`\\tfrac2d\\sum_j|S_j|` at log-spaced distances."""
+    """RoFormer's relative bound :math:`\\tfrac2d\\sum_j|S_j|` at log-spaced distances.
+
+    Attributes
+    ----------
+    distances : list of int
+        The distances (0 first).
+    relative_bound : list of float
+        The bound at each.
+    """
 
     distances: list
     relative_bound: list
@@ -72,7 +119,23 @@ class RoformerCurve(Record):
 @dataclass(frozen=True)
 class Temperatures(Record):
     """The factor on the attention logits at each length, per method
-    (:func:`petheory.bounds.long_context.attention_temperatures`), and this layer's own rotary logit factor."""
+    (:func:`petheory.bounds.long_context.attention_temperatures`), and this layer's own rotary logit factor.
+
+    Attributes
+    ----------
+    scale : float
+        The scaling's factor s (1 unscaled).
+    rotary_logit_factor : float
+        The layer's own factor on cos/sin.
+    lengths : list of int
+        The lengths (L, the extended context, N; ascending, each once).
+    yarn, longrope, llama4, ssmax : list of float
+        Each method's logit factor at each length.
+    query_scale : list of float or None
+        The layer's own query scale at the last position of each length; None for a layer without one.
+    query_scale_kind : str or None
+        Its kind (:data:`petheory.scheme.TEMPERATURES`).
+    """
 
     scale: float
     rotary_logit_factor: float
@@ -81,15 +144,39 @@ class Temperatures(Record):
     longrope: list
     llama4: list
     ssmax: list
-    #: The layer's own query scale at the last position of each length (a ``Temperature`` of the scheme, e.g.
-    #: Ministral 3's ``llama4_beta``), with its kind; None for a layer without one.
     query_scale: list | None = None
     query_scale_kind: str | None = None
 
 
 @dataclass(frozen=True)
 class LongContextSection(Record):
-    """The long-context theory for one rotary layer kind (:func:`long_context_section`)."""
+    """The long-context theory for one rotary layer kind (:func:`long_context_section`).
+
+    Attributes
+    ----------
+    rotary_dim : int
+        The rotated dimensions r.
+    base : float
+        The RoPE base.
+    context : int
+        L (a sliding or chunked kind's span within it).
+    extended_context : int
+        The context the model claims.
+    extended_from : str or None
+        Where the extended context comes from when it is not ``max_position_embeddings``.
+    length : int
+        The length the RoFormer curve and the temperatures are evaluated to.
+    encoding : str
+        The registry entry.
+    men : MenResult
+        Men et al. 2024's base bound.
+    liu : LiuResult
+        Liu et al. 2023's critical dimension.
+    roformer : RoformerCurve
+        RoFormer's relative bound.
+    temperature : Temperatures
+        The logit factors per method and length.
+    """
 
     rotary_dim: int
     base: float

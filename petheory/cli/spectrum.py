@@ -164,7 +164,7 @@ def run(args) -> int:
             raise ValidationError(f"{args.pe}: no layer kind has a position-only kernel ("
                                   + "; ".join(s.skipped for s in full.sections) + ")")
         # the first layer kind with a kernel in full, what the scheme resolved to, every kind where there are several
-        rec = {**to_json(secs[0]), "resolved_encoding": describe(scheme, length=secs[0].n), "scheme": to_json(scheme)}
+        rec = {**to_json(secs[0]), "resolved_encoding": describe(scheme, length=secs[0].summary.n), "scheme": to_json(scheme)}
         if len(full.sections) > 1:
             rec["sections"] = to_json(full.sections)
         text = full.lines(rtol=args.rtol)
