@@ -109,6 +109,10 @@ LLAMA31_FACTOR = 8.0
 #: a scaling; Cosmos3 Edge's ``validate_architecture`` requires default (tests/analyses/test_plan_runtime.py's sweep).
 ROPE_TYPES = {**dict.fromkeys(("phi3", "phimoe", "phi4_multimodal"), ("default", "longrope")),
               **dict.fromkeys(("cosmos3_edge", "cosmos3_edge_text"), ("default",))}
+#: What transformers' ``proportional`` RoPE (Gemma 4's and LFM3's full layers: the whole head's ladder, zero frequency
+#: past ``partial_rotary_factor``) can be given: a base and a linear factor (``_compute_proportional_rope_parameters``
+#: divides by ``factor`` and reads nothing else); another rope_type on that layer would rotate other coordinate pairs.
+PROPORTIONAL_TYPES = ("default", "linear")
 _ROPE_TYPE = {"rope": "default", "rope_pi": "linear", "rope_dynamic": "dynamic", "rope_yarn": "yarn",
               "rope_llama3": "llama3", "rope_longrope": "longrope"}
 MISTRAL_V02_BASE = 1e6
@@ -374,6 +378,10 @@ def _kind_plan(scheme: Scheme, layer: Layer, idx, *, length: int, context: int, 
                         note=f"{span} attention: its queries never see past {span.size:,} positions, so it keeps its "
                         f"positions (checked as configured at its span){flat}")
     allowed = ROPE_TYPES.get(scheme.source)
+    why = f"transformers' {scheme.source} config accepts rope_type {' or '.join(allowed or ())} only"
+    if pos.proportional:
+        allowed, why = PROPORTIONAL_TYPES, ("this layer's proportional RoPE takes rope_theta and a linear factor only in "
+                                            "transformers; another rope_type would rotate other coordinate pairs")
     offered = candidates(pos, context=context, length=length, base_grid=base_grid, window_removed=window_removed,
                          family=scheme.source)
     left_out = [c[0] for c in offered if allowed and c[0] != "as_configured" and _ROPE_TYPE[c[2]] not in allowed]
@@ -383,8 +391,7 @@ def _kind_plan(scheme: Scheme, layer: Layer, idx, *, length: int, context: int, 
     note = (f"every layer slides ({span}): planned with the window removed (sliding_window null in every config "
             "below), as Mistral 7B v0.2 did over v0.1") if window_removed else ""
     if left_out:
-        note = (note + "; " if note else "") + (f"left out: {', '.join(left_out)} (transformers' {scheme.source} config "
-                                                f"accepts rope_type {' or '.join(allowed)} only)")
+        note = (note + "; " if note else "") + f"left out: {', '.join(left_out)} ({why})"
     return KindPlan(**head, planned=True, note=note, candidates=cands, training_free=answers[0], fine_tuned=answers[1],
                     base=b, rotary_dim=_rotary_dim(pos))
 
