@@ -87,6 +87,12 @@ BASE_GRID = 64
 #: not seconds, so that a plan is the same on every machine. Enough to certify the first passing base at N = 4k at
 #: d = 128; beyond, the base found is printed as not certified.
 MEN_WORK = 6e7
+#: The grid pass's budget in cosines for a ``base_grid`` finer than the default (``max_grid_work`` of
+#: :func:`~petheory.bounds.men_search.men_first_passing_base`): at r = 128, about 450 grid bases below the coarse
+#: grid's first passing one. Measured for Qwen2.5-7B to 128k at load 9 on 2 cores: 900 a decade (2x this) 10.7 s
+#: wall against 2.8 s at the default 64; 4,000 a decade 32 s; 400,000 a decade would run for most of an hour and is
+#: refused in 4 s. A count, not seconds: the same grids fit on every machine.
+MEN_GRID_WORK = 3e7
 #: The longest target planned: the Men column at N is N + 1 numbers per candidate, and the base search scans
 #: O(N r) per base it cannot reject early (about a minute at 16M on one core).
 MAX_TARGET = 1 << 24
@@ -226,7 +232,8 @@ def candidates(pos: Positions, *, context: int, length: int, base_grid: int = BA
             pos.encoding, dict(pos.params), "")]
     # Men: the model's own base first (no raise needed), then men_smallest_base's log grid (at base_grid a decade) up
     grid = v.integer("base_grid", base_grid, minimum=1)
-    found = men_search.men_first_passing_base(b, d=r, context=N, per_decade=grid, max_work=MEN_WORK)
+    found = men_search.men_first_passing_base(b, d=r, context=N, per_decade=grid, max_work=MEN_WORK,
+                                              max_grid_work=MEN_GRID_WORK)
     bm = found["base"]
     if bm is not None:
         lo, _ = found["bracket"]

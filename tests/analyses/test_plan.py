@@ -205,6 +205,7 @@ def test_cli_plan_prints_writes_json_and_markdown(capsys, tmp_path):
     (("--length", "100"), "must exceed the original context"),
     (("--length", "32768"), ("an extension method added at the trained length does not help", "yarn 76.3", "vs 77 without", "not an extension: 80")),
     (("--length", "65536", "--base-grid", "0"), "--base-grid"),
+    (("--length", "131072", "--base-grid", "400000"), ("plan's --base-grid", "a decade fit here")),
     (("--length", "65536", "-d", "64"), "--d-model applies to a registry RoPE"),
     (("--length", str(10**9)), "beyond what plan scans"),
 ])
@@ -224,3 +225,26 @@ def test_report_has_the_theory_range_line_per_rotary_kind():
                             extended=131072)
     assert sec.theory_range == s.lines()[0] and sec_pos.encoding == "rope_llama3"
     assert "advertised 131,072: outside both" in sec.theory_range  # Men's B_m < 0 from m = 85,133
+
+
+def test_a_base_grid_over_its_budget_is_refused_with_the_largest_that_fits():
+    """The grid pass tries every grid base below the coarse grid's first passing one: a grid whose count of those
+    exceeds P.MEN_GRID_WORK cosines is refused before its walk, naming the largest per-decade count that fits; that
+    count runs, and the base it certifies is the default grid's (the refinement does not depend on the grid)."""
+    import re
+
+    from petheory.bounds.men_search import grid_cost_per_base
+    from petheory.errors import ValidationError
+
+    scheme = resolve_scheme("rope:base=10000", d=64, context=1024)
+    with pytest.raises(ValidationError, match="a decade fit here") as exc:
+        P.plan(scheme, length=4096, base_grid=10**6)
+    fit = int(re.search(r"at most (\d+) a decade", str(exc.value)).group(1))
+    tried = float(re.search(r"try about ([\d,]+) bases", str(exc.value)).group(1).replace(",", ""))
+    assert tried * grid_cost_per_base(64) > P.MEN_GRID_WORK
+    with pytest.raises(ValidationError, match="a decade fit here"):
+        P.plan(scheme, length=4096, base_grid=fit + 1)
+    fine = P.plan(scheme, length=4096, base_grid=fit).kinds[0].candidate("base_men")
+    default = P.plan(scheme, length=4096).kinds[0].candidate("base_men")
+    assert "certified failing" in fine.note and "certified failing" in default.note
+    assert fine.params["base"] == pytest.approx(default.params["base"], rel=1e-6)
