@@ -90,7 +90,7 @@ MEN_WORK = 6e7
 #: The grid pass's budget in cosines for a ``base_grid`` finer than the default (``max_grid_work`` of
 #: :func:`~petheory.bounds.men_search.men_first_passing_base`): at r = 128, about 450 grid bases below the coarse
 #: grid's first passing one. Measured for Qwen2.5-7B to 128k at load 9 on 2 cores: 900 a decade (2x this) 10.7 s
-#: wall against 2.8 s at the default 64; 4,000 a decade 32 s; 400,000 a decade would run for most of an hour and is
+#: wall against 2.8 s at the default 64; 4,000 a decade 32 s; 400,000 a decade (388k bases, about half an hour) is
 #: refused in 4 s. A count, not seconds: the same grids fit on every machine.
 MEN_GRID_WORK = 3e7
 #: The longest target planned: the Men column at N is N + 1 numbers per candidate, and the base search scans
