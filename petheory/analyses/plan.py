@@ -16,7 +16,11 @@ original context L and target N (s = N / L), the candidates (:func:`candidates`)
 * ``pi`` (linear, factor s), ``ntk`` (NTK-aware, base :math:`b s^{r/(r-2)}`: plain RoPE with that base),
   ``dynamic`` (transformers' dynamic NTK with factor 1: plain RoPE up to L, at N exactly the NTK base
   of s = N/L), ``yarn`` (factor s over L, beta_fast 32, beta_slow 1, attention factor 0.1 ln s + 1),
-  ``llama3`` (factor s over L, low 1, high 4).
+  ``llama3`` (factor s over L, low 1, high 4);
+* ``<pi|dynamic|yarn|llama3>_evidence_tf`` / ``_ft``: the same block with the factor a published run used near s
+  (:func:`~petheory.analyses.plan_answers.evidence_factors`: of the evidence table's rows of that method and regime at
+  the extension ratio nearest s, the best RULER score, its factor / extension ratio times s), where a row supports a
+  factor no other candidate has; printed with the row, its score and its source.
 
 Each is analysed at N (:func:`analyse`) with the library's own formulas, and given three checks:
 
@@ -63,7 +67,7 @@ import numpy as np
 from petheory import _validate as v
 from petheory import encodings as enc
 from petheory.analyses import kernel as K
-from petheory.analyses.plan_answers import answer, at_own_length, predictor_lines
+from petheory.analyses.plan_answers import answer, at_own_length, evidence_candidates, predictor_lines
 from petheory.analyses.plan_record import Answer, CandidatePlan, Check, KindPlan, PlanRecord
 from petheory.analyses.runtime_config import PER_LAYER_TYPE, runtime_configs
 from petheory.bounds import long_context as lc
@@ -76,7 +80,8 @@ from petheory.scheme import Layer, Positions, Scheme
 __all__ = ["CANDIDATES", "CHECKS", "candidates", "analyse", "plan", "original_context", "liu_base_for_context"]
 
 #: The candidates, in the order they are listed (the tie-break of the recommendation follows it too).
-CANDIDATES = ("as_configured", "base_men", "base_liu", "pi", "ntk", "dynamic", "yarn", "llama3", "llama3_x8", "base_1e6")
+CANDIDATES = ("as_configured", "base_men", "base_liu", "pi", "ntk", "dynamic", "yarn", "llama3", "llama3_x8", "base_1e6",
+              *(f"{c}_evidence_{g}" for c in ("pi", "dynamic", "yarn", "llama3") for g in ("tf", "ft")))
 #: The checks each candidate gets at N.
 CHECKS = ("men", "liu", "phase")
 #: Registry entries a plan scales (plain rotary layers; MLA's decoupled RoPE and xPos are not planned).
@@ -204,7 +209,10 @@ def candidates(pos: Positions, *, context: int, length: int, base_grid: int = BA
     list of tuple
         ``(name, label, encoding, params, note)`` per candidate: as configured, Men's and Liu's bases, PI, NTK,
         dynamic NTK, YaRN (with the model's own beta_fast, beta_slow and truncate where it ships YaRN: gpt-oss) and
-        llama3 at s = N/L; Llama 3.1's factor 8 where s > 8 (Llama models and specs); Mistral 7B v0.2's base where a window is removed.
+        llama3 at s = N/L; Llama 3.1's factor 8 where s > 8 (Llama models and specs); PI, dynamic NTK, YaRN and
+        llama3 with a factor from the evidence table where a row supports one that no other candidate has
+        (``<name>_evidence_tf`` / ``_ft``: :func:`~petheory.analyses.plan_answers.evidence_candidates`); Mistral 7B
+        v0.2's base where a window is removed.
 
     Raises
     ------
@@ -220,7 +228,7 @@ def candidates(pos: Positions, *, context: int, length: int, base_grid: int = BA
     --------
     >>> p = Positions("rotary", "rope", {"base": 1e4, "pairing": "half"}, 64)
     >>> [c[0] for c in candidates(p, context=1024, length=4096)]
-    ['as_configured', 'base_men', 'base_liu', 'pi', 'ntk', 'dynamic', 'yarn', 'llama3']
+    ['as_configured', 'base_men', 'base_liu', 'pi', 'ntk', 'dynamic', 'yarn', 'llama3', 'dynamic_evidence_tf', 'dynamic_evidence_ft']
     """
     if pos.kind != "rotary" or pos.encoding not in PLANNED:
         raise ValidationError(f"plan scales plain rotary layers ({', '.join(PLANNED)}); this layer is {pos.encoding or pos.kind}")
@@ -274,6 +282,7 @@ def candidates(pos: Positions, *, context: int, length: int, base_grid: int = BA
         out.append(("llama3_x8", f"llama3 x{LLAMA31_FACTOR:g} over {L:,} (Llama 3.1's shipped factor)", "rope_llama3",
                     {"base": b, "scale": LLAMA31_FACTOR, "n_max": L, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
                      **keep}, "Meta ships Llama 3.1 with factor 8 over 8,192 for 131,072 (s = 16), not s"))
+    out += evidence_candidates(out, s, L)
     if window_removed and b < MISTRAL_V02_BASE:
         out.append(("base_1e6", f"rope_theta {MISTRAL_V02_BASE:g}, window removed (Mistral 7B v0.2's)", "rope",
                     {"base": MISTRAL_V02_BASE, **keep}, "Mistral 7B v0.2 over v0.1: sliding window removed, rope_theta "
@@ -535,7 +544,7 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
     >>> from petheory.loaders import resolve_scheme
     >>> r = plan(resolve_scheme("rope:base=10000", d=64, context=1024), length=4096)
     >>> r.kinds[0].fine_tuned.regime, len(r.kinds[0].candidates)
-    ('fine_tuned', 8)
+    ('fine_tuned', 10)
     """
     if not isinstance(scheme, Scheme):
         raise ValidationError(f"plan takes a petheory.scheme.Scheme (petheory.loaders.resolve_scheme), got "

@@ -252,11 +252,11 @@ def test_vllm_override_is_the_printed_fields_or_the_dynamic_base_at_n(planned):
         assert inner["max_position_embeddings"] == rec.length == int(rc.vllm[rc.vllm.index("--max-model-len") + 1])
         assert {k: val for k, val in inner.items() if k not in ("rope_parameters", "max_position_embeddings")} == \
             {k: val for k, val in printed.items() if k not in ("rope_parameters", "max_position_embeddings")}
-        if rc.candidate == "dynamic":  # vLLM's dynamic is static: the plain base transformers uses at N
-            k = next(k for k in rec.kinds if k.planned)
+        k = next(k for k in rec.kinds if k.planned)
+        if k.candidate(rc.candidate).encoding == "rope_dynamic":  # vLLM's dynamic is static: the base at N
             blocks = inner["rope_parameters"]
             block = blocks if "rope_type" in blocks else blocks[k.type]
-            w = np.asarray(k.candidate("dynamic").frequencies)
+            w = np.asarray(k.candidate(rc.candidate).frequencies)
             r = 2 * w.size
             assert block["rope_type"] == "default"
             assert block["rope_theta"] ** (-2 / r) == pytest.approx(w[1], rel=1e-12)
@@ -435,10 +435,10 @@ def test_families_the_sweep_found_take_every_block_as_printed(mt):
     k = next(k for k in rec.kinds if k.planned)
     if mt == "lfm3":
         assert {c.name for c in k.candidates} == {"as_configured", "base_men", "base_liu", "pi", "ntk"}
-        assert "left out: dynamic, yarn, llama3 (this layer's proportional RoPE" in k.note
+        assert "left out: dynamic, yarn, llama3, dynamic_evidence_tf, dynamic_evidence_ft (this layer's proportional" in k.note
         assert all(rc.rope_parameters["full_attention"]["rope_type"] == "proportional" for rc in rec.configs)
     if mt == "mixtral":
         written = {rc.candidate for rc in rec.configs if rc.config_fields().get("head_dim") == 128}
-        assert written == {"dynamic", "yarn"}
+        assert written == {c.name for c in k.candidates if c.encoding in ("rope_dynamic", "rope_yarn")} >= {"dynamic", "yarn"}
     if mt == "laguna":
         assert all(rc.v4 is None for rc in rec.configs)
