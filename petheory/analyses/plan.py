@@ -488,19 +488,20 @@ def _warnings(scheme: Scheme, kinds, config: dict | None, length: int) -> tuple:
     precision ceiling of the config's dtype at N, each one line naming the field."""
     if config is None:
         return ()
-    from petheory.analyses.lints import UNIT_ROUNDOFF, config_lints, precision_ceiling
+    from petheory.analyses.lints import LINTED_DTYPES, config_lints
+    from petheory.bounds.rope_base import exact_precision_max_base
     from petheory.models.config import text_part
 
     out = [f"warning: {x}" for x in config_lints(config, scheme, length=length)]
     text = text_part(config)[0]
     dtype = text.get("torch_dtype") or text.get("dtype") or config.get("torch_dtype") or config.get("dtype")
-    if dtype in UNIT_ROUNDOFF and dtype != "float32":
+    if dtype in LINTED_DTYPES:
         for k in kinds:
             for c in k.candidates if k.planned else ():
-                top = precision_ceiling(length, k.rotary_dim, dtype)
+                top = exact_precision_max_base(length, k.rotary_dim, dtype)
                 if c.encoding == "rope" and c.params["base"] > top:
                     out.append(f"warning: {c.name}'s rope_theta {c.params['base']:.4g} is above {dtype}'s precision "
-                               f"ceiling {top:.3g} at N = {length:,} (torch_dtype = {dtype}; petheory.analyses.lints)")
+                               f"ceiling {top:.3g} at N = {length:,} (torch_dtype = {dtype}; petheory.bounds.rope_base.exact_precision_max_base)")
     return tuple(out)
 
 
