@@ -27,8 +27,24 @@ COARSE_GRID = 64
 
 def grid_cost_per_base(d: int) -> int:
     """Cosines a grid base costs at least once the walk keeps its witnesses: 16 windows of 65 distances (men_base's
-    ``_Witnesses``), d/2 bands each; a base no witness rejects costs a full scan on top."""
-    return 16 * 65 * (d // 2)
+    ``_Witnesses``), d/2 bands each; a base no witness rejects costs a full scan on top.
+
+    Parameters
+    ----------
+    d : int
+        Rotary dimension (even).
+
+    Returns
+    -------
+    int
+        The count of cosines.
+
+    Examples
+    --------
+    >>> grid_cost_per_base(128)
+    66560
+    """
+    return 16 * 65 * (v.even("d", d) // 2)
 
 
 def _interval_upper(lo: np.ndarray, hi: np.ndarray, ms: np.ndarray, d: int) -> np.ndarray:
