@@ -242,7 +242,12 @@ def test_every_v4_block_takes_effect_as_printed(planned):
 
 
 def test_vllm_override_is_the_printed_fields_or_the_dynamic_base_at_n(planned):
-    _, rec = planned
+    check_vllm(planned[1])
+
+
+def check_vllm(rec):
+    """Each candidate's vLLM override: the printed transformers fields, placed alike, or for a dynamic candidate the
+    plain base transformers uses at N."""
     for rc in rec.configs:
         i = rc.vllm.index("--hf-overrides")
         over = json.loads(rc.vllm[i + 1])
@@ -371,7 +376,8 @@ def test_a_planted_emission_error_is_caught(planned):
 
 @pytest.mark.slow
 def test_every_accepted_family_takes_every_block_as_printed():
-    """The families sweep's accepted model types, each from transformers' default config, planned from 1,024 to 4,096."""
+    """The families sweep's accepted model types, each from transformers' default config, planned from 1,024 to 4,096:
+    every transformers 5.x and 4.x block read back, and every vLLM override checked against the printed fields."""
     from petheory.data.verified_models import table
 
     checked, refused, failed = [], {}, {}
@@ -393,6 +399,7 @@ def test_every_accepted_family_takes_every_block_as_printed():
         try:
             assert check_layout(cfg, rec, RuntimeConfigFields.v5) >= len(rec.configs)
             check_layout(cfg, rec, RuntimeConfigFields.v4)
+            check_vllm(rec)
         except Exception as exc:  # noqa: BLE001 - every family's failure listed at the end
             failed[mt] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
             continue
