@@ -18,6 +18,7 @@ import numpy as np
 
 from petheory.analyses import kernel as K
 from petheory.analyses.record import Record, item
+from petheory.bounds.lipschitz import LipschitzReport
 from petheory.errors import ValidationError
 from petheory.scheme import Positions, Scheme
 from petheory.texttable import TextTable
@@ -70,7 +71,7 @@ class BoundsRow(Record):
         Where a sliding or chunked layer was bounded within its span, ``min(N', span)``.
     """
 
-    layers: list | None = item(omit=True, kw_only=True)
+    layers: list[int] | None = item(omit=True, kw_only=True)
     pe: str
     kind: str
     length: int
@@ -110,7 +111,7 @@ class SkippedRow(Record):
         As :class:`BoundsRow`.
     """
 
-    layers: list | None = item(omit=True, kw_only=True)
+    layers: list[int] | None = item(omit=True, kw_only=True)
     pe: str
     kind: str
     length: int
@@ -272,9 +273,9 @@ class BoundsRecord(Record):
         The Lipschitz constant the Rademacher bounds used, and where it came from.
     """
 
-    rows: tuple = ()
-    resolved_encodings: list = field(default_factory=list)
-    lipschitz: object = field(default_factory=lambda: GivenLipschitz(1.0, DEFAULT_LIPSCHITZ))
+    rows: tuple[BoundsRow | SkippedRow, ...] = ()
+    resolved_encodings: list[dict] = field(default_factory=list)
+    lipschitz: LipschitzReport | GivenLipschitz = field(default_factory=lambda: GivenLipschitz(1.0, DEFAULT_LIPSCHITZ))
 
     def table(self) -> TextTable:
         """The table ``petheory bounds`` prints and the notes under it (none when no row has a bound).

@@ -19,7 +19,31 @@ from petheory.texttable import TextTable
 @dataclass(frozen=True)
 class SpectralSummary(Record):
     """Symbol range and extreme eigenvalues of a layer's position-only matrix
-    (:func:`petheory.analyses.compare.spectral_summary`)."""
+    (:func:`petheory.analyses.compare.spectral_summary`): the columns of a comparison table, from a
+    :class:`petheory.toeplitz.symbols.SymbolExtrema` and an :class:`petheory.toeplitz.eigen.ExtremeEigenvalues`.
+
+    Attributes
+    ----------
+    matrix : str
+        What the matrix is.
+    n : int
+        Its size.
+    cpd : dict or None
+        Whether a bias is conditionally positive definite (:func:`petheory.toeplitz.conditional_definiteness`);
+        None beyond the dense size or for other mechanisms.
+    symbol_min, symbol_max : float
+        The finite section's symbol range.
+    symbol_certified : bool
+        Whether that range is certified.
+    lambda_min, lambda_max : float
+        The extreme eigenvalues.
+    spread : float
+        ``lambda_max - lambda_min``.
+    eig_error : float
+        The larger of the two eigenvalues' error bounds.
+    eig_converged : bool
+        Whether both ends converged.
+    """
 
     matrix: str
     n: int
@@ -37,7 +61,28 @@ class SpectralSummary(Record):
 @dataclass(frozen=True)
 class StressSummary(Record):
     """The stress of a layer's positions with its null reference and z-score
-    (:func:`petheory.analyses.compare.stress_summary`)."""
+    (:func:`petheory.analyses.compare.stress_summary`): the columns of a comparison table, from a
+    :class:`petheory.analyses.stress.LayerStress`.
+
+    Attributes
+    ----------
+    stress : float
+        The encoding's stress against the target.
+    geometry : str
+        How the encoding induces distances.
+    n : int
+        Positions compared.
+    null_mean, null_sd : float
+        Mean and standard deviation of the null reference's stress.
+    z : float or None
+        ``(stress - null_mean) / null_sd``; None when ``null_sd`` is 0.
+    mds_stress : float
+        Stress of the optimal (classical MDS) encoding.
+    null_draws : int
+        Random tables of the null reference.
+    null : str
+        What the null reference is, in words.
+    """
 
     stress: float
     geometry: str
@@ -53,9 +98,23 @@ class StressSummary(Record):
 @dataclass(frozen=True)
 class NormSummary(Record):
     """The computed norm per length, its growth exponent and a rotary layer's angle coverage
-    (:func:`petheory.analyses.compare.norm_summary`)."""
+    (:func:`petheory.analyses.compare.norm_summary`).
 
-    values: dict
+    Attributes
+    ----------
+    values : dict of str to float
+        The computed norm (li2025 Table 2) at each length.
+    n_max : int
+        The training length.
+    meaning : str
+        What the norm measures for this mechanism.
+    growth : float or None
+        The log-log slope between the first and last length; None where either is zero or rounding.
+    angles : dict or None
+        A rotary layer's angle coverage at the longest length.
+    """
+
+    values: dict[str, float]
     n_max: int
     meaning: str
     growth: float | None
@@ -64,7 +123,13 @@ class NormSummary(Record):
 
 @dataclass(frozen=True)
 class Failed(Record):
-    """A column that could not be computed for a row, and why (``{"error": why}``)."""
+    """A column that could not be computed for a row, and why (``{"error": why}``).
+
+    Attributes
+    ----------
+    error : str
+        Why.
+    """
 
     error: str
 
@@ -133,13 +198,42 @@ def group_cell(task: str, g: dict) -> str:
 @dataclass(frozen=True)
 class CompareRow(Record):
     """One scheme's distinct layer kind in ``compare``: its label and positions, then each column's summary (a
-    :class:`Failed` where it could not be computed) and its length-generalisation groups by task."""
+    :class:`Failed` where it could not be computed) and its length-generalisation groups by task.
+
+    Attributes
+    ----------
+    pe : str
+        The row's label (a spec, or a model's name with its layer kind).
+    name : str
+        The encoding's name (or the mechanism's).
+    params : dict
+        Its parameters.
+    kind : str
+        Its position mechanism.
+    layers : list of int
+        The layers of this kind.
+    d : int or None
+        The dimension the positions act on.
+    span : str
+        The attention span.
+    n_max : int
+        The training length.
+    spectrum : SpectralSummary or Failed
+        The spectral column.
+    stress : StressSummary or Failed
+        The stress column.
+    norms : NormSummary or Failed
+        The norm column.
+    lengthgen : dict
+        Training records' length-generalisation groups by task
+        (:func:`petheory.analyses.compare.lengthgen_summary`).
+    """
 
     pe: str
     name: str
     params: dict
     kind: str
-    layers: list
+    layers: list[int]
     d: int | None
     span: str
     n_max: int
@@ -188,12 +282,25 @@ class CompareRow(Record):
 
 @dataclass(frozen=True)
 class RecordsRead(Record):
-    """Which training records the comparison read: the folders searched, the explicit runs, how many in all."""
+    """Which training records the comparison read: the folders searched, the explicit runs, how many in all.
 
-    searched: tuple
-    runs: tuple
+    Attributes
+    ----------
+    searched : tuple of str
+        The folders searched (those that exist; :class:`petheory.records.TrainingRecords`).
+    runs : tuple of str
+        The files of the explicit run set (``--run``).
+    count : int
+        How many finished training records were read in all.
+    where : str or None
+        Where the records came from when no folder was searched and no run named (``"passed in"``: given to
+        :func:`petheory.analyses.compare.compare` as records); None, and not in the JSON, otherwise.
+    """
+
+    searched: tuple[str, ...]
+    runs: tuple[str, ...]
     count: int
-    where: str = item(json=False, default="")
+    where: str | None = item(omit=True)
 
 
 HEADERS = ("PE", "kind", "symbol range", "λmax-λmin", "CPD", "stress", "null μ±σ (z)", "norm @{lengths}", "angles out",
@@ -204,10 +311,24 @@ HEADERS = ("PE", "kind", "symbol range", "λmax-λmin", "CPD", "stress", "null �
 class CompareRecord(Record):
     """The comparison: one row per scheme and distinct layer kind (:class:`CompareRow`), what each scheme resolved to
     (:func:`petheory.analyses.describe.describe`), the training records read (:class:`RecordsRead`) and the
-    settings."""
+    settings.
 
-    rows: tuple
-    resolved_encodings: list = field(default_factory=list)
+    Attributes
+    ----------
+    rows : tuple of CompareRow
+        One per scheme and distinct layer kind.
+    resolved_encodings : list of dict
+        What each scheme resolved to (:func:`petheory.analyses.describe.describe`, at the spectrum's length), in
+        the order given.
+    records : RecordsRead
+        The training records the length-generalisation column read.
+    settings : dict
+        ``n``, ``d``, ``lengths``, ``n_max``, ``null_draws`` and ``seed`` as asked, and ``target`` (``"builtin
+        corpus"`` or ``"given"``).
+    """
+
+    rows: tuple[CompareRow, ...]
+    resolved_encodings: list[dict] = field(default_factory=list)
     records: RecordsRead = field(default_factory=lambda: RecordsRead((), (), 0))
     settings: dict = field(default_factory=dict)
 

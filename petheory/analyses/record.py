@@ -232,7 +232,8 @@ def from_json(record_type, data):
     The fields' type annotations say what to rebuild: a :class:`Record` field by field (its key, ``omit`` and
     ``inline`` as :func:`item` declares them), a theory result by its ``from_dict`` (and checked: its JSON must be
     ``data`` again), ``list[T]``, ``tuple[T, ...]`` and ``dict[str, T]`` element by element, a union by the member
-    whose keys the data fit, a float written as ``"inf"`` as the float. A field declared with ``json=False`` takes
+    whose keys the data fit (a record's keys; a theory result's fields, so one in a union must write its fields by
+    name), a float written as ``"inf"`` as the float. A field declared with ``json=False`` takes
     its default; a bare ``list``, ``tuple`` or ``dict`` keeps its JSON as it is.
 
     Parameters
@@ -336,7 +337,8 @@ def _required(cls) -> set:
 
 
 def _member(members, x, where: str):
-    """The member of a union that ``x`` fits: a list for a list, else the record whose keys ``x`` has."""
+    """The member of a union that ``x`` fits: a list for a list, else the record (or the theory result, by its
+    fields' names) whose keys ``x`` has."""
     if isinstance(x, list):
         fit = [m for m in members if typing.get_origin(m) in (list, tuple) or m in (list, tuple)]
     elif isinstance(x, dict):
@@ -346,7 +348,14 @@ def _member(members, x, where: str):
                 _, keys, inline, props = _layout(m)
                 if _required(m) <= set(x) and (inline is not None or set(x) <= set(keys) | set(props)):
                     fit.append(m)
-            elif isinstance(m, type) and hasattr(m, "from_dict") or m is dict:
+            elif isinstance(m, type) and hasattr(m, "from_dict") and dataclasses.is_dataclass(m):
+                # a theory result in a union is told by its fields' names, the keys its as_dict writes them under
+                names = {f.name for f in dataclasses.fields(m)}
+                required = {f.name for f in dataclasses.fields(m)
+                            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
+                if required <= set(x) <= names:
+                    fit.append(m)
+            elif m is dict:
                 fit.append(m)
     else:
         fit = [m for m in members if isinstance(m, type) and isinstance(x, m)

@@ -12,6 +12,7 @@ import pytest
 
 from petheory.analyses.bounds import GivenLipschitz, bounds
 from petheory.analyses.compare import compare
+from petheory.analyses.compare_record import CompareRecord
 from petheory.bounds import LipschitzReport
 from petheory.cli import main
 from petheory.errors import ValidationError
@@ -54,7 +55,9 @@ def test_compare_prints_renders_and_writes_its_record(tmp_path, capsys):
 def test_compare_says_where_records_came_from_when_they_are_passed_in():
     rec = compare(["alibi:slope=0.5"], records=[], length=16, lengths=(8, 16), context=8, null_draws=3)
     assert rec.records.count == 0 and "0 training records (passed in)" in str(rec)
-    assert rec.as_dict()["records"] == {"searched": [], "runs": [], "count": 0}
+    # ... and its JSON says so, so the record read back renders the same (a CLI run searches folders: no "where")
+    assert rec.as_dict()["records"] == {"searched": [], "runs": [], "count": 0, "where": "passed in"}
+    assert "0 training records (passed in)" in str(CompareRecord.from_dict(rec.as_dict()))
 
 
 def test_bounds_prints_renders_and_writes_its_record(capsys):
