@@ -34,15 +34,16 @@ def show(rec) -> None:
     show_view([rec.table()])
 
 
-def show_view(view) -> None:
-    """A record's terminal view on stdout (rich, in a pipe too): each :class:`petheory.texttable.Line` weighted as it
-    says, each :class:`petheory.texttable.TextTable` as a rich table with its notes under it."""
+def show_view(view, *, stderr: bool = False, quiet: bool = False) -> None:
+    """A record's terminal view (rich, in a pipe too) on stdout, or on stderr beside a JSON on stdout (where ``quiet``
+    silences it): each :class:`petheory.texttable.Line` weighted as it says, each
+    :class:`petheory.texttable.TextTable` as a rich table with its notes under it."""
     from rich.markup import escape
     from rich.table import Table
 
     from petheory.texttable import TextTable
 
-    con = console()
+    con = console(stderr=stderr, quiet=quiet)
     for block in view:
         if not isinstance(block, TextTable):
             text = escape(block.text)

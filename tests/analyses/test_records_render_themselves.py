@@ -190,7 +190,7 @@ def test_a_terminal_shows_the_report_bands_phase_warnings_in_yellow(monkeypatch)
 
     def ansi(table) -> str:
         buf = io.StringIO()
-        monkeypatch.setattr(_console, "console", lambda: Console(file=buf, force_terminal=True, width=200,
+        monkeypatch.setattr(_console, "console", lambda **_: Console(file=buf, force_terminal=True, width=200,
                                                                  color_system="standard"))
         _console.show_view([table])
         return buf.getvalue()
