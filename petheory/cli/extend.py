@@ -52,7 +52,7 @@ def _floats(text: str) -> list[float]:
 
 
 def run(args) -> int:
-    from petheory.experiments.context_extension import METHODS, extend_run
+    from petheory.experiments.extend import METHODS, extend_run
     from petheory.io import atomic_write_json
 
     rec = extend_run(args.run, args.method or METHODS, lengths=_ints(args.lengths, "lengths") if args.lengths else None,

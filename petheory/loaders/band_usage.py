@@ -327,6 +327,12 @@ def band_usage_lines(rec: dict) -> list[str]:
     Returns
     -------
     list of str
+
+    Examples
+    --------
+    >>> band_usage_lines({"model": "m", "model_type": "llama4_text", "num_layers": 1, "num_heads": 8, "num_kv_heads": 2,
+    ...                   "context": 8192, "kinds": [{"name": "attention", "layers": [0], "skipped": "NoPE"}]})
+    ['m (llama4_text): 1 layers, 8 query / 2 key heads, context 8192', '  attention (layers 0): NoPE']
     """
     from petheory.scheme import layer_ranges
 

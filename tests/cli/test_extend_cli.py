@@ -66,7 +66,7 @@ def test_extend_refuses_a_task_that_is_not_a_causal_lm(tmp_path, capsys):
 def test_extend_prints_the_record_the_library_gives(smoke_runs, capsys):
     from petheory.cli import main
     from petheory.errors import ValidationError
-    from petheory.experiments.context_extension import extend_run
+    from petheory.experiments.extend import extend_run
 
     run = smoke_runs / "passkey-rope"
     rec = extend_run(run, ["rope_pi"], lengths=[16, 32], depths=[0.0, 1.0])
