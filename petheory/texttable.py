@@ -49,6 +49,14 @@ class TextTable:
         Lines printed under the table (paragraphs in Markdown).
     last_width : int or None
         On a terminal, the last column's widest (a long note column folds instead of widening the table).
+    title_left : bool
+        On a terminal, the title starts at the table's left edge (centred otherwise).
+    bold_first : bool
+        On a terminal, the first column (the row's name) is bold.
+    fold : bool
+        On a terminal, a cell too wide for its column folds onto the next line (cut with an ellipsis otherwise).
+    warnings : frozenset of (int, int)
+        ``(row, column)`` of the cells a terminal shows as a warning (yellow); the plain and Markdown text are the same.
 
     Examples
     --------
@@ -76,6 +84,10 @@ class TextTable:
     right: frozenset = frozenset()
     notes: tuple = ()
     last_width: int | None = None
+    title_left: bool = False
+    bold_first: bool = True
+    fold: bool = True
+    warnings: frozenset = frozenset()
 
     def plain(self) -> str:
         """The table (:func:`plain_table`) and its notes, one line each.
@@ -100,3 +112,20 @@ class TextTable:
         for note in self.notes:
             lines += [note, ""]
         return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a record's terminal view (:meth:`petheory.analyses.report_record.ReportRecord.terminal`), printed as
+    it is in a pipe; on a terminal ``weight`` ``'bold'`` marks a heading and ``'dim'`` a note.
+
+    Attributes
+    ----------
+    text : str
+        The line, no markup.
+    weight : {None, 'bold', 'dim'}
+        How a terminal weights it.
+    """
+
+    text: str
+    weight: str | None = None

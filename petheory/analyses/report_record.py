@@ -13,6 +13,7 @@ from petheory.analyses.long_context import LongContextSection
 from petheory.analyses.record import Record, Skipped, item
 from petheory.analyses.stress import LayerStress
 from petheory.scheme import Scheme, Span, layer_ranges
+from petheory.texttable import Line, TextTable
 
 
 def fmt(x, digits: int = 4) -> str:
@@ -446,6 +447,61 @@ class ReportSection(Record):
             out += ["", "#### Notes", ""] + [f"- {n}" for n in self.notes]
         return "\n".join(out)
 
+    def band_table(self, limit: int = 16) -> TextTable:
+        """The bands as a terminal shows them: at most ``limit`` rows, evenly spaced from the first band to the last
+        (all of them are in :meth:`markdown` and the JSON); a band whose phase at N was not seen is a warning.
+
+        Parameters
+        ----------
+        limit : int
+            Rows shown, at least 2.
+
+        Returns
+        -------
+        TextTable
+        """
+        n = len(self.bands)
+        shown = self.bands if n <= limit else [self.bands[i] for i in
+                                               sorted({round(i * (n - 1) / (limit - 1)) for i in range(limit)})]
+        rows = tuple((str(b.band), fmt(b.frequency), fmt(b.wavelength), fmt(b.turns_over_L), fmt(b.interpolation),
+                      b.regime, "yes" if b.phase_seen else "no") for b in shown)
+        return TextTable(f"bands at N = {self.analysed_length:,} ({n}; {len(rows)} shown, all in --json/--markdown)",
+                         ("band", "ω (rad/pos)", "wavelength", "turns over L", "interp.", "regime", "phase seen at N"),
+                         rows, right=frozenset({0, 1, 2, 3, 4, 6}), title_left=True, bold_first=False, fold=False,
+                         warnings=frozenset((i, 6) for i, b in enumerate(shown) if not b.phase_seen))
+
+    def terminal(self) -> list:
+        """The section as a terminal shows it: header lines, the bands (:meth:`band_table`), the kernel at a few
+        distances, the spectra, stress, bounds, long-context theory, notes.
+
+        Returns
+        -------
+        list of Line and TextTable
+        """
+        out = [Line(x) for x in self.head_lines()]
+        if self.skipped is not None:
+            return out
+        if self.bands:
+            out.append(self.band_table())
+        k = self.kernel
+        if isinstance(k, Skipped):
+            out.append(Line(f"kernel    not computed: {k.skipped}"))
+        else:
+            out.append(Line("kernel    a_k/a_0  " + ", ".join(f"k={p.k:,}: {fmt(p.a_over_a0, 3)}" for p in k.points)))
+            if k.max_abs_over_a0_beyond_L is not None:
+                within = k.max_abs_over_a0_within_L
+                out.append(Line(f"          max |a_k|/a_0 beyond L: {fmt(k.max_abs_over_a0_beyond_L.value, 3)}"
+                                + (f" (within [L/2, L): {fmt(within.value, 3)})" if within is not None else "")))
+        if isinstance(self.spectra, list):
+            out.append(Line(f"spectrum  {SPECTRUM_NORMALISATION}"))
+            out += [Line(f"spectrum  {s.multiple}L = {s.n:>9,}: λ in [{fmt(s.lambda_min, 6)}, {fmt(s.lambda_max, 6)}] "
+                         f"(error <= {fmt(s.error_bounds[0], 2)}, {fmt(s.error_bounds[1], 2)}; {s.certificates[1]}; "
+                         f"{s.seconds} s)") for s in self.spectra]
+        out.append(Line(f"stress    {stress_line(self.stress)}"))
+        out += [Line(f"bounds    {x}") for x in bound_lines(self.bounds)]
+        out += [Line(f"theory    {x}") for x in self.long_context_lines()]
+        return out + [Line(f"note      {n}", "dim") for n in self.notes]
+
 
 def _params(enc: dict) -> str:
     items = []
@@ -560,3 +616,18 @@ class ReportRecord(Record):
     def lines(self) -> list[str]:
         """The report as plain text (its Markdown)."""
         return self.markdown().splitlines()
+
+    def terminal(self) -> list:
+        """The report as a terminal shows it (``petheory report`` prints it with
+        :func:`petheory.cli._console.show_view`): the header, each section's :meth:`ReportSection.terminal`, the
+        notes and the seconds it took.
+
+        Returns
+        -------
+        list of Line and TextTable
+        """
+        head = self.summary_lines()
+        out = [Line(head[0], "bold"), *map(Line, head[1:])]
+        for sec in self.sections:
+            out += [Line(""), *sec.terminal()]
+        return out + [Line(f"note      {n}", "dim") for n in self.notes] + [Line(f"({self.seconds} s)", "dim")]

@@ -234,3 +234,4 @@ def finetune(model, task, method, *, length: int, steps: int, train_len: int, lr
             "seed": int(seed), "first_loss": losses[0], "last_loss": losses[-1],
             "test_at_length": evaluate(tuned, data.test[int(length)], data.kind)}
     return tuned, info
+

@@ -166,6 +166,41 @@ def make_record(config: "TrainConfig", chash: str, data, mcfg, model, initial, h
     })
 
 
+def record_view(rec: dict) -> list:
+    """A run's record (:func:`make_record`) as a terminal shows it: what was trained, its metrics at the start and the
+    end of training and at each test length, the head ablation's largest drop, chance level.
+
+    Parameters
+    ----------
+    rec : dict
+        A training record.
+
+    Returns
+    -------
+    list of petheory.texttable.Line and petheory.texttable.TextTable
+    """
+    from petheory.nn.ablation import PRIMARY
+    from petheory.texttable import Line, TextTable
+
+    first, last = rec["initial"]["train"], rec["final"]["train"]
+    cols = list(last)
+    rows = [("train (init)", *(f"{first[c]:.4g}" for c in cols)), ("train", *(f"{last[c]:.4g}" for c in cols))]
+    rows += [(f"test @ {L}" + (" (train len)" if str(rec["train_len"]) == L else ""), *(f"{m[c]:.4g}" for c in cols))
+             for L, m in rec["final"]["test"].items()]
+    out = [Line(f"{rec['task']} · pe={rec['pe']} · seed {rec['seed']} · {rec['n_params']} params · "
+                f"{rec['timing']['seconds']:.1f}s on {rec['timing']['device']}"),
+           TextTable("", ("split", *cols), tuple(rows), right=frozenset(range(1, len(cols) + 1)), bold_first=False,
+                     fold=False)]
+    if rec.get("ablation"):
+        ab = rec["ablation"]
+        worst = max(ab["heads"], key=lambda h: h["drop"])
+        out.append(Line(f"head ablation ({ab['split']}, {PRIMARY[rec['kind']]}): baseline {ab['baseline']:.4g}; largest "
+                        f"drop {worst['drop']:.4g} at layer {worst['layer']} head {worst['head']}"))
+    if rec.get("chance"):
+        out.append(Line(f"chance: {json.dumps(rec['chance'])}"))
+    return out
+
+
 def probe(model, data) -> dict | None:
     """The record's position probe (:func:`petheory.nn.probes.position_probe` on the test split at
     the training length); None for LM tasks, whose sequences have no common length."""

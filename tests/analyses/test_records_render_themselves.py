@@ -144,3 +144,62 @@ def test_no_command_reads_a_serialised_record_back():
                                      "x = to_json(rec)['settings']"])
 def test_the_read_back_check_catches_a_planted_one(planted):
     assert _reads_back(planted) == [1]
+
+
+def _report_of_yarn():
+    from petheory.analyses.report import report
+
+    argv = ["report", "--pe", "rope_yarn:scale=4", "--length", "2048", "--context", "512", "-d", "128", "--multiples",
+            "1", "--null-draws", "2"]
+    rec = report(resolve_scheme("rope_yarn:scale=4", d=128, context=512), length=2048, multiples=(1,), null_draws=2,
+                 source="rope_yarn:scale=4")
+    return argv, rec
+
+
+def _seconds_out(text: str) -> str:
+    import re
+
+    return re.sub(r"[\d.]+(e-?\d+)? s\b", "<s>", text)
+
+
+def test_report_prints_the_terminal_view_its_record_gives(capsys):
+    from petheory.cli._console import show_view
+
+    argv, rec = _report_of_yarn()
+    show_view(rec.terminal())
+    shown = capsys.readouterr().out
+    assert _seconds_out(_out(capsys, *argv)) == _seconds_out(shown) and "(64; 16 shown" in shown
+    head, sec = rec.terminal()[0], rec.sections[0]
+    assert head.text == rec.summary_lines()[0] and head.weight == "bold"
+    tab = sec.band_table()  # 64 bands, 16 evenly spaced rows from the first band to the last
+    assert len(sec.bands) == 64 and [r[0] for r in tab.rows][:2] == ["0", "4"] and tab.rows[-1][0] == "63"
+    assert tab.title.endswith("(64; 16 shown, all in --json/--markdown)") and tab in sec.terminal()
+    assert tab.warnings == {(i, 6) for i, r in enumerate(tab.rows) if r[6] == "no"} != set()
+    assert len(sec.band_table(limit=100).rows) == 64 and "(64; 64 shown" in sec.band_table(limit=100).title
+
+
+def test_a_terminal_shows_the_report_bands_phase_warnings_in_yellow(monkeypatch):
+    """On a terminal the cells a table marks as warnings are yellow and nothing else is: planting the mark on a cell
+    that says 'yes' must colour it."""
+    import io
+    from dataclasses import replace
+
+    from rich.console import Console
+
+    from petheory.cli import _console
+
+    _, rec = _report_of_yarn()
+    tab = rec.sections[0].band_table()
+
+    def ansi(table) -> str:
+        buf = io.StringIO()
+        monkeypatch.setattr(_console, "console", lambda **_: Console(file=buf, force_terminal=True, width=200,
+                                                                 color_system="standard"))
+        _console.show_view([table])
+        return buf.getvalue()
+
+    yellow = "\x1b[33m"
+    assert ansi(tab).count(yellow + "no") == sum(r[6] == "no" for r in tab.rows) > 0
+    assert (yellow + "yes") not in ansi(tab)
+    yes = next(i for i, r in enumerate(tab.rows) if r[6] == "yes")
+    assert (yellow + "yes") in ansi(replace(tab, warnings=tab.warnings | {(yes, 6)}))
