@@ -2,7 +2,7 @@ r"""What only a family's modeling code knows: the table beside the fields a conf
 
 A config's positions are read from its fields, by their meaning in transformers (:mod:`petheory.models.read`).
 What a ``config.json`` does not say, and a family's ``modeling_<type>.py`` decides, is one :class:`Family` entry
-here, each checked against that code by ``python tools/verify_models.py`` (the verification table is
+here, each checked against that code by ``python -m tools.verify`` (the verification table is
 :mod:`petheory.models.verified`):
 
 * which layers slide when a (transformers 4) file lists no ``layer_types``: every layer (Mistral), the layers from
@@ -142,7 +142,7 @@ FAMILIES = {
     "mistral_large4": Family(no_rope_layers=4),
     # Nemotron-H: attention layers without RoPE among Mamba, MoE and MLP layers
     "nemotron_h": Family(nope_types=("full_attention",)),
-    # adjacent pairs (their apply_rotary_pos_emb interleaves; tools/verify_hf.pairing evaluates it)
+    # adjacent pairs (their apply_rotary_pos_emb interleaves; tools.verify.oracle.pairing evaluates it)
     **{t: Family(pairing="interleaved") for t in ("cohere", "ernie4_5", "ernie4_5_moe", "glm", "glm4", "helium")},
     "glm_ocr_text": Family(pairing="interleaved", mrope="chunked", mrope_default=(8, 12, 12)),
     "mimo_v2_flash": Family(sinks=True),
@@ -163,7 +163,7 @@ FAMILIES = {
     "qwen3_vl": Family(default_types=_all_full, reads_layer_types=False, mrope="interleaved", mrope_default=(24, 20, 20),
                        theta_default=500000.0),
     # M-RoPE: sections in order (glm4v's `m[i % 3]` over the split, Qwen2.5-Omni's and PaddleOCR-VL's split), or
-    # interleaved (Qwen3.5's and Cosmos3-Edge's apply_interleaved_mrope): tools/verify_hf.mrope_layout reads the code
+    # interleaved (Qwen3.5's and Cosmos3-Edge's apply_interleaved_mrope): tools.verify.oracle.mrope_layout reads the code
     # adjacent pairs as GLM's (rotate_half_llm); its default config has no partial rotary, so its 64 bands do not
     # match the default sections: the published GLM-4.1V file (partial_rotary_factor 0.5) found the pairing
     "glm4v_text": Family(mrope="chunked", mrope_default=(8, 12, 12), pairing="interleaved"),

@@ -32,12 +32,10 @@ from petheory.models import resolve_config
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
-from _helpers import families_tool  # noqa: E402
-
-from petheory.models.families_page import CASES, SCOUT_ROPE  # noqa: E402
+from tools.verify import page  # noqa: E402
+from tools.verify.flagships import CASES, SCOUT_ROPE, build  # noqa: E402
 from transformers import AutoConfig  # noqa: E402
 
-build = families_tool().build
 
 U32 = 2.0**-24
 U64 = 2.0**-53
@@ -409,8 +407,8 @@ def test_yarn_truncate_is_validated():
 
 
 def test_the_families_page_is_generated_from_these_cases():
-    """docs/guide/families.md is what the resolver gives for the cases today (python tools/families_page.py --write)."""
-    assert families_tool().main(["--check"]) == 0, "stale: run python tools/families_page.py --write"
+    """docs/guide/families.md is what the resolver gives for the cases today (python -m tools.verify.page --write)."""
+    assert page.main(["--check"]) == 0, "stale: run python -m tools.verify.page --write"
 
 
 def test_the_families_page_notices_a_changed_resolver(monkeypatch):
@@ -427,4 +425,4 @@ def test_the_families_page_notices_a_changed_resolver(monkeypatch):
         return replace(s, layers=tuple(replace(layer, span=Span()) for layer in s.layers)) if s.source == "gemma2" else s
 
     monkeypatch.setattr(model_config, "resolve_config", all_global)
-    assert families_tool().main(["--check"]) == 1
+    assert page.main(["--check"]) == 1

@@ -3,7 +3,7 @@
 Each config is built by transformers' own configuration class with the published model's position fields (sizes
 cut to a few layers where the count does not matter), saved with ``save_pretrained``, read back through petheory's
 loader (``resolve_scheme("hf:DIR")``, the gate included) and compared layer by layer with the modules transformers
-builds from the same file (tools/verify_hf.py on the meta device; tools/verify_models.py's ``compare``: head size,
+builds from the same file (tools/verify/oracle.py on the meta device; tools/verify/sweep.py's ``compare``: head size,
 softmax scale, window, NoPE-ness, sinks, rotated dimensions, frequencies to (|ln base| + 12) u32, cos/sin factor,
 pairing, M-RoPE sections, ALiBi slopes). No comparison is skipped: what the tool cannot check fails the test.
 """
@@ -20,7 +20,7 @@ from petheory.loaders import resolve_scheme
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
-from _helpers import verify_tools  # noqa: E402
+from tools.verify import oracle, sweep  # noqa: E402
 from transformers import AutoConfig  # noqa: E402
 
 KIMI_K2_ROPE = {"type": "yarn", "factor": 32.0, "beta_fast": 1.0, "beta_slow": 1.0, "mscale": 1.0,
@@ -38,8 +38,7 @@ def saved(tmp_path, config, **edit):
 
 
 def agrees(scheme, config):
-    verify_hf, verify_models = verify_tools()
-    bad, unknown = verify_models.compare(scheme, verify_hf.facts(config), config)
+    bad, unknown = sweep.compare(scheme, oracle.facts(config), config)
     assert not bad and not unknown, (bad, unknown)
 
 
@@ -145,6 +144,5 @@ def test_the_comparison_catches_a_planted_misreading(tmp_path):
     p = scheme.main.positions
     full = replace(p, params={k: v for k, v in p.params.items() if k != "rotary_dim"})
     wrong = replace(scheme, layers=tuple(replace(layer, positions=full) for layer in scheme.layers))
-    verify_hf, verify_models = verify_tools()
-    bad, _ = verify_models.compare(wrong, verify_hf.facts(config), config)
+    bad, _ = sweep.compare(wrong, oracle.facts(config), config)
     assert bad and "rotated dimensions" in bad[0]

@@ -1,4 +1,4 @@
-"""What transformers' own modules do with a config, per layer: the oracle of tools/verify_models.py.
+"""What transformers' own modules do with a config, per layer: the oracle of the verification sweep (:mod:`tools.verify.sweep`).
 
 :func:`facts` builds a configuration's text model on the ``meta`` device (modules, no weights), finds its
 decoder layers and their attention modules, and reads from them what positions and the logit scale depend on:

@@ -1,9 +1,9 @@
 """Verify petheory's reading of every model type of the pinned transformers against transformers' own modules.
 
-    python tools/verify_models.py                  # sweep (cached per model type under results/verify_models/)
-    python tools/verify_models.py --only gpt_neox  # one model type (repeatable), printed in full
-    python tools/verify_models.py --write          # write petheory/data/verified_models.json and docs/guide/families.md
-    python tools/verify_models.py --check TYPE...  # exit 1 when the committed table differs for these types
+    python -m tools.verify                  # sweep (cached per model type under results/verify_models/)
+    python -m tools.verify --only gpt_neox  # one model type (repeatable), printed in full
+    python -m tools.verify --write          # write petheory/data/verified_models.json and docs/guide/families.md
+    python -m tools.verify --check TYPE...  # exit 1 when the committed table differs for these types
 
 For each model type in ``transformers.CONFIG_MAPPING``, its cases: the default config; the published config.json
 files of tests/data/hf_configs of that type, written as is (``hub:FILE``); for a decoder whose rotary takes
@@ -14,7 +14,7 @@ all of them at once (``every-kind``); the default written as a transformers 4 fi
 kinds it contains, each compared with transformers' module. Each case is saved with
 ``save_pretrained``, read back through petheory's loader (the reader before the verification gate:
 ``petheory.models.config.read_config``) and compared layer by layer with the modules transformers builds from the
-same file (tools/verify_hf.py, on the meta device). A case ends ``ok``, ``refused`` (petheory's one-line reason, or
+same file (:mod:`tools.verify.oracle`, on the meta device). A case ends ``ok``, ``refused`` (petheory's one-line reason, or
 ``unverified:`` what this tool cannot check in the family's code), ``misread`` (what differs), ``crash`` (petheory
 raised something else: a bug), or outside the count: ``transformers`` (its own config or modules fail to build),
 ``no-positions`` (no positions in a config: a learned table, or no position mechanism at all), ``not-text`` (no
@@ -35,9 +35,8 @@ import traceback
 import warnings
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / "results" / "verify_models"
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 U32 = 2.0**-24
 U64 = 2.0**-53
@@ -395,7 +394,7 @@ def class_fields(config, raw: dict | None = None) -> list:
 def run_case(mt: str, case: str, config, raw: dict | None = None) -> dict:
     """Save ``config`` (or write ``raw``, a config.json as the hub ships it), read it back through petheory and
     transformers, compare: the case's record."""
-    import verify_hf
+    from . import oracle
 
     from petheory.errors import ValidationError
     from petheory.loaders.model_config import read_config as read_file
@@ -419,14 +418,14 @@ def run_case(mt: str, case: str, config, raw: dict | None = None) -> dict:
                     "model (no language-model head in transformers' auto mappings): positions over image patches, audio "
                     "frames or other inputs are not read"}
         try:
-            built = verify_hf.build_meta(back)
+            built = oracle.build_meta(back)
         except Exception as exc:  # noqa: BLE001 - transformers' own failure
             if "Unrecognized configuration class" in str(exc):
                 return {**rec, "outcome": "no-model", "detail": "transformers has no model class for this configuration "
                         "alone (a sub-configuration: read through the model type that holds it)"}
             return {**rec, "outcome": "transformers", "detail": _one_line(exc)}
         try:
-            f = verify_hf.facts_of(*built)
+            f = oracle.facts_of(*built)
         except Exception as exc:  # noqa: BLE001 - this tool cannot read the modules: not verified
             return {**rec, "outcome": "refused", "detail": f"unverified: the tool could not read {type(built[0]).__name__}'s "
                     f"modules ({_one_line(exc)})"}
@@ -585,8 +584,8 @@ def verify_type(mt: str) -> dict:
 
 
 def published(mt: str) -> list:
-    """(case id, overrides) of the flagship configs of petheory.models.families_page for model type ``mt``."""
-    from petheory.models.families_page import CASES, OLDER
+    """(case id, overrides) of the flagship configs (:mod:`tools.verify.flagships`) for model type ``mt``."""
+    from .flagships import CASES, OLDER
 
     return [(name, kw) for name, t, kw in CASES + OLDER if t == mt and "text_config" not in kw]
 
@@ -666,7 +665,7 @@ def cached(mt: str, fresh: bool = False) -> dict:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python tools/verify_models.py", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m tools.verify", description=__doc__.splitlines()[0])
     p.add_argument("--only", action="append", metavar="TYPE", help="these model types only (repeatable)")
     p.add_argument("--fresh", action="store_true", help="recompute cached model types")
     p.add_argument("--cached", action="store_true", help="only the model types already in the cache (no sweep)")
@@ -677,7 +676,7 @@ def main(argv=None) -> int:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     from transformers import CONFIG_MAPPING
 
-    from verify_table import check, table, write
+    from .table import check, table, write
 
     types = args.only or (args.check if args.check else sorted(CONFIG_MAPPING.keys()))
     if args.cached:
