@@ -234,10 +234,12 @@ class Temperature:
 
 @dataclass(frozen=True)
 class Layer:
-    """One attention layer: its positions, span, temperature and sinks.
+    """One attention layer: its positions, span, temperature, sinks and mask.
 
     ``type`` is the config's own name for the layer kind (``full_attention``,
     ``sliding_attention``, ``chunked_attention``, ``linear_attention``, ...), or ``''``.
+    ``causal`` False: a bidirectional (encoder) layer, whose queries attend to keys on both sides (a sliding span
+    then reaches ``size - 1`` positions each way); the positions are the same.
     """
 
     positions: Positions
@@ -245,10 +247,13 @@ class Layer:
     temperature: Temperature | None = None
     sinks: bool = False
     type: str = ""
+    causal: bool = True
 
     def as_dict(self) -> dict:
         out = {"type": self.type, "positions": self.positions.as_dict(), "span": {"kind": self.span.kind,
                "size": self.span.size}, "sinks": self.sinks}
+        if not self.causal:
+            out["causal"] = False
         if self.temperature is not None:
             out["temperature"] = {"kind": self.temperature.kind, **_jsonable(self.temperature.params)}
         return out

@@ -50,11 +50,13 @@ def _nested_rope(rope: dict) -> dict | None:
 
 def _rope_on(cfg: dict, fam: Family, n: int) -> list:
     """Per layer: whether RoPE may apply (False: a NoPE layer by the family's per-layer field)."""
-    if cfg.get("layer_rope_theta") is not None and "layer_rope_theta" in fam.extra:
+    if cfg.get("layer_rope_theta") is not None and fam.layer_theta:
         thetas = cfg["layer_rope_theta"]
         if not isinstance(thetas, (list, tuple)) or len(thetas) != n:
             raise fail("layer_rope_theta", f"a list of num_hidden_layers={n} numbers (0: no RoPE on that layer)", thetas)
         return [read_real({"t": x}, "t", positive=False, minimum=0.0, where="layer_rope_theta") > 0 for x in thetas]
+    if fam.rope_on_default is not None:
+        return fam.rope_on_default(cfg, n)
     if not fam.no_rope_layers:
         return [True] * n
     given = cfg.get("no_rope_layers")
@@ -137,12 +139,16 @@ def logit_factor(cfg: dict, fam: Family, d: int) -> float:
         return read_real(cfg, "attention_multiplier", default=1.0) * math.sqrt(d)
     if fam.scale == "falcon_h1":  # keys times key_multiplier, the attention's input times attention_in_multiplier
         return read_real(cfg, "key_multiplier", default=1.0) * read_real(cfg, "attention_in_multiplier", default=1.0) ** 2
+    if fam.scale == "qk_scale":  # Muse: queries times qk_scale_factor after the scaleless QK norm, scaling d^-1/2
+        return read_real(cfg, "qk_scale_factor", default=fam.scale_default)
     return 1.0
 
 
 def rope_model(cfg: dict, mt: str, fam: Family, fields=None) -> Scheme:
     """The per-layer scheme of a rotary decoder's (text) config; ``mt`` names its family's table entry, ``fields`` the
     positional fields its configuration class has (None: unknown)."""
+    if fam.convert is not None:
+        cfg = fam.convert(cfg)
     hidden = read_int(cfg, first_key(cfg, HIDDEN))
     heads = read_heads(cfg, *HEADS)
     refuse_foreign(cfg, mt, fam)
@@ -176,12 +182,12 @@ def rope_model(cfg: dict, mt: str, fam: Family, fields=None) -> Scheme:
         if not isinstance(mlp, (list, tuple)) or len(mlp) != n:
             raise fail("mlp_layer_types", f"a list of num_hidden_layers={n} 'dense' / 'sparse'", mlp)
         forced = [x == "dense" for x in mlp]
-    if "position_embedding_type" in fam.extra and cfg.get("position_embedding_type") != "rope":
+    if fam.rope_by_type and cfg.get("position_embedding_type") != "rope":
         # Granite 4.0-H: the model builds its rotary embedding only for position_embedding_type == "rope"
         rope_on = [False] * n
         if cfg.get("position_embedding_type") not in (None, "nope"):
             raise fail("position_embedding_type", "'rope', 'nope' or null (no positions)", cfg["position_embedding_type"])
-    thetas = cfg.get("layer_rope_theta") if "layer_rope_theta" in fam.extra else None
+    thetas = cfg.get("layer_rope_theta") if fam.layer_theta == "base" else None
     for i, (t, d_i) in enumerate(zip(types, dims)):
         rotary = forced[i] or rope_on[i] and t not in nope_types and t not in NO_POSITION_TYPES and not (
             nested is not None and t in nested and nested[t] is None)  # transformers: a null entry has no RoPE
@@ -190,7 +196,7 @@ def rope_model(cfg: dict, mt: str, fam: Family, fields=None) -> Scheme:
         if key not in kinds:
             pos, L = _positions(cfg, mt, fam, t, rotary, d_i, rope, where, nested, max_pos, notes, theta)
             kinds[key] = Layer(pos, _span(cfg, t, fam), _temperature(cfg, mt, fam, t, rotary), fam.sinks and t not in
-                               NO_POSITION_TYPES, t)
+                               NO_POSITION_TYPES, t, causal=fam.causal)
             if L is not None:
                 contexts[key] = L
         layers.append(kinds[key])
@@ -323,6 +329,10 @@ def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes, 
 def _span(cfg: dict, t: str, fam: Family | None = None) -> Span:
     if t == "full_attention" and fam is not None and fam.window_on_full and cfg.get("sliding_window") is not None:
         return Span("sliding", read_int(cfg, "sliding_window"))
+    if t == "sliding_attention" and fam is not None and not fam.causal:
+        # a bidirectional window: |i - j| <= W, W = sliding_window (ModernBERT: local_attention // 2)
+        w = read_int(cfg, fam.window_key, minimum=2 if fam.window_key == "local_attention" else 1)
+        return Span("sliding", (w // 2 if fam.window_key == "local_attention" else w) + 1)
     if t == "sliding_attention":
         return Span("sliding", read_int(cfg, "sliding_window"))
     if t == "chunked_attention":
@@ -358,6 +368,14 @@ def _temperature(cfg: dict, mt: str, fam: Family, t: str, rotary: bool) -> Tempe
                                   "attn_scale": read_real(cfg, "attn_scale", default=0.1)})
 
 
+#: The note of a bidirectional (encoder) scheme: which results assume a causal mask and which do not.
+BIDIRECTIONAL = ("bidirectional attention (an encoder; transformers' is_causal False): every query attends to keys on "
+                 "both sides. The position-only kernel over i - j, its spectra, the band table and the geometry's stress "
+                 "do not depend on the mask (the N x N kernel analysed is the full Toeplitz matrix, which a causal mask "
+                 "would cut to j <= i); what assumes a causal mask: petheory plan (its evidence is causal decoders' "
+                 "context extension) and a NoPE layer's sense of order (a causal mask's alone)")
+
+
 def _notes(cfg: dict, mt: str, fam: Family, layers: list) -> list:
     notes = []
     count = {}
@@ -372,6 +390,8 @@ def _notes(cfg: dict, mt: str, fam: Family, layers: list) -> list:
         notes.append("chunked layers attend within their chunk of C tokens: distances reach at most C - 1")
     if any(layer.positions.kind == "nope" for layer in layers):
         notes.append("NoPE layers: softmax attention that sees no position (causal masking aside)")
+    if any(not layer.causal for layer in layers):
+        notes.append(BIDIRECTIONAL)
     if any(layer.positions.kind == "none" for layer in layers):
         notes.append("layers without softmax attention (linear attention, state-space or convolution mixers) carry no "
                      "positional encoding here: kind 'none'")
@@ -403,6 +423,17 @@ def _notes(cfg: dict, mt: str, fam: Family, layers: list) -> list:
         notes.append(f"Falcon-H1: keys times key_multiplier = {cfg.get('key_multiplier')} and the attention's input times "
                      f"attention_in_multiplier = {cfg.get('attention_in_multiplier')}: every logit times "
                      "key_multiplier * attention_in_multiplier^2 (the logit factor)")
+    if fam.scale == "qk_scale":
+        notes.append(f"{mt}: queries and keys are RMS-normalised (no learned scale), then queries times qk_scale_factor "
+                     f"= {logit_factor(cfg, fam, 1):.6g} under the softmax scale d^-1/2 (the logit factor)")
+    if fam.layer_theta == "flag" and cfg.get("layer_rope_theta") is not None:
+        base = next((layer.positions.params.get("base") for layer in layers if layer.positions.kind == "rotary"), None)
+        odd = [i for i, x in enumerate(cfg["layer_rope_theta"]) if x and base is not None and float(x) != base]
+        if odd:
+            notes.append(f"layer_rope_theta[{odd[0]}] = {cfg['layer_rope_theta'][odd[0]]}"
+                         + (f" (and {len(odd) - 1} more layers)" if len(odd) > 1 else "")
+                         + f" differs from rope_theta = {base:g}: {mt}'s code reads layer_rope_theta only as 0 (no RoPE) "
+                         "or not, and rotates every RoPE layer with rope_theta; read so")
     if "num_kv_shared_layers" in fam.extra and cfg.get("num_kv_shared_layers"):
         notes.append(f"num_kv_shared_layers = {cfg['num_kv_shared_layers']}: the last layers reuse the keys and values "
                      "of an earlier layer of the same type (same positions; content shared)")

@@ -52,6 +52,7 @@ NOT_POSITIONAL = {
     "linear_attn_beta_factor": "a residual-branch weight (MiniMax), not the logits",
     "logits_soft_cap": "soft-caps the output vocabulary logits (RecurrentGemma)",
     "routed_scaling_factor": "the MoE router's output scale",
+    "residual_gate_temperature": "divides a sigmoid gate on the residual stream (Muse), not the attention logits",
 }
 
 

@@ -146,3 +146,126 @@ def test_the_comparison_catches_a_planted_misreading(tmp_path):
     wrong = replace(scheme, layers=tuple(replace(layer, positions=full) for layer in scheme.layers))
     bad, _ = sweep.compare(wrong, oracle.facts(config), config)
     assert bad and "rotated dimensions" in bad[0]
+
+
+def _without(path, *keys):
+    doc = json.loads(path.read_text())
+    for key in keys:
+        doc.pop(key, None)
+    path.write_text(json.dumps(doc))
+
+
+def test_muse_spark_derives_its_nope_layers_and_scales_its_queries(tmp_path):
+    """Muse Spark without layer_rope_theta and layer_types (the class derives both): every 4th layer counted back
+    from the last is full attention without RoPE (the model passes it no position embeddings), the others slide with
+    RoPE; queries are multiplied by qk_scale_factor after their norm."""
+    config = AutoConfig.for_model("muse_spark_text", num_hidden_layers=8, qk_scale_factor=2.5)
+    _without(saved(tmp_path, config), "layer_rope_theta", "layer_types")
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    assert [layer.positions.kind for layer in scheme.layers] == ["nope" if (7 - i) % 4 == 0 else "rotary"
+                                                                 for i in range(8)]
+    assert [layer.span.kind for layer in scheme.layers] == ["full" if (7 - i) % 4 == 0 else "sliding" for i in range(8)]
+    assert scheme.main.positions.logit_factor == 2.5
+
+
+def test_muse_reads_layer_rope_theta_as_transformers_does_on_or_off(tmp_path):
+    """A non-zero layer_rope_theta that differs from rope_theta: transformers' Muse code rotates with rope_theta (one
+    rotary module) and reads the list only as 0 or not; petheory reads the same and says so in a note."""
+    thetas = [30000.0, 0, 20000.0, 0]
+    config = AutoConfig.for_model("muse_glimmer_text", num_hidden_layers=4, layer_rope_theta=thetas)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    rotary = [layer.positions for layer in scheme.layers if layer.positions.kind == "rotary"]
+    assert len(rotary) == 2 and {p.params["base"] for p in rotary} == {config.rope_parameters["rope_theta"]} == {1e4}
+    assert any(note.startswith("layer_rope_theta[0] = 30000.0 (and 1 more layers) differs from rope_theta")
+               for note in scheme.notes)
+
+
+def test_lara_mini_global_layers_apply_no_rope(tmp_path):
+    """LaraMiniModel passes position embeddings to its sliding layers only (its global layers are NoPE); a file
+    without layer_types takes the class's period-5 pattern."""
+    config = AutoConfig.for_model("lara_mini", num_hidden_layers=10)
+    _without(saved(tmp_path, config), "layer_types")
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    pattern = {"linear_attention": "none", "sliding_attention": "rotary", "full_attention": "nope"}
+    assert [layer.positions.kind for layer in scheme.layers] == [pattern[t] for t in config.layer_types]
+
+
+@pytest.mark.parametrize("mt,n", [("muse_spark_text", 8), ("lara_mini", 10)])
+def test_the_comparison_catches_rope_on_a_layer_the_model_passes_none(tmp_path, mt, n):
+    """Planted: the NoPE layers read as rotary (the old reading of both) are a misread for the tool: the model's
+    forward, not the attention's, decides that those layers get no position embeddings."""
+    from dataclasses import replace
+
+    config = AutoConfig.for_model(mt, num_hidden_layers=n)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    rot = next(layer.positions for layer in scheme.layers if layer.positions.kind == "rotary")
+    wrong = replace(scheme, layers=tuple(replace(layer, positions=rot) if layer.positions.kind == "nope" else layer
+                                         for layer in scheme.layers))
+    bad, _ = sweep.compare(wrong, oracle.facts(config), config)
+    assert bad and "rotary here, transformers applies no RoPE" in bad[0]
+
+
+@pytest.mark.parametrize("mt", ["eurobert", "gte", "nomic_bert", "jina_embeddings_v3", "esmc"])
+def test_rope_encoders_are_read_with_a_bidirectional_mask(tmp_path, mt):
+    """RoPE encoders: the positions a decoder's, every query attending to keys on both sides (is_causal False)."""
+    from petheory.models.read import BIDIRECTIONAL
+
+    config = AutoConfig.for_model(mt, num_hidden_layers=2)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    assert [layer.causal for layer in scheme.layers] == [False, False]
+    assert scheme.main.positions.kind == "rotary" and BIDIRECTIONAL in scheme.notes
+    assert scheme.main.as_dict()["causal"] is False
+
+
+def test_modernbert_published_file_alternates_global_and_local_bidirectional_layers(tmp_path):
+    """answerdotai/ModernBERT-base as published (transformers 4 keys): full attention every 3rd layer from 0 at
+    global_rope_theta 160000; local layers at local_rope_theta 10000 see |i - j| <= local_attention / 2 = 64."""
+    import shutil
+    from pathlib import Path
+
+    shutil.copy(Path(__file__).parents[1] / "data" / "hf_configs" / "modernbert_base.json", tmp_path / "config.json")
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    full = [i for i, layer in enumerate(scheme.layers) if layer.type == "full_attention"]
+    assert full == list(range(0, 22, 3))
+    by_type = {layer.type: layer for layer in scheme.layers}
+    assert by_type["full_attention"].positions.params["base"] == 160000.0
+    assert by_type["sliding_attention"].positions.params["base"] == 10000.0
+    assert by_type["sliding_attention"].span.size == 65 and by_type["sliding_attention"].span.reach(10**4) == 65
+    assert not any(layer.causal for layer in scheme.layers)
+    assert any("position_embedding_type" in note and "never reads" in note for note in scheme.notes)
+
+
+@pytest.mark.parametrize("mt,flip", [("eurobert", True), ("llama", False)])
+def test_the_comparison_catches_a_mask_read_the_wrong_way(tmp_path, mt, flip):
+    """Planted: an encoder read as causal, and a decoder read as bidirectional, are misreads for the tool."""
+    from dataclasses import replace
+
+    config = AutoConfig.for_model(mt, num_hidden_layers=2)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    wrong = replace(scheme, layers=tuple(replace(layer, causal=not layer.causal) for layer in scheme.layers))
+    bad, _ = sweep.compare(wrong, oracle.facts(config), config)
+    assert bad and ("read as causal" if flip else "read as bidirectional") in bad[0]
+
+
+def test_report_says_which_of_its_results_hold_for_a_bidirectional_layer(tmp_path):
+    from dataclasses import replace
+
+    from petheory.analyses.report import section
+
+    config = AutoConfig.for_model("eurobert", num_hidden_layers=2)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    kw = dict(length=64, multiples=(1,), null_draws=0, seed=0, rtol=1e-8)
+    notes = section(scheme, scheme.layers[0], [0, 1], stress_cache=[], **kw).notes
+    assert any(n.startswith("bidirectional (is_causal False)") and "plan's evidence does not" in n for n in notes)
+    causal = replace(scheme.layers[0], causal=True)
+    assert not any("bidirectional" in n for n in section(scheme, causal, [0, 1], stress_cache=[], **kw).notes)

@@ -190,6 +190,17 @@ def softmax_scale(attn, head_dim):
         val = _float(getattr(attn, key, None))
         if val:
             return 1.0 / val, key
+    tree = _forward_tree(type(attn))  # ModernBERT: scaling=self.head_dim**-0.5 in the call, evaluated on the module
+    for node in ast.walk(tree) if tree is not None else ():
+        kw = next((k for k in getattr(node, "keywords", []) if k.arg == "scaling"), None)
+        if isinstance(node, ast.Call) and kw is not None:
+            try:
+                val = _float(eval(compile(ast.Expression(kw.value), "<scaling>", "eval"), {"__builtins__": {}},
+                                  {"self": attn}))
+            except Exception:  # noqa: BLE001 - an expression of names the tool does not know: unverifiable
+                return None, f"scaling=`{ast.unparse(kw.value)}` in its forward"
+            if val is not None:
+                return val, f"scaling=`{ast.unparse(kw.value)}`"
     return None, "no scaling attribute"
 
 
@@ -367,6 +378,50 @@ def _per_type_position_embeddings(model) -> bool:
     return False
 
 
+def _layer_condition(model):
+    """Per layer index, whether the text model's forward passes that layer its position embeddings, where the call
+    in its ``for i, layer in enumerate(...)`` loop chooses between them and None (``position_embeddings=pe if
+    self.config.layer_rope_theta[i] else None``: Muse's NoPE layers; LaraMini's global layers); evaluated on the module
+    itself with the loop's index and the plain assignments before the call. None when the forward has no such
+    choice; else a function of the index that raises LookupError naming the expression when it reads something else."""
+    for name, mod in model.named_modules():
+        if not (name.count(".") <= 1 and hasattr(mod, "rotary_emb")):
+            continue
+        tree = _forward_tree(type(mod))
+        for loop in ast.walk(tree) if tree is not None else ():
+            if not (isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and ast.unparse(loop.iter.func) ==
+                    "enumerate" and isinstance(loop.target, ast.Tuple) and isinstance(loop.target.elts[0], ast.Name)):
+                continue
+            for stmt_no, stmt in enumerate(loop.body):
+                for call in ast.walk(stmt):
+                    kw = next((k for k in getattr(call, "keywords", []) if k.arg == "position_embeddings"), None)
+                    if not (isinstance(call, ast.Call) and kw is not None and isinstance(kw.value, ast.IfExp)):
+                        continue
+                    exp = kw.value
+                    nones = [isinstance(b, ast.Constant) and b.value is None for b in (exp.body, exp.orelse)]
+                    if nones.count(True) != 1:
+                        continue  # a choice between two tables: every layer gets one
+                    before = [s for s in loop.body[:stmt_no] if isinstance(s, ast.Assign) and len(s.targets) == 1
+                              and isinstance(s.targets[0], ast.Name)]
+                    return _passes(mod, loop.target.elts[0].id, before, exp, none_if_true=nones[0])
+        return None
+    return None
+
+
+def _passes(mod, index: str, before: list, exp, none_if_true: bool):
+    def passes(i):
+        env = {"self": mod, index: i}
+        try:
+            for s in before:
+                env[s.targets[0].id] = eval(compile(ast.Expression(s.value), "<assign>", "eval"), {"__builtins__": {}},
+                                            env)
+            val = bool(eval(compile(ast.Expression(exp.test), "<cond>", "eval"), {"__builtins__": {}}, env))
+        except Exception as exc:  # noqa: BLE001 - a name the tool does not know: unverifiable
+            raise LookupError(f"{type(mod).__name__}.forward passes position_embeddings=`{ast.unparse(exp)}`") from exc
+        return val != none_if_true
+    return passes
+
+
 def _passes_position_embeddings(model) -> bool:
     for name, mod in model.named_modules():
         if name.count(".") <= 1 and hasattr(mod, "rotary_emb"):
@@ -420,6 +475,7 @@ def facts_of(model, text) -> dict:
            "layer_types": list(text.layer_types) if isinstance(getattr(text, "layer_types", None), (list, tuple)) else None,
            "layers": []}
     per_type = _per_type_position_embeddings(model)
+    per_layer = _layer_condition(model)
     everywhere = global_window(model)
     prefix = type(model).__name__.removesuffix("Model").removesuffix("ForConditionalGeneration").removesuffix("Text")
     types = out["layer_types"] or []
@@ -435,6 +491,11 @@ def facts_of(model, text) -> dict:
         hd = getattr(attn, "qk_head_dim", hd)
         scale, skey = softmax_scale(attn, hd)
         rope, why = rope_applied(attn, env)
+        if per_layer is not None and rope:
+            try:
+                rope = per_layer(i)
+            except LookupError as exc:
+                rope, why = None, str(exc)
         rec = {"name": qual, "attention": type(attn).__name__, "head_dim": None if hd is None else int(hd),
                "scaling": scale, "scaling_key": skey, "window": window_of(attn, text, everywhere), "rope": rope,
                "rope_why": why, "sinks": hasattr(attn, "sinks"),
