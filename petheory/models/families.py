@@ -202,6 +202,9 @@ FAMILIES = {
     **{t: Family(sinks=True) for t in ("hy_v4", "hy_v4_vl_text")},
     "gpt_neox": Family(prf_legacy="rotary_pct"),
     "minimax_m2": Family(prf_legacy="rotary_dim"),
+    # GPT-J, CodeGen: the first rotary_dim dimensions of each head rotate in adjacent pairs (rotate_every_two) by a
+    # sin/cos table of base 10000 (create_sinusoidal_positions; no rope_theta in their config classes)
+    **{t: Family(pairing="interleaved", prf_legacy="rotary_dim") for t in ("gptj", "codegen")},
     "glm4_moe": Family(prf_default=0.5),
     "qwen2_vl": Family(_SW, _qwen, mrope="chunked", mrope_default=(16, 24, 24)),
     "qwen2_5_vl": Family(_SW, _qwen, mrope="chunked", mrope_default=(16, 24, 24)),

@@ -153,6 +153,10 @@ def rope_model(cfg: dict, mt: str, fam: Family, fields=None) -> Scheme:
     heads = read_heads(cfg, *HEADS)
     refuse_foreign(cfg, mt, fam)
     d = read_head_dim(cfg, hidden, heads)
+    if mt in ("gptj", "codegen") and cfg.get("rotary_dim") is None and d != hidden:
+        raise ValidationError(f"config field rotary_dim is null: {mt}'s code then builds its sin/cos table over the "
+                              f"whole hidden_size ({hidden}) and applies it to heads of {d}, which transformers cannot "
+                              "run with more than one head; give rotary_dim (the published GPT-J and CodeGen files: 64)")
     kv = read_int(cfg, "num_key_value_heads", default=cfg.get("num_kv_heads") or heads)
     listed = cfg.get("layer_types", cfg.get("layers_block_type"))
     if cfg.get(first_key(cfg, LAYERS)) is None and isinstance(listed, (list, tuple)) and listed:

@@ -269,3 +269,39 @@ def test_report_says_which_of_its_results_hold_for_a_bidirectional_layer(tmp_pat
     assert any(n.startswith("bidirectional (is_causal False)") and "plan's evidence does not" in n for n in notes)
     causal = replace(scheme.layers[0], causal=True)
     assert not any("bidirectional" in n for n in section(scheme, causal, [0, 1], stress_cache=[], **kw).notes)
+
+
+@pytest.mark.parametrize("mt", ["gptj", "codegen"])
+def test_gptj_rotates_its_first_rotary_dim_dimensions_in_adjacent_pairs(tmp_path, mt):
+    """GPT-J / CodeGen: rotary_dim 64 of head_dim 256, adjacent pairs (rotate_every_two), base 10000 from their own
+    sin/cos table (create_sinusoidal_positions)."""
+    config = AutoConfig.for_model(mt, n_layer=2)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    p = scheme.main.positions
+    assert (p.params["rotary_dim"], p.d, p.params["pairing"], p.params["base"]) == (64, 256, "interleaved", 10000.0)
+
+
+def test_gptj_read_with_half_split_pairs_is_caught(tmp_path):
+    """Planted: GPT-J read with rotate_half's pairing is a misread for the tool (its table and apply evaluated)."""
+    from dataclasses import replace
+
+    config = AutoConfig.for_model("gptj", n_layer=2)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    p = scheme.main.positions
+    half = replace(p, params={**p.params, "pairing": "half"})
+    wrong = replace(scheme, layers=tuple(replace(layer, positions=half) for layer in scheme.layers))
+    bad, _ = sweep.compare(wrong, oracle.facts(config), config)
+    assert bad and "pairing" in " ".join(bad)
+
+
+def test_gptj_without_rotary_dim_is_refused_as_transformers_cannot_run_it(tmp_path):
+    """rotary_dim null: GPTJConfig refuses it (a strict int), and its code could not run it with several heads."""
+    saved(tmp_path, AutoConfig.for_model("gptj", n_layer=2), rotary_dim=None)
+    with pytest.raises(Exception, match="rotary_dim"):
+        AutoConfig.from_pretrained(tmp_path)
+    with pytest.raises(ValidationError, match=r"rotary_dim is null: gptj's code then builds its sin/cos table over the "
+                                              r"whole hidden_size \(4096\) and applies it to heads of 256"):
+        resolve_scheme(f"hf:{tmp_path}")

@@ -282,6 +282,15 @@ def rotary_facts(model, text) -> dict:
             if bname.endswith("inv_freq") and "original" not in bname:
                 key = bname[: -len("inv_freq")].rstrip("_") or "default"
                 entry.setdefault("inv_freq", {})[key] = [float(x) for x in buf.double().flatten()]
+        table = getattr(cpu, "embed_positions", None)
+        if "inv_freq" not in entry and isinstance(table, torch.Tensor) and table.ndim == 2 and table.shape[0] > 1:
+            # GPT-J / CodeGen: a [sin | cos] table over positions (create_sinusoidal_positions); its frequencies are
+            # the angles at position 1 (each < pi, so atan2 returns them), once row 0 shows the layout
+            h = table.shape[1] // 2
+            row0, row1 = table[0].double(), table[1].double()
+            if table.shape[1] % 2 == 0 and torch.all(row0[:h] == 0) and torch.all(row0[h:] == 1):
+                entry.setdefault("inv_freq", {})["default"] = [float(x) for x in torch.atan2(row1[:h], row1[h:])]
+                entry["from_table"] = True
         for attr in dir(cpu):
             if attr.endswith("attention_scaling"):
                 key = attr[: -len("attention_scaling")].rstrip("_") or "default"
@@ -328,8 +337,13 @@ def pairing(model, text):
             pos = torch.tensor([[[0, 1]]] * 3)
         got = emb(torch.zeros(1, 2, 8), pos, **kw)
         one_tensor = next(iter(inspect.signature(apply).parameters)) == "x"  # Gemma 3n / 4: apply(x, cos, sin)
+        # GPT-J, CodeGen: apply(tensor, sin, cos) on (B, T, H, d), their module returning (sin, cos) of half width
+        sin_first = list(inspect.signature(apply).parameters)[:3] == ["tensor", "sin", "cos"]
 
         def run(q):
+            if sin_first:
+                sin, cos = got
+                return apply(q.transpose(1, 2), sin.float(), cos.float()).transpose(1, 2)
             if complex_apply:
                 try:  # (B, H, T, d): DeepSeek-V2 broadcasts freqs_cis over the heads
                     return apply(q, q.clone(), got)[0]
