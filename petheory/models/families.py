@@ -64,6 +64,12 @@ def _every(k_default: int, key: str | None = "sliding_window_pattern", other: st
     return types
 
 
+def _every_from_zero(k: int):  # full attention where i % k == 0 (Granite-SWA), sliding elsewhere
+    def types(cfg, n):
+        return ["full_attention" if i % k == 0 else "sliding_attention" for i in range(n)]
+    return types
+
+
 def _exaone4(cfg, n):
     if cfg.get("sliding_window") is None:
         return ["full_attention"] * n
@@ -248,8 +254,10 @@ FAMILIES = {
                                                                          "position_embedding_type")),
     **{t: Family(scale="granite", extra=("attention_multiplier",)) for t in ("granite_docling_text", "hyperclovax")},
     # a per-layer rope_theta, 0 meaning no RoPE on that layer
-    **{t: Family(scale="granite", sinks=True, layer_theta="base", extra=("attention_multiplier", "layer_rope_theta"))
-       for t in ("granite_swa", "granitemoe_swa")},
+    # (its config class: full attention where i % 4 == 0 when the file lists no layer_types; one rotary module per
+    # distinct theta, the model passing each layer the one of its layer_rope_theta)
+    **{t: Family(_SW, _every_from_zero(4), scale="granite", sinks=True, layer_theta="base",
+                 extra=("attention_multiplier", "layer_rope_theta")) for t in ("granite_swa", "granitemoe_swa")},
     # Muse: one rotary module at rope_parameters' theta; layer_rope_theta only switches it off (0 = NoPE) per layer;
     # queries times qk_scale_factor after a scaleless RMS norm of q and k (the class defaults differ per model)
     **{t: Family(_SW, _muse, layer_theta="flag", rope_on_default=_muse_rope, scale="qk_scale", scale_default=s,

@@ -305,3 +305,30 @@ def test_gptj_without_rotary_dim_is_refused_as_transformers_cannot_run_it(tmp_pa
     with pytest.raises(ValidationError, match=r"rotary_dim is null: gptj's code then builds its sin/cos table over the "
                                               r"whole hidden_size \(4096\) and applies it to heads of 256"):
         resolve_scheme(f"hf:{tmp_path}")
+
+
+def test_granite_swa_rotates_each_layer_at_its_own_theta(tmp_path):
+    """Granite-SWA keeps one rotary module per distinct layer_rope_theta and passes each layer its own (0: NoPE);
+    without layer_types, its class puts full attention where i % 4 == 0."""
+    thetas = [10000.0, 500000.0, 0, 10000.0, 500000.0, 0, 10000.0, 500000.0]
+    config = AutoConfig.for_model("granite_swa", num_hidden_layers=8, layer_rope_theta=thetas)
+    _without(saved(tmp_path, config), "layer_types")
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    got = [layer.positions.params.get("base") if layer.positions.kind == "rotary" else 0 for layer in scheme.layers]
+    assert got == thetas
+    assert [layer.span.kind for layer in scheme.layers] == ["full" if i % 4 == 0 else "sliding" for i in range(8)]
+
+
+def test_granite_swa_read_at_one_theta_is_caught(tmp_path):
+    """Planted: every rotary layer at the first layer's theta (one module for all) is a misread for the tool."""
+    from dataclasses import replace
+
+    thetas = [10000.0, 500000.0, 10000.0, 500000.0]
+    config = AutoConfig.for_model("granite_swa", num_hidden_layers=4, layer_rope_theta=thetas)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    first = scheme.layers[0].positions
+    wrong = replace(scheme, layers=tuple(replace(layer, positions=first) for layer in scheme.layers))
+    bad, _ = sweep.compare(wrong, oracle.facts(config), config)
+    assert bad and "frequenc" in " ".join(bad)

@@ -259,8 +259,9 @@ def _rebuild(mod, text):
     cls = type(mod)
     params = inspect.signature(cls.__init__).parameters
     kwargs = {}
+    own = getattr(mod, "config", None)  # Granite-SWA's per-theta modules keep a copy of the config with their theta
     if "config" in params:
-        kwargs["config"] = text
+        kwargs["config"] = own if type(own) is type(text) else text
     elif "dim" in params:
         return None
     if "layer_type" in params and getattr(mod, "layer_type", None) is not None:
@@ -406,12 +407,16 @@ def _layer_condition(model):
             if not (isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and ast.unparse(loop.iter.func) ==
                     "enumerate" and isinstance(loop.target, ast.Tuple) and isinstance(loop.target.elts[0], ast.Name)):
                 continue
+            assigned = {s.targets[0].id: s.value for s in loop.body if isinstance(s, ast.Assign)
+                        and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)}
             for stmt_no, stmt in enumerate(loop.body):
                 for call in ast.walk(stmt):
                     kw = next((k for k in getattr(call, "keywords", []) if k.arg == "position_embeddings"), None)
-                    if not (isinstance(call, ast.Call) and kw is not None and isinstance(kw.value, ast.IfExp)):
+                    exp = None if kw is None else kw.value
+                    if isinstance(exp, ast.Name) and isinstance(assigned.get(exp.id), ast.IfExp):
+                        exp = assigned[exp.id]  # Granite-SWA: pe = by_theta[theta] if theta else None, then passed
+                    if not (isinstance(call, ast.Call) and isinstance(exp, ast.IfExp)):
                         continue
-                    exp = kw.value
                     nones = [isinstance(b, ast.Constant) and b.value is None for b in (exp.body, exp.orelse)]
                     if nones.count(True) != 1:
                         continue  # a choice between two tables: every layer gets one
@@ -425,15 +430,32 @@ def _layer_condition(model):
 def _passes(mod, index: str, before: list, exp, none_if_true: bool):
     def passes(i):
         env = {"self": mod, index: i}
-        try:
-            for s in before:
+        for s in before:  # the loop's assignments, each where the tool can evaluate it (the test says if it needs more)
+            try:
                 env[s.targets[0].id] = eval(compile(ast.Expression(s.value), "<assign>", "eval"), {"__builtins__": {}},
                                             env)
+            except Exception:  # noqa: BLE001 - a name of the forward's own (a tensor table): not needed by the test
+                pass
+        try:
             val = bool(eval(compile(ast.Expression(exp.test), "<cond>", "eval"), {"__builtins__": {}}, env))
         except Exception as exc:  # noqa: BLE001 - a name the tool does not know: unverifiable
             raise LookupError(f"{type(mod).__name__}.forward passes position_embeddings=`{ast.unparse(exp)}`") from exc
         return val != none_if_true
     return passes
+
+
+def _rotary_by_theta(model, text):
+    """Granite-SWA: the model keeps one rotary module per distinct non-zero ``layer_rope_theta`` (``rotary_embs``) and
+    passes layer i the one whose config's ``rope_theta`` is ``layer_rope_theta[i]`` (its forward's
+    ``position_embeddings_by_theta``): layer index -> that module's name; None for a model without them."""
+    thetas = getattr(text, "layer_rope_theta", None)
+    for name, mod in model.named_modules():
+        embs = getattr(mod, "rotary_embs", None)
+        if name.count(".") <= 1 and isinstance(embs, torch.nn.ModuleList) and thetas:
+            keyed = {m.config.rope_parameters["rope_theta"]: f"{name + '.' if name else ''}rotary_embs.{k}"
+                     for k, m in enumerate(embs)}
+            return lambda i: keyed.get(thetas[i])
+    return None
 
 
 def _passes_position_embeddings(model) -> bool:
@@ -490,6 +512,7 @@ def facts_of(model, text) -> dict:
            "layers": []}
     per_type = _per_type_position_embeddings(model)
     per_layer = _layer_condition(model)
+    by_theta = _rotary_by_theta(model, text)
     everywhere = global_window(model)
     prefix = type(model).__name__.removesuffix("Model").removesuffix("ForConditionalGeneration").removesuffix("Text")
     types = out["layer_types"] or []
@@ -520,6 +543,8 @@ def facts_of(model, text) -> dict:
         scale = query_scale(attn, text)
         if scale is not None:
             rec["query_scale"] = scale
+        if by_theta is not None and rope:
+            rec["rotary_module"] = by_theta(i)
         out["layers"].append(rec)
     out["rotary"] = rotary_facts(model, text)
     out["pairing"], out["pairing_why"] = pairing(model, text)

@@ -261,10 +261,10 @@ def compare(scheme, f: dict, hf_config) -> tuple[list, list]:
         elif layer.temperature is not None and {k: float(v) for k, v in layer.temperature.params.items()} != \
                 fl["temperature"]:
             bad.append(f"layer {i}: temperature {layer.temperature.params}, transformers {fl['temperature']}")
-    for layer, idx in scheme.kinds():
+    for layer, idx, module in _kinds_by_module(scheme, f):
         p = layer.positions
         if p.kind == "rotary":
-            got = rot_by_type(layer.type)
+            got = rot_by_type(layer.type, module)
             if got is None:
                 unknown.append(f"no rotary inverse frequencies for the {layer.type} layers")
                 continue
@@ -327,14 +327,28 @@ def _query_scale(i, layer, hf) -> list:
     return []
 
 
+def _kinds_by_module(scheme, f):
+    """(layer kind, its layer indices, the rotary module the model passes them) over ``scheme``'s kinds, a kind split
+    where transformers passes its layers different modules (Granite-SWA's per-theta modules)."""
+    for layer, idx in scheme.kinds():
+        groups: dict = {}
+        for i in idx:
+            groups.setdefault(f["layers"][i].get("rotary_module"), []).append(i)
+        for module, part in groups.items():
+            yield layer, part, module
+
+
 def _rotary_by_type(f):
     rot = {k: v for k, v in f.get("rotary", {}).items() if "error" not in v}
     errors = [v["error"] for v in f.get("rotary", {}).values() if "error" in v]
 
-    def get(layer_type):
+    def get(layer_type, module=None):
+        """``module``: the one the model passes these layers (Granite-SWA's per-theta modules), where known."""
         if not rot:
             return errors[0] if errors else None
-        if len(rot) > 1:
+        if module in rot:
+            entry = rot[module]
+        elif len(rot) > 1:
             local = [v for k, v in rot.items() if "local" in k]
             glob = [v for k, v in rot.items() if "local" not in k]
             if len(local) == 1 and len(glob) == 1:
