@@ -79,6 +79,9 @@ def text_part(cfg: dict, fallback: str | None = None) -> tuple[dict, str]:
     mt = cfg.get("model_type")
     if composite(mt) is False:
         return cfg, TEXT_TYPES.get(mt, mt)
+    vlm = cfg.get("vlm_config")
+    if isinstance(vlm, dict) and isinstance(vlm.get("model_type"), str):
+        return text_part(vlm, fallback)  # ColPali, ColQwen2: a retrieval head over a vision-language model's text model
     for key in _TEXT_KEYS:
         text = cfg.get(key)
         if text is None or key != "text_config" and not (isinstance(text, dict) and "model_type" in text):

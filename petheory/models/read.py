@@ -102,9 +102,22 @@ def refuse_foreign(cfg: dict, mt: str, fam: Family) -> None:
                                                                      else None} | set(FOREIGN_FIELDS) | {
         "no_rope_layer_interval", "floor_scale"}
     refuse_unknown(cfg, mt, own)
-    if cfg.get("use_bidirectional_attention"):
-        raise ValidationError("config field use_bidirectional_attention is set (non-causal attention, an embedding model): "
-                              "not supported; supported: causal decoders")
+
+
+
+def _causal(cfg: dict, mt: str, fam: Family, fields, types: list) -> bool:
+    """Whether the attention layers mask causally: the family's (an encoder's is not), or not where the file sets
+    ``use_bidirectional_attention`` and the model type's code reads it (Gemma's attention: ``is_causal = not
+    use_bidirectional_attention``)."""
+    if not cfg.get("use_bidirectional_attention"):
+        return fam.causal
+    if fields is not None and "use_bidirectional_attention" not in fields:
+        raise ValidationError(f"config field use_bidirectional_attention is set, but transformers' {mt} code never reads "
+                              "it (its attention is causal): refused rather than read either way; remove it")
+    if "sliding_attention" in types:
+        raise ValidationError(f"config field use_bidirectional_attention is set on {mt}, whose sliding layers then take "
+                              "a bidirectional window petheory has not verified for it: refused rather than read")
+    return False
 
 
 def _layer_dims(cfg: dict, mt: str, d: int, types: list) -> list:
@@ -171,6 +184,7 @@ def rope_model(cfg: dict, mt: str, fam: Family, fields=None) -> Scheme:
         cross = set(read_int_list(cfg, "cross_attention_layers", minimum=0, maximum=n - 1))
         types = ["cross_attention" if i in cross else t for i, t in enumerate(types)]
     dims = _layer_dims(cfg, mt, d, types)
+    causal = _causal(cfg, mt, fam, fields, types)
     nested = _nested_rope(rope)
     notes: list = []
     kinds: dict = {}  # (layer type, rotary?, d, theta) -> Layer
@@ -200,7 +214,7 @@ def rope_model(cfg: dict, mt: str, fam: Family, fields=None) -> Scheme:
         if key not in kinds:
             pos, L = _positions(cfg, mt, fam, t, rotary, d_i, rope, where, nested, max_pos, notes, theta)
             kinds[key] = Layer(pos, _span(cfg, t, fam), _temperature(cfg, mt, fam, t, rotary), fam.sinks and t not in
-                               NO_POSITION_TYPES, t, causal=fam.causal)
+                               NO_POSITION_TYPES, t, causal=causal)
             if L is not None:
                 contexts[key] = L
         layers.append(kinds[key])

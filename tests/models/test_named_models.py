@@ -332,3 +332,29 @@ def test_granite_swa_read_at_one_theta_is_caught(tmp_path):
     wrong = replace(scheme, layers=tuple(replace(layer, positions=first) for layer in scheme.layers))
     bad, _ = sweep.compare(wrong, oracle.facts(config), config)
     assert bad and "frequenc" in " ".join(bad)
+
+
+def test_colqwen2_is_read_through_its_vlm_config(tmp_path):
+    """ColQwen2 holds its vision-language model in vlm_config: the positions are its text model's (Qwen2-VL's)."""
+    config = AutoConfig.for_model("colqwen2")
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    assert scheme.main.positions.mrope is not None and all(layer.causal for layer in scheme.layers)
+
+
+def test_gemma_with_use_bidirectional_attention_is_read_bidirectional(tmp_path):
+    """Gemma's attention: is_causal = not use_bidirectional_attention (an embedding model)."""
+    config = AutoConfig.for_model("gemma", num_hidden_layers=2, use_bidirectional_attention=True)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    assert not any(layer.causal for layer in scheme.layers)
+
+
+def test_use_bidirectional_attention_on_a_model_whose_code_ignores_it_is_refused(tmp_path):
+    """Planted: Llama's code never reads use_bidirectional_attention (it stays causal); neither reading is safe."""
+    saved(tmp_path, AutoConfig.for_model("llama", num_hidden_layers=2), use_bidirectional_attention=True)
+    with pytest.raises(ValidationError, match=r"use_bidirectional_attention is never read by transformers' llama code, "
+                                              r"and reading it would change the positions"):
+        resolve_scheme(f"hf:{tmp_path}")
