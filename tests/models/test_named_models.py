@@ -358,3 +358,20 @@ def test_use_bidirectional_attention_on_a_model_whose_code_ignores_it_is_refused
     with pytest.raises(ValidationError, match=r"use_bidirectional_attention is never read by transformers' llama code, "
                                               r"and reading it would change the positions"):
         resolve_scheme(f"hf:{tmp_path}")
+
+
+def test_moshi_each_attention_with_its_own_rotary_module_is_compared_layer_by_layer(tmp_path):
+    """Moshi keeps a rotary module in every attention: each layer is compared with its own; a wrong base is caught."""
+    from dataclasses import replace
+
+    config = AutoConfig.for_model("moshi", num_hidden_layers=2)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    facts = oracle.facts(AutoConfig.from_pretrained(tmp_path))
+    assert len({fl["rotary_module"] for fl in facts["layers"]}) == 2
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    p = scheme.main.positions
+    off = replace(p, params={**p.params, "base": 2 * p.params["base"]})
+    wrong = replace(scheme, layers=tuple(replace(layer, positions=off) for layer in scheme.layers))
+    bad, _ = sweep.compare(wrong, facts, AutoConfig.from_pretrained(tmp_path))
+    assert bad

@@ -512,6 +512,7 @@ def facts_of(model, text) -> dict:
            "layers": []}
     per_type = _per_type_position_embeddings(model)
     per_layer = _layer_condition(model)
+    names = {id(m): n for n, m in model.named_modules()}
     by_theta = _rotary_by_theta(model, text)
     everywhere = global_window(model)
     prefix = type(model).__name__.removesuffix("Model").removesuffix("ForConditionalGeneration").removesuffix("Text")
@@ -545,6 +546,8 @@ def facts_of(model, text) -> dict:
             rec["query_scale"] = scale
         if by_theta is not None and rope:
             rec["rotary_module"] = by_theta(i)
+        elif isinstance(getattr(attn, "rotary_emb", None), torch.nn.Module):  # Moshi, IDEFICS: each attention its own
+            rec["rotary_module"] = names.get(id(attn.rotary_emb))
         out["layers"].append(rec)
     out["rotary"] = rotary_facts(model, text)
     out["pairing"], out["pairing_why"] = pairing(model, text)
