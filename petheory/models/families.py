@@ -276,6 +276,9 @@ FAMILIES = {
     **{t: Family(query_scale="llama4_beta", rope_keys=("llama_4_scaling_beta", "max_position_embeddings"))
        for t in ("ministral3", "mistral4")},
     "lfm2": Family(default_types=_lfm2, extra=("full_attn_idxs",)),
+    # Molmo2: the layers of rope_scaling_layers take rope_parameters (scaled); the others an unscaled default RoPE
+    # of the whole head at the same theta (its second rotary module); None: every layer scaled
+    "molmo2_text": Family(extra=("rope_scaling_layers",)),
     # RoPE encoders: every query attends to keys on both sides (is_causal False); the positions are a decoder's
     **{t: Family(causal=False) for t in ("esmc", "eurobert", "gte", "jina_embeddings_v3", "nomic_bert")},
     # a bidirectional window: |i - j| <= sliding_window (masking_utils' bidirectional overlay), so sliding_window + 1

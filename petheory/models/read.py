@@ -206,13 +206,17 @@ def rope_model(cfg: dict, mt: str, fam: Family, fields=None) -> Scheme:
         if cfg.get("position_embedding_type") not in (None, "nope"):
             raise fail("position_embedding_type", "'rope', 'nope' or null (no positions)", cfg["position_embedding_type"])
     thetas = cfg.get("layer_rope_theta") if fam.layer_theta == "base" else None
+    scaled = None  # Molmo2: only the layers of rope_scaling_layers apply rope_parameters' scaling (None: all)
+    if "rope_scaling_layers" in fam.extra and cfg.get("rope_scaling_layers") is not None:
+        scaled = set(read_int_list(cfg, "rope_scaling_layers", minimum=0, maximum=n - 1))
     for i, (t, d_i) in enumerate(zip(types, dims)):
         rotary = forced[i] or rope_on[i] and t not in nope_types and t not in NO_POSITION_TYPES and not (
             nested is not None and t in nested and nested[t] is None)  # transformers: a null entry has no RoPE
         theta = float(thetas[i]) if thetas and rotary else None
-        key = (t, rotary, d_i, theta)
+        plain = rotary and scaled is not None and i not in scaled
+        key = (t, rotary, d_i, theta, plain)
         if key not in kinds:
-            pos, L = _positions(cfg, mt, fam, t, rotary, d_i, rope, where, nested, max_pos, notes, theta)
+            pos, L = _positions(cfg, mt, fam, t, rotary, d_i, rope, where, nested, max_pos, notes, theta, plain)
             kinds[key] = Layer(pos, _span(cfg, t, fam), _temperature(cfg, mt, fam, t, rotary), fam.sinks and t not in
                                NO_POSITION_TYPES, t, causal=causal)
             if L is not None:
@@ -310,7 +314,7 @@ def _ntk_alpha(cfg, rope, lrope, lwhere, d, fam, notes) -> dict:
     return {"rope_type": "default", "rope_theta": base}
 
 
-def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes, theta=None):
+def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes, theta=None, plain=False):
     if t in NO_POSITION_TYPES:
         return Positions("none"), None
     factor = logit_factor(cfg, fam, d)
@@ -322,6 +326,9 @@ def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes, 
         lrope = _ntk_alpha(cfg, rope, lrope, lwhere, d, fam, notes)
     if theta is not None:  # Granite-SWA: this layer's own rope_theta
         lrope, lwhere = {**lrope, "rope_theta": theta}, "layer_rope_theta: "
+    if plain:  # Molmo2's unscaled module: default RoPE of the whole head at the same theta
+        lrope = {"rope_type": "default", "partial_rotary_factor": 1.0,
+                 **({"rope_theta": lrope["rope_theta"]} if "rope_theta" in lrope else {})}
     check_rope_keys(lrope, lwhere)
     if lrope.get("rope_type", lrope.get("type")) == "mrope" and fam.mrope is None and "mrope_section" not in lrope:
         raise ValidationError(f"unknown rope_type 'mrope' in {lwhere.rstrip('.')} for {mt} (multimodal RoPE is read for "

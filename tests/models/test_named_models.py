@@ -375,3 +375,20 @@ def test_moshi_each_attention_with_its_own_rotary_module_is_compared_layer_by_la
     wrong = replace(scheme, layers=tuple(replace(layer, positions=off) for layer in scheme.layers))
     bad, _ = sweep.compare(wrong, facts, AutoConfig.from_pretrained(tmp_path))
     assert bad
+
+
+def test_molmo2_scales_only_its_rope_scaling_layers(tmp_path):
+    """Molmo2: the layers of rope_scaling_layers take rope_parameters' scaling (linear x4 here); the others an
+    unscaled RoPE at the same theta (its second rotary module). Planted: every layer scaled is caught."""
+    from dataclasses import replace
+
+    rope = {"rope_type": "linear", "factor": 4.0, "rope_theta": 1e6}
+    config = AutoConfig.for_model("molmo2_text", num_hidden_layers=4, rope_parameters=rope, rope_scaling_layers=[0, 2])
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    facts = oracle.facts(AutoConfig.from_pretrained(tmp_path))
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    assert [layer.positions.encoding for layer in scheme.layers] == ["rope_pi", "rope", "rope_pi", "rope"]
+    wrong = replace(scheme, layers=tuple(scheme.layers[0] for _ in scheme.layers))
+    bad, _ = sweep.compare(wrong, facts, AutoConfig.from_pretrained(tmp_path))
+    assert bad

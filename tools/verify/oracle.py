@@ -266,6 +266,9 @@ def _rebuild(mod, text):
         return None
     if "layer_type" in params and getattr(mod, "layer_type", None) is not None:
         kwargs["layer_type"] = mod.layer_type
+    if "scaled" in params:  # Molmo2's unscaled module keeps rope_type "default" whatever the config's is
+        rp = getattr(kwargs.get("config"), "rope_parameters", None) or {}
+        kwargs["scaled"] = getattr(mod, "rope_type", None) == rp.get("rope_type", "default")
     with torch.device("cpu"):
         return cls(**kwargs)
 
@@ -458,6 +461,49 @@ def _rotary_by_theta(model, text):
     return None
 
 
+def _rotary_by_key(model):
+    """Molmo2: the text model's forward builds ``pe = {"scaled": self.rotary_emb(...), "unscaled":
+    self.rotary_emb_unscaled(...)}`` and passes layer i ``pe[<expression of i>]``: layer index -> the module's name,
+    the expression evaluated on the module with the loop's index (None for an index it cannot evaluate); None for a
+    model without such a table."""
+    for name, mod in model.named_modules():
+        if not (name.count(".") <= 1 and hasattr(mod, "rotary_emb")):
+            continue
+        tree = _forward_tree(type(mod))
+        tables = {}
+        for node in ast.walk(tree) if tree is not None else ():
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                    and isinstance(node.value, ast.Dict):
+                attrs = {}
+                for k, v in zip(node.value.keys, node.value.values):
+                    if isinstance(k, ast.Constant) and isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) \
+                            and isinstance(v.func.value, ast.Name) and v.func.value.id == "self":
+                        attrs[k.value] = v.func.attr
+                if attrs and len(attrs) == len(node.value.keys):
+                    tables[node.targets[0].id] = attrs
+        for loop in ast.walk(tree) if tables else ():
+            if not (isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and ast.unparse(loop.iter.func) ==
+                    "enumerate" and isinstance(loop.target, ast.Tuple) and isinstance(loop.target.elts[0], ast.Name)):
+                continue
+            for call in ast.walk(loop):
+                kw = next((k for k in getattr(call, "keywords", []) if k.arg == "position_embeddings"), None)
+                exp = None if kw is None else kw.value
+                if isinstance(exp, ast.Subscript) and isinstance(exp.value, ast.Name) and exp.value.id in tables:
+                    attrs, index, code = tables[exp.value.id], loop.target.elts[0].id, compile(
+                        ast.Expression(exp.slice), "<key>", "eval")
+                    prefix = f"{name}." if name else ""
+
+                    def module_of(i, mod=mod, attrs=attrs, index=index, code=code, prefix=prefix):
+                        try:
+                            key = eval(code, {"__builtins__": {}}, {"self": mod, index: i})
+                        except Exception:  # noqa: BLE001 - an expression of names the tool does not know
+                            return None
+                        return prefix + attrs[key] if key in attrs else None
+                    return module_of
+        return None
+    return None
+
+
 def _passes_position_embeddings(model) -> bool:
     for name, mod in model.named_modules():
         if name.count(".") <= 1 and hasattr(mod, "rotary_emb"):
@@ -513,7 +559,7 @@ def facts_of(model, text) -> dict:
     per_type = _per_type_position_embeddings(model)
     per_layer = _layer_condition(model)
     names = {id(m): n for n, m in model.named_modules()}
-    by_theta = _rotary_by_theta(model, text)
+    by_theta = _rotary_by_theta(model, text) or _rotary_by_key(model)
     everywhere = global_window(model)
     prefix = type(model).__name__.removesuffix("Model").removesuffix("ForConditionalGeneration").removesuffix("Text")
     types = out["layer_types"] or []
