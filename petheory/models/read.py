@@ -108,9 +108,13 @@ def refuse_foreign(cfg: dict, mt: str, fam: Family) -> None:
 def _causal(cfg: dict, mt: str, fam: Family, fields, types: list) -> bool:
     """Whether the attention layers mask causally: the family's (an encoder's is not), or not where the file sets
     ``use_bidirectional_attention`` and the model type's code reads it (Gemma's attention: ``is_causal = not
-    use_bidirectional_attention``)."""
-    if not cfg.get("use_bidirectional_attention"):
+    use_bidirectional_attention``; Gemma 4's: ``!= "all"``, its ``"vision"`` making only image tokens see each other
+    both ways, so text positions stay causal)."""
+    val = cfg.get("use_bidirectional_attention")
+    if not val or val == "vision":
         return fam.causal
+    if val not in (True, "all"):
+        raise fail("use_bidirectional_attention", "true, false, 'all', 'vision' or null", val)
     if fields is not None and "use_bidirectional_attention" not in fields:
         raise ValidationError(f"config field use_bidirectional_attention is set, but transformers' {mt} code never reads "
                               "it (its attention is causal): refused rather than read either way; remove it")
@@ -448,6 +452,9 @@ def _notes(cfg: dict, mt: str, fam: Family, layers: list) -> list:
         notes.append(f"Falcon-H1: keys times key_multiplier = {cfg.get('key_multiplier')} and the attention's input times "
                      f"attention_in_multiplier = {cfg.get('attention_in_multiplier')}: every logit times "
                      "key_multiplier * attention_in_multiplier^2 (the logit factor)")
+    if cfg.get("use_bidirectional_attention") == "vision":
+        notes.append("use_bidirectional_attention = 'vision': image tokens attend to each other both ways; the text "
+                     "positions read here stay causal")
     if fam.scale == "qk_scale":
         notes.append(f"{mt}: queries and keys are RMS-normalised (no learned scale), then queries times qk_scale_factor "
                      f"= {logit_factor(cfg, fam, 1):.6g} under the softmax scale d^-1/2 (the logit factor)")

@@ -392,3 +392,13 @@ def test_molmo2_scales_only_its_rope_scaling_layers(tmp_path):
     wrong = replace(scheme, layers=tuple(scheme.layers[0] for _ in scheme.layers))
     bad, _ = sweep.compare(wrong, facts, AutoConfig.from_pretrained(tmp_path))
     assert bad
+
+
+def test_gemma4_bidirectional_vision_keeps_text_causal(tmp_path):
+    """Gemma 4's use_bidirectional_attention 'vision' (is_causal = value != 'all'): text layers stay causal."""
+    config = AutoConfig.for_model("gemma4_text", num_hidden_layers=6, use_bidirectional_attention="vision")
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    assert all(layer.causal for layer in scheme.layers)
+    assert any(note.startswith("use_bidirectional_attention = 'vision'") for note in scheme.notes)
