@@ -51,7 +51,7 @@ myst_dmath_double_inline = True
 exclude_patterns = ["_build", "README.md"]
 
 version = release = petheory.__version__
-#: the transformers release the model table was verified against (tools/verify_models.py --write)
+#: the transformers release the model table was verified against (python -m tools.verify --write)
 TRANSFORMERS_VERIFIED = _verified_table().get("transformers") or "none"
 html_title = "petheory"
 html_theme = "pydata_sphinx_theme"

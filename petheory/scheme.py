@@ -281,7 +281,7 @@ class Temperature:
 
 @dataclass(frozen=True)
 class Layer:
-    """One attention layer: its positions, span, temperature and sinks.
+    """One attention layer: its positions, span, temperature, sinks and mask.
 
     Attributes
     ----------
@@ -296,6 +296,9 @@ class Layer:
     type : str
         The config's own name for the layer kind (``full_attention``, ``sliding_attention``,
         ``chunked_attention``, ``linear_attention``, ...), or ``''``.
+    causal : bool
+        False for a bidirectional (encoder) layer, whose queries attend to keys on both sides (a sliding span
+        then reaches ``size - 1`` positions each way); the positions are the same. Written to JSON only when False.
     """
 
     positions: Positions
@@ -303,11 +306,14 @@ class Layer:
     temperature: Temperature | None = None
     sinks: bool = False
     type: str = ""
+    causal: bool = True
 
     def as_dict(self) -> dict:
         """The layer as JSON data."""
         out = {"type": self.type, "positions": self.positions.as_dict(), "span": self.span.as_dict(),
                "sinks": self.sinks}
+        if not self.causal:
+            out["causal"] = False
         if self.temperature is not None:
             out["temperature"] = {"kind": self.temperature.kind, **_jsonable(self.temperature.params)}
         return out
@@ -319,12 +325,14 @@ class Layer:
         >>> layer = Layer(Positions("nope"), Span("sliding", 8), type="sliding_attention")
         >>> Layer.from_dict(layer.as_dict()) == layer
         True
+        >>> Layer.from_dict(Layer(Positions("nope"), Span("full"), causal=False).as_dict()).causal
+        False
         """
         t = d.get("temperature")
         temperature = None if t is None else Temperature(t["kind"], {k: _tuples(x) for k, x in t.items()
                                                                       if k != "kind"})
         return cls(Positions.from_dict(d["positions"]), Span.from_dict(d["span"]), temperature,
-                   d["sinks"], d["type"])
+                   d["sinks"], d["type"], d.get("causal", True))
 
 
 @dataclass(frozen=True)

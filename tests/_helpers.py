@@ -209,31 +209,3 @@ def ladder_tol(n, d):
 
     u = unit_roundoff()
     return math.sqrt(2 * d) * 2 * (n + 1) * u + gamma(d + 2) * 2 * math.sqrt(d)
-
-
-def families_tool():
-    """tools/families_page.py as a module: ``build(model_type, overrides)`` (transformers' configuration class and
-    its config.json as a dict) for the cases of petheory.models.families_page, and ``main(["--check"])``."""
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    if "petheory_families_page_tool" not in sys.modules:
-        path = Path(__file__).resolve().parents[1] / "tools" / "families_page.py"
-        spec = importlib.util.spec_from_file_location("petheory_families_page_tool", path)
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = mod
-        spec.loader.exec_module(mod)
-    return sys.modules["petheory_families_page_tool"]
-
-
-def verify_tools():
-    """tools/verify_hf.py and tools/verify_models.py as modules (the verification sweep's oracle and comparison)."""
-    import importlib
-    import sys
-    from pathlib import Path
-
-    tools = str(Path(__file__).resolve().parents[1] / "tools")
-    if tools not in sys.path:
-        sys.path.insert(0, tools)
-    return importlib.import_module("verify_hf"), importlib.import_module("verify_models")

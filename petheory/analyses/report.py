@@ -307,6 +307,10 @@ def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: i
                      "every logit that grows with the query's position (not in the kernel below)")
     if layer.sinks:
         notes.append("learned attention sinks: a per-head logit outside the positions (not in the kernel)")
+    if not layer.causal:
+        notes.append("bidirectional (is_causal False): queries attend to keys on both sides; the kernel, spectra, bands "
+                     "and stress below are functions of i - j and hold for either mask (the plan's evidence does not: "
+                     "it is from causal decoders)")
     why = K.why_no_kernel(pos, learned_t5=learned)
     if pos.kind in ("nope", "none"):
         return ReportSection(**head, skipped=why)

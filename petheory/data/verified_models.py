@@ -1,6 +1,6 @@
 """The verification table as package data: ``verified_models.json`` beside this module.
 
-Written by ``python tools/verify_models.py --write``; read (once) by :mod:`petheory.models.verified`, which says
+Written by ``python -m tools.verify --write``; read (once) by :mod:`petheory.models.verified`, which says
 what it holds. Kept here, with the built-in corpus, because the theory modules open no file.
 """
 

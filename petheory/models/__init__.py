@@ -4,7 +4,7 @@ Pure theory (no file is read: :mod:`petheory.loaders.model_config` reads the fil
 :mod:`~petheory.models.config` (:func:`resolve_config`: the gate and the dispatch),
 :mod:`~petheory.models.read` (a rotary decoder's positions from its fields, by their meaning in transformers),
 :mod:`~petheory.models.families` (what only a family's modeling code knows),
-:mod:`~petheory.models.verified` (the verification table written by ``tools/verify_models.py``),
+:mod:`~petheory.models.verified` (the verification table written by ``python -m tools.verify``),
 :mod:`~petheory.models.rope` (one RoPE parameter dict -> a rotary registry entry),
 :mod:`~petheory.models.bias` (ALiBi, T5, MLA), :mod:`~petheory.models.fields` (validated field
 readers and their limits), :mod:`~petheory.models.describe` (:func:`describe`: what a resolved

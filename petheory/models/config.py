@@ -7,7 +7,7 @@ per layer: its position mechanism (a rotary registry entry with its parameters a
 :math:`1/\sqrt{d_{head}}`; ALiBi; T5 buckets; NoPE; none for a layer without softmax attention), its span (full,
 sliding window, chunks), its temperature and sinks. A multimodal wrapper is read through its ``text_config``.
 
-A model type is read when ``python tools/verify_models.py`` found its reading equal to what its transformers code
+A model type is read when ``python -m tools.verify`` found its reading equal to what its transformers code
 does (the verification table, :mod:`petheory.models.verified`). Any other is refused in one line: a verified
 refusal names the mechanism petheory does not implement; an unknown type names the nearest verified family, which
 ``as_family`` asserts (the report says it is the user's assertion, not a check). Within a verified type, a field
@@ -79,6 +79,9 @@ def text_part(cfg: dict, fallback: str | None = None) -> tuple[dict, str]:
     mt = cfg.get("model_type")
     if composite(mt) is False:
         return cfg, TEXT_TYPES.get(mt, mt)
+    vlm = cfg.get("vlm_config")
+    if isinstance(vlm, dict) and isinstance(vlm.get("model_type"), str):
+        return text_part(vlm, fallback)  # ColPali, ColQwen2: a retrieval head over a vision-language model's text model
     for key in _TEXT_KEYS:
         text = cfg.get(key)
         if text is None or key != "text_config" and not (isinstance(text, dict) and "model_type" in text):

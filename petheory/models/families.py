@@ -2,7 +2,7 @@ r"""What only a family's modeling code knows: the table beside the fields a conf
 
 A config's positions are read from its fields, by their meaning in transformers (:mod:`petheory.models.read`).
 What a ``config.json`` does not say, and a family's ``modeling_<type>.py`` decides, is one :class:`Family` entry
-here, each checked against that code by ``python tools/verify_models.py`` (the verification table is
+here, each checked against that code by ``python -m tools.verify`` (the verification table is
 :mod:`petheory.models.verified`):
 
 * which layers slide when a (transformers 4) file lists no ``layer_types``: every layer (Mistral), the layers from
@@ -64,6 +64,12 @@ def _every(k_default: int, key: str | None = "sliding_window_pattern", other: st
     return types
 
 
+def _every_from_zero(k: int):  # full attention where i % k == 0 (Granite-SWA), sliding elsewhere
+    def types(cfg, n):
+        return ["full_attention" if i % k == 0 else "sliding_attention" for i in range(n)]
+    return types
+
+
 def _exaone4(cfg, n):
     if cfg.get("sliding_window") is None:
         return ["full_attention"] * n
@@ -102,6 +108,43 @@ def _lfm2(cfg, n):  # Lfm2Config: full attention at full_attn_idxs (default: eve
     return ["full_attention" if i in set(idx) else "conv" for i in range(n)]
 
 
+def _muse(cfg, n):  # MuseSparkTextConfig / MuseGlimmerTextConfig: full every 4th layer counted back from the last
+    return ["full_attention" if (n - 1 - i) % 4 == 0 else "sliding_attention" for i in range(n)]
+
+
+def _muse_rope(cfg, n):  # their layer_rope_theta default: 0 (no RoPE) on those same full layers
+    return [(n - 1 - i) % 4 != 0 for i in range(n)]
+
+
+def _modernbert(cfg, n):  # ModernBertConfig: full attention every global_attn_every_n_layers-th layer from 0
+    k = read_int(cfg, "global_attn_every_n_layers", default=3)
+    return ["sliding_attention" if i % k else "full_attention" for i in range(n)]
+
+
+def modernbert_rope(cfg: dict) -> dict:
+    """``cfg`` with ModernBertConfig.convert_rope_params_to_dict applied: one rope dict per layer type, its
+    ``rope_theta`` from ``global_rope_theta`` / ``local_rope_theta`` (Hub files) or the class's defaults (160000,
+    10000), a ``rope_scaling`` laid over both."""
+    out = {k: v for k, v in cfg.items() if k not in ("rope_scaling", "global_rope_theta", "local_rope_theta")}
+    given = cfg.get("rope_parameters")
+    if given is not None and not isinstance(given, dict):
+        raise fail("rope_parameters", "an object {'full_attention': {...}, 'sliding_attention': {...}}", given)
+    rope = {k: dict(v) for k, v in (given or {}).items() if isinstance(v, dict)}
+    for t, key, theta in (("full_attention", "global_rope_theta", 160000.0),
+                          ("sliding_attention", "local_rope_theta", 10000.0)):
+        rope.setdefault(t, {"rope_type": "default"})
+        if isinstance(cfg.get("rope_scaling"), dict):
+            rope[t].update(cfg["rope_scaling"])
+        rope[t].setdefault("rope_theta", cfg.get(key) if cfg.get(key) is not None else theta)
+    out["rope_parameters"] = rope
+    return out
+
+
+def _lara_mini(cfg, n):  # LaraMiniConfig's released pattern, period 5
+    pattern = ("linear_attention", "sliding_attention", "linear_attention", "full_attention", "sliding_attention")
+    return [pattern[i % 5] for i in range(n)]
+
+
 @dataclass(frozen=True)
 class Family:
     """What one model type's code does that its config does not say (see the module docstring)."""
@@ -113,6 +156,10 @@ class Family:
     nope_if_window: bool = False                     # EXAONE 4: the full layers apply no RoPE when sliding_window is set
     window_on_full: bool = False                     # MiniMax: sliding_window, when set, limits the full-attention layers
     no_rope_layers: int | None = None                # default NoPE interval when it reads no_rope_layers
+    layer_theta: str | None = None                   # layer_rope_theta: "base" (the layer's own rope_theta) or
+    #                                                  "flag" (0: no RoPE, else the global rope_theta: Muse)
+    rope_on_default: object = None                   # (cfg, n) -> RoPE per layer when the file has no layer_rope_theta
+    rope_by_type: bool = False                       # RoPE only where position_embedding_type is "rope" (Granite 4.0-H)
     pairing: str = "half"
     mrope: str | None = None                         # M-RoPE layout, with its default sections
     mrope_default: tuple = ()
@@ -125,7 +172,11 @@ class Family:
     rope_keys: tuple = ()                            # keys of the rope dict only this family reads or ignores
     theta_default: float = 10000.0
     scale: str | None = None                         # the logit-scale rule (read.logit_factor)
+    scale_default: float | None = None               # its factor when the file has none (the class's default)
     softcap_key: str = "attn_logit_softcapping"
+    causal: bool = True                              # False: a bidirectional encoder (its attention's is_causal False)
+    window_key: str = "sliding_window"               # the window's field (ModernBERT: local_attention, the whole window)
+    convert: object = None                           # cfg -> cfg as the class rewrites older keys (ModernBERT's thetas)
     extra: tuple = field(default=())                 # fields only this family may carry, understood here
     text: str | None = None                          # a wrapper's text model type when text_config has none
 
@@ -142,7 +193,7 @@ FAMILIES = {
     "mistral_large4": Family(no_rope_layers=4),
     # Nemotron-H: attention layers without RoPE among Mamba, MoE and MLP layers
     "nemotron_h": Family(nope_types=("full_attention",)),
-    # adjacent pairs (their apply_rotary_pos_emb interleaves; tools/verify_hf.pairing evaluates it)
+    # adjacent pairs (their apply_rotary_pos_emb interleaves; tools.verify.oracle.pairing evaluates it)
     **{t: Family(pairing="interleaved") for t in ("cohere", "ernie4_5", "ernie4_5_moe", "glm", "glm4", "helium")},
     "glm_ocr_text": Family(pairing="interleaved", mrope="chunked", mrope_default=(8, 12, 12)),
     "mimo_v2_flash": Family(sinks=True),
@@ -157,13 +208,16 @@ FAMILIES = {
     **{t: Family(sinks=True) for t in ("hy_v4", "hy_v4_vl_text")},
     "gpt_neox": Family(prf_legacy="rotary_pct"),
     "minimax_m2": Family(prf_legacy="rotary_dim"),
+    # GPT-J, CodeGen: the first rotary_dim dimensions of each head rotate in adjacent pairs (rotate_every_two) by a
+    # sin/cos table of base 10000 (create_sinusoidal_positions; no rope_theta in their config classes)
+    **{t: Family(pairing="interleaved", prf_legacy="rotary_dim") for t in ("gptj", "codegen")},
     "glm4_moe": Family(prf_default=0.5),
     "qwen2_vl": Family(_SW, _qwen, mrope="chunked", mrope_default=(16, 24, 24)),
     "qwen2_5_vl": Family(_SW, _qwen, mrope="chunked", mrope_default=(16, 24, 24)),
     "qwen3_vl": Family(default_types=_all_full, reads_layer_types=False, mrope="interleaved", mrope_default=(24, 20, 20),
                        theta_default=500000.0),
     # M-RoPE: sections in order (glm4v's `m[i % 3]` over the split, Qwen2.5-Omni's and PaddleOCR-VL's split), or
-    # interleaved (Qwen3.5's and Cosmos3-Edge's apply_interleaved_mrope): tools/verify_hf.mrope_layout reads the code
+    # interleaved (Qwen3.5's and Cosmos3-Edge's apply_interleaved_mrope): tools.verify.oracle.mrope_layout reads the code
     # adjacent pairs as GLM's (rotate_half_llm); its default config has no partial rotary, so its 64 bands do not
     # match the default sections: the published GLM-4.1V file (partial_rotary_factor 0.5) found the pairing
     "glm4v_text": Family(mrope="chunked", mrope_default=(8, 12, 12), pairing="interleaved"),
@@ -196,12 +250,19 @@ FAMILIES = {
                          prf_default=0.25),
     **{t: Family(scale="granite", extra=("attention_multiplier",)) for t in ("granite", "granitemoe",
                                                                              "granitemoeshared")},
-    "granitemoehybrid": Family(scale="granite", extra=("attention_multiplier", "position_embedding_type")),
+    "granitemoehybrid": Family(scale="granite", rope_by_type=True, extra=("attention_multiplier",
+                                                                         "position_embedding_type")),
     **{t: Family(scale="granite", extra=("attention_multiplier",)) for t in ("granite_docling_text", "hyperclovax")},
     # a per-layer rope_theta, 0 meaning no RoPE on that layer
-    **{t: Family(scale="granite", sinks=True, extra=("attention_multiplier", "layer_rope_theta"))
-       for t in ("granite_swa", "granitemoe_swa")},
-    **{t: Family(extra=("layer_rope_theta",)) for t in ("muse_glimmer_text", "muse_spark_text")},
+    # (its config class: full attention where i % 4 == 0 when the file lists no layer_types; one rotary module per
+    # distinct theta, the model passing each layer the one of its layer_rope_theta)
+    **{t: Family(_SW, _every_from_zero(4), scale="granite", sinks=True, layer_theta="base",
+                 extra=("attention_multiplier", "layer_rope_theta")) for t in ("granite_swa", "granitemoe_swa")},
+    # Muse: one rotary module at rope_parameters' theta; layer_rope_theta only switches it off (0 = NoPE) per layer;
+    # queries times qk_scale_factor after a scaleless RMS norm of q and k (the class defaults differ per model)
+    **{t: Family(_SW, _muse, layer_theta="flag", rope_on_default=_muse_rope, scale="qk_scale", scale_default=s,
+                 theta_default=theta, extra=("layer_rope_theta", "qk_scale_factor"))
+       for t, s, theta in (("muse_glimmer_text", 3.87, 10000.0), ("muse_spark_text", 5.4730064863875, 500000.0))},
     "vaultgemma": Family(_SW, _every(2, None), scale="gemma"),  # VaultGemmaConfig: every 2nd layer full, as Gemma 2
     # Kimi Linear: its MLA (full-attention) layers apply no RoPE; the others are linear attention
     "kimi_linear": Family(nope_types=("full_attention",)),
@@ -215,6 +276,21 @@ FAMILIES = {
     **{t: Family(query_scale="llama4_beta", rope_keys=("llama_4_scaling_beta", "max_position_embeddings"))
        for t in ("ministral3", "mistral4")},
     "lfm2": Family(default_types=_lfm2, extra=("full_attn_idxs",)),
+    # Molmo2: the layers of rope_scaling_layers take rope_parameters (scaled); the others an unscaled default RoPE
+    # of the whole head at the same theta (its second rotary module); None: every layer scaled
+    "molmo2_text": Family(extra=("rope_scaling_layers",)),
+    # RoPE encoders: every query attends to keys on both sides (is_causal False); the positions are a decoder's
+    **{t: Family(causal=False) for t in ("esmc", "eurobert", "gte", "jina_embeddings_v3", "nomic_bert")},
+    # a bidirectional window: |i - j| <= sliding_window (masking_utils' bidirectional overlay), so sliding_window + 1
+    # distances each way; ModernBERT's sliding_window is local_attention // 2 (a property of its config class)
+    "ultrabert": Family(_SW, causal=False),
+    "modernbert": Family(_SW, _modernbert, causal=False, window_key="local_attention", convert=modernbert_rope,
+                         # position_embedding_type ('absolute' in the published files, from BERT): never read by
+                         # ModernBERT's code, and nothing here either
+                         extra=("local_attention", "global_attn_every_n_layers", "global_rope_theta", "local_rope_theta",
+                                "position_embedding_type")),
+    # LaraMiniModel passes position embeddings to its sliding layers only: the full (global) layers are NoPE
+    "lara_mini": Family(default_types=_lara_mini, nope_types=("full_attention",)),
 }
 
 #: Model types whose configuration class derives ``layer_types`` (its ``__post_init__``) by a rule petheory does not
@@ -236,12 +312,8 @@ FOREIGN_FIELDS = ("no_rope_layers", "attention_chunk_size", "attn_temperature_tu
 
 #: Model types whose code does what petheory does not read: refused with the mechanism named.
 REFUSED = {
-    **{t: f"{t} is a bidirectional encoder (is_causal False in transformers): petheory reads causal decoders"
-       for t in ("esmc", "eurobert", "gte", "jina_embeddings_v3", "nomic_bert")},
     "ernie4_5_vl_moe_text": "ERNIE 4.5-VL's 3-D RoPE (its own frequency ladder over t/h/w, adjacent pairs): not read",
     "ernie4_5_vl_moe": "ERNIE 4.5-VL's 3-D RoPE (its own frequency ladder over t/h/w, adjacent pairs): not read",
-    **{t: f"{t} is a bidirectional encoder (is_causal False) with sliding-window attention: petheory reads causal "
-          "decoders' windows" for t in ("ultrabert", "ultravbert")},
     "dory": "Dory's recurrent-depth layout (n_input_layers, n_recurrent_layers, n_output_layers: a block of layers "
             "run several times) and its legacy layer_types with 'mlp' entries, which transformers halves: not read",
 }

@@ -50,11 +50,13 @@ def _nested_rope(rope: dict) -> dict | None:
 
 def _rope_on(cfg: dict, fam: Family, n: int) -> list:
     """Per layer: whether RoPE may apply (False: a NoPE layer by the family's per-layer field)."""
-    if cfg.get("layer_rope_theta") is not None and "layer_rope_theta" in fam.extra:
+    if cfg.get("layer_rope_theta") is not None and fam.layer_theta:
         thetas = cfg["layer_rope_theta"]
         if not isinstance(thetas, (list, tuple)) or len(thetas) != n:
             raise fail("layer_rope_theta", f"a list of num_hidden_layers={n} numbers (0: no RoPE on that layer)", thetas)
         return [read_real({"t": x}, "t", positive=False, minimum=0.0, where="layer_rope_theta") > 0 for x in thetas]
+    if fam.rope_on_default is not None:
+        return fam.rope_on_default(cfg, n)
     if not fam.no_rope_layers:
         return [True] * n
     given = cfg.get("no_rope_layers")
@@ -100,9 +102,26 @@ def refuse_foreign(cfg: dict, mt: str, fam: Family) -> None:
                                                                      else None} | set(FOREIGN_FIELDS) | {
         "no_rope_layer_interval", "floor_scale"}
     refuse_unknown(cfg, mt, own)
-    if cfg.get("use_bidirectional_attention"):
-        raise ValidationError("config field use_bidirectional_attention is set (non-causal attention, an embedding model): "
-                              "not supported; supported: causal decoders")
+
+
+
+def _causal(cfg: dict, mt: str, fam: Family, fields, types: list) -> bool:
+    """Whether the attention layers mask causally: the family's (an encoder's is not), or not where the file sets
+    ``use_bidirectional_attention`` and the model type's code reads it (Gemma's attention: ``is_causal = not
+    use_bidirectional_attention``; Gemma 4's: ``!= "all"``, its ``"vision"`` making only image tokens see each other
+    both ways, so text positions stay causal)."""
+    val = cfg.get("use_bidirectional_attention")
+    if not val or val == "vision":
+        return fam.causal
+    if val not in (True, "all"):
+        raise fail("use_bidirectional_attention", "true, false, 'all', 'vision' or null", val)
+    if fields is not None and "use_bidirectional_attention" not in fields:
+        raise ValidationError(f"config field use_bidirectional_attention is set, but transformers' {mt} code never reads "
+                              "it (its attention is causal): refused rather than read either way; remove it")
+    if "sliding_attention" in types:
+        raise ValidationError(f"config field use_bidirectional_attention is set on {mt}, whose sliding layers then take "
+                              "a bidirectional window petheory has not verified for it: refused rather than read")
+    return False
 
 
 def _layer_dims(cfg: dict, mt: str, d: int, types: list) -> list:
@@ -137,16 +156,24 @@ def logit_factor(cfg: dict, fam: Family, d: int) -> float:
         return read_real(cfg, "attention_multiplier", default=1.0) * math.sqrt(d)
     if fam.scale == "falcon_h1":  # keys times key_multiplier, the attention's input times attention_in_multiplier
         return read_real(cfg, "key_multiplier", default=1.0) * read_real(cfg, "attention_in_multiplier", default=1.0) ** 2
+    if fam.scale == "qk_scale":  # Muse: queries times qk_scale_factor after the scaleless QK norm, scaling d^-1/2
+        return read_real(cfg, "qk_scale_factor", default=fam.scale_default)
     return 1.0
 
 
 def rope_model(cfg: dict, mt: str, fam: Family, fields=None) -> Scheme:
     """The per-layer scheme of a rotary decoder's (text) config; ``mt`` names its family's table entry, ``fields`` the
     positional fields its configuration class has (None: unknown)."""
+    if fam.convert is not None:
+        cfg = fam.convert(cfg)
     hidden = read_int(cfg, first_key(cfg, HIDDEN))
     heads = read_heads(cfg, *HEADS)
     refuse_foreign(cfg, mt, fam)
     d = read_head_dim(cfg, hidden, heads)
+    if mt in ("gptj", "codegen") and cfg.get("rotary_dim") is None and d != hidden:
+        raise ValidationError(f"config field rotary_dim is null: {mt}'s code then builds its sin/cos table over the "
+                              f"whole hidden_size ({hidden}) and applies it to heads of {d}, which transformers cannot "
+                              "run with more than one head; give rotary_dim (the published GPT-J and CodeGen files: 64)")
     kv = read_int(cfg, "num_key_value_heads", default=cfg.get("num_kv_heads") or heads)
     listed = cfg.get("layer_types", cfg.get("layers_block_type"))
     if cfg.get(first_key(cfg, LAYERS)) is None and isinstance(listed, (list, tuple)) and listed:
@@ -161,6 +188,7 @@ def rope_model(cfg: dict, mt: str, fam: Family, fields=None) -> Scheme:
         cross = set(read_int_list(cfg, "cross_attention_layers", minimum=0, maximum=n - 1))
         types = ["cross_attention" if i in cross else t for i, t in enumerate(types)]
     dims = _layer_dims(cfg, mt, d, types)
+    causal = _causal(cfg, mt, fam, fields, types)
     nested = _nested_rope(rope)
     notes: list = []
     kinds: dict = {}  # (layer type, rotary?, d, theta) -> Layer
@@ -176,21 +204,25 @@ def rope_model(cfg: dict, mt: str, fam: Family, fields=None) -> Scheme:
         if not isinstance(mlp, (list, tuple)) or len(mlp) != n:
             raise fail("mlp_layer_types", f"a list of num_hidden_layers={n} 'dense' / 'sparse'", mlp)
         forced = [x == "dense" for x in mlp]
-    if "position_embedding_type" in fam.extra and cfg.get("position_embedding_type") != "rope":
+    if fam.rope_by_type and cfg.get("position_embedding_type") != "rope":
         # Granite 4.0-H: the model builds its rotary embedding only for position_embedding_type == "rope"
         rope_on = [False] * n
         if cfg.get("position_embedding_type") not in (None, "nope"):
             raise fail("position_embedding_type", "'rope', 'nope' or null (no positions)", cfg["position_embedding_type"])
-    thetas = cfg.get("layer_rope_theta") if "layer_rope_theta" in fam.extra else None
+    thetas = cfg.get("layer_rope_theta") if fam.layer_theta == "base" else None
+    scaled = None  # Molmo2: only the layers of rope_scaling_layers apply rope_parameters' scaling (None: all)
+    if "rope_scaling_layers" in fam.extra and cfg.get("rope_scaling_layers") is not None:
+        scaled = set(read_int_list(cfg, "rope_scaling_layers", minimum=0, maximum=n - 1))
     for i, (t, d_i) in enumerate(zip(types, dims)):
         rotary = forced[i] or rope_on[i] and t not in nope_types and t not in NO_POSITION_TYPES and not (
             nested is not None and t in nested and nested[t] is None)  # transformers: a null entry has no RoPE
         theta = float(thetas[i]) if thetas and rotary else None
-        key = (t, rotary, d_i, theta)
+        plain = rotary and scaled is not None and i not in scaled
+        key = (t, rotary, d_i, theta, plain)
         if key not in kinds:
-            pos, L = _positions(cfg, mt, fam, t, rotary, d_i, rope, where, nested, max_pos, notes, theta)
+            pos, L = _positions(cfg, mt, fam, t, rotary, d_i, rope, where, nested, max_pos, notes, theta, plain)
             kinds[key] = Layer(pos, _span(cfg, t, fam), _temperature(cfg, mt, fam, t, rotary), fam.sinks and t not in
-                               NO_POSITION_TYPES, t)
+                               NO_POSITION_TYPES, t, causal=causal)
             if L is not None:
                 contexts[key] = L
         layers.append(kinds[key])
@@ -286,7 +318,7 @@ def _ntk_alpha(cfg, rope, lrope, lwhere, d, fam, notes) -> dict:
     return {"rope_type": "default", "rope_theta": base}
 
 
-def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes, theta=None):
+def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes, theta=None, plain=False):
     if t in NO_POSITION_TYPES:
         return Positions("none"), None
     factor = logit_factor(cfg, fam, d)
@@ -298,6 +330,9 @@ def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes, 
         lrope = _ntk_alpha(cfg, rope, lrope, lwhere, d, fam, notes)
     if theta is not None:  # Granite-SWA: this layer's own rope_theta
         lrope, lwhere = {**lrope, "rope_theta": theta}, "layer_rope_theta: "
+    if plain:  # Molmo2's unscaled module: default RoPE of the whole head at the same theta
+        lrope = {"rope_type": "default", "partial_rotary_factor": 1.0,
+                 **({"rope_theta": lrope["rope_theta"]} if "rope_theta" in lrope else {})}
     check_rope_keys(lrope, lwhere)
     if lrope.get("rope_type", lrope.get("type")) == "mrope" and fam.mrope is None and "mrope_section" not in lrope:
         raise ValidationError(f"unknown rope_type 'mrope' in {lwhere.rstrip('.')} for {mt} (multimodal RoPE is read for "
@@ -323,6 +358,10 @@ def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes, 
 def _span(cfg: dict, t: str, fam: Family | None = None) -> Span:
     if t == "full_attention" and fam is not None and fam.window_on_full and cfg.get("sliding_window") is not None:
         return Span("sliding", read_int(cfg, "sliding_window"))
+    if t == "sliding_attention" and fam is not None and not fam.causal:
+        # a bidirectional window: |i - j| <= W, W = sliding_window (ModernBERT: local_attention // 2)
+        w = read_int(cfg, fam.window_key, minimum=2 if fam.window_key == "local_attention" else 1)
+        return Span("sliding", (w // 2 if fam.window_key == "local_attention" else w) + 1)
     if t == "sliding_attention":
         return Span("sliding", read_int(cfg, "sliding_window"))
     if t == "chunked_attention":
@@ -358,6 +397,14 @@ def _temperature(cfg: dict, mt: str, fam: Family, t: str, rotary: bool) -> Tempe
                                   "attn_scale": read_real(cfg, "attn_scale", default=0.1)})
 
 
+#: The note of a bidirectional (encoder) scheme: which results assume a causal mask and which do not.
+BIDIRECTIONAL = ("bidirectional attention (an encoder; transformers' is_causal False): every query attends to keys on "
+                 "both sides. The position-only kernel over i - j, its spectra, the band table and the geometry's stress "
+                 "do not depend on the mask (the N x N kernel analysed is the full Toeplitz matrix, which a causal mask "
+                 "would cut to j <= i); what assumes a causal mask: petheory plan (its evidence is causal decoders' "
+                 "context extension) and a NoPE layer's sense of order (a causal mask's alone)")
+
+
 def _notes(cfg: dict, mt: str, fam: Family, layers: list) -> list:
     notes = []
     count = {}
@@ -372,6 +419,8 @@ def _notes(cfg: dict, mt: str, fam: Family, layers: list) -> list:
         notes.append("chunked layers attend within their chunk of C tokens: distances reach at most C - 1")
     if any(layer.positions.kind == "nope" for layer in layers):
         notes.append("NoPE layers: softmax attention that sees no position (causal masking aside)")
+    if any(not layer.causal for layer in layers):
+        notes.append(BIDIRECTIONAL)
     if any(layer.positions.kind == "none" for layer in layers):
         notes.append("layers without softmax attention (linear attention, state-space or convolution mixers) carry no "
                      "positional encoding here: kind 'none'")
@@ -403,6 +452,20 @@ def _notes(cfg: dict, mt: str, fam: Family, layers: list) -> list:
         notes.append(f"Falcon-H1: keys times key_multiplier = {cfg.get('key_multiplier')} and the attention's input times "
                      f"attention_in_multiplier = {cfg.get('attention_in_multiplier')}: every logit times "
                      "key_multiplier * attention_in_multiplier^2 (the logit factor)")
+    if cfg.get("use_bidirectional_attention") == "vision":
+        notes.append("use_bidirectional_attention = 'vision': image tokens attend to each other both ways; the text "
+                     "positions read here stay causal")
+    if fam.scale == "qk_scale":
+        notes.append(f"{mt}: queries and keys are RMS-normalised (no learned scale), then queries times qk_scale_factor "
+                     f"= {logit_factor(cfg, fam, 1):.6g} under the softmax scale d^-1/2 (the logit factor)")
+    if fam.layer_theta == "flag" and cfg.get("layer_rope_theta") is not None:
+        base = next((layer.positions.params.get("base") for layer in layers if layer.positions.kind == "rotary"), None)
+        odd = [i for i, x in enumerate(cfg["layer_rope_theta"]) if x and base is not None and float(x) != base]
+        if odd:
+            notes.append(f"layer_rope_theta[{odd[0]}] = {cfg['layer_rope_theta'][odd[0]]}"
+                         + (f" (and {len(odd) - 1} more layers)" if len(odd) > 1 else "")
+                         + f" differs from rope_theta = {base:g}: {mt}'s code reads layer_rope_theta only as 0 (no RoPE) "
+                         "or not, and rotates every RoPE layer with rope_theta; read so")
     if "num_kv_shared_layers" in fam.extra and cfg.get("num_kv_shared_layers"):
         notes.append(f"num_kv_shared_layers = {cfg['num_kv_shared_layers']}: the last layers reuse the keys and values "
                      "of an earlier layer of the same type (same positions; content shared)")

@@ -52,6 +52,7 @@ NOT_POSITIONAL = {
     "linear_attn_beta_factor": "a residual-branch weight (MiniMax), not the logits",
     "logits_soft_cap": "soft-caps the output vocabulary logits (RecurrentGemma)",
     "routed_scaling_factor": "the MoE router's output scale",
+    "residual_gate_temperature": "divides a sigmoid gate on the residual stream (Muse), not the attention logits",
 }
 
 
@@ -84,7 +85,7 @@ LEGACY = frozenset({"rope_scaling", "rope_theta", "partial_rotary_factor", "rota
 #: Layout fields that do not look positional by name but decide which layers have which positions.
 LAYOUT = frozenset({"layer_types", "layers_block_type", "head_dim", "use_sliding_window", "max_window_layers",
                     "cross_attention_layers", "full_attn_idxs", "attn_layer_indices", "attn_layer_period",
-                    "attn_layer_offset", "full_attention_interval"})
+                    "attn_layer_offset", "full_attention_interval", "use_bidirectional_attention"})
 
 
 def guarded(key: str) -> bool:

@@ -1,6 +1,6 @@
 """The verification table: which model types petheory reads as transformers runs them, and why the others are refused.
 
-``petheory/data/verified_models.json`` is written by ``python tools/verify_models.py --write``: for every model type of
+``petheory/data/verified_models.json`` is written by ``python -m tools.verify --write``: for every model type of
 the pinned transformers, each case (its default config, its text part, rope-scaling and layer-layout variants) saved
 with ``save_pretrained``, read back through petheory's loader and compared layer by layer with the family's own
 modules. A model type is verified (``ok``) when its cases end ``ok`` (or refused by name); the others keep the reason:
@@ -138,7 +138,7 @@ def refusal(mt, architectures=(), cfg: dict | None = None) -> str:
             f"--as-family {near}): your assertion, stated in the report") if near else ""
     if rec is None:
         return (f"unknown model_type {mt!r}: not a model type of transformers {version} that petheory has verified "
-                f"({len(verified_types())} are: python tools/verify_models.py lists them); nearest verified family: "
+                f"({len(verified_types())} are: python -m tools.verify lists them); nearest verified family: "
                 f"{near}{hint}")
     status, why = rec.get("status"), derived_fields(rec.get("why", ""), cfg)
     if status == "refused":

@@ -1,6 +1,6 @@
 """Every model family, every layer kind, all five commands: one answer.
 
-Each family's config (petheory.models.families_page's cases, built by transformers' own configuration class, the
+Each family's config (tools/verify/flagships.py's cases, built by transformers' own configuration class, the
 families tests/models/test_model_families.py checks layer by layer against transformers' modules)
 is written as a ``config.json`` and given to ``petheory report``, ``spectrum``, ``compare``,
 ``bounds`` and ``stress`` through the CLI's own entry point (``petheory.cli.main``: its parsing,
@@ -36,9 +36,7 @@ import pytest
 
 pytest.importorskip("transformers")
 
-from _helpers import families_tool  # noqa: E402
-
-from petheory.models.families_page import CASES, OLDER  # noqa: E402
+from tools.verify.flagships import CASES, OLDER, build  # noqa: E402
 
 from petheory import encodings as enc  # noqa: E402
 from petheory.analyses.record import Skipped  # noqa: E402
@@ -47,7 +45,6 @@ from petheory.models import resolve_config  # noqa: E402
 from petheory.models.describe import jsonable  # noqa: E402
 
 ALL = CASES + OLDER
-build = families_tool().build
 NULL_DRAWS = 3
 
 

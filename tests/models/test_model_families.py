@@ -32,12 +32,10 @@ from petheory.models import resolve_config
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
-from _helpers import families_tool  # noqa: E402
-
-from petheory.models.families_page import CASES, SCOUT_ROPE  # noqa: E402
+from tools.verify import page  # noqa: E402
+from tools.verify.flagships import CASES, SCOUT_ROPE, build  # noqa: E402
 from transformers import AutoConfig  # noqa: E402
 
-build = families_tool().build
 
 U32 = 2.0**-24
 U64 = 2.0**-53
@@ -282,7 +280,9 @@ LLAMA = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, 
                                                       "long_factor": [1.0] * 64}}, "short_factor[0]"),
     ({**LLAMA, "model_type": "gpt_oss", "rope_parameters": {"rope_type": "yarn", "factor": 32.0, "truncate": "no",
                                                             "original_max_position_embeddings": 4096}}, "truncate"),
-    ({**LLAMA, "model_type": "gemma3_text", "use_bidirectional_attention": True}, "use_bidirectional_attention"),
+    # (Gemma's code reads it: is_causal False; its sliding layers' bidirectional window is what is not verified)
+    ({**LLAMA, "model_type": "gemma3_text", "sliding_window": 512, "use_bidirectional_attention": True},
+     "use_bidirectional_attention"),
     ({**LLAMA, "model_type": "gemma4_text", "rope_parameters": {"rope_type": "default"}}, "keyed by layer type"),
 ], ids=lambda x: None if isinstance(x, dict) else x)
 def test_a_field_that_changes_positions_is_refused_not_dropped(cfg, match):
@@ -409,8 +409,8 @@ def test_yarn_truncate_is_validated():
 
 
 def test_the_families_page_is_generated_from_these_cases():
-    """docs/guide/families.md is what the resolver gives for the cases today (python tools/families_page.py --write)."""
-    assert families_tool().main(["--check"]) == 0, "stale: run python tools/families_page.py --write"
+    """docs/guide/families.md is what the resolver gives for the cases today (python -m tools.verify.page --write)."""
+    assert page.main(["--check"]) == 0, "stale: run python -m tools.verify.page --write"
 
 
 def test_the_families_page_notices_a_changed_resolver(monkeypatch):
@@ -427,4 +427,4 @@ def test_the_families_page_notices_a_changed_resolver(monkeypatch):
         return replace(s, layers=tuple(replace(layer, span=Span()) for layer in s.layers)) if s.source == "gemma2" else s
 
     monkeypatch.setattr(model_config, "resolve_config", all_global)
-    assert families_tool().main(["--check"]) == 1
+    assert page.main(["--check"]) == 1

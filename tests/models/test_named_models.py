@@ -3,7 +3,7 @@
 Each config is built by transformers' own configuration class with the published model's position fields (sizes
 cut to a few layers where the count does not matter), saved with ``save_pretrained``, read back through petheory's
 loader (``resolve_scheme("hf:DIR")``, the gate included) and compared layer by layer with the modules transformers
-builds from the same file (tools/verify_hf.py on the meta device; tools/verify_models.py's ``compare``: head size,
+builds from the same file (tools/verify/oracle.py on the meta device; tools/verify/sweep.py's ``compare``: head size,
 softmax scale, window, NoPE-ness, sinks, rotated dimensions, frequencies to (|ln base| + 12) u32, cos/sin factor,
 pairing, M-RoPE sections, ALiBi slopes). No comparison is skipped: what the tool cannot check fails the test.
 """
@@ -20,7 +20,7 @@ from petheory.loaders import resolve_scheme
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
-from _helpers import verify_tools  # noqa: E402
+from tools.verify import oracle, sweep  # noqa: E402
 from transformers import AutoConfig  # noqa: E402
 
 KIMI_K2_ROPE = {"type": "yarn", "factor": 32.0, "beta_fast": 1.0, "beta_slow": 1.0, "mscale": 1.0,
@@ -38,8 +38,7 @@ def saved(tmp_path, config, **edit):
 
 
 def agrees(scheme, config):
-    verify_hf, verify_models = verify_tools()
-    bad, unknown = verify_models.compare(scheme, verify_hf.facts(config), config)
+    bad, unknown = sweep.compare(scheme, oracle.facts(config), config)
     assert not bad and not unknown, (bad, unknown)
 
 
@@ -145,6 +144,261 @@ def test_the_comparison_catches_a_planted_misreading(tmp_path):
     p = scheme.main.positions
     full = replace(p, params={k: v for k, v in p.params.items() if k != "rotary_dim"})
     wrong = replace(scheme, layers=tuple(replace(layer, positions=full) for layer in scheme.layers))
-    verify_hf, verify_models = verify_tools()
-    bad, _ = verify_models.compare(wrong, verify_hf.facts(config), config)
+    bad, _ = sweep.compare(wrong, oracle.facts(config), config)
     assert bad and "rotated dimensions" in bad[0]
+
+
+def _without(path, *keys):
+    doc = json.loads(path.read_text())
+    for key in keys:
+        doc.pop(key, None)
+    path.write_text(json.dumps(doc))
+
+
+def test_muse_spark_derives_its_nope_layers_and_scales_its_queries(tmp_path):
+    """Muse Spark without layer_rope_theta and layer_types (the class derives both): every 4th layer counted back
+    from the last is full attention without RoPE (the model passes it no position embeddings), the others slide with
+    RoPE; queries are multiplied by qk_scale_factor after their norm."""
+    config = AutoConfig.for_model("muse_spark_text", num_hidden_layers=8, qk_scale_factor=2.5)
+    _without(saved(tmp_path, config), "layer_rope_theta", "layer_types")
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    assert [layer.positions.kind for layer in scheme.layers] == ["nope" if (7 - i) % 4 == 0 else "rotary"
+                                                                 for i in range(8)]
+    assert [layer.span.kind for layer in scheme.layers] == ["full" if (7 - i) % 4 == 0 else "sliding" for i in range(8)]
+    assert scheme.main.positions.logit_factor == 2.5
+
+
+def test_muse_reads_layer_rope_theta_as_transformers_does_on_or_off(tmp_path):
+    """A non-zero layer_rope_theta that differs from rope_theta: transformers' Muse code rotates with rope_theta (one
+    rotary module) and reads the list only as 0 or not; petheory reads the same and says so in a note."""
+    thetas = [30000.0, 0, 20000.0, 0]
+    config = AutoConfig.for_model("muse_glimmer_text", num_hidden_layers=4, layer_rope_theta=thetas)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    rotary = [layer.positions for layer in scheme.layers if layer.positions.kind == "rotary"]
+    assert len(rotary) == 2 and {p.params["base"] for p in rotary} == {config.rope_parameters["rope_theta"]} == {1e4}
+    assert any(note.startswith("layer_rope_theta[0] = 30000.0 (and 1 more layers) differs from rope_theta")
+               for note in scheme.notes)
+
+
+def test_lara_mini_global_layers_apply_no_rope(tmp_path):
+    """LaraMiniModel passes position embeddings to its sliding layers only (its global layers are NoPE); a file
+    without layer_types takes the class's period-5 pattern."""
+    config = AutoConfig.for_model("lara_mini", num_hidden_layers=10)
+    _without(saved(tmp_path, config), "layer_types")
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    pattern = {"linear_attention": "none", "sliding_attention": "rotary", "full_attention": "nope"}
+    assert [layer.positions.kind for layer in scheme.layers] == [pattern[t] for t in config.layer_types]
+
+
+@pytest.mark.parametrize("mt,n", [("muse_spark_text", 8), ("lara_mini", 10)])
+def test_the_comparison_catches_rope_on_a_layer_the_model_passes_none(tmp_path, mt, n):
+    """Planted: the NoPE layers read as rotary (the old reading of both) are a misread for the tool: the model's
+    forward, not the attention's, decides that those layers get no position embeddings."""
+    from dataclasses import replace
+
+    config = AutoConfig.for_model(mt, num_hidden_layers=n)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    rot = next(layer.positions for layer in scheme.layers if layer.positions.kind == "rotary")
+    wrong = replace(scheme, layers=tuple(replace(layer, positions=rot) if layer.positions.kind == "nope" else layer
+                                         for layer in scheme.layers))
+    bad, _ = sweep.compare(wrong, oracle.facts(config), config)
+    assert bad and "rotary here, transformers applies no RoPE" in bad[0]
+
+
+@pytest.mark.parametrize("mt", ["eurobert", "gte", "nomic_bert", "jina_embeddings_v3", "esmc"])
+def test_rope_encoders_are_read_with_a_bidirectional_mask(tmp_path, mt):
+    """RoPE encoders: the positions a decoder's, every query attending to keys on both sides (is_causal False)."""
+    from petheory.models.read import BIDIRECTIONAL
+
+    config = AutoConfig.for_model(mt, num_hidden_layers=2)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    assert [layer.causal for layer in scheme.layers] == [False, False]
+    assert scheme.main.positions.kind == "rotary" and BIDIRECTIONAL in scheme.notes
+    assert scheme.main.as_dict()["causal"] is False
+
+
+def test_modernbert_published_file_alternates_global_and_local_bidirectional_layers(tmp_path):
+    """answerdotai/ModernBERT-base as published (transformers 4 keys): full attention every 3rd layer from 0 at
+    global_rope_theta 160000; local layers at local_rope_theta 10000 see |i - j| <= local_attention / 2 = 64."""
+    import shutil
+    from pathlib import Path
+
+    shutil.copy(Path(__file__).parents[1] / "data" / "hf_configs" / "modernbert_base.json", tmp_path / "config.json")
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    full = [i for i, layer in enumerate(scheme.layers) if layer.type == "full_attention"]
+    assert full == list(range(0, 22, 3))
+    by_type = {layer.type: layer for layer in scheme.layers}
+    assert by_type["full_attention"].positions.params["base"] == 160000.0
+    assert by_type["sliding_attention"].positions.params["base"] == 10000.0
+    assert by_type["sliding_attention"].span.size == 65 and by_type["sliding_attention"].span.reach(10**4) == 65
+    assert not any(layer.causal for layer in scheme.layers)
+    assert any("position_embedding_type" in note and "never reads" in note for note in scheme.notes)
+
+
+@pytest.mark.parametrize("mt,flip", [("eurobert", True), ("llama", False)])
+def test_the_comparison_catches_a_mask_read_the_wrong_way(tmp_path, mt, flip):
+    """Planted: an encoder read as causal, and a decoder read as bidirectional, are misreads for the tool."""
+    from dataclasses import replace
+
+    config = AutoConfig.for_model(mt, num_hidden_layers=2)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    wrong = replace(scheme, layers=tuple(replace(layer, causal=not layer.causal) for layer in scheme.layers))
+    bad, _ = sweep.compare(wrong, oracle.facts(config), config)
+    assert bad and ("read as causal" if flip else "read as bidirectional") in bad[0]
+
+
+def test_report_says_which_of_its_results_hold_for_a_bidirectional_layer(tmp_path):
+    from dataclasses import replace
+
+    from petheory.analyses.report import section
+
+    config = AutoConfig.for_model("eurobert", num_hidden_layers=2)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    kw = dict(length=64, multiples=(1,), null_draws=0, seed=0, rtol=1e-8)
+    notes = section(scheme, scheme.layers[0], [0, 1], stress_cache=[], **kw).notes
+    assert any(n.startswith("bidirectional (is_causal False)") and "plan's evidence does not" in n for n in notes)
+    causal = replace(scheme.layers[0], causal=True)
+    assert not any("bidirectional" in n for n in section(scheme, causal, [0, 1], stress_cache=[], **kw).notes)
+
+
+@pytest.mark.parametrize("mt", ["gptj", "codegen"])
+def test_gptj_rotates_its_first_rotary_dim_dimensions_in_adjacent_pairs(tmp_path, mt):
+    """GPT-J / CodeGen: rotary_dim 64 of head_dim 256, adjacent pairs (rotate_every_two), base 10000 from their own
+    sin/cos table (create_sinusoidal_positions)."""
+    config = AutoConfig.for_model(mt, n_layer=2)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    p = scheme.main.positions
+    assert (p.params["rotary_dim"], p.d, p.params["pairing"], p.params["base"]) == (64, 256, "interleaved", 10000.0)
+
+
+def test_gptj_read_with_half_split_pairs_is_caught(tmp_path):
+    """Planted: GPT-J read with rotate_half's pairing is a misread for the tool (its table and apply evaluated)."""
+    from dataclasses import replace
+
+    config = AutoConfig.for_model("gptj", n_layer=2)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    p = scheme.main.positions
+    half = replace(p, params={**p.params, "pairing": "half"})
+    wrong = replace(scheme, layers=tuple(replace(layer, positions=half) for layer in scheme.layers))
+    bad, _ = sweep.compare(wrong, oracle.facts(config), config)
+    assert bad and "pairing" in " ".join(bad)
+
+
+def test_gptj_without_rotary_dim_is_refused_as_transformers_cannot_run_it(tmp_path):
+    """rotary_dim null: GPTJConfig refuses it (a strict int), and its code could not run it with several heads."""
+    saved(tmp_path, AutoConfig.for_model("gptj", n_layer=2), rotary_dim=None)
+    with pytest.raises(Exception, match="rotary_dim"):
+        AutoConfig.from_pretrained(tmp_path)
+    with pytest.raises(ValidationError, match=r"rotary_dim is null: gptj's code then builds its sin/cos table over the "
+                                              r"whole hidden_size \(4096\) and applies it to heads of 256"):
+        resolve_scheme(f"hf:{tmp_path}")
+
+
+def test_granite_swa_rotates_each_layer_at_its_own_theta(tmp_path):
+    """Granite-SWA keeps one rotary module per distinct layer_rope_theta and passes each layer its own (0: NoPE);
+    without layer_types, its class puts full attention where i % 4 == 0."""
+    thetas = [10000.0, 500000.0, 0, 10000.0, 500000.0, 0, 10000.0, 500000.0]
+    config = AutoConfig.for_model("granite_swa", num_hidden_layers=8, layer_rope_theta=thetas)
+    _without(saved(tmp_path, config), "layer_types")
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    got = [layer.positions.params.get("base") if layer.positions.kind == "rotary" else 0 for layer in scheme.layers]
+    assert got == thetas
+    assert [layer.span.kind for layer in scheme.layers] == ["full" if i % 4 == 0 else "sliding" for i in range(8)]
+
+
+def test_granite_swa_read_at_one_theta_is_caught(tmp_path):
+    """Planted: every rotary layer at the first layer's theta (one module for all) is a misread for the tool."""
+    from dataclasses import replace
+
+    thetas = [10000.0, 500000.0, 10000.0, 500000.0]
+    config = AutoConfig.for_model("granite_swa", num_hidden_layers=4, layer_rope_theta=thetas)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    first = scheme.layers[0].positions
+    wrong = replace(scheme, layers=tuple(replace(layer, positions=first) for layer in scheme.layers))
+    bad, _ = sweep.compare(wrong, oracle.facts(config), config)
+    assert bad and "frequenc" in " ".join(bad)
+
+
+def test_colqwen2_is_read_through_its_vlm_config(tmp_path):
+    """ColQwen2 holds its vision-language model in vlm_config: the positions are its text model's (Qwen2-VL's)."""
+    config = AutoConfig.for_model("colqwen2")
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    assert scheme.main.positions.mrope is not None and all(layer.causal for layer in scheme.layers)
+
+
+def test_gemma_with_use_bidirectional_attention_is_read_bidirectional(tmp_path):
+    """Gemma's attention: is_causal = not use_bidirectional_attention (an embedding model)."""
+    config = AutoConfig.for_model("gemma", num_hidden_layers=2, use_bidirectional_attention=True)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    assert not any(layer.causal for layer in scheme.layers)
+
+
+def test_use_bidirectional_attention_on_a_model_whose_code_ignores_it_is_refused(tmp_path):
+    """Planted: Llama's code never reads use_bidirectional_attention (it stays causal); neither reading is safe."""
+    saved(tmp_path, AutoConfig.for_model("llama", num_hidden_layers=2), use_bidirectional_attention=True)
+    with pytest.raises(ValidationError, match=r"use_bidirectional_attention is never read by transformers' llama code, "
+                                              r"and reading it would change the positions"):
+        resolve_scheme(f"hf:{tmp_path}")
+
+
+def test_moshi_each_attention_with_its_own_rotary_module_is_compared_layer_by_layer(tmp_path):
+    """Moshi keeps a rotary module in every attention: each layer is compared with its own; a wrong base is caught."""
+    from dataclasses import replace
+
+    config = AutoConfig.for_model("moshi", num_hidden_layers=2)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    facts = oracle.facts(AutoConfig.from_pretrained(tmp_path))
+    assert len({fl["rotary_module"] for fl in facts["layers"]}) == 2
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    p = scheme.main.positions
+    off = replace(p, params={**p.params, "base": 2 * p.params["base"]})
+    wrong = replace(scheme, layers=tuple(replace(layer, positions=off) for layer in scheme.layers))
+    bad, _ = sweep.compare(wrong, facts, AutoConfig.from_pretrained(tmp_path))
+    assert bad
+
+
+def test_molmo2_scales_only_its_rope_scaling_layers(tmp_path):
+    """Molmo2: the layers of rope_scaling_layers take rope_parameters' scaling (linear x4 here); the others an
+    unscaled RoPE at the same theta (its second rotary module). Planted: every layer scaled is caught."""
+    from dataclasses import replace
+
+    rope = {"rope_type": "linear", "factor": 4.0, "rope_theta": 1e6}
+    config = AutoConfig.for_model("molmo2_text", num_hidden_layers=4, rope_parameters=rope, rope_scaling_layers=[0, 2])
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    facts = oracle.facts(AutoConfig.from_pretrained(tmp_path))
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    assert [layer.positions.encoding for layer in scheme.layers] == ["rope_pi", "rope", "rope_pi", "rope"]
+    wrong = replace(scheme, layers=tuple(scheme.layers[0] for _ in scheme.layers))
+    bad, _ = sweep.compare(wrong, facts, AutoConfig.from_pretrained(tmp_path))
+    assert bad
+
+
+def test_gemma4_bidirectional_vision_keeps_text_causal(tmp_path):
+    """Gemma 4's use_bidirectional_attention 'vision' (is_causal = value != 'all'): text layers stay causal."""
+    config = AutoConfig.for_model("gemma4_text", num_hidden_layers=6, use_bidirectional_attention="vision")
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    assert all(layer.causal for layer in scheme.layers)
+    assert any(note.startswith("use_bidirectional_attention = 'vision'") for note in scheme.notes)

@@ -2,7 +2,7 @@
 
 Each fixture of tests/data/hf_configs (see its README) is copied as is into a model folder, resolved through petheory's
 loader (the verification gate included) and compared layer by layer with the modules transformers builds from the
-same file (tools/verify_hf.py on the meta device; tools/verify_models.py's ``compare``: head size, softmax scale,
+same file (tools/verify/oracle.py on the meta device; tools/verify/sweep.py's ``compare``: head size, softmax scale,
 window, NoPE-ness, sinks, temperature, rotated dimensions, frequencies to (|ln base| + 12) u32, cos/sin factor,
 pairing). What the class does beyond the file is what these files exercise: Bamba's ``__post_init__`` fixes
 partial_rotary_factor = 0.5, Gemma 2's files restate the window as ``sliding_window_size``, Hunyuan's "dynamic" rope
@@ -25,7 +25,7 @@ from petheory.loaders import resolve_scheme
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
-from _helpers import verify_tools  # noqa: E402
+from tools.verify import oracle, sweep  # noqa: E402
 from transformers import AutoConfig  # noqa: E402
 
 DATA = Path(__file__).parents[1] / "data" / "hf_configs"
@@ -48,10 +48,9 @@ def folder(tmp_path, name, **edit):
 
 
 def agrees(scheme, path):
-    verify_hf, verify_models = verify_tools()
-    verify_models._quiet()
+    sweep._quiet()
     config = AutoConfig.from_pretrained(path)
-    bad, unknown = verify_models.compare(scheme, verify_hf.facts(config), config)
+    bad, unknown = sweep.compare(scheme, oracle.facts(config), config)
     assert not bad and not unknown, (bad, unknown)
     return config
 

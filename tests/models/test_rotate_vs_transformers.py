@@ -161,6 +161,15 @@ def hf_rotate(mod, rot, layer, q, k, pos):
             if qo.shape == q.reshape(shape).shape:
                 return qo.reshape(q.shape), ko.reshape(k.shape)
         raise AssertionError("freqs_cis broadcasts to neither layout")
+    if list(inspect.signature(fn).parameters)[:3] == ["tensor", "sin", "cos"]:
+        # GPT-J, CodeGen: the module returns (sin, cos) of half width; the attention rotates x[..., :rotary_dim] in the
+        # (B, T, H, d) layout and concatenates the rest unchanged
+        sin, cos = emb
+        r = 2 * sin.shape[-1]
+
+        def one(x):
+            return torch.cat((fn(x[..., :r].transpose(1, 2), sin, cos).transpose(1, 2), x[..., r:]), dim=-1)
+        return one(q), one(k)
     cos, sin = emb
     if next(iter(inspect.signature(fn).parameters)) == "x":  # Gemma 4: one tensor at a time
         return fn(q, cos, sin), fn(k, cos, sin)

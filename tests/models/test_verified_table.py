@@ -1,10 +1,10 @@
-"""The verification table (petheory/data/verified_models.json) is what tools/verify_models.py computes, and what the
-resolver obeys.
+"""The verification table (petheory/data/verified_models.json) is what the sweep (python -m tools.verify) computes,
+and what the resolver obeys.
 
 A stratified sample of its cases (a plain decoder's YaRN variant, partial rotary, a NoPE rule with a window, a
 hybrid's NoPE attention among Mamba layers, Falcon's ALiBi, T5 buckets, a learned table, a refusal, every layer kind
 at once, a transformers 4 hub file, a published file) is recomputed
-against transformers here and must equal the committed record; the full sweep is ``python tools/verify_models.py``
+against transformers here and must equal the committed record; the full sweep is ``python -m tools.verify``
 (about half an hour on two loaded cores). The committed table holds no misread and no crash (the project's target),
 every ``ok`` type is one the resolver reads, and every other is refused with its recorded reason.
 """
@@ -55,11 +55,10 @@ def test_every_refusal_names_what_is_missing():
 def test_a_sample_of_the_sweep_recomputes_to_the_committed_record(mt, case):
     pytest.importorskip("torch")
     pytest.importorskip("transformers")
-    from _helpers import verify_tools
+    from tools.verify import sweep
 
-    _, verify_models = verify_tools()
-    verify_models._quiet()
-    fresh = verify_models.verify_case(mt, case)
+    sweep._quiet()
+    fresh = sweep.verify_case(mt, case)
     keep = ("model_type", "case", "outcome", "detail", "text_type", "layers")
     assert json.loads(json.dumps({k: fresh[k] for k in keep if k in fresh})) == committed(mt, case)
 
@@ -144,3 +143,14 @@ def test_the_nearest_name_is_difflibs_best_ratio_with_the_bounds_skipping_only_l
         queries += [t[:i] + t[i + 1:], t[:i] + t[i] + t[i:], t[:i] + rng.choice("abcxyz_0123") + t[i + 1:]]
     for q in queries:
         assert _closest(q, ok) == max(ok, key=lambda t: (difflib.SequenceMatcher(None, q, t).ratio(), t)), q
+
+
+def test_the_families_page_generators_examples_run():
+    """The ``>>>`` examples of tools/verify/page.py (a tool, so outside tests/project/test_doctests.py's walk of the
+    library) run and give what they show."""
+    import doctest
+
+    from tools.verify import page
+
+    result = doctest.testmod(page, optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert result.attempted >= 2 and result.failed == 0, result

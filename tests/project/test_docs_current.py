@@ -31,7 +31,7 @@ TOOL_FLAGS = {
         "--yarn-attn-factor", "--yarn-beta-fast", "--yarn-beta-slow")},
     "--hf-overrides": "vLLM, the override petheory plan emits",
     "--max-model-len": "vLLM, the override petheory plan emits",
-    "--fresh": "tools/verify_models.py (recompute cached model types)",
+    "--fresh": "python -m tools.verify (recompute cached model types)",
     "--size": "python -m petheory.experiments.extension_lengths (smoke, small, paper)",
 }
 

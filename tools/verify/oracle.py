@@ -1,4 +1,4 @@
-"""What transformers' own modules do with a config, per layer: the oracle of tools/verify_models.py.
+"""What transformers' own modules do with a config, per layer: the oracle of the verification sweep (:mod:`tools.verify.sweep`).
 
 :func:`facts` builds a configuration's text model on the ``meta`` device (modules, no weights), finds its
 decoder layers and their attention modules, and reads from them what positions and the logit scale depend on:
@@ -190,6 +190,17 @@ def softmax_scale(attn, head_dim):
         val = _float(getattr(attn, key, None))
         if val:
             return 1.0 / val, key
+    tree = _forward_tree(type(attn))  # ModernBERT: scaling=self.head_dim**-0.5 in the call, evaluated on the module
+    for node in ast.walk(tree) if tree is not None else ():
+        kw = next((k for k in getattr(node, "keywords", []) if k.arg == "scaling"), None)
+        if isinstance(node, ast.Call) and kw is not None:
+            try:
+                val = _float(eval(compile(ast.Expression(kw.value), "<scaling>", "eval"), {"__builtins__": {}},
+                                  {"self": attn}))
+            except Exception:  # noqa: BLE001 - an expression of names the tool does not know: unverifiable
+                return None, f"scaling=`{ast.unparse(kw.value)}` in its forward"
+            if val is not None:
+                return val, f"scaling=`{ast.unparse(kw.value)}`"
     return None, "no scaling attribute"
 
 
@@ -248,12 +259,16 @@ def _rebuild(mod, text):
     cls = type(mod)
     params = inspect.signature(cls.__init__).parameters
     kwargs = {}
+    own = getattr(mod, "config", None)  # Granite-SWA's per-theta modules keep a copy of the config with their theta
     if "config" in params:
-        kwargs["config"] = text
+        kwargs["config"] = own if type(own) is type(text) else text
     elif "dim" in params:
         return None
     if "layer_type" in params and getattr(mod, "layer_type", None) is not None:
         kwargs["layer_type"] = mod.layer_type
+    if "scaled" in params:  # Molmo2's unscaled module keeps rope_type "default" whatever the config's is
+        rp = getattr(kwargs.get("config"), "rope_parameters", None) or {}
+        kwargs["scaled"] = getattr(mod, "rope_type", None) == rp.get("rope_type", "default")
     with torch.device("cpu"):
         return cls(**kwargs)
 
@@ -271,6 +286,15 @@ def rotary_facts(model, text) -> dict:
             if bname.endswith("inv_freq") and "original" not in bname:
                 key = bname[: -len("inv_freq")].rstrip("_") or "default"
                 entry.setdefault("inv_freq", {})[key] = [float(x) for x in buf.double().flatten()]
+        table = getattr(cpu, "embed_positions", None)
+        if "inv_freq" not in entry and isinstance(table, torch.Tensor) and table.ndim == 2 and table.shape[0] > 1:
+            # GPT-J / CodeGen: a [sin | cos] table over positions (create_sinusoidal_positions); its frequencies are
+            # the angles at position 1 (each < pi, so atan2 returns them), once row 0 shows the layout
+            h = table.shape[1] // 2
+            row0, row1 = table[0].double(), table[1].double()
+            if table.shape[1] % 2 == 0 and torch.all(row0[:h] == 0) and torch.all(row0[h:] == 1):
+                entry.setdefault("inv_freq", {})["default"] = [float(x) for x in torch.atan2(row1[:h], row1[h:])]
+                entry["from_table"] = True
         for attr in dir(cpu):
             if attr.endswith("attention_scaling"):
                 key = attr[: -len("attention_scaling")].rstrip("_") or "default"
@@ -317,8 +341,13 @@ def pairing(model, text):
             pos = torch.tensor([[[0, 1]]] * 3)
         got = emb(torch.zeros(1, 2, 8), pos, **kw)
         one_tensor = next(iter(inspect.signature(apply).parameters)) == "x"  # Gemma 3n / 4: apply(x, cos, sin)
+        # GPT-J, CodeGen: apply(tensor, sin, cos) on (B, T, H, d), their module returning (sin, cos) of half width
+        sin_first = list(inspect.signature(apply).parameters)[:3] == ["tensor", "sin", "cos"]
 
         def run(q):
+            if sin_first:
+                sin, cos = got
+                return apply(q.transpose(1, 2), sin.float(), cos.float()).transpose(1, 2)
             if complex_apply:
                 try:  # (B, H, T, d): DeepSeek-V2 broadcasts freqs_cis over the heads
                     return apply(q, q.clone(), got)[0]
@@ -365,6 +394,114 @@ def _per_type_position_embeddings(model) -> bool:
                 return False
             return "position_embeddings[layer_type] = None" in src
     return False
+
+
+def _layer_condition(model):
+    """Per layer index, whether the text model's forward passes that layer its position embeddings, where the call
+    in its ``for i, layer in enumerate(...)`` loop chooses between them and None (``position_embeddings=pe if
+    self.config.layer_rope_theta[i] else None``: Muse's NoPE layers; LaraMini's global layers); evaluated on the module
+    itself with the loop's index and the plain assignments before the call. None when the forward has no such
+    choice; else a function of the index that raises LookupError naming the expression when it reads something else."""
+    for name, mod in model.named_modules():
+        if not (name.count(".") <= 1 and hasattr(mod, "rotary_emb")):
+            continue
+        tree = _forward_tree(type(mod))
+        for loop in ast.walk(tree) if tree is not None else ():
+            if not (isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and ast.unparse(loop.iter.func) ==
+                    "enumerate" and isinstance(loop.target, ast.Tuple) and isinstance(loop.target.elts[0], ast.Name)):
+                continue
+            assigned = {s.targets[0].id: s.value for s in loop.body if isinstance(s, ast.Assign)
+                        and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)}
+            for stmt_no, stmt in enumerate(loop.body):
+                for call in ast.walk(stmt):
+                    kw = next((k for k in getattr(call, "keywords", []) if k.arg == "position_embeddings"), None)
+                    exp = None if kw is None else kw.value
+                    if isinstance(exp, ast.Name) and isinstance(assigned.get(exp.id), ast.IfExp):
+                        exp = assigned[exp.id]  # Granite-SWA: pe = by_theta[theta] if theta else None, then passed
+                    if not (isinstance(call, ast.Call) and isinstance(exp, ast.IfExp)):
+                        continue
+                    nones = [isinstance(b, ast.Constant) and b.value is None for b in (exp.body, exp.orelse)]
+                    if nones.count(True) != 1:
+                        continue  # a choice between two tables: every layer gets one
+                    before = [s for s in loop.body[:stmt_no] if isinstance(s, ast.Assign) and len(s.targets) == 1
+                              and isinstance(s.targets[0], ast.Name)]
+                    return _passes(mod, loop.target.elts[0].id, before, exp, none_if_true=nones[0])
+        return None
+    return None
+
+
+def _passes(mod, index: str, before: list, exp, none_if_true: bool):
+    def passes(i):
+        env = {"self": mod, index: i}
+        for s in before:  # the loop's assignments, each where the tool can evaluate it (the test says if it needs more)
+            try:
+                env[s.targets[0].id] = eval(compile(ast.Expression(s.value), "<assign>", "eval"), {"__builtins__": {}},
+                                            env)
+            except Exception:  # noqa: BLE001 - a name of the forward's own (a tensor table): not needed by the test
+                pass
+        try:
+            val = bool(eval(compile(ast.Expression(exp.test), "<cond>", "eval"), {"__builtins__": {}}, env))
+        except Exception as exc:  # noqa: BLE001 - a name the tool does not know: unverifiable
+            raise LookupError(f"{type(mod).__name__}.forward passes position_embeddings=`{ast.unparse(exp)}`") from exc
+        return val != none_if_true
+    return passes
+
+
+def _rotary_by_theta(model, text):
+    """Granite-SWA: the model keeps one rotary module per distinct non-zero ``layer_rope_theta`` (``rotary_embs``) and
+    passes layer i the one whose config's ``rope_theta`` is ``layer_rope_theta[i]`` (its forward's
+    ``position_embeddings_by_theta``): layer index -> that module's name; None for a model without them."""
+    thetas = getattr(text, "layer_rope_theta", None)
+    for name, mod in model.named_modules():
+        embs = getattr(mod, "rotary_embs", None)
+        if name.count(".") <= 1 and isinstance(embs, torch.nn.ModuleList) and thetas:
+            keyed = {m.config.rope_parameters["rope_theta"]: f"{name + '.' if name else ''}rotary_embs.{k}"
+                     for k, m in enumerate(embs)}
+            return lambda i: keyed.get(thetas[i])
+    return None
+
+
+def _rotary_by_key(model):
+    """Molmo2: the text model's forward builds ``pe = {"scaled": self.rotary_emb(...), "unscaled":
+    self.rotary_emb_unscaled(...)}`` and passes layer i ``pe[<expression of i>]``: layer index -> the module's name,
+    the expression evaluated on the module with the loop's index (None for an index it cannot evaluate); None for a
+    model without such a table."""
+    for name, mod in model.named_modules():
+        if not (name.count(".") <= 1 and hasattr(mod, "rotary_emb")):
+            continue
+        tree = _forward_tree(type(mod))
+        tables = {}
+        for node in ast.walk(tree) if tree is not None else ():
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                    and isinstance(node.value, ast.Dict):
+                attrs = {}
+                for k, v in zip(node.value.keys, node.value.values):
+                    if isinstance(k, ast.Constant) and isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) \
+                            and isinstance(v.func.value, ast.Name) and v.func.value.id == "self":
+                        attrs[k.value] = v.func.attr
+                if attrs and len(attrs) == len(node.value.keys):
+                    tables[node.targets[0].id] = attrs
+        for loop in ast.walk(tree) if tables else ():
+            if not (isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and ast.unparse(loop.iter.func) ==
+                    "enumerate" and isinstance(loop.target, ast.Tuple) and isinstance(loop.target.elts[0], ast.Name)):
+                continue
+            for call in ast.walk(loop):
+                kw = next((k for k in getattr(call, "keywords", []) if k.arg == "position_embeddings"), None)
+                exp = None if kw is None else kw.value
+                if isinstance(exp, ast.Subscript) and isinstance(exp.value, ast.Name) and exp.value.id in tables:
+                    attrs, index, code = tables[exp.value.id], loop.target.elts[0].id, compile(
+                        ast.Expression(exp.slice), "<key>", "eval")
+                    prefix = f"{name}." if name else ""
+
+                    def module_of(i, mod=mod, attrs=attrs, index=index, code=code, prefix=prefix):
+                        try:
+                            key = eval(code, {"__builtins__": {}}, {"self": mod, index: i})
+                        except Exception:  # noqa: BLE001 - an expression of names the tool does not know
+                            return None
+                        return prefix + attrs[key] if key in attrs else None
+                    return module_of
+        return None
+    return None
 
 
 def _passes_position_embeddings(model) -> bool:
@@ -420,6 +557,9 @@ def facts_of(model, text) -> dict:
            "layer_types": list(text.layer_types) if isinstance(getattr(text, "layer_types", None), (list, tuple)) else None,
            "layers": []}
     per_type = _per_type_position_embeddings(model)
+    per_layer = _layer_condition(model)
+    names = {id(m): n for n, m in model.named_modules()}
+    by_theta = _rotary_by_theta(model, text) or _rotary_by_key(model)
     everywhere = global_window(model)
     prefix = type(model).__name__.removesuffix("Model").removesuffix("ForConditionalGeneration").removesuffix("Text")
     types = out["layer_types"] or []
@@ -435,6 +575,11 @@ def facts_of(model, text) -> dict:
         hd = getattr(attn, "qk_head_dim", hd)
         scale, skey = softmax_scale(attn, hd)
         rope, why = rope_applied(attn, env)
+        if per_layer is not None and rope:
+            try:
+                rope = per_layer(i)
+            except LookupError as exc:
+                rope, why = None, str(exc)
         rec = {"name": qual, "attention": type(attn).__name__, "head_dim": None if hd is None else int(hd),
                "scaling": scale, "scaling_key": skey, "window": window_of(attn, text, everywhere), "rope": rope,
                "rope_why": why, "sinks": hasattr(attn, "sinks"),
@@ -445,6 +590,10 @@ def facts_of(model, text) -> dict:
         scale = query_scale(attn, text)
         if scale is not None:
             rec["query_scale"] = scale
+        if by_theta is not None and rope:
+            rec["rotary_module"] = by_theta(i)
+        elif isinstance(getattr(attn, "rotary_emb", None), torch.nn.Module):  # Moshi, IDEFICS: each attention its own
+            rec["rotary_module"] = names.get(id(attn.rotary_emb))
         out["layers"].append(rec)
     out["rotary"] = rotary_facts(model, text)
     out["pairing"], out["pairing_why"] = pairing(model, text)

@@ -1,4 +1,5 @@
-"""The verification sweep's records -> petheory/data/verified_models.json and docs/guide/families.md (tools/verify_models.py).
+"""The verification sweep's records (:mod:`tools.verify.sweep`) -> petheory/data/verified_models.json and
+docs/guide/families.md.
 
 A model type's status is its default case's outcome, unless a case of it ended ``misread`` or ``crash`` (then that);
 ``ok`` types are the ones the resolver reads (:mod:`petheory.models.verified`).
@@ -7,11 +8,10 @@ A model type's status is its default case's outcome, unless a case of it ended `
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CASE_KEYS = ("model_type", "case", "outcome", "detail", "text_type", "layers")
 
 
@@ -55,22 +55,21 @@ def table(recs: dict) -> dict:
         cases += [{k: c[k] for k in CASE_KEYS if k in c} for c in recs[mt]["cases"] if c["outcome"] != "skipped"]
     counts = {"model_types": len(types), "by_status": dict(sorted(Counter(t["status"] for t in types.values()).items())),
               "cases": len(cases), "cases_by_outcome": dict(sorted(Counter(c["outcome"] for c in cases).items()))}
-    return {"transformers": transformers.__version__, "generated_by": "python tools/verify_models.py --write",
+    return {"transformers": transformers.__version__, "generated_by": "python -m tools.verify --write",
             "counts": counts, "types": types, "cases": cases}
 
 
 def write(doc: dict) -> None:
-    """Write the table, then the page and README's count from it (tools/families_page.py)."""
-    import families_page
-
+    """Write the table, then the page and README's count from it (:mod:`tools.verify.page`)."""
     from petheory.io import atomic_write_text
     from petheory.models.verified import TABLE, load
 
     atomic_write_text(TABLE, json.dumps(doc, indent=0, sort_keys=False) + "\n")
     load.cache_clear()
     print(f"wrote {TABLE}")
-    families_page.main(["--write"])
-    sys.path.insert(0, str(ROOT))
+    from . import page
+
+    page.main(["--write"])
     from benchmarks.harness import write_section
 
     write_section("verify_models", results_section(doc))
@@ -85,7 +84,7 @@ def results_section(doc: dict) -> str:
         f"## verify_models: every model type of transformers {doc['transformers']} read by petheory, compared with "
         "its own modules",
         "",
-        "`python tools/verify_models.py --write` (a correctness sweep, not timed; cached per model type under "
+        "`python -m tools.verify --write` (a correctness sweep, not timed; cached per model type under "
         "results/verify_models/, `--fresh` to recompute). Each case is a config saved by transformers and read back "
         "through petheory's loader, compared layer by layer with the modules transformers builds from it "
         "(docs/guide/families.md lists each model type and why the others are refused).",

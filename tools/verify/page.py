@@ -1,77 +1,30 @@
-"""The families page (docs/guide/families.md): the verification table, and what flagship configs resolve to.
+"""Write or check the families page (docs/guide/families.md): the verification table, and what flagship configs
+resolve to.
+
+    python -m tools.verify.page            # print the page
+    python -m tools.verify.page --write    # rewrite docs/guide/families.md and README's model-type count
+    python -m tools.verify.page --check    # exit 1 when the committed page (or README's count) is stale
 
 :func:`verified_markdown` renders the verification table (:mod:`petheory.models.verified`, written by
-``python tools/verify_models.py --write``): its counts, the model types read, the refused ones grouped by the
-mechanism they lack (:func:`refusal_group`), the others. :data:`CASES` and :data:`OLDER` are flagship configs as
-transformers' own configuration classes build them (the class's defaults, overridden where a published
-``config.json`` differs): the tests build them (tests/models/test_model_families.py compares every layer with
-transformers' modules; tests/analyses/test_every_family_every_command.py runs the five commands on each) and so
-does the page's generator, ``python tools/families_page.py --write`` (``--check``: exit 1 when the committed page
-is stale; a test fails then too); :func:`markdown_kinds` writes one row per case and distinct layer kind. Pure: no
-transformers, no files here. Numbers are rounded to 6 significant digits (stable across machines).
+``python -m tools.verify --write``): its counts, the model types read, the refused ones grouped by the mechanism
+they lack (:func:`refusal_group`), the others; :func:`markdown_kinds` writes one row per flagship case
+(:mod:`tools.verify.flagships`, built with transformers' own configuration classes and resolved with
+:func:`petheory.models.resolve_config`, the one resolver every command uses) and distinct layer kind. Numbers are
+rounded to 6 significant digits (stable across machines).
 """
 
 from __future__ import annotations
 
+import argparse
 import re
+import sys
+from pathlib import Path
 
-#: meta-llama/Llama-4-Scout-17B-16E's rope_scaling (high = low: no blended band, a step at lambda = L).
-SCOUT_ROPE = {"rope_type": "llama3", "factor": 16.0, "high_freq_factor": 1.0, "low_freq_factor": 1.0,
-              "original_max_position_embeddings": 8192, "rope_theta": 500000.0}
-
-#: The families of 2025-26: (case id, model_type, overrides of the configuration class's defaults).
-CASES = [
-    ("gemma2", "gemma2", {"num_hidden_layers": 42, "hidden_size": 3584, "num_attention_heads": 16,
-                          "num_key_value_heads": 8, "query_pre_attn_scalar": 256, "attn_logit_softcapping": 50.0}),
-    ("gemma3", "gemma3", {}),
-    ("gemma3_text-linear8", "gemma3_text", {"num_hidden_layers": 34, "rope_parameters": {
-        "full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1e6},
-        "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0}}}),
-    ("gemma4_text", "gemma4_text", {}),
-    ("gemma4", "gemma4", {}),
-    ("llama4-scout", "llama4", {"text_config": {"rope_parameters": SCOUT_ROPE, "max_position_embeddings": 10485760}}),
-    ("llama4_text", "llama4_text", {"num_hidden_layers": 8, "attn_temperature_tuning": True}),
-    ("cohere2", "cohere2", {}),
-    ("smollm3", "smollm3", {}),
-    ("gpt_oss", "gpt_oss", {}),
-    ("qwen2_vl", "qwen2_vl", {}),
-    ("qwen2_5_vl", "qwen2_5_vl", {"text_config": {"num_hidden_layers": 28, "hidden_size": 3584, "num_attention_heads": 28,
-                                                  "num_key_value_heads": 4, "max_position_embeddings": 128000,
-                                                  "rope_parameters": {"rope_type": "default", "rope_theta": 1e6,
-                                                                      "mrope_section": [16, 24, 24]}}}),
-    ("qwen3_vl", "qwen3_vl", {"text_config": {"rope_parameters": {"rope_type": "default", "rope_theta": 5e6,
-                                                                  "mrope_section": [24, 20, 20], "mrope_interleaved": True}}}),
-    ("olmo2", "olmo2", {"max_position_embeddings": 4096}),
-    ("olmo3", "olmo3", {"max_position_embeddings": 65536}),
-    ("starcoder2", "starcoder2", {"sliding_window": 4096, "max_position_embeddings": 16384, "rope_theta": 100000.0}),
-    # GLM-4.5's published sizes (the class's defaults, 4096 / 96 heads, do not give a whole head size)
-    ("glm4_moe", "glm4_moe", {"hidden_size": 5120, "num_attention_heads": 96, "num_key_value_heads": 8, "head_dim": 128,
-                              "num_hidden_layers": 92, "rope_parameters": {"rope_type": "default", "rope_theta": 1e6,
-                                                                           "partial_rotary_factor": 0.5}}),
-    ("qwen3_next", "qwen3_next", {}),
-    ("exaone4", "exaone4", {"num_hidden_layers": 64, "max_position_embeddings": 131072}),
-]
-
-#: The families petheory read before 2025 (one case each, more where a field changes the layer kinds).
-OLDER = [
-    ("llama-3.1", "llama", {"num_hidden_layers": 32, "num_key_value_heads": 8, "max_position_embeddings": 131072,
-                            "rope_parameters": {"rope_type": "llama3", "rope_theta": 500000.0, "factor": 8.0,
-                                                "low_freq_factor": 1.0, "high_freq_factor": 4.0,
-                                                "original_max_position_embeddings": 8192}}),
-    ("mistral", "mistral", {"sliding_window": 4096}),
-    ("mixtral", "mixtral", {}),
-    ("phi3", "phi3", {}),
-    ("qwen2-window", "qwen2", {"use_sliding_window": True, "sliding_window": 4096, "max_window_layers": 20}),
-    ("qwen2_moe", "qwen2_moe", {}),
-    ("qwen3", "qwen3", {}),
-    ("gemma", "gemma", {}),
-    ("gpt_neox", "gpt_neox", {}),
-    ("falcon-alibi", "falcon", {"alibi": True}),
-    ("deepseek_v3", "deepseek_v3", {"num_hidden_layers": 4}),
-    ("bloom", "bloom", {}),
-    ("mpt", "mpt", {}),
-    ("t5", "t5", {}),
-]
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = ROOT / "docs" / "guide" / "families.md"
+README = ROOT / "README.md"
+#: README's sentence with the count of verified model types.
+COUNT = re.compile(r"across \d+ model types of transformers [\d.]+")
 
 HEADS = ("case", "model_type", "layer type", "layers", "mechanism", "base", "rotary dims / d", "scaling", "span",
          "temperature", "sinks", "M-RoPE sections", "L / max")
@@ -156,10 +109,10 @@ def verified_markdown(doc: dict, resolved=()) -> str:
     cases = counts["cases_by_outcome"]
     ok = sorted(t for t, r in types.items() if r["status"] == "ok")
     lines = ["# Model families: what petheory reads, verified against transformers", "",
-             "<!-- generated: python tools/verify_models.py --write (python tools/families_page.py --write redraws it "
+             "<!-- generated: python -m tools.verify --write (python -m tools.verify.page --write redraws it "
              "from petheory/data/verified_models.json); do not edit by hand -->", "",
              f"Every model type of transformers {doc['transformers']} ({counts['model_types']} in `CONFIG_MAPPING`) was "
-             "swept by `python tools/verify_models.py`: its default config, and for the ones read, their rope-scaling "
+             "swept by `python -m tools.verify`: its default config, and for the ones read, their rope-scaling "
              "variants (linear, dynamic, YaRN, Llama 3, LongRoPE) and layer-layout variants (sliding window, NoPE "
              "schedule, chunks, ALiBi, hybrid layouts, and one with every layer kind the family has at once), each saved with "
              "`save_pretrained`; the default again as a transformers 4 file on the hub writes it (`rope_theta` and "
@@ -224,7 +177,7 @@ def verified_markdown(doc: dict, resolved=()) -> str:
 
 
 def markdown_kinds(resolved) -> str:
-    """Per layer kind, the flagship configs of :data:`CASES` and :data:`OLDER` as resolved: ``resolved`` is a list of
+    """Per layer kind, the flagship configs of :mod:`tools.verify.flagships` as resolved: ``resolved`` is a list of
     (case id, model_type, Scheme).
 
     >>> from petheory.models.config import read_config
@@ -234,7 +187,7 @@ def markdown_kinds(resolved) -> str:
     ['| tiny | llama | full_attention | 2: 0-1 | rotary (rope) | 10000 | 64/64 | rope | full | - | - | - | 2,048 / 2,048 |']
     """
     lines = ["## Flagship configs, layer kind by layer kind", "",
-             "The configs of `petheory/models/families_page.py` (built by transformers' configuration classes, "
+             "The configs of `tools/verify/flagships.py` (built by transformers' configuration classes, "
              "overridden where a published config differs), resolved. `base`: the rotary frequency base; `rotary dims "
              "/ d`: rotated dimensions of the head size d (partial rotary); `scaling`: the registry entry of the "
              "frequencies and its factor; `span`: full, sliding window W or chunks of C; `L / max`: the original "
@@ -248,3 +201,51 @@ def markdown_kinds(resolved) -> str:
             last = [f"{scheme.context:,} / {scheme.max_context:,}" if k == 0 else ""]
             lines.append("| " + " | ".join(c.replace("|", "\\|") for c in first + row + last) + " |")
     return "\n".join(lines)
+
+
+def page() -> str:
+    """The page as the committed table and today's resolver give it."""
+    from petheory.models.config import resolve_config  # the defining module: a test patches it there
+    from petheory.models.verified import load
+
+    from .flagships import CASES, OLDER, build
+
+    resolved = [(name, mt, resolve_config(build(mt, kw)[1])) for name, mt, kw in CASES + OLDER]
+    return verified_markdown(load(), resolved)
+
+
+def readme() -> str:
+    """README.md with its count of verified model types brought up to date."""
+    from petheory.models.verified import load, verified_types
+
+    text = README.read_text(encoding="utf-8")
+    return COUNT.sub(f"across {len(verified_types())} model types of transformers {load()['transformers']}", text)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tools.verify.page", description=__doc__.splitlines()[0])
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--write", action="store_true", help="rewrite docs/guide/families.md and README's count")
+    g.add_argument("--check", action="store_true", help="exit 1 when the committed page differs from the generated one")
+    args = p.parse_args(argv)
+    text = page()
+    if args.write:
+        from petheory.io import atomic_write_text
+
+        atomic_write_text(PAGE, text)
+        atomic_write_text(README, readme())
+        print(f"wrote {PAGE} and {README}'s count")
+    elif args.check:
+        if not PAGE.is_file() or PAGE.read_text(encoding="utf-8") != text:
+            print(f"{PAGE} is stale: run python -m tools.verify.page --write")
+            return 1
+        if README.read_text(encoding="utf-8") != readme():
+            print(f"{README}'s count of verified model types is stale: run python -m tools.verify.page --write")
+            return 1
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,9 +1,9 @@
 """Verify petheory's reading of every model type of the pinned transformers against transformers' own modules.
 
-    python tools/verify_models.py                  # sweep (cached per model type under results/verify_models/)
-    python tools/verify_models.py --only gpt_neox  # one model type (repeatable), printed in full
-    python tools/verify_models.py --write          # write petheory/data/verified_models.json and docs/guide/families.md
-    python tools/verify_models.py --check TYPE...  # exit 1 when the committed table differs for these types
+    python -m tools.verify                  # sweep (cached per model type under results/verify_models/)
+    python -m tools.verify --only gpt_neox  # one model type (repeatable), printed in full
+    python -m tools.verify --write          # write petheory/data/verified_models.json and docs/guide/families.md
+    python -m tools.verify --check TYPE...  # exit 1 when the committed table differs for these types
 
 For each model type in ``transformers.CONFIG_MAPPING``, its cases: the default config; the published config.json
 files of tests/data/hf_configs of that type, written as is (``hub:FILE``); for a decoder whose rotary takes
@@ -14,7 +14,7 @@ all of them at once (``every-kind``); the default written as a transformers 4 fi
 kinds it contains, each compared with transformers' module. Each case is saved with
 ``save_pretrained``, read back through petheory's loader (the reader before the verification gate:
 ``petheory.models.config.read_config``) and compared layer by layer with the modules transformers builds from the
-same file (tools/verify_hf.py, on the meta device). A case ends ``ok``, ``refused`` (petheory's one-line reason, or
+same file (:mod:`tools.verify.oracle`, on the meta device). A case ends ``ok``, ``refused`` (petheory's one-line reason, or
 ``unverified:`` what this tool cannot check in the family's code), ``misread`` (what differs), ``crash`` (petheory
 raised something else: a bug), or outside the count: ``transformers`` (its own config or modules fail to build),
 ``no-positions`` (no positions in a config: a learned table, or no position mechanism at all), ``not-text`` (no
@@ -35,14 +35,14 @@ import traceback
 import warnings
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / "results" / "verify_models"
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 U32 = 2.0**-24
 U64 = 2.0**-53
-#: Factors an attention's forward reads from self that petheory's families table reads (else: unverified).
-KNOWN_FACTORS = {"key_multiplier", "attention_in_multiplier^2"}
+#: Factors an attention's forward reads from self that petheory's families table reads (else: unverified): each
+#: multiplies every logit once (Muse's qk_scale_factor multiplies the queries after their norm).
+KNOWN_FACTORS = {"key_multiplier", "attention_in_multiplier^2", "qk_scale_factor"}
 
 
 def _quiet():
@@ -247,8 +247,11 @@ def compare(scheme, f: dict, hf_config) -> tuple[list, list]:
             unknown.append(fl["rope_why"])
         elif fl["rope"] != (p.kind == "rotary"):
             bad.append(f"layer {i}: {p.kind} here, transformers {'applies' if fl['rope'] else 'applies no'} RoPE")
-        if fl.get("is_causal") is False:
+        if fl.get("is_causal") is False and layer.causal:
             bad.append(f"layer {i}: read as causal, transformers' attention is bidirectional (is_causal False)")
+        elif fl.get("is_causal") is not False and not layer.causal:
+            bad.append(f"layer {i}: read as bidirectional, transformers' attention is causal (is_causal "
+                       f"{fl.get('is_causal')})")
         if fl["sinks"] != layer.sinks:
             bad.append(f"layer {i}: sinks {layer.sinks}, transformers {fl['sinks']}")
         if "query_scale" in fl:
@@ -258,10 +261,10 @@ def compare(scheme, f: dict, hf_config) -> tuple[list, list]:
         elif layer.temperature is not None and {k: float(v) for k, v in layer.temperature.params.items()} != \
                 fl["temperature"]:
             bad.append(f"layer {i}: temperature {layer.temperature.params}, transformers {fl['temperature']}")
-    for layer, idx in scheme.kinds():
+    for layer, idx, module in _kinds_by_module(scheme, f):
         p = layer.positions
         if p.kind == "rotary":
-            got = rot_by_type(layer.type)
+            got = rot_by_type(layer.type, module)
             if got is None:
                 unknown.append(f"no rotary inverse frequencies for the {layer.type} layers")
                 continue
@@ -324,14 +327,28 @@ def _query_scale(i, layer, hf) -> list:
     return []
 
 
+def _kinds_by_module(scheme, f):
+    """(layer kind, its layer indices, the rotary module the model passes them) over ``scheme``'s kinds, a kind split
+    where transformers passes its layers different modules (Granite-SWA's per-theta modules)."""
+    for layer, idx in scheme.kinds():
+        groups: dict = {}
+        for i in idx:
+            groups.setdefault(f["layers"][i].get("rotary_module"), []).append(i)
+        for module, part in groups.items():
+            yield layer, part, module
+
+
 def _rotary_by_type(f):
     rot = {k: v for k, v in f.get("rotary", {}).items() if "error" not in v}
     errors = [v["error"] for v in f.get("rotary", {}).values() if "error" in v]
 
-    def get(layer_type):
+    def get(layer_type, module=None):
+        """``module``: the one the model passes these layers (Granite-SWA's per-theta modules), where known."""
         if not rot:
             return errors[0] if errors else None
-        if len(rot) > 1:
+        if module in rot:
+            entry = rot[module]
+        elif len(rot) > 1:
             local = [v for k, v in rot.items() if "local" in k]
             glob = [v for k, v in rot.items() if "local" not in k]
             if len(local) == 1 and len(glob) == 1:
@@ -364,11 +381,12 @@ def _t5(p, f):
 
 
 def class_fields(config, raw: dict | None = None) -> list:
-    """The positional fields ``config``'s (text) model reads: its class's own (a default instance's dict) and every
+    """The positional fields ``config``'s (text) model reads: its class's own (a default instance's dict), every
     ``config.X`` / ``getattr(config, "X", ...)`` in its configuration and modeling modules (a field the class does
-    not declare but the code reads through ``getattr``, such as GLM-4.5's ``head_dim``, counts). ``raw``: the file
-    ``config`` was loaded from; a key that only the file brings (kept by the class as an attribute, never declared)
-    is not the class's."""
+    not declare but the code reads through ``getattr``, such as GLM-4.5's ``head_dim``, counts), and every key its
+    configuration module takes from the file's ``kwargs`` (ModernBERT's ``global_rope_theta``, consumed on loading).
+    ``raw``: the file ``config`` was loaded from; a key that only the file brings (kept by the class as an attribute,
+    never declared) is not the class's."""
     import importlib
     import inspect
     import re
@@ -389,13 +407,15 @@ def class_fields(config, raw: dict | None = None) -> list:
             continue
         keys |= set(re.findall(r"config\.(\w+)", src))
         keys |= set(re.findall(r"getattr\(\s*(?:self\.)?\w*config\w*\s*,\s*[\"'](\w+)", src))
+        if name == base:
+            keys |= set(re.findall(r"kwargs\.(?:pop|get)\(\s*[\"'](\w+)", src))
     return sorted(k for k in keys if guarded(k))
 
 
 def run_case(mt: str, case: str, config, raw: dict | None = None) -> dict:
     """Save ``config`` (or write ``raw``, a config.json as the hub ships it), read it back through petheory and
     transformers, compare: the case's record."""
-    import verify_hf
+    from . import oracle
 
     from petheory.errors import ValidationError
     from petheory.loaders.model_config import read_config as read_file
@@ -419,14 +439,14 @@ def run_case(mt: str, case: str, config, raw: dict | None = None) -> dict:
                     "model (no language-model head in transformers' auto mappings): positions over image patches, audio "
                     "frames or other inputs are not read"}
         try:
-            built = verify_hf.build_meta(back)
+            built = oracle.build_meta(back)
         except Exception as exc:  # noqa: BLE001 - transformers' own failure
             if "Unrecognized configuration class" in str(exc):
                 return {**rec, "outcome": "no-model", "detail": "transformers has no model class for this configuration "
                         "alone (a sub-configuration: read through the model type that holds it)"}
             return {**rec, "outcome": "transformers", "detail": _one_line(exc)}
         try:
-            f = verify_hf.facts_of(*built)
+            f = oracle.facts_of(*built)
         except Exception as exc:  # noqa: BLE001 - this tool cannot read the modules: not verified
             return {**rec, "outcome": "refused", "detail": f"unverified: the tool could not read {type(built[0]).__name__}'s "
                     f"modules ({_one_line(exc)})"}
@@ -440,10 +460,6 @@ def run_case(mt: str, case: str, config, raw: dict | None = None) -> dict:
         except ValidationError as exc:
             if not found:
                 return {**rec, "outcome": "no-positions", "detail": _nothing(f)}
-            attn = [x for x in f["layers"] if x.get("attention")]
-            if attn and all(x.get("is_causal") is False for x in attn):
-                return {**rec, "outcome": "refused", "detail": "bidirectional (encoder) attention (is_causal False in "
-                        f"transformers): petheory reads causal decoders; the reader said: {exc}"}
             return {**rec, "outcome": "refused", "detail": str(exc)}
         except Exception as exc:  # noqa: BLE001 - petheory's bug
             return {**rec, "outcome": "crash", "detail": _one_line(exc), "trace": traceback.format_exc()[-1500:]}
@@ -585,8 +601,8 @@ def verify_type(mt: str) -> dict:
 
 
 def published(mt: str) -> list:
-    """(case id, overrides) of the flagship configs of petheory.models.families_page for model type ``mt``."""
-    from petheory.models.families_page import CASES, OLDER
+    """(case id, overrides) of the flagship configs (:mod:`tools.verify.flagships`) for model type ``mt``."""
+    from .flagships import CASES, OLDER
 
     return [(name, kw) for name, t, kw in CASES + OLDER if t == mt and "text_config" not in kw]
 
@@ -666,7 +682,7 @@ def cached(mt: str, fresh: bool = False) -> dict:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python tools/verify_models.py", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m tools.verify", description=__doc__.splitlines()[0])
     p.add_argument("--only", action="append", metavar="TYPE", help="these model types only (repeatable)")
     p.add_argument("--fresh", action="store_true", help="recompute cached model types")
     p.add_argument("--cached", action="store_true", help="only the model types already in the cache (no sweep)")
@@ -677,7 +693,7 @@ def main(argv=None) -> int:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     from transformers import CONFIG_MAPPING
 
-    from verify_table import check, table, write
+    from .table import check, table, write
 
     types = args.only or (args.check if args.check else sorted(CONFIG_MAPPING.keys()))
     if args.cached:
