@@ -20,7 +20,7 @@ import numpy as np
 from petheory import _validate as v
 
 #: Random tables per null reference (default). The percentile then has a resolution of 1/DRAWS
-#: and the mean a standard error of sd/sqrt(DRAWS) (10% of the spread).
+#: and the mean a standard error of :math:`sd/\sqrt{DRAWS}` (10% of the spread).
 DRAWS = 100
 
 

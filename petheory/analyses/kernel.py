@@ -64,7 +64,7 @@ def rotary_column(freqs, n: int, factor: float = 1.0, *, chunk: int = 4096) -> n
     -----
     Each term is within :math:`(|k_0\omega_t| + |j\omega_t| + 6)u` of :math:`\cos(k\omega_t)`: the
     rounding of the two arguments (the direct :math:`\cos(\mathrm{fl}(k\omega_t))` carries
-    :math:`|k\omega_t|u` as well) plus a few roundings of the products and the sum; a_k then within b
+    :math:`|k\omega_t|u` as well) plus a few roundings of the products and the sum; :math:`a_k` then within b
     times that, times f. The tests compare it with the direct sum.
 
     References

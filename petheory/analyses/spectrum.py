@@ -21,7 +21,7 @@ from petheory.analyses.record import Record, Section, Skipped, item
 from petheory.scheme import Scheme
 from petheory.toeplitz.eigen import EigenEstimate
 
-#: Szegő distance from dense eigenvalues up to this N by default (O(N^3): about 1-2 s at 1024 on 2 loaded cores).
+#: Szegő distance from dense eigenvalues up to this N by default (:math:`O(N^3)`: about 1-2 s at 1024 on 2 loaded cores).
 EXACT_UP_TO = 1024
 #: Size for a named PE or a kernel, which have no size of their own.
 DEFAULT_N = 1024

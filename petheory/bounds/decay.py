@@ -317,7 +317,7 @@ def wavelet_norm_growth(sizes, *, wavelet: str = "db2", normalisation: str = "no
     dilation : {'unit', 'position'}
         Whether the atoms dilate ``t = pos / n_max`` or the raw position.
     d : int or 'full'
-        ``'full'`` (atoms down to the scale that resolves one position: grows with N_max) or a fixed width.
+        ``'full'`` (atoms down to the scale that resolves one position: grows with :math:`N_{max}`) or a fixed width.
 
     Returns
     -------

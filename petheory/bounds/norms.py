@@ -263,7 +263,7 @@ def norm_bound(name: str, length: int, d: int = 64, *, n_max: int | None = None,
     d : int
         Model dimension (absolute and rotary kinds).
     n_max : int, optional
-        Training length N_max (default ``length``) for encodings that use it (learned table size,
+        Training length :math:`N_{max}` (default ``length``) for encodings that use it (learned table size,
         wavelet and Legendre position maps; YaRN's original context, default its registry value 2048).
     **params
         The encoding's own keyword arguments (``slope`` for ALiBi, ``normalisation`` for wavelet, ...).
@@ -481,7 +481,7 @@ def training_length(name: str, params: dict, n_max: int | None) -> tuple[int | N
     """One training length from a PE spec's own ``n_max`` and a separate one (``petheory bounds --context``).
 
     A learned table's size, the wavelet/Legendre position maps and YaRN's original context are all
-    the training length N_max, so ``learned:n_max=50`` and ``--context 50`` say the same thing.
+    the training length :math:`N_{max}`, so ``learned:n_max=50`` and ``--context 50`` say the same thing.
     Returns ``(n_max, params without n_max)``; two different values are a ValueError.
 
     Parameters
@@ -539,7 +539,7 @@ def bound_report(name: str, length: int, d: int = 64, *, n_max: int | None = Non
     d : int, default 64
         Model dimension.
     n_max : int, optional
-        Training length N_max (see :func:`norm_bound`); with a rotary encoding and ``n_max >= 2``
+        Training length :math:`N_{max}` (see :func:`norm_bound`); with a rotary encoding and ``n_max >= 2``
         the result also holds ``angles`` (:func:`rotary_angle_coverage`).
     m : int, default 1000
         Sample size of the Rademacher bound (>= 1).

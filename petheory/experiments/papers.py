@@ -65,7 +65,7 @@ GU2025_FIGURES = {
     "fig6": [("gu2025_task1", ["rope+sinusoidal"]), ("gu2025_task2", ["rope+sinusoidal"])],
     "fig7": [("gu2025_task1", ["mla"]), ("gu2025_task2", ["mla"])],
 }
-#: li2025 Table 5's encodings (learned reuses p_{N_max} past the table, as li2025 §6 describes).
+#: li2025 Table 5's encodings (learned reuses :math:`p_{N_{max}}` past the table, as li2025 §6 describes).
 LI2025_PES = ["sinusoidal", "learned:n_max=50,beyond=clamp", "alibi", "rope", "wavelet", "legendre", "nope"]
 #: li2025 Table 5's wavelet with the 8-tap Daubechies wavelet (the other reading of "Daubechies-4"), all else as the
 #: default ``wavelet`` (L2 amplitudes, unit dilation): of the 12 constructions the library builds, the one-change
@@ -95,7 +95,7 @@ def _sweep(task: str, config: dict, default_pes, extra_axes=None) -> list[dict]:
 
 
 def running_sum(config: dict | None = None) -> list[dict]:
-    """li2025 Table 5 (reconstruction): one record per (PE, seed[, n_train])."""
+    """li2025 Table 5 (reconstruction): one record per ``(PE, seed[, n_train])``."""
     config = dict(config or {})
     m = config.pop("n_train", None)
     axes = {"task.n_train": m if isinstance(m, list) else [m]} if m is not None else None
@@ -167,7 +167,7 @@ def generalisation_gap(record: dict) -> float:
 
 #: li2025 §7: train length 50.
 LI2025_N_MAX = 50
-#: Running-sum PEs of the bound-vs-gap experiment: li2025 Table 5 plus RoPE and learned (reusing p_{N_max} past the table).
+#: Running-sum PEs of the bound-vs-gap experiment: li2025 Table 5 plus RoPE and learned (reusing :math:`p_{N_{max}}` past the table).
 LI2025_GAP_PES = ["sinusoidal", "learned:n_max=50,beyond=clamp", "alibi", "rope", "wavelet", "legendre"]
 #: Training-set sizes m per preset ('quick': the smoke model, 3 seeds, 90 models on CPU; 'full': the small one).
 LI2025_GAP_M = {"quick": [32, 64, 128, 256, 512], "full": [32, 64, 128, 256, 512, 1024, 2048, 4096]}

@@ -599,7 +599,7 @@ def predict_entries(r: Realisation, mode: str, X: np.ndarray) -> np.ndarray:
 
 def generalises(pe, name: str, N_train: int, N_test: int, *, n_min: int = 1, masked: bool = True,
                 hint: str = "none", k: int = 1, ref_scale: float = 8.0) -> tuple[bool, float]:
-    """Whether the POLA fitted on sizes n_min..N_train realises every size up to N_test.
+    """Whether the POLA fitted on sizes ``n_min..N_train`` realises every size up to ``N_test``.
 
     Returns ``(ok, worst)`` with ``worst`` the largest residual / tolerance over all sizes
     (<= 1 means realised; tolerances as in the module docstring, for each size's entries).
@@ -716,7 +716,7 @@ def pola_matrix(pe, theta, pos, *, masked: bool = True, keys=None) -> np.ndarray
 
 
 def pola_output(A, X, W) -> np.ndarray:
-    """``y = A X W``: (L, L) attention, (L, d_in) inputs, (d_in, d_out) value map -> (L, d_out).
+    """``y = A X W``: (L, L) attention, ``(L, d_in)`` inputs, ``(d_in, d_out)`` value map -> ``(L, d_out)``.
 
     Parameters
     ----------
@@ -729,7 +729,7 @@ def pola_output(A, X, W) -> np.ndarray:
 
     Returns
     -------
-    numpy.ndarray, shape (L, d_out)
+    numpy.ndarray, shape ``(L, d_out)``
         ``A @ X @ W``.
 
     Raises

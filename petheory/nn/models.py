@@ -3,7 +3,7 @@ r"""Small pre-LN Transformers with a pluggable position mechanism.
 One model class, three heads (``ModelConfig.head``):
 
 ``'regression'``  encoder for sequence regression: inputs (B, T, input_dim) floats, outputs (B, T, out_dim)
-``'classifier'``  gu2025's pooled classifier: tokens (B, T) -> mean over *all* positions -> (B, n_classes)
+``'classifier'``  gu2025's pooled classifier: tokens (B, T) -> mean over *all* positions -> ``(B, n_classes)``
 ``'lm'``          causal language model: tokens (B, T) -> next-token logits (B, T, vocab)
 
 Attention is :func:`torch.nn.functional.scaled_dot_product_attention`; a logit bias (ALiBi,
@@ -197,7 +197,7 @@ class LatentAttention(Attention):
     ``c = W_dkv x`` (latent), ``k_c = W_uk c``, ``v = W_uv c`` per head; ``q_c = W_q x`` per head;
     one RoPE query and key of ``rope_dim`` shared across heads, ``q_r = R(W_qr x)``,
     ``k_r = R(W_kr x)``; score :math:`[q_c; q_r]\cdot[k_c; k_r] / \sqrt{hd + d_r}` (``/sqrt(32)``
-    at gu2025's size: d=256, H=16, latent 128, d_r 16).
+    at gu2025's size: d=256, H=16, latent 128, ``d_r`` 16).
     """
 
     def __init__(self, cfg: ModelConfig, pe: PESpec):

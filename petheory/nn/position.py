@@ -496,7 +496,7 @@ class Rotary(nn.Module):
             return torch.stack([cos, cos], -1).flatten(-2), torch.stack([-sin, sin], -1).flatten(-2)
 
     def rotate(self, x: torch.Tensor, key: bool = False) -> torch.Tensor:
-        """Rotate the last dim of ``x`` (..., T, hd): row p by R_p (and scale it as a query, or
+        """Rotate the last dim of ``x`` (..., T, hd): row p by :math:`R_p` (and scale it as a query, or
         ``key=True`` as a key, for xPos/YaRN; plain RoPE rotates both alike).
 
         Half-precision inputs are rotated in float32 (bf16 under autocast would round the
@@ -563,5 +563,5 @@ def mla_sizes(cfg: PESpec, d_model: int, n_head: int) -> tuple[int, int]:
 
 
 def attention_scale(head_dim: int, extra: int = 0) -> float:
-    """Softmax temperature 1/sqrt(dim of the score's dot product) (MLA: head dim + rope dim)."""
+    """Softmax temperature :math:`1/\\sqrt{d}`, d the dim of the score's dot product (MLA: head dim + rope dim)."""
     return 1.0 / math.sqrt(head_dim + extra)

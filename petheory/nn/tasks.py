@@ -8,9 +8,9 @@ parameter below is a field of ``params`` (defaults in :data:`petheory.nn.task_co
 ``running_sum`` (li2025 §7, Table 5; **reconstruction**: the paper gives no distribution)
     Regression. ``x_t ~ U(-1, 1)`` (``dist='uniform'``) or ``N(0, 1)`` (``'normal'``), i.i.d.,
     shape (T, 1); target ``y_t = S_t / c_t`` with ``S_t = x_0 + ... + x_t`` and
-    ``target_scale``: ``'sqrt_t'`` (c_t = sqrt(t+1): every position has the variance of one
-    input, so MSE is comparable across lengths; default), ``'mean'`` (c_t = t+1),
-    ``'sqrt_train'`` (c_t = sqrt(train_len)) or ``'none'``. Train length ``train_len`` (50),
+    ``target_scale``: ``'sqrt_t'`` (:math:`c_t = \sqrt{t+1}`: every position has the variance of one
+    input, so MSE is comparable across lengths; default), ``'mean'`` (:math:`c_t = t+1`),
+    ``'sqrt_train'`` (:math:`c_t = \sqrt{\mathrm{train\_len}}`) or ``'none'``. Train length ``train_len`` (50),
     test lengths ``test_lens`` (50, 100, 200); ``n_train`` samples (the ``m`` of the
     generalisation bounds), ``n_test`` per test length.
 ``gu2025_task1`` (trigger distance; gu2025 §4.1 as the authors' code does it, CLAIMS.md)

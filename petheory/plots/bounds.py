@@ -23,7 +23,7 @@ from petheory.fits import fit_power_law
 from petheory.io import read_json
 from petheory.plots import RecordsMissing, register
 
-#: li2025 §7's training length N_max = 50, where the norm and wavelet figures mark the end of training (the same
+#: li2025 §7's training length :math:`N_{max} = 50`, where the norm and wavelet figures mark the end of training (the same
 #: number as petheory.experiments.papers.LI2025_N_MAX, which trains at it; a test holds them equal).
 N_MAX = 50
 COLORS = dict(zip(["sinusoidal", "learned", "alibi", "rope", "wavelet", "legendre", "random", "nope"],
@@ -340,7 +340,7 @@ _PSI_STRIDE = 8
 
 def wavelet_decay_data(preset: str = "quick", seed: int = 0) -> dict:
     """The ``bounds.wavelet_decay`` record: per mother wavelet its fitted envelope decay and ``|psi|`` with its
-    envelope; db2's scale constants per construction; extrapolation past N_max; sup-norm growth with N_max."""
+    envelope; db2's scale constants per construction; extrapolation past :math:`N_{max}`; sup-norm growth with :math:`N_{max}`."""
     S, d = 3, 64  # db2's support (filter length - 1) and the extrapolation panel's dimension
     data = {"families": list(WAVELET_FAMILIES), "n_max": N_MAX, "d": d, "decay": {}, "scale_constants": {},
             "extrapolation": {}, "growth": {}}

@@ -263,7 +263,7 @@ def _fastest(rows: dict) -> tuple[str, dict, str]:
 
 
 def wavelet_norm_upper_bound(ctx) -> Evidence:
-    """O(N sqrt(log N)) as an upper bound: refuted when some construction's ratio exponent lies above the slack."""
+    """:math:`O(N\\sqrt{\\log N})` as an upper bound: refuted when some construction's ratio exponent lies above the slack."""
     sizes, delta, rows = _wavelet_norm_fits(ctx.profile)
     fastest, fe, grows = _fastest(rows)
     above = {k: r for k, r in rows.items() if r["ratio_exponent_ci95"][0] > delta}
@@ -433,7 +433,7 @@ def _ambiguity_cases(draw):
 
 
 def sinusoidal_periodic_ambiguity(case) -> float:
-    """Reading 'near_repeat': the onset of ambiguity lies within [10^3, 10^5]; violation in decades."""
+    """Reading 'near_repeat': the onset of ambiguity lies within :math:`[10^3, 10^5]`; violation in decades."""
     on = _onset(case["d"], case["base"])
     dec = math.log10(on) if on is not None else math.log10(_SEARCH)
     quantities(onset=on, onset_decades=dec, stated_decades=[3.0, 5.0], searched_up_to=_SEARCH)
@@ -445,8 +445,8 @@ def _paper_width_cases():
 
 
 def sinusoidal_slowest_period(case) -> float:
-    """Reading 'slowest_period': the longest wavelength 2 pi base^((d-2)/d) of the encoding lies within
-    [10^3, 10^5] ('about 10000'); violation in decades."""
+    """Reading 'slowest_period': the longest wavelength :math:`2\\pi\\, \\mathrm{base}^{(d-2)/d}` of the encoding lies within
+    :math:`[10^3, 10^5]` ('about 10000'); violation in decades."""
     d, base = case["d"], case["base"]
     freqs = enc_absolute.sinusoidal(2, d, base=base, layout="concatenated")[1, : d // 2]  # sin(omega_i) at position 1
     omega = float(np.arcsin(freqs[-1]))  # the slowest frequency, read off the encoding (omega < pi/2)

@@ -1,4 +1,4 @@
-r"""Claims of li2025 (Yin Li, arXiv 2506.06398) about extrapolation past the training length N_max:
+r"""Claims of li2025 (Yin Li, arXiv 2506.06398) about extrapolation past the training length :math:`N_{max}`:
 the wavelet atoms' decay and the wavelet encoding's extrapolation (§6.1.4), and the learned PE's collapse past
 its table (§6); ALiBi's are in :mod:`proofs_check.claims.li2025_alibi`.
 
@@ -113,13 +113,13 @@ def _atom_decay_uniform(profile: str) -> Evidence:
 
 
 def wavelet_atom_decay_paper_amplitude(ctx) -> Evidence:
-    """Reading 'uniform_c_paper_amplitude': one C for every scale when the atoms carry the paper's 2^(-j/2) amplitude.
+    """Reading 'uniform_c_paper_amplitude': one C for every scale when the atoms carry the paper's :math:`2^{-j/2}` amplitude.
 
     Decided by the constant the argument constructs, not by the trend: with the paper's amplitude every atom is the
-    same interpolated psi dilated and shifted, so C = C_psi(beta) e^{beta h} (the mother wavelet's own constant, h the
-    psi sampling step) serves every scale j, and the check asks that it bound every C_j computed ('capped'). The
+    same interpolated psi dilated and shifted, so :math:`C = C_\\psi(\\beta) e^{\\beta h}` (the mother wavelet's own constant, h the
+    psi sampling step) serves every scale j, and the check asks that it bound every :math:`C_j` computed ('capped'). The
     fitted trend ('flat') is reported beside it: in the position dilation the densely sampled coarse atoms approach
-    C_psi from below, so C_j still rises by rounding-sized steps there and the trend alone would not certify it."""
+    :math:`C_\\psi` from below, so :math:`C_j` still rises by rounding-sized steps there and the trend alone would not certify it."""
     ev = _atom_decay_uniform("quick" if ctx.profile == "quick" else "thorough")
     rows = {f"{w}/{k}": v for w, t in ev.details["per_family"].items() for k, v in t.items()
             if isinstance(v, dict) and k.endswith("/paper")}
@@ -134,7 +134,7 @@ def wavelet_atom_decay_paper_amplitude(ctx) -> Evidence:
 
 
 def wavelet_atom_decay_per_jmax(ctx) -> Evidence:
-    """Reading 'c_depends_on_jmax': for each j_max some C (allowed to depend on j_max) serves every j <= j_max."""
+    """Reading 'c_depends_on_jmax': for each :math:`j_{max}` some C (allowed to depend on :math:`j_{max}`) serves every :math:`j \\le j_{max}`."""
     ev = _atom_decay_uniform("quick" if ctx.profile == "quick" else "thorough")
     std = {w: v["unit/l2"] for w, v in ev.details["per_family"].items()}
     finite = all(np.all(np.isfinite(v["C_j"])) and max(v["C_j"]) > 0 for v in std.values())
@@ -171,7 +171,7 @@ claim(
 )
 
 
-#: The atoms' amplitude c_j as the corrected statement gives it, per normalisation (the encoding's features must carry
+#: The atoms' amplitude :math:`c_j` as the corrected statement gives it, per normalisation (the encoding's features must carry
 #: exactly this: petheory.encodings.wavelet_amplitude is what is checked, not what the check reads).
 STATED_AMPLITUDE = {"l2": lambda j: 2.0 ** (j / 2), "paper": lambda j: 2.0 ** (-j / 2), "none": lambda j: 1.0}
 
@@ -370,8 +370,8 @@ def _trained_learned_model(case):
 
 
 def learned_no_extrapolation_gap(case) -> tuple[float, float]:
-    """(how far positions past N_max are from collapsing, tolerance): registry rows, the model's rows, and the
-    model's outputs, which cannot tell two positions >= N_max - 1 apart if they share p_{N_max}."""
+    """(how far positions past :math:`N_{max}` are from collapsing, tolerance): registry rows, the model's rows, and the
+    model's outputs, which cannot tell two positions :math:`\\ge N_{max} - 1` apart if they share :math:`p_{N_{max}}`."""
     import torch
 
     n_max, extra, d = case["n_max"], case["extra"], case["d"]
