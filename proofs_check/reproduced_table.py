@@ -39,7 +39,7 @@ def table5() -> list[str]:
     from petheory.nn.provenance import LI2025_TABLE5_MSE200 as _T5_PAPER
     from petheory.nn.provenance import li2025_table5_paper_size as _t5_paper_size
     from petheory.nn.provenance import li2025_table5_reading as _t5_reading
-    from petheory.plots.empirical import reading_math  # the readings' formulas as math, for the docs' MathJax
+    from petheory.nn.provenance import reading_math  # the readings' formulas as math, for the docs' MathJax
 
     recs = [r for r in _shipped("running_sum") if _t5_paper_size(r)]
     if not recs:

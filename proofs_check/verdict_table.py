@@ -100,8 +100,17 @@ def stable_text(text: str, sig: int = SIG) -> str:
 
 
 def _cell(text: str, limit: int = 170) -> str:
+    """``text`` as one table cell: on one line, long numbers rounded, ``|`` escaped, cut at ``limit`` characters;
+    a cut never falls inside a ``$...$`` formula or a code span (it would leave a ``$`` or a backtick open and the
+    rest of the row as math or code)."""
     text = stable_text(" ".join(str(text).split())).replace("|", "\\|")
-    return text if len(text) <= limit else text[: limit - 2].rstrip() + " …"
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 2]
+    for mark in ("`", "$"):
+        if len(re.findall(rf"(?<!\\){re.escape(mark)}", cut)) % 2:
+            cut = cut[: cut.rindex(mark)]
+    return cut.rstrip() + " …"
 
 
 def _counterexample(case, limit: int = 160) -> str:

@@ -76,6 +76,34 @@ def li2025_table5_reading(record: dict) -> str:
             f"y_t = {scale.get(p.get('target_scale', 'sqrt_t'), '?')}, {dist.get(p.get('dist', 'uniform'), '?')}")
 
 
+def reading_math(name: str) -> str:
+    r"""A Table 5 reading (:func:`li2025_table5_reading`, plain text) with its formulas as ``$...$`` math: mathtext in
+    a figure's title, MathJax in the docs' verdict table.
+
+    Parameters
+    ----------
+    name : str
+        A reading as :func:`li2025_table5_reading` writes it (``'causal encoder, y_t = S_t/sqrt(t+1), x ~ U(-1,1)'``).
+
+    Returns
+    -------
+    str
+        The same words, the target and the input distribution as ``$...$`` formulas.
+
+    Examples
+    --------
+    >>> print(reading_math("causal encoder, y_t = S_t/sqrt(t+1), x ~ N(0,1)"))
+    causal encoder, $y_t = S_t/\sqrt{t+1}$, $x \sim \mathcal{N}(0, 1)$
+    """
+    import re
+
+    def target(m):
+        return "$y_t = " + re.sub(r"sqrt\(([^)]*)\)", r"\\sqrt{\1}", m.group(1)) + "$"
+
+    name = re.sub(r"y_t = ([^,]+)", target, name)
+    return name.replace("x ~ U(-1,1)", r"$x \sim U(-1, 1)$").replace("x ~ N(0,1)", r"$x \sim \mathcal{N}(0, 1)$")
+
+
 def li2025_table5_paper_size(record: dict) -> bool:
     """The paper preset up to the reconstruction choices (causality, target scaling, inputs)."""
     import dataclasses

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from petheory.plots import register
-from petheory.nn.provenance import LI2025_TABLE5_MSE200
+from petheory.nn.provenance import LI2025_TABLE5_MSE200, reading_math
 
 _PAPER_T1 = {"mla": (88.34, 97.41), "rope": (92.64, 69.43), "nope": (3.51, 77.69)}  # gu2025 Table 1, %
 _GU_NAMES = {"rope+sinusoidal": "rope", "sinusoidal": "absolute", "alibi:slopes=gu2025": "alibi", "nope": "nope",
@@ -76,21 +76,6 @@ def _common_lengths(group: list) -> list:
 def _empty(ax, text):
     ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, fontsize=9)
     ax.set_axis_off()
-
-
-def reading_math(name: str) -> str:
-    r"""A Table 5 reading (``provenance.li2025_table5_reading``, plain text) with its formulas in mathtext.
-
-    >>> print(reading_math("causal encoder, y_t = S_t/sqrt(t+1), x ~ N(0,1)"))
-    causal encoder, $y_t = S_t/\sqrt{t+1}$, $x \sim \mathcal{N}(0, 1)$
-    """
-    import re
-
-    def target(m):
-        return "$y_t = " + re.sub(r"sqrt\(([^)]*)\)", r"\\sqrt{\1}", m.group(1)) + "$"
-
-    name = re.sub(r"y_t = ([^,]+)", target, name)
-    return name.replace("x ~ U(-1,1)", r"$x \sim U(-1, 1)$").replace("x ~ N(0,1)", r"$x \sim \mathcal{N}(0, 1)$")
 
 
 _T5_MAIN = "causal encoder, y_t = S_t/sqrt(t+1), x ~ U"  # the reading drawn first

@@ -93,7 +93,7 @@ def token_consistency_fails(ctx) -> Evidence:
     verdict = "holds" if margin >= 0 else "refuted"
     return Evidence(verdict, len(LENGTHS), margin=margin, details=details,
                     summary=f"failure probability {p[0]:.3f} at L = {LENGTHS[0]}, {p[len(p) // 2]:.3f} at L = "
-                    f"{LENGTHS[len(p) // 2]}, {p[-1]:.4f} at L = 2^30 (1/2 within {tol:.2g}: {gap <= tol}); largest "
+                    f"{LENGTHS[len(p) // 2]}, {p[-1]:.4f} at $L = 2^{{30}}$ (1/2 within {tol:.2g}: {gap <= tol}); largest "
                     f"fall between consecutive lengths {max(falls, 0.0):.2g}, largest excess over 1/2 "
                     f"{max(above_half, 0.0):.2g} (noise {tol:.2g})")
 

@@ -219,7 +219,7 @@ def rademacher_bound(ctx) -> Evidence:
                         summary=f"linear class: R_hat - 3se exceeds B*B0/sqrt(m) at {bad}")
     return Evidence(
         "inconclusive", len(ms) * len(details), margin=float(worst), details=details,
-        summary="L=0 (linear readout on PE-augmented inputs): R_hat <= B*B0/sqrt(m) at every m (smallest relative "
+        summary="L=0 (linear readout on PE-augmented inputs): $\\hat R \\le B B_0/\\sqrt{m}$ at every m (smallest relative "
         f"slack {worst:.2f}); fitted exponents of m: {exps} (consistent with -1/2). L>=1: R_m not computable; "
         "the statement about Transformer classes is neither confirmed nor refuted.",
     )
@@ -272,10 +272,10 @@ def wavelet_norm_upper_bound(ctx) -> Evidence:
         k = max(above, key=lambda k: above[k]["ratio_exponent"])
         return Evidence("refuted", len(rows), margin=-float(above[k]["ratio_exponent_ci95"][0] - delta), details=details,
                         counterexample={"construction": k, **above[k]},
-                        summary=f"{k}: sup norm grows faster than N sqrt(log N) (ratio exponent CI lower "
+                        summary=f"{k}: sup norm grows faster than $N\\sqrt{{\\log N}}$ (ratio exponent CI lower "
                         f"{above[k]['ratio_exponent_ci95'][0]:.3f} > slack {delta:.3f}); {grows}")
     return Evidence("holds", len(rows), margin=float(delta - fe["ratio_exponent_ci95"][0]), details=details,
-                    summary=f"no construction grows faster than N sqrt(log N) (slack {delta:.3f}): {grows}")
+                    summary=f"no construction grows faster than $N\\sqrt{{\\log N}}$ (slack {delta:.3f}): {grows}")
 
 
 def wavelet_norm_attained(ctx) -> Evidence:
@@ -342,7 +342,7 @@ def wavelet_unnormalised_norm__corrected(ctx) -> Evidence:
                         summary=f"{fastest}: sup norm ~ N^{rows[fastest]['exponent']:.3f} (CI lower {lo:.3f} > {limit:.3f})")
     return Evidence("holds", len(rows), margin=float(limit - lo), details=details,
                     summary=f"every construction's exponent of N is compatible with <= 1/2 + {delta:.3f}; fastest "
-                    f"{fastest}: N^{rows[fastest]['exponent']:.3f}")
+                    f"{fastest}: $N^{{{rows[fastest]['exponent']:.3f}}}$")
 
 
 # ============================================================================= Legendre

@@ -128,9 +128,9 @@ def wavelet_atom_decay_paper_amplitude(ctx) -> Evidence:
     return Evidence("refuted" if bad else "holds", len(rows), margin=-float(worst["log2_C_growth_per_scale"]),
                     details={"per_construction": rows}, counterexample={"fails_for": bad} if bad else None,
                     summary=(f"one C fails for {', '.join(bad)}" if bad else
-                             f"atoms with the paper's amplitude 2^(-j/2): the mother wavelet's own C_psi(beta) e^(beta h) "
-                             f"serves every scale in all {len(rows)} constructions (family x dilation; largest C_j / "
-                             f"C_psi {max(v['max_C_over_mother_C'] for v in rows.values()):.6f})"))
+                             f"atoms with the paper's amplitude $2^{{-j/2}}$: the mother wavelet's own $C_\\psi(\\beta) e^{{\\beta h}}$ "
+                             f"serves every scale in all {len(rows)} constructions (family x dilation; largest $C_j / "
+                             f"C_\\psi$ {max(v['max_C_over_mother_C'] for v in rows.values()):.6f})"))
 
 
 def wavelet_atom_decay_per_jmax(ctx) -> Evidence:
@@ -143,10 +143,11 @@ def wavelet_atom_decay_per_jmax(ctx) -> Evidence:
     return Evidence(
         "holds" if finite else "refuted", sum(len(v["scales"]) for v in needed.values()), margin=None,
         details={"standard_atoms_C_for_each_jmax": needed}, strength="proved",
-        summary="compactly supported, bounded atoms: on the support e^{beta |u|} <= e^{beta S}, so C(j_max) = "
-        "max_{j<=j_max} C_j is finite for every beta and j_max (the bound is then vacuous as a decay statement). "
-        f"Standard (unit, l2) {ref} atoms: C(j_max) = " + ", ".join(f"{c:.3g}" for c in needed[ref]["C_jmax"])
-        + f" for j_max = {needed[ref]['scales'][0]}..{needed[ref]['scales'][-1]}, growing as 2^j_max.",
+        summary="compactly supported, bounded atoms: on the support $e^{\\beta \\lvert u\\rvert} \\le e^{\\beta S}$, so "
+        "$C(j_{\\max}) = \\max_{j \\le j_{\\max}} C_j$ is finite for every $\\beta$ and $j_{\\max}$ (the bound is then "
+        f"vacuous as a decay statement). Standard (unit, l2) {ref} atoms: $C(j_{{\\max}})$ = "
+        + ", ".join(f"{c:.3g}" for c in needed[ref]["C_jmax"])
+        + f" for $j_{{\\max}}$ = {needed[ref]['scales'][0]}..{needed[ref]['scales'][-1]}, growing as $2^{{j_{{\\max}}}}$.",
     )
 
 

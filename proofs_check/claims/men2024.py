@@ -259,9 +259,9 @@ def table_entry_is_the_inf(k: int, L: int) -> float:
     high = -inside["its_min"] if inside["first_passing"] is not None else -inside["worst_failure"]
     # first and decisive: the printed base lacks the property it is printed for (its depth below 0)
     if own < 0:
-        part = f"the printed base {v:.2g} lacks its own property at L = {L}: min B_m = {own:.3g} at m = {own_at}"
+        part = f"the printed base {v:.2g} lacks its own property at L = {L}: $\\min B_m = {own:.3g}$ at m = {own_at}"
     elif low > 0:
-        part = (f"the printed base {v:.2g} has the property at L = {L} (min B_m = {own:+.2g} at m = {own_at}) but is "
+        part = (f"the printed base {v:.2g} has the property at L = {L} ($\\min B_m = {own:+.2g}$ at m = {own_at}) but is "
                 f"not the inf: {below['first_passing']:.7g} passes")
     else:
         part = f"no base within the printed rounding of {v:.2g} passes at L = {L}"

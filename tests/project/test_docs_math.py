@@ -15,7 +15,10 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = [ROOT / "docs" / "index.md", ROOT / "docs" / "tutorial.md", *sorted((ROOT / "docs" / "guide").glob("*.md"))]
+#: The hand-written pages, and the two generated from the catalogue (their generators write a statement's or a summary's
+#: formulas as ``$...$``: proofs_check/coverage.py, proofs_check/verdict_table.py).
+PAGES = [ROOT / "docs" / "index.md", ROOT / "docs" / "tutorial.md", *sorted((ROOT / "docs" / "guide").glob("*.md")),
+         ROOT / "docs" / "coverage.md", ROOT / "docs" / "verdicts.md"]
 
 #: What a formula typed as characters looks like outside code and math: a power or a subscript written with ^ or _
 #: (``s^(r/(r-2))``, ``10^4``, ``a_{i-j}``, ``θ_t``, ``T_extra``), a sum, product, root or composition sign, a Unicode
