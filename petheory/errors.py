@@ -26,6 +26,20 @@ class ValidationError(InvalidInput, ValueError):
     bare name), so that a front end can say it in its own words: the ``petheory`` command writes its flag
     (``rtol=1e-08`` -> ``--rtol 1e-08``; :func:`petheory.cli.in_cli_terms`).
 
+    Parameters
+    ----------
+    *args : str
+        The message (one string, as for ``ValueError``).
+    params : dict, optional
+        Each parameter the message names -> its value (None: named bare).
+
+    Attributes
+    ----------
+    params : dict
+        As given (empty when none).
+
+    Examples
+    --------
     >>> from petheory.errors import ValidationError
     >>> e = ValidationError("pass hermitian_part=True to analyse (T + T^H)/2", params={"hermitian_part": True})
     >>> str(e), e.params

@@ -36,7 +36,15 @@ _MAX_FILES = 20000
 
 @dataclass
 class Found:
-    """What :func:`find` read: ``records`` (dicts, each with ``_path``) and ``skipped`` (path, reason)."""
+    """What :func:`find` read: ``records`` (dicts, each with ``_path``) and ``skipped`` (path, reason).
+
+    Attributes
+    ----------
+    records : list of dict
+        The records read, each with ``_path``.
+    skipped : list of (str, str)
+        Files skipped, with the reason.
+    """
 
     records: list = field(default_factory=list)
     skipped: list = field(default_factory=list)

@@ -175,7 +175,15 @@ class Positions:
 
 @dataclass(frozen=True)
 class Span:
-    """Which keys a query attends to: all earlier ones, the last ``size`` (sliding), or its chunk of ``size``."""
+    """Which keys a query attends to: all earlier ones, the last ``size`` (sliding), or its chunk of ``size``.
+
+    Attributes
+    ----------
+    kind : str
+        ``'full'``, ``'sliding'`` or ``'chunked'``.
+    size : int or None
+        Window or chunk size (None for full).
+    """
 
     kind: str = "full"
     size: int | None = None
@@ -206,6 +214,13 @@ class Temperature:
     ``attn_scale`` s at position p. ``llama4_beta``: transformers' ``get_llama_4_attn_scale`` (Ministral 3, on
     every attention layer), :math:`1 + \beta \log(1 + \lfloor p / L_0 \rfloor)` with ``beta`` and
     ``original_max_position_embeddings`` :math:`L_0`.
+
+    Attributes
+    ----------
+    kind : str
+        ``'constant'``, ``'llama4'`` or ``'llama4_beta'``.
+    params : dict
+        Its parameters (``factor``; ``floor_scale``, ``attn_scale``; ``beta``, ``original_max_position_embeddings``).
     """
 
     kind: str
@@ -238,6 +253,19 @@ class Layer:
 
     ``type`` is the config's own name for the layer kind (``full_attention``,
     ``sliding_attention``, ``chunked_attention``, ``linear_attention``, ...), or ``''``.
+
+    Attributes
+    ----------
+    positions : Positions
+        How the layer's logits depend on position.
+    span : Span
+        Which keys a query attends to.
+    temperature : Temperature or None
+        A position-dependent factor on the queries, if any.
+    sinks : bool
+        Whether the layer has attention sinks (a learned logit per head).
+    type : str
+        The config's own name for the layer kind, or ``''``.
     """
 
     positions: Positions

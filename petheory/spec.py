@@ -104,6 +104,9 @@ def _fmt(x) -> str:
 class PETerm:
     """One term of a spec: a named encoding with parameters, or a table read from disk.
 
+    A path term is a table or a model's ``config.json``: which one is decided where files are
+    read (:func:`petheory.loaders.resolve_scheme`), not here.
+
     Attributes
     ----------
     name : str or None
@@ -114,9 +117,6 @@ class PETerm:
         A table: a file path or ``hf:DIR``; None for a named term.
     key : str or None
         Tensor name inside the table's file or directory (``#KEY``).
-
-    A path term is a table or a model's ``config.json``: which one is decided where files are
-    read (:func:`petheory.loaders.resolve_scheme`), not here.
     """
 
     name: str | None = None
@@ -158,6 +158,11 @@ class PESpec:
     """A parsed PE specification: one or more :class:`PETerm` joined by ``+`` (see the module docstring).
 
     ``str(spec)`` is the canonical text; :func:`parse_pe_spec` of it gives ``spec`` back.
+
+    Attributes
+    ----------
+    terms : tuple of PETerm
+        The terms, in the order written.
     """
 
     terms: tuple

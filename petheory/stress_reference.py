@@ -30,6 +30,19 @@ class NullReference:
 
     ``values`` are sorted. :meth:`percentile` is the share of random tables (in %) whose stress
     is at most a given value: small is good (the encoding beats most random tables).
+
+    Attributes
+    ----------
+    n, d : int
+        Shape of the random tables.
+    kind : str
+        The stress measured (``'stress1'``, ``'raw'`` or ``'strain'``).
+    draws : int
+        Random tables drawn.
+    seed : int
+        Seed of the draws.
+    values : numpy.ndarray, shape (draws,)
+        Their stresses, sorted.
     """
 
     n: int

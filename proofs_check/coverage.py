@@ -35,7 +35,17 @@ END = "<!-- coverage:end -->"
 
 @dataclass(frozen=True)
 class Row:
-    """A sentence with the claims attached to it (``generated``: made from a claim whose source names no row)."""
+    """A sentence with the claims attached to it (``generated``: made from a claim whose source names no row).
+
+    Attributes
+    ----------
+    statement : Statement
+        The paper's sentence.
+    claims : tuple of str
+        Ids of the claims that check it (empty: not checked).
+    generated : bool
+        Made from a claim whose source names no listed sentence.
+    """
 
     statement: Statement
     claims: tuple

@@ -23,6 +23,19 @@ DRAWS = 40
 
 @dataclass(frozen=True)
 class CaseFields:
+    """The keys of a claim's cases, read from a few seeded draws of its strategy (for ``check --list`` and
+    ``--case``).
+
+    Attributes
+    ----------
+    required : tuple of str
+        Keys every drawn case has.
+    optional : tuple of str
+        Keys some drawn cases have.
+    example : dict or None
+        The shortest drawn case (JSON), to copy into ``--case``.
+    """
+
     required: tuple[str, ...]
     optional: tuple[str, ...]
     example: dict | None  # the shortest drawn case (JSON), to copy into --case

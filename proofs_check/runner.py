@@ -39,7 +39,15 @@ PROFILES = {"quick": 60, "thorough": 2000}
 
 @dataclass(eq=False)  # eq=False keeps exceptions hashable (a dataclass with eq sets __hash__ = None)
 class CheckerCrash(Exception):
-    """A checker raised: the claim has no verdict, and ``petheory check`` exits 1."""
+    """A checker raised: the claim has no verdict, and ``petheory check`` exits 1.
+
+    Attributes
+    ----------
+    claim_id : str
+        The claim whose checker raised.
+    message : str
+        What it raised.
+    """
 
     claim_id: str
     message: str

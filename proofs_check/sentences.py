@@ -15,7 +15,19 @@ from dataclasses import dataclass
 class Statement:
     """One sentence of a paper: where it is (as the claims' sources name it), what it says (quoted in double
     quotes, else paraphrased), and why no claim checks it (when none does). ``claims``: the hand-placed claims
-    (``None``: derived from the claims' sources)."""
+    (``None``: derived from the claims' sources).
+
+    Attributes
+    ----------
+    where : str
+        Where the sentence is (section, equation, table), as the claims' sources name it.
+    what : str
+        The sentence: quoted in double quotes, else a close paraphrase; formulas as ``$...$``.
+    claims : tuple of str or None
+        Hand-placed claims (None: attached from the claims' sources).
+    why_not : str
+        Why no claim checks it (empty when one does).
+    """
 
     where: str
     what: str

@@ -31,6 +31,45 @@ class BoundsRow(Record):
     ``B0``: the input norm the Rademacher bound sees; ``eq9``: ALiBi's Eq. 9 drift bound; ``angles``: a rotary
     layer's angle coverage (:func:`petheory.bounds.rotary_angle_coverage`); ``layers`` and ``analysed_length``:
     where :func:`bounds` asked for a sliding or chunked layer within its span.
+
+    Attributes
+    ----------
+    layers : list of int or None
+        The scheme's layers the row stands for (None: a row of :func:`layer_bounds` alone).
+    pe : str
+        The encoding's name (or the table's source).
+    kind : str
+        ``'absolute'``, ``'bias'`` or ``'rotary'``.
+    length : int
+        The inference length N'.
+    d : int or None
+        Model dimension (None for a bias).
+    n_max : int or None
+        The training length :math:`N_{max}`.
+    params : dict
+        The encoding's parameters.
+    norm : dict
+        The norm bound, stated and computed.
+    token_norm : float
+        The token norm :math:`B_x`.
+    B0 : float or None
+        The input norm :math:`B_0` the Rademacher bound sees (None where unbounded).
+    m : int
+        Sample size of the Rademacher bound.
+    weight_norm : float
+        The readout weight norm B.
+    lipschitz : float
+        The Lipschitz constant :math:`L_{trans}`.
+    rademacher : float or None
+        The Rademacher bound (None when ``B0`` is).
+    rademacher_formula : str
+        How it was computed.
+    eq9 : dict or None
+        ALiBi's Eq. 9 drift bound at ``distance`` (ALiBi rows).
+    angles : dict or None
+        A rotary layer's angle coverage past ``n_max``.
+    analysed_length : int or None
+        The length analysed when a sliding or chunked layer's span is shorter than ``length``.
     """
 
     layers: list | None = item(omit=True, kw_only=True)
@@ -55,7 +94,23 @@ class BoundsRow(Record):
 
 @dataclass(frozen=True)
 class SkippedRow(Record):
-    """A mechanism without a bound (NoPE, none, learned T5 buckets), and why."""
+    """A mechanism without a bound (NoPE, none, learned T5 buckets), and why.
+
+    Attributes
+    ----------
+    layers : list of int or None
+        The scheme's layers the row stands for (None: a row of :func:`layer_bounds` alone).
+    pe : str
+        The mechanism's name.
+    kind : str
+        Its kind.
+    length : int
+        The inference length asked for.
+    skipped : str
+        Why there is no bound.
+    analysed_length : int or None
+        The length analysed when a span is shorter than ``length``.
+    """
 
     layers: list | None = item(omit=True, kw_only=True)
     pe: str
@@ -157,7 +212,15 @@ def layer_bounds(pos: Positions, length: int, *, context: int | None = None, m: 
 
 @dataclass(frozen=True)
 class BoundsRecord(Record):
-    """``bounds``: one row per distinct position mechanism, length and analysed length (:class:`BoundsRow`)."""
+    """``bounds``: one row per distinct position mechanism, length and analysed length (:class:`BoundsRow`).
+
+    Attributes
+    ----------
+    scheme : petheory.scheme.Scheme
+        The scheme bounded.
+    rows : tuple of BoundsRow or SkippedRow
+        One per distinct mechanism, length and analysed length.
+    """
 
     scheme: Scheme
     rows: tuple = ()

@@ -57,7 +57,29 @@ LENGTHGEN_TASKS = {"running_sum": ("mse",), "parity": ("seq_acc", "token_acc"), 
 
 @dataclass(frozen=True)
 class SpectralSummary(Record):
-    """Symbol range and extreme eigenvalues of a layer's position-only matrix (:func:`spectral_summary`)."""
+    """Symbol range and extreme eigenvalues of a layer's position-only matrix (:func:`spectral_summary`).
+
+    Attributes
+    ----------
+    matrix : str
+        What the position-only matrix is (bias, rotary kernel, Gram, Toeplitz projection).
+    n : int
+        Its size.
+    cpd : dict or None
+        Conditional definiteness of a bias (:func:`petheory.toeplitz.conditional_definiteness`), None otherwise.
+    symbol_min, symbol_max : float
+        Range of the finite section's symbol.
+    symbol_certified : bool
+        Whether every candidate peak of the symbol was refined (the range is then certified).
+    lambda_min, lambda_max : float
+        Extreme eigenvalues.
+    spread : float
+        ``lambda_max - lambda_min``.
+    eig_error : float
+        Error bound of the extreme eigenvalues.
+    eig_converged : bool
+        Whether both eigensolves converged.
+    """
 
     matrix: str
     n: int
@@ -74,7 +96,27 @@ class SpectralSummary(Record):
 
 @dataclass(frozen=True)
 class StressSummary(Record):
-    """The stress of a layer's positions with its null reference and z-score (:func:`stress_summary`)."""
+    """The stress of a layer's positions with its null reference and z-score (:func:`stress_summary`).
+
+    Attributes
+    ----------
+    stress : float
+        The layer's stress against the target.
+    geometry : str
+        The geometry its positions induce (how their distances are measured).
+    n : int
+        Positions compared.
+    null_mean, null_sd : float
+        Mean and standard deviation of the random tables' stress.
+    z : float or None
+        ``(stress - null_mean) / null_sd`` (None when the null has no spread).
+    mds_stress : float
+        Stress of the target's optimal (classical MDS) encoding.
+    null_draws : int
+        Random tables drawn.
+    null : str
+        What the null tables are.
+    """
 
     stress: float
     geometry: str
@@ -89,7 +131,22 @@ class StressSummary(Record):
 
 @dataclass(frozen=True)
 class NormSummary(Record):
-    """The computed norm per length, its growth exponent and a rotary layer's angle coverage (:func:`norm_summary`)."""
+    """The computed norm per length, its growth exponent and a rotary layer's angle coverage (:func:`norm_summary`).
+
+    Attributes
+    ----------
+    values : dict
+        Length (as text) -> the computed norm there.
+    n_max : int
+        The training length the norms are past.
+    meaning : str
+        What the norm is (:math:`\\sup_p \\lVert PE(p)\\rVert`, :math:`\\max \\lvert b(i,j)\\rvert`, a rotary band factor's
+        change).
+    growth : float or None
+        Log-log slope between the first and last length (None where either is zero, or rounding for a rotation).
+    angles : dict or None
+        A rotary layer's angle coverage at the longest length.
+    """
 
     values: dict
     n_max: int
@@ -100,7 +157,13 @@ class NormSummary(Record):
 
 @dataclass(frozen=True)
 class Failed(Record):
-    """A column that could not be computed for a row, and why (``{"error": why}``)."""
+    """A column that could not be computed for a row, and why (``{"error": why}``).
+
+    Attributes
+    ----------
+    error : str
+        Why the column could not be computed.
+    """
 
     error: str
 
@@ -417,7 +480,35 @@ def lengthgen_summary(records, name: str, params: dict | None = None) -> dict:
 @dataclass(frozen=True)
 class CompareRow(Record):
     """One scheme's distinct layer kind in ``compare``: its label and positions, then each column's summary (a
-    :class:`Failed` where it could not be computed) and its length-generalisation groups by task."""
+    :class:`Failed` where it could not be computed) and its length-generalisation groups by task.
+
+    Attributes
+    ----------
+    pe : str
+        The row's label (a spec's text, or the model's source with its layer kind).
+    name : str
+        The encoding's name.
+    params : dict
+        Its parameters.
+    kind : str
+        Its kind.
+    layers : list of int
+        The scheme's layers of this kind.
+    d : int or None
+        Dimension of the positions.
+    span : str
+        The layers' span.
+    n_max : int
+        The scheme's context (the training length).
+    spectrum : SpectralSummary or Failed
+        The spectral column.
+    stress : StressSummary or Failed
+        The stress column.
+    norms : NormSummary or Failed
+        The norm column.
+    lengthgen : dict
+        Task -> length-generalisation groups of training records (:func:`lengthgen_summary`).
+    """
 
     pe: str
     name: str
@@ -498,7 +589,15 @@ def compare_scheme(scheme: Scheme, target, records=(), *, length: int = 256, len
 
 @dataclass(frozen=True)
 class CompareRecord(Record):
-    """The comparison: one row per scheme and distinct layer kind (:class:`CompareRow`), and the settings."""
+    """The comparison: one row per scheme and distinct layer kind (:class:`CompareRow`), and the settings.
+
+    Attributes
+    ----------
+    rows : tuple of CompareRow
+        One per scheme and distinct layer kind.
+    settings : dict
+        ``n``, ``d``, ``lengths``, ``n_max``, ``null_draws`` and ``seed`` the comparison ran with.
+    """
 
     rows: tuple
     settings: dict = field(default_factory=dict)

@@ -31,7 +31,15 @@ from petheory.scheme import Positions
 
 
 class NoKernel(ValidationError):
-    """A layer whose positions have no position-only kernel (NoPE, none, T5's learned buckets): the reason."""
+    """A layer whose positions have no position-only kernel (NoPE, none, T5's learned buckets): the reason.
+
+    Parameters
+    ----------
+    *args : str
+        The message.
+    params : dict, optional
+        The parameters it names, as for :class:`petheory.errors.ValidationError`.
+    """
 
 
 def rotary_column(freqs, n: int, factor: float = 1.0, *, chunk: int = 4096) -> np.ndarray:
@@ -178,6 +186,19 @@ class Column:
 
     ``defect``: the relative Toeplitz defect of the source matrix (0 for a kernel that is Toeplitz by
     construction); ``defect_exact``: whether it was measured on the whole matrix (None: not a Gram).
+
+    Attributes
+    ----------
+    column : numpy.ndarray, shape (n,)
+        First column of the Toeplitz matrix.
+    row : numpy.ndarray, shape (n,), or None
+        First row (None: Hermitian, the column's conjugate).
+    description : str
+        What the matrix is.
+    defect : float
+        Relative Toeplitz defect of the source matrix.
+    defect_exact : bool or None
+        Whether ``defect`` was measured on the whole matrix (None: not a Gram).
     """
 
     column: np.ndarray

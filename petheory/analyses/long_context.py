@@ -26,7 +26,15 @@ MEN_SCAN_MAX = 1 << 17
 
 @dataclass(frozen=True)
 class MinKernel(Record):
-    """The smallest :math:`B_m` over :math:`0 \\le m \\le N` and the first m where it is attained."""
+    """The smallest :math:`B_m` over :math:`0 \\le m \\le N` and the first m where it is attained.
+
+    Attributes
+    ----------
+    value : float
+        :math:`\\min_{0 \\le m \\le N} B_m`.
+    at : int
+        The first m where it is attained.
+    """
 
     value: float
     at: int
@@ -35,7 +43,24 @@ class MinKernel(Record):
 @dataclass(frozen=True)
 class MenResult(Record):
     """Men et al. 2024: the smallest base with :math:`B_m = \\sum_i\\cos(m\\theta_i) \\ge 0` for all m up to a context,
-    and whether this layer's base (plain, and its scaled frequencies) passes."""
+    and whether this layer's base (plain, and its scaled frequencies) passes.
+
+    Attributes
+    ----------
+    smallest_base_at_context, smallest_base_at_extended : float or None
+        The smallest passing base of plain RoPE with this rotary dimension at L and at the extended context (None: not
+        scanned that far).
+    passes_at_context, passes_at_extended : bool
+        Whether the layer's base, as plain RoPE, has :math:`B_m \\ge 0` up to L and up to the extended context.
+    passes_scaled_at_extended : bool
+        Whether its scaled (effective) frequencies do, up to the extended context.
+    min_kernel : dict
+        ``'plain_L'``, ``'plain_Lx'``, ``'scaled_Lx'`` -> :class:`MinKernel`.
+    fit_at_context, fit_at_extended : float
+        Men et al.'s fitted lower bound :math:`0.0424\\,L^{1.628}` at L and at the extended context.
+    note : str
+        What the numbers mean and where they stop.
+    """
 
     smallest_base_at_context: float | None
     smallest_base_at_extended: float | None
@@ -50,7 +75,21 @@ class MenResult(Record):
 
 @dataclass(frozen=True)
 class LiuResult(Record):
-    """Liu et al. 2023: the critical dimension, :math:`T_{extra}`, and the bands that turn within the contexts."""
+    """Liu et al. 2023: the critical dimension, :math:`T_{extra}`, and the bands that turn within the contexts.
+
+    Attributes
+    ----------
+    critical_dimension : int
+        :math:`d_{extra}` at L.
+    extrapolation_bound : float
+        :math:`T_{extra}` for the layer's base.
+    bands_turned_within_context : int
+        Bands of plain RoPE whose period is below L.
+    bands_turned_within_context_scaled, bands_turned_within_extended_scaled : int
+        Bands of the scaled frequencies whose period is below L, and below the extended context.
+    bands : int
+        Rotary bands (``rotary_dim / 2``).
+    """
 
     critical_dimension: int
     extrapolation_bound: float
@@ -62,7 +101,15 @@ class LiuResult(Record):
 
 @dataclass(frozen=True)
 class RoformerCurve(Record):
-    """RoFormer's relative bound :math:`\\tfrac2d\\sum_j|S_j|` at log-spaced distances."""
+    """RoFormer's relative bound :math:`\\tfrac2d\\sum_j|S_j|` at log-spaced distances.
+
+    Attributes
+    ----------
+    distances : list of int
+        0, then log-spaced distances up to the length.
+    relative_bound : list of float
+        RoFormer's relative bound at each.
+    """
 
     distances: list
     relative_bound: list
@@ -71,7 +118,23 @@ class RoformerCurve(Record):
 @dataclass(frozen=True)
 class Temperatures(Record):
     """The factor on the attention logits at each length, per method
-    (:func:`petheory.bounds.long_context.attention_temperatures`), and this layer's own rotary logit factor."""
+    (:func:`petheory.bounds.long_context.attention_temperatures`), and this layer's own rotary logit factor.
+
+    Attributes
+    ----------
+    scale : float
+        The scaling factor the methods are evaluated at.
+    rotary_logit_factor : float
+        This layer's own factor on its rotary logits.
+    lengths : list of int
+        L, the extended context and the length, ascending, each once.
+    yarn, longrope, llama4, ssmax : list of float
+        Each method's factor on the logits at each length.
+    query_scale : list of float or None
+        The layer's own query scale at the last position of each length.
+    query_scale_kind : str or None
+        Its :class:`petheory.scheme.Temperature` kind.
+    """
 
     scale: float
     rotary_logit_factor: float
@@ -88,7 +151,33 @@ class Temperatures(Record):
 
 @dataclass(frozen=True)
 class LongContextSection(Record):
-    """The long-context theory for one rotary layer kind (:func:`long_context_section`)."""
+    """The long-context theory for one rotary layer kind (:func:`long_context_section`).
+
+    Attributes
+    ----------
+    rotary_dim : int
+        Rotary dimensions r.
+    base : float
+        The layer's RoPE base.
+    context : int
+        L, the original context.
+    extended_context : int
+        The advertised (extended) context.
+    extended_from : str or None
+        Where the extended context comes from when it is not ``max_position_embeddings``.
+    length : int
+        The length the RoFormer curve and the temperatures reach.
+    encoding : str
+        The layer's rotary encoding.
+    men : MenResult
+        Men et al.'s base bounds.
+    liu : LiuResult
+        Liu et al.'s critical dimension and bound.
+    roformer : RoformerCurve
+        RoFormer's relative bound.
+    temperature : Temperatures
+        The logit factors.
+    """
 
     rotary_dim: int
     base: float

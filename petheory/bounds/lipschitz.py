@@ -162,7 +162,20 @@ def layernorm_lipschitz(gamma, *, eps: float, variance_floor: float = 0.0) -> fl
 
 @dataclass(frozen=True)
 class LipschitzReport:
-    r"""Per-factor Lipschitz constants of a Transformer and their product :math:`L_{trans}`."""
+    r"""Per-factor Lipschitz constants of a Transformer and their product :math:`L_{trans}`.
+
+    Attributes
+    ----------
+    total : float
+        :math:`L_{trans}`, the product of the factors.
+    factors : list of (str, float, str)
+        Each factor's name, value and formula, in the order they multiply.
+    variance_floors : str
+        Where the LayerNorm factors' variance floors come from: measured on given inputs (not certified), or the
+        global :math:`1/\sqrt{\epsilon}` (certified).
+    formula : str
+        The product, written out.
+    """
 
     total: float
     factors: list  # [(name, value, formula)]

@@ -29,7 +29,34 @@ DENSE_BIAS_MAX = 4096
 
 @dataclass(frozen=True)
 class NormBound:
-    """The norm bound of one encoding at one inference length. See :func:`norm_bound`."""
+    """The norm bound of one encoding at one inference length. See :func:`norm_bound`.
+
+    Attributes
+    ----------
+    name : str
+        The encoding's registry name.
+    kind : str
+        ``'absolute'``, ``'bias'`` or ``'rotary'``: what ``computed`` measures.
+    length : int
+        The inference length the bound is taken at.
+    d : int or None
+        Model dimension (None for a bias, which has none).
+    stated : float or None
+        li2025 Table 2's value; None where the paper gives only an order or no row.
+    stated_formula : str
+        Table 2's formula for the bound.
+    computed : float or None
+        The supremum measured: :math:`\\sup_p \\lVert PE(p)\\rVert` over positions 0..length-1 (absolute), the largest
+        :math:`\\lvert b\\rvert` (bias), the added norm (rotary: 0, it rotates).
+    meaning : str
+        What the number is, in words.
+    explicit : float or None
+        petheory's own derived bound where the paper gives only an order.
+    params : dict
+        The encoding's parameters the bound was computed with.
+    additive : float or None
+        Rotary plus absolute (``rope_sinusoidal``): :math:`\\sup_p \\lVert PE(p)\\rVert` of the added vectors.
+    """
 
     name: str
     kind: str
@@ -131,7 +158,17 @@ def alibi_bias_magnitude(length: int, slope: float) -> float:
 
 class StatedBound(NamedTuple):
     """One row of li2025 Table 2: the stated value (None: order only, or no number), its formula, and
-    petheory's own explicit bound where the paper gives only an order."""
+    petheory's own explicit bound where the paper gives only an order.
+
+    Attributes
+    ----------
+    stated : float or None
+        The value the table states (None: an order only, or no number).
+    formula : str
+        The table's formula.
+    explicit : float or None
+        petheory's explicit bound where the table gives only an order.
+    """
 
     stated: float | None
     formula: str

@@ -20,7 +20,19 @@ from petheory.errors import ValidationError
 
 @dataclass(frozen=True)
 class RademacherEstimate:
-    """Monte Carlo estimate of an empirical Rademacher complexity: ``mean`` +- ``se`` over ``n_draws``."""
+    """Monte Carlo estimate of an empirical Rademacher complexity: ``mean`` +- ``se`` over ``n_draws``.
+
+    Attributes
+    ----------
+    mean : float
+        Mean of the supremum over the sign draws.
+    se : float
+        Its standard error, :math:`\\mathrm{sd}/\\sqrt{n_{draws}}`.
+    n_draws : int
+        Rademacher sign vectors drawn.
+    m : int
+        Sample size (rows of the data).
+    """
 
     mean: float
     se: float

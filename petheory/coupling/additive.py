@@ -35,6 +35,15 @@ class LogitTerms:
     ``cc[i, j] = s (c_i W_Q + b_Q)·(c_j W_K + b_K)``, ``cp[i, j] = s (c_i W_Q + b_Q)·(p_j W_K)``,
     ``pc[i, j] = s (p_i W_Q)·(c_j W_K + b_K)``, ``pp[i, j] = s (p_i W_Q)·(p_j W_K)`` and ``bias = B``
     (added unscaled), with ``s`` the logit scale.
+
+    Attributes
+    ----------
+    cc, cp, pc, pp : numpy.ndarray, shape (n, n)
+        Content-content, content-position, position-content and position-position terms (scaled by ``scale``).
+    bias : numpy.ndarray, shape (n, n)
+        The additive bias B, unscaled (zeros when there is none).
+    scale : float
+        The logit scale s the four projection terms carry.
     """
 
     cc: np.ndarray

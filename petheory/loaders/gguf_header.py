@@ -85,7 +85,19 @@ def shown(text, limit: int = 60, *, quote: bool = True) -> str:
 @dataclass(frozen=True)
 class GGUFHeader:
     """What a GGUF header says: ``metadata`` {key: value} (arrays longer than 4096 elements as ``('array', n)``)
-    and ``tensors`` {name: shape}, plus the format version and the path."""
+    and ``tensors`` {name: shape}, plus the format version and the path.
+
+    Attributes
+    ----------
+    path : str
+        The file read.
+    version : int
+        The GGUF format version.
+    metadata : dict
+        Key -> value (an array longer than 4096 elements as ``('array', n)``).
+    tensors : dict
+        Tensor name -> shape.
+    """
 
     path: str
     version: int

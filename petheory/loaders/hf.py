@@ -420,6 +420,8 @@ class BertFirstLayer:
     W_Q, W_K : ndarray, shape (num_heads, d, d_head)
     b_Q, b_K : ndarray, shape (num_heads, d_head)
     source : str
+    ln_eps : float
+        The embedding LayerNorm's epsilon.
     """
 
     word: np.ndarray

@@ -104,7 +104,55 @@ def _lfm2(cfg, n):  # Lfm2Config: full attention at full_attn_idxs (default: eve
 
 @dataclass(frozen=True)
 class Family:
-    """What one model type's code does that its config does not say (see the module docstring)."""
+    """What one model type's code does that its config does not say (see the module docstring).
+
+    Attributes
+    ----------
+    types : tuple of str
+        Layer types the family knows.
+    default_types : callable or None
+        ``(cfg, n[, rope_on]) ->`` the layer types when the file lists none.
+    reads_layer_types : bool
+        Whether its attention follows an explicit ``layer_types`` list.
+    nope_types : tuple of str
+        Layer types that apply no RoPE.
+    nope_if_window : bool
+        The full layers apply no RoPE when ``sliding_window`` is set (EXAONE 4).
+    window_on_full : bool
+        ``sliding_window``, when set, limits the full-attention layers too (MiniMax).
+    no_rope_layers : int or None
+        Default NoPE interval when the family reads ``no_rope_layers``.
+    pairing : str
+        Rotary pairing: ``'half'`` (split halves) or ``'interleaved'``.
+    mrope : str or None
+        M-RoPE layout, if the family uses one.
+    mrope_default : tuple of int
+        Its default sections.
+    sinks : bool
+        Whether its attention has sinks.
+    prf_default : float
+        ``partial_rotary_factor`` when the config has none.
+    prf_legacy : str or None
+        A legacy partial-rotary field it reads (``rotary_pct``, a fraction, or ``rotary_dim``).
+    prf_forced : float or None
+        The factor its config class sets whatever the file says (Bamba: 0.5).
+    ntk_alpha : bool
+        ``rope_type`` dynamic with an alpha: :math:`\\mathrm{base} \\cdot \\alpha^{d/(d-2)}` (Hunyuan).
+    query_scale : str or None
+        A position-dependent factor on every query (a :class:`petheory.scheme.Temperature` kind).
+    rope_keys : tuple of str
+        Keys of the rope dict only this family reads or ignores.
+    theta_default : float
+        The RoPE base when the config has none.
+    scale : str or None
+        The logit-scale rule (:func:`petheory.models.read.logit_factor`).
+    softcap_key : str
+        The config field of its attention logit soft-capping.
+    extra : tuple of str
+        Fields only this family may carry, understood here.
+    text : str or None
+        A wrapper's text model type when ``text_config`` has none.
+    """
 
     types: tuple = ATTENTION_TYPES + NO_POSITION_TYPES  # layer types it knows
     default_types: object = None                     # (cfg, n[, rope_on]) -> layer types when the file has none

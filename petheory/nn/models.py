@@ -56,6 +56,33 @@ class ModelConfig:
     ``input_dim`` features. ``out_dim``: regression outputs per position or classes (an
     LM always predicts ``vocab_size`` tokens). ``train_len`` pins length-normalised encodings (wavelet,
     legendre) to the training length; ``max_len`` is the longest sequence the tables cover.
+
+    Attributes
+    ----------
+    head : str
+        ``'regression'``, ``'classifier'`` or ``'lm'`` (module docstring).
+    pe : PESpec or str
+        The position mechanism (a PESpec once the config is made).
+    vocab_size : int
+        Token vocabulary (0: continuous inputs).
+    input_dim : int
+        Features of a continuous input.
+    out_dim : int
+        Regression outputs per position, or classes.
+    n_layer, n_head, d_model, d_ff : int
+        Blocks, heads per block, model width and feed-forward width.
+    dropout : float
+        Dropout probability.
+    max_len : int
+        Longest sequence the position tables cover.
+    train_len : int or None
+        The training length length-normalised encodings are pinned to.
+    causal : bool
+        Causal attention mask.
+    activation : str
+        Feed-forward activation (``'relu'``, ``'gelu'``).
+    bias : bool
+        Biases in the linear layers.
     """
 
     head: str = "lm"

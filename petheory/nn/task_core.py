@@ -23,7 +23,17 @@ PAD, BOS, SEP, EOS, PLUS, SYM = 0, 1, 2, 3, 4, 5
 
 @dataclass
 class TaskConfig:
-    """A task by name, its data seed, and parameter overrides (see the module docstring)."""
+    """A task by name, its data seed, and parameter overrides (see the module docstring).
+
+    Attributes
+    ----------
+    name : str
+        The task's registered name.
+    seed : int
+        Seed of the task's data.
+    params : dict
+        Overrides of the task's parameters.
+    """
 
     name: str = "running_sum"
     seed: int = 0
@@ -36,7 +46,17 @@ class TaskConfig:
 @dataclass
 class Split:
     """One split: inputs ``x`` (N, T) tokens or (N, T, F) floats, targets ``y`` (N, T) or (N,),
-    and for LM tasks a loss ``mask`` (N, T) that is 1 on answer tokens."""
+    and for LM tasks a loss ``mask`` (N, T) that is 1 on answer tokens.
+
+    Attributes
+    ----------
+    x : torch.Tensor
+        Inputs: (N, T) tokens or (N, T, F) floats.
+    y : torch.Tensor
+        Targets: (N, T) or (N,).
+    mask : torch.Tensor or None
+        LM tasks: (N, T), 1 on the answer tokens the loss counts.
+    """
 
     x: torch.Tensor
     y: torch.Tensor

@@ -70,7 +70,31 @@ class TaskData:
     """What :func:`load` returns. ``test[length]`` is a split per evaluation length;
     ``train_len`` is the in-distribution key (a sequence length, or an LM task's problem size);
     ``train_seq_len`` the longest training sequence in tokens; ``chance`` the score of a trivial
-    predictor."""
+    predictor.
+
+    Attributes
+    ----------
+    name : str
+        The task.
+    kind : str
+        ``'regression'``, ``'classification'`` or ``'lm'``.
+    train : Split
+        The training split.
+    test : dict
+        Evaluation length -> Split.
+    train_len : int
+        The in-distribution key of ``test``.
+    vocab_size, input_dim, n_outputs : int
+        What the model's input and output layers need.
+    max_len : int
+        Longest sequence of any split.
+    chance : dict
+        Metric -> the score of a trivial predictor.
+    params : dict
+        The task's parameters, defaults filled.
+    train_seq_len : int
+        Longest training sequence in tokens (length-normalised PEs map onto it).
+    """
 
     name: str
     kind: str  # 'regression' | 'classification' | 'lm'

@@ -26,11 +26,39 @@ PRESETS = ("quick", "full")
 
 
 class RecordsMissing(ValidationError):
-    """A figure's experiment records are not on disk; the message names the command that makes them."""
+    """A figure's experiment records are not on disk; the message names the command that makes them.
+
+    Parameters
+    ----------
+    *args : str
+        The message.
+    params : dict, optional
+        The parameters it names, as for :class:`petheory.errors.ValidationError`.
+    """
 
 
 @dataclass(frozen=True)
 class Figure:
+    """One registered figure: how it is drawn, from what, and what it illustrates (:func:`register`).
+
+    Attributes
+    ----------
+    name : str
+        The figure's name (``family.figure``), the file stem it is saved under.
+    help : str
+        One line on what it shows.
+    fn : callable
+        ``fn(outdir, *, preset, seed) -> list of Path``: draws and saves it (PNG and JSON).
+    illustrates : tuple of str
+        The claim ids or bounds it puts next to data.
+    draw : callable or None
+        ``draw(data) ->`` a matplotlib Figure from the saved JSON alone, where drawing is split from computing.
+    needs : str or None
+        The :mod:`petheory.experiments` function whose records ``fn`` reads (it trains), if any.
+    data : callable or None
+        ``data(preset, seed) ->`` the JSON ``fn`` saves, computed without drawing.
+    """
+
     name: str
     help: str
     fn: Callable  # fn(outdir: Path, *, preset: str, seed: int) -> list[Path]

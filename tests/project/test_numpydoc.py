@@ -65,9 +65,11 @@ def public_names() -> dict[str, object]:
 
 
 def fields(cls) -> list[str] | None:
-    """The fields of a dataclass or a named tuple, in order; None for any other class."""
+    """The fields a dataclass or a named tuple declares itself (an inherited field is documented where it is declared),
+    in order; None for any other class."""
     if dataclasses.is_dataclass(cls):
-        return [f.name for f in dataclasses.fields(cls)]
+        own = cls.__dict__.get("__annotations__", {})
+        return [f.name for f in dataclasses.fields(cls) if f.name in own]
     if issubclass(cls, tuple) and hasattr(cls, "_fields"):
         return list(cls._fields)
     return None
@@ -82,7 +84,8 @@ def attribute_failures(cls) -> set[str]:
     bad = set()
     if set(names) - documented:
         bad.add("AT01")
-    if any(n not in names and not hasattr(cls, n) for n in documented):
+    every = [f.name for f in dataclasses.fields(cls)] if dataclasses.is_dataclass(cls) else names
+    if any(n not in every and not hasattr(cls, n) for n in documented):
         bad.add("AT02")
     return bad
 
