@@ -348,6 +348,18 @@ def _named_term(part: str, text: str, names: list[str]) -> PETerm:
 def split_terms(text: str) -> list[str]:
     """``text`` cut at every ``+`` where a term can start: not before a digit or ``.digit`` (a number's sign).
 
+    Parameters
+    ----------
+    text : str
+        A spec's text.
+
+    Returns
+    -------
+    list of str
+        The terms' texts.
+
+    Examples
+    --------
     >>> split_terms('rope:base=1e+06+sinusoidal')
     ['rope:base=1e+06', 'sinusoidal']
     >>> split_terms('alibi:slope=+0.5')
@@ -436,6 +448,18 @@ def parse_pe_specs(values, *, default=None) -> list[PESpec]:
     A value that is a comma-separated list of registered names and nothing else (``a,b``, the old
     ``bounds``/``compare`` spelling, still in scripts) stands for ``--pe a --pe b``: no name
     contains a comma, so the reading is unambiguous. Anything else goes through :func:`parse_pe_spec`.
+
+    Parameters
+    ----------
+    values : str, PESpec or iterable of them
+        The ``--pe`` values (empty: ``default``).
+    default : iterable of PESpec, optional
+        What no value stands for.
+
+    Returns
+    -------
+    list of PESpec
+        One per PE named.
 
     See Also
     --------

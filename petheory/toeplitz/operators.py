@@ -173,6 +173,13 @@ class ToeplitzOperator(LinearOperator):
     Build with :func:`operator`. ``T @ x`` for ``x`` of shape (N,) or (N, m) costs two FFTs of
     length ``L >= 2N - 1`` per column; the transform of the embedding is computed once.
 
+    Parameters
+    ----------
+    c : numpy.ndarray, shape (N,)
+        First column of ``T``.
+    r : numpy.ndarray, shape (N,)
+        First row of ``T`` (``r[0]`` is ignored: ``c[0]`` is the diagonal).
+
     Notes
     -----
     ``T`` is embedded in the circulant ``C`` of order ``L`` whose first column is
