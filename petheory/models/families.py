@@ -303,7 +303,26 @@ NOT_SHIPPED = {
 
 
 def refuse_underived(mt: str) -> None:
-    """Refuse a file without ``layer_types`` of a model type in :data:`DERIVES_UNREAD`."""
+    """Refuse a file without ``layer_types`` of a model type in :data:`DERIVES_UNREAD`.
+
+    Parameters
+    ----------
+    mt : str
+        The model type.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``mt``'s configuration class derives ``layer_types`` by a rule petheory does not implement.
+
+    Examples
+    --------
+    >>> refuse_underived("llama")
+    >>> refuse_underived("minimax")
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: config field layer_types is missing: transformers' minimax configuration class ...
+    """
     if mt in DERIVES_UNREAD:
         raise ValidationError(f"config field layer_types is missing: transformers' {mt} configuration class derives it "
                               "(its __post_init__, from num_hidden_layers and a rule of its own) and petheory does not "
@@ -311,14 +330,62 @@ def refuse_underived(mt: str) -> None:
 
 
 def family(mt: str) -> Family:
-    """The table entry of model type ``mt`` (the fields-only :data:`DEFAULT` when it has none)."""
+    """The table entry of model type ``mt`` (the fields-only :data:`DEFAULT` when it has none).
+
+    Parameters
+    ----------
+    mt : str
+        The model type.
+
+    Returns
+    -------
+    Family
+        What its code does that its config does not say.
+
+    Examples
+    --------
+    >>> family("gemma3").pairing, family("no_such_model") is DEFAULT
+    ('half', True)
+    """
     return FAMILIES.get(mt, DEFAULT)
 
 
 def layer_types(cfg: dict, mt: str, fam: Family, n: int, rope_on, class_has_types: bool | None = None) -> list:
-    """The layer types of an ``n``-layer config: its ``layer_types`` if given (validated), else as its family derives
-    them (a config that needs a derivation its family does not have is refused by name). A class without a
-    ``layer_types`` field (``class_has_types`` False) applies its ``sliding_window`` to every layer, as Mistral's."""
+    """The layer types of an ``n``-layer config: its ``layer_types`` if given (validated), else as its family derives them.
+
+    A config that needs a derivation its family does not have is refused by name. A class without a ``layer_types``
+    field (``class_has_types`` False) applies its ``sliding_window`` to every layer, as Mistral's.
+
+    Parameters
+    ----------
+    cfg : dict
+        The (text) config.
+    mt : str
+        Its model type.
+    fam : Family
+        Its family entry.
+    n : int
+        Layers.
+    rope_on : list of bool or None
+        Which layers apply RoPE (for a family that derives types from its NoPE layers).
+    class_has_types : bool, optional
+        Whether the configuration class has a ``layer_types`` field (None: unknown).
+
+    Returns
+    -------
+    list of str
+        One type per layer.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A list of the wrong length, a type the family does not have, or one its code would contradict.
+
+    Examples
+    --------
+    >>> layer_types({"layer_types": ["full_attention", "sliding_attention"]}, "gemma3", family("gemma3"), 2, None)
+    ['full_attention', 'sliding_attention']
+    """
     def derived():
         refuse_underived(mt)
         if fam.default_types is None:
