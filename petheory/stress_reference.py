@@ -186,7 +186,7 @@ def target_warnings(D, details: dict | None = None, *, n_implicit: bool = False)
     D : array_like, shape (n, n)
         Target distances.
     details : dict, optional
-        The target's summary (:meth:`petheory.geometry.PositionalDistributions.summary`) when it came from a corpus.
+        The target's summary (:meth:`petheory.geometry.distributions.PositionalDistributions.summary`) when it came from a corpus.
     n_implicit : bool, optional
         The number of positions was not given by the user.
 
