@@ -102,8 +102,40 @@ _DATA_SEED = {"gu2025_task1": 42, "gu2025_task2": 42}  # the authors' split seed
 
 
 def preset(task: str, size: str = "smoke", *, pe="nope", seed: int = 0, device: str = "cpu", **overrides) -> TrainConfig:
-    """The :class:`TrainConfig` of ``task`` at ``size`` with position mechanism ``pe`` (spec text or a
-    :class:`petheory.spec.PESpec`)."""
+    """The :class:`TrainConfig` of ``task`` at ``size`` with position mechanism ``pe``.
+
+    Parameters
+    ----------
+    task : str
+        A registered task.
+    size : {'smoke', 'small', 'paper'}, optional
+        The preset.
+    pe : str or PESpec, optional
+        The position mechanism (spec text or a :class:`petheory.spec.PESpec`).
+    seed : int, optional
+        Training seed.
+    device : str, optional
+        Where to train.
+    **overrides
+        Fields to set: a TrainConfig field (``lr``), ``model.<field>`` or ``task.<param>`` (``task.n_train``), passed
+        as ``**{"model.n_layer": 4}``.
+
+    Returns
+    -------
+    TrainConfig
+        The validated config.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        An unknown task or size, or an override out of range.
+
+    Examples
+    --------
+    >>> c = preset("parity", "small", pe="rope", seed=1)
+    >>> c.task.name, str(c.model.pe), c.seed
+    ('parity', 'rope', 1)
+    """
     if task not in _tasks.available():
         raise ValidationError(f"unknown task {task!r}; known: {', '.join(_tasks.available())}")
     if size not in SIZES:
@@ -156,8 +188,25 @@ def _set(cfg: dict, key: str, val) -> None:
 
 
 def identify(config: TrainConfig) -> str:
-    """``'paper'``, ``'small'`` or ``'smoke'`` when ``config`` is that preset of its task (any seed,
-    PE and device), else ``'custom'``. Claims use it: only paper-preset records decide them."""
+    """Which preset of its task ``config`` is: ``'paper'``, ``'small'`` or ``'smoke'``, else ``'custom'``.
+
+    Any seed, PE and device. Claims use it: only paper-preset records decide them.
+
+    Parameters
+    ----------
+    config : TrainConfig
+        A run's config.
+
+    Returns
+    -------
+    str
+        The preset's name, or ``'custom'``.
+
+    Examples
+    --------
+    >>> identify(preset("parity", "small", pe="rope")), identify(preset("parity", "small", lr=0.123))
+    ('small', 'custom')
+    """
     for size in SIZES:
         if (config.task.name, size) not in _TABLE:
             continue

@@ -270,9 +270,31 @@ TASKS.update({
 def load(cfg: TaskConfig | dict) -> TaskData:
     """Generate the splits of a task (deterministic in ``cfg.seed`` and ``cfg.params``).
 
-    The last few tasks generated are kept (a grid or a benchmark loads the same task once per run;
-    gu2025's paper data take seconds to draw); every call returns its own copy of the tensors, so a
-    caller that modifies them cannot change what the next caller gets."""
+    The last few tasks generated are kept (a grid or a benchmark loads the same task once per run; gu2025's paper data
+    take seconds to draw); every call returns its own copy of the tensors, so a caller that modifies them cannot change
+    what the next caller gets.
+
+    Parameters
+    ----------
+    cfg : TaskConfig or dict
+        The task, its data seed and parameters.
+
+    Returns
+    -------
+    TaskData
+        The splits and what a model needs to know of them.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        An unknown task or parameter, or data larger than the memory available.
+
+    Examples
+    --------
+    >>> d = load({"name": "running_sum", "seed": 0, "params": {"n_train": 8, "n_test": 4}})
+    >>> d.kind, tuple(d.train.x.shape), sorted(d.test)
+    ('regression', (8, 50, 1), [50, 100, 200])
+    """
     if isinstance(cfg, dict):
         cfg = TaskConfig(**cfg)
     p = resolve_params(cfg.name, cfg.params)
