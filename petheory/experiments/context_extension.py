@@ -47,6 +47,25 @@ _INHERITED = ("base", "pairing", "rotary_dim")
 def matched_scale(T: int, train_len: int) -> float:
     r"""The extension factor matched to sequence length ``T``: :math:`\max(1, (T-1)/(L-1))`.
 
+    Parameters
+    ----------
+    T : int
+        Sequence length.
+    train_len : int
+        L, the training length (at least 2).
+
+    Returns
+    -------
+    float
+        The factor.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``train_len < 2``.
+
+    Examples
+    --------
     >>> matched_scale(64, 33), matched_scale(20, 33)
     (1.96875, 1.0)
     """

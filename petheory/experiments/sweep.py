@@ -472,7 +472,25 @@ def _run_slurm(units, fn, args_of, out_dir, slurm: dict, executor, finished) -> 
 
 
 def summary(records: list[dict]) -> list[dict]:
-    """One flat row per record: task, pe, seed, and the primary metric per test length."""
+    """One flat row per record: task, pe, seed, and the primary metric at training and per test length.
+
+    Parameters
+    ----------
+    records : list of dict
+        Training records.
+
+    Returns
+    -------
+    list of dict
+        ``task``, ``pe``, ``seed``, ``metric``, ``train`` and ``test@L`` for each test length.
+
+    Examples
+    --------
+    >>> rec = {"task": "copy", "pe": "rope", "seed": 0, "kind": "lm",
+    ...        "final": {"train": {"token_acc": 1.0}, "test": {"8": {"token_acc": 0.25}}}}
+    >>> summary([rec])
+    [{'task': 'copy', 'pe': 'rope', 'seed': 0, 'metric': 'token_acc', 'train': 1.0, 'test@8': 0.25}]
+    """
     from petheory.nn.ablation import PRIMARY
 
     rows = []
@@ -484,9 +502,23 @@ def summary(records: list[dict]) -> list[dict]:
 
 
 def seed_means(rows: list[dict], keys=("task", "pe")) -> list[dict]:
-    """:func:`summary` rows averaged over seeds: one row per value of ``keys`` (task, PE and any other grid
-    axis), each number a ``(mean, standard error)`` pair (s.e. None for one seed), with ``seeds`` listed.
+    """:func:`summary` rows averaged over seeds: one row per value of ``keys`` (task, PE and any other grid axis).
 
+    Parameters
+    ----------
+    rows : list of dict
+        :func:`summary` rows.
+    keys : tuple of str, optional
+        The fields a row is grouped by.
+
+    Returns
+    -------
+    list of dict
+        Per group, ``keys``, ``metric``, ``seeds`` and each number as a ``(mean, standard error)`` pair (standard error
+        None for one seed).
+
+    Examples
+    --------
     >>> rows = [{"task": "copy", "pe": "rope", "seed": s, "metric": "seq_acc", "train": 1.0, "test@8": x}
     ...         for s, x in enumerate([0.2, 0.4])]
     >>> m = seed_means(rows)[0]
