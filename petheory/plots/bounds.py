@@ -78,7 +78,25 @@ def _pe_norm_curves(seed: int) -> list[tuple]:
 
 def pe_norms_data(preset: str = "quick", seed: int = 0) -> dict:
     """The ``bounds.pe_norms`` record: ||PE(pos)|| per curve of :func:`_pe_norm_curves` with li2025 Table 2's stated
-    bound, the wavelet atoms' support ends, and ALiBi's largest bias magnitude per head over inference lengths."""
+    bound, the wavelet atoms' support ends, and ALiBi's largest bias magnitude per head over inference lengths.
+
+    Parameters
+    ----------
+    preset : {'quick', 'full'}, optional
+        How much the figure computes.
+    seed : int, optional
+        Seed of its random draws.
+
+    Returns
+    -------
+    dict
+        The figure's JSON record: ``alibi``, ``curves``, ``d``, ``n_max``, ``positions``.
+
+    Examples
+    --------
+    >>> sorted(pe_norms_data())
+    ['alibi', 'curves', 'd', 'n_max', 'positions']
+    """
     d, L = 64, 8 * N_MAX
     data = {"d": d, "n_max": N_MAX, "positions": list(range(L)), "curves": {}, "alibi": {}}
     for panel, key, name, params, color, ls, stated in _pe_norm_curves(seed):
@@ -98,7 +116,24 @@ def pe_norms_data(preset: str = "quick", seed: int = 0) -> dict:
 
 def draw_pe_norms(data: dict):
     """The ``bounds.pe_norms`` figure from its record (:func:`pe_norms_data`) alone (the curve table gives the
-    styles only: its keys and panels do not depend on the seed)."""
+    styles only: its keys and panels do not depend on the seed).
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (:func:`pe_norms_data`): what ``figures/bounds.pe_norms.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "bounds.pe_norms.json"
+    >>> fig = draw_pe_norms(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     d, pos = data["d"], data["positions"]
@@ -244,13 +279,47 @@ def rademacher_gap_record(experiment: dict) -> dict:
 
 
 def rademacher_gap_data(preset: str = "quick", seed: int = 0) -> dict:
-    """The ``bounds.rademacher_gap`` record from the experiment's record on disk (:func:`read_experiment`)."""
+    """The ``bounds.rademacher_gap`` record from the experiment's record on disk (:func:`read_experiment`).
+
+    Parameters
+    ----------
+    preset : {'quick', 'full'}, optional
+        The preset of the experiment record read (:func:`read_experiment`).
+    seed : int, optional
+        Its seed.
+
+    Returns
+    -------
+    dict
+        The figure's JSON record: ``bound``, ``bound_over_gap_median``, ``error_bars``, ``experiment``, ``gap``, ``gap_fits``, ``per_m``, ``rate_reference``, ``training``.
+
+    Examples
+    --------
+    >>> record = rademacher_gap_data()  # doctest: +SKIP
+    """
     return rademacher_gap_record(read_experiment("li2025_rademacher_gap", "bounds.rademacher_gap", preset, seed))
 
 
 def draw_rademacher_gap(data: dict):
     """The ``bounds.rademacher_gap`` figure from its record (:func:`rademacher_gap_record`) alone: gap and
-    bound/gap vs m per PE, mean ± standard error over the seeds where a (PE, m) has several."""
+    bound/gap vs m per PE, mean ± standard error over the seeds where a (PE, m) has several.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (:func:`rademacher_gap_data`): what ``figures/bounds.rademacher_gap.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "bounds.rademacher_gap.json"
+    >>> fig = draw_rademacher_gap(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
     from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter
@@ -340,7 +409,24 @@ _PSI_STRIDE = 8
 
 def wavelet_decay_data(preset: str = "quick", seed: int = 0) -> dict:
     """The ``bounds.wavelet_decay`` record: per mother wavelet its fitted envelope decay and ``|psi|`` with its
-    envelope; db2's scale constants per construction; extrapolation past :math:`N_{max}`; sup-norm growth with :math:`N_{max}`."""
+    envelope; db2's scale constants per construction; extrapolation past :math:`N_{max}`; sup-norm growth with :math:`N_{max}`.
+
+    Parameters
+    ----------
+    preset : {'quick', 'full'}, optional
+        How much the figure computes.
+    seed : int, optional
+        Seed of its random draws.
+
+    Returns
+    -------
+    dict
+        The figure's JSON record: ``d``, ``decay``, ``extrapolation``, ``families``, ``growth``, ``growth_sizes``, ``n_max``, ``scale_constants``.
+
+    Examples
+    --------
+    >>> record = wavelet_decay_data()  # doctest: +SKIP
+    """
     S, d = 3, 64  # db2's support (filter length - 1) and the extrapolation panel's dimension
     data = {"families": list(WAVELET_FAMILIES), "n_max": N_MAX, "d": d, "decay": {}, "scale_constants": {},
             "extrapolation": {}, "growth": {}}
@@ -371,7 +457,24 @@ def wavelet_decay_data(preset: str = "quick", seed: int = 0) -> dict:
 
 
 def draw_wavelet_decay(data: dict):
-    """The ``bounds.wavelet_decay`` figure from its record (:func:`wavelet_decay_data`) alone."""
+    """The ``bounds.wavelet_decay`` figure from its record (:func:`wavelet_decay_data`) alone.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (:func:`wavelet_decay_data`): what ``figures/bounds.wavelet_decay.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "bounds.wavelet_decay.json"
+    >>> fig = draw_wavelet_decay(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
@@ -474,7 +577,24 @@ def alibi_drift_record(experiment: dict) -> dict:
 
 
 def alibi_drift_data(preset: str = "quick", seed: int = 0) -> dict:
-    """The ``bounds.alibi_drift`` record from the experiment's record on disk (:func:`read_experiment`)."""
+    """The ``bounds.alibi_drift`` record from the experiment's record on disk (:func:`read_experiment`).
+
+    Parameters
+    ----------
+    preset : {'quick', 'full'}, optional
+        The preset of the experiment record read (:func:`read_experiment`).
+    seed : int, optional
+        Its seed.
+
+    Returns
+    -------
+    dict
+        The figure's JSON record: ``drawn``, ``eq9_vacuous_from_excess``, ``experiment``, ``reading``.
+
+    Examples
+    --------
+    >>> record = alibi_drift_data()  # doctest: +SKIP
+    """
     return alibi_drift_record(read_experiment("li2025_alibi_drift", "bounds.alibi_drift", preset, seed))
 
 
@@ -484,6 +604,22 @@ def draw_alibi_drift(data: dict):
 
     A change of a softmax weight lies in [0, 1], so the bounds are drawn clipped at 1 (the line at 1 is the
     trivial bound; where Eq. 9 is above it, it says nothing); the JSON keeps their unclipped values.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (:func:`alibi_drift_data`): what ``figures/bounds.alibi_drift.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "bounds.alibi_drift.json"
+    >>> fig = draw_alibi_drift(json.loads(committed.read_text()))  # doctest: +SKIP
     """
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D

@@ -42,7 +42,25 @@ COUPLING_ROWS = (
 
 def additive_vs_hadamard_data(preset: str = "quick", seed: int = 0) -> dict:
     """The ``coupling.additive_vs_hadamard`` record: the spectrum summary of each matrix of :data:`COUPLING_ROWS`
-    (eigenvalues ascending) and the row softmax of its real part at the middle query."""
+    (eigenvalues ascending) and the row softmax of its real part at the middle query.
+
+    Parameters
+    ----------
+    preset : {'quick', 'full'}, optional
+        How much the figure computes.
+    seed : int, optional
+        Seed of its random draws.
+
+    Returns
+    -------
+    dict
+        The figure's JSON record: ``alibi_slope``, ``kernel_length``, ``middle_row_softmax``, ``n``, ``rope_theta``, ``summaries``.
+
+    Examples
+    --------
+    >>> sorted(additive_vs_hadamard_data())
+    ['alibi_slope', 'kernel_length', 'middle_row_softmax', 'n', 'rope_theta', 'summaries']
+    """
     n = N_SPEC[preset]
     f = factors(n)
     mats = dict(zip((row[0] for row in COUPLING_ROWS), (
@@ -56,7 +74,24 @@ def additive_vs_hadamard_data(preset: str = "quick", seed: int = 0) -> dict:
 
 
 def draw_additive_vs_hadamard(data: dict):
-    """The ``coupling.additive_vs_hadamard`` figure from its record (:func:`additive_vs_hadamard_data`) alone."""
+    """The ``coupling.additive_vs_hadamard`` figure from its record (:func:`additive_vs_hadamard_data`) alone.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (:func:`additive_vs_hadamard_data`): what ``figures/coupling.additive_vs_hadamard.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "coupling.additive_vs_hadamard.json"
+    >>> fig = draw_additive_vs_hadamard(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     n, summ = data["n"], data["summaries"]
@@ -129,7 +164,24 @@ def minilm_terms_data(preset: str = "quick", seed: int = 0, *, layer=None) -> di
 
 
 def draw_minilm_terms(data: dict):
-    """The ``coupling.minilm_terms`` figure from its record (:func:`minilm_terms_data`) alone."""
+    """The ``coupling.minilm_terms`` figure from its record (:func:`minilm_terms_data`) alone.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (the figure's saved JSON): what ``figures/coupling.minilm_terms.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "coupling.minilm_terms.json"
+    >>> fig = draw_minilm_terms(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     n, head = data["n"], data["head_shown"]

@@ -40,7 +40,24 @@ def lrc_table(preset: str = "quick") -> dict:
 
 
 def draw_lrc(data: dict):
-    """The ``lengthgen.lrc`` figure from its record (:func:`lrc_table`) alone."""
+    """The ``lengthgen.lrc`` figure from its record (:func:`lrc_table`) alone.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (the figure's saved JSON): what ``figures/lengthgen.lrc.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "lengthgen.lrc.json"
+    >>> fig = draw_lrc(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     Ns = data["N"]
@@ -146,7 +163,24 @@ _NONE = "no chen2025 records: run `python -m petheory.experiments.chen2025_runs 
 
 def draw_accuracy(data: dict):
     """The ``lengthgen.accuracy`` figure from its JSON (:func:`_accuracy_data`): one line per configuration,
-    mean ± standard error over its seeds, the legend beside the axes (never over the curves)."""
+    mean ± standard error over its seeds, the legend beside the axes (never over the curves).
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (the figure's saved JSON): what ``figures/lengthgen.accuracy.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "lengthgen.accuracy.json"
+    >>> fig = draw_accuracy(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, len(data), figsize=(4.6 * len(data) + 2.4, 3.6), squeeze=False)
@@ -177,7 +211,24 @@ def fig_accuracy(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[
 
 
 def draw_src(data: dict):
-    """The ``lengthgen.src`` figure from its JSON: SRC(n) / SRC(train size) beside accuracy, mean ± s.e."""
+    """The ``lengthgen.src`` figure from its JSON: SRC(n) / SRC(train size) beside accuracy, mean ± s.e.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (the figure's saved JSON): what ``figures/lengthgen.src.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "lengthgen.src.json"
+    >>> fig = draw_src(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(len(data), 2, figsize=(11.5, 3.3 * len(data)), squeeze=False)

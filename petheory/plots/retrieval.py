@@ -79,7 +79,24 @@ def _records():
 
 
 def draw_accuracy(data: dict):
-    """The ``retrieval.accuracy`` figure from its record (:func:`accuracy_table`) alone."""
+    """The ``retrieval.accuracy`` figure from its record (:func:`accuracy_table`) alone.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (the figure's saved JSON): what ``figures/retrieval.accuracy.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "retrieval.accuracy.json"
+    >>> fig = draw_accuracy(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     if data.get("records") == 0:
@@ -137,7 +154,24 @@ def heatmap_table(recs, methods=HEATMAP_METHODS) -> dict:
 
 
 def draw_depth(data: dict):
-    """The ``retrieval.depth`` figure from its record (:func:`heatmap_table`) alone."""
+    """The ``retrieval.depth`` figure from its record (:func:`heatmap_table`) alone.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (the figure's saved JSON): what ``figures/retrieval.depth.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "retrieval.depth.json"
+    >>> fig = draw_depth(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     if data.get("records") == 0:
@@ -192,7 +226,24 @@ def extension_table(preset: str = "quick", seed: int = 0) -> dict:
 
 
 def draw_extension(data: dict):
-    """The ``retrieval.extension_lengths`` figure from its record (:func:`extension_table`) alone."""
+    """The ``retrieval.extension_lengths`` figure from its record (:func:`extension_table`) alone.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (the figure's saved JSON): what ``figures/retrieval.extension_lengths.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "retrieval.extension_lengths.json"
+    >>> fig = draw_extension(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     if data.get("records") == 0:
