@@ -20,10 +20,27 @@ Z_SEPARATED = 2.0
 
 
 def spread_labels(y, min_gap: float) -> np.ndarray:
-    """Label heights near ``y`` with consecutive labels at least ``min_gap`` apart (same order as ``y``), shape (k,).
+    """Label heights near ``y`` with consecutive labels at least ``min_gap`` apart (same order as ``y``).
 
-    Sorts, pushes each label up to clear the one below, then shifts the stack down by the mean push,
-    so labels stay near their points; used in log10 units for the end labels of the norm panels.
+    Sorts, pushes each label up to clear the one below, then shifts the stack down by the mean push, so labels stay
+    near their points; used in log10 units for the end labels of the norm panels.
+
+    Parameters
+    ----------
+    y : array_like, shape (k,)
+        The points' heights.
+    min_gap : float
+        Least distance between two labels.
+
+    Returns
+    -------
+    numpy.ndarray, shape (k,)
+        The labels' heights.
+
+    Examples
+    --------
+    >>> spread_labels([0.0, 0.05, 1.0], 0.2).round(3).tolist()
+    [-0.05, 0.15, 0.95]
     """
     y = np.asarray(y, dtype=float)
     order = np.argsort(y)
@@ -39,7 +56,23 @@ def spread_labels(y, min_gap: float) -> np.ndarray:
 
 
 def separated(rows: list[dict]) -> list[str]:
-    """Encodings whose stress lies more than :data:`Z_SEPARATED` null standard deviations from the null mean."""
+    """Encodings whose stress lies more than :data:`Z_SEPARATED` null standard deviations from the null mean.
+
+    Parameters
+    ----------
+    rows : list of dict
+        The comparison's rows (``pe`` and ``stress.z``).
+
+    Returns
+    -------
+    list of str
+        Their names.
+
+    Examples
+    --------
+    >>> separated([{"pe": "a", "stress": {"z": 5.0}}, {"pe": "b", "stress": {"z": 0.1}}, {"pe": "c", "stress": {"z": None}}])
+    ['a']
+    """
     return [r["pe"] for r in rows if r["stress"].get("z") is not None and abs(r["stress"]["z"]) > Z_SEPARATED]
 
 

