@@ -35,8 +35,9 @@ def main_section(rep):
 
     Examples
     --------
-    >>> from petheory.analyses.report import report  # doctest: +SKIP
-    >>> main_section(report(scheme)).span.kind  # doctest: +SKIP
+    >>> from petheory.analyses.report import report
+    >>> from petheory.loaders import resolve_scheme
+    >>> main_section(report(resolve_scheme("rope"), length=64, null_draws=2)).span.kind
     'full'
     """
     secs = [s for s in rep.sections if s.kernel is not None]
