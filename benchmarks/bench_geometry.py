@@ -280,7 +280,6 @@ def main(argv=None) -> int:
 
     eigsh(LinearOperator(B.shape, matvec=mv, dtype=float), k=RANK, which="LA", tol=TOL,
           v0=np.random.default_rng(0).standard_normal(n_top))
-    del B
     targets = [Target(f"top-{RANK} classical MDS, n={n_top}: eigsh at the same tolerance / petheory", peer, 3.0, "x",
                       at_most=False, beside=f"petheory {results[1].ours_median * 1e3:.0f} ms, eigsh "
                       f"{results[1].reference_median * 1e3:.0f} ms (default threads)"

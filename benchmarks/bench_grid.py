@@ -37,6 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools" / "gpu"))  # gpu_records: the GPU plan this section projects
 
 import torch  # noqa: E402
 
@@ -191,7 +192,7 @@ def main(argv=None) -> int:
     print(f"grid: mixed-family grids vs the per-run loop ({size}, {args.steps} steps x {repeats} repeats)", flush=True)
     rows = [run_case(label, cfgs, args.steps, repeats) for label, cfgs in cases(size)]
     m = machine
-    lines = [f"## grid: mixed-family grids (every PE as member tensors) vs the per-run loop", "",
+    lines = ["## grid: mixed-family grids (every PE as member tensors) vs the per-run loop", "",
              f"`python benchmarks/bench_grid.py{' --quick' if args.quick else ''}` — "
              f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, git `{m.get('git')}`; {args.steps} training steps "
              f"per timed call, median of {repeats} calls per side, the three sides interleaved in one process.", "",

@@ -24,7 +24,6 @@ grid at the smoke preset; the GPU rows need ``--device cuda``::
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import math
 import sys
 import tempfile
@@ -38,7 +37,6 @@ import torch  # noqa: E402
 
 from petheory.experiments import papers, sweep  # noqa: E402
 from petheory.nn import preset, train  # noqa: E402
-from petheory.experiments.ensemble import train_ensemble  # noqa: E402
 from petheory.experiments.grid import train_grid  # noqa: E402
 from petheory.experiments.grid_measure import step_time  # noqa: E402
 from petheory.nn.evaluation import loss_fn, split_to  # noqa: E402

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import sys
 import time
-import tracemalloc
 from pathlib import Path
 
 import numpy as np
@@ -129,7 +128,7 @@ def growth(quick: bool) -> str:
         Target(f"generic certified path, N = {big:,}: peak RSS of the process", g["peak_rss"], 300.0, "MiB",
                beside=f"interpreter + column before the call: {g['rss_before']:.0f} MiB"),
         Target(f"rotary low-rank path, N = {big:,}: time", lr["seconds"], 5.0, "s",
-               beside=f"certified path on the same kernel at N = 131,072: see the table above"),
+               beside="certified path on the same kernel at N = 131,072: see the table above"),
         Target(f"rotary low-rank path, N = {big:,}: peak RSS of the process", lr["peak_rss"], 300.0, "MiB",
                beside=f"interpreter before the call: {lr['rss_before']:.0f} MiB"),
     ]

@@ -13,7 +13,7 @@ matmul rate, which measured 12-45 % on the same code as the machine's load chang
 (:mod:`peer_step`: nanoGPT's way, the same shapes and products), on the same batches and threads,
 alternating, the matrix-product FLOPs of one step counted on both sides by torch's ``FlopCounterMode``
 (equal: the same model); target: petheory's step at most 10 % slower (ratio >= 0.9).
-And where the step's time goes (torch.profiler, self CPU time by operator, :func:`profile_step.cpu_breakdown`).
+And where the step's time goes (torch.profiler, self CPU time by operator, :func:`cpu_breakdown`; on a GPU, ``tools/gpu/profile_step.py``).
 
 Run: ``python benchmarks/run.py train`` (or this file directly). ``--quick``: the smoke preset.
 """
@@ -28,13 +28,34 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import Case, Target, cli, render_targets  # noqa: E402
-from profile_step import cpu_breakdown  # noqa: E402
 
 from petheory.nn import preset  # noqa: E402
 
 T = importlib.import_module("petheory.nn.training")
 NAME = "train"
 TITLE = "petheory train end to end vs its training loop (small preset)"
+
+
+def cpu_breakdown(cfg, steps: int = 10, top: int = 6) -> list[tuple[str, float]]:
+    """The ``top`` operators by self CPU time over ``steps`` training steps of ``cfg`` on the CPU, as
+    ``(name, percent of the profiled self CPU time)``; the rest summed as ``"other"``."""
+    device, data, mcfg, model, opt, sched, gen, _ = T.setup(cfg)
+    model.train()
+
+    def step():
+        idx = torch.randint(0, len(data.train), (cfg.batch_size,), generator=gen)
+        T.train_step(model, opt, T.train_batch(data.train, idx, device), data.kind, device=device, amp=False,
+                     grad_clip=cfg.grad_clip, sched=sched)
+
+    for _ in range(3):
+        step()
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+        for _ in range(steps):
+            step()
+    rows = sorted(((e.key, e.self_cpu_time_total) for e in prof.key_averages()), key=lambda kv: -kv[1])
+    total = sum(t for _, t in rows) or 1.0
+    out = [(k, 100 * t / total) for k, t in rows[:top]]
+    return out + [("other", 100 * sum(t for _, t in rows[top:]) / total)]
 
 
 def make_cases(quick: bool) -> list[Case]:

@@ -1,6 +1,6 @@
 """A training step written from scratch in plain PyTorch, the peer of petheory's ``train_step`` (issue 43).
 
-The same architecture as :class:`petheory.nn.models.Transformer` with a rotary PE, the way nanoGPT
+The same architecture as :class:`petheory.nn.transformer.Transformer` with a rotary PE, the way nanoGPT
 writes it: token embedding, pre-LayerNorm blocks (fused QKV projection, rotary on queries and keys by
 ``rotate_half``, ``scaled_dot_product_attention``, output projection; ReLU MLP), final LayerNorm, then a
 classifier head on the mean over positions (gu2025) or an LM head on every position; cross-entropy

@@ -38,8 +38,8 @@ LONG_S = {"setup": 1200.0}  # a fresh clone's install + the README's test run + 
 #: RESULTS.md sections that no bench script on a CPU writes, and where they come from.
 ELSEWHERE = {
     "nn-cuda": "one GPU: `python benchmarks/bench_nn.py --device cuda --write`",
-    "gpu-efficiency": "one GPU: `python benchmarks/gpu_efficiency.py --device cuda --write` (issue 44's first minutes)",
-    "gpu-slices": "one GPU, a slice at a time: `python benchmarks/gpu_records.py --slices --write` from the slices' logs",
+    "gpu-efficiency": "one GPU: `python tools/gpu/gpu_efficiency.py --device cuda --write` (issue 44's first minutes)",
+    "gpu-slices": "one GPU, a slice at a time: `python tools/gpu/gpu_records.py --slices --write` from the slices' logs",
     "retrieval": "hand-written from `/usr/bin/time -v` of `python -m petheory.experiments.retrieval_runs` (about 28 minutes)",
 }
 

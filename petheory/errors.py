@@ -55,4 +55,41 @@ class ValidationTypeError(InvalidInput, TypeError):
     """A value has the wrong type; the message names it and the type expected."""
 
 
-__all__ = ["InvalidInput", "ValidationError", "ValidationTypeError"]
+class NoMatchError(ValidationError):
+    """A selection pattern (a claim or figure glob) matches nothing; a caller that can suggest a name catches this.
+
+    Parameters
+    ----------
+    *args : str
+        The message.
+    params : dict, optional
+        The parameters it names, as for :class:`ValidationError`.
+
+    Examples
+    --------
+    >>> from petheory.errors import NoMatchError, ValidationError
+    >>> issubclass(NoMatchError, ValidationError)
+    True
+    """
+
+
+class NotAMetricError(ValidationError):
+    """A bias's logit gaps give a negative distance (the bias favours another key over the query's own position),
+    so ``bias_map='gap'`` is no metric for it; ``bias_map='hellinger'`` is.
+
+    Parameters
+    ----------
+    *args : str
+        The message.
+    params : dict, optional
+        The parameters it names, as for :class:`ValidationError`.
+
+    Examples
+    --------
+    >>> from petheory.errors import NotAMetricError, ValidationError
+    >>> issubclass(NotAMetricError, ValidationError)
+    True
+    """
+
+
+__all__ = ["InvalidInput", "NoMatchError", "NotAMetricError", "ValidationError", "ValidationTypeError"]

@@ -19,7 +19,7 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-from petheory.errors import ValidationError
+from petheory.errors import NoMatchError, ValidationError
 
 _LOADED_GROUPS: set[str] = set()
 
@@ -163,8 +163,9 @@ def public_submodules(package) -> list[str]:
 def glob_select(names, patterns, *, no_match: str) -> list[str]:
     """The ``names`` matching any of the glob ``patterns`` (``fnmatch``, case-sensitive), each once.
 
-    Pattern by pattern, in the order of ``names``. A pattern that matches nothing is refused, so a typo never silently
-    selects nothing. The one glob selector of ``petheory figures --only`` and ``petheory check --claims``.
+    A pattern that matches nothing raises ``NoMatchError(no_match.format(pattern=p))``, so a typo
+    never silently selects nothing. The one glob selector of ``petheory figures --only`` and
+    ``petheory check --claims``.
 
     Parameters
     ----------
@@ -182,7 +183,7 @@ def glob_select(names, patterns, *, no_match: str) -> list[str]:
 
     Raises
     ------
-    petheory.errors.ValidationError
+    petheory.errors.NoMatchError
         A pattern matches no name.
 
     Examples
@@ -192,7 +193,7 @@ def glob_select(names, patterns, *, no_match: str) -> list[str]:
     >>> glob_select(["a"], ["b*"], no_match="no claim matches {pattern}")
     Traceback (most recent call last):
     ...
-    petheory.errors.ValidationError: no claim matches b*
+    petheory.errors.NoMatchError: no claim matches b*
     """
     import fnmatch
 
@@ -201,7 +202,7 @@ def glob_select(names, patterns, *, no_match: str) -> list[str]:
     for p in patterns:
         hit = [n for n in names if fnmatch.fnmatchcase(n, p)]
         if not hit:
-            raise ValidationError(no_match.format(pattern=p))
+            raise NoMatchError(no_match.format(pattern=p))
         out.extend(h for h in hit if h not in out)
     return out
 

@@ -22,7 +22,6 @@ are not records: a truncated or hand-edited file is skipped and named in
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -278,9 +277,8 @@ def read(path) -> dict:
 def load_or_skip(path):
     """The JSON document of record file ``path``, or None after a warning when it cannot be used as JSON.
 
-    The warning is one ``petheory: warning: skipping PATH: REASON`` line on stderr (truncated, NaN/Infinity, 10**400,
-    too deep, duplicate keys, a FIFO). For readers with their own notion of a usable record (``petheory compare``);
-    :func:`read` and :func:`find` check :func:`petheory.io.record_problem` as well.
+    For readers with their own notion of a usable record (:func:`read_training_records`); :func:`read` and
+    :func:`find` check :func:`petheory.io.record_problem` as well.
 
     Parameters
     ----------
@@ -309,6 +307,119 @@ def load_or_skip(path):
     except (ValueError, OSError) as exc:
         warn_skipped(path, str(exc).replace(f"{path}: ", "").replace(f"{path} ", ""))
     return None
+
+
+@dataclass(frozen=True)
+class TrainingRecords:
+    """Finished training records read for a comparison (:func:`read_training_records`).
+
+    Attributes
+    ----------
+    records : tuple of dict
+        Each record as its file holds it, with ``_source`` (the file) and, where this installation parses its PE,
+        ``_pe_params`` (the parameters of its first term: ``--pe NAME:key=value`` matches on them).
+    searched : tuple of str
+        The folders searched (those that exist).
+    runs : tuple of str
+        The files of the explicit run set.
+    """
+
+    records: tuple = ()
+    searched: tuple = ()
+    runs: tuple = ()
+
+
+#: What a finished training record has, for a comparison to read it.
+FINISHED = "needs task, pe and final.test"
+
+
+def _finished(rec) -> bool:
+    return isinstance(rec, dict) and bool(rec.get("task") and rec.get("pe") and (rec.get("final") or {}).get("test"))
+
+
+def _with_pe_params(rec: dict, source) -> dict:
+    """The record with its source file (``_source``) and its PE's first term parsed (``_pe_params``)."""
+    from petheory.spec import parse_pe_spec
+
+    rec = {**rec, "_source": str(source)}
+    try:
+        return {**rec, "_pe_params": parse_pe_spec(str(rec["pe"])).head.params}
+    except ValueError:  # a PE this installation does not know (a plugin's): matched by its exact text only
+        return rec
+
+
+def read_training_records(folders=(), runs=(), *, given: bool = False) -> TrainingRecords:
+    """Every finished training record under ``folders``, then those of the explicit run set ``runs``.
+
+    A folder holds ``record.json`` files of run folders (``runs/``), else ``*.json`` records (``records/li2025_table5``:
+    one file per run). A file that is not a usable record is skipped and named on stderr; a folder the user named
+    (``given``) that does not exist or holds no usable record is said so on stderr, never a silent "0 training
+    records". A run that is not a finished record is an error: the user picked it.
+
+    Parameters
+    ----------
+    folders : iterable of path-like
+        Folders searched (any depth).
+    runs : iterable of path-like
+        Run folders (with their ``record.json``) or record files.
+    given : bool
+        The folders were named by the user (warn about a missing or empty one).
+
+    Returns
+    -------
+    TrainingRecords
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A run that is missing, not JSON petheory reads, or not a finished training record.
+
+    Examples
+    --------
+    >>> read_training_records(["no-such-folder"]).records
+    ()
+    """
+    import sys
+
+    from petheory.io import read_json, record_files, warn_skipped
+
+    explicit = []
+    for p in runs:  # every refusal before any folder is read
+        f = Path(p) / "record.json" if Path(p).is_dir() else Path(p)
+        if not f.is_file():
+            raise ValidationError(f"runs: {p} has no record.json; give a run folder or its record.json file",
+                                  params={"runs": None})
+        try:
+            rec = read_json(f)  # petheory's one JSON reader: NaN/Infinity, 10**400, depth refused
+        except ValueError as exc:
+            raise ValidationError(f"runs: {p}: {exc}", params={"runs": None}) from None
+        if not _finished(rec):
+            raise ValidationError(f"runs: {f} is not a finished training record ({FINISHED})", params={"runs": None})
+        explicit.append(_with_pe_params(rec, f))
+    recs, searched = [], []
+    for d in folders:
+        root = Path(d)
+        if not root.is_dir():
+            if given:
+                print(f"petheory: warning: records folder {d}: no such folder; no training records read from it",
+                      file=sys.stderr)
+            continue
+        searched.append(str(root))
+        files = record_files(root, "record.json") or record_files(root, "*.json")
+        found = 0
+        for f in files:
+            if (rec := load_or_skip(f)) is None:  # named on stderr: NaN/Infinity, 10**400, too deep, not JSON
+                continue
+            if _finished(rec):
+                recs.append(_with_pe_params(rec, f))
+                found += 1
+            else:
+                warn_skipped(f, f"not a finished training record ({FINISHED})")
+        if given and not found:
+            why = (f"its {len(files)} JSON files are not usable training records (named above)" if files else
+                   "it holds no JSON files (record.json of a run folder, or *.json records)")
+            print(f"petheory: warning: records folder {d}: no training records read: {why}", file=sys.stderr)
+    return TrainingRecords(tuple(recs + explicit), tuple(searched), tuple(str(r["_source"]) for r in explicit))
 
 
 def find(task: str | None = None, workdir=".", *, where=None, check=None, report: bool = True) -> Found:

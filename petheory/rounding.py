@@ -17,6 +17,31 @@ import numpy as np
 from petheory.errors import ValidationError
 
 
+#: How petheory's JSON writes the floats JSON has no literal for (:func:`petheory.analyses.record.to_json`).
+JSON_NONFINITE = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
+
+
+def json_number(x):
+    """A number as petheory's JSON wrote it: ``"inf"``, ``"-inf"`` and ``"nan"`` back to floats, anything else as is.
+
+    Parameters
+    ----------
+    x : object
+        A value read from a record's JSON.
+
+    Returns
+    -------
+    object
+        The float for one of :data:`JSON_NONFINITE`'s strings, else ``x``.
+
+    Examples
+    --------
+    >>> json_number("inf"), json_number(0.5), json_number("rope")
+    (inf, 0.5, 'rope')
+    """
+    return JSON_NONFINITE[x] if isinstance(x, str) and x in JSON_NONFINITE else x
+
+
 def unit_roundoff(dtype=np.float64) -> float:
     r"""The unit roundoff :math:`u = \epsilon/2` of ``dtype`` (1.1e-16 for float64).
 

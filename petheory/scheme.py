@@ -157,6 +157,7 @@ class Positions:
         return self.kind == "rotary"
 
     def as_dict(self) -> dict:
+        """The positions as JSON data (a table by its shape, not its values)."""
         out = {"kind": self.kind, "encoding": self.encoding, "params": _jsonable(self.params), "d": self.d,
                "logit_factor": self.logit_factor}
         if self.heads:
@@ -172,6 +173,23 @@ class Positions:
             out["shape"] = list(np.shape(self.table))
         return out
 
+    @classmethod
+    def from_dict(cls, d: dict) -> "Positions":
+        """The positions :meth:`as_dict` wrote (lists as tuples); a table's values are not in it, so a table refuses.
+
+        >>> p = Positions("bias", "alibi", {"slope": 0.5}, 64)
+        >>> Positions.from_dict(p.as_dict()) == p
+        True
+        """
+        if "shape" in d:
+            raise ValueError(f"a {d.get('kind')!r} layer's table of shape {d['shape']} is not in the JSON (only its "
+                             "shape): read the table file again")
+        mrope = d.get("mrope")
+        return cls(d["kind"], d["encoding"], _tuples(d["params"]), d["d"], d["logit_factor"],
+                   tuple(_tuples(h) for h in d.get("heads", ())),
+                   None if mrope is None else MRope(tuple(mrope["sections"]), mrope["layout"], tuple(mrope["axes"])),
+                   None, d.get("source"), d.get("proportional", False))
+
 
 @dataclass(frozen=True)
 class Span:
@@ -179,10 +197,10 @@ class Span:
 
     Attributes
     ----------
-    kind : str
-        ``'full'``, ``'sliding'`` or ``'chunked'``.
+    kind : {'full', 'sliding', 'chunked'}
+        One of :data:`SPANS`.
     size : int or None
-        Window or chunk size (None for full).
+        The window or chunk size; None for ``full``.
     """
 
     kind: str = "full"
@@ -203,6 +221,19 @@ class Span:
     def __str__(self) -> str:
         return "full" if self.kind == "full" else f"{self.kind} {self.size}"
 
+    def as_dict(self) -> dict:
+        """``{"kind": ..., "size": ...}``."""
+        return {"kind": self.kind, "size": self.size}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Span":
+        """The span :meth:`as_dict` wrote.
+
+        >>> Span.from_dict(Span("sliding", 4096).as_dict())
+        Span(kind='sliding', size=4096)
+        """
+        return cls(d["kind"], d["size"])
+
 
 @dataclass(frozen=True)
 class Temperature:
@@ -218,9 +249,10 @@ class Temperature:
     Attributes
     ----------
     kind : str
-        ``'constant'``, ``'llama4'`` or ``'llama4_beta'``.
+        One of :data:`TEMPERATURES`.
     params : dict
-        Its parameters (``factor``; ``floor_scale``, ``attn_scale``; ``beta``, ``original_max_position_embeddings``).
+        Its parameters (``factor``; ``floor_scale`` and ``attn_scale``; ``beta`` and
+        ``original_max_position_embeddings``).
     """
 
     kind: str
@@ -251,21 +283,19 @@ class Temperature:
 class Layer:
     """One attention layer: its positions, span, temperature and sinks.
 
-    ``type`` is the config's own name for the layer kind (``full_attention``,
-    ``sliding_attention``, ``chunked_attention``, ``linear_attention``, ...), or ``''``.
-
     Attributes
     ----------
     positions : Positions
-        How the layer's logits depend on position.
+        Its position mechanism.
     span : Span
         Which keys a query attends to.
     temperature : Temperature or None
-        A position-dependent factor on the queries, if any.
+        A factor on the query that depends on its position; None for none.
     sinks : bool
-        Whether the layer has attention sinks (a learned logit per head).
+        Whether the layer has learned attention sinks (a per-head logit outside the positions).
     type : str
-        The config's own name for the layer kind, or ``''``.
+        The config's own name for the layer kind (``full_attention``, ``sliding_attention``,
+        ``chunked_attention``, ``linear_attention``, ...), or ``''``.
     """
 
     positions: Positions
@@ -275,11 +305,26 @@ class Layer:
     type: str = ""
 
     def as_dict(self) -> dict:
-        out = {"type": self.type, "positions": self.positions.as_dict(), "span": {"kind": self.span.kind,
-               "size": self.span.size}, "sinks": self.sinks}
+        """The layer as JSON data."""
+        out = {"type": self.type, "positions": self.positions.as_dict(), "span": self.span.as_dict(),
+               "sinks": self.sinks}
         if self.temperature is not None:
             out["temperature"] = {"kind": self.temperature.kind, **_jsonable(self.temperature.params)}
         return out
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Layer":
+        """The layer :meth:`as_dict` wrote.
+
+        >>> layer = Layer(Positions("nope"), Span("sliding", 8), type="sliding_attention")
+        >>> Layer.from_dict(layer.as_dict()) == layer
+        True
+        """
+        t = d.get("temperature")
+        temperature = None if t is None else Temperature(t["kind"], {k: _tuples(x) for k, x in t.items()
+                                                                      if k != "kind"})
+        return cls(Positions.from_dict(d["positions"]), Span.from_dict(d["span"]), temperature,
+                   d["sinks"], d["type"])
 
 
 @dataclass(frozen=True)
@@ -368,6 +413,7 @@ class Scheme:
         return self.layers[0]
 
     def as_dict(self) -> dict:
+        """The scheme as JSON data: its distinct layer kinds, and each layer's kind in ``layer_kind``."""
         kinds = self.kinds()
         return {"source": self.source, "spec": self.spec, "context": self.context, "max_context": self.max_context,
                 "num_heads": self.num_heads, "num_kv_heads": self.num_kv_heads, "head_dim": self.head_dim,
@@ -375,6 +421,27 @@ class Scheme:
                 "kinds": [{"layers": list(idx), **layer.as_dict()} for layer, idx in kinds],
                 "layer_kind": [next(k for k, (_, idx) in enumerate(kinds) if i in idx) for i in range(len(self.layers))],
                 "notes": list(self.notes)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Scheme":
+        """The scheme :meth:`as_dict` wrote: each layer the kind ``layer_kind`` names.
+
+        Raises ``ValueError`` where the JSON cannot give the scheme back: a table layer (its values are not in it),
+        ``layer_kind`` naming a kind that is not there, or disagreeing with the kinds' ``layers``.
+
+        >>> s = Scheme.single(Positions("rotary", "rope", {"base": 10000.0}, 64), context=4096)
+        >>> Scheme.from_dict(s.as_dict()) == s
+        True
+        """
+        kinds = [Layer.from_dict({k: x for k, x in kind.items() if k != "layers"}) for kind in d["kinds"]]
+        lk = d["layer_kind"]
+        if len(lk) != d["num_layers"] or any(not isinstance(k, int) or not 0 <= k < len(kinds) for k in lk):
+            raise ValueError(f"a scheme's layer_kind {lk} does not name one of its {len(kinds)} kinds for each of its "
+                             f"{d['num_layers']} layers")
+        if any([i for i, k in enumerate(lk) if k == j] != kind["layers"] for j, kind in enumerate(d["kinds"])):
+            raise ValueError("a scheme's layer_kind disagrees with the layers its kinds list")
+        return cls(d["source"], tuple(kinds[k] for k in lk), d["context"], d["max_context"], d["num_heads"],
+                   d["num_kv_heads"], d["head_dim"], tuple(d["notes"]), d["spec"])
 
 
 def layer_ranges(idx) -> str:
@@ -403,6 +470,15 @@ def layer_ranges(idx) -> str:
             out.append(f"{start}" if start == a else f"{start}-{a}")
             start = b
     return ", ".join(out)
+
+
+def _tuples(x):
+    """JSON data as the scheme holds it: lists as tuples, in dicts and lists alike (``_jsonable``'s inverse)."""
+    if isinstance(x, dict):
+        return {k: _tuples(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return tuple(_tuples(v) for v in x)
+    return x
 
 
 def _jsonable(x):

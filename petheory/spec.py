@@ -69,7 +69,7 @@ from pathlib import Path
 from petheory._validate import scalar
 from petheory.errors import ValidationError, ValidationTypeError
 
-__all__ = ["PETerm", "PESpec", "parse_pe_spec", "split_terms", "parse_pe_specs", "legacy_params", "GRAMMAR", "MECHANISMS",
+__all__ = ["PETerm", "PESpec", "parse_pe_spec", "split_terms", "parse_pe_specs", "GRAMMAR", "MECHANISMS",
            "MECHANISM_KEYS", "NAMED_COMBINATIONS", "TABLE_SUFFIXES"]
 
 #: Position mechanisms of :mod:`petheory.nn` that are not registry encodings.
@@ -490,15 +490,4 @@ def parse_pe_specs(values, *, default=None) -> list[PESpec]:
             if unknown is not None and not _is_table_text(val):
                 raise _unknown(unknown, unknown, names)
         out.append(parse_pe_spec(val))
-    return out
-
-
-def legacy_params(items, flag: str = "--param") -> dict:
-    """``--param KEY=VALUE`` values (the old spelling of ``--pe NAME:key=value``) -> {key: value}."""
-    out: dict = {}
-    for item in items or ():
-        k, eq, val = str(item).partition("=")
-        if not eq or not k.strip():
-            raise ValidationError(f"{flag} must look like KEY=VALUE, got {item!r} (or write --pe NAME:key=value)")
-        out[k.strip()] = scalar(val)
     return out

@@ -28,21 +28,21 @@ DRAWS = 100
 class NullReference:
     """Stress of ``draws`` random N(0, 1) tables of shape ``(n, d)`` against one target.
 
-    ``values`` are sorted. :meth:`percentile` is the share of random tables (in %) whose stress
-    is at most a given value: small is good (the encoding beats most random tables).
+    :meth:`percentile` is the share of random tables (in %) whose stress is at most a given value:
+    small is good (the encoding beats most random tables).
 
     Attributes
     ----------
     n, d : int
-        Shape of the random tables.
-    kind : str
-        The stress measured (``'stress1'``, ``'raw'`` or ``'strain'``).
+        The tables' shape (the encoding's).
+    kind : {'stress1', 'raw', 'strain'}
+        The stress formula.
     draws : int
-        Random tables drawn.
+        Random tables; table ``k`` drawn with ``numpy.random.default_rng(seed + k)``.
     seed : int
-        Seed of the draws.
+        The first table's seed.
     values : numpy.ndarray, shape (draws,)
-        Their stresses, sorted.
+        Their stress, sorted.
     """
 
     n: int

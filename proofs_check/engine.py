@@ -64,6 +64,10 @@ What a verdict rests on is part of the claim (DESIGN.md's contract):
     most ``inconclusive``; a claim on trained models needs ``MIN_SEEDS`` seeds per configuration
     (``Evidence.seeds``); ``looks`` planned looks at the data split ``alpha`` in advance
     (Bonferroni: a decision needs ``Evidence.p_value < alpha / looks``).
+``plants``
+    the violations planted through what the checker reads (:class:`proofs_check.plants.Plant`), each of which
+    must flip a ``holds`` (a reading's are the :class:`Reading`'s own): declared with the claim, read from the
+    registry by the catalogue's tests and by the mutation pass (``tools/mutate_claims.py``).
 ``evidence``
     how strong the verdict is (:data:`EVIDENCE`): by default ``proved`` for a symbolic proof,
     ``searched`` for exact claims, ``statistical`` for asymptotic and empirical ones. A claim
@@ -86,7 +90,7 @@ from typing import Any
 import numpy as np
 
 from petheory.plugins import glob_select
-from petheory.errors import ValidationError, ValidationTypeError
+from petheory.errors import NoMatchError, ValidationError, ValidationTypeError
 
 KINDS = ("exact", "symbolic", "asymptotic", "empirical")
 VERDICTS = ("holds", "refuted", "depends", "vacuous", "inconclusive", "not_reproduced", "skipped")
@@ -219,6 +223,8 @@ class Reading:
         Its case strategy.
     kind, proof, examples, evidence, evidence_note, reconstruction, trained, alpha : optional
         As the :class:`Claim` field of the same name; None: the claim's.
+    plants : tuple of Plant or None
+        The reading's own planted violations (never its claim's).
     """
 
     name: str
@@ -233,6 +239,7 @@ class Reading:
     reconstruction: str | None = None
     trained: bool | None = None
     alpha: float | None = None
+    plants: tuple | None = None  # the reading's own planted violations (never the claim's)
 
 
 @dataclass(frozen=True)
@@ -367,6 +374,8 @@ class Claim:
         Planned looks at the data; a decision needs ``p < alpha / looks``.
     trained : bool
         Whether the evidence comes from trained models (the seed rule applies).
+    plants : tuple of Plant
+        Planted violations (:class:`proofs_check.plants.Plant`) that must each flip a ``holds``.
     """
 
     id: str
@@ -393,11 +402,13 @@ class Claim:
     alpha: float | None = None
     looks: int = 1
     trained: bool = True  # an empirical claim whose evidence comes from trained models (the seed rule applies)
+    plants: tuple = ()  # planted violations (proofs_check.plants.Plant) that must flip a holds
 
     def __post_init__(self):
         # the one place a declaration's containers are normalised (frozen: set through object)
         object.__setattr__(self, "examples", dict(self.examples or {}))
         object.__setattr__(self, "readings", tuple(self.readings))
+        object.__setattr__(self, "plants", tuple(self.plants or ()))
 
     def __call__(self, fn):
         # `@claim(..., readings=...)` over a function: the declaration was complete and registered already
@@ -411,6 +422,7 @@ class Claim:
             if r.name == name:
                 own = {f.name: getattr(r, f.name) for f in dataclasses.fields(r)
                        if f.name != "name" and getattr(r, f.name) is not None}
+                own.setdefault("plants", ())  # a claim's plants flip the claim, not its readings
                 return dataclasses.replace(self, id=f"{self.id}#{r.name}", reading_of=self.id, readings=(), premise=None,
                                            **own)
         names = ", ".join(r.name for r in self.readings) or "none"
@@ -765,7 +777,7 @@ def select(patterns: str | None) -> list[Claim]:
     >>> engine.select("li2025.alibi_monotne_bias")  # a typo is an error, not an empty selection
     Traceback (most recent call last):
     ...
-    petheory.errors.ValidationError: --claims pattern 'li2025.alibi_monotne_bias' matches no registered claim
+    petheory.errors.NoMatchError: --claims pattern 'li2025.alibi_monotne_bias' matches no registered claim
     """
     claims = all_claims()
     if not patterns:
@@ -780,7 +792,7 @@ def select(patterns: str | None) -> list[Claim]:
             hit = [c.reading(r.name) for c in claims if fnmatch.fnmatchcase(c.id, cp)
                    for r in c.readings if fnmatch.fnmatchcase(r.name, rp)]
             if not hit:
-                raise ValidationError(f"--claims pattern {p!r} matches no reading of a registered claim")
+                raise NoMatchError(f"--claims pattern {p!r} matches no reading of a registered claim")
             chosen.extend(h for h in hit if h.id not in {x.id for x in chosen})
             continue
         by_id = {c.id: c for c in claims}

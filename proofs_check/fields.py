@@ -181,3 +181,49 @@ def _example(c):
 
 def _dumps(obj) -> str:
     return json.dumps(obj, separators=(",", ":"), allow_nan=False, default=str)
+
+
+def listing(claims) -> list[dict]:
+    """``petheory check --list --json``: per claim its id, kind, source, statement, the fields of its cases (None
+    for a claim checked as a whole), an example case and why it is skipped (None when it is not).
+
+    Parameters
+    ----------
+    claims : list of Claim
+
+    Returns
+    -------
+    list of dict
+    """
+    out = []
+    for c in claims:
+        f = case_fields(c)
+        out.append({"id": c.id, "kind": c.kind, "source": c.source, "statement": c.statement,
+                    "case_fields": None if f is None else {"required": list(f.required), "optional": list(f.optional)},
+                    "example_case": None if f is None else f.example, "skip_reason": c.skip_reason})
+    return out
+
+
+def listing_lines(claims) -> list[str]:
+    """``petheory check --list``: per claim its id, kind and source, then its statement and the fields a ``--case``
+    needs with an example (or why it is skipped, or that it is checked as a whole).
+
+    Parameters
+    ----------
+    claims : list of Claim
+
+    Returns
+    -------
+    list of str
+    """
+    out = []
+    for c in claims:
+        f = case_fields(c)
+        out += [f"{c.id}\t{c.kind}\t{c.source}", f"    statement: {' '.join(str(c.statement).split())}"]
+        if c.skip_reason:
+            out.append(f"    skipped: {' '.join(c.skip_reason.split())}")
+        elif f is None:
+            out.append(f"    no --case: checked as a whole ({c.kind})")
+        else:
+            out += [f"    case fields: {f.describe()}", f"    e.g. --case '{json.dumps(f.example, separators=(',', ':'))}'"]
+    return out

@@ -21,7 +21,6 @@ import json
 import random
 import shlex
 import time
-import traceback
 import zlib
 from dataclasses import dataclass
 

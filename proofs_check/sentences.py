@@ -594,11 +594,12 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
           "base requirement as depth increases\""),
         S("abstract (precision bound)", "\"a precision-dependent upper bound on the RoPE base arising from finite "
           "floating-point resolution. Beyond this limit, incremental phase updates become numerically "
-          "indistinguishable\": base < 1/eps_mach (the summary's formula)",
+          "indistinguishable\": $\\mathrm{base} < 1/\\epsilon_{\\mathrm{mach}}$ (the summary's formula)",
           why_not="the criterion for 'numerically indistinguishable' (which update, in which arithmetic, against which "
           "tolerance) is in the paper's text, which was not read; every reading of it tried here depends on the vector "
           "rotated and on the head size, so none is the paper's. petheory.bounds.rope_base.precision_max_base gives "
-          "the formula, unchecked, for plan's lint"),
+          "the formula, unchecked; plan's and report's lint uses another statement, exact_precision_max_base "
+          "($(N/u)^{r/(r-2)}$ on the ladder, our derivation)"),
         S("abstract (case study)", "\"observed successes, failures, and community retrofits align closely with the "
           "predicted bounds\" (LLaMA, Mistral, DeepSeek variants); beyond one million tokens \"a hard precision wall\"",
           why_not="the case study's models, outcomes and criterion for 'align closely' are in the text, not read: no "

@@ -21,7 +21,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-from petheory._threads import blas_threads
 from petheory.errors import ValidationError
 
 BEGIN = "<!-- verdict-table:begin (generated: python -m proofs_check.verdict_table --write) -->"

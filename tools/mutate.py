@@ -42,7 +42,7 @@ TESTS = {
     "bounds": ["tests/theory/test_bounds.py", "tests/theory/test_bounds_encodings.py", "tests/theory/test_core_references.py"],
     "geometry": ["tests/theory/test_geometry.py", "tests/theory/test_tolerance_edges.py", "tests/theory/test_core_references.py"],
     "rounding": ["tests/theory/test_tolerance_edges.py", "tests/theory/test_geometry.py"],
-    "nn": ["tests/nn/test_nn_models.py", "tests/nn/test_attention_reference.py"],
+    "nn": ["tests/nn/test_transformer.py", "tests/nn/test_attention_reference.py"],
     "rules": ["tests/claims/test_verdict_contract.py"],
     "chen2025": ["tests/claims/test_claims_chen2025.py"],
 }
@@ -59,7 +59,7 @@ class Mutant:
 
 
 E, T, C, G, N = ("petheory/encodings/", "petheory/toeplitz/", "petheory/coupling.py", "petheory/geometry/",
-                 "petheory/nn/models.py")
+                 "petheory/nn/transformer.py")
 R = "proofs_check/runner.py"
 
 MUTANTS = [

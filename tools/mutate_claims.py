@@ -7,8 +7,9 @@ through what its registered checker reads, rerun the claim from the registry, an
     python tools/mutate_claims.py -k li2025    # only plants whose claim id contains 'li2025'
     python tools/mutate_claims.py --json out.json
 
-Sibling of ``tools/mutate.py`` (which mutates the library's source and runs its tests). The plants are
-``tools/claim_plants.py``'s ``PLANTS``. Here a plant is a
+Sibling of ``tools/mutate.py`` (which mutates the library's source and runs its tests). The plants are each
+claim's own (``claim(..., plants=...)`` and a reading's ``Reading(..., plants=...)``; :class:`proofs_check.plants.Plant`),
+read from the registry, as the catalogue's tests read them. A plant is a
 function ``plant(mp)`` that monkeypatches (``pytest.MonkeyPatch``) the library function, the encoding registry
 entry or the claim module's helper that the registered checker calls at run time; the claim is then checked with
 ``runner.check_claim(engine.get(id))``, the path ``petheory check`` takes, so a plant on something the registered
@@ -23,7 +24,7 @@ checker does not read (a module attribute it captured earlier) survives. Outcome
 
 A claim that holds on the quick profile with no plant listed here is reported as ``missing``, and so is every library
 function such a claim reads (traced: the petheory functions its checker calls directly, ``module:qualname``) that no
-plant listed here targets (``Plant.reads``, derived from the path of ``_attr`` / ``_scaled`` plants) and flips: the
+plant listed here targets (:meth:`Plant.targets`, derived from the path of ``attr`` / ``scaled`` plants) and flips: the
 line ``missing    module:qualname (read by ...)``. Not counted: :data:`NOT_PLANTED` (the tolerance model and the
 registry's dispatch, with the reason). Exit code 0 when every plant is killed (or equivalent) and nothing is missing,
 1 otherwise. Not part of CI; deterministic (seed 0).
@@ -38,11 +39,31 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-for _p in (ROOT, ROOT / "tools"):
-    if str(_p) not in sys.path:
-        sys.path.insert(0, str(_p))
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
-from claim_plants import NOT_PLANTED, PLANTS, Plant, Undo  # noqa: E402  (after the path set-up)
+from proofs_check.plants import Plant, Undo  # noqa: E402  (after the path set-up)
+
+#: Library functions a holds claim may read without a plant of their own, and why.
+NOT_PLANTED = {
+    "petheory.rounding": "the tolerance model (gamma, unit_roundoff, tolerance): a planted tolerance moves the margin "
+    "every check allows for rounding, not the statement; tests/theory pins it",
+    "petheory.encodings._registry:get": "the registry's dispatch: a plant through it is a plant of the entry it returns "
+    "(the registry plants)",
+    "petheory.nn:__getattr__": "the package's lazy re-export (petheory.nn.train is petheory.nn.training.train): a plant "
+    "through it is a plant of the function it returns",
+}
+
+
+def all_plants() -> list[tuple[str, Plant]]:
+    """Every plant the registry holds, with the claim or reading (``'<id>#<reading>'``) that declares it."""
+    from proofs_check import engine
+
+    out = []
+    for c in engine.all_claims():
+        out += [(c.id, p) for p in c.plants]
+        out += [(f"{c.id}#{r.name}", p) for r in c.readings for p in (r.plants or ())]
+    return out
 
 
 
@@ -121,24 +142,25 @@ def _clear_caches() -> None:
                     obj.cache_clear()
 
 
-def run_plant(p: Plant) -> dict:
+def run_plant(cid: str, p: Plant) -> dict:
+    """Plant ``p`` of claim (or reading) ``cid`` and check the claim from the registry: the outcome (module docstring)."""
     import pytest
 
     t0 = time.perf_counter()
     if p.equivalent:
-        return {"claim": p.claim, "what": p.what, "outcome": "equivalent", "why": p.equivalent, "seconds": 0.0}
-    before, _ = _verdict_of(p.claim)
+        return {"claim": cid, "what": p.what, "outcome": "equivalent", "why": p.equivalent, "seconds": 0.0}
+    before, _ = _verdict_of(cid)
     if before != "holds":
-        return {"claim": p.claim, "what": p.what, "outcome": "error", "why": f"does not hold unplanted ({before})",
+        return {"claim": cid, "what": p.what, "outcome": "error", "why": f"does not hold unplanted ({before})",
                 "seconds": round(time.perf_counter() - t0, 2)}
     with pytest.MonkeyPatch.context() as mp:
         _clear_caches()
         try:
             p.plant(mp)
         except Exception as exc:  # the plant itself is broken: say so, never count it
-            return {"claim": p.claim, "what": p.what, "outcome": "error", "why": f"plant failed: {exc!r}",
+            return {"claim": cid, "what": p.what, "outcome": "error", "why": f"plant failed: {exc!r}",
                     "seconds": round(time.perf_counter() - t0, 2)}
-        after, summary = _verdict_of(p.claim)
+        after, summary = _verdict_of(cid)
         for undo in Undo.actions:
             undo()
     _clear_caches()
@@ -148,7 +170,7 @@ def run_plant(p: Plant) -> dict:
         outcome = "error"
     else:
         outcome = "survived" if after == "holds" else "killed"
-    return {"claim": p.claim, "what": p.what, "outcome": outcome, "planted_verdict": after, "summary": summary,
+    return {"claim": cid, "what": p.what, "outcome": outcome, "planted_verdict": after, "summary": summary,
             "seconds": round(time.perf_counter() - t0, 2)}
 
 
@@ -159,23 +181,24 @@ def main(argv=None) -> int:
     ap.add_argument("--no-missing", action="store_true", help="skip the quick run that finds holds claims without a plant")
     ap.add_argument("--json", metavar="FILE", help="write the results as JSON")
     args = ap.parse_args(argv)
-    plants = [p for p in PLANTS if args.pattern in p.claim]
+    registered = all_plants()
+    plants = [(cid, p) for cid, p in registered if args.pattern in cid]
     if args.list:
-        for p in plants:
-            print(f"{p.claim:60s} {p.what}" + (f"  [equivalent: {p.equivalent}]" if p.equivalent else ""))
+        for cid, p in plants:
+            print(f"{cid:60s} {p.what}" + (f"  [equivalent: {p.equivalent}]" if p.equivalent else ""))
         return 0
     results = []
-    for p in plants:
-        r = run_plant(p)
+    for cid, p in plants:
+        r = run_plant(cid, p)
         results.append(r)
-        print(f"{r['outcome']:10s} {p.claim:60s} {p.what}" + (f"  -> {r.get('planted_verdict')}" if "planted_verdict" in r
+        print(f"{r['outcome']:10s} {cid:60s} {p.what}" + (f"  -> {r.get('planted_verdict')}" if "planted_verdict" in r
                                                                else f"  ({r.get('why', '')})"), flush=True)
     missing = []
     if not args.no_missing and not args.pattern:
         held = survey()
-        planted = {p.claim for p in PLANTS}
+        planted = {cid for cid, _ in registered}
         missing = [cid for cid in held if cid not in planted]
-        killing = {(r["claim"], t) for r, p in zip(results, plants) if r["outcome"] in ("killed", "equivalent")
+        killing = {(r["claim"], t) for r, (_, p) in zip(results, plants) if r["outcome"] in ("killed", "equivalent")
                    for t in p.targets()}
         readers: dict = {}
         for cid, reads in held.items():

@@ -11,13 +11,17 @@ coverage (:func:`petheory.bounds.rotary_angle_coverage`, two positions) at the f
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from numbers import Real
 
 import numpy as np
 
 from petheory.analyses import kernel as K
 from petheory.analyses.record import Record, item
+from petheory.bounds.lipschitz import LipschitzReport
+from petheory.errors import ValidationError
 from petheory.scheme import Positions, Scheme
+from petheory.texttable import TextTable
 
 #: A rotary layer's computed norm change is evaluated at min(N', this) positions (its angle table is (N', d/2)).
 NORM_AT_MOST = 1 << 12
@@ -27,33 +31,28 @@ NORM_AT_MOST = 1 << 12
 class BoundsRow(Record):
     """li2025's bounds for one position mechanism at one length (:func:`layer_bounds`).
 
-    ``norm``: the norm bound, stated and computed (:class:`petheory.bounds.norms.NormBound`'s fields, or a table's);
-    ``B0``: the input norm the Rademacher bound sees; ``eq9``: ALiBi's Eq. 9 drift bound; ``angles``: a rotary
-    layer's angle coverage (:func:`petheory.bounds.rotary_angle_coverage`); ``layers`` and ``analysed_length``:
-    where :func:`bounds` asked for a sliding or chunked layer within its span.
-
     Attributes
     ----------
     layers : list of int or None
-        The scheme's layers the row stands for (None: a row of :func:`layer_bounds` alone).
+        The layers with this mechanism (set by :func:`bounds`; None from :func:`layer_bounds`).
     pe : str
-        The encoding's name (or the table's source).
+        The encoding's name.
     kind : str
-        ``'absolute'``, ``'bias'`` or ``'rotary'``.
+        Its position mechanism (:data:`petheory.scheme.MECHANISMS`).
     length : int
         The inference length N'.
     d : int or None
-        Model dimension (None for a bias).
+        The dimension the positions act on.
     n_max : int or None
-        The training length :math:`N_{max}`.
+        The training length (li2025's :math:`N_{max}`).
     params : dict
         The encoding's parameters.
     norm : dict
-        The norm bound, stated and computed.
+        The norm bound, stated and computed (:class:`petheory.bounds.norms.NormBound`'s fields, or a table's).
     token_norm : float
         The token norm :math:`B_x`.
     B0 : float or None
-        The input norm :math:`B_0` the Rademacher bound sees (None where unbounded).
+        The input norm the Rademacher bound sees.
     m : int
         Sample size of the Rademacher bound.
     weight_norm : float
@@ -61,18 +60,18 @@ class BoundsRow(Record):
     lipschitz : float
         The Lipschitz constant :math:`L_{trans}`.
     rademacher : float or None
-        The Rademacher bound (None when ``B0`` is).
+        li2025's Rademacher complexity bound (§4.2).
     rademacher_formula : str
-        How it was computed.
+        Its formula, written out.
     eq9 : dict or None
-        ALiBi's Eq. 9 drift bound at ``distance`` (ALiBi rows).
+        ALiBi's Eq. 9 drift bound.
     angles : dict or None
-        A rotary layer's angle coverage past ``n_max``.
+        A rotary layer's angle coverage (:func:`petheory.bounds.rotary_angle_coverage`).
     analysed_length : int or None
-        The length analysed when a sliding or chunked layer's span is shorter than ``length``.
+        Where a sliding or chunked layer was bounded within its span, ``min(N', span)``.
     """
 
-    layers: list | None = item(omit=True, kw_only=True)
+    layers: list[int] | None = item(omit=True, kw_only=True)
     pe: str
     kind: str
     length: int
@@ -99,20 +98,20 @@ class SkippedRow(Record):
     Attributes
     ----------
     layers : list of int or None
-        The scheme's layers the row stands for (None: a row of :func:`layer_bounds` alone).
+        The layers with this mechanism (set by :func:`bounds`).
     pe : str
-        The mechanism's name.
+        The encoding's name, or the mechanism's.
     kind : str
-        Its kind.
+        Its position mechanism.
     length : int
-        The inference length asked for.
+        The inference length N'.
     skipped : str
-        Why there is no bound.
+        Why it has no bound.
     analysed_length : int or None
-        The length analysed when a span is shorter than ``length``.
+        As :class:`BoundsRow`.
     """
 
-    layers: list | None = item(omit=True, kw_only=True)
+    layers: list[int] | None = item(omit=True, kw_only=True)
     pe: str
     kind: str
     length: int
@@ -210,25 +209,134 @@ def layer_bounds(pos: Positions, length: int, *, context: int | None = None, m: 
     return BoundsRow(**row)
 
 
+def _fmt(x, nd=4) -> str:
+    if x is None:
+        return "-"
+    return f"{x:.{nd}g}" if isinstance(x, float) else str(x)
+
+
+def _cells(r: BoundsRow | SkippedRow) -> list[str]:
+    """One row of the bounds table."""
+    if isinstance(r, SkippedRow):
+        return [str(r.pe), r.kind, str(r.length), "-", "-", "-", "-", "-", r.skipped]
+    nb = r.norm
+    stated = nb["stated_formula"] + (f" = {_fmt(nb['stated'])}" if nb["stated"] is not None
+                                     and not nb["stated_formula"].startswith("0") else "")
+    note = []
+    if r.analysed_length is not None:  # sliding/chunked layers: their queries see no farther than their span
+        note.append(f"its {len(r.layers)} layers (in --json) attend within {r.analysed_length} positions: "
+                    f"bounded at N' = {r.analysed_length}")
+    if nb.get("explicit") is not None:
+        note.append(f"explicit bound {_fmt(nb['explicit'])}")
+    if nb.get("note"):
+        note.append(nb["note"])
+    if r.eq9 is not None:
+        note.append(f"Eq. 9 drift <= {_fmt(r.eq9['bound'])} at d={r.eq9['distance']}")
+    if r.angles is not None and r.angles["onset"] is not None:
+        a = r.angles
+        note.append(f"angles: {a['out_of_range']}/{a['bands']} bands past the range seen on 0..{a['n_max'] - 1} "
+                    f"(first at N'={a['onset']})")
+    params = ",".join(f"{k}={v}" for k, v in r.params.items() if k != "n_max")
+    return [r.pe + (f":{params}" if params else ""), r.kind, str(r.length), _fmt(r.n_max or r.params.get("n_max")),
+            stated, _fmt(nb["computed"]), _fmt(r.B0), _fmt(r.rademacher), "; ".join(note)]
+
+
 @dataclass(frozen=True)
-class BoundsRecord(Record):
-    """``bounds``: one row per distinct position mechanism, length and analysed length (:class:`BoundsRow`).
+class GivenLipschitz(Record):
+    """The Lipschitz constant :math:`L_{trans}` of the Rademacher bound as given (``total``) and where it came from.
 
     Attributes
     ----------
-    scheme : petheory.scheme.Scheme
-        The scheme bounded.
-    rows : tuple of BoundsRow or SkippedRow
-        One per distinct mechanism, length and analysed length.
+    total : float
+        The constant :math:`L_{trans}`.
+    source : str
+        Where it came from: ``"given"`` or the default (:data:`DEFAULT_LIPSCHITZ`).
     """
 
-    scheme: Scheme
-    rows: tuple = ()
+    total: float
+    source: str
 
 
-def bounds(scheme: Scheme, lengths, *, context: int | None = None, m: int = 1000, weight_norm: float = 1.0,
-           lipschitz: float = 1.0, token_norm: float = 1.0, distance: int | None = None) -> BoundsRecord:
-    """:func:`layer_bounds` of every distinct position mechanism of ``scheme`` at each length.
+@dataclass(frozen=True)
+class BoundsRecord(Record):
+    """``bounds``: one row per scheme, distinct position mechanism, length and analysed length (:class:`BoundsRow`,
+    :class:`SkippedRow`), what each scheme resolved to, and the Lipschitz constant the Rademacher bounds used (a
+    :class:`petheory.bounds.LipschitzReport` from a trained model's weights, or :class:`GivenLipschitz`).
+
+    Attributes
+    ----------
+    rows : tuple of BoundsRow or SkippedRow
+        One per scheme, distinct position mechanism, length and analysed length.
+    resolved_encodings : list of dict
+        What each scheme resolved to (:func:`petheory.analyses.describe.describe`), in the order given.
+    lipschitz : petheory.bounds.LipschitzReport or GivenLipschitz
+        The Lipschitz constant the Rademacher bounds used, and where it came from.
+    """
+
+    rows: tuple[BoundsRow | SkippedRow, ...] = ()
+    resolved_encodings: list[dict] = field(default_factory=list)
+    lipschitz: LipschitzReport | GivenLipschitz = field(default_factory=lambda: GivenLipschitz(1.0, DEFAULT_LIPSCHITZ))
+
+    def table(self) -> TextTable:
+        """The table ``petheory bounds`` prints and the notes under it (none when no row has a bound).
+
+        Returns
+        -------
+        petheory.texttable.TextTable
+        """
+        heads = ("PE", "kind", "N'", "N_max", "stated (paper)", "computed", "B0", "R_m bound", "note")
+        cells = tuple(tuple(_cells(r)) for r in self.rows)
+        notes = []
+        r0 = next((r for r in self.rows if not isinstance(r, SkippedRow)), None)
+        if r0 is not None:
+            lip = self.lipschitz.total
+            src = ("given" if lip != 1.0 else "linear class") if isinstance(self.lipschitz, GivenLipschitz) else \
+                "from the checkpoint's weights"
+            notes += ["computed: sup_pos ||PE(pos)|| (absolute), max |b(i,j)| logit bias (bias), max relative change of "
+                      "||x|| under R_p (rotary); B0 = B_x + computed (absolute) or B_x.",
+                      f"R_m bound = B L_trans B0 / sqrt(m): B={_fmt(r0.weight_norm)}, L_trans={_fmt(lip)} ({src}), "
+                      f"m={r0.m}, B_x={_fmt(r0.token_norm)}; constant 1, logs dropped (li2025 §4.2)."]
+            same = {r.kind for r in self.rows if r.kind in ("bias", "rotary") and getattr(r, "B0", None) == r0.token_norm}
+            if same:
+                notes.append(f"{' and '.join(sorted(same))} rows add no vector to the input (B0 = B_x = "
+                             f"{_fmt(r0.token_norm)}), so their R_m bound is one number: the bound sees a PE only through "
+                             "B0, and L_trans is the same for all rows.")
+        return TextTable("petheory bounds (li2025 Table 2, §4.2, Eq. 9)", heads, cells, frozenset({2, 3, 5, 6, 7}),
+                         tuple(notes), last_width=34)
+
+    def lines(self) -> list[str]:
+        return self.table().plain().splitlines()
+
+    def markdown(self) -> str:
+        return self.table().markdown()
+
+
+#: Where :math:`L_{trans}` comes from when none is given.
+DEFAULT_LIPSCHITZ = "default 1 (linear class)"
+
+
+def _scheme_rows(scheme: Scheme, lengths, n_max, **kw) -> list:
+    """The rows of one scheme (see :func:`bounds`)."""
+    learned = scheme.source not in ("spec", "table")
+    rows = []
+    for pos, idx in scheme.position_kinds():
+        for N in lengths:
+            # a sliding or chunked layer's queries never see farther than its span: its bound is asked within it, so
+            # layers with the same positions share a row only where they see the same distances
+            by_reach: dict = {}
+            for i in idx:
+                by_reach.setdefault(scheme.layers[i].span.reach(N), []).append(i)
+            for reach, layers in sorted(by_reach.items(), key=lambda kv: kv[1][0]):
+                row = layer_bounds(pos, reach, context=n_max, learned_t5=learned, **kw)
+                if reach < N:
+                    row = replace(row, length=N, analysed_length=reach)
+                rows.append(replace(row, layers=layers))
+    return rows
+
+
+def bounds(schemes, lengths, *, context: int | None = None, m: int = 1000, weight_norm: float = 1.0,
+           lipschitz=None, token_norm: float = 1.0, distance: int | None = None) -> BoundsRecord:
+    """:func:`layer_bounds` of every distinct position mechanism of each scheme at each length.
 
     A sliding or chunked layer is bounded at ``min(N', span)`` (``analysed_length``; ``length`` stays N'),
     as ``report`` and ``compare`` analyse it: layers whose positions agree but whose spans reach differently
@@ -236,15 +344,21 @@ def bounds(scheme: Scheme, lengths, *, context: int | None = None, m: int = 1000
 
     Parameters
     ----------
-    scheme : petheory.scheme.Scheme
-        From :func:`petheory.loaders.resolve_scheme`.
+    schemes : petheory.scheme.Scheme, str or iterable
+        A scheme or a spec, or schemes and specs (a spec is resolved with :func:`petheory.loaders.resolve_scheme`); None: every
+        registered encoding.
     lengths : iterable of int
         The inference lengths N'.
     context : int, optional
         The training length; default the model's original context L for a config, the spec's own ``n_max`` (else
-        each length) for a plain spec.
-    m, weight_norm, lipschitz, token_norm, distance
+        each length) for a plain spec. A spec's own ``n_max`` is the same length: give one, or the same value.
+    lipschitz : float or petheory.bounds.LipschitzReport, optional
+        :math:`L_{trans}`: a number, or a trained model's certified product (:func:`petheory.nn.lipschitz.transformer_lipschitz`);
+        default 1 (the linear class).
+    m, weight_norm, token_norm
         As :func:`layer_bounds`.
+    distance : int, optional
+        ALiBi's key distance for Eq. 9, applied to the ALiBi schemes (one must be).
 
     Returns
     -------
@@ -253,7 +367,7 @@ def bounds(scheme: Scheme, lengths, *, context: int | None = None, m: int = 1000
     Raises
     ------
     petheory.errors.ValidationError
-        As :func:`layer_bounds`.
+        As :func:`layer_bounds`; a spec's ``n_max`` other than ``context``; ``distance`` without an ALiBi scheme.
 
     References
     ----------
@@ -265,23 +379,34 @@ def bounds(scheme: Scheme, lengths, *, context: int | None = None, m: int = 1000
     >>> bounds(resolve_scheme("alibi:slope=0.5"), [100], context=50).rows[0].eq9["distance"]
     99
     """
-    n_max = context
-    if n_max is None and scheme.source not in ("spec", "table"):
-        n_max = scheme.context
-    learned = scheme.source not in ("spec", "table")
+    from petheory import encodings as enc
+    from petheory.analyses.describe import describe
+    from petheory.bounds.norms import training_length
+    from petheory.loaders import resolve_scheme
+
+    lengths = [int(N) for N in lengths]
+    if not lengths:
+        raise ValidationError("lengths is empty; give at least one inference length N'")
+    if isinstance(schemes, (Scheme, str)):
+        schemes = [schemes]
+    schemes = [s if isinstance(s, Scheme) else resolve_scheme(s, what="bounds")
+               for s in (enc.available() if schemes is None else schemes)]
+    if distance is not None and not any(s.main.positions.encoding == "alibi" for s in schemes):
+        raise ValidationError("distance (Eq. 9) applies to alibi; none of the encodings is alibi",
+                              params={"distance": None})
+    if lipschitz is None:
+        lip = GivenLipschitz(1.0, DEFAULT_LIPSCHITZ)
+    elif isinstance(lipschitz, Real):
+        lip = GivenLipschitz(float(lipschitz), "given")
+    else:
+        lip = lipschitz
+    kw = dict(m=m, weight_norm=weight_norm, lipschitz=lip.total, token_norm=token_norm)
     rows = []
-    for pos, idx in scheme.position_kinds():
-        for N in lengths:
-            N = int(N)
-            # a sliding or chunked layer's queries never see farther than its span: its bound is asked within it, so
-            # layers with the same positions share a row only where they see the same distances
-            by_reach: dict = {}
-            for i in idx:
-                by_reach.setdefault(scheme.layers[i].span.reach(N), []).append(i)
-            for reach, layers in sorted(by_reach.items(), key=lambda kv: kv[1][0]):
-                row = layer_bounds(pos, reach, context=n_max, learned_t5=learned, m=m, weight_norm=weight_norm,
-                                   lipschitz=lipschitz, token_norm=token_norm, distance=distance)
-                if reach < N:
-                    row = replace(row, length=N, analysed_length=reach)
-                rows.append(replace(row, layers=layers))
-    return BoundsRecord(scheme, tuple(rows))
+    for s in schemes:
+        pos = s.main.positions
+        if s.source == "spec":  # learned:n_max=50 is context=50; two different values are an error
+            n_max, _ = training_length(pos.encoding, pos.params, context)
+        else:
+            n_max = context if context is not None else (s.context if s.source != "table" else None)
+        rows += _scheme_rows(s, lengths, n_max, distance=distance if pos.encoding == "alibi" else None, **kw)
+    return BoundsRecord(tuple(rows), [describe(s, length=max(lengths)) for s in schemes], lip)

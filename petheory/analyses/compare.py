@@ -28,8 +28,8 @@ original context:
     change of a band's norm), and for rotary encodings the angle coverage at the longest length.
 ``lengthgen``
     From training records (dicts with ``task``, ``pe``, ``train_len`` and ``final.test[length]``;
-    the CLI reads them from ``records/`` and ``runs/``): per task, the primary metric at the
-    training length and at the longest test length. None where no record exists.
+    :func:`petheory.records.read_training_records` reads them from ``records/`` and ``runs/``): per task, the primary
+    metric at the training length and at the longest test length. None where no record exists.
 
 Theory code: numpy only, no files (records are passed in).
 """
@@ -38,134 +38,21 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from petheory import _validate as v
 from petheory import encodings as enc
 from petheory import rounding
 from petheory.analyses import kernel as K
-from petheory.analyses.record import Record, item
+from petheory.analyses.compare_record import (CompareRecord, CompareRow, Failed, NormSummary, RecordsRead,
+                                               SpectralSummary, StressSummary)
+from petheory.errors import InvalidInput
 from petheory.scheme import Positions, Scheme, Span, layer_ranges
 
 #: Tasks whose records the comparison reads: their metrics, the first one primary (running_sum: lower is better;
 #: chen2025's tasks: exact match seq_acc and per-token token_acc, higher is better).
 LENGTHGEN_TASKS = {"running_sum": ("mse",), "parity": ("seq_acc", "token_acc"), "copy": ("seq_acc", "token_acc"),
                    "reverse": ("seq_acc", "token_acc"), "addition": ("seq_acc", "token_acc")}
-
-
-@dataclass(frozen=True)
-class SpectralSummary(Record):
-    """Symbol range and extreme eigenvalues of a layer's position-only matrix (:func:`spectral_summary`).
-
-    Attributes
-    ----------
-    matrix : str
-        What the position-only matrix is (bias, rotary kernel, Gram, Toeplitz projection).
-    n : int
-        Its size.
-    cpd : dict or None
-        Conditional definiteness of a bias (:func:`petheory.toeplitz.conditional_definiteness`), None otherwise.
-    symbol_min, symbol_max : float
-        Range of the finite section's symbol.
-    symbol_certified : bool
-        Whether every candidate peak of the symbol was refined (the range is then certified).
-    lambda_min, lambda_max : float
-        Extreme eigenvalues.
-    spread : float
-        ``lambda_max - lambda_min``.
-    eig_error : float
-        Error bound of the extreme eigenvalues.
-    eig_converged : bool
-        Whether both eigensolves converged.
-    """
-
-    matrix: str
-    n: int
-    cpd: dict | None
-    symbol_min: float
-    symbol_max: float
-    symbol_certified: bool
-    lambda_min: float
-    lambda_max: float
-    spread: float
-    eig_error: float
-    eig_converged: bool
-
-
-@dataclass(frozen=True)
-class StressSummary(Record):
-    """The stress of a layer's positions with its null reference and z-score (:func:`stress_summary`).
-
-    Attributes
-    ----------
-    stress : float
-        The layer's stress against the target.
-    geometry : str
-        The geometry its positions induce (how their distances are measured).
-    n : int
-        Positions compared.
-    null_mean, null_sd : float
-        Mean and standard deviation of the random tables' stress.
-    z : float or None
-        ``(stress - null_mean) / null_sd`` (None when the null has no spread).
-    mds_stress : float
-        Stress of the target's optimal (classical MDS) encoding.
-    null_draws : int
-        Random tables drawn.
-    null : str
-        What the null tables are.
-    """
-
-    stress: float
-    geometry: str
-    n: int
-    null_mean: float
-    null_sd: float
-    z: float | None
-    mds_stress: float
-    null_draws: int
-    null: str
-
-
-@dataclass(frozen=True)
-class NormSummary(Record):
-    """The computed norm per length, its growth exponent and a rotary layer's angle coverage (:func:`norm_summary`).
-
-    Attributes
-    ----------
-    values : dict
-        Length (as text) -> the computed norm there.
-    n_max : int
-        The training length the norms are past.
-    meaning : str
-        What the norm is (:math:`\\sup_p \\lVert PE(p)\\rVert`, :math:`\\max \\lvert b(i,j)\\rvert`, a rotary band factor's
-        change).
-    growth : float or None
-        Log-log slope between the first and last length (None where either is zero, or rounding for a rotation).
-    angles : dict or None
-        A rotary layer's angle coverage at the longest length.
-    """
-
-    values: dict
-    n_max: int
-    meaning: str
-    growth: float | None
-    angles: dict | None = item(omit=True)
-
-
-@dataclass(frozen=True)
-class Failed(Record):
-    """A column that could not be computed for a row, and why (``{"error": why}``).
-
-    Attributes
-    ----------
-    error : str
-        Why the column could not be computed.
-    """
-
-    error: str
 
 
 def spectral_summary(pos: Positions, n: int = 256, *, learned_t5: bool = False) -> SpectralSummary:
@@ -251,9 +138,9 @@ def stress_summary(pos: Positions, target, *, null_draws: int = 20, seed: int = 
 
     null_draws = v.integer("null_draws", null_draws, minimum=2)
     rec = layer_stress(pos, target, null_draws=null_draws, seed=seed)
-    mu, sd = rec.null.mean, rec.null.sd
-    return StressSummary(rec.stress, rec.geometry, rec.n, mu, sd, (rec.stress - mu) / sd if sd > 0 else None,
-                         rec.mds_stress, null_draws, "N(0,1) tables of the same shape "
+    rep, mu, sd = rec.stress, rec.null.mean, rec.null.sd
+    return StressSummary(rep.stress, rep.geometry, rep.n, mu, sd, (rep.stress - mu) / sd if sd > 0 else None,
+                         rep.mds_stress, null_draws, "N(0,1) tables of the same shape "
                          "(petheory.stress_reference.random_table_null)")
 
 
@@ -477,53 +364,6 @@ def lengthgen_summary(records, name: str, params: dict | None = None) -> dict:
     return out
 
 
-@dataclass(frozen=True)
-class CompareRow(Record):
-    """One scheme's distinct layer kind in ``compare``: its label and positions, then each column's summary (a
-    :class:`Failed` where it could not be computed) and its length-generalisation groups by task.
-
-    Attributes
-    ----------
-    pe : str
-        The row's label (a spec's text, or the model's source with its layer kind).
-    name : str
-        The encoding's name.
-    params : dict
-        Its parameters.
-    kind : str
-        Its kind.
-    layers : list of int
-        The scheme's layers of this kind.
-    d : int or None
-        Dimension of the positions.
-    span : str
-        The layers' span.
-    n_max : int
-        The scheme's context (the training length).
-    spectrum : SpectralSummary or Failed
-        The spectral column.
-    stress : StressSummary or Failed
-        The stress column.
-    norms : NormSummary or Failed
-        The norm column.
-    lengthgen : dict
-        Task -> length-generalisation groups of training records (:func:`lengthgen_summary`).
-    """
-
-    pe: str
-    name: str
-    params: dict
-    kind: str
-    layers: list
-    d: int | None
-    span: str
-    n_max: int
-    spectrum: SpectralSummary | Failed
-    stress: StressSummary | Failed
-    norms: NormSummary | Failed
-    lengthgen: dict
-
-
 def compare_scheme(scheme: Scheme, target, records=(), *, length: int = 256, lengths=(64, 256, 1024),
                    null_draws: int = 20, seed: int = 0) -> list[CompareRow]:
     """The comparison rows of one scheme: one per distinct layer kind (see the module docstring).
@@ -546,7 +386,8 @@ def compare_scheme(scheme: Scheme, target, records=(), *, length: int = 256, len
     Returns
     -------
     list of CompareRow
-        Errors are recorded in their column (:class:`Failed`), not raised.
+        A column the library refuses (its validation error) or cannot solve (``LinAlgError``) is recorded in
+        that column (:class:`Failed`); any other exception is a bug and is raised.
 
     Examples
     --------
@@ -579,28 +420,12 @@ def compare_scheme(scheme: Scheme, target, records=(), *, length: int = 256, len
                 continue
             try:
                 cols[key] = fn()
-            except (ValueError, TypeError, KeyError, np.linalg.LinAlgError) as exc:  # one failing never hides the rest
+            except (InvalidInput, np.linalg.LinAlgError) as exc:  # a refused column never hides the rest; a bug does
                 cols[key] = Failed(str(exc).splitlines()[0])
         lg = lengthgen_summary(records, name, params) if scheme.source == "spec" else {}
         rows.append(CompareRow(label, name, params, pos.kind, list(idx), pos.d, str(layer.span), scheme.context,
                                cols["spectrum"], cols["stress"], cols["norms"], lg))
     return rows
-
-
-@dataclass(frozen=True)
-class CompareRecord(Record):
-    """The comparison: one row per scheme and distinct layer kind (:class:`CompareRow`), and the settings.
-
-    Attributes
-    ----------
-    rows : tuple of CompareRow
-        One per scheme and distinct layer kind.
-    settings : dict
-        ``n``, ``d``, ``lengths``, ``n_max``, ``null_draws`` and ``seed`` the comparison ran with.
-    """
-
-    rows: tuple
-    settings: dict = field(default_factory=dict)
 
 
 def compare(schemes=None, target=None, records=(), *, length: int = 256, d: int = 64, lengths=(64, 256, 1024),
@@ -614,8 +439,9 @@ def compare(schemes=None, target=None, records=(), *, length: int = 256, d: int 
         default every registered encoding.
     target : petheory.geometry.PositionalDistributions or array_like, optional
         Default the built-in corpus.
-    records : iterable of dict
-        Training records.
+    records : petheory.records.TrainingRecords or iterable of dict
+        Training records: as :func:`petheory.records.read_training_records` read them (the folders and runs are named in
+        the record), or the records themselves.
     length, lengths, null_draws, seed
         As :func:`compare_scheme`.
     d : int
@@ -626,6 +452,7 @@ def compare(schemes=None, target=None, records=(), *, length: int = 256, d: int 
     Returns
     -------
     CompareRecord
+        With what each scheme resolved to (:func:`petheory.analyses.describe.describe`, at ``length``).
 
     Raises
     ------
@@ -639,13 +466,23 @@ def compare(schemes=None, target=None, records=(), *, length: int = 256, d: int 
     True
     """
     from petheory import geometry
+    from petheory.analyses.describe import describe
     from petheory.loaders import resolve_scheme
+    from petheory.records import TrainingRecords
 
     items = enc.available() if schemes is None else list(schemes)
+    named = "builtin corpus" if target is None else "given"
     target = geometry.builtin_target() if target is None else target
+    if isinstance(records, TrainingRecords):
+        read = RecordsRead(records.searched, records.runs, len(records.records))
+        records = records.records
+    else:
+        records = list(records)
+        read = RecordsRead((), (), len(records), where="passed in")
+    schemes = [x if isinstance(x, Scheme) else resolve_scheme(x, d=d, context=context, what="compare") for x in items]
     rows = []
-    for item_ in items:
-        scheme = item_ if isinstance(item_, Scheme) else resolve_scheme(item_, d=d, context=context, what="compare")
+    for scheme in schemes:
         rows += compare_scheme(scheme, target, records, length=length, lengths=lengths, null_draws=null_draws, seed=seed)
-    return CompareRecord(tuple(rows), {"n": length, "d": d, "lengths": list(lengths), "n_max": context,
-                                       "null_draws": null_draws, "seed": seed})
+    return CompareRecord(tuple(rows), [describe(s, length=length) for s in schemes], read,
+                         {"n": length, "d": d, "lengths": list(lengths), "n_max": context, "null_draws": null_draws,
+                          "seed": seed, "target": named})

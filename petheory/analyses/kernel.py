@@ -16,9 +16,7 @@ Written once, used by :mod:`~petheory.analyses.spectrum`, :mod:`~petheory.analys
 
 from __future__ import annotations
 
-import math
 import warnings
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -28,6 +26,7 @@ from petheory._threads import blas_threads
 from petheory import encodings as enc
 from petheory.errors import ValidationError
 from petheory.scheme import Positions
+from petheory.toeplitz.sources import ToeplitzSource
 
 
 class NoKernel(ValidationError):
@@ -81,6 +80,7 @@ def rotary_column(freqs, n: int, factor: float = 1.0, *, chunk: int = 4096) -> n
 
     Examples
     --------
+    >>> import math
     >>> rotary_column([0.0, math.pi], 3).tolist()
     [2.0, 0.0, 2.0]
     """
@@ -180,36 +180,8 @@ def why_no_kernel(pos: Positions, *, learned_t5: bool = True) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class Column:
-    """First column (and row, None when Hermitian) of a layer's position-only Toeplitz matrix, and what it is.
-
-    ``defect``: the relative Toeplitz defect of the source matrix (0 for a kernel that is Toeplitz by
-    construction); ``defect_exact``: whether it was measured on the whole matrix (None: not a Gram).
-
-    Attributes
-    ----------
-    column : numpy.ndarray, shape (n,)
-        First column of the Toeplitz matrix.
-    row : numpy.ndarray, shape (n,), or None
-        First row (None: Hermitian, the column's conjugate).
-    description : str
-        What the matrix is.
-    defect : float
-        Relative Toeplitz defect of the source matrix.
-    defect_exact : bool or None
-        Whether ``defect`` was measured on the whole matrix (None: not a Gram).
-    """
-
-    column: np.ndarray
-    row: np.ndarray | None
-    description: str
-    defect: float = 0.0
-    defect_exact: bool | None = None
-
-
 def position_column(pos: Positions, n: int, *, project: bool = True, learned_t5: bool = False,
-                    hermitian_part: bool = True) -> Column:
+                    hermitian_part: bool = True) -> ToeplitzSource:
     """The n x n position-only Toeplitz matrix of one layer (see the module docstring).
 
     Parameters
@@ -226,7 +198,9 @@ def position_column(pos: Positions, n: int, *, project: bool = True, learned_t5:
 
     Returns
     -------
-    Column
+    petheory.toeplitz.sources.ToeplitzSource
+        First column (and row, None when Hermitian) and what the matrix is; ``defect`` is 0 for a kernel that is
+        Toeplitz by construction.
 
     Raises
     ------
@@ -252,17 +226,17 @@ def position_column(pos: Positions, n: int, *, project: bool = True, learned_t5:
     if why is not None:
         raise NoKernel(why)
     if pos.kind == "table":
-        src = tp.gram_source(np.asarray(pos.table)[:n], f"position Gram P P^T of {pos.source}", project=project)
-        return Column(src.column, src.row, src.description, src.defect, src.defect_exact)
+        return tp.gram_source(np.asarray(pos.table)[:n], f"position Gram P P^T of {pos.source}", project=project)
     bands = rotary_bands(pos, n)
     if bands is not None:
         w, f = bands
-        return Column(rotary_column(w, n, f), None, f"{pos.encoding} unit-content kernel a_k = F sum_t cos(k w_t) "
-                      f"({w.size} rotated bands, F = {f:.6g}: rotary logit factor x logit factor; d={pos.d})")
+        what = (f"{pos.encoding} unit-content kernel a_k = F sum_t cos(k w_t) ({w.size} rotated bands, F = {f:.6g}: "
+                f"rotary logit factor x logit factor; d={pos.d})")
+        return ToeplitzSource(rotary_column(w, n, f), None, what, 0.0, False)
     if pos.encoding == "alibi":  # closed form: no dense n x n bias (a model's 1M context)
         slope = v.real("slope", pos.params.get("slope", 1.0))
-        return Column(-slope * np.arange(n, dtype=np.float64), None, f"alibi a_k = -m |k| (m = {slope:g}; the symmetric "
-                      "form: the geometry of distances)")
+        return ToeplitzSource(-slope * np.arange(n, dtype=np.float64), None, f"alibi a_k = -m |k| (m = {slope:g}; the "
+                              "symmetric form: the geometry of distances)", 0.0, False)
     if pos.kind == "bias" and n > 2 * tp.GRAM_DENSE_MAX:
         raise ValidationError(f"{pos.encoding}: a bias is built as a dense n x n matrix; n = {n} is too large (at most "
                               f"{2 * tp.GRAM_DENSE_MAX})")
@@ -274,7 +248,7 @@ def position_column(pos: Positions, n: int, *, project: bool = True, learned_t5:
             raise ValidationError(f"{what} is not Hermitian (its first row is not the conjugate of its first column); "
                                   "hermitian_part=True analyses (T + T^H)/2 instead", params={"hermitian_part": True})
         c, r, what = tp.hermitian_part(c, r), None, what + " (Hermitian part)"
-    return Column(np.asarray(c), r, what, src.defect, src.defect_exact)
+    return ToeplitzSource(np.asarray(c), r, what, src.defect, src.projected, src.defect_exact)
 
 
 def low_rank_extremes(freqs, n: int, factor: float = 1.0):
@@ -312,7 +286,7 @@ def low_rank_extremes(freqs, n: int, factor: float = 1.0):
 RTOL = 1e-8
 
 
-def extremes(pos: Positions, n: int, *, rtol: float = RTOL, column: Column | None = None):
+def extremes(pos: Positions, n: int, *, rtol: float = RTOL, column: ToeplitzSource | None = None):
     """Extreme eigenvalues of a layer's n x n position-only matrix: exact low rank (rotary) or certified FFT Lanczos.
 
     Parameters
@@ -322,7 +296,7 @@ def extremes(pos: Positions, n: int, *, rtol: float = RTOL, column: Column | Non
         The matrix size.
     rtol : float
         Relative accuracy (certified path).
-    column : Column, optional
+    column : petheory.toeplitz.sources.ToeplitzSource, optional
         The layer's column, where already built.
 
     Returns
@@ -337,8 +311,6 @@ def extremes(pos: Positions, n: int, *, rtol: float = RTOL, column: Column | Non
     >>> round(eig.min.value, 9), round(eig.max.value, 9), warns
     (-1.0, 1.0, [])
     """
-    from petheory import toeplitz as tp
-
     bands = rotary_bands(pos, n)
     if bands is not None:
         return low_rank_extremes(bands[0], n, bands[1]), []

@@ -11,67 +11,20 @@ print them):
 * a ``rope_theta`` lost or defaulted by the 4.x -> 5.x layout: a ``rope_parameters`` block without ``rope_theta``
   (transformers 5.x takes the family's default, 10,000 for most), or a top-level ``rope_theta`` beside a
   ``rope_parameters.rope_theta`` that differs (5.x reads only the latter);
-* a base above the precision ceiling of the run's dtype (``torch_dtype`` / ``dtype``), :func:`precision_ceiling`.
+* a base above the precision ceiling of the run's dtype (``torch_dtype`` / ``dtype``),
+  :func:`petheory.bounds.rope_base.exact_precision_max_base`.
 """
 
 from __future__ import annotations
 
-import math
+from petheory.bounds.rope_base import exact_precision_max_base, unit_roundoff
 
-from petheory import _validate as v
+__all__ = ["LINTED_DTYPES", "config_lints"]
 
-__all__ = ["UNIT_ROUNDOFF", "precision_ceiling", "config_lints"]
-
-#: Unit roundoff u of the dtypes a config names (half the machine epsilon: bfloat16 keeps 8 significant bits).
-UNIT_ROUNDOFF = {"bfloat16": 2.0**-8, "float16": 2.0**-11, "float32": 2.0**-24}
+#: The config dtypes (``torch_dtype``) whose precision ceiling a base is checked against (float32's, with :math:`u = 2^{-24}`,
+#: is above 1e10 from N = 1,024: above any shipped base).
+LINTED_DTYPES = ("bfloat16", "float16")
 _SCALED = ("linear", "dynamic", "yarn", "llama3")
-
-
-def precision_ceiling(length: int, rotary_dim: int, dtype: str = "bfloat16") -> float:
-    r"""The largest RoPE base whose slowest band still moves by one rounding unit of ``dtype`` within ``length``.
-
-    RoPE modulates the phase of each band: a query-key pair of band t contributes
-    :math:`\mathrm{Re}(q_t\bar k_t e^{im\theta_t})`, whose position-dependent part, for a phase
-    :math:`\phi = m\theta_t \ll 1`, is :math:`\phi\,\mathrm{Im}(q_t\bar k_t)` beside a constant of the same size
-    (the phase-modulation view of RoPE, arXiv 2602.10959). In a float of unit roundoff u that part is lost to
-    rounding while :math:`\phi < u`. The slowest band, :math:`\theta_{min} = b^{-(r-2)/r}`, reaches its largest
-    phase :math:`N\theta_{min}` at the longest distance, so it carries no position within N in that dtype when
-    :math:`N b^{-(r-2)/r} < u`, i.e. above
-
-    .. math:: b_{max} = (N/u)^{r/(r-2)}.
-
-    This is our derivation of an upper bound in the spirit of that paper (one band, one rounding of its own term;
-    accumulation over bands and the softmax only lower it), not a formula quoted from it. Above :math:`b_{max}` the
-    slowest band is a position-free band at that dtype: raising the base further changes nothing it can represent.
-
-    Parameters
-    ----------
-    length : int
-        N, the longest distance the run uses (>= 1).
-    rotary_dim : int
-        r, the rotated dimensions (even, >= 4).
-    dtype : str
-        ``bfloat16``, ``float16`` or ``float32``.
-
-    Returns
-    -------
-    float
-        :math:`b_{max}`.
-
-    Raises
-    ------
-    ValidationError
-        An unknown dtype, a ``length`` below 1, an odd ``rotary_dim`` or one below 4.
-
-    Examples
-    --------
-    >>> f"{precision_ceiling(131072, 128, 'bfloat16'):.3g}"
-    '4.42e+07'
-    """
-    n = v.integer("length", length, minimum=1)
-    r = v.integer("rotary_dim", v.even("rotary_dim", rotary_dim), minimum=4)
-    v.choice("dtype", dtype, tuple(UNIT_ROUNDOFF))
-    return math.exp(r / (r - 2) * (math.log(n) - math.log(UNIT_ROUNDOFF[dtype])))
 
 
 def _blocks(text: dict) -> list:
@@ -140,7 +93,7 @@ def config_lints(config: dict, scheme=None, *, length: int | None = None) -> tup
             out.append(f"{pre}rope_theta = {text['rope_theta']:g} is ignored by transformers 5.x: {pre}{where}.rope_theta "
                        f"= {b['rope_theta']:g} is the base used")
     dtype = text.get("torch_dtype") or text.get("dtype") or config.get("torch_dtype") or config.get("dtype")
-    if scheme is not None and dtype in UNIT_ROUNDOFF and dtype != "float32":
+    if scheme is not None and dtype in LINTED_DTYPES:
         n = length or scheme.max_context
         seen = set()
         for layer in scheme.layers:
@@ -150,9 +103,9 @@ def config_lints(config: dict, scheme=None, *, length: int | None = None) -> tup
             if r < 4 or not isinstance(base, (int, float)) or (base, r) in seen:
                 continue
             seen.add((base, r))
-            top = precision_ceiling(n, r, dtype)
+            top = exact_precision_max_base(n, r, dtype)
             if base > top:
                 out.append(f"{pre}rope_theta = {base:g} is above {dtype}'s precision ceiling {top:.3g} at N = {n:,}, r = "
-                           f"{r} ((N/u)^(r/(r-2)), u = {UNIT_ROUNDOFF[dtype]:g}): its slowest band moves less than one "
+                           f"{r} ((N/u)^(r/(r-2)), u = {unit_roundoff(dtype):g}): its slowest band moves less than one "
                            f"rounding unit within N ({pre}torch_dtype = {dtype})")
     return tuple(dict.fromkeys(out))

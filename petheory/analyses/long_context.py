@@ -18,6 +18,7 @@ from petheory.analyses.plan_record import SupportedContext
 from petheory.analyses.record import Record
 from petheory.bounds import long_context as lc
 from petheory.errors import ValidationError
+from petheory.scheme import Positions
 
 #: Above this many positions the report does not scan for Men's smallest base (~10 CPU s at 256k, ~30 at 1M): it still tests
 #: the model's own base and frequencies there, and men_smallest_base(d, L) computes it on request.
@@ -31,7 +32,7 @@ class MinKernel(Record):
     Attributes
     ----------
     value : float
-        :math:`\\min_{0 \\le m \\le N} B_m`.
+        The smallest :math:`B_m`.
     at : int
         The first m where it is attained.
     """
@@ -48,18 +49,18 @@ class MenResult(Record):
     Attributes
     ----------
     smallest_base_at_context, smallest_base_at_extended : float or None
-        The smallest passing base of plain RoPE with this rotary dimension at L and at the extended context (None: not
-        scanned that far).
+        The smallest passing base of plain RoPE of this rotary dimension at L and at the extended context; None
+        above the scan's limit.
     passes_at_context, passes_at_extended : bool
-        Whether the layer's base, as plain RoPE, has :math:`B_m \\ge 0` up to L and up to the extended context.
+        Whether the layer's base, unscaled, gives :math:`B_m \\ge 0` up to L and up to the extended context.
     passes_scaled_at_extended : bool
-        Whether its scaled (effective) frequencies do, up to the extended context.
-    min_kernel : dict
-        ``'plain_L'``, ``'plain_Lx'``, ``'scaled_Lx'`` -> :class:`MinKernel`.
+        Whether its scaled (effective) frequencies do up to the extended context.
+    min_kernel : dict of str to MinKernel
+        The smallest :math:`B_m` of each of the three (``plain_L``, ``plain_Lx``, ``scaled_Lx``).
     fit_at_context, fit_at_extended : float
-        Men et al.'s fitted lower bound :math:`0.0424\\,L^{1.628}` at L and at the extended context.
+        men2024's power-law fit of the smallest base at L and at the extended context.
     note : str
-        What the numbers mean and where they stop.
+        What the smallest bases mean and where they were not scanned.
     """
 
     smallest_base_at_context: float | None
@@ -67,7 +68,7 @@ class MenResult(Record):
     passes_at_context: bool
     passes_at_extended: bool
     passes_scaled_at_extended: bool
-    min_kernel: dict
+    min_kernel: dict[str, MinKernel]
     fit_at_context: float
     fit_at_extended: float
     note: str
@@ -80,15 +81,15 @@ class LiuResult(Record):
     Attributes
     ----------
     critical_dimension : int
-        :math:`d_{extra}` at L.
+        :math:`d_{extra}` at L for the layer's base (Eq. 8).
     extrapolation_bound : float
-        :math:`T_{extra}` for the layer's base.
+        :math:`T_{extra}`, the period of the critical band (Eq. 9).
     bands_turned_within_context : int
-        Bands of plain RoPE whose period is below L.
+        Unscaled bands that complete a turn within L.
     bands_turned_within_context_scaled, bands_turned_within_extended_scaled : int
-        Bands of the scaled frequencies whose period is below L, and below the extended context.
+        Scaled bands that complete a turn within L and within the extended context.
     bands : int
-        Rotary bands (``rotary_dim / 2``).
+        Rotary bands (rotary dimension / 2).
     """
 
     critical_dimension: int
@@ -106,9 +107,9 @@ class RoformerCurve(Record):
     Attributes
     ----------
     distances : list of int
-        0, then log-spaced distances up to the length.
+        The distances (0 first).
     relative_bound : list of float
-        RoFormer's relative bound at each.
+        The bound at each.
     """
 
     distances: list
@@ -123,17 +124,17 @@ class Temperatures(Record):
     Attributes
     ----------
     scale : float
-        The scaling factor the methods are evaluated at.
+        The scaling's factor s (1 unscaled).
     rotary_logit_factor : float
-        This layer's own factor on its rotary logits.
+        The layer's own factor on cos/sin.
     lengths : list of int
-        L, the extended context and the length, ascending, each once.
+        The lengths (L, the extended context, N; ascending, each once).
     yarn, longrope, llama4, ssmax : list of float
-        Each method's factor on the logits at each length.
+        Each method's logit factor at each length.
     query_scale : list of float or None
-        The layer's own query scale at the last position of each length.
+        The layer's own query scale at the last position of each length; None for a layer without one.
     query_scale_kind : str or None
-        Its :class:`petheory.scheme.Temperature` kind.
+        Its kind (:data:`petheory.scheme.TEMPERATURES`).
     """
 
     scale: float
@@ -143,8 +144,6 @@ class Temperatures(Record):
     longrope: list
     llama4: list
     ssmax: list
-    #: The layer's own query scale at the last position of each length (a ``Temperature`` of the scheme, e.g.
-    #: Ministral 3's ``llama4_beta``), with its kind; None for a layer without one.
     query_scale: list | None = None
     query_scale_kind: str | None = None
 
@@ -156,27 +155,27 @@ class LongContextSection(Record):
     Attributes
     ----------
     rotary_dim : int
-        Rotary dimensions r.
+        The rotated dimensions r.
     base : float
-        The layer's RoPE base.
+        The RoPE base.
     context : int
-        L, the original context.
+        L (a sliding or chunked kind's span within it).
     extended_context : int
-        The advertised (extended) context.
+        The context the model claims.
     extended_from : str or None
         Where the extended context comes from when it is not ``max_position_embeddings``.
     length : int
-        The length the RoFormer curve and the temperatures reach.
+        The length the RoFormer curve and the temperatures are evaluated to.
     encoding : str
-        The layer's rotary encoding.
+        The registry entry.
     men : MenResult
-        Men et al.'s base bounds.
+        Men et al. 2024's base bound.
     liu : LiuResult
-        Liu et al.'s critical dimension and bound.
+        Liu et al. 2023's critical dimension.
     roformer : RoformerCurve
         RoFormer's relative bound.
     temperature : Temperatures
-        The logit factors.
+        The logit factors per method and length.
     """
 
     rotary_dim: int

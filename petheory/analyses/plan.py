@@ -16,7 +16,11 @@ original context L and target N (s = N / L), the candidates (:func:`candidates`)
 * ``pi`` (linear, factor s), ``ntk`` (NTK-aware, base :math:`b s^{r/(r-2)}`: plain RoPE with that base),
   ``dynamic`` (transformers' dynamic NTK with factor 1: plain RoPE up to L, at N exactly the NTK base
   of s = N/L), ``yarn`` (factor s over L, beta_fast 32, beta_slow 1, attention factor 0.1 ln s + 1),
-  ``llama3`` (factor s over L, low 1, high 4).
+  ``llama3`` (factor s over L, low 1, high 4);
+* ``<pi|dynamic|yarn|llama3>_evidence_tf`` / ``_ft``: the same block with the factor a published run used near s
+  (:func:`~petheory.analyses.plan_answers.evidence_factors`: of the evidence table's rows of that method and regime at
+  the extension ratio nearest s, the best RULER score, its factor / extension ratio times s), where a row supports a
+  factor no other candidate has; printed with the row, its score and its source.
 
 Each is analysed at N (:func:`analyse`) with the library's own formulas, and given three checks:
 
@@ -63,7 +67,7 @@ import numpy as np
 from petheory import _validate as v
 from petheory import encodings as enc
 from petheory.analyses import kernel as K
-from petheory.analyses.plan_answers import answer, at_own_length, predictor_lines
+from petheory.analyses.plan_answers import answer, at_own_length, evidence_candidates, predictor_lines
 from petheory.analyses.plan_record import Answer, CandidatePlan, Check, KindPlan, PlanRecord
 from petheory.analyses.runtime_config import PER_LAYER_TYPE, runtime_configs
 from petheory.bounds import long_context as lc
@@ -76,7 +80,8 @@ from petheory.scheme import Layer, Positions, Scheme
 __all__ = ["CANDIDATES", "CHECKS", "candidates", "analyse", "plan", "original_context", "liu_base_for_context"]
 
 #: The candidates, in the order they are listed (the tie-break of the recommendation follows it too).
-CANDIDATES = ("as_configured", "base_men", "base_liu", "pi", "ntk", "dynamic", "yarn", "llama3", "llama3_x8", "base_1e6")
+CANDIDATES = ("as_configured", "base_men", "base_liu", "pi", "ntk", "dynamic", "yarn", "llama3", "llama3_x8", "base_1e6",
+              *(f"{c}_evidence_{g}" for c in ("pi", "dynamic", "yarn", "llama3") for g in ("tf", "ft")))
 #: The checks each candidate gets at N.
 CHECKS = ("men", "liu", "phase")
 #: Registry entries a plan scales (plain rotary layers; MLA's decoupled RoPE and xPos are not planned).
@@ -87,6 +92,12 @@ BASE_GRID = 64
 #: not seconds, so that a plan is the same on every machine. Enough to certify the first passing base at N = 4k at
 #: d = 128; beyond, the base found is printed as not certified.
 MEN_WORK = 6e7
+#: The grid pass's budget in cosines for a ``base_grid`` finer than the default (``max_grid_work`` of
+#: :func:`~petheory.bounds.men_search.men_first_passing_base`): at r = 128, about 450 grid bases below the coarse
+#: grid's first passing one. Measured for Qwen2.5-7B to 128k at load 9 on 2 cores: 900 a decade (2x this) 10.7 s
+#: wall against 2.8 s at the default 64; 4,000 a decade 32 s; 400,000 a decade (388k bases, about half an hour) is
+#: refused in 4 s. A count, not seconds: the same grids fit on every machine.
+MEN_GRID_WORK = 3e7
 #: The longest target planned: the Men column at N is N + 1 numbers per candidate, and the base search scans
 #: O(N r) per base it cannot reject early (about a minute at 16M on one core).
 MAX_TARGET = 1 << 24
@@ -109,6 +120,10 @@ LLAMA31_FACTOR = 8.0
 #: a scaling; Cosmos3 Edge's ``validate_architecture`` requires default (tests/analyses/test_plan_runtime.py's sweep).
 ROPE_TYPES = {**dict.fromkeys(("phi3", "phimoe", "phi4_multimodal"), ("default", "longrope")),
               **dict.fromkeys(("cosmos3_edge", "cosmos3_edge_text"), ("default",))}
+#: What transformers' ``proportional`` RoPE (Gemma 4's and LFM3's full layers: the whole head's ladder, zero frequency
+#: past ``partial_rotary_factor``) can be given: a base and a linear factor (``_compute_proportional_rope_parameters``
+#: divides by ``factor`` and reads nothing else); another rope_type on that layer would rotate other coordinate pairs.
+PROPORTIONAL_TYPES = ("default", "linear")
 _ROPE_TYPE = {"rope": "default", "rope_pi": "linear", "rope_dynamic": "dynamic", "rope_yarn": "yarn",
               "rope_llama3": "llama3", "rope_longrope": "longrope"}
 MISTRAL_V02_BASE = 1e6
@@ -194,7 +209,10 @@ def candidates(pos: Positions, *, context: int, length: int, base_grid: int = BA
     list of tuple
         ``(name, label, encoding, params, note)`` per candidate: as configured, Men's and Liu's bases, PI, NTK,
         dynamic NTK, YaRN (with the model's own beta_fast, beta_slow and truncate where it ships YaRN: gpt-oss) and
-        llama3 at s = N/L; Llama 3.1's factor 8 where s > 8 (Llama models and specs); Mistral 7B v0.2's base where a window is removed.
+        llama3 at s = N/L; Llama 3.1's factor 8 where s > 8 (Llama models and specs); PI, dynamic NTK, YaRN and
+        llama3 with a factor from the evidence table where a row supports one that no other candidate has
+        (``<name>_evidence_tf`` / ``_ft``: :func:`~petheory.analyses.plan_answers.evidence_candidates`); Mistral 7B
+        v0.2's base where a window is removed.
 
     Raises
     ------
@@ -210,7 +228,7 @@ def candidates(pos: Positions, *, context: int, length: int, base_grid: int = BA
     --------
     >>> p = Positions("rotary", "rope", {"base": 1e4, "pairing": "half"}, 64)
     >>> [c[0] for c in candidates(p, context=1024, length=4096)]
-    ['as_configured', 'base_men', 'base_liu', 'pi', 'ntk', 'dynamic', 'yarn', 'llama3']
+    ['as_configured', 'base_men', 'base_liu', 'pi', 'ntk', 'dynamic', 'yarn', 'llama3', 'dynamic_evidence_tf', 'dynamic_evidence_ft']
     """
     if pos.kind != "rotary" or pos.encoding not in PLANNED:
         raise ValidationError(f"plan scales plain rotary layers ({', '.join(PLANNED)}); this layer is {pos.encoding or pos.kind}")
@@ -222,7 +240,8 @@ def candidates(pos: Positions, *, context: int, length: int, base_grid: int = BA
             pos.encoding, dict(pos.params), "")]
     # Men: the model's own base first (no raise needed), then men_smallest_base's log grid (at base_grid a decade) up
     grid = v.integer("base_grid", base_grid, minimum=1)
-    found = men_search.men_first_passing_base(b, d=r, context=N, per_decade=grid, max_work=MEN_WORK)
+    found = men_search.men_first_passing_base(b, d=r, context=N, per_decade=grid, max_work=MEN_WORK,
+                                              max_grid_work=MEN_GRID_WORK)
     bm = found["base"]
     if bm is not None:
         lo, _ = found["bracket"]
@@ -263,6 +282,7 @@ def candidates(pos: Positions, *, context: int, length: int, base_grid: int = BA
         out.append(("llama3_x8", f"llama3 x{LLAMA31_FACTOR:g} over {L:,} (Llama 3.1's shipped factor)", "rope_llama3",
                     {"base": b, "scale": LLAMA31_FACTOR, "n_max": L, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
                      **keep}, "Meta ships Llama 3.1 with factor 8 over 8,192 for 131,072 (s = 16), not s"))
+    out += evidence_candidates(out, s, L)
     if window_removed and b < MISTRAL_V02_BASE:
         out.append(("base_1e6", f"rope_theta {MISTRAL_V02_BASE:g}, window removed (Mistral 7B v0.2's)", "rope",
                     {"base": MISTRAL_V02_BASE, **keep}, "Mistral 7B v0.2 over v0.1: sliding window removed, rope_theta "
@@ -374,6 +394,10 @@ def _kind_plan(scheme: Scheme, layer: Layer, idx, *, length: int, context: int, 
                         note=f"{span} attention: its queries never see past {span.size:,} positions, so it keeps its "
                         f"positions (checked as configured at its span){flat}")
     allowed = ROPE_TYPES.get(scheme.source)
+    why = f"transformers' {scheme.source} config accepts rope_type {' or '.join(allowed or ())} only"
+    if pos.proportional:
+        allowed, why = PROPORTIONAL_TYPES, ("this layer's proportional RoPE takes rope_theta and a linear factor only in "
+                                            "transformers; another rope_type would rotate other coordinate pairs")
     offered = candidates(pos, context=context, length=length, base_grid=base_grid, window_removed=window_removed,
                          family=scheme.source)
     left_out = [c[0] for c in offered if allowed and c[0] != "as_configured" and _ROPE_TYPE[c[2]] not in allowed]
@@ -383,8 +407,7 @@ def _kind_plan(scheme: Scheme, layer: Layer, idx, *, length: int, context: int, 
     note = (f"every layer slides ({span}): planned with the window removed (sliding_window null in every config "
             "below), as Mistral 7B v0.2 did over v0.1") if window_removed else ""
     if left_out:
-        note = (note + "; " if note else "") + (f"left out: {', '.join(left_out)} (transformers' {scheme.source} config "
-                                                f"accepts rope_type {' or '.join(allowed)} only)")
+        note = (note + "; " if note else "") + f"left out: {', '.join(left_out)} ({why})"
     return KindPlan(**head, planned=True, note=note, candidates=cands, training_free=answers[0], fine_tuned=answers[1],
                     base=b, rotary_dim=_rotary_dim(pos))
 
@@ -394,7 +417,7 @@ def _keep_advertised(k: KindPlan, advertised: int) -> KindPlan:
     was = k.training_free
     c = k.candidate("as_configured")
     why = ("the config's own scaling already advertises N; if the model was trained there (its card says), an extension "
-           f"added on top does not help (STRING's table, in the notes)")
+           "added on top does not help (STRING's table, in the notes)")
     if was is not None and was.candidate not in (None, "as_configured"):
         why += f"; without that, the table's training-free pick would be {was.candidate}: {was.expected.split(' (')[0]}"
     answer_ = Answer("training_free", "as_configured", c.label,
@@ -465,19 +488,20 @@ def _warnings(scheme: Scheme, kinds, config: dict | None, length: int) -> tuple:
     precision ceiling of the config's dtype at N, each one line naming the field."""
     if config is None:
         return ()
-    from petheory.analyses.lints import UNIT_ROUNDOFF, config_lints, precision_ceiling
+    from petheory.analyses.lints import LINTED_DTYPES, config_lints
+    from petheory.bounds.rope_base import exact_precision_max_base
     from petheory.models.config import text_part
 
     out = [f"warning: {x}" for x in config_lints(config, scheme, length=length)]
     text = text_part(config)[0]
     dtype = text.get("torch_dtype") or text.get("dtype") or config.get("torch_dtype") or config.get("dtype")
-    if dtype in UNIT_ROUNDOFF and dtype != "float32":
+    if dtype in LINTED_DTYPES:
         for k in kinds:
             for c in k.candidates if k.planned else ():
-                top = precision_ceiling(length, k.rotary_dim, dtype)
+                top = exact_precision_max_base(length, k.rotary_dim, dtype)
                 if c.encoding == "rope" and c.params["base"] > top:
                     out.append(f"warning: {c.name}'s rope_theta {c.params['base']:.4g} is above {dtype}'s precision "
-                               f"ceiling {top:.3g} at N = {length:,} (torch_dtype = {dtype}; petheory.analyses.lints)")
+                               f"ceiling {top:.3g} at N = {length:,} (torch_dtype = {dtype}; petheory.bounds.rope_base.exact_precision_max_base)")
     return tuple(out)
 
 
@@ -521,7 +545,7 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
     >>> from petheory.loaders import resolve_scheme
     >>> r = plan(resolve_scheme("rope:base=10000", d=64, context=1024), length=4096)
     >>> r.kinds[0].fine_tuned.regime, len(r.kinds[0].candidates)
-    ('fine_tuned', 8)
+    ('fine_tuned', 10)
     """
     if not isinstance(scheme, Scheme):
         raise ValidationError(f"plan takes a petheory.scheme.Scheme (petheory.loaders.resolve_scheme), got "

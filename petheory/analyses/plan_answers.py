@@ -8,12 +8,97 @@ measured accuracy on the table (:func:`predictor_lines`); :func:`at_own_length` 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from petheory.analyses.plan_record import Answer, CandidatePlan
 from petheory.evidence import expectation as ev
 from petheory.evidence import predictors as ev_predictors
 from petheory.evidence import table as ev_table
 
-__all__ = ["method_family", "answer", "predictor_lines", "at_own_length"]
+__all__ = ["method_family", "answer", "predictor_lines", "at_own_length", "FACTOR_METHODS", "EvidenceFactor",
+           "evidence_factors", "evidence_candidates"]
+
+#: The candidates whose block carries a factor, and the table's method a row must have to set it.
+FACTOR_METHODS = {"pi": "pi", "dynamic": "dynamic_ntk", "yarn": "yarn", "llama3": "llama3"}
+
+
+@dataclass(frozen=True)
+class EvidenceFactor:
+    """A factor taken from the evidence table for one candidate and regime (:func:`evidence_factors`).
+
+    ``factor`` is the row's factor scaled to the plan's s (the row's factor / its extension ratio, times s); ``row`` the
+    row it comes from; ``near`` how many matched rows share that row's extension ratio (the ones it was best among).
+
+    Attributes
+    ----------
+    candidate : str
+        The plan candidate the factor is for.
+    regime : str
+        ``'training_free'`` or ``'fine_tuned'``.
+    factor : float
+        The row's factor scaled to the plan's s (the row's factor over its extension ratio, times s).
+    row : petheory.evidence.table.Row
+        The evidence row it comes from.
+    near : int
+        How many matched rows share that row's extension ratio (the ones it was best among).
+    """
+
+    candidate: str
+    regime: str
+    factor: float
+    row: ev_table.Row
+    near: int
+
+    def note(self) -> str:
+        r = self.row
+        return (f"factor from the evidence ({self.regime.replace('_', '-')}): {r.id}, {r.model} with {r.method} x{r.factor:g} "
+                f"at s = {r.extension:g}, RULER {r.value:g} at {r.target:,} ({r.source}); the best of the {self.near} "
+                f"{self.regime.replace('_', '-')} {r.method} row{'s' if self.near > 1 else ''} with a factor at the extension "
+                f"nearest s, its factor/extension {r.factor / r.extension:.4g} times s")
+
+
+def evidence_factors(s: float, rows=None) -> tuple:
+    """Per factor-carrying candidate (:data:`FACTOR_METHODS`) and regime, the factor the evidence table supports at s.
+
+    The rule, fixed in advance: the rows :func:`petheory.evidence.expectation.matched` reads for the method's family
+    and the regime at s, of the candidate's own method, with a factor and an extension ratio above 1; of those at the
+    extension ratio nearest s (in log), the one with the highest RULER score (the table's order breaks ties). Its
+    factor is scaled to s by its factor / extension ratio. None where no row supports the candidate, or where the factor
+    is at most 1 (no extension).
+
+    Parameters
+    ----------
+    s : float
+        N / L.
+    rows : sequence of Row, optional
+        Default: the committed table.
+
+    Returns
+    -------
+    tuple of EvidenceFactor
+        One per (candidate, regime) with a supporting row, in the order of :data:`FACTOR_METHODS`, training-free first.
+
+    Examples
+    --------
+    >>> [(e.candidate, e.regime, e.factor) for e in evidence_factors(16.0) if e.candidate == "llama3"]
+    [('llama3', 'fine_tuned', 8.0)]
+    """
+    import math
+
+    out = []
+    for cand, method in FACTOR_METHODS.items():
+        for regime in ev_table.REGIMES:
+            m = [r for r in ev.matched(ev_table.METHODS[method], regime, s, rows)
+                 if r.method == method and r.factor is not None and r.extension > 1]
+            if not m:
+                continue
+            gap = min(abs(math.log(r.extension / s)) for r in m)
+            near = [r for r in m if abs(math.log(r.extension / s)) <= gap + 1e-12]
+            best = max(near, key=lambda r: (r.value, -near.index(r)))
+            f = best.factor / best.extension * s
+            if f > 1:
+                out.append(EvidenceFactor(cand, regime, f, best, len(near)))
+    return tuple(out)
 
 
 #: A candidate's method family (petheory.evidence.table.METHODS) from what it runs: its registry entry, and for plain
@@ -162,3 +247,46 @@ def at_own_length() -> str:
            + f" vs {rows[0].baseline:g} without")
     out += "".join(f" (STRING's position shift, not an extension: {r.value:g})" for r in rows if r.method == "string")
     return out + f"; {rows[0].source}"
+
+
+#: The label of a candidate with another factor f over L.
+_FACTOR_LABEL = {"pi": "linear x{f:g}", "dynamic": "dynamic NTK, factor {f:g}", "yarn": "YaRN x{f:g} over {L:,}",
+                 "llama3": "llama3 x{f:g} over {L:,}"}
+
+
+def evidence_candidates(out: list, s: float, L: int) -> list:
+    """The candidates whose factor comes from the evidence table (:func:`evidence_factors`): the N/L candidate's block
+    with the row's factor, where no candidate already has that factor.
+
+    Parameters
+    ----------
+    out : list of tuple
+        The plan's candidates so far, ``(name, label, encoding, params, note)`` (:func:`petheory.analyses.plan.candidates`).
+    s : float
+        N / L.
+    L : int
+        The original context.
+
+    Returns
+    -------
+    list of tuple
+        ``(<name>_evidence_tf|ft, label, encoding, params, note)``, the note naming the row, its score and its source.
+
+    Examples
+    --------
+    >>> pi = ("pi", "linear x16", "rope_pi", {"base": 1e4, "scale": 16.0}, "")
+    >>> llama3 = ("llama3", "llama3 x16 over 8,192", "rope_llama3", {"base": 1e4, "scale": 16.0, "n_max": 8192}, "")
+    >>> [(c[0], c[1], c[3]["scale"]) for c in evidence_candidates([pi, llama3], 16.0, 8192)]
+    [('llama3_evidence_ft', 'llama3 x8 over 8,192 (from the evidence, fine-tuned)', 8.0)]
+    """
+    extra = []
+    for e in evidence_factors(s):
+        own = next((c for c in out if c[0] == e.candidate), None)
+        if own is None:
+            continue
+        if any(c[2] == own[2] and abs(c[3].get("scale", 0.0) - e.factor) <= 1e-9 * e.factor for c in out + extra):
+            continue
+        regime = "tf" if e.regime == "training_free" else "ft"
+        label = _FACTOR_LABEL[e.candidate].format(f=e.factor, L=L) + f" (from the evidence, {e.regime.replace('_', '-')})"
+        extra.append((f"{e.candidate}_evidence_{regime}", label, own[2], {**own[3], "scale": e.factor}, e.note()))
+    return extra

@@ -268,6 +268,8 @@ class KindPlan(_Part):
         if not self.candidates:
             return out
         out.append(plain_table(None, HEADERS, [c.row() for c in self.candidates], right={5, 6, 7, 8}))
+        # a factor taken from the evidence table: its row, value and source (the plan's _evidence_tf / _ft candidates)
+        out += [f"{c.name}: {c.note}" for c in self.candidates if "_evidence_" in c.name]
         if self.planned:
             out += [a.lines()[0] for a in (self.training_free, self.fine_tuned)]
         return out

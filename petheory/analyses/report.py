@@ -30,7 +30,7 @@ from petheory import encodings as enc
 from petheory.analyses import kernel as K
 from petheory.analyses.record import Skipped
 from petheory.analyses.report_record import (Band, Bucket, EnvelopeBin, KernelPoint, KernelSummary, RangeMax,
-                                             ReportBounds, ReportRecord, ReportSection, SpanInfo, SpectrumAt)
+                                             ReportBounds, ReportRecord, ReportSection, SpectrumAt)
 from petheory.errors import InvalidInput, ValidationError
 from petheory.scheme import Positions, Scheme, layer_ranges
 
@@ -300,8 +300,7 @@ def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: i
 
     pos, L = layer.positions, scheme.context
     learned = scheme.source not in ("spec", "table")
-    head = dict(layers=list(idx), type=layer.type, span=SpanInfo(layer.span.kind, layer.span.size), mechanism=pos.kind,
-                notes=[])
+    head = dict(layers=list(idx), type=layer.type, span=layer.span, mechanism=pos.kind, notes=[])
     notes = head["notes"]
     if layer.temperature is not None:
         notes.append(f"attention temperature {layer.temperature.kind} {layer.temperature.params}: a factor on "
@@ -483,8 +482,4 @@ def report(scheme: Scheme, *, length: int | None = None, multiples=MULTIPLES, nu
                                 rtol=rtol, stress_cache=cache))
         if progress is not None:
             progress(k + 1, len(kinds), f"layer kind {k + 1} of {len(kinds)} (layers {layer_ranges(idx)})")
-    d = scheme.as_dict()
-    return ReportRecord(source, d["source"], scheme.context, scheme.max_context, N, length_from, d["num_heads"],
-                        d["head_dim"],
-                        d["num_layers"], d["layer_kind"], scheme, tuple(sections), list(scheme.notes),
-                        round(time.perf_counter() - t_start, 3))
+    return ReportRecord(source, scheme, N, length_from, tuple(sections), round(time.perf_counter() - t_start, 3))

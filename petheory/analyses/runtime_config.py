@@ -48,6 +48,21 @@ LOCAL_BASE_TYPES = ("gemma3", "gemma3_text")
 #: accepted family (petheory/data/verified_models.json).
 PER_LAYER_TYPE = frozenset({"beam", "gemma3_text", "gemma3n_text", "gemma4_text", "laguna", "lfm3", "mellum",
                             "mimo_v2_flash", "modernbert-decoder", "olmo3"})
+#: The families of :data:`PER_LAYER_TYPE` whose transformers config class turns 4.x's flat ``rope_theta`` /
+#: ``rope_scaling`` into its per-layer-type block, ``rope_theta`` the full layers' base (the others have no 4.x
+#: layout: 5.x families whose class keeps only a keyed ``rope_parameters``, and ModernBERT-decoder, whose 4.x bases
+#: were ``global_rope_theta`` / ``local_rope_theta``). Checked against the pinned transformers in
+#: tests/analyses/test_plan_runtime.py.
+V4_PER_LAYER_TYPE = frozenset({"gemma3_text", "gemma3n_text", "olmo3"})
+#: Registry entries whose transformers init reads ``getattr(config, "head_dim", hidden_size // num_attention_heads)``
+#: (``modeling_rope_utils``: dynamic, YaRN, LongRoPE), with their rope_type.
+_ROPE_NAME = {"rope_dynamic": "dynamic", "rope_yarn": "yarn", "rope_longrope": "longrope"}
+HEAD_DIM_READERS = frozenset(_ROPE_NAME)
+#: Text model types whose transformers config class defaults ``head_dim`` to None (those inits then raise): a block
+#: of :data:`HEAD_DIM_READERS` gets ``head_dim`` written beside it. Checked against the pinned transformers'
+#: default configs of every accepted family in tests/analyses/test_plan_runtime.py (Falcon's ``head_dim`` is a
+#: read-only property: writing it everywhere is not an option).
+HEAD_DIM_NONE = frozenset({"hunyuan_v1_moe", "minimax", "mixtral"})
 #: Keys of a model's own RoPE block that say what the scaling is; any other key (``mrope_section``,
 #: ``mrope_interleaved``, ...) is the family's and is carried into every emitted block.
 SCALING_KEYS = frozenset({"rope_type", "type", "rope_theta", "factor", "original_max_position_embeddings", "beta_fast",
@@ -129,7 +144,7 @@ class RuntimeConfig(Record):
         return "\n".join(self.lines())
 
 
-def rope_block(encoding: str, params: dict, d: int) -> dict:
+def rope_block(encoding: str, params: dict, d: int, *, proportional: bool = False) -> dict:
     """transformers 5.x's RoPE parameter dict of a rotary registry entry with ``params`` (head size ``d``).
 
     The inverse of :func:`petheory.models.rope.rope_scheme` for the entries a plan emits; an entry or a
@@ -143,6 +158,10 @@ def rope_block(encoding: str, params: dict, d: int) -> dict:
         Its parameters.
     d : int
         The head size (partial rotary is written as ``partial_rotary_factor``).
+    proportional : bool, optional
+        The layer's RoPE is transformers' ``proportional`` (the whole head's ladder cut to its first ``rotary_dim / 2``
+        bands, :func:`petheory.models.rope.rope_scheme`): ``rope`` and ``rope_pi`` are written as ``proportional``
+        with ``rope_theta = base^(d / rotary_dim)`` (and ``factor``); any other entry is refused.
 
     Returns
     -------
@@ -200,8 +219,24 @@ def rope_block(encoding: str, params: dict, d: int) -> dict:
         raise ValidationError(f"no transformers rope_parameters for the registry entry {encoding}")
     if p:
         raise ValidationError(f"{encoding}: parameter(s) {', '.join(sorted(p))} have no transformers rope_parameters key")
+    if proportional:
+        return _proportional(encoding, out, int(r or d), int(d))
     if r is not None and int(r) != int(d):
         out["partial_rotary_factor"] = int(r) / int(d)
+    return out
+
+
+def _proportional(encoding: str, block: dict, r: int, d: int) -> dict:
+    """A ``default`` or ``linear`` block on the rotary ladder as transformers' ``proportional`` one over the head."""
+    if block["rope_type"] not in ("default", "linear"):
+        raise ValidationError(f"{encoding} on a proportional RoPE layer: transformers' proportional rope_type takes "
+                              "rope_theta and factor only")
+    prf = r / d
+    if int(prf * d // 2) != r // 2:  # transformers counts its rotated bands as int(partial_rotary_factor * d // 2)
+        raise ValidationError(f"partial_rotary_factor {r}/{d} does not give {r // 2} rotated bands in float arithmetic")
+    out = {"rope_type": "proportional", "rope_theta": block["rope_theta"] ** (d / r), "partial_rotary_factor": prf}
+    if "factor" in block:
+        out["factor"] = block["factor"]
     return out
 
 
@@ -213,6 +248,8 @@ def _v4(model_type: str, blocks: dict) -> dict | None:
     """The transformers 4.x keys: one flat block, or Gemma 3's global block + local base (``partial_rotary_factor`` at
     the top level, where 4.x reads it; GPT-NeoX's own names, :data:`V4_KEYS`)."""
     base_key, part_key = V4_KEYS.get(model_type, ("rope_theta", "partial_rotary_factor"))
+    if model_type in PER_LAYER_TYPE and model_type not in V4_PER_LAYER_TYPE:
+        return None
 
     def split(b):
         # never rope_scaling null: a family whose config class defaults to a scaling (gpt-oss: YaRN x32) keeps it then
@@ -273,6 +310,12 @@ def _llama_cpp(encoding: str, params: dict, configured: str, *, length: int, d: 
 #: The fields an emitted block supersedes where the model's config has them (gpt-neox's ``rotary_emb_base`` overrides
 #: a ``rope_parameters`` base when left in place).
 REPLACED = ("rope_parameters", "rope_scaling", "rope_theta", "rope_local_base_freq", "rotary_emb_base", "rotary_pct")
+
+
+def _text(config: dict) -> dict:
+    from petheory.models.config import text_part
+
+    return text_part(config)[0]
 
 
 def _own_rope(config: dict | None) -> tuple[dict, str | None, tuple]:
@@ -350,11 +393,11 @@ def runtime_configs(scheme, kinds, *, length: int, context: int, config: dict | 
             if k.planned or not per_layer:  # a flat-block family: every rotary layer reads the planned block
                 c = (k if k.planned else planned[0]).candidate(name)
                 enc_name, params = c.encoding, c.params
-                scaled = scaled or (enc_name, params, pos.encoding)
+                scaled = scaled or (enc_name, params, pos.encoding, pos.proportional)
             else:
                 enc_name, params = pos.encoding, pos.params
             key = layer.type or "full_attention"
-            block = {**rope_block(enc_name, params, pos.d), **_carried(own, key)}
+            block = {**rope_block(enc_name, params, pos.d, proportional=pos.proportional), **_carried(own, key)}
             if key in blocks and blocks[key] != block:
                 raise ValidationError(f"layers of type {key} have different RoPE: one rope_parameters block cannot give both")
             blocks[key] = block
@@ -362,7 +405,7 @@ def runtime_configs(scheme, kinds, *, length: int, context: int, config: dict | 
             raise ValidationError(f"{scheme.source}'s rotary module reads one flat rope_parameters for every layer, and its "
                                   f"layer types ({', '.join(blocks)}) would need different blocks for {name}")
         rope = blocks if per_layer else next(iter(blocks.values()))
-        enc_name, params, configured = scaled
+        enc_name, params, configured, proportional = scaled
         dyn = enc_name == "rope_dynamic"
         m = context if dyn else length
         notes = []
@@ -372,6 +415,11 @@ def runtime_configs(scheme, kinds, *, length: int, context: int, config: dict | 
             notes.append(f"{scheme.source} reads one flat rope_parameters: its {', '.join(k for k in blocks if k != planned[0].type)} "
                          "layers take this block too")
         flags, cpp_notes = _llama_cpp(enc_name, params, configured, length=length, d=scheme.head_dim)
+        if proportional:
+            flags = None
+            cpp_notes = ["proportional RoPE (zero frequency past partial_rotary_factor of the whole head): petheory has not "
+                         "checked llama.cpp's reading of it, so no flags are given; convert a GGUF from a config.json "
+                         "with this block"]
         if per_layer and len({json.dumps(b, sort_keys=True) for b in blocks.values()}) > 1:
             flags = None
             cpp_notes.append("llama.cpp's flags set one RoPE for every layer and this model has one per layer type ("
@@ -395,6 +443,17 @@ def runtime_configs(scheme, kinds, *, length: int, context: int, config: dict | 
             notes.append("vLLM's dynamic type is static (one base at max_position_embeddings x factor): the override "
                          "gives it the plain base transformers uses at N")
         extra = {"sliding_window": None} if window_removed else {}
+        if enc_name in HEAD_DIM_READERS and scheme.source in HEAD_DIM_NONE and config is not None \
+                and _text(config).get("head_dim") is None:
+            # transformers' dynamic, YaRN and LongRoPE inits read getattr(config, "head_dim", hidden_size //
+            # num_attention_heads): a config class whose head_dim defaults to None (Mixtral, MiniMax) gives None, and
+            # the init raises
+            extra["head_dim"] = scheme.head_dim
+            notes.append(f"head_dim {scheme.head_dim} written: transformers' {_ROPE_NAME[enc_name]} init reads "
+                         "config.head_dim, which this config leaves unset (a class default of None makes it raise)")
+        if proportional and enc_name == "rope_pi":
+            notes.append("transformers' config check logs factor as an unrecognized key of rope_type proportional; its "
+                         "proportional init divides the frequencies by it all the same (read back in the tests)")
         rc = RuntimeConfig(name, rope, m, _v4(scheme.source, blocks if per_layer else {"all": rope}), flags, (),
                            tuple(notes), where, extra, replaces)
         over = {**rc._placed({"rope_parameters": v_rope})}

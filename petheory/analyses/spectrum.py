@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import ClassVar
 
 import numpy as np
 
 from petheory.analyses import kernel as K
-from petheory.analyses.record import Record, Section, Skipped, item
+from petheory.analyses.record import Record, Skipped, item
 from petheory.scheme import Scheme
 from petheory.toeplitz.eigen import EigenEstimate
+from petheory.toeplitz.symbols import SymbolExtrema
+from petheory.toeplitz.szego import SpectralDistribution
 
 #: Szegő distance from dense eigenvalues up to this N by default (:math:`O(N^3)`: about 1-2 s at 1024 on 2 loaded cores).
 EXACT_UP_TO = 1024
@@ -52,7 +53,7 @@ def resolved(sd) -> bool:
 
     Parameters
     ----------
-    sd : petheory.toeplitz.szego.SpectralDistribution or SzegoDistance
+    sd : petheory.toeplitz.szego.SpectralDistribution
         A Szegő comparison.
 
     Returns
@@ -61,7 +62,8 @@ def resolved(sd) -> bool:
 
     Examples
     --------
-    >>> resolved(SzegoDistance(8, "exact", 0.1, 0.05, 1e-9, 0.0, 0, 0, [0.0, 1.0], [0.0, 1.0], 0.0, True))
+    >>> from petheory.toeplitz.szego import spectral_distribution
+    >>> resolved(spectral_distribution([2.0, 1.0], method="exact"))
     True
     """
     return sd.method == "exact" or sd.kolmogorov > sd.error_estimate
@@ -71,31 +73,43 @@ def resolved(sd) -> bool:
 class SymbolRange(Record):
     """Range of the symbol :math:`a(\\theta)` (gu2025 §3.3): of the finite section, and of the closed form where known.
 
+    Its JSON is the extrema's keys, then its own.
+
+    Attributes
+    ----------
+    extrema : petheory.toeplitz.symbols.SymbolExtrema
+        The finite section's certified minimum and maximum (see that class for its fields).
+    which : str
+        Which symbol the range printed is: the closed form (N -> infinity) where the kernel has one, else the
+        finite section :math:`a_N`.
+    closed_form_range : list of float or None
+        ``[min, max]`` of the closed-form symbol where the kernel has one.
+
     Examples
     --------
-    >>> SymbolRange(-1.0, 1.0, 3.14, 0.0, 1e-15, True, "finite section a_N").range
-    2.0
+    >>> from petheory.toeplitz.symbols import SymbolExtrema
+    >>> SymbolRange(SymbolExtrema(-1.0, 1.0, 3.14, 0.0, 1e-15, True), "finite section a_N").as_dict()["max"]
+    1.0
     """
 
-    min: float
-    max: float
-    argmin: float
-    argmax: float
-    error: float
-    certified: bool
+    extrema: SymbolExtrema = item(inline=True)
     which: str
     closed_form_range: list | None = item(omit=True)
-
-    @property
-    def range(self) -> float:
-        """``max - min``."""
-        return self.max - self.min
 
 
 @dataclass(frozen=True)
 class Eigenvalues(Record):
-    """The extreme eigenvalues (:class:`petheory.toeplitz.eigen.EigenEstimate` each), the seconds they took, the
-    solver's warnings."""
+    """The extreme eigenvalues of a Toeplitz matrix, the seconds they took, the solver's warnings.
+
+    Attributes
+    ----------
+    lambda_min, lambda_max : petheory.toeplitz.eigen.EigenEstimate
+        The smallest and largest eigenvalue, each with its certificate.
+    seconds : float
+        Wall time of the eigenvalues.
+    warnings : tuple of str
+        What the iteration warned (non-convergence).
+    """
 
     lambda_min: EigenEstimate
     lambda_max: EigenEstimate
@@ -105,29 +119,53 @@ class Eigenvalues(Record):
 
 @dataclass(frozen=True)
 class SzegoDistance(Record):
-    """Kolmogorov and Wasserstein distances between the eigenvalue and symbol distributions (Szegő), as computed by
-    :func:`petheory.toeplitz.szego.spectral_distribution`, with the seconds and whether it is resolved."""
+    """The Szegő comparison of a Toeplitz matrix, the seconds it took and whether it is resolved.
 
-    n: int
-    method: str
-    kolmogorov: float
-    wasserstein: float
-    resolution: float
-    error_estimate: float
-    probes: int
-    steps: int
-    eigenvalue_range: list
-    symbol_range: list
+    Its JSON is the distribution's keys, then ``seconds`` and ``resolved``.
+
+    Attributes
+    ----------
+    distribution : petheory.toeplitz.szego.SpectralDistribution
+        The eigenvalue and symbol distributions and their Kolmogorov and Wasserstein distances (see that class for
+        its fields; read back from JSON it has no atoms).
+    seconds : float
+        Wall time of the comparison.
+    resolved : bool
+        Property: whether the Kolmogorov distance exceeds its error estimate (:func:`resolved`).
+    """
+
+    distribution: SpectralDistribution = item(inline=True)
     seconds: float
-    resolved: bool
+    json_keys = ("distribution", "seconds", "resolved")
+
+    @property
+    def resolved(self) -> bool:
+        """Whether the Kolmogorov distance exceeds its error estimate (:func:`resolved`)."""
+        return resolved(self.distribution)
 
 
 @dataclass(frozen=True)
 class ToeplitzSummary(Record):
     """Symbol range, extreme eigenvalues and Szegő distance of one Hermitian Toeplitz matrix (:func:`toeplitz_summary`).
 
-    ``toeplitz_defect`` (and ``toeplitz_defect_exact``): a layer's source matrix's relative distance from Toeplitz,
-    where it was built from a layer (None for coefficients).
+    Attributes
+    ----------
+    source : str
+        What the matrix is (its source's description).
+    n : int
+        The matrix size N.
+    real : bool
+        Whether the matrix is real symmetric (else complex Hermitian).
+    symbol : SymbolRange
+        The symbol's range.
+    eigenvalues : Eigenvalues
+        The certified extreme eigenvalues.
+    szego : SzegoDistance or Skipped
+        The Szegő distance, or why it was not computed.
+    toeplitz_defect : float or None
+        A layer's source matrix's relative distance from Toeplitz (None for coefficients).
+    toeplitz_defect_exact : bool or None
+        Whether the defect was measured on the whole source matrix (None: not a Gram).
     """
 
     source: str
@@ -158,7 +196,7 @@ class ToeplitzSummary(Record):
         """What ``petheory spectrum`` prints (``rtol``: the accuracy asked for, named where it was not reached)."""
         eig, sd = self.eigenvalues, self.szego
         lo, hi = eig.lambda_min, eig.lambda_max
-        srange = self.symbol.closed_form_range or [self.symbol.min, self.symbol.max]
+        srange = self.symbol.closed_form_range or [self.symbol.extrema.min, self.symbol.extrema.max]
         out = [f"T_N: {self.source}; N = {self.n}, Hermitian {'real symmetric' if self.real else 'complex'}"]
         if self.toeplitz_defect:
             out.append(f"  Toeplitz defect of the source matrix: {self.toeplitz_defect:.3g}")
@@ -173,15 +211,17 @@ class ToeplitzSummary(Record):
                        "this analyses its Toeplitz projection (diagonal averages); --no-project refuses instead")
         if isinstance(sd, Skipped):
             out.append(f"  Szegő distance    {sd.skipped}")
-        elif sd.resolved:
-            how = "" if sd.method == "exact" else (f", estimate +- {sd.error_estimate:.2g} ({sd.probes} probes x "
-                                                   f"{sd.steps} steps)")
-            out.append(f"  Szegő distance    Kolmogorov {sd.kolmogorov:.4g}, Wasserstein {sd.wasserstein:.4g}  "
-                       f"({sd.method}{how}; {sd.seconds:.2f} s)")
+            return out
+        d = sd.distribution
+        if sd.resolved:
+            how = "" if d.method == "exact" else (f", estimate +- {d.error_estimate:.2g} ({d.probes} probes x "
+                                                  f"{d.steps} steps)")
+            out.append(f"  Szegő distance    Kolmogorov {d.kolmogorov:.4g}, Wasserstein {d.wasserstein:.4g}  "
+                       f"({d.method}{how}; {sd.seconds:.2f} s)")
         else:
-            out.append(f"  Szegő distance    unresolved: Kolmogorov estimate {sd.kolmogorov:.2g} is below its error "
-                       f"{sd.error_estimate:.2g} (so it lies in [0, {sd.kolmogorov + sd.error_estimate:.2g}]); "
-                       f"Wasserstein {sd.wasserstein:.4g}  ({sd.method}, {sd.probes} probes x {sd.steps} steps; "
+            out.append(f"  Szegő distance    unresolved: Kolmogorov estimate {d.kolmogorov:.2g} is below its error "
+                       f"{d.error_estimate:.2g} (so it lies in [0, {d.kolmogorov + d.error_estimate:.2g}]); "
+                       f"Wasserstein {d.wasserstein:.4g}  ({d.method}, {d.probes} probes x {d.steps} steps; "
                        f"{sd.seconds:.2f} s)")
         return out
 
@@ -222,7 +262,7 @@ def toeplitz_summary(c, r=None, *, what: str, rtol: float = K.RTOL, method: str 
     Examples
     --------
     >>> s = toeplitz_summary(np.array([2.0, 1.0]), what="example")
-    >>> s.lambda_min, s.lambda_max, s.szego.method
+    >>> s.lambda_min, s.lambda_max, s.szego.distribution.method
     (1.0, 3.0, 'exact')
     """
     from petheory import toeplitz as tp
@@ -253,22 +293,33 @@ def toeplitz_summary(c, r=None, *, what: str, rtol: float = K.RTOL, method: str 
             ms = 1 << int(np.ceil(np.log2(max(1 << 15, 4 * n))))
             vals = np.real(symbol(2 * np.pi * (np.arange(ms) + 0.5) / ms))
             closed = [float(vals.min()), float(vals.max())]
-    sym = SymbolRange(ex.min, ex.max, ex.argmin, ex.argmax, ex.error, ex.certified,
-                      "closed form (N -> infinity)" if symbol else "finite section a_N", closed)
-    if sd is None:
-        dist = Skipped(skip)
-    else:
-        d = sd.as_dict()
-        dist = SzegoDistance(**d, seconds=round(time.perf_counter() - t0, 4), resolved=resolved(sd))
+    sym = SymbolRange(ex, "closed form (N -> infinity)" if symbol else "finite section a_N", closed)
+    dist = Skipped(skip) if sd is None else SzegoDistance(sd, round(time.perf_counter() - t0, 4))
     return ToeplitzSummary(what, int(n), not np.iscomplexobj(c), sym,
                            Eigenvalues(eig.min, eig.max, round(t_eig, 4), tuple(caught)), dist, defect, defect_exact)
 
 
 @dataclass(frozen=True)
-class SpectrumSection(Section):
-    """One distinct layer kind of ``spectrum``: its layers, type and span, and its :class:`ToeplitzSummary` (None with
-    ``skipped``: the kind has no position-only kernel). The summary's fields read through
-    (``sec.lambda_min``, ``sec.eigenvalues``)."""
+class SpectrumSection(Record):
+    """One distinct layer kind of ``spectrum``: its layers, type and span, and its Toeplitz summary, or why it has none.
+
+    Its JSON is the section's own keys, then ``skipped`` or the summary's keys.
+
+    Attributes
+    ----------
+    layers : list of int
+        The layers of this kind.
+    type : str or None
+        The config's name for the layer kind (``sliding_attention``), or empty.
+    span : str
+        The attention span (``full``, ``sliding 4096``).
+    note : str or None
+        Where a sliding or chunked kind was analysed at ``min(N, span)``.
+    skipped : str or None
+        Why the kind has no position-only kernel (NoPE, none, learned T5 buckets); None when it has one.
+    summary : ToeplitzSummary or None
+        The kernel's symbol range, extreme eigenvalues and Szegő distance; None with ``skipped``.
+    """
 
     layers: list
     type: str | None
@@ -276,7 +327,6 @@ class SpectrumSection(Section):
     note: str | None = item(omit=True)
     skipped: str | None = item(omit=True)
     summary: ToeplitzSummary | None = item(inline=True, default=None)
-    _inner: ClassVar[str] = "summary"
 
     def lines(self, *, rtol: float | None = None) -> list[str]:
         """The section: its summary's lines (:meth:`ToeplitzSummary.lines`), or why it was skipped."""
@@ -290,11 +340,21 @@ class SpectrumSection(Section):
 
 @dataclass(frozen=True)
 class SpectrumRecord(Record):
-    """``spectrum``: one section per distinct layer kind of the scheme (:class:`SpectrumSection`)."""
+    """``spectrum``: one section per distinct layer kind of the scheme.
+
+    Attributes
+    ----------
+    scheme : petheory.scheme.Scheme
+        The scheme analysed.
+    n : int
+        The matrix size N asked for (a sliding or chunked kind is analysed at ``min(N, span)``).
+    sections : tuple of SpectrumSection
+        One per distinct layer kind, in order of first appearance.
+    """
 
     scheme: Scheme
     n: int
-    sections: tuple = ()
+    sections: tuple[SpectrumSection, ...] = ()
 
     @property
     def computed(self) -> list:
@@ -312,7 +372,8 @@ class SpectrumRecord(Record):
                 if sec.summary is None:
                     out.append(head + sec.skipped)
                 else:
-                    out.append(head + f"N = {sec.n}, eigenvalues [{sec.lambda_min:.6g}, {sec.lambda_max:.6g}]")
+                    out.append(head + f"N = {sec.summary.n}, eigenvalues [{sec.summary.lambda_min:.6g}, "
+                                      f"{sec.summary.lambda_max:.6g}]")
         return out
 
 
@@ -354,7 +415,7 @@ def spectrum(scheme: Scheme, *, length: int | None = None, rtol: float = K.RTOL,
     --------
     >>> from petheory.loaders import resolve_scheme
     >>> rec = spectrum(resolve_scheme("rope", d=8), length=16, method="off")
-    >>> rec.sections[0].lambda_min  # rank <= 2 x 4 bands < 16
+    >>> rec.sections[0].summary.lambda_min  # rank <= 2 x 4 bands < 16
     0.0
     """
     n = length

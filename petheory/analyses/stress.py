@@ -15,14 +15,33 @@ from dataclasses import dataclass
 import numpy as np
 
 from petheory.analyses import kernel as K
-from petheory.analyses.record import Record, Section, item
+from petheory.analyses.record import Record, item
+from petheory.errors import NotAMetricError
+from petheory.geometry.induced import StressReport
 from petheory.scheme import Positions, Scheme
 
 
 @dataclass(frozen=True)
 class NullSummary(Record):
-    """The null reference of a stress: ``draws`` seeded N(0, 1) tables of the same shape against the same target
-    (:func:`petheory.stress_reference.random_table_null`), and where the encoding's stress falls among them."""
+    """The null reference of a stress: where the encoding's stress falls among ``draws`` seeded N(0, 1) tables of the
+    same shape against the same target (the summary of a :class:`petheory.stress_reference.NullReference`, whose
+    ``draws`` values it does not keep).
+
+    Attributes
+    ----------
+    what : str
+        The tables, their shape and their seeds, in words.
+    draws : int
+        Random tables.
+    mean, sd : float
+        Mean and standard deviation (ddof = 1) of their stress.
+    p5, median, p95 : float
+        Percentiles of their stress.
+    percentile : float
+        Share (%) of the tables whose stress is at most the encoding's (lower is better).
+    z : float or None
+        ``(stress - mean) / sd``; None when ``sd`` is 0.
+    """
 
     what: str
     draws: int
@@ -37,31 +56,32 @@ class NullSummary(Record):
 
 @dataclass(frozen=True)
 class LayerStress(Record):
-    """The stress of one layer's positions against a target (:func:`layer_stress`): the fields of
-    :class:`petheory.geometry.induced.StressReport`, the equidistant stress, warnings and the null reference."""
+    """The stress of one layer's positions against a target (:func:`layer_stress`), with what judges it.
 
-    stress: float
-    stress_formula: str
-    kind: str
-    n: int
-    d: int
-    rank: int
-    params_full: int
-    params_min: int
-    encoding: str
-    geometry: str
-    target: str
-    mds_stress: float
-    mds: object
-    target_details: dict | None
+    Its JSON is the held report's keys, then its own.
+
+    Attributes
+    ----------
+    stress : petheory.geometry.induced.StressReport
+        The stress, the optimal encoding's numbers and the target (see that class for its fields).
+    equidistant_stress : float
+        The stress of an encoding that puts every pair of positions equally far apart.
+    warnings : list of str
+        What the target, the null reference or the bias map say about this stress.
+    null : NullSummary or None
+        The null reference over random tables; None with ``null_draws=0``.
+    """
+
+    stress: StressReport = item(inline=True)
     equidistant_stress: float
     warnings: list
     null: NullSummary | None
 
     def summary_line(self) -> str:
         """One line: the stress, the corpus size and, with a null reference, where it falls among random tables."""
-        line = (f"stress {self.stress:.4f} (Kruskal stress-1, n = {self.n} positions of the built-in corpus, "
-                f"d = {self.d})")
+        rep = self.stress
+        line = (f"stress {rep.stress:.4f} (Kruskal stress-1, n = {rep.n} positions of the built-in corpus, "
+                f"d = {rep.d})")
         if self.null:
             line += (f"; {self.null.draws} random N(0,1) tables: {self.null.mean:.4f} ± {self.null.sd:.4f}, this "
                      f"scheme at percentile {self.null.percentile:.0f} (lower is better)")
@@ -71,9 +91,10 @@ class LayerStress(Record):
         """What ``petheory stress`` prints for one encoding."""
         from petheory import geometry
 
-        td = self.target_details
-        out = [f"encoding  {self.encoding}  ({self.geometry})"]
-        tgt = self.target
+        rep = self.stress
+        td = rep.target_details
+        out = [f"encoding  {rep.encoding}  ({rep.geometry})"]
+        tgt = rep.target
         if td:
             tgt += (f"  (n={td['n']}, V={td['V']}, tokenizer {td['tokenizer']}, >= {td['min_observations']} "
                     "observations/position)")
@@ -84,20 +105,20 @@ class LayerStress(Record):
                        f"than {td['min_count']} observations ({', '.join(map(str, ex[:8]))}{', ...' if len(ex) > 8 else ''})")
         if td and td.get("sparse_positions"):
             out.append(f"note      sparse positions kept: {td['sparse_positions']}")
-        out.append(f"stress    {self.stress:.4f}  {geometry.STRESS_LABELS[self.kind]}; n={self.n}, d={self.d}")
+        out.append(f"stress    {rep.stress:.4f}  {geometry.STRESS_LABELS[rep.kind]}; n={rep.n}, d={rep.d}")
         null = self.null
         if null:
-            out.append(f"random    {null.draws} N(0,1) tables ({self.n}, {self.d}): stress {null.mean:.4f} ± "
+            out.append(f"random    {null.draws} N(0,1) tables ({rep.n}, {rep.d}): stress {null.mean:.4f} ± "
                        f"{null.sd:.4f} (mean ± sd; 5-95%: {null.p5:.4f}-{null.p95:.4f}); this encoding's stress is at "
                        f"percentile {null.percentile:.0f} (lower is better)")
         out.append(f"equidist. every pair of positions equally far: stress {self.equidistant_stress:.4f}")
-        full, small = self.params_full, self.params_min
+        full, small = rep.params_full, rep.params_min
         if small < full:
             params = f"params r(n+d) = {small} < n*d = {full} (the factorisation U V^T saves {full - small})"
         else:
             params = (f"params r(n+d) = {small} >= n*d = {full} (no saving: an increase of {small - full}, as "
                       "r >= nd/(n+d))")
-        out.append(f"optimal   rank-{self.rank} MDS encoding: stress {self.mds_stress:.4f}; {params}")
+        out.append(f"optimal   rank-{rep.rank} MDS encoding: stress {rep.mds_stress:.4f}; {params}")
         out += [f"warning   {w}" for w in self.warnings]
         return out
 
@@ -154,7 +175,7 @@ def layer_stress(pos: Positions, target, *, length: int | None = None, kind: str
     >>> from petheory import geometry
     >>> from petheory.scheme import Positions
     >>> s = layer_stress(Positions("bias", "alibi", {"slope": 0.5}, 64), geometry.builtin_target(), null_draws=2)
-    >>> s.null.draws, 0 <= s.stress <= 1
+    >>> s.null.draws, 0 <= s.stress.stress <= 1
     (2, True)
     """
     from petheory import geometry, stress_reference
@@ -169,8 +190,8 @@ def layer_stress(pos: Positions, target, *, length: int | None = None, kind: str
     notes = []
     try:
         rep = geometry.encoding_stress(enc_arg, target, bias_map=bias_map, **common, **kw)
-    except ValueError as exc:  # a learned bias may favour another key over the query's own: no logit-gap metric
-        if pos.kind != "bias" or bias_map is not None or "bias_map='hellinger'" not in str(exc):
+    except NotAMetricError:  # a learned bias may favour another key over the query's own: no logit-gap metric
+        if pos.kind != "bias" or bias_map is not None:
             raise
         rep = geometry.encoding_stress(enc_arg, target, bias_map="hellinger", **common, **kw)
         notes.append("its logit gaps are not a metric: distances by bias_map='hellinger'")
@@ -189,13 +210,24 @@ def layer_stress(pos: Positions, target, *, length: int | None = None, kind: str
             warnings.append(
                 f"this encoding does not beat random tables clearly: {ref.percentile(rep.stress):.0f}% of "
                 f"{ref.draws} random N(0,1) tables of shape ({rep.n}, {rep.d}) score at most its stress")
-    return LayerStress(**rep.as_dict(), equidistant_stress=equidistant, warnings=warnings, null=null)
+    return LayerStress(rep, equidistant, warnings, null)
 
 
 @dataclass(frozen=True)
-class StressSection(Section):
-    """One distinct position mechanism of ``stress``: its layers and its :class:`LayerStress` (None with ``skipped``).
-    The stress's fields read through (``sec.stress``, ``sec.null``)."""
+class StressSection(Record):
+    """One distinct position mechanism of ``stress``: its layers and its stress, or why it has none.
+
+    Its JSON is ``layers``, then ``skipped`` or the stress's keys.
+
+    Attributes
+    ----------
+    layers : list of int
+        The layers with this position mechanism.
+    skipped : str or None
+        Why the mechanism has no geometry (NoPE, none, learned T5 buckets); None when it has one.
+    result : LayerStress or None
+        The stress; None with ``skipped``.
+    """
 
     layers: list
     skipped: str | None = item(omit=True)
@@ -208,18 +240,28 @@ class StressSection(Section):
         head = f"  layers {layer_ranges(self.layers)}: "
         if self.result is None:
             return head + self.skipped
-        null = self.null
-        return head + (f"{self.encoding}: stress {self.stress:.4f}"
+        rep, null = self.result.stress, self.result.null
+        return head + (f"{rep.encoding}: stress {rep.stress:.4f}"
                        + (f" (null {null.mean:.4f} ± {null.sd:.4f}, percentile {null.percentile:.0f})" if null else ""))
 
 
 @dataclass(frozen=True)
 class StressRecord(Record):
-    """``stress``: one section per distinct position mechanism of the scheme (:class:`StressSection`)."""
+    """``stress``: one section per distinct position mechanism of the scheme.
+
+    Attributes
+    ----------
+    scheme : petheory.scheme.Scheme
+        The scheme analysed.
+    target : str
+        What the target is (a corpus's source, or ``'distance matrix'``).
+    sections : tuple of StressSection
+        One per distinct position mechanism, in order of first appearance.
+    """
 
     scheme: Scheme
     target: str
-    sections: tuple = ()
+    sections: tuple[StressSection, ...] = ()
 
     @property
     def computed(self) -> list:
@@ -273,7 +315,7 @@ def stress(scheme: Scheme, target=None, *, null_draws: int = 100, seed: int = 0,
     --------
     >>> from petheory.loaders import resolve_scheme
     >>> rec = stress(resolve_scheme("alibi:slope=0.5"), null_draws=0)
-    >>> round(rec.sections[0].stress, 4) >= 0
+    >>> round(rec.sections[0].result.stress.stress, 4) >= 0
     True
     """
     from petheory import geometry

@@ -19,8 +19,6 @@ numpy/scipy only. One module per idea; every public name is re-exported here, so
 :mod:`~petheory.bounds.decay`
     li2025 §6: wavelet (sparse row norms, support end, envelope decay fits, scale constants,
     norm growth) and Legendre (bound, saturation); sinusoidal ambiguity (offset distance, onset).
-fits
-    :func:`fit_power_law` / :func:`fit_line` live in :mod:`petheory.fits` (re-exported here).
 
 The probes of trained models (``transformer_lipschitz``, ``transformer_input_norm``,
 ``alibi_drift``) run torch, so they live in :mod:`petheory.nn.lipschitz`, which builds on this package.
@@ -55,7 +53,6 @@ from petheory.bounds.decay import (
 from petheory.bounds.lipschitz import GELU_LIPSCHITZ, LipschitzReport, attention_lipschitz, layernorm_lipschitz
 from petheory.bounds.norms import (
     DENSE_BIAS_MAX,
-    LONG_CONTEXT_BIAS_BOUNDS,
     TABLE2,
     NormBound,
     StatedBound,
@@ -78,11 +75,10 @@ from petheory.bounds.rademacher import (
     rademacher_linear_sup,
     rademacher_lipschitz_bound,
 )
-from petheory.fits import LineFit, fit_line, fit_power_law
 
 __all__ = [
     # norms (li2025 Table 2)
-    "DENSE_BIAS_MAX", "LONG_CONTEXT_BIAS_BOUNDS", "TABLE2", "NormBound", "StatedBound", "alibi_bias_magnitude",
+    "DENSE_BIAS_MAX", "TABLE2", "NormBound", "StatedBound", "alibi_bias_magnitude",
     "bound_report", "norm_bound", "pe_norms", "rotary_angle_coverage", "scaled_rotary_norm_bound", "stated_bound",
     # rademacher (li2025 §4.2)
     "RademacherEstimate", "empirical_rademacher", "gram_matrix", "pe_augmented_inputs", "rademacher_kernel_sup",
@@ -96,7 +92,5 @@ __all__ = [
     "DecayFit", "legendre_limit", "legendre_norm_bound", "legendre_saturation_bound", "sinusoidal_ambiguity_onset",
     "sinusoidal_offset_distance", "sinusoidal_slowest_period", "wavelet_decay_fit", "wavelet_norm_growth",
     "wavelet_norms", "wavelet_scale_ratios", "wavelet_support_end", "wavelet_support_length",
-    # fits (petheory.fits)
-    "LineFit", "fit_line", "fit_power_law",
 ]
 

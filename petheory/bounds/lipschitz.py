@@ -14,6 +14,7 @@ import numpy as np
 
 from petheory import _validate as v
 from petheory.errors import ValidationError
+from petheory.rounding import json_number
 
 
 GELU_LIPSCHITZ = 1.1289  # max_x d/dx [x Phi(x)], attained near x = 0.75 (rounded up)
@@ -167,21 +168,33 @@ class LipschitzReport:
     Attributes
     ----------
     total : float
-        :math:`L_{trans}`, the product of the factors.
-    factors : list of (str, float, str)
-        Each factor's name, value and formula, in the order they multiply.
+        The product :math:`L_{trans}` of the factors.
+    factors : list of tuple of (str, float, str)
+        Each factor's name (``block0.attn_residual``, ``ln_f``, ``head``), its value and its formula.
     variance_floors : str
-        Where the LayerNorm factors' variance floors come from: measured on given inputs (not certified), or the
-        global :math:`1/\sqrt{\epsilon}` (certified).
+        How the LayerNorm factors were bounded: globally by :math:`1/\sqrt{\epsilon}` (certified) or with the
+        variances measured on given inputs (not certified).
     formula : str
         The product, written out.
     """
 
     total: float
-    factors: list  # [(name, value, formula)]
+    factors: list[tuple[str, float, str]]
     variance_floors: str
     formula: str
 
     def as_dict(self) -> dict:
+        """The fields by name, each factor as a list (the JSON of ``bounds``' ``lipschitz``)."""
         return {"total": self.total, "factors": [list(f) for f in self.factors],
                 "variance_floors": self.variance_floors, "formula": self.formula}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "LipschitzReport":
+        """The report :meth:`as_dict` wrote.
+
+        >>> r = LipschitzReport(2.0, [("ln_f", 1.0, "f"), ("head", 2.0, "h")], "global", "ln_f head")
+        >>> LipschitzReport.from_dict(r.as_dict()) == r
+        True
+        """
+        return cls(json_number(d["total"]), [(n, json_number(val), f) for n, val, f in d["factors"]],
+                   d["variance_floors"], d["formula"])

@@ -25,7 +25,7 @@ import math
 import numpy as np
 
 from petheory import _validate as v
-from petheory.encodings import longrope_attention_factor, rope_frequencies, yarn_mscale
+from petheory.encodings import longrope_attention_factor, yarn_mscale
 from petheory.errors import ValidationError
 
 __all__ = ["liu_critical_dimension", "liu_extrapolation_bound", "roformer_partial_sums", "roformer_relative_bound",

@@ -15,11 +15,36 @@ from petheory import _validate as v
 from petheory._threads import blas_threads
 from petheory.bounds.men_base import men_first_passing, men_grid, men_min_kernel
 from petheory.encodings import rope_frequencies
+from petheory.errors import ValidationError
 
-__all__ = ["men_first_passing_base"]
+__all__ = ["COARSE_GRID", "grid_cost_per_base", "men_first_passing_base"]
 
 # Intervals of bases bounded at once (the leftmost pending ones).
 _FRONT = 512
+#: The coarse grid (bases a decade) whose first passing base caps a finer grid pass: no finer grid base above it matters.
+COARSE_GRID = 64
+
+
+def grid_cost_per_base(d: int) -> int:
+    """Cosines a grid base costs at least once the walk keeps its witnesses: 16 windows of 65 distances (men_base's
+    ``_Witnesses``), d/2 bands each; a base no witness rejects costs a full scan on top.
+
+    Parameters
+    ----------
+    d : int
+        Rotary dimension (even).
+
+    Returns
+    -------
+    int
+        The count of cosines.
+
+    Examples
+    --------
+    >>> grid_cost_per_base(128)
+    66560
+    """
+    return 16 * 65 * (v.even("d", d) // 2)
 
 
 def _interval_upper(lo: np.ndarray, hi: np.ndarray, ms: np.ndarray, d: int) -> np.ndarray:
@@ -55,8 +80,27 @@ def _certified(lo: np.ndarray, hi: np.ndarray, witnesses: list, L: int, d: int, 
     return (_interval_upper(lo, hi, ms, d) < -tol).any(1), ms.size
 
 
+def _capped_grid(grid: np.ndarray, start: float, *, d: int, context: int, hi: float, per_decade: int,
+                 max_grid_work: float) -> np.ndarray:
+    """``grid`` cut at the coarse grid's first passing base (kept as its last point), or refused when the bases below it
+    cost more than ``max_grid_work`` cosines (:func:`grid_cost_per_base` each)."""
+    coarse = np.concatenate([[start], men_grid(start * (1 + 1e-12), hi, per_decade=COARSE_GRID)])
+    top = men_first_passing(coarse, d=d, context=context)["first_passing"]
+    if top is not None:
+        grid = np.append(grid[grid < top], top)
+    decades = max(math.log10((top or hi) / start), 1.0 / per_decade)
+    work = per_decade * decades * grid_cost_per_base(d)
+    if work > max_grid_work:
+        fit = int(max_grid_work / (decades * grid_cost_per_base(d)))
+        raise ValidationError(
+            f"{per_decade} bases a decade (per_decade; plan's base_grid) would try about {per_decade * decades:,.0f} bases "
+            f"between {start:.6g} and {top or hi:.6g}, at least {work:.3g} cosines, over the grid pass's budget of "
+            f"{max_grid_work:.3g}; at most {max(fit, COARSE_GRID)} a decade fit here", params={"base_grid": None})
+    return grid
+
+
 def men_first_passing_base(start: float, *, d: int, context: int, per_decade: int = 64, hi: float = 1e12,
-                           rel: float = 1e-6, max_work: float = 2e9) -> dict:
+                           rel: float = 1e-6, max_work: float = 2e9, max_grid_work: float | None = None) -> dict:
     r"""The first base :math:`\beta\ge` ``start`` with Men's property (:math:`B_m\ge 0`, :math:`0\le m\le L`), found without
     stepping over a passing island.
 
@@ -87,6 +131,11 @@ def men_first_passing_base(start: float, *, d: int, context: int, per_decade: in
     max_work : float
         The refinement's budget in cosines: a full scan (:func:`men_min_kernel`) counts L d/2, an (interval, witness)
         bound d. A count, not seconds: the answer is the same on every machine.
+    max_grid_work : float, optional
+        The grid pass's budget in cosines, for ``per_decade`` above :data:`COARSE_GRID`: the pass tries every grid base
+        from ``start`` up to the coarse grid's first passing base (found first, at :data:`COARSE_GRID` a decade), at
+        least :func:`grid_cost_per_base` cosines each; a grid whose count of those exceeds the budget is refused
+        before its walk, with the largest ``per_decade`` that fits. None: no bound.
 
     Returns
     -------
@@ -96,7 +145,7 @@ def men_first_passing_base(start: float, *, d: int, context: int, per_decade: in
     Raises
     ------
     petheory.errors.ValidationError
-        A non-positive ``start``, ``hi`` or ``rel``, an odd ``d``, ``context`` below 1.
+        A non-positive ``start``, ``hi`` or ``rel``, an odd ``d``, ``context`` below 1; a grid over ``max_grid_work``.
 
     Notes
     -----
@@ -128,6 +177,9 @@ def men_first_passing_base(start: float, *, d: int, context: int, per_decade: in
     per_decade = v.integer("per_decade", per_decade, minimum=1)
     max_work = v.real("max_work", max_work, positive=True)
     grid = np.concatenate([[start], men_grid(start * (1 + 1e-12), hi, per_decade=per_decade)])
+    if max_grid_work is not None and per_decade > COARSE_GRID:
+        grid = _capped_grid(grid, start, d=d, context=L, hi=hi, per_decade=per_decade,
+                            max_grid_work=v.real("max_grid_work", max_grid_work, positive=True))
     found = men_first_passing(grid, d=d, context=L)
     g = found["first_passing"]
     out = {"base": g, "grid_base": g, "certified": g is not None, "bracket": (g, g), "scans": 0, "slivers": 0}

@@ -248,8 +248,6 @@ TABLE2 = {
     "nope": _nope_row, "alibi": _alibi_row,
     "kerple_log": _kerple_log_row, "kerple_power": _kerple_power_row, "sandwich": _sandwich_row,
 }
-#: The long-context bias rows of :data:`TABLE2` (the old name; same functions).
-LONG_CONTEXT_BIAS_BOUNDS = {k: TABLE2[k] for k in ("kerple_log", "kerple_power", "sandwich")}
 
 
 def stated_bound(name: str, length: int, d: int | None, params: dict) -> StatedBound:

@@ -9,7 +9,8 @@ copy of its text was found) and are taken from a third-party summary of it (scie
 * aliasing (Nyquist-like): :math:`L < 2\pi\,base` (:func:`aliasing_min_base`, as a lower bound on the base);
 * DC-component stability: :math:`base \ge L / \arccos(\epsilon)` (:func:`stability_min_base`);
 * with depth N: :math:`base \ge L / \arccos(\epsilon^{1/N})`, tightening as N grows (the same function);
-* precision: :math:`base < 1/\epsilon_{mach}` (:func:`precision_max_base`).
+* precision: :math:`base < 1/\epsilon_{mach}` (:func:`precision_max_base`; :func:`exact_precision_max_base` is the
+  ceiling on the ladder at a length N, :math:`(N/u)^{r/(r-2)}`, our derivation, which ``plan`` and ``report`` warn with).
 
 The summary's formulas treat the slowest band as turning at :math:`1/base` rad/position; the ladder's slowest
 band turns at :math:`base^{-(r-2)/r}` (r the rotated dimensions), faster. The exact counterparts on the ladder
@@ -31,7 +32,7 @@ from petheory import _validate as v
 from petheory.errors import ValidationError
 
 __all__ = ["aliasing_min_base", "stability_min_base", "precision_max_base", "exact_aliasing_min_base",
-           "exact_stability_min_base"]
+           "exact_stability_min_base", "exact_precision_max_base", "unit_roundoff"]
 
 
 def _length(length) -> float:
@@ -108,19 +109,65 @@ def stability_min_base(length, eps: float, *, depth: int = 1) -> float:
     return _length(length) / _stability_angle(_eps(eps), depth)
 
 
-def precision_max_base(dtype) -> float:
-    r"""The summary's precision ceiling :math:`base < 1/\epsilon_{mach}` for a floating-point type.
+def unit_roundoff(dtype) -> float:
+    r"""The unit roundoff :math:`u = \epsilon_{mach}/2` of a floating-point type (round to nearest).
 
     Parameters
     ----------
     dtype : str or numpy dtype
         A numpy floating type (``'float16'``, ``'float32'``, ``'float64'``) or ``'bfloat16'`` (8 significand bits:
-        :math:`\epsilon_{mach} = 2^{-7}`, which numpy does not provide).
+        :math:`u = 2^{-8}`, which numpy does not provide).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValidationError
+        Not a floating type.
+
+    Examples
+    --------
+    >>> from petheory.bounds.rope_base import unit_roundoff
+    >>> unit_roundoff("float32") == 2.0**-24, unit_roundoff("bfloat16") == 2.0**-8
+    (True, True)
+    """
+    if isinstance(dtype, str) and dtype == "bfloat16":
+        return 2.0 ** -8
+    try:
+        info = np.finfo(np.dtype(dtype))
+    except (TypeError, ValueError) as exc:
+        raise ValidationError(f"dtype must be a floating type ('float16', 'float32', 'float64' or 'bfloat16'), "
+                              f"got {dtype!r}") from exc
+    return float(info.eps) / 2.0
+
+
+def precision_max_base(dtype) -> float:
+    r"""The summary's precision ceiling :math:`base < 1/\epsilon_{mach}` for a floating-point type
+    (:math:`\epsilon_{mach} = 2u`, :func:`unit_roundoff`).
+
+    The summary's statement (module docstring): the slowest band, read as turning at :math:`1/base` rad/position,
+    must move by at least :math:`\epsilon_{mach}` per position. It is kept as the summary states it for the
+    ``liu2026`` coverage entry (not checked: the paper's criterion was not read). :func:`exact_precision_max_base` is
+    a different statement, the one ``plan`` and ``report`` lint with: on the library's ladder
+    (:math:`\theta_{min} = base^{-(r-2)/r}`), the slowest band's phase over the longest distance N against one
+    rounding unit, :math:`(N/u)^{r/(r-2)}`; this bound is that one's form at N = 1 with the ladder's exponent read
+    as 1 and :math:`\epsilon_{mach}` for u.
+
+    Parameters
+    ----------
+    dtype : str or numpy dtype
+        As :func:`unit_roundoff`.
 
     Returns
     -------
     float
         :math:`1/\epsilon_{mach}`.
+
+    See Also
+    --------
+    exact_precision_max_base : the length- and ladder-dependent ceiling plan and report warn with.
 
     Examples
     --------
@@ -128,14 +175,61 @@ def precision_max_base(dtype) -> float:
     >>> precision_max_base("float32"), precision_max_base("bfloat16")
     (8388608.0, 128.0)
     """
-    if isinstance(dtype, str) and dtype == "bfloat16":
-        return 2.0 ** 7
-    try:
-        info = np.finfo(np.dtype(dtype))
-    except (TypeError, ValueError) as exc:
-        raise ValidationError(f"dtype must be a floating type ('float16', 'float32', 'float64' or 'bfloat16'), "
-                              f"got {dtype!r}") from exc
-    return float(1.0 / info.eps)
+    return 1.0 / (2.0 * unit_roundoff(dtype))
+
+
+def exact_precision_max_base(length, rotary_dim: int, dtype="bfloat16") -> float:
+    r"""The largest RoPE base whose slowest band still moves by one rounding unit of ``dtype`` within ``length``.
+
+    RoPE modulates the phase of each band: a query-key pair of band t contributes
+    :math:`\mathrm{Re}(q_t\bar k_t e^{im\theta_t})`, whose position-dependent part, for a phase
+    :math:`\phi = m\theta_t \ll 1`, is :math:`\phi\,\mathrm{Im}(q_t\bar k_t)` beside a constant of the same size
+    (the phase-modulation view of RoPE, arXiv 2602.10959). In a float of unit roundoff u (:func:`unit_roundoff`) that
+    part is lost to rounding while :math:`\phi < u`. The slowest band, :math:`\theta_{min} = b^{-(r-2)/r}`, reaches
+    its largest phase :math:`N\theta_{min}` at the longest distance, so it carries no position within N in that
+    dtype when :math:`N b^{-(r-2)/r} < u`, i.e. above
+
+    .. math:: b_{max} = (N/u)^{r/(r-2)}.
+
+    This is our derivation of an upper bound in the spirit of that paper (one band, one rounding of its own term;
+    accumulation over bands and the softmax only lower it), not a formula quoted from it: the summary's
+    :func:`precision_max_base` (:math:`1/\epsilon_{mach}`, per position and with :math:`1/base` as the slowest band)
+    is another statement, kept beside it as the summary gives it. Above :math:`b_{max}` the slowest band is a
+    position-free band at that dtype: raising the base further changes nothing it can represent.
+
+    Parameters
+    ----------
+    length : float
+        N, the longest distance the run uses (>= 1).
+    rotary_dim : int
+        r, the rotated dimensions (even, >= 4).
+    dtype : str or numpy dtype
+        As :func:`unit_roundoff` (a config's ``torch_dtype``: ``bfloat16``, ``float16``, ``float32``).
+
+    Returns
+    -------
+    float
+        :math:`b_{max}`.
+
+    Raises
+    ------
+    ValidationError
+        A ``length`` below 1, an odd ``rotary_dim`` or one below 4, not a floating type.
+
+    See Also
+    --------
+    precision_max_base : the summary's ceiling.
+
+    Examples
+    --------
+    >>> from petheory.bounds.rope_base import exact_precision_max_base
+    >>> f"{exact_precision_max_base(131072, 128, 'bfloat16'):.3g}"
+    '4.42e+07'
+    """
+    n = _length(length)
+    if n < 1:
+        raise ValidationError(f"length must be >= 1 (the longest distance), got {length}")
+    return math.exp(_exponent(rotary_dim) * (math.log(n) - math.log(unit_roundoff(dtype))))
 
 
 def _exponent(rotary_dim: int) -> float:

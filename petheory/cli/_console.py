@@ -24,6 +24,45 @@ def console(*, stderr: bool = False, quiet: bool = False):
     return Console(stderr=stderr, quiet=quiet and stderr, width=width)
 
 
+def show(rec) -> None:
+    """A record that renders a table (``rec.table()``, a :class:`petheory.texttable.TextTable`) on stdout: on a
+    terminal as a rich table and its notes (:func:`show_view`); in a pipe or a file its plain lines (``rec.lines()``),
+    every cell whole."""
+    if not console().is_terminal:
+        print("\n".join(rec.lines()))
+        return
+    show_view([rec.table()])
+
+
+def show_view(view, *, stderr: bool = False, quiet: bool = False) -> None:
+    """A record's terminal view (rich, in a pipe too) on stdout, or on stderr beside a JSON on stdout (where ``quiet``
+    silences it): each :class:`petheory.texttable.Line` weighted as it says, each
+    :class:`petheory.texttable.TextTable` as a rich table with its notes under it."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from petheory.texttable import TextTable
+
+    con = console(stderr=stderr, quiet=quiet)
+    for block in view:
+        if not isinstance(block, TextTable):
+            text = escape(block.text)
+            con.print(f"[{block.weight}]{text}[/{block.weight}]" if block.weight else text)
+            continue
+        t = Table(title=block.title, title_justify="left" if block.title_left else "center")
+        last = len(block.headers) - 1
+        for k, h in enumerate(block.headers):
+            t.add_column(h, style="bold" if k == 0 and block.bold_first else None,
+                         justify="right" if k in block.right else "left", overflow="fold" if block.fold else "ellipsis",
+                         max_width=block.last_width if k == last else None)
+        for i, row in enumerate(block.rows):
+            t.add_row(*(f"[yellow]{escape(c)}[/yellow]" if (i, k) in block.warnings else escape(c)
+                        for k, c in enumerate(row)))
+        con.print(t)
+        for line in block.notes:
+            con.print(escape(line))
+
+
 #: What an ASCII-only terminal gets instead of the non-ASCII characters petheory prints.
 ASCII = {"λ": "lambda", "μ": "mu", "σ": "sigma", "ω": "omega", "θ": "theta", "α": "alpha", "β": "beta", "Δ": "Delta",
          "τ": "tau", "π": "pi", "ρ": "rho", "ε": "eps", "→": "->", "←": "<-", "≥": ">=", "≤": "<=", "≠": "!=", "±": "+-",

@@ -28,11 +28,8 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     import json
 
-    import numpy as np
-
     from petheory import io as pio
-    from petheory.loaders.band_usage import band_usage
-    from petheory.scheme import layer_ranges
+    from petheory.loaders.band_usage import band_usage, band_usage_lines
 
     fig_json = pio.figure_json(args.figure) if args.figure else None
     pio.distinct_outputs({"--json": args.json, "--figure": args.figure, "--figure (its .json)": fig_json})
@@ -52,22 +49,5 @@ def run(args) -> int:
         if not args.quiet and args.json != "-":
             print(f"figure: {', '.join(map(str, paths))}")
     if args.json != "-":
-        print(f"{rec['model']} ({rec['model_type']}): {rec['num_layers']} layers, {rec['num_heads']} query / "
-              f"{rec['num_kv_heads']} key heads, context {rec['context']}")
-        for kind in rec["kinds"]:
-            where = f"layers {layer_ranges(kind['layers'])}"
-            if "skipped" in kind:
-                print(f"  {kind['name']} ({where}): {kind['skipped']}")
-                continue
-            lam = np.asarray(kind["wavelength_over_reach"])
-            span = "" if kind["span"]["kind"] == "full" else f", {kind['span']['kind']} span {kind['span']['size']}"
-            print(f"  {kind['name']} ({where}{span}; {kind['pairing']} pairing{', proportional' if kind['proportional'] else ''}"
-                  f", {kind['rotary_dim']} of {kind['head_dim']} dimensions rotate, {kind['kv_heads']} key "
-                  f"head{'s' if kind['kv_heads'] > 1 else ''}): "
-                  f"{lam.size} bands, {int(np.sum(lam > 1))} with a wavelength longer than its reach {kind['reach']}")
-            q, k = np.asarray(kind["query"]["norms"]), np.asarray(kind["key"]["norms"])
-            quarter = max(1, q.shape[-1] // 4)
-            for name, nrm in (("query", q), ("key", k)):
-                hi, lo = nrm[..., :quarter].mean(), nrm[..., -quarter:].mean()
-                print(f"    {name}: mean band norm, highest-frequency quarter {hi:.4g}, lowest-frequency quarter {lo:.4g}")
+        print("\n".join(band_usage_lines(rec)))
     return 0

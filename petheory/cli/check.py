@@ -6,7 +6,7 @@ import gc
 import json
 import sys
 
-from petheory.errors import ValidationError
+from petheory.errors import NoMatchError, ValidationError
 
 NAME = "check"
 HELP = "check the papers' claims: holds / refuted (with a shrunk counterexample) / depends (on the reading) / vacuous / inconclusive / skipped"
@@ -102,9 +102,7 @@ def _select(select, patterns):
     """``select(patterns)``, with "did you mean" for a pattern that matches no claim."""
     try:
         return select(patterns)
-    except ValueError as exc:
-        if "matches no registered claim" not in str(exc):
-            raise
+    except NoMatchError as exc:
         import difflib
 
         from proofs_check.engine import all_claims
@@ -123,38 +121,22 @@ def select_ok(select, pattern) -> bool:
     try:
         select(pattern)
         return True
-    except ValueError:
+    except NoMatchError:
         return False
 
 
 def _list(claims, json_dest) -> int:
     """``--list``: id, kind, source, then the statement and the fields a ``--case`` needs."""
     from petheory.io import atomic_write_json, json_text
-    from proofs_check.fields import case_fields
+    from proofs_check.fields import listing, listing_lines
 
-    rows, fields = [], []
-    for c in claims:
-        f = case_fields(c)
-        fields.append(f)
-        rows.append({"id": c.id, "kind": c.kind, "source": c.source, "statement": c.statement,
-                     "case_fields": None if f is None else {"required": list(f.required), "optional": list(f.optional)},
-                     "example_case": None if f is None else f.example,
-                     "skip_reason": c.skip_reason})
     if json_dest == "-":
-        print(json_text({"claims": rows}))
+        print(json_text({"claims": listing(claims)}))
         return 0
     if json_dest:
-        atomic_write_json(json_dest, {"claims": rows})
-    for r, f in zip(rows, fields):
-        print(f"{r['id']}\t{r['kind']}\t{r['source']}")
-        print(f"    statement: {' '.join(str(r['statement']).split())}")
-        if r["skip_reason"]:
-            print(f"    skipped: {' '.join(r['skip_reason'].split())}")
-        elif r["case_fields"] is None:
-            print(f"    no --case: checked as a whole ({r['kind']})")
-        else:
-            print(f"    case fields: {f.describe()}")
-            print(f"    e.g. --case '{json.dumps(f.example, separators=(',', ':'))}'")
+        atomic_write_json(json_dest, {"claims": listing(claims)})
+    for line in listing_lines(claims):
+        print(line)
     if json_dest:
         print(f"wrote {json_dest}", file=sys.stderr)
     return 0

@@ -23,25 +23,11 @@ def run(args) -> int:
         return 0
     if args.json:
         atomic_write_json(args.json, items)
-    from rich.markup import escape
-    from rich.table import Table
+    from petheory.cli._console import console, show_view
 
-    from petheory.cli._console import console
-    from petheory.texttable import plain_table
-
-    heads = ("name", "kind", "parameters (defaults)", "conventions")
-    rows = [[it["name"], it["kind"], ", ".join(f"{k}={v!r}" if v != "<required>" else k for k, v in it["params"].items()) or "-",
-             it["conventions"]] for it in items]
-    con = console()
-    if not con.is_terminal:  # a pipe or a file: one line per encoding, every cell whole
-        con.print(plain_table("petheory encodings", heads, rows), markup=False, highlight=False, soft_wrap=True)
-        return 0
-    t = Table(title="petheory encodings")
-    t.add_column("name", style="bold")
-    t.add_column("kind")
-    t.add_column("parameters (defaults)", overflow="fold")
-    t.add_column("conventions", overflow="fold", max_width=80)
-    for row in rows:
-        t.add_row(*(escape(c) for c in row))
-    con.print(t)
+    table = enc.catalogue(args.kind)
+    if console().is_terminal:
+        show_view([table])
+    else:  # a pipe or a file: one line per encoding, every cell whole
+        print(table.plain())
     return 0

@@ -52,70 +52,17 @@ def _floats(text: str) -> list[float]:
 
 
 def run(args) -> int:
-    import os
-    from pathlib import Path
-
-    from petheory.loaders.paths import regular_file
-
+    from petheory.experiments.extend import METHODS, extend_run
     from petheory.io import atomic_write_json
-    from petheory.experiments.context_extension import finetune, method_params, swap_rotary
-    from petheory.experiments.retrieval_runs import METRIC, evaluate_lengths
-    from petheory.nn.training import CHECKPOINT, CONFIG, load_model, resolve_device
 
-    run_dir = Path(args.run)
-    if not all(os.path.lexists(run_dir / f) for f in (CONFIG, CHECKPOINT)):
-        raise FileNotFoundError(f"{run_dir} is not a run directory (no {CONFIG} and {CHECKPOINT}); "
-                                "train one with `petheory train passkey --pe rope --out DIR`")
-    for f in (CONFIG, CHECKPOINT):  # a FIFO or a link loop in a run folder: named, never waited on
-        regular_file(run_dir / f, what="run file")
-    if args.finetune_steps < 0:
-        raise ValidationError(f"--finetune-steps must be >= 0, got {args.finetune_steps}")
-    resolve_device(args.device)
-    model, cfg = load_model(run_dir, device=args.device)
-    if model.cfg.head != "lm":
-        kind = {"classifier": "classification", "regression": "regression"}.get(model.cfg.head, model.cfg.head)
-        raise ValidationError(f"petheory extend evaluates causal LM tasks (passkey, mqar, copy, ...); {cfg.task.name} is a "
-                         f"{kind} task")
-    methods = args.method or ["rope", "rope_pi", "rope_ntk", "rope_yarn"]
-    L_seq = int(model.cfg.train_len)
-    for m in methods:  # every spec checked before any work: one line for a bad one
-        method_params(model, m, train_len=L_seq)
-    from petheory.nn import tasks as _tasks
-
-    p = _tasks.resolve_params(cfg.task.name, cfg.task.params)
-    lengths = _ints(args.lengths, "lengths") if args.lengths else list(p["test_lens"])
-    depths = _floats(args.depths) if args.depths else None
-    if depths and cfg.task.name != "passkey":
-        raise ValidationError(f"--depths applies to passkey runs; this run's task is {cfg.task.name}")
-    ft_len = args.finetune_length or 2 * p.get("train_len", 0)
-    metric = METRIC.get(cfg.task.name, "token_acc")
-    out = {"run": str(run_dir), "task": cfg.task.name, "pe": str(model.pe), "train_seq_len": L_seq, "metric": metric,
-           "lengths": lengths, "methods": {}}
-    for m in methods:
-        ft = None
-        if args.finetune_steps:
-            tuned, ft = finetune(model, cfg.task, m, length=ft_len, steps=args.finetune_steps, train_len=L_seq,
-                                 seed=cfg.seed, device=args.device)
-        else:
-            tuned = swap_rotary(model, m, train_len=L_seq)
-        out["methods"][m] = {"finetune": ft, **evaluate_lengths(tuned, cfg.task, lengths, train_seq_len=L_seq, depths=depths)}
+    rec = extend_run(args.run, args.method or METHODS, lengths=_ints(args.lengths, "lengths") if args.lengths else None,
+                     depths=_floats(args.depths) if args.depths else None, finetune_steps=args.finetune_steps,
+                     finetune_length=args.finetune_length, device=args.device)
     if args.json == "-":
-        print(json.dumps(out, indent=2))
+        print(json.dumps(rec.as_dict(), indent=2))
         return 0
     if args.json:
-        atomic_write_json(args.json, out)
+        atomic_write_json(args.json, rec.as_dict())
     if not args.quiet:
-        print(f"{cfg.task.name} run {run_dir} (RoPE, longest training sequence {L_seq} tokens): {metric} by context length"
-              + (f", after {args.finetune_steps} fine-tuning steps at {ft_len}" if args.finetune_steps else ""))
-        w = max(len(m) for m in methods)
-        print(f"{'method':{w}s} " + " ".join(f"{N:>7d}" for N in lengths) + "   bands out of range at the longest")
-        for m, r in out["methods"].items():
-            cells = " ".join(f"{r['by_length'][str(N)][metric]:7.3f}" for N in lengths)
-            cov = r["by_length"][str(lengths[-1])].get("coverage") or {}
-            print(f"{m:{w}s} {cells}   {cov.get('out_of_range', '-')}/{cov.get('bands', '-')}")
-        if depths:
-            for m, r in out["methods"].items():
-                print(f"{m}: passkey seq_acc by depth (rows: length)")
-                for N in lengths:
-                    print(f"  {N:6d} " + " ".join(f"{r['grid'][str(N)][f'{d:g}']:5.2f}" for d in depths))
+        print(str(rec))
     return 0

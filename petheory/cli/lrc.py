@@ -49,14 +49,13 @@ def run(args) -> int:
     from petheory.io import atomic_write_json
 
     pe, hint = pola_spec(args)
-    rows = [c.as_dict() for c in lengthgen.lrc_curve(pe, args.target, args.N, hint=hint, masked=not args.unmasked)]
-    rows = [{**r, "resolved_encoding": describe_spec(args.pe, d=args.d_model)} for r in rows]
+    curve = lengthgen.lrc_curve(pe, args.target, args.N, hint=hint, masked=not args.unmasked)
+    rows = [{**c.as_dict(), "resolved_encoding": describe_spec(args.pe, d=args.d_model)} for c in curve]
     if args.json == "-":
         print(json.dumps(rows, indent=2))
         return 0
     if args.json:
         atomic_write_json(args.json, rows)
-    for r in rows:
-        print(f"N={r['N']:3d}  LRC={r['lrc']:>5}  certified={r['certified']!s:5}  residual={r['residual']:.2e} "
-              f"(tol {r['residual_tol']:.1e})  rank={r['rank']}  gap={r['rank_gap']:.2e}")
+    for c in curve:
+        print(c.summary_line())
     return 0

@@ -48,7 +48,8 @@ def add_arguments(p) -> None:
                    "Men base search (default 64); the base_men candidate is the first base >= the model's with B_m >= 0 "
                    "for every m <= N: a grid pass, then every base below the grid's either certified failing or the "
                    "first passing one found to 1e-6 (bracket and refine, islands included); when the fixed search "
-                   "budget runs out first, the plan says the base is not certified")
+                   "budget runs out first, the plan says the base is not certified; a K whose grid pass would exceed its own fixed "
+                   "budget is refused, naming the largest K that fits")
     p.add_argument("--json", metavar="FILE", help="write the plan as JSON to FILE ('-' for stdout)")
     p.add_argument("--markdown", metavar="FILE", help="write the plan as Markdown to FILE ('-' for stdout)")
 

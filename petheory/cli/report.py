@@ -129,74 +129,8 @@ def run(args) -> int:
         if not args.quiet and "-" not in (args.json, args.markdown):
             print(f"figure: {', '.join(map(str, paths))}")
     if "-" not in (args.json, args.markdown):
+        from petheory.cli._console import show_view
+
         for r in reports:
-            show(r, quiet=args.quiet)
+            show_view(r.terminal())
     return 0
-
-
-# ------------------------------------------------------------------------------------ the terminal
-
-
-def _band_rows(bands: list, limit: int | None) -> list:
-    if limit is None or len(bands) <= limit:
-        return bands
-    idx = sorted(set(round(i * (len(bands) - 1) / (limit - 1)) for i in range(limit)))
-    return [bands[i] for i in idx]
-
-
-def show(r, *, quiet: bool) -> None:
-    """The report (:class:`petheory.analyses.report_record.ReportRecord`) on the terminal (rich), each band table cut
-    to 16 rows (the full ones are in --json/--markdown)."""
-    from rich.markup import escape
-    from rich.table import Table
-
-    from petheory.analyses.record import Skipped
-    from petheory.analyses.report_record import SPECTRUM_NORMALISATION, bound_lines, fmt, stress_line
-    from petheory.cli._console import console
-
-    con = console(quiet=quiet)
-    head = r.summary_lines()
-    con.print(f"[bold]{escape(head[0])}[/bold]")
-    for line in head[1:]:
-        con.print(escape(line))
-    for sec in r.sections:
-        con.print("")
-        for line in sec.head_lines():
-            con.print(escape(line))
-        if sec.skipped is not None:
-            continue
-        if sec.bands:
-            t = Table(title=f"bands at N = {sec.analysed_length:,} ({len(sec.bands)}; 16 shown, all in "
-                      "--json/--markdown)", title_justify="left")
-            for col in ("band", "ω (rad/pos)", "wavelength", "turns over L", "interp.", "regime", "phase seen at N"):
-                t.add_column(col, justify="right" if col not in ("regime",) else "left")
-            for b in _band_rows(sec.bands, 16):
-                t.add_row(str(b.band), fmt(b.frequency), fmt(b.wavelength), fmt(b.turns_over_L),
-                          fmt(b.interpolation), b.regime, "yes" if b.phase_seen else "[yellow]no[/yellow]")
-            con.print(t)
-        k = sec.kernel
-        if isinstance(k, Skipped):
-            con.print(f"kernel    not computed: {escape(k.skipped)}")
-        else:
-            pts = ", ".join(f"k={p.k:,}: {fmt(p.a_over_a0, 3)}" for p in k.points)
-            con.print(f"kernel    a_k/a_0  {pts}")
-            if k.max_abs_over_a0_beyond_L is not None:
-                con.print(f"          max |a_k|/a_0 beyond L: {fmt(k.max_abs_over_a0_beyond_L.value, 3)}"
-                          + (f" (within [L/2, L): {fmt(k.max_abs_over_a0_within_L.value, 3)})"
-                             if k.max_abs_over_a0_within_L is not None else ""))
-        if isinstance(sec.spectra, list):
-            con.print(f"spectrum  {escape(SPECTRUM_NORMALISATION)}")
-            for s in sec.spectra:
-                con.print(f"spectrum  {s.multiple}L = {s.n:>9,}: λ in [{fmt(s.lambda_min, 6)}, "
-                          f"{fmt(s.lambda_max, 6)}] (error <= {fmt(s.error_bounds[0], 2)}, {fmt(s.error_bounds[1], 2)}; "
-                          f"{s.certificates[1]}; {s.seconds} s)")
-        con.print(f"stress    {escape(stress_line(sec.stress))}")
-        for line in bound_lines(sec.bounds):
-            con.print(f"bounds    {escape(line)}")
-        for line in sec.long_context_lines():
-            con.print(f"theory    {escape(line)}")
-        for n in sec.notes:
-            con.print(f"[dim]note      {escape(n)}[/dim]")
-    for n in r.notes:
-        con.print(f"[dim]note      {escape(n)}[/dim]")
-    con.print(f"[dim]({r.seconds} s)[/dim]")

@@ -98,59 +98,13 @@ def pick_layer(scheme, layer: int | None, kind: str | None) -> int:
     return next(i for i, x in enumerate(scheme.layers) if x == main)
 
 
-def reference(scheme, index: int, positions, *, heads: int, seed: int) -> tuple[dict, dict]:
-    """(arrays, description) of one layer kind: q, k, positions, their rotations, and what rotate.json says."""
-    import numpy as np
-
-    from petheory import __version__, _memory
-    from petheory.encodings import rotary_frequencies, rotate, rotated_coordinates
-    from petheory.scheme import layer_ranges
-
-    layer = scheme.layers[index]
-    freqs, mscale, layout = rotary_frequencies(layer, seq_len=int(positions.max()) + 1)  # refuses a non-rotary layer
-    # q, k, their rotations and rotate's temporaries: about 8 arrays of (heads, T, d) float64
-    _memory.require(8 * _memory.array_bytes(heads, positions.shape[0], layout["d"]),
-                    f"rotated q and k ({heads} heads x {positions.shape[0]} positions x {layout['d']})")
-    rng = np.random.default_rng(seed)
-    q = rng.standard_normal((heads, positions.shape[0], layout["d"]))
-    k = rng.standard_normal((heads, positions.shape[0], layout["d"]))
-    arrays = {"q": q, "k": k, "positions": positions, "q_rotated": rotate(q, positions, layer),
-              "k_rotated": rotate(k, positions, layer)}
-    first, second = rotated_coordinates(layout)
-    pos = layer.positions
-    same = [i for i, x in enumerate(scheme.layers) if x == layer]
-    desc = {
-        "petheory_rotate": __version__, "pe": scheme.spec, "model": scheme.source, "layer": index,
-        "layer_type": layer.type, "layers_of_this_kind": layer_ranges(same), "encoding": pos.encoding,
-        "params": pos.as_dict()["params"], "pairing": layout["pairing"], "head_dim": layout["d"],
-        "rotary_dim": layout["rotary_dim"], "proportional": layout["proportional"],
-        "rotated_first": first.tolist(), "rotated_second": second.tolist(),
-        "passthrough": sorted(set(range(layout["d"])) - set(first.tolist()) - set(second.tolist())),
-        "frequencies": freqs.tolist(), "cos_sin_factor": mscale,
-        "frequencies_source": f"petheory.encodings registry entry {pos.encoding!r} with the params above, as "
-                              f"resolved from {scheme.spec or scheme.source!r} (at length max(positions) + 1 = "
-                              f"{int(positions.max()) + 1} where the entry depends on it)",
-        "mrope": pos.as_dict().get("mrope"),
-        "seed": seed, "shapes": {name: list(a.shape) for name, a in arrays.items()}, "dtype": "float64",
-        "formula": "per rotated pair (a, b) of band t at angle phi = p * frequencies[t]: (a cos phi - b sin phi, "
-                   "a sin phi + b cos phi), both times cos_sin_factor; passthrough coordinates unchanged",
-        "notes": list(scheme.notes),
-    }
-    if pos.encoding == "mla_rope":
-        desc["mla"] = ("q and k are MLA's rope part alone (qk_rope_head_dim; DeepSeek's q_pe/k_pe); transformers' "
-                       "apply_rotary_pos_emb_interleave returns it de-interleaved (half-split order), this keeps each "
-                       "pair in place")
-    if pos.mrope is not None:
-        desc["mrope_positions"] = "text positions: every axis (t, h, w) carries the same index (rotate() takes (3, T))"
-    return arrays, desc
-
-
 def run(args) -> int:
     import os
     from pathlib import Path
 
     import numpy as np
 
+    from petheory.analyses.rotation import rotation_reference
     from petheory.io import atomic_write_set, json_text
     from petheory.loaders import resolve_scheme
 
@@ -161,7 +115,7 @@ def run(args) -> int:
     scheme = resolve_scheme(args.pe, d=args.d_model, what="rotate")
     positions = parse_positions(args.positions, scheme.max_context)
     index = pick_layer(scheme, args.layer, args.layer_kind)
-    arrays, desc = reference(scheme, index, positions, heads=args.heads, seed=args.seed)
+    rec = rotation_reference(scheme, index, positions, heads=args.heads, seed=args.seed)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise ValidationError(f"--out {out} is a file; give a folder")
@@ -173,10 +127,8 @@ def run(args) -> int:
         return lambda fh: np.save(fh, arr, allow_pickle=False)
 
     # one set: a failure (a full disk) before the swap leaves an earlier run's six files as they were
-    atomic_write_set({**{out / f"{name}.npy": npy(arr) for name, arr in arrays.items()},
-                      out / "rotate.json": lambda fh: fh.write((json_text(desc) + "\n").encode())})
-    print(f"{desc['model']} layer {index} ({desc['layer_type'] or 'attention'}; layers {desc['layers_of_this_kind']}): "
-          f"{desc['encoding']}, {desc['pairing']} pairing{', proportional' if desc['proportional'] else ''}, "
-          f"{desc['rotary_dim']} of {desc['head_dim']} dimensions rotate, cos/sin factor {desc['cos_sin_factor']:.6g}")
+    atomic_write_set({**{out / f"{name}.npy": npy(arr) for name, arr in rec.arrays.items()},
+                      out / "rotate.json": lambda fh: fh.write((json_text(rec.as_dict()) + "\n").encode())})
+    print(rec)
     print(f"wrote {', '.join(str(out / f) for f in FILES)}")
     return 0

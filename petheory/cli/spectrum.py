@@ -8,8 +8,6 @@ kernel ``Re sum_t e^{ik theta_t}`` of RoPE) or from a relative-position kernel.
 from __future__ import annotations
 
 import json
-import time
-import warnings
 
 from petheory.cli._model import add_as_family
 from petheory.errors import ValidationError, ValidationTypeError
@@ -129,10 +127,10 @@ def _scheme(args):
 
 
 def run(args) -> int:
-    import numpy as np
 
     from petheory import toeplitz as tp
-    from petheory.cli._describe import describe
+    from petheory.analyses.describe import describe
+    from petheory.analyses.record import to_json
 
     if args.n is not None and args.n < 1:
         raise ValidationError(f"--length must be >= 1, got {args.n}")
@@ -165,10 +163,10 @@ def run(args) -> int:
         if not secs:
             raise ValidationError(f"{args.pe}: no layer kind has a position-only kernel ("
                                   + "; ".join(s.skipped for s in full.sections) + ")")
-        rec = {**secs[0].as_dict(), "resolved_encoding": describe(scheme, length=secs[0].n),
-               "scheme": full.as_dict()["scheme"]}
+        # the first layer kind with a kernel in full, what the scheme resolved to, every kind where there are several
+        rec = {**to_json(secs[0]), "resolved_encoding": describe(scheme, length=secs[0].summary.n), "scheme": to_json(scheme)}
         if len(full.sections) > 1:
-            rec["sections"] = full.as_dict()["sections"]
+            rec["sections"] = to_json(full.sections)
         text = full.lines(rtol=args.rtol)
     else:
         if args.coeffs is not None or args.file is not None:
@@ -196,7 +194,7 @@ def run(args) -> int:
         n_now[0] = c.shape[0]
         summary = toeplitz_summary(c, None, what=what, rtol=args.rtol, method=args.method, seed=args.seed,
                                    symbol=symbol_fn, progress=starting)
-        rec = {**summary.as_dict(), "resolved_encoding": None}
+        rec = {**to_json(summary), "resolved_encoding": None}
         text = summary.lines(rtol=args.rtol)
     if args.json == "-":
         print(json.dumps(rec, indent=2, default=float))
@@ -206,45 +204,4 @@ def run(args) -> int:
 
         atomic_write_json(args.json, rec)
     print("\n".join(text))
-    return 0
-    if args.json:
-        from petheory.io import atomic_write_json
-
-        atomic_write_json(args.json, rec)
-    lo, hi = eig["lambda_min"], eig["lambda_max"]
-    srange = rec["symbol"].get("closed_form_range", [rec["symbol"]["min"], rec["symbol"]["max"]])
-    print(f"T_N: {what}; N = {n}, Hermitian {'real symmetric' if rec['real'] else 'complex'}")
-    if rec.get("note"):
-        print(f"  note: {rec['note']}")
-    if "toeplitz_defect" in extra and extra["toeplitz_defect"]:
-        print(f"  Toeplitz defect of the source matrix: {extra['toeplitz_defect']:.3g}")
-    print(f"  symbol range      [{srange[0]:.10g}, {srange[1]:.10g}]  ({rec['symbol']['which']})")
-    print(f"  eigenvalue range  [{lo['value']:.10g}, {hi['value']:.10g}]  (error <= {lo['error_bound']:.2g}, "
-          f"{hi['error_bound']:.2g}; {lo['certificate']}/{hi['certificate']} certificate; {eig['seconds']:.2f} s)")
-    for end in (e for e in (lo, hi) if not e["converged"]):
-        print(f"  note: lambda = {end['value']:.6g} did not reach --rtol {args.rtol:g}; its error bound is "
-              f"{end['error_bound']:.2g}")
-    if projected:
-        print(f"  note: the source matrix is not Toeplitz (relative defect {extra['toeplitz_defect']:.3g}); "
-              "this analyses its Toeplitz projection (diagonal averages); --no-project refuses instead")
-    if "skipped" in sd:
-        print(f"  Szegő distance    {sd['skipped']}")
-    elif sd["resolved"]:
-        note = "" if sd["method"] == "exact" else (f", estimate +- {sd['error_estimate']:.2g} ({sd['probes']} probes x "
-                                                   f"{sd['steps']} steps)")
-        print(f"  Szegő distance    Kolmogorov {sd['kolmogorov']:.4g}, Wasserstein {sd['wasserstein']:.4g}  "
-              f"({sd['method']}{note}; {sd['seconds']:.2f} s)")
-    else:
-        print(f"  Szegő distance    unresolved: Kolmogorov estimate {sd['kolmogorov']:.2g} is below its error "
-              f"{sd['error_estimate']:.2g} (so it lies in [0, {sd['kolmogorov'] + sd['error_estimate']:.2g}]); Wasserstein "
-              f"{sd['wasserstein']:.4g}  ({sd['method']}, {sd['probes']} probes x {sd['steps']} steps; {sd['seconds']:.2f} s)")
-    if rec.get("sections"):
-        print("  layer kinds (all in --json):")
-        for sec in rec["sections"]:
-            head = f"    layers {sec['layers'][:6]}{'...' if len(sec['layers']) > 6 else ''} {sec['span']}: "
-            if "skipped" in sec:
-                print(head + sec["skipped"])
-            else:
-                e = sec["eigenvalues"]
-                print(head + f"N = {sec['n']}, eigenvalues [{e['lambda_min']['value']:.6g}, {e['lambda_max']['value']:.6g}]")
     return 0

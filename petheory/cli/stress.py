@@ -177,7 +177,8 @@ def _target(args, rows):
 
 def run(args) -> int:
     from petheory import __version__, geometry
-    from petheory.cli._describe import describe
+    from petheory.analyses.describe import describe
+    from petheory.analyses.record import to_json
     from petheory.io import atomic_write_json
 
     if args.n is not None and args.n < 2:
@@ -218,11 +219,10 @@ def run(args) -> int:
     if not secs:
         raise ValidationError(f"{args.pe}: no layer kind has a position geometry ("
                               + "; ".join(s.skipped for s in rec.sections) + ")")
-    doc = rec.as_dict()
-    out = {"petheory": __version__, **{k: val for k, val in secs[0].as_dict().items() if k != "layers"},
-           "resolved_encoding": describe(scheme)}
+    # the first mechanism with a geometry in full, what the scheme resolved to, every mechanism where there are several
+    out = {"petheory": __version__, **to_json(secs[0].result), "resolved_encoding": describe(scheme)}
     if len(rec.sections) > 1:
-        out["sections"] = doc["sections"]
+        out["sections"] = to_json(rec.sections)
     if args.json:
         text = json.dumps(out, indent=2, allow_nan=False)
         if args.json == "-":

@@ -70,14 +70,9 @@ def run(args) -> int:
         from petheory.nn.training import resolve_device
 
         resolve_device(args.device)
-    console = make_console(stderr=args.json == "-", quiet=args.quiet)  # -q silences only a table moved to stderr
-    axes = varying_axes([c.as_dict() for c in configs])
     if args.dry_run:
-        for c in configs:
-            state = "done" if sweep.is_done(args.out, c) else "todo"
-            flat = _flatten(c.as_dict())
-            extra = " ".join(f"{k}={flat.get(k)}" for k in axes)
-            print(f"{state}\t{sweep.run_dir(args.out, c)}" + (f"\t{extra}" if extra else ""))
+        for line in sweep.plan_lines(configs, args.out):
+            print(line)
         return 0
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -102,59 +97,7 @@ def run(args) -> int:
         print(json.dumps(records, indent=2))
     elif args.json:
         atomic_write_json(args.json, records)
-    from rich.table import Table
+    from petheory.cli._console import show_view
 
-    rows = sweep.summary(records)
-    axes = varying_axes([r["config"] for r in records])  # every grid axis gets a column
-    for r, rec in zip(rows, records):
-        flat = _flatten(rec["config"])
-        r.update({k: flat.get(k) for k in axes})
-    t = Table(title=f"sweep {args.out}: {len(records)} runs")
-    tests = sorted({k for r in rows for k in r if k.startswith("test@")}, key=lambda k: int(k[5:]))
-    cols = ["task", "pe", "seed", *axes, "metric", "train", *tests]
-    for c in cols:
-        t.add_column(c)
-    for r in rows:
-        t.add_row(*(f"{r[c]:.4g}" if isinstance(r.get(c), float) else str(r.get(c, "")) for c in cols))
-    console.print(t)
-    means = sweep.seed_means(rows, keys=("task", "pe", *axes))
-    if any(len(m["seeds"]) > 1 for m in means):  # the per-configuration numbers a reader compares
-        t = Table(title="mean ± standard error over seeds, per configuration")
-        mcols = ["task", "pe", *axes, "seeds", "metric", "train", *tests]
-        for c in mcols:
-            t.add_column(c)
-        for m in means:
-            t.add_row(*(_mean_se(m.get(c)) if isinstance(m.get(c), tuple) else
-                        ",".join(map(str, m[c])) if c == "seeds" else str(m.get(c, "")) for c in mcols))
-        console.print(t)
+    show_view(sweep.summary_tables(records, args.out), stderr=args.json == "-", quiet=args.quiet)  # -q: only on stderr
     return 0
-
-
-def _mean_se(pair) -> str:
-    mean, se = pair
-    return f"{mean:.4g}" if se is None else f"{mean:.4g} ± {se:.2g}"
-
-
-_SHOWN = {"task", "task.name", "model.pe", "seed"}  # columns the table always has
-
-
-def _flatten(cfg: dict) -> dict:
-    """A run's config as ``key -> value`` with the keys ``--set`` and grid files use (``task.n_train``, ``model.d_model``)."""
-    out = {}
-    for k, v in cfg.items():
-        if k == "task" and isinstance(v, dict):
-            out["task.name"], out["task.seed"] = v.get("name"), v.get("seed")
-            out.update({f"task.{p}": x for p, x in (v.get("params") or {}).items()})
-        elif k == "model" and isinstance(v, dict):
-            out.update({f"model.{p}": x for p, x in v.items()})
-        else:
-            out[k] = v
-    return out
-
-
-def varying_axes(configs: list[dict]) -> list[str]:
-    """Config keys whose values differ between runs (besides task, PE and seed): the grid's other axes."""
-    flats = [_flatten(c) for c in configs]
-    keys = list(dict.fromkeys(k for f in flats for k in f))
-    return [k for k in keys if k not in _SHOWN
-            and len({json.dumps(f.get(k), sort_keys=True, default=str) for f in flats}) > 1]

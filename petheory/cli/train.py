@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 
 from petheory.errors import ValidationError
 
@@ -123,35 +122,9 @@ def run(args) -> int:
     elif args.json:
         atomic_write_json(args.json, rec)
     # results print even with -q; with --json - stdout is the JSON alone; the table goes to stderr
-    con = make_console(stderr=args.json == "-", quiet=args.quiet)  # -q silences only a table moved to stderr
-    print_record(rec, con)
-    con.print(f"record: {out / RECORD}", markup=False)
+    from petheory.cli._console import show_view
+    from petheory.nn.training import record_view
+
+    show_view(record_view(rec), stderr=args.json == "-", quiet=args.quiet)  # -q silences only a table moved to stderr
+    make_console(stderr=args.json == "-", quiet=args.quiet).print(f"record: {out / RECORD}", markup=False)
     return 0
-
-
-def print_record(rec: dict, console) -> None:
-    from rich.table import Table
-
-    from petheory.nn.ablation import PRIMARY
-
-    metric = PRIMARY[rec["kind"]]
-    first, last = rec["initial"]["train"], rec["final"]["train"]
-    console.print(f"{rec['task']} · pe={rec['pe']} · seed {rec['seed']} · {rec['n_params']} params · "
-                  f"{rec['timing']['seconds']:.1f}s on {rec['timing']['device']}", markup=False)
-    t = Table()
-    t.add_column("split")
-    cols = list(last)
-    for c in cols:
-        t.add_column(c, justify="right")
-    t.add_row("train (init)", *(f"{first[c]:.4g}" for c in cols))
-    t.add_row("train", *(f"{last[c]:.4g}" for c in cols))
-    for L, m in rec["final"]["test"].items():
-        t.add_row(f"test @ {L}" + (" (train len)" if str(rec["train_len"]) == L else ""), *(f"{m[c]:.4g}" for c in cols))
-    console.print(t)
-    if rec.get("ablation"):
-        worst = max(rec["ablation"]["heads"], key=lambda h: h["drop"])
-        console.print(f"head ablation ({rec['ablation']['split']}, {metric}): baseline {rec['ablation']['baseline']:.4g}; "
-                      f"largest drop {worst['drop']:.4g} at layer {worst['layer']} head {worst['head']}")
-    if rec.get("chance"):
-        console.print(f"chance: {json.dumps(rec['chance'])}", markup=False)
-    sys.stdout.flush()

@@ -43,6 +43,7 @@ from petheory.encodings._registry import (  # noqa: F401  (_REGISTRY: the regist
     KINDS,
     EncodingInfo,
     available,
+    catalogue,
     get,
     info,
     register,

@@ -117,6 +117,34 @@ def info(name: str) -> EncodingInfo:
         raise ValidationError(f"unknown encoding {name!r}; registered: {', '.join(sorted(_REGISTRY))}") from None
 
 
+def catalogue(kind: str | None = None):
+    """The registered encodings (optionally of one kind) as a table: name, kind, parameters with their defaults (a
+    required one by its name alone), conventions; what ``petheory encodings`` prints.
+
+    Parameters
+    ----------
+    kind : {None, 'absolute', 'bias', 'rotary'}
+        Only encodings of this kind.
+
+    Returns
+    -------
+    petheory.texttable.TextTable
+
+    Examples
+    --------
+    >>> from petheory import encodings
+    >>> encodings.catalogue('bias').rows[0][:3]
+    ('alibi', 'bias', "slope=1.0, form='symmetric'")
+    """
+    from petheory.texttable import TextTable
+
+    def params(i: EncodingInfo) -> str:
+        return ", ".join(k if p is inspect.Parameter.empty else f"{k}={_jsonable(p)!r}" for k, p in i.params.items())
+
+    rows = tuple((i.name, i.kind, params(i) or "-", i.conventions) for i in map(info, available(kind)))
+    return TextTable("petheory encodings", ("name", "kind", "parameters (defaults)", "conventions"), rows, last_width=80)
+
+
 def available(kind: str | None = None) -> list[str]:
     """Registered names, optionally of one kind, sorted.
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from petheory.evidence import table as T
 
-__all__ = ["MODEL", "WINDOW", "METRIC", "Expectation", "expect", "paper"]
+__all__ = ["MODEL", "WINDOW", "METRIC", "Expectation", "expect", "matched", "paper"]
 
 #: Rows count when their extension ratio is within this factor of the candidate's.
 WINDOW = 2.0
@@ -122,7 +122,30 @@ class Expectation:
         return out
 
 
-def _matched(family: str, regime: str, s: float, rows) -> list:
+def matched(family: str, regime: str, s: float, rows=None) -> list:
+    """The rows :func:`expect` reads for ``family`` in ``regime`` at ``s`` (module docstring), in the table's order.
+
+    Parameters
+    ----------
+    family : str
+        A method family (:data:`petheory.evidence.table.FAMILIES`).
+    regime : str
+        ``training_free`` or ``fine_tuned``.
+    s : float
+        N / L.
+    rows : sequence of Row, optional
+        Default: the committed table.
+
+    Returns
+    -------
+    list of Row
+
+    Examples
+    --------
+    >>> [r.id for r in matched("llama3", "fine_tuned", 16.0)][:1]
+    ['ruler_llama31_8b_128k']
+    """
+    rows = T.rows() if rows is None else rows
     return [r for r in rows if r.family == family and r.regime == regime and r.metric == METRIC
             and s / WINDOW <= r.extension <= s * WINDOW
             and (r.regime == "training_free" or r.train_length is None or r.train_length == r.target)]
@@ -159,7 +182,7 @@ def expect(family: str, regime: str, s: float, rows=None) -> Expectation:
 
         raise ValidationError(f"family must be one of {', '.join(T.FAMILIES)}, got {family!r}")
     rows = T.rows() if rows is None else rows
-    m = _matched(family, regime, float(s), rows)
+    m = matched(family, regime, float(s), rows)
     if not m:
         return Expectation(family, regime, float(s), (), (), None, None, None, None, (), (), ())
     vals = [r.value for r in m]

@@ -11,7 +11,9 @@ r"""Many training runs: the paper experiments, the grids and sweeps that train t
 :mod:`~petheory.experiments.chen2025_runs`, :mod:`~petheory.experiments.retrieval_runs`
     chen2025's length-generalisation records and the passkey/MQAR retrieval records (their JSON readers import no torch).
 :mod:`~petheory.experiments.context_extension`
-    A rotary scaling swapped into a trained RoPE run, or fine-tuned in (``petheory extend``).
+    A rotary scaling swapped into a trained RoPE run, or fine-tuned in.
+:mod:`~petheory.experiments.extend`
+    A trained run evaluated at longer lengths with each scaling swapped in, its record and table (``petheory extend``).
 :mod:`~petheory.experiments.extension_lengths`
     Effective length of small RoPE models extended by each of ``plan``'s candidates, beside ``plan``'s checks.
 """

@@ -165,7 +165,7 @@ def measure(model, data) -> dict:
     >>> from petheory.nn.presets import preset
     >>> from petheory.nn import tasks
     >>> from petheory.nn.training import complete_model_config
-    >>> from petheory.nn.models import build_model
+    >>> from petheory.nn.transformer import build_model
     >>> c = preset("parity", "smoke", pe="rope")
     >>> data = tasks.load(c.task)
     >>> out = measure(build_model(complete_model_config(c.model, data)), data)  # doctest: +SKIP

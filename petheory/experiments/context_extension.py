@@ -146,7 +146,7 @@ def method_params(model, method, *, train_len: int, matched: bool = True) -> tup
     Examples
     --------
     >>> import torch
-    >>> from petheory.nn.models import build_model
+    >>> from petheory.nn.transformer import build_model
     >>> _ = torch.manual_seed(0)
     >>> model = build_model({"pe": "rope", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 16, "d_ff": 16,
     ...                      "max_len": 256})
@@ -185,7 +185,7 @@ def swap_rotary(model, method, *, train_len: int, matched: bool = True):
 
     Parameters
     ----------
-    model : petheory.nn.models.Transformer
+    model : petheory.nn.transformer.Transformer
         Trained with a rotary PE (``rope``, or any rotary entry).
     method : str or PESpec
         A rotary registry entry with options, e.g. ``'rope_yarn'``, ``'rope_ntk:scale=4'``; ``'rope'``
@@ -198,7 +198,7 @@ def swap_rotary(model, method, *, train_len: int, matched: bool = True):
 
     Returns
     -------
-    petheory.nn.models.Transformer
+    petheory.nn.transformer.Transformer
         The copy, with an :class:`ExtendedRotary` in every layer and ``extension`` describing the swap.
 
     Raises
@@ -209,7 +209,7 @@ def swap_rotary(model, method, *, train_len: int, matched: bool = True):
     Examples
     --------
     >>> import torch
-    >>> from petheory.nn.models import build_model
+    >>> from petheory.nn.transformer import build_model
     >>> _ = torch.manual_seed(0)
     >>> model = build_model({"pe": "rope", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 16, "d_ff": 16,
     ...                      "max_len": 256})
@@ -246,7 +246,7 @@ def scale_at(model, T: int) -> dict:
     Examples
     --------
     >>> import torch
-    >>> from petheory.nn.models import build_model
+    >>> from petheory.nn.transformer import build_model
     >>> _ = torch.manual_seed(0)
     >>> model = build_model({"pe": "rope", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 16, "d_ff": 16,
     ...                      "max_len": 256})
@@ -284,7 +284,7 @@ def angle_coverage(model, T: int) -> dict:
     Examples
     --------
     >>> import torch
-    >>> from petheory.nn.models import build_model
+    >>> from petheory.nn.transformer import build_model
     >>> _ = torch.manual_seed(0)
     >>> model = build_model({"pe": "rope", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 16, "d_ff": 16,
     ...                      "max_len": 256})
@@ -396,3 +396,4 @@ def finetune(model, task, method, *, length: int, steps: int, train_len: int, lr
             "seed": int(seed), "first_loss": losses[0], "last_loss": losses[-1],
             "test_at_length": evaluate(tuned, data.test[int(length)], data.kind)}
     return tuned, info
+

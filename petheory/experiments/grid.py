@@ -60,7 +60,7 @@ from torch.func import functional_call, stack_module_state, vmap
 from petheory.io import atomic_write_json, read_json
 from petheory.nn import tasks as _tasks
 from petheory.experiments.mixed import MixedGroup, mix_key
-from petheory.nn.models import build_model
+from petheory.nn.transformer import build_model
 from petheory.nn.ablation import concat_splits, head_ablation
 from petheory.nn.config import TrainConfig
 from petheory.nn.evaluation import autocast, batch_sums, finish_sums, split_to, test_split

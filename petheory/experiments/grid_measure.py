@@ -9,7 +9,7 @@ import torch
 
 from petheory.nn import tasks as _tasks
 from petheory.experiments.grid import Grid, member_losses
-from petheory.nn.models import build_model
+from petheory.nn.transformer import build_model
 from petheory.nn.config import TrainConfig
 from petheory.nn.evaluation import autocast
 from petheory.nn.training import complete_model_config, resolve_device

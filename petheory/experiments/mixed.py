@@ -42,7 +42,7 @@ import json
 import torch
 import torch.nn.functional as F
 
-from petheory.nn.models import build_model
+from petheory.nn.transformer import build_model
 
 
 def mix_key(mcfg, max_T: int) -> tuple[str, str | None] | None:
@@ -66,7 +66,7 @@ def mix_key(mcfg, max_T: int) -> tuple[str, str | None] | None:
 
     Examples
     --------
-    >>> from petheory.nn.models import ModelConfig
+    >>> from petheory.nn.transformer import ModelConfig
     >>> a = mix_key(ModelConfig(pe="alibi", head="regression", d_model=8, n_head=2, d_ff=16), 64)
     >>> b = mix_key(ModelConfig(pe="nope", head="regression", d_model=8, n_head=2, d_ff=16), 64)
     >>> a == b, a[1]

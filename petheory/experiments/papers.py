@@ -10,7 +10,7 @@ they are checkpointed, resumable and skipped when done. Common keys: ``size``
 ``running_sum(config)``
     li2025 §7 Table 5: running-sum MSE at train length 50 and test lengths 100/200 per PE.
     Extra key ``n_train``: the training-set size ``m`` (a list sweeps it, for generalisation
-    gap vs ``m`` plots). Helpers: :func:`generalisation_gap`, :func:`test_mse`.
+    gap vs ``m`` plots).
 ``gu2025_task1(config)``, ``gu2025_task2(config)``
     gu2025 §4: test accuracy per PE, with per-head ablation (``record["ablation"]``).
 ``gu2025_partial_rope(config)``, ``gu2025_rope_abs(config)``, ``gu2025_mla_ablation(config)``
@@ -284,52 +284,6 @@ def chen2025_lengthgen(config: dict | None = None) -> list[dict]:
     for t in tasks:
         out += _sweep(t, {**config, "pes": pes}, pes)
     return out
-
-
-def test_mse(record: dict, length: int) -> float:
-    """Test MSE of a running-sum record at ``length``.
-
-    Parameters
-    ----------
-    record : dict
-        A running-sum training record.
-    length : int
-        A test length.
-
-    Returns
-    -------
-    float
-        The MSE.
-
-    Examples
-    --------
-    >>> test_mse({"final": {"test": {"200": {"mse": 0.04}}}}, 200)
-    0.04
-    """
-    return record["final"]["test"][str(length)]["mse"]
-
-
-def generalisation_gap(record: dict) -> float:
-    """Test minus train loss at the training length (MSE for regression, cross-entropy otherwise).
-
-    Parameters
-    ----------
-    record : dict
-        A training record.
-
-    Returns
-    -------
-    float
-        The gap.
-
-    Examples
-    --------
-    >>> generalisation_gap({"kind": "regression", "train_len": 50,
-    ...                     "final": {"train": {"mse": 0.01}, "test": {"50": {"mse": 0.04}}}})
-    0.03
-    """
-    metric = "mse" if record["kind"] == "regression" else "loss"
-    return record["final"]["test"][str(record["train_len"])][metric] - record["final"]["train"][metric]
 
 
 # =============================================================================== li2025 bounds vs trained models

@@ -110,7 +110,7 @@ def evaluate_lengths(model, task, lengths, *, train_seq_len: int, depths=None, n
     --------
     >>> import torch
     >>> from petheory.nn import tasks
-    >>> from petheory.nn.models import build_model
+    >>> from petheory.nn.transformer import build_model
     >>> task = tasks.TaskConfig("passkey", 0, {"train_len": 16, "key_len": 2, "n_train": 8, "n_test": 4})
     >>> V = tasks.load(task).vocab_size
     >>> m = build_model({"pe": "rope", "head": "lm", "vocab_size": V, "out_dim": V, "causal": True, "n_layer": 1,

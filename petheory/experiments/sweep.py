@@ -543,3 +543,101 @@ def seed_means(rows: list[dict], keys=("task", "pe")) -> list[dict]:
                 row[c] = (mean, se)
         out.append(row)
     return out
+
+
+_SHOWN = {"task", "task.name", "model.pe", "seed"}  # columns the table always has
+
+
+def flat_config(cfg: dict) -> dict:
+    """A run's config as ``key -> value`` with the keys ``--set`` and grid files use (``task.n_train``,
+    ``model.d_model``).
+
+    >>> flat_config({"task": {"name": "copy", "seed": 0, "params": {"n_train": 8}}, "model": {"d_model": 16}, "seed": 1})
+    {'task.name': 'copy', 'task.seed': 0, 'task.n_train': 8, 'model.d_model': 16, 'seed': 1}
+    """
+    out = {}
+    for k, v in cfg.items():
+        if k == "task" and isinstance(v, dict):
+            out["task.name"], out["task.seed"] = v.get("name"), v.get("seed")
+            out.update({f"task.{p}": x for p, x in (v.get("params") or {}).items()})
+        elif k == "model" and isinstance(v, dict):
+            out.update({f"model.{p}": x for p, x in v.items()})
+        else:
+            out[k] = v
+    return out
+
+
+def varying_axes(configs: list[dict]) -> list[str]:
+    """Config keys whose values differ between runs (besides task, PE and seed): the grid's other axes.
+
+    >>> varying_axes([{"seed": 0, "epochs": 1, "lr": 0.1}, {"seed": 1, "epochs": 2, "lr": 0.1}])
+    ['epochs']
+    """
+    flats = [flat_config(c) for c in configs]
+    keys = list(dict.fromkeys(k for f in flats for k in f))
+    return [k for k in keys if k not in _SHOWN
+            and len({json.dumps(f.get(k), sort_keys=True, default=str) for f in flats}) > 1]
+
+
+def plan_lines(configs, out_dir) -> list[str]:
+    """``--dry-run``: one line per run, ``done`` or ``todo``, its folder, and its value on each grid axis.
+
+    Parameters
+    ----------
+    configs : list of TrainConfig
+        From :func:`expand`.
+    out_dir : str or Path
+        The sweep folder.
+
+    Returns
+    -------
+    list of str
+    """
+    axes = varying_axes([c.as_dict() for c in configs])
+    out = []
+    for c in configs:
+        flat = flat_config(c.as_dict())
+        extra = " ".join(f"{k}={flat.get(k)}" for k in axes)
+        out.append(f"{'done' if is_done(out_dir, c) else 'todo'}\t{run_dir(out_dir, c)}" + (f"\t{extra}" if extra else ""))
+    return out
+
+
+def _mean_se(pair) -> str:
+    mean, se = pair
+    return f"{mean:.4g}" if se is None else f"{mean:.4g} ± {se:.2g}"
+
+
+def summary_tables(records: list[dict], out_dir) -> list:
+    """The sweep's results as tables: one row per run (:func:`summary`, a column per grid axis), and where a
+    configuration has several seeds, their mean ± standard error per configuration (:func:`seed_means`).
+
+    Parameters
+    ----------
+    records : list of dict
+        From :func:`run`.
+    out_dir : str or Path
+        The sweep folder (named in the title).
+
+    Returns
+    -------
+    list of petheory.texttable.TextTable
+    """
+    from petheory.texttable import TextTable
+
+    rows = summary(records)
+    axes = varying_axes([r["config"] for r in records])  # every grid axis gets a column
+    for r, rec in zip(rows, records):
+        flat = flat_config(rec["config"])
+        r.update({k: flat.get(k) for k in axes})
+    tests = sorted({k for r in rows for k in r if k.startswith("test@")}, key=lambda k: int(k[5:]))
+    cols = ["task", "pe", "seed", *axes, "metric", "train", *tests]
+    cells = tuple(tuple(f"{r[c]:.4g}" if isinstance(r.get(c), float) else str(r.get(c, "")) for c in cols) for r in rows)
+    look = {"bold_first": False, "fold": False}  # rich's own defaults: plain cells, cut rather than folded
+    out = [TextTable(f"sweep {out_dir}: {len(records)} runs", tuple(cols), cells, **look)]
+    means = seed_means(rows, keys=("task", "pe", *axes))
+    if any(len(m["seeds"]) > 1 for m in means):  # the per-configuration numbers a reader compares
+        mcols = ["task", "pe", *axes, "seeds", "metric", "train", *tests]
+        cells = tuple(tuple(_mean_se(m.get(c)) if isinstance(m.get(c), tuple) else
+                            ",".join(map(str, m[c])) if c == "seeds" else str(m.get(c, "")) for c in mcols) for m in means)
+        out.append(TextTable("mean ± standard error over seeds, per configuration", tuple(mcols), cells, **look))
+    return out

@@ -19,9 +19,9 @@ from petheory.geometry.distributions import PositionalDistributions
 from petheory.geometry.hellinger import check_distance_matrix, hellinger_distances
 from petheory.geometry.mds import classical_mds
 from petheory.geometry.stress_measures import STRESS_FORMULAS, stress, stress_between
-from petheory.rounding import gamma as _gamma
+from petheory.rounding import gamma as _gamma, json_number
 from petheory.softmax import row_softmax
-from petheory.errors import ValidationError
+from petheory.errors import NotAMetricError, ValidationError
 
 __all__ = [
     "euclidean_distances",
@@ -164,7 +164,7 @@ def bias_distances(B, bias_map: str = "gap") -> np.ndarray:
     >>> bias_distances(B)
     Traceback (most recent call last):
     ...
-    petheory.errors.ValidationError: bias_map='gap' gives a negative distance -1 at (0,1): ...
+    petheory.errors.NotAMetricError: bias_map='gap' gives a negative distance -1 at (0,1): ...
     """
     B = v.square("B", B)
     v.choice("bias_map", bias_map, BIAS_MAPS)
@@ -175,7 +175,7 @@ def bias_distances(B, bias_map: str = "gap") -> np.ndarray:
     tol = _gamma(4) * float(np.abs(B).max())  # four operands, one rounding each
     if G.min() < -tol:
         i, j = np.unravel_index(int(np.argmin(G)), G.shape)
-        raise ValidationError(
+        raise NotAMetricError(
             f"bias_map='gap' gives a negative distance {G[i, j]:.3g} at ({i},{j}): the bias favours another key over "
             "the query's own position (as a learned bias may); use bias_map='hellinger'"
         )
@@ -272,12 +272,36 @@ LARGE_N_RANK = 32
 
 @dataclass(frozen=True)
 class StressReport:
-    """The stress of one encoding against one target, and the optimal encoding's numbers.
+    """The stress of one encoding against one target, and the optimal encoding's numbers (:func:`encoding_stress`).
 
-    ``params_full``/``params_min`` describe the optimal (MDS) encoding of the target as an
-    (n, d) table: ``n*d`` entries, or ``rank*(n+d)`` in the minimal parametrisation.
-    ``mds_stress`` is the stress of the rank-``rank`` classical MDS encoding (the reference
-    the paper calls optimal).
+    Attributes
+    ----------
+    stress : float
+        The encoding's stress against the target, by the formula ``kind`` names.
+    kind : {'stress1', 'raw', 'strain'}
+        The stress formula (:data:`petheory.geometry.stress_measures.STRESS_FORMULAS`; ``stress_formula`` writes it out).
+    n : int
+        Positions compared.
+    d : int
+        Columns of the encoding (its dimension).
+    rank : int
+        Rank of the optimal (classical MDS) encoding of the target.
+    params_full : int
+        ``n * d``: the entries of an (n, d) table.
+    params_min : int
+        ``rank * (n + d)``: the entries of its minimal parametrisation :math:`U V^\\top`.
+    encoding : str
+        The encoding's name (``'table'`` for an unnamed array).
+    geometry : str
+        How the encoding induces distances (Euclidean, rotary, a bias's logit gaps or Hellinger).
+    target : str
+        What the target is (its source, or the name given to a distance matrix).
+    mds_stress : float
+        Stress of the rank-``rank`` classical MDS encoding (the reference the paper calls optimal).
+    mds : dict
+        The MDS summary (``summary()`` of :class:`petheory.geometry.mds.MDSResult`, with all its eigenvalues).
+    target_details : dict
+        The target distributions' summary (corpus, counts, smoothing); empty for a distance matrix.
     """
 
     stress: float
@@ -296,9 +320,11 @@ class StressReport:
 
     @property
     def stress_formula(self) -> str:
+        """The stress formula ``kind`` names, written out."""
         return STRESS_FORMULAS[self.kind]
 
     def as_dict(self) -> dict:
+        """The fields, with ``stress_formula`` after ``stress`` (the JSON of ``petheory stress``)."""
         return {
             "stress": self.stress,
             "stress_formula": self.stress_formula,
@@ -315,6 +341,22 @@ class StressReport:
             "mds": self.mds,
             "target_details": self.target_details,
         }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "StressReport":
+        """The report :meth:`as_dict` wrote (``stress_formula`` must be the one ``kind`` names).
+
+        >>> r = StressReport(0.5, "stress1", 8, 2, 2, 16, 20, "rope", "rotary", "t", 0.1, {})
+        >>> StressReport.from_dict(r.as_dict()) == r
+        True
+        """
+        kind, formula = d["kind"], d["stress_formula"]
+        if kind not in STRESS_FORMULAS or formula != STRESS_FORMULAS[kind]:
+            raise ValueError(f"a stress report of kind {kind!r} with stress_formula {formula!r}: expected one of "
+                             f"{', '.join(STRESS_FORMULAS)} with its formula")
+        return cls(json_number(d["stress"]), kind, d["n"], d["d"], d["rank"], d["params_full"], d["params_min"],
+                   d["encoding"], d["geometry"], d["target"], json_number(d["mds_stress"]), d["mds"],
+                   d["target_details"])
 
 
 def target_distances(target, n: int | None = None) -> tuple[np.ndarray, str, dict]:

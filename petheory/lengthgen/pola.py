@@ -545,6 +545,17 @@ class LRC:
         r = self.realisation
         return decided(r.residual / max(r.residual_tol, np.finfo(float).tiny), separation) and r.rank_gap >= separation
 
+    def summary_line(self) -> str:
+        """N, the LRC, whether it is certified, the residual against its tolerance, the rank and its gap, in one line.
+
+        Returns
+        -------
+        str
+        """
+        r = self.realisation
+        return (f"N={self.N:3d}  LRC={self.value:>5}  certified={self.certified()!s:5}  residual={r.residual:.2e} "
+                f"(tol {r.residual_tol:.1e})  rank={r.rank}  gap={r.rank_gap:.2e}")
+
     def as_dict(self) -> dict:
         r = self.realisation
         return {"pe": self.pe, "target": self.target, "N": self.N, "lrc": self.value, "certified": self.certified(),

@@ -312,3 +312,46 @@ def _read(weights, name: str) -> np.ndarray:
         raise ValidationError(f"{weights.directory}: tensor {name!r} holds {int((~np.isfinite(w)).sum())} NaN/inf "
                               "entries; weights must be finite")
     return w
+
+
+def band_usage_lines(rec: dict) -> list[str]:
+    """:func:`band_usage`'s record in a few lines: the model, then per layer kind its rotation, how many bands have
+    a wavelength longer than its reach, and the mean band norm of the highest- and lowest-frequency quarters of the
+    bands (query and key).
+
+    Parameters
+    ----------
+    rec : dict
+        From :func:`band_usage`.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> band_usage_lines({"model": "m", "model_type": "llama4_text", "num_layers": 1, "num_heads": 8, "num_kv_heads": 2,
+    ...                   "context": 8192, "kinds": [{"name": "attention", "layers": [0], "skipped": "NoPE"}]})
+    ['m (llama4_text): 1 layers, 8 query / 2 key heads, context 8192', '  attention (layers 0): NoPE']
+    """
+    from petheory.scheme import layer_ranges
+
+    out = [f"{rec['model']} ({rec['model_type']}): {rec['num_layers']} layers, {rec['num_heads']} query / "
+           f"{rec['num_kv_heads']} key heads, context {rec['context']}"]
+    for kind in rec["kinds"]:
+        where = f"layers {layer_ranges(kind['layers'])}"
+        if "skipped" in kind:
+            out.append(f"  {kind['name']} ({where}): {kind['skipped']}")
+            continue
+        lam = np.asarray(kind["wavelength_over_reach"])
+        span = "" if kind["span"]["kind"] == "full" else f", {kind['span']['kind']} span {kind['span']['size']}"
+        kv = kind["kv_heads"]
+        out.append(f"  {kind['name']} ({where}{span}; {kind['pairing']} pairing{', proportional' if kind['proportional'] else ''}"
+                   f", {kind['rotary_dim']} of {kind['head_dim']} dimensions rotate, {kv} key head{'s' if kv > 1 else ''}): "
+                   f"{lam.size} bands, {int(np.sum(lam > 1))} with a wavelength longer than its reach {kind['reach']}")
+        q, k = np.asarray(kind["query"]["norms"]), np.asarray(kind["key"]["norms"])
+        quarter = max(1, q.shape[-1] // 4)
+        for name, nrm in (("query", q), ("key", k)):
+            hi, lo = nrm[..., :quarter].mean(), nrm[..., -quarter:].mean()
+            out.append(f"    {name}: mean band norm, highest-frequency quarter {hi:.4g}, lowest-frequency quarter {lo:.4g}")
+    return out

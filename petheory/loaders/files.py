@@ -14,7 +14,7 @@ import numpy as np
 
 from petheory.errors import ValidationError
 from petheory.loaders import limits, safe_json
-from petheory.loaders.paths import open_regular, read_limited, regular_file
+from petheory.loaders.paths import open_regular, regular_file
 
 __all__ = ["load_npy", "safetensors_header", "read_safetensor", "torch_state", "read_corpus"]
 

@@ -2,7 +2,7 @@ r"""Small Transformers with a pluggable position mechanism, the papers' tasks, a
 
 Public API (stable; other modules and the bounds/plots code build on it):
 
-Models (:mod:`petheory.nn.models`, :mod:`petheory.nn.position`)
+Models (:mod:`petheory.nn.transformer`, :mod:`petheory.nn.position`)
     ``ModelConfig`` (dataclass), ``build_model(cfg) -> Transformer``; ``Transformer.forward``,
     ``.attention_probs(x) -> [(B, H, T, T)] per layer``, ``.ablated({(layer, head), ...})``
     (context manager). ``parse_pe(spec) -> PESpec`` (canonical), ``pe_names()``: every registry
@@ -35,7 +35,7 @@ import importlib
 #: this namespace, so a submodule and a public name never compete for one attribute (the loop is
 #: :mod:`petheory.nn.training`, its function :func:`~petheory.nn.training.train`).
 _EXPORTS = {
-    "ModelConfig": "models", "Transformer": "models", "build_model": "models",
+    "ModelConfig": "transformer", "Transformer": "transformer", "build_model": "transformer",
     "model_spec": "position", "parse_pe": "position", "pe_names": "position",
     "SIZES": "presets", "preset": "presets",
     "TaskConfig": "tasks", "TaskData": "tasks",

@@ -11,7 +11,7 @@ import torch
 
 from petheory.nn import tasks as _tasks
 from petheory.nn.evaluation import add_sums, autocast, batch_sums, metrics_of, split_to, trim_padding
-from petheory.nn.models import Transformer
+from petheory.nn.transformer import Transformer
 
 #: The metric that head ablation reports, per task kind (higher is better except mse).
 PRIMARY = {"regression": "mse", "classification": "acc", "lm": "token_acc"}
@@ -45,7 +45,7 @@ def head_ablation(model: Transformer, split: _tasks.Split, kind: str, *, batch_s
     >>> import torch
     >>> from petheory.nn import tasks
     >>> from petheory.nn.task_core import TaskConfig
-    >>> from petheory.nn.models import build_model
+    >>> from petheory.nn.transformer import build_model
     >>> data = tasks.load(TaskConfig("running_sum", 0, {"n_train": 8, "n_test": 4}))
     >>> _ = torch.manual_seed(0)
     >>> model = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16,
@@ -98,7 +98,7 @@ def ablate_heads(model: Transformer, parts: list[_tasks.Split], kind: str, *, ba
     >>> import torch
     >>> from petheory.nn import tasks
     >>> from petheory.nn.task_core import TaskConfig
-    >>> from petheory.nn.models import build_model
+    >>> from petheory.nn.transformer import build_model
     >>> data = tasks.load(TaskConfig("running_sum", 0, {"n_train": 8, "n_test": 4}))
     >>> _ = torch.manual_seed(0)
     >>> model = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16,
@@ -168,7 +168,7 @@ def concat_splits(a: _tasks.Split, b: _tasks.Split) -> _tasks.Split:
     >>> import torch
     >>> from petheory.nn import tasks
     >>> from petheory.nn.task_core import TaskConfig
-    >>> from petheory.nn.models import build_model
+    >>> from petheory.nn.transformer import build_model
     >>> data = tasks.load(TaskConfig("running_sum", 0, {"n_train": 8, "n_test": 4}))
     >>> _ = torch.manual_seed(0)
     >>> model = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16,
@@ -199,7 +199,7 @@ def ablation_parts(train: _tasks.Split, test: _tasks.Split) -> list[_tasks.Split
     >>> import torch
     >>> from petheory.nn import tasks
     >>> from petheory.nn.task_core import TaskConfig
-    >>> from petheory.nn.models import build_model
+    >>> from petheory.nn.transformer import build_model
     >>> data = tasks.load(TaskConfig("running_sum", 0, {"n_train": 8, "n_test": 4}))
     >>> _ = torch.manual_seed(0)
     >>> model = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16,

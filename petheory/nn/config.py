@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 
 from petheory.errors import ValidationError
 from petheory.nn import tasks as _tasks
-from petheory.nn.models import ModelConfig
+from petheory.nn.transformer import ModelConfig
 
 
 @dataclass

@@ -13,7 +13,7 @@ import torch
 import torch.nn.functional as F
 
 from petheory.nn import tasks as _tasks
-from petheory.nn.models import Transformer
+from petheory.nn.transformer import Transformer
 
 
 def trim_padding(split: _tasks.Split) -> _tasks.Split:
@@ -65,7 +65,7 @@ def loss_fn(kind: str, out: torch.Tensor, b: _tasks.Split) -> torch.Tensor:
     >>> import torch
     >>> from petheory.nn import tasks
     >>> from petheory.nn.task_core import TaskConfig
-    >>> from petheory.nn.models import build_model
+    >>> from petheory.nn.transformer import build_model
     >>> data = tasks.load(TaskConfig("running_sum", 0, {"n_train": 8, "n_test": 4}))
     >>> _ = torch.manual_seed(0)
     >>> model = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16,
@@ -104,7 +104,7 @@ def batch_sums(kind: str, out: torch.Tensor, b: _tasks.Split) -> dict:
     >>> import torch
     >>> from petheory.nn import tasks
     >>> from petheory.nn.task_core import TaskConfig
-    >>> from petheory.nn.models import build_model
+    >>> from petheory.nn.transformer import build_model
     >>> data = tasks.load(TaskConfig("running_sum", 0, {"n_train": 8, "n_test": 4}))
     >>> _ = torch.manual_seed(0)
     >>> model = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16,
@@ -185,7 +185,7 @@ def evaluate(model: Transformer, split: _tasks.Split, kind: str, *, batch_size: 
     >>> import torch
     >>> from petheory.nn import tasks
     >>> from petheory.nn.task_core import TaskConfig
-    >>> from petheory.nn.models import build_model
+    >>> from petheory.nn.transformer import build_model
     >>> data = tasks.load(TaskConfig("running_sum", 0, {"n_train": 8, "n_test": 4}))
     >>> _ = torch.manual_seed(0)
     >>> model = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16,
@@ -279,7 +279,7 @@ def split_to(b: _tasks.Split, device) -> _tasks.Split:
     >>> import torch
     >>> from petheory.nn import tasks
     >>> from petheory.nn.task_core import TaskConfig
-    >>> from petheory.nn.models import build_model
+    >>> from petheory.nn.transformer import build_model
     >>> data = tasks.load(TaskConfig("running_sum", 0, {"n_train": 8, "n_test": 4}))
     >>> _ = torch.manual_seed(0)
     >>> model = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16,
@@ -333,7 +333,7 @@ def test_split(data: _tasks.TaskData) -> _tasks.Split:
     >>> import torch
     >>> from petheory.nn import tasks
     >>> from petheory.nn.task_core import TaskConfig
-    >>> from petheory.nn.models import build_model
+    >>> from petheory.nn.transformer import build_model
     >>> data = tasks.load(TaskConfig("running_sum", 0, {"n_train": 8, "n_test": 4}))
     >>> _ = torch.manual_seed(0)
     >>> model = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16,

@@ -1,4 +1,4 @@
-r"""Probes of a trained :class:`petheory.nn.models.Transformer` for li2025's bounds (torch).
+r"""Probes of a trained :class:`petheory.nn.transformer.Transformer` for li2025's bounds (torch).
 
 The theory lives in :mod:`petheory.bounds` (numpy); this module reads a model's weights and
 activations and hands arrays to it.
@@ -52,7 +52,7 @@ def module_inputs(model, modules: dict, inputs) -> dict:
     >>> import torch
     >>> from petheory.nn import tasks
     >>> from petheory.nn.task_core import TaskConfig
-    >>> from petheory.nn.models import build_model
+    >>> from petheory.nn.transformer import build_model
     >>> data = tasks.load(TaskConfig("running_sum", 0, {"n_train": 8, "n_test": 4}))
     >>> _ = torch.manual_seed(0)
     >>> model = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16,
@@ -80,7 +80,7 @@ def _np(t) -> np.ndarray:
 
 
 def transformer_lipschitz(model, *, inputs=None) -> LipschitzReport:
-    r"""Lipschitz-product bound :math:`L_{trans}` of a :class:`petheory.nn.models.Transformer` from its weights.
+    r"""Lipschitz-product bound :math:`L_{trans}` of a :class:`petheory.nn.transformer.Transformer` from its weights.
 
     The map is from :math:`z^{(0)}` (token embedding + absolute PE, whose norm :math:`B_0` bounds)
     to the output, in the per-token norm :math:`\lVert\cdot\rVert_{2,\infty}`. For the pre-LN block
@@ -117,7 +117,7 @@ def transformer_lipschitz(model, *, inputs=None) -> LipschitzReport:
     Examples
     --------
     >>> import torch
-    >>> from petheory.nn.models import build_model
+    >>> from petheory.nn.transformer import build_model
     >>> _ = torch.manual_seed(0)
     >>> m = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16})
     >>> r = transformer_lipschitz(m)
@@ -187,7 +187,7 @@ def transformer_input_norm(model, inputs) -> float:
     Examples
     --------
     >>> import torch
-    >>> from petheory.nn.models import build_model
+    >>> from petheory.nn.transformer import build_model
     >>> _ = torch.manual_seed(0)
     >>> m = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16})
     >>> transformer_input_norm(m, torch.zeros(1, 4, 1)) == float(m.embed.bias.detach().double().norm())
@@ -198,7 +198,7 @@ def transformer_input_norm(model, inputs) -> float:
 
 
 def alibi_drift(model, inputs, *, n_max: int, layers=None) -> list[dict]:
-    r"""Measured li2025 Eq. 9 drift of a trained ALiBi :class:`petheory.nn.models.Transformer` on ``inputs`` (B, T[, F]).
+    r"""Measured li2025 Eq. 9 drift of a trained ALiBi :class:`petheory.nn.transformer.Transformer` on ``inputs`` (B, T[, F]).
 
     For every layer, head (slope :math:`\alpha_h`), query :math:`i` and key :math:`j` at distance
     :math:`d=\lvert i-j\rvert>N_{max}`, the model's own logits give :math:`\mu` (the rest of row
@@ -233,7 +233,7 @@ def alibi_drift(model, inputs, *, n_max: int, layers=None) -> list[dict]:
     Examples
     --------
     >>> import torch
-    >>> from petheory.nn.models import build_model
+    >>> from petheory.nn.transformer import build_model
     >>> _ = torch.manual_seed(0)
     >>> m = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16,
     ...                  "causal": True})

@@ -15,7 +15,7 @@ module only decides *where* a position signal enters attention:
     inputs (gu2025's "rope" run adds sinusoidal; write ``rope+sinusoidal``).
 ``mla``
     DeepSeek-style decoupled RoPE with a latent KV projection; handled by
-    :class:`petheory.nn.models.LatentAttention`, configured here.
+    :class:`petheory.nn.transformer.LatentAttention`, configured here.
 
 Long-context entries (:mod:`petheory.encodings.extension`, :mod:`~petheory.encodings.kernels`,
 :mod:`~petheory.encodings.combinations`): ``rope_pi``, ``rope_ntk``, ``rope_yarn`` and ``xpos`` go through :class:`Rotary` (YaRN's attention factor and xPos's per-band query/key
@@ -38,7 +38,7 @@ at most one absolute PE added to the inputs::
     "learned:n_max=50,beyond=clamp"  li2025's learned PE reusing p_{N_max} past the table
     "mla:latent=128,rope_dim=16" MLA with paper sizes
     "fire:hint=shift"            chen2025 reconstruction: FIRE's learned relation + a Scale Hint
-                                 (petheory.nn.lengthgen; hint=shift|interp also on rope, alibi, ...)
+                                 (petheory.nn.fire_hint; hint=shift|interp also on rope, alibi, ...)
 
 Keys ``heads`` (rotary heads k), ``slopes`` (ALiBi schedule), ``trainable`` (absolute), ``hint``
 (Scale Hint) and, for MLA, ``latent`` and ``rope_dim`` configure the mechanism; every other key is passed to the
@@ -164,7 +164,7 @@ def parse_pe(spec) -> PESpec:
     ``mla_rope``) become the mechanism that implements them (``rope+sinusoidal``, ``rope+learned``, ``mla``),
     the mechanism keys are written first (:func:`model_spec`), and the result is checked buildable. The spec's
     model readings (:attr:`~petheory.spec.PESpec.kind`, :attr:`~petheory.spec.PESpec.heads`, ...) are its
-    properties. :class:`~petheory.nn.models.ModelConfig` calls this once, when it is made.
+    properties. :class:`~petheory.nn.transformer.ModelConfig` calls this once, when it is made.
 
     Parameters
     ----------
@@ -249,7 +249,7 @@ def _check(cfg: PESpec) -> None:
     if (cfg.latent is not None or cfg.rope_dim is not None) and cfg.name != "mla":
         raise ValidationError(f"latent= and rope_dim= apply to mla, not {cfg.name!r}")
     if cfg.hint is not None:
-        from petheory.nn.lengthgen import check_hint
+        from petheory.nn.fire_hint import check_hint
 
         check_hint(cfg.name, kind, cfg.hint)
         if cfg.hint == "interp" and cfg.absolute is not None:
@@ -377,7 +377,7 @@ class BiasPE(nn.Module):
             self.r1, self.r2 = nn.Parameter(r1), nn.Parameter(r2)
             self.values = None
         elif name == "fire":  # chen2025's learned relation: a per-head MLP of the normalised offset
-            from petheory.nn.lengthgen import FIREBias
+            from petheory.nn.fire_hint import FIREBias
 
             kw = {k: self.params[k] for k in ("hidden", "c", "threshold") if k in self.params}
             self.fire, self.values = FIREBias(n_head, **kw), None

@@ -24,7 +24,7 @@ GPU-sized reconstruction.
 from __future__ import annotations
 
 from petheory.nn import tasks as _tasks
-from petheory.nn.models import ModelConfig
+from petheory.nn.transformer import ModelConfig
 from petheory.nn.config import TrainConfig
 from petheory.errors import ValidationError
 

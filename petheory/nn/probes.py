@@ -53,7 +53,7 @@ def position_probe(model, split, *, max_samples: int = 512, ridge: float = 1e-3,
     >>> import torch
     >>> from petheory.nn import tasks
     >>> from petheory.nn.task_core import TaskConfig
-    >>> from petheory.nn.models import build_model
+    >>> from petheory.nn.transformer import build_model
     >>> data = tasks.load(TaskConfig("running_sum", 0, {"n_train": 8, "n_test": 4}))
     >>> _ = torch.manual_seed(0)
     >>> model = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16,

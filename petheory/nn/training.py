@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import time
 import warnings
 from dataclasses import replace
@@ -52,7 +51,7 @@ from petheory.nn import tasks as _tasks
 from petheory.nn.ablation import ablate_heads, ablation_parts
 from petheory.nn.config import TrainConfig
 from petheory.nn.evaluation import autocast, evaluate, loss_fn, split_to, test_split, trim_padding
-from petheory.nn.models import ModelConfig, Transformer, build_model, model_parameters, require_eval_memory
+from petheory.nn.transformer import ModelConfig, Transformer, build_model, model_parameters, require_eval_memory
 from petheory.nn.presets import identify
 from petheory.errors import ValidationError, ValidationTypeError
 
@@ -398,6 +397,41 @@ def make_record(config: "TrainConfig", chash: str, data, mcfg, model, initial, h
         "initial": initial, "history": history, "final": final, "ablation": ablation, "chance": data.chance,
         "probe": probe, "timing": {**timing, "device": _device_name(device), "threads": torch.get_num_threads()},
     })
+
+
+def record_view(rec: dict) -> list:
+    """A run's record (:func:`make_record`) as a terminal shows it: what was trained, its metrics at the start and the
+    end of training and at each test length, the head ablation's largest drop, chance level.
+
+    Parameters
+    ----------
+    rec : dict
+        A training record.
+
+    Returns
+    -------
+    list of petheory.texttable.Line and petheory.texttable.TextTable
+    """
+    from petheory.nn.ablation import PRIMARY
+    from petheory.texttable import Line, TextTable
+
+    first, last = rec["initial"]["train"], rec["final"]["train"]
+    cols = list(last)
+    rows = [("train (init)", *(f"{first[c]:.4g}" for c in cols)), ("train", *(f"{last[c]:.4g}" for c in cols))]
+    rows += [(f"test @ {L}" + (" (train len)" if str(rec["train_len"]) == L else ""), *(f"{m[c]:.4g}" for c in cols))
+             for L, m in rec["final"]["test"].items()]
+    out = [Line(f"{rec['task']} · pe={rec['pe']} · seed {rec['seed']} · {rec['n_params']} params · "
+                f"{rec['timing']['seconds']:.1f}s on {rec['timing']['device']}"),
+           TextTable("", ("split", *cols), tuple(rows), right=frozenset(range(1, len(cols) + 1)), bold_first=False,
+                     fold=False)]
+    if rec.get("ablation"):
+        ab = rec["ablation"]
+        worst = max(ab["heads"], key=lambda h: h["drop"])
+        out.append(Line(f"head ablation ({ab['split']}, {PRIMARY[rec['kind']]}): baseline {ab['baseline']:.4g}; largest "
+                        f"drop {worst['drop']:.4g} at layer {worst['layer']} head {worst['head']}"))
+    if rec.get("chance"):
+        out.append(Line(f"chance: {json.dumps(rec['chance'])}"))
+    return out
 
 
 def probe(model, data) -> dict | None:

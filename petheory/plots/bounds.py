@@ -227,7 +227,7 @@ def draw_pe_norms(data: dict):
     ax[1, 0].legend(fontsize=7, loc="upper right")
     ax[0, 1].legend(fontsize=7, loc="lower right", bbox_to_anchor=(1.0, 0.08), title=r"atoms on ... ; amplitude of scale $j$",
                     title_fontsize=7)
-    fig.suptitle(rf"li2025 input-norm bounds: computed $\sup\,\Vert PE\Vert_2$ vs the stated $B_0$ terms")
+    fig.suptitle(r"li2025 input-norm bounds: computed $\sup\,\Vert PE\Vert_2$ vs the stated $B_0$ terms")
     fig.tight_layout()
     return fig
 

@@ -55,25 +55,26 @@ def spread_labels(y, min_gap: float) -> np.ndarray:
     return out
 
 
-def separated(rows: list[dict]) -> list[str]:
+def separated(rows) -> list[str]:
     """Encodings whose stress lies more than :data:`Z_SEPARATED` null standard deviations from the null mean.
 
     Parameters
     ----------
-    rows : list of dict
-        The comparison's rows (``pe`` and ``stress.z``).
+    rows : iterable of CompareRow
+        :class:`petheory.analyses.compare_record.CompareRow` whose stress was computed.
 
     Returns
     -------
     list of str
-        Their names.
+        Their ``pe`` labels.
 
     Examples
     --------
-    >>> separated([{"pe": "a", "stress": {"z": 5.0}}, {"pe": "b", "stress": {"z": 0.1}}, {"pe": "c", "stress": {"z": None}}])
+    >>> from types import SimpleNamespace as NS
+    >>> separated([NS(pe="a", stress=NS(z=5.0)), NS(pe="b", stress=NS(z=0.1)), NS(pe="c", stress=NS(z=None))])
     ['a']
     """
-    return [r["pe"] for r in rows if r["stress"].get("z") is not None and abs(r["stress"]["z"]) > Z_SEPARATED]
+    return [r.pe for r in rows if r.stress.z is not None and abs(r.stress.z) > Z_SEPARATED]
 
 
 def compare_data(preset: str = "quick", seed: int = 0) -> dict:
@@ -98,20 +99,22 @@ def compare_data(preset: str = "quick", seed: int = 0) -> dict:
     """
     from petheory import geometry
     from petheory.analyses.compare import compare
+    from petheory.analyses.record import to_json
 
     lengths = (64, 256, 1024) if preset == "quick" else (64, 256, 1024, 4096)
     rec = compare(target=geometry.builtin_target(), length=256, d=64, lengths=lengths, context=64, null_draws=20,
                   seed=seed)
-    # the figure is drawn from its JSON (the committed PNG is its committed JSON drawn again): the record's JSON
-    rows = [r for r in rec.as_dict()["rows"] if all("error" not in r[k] for k in ("spectrum", "stress", "norms"))]
+    rows = [r for r in rec.rows if r.complete]
     sep = separated(rows)
-    lower = [r["pe"] for r in rows if r["pe"] in sep and r["stress"]["z"] < 0]
+    lower = [r.pe for r in rows if r.pe in sep and r.stress.z < 0]
     verdict = (f"{len(sep)} of {len(rows)} separate from their null; closer to the corpus than random: "
                + (", ".join(lower) if lower else "none")) if sep else f"none of {len(rows)} separates from its null"
-    n_pos = rows[0]["stress"]["n"] if rows else 0
+    n_pos = rows[0].stress.n if rows else 0
     settings = {k: rec.settings[k] for k in ("n", "d", "lengths", "n_max", "null_draws", "seed")}
+    # the figure is drawn from this JSON (the committed PNG is its committed JSON drawn again)
     return {"settings": {**settings, "target": f"built-in corpus, {n_pos} positions"},
-            "stress_separated": {"threshold_sd": Z_SEPARATED, "separated": sep, "verdict": verdict}, "rows": rows}
+            "stress_separated": {"threshold_sd": Z_SEPARATED, "separated": sep, "verdict": verdict},
+            "rows": to_json(rows)}
 
 
 def draw_compare(data: dict):

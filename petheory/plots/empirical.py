@@ -1,7 +1,7 @@
 """The papers' experiments as trained: figures drawn from the records (``records/`` and ``runs/``).
 
 Nothing here trains: each figure reads :func:`petheory.records.find` and draws what is there
-(the shipped records were made on one GPU; see ``records/`` and ``benchmarks/gpu_records.py``).
+(the shipped records were made on one GPU; see ``records/`` and ``tools/gpu/gpu_records.py``).
 
 * ``empirical.table5`` — li2025 Table 5: running-sum MSE against test length per PE, mean over
   seeds with a band from the smallest to the largest seed, one panel per reconstruction reading,

@@ -22,6 +22,7 @@ from petheory.toeplitz._common import _U, _WORKERS, _need_dense, _need_fft
 from petheory.toeplitz.operators import ToeplitzOperator, coefficients
 from petheory.errors import ValidationTypeError
 from petheory.toeplitz.symbols import SymbolExtrema, symbol_extrema
+from petheory.rounding import json_number
 
 
 # ----------------------------------------------------------------------------- eigenvalues
@@ -101,6 +102,7 @@ class EigenEstimate:
     converged: bool
 
     def as_dict(self) -> dict:
+        """The fields by name (``bracket`` as a list)."""
         return {
             "value": self.value,
             "residual": self.residual,
@@ -111,6 +113,18 @@ class EigenEstimate:
             "matvecs": self.matvecs,
             "converged": self.converged,
         }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "EigenEstimate":
+        """The estimate :meth:`as_dict` wrote.
+
+        >>> e = EigenEstimate(1.0, 0.0, (1.0, 1.0), 0.0, "dense", 0, 0, True)
+        >>> EigenEstimate.from_dict(e.as_dict()) == e
+        True
+        """
+        return cls(json_number(d["value"]), json_number(d["residual"]), tuple(json_number(b) for b in d["bracket"]),
+                   json_number(d["error_bound"]),
+                   d["certificate"], d["iterations"], d["matvecs"], d["converged"])
 
 
 class ExtremeEigenvalues(tuple):

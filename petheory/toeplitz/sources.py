@@ -52,13 +52,6 @@ class ToeplitzSource:
     projected: bool
     defect_exact: bool | None = None
 
-    def record_fields(self) -> dict:
-        """The fields a JSON record carries about the source: ``toeplitz_defect`` (and ``toeplitz_defect_exact``)."""
-        out = {"toeplitz_defect": self.defect}
-        if self.defect_exact is not None:
-            out["toeplitz_defect_exact"] = self.defect_exact
-        return out
-
 
 def gram_source(P, description: str, *, project: bool = True) -> ToeplitzSource:
     """The position Gram ``P P^T`` of a table ``P`` (n, d) as a :class:`ToeplitzSource`.

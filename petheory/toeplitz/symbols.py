@@ -22,6 +22,7 @@ from petheory._threads import blas_threads
 from petheory.toeplitz._common import _TINY, _U, _WORKERS, _is_hermitian
 from petheory.toeplitz.operators import coefficients
 from petheory.errors import ValidationError
+from petheory.rounding import json_number
 
 
 # ----------------------------------------------------------------------------- symbol
@@ -147,10 +148,19 @@ def symbol_grid(c, r=None, *, n_grid: int | None = None) -> np.ndarray:
 
 @dataclass(frozen=True)
 class SymbolExtrema:
-    """Minimum and maximum of a real symbol, where they are attained, and an error bound.
+    """Minimum and maximum of a real symbol, where they are attained, and an error bound (:func:`symbol_extrema`).
 
-    ``error`` bounds ``|computed - true|`` for both extremes: rounding only when every
-    candidate peak was refined (``certified``), else the grid's Taylor bound.
+    Attributes
+    ----------
+    min, max : float
+        The symbol's smallest and largest value over :math:`\\theta \\in [0, 2\\pi)`.
+    argmin, argmax : float
+        Where they are attained (radians).
+    error : float
+        Bounds ``|computed - true|`` for both extremes: rounding only when every candidate peak was refined
+        (``certified``), else the grid's Taylor bound.
+    certified : bool
+        Whether every candidate peak was refined by Newton's method.
     """
 
     min: float
@@ -162,7 +172,23 @@ class SymbolExtrema:
 
     @property
     def range(self) -> float:
+        """``max - min``."""
         return self.max - self.min
+
+    def as_dict(self) -> dict:
+        """The fields by name (the JSON of a spectrum's ``symbol``)."""
+        return {"min": self.min, "max": self.max, "argmin": self.argmin, "argmax": self.argmax, "error": self.error,
+                "certified": self.certified}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "SymbolExtrema":
+        """The extrema :meth:`as_dict` wrote.
+
+        >>> e = SymbolExtrema(-1.0, 1.0, 3.14, 0.0, 1e-15, True)
+        >>> SymbolExtrema.from_dict(e.as_dict()) == e
+        True
+        """
+        return cls(*(json_number(d[k]) for k in ("min", "max", "argmin", "argmax", "error")), d["certified"])
 
 
 class _TrigEval:

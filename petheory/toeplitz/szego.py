@@ -11,7 +11,7 @@ and :func:`wasserstein_distance`.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import scipy  # scipy.fft loads at its first use (scipy's lazy submodules): report and --help never use it
@@ -20,7 +20,7 @@ import scipy.linalg as sla
 from petheory import _memory
 from petheory import _validate as v
 from petheory._threads import blas_threads
-from petheory.rounding import gamma as _gamma
+from petheory.rounding import gamma as _gamma, json_number
 from petheory.toeplitz._common import _U, _need_dense
 from petheory.toeplitz.operators import ToeplitzOperator, coefficients
 from petheory.toeplitz.symbols import symbol as _symbol_of
@@ -134,12 +134,16 @@ class SpectralDistribution:
     Attributes
     ----------
     n : int
+        The matrix size N.
     method : {'exact', 'slq'}
-    support, weights : ndarray, shape (m,)
+        Dense eigenvalues, or stochastic Lanczos quadrature.
+    support, weights : ndarray, shape (m,), or None
         The eigenvalue distribution as atoms: the eigenvalues with weight ``1/N`` (exact), or
-        the stochastic Lanczos quadrature nodes and weights (slq).
-    symbol_values : ndarray, shape (M,)
-        Sorted samples of the symbol on a uniform grid: its value distribution.
+        the stochastic Lanczos quadrature nodes and weights (slq). None in a distribution read
+        back from a record (:meth:`from_dict`): a record keeps the distances and the ranges, not
+        the atoms, and :meth:`cdf` then refuses.
+    symbol_values : ndarray, shape (M,), or None
+        Sorted samples of the symbol on a uniform grid: its value distribution (None as ``support``).
     kolmogorov, wasserstein : float
         Distances between the two distributions (Kolmogorov at ``resolution``).
     resolution : float
@@ -149,23 +153,38 @@ class SpectralDistribution:
         discretisation); ``0`` for ``exact`` beyond rounding.
     probes, steps : int
         SLQ parameters (0 for exact).
+    eigenvalue_range, symbol_range : tuple of float
+        ``(min, max)`` of the atoms and of the symbol's samples (from the arrays when not given).
     """
 
     n: int
     method: str
-    support: np.ndarray
-    weights: np.ndarray
-    symbol_values: np.ndarray
+    support: np.ndarray | None
+    weights: np.ndarray | None
+    symbol_values: np.ndarray | None
     kolmogorov: float
     wasserstein: float
     resolution: float
     error_estimate: float
     probes: int = 0
     steps: int = 0
-    extras: dict = field(default_factory=dict)
+    eigenvalue_range: tuple | None = None
+    symbol_range: tuple | None = None
+
+    def __post_init__(self):
+        if self.eigenvalue_range is None:
+            self.eigenvalue_range = (float(self.support.min()), float(self.support.max()))
+        if self.symbol_range is None:
+            self.symbol_range = (float(self.symbol_values[0]), float(self.symbol_values[-1]))
+
+    def _atoms(self) -> None:
+        if self.support is None or self.symbol_values is None:
+            raise ValueError("this spectral distribution was read back from a record, which keeps its distances and "
+                             "ranges but not its atoms; petheory.toeplitz.spectral_distribution computes them")
 
     def cdf(self, x) -> np.ndarray:
         """Eigenvalue CDF at ``x``."""
+        self._atoms()
         o = np.argsort(self.support)
         F = np.cumsum(self.weights[o])
         F /= F[-1]
@@ -174,9 +193,11 @@ class SpectralDistribution:
 
     def symbol_cdf(self, x) -> np.ndarray:
         """Symbol value CDF at ``x``: the fraction of ``theta`` with ``a(theta) <= x``."""
+        self._atoms()
         return np.searchsorted(self.symbol_values, np.asarray(x, dtype=np.float64), side="right") / self.symbol_values.shape[0]
 
     def as_dict(self) -> dict:
+        """The scalars and the two ranges (not the atoms: a record's JSON)."""
         return {
             "n": self.n,
             "method": self.method,
@@ -186,9 +207,23 @@ class SpectralDistribution:
             "error_estimate": self.error_estimate,
             "probes": self.probes,
             "steps": self.steps,
-            "eigenvalue_range": [float(self.support.min()), float(self.support.max())],
-            "symbol_range": [float(self.symbol_values[0]), float(self.symbol_values[-1])],
+            "eigenvalue_range": list(self.eigenvalue_range),
+            "symbol_range": list(self.symbol_range),
         }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "SpectralDistribution":
+        """The distribution :meth:`as_dict` wrote: its distances and ranges, without the atoms (see ``support``).
+
+        >>> sd = spectral_distribution([2.0, 1.0], method="exact")
+        >>> back = SpectralDistribution.from_dict(sd.as_dict())
+        >>> back.as_dict() == sd.as_dict(), back.support is None
+        (True, True)
+        """
+        return cls(d["n"], d["method"], None, None, None,
+                   *(json_number(d[k]) for k in ("kolmogorov", "wasserstein", "resolution", "error_estimate")),
+                   d["probes"], d["steps"], tuple(json_number(x) for x in d["eigenvalue_range"]),
+                   tuple(json_number(x) for x in d["symbol_range"]))
 
 
 def spectral_distribution(

@@ -1,4 +1,4 @@
-"""One attention head of petheory's own model (:class:`petheory.nn.models.Attention`) with weights a proof constructs.
+"""One attention head of petheory's own model (:class:`petheory.nn.transformer.Attention`) with weights a proof constructs.
 
 The outside theorems on what a head can or cannot do (Kazemnejad et al.'s NoPE constructions, Barbero et al.'s
 Props 5.2 / Thm 5.3 / Thm 6.1) are existence or impossibility statements about attention heads. Their checks
@@ -15,7 +15,7 @@ import numpy as np
 
 
 def head(d: int, *, pe: str = "nope", causal: bool = True, n: int = 8):
-    """A one-head :class:`~petheory.nn.models.Attention` of width ``d`` (head dim d), float64, eval mode, no biases.
+    """A one-head :class:`~petheory.nn.transformer.Attention` of width ``d`` (head dim d), float64, eval mode, no biases.
 
     ``n`` is the longest sequence it is asked about (the rotary tables' ``max_len``). Cached (building the module
     costs more than running it; ``n`` is rounded up to a power of two for that): callers set every weight with
@@ -25,12 +25,12 @@ def head(d: int, *, pe: str = "nope", causal: bool = True, n: int = 8):
 
 @functools.lru_cache(maxsize=32)
 def _head(d: int, pe: str, causal: bool, n: int):
-    from petheory.nn import models
+    from petheory.nn import transformer
 
-    cfg = models.ModelConfig(head="regression", pe=pe, n_head=1, d_model=d, d_ff=d, max_len=n, causal=causal,
+    cfg = transformer.ModelConfig(head="regression", pe=pe, n_head=1, d_model=d, d_ff=d, max_len=n, causal=causal,
                              bias=False)
-    with models.explicit_attention():  # softmax(QK^T) V written out: the probabilities are returned, not fused away
-        att = models.Attention(cfg.validate(), models.parse_pe(cfg.pe))
+    with transformer.explicit_attention():  # softmax(QK^T) V written out: the probabilities are returned, not fused away
+        att = transformer.Attention(cfg.validate(), transformer.parse_pe(cfg.pe))
     return att.double().eval()
 
 

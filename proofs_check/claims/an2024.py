@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from petheory.encodings import rotary
 from petheory.encodings import shifted as sh
+from proofs_check import plants as pl
 from proofs_check.engine import Reading, claim, quantities
 
 SOURCE = ("an2024 (An, Zhang, Zhong, Li, Gong, Luo, Xu, Kong; arXiv 2410.18745, ICLR 2025) {where}; read in the text "
@@ -49,6 +50,13 @@ def _corpus_cases(draw):
     reconstruction="The count of entries equal to i in the causal relative position matrices of the corpus's "
     "sequences (the library's STRING matrix with a shift no sequence reaches: plain m - n) against Eq. 2 "
     "(position_frequency), and Eq. 1 as its one-sequence case (a sequence of length n gives n - i). Exact integers.",
+    plants=(
+        pl.Plant("Eq. 2 counts one occurrence too many",
+                 pl.scaled("petheory.encodings.shifted.position_frequency", 1.0, add=1.0)),
+        pl.Plant("the relative position matrix one too far everywhere",
+                 pl.attr("petheory.encodings.shifted.string_relative_positions",
+                       lambda real: (lambda n, **k: (lambda P: np.where(P >= 0, P + 1, P))(real(n, **k))))),
+    ),
 )
 def position_frequency(case) -> float:
     n = case["n"]
@@ -103,7 +111,11 @@ claim(
                 evidence="exhaustive"),
         Reading("uniform_lengths", "document lengths uniform on 1..2048 (Fig. 1b)",
                 check=lambda c: _share_violation(np.arange(1, TRAIN_LENGTH + 1)), cases=_no_cases,
-                examples={"quick": 1, "thorough": 1}, evidence="exhaustive"),
+                examples={"quick": 1, "thorough": 1}, evidence="exhaustive",
+                plants=(
+                    pl.Plant("Eq. 2 ignores the corpus (every sequence fills the window)",
+                             pl.attr("petheory.encodings.shifted.position_frequency", lambda real: (lambda lengths, n: real([n], n)))),
+                )),
     ],
 )
 
@@ -154,7 +166,12 @@ claim(
         Reading("any_shift", "Eq. 3 as defined, any shift 1 <= S < L", check=string_drops_infrequent,
                 cases=_string_cases),
         Reading("suggested_range", "the shifts §4.1 suggests, L/7 <= S <= L/2", check=string_drops_infrequent,
-                cases=_suggested_cases),
+                cases=_suggested_cases,
+                plants=(
+                    pl.Plant("the shift starts one diagonal late (r > S, not r >= S)",
+                             pl.attr("petheory.encodings.shifted.string_relative_positions",
+                                   lambda real: (lambda n, shift, window=0: real(n, shift=shift + 1, window=window + 1)))),
+                )),
     ],
 )
 
@@ -169,6 +186,11 @@ claim(
     cases=_string_cases,
     reconstruction="'The neighboring W tokens remain the closest': the causal entries with index < W are exactly those "
     "with m - n < W (every other key gets an index >= W), on the paper's range W <= S.",
+    plants=(
+        pl.Plant("Eq. 4 without its window (Eq. 3)",
+                 pl.attr("petheory.encodings.shifted.string_relative_positions",
+                       lambda real: (lambda n, shift, window=0: real(n, shift=shift, window=0)))),
+    ),
 )
 def string_keeps_neighbours_closest(case) -> float:
     n, S, W = case["n"], case["shift"], case["window"]
@@ -202,6 +224,19 @@ def _query_shift_cases(draw):
     "string_query_positions[m] against the key at n equals the score at Eq. 4's relative position P'[m][n] "
     "(query at P'[m][n], key at 0), through the library's RotaryTable. Tolerance: each rotated coordinate errs by "
     "about eps times its angle (at most (L + W) omega_max), so a score by 8 eps (1 + (L + W) omega_max) |q| |k| d.",
+    plants=(
+        pl.Plant("Algorithm 1's query ids without the window",
+                 pl.attr("petheory.encodings.shifted.string_query_positions",
+                       lambda real: (lambda n, shift, window=0: real(n, shift=shift, window=0)))),
+        pl.Plant("Eq. 4's matrix without the window",
+                 pl.attr("petheory.encodings.shifted.string_relative_positions",
+                       lambda real: (lambda n, shift, window=0: real(n, shift=shift, window=0)))),
+        pl.Plant("the library's RoPE table with angles growing as position^1.5 (not relative)",
+                 pl.attr("petheory.encodings.rotary.rope", lambda real: pl.superlinear_angles(real))),
+        pl.Plant("the library's rotation turns by angle^1.5 (not relative)",
+                 pl.attr("petheory.encodings.rotary.RotaryTable.apply",
+                       lambda real: (lambda self, x: real(type(self)(self.angles ** 1.5, self.d, self.pairing), x)))),
+    ),
 )
 def string_query_shift(case) -> float:
     n, S, W, d = case["n"], case["shift"], case["window"], case["d"]

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from petheory import softmax
 from petheory.encodings import rotary
 from proofs_check.claims._strategies import vectors
+from proofs_check import plants as pl
 from proofs_check.engine import Evidence, claim, quantities
 
 SOURCE = ("barbero2024 (Barbero, Vitvitskyi, Perivolaropoulos, Pascanu, Velickovic; arXiv 2410.06205v3, ICLR 2025) "
@@ -91,6 +92,15 @@ def max_at_offset(case) -> float:
     "formulas (G and rho(g_k)) and placed at every position of a window of distances 0..window-1 behind the query; "
     "the attention row is computed by the library (petheory.encodings.rope's table, petheory.softmax.row_softmax). "
     "'Largest' is read strictly (Lemma A.1 is what makes it strict); distances r >= 0 (keys behind a causal query).",
+    plants=(
+        pl.Plant("the library's rotation turns the wrong way", pl.rope_sign,
+                 reads=("petheory.encodings.rotary:RotaryTable.apply_at", "petheory.encodings.rotary:RotaryTable.apply",
+                        "petheory.encodings.rotary:rope")),
+        pl.Plant("RoPE's frequency ladder in reverse order (bands paired with the wrong rates)",
+                 pl.attr("petheory.encodings.rotary.rope_frequencies", lambda real: (lambda *a, **k: real(*a, **k)[::-1].copy()))),
+        pl.Plant("softmax over the columns instead of the rows",
+                 pl.attr("petheory.softmax.row_softmax", lambda real: pl.column_softmax(real))),
+    ),
 )
 def _max_at_offset(case) -> float:
     return max_at_offset(case)
@@ -142,6 +152,12 @@ def isotropic_zero_mean(case) -> float:
     "rotation's angles, frequencies or pairing can flip it (a rotation three times too fast still holds: tested); "
     "what the Monte Carlo can detect is a rotation that is not linear (an added offset: planted, it refutes) or "
     "queries and keys that are not independent (planted, it refutes)",
+    plants=(
+        pl.Plant("the library's rotation adds an offset (affine, not linear)",
+                 pl.attr("petheory.encodings.rotary.RotaryTable.apply_at", lambda real: (lambda self, x, p: real(self, x, p) + 0.5))),
+        pl.Plant("queries and keys drawn with mean 1 (not centred)",
+                 pl.attr("proofs_check.claims.barbero2024.sample_pair", lambda real: (lambda rng, d: tuple(x + 1.0 for x in real(rng, d))))),
+    ),
 )
 def _no_decay(case) -> float:
     return isotropic_zero_mean(case)
@@ -179,6 +195,13 @@ def no_return(case) -> float:
     reconstruction="Checked on the frequencies RoPE actually uses (the library's ladder base^(-2t/d), floating-point "
     "numbers and so rationals): no band returns to angle 0 within 1 <= n <= span steps, measured by the library's "
     "chord |e^{i n g} - 1|^2 = 4 sin^2(n g / 2) against the rounding of n g.",
+    plants=(
+        pl.Plant("every band a quarter turn per token (commensurate with 2 pi)",
+                 pl.attr("petheory.encodings.rotary.rope_frequencies",
+                       lambda real: (lambda *a, **k: np.full_like(real(*a, **k), np.pi / 2)))),
+        pl.Plant("the chord |e^{ia} - 1|^2 of a quarter of the angle",
+                 pl.attr("petheory.encodings.rotary.chord_sq", lambda real: (lambda a: real(np.asarray(a) * 0.0)))),
+    ),
 )
 def _no_return(case) -> float:
     return no_return(case)
@@ -210,6 +233,10 @@ def lemma_a3(case) -> float:
     cases=_a3_cases,
     reconstruction="Each row of a random activation matrix through the library's softmax (petheory.softmax.row_softmax): "
     "every entry with a strictly larger entry in its row is <= 1/2.",
+    plants=(
+        pl.Plant("softmax over the columns instead of the rows",
+                 pl.attr("petheory.softmax.row_softmax", lambda real: pl.column_softmax(real))),
+    ),
 )
 def _lemma_a3(case) -> float:
     return lemma_a3(case)

@@ -3,7 +3,7 @@ r"""barbero2024, the heads: Prop 5.2, Thm 5.3 and Thm 6.1 built as weights and r
 Same source as :mod:`proofs_check.claims.barbero2024` (the arXiv v3 full text). Def 5.1: a head "can learn a
 diagonal attention pattern if given an :math:`\epsilon > 0` and a fixed size N, for all :math:`i \le N`,
 :math:`\alpha_{i,i} > 1 - \epsilon`" (and :math:`\alpha_{i,i-1} > 1 - \epsilon` for the previous-token head).
-Every head here is :class:`petheory.nn.models.Attention` (:mod:`proofs_check.claims._heads`) with the proof's
+Every head here is :class:`petheory.nn.transformer.Attention` (:mod:`proofs_check.claims._heads`) with the proof's
 weights: the causal mask, the softmax and the rotary tables are the library's, and its :math:`1/\sqrt d` logit
 scale (which the paper ignores) is folded into the constructed norms.
 """
@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from proofs_check.claims import _heads
 from proofs_check.claims._strategies import vectors
 from proofs_check.claims.barbero2024 import SOURCE
+from proofs_check import plants as pl
 from proofs_check.engine import claim, quantities
 from proofs_check.tolerance import gamma
 
@@ -71,6 +72,12 @@ def nope_diagonal(case) -> float:
     reconstruction="The proof's counterexample input run through a causal NoPE head of petheory's attention with arbitrary "
     "W_Q, W_K (any scale, tied or not): alpha_33 <= 1/2 and alpha_32 <= 1/2 for every head, so no head reaches "
     "alpha > 1 - eps for eps < 1/2 on that input. A head in isolation, as App. A.2 says.",
+    plants=(
+        pl.Plant("the head's queries and keys carry their position (a leak into NoPE)",
+                 pl.attr("petheory.nn.transformer.Attention.qkv", lambda real: pl.position_leak(real))),
+        pl.Plant("the PE spec parsed as RoPE whatever it says",
+                 pl.attr("petheory.nn.transformer.parse_pe", lambda real: (lambda spec: real("rope" if spec in ("nope",) else spec)))),
+    ),
 )
 def _nope_diagonal(case) -> float:
     return nope_diagonal(case)
@@ -125,6 +132,10 @@ def sharp_head(case) -> float:
     "q_i = k_j = psi (diagonal) or k_j = rho(g) psi (previous token), a_ij = |psi|^2 cos((j - i + s) g) with g = 1 "
     "(the fastest RoPE band), and |psi|^2 = (log((N-1)(1-eps)/eps) + 1) / min_{1<=m<N}(1 - cos m) (the proof says "
     "only 'eps a function of |psi|^2'; this is the value its bound needs). Run through petheory's causal RoPE head.",
+    plants=(
+        pl.Plant("the model's rotary turns the wrong way",
+                 pl.attr("petheory.nn.position.Rotary.cos_sin", lambda real: pl.reversed_rotary(real))),
+    ),
 )
 def _sharp_head(case) -> float:
     return sharp_head(case)
@@ -194,6 +205,10 @@ def single_frequency(case) -> float:
     "target m positions before it. 'Large enough N' is the N its proof's density argument gives (every arc of pi/2 "
     "holds two of {m g mod 2 pi}; computed, 12 for g = 1); the check: some placement 1 <= m < N gives alpha <= 1/2 "
     "(so alpha > 1 - eps fails for every eps <= 1/2), with petheory's causal RoPE head computing alpha.",
+    plants=(
+        pl.Plant("the model's rotary does not rotate (NoPE in disguise)",
+                 pl.attr("petheory.nn.position.Rotary.cos_sin", lambda real: pl.no_rotation(real))),
+    ),
 )
 def _single_frequency(case) -> float:
     return single_frequency(case)
@@ -234,6 +249,10 @@ def nope_semantic(case) -> float:
     reconstruction="Existential, with a constructed head: every token queries with e_1, the target's key is g e_1 and "
     "the distractor's 0, g = log(N(1-eps)/eps) + 1 (what alpha > 1 - eps over N other keys needs, one nat to spare); "
     "run through petheory's causal NoPE head at every placement of the target.",
+    plants=(
+        pl.Plant("the head's queries and keys carry their position (a leak into NoPE)",
+                 pl.attr("petheory.nn.transformer.Attention.qkv", lambda real: pl.position_leak(real))),
+    ),
 )
 def _nope_semantic(case) -> float:
     return nope_semantic(case)
@@ -306,6 +325,10 @@ def p_rope(case) -> float:
     "it: its ladder base^(-2t/r) keeps RoPE's lowest frequency range and drops intermediate ones instead "
     "(partial_rope_lowest < p_rope_lowest_kept). p = 0 (no rotated band) is NoPE by the same code and is not "
     "resolved (a config with no rotary band is refused).",
+    plants=(
+        pl.Plant("proportional RoPE resolved on the rotary dims' own ladder (partial RoPE)",
+                 pl.attr("petheory.models.rope.rope_scheme", lambda real: pl.proportional_as_partial(real))),
+    ),
 )
 def _p_rope(case) -> float:
     return p_rope(case)

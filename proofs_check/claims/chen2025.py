@@ -3,7 +3,7 @@ r"""Claims of chen2025 (Chen, Liang, Lin, arXiv 2510.04130): PEs and length gene
 Only the abstract is available (``../shared/papers/002_*``): POLA, LRC, SRC, Scale Hint and the
 Learning-Based Position Embedding are named but not defined there. Every claim below is therefore
 checked against a **reconstruction**, stated in its ``reconstruction=`` field and implemented in
-:mod:`petheory.lengthgen` (theory, numpy) and :mod:`petheory.nn.lengthgen` (FIRE, Scale Hint):
+:mod:`petheory.lengthgen` (theory, numpy) and :mod:`petheory.nn.fire_hint` (FIRE, Scale Hint):
 
 * ``pe_no_new_capability``, ``lrc_characterises_lg``: exact, searched with hypothesis over
   registry PEs x target families x Scale Hints x masks x sizes.
@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from petheory import encodings as enc
 from petheory import lengthgen
 from petheory.lengthgen import pola as _pola
+from proofs_check import plants as pl
 from proofs_check.engine import Evidence, Reading, claim
 
 EPS = float(np.finfo(np.float64).eps)
@@ -97,6 +98,17 @@ def _random_theta(pe, n: int, masked: bool, rng):
     "(1)-(2) hold by construction of the model class (the one-hot span is everything); (3) is the non-trivial "
     "identity. The second half ('structure the computation across positions') is what LRC measures: the same "
     "per-length capability, different length-independent parametrisations (chen2025.lrc_characterises_lg).",
+    plants=(
+        pl.Plant("every PE but learned adds n^2 to the POLA span", pl.span_grows),
+        pl.Plant("the POLA matrix gains a position ramp",
+                 pl.attr("petheory.lengthgen.pola.pola_matrix", lambda real: (lambda pe, theta, pos, **k: pl.ramped(real(pe, theta, pos, **k))))),
+        pl.Plant("absolute pair features formed over one axis: phi(i) o phi(j) (D = d, not d^2)",
+                 pl.attr("petheory.lengthgen.pola.basis", pl.kron_as_hadamard)),
+        pl.Plant("position tables read from position 1 (rows off by one)",
+                 pl.attr("petheory.lengthgen.pola.position_table", pl.rows_from_one)),
+        pl.Plant("the POLA width halved (d counted in rotary pairs)",
+                 pl.attr("petheory.lengthgen.pola.pola_pe", lambda real: (lambda pe, *, d=8, **p: real(pe, d=d // 2, **p)))),
+    ),
 )
 def pe_no_new_capability(case) -> float:
     name, n, masked = case["pe"], int(case["n"]), bool(case["masked"])
@@ -235,6 +247,17 @@ claim(
                 "searched where it is likeliest (N_train 1-3, tested 1-2 sizes further)",
                 check=lg_implies_bounded, cases=_lrc_small_cases),
     ],
+    plants=(
+        pl.Plant("the LRC reported constant (bounded) whatever the fit does",
+                 pl.attr("petheory.lengthgen.pola.lrc",
+                       lambda real: (lambda *a, **k: __import__("dataclasses").replace(real(*a, **k), value=1.0)))),
+        pl.Plant("generalises() never tests the last size (its range one short)",
+                 pl.attr("petheory.lengthgen.pola.generalises", pl.test_sizes_short)),
+        pl.Plant("a realisability decision taken the other way round (pola.decided negated)",
+                 pl.attr("petheory.lengthgen.pola.decided", lambda real: (lambda ratio, separation=1e2: not real(ratio, separation)))),
+        pl.Plant("LRC.certified with the residual test reversed (certified inside the band)",
+                 pl.attr("petheory.lengthgen.pola.LRC.certified", pl.certified_band_reversed)),
+    ),
 )
 
 
@@ -347,10 +370,6 @@ def per_seed_comparison(table: dict, comparisons: dict, seeds, *, alpha: float =
                     summary=head + (listing or "no comparison has all its runs"))
 
 
-def _by_key(recs):
-    return {(r["task"], r["chen2025"]["pe"], r["seed"], r["chen2025"]["preset"]): r for r in recs}
-
-
 #: The pre-registered seeds: scale_hint and learned_relation_pe are decided on PLANNED_SEEDS (their second
 #: look: the first was one seed of older code); learned_relation_pe__corrected, written after seeing seed 0,
 #: is confirmed only on CONFIRM_SEEDS, named here before any run with them was trained.
@@ -385,7 +404,7 @@ _TEST = ("Pre-registered test: one-sided paired t-test over seeds (a pair = two 
     setup="reconstruction",
     alpha=ALPHA,
     looks=LOOKS,
-    reconstruction=_EMP + " Scale Hint = positions computed per instance from the separators (petheory.nn.lengthgen): "
+    reconstruction=_EMP + " Scale Hint = positions computed per instance from the separators (petheory.nn.fire_hint): "
     "'shift' (segment-aligned positions). Comparisons: per task (parity, copy), rope:hint=shift vs rope and "
     "fire:hint=shift vs fire, at seeds 0, 1, 2. " + _TEST + " Looks: 2 (a first look at one seed of older code, "
     "then seeds 0-2 from one source), so each look is at alpha 0.05/2.",
@@ -412,7 +431,7 @@ def scale_hint(ctx) -> Evidence:
     alpha=ALPHA,
     looks=LOOKS,
     reconstruction=_EMP + " The learning-based PE is stood in for by FIRE (li2024): a per-head MLP of the progressively "
-    "normalised offset (petheory.nn.lengthgen.FIREBias; --pe fire). chen2025's own framework is not described in the "
+    "normalised offset (petheory.nn.fire_hint.FIREBias; --pe fire). chen2025's own framework is not described in the "
     "abstract, so a verdict here is about FIRE, not about chen2025's framework. 'Improves' = better than the best "
     "fixed PE, i.e. than every fixed PE the claim names (nope, sinusoidal, relative, rope, no Scale Hint) on each "
     "task: 8 comparisons, fire vs each, at seeds 0, 1, 2. " + _TEST + " Looks: 2 (a first look at one seed of older "

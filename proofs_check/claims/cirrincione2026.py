@@ -27,6 +27,7 @@ from petheory.geometry import stress_measures as geo_stress
 from petheory.geometry import hellinger as geo_hellinger
 from petheory.geometry import mds as geo_mds
 from petheory.geometry import rank as geo_rank
+from proofs_check import plants as pl
 from proofs_check.engine import Evidence, Reading, claim
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import gamma, tolerance
@@ -124,6 +125,9 @@ def _strain(B: np.ndarray, X: np.ndarray) -> float:
     kind="exact",
     cases=_optimality_cases,
     corrected_of="cirrincione2026.hellinger_mds_optimal",
+    plants=(
+        pl.Plant("classical MDS embedding scaled by 1.01", pl.mds_inexact),
+    ),
 )
 def hellinger_mds_optimal__corrected(case) -> float:
     P = distributions(case)
@@ -153,7 +157,17 @@ claim(
     paper_status="proposition",
     readings=[
         Reading("stress", _HMO_STRESS, check=hellinger_mds_optimal, cases=_stress_cases),
-        Reading("strain", _HMO_STRAIN, check=hellinger_mds_optimal__corrected, cases=_optimality_cases),
+        Reading("strain", _HMO_STRAIN, check=hellinger_mds_optimal__corrected, cases=_optimality_cases,
+                plants=(
+                    pl.Plant("classical MDS embedding scaled by 1.01", pl.mds_inexact),
+                    pl.Plant("(none: smacof)", lambda mp: None, reads=("petheory.geometry.mds:smacof",),
+                             equivalent="SMACOF is the rival the reading compares classical MDS against: a worse rival cannot flip 'MDS is "
+                             "optimal', and a better one would have to beat the optimum; SMACOF's own descent is tests/theory's"),
+                    pl.Plant("(none: stress)", lambda mp: None,
+                             reads=("petheory.geometry.stress_measures:stress",),
+                             equivalent="read only by hellinger_mds_optimal's stress reading, which is refuted (the tracer credits a claim's "
+                             "reads to each of its holding readings); the strain reading compares strains, not stress"),
+                )),
     ],
 )
 
@@ -254,7 +268,12 @@ claim(
                 r"$2\arccos\sum_v\sqrt{p_vq_v}$ that no encoding of any dimension reproduces (the curved geometry); "
                 r"decided by a witness with a negative eigenvalue of $-\tfrac12JD^{\circ2}J$",
                 check=fisher_rao_not_euclidean, kind="asymptotic", examples={"quick": 40, "thorough": 400},
-                evidence="searched"),
+                evidence="searched",
+                plants=(
+                    pl.Plant("the 'Fisher-Rao' distance made the Euclidean chord: no witness can exist",
+                             pl.attr("proofs_check.claims.cirrincione2026.fisher_rao_distances",
+                                   lambda real: (lambda P: __import__("petheory.geometry.hellinger", fromlist=["x"]).hellinger_distances(P) * 2))),
+                )),
     ],
 )
 
@@ -272,6 +291,12 @@ claim(
     kind="exact",
     cases=_reproduction_cases,
     corrected_of="cirrincione2026.exact_reproduction_impossible",
+    plants=(
+        pl.Plant("Hellinger distances squared (non-Euclidean)",
+                 pl.attr("petheory.geometry.hellinger.hellinger_distances", lambda real: (lambda P: real(P) ** 2))),
+        pl.Plant("Hellinger distances scaled by 1/2",
+                 pl.attr("petheory.geometry.hellinger.hellinger_distances", lambda real: (lambda P: 0.5 * real(P)))),
+    ),
 )
 def exact_reproduction_impossible__corrected(case) -> float:
     lam, err, tol, r, n, V = _reproduction(case)
@@ -306,6 +331,11 @@ def exact_reproduction_impossible__corrected(case) -> float:
     r"fails: the encoding keeps only the positive eigenvalues.)",
     kind="exact",
     cases=_reproduction_cases,
+    plants=(
+        pl.Plant("double centring leaves a constant offset", pl.gram_not_centred),
+        pl.Plant("the effective rank one too many",
+                 pl.attr("petheory.geometry.rank.effective_rank", lambda real: (lambda B, tol=None, **k: real(B, tol, **k) + 1))),
+    ),
 )
 def rank_bound(case) -> float:
     P = distributions(case)
@@ -405,7 +435,13 @@ claim(
                 r"reproduces the optimal (MDS) $n\times d$ encoding exactly, **and** $r(n+d)<nd$",
                 check=minimal_parametrisation, cases=_param_cases),
         Reading("representable", r"$P=UV^\top$ exactly with $r(n+d)$ numbers (whether or not that is fewer than $nd$)",
-                check=minimal_representable, cases=_param_cases),
+                check=minimal_representable, cases=_param_cases,
+                plants=(
+                    pl.Plant("the factor U of the parametrisation 1% off",
+                             pl.attr("petheory.geometry.rank.minimal_parametrisation",
+                                   lambda real: (lambda X, rank: __import__("dataclasses").replace(real(X, rank=rank),
+                                                                                                 U=real(X, rank=rank).U * 1.01)))),
+                )),
     ],
 )
 
@@ -421,6 +457,11 @@ claim(
     kind="exact",
     cases=_param_cases,
     corrected_of="cirrincione2026.minimal_parametrisation",
+    plants=(
+        pl.Plant("the parametrisation's stated error 1.5x off", pl.minimal_param),
+        pl.Plant("the factorisation says it saves parameters always",
+                 pl.attr("petheory.geometry.rank.Factorisation.saves", lambda real: property(lambda self: True))),
+    ),
 )
 def minimal_parametrisation__corrected(case) -> float:
     X, r = _optimal_encoding(case)

@@ -21,6 +21,7 @@ from petheory.geometry import hellinger as geo_hellinger
 from petheory.geometry import induced as geo_induced
 from petheory.geometry import mds as geo_mds
 from proofs_check.claims.cirrincione2026 import SRC
+from proofs_check import plants as pl
 from proofs_check.engine import Evidence, claim
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import gamma, tolerance
@@ -120,6 +121,9 @@ claim(
     kind="exact",
     cases=_toeplitz_cases,
     corrected_of="cirrincione2026.alibi_rank1",
+    plants=(
+        pl.Plant("ALiBi's gap geometry bent (square root of the distances)", pl.bent_alibi),
+    ),
 )
 def alibi_rank1__corrected(case) -> float:
     f = np.asarray(case["f"], dtype=np.float64)

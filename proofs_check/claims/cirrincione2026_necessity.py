@@ -9,6 +9,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from proofs_check.claims.cirrincione2026 import SRC
+from proofs_check import plants as pl
 from proofs_check.engine import Evidence, Reading, claim
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import tolerance
@@ -131,6 +132,12 @@ def _causal_cases():
     cases=_bidirectional_cases,
     corrected_of="cirrincione2026.necessity",
     examples={"quick": 40},
+    plants=(
+        pl.Plant("a causal mask (a positional signal) slipped into every variant",
+                 pl.attr("proofs_check.claims.cirrincione2026_necessity._mask",
+                       lambda real: (lambda case: __import__("torch").nn.Transformer.generate_square_subsequent_mask(
+                           case["n"], dtype=__import__("torch").float64)))),
+    ),
 )
 def necessity__corrected(case) -> float:
     gap, tol = permutation_gap(case)
@@ -156,7 +163,13 @@ claim(
         Reading("mask_is_a_signal", r"a causal mask is a positional signal, so the theorem is about bidirectional "
                 r"attention: without PE it is permutation-equivariant per token and invariant after pooling (same "
                 r"computation as cirrincione2026.necessity__corrected).", check=necessity__corrected,
-                cases=_bidirectional_cases, examples={"quick": 40}),
+                cases=_bidirectional_cases, examples={"quick": 40},
+                plants=(
+                    pl.Plant("a causal mask (a positional signal) slipped into every variant",
+                             pl.attr("proofs_check.claims.cirrincione2026_necessity._mask",
+                                   lambda real: (lambda case: __import__("torch").nn.Transformer.generate_square_subsequent_mask(
+                                       case["n"], dtype=__import__("torch").float64)))),
+                )),
     ],
 )
 

@@ -29,6 +29,7 @@ import math
 import numpy as np
 
 from petheory.encodings import rotary
+from proofs_check import plants as pl
 from proofs_check.engine import Evidence, claim
 
 SOURCE = ("du2026 (Du, Harris, Tian, Huerta, Ronanki, Rongali, Galstyan, Peng; arXiv 2605.15514v1, 2026) {where}; read "
@@ -77,6 +78,10 @@ def failure_probability(length: int, base: float, energies: np.ndarray, u: np.nd
     reconstruction=_MODEL + f"d = {D}, base {BASE:g}, L = 4, 16, ..., 2^30. Checked, a conjunction: the failure "
     "probability stays below 1/2 at every L, never falls with L by more than the noise, and at L = 2^30 (far past "
     "the slowest band's period 2 pi base^(62/64), about 5.5e4) lies within the noise of 1/2.",
+    plants=(
+        pl.Plant("the library's ladder frozen (every frequency 0: no rotation)",
+                 pl.scaled("petheory.encodings.rotary.rope_frequencies", 0.0)),
+    ),
 )
 def token_consistency_fails(ctx) -> Evidence:
     e, u = _draws(ctx.profile, D)
@@ -115,6 +120,11 @@ TRADEOFF_LENGTH = 4096
     "the largest by more than the noise (where every band turns many times within L, at small bases, it is 1/2 "
     "whatever the base: no step there can help). The second half (positions) is not checked: 'distinguish "
     "positions' has no measure in the abstract (docstring of this module).",
+    plants=(
+        pl.Plant("the library's ladder ignores its base (always 10000)",
+                 pl.attr("petheory.encodings.rotary.rope_frequencies",
+                       lambda real: (lambda d, base=10000.0, **k: real(d, base=10000.0, **k)))),
+    ),
 )
 def base_helps_tokens(ctx) -> Evidence:
     e, u = _draws(ctx.profile, D)

@@ -29,6 +29,7 @@ from petheory.encodings import rotary as enc_rotary
 from petheory.toeplitz import phase_modulation as tp_phase
 from petheory.toeplitz import szego as tp_szego
 from proofs_check.claims._strategies import even_dims, vectors
+from proofs_check import plants as pl
 from proofs_check.engine import Evidence, claim
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import tolerance, unit_roundoff
@@ -83,6 +84,9 @@ def _rope_relative_proof() -> bool:
     kind="symbolic",
     cases=_rope_cases,
     proof=_rope_relative_proof,
+    plants=(
+        pl.Plant("rotation drifts with the absolute position", pl.rope_drift),
+    ),
 )
 def rope_relative(case) -> float:
     d, i, j = case["d"], case["i"], case["j"]
@@ -167,6 +171,19 @@ def _decay_rate(ns, ys):
     r"symbol-value distributions, and the largest gap of $\{\min a\}\cup\mathrm{spec}\,T_N\cup\{\max a\}$ "
     r"relative to $\max a-\min a$, must both decrease (fitted power-law rate, 95% interval above 0).",
     kind="asymptotic",
+    plants=(
+        pl.Plant("Kolmogorov distance grows with N", pl.szego_growing),
+        pl.Plant("the symbol's values shifted by a tenth of their range",
+                 pl.attr("petheory.toeplitz.symbol", lambda real: (lambda c, r=None, theta=None, **k: pl.shifted_symbol(real(c, r, theta, **k))))),
+        pl.Plant("the kernel's closed-form symbol 10% high",
+                 pl.attr("petheory.toeplitz.closed_forms.Kernel.symbol_values", lambda real: (lambda self, th, L: 1.1 * real(self, th, L)))),
+        pl.Plant("the kernel's column 10% high", pl.attr("petheory.toeplitz.closed_forms.Kernel.column",
+                                                                       lambda real: (lambda self, n, L: 1.1 * real(self, n, L)))),
+        pl.Plant("the power-law fit's slope with the wrong sign",
+                 pl.attr("petheory.fits.fit_power_law", lambda real: (lambda x, y, **k: pl.negated(real(x, y, **k))))),
+        pl.Plant("the kernel registry hands out a kernel whose column is 10% high",
+                 pl.attr("petheory.toeplitz.kernel", lambda real: (lambda name: pl.heavier_kernel(real(name))))),
+    ),
 )
 def szego(ctx) -> Evidence:
     sizes = [32, 64, 128, 256, 512] if ctx.profile == "quick" else [32, 64, 128, 256, 512, 1024, 2048]
@@ -245,6 +262,13 @@ def _lemma_tol(w, phases, n: int) -> float:
     r"dense grid with Newton refinement of every candidate peak.",
     kind="exact",
     cases=_amplitude_cases,
+    plants=(
+        pl.Plant("f scaled by 1.001 (above 2 sum w)", pl.lemma_b1(1.001)),
+        pl.Plant("max |f| read from the minimum only",
+                 pl.attr("petheory.toeplitz.phase_modulation.LemmaB1.max_abs_f", lambda real: property(lambda self: 1.001 * real.fget(self)))),
+        pl.Plant("max |g| 0.1% high",
+                 pl.attr("petheory.toeplitz.phase_modulation.LemmaB1.max_abs_g", lambda real: property(lambda self: 1.001 * real.fget(self)))),
+    ),
 )
 def lemma_b1_amplitude(case) -> float:
     w, ph = np.asarray(case["weights"]), np.asarray(case["phases"])
@@ -371,6 +395,9 @@ def lemma_b1_equality(case) -> float:
     kind="exact",
     cases=_rational_phase_cases,
     corrected_of="gu2025.lemma_b1_equality",
+    plants=(
+        pl.Plant("f scaled by 1 - 1e-6", pl.lemma_b1(1 - 1e-6)),
+    ),
 )
 def lemma_b1_equality__corrected(case) -> float:
     gap, tol = _equality_gap(case)
@@ -460,6 +487,13 @@ def _lemma_b1_range_coincide(case) -> float:
     kind="exact",
     cases=_amplitude_cases,
     corrected_of="gu2025.lemma_b1_range",
+    plants=(
+        pl.Plant("f scaled by 1.01", pl.lemma_b1(1.01)),
+        pl.Plant("the range of f 1% wide",
+                 pl.attr("petheory.toeplitz.phase_modulation.LemmaB1.ptp_f", lambda real: property(lambda self: 1.01 * real.fget(self)))),
+        pl.Plant("the range of g 1% wide",
+                 pl.attr("petheory.toeplitz.phase_modulation.LemmaB1.ptp_g", lambda real: property(lambda self: 1.01 * real.fget(self)))),
+    ),
 )
 def lemma_b1_range__corrected(case) -> float:
     w, ph = np.asarray(case["weights"]), np.asarray(case["phases"])

@@ -22,6 +22,7 @@ from petheory import toeplitz as tp
 from petheory.encodings import bias as enc_bias
 from petheory.toeplitz import eigen as tp_eigen
 from proofs_check.claims._strategies import reals, vectors
+from proofs_check import plants as pl
 from proofs_check.engine import Premise, Reading, claim
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import tolerance
@@ -191,11 +192,21 @@ claim(
     readings=[
         Reading("psd_equal_spectra", r"$E$ positive semidefinite with unit-modulus entries (hence rank one, $e_k=e^{ik\theta}$): "
                 r"$\rho(W\circ E)\le\rho(W)$; checked with what it implies, equal spectra ($W\circ E=DWD^*$, "
-                r"$D$ unitary diagonal).", check=schur_modulus_psd, cases=_psd_hadamard_cases),
+                r"$D$ unitary diagonal).", check=schur_modulus_psd, cases=_psd_hadamard_cases,
+                plants=(
+                    pl.Plant("Hadamard product drops E's phases",
+                             pl.compose(lambda real, A, B, mode: real(A, B.real, mode) if mode == "hadamard" else real(A, B, mode))),
+                )),
         Reading("unit_diagonal", r"'positive definite' weakened to what it implies, $e_{ii}=1$: $E$ Hermitian Toeplitz "
                 r"with $|e_{ij}|=1$, $W$ Hermitian positive definite Toeplitz: $\rho(W\circ E)\le\rho(W)$.",
                 check=schur_modulus, cases=_hadamard_cases),
-        Reading("band_average", _BAND + r": $\rho(W\circ E)\le\rho(W)$.", check=schur_modulus_band, cases=_band_cases),
+        Reading("band_average", _BAND + r": $\rho(W\circ E)\le\rho(W)$.", check=schur_modulus_band, cases=_band_cases,
+                plants=(
+                    pl.Plant("Hadamard product scaled by 1.1",
+                             pl.compose(lambda real, A, B, mode: 1.1 * real(A, B, mode))),
+                    pl.Plant("the band average 10% heavier",
+                             pl.scaled("petheory.coupling.rope_band_average", 1.1)),
+                )),
     ],
 )
 
@@ -211,6 +222,10 @@ claim(
     kind="exact",
     cases=_hadamard_cases,
     corrected_of="gu2025.schur_modulus",
+    plants=(
+        pl.Plant("Hadamard product scaled by 1.1",
+                 pl.compose(lambda real, A, B, mode: 1.1 * real(A, B, mode))),
+    ),
 )
 def schur_modulus__corrected(case) -> float:
     W, E, H, sw, sh = _hadamard(case)
@@ -317,6 +332,12 @@ def _contraction_corrected_cases(draw):
     kind="exact",
     cases=_contraction_corrected_cases,
     corrected_of="gu2025.spectral_contraction",
+    plants=(
+        pl.Plant("Hadamard product scaled by 1.05",
+                 pl.compose(lambda real, A, B, mode: 1.05 * real(A, B, mode))),
+        pl.Plant("dense Toeplitz matrices with their diagonal 20% heavy",
+                 pl.attr("petheory.toeplitz.dense", lambda real: (lambda c, r=None: real(c, r) + 0.2 * np.real(np.asarray(c)[0]) * np.eye(len(c))))),
+    ),
 )
 def spectral_contraction__corrected(case) -> float:
     n = case["n"]
@@ -362,6 +383,10 @@ def _psd(flat, n, r, complex_) -> np.ndarray:
     r"positive semidefinite pairs $GG^*$, real or complex, of every rank.",
     kind="exact",
     cases=_psd_pair,
+    plants=(
+        pl.Plant("Hadamard product shifted by -0.1 I",
+                 pl.compose(lambda real, A, B, mode: real(A, B, mode) - 0.1 * np.eye(A.shape[0]))),
+    ),
 )
 def classical_schur_product(case) -> float:
     n = case["n"]
@@ -397,6 +422,12 @@ def _weyl_cases(draw):
     r"Toeplitz $W$ and $B$ (free coefficients, or ALiBi).",
     kind="exact",
     cases=_weyl_cases,
+    plants=(
+        pl.Plant("sum plus a growing diagonal",
+                 pl.compose(lambda real, A, B, mode: real(A, B, mode) + 0.5 * np.diag(np.arange(A.shape[0])))),
+        pl.Plant("the spectral summary of M computed on M @ M",
+                 pl.attr("petheory.coupling.spectral_summary", lambda real: (lambda M: real(np.asarray(M) @ np.asarray(M))))),
+    ),
 )
 def classical_weyl_additive(case) -> float:
     n = case["n"]
@@ -436,6 +467,11 @@ def _symbol_range_cases(draw):
     r"$N$ below or above $K+1$).",
     kind="exact",
     cases=_symbol_range_cases,
+    plants=(
+        pl.Plant("largest eigenvalue reported 1 too high", pl.eigs_escape),
+        pl.Plant("the symbol's maximum reported 1% low",
+                 pl.attr("petheory.toeplitz.symbol_extrema", lambda real: (lambda c, r=None, **k: pl.shrunk_extrema(real(c, r, **k))))),
+    ),
 )
 def classical_toeplitz_eigs_in_symbol_range(case) -> float:
     a = np.asarray(case["coeffs"], dtype=np.complex128) + 1j * np.asarray(case["coeffs_imag"])

@@ -18,6 +18,7 @@ from petheory.encodings import absolute as enc_absolute
 from petheory.encodings import rotary as enc_rotary
 from petheory import softmax
 from proofs_check.claims._strategies import even_dims
+from proofs_check import plants as pl
 from proofs_check.engine import Reading, claim
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import gamma, tolerance, unit_roundoff
@@ -79,6 +80,21 @@ def _content(case, n, d, rng):
     cases=_decomposition_cases,
     reconstruction="Projection biases b_Q, b_K (as in BERT) are position-independent, so they go with the content "
     "component (Assumption 3.1); the logit scale multiplies the Gram terms, B is added unscaled.",
+    plants=(
+        pl.Plant("the two cross terms swapped (same total, wrong terms)",
+                 pl.attr("petheory.coupling.logit_terms",
+                       lambda real: (lambda *a, **k: __import__("dataclasses").replace(real(*a, **k), cp=real(*a, **k).pc,
+                                                                                      pc=real(*a, **k).cp)))),
+        pl.Plant("the Eq. 8 total misses the bias term",
+                 pl.attr("petheory.coupling.LogitTerms.total", lambda real: property(lambda self: real.fget(self) - self.bias))),
+        pl.Plant("(none: random projections)", lambda mp: None, reads=("petheory.coupling.inputs:random_projections",),
+                 equivalent="a random draw of W_Q, W_K that both sides of the identity share: any draw (any plant of it) "
+                 "keeps L = sum of the terms; the draw's own contract (shapes, seed) is tests/theory's"),
+        pl.Plant("(none: NoPE's table)", lambda mp: None, reads=("petheory.encodings.absolute:nope",),
+                 equivalent="Eq. 8's decomposition is an identity in the table P (every table satisfies it), and so is "
+                 "rope_logit_form__corrected's: no NoPE table, zero or not, can flip them; NoPE's table is pinned by "
+                 "tests/theory"),
+    ),
 )
 def logit_decomposition(case) -> float:
     n, d, dh = case["n"], case["d"], case["d_head"]
@@ -204,9 +220,27 @@ claim(
     paper_status="assumption",
     readings=[
         Reading("relative_bias", r"relative biases (ALiBi $-m\lvert i-j\rvert$, T5 buckets, per-offset scalars): $B$ is "
-                r"Toeplitz.", check=gpp_relative_bias, cases=_bias_cases),
+                r"Toeplitz.", check=gpp_relative_bias, cases=_bias_cases,
+                plants=(
+                    pl.Plant("relative biases that depend on the key's absolute position",
+                             pl.attr("petheory.encodings.get",
+                                   lambda real: (lambda name: (lambda n, **k: real(name)(n, **k) + np.arange(n)[None, :] * 0.1)
+                                                 if name in ("alibi", "t5", "relative") else real(name)))),
+                    pl.Plant("relative biases that grow with the key's position",
+                             pl.registry("relative", lambda fn: (lambda n, **k: fn(n, **k) + 0.1 * np.arange(n)[None, :]))),
+                    pl.Plant("T5 biases that grow with the key's position",
+                             pl.registry("t5", lambda fn: (lambda n, **k: fn(n, **k) + 0.1 * np.arange(n)[None, :]))),
+                )),
         Reading("sinusoidal", r"sine-cosine absolute PEs (any base, layout, start), position-only scores $PP^\top$: "
-                r"Toeplitz.", check=gpp_sinusoidal, cases=_sinusoid_pp_cases),
+                r"Toeplitz.", check=gpp_sinusoidal, cases=_sinusoid_pp_cases,
+                plants=(
+                    pl.Plant("sinusoidal PE amplitude grows with position",
+                             pl.attr("petheory.encodings.absolute.sinusoidal",
+                                   lambda real: (lambda n, d, **k: real(n, d, **k) * (1 + 0.01 * np.arange(n))[:, None]))),
+                    pl.Plant("(none)", lambda mp: None, reads=("petheory.encodings.absolute:random_fixed",),
+                             equivalent="read only by gpp_toeplitz's other_absolute reading, which is refuted (the tracer credits a "
+                             "claim's reads to each of its holding readings); no holding reading reads the random table"),
+                )),
         Reading("other_absolute", r"learned, random, wavelet and Legendre absolute PEs, position-only scores $PP^\top$: "
                 r"Toeplitz.", check=gpp_other_absolute, cases=_other_absolute_cases),
     ],
@@ -245,6 +279,13 @@ def _commuting_cases(draw):
     kind="exact",
     cases=_commuting_cases,
     corrected_of="gu2025.gpp_toeplitz",
+    plants=(
+        pl.Plant("sinusoidal PE amplitude grows with position",
+                 pl.attr("petheory.encodings.absolute.sinusoidal",
+                       lambda real: (lambda n, d, **k: real(n, d, **k) * (1 + 0.01 * np.arange(n))[:, None]))),
+        pl.Plant("the Toeplitz defect reported 1 too large",
+                 pl.attr("petheory.toeplitz.toeplitz_defect", lambda real: (lambda A, **k: real(A, **k) + 1.0))),
+    ),
 )
 def gpp_toeplitz__corrected(case) -> float:
     n, d = case["n"], case["d"]
@@ -310,7 +351,12 @@ claim(
         Reading("with_projections", r"$(PW_Q)(PW_K)^\top$ with the layer's projections (tied or independent "
                 r"Gaussian, or the identity) is Toeplitz", check=sinusoidal_scores_toeplitz, cases=_sinusoid_cases),
         Reading("identity", r"$PP^\top$, $(PP^\top)_{ij}=\sum_t\cos((i-j)\omega_t)$, is Toeplitz",
-                check=sinusoidal_scores_identity, cases=_sinusoid_cases),
+                check=sinusoidal_scores_identity, cases=_sinusoid_cases,
+                plants=(
+                    pl.Plant("sinusoidal PE amplitude grows with position",
+                             pl.attr("petheory.encodings.absolute.sinusoidal",
+                                   lambda real: (lambda n, d, **k: real(n, d, **k) * (1 + 0.01 * np.arange(n))[:, None]))),
+                )),
     ],
 )
 
@@ -325,6 +371,11 @@ claim(
     kind="exact",
     cases=_sinusoid_cases,
     corrected_of="gu2025.sinusoidal_scores_toeplitz",
+    plants=(
+        pl.Plant("sinusoidal PE amplitude grows with position",
+                 pl.attr("petheory.encodings.absolute.sinusoidal",
+                       lambda real: (lambda n, d, **k: real(n, d, **k) * (1 + 0.01 * np.arange(n))[:, None]))),
+    ),
 )
 def sinusoidal_scores_toeplitz__corrected(case) -> float:
     P = _sinusoid(case)
@@ -384,7 +435,13 @@ claim(
         Reading("row_softmax", r"$\operatorname{softmax}_{\text{row}}(T)$ is Toeplitz", check=normalisation_keeps_toeplitz,
                 cases=_softmax_cases),
         Reading("scalar_1_over_sqrt_d", r"$T/\sqrt d$ is Toeplitz (any $d\ge1$)", check=normalisation_scalar,
-                cases=_scaled_cases),
+                cases=_scaled_cases,
+                plants=(
+                    pl.Plant("(none)", lambda mp: None,
+                             equivalent="T / sqrt(d) of a Toeplitz T is Toeplitz by the arithmetic (entry a_{i-j} / sqrt(d), one rounding "
+                             "each, the same for equal a_{i-j}); the only plants that flip it break the premise (scipy's toeplitz made "
+                             "non-Toeplitz, as tests/claims/test_claims_gu2025_mla.py does to show the checker can say refuted)"),
+                )),
     ],
 )
 
@@ -405,6 +462,11 @@ def _circulant_cases(draw):
     kind="exact",
     cases=_circulant_cases,
     corrected_of="gu2025.normalisation_keeps_toeplitz",
+    plants=(
+        pl.Plant("softmax with a causal mask",
+                 pl.attr("petheory.softmax.row_softmax",
+                       lambda real: (lambda M: real(np.where(np.triu(np.ones_like(M), 1) > 0, -np.inf, M))))),
+    ),
 )
 def normalisation_keeps_toeplitz__corrected(case) -> float:
     from scipy.linalg import circulant
@@ -475,6 +537,15 @@ def rope_logit_form(case) -> float:
     kind="exact",
     cases=_rope_cases,
     corrected_of="gu2025.rope_logit_form",
+    plants=(
+        pl.Plant("the library's rotation turns the wrong way", pl.rope_sign),
+        pl.Plant("the RoPE logits' real part taken of the conjugate phases",
+                 pl.attr("petheory.coupling.RopeTerms.logits", lambda real: property(
+                     lambda self: np.real(self.gram_sum * np.conj(self.phases)).sum(axis=0) + self.passthrough))),
+        pl.Plant("the logit terms built on the transposed query/key projections",
+                 pl.attr("petheory.coupling.rope_logit_terms", lambda real: (lambda c, p, W_Q, W_K, table, **k: real(
+                     c, p, W_K, W_Q, table, **k)))),
+    ),
 )
 def rope_logit_form__corrected(case) -> float:
     C, P, W_Q, W_K, table = _rope_setup(case)

@@ -22,7 +22,6 @@ Verdict rules (pre-registered; stated in each claim):
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 from proofs_check.engine import Calibration, Evidence, claim

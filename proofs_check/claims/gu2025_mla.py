@@ -17,6 +17,7 @@ from petheory import coupling
 from petheory.encodings import rotary as enc_rotary
 from proofs_check.claims import _empirical as emp
 from proofs_check.claims.gu2025_empirical import DEPOSIT_LARGE, DEPOSIT_NONE, max_shallow_drop, paper_scale, record_problem, SMALL_PRESET
+from proofs_check import plants as pl
 from proofs_check.engine import Evidence, Reading, claim
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import gamma, unit_roundoff
@@ -25,7 +26,7 @@ ALPHA = 0.05
 _FIG = ("Records of petheory.experiments.papers.gu2025_task1/2 (runs/ first, then records/), grouped by PE spec. " + SMALL_PRESET +
         " Paper-preset records decide with >= 3 seeds per spec; none are shipped "
         "(records/ holds the small preset of the seven §4 runs only), so the verdict is inconclusive until they exist: "
-        "train them with `python benchmarks/gpu_records.py --device cuda gu2025_fig5 gu2025_fig6 gu2025_fig7` or "
+        "train them with `python tools/gpu/gpu_records.py --device cuda gu2025_fig5 gu2025_fig6 gu2025_fig7` or "
         "petheory.experiments.papers.gu2025_partial_rope / gu2025_rope_abs / gu2025_mla_ablation({'size': 'paper', 'device': 'cuda'}).")
 
 
@@ -299,6 +300,11 @@ def mla_logit_form(case) -> float:
     paper_status=None,  # the source names no status
     cases=_mla_cases,
     corrected_of="gu2025.mla_logit_form",
+    plants=(
+        pl.Plant("the library's rotation turns the wrong way", pl.rope_sign),
+        pl.Plant("rotary pairs as complex numbers with the wrong sign of the phase",
+                 pl.attr("petheory.coupling.complex_pairs", lambda real: (lambda x, table: np.conj(real(x, table))))),
+    ),
 )
 def mla_logit_form__corrected(case) -> float:
     """Largest entrywise gap between Eq. 11's logit (the library's rotation) and the corrected sum, minus rounding."""
@@ -333,7 +339,10 @@ claim(
                 "best): a positive residual says no alpha and no G_e make it exact.", check=mla_logit_form),
         Reading("schematic", "Eq. 12 as a schema: L_MLA is the NoPE part's Gram plus the RoPE part's, which is a sum of "
                 "Hadamard products of Grams with Toeplitz unit-modulus factors E^(t)_ij = e^{i(i-j) theta_t} (alpha G_e "
-                "standing for that sum), with the library's rotation computing Eq. 11.", check=mla_logit_form__corrected),
+                "standing for that sum), with the library's rotation computing Eq. 11.", check=mla_logit_form__corrected,
+                plants=(
+                    pl.Plant("the library's rotation turns the wrong way", pl.rope_sign),
+                )),
     ],
 )
 
@@ -395,7 +404,13 @@ claim(
         Reading("input_layer", "the input representation x_i = E[token_i] + P[i] of an additive absolute PE",
                 check=lambda case: _decomposition_interaction(case, False), cases=_decomp_cases,
                 evidence="definitional", evidence_note="additive by the construction of the input (embedding + PE); "
-                "the check guards the implementation only"),
+                "the check guards the implementation only",
+                plants=(
+                    pl.Plant("(none)", lambda mp: None,
+                             equivalent="the input x = E[t] + P[i] is formed in the checker, additive in token and position for every "
+                             "table P the registry returns; the reading says definitional (its evidence note), and its sibling reading "
+                             "after_attention is what can fail"),
+                )),
         Reading("after_attention", "the representation after one softmax attention layer (App. C.4: content and "
                 "position mix there)", check=lambda case: _decomposition_interaction(case, True), cases=_decomp_cases),
     ],
@@ -491,6 +506,13 @@ def rope_logit_much_larger(case) -> float:
     return MUCH_LARGER * rel - rope - 4 * (MUCH_LARGER + 1) * se
 
 
+def _expressiveness_equal(mp):
+    """Plant: RoPE's feasible set made equal to relative encoding's."""
+    from proofs_check.claims import gu2025_mla as M
+
+    mp.setattr(M, "_feasible_rope", M._feasible_relative)
+
+
 claim(
     id="gu2025.logit_expressiveness",
     paper_status="proposition",
@@ -514,7 +536,11 @@ claim(
                 evidence_note="true by the idealisation's closed form (a free phase makes RoPE's set the whole circle), "
                 "conditional on it: no library code is involved, and the free common phase is what "
                 "gu2025.prop_b1_mean_value_step and gu2025.rope_logit_form refute for the real logit; at gap 0 the "
-                "margin is exactly 0"),
+                "margin is exactly 0",
+                plants=(
+                    pl.Plant("RoPE's feasible set made equal to relative encoding's",
+                             _expressiveness_equal),
+                )),
         Reading("rope_logit", "RoPE's real logit (R_i q_i)^T (R_j k_j), a sum over d/2 bands whose phases (i-j) "
                 "theta_t are fixed by the positions, not free: over content vectors ~ N(0, I_d), the fraction "
                 "satisfying the constraint at gap = gap_fraction sqrt(d) is at least 2 times relative encoding's.",

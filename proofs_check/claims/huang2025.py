@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from petheory.encodings import rotary
 from petheory.models import resolve_config
+from proofs_check import plants as pl
 from proofs_check.engine import claim, quantities
 
 SOURCE = ("huang2025 (Huang, Liu, Song, Hou, Chang, Lin, Bai; arXiv 2510.23095v1) abstract (the three guidelines) and "
@@ -86,6 +87,12 @@ def full_frequency(case) -> float:
     "Checked on the layouts petheory resolves (resolve_config, MRope.band_axes, the rotary "
     "ladder): Qwen3-VL's interleaved (24, 20, 20) must meet it, Qwen2-VL's and Qwen2.5-VL's chunked (16, 24, 24) "
     "must not (a conjunction over the three families).",
+    plants=(
+        pl.Plant("the interleaved M-RoPE layout laid out in chunks",
+                 pl.attr("petheory.scheme.MRope.band_axes", lambda real: pl.chunked_axes(real))),
+        pl.Plant("the resolver reads every Qwen-VL config as Qwen2.5-VL's (chunked)",
+                 pl.attr("proofs_check.claims.huang2025.resolve_config", lambda real: (lambda cfg: real(pl.as_qwen25(cfg))))),
+    ),
 )
 def _full_frequency(case) -> float:
     return full_frequency(case)

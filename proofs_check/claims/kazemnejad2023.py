@@ -17,6 +17,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from proofs_check.claims import _heads
+from proofs_check import plants as pl
 from proofs_check.engine import claim, quantities
 
 SOURCE = ("kazemnejad2023 (Kazemnejad, Padhi, Natesan Ramamurthy, Das, Reddy; arXiv 2305.19466v2, NeurIPS 2023) {where}; "
@@ -99,6 +100,14 @@ def recovers_position(case) -> float:
     "ReLU MLP (W_1, W_2) interpolating 1/t -> t on the T + 1 positions (the universal-approximation step the proof "
     "cites, made explicit). The attention is petheory's causal NoPE head; layer norms are not part of the "
     "construction and are left out. Checked: dimension 2 is 1/t and the MLP writes t, for every position.",
+    plants=(
+        pl.Plant("petheory's attention without its causal mask",
+                 pl.attr("petheory.nn.transformer.Attention.heads", lambda real: pl.not_causal(real))),
+        pl.Plant("the attention built without its causal mask",
+                 pl.attr("petheory.nn.transformer.Attention.__init__", lambda real: pl.init_not_causal(real))),
+        pl.Plant("config validation drops causal",
+                 pl.attr("petheory.nn.transformer.ModelConfig.validate", lambda real: pl.validate_not_causal(real))),
+    ),
 )
 def _recovers_position(case) -> float:
     return recovers_position(case)
@@ -165,6 +174,10 @@ def relative_logits(case) -> float:
     "[A c_t, -t, 1], k_i = [B c_i, lam, lam i], so <q_t, k_i> = c_t^T A^T B c_i + lam (i - t) (the proof's case is "
     "lam = 1). Run through petheory's causal NoPE head; since the head returns probabilities, the logits are read "
     "back as log alpha, which equals logit / sqrt(d) up to one constant per row (the softmax's normaliser).",
+    plants=(
+        pl.Plant("the construction's key carries 2 lam i (logits lam (2i - t))",
+                 pl.attr("proofs_check.claims.kazemnejad2023.relative_construction", lambda real: pl.key_twice_position(real))),
+    ),
 )
 def _relative_logits(case) -> float:
     return relative_logits(case)

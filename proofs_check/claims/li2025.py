@@ -25,6 +25,7 @@ from petheory.bounds import decay as bounds_decay
 from petheory.bounds import rademacher as bounds_rademacher
 from petheory.encodings import absolute as enc_absolute
 from proofs_check.claims._strategies import even_dims
+from proofs_check import plants as pl
 from proofs_check.engine import Evidence, Reading, claim
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import tolerance, unit_roundoff
@@ -73,6 +74,9 @@ def _sinusoid_reference(d: int, pos: int, base: float, layout: str) -> tuple[np.
     r"$\sin/\cos(pos/base^{2i/d})$.",
     kind="exact",
     cases=_sinusoidal_cases,
+    plants=(
+        pl.Plant("sinusoidal PE doubled", pl.scaled("petheory.encodings.absolute.sinusoidal", 2.0)),
+    ),
 )
 def sinusoidal_norm_bound(case) -> float:
     d, part = case["d"], case.get("part", "paper_bound")
@@ -158,6 +162,14 @@ claim(
     "bounded position maps. Learned: B_p has no value in Table 2, so B_p can only be the table's largest row norm, and "
     "the part is true by that definition. The unnormalised wavelet's O(N_max sqrt(log N_max)) ('Failure signatures', "
     "not Table 2) is li2025.wavelet_unnormalised_norm.",
+    plants=(
+        pl.Plant("sinusoidal registry entry scaled by 1.5",
+                 pl.registry("sinusoidal", lambda fn: (lambda *a, **k: 1.5 * fn(*a, **k)))),
+        pl.Plant("the input norm bound 10% high",
+                 pl.attr("petheory.bounds.norms.NormBound.input_norm", lambda real: (lambda self, token_norm=0.0: pl.times(real(self, token_norm), 1.1)))),
+        pl.Plant("norm_bound hands out a stated bound 10% low",
+                 pl.attr("petheory.bounds.norm_bound", lambda real: (lambda *a, **k: pl.lower_stated(real(*a, **k))))),
+    ),
 )(input_norm_bounds)
 
 
@@ -308,7 +320,14 @@ claim(
     "missing or extra sqrt(log N) moves it by over these sizes. The 'destabilizes training' part is not checked.",
     readings=[
         Reading("upper_bound", r"O(.) as written: the norm grows no faster than $N_{max}\sqrt{\log N_{max}}$ under "
-                "every construction (no ratio-exponent interval lies above delta).", check=wavelet_norm_upper_bound),
+                "every construction (no ratio-exponent interval lies above delta).", check=wavelet_norm_upper_bound,
+                plants=(
+                    pl.Plant("sup norms grow as N^1.2 sqrt(log N)",
+                             pl.attr("petheory.bounds.decay.wavelet_norms",
+                                   lambda real: (lambda n, d, **k: np.full(n, float(n) ** 1.2 * np.sqrt(np.log(n)))))),
+                    pl.Plant("the growth fits' ratio exponents 1 higher",
+                             pl.attr("petheory.bounds.wavelet_norm_growth", lambda real: (lambda *a, **k: pl.steeper_growth(real(*a, **k))))),
+                )),
         Reading("attained_rate", r"'inflation' at that rate: some construction's norm grows as "
                 r"$N_{max}\sqrt{\log N_{max}}$. At most inconclusive: a reconstruction that misses the rate says "
                 "nothing about the authors' encoding, which the summary does not define.", check=wavelet_norm_attained),
@@ -328,6 +347,10 @@ claim(
     reconstruction="The constructions and fits of li2025.wavelet_unnormalised_norm; holds when every construction's "
     "fitted exponent of N (95% t-interval) lies below 1/2 + delta, delta = 1/(2 ln N_min) the most a log factor "
     "moves an exponent over the sizes fitted.",
+    plants=(
+        pl.Plant("sup norms grow as N sqrt(log N)",
+                 pl.attr("petheory.bounds.decay.wavelet_norms", lambda real: (lambda n, d, **k: np.full(n, float(n) * np.sqrt(np.log(n)))))),
+    ),
 )
 def wavelet_unnormalised_norm__corrected(ctx) -> Evidence:
     sizes, delta, fits = _wavelet_norm_fits(ctx.profile)
@@ -381,6 +404,15 @@ def legendre_norm_bound(d: int, orthonormal: bool) -> float:
     "written out in the checker, c_k and PE_inf = c_k P_k(1) from their definitions): the table must agree with it, "
     "and the independent values must themselves be bounded by sqrt(sum c_k^2) and saturate (||PE(p) - PE_inf|| within "
     "the saturation bound), so a saturation that came only from the library clipping its own values is not enough.",
+    plants=(
+        pl.Plant("Legendre PE extrapolates past n_max instead of saturating",
+                 pl.attr("petheory.encodings.absolute.legendre", lambda real: (lambda *a, **k: real(*a, **{**k, "beyond": "extrapolate"})))),
+        pl.Plant("the Legendre limit reported 10% high",
+                 pl.scaled("petheory.bounds.legendre_limit", 1.1)),
+        pl.Plant("the Legendre norm bound 10% low", pl.scaled("petheory.bounds.legendre_norm_bound", 0.9)),
+        pl.Plant("the saturation bound 10% low",
+                 pl.scaled("petheory.bounds.legendre_saturation_bound", 0.9)),
+    ),
 )
 def legendre_bounded(case) -> float:
     n_max, d, far, ortho, pm = case["n_max"], case["d"], case["far"], case["orthonormal"], case["position_map"]
@@ -480,7 +512,11 @@ claim(
                 evidence="exhaustive", examples={"quick": 1, "thorough": 1}),
         Reading("slowest_period", "ambiguity = the slowest sine-cosine pair repeats; its period 2 pi base^((d-2)/d) "
                 "lies in [10^3, 10^5].", check=sinusoidal_slowest_period, cases=_paper_width_cases,
-                evidence="exhaustive", examples={"quick": 1, "thorough": 1}),
+                evidence="exhaustive", examples={"quick": 1, "thorough": 1},
+                plants=(
+                    pl.Plant("sinusoidal base 1e7",
+                             pl.attr("petheory.encodings.absolute.sinusoidal", lambda real: (lambda *a, **k: real(*a, **{**k, "base": 1e7})))),
+                )),
     ],
 )
 
@@ -509,6 +545,10 @@ AMBIGUITY_ONSETS = {12: 14495, 14: 18246, 16: 596274}
     reconstruction="Same criterion and search as li2025.sinusoidal_periodic_ambiguity. No two integer positions ever "
     "share an encoding exactly (the fastest pair has angular frequency 1 and pi is irrational); the slowest pair "
     "wraps after 2 pi base^((d-2)/d) positions (47,117 at d = 64), which is where only the coarse coordinates repeat.",
+    plants=(
+        pl.Plant("onset of ambiguity reported at 7",
+                 pl.attr("petheory.bounds.decay.sinusoidal_ambiguity_onset", lambda real: (lambda d, **k: 7))),
+    ),
 )
 def sinusoidal_periodic_ambiguity__corrected(case) -> float:
     d = case["d"]

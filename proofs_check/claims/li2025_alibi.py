@@ -7,7 +7,6 @@ stated, every quantity from :mod:`petheory.bounds` or the encodings registry.
 
 from __future__ import annotations
 
-import functools
 import math
 
 import numpy as np
@@ -15,12 +14,11 @@ from hypothesis import strategies as st
 
 from petheory import bounds
 from petheory import encodings as enc
-from petheory import fits
 from petheory.bounds import alibi as bounds_alibi
-from petheory.encodings import absolute as enc_absolute
 from petheory.encodings import bias as enc_bias
 from proofs_check.claims._strategies import reals
-from proofs_check.engine import Evidence, Reading, claim
+from proofs_check import plants as pl
+from proofs_check.engine import claim
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
 from proofs_check.tolerance import gamma, tolerance, unit_roundoff
 
@@ -114,6 +112,14 @@ def _alibi_eq9_rounding(mu: np.ndarray, case: dict, dist: int, t: dict) -> float
     "(a central difference is A' at some point, by the mean value theorem; the true sup exceeds the largest one by at "
     "most (3h)^2/8 sup|d^3A/db^3| = 9h^2/32 for the weight, times ||v_b - vbar|| for the output, whose b-dependence is "
     "A(b)(v_b - vbar) exactly), so Eq. 9 is tested with no hard-coded 1/4, and bounds' left side must agree with it.",
+    plants=(
+        pl.Plant("ALiBi's attention weight with an 8x steeper slope",
+                 pl.attr("petheory.bounds.alibi.attention_weight", lambda real: (lambda mu, b: real(mu, 8.0 * np.asarray(b))))),
+        pl.Plant("the extrapolation terms' Lipschitz part halved",
+                 pl.attr("petheory.bounds.alibi.alibi_extrapolation_terms", lambda real: (lambda *a, **k: pl.halve_first(real(*a, **k))))),
+        pl.Plant("the numeric Lipschitz constant doubled",
+                 pl.scaled("petheory.bounds.alibi_lipschitz_numeric", 2.0)),
+    ),
 )
 def alibi_extrapolation(case) -> float:
     mu = np.asarray(case["mu"], dtype=np.float64)
@@ -195,6 +201,15 @@ def bias_by_distance_violation(B: np.ndarray) -> float:
     statement=r"The ALiBi bias $b(i,j) = -\alpha\lvert i-j\rvert$ stays monotone in distance at any length.",
     kind="exact",
     cases=_alibi_cases,
+    plants=(
+        pl.Plant("ALiBi bias with a quadratic bump",
+                 pl.attr("petheory.encodings.bias.alibi",
+                       lambda real: (lambda n, **k: real(n, **k) + 0.01 * np.subtract.outer(np.arange(n), np.arange(n)) ** 2))),
+        pl.Plant("(none)", lambda mp: None, reads=("petheory.encodings.bias:alibi_slopes",),
+                 equivalent="the slopes only pick which slope a case draws: the bias is monotone for every slope >= 0, and a "
+                 "negative slope is refused by alibi() (ValidationError), so no schedule can flip it; the schedules are "
+                 "pinned by tests/theory against Press et al.'s and gu2025's"),
+    ),
 )
 def alibi_monotone_bias(case) -> float:
     # Rounding is monotone and |i-j| is an exact integer, so no tolerance is needed:
@@ -239,6 +254,10 @@ def alibi_nonlocal_mass(case) -> tuple[float, float]:
     "for content logits uniform in [-M, M]: the largest mass off the query's own key is within the bound, which "
     "does not depend on the length and tends to 0 as alpha grows (so the collapse holds 'on very long sequences' "
     "too). Tolerance: the softmax's rounding, (n + 4) u per weight, n weights summed.",
+    plants=(
+        pl.Plant("ALiBi bias capped at -1 (stops growing with distance)",
+                 pl.attr("petheory.encodings.bias.alibi", lambda real: (lambda n, **k: np.maximum(real(n, **k), -1.0)))),
+    ),
 )
 def alibi_large_slope_local(case) -> float:
     mass, bound = alibi_nonlocal_mass(case)
@@ -289,6 +308,11 @@ def alibi_far_mass(case) -> tuple[float, float]:
     "(petheory.encodings.bias.alibi, symmetric form) and softmax (petheory.softmax.row_softmax) for content logits "
     "uniform in [-M, M] at a fixed slope, where li2025.alibi_large_slope_local fixes the distance (D = 1) and lets "
     "the slope grow. Tolerance: the softmax's rounding, (n + 4) u per weight, n weights summed.",
+    plants=(
+        pl.Plant("ALiBi bias capped at -3 alpha (stops growing past distance 3)",
+                 pl.attr("petheory.encodings.bias.alibi",
+                       lambda real: (lambda n, **k: np.maximum(real(n, **k), -3.0 * k.get("slope", 1.0))))),
+    ),
 )
 def alibi_soft_locality(case) -> float:
     mass, bound = alibi_far_mass(case)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
+from proofs_check import plants as pl
 from proofs_check.engine import claim
 from proofs_check.tolerance import gamma
 
@@ -24,7 +25,7 @@ def _ua_cases(draw):
 def fit_pair_table(xs: list, ys: list, N: int) -> np.ndarray:
     """Least-squares fit of A (N, N) in :math:`y(x) = \\sum_t A_{\\min(n, N) - 1, \\min(t, N - 1)}\\, x_t` for sequences x of length n
     (positions past the table reuse its last row and column: li2025's learned PE beyond :math:`N_{max}`)."""
-    rows, cols = [], []
+    rows = []
     for x in xs:
         n = len(x)
         r = np.zeros((N, N))
@@ -58,6 +59,10 @@ def predict(A: np.ndarray, x) -> float:
     "residual within rounding) and be the same table (they saw the same data), so at length N+1 one of the two "
     "targets is missed by >= |c| (triangle inequality). Violation > 0 when a fit misses a length <= N, when the two "
     "fits differ, or when both targets are met at N+1 (which would be extrapolation guaranteed by the fit).",
+    plants=(
+        pl.Plant("the pair-table fit misses the running sum by 10%",
+                 pl.attr("proofs_check.claims.li2025_approximation.fit_pair_table", lambda real: (lambda xs, ys, N: 0.9 * real(xs, ys, N)))),
+    ),
 )
 def ua_no_extrapolation(case) -> float:
     N, c = int(case["N"]), float(case["c"])

@@ -18,13 +18,11 @@ from hypothesis import strategies as st
 from petheory import bounds
 from petheory import encodings as enc
 from petheory import fits
-from petheory.bounds import alibi as bounds_alibi
 from petheory.encodings import absolute as enc_absolute
-from petheory.encodings import bias as enc_bias
-from proofs_check.claims._strategies import reals
+from proofs_check import plants as pl
 from proofs_check.engine import Evidence, Reading, claim
 from proofs_check.engine import quantities  # what a replay prints (see engine.quantities)
-from proofs_check.tolerance import gamma, tolerance, unit_roundoff
+from proofs_check.tolerance import tolerance
 
 
 # ============================================================================= wavelet: atom decay
@@ -151,6 +149,20 @@ def wavelet_atom_decay_per_jmax(ctx) -> Evidence:
     )
 
 
+def _unbounded_atoms(mp):
+    """Plant: the standard atoms' per-scale constants reported unbounded (C_j = inf), as the atom table reports them."""
+    from proofs_check.claims import li2025_extrapolation as X
+
+    real = X._atom_decay_uniform
+
+    def planted(profile):
+        ev = real(profile)
+        fams = {w: {**t, "unit/l2": {**t["unit/l2"], "C_j": [np.inf] * len(t["unit/l2"]["C_j"])}}
+                for w, t in ev.details["per_family"].items()}
+        return X.Evidence(ev.verdict, ev.cases, details={**ev.details, "per_family": fams})
+    mp.setattr(X, "_atom_decay_uniform", planted)
+
+
 claim(
     id="li2025.wavelet_atom_decay",
     source="li2025 §6.1.4 (the summary names no status)",
@@ -165,9 +177,27 @@ claim(
                 check=wavelet_atom_decay, kind="asymptotic"),
         Reading("uniform_c_paper_amplitude", r"one $C$ for every scale, with atoms of the paper's own amplitude "
                 r"$2^{-j/2}$ (normalisation 'paper'), either dilation.", check=wavelet_atom_decay_paper_amplitude,
-                kind="asymptotic"),
+                kind="asymptotic",
+                plants=(
+                    pl.Plant("paper amplitude replaced by none",
+                             pl.attr("petheory.encodings.absolute.wavelet_amplitude", lambda real: (lambda j, nm: real(j, "none")))),
+                    pl.Plant("the scale ratios doubled",
+                             pl.attr("petheory.bounds.wavelet_scale_ratios", lambda real: (lambda *a, **k: pl.doubled(real(*a, **k))))),
+                    pl.Plant("the mother wavelet's C without its e^{beta u} weight",
+                             pl.attr("petheory.bounds.wavelet_decay_fit", pl.unweighted_decay_constant)),
+                    pl.Plant("(none: fit_line)", lambda mp: None,
+                             reads=("petheory.fits:fit_line",),
+                             equivalent="the fitted trend of log2 C_j decides only the uniform_c reading (refuted) and the details: the "
+                             "holding readings decide by the constant the argument constructs (uniform_c_paper_amplitude: C_psi(beta) "
+                             "e^{beta h} bounds every C_j) and by finiteness (c_depends_on_jmax), neither of which reads the fit; the fit "
+                             "itself is tests/theory's (petheory.fits against scipy's linregress)"),
+                )),
         Reading("c_depends_on_jmax", r"for each $j_{max}$ some $C=C(j_{max})$ serves every $j\le j_{max}$.",
-                check=wavelet_atom_decay_per_jmax, kind="asymptotic", evidence="proved"),
+                check=wavelet_atom_decay_per_jmax, kind="asymptotic", evidence="proved",
+                plants=(
+                    pl.Plant("the standard atoms' per-scale constants unbounded (C_j = inf), "
+                             "as the shared atom table reports them", _unbounded_atoms),
+                )),
     ],
 )
 
@@ -220,6 +250,15 @@ def _atom_cases(draw):
     "sampling step 2^-resolution, since |interp| is at most its left neighbour's value). c_j is the statement's "
     "(2^(j/2) 'l2', 2^(-j/2) 'paper', 1 'none'), written here, not read from the library, so an encoding whose "
     "atoms carry another amplitude fails.",
+    plants=(
+        pl.Plant("wavelet PE tripled", pl.scaled("petheory.encodings.absolute.wavelet", 3.0, 1e-6)),
+        pl.Plant("the wavelet function tripled",
+                 pl.attr("petheory.encodings.absolute.wavefun", lambda real: (lambda *a, **k: pl.tripled(real(*a, **k))))),
+        pl.Plant("the atoms tripled",
+                 pl.attr("petheory.encodings.absolute.wavelet_atoms", lambda real: (lambda *a, **k: pl.tripled(real(*a, **k))))),
+        pl.Plant("the amplitude of scale j read at -j (a level index for a scale)",
+                 pl.attr("petheory.encodings.absolute.wavelet_amplitude", lambda real: (lambda j, nm: real(-j, nm)))),
+    ),
 )
 def wavelet_atom_decay__corrected(case) -> float:
     w, nm, dil, n_max = case["wavelet"], case["normalisation"], case["dilation"], case["n_max"]
@@ -302,6 +341,14 @@ def wavelet_extrapolation(case) -> float:
     "bounds.wavelet_support_end from the atoms in use (h matters only for Haar, whose sampled psi is -1 at x = 1 "
     "and 0 at 1 + h); the checker asks that P_S obey the stated formula, for exact zeros from P_S on (positions past "
     "every support get no interpolated value at all), and for the predicted constant distance to PE(N_max).",
+    plants=(
+        pl.Plant("wavelet PE never exactly zero far out",
+                 pl.scaled("petheory.encodings.absolute.wavelet", 1.0, 1e-9)),
+        pl.Plant("the support length one short",
+                 pl.attr("petheory.bounds.wavelet_support_length", lambda real: (lambda *a, **k: real(*a, **k) - 1))),
+        pl.Plant("the support's end one position early (floor(end), no + 1)",
+                 pl.attr("petheory.bounds.wavelet_support_end", lambda real: (lambda *a, **k: real(*a, **k) - 1))),
+    ),
 )
 def wavelet_extrapolation__corrected(case) -> float:
     p = _wav_params(case)
@@ -424,6 +471,11 @@ def learned_no_extrapolation_gap(case) -> tuple[float, float]:
     "petheory.nn's AbsolutePE (their default refuses longer inputs). Trained weights are any weights: the collapse "
     "holds for every value of them, so a few steps of a random regression task stand for training. Bidirectional "
     "attention: a causal mask would tell positions apart by itself (see cirrincione2026.necessity).",
+    plants=(
+        pl.Plant("learned rows past the table differ", pl.leaky_learned),
+        pl.Plant("build_model gives the learned table a sinusoidal tail",
+                 pl.attr("petheory.nn.build_model", lambda real: (lambda cfg: real(pl.sinusoidal_cfg(cfg))))),
+    ),
 )
 def learned_no_extrapolation(case) -> float:
     return learned_no_extrapolation_gap(case)[0]

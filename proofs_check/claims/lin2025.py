@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from petheory import softmax
 from petheory.encodings import bias
+from proofs_check import plants as pl
 from proofs_check.engine import claim, quantities
 
 SOURCE = ("lin2025 (Lin, Nikishin, He, Courville; arXiv 2503.02130, ICLR 2025) §2 (Forgetting Attention), read in the "
@@ -63,6 +64,10 @@ def constant_gate_is_alibi(case) -> float:
     reconstruction="The bias as the authors' code computes it (forget_bias: cumulative sums of log f), against the "
     "library's causal ALiBi bias (petheory.encodings.alibi, form='causal', slope -log f), both through the "
     "library's row softmax on the same random logits, causal mask; gates f in [1e-4, 1].",
+    plants=(
+        pl.Plant("the causal ALiBi bias 1% steeper than its slope",
+                 pl.attr("petheory.encodings.bias.alibi", lambda real: (lambda n, **k: 1.01 * real(n, **k)))),
+    ),
 )
 def _constant_gate(case) -> float:
     return constant_gate_is_alibi(case)

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from petheory.bounds import long_context as lc
 from petheory.encodings import rotary
+from proofs_check import plants as pl
 from proofs_check.engine import claim, quantities
 
 SOURCE = ("liu2023 (Liu, Yan, Zhang, An, Qiu, Lin; arXiv 2310.05209, ICLR 2024) {where}; read in the authors' README "
@@ -50,6 +51,10 @@ def critical_dimension(case) -> float:
     reconstruction="Any base b > 1 in place of 10000 (the formula's derivation does not use its value); 'covered' "
     "read as a period strictly shorter than T_train, the reading under which the ceiling is exact (a period exactly "
     "T_train, a measure-zero case, is counted by the ceiling as not covered). Clipped to [0, d].",
+    plants=(
+        pl.Plant("critical dimension off by one band",
+                 pl.attr("petheory.bounds.long_context.liu_critical_dimension", lambda real: (lambda d, b, T: real(d, b, T) + 2))),
+    ),
 )
 def _critical_dimension(case) -> float:
     return critical_dimension(case)
@@ -86,6 +91,10 @@ def extrapolation_bound(case) -> float:
     evidence_note="T_extra is, by its formula, the period under beta of band d_extra/2; the check confirms that the "
     "implemented bound is that period (angle one full turn). That the *model* extrapolates exactly that far is "
     "empirical (Liu et al.'s Llama 2 fine-tuning), not decided here.",
+    plants=(
+        pl.Plant("T_extra 1% long",
+                 pl.attr("petheory.bounds.long_context.liu_extrapolation_bound", lambda real: (lambda d, de, b: 1.01 * real(d, de, b)))),
+    ),
 )
 def _extrapolation_bound(case) -> float:
     return extrapolation_bound(case)
@@ -129,6 +138,11 @@ def updated_dimension_grows(case) -> float:
     reconstruction="Bases 1 < beta <= beta_0 (the README's 'beta > 1'); T_train > 2 pi (below it log_{T_train/2pi} "
     "changes sign); both dimensions by the library's liu_critical_dimension (clipped to [0, d]). The claim that "
     "extrapolation then reaches T_tune (and past it below beta_1..3, 16d) is empirical and not checked.",
+    plants=(
+        pl.Plant("the critical dimension one band short at any base but 10000",
+                 pl.attr("petheory.bounds.long_context.liu_critical_dimension",
+                       lambda real: (lambda d, b, T: real(d, b, T) - (2 if b != 10000.0 else 0)))),
+    ),
 )
 def _updated_dimension(case) -> float:
     return updated_dimension_grows(case)

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from petheory.bounds import rope_base as rb
 from petheory.encodings import rotary
+from proofs_check import plants as pl
 from proofs_check.engine import Reading, claim, quantities
 
 SOURCE = ("liu2026 (Feilong Liu; arXiv 2602.10959, 2026, TMLR submission) {where}; read in the abstract, the formulas "
@@ -104,7 +105,13 @@ claim(
     "also take a Nyquist-like limit as the condition that rules aliasing out: both readings.",
     readings=[
         Reading("necessary", r"every base whose slowest band completes no turn within L has $L < 2\pi\,base$",
-                check=aliasing_necessary, cases=_cases),
+                check=aliasing_necessary, cases=_cases,
+                plants=(
+                    pl.Plant("the library's ladder half as fast",
+                             pl.scaled("petheory.encodings.rotary.rope_frequencies", 0.5)),
+                    pl.Plant("the aliasing bound twice too high",
+                             pl.scaled("petheory.bounds.rope_base.aliasing_min_base", 2.0)),
+                )),
         Reading("sufficient", r"$L < 2\pi\,base$ rules the slowest band's turn within L out", check=aliasing_sufficient,
                 cases=_cases),
     ],
@@ -121,6 +128,12 @@ claim(
     paper_status=None,
     cases=_cases,
     corrected_of="liu2026.aliasing_bound",
+    plants=(
+        pl.Plant("the library's ladder half as fast",
+                 pl.scaled("petheory.encodings.rotary.rope_frequencies", 0.5)),
+        pl.Plant("the exact aliasing bound 1.5 times too high",
+                 pl.scaled("petheory.bounds.rope_base.exact_aliasing_min_base", 1.5)),
+    ),
 )
 def aliasing_exact(case) -> float:
     ok, b, _, L = _no_turn(case)
@@ -177,7 +190,13 @@ claim(
     readings=[
         Reading("necessary", r"every base whose slowest band stays coherent over 0..L has "
                 r"$base \ge L/\arccos(\epsilon^{1/N})$", check=stability_necessary,
-                cases=lambda: _cases(with_eps=True)),
+                cases=lambda: _cases(with_eps=True),
+                plants=(
+                    pl.Plant("the library's ladder half as fast",
+                             pl.scaled("petheory.encodings.rotary.rope_frequencies", 0.5)),
+                    pl.Plant("the stability bound twice too high",
+                             pl.scaled("petheory.bounds.rope_base.stability_min_base", 2.0)),
+                )),
         Reading("sufficient", r"$base \ge L/\arccos(\epsilon^{1/N})$ keeps the slowest band coherent over 0..L",
                 check=stability_sufficient, cases=lambda: _cases(with_eps=True)),
     ],
@@ -194,6 +213,12 @@ claim(
     paper_status=None,
     cases=lambda: _cases(with_eps=True),
     corrected_of="liu2026.stability_bound",
+    plants=(
+        pl.Plant("the library's ladder half as fast",
+                 pl.scaled("petheory.encodings.rotary.rope_frequencies", 0.5)),
+        pl.Plant("the exact stability bound 1.5 times too high",
+                 pl.scaled("petheory.bounds.rope_base.exact_stability_min_base", 1.5)),
+    ),
 )
 def stability_exact(case) -> float:
     ok, b, _, L, _ = _coherent(case)
@@ -219,6 +244,11 @@ def _depth_cases(draw):
     cases=_depth_cases,
     reconstruction=_FORMULA + " Checked on the library's stability_min_base at N and N + 1 (strictly larger, beyond "
     "rounding).",
+    plants=(
+        pl.Plant("the stability bound ignores depth",
+                 pl.attr("petheory.bounds.rope_base.stability_min_base",
+                       lambda real: (lambda L, eps, depth=1: real(L, eps, depth=1)))),
+    ),
 )
 def depth_tightens(case) -> float:
     a = rb.stability_min_base(case["length"], case["eps"], depth=case["depth"])

@@ -36,6 +36,7 @@ from hypothesis import strategies as st
 
 from petheory.bounds import men_base as mb
 from petheory.encodings import rotary
+from proofs_check import plants as pl
 from proofs_check.engine import Reading, claim, quantities
 
 SOURCE = ("men2024 (Men, Xu, Wang, Zhang, Lin, Han, Chen; arXiv 2405.14591v1, NeurIPS 2024) §4.2 Theorem 1 (Eq. 9) "
@@ -98,6 +99,10 @@ def similar_token_gap(case) -> float:
     "logit is q^T R_{-m} k*, i.e. the query m positions after the key (R_m orthogonal, so the sign of m does not "
     "change B_m).",
     examples={"quick": 20, "thorough": 300},
+    plants=(
+        pl.Plant("Men's kernel B_m shifted by 0.5",
+                 pl.attr("petheory.bounds.men_base.men_kernel", lambda real: (lambda m, w: real(m, w) + 0.5))),
+    ),
 )
 def _similar_token_gap(case) -> float:
     return similar_token_gap(case)
@@ -151,6 +156,10 @@ claim(
     "closed upwards, so 'b >= b_L' does not give the property -- d = 128, L = 1024: b_L = 4293.458795669853 "
     "passes, and bases above it fail again (men_every_larger_base(128, 1024, upto=2e4) lists them; tests/claims "
     "pins one); the final interval starts higher (2.279e4 at L = 2048, ../shared/papers/outside-texts.md).",
+    plants=(
+        pl.Plant("the smallest passing base reported twice too large",
+                 pl.attr("petheory.bounds.men_base.men_smallest_base", lambda real: (lambda d, L, **k: 2.0 * real(d, L, **k)))),
+    ),
 )
 @st.composite
 def _context_cases(draw):
@@ -196,6 +205,10 @@ def context_of_base(case) -> float:
     "men_min_kernel (what men_smallest_base, men_passes and Table 2's checks stand on) must find min B_m >= 0 over "
     "0..L_theta and < 0 over 0..L_theta + 1 -- the endpoint m = L included. Bases 100 to 3e4 (L_theta up to about "
     "10^4 positions); a minimum within rounding of 0 decides nothing and is skipped.",
+    plants=(
+        pl.Plant("min B_m scanned over 0..L-1 (the endpoint m = L skipped)",
+                 pl.attr("petheory.bounds.men_base.men_min_kernel", lambda real: pl.skip_endpoint(real))),
+    ),
 )
 def _context_of_base(case) -> float:
     return context_of_base(case)

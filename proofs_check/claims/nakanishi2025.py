@@ -11,6 +11,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from petheory.bounds import long_context as lc
+from proofs_check import plants as pl
 from proofs_check.engine import claim, quantities
 
 SOURCE = ("nakanishi2025 (Nakanishi; Scalable-Softmax, arXiv 2501.19399) §2, Eq. 2 and Fig. 1; the paper names no "
@@ -48,6 +49,10 @@ def ssmax_keeps(case) -> float:
     cases=_cases,
     reconstruction="outside.md's recovered statement for the single-target case; 'bounded away from 0' checked as >= 1/2 "
     "for s*gap >= 1 and as below 1/2 once n^(1 - s*gap) >= 4 for s*gap < 1, n up to 2^40.",
+    plants=(
+        pl.Plant("the target's attention 1% low",
+                 pl.attr("petheory.bounds.long_context.single_target_attention", lambda real: (lambda g, n, **k: 0.99 * real(g, n, **k)))),
+    ),
 )
 def _ssmax(case) -> float:
     return ssmax_keeps(case)

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from petheory.bounds import long_context as lc
 from petheory.encodings import rotary
 from proofs_check.claims._strategies import reals
+from proofs_check import plants as pl
 from proofs_check.engine import claim, quantities
 
 SOURCE = ("su2021 (Su, Lu, Pan, Murtadha, Wen, Liu; RoFormer, arXiv 2104.09864v5) §3.4.3, Eqs. (35)-(37) and Fig. 2; "
@@ -46,6 +47,10 @@ def abel(case) -> float:
     r"$h_{d/2} = 0$: $|\sum_{i=0}^{d/2-1} h_i e^{i(m-n)\theta_i}| \le (\max_i |h_{i+1} - h_i|)\sum_{i=0}^{d/2-1}|S_{i+1}|$.",
     kind="exact",
     cases=_abel_cases,
+    plants=(
+        pl.Plant("the Abel bound's right side halved",
+                 pl.attr("petheory.bounds.long_context.abel_bound", lambda real: (lambda h, r, w: (real(h, r, w)[0], 0.5 * real(h, r, w)[1])))),
+    ),
 )
 def _abel(case) -> float:
     return abel(case)
@@ -133,6 +138,13 @@ def dyadic_decay(case) -> float:
     reconstruction="Written after su2021.long_term_decay was refuted (exploratory in that sense); "
     "the cases enumerate RoFormer's base 1e4, head sizes 32..256 and every octave up to [2048, 4096) (d = 16 fails "
     "already at [16, 32): too few bands for any averaging).",
+    plants=(
+        pl.Plant("the relative bound gains a slope 1e-3 r (octave means rise)",
+                 pl.attr("petheory.bounds.long_context.roformer_relative_bound",
+                       lambda real: (lambda r, w: real(r, w) + 1e-3 * np.asarray(r, float)))),
+        pl.Plant("the relative bound a sum over the bands, not their mean",
+                 pl.attr("petheory.bounds.long_context.roformer_relative_bound", lambda real: (lambda r, w: real(r, w) * len(w)))),
+    ),
 )
 def _dyadic_decay(case) -> float:
     return dyadic_decay(case)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
+from proofs_check import plants as pl
 from proofs_check.engine import claim, quantities
 
 SOURCE = ("tan2024 (Tan, Yang, Panda, Courville; arXiv 2410.17980, ICLR 2025) §2 (stick-breaking attention), read in the "
@@ -63,6 +64,12 @@ def sums_at_most_one(case) -> float:
     "can sum past 1) and sees them caught",
     reconstruction="Logits shift + scale * N(0, 1), so the gates run from saturated (beta near 0 or 1) to balanced; "
     "the current token excluded from its own keys, as the reference code's mask.",
+    plants=(
+        pl.Plant("(none)", lambda mp: None,
+                 equivalent="no library code is read (evidence definitional): the weights are the authors' formula transcribed "
+                 "in the claim module; tests/claims/test_claims_outside_2025.py plants weights without the stick-breaking "
+                 "product and sees them caught"),
+    ),
 )
 def _sums(case) -> float:
     return sums_at_most_one(case)

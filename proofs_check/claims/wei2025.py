@@ -13,6 +13,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from proofs_check.claims.huang2025 import axis_bands
+from proofs_check import plants as pl
 from proofs_check.engine import claim, quantities
 
 SOURCE = ("wei2025 (Wei, Liu, Zang, Dong, Zhang, Cao, Tong, Duan, Guo, Wang, Qiu, Lin; arXiv 2502.05173v3) abstract and "
@@ -48,6 +49,10 @@ def temporal_high_frequency(case) -> float:
     "rope_theta 1e6, head dim 128): every temporal band is faster than every spatial band (the quantities give the "
     "slowest temporal band's period, about 160 positions: every temporal band turns fully within a few hundred "
     "frames, the oscillation the abstract names).",
+    plants=(
+        pl.Plant("the chunked sections taken from the slow end of the ladder",
+                 pl.attr("petheory.scheme.MRope.band_axes", lambda real: (lambda self: tuple(reversed(real(self)))))),
+    ),
 )
 def _temporal(case) -> float:
     return temporal_high_frequency(case)

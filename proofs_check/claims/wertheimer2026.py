@@ -22,6 +22,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from petheory.encodings import rotary
+from proofs_check import plants as pl
 from proofs_check.engine import claim, quantities
 
 SOURCE = ("wertheimer2026 (Wertheimer, Zhang, Liu, Yin, Wang; arXiv 2603.18017v1, ICLR 2026) {where}; read in the "
@@ -59,6 +60,13 @@ def _cases(draw):
     "a position in L..2L-1 farther than half its step from every angle of positions 0..L-1; and no channel whose period "
     "is at most L ever does (a conjunction: the long input is what causes it). Angles are reduced mod 2 pi from "
     "m theta with m theta <= 2L theta_max, so they err by about 2L theta_max eps, far below a half step.",
+    plants=(
+        pl.Plant("the library's ladder frozen (no channel rotates)",
+                 pl.scaled("petheory.encodings.rotary.rope_frequencies", 0.0)),
+        pl.Plant("every channel of the ladder turns a third of a circle a position",
+                 pl.attr("petheory.encodings.rotary.rope_frequencies",
+                       lambda real: (lambda *a, **k: np.full_like(real(*a, **k), 2 * np.pi / 3)))),
+    ),
 )
 def channels_rotate_ood(case) -> float:
     d, L = case["d"], case["train"]

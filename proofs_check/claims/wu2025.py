@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from petheory import softmax
 from petheory.bounds import long_context as lc
 from petheory.encodings import bias
+from proofs_check import plants as pl
 from proofs_check.engine import claim, quantities
 
 SOURCE = ("wu2025 (Wu, Wang, Jegelka, Jadbabaie; arXiv 2502.01951v4, ICML 2025) {where}; read in the full text (the "
@@ -56,6 +57,10 @@ def peak(case) -> float:
     reconstruction="the critical point read as the integer argmax of C(t+x, x) e^{-xm} over x >= 0 "
     "(petheory.bounds.long_context.decay_mask_peak), 'at' as within one position (the argmax is floor(t/(e^m-1)), "
     "with a tie at integers). Theorem 4.5 itself is wu2025.decay_mask_theta.",
+    plants=(
+        pl.Plant("the decay mask's argmax reported two positions late",
+                 pl.attr("petheory.bounds.long_context.decay_mask_peak", lambda real: (lambda t, m: (real(t, m)[0] + 2, real(t, m)[1])))),
+    ),
 )
 def _peak(case) -> float:
     return peak(case)
@@ -130,6 +135,11 @@ def first_token_bound(case) -> float:
     "weights sums to 1) and C = 1 - eps (the proof's base case). Layers: softmax attention with logits bounded by "
     "logit_bound (what A1-A2 guarantee: their Lemma A.1). The limit follows from the bound.",
     examples={"quick": 60, "thorough": 600},
+    plants=(
+        pl.Plant("Lemma A.1's epsilon three times the smallest attention weight",
+                 pl.attr("proofs_check.claims.wu2025.lemma_a1_epsilon",
+                       lambda real: (lambda layers: min(3.0 * real(layers), 1.0 / (len(layers[0][0]) - 1))))),
+    ),
 )
 def _causal_first_token(case) -> float:
     return first_token_bound(case)
@@ -149,6 +159,11 @@ def _causal_first_token(case) -> float:
     reconstruction="As for wu2025.causal_mask_first_token: eps is Lemma A.1's (the smallest weight on an edge over the "
     "layers drawn), C = 1 - eps; windows 2 <= w < N (w >= N is the causal mask).",
     examples={"quick": 60, "thorough": 600},
+    plants=(
+        pl.Plant("Lemma A.1's epsilon three times the smallest attention weight",
+                 pl.attr("proofs_check.claims.wu2025.lemma_a1_epsilon",
+                       lambda real: (lambda layers: min(3.0 * real(layers), 1.0 / (len(layers[0][0]) - 1))))),
+    ),
 )
 def _sliding_first_token(case) -> float:
     return first_token_bound(case)
@@ -226,6 +241,10 @@ def prefix_convergence(case) -> float:
     "the liminf with kappa = K eps^2 (a prefix token's row puts >= eps on each prefix token, and one more layer puts "
     ">= K eps on the prefix), checked at every depth t >= 1; the rate at every K < j <= i. The mask is the authors'.",
     examples={"quick": 60, "thorough": 600},
+    plants=(
+        pl.Plant("the last token's edges to the prefix removed from the prefix mask",
+                 pl.attr("proofs_check.claims.wu2025.prefix_mask", lambda real: pl.last_token_off_the_prefix(real))),
+    ),
 )
 def _prefix_tokens(case) -> float:
     return prefix_convergence(case)
@@ -292,6 +311,10 @@ def lemma_44(case) -> float:
     reconstruction="Existential, checked with the constants the proof's bound gives: C_min = e^{-2B}(1 - e^{-m}), "
     "C_max = e^{2B}, B the logit bound (|Z_ij| <= B: A1); the layer is the library's causal ALiBi bias with slope m "
     "(D_ij = -(i-j)m) through its row softmax, the logits Z uniform in [-B, B].",
+    plants=(
+        pl.Plant("the causal ALiBi bias twice as steep as its slope",
+                 pl.attr("petheory.encodings.bias.alibi", lambda real: (lambda n, **k: 2.0 * real(n, **k)))),
+    ),
 )
 def _lemma_44(case) -> float:
     return lemma_44(case)
@@ -349,6 +372,10 @@ def decay_theta_fitted(profile: str = "quick"):
     "one half of the draws and tested on the other (decay_theta_fitted, proofs_check.claims._theta_fit; settings m in "
     "{0.2, 1.0}, B = 1, t in {1, 4}, fitted at N = 16, held out at N = 22) decide nothing, as no slack can be derived "
     "for the pairs a fit did not see.",
+    plants=(
+        pl.Plant("the causal ALiBi bias twice as steep as its slope",
+                 pl.attr("petheory.encodings.bias.alibi", lambda real: (lambda n, **k: 2.0 * real(n, **k)))),
+    ),
 )
 def _decay_theta(case) -> float:
     return decay_theta(case)

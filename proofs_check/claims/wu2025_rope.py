@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 from petheory import softmax
 from petheory.encodings import rotary
 from proofs_check.claims.wu2025 import SOURCE
+from proofs_check import plants as pl
 from proofs_check.engine import claim, quantities
 
 EPS = np.finfo(float).eps
@@ -121,6 +122,10 @@ def lemma_46(case) -> float:
     "c = a_+, c' = a_-/pi^2, C_max = e^{U0 - L0}, C_min = e^{L0 - U0}/G, from the norm range [a_-, a_+] of "
     "|q_i||k_j| and delta. d = 2 is the slowest band of a d-dimensional RoPE head (theta_1 = base^{-(d-2)/d}), the "
     "rotation and the softmax the library's; N <= pi/theta_1 - delta + 1 (the hypothesis).",
+    plants=(
+        pl.Plant("the library's rotation turns three times as fast as its angles",
+                 pl.attr("petheory.encodings.rotary.RotaryTable.apply", lambda real: pl.triple_angle(real))),
+    ),
 )
 def _lemma_46(case) -> float:
     return lemma_46(case)
@@ -199,6 +204,10 @@ def rope_theta_fitted(profile: str = "quick"):
     "fitted at N = 16, held out at N = 22) decide nothing: (x theta_1)^2 <= 0.14 there, so c is barely identifiable, "
     "and Lemma 4.6's C_min carries 1/G, G = sum_{x<N} e^{-c' x^2 theta_1^2}, about N while N theta_1 is small, so "
     "a band fitted at N = 16 need not hold at N = 22.",
+    plants=(
+        pl.Plant("the library's rotation turns three times as fast as its angles",
+                 pl.attr("petheory.encodings.rotary.RotaryTable.apply", lambda real: pl.triple_angle(real))),
+    ),
 )
 def _theorem_47(case) -> float:
     return theorem_47(case)

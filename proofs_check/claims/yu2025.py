@@ -27,6 +27,7 @@ from scipy.linalg import expm
 
 from petheory.encodings import rotary
 from petheory.models import resolve_config
+from proofs_check import plants as pl
 from proofs_check.engine import claim, quantities
 
 SOURCE = ("yu2025 (Yu, Jiang, Jia, Yan, Liu, Qian, Li, Dong, Zhang, Yuan; ComRoPE, arXiv 2506.03737, CVPR 2025) {where}; "
@@ -156,6 +157,12 @@ def _noncommuting_not_relative(case) -> float:
     "kind, Remark 1) at Lemma 1's probe x = (-t, 0), y = (0, t), t = 0.01 / max norm, where the theorem predicts a "
     "difference t^2 [A, B] / 2 + O(t^3); the case counts when that term is above rounding, and fails if the computed "
     "difference is within rounding. Positions integer in [0, 64)^3.",
+    plants=(
+        pl.Plant("the library's rotation turns by angle (1 + 1e-3 angle) (not linear in the position)",
+                 pl.attr("petheory.encodings.rotary.RotaryTable.apply", pl.angles_not_linear)),
+        pl.Plant("the RoPE table skips position 1 (angles (p + 1) theta from p = 1 on)",
+                 pl.attr("petheory.encodings.rotary.rope", pl.rope_skips_position_one)),
+    ),
 )
 def commuting_iff_relative(case) -> float:
     return {"mrope": _mrope_relative, "comrope_ld": _comrope_ld_relative,

@@ -152,7 +152,7 @@ def test_every_command_sees_gemma_2s_two_layer_kinds(configs, capsys):
 def test_a_nope_layer_gets_a_section_that_says_what_it_is():
     from dataclasses import replace
 
-    from petheory.scheme import Layer, Positions, Scheme
+    from petheory.scheme import Layer, Positions
 
     rope = resolve_scheme("rope", d=16, context=64)
     nope = Layer(Positions("nope"), type="full_attention")

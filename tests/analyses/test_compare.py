@@ -11,9 +11,11 @@ import pytest
 
 from petheory import encodings as enc
 from petheory import geometry
-from petheory.analyses.compare import compare, lengthgen_summary, stress_summary
+from petheory.analyses import compare as compare_module
+from petheory.analyses.compare import Failed, compare, compare_scheme, lengthgen_summary, stress_summary
 from petheory.cli import main
 from petheory.loaders import resolve_scheme
+from petheory.errors import NotAMetricError, ValidationError
 from petheory.scheme import Positions
 
 
@@ -139,6 +141,47 @@ def test_a_bias_without_a_logit_gap_metric_falls_back_to_hellinger(monkeypatch):
         assert "Hellinger" in s.geometry and 0 <= s.stress <= 1
     finally:
         enc._REGISTRY.pop("user_modern_bump", None)
+
+
+def test_only_a_metric_refusal_of_the_gap_map_falls_back_to_hellinger(monkeypatch):
+    """The fallback is chosen by the exception's type (bias_distances' NotAMetricError): another refusal that merely
+    names bias_map='hellinger' in its text is raised."""
+    pos = Positions("bias", "alibi", {"slope": 0.5}, 64)
+
+    real = geometry.encoding_stress
+
+    def refuse(*a, bias_map=None, **k):  # a fallback (bias_map='hellinger') would get an answer
+        if bias_map == "hellinger":
+            return real(*a, bias_map=bias_map, **k)
+        raise ValidationError("target too small; try bias_map='hellinger'")
+
+    monkeypatch.setattr(geometry, "encoding_stress", refuse)
+    with pytest.raises(ValidationError, match="target too small"):
+        stress_summary(pos, geometry.builtin_target(), null_draws=2)
+    monkeypatch.undo()
+    bump = -5.0 * np.eye(8) + 0.1 * np.abs(np.subtract.outer(np.arange(8), np.arange(8)))
+    with pytest.raises(NotAMetricError, match="negative distance"):
+        geometry.bias_distances(bump, bias_map="gap")
+
+
+def test_a_refused_column_is_recorded_and_a_bug_in_one_is_raised(monkeypatch):
+    scheme = resolve_scheme("alibi:slope=0.5")
+    kw = dict(length=16, lengths=(8, 16), null_draws=2)
+
+    def refuse(*a, **k):
+        raise ValidationError("spectrum refused here")
+
+    monkeypatch.setattr(compare_module, "spectral_summary", refuse)
+    row = compare_scheme(scheme, geometry.builtin_target(), **kw)[0]
+    assert row.spectrum == Failed("spectrum refused here")
+    assert not isinstance(row.stress, Failed) and not isinstance(row.norms, Failed)
+
+    def bug(*a, **k):
+        raise KeyError("a bug, not a refusal")
+
+    monkeypatch.setattr(compare_module, "spectral_summary", bug)
+    with pytest.raises(KeyError, match="a bug"):
+        compare_scheme(scheme, geometry.builtin_target(), **kw)
 
 
 def test_cli_compare_markdown(tmp_path, capsys, monkeypatch):

@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from petheory.analyses.lints import UNIT_ROUNDOFF, config_lints, precision_ceiling
+from petheory.analyses.lints import config_lints
+from petheory.bounds.rope_base import exact_precision_max_base, unit_roundoff
 from petheory.analyses.plan import plan
 from petheory.loaders import resolve_scheme
 
@@ -87,8 +88,8 @@ def test_above_the_precision_ceiling_the_slowest_band_rounds_away(dtype):
     """At b_max (N/u)^(r/(r-2)) the slowest band's phase at N is u: 1 + phase rounds to 1 just above, not well below."""
     torch = pytest.importorskip("torch")
     n, r = 131072, 128
-    top = precision_ceiling(n, r, dtype)
-    u = UNIT_ROUNDOFF[dtype]
+    top = exact_precision_max_base(n, r, dtype)
+    u = unit_roundoff(dtype)
 
     def kept(base):  # the slowest band's phase at N, as a position term beside a unit one, in the dtype
         phase = n * base ** (-(r - 2) / r)
@@ -104,7 +105,7 @@ def test_plan_warns_of_a_candidate_base_above_the_ceiling():
     cfg = json.loads((DATA / "gemma3_27b.json").read_text())
     cfg["text_config"]["torch_dtype"] = "bfloat16"
     rec = plan(resolve_scheme(str(DATA / "gemma3_27b.json")), length=262144, config=cfg)
-    top = precision_ceiling(262144, 128, "bfloat16")
+    top = exact_precision_max_base(262144, 128, "bfloat16")
     over = [c.name for k in rec.kinds if k.planned for c in k.candidates
             if c.encoding == "rope" and c.params["base"] > top]
     assert over and all(any(n.startswith(f"warning: {c}'s rope_theta") for n in rec.notes) for c in over)

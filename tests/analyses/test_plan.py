@@ -122,6 +122,9 @@ def test_each_answer_is_the_family_with_the_highest_expected_score(small):
 
 
 def test_no_evidence_is_said_not_extrapolated(monkeypatch):
+    from petheory.evidence import predictors
+
+    predictors.committed()  # the predictor records check their row ids against the real table: read them first
     monkeypatch.setattr(ev_table, "rows", lambda: ())
     k = P.plan(resolve_scheme("rope:base=10000", d=64, context=1024), length=8192).kinds[0]
     for a in (k.training_free, k.fine_tuned):
@@ -205,6 +208,7 @@ def test_cli_plan_prints_writes_json_and_markdown(capsys, tmp_path):
     (("--length", "100"), "must exceed the original context"),
     (("--length", "32768"), ("an extension method added at the trained length does not help", "yarn 76.3", "vs 77 without", "not an extension: 80")),
     (("--length", "65536", "--base-grid", "0"), "--base-grid"),
+    (("--length", "131072", "--base-grid", "400000"), ("plan's --base-grid", "a decade fit here")),
     (("--length", "65536", "-d", "64"), "--d-model applies to a registry RoPE"),
     (("--length", str(10**9)), "beyond what plan scans"),
 ])
@@ -224,3 +228,69 @@ def test_report_has_the_theory_range_line_per_rotary_kind():
                             extended=131072)
     assert sec.theory_range == s.lines()[0] and sec_pos.encoding == "rope_llama3"
     assert "advertised 131,072: outside both" in sec.theory_range  # Men's B_m < 0 from m = 85,133
+
+
+def test_a_base_grid_over_its_budget_is_refused_with_the_largest_that_fits():
+    """The grid pass tries every grid base below the coarse grid's first passing one: a grid whose count of those
+    exceeds P.MEN_GRID_WORK cosines is refused before its walk, naming the largest per-decade count that fits; that
+    count runs, and the base it certifies is the default grid's (the refinement does not depend on the grid)."""
+    import re
+
+    from petheory.bounds.men_search import grid_cost_per_base
+    from petheory.errors import ValidationError
+
+    scheme = resolve_scheme("rope:base=10000", d=64, context=1024)
+    with pytest.raises(ValidationError, match="a decade fit here") as exc:
+        P.plan(scheme, length=4096, base_grid=10**6)
+    fit = int(re.search(r"at most (\d+) a decade", str(exc.value)).group(1))
+    tried = float(re.search(r"try about ([\d,]+) bases", str(exc.value)).group(1).replace(",", ""))
+    assert tried * grid_cost_per_base(64) > P.MEN_GRID_WORK
+    with pytest.raises(ValidationError, match="a decade fit here"):
+        P.plan(scheme, length=4096, base_grid=fit + 1)
+    fine = P.plan(scheme, length=4096, base_grid=fit).kinds[0].candidate("base_men")
+    default = P.plan(scheme, length=4096).kinds[0].candidate("base_men")
+    assert "certified failing" in fine.note and "certified failing" in default.note
+    assert fine.params["base"] == pytest.approx(default.params["base"], rel=1e-6)
+
+
+def test_a_factor_from_the_evidence_is_the_best_row_at_the_nearest_extension_scaled_to_s():
+    """evidence_factors' rule on planted rows: of the rows of the candidate's method and regime at the extension ratio
+    nearest s, the best RULER score sets the factor (its factor / extension times s); a row of another method, without a
+    factor, or with no extension (s = 1, STRING's rows) sets none; no row, no factor."""
+    import dataclasses
+
+    base = next(r for r in ev_table.rows() if r.id == "ruler_llama31_8b_128k")  # llama3 x8 at s = 16, fine-tuned
+    row = functools_partial(dataclasses.replace, base)
+    rows = [row(id="a", factor=8.0, value=70.0), row(id="b", factor=32.0, value=75.0),
+            row(id="c", factor=2.0, value=99.0, target=base.pretrain_length * 8, train_length=base.pretrain_length * 8),
+            row(id="d", method="pi", factor=3.0, value=99.0), row(id="e", factor=None, value=99.0)]
+    got = plan_answers.evidence_factors(14.0, rows)
+    assert [(e.candidate, e.regime, e.row.id, e.near) for e in got] == [("pi", "fine_tuned", "d", 1),
+                                                                          ("llama3", "fine_tuned", "b", 2)]
+    assert got[0].factor == pytest.approx(3.0 / 16.0 * 14.0) and got[1].factor == pytest.approx(32.0 / 16.0 * 14.0)
+    assert plan_answers.evidence_factors(14.0, rows[:1] + rows[4:])[0].factor == pytest.approx(7.0)
+    assert plan_answers.evidence_factors(14.0, []) == ()
+    at_own = row(id="f", target=base.pretrain_length, train_length=base.pretrain_length, factor=1.5)
+    assert plan_answers.evidence_factors(1.5, [at_own]) == ()
+
+
+def functools_partial(f, first):
+    return lambda **kw: f(first, **kw)
+
+
+def test_plan_offers_the_evidence_factors_labelled_with_their_row_and_source():
+    """Qwen2.5-7B to 128k (s = 4): the table's training-free dynamic NTK row at s = 4 (Lu et al. Table 3, x7) and its
+    fine-tuned one nearest s (x29 at s = 8: x14.5 at s = 4) are candidates, labelled and printed with the row's value
+    and source; the factors equal to s (PI's and YaRN's rows) add none. At s = 100 no row supports another factor."""
+    rec = P.plan(resolve_scheme(str(DATA / "qwen2_5_7b_yarn.json")), length=131072)
+    k = rec.kinds[0]
+    ev_names = [c.name for c in k.candidates if "_evidence_" in c.name]
+    assert ev_names == ["dynamic_evidence_tf", "dynamic_evidence_ft"]
+    tf, ft = k.candidate("dynamic_evidence_tf"), k.candidate("dynamic_evidence_ft")
+    assert tf.params["scale"] == 7.0 and ft.params["scale"] == 14.5 and tf.encoding == ft.encoding == "rope_dynamic"
+    assert "from the evidence, training-free" in tf.label and "lu2024_ntk_frozen_16k" in tf.note and "RULER 14.79" in tf.note
+    text = "\n".join(rec.lines())
+    assert "dynamic_evidence_ft: factor from the evidence (fine-tuned): lu2024_dynamic_ntk_ft32k_32k" in text
+    assert "Table 3" in text and {rc.candidate for rc in rec.configs} >= set(ev_names)
+    far = P.plan(resolve_scheme("rope:base=10000", d=64, context=1024), length=102400).kinds[0]
+    assert not [c.name for c in far.candidates if "_evidence_" in c.name]

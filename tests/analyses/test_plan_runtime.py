@@ -41,7 +41,7 @@ import numpy as np
 import pytest
 
 from petheory.analyses.plan import plan
-from petheory.analyses.runtime_config import PER_LAYER_TYPE, SCALING_KEYS
+from petheory.analyses.runtime_config import HEAD_DIM_NONE, PER_LAYER_TYPE, SCALING_KEYS, V4_PER_LAYER_TYPE
 from petheory.errors import ValidationError
 from petheory.loaders import resolve_scheme
 
@@ -88,13 +88,25 @@ def _write(cfg: dict, fields: dict, replaces=ROPE_KEYS) -> dict:
     return out
 
 
+def _modeling(text):
+    """The modeling module of a text config: its family's own, or the one transformers runs it with (exaone,
+    internlm3, iquestcoder: LlamaModel; sarvam_moe: Glm4MoeModel) where the family ships a config only."""
+    try:
+        return importlib.import_module(type(text).__module__.replace(".configuration_", ".modeling_"))
+    except ModuleNotFoundError:
+        import transformers
+        from transformers.models.auto.modeling_auto import MODEL_MAPPING_NAMES
+
+        return importlib.import_module(getattr(transformers, MODEL_MAPPING_NAMES[text.model_type]).__module__)
+
+
 def _load(whole: dict):
     """transformers' config of the whole file, its text config and the text model's rotary module."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         config = AutoConfig.for_model(**copy.deepcopy(whole))
         text = config.get_text_config()
-        mod = importlib.import_module(type(text).__module__.replace(".configuration_", ".modeling_"))
+        mod = _modeling(text)
         found = [getattr(mod, a) for a in dir(mod) if a.endswith("RotaryEmbedding") and "Vision" not in a
                  and isinstance(getattr(mod, a), type) and getattr(mod, a).__module__ == mod.__name__]
         if len(found) > 1:
@@ -107,10 +119,10 @@ def _reads_per_layer(emb) -> bool:
     return "layer_type" in inspect.signature(emb.forward).parameters
 
 
-def _read(emb, text, layer_type: str | None, n: int, pairing: str = "half"):
+def _read(emb, text, layer_type: str | None, n: int):
     """(inv_freq, attention_scaling, cos/sin at position 1) of the module, after a forward that reaches position n - 1."""
     nested = _reads_per_layer(emb)
-    x = torch.zeros(1, 2, getattr(text, "head_dim", None) or text.hidden_size // text.num_attention_heads)
+    x = torch.zeros(1, 2, 2)  # rotary modules read x's dtype and device only (Gemma 4's head_dim is per layer)
     kw = {"layer_type": layer_type} if nested else {}
     pos = torch.tensor([[1, n - 1]])
     rp = getattr(text, "rope_parameters", None) or {}
@@ -123,7 +135,15 @@ def _read(emb, text, layer_type: str | None, n: int, pairing: str = "half"):
     inv = getattr(emb, f"{pre}inv_freq").double().numpy()
     af = float(getattr(emb, f"{pre}attention_scaling"))
     h = inv.shape[0]
-    cut = slice(0, 2 * h, 2) if pairing == "interleaved" else slice(0, h)  # band t at 2t, 2t+1 or at t, t + h
+    # band t at t (gpt-oss returns one value per band), at t and t + h (torch.cat((freqs, freqs)): ERNIE 4.5 and GLM
+    # too, which interleave later, in apply_rotary_pos_emb) or at 2t, 2t + 1 (a module that repeat_interleaves itself:
+    # Cohere); told apart by the values
+    c = cos[0, 0]
+    if c.shape[-1] == h or torch.equal(c[:h], c[h:2 * h]):
+        cut = slice(0, h)
+    else:
+        cut = slice(0, 2 * h, 2)
+        assert torch.equal(c[cut], c[1:2 * h:2]), "cos/sin in neither layout"
     return inv, af, cos[0, 0, cut].double().numpy(), sin[0, 0, cut].double().numpy()
 
 
@@ -161,6 +181,7 @@ def check_layout(cfg, rec, fields_of) -> int:
     """Write each candidate's fields as printed, load them, compare every rotary kind; the number of comparisons."""
     _, text0, _ = _load(cfg)
     own_keys = _family_keys(text0)
+    proportional = {layer.type: layer.positions.proportional for layer, _ in resolve_scheme_dict(cfg).kinds()}
     n_checked = 0
     for rc in rec.configs:
         fields = fields_of(rc)
@@ -179,9 +200,11 @@ def check_layout(cfg, rec, fields_of) -> int:
             if not (k.planned or k.candidates):  # no rotary positions
                 continue
             lt = k.type if _reads_per_layer(emb) else None
-            pairing = (k.candidates[0].params if k.candidates else {}).get("pairing", "half")
-            inv, af, cos1, sin1 = _read(emb, text, lt, rec.length, pairing)
+            inv, af, cos1, sin1 = _read(emb, text, lt, rec.length)
             w, factor, base = _expected(rec, k, rc.candidate)
+            if proportional.get(k.type) and inv.size > len(w):  # transformers' proportional: the whole head's bands,
+                assert np.all(inv[len(w):] == 0), f"{rc.candidate} {k.type}"  # zero past the rotated ones
+                inv, cos1, sin1 = inv[:len(w)], cos1[:len(w)], sin1[:len(w)]
             _compare(w, factor, inv, af, cos1, sin1, base, f"{rc.candidate} {k.type}")
             n_checked += 1
     return n_checked
@@ -219,7 +242,12 @@ def test_every_v4_block_takes_effect_as_printed(planned):
 
 
 def test_vllm_override_is_the_printed_fields_or_the_dynamic_base_at_n(planned):
-    _, rec = planned
+    check_vllm(planned[1])
+
+
+def check_vllm(rec):
+    """Each candidate's vLLM override: the printed transformers fields, placed alike, or for a dynamic candidate the
+    plain base transformers uses at N."""
     for rc in rec.configs:
         i = rc.vllm.index("--hf-overrides")
         over = json.loads(rc.vllm[i + 1])
@@ -229,11 +257,11 @@ def test_vllm_override_is_the_printed_fields_or_the_dynamic_base_at_n(planned):
         assert inner["max_position_embeddings"] == rec.length == int(rc.vllm[rc.vllm.index("--max-model-len") + 1])
         assert {k: val for k, val in inner.items() if k not in ("rope_parameters", "max_position_embeddings")} == \
             {k: val for k, val in printed.items() if k not in ("rope_parameters", "max_position_embeddings")}
-        if rc.candidate == "dynamic":  # vLLM's dynamic is static: the plain base transformers uses at N
-            k = next(k for k in rec.kinds if k.planned)
+        k = next(k for k in rec.kinds if k.planned)
+        if k.candidate(rc.candidate).encoding == "rope_dynamic":  # vLLM's dynamic is static: the base at N
             blocks = inner["rope_parameters"]
             block = blocks if "rope_type" in blocks else blocks[k.type]
-            w = np.asarray(k.candidate("dynamic").frequencies)
+            w = np.asarray(k.candidate(rc.candidate).frequencies)
             r = 2 * w.size
             assert block["rope_type"] == "default"
             assert block["rope_theta"] ** (-2 / r) == pytest.approx(w[1], rel=1e-12)
@@ -244,12 +272,14 @@ def test_vllm_override_is_the_printed_fields_or_the_dynamic_base_at_n(planned):
             assert inner["rope_parameters"] == rc.rope_parameters
 
 
-def test_per_layer_type_families_are_those_whose_rotary_takes_a_layer_type():
-    """PER_LAYER_TYPE is the set of accepted text model types whose transformers rotary module reads ``layer_type``."""
+def test_family_tables_of_runtime_config_match_transformers():
+    """PER_LAYER_TYPE is the set of accepted text model types whose transformers rotary module reads ``layer_type``;
+    HEAD_DIM_NONE those whose config class leaves ``head_dim`` None; V4_PER_LAYER_TYPE those of PER_LAYER_TYPE whose
+    config class turns a 4.x flat ``rope_theta`` / ``rope_scaling`` into its keyed block."""
     from petheory.data.verified_models import table
 
     types = {v.get("text") or k for k, v in table()["types"].items() if v["status"] == "ok"}
-    seen, per_layer = 0, set()
+    seen, per_layer, head_dim_none = 0, set(), set()
     for mt in sorted(types):
         try:
             _, text, emb = _load({"model_type": mt})
@@ -258,8 +288,20 @@ def test_per_layer_type_families_are_those_whose_rotary_takes_a_layer_type():
         seen += 1
         if _reads_per_layer(emb):
             per_layer.add(text.model_type)
+        if "head_dim" in vars(text) and vars(text)["head_dim"] is None:  # not a property (Falcon), not per layer
+            head_dim_none.add(text.model_type)
     assert per_layer == PER_LAYER_TYPE
+    assert head_dim_none == HEAD_DIM_NONE
     assert seen >= 90
+    v4 = set()
+    for mt in sorted(PER_LAYER_TYPE):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            rp = AutoConfig.for_model(mt, rope_theta=123456.0, rope_scaling={"rope_type": "linear", "factor": 4.0}
+                                      ).rope_parameters
+        if rp.get("full_attention", {}).get("rope_theta") == 123456.0 and rp["full_attention"].get("factor") == 4.0:
+            v4.add(mt)
+    assert v4 == V4_PER_LAYER_TYPE
 
 
 def ggml_frequencies(flags: tuple, n_dims: int):
@@ -332,29 +374,10 @@ def test_a_planted_emission_error_is_caught(planned):
                          if x.candidate == "pi" else None)
 
 
-#: Accepted families the sweep cannot yet confirm, each with what fails (a known finding, not a pass): the set must
-#: be exactly the failing one, so a fixed family fails this test until it leaves the list.
-KNOWN_FAILING = {
-    # transformers has no modeling module for these (remote code): no rotary module to read the block back
-    **dict.fromkeys(("exaone", "internlm3", "iquestcoder", "sarvam_moe"), "no transformers modeling module"),
-    # per-layer-type families whose rotary reads a block for a layer type the model does not use: plan omits it
-    **dict.fromkeys(("laguna", "mellum"), "per-layer block missing for a layer type the rotary module reads"),
-    # proportional RoPE (rope_type proportional, Gemma 4's layout) is emitted as rope_type default: transformers then
-    # reads back 64 bands where the plan analysed 32
-    **dict.fromkeys(("lfm3", "lfm3_vl"), "proportional RoPE emitted as default"),
-    # this test reads cos/sin at the wrong coordinates for these rotary outputs (frequencies agree)
-    **dict.fromkeys(("ernie4_5", "ernie4_5_moe", "glm", "glm4", "helium"), "cos/sin layout not read by this test"),
-    # this test's reading of the head size fails on Gemma 4's per-layer head_dim before any comparison
-    **dict.fromkeys(("gemma4", "gemma4_text"), "this test cannot build the rotary input"),
-    # transformers' dynamic NTK init multiplies config.head_dim, null in these default configs: it raises on the
-    # dynamic candidate (plan could write head_dim into the block's config)
-    **dict.fromkeys(("minimax", "mixtral"), "transformers' dynamic init fails on head_dim null"),
-}
-
-
 @pytest.mark.slow
 def test_every_accepted_family_takes_every_block_as_printed():
-    """The families sweep's accepted model types, each from transformers' default config, planned from 1,024 to 4,096."""
+    """The families sweep's accepted model types, each from transformers' default config, planned from 1,024 to 4,096:
+    every transformers 5.x and 4.x block read back, and every vLLM override checked against the printed fields."""
     from petheory.data.verified_models import table
 
     checked, refused, failed = [], {}, {}
@@ -376,14 +399,13 @@ def test_every_accepted_family_takes_every_block_as_printed():
         try:
             assert check_layout(cfg, rec, RuntimeConfigFields.v5) >= len(rec.configs)
             check_layout(cfg, rec, RuntimeConfigFields.v4)
+            check_vllm(rec)
         except Exception as exc:  # noqa: BLE001 - every family's failure listed at the end
             failed[mt] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
             continue
         checked.append(mt)
     print(f"{len(checked)} families checked; plan refuses {len(refused)}: {sorted(refused)}")
-    unexpected = {k: val for k, val in failed.items() if k not in KNOWN_FAILING}
-    assert not unexpected, "\n".join(f"{k}: {val}" for k, val in unexpected.items())
-    assert set(failed) == set(KNOWN_FAILING), f"no longer failing: {sorted(set(KNOWN_FAILING) - set(failed))}"
+    assert not failed, "\n".join(f"{k}: {val}" for k, val in failed.items())
     assert len(checked) >= 100
 
 
@@ -403,3 +425,27 @@ def test_qwen3_vl_blocks_go_into_text_config_with_their_mrope_keys():
         assert rc.where == "text_config" and set(rc.config_fields()) == {"text_config"}
         assert all(rc.rope_parameters[k] == own[k] for k in ("mrope_section", "mrope_interleaved")), rc.candidate
     assert check_layout(cfg, rec, RuntimeConfigFields.v5) >= len(rec.configs)
+
+
+@pytest.mark.parametrize("mt", ["lfm3", "mixtral", "laguna"])
+def test_families_the_sweep_found_take_every_block_as_printed(mt):
+    """Three emissions the families sweep caught, each read back in the default run: LFM3's proportional full layers
+    (written as rope_type proportional over the whole head; the candidates it cannot express left out, said why),
+    Mixtral's head_dim null (written beside dynamic and YaRN blocks, whose transformers init reads it), Laguna's keyed
+    rope_parameters (no 4.x layout: its config class ignores a flat rope_theta / rope_scaling)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cfg = json.loads(json.dumps(AutoConfig.for_model(mt).to_dict(), default=str))
+    rec = _plan(cfg, 4096, context=1024)
+    assert check_layout(cfg, rec, RuntimeConfigFields.v5) >= len(rec.configs)
+    check_layout(cfg, rec, RuntimeConfigFields.v4)
+    k = next(k for k in rec.kinds if k.planned)
+    if mt == "lfm3":
+        assert {c.name for c in k.candidates} == {"as_configured", "base_men", "base_liu", "pi", "ntk"}
+        assert "left out: dynamic, yarn, llama3, dynamic_evidence_tf, dynamic_evidence_ft (this layer's proportional" in k.note
+        assert all(rc.rope_parameters["full_attention"]["rope_type"] == "proportional" for rc in rec.configs)
+    if mt == "mixtral":
+        written = {rc.candidate for rc in rec.configs if rc.config_fields().get("head_dim") == 128}
+        assert written == {c.name for c in k.candidates if c.encoding in ("rope_dynamic", "rope_yarn")} >= {"dynamic", "yarn"}
+    if mt == "laguna":
+        assert all(rc.v4 is None for rc in rec.configs)

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from _helpers import RETRIEVAL_LENGTHS, retrieval_record
+from _helpers import retrieval_record
 
 from proofs_check.claims._empirical import t_greater
 from proofs_check.claims._extension import KEEP_TOLERANCE

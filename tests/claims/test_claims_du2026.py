@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from petheory.encodings import rotary
-from proofs_check.claims import du2026
 from proofs_check.engine import get
 from proofs_check.runner import check_claim
 

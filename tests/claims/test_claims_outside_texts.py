@@ -11,7 +11,7 @@ import torch
 
 from petheory import softmax
 from petheory.encodings import bias, rotary
-from petheory.nn import models, position
+from petheory.nn import position, transformer
 from proofs_check.claims import barbero2024, barbero2024_heads, kazemnejad2023, wu2025
 from proofs_check.engine import get
 from proofs_check.runner import check_claim
@@ -116,7 +116,7 @@ def _leak(real):
 
 @pytest.mark.parametrize("claim_id", ["barbero2024.nope_cannot_sharpen", "barbero2024.nope_semantic_channel"])
 def test_planted_position_leaking_into_a_nope_head(monkeypatch, claim_id):
-    monkeypatch.setattr(models.Attention, "qkv", _leak(models.Attention.qkv))
+    monkeypatch.setattr(transformer.Attention, "qkv", _leak(transformer.Attention.qkv))
     assert verdict(claim_id) == "refuted"
 
 
@@ -145,7 +145,7 @@ def test_planted_proportional_rope_read_as_partial(monkeypatch):
 
 
 def test_planted_attention_without_its_causal_mask(monkeypatch):
-    real = models.Attention.heads
+    real = transformer.Attention.heads
 
     def heads(self, x, return_probs=False):
         was, self.causal = self.causal, False
@@ -154,7 +154,7 @@ def test_planted_attention_without_its_causal_mask(monkeypatch):
         finally:
             self.causal = was
 
-    monkeypatch.setattr(models.Attention, "heads", heads)
+    monkeypatch.setattr(transformer.Attention, "heads", heads)
     assert verdict("kazemnejad2023.nope_absolute_position") == "refuted"
 
 

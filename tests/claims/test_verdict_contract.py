@@ -382,37 +382,67 @@ def test_reproduction_fields_reach_the_json_the_report_and_the_readme_table(scra
     assert "calibration (ours vs paper, tolerance 50% relative): base 0.2855 vs 0.04 (out)" in table
 
 
-def test_every_claim_level_plant_names_a_registered_claim_or_reading():
-    """tools/mutate_claims.py plants through the registry; a plant whose claim was renamed would never run."""
-    import importlib.util
-    from pathlib import Path
+def _registered_plants():
+    """Every plant a claim or reading declares, with its id: what the mutation pass (tools/mutate_claims.py) runs."""
+    out = []
+    for c in engine.all_claims():
+        out += [(c.id, p) for p in c.plants]
+        out += [(f"{c.id}#{r.name}", p) for r in c.readings for p in (r.plants or ())]
+    return out
 
-    path = Path(__file__).resolve().parents[2] / "tools" / "mutate_claims.py"
-    spec = importlib.util.spec_from_file_location("mutate_claims", path)
-    mod = importlib.util.module_from_spec(spec)
-    import sys
 
-    sys.modules["mutate_claims"] = mod  # dataclasses look their module up there
-    try:
-        spec.loader.exec_module(mod)
-    finally:
-        sys.modules.pop("mutate_claims", None)
-    assert len(mod.PLANTS) >= 30
-    for p in mod.PLANTS:
-        engine.get(p.claim)  # raises on an unknown claim or reading
-        assert callable(p.plant) and p.what
-    # a claim may have several plants (one per library function it reads), never the same one twice
-    assert len({(p.claim, p.what) for p in mod.PLANTS}) == len(mod.PLANTS)
+def test_every_plant_is_declared_by_a_registered_claim_or_reading_and_names_what_it_plants():
+    """Plants are a field of the claim (and of a reading), read from the registry; each says what it plants, plants it
+    (or says why no plant can flip the claim), and no claim lists the same plant twice."""
+    import importlib
+
+    from proofs_check.plants import Plant
+
+    plants = _registered_plants()
+    assert len(plants) >= 170  # the catalogue's plants when they moved into the claims (issue 56)
+    for cid, p in plants:
+        engine.get(cid)  # a registered claim or reading
+        assert isinstance(p, Plant) and p.what and (callable(p.plant) or p.equivalent), (cid, p)
+    assert len({(cid, p.what) for cid, p in plants}) == len(plants)
     # each plant names the functions it plants where they are defined ('module:qualname', as the tracer names what a
     # checker reads): a function moved to another module leaves a stale name that no read matches (issue 42: compose
     # and random_projections moved into petheory.coupling's submodules and their plants stopped counting)
-    import importlib
-
-    for p in mod.PLANTS:
+    for cid, p in plants:
         for target in p.targets():
             module, qualname = target.split(":")
             obj = importlib.import_module(module)
             for part in qualname.split("."):
                 obj = getattr(obj, part)
             fn = obj.fget if isinstance(obj, property) else obj
-            assert getattr(fn, "__module__", module) == module, (p.claim, target, fn.__module__)
+            assert getattr(fn, "__module__", module) == module, (cid, target, fn.__module__)
+
+
+def test_a_readings_plants_are_its_own_never_its_claims():
+    assert engine.get("liu2026.aliasing_bound").plants == () and engine.get("liu2026.aliasing_bound#necessary").plants
+    both = [c for c in engine.all_claims() if c.plants and c.readings]
+    assert both  # claims with plants of their own and readings: a reading must not inherit them
+    for c in both:
+        for r in c.readings:
+            assert c.reading(r.name).plants == (r.plants or ()), (c.id, r.name)
+
+
+def test_the_mutation_pass_runs_the_plants_the_claims_declare():
+    """tools/mutate_claims.py reads the registry: a claim's declared plant, run through the pass, flips it."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "tools" / "mutate_claims.py"
+    spec = importlib.util.spec_from_file_location("mutate_claims", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["mutate_claims"] = mod
+    try:
+        spec.loader.exec_module(mod)
+    finally:
+        sys.modules.pop("mutate_claims", None)
+    assert mod.all_plants() == _registered_plants()
+    cid = "li2025.sinusoidal_norm_bound"
+    [plant] = engine.get(cid).plants
+    result = mod.run_plant(cid, plant)
+    assert result["outcome"] == "killed", result
+    assert engine.get(cid) and mod._verdict_of(cid)[0] == "holds"  # undone: the claim holds again

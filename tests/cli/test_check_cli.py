@@ -21,6 +21,16 @@ def test_list_shows_statement_and_case_fields(capsys):
     assert "no --case: checked as a whole (asymptotic)" in out
 
 
+def test_list_prints_the_catalogue_s_listing(capsys):
+    from proofs_check.fields import listing, listing_lines
+
+    pattern = "li2025.alibi_monotone_bias,gu2025.szego"
+    assert main(["check", "--list", "--claims", pattern]) == 0
+    claims = engine.select(pattern)
+    assert capsys.readouterr().out == "".join(line + "\n" for line in listing_lines(claims))
+    assert [row["id"] for row in listing(claims)] == [c.id for c in claims]
+
+
 def test_list_honours_json(capsys):
     assert main(["check", "--list", "--claims", "li2025.alibi_monotone_bias", "--json", "-"]) == 0
     doc = json.loads(capsys.readouterr().out)

@@ -90,6 +90,15 @@ def test_encodings_table_shows_names_and_kinds(capsys):
         assert name in out
 
 
+def test_encodings_prints_the_registry_s_catalogue(capsys):
+    assert main(["encodings", "--kind", "rotary"]) == 0
+    table = enc.catalogue("rotary")
+    assert capsys.readouterr().out == table.plain() + "\n"
+    assert [r[0] for r in table.rows] == enc.available("rotary") and {r[1] for r in table.rows} == {"rotary"}
+    rope = dict(zip(table.headers, table.rows[enc.available("rotary").index("rope")]))
+    assert rope["parameters (defaults)"] == "base=10000.0, pairing='interleaved', rotary_dim=None"
+
+
 # ----------------------------------------------------------------------------- bad arguments
 
 

@@ -61,3 +61,23 @@ def test_extend_refuses_a_task_that_is_not_a_causal_lm(tmp_path, capsys):
     assert main(["extend", str(tmp_path / "gu"), "--method", "rope_pi"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "gu2025_task1 is a classification task" in err[0]
+
+
+def test_extend_prints_the_record_the_library_gives(smoke_runs, capsys):
+    from petheory.cli import main
+    from petheory.errors import ValidationError
+    from petheory.experiments.extend import extend_run
+
+    run = smoke_runs / "passkey-rope"
+    rec = extend_run(run, ["rope_pi"], lengths=[16, 32], depths=[0.0, 1.0])
+    assert main(["extend", str(run), "--method", "rope_pi", "--lengths", "16,32", "--depths", "0,1"]) == 0
+    assert capsys.readouterr().out == str(rec) + "\n"
+    assert main(["extend", str(run), "--method", "rope_pi", "--lengths", "16,32", "--depths", "0,1", "--json", "-"]) == 0
+    assert json.loads(capsys.readouterr().out) == rec.as_dict()
+    assert list(rec.as_dict()) == ["run", "task", "pe", "train_seq_len", "metric", "lengths", "methods"]
+    assert str(rec).splitlines()[-2:] == ["      16  " + "  ".join(f"{rec.methods['rope_pi']['grid']['16'][d]:.2f}"
+                                                                   for d in ("0", "1")),
+                                         "      32  " + "  ".join(f"{rec.methods['rope_pi']['grid']['32'][d]:.2f}"
+                                                                   for d in ("0", "1"))]
+    with pytest.raises(ValidationError, match="finetune_steps must be >= 0"):
+        extend_run(run, finetune_steps=-1)

@@ -51,3 +51,18 @@ def test_sweep_prints_mean_and_standard_error_per_configuration(capsys, monkeypa
     assert "mean ± standard error over seeds, per configuration" in out
     rope = [ln for ln in out.split("per configuration")[1].splitlines() if " rope " in ln]
     assert len(rope) == 1 and "0,1" in rope[0] and "0.3 ± 0.1" in rope[0]
+
+
+def test_sweep_tables_are_the_library_s_and_the_seed_means_need_two_seeds():
+    from petheory.experiments import sweep
+
+    def record(pe, seed, n_train):
+        return {"task": "copy", "pe": pe, "seed": seed, "kind": "lm", "final": {"train": {"token_acc": 1.0},
+                "test": {"8": {"token_acc": 0.2 + 0.2 * seed}}},
+                "config": {"task": {"name": "copy", "seed": 0, "params": {"n_train": n_train}}, "seed": seed}}
+
+    runs, means = sweep.summary_tables([record(pe, s, 16) for pe in ("nope", "rope") for s in (0, 1)], "OUT")
+    assert runs.title == "sweep OUT: 4 runs" and runs.headers == ("task", "pe", "seed", "metric", "train", "test@8")
+    assert means.rows[1] == ("copy", "rope", "0,1", "token_acc", "1 ± 0", "0.3 ± 0.1")
+    one_seed = sweep.summary_tables([record("rope", 0, n) for n in (16, 32)], "OUT")
+    assert len(one_seed) == 1 and one_seed[0].headers[3] == "task.n_train" and one_seed[0].rows[1][3] == "32"

@@ -38,6 +38,27 @@ def test_train_writes_a_record_and_reads_it_back(tmp_path, capsys):
     assert rec["timing"]["threads"] == 1  # the smoke preset's default: one torch thread
     rc, stdout, _ = run_cli(capsys, "train", "copy", "--pe", "alibi", "--out", str(out), "--json", "-")
     assert rc == 0 and json.loads(stdout) == rec
+    from petheory.cli._console import show_view
+    from petheory.nn.training import record_view
+
+    rc, stdout, _ = run_cli(capsys, "train", "copy", "--pe", "alibi", "--out", str(out))  # read back, then shown
+    show_view(record_view(rec))
+    assert rc == 0 and stdout == capsys.readouterr().out + f"record: {out / RECORD}\n"
+    assert "test @ " in stdout and "largest drop" in stdout
+
+
+def test_a_record_shows_its_metrics_per_split_with_the_training_length_marked():
+    from petheory.texttable import Line, TextTable
+    from petheory.nn.training import record_view
+
+    rec = {"task": "copy", "pe": "rope", "seed": 0, "n_params": 10, "timing": {"seconds": 1.25, "device": "cpu"},
+           "kind": "lm", "train_len": 8, "initial": {"train": {"token_acc": 0.1}}, "chance": None, "ablation": None,
+           "final": {"train": {"token_acc": 0.9}, "test": {"8": {"token_acc": 0.8}, "16": {"token_acc": 0.5}}}}
+    head, table = record_view(rec)
+    assert head == Line("copy · pe=rope · seed 0 · 10 params · 1.2s on cpu") and isinstance(table, TextTable)
+    assert table.rows == (("train (init)", "0.1"), ("train", "0.9"), ("test @ 8 (train len)", "0.8"),
+                          ("test @ 16", "0.5"))
+    assert table.headers == ("split", "token_acc") and table.right == {1}
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="this machine has CUDA")

@@ -9,7 +9,7 @@ import torch
 from petheory.experiments.context_extension import (ExtendedRotary, angle_coverage, finetune, matched_scale,
                                                     method_params, swap_rotary)
 from petheory.nn import build_model, tasks
-from petheory.nn.models import ModelConfig
+from petheory.nn.transformer import ModelConfig
 
 
 def _rope_model(pe="rope", **kw):

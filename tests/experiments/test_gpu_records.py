@@ -1,4 +1,4 @@
-"""benchmarks/gpu_records.py's stages: the gu2025 paper grid and the Fig. 5-7 stages expand to valid paper-preset
+"""tools/gpu/gpu_records.py's stages: the gu2025 paper grid and the Fig. 5-7 stages expand to valid paper-preset
 configs, the plan's estimate is the run-by-run sum of the measured one-run times, and a tiny run of every spec writes
 records where the claims that need them read; the paper-scale plan (gu2025 Task 2, li2025 Table 5 with the db4
 wavelet construction, MQAR context extension) is its stages, each trains and writes its records, and --measure
@@ -19,7 +19,7 @@ from petheory.experiments import papers
 from petheory.nn.presets import identify
 from petheory.nn.provenance import li2025_table5_paper_size
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "gpu"))
 G = importlib.import_module("gpu_records")
 
 NEW = {"gu2025_task1": 21, "gu2025_task2": 21, "gu2025_fig5": 30, "gu2025_fig6": 6, "gu2025_fig7": 6}

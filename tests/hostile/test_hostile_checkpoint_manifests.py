@@ -1,4 +1,4 @@
-"""Hostile checkpoint manifests for ``benchmarks/gpu_records.py --unpack-checkpoints`` (what a GPU machine returns):
+"""Hostile checkpoint manifests for ``tools/gpu/gpu_records.py --unpack-checkpoints`` (what a GPU machine returns):
 every part a regular file inside the manifest's folder, read no further than its declared size, every target a
 ``checkpoint.pt`` of an unfinished run inside ``--runs``; a refusal is one line and exit 2, and nothing under
 ``--runs`` changes."""
@@ -15,7 +15,7 @@ import pytest
 from hostile_util import snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "tools" / "gpu"))
 import gpu_records as G  # noqa: E402
 
 SECRET = b"outside the checkpoint folder"

@@ -11,7 +11,7 @@ import threading
 
 import numpy as np
 import pytest
-from hostile_util import Marker, cli, files_under, no_marker, refused, snapshot
+from hostile_util import Marker, files_under, no_marker, refused, snapshot
 
 from petheory import io as pio
 from petheory import loaders

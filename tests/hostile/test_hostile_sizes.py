@@ -11,7 +11,7 @@ import json
 
 import numpy as np
 import pytest
-from hostile_util import cli, files_under, refused
+from hostile_util import files_under, refused
 
 from petheory import _memory, bounds, coupling, geometry
 from petheory import encodings as enc

@@ -127,3 +127,28 @@ def test_cli_refuses_a_directory_without_weights(tmp_path, capsys):
                                                       "max_position_embeddings": 128,
                                                       "num_hidden_layers": 2}))
     refused(capsys, "bands", "--pe", f"hf:{tmp_path}", match="weights")
+
+
+def test_cli_prints_the_lines_band_usage_lines_gives(llama, capsys):
+    from petheory.loaders.band_usage import band_usage_lines
+
+    rc, out, err = cli(capsys, "bands", "--pe", f"hf:{llama[0]}")
+    assert rc == 0, err
+    assert out == "\n".join(band_usage_lines(band_usage(f"hf:{llama[0]}"))) + "\n"
+
+
+def test_band_usage_lines_count_long_wavelengths_and_name_a_skipped_kind():
+    from petheory.loaders.band_usage import band_usage_lines
+
+    rec = {"model": "m", "model_type": "llama", "num_layers": 3, "num_heads": 2, "num_kv_heads": 1, "context": 8,
+           "kinds": [{"name": "sliding", "layers": [0, 1], "span": {"kind": "sliding", "size": 4}, "reach": 4,
+                      "pairing": "half", "proportional": False, "rotary_dim": 4, "head_dim": 4, "kv_heads": 1,
+                      "wavelength_over_reach": [0.5, 2.0], "query": {"norms": [[[1.0, 3.0]]]},
+                      "key": {"norms": [[[2.0, 4.0]]]}},
+                     {"name": "nope", "layers": [2], "skipped": "NoPE"}]}
+    assert band_usage_lines(rec)[1:] == [
+        "  sliding (layers 0-1, sliding span 4; half pairing, 4 of 4 dimensions rotate, 1 key head): 2 bands, 1 with a "
+        "wavelength longer than its reach 4",
+        "    query: mean band norm, highest-frequency quarter 1, lowest-frequency quarter 3",
+        "    key: mean band norm, highest-frequency quarter 2, lowest-frequency quarter 4",
+        "  nope (layers 2): NoPE"]

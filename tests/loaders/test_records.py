@@ -98,7 +98,7 @@ def test_decide_lowest_catches_a_planted_winner_and_a_planted_loser():
 
 def test_position_probe_is_at_chance_for_a_permutation_equivariant_model_and_exact_with_a_strong_pe():
     from petheory.nn import tasks
-    from petheory.nn.models import ModelConfig, build_model
+    from petheory.nn.transformer import ModelConfig, build_model
     from petheory.nn.probes import position_probe
 
     torch.manual_seed(0)

@@ -47,7 +47,7 @@ def test_kimi_k2_yarn_with_tied_betas_read_as_deepseek_v3(tmp_path):
     """Kimi K2's config.json: model_type kimi_k2 (remote code, DeepSeek-V3's), YaRN with beta_fast == beta_slow == 1."""
     config = AutoConfig.for_model("deepseek_v3", num_hidden_layers=2, hidden_size=7168, num_attention_heads=64,
                                   max_position_embeddings=131072, rope_scaling=dict(KIMI_K2_ROPE), rope_theta=50000.0)
-    path = saved(tmp_path, config, model_type="kimi_k2", architectures=["DeepseekV3ForCausalLM"])
+    saved(tmp_path, config, model_type="kimi_k2", architectures=["DeepseekV3ForCausalLM"])
     with pytest.raises(ValidationError, match=r"unknown model_type 'kimi_k2'.*nearest verified family: deepseek_v3"):
         resolve_scheme(f"hf:{tmp_path}")
     scheme = resolve_scheme(f"hf:{tmp_path}", as_family="deepseek_v3")

@@ -1,5 +1,5 @@
-"""Issue 44's preparation on a CPU: benchmarks/gpu_efficiency.py's record (resumable, idempotent) and
-benchmarks/gpu_records.py --status (stages done, GPU-minutes left, scaled by a measured speed-up)."""
+"""Issue 44's preparation on a CPU: tools/gpu/gpu_efficiency.py's record (resumable, idempotent) and
+tools/gpu/gpu_records.py --status (stages done, GPU-minutes left, scaled by a measured speed-up)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "gpu"))
 E = importlib.import_module("gpu_efficiency")
 G = importlib.import_module("gpu_records")
 

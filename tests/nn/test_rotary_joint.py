@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from petheory.nn import position
-from petheory.nn.models import ModelConfig, build_model
+from petheory.nn.transformer import ModelConfig, build_model
 
 JOINT = ["rope", "rope:pairing=half", "rope:rotary_dim=8", "rope:base=100,pairing=half,rotary_dim=6"]
 

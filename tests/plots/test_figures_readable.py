@@ -115,7 +115,6 @@ def test_the_plain_formula_check_catches_plain_text():
 def test_rademacher_gap_draws_mean_and_standard_error_over_seeds(tmp_path, drawn):
     import matplotlib.container
 
-    from petheory.plots import bounds as fb
 
     rows = gap_rows()
     save_gap(tmp_path, rows)
@@ -132,7 +131,6 @@ def test_rademacher_gap_draws_mean_and_standard_error_over_seeds(tmp_path, drawn
 
 
 def test_one_seed_draws_no_error_bars_and_says_so(tmp_path, texts):
-    from petheory.plots import bounds as fb
 
     save_gap(tmp_path, gap_rows(seeds=(0,)))
     assert any("one seed per point" in s for s in texts[0])
@@ -140,7 +138,6 @@ def test_one_seed_draws_no_error_bars_and_says_so(tmp_path, texts):
 
 
 def test_alibi_drift_clips_eq9_at_the_largest_possible_change_of_a_softmax_weight(tmp_path, drawn):
-    from petheory.plots import bounds as fb
 
     run = drift_run(top=3.0)  # Eq. 9's right side reaches 3 > 1
     save_drift(tmp_path, run)
@@ -172,10 +169,12 @@ def test_spread_labels_keeps_order_and_a_minimum_gap():
 
 
 def test_comparison_names_the_encodings_that_separate_from_their_null():
+    from types import SimpleNamespace
+
     from petheory.plots.compare import separated
 
-    rows = [{"pe": "a", "stress": {"z": 3.0}}, {"pe": "b", "stress": {"z": -2.5}}, {"pe": "c", "stress": {"z": 1.9}},
-            {"pe": "d", "stress": {"z": None}}]
+    rows = [SimpleNamespace(pe=pe, stress=SimpleNamespace(z=z)) for pe, z in (("a", 3.0), ("b", -2.5), ("c", 1.9),
+                                                                            ("d", None))]
     assert separated(rows) == ["a", "b"]
 
 

@@ -22,7 +22,7 @@ TOOL_FLAGS = {
     "--write": "the generators (python -m proofs_check.verdict_table / .coverage, tools/*.py, benchmarks/run.py)",
     "--check": "the generators (python -m proofs_check.verdict_table / .coverage, tools/*.py)",
     "--from": "python -m proofs_check.verdict_table --from CHECK.json",
-    **{f: "benchmarks/gpu_records.py" for f in ("--budget", "--status", "--ratio", "--new-only", "--tar", "--log", "--slices", "--partial",
+    **{f: "tools/gpu/gpu_records.py" for f in ("--budget", "--status", "--ratio", "--new-only", "--tar", "--log", "--slices", "--partial",
                                                       "--pack-checkpoints", "--unpack-checkpoints")},
     "--quick": "benchmarks/run.py",
     "--results": "benchmarks/run.py (passed through to the scripts)",

@@ -25,8 +25,6 @@ FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]+")
 #: (file, line) -> why a raised message may still name a flag.
 ALLOW = {
     ("petheory/analyses/plan.py", "petheory report --length"): "plan points to another command by its command line",
-    ("petheory/spec.py", "(or write --pe NAME:key=value)"): "legacy_params parses the values of a CLI flag the caller "
-                                                        "names",
 }
 
 

@@ -132,17 +132,9 @@ def test_every_public_name_passes_the_chosen_checks_or_is_listed():
     assert not stale, f"passing now or gone: remove from {TODO.name}: " + ", ".join(stale)
 
 
-#: Analyses modules whose record classes document their fields in the change that makes them hold the theory's result
-#: objects (issue 56 step 3); each must still have a listed name, so an entry goes once they pass.
-RECORDS_PENDING = ("petheory.analyses.record", "petheory.analyses.report_record", "petheory.analyses.spectrum",
-                   "petheory.analyses.stress")
-
-
 def test_the_analyses_pass_every_check():
     """The analyses are where the CLI, the plots and the API meet: none of their names is on the list."""
-    listed = [n for n in read_todo() if n.startswith("petheory.analyses.")]
-    assert not [n for n in listed if n.rsplit(".", 1)[0] not in RECORDS_PENDING]
-    assert not [m for m in RECORDS_PENDING if not any(n.startswith(m + ".") for n in listed)], "remove from RECORDS_PENDING"
+    assert not [n for n in read_todo() if n.startswith("petheory.analyses.")]
 
 
 PLANTS = {

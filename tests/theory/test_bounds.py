@@ -2,6 +2,8 @@
 
 import itertools
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -11,28 +13,40 @@ from hypothesis import strategies as st
 from petheory import bounds
 from petheory import encodings as enc
 
-# ----------------------------------------------------------------------------- fits
-
-
-def test_fit_line_interval_has_its_nominal_coverage():
-    rng = np.random.default_rng(0)
-    x = np.linspace(0, 10, 12)
-    hits = 0
-    for _ in range(400):
-        f = bounds.fit_line(x, 1.5 - 0.7 * x + rng.normal(0, 0.3, x.size))
-        hits += f.slope_ci[0] < -0.7 < f.slope_ci[1]
-    assert 0.92 <= hits / 400 <= 0.98  # 95% +- 3 binomial standard errors (0.011 each)
-
-
-def test_fit_power_law_exact_exponent():
-    x = np.array([2.0, 4, 8, 16])
-    f = bounds.fit_power_law(x, 3 * x**-0.5)
-    assert math.isclose(f.slope, -0.5, abs_tol=1e-12) and math.isclose(math.exp(f.intercept), 3.0, rel_tol=1e-12)
-    with pytest.raises(ValueError, match="positive"):
-        bounds.fit_power_law([1, 2, 3], [1, 0, 2])
-
-
 # ----------------------------------------------------------------------------- norm bounds
+
+
+def test_importing_bounds_and_fits_does_not_import_torch():
+    code = "import sys, petheory.bounds, petheory.fits; print('torch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_table2_rows_are_registered_encodings_with_a_cited_formula():
+    for name, row in bounds.TABLE2.items():
+        enc.info(name)  # registered
+        assert row.__doc__ and ("li2025" in row.__doc__ or "Not in li2025" in row.__doc__), name
+    assert bounds.stated_bound("sinusoidal", 10, 64, {}) == (8.0, "sqrt(d_model)", None)
+    assert bounds.stated_bound("t5", 10, None, {}) == (None, "not in Table 2", None)
+
+
+def test_norm_bound_of_an_unknown_name_lists_the_registered_ones():
+    with pytest.raises(ValueError, match="registered: .*sinusoidal"):
+        bounds.norm_bound("no_such_pe", 10)
+
+
+def test_patching_the_defining_module_reaches_its_callers(monkeypatch):
+    """Tests plant a bug in the module that defines a name: a planted pe_norms / attention_weight
+    is what norm_bound / Eq. 9 use, and undoing the patch restores them."""
+    from petheory.bounds import alibi, norms
+
+    real = norms.pe_norms
+    monkeypatch.setattr(norms, "pe_norms", lambda *a, **k: 2.0 * real(*a, **k))
+    assert bounds.norm_bound("sinusoidal", 10, 8).computed == 2.0 * 2.0  # ||PE|| = sqrt(d/2) = 2, doubled
+    monkeypatch.setattr(alibi, "attention_weight", lambda mu, b: np.zeros_like(np.asarray(b, dtype=float)))
+    assert bounds.alibi_extrapolation_terms(np.zeros(2), slope=1.0, distance=5, n_max=2)["lhs"] == 0.0
+    monkeypatch.undo()
+    assert norms.pe_norms is real and bounds.norm_bound("sinusoidal", 10, 8).computed == 2.0
 
 
 @pytest.mark.parametrize("name", enc.available())
@@ -149,6 +163,18 @@ def test_rademacher_bad_input():
 
 
 # ----------------------------------------------------------------------------- Lipschitz
+
+
+def test_module_inputs_restores_training_mode_and_removes_hooks():
+    torch = pytest.importorskip("torch")
+    from petheory.nn import ModelConfig, build_model
+    from petheory.nn.lipschitz import module_inputs
+
+    model = build_model(ModelConfig(head="regression", pe="alibi", input_dim=1, n_layer=1, n_head=1, d_model=8,
+                                    d_ff=16, max_len=16)).train()
+    got = module_inputs(model, {"b0": model.blocks[0]}, torch.zeros(2, 5, 1))
+    assert got["b0"].shape == (2, 5, 8) and model.training
+    assert not model.blocks[0]._forward_pre_hooks
 
 
 def _mha(X, wq, wk, wv, wo, H, bq=0.0, bk=0.0, bv=0.0):

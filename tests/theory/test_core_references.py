@@ -19,7 +19,7 @@ import scipy.special
 import scipy.stats
 from scipy.spatial.distance import cdist
 
-from petheory import bounds, coupling, encodings as enc, geometry as geo, softmax, toeplitz as tp
+from petheory import bounds, coupling, encodings as enc, fits, geometry as geo, softmax, toeplitz as tp
 from petheory.rounding import eig_rank_tol, gamma
 
 U = np.finfo(np.float64).eps / 2
@@ -372,7 +372,7 @@ def test_fit_line_matches_scipy_least_squares_and_its_t_interval(weighted):
     x = np.linspace(0, 3, 9)
     y = 1.5 - 0.7 * x + 0.1 * rng.standard_normal(9)
     w = rng.uniform(0.5, 2, 9) if weighted else np.ones(9)
-    fit = bounds.fit_line(x, y, weights=w if weighted else None, level=0.9)
+    fit = fits.fit_line(x, y, weights=w if weighted else None, level=0.9)
     # weighted least squares = OLS on sqrt(w)-scaled rows; covariance s^2 (A^T W A)^-1, s^2 = sum w r^2 / (n-2)
     A = np.stack([np.ones(9), x], axis=1)
     sw = np.sqrt(w)

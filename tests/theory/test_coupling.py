@@ -117,7 +117,7 @@ def test_per_band_complex_form_equals_rotated_logits(pairing, rotary_dim):
 def test_single_phase_defect_is_zero_for_one_band_and_positive_for_two():
     rng = np.random.default_rng(0)
     for d, positive in ((2, False), (4, True)):
-        q, k = rng.normal(size=(5, d)), rng.normal(size=(5, d))
+        q = rng.normal(size=(5, d))
         r = coupling.rope_logit_terms(q, np.zeros_like(q), np.eye(d), np.eye(d), enc.rope(5, d))
         defect = coupling.single_phase_defect(r.gram_sum.sum(0), r.logits)
         assert (defect > 1e-3) == positive

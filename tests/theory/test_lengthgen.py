@@ -145,3 +145,12 @@ def test_cli_lrc_prints_the_curve(capsys):
     assert main(["lrc", "--pe", "relative", "--target", "copy", "--hint", "shift", "--lengths", "2", "5"]) == 0
     out = capsys.readouterr().out
     assert out.count("LRC=  1.0") == 2
+
+
+def test_cli_lrc_prints_each_point_s_summary_line(capsys):
+    from petheory.cli import main
+
+    assert main(["lrc", "--pe", "rope", "--target", "copy", "--lengths", "2", "4"]) == 0
+    curve = lg.lrc_curve("rope", "copy", [2, 4])
+    assert capsys.readouterr().out == "".join(c.summary_line() + "\n" for c in curve)
+    assert curve[0].summary_line().startswith("N=  2  LRC=  inf  certified=")

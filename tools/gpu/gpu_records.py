@@ -7,20 +7,20 @@ is not started when its estimated time does not fit in what is left of ``--budge
 stage the records are packed into ``--tar`` (if given), so a run cut off by a time limit still
 returns what it finished::
 
-    python benchmarks/gpu_records.py --device cuda --out records --budget 540 table5 gu2025_small
-    python benchmarks/gpu_records.py --list
+    python tools/gpu/gpu_records.py --device cuda --out records --budget 540 table5 gu2025_small
+    python tools/gpu/gpu_records.py --list
 
 Where the tree was copied without its ``.git`` (a GPU machine), set ``PETHEORY_COMMIT`` so that
 each record names the commit it was trained from.
 
 Issue 44 (the plan in slices of a few minutes, one each time a GPU is lent): ``--status`` prints which
 stages are done under ``--out`` and the GPU-minutes left, from the records there and the measured step
-times (and, once ``benchmarks/gpu_efficiency.py`` has written its record under ``benchmarks/gpu_efficiency_records/``,
+times (and, once ``tools/gpu/gpu_efficiency.py`` has written its record under ``tools/gpu/efficiency_records/``,
 divided by the speed-up of the fastest step form it measured). A slice::
 
-    python benchmarks/gpu_records.py --status
-    python benchmarks/gpu_efficiency.py --device cuda --budget 180
-    PETHEORY_COMMIT=<sha> python benchmarks/gpu_records.py --device cuda --out records --budget 520 \
+    python tools/gpu/gpu_records.py --status
+    python tools/gpu/gpu_efficiency.py --device cuda --budget 180
+    PETHEORY_COMMIT=<sha> python tools/gpu/gpu_records.py --device cuda --out records --budget 520 \
         --new-only --tar $OUT/slice.tar.gz --log $OUT/slice.jsonl issue44
 
 A stage that does not fit whole trains the runs of it that do (:func:`run_runs_that_fit`: the fullest subset of the
@@ -30,10 +30,10 @@ across slices: ``--partial`` starts the longest run left when none fits, the com
 last epoch checkpoint travels in parts a GPU machine returns (``--pack-checkpoints``; ``--unpack-checkpoints`` in
 the next slice, from a folder carried with the tree; the run then counts only its epochs left)::
 
-    [ -d .ckpt ] && python benchmarks/gpu_records.py --unpack-checkpoints .ckpt
-    timeout 540 env PETHEORY_COMMIT=<sha> python benchmarks/gpu_records.py --device cuda --out records --budget 515 \
+    [ -d .ckpt ] && python tools/gpu/gpu_records.py --unpack-checkpoints .ckpt
+    timeout 540 env PETHEORY_COMMIT=<sha> python tools/gpu/gpu_records.py --device cuda --out records --budget 515 \
         --ratio 1.2 --partial --new-only --tar $OUT/slice.tar.gz --log $OUT/slice.jsonl issue44
-    python benchmarks/gpu_records.py --pack-checkpoints $OUT/ckpt     # then, here: $OUT/ckpt -> .ckpt (git-ignored)
+    python tools/gpu/gpu_records.py --pack-checkpoints $OUT/ckpt     # then, here: $OUT/ckpt -> .ckpt (git-ignored)
 
 Stages: see :data:`STAGES` (name -> experiment spec and an estimate of its seconds on one H100,
 updated from measurements). A stage trains only the configs whose records are not anywhere under
@@ -49,7 +49,7 @@ and head ablation not included), summed run by run: Task 1 grid ~155 min, Task 2
 
 Task 1 with its Fig. 5-7 runs, one command (issue 33)::
 
-    PETHEORY_COMMIT=<sha> python benchmarks/gpu_records.py --device cuda --out records --members 8 \
+    PETHEORY_COMMIT=<sha> python tools/gpu/gpu_records.py --device cuda --out records --members 8 \
         --log runs/gpu/task1.jsonl --tar task1.tar.gz gu2025_task1_figs
 
 trains the 36 Task 1 configs of the grid and the figures (7 PEs, pure RoPE and RoPE on the first 1, 2, 4, 8
@@ -78,7 +78,7 @@ measured, so the sum is the serial figure. A stage longer than one device sessio
 is) is only started when ``--budget`` allows it; it resumes from its checkpoints when rerun with the
 same ``--runs`` folder.
 
-Issue 34's plan (:data:`ISSUE34_PLAN`, ``python benchmarks/gpu_records.py --device cuda --measure --budget 1800
+Issue 34's plan (:data:`ISSUE34_PLAN`, ``python tools/gpu/gpu_records.py --device cuda --measure --budget 1800
 issue34``): li2025 Table 5 with the db4 wavelet construction (15 paper-preset runs, one grid, ~2 min from the
 measured Table 5 grid); MQAR with filler trained 7,800 steps at a constant lr (3 seeds, ~1 min: does key matching
 appear with filler given more steps than a CPU can give?); MQAR context extension (3 RoPE runs of the retrieval
@@ -103,7 +103,9 @@ import tarfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))  # harness: the writer of benchmarks/RESULTS.md's sections
 
 from petheory import records  # noqa: E402
 from petheory.experiments import papers, sweep  # noqa: E402
@@ -215,8 +217,8 @@ STAGES["mqar_extension"] = ({"task": "mqar", "preset": "paper", "pe": ["rope"], 
 ISSUE34_PLAN = ["table5_db4", "mqar_filler_long", "mqar_extension", "gu2025_task2"]
 #: issue 34's target for its whole plan on one H100, in minutes.
 ISSUE34_TARGET_MIN = 30
-#: named plans: ``python benchmarks/gpu_records.py issue34`` runs the plan's stages in order.
-#: issue 44's plan, in slice order after the efficiency measurement (benchmarks/gpu_efficiency.py): Task 2 first, as
+#: named plans: ``python tools/gpu/gpu_records.py issue34`` runs the plan's stages in order.
+#: issue 44's plan, in slice order after the efficiency measurement (tools/gpu/gpu_efficiency.py): Task 2 first, as
 #: its 21 runs (~115 GPU-minutes) decide gu2025.task2_positional_bias_hurts on their own, and Task 1 with Figs. 5-7
 #: (36 runs, ~287) decides the rest.
 ISSUE44_PLAN = ["gu2025_task2", "gu2025_task1_figs"]
@@ -696,13 +698,13 @@ def _peak(device: str) -> float | None:
     return next((v for k, v in PEAK_BF16.items() if k in name), None)
 
 
-#: Where benchmarks/gpu_efficiency.py keeps its records: beside the scripts, not in ``records/`` (a step-time
+#: Where tools/gpu/gpu_efficiency.py keeps its records: beside the scripts, not in ``records/`` (a step-time
 #: measurement is not a training record: ``petheory check`` would warn that it skips it).
-EFFICIENCY_DIR = Path(__file__).resolve().parent / "gpu_efficiency_records"
+EFFICIENCY_DIR = Path(__file__).resolve().parent / "efficiency_records"
 
 
 def efficiency_record(folder: Path = EFFICIENCY_DIR) -> dict | None:
-    """The newest CUDA record of benchmarks/gpu_efficiency.py in ``folder``, or None."""
+    """The newest CUDA record of tools/gpu/gpu_efficiency.py in ``folder``, or None."""
     from petheory.loaders.safe_json import read_json
 
     recs = []
@@ -716,7 +718,7 @@ def efficiency_record(folder: Path = EFFICIENCY_DIR) -> dict | None:
     return max(recs, key=lambda t: t[0])[1] if recs else None
 
 
-#: The step forms of benchmarks/gpu_efficiency.py that this script trains with: today's one-run step, and the
+#: The step forms of tools/gpu/gpu_efficiency.py that this script trains with: today's one-run step, and the
 #: mixed-family grid (``--members 8``). ``bf16_compile`` (1.33x on the H200) is not one: its 71 s of compilation per
 #: program costs more than it saves in a slice of one or two runs, so the projection does not divide by it.
 TRAINS_WITH = ("current", "mixed8")
@@ -726,7 +728,7 @@ def status(out: Path, names=None, efficiency: Path = EFFICIENCY_DIR) -> dict:
     """Which stages are done under ``out`` and the GPU minutes left: per stage, runs done of all, and the
     estimated minutes of the runs not done (run by run, :func:`run_seconds`: the H100 step times measured so far),
     each run counted once across stages; then divided by the speed-up of the fastest form measured by
-    benchmarks/gpu_efficiency.py over today's (when its record is there)."""
+    tools/gpu/gpu_efficiency.py over today's (when its record is there)."""
     have = _have(out)
     seen, rows = set(have), []
     for n in names or list(STAGES):
@@ -757,7 +759,7 @@ def print_status(out: Path, names=None, efficiency: Path = EFFICIENCY_DIR) -> No
           + (f"  {eff['device']}: fastest {eff['fastest']}, x{eff['speedup']:.2f} over today's step"
              + (f" (of the forms this script trains with; {eff['fastest_measured']} was faster)"
                 if eff.get("fastest_measured") not in (None, eff["fastest"]) else "") if eff else
-             "  (benchmarks/gpu_efficiency.py --budget 180: the first minutes of a slice)"))
+             "  (tools/gpu/gpu_efficiency.py --budget 180: the first minutes of a slice)"))
     for r in st["stages"]:
         print(f"{r['stage']:22s} {r['done']:>4d} / {r['runs']:<4d} {r['minutes_left']:>13.0f}")
     line = f"projected GPU-minutes left: ~{st['minutes_left']:.0f} at the H100 step times"
@@ -774,15 +776,15 @@ def print_status(out: Path, names=None, efficiency: Path = EFFICIENCY_DIR) -> No
 
 #: Where each slice's log (``--log``, one JSON line per run and per stage) is kept, one file per slice, named
 #: ``<date>_<device>_slice<k>.jsonl``: the source of RESULTS.md's ``gpu-slices`` section (``--slices --write``).
-SLICES_DIR = Path(__file__).resolve().parent / "gpu_slices"
+SLICES_DIR = Path(__file__).resolve().parent / "slices"
 
 
 def render_slices(folder: Path = SLICES_DIR, out: Path = Path("records")) -> str:
     """The slices run so far (their logs under ``folder``), run by run, and what is left of issue 44's plan under
     ``out``: RESULTS.md's ``gpu-slices`` section."""
     lines = ["## gpu-slices: issue 44's plan, a few runs each time a GPU is lent (gu2025 paper preset)", "",
-             "`python benchmarks/gpu_records.py --device cuda --out records --budget <s> --new-only --tar ... --log "
-             "benchmarks/gpu_slices/<slice>.jsonl issue44`, then `--slices --write`. One run per row: its seconds on the "
+             "`python tools/gpu/gpu_records.py --device cuda --out records --budget <s> --new-only --tar ... --log "
+             "tools/gpu/slices/<slice>.jsonl issue44`, then `--slices --write`. One run per row: its seconds on the "
              "device (training, evaluation and head ablation), the H100 training-time estimate it was packed by, their "
              "ratio, its test accuracy; the stage's mean GPU use and MFU (bf16 dense peak).", "",
              "| slice | device | run | seconds | H100 estimate (s) | ratio | test acc | GPU use | MFU |",
@@ -869,7 +871,7 @@ def _main(argv=None) -> int:
                    "into DIR in parts of at most 15 MiB with a manifest (what a GPU machine returns), then exit")
     p.add_argument("--unpack-checkpoints", metavar="DIR", help="put the checkpoints packed in DIR back under --runs "
                    "(checked by SHA-256), then exit; the next call resumes those runs")
-    p.add_argument("--slices", action="store_true", help="print the slices logged under benchmarks/gpu_slices/ and "
+    p.add_argument("--slices", action="store_true", help="print the slices logged under tools/gpu/slices/ and "
                    "what is left of issue 44's plan under --out (with --write: as RESULTS.md's gpu-slices section)")
     p.add_argument("--write", action="store_true", help="with --slices: write benchmarks/RESULTS.md's gpu-slices section")
     p.add_argument("--list", action="store_true")

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import torch
 import torch.nn as nn
 
@@ -227,32 +226,3 @@ def hinted_bias(bias, pos: torch.Tensor) -> torch.Tensor:
         idx = (torch.clamp(-off[:, 0].round().long(), -K, K) + K)  # registry: w[clip(j - i)]
         return bias.values[:, idx].permute(1, 0, 2, 3)  # (B, H, T, T)
     raise ValidationError(f"no Scale Hint for bias {bias.name!r}")
-
-
-def fire_positions(T: int, device) -> torch.Tensor:
-    """Positions 0..T-1 as FIRE reads them: float32, shape (1, T).
-
-    Parameters
-    ----------
-    T : int
-        Sequence length.
-    device : str or torch.device
-        Where.
-
-    Returns
-    -------
-    torch.Tensor, shape (1, T)
-        The positions.
-
-    Examples
-    --------
-    >>> fire_positions(3, "cpu").tolist()
-    [[0.0, 1.0, 2.0]]
-    """
-    return torch.arange(T, device=device, dtype=torch.float32)[None]
-
-
-def as_numpy_fire(module: FIREBias, T: int, head: int = 0) -> np.ndarray:
-    """One head's (T, T) FIRE bias at positions 0..T-1, as numpy (for the theory modules)."""
-    with torch.no_grad():
-        return module(fire_positions(T, "cpu"))[0, head].double().numpy()

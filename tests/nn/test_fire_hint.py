@@ -8,7 +8,7 @@ import torch
 
 from petheory import encodings as enc
 from petheory.nn import ModelConfig, build_model, parse_pe
-from petheory.nn import lengthgen as L
+from petheory.nn import fire_hint as L
 from petheory.nn.position import BiasPE, Rotary
 
 TOKENS = torch.tensor([[1, 5, 6, 7, 4, 8, 9, 2, 5, 6], [1, 5, 2, 6, 3, 0, 0, 0, 0, 0]])  # BOS .. + .. SEP ..

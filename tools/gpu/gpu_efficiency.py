@@ -28,8 +28,8 @@ reason written, except under ``--dry``, which shrinks everything (smoke preset, 
 variant's code path on whatever device (on a CPU without graphs) to test it; without ``--out`` a dry run
 writes nothing.
 
-    python benchmarks/gpu_efficiency.py --device cuda --budget 180
-    python benchmarks/gpu_efficiency.py --device cpu --dry --variants current,fp32_eager,mixed8
+    python tools/gpu/gpu_efficiency.py --device cuda --budget 180
+    python tools/gpu/gpu_efficiency.py --device cpu --dry --variants current,fp32_eager,mixed8
 """
 
 from __future__ import annotations
@@ -42,7 +42,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))  # harness: the writer of RESULTS.md's sections
 
 VARIANTS = ("current", "fp32_eager", "bf16_eager", "fp32_graphs", "bf16_compile", "bf16_compile_graphs", "mixed8")
 CUDA_ONLY = {"current": "a CUDA graph", "fp32_graphs": "a CUDA graph", "bf16_compile_graphs": "CUDA graphs",
@@ -179,9 +180,9 @@ def render(rec: dict) -> str:
     """The record as the ``gpu-efficiency`` section of RESULTS.md (``--write``)."""
     cur = rec["variants"].get("current", {}).get("step_ms_per_member")
     lines = [f"## gpu-efficiency: the {rec['preset']}-preset step of {rec['task']} in each form, one device",
-             "", f"`python benchmarks/gpu_efficiency.py --device cuda --write` — {rec['device']}, torch {rec['torch']}, "
+             "", f"`python tools/gpu/gpu_efficiency.py --device cuda --write` — {rec['device']}, torch {rec['torch']}, "
              f"commit `{str(rec.get('commit'))[:7]}`, {rec['steps']} timed steps per variant (median); record "
-             "`benchmarks/gpu_efficiency_records/`.", "",
+             "`tools/gpu/efficiency_records/`.", "",
              "| variant | members | step (ms) | per member (ms) | vs current | steps/s | tokens/s | MFU |",
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for name in VARIANTS:
@@ -200,7 +201,7 @@ def render(rec: dict) -> str:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--device", default="cuda")
-    p.add_argument("--out", help="folder of the record (one JSON file per device); default: benchmarks/gpu_efficiency_records, "
+    p.add_argument("--out", help="folder of the record (one JSON file per device); default: tools/gpu/efficiency_records, "
                    "or nothing written with --dry")
     p.add_argument("--variants", default=",".join(VARIANTS), help=f"comma-separated, in order (default all: {','.join(VARIANTS)})")
     p.add_argument("--steps", type=int, default=None, help="timed steps per variant (default 20; --dry: 2)")
@@ -226,7 +227,7 @@ def main(argv=None) -> int:
 
         torch.set_num_threads(pick_threads(None))  # the free cores, as petheory train
     dev_name = _device_name(args.device)
-    out = Path(args.out) if args.out else (None if args.dry else Path(__file__).resolve().parent / "gpu_efficiency_records")
+    out = Path(args.out) if args.out else (None if args.dry else Path(__file__).resolve().parent / "efficiency_records")
     path = record_path(out, dev_name) if out else None
     head = {"experiment": "gpu_efficiency", "device": dev_name, "torch": torch.__version__,
             "commit": _commit(), "source": source_hash(),

@@ -1,6 +1,6 @@
 """Where a training step's GPU time goes: the top kernels of a few steps under torch.profiler.
 
-    python benchmarks/profile_step.py --task gu2025_task1 --preset paper --pe sinusoidal --device cuda
+    python tools/gpu/profile_step.py --task gu2025_task1 --preset paper --pe sinusoidal --device cuda
 
 Trains nothing that is kept: builds the run's model and data (petheory.nn.training.setup), runs a few
 plain steps to warm up, then profiles ``--steps`` steps and prints the kernels by total CUDA time
@@ -13,35 +13,13 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import torch  # noqa: E402
 
 from petheory.nn import preset  # noqa: E402
 from petheory.nn.evaluation import split_to  # noqa: E402
 from petheory.nn.training import setup, train_batch, train_step  # noqa: E402
-
-
-def cpu_breakdown(cfg, steps: int = 10, top: int = 6) -> list[tuple[str, float]]:
-    """The ``top`` operators by self CPU time over ``steps`` training steps of ``cfg`` on the CPU, as
-    ``(name, percent of the profiled self CPU time)``; the rest summed as ``"other"``."""
-    device, data, mcfg, model, opt, sched, gen, _ = setup(cfg)
-    model.train()
-
-    def step():
-        idx = torch.randint(0, len(data.train), (cfg.batch_size,), generator=gen)
-        train_step(model, opt, train_batch(data.train, idx, device), data.kind, device=device, amp=False,
-                   grad_clip=cfg.grad_clip, sched=sched)
-
-    for _ in range(3):
-        step()
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
-        for _ in range(steps):
-            step()
-    rows = sorted(((e.key, e.self_cpu_time_total) for e in prof.key_averages()), key=lambda kv: -kv[1])
-    total = sum(t for _, t in rows) or 1.0
-    out = [(k, 100 * t / total) for k, t in rows[:top]]
-    return out + [("other", 100 * sum(t for _, t in rows[top:]) / total)]
 
 
 def main(argv=None) -> int:
