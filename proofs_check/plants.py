@@ -518,7 +518,7 @@ def certified_band_reversed(real):
 
 
 def unweighted_decay_constant(real):
-    """wavelet_decay_fit's C without its :math:`e^{\\beta u}` weight: max |psi| (too small for every beta > 0)."""
+    """wavelet_decay_fit's C without its :math:`e^{\\beta u}` weight: :math:`\\max\\lvert\\psi\\rvert` (too small for every :math:`\\beta > 0`)."""
     def fit(wavelet="db2", **k):
         import dataclasses
 
