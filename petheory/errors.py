@@ -26,6 +26,20 @@ class ValidationError(InvalidInput, ValueError):
     bare name), so that a front end can say it in its own words: the ``petheory`` command writes its flag
     (``rtol=1e-08`` -> ``--rtol 1e-08``; :func:`petheory.cli.in_cli_terms`).
 
+    Parameters
+    ----------
+    *args : str
+        The message (one string, as for ``ValueError``).
+    params : dict, optional
+        Each parameter the message names -> its value (None: named bare).
+
+    Attributes
+    ----------
+    params : dict
+        As given (empty when none).
+
+    Examples
+    --------
     >>> from petheory.errors import ValidationError
     >>> e = ValidationError("pass hermitian_part=True to analyse (T + T^H)/2", params={"hermitian_part": True})
     >>> str(e), e.params
@@ -44,6 +58,15 @@ class ValidationTypeError(InvalidInput, TypeError):
 class NoMatchError(ValidationError):
     """A selection pattern (a claim or figure glob) matches nothing; a caller that can suggest a name catches this.
 
+    Parameters
+    ----------
+    *args : str
+        The message.
+    params : dict, optional
+        The parameters it names, as for :class:`ValidationError`.
+
+    Examples
+    --------
     >>> from petheory.errors import NoMatchError, ValidationError
     >>> issubclass(NoMatchError, ValidationError)
     True
@@ -54,6 +77,15 @@ class NotAMetricError(ValidationError):
     """A bias's logit gaps give a negative distance (the bias favours another key over the query's own position),
     so ``bias_map='gap'`` is no metric for it; ``bias_map='hellinger'`` is.
 
+    Parameters
+    ----------
+    *args : str
+        The message.
+    params : dict, optional
+        The parameters it names, as for :class:`ValidationError`.
+
+    Examples
+    --------
     >>> from petheory.errors import NotAMetricError, ValidationError
     >>> issubclass(NotAMetricError, ValidationError)
     True

@@ -21,7 +21,21 @@ __all__ = ["LineFit", "fit_line", "fit_power_law"]
 
 @dataclass(frozen=True)
 class LineFit:
-    """OLS fit ``y = intercept + slope * x`` with a two-sided ``level`` t-interval on the slope."""
+    """OLS fit ``y = intercept + slope * x`` with a two-sided ``level`` t-interval on the slope.
+
+    Attributes
+    ----------
+    slope, intercept : float
+        The OLS line.
+    slope_ci : (float, float)
+        Two-sided ``level`` t-interval of the slope.
+    slope_se : float
+        Standard error of the slope.
+    n : int
+        Points fitted.
+    level : float
+        Confidence level of ``slope_ci``.
+    """
 
     slope: float
     intercept: float

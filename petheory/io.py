@@ -24,14 +24,38 @@ def atomic_write(path, write) -> Path:
     bytes go to a temporary file in the destination folder (so the rename never crosses a file
     system), are flushed and ``fsync``-ed, and the file is renamed over ``path`` with
     ``os.replace``. An interrupted write (any exception, ``KeyboardInterrupt`` included) leaves
-    the old ``path`` untouched and removes the temporary file. Parents are created. Returns the
-    path.
+    the old ``path`` untouched and removes the temporary file. Parents are created.
 
     ``write`` streams into the open file (``lambda fh: torch.save(state, fh)``,
     ``lambda fh: fig.savefig(fh, format="png")``), so nothing is held twice in memory.
 
     The file gets the mode a plain ``open(path, "w")`` would give: the old file's mode when it
     replaces one, else ``0o666`` less the user's umask (``mkstemp`` alone leaves ``0600``).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The destination.
+    write : callable
+        ``write(fh)``: fills the open binary file ``fh``.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``.
+
+    Raises
+    ------
+    OSError
+        The write failed (a full disk: the message names ``path``); the old file is left whole.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     p = atomic_write(pathlib.Path(tmp) / "sub" / "a.bin", lambda fh: fh.write(b"abc"))
+    ...     print(p.name, p.read_bytes())
+    a.bin b'abc'
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -77,6 +101,11 @@ def atomic_write_set(files: dict) -> list[Path]:
     first written to a temporary file beside its destination and synced, so a full disk or an exception stops the
     command before any destination changes. Only then are the old files moved aside and the new ones renamed in;
     a rename that fails puts back every file already swapped. Two entries that name the same file are refused.
+
+    Parameters
+    ----------
+    files : dict
+        Destination path -> ``write(fh)``, which fills an open binary file (as for :func:`atomic_write`).
 
     Returns
     -------
@@ -163,29 +192,140 @@ def _mode_for(path: Path) -> int:
 
 
 def atomic_write_bytes(path, data: bytes) -> Path:
-    """Write ``data`` to ``path`` atomically (see :func:`atomic_write`). Returns the path."""
+    r"""Write ``data`` to ``path`` atomically (see :func:`atomic_write`).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The destination.
+    data : bytes
+        What to write.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     print(atomic_write_bytes(pathlib.Path(tmp) / "a.bin", b"\x00\x01").read_bytes())
+    b'\x00\x01'
+    """
     data = bytes(data)
     return atomic_write(path, lambda fh: fh.write(data))
 
 
 def atomic_write_text(path, text: str) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` atomically (see :func:`atomic_write`). Returns the path."""
+    """Write ``text`` (UTF-8) to ``path`` atomically (see :func:`atomic_write`).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The destination.
+    text : str
+        What to write.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     print(atomic_write_text(pathlib.Path(tmp) / "a.txt", "Szegő").read_text(encoding="utf-8"))
+    Szegő
+    """
     return atomic_write_bytes(path, text.encode("utf-8"))
 
 
 def json_text(obj, *, indent: int = 2) -> str:
-    """``obj`` as JSON text; numpy scalars/arrays and paths are converted, NaN/inf refused (not JSON)."""
+    """``obj`` as JSON text; numpy scalars and arrays and paths are converted, NaN and inf refused (not JSON).
+
+    Parameters
+    ----------
+    obj : object
+        What to serialise.
+    indent : int, optional
+        Indentation of the JSON text.
+
+    Returns
+    -------
+    str
+        The JSON text.
+
+    Raises
+    ------
+    ValueError
+        ``obj`` holds NaN or inf.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> json_text({"x": np.float64(0.5), "v": np.arange(2)}, indent=None)
+    '{"x": 0.5, "v": [0, 1]}'
+    """
     return json.dumps(obj, indent=indent, allow_nan=False, default=_default)
 
 
 def atomic_write_json(path, obj, *, indent: int = 2) -> Path:
-    """Serialise ``obj`` as JSON (NaN/inf refused: they are not JSON) and write it atomically."""
+    """Serialise ``obj`` as JSON (:func:`json_text`: NaN and inf refused, they are not JSON) and write it atomically.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The destination.
+    obj : object
+        What to serialise.
+    indent : int, optional
+        Indentation of the JSON text.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     print(atomic_write_json(pathlib.Path(tmp) / "r.json", {"a": 1}, indent=None).read_text(), end="")
+    {"a": 1}
+    """
     return atomic_write_text(path, json_text(obj, indent=indent) + "\n")
 
 
 def read_json(path):
-    """Read a JSON file through petheory's one JSON reader (:func:`petheory.loaders.safe_json.read_json`: regular
-    files only, depth, number range, duplicate keys checked), with a clear error when it is missing or corrupt."""
+    """Read a JSON file through petheory's one JSON reader, with a clear error when it is missing or corrupt.
+
+    The reader is :func:`petheory.loaders.safe_json.read_json`: regular files only, depth, number range and duplicate
+    keys checked.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+
+    Returns
+    -------
+    object
+        The parsed JSON.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        The file is missing, not a regular file, or not valid JSON within the limits.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     print(read_json(atomic_write_json(pathlib.Path(tmp) / "r.json", {"a": [1, 2]})))
+    {'a': [1, 2]}
+    """
     from petheory.loaders.safe_json import read_json as _read
 
     return _read(path)
@@ -196,6 +336,30 @@ def refuse_replacing(path, *, own_field: str, by: str) -> None:
 
     ``petheory report --figure X.png`` writes ``X.json`` beside the figure: a ``check --json X.json``
     written earlier must not be replaced silently. The refusal names the file and the way out.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file about to be written.
+    own_field : str
+        A field every file the writer writes has.
+    by : str
+        The writer, as the message names it.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``path`` exists and is not the writer's.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     p = atomic_write_json(pathlib.Path(tmp) / "x.json", {"petheory": "0.1"})
+    ...     refuse_replacing(p, own_field="figure", by="petheory report --figure")
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: ... exists and was not written by petheory report --figure (no 'figure' field): ...
     """
     path = Path(path)
     if not os.path.lexists(path):
@@ -216,6 +380,18 @@ def distinct_outputs(outputs: dict) -> None:
     ``report --json F --markdown F`` would keep one of the two; a figure's ``X.json`` named again by
     ``--json X.json`` too. The refusal names both flags, before any work.
 
+    Parameters
+    ----------
+    outputs : dict
+        Flag -> the path it names (None or ``'-'``: no file).
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Two flags name the same file.
+
+    Examples
+    --------
     >>> distinct_outputs({"--json": "r.json", "--markdown": "r.json"})
     Traceback (most recent call last):
     ...
@@ -233,7 +409,23 @@ def distinct_outputs(outputs: dict) -> None:
 
 
 def figure_json(figure) -> Path:
-    """The JSON a figure ``X.png`` (or ``X``) is saved beside: ``X.json`` (:func:`petheory.plots.save`)."""
+    """The JSON a figure ``X.png`` (or ``X``) is saved beside: ``X.json`` (:func:`petheory.plots.save`).
+
+    Parameters
+    ----------
+    figure : str or os.PathLike
+        The figure's path.
+
+    Returns
+    -------
+    pathlib.Path
+        Its JSON's path.
+
+    Examples
+    --------
+    >>> figure_json("figures/spectral.szego.png").as_posix(), figure_json("out/x").as_posix()
+    ('figures/spectral.szego.json', 'out/x.json')
+    """
     fig = Path(figure)
     return fig.with_suffix(".json") if fig.suffix.lower() == ".png" else fig.with_name(fig.name + ".json")
 
@@ -268,6 +460,25 @@ def record_problem(rec) -> str | None:
     Checks the fields the claim checkers and figures read: ``task``, ``pe`` (text), ``seed``,
     ``train_len`` (integers), ``config`` (an object), ``final.train`` and every ``final.test[L]``
     (objects of numbers), ``history`` (a list of objects with a numeric ``train_loss``).
+
+    Parameters
+    ----------
+    rec : object
+        A parsed record.
+
+    Returns
+    -------
+    str or None
+        The first problem found, or None.
+
+    Examples
+    --------
+    >>> rec = {"task": "parity", "pe": "rope", "seed": 0, "train_len": 20, "config": {},
+    ...        "final": {"train": {"acc": 1.0}, "test": {"20": {"acc": 0.9}}}}
+    >>> record_problem(rec) is None
+    True
+    >>> record_problem({**rec, "train_len": 0})
+    "field 'train_len' must be >= 1, got 0"
     """
     if not isinstance(rec, dict):
         return f"not a JSON object (got {type(rec).__name__})"
@@ -310,7 +521,27 @@ def record_problem(rec) -> str | None:
 
 
 def field_problem(rec: dict, path: str, kind: str = "number") -> str | None:
-    """Why ``rec[a][b]...`` (``path`` = ``'a.b'``) is not a ``kind`` (number, int, bool, text, list, object); None if it is."""
+    """Why ``rec[a][b]...`` (``path`` = ``'a.b'``) is not a ``kind``; None if it is.
+
+    Parameters
+    ----------
+    rec : dict
+        A parsed record.
+    path : str
+        Dotted field path.
+    kind : {'number', 'int', 'bool', 'text', 'list', 'object'}
+        What the field must be.
+
+    Returns
+    -------
+    str or None
+        The problem, or None.
+
+    Examples
+    --------
+    >>> field_problem({"final": {"mse": 0.1}}, "final.mse"), field_problem({"final": {}}, "final.mse")
+    (None, "field 'final.mse' is missing")
+    """
     x = rec
     for key in path.split("."):
         if not isinstance(x, dict) or key not in x:
@@ -322,12 +553,33 @@ def field_problem(rec: dict, path: str, kind: str = "number") -> str | None:
 
 
 def record_files(root, pattern: str = "record.json") -> list[Path]:
-    """The record files below ``root`` (any depth), in path order: files named ``pattern``
-    (``record.json`` in run directories, ``*.json`` in a records folder), without ``config.json``
-    and hidden files (the temporary files of :func:`atomic_write`). A missing ``root`` gives [].
+    """The record files below ``root`` (any depth), in path order.
 
-    The one discovery rule for run and record folders (:func:`read_records`,
-    :func:`petheory.records.find`, ``petheory compare``)."""
+    Files named ``pattern`` (``record.json`` in run directories, ``*.json`` in a records folder), without ``config.json``
+    and hidden files (the temporary files of :func:`atomic_write`). The one discovery rule for run and record folders
+    (:func:`read_records`, :func:`petheory.records.find`, ``petheory compare``).
+
+    Parameters
+    ----------
+    root : str or os.PathLike
+        The folder searched.
+    pattern : str, optional
+        The file name pattern (glob).
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files, sorted; [] for a missing ``root``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     for name in ("b/record.json", "a/record.json", "a/config.json"):
+    ...         _ = atomic_write_text(pathlib.Path(tmp) / name, "{}")
+    ...     print([p.parent.name for p in record_files(tmp)], record_files(pathlib.Path(tmp) / "none"))
+    ['a', 'b'] []
+    """
     root = Path(root)
     if not root.is_dir():
         return []
@@ -337,19 +589,46 @@ def record_files(root, pattern: str = "record.json") -> list[Path]:
 def read_records(root, *, limit: int | None = None, report: bool = True, check=None,
                  pattern: str = "record.json", with_path: bool = False,
                  task: str | None = None) -> tuple[list[dict], list[tuple[Path, str]]]:
-    """Every usable record below ``root`` (files named ``pattern``: ``record.json`` in run
-    directories, ``*.json`` in a records folder), in path order; ``(records, skipped)``. With
-    ``with_path`` each record gets ``_path``, the file it came from.
+    """Every usable record below ``root``, in path order, and the files skipped.
 
     A file that cannot be read, is not valid JSON or fails :func:`record_problem` is skipped,
     never raised: it goes into ``skipped`` as ``(path, reason)`` and, with ``report``, is
     reported on stderr as ``petheory: warning: skipping PATH: REASON`` (once per path and
-    process). A missing ``root`` gives no records. ``check(record) -> reason or None`` adds
-    a reader's own requirements (the fields it reads), reported the same way. With ``task``, the
-    usable records of other tasks are left out before ``check`` (a reader of one task's records
-    neither reads nor judges the others).
+    process). A missing ``root`` gives no records. Each file is parsed and validated once per process.
 
-    Each file is parsed and validated once per process (:func:`_read_record_file`).
+    Parameters
+    ----------
+    root : str or os.PathLike
+        The folder searched (:func:`record_files`).
+    limit : int, optional
+        Read at most this many files.
+    report : bool, optional
+        Warn on stderr for each file skipped.
+    check : callable, optional
+        ``check(record) -> reason or None``: a reader's own requirements (the fields it reads), reported the same way.
+    pattern : str, optional
+        File name pattern: ``record.json`` in run directories, ``*.json`` in a records folder.
+    with_path : bool, optional
+        Give each record ``_path``, the file it came from.
+    task : str, optional
+        Leave out the usable records of other tasks before ``check`` (a reader of one task's records neither reads nor
+        judges the others).
+
+    Returns
+    -------
+    records : list of dict
+        The usable records.
+    skipped : list of (pathlib.Path, str)
+        The files skipped and why.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     _ = atomic_write_text(pathlib.Path(tmp) / "r1" / "record.json", '{"task": "parity"}')
+    ...     recs, skipped = read_records(tmp, report=False)
+    ...     print(len(recs), skipped[0][1])
+    0 field 'pe' is missing
     """
     records, skipped = [], []
     files = record_files(root, pattern)
@@ -375,7 +654,25 @@ def read_records(root, *, limit: int | None = None, report: bool = True, check=N
 
 
 def warn_skipped(path, reason: str) -> None:
-    """``petheory: warning: skipping PATH: REASON`` on stderr, once per (path, reason) and process."""
+    """``petheory: warning: skipping PATH: REASON`` on stderr, once per (path, reason) and process.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file skipped.
+    reason : str
+        Why.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err):
+    ...     warn_skipped("runs/x/record.json", "not JSON")
+    ...     warn_skipped("runs/x/record.json", "not JSON")
+    >>> print(err.getvalue(), end="")
+    petheory: warning: skipping runs/x/record.json: not JSON
+    """
     import sys
 
     key = (str(Path(path).resolve()), reason)

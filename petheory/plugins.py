@@ -32,7 +32,34 @@ class PluginError(RuntimeError):
 
 
 def load_module(spec: str):
-    """Import a plugin given as a dotted module name or a path to a ``.py`` file."""
+    """Import a plugin given as a dotted module name or a path to a ``.py`` file.
+
+    A file is imported once per process (a second load would register its names again).
+
+    Parameters
+    ----------
+    spec : str
+        ``mypkg.mypes`` or ``path/to/mypes.py``.
+
+    Returns
+    -------
+    types.ModuleType
+        The module.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``spec`` is empty, or no such module is installed.
+    FileNotFoundError
+        No such file.
+    PluginError
+        The plugin failed to import (its own error named).
+
+    Examples
+    --------
+    >>> load_module("json").__name__
+    'json'
+    """
     if not isinstance(spec, str) or not spec.strip():
         raise ValidationError(f"plugin={spec!r} is neither a module name (mypkg.mypes) nor a .py file path",
                               params={"plugin": spec})
@@ -67,7 +94,28 @@ def load_module(spec: str):
 
 
 def load_entry_points(group: str) -> list[str]:
-    """Load every entry point of ``group`` once; returns their names."""
+    """Load every entry point of ``group`` once (calling a loaded callable that is not a module).
+
+    Parameters
+    ----------
+    group : str
+        The entry-point group (``petheory.encodings``, ``petheory.claims``).
+
+    Returns
+    -------
+    list of str
+        The names of the entry points loaded now ([] when the group was loaded before).
+
+    Raises
+    ------
+    PluginError
+        An entry point failed to load or to run; the group is then loaded again next time.
+
+    Examples
+    --------
+    >>> load_entry_points("petheory.no_such_group")
+    []
+    """
     if group in _LOADED_GROUPS:
         return []
     _LOADED_GROUPS.add(group)
@@ -85,8 +133,27 @@ def load_entry_points(group: str) -> list[str]:
 
 
 def public_submodules(package) -> list[str]:
-    """Dotted names of ``package``'s modules not starting with ``_``, sorted: the auto-discovery
-    behind the figure registry, the CLI's commands and the claim modules (a new topic only adds a file)."""
+    """Dotted names of ``package``'s modules not starting with ``_``, sorted.
+
+    The auto-discovery behind the figure registry, the CLI's commands and the claim modules (a new topic only adds a
+    file).
+
+    Parameters
+    ----------
+    package : types.ModuleType
+        A package.
+
+    Returns
+    -------
+    list of str
+        Its public submodules' dotted names.
+
+    Examples
+    --------
+    >>> import petheory.evidence
+    >>> public_submodules(petheory.evidence)
+    ['petheory.evidence.expectation', 'petheory.evidence.predictors', 'petheory.evidence.table']
+    """
     import pkgutil
 
     return [f"{package.__name__}.{m.name}" for m in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name)
@@ -94,12 +161,40 @@ def public_submodules(package) -> list[str]:
 
 
 def glob_select(names, patterns, *, no_match: str) -> list[str]:
-    """The ``names`` matching any of the glob ``patterns`` (``fnmatch``, case-sensitive), each once,
-    pattern by pattern in the order of ``names``.
+    """The ``names`` matching any of the glob ``patterns`` (``fnmatch``, case-sensitive), each once.
 
     A pattern that matches nothing raises ``NoMatchError(no_match.format(pattern=p))``, so a typo
     never silently selects nothing. The one glob selector of ``petheory figures --only`` and
-    ``petheory check --claims``."""
+    ``petheory check --claims``.
+
+    Parameters
+    ----------
+    names : iterable of str
+        What may be selected.
+    patterns : iterable of str
+        Glob patterns.
+    no_match : str
+        The message of a pattern that matches nothing, with ``{pattern}`` in it.
+
+    Returns
+    -------
+    list of str
+        The names selected.
+
+    Raises
+    ------
+    petheory.errors.NoMatchError
+        A pattern matches no name.
+
+    Examples
+    --------
+    >>> glob_select(["gu2025.a", "gu2025.b", "li2025.c"], ["li*", "gu2025.*"], no_match="no claim matches {pattern}")
+    ['li2025.c', 'gu2025.a', 'gu2025.b']
+    >>> glob_select(["a"], ["b*"], no_match="no claim matches {pattern}")
+    Traceback (most recent call last):
+    ...
+    petheory.errors.NoMatchError: no claim matches b*
+    """
     import fnmatch
 
     names = list(names)
@@ -113,8 +208,28 @@ def glob_select(names, patterns, *, no_match: str) -> list[str]:
 
 
 def exit_in_command(exc: SystemExit, command: str) -> PluginError:
-    """The error for a ``sys.exit`` called while ``petheory COMMAND`` ran (a registered encoding or claim of a
-    plugin, never petheory's own code): the command did not finish, so its exit code must not say it did."""
+    """The error for a ``sys.exit`` called while ``petheory COMMAND`` ran.
+
+    A registered encoding or claim of a plugin (never petheory's own code) ended the command: it did not finish, so its
+    exit code must not say it did.
+
+    Parameters
+    ----------
+    exc : SystemExit
+        What the plugin raised.
+    command : str
+        The command that was running.
+
+    Returns
+    -------
+    PluginError
+        The error to raise, naming the command, the exit code and where ``sys.exit`` was called.
+
+    Examples
+    --------
+    >>> str(exit_in_command(SystemExit(0), "check"))[:64]
+    'petheory check did not finish: sys.exit(0) was called (plugin co'
+    """
     import traceback
 
     frames = traceback.extract_tb(exc.__traceback__)

@@ -35,7 +35,15 @@ _MAX_FILES = 20000
 
 @dataclass
 class Found:
-    """What :func:`find` read: ``records`` (dicts, each with ``_path``) and ``skipped`` (path, reason)."""
+    """What :func:`find` read: ``records`` (dicts, each with ``_path``) and ``skipped`` (path, reason).
+
+    Attributes
+    ----------
+    records : list of dict
+        The records read, each with ``_path``.
+    skipped : list of (str, str)
+        Files skipped, with the reason.
+    """
 
     records: list = field(default_factory=list)
     skipped: list = field(default_factory=list)
@@ -75,25 +83,101 @@ def source_hash(root=None) -> str:
 
 
 def runs_dir(workdir=".") -> Path:
-    """The runs directory: ``$PETHEORY_RUNS`` if set, else ``<workdir>/runs``."""
+    """The runs directory: ``$PETHEORY_RUNS`` if set, else ``<workdir>/runs``.
+
+    Parameters
+    ----------
+    workdir : str or os.PathLike, optional
+        The working directory.
+
+    Returns
+    -------
+    pathlib.Path
+        The runs directory (it need not exist).
+
+    Examples
+    --------
+    >>> import os
+    >>> saved = os.environ.pop("PETHEORY_RUNS", None)
+    >>> runs_dir("/tmp/w").as_posix()
+    '/tmp/w/runs'
+    >>> os.environ.update({} if saved is None else {"PETHEORY_RUNS": saved})
+    """
     env = os.environ.get("PETHEORY_RUNS")
     return Path(env) if env else Path(workdir) / "runs"
 
 
 def bounds_runs_dir(workdir=".") -> Path:
-    """Where the li2025 bound experiments cache their training runs and write their records: ``runs_dir() / 'bounds'``."""
+    """Where the li2025 bound experiments cache their training runs and write their records: ``runs_dir() / 'bounds'``.
+
+    Parameters
+    ----------
+    workdir : str or os.PathLike, optional
+        The working directory.
+
+    Returns
+    -------
+    pathlib.Path
+        The folder.
+
+    Examples
+    --------
+    >>> import os
+    >>> saved = os.environ.pop("PETHEORY_RUNS", None)
+    >>> bounds_runs_dir("/tmp/w").as_posix()
+    '/tmp/w/runs/bounds'
+    >>> os.environ.update({} if saved is None else {"PETHEORY_RUNS": saved})
+    """
     return runs_dir(workdir) / "bounds"
 
 
 def bounds_record_path(experiment: str, preset: str, seed: int, workdir=".") -> Path:
-    """The record experiment ``experiment`` (``petheory.experiments.papers.li2025_rademacher_gap`` or ``li2025_alibi_drift``)
-    writes for ``preset`` and ``seed``, and the figure that draws it reads: ``bounds_runs_dir() /
-    '<experiment>_<preset>_s<seed>.json'`` (not a training record: :func:`find` reads only ``record.json`` under runs/)."""
+    """The record a li2025 bound experiment writes for ``preset`` and ``seed``, and the figure that draws it reads.
+
+    ``bounds_runs_dir() / '<experiment>_<preset>_s<seed>.json'``: not a training record (:func:`find` reads only
+    ``record.json`` under runs/).
+
+    Parameters
+    ----------
+    experiment : str
+        ``petheory.experiments.papers``' ``li2025_rademacher_gap`` or ``li2025_alibi_drift``.
+    preset : str
+        The preset it ran.
+    seed : int
+        The seed.
+    workdir : str or os.PathLike, optional
+        The working directory.
+
+    Returns
+    -------
+    pathlib.Path
+        The record's path.
+
+    Examples
+    --------
+    >>> import os
+    >>> saved = os.environ.pop("PETHEORY_RUNS", None)
+    >>> bounds_record_path("li2025_alibi_drift", "quick", 0, "/tmp/w").as_posix()
+    '/tmp/w/runs/bounds/li2025_alibi_drift_quick_s0.json'
+    >>> os.environ.update({} if saved is None else {"PETHEORY_RUNS": saved})
+    """
     return bounds_runs_dir(workdir) / f"{experiment}_{preset}_s{seed}.json"
 
 
 def shipped_dir() -> Path | None:
-    """``records/`` of the petheory source tree (a clone or an editable install), if there is one."""
+    """``records/`` of the petheory source tree (a clone or an editable install), if there is one.
+
+    Returns
+    -------
+    pathlib.Path or None
+        The folder, or None in an installed wheel.
+
+    Examples
+    --------
+    >>> d = shipped_dir()
+    >>> d is None or d.name == "records"
+    True
+    """
     d = Path(__file__).resolve().parents[1] / "records"
     return d if d.is_dir() else None
 
@@ -101,8 +185,28 @@ def shipped_dir() -> Path | None:
 def roots(workdir=".") -> list[Path]:
     """Where :func:`find` looks, in order: runs, then the working directory's and the source tree's records.
 
-    ``$PETHEORY_RECORDS`` (folders separated by ``os.pathsep``) replaces the two records folders;
-    set it empty to read ``runs/`` alone (tests do, to see a clone without shipped records)."""
+    ``$PETHEORY_RECORDS`` (folders separated by ``os.pathsep``) replaces the two records folders; set it empty to read
+    ``runs/`` alone (tests do, to see a clone without shipped records). A folder named twice is kept once.
+
+    Parameters
+    ----------
+    workdir : str or os.PathLike, optional
+        The working directory.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The folders, in the order they are read.
+
+    Examples
+    --------
+    >>> import os
+    >>> saved = {k: os.environ.pop(k) for k in ("PETHEORY_RUNS", "PETHEORY_RECORDS") if k in os.environ}
+    >>> os.environ["PETHEORY_RECORDS"] = ""  # runs/ alone
+    >>> [p.as_posix() for p in roots("/tmp/w")]
+    ['/tmp/w/runs']
+    >>> del os.environ["PETHEORY_RECORDS"]; os.environ.update(saved)
+    """
     out = [runs_dir(workdir)]
     env = os.environ.get("PETHEORY_RECORDS")
     if env is not None:
@@ -122,7 +226,36 @@ def roots(workdir=".") -> list[Path]:
 
 
 def read(path) -> dict:
-    """One record file; ``ValueError`` naming the path and what is wrong when it is not a usable record."""
+    """One record file, checked: a usable training record, with ``_path`` set.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+
+    Returns
+    -------
+    dict
+        The record.
+
+    Raises
+    ------
+    FileNotFoundError
+        No such file.
+    petheory.errors.ValidationError
+        It cannot be read, is not valid JSON, or is not a usable record (:func:`petheory.io.record_problem`); the
+        message names the path and what is wrong.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from petheory.io import atomic_write_json
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     read(atomic_write_json(pathlib.Path(tmp) / "r.json", {"task": "parity"}))
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: ...r.json: not a usable training record (field 'pe' is missing)
+    """
     from petheory.io import record_problem
 
     from petheory.loaders.safe_json import read_json
@@ -142,11 +275,28 @@ def read(path) -> dict:
 
 
 def load_or_skip(path):
-    """The JSON document of record file ``path``, or None after one ``petheory: warning: skipping PATH: REASON`` line
-    on stderr when it cannot be used as JSON (truncated, NaN/Infinity, 10**400, too deep, duplicate keys, a FIFO).
+    """The JSON document of record file ``path``, or None after a warning when it cannot be used as JSON.
 
     For readers with their own notion of a usable record (:func:`read_training_records`); :func:`read` and
     :func:`find` check :func:`petheory.io.record_problem` as well.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+
+    Returns
+    -------
+    object or None
+        The parsed JSON, or None.
+
+    Examples
+    --------
+    >>> import contextlib, io, tempfile, pathlib
+    >>> from petheory.io import atomic_write_text
+    >>> with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stderr(io.StringIO()) as err:
+    ...     print(load_or_skip(atomic_write_text(pathlib.Path(tmp) / "r.json", '{"a": NaN}')))
+    None
     """
     from petheory.io import warn_skipped
     from petheory.loaders.safe_json import read_json
@@ -276,9 +426,35 @@ def find(task: str | None = None, workdir=".", *, where=None, check=None, report
     """Every record of ``task`` (or all) under :func:`roots` (or the folders ``where``).
 
     Files are read by :func:`petheory.io.read_records` (each parsed once per process): one that is truncated,
-    hand-edited or (a record of ``task``) fails ``check(record) -> reason or None`` (the fields a reader needs) is skipped, listed in
-    ``Found.skipped`` and, with ``report``, named on stderr (``petheory: warning: skipping PATH:
-    REASON``). Duplicates (same ``config_hash``) are read once: ``runs/`` before ``records/``.
+    hand-edited or (a record of ``task``) fails ``check`` is skipped, listed in ``Found.skipped`` and, with ``report``,
+    named on stderr (``petheory: warning: skipping PATH: REASON``). Duplicates (same ``config_hash``) are read once:
+    ``runs/`` before ``records/``.
+
+    Parameters
+    ----------
+    task : str, optional
+        Only this task's records.
+    workdir : str or os.PathLike, optional
+        The working directory :func:`roots` starts from.
+    where : iterable of path, optional
+        Read these folders (``*.json`` files) instead of :func:`roots`.
+    check : callable, optional
+        ``check(record) -> reason or None``: the fields a reader needs.
+    report : bool, optional
+        Warn on stderr for each file skipped.
+
+    Returns
+    -------
+    Found
+        The records and the files skipped.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     f = find("parity", where=[tmp])
+    >>> f.records, f.skipped
+    ([], [])
     """
     from petheory.io import read_records
 
@@ -300,7 +476,37 @@ def find(task: str | None = None, workdir=".", *, where=None, check=None, report
 
 
 def export(records, dest, *, experiment: str) -> list[Path]:
-    """Write ``records`` (dicts) as ``dest/<experiment>/<task>__<pe>__s<seed>__<hash>.json`` (atomic)."""
+    """Write ``records`` (dicts) as ``dest/<experiment>/<task>__<pe>__s<seed>__<hash>.json`` (atomic).
+
+    Fields starting with ``_`` (``_path``) are left out.
+
+    Parameters
+    ----------
+    records : iterable of dict
+        Training records (with ``task``, ``pe``, ``seed`` and ``config_hash``).
+    dest : str or os.PathLike
+        The records folder.
+    experiment : str
+        The subfolder: letters, digits, ``_``, ``.``, ``-``.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``experiment`` is not a plain name.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> rec = {"task": "parity", "pe": "rope:base=500", "seed": 1, "config_hash": "ab12", "_path": "x"}
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     print([p.relative_to(tmp).as_posix() for p in export([rec], tmp, experiment="demo")])
+    ['demo/parity__rope-base=500__s1__ab12.json']
+    """
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", experiment):
         raise ValidationError(f"experiment name must be letters, digits, '_', '.', '-', got {experiment!r}")
     out = []
@@ -312,7 +518,23 @@ def export(records, dest, *, experiment: str) -> list[Path]:
 
 
 def skipped_note(found: Found) -> str:
-    """One line naming skipped files (for a claim's details), or ''."""
+    """One line naming the skipped files of ``found`` (for a claim's details), or ''.
+
+    Parameters
+    ----------
+    found : Found
+        What :func:`find` read.
+
+    Returns
+    -------
+    str
+        The first file skipped and why, and how many more; '' when none was.
+
+    Examples
+    --------
+    >>> skipped_note(Found(skipped=[("a.json", "not JSON"), ("b.json", "empty")]))
+    'skipped a.json (not JSON) and 1 more'
+    """
     if not found.skipped:
         return ""
     first = found.skipped[0]

@@ -43,13 +43,57 @@ def json_number(x):
 
 
 def unit_roundoff(dtype=np.float64) -> float:
-    """u = eps/2 for ``dtype`` (1.1e-16 for float64)."""
+    r"""The unit roundoff :math:`u = \epsilon/2` of ``dtype`` (1.1e-16 for float64).
+
+    Parameters
+    ----------
+    dtype : numpy dtype, optional
+        A floating-point type.
+
+    Returns
+    -------
+    float
+        :math:`u`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> unit_roundoff() == 2.0 ** -53, unit_roundoff(np.float32) == 2.0 ** -24
+    (True, True)
+    """
     return float(np.finfo(dtype).eps) / 2.0
 
 
 def gamma(n_ops: int, dtype=np.float64) -> float:
-    r"""Higham's :math:`\gamma_n = n u / (1 - n u)`: the relative error bound of an n-step
-    recursive sum or inner product (Higham 2002, Lemma 3.1)."""
+    r"""Higham's :math:`\gamma_n = n u / (1 - n u)`: the relative error bound of an n-step recursive sum or inner product.
+
+    Parameters
+    ----------
+    n_ops : int
+        Roundings in the chain (values below 1 count as 1).
+    dtype : numpy dtype, optional
+        The floating-point type.
+
+    Returns
+    -------
+    float
+        :math:`\gamma_n`.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        :math:`n u \ge 1`: no meaningful bound.
+
+    References
+    ----------
+    Higham 2002, Lemma 3.1.
+
+    Examples
+    --------
+    >>> g = gamma(10)
+    >>> 10 * unit_roundoff() < g < 10.001 * unit_roundoff()
+    True
+    """
     u = unit_roundoff(dtype)
     n_ops = max(int(n_ops), 1)
     if n_ops * u >= 1:
@@ -58,8 +102,8 @@ def gamma(n_ops: int, dtype=np.float64) -> float:
 
 
 def eig_rank_tol(n: int, dtype=np.float64) -> float:
-    r"""Relative threshold :math:`\gamma_{17n}` under which an eigenvalue of an n x n
-    double-centred matrix is zero, relative to the largest eigenvalue modulus.
+    r"""Relative threshold :math:`\gamma_{17n}` under which an eigenvalue of an n x n double-centred matrix is zero,
+    relative to the largest eigenvalue modulus.
 
     Forming :math:`B=-\frac12 J D^{\circ2} J` from *exact* distances costs O(1) roundings per
     entry, each of size at most :math:`4\max D^2 \le 16\lVert B\rVert_2`, so
@@ -68,18 +112,57 @@ def eig_rank_tol(n: int, dtype=np.float64) -> float:
     Distances that carry their own absolute error (Hellinger distances computed from
     distributions: :math:`\gamma_V` on each squared distance) add an absolute term; callers that
     know it pass the larger threshold to :func:`numerical_rank`.
+
+    Parameters
+    ----------
+    n : int
+        Size of the matrix.
+    dtype : numpy dtype, optional
+        The floating-point type.
+
+    Returns
+    -------
+    float
+        :math:`\gamma_{17n}`.
+
+    Examples
+    --------
+    >>> eig_rank_tol(4) == gamma(68)
+    True
     """
     return gamma(17 * max(int(n), 1), dtype)
 
 
 def numerical_rank(values, threshold: float, *, positive: bool = False) -> int:
-    """The library's one numerical-rank rule: how many ``values`` (eigenvalues or singular
-    values) are distinguishable from zero, i.e. ``|v| > threshold`` (``v > threshold`` with
-    ``positive=True``: the rank an embedding can realise). ``threshold`` is absolute, the
-    rounding bound of the values (e.g. ``eig_rank_tol(n) * max|lambda|`` plus any input error).
+    """The library's one numerical-rank rule: how many ``values`` are distinguishable from zero.
 
-    Every rank in petheory (classical MDS, effective rank, minimal parametrisation, the claim
-    catalogue) is counted with this function, so two of them given the same threshold agree.
+    ``|v| > threshold`` (``v > threshold`` with ``positive=True``: the rank an embedding can realise). Every rank in
+    petheory (classical MDS, effective rank, minimal parametrisation, the claim catalogue) is counted with this
+    function, so two of them given the same threshold agree.
+
+    Parameters
+    ----------
+    values : array_like
+        Eigenvalues or singular values.
+    threshold : float
+        Absolute: the rounding bound of the values (e.g. ``eig_rank_tol(n) * max|lambda|`` plus any input error).
+    positive : bool, optional
+        Count only values above ``threshold`` (not below ``-threshold``).
+
+    Returns
+    -------
+    int
+        The numerical rank.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``threshold`` is negative or not finite.
+
+    Examples
+    --------
+    >>> numerical_rank([3.0, 1e-17, -2.0], 1e-12), numerical_rank([3.0, 1e-17, -2.0], 1e-12, positive=True)
+    (2, 1)
     """
     vals = np.asarray(values, dtype=np.float64).ravel()
     threshold = float(threshold)
@@ -109,6 +192,24 @@ def tolerance(*, n_ops: int, scale: float, cond: float = 1.0, dtype=np.float64) 
     cond : float
         Condition number that amplifies backward into forward error (1 for sums,
         eigenvalues of Hermitian matrices, and norms).
+    dtype : numpy dtype, optional
+        The floating-point type.
+
+    Returns
+    -------
+    float
+        The tolerance, in the quantity's units.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``scale`` or ``cond`` not finite, or ``cond < 0``.
+
+    Examples
+    --------
+    >>> t = tolerance(n_ops=10, scale=2.0)
+    >>> abs(t - 2 * gamma(10)) < 1e-300
+    True
     """
     scale = float(abs(scale))
     if not np.isfinite(scale) or not np.isfinite(cond) or cond < 0:
@@ -323,8 +424,31 @@ def _renders(token: str, x: float) -> bool:
 
 
 def text_differences(want: str, got: str, moved=(), where: str = "") -> list[str]:
-    """Where two texts differ: line by line, words exactly; a printed number may differ only where it prints a float
-    pair of ``moved`` (a number :func:`record_differences` found within its error in the record the text renders)."""
+    r"""Where two texts differ: line by line, words exactly; a printed number may differ only where it prints a moved float.
+
+    ``moved`` holds the float pairs :func:`record_differences` found within their error in the record the text renders.
+
+    Parameters
+    ----------
+    want, got : str
+        The expected and the new text.
+    moved : iterable of (float, float), optional
+        Floats that moved within their stated error.
+    where : str, optional
+        A prefix naming the text in the message.
+
+    Returns
+    -------
+    list of str
+        The first differing line, or a line count that differs; [] when the texts agree.
+
+    Examples
+    --------
+    >>> text_differences("a 1.0\nb", "a 1.5\nb", where="out")
+    ['out line 1:\n  - a 1.0\n  + a 1.5']
+    >>> text_differences("a 1.0\nb", "a 1.5\nb", moved=[(1.0, 1.5)])
+    []
+    """
     w, g = want.splitlines(), got.splitlines()
     for i, (x, y) in enumerate(zip(w, g)):
         if x == y:
@@ -343,6 +467,16 @@ def record_differences(want, got) -> list[str]:
     states beside it (:data:`STATED_ERRORS`), an error figure by its bound (:data:`SETTLED_BY`,
     :data:`ORDER_OF_MAGNITUDE`), any other float within RTOL/ATOL; a text's numbers where they print a float that
     moved within its error earlier in the same document (a command's ``json`` before its ``text``).
+
+    Parameters
+    ----------
+    want, got : object
+        Two runs' JSON-like documents.
+
+    Returns
+    -------
+    list of str
+        One line per difference beyond its error (``/path: want != got (why)``); [] when they agree.
 
     Examples
     --------

@@ -104,6 +104,9 @@ def _fmt(x) -> str:
 class PETerm:
     """One term of a spec: a named encoding with parameters, or a table read from disk.
 
+    A path term is a table or a model's ``config.json``: which one is decided where files are
+    read (:func:`petheory.loaders.resolve_scheme`), not here.
+
     Attributes
     ----------
     name : str or None
@@ -114,9 +117,6 @@ class PETerm:
         A table: a file path or ``hf:DIR``; None for a named term.
     key : str or None
         Tensor name inside the table's file or directory (``#KEY``).
-
-    A path term is a table or a model's ``config.json``: which one is decided where files are
-    read (:func:`petheory.loaders.resolve_scheme`), not here.
     """
 
     name: str | None = None
@@ -158,6 +158,11 @@ class PESpec:
     """A parsed PE specification: one or more :class:`PETerm` joined by ``+`` (see the module docstring).
 
     ``str(spec)`` is the canonical text; :func:`parse_pe_spec` of it gives ``spec`` back.
+
+    Attributes
+    ----------
+    terms : tuple of PETerm
+        The terms, in the order written.
     """
 
     terms: tuple
@@ -343,6 +348,18 @@ def _named_term(part: str, text: str, names: list[str]) -> PETerm:
 def split_terms(text: str) -> list[str]:
     """``text`` cut at every ``+`` where a term can start: not before a digit or ``.digit`` (a number's sign).
 
+    Parameters
+    ----------
+    text : str
+        A spec's text.
+
+    Returns
+    -------
+    list of str
+        The terms' texts.
+
+    Examples
+    --------
     >>> split_terms('rope:base=1e+06+sinusoidal')
     ['rope:base=1e+06', 'sinusoidal']
     >>> split_terms('alibi:slope=+0.5')
@@ -431,6 +448,18 @@ def parse_pe_specs(values, *, default=None) -> list[PESpec]:
     A value that is a comma-separated list of registered names and nothing else (``a,b``, the old
     ``bounds``/``compare`` spelling, still in scripts) stands for ``--pe a --pe b``: no name
     contains a comma, so the reading is unambiguous. Anything else goes through :func:`parse_pe_spec`.
+
+    Parameters
+    ----------
+    values : str, PESpec or iterable of them
+        The ``--pe`` values (empty: ``default``).
+    default : iterable of PESpec, optional
+        What no value stands for.
+
+    Returns
+    -------
+    list of PESpec
+        One per PE named.
 
     See Also
     --------

@@ -20,7 +20,7 @@ import numpy as np
 from petheory import _validate as v
 
 #: Random tables per null reference (default). The percentile then has a resolution of 1/DRAWS
-#: and the mean a standard error of sd/sqrt(DRAWS) (10% of the spread).
+#: and the mean a standard error of :math:`sd/\sqrt{DRAWS}` (10% of the spread).
 DRAWS = 100
 
 
@@ -97,12 +97,14 @@ def random_table_null(D, d: int, *, kind: str = "stress1", draws: int = DRAWS, s
     draws : int
         Number of random tables; table ``k`` uses ``numpy.random.default_rng(seed + k)``.
     seed : int
+        Seed of the first table.
     progress : callable, optional
         ``progress(done, draws)`` after each table (the CLI prints a line now and then for long work).
 
     Returns
     -------
     NullReference
+        The tables' stresses, sorted.
 
     Notes
     -----
@@ -111,6 +113,14 @@ def random_table_null(D, d: int, *, kind: str = "stress1", draws: int = DRAWS, s
     :math:`O(n^2 d)` distance matrix. The target is validated once and :math:`\sum D^2` summed
     once, and the draws go 8 at a time through one batched GEMM per row block
     (:func:`petheory.geometry.stress_measures.stress_of_tables`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> D = np.abs(np.subtract.outer(np.arange(6.0), np.arange(6.0)))
+    >>> ref = random_table_null(D, 2, draws=5)
+    >>> ref.draws, bool(np.all(np.diff(ref.values) >= 0))
+    (5, True)
     """
     from petheory import geometry
     from petheory.geometry.stress_measures import stress_of_tables
@@ -136,6 +146,30 @@ def equidistant_stress(D, *, kind: str = "stress1") -> float:
 
     It is what random tables approach as d grows; an encoding that does not beat it has found
     no positional structure the target holds.
+
+    Parameters
+    ----------
+    D : array_like, shape (n, n)
+        Target distances.
+    kind : {'stress1', 'raw', 'strain'}, optional
+        As in :func:`petheory.geometry.stress`.
+
+    Returns
+    -------
+    float
+        The stress.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``D`` is not a distance matrix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> D = np.abs(np.subtract.outer(np.arange(4.0), np.arange(4.0)))
+    >>> round(equidistant_stress(D), 6)
+    0.408248
     """
     from petheory import geometry
 
@@ -147,8 +181,30 @@ def equidistant_stress(D, *, kind: str = "stress1") -> float:
 def target_warnings(D, details: dict | None = None, *, n_implicit: bool = False) -> list[str]:
     """Plain-language warnings about a target distance matrix ``D`` (n, n) and how it was built.
 
-    ``details`` is the target's summary (:meth:`PositionalDistributions.summary`) when the target
-    came from a corpus; ``n_implicit`` says that the number of positions was not given by the user.
+    Parameters
+    ----------
+    D : array_like, shape (n, n)
+        Target distances.
+    details : dict, optional
+        The target's summary (:meth:`petheory.geometry.distributions.PositionalDistributions.summary`) when it came from a corpus.
+    n_implicit : bool, optional
+        The number of positions was not given by the user.
+
+    Returns
+    -------
+    list of str
+        The warnings: a degenerate (equidistant) target, mostly disjoint positions, sparse positions, an implicit n.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``D`` is not a distance matrix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> target_warnings(np.ones((3, 3)) - np.eye(3))[0][:54]
+    'the target is degenerate: all 3 position pairs are at '
     """
     from petheory import geometry
 

@@ -6,11 +6,28 @@ from dataclasses import dataclass
 
 
 def plain_table(title: str | None, headers, rows, *, right=()) -> str:
-    """A table as plain text for a pipe or a file: one row per line, every cell whole, columns aligned
-    except the last, which is never padded (so one long cell does not widen every line).
+    """A table as plain text for a pipe or a file: one row per line, every cell whole, columns aligned except the last.
 
-    ``rows`` are sequences of strings (no markup); ``right`` holds the indices of right-aligned columns.
+    The last column is never padded, so one long cell does not widen every line.
 
+    Parameters
+    ----------
+    title : str or None
+        A line above the table (None: none).
+    headers : sequence of str
+        Column headers.
+    rows : iterable of sequence of str
+        The rows' cells (no markup; a newline inside a cell becomes a space).
+    right : collection of int, optional
+        Indices of right-aligned columns.
+
+    Returns
+    -------
+    str
+        The table, without a final newline.
+
+    Examples
+    --------
     >>> print(plain_table("t", ["a", "bb", "note"], [["x", "1", "a long note"], ["yy", "22", "n"]], right={1}))
     t
     a   bb  note

@@ -35,7 +35,17 @@ END = "<!-- coverage:end -->"
 
 @dataclass(frozen=True)
 class Row:
-    """A sentence with the claims attached to it (``generated``: made from a claim whose source names no row)."""
+    """A sentence with the claims attached to it (``generated``: made from a claim whose source names no row).
+
+    Attributes
+    ----------
+    statement : Statement
+        The paper's sentence.
+    claims : tuple of str
+        Ids of the claims that check it (empty: not checked).
+    generated : bool
+        Made from a claim whose source names no listed sentence.
+    """
 
     statement: Statement
     claims: tuple
@@ -45,9 +55,24 @@ class Row:
 
 
 def names(where: str, source: str) -> bool:
-    """Whether ``source`` names ``where``: it occurs there as a whole locator, not as part of a longer one
-    (``§6`` is not named by ``§6.1.4``, ``Fig. 2`` not by ``Figs. 2-3`` or ``Fig. 2-3``, ``Eq. 4`` not by ``Eq. 41``).
+    """Whether ``source`` names ``where``: it occurs there as a whole locator, not as part of a longer one.
 
+    ``§6`` is not named by ``§6.1.4``, ``Fig. 2`` not by ``Figs. 2-3`` or ``Fig. 2-3``, ``Eq. 4`` not by ``Eq. 41``.
+
+    Parameters
+    ----------
+    where : str
+        A row's locator.
+    source : str
+        A claim's source.
+
+    Returns
+    -------
+    bool
+        Whether the source names the row.
+
+    Examples
+    --------
     >>> names("Eq. 4", "gu2025 §3.1, Eq. 4 (an equation)"), names("§6", "li2025 §6.1.4")
     (True, False)
     """
@@ -68,8 +93,32 @@ def _generated(claim) -> Statement:
 
 
 def attach(statements: dict | None = None, claims=None) -> dict[str, list[Row]]:
-    """Per paper of :data:`PAPERS`, its rows with the claims attached (module docstring), listed rows first in
-    their order, then one generated row per claim whose source names none."""
+    """Per paper of :data:`~proofs_check.sentences.PAPERS`, its rows with the claims attached (module docstring).
+
+    Listed rows first, in their order, then one generated row per claim whose source names none; a ``__corrected``
+    claim goes beside the claim it corrects.
+
+    Parameters
+    ----------
+    statements : dict, optional
+        Paper -> its :class:`~proofs_check.sentences.Statement` rows (default: the committed list).
+    claims : list of Claim, optional
+        The claims (default: the built-in catalogue).
+
+    Returns
+    -------
+    dict
+        Paper -> list of :class:`Row`.
+
+    Examples
+    --------
+    >>> from proofs_check.engine import Claim
+    >>> from proofs_check.sentences import Statement
+    >>> claims = [Claim(id="gu2025.rope_relative", source="gu2025 §3.1, Eq. 4", statement="x", kind="exact")]
+    >>> rows = attach({"gu2025": (Statement("Eq. 4", "RoPE is relative"),)}, claims)["gu2025"]
+    >>> [(r.statement.where, r.claims) for r in rows]
+    [('Eq. 4', ('gu2025.rope_relative',))]
+    """
     statements = STATEMENTS if statements is None else statements
     claims = _catalogue() if claims is None else claims
     by_id = {c.id: c for c in claims}
@@ -123,8 +172,24 @@ def _cell(text: str) -> str:
 
 
 def render(records: dict | None = None) -> str:
-    """The Markdown block. ``records``: {claim id: check record} to show each claim's verdict (optional; the
-    committed block names the claims only, so it does not change with a verdict)."""
+    """The coverage section's Markdown: per paper, a count line and a table of its rows and the claims that check them.
+
+    Parameters
+    ----------
+    records : dict, optional
+        Claim id -> its check record, to show each claim's verdict beside it (the committed block names the claims
+        only, so it does not change with a verdict).
+
+    Returns
+    -------
+    str
+        The Markdown block (formulas as ``$...$``).
+
+    Examples
+    --------
+    >>> render().splitlines()[0].startswith("**gu2025** — Gu et al.")
+    True
+    """
     lines = []
     for paper, rows in attach().items():
         checked = sum(bool(r.claims) for r in rows)
@@ -145,7 +210,31 @@ def render(records: dict | None = None) -> str:
 
 
 def problems(statements: dict | None = None, claims=None) -> list[str]:
-    """What makes the sentence list disagree with the catalogue (empty when it agrees)."""
+    """What makes the sentence list disagree with the catalogue.
+
+    A claim of an unlisted paper, a row listed twice, a hand-placed claim that does not exist or whose source does not
+    name the row, a row with neither claims nor a reason (or with both), a claim that lands in no row.
+
+    Parameters
+    ----------
+    statements : dict, optional
+        Paper -> its :class:`~proofs_check.sentences.Statement` rows (default: the committed list).
+    claims : list of Claim, optional
+        The claims (default: the built-in catalogue).
+
+    Returns
+    -------
+    list of str
+        One line per disagreement; [] when they agree.
+
+    Examples
+    --------
+    >>> from proofs_check.engine import Claim
+    >>> from proofs_check.sentences import Statement
+    >>> claims = [Claim(id="gu2025.rope_relative", source="gu2025 §3.1, Eq. 4", statement="x", kind="exact")]
+    >>> problems({"gu2025": (Statement("Eq. 4", "RoPE is relative"), Statement("§2", "related work"))}, claims)
+    ['gu2025 §2: neither claims nor a reason']
+    """
     statements = STATEMENTS if statements is None else statements
     claims = _catalogue() if claims is None else claims
     by_id = {c.id: c for c in claims}
@@ -189,6 +278,26 @@ def problems(statements: dict | None = None, claims=None) -> list[str]:
 
 
 def main(argv=None) -> int:
+    """``python -m proofs_check.coverage``: print the coverage section, or rewrite it (``--write``) or check it (``--check``).
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default: the command line).
+
+    Returns
+    -------
+    int
+        The exit code: 1 when the list disagrees with the catalogue or, with ``--check``, the page is stale.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = main(["--check"])
+    >>> code, out.getvalue().strip().endswith("up to date")
+    (0, True)
+    """
     p = argparse.ArgumentParser(prog="python -m proofs_check.coverage", description=__doc__.split("\n\n")[0])
     g = p.add_mutually_exclusive_group()
     g.add_argument("--write", action="store_true", help="rewrite the coverage block of docs/coverage.md")

@@ -210,6 +210,21 @@ class Reading:
     the claim's (:meth:`Claim.reading`). E.g. ``alpha`` is the claim's pre-registered alpha unless the
     reading states its own, and ``trained=False`` marks an empirical reading on no trained model (a
     corpus statistic) under a claim on trained ones.
+
+    Attributes
+    ----------
+    name : str
+        The reading's name (its id is ``<claim id>#<name>``).
+    statement : str
+        The statement under this reading.
+    check : callable or None
+        Its checker (as :class:`Claim`'s).
+    cases : callable or None
+        Its case strategy.
+    kind, proof, examples, evidence, evidence_note, reconstruction, trained, alpha : optional
+        As the :class:`Claim` field of the same name; None: the claim's.
+    plants : tuple of Plant or None
+        The reading's own planted violations (never its claim's).
     """
 
     name: str
@@ -234,6 +249,19 @@ class Calibration:
     ``paper`` maps a row (e.g. ``"sinusoidal"``) to the paper's number; the checker returns ours in
     ``Evidence.calibration`` (same keys). A row is within tolerance when ``|ours - paper| <= tolerance *
     |paper|`` (``relative``) or ``<= tolerance`` (``absolute``); ``why`` says where the tolerance comes from.
+
+    Attributes
+    ----------
+    paper : dict
+        Row -> the paper's number.
+    tolerance : float
+        How far ours may be from it.
+    why : str
+        Where the tolerance comes from.
+    relative : bool
+        Whether ``tolerance`` is relative to the paper's number (else absolute).
+    source : str
+        Where the paper's numbers are.
     """
 
     paper: dict
@@ -270,6 +298,19 @@ class Premise:
     ``argument`` is the proof in words; ``proof() -> bool`` checks it (e.g. with sympy) and may be
     None. ``witness(case) -> float`` is > 0 when a generated case satisfies the premise: the runner
     searches ``cases()`` for one, so a wrong impossibility argument is caught as a crash.
+
+    Attributes
+    ----------
+    statement : str
+        The premise as the paper states it.
+    argument : str
+        Why no object satisfies it, in words.
+    cases : callable
+        ``() ->`` a hypothesis strategy of candidate objects.
+    witness : callable
+        ``witness(case) -> float``: > 0 when a case satisfies the premise.
+    proof : callable or None
+        ``proof() -> bool``, a check of the argument (e.g. with sympy).
     """
 
     statement: str
@@ -281,7 +322,61 @@ class Premise:
 
 @dataclass(frozen=True)
 class Claim:
-    """One claim of a paper and how to check it. See the module docstring."""
+    """One claim of a paper and how to check it. See the module docstring.
+
+    Attributes
+    ----------
+    id : str
+        ``<firstauthor><year>.<short_name>``.
+    source : str
+        Paper, section, equation or table.
+    statement : str
+        The claim as the paper states it, in words and LaTeX.
+    kind : str
+        ``'exact'``, ``'symbolic'``, ``'asymptotic'`` or ``'empirical'``.
+    check : callable or None
+        The checker (its meaning depends on ``kind``: module docstring).
+    cases : callable or None
+        ``() ->`` a hypothesis strategy of JSON-able cases (exact and symbolic claims).
+    proof : callable or None
+        ``() -> bool``, a sympy proof (symbolic claims).
+    skip_reason : str or None
+        Why the claim cannot be checked (it is then ``skipped``).
+    reconstruction : str or None
+        What a reconstruction assumes where the paper does not say.
+    corrected_of : str or None
+        The refuted claim this one corrects.
+    examples : dict
+        Profile -> case budget, overriding the profile's.
+    paper_status : str or None
+        What the paper calls the sentence (``PAPER_STATUSES``).
+    evidence : str or None
+        How strong the verdict is (``EVIDENCE``; None: the kind's default).
+    evidence_note : str or None
+        Why, where that needs saying (a ``definitional`` claim).
+    readings : tuple of Reading
+        The readings of an ambiguous statement.
+    premise : Premise or None
+        A premise no object satisfies (the verdict is then ``vacuous``).
+    reading_of : str or None
+        For a reading made into a claim: the claim it reads.
+    setup : str or None
+        ``'paper'``, ``'reconstruction'`` or ``'substitute'`` (empirical claims).
+    calibration : Calibration or None
+        The paper's numbers for rows we also measure.
+    exploratory : bool
+        Written after seeing the records: at most ``inconclusive`` until confirmed.
+    confirm_on : str or None
+        The fresh seeds, named in advance, that would confirm an exploratory claim.
+    alpha : float or None
+        The pre-registered level.
+    looks : int
+        Planned looks at the data; a decision needs ``p < alpha / looks``.
+    trained : bool
+        Whether the evidence comes from trained models (the seed rule applies).
+    plants : tuple of Plant
+        Planted violations (:class:`proofs_check.plants.Plant`) that must each flip a ``holds``.
+    """
 
     id: str
     source: str
@@ -345,7 +440,25 @@ class Claim:
 
 @dataclass
 class Context:
-    """What an asymptotic or empirical checker gets from the runner."""
+    """What an asymptotic or empirical checker gets from the runner.
+
+    Attributes
+    ----------
+    profile : str
+        ``'quick'`` or ``'thorough'`` (``PROFILES`` of the runner).
+    budget : int
+        Cases or sizes the profile allows.
+    rng : numpy.random.Generator
+        Seeded from the claim's id and the run's seed.
+    seed : int
+        That seed.
+    quiet : bool
+        No progress output.
+    workdir : str or None
+        Where records are read (``runs/``); None: the current folder.
+    alpha : float or None
+        The claim's alpha for this look: its pre-registered alpha over its planned looks.
+    """
 
     profile: str
     budget: int
@@ -363,6 +476,33 @@ class Evidence:
     ``margin`` has the runner's meaning: the smallest slack seen, in the units of the
     statement (negative when refuted). ``details`` holds the numbers behind the verdict
     (fitted rates with confidence intervals, per-size values, ...) and goes into the report.
+
+    Attributes
+    ----------
+    verdict : str
+        One of ``VERDICTS``.
+    cases : int
+        Cases, sizes or records the verdict rests on.
+    margin : float or None
+        The smallest slack seen, in the statement's units (negative when refuted).
+    details : dict
+        The numbers behind the verdict; they go into the report.
+    counterexample : object
+        What refutes the claim, JSON-able (None when nothing does).
+    summary : str
+        The verdict in one or two sentences (formulas as ``$...$``).
+    strength : str or None
+        One of ``EVIDENCE``; None: the claim's.
+    seeds : dict or None
+        Configuration -> training seeds the verdict rests on.
+    p_value : float or None
+        The p-value a decision rests on (multiplicity within the look applied).
+    calibration : dict or None
+        Row -> our number, for the claim's :class:`Calibration`.
+    confirmatory : bool
+        The evidence comes only from the fresh seeds an exploratory claim named in advance.
+    setup : str or None
+        The setup of the data actually used, where it depends on them.
     """
 
     verdict: str

@@ -23,6 +23,19 @@ DRAWS = 40
 
 @dataclass(frozen=True)
 class CaseFields:
+    """The keys of a claim's cases, read from a few seeded draws of its strategy (for ``check --list`` and
+    ``--case``).
+
+    Attributes
+    ----------
+    required : tuple of str
+        Keys every drawn case has.
+    optional : tuple of str
+        Keys some drawn cases have.
+    example : dict or None
+        The shortest drawn case (JSON), to copy into ``--case``.
+    """
+
     required: tuple[str, ...]
     optional: tuple[str, ...]
     example: dict | None  # the shortest drawn case (JSON), to copy into --case
@@ -40,7 +53,36 @@ _FIELDS: dict[tuple[int, int, int], tuple[object, CaseFields | None]] = {}
 
 
 def case_fields(c, draws: int = DRAWS, seed: int = 0) -> CaseFields | None:
-    """The fields of claim ``c``'s cases (None for claims without cases: asymptotic, empirical, skipped)."""
+    """The fields of claim ``c``'s cases, read from ``draws`` seeded draws of its strategy.
+
+    Drawn once per claim object, ``draws`` and ``seed`` (a claim's answer never changes); the caller gets its own copy of
+    the example.
+
+    Parameters
+    ----------
+    c : Claim
+        The claim.
+    draws : int, optional
+        Cases drawn.
+    seed : int, optional
+        Seed of the draws.
+
+    Returns
+    -------
+    CaseFields or None
+        The required and optional keys and the shortest case; None for claims without cases (asymptotic, empirical,
+        skipped).
+
+    Examples
+    --------
+    >>> import hypothesis.strategies as st
+    >>> from proofs_check.engine import Claim
+    >>> c = Claim(id="demo.sum", source="demo", statement="x", kind="exact", check=lambda case: 0.0,
+    ...           cases=lambda: st.fixed_dictionaries({"n": st.integers(1, 5)}, optional={"scale": st.floats(0.5, 2.0)}))
+    >>> f = case_fields(c)
+    >>> f.required, f.optional, f.example
+    (('n',), ('scale',), {'n': 1})
+    """
     hit = _FIELDS.get((id(c), draws, seed))
     if hit is None or hit[0] is not c:
         hit = _FIELDS[id(c), draws, seed] = (c, _draw_fields(c, draws, seed))
@@ -77,11 +119,44 @@ def _draw_fields(c, draws: int, seed: int) -> CaseFields | None:
 
 
 def validate_case(c, case, *, missing_ok: bool = False) -> list:
-    """Raise ValueError when ``case`` (a user's ``--case``) has unknown fields or lacks required ones.
+    """Refuse a user's ``--case`` that has unknown fields or lacks required ones.
 
     With ``missing_ok`` a missing field is not an error here but returned: a shrunk counterexample
     drops the fields its checker never reads (the runner prunes them), so it replays without them;
-    the caller reports a missing field only when the checker asks for it."""
+    the caller reports a missing field only when the checker asks for it.
+
+    Parameters
+    ----------
+    c : Claim
+        The claim the case is for.
+    case : object
+        The parsed ``--case``.
+    missing_ok : bool, optional
+        Return missing required fields instead of refusing them.
+
+    Returns
+    -------
+    list of str
+        The missing required fields (``missing_ok``); [] otherwise.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``case`` is not an object, or does not fit the claim's fields; the message lists them with an example.
+
+    Examples
+    --------
+    >>> import hypothesis.strategies as st
+    >>> from proofs_check.engine import Claim
+    >>> c = Claim(id="demo.sum", source="demo", statement="x", kind="exact", check=lambda case: 0.0,
+    ...           cases=lambda: st.fixed_dictionaries({"n": st.integers(1, 5)}, optional={"scale": st.floats(0.5, 2.0)}))
+    >>> validate_case(c, {"n": 3}), validate_case(c, {}, missing_ok=True)
+    ([], ['n'])
+    >>> validate_case(c, {"m": 3})
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: --case does not fit claim demo.sum: unknown field(s) 'm'; missing field(s) 'n'; ...
+    """
     if not isinstance(case, dict):
         raise ValidationError(f"--case must be a JSON object such as {_dumps(_example(c))}, got {type(case).__name__}")
     f = case_fields(c)

@@ -21,6 +21,18 @@ def no_local_constants():
     not installed (this repository's), and the pool grows as modules are imported: the cases of a
     claim then depend on which claims (and modules) ran before it. Private API, so a hypothesis
     without it is left alone.
+
+    Yields
+    ------
+    None
+        Inside the block, generation draws no local constants; they are back after it.
+
+    Examples
+    --------
+    >>> from hypothesis import find, strategies as st
+    >>> with no_local_constants():
+    ...     find(st.integers(), lambda n: n > 10)
+    11
     """
     try:
         from hypothesis.internal.conjecture import providers
@@ -48,8 +60,21 @@ def no_wall_clock_limit():
     """Run hypothesis without its one wall-clock budget: shrinking stops after ``MAX_SHRINKING_SECONDS`` (300 s).
 
     On a busy machine a long shrink (the thorough profile's 2,000 steps of a slow checker) would stop there, at
-    another counterexample than on a quiet one; :data:`proofs_check.runner.SHRINK_STEPS` is the budget instead, a count. Private API,
-    so a hypothesis without it is left alone (its deadline and health checks are settings, which the runner turns off).
+    another counterexample than on a quiet one; :data:`proofs_check.runner.SHRINK_STEPS` is the budget instead, a count.
+    Private API, so a hypothesis without it is left alone (its deadline and health checks are settings, which the
+    runner turns off).
+
+    Yields
+    ------
+    None
+        Inside the block, shrinking has no time limit; the limit is back after it.
+
+    Examples
+    --------
+    >>> from hypothesis import find, strategies as st
+    >>> with no_wall_clock_limit():
+    ...     find(st.lists(st.integers()), lambda xs: sum(xs) > 100)
+    [101]
     """
     try:
         from hypothesis.internal.conjecture import engine as conjecture_engine

@@ -12,7 +12,31 @@ RARE = ("depends", "vacuous", "not_reproduced")
 
 
 def document(records: list[dict], *, profile: str, seed: int) -> dict:
-    """The ``petheory check --json`` document (contract in DESIGN.md, extra keys allowed)."""
+    """The ``petheory check --json`` document (the contract in DESIGN.md; extra keys allowed).
+
+    Parameters
+    ----------
+    records : list of dict
+        The claims' check records.
+    profile : str
+        The profile they ran under.
+    seed : int
+        The seed.
+
+    Returns
+    -------
+    dict
+        ``petheory`` (the version), ``profile``, ``seed``, ``python``, ``counts`` (per verdict) and ``claims``.
+
+    Examples
+    --------
+    >>> rec = {"id": "demo.x", "source": "demo", "statement": "x", "kind": "exact", "verdict": "holds",
+    ...        "paper_status": "lemma", "evidence": "searched", "cases": 60, "margin": 0.5, "seconds": 0.1,
+    ...        "summary": "no counterexample in 60 cases"}
+    >>> doc = document([rec], profile="quick", seed=0)
+    >>> doc["counts"]["holds"], doc["claims"][0]["id"]
+    (1, 'demo.x')
+    """
     from petheory import __version__
 
     return {
@@ -26,6 +50,27 @@ def document(records: list[dict], *, profile: str, seed: int) -> dict:
 
 
 def counts(records: list[dict]) -> dict:
+    """How many records have each verdict.
+
+    Parameters
+    ----------
+    records : list of dict
+        Check records.
+
+    Returns
+    -------
+    dict
+        Verdict -> count, every verdict of ``VERDICTS`` present.
+
+    Examples
+    --------
+    >>> rec = {"id": "demo.x", "source": "demo", "statement": "x", "kind": "exact", "verdict": "holds",
+    ...        "paper_status": "lemma", "evidence": "searched", "cases": 60, "margin": 0.5, "seconds": 0.1,
+    ...        "summary": "no counterexample in 60 cases"}
+    >>> c = counts([rec, {**rec, "verdict": "refuted"}])
+    >>> c["holds"], c["refuted"], c["skipped"]
+    (1, 1, 0)
+    """
     from proofs_check.engine import VERDICTS
 
     out = dict.fromkeys(VERDICTS, 0)
@@ -35,8 +80,28 @@ def counts(records: list[dict]) -> dict:
 
 
 def tally(records: list[dict]) -> str:
-    """'34 claims: 17 holds, 9 refuted, 2 depends, 1 vacuous, 2 inconclusive, 6 skipped' (singular for one
-    claim; depends, vacuous and not_reproduced only when present)."""
+    """The counts in one line: ``'34 claims: 17 holds, 9 refuted, ...'``.
+
+    Singular for one claim; depends, vacuous and not_reproduced only when present.
+
+    Parameters
+    ----------
+    records : list of dict
+        Check records.
+
+    Returns
+    -------
+    str
+        The line.
+
+    Examples
+    --------
+    >>> rec = {"id": "demo.x", "source": "demo", "statement": "x", "kind": "exact", "verdict": "holds",
+    ...        "paper_status": "lemma", "evidence": "searched", "cases": 60, "margin": 0.5, "seconds": 0.1,
+    ...        "summary": "no counterexample in 60 cases"}
+    >>> tally([rec])
+    '1 claim: 1 holds, 0 refuted, 0 inconclusive, 0 skipped'
+    """
     c = counts(records)
     noun = "claim" if len(records) == 1 else "claims"
     parts = [f"{c[v]} {v}" for v in c if c[v] or v not in RARE]
@@ -52,7 +117,28 @@ def _verdict_text(r: dict) -> str:
 
 
 def calibration_text(cal: dict | None, digits: int = 4) -> str:
-    """'calibration (ours vs paper, tolerance 50% relative): sinusoidal 0.2855 vs 0.0423 (out), ...' or ''."""
+    """A calibration in one line: ``'calibration (ours vs paper, tolerance 50% relative): sinusoidal 0.2855 vs 0.0423
+    (out), ...'``, or ''.
+
+    Parameters
+    ----------
+    cal : dict or None
+        A record's calibration (:meth:`proofs_check.engine.Calibration.compare`).
+    digits : int, optional
+        Significant digits of the numbers.
+
+    Returns
+    -------
+    str
+        The line ('' without a calibration).
+
+    Examples
+    --------
+    >>> from proofs_check.engine import Calibration
+    >>> cal = Calibration({"wavelet": 0.0108}, 0.5, why="the paper's spread").compare({"wavelet": 0.07664})
+    >>> calibration_text(cal)
+    'calibration (ours vs paper, tolerance 50% relative): wavelet 0.07664 vs 0.0108 (out)'
+    """
     if not cal:
         return ""
     tol = f"{cal['tolerance']:.0%} relative" if cal["relative"] else f"{cal['tolerance']:g} absolute"
@@ -62,7 +148,23 @@ def calibration_text(cal: dict | None, digits: int = 4) -> str:
 
 
 def reproduction_lines(r: dict) -> list[str]:
-    """The Markdown lines of an empirical record's reproduction fields (setup, looks, calibration, rules)."""
+    """The Markdown lines of an empirical record's reproduction fields: setup, pre-registration, calibration, rules.
+
+    Parameters
+    ----------
+    r : dict
+        A check record.
+
+    Returns
+    -------
+    list of str
+        The lines (a blank line after each paragraph); [] for a record without these fields.
+
+    Examples
+    --------
+    >>> reproduction_lines({"setup": "reconstruction", "alpha": 0.05, "looks": 2})
+    ['*Setup:* reconstruction', '', '*Pre-registered:* alpha 0.05 over 2 planned look(s) (each look at 0.025)', '']
+    """
     out = []
     if r.get("setup"):
         out += [f"*Setup:* {r['setup']}" + (" (exploratory: written after seeing the records; confirm on "
@@ -92,6 +194,32 @@ def _fmt(x) -> str:
 
 
 def markdown(records: list[dict], *, profile: str, seed: int) -> str:
+    """The Markdown report of a check run: the tally, a table of every claim, then a section per claim with its source,
+    statement, readings, evidence and counterexample.
+
+    Parameters
+    ----------
+    records : list of dict
+        The claims' check records.
+    profile : str
+        The profile they ran under.
+    seed : int
+        The seed.
+
+    Returns
+    -------
+    str
+        The report.
+
+    Examples
+    --------
+    >>> rec = {"id": "demo.x", "source": "demo", "statement": "x", "kind": "exact", "verdict": "holds",
+    ...        "paper_status": "lemma", "evidence": "searched", "cases": 60, "margin": 0.5, "seconds": 0.1,
+    ...        "summary": "no counterexample in 60 cases"}
+    >>> rec["reproduce"] = "petheory check --claims demo.x"
+    >>> markdown([rec], profile="quick", seed=0).splitlines()[0]
+    '# petheory check — profile `quick`, seed 0'
+    """
     lines = [
         f"# petheory check — profile `{profile}`, seed {seed}",
         "",
@@ -150,6 +278,28 @@ def markdown(records: list[dict], *, profile: str, seed: int) -> str:
 
 
 def print_table(records: list[dict], console) -> None:
+    """Print the verdict table on ``console``: a rich table on a terminal, plain aligned lines otherwise; then the tally
+    and, for each refuted claim, its counterexample and replay command.
+
+    Parameters
+    ----------
+    records : list of dict
+        The claims' check records.
+    console : rich.console.Console
+        Where to print.
+
+    Examples
+    --------
+    >>> import io
+    >>> from rich.console import Console
+    >>> rec = {"id": "demo.x", "source": "demo", "statement": "x", "kind": "exact", "verdict": "holds",
+    ...        "paper_status": "lemma", "evidence": "searched", "cases": 60, "margin": 0.5, "seconds": 0.1,
+    ...        "summary": "no counterexample in 60 cases"}
+    >>> out = io.StringIO()
+    >>> print_table([rec], Console(file=out, width=200))
+    >>> print(out.getvalue().splitlines()[0])
+    petheory check
+    """
     from rich.markup import escape
     from rich.table import Table
 
@@ -181,10 +331,28 @@ def print_table(records: list[dict], console) -> None:
 
 
 def refuted_lines(records: list[dict], limit: int = 400) -> list[str]:
-    """For every refuted claim or reading: its counterexample, the named quantities and the replay command.
+    r"""For every refuted claim or reading: its counterexample, the named quantities and the replay command.
 
-    ``limit`` shortens a long counterexample or quantity list (the full ones are in the JSON and Markdown);
-    the replay command is never shortened.
+    Parameters
+    ----------
+    records : list of dict
+        The claims' check records.
+    limit : int, optional
+        Characters of a counterexample or quantity list shown (the full ones are in the JSON and Markdown); the replay
+        command is never shortened.
+
+    Returns
+    -------
+    list of str
+        The lines.
+
+    Examples
+    --------
+    >>> rec = {"id": "demo.x", "kind": "exact", "verdict": "refuted", "counterexample": {"n": 3},
+    ...        "reproduce": "petheory check --claims demo.x --case '{\"n\":3}'"}
+    >>> print("\n".join(refuted_lines([rec])))
+    - demo.x: counterexample {"n":3}
+        replay: petheory check --claims demo.x --case '{"n":3}'
     """
 
     def short(x) -> str:
@@ -210,7 +378,23 @@ def refuted_lines(records: list[dict], limit: int = 400) -> list[str]:
 
 
 def exploratory_text(r: dict) -> str:
-    """' (exploratory)', or ' (exploratory, confirmed on fresh seeds)' when its evidence came only from them."""
+    """``' (exploratory)'``, or ``' (exploratory, confirmed on fresh seeds)'`` when its evidence came only from them.
+
+    Parameters
+    ----------
+    r : dict
+        A check record.
+
+    Returns
+    -------
+    str
+        The note ('' for a claim that is not exploratory).
+
+    Examples
+    --------
+    >>> exploratory_text({"exploratory": True}), exploratory_text({})
+    (' (exploratory)', '')
+    """
     if not r.get("exploratory"):
         return ""
     return " (exploratory, confirmed on fresh seeds)" if r.get("confirmatory") else " (exploratory)"

@@ -35,11 +35,24 @@ def _ms(values) -> str:
 
 
 def table5() -> list[str]:
+    """The li2025 Table 5 part of the reproduced tables: the shipped running-sum records of the paper preset beside the
+    paper's MSE at N=200, and the lowest MSE under each reconstruction reading.
+
+    Returns
+    -------
+    list of str
+        The Markdown lines (one line saying so when no record is shipped).
+
+    Examples
+    --------
+    >>> table5()[0].startswith("**li2025 Table 5**") or table5() == ["(no shipped running-sum records)"]
+    True
+    """
     from petheory.nn.provenance import LI2025_TABLE5_DEFAULT as _T5_DEFAULT
     from petheory.nn.provenance import LI2025_TABLE5_MSE200 as _T5_PAPER
     from petheory.nn.provenance import li2025_table5_paper_size as _t5_paper_size
     from petheory.nn.provenance import li2025_table5_reading as _t5_reading
-    from petheory.plots.empirical import reading_math  # the readings' formulas as math, for the docs' MathJax
+    from petheory.nn.provenance import reading_math  # the readings' formulas as math, for the docs' MathJax
 
     recs = [r for r in _shipped("running_sum") if _t5_paper_size(r)]
     if not recs:
@@ -72,6 +85,19 @@ _T1 = {"mla": (88.34, 97.41), "rope": (92.64, 69.43), "nope": (3.51, 77.69)}
 
 
 def gu2025() -> list[str]:
+    """The gu2025 part of the reproduced tables: Tasks 1 and 2 test accuracy of the shipped records beside gu2025's
+    Table 1, at the largest preset with every run on both tasks.
+
+    Returns
+    -------
+    list of str
+        The Markdown lines (one line saying so when no record is shipped).
+
+    Examples
+    --------
+    >>> gu2025()[0].startswith("**gu2025 Tasks 1 and 2**") or gu2025() == ["(no shipped gu2025 records)"]
+    True
+    """
     from proofs_check.claims._empirical import preset_of
 
     from petheory.nn.provenance import preset_to_read
@@ -120,7 +146,18 @@ def _pct(values) -> str:
 
 
 def retrieval() -> list[str]:
-    """Passkey and MQAR accuracy by context length per method (records/retrieval)."""
+    """Passkey and MQAR accuracy by context length per method, from the shipped ``records/retrieval``.
+
+    Returns
+    -------
+    list of str
+        The Markdown lines (one line saying so when no record is shipped).
+
+    Examples
+    --------
+    >>> retrieval()[0].startswith("**Retrieval beyond the training context**") or retrieval() == ["(no shipped retrieval records)"]
+    True
+    """
     from petheory.experiments.retrieval_runs import TASKS
 
     recs = sorted((r for t in TASKS for r in _shipped(t) if isinstance(r.get("retrieval"), dict)),
@@ -157,10 +194,43 @@ def retrieval() -> list[str]:
 
 
 def render() -> str:
+    r"""The reproduced tables' block of ``docs/guide/training.md``: :func:`table5`, :func:`gu2025` and :func:`retrieval`.
+
+    Returns
+    -------
+    str
+        The Markdown block.
+
+    Examples
+    --------
+    >>> render().count("\n\n") >= 2
+    True
+    """
     return "\n".join(table5() + [""] + gu2025() + [""] + retrieval())
 
 
 def main(argv=None) -> int:
+    """``python -m proofs_check.reproduced_table``: print the reproduced tables, or rewrite (``--write``) or check
+    (``--check``) their block of ``docs/guide/training.md``.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default: the command line).
+
+    Returns
+    -------
+    int
+        The exit code: 1 when ``--check`` finds the block stale.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = main(["--check"])
+    >>> code, out.getvalue().strip().endswith("up to date")
+    (0, True)
+    """
     from proofs_check.verdict_table import update_readme
 
     p = argparse.ArgumentParser(prog="python -m proofs_check.reproduced_table", description=__doc__.split("\n\n")[0])

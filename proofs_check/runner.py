@@ -38,7 +38,15 @@ PROFILES = {"quick": 60, "thorough": 2000}
 
 @dataclass(eq=False)  # eq=False keeps exceptions hashable (a dataclass with eq sets __hash__ = None)
 class CheckerCrash(Exception):
-    """A checker raised: the claim has no verdict, and ``petheory check`` exits 1."""
+    """A checker raised: the claim has no verdict, and ``petheory check`` exits 1.
+
+    Attributes
+    ----------
+    claim_id : str
+        The claim whose checker raised.
+    message : str
+        What it raised.
+    """
 
     claim_id: str
     message: str
@@ -48,16 +56,94 @@ class CheckerCrash(Exception):
 
 
 def claim_seed(seed: int, claim_id: str) -> int:
+    """The seed of one claim's search: a function of the run's seed and the claim's id alone.
+
+    So a claim finds the same counterexample whatever ran before it, alone or inside the catalogue.
+
+    Parameters
+    ----------
+    seed : int
+        The run's seed.
+    claim_id : str
+        The claim's (or reading's) id.
+
+    Returns
+    -------
+    int
+        A seed in :math:`[0, 2^{32})`.
+
+    Examples
+    --------
+    >>> claim_seed(0, "gu2025.rope_relative") == claim_seed(0, "gu2025.rope_relative") != claim_seed(1, "gu2025.rope_relative")
+    True
+    """
     return (int(seed) * 1_000_003 + zlib.crc32(claim_id.encode())) % (2**32)
 
 
 def budget_for(c: Claim, profile: str) -> int:
+    """The number of cases claim ``c`` is searched with under ``profile``: its own override, else the profile's.
+
+    Parameters
+    ----------
+    c : Claim
+        The claim.
+    profile : str
+        ``'quick'`` or ``'thorough'`` (``PROFILES``).
+
+    Returns
+    -------
+    int
+        The case budget.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        An unknown profile.
+
+    Examples
+    --------
+    >>> import hypothesis.strategies as st
+    >>> from proofs_check.engine import Claim
+    >>> c = Claim(id="demo.below", source="demo", statement="$n < 3.5$", kind="exact", check=lambda case: case["n"] - 3.5,
+    ...           cases=lambda: st.fixed_dictionaries({"n": st.integers(0, 5)}))
+    >>> budget_for(c, "quick"), budget_for(c, "thorough")
+    (60, 2000)
+    """
     if profile not in PROFILES:
         raise ValidationError(f"profile must be one of {', '.join(PROFILES)}, got {profile!r}")
     return int(c.examples.get(profile, PROFILES[profile]))
 
 
 def reproduce_command(c: Claim, *, profile: str, seed: int, case=None) -> str:
+    r"""The ``petheory check`` command that reproduces a verdict: the claim with its profile and seed, or one case.
+
+    Parameters
+    ----------
+    c : Claim
+        The claim.
+    profile : str
+        The profile.
+    seed : int
+        The seed.
+    case : dict, optional
+        A counterexample to replay instead (shell-quoted, so it pastes intact).
+
+    Returns
+    -------
+    str
+        The command.
+
+    Examples
+    --------
+    >>> import hypothesis.strategies as st
+    >>> from proofs_check.engine import Claim
+    >>> c = Claim(id="demo.below", source="demo", statement="$n < 3.5$", kind="exact", check=lambda case: case["n"] - 3.5,
+    ...           cases=lambda: st.fixed_dictionaries({"n": st.integers(0, 5)}))
+    >>> reproduce_command(c, profile="quick", seed=0)
+    'petheory check --claims demo.below --profile quick --seed 0'
+    >>> reproduce_command(c, profile="quick", seed=0, case={"n": 4})
+    'petheory check --claims demo.below --case \'{"n": 4}\''
+    """
     if case is not None:
         # shlex.quote: a case holding an apostrophe must still paste into a shell intact
         return f"petheory check --claims {shlex.quote(c.id)} --case {shlex.quote(json.dumps(case, allow_nan=False))}"
@@ -127,14 +213,45 @@ def _search(c: Claim, budget: int, seed: int, shrink_steps: int = SHRINK_STEPS["
 
 
 def check_claim(c: Claim, *, profile: str = "quick", seed: int = 0, quiet: bool = True, workdir: str | None = None) -> dict:
-    """Check one claim; returns its record in the ``petheory check --json`` contract.
-
-    ``workdir`` is where empirical checkers look for ``runs/`` (default: the current directory).
-    Raises :class:`CheckerCrash` when the checker itself fails.
+    r"""Check one claim; returns its record in the ``petheory check --json`` contract.
 
     BLAS runs one thread throughout (:func:`petheory._threads.blas_threads`): a checker's products are small,
     so threads only wait on each other (a quarter of the quick profile's CPU time with 2 threads on 2 cores), and
-    one thread sums in the same order whatever the machine's core count.
+    one thread sums in the same order whatever the machine's core count. An assumption or interpretation whose check
+    fails is reported ``inconclusive`` (it is not a result).
+
+    Parameters
+    ----------
+    c : Claim
+        The claim.
+    profile : str, optional
+        ``'quick'`` or ``'thorough'``.
+    seed : int, optional
+        The run's seed (the claim's own seed is :func:`claim_seed`).
+    quiet : bool, optional
+        No progress output from the checker.
+    workdir : str, optional
+        Where empirical checkers look for ``runs/`` (default: the current directory).
+
+    Returns
+    -------
+    dict
+        The record: verdict, evidence, cases, margin, counterexample, readings, reproduce command, seconds, ...
+
+    Raises
+    ------
+    CheckerCrash
+        The checker itself failed.
+
+    Examples
+    --------
+    >>> import hypothesis.strategies as st
+    >>> from proofs_check.engine import Claim
+    >>> c = Claim(id="demo.below", source="demo", statement="$n < 3.5$", kind="exact", check=lambda case: case["n"] - 3.5,
+    ...           cases=lambda: st.fixed_dictionaries({"n": st.integers(0, 5)}))
+    >>> rec = check_claim(c)
+    >>> rec["verdict"], rec["counterexample"], rec["reproduce"]
+    ('refuted', {'n': 4}, 'petheory check --claims demo.below --case \'{"n": 4}\'')
     """
     t0 = time.perf_counter()
     with blas_threads(1):
@@ -203,6 +320,29 @@ def reproduction_rules(c: Claim, rec: dict, ev: Evidence) -> dict:
        direction the records point to (holds) in the summary. An uncalibrated reconstruction decides neither way.
 
     Each rule that changed the verdict is named in ``rec["rules"]`` and at the head of the summary.
+
+    Parameters
+    ----------
+    c : Claim
+        The claim.
+    rec : dict
+        Its record so far (verdict and summary from ``ev``); changed in place.
+    ev : Evidence
+        What the checker returned.
+
+    Returns
+    -------
+    dict
+        ``rec``, with the verdict the rules leave, ``setup``, ``seeds``, ``calibration`` and ``rules``.
+
+    Examples
+    --------
+    >>> from proofs_check.engine import Claim, Evidence
+    >>> c = Claim(id="demo.emp", source="demo", statement="x", kind="empirical", check=lambda ctx: None,
+    ...           setup="reconstruction")
+    >>> rec = reproduction_rules(c, {"verdict": "holds", "summary": "s"}, Evidence("holds", 3, seeds={"a": 3}, p_value=0.01))
+    >>> rec["verdict"], rec["rules"]
+    ('inconclusive', ['holds -> inconclusive: no pre-registered alpha'])
     """
     v = rec["verdict"]
     rules = []
@@ -479,7 +619,39 @@ def _short(case, limit: int = 300) -> str:
 
 
 def replay(c: Claim, case) -> dict:
-    """Evaluate an exact/symbolic claim's checker on one given case (``--case``)."""
+    """Evaluate an exact or symbolic claim's checker on one given case (``--case``).
+
+    A misspelt field is refused, never silently a default; a missing one only when the checker reads it.
+
+    Parameters
+    ----------
+    c : Claim
+        The claim (a reading, for a claim checked per reading).
+    case : dict
+        The case.
+
+    Returns
+    -------
+    dict
+        ``id``, ``case``, ``violation``, ``verdict`` (refuted when the violation is > 0) and the named ``quantities``.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A claim checked per reading, not exact or symbolic, or a case that does not fit it.
+    petheory._memory.MemoryLimitError
+        The case needs more memory than is available.
+
+    Examples
+    --------
+    >>> import hypothesis.strategies as st
+    >>> from proofs_check.engine import Claim
+    >>> c = Claim(id="demo.below", source="demo", statement="$n < 3.5$", kind="exact", check=lambda case: case["n"] - 3.5,
+    ...           cases=lambda: st.fixed_dictionaries({"n": st.integers(0, 5)}))
+    >>> r = replay(c, {"n": 4})
+    >>> r["verdict"], r["violation"]
+    ('refuted', 0.5)
+    """
     if c.readings and c.check is None:
         names = ", ".join(f"'{c.id}#{r.name}'" for r in c.readings)
         raise ValidationError(f"{c.id} is checked per reading; give one reading to --claims: {names}")
@@ -522,7 +694,29 @@ def replay(c: Claim, case) -> dict:
 
 
 def counterexample_quantities(c: Claim, case) -> dict:
-    """What the checker compares on ``case`` (:func:`proofs_check.engine.quantities`), empty where it names nothing."""
+    """What the checker compares on ``case`` (:func:`proofs_check.engine.quantities`), empty where it names nothing.
+
+    Parameters
+    ----------
+    c : Claim
+        The claim.
+    case : dict
+        The case.
+
+    Returns
+    -------
+    dict
+        Name -> value of each quantity the checker named.
+
+    Examples
+    --------
+    >>> import hypothesis.strategies as st
+    >>> from proofs_check.engine import Claim
+    >>> c = Claim(id="demo.below", source="demo", statement="$n < 3.5$", kind="exact", check=lambda case: case["n"] - 3.5,
+    ...           cases=lambda: st.fixed_dictionaries({"n": st.integers(0, 5)}))
+    >>> counterexample_quantities(c, {"n": 4})
+    {}
+    """
     from proofs_check.engine import recording
 
     with recording() as named:
@@ -532,7 +726,40 @@ def counterexample_quantities(c: Claim, case) -> dict:
 
 def run(claims, *, profile: str = "quick", seed: int = 0, quiet: bool = False, progress=None,
         workdir: str | None = None) -> tuple[list[dict], list[CheckerCrash]]:
-    """Check every claim; returns (records, crashes). ``progress(claim_id)`` is called before each."""
+    """Check every claim, in order; a claim whose checker crashes is set aside and the rest still run.
+
+    Parameters
+    ----------
+    claims : iterable of Claim
+        The claims.
+    profile : str, optional
+        ``'quick'`` or ``'thorough'``.
+    seed : int, optional
+        The run's seed.
+    quiet : bool, optional
+        No progress output from the checkers.
+    progress : callable, optional
+        ``progress(claim_id)``, called before each claim.
+    workdir : str, optional
+        Where empirical checkers look for ``runs/``.
+
+    Returns
+    -------
+    records : list of dict
+        The records of the claims checked.
+    crashes : list of CheckerCrash
+        The claims whose checker failed.
+
+    Examples
+    --------
+    >>> import hypothesis.strategies as st
+    >>> from proofs_check.engine import Claim
+    >>> c = Claim(id="demo.below", source="demo", statement="$n < 3.5$", kind="exact", check=lambda case: case["n"] - 3.5,
+    ...           cases=lambda: st.fixed_dictionaries({"n": st.integers(0, 5)}))
+    >>> records, crashes = run([c], quiet=True)
+    >>> [r["verdict"] for r in records], crashes
+    (['refuted'], [])
+    """
     records, crashes = [], []
     for c in claims:
         if progress is not None:

@@ -15,7 +15,19 @@ from dataclasses import dataclass
 class Statement:
     """One sentence of a paper: where it is (as the claims' sources name it), what it says (quoted in double
     quotes, else paraphrased), and why no claim checks it (when none does). ``claims``: the hand-placed claims
-    (``None``: derived from the claims' sources)."""
+    (``None``: derived from the claims' sources).
+
+    Attributes
+    ----------
+    where : str
+        Where the sentence is (section, equation, table), as the claims' sources name it.
+    what : str
+        The sentence: quoted in double quotes, else a close paraphrase; formulas as ``$...$``.
+    claims : tuple of str or None
+        Hand-placed claims (None: attached from the claims' sources).
+    why_not : str
+        Why no claim checks it (empty when one does).
+    """
 
     where: str
     what: str
@@ -86,31 +98,31 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
         S("§2 (related work)", "statements about prior work: NoPE models learn positional distinctions (Haviv et al.; "
           "also §3.1's motivation of Assumption 3.1), RoPE's 'massive value' phenomena, Toeplitz spectral theory",
           why_not="claims about related work, cited, not results of the paper"),
-        S("§3.1 (absolute and relative PE)", "\"h_i = e_i + p_i\", \"α_ij ∝ exp((e_i+p_i)^T(e_j+p_j))\"; relative: "
-          "\"α_ij ∝ exp(q_i^T k_j + b_{j-i})\"",
+        S("§3.1 (absolute and relative PE)", "\"$h_i = e_i + p_i$\", \"$\\alpha_{ij} \\propto \\exp((e_i+p_i)^T(e_j+p_j))$\"; relative: "
+          "\"$\\alpha_{ij} \\propto \\exp(q_i^T k_j + b_{j-i})$\"",
           why_not="definitions of the PE families (petheory.encodings implements them; used by the claims below)"),
         S("§3.1 (residual connections)", "\"The residual connections throughout the Transformer layers ensure that "
           "this form of position-content coupling persists at deeper levels.\"",
           why_not="'persists' names no measure; the decomposition after attention is a reading of "
           "gu2025.representation_decomposition (row Assumption 3.1)"),
-        S("§3.1, Eq. 4", "\"(R_i q_i)^T (R_j k_j) = q_i^T R_{j-i} k_j\": RoPE scores depend on the relative position "
+        S("§3.1, Eq. 4", "\"$(R_i q_i)^T (R_j k_j) = q_i^T R_{j-i} k_j$\": RoPE scores depend on the relative position "
           "only (restated in §1 and §3.2)"),
         S("Assumption 3.1", "\"Each token representation at position i can be decomposed into a position-independent "
-          "content component and a position-dependent component such that x_i = c_i + p_i.\""),
-        S("Definition 3.1", "Toeplitz matrix, T = [a_{i-j}]",
+          "content component and a position-dependent component such that $x_i = c_i + p_i$.\""),
+        S("Definition 3.1", "Toeplitz matrix, $T = [a_{i-j}]$",
           why_not="a definition, not a statement: used by the claims above and below"),
         S("Assumption 3.2", "\"The attention score matrix induced solely by the position-dependent components exhibits "
-          "a Toeplitz structure\"; §3.2: \"the term G_{q^p,k^p} forms a Toeplitz matrix ... Similarly, B is Toeplitz\""),
+          "a Toeplitz structure\"; §3.2: \"the term $G_{q^p,k^p}$ forms a Toeplitz matrix ... Similarly, B is Toeplitz\""),
         S("Remark 3.1", "\"The equal sign is used here because the normalization operation does not change the Toeplitz "
           "property of the matrix.\""),
         S("Remark 3.2", "\"It can be verified that all forms of sine-cosine position embedding of absolute position "
           "encoding satisfy this assumption\""),
         S("Remark 3.2 (relative PE)", "\"and the actual effect of relative position encoding is also presented in the "
           "form of a Toeplitz matrix\""),
-        S("Eq. 8", "\"L_Non-RoPE = G_{q^c,k^c} + G_{q^c,k^p} + G_{q^p,k^c} + G_{q^p,k^p} + B\" for additive PEs"),
+        S("Eq. 8", "\"$L_{\\text{Non-RoPE}} = G_{q^c,k^c} + G_{q^c,k^p} + G_{q^p,k^c} + G_{q^p,k^p} + B$\" for additive PEs"),
         S("§3.2 (content terms)", "\"The remaining terms involving content ... are not Toeplitz due to their dependence "
           "on specific token content.\"",
-          why_not="read universally it fails only for degenerate content (all tokens alike make G_{q^c,k^c} constant, "
+          why_not="read universally it fails only for degenerate content (all tokens alike make $G_{q^c,k^c}$ constant, "
           "hence Toeplitz), a strawman; read as 'in general' it holds for any random draw, so no check of it could "
           "fail"),
         S("§3.2 (cross terms)", "\"for these to collectively capture content-relative position coupling, the model "
@@ -118,8 +130,8 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
           "by content. Such constrained mappings are difficult to realize in practice.\"",
           why_not="'difficult to realize in practice' names no measure; the solution-space comparison it motivates "
           "is Prop. B.2 (gu2025.logit_expressiveness)"),
-        S("§3.2, Eq. 9", "\"L_RoPE_complex = (G_{q,k} + G_{q,p} + G_{p,k} + G_p) ∘ G_e\", \"L_RoPE = Re{...}\"; \"Since "
-          "G_e is Toeplitz by construction, the Hadamard product introduces relative-position dependence "
+        S("§3.2, Eq. 9", "\"$L_{\\text{RoPE}}^{\\text{complex}} = (G_{q,k} + G_{q,p} + G_{p,k} + G_p) \\circ G_e$\", \"$L_{\\text{RoPE}} = \\mathrm{Re}\\{\\dots\\}$\"; \"Since "
+          "$G_e$ is Toeplitz by construction, the Hadamard product introduces relative-position dependence "
           "multiplicatively across all terms.\""),
         S("§3.3 (optimisation)", "\"Spectral contraction—manifested as a reduced eigenvalue range or lower condition "
           "number—is well known to accelerate and stabilize gradient-based learning\" (also App. B's opening: "
@@ -127,9 +139,9 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
           why_not="a cited principle (Boyd & Vandenberghe; Gray), true for gradient descent on a convex quadratic; "
           "the paper does not say which matrix's spectrum governs training attention, so there is no object to "
           "check it on. Its prediction for training is tested by the §4.2 and §5.1 claims"),
-        S("Thm 3.1", "Szegő: \"the eigenvalues of T_N(a) asymptotically fill the interval [min a(e^{iθ}), max "
-          "a(e^{iθ})] as N → ∞\" (real, continuous symbol)"),
-        S("§3.3", "\"In Non-RoPE methods, the Toeplitz components G_{q^p,k^p} and B contribute additively to the logit, "
+        S("Thm 3.1", "Szegő: \"the eigenvalues of $T_N(a)$ asymptotically fill the interval "
+          "$[\\min a(e^{i\\theta}), \\max a(e^{i\\theta})]$ as $N \\to \\infty$\" (real, continuous symbol)"),
+        S("§3.3", "\"In Non-RoPE methods, the Toeplitz components $G_{q^p,k^p}$ and B contribute additively to the logit, "
           "and their spectral ranges are determined by their respective coefficient sequences.\""),
         S("§4.1 (set-up)", "a 6-layer decoder, six PE configurations, Task 1 (trigger distance, 100,000 examples) and "
           "Task 2 (trigger counting, 50,000 examples), 7:3 splits; App. C.1 Tables 3-4: hyperparameters",
@@ -171,8 +183,8 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
           "information to the input.\"",
           why_not="an interpretation of Fig. 6 (whose result is gu2025.rope_abs_deposit), not a further result"),
         S("§5.2, Eqs. 11-12", "MLA: \"each head independently processes the inner product of NoPE and RoPE once and "
-          "sums them up, and the parameters of the two parts are independent\"; \"L_MLA_complex = (G_{q,k} + G_{q,p} "
-          "+ G_{p,k} + G_p) ∘ (α G_e + I)\""),
+          "sums them up, and the parameters of the two parts are independent\"; \"$L_{\\text{MLA}}^{\\text{complex}} = "
+          "(G_{q,k} + G_{q,p} + G_{p,k} + G_p) \\circ (\\alpha G_e + I)$\""),
         S("§5.2, Fig. 7", "\"head-wise ablation under MLA (Figure 7) shows no single head is indispensable for Task 1\" "
           "(§1: a more distributed 'average deposit')"),
         S("Table 1", "test accuracy: MLA 88.34 / 97.41, RoPE 92.64 / 69.43, NoPE 3.51 / 77.69 (Task 1 / Task 2)"),
@@ -184,12 +196,12 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
           "internal processing patterns\"; sequence reversal or Dyck recognition \"likely exceed a Transformer's "
           "positional reasoning capabilities\"",
           why_not="a summary of the results above (checked in their rows) and a speculation with no experiment"),
-        S("App. B, Prop. B.1", "\"L_RoPE_complex = (G_{q,k} + G_{q,p} + G_{p,k} + G_p) ∘ G_e\" (the formal version of "
+        S("App. B, Prop. B.1", "\"$L_{\\text{RoPE}}^{\\text{complex}} = (G_{q,k} + G_{q,p} + G_{p,k} + G_p) \\circ G_e$\" (the formal version of "
           "Eq. 9)"),
-        S("proof of Prop. B.1, mean value step", "\"there are t_1 and t_2 that (Σ_t q_i^(t) k_j^(t)) e^{i(i-j)θ_{t_1}} "
-          "≤ Σ_t q_i^(t) k_j^(t) e^{i(i-j)θ_t} ≤ (Σ_t q_i^(t) k_j^(t)) e^{i(i-j)θ_{t_2}}\"; \"Due to continuity and the "
-          "mean value theorem, there exists t_{i-j} that Σ_t q_i^(t) k_j^(t) e^{i(i-j)θ_t} = (Σ_t q_i^(t) k_j^(t)) "
-          "e^{i(i-j)θ_{t_{i-j}}}\" (the inequalities compare complex numbers; the equality is checked)"),
+        S("proof of Prop. B.1, mean value step", "\"there are $t_1$ and $t_2$ that $(\\sum_t q_i^{(t)} k_j^{(t)}) e^{i(i-j)\\theta_{t_1}} "
+          "\\le \\sum_t q_i^{(t)} k_j^{(t)} e^{i(i-j)\\theta_t} \\le (\\sum_t q_i^{(t)} k_j^{(t)}) e^{i(i-j)\\theta_{t_2}}$\"; \"Due to "
+          "continuity and the mean value theorem, there exists $t_{i-j}$ that $\\sum_t q_i^{(t)} k_j^{(t)} e^{i(i-j)\\theta_t} = "
+          "(\\sum_t q_i^{(t)} k_j^{(t)}) e^{i(i-j)\\theta_{t_{i-j}}}$\" (the inequalities compare complex numbers; the equality is checked)"),
         S("App. B, Prop. B.2", "\"It is easy to verify that the solution space of RoPE is much larger than that of "
           "Relative Position Encoding\" for Task 1's constraints (§1 and §3.2: \"a more expressive and learnable "
           "coupling mechanism\")"),
@@ -199,20 +211,20 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
           why_not="the arguments offered for Prop. B.2 (checked as gu2025.logit_expressiveness); 'Massive Value' is "
           "a claim about related work (Jin et al. 2025)"),
         S("App. B, Prop. B.3", "\"Let W, E be N×N positive definite Toeplitz matrices. Then the eigenvalue spectrum of "
-          "the Hadamard product W∘E is more compact than W\" (§3.3: the multiplicative interaction \"contracts the "
+          "the Hadamard product $W \\circ E$ is more compact than W\" (§3.3: the multiplicative interaction \"contracts the "
           "eigenvalue range relative to additive compositions\"; abstract and §1: RoPE \"induces spectral "
           "contraction\")"),
         S("App. B (proof of Prop. B.3)", "\"We can directly use Schur's inequality to prove that the membrane length of "
-          "the eigenvalue of W∘E must be less than or equal to the membrane length of the eigenvalue of W\""),
-        S("App. B (symbols)", "\"Symble(W∘E)(θ) = Σ_{i=-N+1}^{N-1} w_i e^{i(iθ_i+iθ)} = Σ_{i=0}^{N-1} 2Re{w_i} "
-          "cos(iθ_i+iθ)\" and the same for W without θ_i",
-          why_not="a step of the proof, not checked as a claim: as written its i = 0 term counts w_0 twice (at N = 1, "
-          "W = [w_0], E = [1], the right side is 2w_0 for the symbol w_0: a constant shift, harmless to the range "
-          "argument) and 2Re{w_i} drops the phase of a complex w_i; the range comparison it feeds is Lemma B.1's "
+          "the eigenvalue of $W \\circ E$ must be less than or equal to the membrane length of the eigenvalue of W\""),
+        S("App. B (symbols)", "\"$\\mathrm{Symble}(W \\circ E)(\\theta) = \\sum_{i=-N+1}^{N-1} w_i e^{i(i\\theta_i+i\\theta)} = "
+          "\\sum_{i=0}^{N-1} 2\\mathrm{Re}\\{w_i\\} \\cos(i\\theta_i+i\\theta)$\" and the same for W without $\\theta_i$",
+          why_not="a step of the proof, not checked as a claim: as written its $i = 0$ term counts $w_0$ twice (at $N = 1$, "
+          "$W = [w_0]$, $E = [1]$, the right side is $2w_0$ for the symbol $w_0$: a constant shift, harmless to the "
+          "range argument) and $2\\mathrm{Re}\\{w_i\\}$ drops the phase of a complex $w_i$; the range comparison it feeds is Lemma B.1's "
           "consequence (gu2025.lemma_b1_range), the proposition gu2025.spectral_contraction"),
-        S("Lemma B.1 (amplitude bound)", "\"max_θ |f(θ)| ≤ max_θ |g(θ)| = 2 Σ w_i\" for non-negative weights"),
+        S("Lemma B.1 (amplitude bound)", "\"$\\max_\\theta \\lvert f(\\theta)\\rvert \\le \\max_\\theta \\lvert g(\\theta)\\rvert = 2 \\sum w_i$\" for non-negative weights"),
         S("Lemma B.1 (equality case)", "\"Equality holds iff all phase offsets coincide modulo 2π\""),
-        S("Lemma B.1 (consequence)", "\"Consequently the peak-to-peak range of g (width 4 Σ_i w_i) never falls below "
+        S("Lemma B.1 (consequence)", "\"Consequently the peak-to-peak range of g (width $4 \\sum_i w_i$) never falls below "
           "that of f and both ranges coincide only under complete phase alignment.\""),
         S("Remark C.1", "\"all our experiments used dropout, so the deposit pattern is not a phenomenon that can be "
           "improved by ordinary dropout\" (App. D relies on it)"),
@@ -238,13 +250,13 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
           "experiment; its premise that dropout keeps the deposit is Remark C.1 (gu2025.dropout_keeps_deposit)"),
     ),
     "li2025": (
-        S("Table 2", "\"[Table 2]: Compares norm bounds across encoding schemes—sinusoidal B_x+√d_model vs learned "
-          "B_x+B_p\" (Mechanism 3: \"Sinusoidal PEs have bounded norm (√d_model)\")"),
-        S("§4.2", "\"R_m(F^{L,H}_{sinusoidal}) scales as O(L_trans·B_0/√m) up to logarithmic factors\", with \"||W||_2 ≤ "
-          "C_W\" (the executive summary: Rademacher bounds \"showing how PE choices control model capacity\")"),
-        S("Mechanism 3 (learned PEs)", "\"learned PEs require regularization to control B_p\"",
-          why_not="advice, not a result (B_p has no value to check)"),
-        S("Mechanism 3 'Break condition'", "\"If learned PE norms (B_p) grow unchecked, or if ALiBi's α(N'-1) becomes "
+        S("Table 2", "\"[Table 2]: Compares norm bounds across encoding schemes—sinusoidal $B_x+\\sqrt{d_{\\text{model}}}$ vs learned "
+          "$B_x+B_p$\" (Mechanism 3: \"Sinusoidal PEs have bounded norm ($\\sqrt{d_{\\text{model}}}$)\")"),
+        S("§4.2", "\"$R_m(F^{L,H}_{\\text{sinusoidal}})$ scales as $O(L_{\\text{trans}} \\cdot B_0/\\sqrt{m})$ up to logarithmic "
+          "factors\", with \"$\\lVert W\\rVert_2 \\le C_W$\" (the executive summary: Rademacher bounds \"showing how PE choices control model capacity\")"),
+        S("Mechanism 3 (learned PEs)", "\"learned PEs require regularization to control $B_p$\"",
+          why_not="advice, not a result ($B_p$ has no value to check)"),
+        S("Mechanism 3 'Break condition'", "\"If learned PE norms ($B_p$) grow unchecked, or if ALiBi's α(N'-1) becomes "
           "large for very long inference sequences, capacity inflation degrades generalization\" (checked: the bound on "
           "the bias, α(N'-1); 'degrades generalization' names no measure)"),
         S("§4 (universal approximation)", "the paper \"proves universal approximation theorems for various encoding "
@@ -252,7 +264,7 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
           why_not="only named in the summary (no statement of the class, norm or rate to check)"),
         S("'Key results' (universal approximation)", "\"Universal approximation for fixed N does not guarantee "
           "extrapolation to longer sequences\""),
-        S("§5.3, Eq. 9", "\"|A(μ,-αd) - A(μ,-αNmax)| ≤ L_A·α(d-Nmax)\", assuming A Lipschitz in its bias (Key results: "
+        S("§5.3, Eq. 9", "\"$\\lvert A(\\mu,-\\alpha d) - A(\\mu,-\\alpha N_{\\max})\\rvert \\le L_A \\cdot \\alpha(d-N_{\\max})$\", assuming A Lipschitz in its bias (Key results: "
           "\"ALiBi's extrapolation capability comes with a linear error growth bound\"; Mechanism 1's break "
           "condition: \"Extrapolation error grows linearly with (d-Nmax)\")"),
         S("§5.3", "\"Because b(i,j) remains monotonic in distance, the model's learned attention function at train "
@@ -263,7 +275,7 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
         S("Mechanism 1 'Break condition'", "\"For extremely long sequences where d >> Nmax, attention weights degrade "
           "unless α is reduced.\"",
           why_not="'degrade' names no measure; the linear growth is Eq. 9 (li2025.alibi_extrapolation)"),
-        S("§6.1.4", "\"|ψ_j,k(pos)| ≤ C·2^{-j/2}·exp(-β|pos-k·2^{-j}|/2^{-j}) for j ≤ j_max\" (Mechanism 2's core "
+        S("§6.1.4", "\"$\\lvert\\psi_{j,k}(pos)\\rvert \\le C \\cdot 2^{-j/2} \\cdot \\exp(-\\beta\\lvert pos-k \\cdot 2^{-j}\\rvert/2^{-j})$ for $j \\le j_{\\max}$\" (Mechanism 2's core "
           "assumption: compact support and exponential decay)"),
         S("Mechanism 2", "\"For pos > Nmax, fine-scale (high-frequency) terms vanish exponentially, while coarse-scale "
           "terms contribute small but nonzero values. The encoding difference ||PE_wavelet(pos) - "
@@ -290,12 +302,11 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
           "very large positions\""),
         S("'Failure signatures' (sinusoidal)", "\"Sinusoidal on long sequences: Positional ambiguity causes attention "
           "patterns to repeat incorrectly\""),
-        S("'Failure signatures' (learned)", "\"Learned beyond Nmax: No embedding exists—reusing p_Nmax causes all "
+        S("'Failure signatures' (learned)", "\"Learned beyond Nmax: No embedding exists—reusing $p_{N_{\\max}}$ causes all "
           "positions to collapse\""),
         S("'Failure signatures' (ALiBi with large α)", "\"ALiBi with large α on very long sequences: Attention "
           "collapses to purely local, ignoring useful long-range dependencies\""),
-        S("'Failure signatures' (unnormalized wavelet)", "\"Unnormalized wavelet: Input norm inflation (O(Nmax·√log "
-          "Nmax))\""),
+        S("'Failure signatures' (unnormalized wavelet)", "\"Unnormalized wavelet: Input norm inflation ($O(N_{\\max} \\cdot \\sqrt{\\log N_{\\max}})$)\""),
         S("'Failure signatures' (unnormalized wavelet, training)", "\"... destabilizes training\"",
           why_not="no training run of an unnormalised wavelet PE is described; the norm growth is "
           "li2025.wavelet_unnormalised_norm"),
@@ -374,11 +385,11 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
     ),
     # ---- outside sources: the long-context RoPE theory (issue 31)
     "men2024": (
-        S("Theorem 1 (Eq. 9)", "similar-token gap E[q^T R_m k*] - E[q^T R_m k] = 2 sigma^2 B_m",
+        S("Theorem 1 (Eq. 9)", "similar-token gap $E[q^T R_m k^*] - E[q^T R_m k] = 2 \\sigma^2 B_m$",
           ("men2024.similar_token_gap",)),
-        S("§4.3 Eq. 10", "\"the context length L_theta that can be truly obtained satisfies: L_theta = sup{L | B_m >= 0, "
-          "for all m in [0, 1, ..., L]}\""),
-        S("§4.3 Eqs. 10-11", "base_L = inf{base | B_m >= 0 for all m in [0, L]}: an absolute lower bound of "
+        S("§4.3 Eq. 10", "\"the context length $L_\\theta$ that can be truly obtained satisfies: $L_\\theta = \\sup\\{L \\mid B_m \\ge 0, "
+          "\\text{ for all } m \\in [0, 1, \\dots, L]\\}$\""),
+        S("§4.3 Eqs. 10-11", "$\\mathrm{base}_L = \\inf\\{\\mathrm{base} \\mid B_m \\ge 0 \\text{ for all } m \\in [0, L]\\}$: an absolute lower bound of "
           "the base for context L (necessity; the passing set is not closed upwards, a finding beside it)",
           ("men2024.base_bounds_context",)),
         S("Table 2", "the lower bounds for 1k to 1M (4.3e3 ... 5.1e8); 'we get the numerical solution'",
@@ -386,7 +397,7 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
         S("§4.3 (note)", "\"this boundary is not very strict because the stacking of layers in LLMs allows the model to "
           "extract information beyond the single layers' range\"",
           why_not="a caveat on the bound's tightness for deep models: it names no measure of how far layers extend it"),
-        S("Fig. 1", "the fitted curve y = 0.0424 x^1.628 of the base against the context",
+        S("Fig. 1", "the fitted curve $y = 0.0424 x^{1.628}$ of the base against the context",
           why_not="known only from a third-party description of the figure image, not from the text"),
         S("§4.1, Eq. 7, Fig. 4", "the long-term decay of the attention score's upper bound (RoFormer's bound)",
           why_not="RoFormer's own statement, cited by Men et al.; checked under su2021 (su2021.long_term_decay and "
@@ -396,17 +407,17 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
           'real context length in practice."'),
     ),
     "liu2023": (
-        S("Lemma 1, eqs. 12-13", "critical dimension d_extra = 2 ceil(d/2 log_10000(T_train / 2 pi)): the dimensions "
-          "whose period fits in T_train (92 for Llama 2)", ("liu2023.critical_dimension",)),
-        S("Theorem 3 (first part)", "tuned with base beta > 1 on T_tune >= T_train, extrapolation does not get worse; "
-          "unchanged iff beta = 10000 and T_tune = T_train",
+        S("Lemma 1, eqs. 12-13", "critical dimension $d_{\\text{extra}} = 2 \\lceil \\frac d2 \\log_{10000}(T_{\\text{train}} / 2\\pi)\\rceil$: the "
+          "dimensions whose period fits in $T_{\\text{train}}$ (92 for Llama 2)", ("liu2023.critical_dimension",)),
+        S("Theorem 3 (first part)", "tuned with base $\\beta > 1$ on $T_{\\text{tune}} \\ge T_{\\text{train}}$, extrapolation does not get worse; "
+          "unchanged iff $\\beta = 10000$ and $T_{\\text{tune}} = T_{\\text{train}}$",
           why_not="a statement about trained models' extrapolation; no fine-tuning records here"),
         S("Theorem 3, eqs. 16a and 16c", "critical base beta_0; for beta <= beta_0 the critical dimension updates to "
-          "d'_extra >= d_extra", ("liu2023.updated_critical_dimension",)),
-        S("Theorem 3, eq. 16b", "for beta > beta_0 the extrapolation bound is T_extra = 2 pi beta^(d_extra/d)",
+          "$d'_{\\text{extra}} \\ge d_{\\text{extra}}$", ("liu2023.updated_critical_dimension",)),
+        S("Theorem 3, eq. 16b", "for $\\beta > \\beta_0$ the extrapolation bound is $T_{\\text{extra}} = 2\\pi \\beta^{d_{\\text{extra}}/d}$",
           ("liu2023.extrapolation_bound", "liu2023.plan_check_predicts_small_extension")),
-        S("Theorem 3, eq. 16d", "below beta_1 = 2 T_tune / pi, beta_2 = T_tune / pi, beta_3 = T_tune / 2 pi "
-          "extrapolation improves markedly",
+        S("Theorem 3, eq. 16d", "below $\\beta_1 = 2 T_{\\text{tune}} / \\pi$, $\\beta_2 = T_{\\text{tune}} / \\pi$, "
+          "$\\beta_3 = T_{\\text{tune}} / 2\\pi$ extrapolation improves markedly",
           why_not="empirical ('improves markedly' on tuned Llama 2); no fine-tuning records here"),
         S("Theorem 1", "tuned with a smaller base, extrapolation without a bound", ("liu2023.smaller_base_extrapolation",)),
         S("Theorem 2", "scaling law of larger bases",
@@ -421,7 +432,7 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
     "barbero2024": (
         S("Prop 3.1", "\"Given any query q and any relative distance r, we can find a key k such that the softmax value "
           "is largest at distance r with RoPE\""),
-        S("Prop 3.2", "\"Let q, k ~ N(0, I). Then, for any relative distance r, E[q^T R^r k] = 0\""),
+        S("Prop 3.2", "\"Let $q, k \\sim N(0, I)$. Then, for any relative distance r, $E[q^T R^r k] = 0$\""),
         S("Def 5.1", "a head can learn a diagonal (previous-token) pattern if alpha_ii > 1 - eps (alpha_{i,i-1} > 1 - eps) "
           "for all i <= N", why_not="a definition: used by the checks of Prop 5.2 and Thm 5.3"),
         S("Prop 5.2", "\"An attention head with NoPE cannot learn a diagonal or off-diagonal pattern\""),
@@ -435,7 +446,7 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
         S("Lemma A.2", "\"The subset {ng (mod 2 pi) : n in Z} is dense in [0, 2 pi]\" (g irrational)",
           why_not="Kronecker's density theorem for an irrational rotation, a classical fact; its quantified form (the N "
           "at which the orbit is pi/4-dense) is what barbero2024.single_frequency_channel's check computes and uses"),
-        S("Lemma A.3", "\"If a_i < a_j for some j, then alpha_i <= 1/2\""),
+        S("Lemma A.3", "\"If $a_i < a_j$ for some j, then $\\alpha_i \\le 1/2$\""),
         S("§5 (frequency usage of Gemma 7B)", "Gemma 7B uses low frequencies as semantic channels, high ones for positional heads",
           ("barbero2024.low_frequencies_semantic",)),
         S("§6.1, Table 2", "0.75-RoPE gives the best validation perplexity on Gemma 2B",
@@ -444,34 +455,34 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
     "wu2025": (
         S("Def 3.1", "\"A node v from which every node in the directed graph G is reachable is called a center node\"",
           why_not="a definition; the masks the theorems use (causal, sliding window, prefix) are built in the checks"),
-        S("A1-A2", "A1: the key and query weights are bounded (max_t ||W_Q||, ||W_K|| <= C); A2: the products of the "
+        S("A1-A2", "A1: the key and query weights are bounded ($\\max_t \\lVert W_Q\\rVert, \\lVert W_K\\rVert \\le C$); A2: the products of the "
           "value weights are bounded", why_not="assumptions of every theorem below: the checks draw logits bounded by "
-          "logit_bound, which is what A1 gives (Lemma A.1), and A2 does not enter P^(t)"),
-        S("Theorem 4.1", "causal mask: P^(t)(z_i = j) <= C (1 - (j-1) eps)^t, context converges to the first token"),
-        S("Theorem 4.2", "sliding window w: P^(t)(z_i = j) <= C (1 - (j-1) eps^h)^(t/2h), h = ceil((N-1)/(w-1))"),
-        S("Theorem 4.3", "prefix mask: context converges to the K prefix tokens, liminf P(z_i = k) >= kappa, and "
-          "P(z_i = j) <= C (1 - (j-K) eps)^t"),
-        S("Lemma 4.4", "decay mask, one layer: C_min e^{-(i-j)m} <= A_ij <= C_max e^{-(i-j)m}"),
-        S("Theorem 4.5", "decay mask, many layers: P^(t) = Theta(C(t+i-j, i-j) e^{-(i-j)m}) for t <= T"),
+          "logit_bound, which is what A1 gives (Lemma A.1), and A2 does not enter $P^{(t)}$"),
+        S("Theorem 4.1", "causal mask: $P^{(t)}(z_i = j) \\le C (1 - (j-1) \\epsilon)^t$, context converges to the first token"),
+        S("Theorem 4.2", "sliding window w: $P^{(t)}(z_i = j) \\le C (1 - (j-1) \\epsilon^h)^{t/2h}$, $h = \\lceil (N-1)/(w-1)\\rceil$"),
+        S("Theorem 4.3", "prefix mask: context converges to the K prefix tokens, $\\liminf P(z_i = k) \\ge \\kappa$, and "
+          "$P(z_i = j) \\le C (1 - (j-K) \\epsilon)^t$"),
+        S("Lemma 4.4", "decay mask, one layer: $C_{\\min} e^{-(i-j)m} \\le A_{ij} \\le C_{\\max} e^{-(i-j)m}$"),
+        S("Theorem 4.5", "decay mask, many layers: $P^{(t)} = \\Theta(C(t+i-j, i-j) e^{-(i-j)m})$ for $t \\le T$"),
         S("§4.2, the text after Theorem 4.5", "under Stirling's approximation the critical point of "
-          "log(C(t+x, x) e^{-xm}) is x* = t/(e^m - 1)"),
+          "$\\log(C(t+x, x) e^{-xm})$ is $x^* = t/(e^m - 1)$"),
         S("Lemma 4.6", "RoPE, one layer (d = 2, |phi| <= delta theta_1, (delta + N - 1) theta_1 <= pi): "
-          "C_min e^{-c (i-j)^2 theta_1^2} <= A_ij <= C_max e^{-c' (i-j)^2 theta_1^2}"),
-        S("Theorem 4.7", "RoPE, many layers: P^(t) = Theta(C(t+i-j, i-j) e^{-c (i-j)^2 theta_1^2}) for t <= T"),
-        S("§4.3, the text after Theorem 4.7", "the critical point x* of log(C(t+x, x) e^{-x^2 theta_1^2}) increases with "
+          "$C_{\\min} e^{-c (i-j)^2 \\theta_1^2} \\le A_{ij} \\le C_{\\max} e^{-c' (i-j)^2 \\theta_1^2}$"),
+        S("Theorem 4.7", "RoPE, many layers: $P^{(t)} = \\Theta(C(t+i-j, i-j) e^{-c (i-j)^2 \\theta_1^2})$ for $t \\le T$"),
+        S("§4.3, the text after Theorem 4.7", "the critical point $x^*$ of $\\log(C(t+x, x) e^{-x^2 \\theta_1^2})$ increases with "
           "the depth t and decreases with theta_1 (App. H)",
           why_not="a property of the closed form L(x), not of attention: no library code computes it, so a check could "
           "not fail through the library (definitional); App. H derives it"),
-        S("App. I (A3, Lemma I.1, Theorem I.2)", "general even d: the same bounds with sum_l (i-j)^2 alpha_l^2 theta_1^2, "
+        S("App. I (A3, Lemma I.1, Theorem I.2)", "general even d: the same bounds with $\\sum_l (i-j)^2 \\alpha_l^2 \\theta_1^2$, "
           "under A3 (every band keeps a fixed share of the query and key norms)",
           why_not="Lemma I.1's condition was rebuilt from a mangled square root in the PDF text (outside-texts.md) and "
           "could not be checked against the PDF's glyphs here: not quoted, so not checked; its d = 2 case is Lemma 4.6 "
           "and Theorem 4.7 (wu2025.rope_one_layer, wu2025.rope_many_layers)"),
     ),
     "kazemnejad2023": (
-        S("Theorem 1", "the first causal NoPE layer can recover absolute position: there exist W_Q, W_K, W_V, W_O, W_1, "
-          "W_2 that compute it", ("kazemnejad2023.nope_absolute_position",)),
-        S("Theorem 2", "subsequent layers can implement relative PE: <q_t, k_i> = f_cnt + f_rel(t - i)",
+        S("Theorem 1", "the first causal NoPE layer can recover absolute position: there exist $W_Q, W_K, W_V, W_O, W_1, "
+          "W_2$ that compute it", ("kazemnejad2023.nope_absolute_position",)),
+        S("Theorem 2", "subsequent layers can implement relative PE: $\\langle q_t, k_i\\rangle = f_{\\text{cnt}} + f_{\\text{rel}}(t - i)$",
           ("kazemnejad2023.nope_relative_position",)),
     ),
     "nakanishi2025": (
@@ -480,11 +491,11 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
     ),
     # ---- the 2025-26 results researchers cite (issue 42)
     "lin2025": (
-        S("§2 (Forgetting Attention)", "a forget gate down-weights the unnormalised scores: D_ij = sum_{l=j+1}^{i} log f_l; "
+        S("§2 (Forgetting Attention)", "a forget gate down-weights the unnormalised scores: $D_{ij} = \\sum_{l=j+1}^{i} \\log f_l$; "
           "a constant gate is ALiBi with slope -log f"),
     ),
     "tan2024": (
-        S("§2 (stick-breaking attention)", "A_ij = beta_ij prod_{j<k<i} (1 - beta_ik): the weights sum to at most 1"),
+        S("§2 (stick-breaking attention)", "$A_{ij} = \\beta_{ij} \\prod_{j<k<i} (1 - \\beta_{ik})$: the weights sum to at most 1"),
     ),
     "huang2025": (
         S("abstract (the three guidelines)", "positional coherence, full frequency utilization, preservation of textual "
@@ -496,10 +507,10 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
     ),
     "yu2025": (
         S("§3.1, Definitions 3-6 and Proposition 1", "the RPE and RoPE Equations; \"f is said to be a RoPE function if "
-          "and only if ... R_f(x)^T R_f(y) = R_f(y - x)\"; R(x; A) = exp(sum_i A_i x_i) with skew-symmetric angle matrices",
+          "and only if ... $R_f(x)^T R_f(y) = R_f(y - x)$\"; $R(x; A) = \\exp(\\sum_i A_i x_i)$ with skew-symmetric angle matrices",
           why_not="definitions, and the RoPE Equation restated: the form in which Theorem 1 is checked "
           "(yu2025.commuting_iff_relative)"),
-        S("§3.2, Theorem 1", "\"The rotation difference R(x)^T R(y) can be represented by the location difference y - x "
+        S("§3.2, Theorem 1", "\"The rotation difference $R(x)^T R(y)$ can be represented by the location difference y - x "
           "if and only if A pairwise commute\" (N > 1)", ("yu2025.commuting_iff_relative",)),
         S("§3.2, Remark 1", "LieRE's trained generators need not commute, so its R does not always satisfy the RoPE "
           "Equation", ("yu2025.commuting_iff_relative",)),
@@ -578,17 +589,17 @@ STATEMENTS: dict[str, tuple[Statement, ...]] = {
         S("abstract (aliasing bound)", "\"a fundamental aliasing bound, analogous to a Nyquist limit\", a lower bound on "
           "the base necessary for positional coherence over L: L < 2 pi base (the summary's formula)"),
         S("abstract (DC-stability bound)", "\"a DC-component stability bound that constrains phase drift in "
-          "low-frequency positional modes\": base >= L / arccos(eps), over N layers L / arccos(eps^(1/N))"),
+          "low-frequency positional modes\": $\\mathrm{base} \\ge L / \\arccos(\\epsilon)$, over N layers $L / \\arccos(\\epsilon^{1/N})$"),
         S("abstract (depth)", "\"repeated rotary modulation across layers compounds angular misalignment, tightening the "
           "base requirement as depth increases\""),
         S("abstract (precision bound)", "\"a precision-dependent upper bound on the RoPE base arising from finite "
           "floating-point resolution. Beyond this limit, incremental phase updates become numerically "
-          "indistinguishable\": base < 1/eps_mach (the summary's formula)",
+          "indistinguishable\": $\\mathrm{base} < 1/\\epsilon_{\\mathrm{mach}}$ (the summary's formula)",
           why_not="the criterion for 'numerically indistinguishable' (which update, in which arithmetic, against which "
           "tolerance) is in the paper's text, which was not read; every reading of it tried here depends on the vector "
           "rotated and on the head size, so none is the paper's. petheory.bounds.rope_base.precision_max_base gives "
           "the formula, unchecked; plan's and report's lint uses another statement, exact_precision_max_base "
-          "((N/u)^(r/(r-2)) on the ladder, our derivation)"),
+          "($(N/u)^{r/(r-2)}$ on the ladder, our derivation)"),
         S("abstract (case study)", "\"observed successes, failures, and community retrofits align closely with the "
           "predicted bounds\" (LLaMA, Mistral, DeepSeek variants); beyond one million tokens \"a hard precision wall\"",
           why_not="the case study's models, outcomes and criterion for 'align closely' are in the text, not read: no "

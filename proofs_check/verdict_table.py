@@ -35,7 +35,18 @@ PROFILE, SEED = "quick", 0
 
 
 def builtin_papers() -> set[str]:
-    """Id prefixes of the built-in claim modules (``gu2025_coupling`` -> ``gu2025``)."""
+    """Id prefixes of the built-in claim modules (``gu2025_coupling`` -> ``gu2025``).
+
+    Returns
+    -------
+    set of str
+        The papers.
+
+    Examples
+    --------
+    >>> {"gu2025", "li2025", "men2024"} <= builtin_papers()
+    True
+    """
     import proofs_check.claims as pkg
     from petheory.plugins import public_submodules
 
@@ -53,7 +64,26 @@ def _fresh_clone_env():
 
 
 def fresh_records() -> list[dict]:
-    """Records of the quick check of every built-in claim, as a fresh clone computes them."""
+    """Records of the quick check of every built-in claim, as a fresh clone computes them.
+
+    Run in a temporary working directory (no ``runs/``), with the BLAS on one thread, profile ``quick`` and seed 0.
+
+    Returns
+    -------
+    list of dict
+        The check records.
+
+    Raises
+    ------
+    RuntimeError
+        A checker crashed.
+
+    Examples
+    --------
+    >>> records = fresh_records()  # doctest: +SKIP
+    >>> render(records).splitlines()[0]  # doctest: +SKIP
+    '`petheory check` (profile quick, seed 0, fresh clone): 138 claims: 79 holds, ...'
+    """
     from proofs_check.engine import all_claims
     from proofs_check.runner import run
 
@@ -75,7 +105,25 @@ _LONG_NUMBER = re.compile(r"(?<![\w.])-?\d+\.\d+(?:[eE][-+]?\d+)?(?![\w.])")
 
 
 def stable_number(x: float, sig: int = SIG) -> float:
-    """``x`` rounded to ``sig`` significant digits (what the README prints of a float)."""
+    """``x`` rounded to ``sig`` significant digits (what the README prints of a float).
+
+    Parameters
+    ----------
+    x : float
+        The number.
+    sig : int, optional
+        Significant digits.
+
+    Returns
+    -------
+    float
+        The rounded number.
+
+    Examples
+    --------
+    >>> stable_number(0.123456789, 4)
+    0.1235
+    """
     return float(f"{x:.{sig}g}")
 
 
@@ -91,7 +139,25 @@ def _stable(obj):
 
 
 def stable_text(text: str, sig: int = SIG) -> str:
-    """``text`` with every decimal number of more than ``sig`` significant digits rounded to ``sig``."""
+    """``text`` with every decimal number of more than ``sig`` significant digits rounded to ``sig``.
+
+    Parameters
+    ----------
+    text : str
+        The text.
+    sig : int, optional
+        Significant digits kept.
+
+    Returns
+    -------
+    str
+        The text with the long numbers rounded (short ones and versions left as they are).
+
+    Examples
+    --------
+    >>> stable_text("margin 0.12345678901 at 1024, version 5.24.0", 4)
+    'margin 0.1235 at 1024, version 5.24.0'
+    """
     def short(m):
         digits = len(m.group(0).split("e")[0].split("E")[0].lstrip("-").replace(".", "").lstrip("0"))
         return m.group(0) if digits <= sig else f"{float(m.group(0)):.{sig}g}"
@@ -99,8 +165,17 @@ def stable_text(text: str, sig: int = SIG) -> str:
 
 
 def _cell(text: str, limit: int = 170) -> str:
+    """``text`` as one table cell: on one line, long numbers rounded, ``|`` escaped, cut at ``limit`` characters;
+    a cut never falls inside a ``$...$`` formula or a code span (it would leave a ``$`` or a backtick open and the
+    rest of the row as math or code)."""
     text = stable_text(" ".join(str(text).split())).replace("|", "\\|")
-    return text if len(text) <= limit else text[: limit - 2].rstrip() + " …"
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 2]
+    for mark in ("`", "$"):
+        if len(re.findall(rf"(?<!\\){re.escape(mark)}", cut)) % 2:
+            cut = cut[: cut.rindex(mark)]
+    return cut.rstrip() + " …"
 
 
 def _counterexample(case, limit: int = 160) -> str:
@@ -142,7 +217,26 @@ def _evidence_text(r: dict) -> str:
 
 
 def render(records: list[dict]) -> str:
-    """The Markdown block: a one-line tally and the table (no margins or timings: they vary by machine)."""
+    """The verdict table's Markdown: a one-line tally and a row per claim (no margins or timings: they vary by machine).
+
+    Parameters
+    ----------
+    records : list of dict
+        The claims' check records.
+
+    Returns
+    -------
+    str
+        The block (summaries' formulas as ``$...$``; a cut cell never leaves one open).
+
+    Examples
+    --------
+    >>> rec = {"id": "demo.x", "source": "demo", "statement": "x", "kind": "exact", "verdict": "holds",
+    ...        "paper_status": "lemma", "evidence": "searched", "cases": 60, "margin": 0.5, "seconds": 0.1,
+    ...        "summary": "no counterexample in 60 cases"}
+    >>> print(render([rec]).splitlines()[-1])
+    | `demo.x` | lemma | exact |  | **holds** | searched | no counterexample in 60 cases |
+    """
     from proofs_check.report import tally
 
     lines = [
@@ -159,7 +253,30 @@ def render(records: list[dict]) -> str:
 
 
 def readme_block(text: str, begin: str = BEGIN, end: str = END) -> str:
-    """The generated block of README text (between the markers, without them)."""
+    r"""The generated block of a page (between the markers, without them).
+
+    Parameters
+    ----------
+    text : str
+        The page.
+    begin, end : str, optional
+        The markers.
+
+    Returns
+    -------
+    str
+        The block, without surrounding newlines.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        The markers are missing.
+
+    Examples
+    --------
+    >>> readme_block("a\n<!-- b -->\nthe table\n<!-- e -->\n", "<!-- b -->", "<!-- e -->")
+    'the table'
+    """
     try:
         a = text.index(begin) + len(begin)
         b = text.index(end, a)
@@ -169,6 +286,32 @@ def readme_block(text: str, begin: str = BEGIN, end: str = END) -> str:
 
 
 def replace_block(text: str, block: str, begin: str = BEGIN, end: str = END) -> str:
+    r"""``text`` with the block between ``begin`` and ``end`` replaced by ``block``.
+
+    Parameters
+    ----------
+    text : str
+        The page.
+    block : str
+        The new block.
+    begin, end : str, optional
+        The markers.
+
+    Returns
+    -------
+    str
+        The new page.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        The markers are missing.
+
+    Examples
+    --------
+    >>> replace_block("a\n<!-- b -->\nold\n<!-- e -->\n", "new", "<!-- b -->", "<!-- e -->")
+    'a\n<!-- b -->\nnew\n<!-- e -->\n'
+    """
     readme_block(text, begin, end)  # the markers must be there
     a = text.index(begin) + len(begin)
     b = text.index(end, a)
@@ -176,11 +319,56 @@ def replace_block(text: str, block: str, begin: str = BEGIN, end: str = END) -> 
 
 
 def counts_line(block: str) -> str:
-    """The README's part of the table: its first line (the verdict counts) and where the table is."""
+    r"""The README's part of the table: its first line (the verdict counts) and where the table is.
+
+    Parameters
+    ----------
+    block : str
+        The table's block (:func:`render`).
+
+    Returns
+    -------
+    str
+        The line.
+
+    Examples
+    --------
+    >>> counts_line("`petheory check` (...): 1 claim: 1 holds.\n\n| claim |")
+    '`petheory check` (...): 1 claim: 1 holds. The table with every claim: [docs/verdicts.md](docs/verdicts.md).'
+    """
     return block.splitlines()[0] + " The table with every claim: [docs/verdicts.md](docs/verdicts.md)."
 
 
 def main(argv=None) -> int:
+    """``python -m proofs_check.verdict_table``: print the verdict table, or rewrite (``--write``) or check (``--check``)
+    it and the README's counts; ``--from CHECK.json`` renders a saved run instead of a fresh one.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default: the command line).
+
+    Returns
+    -------
+    int
+        The exit code: 1 when ``--check`` finds a block stale.
+
+    Examples
+    --------
+    >>> import json, tempfile, pathlib
+    >>> rec = {"id": "demo.x", "source": "demo", "statement": "x", "kind": "exact", "verdict": "holds",
+    ...        "paper_status": "lemma", "evidence": "searched", "cases": 60, "margin": 0.5, "seconds": 0.1,
+    ...        "summary": "no counterexample in 60 cases"}
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     saved = pathlib.Path(tmp) / "check.json"
+    ...     _ = saved.write_text(json.dumps({"claims": [rec]}))
+    ...     code = main(["--from", str(saved)])
+    `petheory check` (profile quick, seed 0, fresh clone): 1 claim: 1 holds, 0 refuted, 0 inconclusive, 0 skipped.
+    <BLANKLINE>
+    | claim | paper status | kind | setup | verdict | evidence | counterexample or summary |
+    |---|---|---|---|---|---|---|
+    | `demo.x` | lemma | exact |  | **holds** | searched | no counterexample in 60 cases |
+    """
     p = argparse.ArgumentParser(prog="python -m proofs_check.verdict_table", description=__doc__.split("\n\n")[0])
     g = p.add_mutually_exclusive_group()
     g.add_argument("--write", action="store_true", help="rewrite the generated blocks of docs/verdicts.md and README.md")
@@ -202,9 +390,43 @@ def main(argv=None) -> int:
 
 def update_readme(path, block: str, *, write: bool, check: bool, what: str, command: str,
                   begin: str = BEGIN, end: str = END) -> int:
-    """The tail every README generator shares: ``write`` replaces the block between ``begin`` and ``end``
-    (atomically), ``check`` returns 1 when it differs from ``block`` (saying which ``command`` fixes it),
-    neither prints ``block``. Returns the exit code."""
+    r"""The tail every generated page shares: write the block, check it, or print it.
+
+    ``write`` replaces the block between ``begin`` and ``end`` (atomically); ``check`` says whether it differs from
+    ``block`` (naming the ``command`` that fixes it); with neither, ``block`` is printed.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The page.
+    block : str
+        The block it should hold.
+    write, check : bool
+        What to do.
+    what : str
+        The block's name, in the message.
+    command : str
+        The command that rewrites it.
+    begin, end : str, optional
+        The markers.
+
+    Returns
+    -------
+    int
+        The exit code: 1 when ``check`` finds it stale, else 0.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     page = pathlib.Path(tmp) / "p.md"
+    ...     _ = page.write_text("<!-- b -->\nold\n<!-- e -->\n")
+    ...     code = update_readme(page, "new", write=False, check=True, what="table", command="make it",
+    ...                          begin="<!-- b -->", end="<!-- e -->")
+    /.../p.md: table: stale, run make it
+    >>> code
+    1
+    """
     path = Path(path)
     if write:
         from petheory.io import atomic_write_text

@@ -311,7 +311,7 @@ class BoundsRecord(Record):
         return self.table().markdown()
 
 
-#: Where L_trans comes from when none is given.
+#: Where :math:`L_{trans}` comes from when none is given.
 DEFAULT_LIPSCHITZ = "default 1 (linear class)"
 
 

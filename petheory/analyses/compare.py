@@ -371,7 +371,7 @@ def compare_scheme(scheme: Scheme, target, records=(), *, length: int = 256, len
     Parameters
     ----------
     scheme : petheory.scheme.Scheme
-        Its training length is the scheme's context (a model's L, a spec's n_max or the CLI's ``--context``).
+        Its training length is the scheme's context (a model's L, a spec's ``n_max`` or the CLI's ``--context``).
     target : petheory.geometry.PositionalDistributions or array_like
         The stress target.
     records : iterable of dict

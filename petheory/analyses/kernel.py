@@ -30,7 +30,15 @@ from petheory.toeplitz.sources import ToeplitzSource
 
 
 class NoKernel(ValidationError):
-    """A layer whose positions have no position-only kernel (NoPE, none, T5's learned buckets): the reason."""
+    """A layer whose positions have no position-only kernel (NoPE, none, T5's learned buckets): the reason.
+
+    Parameters
+    ----------
+    *args : str
+        The message.
+    params : dict, optional
+        The parameters it names, as for :class:`petheory.errors.ValidationError`.
+    """
 
 
 def rotary_column(freqs, n: int, factor: float = 1.0, *, chunk: int = 4096) -> np.ndarray:
@@ -63,7 +71,7 @@ def rotary_column(freqs, n: int, factor: float = 1.0, *, chunk: int = 4096) -> n
     -----
     Each term is within :math:`(|k_0\omega_t| + |j\omega_t| + 6)u` of :math:`\cos(k\omega_t)`: the
     rounding of the two arguments (the direct :math:`\cos(\mathrm{fl}(k\omega_t))` carries
-    :math:`|k\omega_t|u` as well) plus a few roundings of the products and the sum; a_k then within b
+    :math:`|k\omega_t|u` as well) plus a few roundings of the products and the sum; :math:`a_k` then within b
     times that, times f. The tests compare it with the direct sum.
 
     References

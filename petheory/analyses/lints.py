@@ -21,7 +21,7 @@ from petheory.bounds.rope_base import exact_precision_max_base, unit_roundoff
 
 __all__ = ["LINTED_DTYPES", "config_lints"]
 
-#: The config dtypes (``torch_dtype``) whose precision ceiling a base is checked against (float32's, with u = 2^-24,
+#: The config dtypes (``torch_dtype``) whose precision ceiling a base is checked against (float32's, with :math:`u = 2^{-24}`,
 #: is above 1e10 from N = 1,024: above any shipped base).
 LINTED_DTYPES = ("bfloat16", "float16")
 _SCALED = ("linear", "dynamic", "yarn", "llama3")

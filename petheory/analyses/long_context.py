@@ -388,7 +388,7 @@ def supported_context(pos: Positions, *, context: int, extended: int, cap: int |
     r"""The largest context each theory supports for one rotary layer kind as configured.
 
     Men: the largest M with :math:`B_m \ge 0` for every :math:`0\le m\le M` (frequencies at ``extended``; searched to
-    ``cap``, default 4x ``extended`` but at most 2^22); Liu: the period of the critical band (d_extra from the base
+    ``cap``, default 4x ``extended`` but at most :math:`2^{22}`); Liu: the period of the critical band (:math:`d_{extra}` from the base
     and L) under the configured frequencies (:math:`T_{extra}` for plain RoPE).
 
     Parameters
@@ -405,7 +405,7 @@ def supported_context(pos: Positions, *, context: int, extended: int, cap: int |
     Returns
     -------
     SupportedContext
-        Men's largest passing M (None when no m up to ``cap`` fails), Liu's T_extra and critical dimension.
+        Men's largest passing M (None when no m up to ``cap`` fails), Liu's :math:`T_{extra}` and critical dimension.
 
     Raises
     ------

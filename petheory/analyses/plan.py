@@ -112,7 +112,7 @@ CARD_CONTEXT = {
 }
 #: Shipped conventions offered beside the N/L factors: Llama 3.1's factor 8 (meta-llama/Llama-3.1-8B config.json:
 #: llama3, factor 8, low 1, high 4 over 8,192, for 131,072 = 16 x 8,192), offered to Llama models and specs when s > 8; Mistral 7B v0.2's base
-#: 10^6 with the window removed (mistralai/Mistral-7B-v0.2: rope_theta 1e6, sliding_window null, 32k), offered
+#: :math:`10^6` with the window removed (mistralai/Mistral-7B-v0.2: rope_theta 1e6, sliding_window null, 32k), offered
 #: when a plan removes the window of an all-sliding model whose base is below it.
 LLAMA31_FACTOR = 8.0
 #: Families whose transformers config class accepts only these rope_type values (its validation raises on the

@@ -28,6 +28,19 @@ class EvidenceFactor:
 
     ``factor`` is the row's factor scaled to the plan's s (the row's factor / its extension ratio, times s); ``row`` the
     row it comes from; ``near`` how many matched rows share that row's extension ratio (the ones it was best among).
+
+    Attributes
+    ----------
+    candidate : str
+        The plan candidate the factor is for.
+    regime : str
+        ``'training_free'`` or ``'fine_tuned'``.
+    factor : float
+        The row's factor scaled to the plan's s (the row's factor over its extension ratio, times s).
+    row : petheory.evidence.table.Row
+        The evidence row it comes from.
+    near : int
+        How many matched rows share that row's extension ratio (the ones it was best among).
     """
 
     candidate: str

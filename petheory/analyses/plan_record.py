@@ -36,7 +36,17 @@ class _Part(Record):
 
 @dataclass(frozen=True)
 class Check(_Part):
-    """One check of a candidate at N: its name (``men``, ``liu``, ``phase``), whether it passed, and the numbers."""
+    """One check of a candidate at N: its name (``men``, ``liu``, ``phase``), whether it passed, and the numbers.
+
+    Attributes
+    ----------
+    name : str
+        ``'men'``, ``'liu'`` or ``'phase'``.
+    passed : bool
+        Whether the candidate passes it at N.
+    detail : str
+        The numbers it rests on.
+    """
 
     name: str
     passed: bool
@@ -54,6 +64,57 @@ class CandidatePlan(_Part):
     (what the emitted runtime config must give back); ``rotary_logit_factor`` the factor on every rotary logit
     (YaRN's attention factor squared); ``lambda_at_L`` the certified extreme eigenvalues of the pre-training
     ladder's L x L kernel, ``lambda_at_N`` those of this candidate's N x N kernel.
+
+    Attributes
+    ----------
+    name : str
+        The candidate's id (``as_configured``, ``pi``, ``yarn``, ...).
+    label : str
+        How it is shown.
+    encoding : str
+        The registry encoding it is.
+    params : dict
+        That entry's parameters.
+    note : str
+        What the candidate is, where it needs saying.
+    checks : tuple of Check
+        Men's, Liu's and the phase check at N.
+    men_min : float
+        :math:`\\min_{0 \\le m \\le N} B_m` of its frequencies.
+    men_min_at : int
+        Where.
+    men_first_failure : int or None
+        The first m with :math:`B_m < 0` beyond rounding (None: none up to N).
+    critical_dimension : int
+        Liu's :math:`d_{extra}` under the pre-training ladder.
+    critical_period : float
+        The critical band's period under the candidate's frequencies (inf: every band turned within L).
+    bands : int
+        Rotary bands.
+    bands_kept, bands_interpolated, bands_sped_up : int
+        Bands whose frequency the candidate keeps, lowers, raises.
+    bands_out_of_range : int
+        Bands that reach angles at N unseen within L.
+    turns_over_L : tuple of float
+        Turns of each band of the pre-training ladder over L.
+    turns_over_N : tuple of float
+        Turns of each band of the candidate over N.
+    log_change : float
+        :math:`\\sum_t \\lvert\\ln(\\omega_t/\\omega^0_t)\\rvert`, how far the candidate moves the ladder.
+    rotary_logit_factor : float
+        The factor on every rotary logit (YaRN's attention factor squared).
+    yarn_temperature : float
+        YaRN's logit factor :math:`(0.1\\ln s + 1)^2` at :math:`s = N/L`.
+    ssmax_growth : float
+        Scalable-Softmax's factor at N over its factor at L.
+    decay_within_L, decay_beyond_L : float or None
+        Largest :math:`\\lvert B_m\\rvert / B_0` over L/2..L, and over L..N (None where the range is empty).
+    lambda_at_L : tuple of float
+        Certified extreme eigenvalues of the pre-training ladder's L x L kernel.
+    lambda_at_N : tuple of float
+        Those of the candidate's N x N kernel.
+    frequencies : tuple of float
+        The per-band frequencies analysed at N (not serialised).
     """
 
     name: str
@@ -116,7 +177,21 @@ class CandidatePlan(_Part):
 class Answer(_Part):
     """One recommendation (:func:`petheory.analyses.plan.plan`): the regime (``training_free``: what to set at
     inference; ``fine_tuned``: what to train with at N), the candidate (None: no evidence), its label, the expected
-    outcome at N from the evidence table (:meth:`petheory.evidence.expectation.Expectation.line`) and why."""
+    outcome at N from the evidence table (:meth:`petheory.evidence.expectation.Expectation.line`) and why.
+
+    Attributes
+    ----------
+    regime : str
+        ``'training_free'`` or ``'fine_tuned'``.
+    candidate : str or None
+        The recommended candidate (None: no evidence).
+    label : str
+        Its label.
+    expected : str
+        The expected outcome at N from the evidence table.
+    why : str
+        Why this candidate.
+    """
 
     regime: str
     candidate: str | None
@@ -137,7 +212,31 @@ HEADERS = ["candidate", "what", "men", "liu", "phase", "kept/interp/unseen", "lo
 
 @dataclass(frozen=True)
 class KindPlan(_Part):
-    """One layer kind: its candidates and the recommendation (``planned``: a full-attention rotary kind)."""
+    """One layer kind: its candidates and the recommendation (``planned``: a full-attention rotary kind).
+
+    Attributes
+    ----------
+    layers : tuple of int
+        The layers of this kind.
+    type : str
+        Their layer type.
+    span : str
+        Their span.
+    encoding : str
+        Their position encoding.
+    planned : bool
+        Whether the kind is planned (a full-attention rotary kind).
+    note : str
+        Why not, or what the plan assumes.
+    candidates : tuple of CandidatePlan
+        The candidates analysed.
+    training_free, fine_tuned : Answer or None
+        The two recommendations.
+    base : float or None
+        The kind's RoPE base.
+    rotary_dim : int or None
+        Its rotary dimensions.
+    """
 
     layers: tuple
     type: str
@@ -191,7 +290,23 @@ class KindPlan(_Part):
 
 @dataclass(frozen=True)
 class SupportedContext(_Part):
-    """The largest context each theory supports for a layer kind as configured (the report's line)."""
+    """The largest context each theory supports for a layer kind as configured (the report's line).
+
+    Attributes
+    ----------
+    men_largest : int or None
+        The largest M with :math:`B_m \\ge 0` for every :math:`m \\le M` (None: none fails up to ``men_searched_to``).
+    men_searched_to : int
+        How far Men's property was searched.
+    liu_t_extra : float
+        Liu's :math:`T_{extra}`, the period of the critical band (inf when every band turns within L).
+    critical_dimension : int
+        Liu's :math:`d_{extra}` at L.
+    context : int
+        L.
+    advertised : int
+        The advertised context the frequencies were evaluated at.
+    """
 
     men_largest: int | None
     men_searched_to: int
@@ -214,7 +329,35 @@ class SupportedContext(_Part):
 
 @dataclass(frozen=True)
 class PlanRecord(_Part):
-    """The plan of a model for a target context N (:func:`petheory.analyses.plan.plan`)."""
+    """The plan of a model for a target context N (:func:`petheory.analyses.plan.plan`).
+
+    Attributes
+    ----------
+    source : str or None
+        What was planned (a config path or a spec).
+    model_type : str
+        The scheme's source (a config's ``model_type``, or ``'spec'``).
+    context : int
+        L, the original context.
+    length : int
+        N, the target context.
+    max_context : int
+        The config's ``max_position_embeddings``.
+    kinds : tuple of KindPlan
+        One per layer kind.
+    configs : tuple of RuntimeConfig
+        What to write or pass for each candidate.
+    notes : tuple of str
+        What the scheme leaves out, and the plan's warnings.
+    predictors : tuple of str
+        Each check's measured accuracy as a predictor on the evidence table.
+    evidence_model : str
+        How an expectation is computed from the table.
+    seconds : float
+        Time the plan took.
+    context_from : str
+        Where L came from.
+    """
 
     source: str | None
     model_type: str

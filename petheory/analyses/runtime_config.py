@@ -72,7 +72,31 @@ SCALING_KEYS = frozenset({"rope_type", "type", "rope_theta", "factor", "original
 
 @dataclass(frozen=True)
 class RuntimeConfig(Record):
-    """What to write or pass for one candidate (see the module docstring)."""
+    """What to write or pass for one candidate (see the module docstring).
+
+    Attributes
+    ----------
+    candidate : str
+        The candidate's id.
+    rope_parameters : dict
+        transformers 5.x's block (per layer type for a family in ``PER_LAYER_TYPE``).
+    max_position_embeddings : int
+        N.
+    v4 : dict or None
+        The transformers 4.x keys (None where 4.x has no layout for the model).
+    llama_cpp : tuple of str or None
+        llama.cpp's flags (None where no flag gives the candidate; ``notes`` says why).
+    vllm : tuple of str
+        ``--hf-overrides`` JSON and ``--max-model-len``.
+    notes : tuple of str
+        What differs between runtimes for this candidate.
+    where : str or None
+        The config key the fields go under (``text_config``), None for the top level.
+    extra : dict
+        Further fields the config gets (``sliding_window: null`` where the plan removes the window).
+    replaces : tuple of str
+        Fields of the model's config the block supersedes (``REPLACED``).
+    """
 
     candidate: str
     rope_parameters: dict

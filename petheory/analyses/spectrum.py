@@ -22,7 +22,7 @@ from petheory.toeplitz.eigen import EigenEstimate
 from petheory.toeplitz.symbols import SymbolExtrema
 from petheory.toeplitz.szego import SpectralDistribution
 
-#: Szegő distance from dense eigenvalues up to this N by default (O(N^3): about 1-2 s at 1024 on 2 loaded cores).
+#: Szegő distance from dense eigenvalues up to this N by default (:math:`O(N^3)`: about 1-2 s at 1024 on 2 loaded cores).
 EXACT_UP_TO = 1024
 #: Size for a named PE or a kernel, which have no size of their own.
 DEFAULT_N = 1024

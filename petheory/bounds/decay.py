@@ -149,7 +149,27 @@ def wavelet_support_end(d: int, n_max: int, *, wavelet: str = "db2", dilation: s
 
 @dataclass(frozen=True)
 class DecayFit:
-    r"""Exponential envelope :math:`\lvert\psi(u)\rvert\le C e^{-\beta u}` of a mother wavelet (u from its left support end)."""
+    r"""Exponential envelope :math:`\lvert\psi(u)\rvert\le C e^{-\beta u}` of a mother wavelet (u from its left support end).
+
+    Attributes
+    ----------
+    wavelet : str
+        The mother wavelet's name (PyWavelets, e.g. ``'db2'``).
+    beta : float
+        Fitted decay rate :math:`\beta` of the envelope (OLS of :math:`\log\lvert\psi\rvert` on u over ``fit_range``).
+    beta_ci : (float, float)
+        Two-sided t-interval of ``beta`` at the fit's level (95% by default).
+    C : float
+        Smallest C valid for ``beta`` over the whole support: :math:`\max_u \lvert\psi(u)\rvert e^{\beta u}`.
+    support : int
+        Length of the support, ``taps - 1`` (u runs over 0..support).
+    points : int
+        Samples of :math:`\psi` the fit used.
+    log_amplitude : float
+        OLS intercept: the envelope is about :math:`\exp(\mathrm{log\_amplitude} - \beta u)` on the fit range.
+    fit_range : (float, float)
+        The range of u the line was fitted on.
+    """
 
     wavelet: str
     beta: float
@@ -317,7 +337,7 @@ def wavelet_norm_growth(sizes, *, wavelet: str = "db2", normalisation: str = "no
     dilation : {'unit', 'position'}
         Whether the atoms dilate ``t = pos / n_max`` or the raw position.
     d : int or 'full'
-        ``'full'`` (atoms down to the scale that resolves one position: grows with N_max) or a fixed width.
+        ``'full'`` (atoms down to the scale that resolves one position: grows with :math:`N_{max}`) or a fixed width.
 
     Returns
     -------

@@ -29,7 +29,34 @@ DENSE_BIAS_MAX = 4096
 
 @dataclass(frozen=True)
 class NormBound:
-    """The norm bound of one encoding at one inference length. See :func:`norm_bound`."""
+    """The norm bound of one encoding at one inference length. See :func:`norm_bound`.
+
+    Attributes
+    ----------
+    name : str
+        The encoding's registry name.
+    kind : str
+        ``'absolute'``, ``'bias'`` or ``'rotary'``: what ``computed`` measures.
+    length : int
+        The inference length the bound is taken at.
+    d : int or None
+        Model dimension (None for a bias, which has none).
+    stated : float or None
+        li2025 Table 2's value; None where the paper gives only an order or no row.
+    stated_formula : str
+        Table 2's formula for the bound.
+    computed : float or None
+        The supremum measured: :math:`\\sup_p \\lVert PE(p)\\rVert` over positions 0..length-1 (absolute), the largest
+        :math:`\\lvert b\\rvert` (bias), the added norm (rotary: 0, it rotates).
+    meaning : str
+        What the number is, in words.
+    explicit : float or None
+        petheory's own derived bound where the paper gives only an order.
+    params : dict
+        The encoding's parameters the bound was computed with.
+    additive : float or None
+        Rotary plus absolute (``rope_sinusoidal``): :math:`\\sup_p \\lVert PE(p)\\rVert` of the added vectors.
+    """
 
     name: str
     kind: str
@@ -131,7 +158,17 @@ def alibi_bias_magnitude(length: int, slope: float) -> float:
 
 class StatedBound(NamedTuple):
     """One row of li2025 Table 2: the stated value (None: order only, or no number), its formula, and
-    petheory's own explicit bound where the paper gives only an order."""
+    petheory's own explicit bound where the paper gives only an order.
+
+    Attributes
+    ----------
+    stated : float or None
+        The value the table states (None: an order only, or no number).
+    formula : str
+        The table's formula.
+    explicit : float or None
+        petheory's explicit bound where the table gives only an order.
+    """
 
     stated: float | None
     formula: str
@@ -261,7 +298,7 @@ def norm_bound(name: str, length: int, d: int = 64, *, n_max: int | None = None,
     d : int
         Model dimension (absolute and rotary kinds).
     n_max : int, optional
-        Training length N_max (default ``length``) for encodings that use it (learned table size,
+        Training length :math:`N_{max}` (default ``length``) for encodings that use it (learned table size,
         wavelet and Legendre position maps; YaRN's original context, default its registry value 2048).
     **params
         The encoding's own keyword arguments (``slope`` for ALiBi, ``normalisation`` for wavelet, ...).
@@ -479,7 +516,7 @@ def training_length(name: str, params: dict, n_max: int | None) -> tuple[int | N
     """One training length from a PE spec's own ``n_max`` and a separate one (``petheory bounds --context``).
 
     A learned table's size, the wavelet/Legendre position maps and YaRN's original context are all
-    the training length N_max, so ``learned:n_max=50`` and ``--context 50`` say the same thing.
+    the training length :math:`N_{max}`, so ``learned:n_max=50`` and ``--context 50`` say the same thing.
     Returns ``(n_max, params without n_max)``; two different values are a ValueError.
 
     Parameters
@@ -537,7 +574,7 @@ def bound_report(name: str, length: int, d: int = 64, *, n_max: int | None = Non
     d : int, default 64
         Model dimension.
     n_max : int, optional
-        Training length N_max (see :func:`norm_bound`); with a rotary encoding and ``n_max >= 2``
+        Training length :math:`N_{max}` (see :func:`norm_bound`); with a rotary encoding and ``n_max >= 2``
         the result also holds ``angles`` (:func:`rotary_angle_coverage`).
     m : int, default 1000
         Sample size of the Rademacher bound (>= 1).

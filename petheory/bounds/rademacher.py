@@ -20,7 +20,19 @@ from petheory.errors import ValidationError
 
 @dataclass(frozen=True)
 class RademacherEstimate:
-    """Monte Carlo estimate of an empirical Rademacher complexity: ``mean`` +- ``se`` over ``n_draws``."""
+    """Monte Carlo estimate of an empirical Rademacher complexity: ``mean`` +- ``se`` over ``n_draws``.
+
+    Attributes
+    ----------
+    mean : float
+        Mean of the supremum over the sign draws.
+    se : float
+        Its standard error, :math:`\\mathrm{sd}/\\sqrt{n_{draws}}`.
+    n_draws : int
+        Rademacher sign vectors drawn.
+    m : int
+        Sample size (rows of the data).
+    """
 
     mean: float
     se: float
@@ -39,7 +51,7 @@ def _sigma(m: int, n_draws: int, seed) -> np.ndarray:
 def rademacher_linear_sup(X, sigma, weight_norm: float = 1.0) -> np.ndarray:
     r"""Exact :math:`\sup_{\lVert w\rVert_2\le B}\frac1m\sum_i\sigma_i\langle w,x_i\rangle = \frac Bm\lVert\sum_i\sigma_ix_i\rVert_2`.
 
-    ``X`` (m, d), ``sigma`` (m,) or (n_draws, m) of +-1; returns a float or (n_draws,).
+    ``X`` (m, d), ``sigma`` (m,) or ``(n_draws, m)`` of :math:`\pm 1`; returns a float or ``(n_draws,)``.
     The supremum is attained at :math:`w = B\,v/\lVert v\rVert`, :math:`v=\sum_i\sigma_ix_i` (Cauchy-Schwarz).
 
     Parameters
@@ -55,7 +67,7 @@ def rademacher_linear_sup(X, sigma, weight_norm: float = 1.0) -> np.ndarray:
     -------
     numpy.float64 or numpy.ndarray
         :math:`\frac Bm\lVert\sum_i\sigma_ix_i\rVert_2`: a scalar for a 1-D ``sigma``, shape
-        (n_draws,) for a 2-D one.
+        ``(n_draws,)`` for a 2-D one.
 
     Raises
     ------
@@ -95,7 +107,7 @@ def rademacher_linear_sup(X, sigma, weight_norm: float = 1.0) -> np.ndarray:
 def rademacher_kernel_sup(K, sigma, weight_norm: float = 1.0) -> np.ndarray:
     r"""Exact :math:`\sup_{\lVert f\rVert_{\mathcal H}\le B}\frac1m\sum_i\sigma_if(x_i) = \frac Bm\sqrt{\sigma^\top K\sigma}`.
 
-    ``K`` (m, m) the Gram matrix of a positive semi-definite kernel; ``sigma`` (m,) or (n_draws, m).
+    ``K`` (m, m) the Gram matrix of a positive semi-definite kernel; ``sigma`` (m,) or ``(n_draws, m)``.
 
     Parameters
     ----------
@@ -109,7 +121,7 @@ def rademacher_kernel_sup(K, sigma, weight_norm: float = 1.0) -> np.ndarray:
     Returns
     -------
     numpy.float64 or numpy.ndarray
-        :math:`\frac Bm\sqrt{\sigma^\top K\sigma}`: a scalar for a 1-D ``sigma``, shape (n_draws,)
+        :math:`\frac Bm\sqrt{\sigma^\top K\sigma}`: a scalar for a 1-D ``sigma``, shape ``(n_draws,)``
         for a 2-D one. A quadratic form that rounding makes slightly negative is clipped to 0.
 
     Raises

@@ -3,7 +3,7 @@ the outcome published results lead one to expect, the theory's checks beside the
 
 For a model's config.json (or a registry RoPE) and a target context N: per rotary full-attention layer kind,
 the candidates (a raised base by Men et al. and by Liu et al., PI, NTK-aware, dynamic NTK, YaRN, Llama 3),
-each checked at N (Men's B_m >= 0 up to N, Liu's extrapolation bound, the bands' phase range: predictors, shown
+each checked at N (Men's :math:`B_m \\ge 0` up to N, Liu's extrapolation bound, the bands' phase range: predictors, shown
 with their measured accuracy on the evidence table), a training-free and a fine-tuning recommendation with the
 expected RULER score at N from :mod:`petheory.evidence` (or "no evidence"), and for each candidate the
 transformers 5.x / 4.x config block, llama.cpp's flags and vLLM's override (:func:`petheory.analyses.plan.plan`).

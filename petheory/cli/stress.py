@@ -234,7 +234,7 @@ def run(args) -> int:
     return 0
 
 
-#: From this many positions on, stress prints progress lines on stderr (each null draw is an O(n^2 d) distance matrix).
+#: From this many positions on, stress prints progress lines on stderr (each null draw is an :math:`O(n^2 d)` distance matrix).
 LONG_N = 512
 
 

@@ -1,8 +1,8 @@
 r"""Content-position coupling in attention logits (gu2025 §3.1-3.2, Eq. 8, Eq. 9, Prop. B.1).
 
 Convention: row vectors. Token ``i`` has content ``c_i`` and position ``p_i`` (rows of ``C`` and ``P``, shape (n, d));
-projections are ``W_Q, W_K`` of shape (d, d_head), so ``q_i = x_i W_Q`` (a torch ``nn.Linear`` stores ``weight`` as
-(d_head, d): pass ``weight.T``, as :func:`projections_from_linear` does).
+projections are ``W_Q, W_K`` of shape ``(d, d_head)``, so ``q_i = x_i W_Q`` (a torch ``nn.Linear`` stores ``weight`` as
+``(d_head, d)``: pass ``weight.T``, as :func:`projections_from_linear` does).
 
 :mod:`~petheory.coupling.additive`
     :func:`logit_terms`, the five terms of Eq. 8, exact; :func:`toeplitz_report`, how Toeplitz each is.

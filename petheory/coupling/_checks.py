@@ -9,7 +9,7 @@ from petheory.errors import ValidationError
 
 
 def projection(name: str, W, d: int) -> np.ndarray:
-    """``W`` as a (d, d_head) array, or ValidationError naming ``name`` and the shape expected."""
+    """``W`` as a ``(d, d_head)`` array, or ValidationError naming ``name`` and the shape expected."""
     W = v.array(name, W, ndim=2)
     if W.shape[0] != d:
         raise ValidationError(f"{name} must have shape (d, d_head) with d={d} rows (x W convention), got {W.shape}")

@@ -1,7 +1,7 @@
 r"""Eq. 8 of gu2025: the five terms of an additive PE's attention logits, and how Toeplitz each one is.
 
 Convention: row vectors. Token ``i`` has content ``c_i`` and position ``p_i`` (rows of ``C`` and ``P``, shape (n, d));
-projections are ``W_Q, W_K`` of shape (d, d_head), so ``q_i = x_i W_Q``. :func:`logit_terms` splits
+projections are ``W_Q, W_K`` of shape ``(d, d_head)``, so ``q_i = x_i W_Q``. :func:`logit_terms` splits
 :math:`L = G_{q^c,k^c}+G_{q^c,k^p}+G_{q^p,k^c}+G_{q^p,k^p}+B` exactly (the terms sum to the directly computed
 logits up to rounding); :func:`toeplitz_report` says how Toeplitz each term is.
 """
@@ -35,6 +35,15 @@ class LogitTerms:
     ``cc[i, j] = s (c_i W_Q + b_Q)·(c_j W_K + b_K)``, ``cp[i, j] = s (c_i W_Q + b_Q)·(p_j W_K)``,
     ``pc[i, j] = s (p_i W_Q)·(c_j W_K + b_K)``, ``pp[i, j] = s (p_i W_Q)·(p_j W_K)`` and ``bias = B``
     (added unscaled), with ``s`` the logit scale.
+
+    Attributes
+    ----------
+    cc, cp, pc, pp : numpy.ndarray, shape (n, n)
+        Content-content, content-position, position-content and position-position terms (scaled by ``scale``).
+    bias : numpy.ndarray, shape (n, n)
+        The additive bias B, unscaled (zeros when there is none).
+    scale : float
+        The logit scale s the four projection terms carry.
     """
 
     cc: np.ndarray
@@ -87,7 +96,7 @@ def logit_terms(content, positions, W_Q, W_K, bias=None, *, b_Q=None, b_K=None, 
 
     Notes
     -----
-    Projection biases are position-independent, so by Assumption 3.1 ("c_i is the
+    Projection biases are position-independent, so by Assumption 3.1 (":math:`c_i` is the
     position-independent component") they belong to the content side: ``q^c_i = c_i W_Q + b_Q``,
     ``q^p_i = p_i W_Q``. This keeps five terms and leaves ``G_{q^p,k^p}`` the pure
     position-position interaction that Assumption 3.2 is about. The price: ``b_Q`` and ``b_K``

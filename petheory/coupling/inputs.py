@@ -16,7 +16,7 @@ from petheory.errors import ValidationError, ValidationTypeError
 
 
 def random_projections(d: int, d_head: int, *, seed=0, shared: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Seeded Gaussian ``W_Q, W_K`` of shape (d, d_head), entries N(0, 1/d).
+    """Seeded Gaussian ``W_Q, W_K`` of shape ``(d, d_head)``, entries :math:`N(0, 1/d)`.
 
     ``shared=True`` returns ``W_K = W_Q`` (tied projections).
 
@@ -60,7 +60,7 @@ def _torch_to_numpy(name: str, t) -> np.ndarray:
 
 
 def projections_from_linear(query, key, *, num_heads: int = 1, head: int = 0) -> dict[str, np.ndarray]:
-    """``W_Q, W_K`` (d, d_head) and biases ``b_Q, b_K`` (d_head,) of one head from two linear layers.
+    """``W_Q, W_K`` ``(d, d_head)`` and biases ``b_Q, b_K`` ``(d_head,)`` of one head from two linear layers.
 
     Parameters
     ----------
@@ -71,7 +71,7 @@ def projections_from_linear(query, key, *, num_heads: int = 1, head: int = 0) ->
 
     Returns
     -------
-    dict with ``W_Q, W_K`` of shape (d, d_head) (the transposed row block) and ``b_Q, b_K`` (or None).
+    dict with ``W_Q, W_K`` of shape ``(d, d_head)`` (the transposed row block) and ``b_Q, b_K`` (or None).
 
     Examples
     --------

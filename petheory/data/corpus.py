@@ -28,11 +28,18 @@ ENV_CORPUS = "PETHEORY_CORPUS"
 def env_corpus() -> Path | None:
     """The corpus file ``$PETHEORY_CORPUS`` names, checked (a regular file); None when unset or empty.
 
+    Returns
+    -------
+    pathlib.Path or None
+        The file, or None when the variable is unset or empty.
+
     Raises
     ------
     ValidationError
         The variable names nothing, a directory, a FIFO or a link loop; the message names the variable.
 
+    Examples
+    --------
     >>> import os; os.environ.pop(ENV_CORPUS, None) and None; env_corpus() is None
     True
     """
@@ -370,13 +377,25 @@ if __name__ == "__main__":  # python -m petheory.data.corpus > reviews.txt
 
 
 def python_reference_sentences() -> list[str]:
-    """Real English prose that ships with every CPython: the sentences of ``pydoc_data.topics``
-    (the Language Reference's topic texts used by ``help()``; PSF licence), 2,530 of them.
+    """Real English prose that ships with every CPython: the sentences of ``pydoc_data.topics``.
 
-    Paragraphs are split into sentences at ``.``, ``!`` or ``?`` followed by white space; code
-    (lines with ``>>>`` or ``::``), and sentences of fewer than 5 words or not starting with a
-    capital letter are left out. Deterministic: topics in sorted order. A second real-text target
-    beside :data:`SENTENCES` (which is hand-written and too small to tell encodings apart)."""
+    ``pydoc_data.topics`` holds the Language Reference's topic texts used by ``help()`` (PSF licence), 2,530 sentences.
+    Paragraphs are split into sentences at ``.``, ``!`` or ``?`` followed by white space; code (lines with ``>>>`` or
+    ``::``), and sentences of fewer than 5 words or not starting with a capital letter are left out. Deterministic:
+    topics in sorted order. A second real-text target beside :data:`SENTENCES` (which is hand-written and too small to
+    tell encodings apart).
+
+    Returns
+    -------
+    list of str
+        The sentences, in topic order.
+
+    Examples
+    --------
+    >>> s = python_reference_sentences()
+    >>> len(s) > 1000 and all(x[0].isupper() and len(x.split()) >= 5 for x in s)
+    True
+    """
     import re
 
     from pydoc_data.topics import topics

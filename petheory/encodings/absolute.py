@@ -530,7 +530,7 @@ def wavelet(
 
 
 LEGENDRE_MAPS = ("linear", "exp")
-#: 'exp' map: x(p) = 1 - 2 exp(-rate p / (n_max-1)) with rate ln 20, so x(n_max-1) = 0.9.
+#: 'exp' map: :math:`x(p) = 1 - 2\\exp(-r p / (N_{max}-1))` with rate :math:`r = \\ln 20`, so :math:`x(N_{max}-1) = 0.9`.
 LEGENDRE_EXP_RATE = math.log(20.0)
 
 

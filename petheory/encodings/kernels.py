@@ -327,7 +327,7 @@ def sandwich(n: int, *, d_bar: int = 128, base: float = 10000.0, scale: float = 
     d_bar : int
         Dimension :math:`\bar d` of the sinusoidal vectors (even; 128 is a reconstruction).
     base : float
-        Wavelength base of the frequencies :math:`base^{-2k/\bar d}`, k = 1..d_bar/2.
+        Wavelength base of the frequencies :math:`base^{-2k/\bar d}`, :math:`k = 1, \dots, \bar d/2`.
     scale : float
         Factor on the whole bias (> 0).
 

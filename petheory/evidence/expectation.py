@@ -57,6 +57,29 @@ class Expectation:
     ``rows`` are the matched row ids; ``median``/``low``/``high`` None when none matched; ``loso_error`` None with
     fewer than two sources; ``methods`` the matched rows' methods with their counts; ``short_context`` the short-context costs (metric, change, source) the
     table reports for the family and regime within the window (any metric: a cost is the trained model's).
+
+    Attributes
+    ----------
+    family : str
+        The method family (``'pi'``, ``'ntk'``, ``'yarn'``, ...).
+    regime : str
+        ``'training_free'`` or ``'fine_tuned'``.
+    s : float
+        The extension ratio asked about.
+    rows : tuple of str
+        Ids of the matched evidence rows.
+    sources : tuple of str
+        Their distinct sources.
+    median, low, high : float or None
+        Median and range of the matched rows' scores (None when none matched).
+    loso_error : float or None
+        Leave-one-source-out error of the median (None with fewer than two sources).
+    methods : tuple of (str, int)
+        The matched rows' methods with their counts.
+    short_context : tuple
+        Short-context costs the table reports for the family and regime within the window: (metric, change, source).
+    train_tokens : tuple
+        The fine-tuning token counts of the matched rows (fine-tuned regime).
     """
 
     family: str

@@ -197,6 +197,25 @@ class Test:
     ``table`` is [[fails & below, fails & meets], [passes & below, passes & meets]]; ``p`` the one-sided p-value
     (H1: failing goes with below), ``p_opposite`` the other side's; ``min_p`` the smallest p any table with these
     margins could give; ``accuracy`` the share of rows the check classifies right (fail -> below, pass -> meets).
+
+    Attributes
+    ----------
+    check : str
+        The check tested as a predictor (``'men'``, ``'liu'`` or ``'phase'``, the module's ``CHECKS``).
+    regime : str
+        The regime whose rows it is tested on.
+    table : tuple of tuple of int
+        2x2 counts [[fails & below, fails & meets], [passes & below, passes & meets]].
+    p : float or None
+        One-sided Fisher p-value (H1: failing goes with below).
+    p_opposite : float or None
+        The other side's p-value.
+    min_p : float or None
+        Smallest p any table with these margins could give.
+    accuracy : float or None
+        Share of rows the check classifies right (fail -> below, pass -> meets).
+    alpha : float
+        The pre-registered level the test is judged at.
     """
 
     check: str

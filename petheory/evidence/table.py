@@ -97,7 +97,56 @@ FIELDS = {
 
 @dataclass(frozen=True)
 class Row:
-    """One published result (the fields of :data:`FIELDS`; see the module docstring for their meaning)."""
+    """One published result (the fields of :data:`FIELDS`; see the module docstring for their meaning).
+
+    Attributes
+    ----------
+    id : str
+        Unique id of the row in the table.
+    model : str
+        The model extended.
+    pretrain_length : int
+        Its pre-training context, in tokens.
+    base : float
+        Its RoPE base before the extension.
+    rotary_dim : int or None
+        Rotary dimensions per head (None: the whole head).
+    method : str
+        The extension method (a key of ``METHODS``).
+    factor : float or None
+        The scaling factor, where the source gives it.
+    new_base : float or None
+        The raised base, for a base-changing method.
+    regime : str
+        ``'training_free'`` or ``'fine_tuned'``.
+    train_tokens : float or None
+        Fine-tuning tokens (fine-tuned rows).
+    train_length : int or None
+        The length fine-tuned at.
+    target : int
+        The length evaluated at, in tokens.
+    metric : str
+        What ``value`` measures (a key of ``METRICS``: RULER, passkey, perplexity, ...).
+    value : float
+        The published number.
+    baseline : float or None
+        What ``value`` is compared with to say whether the row meets it (see the module docstring); None: the row
+        decides nothing.
+    baseline_is : str or None
+        What the baseline is, in words.
+    higher_is_better : bool
+        Whether a larger ``value`` is better (False for perplexity).
+    short_context : dict or None
+        A short-context cost the source reports: ``{"metric", "change", "source"}``.
+    source : str
+        The paper and its table.
+    via : str
+        Where the number was transcribed from.
+    verified : bool
+        Whether the number was checked against the source's own text.
+    note : str
+        Anything the row needs said.
+    """
 
     id: str
     model: str

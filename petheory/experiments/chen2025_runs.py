@@ -42,6 +42,27 @@ GPU_RUNS = [(t, pe) for t in LENGTHGEN_TASKS
 
 
 def run_name(task: str, pe: str, seed: int) -> str:
+    """The run folder's name of a chen2025 run.
+
+    Parameters
+    ----------
+    task : str
+        The task.
+    pe : str
+        Its PE spec.
+    seed : int
+        The seed.
+
+    Returns
+    -------
+    str
+        A name without ``:``, ``=``, ``,`` or ``+``.
+
+    Examples
+    --------
+    >>> run_name("parity", "rope:base=500", 1)
+    'parity__rope-base500__s1'
+    """
     return f"{task}__{pe.replace(':', '-').replace('=', '').replace(',', '_').replace('+', 'plus')}__s{seed}"
 
 
@@ -50,6 +71,21 @@ def chen2025_problem(rec: dict) -> str | None:
 
     ``pe`` and ``preset`` (text), ``src`` (test length -> a finite number, every length of ``final.test`` present)
     and ``final.test[L].token_acc`` (a fraction in [0, 1]); :func:`petheory.io.record_problem` has checked the rest.
+
+    Parameters
+    ----------
+    rec : dict
+        A training record.
+
+    Returns
+    -------
+    str or None
+        The problem, naming the field, or None.
+
+    Examples
+    --------
+    >>> chen2025_problem({}), chen2025_problem({"chen2025": []})
+    (None, "field 'chen2025' must be an object, got list")
     """
     import math
 
@@ -75,12 +111,31 @@ def chen2025_problem(rec: dict) -> str | None:
 
 
 def load_records(root) -> list[dict]:
-    """Every record with a ``chen2025`` block that :func:`petheory.records.find` sees from ``root``:
-    ``root/runs`` first, then ``root/records`` and the records shipped with the source tree.
+    """Every record with a ``chen2025`` block that :func:`petheory.records.find` sees from ``root``.
 
-    One record per (task, PE, seed, preset); a record under ``runs/`` replaces the committed one.
-    Plain JSON reading: no torch needed (the claims and figures call it); unreadable or
-    hand-edited files are skipped and named on stderr, never a crash."""
+    ``root/runs`` first, then ``root/records`` and the records shipped with the source tree; one record per (task, PE,
+    seed, preset), a record under ``runs/`` replacing the committed one. Plain JSON reading: no torch needed (the
+    claims and figures call it); unreadable or hand-edited files are skipped and named on stderr, never a crash.
+
+    Parameters
+    ----------
+    root : str or os.PathLike
+        The working directory.
+
+    Returns
+    -------
+    list of dict
+        The records.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> saved = os.environ.get("PETHEORY_RECORDS"); os.environ["PETHEORY_RECORDS"] = ""  # runs/ alone: no shipped records
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     print(load_records(tmp))
+    []
+    >>> _ = os.environ.pop("PETHEORY_RECORDS"); os.environ.update({} if saved is None else {"PETHEORY_RECORDS": saved})
+    """
     from petheory import records
 
     out: dict[tuple, dict] = {}
@@ -91,7 +146,30 @@ def load_records(root) -> list[dict]:
 
 
 def measure(model, data) -> dict:
-    """SRC and per-instance token accuracy of ``model`` on every test split of ``data``."""
+    """SRC and per-instance token accuracy of ``model`` on every test split of ``data``.
+
+    Parameters
+    ----------
+    model : Transformer
+        A trained LM.
+    data : TaskData
+        A chen2025 task's data.
+
+    Returns
+    -------
+    dict
+        Per test length: the SRC and the token accuracy of each instance.
+
+    Examples
+    --------
+    >>> from petheory.nn.presets import preset
+    >>> from petheory.nn import tasks
+    >>> from petheory.nn.training import complete_model_config
+    >>> from petheory.nn.transformer import build_model
+    >>> c = preset("parity", "smoke", pe="rope")
+    >>> data = tasks.load(c.task)
+    >>> out = measure(build_model(complete_model_config(c.model, data)), data)  # doctest: +SKIP
+    """
     import torch
 
     from petheory.lengthgen import answer_queries, src
@@ -118,8 +196,34 @@ def make_record(task: str, pe: str, *, size: str = "small", seed: int = 0, devic
                 runs_dir=None, records_dir=None, overrides: dict | None = None) -> dict:
     """Train (or resume) one run and write its chen2025 record; returns the record.
 
-    ``runs_dir`` defaults to ``<runs>/chen2025`` and ``records_dir`` to ``<runs>/chen2025-records``,
-    ``<runs>`` being :func:`petheory.records.runs_dir` (``$PETHEORY_RUNS``, else ``runs``)."""
+    Parameters
+    ----------
+    task : str
+        A chen2025 task.
+    pe : str
+        Its PE spec.
+    size : str, optional
+        The preset.
+    seed : int, optional
+        The seed.
+    device : str, optional
+        Where to train.
+    runs_dir : path, optional
+        Training runs (default ``<runs>/chen2025``, ``<runs>`` being :func:`petheory.records.runs_dir`).
+    records_dir : path, optional
+        Records (default ``<runs>/chen2025-records``).
+    overrides : dict, optional
+        Preset overrides (default: the CPU ones, ``CPU_OVERRIDES``).
+
+    Returns
+    -------
+    dict
+        The record, with its ``chen2025`` block.
+
+    Examples
+    --------
+    >>> rec = make_record("parity", "rope")  # doctest: +SKIP
+    """
     from petheory.nn.presets import preset
     from petheory.nn.training import load_model, train
 
@@ -143,7 +247,23 @@ def make_record(task: str, pe: str, *, size: str = "small", seed: int = 0, devic
 
 
 def main(argv=None) -> int:
-    """python -m petheory.experiments.chen2025_runs [small|paper] [--device cpu|cuda] [--records DIR]"""
+    """``python -m petheory.experiments.chen2025_runs [small|paper] [--device cpu|cuda] [--records DIR]``: train
+    chen2025's grid and write its records (default: ``runs/chen2025-records``).
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default: the command line).
+
+    Returns
+    -------
+    int
+        The exit code.
+
+    Examples
+    --------
+    >>> main(["small", "--seeds", "0"])  # doctest: +SKIP
+    """
     import argparse
 
     import torch

@@ -47,6 +47,25 @@ _INHERITED = ("base", "pairing", "rotary_dim")
 def matched_scale(T: int, train_len: int) -> float:
     r"""The extension factor matched to sequence length ``T``: :math:`\max(1, (T-1)/(L-1))`.
 
+    Parameters
+    ----------
+    T : int
+        Sequence length.
+    train_len : int
+        L, the training length (at least 2).
+
+    Returns
+    -------
+    float
+        The factor.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``train_len < 2``.
+
+    Examples
+    --------
     >>> matched_scale(64, 33), matched_scale(20, 33)
     (1.96875, 1.0)
     """
@@ -61,6 +80,25 @@ class ExtendedRotary(Rotary):
     ``scale_key`` names the registry parameter set to :func:`matched_scale` at each length, or is
     None (the parameters are fixed). The cos/sin cache of :class:`Rotary` is per length, so a
     matched factor is computed once per length.
+
+    Parameters
+    ----------
+    head_dim : int
+        Head dimension.
+    params : dict
+        The rotary entry's parameters.
+    heads : int or None
+        Partial-RoPE head count.
+    n_head : int
+        Heads of the layer.
+    max_len : int
+        Longest sequence.
+    name : str
+        The rotary registry entry.
+    train_len : int
+        The training context the matched factor is relative to.
+    scale_key : str or None
+        The parameter set to :func:`matched_scale` at each length (None: fixed).
     """
 
     def __init__(self, head_dim: int, params: dict, heads, n_head: int, max_len: int, name: str, *,
@@ -77,8 +115,43 @@ class ExtendedRotary(Rotary):
 def method_params(model, method, *, train_len: int, matched: bool = True) -> tuple[str, dict, str | None, int | None]:
     """(registry name, parameters, matched scale key or None, heads) of ``method`` for ``model``.
 
-    Raises ``ValueError`` when the model is not a RoPE model, the method is not a rotary registry
-    entry, or it asks for another partial-RoPE head count than the model was trained with.
+    Parameters
+    ----------
+    model : Transformer
+        A model trained with a rotary PE.
+    method : str or PESpec
+        A rotary registry entry with options.
+    train_len : int
+        The longest training sequence in tokens.
+    matched : bool, optional
+        Without an explicit factor, match it to each evaluated length.
+
+    Returns
+    -------
+    name : str
+        The registry entry.
+    params : dict
+        Its parameters (the trained base and pairing carried over).
+    scale_key : str or None
+        The parameter matched to each length (None: fixed).
+    heads : int or None
+        The partial-RoPE head count.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        The model is not a RoPE model, the method is not a rotary registry entry, or it asks for another partial-RoPE
+        head count than the model was trained with.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from petheory.nn.transformer import build_model
+    >>> _ = torch.manual_seed(0)
+    >>> model = build_model({"pe": "rope", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 16, "d_ff": 16,
+    ...                      "max_len": 256})
+    >>> method_params(model, "rope_pi", train_len=32)
+    ('rope_pi', {}, 'scale', None)
     """
     base = model.pe
     if base.kind != "rotary" or base.name == "mla" or base.hint is not None:
@@ -122,6 +195,27 @@ def swap_rotary(model, method, *, train_len: int, matched: bool = True):
     matched : bool
         Without an explicit factor, match it to each evaluated length (:func:`matched_scale`);
         ``False`` leaves the entry's default.
+
+    Returns
+    -------
+    petheory.nn.transformer.Transformer
+        The copy, with an :class:`ExtendedRotary` in every layer and ``extension`` describing the swap.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        As :func:`method_params`.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from petheory.nn.transformer import build_model
+    >>> _ = torch.manual_seed(0)
+    >>> model = build_model({"pe": "rope", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 16, "d_ff": 16,
+    ...                      "max_len": 256})
+    >>> swapped = swap_rotary(model, "rope_pi", train_len=32)
+    >>> type(swapped.blocks[0].attn.rotary).__name__, swapped.extension["matched"]
+    ('ExtendedRotary', 'scale')
     """
     name, params, scale_key, heads = method_params(model, method, train_len=train_len, matched=matched)
     out = copy.deepcopy(model)
@@ -135,7 +229,30 @@ def swap_rotary(model, method, *, train_len: int, matched: bool = True):
 
 
 def scale_at(model, T: int) -> dict:
-    """The registry parameters the swapped ``model`` uses at sequence length ``T`` (for records)."""
+    """The registry parameters the swapped ``model`` uses at sequence length ``T`` (for records).
+
+    Parameters
+    ----------
+    model : Transformer
+        A model from :func:`swap_rotary`.
+    T : int
+        Sequence length.
+
+    Returns
+    -------
+    dict
+        The parameters, the matched factor included.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from petheory.nn.transformer import build_model
+    >>> _ = torch.manual_seed(0)
+    >>> model = build_model({"pe": "rope", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 16, "d_ff": 16,
+    ...                      "max_len": 256})
+    >>> scale_at(swap_rotary(model, "rope_pi", train_len=33), 65), scale_at(swap_rotary(model, "rope_ntk:scale=4", train_len=33), 65)
+    ({'scale': 2.0}, {'scale': 4})
+    """
     rot = model.blocks[0].attn.rotary
     if isinstance(rot, ExtendedRotary) and rot.scale_key is not None:
         return {**rot.fixed, rot.scale_key: matched_scale(T, rot.train_len)}
@@ -151,11 +268,29 @@ def angle_coverage(model, T: int) -> dict:
     model (RoPE with its base), so that it applies to every rotary entry, with or without a
     ``scale`` parameter. The tests check it against ``rotary_angle_coverage`` for PI, NTK and YaRN.
 
+    Parameters
+    ----------
+    model : Transformer
+        A model from :func:`swap_rotary`.
+    T : int
+        Sequence length.
+
     Returns
     -------
     dict
         ``bands`` (r/2), ``full_turn``, ``out_of_range`` and ``max_ratio`` (largest
         :math:`(T-1)\omega'_t/((L-1)\omega_t)` over the bands without a full turn).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from petheory.nn.transformer import build_model
+    >>> _ = torch.manual_seed(0)
+    >>> model = build_model({"pe": "rope", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 16, "d_ff": 16,
+    ...                      "max_len": 256})
+    >>> c = angle_coverage(swap_rotary(model, "rope_pi", train_len=32), 64)
+    >>> c["bands"], c["out_of_range"]
+    (4, 0)
     """
     import numpy as np
 
@@ -181,20 +316,47 @@ def finetune(model, task, method, *, length: int, steps: int, train_len: int, lr
     trained at, YaRN's :math:`s = L'/L`). Data: ``task`` with ``train_len=length``, ``min_len=length // 2``
     and ``steps * batch_size`` fresh sequences (data seed ``task.seed + 1000 + seed``, apart from the
     training data's); AdamW at a constant ``lr``, batch order and initialisation of nothing new
-    seeded by ``seed``. Returns ``(model, info)``; ``model`` is a new object.
+    seeded by ``seed``.
 
     Parameters
     ----------
     model : Transformer
         A trained RoPE model (unchanged; a copy is tuned).
     task : petheory.nn.tasks.TaskConfig
-        The task the model was trained on (its parameters give the original context length).
+        The task the model was trained on (a retrieval LM task; its parameters give the original context length).
     method : str
         A rotary PE spec (:func:`swap_rotary`).
     length, steps : int
         Fine-tuning context length and optimiser steps (``steps >= 1``).
     train_len : int
         The longest training sequence in tokens (original context of the method).
+    lr : float, optional
+        Learning rate.
+    batch_size : int, optional
+        Sequences per step.
+    seed : int, optional
+        Seed of the data, batch order and anything initialised.
+    device : str, optional
+        Where to tune.
+
+    Returns
+    -------
+    model : Transformer
+        The tuned copy.
+    info : dict
+        ``spec``, ``length``, ``steps``, ``lr``, ``batch_size``, ``seed``, the first and last loss and the test metrics at
+        ``length``.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A size out of range, a length not beyond the training length, or a method :func:`method_params` refuses.
+
+    Examples
+    --------
+    >>> from petheory.nn.task_core import TaskConfig
+    >>> task = TaskConfig("passkey", 0, {"train_len": 16, "key_len": 2})
+    >>> tuned, info = finetune(model, task, "rope_pi", length=32, steps=2, train_len=18)  # doctest: +SKIP
     """
     from petheory.nn import tasks as _tasks
     from petheory.nn.evaluation import evaluate

@@ -19,7 +19,36 @@ from petheory.errors import ValidationError
 def train_ensemble(config: TrainConfig | dict, seeds, out_dirs=None, *, progress=None, graphs="auto") -> list[dict]:
     """Train one model per seed at once; returns their records in ``seeds`` order.
 
-    ``out_dirs``: one directory per seed (or None). Runs already finished there are read back.
+    Parameters
+    ----------
+    config : TrainConfig or dict
+        The run's config (its seed is replaced by each of ``seeds``).
+    seeds : iterable of int
+        Distinct seeds.
+    out_dirs : list of paths, optional
+        One directory per seed (or None). Runs already finished there are read back.
+    progress : callable, optional
+        As :func:`~petheory.experiments.grid.train_grid`.
+    graphs : 'auto', True or False, optional
+        CUDA graph capture.
+
+    Returns
+    -------
+    list of dict
+        The records.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Seeds that are empty or not distinct, or one out_dir per seed missing.
+
+    Examples
+    --------
+    >>> from petheory.nn.presets import preset
+    >>> kw = {"epochs": 1, "ablate": False, "task.n_samples": 64}
+    >>> configs = [preset("gu2025_task1", "smoke", pe=pe, **kw) for pe in ("nope", "alibi")]
+    >>> [r["seed"] for r in train_ensemble(configs[0], [0, 1])]
+    [0, 1]
     """
     config = (config if isinstance(config, TrainConfig) else TrainConfig.from_dict(config)).validate()
     seeds = [int(s) for s in seeds]

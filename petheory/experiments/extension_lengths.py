@@ -158,7 +158,27 @@ def effective_length(acc_by_context: dict, threshold: float, target: int) -> int
 
 
 def contexts(setup: ExtensionSetup, train_context: int, target: int) -> list[int]:
-    """The evaluated contexts up to ``target``: ``round(g L)`` for ``g`` in the grid, and the target itself."""
+    """The evaluated contexts up to ``target``: ``round(g L)`` for ``g`` in the grid, and the target itself.
+
+    Parameters
+    ----------
+    setup : ExtensionSetup
+        The sweep (its ``grid``).
+    train_context : int
+        L, the training context.
+    target : int
+        The target context.
+
+    Returns
+    -------
+    list of int
+        The contexts, ascending.
+
+    Examples
+    --------
+    >>> contexts(ExtensionSetup(), 32, 128)
+    [32, 48, 64, 96, 128]
+    """
     return sorted({int(round(g * train_context)) for g in setup.grid if g * train_context <= target} | {int(target)})
 
 
@@ -167,6 +187,24 @@ def plan_candidates(base: float, head_dim: int, train_seq_len: int, target_seq_l
     tokens, extended to ``target_seq_len``: per candidate its name, model PE spec and the three checks.
 
     The checks are :func:`petheory.analyses.plan.analyse`'s, on the same numbers ``plan`` would be given.
+
+    Parameters
+    ----------
+    base : float
+        The model's RoPE base.
+    head_dim : int
+        Its head dimension.
+    train_seq_len : int
+        The longest training sequence, in tokens.
+    target_seq_len : int
+        The target, in tokens.
+    names : iterable of str
+        Candidates of :data:`petheory.analyses.plan.CANDIDATES`.
+
+    Returns
+    -------
+    list of dict
+        Per candidate: ``name``, ``spec`` (the model's PE spec) and ``checks`` (Men's, Liu's, phase: passed).
 
     Examples
     --------
@@ -192,7 +230,25 @@ def plan_candidates(base: float, head_dim: int, train_seq_len: int, target_seq_l
 
 
 def predictions(rec: dict) -> dict:
-    """``{target: {candidate: {check: passed}}}`` recomputed by the library's ``plan`` for the model of record ``rec``."""
+    """``{target: {candidate: {check: passed}}}`` recomputed by the library's ``plan`` for the model of record ``rec``.
+
+    Parameters
+    ----------
+    rec : dict
+        An extension record.
+
+    Returns
+    -------
+    dict
+        The checks per target and candidate.
+
+    Examples
+    --------
+    >>> rec = {"extension": {"base": 500.0, "head_dim": 32, "train_seq_len": 35,
+    ...                      "targets": {"4": {"seq_len": 131, "candidates": {"pi": {}}}}}}
+    >>> predictions(rec)
+    {'4': {'pi': {'men': True, 'liu': True, 'phase': True}}}
+    """
     ext = rec["extension"]
     out = {}
     for t, entry in ext["targets"].items():
@@ -206,7 +262,23 @@ def predictions(rec: dict) -> dict:
 
 
 def extension_problem(rec: dict) -> str | None:
-    """Why ``rec`` is not a usable extension record (the field named); None if it is."""
+    """Why ``rec`` is not a usable extension record (the field named); None if it is.
+
+    Parameters
+    ----------
+    rec : dict
+        A record.
+
+    Returns
+    -------
+    str or None
+        The problem, or None.
+
+    Examples
+    --------
+    >>> extension_problem({}), extension_problem({"extension": []})
+    ("field 'extension' is missing", "field 'extension' must be an object")
+    """
     from petheory.io import field_problem
 
     if not isinstance(rec.get("extension"), dict):
@@ -247,7 +319,35 @@ def extension_problem(rec: dict) -> str | None:
 
 
 def read_record(path) -> dict:
-    """One extension record file; ``ValidationError`` ``'<path>: <what is wrong, field named>'`` when it is not usable."""
+    """One extension record file, checked.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+
+    Returns
+    -------
+    dict
+        The record.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``'<path>: <what is wrong, field named>'`` when it is not a usable training or extension record.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from petheory.io import atomic_write_json
+    >>> rec = {"task": "passkey", "pe": "rope", "seed": 0, "train_len": 32, "config": {},
+    ...        "final": {"train": {"loss": 0.1}, "test": {"32": {"loss": 0.1}}}}
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     read_record(atomic_write_json(pathlib.Path(tmp) / "r.json", rec))
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: ...r.json: not a usable extension record (field 'extension' is missing)
+    """
     from petheory import records
 
     rec = records.read(path)
@@ -258,9 +358,34 @@ def read_record(path) -> dict:
 
 
 def load_records(root=".", *, task: str = "passkey") -> tuple[list[dict], list]:
-    """Every extension record of ``task``: this machine's (``<runs>/extension-lengths-records``) first, then the
-    shipped ``records/extension_lengths`` of :func:`petheory.records.roots`; one per seed, the first found wins.
-    Files that are not usable records are skipped, as ``(path, reason)``."""
+    """Every extension record of ``task``: this machine's first, then the shipped ones; one per seed, the first found wins.
+
+    This machine's are ``<runs>/extension-lengths-records``; the shipped ones ``records/extension_lengths`` of
+    :func:`petheory.records.roots`.
+
+    Parameters
+    ----------
+    root : str or os.PathLike, optional
+        The working directory.
+    task : str, optional
+        The retrieval task.
+
+    Returns
+    -------
+    records : list of dict
+        The records.
+    skipped : list of (str, str)
+        Files that are not usable records, and why.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> saved = os.environ.get("PETHEORY_RECORDS"); os.environ["PETHEORY_RECORDS"] = ""  # runs/ alone: no shipped records
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     print(load_records(tmp))
+    ([], [])
+    >>> _ = os.environ.pop("PETHEORY_RECORDS"); os.environ.update({} if saved is None else {"PETHEORY_RECORDS": saved})
+    """
     from petheory import records
 
     runs = records.runs_dir(root)
@@ -273,15 +398,51 @@ def load_records(root=".", *, task: str = "passkey") -> tuple[list[dict], list]:
 
 
 def of_setup(recs: list[dict], setup: ExtensionSetup | None = None) -> tuple[list[dict], list[str]]:
-    """The records of ``setup`` (default: the pre-registered :class:`ExtensionSetup`; seeds aside) and the paths of
-    the others (a smoke run left in ``runs/``), which the claims and the figure do not read."""
+    """The records of ``setup`` (default: the pre-registered :class:`ExtensionSetup`; seeds aside) and the paths of the
+    others (a smoke run left in ``runs/``), which the claims and the figure do not read.
+
+    Parameters
+    ----------
+    recs : list of dict
+        Extension records.
+    setup : ExtensionSetup, optional
+        The sweep.
+
+    Returns
+    -------
+    records : list of dict
+        Those of ``setup``.
+    others : list of str
+        Where the others came from.
+
+    Examples
+    --------
+    >>> of_setup([{"extension": {"setup": {"base": 1.0}}, "seed": 0}])
+    ([], ['seed 0'])
+    """
     want = setup_key({"extension": {"setup": (setup or ExtensionSetup()).as_dict()}})
     return ([r for r in recs if setup_key(r) == want],
             [r.get("_path", f"seed {r['seed']}") for r in recs if setup_key(r) != want])
 
 
 def setup_key(rec: dict) -> str:
-    """The record's setup without its seeds, as text: records of one sweep share it (a smoke run does not)."""
+    """The record's setup without its seeds, as text: records of one sweep share it (a smoke run does not).
+
+    Parameters
+    ----------
+    rec : dict
+        An extension record.
+
+    Returns
+    -------
+    str
+        The key.
+
+    Examples
+    --------
+    >>> setup_key({"extension": {"setup": {"seeds": [0, 1], "base": 500}}})
+    '{"base": 500}'
+    """
     import json
 
     setup = rec["extension"].get("setup") or {}
@@ -292,12 +453,56 @@ def setup_key(rec: dict) -> str:
 
 
 def run_name(setup: ExtensionSetup, seed: int) -> str:
+    """The run folder's name of seed ``seed`` of a sweep.
+
+    Parameters
+    ----------
+    setup : ExtensionSetup
+        The sweep.
+    seed : int
+        The seed.
+
+    Returns
+    -------
+    str
+        ``<task>__rope-base=<base>__s<seed>``.
+
+    Examples
+    --------
+    >>> run_name(ExtensionSetup(), 0)
+    'passkey__rope-base=500__s0'
+    """
     return f"{setup.task}__rope-base={setup.base:g}__s{seed}"
 
 
 def make_record(setup: ExtensionSetup, seed: int, *, device: str = "cpu", runs_dir=None, records_dir=None,
                 log=None) -> dict:
-    """Pre-train (or resume) seed ``seed``, extend it by every candidate and regime (resuming per entry), write its record."""
+    """Pre-train (or resume) seed ``seed``, extend it by every candidate and regime (resuming per entry), write its record.
+
+    Parameters
+    ----------
+    setup : ExtensionSetup
+        The sweep.
+    seed : int
+        The seed.
+    device : str, optional
+        Where to train.
+    runs_dir : path, optional
+        Training runs (default ``<runs>/extension-lengths``).
+    records_dir : path, optional
+        Records (default ``<runs>/extension-lengths-records``).
+    log : callable, optional
+        Called with a line per step done.
+
+    Returns
+    -------
+    dict
+        The record.
+
+    Examples
+    --------
+    >>> rec = make_record(ExtensionSetup(size="smoke"), 0)  # doctest: +SKIP
+    """
     from petheory.experiments.context_extension import finetune, swap_rotary
     from petheory.experiments.retrieval_runs import evaluate_lengths
     from petheory.io import atomic_write_json, read_json
@@ -363,7 +568,23 @@ def make_record(setup: ExtensionSetup, seed: int, *, device: str = "cpu", runs_d
 
 
 def main(argv=None) -> int:
-    """python -m petheory.experiments.extension_lengths [--records DIR] [--size small] [--seeds 0,1,2] [--device cpu] [--quiet]"""
+    """``python -m petheory.experiments.extension_lengths [--records DIR] [--size small] [--seeds 0,1,2] [--device cpu]
+    [--quiet]``: pre-train RoPE retrieval models, extend them by plan's candidates and write the records.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default: the command line).
+
+    Returns
+    -------
+    int
+        The exit code.
+
+    Examples
+    --------
+    >>> main(["--size", "smoke", "--seeds", "0"])  # doctest: +SKIP
+    """
     import argparse
 
     import torch

@@ -76,7 +76,26 @@ SHARED = ("task", "epochs", "batch_size", "lr", "betas", "weight_decay", "warmup
 
 
 def shared_key(config: TrainConfig) -> str:
-    """Configs with equal keys can train in one grid (:data:`SHARED` fields)."""
+    """The fields of ``config`` that must agree for it to train in one grid with others (:data:`SHARED`), as text.
+
+    Parameters
+    ----------
+    config : TrainConfig
+        A run's config.
+
+    Returns
+    -------
+    str
+        The key: configs with equal keys can train in one grid.
+
+    Examples
+    --------
+    >>> from petheory.nn.presets import preset
+    >>> kw = {"epochs": 1, "ablate": False, "task.n_samples": 64}
+    >>> configs = [preset("gu2025_task1", "smoke", pe=pe, **kw) for pe in ("nope", "alibi")]
+    >>> shared_key(configs[0]) == shared_key(configs[1])
+    True
+    """
     d = config.as_dict()
     return json.dumps({k: d[k] for k in SHARED}, sort_keys=True, default=str)
 
@@ -93,7 +112,7 @@ def train_grid(configs, out_dirs=None, *, graphs="auto", mixed: bool = True, che
         One directory per config. Finished runs there are read back; runs with checkpoints
         resume (together when they stopped at the same epoch, else one by one).
     graphs : 'auto', True or False
-        Capture the step in a CUDA graph ('auto': on CUDA). ``True`` off CUDA is a ``ValueError``.
+        Capture the step in a CUDA graph ('auto': on CUDA). ``True`` off CUDA is refused.
     mixed : bool
         Train runs of different PEs on one model shape as one batched model (:mod:`petheory.experiments.mixed`);
         False: one group per model config (benchmarks compare the two).
@@ -101,6 +120,24 @@ def train_grid(configs, out_dirs=None, *, graphs="auto", mixed: bool = True, che
         Least time between checkpoints (0: after every epoch).
     progress : callable, optional
         Called with ``{"event": "epoch", "epoch", "epochs", "loss"}`` (mean over members) after each epoch.
+
+    Returns
+    -------
+    list of dict
+        The records, equal (up to round-off) to what :func:`petheory.nn.training.train` gives each config.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Configs that do not share their :data:`SHARED` fields, or a bad config.
+
+    Examples
+    --------
+    >>> from petheory.nn.presets import preset
+    >>> kw = {"epochs": 1, "ablate": False, "task.n_samples": 64}
+    >>> configs = [preset("gu2025_task1", "smoke", pe=pe, **kw) for pe in ("nope", "alibi")]
+    >>> [r["pe"] for r in train_grid(configs)]
+    ['nope', 'alibi']
     """
     cfgs = [(c if isinstance(c, TrainConfig) else TrainConfig.from_dict(c)).validate() for c in configs]
     if not cfgs:
@@ -242,7 +279,23 @@ class _GpuUtil:
 
 class Grid:
     """The runs of one :func:`train_grid` call in memory: its groups, one optimiser, the step (eager or a CUDA
-    graph), evaluation, checkpoints and records. ``run()`` trains; :mod:`petheory.experiments.grid_measure` times a step."""
+    graph), evaluation, checkpoints and records. ``run()`` trains; :mod:`petheory.experiments.grid_measure` times a step.
+
+    Parameters
+    ----------
+    cfgs : list of TrainConfig
+        The grid's configs (validated, sharing their ``SHARED`` fields).
+    hashes : list of str
+        Their config hashes.
+    dirs : list of pathlib.Path or None
+        Their run directories (None: no checkpoints or records written).
+    device : torch.device
+        Where the grid trains.
+    use_graphs : bool
+        Capture the step in a CUDA graph.
+    mixed : bool, optional
+        Train runs of different PEs on one model shape as one batched model.
+    """
 
     def __init__(self, cfgs, hashes, dirs, device, use_graphs, mixed=True):
         self.cfgs, self.hashes, self.dirs, self.device = cfgs, hashes, dirs, device
@@ -551,7 +604,30 @@ class Grid:
 
 
 def member_losses(kind: str, out: torch.Tensor, b: _tasks.Split) -> torch.Tensor:
-    """Per-member training loss (S,) of outputs (S, B, ...), as :func:`~petheory.nn.training.loss_fn` per member."""
+    """Per-member training loss (S,) of outputs (S, B, ...), as :func:`~petheory.nn.training.loss_fn` per member.
+
+    Parameters
+    ----------
+    kind : str
+        The task's kind.
+    out : torch.Tensor
+        The members' outputs, shape (S, B, ...).
+    b : Split
+        The members' batches, stacked: ``y`` (S, B, ...) (and ``mask`` for an LM).
+
+    Returns
+    -------
+    torch.Tensor, shape (S,)
+        Each member's loss.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from petheory.nn.task_core import Split
+    >>> out = torch.zeros(2, 3, 4, 1)
+    >>> member_losses("regression", out, Split(None, torch.stack([torch.zeros(3, 4), torch.ones(3, 4)]))).tolist()
+    [0.0, 1.0]
+    """
     import torch.nn.functional as F
 
     out = out.float()

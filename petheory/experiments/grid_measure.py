@@ -18,9 +18,33 @@ from petheory.nn.training import complete_model_config, resolve_device
 def step_time(configs, *, steps: int = 20, graphs="auto", mixed: bool = True) -> dict:
     """Median wall time of one grid training step (every member, forward + backward + AdamW) in ms.
 
-    Builds the grid of ``configs`` as :func:`train_grid` would (no evaluation, no checkpoints),
-    warms up, then times ``steps`` steps one by one (synchronising the device around each).
-    Returns ``{"step_ms", "tokens_per_step", "members", "cuda_graphs"}``; for benchmarks.
+    Builds the grid of ``configs`` as :func:`~petheory.experiments.grid.train_grid` would (no evaluation, no
+    checkpoints), warms up, then times ``steps`` steps one by one (synchronising the device around each); for
+    benchmarks.
+
+    Parameters
+    ----------
+    configs : list of TrainConfig or dict
+        The grid's configs.
+    steps : int, optional
+        Steps timed.
+    graphs : 'auto', True or False, optional
+        CUDA graph capture (as ``train_grid``).
+    mixed : bool, optional
+        As ``train_grid``.
+
+    Returns
+    -------
+    dict
+        ``step_ms``, ``tokens_per_step``, ``members`` and ``cuda_graphs``.
+
+    Examples
+    --------
+    >>> from petheory.nn.presets import preset
+    >>> kw = {"epochs": 1, "ablate": False, "task.n_samples": 64}
+    >>> configs = [preset("gu2025_task1", "smoke", pe=pe, **kw) for pe in ("nope", "alibi")]
+    >>> sorted(step_time(configs, steps=2))
+    ['cuda_graphs', 'members', 'step_ms', 'tokens_per_step']
     """
     import statistics
 
@@ -54,11 +78,30 @@ def step_time(configs, *, steps: int = 20, graphs="auto", mixed: bool = True) ->
 def first_gradients(configs, *, mixed: bool = True) -> list[dict]:
     """Every member's loss and parameter gradients at initialisation on its first batch (no update).
 
-    What the grid changes against the per-run loop is the forward and backward pass (batched
-    kernels over members, batches gathered on the device); AdamW is elementwise, so equal
-    gradients mean equal training up to round-off. Returns, per config, ``{"loss": float,
-    "grads": {name: tensor on the CPU}}``; compare with :func:`petheory.nn.training.setup`'s model
-    on the same batch (benchmarks do).
+    What the grid changes against the per-run loop is the forward and backward pass (batched kernels over members,
+    batches gathered on the device); AdamW is elementwise, so equal gradients mean equal training up to round-off.
+    Compare with :func:`petheory.nn.training.setup`'s model on the same batch (benchmarks do).
+
+    Parameters
+    ----------
+    configs : list of TrainConfig or dict
+        The grid's configs.
+    mixed : bool, optional
+        As :func:`~petheory.experiments.grid.train_grid`.
+
+    Returns
+    -------
+    list of dict
+        Per config, ``{"loss": float, "grads": {name: tensor on the CPU}}``.
+
+    Examples
+    --------
+    >>> from petheory.nn.presets import preset
+    >>> kw = {"epochs": 1, "ablate": False, "task.n_samples": 64}
+    >>> configs = [preset("gu2025_task1", "smoke", pe=pe, **kw) for pe in ("nope", "alibi")]
+    >>> g = first_gradients(configs)
+    >>> len(g), sorted(g[0])
+    (2, ['grads', 'loss'])
     """
     cfgs = [(c if isinstance(c, TrainConfig) else TrainConfig.from_dict(c)).validate() for c in configs]
     device = resolve_device(cfgs[0].device)
@@ -92,6 +135,18 @@ def step_flops(config) -> int:
     them; elementwise work (LayerNorm, softmax, AdamW) is not counted, as in the MFU convention. No memory is
     allocated and nothing is computed, so the paper preset counts in seconds on a CPU.
 
+    Parameters
+    ----------
+    config : TrainConfig or dict
+        A run's config.
+
+    Returns
+    -------
+    int
+        The FLOPs.
+
+    Examples
+    --------
     >>> from petheory.nn import preset
     >>> step_flops(preset("gu2025_task1", "smoke", pe="rope")) > 0
     True

@@ -48,9 +48,30 @@ from petheory.nn.transformer import build_model
 def mix_key(mcfg, max_T: int) -> tuple[str, str | None] | None:
     """``(model, rotation)`` keys of a (completed) model config, or None if it cannot mix.
 
-    Configs with equal ``model`` keys mix (the same model but for the position mechanism) as long
-    as their rotations (None: no rotation) are one: every rotary member of a group shares the
-    rotary encoding. ``max_T`` is the longest sequence the runs see (training and every test length)."""
+    Configs with equal ``model`` keys mix (the same model but for the position mechanism) as long as their rotations
+    (None: no rotation) are one: every rotary member of a group shares the rotary encoding.
+
+    Parameters
+    ----------
+    mcfg : ModelConfig
+        A completed model config.
+    max_T : int
+        The longest sequence the runs see (training and every test length).
+
+    Returns
+    -------
+    tuple of (str, str or None), or None
+        The keys; None for a member that trains on its own (MLA, a Scale Hint, a learned bias function, a learned table
+        shorter than ``max_T``).
+
+    Examples
+    --------
+    >>> from petheory.nn.transformer import ModelConfig
+    >>> a = mix_key(ModelConfig(pe="alibi", head="regression", d_model=8, n_head=2, d_ff=16), 64)
+    >>> b = mix_key(ModelConfig(pe="nope", head="regression", d_model=8, n_head=2, d_ff=16), 64)
+    >>> a == b, a[1]
+    (True, None)
+    """
     pe = mcfg.pe
     if pe.hint is not None or pe.kind == "mla":
         return None
@@ -85,6 +106,19 @@ class MixedGroup:
     Same interface as the grid's per-config group (``petheory.experiments.grid._Group``): ``members``, ``S``, ``lo:hi`` (rows in the
     grid), ``models`` (real modules: init, evaluation past the tables, ablation, checkpoints),
     ``tensors()``, ``layout()``, ``forward(x, shared_x)``, ``train_mode(flag)``, ``sync_models()``.
+
+    Parameters
+    ----------
+    members : list of int
+        Indices of the grid's configs in the group.
+    cfgs : list of TrainConfig
+        The grid's configs.
+    mcfgs : dict
+        Config index -> completed model config.
+    device : torch.device
+        Where the group trains.
+    lo : int
+        The group's first row in the grid's member axis.
     """
 
     def __init__(self, members, cfgs, mcfgs, device, lo: int):

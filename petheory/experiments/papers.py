@@ -65,7 +65,7 @@ GU2025_FIGURES = {
     "fig6": [("gu2025_task1", ["rope+sinusoidal"]), ("gu2025_task2", ["rope+sinusoidal"])],
     "fig7": [("gu2025_task1", ["mla"]), ("gu2025_task2", ["mla"])],
 }
-#: li2025 Table 5's encodings (learned reuses p_{N_max} past the table, as li2025 §6 describes).
+#: li2025 Table 5's encodings (learned reuses :math:`p_{N_{max}}` past the table, as li2025 §6 describes).
 LI2025_PES = ["sinusoidal", "learned:n_max=50,beyond=clamp", "alibi", "rope", "wavelet", "legendre", "nope"]
 #: li2025 Table 5's wavelet with the 8-tap Daubechies wavelet (the other reading of "Daubechies-4"), all else as the
 #: default ``wavelet`` (L2 amplitudes, unit dilation): of the 12 constructions the library builds, the one-change
@@ -95,7 +95,26 @@ def _sweep(task: str, config: dict, default_pes, extra_axes=None) -> list[dict]:
 
 
 def running_sum(config: dict | None = None) -> list[dict]:
-    """li2025 Table 5 (reconstruction): one record per (PE, seed[, n_train])."""
+    """li2025 Table 5 (reconstruction): one record per ``(PE, seed[, n_train])``.
+
+    Parameters
+    ----------
+    config : dict, optional
+        The experiment's options (module docstring): ``size``, ``seeds``, ``pes``, ``device``, ``out_dir``,
+        ``engine``/``workers``/``ensemble``, ``set`` (overrides for every run); every key optional. Extra key ``n_train``: the training-set size m (a list sweeps it).
+
+    Returns
+    -------
+    list of dict
+        One training record per run.
+
+    Examples
+    --------
+    >>> recs = running_sum({"pes": ["sinusoidal"], "set": {"epochs": 1, "ablate": False, "task.n_train": 16,
+    ...                                                   "task.n_test": 4, "task.test_lens": [50]}})
+    >>> [(r["task"], r["pe"]) for r in recs]
+    [('running_sum', 'sinusoidal')]
+    """
     config = dict(config or {})
     m = config.pop("n_train", None)
     axes = {"task.n_train": m if isinstance(m, list) else [m]} if m is not None else None
@@ -103,12 +122,48 @@ def running_sum(config: dict | None = None) -> list[dict]:
 
 
 def gu2025_task1(config: dict | None = None) -> list[dict]:
-    """gu2025 Task 1 (trigger distance): one record per (PE, seed)."""
+    """gu2025 Task 1 (trigger distance): one record per (PE, seed).
+
+    Parameters
+    ----------
+    config : dict, optional
+        The experiment's options (module docstring): ``size``, ``seeds``, ``pes``, ``device``, ``out_dir``,
+        ``engine``/``workers``/``ensemble``, ``set`` (overrides for every run); every key optional.
+
+    Returns
+    -------
+    list of dict
+        One training record per run.
+
+    Examples
+    --------
+    >>> recs = gu2025_task1({"pes": ["nope"], "set": {"epochs": 1, "ablate": False, "task.n_samples": 64}})
+    >>> [(r["task"], r["pe"]) for r in recs]
+    [('gu2025_task1', 'nope')]
+    """
     return _sweep("gu2025_task1", config, list(GU2025_PES.values()))
 
 
 def gu2025_task2(config: dict | None = None) -> list[dict]:
-    """gu2025 Task 2 (trigger counting): one record per (PE, seed)."""
+    """gu2025 Task 2 (trigger counting): one record per (PE, seed).
+
+    Parameters
+    ----------
+    config : dict, optional
+        The experiment's options (module docstring): ``size``, ``seeds``, ``pes``, ``device``, ``out_dir``,
+        ``engine``/``workers``/``ensemble``, ``set`` (overrides for every run); every key optional.
+
+    Returns
+    -------
+    list of dict
+        One training record per run.
+
+    Examples
+    --------
+    >>> recs = gu2025_task2({"pes": ["nope"], "set": {"epochs": 1, "ablate": False, "task.n_samples": 64}})
+    >>> [(r["task"], r["pe"]) for r in recs]
+    [('gu2025_task2', 'nope')]
+    """
     return _sweep("gu2025_task2", config, list(GU2025_PES.values()))
 
 
@@ -124,23 +179,102 @@ def _figure(name: str, config: dict | None) -> list[dict]:
 
 
 def gu2025_partial_rope(config: dict | None = None) -> list[dict]:
-    """gu2025 Fig. 5: partial RoPE (``rope:heads=k``, k in :data:`GU2025_PARTIAL_HEADS`) vs ``rope`` on
-    Task 1 and vs ``nope`` on Task 2; one record per (task, PE, seed)."""
+    """gu2025 Fig. 5: partial RoPE (``rope:heads=k``, k in :data:`GU2025_PARTIAL_HEADS`) vs ``rope`` on Task 1 and vs
+    ``nope`` on Task 2; one record per (task, PE, seed).
+
+    Parameters
+    ----------
+    config : dict, optional
+        The experiment's options (module docstring): ``size``, ``seeds``, ``pes``, ``device``, ``out_dir``,
+        ``engine``/``workers``/``ensemble``, ``set`` (overrides for every run); every key optional. The PE specs are the figure's own (no ``pes``).
+
+    Returns
+    -------
+    list of dict
+        One training record per run.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A ``pes`` option, or an unknown one.
+
+    Examples
+    --------
+    >>> records = gu2025_partial_rope({"seeds": [0, 1, 2]})  # doctest: +SKIP
+    """
     return _figure("fig5", config)
 
 
 def gu2025_rope_abs(config: dict | None = None) -> list[dict]:
-    """gu2025 Fig. 6: RoPE + absolute position (``rope+sinusoidal``) on Tasks 1 and 2, with head ablation."""
+    """gu2025 Fig. 6: RoPE + absolute position (``rope+sinusoidal``) on Tasks 1 and 2, with head ablation.
+
+    Parameters
+    ----------
+    config : dict, optional
+        The experiment's options (module docstring): ``size``, ``seeds``, ``pes``, ``device``, ``out_dir``,
+        ``engine``/``workers``/``ensemble``, ``set`` (overrides for every run); every key optional. The PE specs are the figure's own (no ``pes``).
+
+    Returns
+    -------
+    list of dict
+        One training record per run.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A ``pes`` option, or an unknown one.
+
+    Examples
+    --------
+    >>> records = gu2025_rope_abs({"seeds": [0, 1, 2]})  # doctest: +SKIP
+    """
     return _figure("fig6", config)
 
 
 def gu2025_mla_ablation(config: dict | None = None) -> list[dict]:
-    """gu2025 Fig. 7 and Table 1: MLA on Tasks 1 and 2, with head-wise ablation."""
+    """gu2025 Fig. 7 and Table 1: MLA on Tasks 1 and 2, with head-wise ablation.
+
+    Parameters
+    ----------
+    config : dict, optional
+        The experiment's options (module docstring): ``size``, ``seeds``, ``pes``, ``device``, ``out_dir``,
+        ``engine``/``workers``/``ensemble``, ``set`` (overrides for every run); every key optional. The PE specs are the figure's own (no ``pes``).
+
+    Returns
+    -------
+    list of dict
+        One training record per run.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A ``pes`` option, or an unknown one.
+
+    Examples
+    --------
+    >>> records = gu2025_mla_ablation({"seeds": [0, 1, 2]})  # doctest: +SKIP
+    """
     return _figure("fig7", config)
 
 
 def chen2025_lengthgen(config: dict | None = None) -> list[dict]:
-    """chen2025's length-generalisation tasks; ``tasks`` key picks a subset."""
+    """chen2025's length-generalisation tasks (parity with chain of thought, copy, reverse, addition).
+
+    Parameters
+    ----------
+    config : dict, optional
+        The experiment's options (module docstring): ``size``, ``seeds``, ``pes``, ``device``, ``out_dir``,
+        ``engine``/``workers``/``ensemble``, ``set`` (overrides for every run); every key optional. Extra key ``tasks``: a subset of the tasks.
+
+    Returns
+    -------
+    list of dict
+        One training record per run.
+
+    Examples
+    --------
+    >>> recs = chen2025_lengthgen({"tasks": ["parity"], "pes": ["nope", "rope"]})  # doctest: +SKIP
+    """
     config = dict(config or {})
     from petheory.experiments.chen2025_runs import LENGTHGEN_PES, LENGTHGEN_TASKS
 
@@ -156,7 +290,7 @@ def chen2025_lengthgen(config: dict | None = None) -> list[dict]:
 
 #: li2025 §7: train length 50.
 LI2025_N_MAX = 50
-#: Running-sum PEs of the bound-vs-gap experiment: li2025 Table 5 plus RoPE and learned (reusing p_{N_max} past the table).
+#: Running-sum PEs of the bound-vs-gap experiment: li2025 Table 5 plus RoPE and learned (reusing :math:`p_{N_{max}}` past the table).
 LI2025_GAP_PES = ["sinusoidal", "learned:n_max=50,beyond=clamp", "alibi", "rope", "wavelet", "legendre"]
 #: Training-set sizes m per preset ('quick': the smoke model, 3 seeds, 90 models on CPU; 'full': the small one).
 LI2025_GAP_M = {"quick": [32, 64, 128, 256, 512], "full": [32, 64, 128, 256, 512, 1024, 2048, 4096]}
@@ -177,8 +311,27 @@ def trained_running_sum(preset: str, seed: int = 0, progress=None, *, pes=None, 
     Every model gets the same number of optimiser steps (:data:`LI2025_GAP_STEPS`), so a small ``m``
     is trained as long as a large one (with fixed epochs, small-m models would be under-trained and
     their gap would measure optimisation, not generalisation): ``epochs = ceil(steps * batch / m)``.
-    Runs are cached under :func:`petheory.records.bounds_runs_dir`, so a rerun only reads them back. The keyword
-    arguments default to the ``LI2025_GAP_*`` settings of ``preset``.
+    Runs are cached under :func:`petheory.records.bounds_runs_dir`, so a rerun only reads them back.
+
+    Parameters
+    ----------
+    preset : str
+        ``'quick'`` or ``'paper'``: the ``LI2025_GAP_*`` settings the keywords default to.
+    seed : int, optional
+        Offset of the training seeds.
+    progress : callable, optional
+        As :func:`petheory.experiments.sweep.run`.
+    pes, m_grid, seeds, size, steps, train_set : optional
+        The encodings, training-set sizes, seeds, model size, optimiser steps and training set.
+
+    Returns
+    -------
+    list of dict
+        The training records, each with ``run_dir``.
+
+    Examples
+    --------
+    >>> recs = trained_running_sum("quick")  # doctest: +SKIP
     """
     from petheory import records
     from petheory.experiments import sweep
@@ -206,7 +359,28 @@ def trained_running_sum(preset: str, seed: int = 0, progress=None, *, pes=None, 
 
 
 def fresh_test_split(cfg, length: int, n_test: int):
-    """A fresh test split of ``n_test`` sequences at ``length`` for a run's task (train data unchanged)."""
+    """A fresh test split of ``n_test`` sequences at ``length`` for a run's task (train data unchanged).
+
+    Parameters
+    ----------
+    cfg : TrainConfig
+        The run's config.
+    length : int
+        The sequence length.
+    n_test : int
+        Sequences.
+
+    Returns
+    -------
+    Split
+        The split.
+
+    Examples
+    --------
+    >>> from petheory.nn.presets import preset
+    >>> tuple(fresh_test_split(preset("running_sum", "smoke"), 50, 8).x.shape)
+    (8, 50, 1)
+    """
     from petheory.nn import tasks as _tasks
 
     params = {**cfg.task.params, "n_test": n_test, "test_lens": [length]}
@@ -243,16 +417,29 @@ def _write_record(experiment: str, preset: str, seed: int, settings: dict, body:
 
 
 def li2025_rademacher_gap(config: dict | None = None) -> list[dict]:
-    r"""li2025 §4.2 on trained running-sum models: one row per model with the measured generalisation gap
-    and the bound :math:`L_{trans}B_0/\sqrt m` (:func:`petheory.bounds.rademacher_lipschitz_bound`).
+    r"""li2025 §4.2 on trained running-sum models: one row per model with the measured generalisation gap and the bound
+    :math:`L_{trans}B_0/\sqrt m` (:func:`petheory.bounds.rademacher_lipschitz_bound`).
 
     ``L_trans`` comes from :func:`petheory.nn.lipschitz.transformer_lipschitz`, certified and on the
     training inputs; ``B0`` from :func:`petheory.nn.lipschitz.transformer_input_norm`; the gap is the
-    test MSE at the train length on a fresh split of ``n_test`` sequences minus the train MSE.
-    Config keys (all optional): ``preset`` ('quick'), ``seed`` (0), ``n_test``
-    (:data:`LI2025_GAP_N_TEST`), and :func:`trained_running_sum`'s ``progress``, ``pes``, ``m_grid``,
-    ``seeds``, ``size``, ``steps``, ``train_set``. Also writes ``{"experiment", "preset", "seed", "settings",
-    "rows"}`` to :func:`petheory.records.bounds_record_path` (the ``bounds.rademacher_gap`` figure draws it).
+    test MSE at the train length on a fresh split of ``n_test`` sequences minus the train MSE. Also writes
+    ``{"experiment", "preset", "seed", "settings", "rows"}`` to :func:`petheory.records.bounds_record_path` (the
+    ``bounds.rademacher_gap`` figure draws it).
+
+    Parameters
+    ----------
+    config : dict, optional
+        ``preset`` ('quick'), ``seed`` (0), ``n_test`` (:data:`LI2025_GAP_N_TEST`), and :func:`trained_running_sum`'s
+        ``progress``, ``pes``, ``m_grid``, ``seeds``, ``size``, ``steps``, ``train_set``; all optional.
+
+    Returns
+    -------
+    list of dict
+        One row per model: its PE, m, seed, the gap and the bound's terms.
+
+    Examples
+    --------
+    >>> rows = li2025_rademacher_gap({"preset": "quick"})  # doctest: +SKIP
     """
     from petheory import bounds
     from petheory.analyses.compare import record_pe_name
@@ -286,12 +473,28 @@ def li2025_rademacher_gap(config: dict | None = None) -> list[dict]:
 
 
 def li2025_alibi_drift(config: dict | None = None) -> dict:
-    """li2025 Eq. 9 on a trained model: the ALiBi running-sum model with the largest ``m`` (lowest seed on ties)
-    of :func:`trained_running_sum`, measured by :func:`petheory.nn.lipschitz.alibi_drift` on ``batch`` (64)
-    test inputs of ``length`` (200). Returns ``run`` (its directory), ``spec``, ``n_max``, ``n_layer``,
-    ``n_train`` and ``records`` (one per layer, head and distance). Other config keys as
-    :func:`li2025_rademacher_gap`. Also writes these with ``experiment``, ``preset``, ``seed`` and ``settings`` to
-    :func:`petheory.records.bounds_record_path` (the ``bounds.alibi_drift`` figure draws it)."""
+    """li2025 Eq. 9 on a trained model: the ALiBi running-sum model with the largest ``m`` (lowest seed on ties) of
+    :func:`trained_running_sum`, measured by :func:`petheory.nn.lipschitz.alibi_drift`.
+
+    Measured on ``batch`` (64) test inputs of ``length`` (200). Also writes the result with ``experiment``, ``preset``,
+    ``seed`` and ``settings`` to :func:`petheory.records.bounds_record_path` (the ``bounds.alibi_drift`` figure draws
+    it).
+
+    Parameters
+    ----------
+    config : dict, optional
+        ``batch``, ``length``, and the keys of :func:`li2025_rademacher_gap`; all optional.
+
+    Returns
+    -------
+    dict
+        ``run`` (its directory), ``spec``, ``n_max``, ``n_layer``, ``n_train`` and ``records`` (one per layer, head
+        and distance).
+
+    Examples
+    --------
+    >>> drift = li2025_alibi_drift({"preset": "quick"})  # doctest: +SKIP
+    """
     from petheory.analyses.compare import record_pe_name
     from petheory.nn import load_model
     from petheory.nn import tasks as _tasks

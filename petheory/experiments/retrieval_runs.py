@@ -54,11 +54,71 @@ METRIC = {"passkey": "seq_acc", "mqar": "token_acc"}
 
 
 def run_name(task: str, pe: str, seed: int) -> str:
+    """The run folder's name of a retrieval run.
+
+    Parameters
+    ----------
+    task : str
+        The task.
+    pe : str
+        Its PE spec.
+    seed : int
+        The seed.
+
+    Returns
+    -------
+    str
+        ``<task>__<pe>__s<seed>``.
+
+    Examples
+    --------
+    >>> run_name("passkey", "rope", 0)
+    'passkey__rope__s0'
+    """
     return f"{task}__{pe}__s{seed}"
 
 
 def evaluate_lengths(model, task, lengths, *, train_seq_len: int, depths=None, n_grid: int = GRID_N) -> dict:
-    """Metrics of ``model`` at each context length (and on the passkey grid): a method's entry of the record."""
+    """Metrics of ``model`` at each context length (and on the passkey grid): a method's entry of the record.
+
+    Parameters
+    ----------
+    model : Transformer
+        An LM (swapped or fine-tuned).
+    task : TaskConfig
+        Its retrieval task.
+    lengths : iterable of int
+        Context lengths.
+    train_seq_len : int
+        The longest training sequence (for the angle coverage of a rotary model).
+    depths : iterable of float, optional
+        Passkey depths of the grid (None: no grid).
+    n_grid : int, optional
+        Sequences per grid cell.
+
+    Returns
+    -------
+    dict
+        ``by_length`` (metrics per length, with the coverage and parameters of a swapped rotary model) and ``grid``.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Not an LM task.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from petheory.nn import tasks
+    >>> from petheory.nn.transformer import build_model
+    >>> task = tasks.TaskConfig("passkey", 0, {"train_len": 16, "key_len": 2, "n_train": 8, "n_test": 4})
+    >>> V = tasks.load(task).vocab_size
+    >>> m = build_model({"pe": "rope", "head": "lm", "vocab_size": V, "out_dim": V, "causal": True, "n_layer": 1,
+    ...                  "n_head": 2, "d_model": 16, "d_ff": 16, "max_len": 64})
+    >>> r = evaluate_lengths(m, task, [16, 32], train_seq_len=18, depths=[0.0, 1.0], n_grid=2)
+    >>> sorted(r["by_length"]), sorted(r["grid"])
+    (['16', '32'], ['16', '32'])
+    """
     from petheory.nn import tasks as _tasks
     from petheory.experiments.context_extension import angle_coverage, scale_at
     from petheory.nn.retrieval import passkey_grid, query_accuracy
@@ -107,7 +167,42 @@ def _methods(pe: str) -> list[tuple[str, str, str]]:
 
 def make_record(task: str, pe: str, *, seed: int = 0, size: str = "small", device: str = "cpu", runs_dir=None,
                 records_dir=None, lengths=LENGTHS, depths=DEPTHS, ft_steps: int = FT_STEPS, log=None) -> dict:
-    """Train (or resume) one run, evaluate every method it carries (resuming per method), write its record."""
+    """Train (or resume) one run, evaluate every method it carries (resuming per method), write its record.
+
+    Parameters
+    ----------
+    task : str
+        ``passkey`` or ``mqar``.
+    pe : str
+        The trained PE spec.
+    seed : int, optional
+        The seed.
+    size : str, optional
+        The preset.
+    device : str, optional
+        Where to train.
+    runs_dir : path, optional
+        Training runs (default ``<runs>/retrieval``).
+    records_dir : path, optional
+        Records (default ``<runs>/retrieval-records``).
+    lengths : iterable of int, optional
+        Context lengths evaluated.
+    depths : iterable of float, optional
+        Passkey depths.
+    ft_steps : int, optional
+        Fine-tuning steps of the ``+ft`` methods.
+    log : callable, optional
+        Called with a line per method done.
+
+    Returns
+    -------
+    dict
+        The record, with its ``retrieval`` block.
+
+    Examples
+    --------
+    >>> rec = make_record("passkey", "rope")  # doctest: +SKIP
+    """
     from petheory.experiments.context_extension import finetune, swap_rotary
     from petheory.nn.presets import preset
     from petheory.nn.training import load_model, train
@@ -155,8 +250,30 @@ def make_record(task: str, pe: str, *, seed: int = 0, size: str = "small", devic
 
 
 def recall_record(seed: int, *, device: str = "cpu", runs_dir=None, overrides=None) -> dict:
-    """Train (or resume) one MQAR run of :data:`petheory.nn.presets.MQAR_RECALL` and return its training record with
-    ``query_acc`` (accuracy per query, :func:`petheory.nn.retrieval.query_accuracy`) at every test length added."""
+    """Train (or resume) one MQAR run of :data:`petheory.nn.presets.MQAR_RECALL` and return its record with ``query_acc``.
+
+    ``query_acc``: the accuracy per query (:func:`petheory.nn.retrieval.query_accuracy`) at every test length.
+
+    Parameters
+    ----------
+    seed : int
+        The seed.
+    device : str, optional
+        Where to train.
+    runs_dir : path, optional
+        Training runs (default ``<runs>/mqar-recall``).
+    overrides : dict, optional
+        Preset overrides on top of ``MQAR_RECALL``.
+
+    Returns
+    -------
+    dict
+        The training record with ``query_acc``.
+
+    Examples
+    --------
+    >>> rec = recall_record(0)  # doctest: +SKIP
+    """
     from petheory.nn import tasks as _tasks
     from petheory.nn.presets import MQAR_RECALL, preset
     from petheory.nn.retrieval import query_accuracy
@@ -178,7 +295,22 @@ def retrieval_problem(rec: dict) -> str | None:
     (a number > 0), ``lengths`` (integers >= 1), ``methods`` (objects whose ``by_length`` has each of ``lengths``,
     each row the metric as a fraction in [0, 1] and an optional ``coverage.out_of_range`` number; an optional
     ``grid`` of each length by each of ``depths``), ``chance.token_acc`` and ``config.task.params.key_len``
-    where present. The reason names the field (``retrieval.methods.rope.by_length.64.token_acc``).
+    where present.
+
+    Parameters
+    ----------
+    rec : dict
+        A training record.
+
+    Returns
+    -------
+    str or None
+        The problem, naming the field (``retrieval.methods.rope.by_length.64.token_acc``), or None.
+
+    Examples
+    --------
+    >>> retrieval_problem({}), retrieval_problem({"retrieval": 1})
+    (None, "field 'retrieval' must be an object, got int")
     """
     from petheory.io import field_problem
 
@@ -242,14 +374,37 @@ def retrieval_problem(rec: dict) -> str | None:
 
 
 def load_records(root=".", check=None) -> tuple[list[dict], list]:
-    """Every record with a ``retrieval`` block, and the files skipped as ``(path, reason)``.
+    """Every record with a ``retrieval`` block, and the files skipped.
 
     Read from ``<runs>/retrieval-records`` (what this machine made) first, then the records folders
     of :func:`petheory.records.roots` (the working directory's and the shipped ``records/``); one
     record per (task, PE, seed), the first found wins. The training records under ``<runs>/retrieval``
     are not read: they share their config hash with the retrieval record made from them and would
-    shadow it in :func:`petheory.records.find`. JSON only (no torch). A record whose retrieval block fails
-    :func:`retrieval_problem` (or ``check``) is skipped and named with its field, never a crash."""
+    shadow it in :func:`petheory.records.find`. JSON only (no torch).
+
+    Parameters
+    ----------
+    root : str or os.PathLike, optional
+        The working directory.
+    check : callable, optional
+        ``check(record) -> reason or None``, besides :func:`retrieval_problem`.
+
+    Returns
+    -------
+    records : list of dict
+        The records.
+    skipped : list of (str, str)
+        Files skipped and why, the field named.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> saved = os.environ.get("PETHEORY_RECORDS"); os.environ["PETHEORY_RECORDS"] = ""  # runs/ alone: no shipped records
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     print(load_records(tmp))
+    ([], [])
+    >>> _ = os.environ.pop("PETHEORY_RECORDS"); os.environ.update({} if saved is None else {"PETHEORY_RECORDS": saved})
+    """
     from petheory import records
 
     runs = records.runs_dir(root)
@@ -267,7 +422,23 @@ def load_records(root=".", check=None) -> tuple[list[dict], list]:
 
 
 def main(argv=None) -> int:
-    """python -m petheory.experiments.retrieval_runs [--records DIR] [--only TASK] [--seeds 0,1,2]"""
+    """``python -m petheory.experiments.retrieval_runs [--records DIR] [--only TASK] [--seeds 0,1,2]``: train the
+    retrieval grid and write its records (default: ``runs/retrieval-records``).
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default: the command line).
+
+    Returns
+    -------
+    int
+        The exit code.
+
+    Examples
+    --------
+    >>> main(["--only", "passkey", "--seeds", "0"])  # doctest: +SKIP
+    """
     import argparse
 
     import torch

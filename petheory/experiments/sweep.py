@@ -61,8 +61,36 @@ _AXES = ("task", "preset", "pe", "seed", "device")
 
 
 def load_grid(path) -> dict:
-    """A grid spec from a ``.json`` or ``.toml`` file, read by the validating readers
-    (:mod:`petheory.loaders.safe_json`, :mod:`petheory.loaders.safe_toml`) and checked by :func:`check_grid`."""
+    r"""A grid spec from a ``.json`` or ``.toml`` file, read by the validating readers and checked by :func:`check_grid`.
+
+    The readers are :mod:`petheory.loaders.safe_json` and :mod:`petheory.loaders.safe_toml`.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+
+    Returns
+    -------
+    dict
+        The grid spec.
+
+    Raises
+    ------
+    FileNotFoundError
+        No such file.
+    petheory.errors.ValidationError
+        Another suffix, an unreadable file, or not a grid spec.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     p = pathlib.Path(tmp) / "grid.toml"
+    ...     _ = p.write_text('task = "parity"\npe = ["rope", "nope"]\n')
+    ...     load_grid(p)
+    {'task': 'parity', 'pe': ['rope', 'nope']}
+    """
     from petheory.loaders.safe_toml import read_toml
 
     path = Path(path)
@@ -78,9 +106,30 @@ def load_grid(path) -> dict:
 
 
 def check_grid(spec, *, source: str = "grid spec") -> dict:
-    """``spec`` if it has the shape of a grid: an object whose ``set`` and ``grid`` are tables (key -> value, key ->
-    value or list of values) with text keys; else the error that names ``source`` and the field.
+    """``spec`` if it has the shape of a grid, else the error that names ``source`` and the field.
 
+    A grid is an object whose ``set`` and ``grid`` are tables (key -> value, key -> value or list of values) and whose
+    axes are values or lists of values.
+
+    Parameters
+    ----------
+    spec : object
+        The parsed spec.
+    source : str, optional
+        Where it came from, for the message.
+
+    Returns
+    -------
+    dict
+        ``spec``.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Not a grid's shape.
+
+    Examples
+    --------
     >>> check_grid({"task": "running_sum", "grid": [1, 2]})
     Traceback (most recent call last):
     ...
@@ -104,7 +153,29 @@ def _kind(x) -> str:
 
 
 def expand(spec: dict) -> list:
-    """Every :class:`~petheory.nn.config.TrainConfig` of a grid spec (Cartesian product, stable order)."""
+    """Every :class:`~petheory.nn.config.TrainConfig` of a grid spec (Cartesian product, stable order).
+
+    Parameters
+    ----------
+    spec : dict
+        ``task``, ``preset`` (default ``smoke``), ``pe``, ``seed``, ``device`` (each a value or a list), ``set``
+        (overrides for every run) and ``grid`` (override -> list of values, further axes).
+
+    Returns
+    -------
+    list of TrainConfig
+        The runs.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        An unknown key, no task, an empty axis or a bad override.
+
+    Examples
+    --------
+    >>> [(str(c.model.pe), c.seed) for c in expand({"task": "parity", "pe": ["rope", "nope"], "seed": [0, 1]})]
+    [('rope', 0), ('rope', 1), ('nope', 0), ('nope', 1)]
+    """
     from petheory.nn.presets import preset
 
     if not isinstance(spec, dict):
@@ -144,12 +215,55 @@ def expand(spec: dict) -> list:
 
 
 def run_dir(out_dir, cfg) -> Path:
-    """Where a config's run lives: readable prefix + config hash."""
+    """Where a config's run lives: a readable prefix and the config hash.
+
+    Parameters
+    ----------
+    out_dir : str or os.PathLike
+        The sweep's folder.
+    cfg : TrainConfig
+        The run's config.
+
+    Returns
+    -------
+    pathlib.Path
+        ``out_dir/<task>__<pe>__s<seed>__<hash>``.
+
+    Examples
+    --------
+    >>> c = expand({"task": "parity", "pe": "rope:base=500"})[0]
+    >>> run_dir("runs", c).name.split("__")[:3]
+    ['parity', 'rope-base=500', 's0']
+    """
     pe = re.sub(r"[^A-Za-z0-9_.=-]+", "-", str(cfg.model.pe))
     return Path(out_dir) / f"{cfg.task.name}__{pe}__s{cfg.seed}__{cfg.hash()}"
 
 
 def is_done(out_dir, cfg) -> bool:
+    """Whether ``cfg``'s run under ``out_dir`` is finished: a usable record of this very config is there.
+
+    A corrupt or hand-edited record that no longer has what readers need counts as not done (the run is redone and its
+    record overwritten atomically).
+
+    Parameters
+    ----------
+    out_dir : str or os.PathLike
+        The sweep's folder.
+    cfg : TrainConfig
+        The run's config.
+
+    Returns
+    -------
+    bool
+        Whether it is done.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     is_done(tmp, expand({"task": "parity"})[0])
+    False
+    """
     rec = run_dir(out_dir, cfg) / "record.json"
     if not rec.is_file():
         return False
@@ -189,8 +303,28 @@ def _train_group(cfg_dicts: list, directories: list, threads: int | None = None)
 
 
 def groups_of(configs, todo) -> list[list[int]]:
-    """The indices ``todo`` of ``configs`` grouped by :func:`petheory.experiments.grid.shared_key`: each group
-    trains as one grid (one program per step), first-seen order."""
+    """The indices ``todo`` of ``configs`` grouped by :func:`petheory.experiments.grid.shared_key`.
+
+    Each group trains as one grid (one program per step), in first-seen order.
+
+    Parameters
+    ----------
+    configs : list of TrainConfig
+        The runs.
+    todo : iterable of int
+        Which of them to group.
+
+    Returns
+    -------
+    list of list of int
+        The groups.
+
+    Examples
+    --------
+    >>> configs = expand({"task": "parity", "pe": ["rope", "nope"], "seed": [0, 1]})
+    >>> groups_of(configs, range(4))
+    [[0, 1, 2, 3]]
+    """
     from petheory.experiments.grid import shared_key
 
     groups: dict[str, list[int]] = {}
@@ -203,7 +337,45 @@ def run(configs, out_dir, *, engine: str = "local", workers: int | None = None, 
         executor=None, ensemble: bool = False, progress=None) -> list[dict]:
     """Train every config not yet done under ``out_dir``; return all records in config order.
 
-    ``progress(done, total, record)`` is called as runs finish (done ones first).
+    Parameters
+    ----------
+    configs : list of TrainConfig or dict
+        The runs.
+    out_dir : str or os.PathLike
+        Where each run's folder goes (:func:`run_dir`); finished runs are read back, interrupted ones resume.
+    engine : {'local', 'process', 'slurm'}, optional
+        In-process, a process pool, or SLURM job arrays through submitit (``ENGINES``).
+    workers : int, optional
+        Processes of the pool.
+    slurm : dict, optional
+        submitit's parameters for the SLURM engine.
+    executor : object, optional
+        An executor to submit to in place of the engine's own (tests pass one).
+    ensemble : bool, optional
+        Train the runs that share their fields as one grid (:func:`~petheory.experiments.grid.train_grid`).
+    progress : callable, optional
+        ``progress(done, total, record)`` as runs finish (done ones first).
+
+    Returns
+    -------
+    list of dict
+        The records, in config order.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        An unknown engine or a bad config.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from petheory.nn.presets import preset
+    >>> kw = {"epochs": 1, "ablate": False, "task.n_samples": 64}
+    >>> configs = [preset("gu2025_task1", "smoke", pe=pe, **kw) for pe in ("nope", "alibi")]
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     records = run(configs, tmp)
+    >>> [r["pe"] for r in records]
+    ['nope', 'alibi']
     """
     from petheory.nn.config import TrainConfig
 
@@ -300,7 +472,25 @@ def _run_slurm(units, fn, args_of, out_dir, slurm: dict, executor, finished) -> 
 
 
 def summary(records: list[dict]) -> list[dict]:
-    """One flat row per record: task, pe, seed, and the primary metric per test length."""
+    """One flat row per record: task, pe, seed, and the primary metric at training and per test length.
+
+    Parameters
+    ----------
+    records : list of dict
+        Training records.
+
+    Returns
+    -------
+    list of dict
+        ``task``, ``pe``, ``seed``, ``metric``, ``train`` and ``test@L`` for each test length.
+
+    Examples
+    --------
+    >>> rec = {"task": "copy", "pe": "rope", "seed": 0, "kind": "lm",
+    ...        "final": {"train": {"token_acc": 1.0}, "test": {"8": {"token_acc": 0.25}}}}
+    >>> summary([rec])
+    [{'task': 'copy', 'pe': 'rope', 'seed': 0, 'metric': 'token_acc', 'train': 1.0, 'test@8': 0.25}]
+    """
     from petheory.nn.ablation import PRIMARY
 
     rows = []
@@ -312,9 +502,23 @@ def summary(records: list[dict]) -> list[dict]:
 
 
 def seed_means(rows: list[dict], keys=("task", "pe")) -> list[dict]:
-    """:func:`summary` rows averaged over seeds: one row per value of ``keys`` (task, PE and any other grid
-    axis), each number a ``(mean, standard error)`` pair (s.e. None for one seed), with ``seeds`` listed.
+    """:func:`summary` rows averaged over seeds: one row per value of ``keys`` (task, PE and any other grid axis).
 
+    Parameters
+    ----------
+    rows : list of dict
+        :func:`summary` rows.
+    keys : tuple of str, optional
+        The fields a row is grouped by.
+
+    Returns
+    -------
+    list of dict
+        Per group, ``keys``, ``metric``, ``seeds`` and each number as a ``(mean, standard error)`` pair (standard error
+        None for one seed).
+
+    Examples
+    --------
     >>> rows = [{"task": "copy", "pe": "rope", "seed": s, "metric": "seq_acc", "train": 1.0, "test@8": x}
     ...         for s, x in enumerate([0.2, 0.4])]
     >>> m = seed_means(rows)[0]

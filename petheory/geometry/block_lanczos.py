@@ -4,14 +4,14 @@ r"""The top eigenpairs of a symmetric operator by block Lanczos: each pass over 
 ``method='block'`` (the default top-``rank`` path is ARPACK: on a quiet 2-core machine it took 1.8x less time
 at n = 4096 and 2-21x less at n = 1024-2048, benchmarks/RESULTS.md "geometry"). ARPACK's Lanczos (``scipy.sparse.linalg.eigsh``)
 multiplies by one vector at a time: on a dense n x n matrix each product streams the whole matrix
-from memory for 2 n^2 flops, so it runs at the memory bandwidth. A block of ``b`` vectors reads the
-matrix once for 2 n^2 b flops (a GEMM, at the arithmetic rate), and the Krylov space of a block
+from memory for :math:`2n^2` flops, so it runs at the memory bandwidth. A block of ``b`` vectors reads the
+matrix once for :math:`2n^2 b` flops (a GEMM, at the arithmetic rate), and the Krylov space of a block
 separates the wanted eigenvalues from the ``b - k`` after them, not only from the next one: on a
 spectrum whose wanted eigenvalues sit just above a flat floor (classical MDS of sampled positional
 distributions) that gap is what decides the number of passes.
 
-It pays where a product is expensive (a dense n x n matrix: the basis work, O(n m b) per pass for a basis
-of m columns, is small beside the GEMM's n^2 b). Where a product is cheap (sparse, O(nnz)), that basis
+It pays where a product is expensive (a dense n x n matrix: the basis work, :math:`O(nmb)` per pass for a basis
+of m columns, is small beside the GEMM's :math:`n^2 b`). Where a product is cheap (sparse, O(nnz)), that basis
 work dominates and ARPACK's one vector at a time is faster: :func:`petheory.geometry.hellinger_mds` keeps
 ``eigsh`` (5x less CPU time at n = 32768, measured side by side).
 """

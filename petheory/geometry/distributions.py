@@ -54,6 +54,8 @@ class PositionalDistributions:
         Non-empty sequences used, empty lines skipped, tokens counted (all positions).
     source, tokenizer : str
         Where the corpus came from and how it was tokenised (recorded in results).
+    pooled : int
+        Positions pooled into the last row (0: none).
     """
 
     counts: sp.csr_matrix

@@ -34,6 +34,15 @@ class SqrtDistributions:
     :math:`s_{iv}` is zero off the observed support, so the Gram :math:`G=\sqrt P\sqrt P^\top`
     is :math:`SS^\top + V a a^\top + a\sigma^\top + \sigma a^\top` (:math:`\sigma = S\mathbf1`)
     without ever forming the dense (n, V) matrix.
+
+    Attributes
+    ----------
+    S : numpy.ndarray or scipy.sparse.csr_matrix, shape (n, V)
+        The sparse part :math:`s_{iv}` (zero off each row's observed support).
+    a : numpy.ndarray, shape (n,), or None
+        The per-row floor :math:`a_i = \sqrt{\alpha/Z_i}` (None without smoothing).
+    V : int
+        Vocabulary size (columns of the dense matrix never formed).
     """
 
     S: object  # ndarray or csr (n, V)

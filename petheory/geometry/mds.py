@@ -216,7 +216,7 @@ def classical_mds(D, rank: int | None = None, *, method: str = "auto", seed=0, t
     rank : int, optional
         Number of coordinates r. ``None`` keeps every positive eigenvalue (exact solver).
     method : {'auto', 'eigh', 'lanczos', 'block'}
-        ``'eigh'``: dense symmetric eigensolver, all n eigenvalues, O(n^3).
+        ``'eigh'``: dense symmetric eigensolver, all n eigenvalues, :math:`O(n^3)`.
         ``'lanczos'``: the top ``rank`` eigenpairs by ARPACK's Lanczos (``scipy.sparse.linalg.eigsh``)
         on the double-centred operator, one symmetric matrix-vector product (``dsymv``, half of
         :math:`D^{\circ2}` read) per step, B never formed.
@@ -251,9 +251,9 @@ def classical_mds(D, rank: int | None = None, *, method: str = "auto", seed=0, t
     reproduced by any real encoding and are reported, not kept.
     The Lanczos paths apply :math:`BX = -\tfrac12(D^{\circ2}X - r\,\mathbf 1^\top X -
     \mathbf 1\,r^\top X + \bar r\,\mathbf 1\mathbf 1^\top X)` with the row means r of
-    :math:`D^{\circ2}`: ARPACK to one vector at a time (``dsymv``; memory 2 n^2 floats, D and its square,
+    :math:`D^{\circ2}`: ARPACK to one vector at a time (``dsymv``; memory :math:`2n^2` floats, D and its square,
     plus ARPACK's ``max(2 rank + 1, 20)`` vectors), the block method to a block of ``max(2 rank, 16)``
-    columns (one GEMM per pass; its basis at most 48 n max(2 rank, 16) floats, at most n^2/2 beyond
+    columns (one GEMM per pass; its basis at most ``48 n max(2 rank, 16)`` floats, at most :math:`n^2/2` beyond
     n = 2048). Either's steps grow when :math:`\lambda_r` is close to :math:`\lambda_{2r+1}` relative to the
     spread below, as on a flat sampling-noise floor. The ``lambda_{r+1}..`` not computed are summarised by
     ``trace`` and ``frobenius`` (closed form :math:`\lVert JAJ\rVert_F^2 = \lVert A\rVert_F^2

@@ -65,7 +65,21 @@ _N_MAX = 64  # wavelet/legendre map positions through n_max: pinned so tables ne
 
 @dataclass(frozen=True)
 class PolaPE:
-    """A registry PE as a POLA dictionary (see the module docstring)."""
+    """A registry PE as a POLA dictionary (see the module docstring).
+
+    Attributes
+    ----------
+    name : str
+        Registry name of the encoding.
+    kind : str
+        Its kind (``'absolute'``, ``'bias'``, ``'rotary'``).
+    mode : str
+        ``'keyed'`` (a coefficient per relative key) or ``'dense'`` (a linear map of the features).
+    d : int
+        Feature dimension.
+    params : dict
+        The encoding's parameters.
+    """
 
     name: str
     kind: str
@@ -309,7 +323,33 @@ def _sizes(N: int, n_min: int) -> range:
 
 @dataclass(frozen=True)
 class Realisation:
-    """A length-independent POLA fitted to a target family, with its certificates."""
+    """A length-independent POLA fitted to a target family, with its certificates.
+
+    Attributes
+    ----------
+    pe : str
+        The encoding's name.
+    mode : str
+        ``'keyed'`` or ``'dense'`` (as :class:`PolaPE`).
+    theta : numpy.ndarray
+        The fitted coefficients: shape (D,) dense, one value per key keyed.
+    keys : numpy.ndarray, shape (a, m), or None
+        The keys in the order of ``theta`` (keyed only).
+    residual : float
+        Largest residual of the fit over the specified rows.
+    residual_tol : float
+        The rounding bound it is judged against (realised when ``residual <= residual_tol``).
+    rank : int
+        Numerical rank of the system.
+    sigma_r : float
+        Smallest kept singular value (keyed: square root of the smallest key count).
+    sigma_next : float
+        Largest dropped singular value (0 when none).
+    rank_tol : float
+        The threshold that separates them.
+    used : int
+        Keys with a nonzero coefficient (keyed), or the rank (dense).
+    """
 
     pe: str
     mode: str
@@ -476,7 +516,21 @@ def decided(ratio: float, separation: float = 1e2) -> bool:
 
 @dataclass(frozen=True)
 class LRC:
-    """LRC of one PE x target up to N, with the certificates of its realisation."""
+    """LRC of one PE x target up to N, with the certificates of its realisation.
+
+    Attributes
+    ----------
+    pe : str
+        The encoding's name.
+    target : str
+        The target family's name.
+    N : int
+        The largest size the realisation covers.
+    value : float
+        The LRC: an integer, or ``inf`` when no POLA realises the family.
+    realisation : Realisation
+        The fitted POLA and its certificates.
+    """
 
     pe: str
     target: str
@@ -610,7 +664,7 @@ def predict_entries(r: Realisation, mode: str, X: np.ndarray) -> np.ndarray:
 
 def generalises(pe, name: str, N_train: int, N_test: int, *, n_min: int = 1, masked: bool = True,
                 hint: str = "none", k: int = 1, ref_scale: float = 8.0) -> tuple[bool, float]:
-    """Whether the POLA fitted on sizes n_min..N_train realises every size up to N_test.
+    """Whether the POLA fitted on sizes ``n_min..N_train`` realises every size up to ``N_test``.
 
     Returns ``(ok, worst)`` with ``worst`` the largest residual / tolerance over all sizes
     (<= 1 means realised; tolerances as in the module docstring, for each size's entries).
@@ -727,7 +781,7 @@ def pola_matrix(pe, theta, pos, *, masked: bool = True, keys=None) -> np.ndarray
 
 
 def pola_output(A, X, W) -> np.ndarray:
-    """``y = A X W``: (L, L) attention, (L, d_in) inputs, (d_in, d_out) value map -> (L, d_out).
+    """``y = A X W``: (L, L) attention, ``(L, d_in)`` inputs, ``(d_in, d_out)`` value map -> ``(L, d_out)``.
 
     Parameters
     ----------
@@ -740,7 +794,7 @@ def pola_output(A, X, W) -> np.ndarray:
 
     Returns
     -------
-    numpy.ndarray, shape (L, d_out)
+    numpy.ndarray, shape ``(L, d_out)``
         ``A @ X @ W``.
 
     Raises

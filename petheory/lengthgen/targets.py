@@ -45,7 +45,23 @@ HINTS = ("none", "shift", "interp")
 
 @dataclass(frozen=True)
 class Target:
-    """One operator ``T`` (L, L) with its specified rows (L,) bool, segment starts (L,) and scale."""
+    """One operator ``T`` (L, L) with its specified rows (L,) bool, segment starts (L,) and scale.
+
+    Attributes
+    ----------
+    name : str
+        The family's name.
+    n : int
+        The size L.
+    T : numpy.ndarray, shape (L, L)
+        The operator.
+    rows : numpy.ndarray of bool, shape (L,)
+        Which rows the target specifies.
+    segment_start : numpy.ndarray, shape (L,)
+        Where each position's segment starts.
+    scale : int
+        The integer scale the operator's entries are multiples of.
+    """
 
     name: str
     n: int

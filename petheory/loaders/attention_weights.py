@@ -31,6 +31,19 @@ class Layout:
     heads, then all key heads, then values) or ``'query_key_value'`` (GPT-NeoX: per head, its query,
     key and value rows); None for separate ``q_proj`` / ``k_proj``. ``q_gate``: ``q_proj`` holds, per
     head, the query rows and then as many gate rows (Qwen3-Next).
+
+    Attributes
+    ----------
+    base : tuple of str
+        Prefixes of the text model in a causal-LM checkpoint and in the base model saved alone.
+    layers : str
+        Name of the layer list (``'layers'``).
+    attn : str
+        Name of the attention module in a layer (``'self_attn'``).
+    fused : str or None
+        ``'qkv_proj'`` or ``'query_key_value'`` for a fused projection; None for separate ``q_proj`` / ``k_proj``.
+    q_gate : bool
+        Whether ``q_proj`` holds gate rows after each head's query rows.
     """
 
     base: tuple = ("model.", "")
@@ -76,6 +89,18 @@ class LayerTensors:
     ``q_rows`` / ``k_rows``: ``(start, step, size)`` per head ``h`` the rows ``start + h * step`` ..
     ``+ size`` of the tensor (``None``: the whole tensor, heads one after another). ``k_from``: the
     layer whose keys this layer attends with when it has none of its own (Gemma 4's shared KV layers).
+
+    Attributes
+    ----------
+    index : int
+        The layer's index.
+    q, k : str or None
+        Names of its query and key tensors (``k`` None: it has no keys of its own).
+    q_rows, k_rows : tuple of (int, int, int) or None
+        ``(start, step, size)``: head h's rows are ``start + h * step`` to ``+ size`` (None: the whole tensor, heads
+        one after another).
+    k_from : int or None
+        The layer whose keys it attends with when it has none (Gemma 4's shared KV layers).
     """
 
     index: int

@@ -31,7 +31,7 @@ __all__ = ["band_pairs", "band_norms", "band_usage"]
 
 
 def band_pairs(rotary_dim: int, *, head_dim: int, pairing: str = "half", proportional: bool = False) -> tuple:
-    """Rows (a_t, b_t) of a head that band t rotates together, each of shape (rotary_dim / 2,).
+    """Rows :math:`(a_t, b_t)` of a head that band t rotates together, each of shape (rotary_dim / 2,).
 
     Parameters
     ----------

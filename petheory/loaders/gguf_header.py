@@ -3,7 +3,7 @@
 :func:`read_gguf_header` walks the header once, bounded by the limits of :mod:`petheory.loaders.limits`
 (metadata count, tensor count, string and array lengths, header size, dimensions): every length is
 checked against the limit and against what is left of the file before a byte of it is trusted, so a
-truncated file or one declaring 2^60 entries is refused in one line instead of hanging or allocating.
+truncated file or one declaring :math:`2^{60}` entries is refused in one line instead of hanging or allocating.
 The values petheory reads are decoded on the way; what positions never need is skipped by its
 declared size without being materialised: arrays over 4096 elements (a tokenizer's vocabulary,
 its merges and scores) are kept as ``('array', n)`` and strings over 4096 bytes as ``('string', n)``,
@@ -85,7 +85,19 @@ def shown(text, limit: int = 60, *, quote: bool = True) -> str:
 @dataclass(frozen=True)
 class GGUFHeader:
     """What a GGUF header says: ``metadata`` {key: value} (arrays longer than 4096 elements as ``('array', n)``)
-    and ``tensors`` {name: shape}, plus the format version and the path."""
+    and ``tensors`` {name: shape}, plus the format version and the path.
+
+    Attributes
+    ----------
+    path : str
+        The file read.
+    version : int
+        The GGUF format version.
+    metadata : dict
+        Key -> value (an array longer than 4096 elements as ``('array', n)``).
+    tensors : dict
+        Tensor name -> shape.
+    """
 
     path: str
     version: int

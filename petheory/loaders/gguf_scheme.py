@@ -37,7 +37,27 @@ __all__ = ["ARCHS", "GGUFArch", "gguf_scheme", "load_gguf_scheme"]
 
 @dataclass(frozen=True)
 class GGUFArch:
-    """How llama.cpp runs one architecture's positions: its pairing and its sliding-window rule."""
+    """How llama.cpp runs one architecture's positions: its pairing and its sliding-window rule.
+
+    Attributes
+    ----------
+    pairing : str
+        ``'interleaved'`` (llama.cpp's NORM rope type) or ``'half'`` (NEOX).
+    swa_pattern : int
+        Every ``swa_pattern``-th layer full, the others sliding (0: no pattern).
+    swa_default : int or None
+        The window when the file gives none (Gemma 2: 4096); None: the key is required.
+    swa_needs_key : bool
+        Sliding only when the file has a window > 0 (OLMo 2).
+    swa_base : float or None
+        The sliding layers' own RoPE base, unscaled (Gemma 3: :math:`10^4`).
+    ignores_window : bool
+        llama.cpp reads the window but runs full attention (Phi-3).
+    full_rotary : bool
+        llama.cpp refuses a rotary dimension other than the head size.
+    big_model_scale : int or None
+        With this many layers (Gemma 2/3 27B) the softmax scale is :math:`(d_{embd}/n_{heads})^{-1/2}`.
+    """
 
     pairing: str                      # "interleaved" (LLAMA_ROPE_TYPE_NORM) or "half" (NEOX)
     swa_pattern: int = 0              # every swa_pattern-th layer full, the others sliding (llama.cpp set_swa_pattern)

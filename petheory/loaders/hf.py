@@ -133,6 +133,15 @@ class WeightFile:
     ``tensors`` is the name -> metadata mapping searched for a tensor: a safetensors header
     (``{dtype, shape, data_offsets}``), a torch state dict, or a sharded index's weight map
     (name -> shard file). ``kind`` is ``'safetensors'``, ``'torch'`` or ``'index'``.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The file (the index file of a sharded model).
+    kind : {'safetensors', 'torch', 'index'}
+        What it is.
+    tensors : dict, optional
+        The name -> metadata mapping when already known (an index's weight map); read on first use otherwise.
     """
 
     def __init__(self, path: Path, kind: str, tensors: dict | None = None):
@@ -164,6 +173,11 @@ class ModelWeights:
     ``'index'``); otherwise ``model.safetensors`` as transformers loads it (another ``*.safetensors``
     beside it is not read), else every ``*.safetensors`` file (sorted); then ``pytorch_model.bin``
     (read with ``torch.load(weights_only=True)``, never unpickling arbitrary objects).
+
+    Parameters
+    ----------
+    directory : str or os.PathLike
+        The model directory.
 
     Raises
     ------
@@ -420,6 +434,8 @@ class BertFirstLayer:
     W_Q, W_K : ndarray, shape (num_heads, d, d_head)
     b_Q, b_K : ndarray, shape (num_heads, d_head)
     source : str
+    ln_eps : float
+        The embedding LayerNorm's epsilon.
     """
 
     word: np.ndarray

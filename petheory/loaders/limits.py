@@ -19,7 +19,7 @@ __all__ = ["JSON_MAX_DEPTH", "JSON_MAX_BYTES", "CONFIG_MAX_BYTES", "SAFETENSORS_
            "TOML_MAX_BYTES", "NULL_DRAWS_MAX", "NULL_DRAW_SECONDS", "table_abs_max", "null_draws", "LIMITS", "limits_table"]
 
 #: Nesting depth of any JSON document (configs nest 3 levels, records 5); checked before ``json.loads``
-#: recurses, so a document nested 10^5 deep is refused instead of ending in a RecursionError.
+#: recurses, so a document nested :math:`10^5` deep is refused instead of ending in a RecursionError.
 JSON_MAX_DEPTH = 64
 
 #: A JSON file (record, index, run config) larger than this is refused before it is read.
@@ -57,7 +57,7 @@ TOML_MAX_DEPTH = JSON_MAX_DEPTH
 TOML_MAX_BYTES = JSON_MAX_BYTES
 
 #: Random tables of a stress null reference (``--null-draws`` of report, stress, compare): each is one
-#: stress fit; beyond this the z-score's own error (about 1/sqrt(K)) is far below anything it decides.
+#: stress fit; beyond this the z-score's own error (about :math:`1/\sqrt{K}`) is far below anything it decides.
 NULL_DRAWS_MAX = 100_000
 
 #: Seconds per null draw on the built-in corpus (49 x 49 targets; measured about 2-3 ms on one core of
@@ -73,7 +73,7 @@ def table_abs_max(d: int) -> float:
     """Largest entry magnitude of an ``(N, d)`` position table whose Gram ``P P^T`` stays finite in float64.
 
     An inner product of two rows is at most ``d * max|P|^2``; it must not exceed :data:`FLOAT_MAX`,
-    so ``max|P| <= sqrt(FLOAT_MAX / d)`` (about 1.3e154 / sqrt(d)).
+    so ``max|P| <= sqrt(FLOAT_MAX / d)`` (about :math:`1.3 \\cdot 10^{154} / \\sqrt{d}`).
 
     Parameters
     ----------

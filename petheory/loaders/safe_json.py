@@ -4,7 +4,7 @@
 same everywhere, and what later code cannot use: ``NaN``/``Infinity`` literals, ``1e400`` (inf),
 ``10**400`` (an ``OverflowError`` in the first float operation), duplicate keys (readers disagree
 on which wins), lone UTF-16 surrogates (not text; printing them fails), and a document nested
-10^5 deep (a ``RecursionError``). Here each is refused with a :class:`ValidationError` that names
+:math:`10^5` deep (a ``RecursionError``). Here each is refused with a :class:`ValidationError` that names
 the file and the field (``rope_scaling.factor``), before any caller sees the value.
 
 >>> loads('{"rope_theta": 5e5, "rope_scaling": {"factor": 8}}', source="config.json")

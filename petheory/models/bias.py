@@ -43,8 +43,37 @@ def _indexer_note(cfg: dict, r: int) -> str:
 
 
 def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
-    """DeepSeek-V2/V3's multi-head latent attention: decoupled RoPE on ``qk_rope_head_dim`` coordinates (``nope``: its
-    family applies none, Kimi Linear)."""
+    """DeepSeek-V2/V3's multi-head latent attention: decoupled RoPE on ``qk_rope_head_dim`` coordinates.
+
+    Parameters
+    ----------
+    cfg : dict
+        The (text) config.
+    mt : str
+        Its model type.
+    nope : bool, optional
+        Its family applies no RoPE to the latent attention (Kimi Linear).
+
+    Returns
+    -------
+    petheory.scheme.Scheme
+        One ``mla_rope`` layer kind (``rope_dim`` rotating coordinates per head), or NoPE, with linear-attention layers
+        where ``layer_types`` lists them.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A field missing or out of range (an odd ``qk_rope_head_dim``), or a ``layer_types`` its family derives by a rule
+        petheory does not implement.
+
+    Examples
+    --------
+    >>> cfg = {"num_attention_heads": 4, "hidden_size": 256, "qk_rope_head_dim": 16, "qk_nope_head_dim": 32,
+    ...        "num_hidden_layers": 2, "max_position_embeddings": 4096, "kv_lora_rank": 64, "rope_theta": 1e4}
+    >>> s = mla_model(cfg, "deepseek_v3")
+    >>> s.layers[0].positions.encoding, s.layers[0].positions.params["rope_dim"], s.context
+    ('mla_rope', 16, 4096)
+    """
     heads = read_heads(cfg, "num_attention_heads")
     read_int(cfg, "hidden_size")
     r = read_int(cfg, "qk_rope_head_dim", minimum=2)
@@ -102,9 +131,25 @@ def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
 
 
 def mpt_slopes(num_heads: int, alibi_bias_max: float = 8.0) -> np.ndarray:
-    r"""MPT's ALiBi slopes (llm-foundry ``gen_slopes``), shape (H,): :math:`2^{-m_h}`,
-    :math:`m_h = h\,b/H'` for :math:`H' = 2^{\lceil\log_2 H\rceil}`, odd-indexed then even-indexed when H < H'.
+    r"""MPT's ALiBi slopes (llm-foundry ``gen_slopes``), shape (H,).
 
+    :math:`2^{-m_h}`, :math:`m_h = h\,b/H'` for :math:`H' = 2^{\lceil\log_2 H\rceil}`, odd-indexed then even-indexed when
+    H < H'.
+
+    Parameters
+    ----------
+    num_heads : int
+        H.
+    alibi_bias_max : float, optional
+        b, ``attn_config.alibi_bias_max``.
+
+    Returns
+    -------
+    numpy.ndarray, shape (H,)
+        The slopes.
+
+    Examples
+    --------
     >>> mpt_slopes(4).tolist()
     [0.25, 0.0625, 0.015625, 0.00390625]
     """
@@ -120,6 +165,18 @@ def bfloat16(x) -> np.ndarray:
     """``x`` rounded to bfloat16 (8 significant bits, round to nearest even) from its float32 value, as torch's
     ``.bfloat16()`` rounds.
 
+    Parameters
+    ----------
+    x : array_like
+        Values.
+
+    Returns
+    -------
+    numpy.ndarray
+        The rounded values, float64.
+
+    Examples
+    --------
     >>> bfloat16([0.917004043]).tolist()
     [0.91796875]
     """
@@ -129,10 +186,26 @@ def bfloat16(x) -> np.ndarray:
 
 
 def falcon_slopes(num_heads: int, head_dim: int) -> np.ndarray:
-    r"""Falcon's effective ALiBi slopes on the softmax's input, shape (H,): Press et al.'s slopes computed in float32,
-    rounded to bfloat16 (``build_alibi_tensor``), divided by :math:`\sqrt{d_{head}}` (``FalconModel`` adds
-    ``alibi / sqrt(head_dim)`` to the mask; its eager path scales ``scores + alibi`` by the same factor).
+    r"""Falcon's effective ALiBi slopes on the softmax's input, shape (H,).
 
+    Press et al.'s slopes computed in float32, rounded to bfloat16 (``build_alibi_tensor``), divided by
+    :math:`\sqrt{d_{head}}` (``FalconModel`` adds ``alibi / sqrt(head_dim)`` to the mask; its eager path scales
+    ``scores + alibi`` by the same factor).
+
+    Parameters
+    ----------
+    num_heads : int
+        H.
+    head_dim : int
+        :math:`d_{head}`.
+
+    Returns
+    -------
+    numpy.ndarray, shape (H,)
+        The slopes.
+
+    Examples
+    --------
     >>> falcon_slopes(8, 64)[:2].tolist()
     [0.0625, 0.03125]
     """
@@ -141,7 +214,37 @@ def falcon_slopes(num_heads: int, head_dim: int) -> np.ndarray:
 
 def alibi_model(cfg: dict, mt: str, heads: int, hidden: int, *, schedule: str) -> Scheme:
     r"""ALiBi with BLOOM's (Press et al.'s) slope schedule, Falcon's (bfloat16, over :math:`\sqrt{d}`) or MPT's
-    (``alibi_bias_max``)."""
+    (``alibi_bias_max``).
+
+    Parameters
+    ----------
+    cfg : dict
+        The config.
+    mt : str
+        Its model type.
+    heads : int
+        Attention heads.
+    hidden : int
+        Hidden size (heads divide it).
+    schedule : {'bloom', 'falcon', 'mpt'}
+        Whose slopes.
+
+    Returns
+    -------
+    petheory.scheme.Scheme
+        Every layer a causal ALiBi bias with one slope per head; L the config's sequence length.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        The heads do not divide the hidden size, or a field is missing or out of range.
+
+    Examples
+    --------
+    >>> s = alibi_model({"n_layer": 2}, "bloom", 8, 512, schedule="bloom")
+    >>> len(s.layers), s.layers[0].positions.params["slope"], s.context
+    (2, 0.5, 2048)
+    """
     if hidden % heads:
         raise ValidationError(f"config fields hidden_size={hidden} and the {heads} heads: the heads must divide the hidden "
                               "size; fix the config.json")
@@ -169,7 +272,31 @@ def alibi_model(cfg: dict, mt: str, heads: int, hidden: int, *, schedule: str) -
 
 
 def t5_model(cfg: dict, mt: str) -> Scheme:
-    """T5's relative-position buckets: bidirectional in the encoder, causal in the decoder."""
+    """T5's relative-position buckets: bidirectional in the encoder, causal in the decoder.
+
+    Parameters
+    ----------
+    cfg : dict
+        The config.
+    mt : str
+        Its model type.
+
+    Returns
+    -------
+    petheory.scheme.Scheme
+        The encoder's layers, then the decoder's; L is ``n_positions`` (512 by default, T5's pre-training length).
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A field missing or out of range.
+
+    Examples
+    --------
+    >>> s = t5_model({"num_heads": 8, "d_model": 512, "d_kv": 64, "num_layers": 2}, "t5")
+    >>> [layer.type for layer in s.layers], s.context
+    (['encoder', 'encoder', 'decoder', 'decoder'], 512)
+    """
     heads = read_heads(cfg, "num_heads", "num_attention_heads")
     d_model = read_int(cfg, "d_model" if cfg.get("d_model") is not None else "hidden_size")
     d_kv = read_int(cfg, "d_kv", default=d_model // heads)

@@ -59,9 +59,26 @@ _TEXT_KEYS = ("text_config", "decoder", "generator")
 
 
 def composite(mt) -> bool | None:
-    """Whether model type ``mt``'s configuration class holds its text decoder in a sub-configuration (``text_config``,
-    ``decoder``, ``generator``): a wrapper (True), a plain model that runs its top-level fields (False), or unknown
-    to the verification table (None)."""
+    """Whether model type ``mt``'s configuration class holds its text decoder in a sub-configuration.
+
+    The sub-configuration is ``text_config``, ``decoder`` or ``generator``.
+
+    Parameters
+    ----------
+    mt : str
+        The model type.
+
+    Returns
+    -------
+    bool or None
+        True for a wrapper, False for a plain model that runs its top-level fields, None when the verification table
+        does not know it.
+
+    Examples
+    --------
+    >>> composite("gemma3"), composite("llama"), composite("no_such_model")
+    (True, False, None)
+    """
     if mt in TEXT_TYPES:
         return True
     rec = load()["types"].get(mt) if isinstance(mt, str) else None
@@ -69,12 +86,36 @@ def composite(mt) -> bool | None:
 
 
 def text_part(cfg: dict, fallback: str | None = None) -> tuple[dict, str]:
-    """A config's text decoder (a wrapper's ``text_config``, else the config itself) and the model type to read it as
-    (``fallback`` when its text part names none).
+    """A config's text decoder (a wrapper's ``text_config``, else the config itself) and the model type to read it as.
 
     A nested ``text_config`` / ``decoder`` / ``generator`` is read only where the model type's configuration class
     holds one (:func:`composite`); a plain model's class never reads it (transformers runs the top-level fields), so
     it is not read in their place (:func:`read_config` refuses it when it says other positions).
+
+    Parameters
+    ----------
+    cfg : dict
+        The config.
+    fallback : str, optional
+        The model type when the text part names none.
+
+    Returns
+    -------
+    text : dict
+        The text decoder's fields.
+    model_type : str
+        The model type to read it as.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A wrapper without its text part, or a text part without a model type petheory can name.
+
+    Examples
+    --------
+    >>> text, mt = text_part({"model_type": "gemma3", "text_config": {"hidden_size": 8}})
+    >>> mt, text["hidden_size"]
+    ('gemma3_text', 8)
     """
     mt = cfg.get("model_type")
     if composite(mt) is False:
@@ -99,7 +140,32 @@ def text_part(cfg: dict, fallback: str | None = None) -> tuple[dict, str]:
 
 
 def mechanism(cfg: dict, mt: str) -> str:
-    """Which reader a (text) config takes, from its fields: ``t5`` buckets, ``mla``, ``alibi`` or ``rope``."""
+    """Which reader a (text) config takes, from its fields: ``t5`` buckets, ``mla``, ``alibi`` or ``rope``.
+
+    Parameters
+    ----------
+    cfg : dict
+        The (text) config.
+    mt : str
+        Its model type.
+
+    Returns
+    -------
+    str
+        ``'t5'``, ``'mla'``, ``'alibi'`` or ``'rope'``.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A decoupled rotary part (``qk_rope_head_dim``) without latent attention.
+
+    Examples
+    --------
+    >>> mechanism({"relative_attention_num_buckets": 32, "d_kv": 64}, "t5"), mechanism({}, "llama")
+    ('t5', 'rope')
+    >>> mechanism({"alibi": True}, "falcon")
+    'alibi'
+    """
     if cfg.get("relative_attention_num_buckets") is not None and cfg.get("d_kv") is not None:
         return "t5"
     if cfg.get("qk_rope_head_dim") is not None and (cfg.get("kv_lora_rank") is not None or
@@ -120,8 +186,22 @@ ALIASED = ("num_hidden_layers", "num_attention_heads", "hidden_size", "head_dim"
 
 
 def apply_aliases(cfg: dict, aliases: dict) -> dict:
-    """``cfg`` with each standard field read from the name its class stores it under (``{standard: stored}``).
+    """``cfg`` with each standard field read from the name its class stores it under.
 
+    Parameters
+    ----------
+    cfg : dict
+        The config.
+    aliases : dict
+        ``{standard: stored}`` (the class's ``attribute_map``).
+
+    Returns
+    -------
+    dict
+        The config under the standard names.
+
+    Examples
+    --------
     >>> apply_aliases({"model_max_length": 4096}, {"max_position_embeddings": "model_max_length"})
     {'max_position_embeddings': 4096}
     """
@@ -135,9 +215,37 @@ def apply_aliases(cfg: dict, aliases: dict) -> dict:
 def read_config(cfg: dict, mt: str | None = None, *, aliases: dict | None = None, fields=None) -> Scheme:
     """The scheme of a config read by its fields and ``mt``'s table entry, whether or not ``mt`` is verified.
 
-    What :func:`resolve_config` returns for a verified type; the verification tool compares it with transformers.
-    ``aliases``: the class's ``attribute_map``; ``fields``: the positional fields its class has (a field outside them
-    is refused); both default to the verification table's record of the class.
+    What :func:`resolve_config` returns for a verified type; the verification tool compares it with transformers. A
+    message that names a standard field names the file's own name for it.
+
+    Parameters
+    ----------
+    cfg : dict
+        The config (``config.json``).
+    mt : str, optional
+        Read it as this model type (default: its own).
+    aliases : dict, optional
+        The class's ``attribute_map`` (default: the verification table's record of the class).
+    fields : iterable of str, optional
+        The positional fields its class has; a field outside them is refused (default: the table's record).
+
+    Returns
+    -------
+    petheory.scheme.Scheme
+        The per-layer scheme.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A refused model type, or a field missing, out of range or not understood.
+
+    Examples
+    --------
+    >>> cfg = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 8,
+    ...        "num_hidden_layers": 2, "max_position_embeddings": 8192, "rope_theta": 500000.0}
+    >>> s = read_config(cfg)
+    >>> s.source, s.context, s.layers[0].positions.params
+    ('llama', 8192, {'base': 500000.0, 'pairing': 'half'})
     """
     text, tmt = text_part(cfg, mt)
     plain = text is cfg and composite(cfg.get("model_type")) is False

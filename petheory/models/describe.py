@@ -17,7 +17,24 @@ from petheory import encodings as enc
 
 
 def jsonable(x):
-    """``x`` with tuples and arrays as lists, numpy scalars as Python numbers (dicts recursively)."""
+    """``x`` with tuples and arrays as lists, numpy scalars as Python numbers, non-finite floats as text (recursively).
+
+    Parameters
+    ----------
+    x : object
+        A value of a scheme's description.
+
+    Returns
+    -------
+    object
+        The same value, JSON-serialisable (anything else as its ``repr``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> jsonable({"a": (1, np.float64(2.5)), "b": float("inf")})
+    {'a': [1, 2.5], 'b': 'inf'}
+    """
     if isinstance(x, dict):
         return {str(k): jsonable(val) for k, val in x.items()}
     if isinstance(x, (list, tuple, np.ndarray)):

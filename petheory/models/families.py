@@ -147,7 +147,55 @@ def _lara_mini(cfg, n):  # LaraMiniConfig's released pattern, period 5
 
 @dataclass(frozen=True)
 class Family:
-    """What one model type's code does that its config does not say (see the module docstring)."""
+    """What one model type's code does that its config does not say (see the module docstring).
+
+    Attributes
+    ----------
+    types : tuple of str
+        Layer types the family knows.
+    default_types : callable or None
+        ``(cfg, n[, rope_on]) ->`` the layer types when the file lists none.
+    reads_layer_types : bool
+        Whether its attention follows an explicit ``layer_types`` list.
+    nope_types : tuple of str
+        Layer types that apply no RoPE.
+    nope_if_window : bool
+        The full layers apply no RoPE when ``sliding_window`` is set (EXAONE 4).
+    window_on_full : bool
+        ``sliding_window``, when set, limits the full-attention layers too (MiniMax).
+    no_rope_layers : int or None
+        Default NoPE interval when the family reads ``no_rope_layers``.
+    pairing : str
+        Rotary pairing: ``'half'`` (split halves) or ``'interleaved'``.
+    mrope : str or None
+        M-RoPE layout, if the family uses one.
+    mrope_default : tuple of int
+        Its default sections.
+    sinks : bool
+        Whether its attention has sinks.
+    prf_default : float
+        ``partial_rotary_factor`` when the config has none.
+    prf_legacy : str or None
+        A legacy partial-rotary field it reads (``rotary_pct``, a fraction, or ``rotary_dim``).
+    prf_forced : float or None
+        The factor its config class sets whatever the file says (Bamba: 0.5).
+    ntk_alpha : bool
+        ``rope_type`` dynamic with an alpha: :math:`\\mathrm{base} \\cdot \\alpha^{d/(d-2)}` (Hunyuan).
+    query_scale : str or None
+        A position-dependent factor on every query (a :class:`petheory.scheme.Temperature` kind).
+    rope_keys : tuple of str
+        Keys of the rope dict only this family reads or ignores.
+    theta_default : float
+        The RoPE base when the config has none.
+    scale : str or None
+        The logit-scale rule (:func:`petheory.models.read.logit_factor`).
+    softcap_key : str
+        The config field of its attention logit soft-capping.
+    extra : tuple of str
+        Fields only this family may carry, understood here.
+    text : str or None
+        A wrapper's text model type when ``text_config`` has none.
+    """
 
     types: tuple = ATTENTION_TYPES + NO_POSITION_TYPES  # layer types it knows
     default_types: object = None                     # (cfg, n[, rope_on]) -> layer types when the file has none
@@ -327,7 +375,26 @@ NOT_SHIPPED = {
 
 
 def refuse_underived(mt: str) -> None:
-    """Refuse a file without ``layer_types`` of a model type in :data:`DERIVES_UNREAD`."""
+    """Refuse a file without ``layer_types`` of a model type in :data:`DERIVES_UNREAD`.
+
+    Parameters
+    ----------
+    mt : str
+        The model type.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``mt``'s configuration class derives ``layer_types`` by a rule petheory does not implement.
+
+    Examples
+    --------
+    >>> refuse_underived("llama")
+    >>> refuse_underived("minimax")
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: config field layer_types is missing: transformers' minimax configuration class ...
+    """
     if mt in DERIVES_UNREAD:
         raise ValidationError(f"config field layer_types is missing: transformers' {mt} configuration class derives it "
                               "(its __post_init__, from num_hidden_layers and a rule of its own) and petheory does not "
@@ -335,14 +402,62 @@ def refuse_underived(mt: str) -> None:
 
 
 def family(mt: str) -> Family:
-    """The table entry of model type ``mt`` (the fields-only :data:`DEFAULT` when it has none)."""
+    """The table entry of model type ``mt`` (the fields-only :data:`DEFAULT` when it has none).
+
+    Parameters
+    ----------
+    mt : str
+        The model type.
+
+    Returns
+    -------
+    Family
+        What its code does that its config does not say.
+
+    Examples
+    --------
+    >>> family("gemma3").pairing, family("no_such_model") is DEFAULT
+    ('half', True)
+    """
     return FAMILIES.get(mt, DEFAULT)
 
 
 def layer_types(cfg: dict, mt: str, fam: Family, n: int, rope_on, class_has_types: bool | None = None) -> list:
-    """The layer types of an ``n``-layer config: its ``layer_types`` if given (validated), else as its family derives
-    them (a config that needs a derivation its family does not have is refused by name). A class without a
-    ``layer_types`` field (``class_has_types`` False) applies its ``sliding_window`` to every layer, as Mistral's."""
+    """The layer types of an ``n``-layer config: its ``layer_types`` if given (validated), else as its family derives them.
+
+    A config that needs a derivation its family does not have is refused by name. A class without a ``layer_types``
+    field (``class_has_types`` False) applies its ``sliding_window`` to every layer, as Mistral's.
+
+    Parameters
+    ----------
+    cfg : dict
+        The (text) config.
+    mt : str
+        Its model type.
+    fam : Family
+        Its family entry.
+    n : int
+        Layers.
+    rope_on : list of bool or None
+        Which layers apply RoPE (for a family that derives types from its NoPE layers).
+    class_has_types : bool, optional
+        Whether the configuration class has a ``layer_types`` field (None: unknown).
+
+    Returns
+    -------
+    list of str
+        One type per layer.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A list of the wrong length, a type the family does not have, or one its code would contradict.
+
+    Examples
+    --------
+    >>> layer_types({"layer_types": ["full_attention", "sliding_attention"]}, "gemma3", family("gemma3"), 2, None)
+    ['full_attention', 'sliding_attention']
+    """
     def derived():
         refuse_underived(mt)
         if fam.default_types is None:

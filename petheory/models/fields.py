@@ -28,7 +28,27 @@ REAL_LIMIT = 1e300
 
 
 def fail(field_: str, expected: str, value) -> ValidationError:
-    """The one-line error for a field: its name, what was expected, the value (shortened)."""
+    """The one-line error for a field: its name, what was expected, the value (shortened).
+
+    Parameters
+    ----------
+    field_ : str
+        The field's name, as the file writes it (``rope_scaling.factor``).
+    expected : str
+        What it must be.
+    value : object
+        What it is.
+
+    Returns
+    -------
+    petheory.errors.ValidationError
+        The error, to raise.
+
+    Examples
+    --------
+    >>> str(fail("rope_theta", "a number > 0", -1))
+    'config field rope_theta must be a number > 0, got -1; fix the config.json'
+    """
     text = repr(value)
     if len(text) > 60:
         text = text[:57] + "..."
@@ -38,6 +58,33 @@ def fail(field_: str, expected: str, value) -> ValidationError:
 def read_int(cfg: dict, key: str, *, default=None, minimum: int = 1, where: str = "", limit: int | None = None) -> int:
     """The integer field ``cfg[key]`` (an integral float is accepted), within [minimum, limit].
 
+    Parameters
+    ----------
+    cfg : dict
+        The config (or one of its objects).
+    key : str
+        The field.
+    default : int, optional
+        Its value when absent (None: required).
+    minimum : int, optional
+        Smallest value accepted.
+    where : str, optional
+        Prefix of the field's name in messages (``rope_scaling.``).
+    limit : int, optional
+        Largest value accepted (default: the field's entry in ``LIMITS``).
+
+    Returns
+    -------
+    int
+        The value.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Missing, not an integer, or out of range.
+
+    Examples
+    --------
     >>> read_int({"n": 4.0}, "n")
     4
     """
@@ -63,6 +110,33 @@ def read_real(cfg: dict, key: str, *, default=None, minimum: float | None = None
               where: str = "") -> float:
     """The finite real field ``cfg[key]``, > 0 unless ``positive=False``, of magnitude at most :data:`REAL_LIMIT`.
 
+    Parameters
+    ----------
+    cfg : dict
+        The config (or one of its objects).
+    key : str
+        The field.
+    default : float, optional
+        Its value when absent (None: required).
+    minimum : float, optional
+        Smallest value accepted.
+    positive : bool, optional
+        Require > 0.
+    where : str, optional
+        Prefix of the field's name in messages.
+
+    Returns
+    -------
+    float
+        The value.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Missing, not a finite number, or out of range.
+
+    Examples
+    --------
     >>> read_real({"rope_theta": 10 ** 400}, "rope_theta")
     Traceback (most recent call last):
     ...
@@ -88,7 +162,34 @@ def read_real(cfg: dict, key: str, *, default=None, minimum: float | None = None
 
 
 def read_bool(cfg: dict, key: str, *, default: bool, where: str = "") -> bool:
-    """The boolean field ``cfg[key]`` (absent or null: ``default``)."""
+    """The boolean field ``cfg[key]`` (absent or null: ``default``).
+
+    Parameters
+    ----------
+    cfg : dict
+        The config.
+    key : str
+        The field.
+    default : bool
+        Its value when absent or null.
+    where : str, optional
+        Prefix of the field's name in messages.
+
+    Returns
+    -------
+    bool
+        The value.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Not true or false.
+
+    Examples
+    --------
+    >>> read_bool({"x": True}, "x", default=False), read_bool({}, "x", default=False)
+    (True, False)
+    """
     val = cfg.get(key)
     if val is None:
         return default
@@ -98,7 +199,34 @@ def read_bool(cfg: dict, key: str, *, default: bool, where: str = "") -> bool:
 
 
 def read_factors(rope: dict, key: str, bands: int, where: str) -> tuple:
-    """A list of ``bands`` positive finite numbers (LongRoPE's short/long factors)."""
+    """A list of ``bands`` positive finite numbers (LongRoPE's short and long factors).
+
+    Parameters
+    ----------
+    rope : dict
+        The RoPE dict.
+    key : str
+        ``'short_factor'`` or ``'long_factor'``.
+    bands : int
+        Rotary bands (one factor each).
+    where : str
+        Prefix of the field's name in messages.
+
+    Returns
+    -------
+    tuple of float
+        The factors.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Not a list of ``bands`` positive finite numbers.
+
+    Examples
+    --------
+    >>> read_factors({"short_factor": [1.0, 2.0]}, "short_factor", 2, "rope_scaling.")
+    (1.0, 2.0)
+    """
     vals = rope.get(key)
     name = where + key
     if not isinstance(vals, (list, tuple)):
@@ -123,7 +251,30 @@ def _named(vals, name):
 
 
 def read_heads(cfg: dict, *keys: str) -> int:
-    """The number of attention heads, from the first of ``keys`` the config has."""
+    """The number of attention heads, from the first of ``keys`` the config has.
+
+    Parameters
+    ----------
+    cfg : dict
+        The config.
+    *keys : str
+        The names it may be stored under, in order.
+
+    Returns
+    -------
+    int
+        The heads.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        None of ``keys`` is set, or the value is out of range.
+
+    Examples
+    --------
+    >>> read_heads({"n_head": 8}, "num_attention_heads", "n_head")
+    8
+    """
     for k in keys:
         if cfg.get(k) is not None:
             return read_int(cfg, k, limit=LIMITS["num_attention_heads"])
@@ -131,7 +282,32 @@ def read_heads(cfg: dict, *keys: str) -> int:
 
 
 def read_head_dim(cfg: dict, hidden: int, heads: int) -> int:
-    """``head_dim`` if the config gives one, else ``hidden // heads`` (transformers' floor division)."""
+    """``head_dim`` if the config gives one, else ``hidden // heads`` (transformers' floor division).
+
+    Parameters
+    ----------
+    cfg : dict
+        The config.
+    hidden : int
+        Hidden size.
+    heads : int
+        Attention heads.
+
+    Returns
+    -------
+    int
+        The head dimension.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A head of fewer than 2 dimensions.
+
+    Examples
+    --------
+    >>> read_head_dim({}, 4096, 32), read_head_dim({"head_dim": 256}, 4096, 32)
+    (128, 256)
+    """
     if cfg.get("head_dim") is not None:
         return read_int(cfg, "head_dim", minimum=2)
     if hidden // heads < 2:
@@ -143,7 +319,36 @@ def read_head_dim(cfg: dict, hidden: int, heads: int) -> int:
 
 def read_int_list(cfg: dict, key: str, *, length: int | None = None, minimum: int = 0, maximum: int | None = None,
                   where: str = "") -> tuple:
-    """A list of integers (``no_rope_layers``, ``mrope_section``), of ``length`` items when given."""
+    """A list of integers (``no_rope_layers``, ``mrope_section``), of ``length`` items when given.
+
+    Parameters
+    ----------
+    cfg : dict
+        The config.
+    key : str
+        The field.
+    length : int, optional
+        The number of items required.
+    minimum, maximum : int, optional
+        The range of each item.
+    where : str, optional
+        Prefix of the field's name in messages.
+
+    Returns
+    -------
+    tuple of int
+        The items.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Not a list, the wrong length, or an item out of range.
+
+    Examples
+    --------
+    >>> read_int_list({"mrope_section": [16, 24, 24]}, "mrope_section")
+    (16, 24, 24)
+    """
     vals = cfg.get(key)
     name = where + key
     if not isinstance(vals, (list, tuple)):

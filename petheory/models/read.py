@@ -32,7 +32,25 @@ MAX_POS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length"
 
 
 def first_key(cfg: dict, keys: tuple) -> str:
-    """The first of ``keys`` the config sets (the first one when none is set: its missing-field error names it)."""
+    """The first of ``keys`` the config sets (the first one when none is set: its missing-field error names it).
+
+    Parameters
+    ----------
+    cfg : dict
+        The config.
+    keys : tuple of str
+        Names a field may be stored under.
+
+    Returns
+    -------
+    str
+        The name to read.
+
+    Examples
+    --------
+    >>> first_key({"n_layer": 2}, ("num_hidden_layers", "n_layer")), first_key({}, ("num_hidden_layers", "n_layer"))
+    ('n_layer', 'num_hidden_layers')
+    """
     return next((k for k in keys if cfg.get(k) is not None), keys[0])
 
 
@@ -88,7 +106,32 @@ def _mrope(cfg: dict, rope: dict, where: str, fam: Family, mt: str, bands: int) 
 
 
 def refuse_foreign(cfg: dict, mt: str, fam: Family) -> None:
-    """A field that changes positions but is not read for this family is refused by name, never dropped."""
+    """A field that changes positions but is not read for this family is refused by name, never dropped.
+
+    Parameters
+    ----------
+    cfg : dict
+        The (text) config.
+    mt : str
+        Its model type.
+    fam : Family
+        Its family entry (the fields it reads).
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A positional field of another family, an unknown one (:func:`petheory.models.understood.refuse_unknown`), or
+        bidirectional attention.
+
+    Examples
+    --------
+    >>> from petheory.models.families import family
+    >>> refuse_foreign({"rope_theta": 1e4}, "llama", family("llama"))
+    >>> refuse_foreign({"query_pre_attn_scalar": 256}, "llama", family("llama"))
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: config field query_pre_attn_scalar changes positions but is not part of llama: ...
+    """
     mine = set(fam.extra) | ({"no_rope_layers", "no_rope_layer_interval"} if fam.no_rope_layers else set()) | (
         {"mrope_section"} if fam.mrope else set()) | ({"query_pre_attn_scalar"} if fam.scale == "gemma" else set())
     for key in FOREIGN_FIELDS:
@@ -146,7 +189,28 @@ def _layer_dims(cfg: dict, mt: str, d: int, types: list) -> list:
 
 
 def logit_factor(cfg: dict, fam: Family, d: int) -> float:
-    r"""The factor on every logit beyond :math:`d^{-1/2}`, as the family's attention computes it."""
+    """The factor on every logit beyond :math:`d^{-1/2}`, as the family's attention computes it.
+
+    Parameters
+    ----------
+    cfg : dict
+        The (text) config.
+    fam : Family
+        Its family entry (its ``scale`` rule).
+    d : int
+        The head dimension.
+
+    Returns
+    -------
+    float
+        1 for the plain :math:`d^{-1/2}` softmax scale.
+
+    Examples
+    --------
+    >>> from petheory.models.families import family
+    >>> round(logit_factor({"query_pre_attn_scalar": 256}, family("gemma2"), 128), 6), logit_factor({}, family("llama"), 128)
+    (0.707107, 1.0)
+    """
     if fam.scale == "gemma" and cfg.get("query_pre_attn_scalar") is not None:
         # softmax scale query_pre_attn_scalar^-1/2 instead of d^-1/2: every logit times sqrt(d / query_pre_attn_scalar)
         return math.sqrt(d / read_real(cfg, "query_pre_attn_scalar"))
@@ -162,8 +226,38 @@ def logit_factor(cfg: dict, fam: Family, d: int) -> float:
 
 
 def rope_model(cfg: dict, mt: str, fam: Family, fields=None) -> Scheme:
-    """The per-layer scheme of a rotary decoder's (text) config; ``mt`` names its family's table entry, ``fields`` the
-    positional fields its configuration class has (None: unknown)."""
+    """The per-layer scheme of a rotary decoder's (text) config.
+
+    Parameters
+    ----------
+    cfg : dict
+        The (text) config.
+    mt : str
+        The model type whose family's table entry it is read by.
+    fam : Family
+        That entry.
+    fields : iterable of str, optional
+        The positional fields its configuration class has (None: unknown).
+
+    Returns
+    -------
+    petheory.scheme.Scheme
+        One layer per decoder layer: its positions (rotary with its scaling, or none), span, temperature and sinks.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A field missing, out of range or not understood.
+
+    Examples
+    --------
+    >>> from petheory.models.families import family
+    >>> cfg = {"hidden_size": 256, "num_attention_heads": 4, "num_hidden_layers": 2, "max_position_embeddings": 4096,
+    ...        "rope_theta": 1e4}
+    >>> s = rope_model(cfg, "llama", family("llama"))
+    >>> len(s.layers), s.context, s.layers[0].positions.params
+    (2, 4096, {'base': 10000.0, 'pairing': 'half'})
+    """
     if fam.convert is not None:
         cfg = fam.convert(cfg)
     hidden = read_int(cfg, first_key(cfg, HIDDEN))
@@ -370,10 +464,37 @@ def _span(cfg: dict, t: str, fam: Family | None = None) -> Span:
 
 
 def query_scale(cfg: dict, fam: Family) -> Temperature | None:
-    """The family's position-dependent factor on every query of an attention layer (None: none).
+    r"""The family's position-dependent factor on every query of an attention layer (None: none).
 
-    Ministral 3's and Mistral 4's attention multiply queries by ``get_llama_4_attn_scale``: 1 + beta * log(1 +
-    floor(p / L0)), beta and L0 read from rope_parameters (a file without them fails in transformers' forward)."""
+    Ministral 3's and Mistral 4's attention multiply queries by ``get_llama_4_attn_scale``,
+    :math:`1 + \beta \log(1 + \lfloor p / L_0 \rfloor)`, beta and :math:`L_0` read from ``rope_parameters`` (a file
+    without them fails in transformers' forward).
+
+    Parameters
+    ----------
+    cfg : dict
+        The (text) config.
+    fam : Family
+        Its family entry.
+
+    Returns
+    -------
+    petheory.scheme.Temperature or None
+        The ``llama4_beta`` temperature, or None.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``llama_4_scaling_beta`` or ``original_max_position_embeddings`` missing or out of range.
+
+    Examples
+    --------
+    >>> from petheory.models.families import family
+    >>> rope = {"rope_type": "yarn", "factor": 16.0, "rope_theta": 1e6, "llama_4_scaling_beta": 0.1,
+    ...         "original_max_position_embeddings": 16384}
+    >>> query_scale({"rope_parameters": rope}, family("ministral3")).params
+    {'beta': 0.1, 'original_max_position_embeddings': 16384.0}
+    """
     if fam.query_scale != "llama4_beta":
         return None
     rope, where = rope_dict(cfg)

@@ -49,6 +49,27 @@ def rope_dict(cfg: dict) -> tuple[dict, str]:
     A file with both is read when they say the same (transformers 5 takes ``rope_scaling`` in place of
     ``rope_parameters``, transformers 4 reads only ``rope_scaling``); two layouts that disagree are refused, naming both.
 
+    Parameters
+    ----------
+    cfg : dict
+        The (text) config.
+
+    Returns
+    -------
+    rope : dict
+        The RoPE dict ({} when the config has none).
+    where : str
+        Its name as a prefix for messages (``'rope_parameters.'`` or ``'rope_scaling.'``).
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Not an object, or two layouts that disagree.
+
+    Examples
+    --------
+    >>> rope_dict({"rope_parameters": {"rope_type": "default", "rope_theta": 5e5}})
+    ({'rope_type': 'default', 'rope_theta': 500000.0}, 'rope_parameters.')
     >>> rope_dict({"rope_scaling": {"type": "linear", "factor": 4.0}, "rope_theta": 1e4,
     ...            "rope_parameters": {"rope_type": "default", "rope_theta": 1e4}})
     Traceback (most recent call last):
@@ -76,7 +97,30 @@ def rope_dict(cfg: dict) -> tuple[dict, str]:
 
 
 def check_rope_keys(rope: dict, where: str, *, extra=()) -> None:
-    """Refuse a key of a RoPE dict that this reader does not know (it may change the positions)."""
+    """Refuse a key of a RoPE dict that this reader does not know (it may change the positions).
+
+    Parameters
+    ----------
+    rope : dict
+        The RoPE dict.
+    where : str
+        Its name as a prefix for messages.
+    extra : iterable of str, optional
+        Keys the caller reads as well.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        An unknown key; the message lists the supported ones.
+
+    Examples
+    --------
+    >>> check_rope_keys({"rope_type": "linear", "factor": 2.0}, "rope_scaling.")
+    >>> check_rope_keys({"rope_type": "linear", "wavelet": 2.0}, "rope_scaling.")
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: config field rope_scaling.wavelet is not understood (it may change the positions); ...
+    """
     unknown = sorted(k for k in rope if k not in ROPE_KEYS and k not in extra)
     if unknown:
         raise ValidationError(f"config field {where}{unknown[0]} is not understood (it may change the positions); "
@@ -90,6 +134,47 @@ def rope_scheme(cfg: dict, rope: dict, where: str, *, d: int, rotary_dim: int, b
     ``d`` is the head dimension, ``rotary_dim`` how many of its coordinates rotate (for
     ``proportional``, the ladder is that of the whole head: :math:`b^{-2t/d}` for the first
     rotary_dim/2 bands, the same as :math:`b' = b^{r/d}` (:math:`r` = rotary_dim) on a ladder of rotary_dim).
+
+    Parameters
+    ----------
+    cfg : dict
+        The (text) config (for a top-level ``rope_theta`` or ``original_max_position_embeddings``).
+    rope : dict
+        The RoPE dict.
+    where : str
+        Its name as a prefix for messages.
+    d : int
+        Head dimension.
+    rotary_dim : int
+        Rotating coordinates.
+    base_key : str, optional
+        The config's field of the base.
+    default_base : float, optional
+        The base when none is given.
+    pairing : {'half', 'interleaved'}, optional
+        Rotary pairing.
+    max_pos : int
+        ``max_position_embeddings``.
+
+    Returns
+    -------
+    name : str
+        The registry encoding (``rope``, ``rope_pi``, ``rope_yarn``, ...).
+    params : dict
+        Its parameters.
+    L : int
+        The original (pre-training) context.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        An unknown ``rope_type`` or key, or a value out of range.
+
+    Examples
+    --------
+    >>> rope_scheme({}, {"rope_type": "linear", "factor": 4.0, "rope_theta": 1e4}, "rope_scaling.", d=64, rotary_dim=64,
+    ...             max_pos=8192)
+    ('rope_pi', {'base': 10000.0, 'pairing': 'half', 'scale': 4.0}, 2048)
     """
     check_rope_keys(rope, where)
     rtype = rope.get("rope_type", rope.get("type", "default"))
@@ -156,6 +241,20 @@ def rope_scheme(cfg: dict, rope: dict, where: str, *, d: int, rotary_dim: int, b
 def yarn_get_mscale(scale: float, mscale: float = 1.0) -> float:
     r"""DeepSeek's ``yarn_get_mscale``: :math:`0.1\,m\ln s + 1` for s > 1, else 1.
 
+    Parameters
+    ----------
+    scale : float
+        s, the YaRN factor.
+    mscale : float, optional
+        m.
+
+    Returns
+    -------
+    float
+        The factor.
+
+    Examples
+    --------
     >>> round(yarn_get_mscale(40.0, 1.0), 6)
     1.368888
     """
@@ -163,9 +262,27 @@ def yarn_get_mscale(scale: float, mscale: float = 1.0) -> float:
 
 
 def yarn_attention_factor(rope: dict, scale: float, where: str = "rope_scaling.") -> float:
-    """YaRN's factor on cos and sin as transformers sets it: ``attention_factor`` if given, else
-    ``get_mscale(s, mscale) / get_mscale(s, mscale_all_dim)`` when both are set, else ``0.1 ln s + 1``.
+    r"""YaRN's factor on cos and sin as transformers sets it.
 
+    ``attention_factor`` if given, else ``get_mscale(s, mscale) / get_mscale(s, mscale_all_dim)`` when both are set,
+    else :math:`0.1\ln s + 1`.
+
+    Parameters
+    ----------
+    rope : dict
+        The RoPE dict.
+    scale : float
+        s, the YaRN factor.
+    where : str, optional
+        Its name as a prefix for messages.
+
+    Returns
+    -------
+    float
+        The factor.
+
+    Examples
+    --------
     >>> round(yarn_attention_factor({}, 4.0), 6)
     1.138629
     """

@@ -57,9 +57,25 @@ NOT_POSITIONAL = {
 
 
 def refuse_unknown(cfg: dict, mt: str, own=()) -> None:
-    """Refuse the first field of ``cfg`` that may change positions or the logit scale and that petheory does not read
-    for model type ``mt`` (``own``: the fields its family entry reads).
+    """Refuse the first field of ``cfg`` that may change positions or the logit scale and that petheory does not read for
+    model type ``mt``.
 
+    Parameters
+    ----------
+    cfg : dict
+        The (text) config.
+    mt : str
+        Its model type.
+    own : iterable of str, optional
+        The fields its family entry reads.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Such a field, by name.
+
+    Examples
+    --------
     >>> refuse_unknown({"rope_theta": 1e4, "vocab_size": 10}, "llama")
     >>> refuse_unknown({"rope_wavelet": 3}, "llama")
     Traceback (most recent call last):
@@ -89,15 +105,47 @@ LAYOUT = frozenset({"layer_types", "layers_block_type", "head_dim", "use_sliding
 
 
 def guarded(key: str) -> bool:
-    """Whether field ``key`` may decide positions or the logit scale (by its name or as a layout field)."""
+    """Whether field ``key`` may decide positions or the logit scale (by its name or as a layout field).
+
+    Parameters
+    ----------
+    key : str
+        A config field.
+
+    Returns
+    -------
+    bool
+        Whether it is guarded.
+
+    Examples
+    --------
+    >>> guarded("rope_theta"), guarded("vocab_size")
+    (True, False)
+    """
     return key in LAYOUT or bool(POSITIONAL.search(key)) and key not in NOT_POSITIONAL
 
 
 def unread_by_class(cfg: dict, fields) -> list:
-    """The positional fields of ``cfg`` that model type's code never reads (``fields``: the ones it reads, as the
-    verification table recorded them from its configuration and modeling modules): transformers ignores them, and so
-    does petheory (it would misread the model otherwise, e.g. ``layer_types`` on Llama, whose attention has no window).
+    """The positional fields of ``cfg`` that the model type's code never reads.
 
+    transformers ignores them, and so does petheory (it would misread the model otherwise, e.g. ``layer_types`` on Llama,
+    whose attention has no window).
+
+    Parameters
+    ----------
+    cfg : dict
+        The (text) config.
+    fields : iterable of str or None
+        The fields the code reads, as the verification table recorded them from its configuration and modeling modules
+        (None: unknown, nothing is dropped).
+
+    Returns
+    -------
+    list of str
+        The fields to leave out.
+
+    Examples
+    --------
     >>> unread_by_class({"layer_types": ["sliding_attention"], "head_dim": 64}, ["head_dim", "rope_parameters"])
     ['layer_types']
     """

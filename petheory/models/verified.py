@@ -29,30 +29,91 @@ load = verified_models.table
 
 
 def verified_types() -> frozenset:
-    """Model types whose reading the tool found equal to transformers' (status ``ok``)."""
+    """Model types whose reading the tool found equal to transformers' (status ``ok``).
+
+    Returns
+    -------
+    frozenset of str
+        The model types.
+
+    Examples
+    --------
+    >>> {"llama", "gemma3_text", "qwen2"} <= verified_types()
+    True
+    """
     return frozenset(mt for mt, rec in load()["types"].items() if rec.get("status") == "ok")
 
 
 def table_aliases(mt) -> dict:
-    """The standard fields model type ``mt``'s config class stores under other names (its ``attribute_map``, as the
-    tool recorded it): ``{standard: stored}``."""
+    """The standard fields model type ``mt``'s config class stores under other names (its ``attribute_map``, as the tool
+    recorded it).
+
+    Parameters
+    ----------
+    mt : str
+        The model type.
+
+    Returns
+    -------
+    dict
+        ``{standard: stored}`` ({} for a type the table does not know).
+
+    Examples
+    --------
+    >>> table_aliases("no_such_model")
+    {}
+    """
     return dict(load()["types"].get(mt, {}).get("aliases", {}))
 
 
 def table_fields(mt):
-    """The positional fields model type ``mt``'s configuration class has, as the tool recorded them (None: unknown)."""
+    """The positional fields model type ``mt``'s configuration class has, as the tool recorded them.
+
+    Parameters
+    ----------
+    mt : str
+        The model type.
+
+    Returns
+    -------
+    tuple of str or None
+        The fields (None: unknown).
+
+    Examples
+    --------
+    >>> "rope_parameters" in table_fields("llama"), table_fields("no_such_model")
+    (True, None)
+    """
     rec = load()["types"].get(mt)
     return None if rec is None or "fields" not in rec else tuple(rec["fields"])
 
 
 def nearest(mt: str, architectures=(), composite: bool = False) -> str | None:
-    """The verified model type closest to ``mt``: the one whose transformers model class the config's
-    ``architectures`` name (``DeepseekV3ForCausalLM`` -> deepseek_v3), else the closest name (difflib's ratio) among
-    the families of the same build (``composite``: a wrapper whose text decoder is a sub-configuration, such as a
-    vision-language model; a plain decoder is never pointed to one); None when none is verified.
+    """The verified model type closest to ``mt``.
 
-    >>> nearest("llama_next") in (None, "llama")
-    True
+    The one whose transformers model class the config's ``architectures`` name (``DeepseekV3ForCausalLM`` ->
+    deepseek_v3), else the closest name (difflib's ratio) among the families of the same build (``composite``: a wrapper
+    whose text decoder is a sub-configuration, such as a vision-language model; a plain decoder is never pointed to
+    one).
+
+    Parameters
+    ----------
+    mt : str
+        The model type.
+    architectures : sequence of str, optional
+        The config's ``architectures``.
+    composite : bool, optional
+        Whether the config is a wrapper.
+
+    Returns
+    -------
+    str or None
+        The nearest verified type; None when none is verified.
+
+    Examples
+    --------
+    >>> nearest("llama_next")
+    'llama'
     """
     ok = sorted(verified_types())
     if not ok:
@@ -98,10 +159,25 @@ def _closest(text: str, names) -> str:
 
 
 def derived_fields(why: str, cfg: dict | None) -> str:
-    """``why`` with each ``config field NAME`` that the user's ``cfg`` does not hold (at its top level or in its
-    text_config) marked as derived by the configuration class: the sweep's reasons name the fields of the file
-    ``save_pretrained`` writes, which holds the class's defaults and its ``__post_init__``'s derivations.
+    """``why`` with each ``config field NAME`` that the user's ``cfg`` does not hold marked as derived by the class.
 
+    The sweep's reasons name the fields of the file ``save_pretrained`` writes, which holds the class's defaults and its
+    ``__post_init__``'s derivations; a field is looked for at the file's top level and in its ``text_config``.
+
+    Parameters
+    ----------
+    why : str
+        A reason from the verification table.
+    cfg : dict or None
+        The user's file.
+
+    Returns
+    -------
+    str
+        The reason, marked.
+
+    Examples
+    --------
     >>> derived_fields("config field layer_types[0] = 'x' is not read", {"num_hidden_layers": 2})
     "config field layer_types[0] (not in this file: transformers' configuration class derives it from the file's other fields and its defaults) = 'x' is not read"
     """
@@ -125,10 +201,32 @@ def _letter_counts(names: tuple) -> tuple:
 
 
 def refusal(mt, architectures=(), cfg: dict | None = None) -> str:
-    """Why model type ``mt`` is not read, in one line (the table's reason, or the nearest verified family, judged by
-    the config's ``architectures`` first). ``cfg``: the user's file; a field the table's reason names that the file
-    does not hold is marked as one transformers' configuration class derives (the sweep read the file the class
-    writes)."""
+    """Why model type ``mt`` is not read, in one line: the table's reason, or the nearest verified family.
+
+    The nearest family is judged by the config's ``architectures`` first; a field the table's reason names that the
+    file does not hold is marked as one transformers' configuration class derives (the sweep read the file the class
+    writes).
+
+    Parameters
+    ----------
+    mt : str
+        The model type.
+    architectures : sequence of str, optional
+        The config's ``architectures``.
+    cfg : dict, optional
+        The user's file.
+
+    Returns
+    -------
+    str
+        The reason.
+
+    Examples
+    --------
+    >>> why = refusal("llama_next")
+    >>> why.startswith("unknown model_type 'llama_next'"), "nearest verified family: llama" in why
+    (True, True)
+    """
     table = load()
     rec = table["types"].get(mt)
     version = table.get("transformers") or "?"

@@ -20,7 +20,43 @@ from petheory.nn.transformer import ModelConfig
 @dataclass
 class TrainConfig:
     """Everything that defines a run. ``model`` fields left at 0/None are filled from the task
-    (vocabulary, outputs, head, lengths, causality)."""
+    (vocabulary, outputs, head, lengths, causality).
+
+    Attributes
+    ----------
+    task : TaskConfig
+        The task, its data seed and parameters.
+    model : ModelConfig
+        The model's shape (fields left at 0/None are filled from the task).
+    epochs : int
+        Passes over the training split.
+    batch_size : int
+        Training batch size.
+    lr : float
+        Peak learning rate of AdamW.
+    betas : (float, float)
+        AdamW's betas.
+    weight_decay : float
+        AdamW's weight decay.
+    warmup : float
+        Linear warm-up, as a fraction of all steps.
+    schedule : str
+        ``'cosine'`` (decay to 0 after the warm-up) or ``'constant'``.
+    grad_clip : float or None
+        Gradient-norm clipping (None: none).
+    seed : int
+        Seed of the initialisation and of the batch order.
+    device : str
+        ``'cpu'``, ``'cuda'``, ...
+    amp : bool
+        bf16 autocast of the forward pass on CUDA.
+    eval_batch_size : int
+        Batch size of evaluation.
+    ablate : bool
+        Whether to run the head ablation after training.
+    ablation_split : str
+        ``'test'`` or ``'train+test'``: where the ablation is measured.
+    """
 
     task: _tasks.TaskConfig = field(default_factory=_tasks.TaskConfig)
     model: ModelConfig = field(default_factory=ModelConfig)

@@ -17,7 +17,26 @@ from petheory.nn.transformer import Transformer
 
 
 def trim_padding(split: _tasks.Split) -> _tasks.Split:
-    """Drop trailing all-padding columns of an LM batch (causal: they cannot affect the rest)."""
+    """Drop trailing all-padding columns of an LM batch (causal: they cannot affect the rest).
+
+    Parameters
+    ----------
+    split : Split
+        A batch (no mask: returned as it is).
+
+    Returns
+    -------
+    Split
+        The batch without the columns no row's mask covers.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from petheory.nn.task_core import Split
+    >>> b = Split(torch.tensor([[1, 2, 0, 0]]), torch.tensor([[2, 3, 0, 0]]), torch.tensor([[1.0, 1.0, 0.0, 0.0]]))
+    >>> tuple(trim_padding(b).x.shape)
+    (1, 2)
+    """
     if split.mask is None:
         return split
     cols = torch.nonzero(split.mask.any(0)).flatten()
@@ -25,7 +44,36 @@ def trim_padding(split: _tasks.Split) -> _tasks.Split:
     return _tasks.Split(split.x[:, :last], split.y[:, :last], split.mask[:, :last])
 
 def loss_fn(kind: str, out: torch.Tensor, b: _tasks.Split) -> torch.Tensor:
-    """Training loss of one batch: MSE (regression), cross-entropy (classes, LM answer tokens)."""
+    """Training loss of one batch: MSE (regression), cross-entropy (classes; an LM's answer tokens).
+
+    Parameters
+    ----------
+    kind : str
+        The task's kind.
+    out : torch.Tensor
+        The model's output on the batch.
+    b : Split
+        The batch.
+
+    Returns
+    -------
+    torch.Tensor
+        The loss, a scalar.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from petheory.nn import tasks
+    >>> from petheory.nn.task_core import TaskConfig
+    >>> from petheory.nn.transformer import build_model
+    >>> data = tasks.load(TaskConfig("running_sum", 0, {"n_train": 8, "n_test": 4}))
+    >>> _ = torch.manual_seed(0)
+    >>> model = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16,
+    ...                      "max_len": 256})
+    >>> b = data.test[50]
+    >>> float(loss_fn(data.kind, model(b.x).detach(), b)) > 0
+    True
+    """
     out = out.float()
     if kind == "regression":
         return F.mse_loss(out[..., 0], b.y)
@@ -37,7 +85,33 @@ def loss_fn(kind: str, out: torch.Tensor, b: _tasks.Split) -> torch.Tensor:
 def batch_sums(kind: str, out: torch.Tensor, b: _tasks.Split) -> dict:
     """Per-model metric sums over one batch: ``out`` (S, B, ...) for S models, ``b`` (B, ...) shared.
 
-    Returns tensors of shape (S,); :func:`finish_sums` turns the sums over a split into metrics.
+    Parameters
+    ----------
+    kind : str
+        The task's kind.
+    out : torch.Tensor
+        The S models' outputs, stacked.
+    b : Split
+        The batch.
+
+    Returns
+    -------
+    dict
+        Sum name -> tensor of shape (S,); :func:`finish_sums` turns the sums over a split into metrics.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from petheory.nn import tasks
+    >>> from petheory.nn.task_core import TaskConfig
+    >>> from petheory.nn.transformer import build_model
+    >>> data = tasks.load(TaskConfig("running_sum", 0, {"n_train": 8, "n_test": 4}))
+    >>> _ = torch.manual_seed(0)
+    >>> model = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16,
+    ...                      "max_len": 256})
+    >>> b = data.test[50]
+    >>> {k: tuple(v.shape) for k, v in batch_sums(data.kind, model(b.x)[None].detach(), b).items()}
+    {'sq': (1,)}
     """
     if kind == "regression":
         return {"sq": ((out[..., 0] - b.y) ** 2).mean(-1).sum(-1)}
@@ -52,7 +126,27 @@ def batch_sums(kind: str, out: torch.Tensor, b: _tasks.Split) -> dict:
             "seq_right": (ok.sum(-1) == b.mask.sum(-1)).float().sum(-1)}
 
 def finish_sums(kind: str, sums: dict, n: int) -> dict:
-    """Metrics of one model from its :func:`batch_sums` totals (floats) over ``n`` samples."""
+    """Metrics of one model from its :func:`batch_sums` totals (floats) over ``n`` samples.
+
+    Parameters
+    ----------
+    kind : str
+        The task's kind.
+    sums : dict
+        Totals of one model.
+    n : int
+        Samples.
+
+    Returns
+    -------
+    dict
+        ``mse`` (regression); ``loss``, ``acc`` (classification); ``loss``, ``token_acc``, ``seq_acc`` (LM).
+
+    Examples
+    --------
+    >>> finish_sums("classification", {"loss": 2.0, "right": 3.0}, 4)
+    {'loss': 0.5, 'acc': 0.75}
+    """
     n = max(n, 1)
     if kind == "regression":
         return {"mse": float(sums["sq"]) / n}
@@ -64,7 +158,41 @@ def finish_sums(kind: str, sums: dict, n: int) -> dict:
 @torch.inference_mode()
 def evaluate(model: Transformer, split: _tasks.Split, kind: str, *, batch_size: int = 256,
              device=None, amp: bool = False) -> dict:
-    """Metrics of ``model`` on ``split`` (eval mode; sums over batches, then one division)."""
+    """Metrics of ``model`` on ``split`` (eval mode; sums over batches, then one division).
+
+    Parameters
+    ----------
+    model : Transformer
+        The model (its training mode is restored).
+    split : Split
+        The data.
+    kind : str
+        The task's kind.
+    batch_size : int, optional
+        Samples per forward pass.
+    device : str or torch.device, optional
+        Where to run (default: the model's).
+    amp : bool, optional
+        bf16 autocast on CUDA.
+
+    Returns
+    -------
+    dict
+        The metrics (:func:`finish_sums`).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from petheory.nn import tasks
+    >>> from petheory.nn.task_core import TaskConfig
+    >>> from petheory.nn.transformer import build_model
+    >>> data = tasks.load(TaskConfig("running_sum", 0, {"n_train": 8, "n_test": 4}))
+    >>> _ = torch.manual_seed(0)
+    >>> model = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16,
+    ...                      "max_len": 256})
+    >>> list(evaluate(model, data.test[50], data.kind))
+    ['mse']
+    """
     device = device or next(model.parameters()).device
     was = model.training
     model.eval()
@@ -78,26 +206,139 @@ def evaluate(model: Transformer, split: _tasks.Split, kind: str, *, batch_size: 
     return metrics_of(kind, tot, len(split))
 
 def add_sums(tot: dict | None, sums: dict) -> dict:
-    """Running float64 totals of :func:`batch_sums`."""
+    """Running float64 totals of :func:`batch_sums`.
+
+    Parameters
+    ----------
+    tot : dict or None
+        The totals so far (None: none yet).
+    sums : dict
+        One batch's sums.
+
+    Returns
+    -------
+    dict
+        The new totals.
+
+    Examples
+    --------
+    >>> import torch
+    >>> t = add_sums(None, {"sq": torch.tensor([1.0])})
+    >>> add_sums(t, {"sq": torch.tensor([2.0])})["sq"].tolist()
+    [3.0]
+    """
     sums = {k: v.double() for k, v in sums.items()}
     return sums if tot is None else {k: tot[k] + sums[k] for k in tot}
 
 def metrics_of(kind: str, tot: dict | None, n: int, i: int = 0) -> dict:
-    """:func:`finish_sums` of model ``i`` of the totals ``tot`` over ``n`` samples (None: no samples)."""
+    """:func:`finish_sums` of model ``i`` of the totals ``tot`` over ``n`` samples.
+
+    Parameters
+    ----------
+    kind : str
+        The task's kind.
+    tot : dict or None
+        The totals (None: no samples).
+    n : int
+        Samples.
+    i : int, optional
+        Which model of a stacked ensemble.
+
+    Returns
+    -------
+    dict
+        Its metrics.
+
+    Examples
+    --------
+    >>> import torch
+    >>> metrics_of("regression", {"sq": torch.tensor([2.0, 4.0])}, 4, i=1), metrics_of("regression", None, 0)
+    ({'mse': 1.0}, {'mse': 0.0})
+    """
     if tot is None:
         return finish_sums(kind, dict.fromkeys(("sq", "loss", "right", "tok", "tok_right", "seq_right"), 0.0), 0)
     return finish_sums(kind, {k: v[i] for k, v in tot.items()}, n)
 
 def split_to(b: _tasks.Split, device) -> _tasks.Split:
-    """The split with its tensors on ``device``."""
+    """The split with its tensors on ``device``.
+
+    Parameters
+    ----------
+    b : Split
+        A split.
+    device : str or torch.device
+        Where to.
+
+    Returns
+    -------
+    Split
+        The moved split.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from petheory.nn import tasks
+    >>> from petheory.nn.task_core import TaskConfig
+    >>> from petheory.nn.transformer import build_model
+    >>> data = tasks.load(TaskConfig("running_sum", 0, {"n_train": 8, "n_test": 4}))
+    >>> _ = torch.manual_seed(0)
+    >>> model = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16,
+    ...                      "max_len": 256})
+    >>> split_to(data.test[50], "cpu").x.device.type
+    'cpu'
+    """
     return _tasks.Split(b.x.to(device), b.y.to(device), None if b.mask is None else b.mask.to(device))
 
 def autocast(device, amp: bool, cache: bool = True):
-    """bf16 autocast on CUDA when ``amp`` (a no-op elsewhere); ``cache=False`` inside CUDA graph capture."""
+    """bf16 autocast on CUDA when ``amp`` (a no-op elsewhere).
+
+    Parameters
+    ----------
+    device : str or torch.device
+        The device the forward runs on.
+    amp : bool
+        Whether to autocast.
+    cache : bool, optional
+        Autocast's weight cache (off inside CUDA graph capture).
+
+    Returns
+    -------
+    torch.autocast
+        The context manager.
+
+    Examples
+    --------
+    >>> with autocast("cpu", amp=True):  # nothing changes on the CPU
+    ...     pass
+    """
     device = torch.device(device)
     return torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bool(amp) and device.type == "cuda",
                           cache_enabled=cache)
 
 def test_split(data: _tasks.TaskData) -> _tasks.Split:
-    """The test split at the training length (the one the history and ablation use)."""
+    """The test split at the training length (the one the history and ablation use).
+
+    Parameters
+    ----------
+    data : TaskData
+        A task's data.
+
+    Returns
+    -------
+    Split
+        ``data.test[data.train_len]``, else the first test split.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from petheory.nn import tasks
+    >>> from petheory.nn.task_core import TaskConfig
+    >>> from petheory.nn.transformer import build_model
+    >>> data = tasks.load(TaskConfig("running_sum", 0, {"n_train": 8, "n_test": 4}))
+    >>> _ = torch.manual_seed(0)
+    >>> model = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16,
+    ...                      "max_len": 256})
+    >>> tuple(test_split(data).x.shape)
+    (4, 50, 1)
+    """
     return data.test[data.train_len] if data.train_len in data.test else next(iter(data.test.values()))

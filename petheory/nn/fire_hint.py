@@ -40,7 +40,30 @@ _HINT_PES = {"shift": ("absolute", "rope", "alibi", "relative", "fire"), "interp
 
 
 def check_hint(name: str, kind: str, hint) -> None:
-    """ValueError unless Scale Hint ``hint`` applies to PE ``name`` (of registry ``kind``)."""
+    """Refuse a Scale Hint that does not apply to PE ``name`` (of registry ``kind``).
+
+    Parameters
+    ----------
+    name : str
+        The encoding.
+    kind : str
+        Its registry kind.
+    hint : str or None
+        The hint (None: nothing to check).
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        An unknown hint, or one that does not apply to the encoding.
+
+    Examples
+    --------
+    >>> check_hint("rope", "rotary", "shift")
+    >>> check_hint("nope", "absolute", "shift")
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: hint=shift does not apply to 'nope'; ...
+    """
     if hint is None:
         return
     if hint not in HINTS:
@@ -52,7 +75,31 @@ def check_hint(name: str, kind: str, hint) -> None:
 
 
 def hint_positions(tokens: torch.Tensor, hint: str) -> torch.Tensor:
-    """Per-instance positions (B, T) float32 from token ids (B, T) (see the module docstring)."""
+    """Per-instance positions (B, T) float32 from token ids (B, T) (see the module docstring).
+
+    Parameters
+    ----------
+    tokens : torch.Tensor
+        Token ids, shape (B, T).
+    hint : {'shift', 'scale'}
+        The Scale Hint.
+
+    Returns
+    -------
+    torch.Tensor, shape (B, T)
+        Positions: counted from the last separator (``shift``), or rescaled to the first operand's length (``scale``).
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Not a (B, T) integer tensor.
+
+    Examples
+    --------
+    >>> import torch
+    >>> hint_positions(torch.tensor([[5, 6, SEP, 7]]), "shift").tolist()
+    [[0.0, 1.0, 0.0, 1.0]]
+    """
     if tokens.dim() != 2 or tokens.dtype not in (torch.int64, torch.int32):
         raise ValidationError(f"a Scale Hint needs token ids of shape (B, T), got {tuple(tokens.shape)} {tokens.dtype}")
     B, T = tokens.shape
@@ -66,7 +113,32 @@ def hint_positions(tokens: torch.Tensor, hint: str) -> torch.Tensor:
 
 
 def rotate_at(rotary, q: torch.Tensor, k: torch.Tensor, pos: torch.Tensor):
-    """RoPE of (B, H, T, hd) queries and keys at per-instance positions ``pos`` (B, T)."""
+    """RoPE of (B, H, T, hd) queries and keys at per-instance positions ``pos`` (B, T).
+
+    Parameters
+    ----------
+    rotary : Rotary
+        The layer's rotary module (its frequencies and pairing; only its first ``heads`` heads rotate).
+    q, k : torch.Tensor
+        Queries and keys, shape (B, H, T, hd).
+    pos : torch.Tensor
+        Positions, shape (B, T).
+
+    Returns
+    -------
+    q, k : torch.Tensor
+        Rotated, shapes as given.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from petheory.nn.position import Rotary
+    >>> rot = Rotary(4, {}, None, 1, 16)
+    >>> q = k = torch.ones(1, 1, 3, 4)
+    >>> qr, kr = rotate_at(rot, q, k, torch.zeros(1, 3))  # position 0 everywhere: nothing turns
+    >>> bool(torch.allclose(qr, q))
+    True
+    """
     if not hasattr(rotary, "_freqs"):
         kw = {k_: rotary.params[k_] for k_ in ("base", "rotary_dim") if k_ in rotary.params}
         rotary._freqs = torch.tensor(enc.rope_frequencies(rotary.head_dim, **kw), dtype=torch.float32)
@@ -87,7 +159,19 @@ def rotate_at(rotary, q: torch.Tensor, k: torch.Tensor, pos: torch.Tensor):
 
 
 class FIREBias(nn.Module):
-    """FIRE's learned relation: (B or 1, T) positions -> (B or 1, H, T, T) logit bias."""
+    """FIRE's learned relation: (B or 1, T) positions -> (B or 1, H, T, T) logit bias.
+
+    Parameters
+    ----------
+    n_head : int
+        Heads (one output of the MLP each).
+    hidden : int, optional
+        Width of the MLP.
+    c : float, optional
+        Initial c of the log transform (learned).
+    threshold : float, optional
+        Initial threshold L of the normaliser (learned).
+    """
 
     def __init__(self, n_head: int, hidden: int = 32, c: float = 1.0, threshold: float = 1.0):
         super().__init__()
@@ -105,7 +189,33 @@ class FIREBias(nn.Module):
 
 
 def hinted_bias(bias, pos: torch.Tensor) -> torch.Tensor:
-    """A :class:`~petheory.nn.position.BiasPE`'s (B, H, T, T) bias at per-instance positions (B, T)."""
+    """A :class:`~petheory.nn.position.BiasPE`'s (B, H, T, T) bias at per-instance positions (B, T).
+
+    Parameters
+    ----------
+    bias : BiasPE
+        The layer's bias module (``fire``, ``alibi`` or ``relative``).
+    pos : torch.Tensor
+        Positions, shape (B, T).
+
+    Returns
+    -------
+    torch.Tensor, shape (B, H, T, T)
+        The bias.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A bias without a Scale Hint.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from petheory.nn.position import BiasPE
+    >>> b = BiasPE("alibi", {}, 2, 16, False, "press")
+    >>> tuple(hinted_bias(b, torch.tensor([[0.0, 1.0, 0.0]])).shape)
+    (1, 2, 3, 3)
+    """
     if bias.name == "fire":
         return bias.fire(pos)
     off = pos[:, None, :, None] - pos[:, None, None, :]  # (B, 1, T, T), i - j

@@ -31,9 +31,34 @@ __all__ = ["module_inputs", "transformer_lipschitz", "transformer_input_norm", "
 def module_inputs(model, modules: dict, inputs) -> dict:
     """Run ``model(inputs)`` once (eval mode, no gradients) and return what each module received.
 
-    ``modules`` maps a name to a sub-module of ``model``; the result maps the same names to the
-    first positional argument each module got (detached; the last call wins). Hooks are removed
-    and the model's training mode restored whatever happens.
+    Hooks are removed and the model's training mode restored whatever happens.
+
+    Parameters
+    ----------
+    model : torch.nn.Module
+        The model.
+    modules : dict
+        Name -> a sub-module of ``model``.
+    inputs : torch.Tensor
+        A batch it accepts.
+
+    Returns
+    -------
+    dict
+        The same names -> the first positional argument each module got (detached; the last call wins).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from petheory.nn import tasks
+    >>> from petheory.nn.task_core import TaskConfig
+    >>> from petheory.nn.transformer import build_model
+    >>> data = tasks.load(TaskConfig("running_sum", 0, {"n_train": 8, "n_test": 4}))
+    >>> _ = torch.manual_seed(0)
+    >>> model = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16,
+    ...                      "max_len": 256})
+    >>> tuple(module_inputs(model, {"ln_f": model.ln_f}, data.test[50].x)["ln_f"].shape)
+    (4, 50, 8)
     """
     got: dict = {}
     hooks = [m.register_forward_pre_hook(lambda _m, args, name=name: got.__setitem__(name, args[0].detach()))
@@ -70,9 +95,34 @@ def transformer_lipschitz(model, *, inputs=None) -> LipschitzReport:
     product-of-spectral-norms bound of Bartlett et al. 2017 adapted to Transformer blocks (a
     reconstruction; li2025 §4.2 states only :math:`O(L_{trans}B_0/\sqrt m)`).
 
-    ``inputs``: a batch the model accepts. Without it, LayerNorm factors use the certified global
-    constant (variance floor 0, so :math:`1/\sqrt\epsilon`). With it, each LayerNorm's smallest
-    per-token input variance on that batch is used: a data-dependent, *not certified* constant.
+    Parameters
+    ----------
+    model : Transformer
+        A model with standard attention (not MLA).
+    inputs : torch.Tensor, optional
+        A batch the model accepts. Without it, LayerNorm factors use the certified global constant (variance floor 0,
+        so :math:`1/\sqrt\epsilon`). With it, each LayerNorm's smallest per-token input variance on that batch is used:
+        a data-dependent, *not certified* constant.
+
+    Returns
+    -------
+    petheory.bounds.lipschitz.LipschitzReport
+        The product and its factors.
+
+    Raises
+    ------
+    petheory.errors.ValidationTypeError
+        Not a petheory Transformer, or MLA attention.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from petheory.nn.transformer import build_model
+    >>> _ = torch.manual_seed(0)
+    >>> m = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16})
+    >>> r = transformer_lipschitz(m)
+    >>> [f[0] for f in r.factors], r.total > 0
+    (['block0.attn_residual', 'block0.ffn_residual', 'ln_f', 'head'], True)
     """
     for attr in ("blocks", "ln_f", "head"):
         if not hasattr(model, attr):
@@ -118,8 +168,31 @@ def transformer_lipschitz(model, *, inputs=None) -> LipschitzReport:
 
 
 def transformer_input_norm(model, inputs) -> float:
-    r"""Empirical :math:`B_0=\max_{i,t}\lVert z^{(0)}_{i,t}\rVert_2` (li2025 Table 2) of a Transformer on
-    ``inputs``: the largest per-token norm of what enters the first block (token embedding + absolute PE)."""
+    r"""Empirical :math:`B_0=\max_{i,t}\lVert z^{(0)}_{i,t}\rVert_2` (li2025 Table 2) of a Transformer on ``inputs``.
+
+    The largest per-token norm of what enters the first block (token embedding + absolute PE).
+
+    Parameters
+    ----------
+    model : Transformer
+        The model.
+    inputs : torch.Tensor
+        A batch it accepts.
+
+    Returns
+    -------
+    float
+        :math:`B_0`.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from petheory.nn.transformer import build_model
+    >>> _ = torch.manual_seed(0)
+    >>> m = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16})
+    >>> transformer_input_norm(m, torch.zeros(1, 4, 1)) == float(m.embed.bias.detach().double().norm())
+    True
+    """
     z0 = module_inputs(model, {"z0": model.blocks[0]}, inputs)["z0"]
     return float(z0.double().norm(dim=-1).max())
 
@@ -132,11 +205,41 @@ def alibi_drift(model, inputs, *, n_max: int, layers=None) -> list[dict]:
     :math:`i`) and the weight :math:`p_{ij}=A(\mu,-\alpha d)` (:func:`petheory.bounds.attention_weight`);
     the counterfactual weight with the key's bias held at the training maximum is
     :math:`A(\mu,-\alpha N_{max})=p\,e^{\Delta}/(p\,e^{\Delta}+1-p)`, :math:`\Delta=\alpha(d-N_{max})`.
-    Returns one record per (layer, head, distance): max and mean drift over queries and batch,
-    the Eq. 9 right side :math:`\alpha(d-N_{max})/4`, and the sharp bound
-    :math:`\max A(1-A)\,\alpha(d-N_{max})` over the rows seen (the model-side counterpart of
-    :func:`petheory.bounds.alibi_extrapolation_terms`). Logits are recomputed in float64 from
-    the block's ``ln_1`` and ``attn.qkv`` (no softmax underflow).
+    Logits are recomputed in float64 from the block's ``ln_1`` and ``attn.qkv`` (no softmax underflow).
+
+    Parameters
+    ----------
+    model : Transformer
+        An ALiBi model.
+    inputs : torch.Tensor
+        A batch longer than ``n_max + 1``.
+    n_max : int
+        The training length :math:`N_{max}`.
+    layers : collection of int, optional
+        Only these layers.
+
+    Returns
+    -------
+    list of dict
+        One record per (layer, head, distance): max and mean drift over queries and batch, the Eq. 9 right side
+        :math:`\alpha(d-N_{max})/4`, and the sharp bound :math:`\max A(1-A)\,\alpha(d-N_{max})` over the rows seen (the
+        model-side counterpart of :func:`petheory.bounds.alibi_extrapolation_terms`).
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Not an ALiBi model, or inputs with no key beyond ``n_max``.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from petheory.nn.transformer import build_model
+    >>> _ = torch.manual_seed(0)
+    >>> m = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16,
+    ...                  "causal": True})
+    >>> recs = alibi_drift(m, torch.randn(2, 12, 1), n_max=8)
+    >>> len(recs), all(r["drift_max"] <= r["eq9_rhs"] for r in recs)
+    (6, True)
     """
     n_max = v.integer("n_max", n_max, minimum=1)
     if model.pe.name != "alibi":

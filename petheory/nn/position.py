@@ -110,7 +110,18 @@ def model_spec(name: str, params: dict | None = None, *, absolute: str | None = 
 
 
 def pe_names() -> list[str]:
-    """Every mechanism name a spec can start with: the registry's encodings and ``'mla'``."""
+    """Every mechanism name a spec can start with: the registry's encodings and ``'mla'``.
+
+    Returns
+    -------
+    list of str
+        The names.
+
+    Examples
+    --------
+    >>> {"rope", "alibi", "mla"} <= set(pe_names())
+    True
+    """
     return enc.available() + [m for m in MECHANISMS if m not in enc.available()]
 
 
@@ -325,7 +336,23 @@ class AbsolutePE(nn.Module):
 
 
 class BiasPE(nn.Module):
-    """A per-head logit bias, shape (H, T, T), from the registry's index or distance matrices."""
+    """A per-head logit bias, shape (H, T, T), from the registry's index or distance matrices.
+
+    Parameters
+    ----------
+    name : str
+        The bias encoding (``alibi``, ``t5``, ``relative``, a KERPLE kernel, ``fire``, or a registered one).
+    params : dict
+        Its parameters.
+    n_head : int
+        Heads.
+    max_len : int
+        Longest sequence (``relative``'s default offset range).
+    causal : bool
+        Causal attention (T5's buckets are then one-sided).
+    slopes : str
+        ALiBi's slope schedule.
+    """
 
     def __init__(self, name: str, params: dict, n_head: int, max_len: int, causal: bool, slopes: str):
         super().__init__()
@@ -429,6 +456,21 @@ class Rotary(nn.Module):
     Angles and pairing come from the registry (:func:`petheory.encodings.rope`, or any rotary
     encoding registered under ``name``); rotation is written as a
     gather + concatenation + inverse permutation so that it is differentiable and vmap-safe.
+
+    Parameters
+    ----------
+    head_dim : int
+        Head dimension (even).
+    params : dict
+        The rotary encoding's parameters (base, pairing, rotary_dim, scaling).
+    heads : int or None
+        Rotate only the first ``heads`` heads (None: all).
+    n_head : int
+        Heads of the layer.
+    max_len : int
+        Longest sequence.
+    name : str, optional
+        The registered rotary encoding.
     """
 
     def __init__(self, head_dim: int, params: dict, heads: int | None, n_head: int, max_len: int, name: str = "rope"):
@@ -496,7 +538,7 @@ class Rotary(nn.Module):
             return torch.stack([cos, cos], -1).flatten(-2), torch.stack([-sin, sin], -1).flatten(-2)
 
     def rotate(self, x: torch.Tensor, key: bool = False) -> torch.Tensor:
-        """Rotate the last dim of ``x`` (..., T, hd): row p by R_p (and scale it as a query, or
+        """Rotate the last dim of ``x`` (..., T, hd): row p by :math:`R_p` (and scale it as a query, or
         ``key=True`` as a key, for xPos/YaRN; plain RoPE rotates both alike).
 
         Half-precision inputs are rotated in float32 (bf16 under autocast would round the
@@ -552,7 +594,35 @@ class Rotary(nn.Module):
 
 
 def mla_sizes(cfg: PESpec, d_model: int, n_head: int) -> tuple[int, int]:
-    """(latent, rope_dim) of an MLA config: defaults d_model/2 and the head dim (128, 16 at gu2025's size)."""
+    """(latent, rope_dim) of an MLA config: defaults d_model/2 and the head dim (128, 16 at gu2025's size).
+
+    Parameters
+    ----------
+    cfg : PESpec
+        The ``mla`` spec (its ``latent`` and ``rope_dim``, if given).
+    d_model : int
+        Model width.
+    n_head : int
+        Heads.
+
+    Returns
+    -------
+    latent : int
+        Latent size.
+    rope_dim : int
+        Rotary dimensions of the shared query and key.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A latent below 1 or an odd ``rope_dim``.
+
+    Examples
+    --------
+    >>> from petheory.nn.position import parse_pe
+    >>> mla_sizes(parse_pe("mla"), 256, 16)
+    (128, 16)
+    """
     latent = int(cfg.latent or d_model // 2)
     rope_dim = int(cfg.rope_dim or d_model // n_head)
     if latent < 1:
@@ -563,5 +633,23 @@ def mla_sizes(cfg: PESpec, d_model: int, n_head: int) -> tuple[int, int]:
 
 
 def attention_scale(head_dim: int, extra: int = 0) -> float:
-    """Softmax temperature 1/sqrt(dim of the score's dot product) (MLA: head dim + rope dim)."""
+    r"""Softmax temperature :math:`1/\sqrt{d}`, d the dimension of the score's dot product (MLA: head dim + rope dim).
+
+    Parameters
+    ----------
+    head_dim : int
+        Head dimension.
+    extra : int, optional
+        Further dimensions of the dot product (MLA's rope dim).
+
+    Returns
+    -------
+    float
+        The scale.
+
+    Examples
+    --------
+    >>> attention_scale(16), attention_scale(16, 16) == 1 / 32 ** 0.5
+    (0.25, True)
+    """
     return 1.0 / math.sqrt(head_dim + extra)

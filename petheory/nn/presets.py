@@ -11,7 +11,7 @@ the model and ``task.<param>`` for task parameters (``task.seed`` is the data se
 Where the smoke and small presets shrink a gu2025 task (shorter sentences, fewer classes) they
 change the task's documented parameters, never its construction; chance level moves with them
 and is reported in every record. The paper preset follows CLAIMS.md for gu2025 (d=256, 16
-heads, 6 layers, d_ff 512, dropout 0.1, AdamW 1e-4, betas (0.98, 0.9), weight decay 1e-5,
+heads, 6 layers, ``d_ff`` 512, dropout 0.1, AdamW 1e-4, betas (0.98, 0.9), weight decay 1e-5,
 cosine with 6% warm-up, 100 epochs / 150 for Task 2, batch 512, 1024 for MLA; head ablation on
 train+test) and li2025 §7 for the running sum (2 layers, d=64, one head; optimiser and steps are
 not given: a reconstruction). The running-sum encoder is causal in every preset (``y_t`` depends
@@ -78,7 +78,7 @@ for _t, _extra in (("passkey", {}), ("mqar", {"n_pairs": 2, "n_keys": 8, "n_valu
                              {"epochs": 5, "batch_size": 128, "lr": 1e-3, "weight_decay": 0.01, "ablate": False})
 
 #: MQAR that learns key matching on a CPU (issue 34): the 'small' retrieval model (2 layers, d=64, 2 heads, RoPE) on
-#: MQAR without filler (context exactly 2 n_pairs + 1 = 5: ``BOS k1 v1 k2 v2 SEP q1 v(q1) q2 v(q2)``, the layout of
+#: MQAR without filler (context exactly ``2 n_pairs + 1 = 5``: ``BOS k1 v1 k2 v2 SEP q1 v(q1) q2 v(q2)``, the layout of
 #: Zoology's MQAR) at a constant lr of 1e-3 after a 5 % warm-up, 940 steps. The 'small' preset itself (filler,
 #: contexts 16..32, cosine) does not learn it: its first query stays at a guess between the two stored values. What
 #: was tried (seed 0 unless said; first-query accuracy in distribution): with filler (contexts 16..32, 5..32 or 5..16),
@@ -102,8 +102,40 @@ _DATA_SEED = {"gu2025_task1": 42, "gu2025_task2": 42}  # the authors' split seed
 
 
 def preset(task: str, size: str = "smoke", *, pe="nope", seed: int = 0, device: str = "cpu", **overrides) -> TrainConfig:
-    """The :class:`TrainConfig` of ``task`` at ``size`` with position mechanism ``pe`` (spec text or a
-    :class:`petheory.spec.PESpec`)."""
+    """The :class:`TrainConfig` of ``task`` at ``size`` with position mechanism ``pe``.
+
+    Parameters
+    ----------
+    task : str
+        A registered task.
+    size : {'smoke', 'small', 'paper'}, optional
+        The preset.
+    pe : str or PESpec, optional
+        The position mechanism (spec text or a :class:`petheory.spec.PESpec`).
+    seed : int, optional
+        Training seed.
+    device : str, optional
+        Where to train.
+    **overrides
+        Fields to set: a TrainConfig field (``lr``), ``model.<field>`` or ``task.<param>`` (``task.n_train``), passed
+        as ``**{"model.n_layer": 4}``.
+
+    Returns
+    -------
+    TrainConfig
+        The validated config.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        An unknown task or size, or an override out of range.
+
+    Examples
+    --------
+    >>> c = preset("parity", "small", pe="rope", seed=1)
+    >>> c.task.name, str(c.model.pe), c.seed
+    ('parity', 'rope', 1)
+    """
     if task not in _tasks.available():
         raise ValidationError(f"unknown task {task!r}; known: {', '.join(_tasks.available())}")
     if size not in SIZES:
@@ -156,8 +188,25 @@ def _set(cfg: dict, key: str, val) -> None:
 
 
 def identify(config: TrainConfig) -> str:
-    """``'paper'``, ``'small'`` or ``'smoke'`` when ``config`` is that preset of its task (any seed,
-    PE and device), else ``'custom'``. Claims use it: only paper-preset records decide them."""
+    """Which preset of its task ``config`` is: ``'paper'``, ``'small'`` or ``'smoke'``, else ``'custom'``.
+
+    Any seed, PE and device. Claims use it: only paper-preset records decide them.
+
+    Parameters
+    ----------
+    config : TrainConfig
+        A run's config.
+
+    Returns
+    -------
+    str
+        The preset's name, or ``'custom'``.
+
+    Examples
+    --------
+    >>> identify(preset("parity", "small", pe="rope")), identify(preset("parity", "small", lr=0.123))
+    ('small', 'custom')
+    """
     for size in SIZES:
         if (config.task.name, size) not in _TABLE:
             continue

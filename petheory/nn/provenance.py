@@ -11,7 +11,23 @@ preset to identify a record's, a sibling import within ``nn``, never one that cl
 from __future__ import annotations
 
 def preset_of(record: dict) -> str:
-    """The record's preset ('paper', 'small', 'smoke' or 'custom'); older records lack the field."""
+    """The record's preset (``'paper'``, ``'small'``, ``'smoke'`` or ``'custom'``); older records lack the field.
+
+    Parameters
+    ----------
+    record : dict
+        A training record.
+
+    Returns
+    -------
+    str
+        Its ``preset`` field, else what :func:`petheory.nn.presets.identify` makes of its config.
+
+    Examples
+    --------
+    >>> preset_of({"preset": "paper"}), preset_of({"config": {}})
+    ('paper', 'custom')
+    """
     if record.get("preset"):
         return record["preset"]
     from petheory.nn.presets import identify
@@ -68,7 +84,23 @@ LI2025_TABLE5_DEFAULT = "causal encoder, y_t = S_t/sqrt(t+1), x ~ U(-1,1)"
 
 
 def li2025_table5_reading(record: dict) -> str:
-    """The reconstruction choices a Table 5 record was trained under (the paper gives none of them)."""
+    """The reconstruction choices a Table 5 record was trained under (the paper gives none of them).
+
+    Parameters
+    ----------
+    record : dict
+        A running-sum training record.
+
+    Returns
+    -------
+    str
+        Causality, target scaling and input distribution, in plain text (:func:`reading_math` writes its formulas).
+
+    Examples
+    --------
+    >>> li2025_table5_reading({"config": {"task": {"params": {"dist": "normal"}}}, "model": {"causal": False}})
+    'bidirectional encoder, y_t = S_t/sqrt(t+1), x ~ N(0,1)'
+    """
     p = record["config"]["task"]["params"]
     scale = {"sqrt_t": "S_t/sqrt(t+1)", "mean": "S_t/(t+1)", "sqrt_train": "S_t/sqrt(50)", "none": "S_t"}
     dist = {"uniform": "x ~ U(-1,1)", "normal": "x ~ N(0,1)"}
@@ -76,8 +108,53 @@ def li2025_table5_reading(record: dict) -> str:
             f"y_t = {scale.get(p.get('target_scale', 'sqrt_t'), '?')}, {dist.get(p.get('dist', 'uniform'), '?')}")
 
 
+def reading_math(name: str) -> str:
+    r"""A Table 5 reading (:func:`li2025_table5_reading`, plain text) with its formulas as ``$...$`` math: mathtext in
+    a figure's title, MathJax in the docs' verdict table.
+
+    Parameters
+    ----------
+    name : str
+        A reading as :func:`li2025_table5_reading` writes it (``'causal encoder, y_t = S_t/sqrt(t+1), x ~ U(-1,1)'``).
+
+    Returns
+    -------
+    str
+        The same words, the target and the input distribution as ``$...$`` formulas.
+
+    Examples
+    --------
+    >>> print(reading_math("causal encoder, y_t = S_t/sqrt(t+1), x ~ N(0,1)"))
+    causal encoder, $y_t = S_t/\sqrt{t+1}$, $x \sim \mathcal{N}(0, 1)$
+    """
+    import re
+
+    def target(m):
+        return "$y_t = " + re.sub(r"sqrt\(([^)]*)\)", r"\\sqrt{\1}", m.group(1)) + "$"
+
+    name = re.sub(r"y_t = ([^,]+)", target, name)
+    return name.replace("x ~ U(-1,1)", r"$x \sim U(-1, 1)$").replace("x ~ N(0,1)", r"$x \sim \mathcal{N}(0, 1)$")
+
+
 def li2025_table5_paper_size(record: dict) -> bool:
-    """The paper preset up to the reconstruction choices (causality, target scaling, inputs)."""
+    """Whether a record is li2025 Table 5's paper preset, up to the reconstruction choices (causality, target scaling,
+    inputs).
+
+    Parameters
+    ----------
+    record : dict
+        A training record.
+
+    Returns
+    -------
+    bool
+        Whether its config, those choices set to the preset's, is the paper preset.
+
+    Examples
+    --------
+    >>> li2025_table5_paper_size({"config": {}})
+    False
+    """
     import dataclasses
 
     from petheory.nn.presets import identify

@@ -49,14 +49,54 @@ DEFAULTS = {
 
 
 def vocab_size(name: str, p: dict) -> int:
-    """Tokens of task ``name`` with parameters ``p``: the specials, then the symbol ranges."""
+    """Tokens of task ``name`` with parameters ``p``: the specials, then the symbol ranges.
+
+    Parameters
+    ----------
+    name : {'passkey', 'mqar'}
+        The task.
+    p : dict
+        Its parameters (:func:`petheory.nn.tasks.resolve_params`).
+
+    Returns
+    -------
+    int
+        The vocabulary size.
+
+    Examples
+    --------
+    >>> from petheory.nn.tasks import resolve_params
+    >>> vocab_size("passkey", resolve_params("passkey")) == SYM + 10 + 16
+    True
+    """
     if name == "passkey":
         return SYM + p["alphabet"] + p["filler"]
     return SYM + p["n_keys"] + p["n_values"] + p["filler"]
 
 
 def check(name: str, p: dict) -> None:
-    """``ValueError`` for sizes the construction cannot honour (checked before generating)."""
+    """Refuse sizes the construction cannot honour (checked before generating).
+
+    Parameters
+    ----------
+    name : {'passkey', 'mqar'}
+        The task.
+    p : dict
+        Its parameters.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A training length below ``min_len``, or contexts too short for the key (passkey) or the pairs (mqar).
+
+    Examples
+    --------
+    >>> from petheory.nn.tasks import resolve_params
+    >>> check("mqar", resolve_params("mqar", {"n_pairs": 8, "test_lens": (12,)}))
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: mqar context lengths must be >= 2 * n_pairs + 1 = 17, ...
+    """
     L0 = min([p["train_len"], *p["test_lens"]])
     if p["min_len"] > p["train_len"]:
         raise ValidationError(f"min_len={p['min_len']} must be <= train_len={p['train_len']} (training context lengths are "
@@ -144,7 +184,25 @@ def _split(name: str, lengths: np.ndarray, rng, p, depth=None):
 
 
 def make(name: str):
-    """The generator :data:`petheory.nn.task_core.TASKS` holds for ``name`` (``'passkey'`` or ``'mqar'``)."""
+    """The generator :data:`petheory.nn.task_core.TASKS` holds for ``name`` (``'passkey'`` or ``'mqar'``).
+
+    Parameters
+    ----------
+    name : {'passkey', 'mqar'}
+        The task.
+
+    Returns
+    -------
+    callable
+        ``gen(params, seed)`` -> (kind, train, test, train length, vocabulary, input dim, outputs, max length, chance).
+
+    Examples
+    --------
+    >>> from petheory.nn.tasks import resolve_params
+    >>> kind, train, test, *_ = make("passkey")(resolve_params("passkey", {"n_train": 4, "n_test": 2}), 0)
+    >>> kind, len(train)
+    ('lm', 4)
+    """
 
     def gen(p, seed):
         check(name, p)
@@ -165,6 +223,24 @@ def passkey_grid(params: dict, seed: int, lengths, depths=PASSKEY_DEPTHS, n: int
 
     Each cell has ``n`` sequences from its own stream ``default_rng([seed, 2, N, round(1000 * depth)])``,
     so a cell does not change when others are added.
+
+    Parameters
+    ----------
+    params : dict
+        Passkey parameters (the task's, others ignored).
+    seed : int
+        Data seed.
+    lengths : iterable of int
+        Context lengths.
+    depths : iterable of float, optional
+        Where the key sits, in [0, 1] (0: right after BOS, 1: right before the query).
+    n : int, optional
+        Sequences per cell.
+
+    Returns
+    -------
+    dict
+        ``(N, depth)`` -> Split.
 
     Examples
     --------
@@ -198,6 +274,20 @@ def query_accuracy(model, split, *, batch_size: int = 256) -> list[float]:
     ``1/n_pairs`` on it, while ``token_acc`` averages it with the easier later queries. Every row
     must hold the same number ``m`` of answer tokens (true of passkey and mqar splits).
 
+    Parameters
+    ----------
+    model : Transformer
+        An LM.
+    split : Split
+        A passkey or mqar split.
+    batch_size : int, optional
+        Samples per forward pass.
+
+    Returns
+    -------
+    list of float
+        Accuracy of each answer token, by its place in the answer.
+
     Examples
     --------
     >>> import torch
@@ -229,7 +319,32 @@ def query_accuracy(model, split, *, batch_size: int = 256) -> list[float]:
 
 
 def key_offset(split, row: int) -> int:
-    """Haystack offset of the MARK in ``split.x[row]`` (position in the sequence minus 1 for BOS); tests use it."""
+    """Haystack offset of the MARK in ``split.x[row]`` (its position in the sequence minus 1 for BOS); tests use it.
+
+    Parameters
+    ----------
+    split : Split
+        A passkey split.
+    row : int
+        Which sequence.
+
+    Returns
+    -------
+    int
+        The offset.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        The row does not hold exactly one MARK.
+
+    Examples
+    --------
+    >>> from petheory.nn.tasks import resolve_params
+    >>> g = passkey_grid(resolve_params("passkey", {"key_len": 2}), 0, [16], [0.0], n=2)
+    >>> key_offset(g[(16, 0.0)], 0)
+    0
+    """
     pos = torch.nonzero(split.x[row] == MARK).flatten()
     if len(pos) != 1:
         raise ValidationError(f"row {row} holds {len(pos)} MARK tokens; a passkey row holds exactly one")

@@ -23,7 +23,17 @@ PAD, BOS, SEP, EOS, PLUS, SYM = 0, 1, 2, 3, 4, 5
 
 @dataclass
 class TaskConfig:
-    """A task by name, its data seed, and parameter overrides (see the module docstring)."""
+    """A task by name, its data seed, and parameter overrides (see the module docstring).
+
+    Attributes
+    ----------
+    name : str
+        The task's registered name.
+    seed : int
+        Seed of the task's data.
+    params : dict
+        Overrides of the task's parameters.
+    """
 
     name: str = "running_sum"
     seed: int = 0
@@ -36,7 +46,17 @@ class TaskConfig:
 @dataclass
 class Split:
     """One split: inputs ``x`` (N, T) tokens or (N, T, F) floats, targets ``y`` (N, T) or (N,),
-    and for LM tasks a loss ``mask`` (N, T) that is 1 on answer tokens."""
+    and for LM tasks a loss ``mask`` (N, T) that is 1 on answer tokens.
+
+    Attributes
+    ----------
+    x : torch.Tensor
+        Inputs: (N, T) tokens or (N, T, F) floats.
+    y : torch.Tensor
+        Targets: (N, T) or (N,).
+    mask : torch.Tensor or None
+        LM tasks: (N, T), 1 on the answer tokens the loss counts.
+    """
 
     x: torch.Tensor
     y: torch.Tensor
@@ -54,23 +74,109 @@ TASKS: dict = {}
 
 
 def choice(name, value, choices):
-    """``ValidationError`` unless ``value`` is one of ``choices`` (``name`` says which setting)."""
+    """Refuse ``value`` unless it is one of ``choices`` (``name`` says which setting).
+
+    Parameters
+    ----------
+    name : str
+        The setting.
+    value : object
+        Its value.
+    choices : collection
+        What it may be.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``value`` is not one of them.
+
+    Examples
+    --------
+    >>> choice("dist", "uniform", ("uniform", "normal"))
+    >>> choice("dist", "cauchy", ("uniform", "normal"))
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: dist must be one of 'uniform', 'normal'; got 'cauchy'
+    """
     if value not in choices:
         raise ValidationError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
 
 
 def available() -> list[str]:
+    """The registered tasks' names, sorted.
+
+    Returns
+    -------
+    list of str
+        The names.
+
+    Examples
+    --------
+    >>> import petheory.nn.tasks  # registers the tasks
+    >>> {"running_sum", "parity", "passkey"} <= set(available())
+    True
+    """
     return sorted(TASKS)
 
 
 def describe(name: str) -> dict:
-    """Default parameters of task ``name``."""
+    """Default parameters of task ``name``.
+
+    Parameters
+    ----------
+    name : str
+        A registered task.
+
+    Returns
+    -------
+    dict
+        Parameter -> default.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        An unknown task.
+
+    Examples
+    --------
+    >>> import petheory.nn.tasks  # registers the tasks
+    >>> describe("running_sum")["train_len"]
+    50
+    """
     choice("task", name, available())
     return dict(TASKS[name][1])
 
 
 def resolve_params(name: str, params: dict | None = None) -> dict:
-    """Defaults of ``name`` updated with ``params``; unknown keys and bad sizes raise ``ValueError``."""
+    """Defaults of ``name`` updated with ``params``, checked.
+
+    Parameters
+    ----------
+    name : str
+        A registered task.
+    params : dict, optional
+        Overrides.
+
+    Returns
+    -------
+    dict
+        The parameters.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        An unknown key (with "did you mean"), or a size out of range.
+
+    Examples
+    --------
+    >>> import petheory.nn.tasks  # registers the tasks
+    >>> resolve_params("running_sum", {"n_train": 8})["n_train"]
+    8
+    >>> resolve_params("running_sum", {"n_trian": 8})
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: task 'running_sum' has no parameter n_trian (did you mean n_train?); ...
+    """
     defaults = describe(name)
     params = dict(params or {})
     bad = sorted(set(params) - set(defaults))

@@ -8,9 +8,9 @@ parameter below is a field of ``params`` (defaults in :data:`petheory.nn.task_co
 ``running_sum`` (li2025 §7, Table 5; **reconstruction**: the paper gives no distribution)
     Regression. ``x_t ~ U(-1, 1)`` (``dist='uniform'``) or ``N(0, 1)`` (``'normal'``), i.i.d.,
     shape (T, 1); target ``y_t = S_t / c_t`` with ``S_t = x_0 + ... + x_t`` and
-    ``target_scale``: ``'sqrt_t'`` (c_t = sqrt(t+1): every position has the variance of one
-    input, so MSE is comparable across lengths; default), ``'mean'`` (c_t = t+1),
-    ``'sqrt_train'`` (c_t = sqrt(train_len)) or ``'none'``. Train length ``train_len`` (50),
+    ``target_scale``: ``'sqrt_t'`` (:math:`c_t = \sqrt{t+1}`: every position has the variance of one
+    input, so MSE is comparable across lengths; default), ``'mean'`` (:math:`c_t = t+1`),
+    ``'sqrt_train'`` (:math:`c_t = \sqrt{\mathrm{train\_len}}`) or ``'none'``. Train length ``train_len`` (50),
     test lengths ``test_lens`` (50, 100, 200); ``n_train`` samples (the ``m`` of the
     generalisation bounds), ``n_test`` per test length.
 ``gu2025_task1`` (trigger distance; gu2025 §4.1 as the authors' code does it, CLAIMS.md)
@@ -70,7 +70,31 @@ class TaskData:
     """What :func:`load` returns. ``test[length]`` is a split per evaluation length;
     ``train_len`` is the in-distribution key (a sequence length, or an LM task's problem size);
     ``train_seq_len`` the longest training sequence in tokens; ``chance`` the score of a trivial
-    predictor."""
+    predictor.
+
+    Attributes
+    ----------
+    name : str
+        The task.
+    kind : str
+        ``'regression'``, ``'classification'`` or ``'lm'``.
+    train : Split
+        The training split.
+    test : dict
+        Evaluation length -> Split.
+    train_len : int
+        The in-distribution key of ``test``.
+    vocab_size, input_dim, n_outputs : int
+        What the model's input and output layers need.
+    max_len : int
+        Longest sequence of any split.
+    chance : dict
+        Metric -> the score of a trivial predictor.
+    params : dict
+        The task's parameters, defaults filled.
+    train_seq_len : int
+        Longest training sequence in tokens (length-normalised PEs map onto it).
+    """
 
     name: str
     kind: str  # 'regression' | 'classification' | 'lm'
@@ -246,9 +270,31 @@ TASKS.update({
 def load(cfg: TaskConfig | dict) -> TaskData:
     """Generate the splits of a task (deterministic in ``cfg.seed`` and ``cfg.params``).
 
-    The last few tasks generated are kept (a grid or a benchmark loads the same task once per run;
-    gu2025's paper data take seconds to draw); every call returns its own copy of the tensors, so a
-    caller that modifies them cannot change what the next caller gets."""
+    The last few tasks generated are kept (a grid or a benchmark loads the same task once per run; gu2025's paper data
+    take seconds to draw); every call returns its own copy of the tensors, so a caller that modifies them cannot change
+    what the next caller gets.
+
+    Parameters
+    ----------
+    cfg : TaskConfig or dict
+        The task, its data seed and parameters.
+
+    Returns
+    -------
+    TaskData
+        The splits and what a model needs to know of them.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        An unknown task or parameter, or data larger than the memory available.
+
+    Examples
+    --------
+    >>> d = load({"name": "running_sum", "seed": 0, "params": {"n_train": 8, "n_test": 4}})
+    >>> d.kind, tuple(d.train.x.shape), sorted(d.test)
+    ('regression', (8, 50, 1), [50, 100, 200])
+    """
     if isinstance(cfg, dict):
         cfg = TaskConfig(**cfg)
     p = resolve_params(cfg.name, cfg.params)

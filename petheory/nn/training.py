@@ -60,7 +60,30 @@ _FORMAT = "petheory-checkpoint-1"
 
 
 def resolve_device(name: str) -> torch.device:
-    """``'cpu'``, ``'cuda'``, ``'cuda:N'``, ``'mps'`` or ``'auto'``; an absent device is a ``ValueError``."""
+    """A device name as torch's device, checked to exist on this machine.
+
+    Parameters
+    ----------
+    name : str
+        ``'cpu'``, ``'cuda'``, ``'cuda:N'``, ``'mps'`` or ``'auto'`` (CUDA when available, else the CPU).
+
+    Returns
+    -------
+    torch.device
+        The device.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        An unknown or absent device.
+    petheory.errors.ValidationTypeError
+        Not a string.
+
+    Examples
+    --------
+    >>> resolve_device("cpu")
+    device(type='cpu')
+    """
     if not isinstance(name, str):
         raise ValidationTypeError(f"device must be a string such as 'cpu' or 'cuda', got {name!r}")
     if name == "auto":
@@ -82,7 +105,29 @@ def resolve_device(name: str) -> torch.device:
 
 
 def complete_model_config(cfg: ModelConfig, data: _tasks.TaskData) -> ModelConfig:
-    """The model config with the task's vocabulary, output size, head and lengths filled in."""
+    """The model config with the task's vocabulary, output size, head and lengths filled in.
+
+    Parameters
+    ----------
+    cfg : ModelConfig
+        The run's model config (fields left at 0/None are filled).
+    data : TaskData
+        The task's data.
+
+    Returns
+    -------
+    ModelConfig
+        The completed config (an LM task makes the model causal).
+
+    Examples
+    --------
+    >>> from petheory.nn.presets import preset
+    >>> config = preset("running_sum", "smoke", **{"epochs": 1, "task.n_train": 16, "task.n_test": 4, "ablate": False})
+    >>> from petheory.nn import tasks
+    >>> m = complete_model_config(config.model, tasks.load(config.task))
+    >>> m.head, m.input_dim, m.max_len
+    ('regression', 1, 200)
+    """
     head = {"regression": "regression", "classification": "classifier", "lm": "lm"}[data.kind]
     return replace(cfg, head=head, vocab_size=data.vocab_size, input_dim=data.input_dim, out_dim=data.n_outputs,
                    max_len=max(cfg.max_len, data.max_len) if cfg.max_len else data.max_len,
@@ -90,7 +135,31 @@ def complete_model_config(cfg: ModelConfig, data: _tasks.TaskData) -> ModelConfi
 
 
 def train_batch(split: _tasks.Split, idx: torch.Tensor, device) -> _tasks.Split:
-    """The training batch ``split[idx]``, trailing padding trimmed (:func:`trim_padding`), on ``device``."""
+    """The training batch ``split[idx]``, trailing padding trimmed (:func:`trim_padding`), on ``device``.
+
+    Parameters
+    ----------
+    split : Split
+        The training split.
+    idx : torch.Tensor
+        Row indices.
+    device : torch.device
+        Where the batch goes.
+
+    Returns
+    -------
+    Split
+        The batch.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from petheory.nn.presets import preset
+    >>> config = preset("running_sum", "smoke", **{"epochs": 1, "task.n_train": 16, "task.n_test": 4, "ablate": False})
+    >>> from petheory.nn import tasks
+    >>> tuple(train_batch(tasks.load(config.task).train, torch.arange(4), "cpu").x.shape)
+    (4, 50, 1)
+    """
     return split_to(trim_padding(split.batch(idx)), device)
 
 
@@ -98,10 +167,49 @@ def train_step(model: Transformer, opt, b: _tasks.Split, kind: str, *, device, a
                sched=None, where: str = "") -> torch.Tensor:
     """One optimiser step of :func:`train` on the batch ``b`` (on ``device``); returns the loss.
 
-    Forward under :func:`autocast`, :func:`loss_fn`, ``FloatingPointError`` if the loss is not
-    finite (``where`` says at which epoch and step), backward, gradient clipping to ``grad_clip``
-    (0: none), the optimiser step and, with ``sched``, the scheduler step. The benchmarks time
-    this same function.
+    Forward under :func:`autocast`, :func:`loss_fn`, backward, gradient clipping to ``grad_clip`` (0: none), the
+    optimiser step and, with ``sched``, the scheduler step. The benchmarks time this same function.
+
+    Parameters
+    ----------
+    model : Transformer
+        The model being trained.
+    opt : torch.optim.Optimizer
+        Its optimiser.
+    b : Split
+        The batch, on ``device``.
+    kind : str
+        The task's kind.
+    device : torch.device
+        Where it runs.
+    amp : bool
+        bf16 autocast on CUDA.
+    grad_clip : float, optional
+        Gradient-norm clipping (0: none).
+    sched : torch.optim.lr_scheduler.LRScheduler, optional
+        Stepped after the optimiser.
+    where : str, optional
+        The epoch and step, for the message of a non-finite loss.
+
+    Returns
+    -------
+    torch.Tensor
+        The batch's loss (before the step).
+
+    Raises
+    ------
+    FloatingPointError
+        The loss is not finite.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from petheory.nn.presets import preset
+    >>> config = preset("running_sum", "smoke", **{"epochs": 1, "task.n_train": 16, "task.n_test": 4, "ablate": False})
+    >>> device, data, mcfg, model, opt, sched, gen, steps = setup(config)
+    >>> b = train_batch(data.train, torch.arange(4), device)
+    >>> float(train_step(model, opt, b, data.kind, device=device, amp=False).detach()) > 0
+    True
     """
     with autocast(device, amp):
         out = model(b.x)
@@ -119,7 +227,29 @@ def train_step(model: Transformer, opt, b: _tasks.Split, kind: str, *, device, a
 
 
 def lr_lambda(step: int, total: int, warmup: float, schedule: str) -> float:
-    """Multiplier of the base learning rate: linear warm-up, then cosine to 0 (or constant)."""
+    """Multiplier of the base learning rate: linear warm-up, then cosine to 0 (or constant).
+
+    Parameters
+    ----------
+    step : int
+        The step (0-based).
+    total : int
+        Steps of the run.
+    warmup : float
+        Warm-up, as a fraction of ``total``.
+    schedule : {'cosine', 'constant'}
+        After the warm-up.
+
+    Returns
+    -------
+    float
+        The multiplier.
+
+    Examples
+    --------
+    >>> [lr_lambda(s, 100, 0.1, "cosine") for s in (0, 10, 100)], lr_lambda(50, 100, 0.1, "constant")
+    ([0.1, 1.0, 0.0], 1.0)
+    """
     w = int(round(warmup * total))
     if step < w:
         return (step + 1) / w
@@ -139,13 +269,74 @@ class _Schedule:
 
 
 def schedule(opt, total_steps: int, config: "TrainConfig"):
-    """The run's learning-rate schedule on ``opt`` (LambdaLR over :func:`lr_lambda`)."""
+    """The run's learning-rate schedule on ``opt`` (LambdaLR over :func:`lr_lambda`).
+
+    Parameters
+    ----------
+    opt : torch.optim.Optimizer
+        The optimiser.
+    total_steps : int
+        Steps of the run.
+    config : TrainConfig
+        Its ``warmup`` and ``schedule``.
+
+    Returns
+    -------
+    torch.optim.lr_scheduler.LambdaLR
+        The scheduler.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from petheory.nn.presets import preset
+    >>> config = preset("running_sum", "smoke", **{"epochs": 1, "task.n_train": 16, "task.n_test": 4, "ablate": False})
+    >>> opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0)
+    >>> s = schedule(opt, 100, config)
+    >>> round(opt.param_groups[0]["lr"], 6)  # warm-up: step 0 of 6
+    0.166667
+    """
     return torch.optim.lr_scheduler.LambdaLR(opt, _Schedule(total_steps, config.warmup, config.schedule))
 
 
 def checkpoint_state(config_hash, epoch, model, mcfg, optimizer: dict, scheduler: dict, rng: dict, history, initial,
                      tokens, seconds) -> dict:
-    """What ``checkpoint.pt`` holds after ``epoch`` epochs (one layout for every trainer)."""
+    """What ``checkpoint.pt`` holds after ``epoch`` epochs (one layout for every trainer).
+
+    Parameters
+    ----------
+    config_hash : str
+        The run's config hash.
+    epoch : int
+        Epochs done.
+    model : Transformer
+        The model (its state dict is stored).
+    mcfg : ModelConfig
+        Its completed config.
+    optimizer, scheduler, rng : dict
+        The optimiser's and scheduler's state dicts and the RNG states.
+    history : list of dict
+        Per-epoch metrics so far.
+    initial : dict
+        Metrics before training.
+    tokens : int
+        Tokens seen.
+    seconds : float
+        Training time so far.
+
+    Returns
+    -------
+    dict
+        The checkpoint.
+
+    Examples
+    --------
+    >>> from petheory.nn.presets import preset
+    >>> config = preset("running_sum", "smoke", **{"epochs": 1, "task.n_train": 16, "task.n_test": 4, "ablate": False})
+    >>> device, data, mcfg, model, opt, sched, gen, steps = setup(config)
+    >>> state = checkpoint_state("ab12", 1, model, mcfg, opt.state_dict(), sched.state_dict(), {}, [], {}, 0, 0.0)
+    >>> state["epoch"], state["model_config"]["head"]
+    (1, 'regression')
+    """
     return {"format": _FORMAT, "config_hash": config_hash, "epoch": epoch, "model": model.state_dict(),
             "model_config": mcfg.as_dict(), "optimizer": optimizer, "scheduler": scheduler, "rng": rng,
             "history": history, "initial": initial, "tokens": tokens, "seconds": seconds}
@@ -153,7 +344,49 @@ def checkpoint_state(config_hash, epoch, model, mcfg, optimizer: dict, scheduler
 
 def make_record(config: "TrainConfig", chash: str, data, mcfg, model, initial, history, final, ablation, timing: dict,
                 device, probe=None) -> dict:
-    """The JSON record of a finished run (see the module docstring); one builder for every trainer."""
+    """The JSON record of a finished run (see the module docstring); one builder for every trainer.
+
+    Parameters
+    ----------
+    config : TrainConfig
+        The run's config.
+    chash : str
+        Its hash.
+    data : TaskData
+        The task's data.
+    mcfg : ModelConfig
+        The completed model config.
+    model : Transformer
+        The trained model.
+    initial : dict
+        Metrics before training.
+    history : list of dict
+        Per-epoch metrics.
+    final : dict
+        Final metrics: ``train`` and ``test`` per length.
+    ablation : dict or None
+        The head ablation.
+    timing : dict
+        Wall-clock fields.
+    device : torch.device
+        Where it trained.
+    probe : dict, optional
+        The position probe.
+
+    Returns
+    -------
+    dict
+        The record, JSON-serialisable.
+
+    Examples
+    --------
+    >>> from petheory.nn.presets import preset
+    >>> config = preset("running_sum", "smoke", **{"task.n_train": 16, "task.n_test": 4})
+    >>> device, data, mcfg, model, opt, sched, gen, steps = setup(config)
+    >>> rec = make_record(config, config.hash(), data, mcfg, model, {}, [], {"train": {}, "test": {}}, None, {}, device)
+    >>> rec["task"], rec["kind"], rec["preset"]
+    ('running_sum', 'regression', 'custom')
+    """
     from petheory import __version__
     from petheory.records import source_hash
 
@@ -202,8 +435,28 @@ def record_view(rec: dict) -> list:
 
 
 def probe(model, data) -> dict | None:
-    """The record's position probe (:func:`petheory.nn.probes.position_probe` on the test split at
-    the training length); None for LM tasks, whose sequences have no common length."""
+    """The record's position probe: :func:`petheory.nn.probes.position_probe` on the test split at the training length.
+
+    Parameters
+    ----------
+    model : Transformer
+        The trained model.
+    data : TaskData
+        The task's data.
+
+    Returns
+    -------
+    dict or None
+        The probe; None for LM tasks, whose sequences have no common length.
+
+    Examples
+    --------
+    >>> from petheory.nn.presets import preset
+    >>> config = preset("running_sum", "smoke", **{"epochs": 1, "task.n_train": 16, "task.n_test": 4, "ablate": False})
+    >>> device, data, mcfg, model, opt, sched, gen, steps = setup(config)
+    >>> probe(model, data)["positions"]
+    50
+    """
     if data.kind == "lm":
         return None
     from petheory.nn.probes import position_probe
@@ -234,13 +487,61 @@ def _commit() -> str | None:
 
 
 def save_checkpoint(path, state: dict) -> Path:
-    """``torch.save`` through :func:`petheory.io.atomic_write` (temp file beside ``path``, fsync,
-    rename): never a half-written checkpoint."""
+    """``torch.save`` through :func:`petheory.io.atomic_write` (temp file beside ``path``, fsync, rename): never a
+    half-written checkpoint.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    state : dict
+        What to save (:func:`checkpoint_state`).
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     p = save_checkpoint(pathlib.Path(tmp) / "checkpoint.pt", {"format": "x"})
+    ...     print(p.name, p.stat().st_size > 0)
+    checkpoint.pt True
+    """
     return atomic_write(path, lambda fh: torch.save(state, fh))
 
 
 def load_checkpoint(path) -> dict:
-    """Load a checkpoint safely (``weights_only=True``); missing -> FileNotFoundError, corrupt -> ValueError."""
+    """Load a checkpoint safely (``weights_only=True``: nothing is unpickled but tensors and plain data).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+
+    Returns
+    -------
+    dict
+        The checkpoint.
+
+    Raises
+    ------
+    FileNotFoundError
+        No such file.
+    petheory.errors.ValidationError
+        Corrupt, or not a petheory checkpoint.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     load_checkpoint(save_checkpoint(pathlib.Path(tmp) / "c.pt", {"format": "x"}))
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: checkpoint ...c.pt is not a petheory checkpoint (format ... expected)
+    """
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no checkpoint at {path}")
@@ -257,7 +558,43 @@ def load_checkpoint(path) -> dict:
 
 
 def load_model(out_dir, *, device: str = "cpu") -> tuple[Transformer, TrainConfig]:
-    """The trained model of a run directory (its config.json and checkpoint.pt), in eval mode."""
+    """The trained model of a run directory (its ``config.json`` and ``checkpoint.pt``), in eval mode.
+
+    Parameters
+    ----------
+    out_dir : str or os.PathLike
+        The run directory.
+    device : str, optional
+        Where to put the model.
+
+    Returns
+    -------
+    model : Transformer
+        The model, in eval mode.
+    config : TrainConfig
+        The run's config.
+
+    Raises
+    ------
+    FileNotFoundError
+        No checkpoint.
+    petheory.errors.ValidationError
+        A config or checkpoint that is not a petheory run's, or a model too large for the memory available.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from petheory.nn.presets import preset
+    >>> config = preset("running_sum", "smoke", **{"task.n_train": 16, "task.n_test": 4})
+    >>> device, data, mcfg, model, opt, sched, gen, steps = setup(config)
+    >>> with tempfile.TemporaryDirectory() as tmp:  # what train writes there, before its first epoch
+    ...     _ = atomic_write_json(pathlib.Path(tmp) / CONFIG, {**config.as_dict(), "hash": config.hash()})
+    ...     _ = save_checkpoint(pathlib.Path(tmp) / CHECKPOINT, checkpoint_state(
+    ...         config.hash(), 0, model, mcfg, opt.state_dict(), sched.state_dict(), {}, [], {}, 0, 0.0))
+    ...     loaded, cfg = load_model(tmp)
+    >>> loaded.training, cfg.task.name, loaded.n_params() == model.n_params()
+    (False, 'running_sum', True)
+    """
     out_dir = Path(out_dir)
     saved = read_json(out_dir / CONFIG)
     if not isinstance(saved, dict):
@@ -305,8 +642,29 @@ def _jsonable(x):
 def require_memory(m: ModelConfig, config: TrainConfig, copies: int = 1) -> None:
     """Refuse a model whose weights, optimiser state and activations cannot fit, before building it.
 
-    ``copies`` models train at once (a grid or seed ensemble). Raises ``MemoryError`` (through
-    :mod:`petheory._memory`) naming the model and what to lower; ``ValueError`` for a bad config."""
+    Parameters
+    ----------
+    m : ModelConfig
+        The completed model config.
+    config : TrainConfig
+        The run's config (batch sizes, device).
+    copies : int, optional
+        Models trained at once (a grid or seed ensemble).
+
+    Raises
+    ------
+    petheory._memory.MemoryLimitError
+        It does not fit; the message names the model and what to lower.
+    petheory.errors.ValidationError
+        A bad config.
+
+    Examples
+    --------
+    >>> from petheory.nn.presets import preset
+    >>> from dataclasses import replace
+    >>> config = preset("running_sum", "smoke")
+    >>> require_memory(replace(config.model, head="regression", max_len=64), config)
+    """
     from petheory import _memory
 
     params = model_parameters(m)
@@ -328,7 +686,31 @@ def require_memory(m: ModelConfig, config: TrainConfig, copies: int = 1) -> None
 
 
 def setup(config: TrainConfig):
-    """Data, model, optimiser and scheduler of a run, exactly as :func:`train` builds them."""
+    """Data, model, optimiser and scheduler of a run, exactly as :func:`train` builds them.
+
+    Parameters
+    ----------
+    config : TrainConfig
+        The run's config.
+
+    Returns
+    -------
+    tuple
+        ``(device, data, model config, model, optimiser, scheduler, batch-order generator, steps per epoch)``.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A bad config, an absent device, or a model that does not fit.
+
+    Examples
+    --------
+    >>> from petheory.nn.presets import preset
+    >>> config = preset("running_sum", "smoke", **{"epochs": 1, "task.n_train": 16, "task.n_test": 4, "ablate": False})
+    >>> device, data, mcfg, model, opt, sched, gen, steps = setup(config)
+    >>> device.type, mcfg.head, steps
+    ('cpu', 'regression', 1)
+    """
     device = resolve_device(config.device)
     data = _tasks.load(config.task)
     mcfg = complete_model_config(config.model, data)
@@ -360,6 +742,20 @@ def train(config: TrainConfig | dict, out_dir=None, *, progress=None, on_epoch=N
     on_epoch : callable, optional
         ``on_epoch(epoch, history_entry)`` after each epoch's checkpoint is written (tests use
         it to simulate a kill).
+
+    Returns
+    -------
+    dict
+        The run's record (``config``, ``history``, ``final`` metrics per test length, ``ablation``, ``probe``, ``timing``,
+        ...); written to ``out_dir/record.json`` too.
+
+    Examples
+    --------
+    >>> from petheory.nn.presets import preset
+    >>> rec = train(preset("running_sum", "smoke", seed=1, **{"epochs": 1, "ablate": False, "task.n_train": 16,
+    ...                                                         "task.n_test": 4, "task.test_lens": (50,)}))
+    >>> rec["task"], rec["seed"], list(rec["final"]["test"])
+    ('running_sum', 1, ['50'])
     """
     config = (config if isinstance(config, TrainConfig) else TrainConfig.from_dict(config)).validate()
     chash = config.hash()
@@ -457,5 +853,21 @@ def _device_name(device) -> str:
 
 
 def without_timing(record: dict) -> dict:
-    """A record minus its wall-clock fields: what an interrupted and resumed run must reproduce."""
+    """A record minus its wall-clock fields: what an interrupted and resumed run must reproduce.
+
+    Parameters
+    ----------
+    record : dict
+        A training record.
+
+    Returns
+    -------
+    dict
+        The record without ``timing``.
+
+    Examples
+    --------
+    >>> without_timing({"seed": 0, "timing": {"seconds": 1.5}})
+    {'seed': 0}
+    """
     return {k: v for k, v in record.items() if k != "timing"}

@@ -3,7 +3,7 @@ r"""Small pre-LN Transformers with a pluggable position mechanism.
 One model class, three heads (``ModelConfig.head``):
 
 ``'regression'``  encoder for sequence regression: inputs (B, T, input_dim) floats, outputs (B, T, out_dim)
-``'classifier'``  gu2025's pooled classifier: tokens (B, T) -> mean over *all* positions -> (B, n_classes)
+``'classifier'``  gu2025's pooled classifier: tokens (B, T) -> mean over *all* positions -> ``(B, n_classes)``
 ``'lm'``          causal language model: tokens (B, T) -> next-token logits (B, T, vocab)
 
 Attention is :func:`torch.nn.functional.scaled_dot_product_attention`; a logit bias (ALiBi,
@@ -36,9 +36,23 @@ _SDPA = [True]  # models built while explicit_attention() is active use softmax(
 
 @contextlib.contextmanager
 def explicit_attention():
-    """Build models that compute attention explicitly (``softmax(QK^T/sqrt(hd) + bias) V``) instead of
-    with SDPA's fused kernels: the same function in another summation order. Benchmarks use it to
-    measure the round-off spread between two exact-arithmetic-equal implementations."""
+    """Build models that compute attention explicitly (``softmax(QK^T/sqrt(hd) + bias) V``) instead of with SDPA's fused
+    kernels: the same function in another summation order.
+
+    Benchmarks use it to measure the round-off spread between two exact-arithmetic-equal implementations.
+
+    Yields
+    ------
+    None
+        Models built inside the block use the explicit path.
+
+    Examples
+    --------
+    >>> with explicit_attention():
+    ...     m = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16})
+    >>> m.blocks[0].attn.sdpa
+    False
+    """
     _SDPA[0] = False
     try:
         yield
@@ -56,6 +70,33 @@ class ModelConfig:
     ``input_dim`` features. ``out_dim``: regression outputs per position or classes (an
     LM always predicts ``vocab_size`` tokens). ``train_len`` pins length-normalised encodings (wavelet,
     legendre) to the training length; ``max_len`` is the longest sequence the tables cover.
+
+    Attributes
+    ----------
+    head : str
+        ``'regression'``, ``'classifier'`` or ``'lm'`` (module docstring).
+    pe : PESpec or str
+        The position mechanism (a PESpec once the config is made).
+    vocab_size : int
+        Token vocabulary (0: continuous inputs).
+    input_dim : int
+        Features of a continuous input.
+    out_dim : int
+        Regression outputs per position, or classes.
+    n_layer, n_head, d_model, d_ff : int
+        Blocks, heads per block, model width and feed-forward width.
+    dropout : float
+        Dropout probability.
+    max_len : int
+        Longest sequence the position tables cover.
+    train_len : int or None
+        The training length length-normalised encodings are pinned to.
+    causal : bool
+        Causal attention mask.
+    activation : str
+        Feed-forward activation (``'relu'``, ``'gelu'``).
+    bias : bool
+        Biases in the linear layers.
     """
 
     head: str = "lm"
@@ -101,7 +142,15 @@ class ModelConfig:
 
 
 class Attention(nn.Module):
-    """Multi-head self-attention with an absolute-free position mechanism (bias, rotary or none)."""
+    """Multi-head self-attention with an absolute-free position mechanism (bias, rotary or none).
+
+    Parameters
+    ----------
+    cfg : ModelConfig
+        The model's shape.
+    pe : PESpec
+        Its position mechanism (bias, rotary or none here; absolute positions are added at the embedding).
+    """
 
     def __init__(self, cfg: ModelConfig, pe: PESpec):
         super().__init__()
@@ -197,7 +246,14 @@ class LatentAttention(Attention):
     ``c = W_dkv x`` (latent), ``k_c = W_uk c``, ``v = W_uv c`` per head; ``q_c = W_q x`` per head;
     one RoPE query and key of ``rope_dim`` shared across heads, ``q_r = R(W_qr x)``,
     ``k_r = R(W_kr x)``; score :math:`[q_c; q_r]\cdot[k_c; k_r] / \sqrt{hd + d_r}` (``/sqrt(32)``
-    at gu2025's size: d=256, H=16, latent 128, d_r 16).
+    at gu2025's size: d=256, H=16, latent 128, ``d_r`` 16).
+
+    Parameters
+    ----------
+    cfg : ModelConfig
+        The model's shape.
+    pe : PESpec
+        The ``mla`` spec (latent and rope sizes: :func:`petheory.nn.position.mla_sizes`).
     """
 
     def __init__(self, cfg: ModelConfig, pe: PESpec):
@@ -228,7 +284,15 @@ class LatentAttention(Attention):
 
 
 class Block(nn.Module):
-    """Pre-LN block: x + attn(ln(x)), then x + ffn(ln(x))."""
+    """Pre-LN block: x + attn(ln(x)), then x + ffn(ln(x)).
+
+    Parameters
+    ----------
+    cfg : ModelConfig
+        The model's shape.
+    pe : PESpec
+        Its position mechanism.
+    """
 
     def __init__(self, cfg: ModelConfig, pe: PESpec):
         super().__init__()
@@ -250,7 +314,13 @@ class Block(nn.Module):
 
 
 class Transformer(nn.Module):
-    """Embedding (+ absolute PE) -> blocks -> final LayerNorm -> head. See the module docstring."""
+    """Embedding (+ absolute PE) -> blocks -> final LayerNorm -> head. See the module docstring.
+
+    Parameters
+    ----------
+    cfg : ModelConfig
+        The model's shape and position mechanism (validated).
+    """
 
     def __init__(self, cfg: ModelConfig):
         super().__init__()
@@ -354,14 +424,53 @@ class Transformer(nn.Module):
 
 
 def build_model(cfg: ModelConfig | dict) -> Transformer:
-    """A :class:`Transformer` from a config (or its dict); raises ``ValueError`` on a bad shape or PE."""
+    """A :class:`Transformer` from a config (or its dict).
+
+    Parameters
+    ----------
+    cfg : ModelConfig or dict
+        The model's shape and position mechanism.
+
+    Returns
+    -------
+    Transformer
+        The model.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A bad shape or PE.
+
+    Examples
+    --------
+    >>> m = build_model({"pe": "rope", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16})
+    >>> len(m.blocks), str(m.pe)
+    (1, 'rope')
+    """
     if isinstance(cfg, dict):
         cfg = ModelConfig(**cfg)
     return Transformer(cfg)
 
 
 def model_parameters(m: ModelConfig) -> int:
-    """An upper estimate of the parameters (and position tables) of the model ``m`` describes, from its sizes alone."""
+    """An upper estimate of the parameters (and position tables) of the model ``m`` describes, from its sizes alone.
+
+    Parameters
+    ----------
+    m : ModelConfig
+        The config (validated first).
+
+    Returns
+    -------
+    int
+        The estimate: weights, embeddings, and a bias PE's (heads, max_len, max_len) table at most.
+
+    Examples
+    --------
+    >>> m = ModelConfig(pe="rope", head="regression", n_layer=1, n_head=2, d_model=8, d_ff=16, max_len=32)
+    >>> model_parameters(m) >= build_model(m).n_params()
+    True
+    """
     m.validate()  # types and ranges first: the estimate below needs integers
     d, L, T, H = int(m.d_model), int(m.n_layer), int(m.max_len), int(m.n_head)
     params = L * (4 * d * d + 2 * d * int(m.d_ff)) + (int(m.vocab_size) + int(m.input_dim) + int(m.out_dim) + T) * d
@@ -369,8 +478,25 @@ def model_parameters(m: ModelConfig) -> int:
 
 
 def require_eval_memory(m: ModelConfig, what: str) -> None:
-    """Refuse to build a model (for evaluation: its float32 weights and one copy, as ``extend`` swaps its rotary
-    angles) that cannot fit; the estimate comes from the sizes ``m`` states, before anything is allocated."""
+    """Refuse to build a model for evaluation that cannot fit (its float32 weights and one copy, as ``extend`` swaps its
+    rotary angles); the estimate comes from the sizes ``m`` states, before anything is allocated.
+
+    Parameters
+    ----------
+    m : ModelConfig
+        The config.
+    what : str
+        What the model is, in the message.
+
+    Raises
+    ------
+    petheory._memory.MemoryLimitError
+        It does not fit.
+
+    Examples
+    --------
+    >>> require_eval_memory(ModelConfig(pe="rope", head="regression", n_layer=1, n_head=2, d_model=8, d_ff=16), "a model")
+    """
     from petheory import _memory
 
     params = model_parameters(m)

@@ -26,11 +26,39 @@ PRESETS = ("quick", "full")
 
 
 class RecordsMissing(ValidationError):
-    """A figure's experiment records are not on disk; the message names the command that makes them."""
+    """A figure's experiment records are not on disk; the message names the command that makes them.
+
+    Parameters
+    ----------
+    *args : str
+        The message.
+    params : dict, optional
+        The parameters it names, as for :class:`petheory.errors.ValidationError`.
+    """
 
 
 @dataclass(frozen=True)
 class Figure:
+    """One registered figure: how it is drawn, from what, and what it illustrates (:func:`register`).
+
+    Attributes
+    ----------
+    name : str
+        The figure's name (``family.figure``), the file stem it is saved under.
+    help : str
+        One line on what it shows.
+    fn : callable
+        ``fn(outdir, *, preset, seed) -> list of Path``: draws and saves it (PNG and JSON).
+    illustrates : tuple of str
+        The claim ids or bounds it puts next to data.
+    draw : callable or None
+        ``draw(data) ->`` a matplotlib Figure from the saved JSON alone, where drawing is split from computing.
+    needs : str or None
+        The :mod:`petheory.experiments` function whose records ``fn`` reads (it trains), if any.
+    data : callable or None
+        ``data(preset, seed) ->`` the JSON ``fn`` saves, computed without drawing.
+    """
+
     name: str
     help: str
     fn: Callable  # fn(outdir: Path, *, preset: str, seed: int) -> list[Path]
@@ -44,13 +72,39 @@ _FIGURES: dict[str, Figure] = {}
 
 
 def figure(name: str, help: str, *, illustrates=(), draw=None, needs=None):
-    """Register ``fn(outdir, *, preset, seed) -> list[Path]`` as figure ``name``.
+    """Register ``fn(outdir, *, preset, seed) -> list[Path]`` as figure ``name`` (a decorator).
 
-    ``illustrates`` names the claims (``proofs_check`` ids) the figure shows beside their data; the
-    docs' gallery links each figure to them, and a test checks every id exists. ``draw(data)``, where
-    given, draws the figure from its saved JSON alone: a test redraws the committed PNG from the
-    committed JSON, so what ``figures/`` shows is what the command draws. ``needs`` names the function of
-    :mod:`petheory.experiments` whose records ``fn`` reads (``fn`` raises :class:`RecordsMissing` without them).
+    For a figure whose command does more than ``draw(data(...))`` (skips, or draws a placeholder); :func:`register`
+    registers the rest.
+
+    Parameters
+    ----------
+    name : str
+        The figure's name (``family.figure``).
+    help : str
+        One line on what it shows.
+    illustrates : tuple of str, optional
+        The claims (``proofs_check`` ids) the figure shows beside their data; the docs' gallery links each figure to
+        them, and a test checks every id exists.
+    draw : callable, optional
+        ``draw(data)``: draws the figure from its saved JSON alone; a test redraws the committed PNG from the committed
+        JSON, so what ``figures/`` shows is what the command draws.
+    needs : str, optional
+        The function of :mod:`petheory.experiments` whose records ``fn`` reads (``fn`` raises :class:`RecordsMissing`
+        without them).
+
+    Returns
+    -------
+    callable
+        The decorator; it returns ``fn`` unchanged.
+
+    Examples
+    --------
+    >>> @figure("demo.empty", "nothing", illustrates=("gu2025.szego",))
+    ... def empty(outdir, *, preset="quick", seed=0):
+    ...     return []
+    >>> _FIGURES.pop("demo.empty").illustrates
+    ('gu2025.szego',)
     """
 
     def deco(fn):
@@ -60,13 +114,66 @@ def figure(name: str, help: str, *, illustrates=(), draw=None, needs=None):
     return deco
 
 
+#: The docstring of a figure function :func:`register` makes (each is one figure of the registry).
+_FIGURE_DOC = """Figure {name}: {help}
+
+Draws ``draw(data(preset, seed))`` and saves it as ``{name}.png`` and ``{name}.json`` (:func:`petheory.plots.save`).
+
+Parameters
+----------
+outdir : str or os.PathLike
+    Where the PNG and the JSON go.
+preset : {{'quick', 'full'}}, optional
+    How much the figure computes.
+seed : int, optional
+    Seed of its random draws.
+
+Returns
+-------
+list of pathlib.Path
+    The PNG and the JSON written.
+
+Examples
+--------
+>>> import tempfile
+>>> from petheory.plots import registry
+>>> with tempfile.TemporaryDirectory() as tmp:  # doctest: +SKIP
+...     png, js = registry()["{name}"].fn(tmp)
+"""
+
+
 def register(name: str, help: str, *, data: Callable, draw: Callable, illustrates=(), needs=None) -> Callable:
-    """Register figure ``name`` as ``draw(data(preset, seed))``, saved as PNG and JSON; returns its
-    ``fn(outdir, *, preset, seed) -> list[Path]``.
+    """Register figure ``name`` as ``draw(data(preset, seed))``, saved as PNG and JSON.
 
     The figure's record is then ``registry()[name].data(preset, seed)``, computed without drawing: what a
     notebook reads, and what the test of the committed figures compares (a drawing takes most of a figure's
     time). :func:`figure` registers a figure whose command does more than that (skips, or draws a placeholder).
+
+    Parameters
+    ----------
+    name : str
+        The figure's name (``family.figure``).
+    help : str
+        One line on what it shows.
+    data : callable
+        ``data(preset, seed) ->`` the figure's JSON record.
+    draw : callable
+        ``draw(data) ->`` a matplotlib Figure.
+    illustrates : tuple of str, optional
+        The claims it shows beside their data.
+    needs : str, optional
+        The experiment whose records ``data`` reads.
+
+    Returns
+    -------
+    callable
+        ``fn(outdir, *, preset, seed) -> list[Path]``, documented as the figure.
+
+    Examples
+    --------
+    >>> fn = register("demo.line", "a line", data=lambda preset, seed: {"y": [0, 1]}, draw=lambda d: None)
+    >>> fn.__name__, _FIGURES.pop("demo.line").data("quick", 0)
+    ('demo_line', {'y': [0, 1]})
     """
 
     def fn(outdir, *, preset: str = "quick", seed: int = 0) -> list[Path]:
@@ -75,18 +182,52 @@ def register(name: str, help: str, *, data: Callable, draw: Callable, illustrate
 
     fn.__name__ = fn.__qualname__ = name.replace(".", "_")
     fn.__module__ = draw.__module__  # the figure's module (bounds.*: petheory.plots.bounds), where draw is defined
-    fn.__doc__ = f"Figure {name}: {help}"
+    fn.__doc__ = _FIGURE_DOC.format(name=name, help=help)
     _FIGURES[name] = Figure(name, help, fn, tuple(illustrates), draw, needs, data)
     return fn
 
 
 def registry() -> dict[str, Figure]:
+    """Every registered figure, by name (the figure modules are imported first).
+
+    Returns
+    -------
+    dict
+        Name -> :class:`Figure`, sorted by name.
+
+    Examples
+    --------
+    >>> "spectral.szego" in registry()
+    True
+    """
     for name in public_submodules(sys.modules[__name__]):
         importlib.import_module(name)
     return dict(sorted(_FIGURES.items()))
 
 
 def select(patterns: str | None) -> list[Figure]:
+    """The figures ``petheory figures --only`` names: comma-separated glob patterns (all figures when None).
+
+    Parameters
+    ----------
+    patterns : str or None
+        ``'spectral.*,bounds.pe_norms'``.
+
+    Returns
+    -------
+    list of Figure
+        The figures, in registry order per pattern.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A pattern that matches no figure.
+
+    Examples
+    --------
+    >>> [f.name for f in select("spectral.sz*")]
+    ['spectral.szego']
+    """
     figs = registry()
     if not patterns:
         return list(figs.values())
@@ -96,9 +237,35 @@ def select(patterns: str | None) -> list[Figure]:
 
 
 def refuse_foreign(outdir, name: str) -> None:
-    """Refuse when ``outdir/name.json`` exists and is not a figure's record: another command's output (a JSON with a
-    ``petheory...`` field: ``check --json``, ``plan --json``, ``rotate.json``), or a file that is not a figure's pair
-    (no ``name.png`` beside it, no ``figure`` field). ``petheory figures`` asks for every figure before it draws."""
+    """Refuse when ``outdir/name.json`` exists and is not a figure's record.
+
+    That is another command's output (a JSON with a ``petheory...`` field: ``check --json``, ``plan --json``,
+    ``rotate.json``), or a file that is not a figure's pair (no ``name.png`` beside it, no ``figure`` field).
+    ``petheory figures`` asks for every figure before it draws.
+
+    Parameters
+    ----------
+    outdir : str or os.PathLike
+        The output folder.
+    name : str
+        The figure's name.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        The file is not the figure's.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from petheory.io import atomic_write_json
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     _ = atomic_write_json(pathlib.Path(tmp) / "spectral.szego.json", {"petheory": "0.1"})
+    ...     refuse_foreign(tmp, "spectral.szego")
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ValidationError: ...spectral.szego.json exists and is not the record of figure spectral.szego ...
+    """
     import os
 
     from petheory.errors import ValidationError
@@ -119,8 +286,36 @@ def refuse_foreign(outdir, name: str) -> None:
 
 
 def save(fig, data: dict, outdir, name: str) -> list[Path]:
-    """Save ``fig`` as ``name.png`` and ``data`` as ``name.json`` in ``outdir``: one set, both or neither
-    (:func:`petheory.io.atomic_write_set`), never over another command's ``name.json`` (:func:`refuse_foreign`)."""
+    """Save ``fig`` as ``name.png`` and ``data`` as ``name.json`` in ``outdir``: one set, both or neither.
+
+    Written by :func:`petheory.io.atomic_write_set`, never over another command's ``name.json``
+    (:func:`refuse_foreign`); the figure is closed.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure.
+    data : dict
+        What it was drawn from (NaN refused before either file is touched).
+    outdir : str or os.PathLike
+        The output folder.
+    name : str
+        The figure's name.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The PNG and the JSON.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> import matplotlib.pyplot as plt
+    >>> use_agg()
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     print([p.name for p in save(plt.figure(), {"x": 1}, tmp, "demo.empty")])
+    ['demo.empty.png', 'demo.empty.json']
+    """
     import matplotlib.pyplot as plt
 
     from petheory.io import atomic_write_set, json_text
@@ -138,6 +333,15 @@ def save(fig, data: dict, outdir, name: str) -> list[Path]:
 
 
 def use_agg() -> None:
+    """Draw with matplotlib's Agg backend (files only, no display): what ``petheory figures`` and the tests use.
+
+    Examples
+    --------
+    >>> use_agg()
+    >>> import matplotlib
+    >>> matplotlib.get_backend().lower()
+    'agg'
+    """
     import matplotlib
 
     matplotlib.use("Agg", force=True)

@@ -23,7 +23,7 @@ from petheory.fits import fit_power_law
 from petheory.io import read_json
 from petheory.plots import RecordsMissing, register
 
-#: li2025 §7's training length N_max = 50, where the norm and wavelet figures mark the end of training (the same
+#: li2025 §7's training length :math:`N_{max} = 50`, where the norm and wavelet figures mark the end of training (the same
 #: number as petheory.experiments.papers.LI2025_N_MAX, which trains at it; a test holds them equal).
 N_MAX = 50
 COLORS = dict(zip(["sinusoidal", "learned", "alibi", "rope", "wavelet", "legendre", "random", "nope"],
@@ -31,7 +31,28 @@ COLORS = dict(zip(["sinusoidal", "learned", "alibi", "rope", "wavelet", "legendr
 
 
 def wavelet_label(dilation: str, normalisation: str, d=None) -> str:
-    """Words and mathtext for a wavelet construction (encodings.wavelet's ``dilation``/``normalisation``)."""
+    """Words and mathtext for a wavelet construction (:func:`petheory.encodings.wavelet`'s ``dilation`` and
+    ``normalisation``).
+
+    Parameters
+    ----------
+    dilation : {'unit', 'position'}
+        Positions scaled to :math:`[0, 1)` or raw.
+    normalisation : {'l2', 'paper', 'none'}
+        The atoms' amplitude.
+    d : int or 'full', optional
+        How many atoms.
+
+    Returns
+    -------
+    str
+        The label.
+
+    Examples
+    --------
+    >>> wavelet_label("position", "l2", 8)
+    'raw positions; $2^{j/2}$ (standard $L^2$); d = 8'
+    """
     where = {"unit": r"$t = \mathrm{pos}/N_{max}$", "position": "raw positions"}[dilation]
     amp = {"l2": r"$2^{j/2}$ (standard $L^2$)", "paper": r"$2^{-j/2}$ (li2025)", "none": "1 (unnormalised)"}[normalisation]
     return f"{where}; {amp}" + ("" if d is None else f"; {'all atoms' if d == 'full' else f'd = {d}'}")
@@ -44,7 +65,22 @@ NORM = r"$\Vert PE(\mathrm{pos})\Vert_2$"
 
 
 def mark_n_max(a, n_max: int = N_MAX) -> None:
-    """A grey line at ``n_max`` and its name as a tick on a top axis (never over the data or the title)."""
+    """A grey line at ``n_max`` and its name as a tick on a top axis (never over the data or the title).
+
+    Parameters
+    ----------
+    a : matplotlib.axes.Axes
+        The axes.
+    n_max : int, optional
+        The training length.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> mark_n_max(ax, 50)
+    >>> plt.close(fig)
+    """
     a.axvline(n_max - 1, color="grey", lw=0.8)
     top = a.secondary_xaxis("top")
     top.set_xticks([n_max - 1], [rf"$N_{{max}} = {n_max}$"], fontsize=8, color="grey")
@@ -78,7 +114,25 @@ def _pe_norm_curves(seed: int) -> list[tuple]:
 
 def pe_norms_data(preset: str = "quick", seed: int = 0) -> dict:
     """The ``bounds.pe_norms`` record: ||PE(pos)|| per curve of :func:`_pe_norm_curves` with li2025 Table 2's stated
-    bound, the wavelet atoms' support ends, and ALiBi's largest bias magnitude per head over inference lengths."""
+    bound, the wavelet atoms' support ends, and ALiBi's largest bias magnitude per head over inference lengths.
+
+    Parameters
+    ----------
+    preset : {'quick', 'full'}, optional
+        How much the figure computes.
+    seed : int, optional
+        Seed of its random draws.
+
+    Returns
+    -------
+    dict
+        The figure's JSON record: ``alibi``, ``curves``, ``d``, ``n_max``, ``positions``.
+
+    Examples
+    --------
+    >>> sorted(pe_norms_data())
+    ['alibi', 'curves', 'd', 'n_max', 'positions']
+    """
     d, L = 64, 8 * N_MAX
     data = {"d": d, "n_max": N_MAX, "positions": list(range(L)), "curves": {}, "alibi": {}}
     for panel, key, name, params, color, ls, stated in _pe_norm_curves(seed):
@@ -98,7 +152,24 @@ def pe_norms_data(preset: str = "quick", seed: int = 0) -> dict:
 
 def draw_pe_norms(data: dict):
     """The ``bounds.pe_norms`` figure from its record (:func:`pe_norms_data`) alone (the curve table gives the
-    styles only: its keys and panels do not depend on the seed)."""
+    styles only: its keys and panels do not depend on the seed).
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (:func:`pe_norms_data`): what ``figures/bounds.pe_norms.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "bounds.pe_norms.json"
+    >>> fig = draw_pe_norms(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     d, pos = data["d"], data["positions"]
@@ -173,7 +244,23 @@ pe_norms_figure = register(
 def seed_summary(rows: list[dict], key) -> dict:
     """Per (pe, m): the mean of ``key(row)`` over seeds, its standard error (None for one seed), min, max and the seeds.
 
-    ``key`` is a row field name or a function of a row. Returns ``{(pe, m): {...}}``.
+    Parameters
+    ----------
+    rows : list of dict
+        The experiment's rows (``pe``, ``m``, ``seed``, ...).
+    key : str or callable
+        A row field name or a function of a row.
+
+    Returns
+    -------
+    dict
+        ``{(pe, m): {"mean", "se", "min", "max", "seeds"}}``.
+
+    Examples
+    --------
+    >>> s = seed_summary([{"pe": "rope", "m": 8, "seed": 0, "gap": 0.1}, {"pe": "rope", "m": 8, "seed": 1, "gap": 0.3}], "gap")
+    >>> round(s[("rope", 8)]["mean"], 6), s[("rope", 8)]["seeds"]
+    (0.2, [0, 1])
     """
     get = (lambda r: r[key]) if isinstance(key, str) else key
     out = {}
@@ -186,9 +273,46 @@ def seed_summary(rows: list[dict], key) -> dict:
 
 
 def read_experiment(experiment: str, figure_name: str, preset: str, seed: int) -> dict:
-    """The record ``experiment`` (a function of :mod:`petheory.experiments`) wrote for ``preset`` and ``seed``
-    (:func:`petheory.records.bounds_record_path`); :class:`petheory.plots.RecordsMissing` naming the commands
-    that make it when there is none."""
+    """The record ``experiment`` (a function of :mod:`petheory.experiments`) wrote for ``preset`` and ``seed``.
+
+    Read from :func:`petheory.records.bounds_record_path`.
+
+    Parameters
+    ----------
+    experiment : str
+        ``li2025_rademacher_gap`` or ``li2025_alibi_drift``.
+    figure_name : str
+        The figure that draws it (named in the message).
+    preset : str
+        The preset it ran.
+    seed : int
+        Its seed.
+
+    Returns
+    -------
+    dict
+        The record.
+
+    Raises
+    ------
+    petheory.plots.RecordsMissing
+        There is none; the message names the commands that make it.
+    petheory.errors.ValidationError
+        The file is not that experiment's record.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> saved = os.environ.get("PETHEORY_RUNS")
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     os.environ["PETHEORY_RUNS"] = tmp
+    ...     try:
+    ...         read_experiment("li2025_alibi_drift", "bounds.alibi_drift", "quick", 0)
+    ...     except RecordsMissing as exc:
+    ...         print(str(exc)[:68])
+    figure bounds.alibi_drift draws the records of experiment li2025_ali
+    >>> _ = os.environ.pop("PETHEORY_RUNS"); os.environ.update({} if saved is None else {"PETHEORY_RUNS": saved})
+    """
     path = records.bounds_record_path(experiment, preset, seed)
     if not path.is_file():
         raise RecordsMissing(
@@ -215,10 +339,29 @@ GAP_FLOOR = 1e-5
 
 
 def rademacher_gap_record(experiment: dict) -> dict:
-    """The ``bounds.rademacher_gap`` figure record of :func:`petheory.experiments.papers.li2025_rademacher_gap`'s record
-    (its ``rows``, one per trained model, and the ``settings`` it ran with): per (PE, m) the gap and bound/gap over
+    """The ``bounds.rademacher_gap`` figure record of :func:`petheory.experiments.papers.li2025_rademacher_gap`'s record.
+
+    From its ``rows`` (one per trained model) and the ``settings`` it ran with: per (PE, m) the gap and bound/gap over
     seeds (:func:`seed_summary`), a power law of the gap in m per PE (every seed's positive gaps, where a PE has
-    three distinct m), the median bound/gap per PE and the reference line :math:`m^{-1/2}`."""
+    three distinct m), the median bound/gap per PE and the reference line :math:`m^{-1/2}`.
+
+    Parameters
+    ----------
+    experiment : dict
+        The experiment's record.
+
+    Returns
+    -------
+    dict
+        The figure's record (what ``figures/bounds.rademacher_gap.json`` holds).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = json.loads((pathlib.Path(petheory.__file__).parents[1] / "figures" / "bounds.rademacher_gap.json").read_text())
+    >>> sorted(rademacher_gap_record(committed["experiment"])) == sorted(k for k in committed if k != "figure")
+    True
+    """
     rows, st = experiment["rows"], experiment["settings"]
     gaps = seed_summary(rows, "gap")
     ratio_of = {k: seed_summary(rows, lambda r, k=k: r[k] / max(r["gap"], GAP_FLOOR)) for k in ("bound_on_data", "bound_certified")}
@@ -244,13 +387,47 @@ def rademacher_gap_record(experiment: dict) -> dict:
 
 
 def rademacher_gap_data(preset: str = "quick", seed: int = 0) -> dict:
-    """The ``bounds.rademacher_gap`` record from the experiment's record on disk (:func:`read_experiment`)."""
+    """The ``bounds.rademacher_gap`` record from the experiment's record on disk (:func:`read_experiment`).
+
+    Parameters
+    ----------
+    preset : {'quick', 'full'}, optional
+        The preset of the experiment record read (:func:`read_experiment`).
+    seed : int, optional
+        Its seed.
+
+    Returns
+    -------
+    dict
+        The figure's JSON record: ``bound``, ``bound_over_gap_median``, ``error_bars``, ``experiment``, ``gap``, ``gap_fits``, ``per_m``, ``rate_reference``, ``training``.
+
+    Examples
+    --------
+    >>> record = rademacher_gap_data()  # doctest: +SKIP
+    """
     return rademacher_gap_record(read_experiment("li2025_rademacher_gap", "bounds.rademacher_gap", preset, seed))
 
 
 def draw_rademacher_gap(data: dict):
     """The ``bounds.rademacher_gap`` figure from its record (:func:`rademacher_gap_record`) alone: gap and
-    bound/gap vs m per PE, mean ± standard error over the seeds where a (PE, m) has several."""
+    bound/gap vs m per PE, mean ± standard error over the seeds where a (PE, m) has several.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (:func:`rademacher_gap_data`): what ``figures/bounds.rademacher_gap.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "bounds.rademacher_gap.json"
+    >>> fig = draw_rademacher_gap(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
     from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter
@@ -340,7 +517,24 @@ _PSI_STRIDE = 8
 
 def wavelet_decay_data(preset: str = "quick", seed: int = 0) -> dict:
     """The ``bounds.wavelet_decay`` record: per mother wavelet its fitted envelope decay and ``|psi|`` with its
-    envelope; db2's scale constants per construction; extrapolation past N_max; sup-norm growth with N_max."""
+    envelope; db2's scale constants per construction; extrapolation past :math:`N_{max}`; sup-norm growth with :math:`N_{max}`.
+
+    Parameters
+    ----------
+    preset : {'quick', 'full'}, optional
+        How much the figure computes.
+    seed : int, optional
+        Seed of its random draws.
+
+    Returns
+    -------
+    dict
+        The figure's JSON record: ``d``, ``decay``, ``extrapolation``, ``families``, ``growth``, ``growth_sizes``, ``n_max``, ``scale_constants``.
+
+    Examples
+    --------
+    >>> record = wavelet_decay_data()  # doctest: +SKIP
+    """
     S, d = 3, 64  # db2's support (filter length - 1) and the extrapolation panel's dimension
     data = {"families": list(WAVELET_FAMILIES), "n_max": N_MAX, "d": d, "decay": {}, "scale_constants": {},
             "extrapolation": {}, "growth": {}}
@@ -371,7 +565,24 @@ def wavelet_decay_data(preset: str = "quick", seed: int = 0) -> dict:
 
 
 def draw_wavelet_decay(data: dict):
-    """The ``bounds.wavelet_decay`` figure from its record (:func:`wavelet_decay_data`) alone."""
+    """The ``bounds.wavelet_decay`` figure from its record (:func:`wavelet_decay_data`) alone.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (:func:`wavelet_decay_data`): what ``figures/bounds.wavelet_decay.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "bounds.wavelet_decay.json"
+    >>> fig = draw_wavelet_decay(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
@@ -461,9 +672,27 @@ wavelet_decay_figure = register(
 
 
 def alibi_drift_record(experiment: dict) -> dict:
-    """The ``bounds.alibi_drift`` figure record of :func:`petheory.experiments.papers.li2025_alibi_drift`'s record: its
-    measured drift and bounds per (layer, head, distance), unclipped, and per head the first distance beyond
-    ``n_max`` from which Eq. 9 reaches 1 (from there on it allows more than any softmax weight can change)."""
+    """The ``bounds.alibi_drift`` figure record of :func:`petheory.experiments.papers.li2025_alibi_drift`'s record.
+
+    Its measured drift and bounds per (layer, head, distance), unclipped, and per head the first distance beyond
+    ``n_max`` from which Eq. 9 reaches 1 (from there on it allows more than any softmax weight can change).
+
+    Parameters
+    ----------
+    experiment : dict
+        The experiment's record.
+
+    Returns
+    -------
+    dict
+        ``experiment``, ``eq9_vacuous_from_excess`` (head -> excess distance), ``drawn`` and ``reading``.
+
+    Examples
+    --------
+    >>> rec = {"records": [{"head": 0, "excess": 3, "eq9_rhs": 1.5}, {"head": 0, "excess": 1, "eq9_rhs": 0.5}]}
+    >>> alibi_drift_record(rec)["eq9_vacuous_from_excess"]
+    {'0': 3}
+    """
     vacuous_from = {}
     for q in sorted(experiment["records"], key=lambda z: (z["head"], z["excess"])):
         if q["eq9_rhs"] >= 1:
@@ -474,7 +703,24 @@ def alibi_drift_record(experiment: dict) -> dict:
 
 
 def alibi_drift_data(preset: str = "quick", seed: int = 0) -> dict:
-    """The ``bounds.alibi_drift`` record from the experiment's record on disk (:func:`read_experiment`)."""
+    """The ``bounds.alibi_drift`` record from the experiment's record on disk (:func:`read_experiment`).
+
+    Parameters
+    ----------
+    preset : {'quick', 'full'}, optional
+        The preset of the experiment record read (:func:`read_experiment`).
+    seed : int, optional
+        Its seed.
+
+    Returns
+    -------
+    dict
+        The figure's JSON record: ``drawn``, ``eq9_vacuous_from_excess``, ``experiment``, ``reading``.
+
+    Examples
+    --------
+    >>> record = alibi_drift_data()  # doctest: +SKIP
+    """
     return alibi_drift_record(read_experiment("li2025_alibi_drift", "bounds.alibi_drift", preset, seed))
 
 
@@ -484,6 +730,22 @@ def draw_alibi_drift(data: dict):
 
     A change of a softmax weight lies in [0, 1], so the bounds are drawn clipped at 1 (the line at 1 is the
     trivial bound; where Eq. 9 is above it, it says nothing); the JSON keeps their unclipped values.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (:func:`alibi_drift_data`): what ``figures/bounds.alibi_drift.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "bounds.alibi_drift.json"
+    >>> fig = draw_alibi_drift(json.loads(committed.read_text()))  # doctest: +SKIP
     """
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D

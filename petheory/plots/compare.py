@@ -20,10 +20,27 @@ Z_SEPARATED = 2.0
 
 
 def spread_labels(y, min_gap: float) -> np.ndarray:
-    """Label heights near ``y`` with consecutive labels at least ``min_gap`` apart (same order as ``y``), shape (k,).
+    """Label heights near ``y`` with consecutive labels at least ``min_gap`` apart (same order as ``y``).
 
-    Sorts, pushes each label up to clear the one below, then shifts the stack down by the mean push,
-    so labels stay near their points; used in log10 units for the end labels of the norm panels.
+    Sorts, pushes each label up to clear the one below, then shifts the stack down by the mean push, so labels stay
+    near their points; used in log10 units for the end labels of the norm panels.
+
+    Parameters
+    ----------
+    y : array_like, shape (k,)
+        The points' heights.
+    min_gap : float
+        Least distance between two labels.
+
+    Returns
+    -------
+    numpy.ndarray, shape (k,)
+        The labels' heights.
+
+    Examples
+    --------
+    >>> spread_labels([0.0, 0.05, 1.0], 0.2).round(3).tolist()
+    [-0.05, 0.15, 0.95]
     """
     y = np.asarray(y, dtype=float)
     order = np.argsort(y)
@@ -41,13 +58,45 @@ def spread_labels(y, min_gap: float) -> np.ndarray:
 def separated(rows) -> list[str]:
     """Encodings whose stress lies more than :data:`Z_SEPARATED` null standard deviations from the null mean.
 
-    ``rows``: :class:`petheory.analyses.compare_record.CompareRow` whose stress was computed."""
+    Parameters
+    ----------
+    rows : iterable of CompareRow
+        :class:`petheory.analyses.compare_record.CompareRow` whose stress was computed.
+
+    Returns
+    -------
+    list of str
+        Their ``pe`` labels.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as NS
+    >>> separated([NS(pe="a", stress=NS(z=5.0)), NS(pe="b", stress=NS(z=0.1)), NS(pe="c", stress=NS(z=None))])
+    ['a']
+    """
     return [r.pe for r in rows if r.stress.z is not None and abs(r.stress.z) > Z_SEPARATED]
 
 
 def compare_data(preset: str = "quick", seed: int = 0) -> dict:
     """The figure's data: the ``compare`` record (:func:`petheory.analyses.compare.compare`) of every registered PE
-    at d = 64, N = 256, trained on 64 positions, against the built-in corpus; rows with an error are left out."""
+    at d = 64, N = 256, trained on 64 positions, against the built-in corpus; rows with an error are left out.
+
+    Parameters
+    ----------
+    preset : {'quick', 'full'}, optional
+        How much the figure computes.
+    seed : int, optional
+        Seed of its random draws.
+
+    Returns
+    -------
+    dict
+        The figure's JSON record: ``rows``, ``settings``, ``stress_separated``.
+
+    Examples
+    --------
+    >>> record = compare_data()  # doctest: +SKIP
+    """
     from petheory import geometry
     from petheory.analyses.compare import compare
     from petheory.analyses.record import to_json
@@ -69,7 +118,24 @@ def compare_data(preset: str = "quick", seed: int = 0) -> dict:
 
 
 def draw_compare(data: dict):
-    """The figure from a :func:`compare_data` record alone (nothing recomputed)."""
+    """The figure from a :func:`compare_data` record alone (nothing recomputed).
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (:func:`compare_data`): what ``figures/compare.encodings.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "compare.encodings.json"
+    >>> fig = draw_compare(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     rows, lengths, n_max = data["rows"], tuple(data["settings"]["lengths"]), data["settings"]["n_max"]

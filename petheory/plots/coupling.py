@@ -24,7 +24,23 @@ ROPE_THETA = 0.5  # one RoPE band: E = [exp(i(i-j)θ)]
 
 
 def factors(n: int) -> dict[str, np.ndarray]:
-    """The Toeplitz factors of the figure: ``W`` (PD kernel), ALiBi ``B``, RoPE band ``E``; each (n, n)."""
+    """The Toeplitz factors of the figure: ``W`` (a positive definite kernel), ALiBi ``B``, a RoPE band ``E``.
+
+    Parameters
+    ----------
+    n : int
+        Size.
+
+    Returns
+    -------
+    dict
+        ``W``, ``B``, ``E``, each a numpy.ndarray of shape (n, n).
+
+    Examples
+    --------
+    >>> {k: v.shape for k, v in factors(4).items()}
+    {'W': (4, 4), 'B': (4, 4), 'E': (4, 4)}
+    """
     W = tp.dense(tp.kernel("exponential").column(n, KERNEL_LENGTH))
     B = enc.alibi(n, slope=ALIBI_SLOPE)
     E = tp.dense(coupling.rope_band_average(np.arange(n), [ROPE_THETA]))  # one band: e_k = exp(ik theta)
@@ -42,7 +58,25 @@ COUPLING_ROWS = (
 
 def additive_vs_hadamard_data(preset: str = "quick", seed: int = 0) -> dict:
     """The ``coupling.additive_vs_hadamard`` record: the spectrum summary of each matrix of :data:`COUPLING_ROWS`
-    (eigenvalues ascending) and the row softmax of its real part at the middle query."""
+    (eigenvalues ascending) and the row softmax of its real part at the middle query.
+
+    Parameters
+    ----------
+    preset : {'quick', 'full'}, optional
+        How much the figure computes.
+    seed : int, optional
+        Seed of its random draws.
+
+    Returns
+    -------
+    dict
+        The figure's JSON record: ``alibi_slope``, ``kernel_length``, ``middle_row_softmax``, ``n``, ``rope_theta``, ``summaries``.
+
+    Examples
+    --------
+    >>> sorted(additive_vs_hadamard_data())
+    ['alibi_slope', 'kernel_length', 'middle_row_softmax', 'n', 'rope_theta', 'summaries']
+    """
     n = N_SPEC[preset]
     f = factors(n)
     mats = dict(zip((row[0] for row in COUPLING_ROWS), (
@@ -56,7 +90,24 @@ def additive_vs_hadamard_data(preset: str = "quick", seed: int = 0) -> dict:
 
 
 def draw_additive_vs_hadamard(data: dict):
-    """The ``coupling.additive_vs_hadamard`` figure from its record (:func:`additive_vs_hadamard_data`) alone."""
+    """The ``coupling.additive_vs_hadamard`` figure from its record (:func:`additive_vs_hadamard_data`) alone.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (:func:`additive_vs_hadamard_data`): what ``figures/coupling.additive_vs_hadamard.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "coupling.additive_vs_hadamard.json"
+    >>> fig = draw_additive_vs_hadamard(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     n, summ = data["n"], data["summaries"]
@@ -103,11 +154,33 @@ MINILM_SHOWN = ("cc", "cp", "pc", "pp", "total")
 
 
 def minilm_terms_data(preset: str = "quick", seed: int = 0, *, layer=None) -> dict:
-    """The ``coupling.minilm_terms`` record: per LayerNorm rule of :data:`MINILM_RULES`, head 0's Eq. 8 terms
-    (the matrices drawn, ``n x n`` each) with their Toeplitz defect and share, and every head's defects.
+    """The ``coupling.minilm_terms`` record: per LayerNorm rule of :data:`MINILM_RULES`, head 0's Eq. 8 terms.
 
-    ``layer``: all-MiniLM-L6-v2's first layer, already loaded (default: loaded here; ``FileNotFoundError``
-    without the optional model package)."""
+    The matrices drawn (``n x n`` each) with their Toeplitz defect and share, and every head's defects.
+
+    Parameters
+    ----------
+    preset : {'quick', 'full'}, optional
+        How large the matrices are.
+    seed : int, optional
+        Seed of the content draws.
+    layer : petheory.loaders.hf.BertFirstLayer, optional
+        all-MiniLM-L6-v2's first layer, already loaded (default: loaded here).
+
+    Returns
+    -------
+    dict
+        ``n``, ``seed``, ``head_shown``, ``source``, ``terms``, ``report`` and ``defects``.
+
+    Raises
+    ------
+    FileNotFoundError
+        The optional model package (the ``minilm`` extra) is not installed.
+
+    Examples
+    --------
+    >>> record = minilm_terms_data()  # doctest: +SKIP
+    """
     # the record names the model by its spec, not by where it was installed (a committed figure is machine-free)
     source = "hf:minilm (all-MiniLM-L6-v2, the minilm extra)" if layer is None else layer.source
     layer = loaders.load_bert_first_layer("hf:minilm") if layer is None else layer
@@ -129,7 +202,24 @@ def minilm_terms_data(preset: str = "quick", seed: int = 0, *, layer=None) -> di
 
 
 def draw_minilm_terms(data: dict):
-    """The ``coupling.minilm_terms`` figure from its record (:func:`minilm_terms_data`) alone."""
+    """The ``coupling.minilm_terms`` figure from its record (:func:`minilm_terms_data`) alone.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (the figure's saved JSON): what ``figures/coupling.minilm_terms.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "coupling.minilm_terms.json"
+    >>> fig = draw_minilm_terms(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     n, head = data["n"], data["head_shown"]
@@ -155,6 +245,28 @@ def draw_minilm_terms(data: dict):
 @figure("coupling.minilm_terms", "gu2025 Eq. 8 on all-MiniLM-L6-v2 layer 0: the five logit terms as heat maps with their Toeplitz defects",
         illustrates=("gu2025.logit_decomposition", "gu2025.gpp_toeplitz"), draw=draw_minilm_terms)
 def minilm_terms_figure(outdir, *, preset="quick", seed=0):
+    """Figure coupling.minilm_terms: gu2025 Eq. 8 on all-MiniLM-L6-v2 layer 0, the five logit terms as heat maps with their Toeplitz defects.
+
+    Parameters
+    ----------
+    outdir : str or os.PathLike
+        Where ``coupling.minilm_terms.png`` and ``coupling.minilm_terms.json`` go.
+    preset : {'quick', 'full'}, optional
+        The figure command's preset.
+    seed : int, optional
+        Its seed.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The PNG and the JSON written (a placeholder figure when there are no records; nothing when the model is not installed).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:  # doctest: +SKIP
+    ...     png, js = minilm_terms_figure(tmp)
+    """
     try:
         data = minilm_terms_data(preset, seed)
     except FileNotFoundError as exc:

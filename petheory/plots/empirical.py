@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from petheory.plots import register
-from petheory.nn.provenance import LI2025_TABLE5_MSE200
+from petheory.nn.provenance import LI2025_TABLE5_MSE200, reading_math
 
 _PAPER_T1 = {"mla": (88.34, 97.41), "rope": (92.64, 69.43), "nope": (3.51, 77.69)}  # gu2025 Table 1, %
 _GU_NAMES = {"rope+sinusoidal": "rope", "sinusoidal": "absolute", "alibi:slopes=gu2025": "alibi", "nope": "nope",
@@ -78,27 +78,29 @@ def _empty(ax, text):
     ax.set_axis_off()
 
 
-def reading_math(name: str) -> str:
-    r"""A Table 5 reading (``provenance.li2025_table5_reading``, plain text) with its formulas in mathtext.
-
-    >>> print(reading_math("causal encoder, y_t = S_t/sqrt(t+1), x ~ N(0,1)"))
-    causal encoder, $y_t = S_t/\sqrt{t+1}$, $x \sim \mathcal{N}(0, 1)$
-    """
-    import re
-
-    def target(m):
-        return "$y_t = " + re.sub(r"sqrt\(([^)]*)\)", r"\\sqrt{\1}", m.group(1)) + "$"
-
-    name = re.sub(r"y_t = ([^,]+)", target, name)
-    return name.replace("x ~ U(-1,1)", r"$x \sim U(-1, 1)$").replace("x ~ N(0,1)", r"$x \sim \mathcal{N}(0, 1)$")
-
-
 _T5_MAIN = "causal encoder, y_t = S_t/sqrt(t+1), x ~ U"  # the reading drawn first
 
 
 def table5_data(preset: str = "quick", seed: int = 0) -> dict:
     """The ``empirical.table5`` record: per reading and PE, the test MSE over lengths (mean, min, max over seeds)
-    of the paper-preset running-sum records, beside the paper's MSE at N=200."""
+    of the paper-preset running-sum records, beside the paper's MSE at N=200.
+
+    Parameters
+    ----------
+    preset : {'quick', 'full'}, optional
+        How much the figure computes.
+    seed : int, optional
+        Seed of its random draws.
+
+    Returns
+    -------
+    dict
+        The figure's JSON record: ``paper_mse200``, ``readings``.
+
+    Examples
+    --------
+    >>> record = table5_data()  # doctest: +SKIP
+    """
     from petheory.nn.provenance import li2025_table5_paper_size, li2025_table5_reading
 
     recs = [r for r in _records("running_sum", _metric_everywhere("mse"))
@@ -123,7 +125,24 @@ def table5_data(preset: str = "quick", seed: int = 0) -> dict:
 
 
 def draw_table5(data: dict):
-    """The ``empirical.table5`` figure from its record (:func:`table5_data`) alone."""
+    """The ``empirical.table5`` figure from its record (:func:`table5_data`) alone.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (:func:`table5_data`): what ``figures/empirical.table5.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "empirical.table5.json"
+    >>> fig = draw_table5(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     readings = data["readings"]
@@ -174,7 +193,25 @@ _GU_TASKS = ("gu2025_task1", "gu2025_task2")
 
 def gu2025_accuracy_data(preset: str = "quick", seed: int = 0) -> dict:
     """The ``empirical.gu2025_accuracy`` record: per task (where records exist) the preset drawn, each PE's
-    per-seed test accuracy (%) and chance, beside the paper's Table 1."""
+    per-seed test accuracy (%) and chance, beside the paper's Table 1.
+
+    Parameters
+    ----------
+    preset : {'quick', 'full'}, optional
+        How much the figure computes.
+    seed : int, optional
+        Seed of its random draws.
+
+    Returns
+    -------
+    dict
+        The figure's JSON record: ``gu2025_task1``, ``gu2025_task2``, ``paper_table1_percent``.
+
+    Examples
+    --------
+    >>> sorted(gu2025_accuracy_data())
+    ['gu2025_task1', 'gu2025_task2', 'paper_table1_percent']
+    """
     data = {"paper_table1_percent": {k: list(v) for k, v in _PAPER_T1.items()}}
     for task in _GU_TASKS:
         size, recs = _gu_table(task)
@@ -188,7 +225,24 @@ def gu2025_accuracy_data(preset: str = "quick", seed: int = 0) -> dict:
 
 
 def draw_gu2025_accuracy(data: dict):
-    """The ``empirical.gu2025_accuracy`` figure from its record (:func:`gu2025_accuracy_data`) alone."""
+    """The ``empirical.gu2025_accuracy`` figure from its record (:func:`gu2025_accuracy_data`) alone.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (:func:`gu2025_accuracy_data`): what ``figures/empirical.gu2025_accuracy.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "empirical.gu2025_accuracy.json"
+    >>> fig = draw_gu2025_accuracy(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     paper = data["paper_table1_percent"]
@@ -229,7 +283,24 @@ gu2025_accuracy = register(
 
 def gu2025_ablation_data(preset: str = "quick", seed: int = 0) -> dict:
     """The ``empirical.gu2025_ablation`` record: per task the preset drawn and, per PE, the mean accuracy drop
-    (points) of zeroing each head (layer x head) over the seeds that have an ablation."""
+    (points) of zeroing each head (layer x head) over the seeds that have an ablation.
+
+    Parameters
+    ----------
+    preset : {'quick', 'full'}, optional
+        How much the figure computes.
+    seed : int, optional
+        Seed of its random draws.
+
+    Returns
+    -------
+    dict
+        The figure's JSON record: ``gu2025_task1``, ``gu2025_task2``.
+
+    Examples
+    --------
+    >>> record = gu2025_ablation_data()  # doctest: +SKIP
+    """
     data = {}
     for task in _GU_TASKS:
         size, recs = _gu_table(task)
@@ -248,7 +319,24 @@ def gu2025_ablation_data(preset: str = "quick", seed: int = 0) -> dict:
 
 
 def draw_gu2025_ablation(data: dict):
-    """The ``empirical.gu2025_ablation`` figure from its record (:func:`gu2025_ablation_data`) alone."""
+    """The ``empirical.gu2025_ablation`` figure from its record (:func:`gu2025_ablation_data`) alone.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (:func:`gu2025_ablation_data`): what ``figures/empirical.gu2025_ablation.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "empirical.gu2025_ablation.json"
+    >>> fig = draw_gu2025_ablation(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     mats_by_task = {task: {k: np.array(v) for k, v in t["drop_percent_points"].items()} for task, t in data.items()}

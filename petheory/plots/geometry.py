@@ -32,6 +32,25 @@ FAMILY = {"sinusoidal": "C0", "rope": "C3", "alibi": "C2", "t5": "C4", "relative
 
 
 def target() -> tuple[geo.PositionalDistributions, str]:
+    """The target distributions of the geometry figures and a description of them.
+
+    The built-in corpus, or the file ``$PETHEORY_CORPUS`` names (with ``$PETHEORY_MAX_VOCAB`` and
+    ``$PETHEORY_MIN_COUNT``).
+
+    Returns
+    -------
+    distributions : petheory.geometry.PositionalDistributions
+        Token counts per position.
+    description : str
+        Where they come from.
+
+    Examples
+    --------
+    >>> import os
+    >>> P, desc = target()
+    >>> desc if "PETHEORY_CORPUS" not in os.environ else "built-in corpus (305 reviews, top-48 words + <other>)"
+    'built-in corpus (305 reviews, top-48 words + <other>)'
+    """
     from petheory.loaders.environment import env_int
 
     path = os.environ.get("PETHEORY_CORPUS")
@@ -83,7 +102,25 @@ _DIM = {"sinusoidal": f" (d={D_MODEL})", "alibi": ": the line |i-j|", "t5": " (H
 
 def mds_positions_data(preset: str = "quick", seed: int = 0) -> dict:
     """The ``geometry.mds_positions`` record: per panel (the target and each PE) its 2-D MDS coordinates rotated
-    and scaled onto the target's (Procrustes), its stress-1 against the target and the share of its top two axes."""
+    and scaled onto the target's (Procrustes), its stress-1 against the target and the share of its top two axes.
+
+    Parameters
+    ----------
+    preset : {'quick', 'full'}, optional
+        How much the figure computes.
+    seed : int, optional
+        Seed of its random draws.
+
+    Returns
+    -------
+    dict
+        The figure's JSON record: ``n``, ``panels``, ``target``.
+
+    Examples
+    --------
+    >>> sorted(mds_positions_data())
+    ['n', 'panels', 'target']
+    """
     P, desc = target()
     n = P.n
     Dt = geo.hellinger_distances(P)
@@ -103,7 +140,24 @@ def mds_positions_data(preset: str = "quick", seed: int = 0) -> dict:
 
 
 def draw_mds_positions(data: dict):
-    """The ``geometry.mds_positions`` figure from its record (:func:`mds_positions_data`) alone."""
+    """The ``geometry.mds_positions`` figure from its record (:func:`mds_positions_data`) alone.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (:func:`mds_positions_data`): what ``figures/geometry.mds_positions.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "geometry.mds_positions.json"
+    >>> fig = draw_mds_positions(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     n, panels = data["n"], data["panels"]
@@ -143,7 +197,25 @@ mds_positions = register(
 
 def stress_per_pe_data(preset: str = "quick", seed: int = 0) -> dict:
     """The ``geometry.stress_per_pe`` record: stress-1 of each PE, of MDS and SMACOF at low ranks and of the
-    random-table null (mean, sd, 5-95%) against the corpus's Hellinger geometry, in ascending order."""
+    random-table null (mean, sd, 5-95%) against the corpus's Hellinger geometry, in ascending order.
+
+    Parameters
+    ----------
+    preset : {'quick', 'full'}, optional
+        How much the figure computes.
+    seed : int, optional
+        Seed of its random draws.
+
+    Returns
+    -------
+    dict
+        The figure's JSON record: ``d``, ``formula``, ``n``, ``null``, ``stress1``, ``target``.
+
+    Examples
+    --------
+    >>> sorted(stress_per_pe_data())
+    ['d', 'formula', 'n', 'null', 'stress1', 'target']
+    """
     from petheory import stress_reference
 
     P, desc = target()
@@ -184,7 +256,24 @@ def _null_label(draws: int) -> str:
 
 
 def draw_stress_per_pe(data: dict):
-    """The ``geometry.stress_per_pe`` figure from its record (:func:`stress_per_pe_data`) alone."""
+    """The ``geometry.stress_per_pe`` figure from its record (:func:`stress_per_pe_data`) alone.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (:func:`stress_per_pe_data`): what ``figures/geometry.stress_per_pe.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "geometry.stress_per_pe.json"
+    >>> fig = draw_stress_per_pe(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     rows, null, n = list(data["stress1"].items()), data["null"], data["n"]
@@ -234,7 +323,25 @@ def _shuffled_null(P: geo.PositionalDistributions, seed: int) -> np.ndarray:
 
 def eigenvalues_data(preset: str = "quick", seed: int = 0) -> dict:
     """The ``geometry.eigenvalues`` record: the eigenvalues of B for the target and for its shuffled null, the
-    numerical and effective ranks and the number of axes holding 90% of tr B."""
+    numerical and effective ranks and the number of axes holding 90% of tr B.
+
+    Parameters
+    ----------
+    preset : {'quick', 'full'}, optional
+        How much the figure computes.
+    seed : int, optional
+        Seed of its random draws.
+
+    Returns
+    -------
+    dict
+        The figure's JSON record: ``effective_rank_at_cut``, ``effective_rank_cut``, ``eigenvalues``, ``n``, ``negative``, ``null_eigenvalues``, ``numerical_rank``, ``rank_90pct``, ``target``, ``tol``.
+
+    Examples
+    --------
+    >>> sorted(eigenvalues_data())
+    ['effective_rank_at_cut', 'effective_rank_cut', 'eigenvalues', 'n', 'negative', 'null_eigenvalues', 'numerical_rank', 'rank_90pct', 'target', 'tol']
+    """
     P, desc = target()
     m = geo.classical_mds(geo.hellinger_distances(P))
     lam = m.eigenvalues
@@ -247,7 +354,24 @@ def eigenvalues_data(preset: str = "quick", seed: int = 0) -> dict:
 
 
 def draw_eigenvalues(data: dict):
-    """The ``geometry.eigenvalues`` figure from its record (:func:`eigenvalues_data`) alone."""
+    """The ``geometry.eigenvalues`` figure from its record (:func:`eigenvalues_data`) alone.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (:func:`eigenvalues_data`): what ``figures/geometry.eigenvalues.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "geometry.eigenvalues.json"
+    >>> fig = draw_eigenvalues(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     lam, null, n = np.array(data["eigenvalues"]), np.array(data["null_eigenvalues"]), data["n"]

@@ -21,8 +21,23 @@ COLORS = dict(zip(("learned", "relative", "t5", "fire", "rope", "alibi", "nope",
 
 
 def lrc_table(preset: str = "quick") -> dict:
-    """{target: {pe: {hint: [LRC(N) or None for inf]}}} over :data:`LRC_N` (causal POLAs), and the
-    same layout under ``'uncertified'`` listing the N whose decision is not certified (LRC.certified)."""
+    """The LRC of each causal POLA, target and hint over :data:`LRC_N`, and which decisions are not certified.
+
+    Parameters
+    ----------
+    preset : {'quick', 'full'}, optional
+        Which sizes (:data:`LRC_N`).
+
+    Returns
+    -------
+    dict
+        ``N``, ``targets`` (``{target: {pe: {hint: [LRC(N), None for inf]}}}``) and ``uncertified`` (the same layout,
+        listing the N whose decision is not certified).
+
+    Examples
+    --------
+    >>> table = lrc_table()  # doctest: +SKIP
+    """
     from petheory import lengthgen
 
     Ns = LRC_N[preset]
@@ -40,7 +55,24 @@ def lrc_table(preset: str = "quick") -> dict:
 
 
 def draw_lrc(data: dict):
-    """The ``lengthgen.lrc`` figure from its record (:func:`lrc_table`) alone."""
+    """The ``lengthgen.lrc`` figure from its record (:func:`lrc_table`) alone.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (the figure's saved JSON): what ``figures/lengthgen.lrc.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "lengthgen.lrc.json"
+    >>> fig = draw_lrc(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     Ns = data["N"]
@@ -146,7 +178,24 @@ _NONE = "no chen2025 records: run `python -m petheory.experiments.chen2025_runs 
 
 def draw_accuracy(data: dict):
     """The ``lengthgen.accuracy`` figure from its JSON (:func:`_accuracy_data`): one line per configuration,
-    mean ± standard error over its seeds, the legend beside the axes (never over the curves)."""
+    mean ± standard error over its seeds, the legend beside the axes (never over the curves).
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (the figure's saved JSON): what ``figures/lengthgen.accuracy.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "lengthgen.accuracy.json"
+    >>> fig = draw_accuracy(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, len(data), figsize=(4.6 * len(data) + 2.4, 3.6), squeeze=False)
@@ -170,6 +219,28 @@ def draw_accuracy(data: dict):
 @figure("lengthgen.accuracy", "chen2025: token accuracy vs problem size per PE, with (dashed/dotted) and without Scale Hint, "
         "mean ± s.e. over seeds", illustrates=("chen2025.scale_hint", "chen2025.learned_relation_pe"), draw=draw_accuracy)
 def fig_accuracy(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
+    """Figure lengthgen.accuracy: chen2025, token accuracy vs problem size per PE, with and without Scale Hint, mean and standard error over seeds.
+
+    Parameters
+    ----------
+    outdir : str or os.PathLike
+        Where ``lengthgen.accuracy.png`` and ``lengthgen.accuracy.json`` go.
+    preset : {'quick', 'full'}, optional
+        The figure command's preset.
+    seed : int, optional
+        Its seed.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The PNG and the JSON written (a placeholder figure when there are no records).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:  # doctest: +SKIP
+    ...     png, js = fig_accuracy(tmp)
+    """
     data = _accuracy_data(_records())
     if not data:
         return _empty(outdir, "lengthgen.accuracy", _NONE)
@@ -177,7 +248,24 @@ def fig_accuracy(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[
 
 
 def draw_src(data: dict):
-    """The ``lengthgen.src`` figure from its JSON: SRC(n) / SRC(train size) beside accuracy, mean ± s.e."""
+    """The ``lengthgen.src`` figure from its JSON: SRC(n) / SRC(train size) beside accuracy, mean ± s.e.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (the figure's saved JSON): what ``figures/lengthgen.src.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "lengthgen.src.json"
+    >>> fig = draw_src(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(len(data), 2, figsize=(11.5, 3.3 * len(data)), squeeze=False)
@@ -206,6 +294,28 @@ def draw_src(data: dict):
 @figure("lengthgen.src", "chen2025 (reconstruction): SRC at train vs test sizes beside accuracy, mean ± s.e. over seeds",
         illustrates=("chen2025.src_invariance",), draw=draw_src)
 def fig_src(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
+    """Figure lengthgen.src: chen2025 (reconstruction), SRC at train vs test sizes beside accuracy, mean and standard error over seeds.
+
+    Parameters
+    ----------
+    outdir : str or os.PathLike
+        Where ``lengthgen.src.png`` and ``lengthgen.src.json`` go.
+    preset : {'quick', 'full'}, optional
+        The figure command's preset.
+    seed : int, optional
+        Its seed.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The PNG and the JSON written (a placeholder figure when there are no records).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:  # doctest: +SKIP
+    ...     png, js = fig_src(tmp)
+    """
     data = _accuracy_data(_records())
     if not data:
         return _empty(outdir, "lengthgen.src", _NONE)

@@ -17,9 +17,26 @@ __all__ = ["draw_band_usage", "save_band_usage", "draw_bases_vs_men", "save_base
 
 
 def draw_band_usage(record: dict):
-    """Heatmaps of the band norms, one row of panels per rotary layer kind (query left, key right): rows are
-    layer x head (ticks at each layer's first head, integers), columns are bands (highest frequency left), each
-    head's row divided by its largest band; a dashed line where the wavelength passes the kind's reach."""
+    """Heatmaps of the band norms, one row of panels per rotary layer kind (query left, key right).
+
+    Rows are layer x head (ticks at each layer's first head, integers), columns are bands (highest frequency left), each
+    head's row divided by its largest band; a dashed line where the wavelength passes the kind's reach.
+
+    Parameters
+    ----------
+    record : dict
+        A ``petheory bands`` record (its ``kinds``, each with ``query`` and ``key`` norms and
+        ``wavelength_over_reach``).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+
+    Examples
+    --------
+    >>> fig = draw_band_usage(record)  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 
@@ -58,7 +75,24 @@ def draw_band_usage(record: dict):
 
 
 def save_band_usage(record: dict, path) -> list[Path]:
-    """Draw :func:`draw_band_usage`; save ``PATH.png`` and the record as ``PATH.json`` (marked ``figure: bands``)."""
+    """Draw :func:`draw_band_usage`; save ``PATH.png`` and the record as ``PATH.json`` (marked ``figure: bands``).
+
+    Parameters
+    ----------
+    record : dict
+        A ``petheory bands`` record.
+    path : str or os.PathLike
+        ``FILE.png`` (or a stem).
+
+    Returns
+    -------
+    list of pathlib.Path
+        The PNG and the JSON.
+
+    Examples
+    --------
+    >>> png, js = save_band_usage(record, "bands.png")  # doctest: +SKIP
+    """
     path = Path(path)
     return save(draw_band_usage(record), {"figure": "bands", **record}, path.parent,
                 path.stem if path.suffix.lower() == ".png" else path.name)
@@ -67,8 +101,30 @@ def save_band_usage(record: dict, path) -> list[Path]:
 def draw_bases_vs_men(sections: list, labels: list[str], curve: dict | None = None):
     r"""Each model's base at its context and extended context, against Men et al.'s smallest passing base.
 
-    ``curve``: ``{'contexts': [...], 'smallest_base': [...], 'rotary_dim': r}`` (computed by the caller with
-    :func:`petheory.bounds.men_base.men_smallest_base`); the fitted :math:`0.0424\,L^{1.628}` is drawn too.
+    The fitted :math:`0.0424\,L^{1.628}` is drawn too.
+
+    Parameters
+    ----------
+    sections : list of LongContextSection
+        One per model (:func:`petheory.analyses.long_context.long_context_section`).
+    labels : list of str
+        Their labels.
+    curve : dict, optional
+        ``{'contexts': [...], 'smallest_base': [...], 'rotary_dim': r}``, computed by the caller with
+        :func:`petheory.bounds.men_base.men_smallest_base`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure.
+
+    Examples
+    --------
+    >>> from petheory.analyses.long_context import long_context_section
+    >>> from petheory.scheme import Positions
+    >>> s = long_context_section(Positions("rotary", "rope", {"base": 5e4, "pairing": "half"}, 64), context=1024,
+    ...                          extended_context=1024, length=1024)
+    >>> fig = draw_bases_vs_men([s], ["rope 5e4"])  # doctest: +SKIP
     """
     import matplotlib.pyplot as plt
 
@@ -103,7 +159,28 @@ def draw_bases_vs_men(sections: list, labels: list[str], curve: dict | None = No
 
 
 def save_bases_vs_men(sections: list, labels: list[str], path, curve: dict | None = None) -> list[Path]:
-    """Draw :func:`draw_bases_vs_men`; save ``PATH.png`` and what it drew as ``PATH.json``."""
+    """Draw :func:`draw_bases_vs_men`; save ``PATH.png`` and what it drew as ``PATH.json``.
+
+    Parameters
+    ----------
+    sections : list of LongContextSection
+        One per model.
+    labels : list of str
+        Their labels.
+    path : str or os.PathLike
+        ``FILE.png`` (or a stem).
+    curve : dict, optional
+        Men et al.'s smallest passing base over contexts.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The PNG and the JSON.
+
+    Examples
+    --------
+    >>> png, js = save_bases_vs_men(sections, labels, "bases.png")  # doctest: +SKIP
+    """
     path = Path(path)
     data = {"figure": "long_context.bases_vs_men", "curve": curve,
             "models": [{"label": lab, "base": s.base, "context": s.context, "extended_context": s.extended_context,

@@ -32,6 +32,13 @@ def main_section(rep):
     Returns
     -------
     petheory.analyses.report_record.ReportSection
+
+    Examples
+    --------
+    >>> from petheory.analyses.report import report
+    >>> from petheory.loaders import resolve_scheme
+    >>> main_section(report(resolve_scheme("rope"), length=64, null_draws=2)).span.kind
+    'full'
     """
     secs = [s for s in rep.sections if s.kernel is not None]
     full = [s for s in secs if s.span.kind == "full"]
@@ -66,6 +73,10 @@ def draw_model_comparison(reports: list, labels=None):
     Returns
     -------
     matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> fig = draw_model_comparison([report_a, report_b], ["Llama 3.1 8B", "Qwen2 7B"])  # doctest: +SKIP
     """
     import matplotlib.pyplot as plt
 
@@ -129,6 +140,10 @@ def save_model_comparison(reports: list, path, labels=None) -> list[Path]:
     -------
     list of pathlib.Path
         The files written.
+
+    Examples
+    --------
+    >>> png, js = save_model_comparison([report_a, report_b], "models.png")  # doctest: +SKIP
     """
     path = Path(path)
     fig = draw_model_comparison(reports, labels)

@@ -26,7 +26,25 @@ _NONE = "no retrieval records: run `python -m petheory.experiments.retrieval_run
 
 
 def accuracy_table(recs) -> dict:
-    """{task: {"metric", "train_context", "ft_context", "lengths", "methods": {label: {"mean", "se", "min", "max", "seeds"}}}}."""
+    """Accuracy by context length per task and method, over the seeds of the retrieval records.
+
+    Parameters
+    ----------
+    recs : list of dict
+        Records with a ``retrieval`` block (:func:`petheory.experiments.retrieval_runs.load_records`).
+
+    Returns
+    -------
+    dict
+        ``{task: {"metric", "train_context", "ft_context", "lengths", "chance", "methods": {label: {"mean", "se",
+        "min", "max", "seeds"}}}}``.
+
+    Examples
+    --------
+    >>> from petheory.experiments.retrieval_runs import load_records
+    >>> sorted(accuracy_table(load_records()[0]))  # doctest: +SKIP
+    ['mqar', 'passkey']
+    """
     out: dict = {}
     for r in recs:
         ret = r["retrieval"]
@@ -79,7 +97,24 @@ def _records():
 
 
 def draw_accuracy(data: dict):
-    """The ``retrieval.accuracy`` figure from its record (:func:`accuracy_table`) alone."""
+    """The ``retrieval.accuracy`` figure from its record (:func:`accuracy_table`) alone.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (the figure's saved JSON): what ``figures/retrieval.accuracy.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "retrieval.accuracy.json"
+    >>> fig = draw_accuracy(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     if data.get("records") == 0:
@@ -115,12 +150,53 @@ def draw_accuracy(data: dict):
         "time and after a short fine-tune (mean and range over seeds)",
         illustrates=("chen2023.in_range_keeps_retrieval", "peng2023.yarn_extends_further"), draw=draw_accuracy)
 def fig_accuracy(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
+    """Figure retrieval.accuracy: passkey and MQAR accuracy vs context length: trained PEs, RoPE with PI, NTK and YaRN at evaluation time and after a short fine-tune.
+
+    Parameters
+    ----------
+    outdir : str or os.PathLike
+        Where ``retrieval.accuracy.png`` and ``retrieval.accuracy.json`` go.
+    preset : {'quick', 'full'}, optional
+        The figure command's preset.
+    seed : int, optional
+        Its seed.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The PNG and the JSON written (a placeholder figure when there are no records).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:  # doctest: +SKIP
+    ...     png, js = fig_accuracy(tmp)
+    """
     data = accuracy_table(_records()) or {"records": 0, "message": _NONE}
     return save(draw_accuracy(data), data, outdir, "retrieval.accuracy")
 
 
 def heatmap_table(recs, methods=HEATMAP_METHODS) -> dict:
-    """{method: {"lengths", "depths", "seq_acc": [[mean over seeds] per length], "seeds"}} from passkey records."""
+    """Passkey accuracy over context length and key depth per method, averaged over seeds.
+
+    Parameters
+    ----------
+    recs : list of dict
+        Records with a ``retrieval`` block.
+    methods : iterable of str, optional
+        The methods drawn.
+
+    Returns
+    -------
+    dict
+        ``{method: {"lengths", "depths", "seq_acc": [[mean over seeds] per length], "seeds"}}``.
+
+    Examples
+    --------
+    >>> from petheory.experiments.retrieval_runs import load_records
+    >>> sorted(heatmap_table(load_records()[0]))  # doctest: +SKIP
+    ['rope', 'rope_yarn']
+    """
     out = {}
     for label in methods:
         cells, lengths, depths = [], None, None
@@ -137,7 +213,24 @@ def heatmap_table(recs, methods=HEATMAP_METHODS) -> dict:
 
 
 def draw_depth(data: dict):
-    """The ``retrieval.depth`` figure from its record (:func:`heatmap_table`) alone."""
+    """The ``retrieval.depth`` figure from its record (:func:`heatmap_table`) alone.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (the figure's saved JSON): what ``figures/retrieval.depth.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "retrieval.depth.json"
+    >>> fig = draw_depth(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     if data.get("records") == 0:
@@ -163,6 +256,28 @@ def draw_depth(data: dict):
 @figure("retrieval.depth", "passkey: accuracy over context length x key depth (needle-in-a-haystack) for two methods",
         illustrates=("peng2023.yarn_extends_further",), draw=draw_depth)
 def fig_depth(outdir: Path, *, preset: str = "quick", seed: int = 0) -> list[Path]:
+    """Figure retrieval.depth: passkey accuracy over context length and key depth (needle in a haystack) for two methods.
+
+    Parameters
+    ----------
+    outdir : str or os.PathLike
+        Where ``retrieval.depth.png`` and ``retrieval.depth.json`` go.
+    preset : {'quick', 'full'}, optional
+        The figure command's preset.
+    seed : int, optional
+        Its seed.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The PNG and the JSON written (a placeholder figure when there are no records).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:  # doctest: +SKIP
+    ...     png, js = fig_depth(tmp)
+    """
     data = heatmap_table(_records()) or {"records": 0, "message": _NONE}
     return save(draw_depth(data), data, outdir, "retrieval.depth")
 
@@ -172,11 +287,30 @@ _NO_EXTENSION = ("no extension records: run `python -m petheory.experiments.exte
 
 
 def extension_table(preset: str = "quick", seed: int = 0) -> dict:
-    """{"targets", "candidates", "checks": {target: {candidate: {check: passed}}}, "e": {regime: {target: {candidate:
-    [effective length / target per seed]}}}, "seeds", "threshold_fraction"} from the pre-registered sweep's records.
+    """The ``retrieval.extension_lengths`` record, from the pre-registered sweep's records.
 
     ``preset`` and ``seed`` are the figure command's; the records are those of
-    :mod:`petheory.experiments.extension_lengths` (its seeds), so neither changes the table."""
+    :mod:`petheory.experiments.extension_lengths` (its seeds), so neither changes the table.
+
+    Parameters
+    ----------
+    preset : {'quick', 'full'}, optional
+        The figure command's preset.
+    seed : int, optional
+        Its seed.
+
+    Returns
+    -------
+    dict
+        ``targets``, ``candidates``, ``checks`` (``{target: {candidate: {check: passed}}}``), ``e`` (``{regime: {target:
+        {candidate: [effective length / target per seed]}}}``), ``seeds`` and ``threshold_fraction``; or ``records`` 0
+        and a message when there are none.
+
+    Examples
+    --------
+    >>> sorted(extension_table())
+    ['candidates', 'checks', 'e', 'seeds', 'targets', 'threshold_fraction']
+    """
     from petheory.experiments.extension_lengths import REGIMES, THRESHOLD_FRACTION, load_records, of_setup
 
     recs = sorted(of_setup(load_records(Path("."))[0])[0], key=lambda r: r["seed"])
@@ -192,7 +326,24 @@ def extension_table(preset: str = "quick", seed: int = 0) -> dict:
 
 
 def draw_extension(data: dict):
-    """The ``retrieval.extension_lengths`` figure from its record (:func:`extension_table`) alone."""
+    """The ``retrieval.extension_lengths`` figure from its record (:func:`extension_table`) alone.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (the figure's saved JSON): what ``figures/retrieval.extension_lengths.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "retrieval.extension_lengths.json"
+    >>> fig = draw_extension(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     if data.get("records") == 0:

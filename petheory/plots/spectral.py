@@ -35,7 +35,24 @@ def _column(n: int) -> np.ndarray:
 
 def szego_data(preset: str = "quick", seed: int = 0) -> dict:
     """The ``spectral.szego`` record: eigenvalues of :math:`T_N(a)` per size, the symbol's value density, and the
-    Kolmogorov / Wasserstein distances over growing N with their fitted exponents."""
+    Kolmogorov / Wasserstein distances over growing N with their fitted exponents.
+
+    Parameters
+    ----------
+    preset : {'quick', 'full'}, optional
+        How much the figure computes.
+    seed : int, optional
+        Seed of its random draws.
+
+    Returns
+    -------
+    dict
+        The figure's JSON record: ``bins``, ``coefficients``, ``per_n``, ``symbol_density``, ``symbol_range``, ``trace``.
+
+    Examples
+    --------
+    >>> record = szego_data()  # doctest: +SKIP
+    """
     sizes, trace = SZEGO_SIZES[preset], SZEGO_TRACE[preset]
     dists = {n: tp.spectral_distribution(_column(n), symbol=_szego_symbol, method="exact") for n in sorted(set(sizes) | set(trace))}
     sym = dists[sizes[0]].symbol_values
@@ -58,7 +75,24 @@ def szego_data(preset: str = "quick", seed: int = 0) -> dict:
 
 
 def draw_szego(data: dict):
-    """The ``spectral.szego`` figure from its record (:func:`szego_data`) alone."""
+    """The ``spectral.szego`` figure from its record (:func:`szego_data`) alone.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (:func:`szego_data`): what ``figures/spectral.szego.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "spectral.szego.json"
+    >>> fig = draw_szego(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     lo, hi = data["symbol_range"]
@@ -102,7 +136,25 @@ LEMMA_EXAMPLES = [
 
 
 def lemma_b1_data(preset: str = "quick", seed: int = 0) -> dict:
-    """The ``spectral.lemma_b1`` record: f and g over theta for each of :data:`LEMMA_EXAMPLES`, with the lemma's numbers."""
+    """The ``spectral.lemma_b1`` record: f and g over theta for each of :data:`LEMMA_EXAMPLES`, with the lemma's numbers.
+
+    Parameters
+    ----------
+    preset : {'quick', 'full'}, optional
+        How much the figure computes.
+    seed : int, optional
+        Seed of its random draws.
+
+    Returns
+    -------
+    dict
+        The figure's JSON record: ``examples``, ``theta``.
+
+    Examples
+    --------
+    >>> sorted(lemma_b1_data())
+    ['examples', 'theta']
+    """
     theta = np.linspace(-math.pi, math.pi, 2001)
     data = {"theta": theta.tolist(), "examples": []}
     for w, ph, reading, title in LEMMA_EXAMPLES:
@@ -116,7 +168,24 @@ def lemma_b1_data(preset: str = "quick", seed: int = 0) -> dict:
 
 
 def draw_lemma_b1(data: dict):
-    """The ``spectral.lemma_b1`` figure from its record (:func:`lemma_b1_data`) alone."""
+    """The ``spectral.lemma_b1`` figure from its record (:func:`lemma_b1_data`) alone.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (:func:`lemma_b1_data`): what ``figures/spectral.lemma_b1.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "spectral.lemma_b1.json"
+    >>> fig = draw_lemma_b1(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     theta = data["theta"]
@@ -159,7 +228,25 @@ CONTRACTION_ROWS = (
 
 def contraction_data(preset: str = "quick", seed: int = 0) -> dict:
     """The ``spectral.hadamard_contraction`` record: W's column, E's phases and the spectrum summary of each
-    matrix of :data:`CONTRACTION_ROWS` (eigenvalues ascending)."""
+    matrix of :data:`CONTRACTION_ROWS` (eigenvalues ascending).
+
+    Parameters
+    ----------
+    preset : {'quick', 'full'}, optional
+        How much the figure computes.
+    seed : int, optional
+        Seed of its random draws.
+
+    Returns
+    -------
+    dict
+        The figure's JSON record: ``n``, ``random_phases``, ``rope_thetas``, ``summaries``, ``w_column``.
+
+    Examples
+    --------
+    >>> sorted(contraction_data())
+    ['n', 'random_phases', 'rope_thetas', 'summaries', 'w_column']
+    """
     n = CONTRACTION_N[preset]
     rng = np.random.default_rng(seed)
     k = np.arange(n)
@@ -185,7 +272,24 @@ def contraction_data(preset: str = "quick", seed: int = 0) -> dict:
 
 
 def draw_contraction(data: dict):
-    """The ``spectral.hadamard_contraction`` figure from its record (:func:`contraction_data`) alone."""
+    """The ``spectral.hadamard_contraction`` figure from its record (:func:`contraction_data`) alone.
+
+    Parameters
+    ----------
+    data : dict
+        The figure's record (:func:`contraction_data`): what ``figures/spectral.hadamard_contraction.json`` holds.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure (not saved: :func:`petheory.plots.save` writes it with its record).
+
+    Examples
+    --------
+    >>> import json, pathlib, petheory
+    >>> committed = pathlib.Path(petheory.__file__).parents[1] / "figures" / "spectral.hadamard_contraction.json"
+    >>> fig = draw_contraction(json.loads(committed.read_text()))  # doctest: +SKIP
+    """
     import matplotlib.pyplot as plt
 
     n, summ = data["n"], data["summaries"]

@@ -224,7 +224,19 @@ def _power_coeffs(n, length):
 
 @dataclass(frozen=True)
 class Kernel:
-    """A relative-position kernel ``a_k = kappa(|k|)`` with its symbol when one is known."""
+    """A relative-position kernel ``a_k = kappa(|k|)`` with its symbol when one is known.
+
+    Attributes
+    ----------
+    name : str
+        The kernel's name.
+    formula : str
+        :math:`\\kappa` as a formula.
+    coefficients : callable
+        ``(n, length) -> (n,)``: :math:`a_0, \\dots, a_{n-1}`.
+    symbol : callable or None
+        ``(theta, length) ->`` the values of the infinite-N symbol, or None when no closed form is known.
+    """
 
     name: str
     formula: str

@@ -128,7 +128,13 @@ class EigenEstimate:
 
 
 class ExtremeEigenvalues(tuple):
-    """``(lambda_min, lambda_max)``, carrying ``.min`` and ``.max``: :class:`EigenEstimate` each."""
+    """``(lambda_min, lambda_max)``, carrying ``.min`` and ``.max``: :class:`EigenEstimate` each.
+
+    Parameters
+    ----------
+    lo, hi : EigenEstimate
+        The smallest and the largest eigenvalue.
+    """
 
     min: EigenEstimate
     max: EigenEstimate

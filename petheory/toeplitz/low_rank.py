@@ -111,6 +111,19 @@ class LowRankSpectrum:
     ``values`` has ``min(n, 2r)`` entries (the eigenvalues of the Gram that are eigenvalues of
     ``T_n``); the other ``zeros = n - len(values)`` eigenvalues of ``T_n`` are exactly 0 (rank).
     ``error`` bounds ``|computed - exact|`` for every value (see :func:`rotary_kernel_spectrum`).
+
+    Attributes
+    ----------
+    values : numpy.ndarray
+        The eigenvalues that are not structurally 0, ascending.
+    zeros : int
+        How many further eigenvalues are exactly 0.
+    error : float
+        Bound on :math:`\\lvert\\mathrm{computed} - \\mathrm{exact}\\rvert` for every value.
+    n : int
+        Size of :math:`T_n`.
+    factor : float
+        The factor the kernel is multiplied by (negative: its spectrum is mirrored).
     """
 
     values: np.ndarray

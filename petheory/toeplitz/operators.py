@@ -173,6 +173,13 @@ class ToeplitzOperator(LinearOperator):
     Build with :func:`operator`. ``T @ x`` for ``x`` of shape (N,) or (N, m) costs two FFTs of
     length ``L >= 2N - 1`` per column; the transform of the embedding is computed once.
 
+    Parameters
+    ----------
+    c : numpy.ndarray, shape (N,)
+        First column of ``T``.
+    r : numpy.ndarray, shape (N,)
+        First row of ``T`` (``r[0]`` is ignored: ``c[0]`` is the diagonal).
+
     Notes
     -----
     ``T`` is embedded in the circulant ``C`` of order ``L`` whose first column is
@@ -399,7 +406,15 @@ def rounding_defect(n_ops: int, abs_frob: float, frob: float) -> float:
 
 
 class NotToeplitzError(ValidationError):
-    """A matrix the caller required to be Toeplitz (``project=False``) is not, beyond rounding."""
+    """A matrix the caller required to be Toeplitz (``project=False``) is not, beyond rounding.
+
+    Parameters
+    ----------
+    *args : str
+        The message.
+    params : dict, optional
+        The parameters it names, as for :class:`petheory.errors.ValidationError`.
+    """
 
 
 @dataclass(frozen=True)
@@ -409,6 +424,19 @@ class GramColumn:
     ``defect`` is the relative Toeplitz defect of the Gram (exact up to ``GRAM_DENSE_MAX`` rows,
     else estimated on 64 seeded rows, ``exact=False``), ``tol`` the largest defect rounding can
     explain (:func:`rounding_defect`), ``projected`` whether ``column`` is the projection's.
+
+    Attributes
+    ----------
+    column : numpy.ndarray, shape (n,)
+        The first column.
+    defect : float
+        Relative Toeplitz defect of the Gram.
+    exact : bool
+        Whether ``defect`` was computed on the whole Gram (else on 64 seeded rows).
+    tol : float
+        The largest defect rounding can explain.
+    projected : bool
+        Whether ``column`` is the Toeplitz projection's.
     """
 
     column: np.ndarray

@@ -81,7 +81,15 @@ def phase_modulated_column(weights, phases=None, *, reading: str = "statement") 
 
 @dataclass(frozen=True)
 class LemmaB1:
-    """Extremes of Lemma B.1's ``f`` and ``g`` (:class:`SymbolExtrema` each) and ``2 sum w``."""
+    """Extremes of Lemma B.1's ``f`` and ``g`` (:class:`SymbolExtrema` each) and ``2 sum w``.
+
+    Attributes
+    ----------
+    f, g : SymbolExtrema
+        Extremes of Lemma B.1's f (phases as given) and g (phases aligned).
+    bound : float
+        :math:`2\\sum_i w_i`.
+    """
 
     f: SymbolExtrema
     g: SymbolExtrema

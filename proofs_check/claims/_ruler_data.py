@@ -11,7 +11,7 @@ names it, the Hugging Face id it links, claimed length, effective length), the l
 positions (the model's own names and values, nothing computed), with the address each was read from, or, marked
 ``recalled``, the published values as known without a stored copy to read (issue 57: Mixtral-8x7B, Llama-3.1-70B,
 Mistral-Large, Qwen3, and three Llama 2 models with linear position interpolation);
-``EXCLUDED`` names every other row and why it is not compared. Lengths: "K" is 1024 tokens and "M" 1024^2
+``EXCLUDED`` names every other row and why it is not compared. Lengths: "K" is 1024 tokens and "M" :math:`1024^2`
 (RULER's 4K..128K columns are powers of two); "200K" is read the same way.
 """
 

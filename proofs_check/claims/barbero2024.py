@@ -55,7 +55,7 @@ def _max_cases(draw):
 
 
 def softmax_at_offset(case) -> tuple[np.ndarray, float]:
-    """The softmax row of a query at the last of ``window`` positions over keys k = R^r q (the paper's key, built
+    """The softmax row of a query at the last of ``window`` positions over keys :math:`k = R^r q` (the paper's key, built
     from §2's formulas) at every position, with the library's RoPE table and softmax; and the squared norm of q."""
     d, n, q = case["d"], case["window"], np.asarray(case["q"], float)
     table = rotary.rope(n, d, base=case["base"])  # the library's rotation of positions 0..n-1
@@ -124,7 +124,7 @@ def sample_pair(rng, d):
 
 
 def isotropic_zero_mean(case) -> float:
-    """Monte Carlo mean of q^T R^r k with the library's rotation; > 0 when 6 standard errors from 0."""
+    """Monte Carlo mean of :math:`q^\\top R^r k` with the library's rotation; > 0 when 6 standard errors from 0."""
     d = case["d"]
     w = rotary.rope_frequencies(d, base=case["base"])
     q, k = sample_pair(np.random.default_rng(case["seed"]), d)

@@ -154,7 +154,7 @@ def _lrc_cases(draw):
 
 
 def lrc_decisions(case) -> dict | None:
-    """LRC at N_train and N_test, 'bounded' (equal and finite), the POLA's length generalisation, and whether
+    """LRC at :math:`N_{train}` and :math:`N_{test}`, 'bounded' (equal and finite), the POLA's length generalisation, and whether
     these decisions are certified (no residual between its rounding bound and SEPARATION times it:
     :func:`petheory.lengthgen.pola.decided`; no dense rank gap below SEPARATION). None when the PE does not take the
     hint's positions."""

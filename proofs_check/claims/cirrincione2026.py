@@ -207,7 +207,7 @@ def exact_reproduction_impossible(case) -> float:
 
 
 def fisher_rao_distances(P: np.ndarray) -> np.ndarray:
-    """Fisher-Rao geodesic distances 2 arccos(sum_v sqrt(p_v q_v)) between the rows of ``P`` (n, V), each a
+    """Fisher-Rao geodesic distances :math:`2\\arccos(\\sum_v \\sqrt{p_v q_v})` between the rows of ``P`` (n, V), each a
     distribution: the great-circle distance of sqrt(p) and sqrt(q) on the sphere of radius 2 (the curved geometry of
     which the Hellinger distance ||sqrt p - sqrt q|| / sqrt 2 is the chord, up to scale)."""
     R = np.sqrt(P)
@@ -217,7 +217,7 @@ def fisher_rao_distances(P: np.ndarray) -> np.ndarray:
 def fisher_rao_not_euclidean(ctx) -> Evidence:
     """Reading 'fisher_rao_geodesic': an existence statement ('impossible in general': not every family of positional
     distributions has one), decided by a witness. Searches ``ctx.budget`` seeded random families (n = 4..8 positions
-    over V = 3..6 words, Dirichlet(1)) for one whose Fisher-Rao Gram matrix B = -1/2 J D^2 J has an eigenvalue below
+    over V = 3..6 words, Dirichlet(1)) for one whose Fisher-Rao Gram matrix :math:`B = -\\tfrac12 J D^{\\circ 2} J` has an eigenvalue below
     -tol: then no encoding of any dimension reproduces its distances (a Euclidean point set has B >= 0). holds with
     the witness; inconclusive when none is found (an existence statement cannot be refuted by a search)."""
     rng = ctx.rng
@@ -411,7 +411,7 @@ def minimal_parametrisation(case) -> float:
 
 
 def minimal_representable(case) -> float:
-    """Reading 'representable': P = U V^T exactly with U (n, r), V (d, r): r(n+d) numbers, fewer or not."""
+    """Reading 'representable': :math:`P = U V^\\top` exactly with U (n, r), V (d, r): :math:`r(n+d)` numbers, fewer or not."""
     X, r = _optimal_encoding(case)
     n, d = X.shape
     f = geo_rank.minimal_parametrisation(X, rank=r)

@@ -215,9 +215,9 @@ def separation_evidence(records: list[dict], note: str = "") -> Evidence:
                            "positions": v["positions"], "judged": v["absolute"]} for (t, pe), v in sorted(rows.items())}
     margin = min(min(v["acc"]) for v in judged.values()) - SEPARATION_ACC
     n = sum(len(v["acc"]) for v in rows.values())
-    ok = ", ".join(f"{k} {min(v['acc']):.3f}" for k, v in ((f"{t}/{pe}", v) for (t, pe), v in sorted(judged.items()))
+    ok = ", ".join(f"`{k}` {min(v['acc']):.3f}" for k, v in ((f"{t}/{pe}", v) for (t, pe), v in sorted(judged.items()))
                    if k not in fails)
-    bad = ", ".join(f"{k} {v:.3f}" for k, v in fails.items())
+    bad = ", ".join(f"`{k}` {v:.3f}" for k, v in fails.items())
     details = {"criterion": f"held-out linear probe of position from the last layer, accuracy >= {SEPARATION_ACC} in "
                "every seed, for models with an absolute position vector", "per_model": table, "skipped": note}
     if fails:

@@ -7,10 +7,10 @@ specific content of the context and depends only on its length"; as context leng
 position may receive a lower score at another ... the probability of failure approaches 0.5, no better than random
 guessing"; "Increasing the RoPE base hyperparameter ... helps distinguish different tokens, but inevitably sacrifices
 the ability to distinguish positions". The theorems' text was not read (no copy found), so the content model is
-this module's reconstruction, said in each claim: query q and keys k, k' independent N(0, I_d), the pair's positions
+this module's reconstruction, said in each claim: query q and keys k, k' independent :math:`N(0, I_d)`, the pair's positions
 m, n independent and uniform over 0..L-1.
 
-Why that model gives a number with no sampling of q: for fixed v = k - k', the two scores q^T R_m v and q^T R_n v are
+Why that model gives a number with no sampling of q: for fixed :math:`v = k - k'`, the two scores :math:`q^\top R_m v` and :math:`q^\top R_n v` are
 jointly Gaussian in q with correlation :math:`\rho = \sum_t |v_t|^2\cos((n-m)\theta_t) / |v|^2`
 (:math:`|v_t|^2` the energy of band t), so the keys swap order with probability :math:`\arccos(\rho)/\pi`
 (Sheppard's formula); the failure probability is its mean over v and m - n (:func:`failure_probability`). As L grows
@@ -39,7 +39,7 @@ _MODEL = ("Reconstruction of the content model (the abstract says only that the 
           "m, n independent, uniform over 0..L-1; failure = the keys' order at m differs from their order at n, with "
           "probability arccos(rho)/pi given v = k - k' and n - m (Sheppard), averaged over draws of v and n - m with "
           "common random numbers for every L and base (so trends are not noise). ")
-#: Draws of v and of (m, n) per profile; the standard error of a mean of arccos/pi values is at most 0.5/sqrt(N).
+#: Draws of v and of (m, n) per profile; the standard error of a mean of arccos/pi values is at most :math:`0.5/\sqrt{N}`.
 DRAWS = {"quick": 4000, "thorough": 40000}
 D, BASE = 64, 10000.0
 LENGTHS = [2 ** k for k in range(2, 31, 2)]
@@ -98,7 +98,7 @@ def token_consistency_fails(ctx) -> Evidence:
     verdict = "holds" if margin >= 0 else "refuted"
     return Evidence(verdict, len(LENGTHS), margin=margin, details=details,
                     summary=f"failure probability {p[0]:.3f} at L = {LENGTHS[0]}, {p[len(p) // 2]:.3f} at L = "
-                    f"{LENGTHS[len(p) // 2]}, {p[-1]:.4f} at L = 2^30 (1/2 within {tol:.2g}: {gap <= tol}); largest "
+                    f"{LENGTHS[len(p) // 2]}, {p[-1]:.4f} at $L = 2^{{30}}$ (1/2 within {tol:.2g}: {gap <= tol}); largest "
                     f"fall between consecutive lengths {max(falls, 0.0):.2g}, largest excess over 1/2 "
                     f"{max(above_half, 0.0):.2g} (noise {tol:.2g})")
 

@@ -219,7 +219,7 @@ def szego(ctx) -> Evidence:
             verdict = "refuted"
         elif lower <= 0 and verdict == "holds":
             verdict = "inconclusive"
-    summary = "; ".join(f"{k}: KS ~ N^-{v['kolmogorov_rate']:.2f}, gap ~ N^-{v['gap_rate']:.2f}" for k, v in per.items())
+    summary = "; ".join(f"{k}: KS $\\sim N^{{-{v['kolmogorov_rate']:.2f}}}$, gap $\\sim N^{{-{v['gap_rate']:.2f}}}$" for k, v in per.items())
     return Evidence(verdict=verdict, cases=cases, margin=worst_rate, details={"symbols": per}, summary=summary)
 
 

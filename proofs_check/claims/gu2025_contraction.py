@@ -93,7 +93,7 @@ def _hadamard(case):
 
 
 def schur_modulus(case) -> float:
-    """Reading 'unit_diagonal': rho(W o E) <= rho(W) for every Hermitian unit-modulus Toeplitz E with e_ii = 1."""
+    """Reading 'unit_diagonal': :math:`\\rho(W \\circ E) \\le \\rho(W)` for every Hermitian unit-modulus Toeplitz E with :math:`e_{ii} = 1`."""
     W, E, H, sw, sh = _hadamard(case)
     quantities(rho_W_hadamard_E=sh["spectral_radius"], rho_W=sw["spectral_radius"], tolerance=_eig_tol(case["n"], W, H))
     return float(sh["spectral_radius"] - sw["spectral_radius"] - _eig_tol(case["n"], W, H))
@@ -251,7 +251,7 @@ def _strictly_more_compact(range_h: float, range_w: float, tol: float) -> float:
 
 
 def spectral_contraction(case) -> float:
-    """Reading 'unit_diagonal': range(W o E) < range(W) for Hermitian unit-modulus Toeplitz E with e_ii = 1."""
+    """Reading 'unit_diagonal': :math:`\\mathrm{range}(W \\circ E) < \\mathrm{range}(W)` for Hermitian unit-modulus Toeplitz E with :math:`e_{ii} = 1`."""
     W, E, H, sw, sh = _hadamard(case)
     if np.all(E == 1):  # theta = 0: no rotation, W o E = W by construction; no case
         return -1.0
@@ -259,7 +259,7 @@ def spectral_contraction(case) -> float:
 
 
 def spectral_contraction_rope(case) -> float:
-    """Reading 'rope_single_band': range(W o G_e) < range(W) for RoPE's own G_e (e_k = e^{ik theta})."""
+    """Reading 'rope_single_band': :math:`\\mathrm{range}(W \\circ G_e) < \\mathrm{range}(W)` for RoPE's own :math:`G_e` (:math:`e_k = e^{ik\\theta}`)."""
     W, E, H, sw, sh = _hadamard(case)
     if np.all(E == 1):  # theta = 0: no rotation, W o E = W by construction; no case
         return -1.0

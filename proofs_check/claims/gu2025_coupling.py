@@ -178,7 +178,7 @@ def _other_absolute_cases(draw):
 
 
 def gpp_other_absolute(case) -> float:
-    """Object class 'other_absolute': the position-only scores P P^T of a learned, random, wavelet or Legendre PE."""
+    """Object class 'other_absolute': the position-only scores :math:`P P^\\top` of a learned, random, wavelet or Legendre PE."""
     d = case["d"]
     return _gpp_violation(_absolute(case["pe"], case["n"], d), np.eye(d), np.eye(d), extra_ops=2 * case["n"])
 
@@ -203,7 +203,7 @@ def _sinusoid_pp_cases(draw):
 
 
 def gpp_sinusoidal(case) -> float:
-    """Object class 'sinusoidal': the position-only scores P P^T of a sine-cosine PE (no projections)."""
+    """Object class 'sinusoidal': the position-only scores :math:`P P^\\top` of a sine-cosine PE (no projections)."""
     P = enc_absolute.sinusoidal(case["n"], case["d"], base=case["base"], layout=case["layout"], start=case["start"])
     d = case["d"]
     return _gpp_violation(P, np.eye(d), np.eye(d), extra_ops=2 * (case["start"] + case["n"]))
@@ -332,7 +332,7 @@ def sinusoidal_scores_toeplitz(case) -> float:
 
 
 def sinusoidal_scores_identity(case) -> float:
-    """Reading 'identity': the position-only scores P P^T themselves (no projections)."""
+    """Reading 'identity': the position-only scores :math:`P P^\\top` themselves (no projections)."""
     return sinusoidal_scores_toeplitz({**case, "projections": "identity"})
 
 
@@ -415,7 +415,7 @@ def _scaled_cases(draw):
 
 
 def normalisation_scalar(case) -> float:
-    """Reading 'scalar_1_over_sqrt_d': the logits divided by sqrt(d) (each entry rounded once: ``u |S|`` entrywise)."""
+    """Reading 'scalar_1_over_sqrt_d': the logits divided by :math:`\\sqrt d` (each entry rounded once: ``u |S|`` entrywise)."""
     from scipy.linalg import toeplitz
 
     S = toeplitz(np.asarray(case["c"], float), np.asarray(case["r"], float)) / np.sqrt(float(case["d"]))

@@ -270,7 +270,7 @@ def _mla_tolerance(case, parts) -> float:
 
 
 def mla_logit_form(case) -> float:
-    """Least-squares residual of Eq. 11's logit from the family Re(G_c o (alpha G_e + I)) (alpha >= 0, G_e at each
+    """Least-squares residual of Eq. 11's logit from the family :math:`\\mathrm{Re}(G_c \\circ (\\alpha G_e + I))` (:math:`\\alpha \\ge 0`, :math:`G_e` at each
     frequency of the rotary part), the best over the frequencies, minus rounding."""
     L, G, zq, zk, table, parts = _mla_parts(case)
     n = L.shape[0]
@@ -448,7 +448,7 @@ MUCH_LARGER = 2.0
 def expressiveness_fractions(case) -> tuple[float, float, int]:
     """(fraction of content directions feasible for relative encoding, the same for RoPE, number of directions).
 
-    The content difference c1 - c2 = r e^{i psi} runs over ``angles`` directions psi spread evenly on the circle
+    The content difference :math:`c_1 - c_2 = r e^{i\\psi}` runs over ``angles`` directions psi spread evenly on the circle
     (the uniform measure on the content pair's direction at fixed ``|c1 - c2|``); each direction is asked of
     :func:`_feasible_relative` and :func:`_feasible_rope` as they are registered in this module."""
     r, gap, m = float(case["r"]), float(case["gap_fraction"]) * float(case["r"]), int(case["angles"])
@@ -484,8 +484,8 @@ BAND_DRAWS = 4000
 
 def rope_logit_fractions(case) -> tuple[float, float, float]:
     """(relative encoding's feasible fraction, RoPE's, the Monte Carlo standard error) of App. B's constraint for the
-    pair (i, j) and its shift (i+s, j+s), over content vectors q_i, k_j, q_{i+s}, k_{j+s} ~ N(0, I_d), with RoPE's real
-    multi-band logit (R_i q)^T (R_j k) computed by the library's rotation, gap = gap_fraction * sqrt(d)."""
+    pair (i, j) and its shift (i+s, j+s), over content vectors :math:`q_i, k_j, q_{i+s}, k_{j+s} \\sim N(0, I_d)`, with RoPE's real
+    multi-band logit :math:`(R_i q)^\\top (R_j k)` computed by the library's rotation, gap ``= gap_fraction * sqrt(d)``."""
     d, i, s = case["d"], case["offset"], case["shift"]
     rng = np.random.default_rng(case["seed"])
     qi, kj, qs, ks = rng.standard_normal((4, BAND_DRAWS, d))

@@ -28,8 +28,8 @@ def _pair_cases(draw):
 
 
 def band_sums(case) -> tuple[complex, complex, float]:
-    """(Σ_t a_t e^{i r θ_t}, Σ_t a_t, Σ_t abs(a_t)) for one query q and key k (standard normal, from the seed) at offset
-    r = i - j, with a_t = q^(t) conj(k^(t)) the product of their t-th rotary pairs (interleaved)."""
+    """:math:`(\\sum_t a_t e^{i r \\theta_t}, \\sum_t a_t, \\sum_t |a_t|)` for one query q and key k (standard normal, from the seed) at offset
+    :math:`r = i - j`, with :math:`a_t = q^{(t)} \\overline{k^{(t)}}` the product of their t-th rotary pairs (interleaved)."""
     d, r = int(case["d"]), int(case["offset"])
     rng = np.random.default_rng(case["seed"])
     q, k = rng.normal(size=(1, d)), rng.normal(size=(1, d))

@@ -6,7 +6,7 @@ commit touching it 0a683d97; its clean-LaTeX markdown ``sections/05_how-nope-rep
 ``sections/13_appendix-c.md`` agree), as transcribed in ``../shared/papers/outside-texts.md`` §4: §5.1
 Theorems 1 (absolute encoding) and 2 (relative encoding), with their constructions in Appendix C.1-C.2.
 
-Both theorems are existence statements ("there exist W_Q, W_K, W_V, W_O, W_1, W_2 such that ..."): each is checked
+Both theorems are existence statements ("there exist :math:`W_Q, W_K, W_V, W_O, W_1, W_2` such that ..."): each is checked
 with the weights its proof constructs, built into petheory's own attention head (:mod:`proofs_check.claims._heads`:
 the library's causal mask and softmax compute what the construction relies on), so a bug there flips them.
 """
@@ -44,8 +44,8 @@ def first_layer_attention(n: int, content: np.ndarray) -> np.ndarray:
 
 
 def inverse_mlp(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    """Theorem 1's feed-forward step: a ReLU MLP (W_1, W_2, as the proof cites Park et al.) that maps 1/t to t for
-    t = 1..n, the piecewise-linear interpolation of those n points: (W_1 (n, 4), b_1 (n,), W_2 (4, n), b_2)."""
+    """Theorem 1's feed-forward step: a ReLU MLP (:math:`W_1, W_2`, as the proof cites Park et al.) that maps 1/t to t for
+    t = 1..n, the piecewise-linear interpolation of those n points: (:math:`W_1` (n, 4), :math:`b_1` (n,), :math:`W_2` (4, n), :math:`b_2`)."""
     xs = 1.0 / np.arange(n, 0, -1)  # 1/n < ... < 1, ascending
     ys = 1.0 / xs
     slopes = np.diff(ys) / np.diff(xs) if n > 1 else np.zeros(0)
@@ -114,9 +114,9 @@ def _recovers_position(case) -> float:
 
 
 def relative_construction(content_dim: int, head_dim: int, lam: float, rng) -> tuple[np.ndarray, np.ndarray]:
-    """W_Q, W_K of Theorem 2's construction on h_t = [c_t, t, 1] (the state Theorem 1's layer leaves), square (d, d)
-    with d = max(content_dim, head_dim) + 2: q_t = [A c_t, -t, 1], k_i = [B c_i, lam, lam * i], so that
-    <q_t, k_i> = c_t^T A^T B c_i + lam (i - t) (App. C.2: q_t = [1, -t, ...], k_i = [i, 1, ...], lam = 1)."""
+    """:math:`W_Q, W_K` of Theorem 2's construction on :math:`h_t = [c_t, t, 1]` (the state Theorem 1's layer leaves), square (d, d)
+    with d = max(content_dim, head_dim) + 2: :math:`q_t = [A c_t, -t, 1]`, :math:`k_i = [B c_i, \\lambda, \\lambda i]`, so that
+    :math:`\\langle q_t, k_i\\rangle = c_t^\\top A^\\top B c_i + \\lambda (i - t)` (App. C.2: :math:`q_t = [1, -t, \\dots]`, :math:`k_i = [i, 1, \\dots]`, :math:`\\lambda = 1`)."""
     d = max(content_dim, head_dim) + 2
     a, b = rng.standard_normal((head_dim, content_dim)), rng.standard_normal((head_dim, content_dim))
     w_q, w_k = np.zeros((d, d)), np.zeros((d, d))
@@ -135,8 +135,8 @@ def _relative_cases(draw):
 
 
 def relative_logits(case) -> float:
-    """> 0 when petheory's head, with the construction's W_Q, W_K on [c_t, t, 1], has logits other than
-    f_cnt(c_t, c_i) + lam (i - t) up to a per-row constant (read back from its attention probabilities)."""
+    """> 0 when petheory's head, with the construction's :math:`W_Q, W_K` on :math:`[c_t, t, 1]`, has logits other than
+    :math:`f_{cnt}(c_t, c_i) + \\lambda (i - t)` up to a per-row constant (read back from its attention probabilities)."""
     rng = np.random.default_rng(case["seed"])
     n, dc = case["n"], case["content_dim"]
     w_q, w_k = relative_construction(dc, case["head_dim"], case["lam"], rng)

@@ -231,7 +231,7 @@ def rademacher_bound(ctx) -> Evidence:
                         summary=f"linear class: R_hat - 3se exceeds B*B0/sqrt(m) at {bad}")
     return Evidence(
         "inconclusive", len(ms) * len(details), margin=float(worst), details=details,
-        summary="L=0 (linear readout on PE-augmented inputs): R_hat <= B*B0/sqrt(m) at every m (smallest relative "
+        summary="L=0 (linear readout on PE-augmented inputs): $\\hat R \\le B B_0/\\sqrt{m}$ at every m (smallest relative "
         f"slack {worst:.2f}); fitted exponents of m: {exps} (consistent with -1/2). L>=1: R_m not computable; "
         "the statement about Transformer classes is neither confirmed nor refuted.",
     )
@@ -275,7 +275,7 @@ def _fastest(rows: dict) -> tuple[str, dict, str]:
 
 
 def wavelet_norm_upper_bound(ctx) -> Evidence:
-    """O(N sqrt(log N)) as an upper bound: refuted when some construction's ratio exponent lies above the slack."""
+    """:math:`O(N\\sqrt{\\log N})` as an upper bound: refuted when some construction's ratio exponent lies above the slack."""
     sizes, delta, rows = _wavelet_norm_fits(ctx.profile)
     fastest, fe, grows = _fastest(rows)
     above = {k: r for k, r in rows.items() if r["ratio_exponent_ci95"][0] > delta}
@@ -284,10 +284,10 @@ def wavelet_norm_upper_bound(ctx) -> Evidence:
         k = max(above, key=lambda k: above[k]["ratio_exponent"])
         return Evidence("refuted", len(rows), margin=-float(above[k]["ratio_exponent_ci95"][0] - delta), details=details,
                         counterexample={"construction": k, **above[k]},
-                        summary=f"{k}: sup norm grows faster than N sqrt(log N) (ratio exponent CI lower "
+                        summary=f"{k}: sup norm grows faster than $N\\sqrt{{\\log N}}$ (ratio exponent CI lower "
                         f"{above[k]['ratio_exponent_ci95'][0]:.3f} > slack {delta:.3f}); {grows}")
     return Evidence("holds", len(rows), margin=float(delta - fe["ratio_exponent_ci95"][0]), details=details,
-                    summary=f"no construction grows faster than N sqrt(log N) (slack {delta:.3f}): {grows}")
+                    summary=f"no construction grows faster than $N\\sqrt{{\\log N}}$ (slack {delta:.3f}): {grows}")
 
 
 def wavelet_norm_attained(ctx) -> Evidence:
@@ -365,7 +365,7 @@ def wavelet_unnormalised_norm__corrected(ctx) -> Evidence:
                         summary=f"{fastest}: sup norm ~ N^{rows[fastest]['exponent']:.3f} (CI lower {lo:.3f} > {limit:.3f})")
     return Evidence("holds", len(rows), margin=float(limit - lo), details=details,
                     summary=f"every construction's exponent of N is compatible with <= 1/2 + {delta:.3f}; fastest "
-                    f"{fastest}: N^{rows[fastest]['exponent']:.3f}")
+                    f"{fastest}: $N^{{{rows[fastest]['exponent']:.3f}}}$")
 
 
 # ============================================================================= Legendre
@@ -465,7 +465,7 @@ def _ambiguity_cases(draw):
 
 
 def sinusoidal_periodic_ambiguity(case) -> float:
-    """Reading 'near_repeat': the onset of ambiguity lies within [10^3, 10^5]; violation in decades."""
+    """Reading 'near_repeat': the onset of ambiguity lies within :math:`[10^3, 10^5]`; violation in decades."""
     on = _onset(case["d"], case["base"])
     dec = math.log10(on) if on is not None else math.log10(_SEARCH)
     quantities(onset=on, onset_decades=dec, stated_decades=[3.0, 5.0], searched_up_to=_SEARCH)
@@ -477,8 +477,8 @@ def _paper_width_cases():
 
 
 def sinusoidal_slowest_period(case) -> float:
-    """Reading 'slowest_period': the longest wavelength 2 pi base^((d-2)/d) of the encoding lies within
-    [10^3, 10^5] ('about 10000'); violation in decades."""
+    """Reading 'slowest_period': the longest wavelength :math:`2\\pi\\, \\mathrm{base}^{(d-2)/d}` of the encoding lies within
+    :math:`[10^3, 10^5]` ('about 10000'); violation in decades."""
     d, base = case["d"], case["base"]
     freqs = enc_absolute.sinusoidal(2, d, base=base, layout="concatenated")[1, : d // 2]  # sin(omega_i) at position 1
     omega = float(np.arcsin(freqs[-1]))  # the slowest frequency, read off the encoding (omega < pi/2)

@@ -1,4 +1,4 @@
-r"""Claims of li2025 (Yin Li, arXiv 2506.06398) about ALiBi past the training length N_max: Eq. 9's
+r"""Claims of li2025 (Yin Li, arXiv 2506.06398) about ALiBi past the training length :math:`N_{max}`: Eq. 9's
 attention drift, the monotone bias (§5.3), and the collapse to local attention at a large slope.
 
 Conventions as in :mod:`proofs_check.claims.li2025`: statements quoted from CLAIMS.md and checked as
@@ -226,8 +226,8 @@ def _alibi_local_cases(draw):
 
 
 def alibi_nonlocal_mass(case) -> tuple[float, float]:
-    """(largest attention mass a row puts on keys other than its own position, the bound 2 e^{2M - alpha} /
-    (1 - e^{-alpha})) for content logits mu uniform in [-M, M] plus the library's ALiBi bias (symmetric form)."""
+    """(largest attention mass a row puts on keys other than its own position, the bound
+    :math:`2 e^{2M - \\alpha} / (1 - e^{-\\alpha})`) for content logits :math:`\\mu` uniform in :math:`[-M, M]` plus the library's ALiBi bias (symmetric form)."""
     from petheory import softmax
 
     n, M, a = int(case["n"]), float(case["M"]), float(case["slope"])
@@ -277,7 +277,7 @@ def _alibi_far_cases(draw):
 
 
 def alibi_far_mass(case) -> tuple[float, float]:
-    """(largest attention mass a row puts on keys at distance >= D, the bound 2 e^{2M - alpha D} / (1 - e^{-alpha}))
+    """(largest attention mass a row puts on keys at distance >= D, the bound :math:`2 e^{2M - \\alpha D} / (1 - e^{-\\alpha})`)
     for content logits uniform in [-M, M] plus the library's ALiBi bias (symmetric form)."""
     from petheory import softmax
 

@@ -23,8 +23,8 @@ def _ua_cases(draw):
 
 
 def fit_pair_table(xs: list, ys: list, N: int) -> np.ndarray:
-    """Least-squares fit of A (N, N) in y(x) = sum_t A[min(n, N) - 1, min(t, N - 1)] x_t for sequences x of length n
-    (positions past the table reuse its last row and column: li2025's learned PE beyond N_max)."""
+    """Least-squares fit of A (N, N) in :math:`y(x) = \\sum_t A_{\\min(n, N) - 1, \\min(t, N - 1)}\\, x_t` for sequences x of length n
+    (positions past the table reuse its last row and column: li2025's learned PE beyond :math:`N_{max}`)."""
     rows = []
     for x in xs:
         n = len(x)

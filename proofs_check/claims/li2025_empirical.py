@@ -62,6 +62,7 @@ from petheory.nn.provenance import LI2025_TABLE5_DEFAULT as _T5_DEFAULT  # noqa:
 from petheory.nn.provenance import LI2025_TABLE5_MSE200 as _T5_PAPER  # noqa: E402
 from petheory.nn.provenance import li2025_table5_paper_size as _t5_paper_size  # noqa: E402
 from petheory.nn.provenance import li2025_table5_reading as _t5_reading  # noqa: E402
+from petheory.nn.provenance import reading_math as _t5_math  # noqa: E402
 
 
 def table5_evidence(records: list[dict], note: str = "", alpha: float = ALPHA / LOOKS) -> Evidence:
@@ -103,8 +104,9 @@ def table5_evidence(records: list[dict], note: str = "", alpha: float = ALPHA / 
                "wavelet", "paper": _T5_PAPER, "reading": main_name, "readings": per, "paper_size": bool(paper),
                "seeds_per_pe": seeds, "skipped": note, "alpha_per_look": alpha,
                "wavelet_constructions": wavelet_constructions()}
-    others = "; ".join(f"{k}: {v['verdict']} (lowest {v['order_by_mse200'][0]})" for k, v in per.items() if k != main_name)
-    text = (f"{main_name}, {seeds} seeds per PE: MSE at N=200 {ours}; paper: wavelet 0.0108, sinusoidal 0.0423."
+    others = "; ".join(f"{_t5_math(k)}: {v['verdict']} (lowest {v['order_by_mse200'][0]})" for k, v in per.items()
+                       if k != main_name)
+    text = (f"{_t5_math(main_name)}, {seeds} seeds per PE: MSE at N=200 {ours}; paper: wavelet 0.0108, sinusoidal 0.0423."
             + (f" Other readings: {others}." if others else ""))
     wv = main["mse200"]["wavelet"]["mean"]
     kw = {"p_value": main["p_value"], "seeds": {k: v["seeds"] for k, v in main["mse200"].items()},

@@ -1,4 +1,4 @@
-r"""Claims of li2025 (Yin Li, arXiv 2506.06398) about extrapolation past the training length N_max:
+r"""Claims of li2025 (Yin Li, arXiv 2506.06398) about extrapolation past the training length :math:`N_{max}`:
 the wavelet atoms' decay and the wavelet encoding's extrapolation (§6.1.4), and the learned PE's collapse past
 its table (§6); ALiBi's are in :mod:`proofs_check.claims.li2025_alibi`.
 
@@ -111,13 +111,13 @@ def _atom_decay_uniform(profile: str) -> Evidence:
 
 
 def wavelet_atom_decay_paper_amplitude(ctx) -> Evidence:
-    """Reading 'uniform_c_paper_amplitude': one C for every scale when the atoms carry the paper's 2^(-j/2) amplitude.
+    """Reading 'uniform_c_paper_amplitude': one C for every scale when the atoms carry the paper's :math:`2^{-j/2}` amplitude.
 
     Decided by the constant the argument constructs, not by the trend: with the paper's amplitude every atom is the
-    same interpolated psi dilated and shifted, so C = C_psi(beta) e^{beta h} (the mother wavelet's own constant, h the
-    psi sampling step) serves every scale j, and the check asks that it bound every C_j computed ('capped'). The
+    same interpolated psi dilated and shifted, so :math:`C = C_\\psi(\\beta) e^{\\beta h}` (the mother wavelet's own constant, h the
+    psi sampling step) serves every scale j, and the check asks that it bound every :math:`C_j` computed ('capped'). The
     fitted trend ('flat') is reported beside it: in the position dilation the densely sampled coarse atoms approach
-    C_psi from below, so C_j still rises by rounding-sized steps there and the trend alone would not certify it."""
+    :math:`C_\\psi` from below, so :math:`C_j` still rises by rounding-sized steps there and the trend alone would not certify it."""
     ev = _atom_decay_uniform("quick" if ctx.profile == "quick" else "thorough")
     rows = {f"{w}/{k}": v for w, t in ev.details["per_family"].items() for k, v in t.items()
             if isinstance(v, dict) and k.endswith("/paper")}
@@ -126,13 +126,13 @@ def wavelet_atom_decay_paper_amplitude(ctx) -> Evidence:
     return Evidence("refuted" if bad else "holds", len(rows), margin=-float(worst["log2_C_growth_per_scale"]),
                     details={"per_construction": rows}, counterexample={"fails_for": bad} if bad else None,
                     summary=(f"one C fails for {', '.join(bad)}" if bad else
-                             f"atoms with the paper's amplitude 2^(-j/2): the mother wavelet's own C_psi(beta) e^(beta h) "
-                             f"serves every scale in all {len(rows)} constructions (family x dilation; largest C_j / "
-                             f"C_psi {max(v['max_C_over_mother_C'] for v in rows.values()):.6f})"))
+                             f"atoms with the paper's amplitude $2^{{-j/2}}$: the mother wavelet's own $C_\\psi(\\beta) e^{{\\beta h}}$ "
+                             f"serves every scale in all {len(rows)} constructions (family x dilation; largest $C_j / "
+                             f"C_\\psi$ {max(v['max_C_over_mother_C'] for v in rows.values()):.6f})"))
 
 
 def wavelet_atom_decay_per_jmax(ctx) -> Evidence:
-    """Reading 'c_depends_on_jmax': for each j_max some C (allowed to depend on j_max) serves every j <= j_max."""
+    """Reading 'c_depends_on_jmax': for each :math:`j_{max}` some C (allowed to depend on :math:`j_{max}`) serves every :math:`j \\le j_{max}`."""
     ev = _atom_decay_uniform("quick" if ctx.profile == "quick" else "thorough")
     std = {w: v["unit/l2"] for w, v in ev.details["per_family"].items()}
     finite = all(np.all(np.isfinite(v["C_j"])) and max(v["C_j"]) > 0 for v in std.values())
@@ -141,10 +141,11 @@ def wavelet_atom_decay_per_jmax(ctx) -> Evidence:
     return Evidence(
         "holds" if finite else "refuted", sum(len(v["scales"]) for v in needed.values()), margin=None,
         details={"standard_atoms_C_for_each_jmax": needed}, strength="proved",
-        summary="compactly supported, bounded atoms: on the support e^{beta |u|} <= e^{beta S}, so C(j_max) = "
-        "max_{j<=j_max} C_j is finite for every beta and j_max (the bound is then vacuous as a decay statement). "
-        f"Standard (unit, l2) {ref} atoms: C(j_max) = " + ", ".join(f"{c:.3g}" for c in needed[ref]["C_jmax"])
-        + f" for j_max = {needed[ref]['scales'][0]}..{needed[ref]['scales'][-1]}, growing as 2^j_max.",
+        summary="compactly supported, bounded atoms: on the support $e^{\\beta \\lvert u\\rvert} \\le e^{\\beta S}$, so "
+        "$C(j_{\\max}) = \\max_{j \\le j_{\\max}} C_j$ is finite for every $\\beta$ and $j_{\\max}$ (the bound is then "
+        f"vacuous as a decay statement). Standard (unit, l2) {ref} atoms: $C(j_{{\\max}})$ = "
+        + ", ".join(f"{c:.3g}" for c in needed[ref]["C_jmax"])
+        + f" for $j_{{\\max}}$ = {needed[ref]['scales'][0]}..{needed[ref]['scales'][-1]}, growing as $2^{{j_{{\\max}}}}$.",
     )
 
 
@@ -201,7 +202,7 @@ claim(
 )
 
 
-#: The atoms' amplitude c_j as the corrected statement gives it, per normalisation (the encoding's features must carry
+#: The atoms' amplitude :math:`c_j` as the corrected statement gives it, per normalisation (the encoding's features must carry
 #: exactly this: petheory.encodings.wavelet_amplitude is what is checked, not what the check reads).
 STATED_AMPLITUDE = {"l2": lambda j: 2.0 ** (j / 2), "paper": lambda j: 2.0 ** (-j / 2), "none": lambda j: 1.0}
 
@@ -417,8 +418,8 @@ def _trained_learned_model(case):
 
 
 def learned_no_extrapolation_gap(case) -> tuple[float, float]:
-    """(how far positions past N_max are from collapsing, tolerance): registry rows, the model's rows, and the
-    model's outputs, which cannot tell two positions >= N_max - 1 apart if they share p_{N_max}."""
+    """(how far positions past :math:`N_{max}` are from collapsing, tolerance): registry rows, the model's rows, and the
+    model's outputs, which cannot tell two positions :math:`\\ge N_{max} - 1` apart if they share :math:`p_{N_{max}}`."""
     import torch
 
     n_max, extra, d = case["n_max"], case["extra"], case["d"]

@@ -26,7 +26,7 @@ EPS = np.finfo(float).eps
 
 
 def forget_bias(log_fgate: np.ndarray) -> np.ndarray:
-    """The authors' decay bias for one head: D_ij = log_lambda_i - log_lambda_j, log_lambda = cumsum(log f), (n, n)."""
+    """The authors' decay bias for one head: :math:`D_{ij} = \\log\\lambda_i - \\log\\lambda_j`, :math:`\\log\\lambda` = ``cumsum(log f)``, (n, n)."""
     log_lambda = np.cumsum(log_fgate)
     return log_lambda[:, None] - log_lambda[None, :]
 

@@ -3,7 +3,7 @@ r"""liu2023 (Scaling Laws of RoPE-based Extrapolation, arXiv 2310.05209): critic
 Source read: the authors' own README (github.com/OpenLMLab/scaling-rope, ``README.md`` at 101b93b1, in Chinese,
 with the paper's equation tags): Lemma 1 (the critical dimension, eqs. 12-13) and Theorem 3 (the extended scaling
 law, eqs. 16a-16d), as transcribed and translated in ``../shared/papers/outside-texts.md`` §1a; one English
-sentence of the paper quoted by a third party (d_extra = 92 for Llama 2). Theorems 1 and 2 (smaller and larger
+sentence of the paper quoted by a third party (:math:`d_{extra} = 92` for Llama 2). Theorems 1 and 2 (smaller and larger
 bases) were not found in any copy; the README's Theorem 3 contains the larger-base bound (16b).
 """
 
@@ -30,7 +30,7 @@ def _cases(draw):
 
 
 def critical_dimension(case) -> float:
-    """> 0 when d_extra differs from twice the number of bands whose period 2 pi / theta_i is shorter than T_train."""
+    """> 0 when :math:`d_{extra}` differs from twice the number of bands whose period :math:`2\\pi / \\theta_i` is shorter than :math:`T_{train}`."""
     d, b, T = case["d"], case["base"], case["context"]
     w = rotary.rope_frequencies(d, base=b)
     counted = 2 * int(np.sum(2 * math.pi / w < T))
@@ -67,7 +67,7 @@ def _bound_cases(draw):
 
 
 def extrapolation_bound(case) -> float:
-    """> 0 when, under the tuned base, the critical band's angle at T_extra is not one full turn."""
+    """> 0 when, under the tuned base, the critical band's angle at :math:`T_{extra}` is not one full turn."""
     d = case["d"]
     de = lc.liu_critical_dimension(d, case["pre_base"], case["context"])
     if de >= d:
@@ -108,12 +108,12 @@ def _tune_cases(draw):
 
 
 def critical_base(t_train: int, t_tune: int) -> float:
-    """Eq. 16a: beta_0 = 10000^(log_{T_train / 2 pi}(T_tune / 2 pi))."""
+    """Eq. 16a: :math:`\\beta_0 = 10000^{\\log_{T_{train} / 2\\pi}(T_{tune} / 2\\pi)}`."""
     return 10000.0 ** (math.log(t_tune / (2 * math.pi)) / math.log(t_train / (2 * math.pi)))
 
 
 def updated_dimension_grows(case) -> float:
-    """> 0 when a base 1 < beta <= beta_0 gives d'_extra (the library's critical dimension at T_tune) below d_extra."""
+    """> 0 when a base :math:`1 < \\beta \\le \\beta_0` gives :math:`d'_{extra}` (the library's critical dimension at :math:`T_{tune}`) below :math:`d_{extra}`."""
     d, tt, tu = case["d"], case["t_train"], case["t_tune"]
     b0 = critical_base(tt, tu)
     beta = 1.0 + case["fraction"] * (b0 - 1.0)  # 1 < beta <= beta_0

@@ -1,4 +1,4 @@
-"""liu2023 Theorem 3's bound as a predictor: does T_extra < N predict a published extension falling short?
+"""liu2023 Theorem 3's bound as a predictor: does :math:`T_{extra} < N` predict a published extension falling short?
 
 The pre-registered test and its data: :mod:`proofs_check.claims._evidence`.
 """

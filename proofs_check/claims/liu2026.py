@@ -4,7 +4,7 @@ Long-Context Transformers", arXiv 2602.10959, 2026): the aliasing and DC-stabili
 Source read: the abstract (arXiv and OpenReview, TMLR submission zxyMneble7). No copy of the paper's text was found,
 so the formulas of its bounds are taken from a third-party summary of it (sciencestack.ai, paper 2602.10959, which
 gives "a fundamental aliasing limit L < 2 pi base and a DC-component stability bound base >= L / arccos(eps) that
-tighten with depth as base >= L / arccos(eps^{1/N})" and "a precision-based upper bound base < 1/eps_mach"). Every
+tighten with depth as :math:`\mathrm{base} \ge L / \arccos(\varepsilon^{1/N})`" and "a precision-based upper bound base < 1/eps_mach"). Every
 claim here says so in its reconstruction: the formulas are checked as the summary writes them, against the phases of
 the library's frequency ladder (:func:`petheory.encodings.rope_frequencies`), through the bounds' one implementation
 (:mod:`petheory.bounds.rope_base`).
@@ -159,7 +159,7 @@ def _coherent(case) -> tuple[bool | None, float, float, float, float]:
 
 
 def stability_necessary(case) -> float:
-    """Coherence of the slowest band over 0..L => base >= L / arccos(eps^(1/N))."""
+    """Coherence of the slowest band over 0..L => :math:`\\mathrm{base} \\ge L / \\arccos(\\varepsilon^{1/N})`."""
     ok, b, _, L, _ = _coherent(case)
     bound = rb.stability_min_base(L, case["eps"], depth=case["depth"])
     quantities(stability_bound=bound)
@@ -167,7 +167,7 @@ def stability_necessary(case) -> float:
 
 
 def stability_sufficient(case) -> float:
-    """base >= L / arccos(eps^(1/N)) => coherence of the slowest band over 0..L."""
+    """:math:`\\mathrm{base} \\ge L / \\arccos(\\varepsilon^{1/N})` => coherence of the slowest band over 0..L."""
     ok, b, _, L, _ = _coherent(case)
     bound = rb.stability_min_base(L, case["eps"], depth=case["depth"])
     quantities(stability_bound=bound)

@@ -11,15 +11,15 @@ which passes at L = 4000 but not at L = 4096 (:func:`petheory.bounds.men_base.me
 2.69e4 at 4000, 2.86e4 at 4096).
 
 Table 2's rows from 128k to 1M (``men2024.table2_long_contexts``) fail on their own terms only where "k" is 1024:
-with d = 128 and L = 1024 N (min over 0 <= m <= L of B_m, by :func:`~petheory.bounds.men_base.men_min_kernel`),
+with d = 128 and L = 1024 N (:math:`\min_{0 \le m \le L} B_m`, by :func:`~petheory.bounds.men_base.men_min_kernel`),
 7.8e6 at 128k reaches -1.02 (at m = 128,915), 3.6e7 at 256k -0.88 (m = 207,456), 6.4e7 at 512k -0.22
 (m = 511,210), 5.1e8 at 1M -1.16 (m = 874,868). Where "k" is 1000 the 128k row's printed base passes
-(L = 128,000: min B_m = +0.025 at m = 121,250), and that row fails only as an inf: a smaller base passes; the
+(L = 128,000: :math:`\min B_m = +0.025` at m = 121,250), and that row fails only as an inf: a smaller base passes; the
 256k, 512k and 1M printed bases fail under both readings (their minima lie below 256,000, 512,000 and 1,024,000).
 Beside it, as in the short rows, passing bases below the printed rounding (the witnesses found
 on ``men_smallest_base``'s own grid, 512 a decade, by :func:`~petheory.bounds.men_base.men_first_passing`;
 printed here to full precision, since a witness rounded to four digits can fail): 4870941.939981921 at 128k
-(min B_m 1.37), 34762454.28411925 at 256k (min B_m 0.27), 504888056.5179392 at 1M (min B_m 0.070); at 512k no
+(:math:`\min B_m` 1.37), 34762454.28411925 at 256k (:math:`\min B_m` 0.27), 504888056.5179392 at 1M (:math:`\min B_m` 0.070); at 512k no
 grid base below 6.4e7 passes. The passing set has islands narrower than any grid (4.8692e6 to 4.8725e6 at 128k,
 0.07 % wide), so a search below a row finds what the scan finds; each row costs about a second (most failing
 bases decided at distances where a neighbour failed, the rest by a chunked scan). Each refuted reading names the
@@ -67,7 +67,7 @@ N_SAMPLES = 20000
 
 
 def similar_token_gap(case) -> float:
-    """Monte Carlo estimate of E[q^T R_m k*] - E[q^T R_m k] against 2 sigma^2 B_m; > 0 when outside 6 standard errors."""
+    """Monte Carlo estimate of :math:`E[q^\\top R_m k^*] - E[q^\\top R_m k]` against :math:`2\\sigma^2 B_m`; > 0 when outside 6 standard errors."""
     d, m, sig = case["d"], case["m"], case["sigma"]
     w = rotary.rope_frequencies(d, base=case["base"])
     rng = np.random.default_rng(case["seed"])
@@ -118,7 +118,7 @@ def smallest(d: int, L: int) -> float:
 
 
 def min_kernel(d: int, base: float, L: int) -> tuple[float, int]:
-    """min over 0 <= m <= L of B_m for RoPE (d, base), and where."""
+    """:math:`\\min_{0 \\le m \\le L} B_m` for RoPE (d, base), and where."""
     return mb.men_min_kernel(rotary.rope_frequencies(d, base=base), L, stop_below=None)
 
 
@@ -129,7 +129,7 @@ def _below_cases(draw):
 
 
 def below_fails(case) -> float:
-    """> 0 when a base below the computed b_L passes (b_L would not be the smallest passing base)."""
+    """> 0 when a base below the computed :math:`b_L` passes (:math:`b_L` would not be the smallest passing base)."""
     b0 = smallest(case["d"], case["context"])
     b = b0 * case["fraction"]
     mn, at = min_kernel(case["d"], b, case["context"])
@@ -167,7 +167,7 @@ def _context_cases(draw):
 
 
 def first_negative(d: int, base: float, upto: int = 1 << 17) -> int:
-    """The first m >= 0 with B_m < 0, by direct cosines (the reference for men_min_kernel), or -1 if none <= upto."""
+    """The first :math:`m \\ge 0` with :math:`B_m < 0`, by direct cosines (the reference for men_min_kernel), or -1 if none <= upto."""
     w = rotary.rope_frequencies(d, base=base)
     for s0 in range(0, upto + 1, 8192):
         m = np.arange(s0, min(upto, s0 + 8191) + 1, dtype=float)
@@ -178,7 +178,7 @@ def first_negative(d: int, base: float, upto: int = 1 << 17) -> int:
 
 
 def context_of_base(case) -> float:
-    """> 0 when the library's min over 0 <= m <= L of B_m disagrees in sign with Eq. 10 at L_theta or L_theta + 1."""
+    """> 0 when the library's :math:`\\min_{0 \\le m \\le L} B_m` disagrees in sign with Eq. 10 at :math:`L_\\theta` or :math:`L_\\theta + 1`."""
     d, b = case["d"], case["base"]
     m0 = first_negative(d, b)
     if m0 < 1:
@@ -251,7 +251,7 @@ def _printed(v: float, L: int) -> tuple[float, int]:
 def table_entry_is_the_inf(k: int, L: int) -> float:
     """> 0 when Table 2's entry for k thousand is not Eq. 11's inf at context L, to its two printed digits.
 
-    Three parts, a conjunction, the first decisive where it fails: the printed base itself has B_m >= 0 for every
+    Three parts, a conjunction, the first decisive where it fails: the printed base itself has :math:`B_m \\ge 0` for every
     m <= L (else it is no bound for L at all, violation its depth below 0); no base in [v/3, v - h) passes (else the inf is smaller), and some base in
     [v - h, v + h] passes (else the inf is not there). Below: the bases of ``men_smallest_base``'s own
     scan (512 a decade, about 240 here), downwards from v - h; within: 64 bases, upwards (:func:`petheory.bounds.men_base.men_first_passing`: the same answer as
@@ -272,9 +272,9 @@ def table_entry_is_the_inf(k: int, L: int) -> float:
     high = -inside["its_min"] if inside["first_passing"] is not None else -inside["worst_failure"]
     # first and decisive: the printed base lacks the property it is printed for (its depth below 0)
     if own < 0:
-        part = f"the printed base {v:.2g} lacks its own property at L = {L}: min B_m = {own:.3g} at m = {own_at}"
+        part = f"the printed base {v:.2g} lacks its own property at L = {L}: $\\min B_m = {own:.3g}$ at m = {own_at}"
     elif low > 0:
-        part = (f"the printed base {v:.2g} has the property at L = {L} (min B_m = {own:+.2g} at m = {own_at}) but is "
+        part = (f"the printed base {v:.2g} has the property at L = {L} ($\\min B_m = {own:+.2g}$ at m = {own_at}) but is "
                 f"not the inf: {below['first_passing']:.7g} passes")
     else:
         part = f"no base within the printed rounding of {v:.2g} passes at L = {L}"

@@ -85,7 +85,7 @@ def lower_length(text: str) -> int | None:
 
 def supported(cfg: dict, claimed: int) -> dict:
     """Men's supported context M of a config at its claimed length C (the smallest over its full-attention rotary
-    kinds) and Liu's T_extra beside it; ``None`` M: no B_m < 0 up to the search limit (SEARCH x C)."""
+    kinds) and Liu's :math:`T_{extra}` beside it; ``None`` M: no :math:`B_m < 0` up to the search limit (SEARCH x C)."""
     from petheory.analyses.long_context import supported_context
     from petheory.analyses.plan import PLANNED
     from petheory.models import resolve_config

@@ -24,8 +24,8 @@ def _cases(draw):
 
 
 def ssmax_keeps(case) -> float:
-    """SSMax's target weight n^{s gap}/(n^{s gap} + n - 1): at n = 2^log2_n it must be >= 1/2 when s gap >= 1, and at
-    n = 2^40 below 1/2 (tending to 0) when s gap < 1 beyond the crossover. Also checks the formula against softmax."""
+    """SSMax's target weight :math:`n^{s g}/(n^{s g} + n - 1)` (g the gap): at :math:`n = 2^{\\mathrm{log2\\_n}}` it must be >= 1/2 when :math:`s g \\ge 1`, and at
+    :math:`n = 2^{40}` below 1/2 (tending to 0) when s gap < 1 beyond the crossover. Also checks the formula against softmax."""
     s, g, n = case["s"], case["gap"], 2.0 ** case["log2_n"]
     a = float(lc.single_target_attention(g, n, logit_factor=s * np.log(n)))
     closed = n ** (s * g) / (n ** (s * g) + n - 1) if s * g * np.log(n) < 700 else 1.0

@@ -96,7 +96,7 @@ claim(
 
 
 def dyadic_means(d: int, base: float, k_max: int) -> np.ndarray:
-    """Mean of the relative bound over each dyadic window [2^k, 2^(k+1)), k = 0..k_max."""
+    """Mean of the relative bound over each dyadic window :math:`[2^k, 2^{k+1})`, :math:`k = 0, \\dots, k_{max}`."""
     w = rotary.rope_frequencies(d, base=base)
     b = lc.roformer_relative_bound(np.arange(0, 2 << k_max), w)
     return np.array([b[(1 << k):(2 << k)].mean() for k in range(k_max + 1)])
@@ -112,7 +112,7 @@ def _dyadic_cases(draw):
 
 
 def dyadic_decay(case) -> float:
-    """> 0 when the mean over [2^k, 2^(k+1)) exceeds the mean over [2^(k-1), 2^k) (beyond rounding)."""
+    """> 0 when the mean over :math:`[2^k, 2^{k+1})` exceeds the mean over :math:`[2^{k-1}, 2^k)` (beyond rounding)."""
     m = dyadic_means(case["d"], case["base"], case["k"])
     # the quantity is the statement's (1/(d/2)) sum_j |S_j|: at r = 0, |S_j| = j, so it is (d/2 + 1)/2 exactly
     at0 = float(lc.roformer_relative_bound([0], rotary.rope_frequencies(case["d"], base=case["base"]))[0])

@@ -22,7 +22,7 @@ SOURCE = ("tan2024 (Tan, Yang, Panda, Courville; arXiv 2410.17980, ICLR 2025) §
 
 def stick_breaking_weights(logits: np.ndarray) -> np.ndarray:
     """The reference code's weights, (n, n), query i over keys j < i (the current token excluded, as sb_ref's mask):
-    exp(log sigma(z_ij) + sum_{j<k<i} log sigma(-z_ik))."""
+    :math:`\\exp(\\log\\sigma(z_{ij}) + \\sum_{j<k<i} \\log\\sigma(-z_{ik}))`."""
     n = logits.shape[0]
     i, j = np.indices((n, n))
     log_z = np.where(j < i, -np.logaddexp(0.0, -logits), -np.inf)  # log sigma(z)

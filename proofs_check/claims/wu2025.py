@@ -3,14 +3,14 @@ r"""wu2025 (On the Emergence of Position Bias in Transformers, arXiv 2502.01951,
 Source read: the paper's full text, arXiv v4 (9 Aug 2025, ICML 2025 camera-ready, PMLR 267), the PDF stored in the
 public repository viktor-shcherb/msc_thesis (``references/2025-07-position-bias-transformers/2502.01951.pdf``, last
 commit touching it 2d548cc2), as transcribed in ``../shared/papers/outside-texts.md`` §3: §3's set-up (masked
-attention A = softmax_G(Z), X^(t+1) = A^(t) X^(t) W_V^(t), P^(t)(z_i = j | X^(0)) = (A^(t)...A^(0))_ij, the decay mask
-D_ij = -(i-j)m), assumptions A1-A2, Theorems 4.1-4.3, Lemma 4.4, Theorem 4.5 and its follow-up (the critical
-point x* = t/(e^m - 1)), Lemma 4.6, Theorem 4.7, Appendix I (A3, Lemma I.1, Theorem I.2), and Lemma A.1 ("Under
-A1-A2, there exists eps > 0 such that A^(t)_ij >= eps for all t >= 0, (j, i) in E").
+attention :math:`A = \mathrm{softmax}_G(Z)`, :math:`X^{(t+1)} = A^{(t)} X^{(t)} W_V^{(t)}`, :math:`P^{(t)}(z_i = j | X^{(0)}) = (A^{(t)}\cdots A^{(0)})_{ij}`, the decay mask
+:math:`D_{ij} = -(i-j)m`), assumptions A1-A2, Theorems 4.1-4.3, Lemma 4.4, Theorem 4.5 and its follow-up (the critical
+point :math:`x^* = t/(e^m - 1)`), Lemma 4.6, Theorem 4.7, Appendix I (A3, Lemma I.1, Theorem I.2), and Lemma A.1 ("Under
+A1-A2, there exists :math:`\varepsilon > 0` such that :math:`A^{(t)}_{ij} \ge \varepsilon` for all :math:`t \ge 0`, :math:`(j, i) \in E`").
 
 Every constant of these statements is existential. The checks use the constants the proofs construct: eps is
 Lemma A.1's (the smallest attention weight on an edge, over the layers drawn), C = 1 - eps (the base case of
-Theorem 4.1's proof), and for the decay mask C_min = e^{-2B}(1 - e^{-m}), C_max = e^{2B} with B the logit bound
+Theorem 4.1's proof), and for the decay mask :math:`C_{min} = e^{-2B}(1 - e^{-m})`, :math:`C_{max} = e^{2B}` with B the logit bound
 (``|Z_ij| <= B``, what A1 gives: Lemma 4.4's proof), whose products over t + 1 layers bound Theorem 4.5's Theta.
 The authors' code (github.com/xinyiwu98/position-bias-in-attention, ``utils.py`` at ded907e7) gives the prefix
 mask (:func:`prefix_mask`).
@@ -40,7 +40,7 @@ def _cases(draw):
 
 
 def peak(case) -> float:
-    """> 0 when the argmax of C(t+x, x) e^{-xm} over x >= 0 is more than 1 away from t / (e^m - 1)."""
+    """> 0 when the argmax of :math:`C(t+x, x) e^{-xm}` over :math:`x \\ge 0` is more than 1 away from :math:`t / (e^m - 1)`."""
     x, p = lc.decay_mask_peak(case["t"], case["m"])
     quantities(argmax=x, t_over_expm1=p)
     return abs(x - p) - 1.0
@@ -98,7 +98,7 @@ def _mask_cases(draw, sliding: bool):
 
 
 def first_token_bound(case) -> float:
-    """> 0 when P^(t)(z_i = j) = (A^(t)...A^(0))_ij exceeds the theorem's bound (C = 1 - eps) for some 1 < j <= i."""
+    """> 0 when :math:`P^{(t)}(z_i = j) = (A^{(t)}\\cdots A^{(0)})_{ij}` exceeds the theorem's bound (:math:`C = 1 - \\varepsilon`) for some :math:`1 < j \\le i`."""
     n, w, t = case["n"], case["window"], case["depth"]
     rng = np.random.default_rng(case["seed"])
     layers = [layer_attention(n, w, rng, case["logit_bound"]) for _ in range(t + 1)]
@@ -200,8 +200,8 @@ def _prefix_cases(draw):
 
 def prefix_convergence(case) -> float:
     """> 0 when one part of Theorem 4.3 fails with the proof's constants, after t + 1 layers: the mass outside the
-    prefix exceeds (1 - K eps)^(t+1) (the limit), some P(z_i = k), k <= K, falls below kappa = K eps^2 (the liminf),
-    or some P(z_i = j), K < j <= i, exceeds (1 - eps)(1 - (j - K) eps)^t."""
+    prefix exceeds :math:`(1 - K\\varepsilon)^{t+1}` (the limit), some :math:`P(z_i = k)`, :math:`k \\le K`, falls below :math:`\\kappa = K\\varepsilon^2` (the liminf),
+    or some :math:`P(z_i = j)`, :math:`K < j \\le i`, exceeds :math:`(1 - \\varepsilon)(1 - (j - K)\\varepsilon)^t`."""
     n, k, t = case["n"], case["prefix"], case["depth"]
     layers = prefix_layers(n, k, t, np.random.default_rng(case["seed"]), case["logit_bound"])
     P = np.eye(n)
@@ -254,8 +254,8 @@ def _prefix_tokens(case) -> float:
 
 
 def decay_layers(n: int, m: float, depth: int, rng, logit_bound: float) -> list[np.ndarray]:
-    """depth + 1 attention layers A_decay = softmax_G(Z + D) with G causal, ``|Z_ij| <= logit_bound`` (A1) and D the decay
-    mask of eq. (2), D_ij = -(i - j) m: the library's causal ALiBi bias (petheory.encodings.alibi, slope m) and its
+    """depth + 1 attention layers :math:`A_{decay} = \\mathrm{softmax}_G(Z + D)` with G causal, ``|Z_ij| <= logit_bound`` (A1) and D the decay
+    mask of eq. (2), :math:`D_{ij} = -(i - j) m`: the library's causal ALiBi bias (petheory.encodings.alibi, slope m) and its
     row softmax (petheory.softmax.row_softmax)."""
     i, j = np.indices((n, n))
     d = bias.alibi(n, slope=m, form="causal")
@@ -264,8 +264,8 @@ def decay_layers(n: int, m: float, depth: int, rng, logit_bound: float) -> list[
 
 
 def lemma_44_constants(m: float, logit_bound: float) -> tuple[float, float]:
-    """(C_min, C_max) of Lemma 4.4 as its proof bounds them: A_ij = e^{Z_ij - (i-j)m} / sum_l e^{Z_il - (i-l)m}, the
-    sum in [e^{-B}, e^{B} / (1 - e^{-m})], so C_min = e^{-2B} (1 - e^{-m}), C_max = e^{2B}."""
+    """(:math:`C_{min}`, :math:`C_{max}`) of Lemma 4.4 as its proof bounds them: :math:`A_{ij} = e^{Z_{ij} - (i-j)m} / \\sum_l e^{Z_{il} - (i-l)m}`, the
+    sum in :math:`[e^{-B}, e^{B} / (1 - e^{-m})]`, so :math:`C_{min} = e^{-2B} (1 - e^{-m})`, :math:`C_{max} = e^{2B}`."""
     return math.exp(-2 * logit_bound) * -math.expm1(-m), math.exp(2 * logit_bound)
 
 
@@ -290,7 +290,7 @@ def _decay_ratio(case, depth: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def lemma_44(case) -> float:
-    """> 0 when one layer's weight leaves [C_min e^{-(i-j)m}, C_max e^{-(i-j)m}] (the proof's constants), in log."""
+    """> 0 when one layer's weight leaves :math:`[C_{min} e^{-(i-j)m}, C_{max} e^{-(i-j)m}]` (the proof's constants), in log."""
     log_ratio, lower = _decay_ratio(case, 0)
     cmin, cmax = lemma_44_constants(case["m"], case["logit_bound"])
     out = max(float(log_ratio[lower].max()) - math.log(cmax), math.log(cmin) - float(log_ratio[lower].min()))
@@ -321,7 +321,7 @@ def _lemma_44(case) -> float:
 
 
 def decay_theta(case) -> float:
-    """> 0 when P^(t) / (C(t+i-j, i-j) e^{-(i-j)m}) leaves [C_min^{t+1}, C_max^{t+1}], in log, at some j <= i."""
+    """> 0 when :math:`P^{(t)} / (C(t+i-j, i-j) e^{-(i-j)m})` leaves :math:`[C_{min}^{t+1}, C_{max}^{t+1}]`, in log, at some :math:`j \\le i`."""
     t = case["depth"]
     log_ratio, lower = _decay_ratio(case, t)
     cmin, cmax = lemma_44_constants(case["m"], case["logit_bound"])

@@ -102,7 +102,7 @@ def _tolerance(case, t: int) -> float:
 
 
 def lemma_46(case) -> float:
-    """> 0 when one layer's weight leaves [C_min e^{-c_lo x^2 theta^2}, C_max e^{-c_up x^2 theta^2}], in log."""
+    """> 0 when one layer's weight leaves :math:`[C_{min} e^{-c_{lo} x^2 \\theta^2}, C_{max} e^{-c_{up} x^2 \\theta^2}]`, in log."""
     over, under, k = _log_ratio_bounds(case, 0)
     quantities(excess_over_upper=over, shortfall_under_lower=under, theta_1=k["theta"], c=k["c_lo"], c_prime=k["c_up"])
     return max(over, under) - _tolerance(case, 0)
@@ -132,7 +132,7 @@ def _lemma_46(case) -> float:
 
 
 def theorem_47(case) -> float:
-    """> 0 when P^(t) leaves the two-sided bound the path count gives with Lemma 4.6's constants, in log."""
+    """> 0 when :math:`P^{(t)}` leaves the two-sided bound the path count gives with Lemma 4.6's constants, in log."""
     t = case["depth"]
     over, under, k = _log_ratio_bounds(case, t)
     quantities(excess_over_upper=over, shortfall_under_lower=under, depth=t, theta_1=k["theta"])
@@ -140,7 +140,7 @@ def theorem_47(case) -> float:
 
 
 #: The fitted reading's pre-registered set-up: the slowest band of a 16-dimensional head with base 100 (theta_1 =
-#: 100^(-7/8) = 0.0178, so (delta + N - 1) theta_1 = 0.41 <= pi at N = 22), delta = 2, norms in [0.5, 1], depths 1, 3.
+#: :math:`100^{-7/8} = 0.0178`, so :math:`(\\delta + N - 1) \\theta_1 = 0.41 \\le \\pi` at N = 22), delta = 2, norms in [0.5, 1], depths 1, 3.
 ROPE_FIT_CASE = {"d": 16, "base": 100.0, "delta": 2.0, "norm_lo": 0.5, "norm_spread": 2.0}
 ROPE_FIT_SETTINGS = {f"t={t}": t for t in (1, 3)}
 
@@ -159,7 +159,7 @@ def _rope_log_terms(t: int, seed: int, n: int) -> tuple[np.ndarray, np.ndarray, 
 
 
 def rope_theta_fitted(profile: str = "quick"):
-    """c fitted (OLS of log P - log C(t+x, x) on (x theta_1)^2) and the constants fitted as the extremes of the ratio on
+    """c fitted (OLS of :math:`\\log P - \\log C(t+x, x)` on :math:`(x\\theta_1)^2`) and the constants fitted as the extremes of the ratio on
     even seeds at N = 16, tested on odd seeds at N = 22: evidence about the one reading of Theorem 4.7 (how tight the
     proof's constants are), not a reading of it; it decides nothing (:mod:`proofs_check.claims._theta_fit`)."""
     from proofs_check.claims._theta_fit import DRAWS, fit_and_test

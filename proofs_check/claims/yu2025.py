@@ -91,7 +91,7 @@ def _mrope_relative(case) -> float:
 
 
 def rope_equation_defect(gens, x, y) -> tuple[float, float]:
-    """(largest entry of R(x)^T R(y) - R(y - x), its rounding tolerance) for R(v) = expm(sum_i v_i A_i) (scipy)."""
+    """(largest entry of :math:`R(x)^\\top R(y) - R(y - x)`, its rounding tolerance) for :math:`R(v) = \\exp(\\sum_i v_i A_i)` (scipy's ``expm``)."""
     x, y = np.asarray(x, float), np.asarray(y, float)
     R = lambda v: expm(sum(g * c for g, c in zip(gens, v)))
     err = float(np.abs(R(x).T @ R(y) - R(y - x)).max())
@@ -102,7 +102,7 @@ def rope_equation_defect(gens, x, y) -> tuple[float, float]:
 
 
 def comrope_ld_generators(seed: int, scale: float, n_axes: int = 3) -> list[np.ndarray]:
-    """ComRoPE-LD's angle matrices (Proposition 3, eq. 10): A_i = diag(theta_i S_1, theta_i S_2), S_j = P_j - P_j^T
+    """ComRoPE-LD's angle matrices (Proposition 3, eq. 10): :math:`A_i = \\mathrm{diag}(\\theta_i S_1, \\theta_i S_2)`, :math:`S_j = P_j - P_j^\\top`
     random 4x4 skew blocks, theta_i in [0.01, 0.1]: linearly dependent blockwise, so they commute."""
     rng = np.random.default_rng(seed)
     S1, S2 = _skew(rng, 4, scale), _skew(rng, 4, scale)

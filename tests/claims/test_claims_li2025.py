@@ -259,7 +259,7 @@ def test_paper_amplitude_reading_is_decided_by_the_constructed_constant(monkeypa
     # holds with the mother wavelet's own C_psi(beta) e^(beta h) bounding every C_j ('capped'); a fit whose C drops
     # the e^(beta u) weight (max |psi|) is too small for it and flips the reading
     rec = verdict("li2025.wavelet_atom_decay#uniform_c_paper_amplitude")
-    assert rec["verdict"] == "holds" and "C_psi(beta)" in rec["summary"]
+    assert rec["verdict"] == "holds" and "$C_\\psi(\\beta) e^{\\beta h}$" in rec["summary"]
     assert all(v["capped"] for v in rec["details"]["per_construction"].values())
     real = bounds.wavelet_decay_fit
 

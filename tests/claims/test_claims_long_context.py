@@ -94,7 +94,7 @@ def test_men_table2_128k_printed_base_fails_its_property_only_when_k_is_1024():
     by = {r["name"]: r for r in rec["readings"]}
     assert by["k_is_1000"]["quantities"]["printed_base_min_B_m"] == pytest.approx(0.0252403, abs=1e-6)
     assert "lacks its own property at L = 131072" in rec["summary"]
-    assert "has the property at L = 128000 (min B_m = +0.025" in rec["summary"] and "not the inf" in rec["summary"]
+    assert "has the property at L = 128000 ($\\min B_m = +0.025$" in rec["summary"] and "not the inf" in rec["summary"]
 
 
 def test_men_table2_128k_row_search_finds_the_island_men_smallest_base_finds():

@@ -168,3 +168,14 @@ def test_the_table_shows_setup_calibration_and_exploratory(catalogue_records):
     assert "sinusoidal 0.2855 vs 0.0423 (out)" in row
     row = next(line for line in table.splitlines() if "`chen2025.learned_relation_pe__corrected`" in line)
     assert "**inconclusive** (exploratory)" in row and "is not an ancestor of the commit the records" in row
+
+
+def test_a_cut_cell_never_leaves_a_formula_open():
+    """A summary's ``$...$`` renders as math in the docs (MyST dollarmath); a cut inside one would leave a lone ``$``."""
+    text = "x" * 150 + " then $\\min B_m = -1.02$ at m = 128915"
+    cell = readme_table._cell(text, 170)
+    assert cell.endswith(" …") and cell.count("$") == 0 and len(cell) <= 170
+    whole = readme_table._cell("a" * 100 + " $N^{-0.95}$ and more words after it" * 3, 170)
+    assert whole.count("$") % 2 == 0 and "$N^{-0.95}$" in whole
+    code = readme_table._cell("y" * 150 + " `running_sum/learned:n_max=50,beyond=clamp` 1.000", 170)
+    assert code.count("`") == 0 and code.endswith(" …")

@@ -105,3 +105,36 @@ def test_the_ratio_check_catches_a_stale_quote():
     results = "| top-8 MDS | 480 | 1310 | 2.73 |\n**13.9x** against scikit-learn"
     assert quoted_but_not_measured("petheory is 13.9x faster; against eigsh 2.73x.", results) == []
     assert quoted_but_not_measured("petheory is 14.2x faster; against eigsh 1.37x.", results) == ["14.2", "1.37"]
+
+
+# ----------------------------------------------------------------------------- pasted command outputs (issue 59)
+
+def _docs_outputs():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("petheory_docs_outputs", ROOT / "tools" / "docs_outputs.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_pasted_command_outputs_are_what_the_commands_print_today():
+    """Each ``<!-- output: petheory ... -->`` block is the command's output in a fresh clone (the compare guide pasted
+    a legend the command had stopped printing: "seen on 0..63"); ``python tools/docs_outputs.py --write`` renews them."""
+    tool = _docs_outputs()
+    found = [p for p in tool.pages() if tool.BLOCK.search(p.read_text(encoding="utf-8"))]
+    assert ROOT / "docs" / "guide" / "compare.md" in found
+    outputs = {}
+    stale = [str(p.relative_to(ROOT)) for p in found
+             if tool.refreshed(p.read_text(encoding="utf-8"), outputs) != p.read_text(encoding="utf-8")]
+    assert not stale, f"stale pasted outputs in {stale}: run python tools/docs_outputs.py --write"
+
+
+def test_the_output_check_sees_a_stale_block(monkeypatch):
+    tool = _docs_outputs()
+    monkeypatch.setattr(tool, "run", lambda args: f"what `petheory {args}` prints now\n")
+    page = "intro\n<!-- output: petheory compare --markdown - (pasted) -->\nold legend: seen on 0..63\n<!-- /output -->\nafter\n"
+    new = tool.refreshed(page)
+    assert new == ("intro\n<!-- output: petheory compare --markdown - (pasted) -->\n"
+                   "what `petheory compare --markdown -` prints now\n<!-- /output -->\nafter\n")
+    assert tool.refreshed(new) == new
