@@ -124,7 +124,24 @@ def _modernbert(cfg, n):  # ModernBertConfig: full attention every global_attn_e
 def modernbert_rope(cfg: dict) -> dict:
     """``cfg`` with ModernBertConfig.convert_rope_params_to_dict applied: one rope dict per layer type, its
     ``rope_theta`` from ``global_rope_theta`` / ``local_rope_theta`` (Hub files) or the class's defaults (160000,
-    10000), a ``rope_scaling`` laid over both."""
+    10000), a ``rope_scaling`` laid over both.
+
+    Parameters
+    ----------
+    cfg : dict
+        A ModernBERT (text) config as the file has it.
+
+    Returns
+    -------
+    dict
+        The config with ``rope_parameters`` per layer type and the old theta keys taken out.
+
+    Examples
+    --------
+    >>> out = modernbert_rope({"global_rope_theta": 8e4})
+    >>> out["rope_parameters"]["full_attention"]["rope_theta"], out["rope_parameters"]["sliding_attention"]["rope_theta"]
+    (80000.0, 10000.0)
+    """
     out = {k: v for k, v in cfg.items() if k not in ("rope_scaling", "global_rope_theta", "local_rope_theta")}
     given = cfg.get("rope_parameters")
     if given is not None and not isinstance(given, dict):
@@ -165,6 +182,13 @@ class Family:
         ``sliding_window``, when set, limits the full-attention layers too (MiniMax).
     no_rope_layers : int or None
         Default NoPE interval when the family reads ``no_rope_layers``.
+    layer_theta : str or None
+        How it reads ``layer_rope_theta``: ``"base"`` (the layer's own base) or ``"flag"`` (0: no RoPE, else the
+        global ``rope_theta``: Muse).
+    rope_on_default : callable or None
+        ``(cfg, n) ->`` RoPE per layer when the file has no ``layer_rope_theta``.
+    rope_by_type : bool
+        RoPE only where ``position_embedding_type`` is ``"rope"`` (Granite 4.0-H).
     pairing : str
         Rotary pairing: ``'half'`` (split halves) or ``'interleaved'``.
     mrope : str or None
@@ -189,8 +213,16 @@ class Family:
         The RoPE base when the config has none.
     scale : str or None
         The logit-scale rule (:func:`petheory.models.read.logit_factor`).
+    scale_default : float or None
+        Its logit factor when the file has none (the class's default).
     softcap_key : str
         The config field of its attention logit soft-capping.
+    causal : bool
+        False for a bidirectional encoder (its attention's ``is_causal`` is False).
+    window_key : str
+        The window's field (ModernBERT: ``local_attention``, the whole window).
+    convert : callable or None
+        ``cfg -> cfg`` as the configuration class rewrites older keys (ModernBERT's thetas).
     extra : tuple of str
         Fields only this family may carry, understood here.
     text : str or None
