@@ -34,8 +34,7 @@ class PluginError(RuntimeError):
 def load_module(spec: str):
     """Import a plugin given as a dotted module name or a path to a ``.py`` file."""
     if not isinstance(spec, str) or not spec.strip():
-        raise ValidationError(f"plugin={spec!r} is neither a module name (mypkg.mypes) nor a .py file path",
-                              params={"plugin": spec})
+        raise ValidationError(f"plugin={spec!r} is neither a module name (mypkg.mypes) nor a .py file path")
     path = Path(spec)
     if spec.endswith(".py") or path.is_file():
         if not os.path.lexists(path):

@@ -12,9 +12,11 @@ coverage (:func:`petheory.bounds.rotary_angle_coverage`, two positions) at the f
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from numbers import Integral, Real
 
 import numpy as np
 
+from petheory._validate import Each, InstanceOf, Interval, validate_params
 from petheory.analyses import kernel as K
 from petheory.analyses.record import Record, item
 from petheory.scheme import Positions, Scheme
@@ -163,8 +165,21 @@ class BoundsRecord(Record):
     rows: tuple = ()
 
 
+NONNEGATIVE = Interval(Real, 0, None, closed="left")
+
+
+@validate_params({
+    "scheme": [InstanceOf(Scheme, "a petheory.scheme.Scheme (petheory.loaders.resolve_scheme)")],
+    "lengths": [Each(Interval(Integral, 1, None))],
+    "context": [Interval(Integral, 1, None), None],
+    "m": [Interval(Integral, 1, None)],
+    "weight_norm": [NONNEGATIVE],
+    "lipschitz": [NONNEGATIVE, None],
+    "token_norm": [NONNEGATIVE],
+    "distance": [Interval(Integral, 1, None), None],
+})
 def bounds(scheme: Scheme, lengths, *, context: int | None = None, m: int = 1000, weight_norm: float = 1.0,
-           lipschitz: float = 1.0, token_norm: float = 1.0, distance: int | None = None) -> BoundsRecord:
+           lipschitz: float | None = 1.0, token_norm: float = 1.0, distance: int | None = None) -> BoundsRecord:
     """:func:`layer_bounds` of every distinct position mechanism of ``scheme`` at each length.
 
     A sliding or chunked layer is bounded at ``min(N', span)`` (``analysed_length``; ``length`` stays N'),
@@ -179,8 +194,11 @@ def bounds(scheme: Scheme, lengths, *, context: int | None = None, m: int = 1000
         The inference lengths N'.
     context : int, optional
         The training length; default the model's original context L for a config, the spec's own ``n_max`` (else
-        each length) for a plain spec.
-    m, weight_norm, lipschitz, token_norm, distance
+        each length) for a plain spec. A plain spec's own ``n_max`` is the same length: a different ``context``
+        is refused.
+    lipschitz : float, optional
+        As :func:`layer_bounds` (None: 1, the linear class).
+    m, weight_norm, token_norm, distance
         As :func:`layer_bounds`.
 
     Returns
@@ -202,6 +220,13 @@ def bounds(scheme: Scheme, lengths, *, context: int | None = None, m: int = 1000
     >>> bounds(resolve_scheme("alibi:slope=0.5"), [100], context=50).rows[0].eq9["distance"]
     99
     """
+    from petheory.errors import ParameterError
+
+    own = scheme.main.positions.params.get("n_max") if scheme.source == "spec" else None
+    if own is not None and context is not None and own != context:
+        raise ParameterError("context", f"the spec's own n_max={own} ({scheme.spec} says the training length too; give "
+                                        "one)", context, owner=bounds)
+    lipschitz = 1.0 if lipschitz is None else lipschitz
     n_max = context
     if n_max is None and scheme.source not in ("spec", "table"):
         n_max = scheme.context

@@ -18,24 +18,28 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    from petheory.analyses.bounds import bounds
+    from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
+    from petheory.loaders import resolve_scheme
 
     add_as_family(p)
     add_pe(p, "encoding", "model", "table", several=True, note="default: every registered PE")
-    p.add_argument("--lengths", dest="length", default="200", metavar="N'[,N'...]", help="inference length(s) N' (default: 200)")
-    p.add_argument("--context", dest="n_max", type=int, metavar="L", help="training context L (li2025's N_max) (default: each N'); sets the learned "
-                   "table size, the wavelet/Legendre position maps and YaRN's original context (rope_yarn: default "
-                   "2048, its registry value, when neither --context nor rope_yarn:n_max=N is given). A spec's own "
-                   "n_max (learned:n_max=50) is the same length: give one, or the same value")
-    p.add_argument("-d", "--d-model", type=int, default=None, metavar="D",
-                   help="model dimension (default 64; a model's config.json fixes its own)")
-    p.add_argument("--m", type=int, default=1000, help="sample size m (default: 1000)")
-    p.add_argument("--weight-norm", type=float, default=1.0, metavar="B", help="readout weight norm bound B (default: 1)")
-    p.add_argument("--lipschitz", type=float, metavar="L", help="Lipschitz constant L_trans (default: 1, the linear class)")
+    add_param(p, bounds, "lengths", default=(200,), metavar="N'[,N'...]", help="inference length(s) N' (default: 200)")
+    add_param(p, bounds, "context", metavar="L", help="training context L (li2025's N_max) (default: each N'); sets the "
+              "learned table size, the wavelet/Legendre position maps and YaRN's original context (rope_yarn: default "
+              "2048, its registry value, when neither --context nor rope_yarn:n_max=N is given). A spec's own "
+              "n_max (learned:n_max=50) is the same length: give one, or the same value")
+    add_param(p, resolve_scheme, "d", "-d", "--d-model", metavar="D",
+              help="model dimension (default 64; a model's config.json fixes its own)")
+    add_param(p, bounds, "m", help="sample size m (default: 1000)")
+    add_param(p, bounds, "weight_norm", metavar="B", help="readout weight norm bound B (default: 1)")
+    add_param(p, bounds, "lipschitz", default=None, metavar="L",
+              help="Lipschitz constant L_trans (default: 1, the linear class)")
     p.add_argument("--checkpoint", metavar="RUN_DIR", help="take L_trans from a trained petheory.nn run (its weights; "
                    "certified product of per-layer factors)")
-    p.add_argument("--token-norm", type=float, default=1.0, metavar="B_x", help="token embedding norm bound B_x (default: 1)")
-    p.add_argument("--distance", type=int, metavar="D", help="ALiBi key distance for Eq. 9 (must exceed N_max)")
+    add_param(p, bounds, "token_norm", metavar="B_x", help="token embedding norm bound B_x (default: 1)")
+    add_param(p, bounds, "distance", metavar="D", help="ALiBi key distance for Eq. 9 (must exceed N_max)")
     p.add_argument("--json", metavar="FILE", help="write the rows as JSON to FILE ('-' for stdout)")
 
 
@@ -53,21 +57,14 @@ def resolve_all(values, d: int | None, as_family: str | None = None) -> list:
 
 
 def run(args) -> int:
-    from petheory import bounds
+    from petheory.analyses.bounds import bounds
     from petheory.cli._describe import describe
-    from petheory.bounds.norms import training_length
     from petheory.io import atomic_write_json
 
-    try:
-        lengths = [int(x) for x in str(args.length).split(",") if x.strip()]
-    except ValueError:
-        raise ValidationError(f"--lengths must be integers separated by commas, got {args.length!r}") from None
-    if not lengths:
-        raise ValidationError("--lengths is empty")
     if args.lipschitz is not None and args.checkpoint:
         raise ValidationError("give --lipschitz or --checkpoint, not both")
     lip, lip_report = (1.0 if args.lipschitz is None else args.lipschitz), None
-    schemes = resolve_all(args.pe, args.d_model, args.as_family)
+    schemes = resolve_all(args.pe, args.d, args.as_family)
     if args.checkpoint:
         from petheory.nn import lipschitz, load_model
 
@@ -77,18 +74,12 @@ def run(args) -> int:
     names = [s.main.positions.encoding for s in schemes]
     if args.distance is not None and "alibi" not in names:
         raise ValidationError("--distance (Eq. 9) applies to alibi; add --pe alibi")
-    from petheory.analyses.bounds import bounds
-
     rows = []
     for s in schemes:
-        pos = s.main.positions
-        if s.source == "spec":  # learned:n_max=50 is --context 50; two different values are an error
-            n_max, _ = training_length(pos.encoding, pos.params, args.n_max)
-        else:
-            n_max = args.n_max if args.n_max is not None else (s.context if s.source != "table" else None)
-        rows += bounds(s, lengths, context=n_max, m=args.m, weight_norm=args.weight_norm, lipschitz=lip,
-                       token_norm=args.token_norm, distance=args.distance if pos.encoding == "alibi" else None).rows
-    payload = {"rows": [r.as_dict() for r in rows], "resolved_encodings": [describe(s, length=max(lengths)) for s in schemes],
+        rows += bounds(s, args.lengths, context=args.context, m=args.m, weight_norm=args.weight_norm, lipschitz=lip,
+                       token_norm=args.token_norm, distance=args.distance if s.main.positions.encoding == "alibi"
+                       else None).rows
+    payload = {"rows": [r.as_dict() for r in rows], "resolved_encodings": [describe(s, length=max(args.lengths)) for s in schemes],
                "lipschitz": lip_report.as_dict() if lip_report else {"total": lip, "source": "--lipschitz"
                                                                                   if args.lipschitz is not None else "default 1 (linear class)"}}
     if args.json == "-":

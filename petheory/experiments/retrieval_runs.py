@@ -32,8 +32,10 @@ query; its records are ``records/mqar_recall_small``.
 from __future__ import annotations
 
 import time
+from numbers import Integral, Real
 from pathlib import Path
 
+from petheory._validate import Each, Interval, validate_params
 from petheory.io import atomic_write_json, read_json
 from petheory.records import runs_dir as default_runs_dir
 from petheory.errors import ValidationError
@@ -57,6 +59,11 @@ def run_name(task: str, pe: str, seed: int) -> str:
     return f"{task}__{pe}__s{seed}"
 
 
+@validate_params({
+    "lengths": [Each(Interval(Integral, 1, None))],
+    "train_seq_len": [Interval(Integral, 1, None)],
+    "depths": [Each(Interval(Real, 0, 1)), None],  # 0: the key right after BOS, 1: right before the query
+})
 def evaluate_lengths(model, task, lengths, *, train_seq_len: int, depths=None, n_grid: int = GRID_N) -> dict:
     """Metrics of ``model`` at each context length (and on the passkey grid): a method's entry of the record."""
     from petheory.nn import tasks as _tasks
@@ -300,3 +307,93 @@ def main(argv=None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+#: The methods :func:`extend_run` compares when none is named: the trained angles and three scalings.
+DEFAULT_METHODS = ("rope", "rope_pi", "rope_ntk", "rope_yarn")
+
+
+@validate_params({
+    "methods": [list, tuple, None],
+    "lengths": [Each(Interval(Integral, 1, None)), None],
+    "depths": [Each(Interval(Real, 0, 1)), None],  # 0: the key right after BOS, 1: right before the query
+    "finetune_steps": [Interval(Integral, 0, None)],
+    "finetune_length": [Interval(Integral, 1, None), None],
+    "device": [str],
+})
+def extend_run(run, *, methods=None, lengths=None, depths=None, finetune_steps: int = 0,
+               finetune_length: int | None = None, device: str = "cpu") -> dict:
+    """A trained RoPE run evaluated at longer lengths with each context-extension method swapped in.
+
+    Parameters
+    ----------
+    run : str or os.PathLike
+        A run folder of :func:`petheory.nn.train` (config.json and checkpoint.pt) of a causal LM task.
+    methods : sequence of str, optional
+        Rotary PE specs (:func:`petheory.experiments.context_extension.swap_rotary`; default :data:`DEFAULT_METHODS`). Without ``scale=``, a method's
+        factor is matched to each length.
+    lengths : sequence of int, optional
+        Context lengths (default: the task's test lengths).
+    depths : sequence of float, optional
+        Passkey runs only: depths in [0, 1] of the length x depth grid.
+    finetune_steps : int
+        Fine-tune each method that many steps first (0: the trained weights as they are).
+    finetune_length : int, optional
+        Fine-tuning context (default twice the task's training length).
+    device : str
+        ``cpu``, ``cuda``, ``cuda:N``, ``mps`` or ``auto``.
+
+    Returns
+    -------
+    dict
+        ``run``, ``task``, ``pe``, ``train_seq_len``, ``metric``, ``lengths``, ``finetune_length`` and per method
+        its ``finetune`` summary (or None) and :func:`evaluate_lengths`'s entries.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Not a run folder, a task that is no causal LM task, a method that is no rotary spec, depths on a task
+        other than passkey.
+    """
+    import os
+    from pathlib import Path
+
+    from petheory.experiments.context_extension import finetune, method_params, swap_rotary
+    from petheory.loaders.paths import regular_file
+    from petheory.nn import tasks as _tasks
+    from petheory.nn.training import CHECKPOINT, CONFIG, load_model, resolve_device
+
+    run_dir = Path(run)
+    if not all(os.path.lexists(run_dir / f) for f in (CONFIG, CHECKPOINT)):
+        raise FileNotFoundError(f"{run_dir} is not a run directory (no {CONFIG} and {CHECKPOINT}); give the folder a "
+                                "RoPE training run of a causal LM task wrote (petheory.nn.train's out_dir)")
+    for f in (CONFIG, CHECKPOINT):  # a FIFO or a link loop in a run folder: named, never waited on
+        regular_file(run_dir / f, what="run file")
+    resolve_device(device)
+    model, cfg = load_model(run_dir, device=device)
+    if model.cfg.head != "lm":
+        kind = {"classifier": "classification", "regression": "regression"}.get(model.cfg.head, model.cfg.head)
+        raise ValidationError(f"extending a context needs a causal LM task (passkey, mqar, copy, ...); "
+                              f"{cfg.task.name} is a {kind} task")
+    methods = list(methods or DEFAULT_METHODS)
+    L_seq = int(model.cfg.train_len)
+    for m in methods:  # every spec checked before any work: one line for a bad one
+        method_params(model, m, train_len=L_seq)
+    p = _tasks.resolve_params(cfg.task.name, cfg.task.params)
+    lengths = list(lengths) if lengths else list(p["test_lens"])
+    if depths and cfg.task.name != "passkey":
+        raise ValidationError(f"depths apply to passkey runs; this run's task is {cfg.task.name}")
+    ft_len = finetune_length or 2 * p.get("train_len", 0)
+    out = {"run": str(run_dir), "task": cfg.task.name, "pe": str(model.pe), "train_seq_len": L_seq,
+           "metric": METRIC.get(cfg.task.name, "token_acc"), "lengths": lengths, "methods": {}}
+    for m in methods:
+        ft = None
+        if finetune_steps:
+            tuned, ft = finetune(model, cfg.task, m, length=ft_len, steps=finetune_steps, train_len=L_seq,
+                                 seed=cfg.seed, device=device)
+        else:
+            tuned = swap_rotary(model, m, train_len=L_seq)
+        out["methods"][m] = {"finetune": ft, **evaluate_lengths(tuned, cfg.task, lengths, train_seq_len=L_seq,
+                                                                 depths=list(depths) if depths else None)}
+    out["finetune_length"] = ft_len if finetune_steps else None
+    return out

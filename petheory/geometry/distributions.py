@@ -359,7 +359,7 @@ def positional_distributions(
                 raise ValidationError(
                     f"{low.size} of the first n={n} positions have fewer than min_count={min_count} observations "
                     f"(position {int(low[0])} has {int(obs_all[low[0]])}); the corpus supports n <= {supported}; "
-                    "pass a smaller n, a lower min_count, or on_sparse='keep'", params={"on_sparse": "'keep'"}
+                    "pass a smaller n, a lower min_count, or on_sparse='keep'"
                 )
             sparse = tuple(int(i) for i in low)
     obs = obs_all[:n]  # every position below the longest sequence's length has >= 1 observation

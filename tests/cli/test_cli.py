@@ -96,7 +96,7 @@ def test_encodings_table_shows_names_and_kinds(capsys):
 BAD_ARGS = [
     (["nosuchcommand"], "invalid choice"),
     (["check", "--nosuchflag"], "unrecognized arguments: --nosuchflag"),
-    (["check", "--profile", "nightly"], "invalid choice: 'nightly'"),
+    (["check", "--profile", "nightly"], "--profile must be one of 'quick', 'thorough', got 'nightly'"),
     (["check", "--seed", "abc"], "invalid int value: 'abc'"),
     (["check", "--seed", "-1"], "--seed must be >= 0"),
     (["check", "--claims", "nosuchpaper1999.*"], "matches no registered claim"),

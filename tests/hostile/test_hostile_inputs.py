@@ -19,7 +19,7 @@ from petheory import toeplitz as tp
 @pytest.mark.parametrize("argv,match", [
     (["spectrum", "--coeffs", "nan,1"], "must be finite"),
     (["spectrum", "--coeffs", "1,inf"], "finite"),
-    (["spectrum", "--coeffs", "1,0.5", "--rtol", "nan"], "--rtol must be > 0"),
+    (["spectrum", "--coeffs", "1,0.5", "--rtol", "nan"], "--rtol must be finite and > 0"),
     (["spectrum", "--kernel", "exponential", "--kernel-length", "nan"], "finite"),
     (["spectrum", "--pe", "sinusoidal:base=inf"], "finite"),
     (["bounds", "--pe", "alibi:slope=nan"], "finite"),
@@ -184,8 +184,8 @@ def test_stress_malformed_corpus(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("argv,match", [
-    (["bounds", "--pe", "alibi", "--lengths", "1.5"], "--lengths must be integers"),
-    (["bounds", "--pe", "alibi", "--lengths", ","], "--lengths is empty"),
+    (["bounds", "--pe", "alibi", "--lengths", "1.5"], "--lengths must be integers >= 1, got '1.5'"),
+    (["bounds", "--pe", "alibi", "--lengths", ","], "--lengths must be integers >= 1, got []"),
     (["bounds", "--pe", "alibi", "--m", "many"], "invalid int"),
     (["train", "running_sum", "--set", "epochs=1.5"], "epochs must be a positive integer"),
     (["train", "running_sum", "--set", "model.d_model=abc"], "model.d_model is a number"),
