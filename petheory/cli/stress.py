@@ -26,6 +26,7 @@ def add_arguments(p) -> None:
     from petheory.analyses.stress import skip_rows, stress
     from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
+    from petheory.geometry import positional_distributions
     from petheory.loaders import resolve_scheme
 
     add_as_family(p)
@@ -42,15 +43,15 @@ def add_arguments(p) -> None:
                      help="(n, V) positional distributions (rows non-negative, summing to 1); target = their Hellinger distances")
     p.add_argument("--tokenizer", default=None, metavar="whitespace|hf:DIR",
                    help="tokenizer of --corpus (default whitespace; hf:minilm = MiniLM's WordPiece)")
-    p.add_argument("--lowercase", action="store_true", help="lowercase before whitespace tokenisation")
-    p.add_argument("--max-vocab", type=int, metavar="K", help="keep the K most frequent types, pool the rest")
-    p.add_argument("--min-count", type=int, default=1, metavar="C",
-                   help="with --corpus: positions need at least C observations (default 1); the rest are reported. "
-                        "The built-in corpus (no --corpus/--target) is fixed at C = 100 (BUILTIN_MIN_COUNT), so it "
-                        "keeps the positions with >= 100 observations")
+    add_param(p, positional_distributions, "lowercase", help="lowercase before whitespace tokenisation")
+    add_param(p, positional_distributions, "max_vocab", metavar="K", help="keep the K most frequent types, pool the rest")
+    add_param(p, positional_distributions, "min_count", metavar="C",
+              help="with --corpus: positions need at least C observations (default 1); the rest are reported. "
+                   "The built-in corpus (no --corpus/--target) is fixed at C = 100 (BUILTIN_MIN_COUNT), so it "
+                   "keeps the positions with >= 100 observations")
     p.add_argument("--keep-sparse", action="store_true",
                    help="with --length: keep positions below --min-count (listed in the output) instead of failing")
-    p.add_argument("--smoothing", type=float, default=0.0, metavar="ALPHA", help="additive pseudo-count (default 0)")
+    add_param(p, positional_distributions, "smoothing", metavar="ALPHA", help="additive pseudo-count (default 0)")
     add_param(p, stress, "rank", metavar="R", help="rank of the optimal (MDS) encoding (default: numerical rank)")
     add_param(p, stress, "kind", help="stress formula (default stress1)")
     add_param(p, stress, "bias_map", help="how a bias encoding induces distances")
