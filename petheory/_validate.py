@@ -73,8 +73,12 @@ class Interval(Constraint):
         if closed not in ("left", "right", "both", "neither"):
             raise ValueError(f"closed must be 'left', 'right', 'both' or 'neither', got {closed!r}")
         self.kind, self.left, self.right, self.closed = kind, left, right, closed
+        self._sides = tuple(self._bounds())
 
     def _type_ok(self, value) -> bool:
+        t = type(value)
+        if t is int or (t is float and self.kind is Real):  # the common case, without the ABC checks
+            return True
         return isinstance(value, self.kind) and not isinstance(value, (bool, np.bool_))
 
     def accepts_type(self, value) -> bool:
@@ -93,9 +97,9 @@ class Interval(Constraint):
             return self.type_name()
         x = float(value) if self.kind is Real else int(value)
         if self.kind is Real and not math.isfinite(x):  # no silent NaN; an infinity is no size
-            return "finite" + (f" and {self.range_text()}" if self._bounds() else "")
-        for op, bound in self._bounds():
-            if not {">=": x >= bound, ">": x > bound, "<=": x <= bound, "<": x < bound}[op]:
+            return "finite" + (f" and {self.range_text()}" if self._sides else "")
+        for op, bound in self._sides:
+            if not (x >= bound if op == ">=" else x > bound if op == ">" else x <= bound if op == "<=" else x < bound):
                 return f"{op} {bound}"
         return None
 
@@ -304,7 +308,9 @@ def check(name: str, value, constraints, *, owner=None) -> None:
     ...
     petheory.errors.ParameterError: length must be >= 1, got 0
     """
-    cons = [make_constraint(c) for c in constraints]
+    if len(constraints) == 1 and isinstance(constraints[0], Constraint) and constraints[0].failure(value) is None:
+        return  # the helpers' one constraint: no list built on success
+    cons = [c if isinstance(c, Constraint) else make_constraint(c) for c in constraints]
     for c in cons:
         if c.failure(value) is None:
             return
@@ -361,9 +367,15 @@ def check_params(fn, values: dict) -> None:
         check(name, value, table[name], owner=fn)
 
 
+@functools.lru_cache(maxsize=256)
+def _interval(kind, left, right, closed: str) -> Interval:
+    """One :class:`Interval` per distinct range (the helpers below run in hot loops of the claim search)."""
+    return Interval(kind, left, right, closed=closed)
+
+
 def integer(name: str, value, *, minimum: int | None = None, maximum: int | None = None) -> int:
     """Return ``value`` as a Python int, checking type and range."""
-    check(name, value, [Interval(Integral, minimum, maximum)])
+    check(name, value, (_interval(Integral, minimum, maximum, "both"),))
     return int(value)
 
 
@@ -377,9 +389,9 @@ def even(name: str, value) -> int:
 def real(name: str, value, *, positive: bool = False, nonnegative: bool = False) -> float:
     """Return ``value`` as a finite float, optionally requiring a sign."""
     lo = 0 if positive or nonnegative else None
-    check(name, float(value) if isinstance(value, Real) and not isinstance(value, (bool, np.bool_)) else value,
-          [Interval(Real, lo, None, closed="left" if nonnegative else "neither")])
-    return float(value)
+    value = float(value) if isinstance(value, Real) and not isinstance(value, (bool, np.bool_)) else value
+    check(name, value, (_interval(Real, lo, None, "left" if nonnegative else "neither"),))
+    return value
 
 
 def boolean(name: str, value) -> bool:
