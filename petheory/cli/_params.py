@@ -20,6 +20,21 @@ from petheory import _validate as v
 FROM_SIGNATURE = object()
 
 
+def _number(kind):
+    """An argparse ``type`` for an ``Interval``: the number, or the text unchanged for the declaration to refuse
+    (``--seed must be an integer >= 0, got 'abc'``, the words ``report(seed='abc')`` gets)."""
+    cast = int if kind is Integral else float
+
+    def parse(text: str):
+        try:
+            return cast(text)
+        except ValueError:
+            return text
+
+    parse.__name__ = cast.__name__
+    return parse
+
+
 def _number_list(kind):
     """An argparse ``type`` for ``Each(Interval(...))``: comma-separated numbers as a tuple. Text that is not such a
     list stays text, for the declaration to refuse in its own words (``--lengths must be integers >= 1, got '4,x'``)."""
@@ -55,9 +70,9 @@ def add_param(p, fn, name: str, *flags: str, help: str, default=FROM_SIGNATURE, 
         kw["action"] = "store_false" if default else "store_true"
         described = ""
     elif isinstance(main, v.Interval):
-        kw["type"] = int if main.kind is Integral else float
+        kw["type"] = _number(main.kind)
     elif isinstance(main, v.Each):
-        kw["type"] = (int if main.item.kind is Integral else float) if nargs else _number_list(main.item.kind)
+        kw["type"] = _number(main.item.kind) if nargs else _number_list(main.item.kind)
         if nargs:
             kw["nargs"] = nargs
     elif isinstance(main, v.Options):  # no argparse choices: the declaration refuses, in its words

@@ -98,6 +98,22 @@ def test_the_library_and_the_command_refuse_a_value_in_the_same_words(capsys, cm
     assert rc == 2 and err == [f"petheory: error: {expected.said_as(flag)}"], err
 
 
+NUMERIC = [(cmd, fn, key, flag, cons) for cmd, fn, key, flag, cons in declared_flags()
+           if isinstance(v.make_constraint(cons[0]), (v.Interval, v.Each))]
+
+
+@pytest.mark.parametrize("cmd,fn,key,flag,cons", NUMERIC, ids=[f"{c[0]}{c[3]}" for c in NUMERIC])
+def test_text_where_a_number_is_declared_is_refused_in_the_same_words(capsys, cmd, fn, key, flag, cons):
+    """Not argparse's 'invalid int value': the declaration refuses the text, as the library does."""
+    nargs = next(a.nargs for name, p in _subparsers() if name == cmd for a in p._actions if a.dest == key)
+    value = ["abc"] if nargs else "abc"
+    with pytest.raises(ParameterError) as info:
+        v.check_params(fn, {key: value})
+    capsys.readouterr()
+    assert main([cmd, *REQUIRED[cmd], flag, "abc"]) == 2
+    assert capsys.readouterr().err.strip() == f"petheory: error: {info.value.said_as(flag)}"
+
+
 def _sample_scheme():
     from petheory.loaders import resolve_scheme
 
