@@ -161,12 +161,12 @@ def array_bytes(*shape, itemsize: int = 8) -> int:
 
 
 def require(nbytes, what: str, *, alternative: str | None = None, flops: float | None = None,
-            params: dict | None = None, memory: tuple[int, str] | None = None) -> None:
+            memory: tuple[int, str] | None = None) -> None:
     """Refuse (:class:`MemoryLimitError`) when ``nbytes`` exceed what is available.
 
     ``what`` names the computation and its size (``"dense n x n matrix (n = 100000)"``);
-    ``alternative`` says which option takes a memory-light path, in the library's parameter names
-    (``params``: :class:`petheory.errors.ValidationError`'s, so the CLI says them as its flags); ``flops``
+    ``alternative`` says which option takes a memory-light path, in the library's parameter names (a command's
+    flag is the same word: its dest is the keyword); ``flops``
     (when the work is predictable) adds a time estimate at :data:`FLOPS` to the message. ``memory``: (bytes, where)
     of another memory than the host's (a GPU's free memory), unless a limit (``--max-memory``, the environment
     variable) is set, which still applies.
@@ -183,7 +183,7 @@ def require(nbytes, what: str, *, alternative: str | None = None, flops: float |
         msg += f" and about {format_seconds(flops / FLOPS)} of compute"
     msg += f", more than the {format_bytes(avail)} of {where}" if not where.startswith("the ") else f", more than {where} of {format_bytes(avail)}"
     msg += f"; {alternative}" if alternative else "; use a smaller size"
-    raise MemoryLimitError(msg, params=params)
+    raise MemoryLimitError(msg)
 
 
 
@@ -206,5 +206,5 @@ def require_model_report(model, *, length=None, multiples=(1, 2, 4, 8), what: st
         length = max(int(model.max_context), int(round(L * scale)), 2)
     n = max(int(length), max((int(m) for m in multiples), default=1) * L)
     require(array_bytes(n, itemsize=REPORT_BYTES_PER_POSITION), f"{what}: kernel and spectra up to N = {n:,} positions",
-            alternative="use a smaller length (or multiples)", params={"length": None, "multiples": None},
+            alternative="use a smaller length (or multiples)",
             flops=float(n) * max(int(s.d), 2) * 10)

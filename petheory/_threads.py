@@ -24,6 +24,9 @@ import math
 import os
 import sys
 import time
+from numbers import Integral
+
+from petheory._validate import Interval, validate_params
 
 __all__ = ["usable_cores", "free_cores", "pick_threads", "blas_threads", "torch_threads"]
 
@@ -115,21 +118,16 @@ def free_cores(fresh: bool = False) -> int:
     return free
 
 
-def pick_threads(requested: int | None = None) -> int:
-    """``requested`` when given (the user's ``--threads``), else :func:`free_cores`.
+@validate_params({"threads": [Interval(Integral, 1, None), None]})
+def pick_threads(threads: int | None = None) -> int:
+    """``threads`` when given (the user's ``--threads``), else :func:`free_cores`.
 
     Examples
     --------
     >>> pick_threads(3)
     3
     """
-    if requested is None:
-        return free_cores()
-    if isinstance(requested, bool) or not isinstance(requested, int) or requested < 1:
-        from petheory.errors import ValidationError
-
-        raise ValidationError(f"threads must be an integer >= 1, got {requested!r}")
-    return requested
+    return free_cores() if threads is None else threads
 
 
 def _blas_controller():

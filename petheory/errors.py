@@ -13,6 +13,8 @@ True
 
 from __future__ import annotations
 
+import numbers
+
 
 class InvalidInput(Exception):
     """Base of the errors that mean "the input is wrong" (not "petheory is wrong")."""
@@ -22,33 +24,20 @@ class ValidationError(InvalidInput, ValueError):
     """A value is out of range, malformed or inconsistent; the message names it, what was expected and a fix.
 
     The message speaks the library's terms: a parameter as ``name=value`` (what an API user types), or as its bare
-    ``name`` when no value is meant. ``params`` maps each parameter the message names so to that value (None: the
-    bare name), so that a front end can say it in its own words: the ``petheory`` command writes its flag
-    (``rtol=1e-08`` -> ``--rtol 1e-08``; :func:`petheory.cli.in_cli_terms`).
+    ``name``. The ``petheory`` command's flag for a parameter is the same word (each flag's dest is the keyword it
+    feeds); a refusal of one declared value is a :class:`ParameterError`, which the command says with the flag.
 
     Parameters
     ----------
     *args : str
         The message (one string, as for ``ValueError``).
-    params : dict, optional
-        Each parameter the message names -> its value (None: named bare).
-
-    Attributes
-    ----------
-    params : dict
-        As given (empty when none).
 
     Examples
     --------
     >>> from petheory.errors import ValidationError
-    >>> e = ValidationError("pass hermitian_part=True to analyse (T + T^H)/2", params={"hermitian_part": True})
-    >>> str(e), e.params
-    ('pass hermitian_part=True to analyse (T + T^H)/2', {'hermitian_part': True})
+    >>> str(ValidationError("pass hermitian_part=True to analyse (T + T^H)/2"))
+    'pass hermitian_part=True to analyse (T + T^H)/2'
     """
-
-    def __init__(self, *args, params: dict | None = None):
-        super().__init__(*args)
-        self.params = dict(params or {})
 
 
 class ValidationTypeError(InvalidInput, TypeError):
@@ -62,8 +51,6 @@ class NoMatchError(ValidationError):
     ----------
     *args : str
         The message.
-    params : dict, optional
-        The parameters it names, as for :class:`ValidationError`.
 
     Examples
     --------
@@ -81,8 +68,6 @@ class NotAMetricError(ValidationError):
     ----------
     *args : str
         The message.
-    params : dict, optional
-        The parameters it names, as for :class:`ValidationError`.
 
     Examples
     --------
@@ -92,4 +77,58 @@ class NotAMetricError(ValidationError):
     """
 
 
-__all__ = ["InvalidInput", "NoMatchError", "NotAMetricError", "ValidationError", "ValidationTypeError"]
+class ParameterError(ValidationError, ValidationTypeError):
+    """A parameter's value misses its declared constraint (:func:`petheory._validate.check`): ``"<name> must be
+    <expected>, got <value>"``. A ``ValueError`` and a ``TypeError`` alike (scikit-learn's
+    ``InvalidParameterError``), whichever of the two was wrong.
+
+    ``name``, ``expected`` and ``value`` are kept apart, so that a front end names the parameter in its own words
+    (:meth:`said_as`: the ``petheory`` command writes the flag the user typed) without rewriting the sentence.
+    ``owner`` is the public function whose declared parameter it is (None for a check inside the library, whose
+    ``name`` may be another function's word): the command says a flag only for its own declared parameters.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name.
+    expected : str
+        What its declaration accepts, in words.
+    value : object
+        The value given.
+    owner : callable, optional
+        The public function whose declared parameter it is.
+
+    Examples
+    --------
+    >>> e = ParameterError("length", ">= 1", 0)
+    >>> str(e), e.said_as("--length")
+    ('length must be >= 1, got 0', '--length must be >= 1, got 0')
+    """
+
+    def __init__(self, name: str, expected: str, value, *, owner=None):
+        self.name, self.expected, self.value, self.shown = name, expected, value, _shown(value)
+        self.owner = owner  # the function whose declaration of `name` refused the value (None: a helper's check)
+        super().__init__(self.said_as(name))
+
+    def said_as(self, name: str) -> str:
+        """The message with the parameter called ``name``."""
+        return f"{name} must be {self.expected}, got {self.shown}"
+
+    def __reduce__(self):  # picklable (a process pool sends it back): rebuilt from its fields
+        return type(self), (self.name, self.expected, self.value)
+
+
+def _shown(value) -> str:
+    """A value as a message shows it: a number, a string, None, True/False or a short list of them as written,
+    anything else with its type (at most 80 characters)."""
+    if isinstance(value, numbers.Number) and not isinstance(value, bool) and hasattr(value, "item"):
+        value = value.item()  # a numpy scalar reads as the Python number it is
+    items = isinstance(value, (list, tuple)) and all(isinstance(x, (numbers.Number, str)) for x in value)
+    text = "[" + ", ".join(map(repr, value)) + "]" if items else repr(value)  # a list or a tuple: one way
+    text = text if len(text) <= 80 else text[:77] + "..."
+    plain = items or value is None or isinstance(value, (numbers.Number, str))
+    return text if plain else f"{type(value).__name__} {text}"
+
+
+__all__ = ["InvalidInput", "NoMatchError", "NotAMetricError", "ParameterError", "ValidationError",
+           "ValidationTypeError"]

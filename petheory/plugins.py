@@ -61,8 +61,7 @@ def load_module(spec: str):
     'json'
     """
     if not isinstance(spec, str) or not spec.strip():
-        raise ValidationError(f"plugin={spec!r} is neither a module name (mypkg.mypes) nor a .py file path",
-                              params={"plugin": spec})
+        raise ValidationError(f"plugin={spec!r} is neither a module name (mypkg.mypes) nor a .py file path")
     path = Path(spec)
     if spec.endswith(".py") or path.is_file():
         if not os.path.lexists(path):

@@ -387,14 +387,13 @@ def read_training_records(folders=(), runs=(), *, given: bool = False) -> Traini
     for p in runs:  # every refusal before any folder is read
         f = Path(p) / "record.json" if Path(p).is_dir() else Path(p)
         if not f.is_file():
-            raise ValidationError(f"runs: {p} has no record.json; give a run folder or its record.json file",
-                                  params={"runs": None})
+            raise ValidationError(f"runs: {p} has no record.json; give a run folder or its record.json file")
         try:
             rec = read_json(f)  # petheory's one JSON reader: NaN/Infinity, 10**400, depth refused
         except ValueError as exc:
-            raise ValidationError(f"runs: {p}: {exc}", params={"runs": None}) from None
+            raise ValidationError(f"runs: {p}: {exc}") from None
         if not _finished(rec):
-            raise ValidationError(f"runs: {f} is not a finished training record ({FINISHED})", params={"runs": None})
+            raise ValidationError(f"runs: {f} is not a finished training record ({FINISHED})")
         explicit.append(_with_pe_params(rec, f))
     recs, searched = [], []
     for d in folders:

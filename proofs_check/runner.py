@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from petheory._validate import SEED, StrOptions, validate_params
 from proofs_check import isolation
 from proofs_check.engine import EVIDENCE, MIN_SEEDS, NOT_RESULTS, Claim, Context, Evidence
 
@@ -212,6 +213,7 @@ def _search(c: Claim, budget: int, seed: int, shrink_steps: int = SHRINK_STEPS["
             "violation": violation, "shrink_truncated": truncated}
 
 
+@validate_params({"profile": [StrOptions(tuple(PROFILES))], "seed": [SEED], "quiet": ["boolean"], "workdir": [str, None]})
 def check_claim(c: Claim, *, profile: str = "quick", seed: int = 0, quiet: bool = True, workdir: str | None = None) -> dict:
     r"""Check one claim; returns its record in the ``petheory check --json`` contract.
 

@@ -12,10 +12,11 @@ coverage (:func:`petheory.bounds.rotary_angle_coverage`, two positions) at the f
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from numbers import Real
+from numbers import Integral, Real
 
 import numpy as np
 
+from petheory._validate import Each, InstanceOf, Interval, validate_params
 from petheory.analyses import kernel as K
 from petheory.analyses.record import Record, item
 from petheory.bounds.lipschitz import LipschitzReport
@@ -334,6 +335,18 @@ def _scheme_rows(scheme: Scheme, lengths, n_max, **kw) -> list:
     return rows
 
 
+NONNEGATIVE = Interval(Real, 0, None, closed="left")
+
+
+@validate_params({
+    "lengths": [Each(Interval(Integral, 1, None))],
+    "context": [Interval(Integral, 1, None), None],
+    "m": [Interval(Integral, 1, None)],
+    "weight_norm": [NONNEGATIVE],
+    "lipschitz": [NONNEGATIVE, InstanceOf(LipschitzReport, "a petheory.bounds.LipschitzReport"), None],
+    "token_norm": [NONNEGATIVE],
+    "distance": [Interval(Integral, 1, None), None],
+})
 def bounds(schemes, lengths, *, context: int | None = None, m: int = 1000, weight_norm: float = 1.0,
            lipschitz=None, token_norm: float = 1.0, distance: int | None = None) -> BoundsRecord:
     """:func:`layer_bounds` of every distinct position mechanism of each scheme at each length.
@@ -392,8 +405,7 @@ def bounds(schemes, lengths, *, context: int | None = None, m: int = 1000, weigh
     schemes = [s if isinstance(s, Scheme) else resolve_scheme(s, what="bounds")
                for s in (enc.available() if schemes is None else schemes)]
     if distance is not None and not any(s.main.positions.encoding == "alibi" for s in schemes):
-        raise ValidationError("distance (Eq. 9) applies to alibi; none of the encodings is alibi",
-                              params={"distance": None})
+        raise ValidationError("distance (Eq. 9) applies to alibi; none of the encodings is alibi")
     if lipschitz is None:
         lip = GivenLipschitz(1.0, DEFAULT_LIPSCHITZ)
     elif isinstance(lipschitz, Real):

@@ -38,9 +38,13 @@ from __future__ import annotations
 
 import json
 import math
+from numbers import Integral
+
 import numpy as np
 
 from petheory import _validate as v
+from petheory._validate import SEED, Each, Even, Interval, validate_params
+from petheory.loaders import limits
 from petheory import encodings as enc
 from petheory import rounding
 from petheory.analyses import kernel as K
@@ -55,14 +59,14 @@ LENGTHGEN_TASKS = {"running_sum": ("mse",), "parity": ("seq_acc", "token_acc"), 
                    "reverse": ("seq_acc", "token_acc"), "addition": ("seq_acc", "token_acc")}
 
 
-def spectral_summary(pos: Positions, n: int = 256, *, learned_t5: bool = False) -> SpectralSummary:
+def spectral_summary(pos: Positions, length: int = 256, *, learned_t5: bool = False) -> SpectralSummary:
     """Symbol range of the finite section and extreme eigenvalues of the layer's position-only matrix.
 
     Parameters
     ----------
     pos : petheory.scheme.Positions
         The layer's positions.
-    n : int
+    length : int
         The matrix size.
     learned_t5 : bool
         T5 buckets are a model's learned weights (no kernel).
@@ -92,14 +96,14 @@ def spectral_summary(pos: Positions, n: int = 256, *, learned_t5: bool = False) 
     from petheory import toeplitz as tp
     from petheory.analyses.spectrum import EXACT_UP_TO
 
-    col = K.position_column(pos, n, learned_t5=learned_t5)
+    col = K.position_column(pos, length, learned_t5=learned_t5)
     ex = tp.symbol_extrema(col.column, col.row)
-    eig, _ = K.extremes(pos, n, column=col)
+    eig, _ = K.extremes(pos, length, column=col)
     lo, hi = eig.min, eig.max
     cpd = None
-    if pos.kind == "bias" and n <= EXACT_UP_TO:  # relative biases: conditionally positive definite? (dense, O(N^3))
+    if pos.kind == "bias" and length <= EXACT_UP_TO:  # relative biases: conditionally positive definite? (dense, O(N^3))
         cpd = tp.conditional_definiteness(col.column)
-    return SpectralSummary(col.description, n, cpd, ex.min, ex.max, bool(ex.certified), lo.value, hi.value,
+    return SpectralSummary(col.description, length, cpd, ex.min, ex.max, bool(ex.certified), lo.value, hi.value,
                            hi.value - lo.value, max(lo.error_bound, hi.error_bound), bool(lo.converged and hi.converged))
 
 
@@ -428,8 +432,16 @@ def compare_scheme(scheme: Scheme, target, records=(), *, length: int = 256, len
     return rows
 
 
-def compare(schemes=None, target=None, records=(), *, length: int = 256, d: int = 64, lengths=(64, 256, 1024),
-            context: int = 64, null_draws: int = 20, seed: int = 0) -> CompareRecord:
+@validate_params({
+    "length": [Interval(Integral, 2, None)],
+    "d": [Even(), None],
+    "lengths": [Each(Interval(Integral, 2, None))],
+    "context": [Interval(Integral, 2, None), None],
+    "null_draws": [limits.null_draws(2)],  # a standard deviation of the null needs two draws
+    "seed": [SEED],
+})
+def compare(schemes=None, target=None, records=(), *, length: int = 256, d: int | None = 64, lengths=(64, 256, 1024),
+            context: int | None = 64, null_draws: int = 20, seed: int = 0) -> CompareRecord:
     """:func:`compare_scheme` for ``schemes`` against ``target``.
 
     Parameters
@@ -444,10 +456,10 @@ def compare(schemes=None, target=None, records=(), *, length: int = 256, d: int 
         the record), or the records themselves.
     length, lengths, null_draws, seed
         As :func:`compare_scheme`.
-    d : int
-        Head dimension of a spec.
-    context : int
-        Training length of a spec.
+    d : int, optional
+        Head dimension of a spec (None: 64).
+    context : int, optional
+        Training length of a spec (None: 64).
 
     Returns
     -------
@@ -470,6 +482,8 @@ def compare(schemes=None, target=None, records=(), *, length: int = 256, d: int 
     from petheory.loaders import resolve_scheme
     from petheory.records import TrainingRecords
 
+    d = 64 if d is None else d
+    context = 64 if context is None else context
     items = enc.available() if schemes is None else list(schemes)
     named = "builtin corpus" if target is None else "given"
     target = geometry.builtin_target() if target is None else target

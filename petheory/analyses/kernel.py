@@ -41,7 +41,7 @@ class NoKernel(ValidationError):
     """
 
 
-def rotary_column(freqs, n: int, factor: float = 1.0, *, chunk: int = 4096) -> np.ndarray:
+def rotary_column(freqs, length: int, factor: float = 1.0, *, chunk: int = 4096) -> np.ndarray:
     r"""First column :math:`a_k = f\sum_t\cos(k\omega_t)`, k = 0..n-1, shape (n,), in O(n + chunk b) memory.
 
     The unit-content kernel of a rotary table (``rotary_kernel``) without forming the (n, b) angle
@@ -56,7 +56,7 @@ def rotary_column(freqs, n: int, factor: float = 1.0, *, chunk: int = 4096) -> n
     ----------
     freqs : array_like, shape (b,)
         The band frequencies :math:`\omega_t`.
-    n : int
+    length : int
         Length of the column.
     factor : float
         The factor f on every term.
@@ -85,16 +85,16 @@ def rotary_column(freqs, n: int, factor: float = 1.0, *, chunk: int = 4096) -> n
     [2.0, 0.0, 2.0]
     """
     freqs = v.array("freqs", freqs, ndim=1)
-    n = v.integer("n", n, minimum=1)
-    _memory.require(_memory.array_bytes(n + 2 * min(chunk, n) * freqs.shape[0]), f"the kernel column (n = {n})",
-                    alternative="use a smaller n")
-    m = min(chunk, n)
+    length = v.integer("length", length, minimum=1)
+    _memory.require(_memory.array_bytes(length + 2 * min(chunk, length) * freqs.shape[0]), f"the kernel column (N = {length})",
+                    alternative="use a smaller length")
+    m = min(chunk, length)
     j = np.arange(m, dtype=np.float64)[:, None] * freqs[None, :]  # (m, b)
     C, S = np.cos(j), np.sin(j)
-    out = np.empty(n)
+    out = np.empty(length)
     with blas_threads(1):  # a 2b x 2b eigenproblem, (chunk, b) matvecs: threads only wait
-        for lo in range(0, n, m):
-            hi = min(n, lo + m)
+        for lo in range(0, length, m):
+            hi = min(length, lo + m)
             base = lo * freqs  # (b,)
             out[lo:hi] = C[: hi - lo] @ np.cos(base) - S[: hi - lo] @ np.sin(base)
     return factor * out
@@ -120,13 +120,13 @@ def table_logit_factor(pos: Positions) -> float:
     return 1.0 if pos.encoding == "mla_rope" else pos.logit_factor
 
 
-def rotary_bands(pos: Positions, n: int):
+def rotary_bands(pos: Positions, length: int):
     """The band frequencies of a rotary layer at length n and the factor F on every rotary logit.
 
     Parameters
     ----------
     pos : petheory.scheme.Positions
-    n : int
+    length : int
         The length (a dynamic scaling depends on it).
 
     Returns
@@ -145,7 +145,7 @@ def rotary_bands(pos: Positions, n: int):
     if pos.kind != "rotary":
         return None
     try:
-        w, f = enc.band_frequencies(pos.encoding, pos.d, max(int(n), 2), **pos.params)
+        w, f = enc.band_frequencies(pos.encoding, pos.d, max(int(length), 2), **pos.params)
     except ValueError:
         return None
     return np.asarray(w, dtype=np.float64), float(f) * table_logit_factor(pos)
@@ -180,14 +180,14 @@ def why_no_kernel(pos: Positions, *, learned_t5: bool = True) -> str | None:
     return None
 
 
-def position_column(pos: Positions, n: int, *, project: bool = True, learned_t5: bool = False,
+def position_column(pos: Positions, length: int, *, project: bool = True, learned_t5: bool = False,
                     hermitian_part: bool = True) -> ToeplitzSource:
     """The n x n position-only Toeplitz matrix of one layer (see the module docstring).
 
     Parameters
     ----------
     pos : petheory.scheme.Positions
-    n : int
+    length : int
         The matrix size.
     project : bool
         Use the Toeplitz projection of a source matrix that is not Toeplitz (False: refuse it).
@@ -221,37 +221,37 @@ def position_column(pos: Positions, n: int, *, project: bool = True, learned_t5:
     """
     from petheory import toeplitz as tp
 
-    n = v.integer("n", n, minimum=1)
+    length = v.integer("length", length, minimum=1)
     why = why_no_kernel(pos, learned_t5=learned_t5)
     if why is not None:
         raise NoKernel(why)
     if pos.kind == "table":
-        return tp.gram_source(np.asarray(pos.table)[:n], f"position Gram P P^T of {pos.source}", project=project)
-    bands = rotary_bands(pos, n)
+        return tp.gram_source(np.asarray(pos.table)[:length], f"position Gram P P^T of {pos.source}", project=project)
+    bands = rotary_bands(pos, length)
     if bands is not None:
         w, f = bands
         what = (f"{pos.encoding} unit-content kernel a_k = F sum_t cos(k w_t) ({w.size} rotated bands, F = {f:.6g}: "
                 f"rotary logit factor x logit factor; d={pos.d})")
-        return ToeplitzSource(rotary_column(w, n, f), None, what, 0.0, False)
-    if pos.encoding == "alibi":  # closed form: no dense n x n bias (a model's 1M context)
+        return ToeplitzSource(rotary_column(w, length, f), None, what, 0.0, False)
+    if pos.encoding == "alibi":  # closed form: no dense N x N bias (a model's 1M context)
         slope = v.real("slope", pos.params.get("slope", 1.0))
-        return ToeplitzSource(-slope * np.arange(n, dtype=np.float64), None, f"alibi a_k = -m |k| (m = {slope:g}; the "
-                              "symmetric form: the geometry of distances)", 0.0, False)
-    if pos.kind == "bias" and n > 2 * tp.GRAM_DENSE_MAX:
-        raise ValidationError(f"{pos.encoding}: a bias is built as a dense n x n matrix; n = {n} is too large (at most "
+        return ToeplitzSource(-slope * np.arange(length, dtype=np.float64), None, f"alibi a_k = -m |k| (m = {slope:g}; "
+                              "the symmetric form: the geometry of distances)", 0.0, False)
+    if pos.kind == "bias" and length > 2 * tp.GRAM_DENSE_MAX:
+        raise ValidationError(f"{pos.encoding}: a bias is built as a dense N x N matrix; N = {length} is too large (at most "
                               f"{2 * tp.GRAM_DENSE_MAX})")
-    src = tp.encoding_source(pos.encoding, n, pos.d, project=project, **pos.params)
+    src = tp.encoding_source(pos.encoding, length, pos.d, project=project, **pos.params)
     c, r = src.column, src.row
     what = src.description
     if r is not None and not np.allclose(r, np.conj(c), rtol=1e-12, atol=1e-12 * max(1.0, float(np.abs(c).max()))):
         if not hermitian_part:
             raise ValidationError(f"{what} is not Hermitian (its first row is not the conjugate of its first column); "
-                                  "hermitian_part=True analyses (T + T^H)/2 instead", params={"hermitian_part": True})
+                                  "hermitian_part=True analyses (T + T^H)/2 instead")
         c, r, what = tp.hermitian_part(c, r), None, what + " (Hermitian part)"
     return ToeplitzSource(np.asarray(c), r, what, src.defect, src.projected, src.defect_exact)
 
 
-def low_rank_extremes(freqs, n: int, factor: float = 1.0):
+def low_rank_extremes(freqs, length: int, factor: float = 1.0):
     r"""Extreme eigenvalues of :math:`T_{ij} = F\sum_t\cos((i-j)\omega_t)`, n x n, exactly:
     :func:`petheory.toeplitz.rotary_kernel_extremes` (the 2b x 2b Gram in closed form, written once there;
     certificate ``'gram'``).
@@ -260,7 +260,7 @@ def low_rank_extremes(freqs, n: int, factor: float = 1.0):
     ----------
     freqs : array_like, shape (b,)
         The band frequencies.
-    n : int
+    length : int
         The matrix size.
     factor : float
         F.
@@ -278,7 +278,7 @@ def low_rank_extremes(freqs, n: int, factor: float = 1.0):
     from petheory import toeplitz as tp
 
     with blas_threads(1):
-        return tp.rotary_kernel_extremes(freqs, n, factor)
+        return tp.rotary_kernel_extremes(freqs, length, factor)
 
 
 #: Relative accuracy of certified extreme eigenvalues, the one default of spectrum, report and compare (so a
@@ -286,13 +286,13 @@ def low_rank_extremes(freqs, n: int, factor: float = 1.0):
 RTOL = 1e-8
 
 
-def extremes(pos: Positions, n: int, *, rtol: float = RTOL, column: ToeplitzSource | None = None):
+def extremes(pos: Positions, length: int, *, rtol: float = RTOL, column: ToeplitzSource | None = None):
     """Extreme eigenvalues of a layer's n x n position-only matrix: exact low rank (rotary) or certified FFT Lanczos.
 
     Parameters
     ----------
     pos : petheory.scheme.Positions
-    n : int
+    length : int
         The matrix size.
     rtol : float
         Relative accuracy (certified path).
@@ -311,10 +311,10 @@ def extremes(pos: Positions, n: int, *, rtol: float = RTOL, column: ToeplitzSour
     >>> round(eig.min.value, 9), round(eig.max.value, 9), warns
     (-1.0, 1.0, [])
     """
-    bands = rotary_bands(pos, n)
+    bands = rotary_bands(pos, length)
     if bands is not None:
-        return low_rank_extremes(bands[0], n, bands[1]), []
-    col = column or position_column(pos, n)
+        return low_rank_extremes(bands[0], length, bands[1]), []
+    col = column or position_column(pos, length)
     return certified_extremes(col.column, col.row, rtol=rtol)
 
 

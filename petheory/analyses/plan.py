@@ -61,10 +61,12 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
+from numbers import Integral
 
 import numpy as np
 
 from petheory import _validate as v
+from petheory._validate import InstanceOf, Interval, validate_params
 from petheory import encodings as enc
 from petheory.analyses import kernel as K
 from petheory.analyses.plan_answers import answer, at_own_length, evidence_candidates, predictor_lines
@@ -505,6 +507,14 @@ def _warnings(scheme: Scheme, kinds, config: dict | None, length: int) -> tuple:
     return tuple(out)
 
 
+@validate_params({
+    "scheme": [InstanceOf(Scheme, "a petheory.scheme.Scheme (petheory.loaders.resolve_scheme)")],
+    "length": [Interval(Integral, 2, None)],
+    "context": [Interval(Integral, 2, None), None],
+    "base_grid": [Interval(Integral, 1, None)],
+    "source": [str, None],
+    "config": [dict, None],
+})
 def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: int = BASE_GRID,
          source: str | None = None, config: dict | None = None) -> PlanRecord:
     """The plan of ``scheme`` for the target context N: candidates per rotary layer kind, checked, with the configs.
@@ -547,15 +557,12 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
     >>> r.kinds[0].fine_tuned.regime, len(r.kinds[0].candidates)
     ('fine_tuned', 10)
     """
-    if not isinstance(scheme, Scheme):
-        raise ValidationError(f"plan takes a petheory.scheme.Scheme (petheory.loaders.resolve_scheme), got "
-                              f"{type(scheme).__name__}")
     t0 = time.perf_counter()
     if context is None:
         L, context_from = original_context(scheme, config)
     else:
-        L, context_from = v.integer("context", context, minimum=2), "--context"
-    N = v.integer("length", length, minimum=2)
+        L, context_from = int(context), "--context"
+    N = int(length)
     if N > MAX_TARGET:
         raise ValidationError(f"the target context N = {N:,} is beyond what plan scans ({MAX_TARGET:,} positions: the Men "
                               "check reads every distance up to N)")

@@ -23,9 +23,12 @@ from __future__ import annotations
 
 import math
 import time
+from numbers import Integral, Real
+
 import numpy as np
 
-from petheory import _validate as v
+from petheory._validate import SEED, Each, InstanceOf, Interval, validate_params
+from petheory.loaders import limits
 from petheory import encodings as enc
 from petheory.analyses import kernel as K
 from petheory.analyses.record import Skipped
@@ -168,13 +171,13 @@ def kernel_summary(c: np.ndarray, context: int, formula: str = "") -> KernelSumm
                          [EnvelopeBin(lo, hi, e) for lo, hi, e in env], near.get("within_L"), near.get("beyond_L"))
 
 
-def spectrum_at(pos: Positions, n: int, *, rtol: float, multiple: int = 1) -> SpectrumAt:
+def spectrum_at(pos: Positions, length: int, *, rtol: float, multiple: int = 1) -> SpectrumAt:
     """Extreme eigenvalues of the layer's n x n kernel: the fields ``report`` prints (shared with ``spectrum``).
 
     Parameters
     ----------
     pos : petheory.scheme.Positions
-    n : int
+    length : int
         The matrix size.
     rtol : float
         Relative accuracy of the certified path.
@@ -193,9 +196,9 @@ def spectrum_at(pos: Positions, n: int, *, rtol: float, multiple: int = 1) -> Sp
     (0.0, ['gram', 'gram'])
     """
     t0 = time.perf_counter()
-    eig, caught = K.extremes(pos, n, rtol=rtol)
+    eig, caught = K.extremes(pos, length, rtol=rtol)
     lo, hi = eig.min, eig.max
-    return SpectrumAt(multiple, int(n), lo.value, hi.value, [lo.error_bound, hi.error_bound],
+    return SpectrumAt(multiple, int(length), lo.value, hi.value, [lo.error_bound, hi.error_bound],
                       [lo.certificate, hi.certificate], caught, round(time.perf_counter() - t0, 3))
 
 
@@ -423,6 +426,20 @@ def check_covered(scheme: Scheme) -> None:
                               "for it")
 
 
+#: Lengths counted in positions: an integer >= 1.
+POSITIVE = Interval(Integral, 1, None, closed="left")
+
+
+@validate_params({
+    "scheme": [InstanceOf(Scheme, "a petheory.scheme.Scheme (petheory.loaders.resolve_scheme)")],
+    "length": [POSITIVE, None],
+    "multiples": [Each(POSITIVE)],
+    "null_draws": [limits.null_draws()],
+    "seed": [SEED],
+    "rtol": [Interval(Real, 0, None, closed="neither")],
+    "source": [str, None],
+    "progress": ["callable", None],
+})
 def report(scheme: Scheme, *, length: int | None = None, multiples=MULTIPLES, null_draws: int = 100, seed: int = 0,
            rtol: float = K.RTOL, source: str | None = None, progress=None) -> ReportRecord:
     """The one-page report of ``scheme``: one section per distinct layer kind (see the module docstring).
@@ -471,13 +488,9 @@ def report(scheme: Scheme, *, length: int | None = None, multiples=MULTIPLES, nu
     >>> r.sections[0].analysed_length, r.sections[0].spectra[0].n
     (1, 64)
     """
-    if not isinstance(scheme, Scheme):
-        raise ValidationError(f"report takes a petheory.scheme.Scheme (petheory.loaders.resolve_scheme), got "
-                              f"{type(scheme).__name__}")
     t_start = time.perf_counter()
-    N, length_from = default_length(scheme) if length is None else (v.integer("length", length, minimum=1), "given")
-    mults = [v.integer("multiple", m, minimum=1) for m in multiples]
-    null_draws = v.integer("null_draws", null_draws, minimum=0)
+    N, length_from = default_length(scheme) if length is None else (int(length), "given")
+    mults = [int(m) for m in multiples]
     check_covered(scheme)
     kinds = scheme.kinds()
     sections, cache = [], []

@@ -8,9 +8,11 @@ cos and sin, MLA's rope part) and says how (:class:`RotationReference`, whose JS
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral
 
 import numpy as np
 
+from petheory._validate import Interval, validate_params
 from petheory.analyses.record import Record, item, to_json
 from petheory.scheme import Scheme, layer_ranges
 
@@ -101,6 +103,11 @@ class RotationReference(Record):
                 f"{self.rotary_dim} of {self.head_dim} dimensions rotate, cos/sin factor {self.cos_sin_factor:.6g}"]
 
 
+@validate_params({
+    "index": [Interval(Integral, 0, None)],
+    "heads": [Interval(Integral, 1, 4096)],
+    "seed": [Interval(Integral, 0, 2**63 - 1)],  # numpy's seeds are non-negative 64-bit integers
+})
 def rotation_reference(scheme: Scheme, index: int, positions, *, heads: int = 1, seed: int = 0) -> RotationReference:
     """Random q, k of layer ``index``'s kind at ``positions`` and their rotations as the model does them.
 

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from numbers import Integral, Real
 
 import numpy as np
 
+from petheory._validate import SEED, InstanceOf, Interval, StrOptions, validate_params
 from petheory.analyses import kernel as K
 from petheory.analyses.record import Record, Skipped, item
 from petheory.scheme import Scheme
@@ -28,12 +30,12 @@ EXACT_UP_TO = 1024
 DEFAULT_N = 1024
 
 
-def exact_seconds(n: int) -> float:
+def exact_seconds(length: int) -> float:
     """Rough wall time of the dense eigenvalues at N on this project's 2-core machines: 30 s at N = 4096, as :math:`N^3`.
 
     Parameters
     ----------
-    n : int
+    length : int
 
     Returns
     -------
@@ -45,7 +47,7 @@ def exact_seconds(n: int) -> float:
     >>> exact_seconds(4096)
     30.0
     """
-    return 30.0 * (n / 4096) ** 3
+    return 30.0 * (length / 4096) ** 3
 
 
 def resolved(sd) -> bool:
@@ -226,6 +228,19 @@ class ToeplitzSummary(Record):
         return out
 
 
+#: The constraints :func:`toeplitz_summary` and :func:`spectrum` share.
+RTOL = Interval(Real, 0, None, closed="neither")
+METHOD = StrOptions(("auto", "exact", "slq", "off"))
+
+
+@validate_params({
+    "what": [str],
+    "rtol": [RTOL],
+    "method": [METHOD],
+    "seed": [SEED],
+    "symbol": ["callable", None],
+    "progress": ["callable", None],
+})
 def toeplitz_summary(c, r=None, *, what: str, rtol: float = K.RTOL, method: str = "auto", seed: int = 0, symbol=None,
                      eigenvalues=None, progress=None, defect: float | None = None,
                      defect_exact: bool | None = None) -> ToeplitzSummary:
@@ -377,6 +392,16 @@ class SpectrumRecord(Record):
         return out
 
 
+@validate_params({
+    "scheme": [InstanceOf(Scheme, "a petheory.scheme.Scheme (petheory.loaders.resolve_scheme)")],
+    "length": [Interval(Integral, 1, None), None],
+    "rtol": [RTOL],
+    "method": [METHOD],
+    "seed": [SEED],
+    "project": ["boolean"],
+    "hermitian_part": ["boolean"],
+    "progress": ["callable", None],
+})
 def spectrum(scheme: Scheme, *, length: int | None = None, rtol: float = K.RTOL, method: str = "auto", seed: int = 0,
              project: bool = True, hermitian_part: bool = False, progress=None) -> SpectrumRecord:
     """:func:`toeplitz_summary` of every distinct layer kind of ``scheme`` at ``length`` positions.

@@ -11,13 +11,16 @@ position mechanism of a :class:`~petheory.scheme.Scheme`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral
 
 import numpy as np
 
+from petheory._validate import SEED, InstanceOf, Interval, StrOptions, validate_params
 from petheory.analyses import kernel as K
 from petheory.analyses.record import Record, item
 from petheory.errors import NotAMetricError
 from petheory.geometry.induced import StressReport
+from petheory.loaders import limits
 from petheory.scheme import Positions, Scheme
 
 
@@ -278,6 +281,69 @@ class StressRecord(Record):
         return out
 
 
+@validate_params({
+    "scheme": [InstanceOf(Scheme, "a petheory.scheme.Scheme (petheory.loaders.resolve_scheme)")],
+    "offset": [Interval(Integral, 0, None), None],
+})
+def skip_rows(scheme: Scheme, offset: int | None) -> Scheme:
+    """The scheme of a loaded table with its first ``offset`` rows left out, so that its row ``offset`` is the
+    target's position 0 (a Hugging Face encoder's [CLS] or <s> sits at row 0 before the first word).
+
+    Parameters
+    ----------
+    scheme : petheory.scheme.Scheme
+        A table's scheme (:func:`petheory.loaders.resolve_scheme` of a ``.npy``, safetensors file or ``hf:DIR``).
+    offset : int or None
+        Rows to leave out (None or 0: none).
+
+    Returns
+    -------
+    petheory.scheme.Scheme
+        One table layer of the remaining rows (context: their number).
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        An offset for a scheme that is no table, or one that leaves fewer than 2 rows.
+
+    Examples
+    --------
+    >>> from petheory.scheme import Positions
+    >>> s = Scheme.single(Positions("table", table=np.eye(4), d=4, source="t.npy"), context=4, source="table")
+    >>> skip_rows(s, 1).main.positions.table.shape
+    (3, 4)
+    """
+    from dataclasses import replace
+
+    from petheory.errors import ParameterError, ValidationError
+
+    if not offset:
+        return scheme
+    pos = scheme.main.positions
+    if pos.kind != "table":
+        raise ValidationError(f"offset={offset} applies to loaded tables only; {scheme.spec or pos.encoding} is no "
+                              "table")
+    rows = pos.table.shape[0]
+    if offset > rows - 2:
+        raise ParameterError("offset", f"<= {rows - 2}, to leave 2 of the table's {rows} rows", offset, owner=skip_rows)
+    table = pos.table[offset:]
+    return Scheme.single(replace(pos, table=table), context=table.shape[0], source="table", spec=scheme.spec)
+
+
+@validate_params({
+    "scheme": [InstanceOf(Scheme, "a petheory.scheme.Scheme (petheory.loaders.resolve_scheme)")],
+    "null_draws": [limits.null_draws()],
+    "seed": [SEED],
+    "length": [Interval(Integral, 2, None), None],  # a stress compares distances: two positions at least
+    "kind": [StrOptions(("stress1", "raw", "strain"))],
+    "rank": [Interval(Integral, 1, None), None],
+    "bias_map": [StrOptions(("gap", "hellinger")), None],
+    "target_name": [str, None],
+    "name": [str, None],
+    "length_implicit": ["boolean"],
+    "progress": ["callable", None],
+    "started": ["callable", None],
+})
 def stress(scheme: Scheme, target=None, *, null_draws: int = 100, seed: int = 0, length: int | None = None,
            kind: str = "stress1", rank: int | None = None, bias_map: str | None = None, target_name: str | None = None,
            name: str | None = None, details_extra: dict | None = None, length_implicit: bool = False, progress=None,

@@ -344,7 +344,7 @@ GRID_BYTES_PER_BASE = 24
 def _grid(lo: float, hi: float, per_decade: int) -> np.ndarray:
     n = max(2, int(math.ceil(math.log10(hi / lo) * per_decade)) + 1)
     _memory.require(GRID_BYTES_PER_BASE * n, f"Men's base grid ({n} bases: {per_decade} a decade over [{lo:g}, {hi:g}])",
-                    alternative="use fewer bases per decade (per_decade; plan's base_grid)", params={"base_grid": None})
+                    alternative="use fewer bases per decade (per_decade; plan's base_grid)")
     return np.geomspace(lo, hi, n)
 
 

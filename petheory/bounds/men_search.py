@@ -95,7 +95,7 @@ def _capped_grid(grid: np.ndarray, start: float, *, d: int, context: int, hi: fl
         raise ValidationError(
             f"{per_decade} bases a decade (per_decade; plan's base_grid) would try about {per_decade * decades:,.0f} bases "
             f"between {start:.6g} and {top or hi:.6g}, at least {work:.3g} cosines, over the grid pass's budget of "
-            f"{max_grid_work:.3g}; at most {max(fit, COARSE_GRID)} a decade fit here", params={"base_grid": None})
+            f"{max_grid_work:.3g}; at most {max(fit, COARSE_GRID)} a decade fit here")
     return grid
 
 

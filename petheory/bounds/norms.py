@@ -547,7 +547,7 @@ def training_length(name: str, params: dict, n_max: int | None) -> tuple[int | N
     own = params.pop("n_max", None)
     if own is not None and n_max is not None and own != n_max:
         raise ValidationError(f"n_max is given twice with different values: {name}:n_max={own} and n_max={n_max}; both are "
-                              "the training length (YaRN: its original context); give one", params={"n_max": n_max})
+                              "the training length (YaRN: its original context); give one")
     return (n_max if own is None else own), params
 
 

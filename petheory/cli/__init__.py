@@ -2,7 +2,13 @@
 
 Every module in this package not starting with ``_`` is a subcommand: it defines
 ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``. Heavy imports
-(torch, matplotlib) happen inside ``run`` so ``petheory --help`` stays fast.
+(torch, matplotlib) happen inside ``run`` so ``petheory --help`` stays fast; only the command
+being run declares its options (:func:`build_parser`).
+An option that feeds a library parameter is built from that function's declaration
+(:func:`petheory.cli._params.add_param`): its dest is the keyword, its type, range and default are
+the declaration's, and the declaration checks the parsed value before any work, so the command
+has no checks of its own and a library message's keyword is the option's name (dashes for
+underscores; ``-d/--d-model`` feeds ``d``).
 Exit codes: 0 success; 2 bad input, as one line on stderr: the validation errors the library
 raises on purpose (:class:`petheory.errors.InvalidInput`: ``ValidationError`` /
 ``ValidationTypeError``, subclasses of ``ValueError`` / ``TypeError``), argument-parsing errors, a
@@ -18,7 +24,7 @@ import argparse
 import importlib
 import sys
 
-from petheory.errors import InvalidInput
+from petheory.errors import InvalidInput, ParameterError
 from petheory.plugins import PluginError
 
 
@@ -44,7 +50,10 @@ def _subcommands():
     return [importlib.import_module(name) for name in public_submodules(pkg)]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``petheory`` parser; with ``command``, only that command's options are declared (they import the library
+    functions whose declarations they read: ``petheory --help`` and another command's run need none of them; ``""``:
+    no command's). None: every command's, for the tests and tools that read them all."""
     from petheory import __version__
 
     common = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
@@ -59,12 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for mod in _subcommands():
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP), parents=[common])
-        mod.add_arguments(p)
-        # a library parameter a command names otherwise than its option's dest: the module's PARAM_FLAGS
-        flags = long_flags(p)
-        if "d_model" in flags:  # the library's width d is every command's -d/--d-model
-            flags.setdefault("d", flags["d_model"])
-        p.set_defaults(_run=mod.run, _flags={**flags, **getattr(mod, "PARAM_FLAGS", {})})
+        if command is None or command == mod.NAME:
+            mod.add_arguments(p)
+        p.set_defaults(_run=mod.run, _flags=long_flags(p))
     return parser
 
 
@@ -76,7 +82,7 @@ def main(argv=None) -> int:
     args = None
     try:
         _check_environment()
-        parser = build_parser()
+        parser = build_parser(next((a for a in argv if not a.startswith("-")), ""))  # the first word: the command
         args = parser.parse_args(argv)
         if not getattr(args, "command", None):
             parser.print_help()
@@ -85,6 +91,9 @@ def main(argv=None) -> int:
 
         for spec in args.plugin:
             load_module(spec)
+        from petheory.cli._params import check_declared
+
+        check_declared(args)  # the library's declarations of the flags' parameters, before any work
         from petheory._memory import limit
 
         with limit(args.max_memory):
@@ -103,8 +112,8 @@ def main(argv=None) -> int:
         return 2
     except (InvalidInput, PluginError, OSError) as exc:  # OSError: a missing input, an output path under a file, a full disk
         msg = one_line(str(exc).strip().splitlines()[0]) if str(exc).strip() else type(exc).__name__
-        if getattr(exc, "params", None) and args is not None:  # the library's parameter names, as this command's flags
-            msg = in_cli_terms(msg, exc.params, getattr(args, "_flags", {}))
+        if isinstance(exc, ParameterError) and (exc.owner, exc.name) in getattr(args, "_declared", ()):
+            msg = one_line(exc.said_as(args._flags[exc.name]))  # a declared parameter of a flag: said as that flag
         print(f"petheory: error: {msg}", file=sys.stderr)
         return 2
     except MemoryError as exc:  # an allocation no estimate foresaw: still one line, never a traceback
@@ -171,35 +180,6 @@ if __name__ == "__main__":  # pragma: no cover
 
 
 def long_flags(parser: argparse.ArgumentParser) -> dict[str, str]:
-    """``dest -> --long-option`` of every option of a command's parser (its longest spelling)."""
+    """``dest -> --long-option`` of every option of a command's parser (its longest spelling). A dest is the library
+    keyword the option feeds, so this is how a :class:`~petheory.errors.ParameterError` names the flag."""
     return {a.dest: max(a.option_strings, key=len) for a in parser._actions if a.option_strings and a.dest != "help"}
-
-
-def in_cli_terms(message: str, params: dict, flags: dict[str, str]) -> str:
-    """``message`` (library terms: a parameter as ``name=value`` or its bare ``name``, :class:`ValidationError`'s
-    ``params``) with each parameter the command has a flag for written as that flag: ``rtol=1e-08`` ->
-    ``--rtol 1e-08``, ``hermitian_part=True`` -> ``--hermitian-part`` (a switch), a bare ``out_dir`` -> ``--out``. A
-    setting of a training config (``model.n_head=4``) becomes ``--set model.n_head=4`` where the command takes ``--set``.
-
-    >>> in_cli_terms("lower rtol=1e-08 or use model.n_head=4", {"rtol": 1e-08, "model.n_head": 4},
-    ...              {"rtol": "--rtol", "overrides": "--set"})
-    'lower --rtol 1e-08 or use --set model.n_head=4'
-    """
-    import re
-
-    for name, value in params.items():
-        key = name.replace("-", "_")
-        bare = value is None
-        phrase = name if bare else f"{name}={value}"
-        where = re.compile(rf"(?<![\w:,.=/-]){re.escape(phrase)}(?![\w=])")
-        if phrase in flags:  # a command's own word for one setting (on_sparse='keep' -> --keep-sparse)
-            cli = flags[phrase]
-        elif key in flags:
-            flag = flags[key]
-            cli = flag if bare or value is True else f"{flag} {str(value).strip(chr(39))}"
-        elif not bare and "--set" in flags.values():
-            cli = f"--set {name}={value}"
-        else:
-            continue
-        message = where.sub(lambda _m: cli, message)
-    return message

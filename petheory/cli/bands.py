@@ -15,11 +15,13 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
+    from petheory.loaders.band_usage import band_usage
 
     add_pe(p, "folder", required=True, metavar="hf:DIR", grammar=False)
-    p.add_argument("--context", type=int, metavar="L", help="context the wavelengths are compared with (default: the "
-                   "config's original context)")
+    add_param(p, band_usage, "context", metavar="L", help="context the wavelengths are compared with (default: the "
+              "config's original context)")
     p.add_argument("--json", metavar="FILE", help="write the record as JSON to FILE ('-' for stdout)")
     p.add_argument("--figure", metavar="FILE.png", help="draw the heatmaps (FILE.png and FILE.json); a FILE.json that "
                    "another command wrote is not replaced")

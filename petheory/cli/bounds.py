@@ -18,24 +18,28 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    from petheory.analyses.bounds import bounds
+    from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
+    from petheory.loaders import resolve_scheme
 
     add_as_family(p)
     add_pe(p, "encoding", "model", "table", several=True, note="default: every registered PE")
-    p.add_argument("--lengths", dest="length", default="200", metavar="N'[,N'...]", help="inference length(s) N' (default: 200)")
-    p.add_argument("--context", dest="n_max", type=int, metavar="L", help="training context L (li2025's N_max) (default: each N'); sets the learned "
-                   "table size, the wavelet/Legendre position maps and YaRN's original context (rope_yarn: default "
-                   "2048, its registry value, when neither --context nor rope_yarn:n_max=N is given). A spec's own "
-                   "n_max (learned:n_max=50) is the same length: give one, or the same value")
-    p.add_argument("-d", "--d-model", type=int, default=None, metavar="D",
-                   help="model dimension (default 64; a model's config.json fixes its own)")
-    p.add_argument("--m", type=int, default=1000, help="sample size m (default: 1000)")
-    p.add_argument("--weight-norm", type=float, default=1.0, metavar="B", help="readout weight norm bound B (default: 1)")
-    p.add_argument("--lipschitz", type=float, metavar="L", help="Lipschitz constant L_trans (default: 1, the linear class)")
+    add_param(p, bounds, "lengths", default=(200,), metavar="N'[,N'...]", help="inference length(s) N' (default: 200)")
+    add_param(p, bounds, "context", metavar="L", help="training context L (li2025's N_max) (default: each N'); sets the "
+              "learned table size, the wavelet/Legendre position maps and YaRN's original context (rope_yarn: default "
+              "2048, its registry value, when neither --context nor rope_yarn:n_max=N is given). A spec's own "
+              "n_max (learned:n_max=50) is the same length: give one, or the same value")
+    add_param(p, resolve_scheme, "d", "-d", "--d-model", metavar="D",
+              help="model dimension (default 64; a model's config.json fixes its own)")
+    add_param(p, bounds, "m", help="sample size m (default: 1000)")
+    add_param(p, bounds, "weight_norm", metavar="B", help="readout weight norm bound B (default: 1)")
+    add_param(p, bounds, "lipschitz", default=None, metavar="L",
+              help="Lipschitz constant L_trans (default: 1, the linear class)")
     p.add_argument("--checkpoint", metavar="RUN_DIR", help="take L_trans from a trained petheory.nn run (its weights; "
                    "certified product of per-layer factors)")
-    p.add_argument("--token-norm", type=float, default=1.0, metavar="B_x", help="token embedding norm bound B_x (default: 1)")
-    p.add_argument("--distance", type=int, metavar="D", help="ALiBi key distance for Eq. 9 (must exceed N_max)")
+    add_param(p, bounds, "token_norm", metavar="B_x", help="token embedding norm bound B_x (default: 1)")
+    add_param(p, bounds, "distance", metavar="D", help="ALiBi key distance for Eq. 9 (must exceed N_max)")
     p.add_argument("--json", metavar="FILE", help="write the rows as JSON to FILE ('-' for stdout)")
 
 
@@ -57,22 +61,16 @@ def run(args) -> int:
     from petheory.cli._console import show
     from petheory.io import atomic_write_json
 
-    try:
-        lengths = [int(x) for x in str(args.length).split(",") if x.strip()]
-    except ValueError:
-        raise ValidationError(f"--lengths must be integers separated by commas, got {args.length!r}") from None
-    if not lengths:
-        raise ValidationError("--lengths is empty")
     if args.lipschitz is not None and args.checkpoint:
         raise ValidationError("give --lipschitz or --checkpoint, not both")
-    schemes = resolve_all(args.pe, args.d_model, args.as_family)
+    schemes = resolve_all(args.pe, args.d, args.as_family)
     lip = args.lipschitz
     if args.checkpoint:
         from petheory.nn import lipschitz, load_model
 
         model, _cfg = load_model(args.checkpoint)
         lip = lipschitz.transformer_lipschitz(model)
-    rec = bounds(schemes, lengths, context=args.n_max, m=args.m, weight_norm=args.weight_norm, lipschitz=lip,
+    rec = bounds(schemes, args.lengths, context=args.context, m=args.m, weight_norm=args.weight_norm, lipschitz=lip,
                  token_norm=args.token_norm, distance=args.distance)
     if args.json == "-":
         print(json.dumps(rec.as_dict(), indent=2, allow_nan=False))

@@ -17,9 +17,12 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    from petheory.cli._params import add_param
+    from proofs_check.runner import check_claim
+
     p.add_argument("--claims", metavar="GLOBS", help="comma-separated glob patterns of claim ids, e.g. 'gu2025.*,li2025.sinusoidal_norm_bound'")
-    p.add_argument("--profile", default="quick", choices=("quick", "thorough"), help="search budget (default: quick)")
-    p.add_argument("--seed", type=int, default=0, help="run seed; each claim derives its own (default: 0)")
+    add_param(p, check_claim, "profile", help="search budget (default: quick)")
+    add_param(p, check_claim, "seed", help="run seed; each claim derives its own (default: 0)")
     p.add_argument("--json", metavar="FILE", help="write the results as JSON (fields: id, source, statement, kind, verdict, cases, margin, counterexample, reproduce, ...); '-' prints it instead of the table")
     p.add_argument("--markdown", dest="report", metavar="FILE", help="write a Markdown report to FILE")
     p.add_argument("--case", metavar="JSON", help="evaluate one case (JSON) of a single exact/symbolic claim and print its violation")
@@ -34,8 +37,6 @@ def run(args) -> int:
     from proofs_check.runner import check_claim, replay
     from proofs_check.runner import CheckerCrash
 
-    if args.seed < 0:
-        raise ValidationError(f"--seed must be >= 0, got {args.seed}")
     distinct_outputs({"--json": args.json, "--markdown": args.report})
     claims = _select(select, args.claims)
     from petheory.cli._console import console as make_console

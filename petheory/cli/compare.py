@@ -21,20 +21,22 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    from petheory.analyses.compare import compare
+    from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
 
     add_as_family(p)
     add_pe(p, "encoding", "model", several=True, note="default: every registered one with its defaults; training "
            "records count for an encoding when their PE has these parameters")
-    p.add_argument("--length", dest="n", type=int, default=256, metavar="N", help="positions of the spectral analysis (default 256)")
-    p.add_argument("-d", "--d-model", type=int, default=None, metavar="D",
-                   help="model dimension (default 64; a model's config.json fixes its own)")
-    p.add_argument("--lengths", default="64,256,1024", metavar="N',N',...",
-                   help="inference lengths N' of the norm columns (default 64,256,1024)")
-    p.add_argument("--context", dest="n_max", type=int, default=None, metavar="L",
-                   help="training length for norms and angle coverage (default 64, or a spec's own n_max: learned:n_max=50)")
-    p.add_argument("--null-draws", type=int, default=20, metavar="K", help="random encodings in the stress null (default 20)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the null draws")
+    add_param(p, compare, "length", metavar="N", help="positions of the spectral analysis (default 256)")
+    add_param(p, compare, "d", "-d", "--d-model", default=None, metavar="D",
+              help="model dimension (default 64; a model's config.json fixes its own)")
+    add_param(p, compare, "lengths", metavar="N',N',...", help="inference lengths N' of the norm columns (default "
+              "64,256,1024)")
+    add_param(p, compare, "context", default=None, metavar="L",
+              help="training length for norms and angle coverage (default 64, or a spec's own n_max: learned:n_max=50)")
+    add_param(p, compare, "null_draws", metavar="K", help="random encodings in the stress null (default 20)")
+    add_param(p, compare, "seed", help="seed of the null draws")
     p.add_argument("--records", action="append", metavar="DIR",
                    help="folder searched for record.json (repeatable; default records/ and the runs folder: $PETHEORY_RUNS, "
                         "else runs/, unless --run names the runs)")
@@ -54,42 +56,28 @@ def run(args) -> int:
     from petheory.records import read_training_records, runs_dir
     from petheory.spec import parse_pe_specs
 
-    try:
-        lengths = tuple(int(x) for x in str(args.lengths).split(",") if x.strip())
-    except ValueError:
-        raise ValidationError(f"--lengths must be integers separated by commas, got {args.lengths!r}") from None
-    if not lengths or min(lengths) < 2:
-        raise ValidationError(f"--lengths needs lengths >= 2, got {args.lengths!r}")
-    n_max = 64 if args.n_max is None else args.n_max
-    for flag, val, lo in (("--length", args.n, 2), ("--d-model", args.d_model, 2), ("--context", n_max, 2),
-                          ("--null-draws", args.null_draws, 2)):
-        if val is not None and val < lo:
-            raise ValidationError(f"{flag} must be >= {lo}, got {val}")
     from petheory.io import distinct_outputs
-    from petheory.loaders.limits import null_draws
 
-    null_draws(args.null_draws)
     distinct_outputs({"--json": args.json, "--markdown": args.markdown})
-    if args.d_model is not None and args.d_model % 2:
-        raise ValidationError(f"--d-model must be even (rotary encodings pair coordinates), got {args.d_model}")
+    n_max = 64 if args.context is None else args.context
     schemes = []
     for spec in parse_pe_specs(args.pe) if args.pe else parse_pe_specs(enc.available()):  # '--pe a,b' is --pe a --pe b
         if not spec.is_table:
             term = spec.registered("compare")
             own = term.params.get("n_max")
-            if own is not None and args.n_max is not None and own != args.n_max:
+            if own is not None and args.context is not None and own != args.context:
                 raise ValidationError(f"n_max is given twice with different values: {term}: n_max={own} and --context "
-                                      f"{args.n_max}; both are the training length; give one")
-            if args.n_max is not None and "n_max" in enc.info(term.name).params and own is None and len(spec.terms) == 1:
-                spec = spec.with_params({"n_max": args.n_max})  # the entry's own training length is --context
-        scheme = resolve_scheme(spec, d=args.d_model, default_context=n_max, what="compare", as_family=args.as_family)
+                                      f"{args.context}; both are the training length; give one")
+            if args.context is not None and "n_max" in enc.info(term.name).params and own is None and len(spec.terms) == 1:
+                spec = spec.with_params({"n_max": args.context})  # the entry's own training length is --context
+        scheme = resolve_scheme(spec, d=args.d, default_context=n_max, what="compare", as_family=args.as_family)
         if scheme.main.positions.kind == "table":
             raise ValidationError(f"compare takes registered encodings (with parameters) and model configs, got the "
                                   f"table {spec}; petheory stress/spectrum/bounds take tables")
         schemes.append(scheme)
     recs = read_training_records(args.records or ([] if args.runs else ["records", str(runs_dir())]), args.runs or (),
                                  given=bool(args.records))
-    rec = compare(schemes, records=recs, length=args.n, d=args.d_model or 64, lengths=lengths, context=n_max,
+    rec = compare(schemes, records=recs, length=args.length, d=args.d, lengths=args.lengths, context=n_max,
                   null_draws=args.null_draws, seed=args.seed)
     if args.json == "-":
         print(json.dumps(rec.as_dict(), indent=2))

@@ -11,6 +11,8 @@ HELP = "LRC(N) of a target family (copy, shift, reverse, ...) under a PE's posit
 
 
 def add_arguments(p) -> None:
+    from petheory import lengthgen
+    from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
 
     add_pe(p, "encoding", required=True, note="one with positions: rope, rope:base=500, relative, learned, fire, ...; "
@@ -18,7 +20,8 @@ def add_arguments(p) -> None:
     p.add_argument("-d", "--d-model", type=int, default=8, metavar="D",
                    help="width of absolute and rotary features (default 8)")
     p.add_argument("--target", required=True, help="copy, shift, reverse, running_sum, running_mean, parity_cot, addition_cot")
-    p.add_argument("--lengths", dest="N", type=int, nargs="+", metavar="N", default=[2, 4, 8, 12], help="largest sizes to report (default 2 4 8 12)")
+    add_param(p, lengthgen.lrc_curve, "lengths", nargs="+", default=[2, 4, 8, 12], metavar="N",
+              help="largest sizes to report (default 2 4 8 12)")
     p.add_argument("--hint", help="Scale Hint: none (default), shift or interp")
     p.add_argument("--unmasked", action="store_true", help="bidirectional POLA (default: causal mask)")
     p.add_argument("--json", metavar="FILE", help="write the rows as JSON to FILE ('-' for stdout)")
@@ -49,7 +52,7 @@ def run(args) -> int:
     from petheory.io import atomic_write_json
 
     pe, hint = pola_spec(args)
-    curve = lengthgen.lrc_curve(pe, args.target, args.N, hint=hint, masked=not args.unmasked)
+    curve = lengthgen.lrc_curve(pe, args.target, args.lengths, hint=hint, masked=not args.unmasked)
     rows = [{**c.as_dict(), "resolved_encoding": describe_spec(args.pe, d=args.d_model)} for c in curve]
     if args.json == "-":
         print(json.dumps(rows, indent=2))

@@ -33,23 +33,31 @@ DESCRIPTION = (
 )
 
 
+#: Head dimension of a registry RoPE in a plan (a model's config fixes its own).
+DEFAULT_D = 128
+
+
 def add_arguments(p) -> None:
+    from petheory.analyses.plan import plan
+    from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
+    from petheory.loaders import resolve_scheme
 
     add_pe(p, "model", "rope", required=True)
-    p.add_argument("--length", type=int, required=True, metavar="N", help="the target context N (> the original context L; "
-                   "the expectations are for N/L)")
-    p.add_argument("--context", type=int, metavar="L", help="the original context the factors count from (default: the "
-                   "config's original_max_position_embeddings, else the model card's where petheory knows the family's "
-                   "(Qwen3: 32,768; Mistral 7B v0.1: 8,192), else max_position_embeddings; a registry RoPE's n_max, "
-                   "else 4096); the plan prints which one it used")
-    p.add_argument("-d", "--d-model", type=int, metavar="D", help="head dimension of a registry RoPE (default 128)")
-    p.add_argument("--base-grid", type=int, default=64, metavar="K", help="bases per decade of the first pass of the "
-                   "Men base search (default 64); the base_men candidate is the first base >= the model's with B_m >= 0 "
-                   "for every m <= N: a grid pass, then every base below the grid's either certified failing or the "
-                   "first passing one found to 1e-6 (bracket and refine, islands included); when the fixed search "
-                   "budget runs out first, the plan says the base is not certified; a K whose grid pass would exceed its own fixed "
-                   "budget is refused, naming the largest K that fits")
+    add_param(p, plan, "length", required=True, metavar="N", help="the target context N (> the original context L; "
+              "the expectations are for N/L)")
+    add_param(p, plan, "context", metavar="L", help="the original context the factors count from (default: the "
+              "config's original_max_position_embeddings, else the model card's where petheory knows the family's "
+              "(Qwen3: 32,768; Mistral 7B v0.1: 8,192), else max_position_embeddings; a registry RoPE's n_max, "
+              "else 4096); the plan prints which one it used")
+    add_param(p, resolve_scheme, "default_d", "-d", "--d-model", default=None, metavar="D",
+              help=f"head dimension of a registry RoPE (default {DEFAULT_D})")
+    add_param(p, plan, "base_grid", metavar="K", help="bases per decade of the first pass of the "
+              "Men base search (default 64); the base_men candidate is the first base >= the model's with B_m >= 0 "
+              "for every m <= N: a grid pass, then every base below the grid's either certified failing or the "
+              "first passing one found to 1e-6 (bracket and refine, islands included); when the fixed search "
+              "budget runs out first, the plan says the base is not certified; a K whose grid pass would exceed its own fixed "
+              "budget is refused, naming the largest K that fits")
     p.add_argument("--json", metavar="FILE", help="write the plan as JSON to FILE ('-' for stdout)")
     p.add_argument("--markdown", metavar="FILE", help="write the plan as Markdown to FILE ('-' for stdout)")
 
@@ -62,14 +70,9 @@ def run(args) -> int:
     from petheory.loaders import resolve_scheme
     from petheory.loaders.model_config import config_source, read_config
 
-    if args.base_grid < 1:
-        raise ValidationError(f"--base-grid must be >= 1 (bases per decade), got {args.base_grid}")
-    if args.d_model is not None and args.d_model < 2:
-        raise ValidationError(f"--d-model must be an even head dimension >= 2, got {args.d_model}")
     distinct_outputs({"--json": args.json, "--markdown": args.markdown})
-    scheme = resolve_scheme(args.pe, default_d=args.d_model if args.d_model is not None else 128,
-                            default_context=args.context, what="plan")
-    if args.d_model is not None and scheme.source != "spec":
+    scheme = resolve_scheme(args.pe, default_d=args.default_d or DEFAULT_D, default_context=args.context, what="plan")
+    if args.default_d is not None and scheme.source != "spec":
         raise ValidationError("--d-model applies to a registry RoPE; a model's config fixes its head dimension (drop it)")
     src = config_source(args.pe) if scheme.source != "spec" else None
     rec = plan(scheme, length=args.length, context=args.context if scheme.source != "spec" else None,

@@ -25,32 +25,31 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    from petheory.analyses.report import report
+    from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
+    from petheory.loaders import resolve_scheme
 
     add_as_family(p)
     add_pe(p, "model", "encoding", several=True, required=True)
-    p.add_argument("--length", type=int, metavar="N", help="report length N >= 1 for the bands and the kernel (default: "
-                   "the model's extended context, max(max_position_embeddings, L * factor)); sliding layers at min(N, W)")
-    p.add_argument("--context", type=int, metavar="L", help="original context L of a registry encoding (default: its "
-                   "n_max, else 4096); a model's comes from its config")
-    p.add_argument("-d", "--d-model", type=int, metavar="D", help="head dimension of a registry encoding (default 128)")
-    p.add_argument("--multiples", default="1,2,4,8", metavar="LIST", help="spectra at these multiples of L (default 1,2,4,8)")
-    p.add_argument("--null-draws", type=int, default=100, metavar="K", help="random tables of the stress null (default 100)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the first random table (default 0)")
+    add_param(p, report, "length", metavar="N", help="report length N for the bands and the kernel (default: the "
+              "model's extended context, max(max_position_embeddings, L * factor)); sliding layers at min(N, W)")
+    add_param(p, resolve_scheme, "default_context", "--context", default=None, metavar="L", help="original context L "
+              "of a registry encoding (default: its n_max, else 4096); a model's comes from its config")
+    add_param(p, resolve_scheme, "default_d", "-d", "--d-model", default=None, metavar="D", help="head dimension of a "
+              f"registry encoding (default {DEFAULT_D}); a model's comes from its config")
+    add_param(p, report, "multiples", default=(1, 2, 4, 8), metavar="LIST",
+              help="spectra at these multiples of L (default 1,2,4,8)")
+    add_param(p, report, "null_draws", metavar="K", help="random tables of the stress null (default 100)")
+    add_param(p, report, "seed", help="seed of the first random table (default 0)")
     p.add_argument("--json", metavar="FILE", help="write the report(s) as JSON to FILE ('-' for stdout)")
     p.add_argument("--markdown", metavar="FILE", help="write the report(s) as Markdown to FILE ('-' for stdout)")
     p.add_argument("--figure", metavar="FILE.png", help="draw the models' kernels and band wavelengths side by side "
                    "(FILE.png and FILE.json)")
 
 
-def _multiples(text: str) -> tuple:
-    try:
-        vals = tuple(int(t) for t in str(text).split(",") if t.strip())
-    except ValueError:
-        raise ValidationError(f"--multiples must be comma-separated integers such as 1,2,4,8, got {text!r}") from None
-    if not vals or any(m < 1 for m in vals):
-        raise ValidationError(f"--multiples must be integers >= 1, got {text!r}")
-    return vals
+#: Head dimension of a registry encoding in a report (a model's config fixes its own).
+DEFAULT_D = 128
 
 
 def _warn_config(texts, schemes, length) -> None:
@@ -74,21 +73,14 @@ def run(args) -> int:
     from petheory.io import atomic_write_json, atomic_write_text
     from petheory.loaders import resolve_scheme
 
-    if args.length is not None and args.length < 1:
-        raise ValidationError(f"--length must be >= 1, got {args.length}")
-    if args.seed < 0:
-        raise ValidationError(f"--seed must be >= 0, got {args.seed}")
     from petheory.io import distinct_outputs, figure_json
-    from petheory.loaders.limits import null_draws
 
-    null_draws(args.null_draws)
     distinct_outputs({"--json": args.json, "--markdown": args.markdown, "--figure": args.figure,
                       "--figure (its .json)": figure_json(args.figure) if args.figure else None})
-    mults = _multiples(args.multiples)
     # --context and -d are a registry encoding's (a model's config fixes its own): defaults for plain specs only
-    schemes = [resolve_scheme(text, default_d=args.d_model or 128, default_context=args.context, what="report", as_family=args.as_family)
-               for text in args.pe]
-    if (args.context is not None or args.d_model is not None) and all(s.source not in ("spec",) for s in schemes):
+    schemes = [resolve_scheme(text, default_d=args.default_d or DEFAULT_D, default_context=args.default_context,
+                              what="report", as_family=args.as_family) for text in args.pe]
+    if (args.default_context, args.default_d) != (None, None) and all(s.source != "spec" for s in schemes):
         raise ValidationError("--context/--d-model apply to registry encodings; a model's config fixes both (drop them)")
     for scheme in schemes:  # every refusal before any work: one line, nothing half done
         check_covered(scheme)
@@ -99,12 +91,12 @@ def run(args) -> int:
     if args.figure:  # the figure's data goes to FILE.json: never over another command's output
         pio.refuse_replacing(figure_json(args.figure), own_field="figure", by="a petheory figure")
     for text, scheme in zip(args.pe, schemes):  # the memory estimate of every report before any work
-        _memory.require_model_report(scheme, length=args.length, multiples=mults, what=f"report of {text}")
+        _memory.require_model_report(scheme, length=args.length, multiples=args.multiples, what=f"report of {text}")
     for text, scheme in zip(args.pe, schemes):
         def progress(done, total, what, _t=text):
             lines.step(done, total, f"{_t}: {what}")
 
-        reports.append(report(scheme, length=args.length, multiples=mults, null_draws=args.null_draws, seed=args.seed,
+        reports.append(report(scheme, length=args.length, multiples=args.multiples, null_draws=args.null_draws, seed=args.seed,
                               source=str(text), progress=progress))
     _warn_config(args.pe, schemes, args.length)
     doc = {"petheory": __version__, "reports": [r.as_dict() for r in reports]}

@@ -24,7 +24,10 @@ DEFAULT_OUT = "results/rotate"
 
 
 def add_arguments(p) -> None:
+    from petheory.analyses.rotation import rotation_reference
+    from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
+    from petheory.loaders import resolve_scheme
 
     add_pe(p, "model", "encoding", required=True)
     which = p.add_mutually_exclusive_group()
@@ -34,10 +37,10 @@ def add_arguments(p) -> None:
                        "sliding_attention, ...; it must name one rotary kind)")
     p.add_argument("--positions", metavar="LIST", help="comma-separated positions, A:B for a range (default: 0..3 and "
                    "powers of 16 minus 1 up to the model's context, the last position of the context included)")
-    p.add_argument("--heads", type=int, default=1, metavar="H", help="heads of random vectors (default 1): q, k are (H, T, d)")
-    p.add_argument("-d", "--d-model", type=int, default=None, metavar="D", help="head size of a plain spec (default 64; a "
-                   "model's config fixes its own)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the random q and k (default 0)")
+    add_param(p, rotation_reference, "heads", metavar="H", help="heads of random vectors (default 1): q, k are (H, T, d)")
+    add_param(p, resolve_scheme, "d", "-d", "--d-model", metavar="D", help="head size of a plain spec (default 64; a "
+              "model's config fixes its own)")
+    add_param(p, rotation_reference, "seed", help="seed of the random q and k (default 0)")
     p.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"output folder (default {DEFAULT_OUT})")
     p.add_argument("--force", action="store_true", help="replace the files of an earlier run in DIR")
 
@@ -108,11 +111,7 @@ def run(args) -> int:
     from petheory.io import atomic_write_set, json_text
     from petheory.loaders import resolve_scheme
 
-    if args.heads < 1 or args.heads > 4096:
-        raise ValidationError(f"--heads must be in 1..4096, got {args.heads}")
-    if not 0 <= args.seed < 2**63:
-        raise ValidationError(f"--seed must be in 0..2^63-1 (numpy's seeds are non-negative), got {args.seed}")
-    scheme = resolve_scheme(args.pe, d=args.d_model, what="rotate")
+    scheme = resolve_scheme(args.pe, d=args.d, what="rotate")
     positions = parse_positions(args.positions, scheme.max_context)
     index = pick_layer(scheme, args.layer, args.layer_kind)
     rec = rotation_reference(scheme, index, positions, heads=args.heads, seed=args.seed)

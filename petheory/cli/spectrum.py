@@ -25,7 +25,10 @@ DESCRIPTION = (
 
 def add_arguments(p) -> None:
     from petheory.analyses.kernel import RTOL
+    from petheory.analyses.spectrum import spectrum
+    from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
+    from petheory.loaders import resolve_scheme
 
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--coeffs", metavar="LIST", help="first column a_0,a_1,... inline, comma-separated (complex as 1+2j)")
@@ -34,23 +37,24 @@ def add_arguments(p) -> None:
     add_pe(src, "encoding", "model", "table")
     src.add_argument("--kernel", metavar="NAME", help="relative-position kernel: exponential, gaussian or power")
     p.add_argument("--row", metavar="LIST", help="first row a_0,a_{-1},... (default conj of the column: Hermitian)")
-    p.add_argument("--length", dest="n", type=int, metavar="N", help="matrix size (default: the number of coefficients; the rows of a table "
-                   "file or hf:DIR; 1024 for a named PE or kernel). "
-                   "Shorter coefficient lists are zero-padded (banded), longer ones cut to the N x N section")
-    p.add_argument("-d", "--d-model", type=int, default=None, metavar="D",
-                   help="model dimension of an absolute or rotary PE (default 64; a model's config.json fixes its own)")
+    add_param(p, spectrum, "length", metavar="N", help="matrix size (default: the number of coefficients; the rows of "
+              "a table file or hf:DIR; 1024 for a named PE or kernel). "
+              "Shorter coefficient lists are zero-padded (banded), longer ones cut to the N x N section")
+    add_param(p, resolve_scheme, "d", "-d", "--d-model", metavar="D",
+              help="model dimension of an absolute or rotary PE (default 64; a model's config.json fixes its own)")
     p.add_argument("--kernel-length", type=float, default=4.0, metavar="L", help="kernel length scale (default 4)")
-    p.add_argument("--key", metavar="TENSOR", help="tensor name in a table file with several tensors (same as SPEC#TENSOR)")
-    p.add_argument("--no-project", action="store_true",
-                   help="refuse a source matrix that is not Toeplitz instead of analysing its Toeplitz projection")
-    p.add_argument("--hermitian-part", action="store_true", help="use (T + T^H)/2 when the data is not Hermitian")
-    p.add_argument("--rtol", type=float, default=RTOL,
-                   help=f"relative accuracy of the extreme eigenvalues (default {RTOL:g}, as in report and compare)")
-    p.add_argument("--method", choices=("auto", "exact", "slq", "off"), default="auto",
-                   help="Szegő distance: dense eigenvalues (exact: O(N^3), about 2 s at N=1024 and 30 s at N=4096 on 2 "
-                        "cores), stochastic Lanczos quadrature (slq: ~10 s at N=4096, minutes at N=2^20), none (off); "
-                        "auto (default): exact up to N=1024, off beyond (--method exact or slq computes it)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the SLQ probes")
+    add_param(p, resolve_scheme, "key", metavar="TENSOR",
+              help="tensor name in a table file with several tensors (same as SPEC#TENSOR)")
+    add_param(p, spectrum, "project",
+              help="refuse a source matrix that is not Toeplitz instead of analysing its Toeplitz projection")
+    add_param(p, spectrum, "hermitian_part", help="use (T + T^H)/2 when the data is not Hermitian")
+    add_param(p, spectrum, "rtol",
+              help=f"relative accuracy of the extreme eigenvalues (default {RTOL:g}, as in report and compare)")
+    add_param(p, spectrum, "method",
+              help="Szegő distance: dense eigenvalues (exact: O(N^3), about 2 s at N=1024 and 30 s at N=4096 on 2 "
+                   "cores), stochastic Lanczos quadrature (slq: ~10 s at N=4096, minutes at N=2^20), none (off); "
+                   "auto (default): exact up to N=1024, off beyond (--method exact or slq computes it)")
+    add_param(p, spectrum, "seed", help="seed of the SLQ probes")
     p.add_argument("--json", metavar="FILE", help="write the record as JSON to FILE ('-' for stdout)")
 
 
@@ -123,7 +127,7 @@ def _scheme(args):
     """``--pe`` (with ``--key`` and ``-d``) resolved once into its Scheme."""
     from petheory.loaders import resolve_scheme
 
-    return resolve_scheme(args.pe, d=args.d_model, key=args.key, what="spectrum", as_family=args.as_family)
+    return resolve_scheme(args.pe, d=args.d, key=args.key, what="spectrum", as_family=args.as_family)
 
 
 def run(args) -> int:
@@ -132,10 +136,6 @@ def run(args) -> int:
     from petheory.analyses.describe import describe
     from petheory.analyses.record import to_json
 
-    if args.n is not None and args.n < 1:
-        raise ValidationError(f"--length must be >= 1, got {args.n}")
-    if not (args.rtol > 0):
-        raise ValidationError(f"--rtol must be > 0, got {args.rtol}")
     from petheory.analyses.spectrum import EXACT_UP_TO, exact_seconds, spectrum, toeplitz_summary
     from petheory.cli._progress import Lines
 
@@ -153,10 +153,10 @@ def run(args) -> int:
         if args.row is not None:
             raise ValidationError("--row goes with --coeffs or --file, not --pe")
         scheme = _scheme(args)
-        n_now[0] = args.n or DEFAULT_N
+        n_now[0] = args.length or DEFAULT_N
         try:
-            full = spectrum(scheme, length=args.n, rtol=args.rtol, method=args.method, seed=args.seed,
-                            project=not args.no_project, hermitian_part=args.hermitian_part, progress=starting)
+            full = spectrum(scheme, length=args.length, rtol=args.rtol, method=args.method, seed=args.seed,
+                            project=args.project, hermitian_part=args.hermitian_part, progress=starting)
         except tp.NotToeplitzError as e:
             raise ValidationError(f"{e}; drop --no-project to analyse its Toeplitz projection") from None
         secs = full.computed
@@ -171,14 +171,14 @@ def run(args) -> int:
     else:
         if args.coeffs is not None or args.file is not None:
             c = _parse_list("--coeffs", args.coeffs) if args.coeffs is not None else _read_file(args.file)
-            c = _section(c, args.n)
+            c = _section(c, args.length)
             r = None if args.row is None else _section(_parse_list("--row", args.row), c.shape[0])
             what = f"coefficients from {'--coeffs' if args.coeffs is not None else args.file}"
         else:
             if args.row is not None:
                 raise ValidationError("--row goes with --coeffs or --file, not --kernel")
             K = tp.kernel(args.kernel)
-            n = args.n or DEFAULT_N
+            n = args.length or DEFAULT_N
             c, r = K.column(n, args.kernel_length), None
             what = f"{K.name} kernel, length {args.kernel_length}: {K.formula}"
             if K.symbol is not None:

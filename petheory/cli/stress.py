@@ -15,8 +15,6 @@ from petheory.errors import ValidationError
 
 NAME = "stress"
 HELP = "stress of an encoding (named, .npy, .safetensors, hf:DIR) against a corpus's Hellinger geometry"
-#: library parameters this command spells otherwise than its options' dests (petheory.cli.in_cli_terms)
-PARAM_FLAGS = {"on_sparse='keep'": "--keep-sparse", "n": "--length"}
 DESCRIPTION = (
     "Compute the stress between the geometry an encoding induces on positions and a target geometry: "
     "the Hellinger distances between positional distributions of --corpus (default: the built-in corpus) "
@@ -25,15 +23,19 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    from petheory.analyses.stress import skip_rows, stress
+    from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
+    from petheory.geometry import positional_distributions
+    from petheory.loaders import resolve_scheme
 
     add_as_family(p)
     add_pe(p, "encoding", "model", "table")
-    p.add_argument("--key", metavar="TENSOR", help="tensor name when the file/directory holds several position tables "
-                   "(same as SPEC#TENSOR)")
-    p.add_argument("--length", dest="n", type=int, metavar="N", help="positions compared (default: all the target supports)")
-    p.add_argument("-d", "--d-model", type=int, metavar="D",
-                   help="model dimension for named encodings (default 64; read from tables)")
+    add_param(p, resolve_scheme, "key", metavar="TENSOR", help="tensor name when the file/directory holds several "
+              "position tables (same as SPEC#TENSOR)")
+    add_param(p, stress, "length", metavar="N", help="positions compared (default: all the target supports)")
+    add_param(p, resolve_scheme, "d", "-d", "--d-model", metavar="D",
+              help="model dimension for named encodings (default 64; read from tables)")
     src = p.add_mutually_exclusive_group()
     src.add_argument("--corpus", metavar="FILE", help="UTF-8 text, one sequence per line")
     src.add_argument("--target", metavar="D.npy", help="(n, n) target distance matrix")
@@ -41,53 +43,46 @@ def add_arguments(p) -> None:
                      help="(n, V) positional distributions (rows non-negative, summing to 1); target = their Hellinger distances")
     p.add_argument("--tokenizer", default=None, metavar="whitespace|hf:DIR",
                    help="tokenizer of --corpus (default whitespace; hf:minilm = MiniLM's WordPiece)")
-    p.add_argument("--lowercase", action="store_true", help="lowercase before whitespace tokenisation")
-    p.add_argument("--max-vocab", type=int, metavar="K", help="keep the K most frequent types, pool the rest")
-    p.add_argument("--min-count", type=int, default=1, metavar="C",
-                   help="with --corpus: positions need at least C observations (default 1); the rest are reported. "
-                        "The built-in corpus (no --corpus/--target) is fixed at C = 100 (BUILTIN_MIN_COUNT), so it "
-                        "keeps the positions with >= 100 observations")
+    add_param(p, positional_distributions, "lowercase", help="lowercase before whitespace tokenisation")
+    add_param(p, positional_distributions, "max_vocab", metavar="K", help="keep the K most frequent types, pool the rest")
+    add_param(p, positional_distributions, "min_count", metavar="C",
+              help="with --corpus: positions need at least C observations (default 1); the rest are reported. "
+                   "The built-in corpus (no --corpus/--target) is fixed at C = 100 (BUILTIN_MIN_COUNT), so it "
+                   "keeps the positions with >= 100 observations")
     p.add_argument("--keep-sparse", action="store_true",
                    help="with --length: keep positions below --min-count (listed in the output) instead of failing")
-    p.add_argument("--smoothing", type=float, default=0.0, metavar="ALPHA", help="additive pseudo-count (default 0)")
-    p.add_argument("--rank", type=int, metavar="R", help="rank of the optimal (MDS) encoding (default: numerical rank)")
-    p.add_argument("--kind", default="stress1", choices=("stress1", "raw", "strain"), help="stress formula (default stress1)")
-    p.add_argument("--bias-map", choices=("gap", "hellinger"), help="how a bias encoding induces distances")
-    p.add_argument("--table-offset", type=int, default=None, metavar="K",
-                   help="compare the loaded table's rows K.. with the target's positions 0.. (e.g. 1 to skip a [CLS] row)")
-    p.add_argument("--null-draws", type=int, default=100, metavar="K",
-                   help="random N(0,1) tables of the same shape scored against the same target, as a null reference "
-                        "(default 100; 0: none)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the first random table of the null reference (default 0)")
+    add_param(p, positional_distributions, "smoothing", metavar="ALPHA", help="additive pseudo-count (default 0)")
+    add_param(p, stress, "rank", metavar="R", help="rank of the optimal (MDS) encoding (default: numerical rank)")
+    add_param(p, stress, "kind", help="stress formula (default stress1)")
+    add_param(p, stress, "bias_map", help="how a bias encoding induces distances")
+    add_param(p, skip_rows, "offset", "--table-offset", metavar="K", help="compare the loaded table's rows K.. with "
+              "the target's positions 0.. (e.g. 1 to skip a [CLS] row)")
+    add_param(p, stress, "null_draws", metavar="K",
+              help="random N(0,1) tables of the same shape scored against the same target, as a null reference "
+                   "(default 100; 0: none)")
+    add_param(p, stress, "seed", help="seed of the first random table of the null reference (default 0)")
     p.add_argument("--json", metavar="FILE", help="write the result as JSON to FILE ('-' for stdout)")
 
 
 def _scheme(args):
     """``--pe`` (with ``--key``, ``-d`` and ``--table-offset``) resolved once: (Scheme, label, table rows or None)."""
-    from dataclasses import replace
-
+    from petheory.analyses.stress import skip_rows
     from petheory.loaders import resolve_scheme
-    from petheory.scheme import Scheme
 
     if args.pe is None:
         raise ValidationError("give the encoding: --pe SPEC (a registered name, file.npy, file.safetensors or hf:DIR)")
-    scheme = resolve_scheme(args.pe, d=args.d_model, key=args.key, what="stress", as_family=args.as_family)
+    scheme = resolve_scheme(args.pe, d=args.d, key=args.key, what="stress", as_family=args.as_family)
     pos = scheme.main.positions
     if pos.kind != "table":
-        if args.table_offset:
-            raise ValidationError("--table-offset applies to loaded tables only")
+        skip_rows(scheme, args.offset)  # refuses an offset: no table
         label = pos.encoding + (f" ({scheme.spec})" if scheme.source not in ("spec", "table") else "")
         return scheme, label, None
-    table = pos.table
-    label = f"{pos.source} {tuple(table.shape)} {table.dtype}"
+    label = f"{pos.source} {tuple(pos.table.shape)} {pos.table.dtype}"
     offset = _table_offset(args, str(args.pe))
+    scheme = skip_rows(scheme, offset)
     if offset:
-        if offset >= table.shape[0] - 1:
-            raise ValidationError(f"--table-offset {offset} leaves fewer than 2 of the table's {table.shape[0]} rows")
-        table = table[offset:]
         label += f" rows {offset}.."
-        scheme = Scheme.single(replace(pos, table=table), context=table.shape[0], source="table", spec=scheme.spec)
-    return scheme, label, table.shape[0]
+    return scheme, label, scheme.main.positions.table.shape[0]
 
 
 def _table_offset(args, spec) -> int:
@@ -98,10 +93,8 @@ def _table_offset(args, spec) -> int:
     row for row would shift every position by one, so that mismatch is refused unless the user
     says how to align (``--table-offset``, or the model's own tokenizer).
     """
-    if args.table_offset is not None:
-        if args.table_offset < 0:
-            raise ValidationError(f"--table-offset must be >= 0, got {args.table_offset}")
-        return args.table_offset
+    if args.offset is not None:
+        return args.offset
     if not spec.startswith("hf:") or (args.tokenizer or "").startswith("hf:") or args.target or args.distributions:
         return 0
     lead = _leading_special_tokens(spec[3:])
@@ -168,8 +161,8 @@ def _target(args, rows):
                 lowercase=args.lowercase,
             )
 
-    P = build(args.n)
-    if rows is not None and args.n is None and P.n > rows:
+    P = build(args.length)
+    if rows is not None and args.length is None and P.n > rows:
         P = build(rows)  # the corpus supports more positions than the table has: compare the table's
         args.capped_by_table = True
     return P, P.source
@@ -181,17 +174,6 @@ def run(args) -> int:
     from petheory.analyses.record import to_json
     from petheory.io import atomic_write_json
 
-    if args.n is not None and args.n < 2:
-        raise ValidationError(f"--length must be >= 2, got {args.n}")
-    if args.d_model is not None and args.d_model < 1:
-        raise ValidationError(f"--d-model must be >= 1, got {args.d_model}")
-    if args.rank is not None and args.rank < 1:
-        raise ValidationError(f"--rank must be >= 1, got {args.rank}")
-    from petheory.loaders.limits import null_draws
-
-    null_draws(args.null_draws)
-    if args.seed < 0:
-        raise ValidationError(f"--seed must be >= 0, got {args.seed}")
     from petheory.analyses.stress import stress
 
     scheme, label, rows = _scheme(args)
@@ -199,7 +181,7 @@ def run(args) -> int:
     from petheory.cli._progress import Lines
 
     n_target = target.n if isinstance(target, geometry.PositionalDistributions) else len(target)
-    lines = Lines("stress", quiet=args.quiet or (args.n or n_target) < LONG_N)  # long work only: a line now and then
+    lines = Lines("stress", quiet=args.quiet or (args.length or n_target) < LONG_N)  # long work only: a line now and then
     every = max(1, args.null_draws // 10)
 
     def progress(done, total):
@@ -211,9 +193,9 @@ def run(args) -> int:
                    + (f"; null reference of {args.null_draws} random tables next" if args.null_draws else ""))
 
     details_extra = {"capped_by_table": True} if getattr(args, "capped_by_table", False) else None
-    rec = stress(scheme, target, null_draws=args.null_draws, seed=args.seed, length=args.n, kind=args.kind,
+    rec = stress(scheme, target, null_draws=args.null_draws, seed=args.seed, length=args.length, kind=args.kind,
                  rank=args.rank, bias_map=args.bias_map, target_name=target_name, name=label,
-                 details_extra=details_extra, length_implicit=args.n is None and args.corpus is not None,
+                 details_extra=details_extra, length_implicit=args.length is None and args.corpus is not None,
                  progress=progress, started=started)
     secs = rec.computed
     if not secs:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-from petheory.errors import ValidationError
-
 NAME = "sweep"
 HELP = "train a grid of configs (grid file or flags) in-process, in a process pool, or as a SLURM array"
 DESCRIPTION = (
@@ -15,7 +13,10 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    from petheory._threads import pick_threads
+    from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
+    from petheory.experiments import sweep
 
     p.add_argument("grid", nargs="?", metavar="GRID", help="grid file (.json or .toml); flags below add to / override it")
     p.add_argument("--task", action="append", help="task (repeatable)")
@@ -26,15 +27,15 @@ def add_arguments(p) -> None:
     p.add_argument("--device", help="cpu, cuda, cuda:N, mps or auto")
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="override for every run; repeatable")
     p.add_argument("--out", required=True, metavar="DIR", help="sweep directory")
-    p.add_argument("--engine", default="local", choices=("local", "process", "slurm"), help="default: local (in-process)")
-    p.add_argument("--workers", type=int, help="process engine: number of worker processes")
+    add_param(p, sweep.run, "engine", help="default: local (in-process)")
+    add_param(p, sweep.run, "workers", help="process engine: number of worker processes")
     p.add_argument("--ensemble", action="store_true", help="train runs that share task, schedule and optimiser as one grid (petheory.experiments.grid); each group is one unit of work of --engine (one SLURM array task, one pool job)")
     p.add_argument("--slurm", action="append", metavar="KEY=VALUE",
                    help="submitit/SLURM option, e.g. partition=gpu, timeout_min=60, gpus_per_node=1; repeatable")
     p.add_argument("--dry-run", action="store_true", help="list the runs and whether they are done, train nothing")
     p.add_argument("--json", metavar="FILE", help="write all records as a JSON list ('-' for stdout)")
-    p.add_argument("--threads", type=int, help="torch CPU threads in this process (default: 1 when every run is a "
-                                               "smoke preset, else the cores no other process is using at start)")
+    add_param(p, pick_threads, "threads", help="torch CPU threads in this process (default: 1 when every run is a "
+                                              "smoke preset, else the cores no other process is using at start)")
 
 
 def run(args) -> int:
@@ -53,11 +54,7 @@ def run(args) -> int:
     spec.setdefault("set", {}).update(parse_sets(args.set))
     if args.d_model is not None:
         spec["set"]["model.d_model"] = args.d_model
-    if args.workers is not None and args.workers < 1:
-        raise ValidationError(f"--workers must be >= 1, got {args.workers}")
     configs = sweep.expand(spec)
-    if args.threads is not None and args.threads < 1:
-        raise ValidationError(f"--threads must be >= 1, got {args.threads}")
     presets = spec.get("preset", "smoke")
     smoke = set(presets if isinstance(presets, list) else [presets]) == {"smoke"}
     if args.threads or smoke or args.engine == "local":

@@ -8,8 +8,6 @@ from petheory.errors import ValidationError
 
 NAME = "train"
 HELP = "train one model (task, PE, size preset) with checkpoints; resumes when --out holds a checkpoint"
-#: library parameters this command spells otherwise than its options' dests (petheory.cli.in_cli_terms)
-PARAM_FLAGS = {"out_dir": "--out"}
 DESCRIPTION = (
     "Train a pluggable-position Transformer on TASK and write a JSON record (per-length evaluation, per-head "
     "ablation). A checkpoint is written to --out every epoch; rerunning the same command resumes from it, and a "
@@ -35,15 +33,18 @@ def _check_set_types(base: dict, over: dict) -> None:
 
 
 def add_arguments(p) -> None:
+    from petheory._threads import pick_threads
+    from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
+    from petheory.nn.presets import preset
 
     p.add_argument("task", help="running_sum, gu2025_task1, gu2025_task2, parity, copy, reverse, addition, passkey, mqar")
     add_pe(p, "mechanism", default="nope", note="default: nope; keys heads, slopes, trainable, latent, rope_dim, "
            "hint configure the mechanism, the others go to the encoding")
     p.add_argument("-d", "--d-model", type=int, metavar="D", help="model width (shorthand for --set model.d_model=D)")
-    p.add_argument("--preset", default="smoke", choices=("smoke", "small", "paper"), help="size (default: smoke)")
-    p.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N, mps or auto (default: cpu)")
-    p.add_argument("--seed", type=int, default=0, help="model/batch-order seed (default: 0)")
+    add_param(p, preset, "size", "--preset", help="size (default: smoke)")
+    add_param(p, preset, "device", help="cpu, cuda, cuda:N, mps or auto (default: cpu)")
+    add_param(p, preset, "seed", help="model/batch-order seed (default: 0)")
     p.add_argument("--epochs", type=int, help="override the preset's number of epochs")
     p.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="override a setting: a TrainConfig field, model.<field> or task.<param>; repeatable")
@@ -51,8 +52,8 @@ def add_arguments(p) -> None:
                    "$PETHEORY_RUNS, else runs/)")
     p.add_argument("--resume", action="store_true", help="require a checkpoint in --out (error if there is none)")
     p.add_argument("--json", metavar="FILE", help="also write the record to FILE ('-' for stdout)")
-    p.add_argument("--threads", type=int,
-                   help="torch CPU threads (default: 1 for the smoke preset, whose tiny matmuls only lose to threading; "
+    add_param(p, pick_threads, "threads",
+              help="torch CPU threads (default: 1 for the smoke preset, whose tiny matmuls only lose to threading; "
                         "else the cores no other process is using at start, so a busy machine never runs more threads "
                         "than it has free cores; the record's timing.threads says how many). Losses can differ in the "
                         "last bits between thread counts: pass --threads to fix them")
@@ -73,19 +74,15 @@ def run(args) -> int:
 
     from petheory.cli._console import console as make_console
 
-    if args.seed < 0:
-        raise ValidationError(f"--seed must be >= 0, got {args.seed}")
-    if args.threads is not None and args.threads < 1:
-        raise ValidationError(f"--threads must be >= 1, got {args.threads}")
-    torch.set_num_threads(pick_threads(args.threads or (1 if args.preset == "smoke" else None)))
+    torch.set_num_threads(pick_threads(args.threads or (1 if args.size == "smoke" else None)))
     over = parse_sets(args.set)
     if args.epochs is not None:
         over["epochs"] = args.epochs
     if args.d_model is not None:
         over["model.d_model"] = args.d_model
     pe = parse_pe_spec(args.pe)  # parsed once, passed down as a PESpec
-    _check_set_types(preset(args.task, args.preset, pe=pe, seed=args.seed, device=args.device).as_dict(), over)
-    cfg = preset(args.task, args.preset, pe=pe, seed=args.seed, device=args.device, **over)
+    _check_set_types(preset(args.task, args.size, pe=pe, seed=args.seed, device=args.device).as_dict(), over)
+    cfg = preset(args.task, args.size, pe=pe, seed=args.seed, device=args.device, **over)
     from petheory.nn.training import resolve_device
 
     resolve_device(cfg.device)  # fail before any work when the device is absent

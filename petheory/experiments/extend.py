@@ -8,7 +8,9 @@ a short fine-tune (:func:`petheory.experiments.context_extension.finetune`); :fu
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral, Real
 
+from petheory._validate import Each, Interval, validate_params
 from petheory.analyses.record import Record, item
 from petheory.errors import ValidationError
 from petheory.experiments.context_extension import finetune, method_params, swap_rotary
@@ -80,7 +82,15 @@ class ExtensionRecord(Record):
 METHODS = ("rope", "rope_pi", "rope_ntk", "rope_yarn")
 
 
-def extend_run(run_dir, methods=METHODS, *, lengths=None, depths=None, finetune_steps: int = 0,
+@validate_params({
+    "methods": [list, tuple, None],
+    "lengths": [Each(Interval(Integral, 1, None)), None],
+    "depths": [Each(Interval(Real, 0, 1)), None],  # 0: the key right after BOS, 1: right before the query
+    "finetune_steps": [Interval(Integral, 0, None)],
+    "finetune_length": [Interval(Integral, 1, None), None],
+    "device": [str],
+})
+def extend_run(run_dir, methods=None, *, lengths=None, depths=None, finetune_steps: int = 0,
                finetune_length: int | None = None, device: str = "cpu") -> ExtensionRecord:
     """Evaluate a run of ``petheory train`` (a causal LM task, trained with RoPE) at ``lengths`` with each method
     swapped in (:func:`swap_rotary`), after ``finetune_steps`` steps of :func:`finetune` where that is > 0.
@@ -89,8 +99,8 @@ def extend_run(run_dir, methods=METHODS, *, lengths=None, depths=None, finetune_
     ----------
     run_dir : str or Path
         A run folder (``config.json`` and ``checkpoint.pt``).
-    methods : sequence of str
-        Rotary PE specs (:func:`method_params`), every one checked before any work.
+    methods : sequence of str, optional
+        Rotary PE specs (:func:`method_params`), every one checked before any work (default :data:`METHODS`).
     lengths : list of int, optional
         Context lengths (default: the task's test lengths).
     depths : list of float, optional
@@ -113,8 +123,7 @@ def extend_run(run_dir, methods=METHODS, *, lengths=None, depths=None, finetune_
     from petheory.nn import tasks as _tasks
     from petheory.nn.training import CHECKPOINT, CONFIG, load_model, resolve_device
 
-    if finetune_steps < 0:
-        raise ValidationError(f"finetune_steps must be >= 0, got {finetune_steps}", params={"finetune_steps": None})
+    methods = list(methods or METHODS)
     run_dir = Path(run_dir)
     if not all(os.path.lexists(run_dir / f) for f in (CONFIG, CHECKPOINT)):
         raise FileNotFoundError(f"{run_dir} is not a run directory (no {CONFIG} and {CHECKPOINT}); "
@@ -133,8 +142,7 @@ def extend_run(run_dir, methods=METHODS, *, lengths=None, depths=None, finetune_
     p = _tasks.resolve_params(cfg.task.name, cfg.task.params)
     lengths = list(lengths) if lengths else list(p["test_lens"])
     if depths and cfg.task.name != "passkey":
-        raise ValidationError(f"depths applies to passkey runs; this run's task is {cfg.task.name}",
-                              params={"depths": None})
+        raise ValidationError(f"depths applies to passkey runs; this run's task is {cfg.task.name}")
     ft_len = finetune_length or 2 * p.get("train_len", 0)
     metric = METRIC.get(cfg.task.name, "token_acc")
     out = {}

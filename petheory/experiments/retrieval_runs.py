@@ -32,8 +32,10 @@ query; its records are ``records/mqar_recall_small``.
 from __future__ import annotations
 
 import time
+from numbers import Integral, Real
 from pathlib import Path
 
+from petheory._validate import Each, Interval, validate_params
 from petheory.io import atomic_write_json, read_json
 from petheory.records import runs_dir as default_runs_dir
 from petheory.errors import ValidationError
@@ -78,6 +80,11 @@ def run_name(task: str, pe: str, seed: int) -> str:
     return f"{task}__{pe}__s{seed}"
 
 
+@validate_params({
+    "lengths": [Each(Interval(Integral, 1, None))],
+    "train_seq_len": [Interval(Integral, 1, None)],
+    "depths": [Each(Interval(Real, 0, 1)), None],  # 0: the key right after BOS, 1: right before the query
+})
 def evaluate_lengths(model, task, lengths, *, train_seq_len: int, depths=None, n_grid: int = GRID_N) -> dict:
     """Metrics of ``model`` at each context length (and on the passkey grid): a method's entry of the record.
 

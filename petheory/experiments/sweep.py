@@ -51,8 +51,10 @@ import itertools
 import json
 import os
 import re
+from numbers import Integral
 from pathlib import Path
 
+from petheory._validate import Interval, StrOptions, validate_params
 from petheory.io import read_json
 from petheory.errors import ValidationError, ValidationTypeError
 
@@ -333,6 +335,13 @@ def groups_of(configs, todo) -> list[list[int]]:
     return list(groups.values())
 
 
+@validate_params({
+    "engine": [StrOptions(ENGINES)],
+    "workers": [Interval(Integral, 1, None), None],
+    "slurm": [dict, None],
+    "ensemble": ["boolean"],
+    "progress": ["callable", None],
+})
 def run(configs, out_dir, *, engine: str = "local", workers: int | None = None, slurm: dict | None = None,
         executor=None, ensemble: bool = False, progress=None) -> list[dict]:
     """Train every config not yet done under ``out_dir``; return all records in config order.
@@ -379,8 +388,6 @@ def run(configs, out_dir, *, engine: str = "local", workers: int | None = None, 
     """
     from petheory.nn.config import TrainConfig
 
-    if engine not in ENGINES:
-        raise ValidationError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     configs = [c if isinstance(c, TrainConfig) else TrainConfig.from_dict(c) for c in configs]
     for c in configs:
         c.validate()

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from numbers import Integral, Real
 from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 
 from petheory import _validate as v
+from petheory._validate import Interval, StrOptions, validate_params
 from petheory.errors import ValidationError, ValidationTypeError
 
 __all__ = [
@@ -207,6 +209,15 @@ def _make_tokenizer(tokenizer, lowercase: bool, add_special_tokens: bool) -> tup
     raise ValidationError(f"tokenizer must be 'whitespace', 'hf:DIR' or a callable, got {tokenizer!r}")
 
 
+@validate_params({
+    "n": [Interval(Integral, 1, None), None],
+    "smoothing": [Interval(Real, 0, None, closed="left")],
+    "min_count": [Interval(Integral, 1, None)],
+    "on_sparse": [StrOptions(("error", "keep"))],
+    "max_vocab": [Interval(Integral, 1, None), None],
+    "lowercase": ["boolean"],
+    "add_special_tokens": ["boolean"],
+})
 def positional_distributions(
     corpus,
     *,
@@ -289,13 +300,7 @@ def positional_distributions(
     >>> P.n
     2
     """
-    smoothing = v.real("smoothing", smoothing, nonnegative=True)
-    min_count = v.integer("min_count", min_count, minimum=1)
-    v.choice("on_sparse", on_sparse, ("error", "keep"))
-    if n is not None:
-        n = v.integer("n", n, minimum=1)
-    if max_vocab is not None:
-        max_vocab = v.integer("max_vocab", max_vocab, minimum=1)
+    smoothing, min_count = float(smoothing), int(min_count)
     tokenize, tok_vocab, tok_name = _make_tokenizer(tokenizer, lowercase, add_special_tokens)
     seqs, n_empty, described = _read_sequences(corpus, tokenize)
     source = described if source is None else str(source)
@@ -361,7 +366,7 @@ def positional_distributions(
                 raise ValidationError(
                     f"{low.size} of the first n={n} positions have fewer than min_count={min_count} observations "
                     f"(position {int(low[0])} has {int(obs_all[low[0]])}); the corpus supports n <= {supported}; "
-                    "pass a smaller n, a lower min_count, or on_sparse='keep'", params={"on_sparse": "'keep'"}
+                    "pass a smaller n, a lower min_count, or on_sparse='keep'"
                 )
             sparse = tuple(int(i) for i in low)
     obs = obs_all[:n]  # every position below the longest sequence's length has >= 1 observation

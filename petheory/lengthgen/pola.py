@@ -50,10 +50,12 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass, field
+from numbers import Integral
 
 import numpy as np
 
 from petheory import _validate as v
+from petheory._validate import Each, Interval, validate_params
 from petheory import encodings as enc
 from petheory.lengthgen.targets import HINTS, Target, check_target, hint_positions, segments, target
 from petheory.errors import ValidationError, ValidationTypeError
@@ -598,8 +600,9 @@ def lrc(pe, name: str, N: int, **kw) -> LRC:
     return LRC(pola_pe(pe).name, name if isinstance(name, str) else "custom", int(N), value, r)
 
 
-def lrc_curve(pe, name: str, Ns, **kw) -> list[LRC]:
-    """LRC(N) for each N in ``Ns``.
+@validate_params({"lengths": [Each(Interval(Integral, 1, None))]})
+def lrc_curve(pe, name: str, lengths, **kw) -> list[LRC]:
+    """LRC(N) for each N in ``lengths``.
 
     Parameters
     ----------
@@ -607,15 +610,15 @@ def lrc_curve(pe, name: str, Ns, **kw) -> list[LRC]:
         The PE (:func:`pola_pe`).
     name : str or list of Target
         The target family, as in :func:`lrc`.
-    Ns : iterable of int
-        The largest problem sizes.
+    lengths : iterable of int
+        The largest problem sizes N.
     **kw
         Passed to :func:`realise`.
 
     Returns
     -------
     list of LRC
-        One per entry of ``Ns``, in order.
+        One per entry of ``lengths``, in order.
 
     Examples
     --------
@@ -624,7 +627,7 @@ def lrc_curve(pe, name: str, Ns, **kw) -> list[LRC]:
     >>> [c.value for c in lrc_curve('relative', 'shift', [2, 4, 8])]  # bounded
     [1.0, 1.0, 1.0]
     """
-    return [lrc(pe, name, int(N), **kw) for N in Ns]
+    return [lrc(pe, name, int(N), **kw) for N in lengths]
 
 
 def predict_entries(r: Realisation, mode: str, X: np.ndarray) -> np.ndarray:

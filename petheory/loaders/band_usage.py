@@ -20,11 +20,13 @@ attention is read as stored: ``k_proj`` has the layer's key heads, checked again
 from __future__ import annotations
 
 import math
+from numbers import Integral
 from pathlib import Path
 
 import numpy as np
 
 from petheory import _validate as v
+from petheory._validate import Interval, validate_params
 from petheory.errors import ValidationError
 
 __all__ = ["band_pairs", "band_norms", "band_usage"]
@@ -156,6 +158,7 @@ def _kv_layout(text: dict, ms, source: str) -> tuple:
     return kvs, dims, shared
 
 
+@validate_params({"context": [Interval(Integral, 1, None), None]})
 def band_usage(spec, *, context: int | None = None) -> dict:
     r"""Band norms of every layer's query and key projections of the model in ``hf:DIR``, per layer kind.
 
@@ -246,7 +249,7 @@ def band_usage(spec, *, context: int | None = None) -> dict:
     rotary = [i for i, layer in enumerate(ms.layers) if layer.positions.kind == "rotary"]
     tensors = projection_tensors(cfg, ms.source, n, weights.names, heads=ms.num_heads, dims=dims, source=str(directory),
                                  read=sorted(set(rotary) | {shared[i] for i in rotary if i in shared}), shared_kv=shared)
-    L = v.integer("context", context if context is not None else ms.context, minimum=1)
+    L = int(context if context is not None else ms.context)
     groups: dict = {}
     for k, (layer, idx) in enumerate(ms.kinds()):
         for i in idx:

@@ -82,7 +82,7 @@ def minilm_terms(
     >>> minilm_terms(6, head=2, spec=f"hf:{d}")
     Traceback (most recent call last):
     ...
-    petheory.errors.ValidationError: head must be <= 1, got 2
+    petheory.errors.ParameterError: head must be <= 1, got 2
     >>> tmp.cleanup()
     """
     layer = load_bert_first_layer(spec) if layer is None else layer

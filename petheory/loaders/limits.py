@@ -93,44 +93,41 @@ def table_abs_max(d: int) -> float:
     return (FLOAT_MAX / max(int(d), 1)) ** 0.5
 
 
-def null_draws(k: int, *, flag: str = "--null-draws") -> int:
-    """``k`` if it is a number of null draws within :data:`NULL_DRAWS_MAX`; else the refusal with a time estimate.
+def null_draws(minimum: int = 0):
+    """The declared constraint of a number of null draws: an integer in ``[minimum, NULL_DRAWS_MAX]``, whose
+    refusal above the cap says how long that many random tables would take.
 
     Parameters
     ----------
-    k : int
-        The number of random tables asked for.
-    flag : str, optional
-        How the caller names the value, for the message.
+    minimum : int, optional
+        The fewest draws the caller's statistic needs (0: none is allowed).
 
     Returns
     -------
-    int
-        ``k``.
-
-    Raises
-    ------
-    ValidationError
-        ``k`` negative, not an integer, or above :data:`NULL_DRAWS_MAX`.
+    petheory._validate.Interval
 
     Examples
     --------
-    >>> null_draws(100)
-    100
-    >>> null_draws(10**12)
+    >>> from petheory._validate import check
+    >>> check("null_draws", 10**12, [null_draws()])
     Traceback (most recent call last):
     ...
-    petheory.errors.ValidationError: --null-draws 1000000000000 is more than 100000 random tables (about 95 years at 3 ms per draw); the z-score's error is about 1/sqrt(K): 1000 draws give 3 %
+    petheory.errors.ParameterError: null_draws must be <= 100000 (1000000000000 random tables take about 95 years at 3 ms per draw; the z-score's error is about 1/sqrt(K): 1000 draws give 3 %), got 1000000000000
     """
-    from petheory.errors import ValidationError
+    from numbers import Integral
 
-    if isinstance(k, bool) or not isinstance(k, int) or k < 0:
-        raise ValidationError(f"{flag} must be an integer >= 0, got {k!r}")
-    if k > NULL_DRAWS_MAX:
-        raise ValidationError(f"{flag} {k} is more than {NULL_DRAWS_MAX} random tables (about "
-                              f"{_duration(k * NULL_DRAW_SECONDS)} at {NULL_DRAW_SECONDS * 1e3:.0f} ms per draw); the "
-                              "z-score's error is about 1/sqrt(K): 1000 draws give 3 %")
-    return k
+    from petheory._validate import Interval
+
+    class _NullDraws(Interval):
+        def failure(self, value):
+            why = super().failure(value)
+            if why == f"<= {NULL_DRAWS_MAX}":
+                why += (f" ({value} random tables take about {_duration(value * NULL_DRAW_SECONDS)} at "
+                        f"{NULL_DRAW_SECONDS * 1e3:.0f} ms per draw; the z-score's error is about 1/sqrt(K): 1000 "
+                        "draws give 3 %)")
+            return why
+
+    return _NullDraws(Integral, minimum, NULL_DRAWS_MAX)
 
 
 def _duration(seconds: float) -> str:

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
+from numbers import Integral
 from pathlib import Path
 
 from petheory.loaders import safe_json
 from petheory.loaders.limits import CONFIG_MAX_BYTES
 from petheory.loaders.paths import inside, model_root
-from petheory.errors import ValidationError
+from petheory._validate import Interval, validate_params
+from petheory.errors import ParameterError, ValidationError
 from petheory.loaders.gguf_scheme import load_gguf_scheme
 from petheory.loaders.hf import MINILM, resolve_hf_dir
 from petheory.models import MODEL_TYPES, resolve_config
@@ -251,10 +253,18 @@ def load_model_scheme(source, *, as_family: str | None = None) -> Scheme:
     try:
         scheme = resolve_config(cfg, as_family=as_family)
     except (ValueError, TypeError) as exc:
-        raise ValidationError(f"{path}: {exc}", params=getattr(exc, "params", None)) from None
+        raise ValidationError(f"{path}: {exc}") from None
     return replace(scheme, spec=str(source))
 
 
+@validate_params({
+    "d": [Interval(Integral, 1, None), None],
+    "context": [Interval(Integral, 1, None), None],
+    "key": [str, None],
+    "default_d": [Interval(Integral, 1, None), None],
+    "default_context": [Interval(Integral, 1, None), None],
+    "as_family": [str, None],
+})
 def resolve_scheme(text_or_spec, *, d: int | None = None, context: int | None = None, key: str | None = None,
                    default_d: int = DEFAULT_D, default_context: int | None = None, what: str = "this command",
                    as_family: str | None = None) -> Scheme:
@@ -275,7 +285,8 @@ def resolve_scheme(text_or_spec, *, d: int | None = None, context: int | None = 
         Tensor name in a table file (``--key``; the same as ``SPEC#KEY``).
     default_d, default_context : int, optional
         A plain spec's head dimension and context when ``d``/``context`` are None (a command's own
-        defaults: never applied to, nor checked against, a model's config).
+        defaults: never applied to, nor checked against, a model's config; None: :data:`DEFAULT_D`,
+        :data:`DEFAULT_CONTEXT`).
     what : str, optional
         The command's name in the refusal of a combination that is no registry entry (default ``'this command'``).
     as_family : str, optional
@@ -307,9 +318,6 @@ def resolve_scheme(text_or_spec, *, d: int | None = None, context: int | None = 
     if isinstance(text_or_spec, os.PathLike):
         text_or_spec = os.fspath(text_or_spec)
     spec = parse_pe_spec(text_or_spec).with_key(key)
-    for name, val in (("d", d), ("context", context)):
-        if val is not None and (isinstance(val, bool) or not isinstance(val, int) or val < 1):
-            raise ValidationError(f"{name} must be >= 1 (an integer), got {val!r}")
     if spec.is_table and len(spec.terms) == 1:
         term = spec.head
         gguf = term.path.startswith("gguf:")  # a llama.cpp file: its header's scheme (petheory.loaders.gguf_scheme)
@@ -320,28 +328,27 @@ def resolve_scheme(text_or_spec, *, d: int | None = None, context: int | None = 
                 raise ValidationError(f"{term}: as_family applies to a config.json; a GGUF file's architecture fixes "
                                       "its scheme")
             scheme = load_gguf_scheme(term.path) if gguf else load_model_scheme(term.path, as_family=as_family)
-            for flag, val, own in (("-d/--d-model", d, scheme.head_dim), ("--context", context, scheme.context)):
+            for name, val, own in (("d", d, scheme.head_dim), ("context", context, scheme.context)):
                 if val is not None and val != own:
-                    raise ValidationError(f"{flag} {val}: the model's config fixes it ({own} for {term.path}); drop "
-                                          f"{flag.split('/')[-1]}")
+                    raise ParameterError(name, f"the model's own {own} (its config fixes it: {term.path}; leave it "
+                                               "out)", val, owner=resolve_scheme)
             return scheme
         if as_family is not None:
             raise ValidationError(f"as_family={as_family}: {not_a_model(term.path)}; a family says how a model's "
-                                  "config.json is read", params={"as_family": as_family})
+                                  "config.json is read")
         _config_or_weights(term.path)
         from petheory.loaders.positions import load_position_embeddings
 
         loaded = load_position_embeddings(term.path, key=term.key)
         rows, width = loaded.table.shape
         if d is not None and d != width:
-            raise ValidationError(f"d={d} does not match the loaded table's width {width} ({loaded.describe()})",
-                                  params={"d": d})
+            raise ParameterError("d", f"the loaded table's width {width} ({loaded.describe()})", d, owner=resolve_scheme)
         label = term.path + (f"[{loaded.key}]" if loaded.key and not term.path.endswith(".safetensors") else "")
         table = Positions("table", table=loaded.table, d=int(width), source=label)
         return Scheme.single(table, context=int(context or rows), source="table", spec=str(spec))
     if as_family is not None:
         raise ValidationError(f"as_family={as_family} names the family of a model's config.json; {spec} is a "
-                              "registered encoding (leave the family out)", params={"as_family": as_family})
+                              "registered encoding (leave the family out)")
     term = spec.registered(what)
     if term.is_table:
         raise ValidationError(f"{what} takes one PE: a table stands alone, not in the combination {spec}")
@@ -351,7 +358,7 @@ def resolve_scheme(text_or_spec, *, d: int | None = None, context: int | None = 
     own = params.get("n_max")
     L = int(own) if isinstance(own, int) and not isinstance(own, bool) and own >= 1 else \
         int(context or default_context or DEFAULT_CONTEXT)
-    dd = int(d if d is not None else default_d)
+    dd = int(d if d is not None else DEFAULT_D if default_d is None else default_d)
     if info.kind == "rotary" and dd % 2:
         raise ValidationError(f"d = {dd}: a rotary encoding pairs coordinates, give an even head dimension")
     positions = Positions(info.kind, term.name, params, dd)

@@ -71,8 +71,7 @@ def _pick_key(keys, source: str, key: str | None) -> str:
     if len(hits) == 1:
         return hits[0]
     if len(hits) > 1:
-        raise ValidationError(f"{source} has several position tables ({', '.join(hits)}); choose one with key",
-                              params={"key": None})
+        raise ValidationError(f"{source} has several position tables ({', '.join(hits)}); choose one with key")
     raise LookupError(source)
 
 
@@ -223,7 +222,7 @@ def load_position_embeddings(spec, *, key: str | None = None) -> LoadedEncoding:
             except LookupError:
                 raise ValidationError(
                     f"{path} holds {len(header)} tensors and none ends in {', '.join(POSITION_KEYS)}; choose one with "
-                    f"key: {_tensor_list(header)}", params={"key": None}
+                    f"key: {_tensor_list(header)}"
                 ) from None
         arr, dt = read_safetensor(path, k)
         return LoadedEncoding(_as_table(arr, str(path)), str(path), k, dt)
@@ -231,8 +230,7 @@ def load_position_embeddings(spec, *, key: str | None = None) -> LoadedEncoding:
         try:
             arr, k, dt = _from_state(torch_state(path), str(path), key)
         except LookupError:
-            raise ValidationError(f"{path} has no tensor ending in {', '.join(POSITION_KEYS)}; choose one with key",
-                                  params={"key": None}) from None
+            raise ValidationError(f"{path} has no tensor ending in {', '.join(POSITION_KEYS)}; choose one with key") from None
         return LoadedEncoding(_as_table(arr, str(path)), str(path), k, dt)
     raise ValidationError(f"unsupported encoding file {path.name!r}: a position table is .npy, .safetensors or "
                           "pytorch_model.bin (or hf:DIR); a model is PATH/config.json, hf:DIR or gguf:FILE")

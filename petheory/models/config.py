@@ -265,7 +265,7 @@ def read_config(cfg: dict, mt: str | None = None, *, aliases: dict | None = None
                 msg = re.sub(rf"config field {std}\b", f"config field {stored}", msg)
         if msg == str(exc):
             raise
-        raise ValidationError(msg, params=exc.params) from None
+        raise ValidationError(msg) from None
 
 
 def _read(cfg: dict, text: dict, tmt: str, kind: str, aliases: dict, fields, plain: bool) -> Scheme:
@@ -293,7 +293,7 @@ def _read(cfg: dict, text: dict, tmt: str, kind: str, aliases: dict, fields, pla
         if not same:
             raise ValidationError(f"config field {unread[0]} is never read by transformers' {tmt} code, and reading it "
                                   "would change the positions: refused rather than dropped; remove it, or read the model "
-                                  "as a family whose code reads it (as_family)", params={"as_family": None})
+                                  "as a family whose code reads it (as_family)")
         note = f"ignored, as transformers' {tmt} code never reads them (they change nothing here): {', '.join(unread)}"
         scheme = dataclasses.replace(scheme, notes=scheme.notes + (note,))
     return scheme
@@ -424,7 +424,7 @@ def resolve_config(cfg, *, as_family: str | None = None) -> Scheme:
     if mt is None and as_family is None:
         raise ValidationError("the config has no model_type field: petheory reads a model's positions by its "
                               "transformers model type (e.g. \"model_type\": \"llama\"); add it, or pass as_family "
-                              "to read it as a verified family", params={"as_family": None})
+                              "to read it as a verified family")
     if mt is not None and not isinstance(mt, str):
         raise fail("model_type", "text such as 'llama'", mt)
     if as_family is not None:

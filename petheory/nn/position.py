@@ -481,8 +481,7 @@ class Rotary(nn.Module):
         self.heads, self.n_head = (n_head if heads is None else int(heads)), n_head
         if not 1 <= self.heads <= n_head:
             raise ValidationError(f"partial RoPE rotates the first k of H={n_head} heads; k must be in 1..{n_head}, got {self.heads} "
-                                  f"(to rotate {self.heads} heads: model.n_head={self.heads} or more)",
-                                  params={"model.n_head": self.heads})
+                                  f"(to rotate {self.heads} heads: model.n_head={self.heads} or more)")
         self.params, self.head_dim = dict(params), head_dim
         table = self.fn(1, head_dim, **self.params)  # validates pairing / rotary_dim / base
         self.alike = not hasattr(table, "factors")  # queries and keys take the same cos/sin (not YaRN, xPos)

@@ -23,6 +23,7 @@ GPU-sized reconstruction.
 
 from __future__ import annotations
 
+from petheory._validate import SEED, StrOptions, validate_params
 from petheory.nn import tasks as _tasks
 from petheory.nn.transformer import ModelConfig
 from petheory.nn.config import TrainConfig
@@ -101,6 +102,7 @@ _TABLE[("gu2025_task2", "paper")] = ({"drop_zero": True}, _GU_PAPER_MODEL, {**_G
 _DATA_SEED = {"gu2025_task1": 42, "gu2025_task2": 42}  # the authors' split seed
 
 
+@validate_params({"task": [str], "size": [StrOptions(SIZES)], "seed": [SEED], "device": [str]})
 def preset(task: str, size: str = "smoke", *, pe="nope", seed: int = 0, device: str = "cpu", **overrides) -> TrainConfig:
     """The :class:`TrainConfig` of ``task`` at ``size`` with position mechanism ``pe``.
 
@@ -138,8 +140,6 @@ def preset(task: str, size: str = "smoke", *, pe="nope", seed: int = 0, device: 
     """
     if task not in _tasks.available():
         raise ValidationError(f"unknown task {task!r}; known: {', '.join(_tasks.available())}")
-    if size not in SIZES:
-        raise ValidationError(f"preset must be one of {', '.join(SIZES)}, got {size!r}")
     tparams, mover, tover = _TABLE[(task, size)]
     model = {**_MODEL.get(size, {}), "max_len": 0, **mover, "pe": pe}
     train = dict(tover)

@@ -336,6 +336,5 @@ def _require_memory(name: str, p: dict) -> None:
     # int64 inputs and targets, a float mask and generation temporaries: about 6 words per token
     _memory.require(_memory.array_bytes(n_seq, longest, itemsize=6 * 8),
                     f"task {name} data ({n_seq} sequences of up to {longest} tokens)",
-                    alternative="lower n_train/n_test/n_samples or the lengths (preset override task.KEY=VALUE)",
-                    params={"task.KEY": "VALUE"})
+                    alternative="lower n_train/n_test/n_samples or the lengths (preset override task.KEY=VALUE)")
 

@@ -681,8 +681,7 @@ def require_memory(m: ModelConfig, config: TrainConfig, copies: int = 1) -> None
                     f"model d_model={d}, n_layer={L}, n_head={H}, max_len={T}, vocab_size={m.vocab_size} "
                     f"(about {params:.3g} parameters) with batch_size={config.batch_size}"
                     + (f", {copies} seeds at once" if copies > 1 else ""),
-                    alternative="lower model.d_model/n_layer/d_ff, the lengths or batch_size (preset override KEY=VALUE)",
-                    params={"KEY": "VALUE"}, memory=gpu)
+                    alternative="lower model.d_model/n_layer/d_ff, the lengths or batch_size (preset override KEY=VALUE)", memory=gpu)
 
 
 def setup(config: TrainConfig):
@@ -779,7 +778,7 @@ def train(config: TrainConfig | dict, out_dir=None, *, progress=None, on_epoch=N
             if not isinstance(saved, dict):
                 raise ValidationError(f"{out / CONFIG} is not a petheory run config (a JSON object expected)")
             if saved.get("hash", chash) != chash:
-                raise ValidationError(f"{out} holds a run of a different config; use another out_dir", params={"out_dir": None})
+                raise ValidationError(f"{out} holds a run of a different config; use another out_dir")
     t_start = time.perf_counter()
     device, data, mcfg, model, opt, sched, gen, steps = setup(config)
     amp = config.amp and device.type == "cuda"

@@ -22,7 +22,7 @@ def _need_dense(n: int, itemsize: int, what: str, *, eig: bool = False) -> None:
         _memory.array_bytes(n, n, itemsize=itemsize) * (2 if eig else 1),
         f"{what} (dense N x N, N = {n})",
         alternative="an O(N)-memory path: method='slq' (spectral_distribution), extreme_eigenvalues or "
-        "petheory.toeplitz.operator (FFT matvec)", params={"method": "'slq'"},
+        "petheory.toeplitz.operator (FFT matvec)",
         flops=(4.0 / 3.0) * float(n) ** 3 * (4 if itemsize > 8 else 1) if eig else None,
     )
 

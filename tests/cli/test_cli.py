@@ -105,8 +105,8 @@ def test_encodings_prints_the_registry_s_catalogue(capsys):
 BAD_ARGS = [
     (["nosuchcommand"], "invalid choice"),
     (["check", "--nosuchflag"], "unrecognized arguments: --nosuchflag"),
-    (["check", "--profile", "nightly"], "invalid choice: 'nightly'"),
-    (["check", "--seed", "abc"], "invalid int value: 'abc'"),
+    (["check", "--profile", "nightly"], "--profile must be one of 'quick', 'thorough', got 'nightly'"),
+    (["check", "--seed", "abc"], "--seed must be an integer >= 0, got 'abc'"),
     (["check", "--seed", "-1"], "--seed must be >= 0"),
     (["check", "--claims", "nosuchpaper1999.*"], "matches no registered claim"),
     (["check", "--claims", ","], "--claims is empty"),

@@ -149,7 +149,7 @@ def test_every_bad_input_is_one_line_exit_2(capsys, tmp_path, corpus):
         (["--pe", "sinusoidal", "--corpus", str(corpus), "--length", "99"], "the corpus supports n <="),
         (["--pe", "sinusoidal", "--length", "40"], "the corpus supports n <="),
         (["--pe", "sinusoidal", "--corpus", str(corpus), "--length", "10", "--min-count", "50"], "min_count"),
-        (["--pe", str(tmp_path / "pe.npy"), "-d", "8"], "does not match"),
+        (["--pe", str(tmp_path / "pe.npy"), "-d", "8"], "--d-model must be the loaded table's width 4"),
         (["--pe", str(tmp_path / "pe.npy"), "--length", "9"], "5 positions"),
         (["--pe", str(tmp_path / "cube.npy")], "2-D"),
         (["--pe", _dir_without_pe(tmp_path)], "no learned position embeddings"),

@@ -40,11 +40,12 @@ def test_sweep_table_and_dry_run_show_every_grid_axis(capsys, tmp_path):
 def test_sweep_prints_mean_and_standard_error_per_configuration(capsys, monkeypatch, tmp_path):
     from petheory.experiments import sweep
 
-    def fake_run(configs, out, **kw):
+    def fake_run(configs, out, *, engine="local", workers=None, **kw):  # run's options, as the flags declare them
         return [{"task": c.task.name, "pe": str(c.model.pe), "seed": c.seed, "kind": "lm", "config": c.as_dict(),
                  "model": {"d_model": 32, "n_head": 2},  # as every trainer record has (petheory.nn.training.make_record)
                  "final": {"train": {"token_acc": 1.0}, "test": {"8": {"token_acc": 0.2 + 0.2 * c.seed}}}} for c in configs]
 
+    fake_run.parameter_constraints = sweep.run.parameter_constraints  # the flags are built from run's declaration
     monkeypatch.setattr(sweep, "run", fake_run)
     assert main(["sweep", "--task", "copy", "--pe", "nope", "--pe", "rope", "--seeds", "0", "1", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out

@@ -72,8 +72,8 @@ def test_a_record_shows_its_metrics_per_split_with_the_training_length_marked():
         (["train", "running_sum", "--pe", "learned:n_max=20"], "exceeds the 20-row table"),
         (["train", "copy", "--device", "cuda"], "CUDA is not available"),
         (["train", "copy", "--set", "epochs"], "must look like key=value"),
-        (["train", "copy", "--preset", "huge"], "invalid choice"),
-        (["sweep", "--task", "copy", "--pe", "nope", "--engine", "mpi", "--out", "x"], "invalid choice"),
+        (["train", "copy", "--preset", "huge"], "--preset must be one of 'smoke', 'small', 'paper', got 'huge'"),
+        (["sweep", "--task", "copy", "--pe", "nope", "--engine", "mpi", "--out", "x"], "--engine must be one of"),
         (["sweep", "missing.toml", "--out", "x"], "no such grid file"),
     ],
 )
@@ -147,7 +147,7 @@ def test_partial_rope_on_too_few_heads_says_how_to_get_more(capsys, tmp_path):
     pytest.importorskip("torch")
     assert main(["train", "running_sum", "--pe", "rope:heads=4", "--out", str(tmp_path / "a")]) == 2
     err = capsys.readouterr().err
-    assert "--set model.n_head=4" in err
+    assert "model.n_head=4 or more" in err  # what --set takes
     # the suggestion works
     assert main(["train", "running_sum", "--pe", "rope:heads=4", "--set", "model.n_head=4", "--epochs", "1",
                  "--set", "ablate=false", "--set", "task.n_train=32", "--quiet", "--out", str(tmp_path / "b")]) == 0
@@ -175,4 +175,4 @@ def test_the_d_model_error_names_the_flag_the_user_typed(capsys, tmp_path):
     np.save(tmp_path / "pe.npy", np.random.default_rng(0).normal(size=(16, 8)))
     assert main(["stress", "--pe", str(tmp_path / "pe.npy"), "-d", "32"]) == 2
     err = capsys.readouterr().err
-    assert "--d-model 32" in err and "--d 32" not in err
+    assert "--d-model must be the loaded table's width 8" in err and "got 32" in err

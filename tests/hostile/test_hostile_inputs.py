@@ -19,7 +19,7 @@ from petheory import toeplitz as tp
 @pytest.mark.parametrize("argv,match", [
     (["spectrum", "--coeffs", "nan,1"], "must be finite"),
     (["spectrum", "--coeffs", "1,inf"], "finite"),
-    (["spectrum", "--coeffs", "1,0.5", "--rtol", "nan"], "--rtol must be > 0"),
+    (["spectrum", "--coeffs", "1,0.5", "--rtol", "nan"], "--rtol must be finite and > 0"),
     (["spectrum", "--kernel", "exponential", "--kernel-length", "nan"], "finite"),
     (["spectrum", "--pe", "sinusoidal:base=inf"], "finite"),
     (["bounds", "--pe", "alibi:slope=nan"], "finite"),
@@ -184,9 +184,9 @@ def test_stress_malformed_corpus(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("argv,match", [
-    (["bounds", "--pe", "alibi", "--lengths", "1.5"], "--lengths must be integers"),
-    (["bounds", "--pe", "alibi", "--lengths", ","], "--lengths is empty"),
-    (["bounds", "--pe", "alibi", "--m", "many"], "invalid int"),
+    (["bounds", "--pe", "alibi", "--lengths", "1.5"], "--lengths must be integers >= 1, got '1.5'"),
+    (["bounds", "--pe", "alibi", "--lengths", ","], "--lengths must be integers >= 1, got []"),
+    (["bounds", "--pe", "alibi", "--m", "many"], "--m must be an integer >= 1, got 'many'"),
     (["train", "running_sum", "--set", "epochs=1.5"], "epochs must be a positive integer"),
     (["train", "running_sum", "--set", "model.d_model=abc"], "model.d_model is a number"),
     (["train", "running_sum", "--set", "task.test_lens=[0]"], "test_lens must be positive"),
@@ -194,9 +194,9 @@ def test_stress_malformed_corpus(capsys, tmp_path):
     (["figures", "--seed", "x"], "invalid int"),
     (["check", "--claims", "li2025.alibi_monotone_bias", "--case", '{"n": "four", "slope": 1.0}'], "n must be an integer"),
     (["check", "--claims", "li2025.alibi_monotone_bias", "--case", '{"n": 4.5, "slope": 1.0}'], "n must be an integer"),
-    (["spectrum", "--kernel", "exponential", "--length", "1e3"], "invalid int"),
+    (["spectrum", "--kernel", "exponential", "--length", "1e3"], "--length must be an integer >= 1, got '1e3'"),
     (["spectrum", "--coeffs", "1,,2"], "empty entry"),
-    (["stress", "--pe", "sinusoidal", "--length", "abc"], "invalid int"),
+    (["stress", "--pe", "sinusoidal", "--length", "abc"], "--length must be an integer >= 2, got 'abc'"),
     (["encodings", "--json"], "expected one argument"),
 ])
 def test_cli_wrong_types(capsys, tmp_path, argv, match):

@@ -32,7 +32,7 @@ CLI_TOO_BIG = [
                   "content_scale": 1.0, "seed": 0})], "d = 1000000000000"),
     (["spectrum", "--coeffs", "1,0.5", "--length", BIG], "--length 1000000000000"),
     (["spectrum", "--pe", "sinusoidal", "--length", BIG], "n = 1000000000000, d = 64"),
-    (["spectrum", "--pe", "rope", "--length", 10**10], "n = 10000000000"),
+    (["spectrum", "--pe", "rope", "--length", 10**10], "N = 10000000000"),
     (["spectrum", "--kernel", "gaussian", "--length", 10**10], "N = 10000000000"),
     (["stress", "--pe", "sinusoidal", "-d", BIG], "d = 1000000000000"),
     (["bounds", "--pe", "sinusoidal", "--lengths", BIG], "n = 1000000000000"),
@@ -87,7 +87,7 @@ def test_cli_max_memory_limit_is_obeyed_and_named(capsys, tmp_path, argv, what):
 
 def test_dense_refusal_names_the_fft_option_and_a_time_estimate(capsys):
     line = refused(capsys, "spectrum", "--kernel", "exponential", "--length", "3000", "--method", "exact", "--max-memory", "64M")
-    assert "dense N x N, N = 3000" in line and "of compute" in line and "--method slq" in line
+    assert "dense N x N, N = 3000" in line and "of compute" in line and "method='slq'" in line  # --method's word
 
 
 def test_fft_path_works_where_dense_is_refused(capsys):
@@ -204,14 +204,14 @@ def test_estimator_helpers():
 @pytest.mark.parametrize("argv,match", [
     (["spectrum", "--kernel", "exponential", "--length", "0"], "--length must be >= 1"),
     (["spectrum", "--kernel", "exponential", "--length", "-5"], "--length must be >= 1"),
-    (["spectrum", "--pe", "sinusoidal", "--length", "8", "-d", "0"], "d must be"),
+    (["spectrum", "--pe", "sinusoidal", "--length", "8", "-d", "0"], "--d-model must be >= 1"),
     (["spectrum", "--coeffs", "1,0.5", "--rtol", "0"], "--rtol must be > 0"),
     (["stress", "--pe", "sinusoidal", "--length", "1"], "--length must be >= 2"),
     (["stress", "--pe", "sinusoidal", "-d", "0"], "--d-model must be >= 1"),
     (["stress", "--pe", "sinusoidal", "--rank", "0"], "--rank must be >= 1"),
-    (["bounds", "--pe", "sinusoidal", "--lengths", "0"], "length must be >= 1"),
-    (["bounds", "--pe", "sinusoidal", "--lengths", "-3"], "length must be >= 1"),
-    (["bounds", "--pe", "sinusoidal", "-d", "0"], "d must be >= 1"),
+    (["bounds", "--pe", "sinusoidal", "--lengths", "0"], "--lengths must be integers >= 1"),
+    (["bounds", "--pe", "sinusoidal", "--lengths", "-3"], "--lengths must be integers >= 1"),
+    (["bounds", "--pe", "sinusoidal", "-d", "0"], "--d-model must be >= 1"),
     (["check", "--claims", "li2025.alibi_monotone_bias", "--case", '{"n": 0, "slope": 1.0}'], "n must be >= 1"),
     (["check", "--claims", "li2025.alibi_monotone_bias", "--case", '{"n": -4, "slope": 1.0}'], "n must be >= 1"),
     (["check", "--seed", "-1", "--claims", "li2025.alibi_monotone_bias"], "--seed must be >= 0"),

@@ -66,7 +66,7 @@ def test_two_outputs_naming_one_file_are_refused(capsys, tmp_path, monkeypatch, 
 
 def test_plan_d_0_is_refused_not_planned_at_128(capsys, tmp_path):
     refused(capsys, "plan", "--pe", "rope", "-d", "0", "--length", "8192", "--json", tmp_path / "p.json",
-            match="--d-model must be an even head dimension >= 2, got 0")
+            match="--d-model must be >= 1, got 0")
     assert files_under(tmp_path) == []
 
 

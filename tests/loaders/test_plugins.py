@@ -109,9 +109,8 @@ def test_plugin_that_imports_a_missing_dependency_says_which(clean, capsys, tmp_
 
 
 def test_plugin_spec_must_be_a_name_or_a_path():
-    with pytest.raises(ValueError, match="plugin='  ' is neither a module name") as err:
+    with pytest.raises(ValueError, match="plugin='  ' is neither a module name"):
         plugins.load_module("  ")
-    assert err.value.params == {"plugin": "  "}  # the CLI writes it as --plugin
 
 
 # ----------------------------------------------------------------------------- entry points

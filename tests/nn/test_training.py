@@ -146,7 +146,7 @@ def test_bad_training_configs_raise(kw, match):
 def test_unknown_task_or_preset_raises():
     with pytest.raises(ValueError, match="unknown task"):
         preset("sorting", "smoke")
-    with pytest.raises(ValueError, match="preset must be one of"):
+    with pytest.raises(ValueError, match="size must be one of"):
         preset("copy", "huge")
 
 

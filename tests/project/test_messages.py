@@ -1,8 +1,8 @@
-"""Library errors speak the library's terms; the ``petheory`` command says them as its flags.
+"""Library errors speak the library's terms; the ``petheory`` command's flags are the same words.
 
 An error raised below the CLI names a parameter as an API user writes it (``hermitian_part=True``, ``n_max=40``,
-``model.n_head=4``) and lists it in :class:`petheory.errors.ValidationError`'s ``params``; the CLI rewrites exactly
-those as the command's flags where it catches the error (:func:`petheory.cli.in_cli_terms`).
+``model.n_head=4``). Each flag's dest is the keyword it feeds, so no message is rewritten: a refusal of one declared
+value (:class:`petheory.errors.ParameterError`) names the flag the command has for its keyword, from its fields.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from petheory.cli import in_cli_terms, main
+from petheory.cli import main
 from petheory.errors import ValidationError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,31 +62,24 @@ def test_the_scan_sees_a_flag_in_a_raised_message(tmp_path):
     assert [f for _, t in _raised_texts(path) for f in FLAG.findall(t)] == ["--length"]
 
 
-def test_a_partial_rope_error_says_model_n_head_in_python_and_set_on_the_command_line(capsys, tmp_path):
+def test_a_partial_rope_error_says_model_n_head_in_python_and_on_the_command_line(capsys, tmp_path):
     pytest.importorskip("torch")
     from petheory.nn import ModelConfig, build_model
 
     with pytest.raises(ValidationError) as info:
         build_model(ModelConfig(head="lm", vocab_size=8, causal=True, pe="rope:heads=4", n_head=2, d_model=16))
     assert "model.n_head=4 or more" in str(info.value) and "--set" not in str(info.value)
-    assert info.value.params == {"model.n_head": 4}
     assert main(["train", "running_sum", "--pe", "rope:heads=4", "--out", str(tmp_path / "a")]) == 2
-    assert "--set model.n_head=4" in capsys.readouterr().err
+    assert "model.n_head=4 or more" in capsys.readouterr().err  # what --set takes, in the same words
 
 
-def test_two_training_lengths_say_n_max_in_python_and_context_on_the_command_line(capsys):
-    from petheory.bounds.norms import training_length
+def test_two_training_lengths_say_context_in_python_and_on_the_command_line(capsys):
+    from petheory.analyses.bounds import bounds
+    from petheory.errors import ParameterError
+    from petheory.loaders import resolve_scheme
 
-    with pytest.raises(ValidationError, match=r"learned:n_max=50 and n_max=40;") as info:
-        training_length("learned", {"n_max": 50}, 40)
+    with pytest.raises(ParameterError, match=r"context must be the spec's own n_max=50 .*, got 40") as info:
+        bounds(resolve_scheme("learned:n_max=50"), [100], context=40)
     assert "--context" not in str(info.value)
     assert main(["bounds", "--pe", "learned:n_max=50", "--context", "40"]) == 2
-    assert "learned:n_max=50 and --context 40" in capsys.readouterr().err
-
-
-def test_in_cli_terms_rewrites_only_the_named_parameter_where_it_stands_alone():
-    flags = {"n_max": "--context", "hermitian_part": "--hermitian-part", "method": "--method"}
-    msg = "rope:n_max=40 and n_max=40 differ; hermitian_part=True helps; method='slq' is light"
-    out = in_cli_terms(msg, {"n_max": 40, "hermitian_part": True, "method": "'slq'"}, flags)
-    assert out == "rope:n_max=40 and --context 40 differ; --hermitian-part helps; --method slq is light"
-    assert in_cli_terms(msg, {"n_max": 40}, {}) == msg  # a command without the flag leaves the library's words
+    assert capsys.readouterr().err.strip() == f"petheory: error: {info.value.said_as('--context')}"

@@ -73,5 +73,5 @@ def test_torch_threads_set_inside_and_restore_after():
 
 @pytest.mark.parametrize("bad", [0, -2, 1.5, True, "2"])
 def test_a_thread_count_below_one_or_not_an_integer_is_refused(bad):
-    with pytest.raises(ValidationError, match="threads must be an integer >= 1"):
+    with pytest.raises(ValidationError, match=r"threads must be (an integer )?>= 1"):
         _threads.pick_threads(bad)

@@ -198,7 +198,7 @@ def test_square_rejects_rectangles():
 
 
 def test_choice_lists_the_choices():
-    with pytest.raises(ValueError, match="mode must be one of 'a', 'b'; got 'c'"):
+    with pytest.raises(ValueError, match="mode must be one of 'a', 'b', got 'c'"):
         v.choice("mode", "c", ("a", "b"))
 
 

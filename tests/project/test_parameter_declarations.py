@@ -1,0 +1,169 @@
+"""One declaration validates each entry point for the library and the command alike (scikit-learn's
+``check_param_validation``, generated from the declarations).
+
+Every flag a command builds from a library declaration (:func:`petheory.cli._params.add_param`) is fed a value
+its constraint refuses: the command must exit 2 with one line that is the library's own refusal of that value, the
+flag standing where the keyword stands; and the library function, called with the same value, must raise that
+refusal (:class:`petheory.errors.ParameterError`) before doing any work. A command that adds a check of its own,
+or a flag whose dest is not the keyword it feeds, gives another line and fails here.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+import pytest
+
+from petheory import _validate as v
+from petheory.cli import build_parser, long_flags, main
+from petheory.errors import ParameterError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: The least each command needs besides the flag under test (its required arguments), so that parsing succeeds.
+REQUIRED = {
+    "report": ["--pe", "rope"],
+    "stress": ["--pe", "sinusoidal"],
+    "spectrum": ["--coeffs", "1,0.5"],
+    "bounds": ["--pe", "alibi"],
+    "compare": ["--pe", "alibi"],
+    "plan": ["--pe", "rope", "--length", "8192"],
+    "rotate": ["--pe", "rope"],
+    "bands": ["--pe", "hf:minilm"],
+    "lrc": ["--pe", "relative", "--target", "shift"],
+    "extend": ["runs/none"],
+    "train": ["copy"],
+    "sweep": ["--out", "runs/none", "--task", "copy"],
+    "check": [],
+}
+
+
+def _subparsers():
+    """(command, its parser) for every command, each built with its own options."""
+    for name in sorted(REQUIRED):
+        parser = build_parser(name)
+        sub = next(a for a in parser._actions if a.dest == "command")
+        yield name, sub.choices[name]
+
+
+def declared_flags():
+    """(command, fn, keyword, flag, constraints) of every flag built from a declaration."""
+    out = []
+    for name, p in _subparsers():
+        flags = long_flags(p)
+        for fn, key in p.get_default("_declared") or ():
+            out.append((name, fn, key, flags[key], fn.parameter_constraints[key]))
+    return out
+
+
+def invalid_value(constraints):
+    """A value the declaration refuses but whose type one of its constraints takes (None: no such value)."""
+    for c in map(v.make_constraint, constraints):
+        bad = c.invalid()
+        if bad is not None:
+            return bad
+    return None
+
+
+def as_text(value) -> str:
+    return ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+
+
+CASES = [(cmd, fn, key, flag, cons) for cmd, fn, key, flag, cons in declared_flags() if invalid_value(cons) is not None]
+
+
+def test_every_command_with_declared_flags_has_cases():
+    assert {c[0] for c in CASES} == set(REQUIRED)
+    assert len(CASES) >= 40
+
+
+@pytest.mark.parametrize("cmd,fn,key,flag,cons", CASES, ids=[f"{c[0]}{c[3]}" for c in CASES])
+def test_the_library_and_the_command_refuse_a_value_in_the_same_words(capsys, cmd, fn, key, flag, cons):
+    bad = invalid_value(cons)
+    with pytest.raises(ParameterError) as info:  # the declaration alone: no work is done before it
+        v.check_params(fn, {key: bad})
+    expected = info.value
+    assert str(expected).startswith(f"{key} must be ")
+    # the library function itself, called with that value, raises the same refusal before any work
+    args = {p.name: SAMPLES[p.name] for p in inspect.signature(fn).parameters.values()
+            if p.default is inspect.Parameter.empty and p.kind is not p.VAR_KEYWORD and p.name != key}
+    with pytest.raises(ParameterError) as lib:
+        fn(**{**args, key: bad})
+    assert str(lib.value) == str(expected)
+    capsys.readouterr()
+    rc = main([cmd, *REQUIRED[cmd], flag, as_text(bad)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 2 and err == [f"petheory: error: {expected.said_as(flag)}"], err
+
+
+NUMERIC = [(cmd, fn, key, flag, cons) for cmd, fn, key, flag, cons in declared_flags()
+           if isinstance(v.make_constraint(cons[0]), (v.Interval, v.Each))]
+
+
+@pytest.mark.parametrize("cmd,fn,key,flag,cons", NUMERIC, ids=[f"{c[0]}{c[3]}" for c in NUMERIC])
+def test_text_where_a_number_is_declared_is_refused_in_the_same_words(capsys, cmd, fn, key, flag, cons):
+    """Not argparse's 'invalid int value': the declaration refuses the text, as the library does."""
+    nargs = next(a.nargs for name, p in _subparsers() if name == cmd for a in p._actions if a.dest == key)
+    value = ["abc"] if nargs else "abc"
+    with pytest.raises(ParameterError) as info:
+        v.check_params(fn, {key: value})
+    capsys.readouterr()
+    assert main([cmd, *REQUIRED[cmd], flag, "abc"]) == 2
+    assert capsys.readouterr().err.strip() == f"petheory: error: {info.value.said_as(flag)}"
+
+
+def _sample_scheme():
+    from petheory.loaders import resolve_scheme
+
+    return resolve_scheme("rope", d=8)
+
+
+#: A valid value of each parameter without a default that a declared function takes (its checks run first).
+SAMPLES = {"scheme": _sample_scheme(), "text_or_spec": "rope", "c": [1.0, 0.5], "what": "coefficients", "lengths": (100,),
+           "run": "runs/none", "configs": [], "out_dir": "runs/none", "task": "copy", "pe": "relative", "name": "shift",
+           "spec": "hf:minilm", "index": 0, "positions": [0, 1], "offset": 0, "length": 8192,
+           "corpus": ["a b", "a c"]}
+
+
+def test_a_check_of_its_own_in_a_command_would_be_caught(capsys, monkeypatch):
+    """The planted violation: a command that refuses --seed -1 in its own words fails the comparison above."""
+    from petheory.cli import report as cli_report
+
+    original = cli_report.run
+
+    def run(args):
+        if args.seed < 0:
+            from petheory.errors import ValidationError
+
+            raise ValidationError(f"--seed may not be negative ({args.seed})")
+        return original(args)
+
+    monkeypatch.setattr(cli_report, "run", run)
+    monkeypatch.setattr("petheory.cli._params.check_declared", lambda args: None)
+    rc = main(["report", "--pe", "rope", "--seed", "-1"])
+    err = capsys.readouterr().err.strip()
+    assert rc == 2 and err != "petheory: error: --seed must be >= 0, got -1"
+
+
+def range_checks(source: str) -> list[str]:
+    """Every comparison ``args.X < ...`` (or ``<=``, ``>``, ``>=``) in a module's source."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare) and any(isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) for op in node.ops):
+            if any(isinstance(s, ast.Attribute) and isinstance(s.value, ast.Name) and s.value.id == "args"
+                   for s in (node.left, *node.comparators)):
+                found.append(f"{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_commands_compare_no_flag_value_themselves():
+    """No range check in a command module: ranges are the declarations' (before: 56 hand-written checks)."""
+    found = {p.name: range_checks(p.read_text()) for p in sorted((ROOT / "petheory" / "cli").glob("*.py"))}
+    assert not {k: v for k, v in found.items() if v}
+
+
+def test_the_scan_sees_a_range_check_of_a_flag():
+    planted = "def run(args):\n    if args.seed < 0:\n        raise ValueError('--seed must be >= 0')\n"
+    assert range_checks(planted) == ["2: args.seed < 0"]
