@@ -167,6 +167,7 @@ class Family:
     prf_default: float = 1.0                         # partial_rotary_factor when the config has none
     prf_legacy: str | None = None                    # legacy partial-rotary field: rotary_pct (fraction), rotary_dim
     prf_forced: float | None = None                  # the class's __post_init__ sets partial_rotary_factor (Bamba: 0.5)
+    reflected: bool = False                          # its apply rotates by -theta (NanoChat: rotate_half, signs flipped)
     ntk_alpha: bool = False                          # rope_type dynamic with an alpha: base * alpha^(d/(d-2)) (Hunyuan)
     query_scale: str | None = None                   # a position-dependent factor on every query (Temperature kind)
     rope_keys: tuple = ()                            # keys of the rope dict only this family reads or ignores
@@ -191,6 +192,8 @@ FAMILIES = {
     "jamba": Family(default_types=_jamba, nope_types=("full_attention",),
                     extra=("attn_layer_period", "attn_layer_offset")),
     "mistral_large4": Family(no_rope_layers=4),
+    # NanoChat's rotate_half returns (x2, -x1): each pair turns by -theta (Positions.reflected); the same kernels
+    "nanochat": Family(reflected=True),
     # Nemotron-H: attention layers without RoPE among Mamba, MoE and MLP layers
     "nemotron_h": Family(nope_types=("full_attention",)),
     # adjacent pairs (their apply_rotary_pos_emb interleaves; tools.verify.oracle.pairing evaluates it)

@@ -352,7 +352,12 @@ def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes, 
         theta = (params["base"]) ** (d / r)
         notes.append(f"proportional RoPE ({t}): rope_theta {theta:.6g} on the ladder of the whole {d}-dimensional head, "
                      f"cut to its first {r // 2} bands = base {params['base']:.6g} on a {r}-dimensional ladder")
-    return Positions("rotary", name, params, d, factor, mrope=mrope, proportional=proportional), L
+    if fam.reflected:
+        notes.append(f"rotation by -theta ({t}): {mt}'s apply function turns each pair by -theta (rotate_half with "
+                     "flipped signs); its logit kernel at offset m - n is RoPE's at n - m, the same frequencies and "
+                     "kernels as RoPE at +theta with each pair's second coordinate negated in W_q and W_k")
+    return Positions("rotary", name, params, d, factor, mrope=mrope, proportional=proportional,
+                     reflected=fam.reflected), L
 
 
 def _span(cfg: dict, t: str, fam: Family | None = None) -> Span:

@@ -402,3 +402,34 @@ def test_gemma4_bidirectional_vision_keeps_text_causal(tmp_path):
     agrees(scheme, AutoConfig.from_pretrained(tmp_path))
     assert all(layer.causal for layer in scheme.layers)
     assert any(note.startswith("use_bidirectional_attention = 'vision'") for note in scheme.notes)
+
+
+def test_nanochat_rotates_by_minus_theta_with_the_kernels_of_rope(tmp_path):
+    """NanoChat's apply function turns each pair by -theta (rotate_half returns (x2, -x1)): read as RoPE's frequencies,
+    half-split pairs, reflected (the sign the oracle evaluates on transformers' own module and apply function), with a
+    note; the layer serialises and reads back with it."""
+    from petheory.scheme import Positions
+
+    config = AutoConfig.for_model("nanochat", num_hidden_layers=2)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    p = scheme.main.positions
+    assert (p.reflected, p.params["pairing"], p.params["base"]) == (True, "half", 10000.0)
+    assert any("-theta" in n for n in scheme.notes)
+    assert Positions.from_dict(p.as_dict()) == p and p.as_dict()["reflected"] is True
+    assert oracle.facts(config)["reflected"] is True
+
+
+@pytest.mark.parametrize("mt,flip", [("nanochat", False), ("llama", True)])
+def test_the_comparison_catches_the_rotation_sign_read_the_wrong_way(tmp_path, mt, flip):
+    """Planted: NanoChat read at +theta, Llama read at -theta: each a misread for the tool, by the rotation's sign."""
+    from dataclasses import replace
+
+    config = AutoConfig.for_model(mt, num_hidden_layers=2)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    wrong_p = replace(scheme.main.positions, reflected=flip)
+    wrong = replace(scheme, layers=tuple(replace(layer, positions=wrong_p) for layer in scheme.layers))
+    bad, _ = sweep.compare(wrong, oracle.facts(config), config)
+    assert bad and "theta" in " ".join(bad), bad

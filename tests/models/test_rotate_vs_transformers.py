@@ -343,3 +343,16 @@ def test_the_checker_catches_proportional_read_as_a_partial_slice():
     assert mismatch(label, scheme, mod, rot, layer) <= 1.0
     plain = dataclasses.replace(layer, positions=dataclasses.replace(layer.positions, proportional=False))
     assert mismatch(label, scheme, mod, rot, layer, plant=plain) > 1e3
+
+
+def test_nanochat_rotates_by_minus_theta_and_the_checker_catches_plus_theta():
+    """NanoChat's rotate_half returns (x2, -x1): its apply turns each pair by -theta, read as Positions.reflected.
+    Planted violation: the same layer rotated by +theta (reflected dropped) must fail the comparison."""
+    label, scheme, text, mod, rot = _case("nanochat")
+    import dataclasses
+
+    (layer,) = _rotary_kinds(scheme)
+    assert layer.positions.reflected and layer.positions.params["pairing"] == "half"
+    assert mismatch(label, scheme, mod, rot, layer) <= 1.0
+    plus = dataclasses.replace(layer, positions=dataclasses.replace(layer.positions, reflected=False))
+    assert mismatch(label, scheme, mod, rot, layer, plant=plus) > 1e3
