@@ -495,3 +495,22 @@ def test_odd_rotary_defaults_transformers_cannot_run_are_refused_saying_so(mt, s
     with pytest.raises(RuntimeError):  # the sections' split (GLM), the 73-wide head times 74 cos entries (Qwen3-Omni)
         cos, sin = rot(q, torch.arange(3)[None])
         mod.apply_rotary_pos_emb(q, q, cos, sin)
+
+
+def test_nanochat_rotation_reference_states_the_angle_its_arrays_are_turned_by(tmp_path):
+    """The rotation reference of a reflected layer says phi = -p * frequencies, and its arrays are that rotation (the
+    formula of an unreflected layer, applied to them, misses by O(1))."""
+    import numpy as np
+
+    from petheory.analyses.rotation import rotation_reference
+
+    saved(tmp_path, AutoConfig.for_model("nanochat", num_hidden_layers=2))
+    ref = rotation_reference(resolve_scheme(f"hf:{tmp_path}"), 0, np.arange(4))
+    assert "phi = -p * frequencies[t]" in ref.formula
+    q, got = ref.arrays["q"][0], ref.arrays["q_rotated"][0]
+    a, b, f = np.array(ref.rotated_first), np.array(ref.rotated_second), np.array(ref.frequencies)
+    for sign, close in ((-1, True), (1, False)):
+        phi = sign * np.arange(4)[:, None] * f[None, :]
+        want = ref.cos_sin_factor * (q[:, a] * np.cos(phi) - q[:, b] * np.sin(phi))
+        # float64: (|a| + |b|) * 8 roundings (cos, sin, two products, the sum, the factor) of u64, |a| + |b| < 64
+        assert np.allclose(got[:, a], want, rtol=0, atol=64 * 8 * 2.0**-53) == close
