@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 
 from petheory.encodings import partial_rotary_dim
 from petheory.errors import ValidationError
@@ -79,8 +80,8 @@ def _mrope(cfg: dict, rope: dict, where: str, fam: Family, mt: str, bands: int) 
     src = rope if "mrope_section" in rope else cfg
     sections = fam.mrope_default if not sec else read_int_list(src, "mrope_section", where=where if src is rope else "")
     if not sec and sum(sections) != bands and layout == "chunked":
-        raise ValidationError(f"config field mrope_section is not in the file, and {mt}'s default {list(sections)} sums "
-                              f"to {sum(sections)} bands, not the {bands} this head rotates: transformers' rotary module "
+        raise ValidationError(f"{mt}'s default mrope_section {list(sections)} (not in the file) sums to "
+                              f"{sum(sections)} bands, not the {bands} this head rotates: transformers' rotary module "
                               "fails on it (it splits the bands by the sections); give mrope_section (3 band counts "
                               f"summing to {bands})")
     if len(sections) != 3 or sum(sections) != bands:
@@ -294,7 +295,8 @@ def _partial(cfg, fam, lrope, lwhere, d, proportional):
         key, src, where = "partial_rotary_factor", {}, ""
     prf = read_real(src, key, default=fam.prf_default, where=where)
     if not proportional and prf <= 1 and int(d * prf) % 2 and int(d * prf) > 1:
-        return int(d * prf), f"{where}{key} = {prf:g}" + ("" if src else " (the class's default)")  # odd: _odd_rotary reads what transformers rotates, or refuses
+        return int(d * prf), (f"config field {where}{key} = {prf:g}" if src else f"{key} {prf:g} (not in the file: "
+                              "the class's default)")  # odd: _odd_rotary reads what transformers rotates, or refuses
     try:
         r = 2 * int(prf * d // 2) if proportional else partial_rotary_dim(d, prf)
     except ValueError as exc:
@@ -321,7 +323,8 @@ def _odd_rotary(cfg, mt, fam, lrope, d, r, field, notes) -> tuple[int, float]:
     """
     size = f"head_dim {d}" + ("" if cfg.get("head_dim") is not None else " (hidden_size // num_attention_heads, as "
                               "transformers sizes it)")
-    what = f"config field {field} of {size} gives an odd rotary dimension int({d} * {field.rsplit(' = ', 1)[1].split(' ')[0]}) = {r}"
+    prf = re.search(r"(?: = |_factor )([\d.e+-]+)", field).group(1)
+    what = f"{field} of {size} gives an odd rotary dimension int({d} * {prf}) = {r}"
     if r + 1 > d:
         raise ValidationError(f"{what}: transformers' rotary module makes {(r + 1) // 2} frequencies, cos/sin of width "
                               f"{r + 1} for a {d}-dimensional head, and its apply function fails on them (a shape "

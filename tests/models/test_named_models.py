@@ -472,7 +472,7 @@ def test_the_comparison_catches_an_odd_rotary_dimension_read_otherwise(tmp_path,
 
 
 @pytest.mark.parametrize("mt,says", [
-    ("glm4v_moe_text", "mrope_section is not in the file, and glm4v_moe_text's default [8, 12, 12] sums to 32 bands"),
+    ("glm4v_moe_text", "glm4v_moe_text's default mrope_section [8, 12, 12] (not in the file) sums to 32 bands"),
     ("qwen3_omni_moe_thinker", "cos/sin of width 74 for a 73-dimensional head"),
 ])
 def test_odd_rotary_defaults_transformers_cannot_run_are_refused_saying_so(mt, says):
@@ -483,8 +483,14 @@ def test_odd_rotary_defaults_transformers_cannot_run_are_refused_saying_so(mt, s
 
     config = AutoConfig.for_model(mt)
     text = config.get_text_config()
-    with pytest.raises(ValidationError, match=re.escape(says)):
-        rope_model(json.loads(json.dumps(text.to_dict())), text.model_type, family(text.model_type))
+    from models.test_refusals_name_fields import named_fields_hold
+
+    user = {k: v for k, v in text.to_dict().items() if k in ("model_type", "hidden_size", "num_attention_heads",
+                                                              "num_hidden_layers", "max_position_embeddings")}
+    for cfg in (json.loads(json.dumps(text.to_dict())), user):  # as transformers saves it; as a user's file may be
+        with pytest.raises(ValidationError, match=re.escape(says)) as exc:
+            rope_model(cfg, text.model_type, family(text.model_type))
+        assert named_fields_hold(str(exc.value), cfg) == [], str(exc.value)
     import importlib
 
     name = "glm4v_moe" if mt.startswith("glm") else "qwen3_omni_moe"

@@ -73,7 +73,7 @@ def refusal_group(detail: str) -> str:
     for pat, label in ((r"bidirectional", "bidirectional (encoder) attention: petheory reads causal decoders"),
                        (r"mrope_section = .* must be 3 band counts", "M-RoPE sections that do not cover the rotary "
                                                                     "bands as petheory reads them"),
-                       (r"mrope_section is not in the file, and .* transformers' rotary module fails",
+                       (r"default mrope_section .* \(not in the file\) .* transformers' rotary module fails",
                         "M-RoPE default sections that do not split the head's rotary bands (the class's default sizes: "
                         "transformers cannot run them either)"),
                        (r"odd rotary dimension .* transformers cannot run", "an odd rotary dimension wider than the "
