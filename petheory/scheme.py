@@ -125,6 +125,13 @@ class Positions:
         ``params`` (its ladder is the cut one); only where the rotated coordinates sit differs
         from a partial rotary slice (:func:`petheory.encodings.rotate` and ``petheory bands``,
         :func:`petheory.loaders.band_usage.band_pairs`, read it).
+    reflected : bool
+        The layer rotates by :math:`-\theta` (NanoChat's ``rotate_half`` with flipped signs): each pair
+        :math:`(a, b)` becomes :math:`(a\cos\phi + b\sin\phi,\ -a\sin\phi + b\cos\phi)`. Its logit
+        kernel at offset :math:`m - n` is the ordinary one at :math:`n - m`; equivalently, it is the same
+        layer at :math:`+\theta` with the sign of each pair's second coordinate flipped in :math:`W_q` and
+        :math:`W_k` alike, so the frequencies, bands and every kernel over weights are those of ``params``;
+        only :func:`petheory.encodings.rotate` (a given vector's rotated coordinates) reads it.
     """
 
     kind: str
@@ -137,6 +144,7 @@ class Positions:
     table: object = field(default=None, compare=False, repr=False)
     source: str | None = None
     proportional: bool = False
+    reflected: bool = False
 
     def __post_init__(self):
         if self.kind not in MECHANISMS:
@@ -149,6 +157,8 @@ class Positions:
             raise ValidationError(f"logit_factor must be a finite number > 0, got {self.logit_factor!r}")
         if self.proportional and self.kind != "rotary":
             raise ValidationTypeError(f"proportional RoPE is a rotary layout; a {self.kind!r} layer cannot be proportional")
+        if self.reflected and self.kind != "rotary":
+            raise ValidationTypeError(f"a rotation by -theta is a rotary layout; a {self.kind!r} layer cannot have one")
         object.__setattr__(self, "params", dict(self.params or {}))
         object.__setattr__(self, "heads", tuple(self.heads or ()))
 
@@ -169,6 +179,8 @@ class Positions:
             out["source"] = self.source
         if self.proportional:
             out["proportional"] = True
+        if self.reflected:
+            out["reflected"] = True
         if self.table is not None:
             out["shape"] = list(np.shape(self.table))
         return out
@@ -188,7 +200,8 @@ class Positions:
         return cls(d["kind"], d["encoding"], _tuples(d["params"]), d["d"], d["logit_factor"],
                    tuple(_tuples(h) for h in d.get("heads", ())),
                    None if mrope is None else MRope(tuple(mrope["sections"]), mrope["layout"], tuple(mrope["axes"])),
-                   None, d.get("source"), d.get("proportional", False))
+                   None, d.get("source"), d.get("proportional", False),
+                   d.get("reflected", False))
 
 
 @dataclass(frozen=True)

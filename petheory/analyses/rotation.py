@@ -166,7 +166,8 @@ def rotation_reference(scheme: Scheme, index: int, positions, *, heads: int = 1,
         "depends on it)",
         None if m is None else {"sections": list(m.sections), "layout": m.layout, "axes": list(m.axes)},
         seed, {name: list(a.shape) for name, a in arrays.items()}, "float64",
-        "per rotated pair (a, b) of band t at angle phi = p * frequencies[t]: (a cos phi - b sin phi, a sin phi + b cos "
+        f"per rotated pair (a, b) of band t at angle phi = {'-' if pos.reflected else ''}p * frequencies[t]"
+        f"{' (the layer rotates by -theta)' if pos.reflected else ''}: (a cos phi - b sin phi, a sin phi + b cos "
         "phi), both times cos_sin_factor; passthrough coordinates unchanged",
         list(scheme.notes),
         mla=("q and k are MLA's rope part alone (qk_rope_head_dim; DeepSeek's q_pe/k_pe); transformers' "

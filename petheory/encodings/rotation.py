@@ -194,8 +194,8 @@ def rotate(x, positions, layer, *, seq_len: int | None = None) -> np.ndarray:
     -------
     numpy.ndarray, shape of ``x``, float64
         ``x`` with every rotated pair ``(a, b)`` of band t at angle :math:`\phi = p\,\omega_t` replaced
-        by :math:`m(a\cos\phi - b\sin\phi,\ a\sin\phi + b\cos\phi)`, m the cos/sin factor; the
-        other coordinates unchanged.
+        by :math:`m(a\cos\phi - b\sin\phi,\ a\sin\phi + b\cos\phi)`, m the cos/sin factor (at
+        :math:`-\phi` for a ``reflected`` layer: NanoChat); the other coordinates unchanged.
 
     Raises
     ------
@@ -246,6 +246,8 @@ def rotate(x, positions, layer, *, seq_len: int | None = None) -> np.ndarray:
         raise ValidationError(f"x must have shape (..., T, d) with T = {p.shape[-1]} positions and d = {layout['d']}"
                               f"{part}; got {x.shape}")
     angles = _angles(p, pos, freqs)
+    if getattr(pos, "reflected", False):  # NanoChat: rotate_half with flipped signs turns each pair by -phi
+        angles = -angles
     cos, sin = mscale * np.cos(angles), mscale * np.sin(angles)
     first, second = rotated_coordinates(layout)
     a, b = x[..., first], x[..., second]

@@ -247,6 +247,8 @@ class Family:
     prf_default: float = 1.0                         # partial_rotary_factor when the config has none
     prf_legacy: str | None = None                    # legacy partial-rotary field: rotary_pct (fraction), rotary_dim
     prf_forced: float | None = None                  # the class's __post_init__ sets partial_rotary_factor (Bamba: 0.5)
+    odd_rotary: bool = False                         # an odd int(head_dim * prf) read as transformers runs it (GLM-4.5V)
+    reflected: bool = False                          # its apply rotates by -theta (NanoChat: rotate_half, signs flipped)
     ntk_alpha: bool = False                          # rope_type dynamic with an alpha: base * alpha^(d/(d-2)) (Hunyuan)
     query_scale: str | None = None                   # a position-dependent factor on every query (Temperature kind)
     rope_keys: tuple = ()                            # keys of the rope dict only this family reads or ignores
@@ -271,6 +273,8 @@ FAMILIES = {
     "jamba": Family(default_types=_jamba, nope_types=("full_attention",),
                     extra=("attn_layer_period", "attn_layer_offset")),
     "mistral_large4": Family(no_rope_layers=4),
+    # NanoChat's rotate_half returns (x2, -x1): each pair turns by -theta (Positions.reflected); the same kernels
+    "nanochat": Family(reflected=True),
     # Nemotron-H: attention layers without RoPE among Mamba, MoE and MLP layers
     "nemotron_h": Family(nope_types=("full_attention",)),
     # adjacent pairs (their apply_rotary_pos_emb interleaves; tools.verify.oracle.pairing evaluates it)
@@ -301,6 +305,9 @@ FAMILIES = {
     # adjacent pairs as GLM's (rotate_half_llm); its default config has no partial rotary, so its 64 bands do not
     # match the default sections: the published GLM-4.1V file (partial_rotary_factor 0.5) found the pairing
     "glm4v_text": Family(mrope="chunked", mrope_default=(8, 12, 12), pairing="interleaved"),
+    # GLM-4.5V: rotate_half pairs, sections in order (`m[i % 3]`); its apply slices q[..., :cos.shape[-1]], so an odd
+    # int(head_dim * partial_rotary_factor) = r rotates r + 1 dimensions (read.odd_rotary; the class's defaults give 21)
+    "glm4v_moe_text": Family(mrope="chunked", mrope_default=(8, 12, 12), odd_rotary=True),
     **{t: Family(mrope="chunked", mrope_default=(16, 24, 24)) for t in ("paddleocr_vl_text", "qwen2_5_omni_text")},
     **{t: Family(("full_attention", "linear_attention"), mrope="interleaved", mrope_default=(11, 11, 10),
                  prf_default=0.25) for t in ("qwen3_5_text", "qwen3_5_moe_text")},

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 
 from petheory.encodings import partial_rotary_dim
 from petheory.errors import ValidationError
@@ -96,6 +97,11 @@ def _mrope(cfg: dict, rope: dict, where: str, fam: Family, mt: str, bands: int) 
     layout = fam.mrope
     src = rope if "mrope_section" in rope else cfg
     sections = fam.mrope_default if not sec else read_int_list(src, "mrope_section", where=where if src is rope else "")
+    if not sec and sum(sections) != bands and layout == "chunked":
+        raise ValidationError(f"{mt}'s default mrope_section {list(sections)} (not in the file) sums to "
+                              f"{sum(sections)} bands, not the {bands} this head rotates: transformers' rotary module "
+                              "fails on it (it splits the bands by the sections); give mrope_section (3 band counts "
+                              f"summing to {bands})")
     if len(sections) != 3 or sum(sections) != bands:
         raise ValidationError(f"config field mrope_section = {str(list(sections))[:60]} must be 3 band counts (t, h, w) summing to "
                               f"the {bands} rotary bands; fix the config.json")
@@ -382,6 +388,9 @@ def _partial(cfg, fam, lrope, lwhere, d, proportional):
     else:
         key, src, where = "partial_rotary_factor", {}, ""
     prf = read_real(src, key, default=fam.prf_default, where=where)
+    if not proportional and prf <= 1 and int(d * prf) % 2 and int(d * prf) > 1:
+        return int(d * prf), (f"config field {where}{key} = {prf:g}" if src else f"{key} {prf:g} (not in the file: "
+                              "the class's default)")  # odd: _odd_rotary reads what transformers rotates, or refuses
     try:
         r = 2 * int(prf * d // 2) if proportional else partial_rotary_dim(d, prf)
     except ValueError as exc:
@@ -389,6 +398,43 @@ def _partial(cfg, fam, lrope, lwhere, d, proportional):
     if r < 2:
         raise fail(where + key, f"a fraction of head_dim={d} that leaves at least one rotary pair", prf)
     return r, where + key
+
+
+#: rope types whose frequencies transformers computes as rope_theta^(-2i/dim) for i < ceil(dim/2), then scales each band
+#: alike (linear: / factor): on an odd dim, the ladder of dim + 1 at base rope_theta^((dim + 1)/dim), exactly
+ODD_ROTARY_TYPES = ("default", "linear", "mrope")
+
+
+def _odd_rotary(cfg, mt, fam, lrope, d, r, field, notes) -> tuple[int, float]:
+    r"""(rotated dimensions, exponent on rope_theta) of an odd ``r = int(head_dim * partial_rotary_factor)``.
+
+    transformers' rotary module takes ``inv_freq = rope_theta ** -(arange(0, r, 2) / r)``: :math:`(r+1)/2` frequencies
+    :math:`\theta^{-2i/r}`, so cos/sin of width :math:`r + 1`; an apply function that rotates ``q[..., :cos.shape[-1]]``
+    (GLM-4.5V's) turns the first :math:`r + 1` coordinates in half-split pairs :math:`(i, i + (r+1)/2)`. That is the
+    ladder of :math:`r + 1` dimensions at base :math:`\theta^{(r+1)/r}` (:math:`(\theta^{(r+1)/r})^{-2i/(r+1)} =
+    \theta^{-2i/r}`). Refused where cos/sin are wider than the head (transformers' apply cannot run it), where the
+    family's apply function is not known to slice so, and for a rope type whose frequencies depend on ``dim`` otherwise.
+    """
+    size = f"head_dim {d}" + ("" if cfg.get("head_dim") is not None else " (hidden_size // num_attention_heads, as "
+                              "transformers sizes it)")
+    prf = re.search(r"(?: = |_factor )([\d.e+-]+)", field).group(1)
+    what = f"{field} of {size} gives an odd rotary dimension int({d} * {prf}) = {r}"
+    if r + 1 > d:
+        raise ValidationError(f"{what}: transformers' rotary module makes {(r + 1) // 2} frequencies, cos/sin of width "
+                              f"{r + 1} for a {d}-dimensional head, and its apply function fails on them (a shape "
+                              "mismatch): transformers cannot run this config; give a head_dim or partial_rotary_factor "
+                              "whose product is even")
+    if not fam.odd_rotary:
+        raise ValidationError(f"{what}: which coordinates {mt}'s apply function then rotates is not read (it rotates "
+                              f"{r + 1} for GLM-4.5V's glm4v_moe_text); give a product that is even")
+    rtype = lrope.get("rope_type", lrope.get("type", "default"))
+    if rtype not in ODD_ROTARY_TYPES:
+        raise ValidationError(f"{what}: transformers' {rtype!r} frequencies on an odd dimension are not read (read for "
+                              f"{', '.join(ODD_ROTARY_TYPES)}); give a product that is even")
+    notes.append(f"{what} (a truncation the config's author may not have meant): transformers rotates the first {r + 1} "
+                 f"dimensions, {(r + 1) // 2} half-split pairs at frequencies rope_theta^(-2i/{r}), read as the ladder "
+                 f"of {r + 1} dimensions at base rope_theta^({r + 1}/{r}); the other {d - r - 1} carry no position")
+    return r + 1, (r + 1) / r
 
 
 def _ntk_alpha(cfg, rope, lrope, lwhere, d, fam, notes) -> dict:
@@ -433,12 +479,17 @@ def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes, 
                               "the families whose code has it, with their sections); supported: "
                               f"{', '.join(sorted(set(ROPE_TYPES) - {'mrope'}))}")
     proportional = lrope.get("rope_type") == "proportional"
-    r, _ = _partial(cfg, fam, lrope, lwhere, d, proportional)
+    r, field = _partial(cfg, fam, lrope, lwhere, d, proportional)
+    odd = None
+    if r % 2:
+        r, odd = _odd_rotary(cfg, mt, fam, lrope, d, r, field, notes)
     base_key = "rotary_emb_base" if mt == "gpt_neox" and "rotary_emb_base" in cfg else "rope_theta"
     default_base = 10000.0 if t == "sliding_attention" and mt in ("gemma3_text", "gemma4_text") else fam.theta_default
     pairing = "interleaved" if cfg.get("rope_interleave") and "rope_interleave" in fam.extra else fam.pairing
     name, params, L = rope_scheme(cfg, lrope, lwhere, d=d, rotary_dim=r, base_key=base_key, default_base=default_base,
                                   pairing=pairing, max_pos=max_pos)
+    if odd is not None:
+        params["base"] = params["base"] ** odd
     mrope = _mrope(cfg, lrope, lwhere, fam, mt, r // 2)
     if r != d:
         notes.append(f"partial rotary ({t}): {r} of {d} head dimensions rotate, the other {d - r} carry no position")
@@ -446,7 +497,12 @@ def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes, 
         theta = (params["base"]) ** (d / r)
         notes.append(f"proportional RoPE ({t}): rope_theta {theta:.6g} on the ladder of the whole {d}-dimensional head, "
                      f"cut to its first {r // 2} bands = base {params['base']:.6g} on a {r}-dimensional ladder")
-    return Positions("rotary", name, params, d, factor, mrope=mrope, proportional=proportional), L
+    if fam.reflected:
+        notes.append(f"rotation by -theta ({t}): {mt}'s apply function turns each pair by -theta (rotate_half with "
+                     "flipped signs); its logit kernel at offset m - n is RoPE's at n - m, the same frequencies and "
+                     "kernels as RoPE at +theta with each pair's second coordinate negated in W_q and W_k")
+    return Positions("rotary", name, params, d, factor, mrope=mrope, proportional=proportional,
+                     reflected=fam.reflected), L
 
 
 def _span(cfg: dict, t: str, fam: Family | None = None) -> Span:

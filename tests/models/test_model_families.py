@@ -41,7 +41,7 @@ U32 = 2.0**-24
 U64 = 2.0**-53
 def modeling(text):
     mt = {"gemma3_text": "gemma3", "gemma4_text": "gemma4", "llama4_text": "llama4", "qwen2_vl_text": "qwen2_vl",
-          "qwen2_5_vl_text": "qwen2_5_vl", "qwen3_vl_text": "qwen3_vl"}.get(text.model_type, text.model_type)
+          "qwen2_5_vl_text": "qwen2_5_vl", "qwen3_vl_text": "qwen3_vl", "glm4v_moe_text": "glm4v_moe"}.get(text.model_type, text.model_type)
     return importlib.import_module(f"transformers.models.{mt}.modeling_{mt}")
 
 
@@ -233,6 +233,7 @@ TABLE = {
               ("full_attention", "rotary", "rope", 8, 500000.0, "128/128", "full", None)],
     "starcoder2": [("sliding_attention", "rotary", "rope", 30, 100000.0, "128/128", "sliding 4096", None)],
     "glm4_moe": [("full_attention", "rotary", "rope", 92, 1e6, "64/128", "full", None)],
+    "glm4_5v_text": [("full_attention", "rotary", "rope", 46, 10000.0, "64/128", "full", None)],
     "qwen3_next": [("linear_attention", "none", None, 36, None, None, "full", None),
                    ("full_attention", "rotary", "rope", 12, 10000.0, "64/256", "full", None)],
     "exaone4": [("sliding_attention", "rotary", "rope", 48, 10000.0, "128/128", "sliding 4096", None),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import pytest
 
@@ -402,3 +403,120 @@ def test_gemma4_bidirectional_vision_keeps_text_causal(tmp_path):
     agrees(scheme, AutoConfig.from_pretrained(tmp_path))
     assert all(layer.causal for layer in scheme.layers)
     assert any(note.startswith("use_bidirectional_attention = 'vision'") for note in scheme.notes)
+
+
+def test_nanochat_rotates_by_minus_theta_with_the_kernels_of_rope(tmp_path):
+    """NanoChat's apply function turns each pair by -theta (rotate_half returns (x2, -x1)): read as RoPE's frequencies,
+    half-split pairs, reflected (the sign the oracle evaluates on transformers' own module and apply function), with a
+    note; the layer serialises and reads back with it."""
+    from petheory.scheme import Positions
+
+    config = AutoConfig.for_model("nanochat", num_hidden_layers=2)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    p = scheme.main.positions
+    assert (p.reflected, p.params["pairing"], p.params["base"]) == (True, "half", 10000.0)
+    assert any("-theta" in n for n in scheme.notes)
+    assert Positions.from_dict(p.as_dict()) == p and p.as_dict()["reflected"] is True
+    assert oracle.facts(config)["reflected"] is True
+
+
+@pytest.mark.parametrize("mt,flip", [("nanochat", False), ("llama", True)])
+def test_the_comparison_catches_the_rotation_sign_read_the_wrong_way(tmp_path, mt, flip):
+    """Planted: NanoChat read at +theta, Llama read at -theta: each a misread for the tool, by the rotation's sign."""
+    from dataclasses import replace
+
+    config = AutoConfig.for_model(mt, num_hidden_layers=2)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    wrong_p = replace(scheme.main.positions, reflected=flip)
+    wrong = replace(scheme, layers=tuple(replace(layer, positions=wrong_p) for layer in scheme.layers))
+    bad, _ = sweep.compare(wrong, oracle.facts(config), config)
+    assert bad and "theta" in " ".join(bad), bad
+
+
+GLM_ODD = {"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": 0.5, "mrope_section": [3, 4, 4]}
+
+
+def test_glm4v_moe_odd_rotary_dimension_is_read_as_transformers_rotates_it(tmp_path):
+    """GLM-4.5V's class sizes (hidden 4096 / 96 heads = 42, partial_rotary_factor 0.5: int(21)) with sections summing to
+    its 11 bands, which transformers runs: it rotates the first 22 of 42 dimensions at rope_theta^(-2i/21), read as the
+    22-dimensional ladder at base rope_theta^(22/21), with a note naming the fields."""
+    config = AutoConfig.for_model("glm4v_moe_text", num_hidden_layers=2, rope_parameters=GLM_ODD)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    p = scheme.main.positions
+    assert (p.d, p.params["rotary_dim"], p.params["pairing"], p.mrope.sections) == (42, 22, "half", (3, 4, 4))
+    assert p.params["base"] == 10000.0 ** (22 / 21)
+    assert any("odd rotary dimension int(42 * 0.5) = 21" in n and "partial_rotary_factor" in n for n in scheme.notes)
+
+
+@pytest.mark.parametrize("wrong", ["base", "width"])
+def test_the_comparison_catches_an_odd_rotary_dimension_read_otherwise(tmp_path, wrong):
+    """Planted: the 21 read as 22 dimensions at rope_theta itself (the ladder's exponent 2i/22, not 2i/21), or as 20
+    (the product rounded down to a pair): each a misread for the tool, by frequencies or by rotated dimensions."""
+    from dataclasses import replace
+
+    config = AutoConfig.for_model("glm4v_moe_text", num_hidden_layers=2, rope_parameters=GLM_ODD)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    p = scheme.main.positions
+    params = {**p.params, "base": 10000.0} if wrong == "base" else {**p.params, "rotary_dim": 20, "base": 10000.0}
+    mrope = p.mrope if wrong == "base" else replace(p.mrope, sections=(2, 4, 4))
+    bad_p = replace(p, params=params, mrope=mrope)
+    wrong_s = replace(scheme, layers=tuple(replace(layer, positions=bad_p) for layer in scheme.layers))
+    bad, _ = sweep.compare(wrong_s, oracle.facts(config), config)
+    assert bad and ("frequencies differ" if wrong == "base" else "rotated dimensions") in " ".join(bad), bad
+
+
+@pytest.mark.parametrize("mt,says", [
+    ("glm4v_moe_text", "glm4v_moe_text's default mrope_section [8, 12, 12] (not in the file) sums to 32 bands"),
+    ("qwen3_omni_moe_thinker", "cos/sin of width 74 for a 73-dimensional head"),
+])
+def test_odd_rotary_defaults_transformers_cannot_run_are_refused_saying_so(mt, says):
+    """The classes' own defaults: GLM-4.5V's sections do not split its 11 bands, Qwen3-Omni's 73-wide head gets 74
+    cos/sin entries; transformers' text model fails on both (checked here), and the reader's refusal says why."""
+    from petheory.models.families import family
+    from petheory.models.read import rope_model
+
+    config = AutoConfig.for_model(mt)
+    text = config.get_text_config()
+    from models.test_refusals_name_fields import named_fields_hold
+
+    user = {k: v for k, v in text.to_dict().items() if k in ("model_type", "hidden_size", "num_attention_heads",
+                                                              "num_hidden_layers", "max_position_embeddings")}
+    for cfg in (json.loads(json.dumps(text.to_dict())), user):  # as transformers saves it; as a user's file may be
+        with pytest.raises(ValidationError, match=re.escape(says)) as exc:
+            rope_model(cfg, text.model_type, family(text.model_type))
+        assert named_fields_hold(str(exc.value), cfg) == [], str(exc.value)
+    import importlib
+
+    name = "glm4v_moe" if mt.startswith("glm") else "qwen3_omni_moe"
+    mod = importlib.import_module(f"transformers.models.{name}.modeling_{name}")
+    rot = (mod.Glm4vMoeTextRotaryEmbedding if mt.startswith("glm") else mod.Qwen3OmniMoeThinkerTextRotaryEmbedding)(text)
+    d = text.hidden_size // text.num_attention_heads
+    q = torch.zeros(1, 1, 3, d)
+    with pytest.raises(RuntimeError):  # the sections' split (GLM), the 73-wide head times 74 cos entries (Qwen3-Omni)
+        cos, sin = rot(q, torch.arange(3)[None])
+        mod.apply_rotary_pos_emb(q, q, cos, sin)
+
+
+def test_nanochat_rotation_reference_states_the_angle_its_arrays_are_turned_by(tmp_path):
+    """The rotation reference of a reflected layer says phi = -p * frequencies, and its arrays are that rotation (the
+    formula of an unreflected layer, applied to them, misses by O(1))."""
+    import numpy as np
+
+    from petheory.analyses.rotation import rotation_reference
+
+    saved(tmp_path, AutoConfig.for_model("nanochat", num_hidden_layers=2))
+    ref = rotation_reference(resolve_scheme(f"hf:{tmp_path}"), 0, np.arange(4))
+    assert "phi = -p * frequencies[t]" in ref.formula
+    q, got = ref.arrays["q"][0], ref.arrays["q_rotated"][0]
+    a, b, f = np.array(ref.rotated_first), np.array(ref.rotated_second), np.array(ref.frequencies)
+    for sign, close in ((-1, True), (1, False)):
+        phi = sign * np.arange(4)[:, None] * f[None, :]
+        want = ref.cos_sin_factor * (q[:, a] * np.cos(phi) - q[:, b] * np.sin(phi))
+        # float64: (|a| + |b|) * 8 roundings (cos, sin, two products, the sum, the factor) of u64, |a| + |b| < 64
+        assert np.allclose(got[:, a], want, rtol=0, atol=64 * 8 * 2.0**-53) == close

@@ -343,3 +343,28 @@ def test_the_checker_catches_proportional_read_as_a_partial_slice():
     assert mismatch(label, scheme, mod, rot, layer) <= 1.0
     plain = dataclasses.replace(layer, positions=dataclasses.replace(layer.positions, proportional=False))
     assert mismatch(label, scheme, mod, rot, layer, plant=plain) > 1e3
+
+
+def test_nanochat_rotates_by_minus_theta_and_the_checker_catches_plus_theta():
+    """NanoChat's rotate_half returns (x2, -x1): its apply turns each pair by -theta, read as Positions.reflected.
+    Planted violation: the same layer rotated by +theta (reflected dropped) must fail the comparison."""
+    label, scheme, text, mod, rot = _case("nanochat")
+    import dataclasses
+
+    (layer,) = _rotary_kinds(scheme)
+    assert layer.positions.reflected and layer.positions.params["pairing"] == "half"
+    assert mismatch(label, scheme, mod, rot, layer) <= 1.0
+    plus = dataclasses.replace(layer, positions=dataclasses.replace(layer.positions, reflected=False))
+    assert mismatch(label, scheme, mod, rot, layer, plant=plus) > 1e3
+
+
+def test_glm4v_moe_odd_rotary_dimension_rotates_as_transformers_and_the_checker_catches_the_plain_ladder():
+    """GLM-4.5V's class sizes (head 42, partial_rotary_factor 0.5: an odd 21) with sections summing to its 11 bands:
+    transformers' apply rotates the first 22 coordinates at rope_theta^(-2i/21) and passes the other 20 through, as
+    petheory's rotate of the layer read (base rope_theta^(22/21)). Planted violation: the same 22 at rope_theta."""
+    rope = {"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": 0.5, "mrope_section": [3, 4, 4]}
+    label, scheme, text, mod, rot = _case("glm4v_moe_text", rope_parameters=rope)
+    (layer,) = _rotary_kinds(scheme)
+    assert (layer.positions.d, layer.positions.params["rotary_dim"]) == (42, 22)
+    assert mismatch(label, scheme, mod, rot, layer) <= 1.0
+    assert mismatch(label, scheme, mod, rot, layer, plant=_with(layer, base=10000.0)) > 1e3

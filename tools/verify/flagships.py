@@ -45,6 +45,12 @@ CASES = [
     ("glm4_moe", "glm4_moe", {"hidden_size": 5120, "num_attention_heads": 96, "num_key_value_heads": 8, "head_dim": 128,
                               "num_hidden_layers": 92, "rope_parameters": {"rope_type": "default", "rope_theta": 1e6,
                                                                            "partial_rotary_factor": 0.5}}),
+    # GLM-4.5V's text decoder (zai-org/GLM-4.5V's text_config: 4096 / 96 heads with head_dim 128, half of each head
+    # rotating in sections [8, 12, 12]); the class's defaults (no head_dim: 42) rotate an odd 21, which it cannot run
+    ("glm4_5v_text", "glm4v_moe_text", {"hidden_size": 4096, "num_attention_heads": 96, "num_key_value_heads": 8,
+                                        "head_dim": 128, "num_hidden_layers": 46, "max_position_embeddings": 65536,
+                                        "rope_parameters": {"rope_type": "default", "rope_theta": 10000.0,
+                                                            "partial_rotary_factor": 0.5, "mrope_section": [8, 12, 12]}}),
     ("qwen3_next", "qwen3_next", {}),
     ("exaone4", "exaone4", {"num_hidden_layers": 64, "max_position_embeddings": 131072}),
 ]

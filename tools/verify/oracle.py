@@ -314,8 +314,8 @@ def rotary_facts(model, text) -> dict:
 
 
 def pairing(model, text):
-    """('half' | 'interleaved' | None, why): which coordinate the family's ``apply_rotary_pos_emb`` pairs with
-    coordinate 0, on its own rotary module's cos/sin at position 1."""
+    """('half' | 'interleaved' | None, why, reflected): which coordinate the family's ``apply_rotary_pos_emb`` pairs
+    with coordinate 0, on its own rotary module's cos/sin at position 1, and whether it turns the pair by -theta."""
     mod = modeling_module(model)
     apply = getattr(mod, "apply_rotary_pos_emb", None)
     if hasattr(mod, "apply_rotary_pos_emb_interleave") and (apply is None or getattr(text, "rope_interleave", False)):
@@ -327,7 +327,7 @@ def pairing(model, text):
         apply = mod.apply_rotary_emb
     rots = rotary_modules(model)
     if apply is None or not rots:
-        return None, "no module-level apply_rotary_pos_emb"
+        return None, "no module-level apply_rotary_pos_emb", False
     try:
         emb = _rebuild(rots[0][1], text)
         params = inspect.signature(emb.forward).parameters
@@ -370,17 +370,17 @@ def pairing(model, text):
         # layout the function works in (DeepSeek's interleave permutes q and k alike)
         q2 = torch.stack([out[0, 0, 1] @ out[0, j, 0] for j in range(width)])
     except Exception as exc:  # noqa: BLE001 - a family whose apply takes other arguments: not read
-        return None, f"apply_rotary_pos_emb not callable here ({type(exc).__name__})"
+        return None, f"apply_rotary_pos_emb not callable here ({type(exc).__name__})", False
     nz = [i for i in range(1, q2.numel()) if abs(float(q2[i])) > 1e-6]
     # the partner's component is +sin(w_0) in the convention petheory's rotate and every kernel use (e_0 turns towards
-    # its partner); a negative one is a rotation by -theta (NanoChat's rotate_half flips the signs): not read
-    if len(nz) == 1 and float(q2[nz[0]]) < 0:
-        return None, "it rotates by -theta (coordinate 0 turns away from its partner: rotate_half with flipped signs)"
+    # its partner); a negative one is a rotation by -theta (NanoChat's rotate_half flips the signs): Positions.reflected
+    reflected = len(nz) == 1 and float(q2[nz[0]]) < 0
+    why = "evaluated" + (": it rotates by -theta (coordinate 0 turns away from its partner)" if reflected else "")
     if nz == [width // 2]:
-        return "half", "evaluated"
+        return "half", why, reflected
     if nz == [1]:
-        return "interleaved", "evaluated"
-    return None, f"coordinate 0 pairs with {nz[:3]}"
+        return "interleaved", why, reflected
+    return None, f"coordinate 0 pairs with {nz[:3]}", False
 
 
 def _per_type_position_embeddings(model) -> bool:
@@ -596,7 +596,7 @@ def facts_of(model, text) -> dict:
             rec["rotary_module"] = names.get(id(attn.rotary_emb))
         out["layers"].append(rec)
     out["rotary"] = rotary_facts(model, text)
-    out["pairing"], out["pairing_why"] = pairing(model, text)
+    out["pairing"], out["pairing_why"], out["reflected"] = pairing(model, text)
     out["absolute"] = [n for n, m in model.named_modules() if (isinstance(m, torch.nn.Embedding) and
                        re.search(r"pos|wpe", n.split(".")[-1], re.I) or re.search(r"Positional?Embedding",
                        type(m).__name__) and "Rotary" not in type(m).__name__) and

@@ -73,8 +73,13 @@ def refusal_group(detail: str) -> str:
     for pat, label in ((r"bidirectional", "bidirectional (encoder) attention: petheory reads causal decoders"),
                        (r"mrope_section = .* must be 3 band counts", "M-RoPE sections that do not cover the rotary "
                                                                     "bands as petheory reads them"),
-                       (r"gives rotary dimension \d+; it must be an even", "an odd rotary dimension (the class's "
-                                                                          "default sizes)"),
+                       (r"default mrope_section .* \(not in the file\) .* transformers' rotary module fails",
+                        "M-RoPE default sections that do not split the head's rotary bands (the class's default sizes: "
+                        "transformers cannot run them either)"),
+                       (r"odd rotary dimension .* transformers cannot run", "an odd rotary dimension wider than the "
+                                                                            "head (the class's default sizes: "
+                                                                            "transformers cannot run them either)"),
+                       (r"odd rotary dimension", "an odd rotary dimension whose rotated coordinates are not read"),
                        (r"has no rotary embedding, ALiBi", "no rotary embedding, ALiBi, T5 buckets or table in its code "
                                                           "(positions of another kind)"),
                        (r"sin/cos table of its own", "RoPE from a sin/cos table of its own (no RotaryEmbedding module)"),

@@ -294,6 +294,10 @@ def compare(scheme, f: dict, hf_config) -> tuple[list, list]:
                                f"({f.get('pairing_why') or 'no reason given'})")
             elif pair != f["pairing"]:
                 bad.append(f"{layer.type}: {pair} pairing, transformers' apply_rotary_pos_emb pairs {f['pairing']}")
+            elif p.reflected != f.get("reflected", False):
+                say = {True: "by -theta", False: "by +theta"}
+                bad.append(f"{layer.type}: rotates {say[p.reflected]}, transformers' apply_rotary_pos_emb "
+                           f"{say[f.get('reflected', False)]}")
             mine = None if p.mrope is None else (list(p.mrope.sections), p.mrope.layout)
             if sections is not None and sections[1] is None:
                 unknown.append(f"{layer.type}: the M-RoPE layout of transformers' code is not read")
