@@ -116,7 +116,7 @@ def test_training_records_are_read_by_one_reader_with_a_typed_result(tmp_path, c
     for bad, why in ((tmp_path / "none", "has no record.json"), (tmp_path / "runs" / "b_s0", "not a finished")):
         with pytest.raises(ValidationError, match=why) as exc:
             read_training_records([], [bad])
-        assert len(str(exc.value).splitlines()) == 1 and exc.value.params == {"runs": None}
+        assert len(str(exc.value).splitlines()) == 1 and str(exc.value).startswith(f"runs: {bad}")  # names the keyword
 
 
 def _reads_back(source: str) -> list[int]:
