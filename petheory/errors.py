@@ -26,11 +26,7 @@ class ValidationError(InvalidInput, ValueError):
     The message speaks the library's terms: a parameter as ``name=value`` (what an API user types), or as its bare
     ``name``. The ``petheory`` command's flag for a parameter is the same word (each flag's dest is the keyword it
     feeds); a refusal of one declared value is a :class:`ParameterError`, which the command says with the flag.
-
-    Parameters
-    ----------
-    *args : str
-        The message (one string, as for ``ValueError``).
+    Raised with one argument, the message, as a ``ValueError``.
 
     Examples
     --------
@@ -46,11 +42,7 @@ class ValidationTypeError(InvalidInput, TypeError):
 
 class NoMatchError(ValidationError):
     """A selection pattern (a claim or figure glob) matches nothing; a caller that can suggest a name catches this.
-
-    Parameters
-    ----------
-    *args : str
-        The message.
+    Raised with one argument, the message.
 
     Examples
     --------
@@ -62,12 +54,7 @@ class NoMatchError(ValidationError):
 
 class NotAMetricError(ValidationError):
     """A bias's logit gaps give a negative distance (the bias favours another key over the query's own position),
-    so ``bias_map='gap'`` is no metric for it; ``bias_map='hellinger'`` is.
-
-    Parameters
-    ----------
-    *args : str
-        The message.
+    so ``bias_map='gap'`` is no metric for it; ``bias_map='hellinger'`` is. Raised with one argument, the message.
 
     Examples
     --------

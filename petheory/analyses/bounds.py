@@ -20,7 +20,7 @@ from petheory._validate import Each, InstanceOf, Interval, validate_params
 from petheory.analyses import kernel as K
 from petheory.analyses.record import Record, item
 from petheory.bounds.lipschitz import LipschitzReport
-from petheory.errors import ValidationError
+from petheory.errors import ParameterError, ValidationError
 from petheory.scheme import Positions, Scheme
 from petheory.texttable import TextTable
 
@@ -196,7 +196,7 @@ def layer_bounds(pos: Positions, length: int, *, context: int | None = None, m: 
     if name == "mla_rope":  # the rope part is its scaling's entry on rope_dim coordinates (angles are all that matter)
         name, d = params.get("scaling", "rope"), int(params.get("rope_dim", d))
         params = {"base": params.get("base", 10000.0), **(params.get("scaling_params") or {})}
-    own, params = training_length(name, params, None)
+    own, params = training_length(params)
     n_max = own if context is None else context
     short = pos.kind == "rotary" and length > NORM_AT_MOST and K.rotary_bands(pos, length) is not None
     row = bounds.bound_report(name, NORM_AT_MOST if short else length, d, n_max=n_max, distance=distance, **kw, **params)
@@ -379,8 +379,10 @@ def bounds(schemes, lengths, *, context: int | None = None, m: int = 1000, weigh
 
     Raises
     ------
+    petheory.errors.ParameterError
+        A value its declaration refuses; ``context`` other than a spec's own ``n_max``.
     petheory.errors.ValidationError
-        As :func:`layer_bounds`; a spec's ``n_max`` other than ``context``; ``distance`` without an ALiBi scheme.
+        As :func:`layer_bounds`; ``distance`` without an ALiBi scheme.
 
     References
     ----------
@@ -397,9 +399,7 @@ def bounds(schemes, lengths, *, context: int | None = None, m: int = 1000, weigh
     from petheory.bounds.norms import training_length
     from petheory.loaders import resolve_scheme
 
-    lengths = [int(N) for N in lengths]
-    if not lengths:
-        raise ValidationError("lengths is empty; give at least one inference length N'")
+    lengths = [int(N) for N in lengths]  # the declaration refused an empty list
     if isinstance(schemes, (Scheme, str)):
         schemes = [schemes]
     schemes = [s if isinstance(s, Scheme) else resolve_scheme(s, what="bounds")
@@ -417,7 +417,11 @@ def bounds(schemes, lengths, *, context: int | None = None, m: int = 1000, weigh
     for s in schemes:
         pos = s.main.positions
         if s.source == "spec":  # learned:n_max=50 is context=50; two different values are an error
-            n_max, _ = training_length(pos.encoding, pos.params, context)
+            own, _ = training_length(pos.params)
+            if own is not None and context is not None and own != context:
+                raise ParameterError("context", f"the spec's own n_max={own} ({s.spec} says the training length too; "
+                                                "give one)", context, owner=bounds)
+            n_max = own if own is not None else context
         else:
             n_max = context if context is not None else (s.context if s.source != "table" else None)
         rows += _scheme_rows(s, lengths, n_max, distance=distance if pos.encoding == "alibi" else None, **kw)

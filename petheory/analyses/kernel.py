@@ -30,15 +30,8 @@ from petheory.toeplitz.sources import ToeplitzSource
 
 
 class NoKernel(ValidationError):
-    """A layer whose positions have no position-only kernel (NoPE, none, T5's learned buckets): the reason.
-
-    Parameters
-    ----------
-    *args : str
-        The message.
-    params : dict, optional
-        The parameters it names, as for :class:`petheory.errors.ValidationError`.
-    """
+    """A layer whose positions have no position-only kernel (NoPE, none, T5's learned buckets); its one argument, the
+    message, says why."""
 
 
 def rotary_column(freqs, length: int, factor: float = 1.0, *, chunk: int = 4096) -> np.ndarray:

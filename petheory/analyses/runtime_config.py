@@ -47,7 +47,7 @@ LOCAL_BASE_TYPES = ("gemma3", "gemma3_text")
 #: tests/analyses/test_plan_runtime.py checks this set against the pinned transformers' rotary modules of every
 #: accepted family (petheory/data/verified_models.json).
 PER_LAYER_TYPE = frozenset({"beam", "gemma3_text", "gemma3n_text", "gemma4_text", "laguna", "lfm3", "mellum",
-                            "mimo_v2_flash", "modernbert-decoder", "olmo3"})
+                            "mimo_v2_flash", "modernbert", "modernbert-decoder", "olmo3", "ultrabert"})
 #: The families of :data:`PER_LAYER_TYPE` whose transformers config class turns 4.x's flat ``rope_theta`` /
 #: ``rope_scaling`` into its per-layer-type block, ``rope_theta`` the full layers' base (the others have no 4.x
 #: layout: 5.x families whose class keeps only a keyed ``rope_parameters``, and ModernBERT-decoder, whose 4.x bases

@@ -512,43 +512,35 @@ def rotary_angle_coverage(name: str, length: int, d: int = 64, *, n_max: int, **
 # =============================================================================== one report row (CLI)
 
 
-def training_length(name: str, params: dict, n_max: int | None) -> tuple[int | None, dict]:
-    """One training length from a PE spec's own ``n_max`` and a separate one (``petheory bounds --context``).
+def training_length(params: dict) -> tuple[int | None, dict]:
+    """A PE spec's own training length: its ``n_max`` and the other parameters.
 
     A learned table's size, the wavelet/Legendre position maps and YaRN's original context are all
-    the training length :math:`N_{max}`, so ``learned:n_max=50`` and ``--context 50`` say the same thing.
-    Returns ``(n_max, params without n_max)``; two different values are a ValueError.
+    the training length :math:`N_{max}`, so ``learned:n_max=50`` and ``bounds(..., context=50)`` say the same
+    thing; :func:`petheory.analyses.bounds.bounds` refuses the two when they differ.
 
     Parameters
     ----------
-    name : str
-        The PE's name (for the error message).
     params : dict
         The PE spec's keyword arguments, possibly with ``n_max``; not modified.
-    n_max : int or None
-        The training length given separately (``--context``), or None.
 
     Returns
     -------
     n_max : int or None
-        The one training length (None when neither gives one).
+        The spec's own training length (None when it gives none).
     params : dict
         A copy of ``params`` without ``n_max``.
 
     Examples
     --------
     >>> from petheory.bounds.norms import training_length
-    >>> training_length("rope_yarn", {"scale": 4.0, "n_max": 32768}, None)
+    >>> training_length({"scale": 4.0, "n_max": 32768})
     (32768, {'scale': 4.0})
-    >>> training_length("learned", {}, 50)
-    (50, {})
+    >>> training_length({})
+    (None, {})
     """
     params = dict(params)
-    own = params.pop("n_max", None)
-    if own is not None and n_max is not None and own != n_max:
-        raise ValidationError(f"n_max is given twice with different values: {name}:n_max={own} and n_max={n_max}; both are "
-                              "the training length (YaRN: its original context); give one")
-    return (n_max if own is None else own), params
+    return params.pop("n_max", None), params
 
 
 def bound_report(name: str, length: int, d: int = 64, *, n_max: int | None = None, m: int = 1000,
@@ -562,8 +554,7 @@ def bound_report(name: str, length: int, d: int = 64, *, n_max: int | None = Non
     linear class, ``lipschitz=1``). For ALiBi also ``eq9``: the Eq. 9 drift bound
     :math:`L_A\alpha(d-N_{max})`, :math:`L_A=1/4`, at ``distance`` (default the farthest key,
     ``length-1``, when it lies beyond ``n_max``); an explicit ``distance`` must exceed ``n_max``.
-    A PE spec's own ``n_max`` (``learned:n_max=50``) and a separate training length meet in
-    :func:`training_length` first.
+    A PE spec's own ``n_max`` (``learned:n_max=50``) is taken out by :func:`training_length` first.
 
     Parameters
     ----------

@@ -51,9 +51,26 @@ def _subcommands():
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The ``petheory`` parser; with ``command``, only that command's options are declared (they import the library
-    functions whose declarations they read: ``petheory --help`` and another command's run need none of them; ``""``:
-    no command's). None: every command's, for the tests and tools that read them all."""
+    """The ``petheory`` parser, its commands' options built from the library's declarations.
+
+    Parameters
+    ----------
+    command : str, optional
+        Declare only this command's options (they import the library functions whose declarations they read:
+        ``petheory --help`` and another command's run need none of them); ``""``: no command's. None: every command's,
+        for the tests and tools that read them all.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        The parser; each command's parsed arguments carry its ``run`` function and its long flags by dest.
+
+    Examples
+    --------
+    >>> args = build_parser("bounds").parse_args(["bounds", "--pe", "alibi", "--context", "50"])
+    >>> args.command, args.context, args._flags["context"]
+    ('bounds', 50, '--context')
+    """
     from petheory import __version__
 
     common = argparse.ArgumentParser(add_help=False, allow_abbrev=False)

@@ -26,15 +26,8 @@ PRESETS = ("quick", "full")
 
 
 class RecordsMissing(ValidationError):
-    """A figure's experiment records are not on disk; the message names the command that makes them.
-
-    Parameters
-    ----------
-    *args : str
-        The message.
-    params : dict, optional
-        The parameters it names, as for :class:`petheory.errors.ValidationError`.
-    """
+    """A figure's experiment records are not on disk; its one argument, the message, names the command that makes
+    them."""
 
 
 @dataclass(frozen=True)

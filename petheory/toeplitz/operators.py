@@ -406,15 +406,8 @@ def rounding_defect(n_ops: int, abs_frob: float, frob: float) -> float:
 
 
 class NotToeplitzError(ValidationError):
-    """A matrix the caller required to be Toeplitz (``project=False``) is not, beyond rounding.
-
-    Parameters
-    ----------
-    *args : str
-        The message.
-    params : dict, optional
-        The parameters it names, as for :class:`petheory.errors.ValidationError`.
-    """
+    """A matrix the caller required to be Toeplitz (``project=False``) is not, beyond rounding; its one argument, the
+    message, gives the defect."""
 
 
 @dataclass(frozen=True)

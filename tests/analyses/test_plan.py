@@ -208,7 +208,7 @@ def test_cli_plan_prints_writes_json_and_markdown(capsys, tmp_path):
     (("--length", "100"), "must exceed the original context"),
     (("--length", "32768"), ("an extension method added at the trained length does not help", "yarn 76.3", "vs 77 without", "not an extension: 80")),
     (("--length", "65536", "--base-grid", "0"), "--base-grid"),
-    (("--length", "131072", "--base-grid", "400000"), ("plan's --base-grid", "a decade fit here")),
+    (("--length", "131072", "--base-grid", "400000"), ("plan's base_grid", "a decade fit here")),
     (("--length", "65536", "-d", "64"), "--d-model applies to a registry RoPE"),
     (("--length", str(10**9)), "beyond what plan scans"),
 ])

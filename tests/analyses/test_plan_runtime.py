@@ -297,8 +297,12 @@ def test_family_tables_of_runtime_config_match_transformers():
     for mt in sorted(PER_LAYER_TYPE):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            rp = AutoConfig.for_model(mt, rope_theta=123456.0, rope_scaling={"rope_type": "linear", "factor": 4.0}
-                                      ).rope_parameters
+            try:
+                rp = AutoConfig.for_model(mt, rope_theta=123456.0, rope_scaling={"rope_type": "linear", "factor": 4.0}
+                                          ).rope_parameters
+            except TypeError:  # UltraBERT's class reads an old rope_theta as one base per layer: no flat 4.x layout
+                assert mt == "ultrabert", mt  # any other family failing here is news
+                continue
         if rp.get("full_attention", {}).get("rope_theta") == 123456.0 and rp["full_attention"].get("factor") == 4.0:
             v4.add(mt)
     assert v4 == V4_PER_LAYER_TYPE

@@ -43,10 +43,6 @@ from petheory.stress_reference import NullReference
 #: all). The test fails when one of them reads back, so the list never goes stale.
 NOT_YET_READ_BACK = {"Check", "CandidatePlan", "Answer", "KindPlan", "SupportedContext", "PlanRecord", "RuntimeConfig"}
 
-#: Records whose docstrings have no Attributes section yet: the plan's (being reworked beside this change). May only
-#: shrink: a listed class that documents its fields fails the test.
-NOT_YET_DOCUMENTED = {"Check", "CandidatePlan", "Answer", "KindPlan", "SupportedContext", "PlanRecord", "RuntimeConfig"}
-
 #: The theory's result classes a record holds (or, for NullReference, summarises): no record re-declares their
 #: fields, and each documents them.
 HELD = (StressReport, SymbolExtrema, SpectralDistribution, EigenEstimate, ToeplitzSource, NullReference, Scheme, Layer,
@@ -211,13 +207,9 @@ def test_every_record_documents_its_fields_once_in_an_attributes_section():
                       for n in p.name.split(",")}
         fields = {f.name for f in dataclasses.fields(cls)}
         props = set(cls.json_keys) - fields
-        if name in NOT_YET_DOCUMENTED:
-            assert not documented, f"{name} documents its fields now: take it off NOT_YET_DOCUMENTED"
-            continue
         if documented != fields | props:
             missing[name] = sorted(documented ^ (fields | props))
     assert not missing, missing
-    assert NOT_YET_DOCUMENTED <= set(record_classes())
 
 
 def test_every_theory_result_a_record_holds_documents_its_fields():

@@ -40,7 +40,7 @@ def test_extend_prints_a_table_and_writes_json(smoke_runs, tmp_path, capsys):
     (["{runs}/passkey-rope", "--method", "rope_pi:scale=0.5"], "scale"),
     (["{runs}/passkey-rope", "--lengths", "16,x"], "--lengths must be integers >= 1, got '16,x'"),
     (["{runs}/passkey-rope", "--depths", "0,2"], "--depths must be real numbers >= 0 and <= 1, got [0.0, 2.0]"),
-    (["{runs}/mqar-rope", "--depths", "0.5"], "depths apply to passkey runs"),
+    (["{runs}/mqar-rope", "--depths", "0.5"], "depths applies to passkey runs; this run's task is mqar"),
     (["{runs}/passkey-rope", "--finetune-steps", "-1"], "--finetune-steps must be >= 0"),
     (["{runs}/passkey-rope", "--finetune-steps", "1", "--finetune-length", "8"], "must exceed the training length"),
 ])

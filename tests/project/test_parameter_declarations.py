@@ -121,8 +121,8 @@ def _sample_scheme():
 
 
 #: A valid value of each parameter without a default that a declared function takes (its checks run first).
-SAMPLES = {"scheme": _sample_scheme(), "text_or_spec": "rope", "c": [1.0, 0.5], "what": "coefficients", "lengths": (100,),
-           "run": "runs/none", "configs": [], "out_dir": "runs/none", "task": "copy", "pe": "relative", "name": "shift",
+SAMPLES = {"scheme": _sample_scheme(), "schemes": [_sample_scheme()], "text_or_spec": "rope", "c": [1.0, 0.5],
+           "what": "coefficients", "lengths": (100,), "run_dir": "runs/none", "configs": [], "out_dir": "runs/none", "task": "copy", "pe": "relative", "name": "shift",
            "spec": "hf:minilm", "index": 0, "positions": [0, 1], "offset": 0, "length": 8192,
            "corpus": ["a b", "a c"]}
 
