@@ -6,6 +6,7 @@ import dataclasses
 import json
 import math
 import os
+import re
 import time
 
 
@@ -209,3 +210,21 @@ def ladder_tol(n, d):
 
     u = unit_roundoff()
     return math.sqrt(2 * d) * 2 * (n + 1) * u + gamma(d + 2) * 2 * math.sqrt(d)
+
+
+#: A refusal's "config field X" (and "and Y"), with its mark when the field is derived or named as missing
+_FIELD = re.compile(r"config fields? ([\w.\[\]]+)(?: and ([\w.\[\]]+))?( \(not in this file: transformers' configuration "
+                   r"class derives it| is missing)?")  # a field named as missing is named truly
+
+
+def named_fields_hold(msg: str, cfg: dict) -> list:
+    """The fields ``msg`` names that ``cfg`` does not hold and that the message does not mark as derived (or as
+    missing)."""
+    text = cfg.get("text_config") if isinstance(cfg.get("text_config"), dict) else {}
+    wrong = []
+    for m in _FIELD.finditer(msg):
+        for name in filter(None, m.group(1, 2)):
+            root = re.split(r"[.\[]", name)[0]
+            if root not in cfg and root not in text and not m.group(3):
+                wrong.append(name)
+    return wrong

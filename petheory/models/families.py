@@ -191,6 +191,11 @@ class Family:
         RoPE only where ``position_embedding_type`` is ``"rope"`` (Granite 4.0-H).
     pairing : str
         Rotary pairing: ``'half'`` (split halves) or ``'interleaved'``.
+    reflected : bool
+        Its apply function rotates by :math:`-\theta` (NanoChat: ``rotate_half`` with the signs flipped).
+    odd_rotary : bool
+        An odd ``int(head_dim * partial_rotary_factor)`` = r is read as transformers runs it, r + 1 dimensions
+        rotating (GLM-4.5V; :data:`petheory.models.read.ODD_ROTARY_TYPES`).
     mrope : str or None
         M-RoPE layout, if the family uses one.
     mrope_default : tuple of int

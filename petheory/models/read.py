@@ -400,8 +400,9 @@ def _partial(cfg, fam, lrope, lwhere, d, proportional):
     return r, where + key
 
 
-#: rope types whose frequencies transformers computes as rope_theta^(-2i/dim) for i < ceil(dim/2), then scales each band
-#: alike (linear: / factor): on an odd dim, the ladder of dim + 1 at base rope_theta^((dim + 1)/dim), exactly
+#: rope types whose frequencies transformers computes as :math:`\theta^{-2i/\mathrm{dim}}` for
+#: :math:`i < \lceil \mathrm{dim}/2 \rceil`, then scales each band alike (linear: / factor): on an odd dim, the ladder of
+#: dim + 1 at base :math:`\theta^{(\mathrm{dim} + 1)/\mathrm{dim}}`, exactly (:math:`\theta` = ``rope_theta``)
 ODD_ROTARY_TYPES = ("default", "linear", "mrope")
 
 

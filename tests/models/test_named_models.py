@@ -483,7 +483,7 @@ def test_odd_rotary_defaults_transformers_cannot_run_are_refused_saying_so(mt, s
 
     config = AutoConfig.for_model(mt)
     text = config.get_text_config()
-    from models.test_refusals_name_fields import named_fields_hold
+    from _helpers import named_fields_hold
 
     user = {k: v for k, v in text.to_dict().items() if k in ("model_type", "hidden_size", "num_attention_heads",
                                                               "num_hidden_layers", "max_position_embeddings")}

@@ -9,7 +9,6 @@ every hostile model configuration of tests/hostile/test_hostile_model_configs.py
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -18,22 +17,9 @@ from petheory.errors import ValidationError
 from petheory.models import resolve_config
 from petheory.models.verified import load
 
-FIELD = re.compile(r"config fields? ([\w.\[\]]+)(?: and ([\w.\[\]]+))?( \(not in this file: transformers' configuration "
-                   r"class derives it| is missing)?")  # a field named as missing is named truly
+from _helpers import named_fields_hold
+
 DATA = Path(__file__).parents[1] / "data" / "hf_configs"
-
-
-def named_fields_hold(msg: str, cfg: dict) -> list:
-    """The fields ``msg`` names that ``cfg`` does not hold and that the message does not mark as derived (or as
-    missing)."""
-    text = cfg.get("text_config") if isinstance(cfg.get("text_config"), dict) else {}
-    wrong = []
-    for m in FIELD.finditer(msg):
-        for name in filter(None, m.group(1, 2)):
-            root = re.split(r"[.\[]", name)[0]
-            if root not in cfg and root not in text and not m.group(3):
-                wrong.append(name)
-    return wrong
 
 
 REFUSED = sorted(mt for mt, r in load()["types"].items() if r["status"] != "ok" and "config field" in r.get("why", ""))
