@@ -497,7 +497,7 @@ def draw_rademacher_gap(data: dict):
 
 
 rademacher_gap_figure = register(
-    "bounds.rademacher_gap", "generalisation gap of trained running-sum models vs the Rademacher bound L_trans B0/sqrt(m), per PE",
+    "bounds.rademacher_gap", "generalisation gap of trained running-sum models vs li2025's Rademacher bound (§4.2), per PE",
     illustrates=("li2025.rademacher_bound",), draw=draw_rademacher_gap, needs="li2025_rademacher_gap", data=rademacher_gap_data)
 
 

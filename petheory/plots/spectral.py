@@ -120,7 +120,8 @@ def draw_szego(data: dict):
 
 
 szego_figure = register(
-    "spectral.szego", "gu2025 Thm 3.1 (Szegő): eigenvalue histograms of T_N(a) against the value density of a, growing N",
+    "spectral.szego", "gu2025 Thm 3.1 (Szegő): eigenvalue histograms of the Toeplitz matrices of a symbol against the "
+    "symbol's value density, growing N",
     illustrates=("gu2025.szego", "gu2025.classical_toeplitz_eigs_in_symbol_range"), draw=draw_szego, data=szego_data)
 
 
