@@ -503,6 +503,46 @@ def test_odd_rotary_defaults_transformers_cannot_run_are_refused_saying_so(mt, s
         mod.apply_rotary_pos_emb(q, q, cos, sin)
 
 
+
+#: GLM-4.5V's odd 21 under scalings petheory refuses: (rope dict, what the refusal says, whether transformers runs it)
+ODD_REFUSED = [
+    ({"rope_type": "dynamic", "factor": 4.0}, "dynamic NTK stretches rope_theta by s^(21/19)", True),
+    ({"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1024},
+     "yarn ramp has 21 // 2 = 10 entries for its 11 frequencies", False),
+    ({"rope_type": "longrope", "factor": 4.0, "original_max_position_embeddings": 1024, "short_factor": [1.0] * 10,
+      "long_factor": [2.0] * 10}, "short_factor has 10 entries (21 // 2", False),
+]
+
+
+@pytest.mark.parametrize("rope,says,runs", ODD_REFUSED, ids=["dynamic", "yarn", "longrope-10"])
+def test_odd_rotary_scalings_not_read_are_refused_saying_whether_transformers_runs_them(tmp_path, rope, says, runs):
+    """Dynamic NTK on the odd 21 runs in transformers, its base stretched by s^(21/19): no ladder of 22 states that, so
+    it is refused as not read; YaRN's ramp (21 // 2 entries) and LongRoPE's 21 // 2 factors do not broadcast over the
+    11 frequencies, and transformers' module fails at 4096 positions (checked here): refused saying so. Each message
+    names only fields of the file."""
+    from _helpers import named_fields_hold
+
+    config = AutoConfig.for_model("glm4v_moe_text", num_hidden_layers=2, max_position_embeddings=2048,
+                                  rope_parameters={**GLM_ODD, **rope})
+    path = saved(tmp_path, config)
+    with pytest.raises(ValidationError, match=re.escape(says)) as exc:
+        resolve_scheme(f"hf:{tmp_path}")
+    assert ("transformers cannot run this config" in str(exc.value)) == (not runs)
+    assert named_fields_hold(str(exc.value), json.loads(path.read_text())) == [], str(exc.value)
+    from transformers.models.glm4v_moe import modeling_glm4v_moe as mod
+
+    q = torch.zeros(1, 1, 4096, 42)
+
+    def run():  # the module's construction computes the frequencies (YaRN, LongRoPE fail there)
+        cos, sin = mod.Glm4vMoeTextRotaryEmbedding(config)(q, torch.arange(4096)[None])
+        mod.apply_rotary_pos_emb(q, q, cos, sin)
+    if runs:
+        run()
+    else:
+        with pytest.raises(RuntimeError):
+            run()
+
+
 def test_nanochat_rotation_reference_states_the_angle_its_arrays_are_turned_by(tmp_path):
     """The rotation reference of a reflected layer says phi = -p * frequencies, and its arrays are that rotation (the
     formula of an unreflected layer, applied to them, misses by O(1))."""
