@@ -275,7 +275,7 @@ def _read(cfg: dict, text: dict, tmt: str, kind: str, aliases: dict, fields, pla
     if fields is not None:
         fields = set(fields) | set(aliases)
     unread = unread_by_class(text, fields)
-    restated = [k for k in unread if k in RESTATED]
+    restated = [k for k in unread if k in RESTATED] + [k for k in family(tmt).unused if k in text and k not in unread]
     unread = [k for k in unread if k not in RESTATED]
     scheme = _dispatch({k: v for k, v in text.items() if k not in unread and k not in restated}, tmt, kind, fields)
     if restated:
@@ -302,7 +302,8 @@ def _read(cfg: dict, text: dict, tmt: str, kind: str, aliases: dict, fields, pla
 #: Fields a model type's code does not read that restate a quantity it does read: the field they restate. Read for
 #: that meaning: a note where they agree with what transformers runs, refused (naming both) where they do not.
 RESTATED = {"sliding_window_size": "sliding_window",  # Gemma 2's published files carry both
-            "attn_rotary_emb": "the rotated dimensions of each attention head"}  # Bamba's: 64 of 128
+            "attn_rotary_emb": "the rotated dimensions of each attention head",  # Bamba's: 64 of 128
+            "rotary_dim": "the rotated dimensions of each attention head"}  # MiniMax-M3's (Family.unused)
 
 
 def _rotated(scheme: Scheme) -> set:
@@ -316,7 +317,7 @@ def _restated(text: dict, restated: list, scheme: Scheme, tmt: str) -> list:
     notes = []
     for key in restated:
         val = text[key]
-        if key == "attn_rotary_emb":
+        if RESTATED[key] == RESTATED["attn_rotary_emb"]:
             runs = _rotated(scheme)
             if not runs:
                 notes.append(f"config field {key} = {val!r} ({RESTATED[key]}) is not read by transformers' {tmt} code; "

@@ -230,6 +230,9 @@ class Family:
         ``cfg -> cfg`` as the configuration class rewrites older keys (ModernBERT's thetas).
     extra : tuple of str
         Fields only this family may carry, understood here.
+    unused : tuple of str
+        Fields its configuration class declares but its modeling code never reads, each restating a quantity the code
+        does read (:data:`petheory.models.config.RESTATED`): noted where they agree, refused where they do not.
     text : str or None
         A wrapper's text model type when ``text_config`` has none.
     """
@@ -265,6 +268,7 @@ class Family:
     window_key: str = "sliding_window"               # the window's field (ModernBERT: local_attention, the whole window)
     convert: object = None                           # cfg -> cfg as the class rewrites older keys (ModernBERT's thetas)
     extra: tuple = field(default=())                 # fields only this family may carry, understood here
+    unused: tuple = ()                               # class fields its code never reads, restating what it does read
     text: str | None = None                          # a wrapper's text model type when text_config has none
 
 
@@ -297,6 +301,9 @@ FAMILIES = {
     **{t: Family(sinks=True) for t in ("hy_v4", "hy_v4_vl_text")},
     "gpt_neox": Family(prf_legacy="rotary_pct"),
     "minimax_m2": Family(prf_legacy="rotary_dim"),
+    # MiniMaxM3VLTextConfig declares rotary_dim ("channels rotated by RoPE", default 64), but its rotary module rotates
+    # int(head_dim * rope_parameters' partial_rotary_factor) and nothing reads rotary_dim
+    "minimax_m3_vl_text": Family(unused=("rotary_dim",)),
     # GPT-J, CodeGen: the first rotary_dim dimensions of each head rotate in adjacent pairs (rotate_every_two) by a
     # sin/cos table of base 10000 (create_sinusoidal_positions; no rope_theta in their config classes)
     **{t: Family(pairing="interleaved", prf_legacy="rotary_dim") for t in ("gptj", "codegen")},
@@ -406,6 +413,15 @@ FOREIGN_FIELDS = ("no_rope_layers", "attention_chunk_size", "attn_temperature_tu
 REFUSED = {
     "ernie4_5_vl_moe_text": "ERNIE 4.5-VL's 3-D RoPE (its own frequency ladder over t/h/w, adjacent pairs): not read",
     "ernie4_5_vl_moe": "ERNIE 4.5-VL's 3-D RoPE (its own frequency ladder over t/h/w, adjacent pairs): not read",
+    # the scale itself is Gemma's (T5GemmaSelfAttention.scaling = query_pre_attn_scalar^-1/2); the two stacks are not
+    **{t: f"{name}'s encoder-decoder RoPE: an encoder stack (every query attends both ways; its sliding layers a "
+          f"two-sided window, {window}) and {decoder}, both rotating with softmax scale query_pre_attn_scalar^-1/2 (the "
+          "scale is read for Gemma 2 and 3); petheory reads a rotary config as one decoder stack: not read"
+       for t, name, window, decoder in (
+           ("t5_gemma_module", "T5Gemma", "|i - j| <= sliding_window", "a causal decoder stack"),
+           ("t5gemma2_decoder", "T5Gemma 2", "(sliding_window + 1) // 2 keys back, itself included, and "
+            "sliding_window // 2 ahead", "a decoder stack whose attention is one softmax over its own rotated keys "
+            "(causal) and the encoder's (T5Gemma2MergedAttention)"))},
     "dory": "Dory's recurrent-depth layout (n_input_layers, n_recurrent_layers, n_output_layers: a block of layers "
             "run several times) and its legacy layer_types with 'mlp' entries, which transformers halves: not read",
 }

@@ -560,3 +560,68 @@ def test_nanochat_rotation_reference_states_the_angle_its_arrays_are_turned_by(t
         want = ref.cos_sin_factor * (q[:, a] * np.cos(phi) - q[:, b] * np.sin(phi))
         # float64: (|a| + |b|) * 8 roundings (cos, sin, two products, the sum, the factor) of u64, |a| + |b| < 64
         assert np.allclose(got[:, a], want, rtol=0, atol=64 * 8 * 2.0**-53) == close
+
+
+def _minimax_m3_text(**kw):
+    return AutoConfig.for_model("minimax_m3_vl_text", num_hidden_layers=2, **kw)
+
+
+def test_minimax_m3_rotary_dim_that_disagrees_with_what_transformers_rotates_is_refused_naming_both():
+    """MiniMaxM3VLTextConfig declares rotary_dim (64: "channels rotated by RoPE"), but its rotary module rotates
+    int(head_dim * partial_rotary_factor) = 128 (checked on transformers' module) and nothing reads rotary_dim: the
+    class's own defaults say two things, refused naming both and only fields of the file."""
+    from _helpers import named_fields_hold
+    from petheory.models.config import read_config
+    from transformers.models.minimax_m3_vl import modeling_minimax_m3_vl as mod
+
+    config = _minimax_m3_text()
+    cos, _ = mod.MiniMaxM3VLRotaryEmbedding(config)(torch.zeros(1, 1, 3, 128), torch.arange(3)[None])
+    assert (config.rotary_dim, cos.shape[-1]) == (64, 128)
+    cfg = json.loads(json.dumps(config.to_dict()))
+    with pytest.raises(ValidationError, match=r"rotary_dim = 64 .* disagrees .* it rotates 128 dimensions per head") as e:
+        read_config(cfg)
+    assert named_fields_hold(str(e.value), cfg) == [], str(e.value)
+
+
+@pytest.mark.parametrize("prf,agree", [(0.5, True), (1.0, False)])
+def test_minimax_m3_rotary_dim_that_agrees_is_noted_and_read_as_transformers_runs_it(prf, agree):
+    """rope_parameters' partial_rotary_factor 0.5 makes transformers rotate 64 = rotary_dim: read, with a note, and equal
+    to transformers' modules. Planted: 1.0 (transformers rotates 128) with the same rotary_dim is refused, so the note
+    is no pass-through: the reader compares rotary_dim with what the module rotates."""
+    from petheory.models.config import read_config
+
+    config = _minimax_m3_text(rope_parameters={"rope_type": "default", "rope_theta": 5e6, "partial_rotary_factor": prf})
+    cfg = json.loads(json.dumps(config.to_dict()))
+    if not agree:
+        with pytest.raises(ValidationError, match="disagrees"):
+            read_config(cfg)
+        return
+    scheme = read_config(cfg)
+    agrees(scheme, config)
+    assert scheme.main.positions.params["rotary_dim"] == 64
+    assert any("rotary_dim = 64 is not read" in n and "agrees" in n for n in scheme.notes)
+
+
+@pytest.mark.parametrize("mt,text", [("t5gemma", "t5_gemma_module"), ("t5gemma2", "t5gemma2_decoder")])
+def test_t5gemma_is_refused_for_its_two_rotary_stacks_not_for_its_softmax_scale(mt, text):
+    """T5Gemma's attention scales by query_pre_attn_scalar^-1/2 (read for Gemma 2/3); what is not read is its encoder
+    stack beside the decoder: the refusal says so. Checked on transformers' modules: both stacks apply RoPE (T5Gemma's
+    encoder attention is_causal False, its decoder's True; T5Gemma 2's decoder merges its self- and cross-attention in
+    one softmax over both sets of keys, its is_causal False as the mask is fused)."""
+    from petheory.models.config import read_config
+    config = AutoConfig.for_model(mt)
+    with pytest.raises(ValidationError, match=r"encoder-decoder RoPE: an encoder stack .* decoder stack") as e:
+        read_config(json.loads(json.dumps(config.to_dict())))
+    assert f"model_type '{text}'" in str(e.value) and "query_pre_attn_scalar^-1/2" in str(e.value)
+    model, _ = oracle.build_meta(config)
+    attn = {("decoder" if n.startswith("decoder") else "encoder"): (type(m).__name__, m.is_causal)
+            for n, m in model.named_modules() if n.endswith("self_attn") and type(m).__name__.startswith("T5Gemma")}
+    assert set(attn) == {"encoder", "decoder"} and attn["encoder"][1] is False, attn  # (T5Gemma 2's vision: Siglip)
+    assert attn["decoder"] == (("T5Gemma2MergedAttention", False) if mt == "t5gemma2" else ("T5GemmaSelfAttention", True))
+    import importlib
+    import inspect
+
+    src = inspect.getsource(importlib.import_module(f"transformers.models.{mt}.modeling_{mt}"))
+    for cls in {name for name, _ in attn.values()}:  # each stack's attention rotates its queries and keys
+        body = src.split(f"class {cls}(")[1].split("\nclass ")[0]
+        assert "apply_rotary_pos_emb(query_states, key_states, cos, sin)" in body, cls

@@ -70,7 +70,9 @@ def refusal_group(detail: str) -> str:
     m = re.search(r"applies (\S+) under `([^`]*)`", detail)
     if m:
         return f"RoPE applied only under `{m.group(2)}` (a rule of the family's code, not in the table)"
-    for pat, label in ((r"bidirectional", "bidirectional (encoder) attention: petheory reads causal decoders"),
+    for pat, label in ((r"encoder-decoder RoPE", "an encoder-decoder with RoPE in both stacks (petheory reads a rotary "
+                                                 "config as one stack)"),
+                       (r"bidirectional", "bidirectional (encoder) attention: petheory reads causal decoders"),
                        (r"mrope_section = .* must be 3 band counts", "M-RoPE sections that do not cover the rotary "
                                                                     "bands as petheory reads them"),
                        (r"default mrope_section .* \(not in the file\) .* transformers' rotary module fails",
@@ -96,6 +98,9 @@ def refusal_group(detail: str) -> str:
                        (r"unknown rope_type '([^']+)'", "rope_type `{0}`"),
                        (r"config field ([\w.]+) (?:may change|changes) positions", "field `{0}` not read"),
                        (r"config field ([\w.]+) is not understood", "field `{0}` not read"),
+                       (r"config field ([\w.]+) = .* disagrees with what transformers' \S+ code runs",
+                        "field `{0}`, which transformers' code never reads, disagrees with what it runs (the file says "
+                        "two things)"),
                        (r"config field ([\w.]+) is missing", "field `{0}` missing (the family names it otherwise)"),
                        (r"(\d+) rotary modules", "several rotary modules (which layer uses which is not read)"),
                        (r"keeps no softmax scale", "no softmax scale attribute to check"),
