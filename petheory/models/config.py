@@ -269,6 +269,8 @@ def read_config(cfg: dict, mt: str | None = None, *, aliases: dict | None = None
 
 
 def _read(cfg: dict, text: dict, tmt: str, kind: str, aliases: dict, fields, plain: bool) -> Scheme:
+    if kind == "mla":  # MLA reads qk_rope_head_dim itself (GLM-4.7-Flash's class maps head_dim onto it)
+        aliases = {k: v for k, v in aliases.items() if k != "head_dim"}
     if kind != "t5":  # T5's reader reads its own names (d_kv, num_heads)
         text = apply_aliases(text, aliases)
     fields = table_fields(tmt) if fields is None else fields

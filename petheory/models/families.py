@@ -422,6 +422,16 @@ REFUSED = {
            ("t5gemma2_decoder", "T5Gemma 2", "(sliding_window + 1) // 2 keys back, itself included, and "
             "sliding_window // 2 ahead", "a decoder stack whose attention is one softmax over its own rotated keys "
             "(causal) and the encoder's (T5Gemma2MergedAttention)"))},
+    # DogeAttention.prepare_dynamic_mask: dt_states = exp(A * softplus(dt_proj(values))), then a top-k over keys
+    "doge": "Doge's dynamic mask attention (keep_window_size): every layer adds to each key's logit a learned bias "
+            "computed from that key's value (dt_proj and A: weights, not in config.json) and, past keep_window_size "
+            "keys, keeps only the keep_window_size keys of largest bias; which keys a query sees depends on content, "
+            "not on position, which a positional scheme cannot state: not read (its RoPE is the plain one)",
+    "recurrent_gemma": "RecurrentGemma has no context length: RecurrentGemmaConfig has no max_position_embeddings (its "
+                       "attention layers see the last attention_window_size keys, its recurrent layers any length, and "
+                       "transformers runs it at every length), and petheory's scheme needs one (L, the length its "
+                       "analyses and plan take as the model's own); not read rather than given a length the file does "
+                       "not state",
     "dory": "Dory's recurrent-depth layout (n_input_layers, n_recurrent_layers, n_output_layers: a block of layers "
             "run several times) and its legacy layer_types with 'mlp' entries, which transformers halves: not read",
 }

@@ -625,3 +625,58 @@ def test_t5gemma_is_refused_for_its_two_rotary_stacks_not_for_its_softmax_scale(
     for cls in {name for name, _ in attn.values()}:  # each stack's attention rotates its queries and keys
         body = src.split(f"class {cls}(")[1].split("\nclass ")[0]
         assert "apply_rotary_pos_emb(query_states, key_states, cos, sin)" in body, cls
+
+
+@pytest.mark.parametrize("plant", [None, 256])
+def test_glm4_moe_lite_mla_reads_qk_rope_head_dim_its_class_maps_head_dim_onto(plant):
+    """Glm4MoeLiteConfig (GLM-4.7-Flash) maps head_dim onto qk_rope_head_dim (attribute_map): MLA's reader takes
+    qk_rope_head_dim itself (64 rotating of a 256-wide query head, adjacent pairs as its rope_interleave), equal to
+    transformers' modules. Planted misread: the 256-wide head read as rotating whole must fail the comparison."""
+    from dataclasses import replace
+
+    from petheory.models.config import read_config
+
+    config = AutoConfig.for_model("glm4_moe_lite", num_hidden_layers=2)
+    scheme = read_config(json.loads(json.dumps(config.to_dict())))
+    p = scheme.main.positions
+    assert (p.encoding, p.params["rope_dim"], p.d) == ("mla_rope", 64, 256)
+    if plant is None:
+        agrees(scheme, config)
+        return
+    bad_p = replace(p, params={**p.params, "rope_dim": plant})
+    wrong = replace(scheme, layers=tuple(replace(layer, positions=bad_p) for layer in scheme.layers))
+    bad, _ = sweep.compare(wrong, oracle.facts(config), config)
+    assert bad and "256 rotated dimensions, transformers 64" in " ".join(bad), bad
+
+
+def test_doge_is_refused_for_its_content_chosen_keys_which_transformers_selects_by_bias_not_distance():
+    """Doge's prepare_dynamic_mask keeps, past keep_window_size keys, the keys of largest learned bias: checked on
+    transformers' module with keep_window_size 2 and a bias largest on the two farthest keys, which it keeps (a
+    positional window would keep the nearest). The refusal names that mechanism and only fields of the file."""
+    from _helpers import named_fields_hold
+    from petheory.models.config import read_config
+    from transformers.models.doge import modeling_doge as mod
+
+    config = AutoConfig.for_model("doge", num_hidden_layers=2, keep_window_size=2)
+    attn = mod.DogeAttention(config, layer_idx=0)
+    bias = torch.tensor([5.0, 4.0, 0.0, -1.0, -2.0])[None, None, :]  # (batch, heads, keys): largest far back
+    kept = attn.prepare_dynamic_mask(torch.zeros(1, 5, 8), bias, keep_window_size=2)[0, 0, -1]
+    assert torch.isfinite(kept).tolist() == [True] * 5 and (kept > -1e30).tolist() == [True, True, False, False, False]
+    cfg = json.loads(json.dumps(config.to_dict()))
+    with pytest.raises(ValidationError, match=r"dynamic mask attention \(keep_window_size\).*depends on content") as e:
+        read_config(cfg)
+    assert named_fields_hold(str(e.value), cfg) == [], str(e.value)
+
+
+def test_recurrent_gemma_is_refused_for_the_context_length_its_class_does_not_have():
+    """RecurrentGemmaConfig has no max_position_embeddings (checked), and its rotary module runs at any position: the
+    refusal says that, not that transformers needs the field."""
+    from petheory.models.config import read_config
+    from transformers.models.recurrent_gemma import modeling_recurrent_gemma as mod
+
+    config = AutoConfig.for_model("recurrent_gemma", num_hidden_layers=3)
+    assert not hasattr(config, "max_position_embeddings")
+    cos, _ = mod.RecurrentGemmaRotaryEmbedding(config)(torch.zeros(1, 1, 8), torch.tensor([[10 ** 6]]))
+    assert torch.isfinite(cos).all()
+    with pytest.raises(ValidationError, match=r"has no context length: RecurrentGemmaConfig has no max_position_emb"):
+        read_config(json.loads(json.dumps(config.to_dict())))

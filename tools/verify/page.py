@@ -70,7 +70,11 @@ def refusal_group(detail: str) -> str:
     m = re.search(r"applies (\S+) under `([^`]*)`", detail)
     if m:
         return f"RoPE applied only under `{m.group(2)}` (a rule of the family's code, not in the table)"
-    for pat, label in ((r"encoder-decoder RoPE", "an encoder-decoder with RoPE in both stacks (petheory reads a rotary "
+    for pat, label in ((r"dynamic mask attention", "dynamic mask attention (keep_window_size): keys chosen by a learned, "
+                                                   "content-dependent bias, not by position"),
+                       (r"has no context length", "no context length (its class has no max_position_embeddings; it "
+                                                  "runs at any length)"),
+                       (r"encoder-decoder RoPE", "an encoder-decoder with RoPE in both stacks (petheory reads a rotary "
                                                  "config as one stack)"),
                        (r"bidirectional", "bidirectional (encoder) attention: petheory reads causal decoders"),
                        (r"mrope_section = .* must be 3 band counts", "M-RoPE sections that do not cover the rotary "
