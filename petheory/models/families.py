@@ -292,8 +292,9 @@ FAMILIES = {
     "mimo_v2_flash": Family(sinks=True),
     # MiniMax's softmax layers take config.sliding_window when it is set (its layer_types name no sliding layer)
     "minimax": Family(("full_attention", "linear_attention"), window_on_full=True),
-    # attention that ignores sliding_window (Moshi; Qwen3-VL-MoE's text model): every layer is full
-    "moshi": Family(default_types=_all_full),
+    # attention that ignores sliding_window (Moshi, Kyutai STT: create_causal_mask over every key; Qwen3-VL-MoE's text
+    # model): every layer is full
+    **{t: Family(default_types=_all_full) for t in ("moshi", "kyutai_speech_to_text")},
     "qwen3_vl_moe_text": Family(default_types=_all_full, reads_layer_types=False, mrope="interleaved", mrope_default=(24, 20, 20),
                                 theta_default=500000.0),
     # the layers of cross_attention_layers attend to the image instead of the text (Mllama): no positions

@@ -680,3 +680,26 @@ def test_recurrent_gemma_is_refused_for_the_context_length_its_class_does_not_ha
     assert torch.isfinite(cos).all()
     with pytest.raises(ValidationError, match=r"has no context length: RecurrentGemmaConfig has no max_position_emb"):
         read_config(json.loads(json.dumps(config.to_dict())))
+
+
+@pytest.mark.parametrize("plant", [False, True])
+def test_kyutai_stt_rotary_module_is_found_and_its_unused_window_is_not_read(plant):
+    """KyutaiSpeechToTextModel's text rotary (KyutaiSpeechToTextRotaryEmbedding: 'Speech' is the model's own name, not
+    an audio module's) is compared; its layers store sliding_window (375) but mask with create_causal_mask: full
+    attention, as Moshi's. Planted misread: the 375 read as a window must fail the comparison."""
+    from dataclasses import replace
+
+    from petheory.models.config import read_config
+    from petheory.scheme import Span
+
+    config = AutoConfig.for_model("kyutai_speech_to_text", num_hidden_layers=2)
+    model, text = oracle.build_meta(config)
+    assert [type(m).__name__ for _, m in oracle.rotary_modules(model)] == ["KyutaiSpeechToTextRotaryEmbedding"] * 2
+    scheme = read_config(json.loads(json.dumps(config.to_dict())))
+    assert {str(layer.span) for layer in scheme.layers} == {str(Span())} and config.sliding_window == 375
+    if not plant:
+        agrees(scheme, config)
+        return
+    wrong = replace(scheme, layers=tuple(replace(layer, span=Span("sliding", 375)) for layer in scheme.layers))
+    bad, _ = sweep.compare(wrong, oracle.facts(config), config)
+    assert bad and "sliding 375" in " ".join(bad), bad

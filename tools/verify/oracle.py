@@ -19,6 +19,7 @@ import ast
 import importlib
 import inspect
 import math
+import os
 import re
 import textwrap
 
@@ -249,9 +250,15 @@ def mrope_layout(model, emb) -> str | None:
 
 
 def rotary_modules(model):
-    """The text model's rotary embedding modules (not vision/audio ones): (name, module)."""
-    return [(n, m) for n, m in model.named_modules() if type(m).__name__.endswith("RotaryEmbedding")
-            and not re.search(r"vision|visual|audio|image|speech|patch|vit", n + type(m).__name__, re.I)]
+    """The text model's rotary embedding modules (not vision/audio ones): (name, module). The model's own name is no
+    sign of a vision or audio module (KyutaiSpeechToTextModel's text rotary is KyutaiSpeechToTextRotaryEmbedding)."""
+    own = type(model).__name__
+
+    def other(n, m):
+        cls = type(m).__name__
+        return re.search(r"vision|visual|audio|image|speech|patch|vit", n + cls[len(os.path.commonprefix([own, cls])):],
+                         re.I)
+    return [(n, m) for n, m in model.named_modules() if type(m).__name__.endswith("RotaryEmbedding") and not other(n, m)]
 
 
 def _rebuild(mod, text):
