@@ -322,6 +322,10 @@ FAMILIES = {
     # int(head_dim * partial_rotary_factor) = r rotates r + 1 dimensions (read.odd_rotary; the class's defaults give 21)
     "glm4v_moe_text": Family(mrope="chunked", mrope_default=(8, 12, 12), odd_rotary=True),
     **{t: Family(mrope="chunked", mrope_default=(16, 24, 24)) for t in ("paddleocr_vl_text", "qwen2_5_omni_text")},
+    # ERNIE 4.5-VL: mrope_section (h, w, t) = (22, 22, 20) by default; its module permutes the ladder's first 44 bands
+    # (even ones, then odd ones), takes them from axes h and w and stacks them back: band 2k follows h, 2k + 1 follows w,
+    # the last 20 t (MRope 'hw_alternating'); adjacent pairs (rotate_half_text); rope_type default only
+    "ernie4_5_vl_moe_text": Family(mrope="hw_alternating", mrope_default=(22, 22, 20), pairing="interleaved"),
     **{t: Family(("full_attention", "linear_attention"), mrope="interleaved", mrope_default=(11, 11, 10),
                  prf_default=0.25) for t in ("qwen3_5_text", "qwen3_5_moe_text")},
     "cosmos3_edge_text": Family(mrope="interleaved"),
@@ -412,8 +416,6 @@ FOREIGN_FIELDS = ("no_rope_layers", "attention_chunk_size", "attn_temperature_tu
 
 #: Model types whose code does what petheory does not read: refused with the mechanism named.
 REFUSED = {
-    "ernie4_5_vl_moe_text": "ERNIE 4.5-VL's 3-D RoPE (its own frequency ladder over t/h/w, adjacent pairs): not read",
-    "ernie4_5_vl_moe": "ERNIE 4.5-VL's 3-D RoPE (its own frequency ladder over t/h/w, adjacent pairs): not read",
     # the scale itself is Gemma's (T5GemmaSelfAttention.scaling = query_pre_attn_scalar^-1/2); the two stacks are not
     **{t: f"{name}'s encoder-decoder RoPE: an encoder stack (every query attends both ways; its sliding layers a "
           f"two-sided window, {window}) and {decoder}, both rotating with softmax scale query_pre_attn_scalar^-1/2 (the "

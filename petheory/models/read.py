@@ -108,6 +108,17 @@ def _mrope(cfg: dict, rope: dict, where: str, fam: Family, mt: str, bands: int) 
     if "mrope_interleaved" in rope and read_bool(rope, "mrope_interleaved", default=False) != (layout == "interleaved"):
         raise ValidationError(f"config field {where}mrope_interleaved = {rope['mrope_interleaved']}: {mt}'s code uses the "
                               f"{layout} layout; supported: {layout == 'interleaved'}")
+    if layout == "hw_alternating":  # the file's order is (h, w, t); transformers stacks h with w, so they must be equal
+        name = f"config field {where if src is rope else ''}mrope_section" if sec else f"{mt}'s default mrope_section"
+        if sections[0] != sections[1]:
+            raise ValidationError(f"{name} = {list(sections)}: {mt}'s rotary module stacks the h and w bands in pairs, "
+                                  "so their counts must be equal (transformers fails otherwise); fix the config.json")
+        rtype = rope.get("rope_type", rope.get("type", "default"))
+        if rtype not in ("default", "mrope"):
+            raise ValidationError(f"config field {where}rope_type = {rtype!r}: {mt}'s rotary module runs the default "
+                                  "rope type only (transformers raises on any other): transformers cannot run this "
+                                  "config; use rope_type default")
+        return MRope((sections[2], sections[0], sections[1]), layout)
     return MRope(sections, layout)
 
 

@@ -703,3 +703,48 @@ def test_kyutai_stt_rotary_module_is_found_and_its_unused_window_is_not_read(pla
     wrong = replace(scheme, layers=tuple(replace(layer, span=Span("sliding", 375)) for layer in scheme.layers))
     bad, _ = sweep.compare(wrong, oracle.facts(config), config)
     assert bad and "sliding 375" in " ".join(bad), bad
+
+
+@pytest.mark.parametrize("plant", [None, "permuted", "layout"])
+def test_ernie4_5_vl_3d_rope_is_read_and_the_comparison_needs_the_modules_ladder_in_band_order(plant, monkeypatch):
+    """ERNIE 4.5-VL (ernie4_5_vl_moe): default RoPE of the 128-wide head, adjacent pairs, M-RoPE (h, w, t) = (22, 22, 20)
+    as 'hw_alternating'; equal to transformers' modules once the oracle puts the module's permuted ladder back in band
+    order. Planted: the oracle's reordering skipped (the permuted ladder: frequencies differ), or the same sections read
+    as chunked (t's 20 bands first: an M-RoPE mismatch)."""
+    from dataclasses import replace
+
+    from petheory.models.config import read_config
+
+    config = AutoConfig.for_model("ernie4_5_vl_moe")
+    scheme = read_config(json.loads(json.dumps(config.to_dict())))
+    p = scheme.main.positions
+    assert (p.mrope.layout, p.mrope.sections, p.params["pairing"], p.d) == ("hw_alternating", (20, 22, 22),
+                                                                           "interleaved", 128)
+    if plant == "permuted":
+        monkeypatch.setattr(oracle, "_hw_alternating", lambda entry: entry.update(mrope_section=[20, 22, 22]))
+    if plant == "layout":
+        p = replace(p, mrope=replace(p.mrope, layout="chunked"))
+        scheme = replace(scheme, layers=tuple(replace(layer, positions=p) for layer in scheme.layers))
+    bad, unknown = sweep.compare(scheme, oracle.facts(config), config)
+    assert not unknown, unknown
+    if plant is None:
+        assert not bad, bad
+    else:
+        assert bad and ("frequencies differ" if plant == "permuted" else "M-RoPE") in " ".join(bad), bad
+
+
+def test_ernie4_5_vl_refuses_what_transformers_cannot_run():
+    """Its rotary module raises on any rope type but default, and stacks h with w: unequal counts fail (checked)."""
+    from petheory.models.config import read_config
+    from transformers.models.ernie4_5_vl_moe import modeling_ernie4_5_vl_moe as mod
+
+    for rope, says in (({"rope_type": "linear", "factor": 2.0}, "runs the default rope type only"),
+                       ({"mrope_section": [20, 24, 20]}, "counts must be equal")):
+        config = AutoConfig.for_model("ernie4_5_vl_moe")
+        config.text_config.rope_parameters = {**config.text_config.rope_parameters, **rope}
+        cfg = json.loads(json.dumps(config.to_dict()))
+        with pytest.raises(ValidationError, match=says):
+            read_config(cfg)
+        with pytest.raises((ValueError, RuntimeError)):
+            emb = mod.Ernie4_5_VLMoeTextRotaryEmbedding(config.text_config)
+            emb(torch.zeros(1, 3, 128), torch.arange(3)[None])

@@ -392,3 +392,19 @@ def test_glm4v_moe_odd_rotary_dimension_under_scaling_rotates_as_transformers(rt
         42, 22, f"rope_{rtype}")
     assert mismatch(label, scheme, mod, rot, layer) <= 1.0
     assert mismatch(label, scheme, mod, rot, layer, plant=_with(layer, base=10000.0)) > 1e3
+
+
+def test_ernie4_5_vl_3d_rope_rotates_as_transformers_and_the_checker_catches_chunked_sections():
+    """ERNIE 4.5-VL's text rotary keeps a permuted ladder and stacks its h and w bands back: band 2k follows axis h,
+    2k + 1 axis w, the last 20 axis t (MRope 'hw_alternating'), adjacent pairs; at three position axes that differ,
+    petheory's rotate equals transformers'. Planted violation: the same sections read as chunked (t first)."""
+    import dataclasses
+
+    label, scheme, text, mod, rot = _case("ernie4_5_vl_moe")
+    (layer,) = _rotary_kinds(scheme)
+    m = layer.positions.mrope
+    assert (m.layout, m.sections, layer.positions.params["pairing"]) == ("hw_alternating", (20, 22, 22), "interleaved")
+    assert mismatch(label, scheme, mod, rot, layer) <= 1.0
+    chunked = dataclasses.replace(layer, positions=dataclasses.replace(layer.positions,
+                                                                       mrope=dataclasses.replace(m, layout="chunked")))
+    assert mismatch(label, scheme, mod, rot, layer, plant=chunked) > 1e3

@@ -242,6 +242,8 @@ def mrope_layout(model, emb) -> str | None:
         except (OSError, TypeError):
             pass
     src = "\n".join(srcs)
+    if re.search(r"freq_h, freq_w, freq_t = .*\n.*torch\.stack\(\[freq_h, freq_w\]", src):
+        return "hw_alternating"  # ERNIE 4.5-VL's recomposition_frequencies
     if re.search(r"mrope_section\[\w+\] \* 3", src):
         return "interleaved"
     if re.search(r"split\((self\.)?mrope_section|mrope_section \* 2|m\[i % 3\]", src):
@@ -280,6 +282,18 @@ def _rebuild(mod, text):
         return cls(**kwargs)
 
 
+def _hw_alternating(entry: dict) -> None:
+    """ERNIE 4.5-VL's module keeps its ladder permuted (``inv_freq_3d``: the first hw = h + w bands' even ones, then
+    their odd ones, then the t bands) and stacks its h and w halves back in forward: the ladder in band order, and its
+    sections (h, w, t) in the axes' order (t, h, w) as the scheme holds them."""
+    h, w, t = entry["mrope_section"]
+    for key, inv in entry.get("inv_freq", {}).items():
+        ordered = list(inv)
+        ordered[0:h + w:2], ordered[1:h + w:2] = inv[:h], inv[h:h + w]
+        entry["inv_freq"][key] = ordered
+    entry["mrope_section"] = [t, h, w]
+
+
 def rotary_facts(model, text) -> dict:
     """Per rotary module and per layer type it keeps: the inverse frequencies (float64 list), the cos/sin factor."""
     out = {}
@@ -313,6 +327,8 @@ def rotary_facts(model, text) -> dict:
             if val is not None:
                 entry["mrope_section"] = [int(x) for x in val]
                 entry["mrope_layout"] = mrope_layout(model, cpu)
+        if entry.get("mrope_layout") == "hw_alternating":
+            _hw_alternating(entry)
         for attr in ("rope_type",):
             val = getattr(cpu, attr, None)
             entry["rope_type"] = val if isinstance(val, (str, dict)) else None
