@@ -103,8 +103,9 @@ def _mrope(cfg: dict, rope: dict, where: str, fam: Family, mt: str, bands: int) 
                               "fails on it (it splits the bands by the sections); give mrope_section (3 band counts "
                               f"summing to {bands})")
     if len(sections) != 3 or sum(sections) != bands:
-        raise ValidationError(f"config field mrope_section = {str(list(sections))[:60]} must be 3 band counts (t, h, w) summing to "
-                              f"the {bands} rotary bands; fix the config.json")
+        order = "(h, w, t)" if layout == "hw_alternating" else "(t, h, w)"  # the order the family's file writes them in
+        raise ValidationError(f"config field {where if src is rope else ''}mrope_section = {str(list(sections))[:60]} "
+                              f"must be 3 band counts {order} summing to the {bands} rotary bands; fix the config.json")
     if "mrope_interleaved" in rope and read_bool(rope, "mrope_interleaved", default=False) != (layout == "interleaved"):
         raise ValidationError(f"config field {where}mrope_interleaved = {rope['mrope_interleaved']}: {mt}'s code uses the "
                               f"{layout} layout; supported: {layout == 'interleaved'}")
