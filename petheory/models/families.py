@@ -329,6 +329,9 @@ FAMILIES = {
     **{t: Family(("full_attention", "linear_attention"), mrope="interleaved", mrope_default=(11, 11, 10),
                  prf_default=0.25) for t in ("qwen3_5_text", "qwen3_5_moe_text")},
     "cosmos3_edge_text": Family(mrope="interleaved"),
+    # Qwen3-Omni's thinker: Qwen3-VL's interleaved sections (recomposition_frequencies: band t of axis t mod 3 within
+    # 3 * sections); its published rope dict's "interleaved" is a key its class only skips in validation
+    "qwen3_omni_moe_text": Family(mrope="interleaved", mrope_default=(24, 20, 20), rope_keys=("interleaved",)),
     "gemma2": Family(_SW, _every(2, None), scale="gemma"),
     "gemma3_text": Family(_SW, _every(6), theta_default=1e6, scale="gemma", extra=("rope_local_base_freq",)),
     "gemma3n_text": Family(_SW, theta_default=1e6, scale="one", extra=("num_kv_shared_layers",)),

@@ -578,7 +578,8 @@ def verify_type(mt: str) -> dict:
         return {"model_type": mt, "cases": [{"model_type": mt, "case": "default", "outcome": "transformers",
                                              "detail": _one_line(exc)}], "seconds": time.time() - t0}
     cases = [run_case(mt, "default", config)]
-    for name, doc in hub_files(mt, _text_type(config)):
+    wraps = cases[0]["outcome"] not in ("no-model", "not-text")  # another wrapper's text part: only where mt runs one
+    for name, doc in hub_files(mt, _text_type(config) if wraps else None):
         cases.append(run_case(mt, f"hub:{name}", None, raw=doc))
     for name, kw in published(mt):
         try:
