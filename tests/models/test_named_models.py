@@ -504,6 +504,24 @@ def test_odd_rotary_defaults_transformers_cannot_run_are_refused_saying_so(mt, s
 
 
 
+
+@pytest.mark.parametrize("rope", [
+    {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+     "original_max_position_embeddings": 512},
+    {"rope_type": "longrope", "factor": 8.0, "original_max_position_embeddings": 512,
+     "short_factor": [1.0 + 0.01 * i for i in range(11)], "long_factor": [1.0 + 0.5 * i for i in range(11)]},
+], ids=["llama3", "longrope"])
+def test_glm4v_moe_odd_rotary_dimension_under_scaling_equals_transformers_modules(tmp_path, rope):
+    """The odd 21 under Llama 3 and LongRoPE (11 factors): the sweep's comparison (frequencies, cos/sin factor,
+    rotated dimensions, sections) finds the reading equal to transformers' modules."""
+    config = AutoConfig.for_model("glm4v_moe_text", num_hidden_layers=2, max_position_embeddings=4096,
+                                  rope_parameters={**GLM_ODD, **rope})
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    assert scheme.main.positions.params["rotary_dim"] == 22 and scheme.main.positions.params["base"] == 1e4 ** (22 / 21)
+
+
 #: GLM-4.5V's odd 21 under scalings petheory refuses: (rope dict, what the refusal says, whether transformers runs it)
 ODD_REFUSED = [
     ({"rope_type": "dynamic", "factor": 4.0}, "dynamic NTK stretches rope_theta by s^(21/19)", True),
