@@ -53,8 +53,10 @@ class MRope:
     sections : tuple of int
         Bands per position axis, in the order of ``axes``; they sum to the rotary bands (rotary_dim / 2).
     layout : str
-        ``'chunked'`` (Qwen2-VL, Qwen2.5-VL: the first sections[0] bands follow axis 0, ...) or
-        ``'interleaved'`` (Qwen3-VL: band t follows axis t mod 3 within the sections' counts).
+        ``'chunked'`` (Qwen2-VL, Qwen2.5-VL: the first sections[0] bands follow axis 0, ...),
+        ``'interleaved'`` (Qwen3-VL: band t follows axis t mod 3 within the sections' counts) or
+        ``'hw_alternating'`` (ERNIE 4.5-VL: the first sections[1] + sections[2] bands alternate axes 1 and 2, band 2k
+        axis 1 and band 2k + 1 axis 2, so sections[1] = sections[2]; the last sections[0] follow axis 0).
     axes : tuple of str
         The position axes, ``('t', 'h', 'w')``.
 
@@ -71,17 +73,22 @@ class MRope:
     def __post_init__(self):
         object.__setattr__(self, "sections", tuple(int(s) for s in self.sections))
         object.__setattr__(self, "axes", tuple(self.axes))
-        if self.layout not in ("chunked", "interleaved"):
-            raise ValidationError(f"M-RoPE layout must be 'chunked' or 'interleaved', got {self.layout!r}")
+        if self.layout not in ("chunked", "interleaved", "hw_alternating"):
+            raise ValidationError(f"M-RoPE layout must be 'chunked', 'interleaved' or 'hw_alternating', got {self.layout!r}")
         if len(self.sections) != len(self.axes) or any(s < 0 for s in self.sections):
             raise ValidationError(f"M-RoPE sections {self.sections} must be {len(self.axes)} non-negative band counts, one per "
                                   f"axis {self.axes}")
+        if self.layout == "hw_alternating" and (len(self.axes) != 3 or self.sections[1] != self.sections[2]):
+            raise ValidationError(f"M-RoPE sections {self.sections}: the hw_alternating layout pairs each band of axis "
+                                  f"{self.axes[1]!r} with one of the next axis, so their counts must be equal")
 
     def band_axes(self) -> tuple:
         """The position axis each band follows, one per band (sum of the sections)."""
         n = sum(self.sections)
         if self.layout == "chunked":
             return tuple(a for a, s in zip(self.axes, self.sections) for _ in range(s))
+        if self.layout == "hw_alternating":  # ERNIE 4.5-VL's recomposition: stack(h, w) then t
+            return (self.axes[1], self.axes[2]) * self.sections[1] + (self.axes[0],) * self.sections[0]
         # interleaved (transformers' Qwen3-VL apply_interleaved_mrope): band t follows axis a = t mod k (a >= 1)
         # when t < k * sections[a], else axis 0
         k = len(self.axes)

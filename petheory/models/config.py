@@ -269,13 +269,15 @@ def read_config(cfg: dict, mt: str | None = None, *, aliases: dict | None = None
 
 
 def _read(cfg: dict, text: dict, tmt: str, kind: str, aliases: dict, fields, plain: bool) -> Scheme:
+    if kind == "mla":  # MLA reads qk_rope_head_dim itself (GLM-4.7-Flash's class maps head_dim onto it)
+        aliases = {k: v for k, v in aliases.items() if k != "head_dim"}
     if kind != "t5":  # T5's reader reads its own names (d_kv, num_heads)
         text = apply_aliases(text, aliases)
     fields = table_fields(tmt) if fields is None else fields
     if fields is not None:
         fields = set(fields) | set(aliases)
     unread = unread_by_class(text, fields)
-    restated = [k for k in unread if k in RESTATED]
+    restated = [k for k in unread if k in RESTATED] + [k for k in family(tmt).unused if k in text and k not in unread]
     unread = [k for k in unread if k not in RESTATED]
     scheme = _dispatch({k: v for k, v in text.items() if k not in unread and k not in restated}, tmt, kind, fields)
     if restated:
@@ -302,7 +304,8 @@ def _read(cfg: dict, text: dict, tmt: str, kind: str, aliases: dict, fields, pla
 #: Fields a model type's code does not read that restate a quantity it does read: the field they restate. Read for
 #: that meaning: a note where they agree with what transformers runs, refused (naming both) where they do not.
 RESTATED = {"sliding_window_size": "sliding_window",  # Gemma 2's published files carry both
-            "attn_rotary_emb": "the rotated dimensions of each attention head"}  # Bamba's: 64 of 128
+            "attn_rotary_emb": "the rotated dimensions of each attention head",  # Bamba's: 64 of 128
+            "rotary_dim": "the rotated dimensions of each attention head"}  # MiniMax-M3's (Family.unused)
 
 
 def _rotated(scheme: Scheme) -> set:
@@ -316,7 +319,7 @@ def _restated(text: dict, restated: list, scheme: Scheme, tmt: str) -> list:
     notes = []
     for key in restated:
         val = text[key]
-        if key == "attn_rotary_emb":
+        if RESTATED[key] == RESTATED["attn_rotary_emb"]:
             runs = _rotated(scheme)
             if not runs:
                 notes.append(f"config field {key} = {val!r} ({RESTATED[key]}) is not read by transformers' {tmt} code; "

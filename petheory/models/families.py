@@ -230,6 +230,9 @@ class Family:
         ``cfg -> cfg`` as the configuration class rewrites older keys (ModernBERT's thetas).
     extra : tuple of str
         Fields only this family may carry, understood here.
+    unused : tuple of str
+        Fields its configuration class declares but its modeling code never reads, each restating a quantity the code
+        does read (:data:`petheory.models.config.RESTATED`): noted where they agree, refused where they do not.
     text : str or None
         A wrapper's text model type when ``text_config`` has none.
     """
@@ -265,6 +268,7 @@ class Family:
     window_key: str = "sliding_window"               # the window's field (ModernBERT: local_attention, the whole window)
     convert: object = None                           # cfg -> cfg as the class rewrites older keys (ModernBERT's thetas)
     extra: tuple = field(default=())                 # fields only this family may carry, understood here
+    unused: tuple = ()                               # class fields its code never reads, restating what it does read
     text: str | None = None                          # a wrapper's text model type when text_config has none
 
 
@@ -288,8 +292,9 @@ FAMILIES = {
     "mimo_v2_flash": Family(sinks=True),
     # MiniMax's softmax layers take config.sliding_window when it is set (its layer_types name no sliding layer)
     "minimax": Family(("full_attention", "linear_attention"), window_on_full=True),
-    # attention that ignores sliding_window (Moshi; Qwen3-VL-MoE's text model): every layer is full
-    "moshi": Family(default_types=_all_full),
+    # attention that ignores sliding_window (Moshi, Kyutai STT: create_causal_mask over every key; Qwen3-VL-MoE's text
+    # model): every layer is full
+    **{t: Family(default_types=_all_full) for t in ("moshi", "kyutai_speech_to_text")},
     "qwen3_vl_moe_text": Family(default_types=_all_full, reads_layer_types=False, mrope="interleaved", mrope_default=(24, 20, 20),
                                 theta_default=500000.0),
     # the layers of cross_attention_layers attend to the image instead of the text (Mllama): no positions
@@ -297,6 +302,9 @@ FAMILIES = {
     **{t: Family(sinks=True) for t in ("hy_v4", "hy_v4_vl_text")},
     "gpt_neox": Family(prf_legacy="rotary_pct"),
     "minimax_m2": Family(prf_legacy="rotary_dim"),
+    # MiniMaxM3VLTextConfig declares rotary_dim ("channels rotated by RoPE", default 64), but its rotary module rotates
+    # int(head_dim * rope_parameters' partial_rotary_factor) and nothing reads rotary_dim
+    "minimax_m3_vl_text": Family(unused=("rotary_dim",)),
     # GPT-J, CodeGen: the first rotary_dim dimensions of each head rotate in adjacent pairs (rotate_every_two) by a
     # sin/cos table of base 10000 (create_sinusoidal_positions; no rope_theta in their config classes)
     **{t: Family(pairing="interleaved", prf_legacy="rotary_dim") for t in ("gptj", "codegen")},
@@ -314,9 +322,16 @@ FAMILIES = {
     # int(head_dim * partial_rotary_factor) = r rotates r + 1 dimensions (read.odd_rotary; the class's defaults give 21)
     "glm4v_moe_text": Family(mrope="chunked", mrope_default=(8, 12, 12), odd_rotary=True),
     **{t: Family(mrope="chunked", mrope_default=(16, 24, 24)) for t in ("paddleocr_vl_text", "qwen2_5_omni_text")},
+    # ERNIE 4.5-VL: mrope_section (h, w, t) = (22, 22, 20) by default; its module permutes the ladder's first 44 bands
+    # (even ones, then odd ones), takes them from axes h and w and stacks them back: band 2k follows h, 2k + 1 follows w,
+    # the last 20 t (MRope 'hw_alternating'); adjacent pairs (rotate_half_text); rope_type default only
+    "ernie4_5_vl_moe_text": Family(mrope="hw_alternating", mrope_default=(22, 22, 20), pairing="interleaved"),
     **{t: Family(("full_attention", "linear_attention"), mrope="interleaved", mrope_default=(11, 11, 10),
                  prf_default=0.25) for t in ("qwen3_5_text", "qwen3_5_moe_text")},
     "cosmos3_edge_text": Family(mrope="interleaved"),
+    # Qwen3-Omni's thinker: Qwen3-VL's interleaved sections (recomposition_frequencies: band t of axis t mod 3 within
+    # 3 * sections); its published rope dict's "interleaved" is a key its class only skips in validation
+    "qwen3_omni_moe_text": Family(mrope="interleaved", mrope_default=(24, 20, 20), rope_keys=("interleaved",)),
     "gemma2": Family(_SW, _every(2, None), scale="gemma"),
     "gemma3_text": Family(_SW, _every(6), theta_default=1e6, scale="gemma", extra=("rope_local_base_freq",)),
     "gemma3n_text": Family(_SW, theta_default=1e6, scale="one", extra=("num_kv_shared_layers",)),
@@ -404,8 +419,25 @@ FOREIGN_FIELDS = ("no_rope_layers", "attention_chunk_size", "attn_temperature_tu
 
 #: Model types whose code does what petheory does not read: refused with the mechanism named.
 REFUSED = {
-    "ernie4_5_vl_moe_text": "ERNIE 4.5-VL's 3-D RoPE (its own frequency ladder over t/h/w, adjacent pairs): not read",
-    "ernie4_5_vl_moe": "ERNIE 4.5-VL's 3-D RoPE (its own frequency ladder over t/h/w, adjacent pairs): not read",
+    # the scale itself is Gemma's (T5GemmaSelfAttention.scaling = query_pre_attn_scalar^-1/2); the two stacks are not
+    **{t: f"{name}'s encoder-decoder RoPE: an encoder stack (every query attends both ways; its sliding layers a "
+          f"two-sided window, {window}) and {decoder}, both rotating with softmax scale query_pre_attn_scalar^-1/2 (the "
+          "scale is read for Gemma 2 and 3); petheory reads a rotary config as one decoder stack: not read"
+       for t, name, window, decoder in (
+           ("t5_gemma_module", "T5Gemma", "|i - j| <= sliding_window", "a causal decoder stack"),
+           ("t5gemma2_decoder", "T5Gemma 2", "(sliding_window + 1) // 2 keys back, itself included, and "
+            "sliding_window // 2 ahead", "a decoder stack whose attention is one softmax over its own rotated keys "
+            "(causal) and the encoder's (T5Gemma2MergedAttention)"))},
+    # DogeAttention.prepare_dynamic_mask: dt_states = exp(A * softplus(dt_proj(values))), then a top-k over keys
+    "doge": "Doge's dynamic mask attention (keep_window_size): every layer adds to each key's logit a learned bias "
+            "computed from that key's value (dt_proj and A: weights, not in config.json) and, past keep_window_size "
+            "keys, keeps only the keep_window_size keys of largest bias; which keys a query sees depends on content, "
+            "not on position, which a positional scheme cannot state: not read (its RoPE is the plain one)",
+    "recurrent_gemma": "RecurrentGemma has no context length: RecurrentGemmaConfig has no max_position_embeddings (its "
+                       "attention layers see the last attention_window_size keys, its recurrent layers any length, and "
+                       "transformers runs it at every length), and petheory's scheme needs one (L, the length its "
+                       "analyses and plan take as the model's own); not read rather than given a length the file does "
+                       "not state",
     "dory": "Dory's recurrent-depth layout (n_input_layers, n_recurrent_layers, n_output_layers: a block of layers "
             "run several times) and its legacy layer_types with 'mlp' entries, which transformers halves: not read",
 }

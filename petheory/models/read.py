@@ -103,11 +103,23 @@ def _mrope(cfg: dict, rope: dict, where: str, fam: Family, mt: str, bands: int) 
                               "fails on it (it splits the bands by the sections); give mrope_section (3 band counts "
                               f"summing to {bands})")
     if len(sections) != 3 or sum(sections) != bands:
-        raise ValidationError(f"config field mrope_section = {str(list(sections))[:60]} must be 3 band counts (t, h, w) summing to "
-                              f"the {bands} rotary bands; fix the config.json")
+        order = "(h, w, t)" if layout == "hw_alternating" else "(t, h, w)"  # the order the family's file writes them in
+        raise ValidationError(f"config field {where if src is rope else ''}mrope_section = {str(list(sections))[:60]} "
+                              f"must be 3 band counts {order} summing to the {bands} rotary bands; fix the config.json")
     if "mrope_interleaved" in rope and read_bool(rope, "mrope_interleaved", default=False) != (layout == "interleaved"):
         raise ValidationError(f"config field {where}mrope_interleaved = {rope['mrope_interleaved']}: {mt}'s code uses the "
                               f"{layout} layout; supported: {layout == 'interleaved'}")
+    if layout == "hw_alternating":  # the file's order is (h, w, t); transformers stacks h with w, so they must be equal
+        name = f"config field {where if src is rope else ''}mrope_section" if sec else f"{mt}'s default mrope_section"
+        if sections[0] != sections[1]:
+            raise ValidationError(f"{name} = {list(sections)}: {mt}'s rotary module stacks the h and w bands in pairs, "
+                                  "so their counts must be equal (transformers fails otherwise); fix the config.json")
+        rtype = rope.get("rope_type", rope.get("type", "default"))
+        if rtype not in ("default", "mrope"):
+            raise ValidationError(f"config field {where}rope_type = {rtype!r}: {mt}'s rotary module runs the default "
+                                  "rope type only (transformers raises on any other): transformers cannot run this "
+                                  "config; use rope_type default")
+        return MRope((sections[2], sections[0], sections[1]), layout)
     return MRope(sections, layout)
 
 
@@ -401,9 +413,10 @@ def _partial(cfg, fam, lrope, lwhere, d, proportional):
 
 
 #: rope types whose frequencies transformers computes as :math:`\theta^{-2i/\mathrm{dim}}` for
-#: :math:`i < \lceil \mathrm{dim}/2 \rceil`, then scales each band alike (linear: / factor): on an odd dim, the ladder of
-#: dim + 1 at base :math:`\theta^{(\mathrm{dim} + 1)/\mathrm{dim}}`, exactly (:math:`\theta` = ``rope_theta``)
-ODD_ROTARY_TYPES = ("default", "linear", "mrope")
+#: :math:`i < \lceil \mathrm{dim}/2 \rceil`, then scales each band by what depends on its frequency or index only
+#: (linear: / factor; llama3: by its wavelength; longrope: / its factor i): on an odd dim, the ladder of dim + 1 at base
+#: :math:`\theta^{(\mathrm{dim} + 1)/\mathrm{dim}}`, scaled alike, exactly (:math:`\theta` = ``rope_theta``)
+ODD_ROTARY_TYPES = ("default", "linear", "mrope", "llama3", "longrope", "su")
 
 
 def _odd_rotary(cfg, mt, fam, lrope, d, r, field, notes) -> tuple[int, float]:
@@ -429,6 +442,21 @@ def _odd_rotary(cfg, mt, fam, lrope, d, r, field, notes) -> tuple[int, float]:
         raise ValidationError(f"{what}: which coordinates {mt}'s apply function then rotates is not read (it rotates "
                               f"{r + 1} for GLM-4.5V's glm4v_moe_text); give a product that is even")
     rtype = lrope.get("rope_type", lrope.get("type", "default"))
+    if rtype == "yarn":
+        raise ValidationError(f"{what}: transformers' yarn ramp has {r} // 2 = {r // 2} entries for its {(r + 1) // 2} "
+                              "frequencies, and its rotary module fails on them (a shape mismatch): transformers cannot "
+                              "run this config; give a product that is even")
+    if rtype == "dynamic":
+        raise ValidationError(f"{what}: transformers' dynamic NTK stretches rope_theta by s^({r}/{r - 2}) beyond "
+                              f"max_position_embeddings (s from the length), an exponent of the odd {r}, not of the "
+                              f"{r + 1} dimensions it rotates: petheory's dynamic ladder cannot state that, refused rather "
+                              "than read; give a product that is even, or rope_type default, linear, llama3 or longrope")
+    for key in ("short_factor", "long_factor") if rtype in ("longrope", "su") else ():
+        if isinstance(lrope.get(key), (list, tuple)) and len(lrope[key]) == r // 2:
+            raise ValidationError(f"{what}: {key} has {r // 2} entries ({r} // 2, what transformers' check asks), but "
+                                  f"its rotary module divides its {(r + 1) // 2} frequencies by them and fails (a shape "
+                                  "mismatch): transformers cannot run this config; give "
+                                  f"{(r + 1) // 2} factors (transformers warns and runs them), or an even product")
     if rtype not in ODD_ROTARY_TYPES:
         raise ValidationError(f"{what}: transformers' {rtype!r} frequencies on an odd dimension are not read (read for "
                               f"{', '.join(ODD_ROTARY_TYPES)}); give a product that is even")

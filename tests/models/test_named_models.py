@@ -503,6 +503,64 @@ def test_odd_rotary_defaults_transformers_cannot_run_are_refused_saying_so(mt, s
         mod.apply_rotary_pos_emb(q, q, cos, sin)
 
 
+
+
+@pytest.mark.parametrize("rope", [
+    {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+     "original_max_position_embeddings": 512},
+    {"rope_type": "longrope", "factor": 8.0, "original_max_position_embeddings": 512,
+     "short_factor": [1.0 + 0.01 * i for i in range(11)], "long_factor": [1.0 + 0.5 * i for i in range(11)]},
+], ids=["llama3", "longrope"])
+def test_glm4v_moe_odd_rotary_dimension_under_scaling_equals_transformers_modules(tmp_path, rope):
+    """The odd 21 under Llama 3 and LongRoPE (11 factors): the sweep's comparison (frequencies, cos/sin factor,
+    rotated dimensions, sections) finds the reading equal to transformers' modules."""
+    config = AutoConfig.for_model("glm4v_moe_text", num_hidden_layers=2, max_position_embeddings=4096,
+                                  rope_parameters={**GLM_ODD, **rope})
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    agrees(scheme, AutoConfig.from_pretrained(tmp_path))
+    assert scheme.main.positions.params["rotary_dim"] == 22 and scheme.main.positions.params["base"] == 1e4 ** (22 / 21)
+
+
+#: GLM-4.5V's odd 21 under scalings petheory refuses: (rope dict, what the refusal says, whether transformers runs it)
+ODD_REFUSED = [
+    ({"rope_type": "dynamic", "factor": 4.0}, "dynamic NTK stretches rope_theta by s^(21/19)", True),
+    ({"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 1024},
+     "yarn ramp has 21 // 2 = 10 entries for its 11 frequencies", False),
+    ({"rope_type": "longrope", "factor": 4.0, "original_max_position_embeddings": 1024, "short_factor": [1.0] * 10,
+      "long_factor": [2.0] * 10}, "short_factor has 10 entries (21 // 2", False),
+]
+
+
+@pytest.mark.parametrize("rope,says,runs", ODD_REFUSED, ids=["dynamic", "yarn", "longrope-10"])
+def test_odd_rotary_scalings_not_read_are_refused_saying_whether_transformers_runs_them(tmp_path, rope, says, runs):
+    """Dynamic NTK on the odd 21 runs in transformers, its base stretched by s^(21/19): no ladder of 22 states that, so
+    it is refused as not read; YaRN's ramp (21 // 2 entries) and LongRoPE's 21 // 2 factors do not broadcast over the
+    11 frequencies, and transformers' module fails at 4096 positions (checked here): refused saying so. Each message
+    names only fields of the file."""
+    from _helpers import named_fields_hold
+
+    config = AutoConfig.for_model("glm4v_moe_text", num_hidden_layers=2, max_position_embeddings=2048,
+                                  rope_parameters={**GLM_ODD, **rope})
+    path = saved(tmp_path, config)
+    with pytest.raises(ValidationError, match=re.escape(says)) as exc:
+        resolve_scheme(f"hf:{tmp_path}")
+    assert ("transformers cannot run this config" in str(exc.value)) == (not runs)
+    assert named_fields_hold(str(exc.value), json.loads(path.read_text())) == [], str(exc.value)
+    from transformers.models.glm4v_moe import modeling_glm4v_moe as mod
+
+    q = torch.zeros(1, 1, 4096, 42)
+
+    def run():  # the module's construction computes the frequencies (YaRN, LongRoPE fail there)
+        cos, sin = mod.Glm4vMoeTextRotaryEmbedding(config)(q, torch.arange(4096)[None])
+        mod.apply_rotary_pos_emb(q, q, cos, sin)
+    if runs:
+        run()
+    else:
+        with pytest.raises(RuntimeError):
+            run()
+
+
 def test_nanochat_rotation_reference_states_the_angle_its_arrays_are_turned_by(tmp_path):
     """The rotation reference of a reflected layer says phi = -p * frequencies, and its arrays are that rotation (the
     formula of an unreflected layer, applied to them, misses by O(1))."""
@@ -520,3 +578,191 @@ def test_nanochat_rotation_reference_states_the_angle_its_arrays_are_turned_by(t
         want = ref.cos_sin_factor * (q[:, a] * np.cos(phi) - q[:, b] * np.sin(phi))
         # float64: (|a| + |b|) * 8 roundings (cos, sin, two products, the sum, the factor) of u64, |a| + |b| < 64
         assert np.allclose(got[:, a], want, rtol=0, atol=64 * 8 * 2.0**-53) == close
+
+
+def _minimax_m3_text(**kw):
+    return AutoConfig.for_model("minimax_m3_vl_text", num_hidden_layers=2, **kw)
+
+
+def test_minimax_m3_rotary_dim_that_disagrees_with_what_transformers_rotates_is_refused_naming_both():
+    """MiniMaxM3VLTextConfig declares rotary_dim (64: "channels rotated by RoPE"), but its rotary module rotates
+    int(head_dim * partial_rotary_factor) = 128 (checked on transformers' module) and nothing reads rotary_dim: the
+    class's own defaults say two things, refused naming both and only fields of the file."""
+    from _helpers import named_fields_hold
+    from petheory.models.config import read_config
+    from transformers.models.minimax_m3_vl import modeling_minimax_m3_vl as mod
+
+    config = _minimax_m3_text()
+    cos, _ = mod.MiniMaxM3VLRotaryEmbedding(config)(torch.zeros(1, 1, 3, 128), torch.arange(3)[None])
+    assert (config.rotary_dim, cos.shape[-1]) == (64, 128)
+    cfg = json.loads(json.dumps(config.to_dict()))
+    with pytest.raises(ValidationError, match=r"rotary_dim = 64 .* disagrees .* it rotates 128 dimensions per head") as e:
+        read_config(cfg)
+    assert named_fields_hold(str(e.value), cfg) == [], str(e.value)
+
+
+@pytest.mark.parametrize("prf,agree", [(0.5, True), (1.0, False)])
+def test_minimax_m3_rotary_dim_that_agrees_is_noted_and_read_as_transformers_runs_it(prf, agree):
+    """rope_parameters' partial_rotary_factor 0.5 makes transformers rotate 64 = rotary_dim: read, with a note, and equal
+    to transformers' modules. Planted: 1.0 (transformers rotates 128) with the same rotary_dim is refused, so the note
+    is no pass-through: the reader compares rotary_dim with what the module rotates."""
+    from petheory.models.config import read_config
+
+    config = _minimax_m3_text(rope_parameters={"rope_type": "default", "rope_theta": 5e6, "partial_rotary_factor": prf})
+    cfg = json.loads(json.dumps(config.to_dict()))
+    if not agree:
+        with pytest.raises(ValidationError, match="disagrees"):
+            read_config(cfg)
+        return
+    scheme = read_config(cfg)
+    agrees(scheme, config)
+    assert scheme.main.positions.params["rotary_dim"] == 64
+    assert any("rotary_dim = 64 is not read" in n and "agrees" in n for n in scheme.notes)
+
+
+@pytest.mark.parametrize("mt,text", [("t5gemma", "t5_gemma_module"), ("t5gemma2", "t5gemma2_decoder")])
+def test_t5gemma_is_refused_for_its_two_rotary_stacks_not_for_its_softmax_scale(mt, text):
+    """T5Gemma's attention scales by query_pre_attn_scalar^-1/2 (read for Gemma 2/3); what is not read is its encoder
+    stack beside the decoder: the refusal says so. Checked on transformers' modules: both stacks apply RoPE (T5Gemma's
+    encoder attention is_causal False, its decoder's True; T5Gemma 2's decoder merges its self- and cross-attention in
+    one softmax over both sets of keys, its is_causal False as the mask is fused)."""
+    from petheory.models.config import read_config
+    config = AutoConfig.for_model(mt)
+    with pytest.raises(ValidationError, match=r"encoder-decoder RoPE: an encoder stack .* decoder stack") as e:
+        read_config(json.loads(json.dumps(config.to_dict())))
+    assert f"model_type '{text}'" in str(e.value) and "query_pre_attn_scalar^-1/2" in str(e.value)
+    model, _ = oracle.build_meta(config)
+    attn = {("decoder" if n.startswith("decoder") else "encoder"): (type(m).__name__, m.is_causal)
+            for n, m in model.named_modules() if n.endswith("self_attn") and type(m).__name__.startswith("T5Gemma")}
+    assert set(attn) == {"encoder", "decoder"} and attn["encoder"][1] is False, attn  # (T5Gemma 2's vision: Siglip)
+    assert attn["decoder"] == (("T5Gemma2MergedAttention", False) if mt == "t5gemma2" else ("T5GemmaSelfAttention", True))
+    import importlib
+    import inspect
+
+    src = inspect.getsource(importlib.import_module(f"transformers.models.{mt}.modeling_{mt}"))
+    for cls in {name for name, _ in attn.values()}:  # each stack's attention rotates its queries and keys
+        body = src.split(f"class {cls}(")[1].split("\nclass ")[0]
+        assert "apply_rotary_pos_emb(query_states, key_states, cos, sin)" in body, cls
+
+
+@pytest.mark.parametrize("plant", [None, 256])
+def test_glm4_moe_lite_mla_reads_qk_rope_head_dim_its_class_maps_head_dim_onto(plant):
+    """Glm4MoeLiteConfig (GLM-4.7-Flash) maps head_dim onto qk_rope_head_dim (attribute_map): MLA's reader takes
+    qk_rope_head_dim itself (64 rotating of a 256-wide query head, adjacent pairs as its rope_interleave), equal to
+    transformers' modules. Planted misread: the 256-wide head read as rotating whole must fail the comparison."""
+    from dataclasses import replace
+
+    from petheory.models.config import read_config
+
+    config = AutoConfig.for_model("glm4_moe_lite", num_hidden_layers=2)
+    scheme = read_config(json.loads(json.dumps(config.to_dict())))
+    p = scheme.main.positions
+    assert (p.encoding, p.params["rope_dim"], p.d) == ("mla_rope", 64, 256)
+    if plant is None:
+        agrees(scheme, config)
+        return
+    bad_p = replace(p, params={**p.params, "rope_dim": plant})
+    wrong = replace(scheme, layers=tuple(replace(layer, positions=bad_p) for layer in scheme.layers))
+    bad, _ = sweep.compare(wrong, oracle.facts(config), config)
+    assert bad and "256 rotated dimensions, transformers 64" in " ".join(bad), bad
+
+
+def test_doge_is_refused_for_its_content_chosen_keys_which_transformers_selects_by_bias_not_distance():
+    """Doge's prepare_dynamic_mask keeps, past keep_window_size keys, the keys of largest learned bias: checked on
+    transformers' module with keep_window_size 2 and a bias largest on the two farthest keys, which it keeps (a
+    positional window would keep the nearest). The refusal names that mechanism and only fields of the file."""
+    from _helpers import named_fields_hold
+    from petheory.models.config import read_config
+    from transformers.models.doge import modeling_doge as mod
+
+    config = AutoConfig.for_model("doge", num_hidden_layers=2, keep_window_size=2)
+    attn = mod.DogeAttention(config, layer_idx=0)
+    bias = torch.tensor([5.0, 4.0, 0.0, -1.0, -2.0])[None, None, :]  # (batch, heads, keys): largest far back
+    kept = attn.prepare_dynamic_mask(torch.zeros(1, 5, 8), bias, keep_window_size=2)[0, 0, -1]
+    assert torch.isfinite(kept).tolist() == [True] * 5 and (kept > -1e30).tolist() == [True, True, False, False, False]
+    cfg = json.loads(json.dumps(config.to_dict()))
+    with pytest.raises(ValidationError, match=r"dynamic mask attention \(keep_window_size\).*depends on content") as e:
+        read_config(cfg)
+    assert named_fields_hold(str(e.value), cfg) == [], str(e.value)
+
+
+def test_recurrent_gemma_is_refused_for_the_context_length_its_class_does_not_have():
+    """RecurrentGemmaConfig has no max_position_embeddings (checked), and its rotary module runs at any position: the
+    refusal says that, not that transformers needs the field."""
+    from petheory.models.config import read_config
+    from transformers.models.recurrent_gemma import modeling_recurrent_gemma as mod
+
+    config = AutoConfig.for_model("recurrent_gemma", num_hidden_layers=3)
+    assert not hasattr(config, "max_position_embeddings")
+    cos, _ = mod.RecurrentGemmaRotaryEmbedding(config)(torch.zeros(1, 1, 8), torch.tensor([[10 ** 6]]))
+    assert torch.isfinite(cos).all()
+    with pytest.raises(ValidationError, match=r"has no context length: RecurrentGemmaConfig has no max_position_emb"):
+        read_config(json.loads(json.dumps(config.to_dict())))
+
+
+@pytest.mark.parametrize("plant", [False, True])
+def test_kyutai_stt_rotary_module_is_found_and_its_unused_window_is_not_read(plant):
+    """KyutaiSpeechToTextModel's text rotary (KyutaiSpeechToTextRotaryEmbedding: 'Speech' is the model's own name, not
+    an audio module's) is compared; its layers store sliding_window (375) but mask with create_causal_mask: full
+    attention, as Moshi's. Planted misread: the 375 read as a window must fail the comparison."""
+    from dataclasses import replace
+
+    from petheory.models.config import read_config
+    from petheory.scheme import Span
+
+    config = AutoConfig.for_model("kyutai_speech_to_text", num_hidden_layers=2)
+    model, text = oracle.build_meta(config)
+    assert [type(m).__name__ for _, m in oracle.rotary_modules(model)] == ["KyutaiSpeechToTextRotaryEmbedding"] * 2
+    scheme = read_config(json.loads(json.dumps(config.to_dict())))
+    assert {str(layer.span) for layer in scheme.layers} == {str(Span())} and config.sliding_window == 375
+    if not plant:
+        agrees(scheme, config)
+        return
+    wrong = replace(scheme, layers=tuple(replace(layer, span=Span("sliding", 375)) for layer in scheme.layers))
+    bad, _ = sweep.compare(wrong, oracle.facts(config), config)
+    assert bad and "sliding 375" in " ".join(bad), bad
+
+
+@pytest.mark.parametrize("plant", [None, "permuted", "layout"])
+def test_ernie4_5_vl_3d_rope_is_read_and_the_comparison_needs_the_modules_ladder_in_band_order(plant, monkeypatch):
+    """ERNIE 4.5-VL (ernie4_5_vl_moe): default RoPE of the 128-wide head, adjacent pairs, M-RoPE (h, w, t) = (22, 22, 20)
+    as 'hw_alternating'; equal to transformers' modules once the oracle puts the module's permuted ladder back in band
+    order. Planted: the oracle's reordering skipped (the permuted ladder: frequencies differ), or the same sections read
+    as chunked (t's 20 bands first: an M-RoPE mismatch)."""
+    from dataclasses import replace
+
+    from petheory.models.config import read_config
+
+    config = AutoConfig.for_model("ernie4_5_vl_moe")
+    scheme = read_config(json.loads(json.dumps(config.to_dict())))
+    p = scheme.main.positions
+    assert (p.mrope.layout, p.mrope.sections, p.params["pairing"], p.d) == ("hw_alternating", (20, 22, 22),
+                                                                           "interleaved", 128)
+    if plant == "permuted":
+        monkeypatch.setattr(oracle, "_hw_alternating", lambda entry: entry.update(mrope_section=[20, 22, 22]))
+    if plant == "layout":
+        p = replace(p, mrope=replace(p.mrope, layout="chunked"))
+        scheme = replace(scheme, layers=tuple(replace(layer, positions=p) for layer in scheme.layers))
+    bad, unknown = sweep.compare(scheme, oracle.facts(config), config)
+    assert not unknown, unknown
+    if plant is None:
+        assert not bad, bad
+    else:
+        assert bad and ("frequencies differ" if plant == "permuted" else "M-RoPE") in " ".join(bad), bad
+
+
+def test_ernie4_5_vl_refuses_what_transformers_cannot_run():
+    """Its rotary module raises on any rope type but default, and stacks h with w: unequal counts fail (checked)."""
+    from petheory.models.config import read_config
+    from transformers.models.ernie4_5_vl_moe import modeling_ernie4_5_vl_moe as mod
+
+    for rope, says in (({"rope_type": "linear", "factor": 2.0}, "runs the default rope type only"),
+                       ({"mrope_section": [20, 24, 20]}, "counts must be equal")):
+        config = AutoConfig.for_model("ernie4_5_vl_moe")
+        config.text_config.rope_parameters = {**config.text_config.rope_parameters, **rope}
+        cfg = json.loads(json.dumps(config.to_dict()))
+        with pytest.raises(ValidationError, match=says):
+            read_config(cfg)
+        with pytest.raises((ValueError, RuntimeError)):
+            emb = mod.Ernie4_5_VLMoeTextRotaryEmbedding(config.text_config)
+            emb(torch.zeros(1, 3, 128), torch.arange(3)[None])

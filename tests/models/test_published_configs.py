@@ -30,7 +30,8 @@ from transformers import AutoConfig  # noqa: E402
 
 DATA = Path(__file__).parents[1] / "data" / "hf_configs"
 U32 = 2.0**-24
-PUBLISHED = ["gemma2_9b", "bamba_9b", "hunyuan_a13b", "ministral3_8b", "deepseek_v3_2_exp", "glm4_1v_9b_thinking"]
+PUBLISHED = ["gemma2_9b", "bamba_9b", "hunyuan_a13b", "ministral3_8b", "deepseek_v3_2_exp", "glm4_1v_9b_thinking",
+             "glm4_5v", "qwen3_omni_30b_a3b_thinker"]
 
 
 def folder(tmp_path, name, **edit):
@@ -153,3 +154,46 @@ def test_glm4v_rotates_adjacent_pairs_over_its_sections(tmp_path):
     p = resolve_scheme(f"hf:{folder(tmp_path, 'glm4_1v_9b_thinking')}").main.positions
     assert p.params["pairing"] == "interleaved" and p.params["rotary_dim"] == 64
     assert list(p.mrope.sections) == [8, 12, 12] and p.mrope.layout == "chunked"
+
+
+def test_glm4_5v_rotates_half_split_pairs_over_its_sections_and_the_comparison_catches_glm4v_pairs(tmp_path):
+    """GLM-4.5V's hub file (glm4v_moe, the 4.x rope_scaling and rope_theta in text_config): 64 of 128 dimensions in
+    rotate_half pairs over sections [8, 12, 12], where GLM-4.1V's text model rotates adjacent pairs. Planted misread:
+    the same layer read with GLM-4.1V's adjacent pairs must fail the comparison with transformers' modules."""
+    from dataclasses import replace
+
+    path = folder(tmp_path, "glm4_5v")
+    scheme = resolve_scheme(f"hf:{path}")
+    config = agrees(scheme, path)
+    # what the public report of transformers 5.7.0's load of the published file prints (tests/data/hf_configs/README.md)
+    assert config.text_config.rope_parameters == {"rope_type": "default", "rope_theta": 10000.0,
+                                                  "partial_rotary_factor": 0.5, "mrope_section": [8, 12, 12]}
+    p = scheme.main.positions
+    assert (p.d, p.params["rotary_dim"], p.params["pairing"], p.params["base"]) == (128, 64, "half", 10000.0)
+    assert list(p.mrope.sections) == [8, 12, 12] and p.mrope.layout == "chunked" and len(scheme.layers) == 46
+    wrong_p = replace(p, params={**p.params, "pairing": "interleaved"})
+    wrong = replace(scheme, layers=tuple(replace(layer, positions=wrong_p) for layer in scheme.layers))
+    bad, _ = sweep.compare(wrong, oracle.facts(config), config)
+    assert bad and "pairing" in " ".join(bad), bad
+
+
+def test_qwen3_omni_thinker_reads_interleaved_sections_and_the_comparison_catches_chunked_ones(tmp_path):
+    """Qwen3-Omni-30B-A3B's thinker (its class's defaults, a 73-wide head, transformers cannot run): head_dim 128 in
+    rotate_half pairs, M-RoPE [24, 20, 20] interleaved as Qwen3-VL's, base 1e6; the rope dict's "interleaved", which
+    its class only skips in validation, changes nothing. Planted misread: the sections read as chunked."""
+    from dataclasses import replace
+
+    path = folder(tmp_path, "qwen3_omni_30b_a3b_thinker")
+    scheme = resolve_scheme(f"hf:{path}")
+    config = agrees(scheme, path)
+    # what the public report of transformers 5.7.0's load of the published file prints (tests/data/hf_configs/README.md)
+    assert config.text_config.rope_parameters == {"interleaved": True, "mrope_interleaved": True, "type": "default",
+                                                  "mrope_section": [24, 20, 20], "rope_theta": 1000000,
+                                                  "rope_type": "default"}
+    p = scheme.main.positions
+    assert (p.d, p.params["base"], p.params["pairing"], len(scheme.layers)) == (128, 1e6, "half", 48)
+    assert p.mrope.sections == (24, 20, 20) and p.mrope.layout == "interleaved"
+    wrong_p = replace(p, mrope=replace(p.mrope, layout="chunked"))
+    wrong = replace(scheme, layers=tuple(replace(layer, positions=wrong_p) for layer in scheme.layers))
+    bad, _ = sweep.compare(wrong, oracle.facts(config), config)
+    assert bad and "M-RoPE" in " ".join(bad), bad

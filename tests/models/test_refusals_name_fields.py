@@ -9,6 +9,7 @@ every hostile model configuration of tests/hostile/test_hostile_model_configs.py
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -71,4 +72,49 @@ def test_a_published_file_refused_for_what_it_says_names_its_own_fields(name, ed
     doc = {**json.loads((DATA / f"{name}.json").read_text()), **edit}
     with pytest.raises(ValidationError) as exc:
         resolve_config(doc)
+    assert named_fields_hold(str(exc.value), doc) == [], str(exc.value)
+
+
+_GLM_ODD = {"model_type": "glm4v_moe_text", "hidden_size": 4096, "num_attention_heads": 96, "num_hidden_layers": 2,
+            "max_position_embeddings": 65536}
+_ERNIE = {"model_type": "ernie4_5_vl_moe", "text_config": {"model_type": "ernie4_5_vl_moe_text", "hidden_size": 2560,
+                                                           "num_attention_heads": 20, "num_hidden_layers": 2,
+                                                           "max_position_embeddings": 131072}}
+
+
+def _glm_odd(rope):
+    return {**_GLM_ODD, "rope_parameters": {"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": 0.5,
+                                            "mrope_section": [3, 4, 4], **rope}}
+
+
+def _ernie(rope):
+    return {**_ERNIE, "text_config": {**_ERNIE["text_config"], "rope_parameters": {"rope_theta": 500000.0, **rope}}}
+
+
+#: issue 55's later refusal paths (odd rotary under a scaling, a class field restating what transformers runs, ERNIE
+#: 4.5-VL's M-RoPE) fed a user's minimal file, not the one save_pretrained writes
+READER_PATHS = [
+    ("odd-dynamic", _glm_odd({"rope_type": "dynamic", "factor": 4.0}), "dynamic NTK"),
+    ("odd-yarn", _glm_odd({"rope_type": "yarn", "factor": 4.0}), "yarn ramp"),
+    ("odd-longrope", _glm_odd({"rope_type": "longrope", "factor": 4.0, "original_max_position_embeddings": 4096,
+                               "short_factor": [1.0] * 10, "long_factor": [1.0] * 10}), "short_factor has 10"),
+    ("minimax-m3-rotary-dim", {"model_type": "minimax_m3_vl_text", "hidden_size": 6144, "num_attention_heads": 64,
+                               "head_dim": 128, "num_hidden_layers": 2, "max_position_embeddings": 4096,
+                               "rotary_dim": 32}, "rotary_dim = 32"),
+    ("ernie-rope-type", _ernie({"rope_type": "linear", "factor": 2.0}), "default rope type only"),
+    ("ernie-sections", _ernie({"rope_type": "default", "mrope_section": [20, 24, 20]}), "counts must be equal"),
+    ("ernie-sum", _ernie({"rope_type": "default", "mrope_section": [20, 20, 20]}), "(h, w, t) summing to the 64"),
+    ("ernie-read", _ernie({"rope_type": "default", "mrope_section": [24, 24, 16]}), None),
+]
+
+
+@pytest.mark.parametrize("name,doc,says", READER_PATHS, ids=[r[0] for r in READER_PATHS])
+def test_a_reader_refusal_of_issue_55_names_only_fields_of_the_users_file(name, doc, says):
+    from petheory.models.config import read_config
+
+    if says is None:  # the control: a file these paths read (its sections fit its 64 bands)
+        assert read_config(doc).main.positions.mrope.sections == (16, 24, 24)
+        return
+    with pytest.raises(ValidationError, match=re.escape(says)) as exc:
+        read_config(doc)
     assert named_fields_hold(str(exc.value), doc) == [], str(exc.value)

@@ -368,3 +368,43 @@ def test_glm4v_moe_odd_rotary_dimension_rotates_as_transformers_and_the_checker_
     assert (layer.positions.d, layer.positions.params["rotary_dim"]) == (42, 22)
     assert mismatch(label, scheme, mod, rot, layer) <= 1.0
     assert mismatch(label, scheme, mod, rot, layer, plant=_with(layer, base=10000.0)) > 1e3
+
+
+#: GLM-4.5V's odd 21 under the scalings transformers runs on it (a longrope factor list of 11: (21 + 1) / 2 entries)
+ODD_SCALED = {
+    "llama3": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+               "original_max_position_embeddings": 512},
+    "longrope": {"rope_type": "longrope", "factor": 8.0, "original_max_position_embeddings": 512,
+                 "short_factor": [1.0 + 0.01 * i for i in range(11)], "long_factor": [1.0 + 0.5 * i for i in range(11)]},
+}
+
+
+@pytest.mark.parametrize("rtype", sorted(ODD_SCALED))
+def test_glm4v_moe_odd_rotary_dimension_under_scaling_rotates_as_transformers(rtype):
+    """Llama 3 scales each of the 11 frequencies rope_theta^(-2i/21) by its wavelength, LongRoPE divides frequency i by
+    its factor i: both functions of the band alone, so the 22-dimensional ladder at base rope_theta^(22/21), scaled
+    alike, is what transformers rotates (positions up to 2048, past the original 512: LongRoPE's long factors).
+    Planted violation: the same scaling on the 22-dimensional ladder at rope_theta itself."""
+    rope = {"rope_theta": 10000.0, "partial_rotary_factor": 0.5, "mrope_section": [3, 4, 4], **ODD_SCALED[rtype]}
+    label, scheme, text, mod, rot = _case("glm4v_moe_text", rope_parameters=rope, max_position_embeddings=4096)
+    (layer,) = _rotary_kinds(scheme)
+    assert (layer.positions.d, layer.positions.params["rotary_dim"], layer.positions.encoding) == (
+        42, 22, f"rope_{rtype}")
+    assert mismatch(label, scheme, mod, rot, layer) <= 1.0
+    assert mismatch(label, scheme, mod, rot, layer, plant=_with(layer, base=10000.0)) > 1e3
+
+
+def test_ernie4_5_vl_3d_rope_rotates_as_transformers_and_the_checker_catches_chunked_sections():
+    """ERNIE 4.5-VL's text rotary keeps a permuted ladder and stacks its h and w bands back: band 2k follows axis h,
+    2k + 1 axis w, the last 20 axis t (MRope 'hw_alternating'), adjacent pairs; at three position axes that differ,
+    petheory's rotate equals transformers'. Planted violation: the same sections read as chunked (t first)."""
+    import dataclasses
+
+    label, scheme, text, mod, rot = _case("ernie4_5_vl_moe")
+    (layer,) = _rotary_kinds(scheme)
+    m = layer.positions.mrope
+    assert (m.layout, m.sections, layer.positions.params["pairing"]) == ("hw_alternating", (20, 22, 22), "interleaved")
+    assert mismatch(label, scheme, mod, rot, layer) <= 1.0
+    chunked = dataclasses.replace(layer, positions=dataclasses.replace(layer.positions,
+                                                                       mrope=dataclasses.replace(m, layout="chunked")))
+    assert mismatch(label, scheme, mod, rot, layer, plant=chunked) > 1e3

@@ -22,8 +22,9 @@ from petheory.models.verified import load, nearest, refusal, verified_types
 SAMPLE = [("llama", "yarn"), ("gpt_neox", "default"), ("cohere2", "window"), ("granitemoehybrid", "hybrid-nope"),
           ("falcon", "alibi"), ("t5", "default"), ("gpt2", "default"), ("doge", "default"),
           ("nanochat", "default"), ("bailing_hybrid", "default"),  # a rotation by -theta; MLA that always interleaves
-          ("smollm3", "every-kind"), ("qwen2", "hub-layout"), ("bamba", "hub:bamba_9b")]  # issue 55: every layer kind
-# at once; the default as a transformers 4 hub file; a published file as is
+          ("smollm3", "every-kind"), ("qwen2", "hub-layout"), ("bamba", "hub:bamba_9b"),  # issue 55: every layer kind
+          ("glm46v", "hub:glm4_1v_9b_thinking-text")]  # at once; the default as a transformers 4 hub file; a published
+# file as is; a published text_config under another wrapper of the same text model
 
 
 def committed(mt, case):
@@ -61,6 +62,23 @@ def test_a_sample_of_the_sweep_recomputes_to_the_committed_record(mt, case):
     fresh = sweep.verify_case(mt, case)
     keep = ("model_type", "case", "outcome", "detail", "text_type", "layers")
     assert json.loads(json.dumps({k: fresh[k] for k in keep if k in fresh})) == committed(mt, case)
+
+
+def test_a_partial_sweep_written_replaces_its_types_and_keeps_every_other():
+    """``python -m tools.verify --only T --write``: T's entry and cases replaced, the rest of the table kept, the counts
+    recomputed over the whole (a partial table written alone would drop every other type)."""
+    pytest.importorskip("transformers")
+    from tools.verify.table import merged
+
+    old = load()
+    part = {"transformers": old["transformers"], "types": {"llama": {"status": "refused", "why": "planted"}},
+            "cases": [{"model_type": "llama", "case": "default", "outcome": "refused", "detail": "planted"}]}
+    doc = merged(part)
+    assert set(doc["types"]) == set(old["types"]) and doc["types"]["llama"]["status"] == "refused"
+    assert [c for c in doc["cases"] if c["model_type"] == "llama"] == part["cases"]
+    assert [c for c in doc["cases"] if c["model_type"] != "llama"] == [c for c in old["cases"] if c["model_type"] != "llama"]
+    assert doc["counts"]["by_status"]["ok"] == old["counts"]["by_status"]["ok"] - 1
+    assert doc["counts"]["cases"] == len(doc["cases"])
 
 
 def test_only_verified_types_are_read_and_the_others_say_why():

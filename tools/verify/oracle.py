@@ -19,6 +19,7 @@ import ast
 import importlib
 import inspect
 import math
+import os
 import re
 import textwrap
 
@@ -241,6 +242,8 @@ def mrope_layout(model, emb) -> str | None:
         except (OSError, TypeError):
             pass
     src = "\n".join(srcs)
+    if re.search(r"freq_h, freq_w, freq_t = .*\n.*torch\.stack\(\[freq_h, freq_w\]", src):
+        return "hw_alternating"  # ERNIE 4.5-VL's recomposition_frequencies
     if re.search(r"mrope_section\[\w+\] \* 3", src):
         return "interleaved"
     if re.search(r"split\((self\.)?mrope_section|mrope_section \* 2|m\[i % 3\]", src):
@@ -249,9 +252,15 @@ def mrope_layout(model, emb) -> str | None:
 
 
 def rotary_modules(model):
-    """The text model's rotary embedding modules (not vision/audio ones): (name, module)."""
-    return [(n, m) for n, m in model.named_modules() if type(m).__name__.endswith("RotaryEmbedding")
-            and not re.search(r"vision|visual|audio|image|speech|patch|vit", n + type(m).__name__, re.I)]
+    """The text model's rotary embedding modules (not vision/audio ones): (name, module). The model's own name is no
+    sign of a vision or audio module (KyutaiSpeechToTextModel's text rotary is KyutaiSpeechToTextRotaryEmbedding)."""
+    own = type(model).__name__
+
+    def other(n, m):
+        cls = type(m).__name__
+        return re.search(r"vision|visual|audio|image|speech|patch|vit", n + cls[len(os.path.commonprefix([own, cls])):],
+                         re.I)
+    return [(n, m) for n, m in model.named_modules() if type(m).__name__.endswith("RotaryEmbedding") and not other(n, m)]
 
 
 def _rebuild(mod, text):
@@ -271,6 +280,18 @@ def _rebuild(mod, text):
         kwargs["scaled"] = getattr(mod, "rope_type", None) == rp.get("rope_type", "default")
     with torch.device("cpu"):
         return cls(**kwargs)
+
+
+def _hw_alternating(entry: dict) -> None:
+    """ERNIE 4.5-VL's module keeps its ladder permuted (``inv_freq_3d``: the first hw = h + w bands' even ones, then
+    their odd ones, then the t bands) and stacks its h and w halves back in forward: the ladder in band order, and its
+    sections (h, w, t) in the axes' order (t, h, w) as the scheme holds them."""
+    h, w, t = entry["mrope_section"]
+    for key, inv in entry.get("inv_freq", {}).items():
+        ordered = list(inv)
+        ordered[0:h + w:2], ordered[1:h + w:2] = inv[:h], inv[h:h + w]
+        entry["inv_freq"][key] = ordered
+    entry["mrope_section"] = [t, h, w]
 
 
 def rotary_facts(model, text) -> dict:
@@ -306,6 +327,8 @@ def rotary_facts(model, text) -> dict:
             if val is not None:
                 entry["mrope_section"] = [int(x) for x in val]
                 entry["mrope_layout"] = mrope_layout(model, cpu)
+        if entry.get("mrope_layout") == "hw_alternating":
+            _hw_alternating(entry)
         for attr in ("rope_type",):
             val = getattr(cpu, attr, None)
             entry["rope_type"] = val if isinstance(val, (str, dict)) else None

@@ -70,7 +70,13 @@ def refusal_group(detail: str) -> str:
     m = re.search(r"applies (\S+) under `([^`]*)`", detail)
     if m:
         return f"RoPE applied only under `{m.group(2)}` (a rule of the family's code, not in the table)"
-    for pat, label in ((r"bidirectional", "bidirectional (encoder) attention: petheory reads causal decoders"),
+    for pat, label in ((r"dynamic mask attention", "dynamic mask attention (keep_window_size): keys chosen by a learned, "
+                                                   "content-dependent bias, not by position"),
+                       (r"has no context length", "no context length (its class has no max_position_embeddings; it "
+                                                  "runs at any length)"),
+                       (r"encoder-decoder RoPE", "an encoder-decoder with RoPE in both stacks (petheory reads a rotary "
+                                                 "config as one stack)"),
+                       (r"bidirectional", "bidirectional (encoder) attention: petheory reads causal decoders"),
                        (r"mrope_section = .* must be 3 band counts", "M-RoPE sections that do not cover the rotary "
                                                                     "bands as petheory reads them"),
                        (r"default mrope_section .* \(not in the file\) .* transformers' rotary module fails",
@@ -96,6 +102,9 @@ def refusal_group(detail: str) -> str:
                        (r"unknown rope_type '([^']+)'", "rope_type `{0}`"),
                        (r"config field ([\w.]+) (?:may change|changes) positions", "field `{0}` not read"),
                        (r"config field ([\w.]+) is not understood", "field `{0}` not read"),
+                       (r"config field ([\w.]+) = .* disagrees with what transformers' \S+ code runs",
+                        "field `{0}`, which transformers' code never reads, disagrees with what it runs (the file says "
+                        "two things)"),
                        (r"config field ([\w.]+) is missing", "field `{0}` missing (the family names it otherwise)"),
                        (r"(\d+) rotary modules", "several rotary modules (which layer uses which is not read)"),
                        (r"keeps no softmax scale", "no softmax scale attribute to check"),
@@ -122,7 +131,8 @@ def verified_markdown(doc: dict, resolved=()) -> str:
              "schedule, chunks, ALiBi, hybrid layouts, and one with every layer kind the family has at once), each saved with "
              "`save_pretrained`; the default again as a transformers 4 file on the hub writes it (`rope_theta` and "
              "`rope_scaling` at the top level, no derivable `layer_types`: case `hub-layout`); and the published "
-             "config.json files of tests/data/hf_configs, written as is (cases `hub:`); each read back through "
+             "config.json files of tests/data/hf_configs, written as is (cases `hub:`; `hub:NAME-text`: a published "
+             "text_config under another wrapper whose text model is the same class); each read back through "
              "petheory's "
              "loader and compared layer by layer (layer kinds, head size, softmax scale, window, NoPE-ness, "
              "temperature, sinks, rotated dimensions, frequencies, cos/sin factor, M-RoPE sections, ALiBi slopes, T5 "

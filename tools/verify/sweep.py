@@ -578,7 +578,8 @@ def verify_type(mt: str) -> dict:
         return {"model_type": mt, "cases": [{"model_type": mt, "case": "default", "outcome": "transformers",
                                              "detail": _one_line(exc)}], "seconds": time.time() - t0}
     cases = [run_case(mt, "default", config)]
-    for name, doc in hub_files(mt):
+    wraps = cases[0]["outcome"] not in ("no-model", "not-text")  # another wrapper's text part: only where mt runs one
+    for name, doc in hub_files(mt, _text_type(config) if wraps else None):
         cases.append(run_case(mt, f"hub:{name}", None, raw=doc))
     for name, kw in published(mt):
         try:
@@ -616,9 +617,11 @@ def published(mt: str) -> list:
 HUB = ROOT / "tests" / "data" / "hf_configs"
 
 
-def hub_files(mt: str) -> list:
-    """(file stem, config dict) of the hub-layout fixtures of model type ``mt``: a file whose model_type is ``mt``, or
-    a wrapper whose text_config's is (its text part alone)."""
+def hub_files(mt: str, text_type: str | None = None) -> list:
+    """(case name, config dict) of the hub-layout fixtures of model type ``mt``: a file whose model_type is ``mt``, or
+    a wrapper whose text_config's is (its text part alone); and, for a wrapper whose text model is ``text_type``, another
+    wrapper's published text_config of that type under ``mt`` (``NAME-text``: GLM-4.1V's text part as GLM-4.6V's,
+    whose language model is the same class; the wrapper's own code runs it)."""
     out = []
     for path in sorted(HUB.glob("*.json")):
         doc = json.loads(path.read_text(encoding="utf-8"))
@@ -627,7 +630,14 @@ def hub_files(mt: str) -> list:
             out.append((path.stem, doc))
         elif text.get("model_type") == mt:
             out.append((path.stem, text))
+        elif text_type is not None and text_type != mt and text.get("model_type") == text_type:
+            out.append((f"{path.stem}-text", {"model_type": mt, "text_config": text}))
     return out
+
+
+def _text_type(config) -> str | None:
+    text = config.get_text_config(decoder=True)
+    return None if text is config else text.model_type
 
 
 def _published_config(config, kw):
@@ -645,7 +655,7 @@ def verify_case(mt: str, case: str) -> dict:
     if case == "hub-layout":
         return run_case(mt, case, None, raw=hub_layout(config))
     if case.startswith("hub:"):
-        return run_case(mt, case, None, raw=dict(hub_files(mt))[case.split(":", 1)[1]])
+        return run_case(mt, case, None, raw=dict(hub_files(mt, _text_type(config)))[case.split(":", 1)[1]])
     if case.startswith("published:"):
         kw = dict(published(mt))[case.split(":", 1)[1]]
         return run_case(mt, case, _published_config(config, kw))
@@ -690,14 +700,15 @@ def main(argv=None) -> int:
     p.add_argument("--only", action="append", metavar="TYPE", help="these model types only (repeatable)")
     p.add_argument("--fresh", action="store_true", help="recompute cached model types")
     p.add_argument("--cached", action="store_true", help="only the model types already in the cache (no sweep)")
-    p.add_argument("--write", action="store_true", help="write petheory/data/verified_models.json and docs/guide/families.md")
+    p.add_argument("--write", action="store_true", help="write petheory/data/verified_models.json and docs/guide/families.md "
+                   "(with --only: those types replaced in the committed table)")
     p.add_argument("--check", nargs="*", metavar="TYPE", help="exit 1 when the committed table differs for these types")
     args = p.parse_args(argv)
     _quiet()
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     from transformers import CONFIG_MAPPING
 
-    from .table import check, table, write
+    from .table import check, merged, table, write
 
     types = args.only or (args.check if args.check else sorted(CONFIG_MAPPING.keys()))
     if args.cached:
@@ -715,6 +726,8 @@ def main(argv=None) -> int:
     if args.check is not None:
         return check(recs)
     doc = table(recs)
+    if args.write and args.only:  # the committed table with these types recomputed
+        doc = merged(doc)
     print(json.dumps(doc["counts"], indent=1))
     if args.write:
         write(doc)
