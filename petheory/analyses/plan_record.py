@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 
 from petheory.analyses.record import Record, item, to_json
+from petheory.analyses.runtime_config import RuntimeConfig
 from petheory.texttable import plain_table
 
 __all__ = ["Check", "CandidatePlan", "Answer", "KindPlan", "SupportedContext", "PlanRecord"]
@@ -122,7 +123,7 @@ class CandidatePlan(_Part):
     encoding: str
     params: dict
     note: str
-    checks: tuple
+    checks: tuple[Check, ...]
     men_min: float
     men_min_at: int
     men_first_failure: int | None
@@ -133,17 +134,17 @@ class CandidatePlan(_Part):
     bands_interpolated: int
     bands_sped_up: int
     bands_out_of_range: int
-    turns_over_L: tuple
-    turns_over_N: tuple
+    turns_over_L: tuple[float, ...]
+    turns_over_N: tuple[float, ...]
     log_change: float
     rotary_logit_factor: float
     yarn_temperature: float
     ssmax_growth: float
     decay_within_L: float | None
     decay_beyond_L: float | None
-    lambda_at_L: tuple
-    lambda_at_N: tuple
-    frequencies: tuple = item(default=(), json=False)
+    lambda_at_L: tuple[float, float]
+    lambda_at_N: tuple[float, float]
+    frequencies: tuple[float, ...] = item(default=(), json=False)
 
     @property
     def passed(self) -> bool:
@@ -238,13 +239,13 @@ class KindPlan(_Part):
         Its rotary dimensions.
     """
 
-    layers: tuple
+    layers: tuple[int, ...]
     type: str
     span: str
     encoding: str
     planned: bool
     note: str = ""
-    candidates: tuple = ()
+    candidates: tuple[CandidatePlan, ...] = ()
     training_free: Answer | None = None
     fine_tuned: Answer | None = None
     base: float | None = None
@@ -364,10 +365,10 @@ class PlanRecord(_Part):
     context: int
     length: int
     max_context: int
-    kinds: tuple
-    configs: tuple
-    notes: tuple = ()
-    predictors: tuple = ()
+    kinds: tuple[KindPlan, ...]
+    configs: tuple[RuntimeConfig, ...]
+    notes: tuple[str, ...] = ()
+    predictors: tuple[str, ...] = ()
     evidence_model: str = ""
     seconds: float = 0.0
     context_from: str = ""
