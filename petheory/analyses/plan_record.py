@@ -9,7 +9,6 @@ r"""The records of ``plan`` (:mod:`petheory.analyses.plan`): typed, frozen, rend
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 
@@ -419,5 +418,14 @@ class PlanRecord(_Part):
         out += [f"- note: {n}" for n in self.notes]
         return "\n".join(out).rstrip() + "\n"
 
-    def to_json_text(self) -> str:
-        return json.dumps(to_json(self), indent=2)
+    def command_json(self) -> dict:
+        """What ``petheory plan --json`` writes: petheory's version and the plan (:func:`to_json`).
+
+        Returns
+        -------
+        dict
+            ``{"petheory": version, "plan": ...}``; the plan reads back with :meth:`from_dict` of ``["plan"]``.
+        """
+        from petheory import __version__
+
+        return {"petheory": __version__, "plan": to_json(self)}

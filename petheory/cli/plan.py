@@ -63,9 +63,7 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from petheory import __version__
     from petheory.analyses.plan import plan
-    from petheory.analyses.record import to_json
     from petheory.io import atomic_write_set, distinct_outputs, json_text
     from petheory.loaders import resolve_scheme
     from petheory.loaders.model_config import config_source, read_config
@@ -77,8 +75,7 @@ def run(args) -> int:
     src = config_source(args.pe) if scheme.source != "spec" else None
     rec = plan(scheme, length=args.length, context=args.context if scheme.source != "spec" else None,
                base_grid=args.base_grid, source=str(args.pe), config=read_config(src) if src is not None else None)
-    doc = {"petheory": __version__, "plan": to_json(rec)}
-    texts = [(args.json, json_text(doc) + "\n"), (args.markdown, rec.markdown())]
+    texts = [(args.json, json_text(rec.command_json()) + "\n"), (args.markdown, rec.markdown())]
     for f, text in texts:
         if f == "-":
             print(text, end="")

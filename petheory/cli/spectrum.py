@@ -133,9 +133,6 @@ def _scheme(args):
 def run(args) -> int:
 
     from petheory import toeplitz as tp
-    from petheory.analyses.describe import describe
-    from petheory.analyses.record import to_json
-
     from petheory.analyses.spectrum import EXACT_UP_TO, exact_seconds, spectrum, toeplitz_summary
     from petheory.cli._progress import Lines
 
@@ -163,10 +160,7 @@ def run(args) -> int:
         if not secs:
             raise ValidationError(f"{args.pe}: no layer kind has a position-only kernel ("
                                   + "; ".join(s.skipped for s in full.sections) + ")")
-        # the first layer kind with a kernel in full, what the scheme resolved to, every kind where there are several
-        rec = {**to_json(secs[0]), "resolved_encoding": describe(scheme, length=secs[0].summary.n), "scheme": to_json(scheme)}
-        if len(full.sections) > 1:
-            rec["sections"] = to_json(full.sections)
+        rec = full.command_json()
         text = full.lines(rtol=args.rtol)
     else:
         if args.coeffs is not None or args.file is not None:
@@ -194,7 +188,7 @@ def run(args) -> int:
         n_now[0] = c.shape[0]
         summary = toeplitz_summary(c, None, what=what, rtol=args.rtol, method=args.method, seed=args.seed,
                                    symbol=symbol_fn, progress=starting)
-        rec = {**to_json(summary), "resolved_encoding": None}
+        rec = summary.command_json()
         text = summary.lines(rtol=args.rtol)
     if args.json == "-":
         print(json.dumps(rec, indent=2, default=float))

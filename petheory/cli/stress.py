@@ -169,12 +169,9 @@ def _target(args, rows):
 
 
 def run(args) -> int:
-    from petheory import __version__, geometry
-    from petheory.analyses.describe import describe
-    from petheory.analyses.record import to_json
-    from petheory.io import atomic_write_json
-
+    from petheory import geometry
     from petheory.analyses.stress import stress
+    from petheory.io import atomic_write_json
 
     scheme, label, rows = _scheme(args)
     target, target_name = _target(args, rows)
@@ -201,10 +198,7 @@ def run(args) -> int:
     if not secs:
         raise ValidationError(f"{args.pe}: no layer kind has a position geometry ("
                               + "; ".join(s.skipped for s in rec.sections) + ")")
-    # the first mechanism with a geometry in full, what the scheme resolved to, every mechanism where there are several
-    out = {"petheory": __version__, **to_json(secs[0].result), "resolved_encoding": describe(scheme)}
-    if len(rec.sections) > 1:
-        out["sections"] = to_json(rec.sections)
+    out = rec.command_json()
     if args.json:
         text = json.dumps(out, indent=2, allow_nan=False)
         if args.json == "-":
