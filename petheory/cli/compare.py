@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 from petheory.cli._model import add_as_family
-from petheory.errors import ValidationError
 
 NAME = "compare"
 HELP = "every registered PE side by side: symbol range and spectral spread, stress vs the corpus (with a null), norm growth, length generalisation"
@@ -48,37 +47,18 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from petheory import encodings as enc
     from petheory.analyses.compare import compare
     from petheory.cli._console import show
-    from petheory.io import atomic_write_json, atomic_write_text
-    from petheory.loaders import resolve_scheme
+    from petheory.io import atomic_write_json, atomic_write_text, distinct_outputs
     from petheory.records import read_training_records, runs_dir
     from petheory.spec import parse_pe_specs
 
-    from petheory.io import distinct_outputs
-
     distinct_outputs({"--json": args.json, "--markdown": args.markdown})
-    n_max = 64 if args.context is None else args.context
-    schemes = []
-    for spec in parse_pe_specs(args.pe) if args.pe else parse_pe_specs(enc.available()):  # '--pe a,b' is --pe a --pe b
-        if not spec.is_table:
-            term = spec.registered("compare")
-            own = term.params.get("n_max")
-            if own is not None and args.context is not None and own != args.context:
-                raise ValidationError(f"n_max is given twice with different values: {term}: n_max={own} and --context "
-                                      f"{args.context}; both are the training length; give one")
-            if args.context is not None and "n_max" in enc.info(term.name).params and own is None and len(spec.terms) == 1:
-                spec = spec.with_params({"n_max": args.context})  # the entry's own training length is --context
-        scheme = resolve_scheme(spec, d=args.d, default_context=n_max, what="compare", as_family=args.as_family)
-        if scheme.main.positions.kind == "table":
-            raise ValidationError(f"compare takes registered encodings (with parameters) and model configs, got the "
-                                  f"table {spec}; petheory stress/spectrum/bounds take tables")
-        schemes.append(scheme)
     recs = read_training_records(args.records or ([] if args.runs else ["records", str(runs_dir())]), args.runs or (),
                                  given=bool(args.records))
-    rec = compare(schemes, records=recs, length=args.length, d=args.d, lengths=args.lengths, context=n_max,
-                  null_draws=args.null_draws, seed=args.seed)
+    specs = parse_pe_specs(args.pe) if args.pe else None  # '--pe a,b' is --pe a --pe b
+    rec = compare(specs, records=recs, length=args.length, d=args.d, lengths=args.lengths, context=args.context, null_draws=args.null_draws, seed=args.seed,
+                  as_family=args.as_family)
     if args.json == "-":
         print(json.dumps(rec.as_dict(), indent=2))
         return 0

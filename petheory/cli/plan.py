@@ -12,8 +12,6 @@ On the terminal, as JSON (``--json``), as Markdown (``--markdown``).
 
 from __future__ import annotations
 
-from petheory.errors import ValidationError
-
 NAME = "plan"
 HELP = ("what to set (training-free) and what to train with (fine-tuning) for a target context N, each with the "
         "outcome published results lead one to expect, and the runtime configs")
@@ -50,8 +48,8 @@ def add_arguments(p) -> None:
               "config's original_max_position_embeddings, else the model card's where petheory knows the family's "
               "(Qwen3: 32,768; Mistral 7B v0.1: 8,192), else max_position_embeddings; a registry RoPE's n_max, "
               "else 4096); the plan prints which one it used")
-    add_param(p, resolve_scheme, "default_d", "-d", "--d-model", default=None, metavar="D",
-              help=f"head dimension of a registry RoPE (default {DEFAULT_D})")
+    add_param(p, resolve_scheme, "d", "-d", "--d-model", metavar="D",
+              help=f"head dimension of a registry RoPE (default {DEFAULT_D}; a model's config fixes its own)")
     add_param(p, plan, "base_grid", metavar="K", help="bases per decade of the first pass of the "
               "Men base search (default 64); the base_men candidate is the first base >= the model's with B_m >= 0 "
               "for every m <= N: a grid pass, then every base below the grid's either certified failing or the "
@@ -69,9 +67,7 @@ def run(args) -> int:
     from petheory.loaders.model_config import config_source, read_config
 
     distinct_outputs({"--json": args.json, "--markdown": args.markdown})
-    scheme = resolve_scheme(args.pe, default_d=args.default_d or DEFAULT_D, default_context=args.context, what="plan")
-    if args.default_d is not None and scheme.source != "spec":
-        raise ValidationError("--d-model applies to a registry RoPE; a model's config fixes its head dimension (drop it)")
+    scheme = resolve_scheme(args.pe, d=args.d, default_d=DEFAULT_D, default_context=args.context, what="plan")
     src = config_source(args.pe) if scheme.source != "spec" else None
     rec = plan(scheme, length=args.length, context=args.context if scheme.source != "spec" else None,
                base_grid=args.base_grid, source=str(args.pe), config=read_config(src) if src is not None else None)
