@@ -18,6 +18,22 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    """Declare ``petheory bounds``'s options on ``p``: the PEs, the inference lengths N' and the bounds' parameters
+    (from :func:`petheory.analyses.bounds.bounds`' declaration).
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser (:func:`petheory.cli.build_parser` makes it).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["--pe", "alibi", "--lengths", "100,5000"]).lengths
+    (100, 5000)
+    """
     from petheory.analyses.bounds import bounds
     from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
@@ -57,6 +73,31 @@ def resolve_all(values, d: int | None, as_family: str | None = None) -> list:
 
 
 def run(args) -> int:
+    """Compute the norm and Rademacher bounds of ``args.pe`` at ``args.lengths``
+    (:func:`petheory.analyses.bounds.bounds`) and print their record (or write it).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``build_parser("bounds").parse_args(["bounds", ...])``).
+
+    Returns
+    -------
+    int
+            0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which
+        :func:`petheory.cli.main`
+        says in one line, with exit code 2.
+
+    Examples
+    --------
+    >>> from petheory.cli import build_parser
+    >>> import contextlib, io
+    >>> args = build_parser("bounds").parse_args(["bounds", "--pe", "alibi:slope=0.5", "--lengths", "100", "--context", "50"])
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = run(args)
+    >>> code, out.getvalue().splitlines()[0]
+    (0, 'petheory bounds (li2025 Table 2, §4.2, Eq. 9)')
+    """
     from petheory.analyses.bounds import bounds
     from petheory.cli._console import show
     from petheory.io import atomic_write_json

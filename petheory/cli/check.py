@@ -17,6 +17,22 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    """Declare ``petheory check``'s options on ``p``: the claim selection, profile, seed, outputs, ``--case`` and
+    ``--list``.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser (:func:`petheory.cli.build_parser` makes it).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["--claims", "gu2025.*", "--profile", "quick"]).claims
+    'gu2025.*'
+    """
     from petheory.cli._params import add_param
     from proofs_check.runner import check_claim
 
@@ -31,6 +47,30 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    """Check the selected claims of the catalogue and print their verdicts (or list them, or replay one case).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``build_parser("check").parse_args(["check", ...])``).
+
+    Returns
+    -------
+    int
+            0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which
+        :func:`petheory.cli.main`
+        says in one line, with exit code 2.
+
+    Examples
+    --------
+    >>> from petheory.cli import build_parser
+    >>> import contextlib, io
+    >>> args = build_parser("check").parse_args(["check", "--claims", "gu2025.lemma_b1*", "--list"])
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = run(args)
+    >>> code, out.getvalue().splitlines()[0].split()[0]
+    (0, 'gu2025.lemma_b1_amplitude')
+    """
     from petheory.io import atomic_write_json, atomic_write_text, distinct_outputs, json_text
     from proofs_check import report
     from proofs_check.engine import select

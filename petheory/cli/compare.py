@@ -20,6 +20,22 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    """Declare ``petheory compare``'s options on ``p``: the PEs and the sizes of each column (from
+    :func:`petheory.analyses.compare.compare`' declaration), the training records and the outputs.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser (:func:`petheory.cli.build_parser` makes it).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["--pe", "alibi", "--pe", "rope", "--context", "32"]).context
+    32
+    """
     from petheory.analyses.compare import compare
     from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
@@ -47,6 +63,33 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    """Compare ``args.pe`` (default every registered encoding) side by side (:func:`petheory.analyses.compare.compare`)
+    with the training records found, and print the table (or write it).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``build_parser("compare").parse_args(["compare", ...])``).
+
+    Returns
+    -------
+    int
+            0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which
+        :func:`petheory.cli.main`
+        says in one line, with exit code 2.
+
+    Examples
+    --------
+    >>> from petheory.cli import build_parser
+    >>> import tempfile
+    >>> tmp = tempfile.mkdtemp()
+    >>> import contextlib, io
+    >>> args = build_parser("compare").parse_args(["compare", "--pe", "alibi:slope=0.5", "--length", "16", "--lengths", "8,16", "--context", "8", "--null-draws", "2", "--records", tmp])
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = run(args)
+    >>> code, out.getvalue().splitlines()[0][:16]
+    (0, 'petheory compare')
+    """
     from petheory.analyses.compare import compare
     from petheory.cli._console import show
     from petheory.io import atomic_write_json, atomic_write_text, distinct_outputs

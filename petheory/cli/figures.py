@@ -11,6 +11,22 @@ COMMITTED = "figures"
 
 
 def add_arguments(p) -> None:
+    """Declare ``petheory figures``'s options on ``p``: the output folder, the figures selected, the preset and seed,
+    and ``--list``.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser (:func:`petheory.cli.build_parser` makes it).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["--only", "bounds.*", "--list"]).only
+    'bounds.*'
+    """
     p.add_argument("--out", default=None, metavar="DIR",
                    help=f"output folder (default: {DEFAULT_OUT}/)")
     p.add_argument("--update-committed", action="store_true",
@@ -42,6 +58,30 @@ def output_folder(args):
 
 
 def run(args) -> int:
+    """Draw the selected figures into the output folder (or list them).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``build_parser("figures").parse_args(["figures", ...])``).
+
+    Returns
+    -------
+    int
+            0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which
+        :func:`petheory.cli.main`
+        says in one line, with exit code 2.
+
+    Examples
+    --------
+    >>> from petheory.cli import build_parser
+    >>> import contextlib, io
+    >>> args = build_parser("figures").parse_args(["figures", "--only", "bounds.pe_norms", "--list"])
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = run(args)
+    >>> code, out.getvalue().splitlines()[0].split()[0]
+    (0, 'bounds.pe_norms')
+    """
     from petheory import plots
     from petheory.cli._console import console
 

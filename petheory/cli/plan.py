@@ -36,6 +36,22 @@ DEFAULT_D = 128
 
 
 def add_arguments(p) -> None:
+    """Declare ``petheory plan``'s options on ``p``: the model, the target context N, the original context L, the head
+    dimension and the base grid (from the library's declarations), and the outputs.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser (:func:`petheory.cli.build_parser` makes it).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["--pe", "rope", "--length", "8192"]).length
+    8192
+    """
     from petheory.analyses.plan import plan
     from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
@@ -61,6 +77,31 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    """Plan ``args.pe`` for the target context ``args.length`` (:func:`petheory.analyses.plan.plan`) and print the plan
+    (or write it as JSON and Markdown).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``build_parser("plan").parse_args(["plan", ...])``).
+
+    Returns
+    -------
+    int
+            0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which
+        :func:`petheory.cli.main`
+        says in one line, with exit code 2.
+
+    Examples
+    --------
+    >>> from petheory.cli import build_parser
+    >>> import contextlib, io
+    >>> args = build_parser("plan").parse_args(["plan", "--pe", "rope:base=10000", "--context", "1024", "--length", "4096", "-d", "64"])
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = run(args)
+    >>> code, out.getvalue().splitlines()[0]
+    (0, 'rope:base=10000 (spec): plan from L = 1,024 to N = 4,096 (s = 4); max_position_embeddings 1,024')
+    """
     from petheory.analyses.plan import plan
     from petheory.io import atomic_write_set, distinct_outputs, json_text
     from petheory.loaders import resolve_scheme

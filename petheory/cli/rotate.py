@@ -24,6 +24,22 @@ DEFAULT_OUT = "results/rotate"
 
 
 def add_arguments(p) -> None:
+    """Declare ``petheory rotate``'s options on ``p``: the model, the layer kind, the positions, the heads and seed
+    (from the library's declarations) and the output folder.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser (:func:`petheory.cli.build_parser` makes it).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["--pe", "rope", "--positions", "0:16"]).positions
+    '0:16'
+    """
     from petheory.analyses.rotation import rotation_reference
     from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
@@ -102,6 +118,33 @@ def pick_layer(scheme, layer: int | None, kind: str | None) -> int:
 
 
 def run(args) -> int:
+    """Write random q, k of the chosen layer kind and their rotation as the model does it
+    (:func:`petheory.analyses.rotation.rotation_reference`) into ``args.out``, and print what was written.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``build_parser("rotate").parse_args(["rotate", ...])``).
+
+    Returns
+    -------
+    int
+            0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which
+        :func:`petheory.cli.main`
+        says in one line, with exit code 2.
+
+    Examples
+    --------
+    >>> from petheory.cli import build_parser
+    >>> import tempfile
+    >>> tmp = tempfile.mkdtemp()
+    >>> import contextlib, io
+    >>> args = build_parser("rotate").parse_args(["rotate", "--pe", "rope", "-d", "8", "--positions", "0:4", "--out", tmp])
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = run(args)
+    >>> code, out.getvalue().splitlines()[0]
+    (0, 'spec layer 0 (attention; layers 0): rope, interleaved pairing, 8 of 8 dimensions rotate, cos/sin factor 1')
+    """
     import os
     from pathlib import Path
 

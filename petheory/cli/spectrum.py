@@ -24,6 +24,22 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    """Declare ``petheory spectrum``'s options on ``p``: the matrix's source (coefficients, a file, a PE or a kernel),
+    its size and the spectral options (from the library's declarations).
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser (:func:`petheory.cli.build_parser` makes it).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["--coeffs", "1,0.5", "--length", "64"]).length
+    64
+    """
     from petheory.analyses.kernel import RTOL
     from petheory.analyses.spectrum import spectrum
     from petheory.cli._params import add_param
@@ -131,6 +147,31 @@ def _scheme(args):
 
 
 def run(args) -> int:
+    """Summarise the spectrum of the Toeplitz matrix the arguments name (:func:`petheory.analyses.spectrum.spectrum` or
+    :func:`petheory.analyses.spectrum.toeplitz_summary`) and print it (or write it).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``build_parser("spectrum").parse_args(["spectrum", ...])``).
+
+    Returns
+    -------
+    int
+            0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which
+        :func:`petheory.cli.main`
+        says in one line, with exit code 2.
+
+    Examples
+    --------
+    >>> from petheory.cli import build_parser
+    >>> import contextlib, io
+    >>> args = build_parser("spectrum").parse_args(["spectrum", "--coeffs", "2,1,0.5", "--method", "off"])
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = run(args)
+    >>> code, out.getvalue().splitlines()[0]
+    (0, 'T_N: coefficients from --coeffs; N = 3, Hermitian real symmetric')
+    """
 
     from petheory import toeplitz as tp
     from petheory.analyses.spectrum import EXACT_UP_TO, exact_seconds, spectrum, toeplitz_summary

@@ -23,6 +23,22 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    """Declare ``petheory stress``'s options on ``p``: the encoding, the target (the built-in corpus, a corpus, a
+    distance matrix or distributions) and the stress options (from the library's declarations).
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser (:func:`petheory.cli.build_parser` makes it).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["--pe", "sinusoidal", "--null-draws", "10"]).null_draws
+    10
+    """
     from petheory.analyses.stress import skip_rows, stress
     from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
@@ -169,6 +185,31 @@ def _target(args, rows):
 
 
 def run(args) -> int:
+    """Compute the stress of the geometry ``args.pe`` induces on the target (:func:`petheory.analyses.stress.stress`)
+    and print it (or write it).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``build_parser("stress").parse_args(["stress", ...])``).
+
+    Returns
+    -------
+    int
+            0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which
+        :func:`petheory.cli.main`
+        says in one line, with exit code 2.
+
+    Examples
+    --------
+    >>> from petheory.cli import build_parser
+    >>> import contextlib, io
+    >>> args = build_parser("stress").parse_args(["stress", "--pe", "alibi:slope=0.5", "--null-draws", "0"])
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = run(args)
+    >>> code, out.getvalue().splitlines()[0]
+    (0, 'encoding  alibi  (bias alibi: logit gap (B_ii+B_jj-B_ij-B_ji)/2)')
+    """
     from petheory import geometry
     from petheory.analyses.stress import stress
     from petheory.io import atomic_write_json

@@ -33,6 +33,22 @@ def _check_set_types(base: dict, over: dict) -> None:
 
 
 def add_arguments(p) -> None:
+    """Declare ``petheory train``'s options on ``p``: the task, the PE, the preset and its overrides, the device and
+    the outputs.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser (:func:`petheory.cli.build_parser` makes it).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["copy", "--pe", "rope", "--preset", "smoke"]).pe
+    'rope'
+    """
     from petheory._threads import pick_threads
     from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
@@ -60,6 +76,32 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    """Train one model (:func:`petheory.nn.training.train`) into ``args.out`` and print its record.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``build_parser("train").parse_args(["train", ...])``).
+
+    Returns
+    -------
+    int
+            0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which
+        :func:`petheory.cli.main`
+        says in one line, with exit code 2.
+
+    Examples
+    --------
+    >>> from petheory.cli import build_parser
+    >>> import tempfile
+    >>> tmp = tempfile.mkdtemp()
+    >>> import contextlib, io
+    >>> args = build_parser("train").parse_args(["train", "copy", "--preset", "smoke", "--epochs", "1", "--out", tmp])
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = run(args)
+    >>> code, out.getvalue().splitlines()[0].split(" · ")[:3]
+    (0, ['copy', 'pe=nope', 'seed 0'])
+    """
     import torch
 
     from petheory.experiments import sweep
