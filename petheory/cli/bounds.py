@@ -63,6 +63,25 @@ def resolve_all(values, d: int | None, as_family: str | None = None) -> list:
     """``--pe`` values -> [Scheme] (:func:`petheory.loaders.resolve_scheme`; default: every registered encoding).
 
     The old ``--pe a,b`` list of names is read as ``--pe a --pe b`` (:func:`petheory.spec.parse_pe_specs`).
+
+    Parameters
+    ----------
+    values : list of str or None
+        The ``--pe`` values (None or empty: every registered encoding).
+    d : int or None
+        ``-d``: the head dimension of a registered encoding (a model's config fixes its own).
+    as_family : str, optional
+        ``--as-family``: read a model's config.json as this verified model type.
+
+    Returns
+    -------
+    list of petheory.scheme.Scheme
+        One per PE named.
+
+    Examples
+    --------
+    >>> [s.main.positions.encoding for s in resolve_all(["alibi,rope"], None)]
+    ['alibi', 'rope']
     """
     from petheory import encodings as enc
     from petheory.loaders import resolve_scheme

@@ -159,6 +159,26 @@ def _select(select, patterns):
 
 
 def select_ok(select, pattern) -> bool:
+    """Whether ``pattern`` selects at least one claim.
+
+    Parameters
+    ----------
+    select : callable
+        The catalogue's selection (``proofs_check.select``), which raises :class:`petheory.errors.NoMatchError` for a
+        pattern that matches no claim id.
+    pattern : str
+        One glob pattern of claim ids.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> from proofs_check import select
+    >>> select_ok(select, "gu2025.*"), select_ok(select, "gu2025.no_such_claim")
+    (True, False)
+    """
     try:
         select(pattern)
         return True

@@ -44,7 +44,27 @@ def add_arguments(p) -> None:
 
 
 def pola_spec(args):
-    """``--pe NAME[:key=value,...]`` -> (the POLA PE, the Scale Hint); ``hint=`` in the spec is ``--hint``."""
+    """``--pe NAME[:key=value,...]`` -> (the POLA PE, the Scale Hint); ``hint=`` in the spec is ``--hint``.
+
+    A hint in the spec and a different ``--hint`` are refused: the two spellings of one setting on the command line
+    (its grammar), not a rule of a library parameter.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``pe``, ``hint``, ``d_model``).
+
+    Returns
+    -------
+    tuple
+        (the POLA PE: a registered name, or :func:`petheory.lengthgen.pola_pe`'s table; the Scale Hint).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> pola_spec(argparse.Namespace(pe="relative:hint=shift", hint=None, d_model=8))
+    ('relative', 'shift')
+    """
     from petheory import encodings as enc
     from petheory import lengthgen
     from petheory.spec import parse_pe_spec

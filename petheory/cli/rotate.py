@@ -62,7 +62,34 @@ def add_arguments(p) -> None:
 
 
 def parse_positions(text: str, context: int):
-    """``--positions`` text (or None: the default spread up to ``context``) -> a 1-D int64 array."""
+    """``--positions`` text (or None: the default spread up to ``context``) -> a 1-D int64 array.
+
+    The text's grammar (integers and ranges ``A:B``) and its size are the command line's: a count is refused before a
+    range is expanded, so ``0:10**12`` costs nothing.
+
+    Parameters
+    ----------
+    text : str or None
+        Comma-separated positions and ranges ``A:B`` (B excluded); None: 0..3, then 15, 255, 4095, ... below
+        ``context``, and ``context - 1``.
+    context : int
+        The model's context (the default spread's end).
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (T,)
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Text that is not integers or ranges, a negative position or one past :math:`2^{53}`, more than
+        ``MAX_POSITIONS`` in all, none at all.
+
+    Examples
+    --------
+    >>> parse_positions("0,5:8", 4096).tolist(), parse_positions(None, 4096).tolist()
+    ([0, 5, 6, 7], [0, 1, 2, 3, 15, 255, 4095])
+    """
     import numpy as np
 
     if text is None:
@@ -96,7 +123,33 @@ def parse_positions(text: str, context: int):
 
 
 def pick_layer(scheme, layer: int | None, kind: str | None) -> int:
-    """The index of the layer whose kind is written."""
+    """The index of the layer whose kind is written: ``--layer``, else the first rotary layer of type ``--layer-kind``,
+    else the model's main layer.
+
+    Parameters
+    ----------
+    scheme : petheory.scheme.Scheme
+        The model's scheme.
+    layer : int or None
+        ``--layer``.
+    kind : str or None
+        ``--layer-kind`` (a layer type such as ``sliding_attention``).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A layer the model does not have; a type with no rotary layer, or one that names several layer kinds.
+
+    Examples
+    --------
+    >>> from petheory.loaders import resolve_scheme
+    >>> pick_layer(resolve_scheme("rope", d=8), None, None)
+    0
+    """
     n = len(scheme.layers)
     if layer is not None:
         if not 0 <= layer < n:

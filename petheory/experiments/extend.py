@@ -125,6 +125,16 @@ def extend_run(run_dir, methods=None, *, lengths=None, depths=None, finetune_ste
         A task that is not a causal LM, a method that is not a rotary registry entry.
     FileNotFoundError
         ``run_dir`` is not a run folder.
+
+    Examples
+    --------
+    A run of ``petheory train`` (``petheory extend RUN`` prints the table); a folder that is not one is refused before
+    any work:
+
+    >>> extend_run("no-such-run", ["rope_pi"])
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: no-such-run is not a run directory (no config.json and checkpoint.pt); ...
     """
     import os
     from pathlib import Path
