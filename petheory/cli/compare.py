@@ -39,6 +39,7 @@ def add_arguments(p) -> None:
     from petheory.analyses.compare import compare
     from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
+    from petheory.records import read_training_records
 
     add_as_family(p)
     add_pe(p, "encoding", "model", several=True, note="default: every registered one with its defaults; training "
@@ -55,9 +56,9 @@ def add_arguments(p) -> None:
     p.add_argument("--records", action="append", metavar="DIR",
                    help="folder searched for record.json (repeatable; default records/ and the runs folder: $PETHEORY_RUNS, "
                         "else runs/, unless --run names the runs)")
-    p.add_argument("--run", action="append", metavar="RUN", dest="runs",
-                   help="an explicit run set: a run folder (with its record.json) or a record.json file; repeatable; "
-                        "only these runs (and --records folders, if given) count")
+    add_param(p, read_training_records, "runs", "--run", metavar="RUN",
+              help="an explicit run set: a run folder (with its record.json) or a record.json file; repeatable; "
+                   "only these runs (and --records folders, if given) count")
     p.add_argument("--json", metavar="FILE", help="write the rows as JSON to FILE ('-' for stdout)")
     p.add_argument("--markdown", metavar="FILE", help="write the table as GitHub Markdown to FILE ('-' for stdout)")
 
@@ -97,7 +98,7 @@ def run(args) -> int:
     from petheory.spec import parse_pe_specs
 
     distinct_outputs({"--json": args.json, "--markdown": args.markdown})
-    recs = read_training_records(args.records or ([] if args.runs else ["records", str(runs_dir())]), args.runs or (),
+    recs = read_training_records(args.records or ([] if args.runs else ["records", str(runs_dir())]), args.runs,
                                  given=bool(args.records))
     specs = parse_pe_specs(args.pe) if args.pe else None  # '--pe a,b' is --pe a --pe b
     rec = compare(specs, records=recs, length=args.length, d=args.d, lengths=args.lengths, context=args.context, null_draws=args.null_draws, seed=args.seed,

@@ -113,10 +113,16 @@ def test_training_records_are_read_by_one_reader_with_a_typed_result(tmp_path, c
     assert got.records[0]["_pe_params"] == {"slope": 0.5}
     err = capsys.readouterr().err
     assert "b_s0/record.json: not a finished training record" in err and "nowhere: no such folder" in err
-    for bad, why in ((tmp_path / "none", "has no record.json"), (tmp_path / "runs" / "b_s0", "not a finished")):
-        with pytest.raises(ValidationError, match=why) as exc:
+    for bad, why in ((tmp_path / "none", "existing paths"), (tmp_path / "nowhere_else", "existing paths"),
+                     (tmp_path / "runs", "run folders with their record.json"),
+                     (tmp_path / "runs" / "b_s0", "finished training records")):
+        (tmp_path / "runs").mkdir(exist_ok=True)
+        with pytest.raises(ParameterError, match=why) as exc:
             read_training_records([], [bad])
-        assert len(str(exc.value).splitlines()) == 1 and str(exc.value).startswith(f"runs: {bad}")  # names the keyword
+        # one line naming the keyword (the command says its flag, --run) and the run
+        assert len(str(exc.value).splitlines()) == 1 and str(exc.value).startswith(f"runs must be {why}")
+        assert exc.value.name == "runs" and exc.value.owner is read_training_records
+        assert exc.value.value in ([bad], str(bad), str(bad / "record.json"))
 
 
 def _reads_back(source: str) -> list[int]:

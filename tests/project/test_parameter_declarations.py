@@ -98,8 +98,13 @@ def test_the_library_and_the_command_refuse_a_value_in_the_same_words(capsys, cm
     assert rc == 2 and err == [f"petheory: error: {expected.said_as(flag)}"], err
 
 
+def _numeric(c) -> bool:
+    """A number or a list of numbers (a list of paths is text already)."""
+    return isinstance(c, v.Interval) or isinstance(c, v.Each) and isinstance(c.item, v.Interval)
+
+
 NUMERIC = [(cmd, fn, key, flag, cons) for cmd, fn, key, flag, cons in declared_flags()
-           if isinstance(v.make_constraint(cons[0]), (v.Interval, v.Each))]
+           if _numeric(v.make_constraint(cons[0]))]
 
 
 @pytest.mark.parametrize("cmd,fn,key,flag,cons", NUMERIC, ids=[f"{c[0]}{c[3]}" for c in NUMERIC])
@@ -178,7 +183,7 @@ def _mqar_run(root: Path) -> Path:
     return root / "mqar-rope"
 
 
-def _combinations():
+def _combinations(tmp: Path):
     """Rules about an analysis's own parameters that no single value breaks, each as (library call, the command line
     that breaks it, the flag): the library raises a ParameterError of its parameter, the command says that sentence
     with the flag."""
@@ -186,6 +191,7 @@ def _combinations():
     from petheory.analyses.compare import compare
     from petheory.analyses.plan import plan
     from petheory.loaders import resolve_scheme
+    from petheory.records import read_training_records
 
     qwen = str(ROOT / "tests" / "data" / "hf_configs" / "qwen2_5_7b_yarn.json")
     rope = "rope:base=10000"
@@ -202,6 +208,9 @@ def _combinations():
         # a head dimension other than the one the model's config fixes
         (resolve_scheme, lambda: resolve_scheme(qwen, d=64), ["plan", "--pe", qwen, "--length", "65536", "-d", "64"],
          "--d-model"),
+        # a run of the run set that exists but holds no record (the declaration checks that each path exists)
+        (read_training_records, lambda: read_training_records([], [str(tmp)]),
+         ["compare", "--pe", "alibi", "--run", str(tmp)], "--run"),
     ]
 
 
@@ -215,8 +224,8 @@ def _run_combinations(run: Path):
              ["extend", str(run), "--finetune-steps", "1", "--finetune-length", "8"], "--finetune-length")]
 
 
-def test_a_rule_across_parameters_is_the_library_s_and_the_command_says_it_with_the_flag(capsys):
-    _same_sentence(capsys, _combinations())
+def test_a_rule_across_parameters_is_the_library_s_and_the_command_says_it_with_the_flag(capsys, tmp_path):
+    _same_sentence(capsys, _combinations(tmp_path))
 
 
 @pytest.mark.slow  # trains a run (about 7 s); tests/cli/test_extend_cli.py pins the command's sentences in the default run
