@@ -122,6 +122,8 @@ def run(args) -> int:
     from petheory.io import atomic_write_json
 
     if args.lipschitz is not None and args.checkpoint:
+        # two spellings of bounds' one lipschitz (a number, or a checkpoint the command reads into a LipschitzReport):
+        # a rule of the command line's grammar, not of a library parameter
         raise ValidationError("give --lipschitz or --checkpoint, not both")
     schemes = resolve_all(args.pe, args.d, args.as_family)
     lip = args.lipschitz

@@ -87,6 +87,8 @@ def run(args) -> int:
         return _list(claims, args.json)
 
     if args.case is not None:
+        # --case's text is JSON for one claim that --claims picks (replay takes a claim and a case): the command line's
+        # grammar, not a rule of a library parameter
         if len(claims) != 1:
             raise ValidationError(f"--case needs exactly one claim selected by --claims, got {len(claims)}")
         try:

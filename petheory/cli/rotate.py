@@ -212,6 +212,7 @@ def run(args) -> int:
     index = pick_layer(scheme, args.layer, args.layer_kind)
     rec = rotation_reference(scheme, index, positions, heads=args.heads, seed=args.seed)
     out = Path(args.out)
+    # where the command writes its six files is the command's (the library returns the arrays)
     if out.exists() and not out.is_dir():
         raise ValidationError(f"--out {out} is a file; give a folder")
     taken = [f for f in FILES if os.path.lexists(out / f)]

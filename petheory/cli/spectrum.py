@@ -188,6 +188,8 @@ def run(args) -> int:
     n_now = [0]
     symbol_fn = None
     if args.pe is not None:
+        # --row is the first row of coefficients the user gives (--coeffs, --file): which flags go together is the
+        # command line's grammar (the library takes a column and a row, or a scheme)
         if args.row is not None:
             raise ValidationError("--row goes with --coeffs or --file, not --pe")
         scheme = _scheme(args)

@@ -143,6 +143,8 @@ def _leading_special_tokens(directory) -> int:
 def _target(args, rows):
     from petheory import geometry
 
+    # the corpus flags feed positional_distributions, which the command calls only for --corpus: without one, the
+    # built-in target is fixed and they would be dropped, so they are refused (the command line's grammar)
     if args.tokenizer is not None and args.corpus is None:
         raise ValidationError("--tokenizer needs --corpus (the built-in target is whitespace-tokenised)")
     if args.target is not None or args.distributions is not None:

@@ -26,6 +26,8 @@ def _check_set_types(base: dict, over: dict) -> None:
         if not isinstance(node, dict) or field not in node:
             continue  # unknown keys are the preset's to report
         cur = node[field]
+        # --set's text read as JSON against the preset's own value: the type the text spelled is the command line's to
+        # check (the trainer takes the config object, whose fields are typed)
         if isinstance(cur, bool) and not isinstance(val, bool):
             raise ValidationError(f"--set {key}={val!r}: {key} is true or false (the preset has {str(cur).lower()})")
         if isinstance(cur, (int, float)) and not isinstance(cur, bool) and (isinstance(val, (str, bool)) or val is None):
