@@ -88,8 +88,7 @@ def run(args) -> int:
     Returns
     -------
     int
-            0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which
-        :func:`petheory.cli.main`
+        0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which :func:`petheory.cli.main`
         says in one line, with exit code 2.
 
     Examples
