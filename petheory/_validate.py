@@ -229,18 +229,23 @@ class ExistingPath(Constraint):
     def describe(self) -> str:
         return {"file": "an existing file", "dir": "an existing folder", "any": "an existing path"}[self.kind]
 
+    def plural(self) -> str:
+        """What a list of such paths is (:class:`Each`)."""
+        return {"file": "existing files", "dir": "existing folders", "any": "existing paths"}[self.kind]
+
     def invalid(self):
         return os.path.join(os.sep, "nonexistent-petheory-path", "x")
 
 
 class Each(Constraint):
-    """A non-empty sequence (not a string) whose every item satisfies ``item`` (the ``lengths`` of a table).
+    """A non-empty sequence (not a string) whose every item satisfies ``item``: an :class:`Interval` (the
+    ``lengths`` of a table) or an :class:`ExistingPath` (a run set).
 
-    >>> Each(Interval(Integral, 1, None)).failure([4, 0])
-    'integers >= 1'
+    >>> Each(Interval(Integral, 1, None)).failure([4, 0]), Each(ExistingPath()).failure(["/no/such/path"])
+    ('integers >= 1', 'existing paths')
     """
 
-    def __init__(self, item: Interval):
+    def __init__(self, item: Constraint):
         self.item = item
 
     def failure(self, value):
@@ -256,6 +261,8 @@ class Each(Constraint):
         return None
 
     def describe(self) -> str:
+        if isinstance(self.item, ExistingPath):  # a list of paths (a run set)
+            return self.item.plural()
         plural = "integers" if self.item.kind is Integral else "real numbers"
         rng = self.item.range_text()
         return f"{plural} {rng}" if rng else plural

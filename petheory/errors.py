@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import numbers
+import os
 
 
 class InvalidInput(Exception):
@@ -110,6 +111,10 @@ def _shown(value) -> str:
     anything else with its type (at most 80 characters)."""
     if isinstance(value, numbers.Number) and not isinstance(value, bool) and hasattr(value, "item"):
         value = value.item()  # a numpy scalar reads as the Python number it is
+    if isinstance(value, (list, tuple)):  # a path reads as the text the user gave (a run set: --run A --run B)
+        value = [os.fspath(x) if isinstance(x, os.PathLike) else x for x in value]
+    elif isinstance(value, os.PathLike):
+        value = os.fspath(value)
     items = isinstance(value, (list, tuple)) and all(isinstance(x, (numbers.Number, str)) for x in value)
     text = "[" + ", ".join(map(repr, value)) + "]" if items else repr(value)  # a list or a tuple: one way
     text = text if len(text) <= 80 else text[:77] + "..."

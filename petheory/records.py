@@ -27,8 +27,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from petheory._validate import Each, ExistingPath, validate_params
 from petheory.io import atomic_write_json
-from petheory.errors import ValidationError
+from petheory.errors import ParameterError, ValidationError
 
 _MAX_FILES = 20000
 
@@ -348,7 +349,8 @@ def _with_pe_params(rec: dict, source) -> dict:
         return rec
 
 
-def read_training_records(folders=(), runs=(), *, given: bool = False) -> TrainingRecords:
+@validate_params({"runs": [Each(ExistingPath()), None]})
+def read_training_records(folders=(), runs=None, *, given: bool = False) -> TrainingRecords:
     """Every finished training record under ``folders``, then those of the explicit run set ``runs``.
 
     A folder holds ``record.json`` files of run folders (``runs/``), else ``*.json`` records (``records/li2025_table5``:
@@ -360,8 +362,8 @@ def read_training_records(folders=(), runs=(), *, given: bool = False) -> Traini
     ----------
     folders : iterable of path-like
         Folders searched (any depth).
-    runs : iterable of path-like
-        Run folders (with their ``record.json``) or record files.
+    runs : list of path-like, optional
+        Run folders (with their ``record.json``) or record files (None: none).
     given : bool
         The folders were named by the user (warn about a missing or empty one).
 
@@ -371,8 +373,9 @@ def read_training_records(folders=(), runs=(), *, given: bool = False) -> Traini
 
     Raises
     ------
-    petheory.errors.ValidationError
-        A run that is missing, not JSON petheory reads, or not a finished training record.
+    petheory.errors.ParameterError
+        A run that is missing, has no ``record.json``, is not JSON petheory reads, or is not a finished training
+        record (said of ``runs``; the command says ``--run``).
 
     Examples
     --------
@@ -384,16 +387,17 @@ def read_training_records(folders=(), runs=(), *, given: bool = False) -> Traini
     from petheory.io import read_json, record_files, warn_skipped
 
     explicit = []
-    for p in runs:  # every refusal before any folder is read
+    for p in runs or ():  # every refusal before any folder is read
         f = Path(p) / "record.json" if Path(p).is_dir() else Path(p)
         if not f.is_file():
-            raise ValidationError(f"runs: {p} has no record.json; give a run folder or its record.json file")
+            raise ParameterError("runs", "run folders with their record.json, or record.json files", str(p),
+                                 owner=read_training_records)
         try:
             rec = read_json(f)  # petheory's one JSON reader: NaN/Infinity, 10**400, depth refused
         except ValueError as exc:
-            raise ValidationError(f"runs: {p}: {exc}") from None
+            raise ParameterError("runs", f"JSON petheory reads ({exc})", str(p), owner=read_training_records) from None
         if not _finished(rec):
-            raise ValidationError(f"runs: {f} is not a finished training record ({FINISHED})")
+            raise ParameterError("runs", f"finished training records ({FINISHED})", str(f), owner=read_training_records)
         explicit.append(_with_pe_params(rec, f))
     recs, searched = [], []
     for d in folders:

@@ -194,6 +194,13 @@ def listing(claims) -> list[dict]:
     Returns
     -------
     list of dict
+
+    Examples
+    --------
+    >>> from proofs_check import select
+    >>> row = listing(select("gu2025.lemma_b1_amplitude"))[0]
+    >>> list(row), row["kind"]
+    (['id', 'kind', 'source', 'statement', 'case_fields', 'example_case', 'skip_reason'], 'exact')
     """
     out = []
     for c in claims:
@@ -215,6 +222,12 @@ def listing_lines(claims) -> list[str]:
     Returns
     -------
     list of str
+
+    Examples
+    --------
+    >>> from proofs_check import select
+    >>> listing_lines(select("gu2025.lemma_b1_amplitude"))[0].split()[:2]
+    ['gu2025.lemma_b1_amplitude', 'exact']
     """
     out = []
     for c in claims:

@@ -432,6 +432,66 @@ def compare_scheme(scheme: Scheme, target, records=(), *, length: int = 256, len
     return rows
 
 
+#: Head dimension and training length of a registered encoding in ``compare`` where none is given.
+DEFAULT_D = 64
+DEFAULT_CONTEXT = 64
+
+
+def resolve(spec, *, d: int | None = None, context: int | None = None, as_family: str | None = None) -> Scheme:
+    """A spec as :func:`compare` reads it: a registered encoding at head dimension ``d`` and training length ``context``,
+    or a model's config.json (its own head dimension and context).
+
+    A registered encoding's own ``n_max`` is its training length: a ``context`` that differs is refused (both say
+    the training length; give one), and an entry that takes ``n_max`` gets ``context`` as its ``n_max``.
+
+    Parameters
+    ----------
+    spec : str or petheory.spec.PESpec
+        A registered encoding with its parameters, a model's config.json or ``hf:DIR``.
+    d, context, as_family
+        As :func:`compare`.
+
+    Returns
+    -------
+    petheory.scheme.Scheme
+
+    Raises
+    ------
+    petheory.errors.ParameterError
+        ``context`` other than the spec's own ``n_max`` (said of :func:`compare`'s ``context``).
+    petheory.errors.ValidationError
+        A table (compare takes registered encodings and model configs), a spec that does not resolve.
+
+    Examples
+    --------
+    >>> resolve("learned", context=50).main.positions.params
+    {'n_max': 50}
+    >>> resolve("learned:n_max=50", context=40)
+    Traceback (most recent call last):
+    ...
+    petheory.errors.ParameterError: context must be the spec's own n_max=50 (learned:n_max=50 says the training length too; give one), got 40
+    """
+    from petheory.errors import ParameterError, ValidationError
+    from petheory.loaders import resolve_scheme
+    from petheory.spec import parse_pe_spec
+
+    spec = parse_pe_spec(spec)
+    if not spec.is_table:
+        term = spec.registered("compare")
+        own = term.params.get("n_max")
+        if own is not None and context is not None and own != context:
+            raise ParameterError("context", f"the spec's own n_max={own} ({term} says the training length too; give one)",
+                                 context, owner=compare)
+        if context is not None and "n_max" in enc.info(term.name).params and own is None and len(spec.terms) == 1:
+            spec = spec.with_params({"n_max": context})  # the entry's own training length is the context
+    scheme = resolve_scheme(spec, d=d, default_d=DEFAULT_D, default_context=context or DEFAULT_CONTEXT, what="compare",
+                            as_family=as_family)
+    if scheme.main.positions.kind == "table":
+        raise ValidationError(f"compare takes registered encodings (with parameters) and model configs, got the "
+                              f"table {spec}; petheory stress/spectrum/bounds take tables")
+    return scheme
+
+
 @validate_params({
     "length": [Interval(Integral, 2, None)],
     "d": [Even(), None],
@@ -439,16 +499,16 @@ def compare_scheme(scheme: Scheme, target, records=(), *, length: int = 256, len
     "context": [Interval(Integral, 2, None), None],
     "null_draws": [limits.null_draws(2)],  # a standard deviation of the null needs two draws
     "seed": [SEED],
+    "as_family": [str, None],
 })
-def compare(schemes=None, target=None, records=(), *, length: int = 256, d: int | None = 64, lengths=(64, 256, 1024),
-            context: int | None = 64, null_draws: int = 20, seed: int = 0) -> CompareRecord:
+def compare(schemes=None, target=None, records=(), *, length: int = 256, d: int | None = None, lengths=(64, 256, 1024),
+            context: int | None = None, null_draws: int = 20, seed: int = 0, as_family: str | None = None) -> CompareRecord:
     """:func:`compare_scheme` for ``schemes`` against ``target``.
 
     Parameters
     ----------
     schemes : iterable, optional
-        Schemes or specs (a spec is resolved with :func:`petheory.loaders.resolve_scheme` at ``d`` and ``context``);
-        default every registered encoding.
+        Schemes or specs (:func:`resolve`); default every registered encoding.
     target : petheory.geometry.PositionalDistributions or array_like, optional
         Default the built-in corpus.
     records : petheory.records.TrainingRecords or iterable of dict
@@ -457,9 +517,11 @@ def compare(schemes=None, target=None, records=(), *, length: int = 256, d: int 
     length, lengths, null_draws, seed
         As :func:`compare_scheme`.
     d : int, optional
-        Head dimension of a spec (None: 64).
+        Head dimension of a registered encoding (None: 64; a model's config fixes its own).
     context : int, optional
-        Training length of a spec (None: 64).
+        Training length of a registered encoding (None: its own ``n_max``, else 64; a model's config fixes its own).
+    as_family : str, optional
+        Read a model's config.json as this verified model type (:func:`petheory.loaders.resolve_scheme`).
 
     Returns
     -------
@@ -468,8 +530,10 @@ def compare(schemes=None, target=None, records=(), *, length: int = 256, d: int 
 
     Raises
     ------
+    petheory.errors.ParameterError
+        A value its declaration refuses; ``context`` other than a spec's own ``n_max``.
     petheory.errors.ValidationError
-        A spec that does not resolve.
+        A spec that does not resolve, a table.
 
     Examples
     --------
@@ -479,11 +543,8 @@ def compare(schemes=None, target=None, records=(), *, length: int = 256, d: int 
     """
     from petheory import geometry
     from petheory.analyses.describe import describe
-    from petheory.loaders import resolve_scheme
     from petheory.records import TrainingRecords
 
-    d = 64 if d is None else d
-    context = 64 if context is None else context
     items = enc.available() if schemes is None else list(schemes)
     named = "builtin corpus" if target is None else "given"
     target = geometry.builtin_target() if target is None else target
@@ -493,7 +554,9 @@ def compare(schemes=None, target=None, records=(), *, length: int = 256, d: int 
     else:
         records = list(records)
         read = RecordsRead((), (), len(records), where="passed in")
-    schemes = [x if isinstance(x, Scheme) else resolve_scheme(x, d=d, context=context, what="compare") for x in items]
+    schemes = [x if isinstance(x, Scheme) else resolve(x, d=d, context=context, as_family=as_family) for x in items]
+    d = DEFAULT_D if d is None else d
+    context = DEFAULT_CONTEXT if context is None else context
     rows = []
     for scheme in schemes:
         rows += compare_scheme(scheme, target, records, length=length, lengths=lengths, null_draws=null_draws, seed=seed)

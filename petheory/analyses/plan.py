@@ -74,7 +74,7 @@ from petheory.analyses.plan_record import Answer, CandidatePlan, Check, KindPlan
 from petheory.analyses.runtime_config import PER_LAYER_TYPE, runtime_configs
 from petheory.bounds import long_context as lc
 from petheory.bounds import men_search
-from petheory.errors import ValidationError
+from petheory.errors import ParameterError, ValidationError
 from petheory.evidence import expectation as ev
 from petheory.evidence import table as ev_table
 from petheory.scheme import Layer, Positions, Scheme
@@ -218,6 +218,9 @@ def candidates(pos: Positions, *, context: int, length: int, base_grid: int = BA
 
     Raises
     ------
+    ParameterError
+        A ``base_grid`` whose grid pass would exceed its budget (:data:`MEN_GRID_WORK`), naming the most that fit (said
+        of :func:`plan`'s ``base_grid``).
     ValidationError
         N not above L, or a layer whose frequencies no candidate can rescale.
 
@@ -242,8 +245,13 @@ def candidates(pos: Positions, *, context: int, length: int, base_grid: int = BA
             pos.encoding, dict(pos.params), "")]
     # Men: the model's own base first (no raise needed), then men_smallest_base's log grid (at base_grid a decade) up
     grid = v.integer("base_grid", base_grid, minimum=1)
-    found = men_search.men_first_passing_base(b, d=r, context=N, per_decade=grid, max_work=MEN_WORK,
-                                              max_grid_work=MEN_GRID_WORK)
+    try:
+        found = men_search.men_first_passing_base(b, d=r, context=N, per_decade=grid, max_work=MEN_WORK,
+                                                  max_grid_work=MEN_GRID_WORK)
+    except ParameterError as exc:  # the grid pass's budget: said of plan's base_grid, the keyword the caller gave
+        if exc.name != "per_decade":
+            raise
+        raise ParameterError("base_grid", exc.expected, base_grid, owner=plan) from None
     bm = found["base"]
     if bm is not None:
         lo, _ = found["bracket"]
@@ -541,6 +549,14 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
     PlanRecord
         One :class:`KindPlan` per layer kind (its candidates, checks and the two recommendations with their expected
         outcomes) and one runtime config per candidate; it renders itself (``lines()``, ``markdown()``).
+
+    Raises
+    ------
+    ParameterError
+        A value its declaration refuses; a ``base_grid`` whose grid pass would exceed its budget, naming the most that
+        fit.
+    ValidationError
+        N beyond what plan scans or not above L, a scheme with no full-attention rotary layer.
 
     Notes
     -----

@@ -9,11 +9,11 @@ r"""The records of ``plan`` (:mod:`petheory.analyses.plan`): typed, frozen, rend
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 
 from petheory.analyses.record import Record, item, to_json
+from petheory.analyses.runtime_config import RuntimeConfig
 from petheory.texttable import plain_table
 
 __all__ = ["Check", "CandidatePlan", "Answer", "KindPlan", "SupportedContext", "PlanRecord"]
@@ -122,7 +122,7 @@ class CandidatePlan(_Part):
     encoding: str
     params: dict
     note: str
-    checks: tuple
+    checks: tuple[Check, ...]
     men_min: float
     men_min_at: int
     men_first_failure: int | None
@@ -133,17 +133,17 @@ class CandidatePlan(_Part):
     bands_interpolated: int
     bands_sped_up: int
     bands_out_of_range: int
-    turns_over_L: tuple
-    turns_over_N: tuple
+    turns_over_L: tuple[float, ...]
+    turns_over_N: tuple[float, ...]
     log_change: float
     rotary_logit_factor: float
     yarn_temperature: float
     ssmax_growth: float
     decay_within_L: float | None
     decay_beyond_L: float | None
-    lambda_at_L: tuple
-    lambda_at_N: tuple
-    frequencies: tuple = item(default=(), json=False)
+    lambda_at_L: tuple[float, float]
+    lambda_at_N: tuple[float, float]
+    frequencies: tuple[float, ...] = item(default=(), json=False)
 
     @property
     def passed(self) -> bool:
@@ -238,13 +238,13 @@ class KindPlan(_Part):
         Its rotary dimensions.
     """
 
-    layers: tuple
+    layers: tuple[int, ...]
     type: str
     span: str
     encoding: str
     planned: bool
     note: str = ""
-    candidates: tuple = ()
+    candidates: tuple[CandidatePlan, ...] = ()
     training_free: Answer | None = None
     fine_tuned: Answer | None = None
     base: float | None = None
@@ -364,10 +364,10 @@ class PlanRecord(_Part):
     context: int
     length: int
     max_context: int
-    kinds: tuple
-    configs: tuple
-    notes: tuple = ()
-    predictors: tuple = ()
+    kinds: tuple[KindPlan, ...]
+    configs: tuple[RuntimeConfig, ...]
+    notes: tuple[str, ...] = ()
+    predictors: tuple[str, ...] = ()
     evidence_model: str = ""
     seconds: float = 0.0
     context_from: str = ""
@@ -418,5 +418,14 @@ class PlanRecord(_Part):
         out += [f"- note: {n}" for n in self.notes]
         return "\n".join(out).rstrip() + "\n"
 
-    def to_json_text(self) -> str:
-        return json.dumps(to_json(self), indent=2)
+    def command_json(self) -> dict:
+        """What ``petheory plan --json`` writes: petheory's version and the plan (:func:`to_json`).
+
+        Returns
+        -------
+        dict
+            ``{"petheory": version, "plan": ...}``; the plan reads back with :meth:`from_dict` of ``["plan"]``.
+        """
+        from petheory import __version__
+
+        return {"petheory": __version__, "plan": to_json(self)}

@@ -102,12 +102,12 @@ class RuntimeConfig(Record):
     rope_parameters: dict
     max_position_embeddings: int
     v4: dict | None
-    llama_cpp: tuple | None
-    vllm: tuple
-    notes: tuple = ()
+    llama_cpp: tuple[str, ...] | None
+    vllm: tuple[str, ...]
+    notes: tuple[str, ...] = ()
     where: str | None = None
     extra: dict = item(default_factory=dict)
-    replaces: tuple = ()
+    replaces: tuple[str, ...] = ()
 
     def _placed(self, fields: dict) -> dict:
         fields = {**fields, "max_position_embeddings": self.max_position_embeddings, **self.extra}

@@ -18,7 +18,7 @@ import numpy as np
 
 from petheory._validate import SEED, InstanceOf, Interval, StrOptions, validate_params
 from petheory.analyses import kernel as K
-from petheory.analyses.record import Record, Skipped, item
+from petheory.analyses.record import Record, Skipped, item, to_json
 from petheory.scheme import Scheme
 from petheory.toeplitz.eigen import EigenEstimate
 from petheory.toeplitz.symbols import SymbolExtrema
@@ -193,6 +193,23 @@ class ToeplitzSummary(Record):
     def projected(self) -> bool:
         """Whether the source matrix was not Toeplitz and its Toeplitz projection was analysed."""
         return self.source.endswith("Toeplitz projection")
+
+    def command_json(self) -> dict:
+        """What ``petheory spectrum --json`` writes for coefficients or a kernel: the summary's keys, and
+        ``resolved_encoding`` None (no positional encoding was resolved).
+
+        Returns
+        -------
+        dict
+            JSON-able data, the summary's :func:`~petheory.analyses.record.to_json` first.
+
+        Examples
+        --------
+        >>> s = toeplitz_summary(np.array([2.0, 1.0]), what="coefficients", method="off")
+        >>> list(s.command_json())[-2:]
+        ['szego', 'resolved_encoding']
+        """
+        return {**to_json(self), "resolved_encoding": None}
 
     def lines(self, *, rtol: float | None = None) -> list[str]:
         """What ``petheory spectrum`` prints (``rtol``: the accuracy asked for, named where it was not reached)."""
@@ -375,6 +392,39 @@ class SpectrumRecord(Record):
     def computed(self) -> list:
         """The sections that have a kernel."""
         return [s for s in self.sections if s.summary is not None]
+
+    def command_json(self) -> dict:
+        """What ``petheory spectrum --json`` writes for a scheme: the first layer kind with a kernel in full (its
+        section's keys), what the scheme resolves to at that kind's N (:func:`petheory.analyses.describe.describe`),
+        the scheme, and every kind's section where the scheme has several.
+
+        Returns
+        -------
+        dict
+            JSON-able data.
+
+        Raises
+        ------
+        ValueError
+            No layer kind has a kernel (``computed`` is empty): there is no first kind to write.
+
+        Examples
+        --------
+        >>> from petheory.loaders import resolve_scheme
+        >>> rec = spectrum(resolve_scheme("rope", d=8), length=16, method="off")
+        >>> list(rec.command_json())[:3], list(rec.command_json())[-2:]
+        (['layers', 'type', 'span'], ['resolved_encoding', 'scheme'])
+        """
+        from petheory.analyses.describe import describe
+
+        secs = self.computed
+        if not secs:
+            raise ValueError("no layer kind has a position-only kernel: the record has no section to write in full")
+        out = {**to_json(secs[0]), "resolved_encoding": describe(self.scheme, length=secs[0].summary.n),
+               "scheme": to_json(self.scheme)}
+        if len(self.sections) > 1:
+            out["sections"] = to_json(self.sections)
+        return out
 
     def lines(self, *, rtol: float | None = None) -> list[str]:
         """The first layer kind with a kernel in full, then one line per kind where the scheme has several."""

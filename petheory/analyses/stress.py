@@ -17,7 +17,7 @@ import numpy as np
 
 from petheory._validate import SEED, InstanceOf, Interval, StrOptions, validate_params
 from petheory.analyses import kernel as K
-from petheory.analyses.record import Record, item
+from petheory.analyses.record import Record, item, to_json
 from petheory.errors import NotAMetricError
 from petheory.geometry.induced import StressReport
 from petheory.loaders import limits
@@ -270,6 +270,37 @@ class StressRecord(Record):
     def computed(self) -> list:
         """The sections that have a geometry."""
         return [s for s in self.sections if s.result is not None]
+
+    def command_json(self) -> dict:
+        """What ``petheory stress --json`` writes: petheory's version, the first mechanism's stress in full, what the
+        scheme resolves to (:func:`petheory.analyses.describe.describe`), and every section where there are several.
+
+        Returns
+        -------
+        dict
+            JSON-able data.
+
+        Raises
+        ------
+        ValueError
+            No mechanism has a geometry (``computed`` is empty): there is no first one to write.
+
+        Examples
+        --------
+        >>> from petheory.loaders import resolve_scheme
+        >>> list(stress(resolve_scheme("alibi:slope=0.5"), null_draws=0).command_json())[:2]
+        ['petheory', 'stress']
+        """
+        from petheory import __version__
+        from petheory.analyses.describe import describe
+
+        secs = self.computed
+        if not secs:
+            raise ValueError("no position mechanism has a geometry: the record has no stress to write in full")
+        out = {"petheory": __version__, **to_json(secs[0].result), "resolved_encoding": describe(self.scheme)}
+        if len(self.sections) > 1:
+            out["sections"] = to_json(self.sections)
+        return out
 
     def lines(self) -> list[str]:
         """The first mechanism with a geometry in full, then one line per mechanism where the scheme has several."""

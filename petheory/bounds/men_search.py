@@ -15,7 +15,7 @@ from petheory import _validate as v
 from petheory._threads import blas_threads
 from petheory.bounds.men_base import men_first_passing, men_grid, men_min_kernel
 from petheory.encodings import rope_frequencies
-from petheory.errors import ValidationError
+from petheory.errors import ParameterError
 
 __all__ = ["COARSE_GRID", "grid_cost_per_base", "men_first_passing_base"]
 
@@ -92,10 +92,10 @@ def _capped_grid(grid: np.ndarray, start: float, *, d: int, context: int, hi: fl
     work = per_decade * decades * grid_cost_per_base(d)
     if work > max_grid_work:
         fit = int(max_grid_work / (decades * grid_cost_per_base(d)))
-        raise ValidationError(
-            f"{per_decade} bases a decade (per_decade; plan's base_grid) would try about {per_decade * decades:,.0f} bases "
-            f"between {start:.6g} and {top or hi:.6g}, at least {work:.3g} cosines, over the grid pass's budget of "
-            f"{max_grid_work:.3g}; at most {max(fit, COARSE_GRID)} a decade fit here")
+        raise ParameterError("per_decade", f"at most {max(fit, COARSE_GRID)} a decade here ({per_decade} a decade would "
+                             f"try about {per_decade * decades:,.0f} bases between {start:.6g} and {top or hi:.6g}, at "
+                             f"least {work:.3g} cosines, over the grid pass's budget of {max_grid_work:.3g})", per_decade,
+                             owner=men_first_passing_base)
     return grid
 
 
@@ -144,8 +144,10 @@ def men_first_passing_base(start: float, *, d: int, context: int, per_decade: in
 
     Raises
     ------
+    petheory.errors.ParameterError
+        A ``per_decade`` whose grid pass would cost more than ``max_grid_work`` cosines (naming the most that fit).
     petheory.errors.ValidationError
-        A non-positive ``start``, ``hi`` or ``rel``, an odd ``d``, ``context`` below 1; a grid over ``max_grid_work``.
+        A non-positive ``start``, ``hi`` or ``rel``, an odd ``d``, ``context`` below 1.
 
     Notes
     -----

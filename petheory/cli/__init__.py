@@ -92,6 +92,28 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    """Run ``petheory`` on ``argv``: parse, check the declared flags, run the command, say a refusal in one line.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments after ``petheory`` (default ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit code: 0 success; 2 bad input (one line on stderr); 1 a bug (one line naming the traceback's file);
+        130 interrupted; 141 the reader of stdout went away.
+
+    Examples
+    --------
+    >>> main(["spectrum", "--coeffs", "2,1", "--method", "off", "--json", "-"]) == 0  # doctest: +ELLIPSIS
+    {
+    ...
+    True
+    >>> main(["spectrum", "--coeffs", "2,1", "--length", "0"])
+    2
+    """
     argv = list(sys.argv[1:] if argv is None else argv)
     from petheory.cli._console import ascii_safe_streams, one_line
 
@@ -157,7 +179,27 @@ def _check_environment() -> None:
 
 def write_traceback(exc: BaseException) -> str:
     """Write ``exc``'s full traceback to a new file under the temp directory and return its path
-    (``'not written: ...'`` when even that fails, so the one-line report never raises)."""
+    (``'not written: ...'`` when even that fails, so the one-line report never raises).
+
+    Parameters
+    ----------
+    exc : BaseException
+        The exception, with its traceback.
+
+    Returns
+    -------
+    str
+        The file's path, or why it was not written.
+
+    Examples
+    --------
+    >>> try:
+    ...     {}["missing"]
+    ... except KeyError as exc:
+    ...     path = write_traceback(exc)
+    >>> "KeyError: 'missing'" in open(path).read()
+    True
+    """
     import os
     import tempfile
     import time
@@ -198,5 +240,23 @@ if __name__ == "__main__":  # pragma: no cover
 
 def long_flags(parser: argparse.ArgumentParser) -> dict[str, str]:
     """``dest -> --long-option`` of every option of a command's parser (its longest spelling). A dest is the library
-    keyword the option feeds, so this is how a :class:`~petheory.errors.ParameterError` names the flag."""
+    keyword the option feeds, so this is how a :class:`~petheory.errors.ParameterError` names the flag.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        A command's parser.
+
+    Returns
+    -------
+    dict of str to str
+        Each option's dest and its longest spelling.
+
+    Examples
+    --------
+    >>> p = argparse.ArgumentParser()
+    >>> _ = p.add_argument("-d", "--d-model", dest="d")
+    >>> long_flags(p)
+    {'d': '--d-model'}
+    """
     return {a.dest: max(a.option_strings, key=len) for a in parser._actions if a.option_strings and a.dest != "help"}

@@ -55,7 +55,8 @@ def add_param(p, fn, name: str, *flags: str, help: str, default=FROM_SIGNATURE, 
 
     ``flags``: its spellings (default ``--name`` with dashes, ``--no-name`` for a switch whose default is True);
     ``default``: the function's own unless given (a command that means another default says so in its help);
-    ``nargs``: a sequence parameter as separate words (``--lengths 2 4 8``) instead of one comma-separated word.
+    ``nargs``: a sequence parameter as separate words (``--lengths 2 4 8``) instead of one comma-separated word; a
+    sequence of paths is given by repeating the flag (``--run A --run B``).
     """
     cons = [v.make_constraint(c) for c in fn.parameter_constraints[name]]
     if default is FROM_SIGNATURE:
@@ -72,6 +73,8 @@ def add_param(p, fn, name: str, *flags: str, help: str, default=FROM_SIGNATURE, 
         described = ""
     elif isinstance(main, v.Interval):
         kw["type"] = _number(main.kind)
+    elif isinstance(main, v.Each) and not isinstance(main.item, v.Interval):  # paths: the flag once per path
+        kw["action"] = "append"
     elif isinstance(main, v.Each):
         kw["type"] = _number(main.item.kind) if nargs else _number_list(main.item.kind)
         if nargs:

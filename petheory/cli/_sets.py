@@ -12,7 +12,7 @@ def parse_sets(items) -> dict:
     out = {}
     for item in items or []:
         key, eq, val = item.partition("=")
-        if not eq or not key.strip():
+        if not eq or not key.strip():  # the grammar of the flag's text; the preset checks the keys and values
             raise ValidationError(f"--set {item!r} must look like key=value (e.g. epochs=3, model.d_model=32, task.n_train=100)")
         try:
             out[key.strip()] = json.loads(val)

@@ -15,6 +15,22 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    """Declare ``petheory bands``'s options on ``p``: --pe hf:DIR (a model folder with its weights), --context, --json
+    and --figure.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser (:func:`petheory.cli.build_parser` makes it).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["--pe", "hf:model"]).pe
+    'hf:model'
+    """
     from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
     from petheory.loaders.band_usage import band_usage
@@ -28,6 +44,28 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    """Read the rotary weights of the model folder ``args.pe`` and print their band record (or write it as JSON, and
+    draw the heatmaps).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``build_parser("bands").parse_args(["bands", ...])``).
+
+    Returns
+    -------
+    int
+        0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which :func:`petheory.cli.main`
+        says in one line, with exit code 2.
+
+    Examples
+    --------
+    >>> from petheory.cli import build_parser
+    >>> run(build_parser("bands").parse_args(["bands", "--pe", "hf:no-such-folder"]))
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: model directory not found: no-such-folder
+    """
     import json
 
     from petheory import io as pio

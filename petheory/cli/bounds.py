@@ -18,6 +18,22 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    """Declare ``petheory bounds``'s options on ``p``: the PEs, the inference lengths N' and the bounds' parameters
+    (from :func:`petheory.analyses.bounds.bounds`' declaration).
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser (:func:`petheory.cli.build_parser` makes it).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["--pe", "alibi", "--lengths", "100,5000"]).lengths
+    (100, 5000)
+    """
     from petheory.analyses.bounds import bounds
     from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
@@ -47,6 +63,25 @@ def resolve_all(values, d: int | None, as_family: str | None = None) -> list:
     """``--pe`` values -> [Scheme] (:func:`petheory.loaders.resolve_scheme`; default: every registered encoding).
 
     The old ``--pe a,b`` list of names is read as ``--pe a --pe b`` (:func:`petheory.spec.parse_pe_specs`).
+
+    Parameters
+    ----------
+    values : list of str or None
+        The ``--pe`` values (None or empty: every registered encoding).
+    d : int or None
+        ``-d``: the head dimension of a registered encoding (a model's config fixes its own).
+    as_family : str, optional
+        ``--as-family``: read a model's config.json as this verified model type.
+
+    Returns
+    -------
+    list of petheory.scheme.Scheme
+        One per PE named.
+
+    Examples
+    --------
+    >>> [s.main.positions.encoding for s in resolve_all(["alibi,rope"], None)]
+    ['alibi', 'rope']
     """
     from petheory import encodings as enc
     from petheory.loaders import resolve_scheme
@@ -57,11 +92,37 @@ def resolve_all(values, d: int | None, as_family: str | None = None) -> list:
 
 
 def run(args) -> int:
+    """Compute the norm and Rademacher bounds of ``args.pe`` at ``args.lengths``
+    (:func:`petheory.analyses.bounds.bounds`) and print their record (or write it).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``build_parser("bounds").parse_args(["bounds", ...])``).
+
+    Returns
+    -------
+    int
+        0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which :func:`petheory.cli.main`
+        says in one line, with exit code 2.
+
+    Examples
+    --------
+    >>> from petheory.cli import build_parser
+    >>> import contextlib, io
+    >>> args = build_parser("bounds").parse_args(["bounds", "--pe", "alibi:slope=0.5", "--lengths", "100", "--context", "50"])
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = run(args)
+    >>> code, out.getvalue().splitlines()[0]
+    (0, 'petheory bounds (li2025 Table 2, §4.2, Eq. 9)')
+    """
     from petheory.analyses.bounds import bounds
     from petheory.cli._console import show
     from petheory.io import atomic_write_json
 
     if args.lipschitz is not None and args.checkpoint:
+        # two spellings of bounds' one lipschitz (a number, or a checkpoint the command reads into a LipschitzReport):
+        # a rule of the command line's grammar, not of a library parameter
         raise ValidationError("give --lipschitz or --checkpoint, not both")
     schemes = resolve_all(args.pe, args.d, args.as_family)
     lip = args.lipschitz

@@ -17,6 +17,22 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    """Declare ``petheory check``'s options on ``p``: the claim selection, profile, seed, outputs, ``--case`` and
+    ``--list``.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser (:func:`petheory.cli.build_parser` makes it).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["--claims", "gu2025.*", "--profile", "quick"]).claims
+    'gu2025.*'
+    """
     from petheory.cli._params import add_param
     from proofs_check.runner import check_claim
 
@@ -31,6 +47,29 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    """Check the selected claims of the catalogue and print their verdicts (or list them, or replay one case).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``build_parser("check").parse_args(["check", ...])``).
+
+    Returns
+    -------
+    int
+        0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which :func:`petheory.cli.main`
+        says in one line, with exit code 2.
+
+    Examples
+    --------
+    >>> from petheory.cli import build_parser
+    >>> import contextlib, io
+    >>> args = build_parser("check").parse_args(["check", "--claims", "gu2025.lemma_b1*", "--list"])
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = run(args)
+    >>> code, out.getvalue().splitlines()[0].split()[0]
+    (0, 'gu2025.lemma_b1_amplitude')
+    """
     from petheory.io import atomic_write_json, atomic_write_text, distinct_outputs, json_text
     from proofs_check import report
     from proofs_check.engine import select
@@ -47,6 +86,8 @@ def run(args) -> int:
         return _list(claims, args.json)
 
     if args.case is not None:
+        # --case's text is JSON for one claim that --claims picks (replay takes a claim and a case): the command line's
+        # grammar, not a rule of a library parameter
         if len(claims) != 1:
             raise ValidationError(f"--case needs exactly one claim selected by --claims, got {len(claims)}")
         try:
@@ -119,6 +160,26 @@ def _select(select, patterns):
 
 
 def select_ok(select, pattern) -> bool:
+    """Whether ``pattern`` selects at least one claim.
+
+    Parameters
+    ----------
+    select : callable
+        The catalogue's selection (``proofs_check.select``), which raises :class:`petheory.errors.NoMatchError` for a
+        pattern that matches no claim id.
+    pattern : str
+        One glob pattern of claim ids.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> from proofs_check import select
+    >>> select_ok(select, "gu2025.*"), select_ok(select, "gu2025.no_such_claim")
+    (True, False)
+    """
     try:
         select(pattern)
         return True

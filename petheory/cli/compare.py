@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 from petheory.cli._model import add_as_family
-from petheory.errors import ValidationError
 
 NAME = "compare"
 HELP = "every registered PE side by side: symbol range and spectral spread, stress vs the corpus (with a null), norm growth, length generalisation"
@@ -21,9 +20,26 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    """Declare ``petheory compare``'s options on ``p``: the PEs and the sizes of each column (from
+    :func:`petheory.analyses.compare.compare`' declaration), the training records and the outputs.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser (:func:`petheory.cli.build_parser` makes it).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["--pe", "alibi", "--pe", "rope", "--context", "32"]).context
+    32
+    """
     from petheory.analyses.compare import compare
     from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
+    from petheory.records import read_training_records
 
     add_as_family(p)
     add_pe(p, "encoding", "model", several=True, note="default: every registered one with its defaults; training "
@@ -40,45 +56,52 @@ def add_arguments(p) -> None:
     p.add_argument("--records", action="append", metavar="DIR",
                    help="folder searched for record.json (repeatable; default records/ and the runs folder: $PETHEORY_RUNS, "
                         "else runs/, unless --run names the runs)")
-    p.add_argument("--run", action="append", metavar="RUN", dest="runs",
-                   help="an explicit run set: a run folder (with its record.json) or a record.json file; repeatable; "
-                        "only these runs (and --records folders, if given) count")
+    add_param(p, read_training_records, "runs", "--run", metavar="RUN",
+              help="an explicit run set: a run folder (with its record.json) or a record.json file; repeatable; "
+                   "only these runs (and --records folders, if given) count")
     p.add_argument("--json", metavar="FILE", help="write the rows as JSON to FILE ('-' for stdout)")
     p.add_argument("--markdown", metavar="FILE", help="write the table as GitHub Markdown to FILE ('-' for stdout)")
 
 
 def run(args) -> int:
-    from petheory import encodings as enc
+    """Compare ``args.pe`` (default every registered encoding) side by side (:func:`petheory.analyses.compare.compare`)
+    with the training records found, and print the table (or write it).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``build_parser("compare").parse_args(["compare", ...])``).
+
+    Returns
+    -------
+    int
+        0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which :func:`petheory.cli.main`
+        says in one line, with exit code 2.
+
+    Examples
+    --------
+    >>> from petheory.cli import build_parser
+    >>> import tempfile
+    >>> tmp = tempfile.mkdtemp()
+    >>> import contextlib, io
+    >>> args = build_parser("compare").parse_args(["compare", "--pe", "alibi:slope=0.5", "--length", "16", "--lengths", "8,16", "--context", "8", "--null-draws", "2", "--records", tmp])
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = run(args)
+    >>> code, out.getvalue().splitlines()[0][:16]
+    (0, 'petheory compare')
+    """
     from petheory.analyses.compare import compare
     from petheory.cli._console import show
-    from petheory.io import atomic_write_json, atomic_write_text
-    from petheory.loaders import resolve_scheme
+    from petheory.io import atomic_write_json, atomic_write_text, distinct_outputs
     from petheory.records import read_training_records, runs_dir
     from petheory.spec import parse_pe_specs
 
-    from petheory.io import distinct_outputs
-
     distinct_outputs({"--json": args.json, "--markdown": args.markdown})
-    n_max = 64 if args.context is None else args.context
-    schemes = []
-    for spec in parse_pe_specs(args.pe) if args.pe else parse_pe_specs(enc.available()):  # '--pe a,b' is --pe a --pe b
-        if not spec.is_table:
-            term = spec.registered("compare")
-            own = term.params.get("n_max")
-            if own is not None and args.context is not None and own != args.context:
-                raise ValidationError(f"n_max is given twice with different values: {term}: n_max={own} and --context "
-                                      f"{args.context}; both are the training length; give one")
-            if args.context is not None and "n_max" in enc.info(term.name).params and own is None and len(spec.terms) == 1:
-                spec = spec.with_params({"n_max": args.context})  # the entry's own training length is --context
-        scheme = resolve_scheme(spec, d=args.d, default_context=n_max, what="compare", as_family=args.as_family)
-        if scheme.main.positions.kind == "table":
-            raise ValidationError(f"compare takes registered encodings (with parameters) and model configs, got the "
-                                  f"table {spec}; petheory stress/spectrum/bounds take tables")
-        schemes.append(scheme)
-    recs = read_training_records(args.records or ([] if args.runs else ["records", str(runs_dir())]), args.runs or (),
+    recs = read_training_records(args.records or ([] if args.runs else ["records", str(runs_dir())]), args.runs,
                                  given=bool(args.records))
-    rec = compare(schemes, records=recs, length=args.length, d=args.d, lengths=args.lengths, context=n_max,
-                  null_draws=args.null_draws, seed=args.seed)
+    specs = parse_pe_specs(args.pe) if args.pe else None  # '--pe a,b' is --pe a --pe b
+    rec = compare(specs, records=recs, length=args.length, d=args.d, lengths=args.lengths, context=args.context, null_draws=args.null_draws, seed=args.seed,
+                  as_family=args.as_family)
     if args.json == "-":
         print(json.dumps(rec.as_dict(), indent=2))
         return 0

@@ -16,6 +16,22 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    """Declare ``petheory extend``'s options on ``p``: the run folder and what each method is evaluated at (from
+    :func:`petheory.experiments.extend.extend_run`' declaration).
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser (:func:`petheory.cli.build_parser` makes it).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["runs/passkey-rope", "--lengths", "16,32"]).lengths
+    (16, 32)
+    """
     from petheory.cli._params import add_param
     from petheory.experiments.extend import extend_run
     from petheory.spec import GRAMMAR
@@ -35,6 +51,28 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    """Evaluate the trained run ``args.run`` with each method swapped in
+    (:func:`petheory.experiments.extend.extend_run`) and print its table (or write it).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``build_parser("extend").parse_args(["extend", ...])``).
+
+    Returns
+    -------
+    int
+        0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which :func:`petheory.cli.main`
+        says in one line, with exit code 2.
+
+    Examples
+    --------
+    >>> from petheory.cli import build_parser
+    >>> run(build_parser("extend").parse_args(["extend", "no-such-run"]))
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: no-such-run is not a run directory (no config.json and checkpoint.pt); ...
+    """
     from petheory.experiments.extend import extend_run
     from petheory.io import atomic_write_json
 

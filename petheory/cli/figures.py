@@ -11,6 +11,22 @@ COMMITTED = "figures"
 
 
 def add_arguments(p) -> None:
+    """Declare ``petheory figures``'s options on ``p``: the output folder, the figures selected, the preset and seed,
+    and ``--list``.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser (:func:`petheory.cli.build_parser` makes it).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["--only", "bounds.*", "--list"]).only
+    'bounds.*'
+    """
     p.add_argument("--out", default=None, metavar="DIR",
                    help=f"output folder (default: {DEFAULT_OUT}/)")
     p.add_argument("--update-committed", action="store_true",
@@ -22,7 +38,19 @@ def add_arguments(p) -> None:
 
 
 def committed_folder():
-    """The clone's committed ``figures/`` (next to ``pyproject.toml``), or None outside a clone."""
+    """The clone's committed ``figures/`` (next to ``pyproject.toml``), or None outside a clone.
+
+    Returns
+    -------
+    pathlib.Path or None
+        The folder ``--update-committed`` writes to.
+
+    Examples
+    --------
+    >>> folder = committed_folder()
+    >>> folder is None or folder.name == "figures"
+    True
+    """
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
@@ -30,7 +58,32 @@ def committed_folder():
 
 
 def output_folder(args):
-    """Where the figures go: ``--out``, else ``results/figures``; the committed folder only when asked."""
+    """Where the figures go: ``--out``, else ``results/figures``; the committed folder only when asked.
+
+    ``--update-committed`` and ``--out`` name the same thing (the folder written), so the two together are refused: a
+    rule of the command line's grammar, not of a library parameter.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``out``, ``update_committed``).
+
+    Returns
+    -------
+    str or pathlib.Path
+        The output folder.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        ``--update-committed`` with ``--out``, or outside a clone of petheory.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> output_folder(argparse.Namespace(out=None, update_committed=False))
+    'results/figures'
+    """
     if args.update_committed:
         if args.out is not None:
             raise ValidationError(f"--update-committed writes to the clone's {COMMITTED}/; do not combine it with --out")
@@ -42,6 +95,29 @@ def output_folder(args):
 
 
 def run(args) -> int:
+    """Draw the selected figures into the output folder (or list them).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``build_parser("figures").parse_args(["figures", ...])``).
+
+    Returns
+    -------
+    int
+        0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which :func:`petheory.cli.main`
+        says in one line, with exit code 2.
+
+    Examples
+    --------
+    >>> from petheory.cli import build_parser
+    >>> import contextlib, io
+    >>> args = build_parser("figures").parse_args(["figures", "--only", "bounds.pe_norms", "--list"])
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = run(args)
+    >>> code, out.getvalue().splitlines()[0].split()[0]
+    (0, 'bounds.pe_norms')
+    """
     from petheory import plots
     from petheory.cli._console import console
 
@@ -74,7 +150,35 @@ def run(args) -> int:
 
 def draw(f, out, args, *, progress=None, say=lambda text: None) -> list:
     """Draw figure ``f``; where it reads an experiment's records (``f.needs``) and they are missing, run the
-    experiment first (it trains, and caches under ``runs/``), then draw."""
+    experiment first (it trains, and caches under ``runs/``), then draw.
+
+    Parameters
+    ----------
+    f : petheory.plots.Figure
+        A registered figure (:func:`petheory.plots.registry`).
+    out : str or pathlib.Path
+        The output folder.
+    args : argparse.Namespace
+        The parsed command line (``preset``, ``seed``).
+    progress : callable, optional
+        The experiment's progress callback, where one runs.
+    say : callable, optional
+        Where a line about a missing experiment goes (default: nowhere).
+
+    Returns
+    -------
+    list
+        The files written, as the figure's function returns them.
+
+    Examples
+    --------
+    >>> import argparse, tempfile
+    >>> from pathlib import Path
+    >>> from petheory import plots
+    >>> files = draw(plots.registry()["bounds.pe_norms"], tempfile.mkdtemp(), argparse.Namespace(preset="quick", seed=0))
+    >>> sorted({Path(p).suffix for p in files})
+    ['.json', '.png']
+    """
     from petheory import plots
 
     try:

@@ -11,6 +11,22 @@ HELP = "LRC(N) of a target family (copy, shift, reverse, ...) under a PE's posit
 
 
 def add_arguments(p) -> None:
+    """Declare ``petheory lrc``'s options on ``p``: the PE, its width, the target, the sizes, the Scale Hint and the
+    mask (from the library's declarations).
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser (:func:`petheory.cli.build_parser` makes it).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["--pe", "relative", "--target", "shift", "--lengths", "2", "4"]).lengths
+    [2, 4]
+    """
     from petheory import lengthgen
     from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
@@ -28,7 +44,27 @@ def add_arguments(p) -> None:
 
 
 def pola_spec(args):
-    """``--pe NAME[:key=value,...]`` -> (the POLA PE, the Scale Hint); ``hint=`` in the spec is ``--hint``."""
+    """``--pe NAME[:key=value,...]`` -> (the POLA PE, the Scale Hint); ``hint=`` in the spec is ``--hint``.
+
+    A hint in the spec and a different ``--hint`` are refused: the two spellings of one setting on the command line
+    (its grammar), not a rule of a library parameter.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``pe``, ``hint``, ``d_model``).
+
+    Returns
+    -------
+    tuple
+        (the POLA PE: a registered name, or :func:`petheory.lengthgen.pola_pe`'s table; the Scale Hint).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> pola_spec(argparse.Namespace(pe="relative:hint=shift", hint=None, d_model=8))
+    ('relative', 'shift')
+    """
     from petheory import encodings as enc
     from petheory import lengthgen
     from petheory.spec import parse_pe_spec
@@ -47,6 +83,30 @@ def pola_spec(args):
 
 
 def run(args) -> int:
+    """Compute the linear representation complexity of ``args.target`` under the position-only attention of ``args.pe``
+    at each size and print one row each (or write them).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``build_parser("lrc").parse_args(["lrc", ...])``).
+
+    Returns
+    -------
+    int
+        0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which :func:`petheory.cli.main`
+        says in one line, with exit code 2.
+
+    Examples
+    --------
+    >>> from petheory.cli import build_parser
+    >>> import contextlib, io
+    >>> args = build_parser("lrc").parse_args(["lrc", "--pe", "relative", "--target", "shift", "--lengths", "2", "4"])
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = run(args)
+    >>> code, out.getvalue().splitlines()[0]
+    (0, 'N=  2  LRC=  1.0  certified=True   residual=0.00e+00 (tol 2.4e-15)  rank=2  gap=inf')
+    """
     from petheory import lengthgen
     from petheory.cli._describe import describe_spec
     from petheory.io import atomic_write_json

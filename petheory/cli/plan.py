@@ -12,8 +12,6 @@ On the terminal, as JSON (``--json``), as Markdown (``--markdown``).
 
 from __future__ import annotations
 
-from petheory.errors import ValidationError
-
 NAME = "plan"
 HELP = ("what to set (training-free) and what to train with (fine-tuning) for a target context N, each with the "
         "outcome published results lead one to expect, and the runtime configs")
@@ -38,6 +36,22 @@ DEFAULT_D = 128
 
 
 def add_arguments(p) -> None:
+    """Declare ``petheory plan``'s options on ``p``: the model, the target context N, the original context L, the head
+    dimension and the base grid (from the library's declarations), and the outputs.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser (:func:`petheory.cli.build_parser` makes it).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["--pe", "rope", "--length", "8192"]).length
+    8192
+    """
     from petheory.analyses.plan import plan
     from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
@@ -50,8 +64,8 @@ def add_arguments(p) -> None:
               "config's original_max_position_embeddings, else the model card's where petheory knows the family's "
               "(Qwen3: 32,768; Mistral 7B v0.1: 8,192), else max_position_embeddings; a registry RoPE's n_max, "
               "else 4096); the plan prints which one it used")
-    add_param(p, resolve_scheme, "default_d", "-d", "--d-model", default=None, metavar="D",
-              help=f"head dimension of a registry RoPE (default {DEFAULT_D})")
+    add_param(p, resolve_scheme, "d", "-d", "--d-model", metavar="D",
+              help=f"head dimension of a registry RoPE (default {DEFAULT_D}; a model's config fixes its own)")
     add_param(p, plan, "base_grid", metavar="K", help="bases per decade of the first pass of the "
               "Men base search (default 64); the base_men candidate is the first base >= the model's with B_m >= 0 "
               "for every m <= N: a grid pass, then every base below the grid's either certified failing or the "
@@ -63,22 +77,41 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from petheory import __version__
+    """Plan ``args.pe`` for the target context ``args.length`` (:func:`petheory.analyses.plan.plan`) and print the plan
+    (or write it as JSON and Markdown).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``build_parser("plan").parse_args(["plan", ...])``).
+
+    Returns
+    -------
+    int
+        0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which :func:`petheory.cli.main`
+        says in one line, with exit code 2.
+
+    Examples
+    --------
+    >>> from petheory.cli import build_parser
+    >>> import contextlib, io
+    >>> args = build_parser("plan").parse_args(["plan", "--pe", "rope:base=10000", "--context", "1024", "--length", "4096", "-d", "64"])
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = run(args)
+    >>> code, out.getvalue().splitlines()[0]
+    (0, 'rope:base=10000 (spec): plan from L = 1,024 to N = 4,096 (s = 4); max_position_embeddings 1,024')
+    """
     from petheory.analyses.plan import plan
-    from petheory.analyses.record import to_json
     from petheory.io import atomic_write_set, distinct_outputs, json_text
     from petheory.loaders import resolve_scheme
     from petheory.loaders.model_config import config_source, read_config
 
     distinct_outputs({"--json": args.json, "--markdown": args.markdown})
-    scheme = resolve_scheme(args.pe, default_d=args.default_d or DEFAULT_D, default_context=args.context, what="plan")
-    if args.default_d is not None and scheme.source != "spec":
-        raise ValidationError("--d-model applies to a registry RoPE; a model's config fixes its head dimension (drop it)")
+    scheme = resolve_scheme(args.pe, d=args.d, default_d=DEFAULT_D, default_context=args.context, what="plan")
     src = config_source(args.pe) if scheme.source != "spec" else None
     rec = plan(scheme, length=args.length, context=args.context if scheme.source != "spec" else None,
                base_grid=args.base_grid, source=str(args.pe), config=read_config(src) if src is not None else None)
-    doc = {"petheory": __version__, "plan": to_json(rec)}
-    texts = [(args.json, json_text(doc) + "\n"), (args.markdown, rec.markdown())]
+    texts = [(args.json, json_text(rec.command_json()) + "\n"), (args.markdown, rec.markdown())]
     for f, text in texts:
         if f == "-":
             print(text, end="")

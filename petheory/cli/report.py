@@ -25,6 +25,22 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    """Declare ``petheory report``'s options on ``p``: the models, the lengths, the null reference's draws and seed
+    (from the library's declarations), and the outputs.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser (:func:`petheory.cli.build_parser` makes it).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["--pe", "rope", "--length", "2048"]).length
+    2048
+    """
     from petheory.analyses.report import report
     from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
@@ -67,6 +83,30 @@ def _warn_config(texts, schemes, length) -> None:
 
 
 def run(args) -> int:
+    """Report what each model's positions do at ``args.length`` (:func:`petheory.analyses.report.report`) and print the
+    reports (or write them, and draw the figure).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``build_parser("report").parse_args(["report", ...])``).
+
+    Returns
+    -------
+    int
+        0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which :func:`petheory.cli.main`
+        says in one line, with exit code 2.
+
+    Examples
+    --------
+    >>> from petheory.cli import build_parser
+    >>> import contextlib, io
+    >>> args = build_parser("report").parse_args(["report", "--pe", "rope", "-d", "16", "--context", "32", "--length", "64", "--multiples", "1", "--null-draws", "0"])
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = run(args)
+    >>> code, out.getvalue().splitlines()[0]
+    (0, 'rope  (spec)')
+    """
     from petheory import __version__
     from petheory.analyses.report import check_covered, report
     from petheory.cli._progress import Lines

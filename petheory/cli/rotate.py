@@ -24,6 +24,22 @@ DEFAULT_OUT = "results/rotate"
 
 
 def add_arguments(p) -> None:
+    """Declare ``petheory rotate``'s options on ``p``: the model, the layer kind, the positions, the heads and seed
+    (from the library's declarations) and the output folder.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser (:func:`petheory.cli.build_parser` makes it).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["--pe", "rope", "--positions", "0:16"]).positions
+    '0:16'
+    """
     from petheory.analyses.rotation import rotation_reference
     from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
@@ -46,7 +62,34 @@ def add_arguments(p) -> None:
 
 
 def parse_positions(text: str, context: int):
-    """``--positions`` text (or None: the default spread up to ``context``) -> a 1-D int64 array."""
+    """``--positions`` text (or None: the default spread up to ``context``) -> a 1-D int64 array.
+
+    The text's grammar (integers and ranges ``A:B``) and its size are the command line's: a count is refused before a
+    range is expanded, so ``0:10**12`` costs nothing.
+
+    Parameters
+    ----------
+    text : str or None
+        Comma-separated positions and ranges ``A:B`` (B excluded); None: 0..3, then 15, 255, 4095, ... below
+        ``context``, and ``context - 1``.
+    context : int
+        The model's context (the default spread's end).
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (T,)
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Text that is not integers or ranges, a negative position or one past :math:`2^{53}`, more than
+        ``MAX_POSITIONS`` in all, none at all.
+
+    Examples
+    --------
+    >>> parse_positions("0,5:8", 4096).tolist(), parse_positions(None, 4096).tolist()
+    ([0, 5, 6, 7], [0, 1, 2, 3, 15, 255, 4095])
+    """
     import numpy as np
 
     if text is None:
@@ -80,7 +123,33 @@ def parse_positions(text: str, context: int):
 
 
 def pick_layer(scheme, layer: int | None, kind: str | None) -> int:
-    """The index of the layer whose kind is written."""
+    """The index of the layer whose kind is written: ``--layer``, else the first rotary layer of type ``--layer-kind``,
+    else the model's main layer.
+
+    Parameters
+    ----------
+    scheme : petheory.scheme.Scheme
+        The model's scheme.
+    layer : int or None
+        ``--layer``.
+    kind : str or None
+        ``--layer-kind`` (a layer type such as ``sliding_attention``).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A layer the model does not have; a type with no rotary layer, or one that names several layer kinds.
+
+    Examples
+    --------
+    >>> from petheory.loaders import resolve_scheme
+    >>> pick_layer(resolve_scheme("rope", d=8), None, None)
+    0
+    """
     n = len(scheme.layers)
     if layer is not None:
         if not 0 <= layer < n:
@@ -102,6 +171,32 @@ def pick_layer(scheme, layer: int | None, kind: str | None) -> int:
 
 
 def run(args) -> int:
+    """Write random q, k of the chosen layer kind and their rotation as the model does it
+    (:func:`petheory.analyses.rotation.rotation_reference`) into ``args.out``, and print what was written.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``build_parser("rotate").parse_args(["rotate", ...])``).
+
+    Returns
+    -------
+    int
+        0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which :func:`petheory.cli.main`
+        says in one line, with exit code 2.
+
+    Examples
+    --------
+    >>> from petheory.cli import build_parser
+    >>> import tempfile
+    >>> tmp = tempfile.mkdtemp()
+    >>> import contextlib, io
+    >>> args = build_parser("rotate").parse_args(["rotate", "--pe", "rope", "-d", "8", "--positions", "0:4", "--out", tmp])
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = run(args)
+    >>> code, out.getvalue().splitlines()[0]
+    (0, 'spec layer 0 (attention; layers 0): rope, interleaved pairing, 8 of 8 dimensions rotate, cos/sin factor 1')
+    """
     import os
     from pathlib import Path
 
@@ -116,6 +211,7 @@ def run(args) -> int:
     index = pick_layer(scheme, args.layer, args.layer_kind)
     rec = rotation_reference(scheme, index, positions, heads=args.heads, seed=args.seed)
     out = Path(args.out)
+    # where the command writes its six files is the command's (the library returns the arrays)
     if out.exists() and not out.is_dir():
         raise ValidationError(f"--out {out} is a file; give a folder")
     taken = [f for f in FILES if os.path.lexists(out / f)]

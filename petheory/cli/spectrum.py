@@ -24,6 +24,22 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    """Declare ``petheory spectrum``'s options on ``p``: the matrix's source (coefficients, a file, a PE or a kernel),
+    its size and the spectral options (from the library's declarations).
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser (:func:`petheory.cli.build_parser` makes it).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["--coeffs", "1,0.5", "--length", "64"]).length
+    64
+    """
     from petheory.analyses.kernel import RTOL
     from petheory.analyses.spectrum import spectrum
     from petheory.cli._params import add_param
@@ -131,11 +147,32 @@ def _scheme(args):
 
 
 def run(args) -> int:
+    """Summarise the spectrum of the Toeplitz matrix the arguments name (:func:`petheory.analyses.spectrum.spectrum` or
+    :func:`petheory.analyses.spectrum.toeplitz_summary`) and print it (or write it).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``build_parser("spectrum").parse_args(["spectrum", ...])``).
+
+    Returns
+    -------
+    int
+        0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which :func:`petheory.cli.main`
+        says in one line, with exit code 2.
+
+    Examples
+    --------
+    >>> from petheory.cli import build_parser
+    >>> import contextlib, io
+    >>> args = build_parser("spectrum").parse_args(["spectrum", "--coeffs", "2,1,0.5", "--method", "off"])
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = run(args)
+    >>> code, out.getvalue().splitlines()[0]
+    (0, 'T_N: coefficients from --coeffs; N = 3, Hermitian real symmetric')
+    """
 
     from petheory import toeplitz as tp
-    from petheory.analyses.describe import describe
-    from petheory.analyses.record import to_json
-
     from petheory.analyses.spectrum import EXACT_UP_TO, exact_seconds, spectrum, toeplitz_summary
     from petheory.cli._progress import Lines
 
@@ -150,6 +187,8 @@ def run(args) -> int:
     n_now = [0]
     symbol_fn = None
     if args.pe is not None:
+        # --row is the first row of coefficients the user gives (--coeffs, --file): which flags go together is the
+        # command line's grammar (the library takes a column and a row, or a scheme)
         if args.row is not None:
             raise ValidationError("--row goes with --coeffs or --file, not --pe")
         scheme = _scheme(args)
@@ -163,10 +202,7 @@ def run(args) -> int:
         if not secs:
             raise ValidationError(f"{args.pe}: no layer kind has a position-only kernel ("
                                   + "; ".join(s.skipped for s in full.sections) + ")")
-        # the first layer kind with a kernel in full, what the scheme resolved to, every kind where there are several
-        rec = {**to_json(secs[0]), "resolved_encoding": describe(scheme, length=secs[0].summary.n), "scheme": to_json(scheme)}
-        if len(full.sections) > 1:
-            rec["sections"] = to_json(full.sections)
+        rec = full.command_json()
         text = full.lines(rtol=args.rtol)
     else:
         if args.coeffs is not None or args.file is not None:
@@ -194,7 +230,7 @@ def run(args) -> int:
         n_now[0] = c.shape[0]
         summary = toeplitz_summary(c, None, what=what, rtol=args.rtol, method=args.method, seed=args.seed,
                                    symbol=symbol_fn, progress=starting)
-        rec = {**to_json(summary), "resolved_encoding": None}
+        rec = summary.command_json()
         text = summary.lines(rtol=args.rtol)
     if args.json == "-":
         print(json.dumps(rec, indent=2, default=float))

@@ -23,6 +23,22 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    """Declare ``petheory stress``'s options on ``p``: the encoding, the target (the built-in corpus, a corpus, a
+    distance matrix or distributions) and the stress options (from the library's declarations).
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser (:func:`petheory.cli.build_parser` makes it).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["--pe", "sinusoidal", "--null-draws", "10"]).null_draws
+    10
+    """
     from petheory.analyses.stress import skip_rows, stress
     from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
@@ -127,6 +143,8 @@ def _leading_special_tokens(directory) -> int:
 def _target(args, rows):
     from petheory import geometry
 
+    # the corpus flags feed positional_distributions, which the command calls only for --corpus: without one, the
+    # built-in target is fixed and they would be dropped, so they are refused (the command line's grammar)
     if args.tokenizer is not None and args.corpus is None:
         raise ValidationError("--tokenizer needs --corpus (the built-in target is whitespace-tokenised)")
     if args.target is not None or args.distributions is not None:
@@ -169,12 +187,33 @@ def _target(args, rows):
 
 
 def run(args) -> int:
-    from petheory import __version__, geometry
-    from petheory.analyses.describe import describe
-    from petheory.analyses.record import to_json
-    from petheory.io import atomic_write_json
+    """Compute the stress of the geometry ``args.pe`` induces on the target (:func:`petheory.analyses.stress.stress`)
+    and print it (or write it).
 
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``build_parser("stress").parse_args(["stress", ...])``).
+
+    Returns
+    -------
+    int
+        0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which :func:`petheory.cli.main`
+        says in one line, with exit code 2.
+
+    Examples
+    --------
+    >>> from petheory.cli import build_parser
+    >>> import contextlib, io
+    >>> args = build_parser("stress").parse_args(["stress", "--pe", "alibi:slope=0.5", "--null-draws", "0"])
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = run(args)
+    >>> code, out.getvalue().splitlines()[0]
+    (0, 'encoding  alibi  (bias alibi: logit gap (B_ii+B_jj-B_ij-B_ji)/2)')
+    """
+    from petheory import geometry
     from petheory.analyses.stress import stress
+    from petheory.io import atomic_write_json
 
     scheme, label, rows = _scheme(args)
     target, target_name = _target(args, rows)
@@ -201,10 +240,7 @@ def run(args) -> int:
     if not secs:
         raise ValidationError(f"{args.pe}: no layer kind has a position geometry ("
                               + "; ".join(s.skipped for s in rec.sections) + ")")
-    # the first mechanism with a geometry in full, what the scheme resolved to, every mechanism where there are several
-    out = {"petheory": __version__, **to_json(secs[0].result), "resolved_encoding": describe(scheme)}
-    if len(rec.sections) > 1:
-        out["sections"] = to_json(rec.sections)
+    out = rec.command_json()
     if args.json:
         text = json.dumps(out, indent=2, allow_nan=False)
         if args.json == "-":

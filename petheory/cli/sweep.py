@@ -13,6 +13,22 @@ DESCRIPTION = (
 
 
 def add_arguments(p) -> None:
+    """Declare ``petheory sweep``'s options on ``p``: the grid (tasks, PEs, seeds, preset, overrides), the engine and
+    the outputs.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser (:func:`petheory.cli.build_parser` makes it).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["--task", "copy", "--pe", "rope", "--seeds", "0", "1", "--out", "runs/sweep"]).seeds
+    [0, 1]
+    """
     from petheory._threads import pick_threads
     from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
@@ -39,6 +55,32 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    """Train the grid's runs on the chosen engine, skipping those already done (or list them with ``--dry-run``), and
+    print the summary.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``build_parser("sweep").parse_args(["sweep", ...])``).
+
+    Returns
+    -------
+    int
+        0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which :func:`petheory.cli.main`
+        says in one line, with exit code 2.
+
+    Examples
+    --------
+    >>> from petheory.cli import build_parser
+    >>> import tempfile
+    >>> tmp = tempfile.mkdtemp()
+    >>> import contextlib, io
+    >>> args = build_parser("sweep").parse_args(["sweep", "--task", "copy", "--pe", "rope", "--seeds", "0", "--out", tmp, "--dry-run"])
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = run(args)
+    >>> code, out.getvalue().splitlines()[0].split()[0]
+    (0, 'todo')
+    """
     from petheory.experiments import sweep
     from petheory.cli._console import console as make_console
     from petheory.cli._describe import describe_spec

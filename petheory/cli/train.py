@@ -26,6 +26,8 @@ def _check_set_types(base: dict, over: dict) -> None:
         if not isinstance(node, dict) or field not in node:
             continue  # unknown keys are the preset's to report
         cur = node[field]
+        # --set's text read as JSON against the preset's own value: the type the text spelled is the command line's to
+        # check (the trainer takes the config object, whose fields are typed)
         if isinstance(cur, bool) and not isinstance(val, bool):
             raise ValidationError(f"--set {key}={val!r}: {key} is true or false (the preset has {str(cur).lower()})")
         if isinstance(cur, (int, float)) and not isinstance(cur, bool) and (isinstance(val, (str, bool)) or val is None):
@@ -33,6 +35,22 @@ def _check_set_types(base: dict, over: dict) -> None:
 
 
 def add_arguments(p) -> None:
+    """Declare ``petheory train``'s options on ``p``: the task, the PE, the preset and its overrides, the device and
+    the outputs.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser (:func:`petheory.cli.build_parser` makes it).
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["copy", "--pe", "rope", "--preset", "smoke"]).pe
+    'rope'
+    """
     from petheory._threads import pick_threads
     from petheory.cli._params import add_param
     from petheory.cli._pe import add_pe
@@ -60,6 +78,31 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    """Train one model (:func:`petheory.nn.training.train`) into ``args.out`` and print its record.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (``build_parser("train").parse_args(["train", ...])``).
+
+    Returns
+    -------
+    int
+        0; bad input raises a :class:`petheory.errors.InvalidInput` or an ``OSError``, which :func:`petheory.cli.main`
+        says in one line, with exit code 2.
+
+    Examples
+    --------
+    >>> from petheory.cli import build_parser
+    >>> import tempfile
+    >>> tmp = tempfile.mkdtemp()
+    >>> import contextlib, io
+    >>> args = build_parser("train").parse_args(["train", "copy", "--preset", "smoke", "--epochs", "1", "--out", tmp])
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     code = run(args)
+    >>> code, out.getvalue().splitlines()[0].split(" · ")[:3]
+    (0, ['copy', 'pe=nope', 'seed 0'])
+    """
     import torch
 
     from petheory.experiments import sweep

@@ -12,7 +12,7 @@ from numbers import Integral, Real
 
 from petheory._validate import Each, Interval, validate_params
 from petheory.analyses.record import Record, item
-from petheory.errors import ValidationError
+from petheory.errors import ParameterError, ValidationError
 from petheory.experiments.context_extension import finetune, method_params, swap_rotary
 from petheory.experiments.retrieval_runs import METRIC, evaluate_lengths
 
@@ -115,6 +115,26 @@ def extend_run(run_dir, methods=None, *, lengths=None, depths=None, finetune_ste
     Returns
     -------
     ExtensionRecord
+
+    Raises
+    ------
+    petheory.errors.ParameterError
+        A value its declaration refuses; ``depths`` for a run that is not passkey; a ``finetune_length`` not above the
+        task's training length (with ``finetune_steps``).
+    petheory.errors.ValidationError
+        A task that is not a causal LM, a method that is not a rotary registry entry.
+    FileNotFoundError
+        ``run_dir`` is not a run folder.
+
+    Examples
+    --------
+    A run of ``petheory train`` (``petheory extend RUN`` prints the table); a folder that is not one is refused before
+    any work:
+
+    >>> extend_run("no-such-run", ["rope_pi"])
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: no-such-run is not a run directory (no config.json and checkpoint.pt); ...
     """
     import os
     from pathlib import Path
@@ -142,7 +162,11 @@ def extend_run(run_dir, methods=None, *, lengths=None, depths=None, finetune_ste
     p = _tasks.resolve_params(cfg.task.name, cfg.task.params)
     lengths = list(lengths) if lengths else list(p["test_lens"])
     if depths and cfg.task.name != "passkey":
-        raise ValidationError(f"depths applies to passkey runs; this run's task is {cfg.task.name}")
+        raise ParameterError("depths", f"left out of a {cfg.task.name} run (the length x depth grid is a passkey run's)",
+                             depths, owner=extend_run)
+    if finetune_steps and finetune_length is not None and finetune_length <= p["train_len"]:
+        raise ParameterError("finetune_length", f"> the training length {p['train_len']} (a longer context)",
+                             finetune_length, owner=extend_run)
     ft_len = finetune_length or 2 * p.get("train_len", 0)
     metric = METRIC.get(cfg.task.name, "token_acc")
     out = {}

@@ -559,6 +559,18 @@ def flat_config(cfg: dict) -> dict:
     """A run's config as ``key -> value`` with the keys ``--set`` and grid files use (``task.n_train``,
     ``model.d_model``).
 
+    Parameters
+    ----------
+    cfg : dict
+        A run's config (``TrainConfig.as_dict()``).
+
+    Returns
+    -------
+    dict
+        One key per setting, the task's and the model's prefixed with ``task.`` and ``model.``.
+
+    Examples
+    --------
     >>> flat_config({"task": {"name": "copy", "seed": 0, "params": {"n_train": 8}}, "model": {"d_model": 16}, "seed": 1})
     {'task.name': 'copy', 'task.seed': 0, 'task.n_train': 8, 'model.d_model': 16, 'seed': 1}
     """
@@ -577,6 +589,18 @@ def flat_config(cfg: dict) -> dict:
 def varying_axes(configs: list[dict]) -> list[str]:
     """Config keys whose values differ between runs (besides task, PE and seed): the grid's other axes.
 
+    Parameters
+    ----------
+    configs : list of dict
+        The runs' configs (``TrainConfig.as_dict()``).
+
+    Returns
+    -------
+    list of str
+        The keys (as :func:`flat_config` names them), in the order they first appear.
+
+    Examples
+    --------
     >>> varying_axes([{"seed": 0, "epochs": 1, "lr": 0.1}, {"seed": 1, "epochs": 2, "lr": 0.1}])
     ['epochs']
     """
@@ -599,6 +623,14 @@ def plan_lines(configs, out_dir) -> list[str]:
     Returns
     -------
     list of str
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> lines = plan_lines(expand({"task": "parity", "pe": "rope", "seed": [0, 1]}), tempfile.mkdtemp())
+    >>> from pathlib import Path
+    >>> [(line.split()[0], Path(line.split()[1]).name[:16]) for line in lines]
+    [('todo', 'parity__rope__s0'), ('todo', 'parity__rope__s1')]
     """
     axes = varying_axes([c.as_dict() for c in configs])
     out = []
@@ -628,6 +660,15 @@ def summary_tables(records: list[dict], out_dir) -> list:
     Returns
     -------
     list of petheory.texttable.TextTable
+
+    Examples
+    --------
+    >>> def record(seed):
+    ...     return {"task": "copy", "pe": "rope", "seed": seed, "kind": "lm", "config": {"seed": seed},
+    ...             "final": {"train": {"token_acc": 1.0}, "test": {"8": {"token_acc": 0.2 + 0.2 * seed}}}}
+    >>> runs, means = summary_tables([record(0), record(1)], "runs/sweep")
+    >>> runs.title, means.rows[0]
+    ('sweep runs/sweep: 2 runs', ('copy', 'rope', '0,1', 'token_acc', '1 ± 0', '0.3 ± 0.1'))
     """
     from petheory.texttable import TextTable
 

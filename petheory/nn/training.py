@@ -411,6 +411,17 @@ def record_view(rec: dict) -> list:
     Returns
     -------
     list of petheory.texttable.Line and petheory.texttable.TextTable
+
+    Examples
+    --------
+    >>> rec = {"task": "copy", "pe": "rope", "seed": 0, "n_params": 2736, "kind": "lm", "train_len": 8,
+    ...        "timing": {"seconds": 2.5, "device": "cpu"}, "initial": {"train": {"token_acc": 0.1}},
+    ...        "final": {"train": {"token_acc": 1.0}, "test": {"8": {"token_acc": 1.0}, "16": {"token_acc": 0.3}}}}
+    >>> head, table = record_view(rec)
+    >>> head.text
+    'copy · pe=rope · seed 0 · 2736 params · 2.5s on cpu'
+    >>> table.rows
+    (('train (init)', '0.1'), ('train', '1'), ('test @ 8 (train len)', '1'), ('test @ 16', '0.3'))
     """
     from petheory.nn.ablation import PRIMARY
     from petheory.texttable import Line, TextTable

@@ -102,8 +102,9 @@ def compare_data(preset: str = "quick", seed: int = 0) -> dict:
     from petheory.analyses.record import to_json
 
     lengths = (64, 256, 1024) if preset == "quick" else (64, 256, 1024, 4096)
-    rec = compare(target=geometry.builtin_target(), length=256, d=64, lengths=lengths, context=64, null_draws=20,
-                  seed=seed)
+    # the training length as `petheory compare` leaves it (64, each registered encoding at its own n_max default): a
+    # context given would also set every n_max entry's table size, as --context does
+    rec = compare(target=geometry.builtin_target(), length=256, d=64, lengths=lengths, null_draws=20, seed=seed)
     rows = [r for r in rec.rows if r.complete]
     sep = separated(rows)
     lower = [r.pe for r in rows if r.pe in sep and r.stress.z < 0]

@@ -208,8 +208,8 @@ def test_cli_plan_prints_writes_json_and_markdown(capsys, tmp_path):
     (("--length", "100"), "must exceed the original context"),
     (("--length", "32768"), ("an extension method added at the trained length does not help", "yarn 76.3", "vs 77 without", "not an extension: 80")),
     (("--length", "65536", "--base-grid", "0"), "--base-grid"),
-    (("--length", "131072", "--base-grid", "400000"), ("plan's base_grid", "a decade fit here")),
-    (("--length", "65536", "-d", "64"), "--d-model applies to a registry RoPE"),
+    (("--length", "131072", "--base-grid", "400000"), ("--base-grid must be at most", "a decade here", "got 400000")),
+    (("--length", "65536", "-d", "64"), ("--d-model must be the model's own 128 (its config fixes it", "got 64")),
     (("--length", str(10**9)), "beyond what plan scans"),
 ])
 def test_cli_plan_refuses_bad_input_in_one_line(capsys, argv, match):
@@ -237,15 +237,16 @@ def test_a_base_grid_over_its_budget_is_refused_with_the_largest_that_fits():
     import re
 
     from petheory.bounds.men_search import grid_cost_per_base
-    from petheory.errors import ValidationError
+    from petheory.errors import ParameterError
 
     scheme = resolve_scheme("rope:base=10000", d=64, context=1024)
-    with pytest.raises(ValidationError, match="a decade fit here") as exc:
+    with pytest.raises(ParameterError, match=r"^base_grid must be at most \d+ a decade here .*got 1000000$") as exc:
         P.plan(scheme, length=4096, base_grid=10**6)
+    assert exc.value.owner is P.plan  # the command says it as --base-grid
     fit = int(re.search(r"at most (\d+) a decade", str(exc.value)).group(1))
     tried = float(re.search(r"try about ([\d,]+) bases", str(exc.value)).group(1).replace(",", ""))
     assert tried * grid_cost_per_base(64) > P.MEN_GRID_WORK
-    with pytest.raises(ValidationError, match="a decade fit here"):
+    with pytest.raises(ParameterError, match="a decade here"):
         P.plan(scheme, length=4096, base_grid=fit + 1)
     fine = P.plan(scheme, length=4096, base_grid=fit).kinds[0].candidate("base_men")
     default = P.plan(scheme, length=4096).kinds[0].candidate("base_men")

@@ -113,10 +113,16 @@ def test_training_records_are_read_by_one_reader_with_a_typed_result(tmp_path, c
     assert got.records[0]["_pe_params"] == {"slope": 0.5}
     err = capsys.readouterr().err
     assert "b_s0/record.json: not a finished training record" in err and "nowhere: no such folder" in err
-    for bad, why in ((tmp_path / "none", "has no record.json"), (tmp_path / "runs" / "b_s0", "not a finished")):
-        with pytest.raises(ValidationError, match=why) as exc:
+    for bad, why in ((tmp_path / "none", "existing paths"), (tmp_path / "nowhere_else", "existing paths"),
+                     (tmp_path / "runs", "run folders with their record.json"),
+                     (tmp_path / "runs" / "b_s0", "finished training records")):
+        (tmp_path / "runs").mkdir(exist_ok=True)
+        with pytest.raises(ParameterError, match=why) as exc:
             read_training_records([], [bad])
-        assert len(str(exc.value).splitlines()) == 1 and str(exc.value).startswith(f"runs: {bad}")  # names the keyword
+        # one line naming the keyword (the command says its flag, --run) and the run
+        assert len(str(exc.value).splitlines()) == 1 and str(exc.value).startswith(f"runs must be {why}")
+        assert exc.value.name == "runs" and exc.value.owner is read_training_records
+        assert exc.value.value in ([bad], str(bad), str(bad / "record.json"))
 
 
 def _reads_back(source: str) -> list[int]:
@@ -203,3 +209,49 @@ def test_a_terminal_shows_the_report_bands_phase_warnings_in_yellow(monkeypatch)
     assert (yellow + "yes") not in ansi(tab)
     yes = next(i for i, r in enumerate(tab.rows) if r[6] == "yes")
     assert (yellow + "yes") in ansi(replace(tab, warnings=tab.warnings | {(yes, 6)}))
+
+
+def _no_seconds(x):
+    """``x`` without its timings (``seconds`` keys), which differ between two runs of the same analysis."""
+    if isinstance(x, dict):
+        return {k: _no_seconds(v) for k, v in x.items() if k != "seconds"}
+    return [_no_seconds(v) for v in x] if isinstance(x, list) else x
+
+
+def test_spectrum_stress_and_plan_write_the_json_their_record_gives(capsys):
+    """The record assembles what ``--json`` writes (``command_json``), the command only writes it: a model with
+    several layer kinds (the sections too), coefficients (no resolved encoding), a stress with a null, a plan."""
+    from petheory.analyses.plan import plan
+    from petheory.analyses.spectrum import spectrum, toeplitz_summary
+    from petheory.analyses.stress import stress
+
+    gemma = "tests/data/hf_configs/gemma3_4b.json"
+    rec = spectrum(resolve_scheme(gemma), length=64, method="off")
+    assert len(rec.sections) > 1
+    got = json.loads(_out(capsys, "spectrum", "--pe", gemma, "--length", "64", "--method", "off", "--json", "-"))
+    assert _no_seconds(got) == _no_seconds(rec.command_json()) and "sections" in got and got["scheme"]
+    import numpy as np
+
+    summary = toeplitz_summary(np.array([1.0, 0.5, 0.25]), what="coefficients from --coeffs", method="off")
+    got = json.loads(_out(capsys, "spectrum", "--coeffs", "1,0.5,0.25", "--method", "off", "--json", "-"))
+    assert _no_seconds(got) == _no_seconds(summary.command_json()) and got["resolved_encoding"] is None
+    rec = stress(resolve_scheme("alibi:slope=0.5"), null_draws=3, name="alibi")
+    got = json.loads(_out(capsys, "stress", "--pe", "alibi:slope=0.5", "--null-draws", "3", "--json", "-"))
+    assert _no_seconds(got) == _no_seconds(rec.command_json()) and got["null"]["draws"] == 3
+    rec = plan(resolve_scheme("rope:base=10000", d=128, context=1024), length=4096, source="rope:base=10000")
+    got = json.loads(_out(capsys, "plan", "--pe", "rope:base=10000", "--context", "1024", "--length", "4096",
+                          "--json", "-"))
+    assert _no_seconds(got) == _no_seconds(rec.command_json())
+
+
+def test_a_record_with_no_kind_computed_has_no_json_to_write():
+    from petheory.analyses.spectrum import spectrum
+    from petheory.analyses.stress import stress
+
+    from petheory.scheme import Positions, Scheme
+
+    nope = Scheme.single(Positions("nope"), context=16)
+    with pytest.raises(ValueError, match="no layer kind has a position-only kernel"):
+        spectrum(nope, length=8).command_json()
+    with pytest.raises(ValueError, match="no position mechanism has a geometry"):
+        stress(nope, null_draws=0).command_json()

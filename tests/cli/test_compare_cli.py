@@ -63,8 +63,12 @@ def test_compare_with_an_explicit_run_set_reads_only_those_runs(tmp_path, monkey
     out = json.loads(capsys.readouterr().out)
     [g] = out["rows"][0]["lengthgen"]["running_sum"]
     assert g["runs"] == 1 and g["metrics"]["mse"]["at_longest"] == 0.2 and out["records"]["searched"] == []
+    # read_training_records' refusals of its runs, said with the flag the user typed
     assert main(["compare", "--pe", "alibi", "--run", str(tmp_path / "nothing")]) == 2
-    # read_training_records' words (its keyword, runs: the CLI swaps a flag in only for a declared ParameterError)
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"petheory: error: runs: {tmp_path / 'nothing'} has no record.json; give a run folder or its "
-                   "record.json file"], err
+    assert err == [f"petheory: error: --run must be existing paths, got ['{tmp_path / 'nothing'}']"], err
+    (tmp_path / "empty").mkdir()
+    assert main(["compare", "--pe", "alibi", "--run", str(a), "--run", str(tmp_path / "empty")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"petheory: error: --run must be run folders with their record.json, or record.json files, got "
+                   f"'{tmp_path / 'empty'}'"], err

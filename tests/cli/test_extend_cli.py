@@ -40,9 +40,11 @@ def test_extend_prints_a_table_and_writes_json(smoke_runs, tmp_path, capsys):
     (["{runs}/passkey-rope", "--method", "rope_pi:scale=0.5"], "scale"),
     (["{runs}/passkey-rope", "--lengths", "16,x"], "--lengths must be integers >= 1, got '16,x'"),
     (["{runs}/passkey-rope", "--depths", "0,2"], "--depths must be real numbers >= 0 and <= 1, got [0.0, 2.0]"),
-    (["{runs}/mqar-rope", "--depths", "0.5"], "depths applies to passkey runs; this run's task is mqar"),
+    (["{runs}/mqar-rope", "--depths", "0.5"], "--depths must be left out of a mqar run (the length x depth grid is a "
+                                              "passkey run's), got [0.5]"),
     (["{runs}/passkey-rope", "--finetune-steps", "-1"], "--finetune-steps must be >= 0"),
-    (["{runs}/passkey-rope", "--finetune-steps", "1", "--finetune-length", "8"], "must exceed the training length"),
+    (["{runs}/passkey-rope", "--finetune-steps", "1", "--finetune-length", "8"],
+     "--finetune-length must be > the training length 16 (a longer context), got 8"),
 ])
 def test_extend_bad_input_is_one_line_and_exit_2(smoke_runs, args, words, capsys):
     from petheory.cli import main

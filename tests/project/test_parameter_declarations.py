@@ -98,8 +98,13 @@ def test_the_library_and_the_command_refuse_a_value_in_the_same_words(capsys, cm
     assert rc == 2 and err == [f"petheory: error: {expected.said_as(flag)}"], err
 
 
+def _numeric(c) -> bool:
+    """A number or a list of numbers (a list of paths is text already)."""
+    return isinstance(c, v.Interval) or isinstance(c, v.Each) and isinstance(c.item, v.Interval)
+
+
 NUMERIC = [(cmd, fn, key, flag, cons) for cmd, fn, key, flag, cons in declared_flags()
-           if isinstance(v.make_constraint(cons[0]), (v.Interval, v.Each))]
+           if _numeric(v.make_constraint(cons[0]))]
 
 
 @pytest.mark.parametrize("cmd,fn,key,flag,cons", NUMERIC, ids=[f"{c[0]}{c[3]}" for c in NUMERIC])
@@ -167,3 +172,94 @@ def test_commands_compare_no_flag_value_themselves():
 def test_the_scan_sees_a_range_check_of_a_flag():
     planted = "def run(args):\n    if args.seed < 0:\n        raise ValueError('--seed must be >= 0')\n"
     assert range_checks(planted) == ["2: args.seed < 0"]
+
+
+def _mqar_run(root: Path) -> Path:
+    """A smoke mqar run (a causal LM task that is not passkey), trained once into ``root``."""
+    from petheory.nn import preset
+    from petheory.nn.training import train
+
+    train(preset("mqar", "smoke", pe="rope", ablate=False), out_dir=root / "mqar-rope")
+    return root / "mqar-rope"
+
+
+def _combinations(tmp: Path):
+    """Rules about an analysis's own parameters that no single value breaks, each as (library call, the command line
+    that breaks it, the flag): the library raises a ParameterError of its parameter, the command says that sentence
+    with the flag."""
+    from petheory.analyses.bounds import bounds
+    from petheory.analyses.compare import compare
+    from petheory.analyses.plan import plan
+    from petheory.loaders import resolve_scheme
+    from petheory.records import read_training_records
+
+    qwen = str(ROOT / "tests" / "data" / "hf_configs" / "qwen2_5_7b_yarn.json")
+    rope = "rope:base=10000"
+    return [
+        # a context beside a spec's own n_max: both say the training length
+        (compare, lambda: compare(["learned:n_max=50"], context=40, null_draws=2),
+         ["compare", "--pe", "learned:n_max=50", "--context", "40"], "--context"),
+        (bounds, lambda: bounds(["learned:n_max=50"], [100], context=40),
+         ["bounds", "--pe", "learned:n_max=50", "--lengths", "100", "--context", "40"], "--context"),
+        # a base grid whose grid pass is over its budget (found only once the coarse grid ran)
+        (plan, lambda: plan(resolve_scheme(rope, d=64, context=1024), length=4096, base_grid=10**6),
+         ["plan", "--pe", rope, "-d", "64", "--context", "1024", "--length", "4096", "--base-grid", "1000000"],
+         "--base-grid"),
+        # a head dimension other than the one the model's config fixes
+        (resolve_scheme, lambda: resolve_scheme(qwen, d=64), ["plan", "--pe", qwen, "--length", "65536", "-d", "64"],
+         "--d-model"),
+        # a run of the run set that exists but holds no record (the declaration checks that each path exists)
+        (read_training_records, lambda: read_training_records([], [str(tmp)]),
+         ["compare", "--pe", "alibi", "--run", str(tmp)], "--run"),
+    ]
+
+
+def _run_combinations(run: Path):
+    """extend's rules, on a trained run: depths for a run that is not passkey; a fine-tuning length not above the
+    training length."""
+    from petheory.experiments.extend import extend_run
+
+    return [(extend_run, lambda: extend_run(run, depths=(0.5,)), ["extend", str(run), "--depths", "0.5"], "--depths"),
+            (extend_run, lambda: extend_run(run, finetune_steps=1, finetune_length=8),
+             ["extend", str(run), "--finetune-steps", "1", "--finetune-length", "8"], "--finetune-length")]
+
+
+def test_a_rule_across_parameters_is_the_library_s_and_the_command_says_it_with_the_flag(capsys, tmp_path):
+    _same_sentence(capsys, _combinations(tmp_path))
+
+
+@pytest.mark.slow  # trains a run (about 7 s); tests/cli/test_extend_cli.py pins the command's sentences in the default run
+def test_extend_s_rules_across_parameters_are_the_library_s(capsys, tmp_path):
+    _same_sentence(capsys, _run_combinations(_mqar_run(tmp_path)))
+
+
+def _same_sentence(capsys, combinations) -> None:
+    for fn, call, argv, flag in combinations:
+        with pytest.raises(ParameterError) as lib:
+            call()
+        assert lib.value.owner is fn, argv
+        capsys.readouterr()
+        rc = main(argv)
+        err = capsys.readouterr().err.strip().splitlines()
+        assert rc == 2 and err == [f"petheory: error: {lib.value.said_as(flag)}"], (argv, err)
+
+
+def test_a_combination_refused_in_the_command_s_own_words_would_be_caught(capsys, monkeypatch):
+    """The planted violation: compare's n_max rule back in the command, in its old words, fails the comparison."""
+    from petheory.cli import compare as cli_compare
+    from petheory.errors import ValidationError
+
+    original = cli_compare.run
+
+    def run(args):
+        if args.context is not None and "n_max=50" in str(args.pe):
+            raise ValidationError(f"n_max is given twice with different values: n_max=50 and --context {args.context}")
+        return original(args)
+
+    monkeypatch.setattr(cli_compare, "run", run)
+    from petheory.analyses.compare import compare
+
+    with pytest.raises(ParameterError) as lib:
+        compare(["learned:n_max=50"], context=40, null_draws=2)
+    assert main(["compare", "--pe", "learned:n_max=50", "--context", "40"]) == 2
+    assert capsys.readouterr().err.strip() != f"petheory: error: {lib.value.said_as('--context')}"
