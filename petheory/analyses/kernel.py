@@ -11,7 +11,11 @@ Written once, used by :mod:`~petheory.analyses.spectrum`, :mod:`~petheory.analys
   not Toeplitz);
 * :func:`extremes` -- the extreme eigenvalues of that matrix: exact from a small Gram matrix for a
   rotary kernel (:func:`low_rank_extremes`: rank <= 2 x bands, no N x N anything), certified FFT
-  Lanczos otherwise (:func:`petheory.toeplitz.extreme_eigenvalues`, the reference).
+  Lanczos otherwise (:func:`petheory.toeplitz.extreme_eigenvalues`, the reference);
+* :func:`layer_kernel` -- all of these for one layer at once (:class:`LayerKernel`): computed once, then read
+  by the report's sections and :func:`petheory.analyses.bounds.layer_bounds`, so the data flows one way.
+
+The public functions check their arguments; the path inside runs on the values they checked.
 """
 
 from __future__ import annotations
