@@ -363,10 +363,8 @@ def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: i
                 pos, context=ctx_L, extended_context=max(layer.span.reach(target), ctx_L),
                 length=max(layer.span.reach(length), 2),
                 extended_from=None if source == "max_position_embeddings" else source, temperature=layer.temperature)
-            from petheory.analyses.long_context import supported_context  # issue 41: the largest context each theory supports
-
-            out["theory_range"] = supported_context(pos, context=ctx_L, extended=max(layer.span.reach(target), ctx_L)).lines(
-                window=ctx_L < L)[0]
+            # issue 41: the largest context each theory supports, from the section's own frequencies
+            out["theory_range"] = out["long_context"].supported.lines(window=ctx_L < L)[0]
         except InvalidInput as exc:  # what the input cannot give (a ValueError from a bug propagates)
             out["long_context"] = Skipped(str(exc).splitlines()[0])
     return ReportSection(**out)

@@ -107,9 +107,11 @@ def _walk(x, seen: set) -> None:
 
 
 #: What a record's JSON does not keep: a spectral distribution's atoms (its distances and ranges are kept), a rotation
-#: reference's arrays (``rotate`` writes them as .npy files beside its JSON).
+#: reference's arrays (``rotate`` writes them as .npy files beside its JSON), a long-context section's supported
+#: context (the report keeps its line, ``theory_range``).
 NOT_IN_JSON = {("SpectralDistribution", "support"), ("SpectralDistribution", "weights"),
-               ("SpectralDistribution", "symbol_values"), ("RotationReference", "arrays")}
+               ("SpectralDistribution", "symbol_values"), ("RotationReference", "arrays"),
+               ("LongContextSection", "supported")}
 
 
 def _shape(x):
