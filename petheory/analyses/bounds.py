@@ -140,17 +140,15 @@ def _table_row(pos: Positions, length: int, *, m, weight_norm, lipschitz, token_
                      "weight_norm * lipschitz * B0 / sqrt(m) (li2025 §4.2, constant 1, logs dropped)")
 
 
-def layer_bounds(pos: Positions, length: int, *, context: int | None = None, m: int = 1000, weight_norm: float = 1.0,
-                 lipschitz: float = 1.0, token_norm: float = 1.0, distance: int | None = None,
-                 learned_t5: bool = False) -> BoundsRow | SkippedRow:
-    """The bound row of one layer's positions at inference length ``length``, trained at ``context``.
+def layer_bounds(kernel: K.LayerKernel, *, context: int | None = None, m: int = 1000, weight_norm: float = 1.0,
+                 lipschitz: float = 1.0, token_norm: float = 1.0, distance: int | None = None) -> BoundsRow | SkippedRow:
+    """The bound row of one layer's positions at inference length N', trained at ``context``.
 
     Parameters
     ----------
-    pos : petheory.scheme.Positions
-        The layer's positions.
-    length : int
-        The inference length N'.
+    kernel : petheory.analyses.kernel.LayerKernel
+        The layer's positions at the inference length N' (:func:`petheory.analyses.kernel.layer_kernel`; its bands
+        and why it has no kernel are read, its column is not needed).
     context : int, optional
         The training length (li2025's :math:`N_{max}`); default the encoding's own ``n_max``, else ``length``.
     m : int
@@ -159,8 +157,6 @@ def layer_bounds(pos: Positions, length: int, *, context: int | None = None, m: 
         The readout weight norm B, the Lipschitz constant :math:`L_{trans}` and the token norm :math:`B_x`.
     distance : int, optional
         ALiBi's key distance for Eq. 9 (beyond ``context``).
-    learned_t5 : bool
-        T5 buckets are a model's learned weights (no bound).
 
     Returns
     -------
@@ -179,16 +175,18 @@ def layer_bounds(pos: Positions, length: int, *, context: int | None = None, m: 
     Examples
     --------
     >>> from petheory.scheme import Positions
-    >>> layer_bounds(Positions("bias", "alibi", {"slope": 0.5}, 64), 100, context=50).eq9["distance"]
+    >>> from petheory.analyses.kernel import layer_kernel
+    >>> layer_bounds(layer_kernel(Positions("bias", "alibi", {"slope": 0.5}, 64), 100, column=False),
+    ...              context=50).eq9["distance"]
     99
     """
     from petheory import bounds
     from petheory.bounds.norms import training_length
 
     kw = dict(m=m, weight_norm=weight_norm, lipschitz=lipschitz, token_norm=token_norm)
-    why = K.why_no_kernel(pos, learned_t5=learned_t5)
-    if why is not None:
-        return SkippedRow(pos.encoding or pos.kind, pos.kind, length, why)
+    pos, length = kernel.positions, kernel.length
+    if kernel.why_none is not None:
+        return SkippedRow(pos.encoding or pos.kind, pos.kind, length, kernel.why_none)
     if pos.kind == "table":
         return _table_row(pos, length, **kw)
     name, d = pos.encoding, pos.d
@@ -198,7 +196,7 @@ def layer_bounds(pos: Positions, length: int, *, context: int | None = None, m: 
         params = {"base": params.get("base", 10000.0), **(params.get("scaling_params") or {})}
     own, params = training_length(params)
     n_max = own if context is None else context
-    short = pos.kind == "rotary" and length > NORM_AT_MOST and K.rotary_bands(pos, length) is not None
+    short = pos.kind == "rotary" and length > NORM_AT_MOST and kernel.bands is not None
     row = bounds.bound_report(name, NORM_AT_MOST if short else length, d, n_max=n_max, distance=distance, **kw, **params)
     row["pe"] = pos.encoding  # MLA's row is computed on its scaling's entry, but it is the mla_rope layer's
     if short:
@@ -328,7 +326,7 @@ def _scheme_rows(scheme: Scheme, lengths, n_max, **kw) -> list:
             for i in idx:
                 by_reach.setdefault(scheme.layers[i].span.reach(N), []).append(i)
             for reach, layers in sorted(by_reach.items(), key=lambda kv: kv[1][0]):
-                row = layer_bounds(pos, reach, context=n_max, learned_t5=learned, **kw)
+                row = layer_bounds(K.layer_kernel(pos, reach, learned_t5=learned, column=False), context=n_max, **kw)
                 if reach < N:
                     row = replace(row, length=N, analysed_length=reach)
                 rows.append(replace(row, layers=layers))

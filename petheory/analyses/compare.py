@@ -190,7 +190,8 @@ def norm_summary(pos: Positions, *, lengths=(64, 256, 1024), context: int = 64, 
     from petheory.analyses.bounds import layer_bounds
 
     span = span or Span()
-    rows = [layer_bounds(pos, span.reach(int(L)), context=context, learned_t5=learned_t5) for L in lengths]
+    rows = [layer_bounds(K.layer_kernel(pos, span.reach(int(L)), learned_t5=learned_t5, column=False), context=context)
+            for L in lengths]
     vals = {str(L): r.norm["computed"] for L, r in zip(lengths, rows)}
     meaning = {"absolute": "sup ||PE(pos)||", "table": "sup ||PE(pos)||", "bias": "max |b(i,j)|",
                "rotary": "max |band factor - 1|"}.get(pos.kind, pos.kind)

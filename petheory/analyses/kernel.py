@@ -11,12 +11,18 @@ Written once, used by :mod:`~petheory.analyses.spectrum`, :mod:`~petheory.analys
   not Toeplitz);
 * :func:`extremes` -- the extreme eigenvalues of that matrix: exact from a small Gram matrix for a
   rotary kernel (:func:`low_rank_extremes`: rank <= 2 x bands, no N x N anything), certified FFT
-  Lanczos otherwise (:func:`petheory.toeplitz.extreme_eigenvalues`, the reference).
+  Lanczos otherwise (:func:`petheory.toeplitz.extreme_eigenvalues`, the reference);
+* :func:`layer_kernel` -- all of these for one layer at once (:class:`LayerKernel`): computed once, then read
+  by the report's sections and :func:`petheory.analyses.bounds.layer_bounds`, so the data flows one way.
+
+The public functions check their arguments; the path inside runs on the values they checked.
 """
 
 from __future__ import annotations
 
+import time
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -77,8 +83,11 @@ def rotary_column(freqs, length: int, factor: float = 1.0, *, chunk: int = 4096)
     >>> rotary_column([0.0, math.pi], 3).tolist()
     [2.0, 0.0, 2.0]
     """
-    freqs = v.array("freqs", freqs, ndim=1)
-    length = v.integer("length", length, minimum=1)
+    return _rotary_column(v.array("freqs", freqs, ndim=1), v.integer("length", length, minimum=1), factor, chunk=chunk)
+
+
+def _rotary_column(freqs: np.ndarray, length: int, factor: float = 1.0, *, chunk: int = 4096) -> np.ndarray:
+    """:func:`rotary_column` for frequencies and a length already checked (a float64 (b,) array, an int >= 1)."""
     _memory.require(_memory.array_bytes(length + 2 * min(chunk, length) * freqs.shape[0]), f"the kernel column (N = {length})",
                     alternative="use a smaller length")
     m = min(chunk, length)
@@ -212,22 +221,26 @@ def position_column(pos: Positions, length: int, *, project: bool = True, learne
     >>> position_column(Positions("bias", "alibi", {"slope": 0.5}, 64), 3).column.tolist()
     [-0.0, -0.5, -1.0]
     """
+    length = v.integer("length", length, minimum=1)
+    kernel = layer_kernel(pos, length, learned_t5=learned_t5, project=project, hermitian_part=hermitian_part)
+    if kernel.why_none is not None:
+        raise NoKernel(kernel.why_none)
+    return kernel.column
+
+
+def _column(pos: Positions, length: int, bands, *, project: bool, hermitian_part: bool) -> ToeplitzSource:
+    """:func:`position_column` of a layer that has a kernel, at a checked length, from its bands (None: not rotary)."""
     from petheory import toeplitz as tp
 
-    length = v.integer("length", length, minimum=1)
-    why = why_no_kernel(pos, learned_t5=learned_t5)
-    if why is not None:
-        raise NoKernel(why)
     if pos.kind == "table":
         return tp.gram_source(np.asarray(pos.table)[:length], f"position Gram P P^T of {pos.source}", project=project)
-    bands = rotary_bands(pos, length)
     if bands is not None:
         w, f = bands
         what = (f"{pos.encoding} unit-content kernel a_k = F sum_t cos(k w_t) ({w.size} rotated bands, F = {f:.6g}: "
                 f"rotary logit factor x logit factor; d={pos.d})")
-        return ToeplitzSource(rotary_column(w, length, f), None, what, 0.0, False)
+        return ToeplitzSource(_rotary_column(w, length, f), None, what, 0.0, False)
     if pos.encoding == "alibi":  # closed form: no dense N x N bias (a model's 1M context)
-        slope = v.real("slope", pos.params.get("slope", 1.0))
+        slope = v.real("slope", pos.params.get("slope", 1.0))  # a spec's parameter, unchecked until here
         return ToeplitzSource(-slope * np.arange(length, dtype=np.float64), None, f"alibi a_k = -m |k| (m = {slope:g}; "
                               "the symmetric form: the geometry of distances)", 0.0, False)
     if pos.kind == "bias" and length > 2 * tp.GRAM_DENSE_MAX:
@@ -305,10 +318,16 @@ def extremes(pos: Positions, length: int, *, rtol: float = RTOL, column: Toeplit
     (-1.0, 1.0, [])
     """
     bands = rotary_bands(pos, length)
+    if bands is None and column is None:
+        column = position_column(pos, length)
+    return _extremes(bands, column, length, rtol=rtol)
+
+
+def _extremes(bands, column: ToeplitzSource | None, length: int, *, rtol: float):
+    """:func:`extremes` from a layer's bands (None: not rotary) or else its column."""
     if bands is not None:
         return low_rank_extremes(bands[0], length, bands[1]), []
-    col = column or position_column(pos, length)
-    return certified_extremes(col.column, col.row, rtol=rtol)
+    return certified_extremes(column.column, column.row, rtol=rtol)
 
 
 def certified_extremes(c, r=None, *, rtol: float = RTOL):
@@ -342,3 +361,104 @@ def certified_extremes(c, r=None, *, rtol: float = RTOL):
         warnings.simplefilter("always", RuntimeWarning)
         eig = tp.extreme_eigenvalues(c, r, rtol=rtol, atol=rtol * 1e-4 * max(abs(ex.min), abs(ex.max)))
     return eig, [str(w.message) for w in caught]
+
+
+@dataclass(frozen=True)
+class KernelExtremes:
+    """The extreme eigenvalues of a layer's n x n position-only matrix at one n (:func:`layer_kernel`).
+
+    Attributes
+    ----------
+    length : int
+        The matrix size n.
+    eigenvalues : petheory.toeplitz.ExtremeEigenvalues
+        Its smallest and largest eigenvalues with their error bounds and certificates (:func:`extremes`).
+    warnings : list of str
+        The solver's warnings.
+    seconds : float
+        Wall time of the solve (its column included where it was built for it).
+    """
+
+    length: int
+    eigenvalues: object
+    warnings: list
+    seconds: float
+
+
+@dataclass(frozen=True)
+class LayerKernel:
+    """What one layer's positions give at the length n, computed once (:func:`layer_kernel`) for every section.
+
+    Attributes
+    ----------
+    positions : petheory.scheme.Positions
+        The layer's positions.
+    length : int
+        n.
+    why_none : str or None
+        Why the layer has no position-only kernel (:func:`why_no_kernel`); None when it has one.
+    bands : tuple or None
+        ``(frequencies (r/2,), F)`` at n (:func:`rotary_bands`); None for a layer that is not rotary or has no kernel.
+    column : petheory.toeplitz.sources.ToeplitzSource or None
+        The first column at n (:func:`position_column`); None without a kernel or when not asked for.
+    extremes : tuple of KernelExtremes
+        The extreme eigenvalues at each length asked for (empty without a kernel).
+    """
+
+    positions: Positions
+    length: int
+    why_none: str | None
+    bands: tuple | None
+    column: ToeplitzSource | None
+    extremes: tuple = ()
+
+
+def layer_kernel(pos: Positions, length: int, *, learned_t5: bool = False, column: bool = True, extremes_at=(),
+                 rtol: float = RTOL, project: bool = True, hermitian_part: bool = True) -> LayerKernel:
+    """One layer's kernel data at the length n: why it has none, or its bands, its column and its extremes.
+
+    Parameters
+    ----------
+    pos : petheory.scheme.Positions
+    length : int
+        n (checked by the caller: an integer >= 1).
+    learned_t5 : bool
+        T5 buckets are a model's learned weights (no kernel).
+    column : bool
+        Build the column and the extremes (False: why and the bands alone, for what needs no kernel values).
+    extremes_at : sequence of int
+        The matrix sizes of the extreme eigenvalues (each >= 1); n's column is reused at n.
+    rtol : float
+        Relative accuracy of the certified extremes (non-rotary kernels).
+    project, hermitian_part : bool
+        As in :func:`position_column`.
+
+    Returns
+    -------
+    LayerKernel
+
+    Examples
+    --------
+    >>> from petheory.scheme import Positions
+    >>> k = layer_kernel(Positions("bias", "alibi", {"slope": 1.0}, 8), 2, extremes_at=(2,))
+    >>> k.column.column.tolist(), [round(e.eigenvalues.max.value, 9) for e in k.extremes]
+    ([-0.0, -1.0], [1.0])
+    >>> layer_kernel(Positions("nope"), 4).why_none.startswith("NoPE")
+    True
+    """
+    why = why_no_kernel(pos, learned_t5=learned_t5)
+    if why is not None:
+        return LayerKernel(pos, length, why, None, None)
+    bands = rotary_bands(pos, length)
+    if not column:
+        return LayerKernel(pos, length, None, bands, None)
+    column = _column(pos, length, bands, project=project, hermitian_part=hermitian_part)
+    found = []
+    for n in extremes_at:
+        t0 = time.perf_counter()
+        b = bands if n == length else rotary_bands(pos, n)
+        c = column if n == length else (None if b is not None else
+                                        _column(pos, n, None, project=project, hermitian_part=hermitian_part))
+        eig, caught = _extremes(b, c, n, rtol=rtol)
+        found.append(KernelExtremes(n, eig, caught, round(time.perf_counter() - t0, 3)))
+    return LayerKernel(pos, length, None, bands, column, tuple(found))

@@ -15,7 +15,7 @@ import numpy as np
 from petheory import _validate as v
 from petheory.analyses import kernel as K
 from petheory.analyses.plan_record import SupportedContext
-from petheory.analyses.record import Record
+from petheory.analyses.record import Record, item
 from petheory.bounds import long_context as lc
 from petheory.errors import ValidationError
 from petheory.scheme import Positions
@@ -176,6 +176,9 @@ class LongContextSection(Record):
         RoFormer's relative bound.
     temperature : Temperatures
         The logit factors per method and length.
+    supported : SupportedContext or None
+        The largest context each theory supports (:func:`supported_context`), from the same frequencies and critical
+        dimension; the report prints its line beside the section. Not in the JSON.
     """
 
     rotary_dim: int
@@ -189,6 +192,7 @@ class LongContextSection(Record):
     liu: LiuResult
     roformer: RoformerCurve
     temperature: Temperatures
+    supported: SupportedContext | None = item(default=None, json=False)
 
     def lines(self, *, window: bool = False) -> list[str]:
         """The section as short Markdown-friendly lines, for the terminal and the report.
@@ -298,7 +302,8 @@ def long_context_section(positions, *, context: int, extended_context: int, leng
         ``liu``: critical dimension at L, the bound :math:`T_{extra}` for the model's base, and the
         bands that complete a turn within L before/after scaling; ``roformer``: the relative bound
         curve; ``temperature``: the logit factor at each length (``yarn``/``longrope`` from the
-        scaling, Scalable-Softmax's :math:`\ln n` for comparison).
+        scaling, Scalable-Softmax's :math:`\ln n` for comparison); ``supported``: :func:`supported_context` at L
+        and the extended context.
 
     Raises
     ------
@@ -374,7 +379,8 @@ def long_context_section(positions, *, context: int, extended_context: int, leng
                     turned(w_scaled, Lx), r // 2)
     return LongContextSection(r, base, L, Lx, extended_from, n, positions.encoding, men, liu,
                               RoformerCurve([0] + dist.tolist(), rb.tolist()),
-                              Temperatures(scale, factor, **temps, **_query_scale(temperature, temps["lengths"])))
+                              Temperatures(scale, factor, **temps, **_query_scale(temperature, temps["lengths"])),
+                              _supported(w_scaled, r, de, L, Lx, min(4 * max(Lx, L), 1 << 22)))
 
 
 def _query_scale(temperature, lengths) -> dict:
@@ -428,13 +434,17 @@ def supported_context(pos: Positions, *, context: int, extended: int, cap: int |
     bands = K.rotary_bands(pos, Lx)
     if bands is None:
         raise ValidationError(f"supported_context takes a rotary layer whose kernel is a sum of cosines, got {pos.encoding}")
-    w = bands[0]
     r = int(pos.params.get("rotary_dim") or pos.d)
     n = v.integer("cap", cap, minimum=2) if cap is not None else min(4 * max(Lx, L), 1 << 22)
+    de = lc.liu_critical_dimension(r, float(pos.params.get("base", 10000.0)), L)
+    return _supported(bands[0], r, de, L, Lx, n)
+
+
+def _supported(w: np.ndarray, r: int, de: int, L: int, Lx: int, n: int) -> SupportedContext:
+    """:func:`supported_context` from the frequencies at the advertised context, r, Liu's critical dimension, L, that
+    context and how far Men's property is searched (all checked)."""
     a = K.rotary_column(w, n + 1, 1.0)
     neg = np.flatnonzero(a < -(r / 2) * (n + 6) * float(np.finfo(np.float64).eps))
-    b = float(pos.params.get("base", 10000.0))
-    de = lc.liu_critical_dimension(r, b, L)
     t = math.inf if de >= r else 2 * math.pi / w[de // 2]
     return SupportedContext(men_largest=int(neg[0]) - 1 if neg.size else None, men_searched_to=n, liu_t_extra=t,
                             critical_dimension=de, context=L, advertised=Lx)

@@ -43,17 +43,15 @@ KERNEL_POINTS = 240
 ENVELOPE_BINS = 48
 
 
-def band_table(pos: Positions, *, context: int, length: int) -> list[Band]:
+def band_table(kernel: K.LayerKernel, *, context: int) -> list[Band]:
     """One row per rotary band: frequencies, wavelength, turns over L, interpolated or extrapolated.
 
     Parameters
     ----------
-    pos : petheory.scheme.Positions
-        A layer's positions (none but rotary ones have bands).
+    kernel : petheory.analyses.kernel.LayerKernel
+        A layer's kernel data at the report length N (none but rotary layers have bands).
     context : int
         The pre-training context L.
-    length : int
-        The report length N.
 
     Returns
     -------
@@ -74,14 +72,13 @@ def band_table(pos: Positions, *, context: int, length: int) -> list[Band]:
     Examples
     --------
     >>> from petheory.scheme import Positions
-    >>> b = band_table(Positions("rotary", "rope", {"base": 100.0}, 4), context=64, length=128)
+    >>> b = band_table(K.layer_kernel(Positions("rotary", "rope", {"base": 100.0}, 4), 128), context=64)
     >>> [(x.band, x.regime, x.phase_seen) for x in b]
     [(0, 'extrapolated', True), (1, 'extrapolated', True)]
     """
-    bands = K.rotary_bands(pos, length)
-    if bands is None:
+    if kernel.bands is None:
         return []
-    w = bands[0]
+    pos, length, w = kernel.positions, kernel.length, kernel.bands[0]
     info = enc.info(pos.encoding)
     ref = dict(pos.params)
     if "scale" in info.params:
@@ -171,16 +168,13 @@ def kernel_summary(c: np.ndarray, context: int, formula: str = "") -> KernelSumm
                          [EnvelopeBin(lo, hi, e) for lo, hi, e in env], near.get("within_L"), near.get("beyond_L"))
 
 
-def spectrum_at(pos: Positions, length: int, *, rtol: float, multiple: int = 1) -> SpectrumAt:
-    """Extreme eigenvalues of the layer's n x n kernel: the fields ``report`` prints (shared with ``spectrum``).
+def spectrum_at(found: K.KernelExtremes, multiple: int = 1) -> SpectrumAt:
+    """The fields ``report`` prints of a layer's extreme eigenvalues at one n (:func:`petheory.analyses.kernel.layer_kernel`).
 
     Parameters
     ----------
-    pos : petheory.scheme.Positions
-    length : int
-        The matrix size.
-    rtol : float
-        Relative accuracy of the certified path.
+    found : petheory.analyses.kernel.KernelExtremes
+        The extremes at n.
     multiple : int
         n as a multiple of L (kept in the record).
 
@@ -191,15 +185,14 @@ def spectrum_at(pos: Positions, length: int, *, rtol: float, multiple: int = 1) 
     Examples
     --------
     >>> from petheory.scheme import Positions
-    >>> s = spectrum_at(Positions("rotary", "rope", {"base": 100.0}, 4), 64, rtol=1e-8)
+    >>> k = K.layer_kernel(Positions("rotary", "rope", {"base": 100.0}, 4), 64, extremes_at=(64,))
+    >>> s = spectrum_at(k.extremes[0])
     >>> s.lambda_min, s.certificates
     (0.0, ['gram', 'gram'])
     """
-    t0 = time.perf_counter()
-    eig, caught = K.extremes(pos, length, rtol=rtol)
-    lo, hi = eig.min, eig.max
-    return SpectrumAt(multiple, int(length), lo.value, hi.value, [lo.error_bound, hi.error_bound],
-                      [lo.certificate, hi.certificate], caught, round(time.perf_counter() - t0, 3))
+    lo, hi = found.eigenvalues.min, found.eigenvalues.max
+    return SpectrumAt(multiple, int(found.length), lo.value, hi.value, [lo.error_bound, hi.error_bound],
+                      [lo.certificate, hi.certificate], found.warnings, found.seconds)
 
 
 def extended_context(context: int, max_context: int, factor: float) -> tuple[int, str]:
@@ -314,10 +307,14 @@ def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: i
         notes.append("bidirectional (is_causal False): queries attend to keys on both sides; the kernel, spectra, bands "
                      "and stress below are functions of i - j and hold for either mask (the plan's evidence does not: "
                      "it is from causal decoders)")
-    why = K.why_no_kernel(pos, learned_t5=learned)
+    n = layer.span.reach(length)
+    sizes = {}  # the spectra's sizes, each once: a span caps m L
+    for m in multiples:
+        sizes.setdefault(layer.span.reach(m * L), m)
+    kernel = K.layer_kernel(pos, n, learned_t5=learned, extremes_at=tuple(sizes), rtol=rtol)
+    why = kernel.why_none
     if pos.kind in ("nope", "none"):
         return ReportSection(**head, skipped=why)
-    n = layer.span.reach(length)
     if n < length:
         notes.append(f"{layer.span} attention: analysed at N = {n:,} = min(N, {layer.span.size:,}); the kernel "
                      "beyond the span is never used")
@@ -327,22 +324,14 @@ def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: i
     out["logit_factor"] = pos.logit_factor
     if pos.heads:
         out["heads"] = list(pos.heads)
-    out["bands"] = band_table(pos, context=L, length=n)
+    out["bands"] = band_table(kernel, context=L)
     if pos.encoding == "t5":
         out["buckets"] = t5_buckets(pos, n)
     if why is not None:
         out["kernel"] = out["spectra"] = Skipped(why)
     else:
-        col = K.position_column(pos, n)
-        out["kernel"] = kernel_summary(col.column, L, col.description)
-        spectra, seen = [], set()
-        for m in multiples:
-            mn = layer.span.reach(m * L)
-            if mn in seen:
-                continue
-            seen.add(mn)
-            spectra.append(spectrum_at(pos, mn, rtol=rtol, multiple=m))
-        out["spectra"] = spectra
+        out["kernel"] = kernel_summary(kernel.column.column, L, kernel.column.description)
+        out["spectra"] = [spectrum_at(found, multiple=sizes[found.length]) for found in kernel.extremes]
     for known, rec in stress_cache:  # the geometry of positions does not depend on the span: computed once
         if known == pos:
             out["stress"] = rec
@@ -356,7 +345,7 @@ def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: i
         stress_cache.append((pos, rec))
         out["stress"] = rec
     try:
-        b = layer_bounds(pos, n, context=L, learned_t5=learned)
+        b = layer_bounds(kernel, context=L)
         out["bounds"] = (Skipped(b.skipped) if isinstance(b, SkippedRow) else
                          ReportBounds(b.norm, b.B0, b.rademacher, b.rademacher_formula, b.angles, b.eq9))
     except InvalidInput as exc:  # what the input cannot give (a ValueError from a bug propagates)
@@ -374,10 +363,8 @@ def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: i
                 pos, context=ctx_L, extended_context=max(layer.span.reach(target), ctx_L),
                 length=max(layer.span.reach(length), 2),
                 extended_from=None if source == "max_position_embeddings" else source, temperature=layer.temperature)
-            from petheory.analyses.long_context import supported_context  # issue 41: the largest context each theory supports
-
-            out["theory_range"] = supported_context(pos, context=ctx_L, extended=max(layer.span.reach(target), ctx_L)).lines(
-                window=ctx_L < L)[0]
+            # issue 41: the largest context each theory supports, from the section's own frequencies
+            out["theory_range"] = out["long_context"].supported.lines(window=ctx_L < L)[0]
         except InvalidInput as exc:  # what the input cannot give (a ValueError from a bug propagates)
             out["long_context"] = Skipped(str(exc).splitlines()[0])
     return ReportSection(**out)

@@ -182,8 +182,11 @@ def roformer_partial_sums(r, freqs) -> np.ndarray:
     >>> roformer_partial_sums([0, 1, 2], [1.0, 0.5, 0.1, 0.01]).shape
     (3, 4)
     """
-    w = _freqs(freqs)
-    r = np.atleast_1d(np.asarray(r, dtype=np.float64))
+    return _partial_sums(np.atleast_1d(np.asarray(r, dtype=np.float64)), _freqs(freqs))
+
+
+def _partial_sums(r: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """:func:`roformer_partial_sums` of checked distances (1-D float64) and frequencies."""
     return np.cumsum(np.exp(1j * r[:, None] * w), axis=1)
 
 
@@ -229,7 +232,7 @@ def roformer_relative_bound(r, freqs) -> np.ndarray:
     r = np.atleast_1d(np.asarray(r, dtype=np.float64))
     out = np.empty(r.shape)
     for lo in range(0, r.size, 4096):
-        out[lo:lo + 4096] = np.abs(roformer_partial_sums(r[lo:lo + 4096], w)).mean(1)
+        out[lo:lo + 4096] = np.abs(_partial_sums(r[lo:lo + 4096], w)).mean(1)
     return out
 
 

@@ -121,8 +121,11 @@ def men_min_kernel(freqs, context: int, *, stop_below: float | None = 0.0) -> tu
     >>> round(value, 4), m, bool(abs(men_kernel(m, w) - value) < 1e-9)
     (-11.1156, 1003, True)
     """
-    w = _freqs(freqs)
-    L = v.integer("context", context, minimum=1)
+    return _min_kernel(_freqs(freqs), v.integer("context", context, minimum=1), stop_below)
+
+
+def _min_kernel(w: np.ndarray, L: int, stop_below: float | None) -> tuple[float, int]:
+    """:func:`men_min_kernel` of checked frequencies and context (the scan's inner loop calls it per base)."""
     first = np.arange(0, min(L, _FIRST - 1) + 1, dtype=np.float64)
     b = np.cos(first[:, None] * w).sum(-1)
     i = int(np.argmin(b))
@@ -267,7 +270,7 @@ class _Witnesses:
         w = rope_frequencies(d, base=b)
         if self.fails(w):
             return False
-        mn, at = men_min_kernel(w, self.L)
+        mn, at = _min_kernel(w, self.L, 0.0)
         self.value = mn
         if mn >= 0.0:
             return True

@@ -58,9 +58,13 @@ def euclidean_distances(X) -> np.ndarray:
            [3., 0., 5.],
            [4., 5., 0.]])
     """
+    return _euclidean(v.array("X", X, ndim=2))
+
+
+def _euclidean(X: np.ndarray) -> np.ndarray:
+    """:func:`euclidean_distances` of a checked (n, d) float64 table (one the encodings built)."""
     from scipy.spatial.distance import cdist
 
-    X = v.array("X", X, ndim=2)
     D = cdist(X, X)
     np.fill_diagonal(D, 0.0)
     return D
@@ -111,7 +115,7 @@ def rotary_distances(table) -> np.ndarray:
         D[i0 : i0 + b] = np.sqrt(2.0 * np.sum(enc.chord_sq(diff), axis=2))  # ||R_i - R_j||_F^2 = 2 sum_t chord^2
     additive = getattr(table, "additive", None)  # RoPE + absolute (encodings.combinations): the pair (R_p, PE_p)
     if additive is not None:
-        D = np.sqrt(D**2 + euclidean_distances(additive) ** 2)
+        D = np.sqrt(D**2 + _euclidean(np.asarray(additive, dtype=np.float64)) ** 2)
     return D
 
 
@@ -243,7 +247,7 @@ def induced_distances(encoding, n: int | None = None, d: int | None = None, *, b
             raise ValidationError(f"d is required for the {info.kind} encoding {encoding!r}")
         if info.kind == "rotary":
             return rotary_distances(info.fn(n, d, **params)), f"rotary {encoding}: ||R_i - R_j||_F over its frequencies"
-        return euclidean_distances(info.fn(n, d, **params)), f"absolute {encoding}: Euclidean distance of the vectors"
+        return _euclidean(np.asarray(info.fn(n, d, **params), dtype=np.float64)), f"absolute {encoding}: Euclidean distance of the vectors"
     X = v.array("encoding", encoding, ndim=2)
     N, dd = X.shape
     if d is not None and d != dd:
@@ -253,7 +257,7 @@ def induced_distances(encoding, n: int | None = None, d: int | None = None, *, b
     if n > N:
         raise ValidationError(f"the encoding table has {N} positions but n={n} were asked for")
     _require_distances(n)
-    return euclidean_distances(X[:n]), f"absolute table ({N}, {dd}): Euclidean distance of the first {n} rows"
+    return _euclidean(X[:n]), f"absolute table ({N}, {dd}): Euclidean distance of the first {n} rows"
 
 
 def _require_distances(n: int) -> None:

@@ -166,8 +166,7 @@ def _top_eigs(matmat, n: int, k: int, seed, tol: float = 1e-10, *, block: bool =
     block method's orthogonalisation against its n x O(k) basis would cost more than the products it saves
     (hellinger_mds at n = 32768: 5x the CPU time, measured side by side) or a dense one on few cores
     (classical_mds: 1.8-21x, benchmarks/RESULTS.md). ``matvec``: ARPACK's one-vector product, when it has a
-    cheaper form than a one-column ``matmat`` (a symmetric ``dsymv``)."""
-    tol = v.real("tol", tol, nonnegative=True)
+    cheaper form than a one-column ``matmat`` (a symmetric ``dsymv``). ``tol`` is checked by the public callers."""
     with blas_threads(1):
         if block:
             def threaded(X):
@@ -280,6 +279,7 @@ def classical_mds(D, rank: int | None = None, *, method: str = "auto", seed=0, t
     if rank is not None:
         rank = v.integer("rank", rank, minimum=1, maximum=n)
     v.choice("method", method, ("auto", "eigh", "lanczos", "block"))
+    tol = v.real("tol", tol, nonnegative=True)
     if method == "auto":
         method = "eigh" if rank is None or n <= EXACT_MAX_N or rank >= n - 1 else "lanczos"
     if method != "eigh" and (rank is None or rank >= n - 1):
@@ -372,6 +372,7 @@ def hellinger_mds(P, rank: int, *, seed=0, atol: float | None = None, tol: float
     root = sqrt_distributions(P, atol)
     n = root.n
     rank = v.integer("rank", rank, minimum=1, maximum=max(1, n - 2))
+    tol = v.real("tol", tol, nonnegative=True)
 
     def matmat(X):
         Xc = X - X.mean(axis=0)

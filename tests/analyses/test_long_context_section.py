@@ -11,7 +11,7 @@ import math
 
 import pytest
 
-from petheory.analyses.long_context import long_context_section
+from petheory.analyses.long_context import long_context_section, supported_context
 from petheory.bounds.men_base import men_smallest_base
 from petheory.errors import ValidationError
 from petheory.scheme import Positions
@@ -26,6 +26,16 @@ def test_long_context_section_for_llama2_like_rope():
     assert s.men.smallest_base_at_context > 1e4
     assert s.roformer.distances[0] == 0 and s.roformer.relative_bound[0] == 32.5
     assert s.liu.bands_turned_within_context == 46
+
+
+@pytest.mark.parametrize("p", [Positions("rotary", "rope", {"base": 1e4, "pairing": "half"}, 64),
+                               Positions("rotary", "rope_pi", {"base": 1e4, "pairing": "half", "scale": 4.0}, 64),
+                               Positions("rotary", "rope_dynamic", {"base": 1e4, "scale": 4.0, "n_max": 512}, 64)])
+def test_the_sections_supported_context_is_supported_context(p):
+    # the report prints the section's own (one computation of the frequencies and Liu's d_extra for both)
+    s = long_context_section(p, context=512, extended_context=2048, length=2048)
+    assert s.supported == supported_context(p, context=512, extended=2048)
+    assert s.supported.critical_dimension == s.liu.critical_dimension
 
 
 def test_long_context_section_applies_the_scaling():

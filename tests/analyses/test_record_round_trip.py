@@ -114,10 +114,11 @@ def _walk(x, seen: set) -> None:
 
 #: What a record's JSON does not keep: a spectral distribution's atoms (its distances and ranges are kept), a rotation
 #: reference's arrays (``rotate`` writes them as .npy files beside its JSON), a plan candidate's frequencies (its JSON
-#: gives their turns over L and N; they read back empty).
+#: gives their turns over L and N; they read back empty), a long-context section's supported context (the report keeps
+#: its line, ``theory_range``).
 NOT_IN_JSON = {("SpectralDistribution", "support"), ("SpectralDistribution", "weights"),
                ("SpectralDistribution", "symbol_values"), ("RotationReference", "arrays"),
-               ("CandidatePlan", "frequencies")}
+               ("CandidatePlan", "frequencies"), ("LongContextSection", "supported")}
 
 
 def _shape(x):
