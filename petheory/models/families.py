@@ -269,6 +269,9 @@ class Family:
 
 
 _SW = ("full_attention", "sliding_attention")
+#: Gemma 4's text model types: Gemma4TextConfig's and Gemma4UnifiedTextConfig's __post_init__ and attention agree on
+#: every positional field (they differ in defaults: sliding_window 512 / 1024, max_position_embeddings).
+GEMMA4_TEXT = ("gemma4_text", "gemma4_unified_text")
 DEFAULT = Family()
 FAMILIES = {
     **{t: Family(_SW, _window_all, reads_layer_types=False) for t in ("mistral", "mixtral", "phi3", "starcoder2")},
@@ -320,8 +323,10 @@ FAMILIES = {
     "gemma2": Family(_SW, _every(2, None), scale="gemma"),
     "gemma3_text": Family(_SW, _every(6), theta_default=1e6, scale="gemma", extra=("rope_local_base_freq",)),
     "gemma3n_text": Family(_SW, theta_default=1e6, scale="one", extra=("num_kv_shared_layers",)),
-    "gemma4_text": Family(_SW, _every(6, None, last_full=True), theta_default=1e6, scale="one",
-                          extra=("per_layer_config", "global_head_dim")),
+    # Gemma 4 and its unified (any-to-any) text model: the same config class body and attention (per_layer_config's
+    # head_dim on the full layers, proportional RoPE there, the last layer forced full)
+    **{t: Family(_SW, _every(6, None, last_full=True), theta_default=1e6, scale="one",
+                 extra=("per_layer_config", "global_head_dim")) for t in GEMMA4_TEXT},
     "cohere2": Family(_SW, _every(4), nope_types=("full_attention",), pairing="interleaved"),
     **{t: Family(_SW, _exaone4, nope_if_window=True) for t in ("exaone4", "exaone_moe", "exaone4_5")},
     # Kolibri1Config: every 5th layer full whatever sliding_window_pattern says (found by the sweep's hub-layout case)
@@ -392,7 +397,8 @@ DERIVES_UNREAD = ("afmoe", "bailing_hybrid", "cohere2_moe", "flint", "granitemoe
                   "olmo_hybrid", "qwen3_5_moe_text", "qwen3_5_text")
 
 #: Wrappers whose ``text_config`` may be written without its own model_type (a transformers 4 file on the Hub).
-TEXT_TYPES = {"gemma3": "gemma3_text", "gemma4": "gemma4_text", "llama4": "llama4_text", "gemma3n": "gemma3n_text",
+TEXT_TYPES = {"gemma3": "gemma3_text", "gemma4": "gemma4_text", "gemma4_unified": "gemma4_unified_text",
+              "gemma4_unified_assistant": "gemma4_unified_text", "llama4": "llama4_text", "gemma3n": "gemma3n_text",
               "qwen2_vl": "qwen2_vl", "qwen2_5_vl": "qwen2_5_vl", "qwen3_vl": "qwen3_vl",
               "qwen2_vl_text": "qwen2_vl", "qwen2_5_vl_text": "qwen2_5_vl", "qwen3_vl_text": "qwen3_vl"}
 
@@ -529,7 +535,7 @@ def layer_types(cfg: dict, mt: str, fam: Family, n: int, rope_on, class_has_type
     if not fam.reads_layer_types and given != derived():
         raise ValidationError(f"config field layer_types = {given[:4]}... disagrees with what {mt}'s attention does "
                               f"(its code does not read layer_types: {derived()[0]} on every layer); remove it or fix it")
-    if mt == "gemma4_text" and given[-1] != "full_attention":
+    if mt in GEMMA4_TEXT and given[-1] != "full_attention":
         raise ValidationError(f"config field layer_types[{n - 1}] = {given[-1]!r}: Gemma 4's last layer is full attention "
                               "(transformers forces it); fix the config.json")
     return given

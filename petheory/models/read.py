@@ -19,7 +19,7 @@ import re
 
 from petheory.encodings import partial_rotary_dim
 from petheory.errors import ValidationError
-from petheory.models.families import FOREIGN_FIELDS, NO_POSITION_TYPES, Family, layer_types
+from petheory.models.families import FOREIGN_FIELDS, GEMMA4_TEXT, NO_POSITION_TYPES, Family, layer_types
 from petheory.models.fields import INT_LIMIT, fail, read_bool, read_head_dim, read_heads, read_int, read_int_list, read_real
 from petheory.models.understood import refuse_unknown
 from petheory.models.rope import ROPE_TYPES, check_rope_keys, rope_dict, rope_scheme
@@ -175,7 +175,7 @@ def _causal(cfg: dict, mt: str, fam: Family, fields, types: list) -> bool:
 
 def _layer_dims(cfg: dict, mt: str, d: int, types: list) -> list:
     """Head dimension per layer: Gemma 4's full-attention layers have their own (``global_head_dim``)."""
-    if mt != "gemma4_text":
+    if mt not in GEMMA4_TEXT:
         return [d] * len(types)
     plc = cfg.get("per_layer_config")
     if plc is None:
@@ -346,10 +346,10 @@ def _layer_rope(cfg, mt, fam, t, rope, where, nested):
                               f"{', '.join(nested)}")
     if nested is not None:  # Gemma 3, OLMo 3: transformers fills a missing layer type with default RoPE
         return {}, where
-    if mt == "gemma4_text" and rope:
-        raise ValidationError(f"config field {where.rstrip('.')} must be keyed by layer type for gemma4 "
+    if mt in GEMMA4_TEXT and rope:
+        raise ValidationError(f"config field {where.rstrip('.')} must be keyed by layer type for {mt} "
                               "({'full_attention': {...}, 'sliding_attention': {...}}), as transformers reads it")
-    if mt == "gemma4_text":  # transformers' defaults
+    if mt in GEMMA4_TEXT:  # transformers' defaults
         return ({"rope_type": "proportional", "partial_rotary_factor": 0.25, "rope_theta": 1e6}
                 if t == "full_attention" else {"rope_theta": 10000.0}), ""
     if t == "sliding_attention" and mt in ("gemma3_text", "olmo3"):
@@ -485,7 +485,7 @@ def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes, 
     if r % 2:
         r, odd = _odd_rotary(cfg, mt, fam, lrope, d, r, field, notes)
     base_key = "rotary_emb_base" if mt == "gpt_neox" and "rotary_emb_base" in cfg else "rope_theta"
-    default_base = 10000.0 if t == "sliding_attention" and mt in ("gemma3_text", "gemma4_text") else fam.theta_default
+    default_base = 10000.0 if t == "sliding_attention" and mt in ("gemma3_text", *GEMMA4_TEXT) else fam.theta_default
     pairing = "interleaved" if cfg.get("rope_interleave") and "rope_interleave" in fam.extra else fam.pairing
     name, params, L = rope_scheme(cfg, lrope, lwhere, d=d, rotary_dim=r, base_key=base_key, default_base=default_base,
                                   pairing=pairing, max_pos=max_pos)

@@ -183,6 +183,10 @@ def every_kind(d: dict, n: int, layouts: list) -> dict | None:
 def variant(config, over: dict, layers: int | None = None):
     """``config`` (no wrapper) with ``over`` applied, rebuilt by its class (its validation runs)."""
     d = config.to_dict()
+    if "layer_types" in over and "per_layer_config" not in over:
+        # a per_layer_config the class derived from the old layer_types (Gemma 4's, NeoMME's) would override the new
+        # layers by the old indices: the class derives it again
+        d.pop("per_layer_config", None)
     d.update(over)
     n = d.get("num_hidden_layers", 0)
     if layers is not None and isinstance(n, int) and n > layers:
@@ -690,14 +694,15 @@ def main(argv=None) -> int:
     p.add_argument("--only", action="append", metavar="TYPE", help="these model types only (repeatable)")
     p.add_argument("--fresh", action="store_true", help="recompute cached model types")
     p.add_argument("--cached", action="store_true", help="only the model types already in the cache (no sweep)")
-    p.add_argument("--write", action="store_true", help="write petheory/data/verified_models.json and docs/guide/families.md")
+    p.add_argument("--write", action="store_true", help="write petheory/data/verified_models.json and "
+                   "docs/guide/families.md (with --only: the other types as the committed table has them)")
     p.add_argument("--check", nargs="*", metavar="TYPE", help="exit 1 when the committed table differs for these types")
     args = p.parse_args(argv)
     _quiet()
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     from transformers import CONFIG_MAPPING
 
-    from .table import check, table, write
+    from .table import check, committed_records, table, write
 
     types = args.only or (args.check if args.check else sorted(CONFIG_MAPPING.keys()))
     if args.cached:
@@ -714,6 +719,10 @@ def main(argv=None) -> int:
             print(f"[{k + 1}/{len(types)}] {mt}", file=sys.stderr, flush=True)
     if args.check is not None:
         return check(recs)
+    if args.write and args.only:  # these types recomputed, every other one as the committed table has it
+        from petheory.models.verified import TABLE
+
+        recs = {**committed_records(json.loads(TABLE.read_text(encoding="utf-8"))), **recs}
     doc = table(recs)
     print(json.dumps(doc["counts"], indent=1))
     if args.write:

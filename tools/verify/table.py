@@ -59,6 +59,20 @@ def table(recs: dict) -> dict:
             "counts": counts, "types": types, "cases": cases}
 
 
+def committed_records(doc: dict) -> dict:
+    """The sweep's records as the committed table ``doc`` holds them (its cases without the skipped ones, which the
+    table leaves out and no status depends on alone): what ``--only ... --write`` keeps for the types it does not
+    recompute."""
+    recs = {mt: {"cases": [], "aliases": e.get("aliases"), "fields": e.get("fields")} for mt, e in doc["types"].items()}
+    for c in doc["cases"]:
+        recs[c["model_type"]]["cases"].append(dict(c))
+    for mt, rec in recs.items():
+        if not rec["cases"]:
+            raise LookupError(f"the committed table has no case of {mt}: rerun the whole sweep")
+        rec["cases"][0]["model_class"] = doc["types"][mt].get("class")
+    return recs
+
+
 def write(doc: dict) -> None:
     """Write the table, then the page and README's count from it (:mod:`tools.verify.page`)."""
     from petheory.io import atomic_write_text
