@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from petheory.errors import ValidationError
-from petheory.models.fields import fail, read_bool, read_int, read_int_list
+from petheory.models.fields import fail, read_bool, read_int, read_int_list, read_real
 
 #: Layer type names (transformers' ``layer_types``) with positions, and the ones that carry none.
 ATTENTION_TYPES = ("full_attention", "sliding_attention", "chunked_attention")
@@ -157,6 +157,60 @@ def modernbert_rope(cfg: dict) -> dict:
     return out
 
 
+def _gemma4_per_layer(cfg, types):  # Gemma4TextConfig.__post_init__: the full layers' head_dim is global_head_dim
+    gd = read_int(cfg, "global_head_dim", default=512, minimum=2, limit=1 << 14)
+    return {i: {"head_dim": gd} for i, t in enumerate(types) if t == "full_attention"}
+
+
+def _neomme_per_layer(cfg, types):  # NeoMMEConfig.__post_init__: full layers no window, every 2nd sliding layer 1024
+    sliding = [i for i, t in enumerate(types) if t == "sliding_attention"]
+    return {**{i: {"sliding_window": None} for i, t in enumerate(types) if t == "full_attention"},
+            **{i: {"sliding_window": 1024} for k, i in enumerate(sliding) if k % 2}}
+
+
+def neomme_rope(cfg: dict) -> dict:
+    """``cfg`` with NeoMMEConfig.convert_rope_params_to_dict applied: one rope dict per layer type, each filled with
+    the class's defaults (full: ``rope_theta`` 1e6, ``partial_rotary_factor`` 0.25; sliding: 1e4, 1.0), a top-level
+    ``rope_theta`` (a transformers 4 file) giving both types' theta.
+
+    Parameters
+    ----------
+    cfg : dict
+        A NeoMME config as the file has it.
+
+    Returns
+    -------
+    dict
+        The config with ``rope_parameters`` per layer type.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A ``rope_scaling`` (its class reads none) or a ``rope_parameters`` that is not keyed by layer type.
+
+    Examples
+    --------
+    >>> rp = neomme_rope({"rope_theta": 5e5})["rope_parameters"]
+    >>> rp["full_attention"]["rope_theta"], rp["full_attention"]["partial_rotary_factor"], rp["sliding_attention"]
+    (500000.0, 0.25, {'rope_type': 'default', 'rope_theta': 500000.0, 'partial_rotary_factor': 1.0})
+    """
+    if cfg.get("rope_scaling") is not None:
+        raise ValidationError("config field rope_scaling is not read by NeoMME's configuration class (its RoPE is "
+                              "rope_parameters per layer type): refused rather than dropped; give rope_parameters")
+    given = cfg.get("rope_parameters") or {}
+    if not isinstance(given, dict) or set(given) - {"full_attention", "sliding_attention"} or not all(
+            isinstance(v, dict) for v in given.values()):
+        raise fail("rope_parameters", "an object {'full_attention': {...}, 'sliding_attention': {...}}", given)
+    out = {k: v for k, v in cfg.items() if k != "rope_theta"}
+    theta = cfg.get("rope_theta")
+    rope = {}
+    for t, (base, prf) in {"full_attention": (1e6, 0.25), "sliding_attention": (1e4, 1.0)}.items():
+        rope[t] = {"rope_type": "default", "rope_theta": read_real(cfg, "rope_theta") if theta is not None else base,
+                   "partial_rotary_factor": prf, **given.get(t, {})}
+    out["rope_parameters"] = rope
+    return out
+
+
 def _lara_mini(cfg, n):  # LaraMiniConfig's released pattern, period 5
     pattern = ("linear_attention", "sliding_attention", "linear_attention", "full_attention", "sliding_attention")
     return [pattern[i % 5] for i in range(n)]
@@ -228,6 +282,13 @@ class Family:
         The window's field (ModernBERT: ``local_attention``, the whole window).
     convert : callable or None
         ``cfg -> cfg`` as the configuration class rewrites older keys (ModernBERT's thetas).
+    per_layer : tuple of str
+        The ``per_layer_config`` fields its modeling code reads per layer and that change positions (Gemma 4's
+        ``head_dim``, NeoMME's ``sliding_window``); any other field there is refused.
+    per_layer_inert : tuple of str
+        The ``per_layer_config`` fields its code reads per layer that change no position (key heads).
+    per_layer_default : callable or None
+        ``(cfg, types) ->`` the ``per_layer_config`` its class's ``__post_init__`` derives when the file has none.
     extra : tuple of str
         Fields only this family may carry, understood here.
     text : str or None
@@ -264,6 +325,9 @@ class Family:
     causal: bool = True                              # False: a bidirectional encoder (its attention's is_causal False)
     window_key: str = "sliding_window"               # the window's field (ModernBERT: local_attention, the whole window)
     convert: object = None                           # cfg -> cfg as the class rewrites older keys (ModernBERT's thetas)
+    per_layer: tuple = ()                            # per_layer_config fields its code reads per layer (head_dim, ...)
+    per_layer_inert: tuple = ()                      # per_layer_config fields its code reads that change no position
+    per_layer_default: object = None                 # (cfg, types) -> the per_layer_config its class derives
     extra: tuple = field(default=())                 # fields only this family may carry, understood here
     text: str | None = None                          # a wrapper's text model type when text_config has none
 
@@ -325,8 +389,13 @@ FAMILIES = {
     "gemma3n_text": Family(_SW, theta_default=1e6, scale="one", extra=("num_kv_shared_layers",)),
     # Gemma 4 and its unified (any-to-any) text model: the same config class body and attention (per_layer_config's
     # head_dim on the full layers, proportional RoPE there, the last layer forced full)
-    **{t: Family(_SW, _every(6, None, last_full=True), theta_default=1e6, scale="one",
+    **{t: Family(_SW, _every(6, None, last_full=True), theta_default=1e6, scale="one", per_layer=("head_dim",),
+                 per_layer_inert=("num_key_value_heads",), per_layer_default=_gemma4_per_layer,
                  extra=("per_layer_config", "global_head_dim")) for t in GEMMA4_TEXT},
+    # NeoMME: a bidirectional encoder; per layer type its own RoPE (full: a quarter of the head at 1e6, sliding: all of
+    # it at 1e4; text positions on both axes of its 2-axis M-RoPE, where it is plain RoPE) and per layer its window
+    "neomme": Family(_SW, _every(6, None, last_full=True), causal=False, convert=neomme_rope, per_layer=("sliding_window",),
+                     per_layer_default=_neomme_per_layer, extra=("per_layer_config",)),
     "cohere2": Family(_SW, _every(4), nope_types=("full_attention",), pairing="interleaved"),
     **{t: Family(_SW, _exaone4, nope_if_window=True) for t in ("exaone4", "exaone_moe", "exaone4_5")},
     # Kolibri1Config: every 5th layer full whatever sliding_window_pattern says (found by the sweep's hub-layout case)

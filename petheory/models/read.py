@@ -173,24 +173,62 @@ def _causal(cfg: dict, mt: str, fam: Family, fields, types: list) -> bool:
     return False
 
 
-def _layer_dims(cfg: dict, mt: str, d: int, types: list) -> list:
-    """Head dimension per layer: Gemma 4's full-attention layers have their own (``global_head_dim``)."""
-    if mt not in GEMMA4_TEXT:
-        return [d] * len(types)
+def _per_layer(cfg: dict, mt: str, fam: Family, d: int, types: list) -> tuple[list, list]:
+    """Per layer: its head dimension and its own window (None: the layer type's), from ``per_layer_config``
+    (transformers' sparse per-layer overrides of the config: ``{layer index: {field: value}}``), else as the family's
+    class derives it when the file has none (:attr:`Family.per_layer_default`). Only the fields the family's modeling
+    code reads per layer (:attr:`Family.per_layer`) are read; another one is refused by name."""
+    n = len(types)
+    dims, windows = [d] * n, [None] * n
+    if not fam.per_layer:
+        return dims, windows
     plc = cfg.get("per_layer_config")
-    if plc is None:
-        gd = read_int(cfg, "global_head_dim", default=512, minimum=2, limit=1 << 14)
-        return [gd if t == "full_attention" else d for t in types]
+    given = plc is not None
+    if not given:
+        plc = fam.per_layer_default(cfg, types)
     if not isinstance(plc, dict):
-        raise fail("per_layer_config", "an object {layer index: {head_dim: ...}}", plc)
-    out = [d] * len(types)
-    for k, over in plc.items():
-        if not (isinstance(k, str) and k.isdigit() or isinstance(k, int)) or int(k) >= len(types):
-            raise fail("per_layer_config", f"keyed by layer indices < {len(types)}", k)
-        if not isinstance(over, dict) or set(over) - {"head_dim", "num_key_value_heads"}:
-            raise fail(f"per_layer_config.{k}", "an object with head_dim / num_key_value_heads only", over)
-        if "head_dim" in over:
-            out[int(k)] = read_int(over, "head_dim", minimum=2, where=f"per_layer_config.{k}.", limit=1 << 14)
+        raise fail("per_layer_config", "an object {layer index: {field: value}}", plc)
+    over = {}
+    for k, fields in plc.items():
+        if not (isinstance(k, str) and k.isdigit() or isinstance(k, int) and not isinstance(k, bool)) or int(k) >= n:
+            raise fail("per_layer_config", f"keyed by layer indices < {n}", k)
+        if not isinstance(fields, dict):
+            raise fail(f"per_layer_config.{k}", "an object {field: value}", fields)
+        for key in fields:
+            if key not in fam.per_layer + fam.per_layer_inert:
+                raise ValidationError(f"config field per_layer_config.{k}.{key} is not read per layer by {mt}'s code "
+                                      f"as petheory has verified it (it reads {', '.join(fam.per_layer)} there): "
+                                      "refused rather than read or dropped")
+        over[int(k)] = fields
+    for i, fields in over.items():
+        if "head_dim" in fields:
+            dims[i] = read_int(fields, "head_dim", minimum=2, where=f"per_layer_config.{i}.", limit=1 << 14)
+    if "sliding_window" in fam.per_layer:
+        windows = _layer_windows(cfg, mt, types, over, given)
+    return dims, windows
+
+
+def _layer_windows(cfg: dict, mt: str, types: list, over: dict, given: bool) -> list:
+    """NeoMME's windows: layer i's mask slides by ``per_layer_config[i].sliding_window`` (the global one where it has
+    none), its attention module by that + 1 on the sliding layers; a full layer must be given null, a sliding one a
+    window (transformers fails on null there)."""
+    where = "per_layer_config" + ("" if given else " (not in this file: transformers' configuration class derives it "
+                                  "from layer_types)")
+    glob = cfg.get("sliding_window")
+    out = []
+    for i, t in enumerate(types):
+        w = over[i]["sliding_window"] if i in over and "sliding_window" in over[i] else glob
+        if t == "full_attention" and w is not None:
+            raise ValidationError(f"config field {where} gives full-attention layer {i} no sliding_window: null, so "
+                                  f"{mt}'s mask slides it by sliding_window = {w} while its attention module says full "
+                                  f"(transformers' attention paths disagree): refused; add per_layer_config.{i}."
+                                  "sliding_window = null")
+        if t == "sliding_attention" and w is None:
+            raise ValidationError(f"config field {where} leaves sliding layer {i} without a window: transformers' {mt} "
+                                  "attention fails on it (None + 1); give sliding_window")
+        own = i in over and "sliding_window" in over[i]
+        out.append(None if w is None else read_int(over[i] if own else cfg, "sliding_window",
+                                                   where=f"per_layer_config.{i}." if own else ""))
     return out
 
 
@@ -287,7 +325,7 @@ def rope_model(cfg: dict, mt: str, fam: Family, fields=None) -> Scheme:
     if "cross_attention_layers" in fam.extra and cfg.get("cross_attention_layers"):
         cross = set(read_int_list(cfg, "cross_attention_layers", minimum=0, maximum=n - 1))
         types = ["cross_attention" if i in cross else t for i, t in enumerate(types)]
-    dims = _layer_dims(cfg, mt, d, types)
+    dims, windows = _per_layer(cfg, mt, fam, d, types)
     causal = _causal(cfg, mt, fam, fields, types)
     nested = _nested_rope(rope)
     notes: list = []
@@ -313,15 +351,15 @@ def rope_model(cfg: dict, mt: str, fam: Family, fields=None) -> Scheme:
     scaled = None  # Molmo2: only the layers of rope_scaling_layers apply rope_parameters' scaling (None: all)
     if "rope_scaling_layers" in fam.extra and cfg.get("rope_scaling_layers") is not None:
         scaled = set(read_int_list(cfg, "rope_scaling_layers", minimum=0, maximum=n - 1))
-    for i, (t, d_i) in enumerate(zip(types, dims)):
+    for i, (t, d_i, w_i) in enumerate(zip(types, dims, windows)):
         rotary = forced[i] or rope_on[i] and t not in nope_types and t not in NO_POSITION_TYPES and not (
             nested is not None and t in nested and nested[t] is None)  # transformers: a null entry has no RoPE
         theta = float(thetas[i]) if thetas and rotary else None
         plain = rotary and scaled is not None and i not in scaled
-        key = (t, rotary, d_i, theta, plain)
+        key = (t, rotary, d_i, theta, plain, w_i)
         if key not in kinds:
             pos, L = _positions(cfg, mt, fam, t, rotary, d_i, rope, where, nested, max_pos, notes, theta, plain)
-            kinds[key] = Layer(pos, _span(cfg, t, fam), _temperature(cfg, mt, fam, t, rotary), fam.sinks and t not in
+            kinds[key] = Layer(pos, _span(cfg, t, fam, w_i), _temperature(cfg, mt, fam, t, rotary), fam.sinks and t not in
                                NO_POSITION_TYPES, t, causal=causal)
             if L is not None:
                 contexts[key] = L
@@ -506,7 +544,9 @@ def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes, 
                      reflected=fam.reflected), L
 
 
-def _span(cfg: dict, t: str, fam: Family | None = None) -> Span:
+def _span(cfg: dict, t: str, fam: Family | None = None, window: int | None = None) -> Span:
+    if t == "sliding_attention" and window is not None:  # a per-layer window (NeoMME: bidirectional, |i - j| <= W)
+        return Span("sliding", window + (fam is not None and not fam.causal))
     if t == "full_attention" and fam is not None and fam.window_on_full and cfg.get("sliding_window") is not None:
         return Span("sliding", read_int(cfg, "sliding_window"))
     if t == "sliding_attention" and fam is not None and not fam.causal:
@@ -622,6 +662,10 @@ def _notes(cfg: dict, mt: str, fam: Family, layers: list) -> list:
             notes.append(f"{key}={cfg[key]}: logits are soft-capped (tanh) after the scale; not part of the kernel")
     if mt == "llama4_text" and cfg.get("use_qk_norm", True):
         notes.append("use_qk_norm: Llama 4's rotary layers L2-normalise queries and keys after RoPE (content norms only)")
+    if mt == "neomme":
+        notes.append("NeoMME's 2-axis M-RoPE (row and column bands alternating) is read for text positions, where both "
+                     "axes carry the token index and it rotates exactly as plain RoPE; document-image patches are not "
+                     "analysed")
     if fam.scale == "one":
         notes.append(f"{mt}: queries and keys are RMS-normalised and the softmax scale is 1 (logit factor sqrt(d))")
     if fam.scale == "granite" and cfg.get("attention_multiplier") not in (None, 1, 1.0):

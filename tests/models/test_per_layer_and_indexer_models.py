@@ -9,6 +9,7 @@ modules transformers builds from the same file (tools/verify/oracle.py on the me
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 
 import pytest
@@ -80,3 +81,76 @@ def test_gemma4_unified_wrappers_read_their_text_config(tmp_path, mt):
     bad, unknown = compared(scheme, AutoConfig.from_pretrained(tmp_path))
     assert not bad and not unknown, (bad, unknown)
     assert scheme.source == "gemma4_unified_text" and [layer.positions.d for layer in scheme.layers] == [256] * 5 + [512]
+
+
+# ----------------------------------------------------------------------------- NeoMME: a window per layer
+
+
+def test_neomme_reads_each_layers_window_and_its_layer_types_rope(tmp_path):
+    """NeoMMEConfig derives per_layer_config: full layers no window, every second sliding layer 1024 instead of
+    sliding_window (256); a bidirectional encoder whose attention keeps W + 1 (|i - j| <= W); full layers rotate a
+    quarter of the head at 1e6, sliding ones all of it at 1e4."""
+    doc = saved(tmp_path, AutoConfig.for_model("neomme", num_hidden_layers=8))
+    assert doc["per_layer_config"]["1"] == {"sliding_window": 1024} and "0" not in doc["per_layer_config"]
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    bad, unknown = compared(scheme, AutoConfig.from_pretrained(tmp_path))
+    assert not bad and not unknown, (bad, unknown)
+    assert [layer.span.size for layer in scheme.layers] == [257, 1025, 257, 1025, 257, None, 1025, None]
+    assert not any(layer.causal for layer in scheme.layers)
+    full, sliding = scheme.layers[5].positions, scheme.layers[0].positions
+    assert (full.params["rotary_dim"], full.params["base"], sliding.params.get("rotary_dim"), sliding.params["base"]) \
+        == (16, 1e6, None, 1e4)
+
+
+def test_neomme_transformers_4_file_without_derived_fields_is_read_as_its_class_derives_them(tmp_path):
+    """A file with a top-level rope_theta and neither layer_types nor per_layer_config: the class derives both and
+    gives every layer type that theta (the per-type partial rotary kept)."""
+    config = AutoConfig.for_model("neomme", num_hidden_layers=8)
+    config.save_pretrained(tmp_path)
+    doc = json.loads((tmp_path / "config.json").read_text())
+    for key in ("per_layer_config", "layer_types", "rope_parameters"):
+        doc.pop(key)
+    doc["rope_theta"] = 500000.0
+    (tmp_path / "config.json").write_text(json.dumps(doc))
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    bad, unknown = compared(scheme, AutoConfig.from_pretrained(tmp_path))
+    assert not bad and not unknown, (bad, unknown)
+    assert {layer.positions.params["base"] for layer in scheme.layers} == {500000.0}
+    assert [layer.span.size for layer in scheme.layers] == [257, 1025, 257, 1025, 257, None, 1025, None]
+
+
+@pytest.mark.parametrize("wrong", ["window", "rotary"])
+def test_neomme_read_with_one_window_or_one_rope_is_caught(tmp_path, wrong):
+    """Planted: every sliding layer at the global window (per_layer_config dropped), or the full layers rotating the
+    whole head: each a misread for the tool."""
+    saved(tmp_path, AutoConfig.for_model("neomme", num_hidden_layers=8))
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    if wrong == "window":
+        plant = with_layers(scheme, lambda i, layer: replace(layer, span=scheme.layers[0].span)
+                            if layer.type == "sliding_attention" else layer)
+    else:
+        whole = replace(scheme.layers[5].positions, params={"base": 1e6, "pairing": "half"})
+        plant = with_layers(scheme, lambda i, layer: replace(layer, positions=whole)
+                            if layer.type == "full_attention" else layer)
+    bad, _ = compared(plant, AutoConfig.from_pretrained(tmp_path))
+    assert bad and ("window" if wrong == "window" else "rotated") in " ".join(bad), bad
+
+
+@pytest.mark.parametrize("edit,says", [
+    ({"per_layer_config": {"1": {"sliding_window": 1024}}}, "gives full-attention layer 5 no sliding_window: null"),
+    ({"per_layer_config": {"0": {"head_dim": 32}}}, "per_layer_config.0.head_dim is not read per layer by neomme"),
+    ({"per_layer_config": {"1": {"sliding_window": None}}}, "leaves sliding layer 1 without a window"),
+])
+def test_neomme_per_layer_settings_its_code_cannot_run_as_read_are_refused_naming_the_file_fields(tmp_path, edit,
+                                                                                                    says):
+    """A full layer left with the global window (its mask slides, its attention module says full), a per-layer field
+    NeoMME's code reads from the global config, a sliding layer without a window (transformers fails): refused, each
+    message naming only fields the file holds."""
+    from petheory.errors import ValidationError
+
+    from _helpers import named_fields_hold
+
+    doc = saved(tmp_path, AutoConfig.for_model("neomme", num_hidden_layers=8), **edit)
+    with pytest.raises(ValidationError, match=re.escape(says)) as err:
+        resolve_scheme(f"hf:{tmp_path}")
+    assert not named_fields_hold(str(err.value), doc)
