@@ -289,6 +289,9 @@ class Family:
         The ``per_layer_config`` fields its code reads per layer that change no position (key heads).
     per_layer_default : callable or None
         ``(cfg, types) ->`` the ``per_layer_config`` its class's ``__post_init__`` derives when the file has none.
+    per_layer_by_type : bool
+        Its rotary module reads ``per_layer_config[layer type]``, which transformers refuses unless every layer of
+        that type has the same overrides (Gemma 4).
     extra : tuple of str
         Fields only this family may carry, understood here.
     text : str or None
@@ -328,6 +331,7 @@ class Family:
     per_layer: tuple = ()                            # per_layer_config fields its code reads per layer (head_dim, ...)
     per_layer_inert: tuple = ()                      # per_layer_config fields its code reads that change no position
     per_layer_default: object = None                 # (cfg, types) -> the per_layer_config its class derives
+    per_layer_by_type: bool = False                  # its rotary module reads per_layer_config[layer type] (Gemma 4)
     extra: tuple = field(default=())                 # fields only this family may carry, understood here
     text: str | None = None                          # a wrapper's text model type when text_config has none
 
@@ -390,7 +394,7 @@ FAMILIES = {
     # Gemma 4 and its unified (any-to-any) text model: the same config class body and attention (per_layer_config's
     # head_dim on the full layers, proportional RoPE there, the last layer forced full)
     **{t: Family(_SW, _every(6, None, last_full=True), theta_default=1e6, scale="one", per_layer=("head_dim",),
-                 per_layer_inert=("num_key_value_heads",), per_layer_default=_gemma4_per_layer,
+                 per_layer_inert=("num_key_value_heads",), per_layer_default=_gemma4_per_layer, per_layer_by_type=True,
                  extra=("per_layer_config", "global_head_dim")) for t in GEMMA4_TEXT},
     # NeoMME: a bidirectional encoder; per layer type its own RoPE (full: a quarter of the head at 1e6, sliding: all of
     # it at 1e4; text positions on both axes of its 2-axis M-RoPE, where it is plain RoPE) and per layer its window

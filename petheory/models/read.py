@@ -200,6 +200,14 @@ def _per_layer(cfg: dict, mt: str, fam: Family, d: int, types: list) -> tuple[li
                                       f"as petheory has verified it (it reads {', '.join(fam.per_layer)} there): "
                                       "refused rather than read or dropped")
         over[int(k)] = fields
+    if fam.per_layer_by_type:
+        for t in dict.fromkeys(types):
+            same = [i for i, u in enumerate(types) if u == t]
+            odd = next((i for i in same if over.get(i, {}) != over.get(same[0], {})), None)
+            if odd is not None:
+                raise ValidationError(f"config field per_layer_config gives {t} layer {odd} other settings than "
+                                      f"{t} layer {same[0]}: transformers' {mt} rotary module reads them per layer "
+                                      "type and fails on that (not homogeneous); give every layer of a type the same")
     for i, fields in over.items():
         if "head_dim" in fields:
             dims[i] = read_int(fields, "head_dim", minimum=2, where=f"per_layer_config.{i}.", limit=1 << 14)

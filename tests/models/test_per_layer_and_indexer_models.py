@@ -154,3 +154,20 @@ def test_neomme_per_layer_settings_its_code_cannot_run_as_read_are_refused_namin
     with pytest.raises(ValidationError, match=re.escape(says)) as err:
         resolve_scheme(f"hf:{tmp_path}")
     assert not named_fields_hold(str(err.value), doc)
+
+
+def test_gemma4_unified_head_dims_that_differ_within_a_layer_type_are_refused_as_transformers_fails(tmp_path):
+    """Gemma 4's rotary module reads per_layer_config[layer type]: two full layers of different head_dim make
+    transformers raise (checked here), and the reader refuses it saying why, naming the file's field."""
+    from petheory.errors import ValidationError
+
+    from _helpers import named_fields_hold
+
+    doc = saved(tmp_path, AutoConfig.for_model("gemma4_unified_text", num_hidden_layers=12),
+                per_layer_config={"05": {"head_dim": 512}, "11": {"head_dim": 256 + 128}})
+    with pytest.raises(ValueError, match="not homogeneous"):
+        oracle.facts(AutoConfig.from_pretrained(tmp_path))
+    with pytest.raises(ValidationError, match="gives full_attention layer 11 other settings than full_attention "
+                                              "layer 5") as err:
+        resolve_scheme(f"hf:{tmp_path}")
+    assert not named_fields_hold(str(err.value), doc)
