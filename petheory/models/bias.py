@@ -14,32 +14,39 @@ from petheory.encodings import alibi_slopes
 from petheory.errors import ValidationError
 from petheory.models.families import family, refuse_underived
 from petheory.models.fields import LIMITS, fail, read_heads, read_int, read_real
-from petheory.models.read import query_scale
+from petheory.models.read import _mrope, query_scale
 from petheory.models.rope import rope_dict, rope_scheme, yarn_get_mscale
 from petheory.scheme import Layer, Positions, Scheme
 
 
 #: MLA families whose attention rotates adjacent pairs unconditionally (transformers 5.24's modeling code).
-MLA_ALWAYS_INTERLEAVED = ("deepseek_v2", "bailing_hybrid", "glm_moe_dsa", "longcat_flash", "mistral_large4")
+MLA_ALWAYS_INTERLEAVED = ("deepseek_v2", "bailing_hybrid", "glm_moe_dsa", "longcat_flash", "mistral_large4",
+                          "hy_v4_vl_text")
 #: MLA families whose config class reads ``rope_interleave`` with default True.
 MLA_INTERLEAVE_DEFAULT = ("deepseek_v3", "axk1", "glm4_moe_lite", "mistral4", "sarvam_mla", "youtu")
 
 
-#: MLA families whose ``indexed_attention`` layers (DeepSeek Sparse Attention) transformers runs with DeepSeek-V3.2's
-#: indexer: the main attention is MLA over the keys the indexer selects.
-MLA_INDEXED = ("deepseek_v32", "glm_moe_dsa", "axk2")
+#: MLA families whose ``indexed_attention`` layers (DeepSeek Sparse Attention) transformers runs with an indexer of
+#: DeepSeek-V3.2's kind: the main attention is MLA over the keys the indexer selects. Per family, where the indexer's
+#: head rotates its ``qk_rope_head_dim`` dimensions (its ``Indexer.forward`` splits them off ``first`` or ``last``) and
+#: in which pairs (``half``: rotate_half; ``interleaved``: apply_rotary_pos_emb_interleave's adjacent pairs), as
+#: tests/models/test_per_layer_and_indexer_models.py evaluates them on transformers' own code.
+INDEXER_LAYOUT = {"deepseek_v32": ("first", "half"), "glm_moe_dsa": ("first", "interleaved"), "axk2": ("first", "half"),
+                  "hy_v4": ("last", "half"), "hy_v4_vl_text": ("last", "interleaved")}
+MLA_INDEXED = tuple(INDEXER_LAYOUT)
 
 
-def _indexer_note(cfg: dict, r: int) -> str:
-    """What the DSA indexer's positions are (``DeepseekV32Indexer.forward``), for the scheme's notes."""
+def _indexer_note(cfg: dict, mt: str, r: int) -> str:
+    """What the DSA indexer's positions are (the family's ``Indexer.forward``), for the scheme's notes."""
     topk = cfg.get("index_topk", 2048)
     hd = cfg.get("index_head_dim", 128)
+    where, pairing = INDEXER_LAYOUT[mt]
+    pairs = "half-split pairs (dimension i with i + r/2)" if pairing == "half" else "adjacent pairs (2i with 2i + 1)"
     return (f"indexed_attention (DeepSeek Sparse Attention): the MLA attention above (its positions) attends only to "
             f"the index_topk = {topk} keys an indexer selects per query (all keys while there are at most {topk}); the "
-            f"indexer scores keys with its own {hd}-dimensional heads whose first qk_rope_head_dim = {r} dimensions are "
-            "rotated by the same cos/sin as MLA but in half-split pairs (rotate_half), the rest unrotated; which keys it "
-            "keeps depends on content, so positions beyond index_topk keys are not a fixed span (analysed here as full "
-            "causal attention)")
+            f"indexer scores keys with its own {hd}-dimensional heads whose {where} qk_rope_head_dim = {r} dimensions "
+            f"are rotated by the same cos/sin as MLA in {pairs}, the rest unrotated; which keys it keeps depends on "
+            "content, so positions beyond index_topk keys are not a fixed span (analysed here as full causal attention)")
 
 
 def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
@@ -102,7 +109,8 @@ def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
              if not nope else f"MLA without RoPE ({mt}): its latent-attention layers see no position"]
     if softmax != 1.0:
         notes.append(f"mscale_all_dim: every logit (content too) is multiplied by {softmax:.6g}^2 = {softmax ** 2:.6g}")
-    pos = Positions("rotary", "mla_rope", mla, r + nope_dim, softmax ** 2) if not nope else \
+    mrope = _mrope(cfg, rope, where, fam, mt, r // 2)  # HY-V4-VL: M-RoPE sections over the rotary bands
+    pos = Positions("rotary", "mla_rope", mla, r + nope_dim, softmax ** 2, mrope=mrope) if not nope else \
         Positions("nope", d=r + nope_dim)
     indexed = mt in MLA_INDEXED
     # DeepseekV32Config.__post_init__ derives layer_types = ['indexed_attention'] * n when the file has none
@@ -111,10 +119,10 @@ def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
     types = cfg.get("layer_types") or ["indexed_attention" if indexed else "full_attention"] * n
     if not isinstance(types, (list, tuple)) or len(types) != n:
         raise fail("layer_types", f"a list of num_hidden_layers={n} layer types", types)
-    kinds = {"full_attention": Layer(pos, temperature=temperature, type="full_attention"),
+    kinds = {"full_attention": Layer(pos, temperature=temperature, sinks=fam.sinks, type="full_attention"),
              "linear_attention": Layer(Positions("none"), type="linear_attention")}
     if indexed:
-        kinds["indexed_attention"] = Layer(pos, temperature=temperature, type="indexed_attention")
+        kinds["indexed_attention"] = Layer(pos, temperature=temperature, sinks=fam.sinks, type="indexed_attention")
     if temperature is not None:
         notes.append("Llama 4 scaling (rope_parameters.llama_4_scaling_beta): every attention layer multiplies its "
                      "queries by 1 + beta * log(1 + floor(p / original_max_position_embeddings)) at position p")
@@ -123,9 +131,16 @@ def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
             raise ValidationError(f"config field layer_types[{i}] = {t!r} is not a layer type petheory reads for MLA "
                                   f"({mt}); supported: {', '.join(kinds)}")
     if "indexed_attention" in types:
-        notes.append(_indexer_note(cfg, r))
+        notes.append(_indexer_note(cfg, mt, r))
     if "linear_attention" in types:
         notes.append("linear-attention layers carry no positional encoding here: kind 'none'")
+    if mrope is not None and not nope:
+        notes.append(f"M-RoPE ({mrope.layout}, sections {list(mrope.sections)} for t/h/w over the {r // 2} rotary "
+                     "bands): text-only positions assumed (every axis carries the token index), where it rotates "
+                     "exactly as plain RoPE; image/video tokens are not analysed")
+    if fam.sinks:
+        notes.append("attention sinks: one learned logit per head joins the softmax (its value is a weight, not in "
+                     "config.json); it only lowers every attention weight by a common factor per query")
     kv = read_int(cfg, "num_key_value_heads", default=heads)
     return Scheme(mt, tuple(kinds[t] for t in types), L, max_pos, heads, kv, r + nope_dim, tuple(notes))
 

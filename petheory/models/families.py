@@ -365,7 +365,9 @@ FAMILIES = {
                                 theta_default=500000.0),
     # the layers of cross_attention_layers attend to the image instead of the text (Mllama): no positions
     "mllama_text_model": Family(extra=("cross_attention_layers",)),
-    **{t: Family(sinks=True) for t in ("hy_v4", "hy_v4_vl_text")},
+    # HY-V4: MLA with sinks; its vision-language text model adds interleaved M-RoPE sections over the rotary bands
+    "hy_v4": Family(sinks=True),
+    "hy_v4_vl_text": Family(sinks=True, mrope="interleaved", mrope_default=(12, 10, 10)),
     "gpt_neox": Family(prf_legacy="rotary_pct"),
     "minimax_m2": Family(prf_legacy="rotary_dim"),
     # GPT-J, CodeGen: the first rotary_dim dimensions of each head rotate in adjacent pairs (rotate_every_two) by a
@@ -485,6 +487,11 @@ FOREIGN_FIELDS = ("no_rope_layers", "attention_chunk_size", "attn_temperature_tu
 REFUSED = {
     "ernie4_5_vl_moe_text": "ERNIE 4.5-VL's 3-D RoPE (its own frequency ladder over t/h/w, adjacent pairs): not read",
     "ernie4_5_vl_moe": "ERNIE 4.5-VL's 3-D RoPE (its own frequency ladder over t/h/w, adjacent pairs): not read",
+    "mistral_large4_text": "Mistral Large 4's learned positions (LeRoPE): its rotary module multiplies every inverse "
+                           "frequency by exp(alpha), alpha a learned weight per band, and its attention multiplies "
+                           "every query by scale_h * log(p + 1) + bias_h, learned per head; both are weights of the "
+                           "checkpoint, not fields of config.json, so the config states neither its frequencies nor "
+                           "its position-dependent temperature: not read",
     "dory": "Dory's recurrent-depth layout (n_input_layers, n_recurrent_layers, n_output_layers: a block of layers "
             "run several times) and its legacy layer_types with 'mlp' entries, which transformers halves: not read",
 }

@@ -171,3 +171,95 @@ def test_gemma4_unified_head_dims_that_differ_within_a_layer_type_are_refused_as
                                               "layer 5") as err:
         resolve_scheme(f"hf:{tmp_path}")
     assert not named_fields_hold(str(err.value), doc)
+
+
+# ----------------------------------------------------------------------------- indexed attention (DSA)
+
+
+@pytest.mark.parametrize("mt", ["hy_v4", "hy_v4_vl_text"])
+def test_hy_v4_indexed_layers_are_mla_with_sinks(tmp_path, mt):
+    """HY-V4's indexed_attention layers: MLA's positions (64 rotary of 256 query/key dimensions, half-split pairs;
+    the vision-language text model adjacent pairs under interleaved M-RoPE sections [12, 10, 10]), learned sinks, and
+    a note describing the indexer's own rotary dimensions."""
+    saved(tmp_path, AutoConfig.for_model(mt, num_hidden_layers=2))
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    bad, unknown = compared(scheme, AutoConfig.from_pretrained(tmp_path))
+    assert not bad and not unknown, (bad, unknown)
+    p = scheme.main.positions
+    assert [layer.type for layer in scheme.layers] == ["indexed_attention"] * 2 and scheme.main.sinks
+    assert (p.encoding, p.params["rope_dim"], p.d) == ("mla_rope", 64, 256)
+    vl = mt == "hy_v4_vl_text"
+    assert p.params["pairing"] == ("interleaved" if vl else "half")
+    assert (p.mrope.sections, p.mrope.layout) == ((12, 10, 10), "interleaved") if vl else p.mrope is None
+    assert any("whose last qk_rope_head_dim = 64 dimensions" in n for n in scheme.notes)
+
+
+def test_hy_v4_vl_read_with_half_split_pairs_or_without_its_sections_is_caught(tmp_path):
+    """Planted: HY-V4-VL's MLA read with half-split pairs, or without its M-RoPE sections: misreads for the tool."""
+    saved(tmp_path, AutoConfig.for_model("hy_v4_vl_text", num_hidden_layers=2))
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    p = scheme.main.positions
+    for wrong_p, says in ((replace(p, params={**p.params, "pairing": "half"}), "pairing"),
+                          (replace(p, mrope=None), "M-RoPE")):
+        bad, _ = compared(with_layers(scheme, lambda i, layer: replace(layer, positions=wrong_p)),
+                          AutoConfig.from_pretrained(tmp_path))
+        assert bad and says in " ".join(bad), bad
+
+
+def indexer_layout(mt: str) -> tuple:
+    """(which end of the indexer's head rotates, its pairing) as transformers' ``<Model>Indexer.forward`` of ``mt``
+    runs it: the split of q read from its code, the pairing evaluated on the function it calls with the model's own
+    rotary module's cos/sin (e_0 at position 1 against e_j at position 0: nonzero for j = 0's partner only)."""
+    import ast
+    import inspect
+    import textwrap
+
+    config = AutoConfig.for_model(mt, num_hidden_layers=2)
+    model, text = oracle.build_meta(config)
+    mod = oracle.modeling_module(model)
+    indexer = next(getattr(mod, n) for n in dir(mod) if n.endswith("Indexer"))
+    tree = ast.parse(textwrap.dedent(inspect.getsource(indexer.forward)))
+    split, apply = None, None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and ast.unparse(node.value.func) == \
+                "torch.split" and ast.unparse(node.value.args[0]) == "q" and isinstance(node.targets[0], ast.Tuple):
+            split = [ast.unparse(e) for e in node.targets[0].elts]
+        if isinstance(node, ast.Call) and oracle.ROTARY_CALL.search(ast.unparse(node.func)):
+            apply = getattr(mod, ast.unparse(node.func))
+    where = {("q_rot", "q_pass"): "first", ("q_pass", "q_rot"): "last"}[tuple(split)]
+    emb = oracle._rebuild(oracle.rotary_modules(model)[0][1], text)
+    cos, sin = emb(torch.zeros(1, 2, 8), torch.tensor([[0, 1]]))
+    r = cos.shape[-1]
+    q = torch.eye(r)[None, None].repeat(1, 2, 1, 1)  # (B, S, H, r): head j holds e_j at both positions
+    out = apply(q, q.clone(), cos.float(), sin.float(), unsqueeze_dim=2)[0]
+    partner = [j for j in range(1, r) if abs(float(out[0, 1, 0] @ out[0, 0, j])) > 1e-6]
+    return where, {(r // 2,): "half", (1,): "interleaved"}[tuple(partner)]
+
+
+@pytest.mark.parametrize("mt", sorted(__import__("petheory.models.bias", fromlist=["x"]).INDEXER_LAYOUT))
+def test_each_indexers_rotary_layout_is_the_one_its_code_runs(mt):
+    """The indexer note's table (which end of its head rotates, in which pairs) against transformers' Indexer."""
+    from petheory.models.bias import INDEXER_LAYOUT
+
+    assert indexer_layout(mt) == INDEXER_LAYOUT[mt]
+
+
+def test_a_wrong_indexer_layout_is_caught_by_that_comparison():
+    """Planted: GLM-5's indexer (adjacent pairs) and HY-V4's (the last dimensions) written as DeepSeek-V3.2's."""
+    assert indexer_layout("glm_moe_dsa") != ("first", "half")
+    assert indexer_layout("hy_v4") != ("first", "half")
+
+
+def test_mistral_large4_is_refused_naming_its_learned_positions(tmp_path):
+    """Mistral Large 4 scales every inverse frequency by exp(alpha), alpha a learned parameter of its rotary module
+    (checked on transformers' module), and its queries by a learned per-head log-position factor: the config states
+    neither, so it is refused saying so, never read at the config's frequencies."""
+    from petheory.errors import ValidationError
+
+    config = AutoConfig.for_model("mistral_large4_text", num_hidden_layers=2)
+    model, text = oracle.build_meta(config)
+    rotary = oracle.rotary_modules(model)[0][1]
+    assert "alpha" in dict(rotary.named_parameters())
+    saved(tmp_path, config)
+    with pytest.raises(ValidationError, match=r"exp\(alpha\), alpha a learned weight per band"):
+        resolve_scheme(f"hf:{tmp_path}")
