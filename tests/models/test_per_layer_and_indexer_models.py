@@ -263,3 +263,16 @@ def test_mistral_large4_is_refused_naming_its_learned_positions(tmp_path):
     saved(tmp_path, config)
     with pytest.raises(ValidationError, match=r"exp\(alpha\), alpha a learned weight per band"):
         resolve_scheme(f"hf:{tmp_path}")
+
+
+def test_the_comparison_will_not_pass_a_rotary_module_with_learned_frequencies(tmp_path):
+    """Planted: Mistral Large 4 read at its config's frequencies (as an MLA family: the buffers transformers keeps
+    agree) is not a pass for the tool: its rotary module's learned alpha is reported as unverifiable."""
+    from petheory.models.bias import mla_model
+
+    config = AutoConfig.for_model("mistral_large4_text", num_hidden_layers=2)
+    doc = saved(tmp_path, config)
+    scheme = mla_model({k: v for k, v in doc.items() if k != "layer_types"}, "deepseek_v3")
+    scheme = replace(scheme, layers=tuple(replace(layer, type="indexed_attention") for layer in scheme.layers))
+    _, unknown = compared(scheme, AutoConfig.from_pretrained(tmp_path))
+    assert any("learned parameters ['alpha']" in u for u in unknown), unknown

@@ -282,6 +282,9 @@ def rotary_facts(model, text) -> dict:
             out[name] = {"error": f"{type(mod).__name__} is not built from the config"}
             continue
         entry = {"class": type(cpu).__name__}
+        learned = [n for n, _ in cpu.named_parameters()]
+        if learned:  # Mistral Large 4's alpha: the frequencies it runs are the buffers times learned weights
+            entry["learned"] = learned
         for bname, buf in cpu.named_buffers():
             if bname.endswith("inv_freq") and "original" not in bname:
                 key = bname[: -len("inv_freq")].rstrip("_") or "default"

@@ -210,6 +210,10 @@ def compare(scheme, f: dict, hf_config) -> tuple[list, list]:
     if len(scheme.layers) != len(f["layers"]):
         return [f"{len(scheme.layers)} layers, transformers has {len(f['layers'])}"], []
     rot_by_type = _rotary_by_type(f)
+    for name, rot in f.get("rotary", {}).items():
+        if rot.get("learned") and any(layer.positions.kind == "rotary" for layer in scheme.layers):
+            unknown.append(f"rotary module {name} ({rot['class']}) has learned parameters {rot['learned']}: the "
+                           "frequencies it runs are not its config's alone")
     for i, (layer, fl) in enumerate(zip(scheme.layers, f["layers"])):
         p = layer.positions
         if fl["attention"] is None:
