@@ -211,6 +211,39 @@ def neomme_rope(cfg: dict) -> dict:
     return out
 
 
+def _zaya(cfg, n):  # ZayaConfig.__post_init__: every layer hybrid when the file lists none
+    return ["hybrid"] * n
+
+
+def zaya_rope(cfg: dict) -> dict:
+    """``cfg`` as ZayaConfig loads its RoPE: the class's per-type defaults when the file has no ``rope_parameters``
+    (hybrid: theta 5e6, sliding: 1e4, each rotating half the head), and a top-level ``rope_type`` inside a nested
+    dict (the published files') removed, as its ``convert_rope_params_to_dict`` does.
+
+    Parameters
+    ----------
+    cfg : dict
+        A ZAYA config as the file has it.
+
+    Returns
+    -------
+    dict
+        The config with ``rope_parameters`` keyed by ``hybrid`` / ``hybrid_sliding``.
+
+    Examples
+    --------
+    >>> zaya_rope({})["rope_parameters"]["hybrid"]
+    {'rope_type': 'default', 'rope_theta': 5000000.0, 'partial_rotary_factor': 0.5}
+    """
+    rope = cfg.get("rope_parameters")
+    if rope is None:
+        rope = {"hybrid": {"rope_type": "default", "rope_theta": 5_000_000.0, "partial_rotary_factor": 0.5},
+                "hybrid_sliding": {"rope_type": "default", "rope_theta": 10_000.0, "partial_rotary_factor": 0.5}}
+    if not isinstance(rope, dict):
+        raise fail("rope_parameters", "an object {'hybrid': {...}, 'hybrid_sliding': {...}}", rope)
+    return {**cfg, "rope_parameters": {k: v for k, v in rope.items() if k != "rope_type"}}
+
+
 def _lara_mini(cfg, n):  # LaraMiniConfig's released pattern, period 5
     pattern = ("linear_attention", "sliding_attention", "linear_attention", "full_attention", "sliding_attention")
     return [pattern[i % 5] for i in range(n)]
@@ -292,6 +325,9 @@ class Family:
     per_layer_by_type : bool
         Its rotary module reads ``per_layer_config[layer type]``, which transformers refuses unless every layer of
         that type has the same overrides (Gemma 4).
+    aliases : tuple of (str, str)
+        Its own layer type names and the standard type whose span (mask) each takes (ZAYA: ``hybrid`` is causal
+        full attention, ``hybrid_sliding`` sliding); ``rope_parameters`` is keyed by its own names.
     extra : tuple of str
         Fields only this family may carry, understood here.
     text : str or None
@@ -332,6 +368,7 @@ class Family:
     per_layer_inert: tuple = ()                      # per_layer_config fields its code reads that change no position
     per_layer_default: object = None                 # (cfg, types) -> the per_layer_config its class derives
     per_layer_by_type: bool = False                  # its rotary module reads per_layer_config[layer type] (Gemma 4)
+    aliases: tuple = ()                              # (its layer type, the span it masks with) pairs (ZAYA's hybrid)
     extra: tuple = field(default=())                 # fields only this family may carry, understood here
     text: str | None = None                          # a wrapper's text model type when text_config has none
 
@@ -461,6 +498,10 @@ FAMILIES = {
                          # ModernBERT's code, and nothing here either
                          extra=("local_attention", "global_attn_every_n_layers", "global_rope_theta", "local_rope_theta",
                                 "position_embedding_type")),
+    # ZAYA: softmax attention over q and k its CCA projection mixed by short causal convolutions (content), RoPE per
+    # layer type keyed by its own names; its class's default rope_parameters, its hub files' stray top-level rope_type
+    "zaya": Family(("hybrid", "hybrid_sliding"), _zaya, convert=zaya_rope,
+                   aliases=(("hybrid", "full_attention"), ("hybrid_sliding", "sliding_attention"))),
     # LaraMiniModel passes position embeddings to its sliding layers only: the full (global) layers are NoPE
     "lara_mini": Family(default_types=_lara_mini, nope_types=("full_attention",)),
 }

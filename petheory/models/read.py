@@ -55,10 +55,11 @@ def first_key(cfg: dict, keys: tuple) -> str:
     return next((k for k in keys if cfg.get(k) is not None), keys[0])
 
 
-def _nested_rope(rope: dict) -> dict | None:
-    """A ``rope_parameters`` keyed by layer type (Gemma 3, OLMo 3; a null entry: that layer type has no RoPE), else
-    None."""
-    keys = [k for k in rope if k in ("full_attention", "sliding_attention", "chunked_attention", "linear_attention")]
+def _nested_rope(rope: dict, fam: Family) -> dict | None:
+    """A ``rope_parameters`` keyed by layer type (Gemma 3, OLMo 3, ZAYA's own names; a null entry: that layer type has
+    no RoPE), else None."""
+    keys = [k for k in rope if k in ("full_attention", "sliding_attention", "chunked_attention", "linear_attention",
+                                     *dict(fam.aliases))]
     if not keys:
         return None
     if len(keys) != len(rope) or not all(isinstance(rope[k], dict) or rope[k] is None for k in keys):
@@ -335,7 +336,7 @@ def rope_model(cfg: dict, mt: str, fam: Family, fields=None) -> Scheme:
         types = ["cross_attention" if i in cross else t for i, t in enumerate(types)]
     dims, windows = _per_layer(cfg, mt, fam, d, types)
     causal = _causal(cfg, mt, fam, fields, types)
-    nested = _nested_rope(rope)
+    nested = _nested_rope(rope, fam)
     notes: list = []
     kinds: dict = {}  # (layer type, rotary?, d, theta) -> Layer
     contexts: dict = {}  # kind key -> its original context L (rotary layers)
@@ -553,6 +554,7 @@ def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes, 
 
 
 def _span(cfg: dict, t: str, fam: Family | None = None, window: int | None = None) -> Span:
+    t = dict(fam.aliases).get(t, t) if fam is not None else t  # ZAYA's hybrid layers: full; hybrid_sliding: sliding
     if t == "sliding_attention" and window is not None:  # a per-layer window (NeoMME: bidirectional, |i - j| <= W)
         return Span("sliding", window + (fam is not None and not fam.causal))
     if t == "full_attention" and fam is not None and fam.window_on_full and cfg.get("sliding_window") is not None:
@@ -670,6 +672,11 @@ def _notes(cfg: dict, mt: str, fam: Family, layers: list) -> list:
             notes.append(f"{key}={cfg[key]}: logits are soft-capped (tanh) after the scale; not part of the kernel")
     if mt == "llama4_text" and cfg.get("use_qk_norm", True):
         notes.append("use_qk_norm: Llama 4's rotary layers L2-normalise queries and keys after RoPE (content norms only)")
+    if mt == "zaya":
+        notes.append(f"ZAYA's CCA attention: before RoPE, queries and keys are mixed by causal 1-D convolutions over "
+                     f"the last cca_time0 = {cfg.get('cca_time0', 2)} and cca_time1 = {cfg.get('cca_time1', 2)} "
+                     "tokens (learned weights): content from neighbouring tokens, not a term of the positional "
+                     "kernel read here")
     if mt == "neomme":
         notes.append("NeoMME's 2-axis M-RoPE (row and column bands alternating) is read for text positions, where both "
                      "axes carry the token index and it rotates exactly as plain RoPE; document-image patches are not "

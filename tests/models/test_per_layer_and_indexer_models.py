@@ -276,3 +276,38 @@ def test_the_comparison_will_not_pass_a_rotary_module_with_learned_frequencies(t
     scheme = replace(scheme, layers=tuple(replace(layer, type="indexed_attention") for layer in scheme.layers))
     _, unknown = compared(scheme, AutoConfig.from_pretrained(tmp_path))
     assert any("learned parameters ['alpha']" in u for u in unknown), unknown
+
+
+# ----------------------------------------------------------------------------- ZAYA: layer types of its own names
+
+
+ZAYA_TYPES = ["hybrid", "hybrid_sliding", "hybrid", "hybrid_sliding"]
+
+
+def test_zaya_hybrid_layers_are_attention_with_their_own_rope_per_type(tmp_path):
+    """ZAYA's hybrid layers attend causally over everything, its hybrid_sliding ones within sliding_window, each type
+    rotating half the head at its own theta (rope_parameters keyed by those names; the hub's stray top-level
+    rope_type removed as its class does)."""
+    config = AutoConfig.for_model("zaya", num_hidden_layers=4, layer_types=ZAYA_TYPES, sliding_window=512)
+    doc = saved(tmp_path, config)
+    saved(tmp_path, config, rope_parameters={**doc["rope_parameters"], "rope_type": "default"})
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    bad, unknown = compared(scheme, AutoConfig.from_pretrained(tmp_path))
+    assert not bad and not unknown, (bad, unknown)
+    got = [(layer.type, layer.positions.params["base"], layer.positions.params["rotary_dim"], layer.span.size)
+           for layer in scheme.layers]
+    assert got == [("hybrid", 5e6, 64, None), ("hybrid_sliding", 1e4, 64, 512)] * 2
+    assert any("CCA" in n for n in scheme.notes)
+
+
+@pytest.mark.parametrize("wrong", ["theta", "span"])
+def test_zaya_sliding_layers_read_as_the_hybrid_ones_is_caught(tmp_path, wrong):
+    """Planted: hybrid_sliding layers at the hybrid layers' theta, or without their window: misreads for the tool."""
+    config = AutoConfig.for_model("zaya", num_hidden_layers=4, layer_types=ZAYA_TYPES, sliding_window=512)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    first = scheme.layers[0]
+    plant = with_layers(scheme, lambda i, layer: layer if layer.type == "hybrid" else (
+        replace(layer, positions=first.positions) if wrong == "theta" else replace(layer, span=first.span)))
+    bad, _ = compared(plant, AutoConfig.from_pretrained(tmp_path))
+    assert bad and ("frequenc" if wrong == "theta" else "window") in " ".join(bad), bad
