@@ -502,6 +502,10 @@ FAMILIES = {
     # layer type keyed by its own names; its class's default rope_parameters, its hub files' stray top-level rope_type
     "zaya": Family(("hybrid", "hybrid_sliding"), _zaya, convert=zaya_rope,
                    aliases=(("hybrid", "full_attention"), ("hybrid_sliding", "sliding_attention"))),
+    # Unlimited-OCR: reference sliding attention sees every prefill key (the image and the prompt) and, beyond them,
+    # the last sliding_window generated ones; within one forward pass (no cache) it is causal full attention
+    "unlimited_ocr_text": Family(("full_attention", "reference_sliding_attention"),
+                                 aliases=(("reference_sliding_attention", "full_attention"),)),
     # LaraMiniModel passes position embeddings to its sliding layers only: the full (global) layers are NoPE
     "lara_mini": Family(default_types=_lara_mini, nope_types=("full_attention",)),
 }

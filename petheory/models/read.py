@@ -672,6 +672,11 @@ def _notes(cfg: dict, mt: str, fam: Family, layers: list) -> list:
             notes.append(f"{key}={cfg[key]}: logits are soft-capped (tanh) after the scale; not part of the kernel")
     if mt == "llama4_text" and cfg.get("use_qk_norm", True):
         notes.append("use_qk_norm: Llama 4's rotary layers L2-normalise queries and keys after RoPE (content norms only)")
+    if any(layer.type == "reference_sliding_attention" for layer in layers):
+        notes.append(f"reference_sliding_attention: every query sees all the keys of the prefill (the image and prompt "
+                     f"tokens) and, of the tokens generated after it, the last sliding_window = "
+                     f"{cfg.get('sliding_window')}; the span depends on where the prefill ends, not on the config, so "
+                     "it is analysed as causal full attention (what one forward pass over a prompt runs)")
     if mt == "zaya":
         notes.append(f"ZAYA's CCA attention: before RoPE, queries and keys are mixed by causal 1-D convolutions over "
                      f"the last cca_time0 = {cfg.get('cca_time0', 2)} and cca_time1 = {cfg.get('cca_time1', 2)} "

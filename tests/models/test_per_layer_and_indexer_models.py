@@ -311,3 +311,29 @@ def test_zaya_sliding_layers_read_as_the_hybrid_ones_is_caught(tmp_path, wrong):
         replace(layer, positions=first.positions) if wrong == "theta" else replace(layer, span=first.span)))
     bad, _ = compared(plant, AutoConfig.from_pretrained(tmp_path))
     assert bad and ("frequenc" if wrong == "theta" else "window") in " ".join(bad), bad
+
+
+# ----------------------------------------------------------------------------- Unlimited-OCR: reference sliding
+
+
+def test_unlimited_ocr_reference_sliding_layers_are_causal_full_attention_over_a_prompt(tmp_path):
+    """Reference sliding attention masks a key out only once it is a generated token older than sliding_window (the
+    prefill stays visible); one forward pass over a prompt is causal full attention, which the attention module runs
+    (no window of its own): read so, with a note that says what generation adds."""
+    saved(tmp_path, AutoConfig.for_model("unlimited_ocr", text_config={"num_hidden_layers": 2}))
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    bad, unknown = compared(scheme, AutoConfig.from_pretrained(tmp_path))
+    assert not bad and not unknown, (bad, unknown)
+    assert [(layer.type, layer.span.kind) for layer in scheme.layers] == [("reference_sliding_attention", "full")] * 2
+    assert any("last sliding_window = 128" in n for n in scheme.notes)
+
+
+def test_unlimited_ocr_read_as_a_plain_sliding_window_is_caught(tmp_path):
+    """Planted: its layers read as sliding windows of sliding_window = 128: a misread for the tool."""
+    from petheory.scheme import Span
+
+    saved(tmp_path, AutoConfig.for_model("unlimited_ocr", text_config={"num_hidden_layers": 2}))
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    plant = with_layers(scheme, lambda i, layer: replace(layer, span=Span("sliding", 128)))
+    bad, _ = compared(plant, AutoConfig.from_pretrained(tmp_path))
+    assert bad and "window" in " ".join(bad), bad
