@@ -537,6 +537,12 @@ REFUSED = {
                            "every query by scale_h * log(p + 1) + bias_h, learned per head; both are weights of the "
                            "checkpoint, not fields of config.json, so the config states neither its frequencies nor "
                            "its position-dependent temperature: not read",
+    "deepseek_v4": "DeepSeek-V4's compressed attention: each layer attends to its last sliding_window tokens and to KV "
+                   "entries compressed over blocks of compress_rates tokens (heavily compressed layers: every block; "
+                   "compressed sparse layers: the index_topk blocks a Lightning Indexer picks), each block rotated at "
+                   "its block's position with compress_rope_theta and given a learned position_bias within the "
+                   "block: attention over compressed blocks, which petheory's scheme (full, sliding or chunked "
+                   "attention over tokens) cannot state: not read",
     "dory": "Dory's recurrent-depth layout (n_input_layers, n_recurrent_layers, n_output_layers: a block of layers "
             "run several times) and its legacy layer_types with 'mlp' entries, which transformers halves: not read",
 }

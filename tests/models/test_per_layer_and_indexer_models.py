@@ -337,3 +337,20 @@ def test_unlimited_ocr_read_as_a_plain_sliding_window_is_caught(tmp_path):
     plant = with_layers(scheme, lambda i, layer: replace(layer, span=Span("sliding", 128)))
     bad, _ = compared(plant, AutoConfig.from_pretrained(tmp_path))
     assert bad and "window" in " ".join(bad), bad
+
+
+# ----------------------------------------------------------------------------- DeepSeek-V4: refused, saying why
+
+
+def test_deepseek_v4_is_refused_naming_its_compressed_attention(tmp_path):
+    """DeepSeek-V4's layers attend over block-compressed KV entries (compressor modules in transformers' model,
+    checked here) besides a sliding window: refused naming that mechanism, not a field its file may lack."""
+    from petheory.errors import ValidationError
+
+    config = AutoConfig.for_model("deepseek_v4", num_hidden_layers=2)
+    model, _ = oracle.build_meta(config)
+    assert "DeepseekV4HCACompressor" in {type(m).__name__ for m in model.modules()}
+    saved(tmp_path, config)
+    with pytest.raises(ValidationError, match=r"attention over compressed blocks, which petheory's scheme") as err:
+        resolve_scheme(f"hf:{tmp_path}")
+    assert "config field" not in str(err.value)

@@ -87,6 +87,8 @@ def refusal_group(detail: str) -> str:
                                                     "list it recognises)"),
                        (r"without kv_lora_rank", "decoupled RoPE (qk_rope_head_dim) without multi-head latent "
                                                  "attention"),
+                       (r"DeepSeek-V4's compressed attention", "attention over compressed KV blocks (DeepSeek-V4's "
+                                                               "sliding window plus block-compressed entries)"),
                        (r"learned positions \(LeRoPE\)", "learned positions (LeRoPE: frequencies and a query "
                                                           "temperature that are checkpoint weights, not config fields)")):
         if re.search(pat, detail):
