@@ -211,6 +211,63 @@ def neomme_rope(cfg: dict) -> dict:
     return out
 
 
+def step3p5_rope(cfg: dict) -> dict:
+    """``cfg`` as Step3p7TextConfig (model type ``step3p5``) loads it: lists padded with ``num_nextn_predict_layers``
+    trailing MTP entries (``layer_types``, ``rope_theta``, ``partial_rotary_factors``: the published files') cut to
+    the decoder's layers, and ``rope_parameters`` per layer type built from each type's first layer's ``rope_theta``
+    and ``partial_rotary_factors`` entry (a scalar ``rope_theta`` for all; ``rope_scaling`` on the full layers) unless
+    the file already has one per type.
+
+    Parameters
+    ----------
+    cfg : dict
+        A Step 3.5 / 3.7 text config as the file has it.
+
+    Returns
+    -------
+    dict
+        The config with ``layer_types`` and ``rope_parameters`` per layer type.
+
+    Examples
+    --------
+    >>> out = step3p5_rope({"num_hidden_layers": 2, "layer_types": ["full_attention", "sliding_attention"],
+    ...                     "rope_theta": [5e6, 1e4], "partial_rotary_factors": [0.5, 1.0]})
+    >>> out["rope_parameters"]["full_attention"], out["rope_parameters"]["sliding_attention"]["rope_theta"]
+    ({'rope_type': 'default', 'rope_theta': 5000000.0, 'partial_rotary_factor': 0.5}, 10000.0)
+    """
+    n = read_int(cfg, "num_hidden_layers")
+    mtp = read_int(cfg, "num_nextn_predict_layers", default=0, minimum=0)
+    out = {k: v for k, v in cfg.items() if k not in ("rope_theta", "partial_rotary_factors", "rope_scaling")}
+    cut = {}
+    for key in ("layer_types", "rope_theta", "partial_rotary_factors"):
+        val = cfg.get(key)
+        cut[key] = val[:n] if isinstance(val, list) and mtp and len(val) == n + mtp else val
+    types = cut["layer_types"] if cut["layer_types"] is not None else ["full_attention"] * n
+    out["layer_types"] = types
+    if not isinstance(types, list) or len(types) != n:
+        return out  # the layer-type reader refuses it, naming the field
+    rp = cfg.get("rope_parameters") or {}
+    if isinstance(rp, dict) and all(isinstance(rp.get(t), dict) for t in set(types)):
+        out["rope_parameters"] = {t: rp[t] for t in set(types)}
+        return out
+    theta, prf = cut["rope_theta"] if cut["rope_theta"] is not None else 10000.0, cut["partial_rotary_factors"]
+    for key, val in (("rope_theta", theta), ("partial_rotary_factors", prf)):
+        if isinstance(val, list) and len(val) != n:
+            raise fail(key, f"a number or a list of num_hidden_layers = {n} numbers (one per layer)", val)
+    rope = {}
+    for t in dict.fromkeys(types):
+        i = types.index(t)
+        rope[t] = {"rope_type": "default", "rope_theta": theta[i] if isinstance(theta, list) else theta}
+        if prf:
+            rope[t]["partial_rotary_factor"] = prf[i] if isinstance(prf, list) else prf
+    if cfg.get("rope_scaling") and "full_attention" in rope:
+        if not isinstance(cfg["rope_scaling"], dict):
+            raise fail("rope_scaling", "an object", cfg["rope_scaling"])
+        rope["full_attention"].update(cfg["rope_scaling"])
+    out["rope_parameters"] = rope
+    return out
+
+
 def _zaya(cfg, n):  # ZayaConfig.__post_init__: every layer hybrid when the file lists none
     return ["hybrid"] * n
 
@@ -506,6 +563,10 @@ FAMILIES = {
     # the last sliding_window generated ones; within one forward pass (no cache) it is causal full attention
     "unlimited_ocr_text": Family(("full_attention", "reference_sliding_attention"),
                                  aliases=(("reference_sliding_attention", "full_attention"),)),
+    # Step 3.5 / 3.7's text model: RoPE per layer type (its class builds it from per-layer rope_theta lists), softmax
+    # scale query_pre_attn_scalar^-1/2, per_layer_config giving sliding layers their head count (content)
+    "step3p5": Family(_SW, scale="gemma", convert=step3p5_rope, per_layer_inert=("num_attention_heads",),
+                      extra=("per_layer_config", "partial_rotary_factors")),
     # LaraMiniModel passes position embeddings to its sliding layers only: the full (global) layers are NoPE
     "lara_mini": Family(default_types=_lara_mini, nope_types=("full_attention",)),
 }

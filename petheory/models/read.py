@@ -181,12 +181,12 @@ def _per_layer(cfg: dict, mt: str, fam: Family, d: int, types: list) -> tuple[li
     code reads per layer (:attr:`Family.per_layer`) are read; another one is refused by name."""
     n = len(types)
     dims, windows = [d] * n, [None] * n
-    if not fam.per_layer:
+    if not fam.per_layer and not fam.per_layer_inert:
         return dims, windows
     plc = cfg.get("per_layer_config")
     given = plc is not None
     if not given:
-        plc = fam.per_layer_default(cfg, types)
+        plc = fam.per_layer_default(cfg, types) if fam.per_layer_default is not None else {}
     if not isinstance(plc, dict):
         raise fail("per_layer_config", "an object {layer index: {field: value}}", plc)
     over = {}
@@ -198,8 +198,9 @@ def _per_layer(cfg: dict, mt: str, fam: Family, d: int, types: list) -> tuple[li
         for key in fields:
             if key not in fam.per_layer + fam.per_layer_inert:
                 raise ValidationError(f"config field per_layer_config.{k}.{key} is not read per layer by {mt}'s code "
-                                      f"as petheory has verified it (it reads {', '.join(fam.per_layer)} there): "
-                                      "refused rather than read or dropped")
+                                      "as petheory has verified it (it reads "
+                                      f"{', '.join(fam.per_layer + fam.per_layer_inert)} there): refused rather than "
+                                      "read or dropped")
         over[int(k)] = fields
     if fam.per_layer_by_type:
         for t in dict.fromkeys(types):

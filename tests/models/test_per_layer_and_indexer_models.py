@@ -354,3 +354,57 @@ def test_deepseek_v4_is_refused_naming_its_compressed_attention(tmp_path):
     with pytest.raises(ValidationError, match=r"attention over compressed blocks, which petheory's scheme") as err:
         resolve_scheme(f"hf:{tmp_path}")
     assert "config field" not in str(err.value)
+
+
+# ----------------------------------------------------------------------------- Step 3.7: rope per layer from lists
+
+
+STEP_TEXT = {"num_hidden_layers": 4, "num_nextn_predict_layers": 1, "sliding_window": 512,
+             "layer_types": ["full_attention", "sliding_attention", "sliding_attention", "full_attention",
+                             "full_attention"],
+             "rope_theta": [5e6, 1e4, 1e4, 5e6, 5e6], "partial_rotary_factors": [0.5, 1.0, 1.0, 0.5, 0.5],
+             "num_sliding_attention_heads": 32, "query_pre_attn_scalar": 96}
+
+
+def _step_file(tmp_path, raw: bool):
+    """Step 3.7 with a hub-style text_config (lists padded by one MTP entry, a theta and a partial rotary factor per
+    layer): written as is (``raw``, what its class converts) or as transformers saves it."""
+    if raw:
+        config = AutoConfig.for_model("step3p7")
+        config.save_pretrained(tmp_path)
+        doc = json.loads((tmp_path / "config.json").read_text())
+        doc["text_config"] = {**{k: v for k, v in doc["text_config"].items() if k not in (
+            "rope_parameters", "layer_types", "mlp_layer_types", "per_layer_config")}, **STEP_TEXT}
+        (tmp_path / "config.json").write_text(json.dumps(doc))
+        return doc
+    return saved(tmp_path, AutoConfig.for_model("step3p7", text_config=dict(STEP_TEXT)))
+
+
+@pytest.mark.parametrize("raw", [True, False])
+def test_step3p7_rotates_each_layer_type_as_its_class_builds_it_from_per_layer_lists(tmp_path, raw):
+    """Step3p7TextConfig cuts the MTP entry off its per-layer lists and builds rope_parameters per layer type from
+    each type's first layer (full: half the head at 5e6; sliding: all of it at 1e4, within sliding_window); its softmax
+    scale is query_pre_attn_scalar^-1/2 and its sliding layers' head count comes from per_layer_config (content)."""
+    _step_file(tmp_path, raw)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    bad, unknown = compared(scheme, AutoConfig.from_pretrained(tmp_path))
+    assert not bad and not unknown, (bad, unknown)
+    got = [(layer.type, layer.positions.params["base"], layer.positions.params.get("rotary_dim", 128), layer.span.size)
+           for layer in scheme.layers]
+    assert got == [("full_attention", 5e6, 64, None), ("sliding_attention", 1e4, 128, 512),
+                   ("sliding_attention", 1e4, 128, 512), ("full_attention", 5e6, 64, None)]
+    assert scheme.main.positions.logit_factor == pytest.approx((128 / 96) ** 0.5, rel=4e-16)
+
+
+@pytest.mark.parametrize("wrong", ["theta", "scale"])
+def test_step3p7_read_at_one_theta_or_at_the_head_dims_scale_is_caught(tmp_path, wrong):
+    """Planted: the sliding layers at the full layers' theta, or every layer at d^-1/2: misreads for the tool."""
+    _step_file(tmp_path, raw=False)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    if wrong == "theta":
+        plant = with_layers(scheme, lambda i, layer: replace(layer, positions=replace(
+            layer.positions, params={**layer.positions.params, "base": 5e6})))
+    else:
+        plant = with_layers(scheme, lambda i, layer: replace(layer, positions=replace(layer.positions, logit_factor=1.0)))
+    bad, _ = compared(plant, AutoConfig.from_pretrained(tmp_path))
+    assert bad and ("frequenc" if wrong == "theta" else "scal") in " ".join(bad), bad

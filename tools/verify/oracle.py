@@ -605,7 +605,10 @@ def facts_of(model, text) -> dict:
                        type(m).__name__) and "Rotary" not in type(m).__name__) and
                        not re.search(r"vision|visual|audio|image", n)]
     mod = modeling_module(model)
-    heads = getattr(text, "num_attention_heads", None)
+    try:
+        heads = getattr(text, "num_attention_heads", None)
+    except RuntimeError:  # a head count per layer (per_layer_config: Step 3.7's sliding layers); only ALiBi reads it
+        heads = None
     if getattr(text, "alibi", False) or hasattr(mod, "build_alibi_tensor") or hasattr(mod, "build_mpt_alibi_tensor"):
         out["alibi"] = alibi_facts(mod, text, heads)
     for name, m in model.named_modules():
