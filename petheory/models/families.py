@@ -382,6 +382,8 @@ class Family:
     per_layer_by_type : bool
         Its rotary module reads ``per_layer_config[layer type]``, which transformers refuses unless every layer of
         that type has the same overrides (Gemma 4).
+    mla_sliding : bool
+        Its multi-head latent attention has ``sliding_attention`` layers (within ``sliding_window``: dots.llm3).
     aliases : tuple of (str, str)
         Its own layer type names and the standard type whose span (mask) each takes (ZAYA: ``hybrid`` is causal
         full attention, ``hybrid_sliding`` sliding); ``rope_parameters`` is keyed by its own names.
@@ -426,6 +428,7 @@ class Family:
     per_layer_default: object = None                 # (cfg, types) -> the per_layer_config its class derives
     per_layer_by_type: bool = False                  # its rotary module reads per_layer_config[layer type] (Gemma 4)
     aliases: tuple = ()                              # (its layer type, the span it masks with) pairs (ZAYA's hybrid)
+    mla_sliding: bool = False                        # its MLA has sliding_attention layers (dots.llm3)
     extra: tuple = field(default=())                 # fields only this family may carry, understood here
     text: str | None = None                          # a wrapper's text model type when text_config has none
 
@@ -567,6 +570,12 @@ FAMILIES = {
     # scale query_pre_attn_scalar^-1/2, per_layer_config giving sliding layers their head count (content)
     "step3p5": Family(_SW, scale="gemma", convert=step3p5_rope, per_layer_inert=("num_attention_heads",),
                       extra=("per_layer_config", "partial_rotary_factors")),
+    # dots.llm3: MLA whose sliding and indexed layers each take their rope_parameters entry; per_layer_config gives
+    # the sliding layers their own unrotated width (qk_nope_head_dim) and head counts, read by layer type in its rotary
+    # module
+    "dots3_note_text": Family(mla_sliding=True, per_layer=("qk_nope_head_dim",), per_layer_by_type=True,
+                              per_layer_inert=("num_attention_heads", "num_key_value_heads", "kv_lora_rank"),
+                              extra=("per_layer_config",)),
     # LaraMiniModel passes position embeddings to its sliding layers only: the full (global) layers are NoPE
     "lara_mini": Family(default_types=_lara_mini, nope_types=("full_attention",)),
 }

@@ -55,11 +55,36 @@ def first_key(cfg: dict, keys: tuple) -> str:
     return next((k for k in keys if cfg.get(k) is not None), keys[0])
 
 
-def _nested_rope(rope: dict, fam: Family) -> dict | None:
+def nested_rope(rope: dict, fam: Family) -> dict | None:
     """A ``rope_parameters`` keyed by layer type (Gemma 3, OLMo 3, ZAYA's own names; a null entry: that layer type has
-    no RoPE), else None."""
+    no RoPE), else None.
+
+    Parameters
+    ----------
+    rope : dict
+        The rope dict (``rope_parameters`` or ``rope_scaling``).
+    fam : Family
+        The family entry (its own layer type names).
+
+    Returns
+    -------
+    dict or None
+        ``rope`` when it is keyed by layer type, else None (one flat dict for every layer).
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Layer-type keys mixed with flat keys.
+
+    Examples
+    --------
+    >>> from petheory.models.families import family
+    >>> nested_rope({"rope_theta": 1e4}, family("llama")) is None, list(nested_rope(
+    ...     {"sliding_attention": {"rope_theta": 1e4}}, family("gemma3_text")))
+    (True, ['sliding_attention'])
+    """
     keys = [k for k in rope if k in ("full_attention", "sliding_attention", "chunked_attention", "linear_attention",
-                                     *dict(fam.aliases))]
+                                     "indexed_attention", *dict(fam.aliases))]
     if not keys:
         return None
     if len(keys) != len(rope) or not all(isinstance(rope[k], dict) or rope[k] is None for k in keys):
@@ -86,9 +111,41 @@ def _rope_on(cfg: dict, fam: Family, n: int) -> list:
     return [bool(x) for x in read_int_list(cfg, "no_rope_layers", length=n, minimum=0, maximum=1)]
 
 
-def _mrope(cfg: dict, rope: dict, where: str, fam: Family, mt: str, bands: int) -> MRope | None:
+def read_mrope(cfg: dict, rope: dict, where: str, fam: Family, mt: str, bands: int) -> MRope | None:
     """Multimodal RoPE from ``mrope_section`` (in the rope dict, else at the top level, else the family's default), its
-    layout from the family's code (the table); ``mrope_interleaved`` must agree with it."""
+    layout from the family's code (the table); ``mrope_interleaved`` must agree with it.
+
+    Parameters
+    ----------
+    cfg : dict
+        The (text) config.
+    rope : dict
+        The layer's rope dict.
+    where : str
+        Where ``rope`` was read (for messages).
+    fam : Family
+        The family entry (its M-RoPE layout and default sections).
+    mt : str
+        The model type.
+    bands : int
+        The rotary bands the sections must cover.
+
+    Returns
+    -------
+    petheory.scheme.MRope or None
+        The sections and layout; None for a family without M-RoPE.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Sections on a family without M-RoPE, or sections that do not cover the bands.
+
+    Examples
+    --------
+    >>> from petheory.models.families import family
+    >>> read_mrope({}, {"mrope_section": [16, 24, 24]}, "rope_parameters.", family("qwen2_vl"), "qwen2_vl", 64).sections
+    (16, 24, 24)
+    """
     sec = rope.get("mrope_section", cfg.get("mrope_section") or None)  # transformers reads the rope dict's
     if fam.mrope is None:
         if sec:
@@ -174,18 +231,44 @@ def _causal(cfg: dict, mt: str, fam: Family, fields, types: list) -> bool:
     return False
 
 
-def _per_layer(cfg: dict, mt: str, fam: Family, d: int, types: list) -> tuple[list, list]:
-    """Per layer: its head dimension and its own window (None: the layer type's), from ``per_layer_config``
-    (transformers' sparse per-layer overrides of the config: ``{layer index: {field: value}}``), else as the family's
-    class derives it when the file has none (:attr:`Family.per_layer_default`). Only the fields the family's modeling
-    code reads per layer (:attr:`Family.per_layer`) are read; another one is refused by name."""
+def per_layer_overrides(cfg: dict, mt: str, fam: Family, types: list) -> dict:
+    """The per-layer overrides ``{layer index: {field: value}}`` transformers applies: the file's ``per_layer_config``
+    (its sparse per-layer settings), else what the family's class derives (:attr:`Family.per_layer_default`), each
+    field one the family's modeling code reads per layer (:attr:`Family.per_layer`, :attr:`Family.per_layer_inert`).
+
+    Parameters
+    ----------
+    cfg : dict
+        The (text) config.
+    mt : str
+        Its model type.
+    fam : Family
+        Its family entry.
+    types : list of str
+        Its layer types.
+
+    Returns
+    -------
+    dict
+        Layer index -> the fields set for that layer (layers without overrides absent).
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A field its code does not read per layer, an index out of range, or overrides that differ within a layer type
+        where its rotary module reads them by type (transformers fails on those).
+
+    Examples
+    --------
+    >>> from petheory.models.families import family
+    >>> per_layer_overrides({}, "gemma4_text", family("gemma4_text"), ["sliding_attention", "full_attention"])
+    {1: {'head_dim': 512}}
+    """
     n = len(types)
-    dims, windows = [d] * n, [None] * n
     if not fam.per_layer and not fam.per_layer_inert:
-        return dims, windows
+        return {}
     plc = cfg.get("per_layer_config")
-    given = plc is not None
-    if not given:
+    if plc is None:
         plc = fam.per_layer_default(cfg, types) if fam.per_layer_default is not None else {}
     if not isinstance(plc, dict):
         raise fail("per_layer_config", "an object {layer index: {field: value}}", plc)
@@ -210,11 +293,19 @@ def _per_layer(cfg: dict, mt: str, fam: Family, d: int, types: list) -> tuple[li
                 raise ValidationError(f"config field per_layer_config gives {t} layer {odd} other settings than "
                                       f"{t} layer {same[0]}: transformers' {mt} rotary module reads them per layer "
                                       "type and fails on that (not homogeneous); give every layer of a type the same")
-    for i, fields in over.items():
-        if "head_dim" in fields:
-            dims[i] = read_int(fields, "head_dim", minimum=2, where=f"per_layer_config.{i}.", limit=1 << 14)
+    return over
+
+
+def _per_layer(cfg: dict, mt: str, fam: Family, d: int, types: list) -> tuple[list, list]:
+    """Per layer: its head dimension and its own window (None: the layer type's), from
+    :func:`per_layer_overrides`."""
+    n = len(types)
+    over = per_layer_overrides(cfg, mt, fam, types)
+    dims = [read_int(over[i], "head_dim", minimum=2, where=f"per_layer_config.{i}.", limit=1 << 14)
+            if "head_dim" in over.get(i, {}) else d for i in range(n)]
+    windows = [None] * n
     if "sliding_window" in fam.per_layer:
-        windows = _layer_windows(cfg, mt, types, over, given)
+        windows = _layer_windows(cfg, mt, types, over, cfg.get("per_layer_config") is not None)
     return dims, windows
 
 
@@ -337,7 +428,7 @@ def rope_model(cfg: dict, mt: str, fam: Family, fields=None) -> Scheme:
         types = ["cross_attention" if i in cross else t for i, t in enumerate(types)]
     dims, windows = _per_layer(cfg, mt, fam, d, types)
     causal = _causal(cfg, mt, fam, fields, types)
-    nested = _nested_rope(rope, fam)
+    nested = nested_rope(rope, fam)
     notes: list = []
     kinds: dict = {}  # (layer type, rotary?, d, theta) -> Layer
     contexts: dict = {}  # kind key -> its original context L (rotary layers)
@@ -539,7 +630,7 @@ def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes, 
                                   pairing=pairing, max_pos=max_pos)
     if odd is not None:
         params["base"] = params["base"] ** odd
-    mrope = _mrope(cfg, lrope, lwhere, fam, mt, r // 2)
+    mrope = read_mrope(cfg, lrope, lwhere, fam, mt, r // 2)
     if r != d:
         notes.append(f"partial rotary ({t}): {r} of {d} head dimensions rotate, the other {d - r} carry no position")
     if proportional:

@@ -228,7 +228,8 @@ def indexer_layout(mt: str) -> tuple:
             apply = getattr(mod, ast.unparse(node.func))
     where = {("q_rot", "q_pass"): "first", ("q_pass", "q_rot"): "last"}[tuple(split)]
     emb = oracle._rebuild(oracle.rotary_modules(model)[0][1], text)
-    cos, sin = emb(torch.zeros(1, 2, 8), torch.tensor([[0, 1]]))
+    typed = "layer_type" in inspect.signature(emb.forward).parameters  # dots.llm3: cos/sin per layer type
+    cos, sin = emb(torch.zeros(1, 2, 8), torch.tensor([[0, 1]]), **({"layer_type": "indexed_attention"} if typed else {}))
     r = cos.shape[-1]
     q = torch.eye(r)[None, None].repeat(1, 2, 1, 1)  # (B, S, H, r): head j holds e_j at both positions
     out = apply(q, q.clone(), cos.float(), sin.float(), unsqueeze_dim=2)[0]
@@ -408,3 +409,55 @@ def test_step3p7_read_at_one_theta_or_at_the_head_dims_scale_is_caught(tmp_path,
         plant = with_layers(scheme, lambda i, layer: replace(layer, positions=replace(layer.positions, logit_factor=1.0)))
     bad, _ = compared(plant, AutoConfig.from_pretrained(tmp_path))
     assert bad and ("frequenc" if wrong == "theta" else "scal") in " ".join(bad), bad
+
+
+# ----------------------------------------------------------------------------- MLA pairing: the attention's own apply
+
+
+@pytest.mark.parametrize("mt", ["deepseek_v32", "axk2"])
+def test_deepseek_v32_mla_rotates_adjacent_pairs_as_its_attention_does(tmp_path, mt):
+    """DeepSeek-V3.2's and A.X K2's attention call apply_rotary_pos_emb_interleave whatever rope_interleave says (their
+    module's apply_rotary_pos_emb is the indexer's, half-split): petheory read them as half-split pairs, and the
+    oracle, evaluating the module-level apply_rotary_pos_emb, agreed. Regression: read as adjacent pairs, and the
+    oracle evaluates the function the attention calls."""
+    saved(tmp_path, AutoConfig.for_model(mt, num_hidden_layers=2))
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    config = AutoConfig.from_pretrained(tmp_path)
+    bad, unknown = compared(scheme, config)
+    assert not bad and not unknown, (bad, unknown)
+    assert scheme.main.positions.params["pairing"] == "interleaved"
+    half = replace(scheme.main.positions, params={**scheme.main.positions.params, "pairing": "half"})
+    bad, _ = compared(with_layers(scheme, lambda i, layer: replace(layer, positions=half)), config)
+    assert bad and "pairing" in " ".join(bad), bad
+
+
+# ----------------------------------------------------------------------------- dots.llm3: MLA per layer type
+
+
+def test_dots3_mla_sliding_and_indexed_layers_take_their_own_rope_width_and_window(tmp_path):
+    """dots.llm3's MLA: indexed layers at theta 8e7, sliding ones at 5e4 within sliding_window = 512, both rotating
+    qk_rope_head_dim = 64 dimensions in adjacent pairs; per_layer_config gives the sliding layers 192 unrotated
+    dimensions (so a 256-wide query/key head and its own softmax scale) instead of 128."""
+    saved(tmp_path, AutoConfig.for_model("dots3_note_text", num_hidden_layers=4))
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    bad, unknown = compared(scheme, AutoConfig.from_pretrained(tmp_path))
+    assert not bad and not unknown, (bad, unknown)
+    got = [(layer.type, layer.positions.params["base"], layer.positions.d, layer.span.size,
+            layer.positions.params["pairing"]) for layer in scheme.layers]
+    assert got == [("indexed_attention", 8e7, 192, None, "interleaved"), ("indexed_attention", 8e7, 192, None,
+                   "interleaved"), ("sliding_attention", 5e4, 256, 512, "interleaved"),
+                   ("sliding_attention", 5e4, 256, 512, "interleaved")]
+
+
+@pytest.mark.parametrize("wrong", ["width", "theta"])
+def test_dots3_sliding_layers_read_with_the_global_head_or_theta_are_caught(tmp_path, wrong):
+    """Planted: the sliding layers without their per_layer_config width (192 wide), or at the indexed layers'
+    theta: misreads for the tool."""
+    saved(tmp_path, AutoConfig.for_model("dots3_note_text", num_hidden_layers=4))
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    first = scheme.layers[0].positions
+    plant = with_layers(scheme, lambda i, layer: layer if layer.type != "sliding_attention" else replace(
+        layer, positions=replace(layer.positions, d=first.d) if wrong == "width" else replace(
+            layer.positions, params={**layer.positions.params, "base": first.params["base"]})))
+    bad, _ = compared(plant, AutoConfig.from_pretrained(tmp_path))
+    assert bad and ("head" if wrong == "width" else "frequenc") in " ".join(bad), bad

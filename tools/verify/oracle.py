@@ -168,7 +168,9 @@ def extra_factors(attn, skip=("scaling",)) -> list:
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" \
                 and FACTOR_NAME.search(node.attr) and node.attr not in skip \
-                and not re.match(r"v_|value", node.attr):  # a factor on the values, not on q, k or the logits
+                and not re.match(r"v_|value", node.attr) \
+                and not node.attr.endswith("lora_scale"):  # values; a LoRA latent's scale before a learned projection
+            # (dots.llm3's q_lora_scale, kv_lora_scale: the same as scaling that projection's weights, content)
             val = getattr(attn, node.attr, None)
             out[node.attr] = _float(val) if _float(val) is not None else (None if val is None else repr(val)[:40])
     return sorted(out.items())
@@ -316,12 +318,26 @@ def rotary_facts(model, text) -> dict:
     return out
 
 
-def pairing(model, text):
-    """('half' | 'interleaved' | None, why, reflected): which coordinate the family's ``apply_rotary_pos_emb`` pairs
-    with coordinate 0, on its own rotary module's cos/sin at position 1, and whether it turns the pair by -theta."""
+def _calls_only_interleave(attn) -> bool:
+    """Whether the text attention's forward rotates with ``apply_rotary_pos_emb_interleave`` alone (dots.llm3, whose
+    module's ``apply_rotary_pos_emb`` is its audio encoder's)."""
+    tree = _forward_tree(type(attn)) if attn is not None else None
+    if tree is None:
+        return False
+    v = _Rope()
+    v.visit(tree)
+    names = {name.split(".")[-1] for name, _ in v.calls}
+    return "apply_rotary_pos_emb_interleave" in names and "apply_rotary_pos_emb" not in names
+
+
+def pairing(model, text, attn=None):
+    """('half' | 'interleaved' | None, why, reflected): which coordinate the family's ``apply_rotary_pos_emb`` (the
+    interleave variant where the text attention ``attn`` calls that one alone) pairs with coordinate 0, on its own
+    rotary module's cos/sin at position 1, and whether it turns the pair by -theta."""
     mod = modeling_module(model)
     apply = getattr(mod, "apply_rotary_pos_emb", None)
-    if hasattr(mod, "apply_rotary_pos_emb_interleave") and (apply is None or getattr(text, "rope_interleave", False)):
+    if hasattr(mod, "apply_rotary_pos_emb_interleave") and (apply is None or getattr(text, "rope_interleave", False)
+                                                            or _calls_only_interleave(attn)):
         # DeepSeek-V3 style: the attention calls it when rope_interleave; a family that has only this one (Bailing
         # hybrid's MLA) calls it always
         apply = mod.apply_rotary_pos_emb_interleave
@@ -599,7 +615,8 @@ def facts_of(model, text) -> dict:
             rec["rotary_module"] = names.get(id(attn.rotary_emb))
         out["layers"].append(rec)
     out["rotary"] = rotary_facts(model, text)
-    out["pairing"], out["pairing_why"], out["reflected"] = pairing(model, text)
+    first = next((attention_of(layer, prefix) for _, layer in layers if attention_of(layer, prefix) is not None), None)
+    out["pairing"], out["pairing_why"], out["reflected"] = pairing(model, text, first)
     out["absolute"] = [n for n, m in model.named_modules() if (isinstance(m, torch.nn.Embedding) and
                        re.search(r"pos|wpe", n.split(".")[-1], re.I) or re.search(r"Positional?Embedding",
                        type(m).__name__) and "Rotary" not in type(m).__name__) and
