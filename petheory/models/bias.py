@@ -84,6 +84,9 @@ def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
     >>> s.layers[0].positions.encoding, s.layers[0].positions.params["rope_dim"], s.context
     ('mla_rope', 16, 4096)
     """
+    fam = family(mt)
+    if fam.convert is not None:
+        cfg = fam.convert(cfg)
     heads = read_heads(cfg, "num_attention_heads")
     read_int(cfg, "hidden_size")
     r = read_int(cfg, "qk_rope_head_dim", minimum=2)
@@ -93,7 +96,6 @@ def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
     n = read_int(cfg, "num_hidden_layers")
     max_pos = read_int(cfg, "max_position_embeddings")
     rope, where = rope_dict(cfg)
-    fam = family(mt)
     temperature = query_scale(cfg, fam)  # Mistral 4: llama_4_scaling_beta
     rope = {k: v for k, v in rope.items() if k not in fam.rope_keys}
     # adjacent pairs where the family's attention always rotates them (DeepSeek-V2's complex apply_rotary_emb, Bailing
@@ -148,10 +150,6 @@ def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
         notes.append(f"M-RoPE ({mrope.layout}, sections {list(mrope.sections)} for t/h/w over the {r // 2} rotary "
                      "bands): text-only positions assumed (every axis carries the token index), where it rotates "
                      "exactly as plain RoPE; image/video tokens are not analysed")
-    if mt == "dots3_note_text":
-        notes.append("dots.llm3 multiplies the query latent by sqrt(hidden_size / q_lora_rank) before q_b_proj and the "
-                     "key/value latent by sqrt(hidden_size / kv_lora_rank) before kv_b_proj: factors on the inputs of "
-                     "learned projections (the weights absorb them), not part of the logit factor read here")
     if fam.sinks:
         notes.append("attention sinks: one learned logit per head joins the softmax (its value is a weight, not in "
                      "config.json); it only lowers every attention weight by a common factor per query")
@@ -187,7 +185,13 @@ def _mla_positions(cfg, mt, fam, rope, where, r, nope_dim, pairing, max_pos, nop
     mrope = read_mrope(cfg, rope, where, fam, mt, r // 2)  # HY-V4-VL: M-RoPE sections over the rotary bands
     if nope:
         return Positions("nope", d=r + nope_dim), L
-    return Positions("rotary", "mla_rope", mla, r + nope_dim, softmax ** 2, mrope=mrope), L
+    q_scale = 1.0
+    if fam.mla_q_scale:  # dots.llm3, LongCat-Flash: queries times sqrt(hidden_size / q_lora_rank), on every logit
+        q_scale = math.sqrt(read_int(cfg, "hidden_size") / read_int(cfg, "q_lora_rank"))
+        notes.append(f"{mt} multiplies every query by sqrt(hidden_size / q_lora_rank) = {q_scale:.6g} (a factor on every "
+                     "logit, in the logit factor) and its key/value latent by sqrt(hidden_size / kv_lora_rank) (the "
+                     "unrotated keys and the values: the content term only)")
+    return Positions("rotary", "mla_rope", mla, r + nope_dim, softmax ** 2 * q_scale, mrope=mrope), L
 
 
 def mpt_slopes(num_heads: int, alibi_bias_max: float = 8.0) -> np.ndarray:

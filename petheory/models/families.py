@@ -268,6 +268,12 @@ def step3p5_rope(cfg: dict) -> dict:
     return out
 
 
+def _longcat(cfg):  # LongcatFlashConfig.num_hidden_layers: 2 * num_layers (two attention sublayers per layer)
+    if cfg.get("num_layers") is None:
+        return cfg
+    return {**cfg, "num_hidden_layers": 2 * read_int(cfg, "num_layers")}
+
+
 def _zaya(cfg, n):  # ZayaConfig.__post_init__: every layer hybrid when the file lists none
     return ["hybrid"] * n
 
@@ -384,6 +390,9 @@ class Family:
         that type has the same overrides (Gemma 4).
     mla_sliding : bool
         Its multi-head latent attention has ``sliding_attention`` layers (within ``sliding_window``: dots.llm3).
+    mla_q_scale : bool
+        Its MLA multiplies every query by :math:`\\sqrt{\\mathrm{hidden\\_size} / \\mathrm{q\\_lora\\_rank}}` (dots.llm3,
+        LongCat-Flash): a factor on every logit.
     aliases : tuple of (str, str)
         Its own layer type names and the standard type whose span (mask) each takes (ZAYA: ``hybrid`` is causal
         full attention, ``hybrid_sliding`` sliding); ``rope_parameters`` is keyed by its own names.
@@ -429,6 +438,7 @@ class Family:
     per_layer_by_type: bool = False                  # its rotary module reads per_layer_config[layer type] (Gemma 4)
     aliases: tuple = ()                              # (its layer type, the span it masks with) pairs (ZAYA's hybrid)
     mla_sliding: bool = False                        # its MLA has sliding_attention layers (dots.llm3)
+    mla_q_scale: bool = False                        # its MLA multiplies queries by sqrt(hidden_size / q_lora_rank)
     extra: tuple = field(default=())                 # fields only this family may carry, understood here
     text: str | None = None                          # a wrapper's text model type when text_config has none
 
@@ -573,9 +583,12 @@ FAMILIES = {
     # dots.llm3: MLA whose sliding and indexed layers each take their rope_parameters entry; per_layer_config gives
     # the sliding layers their own unrotated width (qk_nope_head_dim) and head counts, read by layer type in its rotary
     # module
-    "dots3_note_text": Family(mla_sliding=True, per_layer=("qk_nope_head_dim",), per_layer_by_type=True,
+    "dots3_note_text": Family(mla_sliding=True, mla_q_scale=True, per_layer=("qk_nope_head_dim",), per_layer_by_type=True,
                               per_layer_inert=("num_attention_heads", "num_key_value_heads", "kv_lora_rank"),
                               extra=("per_layer_config",)),
+    # LongCat-Flash: each of its num_layers decoder layers runs two MLA sublayers (its class's num_hidden_layers is
+    # 2 x num_layers, a property, not a field of its file)
+    "longcat_flash": Family(convert=_longcat, mla_q_scale=True, extra=("num_layers",)),
     # LaraMiniModel passes position embeddings to its sliding layers only: the full (global) layers are NoPE
     "lara_mini": Family(default_types=_lara_mini, nope_types=("full_attention",)),
 }

@@ -461,3 +461,30 @@ def test_dots3_sliding_layers_read_with_the_global_head_or_theta_are_caught(tmp_
             layer.positions, params={**layer.positions.params, "base": first.params["base"]})))
     bad, _ = compared(plant, AutoConfig.from_pretrained(tmp_path))
     assert bad and ("head" if wrong == "width" else "frequenc") in " ".join(bad), bad
+
+
+# ----------------------------------------------------------------------------- LongCat-Flash: two MLA per layer
+
+
+def test_longcat_flash_reads_two_mla_sublayers_per_decoder_layer(tmp_path):
+    """LongCat-Flash runs two MLA sublayers in each of its num_layers decoder layers (its class's num_hidden_layers is
+    2 x num_layers, not in its file): one attention layer each, adjacent pairs, queries times sqrt(hidden_size /
+    q_lora_rank) (in the logit factor: every logit scales with it)."""
+    doc = saved(tmp_path, AutoConfig.for_model("longcat_flash", num_layers=2))
+    assert "num_hidden_layers" not in doc
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    bad, unknown = compared(scheme, AutoConfig.from_pretrained(tmp_path))
+    assert not bad and not unknown, (bad, unknown)
+    p = scheme.main.positions
+    assert len(scheme.layers) == 4 and p.params["pairing"] == "interleaved"
+    assert p.logit_factor == pytest.approx((doc["hidden_size"] / doc["q_lora_rank"]) ** 0.5, rel=4e-16)
+
+
+@pytest.mark.parametrize("mt,kw", [("longcat_flash", {"num_layers": 2}), ("dots3_note_text", {"num_hidden_layers": 4})])
+def test_an_mla_read_without_its_query_scale_is_caught(tmp_path, mt, kw):
+    """Planted: LongCat-Flash's or dots.llm3's logit factor without the query's sqrt(hidden_size / q_lora_rank)."""
+    saved(tmp_path, AutoConfig.for_model(mt, **kw))
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    plant = with_layers(scheme, lambda i, layer: replace(layer, positions=replace(layer.positions, logit_factor=1.0)))
+    bad, _ = compared(plant, AutoConfig.from_pretrained(tmp_path))
+    assert bad and "scal" in " ".join(bad), bad

@@ -29,6 +29,9 @@ NOT_SOFTMAX = ("Linear", "Lightning", "GatedDeltaNet", "Delta", "Mamba", "Cross"
                "Indexer", "Pooling", "Resampler", "Perceiver", "Projector", "Merger")
 #: ``self.X`` read in an attention's forward that may scale queries, keys or logits beyond ``scaling``.
 FACTOR_NAME = re.compile(r"multiplier|scale|scalar|temperature|softcap|mscale", re.I)
+#: Factors on an MLA's key/value latent (dots.llm3, LongCat-Flash): they scale the unrotated keys and the values it
+#: expands to, so the content term of the logits only, never the rotary one.
+KV_LATENT_SCALES = ("kv_lora_scale", "mla_scale_kv_lora")
 #: Names a rotary call goes by in a forward.
 ROTARY_CALL = re.compile(r"rotary|rope|rotate", re.I)
 
@@ -72,6 +75,11 @@ def decoder_layers(model, text) -> list:
         return [(f"{enc[0][0]}.{i}", m) for i, m in enumerate(enc[0][1])] + \
                [(f"{dec[0][0]}.{i}", m) for i, m in enumerate(dec[0][1])]
     match = [x for x in lists if len(x[1]) == n and not re.search(r"experts|heads|norms?$", x[0])]
+    twice = [x for x in lists if n and 2 * len(x[1]) == n and all(isinstance(getattr(m, "self_attn", None),
+                                                                            torch.nn.ModuleList) for m in x[1])]
+    if not match and twice:  # LongCat-Flash: each decoder layer runs two attention sublayers (num_hidden_layers = 2 x)
+        name, mods = min(twice, key=lambda x: x[0].count("."))
+        return [(f"{name}.{i}.self_attn.{j}", a) for i, m in enumerate(mods) for j, a in enumerate(m.self_attn)]
     if not match:
         raise LookupError(f"no module list of num_hidden_layers={n} layers in {type(model).__name__}")
     name, mods = min(match, key=lambda x: x[0].count("."))
@@ -85,7 +93,8 @@ def attention_of(layer, prefix: str = ""):
     for name, mod in layer.named_modules():
         cls = type(mod).__name__
         bare = cls[len(prefix):] if prefix and cls.startswith(prefix) else cls
-        if not cls.endswith(("Attention", "Attention2", "SelfAttention")) or any(x in bare for x in NOT_SOFTMAX):
+        mla = name == "" and cls.endswith("MLA")  # LongCat-Flash's sublayer itself (decoder_layers lists its two)
+        if not (cls.endswith(("Attention", "Attention2", "SelfAttention")) or mla) or any(x in bare for x in NOT_SOFTMAX):
             continue
         if re.search(r"cross|encoder_attn|vision", name, re.I):
             continue
@@ -169,8 +178,7 @@ def extra_factors(attn, skip=("scaling",)) -> list:
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" \
                 and FACTOR_NAME.search(node.attr) and node.attr not in skip \
                 and not re.match(r"v_|value", node.attr) \
-                and not node.attr.endswith("lora_scale"):  # values; a LoRA latent's scale before a learned projection
-            # (dots.llm3's q_lora_scale, kv_lora_scale: the same as scaling that projection's weights, content)
+                and node.attr not in KV_LATENT_SCALES:  # a factor on the values, not on q, k or the logits
             val = getattr(attn, node.attr, None)
             out[node.attr] = _float(val) if _float(val) is not None else (None if val is None else repr(val)[:40])
     return sorted(out.items())

@@ -42,7 +42,7 @@ U32 = 2.0**-24
 U64 = 2.0**-53
 #: Factors an attention's forward reads from self that petheory's families table reads (else: unverified): each
 #: multiplies every logit once (Muse's qk_scale_factor multiplies the queries after their norm).
-KNOWN_FACTORS = {"key_multiplier", "attention_in_multiplier^2", "qk_scale_factor"}
+KNOWN_FACTORS = {"key_multiplier", "attention_in_multiplier^2", "qk_scale_factor", "q_lora_scale", "mla_scale_q_lora"}
 
 
 def _quiet():
