@@ -131,10 +131,16 @@ def layout_variants(text) -> list:
         if "max_window_layers" in d:
             over["max_window_layers"] = n // 2
         types = d.get("layer_types")
+        rp = d.get("rope_parameters")
+        keyed = [k for k, v in rp.items() if isinstance(v, dict)] if isinstance(rp, dict) else []
         if isinstance(types, list) and set(types) <= {"full_attention", "sliding_attention"}:
             over["layer_types"] = ["sliding_attention" if i % 2 == 0 else "full_attention" for i in range(n)]
             if types and types[-1] == "full_attention" and types[0] == "sliding_attention":
                 over["layer_types"][-1] = "full_attention"
+        elif isinstance(types, list) and len(keyed) >= 2 and set(types) < set(keyed):
+            # a class whose rope_parameters name layer types of its own that its default does not use (ZAYA's
+            # hybrid_sliding): every one of them, in turn
+            over["layer_types"] = [keyed[i % len(keyed)] for i in range(n)]
         out.append(("window", over))
     if "no_rope_layers" in d and n:
         out.append(("nope", {"no_rope_layers": [0 if i % 3 == 2 else 1 for i in range(n)]}))
