@@ -648,7 +648,7 @@ def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes, 
 def _span(cfg: dict, t: str, fam: Family | None = None, window: int | None = None) -> Span:
     t = dict(fam.aliases).get(t, t) if fam is not None else t  # ZAYA's hybrid layers: full; hybrid_sliding: sliding
     if t == "sliding_attention" and window is not None:  # a per-layer window (NeoMME: bidirectional, |i - j| <= W)
-        return Span("sliding", window + (fam is not None and not fam.causal))
+        return Span("sliding", window + 1 if fam is not None and not fam.causal else window)
     if t == "full_attention" and fam is not None and fam.window_on_full and cfg.get("sliding_window") is not None:
         return Span("sliding", read_int(cfg, "sliding_window"))
     if t == "sliding_attention" and fam is not None and not fam.causal:
