@@ -46,14 +46,15 @@ LOCAL_BASE_TYPES = ("gemma3", "gemma3_text")
 #: ``forward`` takes ``layer_type``); every other family reads one flat block for all its layers.
 #: tests/analyses/test_plan_runtime.py checks this set against the pinned transformers' rotary modules of every
 #: accepted family (petheory/data/verified_models.json).
-PER_LAYER_TYPE = frozenset({"beam", "gemma3_text", "gemma3n_text", "gemma4_text", "laguna", "lfm3", "mellum",
-                            "mimo_v2_flash", "modernbert", "modernbert-decoder", "olmo3", "ultrabert"})
+PER_LAYER_TYPE = frozenset({"beam", "dots3_note_text", "gemma3_text", "gemma3n_text", "gemma4_text",
+                            "gemma4_unified_text", "laguna", "lfm3", "mellum", "mimo_v2_flash", "modernbert",
+                            "modernbert-decoder", "neomme", "olmo3", "step3p5", "ultrabert", "zaya"})
 #: The families of :data:`PER_LAYER_TYPE` whose transformers config class turns 4.x's flat ``rope_theta`` /
 #: ``rope_scaling`` into its per-layer-type block, ``rope_theta`` the full layers' base (the others have no 4.x
 #: layout: 5.x families whose class keeps only a keyed ``rope_parameters``, and ModernBERT-decoder, whose 4.x bases
 #: were ``global_rope_theta`` / ``local_rope_theta``). Checked against the pinned transformers in
 #: tests/analyses/test_plan_runtime.py.
-V4_PER_LAYER_TYPE = frozenset({"gemma3_text", "gemma3n_text", "olmo3"})
+V4_PER_LAYER_TYPE = frozenset({"gemma3_text", "gemma3n_text", "olmo3", "step3p5"})
 #: Registry entries whose transformers init reads ``getattr(config, "head_dim", hidden_size // num_attention_heads)``
 #: (``modeling_rope_utils``: dynamic, YaRN, LongRoPE), with their rope_type.
 _ROPE_NAME = {"rope_dynamic": "dynamic", "rope_yarn": "yarn", "rope_longrope": "longrope"}

@@ -28,6 +28,7 @@ import numpy as np
 from petheory import _validate as v
 from petheory._validate import Interval, validate_params
 from petheory.errors import ValidationError
+from petheory.models.families import GEMMA4_TEXT
 
 __all__ = ["band_pairs", "band_norms", "band_usage"]
 
@@ -134,7 +135,7 @@ def _kv_layout(text: dict, ms, source: str) -> tuple:
                               "serves a whole group of query heads); fix the config.json")
     kvs = [kv] * n
     dims = [int(layer.positions.d or ms.head_dim) for layer in ms.layers]
-    per = text.get("per_layer_config") if ms.source == "gemma4_text" else None
+    per = text.get("per_layer_config") if ms.source in GEMMA4_TEXT else None
     for key, over in (per or {}).items():  # Gemma 4: the global layers' own head size and key heads
         i = int(key) if str(key).isdigit() else -1
         k = over.get("num_key_value_heads") if isinstance(over, dict) and 0 <= i < n else None
@@ -145,7 +146,7 @@ def _kv_layout(text: dict, ms, source: str) -> tuple:
                                   f"num_attention_heads={heads}")
         kvs[i] = k
     shared: dict = {}
-    m = text.get("num_kv_shared_layers") if ms.source == "gemma4_text" else None
+    m = text.get("num_kv_shared_layers") if ms.source in GEMMA4_TEXT else None
     if isinstance(m, int) and not isinstance(m, bool) and m > 0:  # transformers' Gemma4TextConfig.kv_sharing_modes
         first = n - m
         types = [layer.type for layer in ms.layers]

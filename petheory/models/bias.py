@@ -14,32 +14,42 @@ from petheory.encodings import alibi_slopes
 from petheory.errors import ValidationError
 from petheory.models.families import family, refuse_underived
 from petheory.models.fields import LIMITS, fail, read_heads, read_int, read_real
-from petheory.models.read import query_scale
+from petheory.models.read import nested_rope, per_layer_overrides, query_scale, read_mrope
 from petheory.models.rope import rope_dict, rope_scheme, yarn_get_mscale
-from petheory.scheme import Layer, Positions, Scheme
+from petheory.scheme import Layer, Positions, Scheme, Span
 
 
-#: MLA families whose attention rotates adjacent pairs unconditionally (transformers 5.24's modeling code).
-MLA_ALWAYS_INTERLEAVED = ("deepseek_v2", "bailing_hybrid", "glm_moe_dsa", "longcat_flash", "mistral_large4")
+#: MLA families whose attention rotates adjacent pairs unconditionally (transformers 5.24's modeling code; DeepSeek-V3.2
+#: and A.X K2 call apply_rotary_pos_emb_interleave in their attention whatever rope_interleave says, while their
+#: indexer's apply_rotary_pos_emb pairs halves).
+MLA_ALWAYS_INTERLEAVED = ("deepseek_v2", "bailing_hybrid", "glm_moe_dsa", "longcat_flash", "mistral_large4",
+                          "hy_v4_vl_text", "dots3_note_text", "deepseek_v32", "axk2")
 #: MLA families whose config class reads ``rope_interleave`` with default True.
 MLA_INTERLEAVE_DEFAULT = ("deepseek_v3", "axk1", "glm4_moe_lite", "mistral4", "sarvam_mla", "youtu")
 
 
-#: MLA families whose ``indexed_attention`` layers (DeepSeek Sparse Attention) transformers runs with DeepSeek-V3.2's
-#: indexer: the main attention is MLA over the keys the indexer selects.
-MLA_INDEXED = ("deepseek_v32", "glm_moe_dsa", "axk2")
+#: MLA families whose ``indexed_attention`` layers (DeepSeek Sparse Attention) transformers runs with an indexer of
+#: DeepSeek-V3.2's kind: the main attention is MLA over the keys the indexer selects. Per family, where the indexer's
+#: head rotates its ``qk_rope_head_dim`` dimensions (its ``Indexer.forward`` splits them off ``first`` or ``last``) and
+#: in which pairs (``half``: rotate_half; ``interleaved``: apply_rotary_pos_emb_interleave's adjacent pairs), as
+#: tests/models/test_per_layer_and_indexer_models.py evaluates them on transformers' own code.
+INDEXER_LAYOUT = {"deepseek_v32": ("first", "half"), "glm_moe_dsa": ("first", "interleaved"), "axk2": ("first", "half"),
+                  "hy_v4": ("last", "half"), "hy_v4_vl_text": ("last", "interleaved"),
+                  "dots3_note_text": ("first", "interleaved")}
+MLA_INDEXED = tuple(INDEXER_LAYOUT)
 
 
-def _indexer_note(cfg: dict, r: int) -> str:
-    """What the DSA indexer's positions are (``DeepseekV32Indexer.forward``), for the scheme's notes."""
+def _indexer_note(cfg: dict, mt: str, r: int) -> str:
+    """What the DSA indexer's positions are (the family's ``Indexer.forward``), for the scheme's notes."""
     topk = cfg.get("index_topk", 2048)
     hd = cfg.get("index_head_dim", 128)
+    where, pairing = INDEXER_LAYOUT[mt]
+    pairs = "half-split pairs (dimension i with i + r/2)" if pairing == "half" else "adjacent pairs (2i with 2i + 1)"
     return (f"indexed_attention (DeepSeek Sparse Attention): the MLA attention above (its positions) attends only to "
             f"the index_topk = {topk} keys an indexer selects per query (all keys while there are at most {topk}); the "
-            f"indexer scores keys with its own {hd}-dimensional heads whose first qk_rope_head_dim = {r} dimensions are "
-            "rotated by the same cos/sin as MLA but in half-split pairs (rotate_half), the rest unrotated; which keys it "
-            "keeps depends on content, so positions beyond index_topk keys are not a fixed span (analysed here as full "
-            "causal attention)")
+            f"indexer scores keys with its own {hd}-dimensional heads whose {where} qk_rope_head_dim = {r} dimensions "
+            f"are rotated by the same cos/sin as MLA in {pairs}, the rest unrotated; which keys it keeps depends on "
+            "content, so positions beyond index_topk keys are not a fixed span (analysed here as full causal attention)")
 
 
 def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
@@ -74,6 +84,9 @@ def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
     >>> s.layers[0].positions.encoding, s.layers[0].positions.params["rope_dim"], s.context
     ('mla_rope', 16, 4096)
     """
+    fam = family(mt)
+    if fam.convert is not None:
+        cfg = fam.convert(cfg)
     heads = read_heads(cfg, "num_attention_heads")
     read_int(cfg, "hidden_size")
     r = read_int(cfg, "qk_rope_head_dim", minimum=2)
@@ -83,7 +96,6 @@ def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
     n = read_int(cfg, "num_hidden_layers")
     max_pos = read_int(cfg, "max_position_embeddings")
     rope, where = rope_dict(cfg)
-    fam = family(mt)
     temperature = query_scale(cfg, fam)  # Mistral 4: llama_4_scaling_beta
     rope = {k: v for k, v in rope.items() if k not in fam.rope_keys}
     # adjacent pairs where the family's attention always rotates them (DeepSeek-V2's complex apply_rotary_emb, Bailing
@@ -91,19 +103,6 @@ def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
     # the class's default), else halves
     pairing = "interleaved" if mt in MLA_ALWAYS_INTERLEAVED or cfg.get("rope_interleave", mt in MLA_INTERLEAVE_DEFAULT) \
         else "half"
-    name, params, L = rope_scheme(cfg, rope, where, d=r, rotary_dim=r, pairing=pairing, max_pos=max_pos)
-    params.pop("pairing"), params.pop("base")
-    softmax = 1.0
-    if name != "rope" and rope.get("mscale_all_dim"):
-        softmax = yarn_get_mscale(params.get("scale", 1.0), read_real(rope, "mscale_all_dim", where=where))
-    mla = {"rope_dim": r, "base": read_real(rope if "rope_theta" in rope else cfg, "rope_theta", default=10000.0),
-           "pairing": pairing, "scaling": name, "scaling_params": params, "softmax_mscale": softmax}
-    notes = [f"MLA: {r} of the {r + nope_dim} query/key dimensions per head rotate (the rope key is shared by all heads)"
-             if not nope else f"MLA without RoPE ({mt}): its latent-attention layers see no position"]
-    if softmax != 1.0:
-        notes.append(f"mscale_all_dim: every logit (content too) is multiplied by {softmax:.6g}^2 = {softmax ** 2:.6g}")
-    pos = Positions("rotary", "mla_rope", mla, r + nope_dim, softmax ** 2) if not nope else \
-        Positions("nope", d=r + nope_dim)
     indexed = mt in MLA_INDEXED
     # DeepseekV32Config.__post_init__ derives layer_types = ['indexed_attention'] * n when the file has none
     if not cfg.get("layer_types"):
@@ -111,23 +110,88 @@ def mla_model(cfg: dict, mt: str, *, nope: bool = False) -> Scheme:
     types = cfg.get("layer_types") or ["indexed_attention" if indexed else "full_attention"] * n
     if not isinstance(types, (list, tuple)) or len(types) != n:
         raise fail("layer_types", f"a list of num_hidden_layers={n} layer types", types)
-    kinds = {"full_attention": Layer(pos, temperature=temperature, type="full_attention"),
-             "linear_attention": Layer(Positions("none"), type="linear_attention")}
-    if indexed:
-        kinds["indexed_attention"] = Layer(pos, temperature=temperature, type="indexed_attention")
+    known = ("full_attention", "linear_attention") + (("indexed_attention",) if indexed else ()) + (
+        ("sliding_attention",) if fam.mla_sliding else ())
+    for i, t in enumerate(types):
+        if t not in known:
+            raise ValidationError(f"config field layer_types[{i}] = {t!r} is not a layer type petheory reads for MLA "
+                                  f"({mt}); supported: {', '.join(known)}")
+    nested = nested_rope(rope, fam)  # dots.llm3: rope_parameters per layer type
+    over = per_layer_overrides(cfg, mt, fam, list(types))  # dots.llm3: the sliding layers' own qk_nope_head_dim
+    notes, kinds, contexts, layers = [], {}, {}, []
+    for i, t in enumerate(types):
+        nope_i = read_int(over[i], "qk_nope_head_dim", minimum=0, where=f"per_layer_config.{i}.") \
+            if "qk_nope_head_dim" in over.get(i, {}) else nope_dim
+        if t == "linear_attention":
+            layers.append(Layer(Positions("none"), type="linear_attention"))
+            continue
+        if (t, nope_i) not in kinds:
+            lrope, lwhere = (nested[t], f"{where}{t}.") if nested is not None else (rope, where)
+            if nested is not None:  # its width is qk_rope_head_dim, checked against the rotary module's
+                _rotary_width(cfg, lrope, lwhere, r)
+                lrope = {k: v for k, v in lrope.items() if k != "partial_rotary_factor"}
+            pos, L = _mla_positions(cfg, mt, fam, lrope, lwhere, r, nope_i, pairing, max_pos, nope, notes)
+            span = Span("sliding", read_int(cfg, "sliding_window")) if t == "sliding_attention" else Span()
+            kinds[t, nope_i] = Layer(pos, span, temperature, sinks=fam.sinks, type=t)
+            contexts.setdefault(L, t)
+        layers.append(kinds[t, nope_i])
+    L = min(contexts, default=max_pos)
     if temperature is not None:
         notes.append("Llama 4 scaling (rope_parameters.llama_4_scaling_beta): every attention layer multiplies its "
                      "queries by 1 + beta * log(1 + floor(p / original_max_position_embeddings)) at position p")
-    for i, t in enumerate(types):
-        if t not in kinds:
-            raise ValidationError(f"config field layer_types[{i}] = {t!r} is not a layer type petheory reads for MLA "
-                                  f"({mt}); supported: {', '.join(kinds)}")
     if "indexed_attention" in types:
-        notes.append(_indexer_note(cfg, r))
+        notes.append(_indexer_note(cfg, mt, r))
     if "linear_attention" in types:
         notes.append("linear-attention layers carry no positional encoding here: kind 'none'")
+    mrope = next((layer.positions.mrope for layer in layers if layer.positions.mrope is not None), None)
+    if any(layer.span.kind == "sliding" for layer in layers):
+        notes.append("sliding-window layers attend to the last W keys: their kernel beyond W is never used")
+    if mrope is not None and not nope:
+        notes.append(f"M-RoPE ({mrope.layout}, sections {list(mrope.sections)} for t/h/w over the {r // 2} rotary "
+                     "bands): text-only positions assumed (every axis carries the token index), where it rotates "
+                     "exactly as plain RoPE; image/video tokens are not analysed")
+    if fam.sinks:
+        notes.append("attention sinks: one learned logit per head joins the softmax (its value is a weight, not in "
+                     "config.json); it only lowers every attention weight by a common factor per query")
     kv = read_int(cfg, "num_key_value_heads", default=heads)
-    return Scheme(mt, tuple(kinds[t] for t in types), L, max_pos, heads, kv, r + nope_dim, tuple(notes))
+    return Scheme(mt, tuple(layers), L, max_pos, heads, kv, r + nope_dim, tuple(dict.fromkeys(notes)))
+
+
+def _rotary_width(cfg: dict, lrope: dict, lwhere: str, r: int) -> None:
+    """A per-type rope dict's rotated width (``partial_rotary_factor`` of ``head_dim``, as transformers' rotary module
+    sizes its cos/sin) must be the ``qk_rope_head_dim`` the attention rotates, or transformers cannot run it."""
+    hd = read_int(cfg, "head_dim", default=r)
+    prf = read_real(lrope, "partial_rotary_factor", default=1.0, where=lwhere)
+    if int(hd * prf) != r:
+        raise ValidationError(f"config field {lwhere}partial_rotary_factor = {prf:g} of head_dim = {hd} gives cos/sin of "
+                              f"width {int(hd * prf)}, but the attention rotates qk_rope_head_dim = {r} dimensions: "
+                              "transformers' rotary module and attention disagree and it cannot run; make them agree")
+
+
+def _mla_positions(cfg, mt, fam, rope, where, r, nope_dim, pairing, max_pos, nope, notes):
+    """One MLA layer kind's positions (its rope dict ``rope``; ``nope_dim`` unrotated dimensions) and its original
+    context L; its notes appended to ``notes``."""
+    name, params, L = rope_scheme(cfg, rope, where, d=r, rotary_dim=r, pairing=pairing, max_pos=max_pos)
+    params.pop("pairing"), params.pop("base")
+    softmax = 1.0
+    if name != "rope" and rope.get("mscale_all_dim"):
+        softmax = yarn_get_mscale(params.get("scale", 1.0), read_real(rope, "mscale_all_dim", where=where))
+    mla = {"rope_dim": r, "base": read_real(rope if "rope_theta" in rope else cfg, "rope_theta", default=10000.0),
+           "pairing": pairing, "scaling": name, "scaling_params": params, "softmax_mscale": softmax}
+    notes.append(f"MLA: {r} of the {r + nope_dim} query/key dimensions per head rotate (the rope key is shared by all "
+                 "heads)" if not nope else f"MLA without RoPE ({mt}): its latent-attention layers see no position")
+    if softmax != 1.0:
+        notes.append(f"mscale_all_dim: every logit (content too) is multiplied by {softmax:.6g}^2 = {softmax ** 2:.6g}")
+    mrope = read_mrope(cfg, rope, where, fam, mt, r // 2)  # HY-V4-VL: M-RoPE sections over the rotary bands
+    if nope:
+        return Positions("nope", d=r + nope_dim), L
+    q_scale = 1.0
+    if fam.mla_q_scale:  # dots.llm3, LongCat-Flash: queries times sqrt(hidden_size / q_lora_rank), on every logit
+        q_scale = math.sqrt(read_int(cfg, "hidden_size") / read_int(cfg, "q_lora_rank"))
+        notes.append(f"{mt} multiplies every query by sqrt(hidden_size / q_lora_rank) = {q_scale:.6g} (a factor on every "
+                     "logit, in the logit factor) and its key/value latent by sqrt(hidden_size / kv_lora_rank) (the "
+                     "unrotated keys and the values: the content term only)")
+    return Positions("rotary", "mla_rope", mla, r + nope_dim, softmax ** 2 * q_scale, mrope=mrope), L
 
 
 def mpt_slopes(num_heads: int, alibi_bias_max: float = 8.0) -> np.ndarray:

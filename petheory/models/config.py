@@ -134,7 +134,7 @@ def text_part(cfg: dict, fallback: str | None = None) -> tuple[dict, str]:
             raise ValidationError(f"config field {key} has no model_type and petheory does not know {mt}'s text model; "
                                   f"give {key}.model_type")
         return {**text, "model_type": tmt}, TEXT_TYPES.get(tmt, tmt)
-    if mt in ("gemma3", "gemma4", "llama4", "gemma3n"):
+    if mt in ("gemma3", "gemma4", "gemma4_unified", "gemma4_unified_assistant", "llama4", "gemma3n"):
         raise ValidationError(f"config field text_config is missing; a {mt} config holds its text decoder there")
     return cfg, TEXT_TYPES.get(mt, mt)  # Qwen2-VL / Qwen2.5-VL on the Hub: a flat config
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from petheory.errors import ValidationError
-from petheory.models.fields import fail, read_bool, read_int, read_int_list
+from petheory.models.fields import fail, read_bool, read_int, read_int_list, read_real
 
 #: Layer type names (transformers' ``layer_types``) with positions, and the ones that carry none.
 ATTENTION_TYPES = ("full_attention", "sliding_attention", "chunked_attention")
@@ -157,6 +157,156 @@ def modernbert_rope(cfg: dict) -> dict:
     return out
 
 
+def _gemma4_per_layer(cfg, types):  # Gemma4TextConfig.__post_init__: the full layers' head_dim is global_head_dim
+    gd = read_int(cfg, "global_head_dim", default=512, minimum=2, limit=1 << 14)
+    return {i: {"head_dim": gd} for i, t in enumerate(types) if t == "full_attention"}
+
+
+def _neomme_per_layer(cfg, types):  # NeoMMEConfig.__post_init__: full layers no window, every 2nd sliding layer 1024
+    sliding = [i for i, t in enumerate(types) if t == "sliding_attention"]
+    return {**{i: {"sliding_window": None} for i, t in enumerate(types) if t == "full_attention"},
+            **{i: {"sliding_window": 1024} for k, i in enumerate(sliding) if k % 2}}
+
+
+def neomme_rope(cfg: dict) -> dict:
+    """``cfg`` with NeoMMEConfig.convert_rope_params_to_dict applied: one rope dict per layer type, each filled with
+    the class's defaults (full: ``rope_theta`` 1e6, ``partial_rotary_factor`` 0.25; sliding: 1e4, 1.0), a top-level
+    ``rope_theta`` (a transformers 4 file) giving both types' theta.
+
+    Parameters
+    ----------
+    cfg : dict
+        A NeoMME config as the file has it.
+
+    Returns
+    -------
+    dict
+        The config with ``rope_parameters`` per layer type.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A ``rope_scaling`` (its class reads none) or a ``rope_parameters`` that is not keyed by layer type.
+
+    Examples
+    --------
+    >>> rp = neomme_rope({"rope_theta": 5e5})["rope_parameters"]
+    >>> rp["full_attention"]["rope_theta"], rp["full_attention"]["partial_rotary_factor"], rp["sliding_attention"]
+    (500000.0, 0.25, {'rope_type': 'default', 'rope_theta': 500000.0, 'partial_rotary_factor': 1.0})
+    """
+    if cfg.get("rope_scaling") is not None:
+        raise ValidationError("config field rope_scaling is not read by NeoMME's configuration class (its RoPE is "
+                              "rope_parameters per layer type): refused rather than dropped; give rope_parameters")
+    given = cfg.get("rope_parameters") or {}
+    if not isinstance(given, dict) or set(given) - {"full_attention", "sliding_attention"} or not all(
+            isinstance(v, dict) for v in given.values()):
+        raise fail("rope_parameters", "an object {'full_attention': {...}, 'sliding_attention': {...}}", given)
+    out = {k: v for k, v in cfg.items() if k != "rope_theta"}
+    theta = cfg.get("rope_theta")
+    rope = {}
+    for t, (base, prf) in {"full_attention": (1e6, 0.25), "sliding_attention": (1e4, 1.0)}.items():
+        rope[t] = {"rope_type": "default", "rope_theta": read_real(cfg, "rope_theta") if theta is not None else base,
+                   "partial_rotary_factor": prf, **given.get(t, {})}
+    out["rope_parameters"] = rope
+    return out
+
+
+def step3p5_rope(cfg: dict) -> dict:
+    """``cfg`` as Step3p7TextConfig (model type ``step3p5``) loads it: lists padded with ``num_nextn_predict_layers``
+    trailing MTP entries (``layer_types``, ``rope_theta``, ``partial_rotary_factors``: the published files') cut to
+    the decoder's layers, and ``rope_parameters`` per layer type built from each type's first layer's ``rope_theta``
+    and ``partial_rotary_factors`` entry (a scalar ``rope_theta`` for all; ``rope_scaling`` on the full layers) unless
+    the file already has one per type.
+
+    Parameters
+    ----------
+    cfg : dict
+        A Step 3.5 / 3.7 text config as the file has it.
+
+    Returns
+    -------
+    dict
+        The config with ``layer_types`` and ``rope_parameters`` per layer type.
+
+    Examples
+    --------
+    >>> out = step3p5_rope({"num_hidden_layers": 2, "layer_types": ["full_attention", "sliding_attention"],
+    ...                     "rope_theta": [5e6, 1e4], "partial_rotary_factors": [0.5, 1.0]})
+    >>> out["rope_parameters"]["full_attention"], out["rope_parameters"]["sliding_attention"]["rope_theta"]
+    ({'rope_type': 'default', 'rope_theta': 5000000.0, 'partial_rotary_factor': 0.5}, 10000.0)
+    """
+    n = read_int(cfg, "num_hidden_layers")
+    mtp = read_int(cfg, "num_nextn_predict_layers", default=0, minimum=0)
+    out = {k: v for k, v in cfg.items() if k not in ("rope_theta", "partial_rotary_factors", "rope_scaling")}
+    cut = {}
+    for key in ("layer_types", "rope_theta", "partial_rotary_factors"):
+        val = cfg.get(key)
+        cut[key] = val[:n] if isinstance(val, list) and mtp and len(val) == n + mtp else val
+    types = cut["layer_types"] if cut["layer_types"] is not None else ["full_attention"] * n
+    out["layer_types"] = types
+    if not isinstance(types, list) or len(types) != n:
+        return out  # the layer-type reader refuses it, naming the field
+    rp = cfg.get("rope_parameters") or {}
+    if isinstance(rp, dict) and all(isinstance(rp.get(t), dict) for t in set(types)):
+        out["rope_parameters"] = {t: rp[t] for t in set(types)}
+        return out
+    theta, prf = cut["rope_theta"] if cut["rope_theta"] is not None else 10000.0, cut["partial_rotary_factors"]
+    for key, val in (("rope_theta", theta), ("partial_rotary_factors", prf)):
+        if isinstance(val, list) and len(val) != n:
+            raise fail(key, f"a number or a list of num_hidden_layers = {n} numbers (one per layer)", val)
+    rope = {}
+    for t in dict.fromkeys(types):
+        i = types.index(t)
+        rope[t] = {"rope_type": "default", "rope_theta": theta[i] if isinstance(theta, list) else theta}
+        if prf:
+            rope[t]["partial_rotary_factor"] = prf[i] if isinstance(prf, list) else prf
+    if cfg.get("rope_scaling") and "full_attention" in rope:
+        if not isinstance(cfg["rope_scaling"], dict):
+            raise fail("rope_scaling", "an object", cfg["rope_scaling"])
+        rope["full_attention"].update(cfg["rope_scaling"])
+    out["rope_parameters"] = rope
+    return out
+
+
+def _longcat(cfg):  # LongcatFlashConfig.num_hidden_layers: 2 * num_layers (two attention sublayers per layer)
+    if cfg.get("num_layers") is None:
+        return cfg
+    return {**cfg, "num_hidden_layers": 2 * read_int(cfg, "num_layers")}
+
+
+def _zaya(cfg, n):  # ZayaConfig.__post_init__: every layer hybrid when the file lists none
+    return ["hybrid"] * n
+
+
+def zaya_rope(cfg: dict) -> dict:
+    """``cfg`` as ZayaConfig loads its RoPE: the class's per-type defaults when the file has no ``rope_parameters``
+    (hybrid: theta 5e6, sliding: 1e4, each rotating half the head), and a top-level ``rope_type`` inside a nested
+    dict (the published files') removed, as its ``convert_rope_params_to_dict`` does.
+
+    Parameters
+    ----------
+    cfg : dict
+        A ZAYA config as the file has it.
+
+    Returns
+    -------
+    dict
+        The config with ``rope_parameters`` keyed by ``hybrid`` / ``hybrid_sliding``.
+
+    Examples
+    --------
+    >>> zaya_rope({})["rope_parameters"]["hybrid"]
+    {'rope_type': 'default', 'rope_theta': 5000000.0, 'partial_rotary_factor': 0.5}
+    """
+    rope = cfg.get("rope_parameters")
+    if rope is None:
+        rope = {"hybrid": {"rope_type": "default", "rope_theta": 5_000_000.0, "partial_rotary_factor": 0.5},
+                "hybrid_sliding": {"rope_type": "default", "rope_theta": 10_000.0, "partial_rotary_factor": 0.5}}
+    if not isinstance(rope, dict):
+        raise fail("rope_parameters", "an object {'hybrid': {...}, 'hybrid_sliding': {...}}", rope)
+    return {**cfg, "rope_parameters": {k: v for k, v in rope.items() if k != "rope_type"}}
+
+
 def _lara_mini(cfg, n):  # LaraMiniConfig's released pattern, period 5
     pattern = ("linear_attention", "sliding_attention", "linear_attention", "full_attention", "sliding_attention")
     return [pattern[i % 5] for i in range(n)]
@@ -228,6 +378,24 @@ class Family:
         The window's field (ModernBERT: ``local_attention``, the whole window).
     convert : callable or None
         ``cfg -> cfg`` as the configuration class rewrites older keys (ModernBERT's thetas).
+    per_layer : tuple of str
+        The ``per_layer_config`` fields its modeling code reads per layer and that change positions (Gemma 4's
+        ``head_dim``, NeoMME's ``sliding_window``); any other field there is refused.
+    per_layer_inert : tuple of str
+        The ``per_layer_config`` fields its code reads per layer that change no position (key heads).
+    per_layer_default : callable or None
+        ``(cfg, types) ->`` the ``per_layer_config`` its class's ``__post_init__`` derives when the file has none.
+    per_layer_by_type : bool
+        Its rotary module reads ``per_layer_config[layer type]``, which transformers refuses unless every layer of
+        that type has the same overrides (Gemma 4).
+    mla_sliding : bool
+        Its multi-head latent attention has ``sliding_attention`` layers (within ``sliding_window``: dots.llm3).
+    mla_q_scale : bool
+        Its MLA multiplies every query by :math:`\\sqrt{\\mathrm{hidden\\_size} / \\mathrm{q\\_lora\\_rank}}` (dots.llm3,
+        LongCat-Flash): a factor on every logit.
+    aliases : tuple of (str, str)
+        Its own layer type names and the standard type whose span (mask) each takes (ZAYA: ``hybrid`` is causal
+        full attention, ``hybrid_sliding`` sliding); ``rope_parameters`` is keyed by its own names.
     extra : tuple of str
         Fields only this family may carry, understood here.
     unused : tuple of str
@@ -267,12 +435,22 @@ class Family:
     causal: bool = True                              # False: a bidirectional encoder (its attention's is_causal False)
     window_key: str = "sliding_window"               # the window's field (ModernBERT: local_attention, the whole window)
     convert: object = None                           # cfg -> cfg as the class rewrites older keys (ModernBERT's thetas)
+    per_layer: tuple = ()                            # per_layer_config fields its code reads per layer (head_dim, ...)
+    per_layer_inert: tuple = ()                      # per_layer_config fields its code reads that change no position
+    per_layer_default: object = None                 # (cfg, types) -> the per_layer_config its class derives
+    per_layer_by_type: bool = False                  # its rotary module reads per_layer_config[layer type] (Gemma 4)
+    aliases: tuple = ()                              # (its layer type, the span it masks with) pairs (ZAYA's hybrid)
+    mla_sliding: bool = False                        # its MLA has sliding_attention layers (dots.llm3)
+    mla_q_scale: bool = False                        # its MLA multiplies queries by sqrt(hidden_size / q_lora_rank)
     extra: tuple = field(default=())                 # fields only this family may carry, understood here
     unused: tuple = ()                               # class fields its code never reads, restating what it does read
     text: str | None = None                          # a wrapper's text model type when text_config has none
 
 
 _SW = ("full_attention", "sliding_attention")
+#: Gemma 4's text model types: Gemma4TextConfig's and Gemma4UnifiedTextConfig's __post_init__ and attention agree on
+#: every positional field (they differ in defaults: sliding_window 512 / 1024, max_position_embeddings).
+GEMMA4_TEXT = ("gemma4_text", "gemma4_unified_text")
 DEFAULT = Family()
 FAMILIES = {
     **{t: Family(_SW, _window_all, reads_layer_types=False) for t in ("mistral", "mixtral", "phi3", "starcoder2")},
@@ -299,7 +477,9 @@ FAMILIES = {
                                 theta_default=500000.0),
     # the layers of cross_attention_layers attend to the image instead of the text (Mllama): no positions
     "mllama_text_model": Family(extra=("cross_attention_layers",)),
-    **{t: Family(sinks=True) for t in ("hy_v4", "hy_v4_vl_text")},
+    # HY-V4: MLA with sinks; its vision-language text model adds interleaved M-RoPE sections over the rotary bands
+    "hy_v4": Family(sinks=True),
+    "hy_v4_vl_text": Family(sinks=True, mrope="interleaved", mrope_default=(12, 10, 10)),
     "gpt_neox": Family(prf_legacy="rotary_pct"),
     "minimax_m2": Family(prf_legacy="rotary_dim"),
     # MiniMaxM3VLTextConfig declares rotary_dim ("channels rotated by RoPE", default 64), but its rotary module rotates
@@ -335,8 +515,15 @@ FAMILIES = {
     "gemma2": Family(_SW, _every(2, None), scale="gemma"),
     "gemma3_text": Family(_SW, _every(6), theta_default=1e6, scale="gemma", extra=("rope_local_base_freq",)),
     "gemma3n_text": Family(_SW, theta_default=1e6, scale="one", extra=("num_kv_shared_layers",)),
-    "gemma4_text": Family(_SW, _every(6, None, last_full=True), theta_default=1e6, scale="one",
-                          extra=("per_layer_config", "global_head_dim")),
+    # Gemma 4 and its unified (any-to-any) text model: the same config class body and attention (per_layer_config's
+    # head_dim on the full layers, proportional RoPE there, the last layer forced full)
+    **{t: Family(_SW, _every(6, None, last_full=True), theta_default=1e6, scale="one", per_layer=("head_dim",),
+                 per_layer_inert=("num_key_value_heads",), per_layer_default=_gemma4_per_layer, per_layer_by_type=True,
+                 extra=("per_layer_config", "global_head_dim")) for t in GEMMA4_TEXT},
+    # NeoMME: a bidirectional encoder; per layer type its own RoPE (full: a quarter of the head at 1e6, sliding: all of
+    # it at 1e4; text positions on both axes of its 2-axis M-RoPE, where it is plain RoPE) and per layer its window
+    "neomme": Family(_SW, _every(6, None, last_full=True), causal=False, convert=neomme_rope, per_layer=("sliding_window",),
+                     per_layer_default=_neomme_per_layer, extra=("per_layer_config",)),
     "cohere2": Family(_SW, _every(4), nope_types=("full_attention",), pairing="interleaved"),
     **{t: Family(_SW, _exaone4, nope_if_window=True) for t in ("exaone4", "exaone_moe", "exaone4_5")},
     # Kolibri1Config: every 5th layer full whatever sliding_window_pattern says (found by the sweep's hub-layout case)
@@ -396,6 +583,27 @@ FAMILIES = {
                          # ModernBERT's code, and nothing here either
                          extra=("local_attention", "global_attn_every_n_layers", "global_rope_theta", "local_rope_theta",
                                 "position_embedding_type")),
+    # ZAYA: softmax attention over q and k its CCA projection mixed by short causal convolutions (content), RoPE per
+    # layer type keyed by its own names; its class's default rope_parameters, its hub files' stray top-level rope_type
+    "zaya": Family(("hybrid", "hybrid_sliding"), _zaya, convert=zaya_rope,
+                   aliases=(("hybrid", "full_attention"), ("hybrid_sliding", "sliding_attention"))),
+    # Unlimited-OCR: reference sliding attention sees every prefill key (the image and the prompt) and, beyond them,
+    # the last sliding_window generated ones; within one forward pass (no cache) it is causal full attention
+    "unlimited_ocr_text": Family(("full_attention", "reference_sliding_attention"),
+                                 aliases=(("reference_sliding_attention", "full_attention"),)),
+    # Step 3.5 / 3.7's text model: RoPE per layer type (its class builds it from per-layer rope_theta lists), softmax
+    # scale query_pre_attn_scalar^-1/2, per_layer_config giving sliding layers their head count (content)
+    "step3p5": Family(_SW, scale="gemma", convert=step3p5_rope, per_layer_inert=("num_attention_heads",),
+                      extra=("per_layer_config", "partial_rotary_factors")),
+    # dots.llm3: MLA whose sliding and indexed layers each take their rope_parameters entry; per_layer_config gives
+    # the sliding layers their own unrotated width (qk_nope_head_dim) and head counts, read by layer type in its rotary
+    # module
+    "dots3_note_text": Family(mla_sliding=True, mla_q_scale=True, per_layer=("qk_nope_head_dim",), per_layer_by_type=True,
+                              per_layer_inert=("num_attention_heads", "num_key_value_heads", "kv_lora_rank"),
+                              extra=("per_layer_config",)),
+    # LongCat-Flash: each of its num_layers decoder layers runs two MLA sublayers (its class's num_hidden_layers is
+    # 2 x num_layers, a property, not a field of its file)
+    "longcat_flash": Family(convert=_longcat, mla_q_scale=True, extra=("num_layers",)),
     # LaraMiniModel passes position embeddings to its sliding layers only: the full (global) layers are NoPE
     "lara_mini": Family(default_types=_lara_mini, nope_types=("full_attention",)),
 }
@@ -407,7 +615,8 @@ DERIVES_UNREAD = ("afmoe", "bailing_hybrid", "cohere2_moe", "flint", "granitemoe
                   "olmo_hybrid", "qwen3_5_moe_text", "qwen3_5_text")
 
 #: Wrappers whose ``text_config`` may be written without its own model_type (a transformers 4 file on the Hub).
-TEXT_TYPES = {"gemma3": "gemma3_text", "gemma4": "gemma4_text", "llama4": "llama4_text", "gemma3n": "gemma3n_text",
+TEXT_TYPES = {"gemma3": "gemma3_text", "gemma4": "gemma4_text", "gemma4_unified": "gemma4_unified_text",
+              "gemma4_unified_assistant": "gemma4_unified_text", "llama4": "llama4_text", "gemma3n": "gemma3n_text",
               "qwen2_vl": "qwen2_vl", "qwen2_5_vl": "qwen2_5_vl", "qwen3_vl": "qwen3_vl",
               "qwen2_vl_text": "qwen2_vl", "qwen2_5_vl_text": "qwen2_5_vl", "qwen3_vl_text": "qwen3_vl"}
 
@@ -438,6 +647,17 @@ REFUSED = {
                        "transformers runs it at every length), and petheory's scheme needs one (L, the length its "
                        "analyses and plan take as the model's own); not read rather than given a length the file does "
                        "not state",
+    "mistral_large4_text": "Mistral Large 4's learned positions (LeRoPE): its rotary module multiplies every inverse "
+                           "frequency by exp(alpha), alpha a learned weight per band, and its attention multiplies "
+                           "every query by scale_h * log(p + 1) + bias_h, learned per head; both are weights of the "
+                           "checkpoint, not fields of config.json, so the config states neither its frequencies nor "
+                           "its position-dependent temperature: not read",
+    "deepseek_v4": "DeepSeek-V4's compressed attention: each layer attends to its last sliding_window tokens and to KV "
+                   "entries compressed over blocks of compress_rates tokens (heavily compressed layers: every block; "
+                   "compressed sparse layers: the index_topk blocks a Lightning Indexer picks), each block rotated at "
+                   "its block's position with compress_rope_theta and given a learned position_bias within the "
+                   "block: attention over compressed blocks, which petheory's scheme (full, sliding or chunked "
+                   "attention over tokens) cannot state: not read",
     "dory": "Dory's recurrent-depth layout (n_input_layers, n_recurrent_layers, n_output_layers: a block of layers "
             "run several times) and its legacy layer_types with 'mlp' entries, which transformers halves: not read",
 }
@@ -561,7 +781,7 @@ def layer_types(cfg: dict, mt: str, fam: Family, n: int, rope_on, class_has_type
     if not fam.reads_layer_types and given != derived():
         raise ValidationError(f"config field layer_types = {given[:4]}... disagrees with what {mt}'s attention does "
                               f"(its code does not read layer_types: {derived()[0]} on every layer); remove it or fix it")
-    if mt == "gemma4_text" and given[-1] != "full_attention":
+    if mt in GEMMA4_TEXT and given[-1] != "full_attention":
         raise ValidationError(f"config field layer_types[{n - 1}] = {given[-1]!r}: Gemma 4's last layer is full attention "
                               "(transformers forces it); fix the config.json")
     return given

@@ -19,7 +19,7 @@ import re
 
 from petheory.encodings import partial_rotary_dim
 from petheory.errors import ValidationError
-from petheory.models.families import FOREIGN_FIELDS, NO_POSITION_TYPES, Family, layer_types
+from petheory.models.families import FOREIGN_FIELDS, GEMMA4_TEXT, NO_POSITION_TYPES, Family, layer_types
 from petheory.models.fields import INT_LIMIT, fail, read_bool, read_head_dim, read_heads, read_int, read_int_list, read_real
 from petheory.models.understood import refuse_unknown
 from petheory.models.rope import ROPE_TYPES, check_rope_keys, rope_dict, rope_scheme
@@ -55,10 +55,36 @@ def first_key(cfg: dict, keys: tuple) -> str:
     return next((k for k in keys if cfg.get(k) is not None), keys[0])
 
 
-def _nested_rope(rope: dict) -> dict | None:
-    """A ``rope_parameters`` keyed by layer type (Gemma 3, OLMo 3; a null entry: that layer type has no RoPE), else
-    None."""
-    keys = [k for k in rope if k in ("full_attention", "sliding_attention", "chunked_attention", "linear_attention")]
+def nested_rope(rope: dict, fam: Family) -> dict | None:
+    """A ``rope_parameters`` keyed by layer type (Gemma 3, OLMo 3, ZAYA's own names; a null entry: that layer type has
+    no RoPE), else None.
+
+    Parameters
+    ----------
+    rope : dict
+        The rope dict (``rope_parameters`` or ``rope_scaling``).
+    fam : Family
+        The family entry (its own layer type names).
+
+    Returns
+    -------
+    dict or None
+        ``rope`` when it is keyed by layer type, else None (one flat dict for every layer).
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Layer-type keys mixed with flat keys.
+
+    Examples
+    --------
+    >>> from petheory.models.families import family
+    >>> nested_rope({"rope_theta": 1e4}, family("llama")) is None, list(nested_rope(
+    ...     {"sliding_attention": {"rope_theta": 1e4}}, family("gemma3_text")))
+    (True, ['sliding_attention'])
+    """
+    keys = [k for k in rope if k in ("full_attention", "sliding_attention", "chunked_attention", "linear_attention",
+                                     "indexed_attention", *dict(fam.aliases))]
     if not keys:
         return None
     if len(keys) != len(rope) or not all(isinstance(rope[k], dict) or rope[k] is None for k in keys):
@@ -85,9 +111,41 @@ def _rope_on(cfg: dict, fam: Family, n: int) -> list:
     return [bool(x) for x in read_int_list(cfg, "no_rope_layers", length=n, minimum=0, maximum=1)]
 
 
-def _mrope(cfg: dict, rope: dict, where: str, fam: Family, mt: str, bands: int) -> MRope | None:
+def read_mrope(cfg: dict, rope: dict, where: str, fam: Family, mt: str, bands: int) -> MRope | None:
     """Multimodal RoPE from ``mrope_section`` (in the rope dict, else at the top level, else the family's default), its
-    layout from the family's code (the table); ``mrope_interleaved`` must agree with it."""
+    layout from the family's code (the table); ``mrope_interleaved`` must agree with it.
+
+    Parameters
+    ----------
+    cfg : dict
+        The (text) config.
+    rope : dict
+        The layer's rope dict.
+    where : str
+        Where ``rope`` was read (for messages).
+    fam : Family
+        The family entry (its M-RoPE layout and default sections).
+    mt : str
+        The model type.
+    bands : int
+        The rotary bands the sections must cover.
+
+    Returns
+    -------
+    petheory.scheme.MRope or None
+        The sections and layout; None for a family without M-RoPE.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        Sections on a family without M-RoPE, or sections that do not cover the bands.
+
+    Examples
+    --------
+    >>> from petheory.models.families import family
+    >>> read_mrope({}, {"mrope_section": [16, 24, 24]}, "rope_parameters.", family("qwen2_vl"), "qwen2_vl", 64).sections
+    (16, 24, 24)
+    """
     sec = rope.get("mrope_section", cfg.get("mrope_section") or None)  # transformers reads the rope dict's
     if fam.mrope is None:
         if sec:
@@ -185,24 +243,105 @@ def _causal(cfg: dict, mt: str, fam: Family, fields, types: list) -> bool:
     return False
 
 
-def _layer_dims(cfg: dict, mt: str, d: int, types: list) -> list:
-    """Head dimension per layer: Gemma 4's full-attention layers have their own (``global_head_dim``)."""
-    if mt != "gemma4_text":
-        return [d] * len(types)
+def per_layer_overrides(cfg: dict, mt: str, fam: Family, types: list) -> dict:
+    """The per-layer overrides ``{layer index: {field: value}}`` transformers applies: the file's ``per_layer_config``
+    (its sparse per-layer settings), else what the family's class derives (:attr:`Family.per_layer_default`), each
+    field one the family's modeling code reads per layer (:attr:`Family.per_layer`, :attr:`Family.per_layer_inert`).
+
+    Parameters
+    ----------
+    cfg : dict
+        The (text) config.
+    mt : str
+        Its model type.
+    fam : Family
+        Its family entry.
+    types : list of str
+        Its layer types.
+
+    Returns
+    -------
+    dict
+        Layer index -> the fields set for that layer (layers without overrides absent).
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A field its code does not read per layer, an index out of range, or overrides that differ within a layer type
+        where its rotary module reads them by type (transformers fails on those).
+
+    Examples
+    --------
+    >>> from petheory.models.families import family
+    >>> per_layer_overrides({}, "gemma4_text", family("gemma4_text"), ["sliding_attention", "full_attention"])
+    {1: {'head_dim': 512}}
+    """
+    n = len(types)
+    if not fam.per_layer and not fam.per_layer_inert:
+        return {}
     plc = cfg.get("per_layer_config")
     if plc is None:
-        gd = read_int(cfg, "global_head_dim", default=512, minimum=2, limit=1 << 14)
-        return [gd if t == "full_attention" else d for t in types]
+        plc = fam.per_layer_default(cfg, types) if fam.per_layer_default is not None else {}
     if not isinstance(plc, dict):
-        raise fail("per_layer_config", "an object {layer index: {head_dim: ...}}", plc)
-    out = [d] * len(types)
-    for k, over in plc.items():
-        if not (isinstance(k, str) and k.isdigit() or isinstance(k, int)) or int(k) >= len(types):
-            raise fail("per_layer_config", f"keyed by layer indices < {len(types)}", k)
-        if not isinstance(over, dict) or set(over) - {"head_dim", "num_key_value_heads"}:
-            raise fail(f"per_layer_config.{k}", "an object with head_dim / num_key_value_heads only", over)
-        if "head_dim" in over:
-            out[int(k)] = read_int(over, "head_dim", minimum=2, where=f"per_layer_config.{k}.", limit=1 << 14)
+        raise fail("per_layer_config", "an object {layer index: {field: value}}", plc)
+    over = {}
+    for k, fields in plc.items():
+        if not (isinstance(k, str) and k.isdigit() or isinstance(k, int) and not isinstance(k, bool)) or int(k) >= n:
+            raise fail("per_layer_config", f"keyed by layer indices < {n}", k)
+        if not isinstance(fields, dict):
+            raise fail(f"per_layer_config.{k}", "an object {field: value}", fields)
+        for key in fields:
+            if key not in fam.per_layer + fam.per_layer_inert:
+                raise ValidationError(f"config field per_layer_config.{k}.{key} is not read per layer by {mt}'s code "
+                                      "as petheory has verified it (it reads "
+                                      f"{', '.join(fam.per_layer + fam.per_layer_inert)} there): refused rather than "
+                                      "read or dropped")
+        over[int(k)] = fields
+    if fam.per_layer_by_type:
+        for t in dict.fromkeys(types):
+            same = [i for i, u in enumerate(types) if u == t]
+            odd = next((i for i in same if over.get(i, {}) != over.get(same[0], {})), None)
+            if odd is not None:
+                raise ValidationError(f"config field per_layer_config gives {t} layer {odd} other settings than "
+                                      f"{t} layer {same[0]}: transformers' {mt} rotary module reads them per layer "
+                                      "type and fails on that (not homogeneous); give every layer of a type the same")
+    return over
+
+
+def _per_layer(cfg: dict, mt: str, fam: Family, d: int, types: list) -> tuple[list, list]:
+    """Per layer: its head dimension and its own window (None: the layer type's), from
+    :func:`per_layer_overrides`."""
+    n = len(types)
+    over = per_layer_overrides(cfg, mt, fam, types)
+    dims = [read_int(over[i], "head_dim", minimum=2, where=f"per_layer_config.{i}.", limit=1 << 14)
+            if "head_dim" in over.get(i, {}) else d for i in range(n)]
+    windows = [None] * n
+    if "sliding_window" in fam.per_layer:
+        windows = _layer_windows(cfg, mt, types, over, cfg.get("per_layer_config") is not None)
+    return dims, windows
+
+
+def _layer_windows(cfg: dict, mt: str, types: list, over: dict, given: bool) -> list:
+    """NeoMME's windows: layer i's mask slides by ``per_layer_config[i].sliding_window`` (the global one where it has
+    none), its attention module by that + 1 on the sliding layers; a full layer must be given null, a sliding one a
+    window (transformers fails on null there)."""
+    where = "per_layer_config" + ("" if given else " (not in this file: transformers' configuration class derives it "
+                                  "from layer_types)")
+    glob = cfg.get("sliding_window")
+    out = []
+    for i, t in enumerate(types):
+        w = over[i]["sliding_window"] if i in over and "sliding_window" in over[i] else glob
+        if t == "full_attention" and w is not None:
+            raise ValidationError(f"config field {where} gives full-attention layer {i} no sliding_window: null, so "
+                                  f"{mt}'s mask slides it by sliding_window = {w} while its attention module says full "
+                                  f"(transformers' attention paths disagree): refused; add per_layer_config.{i}."
+                                  "sliding_window = null")
+        if t == "sliding_attention" and w is None:
+            raise ValidationError(f"config field {where} leaves sliding layer {i} without a window: transformers' {mt} "
+                                  "attention fails on it (None + 1); give sliding_window")
+        own = i in over and "sliding_window" in over[i]
+        out.append(None if w is None else read_int(over[i] if own else cfg, "sliding_window",
+                                                   where=f"per_layer_config.{i}." if own else ""))
     return out
 
 
@@ -299,9 +438,9 @@ def rope_model(cfg: dict, mt: str, fam: Family, fields=None) -> Scheme:
     if "cross_attention_layers" in fam.extra and cfg.get("cross_attention_layers"):
         cross = set(read_int_list(cfg, "cross_attention_layers", minimum=0, maximum=n - 1))
         types = ["cross_attention" if i in cross else t for i, t in enumerate(types)]
-    dims = _layer_dims(cfg, mt, d, types)
+    dims, windows = _per_layer(cfg, mt, fam, d, types)
     causal = _causal(cfg, mt, fam, fields, types)
-    nested = _nested_rope(rope)
+    nested = nested_rope(rope, fam)
     notes: list = []
     kinds: dict = {}  # (layer type, rotary?, d, theta) -> Layer
     contexts: dict = {}  # kind key -> its original context L (rotary layers)
@@ -325,15 +464,15 @@ def rope_model(cfg: dict, mt: str, fam: Family, fields=None) -> Scheme:
     scaled = None  # Molmo2: only the layers of rope_scaling_layers apply rope_parameters' scaling (None: all)
     if "rope_scaling_layers" in fam.extra and cfg.get("rope_scaling_layers") is not None:
         scaled = set(read_int_list(cfg, "rope_scaling_layers", minimum=0, maximum=n - 1))
-    for i, (t, d_i) in enumerate(zip(types, dims)):
+    for i, (t, d_i, w_i) in enumerate(zip(types, dims, windows)):
         rotary = forced[i] or rope_on[i] and t not in nope_types and t not in NO_POSITION_TYPES and not (
             nested is not None and t in nested and nested[t] is None)  # transformers: a null entry has no RoPE
         theta = float(thetas[i]) if thetas and rotary else None
         plain = rotary and scaled is not None and i not in scaled
-        key = (t, rotary, d_i, theta, plain)
+        key = (t, rotary, d_i, theta, plain, w_i)
         if key not in kinds:
             pos, L = _positions(cfg, mt, fam, t, rotary, d_i, rope, where, nested, max_pos, notes, theta, plain)
-            kinds[key] = Layer(pos, _span(cfg, t, fam), _temperature(cfg, mt, fam, t, rotary), fam.sinks and t not in
+            kinds[key] = Layer(pos, _span(cfg, t, fam, w_i), _temperature(cfg, mt, fam, t, rotary), fam.sinks and t not in
                                NO_POSITION_TYPES, t, causal=causal)
             if L is not None:
                 contexts[key] = L
@@ -358,10 +497,10 @@ def _layer_rope(cfg, mt, fam, t, rope, where, nested):
                               f"{', '.join(nested)}")
     if nested is not None:  # Gemma 3, OLMo 3: transformers fills a missing layer type with default RoPE
         return {}, where
-    if mt == "gemma4_text" and rope:
-        raise ValidationError(f"config field {where.rstrip('.')} must be keyed by layer type for gemma4 "
+    if mt in GEMMA4_TEXT and rope:
+        raise ValidationError(f"config field {where.rstrip('.')} must be keyed by layer type for {mt} "
                               "({'full_attention': {...}, 'sliding_attention': {...}}), as transformers reads it")
-    if mt == "gemma4_text":  # transformers' defaults
+    if mt in GEMMA4_TEXT:  # transformers' defaults
         return ({"rope_type": "proportional", "partial_rotary_factor": 0.25, "rope_theta": 1e6}
                 if t == "full_attention" else {"rope_theta": 10000.0}), ""
     if t == "sliding_attention" and mt in ("gemma3_text", "olmo3"):
@@ -513,13 +652,13 @@ def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes, 
     if r % 2:
         r, odd = _odd_rotary(cfg, mt, fam, lrope, d, r, field, notes)
     base_key = "rotary_emb_base" if mt == "gpt_neox" and "rotary_emb_base" in cfg else "rope_theta"
-    default_base = 10000.0 if t == "sliding_attention" and mt in ("gemma3_text", "gemma4_text") else fam.theta_default
+    default_base = 10000.0 if t == "sliding_attention" and mt in ("gemma3_text", *GEMMA4_TEXT) else fam.theta_default
     pairing = "interleaved" if cfg.get("rope_interleave") and "rope_interleave" in fam.extra else fam.pairing
     name, params, L = rope_scheme(cfg, lrope, lwhere, d=d, rotary_dim=r, base_key=base_key, default_base=default_base,
                                   pairing=pairing, max_pos=max_pos)
     if odd is not None:
         params["base"] = params["base"] ** odd
-    mrope = _mrope(cfg, lrope, lwhere, fam, mt, r // 2)
+    mrope = read_mrope(cfg, lrope, lwhere, fam, mt, r // 2)
     if r != d:
         notes.append(f"partial rotary ({t}): {r} of {d} head dimensions rotate, the other {d - r} carry no position")
     if proportional:
@@ -534,7 +673,10 @@ def _positions(cfg, mt, fam, t, rotary, d, rope, where, nested, max_pos, notes, 
                      reflected=fam.reflected), L
 
 
-def _span(cfg: dict, t: str, fam: Family | None = None) -> Span:
+def _span(cfg: dict, t: str, fam: Family | None = None, window: int | None = None) -> Span:
+    t = dict(fam.aliases).get(t, t) if fam is not None else t  # ZAYA's hybrid layers: full; hybrid_sliding: sliding
+    if t == "sliding_attention" and window is not None:  # a per-layer window (NeoMME: bidirectional, |i - j| <= W)
+        return Span("sliding", window + 1 if fam is not None and not fam.causal else window)
     if t == "full_attention" and fam is not None and fam.window_on_full and cfg.get("sliding_window") is not None:
         return Span("sliding", read_int(cfg, "sliding_window"))
     if t == "sliding_attention" and fam is not None and not fam.causal:
@@ -650,6 +792,20 @@ def _notes(cfg: dict, mt: str, fam: Family, layers: list) -> list:
             notes.append(f"{key}={cfg[key]}: logits are soft-capped (tanh) after the scale; not part of the kernel")
     if mt == "llama4_text" and cfg.get("use_qk_norm", True):
         notes.append("use_qk_norm: Llama 4's rotary layers L2-normalise queries and keys after RoPE (content norms only)")
+    if any(layer.type == "reference_sliding_attention" for layer in layers):
+        notes.append(f"reference_sliding_attention: every query sees all the keys of the prefill (the image and prompt "
+                     f"tokens) and, of the tokens generated after it, the last sliding_window = "
+                     f"{cfg.get('sliding_window')}; the span depends on where the prefill ends, not on the config, so "
+                     "it is analysed as causal full attention (what one forward pass over a prompt runs)")
+    if mt == "zaya":
+        notes.append(f"ZAYA's CCA attention: before RoPE, queries and keys are mixed by causal 1-D convolutions over "
+                     f"the last cca_time0 = {cfg.get('cca_time0', 2)} and cca_time1 = {cfg.get('cca_time1', 2)} "
+                     "tokens (learned weights): content from neighbouring tokens, not a term of the positional "
+                     "kernel read here")
+    if mt == "neomme":
+        notes.append("NeoMME's 2-axis M-RoPE (row and column bands alternating) is read for text positions, where both "
+                     "axes carry the token index and it rotates exactly as plain RoPE; document-image patches are not "
+                     "analysed")
     if fam.scale == "one":
         notes.append(f"{mt}: queries and keys are RMS-normalised and the softmax scale is 1 (logit factor sqrt(d))")
     if fam.scale == "granite" and cfg.get("attention_multiplier") not in (None, 1, 1.0):

@@ -85,11 +85,12 @@ def _rotary_class(mod, text):
 
 
 def _apply_fn(mod, layer):
-    """The family's apply function for ``layer``: DeepSeek-V3's interleave variant where its rope part is interleaved,
-    else ``apply_rotary_pos_emb``, else the complex ``apply_rotary_emb`` (Llama 4, DeepSeek-V2)."""
+    """The family's apply function for ``layer``: DeepSeek-V3's interleave variant where its rope part is interleaved
+    (a family without one, HY-V4-VL, pairs adjacent coordinates in its ``apply_rotary_pos_emb``), else
+    ``apply_rotary_pos_emb``, else the complex ``apply_rotary_emb`` (Llama 4, DeepSeek-V2)."""
     names = ("apply_rotary_pos_emb", "apply_rotary_emb")
     if layer.positions.encoding == "mla_rope" and layer.positions.params.get("pairing") == "interleaved":
-        names = ("apply_rotary_pos_emb_interleave", "apply_rotary_emb")
+        names = ("apply_rotary_pos_emb_interleave", "apply_rotary_pos_emb", "apply_rotary_emb")
     return next((getattr(mod, n) for n in names if hasattr(mod, n)), None)
 
 

@@ -30,6 +30,9 @@ NOT_SOFTMAX = ("Linear", "Lightning", "GatedDeltaNet", "Delta", "Mamba", "Cross"
                "Indexer", "Pooling", "Resampler", "Perceiver", "Projector", "Merger")
 #: ``self.X`` read in an attention's forward that may scale queries, keys or logits beyond ``scaling``.
 FACTOR_NAME = re.compile(r"multiplier|scale|scalar|temperature|softcap|mscale", re.I)
+#: Factors on an MLA's key/value latent (dots.llm3, LongCat-Flash): they scale the unrotated keys and the values it
+#: expands to, so the content term of the logits only, never the rotary one.
+KV_LATENT_SCALES = ("kv_lora_scale", "mla_scale_kv_lora")
 #: Names a rotary call goes by in a forward.
 ROTARY_CALL = re.compile(r"rotary|rope|rotate", re.I)
 
@@ -73,6 +76,11 @@ def decoder_layers(model, text) -> list:
         return [(f"{enc[0][0]}.{i}", m) for i, m in enumerate(enc[0][1])] + \
                [(f"{dec[0][0]}.{i}", m) for i, m in enumerate(dec[0][1])]
     match = [x for x in lists if len(x[1]) == n and not re.search(r"experts|heads|norms?$", x[0])]
+    twice = [x for x in lists if n and 2 * len(x[1]) == n and all(isinstance(getattr(m, "self_attn", None),
+                                                                            torch.nn.ModuleList) for m in x[1])]
+    if not match and twice:  # LongCat-Flash: each decoder layer runs two attention sublayers (num_hidden_layers = 2 x)
+        name, mods = min(twice, key=lambda x: x[0].count("."))
+        return [(f"{name}.{i}.self_attn.{j}", a) for i, m in enumerate(mods) for j, a in enumerate(m.self_attn)]
     if not match:
         raise LookupError(f"no module list of num_hidden_layers={n} layers in {type(model).__name__}")
     name, mods = min(match, key=lambda x: x[0].count("."))
@@ -86,7 +94,8 @@ def attention_of(layer, prefix: str = ""):
     for name, mod in layer.named_modules():
         cls = type(mod).__name__
         bare = cls[len(prefix):] if prefix and cls.startswith(prefix) else cls
-        if not cls.endswith(("Attention", "Attention2", "SelfAttention")) or any(x in bare for x in NOT_SOFTMAX):
+        mla = name == "" and cls.endswith("MLA")  # LongCat-Flash's sublayer itself (decoder_layers lists its two)
+        if not (cls.endswith(("Attention", "Attention2", "SelfAttention")) or mla) or any(x in bare for x in NOT_SOFTMAX):
             continue
         if re.search(r"cross|encoder_attn|vision", name, re.I):
             continue
@@ -169,7 +178,8 @@ def extra_factors(attn, skip=("scaling",)) -> list:
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" \
                 and FACTOR_NAME.search(node.attr) and node.attr not in skip \
-                and not re.match(r"v_|value", node.attr):  # a factor on the values, not on q, k or the logits
+                and not re.match(r"v_|value", node.attr) \
+                and node.attr not in KV_LATENT_SCALES:  # a factor on the values, not on q, k or the logits
             val = getattr(attn, node.attr, None)
             out[node.attr] = _float(val) if _float(val) is not None else (None if val is None else repr(val)[:40])
     return sorted(out.items())
@@ -303,6 +313,9 @@ def rotary_facts(model, text) -> dict:
             out[name] = {"error": f"{type(mod).__name__} is not built from the config"}
             continue
         entry = {"class": type(cpu).__name__}
+        learned = [n for n, _ in cpu.named_parameters()]
+        if learned:  # Mistral Large 4's alpha: the frequencies it runs are the buffers times learned weights
+            entry["learned"] = learned
         for bname, buf in cpu.named_buffers():
             if bname.endswith("inv_freq") and "original" not in bname:
                 key = bname[: -len("inv_freq")].rstrip("_") or "default"
@@ -336,12 +349,26 @@ def rotary_facts(model, text) -> dict:
     return out
 
 
-def pairing(model, text):
-    """('half' | 'interleaved' | None, why, reflected): which coordinate the family's ``apply_rotary_pos_emb`` pairs
-    with coordinate 0, on its own rotary module's cos/sin at position 1, and whether it turns the pair by -theta."""
+def _calls_only_interleave(attn) -> bool:
+    """Whether the text attention's forward rotates with ``apply_rotary_pos_emb_interleave`` alone (dots.llm3, whose
+    module's ``apply_rotary_pos_emb`` is its audio encoder's)."""
+    tree = _forward_tree(type(attn)) if attn is not None else None
+    if tree is None:
+        return False
+    v = _Rope()
+    v.visit(tree)
+    names = {name.split(".")[-1] for name, _ in v.calls}
+    return "apply_rotary_pos_emb_interleave" in names and "apply_rotary_pos_emb" not in names
+
+
+def pairing(model, text, attn=None):
+    """('half' | 'interleaved' | None, why, reflected): which coordinate the family's ``apply_rotary_pos_emb`` (the
+    interleave variant where the text attention ``attn`` calls that one alone) pairs with coordinate 0, on its own
+    rotary module's cos/sin at position 1, and whether it turns the pair by -theta."""
     mod = modeling_module(model)
     apply = getattr(mod, "apply_rotary_pos_emb", None)
-    if hasattr(mod, "apply_rotary_pos_emb_interleave") and (apply is None or getattr(text, "rope_interleave", False)):
+    if hasattr(mod, "apply_rotary_pos_emb_interleave") and (apply is None or getattr(text, "rope_interleave", False)
+                                                            or _calls_only_interleave(attn)):
         # DeepSeek-V3 style: the attention calls it when rope_interleave; a family that has only this one (Bailing
         # hybrid's MLA) calls it always
         apply = mod.apply_rotary_pos_emb_interleave
@@ -619,13 +646,17 @@ def facts_of(model, text) -> dict:
             rec["rotary_module"] = names.get(id(attn.rotary_emb))
         out["layers"].append(rec)
     out["rotary"] = rotary_facts(model, text)
-    out["pairing"], out["pairing_why"], out["reflected"] = pairing(model, text)
+    first = next((attention_of(layer, prefix) for _, layer in layers if attention_of(layer, prefix) is not None), None)
+    out["pairing"], out["pairing_why"], out["reflected"] = pairing(model, text, first)
     out["absolute"] = [n for n, m in model.named_modules() if (isinstance(m, torch.nn.Embedding) and
                        re.search(r"pos|wpe", n.split(".")[-1], re.I) or re.search(r"Positional?Embedding",
                        type(m).__name__) and "Rotary" not in type(m).__name__) and
                        not re.search(r"vision|visual|audio|image", n)]
     mod = modeling_module(model)
-    heads = getattr(text, "num_attention_heads", None)
+    try:
+        heads = getattr(text, "num_attention_heads", None)
+    except RuntimeError:  # a head count per layer (per_layer_config: Step 3.7's sliding layers); only ALiBi reads it
+        heads = None
     if getattr(text, "alibi", False) or hasattr(mod, "build_alibi_tensor") or hasattr(mod, "build_mpt_alibi_tensor"):
         out["alibi"] = alibi_facts(mod, text, heads)
     for name, m in model.named_modules():

@@ -92,7 +92,11 @@ def refusal_group(detail: str) -> str:
                        (r"the tool could not read", "modules the verification tool cannot read (no decoder layer "
                                                     "list it recognises)"),
                        (r"without kv_lora_rank", "decoupled RoPE (qk_rope_head_dim) without multi-head latent "
-                                                 "attention")):
+                                                 "attention"),
+                       (r"DeepSeek-V4's compressed attention", "attention over compressed KV blocks (DeepSeek-V4's "
+                                                               "sliding window plus block-compressed entries)"),
+                       (r"learned positions \(LeRoPE\)", "learned positions (LeRoPE: frequencies and a query "
+                                                          "temperature that are checkpoint weights, not config fields)")):
         if re.search(pat, detail):
             return label
     m = re.match(r"model_type '\w+': (.*)", detail)

@@ -42,7 +42,7 @@ U32 = 2.0**-24
 U64 = 2.0**-53
 #: Factors an attention's forward reads from self that petheory's families table reads (else: unverified): each
 #: multiplies every logit once (Muse's qk_scale_factor multiplies the queries after their norm).
-KNOWN_FACTORS = {"key_multiplier", "attention_in_multiplier^2", "qk_scale_factor"}
+KNOWN_FACTORS = {"key_multiplier", "attention_in_multiplier^2", "qk_scale_factor", "q_lora_scale", "mla_scale_q_lora"}
 
 
 def _quiet():
@@ -131,10 +131,16 @@ def layout_variants(text) -> list:
         if "max_window_layers" in d:
             over["max_window_layers"] = n // 2
         types = d.get("layer_types")
+        rp = d.get("rope_parameters")
+        keyed = [k for k, v in rp.items() if isinstance(v, dict)] if isinstance(rp, dict) else []
         if isinstance(types, list) and set(types) <= {"full_attention", "sliding_attention"}:
             over["layer_types"] = ["sliding_attention" if i % 2 == 0 else "full_attention" for i in range(n)]
             if types and types[-1] == "full_attention" and types[0] == "sliding_attention":
                 over["layer_types"][-1] = "full_attention"
+        elif isinstance(types, list) and len(keyed) >= 2 and set(types) < set(keyed):
+            # a class whose rope_parameters name layer types of its own that its default does not use (ZAYA's
+            # hybrid_sliding): every one of them, in turn
+            over["layer_types"] = [keyed[i % len(keyed)] for i in range(n)]
         out.append(("window", over))
     if "no_rope_layers" in d and n:
         out.append(("nope", {"no_rope_layers": [0 if i % 3 == 2 else 1 for i in range(n)]}))
@@ -183,6 +189,10 @@ def every_kind(d: dict, n: int, layouts: list) -> dict | None:
 def variant(config, over: dict, layers: int | None = None):
     """``config`` (no wrapper) with ``over`` applied, rebuilt by its class (its validation runs)."""
     d = config.to_dict()
+    if "layer_types" in over and "per_layer_config" not in over:
+        # a per_layer_config the class derived from the old layer_types (Gemma 4's, NeoMME's) would override the new
+        # layers by the old indices: the class derives it again
+        d.pop("per_layer_config", None)
     d.update(over)
     n = d.get("num_hidden_layers", 0)
     if layers is not None and isinstance(n, int) and n > layers:
@@ -206,6 +216,10 @@ def compare(scheme, f: dict, hf_config) -> tuple[list, list]:
     if len(scheme.layers) != len(f["layers"]):
         return [f"{len(scheme.layers)} layers, transformers has {len(f['layers'])}"], []
     rot_by_type = _rotary_by_type(f)
+    for name, rot in f.get("rotary", {}).items():
+        if rot.get("learned") and any(layer.positions.kind == "rotary" for layer in scheme.layers):
+            unknown.append(f"rotary module {name} ({rot['class']}) has learned parameters {rot['learned']}: the "
+                           "frequencies it runs are not its config's alone")
     for i, (layer, fl) in enumerate(zip(scheme.layers, f["layers"])):
         p = layer.positions
         if fl["attention"] is None:
@@ -700,15 +714,15 @@ def main(argv=None) -> int:
     p.add_argument("--only", action="append", metavar="TYPE", help="these model types only (repeatable)")
     p.add_argument("--fresh", action="store_true", help="recompute cached model types")
     p.add_argument("--cached", action="store_true", help="only the model types already in the cache (no sweep)")
-    p.add_argument("--write", action="store_true", help="write petheory/data/verified_models.json and docs/guide/families.md "
-                   "(with --only: those types replaced in the committed table)")
+    p.add_argument("--write", action="store_true", help="write petheory/data/verified_models.json and "
+                   "docs/guide/families.md (with --only: the other types as the committed table has them)")
     p.add_argument("--check", nargs="*", metavar="TYPE", help="exit 1 when the committed table differs for these types")
     args = p.parse_args(argv)
     _quiet()
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     from transformers import CONFIG_MAPPING
 
-    from .table import check, merged, table, write
+    from .table import check, committed_records, table, write
 
     types = args.only or (args.check if args.check else sorted(CONFIG_MAPPING.keys()))
     if args.cached:
@@ -725,9 +739,11 @@ def main(argv=None) -> int:
             print(f"[{k + 1}/{len(types)}] {mt}", file=sys.stderr, flush=True)
     if args.check is not None:
         return check(recs)
+    if args.write and args.only:  # these types recomputed, every other one as the committed table has it
+        from petheory.models.verified import TABLE
+
+        recs = {**committed_records(json.loads(TABLE.read_text(encoding="utf-8"))), **recs}
     doc = table(recs)
-    if args.write and args.only:  # the committed table with these types recomputed
-        doc = merged(doc)
     print(json.dumps(doc["counts"], indent=1))
     if args.write:
         write(doc)

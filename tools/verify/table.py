@@ -59,18 +59,19 @@ def table(recs: dict) -> dict:
             "counts": counts, "types": types, "cases": cases}
 
 
-def merged(doc: dict) -> dict:
-    """The committed table with the model types of ``doc`` (a partial sweep, ``--only``) replaced: their entries and
-    their cases; the counts recomputed over the whole. A partial sweep written alone would drop every other type."""
-    from petheory.models.verified import TABLE
+def committed_records(doc: dict) -> dict:
+    """The sweep's records as the committed table ``doc`` holds them (its cases without the skipped ones, which the
+    table leaves out and no status depends on alone): what ``--only ... --write`` keeps for the types it does not
+    recompute."""
+    recs = {mt: {"cases": [], "aliases": e.get("aliases"), "fields": e.get("fields")} for mt, e in doc["types"].items()}
+    for c in doc["cases"]:
+        recs[c["model_type"]]["cases"].append(dict(c))
+    for mt, rec in recs.items():
+        if not rec["cases"]:
+            raise LookupError(f"the committed table has no case of {mt}: rerun the whole sweep")
+        rec["cases"][0]["model_class"] = doc["types"][mt].get("class")
+    return recs
 
-    old = json.loads(TABLE.read_text(encoding="utf-8"))
-    types = {**old["types"], **doc["types"]}
-    cases = [c for c in old["cases"] if c["model_type"] not in doc["types"]] + doc["cases"]
-    cases.sort(key=lambda c: c["model_type"])  # stable: each type's cases keep their order, types in table order
-    counts = {"model_types": len(types), "by_status": dict(sorted(Counter(t["status"] for t in types.values()).items())),
-              "cases": len(cases), "cases_by_outcome": dict(sorted(Counter(c["outcome"] for c in cases).items()))}
-    return {**doc, "counts": counts, "types": dict(sorted(types.items())), "cases": cases}
 
 def write(doc: dict) -> None:
     """Write the table, then the page and README's count from it (:mod:`tools.verify.page`)."""
