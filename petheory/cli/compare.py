@@ -90,17 +90,19 @@ def run(args) -> int:
     >>> code, out.getvalue().splitlines()[0][:16]
     (0, 'petheory compare')
     """
-    from petheory.analyses.compare import compare
+    from petheory.analyses.compare import compare, resolve
     from petheory.cli._console import show
     from petheory.io import atomic_write_json, atomic_write_text, distinct_outputs
     from petheory.records import read_training_records, runs_dir
     from petheory.spec import parse_pe_specs
 
     distinct_outputs({"--json": args.json, "--markdown": args.markdown})
+    # '--pe a,b' is --pe a --pe b; each resolved before the records are read, so a bad spec is the only line printed
+    schemes = None if not args.pe else [resolve(s, d=args.d, context=args.context, as_family=args.as_family)
+                                        for s in parse_pe_specs(args.pe)]
     recs = read_training_records(args.records or ([] if args.runs else ["records", str(runs_dir())]), args.runs,
                                  given=bool(args.records))
-    specs = parse_pe_specs(args.pe) if args.pe else None  # '--pe a,b' is --pe a --pe b
-    rec = compare(specs, records=recs, length=args.length, d=args.d, lengths=args.lengths, context=args.context, null_draws=args.null_draws, seed=args.seed,
+    rec = compare(schemes, records=recs, length=args.length, d=args.d, lengths=args.lengths, context=args.context, null_draws=args.null_draws, seed=args.seed,
                   as_family=args.as_family)
     if args.json == "-":
         print(json.dumps(rec.as_dict(), indent=2))

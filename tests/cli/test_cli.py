@@ -189,7 +189,7 @@ def test_a_library_bug_exits_1_with_one_line_and_a_traceback_file(exc, monkeypat
     def broken(*args, **kwargs):
         raise exc
 
-    monkeypatch.setattr("petheory.analyses.kernel.rotary_column", broken)
+    monkeypatch.setattr("petheory.analyses.kernel._rotary_column", broken)  # the kernel spectrum runs on checked values
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     assert main(["spectrum", "--pe", "rope", "--length", "16", "-d", "8"]) == 1
     err = capsys.readouterr().err.strip()

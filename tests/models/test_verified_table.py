@@ -65,17 +65,19 @@ def test_a_sample_of_the_sweep_recomputes_to_the_committed_record(mt, case):
 
 
 def test_a_partial_sweep_written_replaces_its_types_and_keeps_every_other():
-    """``python -m tools.verify --only T --write``: T's entry and cases replaced, the rest of the table kept, the counts
+    """``python -m tools.verify --only T --write``: the committed table read back as the sweep's records gives the same
+    table again, and T's recomputed records replace its entry and cases while every other type is kept, the counts
     recomputed over the whole (a partial table written alone would drop every other type)."""
     pytest.importorskip("transformers")
-    from tools.verify.table import merged
+    from tools.verify.table import committed_records, table
 
     old = load()
-    part = {"transformers": old["transformers"], "types": {"llama": {"status": "refused", "why": "planted"}},
-            "cases": [{"model_type": "llama", "case": "default", "outcome": "refused", "detail": "planted"}]}
-    doc = merged(part)
+    recs = committed_records(old)
+    assert table(recs)["types"] == old["types"] and table(recs)["cases"] == old["cases"]
+    planted = {"cases": [{"model_type": "llama", "case": "default", "outcome": "refused", "detail": "planted"}]}
+    doc = table({**recs, "llama": planted})
     assert set(doc["types"]) == set(old["types"]) and doc["types"]["llama"]["status"] == "refused"
-    assert [c for c in doc["cases"] if c["model_type"] == "llama"] == part["cases"]
+    assert [c for c in doc["cases"] if c["model_type"] == "llama"] == planted["cases"]
     assert [c for c in doc["cases"] if c["model_type"] != "llama"] == [c for c in old["cases"] if c["model_type"] != "llama"]
     assert doc["counts"]["by_status"]["ok"] == old["counts"]["by_status"]["ok"] - 1
     assert doc["counts"]["cases"] == len(doc["cases"])
