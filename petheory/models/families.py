@@ -314,7 +314,7 @@ def _lara_mini(cfg, n):  # LaraMiniConfig's released pattern, period 5
 
 @dataclass(frozen=True)
 class Family:
-    """What one model type's code does that its config does not say (see the module docstring).
+    r"""What one model type's code does that its config does not say (see the module docstring).
 
     Attributes
     ----------
