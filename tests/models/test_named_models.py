@@ -353,6 +353,98 @@ def test_gemma_with_use_bidirectional_attention_is_read_bidirectional(tmp_path):
     assert not any(layer.causal for layer in scheme.layers)
 
 
+def attended(model_class, text_config, n: int) -> list:
+    """Which keys each query of each layer attends to when transformers runs ``text_config`` (a tiny model, eager
+    kernel, random weights): ``[layer][i][j]`` True where the softmax weight of key j for query i is nonzero."""
+    text_config._attn_implementation = "eager"
+    torch.manual_seed(0)
+    model = model_class(text_config).eval()
+    with torch.no_grad():
+        out = model(input_ids=torch.arange(n)[None] % text_config.vocab_size, output_attentions=True)
+    return [(a[0, 0] > 0).tolist() for a in out.attentions]
+
+
+def reads_mask_as_run(scheme, seen: list) -> None:
+    """Each layer's reading (causal or not, full or a window of size W: j <= i and i - j < W when causal,
+    |i - j| < W when not) gives exactly the keys transformers' forward attended to."""
+    for layer, mask in zip(scheme.layers, seen, strict=True):
+        size = layer.span.size if layer.span.kind == "sliding" else len(mask)
+        want = [[(j <= i or not layer.causal) and abs(i - j) < size for j in range(len(mask))] for i in range(len(mask))]
+        assert mask == want, (layer, mask)
+
+
+TINY_STEP = dict(hidden_size=32, num_attention_heads=2, num_key_value_heads=1, head_dim=16, intermediate_size=32,
+                 moe_intermediate_size=16, vocab_size=50, moe_num_experts=2, moe_top_k=1)
+
+
+def test_step3p5_use_bidirectional_attention_is_read_as_its_mask_runs(tmp_path):
+    """Step 3.5's attention keeps is_causal True, but its forward widens the masks where the file sets
+    use_bidirectional_attention: the full layers see every key, the sliding ones |i - j| < sliding_window. Read so,
+    and checked on the mask transformers' forward runs (eager); planted: the layers read causal are caught."""
+    from dataclasses import replace
+
+    from petheory.models.read import STEP_MASK
+    from transformers.models.step3p7.modeling_step3p7 import Step3p7TextModel
+
+    text = dict(num_hidden_layers=2, use_bidirectional_attention=True, sliding_window=3,
+                layer_types=["full_attention", "sliding_attention"], **TINY_STEP)
+    config = AutoConfig.for_model("step3p7", text_config=text)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    loaded = AutoConfig.from_pretrained(tmp_path)
+    agrees(scheme, loaded)
+    assert [(layer.causal, layer.span.kind, layer.span.size) for layer in scheme.layers] == [
+        (False, "full", None), (False, "sliding", 3)] and STEP_MASK in scheme.notes
+    assert all(fl["is_causal"] is False for fl in oracle.facts(loaded)["layers"])
+    reads_mask_as_run(scheme, attended(Step3p7TextModel, loaded.text_config, 6))
+    causal = replace(scheme, layers=tuple(replace(layer, causal=True) for layer in scheme.layers))
+    bad, _ = sweep.compare(causal, oracle.facts(loaded), loaded)
+    assert len(bad) == 2
+    with pytest.raises(AssertionError):
+        reads_mask_as_run(causal, attended(Step3p7TextModel, loaded.text_config, 6))
+
+
+def test_step3p5_without_the_flag_stays_causal_as_its_mask_runs(tmp_path):
+    from transformers.models.step3p7.modeling_step3p7 import Step3p7TextModel
+
+    text = dict(num_hidden_layers=2, sliding_window=3, layer_types=["full_attention", "sliding_attention"], **TINY_STEP)
+    saved(tmp_path, AutoConfig.for_model("step3p7", text_config=text))
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    loaded = AutoConfig.from_pretrained(tmp_path)
+    agrees(scheme, loaded)
+    assert all(layer.causal for layer in scheme.layers)
+    reads_mask_as_run(scheme, attended(Step3p7TextModel, loaded.text_config, 6))
+
+
+def test_gemma3_bidirectional_sliding_window_is_the_classs_half_window(tmp_path):
+    """EmbeddingGemma's layout: gemma3_text with use_bidirectional_attention and sliding layers. The class turns the
+    file's sliding_window 6 into 6 // 2 + 1 = 4 and the forward's overlay admits |i - j| < 4: read so, and checked on
+    the mask transformers runs (eager); planted: the file's 6 read as the window is caught by both."""
+    from dataclasses import replace
+
+    from transformers.models.gemma3.modeling_gemma3 import Gemma3TextModel
+
+    config = AutoConfig.for_model("gemma3_text", num_hidden_layers=2, hidden_size=32, num_attention_heads=2,
+                                  num_key_value_heads=1, head_dim=16, intermediate_size=32, vocab_size=50,
+                                  sliding_window=7, use_bidirectional_attention=True,
+                                  layer_types=["sliding_attention", "full_attention"])
+    saved(tmp_path, config)
+    assert json.loads((tmp_path / "config.json").read_text())["sliding_window"] == 6  # the saved form, (4 - 1) * 2
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    loaded = AutoConfig.from_pretrained(tmp_path)
+    agrees(scheme, loaded)
+    assert [(layer.causal, layer.span.kind, layer.span.size) for layer in scheme.layers] == [
+        (False, "sliding", 4), (False, "full", None)]
+    reads_mask_as_run(scheme, attended(Gemma3TextModel, loaded, 10))
+    from petheory.scheme import Span
+
+    wide = replace(scheme, layers=(replace(scheme.layers[0], span=Span("sliding", 6)), scheme.layers[1]))
+    bad, _ = sweep.compare(wide, oracle.facts(loaded), loaded)
+    assert bad
+    with pytest.raises(AssertionError):
+        reads_mask_as_run(wide, attended(Gemma3TextModel, loaded, 10))
+
+
 def test_use_bidirectional_attention_on_a_model_whose_code_ignores_it_is_refused(tmp_path):
     """Planted: Llama's code never reads use_bidirectional_attention (it stays causal); neither reading is safe."""
     saved(tmp_path, AutoConfig.for_model("llama", num_hidden_layers=2), use_bidirectional_attention=True)

@@ -588,6 +588,22 @@ def query_scale(attn, text) -> dict | None:
     return {"positions": pos, "values": [float(v) for v in vals]}
 
 
+def bidirectional_overlay(model, layers, text) -> bool:
+    """Whether the forward that runs the decoder layers makes their mask bidirectional although the attention keeps
+    ``is_causal`` True: Step 3.5/3.7's text model, where ``config.use_bidirectional_attention`` is set, passes
+    ``create_causal_mask`` an ``or_mask_function`` that admits every key (and its sliding layers' mask one that admits
+    ``|q - k| < sliding_window``), so the sdpa and eager kernels, which follow the mask, attend both ways."""
+    if not layers or not getattr(text, "use_bidirectional_attention", False):
+        return False
+    owner = model.get_submodule(layers[0][0].rsplit(".", 2)[0]) if layers[0][0].count(".") >= 2 else model
+    try:
+        src = inspect.getsource(type(owner).forward)
+    except (OSError, TypeError):
+        return False
+    return bool(re.search(r"if self\.config\.use_bidirectional_attention:\s*\n\s*mask_kwargs\[\"or_mask_function\"\] = "
+                          r"lambda \*args: torch\.tensor\(True", src))
+
+
 def modeling_module(model):
     return importlib.import_module(type(model).__module__)
 
@@ -614,6 +630,7 @@ def facts_of(model, text) -> dict:
     prefix = type(model).__name__.removesuffix("Model").removesuffix("ForConditionalGeneration").removesuffix("Text")
     types = out["layer_types"] or []
     rp = getattr(text, "rope_parameters", None) or {}
+    overlay = bidirectional_overlay(model, layers, text)
     for i, (qual, layer) in enumerate(layers):
         attn = attention_of(layer, prefix)
         if per_type and i < len(types) and isinstance(rp, dict) and types[i] in rp:
@@ -634,7 +651,7 @@ def facts_of(model, text) -> dict:
                "scaling": scale, "scaling_key": skey, "window": window_of(attn, text, everywhere), "rope": rope,
                "rope_why": why, "sinks": hasattr(attn, "sinks"),
                "factors": extra_factors(attn, ("scaling", skey)) + _layer_factors(layer),
-               "is_causal": getattr(attn, "is_causal", None)}
+               "is_causal": False if overlay else getattr(attn, "is_causal", None)}
         if getattr(attn, "attn_temperature_tuning", False) and rope is False:
             rec["temperature"] = {"floor_scale": _float(attn.floor_scale), "attn_scale": _float(attn.attn_scale)}
         scale = query_scale(attn, text)
