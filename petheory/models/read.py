@@ -791,6 +791,12 @@ def _notes(cfg: dict, mt: str, fam: Family, layers: list) -> list:
         notes.append("chunked layers attend within their chunk of C tokens: distances reach at most C - 1")
     if any(layer.positions.kind == "nope" for layer in layers):
         notes.append("NoPE layers: softmax attention that sees no position (causal masking aside)")
+    if mt == "hrm_text":
+        notes.append(f"hrm_text: {len(layers)} attention layers as HrmTextModel runs them (an L stack and an H stack of "
+                     "num_layers_per_stack layers each, run H_cycles x (L_cycles + 1) times, one RoPE for all)"
+                     + ("; prefix_lm: where the input carries token_type_ids, the tokens of type 1 (the instruction) "
+                        "attend to each other both ways, a mask the input sets, not the config; without them every "
+                        "layer is causal, as read" if read_bool(cfg, "prefix_lm", default=True) else ""))
     if any(not layer.causal for layer in layers):
         notes.append(BIDIRECTIONAL)
         if mt == "step3p5":

@@ -445,6 +445,67 @@ def test_gemma3_bidirectional_sliding_window_is_the_classs_half_window(tmp_path)
         reads_mask_as_run(wide, attended(Gemma3TextModel, loaded, 10))
 
 
+def attention_calls(model, n: int) -> list:
+    """The attention modules transformers' forward calls, in order (a tiny model, random weights)."""
+    calls = []
+    for mod in model.modules():
+        if type(mod).__name__.endswith("Attention"):
+            mod.register_forward_hook(lambda m, args, out: calls.append(m))
+    torch.manual_seed(0)
+    with torch.no_grad():
+        model(input_ids=torch.arange(n)[None] % model.config.vocab_size)
+    return calls
+
+
+def listed_attention(model, text) -> list:
+    return [oracle.attention_of(layer) for _, layer in oracle.decoder_layers(model, text)]
+
+
+def test_albert_shared_layers_are_listed_in_the_order_its_forward_runs_them():
+    """ALBERT runs num_hidden_layers steps over num_hidden_groups shared groups of inner_group_num layers: the oracle
+    lists them in that order (checked on the calls transformers' forward makes); planted: the groups swapped."""
+    from transformers import AlbertModel
+
+    config = AutoConfig.for_model("albert", num_hidden_layers=4, num_hidden_groups=2, inner_group_num=2, hidden_size=32,
+                                  embedding_size=16, num_attention_heads=2, intermediate_size=32, vocab_size=50)
+    model = AlbertModel(config).eval()
+    listed = listed_attention(model, config)
+    assert len(listed) == 8 and listed == attention_calls(model, 5)
+    assert listed[4:] + listed[:4] != attention_calls(model, 5)
+
+
+def test_albert_is_learned_absolute_positions_like_bert():
+    """ALBERT's positions are BERT's: a learned table added to the inputs, none in its attention."""
+    sweep._quiet()
+    rec = sweep.run_case("albert", "default", AutoConfig.for_model("albert", num_hidden_layers=2))
+    assert rec["outcome"] == "no-positions" and "embeddings.position_embeddings" in rec["detail"], rec
+
+
+def test_hrm_text_reads_the_layers_its_recurrent_forward_runs(tmp_path):
+    """HRM runs an L and an H stack in cycles: a legacy file's num_hidden_layers is the per-stack count, which the
+    class multiplies by H_cycles x (L_cycles + 1). Read so, compared with transformers' modules, and the oracle's
+    order checked on the calls the forward makes; planted: the file's num_hidden_layers read as the layer count is
+    caught."""
+    from dataclasses import replace
+
+    from transformers import HrmTextModel
+
+    config = AutoConfig.for_model("hrm_text", num_hidden_layers=2, H_cycles=2, L_cycles=1, hidden_size=32,
+                                  num_attention_heads=2, head_dim=16, intermediate_size=32, vocab_size=50)
+    assert config.num_hidden_layers == 8 and config.num_layers_per_stack == 2
+    saved(tmp_path, config, num_hidden_layers=2, num_layers_per_stack=None)  # a legacy file: the per-stack count
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    loaded = AutoConfig.from_pretrained(tmp_path)
+    agrees(scheme, loaded)
+    assert len(scheme.layers) == 8 and all(layer.causal and layer.positions.kind == "rotary" for layer in scheme.layers)
+    assert any(note.startswith("hrm_text: 8 attention layers") and "prefix_lm" in note for note in scheme.notes)
+    model = HrmTextModel(loaded).eval()
+    assert listed_attention(model, loaded) == attention_calls(model, 5)
+    short = replace(scheme, layers=scheme.layers[:2])
+    bad, _ = sweep.compare(short, oracle.facts(loaded), loaded)
+    assert bad
+
+
 def test_use_bidirectional_attention_on_a_model_whose_code_ignores_it_is_refused(tmp_path):
     """Planted: Llama's code never reads use_bidirectional_attention (it stays causal); neither reading is safe."""
     saved(tmp_path, AutoConfig.for_model("llama", num_hidden_layers=2), use_bidirectional_attention=True)

@@ -82,9 +82,38 @@ def decoder_layers(model, text) -> list:
         name, mods = min(twice, key=lambda x: x[0].count("."))
         return [(f"{name}.{i}.self_attn.{j}", a) for i, m in enumerate(mods) for j, a in enumerate(m.self_attn)]
     if not match:
+        shared = _run_order(model, text)
+        if shared:
+            return shared
         raise LookupError(f"no module list of num_hidden_layers={n} layers in {type(model).__name__}")
     name, mods = min(match, key=lambda x: x[0].count("."))
     return [(f"{name}.{i}", m) for i, m in enumerate(mods)]
+
+
+def _run_order(model, text) -> list:
+    """The layers a model runs more than once, in the order its forward runs them (empty: none found).
+
+    ALBERT (``AlbertTransformer.forward``): step i of num_hidden_layers runs group ``int(i / (n / num_hidden_groups))``,
+    each group all its ``inner_group_num`` layers. HRM (``HrmTextModel.forward``): per high cycle, L_cycles passes of
+    the L stack then one of the H stack, num_layers_per_stack layers each, whatever num_hidden_layers says (the
+    product, as ``HrmTextConfig`` derives it when the file has no num_layers_per_stack)."""
+    for name, mod in model.named_modules():
+        pre = f"{name}." if name else ""
+        if isinstance(getattr(mod, "albert_layer_groups", None), torch.nn.ModuleList):
+            n, groups = text.num_hidden_layers, text.num_hidden_groups
+            out = []
+            for i in range(n):
+                g = int(i / (n / groups))
+                out += [(f"{pre}albert_layer_groups.{g}.albert_layers.{j}", m)
+                        for j, m in enumerate(mod.albert_layer_groups[g].albert_layers)]
+            return out
+        if hasattr(mod, "L_module") and hasattr(mod, "H_module"):
+            out = []
+            for _ in range(text.H_cycles):
+                for stack in ["L_module"] * text.L_cycles + ["H_module"]:
+                    out += [(f"{pre}{stack}.layers.{j}", m) for j, m in enumerate(getattr(mod, stack).layers)]
+            return out
+    return []
 
 
 def attention_of(layer, prefix: str = ""):

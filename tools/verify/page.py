@@ -99,6 +99,12 @@ def refusal_group(detail: str) -> str:
                                                  "attention"),
                        (r"DeepSeek-V4's compressed attention", "attention over compressed KV blocks (DeepSeek-V4's "
                                                                "sliding window plus block-compressed entries)"),
+                       (r"BLT's byte patches", "byte patches (BLT: a local byte encoder and decoder around a global "
+                                               "transformer over patches the content chooses)"),
+                       (r"Perceiver's latent attention", "latent attention (Perceiver: learned latents without "
+                                                         "positions; the inputs' positions come from a preprocessor)"),
+                       (r"vision-language-action model", "a vision-language-action model (pi0: a VLM and an action "
+                                                         "expert joined by a block mask)"),
                        (r"learned positions \(LeRoPE\)", "learned positions (LeRoPE: frequencies and a query "
                                                           "temperature that are checkpoint weights, not config fields)")):
         if re.search(pat, detail):
