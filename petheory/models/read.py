@@ -246,15 +246,15 @@ def _causal(cfg: dict, mt: str, fam: Family, fields, types: list) -> bool:
 #: Model types whose text model, where ``use_bidirectional_attention`` is set, widens the masks it builds: the full
 #: layers' to every key (``or_mask_function`` always True), the sliding layers' to :math:`|i - j| < W`, W =
 #: ``sliding_window`` (``_bidirectional_window_overlay``), under the sdpa and eager kernels, which follow the mask.
-#: Gemma 3's attention also sets ``is_causal`` False; Step 3.5's keeps it True, so flash-attention kernels (no mask
-#: without padding) run it causal (:data:`STEP_MASK`).
+#: Gemma 3's attention also sets ``is_causal`` False; Step 3.5's keeps it True (:data:`STEP_MASK`), and its model
+#: refuses flash attention (``_supports_flash_attn`` False), so the mask is what runs.
 BIDIRECTIONAL_WINDOW_TYPES = ("gemma3_text", "step3p5")
 
 #: The note of Step 3.5 read bidirectional: the mask, not the attention's ``is_causal``, makes it so.
 STEP_MASK = ("use_bidirectional_attention (step3p5): the attention keeps is_causal True; the text model's forward "
              "widens the masks it builds (full layers: every key; sliding layers: |i - j| < sliding_window), so the "
-             "sdpa and eager kernels attend both ways, as read here; a flash-attention kernel, which takes no mask "
-             "without padding, runs it causal")
+             "sdpa and eager kernels, the ones transformers runs it with (it does not support flash attention), "
+             "attend both ways, as read here")
 
 
 def per_layer_overrides(cfg: dict, mt: str, fam: Family, types: list) -> dict:
