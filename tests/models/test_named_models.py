@@ -506,6 +506,17 @@ def test_hrm_text_reads_the_layers_its_recurrent_forward_runs(tmp_path):
     assert bad
 
 
+@pytest.mark.parametrize("mt,mechanism", [("blt", "byte patches"), ("perceiver", "latent attention"),
+                                           ("pi0", "vision-language-action model")])
+def test_a_type_refused_by_its_mechanism_says_it_once_in_a_users_words(tmp_path, mt, mechanism):
+    """BLT, Perceiver and pi0: the refusal names the mechanism (not the verification tool) and the type once."""
+    saved(tmp_path, AutoConfig.for_model(mt))
+    with pytest.raises(ValidationError) as exc:
+        resolve_scheme(f"hf:{tmp_path}")
+    msg = str(exc.value)
+    assert mechanism in msg and msg.count(f"model_type '{mt}'") == 1 and "tool" not in msg and "\n" not in msg, msg
+
+
 def test_use_bidirectional_attention_on_a_model_whose_code_ignores_it_is_refused(tmp_path):
     """Planted: Llama's code never reads use_bidirectional_attention (it stays causal); neither reading is safe."""
     saved(tmp_path, AutoConfig.for_model("llama", num_hidden_layers=2), use_bidirectional_attention=True)
