@@ -16,7 +16,7 @@ from petheory.coupling._checks import content_and_positions, projection
 
 
 def complex_pairs(x, table: enc.RotaryTable) -> np.ndarray:
-    """Pair the rotary coordinates of ``x`` (n, d) into complex numbers, shape (n, r/2):
+    r"""Pair the rotary coordinates of ``x`` (n, d) into complex numbers, shape (n, r/2):
     ``z[:, t] = x[:, a_t] + i x[:, b_t]`` with ``(a_t, b_t)`` = ``table.pairs()``.
 
     With this pairing RoPE's rotation of pair ``t`` at position ``p`` is multiplication by

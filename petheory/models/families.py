@@ -274,6 +274,21 @@ def _longcat(cfg):  # LongcatFlashConfig.num_hidden_layers: 2 * num_layers (two 
     return {**cfg, "num_hidden_layers": 2 * read_int(cfg, "num_layers")}
 
 
+def _hrm(cfg):
+    """HrmTextModel.forward runs per high cycle L_cycles passes of the L stack, then one of the H stack, each of
+    num_layers_per_stack layers (HrmTextConfig: the file's num_hidden_layers when it has none), whatever
+    num_hidden_layers says: that many attention layers, one rotary module.
+
+    >>> _hrm({"num_hidden_layers": 16})["num_hidden_layers"], _hrm({"num_layers_per_stack": 2, "H_cycles": 1,
+    ...                                                               "L_cycles": 1, "num_hidden_layers": 9})["num_hidden_layers"]
+    (128, 4)
+    """
+    key = "num_hidden_layers" if cfg.get("num_layers_per_stack") is None else "num_layers_per_stack"
+    per_stack = read_int(cfg, key, default=16)
+    cycles = read_int(cfg, "H_cycles", default=2, minimum=1) * (read_int(cfg, "L_cycles", default=3, minimum=0) + 1)
+    return {**cfg, "num_hidden_layers": per_stack * cycles}
+
+
 def _zaya(cfg, n):  # ZayaConfig.__post_init__: every layer hybrid when the file lists none
     return ["hybrid"] * n
 
@@ -314,7 +329,7 @@ def _lara_mini(cfg, n):  # LaraMiniConfig's released pattern, period 5
 
 @dataclass(frozen=True)
 class Family:
-    """What one model type's code does that its config does not say (see the module docstring).
+    r"""What one model type's code does that its config does not say (see the module docstring).
 
     Attributes
     ----------
@@ -603,6 +618,7 @@ FAMILIES = {
                               extra=("per_layer_config",)),
     # LongCat-Flash: each of its num_layers decoder layers runs two MLA sublayers (its class's num_hidden_layers is
     # 2 x num_layers, a property, not a field of its file)
+    "hrm_text": Family(convert=_hrm, extra=("num_layers_per_stack", "H_cycles", "L_cycles", "prefix_lm")),
     "longcat_flash": Family(convert=_longcat, mla_q_scale=True, extra=("num_layers",)),
     # LaraMiniModel passes position embeddings to its sliding layers only: the full (global) layers are NoPE
     "lara_mini": Family(default_types=_lara_mini, nope_types=("full_attention",)),
@@ -658,6 +674,25 @@ REFUSED = {
                    "its block's position with compress_rope_theta and given a learned position_bias within the "
                    "block: attention over compressed blocks, which petheory's scheme (full, sliding or chunked "
                    "attention over tokens) cannot state: not read",
+    # BltModel: local_encoder and local_decoder (bytes), global_transformer (patches), patcher (entropy model)
+    "blt": "BLT's byte patches: a local encoder and a local decoder over bytes (causal, windowed to "
+           "local_attention_window_len, each with its own RoPE) cross-attend to patches whose boundaries its patcher "
+           "chooses from the bytes' entropy (patching_mode, patching_threshold), and a global transformer "
+           "(global_config) attends over the patches, rotated by patch index; which bytes a patch position stands for "
+           "depends on the content, which a scheme of token positions per layer cannot state: not read",
+    # PerceiverModel: PerceiverEmbeddings (latents) -> PerceiverEncoder (cross-attention, then self-attention blocks)
+    "perceiver": "Perceiver's latent attention: num_latents learned latent vectors cross-attend to the inputs, then "
+                 "attend to each other (num_self_attends_per_block layers, num_blocks times); the latents have no "
+                 "position, and the inputs' positions are added by a task's preprocessor before the cross-attention "
+                 "(text: a learned table of max_position_embeddings rows, weights of the checkpoint): no attention "
+                 "over token positions to read",
+    # PI0Model: self.vlm (PaliGemma), self.dit (Gemma action expert); PI0Config sets both to bidirectional attention
+    "pi0": "pi0's vision-language-action model: a PaliGemma (vlm_config) over image and language tokens and an action "
+           "expert (dit_config, a Gemma) over the robot state and chunk_size noisy actions, denoised in "
+           "num_inference_steps flow-matching steps; the expert attends to the VLM's cached keys and to its own "
+           "block both ways, its positions continuing from the prefix's, and the class sets "
+           "use_bidirectional_attention on both stacks: two stacks joined by a block mask, which petheory reads as one "
+           "decoder stack: not read",
     "dory": "Dory's recurrent-depth layout (n_input_layers, n_recurrent_layers, n_output_layers: a block of layers "
             "run several times) and its legacy layer_types with 'mlp' entries, which transformers halves: not read",
 }

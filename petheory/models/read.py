@@ -237,10 +237,24 @@ def _causal(cfg: dict, mt: str, fam: Family, fields, types: list) -> bool:
     if fields is not None and "use_bidirectional_attention" not in fields:
         raise ValidationError(f"config field use_bidirectional_attention is set, but transformers' {mt} code never reads "
                               "it (its attention is causal): refused rather than read either way; remove it")
-    if "sliding_attention" in types:
+    if "sliding_attention" in types and mt not in BIDIRECTIONAL_WINDOW_TYPES:
         raise ValidationError(f"config field use_bidirectional_attention is set on {mt}, whose sliding layers then take "
                               "a bidirectional window petheory has not verified for it: refused rather than read")
     return False
+
+
+#: Model types whose text model, where ``use_bidirectional_attention`` is set, widens the masks it builds: the full
+#: layers' to every key (``or_mask_function`` always True), the sliding layers' to :math:`|i - j| < W`, W =
+#: ``sliding_window`` (``_bidirectional_window_overlay``), under the sdpa and eager kernels, which follow the mask.
+#: Gemma 3's attention also sets ``is_causal`` False; Step 3.5's keeps it True (:data:`STEP_MASK`), and its model
+#: refuses flash attention (``_supports_flash_attn`` False), so the mask is what runs.
+BIDIRECTIONAL_WINDOW_TYPES = ("gemma3_text", "step3p5")
+
+#: The note of Step 3.5 read bidirectional: the mask, not the attention's ``is_causal``, makes it so.
+STEP_MASK = ("use_bidirectional_attention (step3p5): the attention keeps is_causal True; the text model's forward "
+             "widens the masks it builds (full layers: every key; sliding layers: |i - j| < sliding_window), so the "
+             "sdpa and eager kernels, the ones transformers runs it with (it does not support flash attention), "
+             "attend both ways, as read here")
 
 
 def per_layer_overrides(cfg: dict, mt: str, fam: Family, types: list) -> dict:
@@ -464,6 +478,13 @@ def rope_model(cfg: dict, mt: str, fam: Family, fields=None) -> Scheme:
     scaled = None  # Molmo2: only the layers of rope_scaling_layers apply rope_parameters' scaling (None: all)
     if "rope_scaling_layers" in fam.extra and cfg.get("rope_scaling_layers") is not None:
         scaled = set(read_int_list(cfg, "rope_scaling_layers", minimum=0, maximum=n - 1))
+    if mt == "gemma3_text" and not causal and "sliding_attention" in types:
+        # Gemma3TextConfig.__post_init__ with use_bidirectional_attention: sliding_window // 2 + 1, the exclusive
+        # bound |i - j| < W its forward's window overlay takes (the file holds the saved form, (W - 1) * 2)
+        half = read_int(cfg, "sliding_window") // 2 + 1
+        windows = [half if t == "sliding_attention" and w is None else w for t, w in zip(types, windows)]
+        notes.append(f"use_bidirectional_attention (gemma3_text): the class reads sliding_window "
+                     f"{read_int(cfg, 'sliding_window')} as the bound |i - j| < {half} (sliding_window // 2 + 1)")
     for i, (t, d_i, w_i) in enumerate(zip(types, dims, windows)):
         rotary = forced[i] or rope_on[i] and t not in nope_types and t not in NO_POSITION_TYPES and not (
             nested is not None and t in nested and nested[t] is None)  # transformers: a null entry has no RoPE
@@ -746,7 +767,7 @@ def _temperature(cfg: dict, mt: str, fam: Family, t: str, rotary: bool) -> Tempe
 
 
 #: The note of a bidirectional (encoder) scheme: which results assume a causal mask and which do not.
-BIDIRECTIONAL = ("bidirectional attention (an encoder; transformers' is_causal False): every query attends to keys on "
+BIDIRECTIONAL = ("bidirectional attention (an encoder, or use_bidirectional_attention): every query attends to keys on "
                  "both sides. The position-only kernel over i - j, its spectra, the band table and the geometry's stress "
                  "do not depend on the mask (the N x N kernel analysed is the full Toeplitz matrix, which a causal mask "
                  "would cut to j <= i); what assumes a causal mask: petheory plan (its evidence is causal decoders' "
@@ -761,14 +782,25 @@ def _notes(cfg: dict, mt: str, fam: Family, layers: list) -> list:
         count[key] = count.get(key, 0) + 1
     if len(count) > 1 or any(s != "full" for (_, _, s) in count):
         notes.append("layers: " + "; ".join(f"{c} x {t or 'attention'} ({k}, span {s})" for (t, k, s), c in count.items()))
-    if any(layer.span.kind == "sliding" for layer in layers):
+    if any(layer.span.kind == "sliding" and layer.causal for layer in layers):
         notes.append("sliding-window layers attend to the last W keys: their kernel beyond W is never used")
+    if any(layer.span.kind == "sliding" and not layer.causal for layer in layers):
+        notes.append("bidirectional sliding-window layers attend to the keys with |i - j| < W on both sides: their "
+                     "kernel beyond W - 1 is never used")
     if any(layer.span.kind == "chunked" for layer in layers):
         notes.append("chunked layers attend within their chunk of C tokens: distances reach at most C - 1")
     if any(layer.positions.kind == "nope" for layer in layers):
         notes.append("NoPE layers: softmax attention that sees no position (causal masking aside)")
+    if mt == "hrm_text":
+        notes.append(f"hrm_text: {len(layers)} attention layers as HrmTextModel runs them (an L stack and an H stack of "
+                     "num_layers_per_stack layers each, run H_cycles x (L_cycles + 1) times, one RoPE for all)"
+                     + ("; prefix_lm: where the input carries token_type_ids, the tokens of type 1 (the instruction) "
+                        "attend to each other both ways, a mask the input sets, not the config; without them every "
+                        "layer is causal, as read" if read_bool(cfg, "prefix_lm", default=True) else ""))
     if any(not layer.causal for layer in layers):
         notes.append(BIDIRECTIONAL)
+        if mt == "step3p5":
+            notes.append(STEP_MASK)
     if any(layer.positions.kind == "none" for layer in layers):
         notes.append("layers without softmax attention (linear attention, state-space or convolution mixers) carry no "
                      "positional encoding here: kind 'none'")

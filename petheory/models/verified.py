@@ -239,8 +239,8 @@ def refusal(mt, architectures=(), cfg: dict | None = None) -> str:
                 f"({len(verified_types())} are: python -m tools.verify lists them); nearest verified family: "
                 f"{near}{hint}")
     status, why = rec.get("status"), derived_fields(rec.get("why", ""), cfg)
-    if status == "refused":
-        return f"model_type {mt!r} is refused: {why}"
+    if status == "refused":  # a mechanism refusal already names the type (read_config: "model_type 'x': ...")
+        return f"model_type {mt!r} is refused: {why.removeprefix(f'model_type {mt!r}: ')}"
     if status == "no-positions":
         return f"model_type {mt!r}: {why}"
     if status == "transformers":

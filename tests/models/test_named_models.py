@@ -353,6 +353,170 @@ def test_gemma_with_use_bidirectional_attention_is_read_bidirectional(tmp_path):
     assert not any(layer.causal for layer in scheme.layers)
 
 
+def attended(model_class, text_config, n: int) -> list:
+    """Which keys each query of each layer attends to when transformers runs ``text_config`` (a tiny model, eager
+    kernel, random weights): ``[layer][i][j]`` True where the softmax weight of key j for query i is nonzero."""
+    text_config._attn_implementation = "eager"
+    torch.manual_seed(0)
+    model = model_class(text_config).eval()
+    with torch.no_grad():
+        out = model(input_ids=torch.arange(n)[None] % text_config.vocab_size, output_attentions=True)
+    return [(a[0, 0] > 0).tolist() for a in out.attentions]
+
+
+def reads_mask_as_run(scheme, seen: list) -> None:
+    """Each layer's reading (causal or not, full or a window of size W: j <= i and i - j < W when causal,
+    |i - j| < W when not) gives exactly the keys transformers' forward attended to."""
+    for layer, mask in zip(scheme.layers, seen, strict=True):
+        size = layer.span.size if layer.span.kind == "sliding" else len(mask)
+        want = [[(j <= i or not layer.causal) and abs(i - j) < size for j in range(len(mask))] for i in range(len(mask))]
+        assert mask == want, (layer, mask)
+
+
+TINY_STEP = dict(hidden_size=32, num_attention_heads=2, num_key_value_heads=1, head_dim=16, intermediate_size=32,
+                 moe_intermediate_size=16, vocab_size=50, moe_num_experts=2, moe_top_k=1)
+
+
+def test_step3p5_use_bidirectional_attention_is_read_as_its_mask_runs(tmp_path):
+    """Step 3.5's attention keeps is_causal True, but its forward widens the masks where the file sets
+    use_bidirectional_attention: the full layers see every key, the sliding ones |i - j| < sliding_window. Read so,
+    and checked on the mask transformers' forward runs (eager); planted: the layers read causal are caught."""
+    from dataclasses import replace
+
+    from petheory.models.read import STEP_MASK
+    from transformers.models.step3p7.modeling_step3p7 import Step3p7TextModel
+
+    text = dict(num_hidden_layers=2, use_bidirectional_attention=True, sliding_window=3,
+                layer_types=["full_attention", "sliding_attention"], **TINY_STEP)
+    config = AutoConfig.for_model("step3p7", text_config=text)
+    saved(tmp_path, config)
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    loaded = AutoConfig.from_pretrained(tmp_path)
+    agrees(scheme, loaded)
+    assert [(layer.causal, layer.span.kind, layer.span.size) for layer in scheme.layers] == [
+        (False, "full", None), (False, "sliding", 3)] and STEP_MASK in scheme.notes
+    assert all(fl["is_causal"] is False for fl in oracle.facts(loaded)["layers"])
+    reads_mask_as_run(scheme, attended(Step3p7TextModel, loaded.text_config, 6))
+    causal = replace(scheme, layers=tuple(replace(layer, causal=True) for layer in scheme.layers))
+    bad, _ = sweep.compare(causal, oracle.facts(loaded), loaded)
+    assert len(bad) == 2
+    with pytest.raises(AssertionError):
+        reads_mask_as_run(causal, attended(Step3p7TextModel, loaded.text_config, 6))
+
+
+def test_step3p5_without_the_flag_stays_causal_as_its_mask_runs(tmp_path):
+    from transformers.models.step3p7.modeling_step3p7 import Step3p7TextModel
+
+    text = dict(num_hidden_layers=2, sliding_window=3, layer_types=["full_attention", "sliding_attention"], **TINY_STEP)
+    saved(tmp_path, AutoConfig.for_model("step3p7", text_config=text))
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    loaded = AutoConfig.from_pretrained(tmp_path)
+    agrees(scheme, loaded)
+    assert all(layer.causal for layer in scheme.layers)
+    reads_mask_as_run(scheme, attended(Step3p7TextModel, loaded.text_config, 6))
+
+
+def test_gemma3_bidirectional_sliding_window_is_the_classs_half_window(tmp_path):
+    """EmbeddingGemma's layout: gemma3_text with use_bidirectional_attention and sliding layers. The class turns the
+    file's sliding_window 6 into 6 // 2 + 1 = 4 and the forward's overlay admits |i - j| < 4: read so, and checked on
+    the mask transformers runs (eager); planted: the file's 6 read as the window is caught by both."""
+    from dataclasses import replace
+
+    from transformers.models.gemma3.modeling_gemma3 import Gemma3TextModel
+
+    config = AutoConfig.for_model("gemma3_text", num_hidden_layers=2, hidden_size=32, num_attention_heads=2,
+                                  num_key_value_heads=1, head_dim=16, intermediate_size=32, vocab_size=50,
+                                  sliding_window=7, use_bidirectional_attention=True,
+                                  layer_types=["sliding_attention", "full_attention"])
+    saved(tmp_path, config)
+    assert json.loads((tmp_path / "config.json").read_text())["sliding_window"] == 6  # the saved form, (4 - 1) * 2
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    loaded = AutoConfig.from_pretrained(tmp_path)
+    agrees(scheme, loaded)
+    assert [(layer.causal, layer.span.kind, layer.span.size) for layer in scheme.layers] == [
+        (False, "sliding", 4), (False, "full", None)]
+    reads_mask_as_run(scheme, attended(Gemma3TextModel, loaded, 10))
+    from petheory.scheme import Span
+
+    wide = replace(scheme, layers=(replace(scheme.layers[0], span=Span("sliding", 6)), scheme.layers[1]))
+    bad, _ = sweep.compare(wide, oracle.facts(loaded), loaded)
+    assert bad
+    with pytest.raises(AssertionError):
+        reads_mask_as_run(wide, attended(Gemma3TextModel, loaded, 10))
+
+
+def attention_calls(model, n: int) -> list:
+    """The attention modules transformers' forward calls, in order (a tiny model, random weights)."""
+    calls = []
+    for mod in model.modules():
+        if type(mod).__name__.endswith("Attention"):
+            mod.register_forward_hook(lambda m, args, out: calls.append(m))
+    torch.manual_seed(0)
+    with torch.no_grad():
+        model(input_ids=torch.arange(n)[None] % model.config.vocab_size)
+    return calls
+
+
+def listed_attention(model, text) -> list:
+    return [oracle.attention_of(layer) for _, layer in oracle.decoder_layers(model, text)]
+
+
+def test_albert_shared_layers_are_listed_in_the_order_its_forward_runs_them():
+    """ALBERT runs num_hidden_layers steps over num_hidden_groups shared groups of inner_group_num layers: the oracle
+    lists them in that order (checked on the calls transformers' forward makes); planted: the groups swapped."""
+    from transformers import AlbertModel
+
+    config = AutoConfig.for_model("albert", num_hidden_layers=4, num_hidden_groups=2, inner_group_num=2, hidden_size=32,
+                                  embedding_size=16, num_attention_heads=2, intermediate_size=32, vocab_size=50)
+    model = AlbertModel(config).eval()
+    listed = listed_attention(model, config)
+    assert len(listed) == 8 and listed == attention_calls(model, 5)
+    assert listed[4:] + listed[:4] != attention_calls(model, 5)
+
+
+def test_albert_is_learned_absolute_positions_like_bert():
+    """ALBERT's positions are BERT's: a learned table added to the inputs, none in its attention."""
+    sweep._quiet()
+    rec = sweep.run_case("albert", "default", AutoConfig.for_model("albert", num_hidden_layers=2))
+    assert rec["outcome"] == "no-positions" and "embeddings.position_embeddings" in rec["detail"], rec
+
+
+def test_hrm_text_reads_the_layers_its_recurrent_forward_runs(tmp_path):
+    """HRM runs an L and an H stack in cycles: a legacy file's num_hidden_layers is the per-stack count, which the
+    class multiplies by H_cycles x (L_cycles + 1). Read so, compared with transformers' modules, and the oracle's
+    order checked on the calls the forward makes; planted: the file's num_hidden_layers read as the layer count is
+    caught."""
+    from dataclasses import replace
+
+    from transformers import HrmTextModel
+
+    config = AutoConfig.for_model("hrm_text", num_hidden_layers=2, H_cycles=2, L_cycles=1, hidden_size=32,
+                                  num_attention_heads=2, head_dim=16, intermediate_size=32, vocab_size=50)
+    assert config.num_hidden_layers == 8 and config.num_layers_per_stack == 2
+    saved(tmp_path, config, num_hidden_layers=2, num_layers_per_stack=None)  # a legacy file: the per-stack count
+    scheme = resolve_scheme(f"hf:{tmp_path}")
+    loaded = AutoConfig.from_pretrained(tmp_path)
+    agrees(scheme, loaded)
+    assert len(scheme.layers) == 8 and all(layer.causal and layer.positions.kind == "rotary" for layer in scheme.layers)
+    assert any(note.startswith("hrm_text: 8 attention layers") and "prefix_lm" in note for note in scheme.notes)
+    model = HrmTextModel(loaded).eval()
+    assert listed_attention(model, loaded) == attention_calls(model, 5)
+    short = replace(scheme, layers=scheme.layers[:2])
+    bad, _ = sweep.compare(short, oracle.facts(loaded), loaded)
+    assert bad
+
+
+@pytest.mark.parametrize("mt,mechanism", [("blt", "byte patches"), ("perceiver", "latent attention"),
+                                           ("pi0", "vision-language-action model")])
+def test_a_type_refused_by_its_mechanism_says_it_once_in_a_users_words(tmp_path, mt, mechanism):
+    """BLT, Perceiver and pi0: the refusal names the mechanism (not the verification tool) and the type once."""
+    saved(tmp_path, AutoConfig.for_model(mt))
+    with pytest.raises(ValidationError) as exc:
+        resolve_scheme(f"hf:{tmp_path}")
+    msg = str(exc.value)
+    assert mechanism in msg and msg.count(f"model_type '{mt}'") == 1 and "tool" not in msg and "\n" not in msg, msg
+
+
 def test_use_bidirectional_attention_on_a_model_whose_code_ignores_it_is_refused(tmp_path):
     """Planted: Llama's code never reads use_bidirectional_attention (it stays causal); neither reading is safe."""
     saved(tmp_path, AutoConfig.for_model("llama", num_hidden_layers=2), use_bidirectional_attention=True)

@@ -243,3 +243,33 @@ def test_the_docstring_check_finds_formulas_and_skips_math_and_code(tmp_path):
                      '        Longest, N_SAMPLES at most.\n    d_head : int\n        Shape (d, d_head); but T_extra is a symbol.\n'
                      '    """\n', encoding="utf-8")
     assert [PLAIN_FORMULA.findall(rst_prose(doc, names)) for _, doc, names in rendered_docstrings(ident)] == [["T_extra"]]
+
+
+def docstring_control_characters(path: Path) -> list[str]:
+    """Each docstring of ``path`` holding a control character other than a newline: an escape such as ``\\t`` or
+    ``\\b`` in a docstring that is not a raw string (``:math:`\\theta``` turning into a tab and ``heta``). Read before
+    ``inspect.cleandoc``, which expands tabs and hides them."""
+    import ast
+
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            doc = ast.get_docstring(node, clean=False)
+            bad = sorted({repr(c) for c in doc or "" if ord(c) < 32 and c != "\n" or ord(c) == 127})
+            if bad:
+                name = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
+                out.append(f"{name}:{getattr(node, 'lineno', 1)}: {', '.join(bad)}")
+    return out
+
+
+def test_api_docstrings_hold_no_control_characters():
+    bad = [hit for path in api_modules().values() for hit in docstring_control_characters(path)]
+    assert not bad, f"{len(bad)} docstrings with control characters (write them as raw strings, r\"\"\"...):\n" + \
+        "\n".join(bad)
+
+
+def test_the_control_character_check_finds_an_escape_in_a_plain_docstring(tmp_path):
+    planted = tmp_path / "m.py"
+    planted.write_text('class C:\n    """Rotates by :math:`-\\theta`."""\n\n\n'
+                       'def f():\n    r"""Rotates by :math:`-\\theta`."""\n', encoding="utf-8")
+    assert docstring_control_characters(planted) == ["m.py:1: '\\t'"]

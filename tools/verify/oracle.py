@@ -82,9 +82,38 @@ def decoder_layers(model, text) -> list:
         name, mods = min(twice, key=lambda x: x[0].count("."))
         return [(f"{name}.{i}.self_attn.{j}", a) for i, m in enumerate(mods) for j, a in enumerate(m.self_attn)]
     if not match:
+        shared = _run_order(model, text)
+        if shared:
+            return shared
         raise LookupError(f"no module list of num_hidden_layers={n} layers in {type(model).__name__}")
     name, mods = min(match, key=lambda x: x[0].count("."))
     return [(f"{name}.{i}", m) for i, m in enumerate(mods)]
+
+
+def _run_order(model, text) -> list:
+    """The layers a model runs more than once, in the order its forward runs them (empty: none found).
+
+    ALBERT (``AlbertTransformer.forward``): step i of num_hidden_layers runs group ``int(i / (n / num_hidden_groups))``,
+    each group all its ``inner_group_num`` layers. HRM (``HrmTextModel.forward``): per high cycle, L_cycles passes of
+    the L stack then one of the H stack, num_layers_per_stack layers each, whatever num_hidden_layers says (the
+    product, as ``HrmTextConfig`` derives it when the file has no num_layers_per_stack)."""
+    for name, mod in model.named_modules():
+        pre = f"{name}." if name else ""
+        if isinstance(getattr(mod, "albert_layer_groups", None), torch.nn.ModuleList):
+            n, groups = text.num_hidden_layers, text.num_hidden_groups
+            out = []
+            for i in range(n):
+                g = int(i / (n / groups))
+                out += [(f"{pre}albert_layer_groups.{g}.albert_layers.{j}", m)
+                        for j, m in enumerate(mod.albert_layer_groups[g].albert_layers)]
+            return out
+        if hasattr(mod, "L_module") and hasattr(mod, "H_module"):
+            out = []
+            for _ in range(text.H_cycles):
+                for stack in ["L_module"] * text.L_cycles + ["H_module"]:
+                    out += [(f"{pre}{stack}.layers.{j}", m) for j, m in enumerate(getattr(mod, stack).layers)]
+            return out
+    return []
 
 
 def attention_of(layer, prefix: str = ""):
@@ -588,6 +617,22 @@ def query_scale(attn, text) -> dict | None:
     return {"positions": pos, "values": [float(v) for v in vals]}
 
 
+def bidirectional_overlay(model, layers, text) -> bool:
+    """Whether the forward that runs the decoder layers makes their mask bidirectional although the attention keeps
+    ``is_causal`` True: Step 3.5/3.7's text model, where ``config.use_bidirectional_attention`` is set, passes
+    ``create_causal_mask`` an ``or_mask_function`` that admits every key (and its sliding layers' mask one that admits
+    ``|q - k| < sliding_window``), so the sdpa and eager kernels, which follow the mask, attend both ways."""
+    if not layers or not getattr(text, "use_bidirectional_attention", False):
+        return False
+    owner = model.get_submodule(layers[0][0].rsplit(".", 2)[0]) if layers[0][0].count(".") >= 2 else model
+    try:
+        src = inspect.getsource(type(owner).forward)
+    except (OSError, TypeError):
+        return False
+    return bool(re.search(r"if self\.config\.use_bidirectional_attention:\s*\n\s*mask_kwargs\[\"or_mask_function\"\] = "
+                          r"lambda \*args: torch\.tensor\(True", src))
+
+
 def modeling_module(model):
     return importlib.import_module(type(model).__module__)
 
@@ -614,6 +659,7 @@ def facts_of(model, text) -> dict:
     prefix = type(model).__name__.removesuffix("Model").removesuffix("ForConditionalGeneration").removesuffix("Text")
     types = out["layer_types"] or []
     rp = getattr(text, "rope_parameters", None) or {}
+    overlay = bidirectional_overlay(model, layers, text)
     for i, (qual, layer) in enumerate(layers):
         attn = attention_of(layer, prefix)
         if per_type and i < len(types) and isinstance(rp, dict) and types[i] in rp:
@@ -634,7 +680,7 @@ def facts_of(model, text) -> dict:
                "scaling": scale, "scaling_key": skey, "window": window_of(attn, text, everywhere), "rope": rope,
                "rope_why": why, "sinks": hasattr(attn, "sinks"),
                "factors": extra_factors(attn, ("scaling", skey)) + _layer_factors(layer),
-               "is_causal": getattr(attn, "is_causal", None)}
+               "is_causal": False if overlay else getattr(attn, "is_causal", None)}
         if getattr(attn, "attn_temperature_tuning", False) and rope is False:
             rec["temperature"] = {"floor_scale": _float(attn.floor_scale), "attn_scale": _float(attn.attn_scale)}
         scale = query_scale(attn, text)

@@ -66,6 +66,9 @@ def refusal_group(detail: str) -> str:
 
     >>> refusal_group("config field rope_wavelet may change positions or the logit scale and petheory does not ...")
     'field `rope_wavelet` not read'
+    >>> refusal_group("config field use_bidirectional_attention is set on gemma3_text, whose sliding layers then take "
+    ...               "a bidirectional window petheory has not verified for it: refused rather than read")
+    'use_bidirectional_attention on sliding layers (a bidirectional window not verified for the family)'
     """
     m = re.search(r"applies (\S+) under `([^`]*)`", detail)
     if m:
@@ -76,7 +79,8 @@ def refusal_group(detail: str) -> str:
                                                   "runs at any length)"),
                        (r"encoder-decoder RoPE", "an encoder-decoder with RoPE in both stacks (petheory reads a rotary "
                                                  "config as one stack)"),
-                       (r"bidirectional", "bidirectional (encoder) attention: petheory reads causal decoders"),
+                       (r"take a bidirectional window", "use_bidirectional_attention on sliding layers (a "
+                                                        "bidirectional window not verified for the family)"),
                        (r"mrope_section = .* must be 3 band counts", "M-RoPE sections that do not cover the rotary "
                                                                     "bands as petheory reads them"),
                        (r"default mrope_section .* \(not in the file\) .* transformers' rotary module fails",
@@ -95,6 +99,12 @@ def refusal_group(detail: str) -> str:
                                                  "attention"),
                        (r"DeepSeek-V4's compressed attention", "attention over compressed KV blocks (DeepSeek-V4's "
                                                                "sliding window plus block-compressed entries)"),
+                       (r"BLT's byte patches", "byte patches (BLT: a local byte encoder and decoder around a global "
+                                               "transformer over patches the content chooses)"),
+                       (r"Perceiver's latent attention", "latent attention (Perceiver: learned latents without "
+                                                         "positions; the inputs' positions come from a preprocessor)"),
+                       (r"vision-language-action model", "a vision-language-action model (pi0: a VLM and an action "
+                                                         "expert joined by a block mask)"),
                        (r"learned positions \(LeRoPE\)", "learned positions (LeRoPE: frequencies and a query "
                                                           "temperature that are checkpoint weights, not config fields)")):
         if re.search(pat, detail):

@@ -466,6 +466,12 @@ def run_case(mt: str, case: str, config, raw: dict | None = None) -> dict:
         try:
             f = oracle.facts_of(*built)
         except Exception as exc:  # noqa: BLE001 - this tool cannot read the modules: not verified
+            try:  # petheory's own refusal of the file (a mechanism it names) is the reason a user sees
+                read_config(read_file(Path(tmp) / "config.json"), aliases=aliases(back), fields=class_fields(back, raw))
+            except ValidationError as refusal:
+                return {**rec, "outcome": "refused", "detail": str(refusal)}
+            except Exception:  # noqa: BLE001, S110 - petheory reads it: the tool's failure is the reason
+                pass
             return {**rec, "outcome": "refused", "detail": f"unverified: the tool could not read {type(built[0]).__name__}'s "
                     f"modules ({_one_line(exc)})"}
         rec["model_class"] = f["model_class"]
