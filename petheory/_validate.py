@@ -320,12 +320,14 @@ def check(name: str, value, constraints, *, owner=None) -> None:
     for c in cons:
         if c.failure(value) is None:
             return
+    # a path the user typed is shown whole (cut short, it names no file)
+    whole = any(isinstance(c, ExistingPath) or (isinstance(c, Each) and isinstance(c.item, ExistingPath)) for c in cons)
     for c in cons:  # the constraint of the value's type speaks: its range was missed
         if c.accepts_type(value):
-            raise ParameterError(name, c.failure(value), value, owner=owner)
+            raise ParameterError(name, c.failure(value), value, owner=owner, whole=whole)
     wants = [c.describe() for c in cons if not isinstance(c, NoneValue)] or ["None"]  # None: leave it out
     raise ParameterError(name, wants[0] if len(wants) == 1 else ", ".join(wants[:-1]) + " or " + wants[-1], value,
-                         owner=owner)
+                         owner=owner, whole=whole)
 
 
 def validate_params(constraints: dict):

@@ -85,6 +85,8 @@ class ParameterError(ValidationError, ValidationTypeError):
         The value given.
     owner : callable, optional
         The public function whose declared parameter it is.
+    whole : bool, default False
+        Show the value whole in the message (a path, which cut short names no file); else at most 80 characters.
 
     Examples
     --------
@@ -93,8 +95,8 @@ class ParameterError(ValidationError, ValidationTypeError):
     ('length must be >= 1, got 0', '--length must be >= 1, got 0')
     """
 
-    def __init__(self, name: str, expected: str, value, *, owner=None):
-        self.name, self.expected, self.value, self.shown = name, expected, value, _shown(value)
+    def __init__(self, name: str, expected: str, value, *, owner=None, whole: bool = False):
+        self.name, self.expected, self.value, self.shown = name, expected, value, _shown(value, whole=whole)
         self.owner = owner  # the function whose declaration of `name` refused the value (None: a helper's check)
         super().__init__(self.said_as(name))
 
@@ -103,21 +105,32 @@ class ParameterError(ValidationError, ValidationTypeError):
         return f"{name} must be {self.expected}, got {self.shown}"
 
     def __reduce__(self):  # picklable (a process pool sends it back): rebuilt from its fields
-        return type(self), (self.name, self.expected, self.value)
+        return _rebuilt, (type(self), self.name, self.expected, self.value, self.owner, self.shown)
 
 
-def _shown(value) -> str:
+def _rebuilt(cls, name, expected, value, owner, shown):
+    """A :class:`ParameterError` unpickled: its fields and its message as they were."""
+    err = cls(name, expected, value, owner=owner)
+    err.shown = shown
+    err.args = (err.said_as(name),)
+    return err
+
+
+def _shown(value, *, whole: bool = False) -> str:
     """A value as a message shows it: a number, a string, None, True/False or a short list of them as written,
-    anything else with its type (at most 80 characters)."""
+    anything else with its type (at most 80 characters; ``whole``, and a path or a list of paths, not cut: a path cut
+    short names no file)."""
     if isinstance(value, numbers.Number) and not isinstance(value, bool) and hasattr(value, "item"):
         value = value.item()  # a numpy scalar reads as the Python number it is
+    paths = isinstance(value, os.PathLike) or (isinstance(value, (list, tuple)) and len(value) > 0
+                                               and all(isinstance(x, os.PathLike) for x in value))
     if isinstance(value, (list, tuple)):  # a path reads as the text the user gave (a run set: --run A --run B)
         value = [os.fspath(x) if isinstance(x, os.PathLike) else x for x in value]
     elif isinstance(value, os.PathLike):
         value = os.fspath(value)
     items = isinstance(value, (list, tuple)) and all(isinstance(x, (numbers.Number, str)) for x in value)
     text = "[" + ", ".join(map(repr, value)) + "]" if items else repr(value)  # a list or a tuple: one way
-    text = text if len(text) <= 80 else text[:77] + "..."
+    text = text if len(text) <= 80 or paths or whole else text[:77] + "..."
     plain = items or value is None or isinstance(value, (numbers.Number, str))
     return text if plain else f"{type(value).__name__} {text}"
 

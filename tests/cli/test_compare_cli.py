@@ -72,3 +72,11 @@ def test_compare_with_an_explicit_run_set_reads_only_those_runs(tmp_path, monkey
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"petheory: error: --run must be run folders with their record.json, or record.json files, got "
                    f"'{tmp_path / 'empty'}'"], err
+
+
+def test_a_missing_run_is_named_whole_however_long_its_path(tmp_path, capsys):
+    """A value is cut at 80 characters in a message, but a path cut short names no file: a run set is shown whole."""
+    missing = tmp_path / ("a" * 90) / "nothing"
+    assert main(["compare", "--pe", "alibi", "--run", str(missing)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"petheory: error: --run must be existing paths, got ['{missing}']"], err
