@@ -447,7 +447,7 @@ def pairing(model, text, attn=None):
                     raise
         # logits between e_0 at position 1 and e_j at position 0: nonzero for j = 0 and j = 0's partner, whatever
         # layout the function works in (DeepSeek's interleave permutes q and k alike)
-        q2 = torch.stack([out[0, 0, 1] @ out[0, j, 0] for j in range(width)])
+        q2 = torch.stack([out[0, 0, 1] @ out[0, j, 0] for j in range(width)]).detach()  # a learned module's grad
     except Exception as exc:  # noqa: BLE001 - a family whose apply takes other arguments: not read
         return None, f"apply_rotary_pos_emb not callable here ({type(exc).__name__})", False
     nz = [i for i in range(1, q2.numel()) if abs(float(q2[i])) > 1e-6]
