@@ -192,6 +192,7 @@ def _combinations(tmp: Path):
     from petheory.analyses.bounds import bounds
     from petheory.analyses.compare import compare
     from petheory.analyses.plan import plan
+    from petheory.analyses.rotation import rotation_reference
     from petheory.loaders import resolve_scheme
     from petheory.records import read_training_records
 
@@ -210,6 +211,13 @@ def _combinations(tmp: Path):
         # a head dimension other than the one the model's config fixes
         (resolve_scheme, lambda: resolve_scheme(qwen, d=64), ["plan", "--pe", qwen, "--length", "65536", "-d", "64"],
          "--d-model"),
+        # rotate's positions and layer: rotation_reference's ranges, the CLI keeping only the grammar of --positions
+        (rotation_reference, lambda: rotation_reference(resolve_scheme("rope", d=8), 0, [2, -1]),
+         ["rotate", "--pe", "rope", "-d", "8", "--positions", "2,-1", "--out", str(tmp / "r")], "--positions"),
+        (rotation_reference, lambda: rotation_reference(resolve_scheme("rope", d=8), 0, [2**53 + 1]),
+         ["rotate", "--pe", "rope", "-d", "8", "--positions", str(2**53 + 1), "--out", str(tmp / "r")], "--positions"),
+        (rotation_reference, lambda: rotation_reference(resolve_scheme("rope", d=8), 3, [0]),
+         ["rotate", "--pe", "rope", "-d", "8", "--layer", "3", "--out", str(tmp / "r")], "--layer"),
         # the same rule in report (one place: resolve_scheme), -d and --context alike
         (resolve_scheme, lambda: resolve_scheme(qwen, d=64), ["report", "--pe", qwen, "-d", "64"], "--d-model"),
         (resolve_scheme, lambda: resolve_scheme(qwen, context=1024), ["report", "--pe", qwen, "--context", "1024"],
