@@ -63,10 +63,10 @@ def add_arguments(p) -> None:
 
 
 def parse_positions(text: str, context: int):
-    """``--positions`` text (or None: the default spread up to ``context``) -> a 1-D int64 array.
+    """``--positions`` text (or None: the default spread up to ``context``) -> the list of positions.
 
     The text's grammar (integers and ranges ``A:B``) and its size are the command line's: a count is refused before a
-    range is expanded, so ``0:10**12`` costs nothing. Each position's range (>= 0, <= 2^53) is
+    range is expanded, so ``0:10**12`` costs nothing. Each position's range (>= 0, <= :math:`2^{53}`) is
     :func:`~petheory.analyses.rotation.rotation_reference`'s to check (said as ``--positions``).
 
     Parameters
