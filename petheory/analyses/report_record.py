@@ -536,6 +536,9 @@ class ReportRecord(Record):
         One per distinct layer kind, in order of first appearance.
     seconds : float
         Wall time of the report.
+    warnings : tuple of str
+        The config's lints (:func:`petheory.analyses.lints.config_lints`), one line each naming the field; empty for
+        a registry encoding or a table, or when the report was not given the config.
     model_type : str
         Property: the scheme's ``source`` (a config's ``model_type``, ``'spec'`` or ``'table'``).
     context, max_context : int
@@ -554,8 +557,9 @@ class ReportRecord(Record):
     length_from: str
     sections: tuple[ReportSection, ...]
     seconds: float = 0.0
+    warnings: tuple[str, ...] = ()
     json_keys = ("source", "model_type", "context", "max_context", "length", "length_from", "num_heads", "head_dim",
-                 "num_layers", "layer_kind", "scheme", "sections", "notes", "seconds")
+                 "num_layers", "layer_kind", "scheme", "sections", "notes", "warnings", "seconds")
 
     @property
     def model_type(self) -> str:
@@ -611,6 +615,8 @@ class ReportRecord(Record):
         out += [sec.markdown() for sec in self.sections]
         if self.notes:
             out += ["", "### Notes", ""] + [f"- {n}" for n in self.notes]
+        if self.warnings:
+            out += ["", "### Warnings", ""] + [f"- {w}" for w in self.warnings]
         return "\n".join(out)
 
     def lines(self) -> list[str]:
@@ -630,4 +636,5 @@ class ReportRecord(Record):
         out = [Line(head[0], "bold"), *map(Line, head[1:])]
         for sec in self.sections:
             out += [Line(""), *sec.terminal()]
-        return out + [Line(f"note      {n}", "dim") for n in self.notes] + [Line(f"({self.seconds} s)", "dim")]
+        return (out + [Line(f"note      {n}", "dim") for n in self.notes]
+                + [Line(f"warning   {w}", "bold") for w in self.warnings] + [Line(f"({self.seconds} s)", "dim")])

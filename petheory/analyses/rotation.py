@@ -14,6 +14,7 @@ import numpy as np
 
 from petheory._validate import Interval, validate_params
 from petheory.analyses.record import Record, item, to_json
+from petheory.errors import ParameterError
 from petheory.scheme import Scheme, layer_ranges
 
 
@@ -103,6 +104,10 @@ class RotationReference(Record):
                 f"{self.rotary_dim} of {self.head_dim} dimensions rotate, cos/sin factor {self.cos_sin_factor:.6g}"]
 
 
+#: The largest position :func:`rotation_reference` takes: float64 holds every integer up to :math:`2^{53}` exactly.
+POSITION_MAX = 1 << 53
+
+
 @validate_params({
     "index": [Interval(Integral, 0, None)],
     "heads": [Interval(Integral, 1, 4096)],
@@ -116,9 +121,9 @@ def rotation_reference(scheme: Scheme, index: int, positions, *, heads: int = 1,
     scheme : petheory.scheme.Scheme
         From :func:`petheory.loaders.resolve_scheme`.
     index : int
-        The layer whose kind is written (it must rotate).
-    positions : numpy.ndarray, shape (T,)
-        Non-negative integer positions.
+        The layer whose kind is written (one of the scheme's layers; it must rotate).
+    positions : array_like of int, shape (T,)
+        Integer positions, at least one, each in ``[0, POSITION_MAX]`` (:math:`2^{53}`: float64 holds them exactly).
     heads : int
         Heads of random vectors: q and k are ``(heads, T, d)``.
     seed : int
@@ -130,6 +135,8 @@ def rotation_reference(scheme: Scheme, index: int, positions, *, heads: int = 1,
 
     Raises
     ------
+    petheory.errors.ParameterError
+        ``index`` past the scheme's layers; no position, a non-integer, negative one, or one past ``POSITION_MAX``.
     petheory.errors.ValidationError
         A layer that rotates nothing; arrays beyond the memory limit.
 
@@ -143,6 +150,19 @@ def rotation_reference(scheme: Scheme, index: int, positions, *, heads: int = 1,
     from petheory import __version__, _memory
     from petheory.encodings import rotary_frequencies, rotate, rotated_coordinates
 
+    n = len(scheme.layers)
+    if index >= n:
+        raise ParameterError("index", f"a layer of the model, 0..{n - 1}", index, owner=rotation_reference)
+    arr = np.asarray(positions)  # a Python int past int64 makes an object array: its range is refused below
+    integral = arr.dtype.kind in "iu" or (arr.dtype.kind == "O" and all(
+        isinstance(x, Integral) and not isinstance(x, bool) for x in arr.flat))
+    if arr.ndim != 1 or arr.size == 0 or not integral:
+        raise ParameterError("positions", "a non-empty 1-D array of integers", positions, owner=rotation_reference)
+    if int(arr.min()) < 0:
+        raise ParameterError("positions", ">= 0", int(arr.min()), owner=rotation_reference)
+    if int(arr.max()) > POSITION_MAX:
+        raise ParameterError("positions", "<= 2^53 (exact in float64)", int(arr.max()), owner=rotation_reference)
+    positions = arr.astype(np.int64)
     layer = scheme.layers[index]
     freqs, mscale, layout = rotary_frequencies(layer, seq_len=int(positions.max()) + 1)  # refuses a non-rotary layer
     # q, k, their rotations and rotate's temporaries: about 8 arrays of (heads, T, d) float64

@@ -151,8 +151,11 @@ def main(argv=None) -> int:
         return 2
     except (InvalidInput, PluginError, OSError) as exc:  # OSError: a missing input, an output path under a file, a full disk
         msg = one_line(str(exc).strip().splitlines()[0]) if str(exc).strip() else type(exc).__name__
-        if isinstance(exc, ParameterError) and (exc.owner, exc.name) in getattr(args, "_declared", ()):
-            msg = one_line(exc.said_as(args._flags[exc.name]))  # a declared parameter of a flag: said as that flag
+        if isinstance(exc, ParameterError):
+            from petheory.cli._params import flag_of
+
+            if (flag := flag_of(args, exc)) is not None:  # a parameter an option feeds: said as that flag
+                msg = one_line(exc.said_as(flag))
         print(f"petheory: error: {msg}", file=sys.stderr)
         return 2
     except MemoryError as exc:  # an allocation no estimate foresaw: still one line, never a traceback

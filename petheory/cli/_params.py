@@ -90,6 +90,29 @@ def add_param(p, fn, name: str, *flags: str, help: str, default=FROM_SIGNATURE, 
     return action
 
 
+def feeds(p, action: argparse.Action, fn, name: str) -> argparse.Action:
+    """Say that option ``action``, whose text the command parses itself (``--positions 0:16``), feeds parameter
+    ``name`` of ``fn``: ``fn``'s :class:`~petheory.errors.ParameterError` of ``name`` is then said as the flag
+    (``--positions must be >= 0, got -1``). Nothing is checked at parsing: ``fn`` checks the parsed value.
+
+    Returns
+    -------
+    argparse.Action
+        ``action``.
+    """
+    flag = max(action.option_strings, key=len)
+    p.set_defaults(_fed={**(p.get_default("_fed") or {}), (fn, name): flag})
+    return action
+
+
+def flag_of(args, exc) -> str | None:
+    """The flag a command line says ``exc`` (a ParameterError) with: the option declared for, or feeding, its owner's
+    parameter; None for a parameter no option of this command feeds."""
+    if (exc.owner, exc.name) in getattr(args, "_declared", ()):
+        return args._flags[exc.name]
+    return getattr(args, "_fed", {}).get((exc.owner, exc.name))
+
+
 def check_declared(args) -> None:
     """Check every declared flag's value against its function's declaration (one line, exit 2 when wrong)."""
     for fn, name in getattr(args, "_declared", ()):

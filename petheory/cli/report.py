@@ -10,7 +10,6 @@ comparing their kernels and band wavelengths side by side.
 from __future__ import annotations
 
 from petheory.cli._model import add_as_family
-from petheory.errors import ValidationError
 
 
 NAME = "report"
@@ -50,10 +49,10 @@ def add_arguments(p) -> None:
     add_pe(p, "model", "encoding", several=True, required=True)
     add_param(p, report, "length", metavar="N", help="report length N for the bands and the kernel (default: the "
               "model's extended context, max(max_position_embeddings, L * factor)); sliding layers at min(N, W)")
-    add_param(p, resolve_scheme, "default_context", "--context", default=None, metavar="L", help="original context L "
-              "of a registry encoding (default: its n_max, else 4096); a model's comes from its config")
-    add_param(p, resolve_scheme, "default_d", "-d", "--d-model", default=None, metavar="D", help="head dimension of a "
-              f"registry encoding (default {DEFAULT_D}); a model's comes from its config")
+    add_param(p, resolve_scheme, "context", "--context", metavar="L", help="original context L of a registry "
+              "encoding (default: its n_max, else 4096); a model's config fixes its own (another is refused)")
+    add_param(p, resolve_scheme, "d", "-d", "--d-model", metavar="D", help="head dimension of a registry encoding "
+              f"(default {DEFAULT_D}); a model's config fixes its own (another is refused)")
     add_param(p, report, "multiples", default=(1, 2, 4, 8), metavar="LIST",
               help="spectra at these multiples of L (default 1,2,4,8)")
     add_param(p, report, "null_draws", metavar="K", help="random tables of the stress null (default 100)")
@@ -66,20 +65,6 @@ def add_arguments(p) -> None:
 
 #: Head dimension of a registry encoding in a report (a model's config fixes its own).
 DEFAULT_D = 128
-
-
-def _warn_config(texts, schemes, length) -> None:
-    """The config lints of each model (:func:`petheory.analyses.lints.config_lints`), one line each on stderr."""
-    import sys
-
-    from petheory.analyses.lints import config_lints
-    from petheory.loaders.model_config import config_source, read_config
-
-    for text, scheme in zip(texts, schemes):
-        src = config_source(text) if scheme.source != "spec" else None
-        if src is not None:
-            for line in config_lints(read_config(src), scheme, length=length):
-                print(f"petheory: warning: {text}: {line}", file=sys.stderr)
 
 
 def run(args) -> int:
@@ -112,16 +97,15 @@ def run(args) -> int:
     from petheory.cli._progress import Lines
     from petheory.io import atomic_write_json, atomic_write_text
     from petheory.loaders import resolve_scheme
+    from petheory.loaders.model_config import config_source, read_config
 
     from petheory.io import distinct_outputs, figure_json
 
     distinct_outputs({"--json": args.json, "--markdown": args.markdown, "--figure": args.figure,
                       "--figure (its .json)": figure_json(args.figure) if args.figure else None})
-    # --context and -d are a registry encoding's (a model's config fixes its own): defaults for plain specs only
-    schemes = [resolve_scheme(text, default_d=args.default_d or DEFAULT_D, default_context=args.default_context,
-                              what="report", as_family=args.as_family) for text in args.pe]
-    if (args.default_context, args.default_d) != (None, None) and all(s.source != "spec" for s in schemes):
-        raise ValidationError("--context/--d-model apply to registry encodings; a model's config fixes both (drop them)")
+    # -d and --context: a registry encoding's; a model's config fixes its own (resolve_scheme refuses another)
+    schemes = [resolve_scheme(text, d=args.d, context=args.context, default_d=DEFAULT_D, what="report",
+                              as_family=args.as_family) for text in args.pe]
     for scheme in schemes:  # every refusal before any work: one line, nothing half done
         check_covered(scheme)
     lines = Lines("report", quiet=args.quiet)
@@ -136,9 +120,9 @@ def run(args) -> int:
         def progress(done, total, what, _t=text):
             lines.step(done, total, f"{_t}: {what}")
 
+        src = config_source(text, as_family=args.as_family) if scheme.source != "spec" else None
         reports.append(report(scheme, length=args.length, multiples=args.multiples, null_draws=args.null_draws, seed=args.seed,
-                              source=str(text), progress=progress))
-    _warn_config(args.pe, schemes, args.length)
+                              source=str(text), progress=progress, config=read_config(src) if src is not None else None))
     doc = {"petheory": __version__, "reports": [r.as_dict() for r in reports]}
     if args.json == "-":
         import json

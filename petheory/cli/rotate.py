@@ -16,9 +16,9 @@ DESCRIPTION = (
     "as an error of order |q|, not of rounding)."
 )
 
-#: The most positions ``--positions`` may list (in all, over every item), and the largest one (float64 holds it exactly).
+#: The most positions ``--positions`` may list (in all, over every item): a count the grammar refuses before a range
+#: is expanded (the positions' own range is :func:`petheory.analyses.rotation.rotation_reference`'s).
 MAX_POSITIONS = 1 << 16
-POSITION_MAX = 1 << 53
 FILES = ("q.npy", "k.npy", "positions.npy", "q_rotated.npy", "k_rotated.npy", "rotate.json")
 DEFAULT_OUT = "results/rotate"
 
@@ -41,18 +41,19 @@ def add_arguments(p) -> None:
     '0:16'
     """
     from petheory.analyses.rotation import rotation_reference
-    from petheory.cli._params import add_param
+    from petheory.cli._params import add_param, feeds
     from petheory.cli._pe import add_pe
     from petheory.loaders import resolve_scheme
 
     add_pe(p, "model", "encoding", required=True)
     which = p.add_mutually_exclusive_group()
-    which.add_argument("--layer", type=int, metavar="I", help="the layer kind of layer I (0-based; default: the model's "
-                       "first full-attention rotary layer)")
+    feeds(p, which.add_argument("--layer", type=int, metavar="I", help="the layer kind of layer I (0-based; default: "
+                                "the model's first full-attention rotary layer)"), rotation_reference, "index")
     which.add_argument("--layer-kind", metavar="TYPE", help="the layer kind of this layer type (full_attention, "
                        "sliding_attention, ...; it must name one rotary kind)")
-    p.add_argument("--positions", metavar="LIST", help="comma-separated positions, A:B for a range (default: 0..3 and "
-                   "powers of 16 minus 1 up to the model's context, the last position of the context included)")
+    feeds(p, p.add_argument("--positions", metavar="LIST", help="comma-separated positions, A:B for a range (default: "
+                            "0..3 and powers of 16 minus 1 up to the model's context, the last position of the context "
+                            "included)"), rotation_reference, "positions")
     add_param(p, rotation_reference, "heads", metavar="H", help="heads of random vectors (default 1): q, k are (H, T, d)")
     add_param(p, resolve_scheme, "d", "-d", "--d-model", metavar="D", help="head size of a plain spec (default 64; a "
               "model's config fixes its own)")
@@ -62,10 +63,11 @@ def add_arguments(p) -> None:
 
 
 def parse_positions(text: str, context: int):
-    """``--positions`` text (or None: the default spread up to ``context``) -> a 1-D int64 array.
+    """``--positions`` text (or None: the default spread up to ``context``) -> the list of positions.
 
     The text's grammar (integers and ranges ``A:B``) and its size are the command line's: a count is refused before a
-    range is expanded, so ``0:10**12`` costs nothing.
+    range is expanded, so ``0:10**12`` costs nothing. Each position's range (>= 0, <= :math:`2^{53}`) is
+    :func:`~petheory.analyses.rotation.rotation_reference`'s to check (said as ``--positions``).
 
     Parameters
     ----------
@@ -77,20 +79,21 @@ def parse_positions(text: str, context: int):
 
     Returns
     -------
-    numpy.ndarray of int64, shape (T,)
+    list of int
+        The positions, as written (their range is checked by ``rotation_reference``).
 
     Raises
     ------
     petheory.errors.ValidationError
-        Text that is not integers or ranges, a negative position or one past :math:`2^{53}`, more than
-        ``MAX_POSITIONS`` in all, none at all.
+        Text that is not integers or ranges, more than ``MAX_POSITIONS`` in all, none at all; a default spread past
+        :math:`2^{53}` (a context float64 does not hold).
 
     Examples
     --------
-    >>> parse_positions("0,5:8", 4096).tolist(), parse_positions(None, 4096).tolist()
+    >>> parse_positions("0,5:8", 4096), parse_positions(None, 4096)
     ([0, 5, 6, 7], [0, 1, 2, 3, 15, 255, 4095])
     """
-    import numpy as np
+    from petheory.analyses.rotation import POSITION_MAX
 
     if text is None:
         if context - 1 > POSITION_MAX:
@@ -101,7 +104,7 @@ def parse_positions(text: str, context: int):
         while p - 1 < context:
             pos.add(p - 1)
             p *= 16
-        return np.array(sorted(x for x in pos if 0 <= x < context), dtype=np.int64)
+        return sorted(x for x in pos if 0 <= x < context)
     shown = repr(text if len(text) <= 80 else text[:77] + "...")  # a 1 MB argument is not echoed whole
     out: list = []
     for item in filter(None, (s.strip() for s in text.split(","))):
@@ -110,16 +113,12 @@ def parse_positions(text: str, context: int):
             lo, hi = (int(a), int(b)) if colon else (int(a), int(a) + 1)
         except ValueError:
             raise ValidationError(f"--positions {shown}: {item[:40]!r} is not an integer or a range A:B") from None
-        if lo < 0:
-            raise ValidationError(f"--positions must be >= 0, got {lo}")
-        if max(lo, hi - 1) > POSITION_MAX:
-            raise ValidationError(f"--positions must be <= 2^53 (exact in float64), got {max(lo, hi - 1)}")
         if len(out) + max(hi - lo, 0) > MAX_POSITIONS:  # before the range is expanded: a count, not a list
             raise ValidationError(f"--positions {shown}: at most {MAX_POSITIONS} positions in all")
         out.extend(range(lo, hi))
     if not out:
         raise ValidationError(f"--positions {shown} names no position; e.g. 0,1,2,4095 or 0:16")
-    return np.array(out, dtype=np.int64)
+    return out
 
 
 def pick_layer(scheme, layer: int | None, kind: str | None) -> int:
@@ -131,7 +130,7 @@ def pick_layer(scheme, layer: int | None, kind: str | None) -> int:
     scheme : petheory.scheme.Scheme
         The model's scheme.
     layer : int or None
-        ``--layer``.
+        ``--layer`` (returned as given: :func:`~petheory.analyses.rotation.rotation_reference` checks it).
     kind : str or None
         ``--layer-kind`` (a layer type such as ``sliding_attention``).
 
@@ -142,7 +141,7 @@ def pick_layer(scheme, layer: int | None, kind: str | None) -> int:
     Raises
     ------
     petheory.errors.ValidationError
-        A layer the model does not have; a type with no rotary layer, or one that names several layer kinds.
+        A type with no rotary layer, or one that names several layer kinds.
 
     Examples
     --------
@@ -150,10 +149,7 @@ def pick_layer(scheme, layer: int | None, kind: str | None) -> int:
     >>> pick_layer(resolve_scheme("rope", d=8), None, None)
     0
     """
-    n = len(scheme.layers)
-    if layer is not None:
-        if not 0 <= layer < n:
-            raise ValidationError(f"--layer {layer}: the model has layers 0..{n - 1}")
+    if layer is not None:  # its range is rotation_reference's to check (said as --layer)
         return layer
     if kind is not None:
         idx = [i for i, x in enumerate(scheme.layers) if x.type == kind and x.positions.kind == "rotary"]

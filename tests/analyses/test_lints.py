@@ -113,14 +113,16 @@ def test_plan_warns_of_a_candidate_base_above_the_ceiling():
                                                 config=json.loads((DATA / "gemma3_27b.json").read_text())).notes)
 
 
-def test_report_and_plan_commands_print_the_lints(tmp_path, capsys):
+def test_report_and_plan_commands_show_the_lints(tmp_path, capsys):
     from petheory.cli import main
 
     path = tmp_path / "config.json"
     path.write_text(json.dumps({**LLAMA, "rope_parameters": {"rope_type": "yarn", "factor": 1.0, "rope_theta": 5e5,
                                                              "original_max_position_embeddings": 4096}}))
     assert main(["report", "--pe", str(path), "--null-draws", "5", "-q"]) == 0
-    err = capsys.readouterr().err
-    assert f"petheory: warning: {path}: rope_parameters.factor = 1" in err
+    assert "\nwarning   rope_parameters.factor = 1" in capsys.readouterr().out  # the record's warnings, as it renders
+    assert main(["report", "--pe", str(path), "--null-draws", "5", "-q", "--json", "-"]) == 0
+    warned = json.loads(capsys.readouterr().out)["reports"][0]["warnings"]
+    assert len([w for w in warned if w.startswith("rope_parameters.factor = 1")]) == 1, warned
     assert main(["plan", "--pe", str(path), "--length", "32768", "-q"]) == 0
     assert "warning: rope_parameters.factor = 1" in capsys.readouterr().out

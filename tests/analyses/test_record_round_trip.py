@@ -75,16 +75,17 @@ def records() -> list:
     """One record of each analysis, built to reach every record class: a NoPE kind (skipped parts), a rotary kind
     (bands, kernel, spectra, long-context theory), T5 (buckets), ALiBi per head, a Szegő distance exact and skipped,
     bounds with the default Lipschitz constant, compare with records passed in, a rotation reference, two plans and
-    the supported context a report's line renders."""
+    the supported context a report's line renders, and a report given its config (the lints as its warnings)."""
     rope, t5 = _two_kinds("rope"), resolve_scheme("t5", d=16, context=32)
     alibi = resolve_scheme("tests/data/hf_configs/bloom_560m.json")
-    gemma, mistral = (f"tests/data/hf_configs/{m}.json" for m in ("gemma3_27b", "mistral_7b"))
+    gemma, mistral, hunyuan = (f"tests/data/hf_configs/{m}.json" for m in ("gemma3_27b", "mistral_7b", "hunyuan_a13b"))
     return [
         stress(rope, null_draws=2),
         spectrum(rope, length=24, method="exact"),
         report(rope, length=64, multiples=(1, 2), null_draws=2),
         report(t5, length=64, multiples=(1,), null_draws=0),
         report(alibi, length=64, multiples=(1,), null_draws=0),
+        report(resolve_scheme(hunyuan), length=64, multiples=(1,), null_draws=0, config=read_config(hunyuan)),
         bounds(rope, [16, 64]),
         compare([rope, "alibi:slope=0.5"], length=16, lengths=(8, 16), context=8, null_draws=2),
         toeplitz_summary(np.array([2.0, 1.0, 0.5]), what="coefficients", method="off"),

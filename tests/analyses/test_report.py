@@ -1,5 +1,6 @@
 """``report``: its default length and where the header says it comes from, the long-context lines of a windowed
-section, lambda's normalisation, the figure's legend, and a bug in a part raised, not reported as skipped."""
+section, lambda's normalisation, the figure's legend, a bug in a part raised, not reported as skipped, and
+the config's lints as its warnings."""
 
 from __future__ import annotations
 
@@ -87,3 +88,24 @@ def test_a_bug_in_a_part_of_the_report_is_raised_not_reported_as_skipped(monkeyp
 
     monkeypatch.setattr("petheory.analyses.stress.layer_stress", refused)
     assert report(s, length=64, multiples=(1,), null_draws=2).sections[0].stress.skipped.startswith("this kind")
+
+
+def test_the_config_lints_are_the_report_s_warnings_shown_by_its_renderers():
+    """A report given its config carries the lints (the same lines ``config_lints`` gives), and its Markdown and
+    terminal view show them; a clean config, or none, gives none. Planted: a dynamic block with factor 1 (a block
+    that changes nothing) in a clean config must come out as one warning naming the field."""
+    from petheory.analyses.lints import config_lints
+    from petheory.loaders.model_config import read_config
+
+    path = DATA / "mistral_7b.json"
+    scheme, clean = resolve_scheme(path), read_config(path)
+    kw = dict(length=64, multiples=(1,), null_draws=0)
+    assert config_lints(clean, scheme, length=64) == ()
+    assert report(scheme, config=clean, **kw).warnings == () == report(scheme, **kw).warnings
+    planted = {**clean, "rope_scaling": {"rope_type": "dynamic", "factor": 1.0}}
+    r = report(scheme, config=planted, **kw)
+    assert len(r.warnings) == 1 and r.warnings[0].startswith("rope_scaling.factor = 1:"), r.warnings
+    assert r.warnings == config_lints(planted, scheme, length=64)
+    assert f"### Warnings\n\n- {r.warnings[0]}" in r.markdown()
+    assert f"warning   {r.warnings[0]}" in [line.text for line in r.terminal() if hasattr(line, "text")]
+    assert r.as_dict()["warnings"] == list(r.warnings)

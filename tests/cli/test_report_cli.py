@@ -68,7 +68,7 @@ def test_report_cli_terminal_json_markdown_and_figure(capsys, tmp_path):
     shutil.copy(DATA / "llama3_1_8b.json", model / "config.json")  # hf:DIR with config.json only
     out = tmp_path / "out"
     rc, stdout, err = cli(capsys, "report", "--pe", f"hf:{model}", "--pe", DATA / "deepseek_v3.json", "--pe",
-                          "rope_pi:scale=4", "--context", "1024", "--multiples", "1,2", "--null-draws", "2",
+                          "rope_pi:scale=4", "--multiples", "1,2", "--null-draws", "2",
                           "--json", out / "r.json", "--markdown", out / "r.md", "--figure", out / "cmp.png")
     assert rc == 0, err
     assert "rope_llama3" in stdout and "mla_rope" in stdout and "spectrum  2L" in stdout
@@ -89,8 +89,13 @@ def test_report_refuses_tables_and_absolute_encodings(capsys, tmp_path):
     refused(capsys, "report", "--pe", tmp_path / "t.npy", match="not the table")
     refused(capsys, "report", "--pe", "sinusoidal", match="report covers rotary encodings, biases ALiBi and T5")
     refused(capsys, "report", "--pe", "kerple_log", match="kerple_log (layers [0]) is bias")
-    refused(capsys, "report", "--pe", DATA / "mistral_7b.json", "--context", "10", match="config fixes both")
-    refused(capsys, "report", "--pe", DATA / "mistral_7b.json", "-d", "64", match="config fixes both")
+    # -d and --context hold for every --pe: a model's config fixes its own (resolve_scheme's rule, as in plan)
+    refused(capsys, "report", "--pe", DATA / "mistral_7b.json", "--context", "10",
+            match="error: --context must be the model's own 32768 (its config fixes it")
+    refused(capsys, "report", "--pe", DATA / "mistral_7b.json", "-d", "64",
+            match="error: --d-model must be the model's own 128 (its config fixes it")
+    refused(capsys, "report", "--pe", "rope_pi:scale=4", "--pe", DATA / "mistral_7b.json", "--context", "1024",
+            match="error: --context must be the model's own 32768")
     refused(capsys, "report", "--pe", "rope_llama3:scal=8", match="did you mean scale")
 
 

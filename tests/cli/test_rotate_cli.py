@@ -53,8 +53,11 @@ def test_rotate_refuses_to_overwrite_an_earlier_output_unless_forced(tmp_path, c
 def test_rotate_refuses_what_rotates_nothing_and_bad_options(tmp_path, capsys):
     refused(capsys, "rotate", "--pe", "alibi", "--out", tmp_path / "a", match="nothing rotates")
     refused(capsys, "rotate", "--pe", "rope", "--positions", "1,x", "--out", tmp_path / "b", match="--positions")
-    refused(capsys, "rotate", "--pe", "rope", "--positions", "-3", "--out", tmp_path / "b", match=">= 0")
-    refused(capsys, "rotate", "--pe", "rope", "--layer", "4", "--out", tmp_path / "b", match="layers 0..0")
+    # the positions' range and the layer's index are rotation_reference's, said as the flags that feed them
+    refused(capsys, "rotate", "--pe", "rope", "--positions", "-3", "--out", tmp_path / "b",
+            match="error: --positions must be >= 0, got -3")
+    refused(capsys, "rotate", "--pe", "rope", "--layer", "4", "--out", tmp_path / "b",
+            match="error: --layer must be a layer of the model, 0..0, got 4")
     refused(capsys, "rotate", "--pe", "rope", "--layer-kind", "sliding_attention", "--out", tmp_path / "b",
             match="no rotary layer")
     assert files_under(tmp_path) == []

@@ -11,6 +11,8 @@ or a flag whose dest is not the keyword it feeds, gives another line and fails h
 from __future__ import annotations
 
 import ast
+import contextlib
+import io
 import inspect
 from pathlib import Path
 
@@ -190,6 +192,7 @@ def _combinations(tmp: Path):
     from petheory.analyses.bounds import bounds
     from petheory.analyses.compare import compare
     from petheory.analyses.plan import plan
+    from petheory.analyses.rotation import rotation_reference
     from petheory.loaders import resolve_scheme
     from petheory.records import read_training_records
 
@@ -208,6 +211,17 @@ def _combinations(tmp: Path):
         # a head dimension other than the one the model's config fixes
         (resolve_scheme, lambda: resolve_scheme(qwen, d=64), ["plan", "--pe", qwen, "--length", "65536", "-d", "64"],
          "--d-model"),
+        # rotate's positions and layer: rotation_reference's ranges, the CLI keeping only the grammar of --positions
+        (rotation_reference, lambda: rotation_reference(resolve_scheme("rope", d=8), 0, [2, -1]),
+         ["rotate", "--pe", "rope", "-d", "8", "--positions", "2,-1", "--out", str(tmp / "r")], "--positions"),
+        (rotation_reference, lambda: rotation_reference(resolve_scheme("rope", d=8), 0, [2**53 + 1]),
+         ["rotate", "--pe", "rope", "-d", "8", "--positions", str(2**53 + 1), "--out", str(tmp / "r")], "--positions"),
+        (rotation_reference, lambda: rotation_reference(resolve_scheme("rope", d=8), 3, [0]),
+         ["rotate", "--pe", "rope", "-d", "8", "--layer", "3", "--out", str(tmp / "r")], "--layer"),
+        # the same rule in report (one place: resolve_scheme), -d and --context alike
+        (resolve_scheme, lambda: resolve_scheme(qwen, d=64), ["report", "--pe", qwen, "-d", "64"], "--d-model"),
+        (resolve_scheme, lambda: resolve_scheme(qwen, context=1024), ["report", "--pe", qwen, "--context", "1024"],
+         "--context"),
         # a run of the run set that exists but holds no record (the declaration checks that each path exists)
         (read_training_records, lambda: read_training_records([], [str(tmp)]),
          ["compare", "--pe", "alibi", "--run", str(tmp)], "--run"),
@@ -226,6 +240,20 @@ def _run_combinations(run: Path):
 
 def test_a_rule_across_parameters_is_the_library_s_and_the_command_says_it_with_the_flag(capsys, tmp_path):
     _same_sentence(capsys, _combinations(tmp_path))
+
+
+def test_plan_and_report_take_a_model_s_own_head_dimension():
+    """``-d`` equal to the model's own head dimension passes in plan and report alike (the rule that refuses another
+    is resolve_scheme's, not a command's)."""
+    from petheory.loaders import resolve_scheme
+
+    qwen = str(ROOT / "tests" / "data" / "hf_configs" / "qwen2_5_7b_yarn.json")
+    assert resolve_scheme(qwen, d=128).head_dim == 128
+    for argv in (["plan", "--pe", qwen, "--length", "65536", "-d", "128", "--json", "-"],
+                 ["report", "--pe", qwen, "-d", "128", "--length", "64", "--multiples", "1", "--null-draws", "0",
+                  "--json", "-"]):
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert main(argv + ["--quiet"]) == 0, argv
 
 
 @pytest.mark.slow  # trains a run (about 7 s); tests/cli/test_extend_cli.py pins the command's sentences in the default run
