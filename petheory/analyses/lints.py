@@ -62,6 +62,7 @@ def config_lints(config: dict, scheme=None, *, length: int | None = None) -> tup
     'rope_parameters.factor = 1: transformers computes the yarn'
     """
     from petheory.models.config import text_part
+    from petheory.models.families import FAMILIES, Family
 
     text, _ = text_part(config)
     pre = "text_config." if isinstance(config.get("text_config"), dict) else ""
@@ -71,7 +72,9 @@ def config_lints(config: dict, scheme=None, *, length: int | None = None) -> tup
         kind = b.get("rope_type", b.get("type"))
         f = b.get("factor")
         o = b.get("original_max_position_embeddings")
-        if kind in _SCALED and isinstance(f, (int, float)) and float(f) == 1.0:
+        # Hunyuan's "dynamic" dict with an alpha runs as rope type ntk_alpha, which never reads the factor
+        ntk_alpha = kind == "dynamic" and "alpha" in b and FAMILIES.get(text.get("model_type"), Family()).ntk_alpha
+        if kind in _SCALED and isinstance(f, (int, float)) and float(f) == 1.0 and not ntk_alpha:
             out.append(f"{pre}{where}.factor = 1: transformers computes the {kind} block's frequencies as default RoPE "
                        "(the block changes nothing)")
         elif kind == "yarn" and "factor" in b and f is None and o is not None and max_pos is not None and \

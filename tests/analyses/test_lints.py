@@ -126,3 +126,18 @@ def test_report_and_plan_commands_show_the_lints(tmp_path, capsys):
     assert len([w for w in warned if w.startswith("rope_parameters.factor = 1")]) == 1, warned
     assert main(["plan", "--pe", str(path), "--length", "32768", "-q"]) == 0
     assert "warning: rope_parameters.factor = 1" in capsys.readouterr().out
+
+
+def test_a_dynamic_block_with_an_alpha_is_not_linted_for_its_factor_where_it_runs_as_ntk_alpha():
+    """Hunyuan-A13B's ``{type: dynamic, alpha: 1000, factor: 1}``: transformers runs rope type ntk_alpha (a fixed base
+    rope_theta * alpha^(d/(d-2))), which never reads the factor: "factor = 1 changes nothing" would be false there; in a
+    family without that reading the factor-1 lint still speaks."""
+    import json
+    from pathlib import Path
+
+    from petheory.analyses.lints import config_lints
+
+    cfg = json.loads((Path(__file__).parents[1] / "data" / "hf_configs" / "hunyuan_a13b.json").read_text())
+    assert not [w for w in config_lints(cfg) if ".factor = 1" in w]
+    llama = {**cfg, "model_type": "llama"}
+    assert [w for w in config_lints(llama) if ".factor = 1" in w]
