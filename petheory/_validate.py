@@ -272,6 +272,70 @@ class Each(Constraint):
         return None if bad is None else (bad,)
 
 
+class Array(Constraint):
+    """A numeric array (or what ``numpy.asarray`` makes one of): ``ndim`` (an int or a tuple of them), real or
+    complex, finite, non-empty, square; the checks :func:`array` makes, declared.
+
+    The function keeps converting its argument itself (``np.asarray(x, dtype=np.float64)``): a declaration checks, it
+    does not hand a converted value to the body.
+
+    >>> Array(ndim=2, square=True).failure([[0.0, 1.0]]), Array(ndim=1).failure([1.0, float("nan")])
+    ('square', 'finite (found 1 NaN/inf entries)')
+    >>> Array(ndim=1).describe(), Array(ndim=1).failure("abc")
+    ('a 1-D array of real numbers', 'a 1-D array of real numbers')
+    """
+
+    def __init__(self, ndim=None, *, dtype: str = "real", finite: bool = True, nonempty: bool = True,
+                 square: bool = False):
+        if dtype not in ("real", "complex", "any"):
+            raise ValueError(f"Array dtype must be 'real', 'complex' or 'any', got {dtype!r}")
+        self.ndim = (ndim,) if isinstance(ndim, int) else ndim
+        self.dtype, self.finite, self.nonempty, self.square = dtype, finite, nonempty, square
+
+    @staticmethod
+    def _numeric(value):
+        """``value`` as an array of numbers, or None."""
+        if isinstance(value, (str, bytes)) or value is None:
+            return None
+        try:
+            arr = np.asarray(value)
+        except (ValueError, TypeError):  # a ragged list
+            return None
+        ok = np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.bool_)
+        return arr if ok and arr.dtype != object else None
+
+    def accepts_type(self, value) -> bool:
+        return self._numeric(value) is not None
+
+    def failure(self, value):
+        arr = self._numeric(value)
+        if arr is None:
+            return self.describe()
+        if self.dtype == "real" and np.iscomplexobj(arr):
+            return "real"
+        if self.ndim is not None and arr.ndim not in self.ndim:
+            return " or ".join(f"{k}-D" for k in self.ndim)
+        if self.square and (arr.ndim != 2 or arr.shape[0] != arr.shape[1]):
+            return "square"
+        if self.nonempty and arr.size == 0:
+            return "non-empty"
+        if self.finite and arr.size and not np.isfinite(arr).all():
+            return f"finite (found {int(arr.size - np.count_nonzero(np.isfinite(arr)))} NaN/inf entries)"
+        return None
+
+    def describe(self) -> str:
+        dims = "" if self.ndim is None else " or ".join(f"{k}-D" for k in self.ndim) + " "
+        numbers = {"real": "real numbers", "complex": "numbers", "any": "numbers"}[self.dtype]
+        words = f"{'square ' if self.square else ''}{dims}array of {numbers}"
+        return ("an " if words[0] in "a8" else "a ") + words  # an array, an 8-D array
+
+    def invalid(self):
+        if not self.finite:
+            return None
+        k = self.ndim[0] if self.ndim else 1
+        return np.full((2,) * k, np.nan)
+
+
 class NoneValue(Constraint):
     """``None`` (a declaration's ``None`` entry: the parameter may be left out)."""
 
@@ -314,12 +378,10 @@ def check(name: str, value, constraints, *, owner=None) -> None:
     ...
     petheory.errors.ParameterError: length must be >= 1, got 0
     """
-    if len(constraints) == 1 and isinstance(constraints[0], Constraint) and constraints[0].failure(value) is None:
-        return  # the helpers' one constraint: no list built on success
-    cons = [c if isinstance(c, Constraint) else make_constraint(c) for c in constraints]
-    for c in cons:
-        if c.failure(value) is None:
+    for c in constraints:  # the common case: one passes, no list built
+        if (c if isinstance(c, Constraint) else make_constraint(c)).failure(value) is None:
             return
+    cons = [c if isinstance(c, Constraint) else make_constraint(c) for c in constraints]
     # a path the user typed is shown whole (cut short, it names no file)
     whole = any(isinstance(c, ExistingPath) or (isinstance(c, Each) and isinstance(c.item, ExistingPath)) for c in cons)
     for c in cons:  # the constraint of the value's type speaks: its range was missed
@@ -350,13 +412,29 @@ def validate_params(constraints: dict):
         unknown = sorted(set(constraints) - set(sig.parameters))
         if unknown:
             raise TypeError(f"{fn.__qualname__} declares constraints for {unknown}, which it does not take")
+        params = list(sig.parameters.values())
+        if any(p.kind is p.VAR_POSITIONAL for p in params):
+            raise TypeError(f"{fn.__qualname__} takes *args: declare the parameters of a function without them")
+        positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        # (name, position or None, default, constraints built once): no signature binding per call (the theory
+        # functions run in the claim search's loops)
+        plan = tuple((name, params.index(sig.parameters[name]) if sig.parameters[name].kind in positional else None,
+                      sig.parameters[name].default, tuple(make_constraint(c) for c in cons))
+                     for name, cons in constraints.items())
+        empty = inspect.Parameter.empty
 
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
-            bound = sig.bind(*args, **kwargs)
-            bound.apply_defaults()
-            for name, cons in constraints.items():
-                check(name, bound.arguments[name], cons, owner=wrapper)
+            for name, at, default, cons in plan:
+                if at is not None and at < len(args):
+                    value = args[at]
+                elif name in kwargs:
+                    value = kwargs[name]
+                elif default is not empty:
+                    value = default
+                else:
+                    continue  # not given and no default: the call itself raises Python's TypeError
+                check(name, value, cons, owner=wrapper)
             return fn(*args, **kwargs)
 
         wrapper.parameter_constraints = dict(constraints)

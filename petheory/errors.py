@@ -117,11 +117,13 @@ def _rebuilt(cls, name, expected, value, owner, shown):
 
 
 def _shown(value, *, whole: bool = False) -> str:
-    """A value as a message shows it: a number, a string, None, True/False or a short list of them as written,
-    anything else with its type (at most 80 characters; ``whole``, and a path or a list of paths, not cut: a path cut
+    """A value as a message shows it: a number, a string, None, True/False or a short list of them as written, an
+    array by its dtype and shape, anything else with its type (at most 80 characters; ``whole``, and a path or a list of paths, not cut: a path cut
     short names no file)."""
     if isinstance(value, numbers.Number) and not isinstance(value, bool) and hasattr(value, "item"):
         value = value.item()  # a numpy scalar reads as the Python number it is
+    elif hasattr(value, "shape") and hasattr(value, "dtype"):  # an array (numpy, torch): what it is, not its numbers
+        return f"a {value.dtype} array of shape {tuple(value.shape)}"
     paths = isinstance(value, os.PathLike) or (isinstance(value, (list, tuple)) and len(value) > 0
                                                and all(isinstance(x, os.PathLike) for x in value))
     if isinstance(value, (list, tuple)):  # a path reads as the text the user gave (a run set: --run A --run B)

@@ -291,3 +291,58 @@ def test_a_combination_refused_in_the_command_s_own_words_would_be_caught(capsys
         compare(["learned:n_max=50"], context=40, null_draws=2)
     assert main(["compare", "--pe", "learned:n_max=50", "--context", "40"]) == 2
     assert capsys.readouterr().err.strip() != f"petheory: error: {lib.value.said_as('--context')}"
+
+
+def declared_functions() -> dict[str, object]:
+    """``module.name`` -> function, for every function of petheory that declares its parameters
+    (:func:`petheory._validate.validate_params`), found by walking the package: one added later is covered."""
+    import importlib
+    import pkgutil
+
+    import petheory
+
+    out = {}
+    for info in pkgutil.walk_packages(petheory.__path__, "petheory."):
+        if info.name.endswith(".__main__"):  # runs the command line on import
+            continue
+        mod = importlib.import_module(info.name)
+        for name, obj in vars(mod).items():
+            if callable(obj) and getattr(obj, "__module__", None) == mod.__name__ and \
+                    isinstance(getattr(obj, "parameter_constraints", None), dict):
+                out[f"{mod.__name__}.{name}"] = obj
+    return out
+
+
+DECLARED = declared_functions()
+LIBRARY_CASES = [(qual, key, bad) for qual, fn in sorted(DECLARED.items())
+                 for key, cons in fn.parameter_constraints.items() if (bad := invalid_value(cons)) is not None]
+
+
+def test_the_walk_finds_the_declared_functions():
+    """The theory's entry points as well as the analyses' (a walk that found nothing would pass every case below)."""
+    packages = {q.split(".")[1] for q in DECLARED}
+    assert {"analyses", "bounds", "geometry", "loaders"} <= packages, packages
+    assert len(LIBRARY_CASES) >= 100, len(LIBRARY_CASES)
+
+
+@pytest.mark.parametrize("qual,key,bad", LIBRARY_CASES, ids=[f"{q}:{k}" for q, k, _ in LIBRARY_CASES])
+def test_every_declared_function_refuses_before_any_work(qual, key, bad):
+    """Called with only the refused value, each declared function raises its own ParameterError for that name: the
+    declaration is checked on the call, before the body runs (a body would fail otherwise, on a missing argument or
+    on the value itself, with another error)."""
+    fn = DECLARED[qual]
+    with pytest.raises(ParameterError) as info:
+        fn(**{key: bad})
+    assert info.value.name == key and info.value.owner is fn, (info.value.name, info.value)
+    assert str(info.value).startswith(f"{key} must be "), str(info.value)
+
+
+@pytest.mark.parametrize("qual", sorted(DECLARED))
+def test_every_declared_default_satisfies_its_declaration(qual):
+    """A default its own declaration refuses would make the function fail when the parameter is left out."""
+    fn = DECLARED[qual]
+    sig = inspect.signature(fn)
+    for key, cons in fn.parameter_constraints.items():
+        default = sig.parameters[key].default
+        if default is not inspect.Parameter.empty:
+            v.check(key, default, cons)
