@@ -12,7 +12,6 @@ Run: ``python benchmarks/run.py plan`` (or this file directly; ``--quick`` plans
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -35,14 +34,13 @@ def targets(quick: bool) -> str:
     out = []
     for label, name, n in MODELS:
         path = DATA / f"{name}.json"
-        cfg = json.loads(path.read_text())
         scheme = resolve_scheme(str(path))
         if quick:
-            n = 4 * plan(scheme, length=n, config=cfg).context
+            n = 4 * plan(scheme, length=n).context
         t = []
         for _ in range(3):
             t0 = time.perf_counter()
-            rec = plan(scheme, length=n, config=cfg)
+            rec = plan(scheme, length=n)
             t.append(time.perf_counter() - t0)
         out.append(Target(f"plan {label} -> {n:,}", sorted(t)[1], 3.0, "s",
                           beside=f"L = {rec.context:,}; {len(rec.configs)} candidates"))

@@ -374,6 +374,11 @@ class Scheme:
         What the scheme leaves out or assumes (soft-capping, learned values, text-only positions).
     spec : str or None
         The text it was resolved from.
+    config : dict or None
+        The parsed ``config.json`` a model's scheme was read from (:func:`petheory.models.resolve_config`), as read:
+        what the analyses need besides the positions (its lints, where a plan's blocks go); None for a registry
+        encoding, a table or a GGUF header. Not compared, not hashed, not in :meth:`as_dict`: two schemes with the same
+        layers are the same scheme.
     """
 
     source: str
@@ -385,6 +390,7 @@ class Scheme:
     head_dim: int = 0
     notes: tuple = ()
     spec: str | None = None
+    config: dict | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
         object.__setattr__(self, "layers", tuple(self.layers))

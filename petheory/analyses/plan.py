@@ -435,7 +435,7 @@ def _keep_advertised(k: KindPlan, advertised: int) -> KindPlan:
     return dataclasses.replace(k, training_free=answer_)
 
 
-def original_context(scheme: Scheme, config: dict | None = None) -> tuple[int, str]:
+def original_context(scheme: Scheme) -> tuple[int, str]:
     """The original context L a plan counts from when the user gives none, and which field or source gave it.
 
     ``original_max_position_embeddings`` (or ``max_position_embeddings / factor``) where the config's scaling block
@@ -446,8 +446,6 @@ def original_context(scheme: Scheme, config: dict | None = None) -> tuple[int, s
     ----------
     scheme : Scheme
         The model's scheme.
-    config : dict, optional
-        Its ``config.json`` (its text part's ``sliding_window`` keys the card table).
 
     Returns
     -------
@@ -479,23 +477,24 @@ def original_context(scheme: Scheme, config: dict | None = None) -> tuple[int, s
                             "if the model was trained shorter)")
 
 
-def _all_sliding(scheme: Scheme, config: dict | None) -> bool:
+def _all_sliding(scheme: Scheme) -> bool:
     """No full-attention rotary layer, and every rotary layer slides: a plan can remove the window."""
     rotary = [layer for layer in scheme.layers if layer.positions.kind == "rotary"]
     if not rotary or not all(layer.span.kind == "sliding" for layer in rotary):
         return False
     if any(layer.span.kind == "full" and layer.positions.kind != "rotary" for layer in scheme.layers):
         return False  # full layers without RoPE (NoPE) beside sliding RoPE layers: removing the window is not the plan
-    if config is None:
+    if scheme.config is None:
         return True
     from petheory.models.config import text_part
 
-    return text_part(config)[0].get("sliding_window") is not None
+    return text_part(scheme.config)[0].get("sliding_window") is not None
 
 
-def _warnings(scheme: Scheme, kinds, config: dict | None, length: int) -> tuple:
+def _warnings(scheme: Scheme, kinds, length: int) -> tuple:
     """The config's lints (:func:`petheory.analyses.lints.config_lints`) and the candidates whose base is above the
     precision ceiling of the config's dtype at N, each one line naming the field."""
+    config = scheme.config
     if config is None:
         return ()
     from petheory.analyses.lints import LINTED_DTYPES, config_lints
@@ -521,16 +520,17 @@ def _warnings(scheme: Scheme, kinds, config: dict | None, length: int) -> tuple:
     "context": [Interval(Integral, 2, None), None],
     "base_grid": [Interval(Integral, 1, None)],
     "source": [str, None],
-    "config": [dict, None],
 })
 def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: int = BASE_GRID,
-         source: str | None = None, config: dict | None = None) -> PlanRecord:
+         source: str | None = None) -> PlanRecord:
     """The plan of ``scheme`` for the target context N: candidates per rotary layer kind, checked, with the configs.
 
     Parameters
     ----------
     scheme : Scheme
-        From :func:`petheory.loaders.resolve_scheme`.
+        From :func:`petheory.loaders.resolve_scheme`. A model's scheme holds its ``config.json``
+        (``scheme.config``): the emitted blocks go where its text part is (``text_config``) and keep its RoPE block's
+        own keys (``mrope_section``, ...); its lints are the plan's warnings.
     length : int
         N, the context wanted (> L).
     context : int, optional
@@ -540,9 +540,6 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
         Bases per decade of the ``base_men`` search's first pass.
     source : str, optional
         Where the scheme came from (printed).
-    config : dict, optional
-        The model's ``config.json``: the emitted blocks go where its text part is (``text_config``) and keep its RoPE
-        block's own keys (``mrope_section``, ...).
 
     Returns
     -------
@@ -575,7 +572,7 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
     """
     t0 = time.perf_counter()
     if context is None:
-        L, context_from = original_context(scheme, config)
+        L, context_from = original_context(scheme)
     else:
         L, context_from = int(context), "--context"
     N = int(length)
@@ -586,13 +583,13 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
         raise ValidationError(f"the target context N = {N:,} must exceed the original context L = {L:,} the factors count "
                               f"from ({context_from}), and an extension method added at the trained length does not help "
                               f"({at_own_length()}); for N <= L, petheory report --length {N} says what the model does there")
-    window_removed = _all_sliding(scheme, config)
+    window_removed = _all_sliding(scheme)
     kinds = tuple(_kind_plan(scheme, layer, idx, length=N, context=L, base_grid=base_grid, window_removed=window_removed)
                   for layer, idx in scheme.kinds())
     if not any(k.planned for k in kinds):
         raise ValidationError("plan found no full-attention rotary layer to scale ("
                               + "; ".join(f"layers {_layer_list(k.layers)}: {k.note}" for k in kinds) + ")")
-    configs = runtime_configs(scheme, kinds, length=N, context=L, config=config, window_removed=window_removed)
+    configs = runtime_configs(scheme, kinds, length=N, context=L, window_removed=window_removed)
     notes = tuple(scheme.notes)
     # the config's own scaling (not a card's context) counts from below max_position_embeddings and reaches N
     if scheme.context < scheme.max_context and L < scheme.max_context and N <= scheme.max_context:
@@ -602,7 +599,7 @@ def plan(scheme: Scheme, *, length: int, context: int | None = None, base_grid: 
                   f"model was trained there (its card says), keep it as configured; an extension method added at a trained length "
                   f"does not help ({at_own_length()})",)
     return PlanRecord(source=source, model_type=scheme.source, context=L, length=N, max_context=scheme.max_context,
-                      kinds=kinds, configs=configs, notes=notes + _warnings(scheme, kinds, config, N),
+                      kinds=kinds, configs=configs, notes=notes + _warnings(scheme, kinds, N),
                       predictors=predictor_lines(), evidence_model=ev.MODEL, seconds=round(time.perf_counter() - t0, 3),
                       context_from=context_from)
 

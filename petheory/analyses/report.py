@@ -426,16 +426,17 @@ POSITIVE = Interval(Integral, 1, None, closed="left")
     "rtol": [Interval(Real, 0, None, closed="neither")],
     "source": [str, None],
     "progress": ["callable", None],
-    "config": [dict, None],
 })
 def report(scheme: Scheme, *, length: int | None = None, multiples=MULTIPLES, null_draws: int = 100, seed: int = 0,
-           rtol: float = K.RTOL, source: str | None = None, progress=None, config: dict | None = None) -> ReportRecord:
+           rtol: float = K.RTOL, source: str | None = None, progress=None) -> ReportRecord:
     """The one-page report of ``scheme``: one section per distinct layer kind (see the module docstring).
 
     Parameters
     ----------
     scheme : Scheme
-        From :func:`petheory.loaders.resolve_scheme`.
+        From :func:`petheory.loaders.resolve_scheme`. A model's scheme holds its ``config.json``
+        (``scheme.config``): its lints (:func:`petheory.analyses.lints.config_lints`, the precision ceiling at
+        ``length``, else at ``max_position_embeddings``) become the record's ``warnings``.
     length : int, optional
         Report length N >= 1 (default: the model's extended context, :func:`default_length`; the record's
         ``length_from`` says which).
@@ -449,10 +450,6 @@ def report(scheme: Scheme, *, length: int | None = None, multiples=MULTIPLES, nu
         What the scheme was resolved from (the report's title).
     progress : callable, optional
         ``progress(done, total, what)`` after each section.
-    config : dict, optional
-        The model's ``config.json`` (:func:`petheory.loaders.model_config.read_config`): its lints
-        (:func:`petheory.analyses.lints.config_lints`, the precision ceiling at ``length``, else at
-        ``max_position_embeddings``) become the record's ``warnings``.
 
     Returns
     -------
@@ -491,10 +488,10 @@ def report(scheme: Scheme, *, length: int | None = None, multiples=MULTIPLES, nu
                                 rtol=rtol, stress_cache=cache))
         if progress is not None:
             progress(k + 1, len(kinds), f"layer kind {k + 1} of {len(kinds)} (layers {layer_ranges(idx)})")
-    if config is not None:
+    if scheme.config is not None:
         from petheory.analyses.lints import config_lints
 
-        warnings = tuple(config_lints(config, scheme, length=length))
+        warnings = tuple(config_lints(scheme.config, scheme, length=length))
     else:
         warnings = ()
     return ReportRecord(source, scheme, N, length_from, tuple(sections), round(time.perf_counter() - t_start, 3),

@@ -338,23 +338,20 @@ def _carried(rope: dict, layer_type: str) -> dict:
     return {k: val for k, val in own.items() if k not in SCALING_KEYS and not isinstance(val, dict)}
 
 
-def runtime_configs(scheme, kinds, *, length: int, context: int, config: dict | None = None,
-                    window_removed: bool = False) -> tuple:
+def runtime_configs(scheme, kinds, *, length: int, context: int, window_removed: bool = False) -> tuple:
     """One :class:`RuntimeConfig` per candidate of the plan's kinds (``kinds`` aligned with ``scheme.kinds()``).
 
     Parameters
     ----------
     scheme : Scheme
-        The model's scheme.
+        The model's scheme; its ``config`` (the model's ``config.json``) says where its text part sits
+        (``text_config``) and the keys its RoPE block carries (``mrope_section``, ...).
     kinds : sequence of KindPlan
         The plan's layer kinds, in the order of ``scheme.kinds()``.
     length : int
         N, the target context (the emitted ``max_position_embeddings``).
     context : int
         L, the original context.
-    config : dict, optional
-        The model's ``config.json``: where its text part sits (``text_config``) and the keys its RoPE block carries
-        (``mrope_section``, ...) are taken from it.
     window_removed : bool
         The plan runs the sliding layers at full attention: every config gets ``sliding_window: null``.
 
@@ -379,7 +376,7 @@ def runtime_configs(scheme, kinds, *, length: int, context: int, config: dict | 
     layers = scheme.kinds()
     per_layer = scheme.source in PER_LAYER_TYPE
     planned = [k for k in kinds if k.planned]
-    own, where, replaces = _own_rope(config)
+    own, where, replaces = _own_rope(scheme.config)
     names = []
     for k in planned:
         names += [c.name for c in k.candidates if c.name not in names]
@@ -444,8 +441,8 @@ def runtime_configs(scheme, kinds, *, length: int, context: int, config: dict | 
             notes.append("vLLM's dynamic type is static (one base at max_position_embeddings x factor): the override "
                          "gives it the plain base transformers uses at N")
         extra = {"sliding_window": None} if window_removed else {}
-        if enc_name in HEAD_DIM_READERS and scheme.source in HEAD_DIM_NONE and config is not None \
-                and _text(config).get("head_dim") is None:
+        if enc_name in HEAD_DIM_READERS and scheme.source in HEAD_DIM_NONE and scheme.config is not None \
+                and _text(scheme.config).get("head_dim") is None:
             # transformers' dynamic, YaRN and LongRoPE inits read getattr(config, "head_dim", hidden_size //
             # num_attention_heads): a config class whose head_dim defaults to None (Mixtral, MiniMax) gives None, and
             # the init raises

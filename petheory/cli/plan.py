@@ -104,13 +104,11 @@ def run(args) -> int:
     from petheory.analyses.plan import plan
     from petheory.io import atomic_write_set, distinct_outputs, json_text
     from petheory.loaders import resolve_scheme
-    from petheory.loaders.model_config import config_source, read_config
 
     distinct_outputs({"--json": args.json, "--markdown": args.markdown})
     scheme = resolve_scheme(args.pe, d=args.d, default_d=DEFAULT_D, default_context=args.context, what="plan")
-    src = config_source(args.pe) if scheme.source != "spec" else None
     rec = plan(scheme, length=args.length, context=args.context if scheme.source != "spec" else None,
-               base_grid=args.base_grid, source=str(args.pe), config=read_config(src) if src is not None else None)
+               base_grid=args.base_grid, source=str(args.pe))
     texts = [(args.json, json_text(rec.command_json()) + "\n"), (args.markdown, rec.markdown())]
     for f, text in texts:
         if f == "-":

@@ -96,10 +96,8 @@ def run(args) -> int:
     from petheory.analyses.report import check_covered, report
     from petheory.cli._progress import Lines
     from petheory.io import atomic_write_json, atomic_write_text
-    from petheory.loaders import resolve_scheme
-    from petheory.loaders.model_config import config_source, read_config
-
     from petheory.io import distinct_outputs, figure_json
+    from petheory.loaders import resolve_scheme
 
     distinct_outputs({"--json": args.json, "--markdown": args.markdown, "--figure": args.figure,
                       "--figure (its .json)": figure_json(args.figure) if args.figure else None})
@@ -120,9 +118,8 @@ def run(args) -> int:
         def progress(done, total, what, _t=text):
             lines.step(done, total, f"{_t}: {what}")
 
-        src = config_source(text, as_family=args.as_family) if scheme.source != "spec" else None
-        reports.append(report(scheme, length=args.length, multiples=args.multiples, null_draws=args.null_draws, seed=args.seed,
-                              source=str(text), progress=progress, config=read_config(src) if src is not None else None))
+        reports.append(report(scheme, length=args.length, multiples=args.multiples, null_draws=args.null_draws,
+                              seed=args.seed, source=str(text), progress=progress))
     doc = {"petheory": __version__, "reports": [r.as_dict() for r in reports]}
     if args.json == "-":
         import json

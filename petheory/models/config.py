@@ -404,7 +404,8 @@ def resolve_config(cfg, *, as_family: str | None = None) -> Scheme:
     Returns
     -------
     Scheme
-        One layer per decoder layer (``num_hidden_layers``; T5: encoder then decoder layers).
+        One layer per decoder layer (``num_hidden_layers``; T5: encoder then decoder layers), holding ``cfg`` as its
+        ``config`` (its lints and a plan's blocks read it there).
 
     Raises
     ------
@@ -436,9 +437,9 @@ def resolve_config(cfg, *, as_family: str | None = None) -> Scheme:
         scheme = read_config(cfg, as_family)
         note = (f"read as {as_family}: the user's assertion (as_family / --as-family), not a verification of "
                 f"model_type {mt!r}")
-        return dataclasses.replace(scheme, notes=(note,) + scheme.notes)
+        return dataclasses.replace(scheme, notes=(note,) + scheme.notes, config=cfg)
     if mt in NOT_SHIPPED:
         raise ValidationError(NOT_SHIPPED[mt])
     if mt not in MODEL_TYPES:
         raise ValidationError(refusal(mt, cfg.get("architectures") or (), cfg))
-    return read_config(cfg)
+    return dataclasses.replace(read_config(cfg), config=cfg)

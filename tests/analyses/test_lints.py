@@ -15,6 +15,7 @@ from petheory.analyses.lints import config_lints
 from petheory.bounds.rope_base import exact_precision_max_base, unit_roundoff
 from petheory.analyses.plan import plan
 from petheory.loaders import resolve_scheme
+from petheory.models import resolve_config
 
 DATA = Path(__file__).parents[1] / "data" / "hf_configs"
 LLAMA = {"model_type": "llama", "hidden_size": 512, "num_attention_heads": 4, "num_hidden_layers": 2,
@@ -104,13 +105,12 @@ def test_above_the_precision_ceiling_the_slowest_band_rounds_away(dtype):
 def test_plan_warns_of_a_candidate_base_above_the_ceiling():
     cfg = json.loads((DATA / "gemma3_27b.json").read_text())
     cfg["text_config"]["torch_dtype"] = "bfloat16"
-    rec = plan(resolve_scheme(str(DATA / "gemma3_27b.json")), length=262144, config=cfg)
+    rec = plan(resolve_config(cfg), length=262144)  # the scheme holds the planted config
     top = exact_precision_max_base(262144, 128, "bfloat16")
     over = [c.name for k in rec.kinds if k.planned for c in k.candidates
             if c.encoding == "rope" and c.params["base"] > top]
     assert over and all(any(n.startswith(f"warning: {c}'s rope_theta") for n in rec.notes) for c in over)
-    assert not any("warning" in n for n in plan(resolve_scheme(str(DATA / "gemma3_27b.json")), length=262144,
-                                                config=json.loads((DATA / "gemma3_27b.json").read_text())).notes)
+    assert not any("warning" in n for n in plan(resolve_scheme(str(DATA / "gemma3_27b.json")), length=262144).notes)
 
 
 def test_report_and_plan_commands_show_the_lints(tmp_path, capsys):

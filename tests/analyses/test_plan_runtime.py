@@ -65,7 +65,7 @@ def _plan(cfg: dict, n: int, **kw):
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "config.json"
         path.write_text(json.dumps(cfg))
-        return plan(resolve_scheme(str(path)), length=n, config=cfg, **kw)
+        return plan(resolve_scheme(str(path)), length=n, **kw)
 
 
 @pytest.fixture(scope="module", params=MODELS, ids=[m for m, _ in MODELS])

@@ -35,7 +35,6 @@ from petheory.analyses.stress import LayerStress, StressRecord, stress
 from petheory.bounds.lipschitz import LipschitzReport
 from petheory.geometry.induced import StressReport
 from petheory.loaders import resolve_scheme
-from petheory.loaders.model_config import read_config
 from petheory.scheme import Layer, MRope, Positions, Scheme, Span, Temperature
 from petheory.toeplitz.eigen import EigenEstimate
 from petheory.toeplitz.sources import ToeplitzSource
@@ -85,15 +84,15 @@ def records() -> list:
         report(rope, length=64, multiples=(1, 2), null_draws=2),
         report(t5, length=64, multiples=(1,), null_draws=0),
         report(alibi, length=64, multiples=(1,), null_draws=0),
-        report(resolve_scheme(hunyuan), length=64, multiples=(1,), null_draws=0, config=read_config(hunyuan)),
+        report(resolve_scheme(hunyuan), length=64, multiples=(1,), null_draws=0),
         bounds(rope, [16, 64]),
         compare([rope, "alibi:slope=0.5"], length=16, lengths=(8, 16), context=8, null_draws=2),
         toeplitz_summary(np.array([2.0, 1.0, 0.5]), what="coefficients", method="off"),
         toeplitz_summary(np.array([2.0, 1.0, 0.5]), what="coefficients", method="slq"),
         rotation_reference(rope, 0, np.arange(5)),
         # a plan with a kind left unplanned and its configs under text_config, and one that removes the window
-        plan(resolve_scheme(gemma), length=65536, config=read_config(gemma), source=gemma),
-        plan(resolve_scheme(mistral), length=32768, config=read_config(mistral)),
+        plan(resolve_scheme(gemma), length=65536, source=gemma),
+        plan(resolve_scheme(mistral), length=32768),
         supported_context(Positions("rotary", "rope", {"base": 1e4}, 128), context=4096, extended=4096),
     ]
 
@@ -116,8 +115,9 @@ def _walk(x, seen: set) -> None:
 #: What a record's JSON does not keep: a spectral distribution's atoms (its distances and ranges are kept), a rotation
 #: reference's arrays (``rotate`` writes them as .npy files beside its JSON), a plan candidate's frequencies (its JSON
 #: gives their turns over L and N; they read back empty), a long-context section's supported context (the report keeps
-#: its line, ``theory_range``).
-NOT_IN_JSON = {("SpectralDistribution", "support"), ("SpectralDistribution", "weights"),
+#: its line, ``theory_range``), a scheme's config.json (what the analyses read from it, the lints and a plan's blocks,
+#: is in the record).
+NOT_IN_JSON = {("Scheme", "config"), ("SpectralDistribution", "support"), ("SpectralDistribution", "weights"),
                ("SpectralDistribution", "symbol_values"), ("RotationReference", "arrays"),
                ("CandidatePlan", "frequencies"), ("LongContextSection", "supported")}
 

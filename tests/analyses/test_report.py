@@ -91,19 +91,25 @@ def test_a_bug_in_a_part_of_the_report_is_raised_not_reported_as_skipped(monkeyp
 
 
 def test_the_config_lints_are_the_report_s_warnings_shown_by_its_renderers():
-    """A report given its config carries the lints (the same lines ``config_lints`` gives), and its Markdown and
-    terminal view show them; a clean config, or none, gives none. Planted: a dynamic block with factor 1 (a block
-    that changes nothing) in a clean config must come out as one warning naming the field."""
+    """A model's report carries the lints of the config its scheme was read from (the same lines ``config_lints``
+    gives), and its Markdown and terminal view show them; a clean config, or none, gives none. Planted: a dynamic
+    block with factor 1 (a block that changes nothing) in a clean config must come out as one warning naming the
+    field."""
+    from dataclasses import replace
+
     from petheory.analyses.lints import config_lints
     from petheory.loaders.model_config import read_config
+    from petheory.models import resolve_config
 
     path = DATA / "mistral_7b.json"
     scheme, clean = resolve_scheme(path), read_config(path)
+    assert scheme.config == clean  # the file read once, held by its scheme
     kw = dict(length=64, multiples=(1,), null_draws=0)
     assert config_lints(clean, scheme, length=64) == ()
-    assert report(scheme, config=clean, **kw).warnings == () == report(scheme, **kw).warnings
+    assert report(scheme, **kw).warnings == () == report(replace(scheme, config=None), **kw).warnings
     planted = {**clean, "rope_scaling": {"rope_type": "dynamic", "factor": 1.0}}
-    r = report(scheme, config=planted, **kw)
+    scheme = resolve_config(planted)
+    r = report(scheme, **kw)
     assert len(r.warnings) == 1 and r.warnings[0].startswith("rope_scaling.factor = 1:"), r.warnings
     assert r.warnings == config_lints(planted, scheme, length=64)
     assert f"### Warnings\n\n- {r.warnings[0]}" in r.markdown()
