@@ -328,7 +328,7 @@ class Grid:
             groups.setdefault(("mixed", key[1], rotations[key[1]][0]), []).extend(groups.pop(key))
 
         for ks in groups.values():  # every member of a group is a model in memory at once
-            require_memory(self.mcfgs[ks[0]], cfgs[ks[0]], copies=len(ks))
+            require_memory(self.mcfgs[ks[0]], cfgs[ks[0]], device, copies=len(ks))
         # Rows of the step's index tensor and loss vector are members in group order, so each
         # group reads a contiguous slice (no gather with a host-made index inside a graph).
         self.groups, lo = [], 0

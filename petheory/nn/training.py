@@ -650,15 +650,17 @@ def _jsonable(x):
     return json.loads(json.dumps(x))
 
 
-def require_memory(m: ModelConfig, config: TrainConfig, copies: int = 1) -> None:
-    """Refuse a model whose weights, optimiser state and activations cannot fit, before building it.
+def require_memory(m: ModelConfig, config: TrainConfig, device: torch.device, copies: int = 1) -> None:
+    """Refuse a model whose weights, optimiser state and activations cannot fit on ``device``, before building it.
 
     Parameters
     ----------
     m : ModelConfig
         The completed model config.
     config : TrainConfig
-        The run's config (batch sizes, device).
+        The run's config (its batch sizes).
+    device : torch.device
+        Where it will train, as :func:`resolve_device` gave it (a CUDA device: its free memory counts).
     copies : int, optional
         Models trained at once (a grid or seed ensemble).
 
@@ -674,7 +676,7 @@ def require_memory(m: ModelConfig, config: TrainConfig, copies: int = 1) -> None
     >>> from petheory.nn.presets import preset
     >>> from dataclasses import replace
     >>> config = preset("running_sum", "smoke")
-    >>> require_memory(replace(config.model, head="regression", max_len=64), config)
+    >>> require_memory(replace(config.model, head="regression", max_len=64), config, resolve_device(config.device))
     """
     from petheory import _memory
 
@@ -683,7 +685,6 @@ def require_memory(m: ModelConfig, config: TrainConfig, copies: int = 1) -> None
     # float32 weights, gradients and two AdamW moments; activations of one batch (about 12 d-vectors per token
     # and layer, plus the (heads, T, T) attention scores) for training and one of evaluation
     act = (int(config.batch_size) + int(config.eval_batch_size)) * T * L * (12 * d + 2 * H * T)
-    device = resolve_device(config.device)
     gpu = None
     if device.type == "cuda":  # weights, state and activations live on the GPU: its free memory, not the host's
         free = torch.cuda.mem_get_info(device)[0]
@@ -724,7 +725,7 @@ def setup(config: TrainConfig):
     device = resolve_device(config.device)
     data = _tasks.load(config.task)
     mcfg = complete_model_config(config.model, data)
-    require_memory(mcfg, config)
+    require_memory(mcfg, config, device)
     torch.manual_seed(config.seed)
     model = build_model(mcfg).to(device)
     # fused AdamW (one kernel over all parameters; CPU and CUDA in torch >= 2.4) where torch has it
