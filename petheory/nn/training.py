@@ -50,7 +50,7 @@ from petheory.io import atomic_write, atomic_write_json, read_json
 from petheory.nn import tasks as _tasks
 from petheory.nn.ablation import ablate_heads, ablation_parts
 from petheory.nn.config import TrainConfig
-from petheory.nn.evaluation import autocast, evaluate, loss_fn, split_to, test_split, trim_padding
+from petheory.nn.evaluation import evaluate, test_split, train_batch, train_step
 from petheory.nn.transformer import ModelConfig, Transformer, build_model, model_parameters, require_eval_memory
 from petheory.nn.presets import identify
 from petheory.errors import ValidationError, ValidationTypeError
@@ -132,98 +132,6 @@ def complete_model_config(cfg: ModelConfig, data: _tasks.TaskData) -> ModelConfi
     return replace(cfg, head=head, vocab_size=data.vocab_size, input_dim=data.input_dim, out_dim=data.n_outputs,
                    max_len=max(cfg.max_len, data.max_len) if cfg.max_len else data.max_len,
                    train_len=cfg.train_len or data.train_seq_len, causal=True if data.kind == "lm" else cfg.causal)
-
-
-def train_batch(split: _tasks.Split, idx: torch.Tensor, device) -> _tasks.Split:
-    """The training batch ``split[idx]``, trailing padding trimmed (:func:`trim_padding`), on ``device``.
-
-    Parameters
-    ----------
-    split : Split
-        The training split.
-    idx : torch.Tensor
-        Row indices.
-    device : torch.device
-        Where the batch goes.
-
-    Returns
-    -------
-    Split
-        The batch.
-
-    Examples
-    --------
-    >>> import torch
-    >>> from petheory.nn.presets import preset
-    >>> config = preset("running_sum", "smoke", **{"epochs": 1, "task.n_train": 16, "task.n_test": 4, "ablate": False})
-    >>> from petheory.nn import tasks
-    >>> tuple(train_batch(tasks.load(config.task).train, torch.arange(4), "cpu").x.shape)
-    (4, 50, 1)
-    """
-    return split_to(trim_padding(split.batch(idx)), device)
-
-
-def train_step(model: Transformer, opt, b: _tasks.Split, kind: str, *, device, amp: bool, grad_clip: float = 0.0,
-               sched=None, where: str = "") -> torch.Tensor:
-    """One optimiser step of :func:`train` on the batch ``b`` (on ``device``); returns the loss.
-
-    Forward under :func:`autocast`, :func:`loss_fn`, backward, gradient clipping to ``grad_clip`` (0: none), the
-    optimiser step and, with ``sched``, the scheduler step. The benchmarks time this same function.
-
-    Parameters
-    ----------
-    model : Transformer
-        The model being trained.
-    opt : torch.optim.Optimizer
-        Its optimiser.
-    b : Split
-        The batch, on ``device``.
-    kind : str
-        The task's kind.
-    device : torch.device
-        Where it runs.
-    amp : bool
-        bf16 autocast on CUDA.
-    grad_clip : float, optional
-        Gradient-norm clipping (0: none).
-    sched : torch.optim.lr_scheduler.LRScheduler, optional
-        Stepped after the optimiser.
-    where : str, optional
-        The epoch and step, for the message of a non-finite loss.
-
-    Returns
-    -------
-    torch.Tensor
-        The batch's loss (before the step).
-
-    Raises
-    ------
-    FloatingPointError
-        The loss is not finite.
-
-    Examples
-    --------
-    >>> import torch
-    >>> from petheory.nn.presets import preset
-    >>> config = preset("running_sum", "smoke", **{"epochs": 1, "task.n_train": 16, "task.n_test": 4, "ablate": False})
-    >>> device, data, mcfg, model, opt, sched, gen, steps = setup(config)
-    >>> b = train_batch(data.train, torch.arange(4), device)
-    >>> float(train_step(model, opt, b, data.kind, device=device, amp=False).detach()) > 0
-    True
-    """
-    with autocast(device, amp):
-        out = model(b.x)
-    loss = loss_fn(kind, out, b)
-    if not torch.isfinite(loss):
-        raise FloatingPointError(f"loss became {float(loss)}" + (f" at {where}" if where else "") + "; lower lr")
-    opt.zero_grad(set_to_none=True)
-    loss.backward()
-    if grad_clip:
-        torch.nn.utils.clip_grad_norm_(model.parameters(), grad_clip)
-    opt.step()
-    if sched is not None:
-        sched.step()
-    return loss
 
 
 def lr_lambda(step: int, total: int, warmup: float, schedule: str) -> float:
