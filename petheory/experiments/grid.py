@@ -604,7 +604,7 @@ class Grid:
 
 
 def member_losses(kind: str, out: torch.Tensor, b: _tasks.Split) -> torch.Tensor:
-    """Per-member training loss (S,) of outputs (S, B, ...), as :func:`~petheory.nn.training.loss_fn` per member.
+    """Per-member training loss (S,) of outputs (S, B, ...), as :func:`~petheory.nn.evaluation.loss_fn` per member.
 
     Parameters
     ----------
