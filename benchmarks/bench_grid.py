@@ -9,7 +9,7 @@ and reports medians over ``--repeats``:
 * **mixed grid**: :func:`petheory.experiments.grid.train_grid`'s step with the PE families as member tensors
   (:mod:`petheory.experiments.mixed`; MLA and short learned tables in their own groups);
 * **per-config grid**: the same grid with one group per model config (``mixed=False``: the step before issue 33);
-* **loop**: :func:`petheory.nn.training.train_step` on each run's own model, one after the other (what
+* **loop**: :func:`petheory.nn.evaluation.train_step` on each run's own model, one after the other (what
   :func:`~petheory.nn.training.train` does per step).
 
 Agreement, before any timing: every member's gradient at initialisation on one batch from the mixed grid
@@ -45,8 +45,8 @@ from harness import emit, machine_info  # noqa: E402
 from petheory.experiments import papers  # noqa: E402
 from petheory.nn import preset  # noqa: E402
 from petheory.experiments.grid_measure import first_gradients, step_flops, step_time  # noqa: E402
-from petheory.nn.evaluation import loss_fn, split_to  # noqa: E402
-from petheory.nn.training import setup, train_batch, train_step  # noqa: E402
+from petheory.nn.evaluation import loss_fn, split_to, train_batch, train_step  # noqa: E402
+from petheory.nn.training import setup  # noqa: E402
 
 U = 2.0**-24
 

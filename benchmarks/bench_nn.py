@@ -39,8 +39,8 @@ from petheory.experiments import papers, sweep  # noqa: E402
 from petheory.nn import preset, train  # noqa: E402
 from petheory.experiments.grid import train_grid  # noqa: E402
 from petheory.experiments.grid_measure import step_time  # noqa: E402
-from petheory.nn.evaluation import loss_fn, split_to  # noqa: E402
-from petheory.nn.training import resolve_device, setup, train_batch, train_step  # noqa: E402
+from petheory.nn.evaluation import loss_fn, split_to, train_batch, train_step  # noqa: E402
+from petheory.nn.training import resolve_device, setup  # noqa: E402
 
 #: bf16 dense peak FLOP/s by GPU name fragment (vendor data sheets; SXM unless named).
 PEAK_BF16 = {"H100 PCIe": 756e12, "H100": 989e12, "H200": 989e12, "A100": 312e12, "L40S": 362e12, "L4": 121e12,

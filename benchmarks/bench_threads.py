@@ -3,7 +3,7 @@
 Two workloads, each timed with three thread settings in rounds of every order (the table: medians; a target: the median
 over rounds of the choice's time over its reference's in the same round, :func:`paired_ratio`):
 
-* a training step of gu2025 Task 1 at the small preset (RoPE; ``petheory.nn.training.train_step``, 10 steps a
+* a training step of gu2025 Task 1 at the small preset (RoPE; ``petheory.nn.evaluation.train_step``, 10 steps a
   call), torch's intra-op threads set to 1, to every usable core, or to petheory's choice
   (:func:`petheory._threads.pick_threads`, what ``petheory train`` uses when ``--threads`` is not given:
   the cores no other process is running on, read at the start of the call);
@@ -67,6 +67,7 @@ def train_steps(quick: bool):
     from petheory.nn import preset
 
     T = importlib.import_module("petheory.nn.training")
+    E = importlib.import_module("petheory.nn.evaluation")
     cfg = preset("gu2025_task1", "smoke" if quick else "small", pe="rope", seed=0)
     device, data, mcfg, model, opt, sched, gen, _ = T.setup(cfg)
     model.train()
@@ -80,8 +81,8 @@ def train_steps(quick: bool):
             t0 = time.perf_counter()
             for _ in range(steps):
                 idx = torch.randint(0, len(data.train), (cfg.batch_size,), generator=gen)
-                b = T.train_batch(data.train, idx, device)
-                T.train_step(model, opt, b, data.kind, device=device, amp=False, grad_clip=cfg.grad_clip, sched=None)
+                b = E.train_batch(data.train, idx, device)
+                E.train_step(model, opt, b, data.kind, device=device, amp=False, grad_clip=cfg.grad_clip, sched=None)
             return (time.perf_counter() - t0) / steps, n
         finally:
             torch.set_num_threads(before)

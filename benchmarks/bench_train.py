@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import Case, Target, cli, render_targets  # noqa: E402
 
 from petheory.nn import preset  # noqa: E402
+from petheory.nn.evaluation import train_batch, train_step  # noqa: E402
 
 T = importlib.import_module("petheory.nn.training")
 NAME = "train"
@@ -44,8 +45,8 @@ def cpu_breakdown(cfg, steps: int = 10, top: int = 6) -> list[tuple[str, float]]
 
     def step():
         idx = torch.randint(0, len(data.train), (cfg.batch_size,), generator=gen)
-        T.train_step(model, opt, T.train_batch(data.train, idx, device), data.kind, device=device, amp=False,
-                     grad_clip=cfg.grad_clip, sched=sched)
+        train_step(model, opt, train_batch(data.train, idx, device), data.kind, device=device, amp=False,
+                   grad_clip=cfg.grad_clip, sched=sched)
 
     for _ in range(3):
         step()
@@ -72,9 +73,9 @@ def make_cases(quick: bool) -> list[Case]:
             perm = torch.randperm(len(data.train), generator=gen)
             run = 0.0
             for s in range(steps):
-                b = T.train_batch(data.train, perm[s * cfg.batch_size:(s + 1) * cfg.batch_size], device)
-                run += float(T.train_step(model, opt, b, data.kind, device=device, amp=False, grad_clip=cfg.grad_clip,
-                                          sched=sched).detach())
+                b = train_batch(data.train, perm[s * cfg.batch_size:(s + 1) * cfg.batch_size], device)
+                run += float(train_step(model, opt, b, data.kind, device=device, amp=False, grad_clip=cfg.grad_clip,
+                                        sched=sched).detach())
         return run / steps
 
     return [Case(f"gu2025_task1 {size} rope, {cfg.epochs} epochs: train() vs its loop", e2e, loop,
@@ -123,12 +124,12 @@ def step_vs_peer(cfg, steps: int, rounds: int) -> dict:
     peer, peer_opt = peer_for(mcfg, cfg.lr, cfg.betas, cfg.weight_decay)
     model.train()
     peer.train()
-    batches = [T.train_batch(data.train, torch.randint(0, len(data.train), (cfg.batch_size,), generator=gen), device)
+    batches = [train_batch(data.train, torch.randint(0, len(data.train), (cfg.batch_size,), generator=gen), device)
                for _ in range(steps)]
 
     def ours():
         for b in batches:
-            T.train_step(model, opt, b, data.kind, device=device, amp=False, grad_clip=cfg.grad_clip, sched=sched)
+            train_step(model, opt, b, data.kind, device=device, amp=False, grad_clip=cfg.grad_clip, sched=sched)
 
     def theirs():
         for b in batches:
@@ -143,7 +144,7 @@ def step_vs_peer(cfg, steps: int, rounds: int) -> dict:
             ts.append((time.perf_counter() - t0) / steps)
     b = batches[0]
     with FlopCounterMode(display=False) as fc_ours:
-        T.train_step(model, opt, b, data.kind, device=device, amp=False, grad_clip=cfg.grad_clip, sched=sched)
+        train_step(model, opt, b, data.kind, device=device, amp=False, grad_clip=cfg.grad_clip, sched=sched)
     with FlopCounterMode(display=False) as fc_peer:
         peer_step(peer, peer_opt, b.x, b.y, b.mask)
     return {"ours": statistics.median(t_ours), "peer": statistics.median(t_peer), "flops": float(fc_ours.get_total_flops()),

@@ -359,8 +359,8 @@ def finetune(model, task, method, *, length: int, steps: int, train_len: int, lr
     >>> tuned, info = finetune(model, task, "rope_pi", length=32, steps=2, train_len=18)  # doctest: +SKIP
     """
     from petheory.nn import tasks as _tasks
-    from petheory.nn.evaluation import evaluate
-    from petheory.nn.training import resolve_device, train_batch, train_step
+    from petheory.nn.evaluation import evaluate, train_batch, train_step
+    from petheory.nn.training import resolve_device
 
     for name, val in (("length", length), ("steps", steps), ("batch_size", batch_size)):
         if isinstance(val, bool) or not isinstance(val, int) or val < 1:

@@ -328,7 +328,7 @@ class Grid:
             groups.setdefault(("mixed", key[1], rotations[key[1]][0]), []).extend(groups.pop(key))
 
         for ks in groups.values():  # every member of a group is a model in memory at once
-            require_memory(self.mcfgs[ks[0]], cfgs[ks[0]], copies=len(ks))
+            require_memory(self.mcfgs[ks[0]], cfgs[ks[0]], device, copies=len(ks))
         # Rows of the step's index tensor and loss vector are members in group order, so each
         # group reads a contiguous slice (no gather with a host-made index inside a graph).
         self.groups, lo = [], 0
@@ -604,7 +604,7 @@ class Grid:
 
 
 def member_losses(kind: str, out: torch.Tensor, b: _tasks.Split) -> torch.Tensor:
-    """Per-member training loss (S,) of outputs (S, B, ...), as :func:`~petheory.nn.training.loss_fn` per member.
+    """Per-member training loss (S,) of outputs (S, B, ...), as :func:`~petheory.nn.evaluation.loss_fn` per member.
 
     Parameters
     ----------

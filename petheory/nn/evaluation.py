@@ -1,4 +1,9 @@
-r"""Loss and metrics of a model on a task's split: what training minimises and what records report.
+r"""A model on a task's batches: the batch, the loss training minimises and its step, the metrics records report.
+
+Both loops go batch by batch through the same plumbing: a batch trimmed of trailing padding (:func:`trim_padding`)
+and moved to the device (:func:`split_to`), a forward pass under :func:`autocast`. Training takes
+:func:`train_batch` and one optimiser step on :func:`loss_fn` (:func:`train_step`, what
+:func:`petheory.nn.training.train` and the benchmarks run); evaluation sums metrics.
 
 Metrics per task kind (:mod:`petheory.nn.tasks`): regression ``mse``; classification ``loss``, ``acc``; LM
 ``loss``, ``token_acc``, ``seq_acc``. A split is summed batch by batch (:func:`batch_sums`, float64 running
@@ -314,6 +319,101 @@ def autocast(device, amp: bool, cache: bool = True):
     device = torch.device(device)
     return torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=bool(amp) and device.type == "cuda",
                           cache_enabled=cache)
+
+def train_batch(split: _tasks.Split, idx: torch.Tensor, device) -> _tasks.Split:
+    """The training batch ``split[idx]``, trailing padding trimmed (:func:`trim_padding`), on ``device``.
+
+    Parameters
+    ----------
+    split : Split
+        The training split.
+    idx : torch.Tensor
+        Row indices.
+    device : str or torch.device
+        Where the batch goes.
+
+    Returns
+    -------
+    Split
+        The batch.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from petheory.nn import tasks
+    >>> from petheory.nn.task_core import TaskConfig
+    >>> data = tasks.load(TaskConfig("running_sum", 0, {"n_train": 8, "n_test": 4}))
+    >>> tuple(train_batch(data.train, torch.arange(4), "cpu").x.shape)
+    (4, 50, 1)
+    """
+    return split_to(trim_padding(split.batch(idx)), device)
+
+def train_step(model: Transformer, opt, b: _tasks.Split, kind: str, *, device, amp: bool, grad_clip: float = 0.0,
+               sched=None, where: str = "") -> torch.Tensor:
+    """One optimiser step of :func:`petheory.nn.training.train` on the batch ``b`` (on ``device``); returns the loss.
+
+    Forward under :func:`autocast`, :func:`loss_fn`, backward, gradient clipping to ``grad_clip`` (0: none), the
+    optimiser step and, with ``sched``, the scheduler step. The benchmarks time this same function.
+
+    Parameters
+    ----------
+    model : Transformer
+        The model being trained.
+    opt : torch.optim.Optimizer
+        Its optimiser.
+    b : Split
+        The batch, on ``device`` (:func:`train_batch`).
+    kind : str
+        The task's kind.
+    device : torch.device
+        Where it runs.
+    amp : bool
+        bf16 autocast on CUDA.
+    grad_clip : float, optional
+        Gradient-norm clipping (0: none).
+    sched : torch.optim.lr_scheduler.LRScheduler, optional
+        Stepped after the optimiser.
+    where : str, optional
+        The epoch and step, for the message of a non-finite loss.
+
+    Returns
+    -------
+    torch.Tensor
+        The batch's loss (before the step).
+
+    Raises
+    ------
+    FloatingPointError
+        The loss is not finite.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from petheory.nn import tasks
+    >>> from petheory.nn.task_core import TaskConfig
+    >>> from petheory.nn.transformer import build_model
+    >>> data = tasks.load(TaskConfig("running_sum", 0, {"n_train": 8, "n_test": 4}))
+    >>> _ = torch.manual_seed(0)
+    >>> model = build_model({"pe": "alibi", "head": "regression", "n_layer": 1, "n_head": 2, "d_model": 8, "d_ff": 16,
+    ...                      "max_len": 256})
+    >>> opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    >>> b = train_batch(data.train, torch.arange(4), "cpu")
+    >>> float(train_step(model, opt, b, data.kind, device=torch.device("cpu"), amp=False).detach()) > 0
+    True
+    """
+    with autocast(device, amp):
+        out = model(b.x)
+    loss = loss_fn(kind, out, b)
+    if not torch.isfinite(loss):
+        raise FloatingPointError(f"loss became {float(loss)}" + (f" at {where}" if where else "") + "; lower lr")
+    opt.zero_grad(set_to_none=True)
+    loss.backward()
+    if grad_clip:
+        torch.nn.utils.clip_grad_norm_(model.parameters(), grad_clip)
+    opt.step()
+    if sched is not None:
+        sched.step()
+    return loss
 
 def test_split(data: _tasks.TaskData) -> _tasks.Split:
     """The test split at the training length (the one the history and ablation use).

@@ -14,8 +14,8 @@ module only decides *where* a position signal enters attention:
     RoPE), interleaved or half-split pairing, optionally plus an additive absolute PE on the
     inputs (gu2025's "rope" run adds sinusoidal; write ``rope+sinusoidal``).
 ``mla``
-    DeepSeek-style decoupled RoPE with a latent KV projection; handled by
-    :class:`petheory.nn.transformer.LatentAttention`, configured here.
+    DeepSeek-style decoupled RoPE with a latent KV projection; its keys are parsed here, its layer (and its
+    sizes, :func:`petheory.nn.transformer.mla_sizes`) is :class:`petheory.nn.transformer.LatentAttention`.
 
 Long-context entries (:mod:`petheory.encodings.extension`, :mod:`~petheory.encodings.kernels`,
 :mod:`~petheory.encodings.combinations`): ``rope_pi``, ``rope_ntk``, ``rope_yarn`` and ``xpos`` go through :class:`Rotary` (YaRN's attention factor and xPos's per-band query/key
@@ -53,7 +53,6 @@ silently.
 from __future__ import annotations
 
 import inspect
-import math
 
 import numpy as np
 import torch
@@ -590,65 +589,3 @@ class Rotary(nn.Module):
         h = self.heads
         return (torch.cat([self.rotate(q[:, :h]), q[:, h:]], dim=1),
                 torch.cat([self.rotate(k[:, :h], key=True), k[:, h:]], dim=1))
-
-
-def mla_sizes(cfg: PESpec, d_model: int, n_head: int) -> tuple[int, int]:
-    """(latent, rope_dim) of an MLA config: defaults d_model/2 and the head dim (128, 16 at gu2025's size).
-
-    Parameters
-    ----------
-    cfg : PESpec
-        The ``mla`` spec (its ``latent`` and ``rope_dim``, if given).
-    d_model : int
-        Model width.
-    n_head : int
-        Heads.
-
-    Returns
-    -------
-    latent : int
-        Latent size.
-    rope_dim : int
-        Rotary dimensions of the shared query and key.
-
-    Raises
-    ------
-    petheory.errors.ValidationError
-        A latent below 1 or an odd ``rope_dim``.
-
-    Examples
-    --------
-    >>> from petheory.nn.position import parse_pe
-    >>> mla_sizes(parse_pe("mla"), 256, 16)
-    (128, 16)
-    """
-    latent = int(cfg.latent or d_model // 2)
-    rope_dim = int(cfg.rope_dim or d_model // n_head)
-    if latent < 1:
-        raise ValidationError(f"mla latent must be >= 1, got {latent}")
-    if rope_dim % 2:
-        raise ValidationError(f"mla rope_dim must be even (rotation pairs), got {rope_dim}")
-    return latent, rope_dim
-
-
-def attention_scale(head_dim: int, extra: int = 0) -> float:
-    r"""Softmax temperature :math:`1/\sqrt{d}`, d the dimension of the score's dot product (MLA: head dim + rope dim).
-
-    Parameters
-    ----------
-    head_dim : int
-        Head dimension.
-    extra : int, optional
-        Further dimensions of the dot product (MLA's rope dim).
-
-    Returns
-    -------
-    float
-        The scale.
-
-    Examples
-    --------
-    >>> attention_scale(16), attention_scale(16, 16) == 1 / 32 ** 0.5
-    (0.25, True)
-    """
-    return 1.0 / math.sqrt(head_dim + extra)

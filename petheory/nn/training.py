@@ -50,7 +50,7 @@ from petheory.io import atomic_write, atomic_write_json, read_json
 from petheory.nn import tasks as _tasks
 from petheory.nn.ablation import ablate_heads, ablation_parts
 from petheory.nn.config import TrainConfig
-from petheory.nn.evaluation import autocast, evaluate, loss_fn, split_to, test_split, trim_padding
+from petheory.nn.evaluation import evaluate, test_split, train_batch, train_step
 from petheory.nn.transformer import ModelConfig, Transformer, build_model, model_parameters, require_eval_memory
 from petheory.nn.presets import identify
 from petheory.errors import ValidationError, ValidationTypeError
@@ -132,98 +132,6 @@ def complete_model_config(cfg: ModelConfig, data: _tasks.TaskData) -> ModelConfi
     return replace(cfg, head=head, vocab_size=data.vocab_size, input_dim=data.input_dim, out_dim=data.n_outputs,
                    max_len=max(cfg.max_len, data.max_len) if cfg.max_len else data.max_len,
                    train_len=cfg.train_len or data.train_seq_len, causal=True if data.kind == "lm" else cfg.causal)
-
-
-def train_batch(split: _tasks.Split, idx: torch.Tensor, device) -> _tasks.Split:
-    """The training batch ``split[idx]``, trailing padding trimmed (:func:`trim_padding`), on ``device``.
-
-    Parameters
-    ----------
-    split : Split
-        The training split.
-    idx : torch.Tensor
-        Row indices.
-    device : torch.device
-        Where the batch goes.
-
-    Returns
-    -------
-    Split
-        The batch.
-
-    Examples
-    --------
-    >>> import torch
-    >>> from petheory.nn.presets import preset
-    >>> config = preset("running_sum", "smoke", **{"epochs": 1, "task.n_train": 16, "task.n_test": 4, "ablate": False})
-    >>> from petheory.nn import tasks
-    >>> tuple(train_batch(tasks.load(config.task).train, torch.arange(4), "cpu").x.shape)
-    (4, 50, 1)
-    """
-    return split_to(trim_padding(split.batch(idx)), device)
-
-
-def train_step(model: Transformer, opt, b: _tasks.Split, kind: str, *, device, amp: bool, grad_clip: float = 0.0,
-               sched=None, where: str = "") -> torch.Tensor:
-    """One optimiser step of :func:`train` on the batch ``b`` (on ``device``); returns the loss.
-
-    Forward under :func:`autocast`, :func:`loss_fn`, backward, gradient clipping to ``grad_clip`` (0: none), the
-    optimiser step and, with ``sched``, the scheduler step. The benchmarks time this same function.
-
-    Parameters
-    ----------
-    model : Transformer
-        The model being trained.
-    opt : torch.optim.Optimizer
-        Its optimiser.
-    b : Split
-        The batch, on ``device``.
-    kind : str
-        The task's kind.
-    device : torch.device
-        Where it runs.
-    amp : bool
-        bf16 autocast on CUDA.
-    grad_clip : float, optional
-        Gradient-norm clipping (0: none).
-    sched : torch.optim.lr_scheduler.LRScheduler, optional
-        Stepped after the optimiser.
-    where : str, optional
-        The epoch and step, for the message of a non-finite loss.
-
-    Returns
-    -------
-    torch.Tensor
-        The batch's loss (before the step).
-
-    Raises
-    ------
-    FloatingPointError
-        The loss is not finite.
-
-    Examples
-    --------
-    >>> import torch
-    >>> from petheory.nn.presets import preset
-    >>> config = preset("running_sum", "smoke", **{"epochs": 1, "task.n_train": 16, "task.n_test": 4, "ablate": False})
-    >>> device, data, mcfg, model, opt, sched, gen, steps = setup(config)
-    >>> b = train_batch(data.train, torch.arange(4), device)
-    >>> float(train_step(model, opt, b, data.kind, device=device, amp=False).detach()) > 0
-    True
-    """
-    with autocast(device, amp):
-        out = model(b.x)
-    loss = loss_fn(kind, out, b)
-    if not torch.isfinite(loss):
-        raise FloatingPointError(f"loss became {float(loss)}" + (f" at {where}" if where else "") + "; lower lr")
-    opt.zero_grad(set_to_none=True)
-    loss.backward()
-    if grad_clip:
-        torch.nn.utils.clip_grad_norm_(model.parameters(), grad_clip)
-    opt.step()
-    if sched is not None:
-        sched.step()
-    return loss
 
 
 def lr_lambda(step: int, total: int, warmup: float, schedule: str) -> float:
@@ -650,15 +558,17 @@ def _jsonable(x):
     return json.loads(json.dumps(x))
 
 
-def require_memory(m: ModelConfig, config: TrainConfig, copies: int = 1) -> None:
-    """Refuse a model whose weights, optimiser state and activations cannot fit, before building it.
+def require_memory(m: ModelConfig, config: TrainConfig, device: torch.device, copies: int = 1) -> None:
+    """Refuse a model whose weights, optimiser state and activations cannot fit on ``device``, before building it.
 
     Parameters
     ----------
     m : ModelConfig
         The completed model config.
     config : TrainConfig
-        The run's config (batch sizes, device).
+        The run's config (its batch sizes).
+    device : torch.device
+        Where it will train, as :func:`resolve_device` gave it (a CUDA device: its free memory counts).
     copies : int, optional
         Models trained at once (a grid or seed ensemble).
 
@@ -674,7 +584,7 @@ def require_memory(m: ModelConfig, config: TrainConfig, copies: int = 1) -> None
     >>> from petheory.nn.presets import preset
     >>> from dataclasses import replace
     >>> config = preset("running_sum", "smoke")
-    >>> require_memory(replace(config.model, head="regression", max_len=64), config)
+    >>> require_memory(replace(config.model, head="regression", max_len=64), config, resolve_device(config.device))
     """
     from petheory import _memory
 
@@ -683,7 +593,6 @@ def require_memory(m: ModelConfig, config: TrainConfig, copies: int = 1) -> None
     # float32 weights, gradients and two AdamW moments; activations of one batch (about 12 d-vectors per token
     # and layer, plus the (heads, T, T) attention scores) for training and one of evaluation
     act = (int(config.batch_size) + int(config.eval_batch_size)) * T * L * (12 * d + 2 * H * T)
-    device = resolve_device(config.device)
     gpu = None
     if device.type == "cuda":  # weights, state and activations live on the GPU: its free memory, not the host's
         free = torch.cuda.mem_get_info(device)[0]
@@ -724,7 +633,7 @@ def setup(config: TrainConfig):
     device = resolve_device(config.device)
     data = _tasks.load(config.task)
     mcfg = complete_model_config(config.model, data)
-    require_memory(mcfg, config)
+    require_memory(mcfg, config, device)
     torch.manual_seed(config.seed)
     model = build_model(mcfg).to(device)
     # fused AdamW (one kernel over all parameters; CPU and CUDA in torch >= 2.4) where torch has it

@@ -20,13 +20,14 @@ zeroing of a head's value rows, since a head's output is ``softmax(.) V_h``)::
 from __future__ import annotations
 
 import contextlib
+import math
 from dataclasses import dataclass
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from petheory.nn.position import AbsolutePE, BiasPE, Rotary, attention_scale, mla_sizes, parse_pe
+from petheory.nn.position import AbsolutePE, BiasPE, Rotary, parse_pe
 from petheory.errors import ValidationError, ValidationTypeError
 from petheory.spec import PESpec
 
@@ -240,6 +241,67 @@ class Attention(nn.Module):
         return (y, p) if return_probs else y
 
 
+def mla_sizes(cfg: PESpec, d_model: int, n_head: int) -> tuple[int, int]:
+    """(latent, rope_dim) of an MLA config: defaults d_model/2 and the head dim (128, 16 at gu2025's size).
+
+    Parameters
+    ----------
+    cfg : PESpec
+        The ``mla`` spec (its ``latent`` and ``rope_dim``, if given).
+    d_model : int
+        Model width.
+    n_head : int
+        Heads.
+
+    Returns
+    -------
+    latent : int
+        Latent size.
+    rope_dim : int
+        Rotary dimensions of the shared query and key.
+
+    Raises
+    ------
+    petheory.errors.ValidationError
+        A latent below 1 or an odd ``rope_dim``.
+
+    Examples
+    --------
+    >>> mla_sizes(parse_pe("mla"), 256, 16)
+    (128, 16)
+    """
+    latent = int(cfg.latent or d_model // 2)
+    rope_dim = int(cfg.rope_dim or d_model // n_head)
+    if latent < 1:
+        raise ValidationError(f"mla latent must be >= 1, got {latent}")
+    if rope_dim % 2:
+        raise ValidationError(f"mla rope_dim must be even (rotation pairs), got {rope_dim}")
+    return latent, rope_dim
+
+
+def attention_scale(head_dim: int, extra: int = 0) -> float:
+    r"""Softmax temperature :math:`1/\sqrt{d}`, d the dimension of the score's dot product (MLA: head dim + rope dim).
+
+    Parameters
+    ----------
+    head_dim : int
+        Head dimension.
+    extra : int, optional
+        Further dimensions of the dot product (MLA's rope dim).
+
+    Returns
+    -------
+    float
+        The scale.
+
+    Examples
+    --------
+    >>> attention_scale(16), attention_scale(16, 16) == 1 / 32 ** 0.5
+    (0.25, True)
+    """
+    return 1.0 / math.sqrt(head_dim + extra)
+
+
 class LatentAttention(Attention):
     r"""MLA-style attention: keys and values from a shared latent, decoupled RoPE (gu2025 §4.1).
 
@@ -253,7 +315,7 @@ class LatentAttention(Attention):
     cfg : ModelConfig
         The model's shape.
     pe : PESpec
-        The ``mla`` spec (latent and rope sizes: :func:`petheory.nn.position.mla_sizes`).
+        The ``mla`` spec (latent and rope sizes: :func:`mla_sizes`).
     """
 
     def __init__(self, cfg: ModelConfig, pe: PESpec):

@@ -29,8 +29,8 @@ def trained(task, pe, **kw):
     device, data, mcfg, model, opt, sched, gen, steps = training.setup(cfg)
     perm = torch.randperm(len(data.train), generator=gen)
     for s in range(steps):  # one epoch: heads that matter, so that ablations differ
-        b = training.train_batch(data.train, perm[s * cfg.batch_size:(s + 1) * cfg.batch_size], device)
-        training.train_step(model, opt, b, data.kind, device=device, amp=False, sched=sched)
+        b = evaluation.train_batch(data.train, perm[s * cfg.batch_size:(s + 1) * cfg.batch_size], device)
+        evaluation.train_step(model, opt, b, data.kind, device=device, amp=False, sched=sched)
     return model, data
 
 

@@ -197,8 +197,8 @@ def test_final_metrics_are_those_of_evaluating_the_trained_model(tmp_path, task,
 def test_a_model_evaluated_before_training_still_trains(pe):
     """evaluate() runs under inference mode; the position tables it caches on first use must stay
     ordinary tensors, or the first training step could not save them for backward."""
-    from petheory.nn.evaluation import evaluate
-    from petheory.nn.training import setup, train_batch, train_step
+    from petheory.nn.evaluation import evaluate, train_batch, train_step
+    from petheory.nn.training import setup
 
     cfg = preset("gu2025_task1", "smoke", pe=pe, seed=0)
     device, data, _, model, opt, sched, _, _ = setup(cfg)

@@ -10,7 +10,7 @@ Variants (``--variants`` picks; default all):
 
 * ``current``: what ``gpu_records.py`` trains with today: the one-run grid (``petheory.experiments.grid``) with the
   preset's bf16 autocast and a CUDA graph per step (:func:`petheory.experiments.grid_measure.step_time`);
-* ``fp32_eager``: the per-run loop (``petheory.nn.training.train_step``), float32, no graph;
+* ``fp32_eager``: the per-run loop (``petheory.nn.evaluation.train_step``), float32, no graph;
 * ``bf16_eager``: the same with bf16 autocast;
 * ``fp32_graphs``: the one-run grid in float32 with a CUDA graph (what bf16 alone buys is current / this);
 * ``bf16_compile``: the per-run loop on ``torch.compile(model)`` with bf16 autocast (compilation time recorded
@@ -76,6 +76,7 @@ def loop_step_ms(cfg, steps: int, *, compile_mode: str | None = None) -> dict:
     import torch
 
     T = importlib.import_module("petheory.nn.training")
+    E = importlib.import_module("petheory.nn.evaluation")
     device, data, mcfg, model, opt, sched, gen, _ = T.setup(cfg)
     model.train()
     compile_s = None
@@ -85,12 +86,12 @@ def loop_step_ms(cfg, steps: int, *, compile_mode: str | None = None) -> dict:
     sync, amp = _sync(cfg.device), cfg.amp and device.type == "cuda"
     times = []
     for i in range(steps + 3):
-        b = T.train_batch(data.train, torch.randint(0, len(data.train), (cfg.batch_size,), generator=gen), device)
+        b = E.train_batch(data.train, torch.randint(0, len(data.train), (cfg.batch_size,), generator=gen), device)
         sync()
         t1 = time.perf_counter()
         if compile_mode == "reduce-overhead":  # inductor's CUDA graphs reuse their outputs: a step is a new replay
             torch.compiler.cudagraph_mark_step_begin()  # (without it the second step read overwritten tensors, H200)
-        T.train_step(model, opt, b, data.kind, device=device, amp=amp, grad_clip=cfg.grad_clip, sched=sched)
+        E.train_step(model, opt, b, data.kind, device=device, amp=amp, grad_clip=cfg.grad_clip, sched=sched)
         sync()
         if i == 0 and compile_mode is not None:
             compile_s = time.perf_counter() - t0  # the first step compiles

@@ -18,8 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import torch  # noqa: E402
 
 from petheory.nn import preset  # noqa: E402
-from petheory.nn.evaluation import split_to  # noqa: E402
-from petheory.nn.training import setup, train_batch, train_step  # noqa: E402
+from petheory.nn.evaluation import split_to, train_batch, train_step  # noqa: E402
+from petheory.nn.training import setup  # noqa: E402
 
 
 def main(argv=None) -> int:
