@@ -5,10 +5,11 @@ module only decides *where* a position signal enters attention:
 
 ``absolute`` (sinusoidal, learned, random, nope, wavelet, legendre, ... any absolute encoding)
     a (T, d) table added to the token embeddings; fixed (a buffer) or trainable (a parameter).
-``bias`` (alibi, t5, relative)
+``bias`` (alibi, t5, relative, fire)
     a (H, T, T) logit bias added inside softmax: ALiBi ``-m_h |i-j|`` with Press or gu2025
     slopes (fixed), T5 buckets or per-offset scalars with one learned value per head and
-    bucket/offset (initialised at zero, so training starts from NoPE).
+    bucket/offset (initialised at zero, so training starts from NoPE), FIRE's learned relation
+    (:class:`FIREBias`, chen2025's reconstruction).
 ``rotary`` (rope)
     q and k of the first ``k`` heads rotated by ``R_p`` (``k = H``: RoPE; ``k < H``: partial
     RoPE), interleaved or half-split pairing, optionally plus an additive absolute PE on the
@@ -38,7 +39,7 @@ at most one absolute PE added to the inputs::
     "learned:n_max=50,beyond=clamp"  li2025's learned PE reusing p_{N_max} past the table
     "mla:latent=128,rope_dim=16" MLA with paper sizes
     "fire:hint=shift"            chen2025 reconstruction: FIRE's learned relation + a Scale Hint
-                                 (petheory.nn.fire_hint; hint=shift|interp also on rope, alibi, ...)
+                                 (FIREBias; petheory.nn.scale_hint; hint=shift|interp also on rope, alibi, ...)
 
 Keys ``heads`` (rotary heads k), ``slopes`` (ALiBi schedule), ``trainable`` (absolute), ``hint``
 (Scale Hint) and, for MLA, ``latent`` and ``rope_dim`` configure the mechanism; every other key is passed to the
@@ -53,6 +54,7 @@ silently.
 from __future__ import annotations
 
 import inspect
+import math
 
 import numpy as np
 import torch
@@ -248,7 +250,7 @@ def _check(cfg: PESpec) -> None:
     if (cfg.latent is not None or cfg.rope_dim is not None) and cfg.name != "mla":
         raise ValidationError(f"latent= and rope_dim= apply to mla, not {cfg.name!r}")
     if cfg.hint is not None:
-        from petheory.nn.fire_hint import check_hint
+        from petheory.nn.scale_hint import check_hint
 
         check_hint(cfg.name, kind, cfg.hint)
         if cfg.hint == "interp" and cfg.absolute is not None:
@@ -334,6 +336,44 @@ class AbsolutePE(nn.Module):
 # --------------------------------------------------------------------------- bias
 
 
+class FIREBias(nn.Module):
+    """FIRE's learned relation (the ``fire`` bias PE, spec ``"fire"`` or ``"fire:hidden=32,c=1,threshold=1"``):
+    (B or 1, T) positions -> (B or 1, H, T, T) logit bias.
+
+    Per-head logit bias ``b_h(i, j) = f_h(x(i, j))`` with FIRE's progressively normalised offset
+    ``x = sign(i-j) log(c|i-j|+1) / log(c max(L, i)+1)`` (:func:`petheory.encodings.fire_input`, the same formula)
+    and ``f`` a 1-hidden-layer ReLU MLP with one output per head (li2024, Eq. 5). ``c`` and ``L`` are learned (kept
+    positive through their logarithms), initialised at the spec's values. This is the reconstruction of chen2025's
+    "Learning-Based Position Embedding framework that automatically learns positional relations": the relation
+    between two positions is a learned function, not a fixed formula or a per-offset table.
+
+    Parameters
+    ----------
+    n_head : int
+        Heads (one output of the MLP each).
+    hidden : int, optional
+        Width of the MLP.
+    c : float, optional
+        Initial c of the log transform (learned).
+    threshold : float, optional
+        Initial threshold L of the normaliser (learned).
+    """
+
+    def __init__(self, n_head: int, hidden: int = 32, c: float = 1.0, threshold: float = 1.0):
+        super().__init__()
+        if int(hidden) < 1 or c <= 0 or threshold <= 0:
+            raise ValidationError(f"fire needs hidden >= 1, c > 0, threshold > 0; got {hidden}, {c}, {threshold}")
+        self.mlp = nn.Sequential(nn.Linear(1, int(hidden)), nn.ReLU(), nn.Linear(int(hidden), n_head))
+        self.log_c = nn.Parameter(torch.tensor(math.log(c)))
+        self.log_L = nn.Parameter(torch.tensor(math.log(threshold)))
+
+    def forward(self, pos: torch.Tensor) -> torch.Tensor:
+        c, L = self.log_c.exp(), self.log_L.exp()
+        off = pos[:, :, None] - pos[:, None, :]  # (B, T, T): query i, key j
+        x = torch.sign(off) * torch.log1p(c * off.abs()) / torch.log1p(c * torch.maximum(L, pos.abs())[:, :, None])
+        return self.mlp(x[..., None]).permute(0, 3, 1, 2)  # (B, H, T, T)
+
+
 class BiasPE(nn.Module):
     """A per-head logit bias, shape (H, T, T), from the registry's index or distance matrices.
 
@@ -376,8 +416,6 @@ class BiasPE(nn.Module):
             self.r1, self.r2 = nn.Parameter(r1), nn.Parameter(r2)
             self.values = None
         elif name == "fire":  # chen2025's learned relation: a per-head MLP of the normalised offset
-            from petheory.nn.fire_hint import FIREBias
-
             kw = {k: self.params[k] for k in ("hidden", "c", "threshold") if k in self.params}
             self.fire, self.values = FIREBias(n_head, **kw), None
         else:

@@ -176,7 +176,7 @@ class Attention(nn.Module):
         q, k, v = self.c_attn(x).split(C, dim=2)
         q, k, v = (t.view(B, T, self.H, self.hd).transpose(1, 2) for t in (q, k, v))  # (B, H, T, hd)
         if self.rotary is not None and self.positions is not None:
-            from petheory.nn.fire_hint import rotate_at
+            from petheory.nn.scale_hint import rotate_at
 
             q, k = rotate_at(self.rotary, q, k, self.positions)
         elif self.rotary is not None:
@@ -189,7 +189,7 @@ class Attention(nn.Module):
         The leading batch axis matters: SDPA's CPU kernel is ~4x slower with a 3-D mask."""
         hinted = self.bias is not None and getattr(self, "positions", None) is not None
         if hinted:  # Scale Hint: one (H, T, T) bias per instance
-            from petheory.nn.fire_hint import hinted_bias
+            from petheory.nn.scale_hint import hinted_bias
 
             m = hinted_bias(self.bias, self.positions).to(dtype)
         else:
@@ -419,7 +419,7 @@ class Transformer(nn.Module):
         h = self.embed(x)  # (B, T, d)
         pos = None
         if self.pe.hint is not None:  # chen2025 Scale Hint: per-instance positions for every layer
-            from petheory.nn.fire_hint import hint_positions
+            from petheory.nn.scale_hint import hint_positions
 
             pos = hint_positions(x, self.pe.hint)
             for block in self.blocks:

@@ -3,7 +3,7 @@ r"""Claims of chen2025 (Chen, Liang, Lin, arXiv 2510.04130): PEs and length gene
 Only the abstract is available (``../shared/papers/002_*``): POLA, LRC, SRC, Scale Hint and the
 Learning-Based Position Embedding are named but not defined there. Every claim below is therefore
 checked against a **reconstruction**, stated in its ``reconstruction=`` field and implemented in
-:mod:`petheory.lengthgen` (theory, numpy) and :mod:`petheory.nn.fire_hint` (FIRE, Scale Hint):
+:mod:`petheory.lengthgen` (theory, numpy) and :class:`petheory.nn.position.FIREBias` (FIRE) and :mod:`petheory.nn.scale_hint` (Scale Hint):
 
 * ``pe_no_new_capability``, ``lrc_characterises_lg``: exact, searched with hypothesis over
   registry PEs x target families x Scale Hints x masks x sizes.
@@ -404,7 +404,7 @@ _TEST = ("Pre-registered test: one-sided paired t-test over seeds (a pair = two 
     setup="reconstruction",
     alpha=ALPHA,
     looks=LOOKS,
-    reconstruction=_EMP + " Scale Hint = positions computed per instance from the separators (petheory.nn.fire_hint): "
+    reconstruction=_EMP + " Scale Hint = positions computed per instance from the separators (petheory.nn.scale_hint): "
     "'shift' (segment-aligned positions). Comparisons: per task (parity, copy), rope:hint=shift vs rope and "
     "fire:hint=shift vs fire, at seeds 0, 1, 2. " + _TEST + " Looks: 2 (a first look at one seed of older code, "
     "then seeds 0-2 from one source), so each look is at alpha 0.05/2.",
@@ -431,7 +431,7 @@ def scale_hint(ctx) -> Evidence:
     alpha=ALPHA,
     looks=LOOKS,
     reconstruction=_EMP + " The learning-based PE is stood in for by FIRE (li2024): a per-head MLP of the progressively "
-    "normalised offset (petheory.nn.fire_hint.FIREBias; --pe fire). chen2025's own framework is not described in the "
+    "normalised offset (petheory.nn.position.FIREBias; --pe fire). chen2025's own framework is not described in the "
     "abstract, so a verdict here is about FIRE, not about chen2025's framework. 'Improves' = better than the best "
     "fixed PE, i.e. than every fixed PE the claim names (nope, sinusoidal, relative, rope, no Scale Hint) on each "
     "task: 8 comparisons, fire vs each, at seeds 0, 1, 2. " + _TEST + " Looks: 2 (a first look at one seed of older "

@@ -1,13 +1,5 @@
-r"""chen2025 mechanisms in torch: FIRE (a learned positional relation) and Scale Hint.
+r"""Scale Hint in torch (chen2025): positions computed per instance from the separator tokens.
 
-``fire`` (a bias PE, spec ``"fire"`` or ``"fire:hidden=32,c=1,threshold=1"``)
-    Per-head logit bias ``b_h(i, j) = f_h(x(i, j))`` with FIRE's progressively normalised offset
-    ``x = sign(i-j) log(c|i-j|+1) / log(c max(L, i)+1)`` (:func:`petheory.encodings.fire_input`,
-    the same formula) and ``f`` a 1-hidden-layer ReLU MLP with one output per head (li2024,
-    Eq. 5). ``c`` and ``L`` are learned (kept positive through their logarithms), initialised
-    at the spec's values. This is the reconstruction of chen2025's "Learning-Based Position
-    Embedding framework that automatically learns positional relations": the relation between
-    two positions is a learned function, not a fixed formula or a per-offset table.
 Scale Hint (mechanism key ``hint=``, e.g. ``"rope:hint=shift"``, ``"fire:hint=interp"``)
     The positions the PE sees are computed per instance from the separator tokens (``SEP`` and
     ``+`` of :mod:`petheory.nn.tasks`), so the model is told the scale of each instance:
@@ -25,10 +17,8 @@ Scale Hint (mechanism key ``hint=``, e.g. ``"rope:hint=shift"``, ``"fire:hint=in
 
 from __future__ import annotations
 
-import math
 
 import torch
-import torch.nn as nn
 
 from petheory import encodings as enc
 from petheory.nn.tasks import PLUS, SEP
@@ -156,36 +146,6 @@ def rotate_at(rotary, q: torch.Tensor, k: torch.Tensor, pos: torch.Tensor):
     if h == q.shape[1]:
         return rot(q), rot(k)
     return torch.cat([rot(q[:, :h]), q[:, h:]], 1), torch.cat([rot(k[:, :h]), k[:, h:]], 1)
-
-
-class FIREBias(nn.Module):
-    """FIRE's learned relation: (B or 1, T) positions -> (B or 1, H, T, T) logit bias.
-
-    Parameters
-    ----------
-    n_head : int
-        Heads (one output of the MLP each).
-    hidden : int, optional
-        Width of the MLP.
-    c : float, optional
-        Initial c of the log transform (learned).
-    threshold : float, optional
-        Initial threshold L of the normaliser (learned).
-    """
-
-    def __init__(self, n_head: int, hidden: int = 32, c: float = 1.0, threshold: float = 1.0):
-        super().__init__()
-        if int(hidden) < 1 or c <= 0 or threshold <= 0:
-            raise ValidationError(f"fire needs hidden >= 1, c > 0, threshold > 0; got {hidden}, {c}, {threshold}")
-        self.mlp = nn.Sequential(nn.Linear(1, int(hidden)), nn.ReLU(), nn.Linear(int(hidden), n_head))
-        self.log_c = nn.Parameter(torch.tensor(math.log(c)))
-        self.log_L = nn.Parameter(torch.tensor(math.log(threshold)))
-
-    def forward(self, pos: torch.Tensor) -> torch.Tensor:
-        c, L = self.log_c.exp(), self.log_L.exp()
-        off = pos[:, :, None] - pos[:, None, :]  # (B, T, T): query i, key j
-        x = torch.sign(off) * torch.log1p(c * off.abs()) / torch.log1p(c * torch.maximum(L, pos.abs())[:, :, None])
-        return self.mlp(x[..., None]).permute(0, 3, 1, 2)  # (B, H, T, T)
 
 
 def hinted_bias(bias, pos: torch.Tensor) -> torch.Tensor:

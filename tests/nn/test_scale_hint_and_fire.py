@@ -1,4 +1,4 @@
-"""FIRE and Scale Hint in petheory.nn: reference paths, shapes, gradients, errors."""
+"""FIRE (petheory.nn.position.FIREBias) and Scale Hint (petheory.nn.scale_hint): reference paths, shapes, gradients, errors."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import torch
 
 from petheory import encodings as enc
 from petheory.nn import ModelConfig, build_model, parse_pe
-from petheory.nn import fire_hint as L
-from petheory.nn.position import BiasPE, Rotary
+from petheory.nn import scale_hint as L
+from petheory.nn.position import BiasPE, FIREBias, Rotary
 
 TOKENS = torch.tensor([[1, 5, 6, 7, 4, 8, 9, 2, 5, 6], [1, 5, 2, 6, 3, 0, 0, 0, 0, 0]])  # BOS .. + .. SEP ..
 
@@ -37,7 +37,7 @@ def test_hint_positions_follow_the_separators():
 
 def test_fire_input_matches_the_registry_formula():
     T = 7
-    fire = L.FIREBias(n_head=2, hidden=4, c=2.0, threshold=3.0)
+    fire = FIREBias(n_head=2, hidden=4, c=2.0, threshold=3.0)
     captured = {}
     fire.mlp[0].register_forward_hook(lambda m, inp, out: captured.update(x=inp[0]))  # returns None: output kept
     fire(torch.arange(T, dtype=torch.float32)[None])
@@ -46,7 +46,7 @@ def test_fire_input_matches_the_registry_formula():
 
 
 def test_fire_learns_through_mlp_c_and_threshold():
-    fire = L.FIREBias(n_head=3, hidden=4)
+    fire = FIREBias(n_head=3, hidden=4)
     out = fire(torch.arange(5, dtype=torch.float32)[None])
     assert out.shape == (1, 3, 5, 5)
     out.sum().backward()
