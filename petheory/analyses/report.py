@@ -292,7 +292,7 @@ def section(scheme: Scheme, layer, idx, *, length: int, multiples, null_draws: i
     """
     from petheory.analyses.bounds import SkippedRow, layer_bounds
     from petheory.analyses.stress import layer_stress
-    from petheory.models.describe import describe_encoding
+    from petheory.analyses.describe import describe_encoding
 
     pos, L = layer.positions, scheme.context
     learned = scheme.source not in ("spec", "table")

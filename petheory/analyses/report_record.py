@@ -327,7 +327,7 @@ class ReportSection(Record):
     analysed_length : int or None
         N within the kind's span.
     encoding : dict or None
-        The encoding as resolved (:func:`petheory.models.describe.describe_encoding`).
+        The encoding as resolved (:func:`petheory.analyses.describe.describe_encoding`).
     logit_factor : float or None
         The factor on every logit beyond :math:`1/\\sqrt{d_{head}}`.
     heads : list of dict or None

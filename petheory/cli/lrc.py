@@ -108,7 +108,7 @@ def run(args) -> int:
     (0, 'N=  2  LRC=  1.0  certified=True   residual=0.00e+00 (tol 2.4e-15)  rank=2  gap=inf')
     """
     from petheory import lengthgen
-    from petheory.cli._describe import describe_spec
+    from petheory.analyses.describe import describe_spec
     from petheory.io import atomic_write_json
 
     pe, hint = pola_spec(args)

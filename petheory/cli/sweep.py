@@ -83,7 +83,7 @@ def run(args) -> int:
     """
     from petheory.experiments import sweep
     from petheory.cli._console import console as make_console
-    from petheory.cli._describe import describe_spec
+    from petheory.analyses.describe import describe_spec
     from petheory.cli._sets import parse_sets
     from petheory.io import atomic_write_json
     from petheory.spec import parse_pe_spec

@@ -107,7 +107,7 @@ def run(args) -> int:
 
     from petheory.experiments import sweep
     from petheory._threads import pick_threads
-    from petheory.cli._describe import describe_spec
+    from petheory.analyses.describe import describe_spec
     from petheory.cli._sets import parse_sets
     from petheory.io import atomic_write_json
     from petheory.nn import preset, train

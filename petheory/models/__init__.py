@@ -7,8 +7,8 @@ Pure theory (no file is read: :mod:`petheory.loaders.model_config` reads the fil
 :mod:`~petheory.models.verified` (the verification table written by ``python -m tools.verify``),
 :mod:`~petheory.models.rope` (one RoPE parameter dict -> a rotary registry entry),
 :mod:`~petheory.models.bias` (ALiBi, T5, MLA), :mod:`~petheory.models.fields` (validated field
-readers and their limits), :mod:`~petheory.models.describe` (:func:`describe`: what a resolved
-encoding is, as JSON); the one-page report is :func:`petheory.analyses.report.report`.
+readers and their limits); what a resolved encoding is, as JSON, is :mod:`petheory.analyses.describe`, and the
+one-page report :func:`petheory.analyses.report.report`.
 """
 
 from petheory.models.bias import mpt_slopes

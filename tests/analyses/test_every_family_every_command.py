@@ -42,7 +42,7 @@ from petheory import encodings as enc  # noqa: E402
 from petheory.errors import ValidationError  # noqa: E402
 from petheory.cli import main  # noqa: E402
 from petheory.models import resolve_config  # noqa: E402
-from petheory.models.describe import jsonable  # noqa: E402
+from petheory.analyses.describe import jsonable  # noqa: E402
 
 ALL = CASES + OLDER
 NULL_DRAWS = 3

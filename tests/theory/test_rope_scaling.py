@@ -14,7 +14,7 @@ import pytest
 
 from petheory import encodings as enc
 from petheory.encodings.kernels import rotary_kernel
-from petheory.models.describe import describe_encoding
+from petheory.analyses.describe import describe_encoding
 from petheory.analyses.kernel import rotary_column
 
 U = np.finfo(float).eps / 2
