@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from petheory import bounds
 from petheory import encodings as enc
+from petheory.errors import ParameterError
 
 # ----------------------------------------------------------------------------- norm bounds
 
@@ -266,8 +267,10 @@ def test_numeric_lipschitz_constant_of_softmax_weight_is_one_quarter():
 
 
 def test_eq9_needs_a_key_beyond_training_length():
-    with pytest.raises(ValueError, match="distance must be > n_max"):
+    with pytest.raises(ParameterError) as info:
         bounds.alibi_extrapolation_terms(np.zeros(3), slope=1.0, distance=50, n_max=50)
+    assert str(info.value) == "distance must be > n_max = 50 (Eq. 9 is about keys beyond the training length), got 50"
+    assert info.value.owner is bounds.alibi_extrapolation_terms
 
 
 def test_alibi_drift_of_a_model_stays_under_both_bounds():
