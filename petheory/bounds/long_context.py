@@ -290,7 +290,7 @@ def abel_bound(h, r: float, freqs) -> tuple[float, float]:
     w = _freqs(freqs, abel_bound)
     hv = np.asarray(h, dtype=np.complex128).ravel()
     if hv.shape != w.shape:  # a rule between two parameters
-        raise ParameterError("h", f"one number per band ({w.size}, as freqs)", h, owner=abel_bound)
+        raise ParameterError("h", f"of one number per band ({w.size}, as freqs has)", h, owner=abel_bound)
     h = hv
     e = np.exp(1j * float(r) * w)
     lhs = abs(np.sum(h * e))

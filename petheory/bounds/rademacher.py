@@ -58,7 +58,7 @@ def _per_draw(sigma, m: int, owner) -> np.ndarray:
     """``owner``'s declared ``sigma`` as float64, with ``m`` entries per draw (one per input)."""
     s = np.asarray(sigma, dtype=np.float64)
     if s.shape[-1] != m:
-        raise ParameterError("sigma", f"{m} entries per draw (one per input)", sigma, owner=owner)
+        raise ParameterError("sigma", f"of {m} entries per draw (one per input)", sigma, owner=owner)
     return s
 
 
