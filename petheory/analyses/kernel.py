@@ -15,22 +15,25 @@ Written once, used by :mod:`~petheory.analyses.spectrum`, :mod:`~petheory.analys
 * :func:`layer_kernel` -- all of these for one layer at once (:class:`LayerKernel`): computed once, then read
   by the report's sections and :func:`petheory.analyses.bounds.layer_bounds`, so the data flows one way.
 
-The public functions check their arguments; the path inside runs on the values they checked.
+The public functions declare their parameters (:func:`petheory._validate.validate_params`); the path inside runs on
+the values they checked.
 """
 
 from __future__ import annotations
 
+import math
 import time
 import warnings
 from dataclasses import dataclass
+from numbers import Integral, Real
 
 import numpy as np
 
 from petheory import _memory
-from petheory import _validate as v
 from petheory._threads import blas_threads
+from petheory._validate import Array, Interval, validate_params
 from petheory import encodings as enc
-from petheory.errors import ValidationError
+from petheory.errors import ParameterError, ValidationError
 from petheory.scheme import Positions
 from petheory.toeplitz.sources import ToeplitzSource
 
@@ -40,6 +43,10 @@ class NoKernel(ValidationError):
     message, says why."""
 
 
+_LENGTH = [Interval(Integral, 1, None)]
+
+
+@validate_params({"freqs": [Array(ndim=1)], "length": _LENGTH})
 def rotary_column(freqs, length: int, factor: float = 1.0, *, chunk: int = 4096) -> np.ndarray:
     r"""First column :math:`a_k = f\sum_t\cos(k\omega_t)`, k = 0..n-1, shape (n,), in O(n + chunk b) memory.
 
@@ -83,7 +90,7 @@ def rotary_column(freqs, length: int, factor: float = 1.0, *, chunk: int = 4096)
     >>> rotary_column([0.0, math.pi], 3).tolist()
     [2.0, 0.0, 2.0]
     """
-    return _rotary_column(v.array("freqs", freqs, ndim=1), v.integer("length", length, minimum=1), factor, chunk=chunk)
+    return _rotary_column(np.asarray(freqs, dtype=np.float64), int(length), factor, chunk=chunk)
 
 
 def _rotary_column(freqs: np.ndarray, length: int, factor: float = 1.0, *, chunk: int = 4096) -> np.ndarray:
@@ -182,6 +189,7 @@ def why_no_kernel(pos: Positions, *, learned_t5: bool = True) -> str | None:
     return None
 
 
+@validate_params({"length": _LENGTH})
 def position_column(pos: Positions, length: int, *, project: bool = True, learned_t5: bool = False,
                     hermitian_part: bool = True) -> ToeplitzSource:
     """The n x n position-only Toeplitz matrix of one layer (see the module docstring).
@@ -221,8 +229,7 @@ def position_column(pos: Positions, length: int, *, project: bool = True, learne
     >>> position_column(Positions("bias", "alibi", {"slope": 0.5}, 64), 3).column.tolist()
     [-0.0, -0.5, -1.0]
     """
-    length = v.integer("length", length, minimum=1)
-    kernel = layer_kernel(pos, length, learned_t5=learned_t5, project=project, hermitian_part=hermitian_part)
+    kernel = layer_kernel(pos, int(length), learned_t5=learned_t5, project=project, hermitian_part=hermitian_part)
     if kernel.why_none is not None:
         raise NoKernel(kernel.why_none)
     return kernel.column
@@ -240,7 +247,10 @@ def _column(pos: Positions, length: int, bands, *, project: bool, hermitian_part
                 f"rotary logit factor x logit factor; d={pos.d})")
         return ToeplitzSource(_rotary_column(w, length, f), None, what, 0.0, False)
     if pos.encoding == "alibi":  # closed form: no dense N x N bias (a model's 1M context)
-        slope = v.real("slope", pos.params.get("slope", 1.0))  # a spec's parameter, unchecked until here
+        # a spec's value, not a parameter of this function: Positions keeps a spec's params as given, unchecked
+        slope = pos.params.get("slope", 1.0)
+        if isinstance(slope, bool) or not isinstance(slope, Real) or not math.isfinite(slope):
+            raise ParameterError("slope", "a finite real number (the spec's ALiBi slope)", slope)
         return ToeplitzSource(-slope * np.arange(length, dtype=np.float64), None, f"alibi a_k = -m |k| (m = {slope:g}; "
                               "the symmetric form: the geometry of distances)", 0.0, False)
     if pos.kind == "bias" and length > 2 * tp.GRAM_DENSE_MAX:
@@ -413,6 +423,7 @@ class LayerKernel:
     extremes: tuple = ()
 
 
+@validate_params({"length": _LENGTH})
 def layer_kernel(pos: Positions, length: int, *, learned_t5: bool = False, column: bool = True, extremes_at=(),
                  rtol: float = RTOL, project: bool = True, hermitian_part: bool = True) -> LayerKernel:
     """One layer's kernel data at the length n: why it has none, or its bands, its column and its extremes.
@@ -421,7 +432,7 @@ def layer_kernel(pos: Positions, length: int, *, learned_t5: bool = False, colum
     ----------
     pos : petheory.scheme.Positions
     length : int
-        n (checked by the caller: an integer >= 1).
+        n (>= 1).
     learned_t5 : bool
         T5 buckets are a model's learned weights (no kernel).
     column : bool
@@ -446,6 +457,7 @@ def layer_kernel(pos: Positions, length: int, *, learned_t5: bool = False, colum
     >>> layer_kernel(Positions("nope"), 4).why_none.startswith("NoPE")
     True
     """
+    length = int(length)
     why = why_no_kernel(pos, learned_t5=learned_t5)
     if why is not None:
         return LayerKernel(pos, length, why, None, None)

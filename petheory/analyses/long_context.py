@@ -9,20 +9,22 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from numbers import Integral
 
 import numpy as np
 
-from petheory import _validate as v
+from petheory._validate import Interval, validate_params
 from petheory.analyses import kernel as K
 from petheory.analyses.plan_record import SupportedContext
 from petheory.analyses.record import Record, item
 from petheory.bounds import long_context as lc
-from petheory.errors import ValidationError
+from petheory.errors import ParameterError, ValidationError
 from petheory.scheme import Positions
 
 #: Above this many positions the report does not scan for Men's smallest base (~10 CPU s at 256k, ~30 at 1M): it still tests
 #: the model's own base and frequencies there, and men_smallest_base(d, L) computes it on request.
 MEN_SCAN_MAX = 1 << 17
+_AT_LEAST_2 = [Interval(Integral, 2, None)]
 
 
 @dataclass(frozen=True)
@@ -269,6 +271,7 @@ class LongContextSection(Record):
         return out
 
 
+@validate_params({"context": _AT_LEAST_2, "extended_context": _AT_LEAST_2, "length": _AT_LEAST_2})
 def long_context_section(positions, *, context: int, extended_context: int, length: int, n_curve: int = 64,
                          scan_max: int | None = MEN_SCAN_MAX, extended_from: str | None = None,
                          temperature=None) -> LongContextSection:
@@ -307,8 +310,10 @@ def long_context_section(positions, *, context: int, extended_context: int, leng
 
     Raises
     ------
+    petheory.errors.ParameterError
+        A context below 2 or an extended context below it, a length below 2.
     petheory.errors.ValidationError
-        Positions that are not rotary; a context below 2 or an extended context below it.
+        Positions that are not rotary.
 
     Notes
     -----
@@ -340,9 +345,9 @@ def long_context_section(positions, *, context: int, extended_context: int, leng
 
     if getattr(positions, "kind", None) != "rotary":
         raise ValidationError(f"long_context_section takes a rotary layer's Positions, got {getattr(positions, 'kind', positions)!r}")
-    L = v.integer("context", context, minimum=2)
-    Lx = v.integer("extended_context", extended_context, minimum=L)
-    n = v.integer("length", length, minimum=2)
+    L, Lx, n = int(context), int(extended_context), int(length)
+    if Lx < L:  # a rule between two parameters
+        raise ParameterError("extended_context", f">= context ({L})", extended_context, owner=long_context_section)
     params = dict(positions.params)
     if positions.encoding == "mla_rope":
         r = int(params.get("rope_dim"))
@@ -390,6 +395,7 @@ def _query_scale(temperature, lengths) -> dict:
     return {"query_scale": temperature.at(np.asarray(lengths) - 1).tolist(), "query_scale_kind": temperature.kind}
 
 
+@validate_params({"context": _AT_LEAST_2, "extended": [Interval(Integral, 1, None)], "cap": [*_AT_LEAST_2, None]})
 def supported_context(pos: Positions, *, context: int, extended: int, cap: int | None = None) -> SupportedContext:
     r"""The largest context each theory supports for one rotary layer kind as configured.
 
@@ -415,6 +421,8 @@ def supported_context(pos: Positions, *, context: int, extended: int, cap: int |
 
     Raises
     ------
+    petheory.errors.ParameterError
+        A ``context`` or ``cap`` below 2, an ``extended`` below 1.
     ValidationError
         A layer whose kernel is not a sum of cosines (no rotary bands).
 
@@ -429,13 +437,12 @@ def supported_context(pos: Positions, *, context: int, extended: int, cap: int |
     >>> s.men_largest, round(s.liu_t_extra)
     (1706, 4712)
     """
-    L = v.integer("context", context, minimum=2)
-    Lx = v.integer("extended", extended, minimum=1)
+    L, Lx = int(context), int(extended)
     bands = K.rotary_bands(pos, Lx)
     if bands is None:
         raise ValidationError(f"supported_context takes a rotary layer whose kernel is a sum of cosines, got {pos.encoding}")
     r = int(pos.params.get("rotary_dim") or pos.d)
-    n = v.integer("cap", cap, minimum=2) if cap is not None else min(4 * max(Lx, L), 1 << 22)
+    n = int(cap) if cap is not None else min(4 * max(Lx, L), 1 << 22)
     de = lc.liu_critical_dimension(r, float(pos.params.get("base", 10000.0)), L)
     return _supported(bands[0], r, de, L, Lx, n)
 

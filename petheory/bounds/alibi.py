@@ -8,16 +8,20 @@ measured on a trained model is :func:`petheory.nn.lipschitz.alibi_drift`.
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 
 from petheory import _memory
-from petheory import _validate as v
-from petheory.errors import ValidationError
+from petheory._validate import Array, Interval, StrOptions, validate_params
+from petheory.errors import ParameterError
 
 
 ALIBI_READINGS = ("weight", "output")
+_VALUES, _VALUE_B = Array(ndim=2), Array(ndim=1)
 
 
+@validate_params({"mu": [Array(ndim=1, nonempty=False)]})
 def attention_weight(mu, b) -> np.ndarray:
     r""":math:`A(\mu,b)=e^b/(e^b+\sum_je^{\mu_j})`: the softmax weight of a key with logit ``b`` among keys with logits ``mu``.
 
@@ -50,12 +54,13 @@ def attention_weight(mu, b) -> np.ndarray:
     >>> bounds.attention_weight([0.0, 0.0], [-1000.0, 1000.0]).tolist()  # no overflow at either end
     [0.0, 1.0]
     """
-    mu = v.array("mu", mu, ndim=1, nonempty=False)
+    mu = np.asarray(mu, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     lse = np.logaddexp.reduce(mu) if mu.size else -np.inf
     return np.exp(b - np.logaddexp(b, lse))
 
 
+@validate_params({"mu": [Array(ndim=1)], "values": [_VALUES], "value_b": [_VALUE_B]})
 def attention_output(mu, b, values, value_b) -> np.ndarray:
     r""":math:`A(\mu,b)=\sum_jp_jv_j` with the moving key's value ``value_b`` (d,), other keys' ``values`` (n-1, d).
 
@@ -79,7 +84,7 @@ def attention_output(mu, b, values, value_b) -> np.ndarray:
 
     Raises
     ------
-    petheory.errors.ValidationError
+    petheory.errors.ParameterError
         ``values`` not of shape (len(mu), len(value_b)), an empty ``mu``, non-finite entries.
 
     Examples
@@ -92,11 +97,10 @@ def attention_output(mu, b, values, value_b) -> np.ndarray:
     >>> bounds.attention_output(mu, [-50.0, 50.0], values, value_b).round(6).tolist()  # the others' mean, value_b
     [[0.5, 0.5], [2.0, 2.0]]
     """
-    vals = v.array("values", values, ndim=2)
-    vb = v.array("value_b", value_b, ndim=1)
-    mu = v.array("mu", mu, ndim=1)
-    if vals.shape != (mu.size, vb.size):
-        raise ValidationError(f"values must have shape ({mu.size}, {vb.size}), got {vals.shape}")
+    vals, vb, mu = (np.asarray(x, dtype=np.float64) for x in (values, value_b, mu))
+    if vals.shape != (mu.size, vb.size):  # a rule between the parameters
+        raise ParameterError("values", f"of shape ({mu.size}, {vb.size}) (a row per key of mu, as long as value_b)",
+                             values, owner=attention_output)
     scalar = np.ndim(b) == 0
     pb = attention_weight(mu, np.atleast_1d(np.asarray(b, dtype=np.float64)))  # (nb,)
     w = np.exp(mu - np.logaddexp.reduce(mu))  # (n-1,) the others' weights among themselves
@@ -104,6 +108,18 @@ def attention_output(mu, b, values, value_b) -> np.ndarray:
     return out[0] if scalar else out
 
 
+def _output_values(values, value_b, owner) -> tuple[np.ndarray, np.ndarray]:
+    """``owner``'s declared ``values`` and ``value_b`` as float64, given (the 'output' reading reads them) and as wide."""
+    for name, x, c in (("values", values, _VALUES), ("value_b", value_b, _VALUE_B)):
+        if x is None:
+            raise ParameterError(name, f"{c.describe()} (the 'output' reading reads it)", x, owner=owner)
+    vals, vb = np.asarray(values, dtype=np.float64), np.asarray(value_b, dtype=np.float64)
+    if vals.shape[1] != vb.size:
+        raise ParameterError("values", f"{vb.size} wide (as value_b)", values, owner=owner)
+    return vals, vb
+
+
+@validate_params({"reading": [StrOptions(ALIBI_READINGS)], "values": [_VALUES, None], "value_b": [_VALUE_B, None]})
 def alibi_lipschitz(reading: str = "weight", *, values=None, value_b=None) -> float:
     r"""li2025 Eq. 9's constant, analytic: :math:`L_A=\sup_b\lvert\partial A/\partial b\rvert`.
 
@@ -130,7 +146,7 @@ def alibi_lipschitz(reading: str = "weight", *, values=None, value_b=None) -> fl
 
     Raises
     ------
-    petheory.errors.ValidationError
+    petheory.errors.ParameterError
         An unknown ``reading``; for 'output', missing or mis-shaped values.
 
     See Also
@@ -145,14 +161,13 @@ def alibi_lipschitz(reading: str = "weight", *, values=None, value_b=None) -> fl
     >>> bounds.alibi_lipschitz('output', values=[[0.0, 0.0], [3.0, 4.0]], value_b=[0.0, 0.0])  # 5 / 4
     1.25
     """
-    v.choice("reading", reading, ALIBI_READINGS)
     if reading == "weight":
         return 0.25
-    vals = v.array("values", values, ndim=2)
-    vb = v.array("value_b", value_b, ndim=1)
+    vals, vb = _output_values(values, value_b, alibi_lipschitz)
     return 0.25 * float(np.max(np.linalg.norm(vals - vb[None, :], axis=1)))
 
 
+@validate_params({"mu": [Array(ndim=1)], "n_grid": [Interval(Integral, 3, None)]})
 def alibi_lipschitz_numeric(mu, *, b_range: tuple[float, float] | None = None, n_grid: int = 4001) -> float:
     r"""Numerical :math:`\max_b\lvert\partial A/\partial b\rvert` by central differences on a grid of ``b``.
 
@@ -175,7 +190,7 @@ def alibi_lipschitz_numeric(mu, *, b_range: tuple[float, float] | None = None, n
 
     Raises
     ------
-    petheory.errors.ValidationError
+    petheory.errors.ParameterError
         An empty or non-finite ``mu``, ``n_grid`` below 3.
 
     Examples
@@ -185,17 +200,19 @@ def alibi_lipschitz_numeric(mu, *, b_range: tuple[float, float] | None = None, n
     >>> 0.2499 < L <= bounds.alibi_lipschitz("weight")  # the analytic 1/4, from below
     True
     """
-    mu = v.array("mu", mu, ndim=1)
+    mu, n_grid = np.asarray(mu, dtype=np.float64), int(n_grid)
     lse = float(np.logaddexp.reduce(mu))
     lo, hi = (lse - 40.0, lse + 40.0) if b_range is None else map(float, b_range)
-    _memory.require(_memory.array_bytes(v.integer("n_grid", n_grid, minimum=3), mu.size, itemsize=4 * 8),
+    _memory.require(_memory.array_bytes(n_grid, mu.size, itemsize=4 * 8),
                     f"attention weights on a grid of {n_grid} b values", alternative="use a smaller n_grid")
-    b = np.linspace(lo, hi, v.integer("n_grid", n_grid, minimum=3))
+    b = np.linspace(lo, hi, n_grid)
     h = (hi - lo) / (b.size - 1)
     A = attention_weight(mu, b)
     return float(np.max(np.abs(A[2:] - A[:-2]) / (2 * h)))
 
 
+@validate_params({"mu": [Array(ndim=1)], "slope": [Interval(Real, 0, None)], "distance": [Interval(Integral, 0, None)],
+                  "n_max": [Interval(Integral, 1, None)]})
 def alibi_extrapolation_terms(mu, *, slope: float, distance: int, n_max: int, reading: str = "weight",
                               values=None, value_b=None) -> dict:
     r"""Both sides of li2025 Eq. 9 for one row: :math:`\lvert A(\mu,-\alpha d)-A(\mu,-\alpha N_{max})\rvert\le L_A\alpha(d-N_{max})`.
@@ -229,7 +246,7 @@ def alibi_extrapolation_terms(mu, *, slope: float, distance: int, n_max: int, re
 
     Raises
     ------
-    petheory.errors.ValidationError
+    petheory.errors.ParameterError
         ``distance <= n_max``, a negative ``slope``, ``n_max`` below 1, mis-shaped inputs.
 
     References
@@ -244,11 +261,11 @@ def alibi_extrapolation_terms(mu, *, slope: float, distance: int, n_max: int, re
     >>> t["lhs"] <= t["sharp"] <= t["rhs"], t["rhs"]  # L_A alpha (d - N_max) = 0.25 * 0.5 * 2
     (True, 0.25)
     """
-    alpha = v.real("slope", slope, nonnegative=True)
-    n_max = v.integer("n_max", n_max, minimum=1)
-    dist = v.integer("distance", distance, minimum=0)
-    if dist <= n_max:
-        raise ValidationError(f"Eq. 9 is about keys beyond the training length: distance must be > n_max={n_max}, got {dist}")
+    alpha, n_max, dist = float(slope), int(n_max), int(distance)
+    if dist <= n_max:  # a rule between two parameters
+        raise ParameterError("distance", f"> n_max = {n_max} (Eq. 9 is about keys beyond the training length)", distance,
+                             owner=alibi_extrapolation_terms)
+    mu = np.asarray(mu, dtype=np.float64)
     b1, b0 = -alpha * dist, -alpha * n_max
     grid = np.linspace(b1, b0, 257)
     A = attention_weight(mu, grid)
@@ -259,10 +276,9 @@ def alibi_extrapolation_terms(mu, *, slope: float, distance: int, n_max: int, re
         o = attention_output(mu, np.array([b1, b0]), values, value_b)
         lhs = float(np.linalg.norm(o[0] - o[1]))
         LA = alibi_lipschitz("output", values=values, value_b=value_b)
-        mu_ = v.array("mu", mu, ndim=1)
-        w = np.exp(mu_ - np.logaddexp.reduce(mu_))
+        w = np.exp(mu - np.logaddexp.reduce(mu))
         spread = float(np.linalg.norm(np.asarray(value_b, dtype=np.float64) - w @ np.asarray(values, dtype=np.float64)))
     # A(1-A) is unimodal in b, so its max over the interval is at the grid max or at A = 1/2 if inside
-    lse = float(np.logaddexp.reduce(v.array("mu", mu, ndim=1)))
+    lse = float(np.logaddexp.reduce(mu))
     peak = 0.25 if b1 <= lse <= b0 else float(np.max(A * (1 - A)))
     return {"lhs": lhs, "rhs": LA * alpha * (dist - n_max), "sharp": peak * spread * alpha * (dist - n_max), "L_A": LA}

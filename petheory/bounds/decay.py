@@ -12,18 +12,26 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from numbers import Integral, Real
 
 import numpy as np
 
 from petheory import _memory
-from petheory import _validate as v
 from petheory import encodings as enc
+from petheory._validate import Each, Even, Interval, StrOptions, validate_params
 from petheory.fits import fit_line, fit_power_law
+
+_AT_LEAST_1 = Interval(Integral, 1, None)
+#: A sinusoidal ladder's width and base (sin/cos pairs; base > 0).
+_LADDER = {"d": [Even()], "base": [Interval(Real, 0, None, closed="neither")]}
 
 
 # =============================================================================== wavelet
 
 
+@validate_params({"n": [_AT_LEAST_1], "d": [_AT_LEAST_1], "start": [Interval(Integral, 0, None)],
+                  "n_max": [_AT_LEAST_1, None], "normalisation": [StrOptions(enc.WAVELET_NORMALISATIONS)],
+                  "dilation": [StrOptions(enc.WAVELET_DILATIONS)]})
 def wavelet_norms(n: int, d: int, *, start: int = 0, wavelet: str = "db2", n_max: int | None = None,
                   normalisation: str = "l2", resolution: int = 10, dilation: str = "unit") -> np.ndarray:
     r""":math:`\lVert PE_{wav}(pos)\rVert_2` for positions ``start..start+n-1``, shape (n,), without the (n, d) table.
@@ -67,12 +75,9 @@ def wavelet_norms(n: int, d: int, *, start: int = 0, wavelet: str = "db2", n_max
     >>> bounds.wavelet_norms(2, 50_000, n_max=1000).shape  # no (n, d) table is built
     (2,)
     """
-    n = v.integer("n", n, minimum=1)
-    d = v.integer("d", d, minimum=1)
-    n_max = n if n_max is None else v.integer("n_max", n_max, minimum=1)
-    v.choice("normalisation", normalisation, enc.WAVELET_NORMALISATIONS)
-    v.choice("dilation", dilation, enc.WAVELET_DILATIONS)
-    pos = v.integer("start", start, minimum=0) + np.arange(n, dtype=np.float64)
+    n, d = int(n), int(d)
+    n_max = n if n_max is None else int(n_max)
+    pos = int(start) + np.arange(n, dtype=np.float64)
     sq = np.zeros(n)
     for _j, _cols, vals in enc.wavelet_terms(pos, d, wavelet=wavelet, n_max=n_max, normalisation=normalisation,
                                              dilation=dilation, resolution=resolution):
@@ -102,6 +107,7 @@ def wavelet_support_length(wavelet: str = "db2") -> int:
     return enc.wavefun(wavelet, 4)[2] - 1
 
 
+@validate_params({"d": [_AT_LEAST_1], "n_max": [_AT_LEAST_1]})
 def wavelet_support_end(d: int, n_max: int, *, wavelet: str = "db2", dilation: str = "unit", resolution: int = 10) -> int:
     r"""First position from which every feature of the wavelet encoding is exactly 0.
 
@@ -138,8 +144,7 @@ def wavelet_support_end(d: int, n_max: int, *, wavelet: str = "db2", dilation: s
     >>> end, bool(np.all(P[end:] == 0)), bool(np.any(P[end - 1] != 0))  # db2 (S = 3), 'unit': end = S * n_max
     (24, True, True)
     """
-    d = v.integer("d", d, minimum=1)
-    n_max = v.integer("n_max", n_max, minimum=1)
+    d, n_max = int(d), int(n_max)
     x, psi, taps = enc.wavefun(wavelet, resolution)
     atoms = enc.wavelet_atoms(d, taps - 1, dilation=dilation, n_max=n_max)
     end = max((k + float(x[-1])) * 2.0 ** (-j) for j, k in atoms) * (n_max if dilation == "unit" else 1)
@@ -234,6 +239,8 @@ def wavelet_decay_fit(wavelet: str = "db2", *, resolution: int = 10, floor: floa
                     float(fit.intercept), (float(x[keep[0]]), float(x[keep[-1]])))
 
 
+@validate_params({"d": [_AT_LEAST_1], "n_max": [_AT_LEAST_1], "beta": [Interval(Real, 0, None), None],
+                  "samples_per_unit": [_AT_LEAST_1]})
 def wavelet_scale_ratios(d: int, *, wavelet: str = "db2", n_max: int, normalisation: str = "l2",
                          dilation: str = "unit", beta: float | None = None, samples_per_unit: int = 64,
                          resolution: int = 10) -> dict:
@@ -283,11 +290,9 @@ def wavelet_scale_ratios(d: int, *, wavelet: str = "db2", n_max: int, normalisat
     >>> [round(c / paper["C"][0], 6) for c in paper["C"]]  # the paper's amplitude: one C for every scale
     [1.0, 1.0, 1.0]
     """
-    d = v.integer("d", d, minimum=1)
-    n_max = v.integer("n_max", n_max, minimum=1)
-    spu = v.integer("samples_per_unit", samples_per_unit, minimum=1)
+    d, n_max, spu = int(d), int(n_max), int(samples_per_unit)
     S = wavelet_support_length(wavelet)
-    beta = wavelet_decay_fit(wavelet, resolution=resolution).beta if beta is None else v.real("beta", beta, nonnegative=True)
+    beta = wavelet_decay_fit(wavelet, resolution=resolution).beta if beta is None else float(beta)
     atoms = enc.wavelet_atoms(d, S, dilation=dilation, n_max=n_max)
     if dilation == "unit":
         # t = p / M with M = spu 2^jmax: every atom, down to the finest, gets >= spu samples per unit width
@@ -315,6 +320,7 @@ def wavelet_scale_ratios(d: int, *, wavelet: str = "db2", n_max: int, normalisat
     return {"scales": out_j, "C": out_C, "beta": beta}
 
 
+@validate_params({"sizes": [Each(Interval(Integral, 4, None))], "d": [_AT_LEAST_1, StrOptions({"full"})]})
 def wavelet_norm_growth(sizes, *, wavelet: str = "db2", normalisation: str = "none", dilation: str = "unit",
                         d: int | str = "full") -> dict:
     r"""li2025's unnormalised wavelet growth :math:`O(N_{max}\sqrt{\log N_{max}})` (Table 2), measured: :math:`\sup_{pos<N_{max}}\lVert PE_{wav}(pos)\rVert_2` for each :math:`N_{max}` in ``sizes``, and fits.
@@ -354,7 +360,7 @@ def wavelet_norm_growth(sizes, *, wavelet: str = "db2", normalisation: str = "no
     >>> round(g["fit"]["slope"], 2), g["ratio_fit"]["slope_ci"][1] < 0  # ~ sqrt(N_max): below N_max sqrt(log N_max)
     (0.5, True)
     """
-    sizes = [v.integer("size", s, minimum=4) for s in sizes]
+    sizes = [int(s) for s in sizes]
     S = wavelet_support_length(wavelet)
     norms, widths = [], []
     for N in sizes:
@@ -366,7 +372,7 @@ def wavelet_norm_growth(sizes, *, wavelet: str = "db2", normalisation: str = "no
                 J = int(math.ceil(math.log2(N)))
                 width = sum((-(-N // 2 ** (-j)) + S - 1) for j in range(-J, 1))
         else:
-            width = v.integer("d", d, minimum=1)
+            width = int(d)
         widths.append(width)
         norms.append(float(np.max(wavelet_norms(N, width, wavelet=wavelet, n_max=N, normalisation=normalisation,
                                                 dilation=dilation))))
@@ -381,6 +387,7 @@ def wavelet_norm_growth(sizes, *, wavelet: str = "db2", normalisation: str = "no
 # =============================================================================== Legendre
 
 
+@validate_params({"d": [_AT_LEAST_1]})
 def legendre_norm_bound(d: int, orthonormal: bool = False) -> float:
     r"""li2025 Table 2, Legendre "bounded": :math:`\sup_{x\in[-1,1]}\lVert(c_kP_k(x))_k\rVert_2=(\sum_kc_k^2)^{1/2}`, attained at x=1 where :math:`P_k(1)=1`.
 
@@ -406,12 +413,13 @@ def legendre_norm_bound(d: int, orthonormal: bool = False) -> float:
     >>> bool(norms.max() <= 2.0), round(float(norms[-1]), 6)  # attained at the last training position (x = 1)
     (True, 2.0)
     """
-    d = v.integer("d", d, minimum=1)
+    d = int(d)
     _memory.require(_memory.array_bytes(d, itemsize=2 * 8), f"Legendre constants (d = {d})")
     c2 = (2.0 * np.arange(d) + 1.0) / 2.0 if orthonormal else np.ones(d)
     return float(math.sqrt(c2.sum()))
 
 
+@validate_params({"d": [_AT_LEAST_1]})
 def legendre_limit(d: int, orthonormal: bool = False) -> np.ndarray:
     r"""li2025 §6, Legendre saturation: the vector :math:`PE_\infty=(c_kP_k(1))_k=(c_k)_k`, shape (d,).
 
@@ -437,11 +445,12 @@ def legendre_limit(d: int, orthonormal: bool = False) -> np.ndarray:
     >>> bool(np.allclose(P, bounds.legendre_limit(3)))
     True
     """
-    d = v.integer("d", d, minimum=1)
+    d = int(d)
     _memory.require(_memory.array_bytes(d, itemsize=2 * 8), f"Legendre saturation vector (d = {d})")
     return np.sqrt((2.0 * np.arange(d) + 1.0) / 2.0) if orthonormal else np.ones(d)
 
 
+@validate_params({"n_max": [Interval(Integral, 2, None)], "d": [_AT_LEAST_1]})
 def legendre_saturation_bound(pos, n_max: int, d: int, *, orthonormal: bool = False, position_map: str = "linear",
                               beyond: str = "clip") -> np.ndarray:
     r"""li2025 §6, Legendre saturation: upper bound on :math:`\lVert PE(pos)-PE_\infty\rVert_2`, shape like ``pos``.
@@ -483,9 +492,9 @@ def legendre_saturation_bound(pos, n_max: int, d: int, *, orthonormal: bool = Fa
     >>> float(bounds.legendre_saturation_bound(12, 10, 4, beyond="extrapolate"))
     inf
     """
-    x = enc.legendre_positions(pos, v.integer("n_max", n_max, minimum=2), position_map=position_map, beyond=beyond)
+    x = enc.legendre_positions(pos, int(n_max), position_map=position_map, beyond=beyond)
     c = legendre_limit(d, orthonormal)  # refuses a d that cannot fit
-    k = np.arange(v.integer("d", d, minimum=1), dtype=np.float64)
+    k = np.arange(int(d), dtype=np.float64)
     lip = float(np.linalg.norm(c * k * (k + 1) / 2))
     return np.where(x > 1.0, np.inf, (1.0 - x) * lip)
 
@@ -493,6 +502,7 @@ def legendre_saturation_bound(pos, n_max: int, d: int, *, orthonormal: bool = Fa
 # =============================================================================== sinusoidal ambiguity
 
 
+@validate_params(_LADDER)
 def sinusoidal_offset_distance(offsets, d: int, *, base: float = 10000.0) -> np.ndarray:
     r""":math:`D(\Delta)=\lVert PE(p+\Delta)-PE(p)\rVert_2=(\sum_i2(1-\cos\omega_i\Delta))^{1/2}`, same shape as ``offsets``.
 
@@ -525,8 +535,7 @@ def sinusoidal_offset_distance(offsets, d: int, *, base: float = 10000.0) -> np.
     >>> bool(np.allclose(np.linalg.norm(P[50:53] - P[50], axis=1), D))  # the same from any position
     True
     """
-    d = v.even("d", d)
-    base = v.real("base", base, positive=True)
+    d, base = int(d), float(base)
     delta = np.asarray(offsets, dtype=np.float64)
     _memory.require(_memory.array_bytes(d // 2 + 3 * delta.size, itemsize=8), f"sinusoidal offset distances (d = {d}, {delta.size} offsets)",
                     flops=10.0 * delta.size * (d // 2))
@@ -536,6 +545,7 @@ def sinusoidal_offset_distance(offsets, d: int, *, base: float = 10000.0) -> np.
     return np.sqrt(out)
 
 
+@validate_params({**_LADDER, "max_offset": [Interval(Integral, 2, None)]})
 def sinusoidal_ambiguity_onset(d: int, *, base: float = 10000.0, max_offset: int = 10**6, chunk: int = 1 << 16) -> int | None:
     r"""Smallest offset :math:`\Delta\ge2` with :math:`D(\Delta)<D(1)`: two positions :math:`\Delta` apart closer than neighbours.
 
@@ -570,9 +580,7 @@ def sinusoidal_ambiguity_onset(d: int, *, base: float = 10000.0, max_offset: int
     >>> bounds.sinusoidal_ambiguity_onset(64, max_offset=10**5) is None  # slower pairs keep offsets apart
     True
     """
-    d = v.even("d", d)
-    base = v.real("base", base, positive=True)
-    max_offset = v.integer("max_offset", max_offset, minimum=2)
+    d, base, max_offset = int(d), float(base), int(max_offset)
     _memory.require(_memory.array_bytes(d // 2 + 4 * int(chunk), itemsize=8), f"sinusoidal ambiguity search (d = {d}, chunks of {chunk})")
     w = enc.rope_frequencies(d, base=base)  # fastest first
     target = float(sinusoidal_offset_distance(1.0, d, base=base)) ** 2
@@ -590,6 +598,7 @@ def sinusoidal_ambiguity_onset(d: int, *, base: float = 10000.0, max_offset: int
     return None
 
 
+@validate_params(_LADDER)
 def sinusoidal_slowest_period(d: int, *, base: float = 10000.0) -> float:
     r"""Period :math:`2\pi\,base^{(d-2)/d}` of the slowest sine-cosine pair, in positions.
 
@@ -613,6 +622,5 @@ def sinusoidal_slowest_period(d: int, *, base: float = 10000.0) -> float:
     >>> round(bounds.sinusoidal_slowest_period(128), 1)  # 2 pi 10000^(126/128): well past 10000 positions
     54410.1
     """
-    d = v.even("d", d)
-    base = v.real("base", base, positive=True)
+    d, base = int(d), float(base)
     return 2.0 * math.pi * base ** ((d - 2) / d)

@@ -9,17 +9,23 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from numbers import Integral, Real
 
 import numpy as np
 
-from petheory import _validate as v
-from petheory.errors import ValidationError
+from petheory._validate import Array, Interval, validate_params
+from petheory.errors import ParameterError
 from petheory.rounding import json_number
 
 
 GELU_LIPSCHITZ = 1.1289  # max_x d/dx [x Phi(x)], attained near x = 0.75 (rounded up)
 
 
+_MATRIX, _VECTOR = [Array(ndim=2)], Array(ndim=1)
+
+
+@validate_params({"w_q": _MATRIX, "w_k": _MATRIX, "w_v": _MATRIX, "w_o": _MATRIX, "n_head": [Interval(Integral, 1, None)],
+                  "radius": [Interval(Real, 0, None)], "b_q": [_VECTOR, None], "b_k": [_VECTOR, None]})
 def attention_lipschitz(w_q, w_k, w_v, w_o, *, n_head: int, radius: float, b_q=None, b_k=None) -> float:
     r"""Lipschitz constant of multi-head softmax self-attention on tokens with :math:`\lVert x_t\rVert\le R`.
 
@@ -63,7 +69,7 @@ def attention_lipschitz(w_q, w_k, w_v, w_o, *, n_head: int, radius: float, b_q=N
 
     Raises
     ------
-    petheory.errors.ValidationError
+    petheory.errors.ParameterError
         A row count of ``w_q`` not divisible by ``n_head``, a negative ``radius``, arrays of the wrong
         dimension or with non-finite entries.
 
@@ -91,15 +97,14 @@ def attention_lipschitz(w_q, w_k, w_v, w_o, *, n_head: int, radius: float, b_q=N
     >>> bool(ratio <= L)
     True
     """
-    H = v.integer("n_head", n_head, minimum=1)
-    R = v.real("radius", radius, nonnegative=True)
-    mats = [v.array(nm, w, ndim=2) for nm, w in (("w_q", w_q), ("w_k", w_k), ("w_v", w_v))]
-    wo = v.array("w_o", w_o, ndim=2)
+    H, R = int(n_head), float(radius)
+    mats = [np.asarray(w, dtype=np.float64) for w in (w_q, w_k, w_v)]
+    wo = np.asarray(w_o, dtype=np.float64)
     d_out = mats[0].shape[0]
-    if d_out % H:
-        raise ValidationError(f"the query width {d_out} must be divisible by n_head={H}")
-    bq = np.zeros(d_out) if b_q is None else v.array("b_q", b_q, ndim=1)
-    bk = np.zeros(d_out) if b_k is None else v.array("b_k", b_k, ndim=1)
+    if d_out % H:  # a rule between two parameters
+        raise ParameterError("n_head", f"a divisor of the query width {d_out} (the rows of w_q)", n_head,
+                             owner=attention_lipschitz)
+    bq, bk = (np.zeros(d_out) if b is None else np.asarray(b, dtype=np.float64) for b in (b_q, b_k))
     hd = d_out // H
     per_head = []
     for h in range(H):
@@ -110,6 +115,8 @@ def attention_lipschitz(w_q, w_k, w_v, w_o, *, n_head: int, radius: float, b_q=N
     return float(np.linalg.norm(wo, 2) * math.sqrt(sum(x**2 for x in per_head)))
 
 
+@validate_params({"gamma": [_VECTOR], "eps": [Interval(Real, 0, None, closed="neither")],
+                  "variance_floor": [Interval(Real, 0, None)]})
 def layernorm_lipschitz(gamma, *, eps: float, variance_floor: float = 0.0) -> float:
     r"""Lipschitz constant of LayerNorm on inputs whose per-token variance is at least ``variance_floor``.
 
@@ -134,7 +141,7 @@ def layernorm_lipschitz(gamma, *, eps: float, variance_floor: float = 0.0) -> fl
 
     Raises
     ------
-    petheory.errors.ValidationError
+    petheory.errors.ParameterError
         An empty or non-finite ``gamma``, a non-positive ``eps``, a negative ``variance_floor``.
 
     References
@@ -155,9 +162,7 @@ def layernorm_lipschitz(gamma, *, eps: float, variance_floor: float = 0.0) -> fl
     >>> bool(np.linalg.norm(ln(x) - ln(y)) / np.linalg.norm(x - y) <= L), round(L, 6)
     (True, 0.707105)
     """
-    g = v.array("gamma", gamma, ndim=1)
-    eps = v.real("eps", eps, positive=True)
-    vf = v.real("variance_floor", variance_floor, nonnegative=True)
+    g, eps, vf = np.asarray(gamma, dtype=np.float64), float(eps), float(variance_floor)
     return float(np.max(np.abs(g)) / math.sqrt(vf + eps))
 
 

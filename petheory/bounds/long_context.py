@@ -21,26 +21,34 @@ Theory only: no file is read, nothing imports torch.
 from __future__ import annotations
 
 import math
+from numbers import Integral, Real
 
 import numpy as np
 
-from petheory import _validate as v
+from petheory._validate import Array, Each, Even, Interval, validate_params
 from petheory.encodings import longrope_attention_factor, yarn_mscale
-from petheory.errors import ValidationError
+from petheory.errors import ParameterError
 
 __all__ = ["liu_critical_dimension", "liu_extrapolation_bound", "roformer_partial_sums", "roformer_relative_bound",
            "abel_bound", "attention_temperatures", "single_target_attention", "decay_mask_peak"]
 
-def _freqs(freqs) -> np.ndarray:
-    w = v.array("freqs", freqs, ndim=1)
-    if w.size == 0 or not np.all(w >= 0):
-        raise ValidationError("freqs must be a non-empty 1-d array of non-negative band frequencies (rad/position)")
+#: Band frequencies: a non-empty 1-D real array (their sign is :func:`_freqs`'s rule).
+_FREQS = [Array(ndim=1)]
+_POSITIVE = Interval(Real, 0, None, closed="neither")
+
+
+def _freqs(freqs, owner) -> np.ndarray:
+    """Declared ``freqs`` (``_FREQS``) as float64, each >= 0 (a sign no declaration states), for ``owner``."""
+    w = np.asarray(freqs, dtype=np.float64)
+    if not np.all(w >= 0):
+        raise ParameterError("freqs", "non-negative band frequencies (rad/position)", freqs, owner=owner)
     return w
 
 
 # --------------------------------------------------------------------------- Liu et al. 2023
 
 
+@validate_params({"d": [Even()], "base": [Interval(Real, 1, None, closed="neither")], "context": [_POSITIVE]})
 def liu_critical_dimension(d: int, base: float, context: int) -> int:
     r"""Liu et al.'s critical dimension :math:`d_{extra} = 2\lceil \tfrac d2\log_{b}\tfrac{T_{train}}{2\pi}\rceil` (Eq. 8).
 
@@ -64,7 +72,7 @@ def liu_critical_dimension(d: int, base: float, context: int) -> int:
 
     Raises
     ------
-    ValidationError
+    petheory.errors.ParameterError
         If ``d`` is not even, ``base`` <= 1 or ``context`` <= 0.
 
     See Also
@@ -85,15 +93,12 @@ def liu_critical_dimension(d: int, base: float, context: int) -> int:
     >>> liu_critical_dimension(128, 1e4, 4)      # shorter than 2 pi: no band does
     0
     """
-    d = v.even("d", d)
-    base = v.real("base", base, positive=True)
-    if base <= 1.0:
-        raise ValidationError(f"base must be > 1 (frequencies base**(-2i/d) decrease with i), got {base}")
-    T = v.real("context", context, positive=True)
+    d, base, T = int(d), float(base), float(context)
     x = (d / 2) * math.log(T / (2 * math.pi)) / math.log(base)
     return int(min(max(2 * math.ceil(x), 0), d))
 
 
+@validate_params({"d": [Even()], "d_extra": [Interval(Integral, 0, None)], "base": [_POSITIVE]})
 def liu_extrapolation_bound(d: int, d_extra: int, base: float) -> float:
     r"""Liu et al.'s extrapolation bound of a model fine-tuned with base β: :math:`T_{extra} = 2\pi\beta^{d_{extra}/d}` (Eq. 9).
 
@@ -116,7 +121,7 @@ def liu_extrapolation_bound(d: int, d_extra: int, base: float) -> float:
 
     Raises
     ------
-    ValidationError
+    petheory.errors.ParameterError
         If ``d`` is not even, ``d_extra`` is outside [0, d] or ``base`` <= 0.
 
     See Also
@@ -135,15 +140,16 @@ def liu_extrapolation_bound(d: int, d_extra: int, base: float) -> float:
     >>> round(liu_extrapolation_bound(128, 92, 5e5))   # fine-tuned with a larger base: further
     78400
     """
-    d = v.even("d", d)
-    de = v.integer("d_extra", d_extra, minimum=0, maximum=d)
-    base = v.real("base", base, positive=True)
+    d, de, base = int(d), int(d_extra), float(base)
+    if de > d:  # a rule between two parameters
+        raise ParameterError("d_extra", f"<= d = {d}", d_extra, owner=liu_extrapolation_bound)
     return 2 * math.pi * base ** (de / d)
 
 
 # --------------------------------------------------------------------------- RoFormer §3.4.3
 
 
+@validate_params({"freqs": _FREQS})
 def roformer_partial_sums(r, freqs) -> np.ndarray:
     r"""RoFormer's partial sums :math:`S_j = \sum_{k<j} e^{i r\theta_k}`, j = 1..d/2, shape (len(r), d/2), complex.
 
@@ -161,7 +167,7 @@ def roformer_partial_sums(r, freqs) -> np.ndarray:
 
     Raises
     ------
-    ValidationError
+    petheory.errors.ParameterError
         If ``freqs`` is empty, not 1-D, or has a negative entry.
 
     See Also
@@ -182,7 +188,7 @@ def roformer_partial_sums(r, freqs) -> np.ndarray:
     >>> roformer_partial_sums([0, 1, 2], [1.0, 0.5, 0.1, 0.01]).shape
     (3, 4)
     """
-    return _partial_sums(np.atleast_1d(np.asarray(r, dtype=np.float64)), _freqs(freqs))
+    return _partial_sums(np.atleast_1d(np.asarray(r, dtype=np.float64)), _freqs(freqs, roformer_partial_sums))
 
 
 def _partial_sums(r: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -190,6 +196,7 @@ def _partial_sums(r: np.ndarray, w: np.ndarray) -> np.ndarray:
     return np.cumsum(np.exp(1j * r[:, None] * w), axis=1)
 
 
+@validate_params({"freqs": _FREQS})
 def roformer_relative_bound(r, freqs) -> np.ndarray:
     r"""RoFormer's relative upper bound :math:`\tfrac{1}{d/2}\sum_{j=1}^{d/2}|S_j|` at each distance r (§3.4.3, Fig. 2).
 
@@ -210,7 +217,7 @@ def roformer_relative_bound(r, freqs) -> np.ndarray:
 
     Raises
     ------
-    ValidationError
+    petheory.errors.ParameterError
         If ``freqs`` is empty, not 1-D, or has a negative entry.
 
     See Also
@@ -228,7 +235,7 @@ def roformer_relative_bound(r, freqs) -> np.ndarray:
     >>> roformer_relative_bound([0, 1000], rope_frequencies(128, base=1e4)).round(2).tolist()
     [32.5, 4.47]
     """
-    w = _freqs(freqs)
+    w = _freqs(freqs, roformer_relative_bound)
     r = np.atleast_1d(np.asarray(r, dtype=np.float64))
     out = np.empty(r.shape)
     for lo in range(0, r.size, 4096):
@@ -236,6 +243,7 @@ def roformer_relative_bound(r, freqs) -> np.ndarray:
     return out
 
 
+@validate_params({"h": [Array(dtype="complex")], "freqs": _FREQS})
 def abel_bound(h, r: float, freqs) -> tuple[float, float]:
     r"""Both sides of RoFormer's Eq. (37): :math:`|\sum_i h_i e^{ir\theta_i}|` and :math:`\max_i|h_{i+1}-h_i|\sum_j|S_j|`.
 
@@ -261,7 +269,7 @@ def abel_bound(h, r: float, freqs) -> tuple[float, float]:
 
     Raises
     ------
-    ValidationError
+    petheory.errors.ParameterError
         If ``h`` has not one finite entry per band, or ``freqs`` is invalid.
 
     See Also
@@ -279,10 +287,11 @@ def abel_bound(h, r: float, freqs) -> tuple[float, float]:
     >>> lhs <= rhs
     True
     """
-    w = _freqs(freqs)
-    h = np.asarray(h, dtype=np.complex128).ravel()
-    if h.shape != w.shape or not np.all(np.isfinite(h)):
-        raise ValidationError(f"h must hold one finite (complex) number per band, {w.size}, got shape {h.shape}")
+    w = _freqs(freqs, abel_bound)
+    hv = np.asarray(h, dtype=np.complex128).ravel()
+    if hv.shape != w.shape:  # a rule between two parameters
+        raise ParameterError("h", f"of one number per band ({w.size}, as freqs has)", h, owner=abel_bound)
+    h = hv
     e = np.exp(1j * float(r) * w)
     lhs = abs(np.sum(h * e))
     dh = np.abs(np.diff(np.append(h, 0.0)))
@@ -292,6 +301,9 @@ def abel_bound(h, r: float, freqs) -> tuple[float, float]:
 # --------------------------------------------------------------------------- temperatures
 
 
+@validate_params({"lengths": [Interval(Integral, 1, None), Each(Interval(Integral, 1, None))], "scale": [_POSITIVE],
+                  "context": [Interval(Integral, 2, None), None], "ssmax_s": [_POSITIVE],
+                  "llama4_floor": [Interval(Integral, 1, None)], "llama4_attn_scale": [Interval(Real, None, None)]})
 def attention_temperatures(lengths, *, scale: float = 1.0, context: int | None = None,
                            ssmax_s: float = 1.0, llama4_floor: int = 8192, llama4_attn_scale: float = 0.1) -> dict:
     r"""The factor on the attention logits at each length n, per method.
@@ -327,7 +339,7 @@ def attention_temperatures(lengths, *, scale: float = 1.0, context: int | None =
 
     Raises
     ------
-    ValidationError
+    petheory.errors.ParameterError
         If a length is < 1, or a parameter is out of its range.
 
     See Also
@@ -345,18 +357,20 @@ def attention_temperatures(lengths, *, scale: float = 1.0, context: int | None =
     >>> [round(x, 4) for x in t["yarn"]], [round(x, 4) for x in t["llama4"]]
     ([1.4591, 1.4591], [1.0, 1.1609])
     """
-    n = np.asarray([v.integer("length", x, minimum=1) for x in np.atleast_1d(lengths)], dtype=np.float64)
-    s = v.real("scale", scale, positive=True)
-    L = v.integer("context", context if context is not None else int(n.max()), minimum=2)
-    f = v.integer("llama4_floor", llama4_floor, minimum=1)
+    n = np.asarray([int(x) for x in np.atleast_1d(lengths)], dtype=np.float64)
+    s, f = float(scale), int(llama4_floor)
+    L = int(n.max()) if context is None else int(context)
+    if L < 2:  # the largest length stands for a context left out
+        raise ParameterError("context", ">= 2", L, owner=attention_temperatures)
     p = n - 1
     return {"lengths": n.astype(int).tolist(),
             "yarn": [yarn_mscale(s) ** 2] * n.size,
             "longrope": [longrope_attention_factor(s, L) ** 2] * n.size,
-            "llama4": (1.0 + v.real("llama4_attn_scale", llama4_attn_scale) * np.log(np.floor((p + 1) / f) + 1)).tolist(),
-            "ssmax": (v.real("ssmax_s", ssmax_s, positive=True) * np.log(n)).tolist()}
+            "llama4": (1.0 + float(llama4_attn_scale) * np.log(np.floor((p + 1) / f) + 1)).tolist(),
+            "ssmax": (float(ssmax_s) * np.log(n)).tolist()}
 
 
+@validate_params({"gap": [Interval(Real, None, None)]})
 def single_target_attention(gap: float, n, *, logit_factor=1.0) -> np.ndarray:
     r"""Softmax weight of one target whose logit exceeds n - 1 equal distractors' by ``gap``, after a factor on the logits.
 
@@ -379,7 +393,7 @@ def single_target_attention(gap: float, n, *, logit_factor=1.0) -> np.ndarray:
 
     Raises
     ------
-    ValidationError
+    petheory.errors.ParameterError
         If ``gap`` is not a finite real number or some n < 1.
 
     See Also
@@ -405,16 +419,18 @@ def single_target_attention(gap: float, n, *, logit_factor=1.0) -> np.ndarray:
     >>> single_target_attention(1.0, n, logit_factor=np.log(n)).round(6).tolist()
     [0.666667, 0.502513, 0.500025]
     """
-    g = v.real("gap", gap)
-    n = np.asarray(n, dtype=np.float64)
-    if not np.all(n >= 1):
-        raise ValidationError("n (keys attended) must be >= 1")
+    g = float(gap)
+    nv = np.asarray(n, dtype=np.float64)
+    if not np.all(nv >= 1):
+        raise ParameterError("n", ">= 1 (keys attended, the target included)", n, owner=single_target_attention)
+    n = nv
     c = np.asarray(logit_factor, dtype=np.float64)
     z = c * g - np.log(np.maximum(n - 1, 0.0) + (n == 1))  # log-odds; n = 1: only the target
     out = 1.0 / (1.0 + np.exp(-z))
     return np.where(n == 1, 1.0, out)
 
 
+@validate_params({"t": [Interval(Integral, 0, None)], "m": [_POSITIVE]})
 def decay_mask_peak(t: int, m: float) -> tuple[int, float]:
     r"""Wu et al. 2025's decay-mask peak: the argmax over integer x >= 0 of :math:`\binom{t+x}{x}e^{-xm}`, and :math:`t/(e^m-1)`.
 
@@ -439,7 +455,7 @@ def decay_mask_peak(t: int, m: float) -> tuple[int, float]:
 
     Raises
     ------
-    ValidationError
+    petheory.errors.ParameterError
         If ``t`` < 0 or ``m`` <= 0.
 
     Examples
@@ -452,8 +468,7 @@ def decay_mask_peak(t: int, m: float) -> tuple[int, float]:
     >>> x, round(peak, 6)
     (58, 58.197671)
     """
-    t = v.integer("t", t, minimum=0)
-    m = v.real("m", m, positive=True)
+    t, m = int(t), float(m)
     peak = t / math.expm1(m)
     hi = int(min(math.ceil(2 * peak) + 2, 10_000_000))
     x = np.arange(hi + 1, dtype=np.float64)

@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import functools
 import math
+from numbers import Integral, Real
 
 import numpy as np
 
 from petheory import _memory
-from petheory import _validate as v
 from petheory._threads import blas_threads
+from petheory._validate import Array, Even, Interval, validate_params
 from petheory.encodings import rope_frequencies
-from petheory.errors import ValidationError
+from petheory.errors import ParameterError, ValidationError
 
 __all__ = ["MEN_FIT", "men_kernel", "men_min_kernel", "men_passes", "men_first_passing", "men_grid", "men_smallest_base",
            "men_every_larger_base"]
@@ -34,13 +35,19 @@ _FIRST = 128
 _CHUNK = 64
 
 
-def _freqs(freqs) -> np.ndarray:
-    w = v.array("freqs", freqs, ndim=1)
-    if w.size == 0 or not np.all(w >= 0):
-        raise ValidationError("freqs must be a non-empty 1-d array of non-negative band frequencies (rad/position)")
+_POSITIVE = Interval(Real, 0, None, closed="neither")
+_CONTEXT = Interval(Integral, 1, None)
+
+
+def _freqs(freqs, owner) -> np.ndarray:
+    """Declared ``freqs`` (a non-empty 1-D real array) as float64, each >= 0 (a sign no declaration states)."""
+    w = np.asarray(freqs, dtype=np.float64)
+    if not np.all(w >= 0):
+        raise ParameterError("freqs", "non-negative band frequencies (rad/position)", freqs, owner=owner)
     return w
 
 
+@validate_params({"freqs": [Array(ndim=1)]})
 def men_kernel(m, freqs) -> np.ndarray:
     r"""Men et al.'s :math:`B_{m,\theta} = \sum_i \cos(m\,\theta_i)` at each distance m (Theorem 1).
 
@@ -65,11 +72,12 @@ def men_kernel(m, freqs) -> np.ndarray:
     >>> men_kernel([0, 1], rope_frequencies(4, base=100.0)).round(4).tolist()
     [2.0, 1.5353]
     """
-    w = _freqs(freqs)
+    w = _freqs(freqs, men_kernel)
     m = np.asarray(m, dtype=np.float64)
     return np.cos(m[..., None] * w).sum(-1)
 
 
+@validate_params({"freqs": [Array(ndim=1)], "context": [_CONTEXT]})
 def men_min_kernel(freqs, context: int, *, stop_below: float | None = 0.0) -> tuple[float, int]:
     r"""The minimum of :math:`B_{m,\theta}` over integer :math:`0\le m\le L` and where it is (the first m that reaches it).
 
@@ -93,7 +101,7 @@ def men_min_kernel(freqs, context: int, *, stop_below: float | None = 0.0) -> tu
 
     Raises
     ------
-    petheory.errors.ValidationError
+    petheory.errors.ParameterError
         Empty or negative ``freqs``, ``context`` below 1.
 
     Notes
@@ -121,7 +129,7 @@ def men_min_kernel(freqs, context: int, *, stop_below: float | None = 0.0) -> tu
     >>> round(value, 4), m, bool(abs(men_kernel(m, w) - value) < 1e-9)
     (-11.1156, 1003, True)
     """
-    return _min_kernel(_freqs(freqs), v.integer("context", context, minimum=1), stop_below)
+    return _min_kernel(_freqs(freqs, men_min_kernel), int(context), stop_below)
 
 
 def _min_kernel(w: np.ndarray, L: int, stop_below: float | None) -> tuple[float, int]:
@@ -190,6 +198,8 @@ def men_passes(base: float, *, d: int, context: int) -> bool:
     return men_min_kernel(rope_frequencies(d, base=base), context)[0] >= 0.0
 
 
+@validate_params({"d": [Even()], "context": [_CONTEXT], "lo": [_POSITIVE], "hi": [_POSITIVE],
+                  "per_decade": [Interval(Integral, 1, None)], "rel": [_POSITIVE]})
 def men_smallest_base(d: int, context: int, *, lo: float = 2.0, hi: float = 1e12, per_decade: int = 512,
                       rel: float = 1e-4) -> float:
     r"""The smallest base whose RoPE (head size d) has :math:`B_{m,\theta}\ge 0` for all :math:`0\le m\le L` (Men et al. §4).
@@ -228,9 +238,7 @@ def men_smallest_base(d: int, context: int, *, lo: float = 2.0, hi: float = 1e12
     >>> round(b, -2)   # Men et al. Table: 4.3e3 at L = 1k (an island: 4.34e3 to 6.06e3 fails again)
     4300.0
     """
-    return _smallest_base(v.even("d", d), v.integer("context", context, minimum=1), v.real("lo", lo, positive=True),
-                          v.real("hi", hi, positive=True), v.integer("per_decade", per_decade, minimum=1),
-                          v.real("rel", rel, positive=True))
+    return _smallest_base(int(d), int(context), float(lo), float(hi), int(per_decade), float(rel))
 
 
 
@@ -278,6 +286,7 @@ class _Witnesses:
         return False
 
 
+@validate_params({"bases": [Array(ndim=1)], "d": [Even()], "context": [_CONTEXT]})
 def men_first_passing(bases, *, d: int, context: int) -> dict:
     r"""Walk ``bases`` in the order given and stop at the first with Men's property (:func:`men_passes`).
 
@@ -306,7 +315,7 @@ def men_first_passing(bases, *, d: int, context: int) -> dict:
 
     Raises
     ------
-    petheory.errors.ValidationError
+    petheory.errors.ParameterError
         A non-positive base, an odd ``d``, ``context`` below 1.
 
     See Also
@@ -319,11 +328,10 @@ def men_first_passing(bases, *, d: int, context: int) -> dict:
     >>> r["first_passing"], r["evaluated"], r["worst_failure"] < 0
     (10000.0, 3, True)
     """
-    d = v.even("d", d)
-    L = v.integer("context", context, minimum=1)
-    bs = v.array("bases", bases, ndim=1)
-    if not np.all(bs > 0):
-        raise ValidationError("bases must be positive RoPE bases")
+    d, L = int(d), int(context)
+    bs = np.asarray(bases, dtype=np.float64)
+    if not np.all(bs > 0):  # a sign no declaration states
+        raise ParameterError("bases", "positive RoPE bases", bases, owner=men_first_passing)
     seen, worst = _Witnesses(L), None
     with blas_threads(1):  # small products ((sqrt L, r) by (r, 64)): 8.6x slower threaded at load 3.8
         for n, b in enumerate(bs, 1):
@@ -351,6 +359,8 @@ def _grid(lo: float, hi: float, per_decade: int) -> np.ndarray:
     return np.geomspace(lo, hi, n)
 
 
+@validate_params({"start": [_POSITIVE], "stop": [_POSITIVE], "lo": [_POSITIVE], "hi": [_POSITIVE],
+                  "per_decade": [Interval(Integral, 1, None)]})
 def men_grid(start: float, stop: float, *, lo: float = 2.0, hi: float = 1e12, per_decade: int = 512) -> np.ndarray:
     r"""The bases of :func:`men_smallest_base`'s scan (its log grid on [lo, hi], same defaults) that lie in [start, stop).
 
@@ -373,7 +383,7 @@ def men_grid(start: float, stop: float, *, lo: float = 2.0, hi: float = 1e12, pe
 
     Raises
     ------
-    petheory.errors.ValidationError
+    petheory.errors.ParameterError
         A non-positive or non-finite end, ``per_decade`` below 1.
 
     Examples
@@ -382,9 +392,8 @@ def men_grid(start: float, stop: float, *, lo: float = 2.0, hi: float = 1e12, pe
     >>> len(g), bool(g[0] >= 1e4 and g[-1] < 1e5)
     (512, True)
     """
-    start, stop = v.real("start", start, positive=True), v.real("stop", stop, positive=True)
-    g = _grid(v.real("lo", lo, positive=True), v.real("hi", hi, positive=True),
-              v.integer("per_decade", per_decade, minimum=1))
+    start, stop = float(start), float(stop)
+    g = _grid(float(lo), float(hi), int(per_decade))
     return g[(g >= start) & (g < stop)]
 
 
@@ -408,6 +417,7 @@ def _scan_for_smallest_base(d: int, L: int, lo: float, hi: float, per_decade: in
     raise ValidationError(f"no base in [{lo:g}, {hi:g}] gives B_m >= 0 for all m <= {L} at d = {d}; raise hi")
 
 
+@validate_params({"d": [Even()], "context": [_CONTEXT], "upto": [_POSITIVE], "start": [_POSITIVE, None]})
 def men_every_larger_base(d: int, context: int, *, upto: float, start: float | None = None,
                           per_decade: int = 256) -> dict:
     r"""The reading "every base :math:`\ge b_L` passes", tested on a log grid of ``[start, upto]``.
@@ -450,10 +460,8 @@ def men_every_larger_base(d: int, context: int, *, upto: float, start: float | N
     >>> r["holds"], len(r["failing"]) > 0  # b_L = 4293 at L = 1k, yet grid bases 4332 .. 5978 fail
     (False, True)
     """
-    d = v.even("d", d)
-    L = v.integer("context", context, minimum=1)
-    b0 = men_smallest_base(d, L) if start is None else v.real("start", start, positive=True)
-    upto = v.real("upto", upto, positive=True)
+    d, L, upto = int(d), int(context), float(upto)
+    b0 = men_smallest_base(d, L) if start is None else float(start)
     n = max(2, int(math.ceil(math.log10(max(upto / b0, 1.0 + 1e-12)) * per_decade)) + 1)
     failing = [float(b) for b in np.geomspace(b0, upto, n) if not men_passes(b, d=d, context=L)]
     return {"start": b0, "upto": upto, "failing": failing, "holds": not failing}

@@ -8,11 +8,12 @@ Theory only: no file is read, nothing imports torch.
 from __future__ import annotations
 
 import math
+from numbers import Integral, Real
 
 import numpy as np
 
-from petheory import _validate as v
 from petheory._threads import blas_threads
+from petheory._validate import Even, Interval, validate_params
 from petheory.bounds.men_base import men_first_passing, men_grid, men_min_kernel
 from petheory.encodings import rope_frequencies
 from petheory.errors import ParameterError
@@ -23,8 +24,10 @@ __all__ = ["COARSE_GRID", "grid_cost_per_base", "men_first_passing_base"]
 _FRONT = 512
 #: The coarse grid (bases a decade) whose first passing base caps a finer grid pass: no finer grid base above it matters.
 COARSE_GRID = 64
+_POSITIVE = Interval(Real, 0, None, closed="neither")
 
 
+@validate_params({"d": [Even()]})
 def grid_cost_per_base(d: int) -> int:
     """Cosines a grid base costs at least once the walk keeps its witnesses: 16 windows of 65 distances (men_base's
     ``_Witnesses``), d/2 bands each; a base no witness rejects costs a full scan on top.
@@ -44,7 +47,7 @@ def grid_cost_per_base(d: int) -> int:
     >>> grid_cost_per_base(128)
     66560
     """
-    return 16 * 65 * (v.even("d", d) // 2)
+    return 16 * 65 * (int(d) // 2)
 
 
 def _interval_upper(lo: np.ndarray, hi: np.ndarray, ms: np.ndarray, d: int) -> np.ndarray:
@@ -99,6 +102,9 @@ def _capped_grid(grid: np.ndarray, start: float, *, d: int, context: int, hi: fl
     return grid
 
 
+@validate_params({"start": [_POSITIVE], "d": [Even()], "context": [Interval(Integral, 1, None)],
+                  "per_decade": [Interval(Integral, 1, None)], "hi": [_POSITIVE], "rel": [_POSITIVE],
+                  "max_work": [_POSITIVE], "max_grid_work": [_POSITIVE, None]})
 def men_first_passing_base(start: float, *, d: int, context: int, per_decade: int = 64, hi: float = 1e12,
                            rel: float = 1e-6, max_work: float = 2e9, max_grid_work: float | None = None) -> dict:
     r"""The first base :math:`\beta\ge` ``start`` with Men's property (:math:`B_m\ge 0`, :math:`0\le m\le L`), found without
@@ -145,9 +151,8 @@ def men_first_passing_base(start: float, *, d: int, context: int, per_decade: in
     Raises
     ------
     petheory.errors.ParameterError
-        A ``per_decade`` whose grid pass would cost more than ``max_grid_work`` cosines (naming the most that fit).
-    petheory.errors.ValidationError
-        A non-positive ``start``, ``hi`` or ``rel``, an odd ``d``, ``context`` below 1.
+        A ``per_decade`` whose grid pass would cost more than ``max_grid_work`` cosines (naming the most that fit); a
+        non-positive ``start``, ``hi`` or ``rel``, an odd ``d``, ``context`` below 1.
 
     Notes
     -----
@@ -171,17 +176,12 @@ def men_first_passing_base(start: float, *, d: int, context: int, per_decade: in
     >>> r["certified"], round(r["base"]), round(r["grid_base"])  # Men's Table 2: 2.7e4; the 64-a-decade grid steps over it
     (True, 26952, 47258)
     """
-    start = v.real("start", start, positive=True)
-    d = v.even("d", d)
-    L = v.integer("context", context, minimum=1)
-    hi = v.real("hi", hi, positive=True)
-    rel = v.real("rel", rel, positive=True)
-    per_decade = v.integer("per_decade", per_decade, minimum=1)
-    max_work = v.real("max_work", max_work, positive=True)
+    start, d, L, hi, rel = float(start), int(d), int(context), float(hi), float(rel)
+    per_decade, max_work = int(per_decade), float(max_work)
     grid = np.concatenate([[start], men_grid(start * (1 + 1e-12), hi, per_decade=per_decade)])
     if max_grid_work is not None and per_decade > COARSE_GRID:
         grid = _capped_grid(grid, start, d=d, context=L, hi=hi, per_decade=per_decade,
-                            max_grid_work=v.real("max_grid_work", max_grid_work, positive=True))
+                            max_grid_work=float(max_grid_work))
     found = men_first_passing(grid, d=d, context=L)
     g = found["first_passing"]
     out = {"base": g, "grid_base": g, "certified": g is not None, "bracket": (g, g), "scans": 0, "slivers": 0}

@@ -11,20 +11,23 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field
+from numbers import Integral, Real
 from typing import NamedTuple
 
 import numpy as np
 
 from petheory import _memory
-from petheory import _validate as v
 from petheory import encodings as enc
+from petheory._validate import Interval, validate_params
 from petheory.bounds.alibi import alibi_extrapolation_terms
 from petheory.bounds.decay import legendre_norm_bound, wavelet_norms
 from petheory.bounds.rademacher import rademacher_lipschitz_bound
-from petheory.errors import ValidationError
+from petheory.errors import ParameterError, ValidationError
 
 #: Largest length at which a bias matrix is built densely to measure its magnitude.
 DENSE_BIAS_MAX = 4096
+_AT_LEAST_1 = Interval(Integral, 1, None)
+_NONNEGATIVE = Interval(Real, 0, None, closed="left")
 
 
 @dataclass(frozen=True)
@@ -70,10 +73,11 @@ class NormBound:
     params: dict = field(default_factory=dict)
     additive: float | None = None  # rotary + absolute (rope_sinusoidal): sup ||PE(pos)|| of the added vectors
 
+    @validate_params({"token_norm": [_NONNEGATIVE]})
     def input_norm(self, token_norm: float = 0.0) -> float | None:
         """:math:`B_0 = B_x + ` computed (absolute), :math:`B_x` (bias, rotary: no vector is added;
         RoPE + absolute adds its absolute part's sup norm)."""
-        token_norm = v.real("token_norm", token_norm, nonnegative=True)
+        token_norm = float(token_norm)
         if self.kind == "absolute":
             return None if self.computed is None else token_norm + self.computed
         return token_norm + (self.additive or 0.0)
@@ -82,6 +86,7 @@ class NormBound:
         return asdict(self)
 
 
+@validate_params({"n": [_AT_LEAST_1]})
 def pe_norms(name: str, n: int, d: int, **params) -> np.ndarray:
     """:math:`\\lVert PE(pos)\\rVert_2` for positions ``0..n-1`` of an absolute encoding, shape (n,).
 
@@ -116,7 +121,7 @@ def pe_norms(name: str, n: int, d: int, **params) -> np.ndarray:
     info = enc.info(name)
     if info.kind != "absolute":
         raise ValidationError(f"pe_norms needs an absolute encoding; {name!r} is {info.kind} (see norm_bound)")
-    n = v.integer("n", n, minimum=1)
+    n = int(n)
     if name == "wavelet":
         # sparse evaluation: positions, a few atoms per scale and their values, O(n) words
         _memory.require(_memory.array_bytes(n, itemsize=16 * 8), f"wavelet norms at n = {n} positions",
@@ -125,6 +130,7 @@ def pe_norms(name: str, n: int, d: int, **params) -> np.ndarray:
     return np.linalg.norm(info.fn(n, d, **params), axis=1)
 
 
+@validate_params({"length": [_AT_LEAST_1], "slope": [_NONNEGATIVE]})
 def alibi_bias_magnitude(length: int, slope: float) -> float:
     r"""li2025 Table 2: ALiBi adds a logit bias of magnitude up to :math:`\alpha(N'-1)` at length N'.
 
@@ -148,9 +154,7 @@ def alibi_bias_magnitude(length: int, slope: float) -> float:
     >>> bounds.norm_bound('alibi', 64, slope=0.5).computed  # measured on the bias matrix
     31.5
     """
-    length = v.integer("length", length, minimum=1)
-    slope = v.real("slope", slope, nonnegative=True)
-    return slope * (length - 1)
+    return float(slope) * (int(length) - 1)
 
 
 # ------------------------------------------------------------------------------- li2025 Table 2, one row per PE
@@ -286,6 +290,7 @@ def stated_bound(name: str, length: int, d: int | None, params: dict) -> StatedB
     return StatedBound(None, "not in Table 2") if row is None else row(length, d, params)
 
 
+@validate_params({"length": [_AT_LEAST_1], "d": [_AT_LEAST_1], "n_max": [_AT_LEAST_1, None]})
 def norm_bound(name: str, length: int, d: int = 64, *, n_max: int | None = None, **params) -> NormBound:
     r"""The paper's norm bound for encoding ``name`` at inference length ``length`` (N'), and the computed one.
 
@@ -337,10 +342,7 @@ def norm_bound(name: str, length: int, d: int = 64, *, n_max: int | None = None,
     5.656854249492381
     """
     info = enc.info(name)
-    length = v.integer("length", length, minimum=1)
-    d = v.integer("d", d, minimum=1)
-    if n_max is not None:
-        n_max = v.integer("n_max", n_max, minimum=1)
+    length, d, n_max = int(length), int(d), None if n_max is None else int(n_max)
     kind = info.kind
     p = dict(params)
     if kind == "absolute":
@@ -363,7 +365,7 @@ def norm_bound(name: str, length: int, d: int = 64, *, n_max: int | None = None,
     table = info.fn(length, d, **p)
     if hasattr(table, "factors"):  # encodings.extension.ScaledRotaryTable: YaRN, xPos, RoPE + absolute
         return scaled_rotary_norm_bound(name, table, length, d, p)
-    probe = np.vstack([np.eye(d), v.generator(0).normal(size=(1, d))])  # (d+1, d)
+    probe = np.vstack([np.eye(d), np.random.default_rng(0).normal(size=(1, d))])  # (d+1, d)
     norms = np.linalg.norm(probe, axis=1)
     worst = 0.0
     for pos in range(0, length, max(1, length // 256)):  # 256 positions suffice: angles are p * freq
@@ -430,6 +432,7 @@ def scaled_rotary_norm_bound(name: str, table, length: int, d: int, params: dict
     return NormBound(name, "rotary", length, d, stated, formula, computed, meaning, None, params, additive)
 
 
+@validate_params({"length": [_AT_LEAST_1], "n_max": [Interval(Integral, 2, None)]})
 def rotary_angle_coverage(name: str, length: int, d: int = 64, *, n_max: int, **params) -> dict:
     r"""Which rotary bands leave the angles a model saw in training, at inference length ``length``.
 
@@ -485,8 +488,7 @@ def rotary_angle_coverage(name: str, length: int, d: int = 64, *, n_max: int, **
     info = enc.info(name)
     if info.kind != "rotary":
         raise ValidationError(f"rotary_angle_coverage needs a rotary encoding; {name!r} is {info.kind}")
-    length = v.integer("length", length, minimum=1)
-    n_max = v.integer("n_max", n_max, minimum=2)
+    length, n_max = int(length), int(n_max)
     if "n_max" in info.params:
         params = {**params, "n_max": params.get("n_max", n_max)}
     ref = info.fn(2, d, **({**params, "scale": 1.0} if "scale" in info.params else params))
@@ -543,6 +545,8 @@ def training_length(params: dict) -> tuple[int | None, dict]:
     return params.pop("n_max", None), params
 
 
+@validate_params({"m": [_AT_LEAST_1], "weight_norm": [_NONNEGATIVE], "lipschitz": [_NONNEGATIVE],
+                  "token_norm": [_NONNEGATIVE]})
 def bound_report(name: str, length: int, d: int = 64, *, n_max: int | None = None, m: int = 1000,
                  weight_norm: float = 1.0, lipschitz: float = 1.0, token_norm: float = 1.0,
                  distance: int | None = None, **params) -> dict:
@@ -597,10 +601,7 @@ def bound_report(name: str, length: int, d: int = 64, *, n_max: int | None = Non
     >>> bounds.bound_report("alibi", 100, slope=0.5, n_max=50)["eq9"]["bound"]  # L_A alpha (d - N_max)
     6.125
     """
-    m = v.integer("m", m, minimum=1)
-    weight_norm = v.real("weight_norm", weight_norm, nonnegative=True)
-    lipschitz = v.real("lipschitz", lipschitz, nonnegative=True)
-    token_norm = v.real("token_norm", token_norm, nonnegative=True)
+    m, weight_norm, lipschitz, token_norm = int(m), float(weight_norm), float(lipschitz), float(token_norm)
     nb = norm_bound(name, length, d, n_max=n_max, **params)
     B0 = nb.input_norm(token_norm)
     out = {"pe": name, "kind": nb.kind, "length": nb.length, "d": d, "n_max": n_max, "params": nb.params,
@@ -617,7 +618,7 @@ def bound_report(name: str, length: int, d: int = 64, *, n_max: int | None = Non
             out["eq9"] = {"distance": dist, "n_max": nm, "slope": slope, "L_A": t["L_A"], "bound": t["rhs"],
                           "reading": "softmax weight of the key at distance d vs at N_max, other logits fixed"}
     elif distance is not None:
-        raise ValidationError(f"distance (Eq. 9) applies to alibi only, not {name!r}")
+        raise ParameterError("distance", f"None for {name!r} (Eq. 9 applies to alibi only)", distance, owner=bound_report)
     if nb.kind == "rotary" and n_max is not None and n_max >= 2:
         out["angles"] = rotary_angle_coverage(name, length, d, n_max=n_max, **params)
     return out

@@ -9,13 +9,19 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from numbers import Integral, Real
 
 import numpy as np
 
 from petheory import _memory
 from petheory import _validate as v
 from petheory import encodings as enc
-from petheory.errors import ValidationError
+from petheory._validate import SEED, Array, Interval, StrOptions, validate_params
+from petheory.errors import ParameterError, ValidationError
+
+_AT_LEAST_1 = [Interval(Integral, 1, None)]
+_NONNEGATIVE = [Interval(Real, 0, None)]
+_DATA, _GRAM, _SIGMA = Array(ndim=2), Array(ndim=2, square=True), [Array(ndim=(1, 2))]
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,15 @@ def _sigma(m: int, n_draws: int, seed) -> np.ndarray:
     return v.generator(seed).choice(np.array([-1.0, 1.0]), size=(n_draws, m))  # (n_draws, m)
 
 
+def _per_draw(sigma, m: int, owner) -> np.ndarray:
+    """``owner``'s declared ``sigma`` as float64, with ``m`` entries per draw (one per input)."""
+    s = np.asarray(sigma, dtype=np.float64)
+    if s.shape[-1] != m:
+        raise ParameterError("sigma", f"of {m} entries per draw (one per input)", sigma, owner=owner)
+    return s
+
+
+@validate_params({"X": [_DATA], "sigma": _SIGMA, "weight_norm": _NONNEGATIVE})
 def rademacher_linear_sup(X, sigma, weight_norm: float = 1.0) -> np.ndarray:
     r"""Exact :math:`\sup_{\lVert w\rVert_2\le B}\frac1m\sum_i\sigma_i\langle w,x_i\rangle = \frac Bm\lVert\sum_i\sigma_ix_i\rVert_2`.
 
@@ -71,7 +86,7 @@ def rademacher_linear_sup(X, sigma, weight_norm: float = 1.0) -> np.ndarray:
 
     Raises
     ------
-    ValidationError
+    petheory.errors.ParameterError
         If ``X`` is not 2-D, ``sigma`` not 1-D or 2-D, ``sigma`` has not m entries per draw, or
         ``weight_norm`` is negative.
 
@@ -96,14 +111,12 @@ def rademacher_linear_sup(X, sigma, weight_norm: float = 1.0) -> np.ndarray:
     >>> bounds.rademacher_linear_sup(X, [[1, 1], [1, -1]], weight_norm=2.0).round(6)  # one per draw
     array([2.236068, 1.      ])
     """
-    X = v.array("X", X, ndim=2)
-    B = v.real("weight_norm", weight_norm, nonnegative=True)
-    s = v.array("sigma", sigma, ndim=(1, 2))
-    if s.shape[-1] != X.shape[0]:
-        raise ValidationError(f"sigma must have m={X.shape[0]} entries per draw, got shape {s.shape}")
+    X, B = np.asarray(X, dtype=np.float64), float(weight_norm)
+    s = _per_draw(sigma, X.shape[0], rademacher_linear_sup)
     return B * np.linalg.norm(s @ X, axis=-1) / X.shape[0]
 
 
+@validate_params({"K": [_GRAM], "sigma": _SIGMA, "weight_norm": _NONNEGATIVE})
 def rademacher_kernel_sup(K, sigma, weight_norm: float = 1.0) -> np.ndarray:
     r"""Exact :math:`\sup_{\lVert f\rVert_{\mathcal H}\le B}\frac1m\sum_i\sigma_if(x_i) = \frac Bm\sqrt{\sigma^\top K\sigma}`.
 
@@ -126,7 +139,7 @@ def rademacher_kernel_sup(K, sigma, weight_norm: float = 1.0) -> np.ndarray:
 
     Raises
     ------
-    ValidationError
+    petheory.errors.ParameterError
         If ``K`` is not square, ``sigma`` has not m entries per draw, or ``weight_norm`` is negative.
 
     See Also
@@ -146,15 +159,14 @@ def rademacher_kernel_sup(K, sigma, weight_norm: float = 1.0) -> np.ndarray:
     >>> float(bounds.rademacher_kernel_sup(np.eye(4), [1, -1, 1, -1]))  # K = I: B sqrt(m) / m
     0.5
     """
-    K = v.square("K", K)
-    B = v.real("weight_norm", weight_norm, nonnegative=True)
-    s = v.array("sigma", sigma, ndim=(1, 2))
-    if s.shape[-1] != K.shape[0]:
-        raise ValidationError(f"sigma must have m={K.shape[0]} entries per draw, got shape {s.shape}")
+    K, B = np.asarray(K, dtype=np.float64), float(weight_norm)
+    s = _per_draw(sigma, K.shape[0], rademacher_kernel_sup)
     quad = np.einsum("...i,ij,...j->...", s, K, s)
     return B * np.sqrt(np.maximum(quad, 0.0)) / K.shape[0]  # clip tiny negative rounding of a PSD form
 
 
+@validate_params({"X": [_DATA, None], "gram": [_GRAM, None], "weight_norm": _NONNEGATIVE,
+                  "n_draws": [Interval(Integral, 2, None)], "seed": [SEED, np.random.Generator, None]})
 def empirical_rademacher(
     X=None, *, gram=None, weight_norm: float = 1.0, n_draws: int = 200, seed=0
 ) -> RademacherEstimate:
@@ -185,7 +197,7 @@ def empirical_rademacher(
 
     Raises
     ------
-    ValidationError
+    petheory.errors.ParameterError
         If both or neither of ``X`` and ``gram`` are given, ``n_draws`` < 2 or an argument is malformed.
     MemoryLimitError
         If the (n_draws, m) sign matrix does not fit in the available memory.
@@ -210,20 +222,23 @@ def empirical_rademacher(
     >>> abs(bounds.empirical_rademacher(gram=X @ X.T).mean - est.mean) < 1e-12  # linear kernel, same signs
     True
     """
-    if (X is None) == (gram is None):
-        raise ValidationError("give exactly one of X (linear class) or gram (kernel class)")
-    n_draws = v.integer("n_draws", n_draws, minimum=2)
+    if (X is None) == (gram is None):  # a rule between two parameters
+        name, value = ("X", X) if X is None else ("gram", gram)
+        raise ParameterError(name, f"{'given' if X is None else 'None'} (give exactly one of X, the linear class, or "
+                             "gram, the kernel class)", value, owner=empirical_rademacher)
+    n_draws = int(n_draws)
     if X is not None:
-        X = v.array("X", X, ndim=2)
+        X = np.asarray(X, dtype=np.float64)
         m = X.shape[0]
         vals = rademacher_linear_sup(X, _sigma(m, n_draws, seed), weight_norm)
     else:
-        K = v.square("gram", gram)
+        K = np.asarray(gram, dtype=np.float64)
         m = K.shape[0]
         vals = rademacher_kernel_sup(K, _sigma(m, n_draws, seed), weight_norm)
     return RademacherEstimate(float(vals.mean()), float(vals.std(ddof=1) / math.sqrt(n_draws)), n_draws, m)
 
 
+@validate_params({"m": _AT_LEAST_1, "weight_norm": _NONNEGATIVE, "input_norm": _NONNEGATIVE})
 def rademacher_linear_bound(m: int, weight_norm: float, input_norm: float) -> float:
     r"""Closed form :math:`R_m\le B\,B_0/\sqrt m` for :math:`\lVert w\rVert\le B` on inputs with :math:`\lVert x\rVert\le B_0`.
 
@@ -247,7 +262,7 @@ def rademacher_linear_bound(m: int, weight_norm: float, input_norm: float) -> fl
 
     Raises
     ------
-    ValidationError
+    petheory.errors.ParameterError
         If ``m`` < 1 or a norm is negative.
 
     References
@@ -265,12 +280,10 @@ def rademacher_linear_bound(m: int, weight_norm: float, input_norm: float) -> fl
     >>> bounds.rademacher_linear_bound(100, 2.0, 3.0)  # B * B0 / sqrt(m)
     0.6
     """
-    m = v.integer("m", m, minimum=1)
-    B = v.real("weight_norm", weight_norm, nonnegative=True)
-    B0 = v.real("input_norm", input_norm, nonnegative=True)
-    return B * B0 / math.sqrt(m)
+    return float(weight_norm) * float(input_norm) / math.sqrt(int(m))
 
 
+@validate_params({"X": [_DATA], "weight_norm": _NONNEGATIVE})
 def rademacher_linear_data_bound(X, weight_norm: float = 1.0) -> float:
     r"""The data-dependent form :math:`\frac Bm(\sum_i\lVert x_i\rVert^2)^{1/2}\ge\hat R_S` (Jensen), ``X`` (m, d).
 
@@ -291,7 +304,7 @@ def rademacher_linear_data_bound(X, weight_norm: float = 1.0) -> float:
 
     Raises
     ------
-    ValidationError
+    petheory.errors.ParameterError
         If ``X`` is not 2-D or ``weight_norm`` is negative.
 
     See Also
@@ -308,11 +321,12 @@ def rademacher_linear_data_bound(X, weight_norm: float = 1.0) -> float:
     >>> round(bounds.rademacher_linear_bound(2, 1.0, 5.0), 6)  # B0 = max ||x_i|| = 5: looser
     3.535534
     """
-    X = v.array("X", X, ndim=2)
-    B = v.real("weight_norm", weight_norm, nonnegative=True)
+    X, B = np.asarray(X, dtype=np.float64), float(weight_norm)
     return B * float(np.linalg.norm(X)) / X.shape[0]
 
 
+@validate_params({"X": [_DATA], "kernel": [StrOptions(("linear", "rbf", "poly"))],
+                  "gamma": [Interval(Real, 0, None, closed="neither"), None], "degree": _AT_LEAST_1})
 def gram_matrix(X, kernel: str = "linear", *, gamma: float | None = None, degree: int = 2) -> np.ndarray:
     r"""Gram matrix (m, m) of ``X`` (m, d): 'linear' :math:`x^\top y`, 'rbf' :math:`e^{-\gamma\lVert x-y\rVert^2}`
     (default :math:`\gamma=1/d`), 'poly' :math:`(1+x^\top y)^{degree}`.
@@ -336,7 +350,7 @@ def gram_matrix(X, kernel: str = "linear", *, gamma: float | None = None, degree
 
     Raises
     ------
-    ValidationError
+    petheory.errors.ParameterError
         If ``X`` is not 2-D, ``kernel`` is not one of the three, or ``gamma``/``degree`` is out of range.
 
     See Also
@@ -355,18 +369,19 @@ def gram_matrix(X, kernel: str = "linear", *, gamma: float | None = None, degree
     array([[1., 1.],
            [1., 8.]])
     """
-    X = v.array("X", X, ndim=2)
-    v.choice("kernel", kernel, ("linear", "rbf", "poly"))
+    X = np.asarray(X, dtype=np.float64)
     G = X @ X.T
     if kernel == "linear":
         return G
     if kernel == "poly":
-        return (1.0 + G) ** v.integer("degree", degree, minimum=1)
-    g = 1.0 / X.shape[1] if gamma is None else v.real("gamma", gamma, positive=True)
+        return (1.0 + G) ** int(degree)
+    g = 1.0 / X.shape[1] if gamma is None else float(gamma)
     sq = np.diag(G)
     return np.exp(-g * np.maximum(sq[:, None] + sq[None, :] - 2 * G, 0.0))
 
 
+@validate_params({"m": _AT_LEAST_1, "d": _AT_LEAST_1, "length": _AT_LEAST_1, "token_norm": _NONNEGATIVE,
+                  "seed": [SEED, np.random.Generator, None]})
 def pe_augmented_inputs(name: str, m: int, d: int, *, length: int, token_norm: float = 1.0, seed=0, **params):
     r"""``m`` inputs :math:`z_i = x_i + PE(pos_i)`, shape (m, d), and their positions (m,).
 
@@ -422,11 +437,9 @@ def pe_augmented_inputs(name: str, m: int, d: int, *, length: int, token_norm: f
     >>> bool(np.all(np.linalg.norm(Z, axis=1) <= 1.0 + 2.0))
     True
     """
-    m = v.integer("m", m, minimum=1)
-    length = v.integer("length", length, minimum=1)
-    Bx = v.real("token_norm", token_norm, nonnegative=True)
-    _memory.require(_memory.array_bytes(m, v.integer("d", d, minimum=1), itemsize=4 * 8), f"PE-augmented inputs (m = {m}, d = {d})")
-    rng = v.generator(seed)
+    m, d, length, Bx = int(m), int(d), int(length), float(token_norm)
+    _memory.require(_memory.array_bytes(m, d, itemsize=4 * 8), f"PE-augmented inputs (m = {m}, d = {d})")
+    rng = v.generator(seed)  # a seed (None: 0) or a Generator, as a Generator
     x = rng.normal(size=(m, d))
     x *= Bx / np.linalg.norm(x, axis=1, keepdims=True)
     pos = rng.integers(0, length, size=m)
@@ -436,6 +449,7 @@ def pe_augmented_inputs(name: str, m: int, d: int, *, length: int, token_norm: f
     return x + P[pos], pos
 
 
+@validate_params({"lipschitz": _NONNEGATIVE, "input_norm": _NONNEGATIVE, "m": _AT_LEAST_1, "output_norm": _NONNEGATIVE})
 def rademacher_lipschitz_bound(lipschitz: float, input_norm: float, m: int, *, output_norm: float = 1.0) -> float:
     r"""li2025 §4.2's expression :math:`B_{out}L_{trans}B_0/\sqrt m`, constant 1, log factors dropped.
 
@@ -462,7 +476,7 @@ def rademacher_lipschitz_bound(lipschitz: float, input_norm: float, m: int, *, o
 
     Raises
     ------
-    ValidationError
+    petheory.errors.ParameterError
         If ``m`` < 1 or a constant is negative.
 
     See Also
@@ -482,8 +496,4 @@ def rademacher_lipschitz_bound(lipschitz: float, input_norm: float, m: int, *, o
     >>> bounds.rademacher_lipschitz_bound(2.0, 3.0, 100) == bounds.rademacher_linear_bound(100, 2.0, 3.0)
     True
     """
-    L = v.real("lipschitz", lipschitz, nonnegative=True)
-    B0 = v.real("input_norm", input_norm, nonnegative=True)
-    m = v.integer("m", m, minimum=1)
-    Bo = v.real("output_norm", output_norm, nonnegative=True)
-    return Bo * L * B0 / math.sqrt(m)
+    return float(output_norm) * float(lipschitz) * float(input_norm) / math.sqrt(int(m))

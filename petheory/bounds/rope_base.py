@@ -25,25 +25,21 @@ Theory only: no file is read, nothing imports torch.
 from __future__ import annotations
 
 import math
+from numbers import Integral, Real
 
 import numpy as np
 
-from petheory import _validate as v
-from petheory.errors import ValidationError
+from petheory._validate import Even, Interval, validate_params
+from petheory.errors import ParameterError, ValidationError
 
 __all__ = ["aliasing_min_base", "stability_min_base", "precision_max_base", "exact_aliasing_min_base",
            "exact_stability_min_base", "exact_precision_max_base", "unit_roundoff"]
 
 
-def _length(length) -> float:
-    return v.real("length", length, positive=True)
-
-
-def _eps(eps) -> float:
-    eps = v.real("eps", eps)
-    if not 0.0 < eps < 1.0:
-        raise ValidationError(f"eps must lie in (0, 1) (the coherence cos(phase) must keep), got {eps}")
-    return eps
+_LENGTH = [Interval(Real, 0, None, closed="neither")]
+#: The coherence the slowest band's cos(phase) must keep.
+_EPS = [Interval(Real, 0, 1, closed="neither")]
+_DEPTH = [Interval(Integral, 1, None)]
 
 
 def _stability_angle(eps: float, depth: int) -> float:
@@ -51,6 +47,7 @@ def _stability_angle(eps: float, depth: int) -> float:
     return math.acos(eps ** (1.0 / depth))
 
 
+@validate_params({"length": _LENGTH})
 def aliasing_min_base(length) -> float:
     r"""The summary's aliasing bound as a lower bound on the base: :math:`L < 2\pi\,base \iff base > L/2\pi`.
 
@@ -74,9 +71,10 @@ def aliasing_min_base(length) -> float:
     >>> round(aliasing_min_base(131072), 1)
     20860.8
     """
-    return _length(length) / (2.0 * math.pi)
+    return float(length) / (2.0 * math.pi)
 
 
+@validate_params({"length": _LENGTH, "eps": _EPS, "depth": _DEPTH})
 def stability_min_base(length, eps: float, *, depth: int = 1) -> float:
     r"""The summary's DC-stability bound :math:`base \ge L/\arccos(\epsilon^{1/N})` (N = depth; N = 1 is the
     one-layer bound :math:`L/\arccos\epsilon`).
@@ -105,8 +103,7 @@ def stability_min_base(length, eps: float, *, depth: int = 1) -> float:
     >>> round(stability_min_base(8192, 0.5), 1), round(stability_min_base(8192, 0.5, depth=32), 1)
     (7822.8, 39500.8)
     """
-    depth = v.integer("depth", depth, minimum=1)
-    return _length(length) / _stability_angle(_eps(eps), depth)
+    return float(length) / _stability_angle(float(eps), int(depth))
 
 
 def unit_roundoff(dtype) -> float:
@@ -178,6 +175,7 @@ def precision_max_base(dtype) -> float:
     return 1.0 / (2.0 * unit_roundoff(dtype))
 
 
+@validate_params({"length": [Interval(Real, 1, None)], "rotary_dim": [Even()]})
 def exact_precision_max_base(length, rotary_dim: int, dtype="bfloat16") -> float:
     r"""The largest RoPE base whose slowest band still moves by one rounding unit of ``dtype`` within ``length``.
 
@@ -213,8 +211,10 @@ def exact_precision_max_base(length, rotary_dim: int, dtype="bfloat16") -> float
 
     Raises
     ------
+    petheory.errors.ParameterError
+        A ``length`` below 1, an odd ``rotary_dim`` or one below 4.
     ValidationError
-        A ``length`` below 1, an odd ``rotary_dim`` or one below 4, not a floating type.
+        Not a floating type.
 
     See Also
     --------
@@ -226,20 +226,20 @@ def exact_precision_max_base(length, rotary_dim: int, dtype="bfloat16") -> float
     >>> f"{exact_precision_max_base(131072, 128, 'bfloat16'):.3g}"
     '4.42e+07'
     """
-    n = _length(length)
-    if n < 1:
-        raise ValidationError(f"length must be >= 1 (the longest distance), got {length}")
-    return math.exp(_exponent(rotary_dim) * (math.log(n) - math.log(unit_roundoff(dtype))))
+    r = _exponent(rotary_dim, exact_precision_max_base)
+    return math.exp(r * (math.log(float(length)) - math.log(unit_roundoff(dtype))))
 
 
-def _exponent(rotary_dim: int) -> float:
-    r = v.even("rotary_dim", rotary_dim)
+def _exponent(rotary_dim, owner) -> float:
+    """r/(r-2) of ``owner``'s declared (even) ``rotary_dim``, which must also be >= 4 (a range an even one can miss)."""
+    r = int(rotary_dim)
     if r < 4:
-        raise ValidationError(f"rotary_dim must be >= 4: with one band (r = 2) its frequency is 1 rad/position for "
-                              f"every base, so no base bounds it; got {r}")
+        raise ParameterError("rotary_dim", ">= 4 (with one band, r = 2, its frequency is 1 rad/position for every "
+                             "base, so no base bounds it)", rotary_dim, owner=owner)
     return r / (r - 2)
 
 
+@validate_params({"length": _LENGTH, "rotary_dim": [Even()]})
 def exact_aliasing_min_base(length, rotary_dim: int) -> float:
     r"""The base above which the ladder's slowest band completes no turn over positions 0..L:
     :math:`L\,base^{-(r-2)/r} < 2\pi \iff base > (L/2\pi)^{r/(r-2)}`.
@@ -261,9 +261,10 @@ def exact_aliasing_min_base(length, rotary_dim: int) -> float:
     >>> round(exact_aliasing_min_base(131072, 128), 1)  # above the summary's L / 2 pi = 20860.8
     24428.2
     """
-    return (_length(length) / (2.0 * math.pi)) ** _exponent(rotary_dim)
+    return (float(length) / (2.0 * math.pi)) ** _exponent(rotary_dim, exact_aliasing_min_base)
 
 
+@validate_params({"length": _LENGTH, "eps": _EPS, "rotary_dim": [Even()], "depth": _DEPTH})
 def exact_stability_min_base(length, eps: float, rotary_dim: int, *, depth: int = 1) -> float:
     r"""The smallest base whose slowest band keeps :math:`\cos(m\theta_{min})^N \ge \epsilon` for every
     :math:`0 \le m \le L`: :math:`L\,base^{-(r-2)/r} \le \arccos(\epsilon^{1/N})`.
@@ -289,5 +290,5 @@ def exact_stability_min_base(length, eps: float, rotary_dim: int, *, depth: int 
     >>> round(exact_stability_min_base(8192, 0.5, 128), 1)  # above the summary's 7822.8
     9019.0
     """
-    depth = v.integer("depth", depth, minimum=1)
-    return (_length(length) / _stability_angle(_eps(eps), depth)) ** _exponent(rotary_dim)
+    r = _exponent(rotary_dim, exact_stability_min_base)
+    return (float(length) / _stability_angle(float(eps), int(depth))) ** r

@@ -16,10 +16,12 @@ and :func:`mla_table` (MLA's decoupled RoPE with any of these scalings, used by 
 from __future__ import annotations
 
 import math
+from numbers import Integral
 
 import numpy as np
 
 from petheory import _validate as v
+from petheory._validate import Interval, validate_params
 from petheory.encodings._registry import info, register, table_shape
 from petheory.encodings.rotary import RotaryTable, rope_frequencies
 from petheory.encodings.extension import ScaledRotaryTable, rotary_angles, rotary_dims
@@ -496,6 +498,7 @@ def mla_table(n: int, d: int, *, rope_dim: int, base: float, pairing: str, scali
     return ScaledRotaryTable(table.angles, d, pairing, mscale=m * m2)
 
 
+@validate_params({"length": [Interval(Integral, 1, None)]})
 def band_frequencies(name: str, d: int, length: int, **params) -> tuple[np.ndarray, float]:
     r"""Per-band frequencies (rad/position, shape (r/2,)) and logit factor of rotary entry ``name`` at ``length``.
 
@@ -525,6 +528,8 @@ def band_frequencies(name: str, d: int, length: int, **params) -> tuple[np.ndarr
 
     Raises
     ------
+    petheory.errors.ParameterError
+        A ``length`` below 1.
     ValidationError
         ``name`` is not a rotary entry, or scales queries and keys per position (xPos).
 
@@ -540,7 +545,7 @@ def band_frequencies(name: str, d: int, length: int, **params) -> tuple[np.ndarr
     entry = info(name)
     if entry.kind != "rotary":
         raise ValidationError(f"{name} is a {entry.kind} encoding; band frequencies exist for rotary ones")
-    length = v.integer("length", length, minimum=1)
+    length = int(length)
     if "seq_len" in entry.params and params.get("seq_len") is None:
         params = {**params, "seq_len": length}
     if name == "mla_rope" and params.get("scaling") in ("rope_dynamic", "rope_longrope"):

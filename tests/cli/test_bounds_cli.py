@@ -50,7 +50,7 @@ def test_table_output(capsys):
     (["--weight-norm", "-1"], "--weight-norm must be >= 0"),
     (["--lipschitz", "-2"], "--lipschitz must be >= 0"),
     (["--token-norm", "-1"], "--token-norm must be >= 0"),
-    (["--pe", "alibi", "--context", "50", "--distance", "40"], "distance must be > n_max=50"),
+    (["--pe", "alibi", "--context", "50", "--distance", "40"], "distance must be > n_max = 50 (Eq. 9 is about keys beyond the training length), got 40"),
     (["--pe", "sinusoidal", "--distance", "40"], "applies to alibi"),
     (["--pe", "wavelet:wavelet=db99"], "discrete PyWavelets family"),
     (["--pe", "fourier"], "unknown encoding 'fourier'"),

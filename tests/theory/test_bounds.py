@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from petheory import bounds
 from petheory import encodings as enc
+from petheory.errors import ParameterError
 
 # ----------------------------------------------------------------------------- norm bounds
 
@@ -266,8 +267,10 @@ def test_numeric_lipschitz_constant_of_softmax_weight_is_one_quarter():
 
 
 def test_eq9_needs_a_key_beyond_training_length():
-    with pytest.raises(ValueError, match="distance must be > n_max"):
+    with pytest.raises(ParameterError) as info:
         bounds.alibi_extrapolation_terms(np.zeros(3), slope=1.0, distance=50, n_max=50)
+    assert str(info.value) == "distance must be > n_max = 50 (Eq. 9 is about keys beyond the training length), got 50"
+    assert info.value.owner is bounds.alibi_extrapolation_terms
 
 
 def test_alibi_drift_of_a_model_stays_under_both_bounds():
@@ -373,3 +376,29 @@ def test_yarn_at_mscale_one_claims_no_added_vector():
 
     nb = norm_bound("rope_yarn", 512, 64, scale=4.0, mscale=1.0)
     assert "sup ||PE||" not in nb.stated_formula and nb.additive is None
+
+
+RULES = [  # a rule between parameters (or a sign no declaration states): (call, the function, its full sentence)
+    (lambda: bounds.attention_output([0.0, 0.0], 0.0, [[1.0, 0.0]], [1.0, 1.0]), bounds.attention_output,
+     "values must be of shape (2, 2) (a row per key of mu, as long as value_b), got list [[1.0, 0.0]]"),
+    (lambda: bounds.alibi_lipschitz("output", value_b=[1.0]), bounds.alibi_lipschitz,
+     "values must be a 2-D array of real numbers (the 'output' reading reads it), got None"),
+    (lambda: bounds.alibi_lipschitz("output", values=[[1.0, 0.0]], value_b=[1.0]), bounds.alibi_lipschitz,
+     "values must be 1 wide (as value_b), got list [[1.0, 0.0]]"),
+    (lambda: bounds.empirical_rademacher(np.ones((3, 2)), gram=np.eye(3)), bounds.empirical_rademacher,
+     "gram must be None (give exactly one of X, the linear class, or gram, the kernel class), got a float64 array of "
+     "shape (3, 3)"),
+    (lambda: bounds.rademacher_kernel_sup(np.eye(3), [1.0, -1.0]), bounds.rademacher_kernel_sup,
+     "sigma must be of 3 entries per draw (one per input), got [1.0, -1.0]"),
+    (lambda: bounds.attention_lipschitz(*[np.eye(6)] * 4, n_head=4, radius=1.0), bounds.attention_lipschitz,
+     "n_head must be a divisor of the query width 6 (the rows of w_q), got 4"),
+    (lambda: bounds.bound_report("rope", 10, distance=5), bounds.bound_report,
+     "distance must be None for 'rope' (Eq. 9 applies to alibi only), got 5"),
+]
+
+
+@pytest.mark.parametrize("call, fn, message", RULES, ids=[r[2].split()[0] + str(i) for i, r in enumerate(RULES)])
+def test_a_rule_between_parameters_is_a_parameter_error_of_its_function(call, fn, message):
+    with pytest.raises(ParameterError) as info:
+        call()
+    assert str(info.value) == message and info.value.owner is fn

@@ -205,3 +205,30 @@ def test_a_bound_that_certifies_too_much_is_caught(monkeypatch):
 def test_men_first_passing_base_says_when_its_budget_ran_out():
     r = ms.men_first_passing_base(1e4, d=128, context=4096, max_work=1e6)
     assert not r["certified"] and r["base"] == r["grid_base"] and mb.men_passes(r["base"], d=128, context=4096)
+
+
+def test_rules_no_declaration_states_are_parameter_errors_of_their_function():
+    from petheory.analyses.long_context import long_context_section
+    from petheory.bounds import rope_base as rb
+    from petheory.errors import ParameterError
+    from petheory.scheme import Positions
+
+    rules = [
+        (lambda: lc.liu_extrapolation_bound(8, 10, 1e4), lc.liu_extrapolation_bound, "d_extra must be <= d = 8, got 10"),
+        (lambda: lc.roformer_relative_bound([1.0], [-1.0, 1.0]), lc.roformer_relative_bound,
+         "freqs must be non-negative band frequencies (rad/position), got [-1.0, 1.0]"),
+        (lambda: lc.abel_bound([1.0, 2.0, 3.0], 1.0, [1.0, 0.5]), lc.abel_bound,
+         "h must be of one number per band (2, as freqs has), got [1.0, 2.0, 3.0]"),
+        (lambda: lc.attention_temperatures([1]), lc.attention_temperatures, "context must be >= 2, got 1"),
+        (lambda: mb.men_first_passing([1e3, -1.0], d=8, context=10), mb.men_first_passing,
+         "bases must be positive RoPE bases, got [1000.0, -1.0]"),
+        (lambda: rb.exact_aliasing_min_base(10, 2), rb.exact_aliasing_min_base,
+         "rotary_dim must be >= 4 (with one band, r = 2, its frequency is 1 rad/position for every base, so no base "
+         "bounds it), got 2"),
+        (lambda: long_context_section(Positions("rotary", "rope", {}, 64), context=1024, extended_context=512, length=64),
+         long_context_section, "extended_context must be >= context (1024), got 512"),
+    ]
+    for call, fn, message in rules:
+        with pytest.raises(ParameterError) as info:
+            call()
+        assert str(info.value) == message and info.value.owner is fn, message
