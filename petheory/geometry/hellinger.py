@@ -16,7 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from petheory import _validate as v
-from petheory.geometry.blocks import block_rows
+from petheory._memory import block_rows
 from petheory.geometry.distributions import PositionalDistributions
 from petheory.rounding import gamma as _gamma
 from petheory.errors import ValidationError

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from petheory import _memory
 from petheory import _validate as v
 from petheory import encodings as enc
-from petheory.geometry.blocks import block_rows
 from petheory.geometry.distributions import PositionalDistributions
 from petheory.geometry.hellinger import check_distance_matrix, hellinger_distances
 from petheory.geometry.mds import classical_mds
@@ -109,7 +109,7 @@ def rotary_distances(table) -> np.ndarray:
     ang = np.asarray(table.angles, dtype=np.float64)  # (n, r/2)
     n, h = ang.shape
     D = np.empty((n, n))
-    b = block_rows(n, n * max(h, 1), copies=2)
+    b = _memory.block_rows(n, n * max(h, 1), copies=2)
     for i0 in range(0, n, b):  # row blocks: (b, n, r/2) temporaries of about 64 MiB
         diff = ang[i0 : i0 + b, None, :] - ang[None, :, :]
         D[i0 : i0 + b] = np.sqrt(2.0 * np.sum(enc.chord_sq(diff), axis=2))  # ||R_i - R_j||_F^2 = 2 sum_t chord^2
@@ -262,8 +262,6 @@ def induced_distances(encoding, n: int | None = None, d: int | None = None, *, b
 
 def _require_distances(n: int) -> None:
     """Refuse an (n, n) distance matrix (and the Gram, MDS and stress work on it) that cannot fit."""
-    from petheory import _memory
-
     _memory.require(_memory.array_bytes(n, n, itemsize=4 * 8), f"distance geometry of n = {n} positions (dense n x n)",
                     alternative="use a smaller n")
 

@@ -14,10 +14,9 @@ import os
 
 import numpy as np
 
+from petheory import _memory  # CACHE_BYTES and BLOCK_BYTES read at call time (tests shrink them)
 from petheory import _validate as v
 from petheory._threads import blas_threads
-from petheory.geometry import blocks as _blocks  # CACHE_BYTES read at call time (tests shrink it)
-from petheory.geometry.blocks import block_rows
 from petheory.geometry.distributions import PositionalDistributions
 from petheory.geometry.hellinger import SqrtDistributions, check_distance_matrix, sqrt_distributions
 from petheory.errors import ValidationError
@@ -133,10 +132,10 @@ def _stress(E, T, kind: str) -> float:
     if E.n != T.n:
         raise ValidationError(f"the encoding has {E.n} positions but the target has {T.n}; they must match")
     n = E.n
-    b = block_rows(n, max(getattr(E, "width", n), getattr(T, "width", n)), copies=6)
+    b = _memory.block_rows(n, max(getattr(E, "width", n), getattr(T, "width", n)), copies=6)
     cache_blocks = not isinstance(E, _RootRows) and not isinstance(T, _RootRows)
     if cache_blocks:
-        b = min(b, max(8, _blocks.CACHE_BYTES // (8 * n)))  # cache-resident row blocks: every pass stays in L2
+        b = min(b, max(8, _memory.CACHE_BYTES // (8 * n)))  # cache-resident row blocks: every pass stays in L2
     blocks = [(i0, min(n, i0 + b)) for i0 in range(0, n, b)]
     if cache_blocks and len(blocks) > 1:
         # Cache-sized GEMMs (b x k x n, b ~ 32) gain nothing from BLAS threads, and when the cores are busy

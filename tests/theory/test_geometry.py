@@ -18,7 +18,8 @@ from _helpers import ladder_tol
 
 from petheory import encodings as enc
 from petheory import geometry as g
-from petheory.geometry import blocks, induced, stress_measures
+from petheory import _memory
+from petheory.geometry import induced, stress_measures
 from petheory.rounding import eig_rank_tol, gamma
 
 RNG = np.random.default_rng(1234)
@@ -184,7 +185,7 @@ def test_hellinger_sparse_and_blocked_equal_dense(monkeypatch):
     P[P < 0.02] = 0
     P /= P.sum(axis=1, keepdims=True)
     ref = g.hellinger_distances(P)
-    monkeypatch.setattr(blocks, "BLOCK_BYTES", 8 * 37 * 3 * 5)  # force blocks of 5 rows
+    monkeypatch.setattr(_memory, "BLOCK_BYTES", 8 * 37 * 3 * 5)  # force blocks of 5 rows
     tol = hellinger_sq_tol(P.shape[1])  # on squares: a distance near 0 would lose half its digits
     np.testing.assert_allclose(g.hellinger_distances(sp.csr_matrix(P)) ** 2, ref**2, rtol=0, atol=tol)
     np.testing.assert_allclose(g.hellinger_distances(P) ** 2, ref**2, rtol=0, atol=tol)
@@ -350,7 +351,7 @@ def test_stress_against_distributions_is_blocked_and_equals_dense(monkeypatch):
     P = g.positional_distributions([RNG.integers(0, 12, size=20) for _ in range(300)], vocab_size=12)
     X = RNG.normal(size=(20, 2))
     dense = {k: g.stress(X, g.hellinger_distances(P), kind=k) for k in g.STRESS_KINDS}
-    monkeypatch.setattr(blocks, "BLOCK_BYTES", 8 * 20 * 6 * 3)
+    monkeypatch.setattr(_memory, "BLOCK_BYTES", 8 * 20 * 6 * 3)
     for k in g.STRESS_KINDS:
         assert g.stress(X, P, kind=k) == pytest.approx(dense[k], rel=1e-10)
 
@@ -528,7 +529,7 @@ def test_blocked_coordinate_stress_equals_pdist(monkeypatch, seed):
     ref = np.sqrt(np.sum((d - s * e) ** 2) / (d @ d))
     tol = stress1_tol(150, 4, ref)
     assert g.stress(X, D) == pytest.approx(ref, abs=tol)
-    monkeypatch.setattr(blocks, "CACHE_BYTES", 8 * 150 * 3)  # blocks of 8 rows, buffer reused across blocks
+    monkeypatch.setattr(_memory, "CACHE_BYTES", 8 * 150 * 3)  # blocks of 8 rows, buffer reused across blocks
     assert g.stress(X, D) == pytest.approx(ref, abs=tol)
     assert g.stress(X, D, kind="raw") == pytest.approx(np.sum((d - e) ** 2), rel=0, abs=raw_tol(d, e, 4))
     np.testing.assert_allclose(stress_measures._CoordRows(X).rows(0, 150), E, rtol=1e-10, atol=0)
