@@ -11,6 +11,11 @@ What is available is, in this order: the limit set by ``petheory --max-memory SI
 operating system reports as available (``MemAvailable`` in ``/proc/meminfo``, capped by a
 cgroup ``memory.max``; ``os.sysconf`` elsewhere). A limit may be given above the machine's
 memory on purpose (swap); it is the user's word.
+
+Row blocks are the same budget from the other side: the geometry's :math:`O(n^2)` loops (distances, Gram
+blocks, stress sums) run over blocks of :func:`block_rows` rows, so that their temporaries stay near
+:data:`BLOCK_BYTES` (or :data:`CACHE_BYTES`, cache-resident) whatever n and V (the (n, n) outputs themselves
+are the caller's, and :func:`require` is theirs).
 """
 
 from __future__ import annotations
@@ -31,6 +36,12 @@ FLOPS = 1e10
 _SMALL = 64 * 1024**2
 
 _limit: int | None = None  # set by ``petheory --max-memory`` for the duration of one command
+
+
+#: Bytes of temporaries per row block in the blocked loops (about 64 MiB).
+BLOCK_BYTES = 64 * 2**20
+#: Bytes per temporary in the blocked stress of dense/coordinate sources (L2-resident).
+CACHE_BYTES = 2**19
 
 
 class MemoryLimitError(ValidationError):
@@ -158,6 +169,37 @@ def array_bytes(*shape, itemsize: int = 8) -> int:
     for s in shape:
         total *= max(int(s), 0)
     return total
+
+
+def block_rows(n: int, width: int, copies: int = 4) -> int:
+    """Rows per block when each row holds ``copies`` float64 temporaries of ``width`` entries, in [1, n].
+
+    Parameters
+    ----------
+    n : int
+        Rows in all (the block never exceeds them).
+    width : int
+        Entries per row of one temporary (n for an (n, n) loop, ``max(n, V)`` when a row also holds
+        its V square roots).
+    copies : int, optional
+        float64 temporaries of that width alive at once per row.
+
+    Returns
+    -------
+    int
+        ``BLOCK_BYTES // (8 * width * copies)`` clipped to [1, n]: the temporaries of one block stay
+        within :data:`BLOCK_BYTES` (64 MiB) unless a single row is larger.
+
+    Examples
+    --------
+    >>> block_rows(100, 100)  # small: one block holds every row
+    100
+    >>> block_rows(32768, 32768, copies=3)  # 85 rows x 3 copies x 32768 x 8 bytes <= 64 MiB
+    85
+    >>> block_rows(10**6, 10**8)  # a row alone is over budget: still one row per block
+    1
+    """
+    return int(max(1, min(n, BLOCK_BYTES // max(1, 8 * width * copies))))
 
 
 def require(nbytes, what: str, *, alternative: str | None = None, flops: float | None = None,

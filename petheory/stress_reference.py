@@ -14,10 +14,13 @@ Theory code: numpy only, no files, seeded.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral
 
 import numpy as np
 
-from petheory import _validate as v
+from petheory._validate import SEED, Interval, StrOptions, validate_params
+from petheory.geometry.hellinger import DISTANCES, check_distance_matrix
+from petheory.geometry.stress_measures import STRESS_KINDS, stress_between, stress_of_tables
 
 #: Random tables per null reference (default). The percentile then has a resolution of 1/DRAWS
 #: and the mean a standard error of :math:`sd/\sqrt{DRAWS}` (10% of the spread).
@@ -82,6 +85,8 @@ class NullReference:
         return out
 
 
+@validate_params({"D": [DISTANCES], "d": [Interval(Integral, 1, None)], "kind": [StrOptions(STRESS_KINDS)],
+                  "draws": [Interval(Integral, 1, None)], "seed": [SEED], "progress": ["callable", None]})
 def random_table_null(D, d: int, *, kind: str = "stress1", draws: int = DRAWS, seed: int = 0,
                       progress=None) -> NullReference:
     r"""Stress of random N(0, 1) tables of shape ``(n, d)`` against target distances ``D``.
@@ -122,14 +127,8 @@ def random_table_null(D, d: int, *, kind: str = "stress1", draws: int = DRAWS, s
     >>> ref.draws, bool(np.all(np.diff(ref.values) >= 0))
     (5, True)
     """
-    from petheory import geometry
-    from petheory.geometry.stress_measures import stress_of_tables
-
-    D = geometry.check_distance_matrix(D, "target")
-    d = v.integer("d", d, minimum=1)
-    draws = v.integer("draws", draws, minimum=1)
-    seed = v.integer("seed", seed, minimum=0)
-    n = D.shape[0]
+    d, draws, seed = int(d), int(draws), int(seed)
+    n = np.shape(D)[0]  # D's values are checked once, by stress_of_tables, before the first table is drawn
 
     def tables():
         for k in range(draws):
@@ -141,6 +140,7 @@ def random_table_null(D, d: int, *, kind: str = "stress1", draws: int = DRAWS, s
     return NullReference(n=n, d=d, kind=kind, draws=draws, seed=seed, values=np.sort(vals))
 
 
+@validate_params({"D": [DISTANCES], "kind": [StrOptions(STRESS_KINDS)]})
 def equidistant_stress(D, *, kind: str = "stress1") -> float:
     """Stress of the equidistant geometry (every pair of positions at distance 1) against ``D``.
 
@@ -171,13 +171,11 @@ def equidistant_stress(D, *, kind: str = "stress1") -> float:
     >>> round(equidistant_stress(D), 6)
     0.408248
     """
-    from petheory import geometry
-
-    D = geometry.check_distance_matrix(D, "target")
-    E = 1.0 - np.eye(D.shape[0])
-    return geometry.stress_between(E, D, kind=kind)
+    D = check_distance_matrix(D)
+    return stress_between(1.0 - np.eye(D.shape[0]), D, kind=kind)
 
 
+@validate_params({"D": [DISTANCES]})
 def target_warnings(D, details: dict | None = None, *, n_implicit: bool = False) -> list[str]:
     """Plain-language warnings about a target distance matrix ``D`` (n, n) and how it was built.
 
@@ -206,9 +204,7 @@ def target_warnings(D, details: dict | None = None, *, n_implicit: bool = False)
     >>> target_warnings(np.ones((3, 3)) - np.eye(3))[0][:54]
     'the target is degenerate: all 3 position pairs are at '
     """
-    from petheory import geometry
-
-    D = geometry.check_distance_matrix(D, "target")
+    D = check_distance_matrix(D)
     n = D.shape[0]
     out = []
     off = D[np.triu_indices(n, 1)]

@@ -52,7 +52,6 @@ Where things are (one idea per submodule; every name below is re-exported here):
     rank             effective_rank, Factorisation, minimal_parametrisation
     induced          euclidean/rotary/bias/induced_distances, StressReport, target_distances, encoding_stress
     optimal          mds_optimal: the MDS-optimal encoding, registered in petheory.encodings on import
-    blocks           row-block sizes of the O(n^2) loops
 
 Theory only: nothing here opens a file or loads a tokenizer. A corpus path or an ``'hf:DIR'``
 tokenizer given to :func:`positional_distributions` is read by :mod:`petheory.loaders`.

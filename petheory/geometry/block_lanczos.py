@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from numbers import Integral, Real
 
 import numpy as np
 from scipy.linalg import eigh
 
 from petheory import _memory
-from petheory import _validate as v
-from petheory.errors import ValidationError
+from petheory._validate import SEED, InstanceOf, Interval, validate_params
+from petheory.errors import ParameterError
 from petheory.rounding import unit_roundoff
 
 __all__ = ["TopEigenpairs", "top_eigenpairs", "default_block"]
@@ -111,6 +112,11 @@ def _new_directions(V: np.ndarray, W: np.ndarray, b: int, scale: float, rng) -> 
     return Q
 
 
+@validate_params({"matmat": ["callable"], "n": [Interval(Integral, 2, None)], "k": [Interval(Integral, 1, None)],
+                  "tol": [Interval(Real, 0, None, closed="left")],
+                  "seed": [SEED, InstanceOf(np.random.Generator, "a numpy.random.Generator"), None],
+                  "block": [Interval(Integral, 1, None), None], "max_basis": [Interval(Integral, 1, None), None],
+                  "max_passes": [Interval(Integral, 1, None), None]})
 def top_eigenpairs(matmat, n: int, k: int, *, tol: float = 1e-10, seed=0, block: int | None = None,
                    max_basis: int | None = None, max_passes: int | None = None) -> TopEigenpairs:
     r"""The ``k`` algebraically largest eigenpairs of a symmetric n x n operator given by its products.
@@ -125,8 +131,8 @@ def top_eigenpairs(matmat, n: int, k: int, *, tol: float = 1e-10, seed=0, block:
         Stop when every wanted pair has :math:`\lVert Au_i-\theta_i u_i\rVert \le tol\cdot
         \max(|\theta_i|, \varepsilon^{2/3})`: ARPACK's criterion (``eigsh``'s ``tol``), here with the
         residual computed, not estimated. ``0`` asks for the rounding floor (see Notes).
-    seed : int or numpy.random.Generator
-        Starting block (the result does not depend on it beyond rounding).
+    seed : int or numpy.random.Generator, optional
+        Starting block (the result does not depend on it beyond rounding); None is seed 0.
     block : int, optional
         Block size b (default :func:`default_block`).
     max_basis : int, optional
@@ -164,20 +170,21 @@ def top_eigenpairs(matmat, n: int, k: int, *, tol: float = 1e-10, seed=0, block:
     >>> np.round(r.values, 10).tolist()
     [100.0, 99.0, 98.0]
     """
-    n = v.integer("n", n, minimum=2)
-    k = v.integer("k", k, minimum=1, maximum=n - 1)
-    tol = v.real("tol", tol, nonnegative=True)
-    b = default_block(n, k) if block is None else v.integer("block", block, minimum=1, maximum=n)
-    m_max = (min(n, 24 * b, max(k + 2 * b, n // 4, 512)) if max_basis is None
-             else v.integer("max_basis", max_basis, minimum=1, maximum=n))
+    n, k, tol = int(n), int(k), float(tol)
+    for name, value, most in (("k", k, n - 1), ("block", block, n), ("max_basis", max_basis, n)):
+        if value is not None and value > most:
+            raise ParameterError(name, f"<= {most} ({'n - 1' if name == 'k' else 'n'} for n = {n})", value,
+                                 owner=top_eigenpairs)
+    b = default_block(n, k) if block is None else int(block)
+    m_max = min(n, 24 * b, max(k + 2 * b, n // 4, 512)) if max_basis is None else int(max_basis)
     if m_max < min(n, k + 2 * b):
-        raise ValidationError(f"max_basis={m_max} is too small for k={k} and block={b}: at least k + 2 * block "
-                                f"= {k + 2 * b} (or n)")
-    max_passes = max(100, (20 * n) // b) if max_passes is None else v.integer("max_passes", max_passes, minimum=1)
+        raise ParameterError("max_basis", f">= k + 2 * block = {k + 2 * b} (or n = {n}) for k = {k} and block = {b}",
+                             m_max, owner=top_eigenpairs)
+    max_passes = max(100, (20 * n) // b) if max_passes is None else int(max_passes)
     _memory.require(_memory.array_bytes(n, m_max, itemsize=8) * 2 + _memory.array_bytes(m_max, m_max, itemsize=8),
                     f"block Lanczos basis (n = {n}, {m_max} columns and their products)",
                     alternative="a smaller max_basis or block")
-    rng = v.generator(seed)
+    rng = np.random.default_rng(0 if seed is None else seed)  # a Generator is used as is
     V = np.empty((n, m_max), order="F")  # column-major: each block, and what matmat gets, is contiguous
     AV = np.empty((n, m_max), order="F")
     H = np.empty((m_max, m_max))

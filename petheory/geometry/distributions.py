@@ -17,7 +17,6 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from petheory import _validate as v
 from petheory._validate import Interval, StrOptions, validate_params
 from petheory.errors import ValidationError, ValidationTypeError
 
@@ -84,6 +83,7 @@ class PositionalDistributions:
         return self.counts.shape[1]
 
     @classmethod
+    @validate_params({"smoothing": [Interval(Real, 0, None, closed="left")]})
     def from_counts(cls, counts, *, smoothing: float = 0.0, source: str = "counts") -> PositionalDistributions:
         """Wrap an (n, V) matrix of non-negative integer counts (dense or scipy.sparse) already tallied.
 
@@ -97,7 +97,7 @@ class PositionalDistributions:
         C = C.astype(np.int64)
         C.eliminate_zeros()
         obs = np.asarray(C.sum(axis=1)).ravel().astype(np.int64)
-        smoothing = v.real("smoothing", smoothing, nonnegative=True)
+        smoothing = float(smoothing)
         if smoothing == 0 and np.any(obs == 0):
             raise ValidationError(
                 f"row {int(np.flatnonzero(obs == 0)[0])} of counts has no observation: its distribution is undefined "

@@ -11,17 +11,27 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
 
-from petheory import _validate as v
-from petheory.geometry.blocks import block_rows
+from petheory._memory import block_rows
+from petheory._validate import Array, InstanceOf, Interval, validate_params
 from petheory.geometry.distributions import PositionalDistributions
 from petheory.rounding import gamma as _gamma
-from petheory.errors import ValidationError
+from petheory.errors import ParameterError, ValidationError
 
 __all__ = ["SqrtDistributions", "sqrt_distributions", "hellinger_distances", "check_distance_matrix"]
+
+#: What a set of distributions may be (a declaration's entry): an (n, V) array, a scipy.sparse matrix, or counts.
+DISTRIBUTIONS = [Array(ndim=2), InstanceOf((sp.spmatrix, sp.sparray), "a scipy.sparse matrix"),
+                 InstanceOf(PositionalDistributions, "a PositionalDistributions")]
+#: A distance matrix as a declaration states it: square and numeric. Finiteness and the other rules of a distance
+#: matrix are :func:`check_distance_matrix`'s, in one pass over D (no n x n mask).
+DISTANCES = Array(ndim=2, square=True, finite=False)
+#: A tolerance: a finite real number >= 0, or None for the rounding model's default.
+ATOL = [Interval(Real, 0, None, closed="left"), None]
 
 
 @dataclass(frozen=True)
@@ -93,22 +103,25 @@ class SqrtDistributions:
         return Y
 
 
-def _check_probabilities(P, atol) -> tuple[object, float]:
-    """Validate (n, V) rows as distributions; returns (float64 matrix, tolerance used)."""
+def _check_probabilities(P, atol, owner) -> tuple[object, float]:
+    """The rows of a declared (n, V) array or sparse matrix as distributions (the declaration checked its type, a
+    dense array's shape and finiteness; a sparse one's are checked here); returns (float64 matrix, tolerance used).
+    ``owner``: the public function whose ``P`` it is."""
     if sp.issparse(P):
         P = sp.csr_matrix(P)
-        if P.ndim != 2 or P.shape[0] == 0 or P.shape[1] == 0:
-            raise ValidationError(f"P must be a non-empty 2-D matrix, got shape {P.shape}")
+        if P.shape[0] == 0 or P.shape[1] == 0:
+            raise ParameterError("P", "non-empty", P, owner=owner)
         dtype = P.dtype if np.issubdtype(P.dtype, np.floating) else np.float64
         P = P.astype(np.float64)
         if not np.all(np.isfinite(P.data)):
-            raise ValidationError(f"P must be finite, found {int(np.sum(~np.isfinite(P.data)))} NaN/inf entries")
+            raise ParameterError("P", f"finite (found {int(np.sum(~np.isfinite(P.data)))} NaN/inf entries)", P,
+                                 owner=owner)
         vals, rows = P.data, np.repeat(np.arange(P.shape[0]), np.diff(P.indptr))
         sums = np.asarray(P.sum(axis=1)).ravel()
     else:
-        raw = np.asarray(P) if not isinstance(P, (str, bytes)) else P
-        dtype = raw.dtype if isinstance(raw, np.ndarray) and np.issubdtype(raw.dtype, np.floating) else np.float64
-        P = v.array("P", P, ndim=2)
+        raw = np.asarray(P)
+        dtype = raw.dtype if np.issubdtype(raw.dtype, np.floating) else np.float64
+        P = np.asarray(raw, dtype=np.float64)
         vals, rows = P.ravel(), np.repeat(np.arange(P.shape[0]), P.shape[1])
         sums = P.sum(axis=1)
     if vals.size and vals.min() < 0:
@@ -116,7 +129,7 @@ def _check_probabilities(P, atol) -> tuple[object, float]:
         raise ValidationError(f"P has negative entries (min {vals[k]:.3g} in row {rows[k]}); probabilities must be >= 0")
     V = P.shape[1]
     # sum of V rounded quotients c_v/N: |fl(sum) - 1| <= gamma_{V+1} in the dtype the rows were made in
-    tol = _gamma(V + 1, dtype) if atol is None else v.real("atol", atol, nonnegative=True)
+    tol = _gamma(V + 1, dtype) if atol is None else float(atol)
     dev = np.abs(sums - 1.0)
     if dev.max() > tol:
         k = int(np.argmax(dev))
@@ -127,6 +140,7 @@ def _check_probabilities(P, atol) -> tuple[object, float]:
     return P, tol
 
 
+@validate_params({"P": DISTRIBUTIONS, "atol": ATOL})
 def sqrt_distributions(P, atol=None) -> SqrtDistributions:
     """The square roots of the rows of ``P`` (ndarray or scipy.sparse (n, V), validated as distributions
     within ``atol`` as in :func:`hellinger_distances`, or PositionalDistributions, taken from the counts).
@@ -150,8 +164,11 @@ def sqrt_distributions(P, atol=None) -> SqrtDistributions:
 
     Raises
     ------
+    petheory.errors.ParameterError
+        ``P`` not a 2-D array of finite real numbers, a sparse matrix or PositionalDistributions (a sparse one
+        empty or with NaN/inf entries), or ``atol`` negative.
     ValidationError
-        Rows that are not distributions: negative entries, NaN/inf, or a row sum off 1 by more than ``atol``.
+        Rows that are not distributions: negative entries or a row sum off 1 by more than ``atol``.
 
     Examples
     --------
@@ -170,6 +187,11 @@ def sqrt_distributions(P, atol=None) -> SqrtDistributions:
     ...
     petheory.errors.ValidationError: rows of P must sum to 1 (tolerance 3.3e-16 = gamma_(V+1) for V=2 in float64); ...
     """
+    return _sqrt_distributions(P, atol, sqrt_distributions)
+
+
+def _sqrt_distributions(P, atol=None, owner=None) -> SqrtDistributions:
+    """:func:`sqrt_distributions` of a ``P`` and ``atol`` its caller ``owner`` declared."""
     if isinstance(P, PositionalDistributions):
         N = P.observations.astype(np.float64)
         C = P.counts.astype(np.float64).tocsr()
@@ -181,7 +203,7 @@ def sqrt_distributions(P, atol=None) -> SqrtDistributions:
         a = np.sqrt(P.smoothing / Z)
         C.data = np.sqrt((C.data + P.smoothing) / rowZ) - np.repeat(a, np.diff(C.indptr))
         return SqrtDistributions(C, a, P.V)
-    P, _ = _check_probabilities(P, atol)
+    P, _ = _check_probabilities(P, atol, owner)
     if sp.issparse(P):
         S = P.copy()
         S.data = np.sqrt(S.data)
@@ -189,6 +211,7 @@ def sqrt_distributions(P, atol=None) -> SqrtDistributions:
     return SqrtDistributions(np.sqrt(P), None, P.shape[1])
 
 
+@validate_params({"P": DISTRIBUTIONS, "atol": ATOL})
 def hellinger_distances(P, *, atol: float | None = None) -> np.ndarray:
     r"""Hellinger distances between the rows of ``P``, shape (n, n) (cirrincione2026, Prop. 5).
 
@@ -231,7 +254,7 @@ def hellinger_distances(P, *, atol: float | None = None) -> np.ndarray:
            [1.      , 0.      , 0.541196],
            [0.541196, 0.541196, 0.      ]])
     """
-    root = sqrt_distributions(P, atol).for_gram()
+    root = _sqrt_distributions(P, atol, hellinger_distances).for_gram()
     n = root.n
     g = root.diag()
     D = np.empty((n, n))
@@ -246,6 +269,7 @@ def hellinger_distances(P, *, atol: float | None = None) -> np.ndarray:
     return D
 
 
+@validate_params({"D": [DISTANCES], "name": [InstanceOf(str, "a string")], "atol": ATOL})
 def check_distance_matrix(D, name: str = "D", *, atol: float | None = None) -> np.ndarray:
     r"""Validate a distance matrix and return it exactly symmetric with a zero diagonal.
 
@@ -269,11 +293,10 @@ def check_distance_matrix(D, name: str = "D", *, atol: float | None = None) -> n
 
     Raises
     ------
+    petheory.errors.ParameterError
+        Not a square array of real numbers, NaN/inf, fewer than 2 positions, or a negative ``atol``.
     ValidationError
-        Not square, fewer than 2 positions, NaN/inf, a negative entry, a diagonal entry or an
-        asymmetry beyond ``atol`` (the message gives the entry).
-    ValidationTypeError
-        Not an array of numbers.
+        A negative entry, a diagonal entry or an asymmetry beyond ``atol`` (the message gives the entry).
 
     Examples
     --------
@@ -289,17 +312,20 @@ def check_distance_matrix(D, name: str = "D", *, atol: float | None = None) -> n
     ...
     petheory.errors.ValidationError: E must be symmetric: E[1,0] = 2 but E[0,1] = 1 (tolerance 3.7e-08)
     """
-    D = v.square(name, D, finite=False)
+    # The declaration checked the type and the shape (a public caller declares its own matrix the same way, in its
+    # own word, first); the rules below are about the values, which ``name`` says in the caller's word: their
+    # ParameterError has no owner (a check inside the library, whose name may be another function's word).
+    D = np.asarray(D, dtype=np.float64)
     lo, scale = float(D.min()), float(D.max())
     if not (math.isfinite(lo) and math.isfinite(scale)):  # min/max propagate NaN and reach +-inf: one pass, no mask
-        v.square(name, D)  # raises the finiteness error
+        raise ParameterError(name, f"finite (found {int(D.size - np.count_nonzero(np.isfinite(D)))} NaN/inf entries)", D)
     n = D.shape[0]
     if n < 2:
-        raise ValidationError(f"{name} must have at least 2 positions, got shape {D.shape}")
+        raise ParameterError(name, "a matrix of at least 2 positions", D)
     if lo < 0:
         i, j = np.unravel_index(int(np.argmin(D)), D.shape)
         raise ValidationError(f"{name} has a negative distance {name}[{i},{j}] = {D[i, j]:.3g}; distances must be >= 0")
-    tol = math.sqrt(_gamma(n + 1)) * scale if atol is None else v.real("atol", atol, nonnegative=True)
+    tol = math.sqrt(_gamma(n + 1)) * scale if atol is None else float(atol)
     if np.abs(np.diag(D)).max() > tol:
         i = int(np.argmax(np.abs(np.diag(D))))
         raise ValidationError(f"{name} must have a zero diagonal, got {name}[{i},{i}] = {D[i, i]:.3g}")

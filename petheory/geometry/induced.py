@@ -9,19 +9,20 @@ Prop. 5: the stress of an encoding; the MDS encoding of Algorithm 1 is the refer
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from numbers import Integral
 
 import numpy as np
 
-from petheory import _validate as v
+from petheory import _memory
 from petheory import encodings as enc
-from petheory.geometry.blocks import block_rows
+from petheory._validate import Array, InstanceOf, Interval, StrOptions, validate_params
 from petheory.geometry.distributions import PositionalDistributions
-from petheory.geometry.hellinger import check_distance_matrix, hellinger_distances
+from petheory.geometry.hellinger import DISTANCES, check_distance_matrix, hellinger_distances
 from petheory.geometry.mds import classical_mds
-from petheory.geometry.stress_measures import STRESS_FORMULAS, stress, stress_between
+from petheory.geometry.stress_measures import STRESS_FORMULAS, STRESS_KINDS, stress, stress_between
 from petheory.rounding import gamma as _gamma, json_number
 from petheory.softmax import row_softmax
-from petheory.errors import NotAMetricError, ValidationError
+from petheory.errors import NotAMetricError, ParameterError
 
 __all__ = [
     "euclidean_distances",
@@ -37,6 +38,7 @@ __all__ = [
     "LARGE_N_RANK",
 ]
 
+@validate_params({"X": [Array(ndim=2)]})
 def euclidean_distances(X) -> np.ndarray:
     """Euclidean distances between the rows of an (n, d) encoding, shape (n, n).
 
@@ -58,7 +60,7 @@ def euclidean_distances(X) -> np.ndarray:
            [3., 0., 5.],
            [4., 5., 0.]])
     """
-    return _euclidean(v.array("X", X, ndim=2))
+    return _euclidean(np.asarray(X, dtype=np.float64))
 
 
 def _euclidean(X: np.ndarray) -> np.ndarray:
@@ -109,7 +111,7 @@ def rotary_distances(table) -> np.ndarray:
     ang = np.asarray(table.angles, dtype=np.float64)  # (n, r/2)
     n, h = ang.shape
     D = np.empty((n, n))
-    b = block_rows(n, n * max(h, 1), copies=2)
+    b = _memory.block_rows(n, n * max(h, 1), copies=2)
     for i0 in range(0, n, b):  # row blocks: (b, n, r/2) temporaries of about 64 MiB
         diff = ang[i0 : i0 + b, None, :] - ang[None, :, :]
         D[i0 : i0 + b] = np.sqrt(2.0 * np.sum(enc.chord_sq(diff), axis=2))  # ||R_i - R_j||_F^2 = 2 sum_t chord^2
@@ -122,6 +124,7 @@ def rotary_distances(table) -> np.ndarray:
 BIAS_MAPS = ("gap", "hellinger")
 
 
+@validate_params({"B": [Array(ndim=2, square=True)], "bias_map": [StrOptions(BIAS_MAPS)]})
 def bias_distances(B, bias_map: str = "gap") -> np.ndarray:
     r"""Distance between positions induced by an attention logit bias, shape (n, n).
 
@@ -170,8 +173,12 @@ def bias_distances(B, bias_map: str = "gap") -> np.ndarray:
     ...
     petheory.errors.NotAMetricError: bias_map='gap' gives a negative distance -1 at (0,1): ...
     """
-    B = v.square("B", B)
-    v.choice("bias_map", bias_map, BIAS_MAPS)
+    return _bias_distances(np.asarray(B, dtype=np.float64), bias_map)
+
+
+def _bias_distances(B: np.ndarray, bias_map: str) -> np.ndarray:
+    """:func:`bias_distances` of a square float64 bias (a registered encoding's or a declared one) and a map in
+    :data:`BIAS_MAPS`."""
     if bias_map == "hellinger":
         return hellinger_distances(row_softmax(B))
     dg = np.diag(B)
@@ -191,7 +198,12 @@ def bias_distances(B, bias_map: str = "gap") -> np.ndarray:
 #: Default bias map per registered bias encoding (others: 'gap').
 DEFAULT_BIAS_MAP = {"alibi": "gap", "t5": "hellinger", "relative": "hellinger"}
 
+#: An encoding as :func:`induced_distances` and :func:`encoding_stress` take it (a declaration's entry).
+ENCODING = [InstanceOf(str, "a registered encoding name"), InstanceOf(enc.RotaryTable, "a RotaryTable"), Array(ndim=2)]
 
+
+@validate_params({"encoding": ENCODING, "n": [Interval(Integral, 1, None), None],
+                  "bias_map": [StrOptions(BIAS_MAPS), None]})
 def induced_distances(encoding, n: int | None = None, d: int | None = None, *, bias_map: str | None = None, **params):
     r"""The distances an encoding induces on positions ``0..n-1``.
 
@@ -230,40 +242,45 @@ def induced_distances(encoding, n: int | None = None, d: int | None = None, *, b
     >>> what
     'bias alibi: logit gap (B_ii+B_jj-B_ij-B_ji)/2'
     """
+    return _induced_distances(encoding, n, d, bias_map, params, induced_distances)
+
+
+def _induced_distances(encoding, n, d, bias_map, params: dict, owner):
+    """:func:`induced_distances` of the arguments ``owner`` declared (``encoding``, ``n``, ``bias_map``)."""
     if isinstance(encoding, enc.RotaryTable):
         if n is not None and n != encoding.angles.shape[0]:
-            raise ValidationError(f"the rotary table has {encoding.angles.shape[0]} positions, n={n} asked for")
+            raise ParameterError("n", f"{encoding.angles.shape[0]} (the rotary table's positions) or None", n, owner=owner)
         return rotary_distances(encoding), "rotary: ||R_i - R_j||_F over its frequencies"
     if isinstance(encoding, str):
         info = enc.info(encoding)
         if n is None:
-            raise ValidationError(f"n is required for the named encoding {encoding!r}")
-        _require_distances(v.integer("n", n, minimum=1))
+            raise ParameterError("n", f"an integer >= 1 for the named encoding {encoding!r}", n, owner=owner)
+        n = int(n)
+        _require_distances(n)
         if info.kind == "bias":
             bm = bias_map or DEFAULT_BIAS_MAP.get(encoding, "gap")
             desc = {"gap": "logit gap (B_ii+B_jj-B_ij-B_ji)/2", "hellinger": "Hellinger between softmax attention rows"}[bm]
-            return bias_distances(info.fn(n, **params), bm), f"bias {encoding}: {desc}"
+            return bias_distances(info.fn(n, **params), bm), f"bias {encoding}: {desc}"  # checks the encoding's bias
         if d is None:
-            raise ValidationError(f"d is required for the {info.kind} encoding {encoding!r}")
+            raise ParameterError("d", f"an integer >= 1 for the {info.kind} encoding {encoding!r}", d, owner=owner)
         if info.kind == "rotary":
             return rotary_distances(info.fn(n, d, **params)), f"rotary {encoding}: ||R_i - R_j||_F over its frequencies"
         return _euclidean(np.asarray(info.fn(n, d, **params), dtype=np.float64)), f"absolute {encoding}: Euclidean distance of the vectors"
-    X = v.array("encoding", encoding, ndim=2)
+    X = np.asarray(encoding, dtype=np.float64)
     N, dd = X.shape
     if d is not None and d != dd:
-        raise ValidationError(f"the encoding table has d={dd} columns but d={d} was given")
+        raise ParameterError("d", f"{dd} (the encoding table's columns) or None", d, owner=owner)
     if n is None:
         n = N
     if n > N:
-        raise ValidationError(f"the encoding table has {N} positions but n={n} were asked for")
+        raise ParameterError("n", f"<= {N} (the encoding table's positions)", n, owner=owner)
+    n = int(n)
     _require_distances(n)
     return _euclidean(X[:n]), f"absolute table ({N}, {dd}): Euclidean distance of the first {n} rows"
 
 
 def _require_distances(n: int) -> None:
     """Refuse an (n, n) distance matrix (and the Gram, MDS and stress work on it) that cannot fit."""
-    from petheory import _memory
-
     _memory.require(_memory.array_bytes(n, n, itemsize=4 * 8), f"distance geometry of n = {n} positions (dense n x n)",
                     alternative="use a smaller n")
 
@@ -363,6 +380,11 @@ class StressReport:
                    d["target_details"])
 
 
+#: A target as :func:`target_distances` and :func:`encoding_stress` take it: distributions or a distance matrix.
+TARGET = [InstanceOf(PositionalDistributions, "a PositionalDistributions"), DISTANCES]
+
+
+@validate_params({"target": TARGET, "n": [Interval(Integral, 1, None), None]})
 def target_distances(target, n: int | None = None) -> tuple[np.ndarray, str, dict]:
     """Target -> (distances (n, n), description, details). Accepts distributions or a distance matrix.
 
@@ -400,12 +422,15 @@ def target_distances(target, n: int | None = None) -> tuple[np.ndarray, str, dic
     >>> Dt.shape, what
     ((4, 4), 'hellinger:builtin:petheory-builtin-reviews-v1')
     """
+    return _target_distances(target, n, target_distances)
+
+
+def _target_distances(target, n, owner) -> tuple[np.ndarray, str, dict]:
+    """:func:`target_distances` of the arguments ``owner`` declared."""
     if isinstance(target, PositionalDistributions):
         if n is not None and n > target.n:
-            raise ValidationError(
-                f"the target has n={target.n} positions (what the corpus supports at min_count={target.min_count}); "
-                f"n={n} asks for more"
-            )
+            raise ParameterError("n", f"<= {target.n} (the target's positions: what the corpus supports at min_count="
+                                 f"{target.min_count})", n, owner=owner)
         _require_distances(target.n)
         D = hellinger_distances(target)
         desc, details = f"hellinger:{target.source}", target.summary()
@@ -413,12 +438,15 @@ def target_distances(target, n: int | None = None) -> tuple[np.ndarray, str, dic
         D = check_distance_matrix(target, "target")
         desc, details = f"distances ({D.shape[0]}, {D.shape[0]})", {}
         if n is not None and n > D.shape[0]:
-            raise ValidationError(f"the target distance matrix has {D.shape[0]} positions; n={n} asks for more")
+            raise ParameterError("n", f"<= {D.shape[0]} (the target distance matrix's positions)", n, owner=owner)
     if n is not None:
         D = D[:n, :n]
     return D, desc, details
 
 
+@validate_params({"encoding": ENCODING, "target": TARGET, "n": [Interval(Integral, 1, None), None],
+                  "kind": [StrOptions(STRESS_KINDS)], "rank": [Interval(Integral, 1, None), None],
+                  "bias_map": [StrOptions(BIAS_MAPS), None]})
 def encoding_stress(
     encoding,
     target,
@@ -482,20 +510,20 @@ def encoding_stress(
     >>> round(geometry.encoding_stress('mds_optimal', P, d=64).stress, 6)
     0.0
     """
-    Dt, tdesc, tdetails = target_distances(target, n)
+    Dt, tdesc, tdetails = _target_distances(target, n, encoding_stress)
     n = Dt.shape[0]
     if isinstance(encoding, str) and d is None and enc.info(encoding).kind == "bias":
         d = 64
-    if isinstance(encoding, np.ndarray) or (not isinstance(encoding, (str, enc.RotaryTable)) and hasattr(encoding, "__array__")):
-        encoding = v.array("encoding", encoding, ndim=2)
+    if not isinstance(encoding, (str, enc.RotaryTable)):  # a table (the declaration took it as a 2-D array)
+        encoding = np.asarray(encoding, dtype=np.float64)
         if d is None:
             d = encoding.shape[1]
     if isinstance(encoding, enc.RotaryTable) and d is None:
         d = encoding.d
-    De, geometry = induced_distances(encoding, n, d, bias_map=bias_map, **params)
+    De, geometry = _induced_distances(encoding, n, d, bias_map, params, encoding_stress)
     value = stress_between(De, Dt, kind=kind)
     if rank is not None:
-        rank = v.integer("rank", rank, minimum=1)
+        rank = int(rank)
     if n <= FULL_SPECTRUM_MAX_N:
         mds = classical_mds(Dt)
     else:  # the numerical rank needs all n eigenvalues: O(n^3); keep the top ones instead

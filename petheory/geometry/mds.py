@@ -10,16 +10,22 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
 
-from petheory import _validate as v
 from petheory._threads import blas_threads
+from petheory._validate import SEED, Array, InstanceOf, Interval, StrOptions, validate_params
 from petheory.geometry.block_lanczos import top_eigenpairs
-from petheory.geometry.hellinger import check_distance_matrix, sqrt_distributions
+from petheory.geometry.hellinger import DISTANCES, DISTRIBUTIONS, check_distance_matrix, sqrt_distributions
 from petheory.rounding import eig_rank_tol, numerical_rank
-from petheory.errors import ValidationError
+from petheory.errors import ParameterError
+
+#: A Lanczos seed: an integer >= 0, a Generator, or None (seed 0).
+_SEED = [SEED, InstanceOf(np.random.Generator, "a numpy.random.Generator"), None]
+#: A Lanczos tolerance: a finite real number >= 0.
+_TOL = [Interval(Real, 0, None, closed="left")]
 
 __all__ = ["gram_from_distances", "MDSResult", "classical_mds", "hellinger_mds", "smacof", "EXACT_MAX_N"]
 
@@ -27,6 +33,7 @@ __all__ = ["gram_from_distances", "MDSResult", "classical_mds", "hellinger_mds",
 EXACT_MAX_N = 512
 
 
+@validate_params({"D": [DISTANCES]})
 def gram_from_distances(D) -> np.ndarray:
     r"""The double-centred matrix :math:`B = -\tfrac12 J D^{\circ2} J`, shape (n, n) (cirrincione2026, Algorithm 1).
 
@@ -36,7 +43,7 @@ def gram_from_distances(D) -> np.ndarray:
     Parameters
     ----------
     D : array_like, shape (n, n)
-        Distances (validated by :func:`check_distance_matrix`).
+        Distances (validated by :func:`~petheory.geometry.hellinger.check_distance_matrix`).
 
     Returns
     -------
@@ -184,7 +191,7 @@ def _top_eigs(matmat, n: int, k: int, seed, tol: float = 1e-10, *, block: bool =
                     return one(x)
 
         op = LinearOperator((n, n), matvec=mv, matmat=matmat, dtype=np.float64)
-        v0 = v.generator(seed).standard_normal(n)
+        v0 = np.random.default_rng(0 if seed is None else seed).standard_normal(n)  # a Generator is used as is
         return eigsh(op, k=k, which="LA", v0=v0, tol=tol, ncv=min(n, max(2 * k + 1, 20)))
 
 
@@ -205,13 +212,15 @@ def _result_from_top(w, U, rank, tol_rel, trace, frob) -> MDSResult:
     return MDSResult(X, w, r, rank, "lanczos", tol_rel, np.empty(0), np.empty(0), trace, frob, False)
 
 
+@validate_params({"D": [DISTANCES], "rank": [Interval(Integral, 1, None), None],
+                  "method": [StrOptions(("auto", "eigh", "lanczos", "block"))], "seed": _SEED, "tol": _TOL})
 def classical_mds(D, rank: int | None = None, *, method: str = "auto", seed=0, tol: float = 1e-10) -> MDSResult:
     r"""Classical (Torgerson) MDS of a distance matrix; cirrincione2026 Algorithm 1.
 
     Parameters
     ----------
     D : array_like, shape (n, n)
-        Distances (validated by :func:`check_distance_matrix`).
+        Distances (validated by :func:`~petheory.geometry.hellinger.check_distance_matrix`).
     rank : int, optional
         Number of coordinates r. ``None`` keeps every positive eigenvalue (exact solver).
     method : {'auto', 'eigh', 'lanczos', 'block'}
@@ -225,8 +234,8 @@ def classical_mds(D, rank: int | None = None, *, method: str = "auto", seed=0, t
         2-core machine, benchmarks/RESULTS.md "geometry": ``'lanczos'`` took 1.8-21x less time than ``'block'``
         at n = 1024-4096 and rank 2-32, the same eigenvalues to 1e-14; the block method pays only where a
         GEMM is many times faster per column than a matrix-vector product, i.e. on many cores).
-    seed : int or numpy.random.Generator
-        Starting vector (block) of Lanczos (the result does not depend on it beyond rounding).
+    seed : int or numpy.random.Generator, optional
+        Starting vector (block) of Lanczos (the result does not depend on it beyond rounding); None is seed 0.
     tol : float
         Lanczos stopping criterion: residual :math:`\lVert Bu-\theta u\rVert \le tol\,|\theta|`
         for each kept pair (ARPACK's, as ``scipy.sparse.linalg.eigsh(tol=...)``: ``'lanczos'`` stops on
@@ -277,14 +286,15 @@ def classical_mds(D, rank: int | None = None, *, method: str = "auto", seed=0, t
     D = check_distance_matrix(D)
     n = D.shape[0]
     if rank is not None:
-        rank = v.integer("rank", rank, minimum=1, maximum=n)
-    v.choice("method", method, ("auto", "eigh", "lanczos", "block"))
-    tol = v.real("tol", tol, nonnegative=True)
+        if rank > n:
+            raise ParameterError("rank", f"<= {n} (the positions of D)", rank, owner=classical_mds)
+        rank = int(rank)
+    tol = float(tol)
     if method == "auto":
         method = "eigh" if rank is None or n <= EXACT_MAX_N or rank >= n - 1 else "lanczos"
     if method != "eigh" and (rank is None or rank >= n - 1):
-        raise ValidationError(f"method={method!r} needs a rank below n-1={n - 1}; use method='eigh' for the full "
-                              "spectrum")
+        raise ParameterError("method", f"'eigh' (or 'auto') unless rank is below n - 1 = {n - 1}: the Lanczos solvers "
+                             "compute the top rank eigenpairs, never the full spectrum", method, owner=classical_mds)
     tol_rel = eig_rank_tol(n)
     D2 = D * D
     if method == "eigh":
@@ -327,6 +337,8 @@ def classical_mds(D, rank: int | None = None, *, method: str = "auto", seed=0, t
     return _result_from_top(w, U, rank, tol_rel, n * rbar / 2.0, math.sqrt(frob2))
 
 
+@validate_params({"P": DISTRIBUTIONS, "rank": [Interval(Integral, 1, None)], "seed": _SEED,
+                  "atol": [Interval(Real, 0, None, closed="left"), None], "tol": _TOL})
 def hellinger_mds(P, rank: int, *, seed=0, atol: float | None = None, tol: float = 1e-10) -> MDSResult:
     r"""Top-``rank`` classical MDS of the Hellinger distances of ``P``, without forming them.
 
@@ -371,8 +383,9 @@ def hellinger_mds(P, rank: int, *, seed=0, atol: float | None = None, tol: float
     """
     root = sqrt_distributions(P, atol)
     n = root.n
-    rank = v.integer("rank", rank, minimum=1, maximum=max(1, n - 2))
-    tol = v.real("tol", tol, nonnegative=True)
+    if rank > max(1, n - 2):
+        raise ParameterError("rank", f"<= {max(1, n - 2)} (n - 2 for the n = {n} positions of P)", rank, owner=hellinger_mds)
+    rank, tol = int(rank), float(tol)
 
     def matmat(X):
         Xc = X - X.mean(axis=0)
@@ -394,6 +407,7 @@ def hellinger_mds(P, rank: int, *, seed=0, atol: float | None = None, tol: float
 
 
 
+@validate_params({"D": [DISTANCES], "X0": [Array(ndim=2)], "n_iter": [Interval(Integral, 0, None)]})
 def smacof(D, X0, *, n_iter: int = 300, rtol: float = 1e-10) -> np.ndarray:
     r"""Refine coordinates by SMACOF (Guttman transforms), which lowers raw stress.
 
@@ -439,11 +453,11 @@ def smacof(D, X0, *, n_iter: int = 300, rtol: float = 1e-10) -> np.ndarray:
     (1.25, 1.125)
     """
     D = check_distance_matrix(D)
-    X = v.array("X0", X0, ndim=2).copy()
-    if X.shape[0] != D.shape[0]:
-        raise ValidationError(f"X0 has {X.shape[0]} positions but D has {D.shape[0]}")
+    X = np.array(X0, dtype=np.float64)  # a copy: the iterations write it
     n = D.shape[0]
-    n_iter = v.integer("n_iter", n_iter, minimum=0)
+    if X.shape[0] != n:
+        raise ParameterError("X0", f"an array of {n} rows (the positions of D)", X0, owner=smacof)
+    n_iter = int(n_iter)
 
     def raw(E):
         return 0.5 * float(np.sum((D - E) ** 2))

@@ -8,15 +8,16 @@ imported (``import petheory`` does): the encodings layer below stays free of geo
 from __future__ import annotations
 
 from functools import lru_cache
+from numbers import Integral
 
 import numpy as np
 
-from petheory import _validate as v
+from petheory._validate import Interval, StrOptions, validate_params
 from petheory.encodings import register, table_shape
 from petheory.geometry.distributions import builtin_target, positional_distributions
 from petheory.geometry.hellinger import hellinger_distances
 from petheory.geometry.mds import classical_mds
-from petheory.errors import ValidationError, ValidationTypeError
+from petheory.errors import ParameterError, ValidationError, ValidationTypeError
 
 
 @lru_cache(maxsize=8)
@@ -35,6 +36,8 @@ def _builtin_mds(min_count: int, max_vocab: int):
     "(li2025's learned-table convention), beyond='error' raises.",
     source="cirrincione2026 Prop. 5/6, Algorithm 1",
 )
+@validate_params({"rank": [Interval(Integral, 1, None), None], "min_count": [Interval(Integral, 1, None)],
+                  "max_vocab": [Interval(Integral, 1, None)], "beyond": [StrOptions(("clamp", "error"))]})
 def mds_optimal(n: int, d: int, *, rank: int | None = None, corpus=None, min_count: int = 100, max_vocab: int = 48,
                 beyond: str = "clamp") -> np.ndarray:
     """The MDS-optimal encoding of a corpus, shape (n, d).
@@ -98,9 +101,7 @@ def mds_optimal(n: int, d: int, *, rank: int | None = None, corpus=None, min_cou
     petheory.errors.ValidationError: the corpus supports 15 positions (min_count=100) but n=20 were asked for; ...
     """
     n, d = table_shape(n, d)
-    v.choice("beyond", beyond, ("clamp", "error"))
-    min_count = v.integer("min_count", min_count, minimum=1)
-    max_vocab = v.integer("max_vocab", max_vocab, minimum=1)
+    min_count, max_vocab = int(min_count), int(max_vocab)
     if corpus is None:
         mds, n_c = _builtin_mds(min_count, max_vocab)
     else:
@@ -109,11 +110,10 @@ def mds_optimal(n: int, d: int, *, rank: int | None = None, corpus=None, min_cou
         P = positional_distributions(list(corpus), lowercase=True, max_vocab=max_vocab, min_count=min_count,
                                      source="mds_optimal corpus")
         mds, n_c = classical_mds(hellinger_distances(P)), P.n
-    k = min(d, mds.rank) if rank is None else v.integer("rank", rank, minimum=1)
-    if k > d:
-        raise ValidationError(f"rank={k} exceeds d={d}: the encoding has d columns")
-    if k > mds.rank:
-        raise ValidationError(f"rank={k} exceeds the numerical rank {mds.rank} of the corpus's MDS Gram")
+    k = min(d, mds.rank) if rank is None else int(rank)
+    if k > min(d, mds.rank):
+        raise ParameterError("rank", f"<= d = {d} (the encoding's columns)" if k > d else
+                             f"<= {mds.rank} (the numerical rank of the corpus's MDS Gram)", rank, owner=mds_optimal)
     table = np.zeros((n_c, d))
     table[:, :k] = mds.embedding[:, :k]
     if n > n_c:

@@ -8,17 +8,22 @@ parametrisation result).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from numbers import Integral, Real
 
 import numpy as np
 
-from petheory import _validate as v
+from petheory._validate import Array, Interval, validate_params
 from petheory.rounding import eig_rank_tol, numerical_rank
 from petheory.rounding import gamma as _gamma
-from petheory.errors import ValidationError
+from petheory.errors import ParameterError, ValidationError
+
+#: A relative threshold: a finite real number >= 0, or None for the rounding model's default.
+_TOL = [Interval(Real, 0, None, closed="left"), None]
 
 __all__ = ["effective_rank", "Factorisation", "minimal_parametrisation"]
 
 
+@validate_params({"B": [Array(ndim=(1, 2))], "tol": _TOL})
 def effective_rank(B, tol: float | None = None, *, positive: bool = False) -> int:
     r"""Number of eigenvalues of symmetric ``B`` above ``tol`` times the largest modulus.
 
@@ -58,15 +63,16 @@ def effective_rank(B, tol: float | None = None, *, positive: bool = False) -> in
     >>> geometry.effective_rank(np.diag([1.0, 1e-20, 0.5]))
     2
     """
-    arr = v.array("B", B, ndim=(1, 2))
+    arr = np.asarray(B, dtype=np.float64)
     if arr.ndim == 2:
-        arr = v.square("B", arr)
+        if arr.shape[0] != arr.shape[1]:  # a matrix is square (eigenvalues are 1-D)
+            raise ParameterError("B", "square", B, owner=effective_rank)
         if not np.allclose(arr, arr.T, rtol=0, atol=_gamma(arr.shape[0]) * np.abs(arr).max()):
             raise ValidationError("B must be symmetric")
         lam = np.linalg.eigvalsh(0.5 * (arr + arr.T))
     else:
         lam = arr
-    tol = eig_rank_tol(lam.size) if tol is None else v.real("tol", tol, nonnegative=True)
+    tol = eig_rank_tol(lam.size) if tol is None else float(tol)
     top = float(np.max(np.abs(lam)))
     if top == 0:
         return 0
@@ -111,6 +117,7 @@ class Factorisation:
         return self.params_min < self.params_full
 
 
+@validate_params({"P": [Array(ndim=2)], "rank": [Interval(Integral, 0, None), None], "tol": _TOL})
 def minimal_parametrisation(P, rank: int | None = None, *, tol: float | None = None) -> Factorisation:
     r"""The minimal parametrisation :math:`P = UV^\top` of an encoding, :math:`r(n+d)` parameters (cirrincione2026).
 
@@ -155,14 +162,16 @@ def minimal_parametrisation(P, rank: int | None = None, *, tol: float | None = N
     >>> geometry.minimal_parametrisation(noisy).rank, geometry.minimal_parametrisation(noisy, tol=1e-6).rank
     (4, 1)
     """
-    P = v.array("P", P, ndim=2)
+    P = np.asarray(P, dtype=np.float64)
     n, d = P.shape
+    if rank is not None and rank > min(n, d):
+        raise ParameterError("rank", f"<= min(n, d) = {min(n, d)} (the shape of P)", rank, owner=minimal_parametrisation)
     U, s, Vt = np.linalg.svd(P, full_matrices=False)
     if rank is None:
-        t = _gamma(max(n, d) + 1) if tol is None else v.real("tol", tol, nonnegative=True)
+        t = _gamma(max(n, d) + 1) if tol is None else float(tol)
         r = numerical_rank(s, t * s[0]) if s[0] > 0 else 0
     else:
-        r = v.integer("rank", rank, minimum=0, maximum=min(n, d))
+        r = int(rank)
     Uf, Vf = U[:, :r] * s[:r], Vt[:r].T
     meas = float(np.linalg.norm(P - Uf @ Vf.T))
     norm = float(np.linalg.norm(P))

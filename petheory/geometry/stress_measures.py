@@ -14,13 +14,12 @@ import os
 
 import numpy as np
 
-from petheory import _validate as v
+from petheory import _memory  # CACHE_BYTES and BLOCK_BYTES read at call time (tests shrink them)
 from petheory._threads import blas_threads
-from petheory.geometry import blocks as _blocks  # CACHE_BYTES read at call time (tests shrink it)
-from petheory.geometry.blocks import block_rows
+from petheory._validate import Array, InstanceOf, StrOptions, validate_params
 from petheory.geometry.distributions import PositionalDistributions
-from petheory.geometry.hellinger import SqrtDistributions, check_distance_matrix, sqrt_distributions
-from petheory.errors import ValidationError
+from petheory.geometry.hellinger import DISTANCES, SqrtDistributions, check_distance_matrix, sqrt_distributions
+from petheory.errors import ParameterError, ValidationError
 
 __all__ = ["STRESS_FORMULAS", "STRESS_KINDS", "STRESS_LABELS", "stress", "stress_between", "stress_of_tables"]
 
@@ -33,6 +32,10 @@ STRESS_FORMULAS = {
     "strain": "|| B_D - B_E ||_F, B_M = -1/2 J M^2 J (strain; for coordinates X, B_E = (JX)(JX)^T)",
 }
 STRESS_KINDS = tuple(STRESS_FORMULAS)
+#: Distances as :func:`stress` and :func:`stress_between` take them: a matrix, or distributions (Hellinger).
+_DISTANCES_OR_DISTRIBUTIONS = [DISTANCES, InstanceOf(PositionalDistributions, "a PositionalDistributions")]
+#: A coordinate table: (n, k), or (n,) for one coordinate.
+_TABLE = Array(ndim=(1, 2))
 #: One-line names of :data:`STRESS_FORMULAS`, for reports (``petheory stress``).
 STRESS_LABELS = {
     "stress1": "Kruskal stress-1 with optimal scale, sqrt(sum (D - s*E)^2 / sum D^2)",
@@ -117,26 +120,30 @@ class _RootRows:
 
 
 def _source(M, name: str, coords: bool):
-    if isinstance(M, (_DenseRows, _CoordRows, _RootRows)):
-        return M
+    """The row-block source of a declared argument ``M`` (coordinates, a distance matrix, or distributions), called
+    ``name`` in the messages."""
     if isinstance(M, PositionalDistributions):
         return _RootRows(sqrt_distributions(M))
     if coords:
-        X = v.array(name, M, ndim=(1, 2))
+        X = np.asarray(M, dtype=np.float64)
         return _CoordRows(X.reshape(-1, 1) if X.ndim == 1 else X)
     return _DenseRows(check_distance_matrix(M, name))
 
 
-def _stress(E, T, kind: str) -> float:
-    """Stress between the encoding distances E and the target T (row-block sources)."""
-    v.choice("kind", kind, STRESS_KINDS)
+def _same_positions(E, T, name: str, value, owner) -> None:
+    """The rule between the two sides: as many positions in the encoding (``name``, given as ``value``) as in D."""
     if E.n != T.n:
-        raise ValidationError(f"the encoding has {E.n} positions but the target has {T.n}; they must match")
+        what = f"an array of {T.n} rows (the positions of D)" if name == "X" else f"a matrix of {T.n} positions (as D)"
+        raise ParameterError(name, what, value, owner=owner)
+
+
+def _stress(E, T, kind: str) -> float:
+    """Stress between the encoding distances E and the target T (row-block sources of the same n; ``kind`` checked)."""
     n = E.n
-    b = block_rows(n, max(getattr(E, "width", n), getattr(T, "width", n)), copies=6)
+    b = _memory.block_rows(n, max(getattr(E, "width", n), getattr(T, "width", n)), copies=6)
     cache_blocks = not isinstance(E, _RootRows) and not isinstance(T, _RootRows)
     if cache_blocks:
-        b = min(b, max(8, _blocks.CACHE_BYTES // (8 * n)))  # cache-resident row blocks: every pass stays in L2
+        b = min(b, max(8, _memory.CACHE_BYTES // (8 * n)))  # cache-resident row blocks: every pass stays in L2
     blocks = [(i0, min(n, i0 + b)) for i0 in range(0, n, b)]
     if cache_blocks and len(blocks) > 1:
         # Cache-sized GEMMs (b x k x n, b ~ 32) gain nothing from BLAS threads, and when the cores are busy
@@ -198,6 +205,7 @@ def _stress1(T, E, blocks, tt: float, ee: float, te: float) -> float:
     return math.sqrt(min(max(s2, 0.0), 1.0))
 
 
+@validate_params({"X": [_TABLE], "D": _DISTANCES_OR_DISTRIBUTIONS, "kind": [StrOptions(STRESS_KINDS)]})
 def stress(X, D, *, kind: str = "stress1") -> float:
     r"""Stress of coordinates ``X`` against target distances ``D`` (cirrincione2026, Prop. 5).
 
@@ -247,9 +255,12 @@ def stress(X, D, *, kind: str = "stress1") -> float:
     >>> geometry.stress(np.array([[0.0], [2.0]]), D)  # stress-1 is scale-free: 0
     0.0
     """
-    return _stress(_source(X, "X", True), _source(D, "D", False), kind)
+    E, T = _source(X, "X", True), _source(D, "D", False)
+    _same_positions(E, T, "X", X, stress)
+    return _stress(E, T, kind)
 
 
+@validate_params({"D": [DISTANCES], "kind": [StrOptions(STRESS_KINDS)]})
 def stress_of_tables(tables, D, *, kind: str = "stress1") -> np.ndarray:
     r"""Stress of every coordinate table in ``tables`` (an iterable of (n, k) arrays) against one target ``D`` (n, n).
 
@@ -300,16 +311,15 @@ def stress_of_tables(tables, D, *, kind: str = "stress1") -> np.ndarray:
     >>> [round(geometry.stress(T, D), 4) for T in tables]  # the same as one table at a time
     [0.0, 0.0, 0.152]
     """
-    v.choice("kind", kind, STRESS_KINDS)
     T = _DenseRows(check_distance_matrix(D, "D"))
     tt = float(np.einsum("ij,ij->", T.D, T.D))
 
     def table(X):
-        X = v.array("X", X, ndim=(1, 2))
-        X = X.reshape(-1, 1) if X.ndim == 1 else X
-        if X.shape[0] != T.n:
-            raise ValidationError(f"the encoding has {X.shape[0]} positions but the target has {T.n}; they must match")
-        return X
+        if _TABLE.failure(X) is not None or np.shape(X)[0] != T.n:
+            raise ParameterError("tables", f"finite real (n, k) or (n,) arrays of n = {T.n} rows (the positions of D)",
+                                 X, owner=stress_of_tables)  # a rule of each table, as it comes (a generator)
+        X = np.asarray(X, dtype=np.float64)
+        return X.reshape(-1, 1) if X.ndim == 1 else X
 
     if kind != "stress1" or tt == 0:  # (an all-zero target: _stress says why stress-1 is undefined)
         return np.asarray([_stress(_CoordRows(table(X)), T, kind) for X in tables], dtype=np.float64)
@@ -375,6 +385,7 @@ def _stress1_batch(Xs: list, T, tt: float) -> np.ndarray:
     return out
 
 
+@validate_params({"E": _DISTANCES_OR_DISTRIBUTIONS, "D": _DISTANCES_OR_DISTRIBUTIONS, "kind": [StrOptions(STRESS_KINDS)]})
 def stress_between(E, D, *, kind: str = "stress1") -> float:
     """Stress between two distance matrices: encoding distances ``E`` and target ``D``, both (n, n).
 
@@ -417,5 +428,7 @@ def stress_between(E, D, *, kind: str = "stress1") -> float:
     >>> stress_between(geometry.hellinger_distances(P), P)  # D from the distributions, block by block
     0.0
     """
-    return _stress(_source(E, "E", False), _source(D, "D", False), kind)
+    Es, Ts = _source(E, "E", False), _source(D, "D", False)
+    _same_positions(Es, Ts, "E", E, stress_between)
+    return _stress(Es, Ts, kind)
 

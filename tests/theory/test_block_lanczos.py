@@ -15,6 +15,7 @@ from scipy.linalg import eigh
 from scipy.spatial.distance import cdist
 
 from petheory import geometry as g
+from petheory.errors import ParameterError
 from petheory.geometry.block_lanczos import default_block, top_eigenpairs
 from petheory.rounding import eig_rank_tol
 
@@ -83,11 +84,17 @@ def test_non_convergence_and_bad_arguments_are_refused():
     A = floor_spectrum(240)
     with pytest.raises(RuntimeError, match="did not converge in 2 passes"):
         top_eigenpairs(lambda X: A @ X, 240, 8, max_passes=2)
-    for kw, match in (({"k": 240}, "k"), ({"block": 0}, "block"), ({"block": 8, "max_basis": 20}, "max_basis"),
-                      ({"tol": -1.0}, "tol")):
+    for kw, message in (({"k": 240}, "k must be <= 239 (n - 1 for n = 240), got 240"),
+                        ({"block": 0}, "block must be >= 1, got 0"),
+                        ({"block": 241}, "block must be <= 240 (n for n = 240), got 241"),
+                        ({"block": 8, "max_basis": 20},
+                         "max_basis must be >= k + 2 * block = 24 (or n = 240) for k = 8 and block = 8, got 20"),
+                        ({"tol": -1.0}, "tol must be >= 0, got -1.0"),
+                        ({"seed": -1}, "seed must be >= 0, got -1")):
         args = {"k": 8, **kw}
-        with pytest.raises(ValueError, match=match):
+        with pytest.raises(ParameterError) as info:
             top_eigenpairs(lambda X: A @ X, 240, **args)
+        assert str(info.value) == message and info.value.owner is top_eigenpairs
 
 
 def test_classical_mds_lanczos_path_matches_sklearn_classical_mds():

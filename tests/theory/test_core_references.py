@@ -20,6 +20,7 @@ import scipy.stats
 from scipy.spatial.distance import cdist
 
 from petheory import bounds, coupling, encodings as enc, fits, geometry as geo, softmax, toeplitz as tp
+from petheory.errors import ParameterError
 from petheory.rounding import eig_rank_tol, gamma
 
 U = np.finfo(np.float64).eps / 2
@@ -330,8 +331,10 @@ def test_target_distances_of_a_matrix_and_its_prefix():
     np.testing.assert_array_equal(got, D)
     assert desc == "distances (6, 6)" and details == {}
     np.testing.assert_array_equal(geo.target_distances(D, n=4)[0], D[:4, :4])
-    with pytest.raises(ValueError, match="asks for more"):
+    with pytest.raises(ParameterError) as info:
         geo.target_distances(D, n=7)
+    assert str(info.value) == "n must be <= 6 (the target distance matrix's positions), got 7"
+    assert info.value.owner is geo.target_distances
 
 
 @pytest.mark.parametrize("method", ["lanczos", "block"])

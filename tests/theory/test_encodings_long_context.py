@@ -279,7 +279,7 @@ def test_mds_optimal_rank_and_corpus_parameters():
     (lambda: enc.get("kerple_log")(4, r1=0.0), "r1"),
     (lambda: enc.get("kerple_power")(4, r2=2.5), "r2 <= 2"),
     (lambda: enc.get("sandwich")(4, d_bar=7), "d_bar"),
-    (lambda: enc.get("mds_optimal")(4, 4, rank=5), "rank=5 exceeds d=4"),
+    (lambda: enc.get("mds_optimal")(4, 4, rank=5), r"^rank must be <= d = 4 \(the encoding's columns\), got 5$"),
     (lambda: enc.get("mds_optimal")(30, 8, beyond="error"), "supports 15 positions"),
     (lambda: enc.get("mds_optimal")(4, 8, corpus="corpus.txt"), "sequence of sentences"),
 ])

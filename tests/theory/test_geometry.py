@@ -18,10 +18,19 @@ from _helpers import ladder_tol
 
 from petheory import encodings as enc
 from petheory import geometry as g
-from petheory.geometry import blocks, induced, stress_measures
+from petheory import _memory
+from petheory.geometry import induced, stress_measures
+from petheory.errors import ParameterError
 from petheory.rounding import eig_rank_tol, gamma
 
 RNG = np.random.default_rng(1234)
+
+
+def refused(call, owner, message: str) -> None:
+    """``call()`` raises ``owner``'s ParameterError with exactly ``message``."""
+    with pytest.raises(ParameterError) as info:
+        call()
+    assert str(info.value) == message and info.value.owner is owner, (str(info.value), info.value.owner)
 
 
 def dirichlet(n, V, seed=0, alpha=0.5):
@@ -184,7 +193,7 @@ def test_hellinger_sparse_and_blocked_equal_dense(monkeypatch):
     P[P < 0.02] = 0
     P /= P.sum(axis=1, keepdims=True)
     ref = g.hellinger_distances(P)
-    monkeypatch.setattr(blocks, "BLOCK_BYTES", 8 * 37 * 3 * 5)  # force blocks of 5 rows
+    monkeypatch.setattr(_memory, "BLOCK_BYTES", 8 * 37 * 3 * 5)  # force blocks of 5 rows
     tol = hellinger_sq_tol(P.shape[1])  # on squares: a distance near 0 would lose half its digits
     np.testing.assert_allclose(g.hellinger_distances(sp.csr_matrix(P)) ** 2, ref**2, rtol=0, atol=tol)
     np.testing.assert_allclose(g.hellinger_distances(P) ** 2, ref**2, rtol=0, atol=tol)
@@ -233,6 +242,59 @@ def test_bad_distance_matrices_are_rejected(D, match):
         g.check_distance_matrix(D)
     with pytest.raises(ValueError, match=match):
         g.classical_mds(D)
+
+
+def test_declared_parameters_are_refused_in_their_owner_s_words():
+    """Each entry point refuses a bad argument in the declared format, named as its own parameter; a rule between
+    two parameters (sizes that must agree, a rank within n) is its own explicit refusal in the same format."""
+    X6 = RNG.normal(size=(6, 2))
+    D6, X5 = g.euclidean_distances(X6), X6[:5]
+    D5 = D6[:5, :5]
+    shape = "got a float64 array of shape"
+    for call, owner, message in [
+        (lambda: g.hellinger_distances(np.ones(3) / 3), g.hellinger_distances, f"P must be 2-D, {shape} (3,)"),
+        (lambda: g.hellinger_distances(sp.csr_matrix(np.array([[np.nan, 1.0], [0.5, 0.5]]))), g.hellinger_distances,
+         f"P must be finite (found 1 NaN/inf entries), {shape} (2, 2)"),
+        (lambda: g.hellinger_distances(np.eye(2), atol=-1.0), g.hellinger_distances, "atol must be >= 0, got -1.0"),
+        (lambda: g.check_distance_matrix(np.zeros((2, 3))), g.check_distance_matrix, f"D must be square, {shape} (2, 3)"),
+        (lambda: g.stress_between(np.zeros((2, 3)), D6), g.stress_between, f"E must be square, {shape} (2, 3)"),
+        (lambda: g.stress_between(D5, D6), g.stress_between, f"E must be a matrix of 6 positions (as D), {shape} (5, 5)"),
+        (lambda: g.stress(X5, D6), g.stress, f"X must be an array of 6 rows (the positions of D), {shape} (5, 2)"),
+        (lambda: g.stress(X6, D6, kind="sammon"), g.stress, "kind must be one of 'stress1', 'raw', 'strain', got 'sammon'"),
+        (lambda: g.classical_mds(D6, rank=7), g.classical_mds, "rank must be <= 6 (the positions of D), got 7"),
+        (lambda: g.classical_mds(D6, method="lanczos"), g.classical_mds,
+         "method must be 'eigh' (or 'auto') unless rank is below n - 1 = 5: the Lanczos solvers compute the top rank "
+         "eigenpairs, never the full spectrum, got 'lanczos'"),
+        (lambda: g.hellinger_mds(dirichlet(4, 3), 3), g.hellinger_mds,
+         "rank must be <= 2 (n - 2 for the n = 4 positions of P), got 3"),
+        (lambda: g.smacof(D6, X5), g.smacof, f"X0 must be an array of 6 rows (the positions of D), {shape} (5, 2)"),
+        (lambda: g.minimal_parametrisation(np.ones((3, 2)), rank=3), g.minimal_parametrisation,
+         "rank must be <= min(n, d) = 2 (the shape of P), got 3"),
+        (lambda: g.effective_rank(np.ones((2, 3))), g.effective_rank, f"B must be square, {shape} (2, 3)"),
+        (lambda: g.bias_distances(np.eye(2), "kl"), g.bias_distances, "bias_map must be one of 'gap', 'hellinger', got 'kl'"),
+        (lambda: g.induced_distances("alibi", 3, bias_map="kl"), g.induced_distances,
+         "bias_map must be one of 'gap', 'hellinger', got 'kl'"),
+        (lambda: g.induced_distances("alibi", 0), g.induced_distances, "n must be >= 1, got 0"),
+        (lambda: g.induced_distances("alibi"), g.induced_distances, "n must be an integer >= 1 for the named encoding 'alibi', got None"),
+        (lambda: g.encoding_stress(X6, D6, rank=0), g.encoding_stress, "rank must be >= 1, got 0"),
+        (lambda: stress_measures.stress_of_tables([X6, X5], D6), stress_measures.stress_of_tables,
+         f"tables must be finite real (n, k) or (n,) arrays of n = 6 rows (the positions of D), {shape} (5, 2)"),
+    ]:
+        refused(call, owner, message)
+
+
+def test_a_distance_matrix_s_values_are_refused_in_the_caller_s_word():
+    """check_distance_matrix's rules about the values say the matrix as its caller calls it, and name no owner (the
+    parameter is the caller's); the caller's declaration has checked the type and the shape first."""
+    D = np.array([[0.0, np.nan], [np.nan, 0.0]])
+    for call, message in [(lambda: g.check_distance_matrix(D, "E"), "E must be finite (found 2 NaN/inf entries)"),
+                          (lambda: g.stress_between(D, np.eye(2)), "E must be finite (found 2 NaN/inf entries)"),
+                          (lambda: g.target_distances(D), "target must be finite (found 2 NaN/inf entries)"),
+                          (lambda: g.classical_mds(np.zeros((1, 1))), "D must be a matrix of at least 2 positions")]:
+        with pytest.raises(ParameterError) as info:
+            call()
+        assert str(info.value) == f"{message}, got a float64 array of shape {D.shape if 'finite' in message else (1, 1)}"
+        assert info.value.owner is None
 
 
 # ----------------------------------------------------------------------------- classical MDS
@@ -350,7 +412,7 @@ def test_stress_against_distributions_is_blocked_and_equals_dense(monkeypatch):
     P = g.positional_distributions([RNG.integers(0, 12, size=20) for _ in range(300)], vocab_size=12)
     X = RNG.normal(size=(20, 2))
     dense = {k: g.stress(X, g.hellinger_distances(P), kind=k) for k in g.STRESS_KINDS}
-    monkeypatch.setattr(blocks, "BLOCK_BYTES", 8 * 20 * 6 * 3)
+    monkeypatch.setattr(_memory, "BLOCK_BYTES", 8 * 20 * 6 * 3)
     for k in g.STRESS_KINDS:
         assert g.stress(X, P, kind=k) == pytest.approx(dense[k], rel=1e-10)
 
@@ -444,12 +506,12 @@ def test_induced_distances_of_tables_and_errors():
     T = RNG.normal(size=(10, 4))
     D, geo = g.induced_distances(T, 6)
     np.testing.assert_array_equal(D, cdist(T[:6], T[:6]))  # the same cdist of the same rows: no rounding between them
-    with pytest.raises(ValueError, match="10 positions"):
-        g.induced_distances(T, 11)
-    with pytest.raises(ValueError, match="d=4"):
-        g.induced_distances(T, 5, d=3)
-    with pytest.raises(ValueError, match="d is required"):
-        g.induced_distances("sinusoidal", 5)
+    refused(lambda: g.induced_distances(T, 11), g.induced_distances,
+            "n must be <= 10 (the encoding table's positions), got 11")
+    refused(lambda: g.induced_distances(T, 5, d=3), g.induced_distances,
+            "d must be 4 (the encoding table's columns) or None, got 3")
+    refused(lambda: g.induced_distances("sinusoidal", 5), g.induced_distances,
+            "d must be an integer >= 1 for the absolute encoding 'sinusoidal', got None")
     with pytest.raises(ValueError, match="unknown encoding"):
         g.induced_distances("nonesuch", 5, 4)
 
@@ -466,10 +528,10 @@ def test_encoding_stress_report_and_errors():
     De = g.induced_distances("sinusoidal", 15, 32)[0]
     rel = (1 + math.sqrt(2)) * ladder_tol(15, 32) / (math.sqrt(2) * De[~np.eye(15, dtype=bool)].min())
     assert g.encoding_stress("rope", P, d=32).stress == pytest.approx(r.stress, abs=rel + 3 * gamma(15 * 15) / r.stress)
-    with pytest.raises(ValueError, match="n=30 asks for more"):
-        g.encoding_stress("sinusoidal", P, d=32, n=30)
-    with pytest.raises(ValueError, match="positions"):
-        g.encoding_stress(RNG.normal(size=(10, 4)), P)
+    refused(lambda: g.encoding_stress("sinusoidal", P, d=32, n=30), g.encoding_stress,
+            "n must be <= 15 (the target's positions: what the corpus supports at min_count=100), got 30")
+    refused(lambda: g.encoding_stress(RNG.normal(size=(10, 4)), P), g.encoding_stress,
+            "n must be <= 10 (the encoding table's positions), got 15")
 
 
 def test_from_counts_wraps_tallied_counts_and_validates():
@@ -528,7 +590,7 @@ def test_blocked_coordinate_stress_equals_pdist(monkeypatch, seed):
     ref = np.sqrt(np.sum((d - s * e) ** 2) / (d @ d))
     tol = stress1_tol(150, 4, ref)
     assert g.stress(X, D) == pytest.approx(ref, abs=tol)
-    monkeypatch.setattr(blocks, "CACHE_BYTES", 8 * 150 * 3)  # blocks of 8 rows, buffer reused across blocks
+    monkeypatch.setattr(_memory, "CACHE_BYTES", 8 * 150 * 3)  # blocks of 8 rows, buffer reused across blocks
     assert g.stress(X, D) == pytest.approx(ref, abs=tol)
     assert g.stress(X, D, kind="raw") == pytest.approx(np.sum((d - e) ** 2), rel=0, abs=raw_tol(d, e, 4))
     np.testing.assert_allclose(stress_measures._CoordRows(X).rows(0, 150), E, rtol=1e-10, atol=0)
