@@ -83,13 +83,23 @@ def _traced_check(c) -> tuple[dict, set]:
     directly, as 'module:qualname'."""
     from proofs_check import runner
 
+    from petheory._validate import validate_params
+
     root = str(ROOT / "petheory") + "/"
     seen: set = set()
+    # a declared function is called through validate_params' wrapper (one code object for all of them): the function
+    # a checker reads is the one the wrapper calls, not the wrapper
+    wrapper = validate_params({})(lambda: None).__code__
 
     def profile(frame, event, arg):
-        if event != "call" or not frame.f_code.co_filename.startswith(root) or frame.f_back is None:
+        if event != "call" or frame.f_code is wrapper or not frame.f_code.co_filename.startswith(root):
             return
-        if frame.f_back.f_globals.get("__name__", "").startswith("proofs_check.claims"):
+        back = frame.f_back
+        if back is not None and back.f_code is wrapper:
+            if frame.f_globals.get("__name__") == "petheory._validate":
+                return  # the wrapper's own checks: not what the checker reads
+            back = back.f_back
+        if back is not None and back.f_globals.get("__name__", "").startswith("proofs_check.claims"):
             seen.add(f"{frame.f_globals.get('__name__')}:{frame.f_code.co_qualname}")
 
     sys.setprofile(profile)

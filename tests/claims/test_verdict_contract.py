@@ -446,3 +446,24 @@ def test_the_mutation_pass_runs_the_plants_the_claims_declare():
     result = mod.run_plant(cid, plant)
     assert result["outcome"] == "killed", result
     assert engine.get(cid) and mod._verdict_of(cid)[0] == "holds"  # undone: the claim holds again
+
+
+def test_the_mutation_pass_credits_a_declared_function_not_its_validation_wrapper():
+    """A checker's call into a function with declared parameters goes through validate_params' wrapper: the survey
+    must record the function the checker reads (liu_critical_dimension), not the wrapper or its checks, or a claim
+    would look as if it read nothing that needs a plant."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "tools" / "mutate_claims.py"
+    spec = importlib.util.spec_from_file_location("mutate_claims", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["mutate_claims"] = mod
+    try:
+        spec.loader.exec_module(mod)
+    finally:
+        sys.modules.pop("mutate_claims", None)
+    rec, reads = mod._traced_check(engine.get("liu2023.critical_dimension"))
+    assert "petheory.bounds.long_context:liu_critical_dimension" in reads, reads
+    assert not any(r.startswith("petheory._validate:") for r in reads), reads
