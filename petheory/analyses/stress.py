@@ -426,6 +426,11 @@ def stress(scheme: Scheme, target=None, *, null_draws: int = 100, seed: int = 0,
         if why is not None:
             sections.append(StressSection(idx, skipped=why))
             continue
+        rows = None if pos.kind != "table" else int(np.shape(pos.table)[0])
+        if rows is not None and length is not None and length > rows:  # a rule between the length and the scheme
+            from petheory.errors import ParameterError
+
+            raise ParameterError("length", f"<= {rows} (the positions of the table {pos.source})", length, owner=stress)
         # a model's kinds are named each by its own encoding (Gemma 3: rope on sliding layers, rope_pi on global ones)
         label = name if name is not None and len(groups) == 1 else (
             (pos.source or pos.encoding) + (f" ({scheme.spec})" if learned and scheme.spec else ""))
