@@ -426,8 +426,8 @@ def test_a_readings_plants_are_its_own_never_its_claims():
             assert c.reading(r.name).plants == (r.plants or ()), (c.id, r.name)
 
 
-def test_the_mutation_pass_runs_the_plants_the_claims_declare():
-    """tools/mutate_claims.py reads the registry: a claim's declared plant, run through the pass, flips it."""
+def _mutation_pass():
+    """tools/mutate_claims.py as a module (it is a script, not a package)."""
     import importlib.util
     import sys
     from pathlib import Path
@@ -440,6 +440,12 @@ def test_the_mutation_pass_runs_the_plants_the_claims_declare():
         spec.loader.exec_module(mod)
     finally:
         sys.modules.pop("mutate_claims", None)
+    return mod
+
+
+def test_the_mutation_pass_runs_the_plants_the_claims_declare():
+    """tools/mutate_claims.py reads the registry: a claim's declared plant, run through the pass, flips it."""
+    mod = _mutation_pass()
     assert mod.all_plants() == _registered_plants()
     cid = "li2025.sinusoidal_norm_bound"
     [plant] = engine.get(cid).plants
@@ -452,18 +458,7 @@ def test_the_mutation_pass_credits_a_declared_function_not_its_validation_wrappe
     """A checker's call into a function with declared parameters goes through validate_params' wrapper: the survey
     must record the function the checker reads (liu_critical_dimension), not the wrapper or its checks, or a claim
     would look as if it read nothing that needs a plant."""
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "tools" / "mutate_claims.py"
-    spec = importlib.util.spec_from_file_location("mutate_claims", path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["mutate_claims"] = mod
-    try:
-        spec.loader.exec_module(mod)
-    finally:
-        sys.modules.pop("mutate_claims", None)
+    mod = _mutation_pass()
     rec, reads = mod._traced_check(engine.get("liu2023.critical_dimension"))
     assert "petheory.bounds.long_context:liu_critical_dimension" in reads, reads
     assert not any(r.startswith("petheory._validate:") for r in reads), reads
