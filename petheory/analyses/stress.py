@@ -18,7 +18,7 @@ import numpy as np
 from petheory._validate import SEED, InstanceOf, Interval, StrOptions, validate_params
 from petheory.analyses import kernel as K
 from petheory.analyses.record import Record, item, to_json
-from petheory.errors import NotAMetricError
+from petheory.errors import NotAMetricError, ParameterError, ValidationError
 from petheory.geometry.induced import StressReport
 from petheory.loaders import limits
 from petheory.scheme import Positions, Scheme
@@ -346,8 +346,6 @@ def skip_rows(scheme: Scheme, offset: int | None) -> Scheme:
     """
     from dataclasses import replace
 
-    from petheory.errors import ParameterError, ValidationError
-
     if not offset:
         return scheme
     pos = scheme.main.positions
@@ -428,8 +426,6 @@ def stress(scheme: Scheme, target=None, *, null_draws: int = 100, seed: int = 0,
             continue
         rows = None if pos.kind != "table" else int(np.shape(pos.table)[0])
         if rows is not None and length is not None and length > rows:  # a rule between the length and the scheme
-            from petheory.errors import ParameterError
-
             raise ParameterError("length", f"<= {rows} (the positions of the table {pos.source})", length, owner=stress)
         # a model's kinds are named each by its own encoding (Gemma 3: rope on sliding layers, rope_pi on global ones)
         label = name if name is not None and len(groups) == 1 else (
